@@ -1,0 +1,56 @@
+/* dcsim/cli.h — the command-line front end: a table of subcommands (git's commands[]) and the
+ * option parser they share. main.c only calls dcsim_cli_main(); every subcommand writes results
+ * to stdout and returns 0 or a negative DCSIM_E* status with *err filled. */
+#ifndef DCSIM_CLI_H
+#define DCSIM_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "dcsim/error.h"
+
+typedef struct dcsim_opt_spec {
+  const char *name;   /* long name without "--" */
+  const char *arg;    /* argument placeholder, NULL for a flag */
+  int repeatable;
+  const char *help;
+} dcsim_opt_spec;
+
+typedef struct dcsim_args {
+  const dcsim_opt_spec *specs;
+  size_t n_specs;
+  const char *values[32][16]; /* values per spec (repeatable up to 16) */
+  int argi[32][16];           /* argv index of each value, for error locations */
+  int count[32];
+  const char *positional[8];
+  int n_positional;
+} dcsim_args;
+
+typedef struct dcsim_command {
+  const char *name;
+  int (*run)(const dcsim_args *a, dcsim_error *err);
+  const char *summary;
+  const char *usage;        /* positional part of the synopsis */
+  const dcsim_opt_spec *opts;
+  size_t n_opts;
+  int min_positional, max_positional;
+} dcsim_command;
+
+int dcsim_cli_main(int argc, char **argv);
+
+/* helpers for subcommands */
+const char *dcsim_arg(const dcsim_args *a, const char *name); /* last value or NULL */
+int dcsim_arg_index(const dcsim_args *a, const char *name);   /* argv index of last value, 0 if none */
+int dcsim_arg_flag(const dcsim_args *a, const char *name);
+int dcsim_arg_uint(const dcsim_args *a, const char *name, unsigned dflt, unsigned *out, dcsim_error *err);
+int dcsim_arg_double(const dcsim_args *a, const char *name, double dflt, double *out, dcsim_error *err);
+int dcsim_arg_format(const dcsim_args *a, const char *const *allowed, int *out, dcsim_error *err);
+
+/* subcommands (cli_*.c) */
+int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err);
+int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err);
+int dcsim_cmd_list(const dcsim_args *a, dcsim_error *err);
+int dcsim_cmd_validate(const dcsim_args *a, dcsim_error *err);
+int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err);
+
+#endif

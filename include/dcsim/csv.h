@@ -1,0 +1,23 @@
+/* dcsim/csv.h — reading the comma-separated benchmark tables of calibration/.
+ * Lines starting with '#' are comments; the first other line names the columns.
+ * Ownership: dcsim_csv_load() returns a table freed by dcsim_csv_free(); cell strings are borrowed. */
+#ifndef DCSIM_CSV_H
+#define DCSIM_CSV_H
+
+#include <stddef.h>
+
+#include "dcsim/error.h"
+
+typedef struct dcsim_csv dcsim_csv_t;
+
+int dcsim_csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err);
+void dcsim_csv_free(dcsim_csv_t *t);
+size_t dcsim_csv_rows(const dcsim_csv_t *t);
+/* column index by name, or DCSIM_EREF naming the file */
+int dcsim_csv_col(const dcsim_csv_t *t, const char *name, size_t *col, dcsim_error *err);
+const char *dcsim_csv_cell(const dcsim_csv_t *t, size_t row, size_t col);
+int dcsim_csv_line(const dcsim_csv_t *t, size_t row);
+/* the cell as a finite number, else DCSIM_ERANGE with file:line */
+int dcsim_csv_num(const dcsim_csv_t *t, size_t row, size_t col, double *out, dcsim_error *err);
+
+#endif

@@ -1,0 +1,84 @@
+/* dcsim/dwarf.h — dwarfs (the files in dwarfs/): parameters, cases, CPU loops or GPU kernels, energy
+ * coefficients. A dwarf is evaluated for one set of parameter values into a dcsim_dwarf_eval:
+ * plain numbers (W, Q per loop; characteristics per kernel) that the models consume.
+ *
+ * Ownership: dcsim_dwarf_load() returns a heap object freed by dcsim_dwarf_free();
+ * dcsim_dwarf_evaluate() returns a heap object freed by dcsim_dwarf_eval_free(), which borrows
+ * names from the dwarf (free the eval first). Dwarfs are immutable after loading. */
+#ifndef DCSIM_DWARF_H
+#define DCSIM_DWARF_H
+
+#include <stddef.h>
+
+#include "dcsim/error.h"
+
+typedef struct dcsim_dwarf dcsim_dwarf_t;
+
+typedef enum { DCSIM_DWARF_CPU = 0, DCSIM_DWARF_GPU = 1 } dcsim_dwarf_device;
+
+/* A parameter value given by the user (--set) or a workflow (<set>); file/line say where. */
+typedef struct dcsim_binding {
+  const char *name;
+  double value;
+  const char *file; /* "command line" for --set */
+  int line;         /* argument index or XML line */
+} dcsim_binding;
+
+/* One CPU loop evaluated for a parameter set (D3.5 §4.3). */
+typedef struct dcsim_cpu_loop {
+  const char *name;
+  double work_flop, traffic_byte; /* W, Q for the whole dwarf (all nodes) */
+  double V, X, Y, Z;              /* Tmop = 1/(L1*V + L2*X + L3*Y + DRAM*Z) */
+  int has_flop;
+  double U, S_flops;              /* Tflop = 1/(P*U + S) */
+} dcsim_cpu_loop;
+
+/* One GPU kernel's characteristics (D3.5 Table 8), fractions in 0..1. */
+typedef struct dcsim_gpu_kernel {
+  const char *name;
+  double P_inactive, P_misc, P_cfl, G_e, G_r_byte, i_int, i_sp, i_dp, I_e, IPC_e;
+} dcsim_gpu_kernel;
+
+typedef struct dcsim_dwarf_eval {
+  const dcsim_dwarf_t *dwarf;
+  dcsim_dwarf_device device;
+  size_t n_loops;
+  dcsim_cpu_loop *loops;
+  size_t n_kernels;
+  const dcsim_gpu_kernel *kernels;
+  double domain_size;       /* N of D3.5 Table 7 (GPU) */
+  unsigned invocations;     /* kernel invocations per call (GPU) */
+  int has_comm;             /* §4.3 communication term declared */
+  double comm_in_byte, comm_out_byte, comm_iterations; /* per node */
+} dcsim_dwarf_eval;
+
+int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err);
+void dcsim_dwarf_free(dcsim_dwarf_t *d);
+
+const char *dcsim_dwarf_name(const dcsim_dwarf_t *d);
+const char *dcsim_dwarf_path(const dcsim_dwarf_t *d);
+dcsim_dwarf_device dcsim_dwarf_device_of(const dcsim_dwarf_t *d);
+size_t dcsim_dwarf_n_params(const dcsim_dwarf_t *d);
+const char *dcsim_dwarf_param(const dcsim_dwarf_t *d, size_t i);
+size_t dcsim_dwarf_n_cases(const dcsim_dwarf_t *d);
+const char *dcsim_dwarf_case(const dcsim_dwarf_t *d, size_t i);
+int dcsim_dwarf_has_case(const dcsim_dwarf_t *d, const char *case_name);
+/* Value a case gives a parameter; DCSIM_EREF if the case or parameter is unknown or unset. */
+int dcsim_dwarf_case_value(const dcsim_dwarf_t *d, const char *case_name, const char *param,
+                           double *out, dcsim_error *err);
+
+/* Evaluates the dwarf: parameter values come from case_name (may be NULL) then the bindings,
+ * in order (later wins). Unknown case or parameter name, a parameter left without value, or a
+ * formula that is not finite/negative -> error naming the input. */
+int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dcsim_binding *b,
+                         size_t n_b, dcsim_dwarf_eval **out, dcsim_error *err);
+void dcsim_dwarf_eval_free(dcsim_dwarf_eval *e);
+
+/* §5.3 energy coefficients; DCSIM_EREF if the dwarf declares none. */
+typedef struct dcsim_energy_coeffs { double pkg_U, pkg_S, dram_X, dram_Y; } dcsim_energy_coeffs;
+int dcsim_dwarf_energy_coeffs(const dcsim_dwarf_t *d, dcsim_energy_coeffs *out, dcsim_error *err);
+/* §5.5 fraction S of the GPU's power limit; DCSIM_EREF if none for that GPU profile name. */
+int dcsim_dwarf_gpu_fraction(const dcsim_dwarf_t *d, const char *gpu_name, double *out,
+                             dcsim_error *err);
+
+#endif

@@ -1,0 +1,47 @@
+/* dcsim/error.h — the one error value every fallible function fills.
+ *
+ * Ownership: dcsim_error is a caller-owned value (usually on the stack); it owns no heap memory.
+ * Convention: functions return 0 on success or a negative DCSIM_E* status and fill *err, which is
+ * left untouched on success. `err` may be NULL when the caller does not care. */
+#ifndef DCSIM_ERROR_H
+#define DCSIM_ERROR_H
+
+#include <stdarg.h>
+
+enum {
+  DCSIM_OK = 0,
+  DCSIM_EIO = -1,      /* cannot open/read/write a file */
+  DCSIM_EPARSE = -2,   /* malformed XML/CSV/JSON, bad expression */
+  DCSIM_ESCHEMA = -3,  /* schema violation */
+  DCSIM_EREF = -4,     /* unknown reference (profile, dwarf, loop, parameter, case) */
+  DCSIM_ERANGE = -5,   /* value out of range: negative, NaN, inf, state outside a table */
+  DCSIM_EUSAGE = -6,   /* bad command-line use */
+  DCSIM_ENOMEM = -7,   /* allocation failed */
+  DCSIM_EDB = -8,      /* results database error */
+  DCSIM_EINTERNAL = -9 /* a library (GSL, GLPK) failed */
+};
+
+typedef struct dcsim_error {
+  int code;            /* one of DCSIM_E* */
+  char file[512];      /* input that is wrong ("" when the error is not about an input) */
+  int line;            /* line in that input, 0 if unknown */
+  char msg[1024];      /* what is wrong, one line, no trailing newline */
+  const char *src_file;/* C source location that raised it (for debugging) */
+  int src_line;
+} dcsim_error;
+
+/* The single point every error goes through (break here to catch all failures). Returns code. */
+int dcsim_error_set(dcsim_error *err, const char *src_file, int src_line, int code,
+                    const char *in_file, int in_line, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+int dcsim_error_vset(dcsim_error *err, const char *src_file, int src_line, int code,
+                     const char *in_file, int in_line, const char *fmt, va_list ap);
+
+/* DCSIM_ERR(err, code, input_file, input_line, "fmt", ...) records the C location too. */
+#define DCSIM_ERR(err, code, in_file, in_line, ...) \
+  dcsim_error_set((err), __FILE__, __LINE__, (code), (in_file), (in_line), __VA_ARGS__)
+
+/* Writes "FILE:LINE: msg" (or "FILE: msg", or "msg") into buf. */
+void dcsim_error_format(const dcsim_error *err, char *buf, unsigned long size);
+
+#endif

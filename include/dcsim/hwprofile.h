@@ -1,0 +1,82 @@
+/* dcsim/hwprofile.h — CPU and GPU hardware profiles (the files in hw-profiles/cpu and hw-profiles/gpu).
+ *
+ * A CPU profile holds the benchmark tables of D3.5 §4.3 — peak performance P(f,n) and bandwidths
+ * L1/L2/L3/DRAM(f,n) over frequency states f and thread counts n — and the RAPL power table of
+ * §5.2 (PKG and DRAM power per active core count, plus idle). Lookups between measured states are
+ * bilinear (linear in GHz between unlabelled frequency columns, linear in threads between rows);
+ * a labelled state (turbo) is only matched by its label; a state outside a table is an error.
+ *
+ * Ownership: *_load() returns a heap object freed by the matching NULL-safe *_free(). Strings and
+ * spec pointers returned by accessors are borrowed from the profile. Profiles are immutable after
+ * loading and safe to share between threads. */
+#ifndef DCSIM_HWPROFILE_H
+#define DCSIM_HWPROFILE_H
+
+#include <stddef.h>
+
+#include "dcsim/error.h"
+
+typedef struct dcsim_cpu_profile dcsim_cpu_profile_t;
+typedef struct dcsim_gpu_profile dcsim_gpu_profile_t;
+
+/* A CPU operating state: frequency in GHz (ignored when label is set) and active threads. */
+typedef struct dcsim_cpu_state {
+  double ghz;
+  const char *label; /* e.g. "turbo"; NULL for a numeric frequency */
+  unsigned threads;
+} dcsim_cpu_state;
+
+typedef struct dcsim_cpu_rates {
+  double flops;    /* P(f,n), flop/s */
+  double l1_bps, l2_bps, l3_bps, dram_bps;
+} dcsim_cpu_rates;
+
+typedef struct dcsim_cpu_power {
+  double pkg_w, dram_w;           /* E_pkg(f,n), E_dram(f,n): power under full load, W */
+  double pkg_idle_w, dram_idle_w; /* E_pkg(f,idle), E_dram(f,idle) */
+} dcsim_cpu_power;
+
+int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_error *err);
+void dcsim_cpu_profile_free(dcsim_cpu_profile_t *p);
+const char *dcsim_cpu_profile_name(const dcsim_cpu_profile_t *p);
+const char *dcsim_cpu_profile_model(const dcsim_cpu_profile_t *p);
+const char *dcsim_cpu_profile_path(const dcsim_cpu_profile_t *p);
+unsigned dcsim_cpu_profile_cores_per_socket(const dcsim_cpu_profile_t *p);
+unsigned dcsim_cpu_profile_sockets(const dcsim_cpu_profile_t *p);
+double dcsim_cpu_profile_nominal_ghz(const dcsim_cpu_profile_t *p);
+int dcsim_cpu_profile_has_energy(const dcsim_cpu_profile_t *p);
+/* Largest thread count of the performance tables (0 if there are none). */
+unsigned dcsim_cpu_profile_max_threads(const dcsim_cpu_profile_t *p);
+
+/* Parses "2.6", "2.6GHz" or a label ("turbo") into state->ghz/label; NULL or "" = nominal.
+ * The label pointer stored in the state is borrowed from the profile. */
+int dcsim_cpu_profile_freq(const dcsim_cpu_profile_t *p, const char *text, dcsim_cpu_state *state,
+                           dcsim_error *err);
+/* Formats a state's frequency ("2.6" or "turbo") into buf. */
+void dcsim_cpu_state_freq_str(const dcsim_cpu_state *s, char *buf, size_t size);
+
+int dcsim_cpu_profile_rates(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s,
+                            dcsim_cpu_rates *out, dcsim_error *err);
+int dcsim_cpu_profile_power(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s,
+                            dcsim_cpu_power *out, dcsim_error *err);
+
+/* GPU characteristics of D3.5 Table 10, the Fermi G_e adjustment (§3.4) and power (Table 36). */
+typedef struct dcsim_gpu_spec {
+  double clock_hz, memory_clock_hz, memory_bus_bit;
+  unsigned sm;
+  double dp_per_clock_sm, sp_per_clock_sm, int_per_clock_sm;
+  double peak_dp_flops, peak_sp_flops, peak_int_ops, memory_bw_bps;
+  int has_ge_adjust;
+  double ge_threshold, ge_below, ge_at_or_above;
+  double memory_byte; /* 0 if unknown */
+  double power_limit_w, idle_w;
+} dcsim_gpu_spec;
+
+int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_error *err);
+void dcsim_gpu_profile_free(dcsim_gpu_profile_t *p);
+const char *dcsim_gpu_profile_name(const dcsim_gpu_profile_t *p);
+const char *dcsim_gpu_profile_model(const dcsim_gpu_profile_t *p);
+const char *dcsim_gpu_profile_path(const dcsim_gpu_profile_t *p);
+const dcsim_gpu_spec *dcsim_gpu_profile_spec(const dcsim_gpu_profile_t *p);
+
+#endif

@@ -1,0 +1,49 @@
+/* dcsim/model.h — one call that predicts time and energy of one dwarf run on given resources,
+ * composing model_cpu / model_gpu with the energy models. Used by `dcsim model` and the engine,
+ * so a task's duration and energy are never recomputed ad hoc.
+ *
+ * Ownership: dcsim_model_run() fills a caller-owned dcsim_prediction whose result pointers are
+ * released by dcsim_prediction_release(). */
+#ifndef DCSIM_MODEL_H
+#define DCSIM_MODEL_H
+
+#include "dcsim/dwarf.h"
+#include "dcsim/energy.h"
+#include "dcsim/hwprofile.h"
+#include "dcsim/model_cpu.h"
+#include "dcsim/model_gpu.h"
+
+typedef enum {
+  DCSIM_ENERGY_NONE = 0, /* time only */
+  DCSIM_ENERGY_53 = 53,  /* §5.3 coefficient form (default) */
+  DCSIM_ENERGY_52 = 52   /* §5.2 form with E_const */
+} dcsim_energy_form;
+
+typedef struct dcsim_model_req {
+  const dcsim_dwarf_eval *ev;
+  /* CPU dwarfs: n identical nodes at one state (the paper's homogeneous split) */
+  const dcsim_cpu_profile_t *cpu;
+  unsigned nodes;
+  dcsim_cpu_state state; /* threads = cores used per node */
+  double net_s_per_byte;
+  /* GPU dwarfs */
+  const dcsim_gpu_profile_t *gpu;
+  const dcsim_cpu_profile_t *host_cpu; /* may be NULL: then E excludes the host package */
+  dcsim_energy_form energy_form;
+} dcsim_model_req;
+
+typedef struct dcsim_prediction {
+  double time_s;
+  int has_energy;
+  double energy_j, pkg_j, dram_j, gpu_j;
+  double node_energy_j; /* energy of one node (CPU, homogeneous) */
+  double host_idle_w;   /* GPU: host package idle power used (0 without host) */
+  double gpu_fraction;  /* GPU: S of §5.5 */
+  dcsim_cpu_result *cpu;
+  dcsim_gpu_result *gpu;
+} dcsim_prediction;
+
+int dcsim_model_run(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err);
+void dcsim_prediction_release(dcsim_prediction *p);
+
+#endif

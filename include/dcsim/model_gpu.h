@@ -1,0 +1,37 @@
+/* dcsim/model_gpu.h — the GPU instruction-counter model of D3.5 §3.4, Table 11.
+ *
+ *   T_i   = P_i*I_e*N/(IPC_e*C_G*SM)     inactive        T_cf = N*i_f*2/O_f   single precision
+ *   T_m   = P_m*I_e*N/(IPC_e*C_G*SM)     miscellaneous   T_cd = N*i_d*2/O_d   double precision
+ *   T_cfl = P_cfl*I_e*N/(IPC_e*C_G*SM)   control flow    T_ci = N*i_i/O_i     integer
+ *   T_t   = G_r*N/(G_max*G_e)            transfer (G_e adjusted on Fermi, §3.4)
+ *   T_sim = sum; each kernel runs `invocations` times per call of the dwarf.
+ * Reported groups follow Tables 12-17: compute = T_cf+T_cd+T_ci, transfer = T_t,
+ * inactive = T_i+T_m+T_cfl.
+ *
+ * Ownership: the result is freed with dcsim_gpu_result_free(); names are borrowed. */
+#ifndef DCSIM_MODEL_GPU_H
+#define DCSIM_MODEL_GPU_H
+
+#include <stddef.h>
+
+#include "dcsim/dwarf.h"
+#include "dcsim/hwprofile.h"
+
+typedef struct dcsim_kernel_part {
+  const char *name;
+  double inactive_only_s, misc_s, cfl_s, sp_s, dp_s, int_s; /* Table 11 terms, per call */
+  double compute_s, transfer_s, inactive_s, time_s;
+  double G_e_used; /* after the Fermi adjustment */
+} dcsim_kernel_part;
+
+typedef struct dcsim_gpu_result {
+  size_t n_kernels;
+  dcsim_kernel_part *parts;
+  double compute_s, transfer_s, inactive_s, time_s;
+} dcsim_gpu_result;
+
+int dcsim_model_gpu(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu,
+                    dcsim_gpu_result **out, dcsim_error *err);
+void dcsim_gpu_result_free(dcsim_gpu_result *r);
+
+#endif

@@ -1,0 +1,133 @@
+/* dcsim/workflow.h - workflow inputs: a workflow (a DAG of dwarf calls, schemas/workflow.xsd)
+ * expanded into task instances, and a workload (workflow submissions over time,
+ * schemas/workload.xsd).
+ *
+ * Ownership: the load and build functions store in *out a heap object the caller frees with the
+ * matching _free() (NULL-safe); every string and array in it is owned by it. On failure *out is
+ * NULL. dcsim_workflow_build() copies what it is given and keeps no pointer to it.
+ *
+ * Structure (D3.5 sec. 5.7, sec. 6.2). A workflow is a list of items; an item is
+ *   - a task: one call of a dwarf (a task template);
+ *   - <steps count overlap>: its tasks repeated for steps 1..count. overlap="false": in each step
+ *     a task without after= depends on the task before it (document order), so the dwarfs run one
+ *     after the other; overlap="true": no implicit dependency inside a step (dwarfs run
+ *     concurrently). Across steps, the source tasks of step k+1 (no predecessor in the step)
+ *     depend on the sink tasks of step k (no successor in the step): with overlap="false" and no
+ *     after= the first task waits for the last, with overlap="true" every task waits for all;
+ *   - <ensemble members>: its items (tasks and steps) replicated as independent members 1..M;
+ *     only at the top level.
+ * after="a b" names items of the same scope (siblings: tasks, or blocks with a name=). Depending
+ * on a block means depending on all its sink tasks; after= on a block makes its source tasks
+ * wait. Siblings have no implicit dependency on each other except the steps rule above.
+ * Task names are unique in the whole workflow, block names unique in their scope.
+ *
+ * Expansion order (deterministic): document order, steps outermost-first, i.e. an ensemble emits
+ * member 1 completely, then member 2...; a steps block emits step 1's tasks, then step 2's...
+ * Each instance stores its template and its member/step numbers (1-based, 0 = not inside an
+ * ensemble / steps block); names are built on demand: "m2.s17.bifft", "s3.rad", "post".
+ * Dependencies are stored in CSR form: the predecessors of task i are
+ * deps[dep_start[i] .. dep_start[i+1]-1], ascending, without duplicates. A predecessor may come
+ * later in the order than its successor (after= naming a later sibling).
+ * Memory: 16 bytes per task plus 4 per dependency edge. */
+#ifndef DCSIM_WORKFLOW_H
+#define DCSIM_WORKFLOW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dcsim/error.h"
+
+#define DCSIM_WORKFLOW_MAX_TASKS 50000000u  /* expanded task instances */
+#define DCSIM_WORKFLOW_MAX_DEPS 500000000u  /* expanded dependency edges (2 GB) */
+
+typedef enum { DCSIM_DEV_CPU, DCSIM_DEV_GPU, DCSIM_DEV_ANY } dcsim_device;
+
+typedef struct dcsim_param_set { char *name; double value; } dcsim_param_set;
+
+typedef struct dcsim_task_template {
+  char *name;
+  char *dwarf;              /* dwarf name, resolved by the engine */
+  char *case_name;          /* NULL if none */
+  dcsim_device device;
+  char *group;              /* node group; NULL = any suitable group */
+  unsigned nodes;           /* >= 1; a GPU task uses exactly one node */
+  unsigned cores_per_node;  /* 0 = all cores of the node */
+  unsigned gpus;            /* 0 for CPU tasks; >= 1 for GPU and "any" tasks (default 1) */
+  double freq_ghz;          /* 0 = the profile's nominal frequency (or freq_label) */
+  char *freq_label;         /* NULL unless a label like "turbo" */
+  double deadline_s;        /* 0 = none */
+  size_t n_sets;            /* dwarf parameter overrides */
+  dcsim_param_set *sets;
+  int line;                 /* line of <task> */
+} dcsim_task_template;
+
+typedef struct dcsim_task_inst {
+  uint32_t tmpl;            /* index into templates */
+  uint32_t member;          /* 1..M, 0 = not in an ensemble */
+  uint32_t step;            /* 1..N, 0 = not in a steps block */
+} dcsim_task_inst;          /* 12 bytes */
+
+typedef struct dcsim_workflow {
+  char *path;               /* the file, or the name given to dcsim_workflow_build() */
+  char *name;
+  char *platform;           /* resolved against the workflow's directory, or NULL */
+  size_t n_templates;
+  dcsim_task_template *templates;
+  size_t n_tasks;
+  dcsim_task_inst *tasks;
+  uint32_t *dep_start;      /* n_tasks + 1 entries */
+  uint32_t *deps;
+} dcsim_workflow;
+
+/* Loads, checks and expands a workflow file. Errors (file:line): unknown or duplicate names,
+ * a cycle (the message lists it), counts < 1, more than DCSIM_WORKFLOW_MAX_TASKS instances or
+ * DCSIM_WORKFLOW_MAX_DEPS edges (found before anything is allocated), a GPU task with nodes > 1
+ * or gpus = 0, a CPU task with gpus > 0, a <set> given twice. */
+int dcsim_workflow_load(const char *path, dcsim_workflow **out, dcsim_error *err);
+
+/* The in-memory form of the structure, for benchmarks and generators. */
+typedef enum { DCSIM_WF_TASK, DCSIM_WF_STEPS, DCSIM_WF_ENSEMBLE } dcsim_wf_kind;
+typedef struct dcsim_wf_item {
+  dcsim_wf_kind kind;
+  uint32_t tmpl;            /* TASK: index into the templates; each is used exactly once */
+  const char *name;         /* STEPS/ENSEMBLE: name for after= (NULL = none); TASK: unused */
+  const char *after;        /* space-separated sibling names; NULL or "" = none */
+  unsigned count;           /* STEPS: steps; ENSEMBLE: members */
+  int overlap;              /* STEPS */
+  size_t n_items;           /* STEPS (tasks only) / ENSEMBLE (tasks and steps): the body */
+  const struct dcsim_wf_item *items;
+  int line;                 /* for messages, 0 if unknown */
+} dcsim_wf_item;
+
+/* Builds a workflow from memory with the same checks as the loader; `name` also stands for the
+ * file in messages. */
+int dcsim_workflow_build(const char *name, const dcsim_task_template *templates,
+                         size_t n_templates, const dcsim_wf_item *items, size_t n_items,
+                         dcsim_workflow **out, dcsim_error *err);
+void dcsim_workflow_free(dcsim_workflow *wf);
+
+/* Writes the name of task i ("m2.s17.bifft") into buf like snprintf: returns the length of the
+ * whole name, or DCSIM_ERANGE when i is out of range. */
+int dcsim_workflow_task_name(const dcsim_workflow *wf, size_t i, char *buf, size_t size);
+
+typedef struct dcsim_submission {
+  char *workflow_path;      /* resolved against the workload's directory; the file exists */
+  double at_s;              /* first submission time, >= 0 */
+  unsigned count;           /* submissions, >= 1 (default 1) */
+  double interval_s;        /* between submissions; > 0 when count > 1 */
+  unsigned members;         /* independent copies submitted each time, >= 1 (default 1) */
+  int line;                 /* line of <submit> */
+} dcsim_submission;
+
+typedef struct dcsim_workload {
+  char *path;
+  char *name;
+  char *platform;           /* resolved against the workload's directory, or NULL */
+  size_t n_submissions;
+  dcsim_submission *subs;
+} dcsim_workload;
+
+int dcsim_workload_load(const char *path, dcsim_workload **out, dcsim_error *err);
+void dcsim_workload_free(dcsim_workload *wl);
+
+#endif

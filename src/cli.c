@@ -1,0 +1,247 @@
+/* cli.c — subcommand table, option parsing, help and error reporting (see dcsim/cli.h). */
+#include "dcsim/cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+
+#include "dcsim/xmlio.h"
+
+#ifndef DCSIM_VERSION
+#define DCSIM_VERSION "0"
+#endif
+
+static const dcsim_opt_spec model_opts[] = {
+    {"dwarf", "FILE|NAME", 0, "dwarf to model (dwarfs/NAME.xml or a path)"},
+    {"case", "NAME", 0, "named case of the dwarf (sets its parameters)"},
+    {"set", "NAME=VALUE", 1, "set a dwarf parameter (repeatable; after the case)"},
+    {"cpu", "PROFILE", 0, "CPU profile for a CPU dwarf"},
+    {"nodes", "N", 0, "number of identical nodes (default 1; D3.5 §4.3 split W/n, Q/n)"},
+    {"cores", "N", 0, "cores (threads) used per node (default 1)"},
+    {"freq", "GHZ|LABEL", 0, "CPU frequency in GHz or a state label such as turbo (default nominal)"},
+    {"net-bw-bps", "BPS", 0, "network bandwidth for the §4.3 communication term (default: perfect overlap)"},
+    {"gpu", "PROFILE", 0, "GPU profile for a GPU dwarf"},
+    {"host-cpu", "PROFILE", 0, "host CPU of the GPU: adds its idle package power (§5.5)"},
+    {"energy-form", "5.3|5.2|none", 0, "energy model: §5.3 coefficients (default), §5.2 with E_const, or none"},
+    {"format", "text|json", 0, "output format (default text)"},
+};
+static const dcsim_opt_spec energy_opts[] = {
+    {"dwarf", "FILE|NAME", 0, "dwarf whose §5.3 energy coefficients apply"},
+    {"cpu", "PROFILE", 0, "CPU profile with an energy table"},
+    {"cores", "N", 0, "active cores (required)"},
+    {"freq", "GHZ|LABEL", 0, "frequency (default nominal)"},
+    {"nodes", "N", 0, "number of nodes, each running for TIME (default 1; §5.6 sum)"},
+    {"time", "SECONDS", 0, "measured run time (required)"},
+    {"format", "text|json", 0, "output format (default text)"},
+};
+static const dcsim_opt_spec list_opts[] = {
+    {"format", "text|json", 0, "output format (default text)"},
+};
+static const dcsim_opt_spec validate_opts[] = {
+    {"quiet", NULL, 0, "print nothing on success"},
+};
+static const dcsim_opt_spec run_opts[] = {
+    {"platform", "FILE", 0, "platform to run on (default: the one the workflow/workload names)"},
+    {"policy", "NAME", 0, "scheduling policy: fcfs, easy, heft, energy (default heft)"},
+    {"db", "PATH", 0, "SQLite results database (created if missing; one transaction per run)"},
+    {"format", "text|json", 0, "output format (default text)"},
+    {"deadline-s", "SECONDS", 0, "deadline for the energy-aware policy"},
+};
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+static const dcsim_command commands[] = {
+    {"run", dcsim_cmd_run, "simulate a workflow or workload on a platform", "FILE", run_opts, N_OF(run_opts), 1, 1},
+    {"model", dcsim_cmd_model, "predict time and energy of one dwarf run (D3.5 §3-§5)", "", model_opts, N_OF(model_opts), 0, 0},
+    {"energy", dcsim_cmd_energy, "energy of a run whose time was measured (D3.5 §5.3)", "", energy_opts, N_OF(energy_opts), 0, 0},
+    {"list", dcsim_cmd_list, "list the profiles, dwarfs, cases and workflows found", "", list_opts, N_OF(list_opts), 0, 0},
+    {"validate", dcsim_cmd_validate, "check input files against their schemas", "FILE...", validate_opts, N_OF(validate_opts), 1, 8},
+};
+
+static void usage_all(FILE *f) {
+  fprintf(f, "usage: dcsim <command> [options]\n\ncommands:\n");
+  for (size_t i = 0; i < N_OF(commands); i++)
+    fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+  fprintf(f, "  %-10s %s\n", "help", "show help for a command");
+  fprintf(f, "  %-10s %s\n", "version", "print the version");
+  fprintf(f, "\n'dcsim <command> --help' describes a command's options.\n");
+}
+
+static void usage_cmd(FILE *f, const dcsim_command *c) {
+  fprintf(f, "usage: dcsim %s [options]%s%s\n\n%s\n\noptions:\n", c->name, *c->usage ? " " : "", c->usage, c->summary);
+  for (size_t i = 0; i < c->n_opts; i++) {
+    char lhs[64];
+    snprintf(lhs, sizeof lhs, "--%s%s%s", c->opts[i].name, c->opts[i].arg ? " " : "", c->opts[i].arg ? c->opts[i].arg : "");
+    fprintf(f, "  %-26s %s\n", lhs, c->opts[i].help);
+  }
+  fprintf(f, "  %-26s %s\n", "--help", "show this help");
+}
+
+static int spec_index(const dcsim_args *a, const char *name) {
+  for (size_t i = 0; i < a->n_specs; i++)
+    if (strcmp(a->specs[i].name, name) == 0) return (int)i;
+  return -1;
+}
+
+const char *dcsim_arg(const dcsim_args *a, const char *name) {
+  int i = spec_index(a, name);
+  return i >= 0 && a->count[i] ? a->values[i][a->count[i] - 1] : NULL;
+}
+
+int dcsim_arg_index(const dcsim_args *a, const char *name) {
+  int i = spec_index(a, name);
+  return i >= 0 && a->count[i] ? a->argi[i][a->count[i] - 1] : 0;
+}
+
+int dcsim_arg_flag(const dcsim_args *a, const char *name) {
+  int i = spec_index(a, name);
+  return i >= 0 && a->count[i] > 0;
+}
+
+int dcsim_arg_double(const dcsim_args *a, const char *name, double dflt, double *out, dcsim_error *err) {
+  const char *v = dcsim_arg(a, name);
+  if (!v) { *out = dflt; return 0; }
+  double x;
+  if (dcsim_parse_double(v, &x) != 0 || x < 0)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
+                     "--%s '%s': expected a finite, non-negative number", name, v);
+  *out = x;
+  return 0;
+}
+
+int dcsim_arg_uint(const dcsim_args *a, const char *name, unsigned dflt, unsigned *out, dcsim_error *err) {
+  const char *v = dcsim_arg(a, name);
+  if (!v) { *out = dflt; return 0; }
+  double x;
+  if (dcsim_parse_double(v, &x) != 0 || x < 1 || x > 1e7 || x != floor(x))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
+                     "--%s '%s': expected a whole number from 1 to 10000000", name, v);
+  *out = (unsigned)x;
+  return 0;
+}
+
+int dcsim_arg_format(const dcsim_args *a, const char *const *allowed, int *out, dcsim_error *err) {
+  const char *v = dcsim_arg(a, "format");
+  if (!v) { *out = 0; return 0; }
+  for (int i = 0; allowed[i]; i++)
+    if (strcmp(allowed[i], v) == 0) { *out = i; return 0; }
+  return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"), "--format '%s': unknown format", v);
+}
+
+static int parse_args(const dcsim_command *c, int argc, char **argv, int first, dcsim_args *a,
+                      int *want_help, dcsim_error *err) {
+  memset(a, 0, sizeof *a);
+  a->specs = c->opts;
+  a->n_specs = c->n_opts;
+  for (int i = first; i < argc; i++) {
+    const char *s = argv[i];
+    if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) { *want_help = 1; return 0; }
+    if (strncmp(s, "--", 2) == 0 && s[2]) {
+      char name[64];
+      const char *eq = strchr(s + 2, '=');
+      size_t nl = eq ? (size_t)(eq - s - 2) : strlen(s + 2);
+      if (nl >= sizeof name) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "unknown option '%s'", s);
+      memcpy(name, s + 2, nl);
+      name[nl] = '\0';
+      int k = spec_index(a, name);
+      if (k < 0)
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "unknown option '--%s' for 'dcsim %s' (see dcsim %s --help)", name, c->name, c->name);
+      const char *val = NULL;
+      int vi = i;
+      if (c->opts[k].arg) {
+        if (eq) val = eq + 1;
+        else if (i + 1 < argc) val = argv[vi = ++i];
+        else return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "option '--%s' needs a value (%s)", name, c->opts[k].arg);
+      } else if (eq) {
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "option '--%s' takes no value", name);
+      } else {
+        val = "1";
+      }
+      if (a->count[k] > 0 && !c->opts[k].repeatable)
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "option '--%s' given twice", name);
+      if (a->count[k] >= 16) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "option '--%s' given too often", name);
+      a->values[k][a->count[k]] = val;
+      a->argi[k][a->count[k]] = vi;
+      a->count[k]++;
+    } else {
+      if (a->n_positional >= 8) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "too many arguments");
+      a->positional[a->n_positional++] = s;
+    }
+  }
+  if (a->n_positional < c->min_positional)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", argc, "'dcsim %s' needs %s", c->name, c->usage);
+  if (a->n_positional > c->max_positional)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", argc, "'dcsim %s' takes at most %d argument(s)", c->name, c->max_positional);
+  return 0;
+}
+
+/* Exit codes (doc/cli.md): 0 success, 1 bad input data, 2 bad command-line use, 3 I/O, database
+ * or internal failure. */
+static int exit_code(int status) {
+  switch (status) {
+  case 0: return 0;
+  case DCSIM_EUSAGE: return 2;
+  case DCSIM_EPARSE: case DCSIM_ESCHEMA: case DCSIM_EREF: case DCSIM_ERANGE: return 1;
+  default: return 3;
+  }
+}
+
+int dcsim_cli_main(int argc, char **argv) {
+  gsl_set_error_handler_off();
+  dcsim_error err;
+  memset(&err, 0, sizeof err);
+  int status = 0;
+  if (argc < 2) {
+    usage_all(stderr);
+    return 2;
+  }
+  const char *name = argv[1];
+  if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+    if (argc > 2 && strcmp(name, "help") == 0) {
+      for (size_t i = 0; i < N_OF(commands); i++)
+        if (strcmp(commands[i].name, argv[2]) == 0) { usage_cmd(stdout, &commands[i]); return 0; }
+      fprintf(stderr, "dcsim: command line:2: unknown command '%s'\n", argv[2]);
+      return 2;
+    }
+    usage_all(stdout);
+    return 0;
+  }
+  if (strcmp(name, "version") == 0 || strcmp(name, "--version") == 0) {
+    printf("dcsim %s\n", DCSIM_VERSION);
+    return 0;
+  }
+  const dcsim_command *c = NULL;
+  for (size_t i = 0; i < N_OF(commands); i++)
+    if (strcmp(commands[i].name, name) == 0) c = &commands[i];
+  if (!c) {
+    fprintf(stderr, "dcsim: command line:1: unknown command '%s' (see dcsim help)\n", name);
+    return 2;
+  }
+  dcsim_args *args = calloc(1, sizeof *args);
+  if (!args) {
+    fprintf(stderr, "dcsim: out of memory\n");
+    return 3;
+  }
+  int help = 0;
+  status = parse_args(c, argc, argv, 2, args, &help, &err);
+  if (!status && help) {
+    usage_cmd(stdout, c);
+    free(args);
+    return 0;
+  }
+  if (!status) status = c->run(args, &err);
+  free(args);
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    if (!status) status = DCSIM_ERR(&err, DCSIM_EIO, "stdout", 0, "write error: %s", strerror(errno));
+  }
+  if (status) {
+    char buf[2048];
+    dcsim_error_format(&err, buf, sizeof buf);
+    fprintf(stderr, "dcsim: %s\n", buf);
+  }
+  return exit_code(status);
+}

@@ -1,0 +1,275 @@
+/* cli_model.c — `dcsim model` and `dcsim energy`. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcsim/catalog.h"
+#include "dcsim/cli.h"
+#include "dcsim/json.h"
+#include "dcsim/model.h"
+#include "dcsim/xmlio.h"
+
+static int load_dwarf_arg(const dcsim_args *a, dcsim_dwarf_t **d, dcsim_error *err) {
+  const char *ref = dcsim_arg(a, "dwarf");
+  if (!ref) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--dwarf is required");
+  char path[4096];
+  int rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, ref, NULL, dcsim_arg_index(a, "dwarf"), path, sizeof path, err);
+  return rc ? rc : dcsim_dwarf_load(path, d, err);
+}
+
+static int load_cpu_arg(const dcsim_args *a, const char *opt, dcsim_cpu_profile_t **p, dcsim_error *err) {
+  char path[4096];
+  int rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, dcsim_arg(a, opt), NULL, dcsim_arg_index(a, opt), path, sizeof path, err);
+  return rc ? rc : dcsim_cpu_profile_load(path, p, err);
+}
+
+static int load_gpu_arg(const dcsim_args *a, dcsim_gpu_profile_t **p, dcsim_error *err) {
+  char path[4096];
+  int rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, dcsim_arg(a, "gpu"), NULL, dcsim_arg_index(a, "gpu"), path, sizeof path, err);
+  return rc ? rc : dcsim_gpu_profile_load(path, p, err);
+}
+
+/* --set NAME=VALUE values into bindings (names point into argv). */
+static int parse_sets(const dcsim_args *a, dcsim_binding *b, char names[][64], size_t *n,
+                      dcsim_error *err) {
+  *n = 0;
+  int k = -1;
+  for (size_t i = 0; i < a->n_specs; i++)
+    if (strcmp(a->specs[i].name, "set") == 0) k = (int)i;
+  for (int i = 0; k >= 0 && i < a->count[k]; i++) {
+    const char *s = a->values[k][i];
+    const char *eq = strchr(s, '=');
+    double v;
+    if (!eq || eq == s || (size_t)(eq - s) >= 64 || dcsim_parse_double(eq + 1, &v) != 0)
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", a->argi[k][i], "--set '%s': expected NAME=NUMBER", s);
+    memcpy(names[*n], s, (size_t)(eq - s));
+    names[*n][eq - s] = '\0';
+    b[*n] = (dcsim_binding){names[*n], v, "command line", a->argi[k][i]};
+    (*n)++;
+  }
+  return 0;
+}
+
+static int parse_energy_form(const dcsim_args *a, dcsim_energy_form *f, dcsim_error *err) {
+  const char *v = dcsim_arg(a, "energy-form");
+  if (!v || strcmp(v, "5.3") == 0) *f = DCSIM_ENERGY_53;
+  else if (strcmp(v, "5.2") == 0) *f = DCSIM_ENERGY_52;
+  else if (strcmp(v, "none") == 0) *f = DCSIM_ENERGY_NONE;
+  else return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "energy-form"), "--energy-form '%s': expected 5.3, 5.2 or none", v);
+  return 0;
+}
+
+static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, const char *case_name) {
+  const dcsim_dwarf_eval *ev = rq->ev;
+  printf("dwarf     %s%s%s\n", dcsim_dwarf_name(ev->dwarf), case_name ? " case " : "", case_name ? case_name : "");
+  if (p->cpu) {
+    char fs[32];
+    dcsim_cpu_state_freq_str(&rq->state, fs, sizeof fs);
+    printf("cpu       %s, %u node(s) x %u core(s) at %s GHz\n", dcsim_cpu_profile_name(rq->cpu), rq->nodes, rq->state.threads, fs);
+    printf("\n%-36s %12s %12s %12s %12s %12s %s\n", "loop (per node)", "W [flop]", "Q [byte]", "W*Tflop [s]", "Q*Tmop [s]", "T [s]", "bound");
+    for (size_t l = 0; l < p->cpu->n_loops; l++) {
+      const dcsim_loop_part *lp = &p->cpu->parts[l];
+      printf("%-36s %12.5e %12.5e %12.5e %12.5e %12.5e %s\n", lp->name, lp->work_flop, lp->traffic_byte,
+             lp->flop_time_s, lp->mem_time_s, lp->time_s, lp->compute_bound ? "compute" : "memory");
+    }
+    if (p->cpu->node_comm_s[0] > 0) printf("%-36s %64s %12.5e\n", "communication (§4.3)", "", p->cpu->node_comm_s[0]);
+  } else {
+    printf("gpu       %s%s%s\n", dcsim_gpu_profile_name(rq->gpu), rq->host_cpu ? ", host " : "", rq->host_cpu ? dcsim_cpu_profile_name(rq->host_cpu) : "");
+    printf("domain    N = %.6g, %u invocation(s) per kernel per call\n", ev->domain_size, ev->invocations);
+    printf("\n%-28s %12s %12s %12s %12s\n", "kernel", "compute [s]", "transfer [s]", "inactive [s]", "total [s]");
+    for (size_t k = 0; k < p->gpu->n_kernels; k++) {
+      const dcsim_kernel_part *kp = &p->gpu->parts[k];
+      printf("%-28s %12.4e %12.4e %12.4e %12.4e\n", kp->name, kp->compute_s, kp->transfer_s, kp->inactive_s, kp->time_s);
+    }
+    printf("%-28s %12.4e %12.4e %12.4e %12.4e\n", "dwarf", p->gpu->compute_s, p->gpu->transfer_s, p->gpu->inactive_s, p->gpu->time_s);
+  }
+  printf("\ntime      %.6g s\n", p->time_s);
+  if (p->has_energy) {
+    if (p->cpu) printf("energy    %.6g J (PKG %.6g J, DRAM %.6g J)\n", p->energy_j, p->pkg_j, p->dram_j);
+    else printf("energy    %.6g J (GPU %.6g J at S = %.4g of the power limit, host package %.6g J)%s\n", p->energy_j,
+                p->gpu_j, p->gpu_fraction, p->pkg_j, rq->host_cpu ? "" : " [no --host-cpu: host excluded]");
+  } else {
+    printf("energy    not computed (--energy-form none)\n");
+  }
+}
+
+static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p, const char *case_name) {
+  dcsim_json j;
+  dcsim_json_init(&j, stdout, 1);
+  dcsim_json_obj_begin(&j);
+  dcsim_json_key(&j, "dwarf"); dcsim_json_str(&j, dcsim_dwarf_name(rq->ev->dwarf));
+  dcsim_json_key(&j, "case"); if (case_name) dcsim_json_str(&j, case_name); else dcsim_json_null(&j);
+  dcsim_json_key(&j, "device"); dcsim_json_str(&j, p->cpu ? "cpu" : "gpu");
+  dcsim_json_key(&j, "time_s"); dcsim_json_num(&j, p->time_s);
+  dcsim_json_key(&j, "energy_j"); if (p->has_energy) dcsim_json_num(&j, p->energy_j); else dcsim_json_null(&j);
+  if (p->cpu) {
+    char fs[32];
+    dcsim_cpu_state_freq_str(&rq->state, fs, sizeof fs);
+    dcsim_json_key(&j, "cpu"); dcsim_json_str(&j, dcsim_cpu_profile_name(rq->cpu));
+    dcsim_json_key(&j, "nodes"); dcsim_json_int(&j, rq->nodes);
+    dcsim_json_key(&j, "cores"); dcsim_json_int(&j, rq->state.threads);
+    dcsim_json_key(&j, "freq"); dcsim_json_str(&j, fs);
+    if (p->has_energy) {
+      dcsim_json_key(&j, "pkg_j"); dcsim_json_num(&j, p->pkg_j);
+      dcsim_json_key(&j, "dram_j"); dcsim_json_num(&j, p->dram_j);
+      dcsim_json_key(&j, "node_energy_j"); dcsim_json_num(&j, p->node_energy_j);
+    }
+    dcsim_json_key(&j, "comm_s"); dcsim_json_num(&j, p->cpu->node_comm_s[0]);
+    dcsim_json_key(&j, "parts");
+    dcsim_json_arr_begin(&j);
+    for (size_t l = 0; l < p->cpu->n_loops; l++) {
+      const dcsim_loop_part *lp = &p->cpu->parts[l];
+      dcsim_json_obj_begin(&j);
+      dcsim_json_key(&j, "name"); dcsim_json_str(&j, lp->name);
+      dcsim_json_key(&j, "time_s"); dcsim_json_num(&j, lp->time_s);
+      dcsim_json_key(&j, "work_flop"); dcsim_json_num(&j, lp->work_flop);
+      dcsim_json_key(&j, "traffic_byte"); dcsim_json_num(&j, lp->traffic_byte);
+      dcsim_json_key(&j, "flop_time_s"); dcsim_json_num(&j, lp->flop_time_s);
+      dcsim_json_key(&j, "mem_time_s"); dcsim_json_num(&j, lp->mem_time_s);
+      dcsim_json_key(&j, "bound"); dcsim_json_str(&j, lp->compute_bound ? "compute" : "memory");
+      dcsim_json_obj_end(&j);
+    }
+    dcsim_json_arr_end(&j);
+  } else {
+    dcsim_json_key(&j, "gpu"); dcsim_json_str(&j, dcsim_gpu_profile_name(rq->gpu));
+    dcsim_json_key(&j, "host_cpu"); if (rq->host_cpu) dcsim_json_str(&j, dcsim_cpu_profile_name(rq->host_cpu)); else dcsim_json_null(&j);
+    dcsim_json_key(&j, "domain_size"); dcsim_json_num(&j, rq->ev->domain_size);
+    dcsim_json_key(&j, "invocations_per_call"); dcsim_json_int(&j, rq->ev->invocations);
+    if (p->has_energy) {
+      dcsim_json_key(&j, "gpu_j"); dcsim_json_num(&j, p->gpu_j);
+      dcsim_json_key(&j, "host_pkg_j"); dcsim_json_num(&j, p->pkg_j);
+      dcsim_json_key(&j, "gpu_fraction"); dcsim_json_num(&j, p->gpu_fraction);
+    }
+    dcsim_json_key(&j, "compute_s"); dcsim_json_num(&j, p->gpu->compute_s);
+    dcsim_json_key(&j, "transfer_s"); dcsim_json_num(&j, p->gpu->transfer_s);
+    dcsim_json_key(&j, "inactive_s"); dcsim_json_num(&j, p->gpu->inactive_s);
+    dcsim_json_key(&j, "parts");
+    dcsim_json_arr_begin(&j);
+    for (size_t k = 0; k < p->gpu->n_kernels; k++) {
+      const dcsim_kernel_part *kp = &p->gpu->parts[k];
+      dcsim_json_obj_begin(&j);
+      dcsim_json_key(&j, "name"); dcsim_json_str(&j, kp->name);
+      dcsim_json_key(&j, "time_s"); dcsim_json_num(&j, kp->time_s);
+      dcsim_json_key(&j, "compute_s"); dcsim_json_num(&j, kp->compute_s);
+      dcsim_json_key(&j, "transfer_s"); dcsim_json_num(&j, kp->transfer_s);
+      dcsim_json_key(&j, "inactive_s"); dcsim_json_num(&j, kp->inactive_s);
+      dcsim_json_key(&j, "G_e_used"); dcsim_json_num(&j, kp->G_e_used);
+      dcsim_json_obj_end(&j);
+    }
+    dcsim_json_arr_end(&j);
+  }
+  dcsim_json_obj_end(&j);
+  dcsim_json_end(&j);
+}
+
+int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
+  static const char *const formats[] = {"text", "json", NULL};
+  dcsim_dwarf_t *d = NULL;
+  dcsim_dwarf_eval *ev = NULL;
+  dcsim_cpu_profile_t *cpu = NULL, *host = NULL;
+  dcsim_gpu_profile_t *gpu = NULL;
+  dcsim_prediction pred;
+  memset(&pred, 0, sizeof pred);
+  dcsim_binding b[16];
+  char names[16][64];
+  size_t nb = 0;
+  int fmt = 0;
+  dcsim_model_req rq;
+  memset(&rq, 0, sizeof rq);
+  int rc;
+  if ((rc = dcsim_arg_format(a, formats, &fmt, err))) goto out;
+  if ((rc = parse_energy_form(a, &rq.energy_form, err))) goto out;
+  if ((rc = parse_sets(a, b, names, &nb, err))) goto out;
+  if ((rc = load_dwarf_arg(a, &d, err))) goto out;
+  const char *case_name = dcsim_arg(a, "case");
+  if (case_name && !dcsim_dwarf_has_case(d, case_name)) {
+    rc = DCSIM_ERR(err, DCSIM_EREF, "command line", dcsim_arg_index(a, "case"), "dwarf %s has no case '%s' (see dcsim list)", dcsim_dwarf_name(d), case_name);
+    goto out;
+  }
+  if ((rc = dcsim_dwarf_evaluate(d, case_name, b, nb, &ev, err))) goto out;
+  rq.ev = ev;
+  if (dcsim_dwarf_device_of(d) == DCSIM_DWARF_CPU) {
+    if (!dcsim_arg(a, "cpu")) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "dwarf %s runs on a CPU: give --cpu PROFILE", dcsim_dwarf_name(d)); goto out; }
+    if (dcsim_arg(a, "gpu")) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "gpu"), "dwarf %s is a CPU dwarf: --gpu does not apply", dcsim_dwarf_name(d)); goto out; }
+    if ((rc = load_cpu_arg(a, "cpu", &cpu, err))) goto out;
+    rq.cpu = cpu;
+    if ((rc = dcsim_arg_uint(a, "nodes", 1, &rq.nodes, err))) goto out;
+    if ((rc = dcsim_arg_uint(a, "cores", 1, &rq.state.threads, err))) goto out;
+    if ((rc = dcsim_cpu_profile_freq(cpu, dcsim_arg(a, "freq"), &rq.state, err))) {
+      if (err) { snprintf(err->file, sizeof err->file, "command line"); err->line = dcsim_arg_index(a, "freq"); }
+      goto out;
+    }
+    double bw = 0;
+    if ((rc = dcsim_arg_double(a, "net-bw-bps", 0, &bw, err))) goto out;
+    if (dcsim_arg(a, "net-bw-bps") && !(bw > 0)) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "net-bw-bps"), "--net-bw-bps must be positive"); goto out; }
+    rq.net_s_per_byte = bw > 0 ? 1.0 / bw : 0; /* §4.3: T_single, time to send one byte */
+  } else {
+    if (!dcsim_arg(a, "gpu")) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "dwarf %s runs on a GPU: give --gpu PROFILE", dcsim_dwarf_name(d)); goto out; }
+    const char *cpu_only[] = {"cpu", "nodes", "cores", "freq", "net-bw-bps"};
+    for (size_t i = 0; i < 5; i++)
+      if (dcsim_arg(a, cpu_only[i])) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, cpu_only[i]), "dwarf %s is a GPU dwarf: --%s does not apply", dcsim_dwarf_name(d), cpu_only[i]); goto out; }
+    if ((rc = load_gpu_arg(a, &gpu, err))) goto out;
+    rq.gpu = gpu;
+    if (dcsim_arg(a, "host-cpu") && (rc = load_cpu_arg(a, "host-cpu", &host, err))) goto out;
+    rq.host_cpu = host;
+  }
+  if ((rc = dcsim_model_run(&rq, &pred, err))) goto out;
+  if (fmt == 1) print_json(&rq, &pred, case_name);
+  else print_text(&rq, &pred, case_name);
+out:
+  dcsim_prediction_release(&pred);
+  dcsim_dwarf_eval_free(ev);
+  dcsim_dwarf_free(d);
+  dcsim_cpu_profile_free(cpu);
+  dcsim_cpu_profile_free(host);
+  dcsim_gpu_profile_free(gpu);
+  return rc;
+}
+
+int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err) {
+  static const char *const formats[] = {"text", "json", NULL};
+  dcsim_dwarf_t *d = NULL;
+  dcsim_cpu_profile_t *cpu = NULL;
+  int fmt = 0, rc;
+  dcsim_cpu_state st = {0, NULL, 0};
+  unsigned nodes = 1;
+  double t = 0;
+  if ((rc = dcsim_arg_format(a, formats, &fmt, err))) goto out;
+  if (!dcsim_arg(a, "cpu") || !dcsim_arg(a, "cores") || !dcsim_arg(a, "time")) {
+    rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "dcsim energy needs --dwarf, --cpu, --cores and --time");
+    goto out;
+  }
+  if ((rc = dcsim_arg_uint(a, "cores", 1, &st.threads, err))) goto out;
+  if ((rc = dcsim_arg_uint(a, "nodes", 1, &nodes, err))) goto out;
+  if ((rc = dcsim_arg_double(a, "time", 0, &t, err))) goto out;
+  if ((rc = load_dwarf_arg(a, &d, err))) goto out;
+  if ((rc = load_cpu_arg(a, "cpu", &cpu, err))) goto out;
+  if ((rc = dcsim_cpu_profile_freq(cpu, dcsim_arg(a, "freq"), &st, err))) goto out;
+  dcsim_energy_coeffs ec;
+  dcsim_cpu_power pw;
+  if ((rc = dcsim_dwarf_energy_coeffs(d, &ec, err))) goto out;
+  if ((rc = dcsim_cpu_profile_power(cpu, &st, &pw, err))) goto out;
+  dcsim_cpu_energy e = dcsim_energy_cpu_53(&ec, &pw, t); /* §5.3 */
+  double pkg = e.pkg_j * nodes, dram = e.dram_j * nodes;  /* §5.6 */
+  if (fmt == 1) {
+    dcsim_json j;
+    dcsim_json_init(&j, stdout, 1);
+    dcsim_json_obj_begin(&j);
+    dcsim_json_key(&j, "pkg_j"); dcsim_json_num(&j, pkg);
+    dcsim_json_key(&j, "dram_j"); dcsim_json_num(&j, dram);
+    dcsim_json_key(&j, "energy_j"); dcsim_json_num(&j, pkg + dram);
+    dcsim_json_key(&j, "time_s"); dcsim_json_num(&j, t);
+    dcsim_json_key(&j, "nodes"); dcsim_json_int(&j, nodes);
+    dcsim_json_key(&j, "cores"); dcsim_json_int(&j, st.threads);
+    dcsim_json_obj_end(&j);
+    dcsim_json_end(&j);
+  } else {
+    printf("%s on %s, %u node(s) x %u core(s), %.6g s\n", dcsim_dwarf_name(d), dcsim_cpu_profile_name(cpu), nodes, st.threads, t);
+    printf("PKG     %.6g J\nDRAM    %.6g J\nenergy  %.6g J\n", pkg, dram, pkg + dram);
+  }
+out:
+  dcsim_dwarf_free(d);
+  dcsim_cpu_profile_free(cpu);
+  return rc;
+}

@@ -1,0 +1,116 @@
+/* csv.c — small CSV tables (see dcsim/csv.h). Quoting is not supported: cells hold numbers or names. */
+#include "dcsim/csv.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcsim/xmlio.h"
+
+struct dcsim_csv {
+  char *path;
+  char *text;       /* the file, cut into cells in place */
+  size_t n_cols, n_rows;
+  char **cells;     /* (n_rows + 1) x n_cols: header first */
+  int *lines;       /* per row */
+};
+
+void dcsim_csv_free(dcsim_csv_t *t) {
+  if (!t) return;
+  free(t->path);
+  free(t->text);
+  free(t->cells);
+  free(t->lines);
+  free(t);
+}
+
+static char *trim(char *s) {
+  while (*s == ' ' || *s == '\t') s++;
+  size_t l = strlen(s);
+  while (l && (s[l - 1] == ' ' || s[l - 1] == '\t' || s[l - 1] == '\r')) s[--l] = '\0';
+  return s;
+}
+
+int dcsim_csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err) {
+  int rc = 0;
+  dcsim_csv_t *t = calloc(1, sizeof *t);
+  FILE *f = fopen(path, "rb");
+  if (!t) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (!f) { rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno)); goto out; }
+  if (fseek(f, 0, SEEK_END) != 0) { rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot read"); goto out; }
+  long len = ftell(f);
+  if (len < 0 || len > 64L * 1024 * 1024) { rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "file too large (64 MiB at most)"); goto out; }
+  rewind(f);
+  t->path = strdup(path);
+  t->text = malloc((size_t)len + 1);
+  if (!t->path || !t->text) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (fread(t->text, 1, (size_t)len, f) != (size_t)len) { rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "read error"); goto out; }
+  t->text[len] = '\0';
+  size_t cap_rows = 16;
+  int line = 0;
+  size_t row = 0;
+  for (char *ln = t->text, *next; ln; ln = next) {
+    next = strchr(ln, '\n');
+    if (next) *next++ = '\0';
+    line++;
+    char *s = trim(ln);
+    if (!*s || *s == '#') continue;
+    size_t nc = 1;
+    for (char *p = s; *p; p++) nc += (*p == ',');
+    if (row == 0) {
+      t->n_cols = nc;
+      t->cells = calloc(cap_rows * nc, sizeof *t->cells);
+      t->lines = calloc(cap_rows, sizeof *t->lines);
+      if (!t->cells || !t->lines) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory"); goto out; }
+    } else if (nc != t->n_cols) {
+      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line, "%zu cells, the header has %zu", nc, t->n_cols);
+      goto out;
+    }
+    if (row == cap_rows) {
+      cap_rows *= 2;
+      char **nc2 = realloc(t->cells, cap_rows * t->n_cols * sizeof *nc2);
+      if (nc2) t->cells = nc2;
+      int *nl = realloc(t->lines, cap_rows * sizeof *nl);
+      if (nl) t->lines = nl;
+      if (!nc2 || !nl) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory"); goto out; }
+    }
+    size_t c = 0;
+    for (char *cell = s; c < t->n_cols; c++) { /* empty cells are kept */
+      char *comma = strchr(cell, ',');
+      if (comma) *comma = '\0';
+      t->cells[row * t->n_cols + c] = trim(cell);
+      cell = comma ? comma + 1 : cell + strlen(cell);
+    }
+    t->lines[row] = line;
+    row++;
+  }
+  if (row == 0) { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "no header line"); goto out; }
+  t->n_rows = row - 1;
+  *out = t;
+  t = NULL;
+out:
+  if (f) fclose(f);
+  dcsim_csv_free(t);
+  return rc;
+}
+
+size_t dcsim_csv_rows(const dcsim_csv_t *t) { return t->n_rows; }
+int dcsim_csv_line(const dcsim_csv_t *t, size_t row) { return t->lines[row + 1]; }
+const char *dcsim_csv_cell(const dcsim_csv_t *t, size_t row, size_t col) {
+  return row < t->n_rows && col < t->n_cols ? t->cells[(row + 1) * t->n_cols + col] : "";
+}
+
+int dcsim_csv_col(const dcsim_csv_t *t, const char *name, size_t *col, dcsim_error *err) {
+  for (size_t c = 0; c < t->n_cols; c++)
+    if (strcmp(t->cells[c], name) == 0) { *col = c; return 0; }
+  return DCSIM_ERR(err, DCSIM_EREF, t->path, t->lines[0], "no column '%s'", name);
+}
+
+int dcsim_csv_num(const dcsim_csv_t *t, size_t row, size_t col, double *out, dcsim_error *err) {
+  const char *s = dcsim_csv_cell(t, row, col);
+  if (dcsim_parse_double(s, out) != 0)
+    return DCSIM_ERR(err, DCSIM_ERANGE, t->path, dcsim_csv_line(t, row), "column %s: '%s' is not a finite number",
+                     t->cells[col], s);
+  return 0;
+}

@@ -1,0 +1,474 @@
+/* dwarf.c — loading and evaluating dwarfs (see dcsim/dwarf.h). */
+#include "dcsim/dwarf.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcsim/expr.h"
+#include "dcsim/xmlio.h"
+
+typedef struct formula { dcsim_expr_t *e; int line; } formula;
+
+typedef struct loop_def {
+  char *name;
+  formula work, traffic;
+  double V, X, Y, Z;
+  int has_flop;
+  double U, S_flops;
+} loop_def;
+
+typedef struct override_def { size_t loop; formula work, traffic; } override_def;
+
+typedef struct case_def {
+  char *name;
+  int line;
+  double *values; /* per parameter */
+  unsigned char *set;
+  size_t n_over;
+  override_def *over;
+} case_def;
+
+typedef struct gpu_frac { char *gpu; double S; } gpu_frac;
+
+struct dcsim_dwarf {
+  char *path, *name;
+  dcsim_dwarf_device device;
+  size_t n_params;
+  char **params;
+  size_t n_cases;
+  case_def *cases;
+  size_t n_loops;
+  loop_def *loops;
+  size_t n_kernels;
+  dcsim_gpu_kernel *kernels;
+  char **kernel_names;
+  formula domain;
+  unsigned invocations;
+  int has_comm;
+  formula comm_in, comm_out, comm_iters;
+  int has_energy;
+  dcsim_energy_coeffs energy;
+  size_t n_gpu_frac;
+  gpu_frac *gpu_frac;
+};
+
+static char *dupstr(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d) memcpy(d, s, n);
+  return d;
+}
+
+void dcsim_dwarf_free(dcsim_dwarf_t *d) {
+  if (!d) return;
+  for (size_t i = 0; i < d->n_params; i++) free(d->params[i]);
+  free(d->params);
+  for (size_t i = 0; i < d->n_cases; i++) {
+    case_def *c = &d->cases[i];
+    free(c->name);
+    free(c->values);
+    free(c->set);
+    for (size_t j = 0; j < c->n_over; j++) {
+      dcsim_expr_free(c->over[j].work.e);
+      dcsim_expr_free(c->over[j].traffic.e);
+    }
+    free(c->over);
+  }
+  free(d->cases);
+  for (size_t i = 0; i < d->n_loops; i++) {
+    free(d->loops[i].name);
+    dcsim_expr_free(d->loops[i].work.e);
+    dcsim_expr_free(d->loops[i].traffic.e);
+  }
+  free(d->loops);
+  for (size_t i = 0; i < d->n_kernels; i++) free(d->kernel_names[i]);
+  free(d->kernel_names);
+  free(d->kernels);
+  dcsim_expr_free(d->domain.e);
+  dcsim_expr_free(d->comm_in.e);
+  dcsim_expr_free(d->comm_out.e);
+  dcsim_expr_free(d->comm_iters.e);
+  for (size_t i = 0; i < d->n_gpu_frac; i++) free(d->gpu_frac[i].gpu);
+  free(d->gpu_frac);
+  free(d->path);
+  free(d->name);
+  free(d);
+}
+
+static int parse_formula(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *n,
+                         const char *attr, formula *f, dcsim_error *err) {
+  const char *text = NULL;
+  int rc = dcsim_xml_str(doc, n, attr, 1, &text, err);
+  if (rc) return rc;
+  f->line = (int)xmlGetLineNo(n);
+  rc = dcsim_expr_parse(text, (const char *const *)d->params, d->n_params, &f->e, err);
+  if (rc && err) {
+    snprintf(err->file, sizeof err->file, "%s", d->path);
+    err->line = f->line;
+    char m[sizeof err->msg + 128];
+    snprintf(m, sizeof m, "<%s %s>: %s", (const char *)n->name, attr, err->msg);
+    snprintf(err->msg, sizeof err->msg, "%.1000s", m);
+  }
+  return rc;
+}
+
+static int find_param(const dcsim_dwarf_t *d, const char *name) {
+  for (size_t i = 0; i < d->n_params; i++)
+    if (strcmp(d->params[i], name) == 0) return (int)i;
+  return -1;
+}
+
+static int find_loop(const dcsim_dwarf_t *d, const char *name) {
+  for (size_t i = 0; i < d->n_loops; i++)
+    if (strcmp(d->loops[i].name, name) == 0) return (int)i;
+  return -1;
+}
+
+static int nonneg_attr(const dcsim_xml_doc_t *doc, xmlNode *n, const char *a, double *v,
+                       dcsim_error *err) {
+  int rc = dcsim_xml_double(doc, n, a, 1, v, err);
+  if (rc) return rc;
+  if (*v < 0)
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, n, "<%s %s>: must not be negative",
+                         (const char *)n->name, a);
+  return 0;
+}
+
+static int load_params(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *root,
+                       dcsim_error *err) {
+  xmlNode *ps = dcsim_xml_child(root, "parameters");
+  size_t n = dcsim_xml_count(ps, "param");
+  d->params = calloc(n ? n : 1, sizeof *d->params);
+  if (!d->params) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+  for (xmlNode *p = dcsim_xml_child(ps, "param"); p; p = dcsim_xml_next(p, "param")) {
+    const char *name = NULL;
+    int rc = dcsim_xml_str(doc, p, "name", 1, &name, err);
+    if (rc) return rc;
+    if (find_param(d, name) >= 0)
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, p, "<param name=\"%s\">: declared twice", name);
+    if (!(d->params[d->n_params] = dupstr(name)))
+      return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+    d->n_params++;
+  }
+  return 0;
+}
+
+static int load_loops(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ls, dcsim_error *err) {
+  size_t n = dcsim_xml_count(ls, "loop");
+  d->loops = calloc(n ? n : 1, sizeof *d->loops);
+  if (!d->loops) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+  int rc;
+  for (xmlNode *l = dcsim_xml_child(ls, "loop"); l; l = dcsim_xml_next(l, "loop")) {
+    loop_def *ld = &d->loops[d->n_loops];
+    const char *name = NULL;
+    if ((rc = dcsim_xml_str(doc, l, "name", 1, &name, err))) return rc;
+    if (find_loop(d, name) >= 0)
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l, "<loop name=\"%s\">: declared twice", name);
+    if (!(ld->name = dupstr(name))) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+    d->n_loops++;
+    if ((rc = parse_formula(d, doc, l, "work-flop", &ld->work, err))) return rc;
+    if ((rc = parse_formula(d, doc, l, "traffic-byte", &ld->traffic, err))) return rc;
+    xmlNode *m = dcsim_xml_child(l, "mop");
+    if ((rc = nonneg_attr(doc, m, "V", &ld->V, err)) || (rc = nonneg_attr(doc, m, "X", &ld->X, err)) ||
+        (rc = nonneg_attr(doc, m, "Y", &ld->Y, err)) || (rc = nonneg_attr(doc, m, "Z", &ld->Z, err)))
+      return rc;
+    if (ld->V + ld->X + ld->Y + ld->Z <= 0)
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, m, "<loop name=\"%s\"><mop>: V, X, Y, Z are all zero (Tmop would be infinite)", name);
+    xmlNode *f = dcsim_xml_child(l, "flop");
+    if (f) {
+      ld->has_flop = 1;
+      if ((rc = nonneg_attr(doc, f, "U", &ld->U, err)) || (rc = nonneg_attr(doc, f, "s-flops", &ld->S_flops, err)))
+        return rc;
+      if (ld->U + ld->S_flops <= 0)
+        return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, f, "<loop name=\"%s\"><flop>: U and S are both zero", name);
+    }
+  }
+  return 0;
+}
+
+static int load_kernels(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ks, dcsim_error *err) {
+  int rc;
+  if ((rc = parse_formula(d, doc, ks, "domain-size", &d->domain, err))) return rc;
+  if ((rc = dcsim_xml_u32(doc, ks, "invocations-per-call", 1, &d->invocations, err))) return rc;
+  if (d->invocations == 0)
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, ks, "<kernels>: invocations-per-call must be >= 1");
+  size_t n = dcsim_xml_count(ks, "kernel");
+  d->kernels = calloc(n ? n : 1, sizeof *d->kernels);
+  d->kernel_names = calloc(n ? n : 1, sizeof *d->kernel_names);
+  if (!d->kernels || !d->kernel_names) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+  for (xmlNode *k = dcsim_xml_child(ks, "kernel"); k; k = dcsim_xml_next(k, "kernel")) {
+    dcsim_gpu_kernel *g = &d->kernels[d->n_kernels];
+    const char *name = NULL;
+    if ((rc = dcsim_xml_str(doc, k, "name", 1, &name, err))) return rc;
+    for (size_t i = 0; i < d->n_kernels; i++)
+      if (strcmp(d->kernel_names[i], name) == 0)
+        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, k, "<kernel name=\"%s\">: declared twice", name);
+    if (!(d->kernel_names[d->n_kernels] = dupstr(name))) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+    g->name = d->kernel_names[d->n_kernels];
+    d->n_kernels++;
+    struct { const char *a; double *v; int frac; } f[] = {
+        {"P-inactive", &g->P_inactive, 1}, {"P-misc", &g->P_misc, 1}, {"P-cfl", &g->P_cfl, 1},
+        {"G-e", &g->G_e, 1},               {"G-r-byte", &g->G_r_byte, 0}, {"i-int", &g->i_int, 0},
+        {"i-sp", &g->i_sp, 0},             {"i-dp", &g->i_dp, 0},     {"I-e", &g->I_e, 0},
+        {"IPC-e", &g->IPC_e, 0}};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+      if ((rc = nonneg_attr(doc, k, f[i].a, f[i].v, err))) return rc;
+      if (f[i].frac && *f[i].v > 1)
+        return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, k, "<kernel name=\"%s\" %s>: a fraction must be in 0..1", name, f[i].a);
+    }
+    if (!(g->G_e > 0) || !(g->IPC_e > 0))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, k, "<kernel name=\"%s\">: G-e and IPC-e must be positive", name);
+  }
+  return 0;
+}
+
+static int load_cases(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *root, dcsim_error *err) {
+  size_t n = dcsim_xml_count(root, "case");
+  d->cases = calloc(n ? n : 1, sizeof *d->cases);
+  if (!d->cases) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+  int rc;
+  for (xmlNode *c = dcsim_xml_child(root, "case"); c; c = dcsim_xml_next(c, "case")) {
+    case_def *cd = &d->cases[d->n_cases];
+    const char *name = NULL;
+    if ((rc = dcsim_xml_str(doc, c, "name", 1, &name, err))) return rc;
+    if (dcsim_dwarf_has_case(d, name))
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, c, "<case name=\"%s\">: declared twice", name);
+    cd->name = dupstr(name);
+    cd->line = (int)xmlGetLineNo(c);
+    cd->values = calloc(d->n_params ? d->n_params : 1, sizeof *cd->values);
+    cd->set = calloc(d->n_params ? d->n_params : 1, 1);
+    size_t no = dcsim_xml_count(c, "override");
+    cd->over = calloc(no ? no : 1, sizeof *cd->over);
+    d->n_cases++;
+    if (!cd->name || !cd->values || !cd->set || !cd->over) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+    for (xmlNode *s = dcsim_xml_child(c, "set"); s; s = dcsim_xml_next(s, "set")) {
+      const char *pn = NULL;
+      if ((rc = dcsim_xml_str(doc, s, "name", 1, &pn, err))) return rc;
+      int pi = find_param(d, pn);
+      if (pi < 0)
+        return DCSIM_XML_ERR(err, DCSIM_EREF, doc, s, "<case name=\"%s\"><set name=\"%s\">: unknown parameter", name, pn);
+      if ((rc = nonneg_attr(doc, s, "value", &cd->values[pi], err))) return rc;
+      cd->set[pi] = 1;
+    }
+    for (xmlNode *o = dcsim_xml_child(c, "override"); o; o = dcsim_xml_next(o, "override")) {
+      const char *ln = NULL;
+      if ((rc = dcsim_xml_str(doc, o, "loop", 1, &ln, err))) return rc;
+      int li = find_loop(d, ln);
+      if (li < 0)
+        return DCSIM_XML_ERR(err, DCSIM_EREF, doc, o, "<override loop=\"%s\">: unknown loop", ln);
+      override_def *od = &cd->over[cd->n_over++];
+      od->loop = (size_t)li;
+      if ((rc = parse_formula(d, doc, o, "work-flop", &od->work, err))) return rc;
+      if ((rc = parse_formula(d, doc, o, "traffic-byte", &od->traffic, err))) return rc;
+    }
+  }
+  return 0;
+}
+
+int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err) {
+  dcsim_xml_doc_t *doc = NULL;
+  dcsim_dwarf_t *d = NULL;
+  int rc = dcsim_xml_load(path, "dwarf", &doc, err);
+  if (rc) goto out;
+  xmlNode *root = dcsim_xml_root(doc);
+  d = calloc(1, sizeof *d);
+  if (!d) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  const char *name = NULL, *dev = NULL;
+  if ((rc = dcsim_xml_str(doc, root, "name", 1, &name, err))) goto out;
+  if ((rc = dcsim_xml_str(doc, root, "device", 1, &dev, err))) goto out;
+  d->path = dupstr(path);
+  d->name = dupstr(name);
+  if (!d->path || !d->name) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  d->device = strcmp(dev, "gpu") == 0 ? DCSIM_DWARF_GPU : DCSIM_DWARF_CPU;
+  if ((rc = load_params(d, doc, root, err))) goto out;
+  xmlNode *ls = dcsim_xml_child(root, "loops"), *ks = dcsim_xml_child(root, "kernels");
+  if (d->device == DCSIM_DWARF_CPU && !ls) {
+    rc = DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, root, "<dwarf device=\"cpu\">: needs <loops>");
+    goto out;
+  }
+  if (d->device == DCSIM_DWARF_GPU && !ks) {
+    rc = DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, root, "<dwarf device=\"gpu\">: needs <kernels>");
+    goto out;
+  }
+  if (ls && (rc = load_loops(d, doc, ls, err))) goto out;
+  if (ks && (rc = load_kernels(d, doc, ks, err))) goto out;
+  if ((rc = load_cases(d, doc, root, err))) goto out;
+  xmlNode *cm = dcsim_xml_child(root, "communication");
+  if (cm) {
+    d->has_comm = 1;
+    if ((rc = parse_formula(d, doc, cm, "in-byte", &d->comm_in, err)) ||
+        (rc = parse_formula(d, doc, cm, "out-byte", &d->comm_out, err)) ||
+        (rc = parse_formula(d, doc, cm, "iterations", &d->comm_iters, err)))
+      goto out;
+  }
+  xmlNode *ec = dcsim_xml_child(root, "energy-coefficients");
+  if (ec) {
+    d->has_energy = 1;
+    if ((rc = nonneg_attr(doc, ec, "pkg-U", &d->energy.pkg_U, err)) ||
+        (rc = nonneg_attr(doc, ec, "pkg-S", &d->energy.pkg_S, err)) ||
+        (rc = nonneg_attr(doc, ec, "dram-X", &d->energy.dram_X, err)) ||
+        (rc = nonneg_attr(doc, ec, "dram-Y", &d->energy.dram_Y, err)))
+      goto out;
+  }
+  size_t ng = dcsim_xml_count(root, "gpu-energy");
+  d->gpu_frac = calloc(ng ? ng : 1, sizeof *d->gpu_frac);
+  if (!d->gpu_frac) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  for (xmlNode *g = dcsim_xml_child(root, "gpu-energy"); g; g = dcsim_xml_next(g, "gpu-energy")) {
+    const char *gn = NULL;
+    gpu_frac *gf = &d->gpu_frac[d->n_gpu_frac];
+    if ((rc = dcsim_xml_str(doc, g, "gpu", 1, &gn, err))) goto out;
+    if ((rc = nonneg_attr(doc, g, "fraction", &gf->S, err))) goto out;
+    if (gf->S > 1) { rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, g, "<gpu-energy gpu=\"%s\">: fraction must be in 0..1", gn); goto out; }
+    if (!(gf->gpu = dupstr(gn))) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+    d->n_gpu_frac++;
+  }
+  *out = d;
+  d = NULL;
+out:
+  dcsim_dwarf_free(d);
+  dcsim_xml_free(doc);
+  return rc;
+}
+
+const char *dcsim_dwarf_name(const dcsim_dwarf_t *d) { return d->name; }
+const char *dcsim_dwarf_path(const dcsim_dwarf_t *d) { return d->path; }
+dcsim_dwarf_device dcsim_dwarf_device_of(const dcsim_dwarf_t *d) { return d->device; }
+size_t dcsim_dwarf_n_params(const dcsim_dwarf_t *d) { return d->n_params; }
+const char *dcsim_dwarf_param(const dcsim_dwarf_t *d, size_t i) { return i < d->n_params ? d->params[i] : NULL; }
+size_t dcsim_dwarf_n_cases(const dcsim_dwarf_t *d) { return d->n_cases; }
+const char *dcsim_dwarf_case(const dcsim_dwarf_t *d, size_t i) { return i < d->n_cases ? d->cases[i].name : NULL; }
+
+int dcsim_dwarf_has_case(const dcsim_dwarf_t *d, const char *case_name) {
+  for (size_t i = 0; i < d->n_cases; i++)
+    if (strcmp(d->cases[i].name, case_name) == 0) return 1;
+  return 0;
+}
+
+int dcsim_dwarf_case_value(const dcsim_dwarf_t *d, const char *case_name, const char *param,
+                           double *out, dcsim_error *err) {
+  int pi = find_param(d, param);
+  for (size_t i = 0; pi >= 0 && i < d->n_cases; i++)
+    if (strcmp(d->cases[i].name, case_name) == 0 && d->cases[i].set[pi]) {
+      *out = d->cases[i].values[pi];
+      return 0;
+    }
+  return DCSIM_ERR(err, DCSIM_EREF, d->path, 0, "dwarf %s: case '%s' sets no parameter '%s'", d->name, case_name, param);
+}
+
+static int eval_formula(const dcsim_dwarf_t *d, const formula *f, const double *vals,
+                        const char *what, double *out, dcsim_error *err) {
+  int rc = dcsim_expr_eval(f->e, vals, out, err);
+  if (rc) {
+    if (err) { snprintf(err->file, sizeof err->file, "%s", d->path); err->line = f->line; }
+    return rc;
+  }
+  if (*out < 0)
+    return DCSIM_ERR(err, DCSIM_ERANGE, d->path, f->line, "%s = %g is negative for these parameters", what, *out);
+  return 0;
+}
+
+void dcsim_dwarf_eval_free(dcsim_dwarf_eval *e) {
+  if (!e) return;
+  free(e->loops);
+  free(e);
+}
+
+int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dcsim_binding *b,
+                         size_t n_b, dcsim_dwarf_eval **out, dcsim_error *err) {
+  int rc = 0;
+  double *vals = calloc(d->n_params ? d->n_params : 1, sizeof *vals);
+  unsigned char *set = calloc(d->n_params ? d->n_params : 1, 1);
+  dcsim_dwarf_eval *e = calloc(1, sizeof *e);
+  const case_def *cd = NULL;
+  if (!vals || !set || !e) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory"); goto out; }
+  if (case_name) {
+    for (size_t i = 0; i < d->n_cases; i++)
+      if (strcmp(d->cases[i].name, case_name) == 0) cd = &d->cases[i];
+    if (!cd) {
+      char list[512] = "";
+      for (size_t i = 0; i < d->n_cases; i++) {
+        strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+        strncat(list, d->cases[i].name, sizeof list - strlen(list) - 1);
+      }
+      rc = DCSIM_ERR(err, DCSIM_EREF, d->path, 0, "dwarf %s has no case '%s' (cases: %s)", d->name, case_name, list);
+      goto out;
+    }
+    for (size_t i = 0; i < d->n_params; i++)
+      if (cd->set[i]) { vals[i] = cd->values[i]; set[i] = 1; }
+  }
+  for (size_t k = 0; k < n_b; k++) {
+    int pi = find_param(d, b[k].name);
+    if (pi < 0) {
+      rc = DCSIM_ERR(err, DCSIM_EREF, b[k].file ? b[k].file : "", b[k].line,
+                     "dwarf %s has no parameter '%s'", d->name, b[k].name);
+      goto out;
+    }
+    if (!isfinite(b[k].value) || b[k].value < 0) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, b[k].file ? b[k].file : "", b[k].line,
+                     "parameter %s = %g must be a finite, non-negative number", b[k].name, b[k].value);
+      goto out;
+    }
+    vals[pi] = b[k].value;
+    set[pi] = 1;
+  }
+  for (size_t i = 0; i < d->n_params; i++)
+    if (!set[i]) {
+      rc = DCSIM_ERR(err, DCSIM_EREF, d->path, 0, "parameter %s of dwarf %s has no value (give a case or set it)", d->params[i], d->name);
+      goto out;
+    }
+  e->dwarf = d;
+  e->device = d->device;
+  e->n_loops = d->n_loops;
+  e->loops = calloc(d->n_loops ? d->n_loops : 1, sizeof *e->loops);
+  if (!e->loops) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory"); goto out; }
+  for (size_t i = 0; i < d->n_loops; i++) {
+    const loop_def *ld = &d->loops[i];
+    dcsim_cpu_loop *l = &e->loops[i];
+    const formula *fw = &ld->work, *fq = &ld->traffic;
+    for (size_t j = 0; cd && j < cd->n_over; j++)
+      if (cd->over[j].loop == i) { fw = &cd->over[j].work; fq = &cd->over[j].traffic; }
+    l->name = ld->name;
+    if ((rc = eval_formula(d, fw, vals, "work-flop", &l->work_flop, err))) goto out;
+    if ((rc = eval_formula(d, fq, vals, "traffic-byte", &l->traffic_byte, err))) goto out;
+    if (l->work_flop > 0 && !ld->has_flop) {
+      rc = DCSIM_ERR(err, DCSIM_EREF, d->path, fw->line, "loop %s does work (W = %g flop) but has no <flop> coefficients", ld->name, l->work_flop);
+      goto out;
+    }
+    l->V = ld->V; l->X = ld->X; l->Y = ld->Y; l->Z = ld->Z;
+    l->has_flop = ld->has_flop; l->U = ld->U; l->S_flops = ld->S_flops;
+  }
+  e->n_kernels = d->n_kernels;
+  e->kernels = d->kernels;
+  e->invocations = d->invocations;
+  if (d->device == DCSIM_DWARF_GPU && (rc = eval_formula(d, &d->domain, vals, "domain-size", &e->domain_size, err))) goto out;
+  if (d->has_comm) {
+    e->has_comm = 1;
+    if ((rc = eval_formula(d, &d->comm_in, vals, "in-byte", &e->comm_in_byte, err)) ||
+        (rc = eval_formula(d, &d->comm_out, vals, "out-byte", &e->comm_out_byte, err)) ||
+        (rc = eval_formula(d, &d->comm_iters, vals, "iterations", &e->comm_iterations, err)))
+      goto out;
+  }
+  *out = e;
+  e = NULL;
+out:
+  dcsim_dwarf_eval_free(e);
+  free(vals);
+  free(set);
+  return rc;
+}
+
+int dcsim_dwarf_energy_coeffs(const dcsim_dwarf_t *d, dcsim_energy_coeffs *out, dcsim_error *err) {
+  if (!d->has_energy)
+    return DCSIM_ERR(err, DCSIM_EREF, d->path, 0, "dwarf %s has no <energy-coefficients>", d->name);
+  *out = d->energy;
+  return 0;
+}
+
+int dcsim_dwarf_gpu_fraction(const dcsim_dwarf_t *d, const char *gpu_name, double *out,
+                             dcsim_error *err) {
+  for (size_t i = 0; i < d->n_gpu_frac; i++)
+    if (strcmp(d->gpu_frac[i].gpu, gpu_name) == 0) { *out = d->gpu_frac[i].S; return 0; }
+  return DCSIM_ERR(err, DCSIM_EREF, d->path, 0, "dwarf %s has no <gpu-energy> fraction for GPU %s", d->name, gpu_name);
+}

@@ -1,0 +1,43 @@
+/* energy.c — D3.5 §5 energy models (see dcsim/energy.h). */
+#include "dcsim/energy.h"
+
+dcsim_cpu_energy dcsim_energy_cpu_53(const dcsim_energy_coeffs *c, const dcsim_cpu_power *pw,
+                                     double time_s) {
+  dcsim_cpu_energy e;
+  e.pkg_j = (c->pkg_U * pw->pkg_w + c->pkg_S * pw->pkg_idle_w) * time_s;      /* §5.3 PKG */
+  e.dram_j = (c->dram_X * pw->dram_w + c->dram_Y * pw->dram_idle_w) * time_s; /* §5.3 DRAM */
+  e.energy_j = e.pkg_j + e.dram_j;
+  return e;
+}
+
+dcsim_cpu_energy dcsim_energy_cpu_52(const dcsim_cpu_power *pw, const dcsim_loop_part *parts,
+                                     size_t n_parts) {
+  dcsim_cpu_energy e = {0, 0, 0};
+  for (size_t i = 0; i < n_parts; i++) {
+    double tf = parts[i].flop_time_s, tm = parts[i].mem_time_s;
+    e.pkg_j += pw->pkg_w * tf;   /* §5.2: E_pkg(f,n)*W*Tflop */
+    e.dram_j += pw->dram_w * tm; /* §5.2: E_dram(f,n)*Q*Tmop */
+    if (tf > tm) e.dram_j += pw->dram_idle_w * (tf - tm); /* §5.2: E_const, compute-bound */
+    else if (tm > tf) e.pkg_j += pw->pkg_idle_w * (tm - tf); /* §5.2: E_const, memory-bound */
+  }
+  e.energy_j = e.pkg_j + e.dram_j;
+  return e;
+}
+
+double dcsim_energy_gpu(double time_s, double host_pkg_idle_w, double fraction_S,
+                        double power_limit_w) {
+  return time_s * (host_pkg_idle_w + fraction_S * power_limit_w); /* §5.5 */
+}
+
+double dcsim_energy_nwp_nooverlap(double e1_j, double e1const_w, double t1_s, double e2_j,
+                                  double e2const_w, double t2_s) {
+  return e1_j + e1const_w * t2_s + e2_j + e2const_w * t1_s; /* §5.7 no overlap */
+}
+
+double dcsim_energy_nwp_overlap(double e1_j, double e1const_w, double t1_s, double e2_j,
+                                double e2const_w, double t2_s) {
+  double econst = 0; /* §5.7 overlap: the shorter side idles while the longer finishes */
+  if (t1_s < t2_s) econst = (t2_s - t1_s) * e1const_w;
+  else if (t1_s > t2_s) econst = (t1_s - t2_s) * e2const_w;
+  return e1_j + e2_j + econst;
+}

@@ -1,0 +1,461 @@
+/* hwprofile.c — loading CPU/GPU profiles and looking up table states (see dcsim/hwprofile.h). */
+#include "dcsim/hwprofile.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcsim/xmlio.h"
+
+enum { Q_FLOPS, Q_L1, Q_L2, Q_L3, Q_DRAM, Q_COUNT };
+static const char *const quantity_names[Q_COUNT] = {"flops", "L1", "L2", "L3", "DRAM"};
+
+typedef struct freq_col {
+  char *id;
+  char *label; /* NULL for plain frequencies */
+  double ghz;
+} freq_col;
+
+typedef struct table {
+  int present;
+  int line;
+  size_t n_cols;
+  size_t *col;       /* index into profile freqs, per column */
+  size_t n_rows;
+  unsigned *threads; /* ascending */
+  double *v;         /* n_rows x n_cols, SI units */
+} table;
+
+typedef struct energy_row { unsigned cores; double pkg_w, dram_w; } energy_row;
+
+struct dcsim_cpu_profile {
+  char *path, *name, *model;
+  unsigned cores_per_socket, sockets;
+  double nominal_ghz;
+  size_t n_freqs;
+  freq_col *freqs;
+  table tables[Q_COUNT];
+  int has_energy;
+  size_t energy_freq; /* index into freqs */
+  int energy_same_all_freqs;
+  double pkg_idle_w, dram_idle_w;
+  size_t n_energy;
+  energy_row *energy; /* ascending cores */
+  int energy_line;
+};
+
+struct dcsim_gpu_profile {
+  char *path, *name, *model;
+  dcsim_gpu_spec spec;
+};
+
+static char *dupstr(const char *s) {
+  if (!s) return NULL;
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d) memcpy(d, s, n);
+  return d;
+}
+
+void dcsim_cpu_profile_free(dcsim_cpu_profile_t *p) {
+  if (!p) return;
+  for (size_t i = 0; i < p->n_freqs; i++) {
+    free(p->freqs[i].id);
+    free(p->freqs[i].label);
+  }
+  free(p->freqs);
+  for (int q = 0; q < Q_COUNT; q++) {
+    free(p->tables[q].col);
+    free(p->tables[q].threads);
+    free(p->tables[q].v);
+  }
+  free(p->energy);
+  free(p->path);
+  free(p->name);
+  free(p->model);
+  free(p);
+}
+
+static int find_freq_id(const dcsim_cpu_profile_t *p, const char *id, size_t *out) {
+  for (size_t i = 0; i < p->n_freqs; i++)
+    if (strcmp(p->freqs[i].id, id) == 0) { *out = i; return 0; }
+  return -1;
+}
+
+static int load_table(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *tn,
+                      dcsim_error *err) {
+  const char *qty = NULL, *unit = NULL, *freqs = NULL;
+  int rc;
+  if ((rc = dcsim_xml_str(doc, tn, "quantity", 1, &qty, err))) return rc;
+  if ((rc = dcsim_xml_str(doc, tn, "unit", 1, &unit, err))) return rc;
+  if ((rc = dcsim_xml_str(doc, tn, "freqs", 1, &freqs, err))) return rc;
+  int q = -1;
+  for (int i = 0; i < Q_COUNT; i++)
+    if (strcmp(qty, quantity_names[i]) == 0) q = i;
+  if (q < 0) return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, tn, "<table>: unknown quantity '%s'", qty);
+  table *t = &p->tables[q];
+  if (t->present)
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, tn, "<table quantity=\"%s\">: given twice", qty);
+  int is_flops = (q == Q_FLOPS);
+  double scale;
+  if (strcmp(unit, "flop/s") == 0 && is_flops) scale = 1;
+  else if (strcmp(unit, "GFLOP/s") == 0 && is_flops) scale = 1e9;
+  else if (strcmp(unit, "B/s") == 0 && !is_flops) scale = 1;
+  else if (strcmp(unit, "GB/s") == 0 && !is_flops) scale = 1e9;
+  else
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, tn, "<table quantity=\"%s\">: unit '%s' does not fit the quantity", qty, unit);
+  t->present = 1;
+  t->line = (int)xmlGetLineNo(tn);
+  /* columns */
+  char *list = dupstr(freqs);
+  if (!list) return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, tn, "out of memory");
+  size_t cap = 0;
+  char *save = NULL;
+  rc = 0;
+  for (char *tok = strtok_r(list, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
+    size_t idx;
+    if (find_freq_id(p, tok, &idx) != 0) {
+      rc = DCSIM_XML_ERR(err, DCSIM_EREF, doc, tn, "<table quantity=\"%s\">: unknown frequency id '%s' (not in <frequencies>)", qty, tok);
+      break;
+    }
+    for (size_t j = 0; j < t->n_cols; j++)
+      if (t->col[j] == idx) {
+        rc = DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, tn, "<table quantity=\"%s\">: frequency '%s' listed twice", qty, tok);
+        break;
+      }
+    if (rc) break;
+    if (t->n_cols == cap) {
+      cap = cap ? 2 * cap : 8;
+      size_t *nc = realloc(t->col, cap * sizeof *nc);
+      if (!nc) { rc = DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, tn, "out of memory"); break; }
+      t->col = nc;
+    }
+    t->col[t->n_cols++] = idx;
+  }
+  free(list);
+  if (rc) return rc;
+  size_t nr = dcsim_xml_count(tn, "row");
+  t->threads = calloc(nr ? nr : 1, sizeof *t->threads);
+  t->v = calloc((nr ? nr : 1) * (t->n_cols ? t->n_cols : 1), sizeof *t->v);
+  if (!t->threads || !t->v) return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, tn, "out of memory");
+  for (xmlNode *r = dcsim_xml_child(tn, "row"); r; r = dcsim_xml_next(r, "row")) {
+    unsigned th = 0;
+    if ((rc = dcsim_xml_u32(doc, r, "threads", 1, &th, err))) return rc;
+    if (th == 0) return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, r, "<row>: threads must be >= 1");
+    if (t->n_rows && th <= t->threads[t->n_rows - 1])
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, r, "<row threads=\"%u\">: rows must be in increasing thread order", th);
+    double *vals = NULL;
+    size_t n = 0;
+    if ((rc = dcsim_xml_numbers(doc, r, &vals, &n, err))) return rc;
+    if (n != t->n_cols) {
+      free(vals);
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, r, "<row threads=\"%u\">: %zu values for %zu frequencies", th, n, t->n_cols);
+    }
+    for (size_t j = 0; j < n; j++) {
+      if (!(vals[j] > 0)) {
+        free(vals);
+        return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, r, "<row threads=\"%u\">: value %zu must be positive", th, j + 1);
+      }
+      t->v[t->n_rows * t->n_cols + j] = vals[j] * scale;
+    }
+    free(vals);
+    t->threads[t->n_rows++] = th;
+  }
+  return 0;
+}
+
+static int load_energy(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *en,
+                       dcsim_error *err) {
+  const char *fid = NULL, *other = NULL;
+  int rc;
+  if ((rc = dcsim_xml_str(doc, en, "freq", 1, &fid, err))) return rc;
+  if ((rc = dcsim_xml_str(doc, en, "other-frequencies", 1, &other, err))) return rc;
+  if (find_freq_id(p, fid, &p->energy_freq) != 0)
+    return DCSIM_XML_ERR(err, DCSIM_EREF, doc, en, "<energy freq=\"%s\">: unknown frequency id", fid);
+  p->energy_same_all_freqs = strcmp(other, "same") == 0;
+  p->energy_line = (int)xmlGetLineNo(en);
+  xmlNode *idle = dcsim_xml_child(en, "idle");
+  if ((rc = dcsim_xml_double(doc, idle, "pkg-w", 1, &p->pkg_idle_w, err))) return rc;
+  if ((rc = dcsim_xml_double(doc, idle, "dram-w", 1, &p->dram_idle_w, err))) return rc;
+  size_t n = dcsim_xml_count(en, "state");
+  p->energy = calloc(n ? n : 1, sizeof *p->energy);
+  if (!p->energy) return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, en, "out of memory");
+  for (xmlNode *s = dcsim_xml_child(en, "state"); s; s = dcsim_xml_next(s, "state")) {
+    energy_row *r = &p->energy[p->n_energy];
+    if ((rc = dcsim_xml_u32(doc, s, "cores", 1, &r->cores, err))) return rc;
+    if ((rc = dcsim_xml_double(doc, s, "pkg-w", 1, &r->pkg_w, err))) return rc;
+    if ((rc = dcsim_xml_double(doc, s, "dram-w", 1, &r->dram_w, err))) return rc;
+    if (r->cores == 0) return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, s, "<state>: cores must be >= 1");
+    if (p->n_energy && r->cores <= p->energy[p->n_energy - 1].cores)
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, s, "<state cores=\"%u\">: states must be in increasing core order", r->cores);
+    p->n_energy++;
+  }
+  p->has_energy = 1;
+  return 0;
+}
+
+int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_error *err) {
+  dcsim_xml_doc_t *doc = NULL;
+  dcsim_cpu_profile_t *p = NULL;
+  int rc = dcsim_xml_load(path, "cpu-profile", &doc, err);
+  if (rc) goto out;
+  xmlNode *root = dcsim_xml_root(doc);
+  p = calloc(1, sizeof *p);
+  if (!p) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  const char *name = NULL, *model = NULL;
+  if ((rc = dcsim_xml_str(doc, root, "name", 1, &name, err))) goto out;
+  if ((rc = dcsim_xml_str(doc, root, "model", 1, &model, err))) goto out;
+  p->path = dupstr(path);
+  p->name = dupstr(name);
+  p->model = dupstr(model);
+  if (!p->path || !p->name || !p->model) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  xmlNode *spec = dcsim_xml_child(root, "spec");
+  if ((rc = dcsim_xml_u32(doc, spec, "cores-per-socket", 1, &p->cores_per_socket, err))) goto out;
+  if ((rc = dcsim_xml_u32(doc, spec, "sockets", 1, &p->sockets, err))) goto out;
+  if ((rc = dcsim_xml_double(doc, spec, "nominal-ghz", 1, &p->nominal_ghz, err))) goto out;
+  if (!(p->nominal_ghz > 0)) { rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, spec, "<spec>: nominal-ghz must be positive"); goto out; }
+  xmlNode *fr = dcsim_xml_child(root, "frequencies");
+  size_t nf = dcsim_xml_count(fr, "freq");
+  p->freqs = calloc(nf ? nf : 1, sizeof *p->freqs);
+  if (!p->freqs) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  for (xmlNode *f = dcsim_xml_child(fr, "freq"); f; f = dcsim_xml_next(f, "freq")) {
+    freq_col *c = &p->freqs[p->n_freqs];
+    const char *id = NULL, *label = NULL;
+    if ((rc = dcsim_xml_str(doc, f, "id", 1, &id, err))) goto out;
+    if ((rc = dcsim_xml_str(doc, f, "label", 0, &label, err))) goto out;
+    if ((rc = dcsim_xml_double(doc, f, "ghz", 1, &c->ghz, err))) goto out;
+    if (!(c->ghz > 0)) { rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, f, "<freq id=\"%s\">: ghz must be positive", id); goto out; }
+    size_t dup;
+    if (find_freq_id(p, id, &dup) == 0) { rc = DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, f, "<freq id=\"%s\">: id given twice", id); goto out; }
+    c->id = dupstr(id);
+    c->label = label ? dupstr(label) : NULL;
+    p->n_freqs++;
+    if (!c->id || (label && !c->label)) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  }
+  for (xmlNode *t = dcsim_xml_child(root, "table"); t; t = dcsim_xml_next(t, "table"))
+    if ((rc = load_table(p, doc, t, err))) goto out;
+  xmlNode *en = dcsim_xml_child(root, "energy");
+  if (en && (rc = load_energy(p, doc, en, err))) goto out;
+  *out = p;
+  p = NULL;
+out:
+  dcsim_cpu_profile_free(p);
+  dcsim_xml_free(doc);
+  return rc;
+}
+
+const char *dcsim_cpu_profile_name(const dcsim_cpu_profile_t *p) { return p->name; }
+const char *dcsim_cpu_profile_model(const dcsim_cpu_profile_t *p) { return p->model; }
+const char *dcsim_cpu_profile_path(const dcsim_cpu_profile_t *p) { return p->path; }
+unsigned dcsim_cpu_profile_cores_per_socket(const dcsim_cpu_profile_t *p) { return p->cores_per_socket; }
+unsigned dcsim_cpu_profile_sockets(const dcsim_cpu_profile_t *p) { return p->sockets; }
+double dcsim_cpu_profile_nominal_ghz(const dcsim_cpu_profile_t *p) { return p->nominal_ghz; }
+int dcsim_cpu_profile_has_energy(const dcsim_cpu_profile_t *p) { return p->has_energy; }
+unsigned dcsim_cpu_profile_max_threads(const dcsim_cpu_profile_t *p) {
+  const table *t = &p->tables[Q_FLOPS];
+  return t->present && t->n_rows ? t->threads[t->n_rows - 1] : 0;
+}
+
+int dcsim_cpu_profile_freq(const dcsim_cpu_profile_t *p, const char *text, dcsim_cpu_state *s,
+                           dcsim_error *err) {
+  s->label = NULL;
+  if (!text || !*text) {
+    s->ghz = p->nominal_ghz;
+    return 0;
+  }
+  for (size_t i = 0; i < p->n_freqs; i++)
+    if (p->freqs[i].label && strcmp(p->freqs[i].label, text) == 0) {
+      s->label = p->freqs[i].label;
+      s->ghz = p->freqs[i].ghz;
+      return 0;
+    }
+  char buf[64];
+  snprintf(buf, sizeof buf, "%s", text);
+  size_t l = strlen(buf);
+  if (l > 3 && (strcmp(buf + l - 3, "GHz") == 0 || strcmp(buf + l - 3, "ghz") == 0)) buf[l - 3] = '\0';
+  double g;
+  if (dcsim_parse_double(buf, &g) != 0 || !(g > 0))
+    return DCSIM_ERR(err, DCSIM_ERANGE, p->path, 0, "frequency '%s' is neither a positive number of GHz nor a state label of profile %s", text, p->name);
+  s->ghz = g;
+  return 0;
+}
+
+void dcsim_cpu_state_freq_str(const dcsim_cpu_state *s, char *buf, size_t size) {
+  if (s->label) snprintf(buf, size, "%s", s->label);
+  else snprintf(buf, size, "%g", s->ghz);
+}
+
+/* Finds the frequency columns bracketing the state: exact label match, or two plain columns. */
+static int freq_bracket(const dcsim_cpu_profile_t *p, const table *t, const dcsim_cpu_state *s,
+                        size_t *c0, size_t *c1, double *w, const char *what, dcsim_error *err) {
+  double lo = -1, hi = -1;
+  long ilo = -1, ihi = -1;
+  for (size_t j = 0; j < t->n_cols; j++) {
+    const freq_col *f = &p->freqs[t->col[j]];
+    if (s->label) {
+      if (f->label && strcmp(f->label, s->label) == 0) { *c0 = *c1 = j; *w = 0; return 0; }
+      continue;
+    }
+    if (f->label) continue;
+    if (fabs(f->ghz - s->ghz) < 1e-9) { *c0 = *c1 = j; *w = 0; return 0; }
+    if (f->ghz < s->ghz && (ilo < 0 || f->ghz > lo)) { lo = f->ghz; ilo = (long)j; }
+    if (f->ghz > s->ghz && (ihi < 0 || f->ghz < hi)) { hi = f->ghz; ihi = (long)j; }
+  }
+  char fs[32];
+  dcsim_cpu_state_freq_str(s, fs, sizeof fs);
+  if (s->label || ilo < 0 || ihi < 0)
+    return DCSIM_ERR(err, DCSIM_ERANGE, p->path, t->line,
+                     "state outside table: frequency %s is not covered by the %s table of %s", fs, what, p->name);
+  *c0 = (size_t)ilo;
+  *c1 = (size_t)ihi;
+  *w = (s->ghz - lo) / (hi - lo);
+  return 0;
+}
+
+static int thread_bracket(const dcsim_cpu_profile_t *p, const unsigned *th, size_t n, unsigned want,
+                          int line, const char *what, size_t *r0, size_t *r1, double *w,
+                          dcsim_error *err) {
+  for (size_t i = 0; i < n; i++) {
+    if (th[i] == want) { *r0 = *r1 = i; *w = 0; return 0; }
+    if (th[i] > want) {
+      if (i == 0) break;
+      *r0 = i - 1;
+      *r1 = i;
+      *w = (double)(want - th[i - 1]) / (double)(th[i] - th[i - 1]);
+      return 0;
+    }
+  }
+  return DCSIM_ERR(err, DCSIM_ERANGE, p->path, line,
+                   "state outside table: %u threads/cores not covered by the %s table of %s (it covers %u..%u)",
+                   want, what, p->name, n ? th[0] : 0, n ? th[n - 1] : 0);
+}
+
+static int lookup(const dcsim_cpu_profile_t *p, int q, const dcsim_cpu_state *s, double *out,
+                  dcsim_error *err) {
+  const table *t = &p->tables[q];
+  if (!t->present)
+    return DCSIM_ERR(err, DCSIM_EREF, p->path, 0, "profile %s has no %s table", p->name, quantity_names[q]);
+  if (s->threads == 0)
+    return DCSIM_ERR(err, DCSIM_ERANGE, p->path, 0, "thread count must be >= 1");
+  size_t c0 = 0, c1 = 0, r0 = 0, r1 = 0;
+  double wf = 0, wt = 0;
+  int rc = freq_bracket(p, t, s, &c0, &c1, &wf, quantity_names[q], err);
+  if (rc) return rc;
+  rc = thread_bracket(p, t->threads, t->n_rows, s->threads, t->line, quantity_names[q], &r0, &r1, &wt, err);
+  if (rc) return rc;
+  /* bilinear interpolation between measured states (doc/models.md "Table lookups") */
+  const double *v = t->v;
+  size_t nc = t->n_cols;
+  double a = v[r0 * nc + c0] * (1 - wf) + v[r0 * nc + c1] * wf;
+  double b = v[r1 * nc + c0] * (1 - wf) + v[r1 * nc + c1] * wf;
+  *out = a * (1 - wt) + b * wt;
+  return 0;
+}
+
+int dcsim_cpu_profile_rates(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s,
+                            dcsim_cpu_rates *out, dcsim_error *err) {
+  dcsim_cpu_rates r;
+  int rc;
+  if ((rc = lookup(p, Q_FLOPS, s, &r.flops, err))) return rc;
+  if ((rc = lookup(p, Q_L1, s, &r.l1_bps, err))) return rc;
+  if ((rc = lookup(p, Q_L2, s, &r.l2_bps, err))) return rc;
+  if ((rc = lookup(p, Q_L3, s, &r.l3_bps, err))) return rc;
+  if ((rc = lookup(p, Q_DRAM, s, &r.dram_bps, err))) return rc;
+  *out = r;
+  return 0;
+}
+
+int dcsim_cpu_profile_power(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s,
+                            dcsim_cpu_power *out, dcsim_error *err) {
+  if (!p->has_energy)
+    return DCSIM_ERR(err, DCSIM_EREF, p->path, 0, "profile %s has no <energy> table", p->name);
+  const freq_col *ef = &p->freqs[p->energy_freq];
+  int same = s->label ? (ef->label && strcmp(ef->label, s->label) == 0)
+                      : (!ef->label && fabs(ef->ghz - s->ghz) < 1e-9);
+  if (!same && !p->energy_same_all_freqs) {
+    char fs[32];
+    dcsim_cpu_state_freq_str(s, fs, sizeof fs);
+    return DCSIM_ERR(err, DCSIM_ERANGE, p->path, p->energy_line,
+                     "state outside table: the energy table of %s was measured at %s GHz only, not at %s",
+                     p->name, ef->id, fs);
+  }
+  unsigned th[64];
+  size_t n = p->n_energy < 64 ? p->n_energy : 64;
+  for (size_t i = 0; i < n; i++) th[i] = p->energy[i].cores;
+  size_t r0, r1;
+  double w;
+  if (s->threads == 0) return DCSIM_ERR(err, DCSIM_ERANGE, p->path, 0, "core count must be >= 1");
+  int rc = thread_bracket(p, th, n, s->threads, p->energy_line, "energy", &r0, &r1, &w, err);
+  if (rc) return rc;
+  out->pkg_w = p->energy[r0].pkg_w * (1 - w) + p->energy[r1].pkg_w * w;
+  out->dram_w = p->energy[r0].dram_w * (1 - w) + p->energy[r1].dram_w * w;
+  out->pkg_idle_w = p->pkg_idle_w;
+  out->dram_idle_w = p->dram_idle_w;
+  return 0;
+}
+
+/* ---- GPU ---- */
+
+void dcsim_gpu_profile_free(dcsim_gpu_profile_t *p) {
+  if (!p) return;
+  free(p->path);
+  free(p->name);
+  free(p->model);
+  free(p);
+}
+
+int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_error *err) {
+  dcsim_xml_doc_t *doc = NULL;
+  dcsim_gpu_profile_t *p = NULL;
+  int rc = dcsim_xml_load(path, "gpu-profile", &doc, err);
+  if (rc) goto out;
+  xmlNode *root = dcsim_xml_root(doc);
+  p = calloc(1, sizeof *p);
+  if (!p) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  const char *name = NULL, *model = NULL;
+  if ((rc = dcsim_xml_str(doc, root, "name", 1, &name, err))) goto out;
+  if ((rc = dcsim_xml_str(doc, root, "model", 1, &model, err))) goto out;
+  p->path = dupstr(path);
+  p->name = dupstr(name);
+  p->model = dupstr(model);
+  if (!p->path || !p->name || !p->model) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  dcsim_gpu_spec *s = &p->spec;
+  xmlNode *c = dcsim_xml_child(root, "characteristics");
+  struct { const char *attr; double *dst; } fields[] = {
+      {"gpu-clock-hz", &s->clock_hz},           {"memory-clock-hz", &s->memory_clock_hz},
+      {"memory-bus-bit", &s->memory_bus_bit},   {"dp-ops-per-clock-sm", &s->dp_per_clock_sm},
+      {"sp-ops-per-clock-sm", &s->sp_per_clock_sm}, {"int-ops-per-clock-sm", &s->int_per_clock_sm},
+      {"peak-dp-flops", &s->peak_dp_flops},     {"peak-sp-flops", &s->peak_sp_flops},
+      {"peak-int-ops", &s->peak_int_ops},       {"memory-bw-bps", &s->memory_bw_bps}};
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+    if ((rc = dcsim_xml_double(doc, c, fields[i].attr, 1, fields[i].dst, err))) goto out;
+    if (!(*fields[i].dst > 0)) { rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, c, "<characteristics %s>: must be positive", fields[i].attr); goto out; }
+  }
+  if ((rc = dcsim_xml_u32(doc, c, "sm", 1, &s->sm, err))) goto out;
+  if (s->sm == 0) { rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, c, "<characteristics sm>: must be >= 1"); goto out; }
+  xmlNode *adj = dcsim_xml_child(root, "global-efficiency-adjustment");
+  if (adj) {
+    s->has_ge_adjust = 1;
+    if ((rc = dcsim_xml_double(doc, adj, "threshold", 1, &s->ge_threshold, err))) goto out;
+    if ((rc = dcsim_xml_double(doc, adj, "below", 1, &s->ge_below, err))) goto out;
+    if ((rc = dcsim_xml_double(doc, adj, "at-or-above", 1, &s->ge_at_or_above, err))) goto out;
+    if (!(s->ge_below > 0) || !(s->ge_at_or_above > 0)) { rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, adj, "<global-efficiency-adjustment>: factors must be positive"); goto out; }
+  }
+  xmlNode *mem = dcsim_xml_child(root, "memory");
+  if (mem && (rc = dcsim_xml_double(doc, mem, "byte", 1, &s->memory_byte, err))) goto out;
+  xmlNode *pw = dcsim_xml_child(root, "power");
+  if ((rc = dcsim_xml_double(doc, pw, "limit-w", 1, &s->power_limit_w, err))) goto out;
+  if ((rc = dcsim_xml_double(doc, pw, "idle-w", 1, &s->idle_w, err))) goto out;
+  *out = p;
+  p = NULL;
+out:
+  dcsim_gpu_profile_free(p);
+  dcsim_xml_free(doc);
+  return rc;
+}
+
+const char *dcsim_gpu_profile_name(const dcsim_gpu_profile_t *p) { return p->name; }
+const char *dcsim_gpu_profile_model(const dcsim_gpu_profile_t *p) { return p->model; }
+const char *dcsim_gpu_profile_path(const dcsim_gpu_profile_t *p) { return p->path; }
+const dcsim_gpu_spec *dcsim_gpu_profile_spec(const dcsim_gpu_profile_t *p) { return &p->spec; }

@@ -1,0 +1,83 @@
+/* model.c — time and energy of one dwarf run (see dcsim/model.h). */
+#include "dcsim/model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void dcsim_prediction_release(dcsim_prediction *p) {
+  if (!p) return;
+  dcsim_cpu_result_free(p->cpu);
+  dcsim_gpu_result_free(p->gpu);
+  p->cpu = NULL;
+  p->gpu = NULL;
+}
+
+static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {
+  if (!req->cpu) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a CPU dwarf needs a CPU profile");
+  if (req->nodes == 0) return DCSIM_ERR(err, DCSIM_ERANGE, "command line", 0, "node count must be >= 1");
+  if (req->state.threads == 0) return DCSIM_ERR(err, DCSIM_ERANGE, "command line", 0, "core count must be >= 1");
+  unsigned cores_node = dcsim_cpu_profile_cores_per_socket(req->cpu) * dcsim_cpu_profile_sockets(req->cpu);
+  if (req->state.threads > cores_node)
+    return DCSIM_ERR(err, DCSIM_ERANGE, dcsim_cpu_profile_path(req->cpu), 0,
+                     "%u cores asked, a %s node has %u", req->state.threads, dcsim_cpu_profile_name(req->cpu), cores_node);
+  dcsim_cpu_node_spec ns = {req->cpu, req->state, 1.0 / req->nodes};
+  /* homogeneous nodes give identical per-node results: model one node (§4.3: W/n, Q/n) */
+  int rc = dcsim_model_cpu(req->ev, &ns, 1, req->net_s_per_byte, &out->cpu, err);
+  if (rc) return rc;
+  if (req->ev->has_comm && req->nodes > 1) { /* §4.3 T_comm only exists with more than one node */
+    double comm = req->net_s_per_byte * (req->ev->comm_in_byte + req->ev->comm_out_byte) * req->ev->comm_iterations;
+    out->cpu->node_comm_s[0] = comm;
+    out->cpu->node_time_s[0] += comm;
+    out->cpu->time_s = out->cpu->node_time_s[0];
+  }
+  out->time_s = out->cpu->time_s;
+  if (req->energy_form == DCSIM_ENERGY_NONE) return 0;
+  dcsim_energy_coeffs ec;
+  dcsim_cpu_power pw;
+  if ((rc = dcsim_cpu_profile_power(req->cpu, &req->state, &pw, err))) return rc;
+  dcsim_cpu_energy e;
+  if (req->energy_form == DCSIM_ENERGY_52) {
+    e = dcsim_energy_cpu_52(&pw, out->cpu->parts, out->cpu->n_loops);
+    double comm = out->cpu->node_comm_s[0];
+    e.pkg_j += pw.pkg_idle_w * comm; /* waiting for messages: idle package (assumption, doc/models.md) */
+    e.energy_j = e.pkg_j + e.dram_j;
+  } else {
+    if ((rc = dcsim_dwarf_energy_coeffs(req->ev->dwarf, &ec, err))) return rc;
+    e = dcsim_energy_cpu_53(&ec, &pw, out->cpu->node_time_s[0]);
+  }
+  out->has_energy = 1;
+  out->node_energy_j = e.energy_j;
+  out->pkg_j = e.pkg_j * req->nodes;   /* §5.6: sum over nodes */
+  out->dram_j = e.dram_j * req->nodes;
+  out->energy_j = e.energy_j * req->nodes;
+  return 0;
+}
+
+static int run_gpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {
+  if (!req->gpu) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a GPU dwarf needs a GPU profile");
+  int rc = dcsim_model_gpu(req->ev, req->gpu, &out->gpu, err);
+  if (rc) return rc;
+  out->time_s = out->gpu->time_s;
+  if (req->energy_form == DCSIM_ENERGY_NONE) return 0;
+  const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(req->gpu);
+  if ((rc = dcsim_dwarf_gpu_fraction(req->ev->dwarf, dcsim_gpu_profile_name(req->gpu), &out->gpu_fraction, err))) return rc;
+  if (req->host_cpu) {
+    dcsim_cpu_state hs = {dcsim_cpu_profile_nominal_ghz(req->host_cpu), NULL, 1};
+    dcsim_cpu_power pw;
+    if ((rc = dcsim_cpu_profile_power(req->host_cpu, &hs, &pw, err))) return rc;
+    out->host_idle_w = pw.pkg_idle_w;
+  }
+  out->has_energy = 1;
+  out->energy_j = dcsim_energy_gpu(out->time_s, out->host_idle_w, out->gpu_fraction, g->power_limit_w); /* §5.5 */
+  out->gpu_j = out->time_s * out->gpu_fraction * g->power_limit_w;
+  out->pkg_j = out->time_s * out->host_idle_w;
+  out->node_energy_j = out->energy_j;
+  return 0;
+}
+
+int dcsim_model_run(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {
+  memset(out, 0, sizeof *out);
+  int rc = req->ev->device == DCSIM_DWARF_GPU ? run_gpu(req, out, err) : run_cpu(req, out, err);
+  if (rc) dcsim_prediction_release(out);
+  return rc;
+}

@@ -1,0 +1,66 @@
+/* model_cpu.c — CPU per-loop model and multinode split (see dcsim/model_cpu.h, D3.5 §4.3). */
+#include "dcsim/model_cpu.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+void dcsim_cpu_result_free(dcsim_cpu_result *r) {
+  if (!r) return;
+  free(r->parts);
+  free(r->node_time_s);
+  free(r->node_comm_s);
+  free(r);
+}
+
+int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes, size_t n_nodes,
+                    double net_s_per_byte, dcsim_cpu_result **out, dcsim_error *err) {
+  const char *dpath = dcsim_dwarf_path(ev->dwarf);
+  if (ev->device != DCSIM_DWARF_CPU)
+    return DCSIM_ERR(err, DCSIM_EREF, dpath, 0, "dwarf %s is a GPU dwarf; the CPU model needs a CPU dwarf", dcsim_dwarf_name(ev->dwarf));
+  if (n_nodes == 0) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "node count must be >= 1");
+  if (!(net_s_per_byte >= 0) || !isfinite(net_s_per_byte))
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "network time per byte must be finite and >= 0");
+  int rc = 0;
+  dcsim_cpu_result *r = calloc(1, sizeof *r);
+  if (!r) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  r->n_nodes = n_nodes;
+  r->n_loops = ev->n_loops;
+  r->parts = calloc(n_nodes * (ev->n_loops ? ev->n_loops : 1), sizeof *r->parts);
+  r->node_time_s = calloc(n_nodes, sizeof *r->node_time_s);
+  r->node_comm_s = calloc(n_nodes, sizeof *r->node_comm_s);
+  if (!r->parts || !r->node_time_s || !r->node_comm_s) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory"); goto out; }
+  for (size_t i = 0; i < n_nodes; i++) {
+    const dcsim_cpu_node_spec *ns = &nodes[i];
+    if (!(ns->share > 0) || ns->share > 1) { rc = DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "node %zu: share of the work must be in (0, 1]", i); goto out; }
+    dcsim_cpu_rates rt;
+    if ((rc = dcsim_cpu_profile_rates(ns->cpu, &ns->state, &rt, err))) goto out;
+    double t = 0;
+    for (size_t l = 0; l < ev->n_loops; l++) {
+      const dcsim_cpu_loop *lp = &ev->loops[l];
+      dcsim_loop_part *p = &r->parts[i * ev->n_loops + l];
+      p->name = lp->name;
+      p->work_flop = lp->work_flop * ns->share;       /* §4.3: node i processes W/n */
+      p->traffic_byte = lp->traffic_byte * ns->share; /* §4.3: and Q/n */
+      if (p->work_flop > 0) {
+        double flops = rt.flops * lp->U + lp->S_flops; /* §4.3/§6.1.2: 1/Tflop = P*U + S */
+        p->flop_time_s = p->work_flop / flops;          /* W*Tflop */
+      }
+      if (p->traffic_byte > 0) {
+        double bps = rt.l1_bps * lp->V + rt.l2_bps * lp->X + rt.l3_bps * lp->Y + rt.dram_bps * lp->Z; /* §4.3: 1/Tmop */
+        p->mem_time_s = p->traffic_byte / bps;           /* Q*Tmop */
+      }
+      p->compute_bound = p->flop_time_s > p->mem_time_s;
+      p->time_s = p->compute_bound ? p->flop_time_s : p->mem_time_s; /* §4.3: T_func = max(W*Tflop, Q*Tmop) */
+      t += p->time_s;                                                /* §4.3: T = sum of T_func */
+    }
+    if (ev->has_comm && n_nodes > 1) /* §4.3: T_comm_i = T_single*(Q_in+Q_out)*iters */
+      r->node_comm_s[i] = net_s_per_byte * (ev->comm_in_byte + ev->comm_out_byte) * ev->comm_iterations;
+    r->node_time_s[i] = t + r->node_comm_s[i];
+    if (r->node_time_s[i] > r->time_s) r->time_s = r->node_time_s[i]; /* §4.3: T = max_i T_i */
+  }
+  *out = r;
+  r = NULL;
+out:
+  dcsim_cpu_result_free(r);
+  return rc;
+}

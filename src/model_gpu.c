@@ -1,0 +1,53 @@
+/* model_gpu.c — GPU instruction-counter model (see dcsim/model_gpu.h, D3.5 §3.4 Table 11). */
+#include "dcsim/model_gpu.h"
+
+#include <stdlib.h>
+
+void dcsim_gpu_result_free(dcsim_gpu_result *r) {
+  if (!r) return;
+  free(r->parts);
+  free(r);
+}
+
+int dcsim_model_gpu(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu,
+                    dcsim_gpu_result **out, dcsim_error *err) {
+  if (ev->device != DCSIM_DWARF_GPU)
+    return DCSIM_ERR(err, DCSIM_EREF, dcsim_dwarf_path(ev->dwarf), 0,
+                     "dwarf %s is a CPU dwarf; the GPU model needs a GPU dwarf", dcsim_dwarf_name(ev->dwarf));
+  const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(gpu);
+  dcsim_gpu_result *r = calloc(1, sizeof *r);
+  if (r) r->parts = calloc(ev->n_kernels ? ev->n_kernels : 1, sizeof *r->parts);
+  if (!r || !r->parts) {
+    dcsim_gpu_result_free(r);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  }
+  r->n_kernels = ev->n_kernels;
+  const double N = ev->domain_size, inv = ev->invocations;
+  const double issue_rate = g->clock_hz * g->sm; /* C_G * SM */
+  for (size_t k = 0; k < ev->n_kernels; k++) {
+    const dcsim_gpu_kernel *c = &ev->kernels[k];
+    dcsim_kernel_part *p = &r->parts[k];
+    p->name = c->name;
+    double ge = c->G_e;
+    if (g->has_ge_adjust) /* §3.4: G_e(fermi) = 1/4 G_e if G_e < 40%, else 2/3 G_e */
+      ge = c->G_e < g->ge_threshold ? g->ge_below * c->G_e : g->ge_at_or_above * c->G_e;
+    p->G_e_used = ge;
+    double issued = c->I_e * N / (c->IPC_e * issue_rate);
+    p->inactive_only_s = inv * c->P_inactive * issued;             /* Table 11: T_i */
+    p->misc_s = inv * c->P_misc * issued;                          /* Table 11: T_m */
+    p->cfl_s = inv * c->P_cfl * issued;                            /* Table 11: T_cfl */
+    p->sp_s = inv * N * c->i_sp * 2 / g->peak_sp_flops;            /* Table 11: T_cf */
+    p->dp_s = inv * N * c->i_dp * 2 / g->peak_dp_flops;            /* Table 11: T_cd */
+    p->int_s = inv * N * c->i_int / g->peak_int_ops;               /* Table 11: T_ci */
+    p->transfer_s = inv * c->G_r_byte * N / (g->memory_bw_bps * ge); /* Table 11: T_t */
+    p->compute_s = p->sp_s + p->dp_s + p->int_s;
+    p->inactive_s = p->inactive_only_s + p->misc_s + p->cfl_s;
+    p->time_s = p->compute_s + p->transfer_s + p->inactive_s;     /* Table 11: T_sim */
+    r->compute_s += p->compute_s;
+    r->transfer_s += p->transfer_s;
+    r->inactive_s += p->inactive_s;
+    r->time_s += p->time_s;
+  }
+  *out = r;
+  return 0;
+}

@@ -1,0 +1,194 @@
+/* platform.c - loading a data-centre description (see dcsim/platform.h). */
+#include "dcsim/platform.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcsim/xmlio.h"
+
+char *dcsim_path_join(const char *base_file, const char *ref) {
+  size_t dir_len = 0;
+  if (ref[0] != '/' && base_file) {
+    const char *slash = strrchr(base_file, '/');
+    if (slash) dir_len = (size_t)(slash - base_file) + 1;
+  }
+  size_t len = dir_len + strlen(ref);
+  char *in = malloc(len + 1), *out = malloc(len + 2);
+  if (!in || !out) {
+    free(in);
+    free(out);
+    return NULL;
+  }
+  memcpy(in, base_file, dir_len);
+  strcpy(in + dir_len, ref);
+  size_t o = 0, root = 0;
+  if (in[0] == '/') out[o++] = '/', root = 1;
+  char *save = NULL;
+  for (char *tok = strtok_r(in, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
+    if (strcmp(tok, ".") == 0) continue;
+    if (strcmp(tok, "..") == 0) {
+      size_t p = o;
+      while (p > root && out[p - 1] != '/') p--;
+      if (o > root && !(o - p == 2 && out[p] == '.' && out[p + 1] == '.')) {
+        o = p > root ? p - 1 : root; /* drop the last component */
+        continue;
+      }
+      if (root) continue; /* "/.." is "/" */
+    }
+    if (o > root) out[o++] = '/';
+    size_t n = strlen(tok);
+    memcpy(out + o, tok, n);
+    o += n;
+  }
+  if (o == 0) out[o++] = '.';
+  out[o] = '\0';
+  free(in);
+  return out;
+}
+
+void dcsim_platform_free(dcsim_platform *p) {
+  if (!p) return;
+  for (size_t i = 0; i < p->n_groups; i++) {
+    dcsim_node_group *g = &p->groups[i];
+    free(g->name);
+    free(g->cpu);
+    free(g->gpu);
+    free(g->rack);
+  }
+  free(p->groups);
+  free(p->name);
+  free(p->path);
+  free(p);
+}
+
+long dcsim_platform_find_group(const dcsim_platform *p, const char *name) {
+  for (size_t i = 0; i < p->n_groups; i++)
+    if (strcmp(p->groups[i].name, name) == 0) return (long)i;
+  return -1;
+}
+
+/* A profile reference: bare names stay as they are, "*.xml" paths are resolved. */
+static char *profile_ref(const char *platform_path, const char *ref) {
+  size_t n = strlen(ref);
+  if (n > 4 && strcmp(ref + n - 4, ".xml") == 0) return dcsim_path_join(platform_path, ref);
+  return strdup(ref);
+}
+
+static int load_group(const dcsim_xml_doc_t *doc, xmlNode *node, dcsim_node_group *g,
+                      dcsim_error *err) {
+  const char *name = NULL, *cpu = NULL, *gpu = NULL, *rack = NULL;
+  const char *path = dcsim_xml_path(doc);
+  int rc;
+  if ((rc = dcsim_xml_str(doc, node, "name", 1, &name, err)) ||
+      (rc = dcsim_xml_u32(doc, node, "count", 1, &g->count, err)) ||
+      (rc = dcsim_xml_str(doc, node, "cpu", 1, &cpu, err)) ||
+      (rc = dcsim_xml_u32(doc, node, "sockets", 1, &g->sockets, err)) ||
+      (rc = dcsim_xml_double(doc, node, "memory-byte", 0, &g->memory_byte, err)) ||
+      (rc = dcsim_xml_str(doc, node, "gpu", 0, &gpu, err)) ||
+      (rc = dcsim_xml_u32(doc, node, "gpus-per-node", 0, &g->gpus_per_node, err)) ||
+      (rc = dcsim_xml_str(doc, node, "rack", 0, &rack, err)))
+    return rc;
+  g->line = (int)xmlGetLineNo(node);
+  if (!(g->name = strdup(name)) || !(g->cpu = profile_ref(path, cpu)) ||
+      (gpu && !(g->gpu = profile_ref(path, gpu))) || (rack && !(g->rack = strdup(rack))))
+    return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, node, "out of memory");
+  if (g->count < 1)
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, node, "<node-group name=\"%s\">: count must be >= 1",
+                         name);
+  if (g->sockets < 1)
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, node,
+                         "<node-group name=\"%s\">: sockets must be >= 1", name);
+  if (gpu && g->gpus_per_node < 1)
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, node,
+                         "<node-group name=\"%s\">: gpu needs gpus-per-node >= 1", name);
+  if (!gpu && g->gpus_per_node > 0)
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, node,
+                         "<node-group name=\"%s\">: gpus-per-node without gpu", name);
+  xmlNode *ps = dcsim_xml_child(node, "power-states");
+  if (ps) {
+    g->has_power_states = 1;
+    if ((rc = dcsim_xml_double(doc, ps, "off-w", 1, &g->off_w, err)) ||
+        (rc = dcsim_xml_double(doc, ps, "boot-s", 1, &g->boot_s, err)) ||
+        (rc = dcsim_xml_double(doc, ps, "boot-j", 1, &g->boot_j, err)) ||
+        (rc = dcsim_xml_double(doc, ps, "shutdown-s", 1, &g->shutdown_s, err)) ||
+        (rc = dcsim_xml_double(doc, ps, "shutdown-j", 1, &g->shutdown_j, err)))
+      return rc;
+  }
+  return 0;
+}
+
+int dcsim_platform_load(const char *path, dcsim_platform **out, dcsim_error *err) {
+  dcsim_xml_doc_t *doc = NULL;
+  dcsim_platform *p = NULL;
+  const char *name = NULL;
+  *out = NULL;
+  int rc = dcsim_xml_load(path, "platform", &doc, err);
+  if (rc) goto out;
+  xmlNode *root = dcsim_xml_root(doc);
+  size_t n = dcsim_xml_count(root, "node-group");
+  p = calloc(1, sizeof *p);
+  if (!p || !(p->groups = calloc(n, sizeof *p->groups))) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
+  if ((rc = dcsim_xml_str(doc, root, "name", 1, &name, err))) goto out;
+  if (!(p->path = strdup(path)) || !(p->name = strdup(name))) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
+  xmlNode *net = dcsim_xml_child(root, "network");
+  if (net) {
+    if ((rc = dcsim_xml_double(doc, net, "bw-bps", 1, &p->net_bw_bps, err)) ||
+        (rc = dcsim_xml_double(doc, net, "latency-s", 1, &p->net_latency_s, err)))
+      goto out;
+    if (p->net_bw_bps <= 0) {
+      rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, net, "<network>: bw-bps must be > 0");
+      goto out;
+    }
+  }
+  for (xmlNode *r = dcsim_xml_child(root, "rack"); r; r = dcsim_xml_next(r, "rack")) {
+    const char *rn = dcsim_xml_attr(doc, r, "name");
+    for (xmlNode *q = dcsim_xml_child(root, "rack"); q != r; q = dcsim_xml_next(q, "rack"))
+      if (strcmp(dcsim_xml_attr(doc, q, "name"), rn) == 0) {
+        rc = DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, r, "<rack name=\"%s\">: duplicate name (line %d)",
+                           rn, (int)xmlGetLineNo(q));
+        goto out;
+      }
+  }
+  uint64_t nodes = 0;
+  for (xmlNode *gn = dcsim_xml_child(root, "node-group"); gn; gn = dcsim_xml_next(gn, "node-group")) {
+    dcsim_node_group *g = &p->groups[p->n_groups++];
+    if ((rc = load_group(doc, gn, g, err))) goto out;
+    for (size_t i = 0; i + 1 < p->n_groups; i++)
+      if (strcmp(p->groups[i].name, g->name) == 0) {
+        rc = DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, gn,
+                           "<node-group name=\"%s\">: duplicate name (line %d)", g->name,
+                           p->groups[i].line);
+        goto out;
+      }
+    if (g->rack) {
+      xmlNode *r = dcsim_xml_child(root, "rack");
+      while (r && strcmp(dcsim_xml_attr(doc, r, "name"), g->rack) != 0) r = dcsim_xml_next(r, "rack");
+      if (!r) {
+        rc = DCSIM_XML_ERR(err, DCSIM_EREF, doc, gn, "<node-group name=\"%s\">: unknown rack '%s'",
+                           g->name, g->rack);
+        goto out;
+      }
+    }
+    g->first_node = (unsigned)nodes;
+    nodes += g->count;
+    if (nodes > DCSIM_PLATFORM_MAX_NODES) {
+      rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, gn, "more than %u nodes in the platform",
+                         DCSIM_PLATFORM_MAX_NODES);
+      goto out;
+    }
+  }
+  p->n_nodes = (unsigned)nodes;
+  *out = p;
+  p = NULL;
+out:
+  dcsim_platform_free(p);
+  dcsim_xml_free(doc);
+  return rc;
+}

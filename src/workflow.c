@@ -1,0 +1,741 @@
+/* workflow.c - workflow and workload inputs: parsing, checking and expanding the task DAG
+ * (see dcsim/workflow.h).
+ *
+ * Expansion works on a tree of `node`s mirroring the items: each node knows the size of one
+ * expansion of itself, its offset in its parent's body, the siblings it waits for (explicit
+ * after= or the implicit in-step chain) and whether a sibling waits for it. Everything is
+ * counted before anything large is allocated; the dependency arrays are then filled by running
+ * the same traversal twice (count, fill). */
+#include "dcsim/workflow.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcsim/platform.h"
+#include "dcsim/xmlio.h"
+
+typedef struct node {
+  const dcsim_wf_item *it;
+  uint64_t size;         /* task instances in one expansion */
+  uint64_t off;          /* offset in one expansion of the parent's body */
+  size_t n_preds;
+  size_t *preds;         /* sibling indices it waits for */
+  int is_sink;           /* no sibling waits for it */
+  size_t n_kids;
+  struct node *kids;
+} node;
+
+typedef struct { uint32_t *v; size_t n, cap; } vec;
+
+typedef struct {
+  dcsim_workflow *wf;
+  dcsim_error *err;
+  unsigned char *used;   /* per template: used by a task item */
+  int fill;              /* 0: count dependencies into dep_start, 1: write them */
+  uint64_t total;        /* dependencies counted so far */
+  int line;              /* item being linked, for messages */
+  vec pred, src, step;   /* scratch index lists */
+} ctx;
+
+static const char *const dev_names[] = {"cpu", "gpu", "any"};
+
+/* ---- small helpers ---- */
+
+static int push(vec *v, uint64_t x) {
+  if (v->n == v->cap) {
+    size_t cap = v->cap ? v->cap * 2 : 64;
+    uint32_t *nv = realloc(v->v, cap * sizeof *nv);
+    if (!nv) return -1;
+    v->v = nv;
+    v->cap = cap;
+  }
+  v->v[v->n++] = (uint32_t)x;
+  return 0;
+}
+
+static int item_line(const ctx *c, const dcsim_wf_item *it) {
+  if (it->line || it->kind != DCSIM_WF_TASK || it->tmpl >= c->wf->n_templates) return it->line;
+  return c->wf->templates[it->tmpl].line;
+}
+
+static const char *item_name(const ctx *c, const dcsim_wf_item *it) {
+  if (it->kind == DCSIM_WF_TASK) return c->wf->templates[it->tmpl].name;
+  return it->name;
+}
+
+/* "<task name="x">", "<steps name="fc">", "<ensemble>" */
+static const char *describe(const ctx *c, const dcsim_wf_item *it, char *buf, size_t size) {
+  static const char *const kinds[] = {"task", "steps", "ensemble"};
+  const char *name = it->kind != DCSIM_WF_TASK || it->tmpl < c->wf->n_templates ? item_name(c, it)
+                                                                                 : NULL;
+  if (name)
+    snprintf(buf, size, "<%s name=\"%s\">", kinds[it->kind], name);
+  else
+    snprintf(buf, size, "<%s>", kinds[it->kind]);
+  return buf;
+}
+
+/* An error about an item: "file:line: <steps name="fc">: msg". Returns code. */
+static int item_err(const ctx *c, int code, const dcsim_wf_item *it, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int item_err(const ctx *c, int code, const dcsim_wf_item *it, const char *fmt, ...) {
+  char what[320], msg[900];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return DCSIM_ERR(c->err, code, c->wf->path, item_line(c, it), "%s: %s",
+                   describe(c, it, what, sizeof what), msg);
+}
+
+typedef struct { const char *name; size_t idx; } named;
+
+static int cmp_named(const void *a, const void *b) {
+  const named *x = a, *y = b;
+  int r = strcmp(x->name, y->name);
+  return r ? r : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Sorts names[0..n-1]; on a duplicate stores the indices of both occurrences. */
+static int find_dup(named *names, size_t n, size_t *later, size_t *earlier) {
+  qsort(names, n, sizeof *names, cmp_named);
+  for (size_t i = 1; i < n; i++)
+    if (strcmp(names[i - 1].name, names[i].name) == 0) {
+      *earlier = names[i - 1].idx;
+      *later = names[i].idx;
+      return 1;
+    }
+  return 0;
+}
+
+/* ---- templates ---- */
+
+static void template_release(dcsim_task_template *t) {
+  free(t->name);
+  free(t->dwarf);
+  free(t->case_name);
+  free(t->group);
+  free(t->freq_label);
+  for (size_t i = 0; i < t->n_sets; i++) free(t->sets[i].name);
+  free(t->sets);
+}
+
+static char *dup_or_null(const char *s, int *oom) {
+  char *d = s ? strdup(s) : NULL;
+  if (s && !d) *oom = 1;
+  return d;
+}
+
+static int template_copy(dcsim_task_template *d, const dcsim_task_template *s) {
+  int oom = 0;
+  *d = *s;
+  d->sets = NULL;
+  d->n_sets = 0;
+  d->name = dup_or_null(s->name, &oom);
+  d->dwarf = dup_or_null(s->dwarf, &oom);
+  d->case_name = dup_or_null(s->case_name, &oom);
+  d->group = dup_or_null(s->group, &oom);
+  d->freq_label = dup_or_null(s->freq_label, &oom);
+  if (s->n_sets && !(d->sets = calloc(s->n_sets, sizeof *d->sets))) return -1;
+  for (; d->n_sets < s->n_sets; d->n_sets++) {
+    d->sets[d->n_sets].value = s->sets[d->n_sets].value;
+    d->sets[d->n_sets].name = dup_or_null(s->sets[d->n_sets].name, &oom);
+  }
+  return oom ? -1 : 0;
+}
+
+static int check_template(const ctx *c, const dcsim_task_template *t) {
+  const char *f = c->wf->path, *n = t->name ? t->name : "";
+  if (!t->name || !t->name[0] || !t->dwarf || !t->dwarf[0])
+    return DCSIM_ERR(c->err, DCSIM_ESCHEMA, f, t->line, "<task name=\"%s\">: needs a name and a dwarf", n);
+  if (t->device > DCSIM_DEV_ANY)
+    return DCSIM_ERR(c->err, DCSIM_ESCHEMA, f, t->line, "<task name=\"%s\">: bad device", n);
+  if (t->nodes < 1)
+    return DCSIM_ERR(c->err, DCSIM_ERANGE, f, t->line, "<task name=\"%s\">: nodes must be >= 1", n);
+  if (t->device == DCSIM_DEV_GPU && t->nodes > 1)
+    return DCSIM_ERR(c->err, DCSIM_ERANGE, f, t->line,
+                     "<task name=\"%s\">: a GPU task runs on one node (nodes=%u)", n, t->nodes);
+  if (t->device == DCSIM_DEV_CPU && t->gpus > 0)
+    return DCSIM_ERR(c->err, DCSIM_ERANGE, f, t->line,
+                     "<task name=\"%s\">: a CPU task uses no GPU (gpus=%u)", n, t->gpus);
+  if (t->device != DCSIM_DEV_CPU && t->gpus < 1)
+    return DCSIM_ERR(c->err, DCSIM_ERANGE, f, t->line,
+                     "<task name=\"%s\" device=\"%s\">: gpus must be >= 1", n, dev_names[t->device]);
+  if (!(t->freq_ghz >= 0) || !(t->deadline_s >= 0))
+    return DCSIM_ERR(c->err, DCSIM_ERANGE, f, t->line,
+                     "<task name=\"%s\">: freq and deadline-s must be >= 0", n);
+  for (size_t i = 0; i < t->n_sets; i++)
+    for (size_t j = 0; j < i; j++)
+      if (strcmp(t->sets[i].name, t->sets[j].name) == 0)
+        return DCSIM_ERR(c->err, DCSIM_ESCHEMA, f, t->line,
+                         "<task name=\"%s\">: <set name=\"%s\"> given twice", n, t->sets[i].name);
+  return 0;
+}
+
+static int check_templates(ctx *c) {
+  dcsim_workflow *wf = c->wf;
+  int rc = 0;
+  for (size_t i = 0; i < wf->n_templates; i++)
+    if ((rc = check_template(c, &wf->templates[i]))) return rc;
+  named *names = malloc((wf->n_templates + 1) * sizeof *names);
+  if (!names) return DCSIM_ERR(c->err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
+  for (size_t i = 0; i < wf->n_templates; i++) names[i] = (named){wf->templates[i].name, i};
+  size_t later, earlier;
+  if (find_dup(names, wf->n_templates, &later, &earlier))
+    rc = DCSIM_ERR(c->err, DCSIM_ESCHEMA, wf->path, wf->templates[later].line,
+                   "<task name=\"%s\">: duplicate task name (line %d)", wf->templates[later].name,
+                   wf->templates[earlier].line);
+  free(names);
+  return rc;
+}
+
+/* ---- the node tree ---- */
+
+static void nodes_free(node *nodes, size_t n) {
+  if (!nodes) return;
+  for (size_t i = 0; i < n; i++) {
+    free(nodes[i].preds);
+    nodes_free(nodes[i].kids, nodes[i].n_kids);
+  }
+  free(nodes);
+}
+
+/* Reports a cycle among the siblings if there is one (iterative depth-first search). */
+static int check_cycles(ctx *c, node *nd, size_t n) {
+  int rc = 0;
+  unsigned char *color = calloc(n + 1, 1); /* 0 new, 1 on the stack, 2 done */
+  size_t *stack = malloc((n + 1) * sizeof *stack), *next = calloc(n + 1, sizeof *next);
+  if (!color || !stack || !next) {
+    rc = DCSIM_ERR(c->err, DCSIM_ENOMEM, c->wf->path, 0, "out of memory");
+    goto out;
+  }
+  for (size_t s = 0; s < n; s++) {
+    if (color[s]) continue;
+    size_t top = 0;
+    stack[top++] = s;
+    color[s] = 1;
+    while (top) {
+      size_t v = stack[top - 1];
+      if (next[v] == nd[v].n_preds) {
+        color[v] = 2;
+        top--;
+        continue;
+      }
+      size_t w = nd[v].preds[next[v]++];
+      if (color[w] == 0) {
+        color[w] = 1;
+        stack[top++] = w;
+      } else if (color[w] == 1) {
+        size_t k = top - 1;
+        while (stack[k] != w) k--;
+        char msg[800];
+        size_t len = 0;
+        for (size_t i = k; i <= top && len < sizeof msg; i++)
+          len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%s", i > k ? " after " : "",
+                                  item_name(c, nd[i < top ? stack[i] : w].it));
+        rc = item_err(c, DCSIM_ESCHEMA, nd[w].it, "dependency cycle: %s", msg);
+        goto out;
+      }
+    }
+  }
+out:
+  free(color);
+  free(stack);
+  free(next);
+  return rc;
+}
+
+static int cmp_size(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Resolves after= (and the implicit in-step chain) of the siblings nd[0..n-1]. */
+static int resolve_preds(ctx *c, node *nd, size_t n, const dcsim_wf_item *parent) {
+  int rc = 0;
+  named *names = malloc((n + 1) * sizeof *names);
+  char *buf = NULL;
+  if (!names) return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->wf->path, 0, "out of memory");
+  size_t nn = 0, later, earlier;
+  for (size_t i = 0; i < n; i++)
+    if (item_name(c, nd[i].it)) names[nn++] = (named){item_name(c, nd[i].it), i};
+  if (find_dup(names, nn, &later, &earlier)) {
+    rc = item_err(c, DCSIM_ESCHEMA, nd[later].it, "name already used in this scope (line %d)",
+                  item_line(c, nd[earlier].it));
+    goto out;
+  }
+  for (size_t i = 0; i < n; i++) {
+    const dcsim_wf_item *it = nd[i].it;
+    size_t cap = 1;
+    for (const char *p = it->after; p && *p; p++) cap += strchr(" \t\r\n", *p) != NULL;
+    free(buf);
+    if (!(nd[i].preds = malloc(cap * sizeof *nd[i].preds)) ||
+        !(buf = strdup(it->after ? it->after : ""))) {
+      rc = DCSIM_ERR(c->err, DCSIM_ENOMEM, c->wf->path, 0, "out of memory");
+      goto out;
+    }
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
+      size_t lo = 0, hi = nn;
+      while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (strcmp(names[mid].name, tok) < 0) lo = mid + 1; else hi = mid;
+      }
+      if (lo == nn || strcmp(names[lo].name, tok) != 0) {
+        rc = item_err(c, DCSIM_EREF, it, "after=\"%s\": no task or named block '%s' in this scope",
+                      it->after, tok);
+        goto out;
+      }
+      nd[i].preds[nd[i].n_preds++] = names[lo].idx;
+    }
+    size_t *pr = nd[i].preds, u = 0; /* sort, drop repeated names */
+    qsort(pr, nd[i].n_preds, sizeof *pr, cmp_size);
+    for (size_t k = 0; k < nd[i].n_preds; k++)
+      if (k == 0 || pr[k] != pr[k - 1]) pr[u++] = pr[k];
+    nd[i].n_preds = u;
+    if (!nd[i].n_preds && i > 0 && parent && parent->kind == DCSIM_WF_STEPS && !parent->overlap)
+      nd[i].preds[nd[i].n_preds++] = i - 1;
+  }
+  for (size_t i = 0; i < n; i++) nd[i].is_sink = 1;
+  for (size_t i = 0; i < n; i++)
+    for (size_t k = 0; k < nd[i].n_preds; k++) nd[nd[i].preds[k]].is_sink = 0;
+  rc = check_cycles(c, nd, n);
+out:
+  free(buf);
+  free(names);
+  return rc;
+}
+
+/* Builds the node tree of items[0..n-1] (children of parent, NULL at the top) into *out. */
+static int prepare(ctx *c, const dcsim_wf_item *items, size_t n, const dcsim_wf_item *parent,
+                   node **out, uint64_t *size) {
+  node *nd = calloc(n ? n : 1, sizeof *nd);
+  *out = nd;
+  *size = 0;
+  if (!nd) return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->wf->path, 0, "out of memory");
+  for (size_t i = 0; i < n; i++) {
+    const dcsim_wf_item *it = &items[i];
+    int rc;
+    nd[i].it = it;
+    if (it->kind == DCSIM_WF_TASK) {
+      if (it->tmpl >= c->wf->n_templates || c->used[it->tmpl])
+        return item_err(c, DCSIM_EREF, it, "template %u missing or used twice", (unsigned)it->tmpl);
+      c->used[it->tmpl] = 1;
+      nd[i].size = 1;
+    } else {
+      const char *what = it->kind == DCSIM_WF_STEPS ? "count" : "members";
+      if (it->kind > DCSIM_WF_ENSEMBLE ||
+          (parent && (parent->kind == DCSIM_WF_STEPS || it->kind == DCSIM_WF_ENSEMBLE)))
+        return item_err(c, DCSIM_ESCHEMA, it, "not allowed here");
+      if (it->count < 1) return item_err(c, DCSIM_ERANGE, it, "%s must be >= 1", what);
+      if (it->n_items < 1) return item_err(c, DCSIM_ESCHEMA, it, "empty block");
+      uint64_t body;
+      nd[i].n_kids = it->n_items;
+      if ((rc = prepare(c, it->items, it->n_items, it, &nd[i].kids, &body))) return rc;
+      nd[i].size = body * it->count; /* < 2^32 * DCSIM_WORKFLOW_MAX_TASKS: no overflow */
+    }
+    nd[i].off = *size;
+    *size += nd[i].size;
+    if (*size > DCSIM_WORKFLOW_MAX_TASKS)
+      return item_err(c, DCSIM_ERANGE, it, "workflow expands to more than %u tasks",
+                      DCSIM_WORKFLOW_MAX_TASKS);
+  }
+  return resolve_preds(c, nd, n, parent);
+}
+
+/* ---- expansion ---- */
+
+static int oom(ctx *c) { return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->wf->path, 0, "out of memory"); }
+
+/* Appends the sink (or source) tasks of one expansion of nd placed at base. */
+static int collect(const node *nd, uint64_t base, int sinks, vec *v);
+
+static int collect_scope(const node *kids, size_t n, uint64_t base, int sinks, vec *v) {
+  for (size_t i = 0; i < n; i++)
+    if (sinks ? kids[i].is_sink : kids[i].n_preds == 0)
+      if (collect(&kids[i], base + kids[i].off, sinks, v)) return -1;
+  return 0;
+}
+
+static int collect(const node *nd, uint64_t base, int sinks, vec *v) {
+  const dcsim_wf_item *it = nd->it;
+  uint64_t body = it->kind == DCSIM_WF_TASK ? 1 : nd->size / it->count;
+  if (it->kind == DCSIM_WF_TASK) return push(v, base);
+  if (it->kind == DCSIM_WF_STEPS)
+    return collect_scope(nd->kids, nd->n_kids, base + (sinks ? (it->count - 1) * body : 0), sinks, v);
+  for (unsigned m = 0; m < it->count; m++)
+    if (collect_scope(nd->kids, nd->n_kids, base + m * body, sinks, v)) return -1;
+  return 0;
+}
+
+/* Task t waits for preds[0..n-1]. */
+static int add_deps(ctx *c, uint64_t t, const uint32_t *preds, size_t n) {
+  uint32_t *slot = &c->wf->dep_start[t + 1];
+  if (c->fill) {
+    memcpy(c->wf->deps + *slot, preds, n * sizeof *preds);
+    *slot += (uint32_t)n;
+    return 0;
+  }
+  c->total += n;
+  if (c->total > DCSIM_WORKFLOW_MAX_DEPS)
+    return DCSIM_ERR(c->err, DCSIM_ERANGE, c->wf->path, c->line,
+                     "workflow expands to more than %u dependencies", DCSIM_WORKFLOW_MAX_DEPS);
+  *slot += (uint32_t)n;
+  return 0;
+}
+
+/* Every source task of nd at base waits for the tasks in c->pred. */
+static int link_sources(ctx *c, const node *nd, uint64_t base) {
+  c->src.n = 0;
+  if (collect(nd, base, 0, &c->src)) return oom(c);
+  for (size_t k = 0; k < c->src.n; k++) {
+    int rc = add_deps(c, c->src.v[k], c->pred.v, c->pred.n);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+static int emit(ctx *c, const node *nd, uint64_t base, uint32_t member, uint32_t step);
+
+static int emit_scope(ctx *c, const node *kids, size_t n, uint64_t base, uint32_t member,
+                      uint32_t step) {
+  for (size_t i = 0; i < n; i++) {
+    const node *k = &kids[i];
+    int rc = emit(c, k, base + k->off, member, step);
+    if (rc) return rc;
+    if (!k->n_preds) continue;
+    c->line = item_line(c, k->it);
+    c->pred.n = 0;
+    for (size_t p = 0; p < k->n_preds; p++)
+      if (collect(&kids[k->preds[p]], base + kids[k->preds[p]].off, 1, &c->pred)) return oom(c);
+    if ((rc = link_sources(c, k, base + k->off))) return rc;
+  }
+  return 0;
+}
+
+static int emit(ctx *c, const node *nd, uint64_t base, uint32_t member, uint32_t step) {
+  const dcsim_wf_item *it = nd->it;
+  int rc;
+  if (it->kind == DCSIM_WF_TASK) {
+    if (c->fill) c->wf->tasks[base] = (dcsim_task_inst){it->tmpl, member, step};
+    return 0;
+  }
+  uint64_t body = nd->size / it->count;
+  for (uint32_t k = 0; k < it->count; k++) {
+    uint64_t b = base + k * body;
+    if (it->kind == DCSIM_WF_ENSEMBLE) {
+      if ((rc = emit_scope(c, nd->kids, nd->n_kids, b, k + 1, 0))) return rc;
+      continue;
+    }
+    if ((rc = emit_scope(c, nd->kids, nd->n_kids, b, member, k + 1))) return rc;
+    if (k == 0) continue;
+    /* step k+1's sources wait for step k's sinks */
+    c->line = item_line(c, it);
+    c->step.n = 0;
+    if (collect_scope(nd->kids, nd->n_kids, b - body, 1, &c->step)) return oom(c);
+    for (size_t j = 0; j < nd->n_kids; j++)
+      if (!nd->kids[j].n_preds && (rc = add_deps(c, b + nd->kids[j].off, c->step.v, c->step.n)))
+        return rc;
+  }
+  return 0;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Checks the templates of wf and expands items into wf's tasks and dependencies. */
+static int expand(dcsim_workflow *wf, const dcsim_wf_item *items, size_t n, dcsim_error *err) {
+  ctx c = {.wf = wf, .err = err};
+  node *top = NULL;
+  uint64_t size = 0;
+  int rc = check_templates(&c);
+  if (rc) goto out;
+  if (!(c.used = calloc(wf->n_templates + 1, 1))) { rc = oom(&c); goto out; }
+  if ((rc = prepare(&c, items, n, NULL, &top, &size))) goto out;
+  for (size_t i = 0; i < wf->n_templates; i++)
+    if (!c.used[i]) {
+      rc = DCSIM_ERR(err, DCSIM_EREF, wf->path, wf->templates[i].line,
+                     "<task name=\"%s\">: template not used by any item", wf->templates[i].name);
+      goto out;
+    }
+  if (size == 0) {
+    rc = DCSIM_ERR(err, DCSIM_ESCHEMA, wf->path, 0, "workflow has no task");
+    goto out;
+  }
+  wf->n_tasks = (size_t)size;
+  if (!(wf->dep_start = calloc(size + 1, sizeof *wf->dep_start))) { rc = oom(&c); goto out; }
+  if ((rc = emit_scope(&c, top, n, 0, 0, 0))) goto out;
+  uint32_t sum = 0;
+  for (size_t i = 0; i < size; i++) { /* dep_start[i+1] becomes the start of task i */
+    uint32_t cnt = wf->dep_start[i + 1];
+    wf->dep_start[i + 1] = sum;
+    sum += cnt;
+  }
+  wf->tasks = malloc(size * sizeof *wf->tasks);
+  wf->deps = malloc((sum ? sum : 1) * sizeof *wf->deps);
+  if (!wf->tasks || !wf->deps) { rc = oom(&c); goto out; }
+  c.fill = 1;
+  if ((rc = emit_scope(&c, top, n, 0, 0, 0))) goto out;
+  for (size_t i = 0; i < size; i++) {
+    uint32_t *d = wf->deps + wf->dep_start[i];
+    size_t cnt = wf->dep_start[i + 1] - wf->dep_start[i];
+    for (size_t k = 1; k < cnt; k++)
+      if (d[k - 1] > d[k]) {
+        qsort(d, cnt, sizeof *d, cmp_u32);
+        break;
+      }
+  }
+out:
+  nodes_free(top, n);
+  free(c.used);
+  free(c.pred.v);
+  free(c.src.v);
+  free(c.step.v);
+  return rc;
+}
+
+/* ---- public workflow API ---- */
+
+void dcsim_workflow_free(dcsim_workflow *wf) {
+  if (!wf) return;
+  for (size_t i = 0; i < wf->n_templates; i++) template_release(&wf->templates[i]);
+  free(wf->templates);
+  free(wf->tasks);
+  free(wf->dep_start);
+  free(wf->deps);
+  free(wf->platform);
+  free(wf->name);
+  free(wf->path);
+  free(wf);
+}
+
+int dcsim_workflow_build(const char *name, const dcsim_task_template *templates,
+                         size_t n_templates, const dcsim_wf_item *items, size_t n_items,
+                         dcsim_workflow **out, dcsim_error *err) {
+  int rc = DCSIM_ENOMEM;
+  dcsim_workflow *wf = calloc(1, sizeof *wf);
+  *out = NULL;
+  if (!wf || !(wf->path = strdup(name)) || !(wf->name = strdup(name)) ||
+      !(wf->templates = calloc(n_templates + 1, sizeof *wf->templates)))
+    goto nomem;
+  for (; wf->n_templates < n_templates; wf->n_templates++)
+    if (template_copy(&wf->templates[wf->n_templates], &templates[wf->n_templates])) {
+      wf->n_templates++;
+      goto nomem;
+    }
+  if ((rc = expand(wf, items, n_items, err))) goto out;
+  *out = wf;
+  return 0;
+nomem:
+  rc = DCSIM_ERR(err, DCSIM_ENOMEM, name, 0, "out of memory");
+out:
+  dcsim_workflow_free(wf);
+  return rc;
+}
+
+int dcsim_workflow_task_name(const dcsim_workflow *wf, size_t i, char *buf, size_t size) {
+  if (i >= wf->n_tasks) return DCSIM_ERANGE;
+  const dcsim_task_inst *t = &wf->tasks[i];
+  char m[16] = "", s[16] = "";
+  if (t->member) snprintf(m, sizeof m, "m%u.", (unsigned)t->member);
+  if (t->step) snprintf(s, sizeof s, "s%u.", (unsigned)t->step);
+  return snprintf(buf, size, "%s%s%s", m, s, wf->templates[t->tmpl].name);
+}
+
+/* ---- workflow XML ---- */
+
+typedef struct {
+  const dcsim_xml_doc_t *doc;
+  dcsim_workflow *wf;
+  size_t cap;            /* of wf->templates */
+  dcsim_error *err;
+} parser;
+
+static void items_free(dcsim_wf_item *items, size_t n) {
+  if (!items) return;
+  for (size_t i = 0; i < n; i++) items_free((dcsim_wf_item *)items[i].items, items[i].n_items);
+  free(items);
+}
+
+static int parse_task(parser *ps, xmlNode *x, dcsim_wf_item *it) {
+  const dcsim_xml_doc_t *doc = ps->doc;
+  dcsim_workflow *wf = ps->wf;
+  dcsim_error *err = ps->err;
+  if (wf->n_templates == ps->cap) {
+    size_t cap = ps->cap ? ps->cap * 2 : 16;
+    dcsim_task_template *nt = realloc(wf->templates, cap * sizeof *nt);
+    if (!nt) return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, x, "out of memory");
+    wf->templates = nt;
+    ps->cap = cap;
+  }
+  dcsim_task_template *t = &wf->templates[wf->n_templates++];
+  memset(t, 0, sizeof *t);
+  t->line = it->line;
+  it->tmpl = (uint32_t)(wf->n_templates - 1);
+  const char *name = NULL, *dwarf = NULL, *cas = NULL, *dev = NULL, *group = NULL, *freq = NULL;
+  int rc;
+  t->nodes = 1;
+  if ((rc = dcsim_xml_str(doc, x, "name", 1, &name, err)) ||
+      (rc = dcsim_xml_str(doc, x, "dwarf", 1, &dwarf, err)) ||
+      (rc = dcsim_xml_str(doc, x, "case", 0, &cas, err)) ||
+      (rc = dcsim_xml_str(doc, x, "device", 1, &dev, err)) ||
+      (rc = dcsim_xml_str(doc, x, "group", 0, &group, err)) ||
+      (rc = dcsim_xml_str(doc, x, "freq", 0, &freq, err)) ||
+      (rc = dcsim_xml_u32(doc, x, "nodes", 0, &t->nodes, err)) ||
+      (rc = dcsim_xml_u32(doc, x, "cores-per-node", 0, &t->cores_per_node, err)) ||
+      (rc = dcsim_xml_double(doc, x, "deadline-s", 0, &t->deadline_s, err)))
+    return rc;
+  t->device = strcmp(dev, "gpu") == 0 ? DCSIM_DEV_GPU : strcmp(dev, "any") == 0 ? DCSIM_DEV_ANY
+                                                                               : DCSIM_DEV_CPU;
+  t->gpus = t->device == DCSIM_DEV_CPU ? 0 : 1;
+  if ((rc = dcsim_xml_u32(doc, x, "gpus", 0, &t->gpus, err))) return rc;
+  int oom_ = 0;
+  t->name = dup_or_null(name, &oom_);
+  t->dwarf = dup_or_null(dwarf, &oom_);
+  t->case_name = dup_or_null(cas, &oom_);
+  t->group = dup_or_null(group, &oom_);
+  if (freq && dcsim_parse_double(freq, &t->freq_ghz) != 0) t->freq_label = dup_or_null(freq, &oom_);
+  if (oom_) return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, x, "out of memory");
+  if (freq && !t->freq_label && t->freq_ghz <= 0)
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x, "<task name=\"%s\">: freq must be > 0", name);
+  size_t n = dcsim_xml_count(x, "set");
+  if (n && !(t->sets = calloc(n, sizeof *t->sets)))
+    return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, x, "out of memory");
+  for (xmlNode *s = dcsim_xml_child(x, "set"); s; s = dcsim_xml_next(s, "set")) {
+    dcsim_param_set *p = &t->sets[t->n_sets++];
+    const char *pn = dcsim_xml_attr(doc, s, "name");
+    if ((rc = dcsim_xml_double(doc, s, "value", 1, &p->value, err))) return rc;
+    if (!(p->name = strdup(pn))) return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, s, "out of memory");
+  }
+  return 0;
+}
+
+static int parse_items(parser *ps, xmlNode *parent, dcsim_wf_item **out, size_t *n) {
+  size_t cnt = dcsim_xml_count(parent, NULL);
+  dcsim_wf_item *items = calloc(cnt ? cnt : 1, sizeof *items);
+  *out = items;
+  *n = 0;
+  if (!items) return DCSIM_XML_ERR(ps->err, DCSIM_ENOMEM, ps->doc, parent, "out of memory");
+  for (xmlNode *x = dcsim_xml_child(parent, NULL); x; x = dcsim_xml_next(x, NULL)) {
+    const char *el = (const char *)x->name;
+    dcsim_wf_item *it = &items[(*n)++];
+    int rc;
+    it->line = (int)xmlGetLineNo(x);
+    it->after = dcsim_xml_attr(ps->doc, x, "after");
+    if (strcmp(el, "task") == 0) {
+      it->kind = DCSIM_WF_TASK;
+      if ((rc = parse_task(ps, x, it))) return rc;
+      continue;
+    }
+    it->kind = strcmp(el, "steps") == 0 ? DCSIM_WF_STEPS : DCSIM_WF_ENSEMBLE;
+    it->name = dcsim_xml_attr(ps->doc, x, "name");
+    const char *ov = dcsim_xml_attr(ps->doc, x, "overlap");
+    it->overlap = ov && strcmp(ov, "true") == 0;
+    if ((rc = dcsim_xml_u32(ps->doc, x, it->kind == DCSIM_WF_STEPS ? "count" : "members", 1,
+                            &it->count, ps->err)) ||
+        (rc = parse_items(ps, x, (dcsim_wf_item **)&it->items, &it->n_items)))
+      return rc;
+  }
+  return 0;
+}
+
+int dcsim_workflow_load(const char *path, dcsim_workflow **out, dcsim_error *err) {
+  dcsim_xml_doc_t *doc = NULL;
+  dcsim_wf_item *items = NULL;
+  size_t n = 0;
+  dcsim_workflow *wf = calloc(1, sizeof *wf);
+  *out = NULL;
+  int rc = DCSIM_ENOMEM;
+  if (!wf || !(wf->path = strdup(path))) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
+  if ((rc = dcsim_xml_load(path, "workflow", &doc, err))) goto out;
+  xmlNode *root = dcsim_xml_root(doc);
+  const char *plat = dcsim_xml_attr(doc, root, "platform");
+  if (!(wf->name = strdup(dcsim_xml_attr(doc, root, "name"))) ||
+      (plat && !(wf->platform = dcsim_path_join(path, plat)))) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
+  parser ps = {doc, wf, 0, err};
+  if ((rc = parse_items(&ps, root, &items, &n))) goto out;
+  if ((rc = expand(wf, items, n, err))) goto out;
+  *out = wf;
+  wf = NULL;
+out:
+  items_free(items, n);
+  dcsim_xml_free(doc);
+  dcsim_workflow_free(wf);
+  return rc;
+}
+
+/* ---- workload ---- */
+
+void dcsim_workload_free(dcsim_workload *wl) {
+  if (!wl) return;
+  for (size_t i = 0; i < wl->n_submissions; i++) free(wl->subs[i].workflow_path);
+  free(wl->subs);
+  free(wl->platform);
+  free(wl->name);
+  free(wl->path);
+  free(wl);
+}
+
+static int parse_submit(const dcsim_xml_doc_t *doc, xmlNode *x, dcsim_submission *s,
+                        dcsim_error *err) {
+  const char *path = dcsim_xml_path(doc), *wfp = dcsim_xml_attr(doc, x, "workflow");
+  int rc;
+  s->line = (int)xmlGetLineNo(x);
+  s->count = 1;
+  s->members = 1;
+  if ((rc = dcsim_xml_double(doc, x, "at-s", 1, &s->at_s, err)) ||
+      (rc = dcsim_xml_u32(doc, x, "count", 0, &s->count, err)) ||
+      (rc = dcsim_xml_double(doc, x, "interval-s", 0, &s->interval_s, err)) ||
+      (rc = dcsim_xml_u32(doc, x, "members", 0, &s->members, err)))
+    return rc;
+  if (!(s->workflow_path = dcsim_path_join(path, wfp)))
+    return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, x, "out of memory");
+  if (s->count < 1 || s->members < 1)
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x, "<submit workflow=\"%s\">: %s must be >= 1",
+                         wfp, s->count < 1 ? "count" : "members");
+  if (s->count > 1 && !(s->interval_s > 0))
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x,
+                         "<submit workflow=\"%s\">: count > 1 needs interval-s > 0", wfp);
+  FILE *f = fopen(s->workflow_path, "r");
+  if (!f)
+    return DCSIM_XML_ERR(err, DCSIM_EREF, doc, x, "<submit workflow=\"%s\">: cannot open %s: %s",
+                         wfp, s->workflow_path, strerror(errno));
+  fclose(f);
+  return 0;
+}
+
+int dcsim_workload_load(const char *path, dcsim_workload **out, dcsim_error *err) {
+  dcsim_xml_doc_t *doc = NULL;
+  dcsim_workload *wl = NULL;
+  *out = NULL;
+  int rc = dcsim_xml_load(path, "workload", &doc, err);
+  if (rc) goto out;
+  xmlNode *root = dcsim_xml_root(doc);
+  const char *plat = dcsim_xml_attr(doc, root, "platform");
+  size_t n = dcsim_xml_count(root, "submit");
+  if (!(wl = calloc(1, sizeof *wl)) || !(wl->subs = calloc(n ? n : 1, sizeof *wl->subs)) ||
+      !(wl->path = strdup(path)) || !(wl->name = strdup(dcsim_xml_attr(doc, root, "name"))) ||
+      (plat && !(wl->platform = dcsim_path_join(path, plat)))) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
+  for (xmlNode *x = dcsim_xml_child(root, "submit"); x; x = dcsim_xml_next(x, "submit"))
+    if ((rc = parse_submit(doc, x, &wl->subs[wl->n_submissions++], err))) goto out;
+  *out = wl;
+  wl = NULL;
+out:
+  dcsim_workload_free(wl);
+  dcsim_xml_free(doc);
+  return rc;
+}

@@ -1,0 +1,340 @@
+/* xmlio.c — safe XML loading, schema validation and typed attribute access (see dcsim/xmlio.h). */
+#include "dcsim/xmlio.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/xmlschemas.h>
+
+struct dcsim_embedded_schema { const char *name; const char *text; size_t len; };
+extern const struct dcsim_embedded_schema dcsim_embedded_schemas[];
+
+struct dcsim_xml_doc {
+  xmlDocPtr doc;
+  char *path;
+};
+
+enum { MAX_INPUT_BYTES = 256 * 1024 * 1024 };
+
+int dcsim_parse_double(const char *s, double *out) {
+  if (!s) return -1;
+  while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') s++;
+  if (!*s) return -1;
+  /* only plain decimal notation: no hex, inf or nan words */
+  for (const char *p = s; *p; p++)
+    if (!strchr("0123456789+-.eE \t\r\n", *p)) return -1;
+  char *end = NULL;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (end == s || errno == ERANGE || !isfinite(v)) return -1;
+  while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r') end++;
+  if (*end) return -1;
+  *out = v;
+  return 0;
+}
+
+static int read_file(const char *path, char **buf, size_t *len, dcsim_error *err) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno));
+  int rc = DCSIM_EIO;
+  char *data = NULL;
+  size_t cap = 0, n = 0;
+  for (;;) {
+    if (n + 65536 + 1 > cap) {
+      size_t ncap = cap ? cap * 2 : 65536 * 2;
+      if (ncap > (size_t)MAX_INPUT_BYTES + 65536 * 2) {
+        rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "input larger than %d bytes", MAX_INPUT_BYTES);
+        goto out;
+      }
+      char *nd = realloc(data, ncap);
+      if (!nd) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory reading file"); goto out; }
+      data = nd;
+      cap = ncap;
+    }
+    size_t got = fread(data + n, 1, 65536, f);
+    n += got;
+    if (got < 65536) {
+      if (ferror(f)) { rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "read error"); goto out; }
+      break;
+    }
+    if (n > MAX_INPUT_BYTES) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "input larger than %d bytes", MAX_INPUT_BYTES);
+      goto out;
+    }
+  }
+  data[n] = '\0';
+  *buf = data;
+  *len = n;
+  data = NULL;
+  rc = 0;
+out:
+  free(data);
+  fclose(f);
+  return rc;
+}
+
+static const struct dcsim_embedded_schema *find_schema(const char *root) {
+  for (const struct dcsim_embedded_schema *s = dcsim_embedded_schemas; s->name; s++)
+    if (strcmp(s->name, root) == 0) return s;
+  return NULL;
+}
+
+typedef struct { dcsim_error *err; const char *path; int set; int code; } verr_state;
+
+static void on_structured_error(void *ctx, xmlErrorPtr e) {
+  verr_state *st = ctx;
+  if (st->set || !e || e->level < XML_ERR_ERROR) return;
+  st->set = 1;
+  char msg[900];
+  snprintf(msg, sizeof msg, "%s", e->message ? e->message : "invalid");
+  size_t l = strlen(msg);
+  while (l && (msg[l - 1] == '\n' || msg[l - 1] == ' ')) msg[--l] = '\0';
+  DCSIM_ERR(st->err, st->code, st->path, e->line, "%s", msg);
+}
+
+/* Reject DOCTYPE declarations before libxml2 sees them: no DTD, no entities, no XXE. */
+static int reject_doctype(const char *path, const char *buf, dcsim_error *err) {
+  const char *p = strstr(buf, "<!DOCTYPE");
+  if (!p) p = strstr(buf, "<!ENTITY");
+  if (!p) return 0;
+  int line = 1;
+  for (const char *q = buf; q < p; q++) line += (*q == '\n');
+  return DCSIM_ERR(err, DCSIM_EPARSE, path, line,
+                   "DOCTYPE/ENTITY declarations are not allowed in dcsim inputs");
+}
+
+static int parse_buffer(const char *path, const char *buf, size_t len, xmlDocPtr *out,
+                        dcsim_error *err) {
+  int rc = reject_doctype(path, buf, err);
+  if (rc) return rc;
+  xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
+  if (!ctxt) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  verr_state st = {err, path, 0, DCSIM_EPARSE};
+  xmlDocPtr doc = xmlCtxtReadMemory(ctxt, buf, (int)len, path, NULL,
+                                    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
+                                        XML_PARSE_BIG_LINES | XML_PARSE_NOCDATA);
+  if (!doc || !ctxt->wellFormed) {
+    xmlErrorPtr e = xmlCtxtGetLastError(ctxt);
+    if (e) on_structured_error(&st, e);
+    if (!st.set) DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "malformed XML");
+    xmlFreeDoc(doc);
+    xmlFreeParserCtxt(ctxt);
+    return DCSIM_EPARSE;
+  }
+  xmlFreeParserCtxt(ctxt);
+  *out = doc;
+  return 0;
+}
+
+static int validate_doc(const char *path, xmlDocPtr doc, dcsim_error *err) {
+  xmlNode *root = xmlDocGetRootElement(doc);
+  if (!root) return DCSIM_ERR(err, DCSIM_ESCHEMA, path, 0, "empty document");
+  const struct dcsim_embedded_schema *s = find_schema((const char *)root->name);
+  if (!s)
+    return DCSIM_ERR(err, DCSIM_ESCHEMA, path, (int)xmlGetLineNo(root),
+                     "<%s>: not a dcsim input (unknown root element)", (const char *)root->name);
+  int rc = DCSIM_ESCHEMA;
+  verr_state st = {err, path, 0, DCSIM_ESCHEMA};
+  xmlSchemaParserCtxtPtr pctxt = xmlSchemaNewMemParserCtxt(s->text, (int)s->len);
+  xmlSchemaPtr schema = NULL;
+  xmlSchemaValidCtxtPtr vctxt = NULL;
+  if (!pctxt) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  verr_state sst = {err, "embedded schema", 0, DCSIM_EINTERNAL};
+  xmlSchemaSetParserStructuredErrors(pctxt, on_structured_error, &sst);
+  schema = xmlSchemaParse(pctxt);
+  if (!schema) {
+    if (!sst.set) DCSIM_ERR(err, DCSIM_EINTERNAL, path, 0, "cannot compile schema %s", s->name);
+    rc = DCSIM_EINTERNAL;
+    goto out;
+  }
+  vctxt = xmlSchemaNewValidCtxt(schema);
+  if (!vctxt) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  xmlSchemaSetValidStructuredErrors(vctxt, on_structured_error, &st);
+  int v = xmlSchemaValidateDoc(vctxt, doc);
+  if (v != 0) {
+    if (!st.set) DCSIM_ERR(err, DCSIM_ESCHEMA, path, 0, "does not match schema %s.xsd", s->name);
+    goto out;
+  }
+  rc = 0;
+out:
+  xmlSchemaFreeValidCtxt(vctxt);
+  xmlSchemaFree(schema);
+  xmlSchemaFreeParserCtxt(pctxt);
+  return rc;
+}
+
+int dcsim_xml_load(const char *path, const char *expected_root, dcsim_xml_doc_t **out,
+                   dcsim_error *err) {
+  char *buf = NULL;
+  size_t len = 0;
+  xmlDocPtr doc = NULL;
+  dcsim_xml_doc_t *d = NULL;
+  xmlInitParser();
+  int rc = read_file(path, &buf, &len, err);
+  if (rc) goto out;
+  rc = parse_buffer(path, buf, len, &doc, err);
+  if (rc) goto out;
+  xmlNode *root = xmlDocGetRootElement(doc);
+  if (expected_root && (!root || strcmp((const char *)root->name, expected_root) != 0)) {
+    rc = DCSIM_ERR(err, DCSIM_ESCHEMA, path, root ? (int)xmlGetLineNo(root) : 0,
+                   "expected a <%s> document, found <%s>", expected_root,
+                   root ? (const char *)root->name : "nothing");
+    goto out;
+  }
+  rc = validate_doc(path, doc, err);
+  if (rc) goto out;
+  d = calloc(1, sizeof *d);
+  if (!d || !(d->path = strdup(path))) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
+  d->doc = doc;
+  doc = NULL;
+  *out = d;
+  d = NULL;
+out:
+  if (d) free(d->path);
+  free(d);
+  xmlFreeDoc(doc);
+  free(buf);
+  return rc;
+}
+
+void dcsim_xml_free(dcsim_xml_doc_t *d) {
+  if (!d) return;
+  xmlFreeDoc(d->doc);
+  free(d->path);
+  free(d);
+}
+
+xmlNode *dcsim_xml_root(const dcsim_xml_doc_t *d) { return xmlDocGetRootElement(d->doc); }
+const char *dcsim_xml_path(const dcsim_xml_doc_t *d) { return d ? d->path : ""; }
+
+int dcsim_xml_peek_root(const char *path, char *root, size_t size, dcsim_error *err) {
+  char *buf = NULL;
+  size_t len = 0;
+  xmlDocPtr doc = NULL;
+  xmlInitParser();
+  int rc = read_file(path, &buf, &len, err);
+  if (rc) goto out;
+  rc = parse_buffer(path, buf, len, &doc, err);
+  if (rc) goto out;
+  xmlNode *r = xmlDocGetRootElement(doc);
+  snprintf(root, size, "%s", r ? (const char *)r->name : "");
+out:
+  xmlFreeDoc(doc);
+  free(buf);
+  return rc;
+}
+
+int dcsim_xml_validate_file(const char *path, dcsim_error *err) {
+  dcsim_xml_doc_t *d = NULL;
+  int rc = dcsim_xml_load(path, NULL, &d, err);
+  dcsim_xml_free(d);
+  return rc;
+}
+
+xmlNode *dcsim_xml_next(xmlNode *n, const char *name) {
+  for (n = n ? n->next : NULL; n; n = n->next)
+    if (n->type == XML_ELEMENT_NODE && (!name || strcmp((const char *)n->name, name) == 0))
+      return n;
+  return NULL;
+}
+
+xmlNode *dcsim_xml_child(xmlNode *parent, const char *name) {
+  if (!parent) return NULL;
+  for (xmlNode *n = parent->children; n; n = n->next)
+    if (n->type == XML_ELEMENT_NODE && (!name || strcmp((const char *)n->name, name) == 0))
+      return n;
+  return NULL;
+}
+
+size_t dcsim_xml_count(xmlNode *parent, const char *name) {
+  size_t c = 0;
+  for (xmlNode *n = dcsim_xml_child(parent, name); n; n = dcsim_xml_next(n, name)) c++;
+  return c;
+}
+
+const char *dcsim_xml_attr(const dcsim_xml_doc_t *doc, xmlNode *node, const char *name) {
+  (void)doc;
+  xmlAttr *a = xmlHasProp(node, (const xmlChar *)name);
+  if (!a || !a->children || !a->children->content) return NULL;
+  return (const char *)a->children->content;
+}
+
+int dcsim_xml_str(const dcsim_xml_doc_t *doc, xmlNode *node, const char *name, int required,
+                  const char **out, dcsim_error *err) {
+  const char *v = dcsim_xml_attr(doc, node, name);
+  if (!v) {
+    if (required)
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, node, "<%s>: missing attribute '%s'",
+                           (const char *)node->name, name);
+    return 0;
+  }
+  *out = v;
+  return 0;
+}
+
+int dcsim_xml_double(const dcsim_xml_doc_t *doc, xmlNode *node, const char *name, int required,
+                     double *out, dcsim_error *err) {
+  const char *v = NULL;
+  int rc = dcsim_xml_str(doc, node, name, required, &v, err);
+  if (rc || !v) return rc;
+  double x;
+  if (dcsim_parse_double(v, &x) != 0)
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, node, "<%s %s=\"%s\">: not a finite number",
+                         (const char *)node->name, name, v);
+  *out = x;
+  return 0;
+}
+
+int dcsim_xml_u32(const dcsim_xml_doc_t *doc, xmlNode *node, const char *name, int required,
+                  unsigned *out, dcsim_error *err) {
+  double x = 0;
+  const char *v = dcsim_xml_attr(doc, node, name);
+  int rc = dcsim_xml_double(doc, node, name, required, &x, err);
+  if (rc || !v) return rc;
+  if (x < 0 || x > 4294967295.0 || x != floor(x))
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, node,
+                         "<%s %s=\"%s\">: not a whole number in 0..4294967295",
+                         (const char *)node->name, name, v);
+  *out = (unsigned)x;
+  return 0;
+}
+
+int dcsim_xml_numbers(const dcsim_xml_doc_t *doc, xmlNode *node, double **out, size_t *n,
+                      dcsim_error *err) {
+  xmlChar *text = xmlNodeGetContent(node);
+  int rc = 0;
+  double *vals = NULL;
+  size_t cnt = 0, cap = 0;
+  if (!text) return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, node, "out of memory");
+  char *save = NULL;
+  for (char *tok = strtok_r((char *)text, " \t\r\n", &save); tok;
+       tok = strtok_r(NULL, " \t\r\n", &save)) {
+    double x;
+    if (dcsim_parse_double(tok, &x) != 0) {
+      rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, node, "<%s>: '%s' is not a finite number",
+                         (const char *)node->name, tok);
+      goto out;
+    }
+    if (cnt == cap) {
+      cap = cap ? cap * 2 : 16;
+      double *nv = realloc(vals, cap * sizeof *nv);
+      if (!nv) { rc = DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, node, "out of memory"); goto out; }
+      vals = nv;
+    }
+    vals[cnt++] = x;
+  }
+  *out = vals;
+  *n = cnt;
+  vals = NULL;
+out:
+  free(vals);
+  xmlFree(text);
+  return rc;
+}

@@ -1,0 +1,321 @@
+/* test_workflow.c - workflow expansion (steps, overlap, ensembles, after=), its checks, the
+ * in-memory builder at scale, and workloads. Run from the source root. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "check.h"
+#include "dcsim/workflow.h"
+
+#define WF "tests/data/workflow/"
+#define WL "tests/data/workload/"
+
+static const char *name_of(const dcsim_workflow *wf, size_t i) {
+  static char buf[64];
+  if (dcsim_workflow_task_name(wf, i, buf, sizeof buf) < 0) return "(bad index)";
+  return buf;
+}
+
+/* The predecessors of task i are exactly want[0..n-1] (ascending). */
+static void check_deps(const dcsim_workflow *wf, size_t i, const uint32_t *want, size_t n) {
+  size_t got = wf->dep_start[i + 1] - wf->dep_start[i];
+  int ok = got == n;
+  for (size_t k = 0; ok && k < n; k++) ok = wf->deps[wf->dep_start[i] + k] == want[k];
+  CHECK(ok);
+  if (!ok) {
+    fprintf(stderr, "  task %zu (%s) waits for", i, name_of(wf, i));
+    for (size_t k = 0; k < got; k++) fprintf(stderr, " %u", wf->deps[wf->dep_start[i] + k]);
+    fprintf(stderr, "\n");
+  }
+}
+#define DEPS(wf, i, ...) do { const uint32_t w_[] = {__VA_ARGS__}; \
+  check_deps((wf), (i), w_, sizeof w_ / sizeof *w_); } while (0)
+#define NODEPS(wf, i) check_deps((wf), (i), NULL, 0)
+
+static dcsim_workflow *load(const char *path) {
+  dcsim_error err = {0};
+  dcsim_workflow *wf = NULL;
+  int rc = dcsim_workflow_load(path, &wf, &err);
+  CHECK_INT(rc, 0);
+  if (rc) fprintf(stderr, "  %s:%d: %s\n", err.file, err.line, err.msg);
+  return wf;
+}
+
+static void check_fail(const char *file, int code, int line, const char *msg, int exact) {
+  dcsim_error err = {0};
+  dcsim_workflow *wf = (dcsim_workflow *)1;
+  int rc = dcsim_workflow_load(file, &wf, &err);
+  CHECK_INT(rc, code);
+  CHECK(wf == NULL);
+  CHECK_STR(err.file, file);
+  CHECK_INT(err.line, line);
+  if (exact) CHECK_STR(err.msg, msg);
+  else CHECK(strstr(err.msg, msg) != NULL);
+  if (rc != code || err.line != line) fprintf(stderr, "  (%s: %s)\n", file, err.msg);
+}
+
+static void test_alaro(void) {
+  dcsim_workflow *wf = load(WF "alaro.xml");
+  if (!wf) return;
+  CHECK_STR(wf->name, "alaro");
+  CHECK_STR(wf->platform, "tests/data/platform/hybrid.xml");
+  CHECK_INT(wf->n_templates, 2);
+  const dcsim_task_template *b = &wf->templates[0], *r = &wf->templates[1];
+  CHECK_STR(b->name, "bifft");
+  CHECK_STR(b->dwarf, "bifft");
+  CHECK_STR(b->case_name, "alaro");
+  CHECK_INT(b->device, DCSIM_DEV_CPU);
+  CHECK_STR(b->group, "hsw");
+  CHECK_INT(b->nodes, 8);
+  CHECK_INT(b->cores_per_node, 1);
+  CHECK_INT(b->gpus, 0);
+  CHECK_REL(b->freq_ghz, 2.6, 1e-15);
+  CHECK(b->freq_label == NULL);
+  CHECK_INT(b->line, 5);
+  CHECK_STR(r->dwarf, "acraneb2");
+  CHECK_INT(r->device, DCSIM_DEV_GPU);
+  CHECK_INT(r->nodes, 1);
+  CHECK_INT(r->cores_per_node, 0);
+  CHECK_INT(r->gpus, 1);
+  CHECK_ABS(r->freq_ghz, 0, 0);
+  CHECK_INT(wf->n_tasks, 200);
+  /* step k: bifft then rad; every task waits for the one before it */
+  NODEPS(wf, 0);
+  for (size_t i = 1; i < wf->n_tasks; i++) DEPS(wf, i, (uint32_t)(i - 1));
+  CHECK_INT(wf->tasks[5].tmpl, 1);
+  CHECK_INT(wf->tasks[5].step, 3);
+  CHECK_INT(wf->tasks[5].member, 0);
+  CHECK_STR(name_of(wf, 0), "s1.bifft");
+  CHECK_STR(name_of(wf, 5), "s3.rad");
+  CHECK_STR(name_of(wf, 199), "s100.rad");
+  CHECK_STR(name_of(wf, 200), "(bad index)");
+  char small[4];
+  CHECK_INT(dcsim_workflow_task_name(wf, 199, small, sizeof small), 8);
+  CHECK_STR(small, "s10");
+  dcsim_workflow_free(wf);
+}
+
+static void test_overlap(void) {
+  dcsim_workflow *wf = load(WF "overlap.xml");
+  if (!wf) return;
+  CHECK(wf->platform == NULL);
+  CHECK_INT(wf->n_tasks, 9);
+  const dcsim_task_template *a = &wf->templates[0], *b = &wf->templates[1], *c = &wf->templates[2];
+  CHECK_STR(a->freq_label, "turbo");
+  CHECK_ABS(a->freq_ghz, 0, 0);
+  CHECK_INT(b->gpus, 1);
+  CHECK_INT(c->device, DCSIM_DEV_ANY);
+  CHECK_INT(c->gpus, 1);
+  CHECK_REL(c->deadline_s, 2.5, 1e-15);
+  CHECK_INT(c->n_sets, 2);
+  CHECK_STR(c->sets[1].name, "NPROMA");
+  CHECK_REL(c->sets[1].value, 32, 1e-15);
+  /* no dependency inside a step; every task of step k+1 waits for every task of step k */
+  for (size_t i = 0; i < 3; i++) NODEPS(wf, i);
+  for (size_t i = 3; i < 6; i++) DEPS(wf, i, 0, 1, 2);
+  for (size_t i = 6; i < 9; i++) DEPS(wf, i, 3, 4, 5);
+  CHECK_STR(name_of(wf, 7), "s3.b");
+  dcsim_workflow_free(wf);
+}
+
+static void test_ensemble(void) {
+  dcsim_workflow *wf = load(WF "ensemble.xml");
+  if (!wf) return;
+  /* post, 3 x (init, 3 x (dyn, rad)), pre */
+  CHECK_INT(wf->n_tasks, 23);
+  CHECK_STR(name_of(wf, 0), "post");
+  CHECK_STR(name_of(wf, 1), "m1.init");
+  CHECK_STR(name_of(wf, 2), "m1.s1.dyn");
+  CHECK_STR(name_of(wf, 7), "m1.s3.rad");
+  CHECK_STR(name_of(wf, 13), "m2.s3.dyn");
+  CHECK_STR(name_of(wf, 22), "pre");
+  CHECK_INT(wf->tasks[13].member, 2);
+  CHECK_INT(wf->tasks[13].step, 3);
+  DEPS(wf, 0, 7, 14, 21); /* post after the ensemble: its sinks */
+  NODEPS(wf, 22);
+  for (uint32_t m = 0; m < 3; m++) {
+    uint32_t b = 1 + 7 * m; /* members are independent: only pre links them */
+    DEPS(wf, b, 22);
+    for (uint32_t k = 1; k < 7; k++) DEPS(wf, b + k, b + k - 1);
+  }
+  dcsim_workflow_free(wf);
+
+  wf = load(WF "chain.xml");
+  if (!wf) return;
+  /* a; b after a (implicit); c after a (explicit): step 2's a waits for both sinks b and c */
+  NODEPS(wf, 0);
+  DEPS(wf, 1, 0);
+  DEPS(wf, 2, 0);
+  DEPS(wf, 3, 1, 2);
+  DEPS(wf, 4, 3);
+  DEPS(wf, 5, 3);
+  dcsim_workflow_free(wf);
+}
+
+static void test_bad_inputs(void) {
+  check_fail(WF "missing.xml", DCSIM_EIO, 0, "cannot open: No such file or directory", 1);
+  check_fail(WF "bad-malformed.xml", DCSIM_EPARSE, 5, "Premature end of data", 0);
+  check_fail(WF "bad-schema.xml", DCSIM_ESCHEMA, 3, "'device'", 0);
+  check_fail(WF "bad-members-negative.xml", DCSIM_ESCHEMA, 3, "'members'", 0);
+  check_fail(WF "bad-cycle.xml", DCSIM_ESCHEMA, 4,
+             "<task name=\"b\">: dependency cycle: b after c after b", 1);
+  check_fail(WF "bad-cycle-implicit.xml", DCSIM_ESCHEMA, 5,
+             "<task name=\"b\">: dependency cycle: b after c after b", 1);
+  check_fail(WF "bad-after.xml", DCSIM_EREF, 5,
+             "<task name=\"b\">: after=\"a\": no task or named block 'a' in this scope", 1);
+  check_fail(WF "bad-count0.xml", DCSIM_ERANGE, 3, "<steps>: count must be >= 1", 1);
+  check_fail(WF "bad-count-1e30.xml", DCSIM_ERANGE, 3,
+             "<steps count=\"1e30\">: not a whole number in 0..4294967295", 1);
+  check_fail(WF "bad-huge.xml", DCSIM_ERANGE, 4,
+             "<steps>: workflow expands to more than 50000000 tasks", 1);
+  check_fail(WF "bad-dup.xml", DCSIM_ESCHEMA, 5, "<task name=\"a\">: duplicate task name (line 3)", 1);
+  check_fail(WF "bad-gpu-nodes.xml", DCSIM_ERANGE, 3,
+             "<task name=\"a\">: a GPU task runs on one node (nodes=2)", 1);
+  check_fail(WF "bad-gpus0.xml", DCSIM_ERANGE, 3,
+             "<task name=\"a\" device=\"gpu\">: gpus must be >= 1", 1);
+  check_fail(WF "bad-nodes0.xml", DCSIM_ERANGE, 3, "<task name=\"a\">: nodes must be >= 1", 1);
+}
+
+/* The in-memory builder: a 1,000,000-task ensemble forecast, memory per task, and its checks. */
+static void test_build(void) {
+  dcsim_task_template t[2] = {
+      {.name = "bifft", .dwarf = "bifft", .device = DCSIM_DEV_CPU, .nodes = 8, .line = 0},
+      {.name = "rad", .dwarf = "acraneb2", .device = DCSIM_DEV_GPU, .nodes = 1, .gpus = 1}};
+  dcsim_wf_item tasks[2] = {{.kind = DCSIM_WF_TASK, .tmpl = 0}, {.kind = DCSIM_WF_TASK, .tmpl = 1}};
+  dcsim_wf_item steps = {.kind = DCSIM_WF_STEPS, .count = 50000, .n_items = 2, .items = tasks};
+  dcsim_wf_item ens = {.kind = DCSIM_WF_ENSEMBLE, .count = 10, .n_items = 1, .items = &steps};
+  dcsim_workflow *wf = NULL;
+  dcsim_error err = {0};
+  clock_t t0 = clock();
+  int rc = dcsim_workflow_build("gen", t, 2, &ens, 1, &wf, &err);
+  double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+  CHECK_INT(rc, 0);
+  if (rc) {
+    fprintf(stderr, "  %s:%d: %s\n", err.file, err.line, err.msg);
+    return;
+  }
+  CHECK_INT(wf->n_tasks, 1000000);
+  size_t n_deps = wf->dep_start[wf->n_tasks];
+  CHECK_INT(n_deps, 1000000 - 10);
+  double bytes = (double)(wf->n_tasks * sizeof *wf->tasks + (wf->n_tasks + 1) * 4 + n_deps * 4);
+  CHECK(bytes / (double)wf->n_tasks <= 200);
+  fprintf(stderr, "build: 1e6 tasks in %.3f s, %.1f bytes/task\n", secs, bytes / 1e6);
+  CHECK_STR(name_of(wf, 999999), "m10.s50000.rad");
+  NODEPS(wf, 100000);
+  DEPS(wf, 100001, 100000);
+  CHECK(t[0].name != wf->templates[0].name); /* copied */
+  dcsim_workflow_free(wf);
+
+  wf = (dcsim_workflow *)1;
+  steps.count = 0;
+  CHECK_INT(dcsim_workflow_build("gen", t, 2, &ens, 1, &wf, &err), DCSIM_ERANGE);
+  CHECK(wf == NULL);
+  CHECK_STR(err.msg, "<steps>: count must be >= 1");
+  steps.count = 4000000000u;
+  ens.count = 4000000000u;
+  steps.line = 7;
+  CHECK_INT(dcsim_workflow_build("gen", t, 2, &ens, 1, &wf, &err), DCSIM_ERANGE);
+  CHECK_STR(err.file, "gen");
+  CHECK_INT(err.line, 7);
+  CHECK_STR(err.msg, "<steps>: workflow expands to more than 50000000 tasks");
+  steps.count = 2;
+  tasks[1].tmpl = 0;
+  CHECK_INT(dcsim_workflow_build("gen", t, 2, &ens, 1, &wf, &err), DCSIM_EREF);
+  CHECK_STR(err.msg, "<task name=\"bifft\">: template 0 missing or used twice");
+  tasks[1].tmpl = 1;
+  dcsim_wf_item bad = {.kind = DCSIM_WF_STEPS, .count = 2, .n_items = 1, .items = &ens, .line = 3};
+  CHECK_INT(dcsim_workflow_build("gen", t, 2, &bad, 1, &wf, &err), DCSIM_ESCHEMA);
+  CHECK_STR(err.msg, "<ensemble>: not allowed here");
+  CHECK_INT(dcsim_workflow_build("gen", t, 0, NULL, 0, &wf, &err), DCSIM_ESCHEMA);
+  CHECK_STR(err.msg, "workflow has no task");
+  /* a block named like a sibling task; after= naming one sibling twice */
+  dcsim_wf_item top[2] = {{.kind = DCSIM_WF_TASK, .tmpl = 0, .line = 2},
+                          {.kind = DCSIM_WF_STEPS, .name = "bifft", .count = 2, .n_items = 1,
+                           .items = &tasks[1], .line = 3}};
+  CHECK_INT(dcsim_workflow_build("gen", t, 2, top, 2, &wf, &err), DCSIM_ESCHEMA);
+  CHECK_INT(err.line, 3);
+  CHECK_STR(err.msg, "<steps name=\"bifft\">: name already used in this scope (line 2)");
+  top[1].name = "fc";
+  top[0].after = " fc\tfc ";
+  CHECK_INT(dcsim_workflow_build("gen", t, 2, top, 2, &wf, &err), 0);
+  if (wf) {
+    CHECK_INT(wf->n_tasks, 3);
+    DEPS(wf, 0, 2);
+    DEPS(wf, 2, 1);
+    CHECK_STR(name_of(wf, 2), "s2.rad");
+  }
+  dcsim_workflow_free(wf);
+  /* overlap=true at width 20: every task of a step waits for the 20 of the previous one */
+  dcsim_task_template wide[20];
+  dcsim_wf_item wide_items[20];
+  char names[20][8];
+  for (int i = 0; i < 20; i++) {
+    snprintf(names[i], sizeof names[i], "d%d", i);
+    wide[i] = (dcsim_task_template){.name = names[i], .dwarf = "bifft", .nodes = 1};
+    wide_items[i] = (dcsim_wf_item){.kind = DCSIM_WF_TASK, .tmpl = (uint32_t)i};
+  }
+  dcsim_wf_item wsteps = {.kind = DCSIM_WF_STEPS, .count = 1000, .overlap = 1, .n_items = 20,
+                          .items = wide_items};
+  CHECK_INT(dcsim_workflow_build("wide", wide, 20, &wsteps, 1, &wf, &err), 0);
+  if (wf) {
+    CHECK_INT(wf->n_tasks, 20000);
+    CHECK_INT(wf->dep_start[wf->n_tasks], 999 * 20 * 20);
+    CHECK_INT(wf->deps[wf->dep_start[20000 - 1]], 20000 - 40);
+  }
+  dcsim_workflow_free(wf);
+}
+
+static void test_workload(void) {
+  dcsim_error err = {0};
+  dcsim_workload *wl = NULL;
+  int rc = dcsim_workload_load(WL "day.xml", &wl, &err);
+  CHECK_INT(rc, 0);
+  if (rc) {
+    fprintf(stderr, "  %s:%d: %s\n", err.file, err.line, err.msg);
+    return;
+  }
+  CHECK_STR(wl->name, "datacentre-day");
+  CHECK_STR(wl->platform, "tests/data/platform/hybrid.xml");
+  CHECK_INT(wl->n_submissions, 3);
+  CHECK_STR(wl->subs[0].workflow_path, WF "alaro.xml");
+  CHECK_INT(wl->subs[0].count, 4);
+  CHECK_REL(wl->subs[0].interval_s, 21600, 1e-15);
+  CHECK_INT(wl->subs[0].members, 1);
+  CHECK_REL(wl->subs[1].at_s, 3600.5, 1e-15);
+  CHECK_INT(wl->subs[1].members, 3);
+  CHECK_INT(wl->subs[2].count, 1);
+  CHECK_ABS(wl->subs[2].interval_s, 0, 0);
+  CHECK_INT(wl->subs[2].line, 5);
+  dcsim_workload_free(wl);
+  dcsim_workload_free(NULL);
+
+  struct { const char *file; int code, line; const char *msg; } bad[] = {
+      {WL "bad-missing.xml", DCSIM_EREF, 4,
+       "<submit workflow=\"../workflow/missing.xml\">: cannot open tests/data/workflow/missing.xml: "
+       "No such file or directory"},
+      {WL "bad-interval.xml", DCSIM_ERANGE, 3,
+       "<submit workflow=\"../workflow/alaro.xml\">: count > 1 needs interval-s > 0"},
+      {WL "bad-count0.xml", DCSIM_ERANGE, 3,
+       "<submit workflow=\"../workflow/alaro.xml\">: count must be >= 1"},
+      {WL "bad-negative.xml", DCSIM_ESCHEMA, 3, NULL}};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    dcsim_error e = {0};
+    wl = (dcsim_workload *)1;
+    CHECK_INT(dcsim_workload_load(bad[i].file, &wl, &e), bad[i].code);
+    CHECK(wl == NULL);
+    CHECK_STR(e.file, bad[i].file);
+    CHECK_INT(e.line, bad[i].line);
+    if (bad[i].msg) CHECK_STR(e.msg, bad[i].msg);
+    else CHECK(strstr(e.msg, "'at-s'") != NULL);
+  }
+}
+
+int main(void) {
+  test_alaro();
+  test_overlap();
+  test_ensemble();
+  test_bad_inputs();
+  test_build();
+  test_workload();
+  CHECK_DONE();
+}
