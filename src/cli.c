@@ -59,7 +59,7 @@ static const dcsim_command commands[] = {
     {"model", dcsim_cmd_model, "predict time and energy of one dwarf run (D3.5 §3-§5)", "", model_opts, N_OF(model_opts), 0, 0},
     {"energy", dcsim_cmd_energy, "energy of a run whose time was measured (D3.5 §5.3)", "", energy_opts, N_OF(energy_opts), 0, 0},
     {"list", dcsim_cmd_list, "list the profiles, dwarfs, cases and workflows found", "", list_opts, N_OF(list_opts), 0, 0},
-    {"validate", dcsim_cmd_validate, "check input files against their schemas", "FILE...", validate_opts, N_OF(validate_opts), 1, 8},
+    {"validate", dcsim_cmd_validate, "load and check input files: schema, references, values", "FILE...", validate_opts, N_OF(validate_opts), 1, 8},
 };
 
 static void usage_all(FILE *f) {

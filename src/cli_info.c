@@ -1,5 +1,6 @@
-/* cli_info.c — `dcsim list` and `dcsim validate`. */
+/* cli_info.c — `dcsim list` and `dcsim validate` (the full load of each file, not only its schema). */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,8 @@
 #include "dcsim/dwarf.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/json.h"
+#include "dcsim/platform.h"
+#include "dcsim/workflow.h"
 #include "dcsim/xmlio.h"
 
 static int xml_filter(const struct dirent *e) {
@@ -22,7 +25,8 @@ static int list_kind(dcsim_kind kind, dcsim_json *j, int json, dcsim_error *err)
   snprintf(dir, sizeof dir, "%s/%s", dcsim_catalog_root(), dcsim_catalog_dir(kind));
   struct dirent **ents = NULL;
   int n = scandir(dir, &ents, xml_filter, alphasort);
-  if (n < 0) return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot read directory");
+  if (n < 0 && errno == ENOENT && kind == DCSIM_KIND_WORKFLOW) n = 0; /* workflows/ is optional */
+  else if (n < 0) return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot read directory: %s", strerror(errno));
   static const char *const titles[] = {"CPU profiles", "GPU profiles", "dwarfs", "workflows"};
   int rc = 0;
   if (json) { dcsim_json_key(j, kind == DCSIM_KIND_CPU ? "cpu" : kind == DCSIM_KIND_GPU ? "gpu" : kind == DCSIM_KIND_DWARF ? "dwarfs" : "workflows"); dcsim_json_arr_begin(j); }
@@ -42,8 +46,11 @@ static int list_kind(dcsim_kind kind, dcsim_json *j, int json, dcsim_error *err)
         dcsim_json_key(j, "energy"); dcsim_json_bool(j, dcsim_cpu_profile_has_energy(p));
         dcsim_json_obj_end(j);
       } else {
-        printf("  %-18s %-26s %2u x %2u cores, tables up to %u threads%s\n", dcsim_cpu_profile_name(p), dcsim_cpu_profile_model(p),
-               dcsim_cpu_profile_sockets(p), dcsim_cpu_profile_cores_per_socket(p), dcsim_cpu_profile_max_threads(p),
+        char tables[64];
+        if (dcsim_cpu_profile_max_threads(p)) snprintf(tables, sizeof tables, "tables up to %u threads", dcsim_cpu_profile_max_threads(p));
+        else snprintf(tables, sizeof tables, "no performance tables");
+        printf("  %-18s %-26s %2u x %2u cores, %s%s\n", dcsim_cpu_profile_name(p), dcsim_cpu_profile_model(p),
+               dcsim_cpu_profile_sockets(p), dcsim_cpu_profile_cores_per_socket(p), tables,
                dcsim_cpu_profile_has_energy(p) ? ", energy table" : "");
       }
       dcsim_cpu_profile_free(p);
@@ -110,11 +117,157 @@ int dcsim_cmd_list(const dcsim_args *a, dcsim_error *err) {
   return rc;
 }
 
+/* ---- dcsim validate: the full semantic load of each file, not only its schema ---- */
+
+static int validate_file(const char *path, int depth, dcsim_error *err);
+
+/* A dwarf loads, and every case that sets all parameters evaluates (formulas finite and
+ * non-negative, loops with work have <flop> coefficients). */
+static int validate_dwarf(const char *path, dcsim_error *err) {
+  dcsim_dwarf_t *d = NULL;
+  int rc = dcsim_dwarf_load(path, &d, err);
+  for (size_t c = 0; !rc && c < dcsim_dwarf_n_cases(d); c++) {
+    const char *cn = dcsim_dwarf_case(d, c);
+    int complete = 1;
+    for (size_t k = 0; k < dcsim_dwarf_n_params(d) && complete; k++) {
+      double v;
+      complete = dcsim_dwarf_case_value(d, cn, dcsim_dwarf_param(d, k), &v, NULL) == 0;
+    }
+    if (!complete) continue; /* a case meant to be completed with --set */
+    dcsim_dwarf_eval *ev = NULL;
+    rc = dcsim_dwarf_evaluate(d, cn, NULL, 0, &ev, err);
+    dcsim_dwarf_eval_free(ev);
+  }
+  dcsim_dwarf_free(d);
+  return rc;
+}
+
+/* Resolves a profile reference of a platform group and loads the profile. The platform loader has
+ * already resolved paths against the platform file; bare names go to the data root. */
+static int validate_profile_ref(dcsim_kind kind, const char *ref, const char *file, int line,
+                                dcsim_error *err) {
+  char path[4096];
+  int rc = dcsim_catalog_resolve(kind, ref, NULL, line, path, sizeof path, err);
+  if (rc) {
+    if (err) { snprintf(err->file, sizeof err->file, "%s", file); err->line = line; }
+    return rc;
+  }
+  if (kind == DCSIM_KIND_CPU) {
+    dcsim_cpu_profile_t *p = NULL;
+    rc = dcsim_cpu_profile_load(path, &p, err);
+    dcsim_cpu_profile_free(p);
+  } else {
+    dcsim_gpu_profile_t *p = NULL;
+    rc = dcsim_gpu_profile_load(path, &p, err);
+    dcsim_gpu_profile_free(p);
+  }
+  return rc;
+}
+
+static int validate_platform(const char *path, dcsim_error *err) {
+  dcsim_platform *p = NULL;
+  int rc = dcsim_platform_load(path, &p, err);
+  for (size_t g = 0; !rc && g < p->n_groups; g++) {
+    const dcsim_node_group *ng = &p->groups[g];
+    rc = validate_profile_ref(DCSIM_KIND_CPU, ng->cpu, path, ng->line, err);
+    if (!rc && ng->gpu) rc = validate_profile_ref(DCSIM_KIND_GPU, ng->gpu, path, ng->line, err);
+  }
+  dcsim_platform_free(p);
+  return rc;
+}
+
+/* Every task's dwarf resolves and loads, runs on the task's device, and evaluates with the task's
+ * case and <set>s; the platform it names, if any, validates too. */
+static int validate_workflow(const char *path, int depth, dcsim_error *err) {
+  dcsim_workflow *wf = NULL;
+  int rc = dcsim_workflow_load(path, &wf, err);
+  for (size_t t = 0; !rc && t < wf->n_templates; t++) {
+    const dcsim_task_template *tt = &wf->templates[t];
+    char dpath[4096];
+    dcsim_dwarf_t *d = NULL;
+    dcsim_dwarf_eval *ev = NULL;
+    dcsim_binding b[64];
+    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, tt->dwarf, path, tt->line, dpath, sizeof dpath, err))) break;
+    if ((rc = dcsim_dwarf_load(dpath, &d, err))) break;
+    dcsim_dwarf_device dev = dcsim_dwarf_device_of(d);
+    if ((tt->device == DCSIM_DEV_CPU && dev != DCSIM_DWARF_CPU) || (tt->device == DCSIM_DEV_GPU && dev != DCSIM_DWARF_GPU)) {
+      rc = DCSIM_ERR(err, DCSIM_EREF, path, tt->line, "<task name=\"%s\">: dwarf %s runs on a %s, not on the task's device",
+                     tt->name, dcsim_dwarf_name(d), dev == DCSIM_DWARF_GPU ? "GPU" : "CPU");
+    } else if (tt->case_name && !dcsim_dwarf_has_case(d, tt->case_name)) {
+      rc = DCSIM_ERR(err, DCSIM_EREF, path, tt->line, "<task name=\"%s\">: dwarf %s has no case '%s'", tt->name,
+                     dcsim_dwarf_name(d), tt->case_name);
+    } else if (tt->n_sets > sizeof b / sizeof b[0]) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, tt->line, "<task name=\"%s\">: more than %zu <set> elements", tt->name,
+                     sizeof b / sizeof b[0]);
+    } else {
+      for (size_t k = 0; k < tt->n_sets; k++) b[k] = (dcsim_binding){tt->sets[k].name, tt->sets[k].value, path, tt->line};
+      for (size_t k = 0; !rc && k < dcsim_dwarf_n_params(d); k++) { /* every parameter given here */
+        const char *pn = dcsim_dwarf_param(d, k);
+        double v;
+        int given = tt->case_name && dcsim_dwarf_case_value(d, tt->case_name, pn, &v, NULL) == 0;
+        for (size_t j = 0; j < tt->n_sets && !given; j++) given = strcmp(tt->sets[j].name, pn) == 0;
+        if (!given)
+          rc = DCSIM_ERR(err, DCSIM_EREF, path, tt->line, "<task name=\"%s\">: parameter %s of dwarf %s has no value (give case= or a <set>)",
+                         tt->name, pn, dcsim_dwarf_name(d));
+      }
+      if (!rc && (rc = dcsim_dwarf_evaluate(d, tt->case_name, b, tt->n_sets, &ev, err)) && err && strcmp(err->file, path) != 0) {
+        char m[sizeof err->msg];
+        snprintf(m, sizeof m, "%s", err->msg); /* a formula of the dwarf: say which task evaluated it */
+        snprintf(err->msg, sizeof err->msg, "%.700s (task '%.100s' of %.150s:%d)", m, tt->name, path, tt->line);
+      }
+    }
+    dcsim_dwarf_eval_free(ev);
+    dcsim_dwarf_free(d);
+  }
+  if (!rc && wf->platform) rc = validate_file(wf->platform, depth + 1, err);
+  dcsim_workflow_free(wf);
+  return rc;
+}
+
+static int validate_workload(const char *path, int depth, dcsim_error *err) {
+  dcsim_workload *wl = NULL;
+  int rc = dcsim_workload_load(path, &wl, err);
+  for (size_t i = 0; !rc && i < wl->n_submissions; i++) rc = validate_file(wl->subs[i].workflow_path, depth + 1, err);
+  if (!rc && wl->platform) rc = validate_file(wl->platform, depth + 1, err);
+  dcsim_workload_free(wl);
+  return rc;
+}
+
+/* Dispatches on the root element to the module's loader, which checks the schema first. */
+static int validate_file(const char *path, int depth, dcsim_error *err) {
+  char root[64];
+  int rc = dcsim_xml_peek_root(path, root, sizeof root, err);
+  if (rc) return rc;
+  if (depth > 4) return DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "references nested too deeply");
+  if (strcmp(root, "cpu-profile") == 0) {
+    dcsim_cpu_profile_t *p = NULL;
+    rc = dcsim_cpu_profile_load(path, &p, err);
+    dcsim_cpu_profile_free(p);
+  } else if (strcmp(root, "gpu-profile") == 0) {
+    dcsim_gpu_profile_t *p = NULL;
+    rc = dcsim_gpu_profile_load(path, &p, err);
+    dcsim_gpu_profile_free(p);
+  } else if (strcmp(root, "dwarf") == 0) {
+    rc = validate_dwarf(path, err);
+  } else if (strcmp(root, "platform") == 0) {
+    rc = validate_platform(path, err);
+  } else if (strcmp(root, "workflow") == 0) {
+    rc = validate_workflow(path, depth, err);
+  } else if (strcmp(root, "workload") == 0) {
+    rc = validate_workload(path, depth, err);
+  } else {
+    rc = dcsim_xml_validate_file(path, err); /* names the unknown root */
+  }
+  return rc;
+}
+
 int dcsim_cmd_validate(const dcsim_args *a, dcsim_error *err) {
   for (int i = 0; i < a->n_positional; i++) {
-    int rc = dcsim_xml_validate_file(a->positional[i], err);
+    char root[64];
+    int rc = validate_file(a->positional[i], 0, err);
+    if (!rc) rc = dcsim_xml_peek_root(a->positional[i], root, sizeof root, err);
     if (rc) return rc;
-    if (!dcsim_arg_flag(a, "quiet")) printf("%s: valid\n", a->positional[i]);
+    if (!dcsim_arg_flag(a, "quiet")) printf("%s: valid %s\n", a->positional[i], root);
   }
   return 0;
 }

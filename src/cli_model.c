@@ -189,9 +189,13 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   }
   if ((rc = dcsim_dwarf_evaluate(d, case_name, b, nb, &ev, err))) goto out;
   rq.ev = ev;
-  if (dcsim_dwarf_device_of(d) == DCSIM_DWARF_CPU) {
+  /* --gpu selects the GPU model, --cpu the CPU model; a dwarf may have one or both */
+  int use_gpu = dcsim_arg(a, "gpu") != NULL;
+  if (use_gpu && dcsim_arg(a, "cpu")) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "cpu"), "give --cpu or --gpu, not both (a GPU's host is --host-cpu)"); goto out; }
+  if (use_gpu && !dcsim_dwarf_has_gpu_model(d)) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "gpu"), "dwarf %s has no GPU model: --gpu does not apply", dcsim_dwarf_name(d)); goto out; }
+  if (!use_gpu && !dcsim_dwarf_has_cpu_model(d)) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "dwarf %s runs on a GPU: give --gpu PROFILE", dcsim_dwarf_name(d)); goto out; }
+  if (!use_gpu) {
     if (!dcsim_arg(a, "cpu")) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "dwarf %s runs on a CPU: give --cpu PROFILE", dcsim_dwarf_name(d)); goto out; }
-    if (dcsim_arg(a, "gpu")) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "gpu"), "dwarf %s is a CPU dwarf: --gpu does not apply", dcsim_dwarf_name(d)); goto out; }
     if ((rc = load_cpu_arg(a, "cpu", &cpu, err))) goto out;
     rq.cpu = cpu;
     if ((rc = dcsim_arg_uint(a, "nodes", 1, &rq.nodes, err))) goto out;
@@ -205,10 +209,9 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
     if (dcsim_arg(a, "net-bw-bps") && !(bw > 0)) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "net-bw-bps"), "--net-bw-bps must be positive"); goto out; }
     rq.net_s_per_byte = bw > 0 ? 1.0 / bw : 0; /* §4.3: T_single, time to send one byte */
   } else {
-    if (!dcsim_arg(a, "gpu")) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "dwarf %s runs on a GPU: give --gpu PROFILE", dcsim_dwarf_name(d)); goto out; }
     const char *cpu_only[] = {"cpu", "nodes", "cores", "freq", "net-bw-bps"};
     for (size_t i = 0; i < 5; i++)
-      if (dcsim_arg(a, cpu_only[i])) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, cpu_only[i]), "dwarf %s is a GPU dwarf: --%s does not apply", dcsim_dwarf_name(d), cpu_only[i]); goto out; }
+      if (dcsim_arg(a, cpu_only[i])) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, cpu_only[i]), "dwarf %s runs on the GPU here: --%s does not apply", dcsim_dwarf_name(d), cpu_only[i]); goto out; }
     if ((rc = load_gpu_arg(a, &gpu, err))) goto out;
     rq.gpu = gpu;
     if (dcsim_arg(a, "host-cpu") && (rc = load_cpu_arg(a, "host-cpu", &host, err))) goto out;

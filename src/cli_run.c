@@ -1,2 +1,152 @@
+/* cli_run.c — `dcsim run FILE`: simulate a workflow or a workload (doc/engine.md). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "dcsim/cli.h"
-int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) { (void)a; return DCSIM_ERR(err, DCSIM_EUSAGE, "", 0, "TEMP"); }
+#include "dcsim/engine.h"
+#include "dcsim/json.h"
+#include "dcsim/results.h"
+#include "dcsim/scenario.h"
+#include "dcsim/sched.h"
+
+static double busy_fraction(const dcsim_run_stats *st) {
+  double busy = 0, mk = (double)st->makespan_ns * 1e-9;
+  for (unsigned i = 0; i < st->n_nodes; i++) busy += st->node_busy_s[i];
+  return mk > 0 && st->n_nodes ? busy / (mk * st->n_nodes) : 0;
+}
+
+static void print_json(const dcsim_scenario *s, const dcsim_run_stats *st, dcsim_job_policy jp,
+                       dcsim_task_policy tp, int64_t run_id) {
+  dcsim_json j;
+  dcsim_json_init(&j, stdout, 1);
+  dcsim_json_obj_begin(&j);
+  dcsim_json_key(&j, "input"); dcsim_json_str(&j, s->input_path);
+  dcsim_json_key(&j, "platform"); dcsim_json_str(&j, s->platform->name);
+  dcsim_json_key(&j, "policy"); {
+    char pol[32];
+    snprintf(pol, sizeof pol, "%s+%s", dcsim_sched_job_name(jp), dcsim_sched_task_name(tp));
+    dcsim_json_str(&j, pol);
+  }
+  dcsim_json_key(&j, "time_to_solution_s"); dcsim_json_num(&j, (double)st->makespan_ns * 1e-9);
+  dcsim_json_key(&j, "energy_to_solution_j"); dcsim_json_num(&j, st->energy_j);
+  dcsim_json_key(&j, "unallocated_idle_j"); dcsim_json_num(&j, st->unallocated_idle_j);
+  dcsim_json_key(&j, "tasks"); dcsim_json_int(&j, (long long)st->tasks);
+  dcsim_json_key(&j, "jobs"); dcsim_json_int(&j, (long long)st->n_jobs);
+  dcsim_json_key(&j, "events"); dcsim_json_int(&j, (long long)st->events);
+  dcsim_json_key(&j, "nodes"); dcsim_json_int(&j, st->n_nodes);
+  dcsim_json_key(&j, "utilisation"); dcsim_json_num(&j, busy_fraction(st));
+  if (run_id > 0) { dcsim_json_key(&j, "run_id"); dcsim_json_int(&j, run_id); }
+  dcsim_json_key(&j, "workflows");
+  dcsim_json_arr_begin(&j);
+  for (size_t k = 0; k < st->n_jobs; k++) {
+    const dcsim_job_stats *js = &st->jobs[k];
+    dcsim_json_obj_begin(&j);
+    dcsim_json_key(&j, "name"); dcsim_json_str(&j, s->wfs[s->jobs[k].wf].wf->name);
+    dcsim_json_key(&j, "instance"); dcsim_json_int(&j, s->jobs[k].instance);
+    dcsim_json_key(&j, "submit_s"); dcsim_json_num(&j, (double)js->submit_ns * 1e-9);
+    dcsim_json_key(&j, "start_s"); dcsim_json_num(&j, (double)js->start_ns * 1e-9);
+    dcsim_json_key(&j, "end_s"); dcsim_json_num(&j, (double)js->end_ns * 1e-9);
+    dcsim_json_key(&j, "wait_s"); dcsim_json_num(&j, (double)(js->start_ns - js->submit_ns) * 1e-9);
+    dcsim_json_key(&j, "time_to_solution_s"); dcsim_json_num(&j, (double)(js->end_ns - js->submit_ns) * 1e-9);
+    dcsim_json_key(&j, "energy_to_solution_j"); dcsim_json_num(&j, js->energy_j);
+    dcsim_json_key(&j, "task_energy_j"); dcsim_json_num(&j, js->task_energy_j);
+    dcsim_json_key(&j, "held_idle_j"); dcsim_json_num(&j, js->energy_j - js->task_energy_j);
+    dcsim_json_key(&j, "tasks"); dcsim_json_int(&j, js->tasks);
+    dcsim_json_obj_end(&j);
+  }
+  dcsim_json_arr_end(&j);
+  dcsim_json_key(&j, "groups");
+  dcsim_json_arr_begin(&j);
+  double mk = (double)st->makespan_ns * 1e-9;
+  for (size_t g = 0; g < st->n_groups; g++) {
+    const dcsim_node_group *ng = s->groups[g].g;
+    const dcsim_group_stats *gs = &st->groups[g];
+    dcsim_json_obj_begin(&j);
+    dcsim_json_key(&j, "name"); dcsim_json_str(&j, ng->name);
+    dcsim_json_key(&j, "nodes"); dcsim_json_int(&j, ng->count);
+    dcsim_json_key(&j, "energy_j"); dcsim_json_num(&j, gs->energy_j);
+    dcsim_json_key(&j, "busy_node_s"); dcsim_json_num(&j, gs->busy_node_s);
+    dcsim_json_key(&j, "utilisation"); dcsim_json_num(&j, mk > 0 ? gs->busy_node_s / (mk * ng->count) : 0);
+    dcsim_json_key(&j, "allocated"); dcsim_json_num(&j, mk > 0 ? gs->alloc_node_s / (mk * ng->count) : 0);
+    dcsim_json_obj_end(&j);
+  }
+  dcsim_json_arr_end(&j);
+  dcsim_json_obj_end(&j);
+  dcsim_json_end(&j);
+}
+
+static void print_text(const dcsim_scenario *s, const dcsim_run_stats *st, dcsim_job_policy jp,
+                       dcsim_task_policy tp, int64_t run_id, const char *db) {
+  double mk = (double)st->makespan_ns * 1e-9;
+  printf("input       %s\nplatform    %s (%u nodes)\n", s->input_path, s->platform->name, st->n_nodes);
+  for (size_t g = 0; g < s->n_groups; g++) {
+    const dcsim_group_rt *gr = &s->groups[g];
+    printf("  %-10s %5u x %u-socket %s", gr->g->name, gr->g->count, gr->g->sockets, dcsim_cpu_profile_name(gr->cpu));
+    if (gr->gpu) printf(" + %u x %s", gr->g->gpus_per_node, dcsim_gpu_profile_name(gr->gpu));
+    printf(", idle %.4g W/node\n", gr->idle_w);
+  }
+  printf("policy      %s+%s\n", dcsim_sched_job_name(jp), dcsim_sched_task_name(tp));
+  printf("simulated   %zu job(s), %llu task(s), %llu events\n\n", st->n_jobs, (unsigned long long)st->tasks,
+         (unsigned long long)st->events);
+  printf("time-to-solution    %.6g s\n", mk);
+  printf("energy-to-solution  %.6g J (%.6g kWh), of which %.6g J idle on nodes no job held\n", st->energy_j,
+         st->energy_j / 3.6e6, st->unallocated_idle_j);
+  printf("utilisation         %.1f %% of node time running tasks\n\n", 100 * busy_fraction(st));
+  printf("%-20s %4s %10s %10s %12s %14s %14s %14s\n", "workflow", "inst", "submit [s]", "wait [s]", "TTS [s]",
+         "energy [J]", "tasks [J]", "held idle [J]");
+  size_t shown = st->n_jobs > 50 ? 50 : st->n_jobs;
+  for (size_t k = 0; k < shown; k++) {
+    const dcsim_job_stats *js = &st->jobs[k];
+    printf("%-20s %4u %10.6g %10.6g %12.6g %14.6g %14.6g %14.6g\n", s->wfs[s->jobs[k].wf].wf->name, s->jobs[k].instance,
+           (double)js->submit_ns * 1e-9, (double)(js->start_ns - js->submit_ns) * 1e-9,
+           (double)(js->end_ns - js->submit_ns) * 1e-9, js->energy_j, js->task_energy_j, js->energy_j - js->task_energy_j);
+  }
+  if (shown < st->n_jobs) printf("... %zu more (see --format json or the database)\n", st->n_jobs - shown);
+  printf("\n%-12s %6s %14s %14s %12s %12s\n", "node group", "nodes", "energy [J]", "busy [node-s]", "utilisation", "held");
+  for (size_t g = 0; g < st->n_groups; g++) {
+    const dcsim_node_group *ng = s->groups[g].g;
+    const dcsim_group_stats *gs = &st->groups[g];
+    printf("%-12s %6u %14.6g %14.6g %11.1f%% %11.1f%%\n", ng->name, ng->count, gs->energy_j, gs->busy_node_s,
+           mk > 0 ? 100 * gs->busy_node_s / (mk * ng->count) : 0, mk > 0 ? 100 * gs->alloc_node_s / (mk * ng->count) : 0);
+  }
+  if (db) printf("\nresults     %s, run %lld\n", db, (long long)run_id);
+}
+
+int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
+  static const char *const formats[] = {"text", "json", NULL};
+  int fmt = 0, rc;
+  dcsim_job_policy jp;
+  dcsim_task_policy tp;
+  dcsim_scenario *s = NULL;
+  dcsim_engine_t *e = NULL;
+  dcsim_results_t *db = NULL;
+  int64_t run_id = 0;
+  if ((rc = dcsim_arg_format(a, formats, &fmt, err))) return rc;
+  if ((rc = dcsim_sched_parse_policy(dcsim_arg(a, "policy"), &jp, &tp, err))) {
+    if (err) err->line = dcsim_arg_index(a, "policy");
+    return rc;
+  }
+  dcsim_scenario_opts so = {dcsim_arg(a, "platform"), tp, 0};
+  if ((rc = dcsim_arg_double(a, "deadline-s", 0, &so.deadline_s, err))) return rc;
+  /* every input is read and checked before the database is touched */
+  if ((rc = dcsim_scenario_load(a->positional[0], &so, &s, err))) goto out;
+  const char *dbpath = dcsim_arg(a, "db");
+  dcsim_engine_opts eo = {jp, NULL};
+  if (dbpath) {
+    dcsim_run_info info = {a->positional[0], dcsim_sched_job_name(jp), dcsim_sched_task_name(tp)};
+    if ((rc = dcsim_results_open(dbpath, &db, err)) || (rc = dcsim_results_begin(db, s, &info, err))) goto out;
+    eo.sink = dcsim_results_sink(db);
+  }
+  if (!(e = dcsim_engine_new(s, &eo, err))) { rc = err ? err->code : DCSIM_ENOMEM; goto out; }
+  if ((rc = dcsim_engine_run(e, err))) goto out;
+  const dcsim_run_stats *st = dcsim_engine_stats(e);
+  if (db && (rc = dcsim_results_finish(db, st, &run_id, err))) goto out;
+  if (fmt == 1) print_json(s, st, jp, tp, run_id);
+  else print_text(s, st, jp, tp, run_id, dbpath);
+out:
+  dcsim_results_close(db); /* rolls back unless finished */
+  dcsim_engine_free(e);
+  dcsim_scenario_free(s);
+  return rc;
+}

@@ -37,6 +37,7 @@ struct dcsim_dwarf {
   dcsim_dwarf_device device;
   size_t n_params;
   char **params;
+  int *param_lines; /* line of each <param> */
   size_t n_cases;
   case_def *cases;
   size_t n_loops;
@@ -65,6 +66,7 @@ void dcsim_dwarf_free(dcsim_dwarf_t *d) {
   if (!d) return;
   for (size_t i = 0; i < d->n_params; i++) free(d->params[i]);
   free(d->params);
+  free(d->param_lines);
   for (size_t i = 0; i < d->n_cases; i++) {
     case_def *c = &d->cases[i];
     free(c->name);
@@ -141,7 +143,8 @@ static int load_params(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ro
   xmlNode *ps = dcsim_xml_child(root, "parameters");
   size_t n = dcsim_xml_count(ps, "param");
   d->params = calloc(n ? n : 1, sizeof *d->params);
-  if (!d->params) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+  d->param_lines = calloc(n ? n : 1, sizeof *d->param_lines);
+  if (!d->params || !d->param_lines) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
   for (xmlNode *p = dcsim_xml_child(ps, "param"); p; p = dcsim_xml_next(p, "param")) {
     const char *name = NULL;
     int rc = dcsim_xml_str(doc, p, "name", 1, &name, err);
@@ -150,6 +153,7 @@ static int load_params(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ro
       return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, p, "<param name=\"%s\">: declared twice", name);
     if (!(d->params[d->n_params] = dupstr(name)))
       return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+    d->param_lines[d->n_params] = (int)xmlGetLineNo(p);
     d->n_params++;
   }
   return 0;
@@ -340,6 +344,9 @@ const char *dcsim_dwarf_param(const dcsim_dwarf_t *d, size_t i) { return i < d->
 size_t dcsim_dwarf_n_cases(const dcsim_dwarf_t *d) { return d->n_cases; }
 const char *dcsim_dwarf_case(const dcsim_dwarf_t *d, size_t i) { return i < d->n_cases ? d->cases[i].name : NULL; }
 
+int dcsim_dwarf_has_cpu_model(const dcsim_dwarf_t *d) { return d->n_loops > 0; }
+int dcsim_dwarf_has_gpu_model(const dcsim_dwarf_t *d) { return d->n_kernels > 0; }
+
 int dcsim_dwarf_has_case(const dcsim_dwarf_t *d, const char *case_name) {
   for (size_t i = 0; i < d->n_cases; i++)
     if (strcmp(d->cases[i].name, case_name) == 0) return 1;
@@ -415,7 +422,7 @@ int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dc
   }
   for (size_t i = 0; i < d->n_params; i++)
     if (!set[i]) {
-      rc = DCSIM_ERR(err, DCSIM_EREF, d->path, 0, "parameter %s of dwarf %s has no value (give a case or set it)", d->params[i], d->name);
+      rc = DCSIM_ERR(err, DCSIM_EREF, d->path, d->param_lines[i], "parameter %s of dwarf %s has no value (give a case or set it)", d->params[i], d->name);
       goto out;
     }
   e->dwarf = d;
@@ -442,7 +449,7 @@ int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dc
   e->n_kernels = d->n_kernels;
   e->kernels = d->kernels;
   e->invocations = d->invocations;
-  if (d->device == DCSIM_DWARF_GPU && (rc = eval_formula(d, &d->domain, vals, "domain-size", &e->domain_size, err))) goto out;
+  if (d->n_kernels && (rc = eval_formula(d, &d->domain, vals, "domain-size", &e->domain_size, err))) goto out;
   if (d->has_comm) {
     e->has_comm = 1;
     if ((rc = eval_formula(d, &d->comm_in, vals, "in-byte", &e->comm_in_byte, err)) ||

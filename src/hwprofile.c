@@ -306,7 +306,8 @@ static int freq_bracket(const dcsim_cpu_profile_t *p, const table *t, const dcsi
   dcsim_cpu_state_freq_str(s, fs, sizeof fs);
   if (s->label || ilo < 0 || ihi < 0)
     return DCSIM_ERR(err, DCSIM_ERANGE, p->path, t->line,
-                     "state outside table: frequency %s is not covered by the %s table of %s", fs, what, p->name);
+                     "state outside table: frequency %s%s is not covered by the %s table of %s", fs,
+                     s->label ? "" : " GHz", what, p->name);
   *c0 = (size_t)ilo;
   *c1 = (size_t)ihi;
   *w = (s->ghz - lo) / (hi - lo);

@@ -77,7 +77,7 @@ static int run_gpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
 
 int dcsim_model_run(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {
   memset(out, 0, sizeof *out);
-  int rc = req->ev->device == DCSIM_DWARF_GPU ? run_gpu(req, out, err) : run_cpu(req, out, err);
+  int rc = req->gpu ? run_gpu(req, out, err) : run_cpu(req, out, err); /* the resources pick the model */
   if (rc) dcsim_prediction_release(out);
   return rc;
 }

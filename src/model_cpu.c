@@ -15,8 +15,8 @@ void dcsim_cpu_result_free(dcsim_cpu_result *r) {
 int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes, size_t n_nodes,
                     double net_s_per_byte, dcsim_cpu_result **out, dcsim_error *err) {
   const char *dpath = dcsim_dwarf_path(ev->dwarf);
-  if (ev->device != DCSIM_DWARF_CPU)
-    return DCSIM_ERR(err, DCSIM_EREF, dpath, 0, "dwarf %s is a GPU dwarf; the CPU model needs a CPU dwarf", dcsim_dwarf_name(ev->dwarf));
+  if (ev->n_loops == 0)
+    return DCSIM_ERR(err, DCSIM_EREF, dpath, 0, "dwarf %s has no CPU model (<loops>)", dcsim_dwarf_name(ev->dwarf));
   if (n_nodes == 0) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "node count must be >= 1");
   if (!(net_s_per_byte >= 0) || !isfinite(net_s_per_byte))
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "network time per byte must be finite and >= 0");

@@ -11,9 +11,9 @@ void dcsim_gpu_result_free(dcsim_gpu_result *r) {
 
 int dcsim_model_gpu(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu,
                     dcsim_gpu_result **out, dcsim_error *err) {
-  if (ev->device != DCSIM_DWARF_GPU)
+  if (ev->n_kernels == 0)
     return DCSIM_ERR(err, DCSIM_EREF, dcsim_dwarf_path(ev->dwarf), 0,
-                     "dwarf %s is a CPU dwarf; the GPU model needs a GPU dwarf", dcsim_dwarf_name(ev->dwarf));
+                     "dwarf %s has no GPU model (<kernels>)", dcsim_dwarf_name(ev->dwarf));
   const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(gpu);
   dcsim_gpu_result *r = calloc(1, sizeof *r);
   if (r) r->parts = calloc(ev->n_kernels ? ev->n_kernels : 1, sizeof *r->parts);

@@ -96,6 +96,12 @@ static void on_structured_error(void *ctx, xmlErrorPtr e) {
   DCSIM_ERR(st->err, st->code, st->path, e->line, "%s", msg);
 }
 
+/* Structured error callback of the parser: libxml2 passes the parser context as data. */
+static void on_parser_error(void *data, xmlErrorPtr e) {
+  xmlParserCtxtPtr ctxt = data;
+  if (ctxt && ctxt->_private) on_structured_error(ctxt->_private, e);
+}
+
 /* Reject DOCTYPE declarations before libxml2 sees them: no DTD, no entities, no XXE. */
 static int reject_doctype(const char *path, const char *buf, dcsim_error *err) {
   const char *p = strstr(buf, "<!DOCTYPE");
@@ -114,12 +120,17 @@ static int parse_buffer(const char *path, const char *buf, size_t len, xmlDocPtr
   xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
   if (!ctxt) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   verr_state st = {err, path, 0, DCSIM_EPARSE};
+  /* Report the FIRST well-formedness error (where the input goes wrong, e.g. "Opening and ending
+   * tag mismatch: param line 5 and parameters"), not the last one, which for an unclosed tag is
+   * only "Premature end of data" at the end of the file. */
+  ctxt->_private = &st;
+  if (ctxt->sax) ctxt->sax->serror = on_parser_error;
   xmlDocPtr doc = xmlCtxtReadMemory(ctxt, buf, (int)len, path, NULL,
                                     XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
                                         XML_PARSE_BIG_LINES | XML_PARSE_NOCDATA);
   if (!doc || !ctxt->wellFormed) {
     xmlErrorPtr e = xmlCtxtGetLastError(ctxt);
-    if (e) on_structured_error(&st, e);
+    if (e) on_structured_error(&st, e); /* no-op when the first error was recorded */
     if (!st.set) DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "malformed XML");
     xmlFreeDoc(doc);
     xmlFreeParserCtxt(ctxt);

@@ -41,7 +41,7 @@ typedef struct dcsim_gpu_kernel {
 
 typedef struct dcsim_dwarf_eval {
   const dcsim_dwarf_t *dwarf;
-  dcsim_dwarf_device device;
+  dcsim_dwarf_device device; /* the dwarf's default device */
   size_t n_loops;
   dcsim_cpu_loop *loops;
   size_t n_kernels;
@@ -63,6 +63,9 @@ const char *dcsim_dwarf_param(const dcsim_dwarf_t *d, size_t i);
 size_t dcsim_dwarf_n_cases(const dcsim_dwarf_t *d);
 const char *dcsim_dwarf_case(const dcsim_dwarf_t *d, size_t i);
 int dcsim_dwarf_has_case(const dcsim_dwarf_t *d, const char *case_name);
+/* A dwarf has a CPU model (<loops>), a GPU model (<kernels>) or both; `device` is its default. */
+int dcsim_dwarf_has_cpu_model(const dcsim_dwarf_t *d);
+int dcsim_dwarf_has_gpu_model(const dcsim_dwarf_t *d);
 /* Value a case gives a parameter; DCSIM_EREF if the case or parameter is unknown or unset. */
 int dcsim_dwarf_case_value(const dcsim_dwarf_t *d, const char *case_name, const char *param,
                            double *out, dcsim_error *err);

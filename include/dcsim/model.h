@@ -19,6 +19,7 @@ typedef enum {
   DCSIM_ENERGY_52 = 52   /* §5.2 form with E_const */
 } dcsim_energy_form;
 
+/* With `gpu` set the GPU model runs (the dwarf needs <kernels>), otherwise the CPU model. */
 typedef struct dcsim_model_req {
   const dcsim_dwarf_eval *ev;
   /* CPU dwarfs: n identical nodes at one state (the paper's homogeneous split) */

@@ -1,0 +1,80 @@
+/* dcsim/engine.h — the discrete-event engine (doc/engine.md).
+ *
+ * Time is an integer number of nanoseconds; events are ordered by (time, priority, insertion
+ * counter) in dcsim/evq.h's heap: at one instant task starts come first, then task ends, job ends,
+ * and arrivals, so a scheduling pass sees every node released at that instant. Jobs (workflow
+ * instances) arrive, wait in the queue of the job policy, start on an allocation of whole nodes,
+ * run their tasks as planned by dcsim/sched.h and release the nodes. Every node carries a power
+ * timeline: idle power while on and unused, plus each running task's power above idle
+ * (D3.5 §5.3/§5.5); the energy of a node while a job holds it is the job's (D3.5 §5.7: a workflow
+ * pays for the idle power of what it holds while waiting for its other part), the rest is the
+ * centre's idle energy. Deterministic: the same scenario gives the same results, bit for bit.
+ *
+ * Ownership: dcsim_engine_new() returns a heap object freed by dcsim_engine_free(); it borrows the
+ * scenario (keep it alive). Stats returned by dcsim_engine_stats() belong to the engine. */
+#ifndef DCSIM_ENGINE_H
+#define DCSIM_ENGINE_H
+
+#include <stdint.h>
+
+#include "dcsim/error.h"
+#include "dcsim/scenario.h"
+#include "dcsim/sched.h"
+
+typedef struct dcsim_engine dcsim_engine_t;
+
+/* One finished task, passed to the sink (results database). Pointers valid during the call. */
+typedef struct dcsim_task_record {
+  uint32_t job, task;
+  const dcsim_wf_rt *wf;
+  const dcsim_option *opt;
+  int64_t start_ns, end_ns;
+  const uint32_t *nodes; /* global node numbers */
+  uint32_t n_nodes;
+  int gpu_slot;          /* -1 for CPU tasks */
+} dcsim_task_record;
+
+typedef struct dcsim_engine_sink {
+  void *ctx;
+  int (*task)(void *ctx, const dcsim_task_record *r, dcsim_error *err);                 /* may be NULL */
+  int (*power)(void *ctx, uint32_t node, int64_t t0_ns, int64_t t1_ns, double power_w, dcsim_error *err); /* may be NULL */
+} dcsim_engine_sink;
+
+typedef struct dcsim_engine_opts {
+  dcsim_job_policy job_policy;
+  const dcsim_engine_sink *sink; /* NULL = statistics only */
+} dcsim_engine_opts;
+
+typedef struct dcsim_job_stats {
+  int64_t submit_ns, start_ns, end_ns;
+  double energy_j;       /* all the power of its nodes while it held them */
+  double task_energy_j;  /* the model energies of its tasks */
+  uint32_t tasks;
+} dcsim_job_stats;
+
+typedef struct dcsim_group_stats {
+  double energy_j;
+  double busy_node_s;    /* node-seconds running at least one task */
+  double alloc_node_s;   /* node-seconds held by jobs */
+} dcsim_group_stats;
+
+typedef struct dcsim_run_stats {
+  int64_t makespan_ns;
+  double energy_j;          /* every node from 0 to the makespan */
+  double unallocated_idle_j;/* nodes held by no job */
+  uint64_t events, tasks;
+  size_t n_jobs;
+  const dcsim_job_stats *jobs; /* in scenario job order */
+  size_t n_groups;
+  const dcsim_group_stats *groups;
+  unsigned n_nodes;
+  const double *node_energy_j;
+  const double *node_busy_s;
+} dcsim_run_stats;
+
+dcsim_engine_t *dcsim_engine_new(const dcsim_scenario *s, const dcsim_engine_opts *o, dcsim_error *err);
+int dcsim_engine_run(dcsim_engine_t *e, dcsim_error *err);
+const dcsim_run_stats *dcsim_engine_stats(const dcsim_engine_t *e);
+void dcsim_engine_free(dcsim_engine_t *e);
+
+#endif

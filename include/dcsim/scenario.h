@@ -1,0 +1,99 @@
+/* dcsim/scenario.h — everything a simulation needs, loaded, cross-checked and precomputed:
+ * the platform with its hardware profiles and node powers, the workflows with, for every task
+ * template, its placement options (group, nodes, duration, energy, power) computed by the model
+ * library (dcsim/model.h), and the jobs (workflow instances with submission times).
+ *
+ * A `dcsim run FILE` input is a <workflow> (one instance at t = 0) or a <workload> (submissions).
+ * Ownership: dcsim_scenario_load() returns a heap object freed by dcsim_scenario_free(); all the
+ * structures below are owned by it and read-only for the engine. */
+#ifndef DCSIM_SCENARIO_H
+#define DCSIM_SCENARIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dcsim/dwarf.h"
+#include "dcsim/error.h"
+#include "dcsim/hwprofile.h"
+#include "dcsim/platform.h"
+#include "dcsim/workflow.h"
+
+typedef struct dcsim_group_rt {
+  const dcsim_node_group *g;
+  const dcsim_cpu_profile_t *cpu;
+  const dcsim_gpu_profile_t *gpu; /* NULL without GPUs */
+  unsigned cores_per_node;
+  double pkg_idle_w, dram_idle_w, gpu_idle_w; /* per socket / per GPU */
+  double idle_w;                              /* whole node, on and unused */
+} dcsim_group_rt;
+
+/* One way to run a task template: on `nodes` nodes of `group` (GPU tasks: one GPU of one node). */
+typedef struct dcsim_option {
+  uint32_t group;
+  uint32_t nodes;
+  int gpu;               /* 1: uses one GPU of the node; 0: uses the node's CPUs exclusively */
+  int64_t duration_ns;   /* model time, rounded to the ns */
+  double energy_j;       /* model energy of the whole task (D3.5 §5.3/§5.5, §5.6 sum) */
+  double node_delta_w;   /* node power above idle while the task runs, per node */
+} dcsim_option;
+
+typedef struct dcsim_tmpl_rt {
+  uint32_t n_opts;
+  dcsim_option opts[2];  /* a device="any" task has a CPU and a GPU option */
+} dcsim_tmpl_rt;
+
+/* The static schedule of one workflow instance inside its allocation (same for every instance). */
+typedef struct dcsim_wf_plan {
+  uint32_t *alloc;       /* nodes held per group, n_groups entries */
+  int64_t makespan_ns;
+  int64_t *start_ns;     /* per task, relative to the job start */
+  uint8_t *opt;          /* chosen option per task */
+  uint32_t *node_start;  /* per task + 1: its nodes are node_list[node_start[i] .. node_start[i+1]-1] */
+  uint32_t *node_list;   /* node offsets inside the job's allocation of the option's group */
+  uint8_t *gpu_slot;     /* GPU index on the node for GPU tasks */
+  double task_energy_j;  /* sum of the chosen options' energies */
+} dcsim_wf_plan;
+
+typedef struct dcsim_wf_rt {
+  dcsim_workflow *wf;
+  dcsim_tmpl_rt *tmpls;  /* per template */
+  dcsim_wf_plan plan;    /* filled by dcsim_sched_plan() */
+} dcsim_wf_rt;
+
+typedef struct dcsim_job {
+  uint32_t wf;           /* index into workflows */
+  uint32_t instance;     /* 1-based instance number among the jobs of this workflow */
+  int64_t submit_ns;
+} dcsim_job;
+
+typedef struct dcsim_input_file { char *path; char sha256[65]; } dcsim_input_file;
+
+typedef struct dcsim_scenario {
+  char *input_path;
+  dcsim_platform *platform;
+  size_t n_groups;
+  dcsim_group_rt *groups;
+  size_t n_wfs;
+  dcsim_wf_rt *wfs;
+  size_t n_jobs;
+  dcsim_job *jobs;       /* sorted by submit time, then submission order */
+  size_t n_inputs;
+  dcsim_input_file *inputs; /* every file read, with its hash */
+  /* owned profile and dwarf objects */
+  size_t n_cpus, n_gpus, n_dwarfs;
+  dcsim_cpu_profile_t **cpus;
+  dcsim_gpu_profile_t **gpus;
+  dcsim_dwarf_t **dwarfs;
+} dcsim_scenario;
+
+typedef struct dcsim_scenario_opts {
+  const char *platform_path; /* overrides the one named by the input; NULL = use it */
+  int task_policy;           /* DCSIM_TASK_* of dcsim/sched.h */
+  double deadline_s;         /* energy-aware policy; 0 = per-task deadlines only */
+} dcsim_scenario_opts;
+
+int dcsim_scenario_load(const char *path, const dcsim_scenario_opts *opts, dcsim_scenario **out,
+                        dcsim_error *err);
+void dcsim_scenario_free(dcsim_scenario *s);
+
+#endif

@@ -1,0 +1,247 @@
+/* results.c — the SQLite results database (see dcsim/results.h, doc/results.md). */
+#include "dcsim/results.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#ifndef DCSIM_VERSION
+#define DCSIM_VERSION "0"
+#endif
+
+static const char *const schema_sql =
+    "CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY, created_utc TEXT, dcsim_version TEXT,"
+    " input TEXT, platform TEXT, job_policy TEXT, task_policy TEXT, time_to_solution_s REAL,"
+    " energy_to_solution_j REAL, unallocated_idle_j REAL, nodes INTEGER, jobs INTEGER, tasks INTEGER,"
+    " events INTEGER, utilisation REAL);"
+    "CREATE TABLE IF NOT EXISTS inputs(run_id INTEGER REFERENCES runs(id), path TEXT, sha256 TEXT);"
+    "CREATE TABLE IF NOT EXISTS workflows(run_id INTEGER REFERENCES runs(id), job INTEGER, name TEXT,"
+    " instance INTEGER, submit_s REAL, start_s REAL, end_s REAL, wait_s REAL, time_to_solution_s REAL,"
+    " energy_to_solution_j REAL, task_energy_j REAL, held_idle_j REAL, tasks INTEGER);"
+    "CREATE TABLE IF NOT EXISTS tasks(run_id INTEGER REFERENCES runs(id), job INTEGER, task INTEGER,"
+    " name TEXT, dwarf TEXT, device TEXT, node_group TEXT, start_ns INTEGER, end_ns INTEGER,"
+    " start_s REAL, end_s REAL, nodes TEXT, gpu INTEGER, energy_j REAL);"
+    "CREATE TABLE IF NOT EXISTS nodes(run_id INTEGER REFERENCES runs(id), node INTEGER, node_group TEXT,"
+    " energy_j REAL, busy_s REAL, utilisation REAL);"
+    "CREATE TABLE IF NOT EXISTS power(run_id INTEGER REFERENCES runs(id), node INTEGER, t0_ns INTEGER,"
+    " t1_ns INTEGER, power_w REAL);"
+    "CREATE INDEX IF NOT EXISTS tasks_run ON tasks(run_id, job);"
+    "CREATE INDEX IF NOT EXISTS power_run ON power(run_id, node);";
+
+struct dcsim_results {
+  sqlite3 *db;
+  char *path;
+  int in_tx;
+  int64_t run_id;
+  const dcsim_scenario *s;
+  sqlite3_stmt *ins_task, *ins_power;
+  dcsim_engine_sink sink;
+  char *buf;
+  size_t buf_cap;
+};
+
+static int db_err(dcsim_results_t *r, dcsim_error *err, const char *what) {
+  return DCSIM_ERR(err, DCSIM_EDB, r->path, 0, "%s: %s", what, sqlite3_errmsg(r->db));
+}
+
+static int exec(dcsim_results_t *r, const char *sql, dcsim_error *err) {
+  char *msg = NULL;
+  if (sqlite3_exec(r->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+    int rc = DCSIM_ERR(err, DCSIM_EDB, r->path, 0, "%s", msg ? msg : "SQLite error");
+    sqlite3_free(msg);
+    return rc;
+  }
+  return 0;
+}
+
+void dcsim_results_close(dcsim_results_t *r) {
+  if (!r) return;
+  sqlite3_finalize(r->ins_task);
+  sqlite3_finalize(r->ins_power);
+  if (r->in_tx) sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL); /* nothing half-written */
+  sqlite3_close(r->db);
+  free(r->path);
+  free(r->buf);
+  free(r);
+}
+
+int dcsim_results_open(const char *path, dcsim_results_t **out, dcsim_error *err) {
+  dcsim_results_t *r = calloc(1, sizeof *r);
+  if (!r || !(r->path = strdup(path))) { free(r); return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); }
+  int rc = 0;
+  if (sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+    rc = DCSIM_ERR(err, DCSIM_EDB, path, 0, "cannot open the results database: %s", r->db ? sqlite3_errmsg(r->db) : "out of memory");
+    goto out;
+  }
+  sqlite3_busy_timeout(r->db, 10000);
+  if ((rc = exec(r, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;", err))) goto out;
+  if ((rc = exec(r, schema_sql, err))) goto out;
+  if (sqlite3_prepare_v2(r->db, "INSERT INTO tasks VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &r->ins_task, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(r->db, "INSERT INTO power VALUES(?,?,?,?,?)", -1, &r->ins_power, NULL) != SQLITE_OK) {
+    rc = db_err(r, err, "cannot prepare statements");
+    goto out;
+  }
+  *out = r;
+  r = NULL;
+out:
+  dcsim_results_close(r);
+  return rc;
+}
+
+static int on_task(void *ctx, const dcsim_task_record *t, dcsim_error *err) {
+  dcsim_results_t *r = ctx;
+  char name[256];
+  dcsim_workflow_task_name(t->wf->wf, t->task, name, sizeof name);
+  const dcsim_task_template *tt = &t->wf->wf->templates[t->wf->wf->tasks[t->task].tmpl];
+  size_t need = (size_t)t->n_nodes * 11 + 1;
+  if (need > r->buf_cap) {
+    char *nb = realloc(r->buf, need);
+    if (!nb) return DCSIM_ERR(err, DCSIM_ENOMEM, r->path, 0, "out of memory");
+    r->buf = nb;
+    r->buf_cap = need;
+  }
+  size_t pos = 0;
+  for (uint32_t i = 0; i < t->n_nodes; i++) pos += (size_t)sprintf(r->buf + pos, i ? ",%u" : "%u", t->nodes[i]);
+  r->buf[pos] = '\0';
+  sqlite3_stmt *st = r->ins_task;
+  sqlite3_bind_int64(st, 1, r->run_id);
+  sqlite3_bind_int64(st, 2, t->job);
+  sqlite3_bind_int64(st, 3, t->task);
+  sqlite3_bind_text(st, 4, name, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 5, tt->dwarf, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 6, t->opt->gpu ? "gpu" : "cpu", -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 7, r->s->groups[t->opt->group].g->name, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 8, t->start_ns);
+  sqlite3_bind_int64(st, 9, t->end_ns);
+  sqlite3_bind_double(st, 10, (double)t->start_ns * 1e-9);
+  sqlite3_bind_double(st, 11, (double)t->end_ns * 1e-9);
+  sqlite3_bind_text(st, 12, r->buf, -1, SQLITE_TRANSIENT);
+  if (t->gpu_slot >= 0) sqlite3_bind_int(st, 13, t->gpu_slot); else sqlite3_bind_null(st, 13);
+  sqlite3_bind_double(st, 14, t->opt->energy_j);
+  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(r, err, "cannot write a task");
+  sqlite3_reset(st);
+  return rc;
+}
+
+static int on_power(void *ctx, uint32_t node, int64_t t0, int64_t t1, double w, dcsim_error *err) {
+  dcsim_results_t *r = ctx;
+  sqlite3_stmt *st = r->ins_power;
+  sqlite3_bind_int64(st, 1, r->run_id);
+  sqlite3_bind_int64(st, 2, node);
+  sqlite3_bind_int64(st, 3, t0);
+  sqlite3_bind_int64(st, 4, t1);
+  sqlite3_bind_double(st, 5, w);
+  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(r, err, "cannot write the power timeline");
+  sqlite3_reset(st);
+  return rc;
+}
+
+int dcsim_results_begin(dcsim_results_t *r, const dcsim_scenario *s, const dcsim_run_info *info,
+                        dcsim_error *err) {
+  int rc = exec(r, "BEGIN IMMEDIATE", err);
+  if (rc) return rc;
+  r->in_tx = 1;
+  r->s = s;
+  char stamp[32];
+  time_t now = time(NULL);
+  struct tm tmv;
+  strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tmv));
+  sqlite3_stmt *st = NULL;
+  if (sqlite3_prepare_v2(r->db, "INSERT INTO runs(created_utc, dcsim_version, input, platform, job_policy, task_policy) VALUES(?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+    return db_err(r, err, "cannot record the run");
+  sqlite3_bind_text(st, 1, stamp, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 2, DCSIM_VERSION, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 3, info->input, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 4, s->platform->path, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 5, info->job_policy, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 6, info->task_policy, -1, SQLITE_TRANSIENT);
+  rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(r, err, "cannot record the run");
+  sqlite3_finalize(st);
+  if (rc) return rc;
+  r->run_id = sqlite3_last_insert_rowid(r->db);
+  r->sink = (dcsim_engine_sink){r, on_task, on_power};
+  return 0;
+}
+
+const dcsim_engine_sink *dcsim_results_sink(dcsim_results_t *r) { return &r->sink; }
+
+int dcsim_results_finish(dcsim_results_t *r, const dcsim_run_stats *stt, int64_t *run_id,
+                         dcsim_error *err) {
+  const dcsim_scenario *s = r->s;
+  sqlite3_stmt *st = NULL;
+  int rc = 0;
+  double busy = 0;
+  for (unsigned i = 0; i < stt->n_nodes; i++) busy += stt->node_busy_s[i];
+  double mk = (double)stt->makespan_ns * 1e-9;
+  double util = mk > 0 && stt->n_nodes ? busy / (mk * stt->n_nodes) : 0;
+  if (sqlite3_prepare_v2(r->db, "UPDATE runs SET time_to_solution_s=?, energy_to_solution_j=?, unallocated_idle_j=?, nodes=?, jobs=?, tasks=?, events=?, utilisation=? WHERE id=?", -1, &st, NULL) != SQLITE_OK)
+    return db_err(r, err, "cannot record the run");
+  sqlite3_bind_double(st, 1, mk);
+  sqlite3_bind_double(st, 2, stt->energy_j);
+  sqlite3_bind_double(st, 3, stt->unallocated_idle_j);
+  sqlite3_bind_int64(st, 4, stt->n_nodes);
+  sqlite3_bind_int64(st, 5, (sqlite3_int64)stt->n_jobs);
+  sqlite3_bind_int64(st, 6, (sqlite3_int64)stt->tasks);
+  sqlite3_bind_int64(st, 7, (sqlite3_int64)stt->events);
+  sqlite3_bind_double(st, 8, util);
+  sqlite3_bind_int64(st, 9, r->run_id);
+  rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(r, err, "cannot record the run");
+  sqlite3_finalize(st);
+  if (rc) return rc;
+  if (sqlite3_prepare_v2(r->db, "INSERT INTO inputs VALUES(?,?,?)", -1, &st, NULL) != SQLITE_OK) return db_err(r, err, "cannot record inputs");
+  for (size_t i = 0; i < s->n_inputs && !rc; i++) {
+    sqlite3_bind_int64(st, 1, r->run_id);
+    sqlite3_bind_text(st, 2, s->inputs[i].path, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, s->inputs[i].sha256, -1, SQLITE_STATIC);
+    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(r, err, "cannot record inputs");
+    sqlite3_reset(st);
+  }
+  sqlite3_finalize(st);
+  if (rc) return rc;
+  if (sqlite3_prepare_v2(r->db, "INSERT INTO workflows VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK) return db_err(r, err, "cannot record workflows");
+  for (size_t j = 0; j < stt->n_jobs && !rc; j++) {
+    const dcsim_job_stats *js = &stt->jobs[j];
+    double sub = (double)js->submit_ns * 1e-9, sta = (double)js->start_ns * 1e-9, en = (double)js->end_ns * 1e-9;
+    sqlite3_bind_int64(st, 1, r->run_id);
+    sqlite3_bind_int64(st, 2, (sqlite3_int64)j);
+    sqlite3_bind_text(st, 3, s->wfs[s->jobs[j].wf].wf->name, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 4, s->jobs[j].instance);
+    sqlite3_bind_double(st, 5, sub);
+    sqlite3_bind_double(st, 6, sta);
+    sqlite3_bind_double(st, 7, en);
+    sqlite3_bind_double(st, 8, sta - sub);
+    sqlite3_bind_double(st, 9, en - sub);
+    sqlite3_bind_double(st, 10, js->energy_j);
+    sqlite3_bind_double(st, 11, js->task_energy_j);
+    sqlite3_bind_double(st, 12, js->energy_j - js->task_energy_j);
+    sqlite3_bind_int64(st, 13, js->tasks);
+    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(r, err, "cannot record workflows");
+    sqlite3_reset(st);
+  }
+  sqlite3_finalize(st);
+  if (rc) return rc;
+  if (sqlite3_prepare_v2(r->db, "INSERT INTO nodes VALUES(?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK) return db_err(r, err, "cannot record nodes");
+  for (size_t g = 0; g < s->n_groups && !rc; g++) {
+    const dcsim_node_group *ng = s->groups[g].g;
+    for (unsigned k = 0; k < ng->count && !rc; k++) {
+      unsigned id = ng->first_node + k;
+      sqlite3_bind_int64(st, 1, r->run_id);
+      sqlite3_bind_int64(st, 2, id);
+      sqlite3_bind_text(st, 3, ng->name, -1, SQLITE_STATIC);
+      sqlite3_bind_double(st, 4, stt->node_energy_j[id]);
+      sqlite3_bind_double(st, 5, stt->node_busy_s[id]);
+      sqlite3_bind_double(st, 6, mk > 0 ? stt->node_busy_s[id] / mk : 0);
+      rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(r, err, "cannot record nodes");
+      sqlite3_reset(st);
+    }
+  }
+  sqlite3_finalize(st);
+  if (rc) return rc;
+  if ((rc = exec(r, "COMMIT", err))) return rc;
+  r->in_tx = 0;
+  if (run_id) *run_id = r->run_id;
+  return 0;
+}

@@ -1,0 +1,341 @@
+/* scenario.c — loading and cross-checking a simulation's inputs (see dcsim/scenario.h). */
+#include "dcsim/scenario.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcsim/catalog.h"
+#include "dcsim/model.h"
+#include "dcsim/sched.h"
+#include "dcsim/sha256.h"
+#include "dcsim/xmlio.h"
+
+static char *dupstr(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d) memcpy(d, s, n);
+  return d;
+}
+
+static int grow(void **arr, size_t n, size_t elem) {
+  /* grows an array that is filled one element at a time: capacity is the next power of two */
+  if (n & (n - 1)) return 0;
+  void *na = realloc(*arr, (n ? 2 * n : 1) * elem);
+  if (!na) return -1;
+  *arr = na;
+  return 0;
+}
+
+static int add_input(dcsim_scenario *s, const char *path, dcsim_error *err) {
+  for (size_t i = 0; i < s->n_inputs; i++)
+    if (strcmp(s->inputs[i].path, path) == 0) return 0;
+  if (grow((void **)&s->inputs, s->n_inputs, sizeof *s->inputs)) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  dcsim_input_file *f = &s->inputs[s->n_inputs];
+  if (!(f->path = dupstr(path))) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  s->n_inputs++;
+  return dcsim_sha256_file(path, f->sha256, err);
+}
+
+void dcsim_scenario_free(dcsim_scenario *s) {
+  if (!s) return;
+  for (size_t i = 0; i < s->n_wfs; i++) {
+    dcsim_sched_plan_release(&s->wfs[i]);
+    dcsim_workflow_free(s->wfs[i].wf);
+    free(s->wfs[i].tmpls);
+  }
+  free(s->wfs);
+  free(s->jobs);
+  free(s->groups);
+  for (size_t i = 0; i < s->n_inputs; i++) free(s->inputs[i].path);
+  free(s->inputs);
+  for (size_t i = 0; i < s->n_cpus; i++) dcsim_cpu_profile_free(s->cpus[i]);
+  for (size_t i = 0; i < s->n_gpus; i++) dcsim_gpu_profile_free(s->gpus[i]);
+  for (size_t i = 0; i < s->n_dwarfs; i++) dcsim_dwarf_free(s->dwarfs[i]);
+  free(s->cpus);
+  free(s->gpus);
+  free(s->dwarfs);
+  dcsim_platform_free(s->platform);
+  free(s->input_path);
+  free(s);
+}
+
+/* Loads (once) the CPU profile a reference names. */
+static int get_cpu(dcsim_scenario *s, const char *ref, const char *file, int line,
+                   const dcsim_cpu_profile_t **out, dcsim_error *err) {
+  char path[4096];
+  int rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, ref, NULL, 0, path, sizeof path, err);
+  if (rc) { if (err) { snprintf(err->file, sizeof err->file, "%s", file); err->line = line; } return rc; }
+  for (size_t i = 0; i < s->n_cpus; i++)
+    if (strcmp(dcsim_cpu_profile_path(s->cpus[i]), path) == 0) { *out = s->cpus[i]; return 0; }
+  if (grow((void **)&s->cpus, s->n_cpus, sizeof *s->cpus)) return DCSIM_ERR(err, DCSIM_ENOMEM, file, line, "out of memory");
+  if ((rc = dcsim_cpu_profile_load(path, &s->cpus[s->n_cpus], err))) return rc;
+  *out = s->cpus[s->n_cpus++];
+  return add_input(s, path, err);
+}
+
+static int get_gpu(dcsim_scenario *s, const char *ref, const char *file, int line,
+                   const dcsim_gpu_profile_t **out, dcsim_error *err) {
+  char path[4096];
+  int rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, ref, NULL, 0, path, sizeof path, err);
+  if (rc) { if (err) { snprintf(err->file, sizeof err->file, "%s", file); err->line = line; } return rc; }
+  for (size_t i = 0; i < s->n_gpus; i++)
+    if (strcmp(dcsim_gpu_profile_path(s->gpus[i]), path) == 0) { *out = s->gpus[i]; return 0; }
+  if (grow((void **)&s->gpus, s->n_gpus, sizeof *s->gpus)) return DCSIM_ERR(err, DCSIM_ENOMEM, file, line, "out of memory");
+  if ((rc = dcsim_gpu_profile_load(path, &s->gpus[s->n_gpus], err))) return rc;
+  *out = s->gpus[s->n_gpus++];
+  return add_input(s, path, err);
+}
+
+static int get_dwarf(dcsim_scenario *s, const char *ref, const char *file, int line,
+                     const dcsim_dwarf_t **out, dcsim_error *err) {
+  char path[4096];
+  int rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, ref, file, line, path, sizeof path, err);
+  if (rc) return rc;
+  for (size_t i = 0; i < s->n_dwarfs; i++)
+    if (strcmp(dcsim_dwarf_path(s->dwarfs[i]), path) == 0) { *out = s->dwarfs[i]; return 0; }
+  if (grow((void **)&s->dwarfs, s->n_dwarfs, sizeof *s->dwarfs)) return DCSIM_ERR(err, DCSIM_ENOMEM, file, line, "out of memory");
+  if ((rc = dcsim_dwarf_load(path, &s->dwarfs[s->n_dwarfs], err))) return rc;
+  *out = s->dwarfs[s->n_dwarfs++];
+  return add_input(s, path, err);
+}
+
+static int load_platform(dcsim_scenario *s, const char *path, dcsim_error *err) {
+  int rc = dcsim_platform_load(path, &s->platform, err);
+  if (rc) return rc;
+  if ((rc = add_input(s, path, err))) return rc;
+  const dcsim_platform *p = s->platform;
+  s->n_groups = p->n_groups;
+  s->groups = calloc(p->n_groups, sizeof *s->groups);
+  if (!s->groups) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  for (size_t i = 0; i < p->n_groups; i++) {
+    dcsim_group_rt *g = &s->groups[i];
+    g->g = &p->groups[i];
+    if ((rc = get_cpu(s, g->g->cpu, path, g->g->line, &g->cpu, err))) return rc;
+    if (g->g->gpu && (rc = get_gpu(s, g->g->gpu, path, g->g->line, &g->gpu, err))) return rc;
+    g->cores_per_node = dcsim_cpu_profile_cores_per_socket(g->cpu) * g->g->sockets;
+    if (!dcsim_cpu_profile_has_energy(g->cpu))
+      return DCSIM_ERR(err, DCSIM_EREF, path, g->g->line,
+                       "<node-group name=\"%s\">: CPU profile %s has no <energy> table, so the node's power is unknown",
+                       g->g->name, dcsim_cpu_profile_name(g->cpu));
+    dcsim_cpu_state st = {dcsim_cpu_profile_nominal_ghz(g->cpu), NULL, 1};
+    dcsim_cpu_power pw;
+    if ((rc = dcsim_cpu_profile_power(g->cpu, &st, &pw, err))) return rc;
+    g->pkg_idle_w = pw.pkg_idle_w;   /* §5.2: E_pkg(f, idle) */
+    g->dram_idle_w = pw.dram_idle_w; /* §5.2: E_dram(f, idle) */
+    g->gpu_idle_w = g->gpu ? dcsim_gpu_profile_spec(g->gpu)->idle_w : 0;
+    /* a node on and unused: every socket's package and DRAM idle, every GPU idle */
+    g->idle_w = g->g->sockets * (g->pkg_idle_w + g->dram_idle_w) + g->g->gpus_per_node * g->gpu_idle_w;
+  }
+  return 0;
+}
+
+/* The group a task runs in for one device: its group= if given, else the first group fit for it
+ * (CPU: the first group without GPUs, else the first group; GPU: the first group with GPUs). */
+static int pick_group(const dcsim_scenario *s, const dcsim_workflow *wf, const dcsim_task_template *t,
+                      int gpu, uint32_t *out, dcsim_error *err) {
+  if (t->group) {
+    long g = dcsim_platform_find_group(s->platform, t->group);
+    if (g < 0)
+      return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line, "<task name=\"%s\">: unknown node group '%s' in platform %s",
+                       t->name, t->group, s->platform->path);
+    if (gpu && !s->groups[g].gpu)
+      return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line, "<task name=\"%s\">: node group '%s' has no GPU", t->name, t->group);
+    *out = (uint32_t)g;
+    return 0;
+  }
+  for (size_t g = 0; g < s->n_groups; g++)
+    if (gpu ? s->groups[g].gpu != NULL : s->groups[g].gpu == NULL) { *out = (uint32_t)g; return 0; }
+  if (!gpu && s->n_groups) { *out = 0; return 0; }
+  return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line, "<task name=\"%s\">: needs a GPU, platform %s has none",
+                   t->name, s->platform->path);
+}
+
+static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf, const dcsim_task_template *t,
+                       const dcsim_dwarf_t *d, int gpu, dcsim_option *o, dcsim_error *err) {
+  int rc = pick_group(s, wf, t, gpu, &o->group, err);
+  if (rc) return rc;
+  const dcsim_group_rt *g = &s->groups[o->group];
+  o->gpu = gpu;
+  o->nodes = gpu ? 1 : t->nodes;
+  if (o->nodes > g->g->count)
+    return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line, "<task name=\"%s\">: asks for %u nodes, group '%s' has %u",
+                     t->name, o->nodes, g->g->name, g->g->count);
+  if (gpu && t->gpus != 1)
+    return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line,
+                     "<task name=\"%s\">: asks for %u GPUs; one task runs on one GPU (D3.5 §3, §6.2: no multi-GPU model)",
+                     t->name, t->gpus);
+  if (gpu && t->gpus > g->g->gpus_per_node)
+    return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line, "<task name=\"%s\">: asks for %u GPUs, nodes of '%s' have %u",
+                     t->name, t->gpus, g->g->name, g->g->gpus_per_node);
+  /* the dwarf's parameters: its case, then the task's <set>s */
+  dcsim_binding b[64];
+  if (t->n_sets > 64) return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line, "<task>: more than 64 <set>s");
+  for (size_t i = 0; i < t->n_sets; i++) b[i] = (dcsim_binding){t->sets[i].name, t->sets[i].value, wf->path, t->line};
+  dcsim_dwarf_eval *ev = NULL;
+  if ((rc = dcsim_dwarf_evaluate(d, t->case_name, b, t->n_sets, &ev, err))) {
+    if (err && !err->file[0]) { snprintf(err->file, sizeof err->file, "%s", wf->path); err->line = t->line; }
+    return rc;
+  }
+  dcsim_model_req rq;
+  memset(&rq, 0, sizeof rq);
+  rq.ev = ev;
+  rq.energy_form = DCSIM_ENERGY_53;
+  if (gpu) {
+    rq.gpu = g->gpu;
+    rq.host_cpu = g->cpu;
+  } else {
+    rq.cpu = g->cpu;
+    rq.nodes = o->nodes;
+    rq.state.threads = t->cores_per_node ? t->cores_per_node : g->cores_per_node;
+    rq.net_s_per_byte = s->platform->net_bw_bps > 0 ? 1.0 / s->platform->net_bw_bps : 0; /* §4.3 T_single */
+    if (t->freq_label) rc = dcsim_cpu_profile_freq(g->cpu, t->freq_label, &rq.state, err);
+    else if (t->freq_ghz > 0) rq.state.ghz = t->freq_ghz;
+    else rq.state.ghz = dcsim_cpu_profile_nominal_ghz(g->cpu);
+  }
+  dcsim_prediction p;
+  memset(&p, 0, sizeof p);
+  if (!rc) rc = dcsim_model_run(&rq, &p, err);
+  if (rc) {
+    /* name the task that asked for the impossible state, keep the library's words */
+    if (err) {
+      char m[sizeof err->msg];
+      snprintf(m, sizeof m, "%s", err->msg);
+      snprintf(err->msg, sizeof err->msg, "<task name=\"%s\"> on group '%s': %.900s", t->name, g->g->name, m);
+      snprintf(err->file, sizeof err->file, "%s", wf->path);
+      err->line = t->line;
+    }
+    goto out;
+  }
+  if (!(p.time_s >= 0) || p.time_s > 1e10) {
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line, "<task name=\"%s\">: modelled time %g s is out of range", t->name, p.time_s);
+    goto out;
+  }
+  o->duration_ns = llround(p.time_s * 1e9);
+  o->energy_j = p.energy_j;
+  if (gpu) /* §5.5: T*(E_pkg(idle) + S*E_gpu); the host package idle is part of the node idle */
+    o->node_delta_w = p.gpu_fraction * dcsim_gpu_profile_spec(g->gpu)->power_limit_w - g->gpu_idle_w;
+  else /* §5.3 power of one node, minus the idle of the socket it covers */
+    o->node_delta_w = (p.time_s > 0 ? p.node_energy_j / p.time_s : 0) - (g->pkg_idle_w + g->dram_idle_w);
+  if (g->idle_w + o->node_delta_w < 0) {
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line, "<task name=\"%s\">: node power would be negative (%g W)",
+                   t->name, g->idle_w + o->node_delta_w);
+    goto out;
+  }
+out:
+  dcsim_prediction_release(&p);
+  dcsim_dwarf_eval_free(ev);
+  return rc;
+}
+
+static int prepare_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scenario_opts *o,
+                            dcsim_error *err) {
+  const dcsim_workflow *wf = w->wf;
+  w->tmpls = calloc(wf->n_templates ? wf->n_templates : 1, sizeof *w->tmpls);
+  if (!w->tmpls) return DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
+  int rc;
+  for (size_t i = 0; i < wf->n_templates; i++) {
+    const dcsim_task_template *t = &wf->templates[i];
+    const dcsim_dwarf_t *d = NULL;
+    if ((rc = get_dwarf(s, t->dwarf, wf->path, t->line, &d, err))) return rc;
+    if (t->case_name && !dcsim_dwarf_has_case(d, t->case_name))
+      return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line, "<task name=\"%s\">: dwarf %s has no case '%s'", t->name,
+                       dcsim_dwarf_name(d), t->case_name);
+    int want_cpu = t->device == DCSIM_DEV_CPU || t->device == DCSIM_DEV_ANY;
+    int want_gpu = t->device == DCSIM_DEV_GPU || t->device == DCSIM_DEV_ANY;
+    if (want_cpu && !dcsim_dwarf_has_cpu_model(d) && t->device == DCSIM_DEV_CPU)
+      return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line, "<task name=\"%s\" device=\"cpu\">: dwarf %s has no CPU model", t->name, dcsim_dwarf_name(d));
+    if (want_gpu && !dcsim_dwarf_has_gpu_model(d) && t->device == DCSIM_DEV_GPU)
+      return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line, "<task name=\"%s\" device=\"gpu\">: dwarf %s has no GPU model", t->name, dcsim_dwarf_name(d));
+    if (t->device == DCSIM_DEV_ANY && !(dcsim_dwarf_has_cpu_model(d) && dcsim_dwarf_has_gpu_model(d)))
+      return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line, "<task name=\"%s\" device=\"any\">: dwarf %s needs both a CPU and a GPU model", t->name, dcsim_dwarf_name(d));
+    dcsim_tmpl_rt *tr = &w->tmpls[i];
+    if (want_cpu && (rc = make_option(s, wf, t, d, 0, &tr->opts[tr->n_opts++], err))) return rc;
+    if (want_gpu && (rc = make_option(s, wf, t, d, 1, &tr->opts[tr->n_opts++], err))) return rc;
+  }
+  return dcsim_sched_plan(s, w, (dcsim_task_policy)o->task_policy, o->deadline_s, err);
+}
+
+static int add_workflow(dcsim_scenario *s, const char *path, const dcsim_scenario_opts *o,
+                        uint32_t *index, dcsim_error *err) {
+  for (size_t i = 0; i < s->n_wfs; i++)
+    if (strcmp(s->wfs[i].wf->path, path) == 0) { *index = (uint32_t)i; return 0; }
+  if (grow((void **)&s->wfs, s->n_wfs, sizeof *s->wfs)) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  dcsim_wf_rt *w = &s->wfs[s->n_wfs];
+  memset(w, 0, sizeof *w);
+  int rc = dcsim_workflow_load(path, &w->wf, err);
+  if (rc) return rc;
+  s->n_wfs++;
+  if ((rc = add_input(s, path, err))) return rc;
+  *index = (uint32_t)(s->n_wfs - 1);
+  (void)o;
+  return 0;
+}
+
+static int cmp_job(const void *a, const void *b) {
+  const dcsim_job *x = a, *y = b;
+  if (x->submit_ns != y->submit_ns) return x->submit_ns < y->submit_ns ? -1 : 1;
+  return x->instance < y->instance ? -1 : x->instance > y->instance; /* submission order */
+}
+
+int dcsim_scenario_load(const char *path, const dcsim_scenario_opts *o, dcsim_scenario **out,
+                        dcsim_error *err) {
+  dcsim_scenario *s = calloc(1, sizeof *s);
+  dcsim_workload *wl = NULL;
+  int rc = 0;
+  if (!s || !(s->input_path = dupstr(path))) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  char root[64];
+  if ((rc = dcsim_xml_peek_root(path, root, sizeof root, err))) goto out;
+  const char *platform = o->platform_path;
+  if (strcmp(root, "workload") == 0) {
+    if ((rc = dcsim_workload_load(path, &wl, err)) || (rc = add_input(s, path, err))) goto out;
+    if (!platform) platform = wl->platform;
+    uint64_t total = 0;
+    for (size_t i = 0; i < wl->n_submissions; i++) total += (uint64_t)wl->subs[i].count * wl->subs[i].members;
+    if (total > 10000000u) { rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "workload submits %llu jobs; at most 10000000", (unsigned long long)total); goto out; }
+    s->jobs = calloc(total ? total : 1, sizeof *s->jobs);
+    if (!s->jobs) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+    for (size_t i = 0; i < wl->n_submissions; i++) {
+      const dcsim_submission *sb = &wl->subs[i];
+      uint32_t w;
+      if ((rc = add_workflow(s, sb->workflow_path, o, &w, err))) goto out;
+      for (unsigned k = 0; k < sb->count; k++) {
+        double at = sb->at_s + k * sb->interval_s;
+        if (!(at >= 0) || at > 9e9) { rc = DCSIM_ERR(err, DCSIM_ERANGE, path, sb->line, "<submit>: submission time %g s out of range", at); goto out; }
+        for (unsigned m = 0; m < sb->members; m++)
+          { s->jobs[s->n_jobs] = (dcsim_job){w, (uint32_t)s->n_jobs, llround(at * 1e9)}; s->n_jobs++; }
+      }
+    }
+  } else if (strcmp(root, "workflow") == 0) {
+    uint32_t w;
+    if ((rc = add_workflow(s, path, o, &w, err))) goto out;
+    if (!platform) platform = s->wfs[0].wf->platform;
+    s->jobs = calloc(1, sizeof *s->jobs);
+    if (!s->jobs) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+    s->jobs[s->n_jobs++] = (dcsim_job){w, 0, 0};
+  } else {
+    rc = DCSIM_ERR(err, DCSIM_ESCHEMA, path, 1, "<%s>: dcsim run takes a <workflow> or a <workload>", root);
+    goto out;
+  }
+  if (!platform) {
+    rc = DCSIM_ERR(err, DCSIM_EUSAGE, path, 0, "no platform: the input names none (platform=\"...\"), give --platform FILE");
+    goto out;
+  }
+  if ((rc = load_platform(s, platform, err))) goto out;
+  for (size_t i = 0; i < s->n_wfs; i++)
+    if ((rc = prepare_workflow(s, &s->wfs[i], o, err))) goto out;
+  qsort(s->jobs, s->n_jobs, sizeof *s->jobs, cmp_job); /* by time, then submission order */
+  { /* instance numbers per workflow, in start order */
+    uint32_t *seen = calloc(s->n_wfs ? s->n_wfs : 1, sizeof *seen);
+    if (!seen) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+    for (size_t j = 0; j < s->n_jobs; j++) s->jobs[j].instance = ++seen[s->jobs[j].wf];
+    free(seen);
+  }
+  *out = s;
+  s = NULL;
+out:
+  dcsim_workload_free(wl);
+  dcsim_scenario_free(s);
+  return rc;
+}

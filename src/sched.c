@@ -1,0 +1,404 @@
+/* sched.c — job and task policies, and the static plan of a workflow in its allocation
+ * (see dcsim/sched.h, doc/engine.md). */
+#include "dcsim/sched.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcsim/evq.h"
+#include "dcsim/scenario.h"
+
+int dcsim_sched_parse_policy(const char *name, dcsim_job_policy *job, dcsim_task_policy *task,
+                             dcsim_error *err) {
+  *job = DCSIM_JOB_FCFS;
+  *task = DCSIM_TASK_HEFT;
+  if (!name) return 0;
+  char buf[64];
+  snprintf(buf, sizeof buf, "%s", name);
+  char *plus = strchr(buf, '+');
+  const char *a = buf, *b = NULL;
+  if (plus) { *plus = '\0'; b = plus + 1; }
+  int seen_job = 0, seen_task = 0;
+  for (int k = 0; k < 2; k++) {
+    const char *w = k ? b : a;
+    if (!w) continue;
+    if (strcmp(w, "fcfs") == 0 && !seen_job) { *job = DCSIM_JOB_FCFS; seen_job = 1; }
+    else if (strcmp(w, "easy") == 0 && !seen_job) { *job = DCSIM_JOB_EASY; seen_job = 1; }
+    else if (strcmp(w, "heft") == 0 && !seen_task) { *task = DCSIM_TASK_HEFT; seen_task = 1; }
+    else if (strcmp(w, "energy") == 0 && !seen_task) { *task = DCSIM_TASK_ENERGY; seen_task = 1; }
+    else
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                       "unknown policy '%s' (fcfs, easy, heft, energy, or JOB+TASK such as easy+energy)", name);
+  }
+  return 0;
+}
+
+const char *dcsim_sched_job_name(dcsim_job_policy p) { return p == DCSIM_JOB_EASY ? "easy" : "fcfs"; }
+const char *dcsim_sched_task_name(dcsim_task_policy p) { return p == DCSIM_TASK_ENERGY ? "energy" : "heft"; }
+
+void dcsim_sched_plan_release(dcsim_wf_rt *w) {
+  dcsim_wf_plan *p = &w->plan;
+  free(p->alloc);
+  free(p->start_ns);
+  free(p->opt);
+  free(p->node_start);
+  free(p->node_list);
+  free(p->gpu_slot);
+  memset(p, 0, sizeof *p);
+}
+
+/* ---- the ready list: a binary max-heap on (rank, -index) ---- */
+typedef struct ready_heap { uint32_t *a; size_t n; const double *rank; } ready_heap;
+
+static int ready_before(const ready_heap *h, uint32_t x, uint32_t y) {
+  if (h->rank[x] != h->rank[y]) return h->rank[x] > h->rank[y];
+  return x < y;
+}
+
+static void ready_push(ready_heap *h, uint32_t t) {
+  size_t i = h->n++;
+  h->a[i] = t;
+  while (i && ready_before(h, h->a[i], h->a[(i - 1) / 2])) {
+    uint32_t tmp = h->a[i]; h->a[i] = h->a[(i - 1) / 2]; h->a[(i - 1) / 2] = tmp;
+    i = (i - 1) / 2;
+  }
+}
+
+static uint32_t ready_pop(ready_heap *h) {
+  uint32_t top = h->a[0];
+  h->a[0] = h->a[--h->n];
+  size_t i = 0;
+  for (;;) {
+    size_t l = 2 * i + 1, r = l + 1, m = i;
+    if (l < h->n && ready_before(h, h->a[l], h->a[m])) m = l;
+    if (r < h->n && ready_before(h, h->a[r], h->a[m])) m = r;
+    if (m == i) break;
+    uint32_t tmp = h->a[i]; h->a[i] = h->a[m]; h->a[m] = tmp;
+    i = m;
+  }
+  return top;
+}
+
+/* ---- resources of one group inside the allocation ---- */
+typedef struct group_res {
+  uint32_t n_nodes, gpn;
+  int64_t *cpu_busy;     /* per node: end of the CPU task holding it */
+  int64_t *gpu_free;     /* per node x GPU */
+  dcsim_evq_t *cpu_q;    /* node readiness for CPU tasks: max(cpu_busy, all its GPUs free) */
+  dcsim_evq_t *gpu_q;    /* GPU slot readiness: max(cpu_busy, slot free) */
+  dcsim_evh *cpu_h, *gpu_h;
+} group_res;
+
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+static int64_t node_cpu_ready(const group_res *r, uint32_t n) {
+  int64_t t = r->cpu_busy[n];
+  for (uint32_t k = 0; k < r->gpn; k++) t = max64(t, r->gpu_free[(size_t)n * r->gpn + k]);
+  return t;
+}
+
+static void group_res_free(group_res *r) {
+  free(r->cpu_busy);
+  free(r->gpu_free);
+  free(r->cpu_h);
+  free(r->gpu_h);
+  dcsim_evq_free(r->cpu_q);
+  dcsim_evq_free(r->gpu_q);
+}
+
+static int group_res_init(group_res *r, uint32_t nodes, uint32_t gpn, dcsim_error *err) {
+  memset(r, 0, sizeof *r);
+  r->n_nodes = nodes;
+  r->gpn = gpn;
+  size_t ns = nodes ? nodes : 1, gs = (size_t)ns * (gpn ? gpn : 1);
+  r->cpu_busy = calloc(ns, sizeof *r->cpu_busy);
+  r->gpu_free = calloc(gs, sizeof *r->gpu_free);
+  r->cpu_h = calloc(ns, sizeof *r->cpu_h);
+  r->gpu_h = calloc(gs, sizeof *r->gpu_h);
+  r->cpu_q = dcsim_evq_new(ns);
+  r->gpu_q = dcsim_evq_new(gs);
+  if (!r->cpu_busy || !r->gpu_free || !r->cpu_h || !r->gpu_h || !r->cpu_q || !r->gpu_q)
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  int rc;
+  for (uint32_t n = 0; n < nodes; n++) {
+    /* ties between equally ready nodes go to the lowest node: prio = node offset */
+    if ((rc = dcsim_evq_push(r->cpu_q, 0, (int32_t)n, 0, n, 0, &r->cpu_h[n], err))) return rc;
+    for (uint32_t k = 0; k < gpn; k++) {
+      uint32_t slot = n * gpn + k;
+      if ((rc = dcsim_evq_push(r->gpu_q, 0, (int32_t)n, 0, slot, 0, &r->gpu_h[slot], err))) return rc;
+    }
+  }
+  return 0;
+}
+
+/* Earliest start of a CPU task on k nodes at or after est; fills the chosen nodes. */
+static int cpu_probe(group_res *r, uint32_t k, int64_t est, uint32_t *nodes, int64_t *start, dcsim_error *err) {
+  int64_t st = est;
+  dcsim_event ev;
+  int rc = 0;
+  for (uint32_t i = 0; i < k; i++) {
+    if (!dcsim_evq_pop(r->cpu_q, &ev)) return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "allocation smaller than a task");
+    nodes[i] = ev.target;
+    st = max64(st, ev.time_ns);
+  }
+  for (uint32_t i = 0; i < k && !rc; i++) /* put them back unchanged */
+    rc = dcsim_evq_push(r->cpu_q, node_cpu_ready(r, nodes[i]), (int32_t)nodes[i], 0, nodes[i], 0, &r->cpu_h[nodes[i]], err);
+  *start = st;
+  return rc;
+}
+
+static int gpu_probe(group_res *r, int64_t est, uint32_t *slot, int64_t *start) {
+  dcsim_event ev;
+  if (!dcsim_evq_peek(r->gpu_q, &ev)) return -1;
+  *slot = ev.target;
+  *start = max64(est, ev.time_ns);
+  return 0;
+}
+
+static int cpu_commit(group_res *r, uint32_t k, const uint32_t *nodes, int64_t finish, dcsim_error *err) {
+  int rc = 0;
+  for (uint32_t i = 0; i < k && !rc; i++) {
+    uint32_t n = nodes[i];
+    r->cpu_busy[n] = finish;
+    rc = dcsim_evq_reschedule(r->cpu_q, r->cpu_h[n], node_cpu_ready(r, n), err);
+    for (uint32_t s = 0; s < r->gpn && !rc; s++) {
+      size_t slot = (size_t)n * r->gpn + s;
+      rc = dcsim_evq_reschedule(r->gpu_q, r->gpu_h[slot], max64(finish, r->gpu_free[slot]), err);
+    }
+  }
+  return rc;
+}
+
+static int gpu_commit(group_res *r, uint32_t slot, int64_t finish, dcsim_error *err) {
+  uint32_t n = slot / r->gpn;
+  r->gpu_free[slot] = finish;
+  int rc = dcsim_evq_reschedule(r->gpu_q, r->gpu_h[slot], max64(r->cpu_busy[n], finish), err);
+  if (!rc) rc = dcsim_evq_reschedule(r->cpu_q, r->cpu_h[n], node_cpu_ready(r, n), err);
+  return rc;
+}
+
+/* ---- allocation size: peak concurrent demand of the unconstrained (ASAP) schedule ---- */
+typedef struct demand_ev { int64_t t; int32_t cpu_nodes, gpu_tasks; uint32_t group; } demand_ev;
+
+static int cmp_demand(const void *a, const void *b) {
+  const demand_ev *x = a, *y = b;
+  if (x->group != y->group) return x->group < y->group ? -1 : 1;
+  if (x->t != y->t) return x->t < y->t ? -1 : 1;
+  int dx = x->cpu_nodes + x->gpu_tasks, dy = y->cpu_nodes + y->gpu_tasks; /* ends first */
+  return (dx > dy) - (dx < dy);
+}
+
+int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy policy,
+                     double deadline_s, dcsim_error *err) {
+  const dcsim_workflow *wf = w->wf;
+  dcsim_wf_plan *p = &w->plan;
+  size_t n = wf->n_tasks, ng = s->n_groups;
+  int rc = 0;
+  uint32_t *indeg = NULL, *succ_start = NULL, *succ = NULL, *topo = NULL, *fill = NULL, *nodes = NULL;
+  int64_t *end = NULL, *asap = NULL;
+  double *rank = NULL, *tail = NULL;
+  demand_ev *dev = NULL;
+  group_res *res = NULL;
+  ready_heap rh = {NULL, 0, NULL};
+  p->alloc = calloc(ng, sizeof *p->alloc);
+  p->start_ns = calloc(n ? n : 1, sizeof *p->start_ns);
+  p->opt = calloc(n ? n : 1, 1);
+  p->gpu_slot = calloc(n ? n : 1, 1);
+  p->node_start = calloc(n + 1, sizeof *p->node_start);
+  indeg = calloc(n ? n : 1, sizeof *indeg);
+  succ_start = calloc(n + 1, sizeof *succ_start);
+  size_t n_deps = wf->dep_start[n];
+  succ = calloc(n_deps ? n_deps : 1, sizeof *succ);
+  fill = calloc(n ? n : 1, sizeof *fill);
+  topo = calloc(n ? n : 1, sizeof *topo);
+  end = calloc(n ? n : 1, sizeof *end);
+  asap = calloc(n ? n : 1, sizeof *asap);
+  rank = calloc(n ? n : 1, sizeof *rank);
+  tail = calloc(n ? n : 1, sizeof *tail);
+  if (!p->alloc || !p->start_ns || !p->opt || !p->gpu_slot || !p->node_start || !indeg || !succ_start || !succ ||
+      !fill || !topo || !end || !asap || !rank || !tail) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory planning the workflow");
+    goto out;
+  }
+  /* successors (CSR) and a topological order (Kahn; the loader has rejected cycles) */
+  for (size_t i = 0; i < n_deps; i++) succ_start[wf->deps[i] + 1]++;
+  for (size_t i = 0; i < n; i++) succ_start[i + 1] += succ_start[i];
+  for (size_t i = 0; i < n; i++)
+    for (uint32_t d = wf->dep_start[i]; d < wf->dep_start[i + 1]; d++) {
+      uint32_t pr = wf->deps[d];
+      succ[succ_start[pr] + fill[pr]++] = (uint32_t)i;
+    }
+  size_t qhead = 0, qtail = 0;
+  for (size_t i = 0; i < n; i++) {
+    indeg[i] = wf->dep_start[i + 1] - wf->dep_start[i];
+    if (!indeg[i]) topo[qtail++] = (uint32_t)i;
+  }
+  while (qhead < qtail) {
+    uint32_t t = topo[qhead++];
+    for (uint32_t k = succ_start[t]; k < succ_start[t + 1]; k++)
+      if (--indeg[succ[k]] == 0) topo[qtail++] = succ[k];
+  }
+  if (qtail != n) { rc = DCSIM_ERR(err, DCSIM_EINTERNAL, wf->path, 0, "workflow is not acyclic"); goto out; }
+  /* ASAP times with the shortest option, and upward ranks (HEFT) */
+  const int64_t limit = INT64_MAX / 4;
+  for (size_t k = 0; k < n; k++) {
+    uint32_t t = topo[k];
+    const dcsim_tmpl_rt *tr = &w->tmpls[wf->tasks[t].tmpl];
+    int64_t st = 0, dmin = tr->opts[0].duration_ns;
+    for (uint32_t o = 1; o < tr->n_opts; o++) if (tr->opts[o].duration_ns < dmin) dmin = tr->opts[o].duration_ns;
+    for (uint32_t d = wf->dep_start[t]; d < wf->dep_start[t + 1]; d++) st = max64(st, end[wf->deps[d]]);
+    if (st > limit - dmin) { rc = DCSIM_ERR(err, DCSIM_ERANGE, wf->path, 0, "workflow longer than 10^9 s"); goto out; }
+    asap[t] = st;
+    end[t] = st + dmin;
+  }
+  for (size_t k = n; k-- > 0;) {
+    uint32_t t = topo[k];
+    const dcsim_tmpl_rt *tr = &w->tmpls[wf->tasks[t].tmpl];
+    double best = 0;
+    for (uint32_t j = succ_start[t]; j < succ_start[t + 1]; j++) if (rank[succ[j]] > best) best = rank[succ[j]];
+    rank[t] = (double)(end[t] - asap[t]) + best; /* HEFT upward rank */
+    tail[t] = best;                              /* work still to do after t */
+    (void)tr;
+  }
+  /* allocation: peak concurrent demand per group of the ASAP schedule, every option counted */
+  size_t nd = 0;
+  dev = calloc(4 * (n ? n : 1), sizeof *dev);
+  if (!dev) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory"); goto out; }
+  for (size_t t = 0; t < n; t++) {
+    const dcsim_tmpl_rt *tr = &w->tmpls[wf->tasks[t].tmpl];
+    for (uint32_t o = 0; o < tr->n_opts; o++) {
+      const dcsim_option *op = &tr->opts[o];
+      int32_t cn = op->gpu ? 0 : (int32_t)op->nodes, gt = op->gpu ? 1 : 0;
+      if (p->alloc[op->group] < op->nodes) p->alloc[op->group] = op->nodes; /* at least one task's worth */
+      dev[nd++] = (demand_ev){asap[t], cn, gt, op->group};
+      dev[nd++] = (demand_ev){asap[t] + op->duration_ns, -cn, -gt, op->group};
+    }
+  }
+  qsort(dev, nd, sizeof *dev, cmp_demand);
+  for (size_t i = 0; i < nd;) {
+    uint32_t g = dev[i].group;
+    int64_t cpu = 0, gpu = 0;
+    unsigned gpn = s->groups[g].g->gpus_per_node ? s->groups[g].g->gpus_per_node : 1;
+    for (; i < nd && dev[i].group == g; i++) {
+      cpu += dev[i].cpu_nodes;
+      gpu += dev[i].gpu_tasks;
+      uint64_t need = (uint64_t)cpu + (uint64_t)((gpu + gpn - 1) / gpn);
+      if (need > p->alloc[g]) p->alloc[g] = need > s->groups[g].g->count ? s->groups[g].g->count : (uint32_t)need;
+    }
+  }
+  /* list scheduling inside the allocation */
+  res = calloc(ng, sizeof *res);
+  size_t max_nodes = 1;
+  for (size_t g = 0; g < ng; g++) if (p->alloc[g] > max_nodes) max_nodes = p->alloc[g];
+  nodes = calloc(2 * max_nodes, sizeof *nodes);
+  rh.a = calloc(n ? n : 1, sizeof *rh.a);
+  rh.rank = rank;
+  if (!res || !nodes || !rh.a) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory"); goto out; }
+  for (size_t g = 0; g < ng; g++)
+    if ((rc = group_res_init(&res[g], p->alloc[g], s->groups[g].g->gpus_per_node, err))) goto out;
+  size_t list_cap = n ? n : 1, list_n = 0;
+  p->node_list = malloc(list_cap * sizeof *p->node_list);
+  if (!p->node_list) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory"); goto out; }
+  for (size_t i = 0; i < n; i++) {
+    indeg[i] = wf->dep_start[i + 1] - wf->dep_start[i];
+    if (!indeg[i]) ready_push(&rh, (uint32_t)i);
+  }
+  int64_t deadline_all = deadline_s > 0 ? llround(deadline_s * 1e9) : 0;
+  uint32_t *task_nodes_start = p->node_start;
+  /* node_start is filled in task order after the loop: keep per-task offsets meanwhile */
+  uint32_t *first = calloc(n ? n : 1, sizeof *first), *count = calloc(n ? n : 1, sizeof *count);
+  if (!first || !count) { free(first); free(count); rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory"); goto out; }
+  while (rh.n) {
+    uint32_t t = ready_pop(&rh);
+    const dcsim_task_template *tt = &wf->templates[wf->tasks[t].tmpl];
+    const dcsim_tmpl_rt *tr = &w->tmpls[wf->tasks[t].tmpl];
+    int64_t est = 0;
+    for (uint32_t d = wf->dep_start[t]; d < wf->dep_start[t + 1]; d++) est = max64(est, end[wf->deps[d]]);
+    int64_t fin[2] = {0, 0};
+    uint32_t slot[2] = {0, 0};
+    for (uint32_t o = 0; o < tr->n_opts && !rc; o++) {
+      const dcsim_option *op = &tr->opts[o];
+      int64_t st;
+      if (op->gpu) rc = gpu_probe(&res[op->group], est, &slot[o], &st) ? DCSIM_ERR(err, DCSIM_EINTERNAL, wf->path, 0, "no GPU in the allocation") : 0;
+      else rc = cpu_probe(&res[op->group], op->nodes, est, nodes, &st, err);
+      fin[o] = st + op->duration_ns;
+    }
+    if (rc) { free(first); free(count); goto out; }
+    uint32_t pick = 0; /* heft: earliest finish, then least energy */
+    for (uint32_t o = 1; o < tr->n_opts; o++)
+      if (fin[o] < fin[pick] || (fin[o] == fin[pick] && tr->opts[o].energy_j < tr->opts[pick].energy_j)) pick = o;
+    int64_t dl = tt->deadline_s > 0 ? llround(tt->deadline_s * 1e9) : deadline_all;
+    if (policy == DCSIM_TASK_ENERGY && dl > 0) {
+      /* latest finish that leaves the rest of the critical path room before the deadline */
+      int64_t latest = dl - (int64_t)tail[t];
+      int found = -1;
+      for (uint32_t o = 0; o < tr->n_opts; o++)
+        if (fin[o] <= latest && (found < 0 || tr->opts[o].energy_j < tr->opts[found].energy_j)) found = (int)o;
+      if (found >= 0) pick = (uint32_t)found;
+    }
+    const dcsim_option *op = &tr->opts[pick];
+    int64_t st = 0;
+    if (op->gpu) {
+      gpu_probe(&res[op->group], est, &slot[pick], &st);
+      rc = gpu_commit(&res[op->group], slot[pick], st + op->duration_ns, err);
+      nodes[0] = slot[pick] / res[op->group].gpn;
+      p->gpu_slot[t] = (uint8_t)(slot[pick] % res[op->group].gpn);
+    } else {
+      rc = cpu_probe(&res[op->group], op->nodes, est, nodes, &st, err);
+      if (!rc) rc = cpu_commit(&res[op->group], op->nodes, nodes, st + op->duration_ns, err);
+    }
+    if (rc) { free(first); free(count); goto out; }
+    if (st > limit - op->duration_ns) { free(first); free(count); rc = DCSIM_ERR(err, DCSIM_ERANGE, wf->path, 0, "workflow longer than 10^9 s"); goto out; }
+    p->start_ns[t] = st;
+    p->opt[t] = (uint8_t)pick;
+    end[t] = st + op->duration_ns;
+    if (end[t] > p->makespan_ns) p->makespan_ns = end[t];
+    p->task_energy_j += op->energy_j;
+    uint32_t k = op->gpu ? 1 : op->nodes;
+    if (list_n + k > list_cap) {
+      while (list_n + k > list_cap) list_cap *= 2;
+      uint32_t *nl = realloc(p->node_list, list_cap * sizeof *nl);
+      if (!nl) { free(first); free(count); rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory"); goto out; }
+      p->node_list = nl;
+    }
+    first[t] = (uint32_t)list_n;
+    count[t] = k;
+    for (uint32_t j = 0; j < k; j++) p->node_list[list_n++] = nodes[j];
+    for (uint32_t j = succ_start[t]; j < succ_start[t + 1]; j++)
+      if (--indeg[succ[j]] == 0) ready_push(&rh, succ[j]);
+  }
+  /* node lists in task order */
+  {
+    uint32_t *ordered = malloc((list_n ? list_n : 1) * sizeof *ordered);
+    if (!ordered) { free(first); free(count); rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory"); goto out; }
+    size_t pos = 0;
+    for (size_t i = 0; i < n; i++) {
+      task_nodes_start[i] = (uint32_t)pos;
+      for (uint32_t j = 0; j < count[i]; j++) ordered[pos++] = p->node_list[first[i] + j];
+    }
+    task_nodes_start[n] = (uint32_t)pos;
+    free(p->node_list);
+    p->node_list = ordered;
+  }
+  free(first);
+  free(count);
+out:
+  if (res) for (size_t g = 0; g < ng; g++) group_res_free(&res[g]);
+  free(res);
+  free(rh.a);
+  free(nodes);
+  free(dev);
+  free(indeg);
+  free(succ_start);
+  free(succ);
+  free(fill);
+  free(topo);
+  free(end);
+  free(asap);
+  free(rank);
+  free(tail);
+  return rc;
+}

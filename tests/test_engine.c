@@ -1,0 +1,176 @@
+/* test_engine.c — the engine against D3.5 §5.7's closed forms, the job policies, determinism, and
+ * the results database's all-or-nothing runs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "check.h"
+#include "dcsim/energy.h"
+#include "dcsim/engine.h"
+#include "dcsim/results.h"
+#include "dcsim/scenario.h"
+
+static dcsim_scenario *load(const char *path, dcsim_task_policy tp) {
+  dcsim_error err;
+  dcsim_scenario_opts o = {NULL, tp, 0};
+  dcsim_scenario *s = NULL;
+  if (dcsim_scenario_load(path, &o, &s, &err)) {
+    fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
+    return NULL;
+  }
+  return s;
+}
+
+static dcsim_engine_t *run(const dcsim_scenario *s, dcsim_job_policy jp, const dcsim_engine_sink *sink) {
+  dcsim_error err;
+  dcsim_engine_opts o = {jp, sink};
+  dcsim_engine_t *e = dcsim_engine_new(s, &o, &err);
+  if (!e || dcsim_engine_run(e, &err)) {
+    fprintf(stderr, "engine: %s\n", err.msg);
+    dcsim_engine_free(e);
+    return NULL;
+  }
+  return e;
+}
+
+/* D3.5 §5.7 for one step: E1 = energy of dwarf 1 on its nodes, E1const their idle power, etc.
+ * With single-socket CPU nodes E1 is exactly the §5.3 model energy; the GPU node's E2 is the §5.5
+ * energy plus its DRAM idle (the node's part that §5.5 leaves out). Steps repeat, so the whole
+ * job is `steps` times the one-step form. */
+static void check_nwp(const char *path, int overlap) {
+  dcsim_scenario *s = load(path, DCSIM_TASK_HEFT);
+  CHECK(s != NULL);
+  if (!s) return;
+  dcsim_engine_t *e = run(s, DCSIM_JOB_FCFS, NULL);
+  CHECK(e != NULL);
+  if (!e) { dcsim_scenario_free(s); return; }
+  const dcsim_wf_rt *w = &s->wfs[0];
+  const dcsim_option *o1 = &w->tmpls[0].opts[0], *o2 = &w->tmpls[1].opts[0];
+  const dcsim_group_rt *g1 = &s->groups[o1->group], *g2 = &s->groups[o2->group];
+  double T1 = (double)o1->duration_ns * 1e-9, T2 = (double)o2->duration_ns * 1e-9;
+  /* the engine works with durations rounded to the ns: use the node powers times those */
+  double E1 = o1->nodes * (g1->idle_w + o1->node_delta_w) * T1, E1c = o1->nodes * g1->idle_w;
+  double E2 = (g2->idle_w + o2->node_delta_w) * T2, E2c = g2->idle_w;
+  CHECK_REL(E1, o1->energy_j, 1e-6);                              /* = §5.3 model energy */
+  CHECK_REL(E2, o2->energy_j + g2->dram_idle_w * T2, 1e-6);       /* = §5.5 + host DRAM idle */
+  double one = overlap ? dcsim_energy_nwp_overlap(E1, E1c, T1, E2, E2c, T2)
+                       : dcsim_energy_nwp_nooverlap(E1, E1c, T1, E2, E2c, T2);
+  const dcsim_run_stats *st = dcsim_engine_stats(e);
+  CHECK_REL(st->jobs[0].energy_j, 3 * one, 1e-9); /* 3 steps */
+  CHECK_REL(st->energy_j, 3 * one, 1e-9);          /* every node belongs to the job */
+  double t_step = overlap ? (T1 > T2 ? T1 : T2) : T1 + T2;
+  CHECK_REL((double)st->makespan_ns * 1e-9, 3 * t_step, 1e-9);
+  CHECK_INT((long long)st->tasks, 6);
+  dcsim_engine_free(e);
+  dcsim_scenario_free(s);
+}
+
+static void check_backfill(void) {
+  dcsim_scenario *s = load("tests/data/engine/backfill.xml", DCSIM_TASK_HEFT);
+  CHECK(s != NULL);
+  if (!s) return;
+  dcsim_engine_t *f = run(s, DCSIM_JOB_FCFS, NULL), *e = run(s, DCSIM_JOB_EASY, NULL);
+  CHECK(f && e);
+  if (f && e) {
+    const dcsim_run_stats *sf = dcsim_engine_stats(f), *se = dcsim_engine_stats(e);
+    /* A (2 nodes, 58.86 s) at 0, B (4 nodes) at 1 s, C (1 node, 1.76 s) at 2 s: D3.5 Table 38 times */
+    CHECK_REL((double)sf->jobs[0].end_ns * 1e-9, 117.72 / 2, 1e-6);
+    CHECK_REL((double)sf->jobs[1].start_ns * 1e-9, 117.72 / 2, 1e-6); /* B waits for A */
+    CHECK_REL((double)sf->jobs[2].start_ns * 1e-9, 117.72 / 2 + 117.72 / 4, 1e-6); /* FCFS: C behind B */
+    CHECK_REL((double)se->jobs[2].start_ns * 1e-9, 2.0, 1e-9);           /* EASY: C backfilled */
+    CHECK_REL((double)se->jobs[1].start_ns * 1e-9, 117.72 / 2, 1e-6);    /* without delaying B */
+    CHECK(se->makespan_ns <= sf->makespan_ns);
+  }
+  dcsim_engine_free(f);
+  dcsim_engine_free(e);
+  dcsim_scenario_free(s);
+}
+
+static void check_determinism(void) {
+  dcsim_scenario *a = load("workflows/datacentre-day.xml", DCSIM_TASK_HEFT);
+  dcsim_scenario *b = load("workflows/datacentre-day.xml", DCSIM_TASK_HEFT);
+  CHECK(a && b);
+  if (a && b) {
+    dcsim_engine_t *x = run(a, DCSIM_JOB_EASY, NULL), *y = run(b, DCSIM_JOB_EASY, NULL);
+    CHECK(x && y);
+    if (x && y) {
+      const dcsim_run_stats *p = dcsim_engine_stats(x), *q = dcsim_engine_stats(y);
+      CHECK(p->makespan_ns == q->makespan_ns);
+      CHECK(memcmp(&p->energy_j, &q->energy_j, sizeof p->energy_j) == 0); /* bit for bit */
+      CHECK(memcmp(p->jobs, q->jobs, p->n_jobs * sizeof *p->jobs) == 0);
+      CHECK(memcmp(p->node_energy_j, q->node_energy_j, p->n_nodes * sizeof *p->node_energy_j) == 0);
+    }
+    dcsim_engine_free(x);
+    dcsim_engine_free(y);
+  }
+  dcsim_scenario_free(a);
+  dcsim_scenario_free(b);
+}
+
+static long long count_rows(const char *db, const char *table) {
+  sqlite3 *h = NULL;
+  long long n = -1;
+  char sql[128];
+  snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", table);
+  sqlite3_stmt *st = NULL;
+  if (sqlite3_open(db, &h) == SQLITE_OK && sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW)
+    n = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  return n;
+}
+
+static void check_results(void) {
+  char db[] = "/tmp/dcsim-test-XXXXXX";
+  int fd = mkstemp(db);
+  CHECK(fd >= 0);
+  if (fd < 0) return;
+  close(fd);
+  unlink(db);
+  dcsim_scenario *s = load("tests/data/engine/nwp-nooverlap.xml", DCSIM_TASK_HEFT);
+  CHECK(s != NULL);
+  dcsim_error err;
+  dcsim_run_info info = {"tests/data/engine/nwp-nooverlap.xml", "fcfs", "heft"};
+  /* a run that is not finished leaves nothing */
+  dcsim_results_t *r = NULL;
+  CHECK(dcsim_results_open(db, &r, &err) == 0);
+  CHECK(dcsim_results_begin(r, s, &info, &err) == 0);
+  dcsim_engine_t *e = run(s, DCSIM_JOB_FCFS, dcsim_results_sink(r));
+  CHECK(e != NULL);
+  dcsim_results_close(r); /* no finish: rolled back */
+  CHECK_INT(count_rows(db, "runs"), 0);
+  CHECK_INT(count_rows(db, "tasks"), 0);
+  dcsim_engine_free(e);
+  /* a finished run is all there */
+  CHECK(dcsim_results_open(db, &r, &err) == 0);
+  CHECK(dcsim_results_begin(r, s, &info, &err) == 0);
+  e = run(s, DCSIM_JOB_FCFS, dcsim_results_sink(r));
+  int64_t id = 0;
+  CHECK(e && dcsim_results_finish(r, dcsim_engine_stats(e), &id, &err) == 0);
+  dcsim_results_close(r);
+  CHECK_INT(count_rows(db, "runs"), 1);
+  CHECK_INT(count_rows(db, "tasks"), 6);
+  CHECK_INT(count_rows(db, "workflows"), 1);
+  CHECK_INT(count_rows(db, "nodes"), 3);
+  CHECK(count_rows(db, "inputs") >= 5); /* workflow, platform, profiles, dwarfs */
+  CHECK(count_rows(db, "power") > 6);
+  dcsim_engine_free(e);
+  dcsim_scenario_free(s);
+  unlink(db);
+  char aux[sizeof db + 8];
+  snprintf(aux, sizeof aux, "%s-wal", db); unlink(aux);
+  snprintf(aux, sizeof aux, "%s-shm", db); unlink(aux);
+}
+
+int main(void) {
+  check_nwp("tests/data/engine/nwp-nooverlap.xml", 0);
+  check_nwp("tests/data/engine/nwp-overlap.xml", 1);
+  check_backfill();
+  check_determinism();
+  check_results();
+  CHECK_DONE();
+}
