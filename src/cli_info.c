@@ -189,10 +189,12 @@ static int validate_workflow(const char *path, int depth, dcsim_error *err) {
     dcsim_binding b[64];
     if ((rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, tt->dwarf, path, tt->line, dpath, sizeof dpath, err))) break;
     if ((rc = dcsim_dwarf_load(dpath, &d, err))) break;
-    dcsim_dwarf_device dev = dcsim_dwarf_device_of(d);
-    if ((tt->device == DCSIM_DEV_CPU && dev != DCSIM_DWARF_CPU) || (tt->device == DCSIM_DEV_GPU && dev != DCSIM_DWARF_GPU)) {
-      rc = DCSIM_ERR(err, DCSIM_EREF, path, tt->line, "<task name=\"%s\">: dwarf %s runs on a %s, not on the task's device",
-                     tt->name, dcsim_dwarf_name(d), dev == DCSIM_DWARF_GPU ? "GPU" : "CPU");
+    int cpu_ok = dcsim_dwarf_has_cpu_model(d), gpu_ok = dcsim_dwarf_has_gpu_model(d);
+    if ((tt->device == DCSIM_DEV_CPU && !cpu_ok) || (tt->device == DCSIM_DEV_GPU && !gpu_ok) ||
+        (tt->device == DCSIM_DEV_ANY && !(cpu_ok && gpu_ok))) {
+      rc = DCSIM_ERR(err, DCSIM_EREF, path, tt->line, "<task name=\"%s\" device=\"%s\">: dwarf %s has %s", tt->name,
+                     tt->device == DCSIM_DEV_CPU ? "cpu" : tt->device == DCSIM_DEV_GPU ? "gpu" : "any", dcsim_dwarf_name(d),
+                     tt->device == DCSIM_DEV_CPU ? "no CPU model" : tt->device == DCSIM_DEV_GPU ? "no GPU model" : "not both a CPU and a GPU model");
     } else if (tt->case_name && !dcsim_dwarf_has_case(d, tt->case_name)) {
       rc = DCSIM_ERR(err, DCSIM_EREF, path, tt->line, "<task name=\"%s\">: dwarf %s has no case '%s'", tt->name,
                      dcsim_dwarf_name(d), tt->case_name);

@@ -425,6 +425,12 @@ int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dc
       rc = DCSIM_ERR(err, DCSIM_EREF, d->path, d->param_lines[i], "parameter %s of dwarf %s has no value (give a case or set it)", d->params[i], d->name);
       goto out;
     }
+  /* A case's <override>s are numbers derived for the case's own parameter values (the BiFFT LP
+   * split): they apply only while bindings leave those values unchanged; a binding that changes
+   * one (--set FIELDS=40 after case 200x180_20) falls back to the loops' formulas. */
+  int use_over = cd != NULL;
+  for (size_t i = 0; cd && i < d->n_params; i++)
+    if (cd->set[i] && vals[i] != cd->values[i]) use_over = 0;
   e->dwarf = d;
   e->device = d->device;
   e->n_loops = d->n_loops;
@@ -434,7 +440,7 @@ int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dc
     const loop_def *ld = &d->loops[i];
     dcsim_cpu_loop *l = &e->loops[i];
     const formula *fw = &ld->work, *fq = &ld->traffic;
-    for (size_t j = 0; cd && j < cd->n_over; j++)
+    for (size_t j = 0; use_over && j < cd->n_over; j++)
       if (cd->over[j].loop == i) { fw = &cd->over[j].work; fq = &cd->over[j].traffic; }
     l->name = ld->name;
     if ((rc = eval_formula(d, fw, vals, "work-flop", &l->work_flop, err))) goto out;

@@ -28,6 +28,7 @@ struct dcsim_engine {
   u32heap *free_nodes;   /* per group, smallest node number first */
   uint32_t *n_free;      /* per group */
   uint32_t **job_alloc;  /* per job while running: global node numbers, group after group */
+  uint32_t *job_cursor;  /* per running job: next entry of its plan's event list */
   uint32_t *waiting;     /* queue of jobs, in arrival order */
   size_t n_waiting, waiting_head;
   uint32_t *running;     /* running jobs */
@@ -84,6 +85,7 @@ void dcsim_engine_free(dcsim_engine_t *e) {
   if (e->job_alloc)
     for (size_t j = 0; j < e->s->n_jobs; j++) free(e->job_alloc[j]);
   free(e->job_alloc);
+  free(e->job_cursor);
   free(e->waiting);
   free(e->running);
   free(e->scratch_nodes);
@@ -106,13 +108,14 @@ dcsim_engine_t *dcsim_engine_new(const dcsim_scenario *s, const dcsim_engine_opt
   e->free_nodes = calloc(ng, sizeof *e->free_nodes);
   e->n_free = calloc(ng, sizeof *e->n_free);
   e->job_alloc = calloc(nj, sizeof *e->job_alloc);
+  e->job_cursor = calloc(nj, sizeof *e->job_cursor);
   e->waiting = calloc(nj, sizeof *e->waiting);
   e->running = calloc(nj, sizeof *e->running);
   e->jobs = calloc(nj, sizeof *e->jobs);
   e->groups = calloc(ng, sizeof *e->groups);
   e->node_energy_j = calloc(nn ? nn : 1, sizeof *e->node_energy_j);
   e->node_busy_s = calloc(nn ? nn : 1, sizeof *e->node_busy_s);
-  if (!e->q || !e->nodes || !e->free_nodes || !e->n_free || !e->job_alloc || !e->waiting || !e->running ||
+  if (!e->q || !e->nodes || !e->free_nodes || !e->n_free || !e->job_alloc || !e->job_cursor || !e->waiting || !e->running ||
       !e->jobs || !e->groups || !e->node_energy_j || !e->node_busy_s) {
     DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory for %u nodes and %zu jobs", nn, s->n_jobs);
     dcsim_engine_free(e);
@@ -161,6 +164,15 @@ static int job_fits(const dcsim_engine_t *e, uint32_t j) {
   return 1;
 }
 
+/* Queues the next event of running job j's plan. */
+static int push_next(dcsim_engine_t *e, uint32_t j, dcsim_error *err) {
+  const dcsim_wf_plan *p = &e->s->wfs[e->s->jobs[j].wf].plan;
+  uint32_t c = e->job_cursor[j];
+  uint32_t code = p->ev_code[c];
+  int kind = (code & 1) ? EV_TASK_END : EV_TASK_START;
+  return dcsim_evq_push(e->q, e->jobs[j].start_ns + p->ev_ns[c], kind, (uint32_t)kind, j, code >> 1, NULL, err);
+}
+
 static int start_job(dcsim_engine_t *e, uint32_t j, dcsim_error *err) {
   const dcsim_scenario *s = e->s;
   const dcsim_wf_rt *w = &s->wfs[s->jobs[j].wf];
@@ -185,12 +197,9 @@ static int start_job(dcsim_engine_t *e, uint32_t j, dcsim_error *err) {
   e->jobs[j].end_ns = e->now + p->makespan_ns;
   e->jobs[j].task_energy_j = p->task_energy_j;
   e->jobs[j].tasks = (uint32_t)w->wf->n_tasks;
-  for (size_t t = 0; t < w->wf->n_tasks && !rc; t++) {
-    const dcsim_option *op = &w->tmpls[w->wf->tasks[t].tmpl].opts[p->opt[t]];
-    int64_t st = e->now + p->start_ns[t];
-    rc = dcsim_evq_push(e->q, st, EV_TASK_START, EV_TASK_START, j, t, NULL, err);
-    if (!rc) rc = dcsim_evq_push(e->q, st + op->duration_ns, EV_TASK_END, EV_TASK_END, j, t, NULL, err);
-  }
+  /* only the job's next task event is queued: its plan lists the rest in time order */
+  e->job_cursor[j] = 0;
+  if (!rc && p->n_events) rc = push_next(e, j, err);
   if (!rc) rc = dcsim_evq_push(e->q, e->jobs[j].end_ns, EV_JOB_END, EV_JOB_END, j, 0, NULL, err);
   return rc;
 }
@@ -337,16 +346,31 @@ int dcsim_engine_run(dcsim_engine_t *e, dcsim_error *err) {
     rc = dcsim_evq_push(e->q, s->jobs[j].submit_ns, EV_ARRIVE, EV_ARRIVE, (uint32_t)j, 0, NULL, err);
   }
   dcsim_event ev;
-  while (!rc && dcsim_evq_pop(e->q, &ev)) {
+  while (!rc && dcsim_evq_peek(e->q, &ev)) {
     e->now = ev.time_ns;
     e->st.events++;
+    if (ev.kind == EV_TASK_START || ev.kind == EV_TASK_END) {
+      /* a task event queues nothing else, so the job's next event can replace it at the top */
+      const dcsim_wf_plan *p = &s->wfs[s->jobs[ev.target].wf].plan;
+      rc = task_event(e, ev.target, (size_t)ev.payload, ev.kind == EV_TASK_START, err);
+      if (rc) break;
+      uint32_t c = ++e->job_cursor[ev.target];
+      if (c < p->n_events) {
+        uint32_t code = p->ev_code[c];
+        int kind = (code & 1) ? EV_TASK_END : EV_TASK_START;
+        rc = dcsim_evq_replace_top(e->q, e->jobs[ev.target].start_ns + p->ev_ns[c], kind, (uint32_t)kind, ev.target,
+                                   code >> 1, err);
+      } else {
+        dcsim_evq_pop(e->q, NULL);
+      }
+      continue;
+    }
+    dcsim_evq_pop(e->q, NULL);
     switch (ev.kind) {
     case EV_ARRIVE:
       e->waiting[e->n_waiting++] = ev.target;
       rc = schedule(e, err);
       break;
-    case EV_TASK_START: rc = task_event(e, ev.target, (size_t)ev.payload, 1, err); break;
-    case EV_TASK_END: rc = task_event(e, ev.target, (size_t)ev.payload, 0, err); break;
     case EV_JOB_END:
       rc = end_job(e, ev.target, err);
       if (!rc) rc = schedule(e, err);

@@ -290,6 +290,24 @@ int dcsim_evq_pop(dcsim_evq_t *q, dcsim_event *out) {
   return 1;
 }
 
+int dcsim_evq_replace_top(dcsim_evq_t *q, int64_t time_ns, int32_t prio, uint32_t kind,
+                          uint32_t target, uint64_t payload, dcsim_error *err) {
+  if (!q || q->n == 0) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "event queue: replace_top on an empty queue");
+  if (time_ns < 0) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "event queue: negative time %lld ns", (long long)time_ns);
+  uint32_t idx = q->heap[0];
+  evq_slot *sl = &q->slots[idx];
+  /* a new event in the old slot: bump the generation so the old handle reads as stale */
+  sl->pos = ((sl->pos & EVQ_GEN_MASK) + EVQ_GEN_ONE) | 0;
+  sl->time_ns = time_ns;
+  sl->prio = prio;
+  sl->kind = kind;
+  sl->target = target;
+  sl->payload = payload;
+  sl->seq = q->next_seq++;
+  evq_sift_down(q, 0, idx);
+  return 0;
+}
+
 int dcsim_evq_reschedule(dcsim_evq_t *q, dcsim_evh h, int64_t new_time_ns, dcsim_error *err) {
   if (!q) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "event reschedule: no queue");
   uint32_t idx;

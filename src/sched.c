@@ -47,6 +47,8 @@ void dcsim_sched_plan_release(dcsim_wf_rt *w) {
   free(p->node_start);
   free(p->node_list);
   free(p->gpu_slot);
+  free(p->ev_ns);
+  free(p->ev_code);
   memset(p, 0, sizeof *p);
 }
 
@@ -178,6 +180,35 @@ static int gpu_commit(group_res *r, uint32_t slot, int64_t finish, dcsim_error *
   int rc = dcsim_evq_reschedule(r->gpu_q, r->gpu_h[slot], max64(r->cpu_busy[n], finish), err);
   if (!rc) rc = dcsim_evq_reschedule(r->cpu_q, r->cpu_h[n], node_cpu_ready(r, n), err);
   return rc;
+}
+
+typedef struct plan_ev { int64_t t; uint32_t code; } plan_ev;
+
+static int cmp_plan_ev(const void *a, const void *b) {
+  const plan_ev *x = a, *y = b;
+  if (x->t != y->t) return x->t < y->t ? -1 : 1;
+  uint32_t ex = x->code & 1, ey = y->code & 1; /* starts before ends, then by task */
+  if (ex != ey) return ex < ey ? -1 : 1;
+  return (x->code > y->code) - (x->code < y->code);
+}
+
+/* The plan's events in time order (see dcsim_wf_plan). */
+static int plan_events(const dcsim_wf_rt *w, dcsim_wf_plan *p, dcsim_error *err) {
+  size_t n = w->wf->n_tasks;
+  plan_ev *ev = malloc((n ? 2 * n : 1) * sizeof *ev);
+  p->ev_ns = malloc((n ? 2 * n : 1) * sizeof *p->ev_ns);
+  p->ev_code = malloc((n ? 2 * n : 1) * sizeof *p->ev_code);
+  if (!ev || !p->ev_ns || !p->ev_code) { free(ev); return DCSIM_ERR(err, DCSIM_ENOMEM, w->wf->path, 0, "out of memory"); }
+  for (size_t t = 0; t < n; t++) {
+    const dcsim_option *op = &w->tmpls[w->wf->tasks[t].tmpl].opts[p->opt[t]];
+    ev[2 * t] = (plan_ev){p->start_ns[t], (uint32_t)(2 * t)};
+    ev[2 * t + 1] = (plan_ev){p->start_ns[t] + op->duration_ns, (uint32_t)(2 * t + 1)};
+  }
+  qsort(ev, 2 * n, sizeof *ev, cmp_plan_ev);
+  for (size_t i = 0; i < 2 * n; i++) { p->ev_ns[i] = ev[i].t; p->ev_code[i] = ev[i].code; }
+  p->n_events = 2 * n;
+  free(ev);
+  return 0;
 }
 
 /* ---- allocation size: peak concurrent demand of the unconstrained (ASAP) schedule ---- */
@@ -385,6 +416,7 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
   }
   free(first);
   free(count);
+  rc = plan_events(w, p, err);
 out:
   if (res) for (size_t g = 0; g < ng; g++) group_res_free(&res[g]);
   free(res);

@@ -85,6 +85,26 @@ static const struct dcsim_embedded_schema *find_schema(const char *root) {
 
 typedef struct { dcsim_error *err; const char *path; int set; int code; } verr_state;
 
+/* libxml2 reports a value rejected by the "nonneg" type of common.xsd as
+ *   Element 'set', attribute 'value': [facet 'pattern'] The value 'NaN' is not accepted by the
+ *   pattern '\+?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+\-]?[0-9]+)?'.
+ * which hides what is wrong behind a regular expression: say it in words instead
+ *   Element 'set', attribute 'value': 'NaN' is not a finite, non-negative number */
+static void say_nonneg(char *msg, size_t size) {
+  static const char facet[] = "[facet 'pattern'] The value '";
+  static const char tail[] = "' is not accepted by the pattern '\\+?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+\\-]?[0-9]+)?'.";
+  char *f = strstr(msg, facet);
+  if (!f) return;
+  char *v = f + sizeof facet - 1, *t = strstr(v, tail);
+  if (!t || t[sizeof tail - 1] != '\0') return;
+  char out[1024];
+  snprintf(out, sizeof out, "%.*s'%.*s' is not a finite, non-negative number", (int)(f - msg), msg, (int)(t - v), v);
+  size_t n = strlen(out);
+  if (n >= size) n = size - 1;
+  memcpy(msg, out, n);
+  msg[n] = '\0';
+}
+
 static void on_structured_error(void *ctx, xmlErrorPtr e) {
   verr_state *st = ctx;
   if (st->set || !e || e->level < XML_ERR_ERROR) return;
@@ -93,6 +113,7 @@ static void on_structured_error(void *ctx, xmlErrorPtr e) {
   snprintf(msg, sizeof msg, "%s", e->message ? e->message : "invalid");
   size_t l = strlen(msg);
   while (l && (msg[l - 1] == '\n' || msg[l - 1] == ' ')) msg[--l] = '\0';
+  say_nonneg(msg, sizeof msg);
   DCSIM_ERR(st->err, st->code, st->path, e->line, "%s", msg);
 }
 

@@ -2,7 +2,10 @@
 # run-golden.sh DCSIM CASE.cmd — runs the command line in CASE.cmd (with `dcsim` meaning the built
 # binary) from the source root and compares stdout+stderr+exit status with CASE.out.
 # Set DCSIM_UPDATE_GOLDEN=1 to rewrite the .out file instead of comparing.
+# A leading environment assignment in CASE.cmd (`DCSIM_DATA=. dcsim model ...`) applies to that
+# command only; DCSIM_DATA from the caller's environment is cleared so that the .cmd decides.
 set -u
+unset DCSIM_DATA
 bin=$1; case_file=$2; want=${case_file%.cmd}.out
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cmd=$(grep -v '^#' "$case_file")

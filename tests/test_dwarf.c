@@ -191,6 +191,15 @@ static void test_bifft_overrides(void) {
   }
   dcsim_dwarf_eval_free(ec);
   dcsim_dwarf_eval_free(ef);
+  /* a binding that changes a value of the case drops its overrides (derived for 20 fields): with
+   * FIELDS = 40 the formulas apply; a binding that repeats the case's value keeps them */
+  dcsim_binding f40 = {"FIELDS", 40, "command line", 7}, f20 = {"FIELDS", 20, "command line", 7};
+  ec = eval(d, "200x180_20", &f40, 1);
+  if (ec) CHECK_REL(loop(ec, "easre1b_mod.F90:72")->traffic_byte, 200.0 * 180 * 40 * 100 * 22.88465608, 1e-12);
+  dcsim_dwarf_eval_free(ec);
+  ec = eval(d, "200x180_20", &f20, 1);
+  if (ec) CHECK_REL(loop(ec, "easre1b_mod.F90:72")->traffic_byte, 1640500000, 1e-12);
+  dcsim_dwarf_eval_free(ec);
   /* a case without overrides uses the formulas */
   ec = eval(d, "200x180_525", NULL, 0);
   if (ec) CHECK_REL(loop(ec, "easre1b_mod.F90:72")->traffic_byte, 200.0 * 180 * 525 * 100 * 22.88465608, 1e-12);

@@ -154,7 +154,7 @@ static void test_ensemble(void) {
 
 static void test_bad_inputs(void) {
   check_fail(WF "missing.xml", DCSIM_EIO, 0, "cannot open: No such file or directory", 1);
-  check_fail(WF "bad-malformed.xml", DCSIM_EPARSE, 5, "Premature end of data", 0);
+  check_fail(WF "bad-malformed.xml", DCSIM_EPARSE, 4, "Opening and ending tag mismatch: task line 3", 0);
   check_fail(WF "bad-schema.xml", DCSIM_ESCHEMA, 3, "'device'", 0);
   check_fail(WF "bad-members-negative.xml", DCSIM_ESCHEMA, 3, "'members'", 0);
   check_fail(WF "bad-cycle.xml", DCSIM_ESCHEMA, 4,

@@ -71,8 +71,10 @@ int dcsim_dwarf_case_value(const dcsim_dwarf_t *d, const char *case_name, const 
                            double *out, dcsim_error *err);
 
 /* Evaluates the dwarf: parameter values come from case_name (may be NULL) then the bindings,
- * in order (later wins). Unknown case or parameter name, a parameter left without value, or a
- * formula that is not finite/negative -> error naming the input. */
+ * in order (later wins). The case's <override>s (W, Q derived for the case's own values) apply
+ * only if the bindings leave every value the case sets unchanged; otherwise the loops' formulas
+ * do. Unknown case or parameter name, a parameter left without value, or a formula that is not
+ * finite/negative -> error naming the input. */
 int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dcsim_binding *b,
                          size_t n_b, dcsim_dwarf_eval **out, dcsim_error *err);
 void dcsim_dwarf_eval_free(dcsim_dwarf_eval *e);

@@ -76,6 +76,11 @@ int dcsim_evq_peek(const dcsim_evq_t *q, dcsim_event *out);
 /* Moves a queued event to new_time_ns (>= 0, else DCSIM_ERANGE), earlier or later. It keeps its
  * prio, kind, target, payload and handle, and takes a new seq, so it goes after the events already
  * queued at (new_time_ns, prio). A stale, cancelled or out-of-range handle gives DCSIM_ERANGE. */
+/* Replaces the first event by a new one (new seq) in one O(log n) step: pop + push for the common
+ * case where handling an event schedules the next one of the same target. The old handle becomes
+ * stale. DCSIM_ERANGE on an empty queue or a negative time. */
+int dcsim_evq_replace_top(dcsim_evq_t *q, int64_t time_ns, int32_t prio, uint32_t kind,
+                          uint32_t target, uint64_t payload, dcsim_error *err);
 int dcsim_evq_reschedule(dcsim_evq_t *q, dcsim_evh h, int64_t new_time_ns, dcsim_error *err);
 
 /* Removes a queued event without firing it; its handle becomes stale. Bad handle: DCSIM_ERANGE. */

@@ -52,6 +52,11 @@ typedef struct dcsim_wf_plan {
   uint32_t *node_list;   /* node offsets inside the job's allocation of the option's group */
   uint8_t *gpu_slot;     /* GPU index on the node for GPU tasks */
   double task_energy_j;  /* sum of the chosen options' energies */
+  /* the plan's task starts and ends in time order (starts first at equal times, then by task):
+   * the engine merges the lists of the running jobs instead of queueing every event up front */
+  size_t n_events;
+  int64_t *ev_ns;        /* relative to the job start */
+  uint32_t *ev_code;     /* task * 2 + (1 for an end) */
 } dcsim_wf_plan;
 
 typedef struct dcsim_wf_rt {

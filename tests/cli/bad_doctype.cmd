@@ -1,0 +1,1 @@
+DCSIM_DATA=. dcsim validate tests/data/bad/billion-laughs.xml

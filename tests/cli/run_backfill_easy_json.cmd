@@ -1,0 +1,1 @@
+dcsim run tests/data/engine/backfill.xml --policy easy --format json

@@ -1,0 +1,1 @@
+dcsim run tests/data/run/bad-cores.xml; echo "exit $?"

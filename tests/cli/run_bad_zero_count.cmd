@@ -1,0 +1,1 @@
+dcsim run tests/data/workflow/bad-count0.xml --platform workflows/platforms/alaro-hsw-gtx970.xml --db $TMPDIR/r.db; echo "exit $?"; test -e $TMPDIR/r.db && echo "database written" || echo "no database written"

@@ -1,0 +1,1 @@
+dcsim run workflows/datacentre-day.xml --policy easy+energy --format json > $TMPDIR/a && dcsim run workflows/datacentre-day.xml --policy easy+energy --format json > $TMPDIR/b && cmp $TMPDIR/a $TMPDIR/b && echo "identical bytes"

@@ -1,0 +1,1 @@
+dcsim run tests/data/run/no-platform.xml

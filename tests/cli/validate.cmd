@@ -1,0 +1,1 @@
+DCSIM_DATA=. dcsim validate tests/data/validate/platform.xml tests/data/validate/workflow.xml tests/data/validate/workload.xml dwarfs/bifft.xml hw-profiles/cpu/xeon-gold-6148.xml hw-profiles/gpu/tesla-k20m.xml

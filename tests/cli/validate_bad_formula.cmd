@@ -1,0 +1,1 @@
+DCSIM_DATA=. dcsim validate tests/data/validate/bad-formula.xml
