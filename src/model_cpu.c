@@ -49,7 +49,8 @@ int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes
         double bps = rt.l1_bps * lp->V + rt.l2_bps * lp->X + rt.l3_bps * lp->Y + rt.dram_bps * lp->Z; /* §4.3: 1/Tmop */
         p->mem_time_s = p->traffic_byte / bps;           /* Q*Tmop */
       }
-      p->compute_bound = p->flop_time_s > p->mem_time_s;
+      /* a loop on the ridge (equal times, as BiFFT's fitted loops are) counts as memory-bound */
+      p->compute_bound = p->flop_time_s > p->mem_time_s * (1 + 1e-9);
       p->time_s = p->compute_bound ? p->flop_time_s : p->mem_time_s; /* §4.3: T_func = max(W*Tflop, Q*Tmop) */
       t += p->time_s;                                                /* §4.3: T = sum of T_func */
     }
