@@ -338,6 +338,9 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
     if (!indeg[i]) ready_push(&rh, (uint32_t)i);
   }
   int64_t deadline_all = deadline_s > 0 ? llround(deadline_s * 1e9) : 0;
+  int64_t makespan_so_far = 0;
+  double alloc_idle_w = 0; /* idle power of the whole allocation */
+  for (size_t g = 0; g < ng; g++) alloc_idle_w += p->alloc[g] * s->groups[g].idle_w;
   uint32_t *task_nodes_start = p->node_start;
   /* node_start is filled in task order after the loop: keep per-task offsets meanwhile */
   uint32_t *first = calloc(n ? n : 1, sizeof *first), *count = calloc(n ? n : 1, sizeof *count);
@@ -362,12 +365,18 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
     for (uint32_t o = 1; o < tr->n_opts; o++)
       if (fin[o] < fin[pick] || (fin[o] == fin[pick] && tr->opts[o].energy_j < tr->opts[pick].energy_j)) pick = o;
     int64_t dl = tt->deadline_s > 0 ? llround(tt->deadline_s * 1e9) : deadline_all;
-    if (policy == DCSIM_TASK_ENERGY && dl > 0) {
-      /* latest finish that leaves the rest of the critical path room before the deadline */
-      int64_t latest = dl - (int64_t)tail[t];
+    if (policy == DCSIM_TASK_ENERGY) {
+      /* least energy of the job: the option's model energy plus the idle power of the whole
+       * allocation for as long as the choice keeps it (the job's projected finish), among the
+       * options that leave the rest of the critical path room before the deadline */
       int found = -1;
-      for (uint32_t o = 0; o < tr->n_opts; o++)
-        if (fin[o] <= latest && (found < 0 || tr->opts[o].energy_j < tr->opts[found].energy_j)) found = (int)o;
+      double best = 0;
+      for (uint32_t o = 0; o < tr->n_opts; o++) {
+        double proj = (double)max64(makespan_so_far, fin[o] + (int64_t)tail[t]) * 1e-9;
+        double cost = tr->opts[o].energy_j + alloc_idle_w * proj;
+        if (dl > 0 && fin[o] + (int64_t)tail[t] > dl) continue;
+        if (found < 0 || cost < best) { found = (int)o; best = cost; }
+      }
       if (found >= 0) pick = (uint32_t)found;
     }
     const dcsim_option *op = &tr->opts[pick];
@@ -387,6 +396,7 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
     p->opt[t] = (uint8_t)pick;
     end[t] = st + op->duration_ns;
     if (end[t] > p->makespan_ns) p->makespan_ns = end[t];
+    makespan_so_far = p->makespan_ns;
     p->task_energy_j += op->energy_j;
     uint32_t k = op->gpu ? 1 : op->nodes;
     if (list_n + k > list_cap) {

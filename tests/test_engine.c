@@ -166,7 +166,50 @@ static void check_results(void) {
   snprintf(aux, sizeof aux, "%s-shm", db); unlink(aux);
 }
 
+/* counts the tasks that ran on a GPU */
+static int count_gpu(void *ctx, const dcsim_task_record *r, dcsim_error *err) {
+  (void)err;
+  if (r->opt->gpu) (*(int *)ctx)++;
+  return 0;
+}
+
+static double run_choice(const char *path, dcsim_task_policy tp, double deadline_s, int *gpu_tasks) {
+  dcsim_error err;
+  dcsim_scenario_opts o = {NULL, tp, deadline_s};
+  dcsim_scenario *s = NULL;
+  double e_j = -1;
+  *gpu_tasks = 0;
+  if (dcsim_scenario_load(path, &o, &s, &err)) {
+    fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
+    return -1;
+  }
+  dcsim_engine_sink sink = {gpu_tasks, count_gpu, NULL};
+  dcsim_engine_t *e = run(s, DCSIM_JOB_FCFS, &sink);
+  if (e) e_j = dcsim_engine_stats(e)->jobs[0].energy_j;
+  dcsim_engine_free(e);
+  dcsim_scenario_free(s);
+  return e_j;
+}
+
+/* device="any": HEFT puts a task where it finishes first; the energy policy where the job spends
+ * least, within the deadline (tests/data/engine/dual.xml: GPU 0.74 s, CPU 1.92 s or 1.2 s). */
+static void check_any(void) {
+  int gpu = 0;
+  /* four tasks, one GPU, two CPU nodes: GPU, GPU (ends at 1.48 s < 1.92 s), then both CPUs */
+  CHECK(run_choice("tests/data/engine/any.xml", DCSIM_TASK_HEFT, 0, &gpu) > 0);
+  CHECK_INT(gpu, 2);
+  double heft = run_choice("tests/data/engine/choice.xml", DCSIM_TASK_HEFT, 0, &gpu);
+  CHECK_INT(gpu, 1); /* the GPU finishes first */
+  double energy = run_choice("tests/data/engine/choice.xml", DCSIM_TASK_ENERGY, 0, &gpu);
+  CHECK_INT(gpu, 0); /* the CPU costs the job less, idle power of the allocation included */
+  CHECK(energy > 0 && energy < heft);
+  double tight = run_choice("tests/data/engine/choice.xml", DCSIM_TASK_ENERGY, 1.0, &gpu);
+  CHECK_INT(gpu, 1); /* 1.2 s on the CPU would miss a 1 s deadline */
+  CHECK_REL(tight, heft, 1e-12);
+}
+
 int main(void) {
+  check_any();
   check_nwp("tests/data/engine/nwp-nooverlap.xml", 0);
   check_nwp("tests/data/engine/nwp-overlap.xml", 1);
   check_backfill();

@@ -9,8 +9,11 @@
  *                        start early when they finish before it or use none of its nodes
  *   task policies: heft  list scheduling by upward rank, each task where it finishes first
  *                        (a device="any" task goes to the CPU or the GPU, whichever ends first)
- *                  energy  the least-energy placement whose finish still meets the deadline
- *                        (per task deadline-s, or the run's --deadline-s), else heft's choice
+ *                  energy  the placement that costs the job least energy: the task's model
+ *                        energy plus the idle power of the whole allocation for as long as the
+ *                        choice keeps the job running (its projected finish), among the
+ *                        placements that still meet the deadline (per task deadline-s, or the
+ *                        run's --deadline-s; none = no constraint); if none does, heft's choice
  * --policy NAME is one of fcfs, easy, heft, energy, or JOB+TASK (e.g. easy+energy); a lone job
  * policy uses heft for tasks, a lone task policy uses fcfs for jobs.
  *
