@@ -43,9 +43,62 @@ static int cal_cpu(const dcsim_args *a, dcsim_error *err) {
   return rc;
 }
 
+static int get_method(const dcsim_args *a, const char *opt, dcsim_fit_method dflt, dcsim_fit_method *m, dcsim_error *err) {
+  const char *v = dcsim_arg(a, opt);
+  *m = dflt;
+  if (v && dcsim_fit_method_parse(v, m) != 0)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, opt), "--%s '%s': expected lad, lsq or endpoints", opt, v);
+  return 0;
+}
+
+static int cal_loops(const dcsim_args *a, dcsim_error *err) {
+  int rc = need_pos(a, 2, "a CSV of loop measurements", err);
+  if (rc) return rc;
+  dcsim_cpu_profile_t *cpu = NULL;
+  dcsim_loop_fit *fits = NULL;
+  size_t nf = 0;
+  dcsim_loop_fit_opts o = {DCSIM_FIT_LAD, DCSIM_FIT_LSQ, dcsim_arg_flag(a, "quiet") ? NULL : stdout, 0};
+  if ((rc = get_method(a, "method", DCSIM_FIT_LAD, &o.mop_method, err))) goto out;
+  if ((rc = get_method(a, "flop-method", DCSIM_FIT_LSQ, &o.flop_method, err))) goto out;
+  if ((rc = load_cpu(a, &cpu, err))) goto out;
+  if ((rc = dcsim_calib_fit_loops(a->positional[1], cpu, &o, &fits, &nf, err))) goto out;
+  const char *dw = dcsim_arg(a, "dwarf"), *outp = dcsim_arg(a, "output");
+  if (dw) {
+    if (!outp) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "dwarf"), "--dwarf needs -o OUT.xml (the dwarf with the fitted coefficients)"); goto out; }
+    char src[1024];
+    snprintf(src, sizeof src, "fitted: dcsim calibrate loops %s (%s/%s) on %s", a->positional[1], dcsim_fit_method_name(o.mop_method),
+             dcsim_fit_method_name(o.flop_method), dcsim_cpu_profile_name(cpu));
+    const char *user = dcsim_arg(a, "source");
+    if ((rc = dcsim_calib_update_dwarf(dw, outp, fits, nf, user ? user : src, err))) goto out;
+    if (!o.report) goto out;
+    printf("wrote %s\n", outp);
+  }
+out:
+  free(fits);
+  dcsim_cpu_profile_free(cpu);
+  return rc;
+}
+
+static int cal_energy(const dcsim_args *a, dcsim_error *err) {
+  int rc = need_pos(a, 2, "a CSV of energy measurements (cores,pkg_j,dram_j)", err);
+  if (rc) return rc;
+  dcsim_cpu_profile_t *cpu = NULL;
+  dcsim_fit_method m;
+  dcsim_energy_fit ef;
+  if ((rc = get_method(a, "method", DCSIM_FIT_LSQ, &m, err))) return rc;
+  if ((rc = load_cpu(a, &cpu, err))) return rc;
+  rc = dcsim_calib_fit_energy(a->positional[1], cpu, dcsim_arg(a, "freq"), m, dcsim_arg_flag(a, "quiet") ? NULL : stdout, &ef, err);
+  if (!rc)
+    printf("<energy-coefficients pkg-U=\"%.7g\" pkg-S=\"%.7g\" dram-X=\"%.7g\" dram-Y=\"%.7g\" source=\"fitted: dcsim calibrate energy %s (%s) on %s\"/>\n",
+           ef.pkg_U, ef.pkg_S, ef.dram_X, ef.dram_Y, a->positional[1], dcsim_fit_method_name(m), dcsim_cpu_profile_name(cpu));
+  dcsim_cpu_profile_free(cpu);
+  return rc;
+}
+
 int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err) {
   const char *what = a->positional[0];
   if (strcmp(what, "cpu") == 0) return cal_cpu(a, err);
-  (void)load_cpu;
+  if (strcmp(what, "loops") == 0) return cal_loops(a, err);
+  if (strcmp(what, "energy") == 0) return cal_energy(a, err);
   return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 2, "unknown calibration '%s' (cpu, loops, energy, gpu, likwid, kerncraft)", what);
 }

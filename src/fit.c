@@ -143,7 +143,7 @@ static int fit_lad(const dcsim_linfit *p, size_t skip, const double *cs, double 
   for (size_t j = 0; j < k; j++) {
     int nn = p->nonneg && p->nonneg[j];
     glp_set_col_bnds(lp, (int)j + 1, nn ? GLP_LO : GLP_FR, 0, 0);
-    if (p->reg) glp_set_obj_coef(lp, (int)j + 1, 1e-6 * p->reg[j] / cs[j]);
+    if (p->reg) glp_set_obj_coef(lp, (int)j + 1, 1e-6 * p->reg[j] * cs[j]); /* per unit of the scaled variable */
   }
   for (size_t i = 0; i < n; i++) {
     double w = p->w ? p->w[i] : 1;

@@ -47,6 +47,7 @@ typedef struct dcsim_loop_fit_opts {
   dcsim_fit_method mop_method;  /* default DCSIM_FIT_LAD */
   dcsim_fit_method flop_method; /* default DCSIM_FIT_LSQ */
   FILE *report;                 /* residuals per state and summary; may be NULL */
+  unsigned exclude_threads;     /* rows with this thread count are left out (held out); 0 = none */
 } dcsim_loop_fit_opts;
 
 struct dcsim_cpu_profile;
