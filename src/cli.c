@@ -65,6 +65,20 @@ static const dcsim_opt_spec calibrate_opts[] = {
     {"quiet", NULL, 0, "no fit report"},
 };
 
+static const dcsim_opt_spec bench_opts[] = {
+    {"output", "DIR", 0, "calibration directory to write (default bench-out): tables, profile, loops, dwarf"},
+    {"quick", NULL, 0, "short measurements (under a minute)"},
+    {"reps", "N", 0, "repetitions per point, min/median/max kept (default 5, quick 3)"},
+    {"threads", "N", 0, "measure 1..N threads (default: every CPU of the affinity mask)"},
+    {"budget", "N", 0, "also map bandwidth over (threads, working set) with N adaptively chosen points (HVS)"},
+    {"seed", "N", 0, "seed of the adaptive sampling and the gather kernel (default 1)"},
+    {"name", "NAME", 0, "profile name (default: from the CPU model)"},
+    {"db", "PATH", 0, "SQLite results database: tables bench_runs, bench_points, bench_fits, bench_heldout"},
+    {"sysfs-cpu", "DIR", 0, "where the CPU cache descriptions are (default /sys/devices/system/cpu)"},
+    {"powercap", "DIR", 0, "powercap tree for RAPL (default /sys/class/powercap)"},
+    {"quiet", NULL, 0, "no progress lines on stderr"},
+};
+
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 static const dcsim_command commands[] = {
@@ -74,6 +88,7 @@ static const dcsim_command commands[] = {
     {"list", dcsim_cmd_list, "list the profiles, dwarfs, cases and workflows found", "", list_opts, N_OF(list_opts), 0, 0},
     {"calibrate", dcsim_cmd_calibrate, "make profiles and coefficients from measurements (D3.5 §4.3, §5.3, §6.1.2)",
      "cpu DIR | loops CSV | energy CSV | gpu CSV... | likwid DIR FILE... | kerncraft DIR YAML", calibrate_opts, N_OF(calibrate_opts), 2, 8},
+    {"bench", dcsim_cmd_bench, "measure this machine: tables, profile, loop fits, held-out error", "", bench_opts, N_OF(bench_opts), 0, 0},
     {"validate", dcsim_cmd_validate, "load and check input files: schema, references, values", "FILE...", validate_opts, N_OF(validate_opts), 1, 8},
 };
 

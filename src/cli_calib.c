@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/bench.h"
 #include "dcsim/calib.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
@@ -101,4 +102,33 @@ int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err) {
   if (strcmp(what, "loops") == 0) return cal_loops(a, err);
   if (strcmp(what, "energy") == 0) return cal_energy(a, err);
   return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 2, "unknown calibration '%s' (cpu, loops, energy, gpu, likwid, kerncraft)", what);
+}
+
+int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err) {
+  dcsim_bench_opts o;
+  memset(&o, 0, sizeof o);
+  unsigned reps = 0, threads = 0, budget = 0, seed = 0;
+  int rc;
+  if ((rc = dcsim_arg_uint(a, "reps", 0, &reps, err)) || (rc = dcsim_arg_uint(a, "threads", 0, &threads, err)) ||
+      (rc = dcsim_arg_uint(a, "budget", 0, &budget, err)) || (rc = dcsim_arg_uint(a, "seed", 1, &seed, err)))
+    return rc;
+  o.out_dir = dcsim_arg(a, "output");
+  if (!o.out_dir) o.out_dir = "bench-out";
+  o.name = dcsim_arg(a, "name");
+  if (o.name) {
+    for (const char *p = o.name; *p; p++)
+      if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-", *p))
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "name"), "--name '%s': letters, digits, '_', '.', '+', '-' only", o.name);
+  }
+  o.db_path = dcsim_arg(a, "db");
+  o.quick = dcsim_arg_flag(a, "quick");
+  o.reps = reps;
+  o.max_threads = threads;
+  o.budget = budget;
+  o.seed = seed;
+  o.sysfs_cpu = dcsim_arg(a, "sysfs-cpu");
+  o.powercap = dcsim_arg(a, "powercap");
+  o.progress = dcsim_arg_flag(a, "quiet") ? NULL : stderr;
+  o.report = stdout;
+  return dcsim_bench_run(&o, err);
 }
