@@ -411,8 +411,8 @@ static int phase_energy(run *R, FILE *csv, dcsim_error *err) {
     load_free(&lc, n);
     if (rc) return rc;
     double dram = dcsim_rapl_domain_j(R->rapl, DCSIM_RAPL_DRAM, a, b) / dt2;
-    fprintf(csv, "%s,%u,PKG,%.4g,W,measured: RAPL under the FMA kernel\n", R->freq_id, n, pkg);
-    fprintf(csv, "%s,%u,DRAM,%.4g,W,measured: RAPL under the DRAM load kernel\n", R->freq_id, n, dram);
+    fprintf(csv, "%s,%u,PKG,%.4g,W,measured: RAPL (PKG under the FMA kernel; DRAM under the DRAM load kernel)\n", R->freq_id, n, pkg);
+    fprintf(csv, "%s,%u,DRAM,%.4g,W,measured: RAPL (PKG under the FMA kernel; DRAM under the DRAM load kernel)\n", R->freq_id, n, dram);
     progress(R, "RAPL %u core(s): PKG %.2f W, DRAM %.2f W", n, pkg, dram);
   }
   return 0;
