@@ -58,9 +58,7 @@ static const dcsim_opt_spec calibrate_opts[] = {
     {"dwarf", "FILE", 0, "loops: dwarf file whose loop coefficients are replaced (with -o)"},
     {"method", "lad|lsq|endpoints", 0, "loops: V,X,Y,Z fit (default lad); energy: U,S,X,Y fit (default lsq)"},
     {"flop-method", "lad|lsq", 0, "loops: U,S fit (default lsq)"},
-    {"freq", "GHZ|LABEL", 0, "energy: frequency state of the measurements (default nominal); likwid: freq id"},
-    {"domain-size", "N", 0, "gpu: size of the computational domain N the counters were taken for"},
-    {"kernel", "NAME", 0, "kerncraft: benchmark kernel whose bandwidths are imported (default load)"},
+    {"freq", "GHZ|LABEL", 0, "energy: frequency state of the measurements (default nominal)"},
     {"source", "TEXT", 0, "provenance written with the results (default: the input files)"},
     {"quiet", NULL, 0, "no fit report"},
 };
@@ -87,7 +85,7 @@ static const dcsim_command commands[] = {
     {"energy", dcsim_cmd_energy, "energy of a run whose time was measured (D3.5 §5.3)", "", energy_opts, N_OF(energy_opts), 0, 0},
     {"list", dcsim_cmd_list, "list the profiles, dwarfs, cases and workflows found", "", list_opts, N_OF(list_opts), 0, 0},
     {"calibrate", dcsim_cmd_calibrate, "make profiles and coefficients from measurements (D3.5 §4.3, §5.3, §6.1.2)",
-     "cpu DIR | loops CSV | energy CSV | gpu CSV... | likwid DIR FILE... | kerncraft DIR YAML", calibrate_opts, N_OF(calibrate_opts), 2, 8},
+     "cpu DIR | loops CSV | energy CSV", calibrate_opts, N_OF(calibrate_opts), 2, 2},
     {"bench", dcsim_cmd_bench, "measure this machine: tables, profile, loop fits, held-out error", "", bench_opts, N_OF(bench_opts), 0, 0},
     {"validate", dcsim_cmd_validate, "load and check input files: schema, references, values", "FILE...", validate_opts, N_OF(validate_opts), 1, 8},
 };

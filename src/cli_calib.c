@@ -101,7 +101,7 @@ int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err) {
   if (strcmp(what, "cpu") == 0) return cal_cpu(a, err);
   if (strcmp(what, "loops") == 0) return cal_loops(a, err);
   if (strcmp(what, "energy") == 0) return cal_energy(a, err);
-  return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 2, "unknown calibration '%s' (cpu, loops, energy, gpu, likwid, kerncraft)", what);
+  return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 2, "unknown calibration '%s' (cpu, loops or energy)", what);
 }
 
 int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err) {

@@ -1,12 +1,13 @@
 /* dcsim/calib.h — calibration: benchmark tables in calibration/<machine>/ turned into hardware
  * profiles, fits of loop and energy coefficients (D3.5 §4.3, §5.3, §6.1.2), GPU profiler counters
  * turned into kernel characteristics (§3.4, Tables 7-9), and importers for likwid-bench output and
- * Kerncraft machine files. Formats: doc/calibration.md.
+ * Kerncraft machine files (the last two: not yet). Formats: doc/calibration.md.
  *
  * A calibration directory holds machine.xml (schemas/calibration-machine.xsd: spec, frequency
  * states, provenance, which CSV holds which table) and one CSV per quantity with the columns
  * frequency, threads, value, unit[, source]. Cell texts are copied into the profile unchanged, so
- * a profile generated from the D3.5 tables keeps the paper's digits.
+ * a profile generated from the D3.5 tables keeps the paper's digits. (GPU counters and the
+ * likwid-bench / Kerncraft importers are not implemented yet: doc/calibration.md.)
  *
  * Ownership: functions returning text (char **) give a malloc'd, NUL-terminated string the caller
  * frees. Reports are written to a caller FILE. */
@@ -72,18 +73,5 @@ typedef struct dcsim_energy_fit {
 int dcsim_calib_fit_energy(const char *csv_path, const struct dcsim_cpu_profile *cpu, const char *freq,
                            dcsim_fit_method method, FILE *report, dcsim_energy_fit *out,
                            dcsim_error *err);
-
-/* ---- GPU (§3.4) ---- profiler exports (nvprof --csv --metrics, Nsight Compute --csv, or the long
- * format gpu,kernel,metric,value) of one or more GPUs -> Table 8 characteristics, normalised by
- * the domain size N and averaged over the GPUs. Writes <kernel .../> elements to out. */
-int dcsim_calib_gpu(const char *const *csv_paths, size_t n_paths, double domain_size,
-                    const char *source, FILE *out, FILE *report, dcsim_error *err);
-
-/* ---- importers ---- append rows to the CSV tables of calibration directory dir (created with a
- * minimal machine.xml when it has none). */
-int dcsim_calib_import_likwid(const char *dir, const char *const *paths, size_t n_paths,
-                              const char *freq_id, FILE *report, dcsim_error *err);
-int dcsim_calib_import_kerncraft(const char *dir, const char *yaml_path, const char *kernel,
-                                 FILE *report, dcsim_error *err);
 
 #endif
