@@ -1,6 +1,6 @@
 /* dcsim/calib.h — calibration: benchmark tables in calibration/<machine>/ turned into hardware
- * profiles, fits of loop and energy coefficients (D3.5 §4.3, §5.3, §6.1.2). Planned, not yet here: GPU
- * turned into kernel characteristics (§3.4, Tables 7-9), and importers for likwid-bench output and
+ * profiles, fits of loop and energy coefficients (D3.5 §4.3, §5.3, §6.1.2). Planned, not yet here:
+ * GPU profiler counters turned into kernel characteristics (§3.4, Tables 7-9), and importers for likwid-bench output and
  * Kerncraft machine files. Formats: doc/calibration.md.
  *
  * A calibration directory holds machine.xml (schemas/calibration-machine.xsd: spec, frequency
