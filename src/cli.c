@@ -52,6 +52,31 @@ static const dcsim_opt_spec run_opts[] = {
     {"deadline-s", "SECONDS", 0, "deadline for the energy-aware policy"},
 };
 
+static const dcsim_opt_spec calibrate_opts[] = {
+    {"output", "PATH", 0, "write the result here (atomically) instead of stdout"},
+    {"cpu", "PROFILE", 0, "loops, energy: CPU profile whose tables P, L1..DRAM or power apply"},
+    {"dwarf", "FILE", 0, "loops: dwarf file whose loop coefficients are replaced (with -o)"},
+    {"method", "lad|lsq|endpoints", 0, "loops: V,X,Y,Z fit (default lad); energy: U,S,X,Y fit (default lsq)"},
+    {"flop-method", "lad|lsq", 0, "loops: U,S fit (default lsq)"},
+    {"freq", "GHZ|LABEL", 0, "energy: frequency state of the measurements (default nominal)"},
+    {"source", "TEXT", 0, "provenance written with the results (default: the input files)"},
+    {"quiet", NULL, 0, "no fit report"},
+};
+
+static const dcsim_opt_spec bench_opts[] = {
+    {"output", "DIR", 0, "calibration directory to write (default bench-out): tables, profile, loops, dwarf"},
+    {"quick", NULL, 0, "short measurements (under a minute)"},
+    {"reps", "N", 0, "repetitions per point, min/median/max kept (default 5, quick 3)"},
+    {"threads", "N", 0, "measure 1..N threads (default: every CPU of the affinity mask)"},
+    {"budget", "N", 0, "also map bandwidth over (threads, working set) with N adaptively chosen points (HVS)"},
+    {"seed", "N", 0, "seed of the adaptive sampling and the gather kernel (default 1)"},
+    {"name", "NAME", 0, "profile name (default: from the CPU model)"},
+    {"db", "PATH", 0, "SQLite results database: tables bench_runs, bench_points, bench_fits, bench_heldout"},
+    {"sysfs-cpu", "DIR", 0, "where the CPU cache descriptions are (default /sys/devices/system/cpu)"},
+    {"powercap", "DIR", 0, "powercap tree for RAPL (default /sys/class/powercap)"},
+    {"quiet", NULL, 0, "no progress lines on stderr"},
+};
+
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 static const dcsim_command commands[] = {
@@ -59,8 +84,22 @@ static const dcsim_command commands[] = {
     {"model", dcsim_cmd_model, "predict time and energy of one dwarf run (D3.5 §3-§5)", "", model_opts, N_OF(model_opts), 0, 0},
     {"energy", dcsim_cmd_energy, "energy of a run whose time was measured (D3.5 §5.3)", "", energy_opts, N_OF(energy_opts), 0, 0},
     {"list", dcsim_cmd_list, "list the profiles, dwarfs, cases and workflows found", "", list_opts, N_OF(list_opts), 0, 0},
+    {"calibrate", dcsim_cmd_calibrate, "make profiles and coefficients from measurements (D3.5 §4.3, §5.3, §6.1.2)",
+     "cpu DIR | loops CSV | energy CSV", calibrate_opts, N_OF(calibrate_opts), 2, 2},
+    {"bench", dcsim_cmd_bench, "measure this machine: tables, profile, loop fits, held-out error", "", bench_opts, N_OF(bench_opts), 0, 0},
     {"validate", dcsim_cmd_validate, "load and check input files: schema, references, values", "FILE...", validate_opts, N_OF(validate_opts), 1, 8},
 };
+
+/* one-letter aliases, valid for every command that has the long option: -o PATH = --output PATH */
+static const struct { char c; const char *name; } short_opts[] = {{'o', "output"}};
+
+static const char *short_alias(const dcsim_command *c, char letter) {
+  for (size_t k = 0; k < N_OF(short_opts); k++)
+    if (short_opts[k].c == letter)
+      for (size_t i = 0; i < c->n_opts; i++)
+        if (strcmp(c->opts[i].name, short_opts[k].name) == 0) return short_opts[k].name;
+  return NULL;
+}
 
 static void usage_all(FILE *f) {
   fprintf(f, "usage: dcsim <command> [options]\n\ncommands:\n");
@@ -75,7 +114,12 @@ static void usage_cmd(FILE *f, const dcsim_command *c) {
   fprintf(f, "usage: dcsim %s [options]%s%s\n\n%s\n\noptions:\n", c->name, *c->usage ? " " : "", c->usage, c->summary);
   for (size_t i = 0; i < c->n_opts; i++) {
     char lhs[64];
-    snprintf(lhs, sizeof lhs, "--%s%s%s", c->opts[i].name, c->opts[i].arg ? " " : "", c->opts[i].arg ? c->opts[i].arg : "");
+    char sh = 0;
+    for (size_t k = 0; k < N_OF(short_opts); k++)
+      if (strcmp(short_opts[k].name, c->opts[i].name) == 0) sh = short_opts[k].c;
+    snprintf(lhs, sizeof lhs, "%s%c%s--%s%s%s", sh ? "-" : "", sh ? sh : ' ', sh ? ", " : "", c->opts[i].name,
+             c->opts[i].arg ? " " : "", c->opts[i].arg ? c->opts[i].arg : "");
+    if (!sh) memmove(lhs, lhs + 1, strlen(lhs)); /* drop the placeholder blank */
     fprintf(f, "  %-26s %s\n", lhs, c->opts[i].help);
   }
   fprintf(f, "  %-26s %s\n", "--help", "show this help");
@@ -140,6 +184,13 @@ static int parse_args(const dcsim_command *c, int argc, char **argv, int first, 
   for (int i = first; i < argc; i++) {
     const char *s = argv[i];
     if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) { *want_help = 1; return 0; }
+    char shortbuf[64];
+    if (s[0] == '-' && s[1] && s[1] != '-') { /* a one-letter alias: -o PATH = --output PATH */
+      const char *lng = short_alias(c, s[1]);
+      if (!lng) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "unknown option '%s' for 'dcsim %s' (see dcsim %s --help)", s, c->name, c->name);
+      snprintf(shortbuf, sizeof shortbuf, "--%s%s%s", lng, s[2] ? "=" : "", s + 2);
+      s = shortbuf;
+    }
     if (strncmp(s, "--", 2) == 0 && s[2]) {
       char name[64];
       const char *eq = strchr(s + 2, '=');

@@ -1,4 +1,5 @@
-/* csv.c — small CSV tables (see dcsim/csv.h). Quoting is not supported: cells hold numbers or names. */
+/* csv.c — small CSV tables (see dcsim/csv.h). Cells may be double-quoted (RFC 4180, no line
+ * breaks inside quotes), as profiler exports write them. */
 #include "dcsim/csv.h"
 
 #include <errno.h>
@@ -32,8 +33,55 @@ static char *trim(char *s) {
   return s;
 }
 
+/* Cuts line s into cells in place: unquoted cells are trimmed; a cell in double quotes may hold
+ * commas and "" for a quote (RFC 4180, without line breaks inside quotes). 0, -1 bad quoting,
+ * -2 out of memory. */
+static int split_cells(char *s, char ***cells, size_t *cap, size_t *n) {
+  *n = 0;
+  for (char *p = s;;) {
+    if (*n == *cap) {
+      size_t nc = *cap ? 2 * *cap : 16;
+      char **g = realloc(*cells, nc * sizeof *g);
+      if (!g) return -2;
+      *cells = g;
+      *cap = nc;
+    }
+    while (*p == ' ' || *p == '\t') p++;
+    char *cell, *end;
+    int quoted = *p == '"';
+    if (quoted) {
+      cell = ++p;
+      char *w = p;
+      for (;;) {
+        if (!*p) return -1;
+        if (*p == '"') {
+          if (p[1] == '"') { *w++ = '"'; p += 2; continue; }
+          p++;
+          break;
+        }
+        *w++ = *p++;
+      }
+      while (*p == ' ' || *p == '\t') p++;
+      if (*p && *p != ',') return -1;
+      end = p;
+      *w = '\0';
+    } else {
+      cell = p;
+      end = strchr(p, ',');
+      if (!end) end = p + strlen(p);
+    }
+    int last = *end != ',';
+    *end = '\0';
+    (*cells)[(*n)++] = quoted ? cell : trim(cell);
+    if (last) return 0;
+    p = end + 1;
+  }
+}
+
 int dcsim_csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err) {
   int rc = 0;
+  char **tmp = NULL;
+  size_t tmp_cap = 0;
   dcsim_csv_t *t = calloc(1, sizeof *t);
   FILE *f = fopen(path, "rb");
   if (!t) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
@@ -56,8 +104,12 @@ int dcsim_csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err) {
     line++;
     char *s = trim(ln);
     if (!*s || *s == '#') continue;
-    size_t nc = 1;
-    for (char *p = s; *p; p++) nc += (*p == ',');
+    size_t nc = 0;
+    if ((rc = split_cells(s, &tmp, &tmp_cap, &nc)) != 0) {
+      rc = rc == -2 ? DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory")
+                    : DCSIM_ERR(err, DCSIM_EPARSE, path, line, "unterminated quoted cell or text after a closing quote");
+      goto out;
+    }
     if (row == 0) {
       t->n_cols = nc;
       t->cells = calloc(cap_rows * nc, sizeof *t->cells);
@@ -75,13 +127,7 @@ int dcsim_csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err) {
       if (nl) t->lines = nl;
       if (!nc2 || !nl) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory"); goto out; }
     }
-    size_t c = 0;
-    for (char *cell = s; c < t->n_cols; c++) { /* empty cells are kept */
-      char *comma = strchr(cell, ',');
-      if (comma) *comma = '\0';
-      t->cells[row * t->n_cols + c] = trim(cell);
-      cell = comma ? comma + 1 : cell + strlen(cell);
-    }
+    for (size_t c = 0; c < t->n_cols; c++) t->cells[row * t->n_cols + c] = tmp[c]; /* empty cells are kept */
     t->lines[row] = line;
     row++;
   }
@@ -90,6 +136,7 @@ int dcsim_csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err) {
   *out = t;
   t = NULL;
 out:
+  free(tmp);
   if (f) fclose(f);
   dcsim_csv_free(t);
   return rc;

@@ -52,5 +52,7 @@ int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_list(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_validate(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err);
+int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err);
+int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err);
 
 #endif

@@ -1,0 +1,84 @@
+/* dcsim/bench.h — measuring this machine (`dcsim bench`): peak GFLOP/s and bandwidth per memory
+ * level per thread count, a set of loop kernels, their fitted coefficients and how well the §4.3
+ * model predicts held-out thread counts (doc/calibration.md "dcsim bench").
+ *
+ * The kernels are exported so that tests can check their results (never their speed). Runs are
+ * pinned: thread i of a measurement runs on the i-th CPU of the process's affinity mask.
+ * Ownership: dcsim_bench_run() writes into o->out_dir and the optional database; everything it
+ * allocates is freed before it returns. */
+#ifndef DCSIM_BENCH_H
+#define DCSIM_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dcsim/error.h"
+
+/* ---- caches from sysfs ---- */
+typedef struct dcsim_bench_caches {
+  double l1d_byte, l2_byte, l3_byte; /* per instance */
+  unsigned l2_shared_cpus, l3_shared_cpus;
+} dcsim_bench_caches;
+/* cpu_dir: normally "/sys/devices/system/cpu"; reads cpu0/cache/index*. */
+int dcsim_bench_read_caches(const char *cpu_dir, dcsim_bench_caches *out, dcsim_error *err);
+/* "32K" "512K" "32768K" "1M" -> bytes; -1 if malformed */
+double dcsim_bench_parse_size(const char *s);
+
+/* ---- kernels ---- */
+typedef enum { DCSIM_ISA_GENERIC = 0, DCSIM_ISA_AVX2 = 1, DCSIM_ISA_AVX512 = 2 } dcsim_bench_isa;
+const char *dcsim_bench_isa_name(dcsim_bench_isa isa);
+int dcsim_bench_isa_available(dcsim_bench_isa isa);
+dcsim_bench_isa dcsim_bench_isa_best(void);
+/* iters rounds of independent multiply-adds acc = acc*a + b on every accumulator (fused on AVX2 and
+ * AVX-512). Returns the flop count (2 per lane per FMA); *sum = sum of all accumulator lanes,
+ * which start at 1, 2, 3, ... */
+double dcsim_bench_fma(dcsim_bench_isa isa, uint64_t iters, double a, double b, double *sum);
+/* passes over n doubles (n a multiple of 32) summing them; returns bytes read; *sum = the total */
+double dcsim_bench_load(dcsim_bench_isa isa, const double *x, size_t n, uint64_t passes, double *sum);
+
+typedef enum {
+  DCSIM_LOOP_COPY, DCSIM_LOOP_TRIAD, DCSIM_LOOP_DOT, DCSIM_LOOP_STENCIL7, DCSIM_LOOP_GATHER, DCSIM_LOOP_COUNT
+} dcsim_bench_loop_kind;
+typedef struct dcsim_bench_loop_info {
+  const char *name;
+  const char *code;           /* what it computes */
+  double byte_per_elem;       /* Q per element: bytes loaded + stored by the code */
+  double flop_per_elem;       /* W per element */
+  double footprint_per_elem;  /* bytes of arrays per element (working set) */
+} dcsim_bench_loop_info;
+const dcsim_bench_loop_info *dcsim_bench_loop(dcsim_bench_loop_kind k);
+/* Per-thread data of a loop kernel: n elements (stencil: n interior points rounded down to a cube). */
+typedef struct dcsim_bench_loop_data dcsim_bench_loop_data;
+int dcsim_bench_loop_alloc(dcsim_bench_loop_kind k, size_t n, uint64_t seed, dcsim_bench_loop_data **out,
+                           dcsim_error *err);
+void dcsim_bench_loop_free(dcsim_bench_loop_data *d);
+size_t dcsim_bench_loop_n(const dcsim_bench_loop_data *d); /* elements actually used */
+/* runs `passes` passes; returns a checksum (sum of the output or the reduction) */
+double dcsim_bench_loop_run(dcsim_bench_loop_data *d, uint64_t passes);
+/* element i of the output array (copy: b, triad: a, stencil: out), for tests */
+double dcsim_bench_loop_out(const dcsim_bench_loop_data *d, size_t i);
+
+/* The core clock measured on the calling thread: n dependent integer additions (one cycle each on
+ * x86-64) timed with CLOCK_MONOTONIC. GHz, or 0 where no probe exists for this architecture. */
+double dcsim_bench_clock_probe_ghz(uint64_t n);
+
+/* ---- a whole run ---- */
+typedef struct dcsim_bench_opts {
+  const char *out_dir;     /* calibration directory written (created) */
+  const char *name;        /* profile name; NULL: from the CPU model name */
+  const char *db_path;     /* SQLite results database, or NULL */
+  int quick;               /* under a minute */
+  unsigned reps;           /* repetitions per point (0: 5, quick 3) */
+  unsigned max_threads;    /* 0: all CPUs of the affinity mask */
+  unsigned budget;         /* > 0: adaptive sampling (HVS) of this many bandwidth points */
+  uint64_t seed;
+  const char *sysfs_cpu;   /* NULL: /sys/devices/system/cpu */
+  const char *powercap;    /* NULL: /sys/class/powercap */
+  FILE *progress;          /* progress lines (stderr), may be NULL */
+  FILE *report;            /* the report (stdout), may be NULL */
+} dcsim_bench_opts;
+
+int dcsim_bench_run(const dcsim_bench_opts *o, dcsim_error *err);
+
+#endif

@@ -1,0 +1,2 @@
+# V, X, Y, Z of two BiFFT loops recovered from synthetic measurements (tests/data/calib/loops-bifft.csv: D3.5 Table 40 values + 2 % noise); the fitted dwarf validates
+{ dcsim calibrate loops tests/data/calib/loops-bifft.csv --cpu xeon-e5-2697v3 --dwarf dwarfs/bifft.xml -o $TMPDIR/bifft.xml && dcsim validate $TMPDIR/bifft.xml && grep -A2 '<loop name="qpassf.F:731"' $TMPDIR/bifft.xml; } | sed "s|$TMPDIR|TMP|"
