@@ -438,7 +438,7 @@ def check_bifft(seed):
         name = f"{m.group(1)}x{m.group(2)}_{m.group(3)}"
         ok(cases.get(name) == {"NX": m.group(1), "NY": m.group(2), "FIELDS": m.group(3), "ITER": "100"},
            f"BiFFT case {name}")
-    ok(cases.get("alaro") == {"NX": "200", "NY": "180", "FIELDS": "640", "ITER": "1"}, "BiFFT alaro")
+    ok(cases.get("alaro") == {"NX": "200", "NY": "180", "FIELDS": "640", "ITER": "100"}, "BiFFT alaro (one standard 100-iteration run per step, doc/engine.md)")
 
 
 # ---------------------------------------------------------------- provenance
