@@ -120,7 +120,19 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
                          cpus.n, cpus.v, gpus.n, gpus.v, n_nodes, nodes, n_cores, cores, freqs.n, freqs.v};
   if ((rc = dcsim_arg_double(a, "deadline-s", 0, &def.deadline_s, err))) return rc;
   /* every input is read and checked before the database is touched */
-  if ((rc = dcsim_sweep_new(&def, &sw, err))) goto out;
+  if ((rc = dcsim_sweep_new(&def, &sw, err))) {
+    if (err && strcmp(err->file, "command line") == 0 && err->line == 0) { /* point at the option */
+      static const char *const names[] = {"cpu", "gpu", "nodes", "cores", "freq"};
+      for (int k = 0; k < 5; k++) {
+        char opt[16];
+        snprintf(opt, sizeof opt, "--%s", names[k]);
+        if (strncmp(err->msg, opt, strlen(opt)) == 0 || (k == 0 && strstr(err->msg, "CPU profile")) ||
+            (k == 1 && strstr(err->msg, "GPU profile")))
+          err->line = dcsim_arg_index(a, names[k]);
+      }
+    }
+    goto out;
+  }
   const char *dbpath = dcsim_arg(a, "db");
   int64_t sweep_id = 0;
   size_t restored = 0;
