@@ -56,7 +56,8 @@ long dcsim_pareto_knee(size_t n, const double *time_s, const double *energy_j, c
     double t = tmax > tmin ? (time_s[i] - tmin) / (tmax - tmin) : 0;
     double e = emax > emin ? (energy_j[i] - emin) / (emax - emin) : 0;
     double d = sqrt(t * t + e * e);
-    if (knee < 0 || d < best || (d == best && time_s[i] < time_s[knee])) { knee = (long)i; best = d; }
+    /* ties (e.g. the two ends of a two-point front): the smaller energy-delay product, then the lower index */
+    if (knee < 0 || d < best || (d == best && time_s[i] * energy_j[i] < time_s[knee] * energy_j[knee])) { knee = (long)i; best = d; }
   }
   return knee;
 }

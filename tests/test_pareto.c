@@ -46,6 +46,14 @@ int main(void) {
   CHECK_INT(dcsim_pareto_front(5, t4, e4, NULL, f4), 5);
   CHECK_INT(dcsim_pareto_knee(5, t4, e4, f4), 1);
 
+  /* a two-point front: both ends are at distance 1, the smaller energy-delay product wins
+   * (11433.4 x 706.7 < 11425.7 x 869.3: the slightly slower, much thriftier point) */
+  double t6[] = {11425.7, 11433.4, 11451.0}, e6[] = {869.3, 706.7, 836.2};
+  unsigned char f6[3];
+  CHECK_INT(dcsim_pareto_front(3, t6, e6, NULL, f6), 2);
+  CHECK_INT(f6[2], 0);
+  CHECK_INT(dcsim_pareto_knee(3, t6, e6, f6), 1);
+
   /* nothing valid: no front, no knee */
   unsigned char none[3] = {0, 0, 0}, f5[3];
   CHECK_INT(dcsim_pareto_front(3, t3, e3, none, f5), 0);

@@ -7,7 +7,8 @@
  * Knee (doc/sweep.md): the front point closest, in Euclidean distance, to the utopia point
  * (least time, least energy of the front) after each axis is scaled to [0, 1] over the front:
  *   t' = (t - t_min)/(t_max - t_min),  e' = (e - e_min)/(e_max - e_min)  (0 when max = min),
- *   knee = argmin sqrt(t'^2 + e'^2); ties go to the smaller time, then the lower index.
+ *   knee = argmin sqrt(t'^2 + e'^2); ties (the two ends of a two-point front are always tied) go
+ *   to the smaller energy-delay product time x energy, then to the lower index.
  * It is the "balanced" compromise of the front, independent of the units of the two axes.
  *
  * Nothing is allocated but a temporary index array; functions are thread-safe. */
