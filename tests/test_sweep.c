@@ -242,7 +242,9 @@ int main(void) {
 
   /* points written as JSON and CSV read back */
   sw = alaro_sweep();
-  if (sw && json_of(sw, 1, 0)) {
+  char *js = sw ? json_of(sw, 1, 0) : NULL;
+  free(js);
+  if (js) {
     char pj[600], pc[600];
     snprintf(pj, sizeof pj, "%s/p.json", dir);
     snprintf(pc, sizeof pc, "%s/p.csv", dir);
