@@ -346,7 +346,8 @@ int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *ou
     if (r->peak_sp_flops > 0)
       snprintf(t + l, sizeof t - l, "\nkernels at (W/Q, W/T): W = 2 x DP instructions (Table 11), Q = requested global bytes, T = model time");
     else
-      snprintf(t + l, sizeof t - l, "\nloops at (W/Q, W/T), T = the §4.3 model time of the loop%s", r->n_unplaced ? "; loops without flops not shown" : "");
+      snprintf(t + l, sizeof t - l, "\nloops at (W/Q, W/T), T = the §4.3 model time of the loop%s%s", r->n_unplaced ? "; loops without flops not shown" : "",
+               cache_aware ? "" : "\nclassic roofline (DRAM only): loops served from the caches can lie above it");
   }
   fputs("set title ", f);
   gp_str(f, t);
