@@ -116,6 +116,8 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
   const char *plot = dcsim_arg(a, "plot");
   dcsim_plot_format pf = DCSIM_PLOT_PNG;
   if (plot && (rc = dcsim_plot_format_of(plot, NULL, &pf, err))) { err->line = dcsim_arg_index(a, "plot"); return rc; }
+  char gnuplot[1024];
+  if (plot && (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err))) return rc; /* before sweeping */
   dcsim_sweep_def def = {a->positional[0], dcsim_arg(a, "platform"), dcsim_arg(a, "policy"), 0,
                          cpus.n, cpus.v, gpus.n, gpus.v, n_nodes, nodes, n_cores, cores, freqs.n, freqs.v};
   if ((rc = dcsim_arg_double(a, "deadline-s", 0, &def.deadline_s, err))) return rc;

@@ -5,7 +5,8 @@
  * sweep, as the command does; loading is reported apart). The outputs of all runs must be the same
  * bytes.
  *
- * usage: bench_sweep [THREADS [REPEAT]]   (run from the source root; default 2 threads, 5 repeats) */
+ * usage: bench_sweep [THREADS [REPEAT [BATCH]]]   (run from the source root; default 2 threads, 5 repeats,
+ *        batches of 32 points per thread) */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,15 +28,14 @@ static const unsigned CORES[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14};
 static const char *const FREQS[] = {"1.2", "1.4", "1.6", "1.8", "2.0", "2.4", "2.6", "turbo"};
 
 /* one sweep: returns the run time (excluding the load), the load time, and the JSON output */
-static size_t g_batch = 0;
-static int one(int threads, double *run_s, double *load_s, size_t *points, size_t *feasible, char **json) {
+static int one(int threads, size_t batch, double *run_s, double *load_s, size_t *points, size_t *feasible, char **json) {
   dcsim_sweep_def d = {"workflows/alaro.xml", NULL, NULL, 0, 2, CPUS, 3, GPUS, 5, NODES, 14, CORES, 8, FREQS};
   dcsim_sweep_t *sw = NULL;
   dcsim_error err;
   double t0 = now_s();
   if (dcsim_sweep_new(&d, &sw, &err)) { fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg); return 1; }
   double t1 = now_s();
-  dcsim_sweep_run_opts o = {threads, 0, g_batch, NULL};
+  dcsim_sweep_run_opts o = {threads, 0, batch, NULL};
   if (dcsim_sweep_run(sw, &o, &err)) { fprintf(stderr, "sweep: %s\n", err.msg); dcsim_sweep_free(sw); return 1; }
   double t2 = now_s();
   *load_s = t1 - t0;
@@ -53,8 +53,8 @@ static int one(int threads, double *run_s, double *load_s, size_t *points, size_
 
 int main(int argc, char **argv) {
   int nt = argc > 1 ? atoi(argv[1]) : 2, rep = argc > 2 ? atoi(argv[2]) : 5;
-  if (argc > 3) g_batch = (size_t)atol(argv[3]);
-  if (nt < 1 || rep < 1) { fprintf(stderr, "usage: bench_sweep [THREADS [REPEAT]]\n"); return 2; }
+  size_t batch = argc > 3 ? (size_t)atol(argv[3]) : 0; /* 0 = the default, 32 per thread */
+  if (nt < 1 || rep < 1) { fprintf(stderr, "usage: bench_sweep [THREADS [REPEAT [BATCH]]]\n"); return 2; }
   double best[2] = {1e30, 1e30}, load = 1e30;
   size_t points = 0, feasible = 0;
   char *ref = NULL;
@@ -63,7 +63,7 @@ int main(int argc, char **argv) {
     for (int r = 0; r < rep; r++) {
       double run_s, load_s;
       char *json = NULL;
-      if (one(threads[k], &run_s, &load_s, &points, &feasible, &json)) return 1;
+      if (one(threads[k], batch, &run_s, &load_s, &points, &feasible, &json)) return 1;
       if (run_s < best[k]) best[k] = run_s;
       if (load_s < load) load = load_s;
       if (!ref) ref = json;
