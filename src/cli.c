@@ -50,6 +50,42 @@ static const dcsim_opt_spec run_opts[] = {
     {"db", "PATH", 0, "SQLite results database (created if missing; one transaction per run)"},
     {"format", "text|json", 0, "output format (default text)"},
     {"deadline-s", "SECONDS", 0, "deadline for the energy-aware policy"},
+    {"gantt", "FILE.png|svg", 0, "draw the tasks per node over time (gnuplot)"},
+    {"power", "FILE.png|svg", 0, "draw the power of the centre and of each node group over time (gnuplot)"},
+};
+static const dcsim_opt_spec sweep_opts[] = {
+    {"cpu", "P1,P2,...", 0, "CPU profiles for the node groups without GPU"},
+    {"gpu", "G1,G2,...", 0, "GPU profiles for the node groups with GPUs"},
+    {"nodes", "N1,N2,...", 0, "nodes of every CPU task (ranges A-B allowed)"},
+    {"cores", "C1,C2,...", 0, "cores per node of every CPU task (ranges A-B allowed)"},
+    {"freq", "F1,F2,...", 0, "frequencies of every CPU task: GHz, a label (turbo) or nominal"},
+    {"platform", "FILE", 0, "platform (default: the one the workflow names)"},
+    {"policy", "NAME", 0, "scheduling policy, as for dcsim run (default fcfs+heft)"},
+    {"deadline-s", "SECONDS", 0, "deadline for the energy-aware policy"},
+    {"db", "PATH", 0, "SQLite database: store each point; an interrupted sweep resumes"},
+    {"format", "text|json|csv", 0, "output format (default text)"},
+    {"threads", "N", 0, "OpenMP threads (default OMP_NUM_THREADS or all cores)"},
+    {"plot", "FILE.png|svg", 0, "also draw the Pareto plot (gnuplot)"},
+    {"title", "TEXT", 0, "title of the Pareto plot"},
+    {"quiet", NULL, 0, "no progress bar or resume message on stderr"},
+    {"stop-after", "N", 0, "testing: stop after N new points, as if interrupted"},
+};
+static const dcsim_opt_spec pareto_opts[] = {
+    {"format", "text|csv|json|svg|png", 0, "output (default text, or the --out file's extension)"},
+    {"out", "FILE", 0, "write to FILE instead of stdout (required for svg and png)"},
+    {"sweep", "ID", 0, "with a database: the sweep to read (default the latest)"},
+    {"title", "TEXT", 0, "title of the picture"},
+};
+static const dcsim_opt_spec roofline_opts[] = {
+    {"cpu", "PROFILE", 0, "CPU profile: peak and L1/L2/L3/DRAM ceilings of its tables"},
+    {"gpu", "PROFILE", 0, "GPU profile: double/single precision peaks and memory ceiling"},
+    {"cores", "N", 0, "CPU: threads of the state (default 1)"},
+    {"freq", "GHZ|LABEL", 0, "CPU: frequency of the state (default nominal)"},
+    {"dwarf", "FILE|NAME", 0, "place the dwarf's loops or kernels on the roofline"},
+    {"case", "NAME", 0, "the dwarf's case"},
+    {"kind", "cache-aware|classic", 0, "picture: every memory level (default) or DRAM only"},
+    {"format", "text|json|csv|png|svg", 0, "output (default text, or the --out file's extension)"},
+    {"out", "FILE", 0, "write to FILE instead of stdout (required for png and svg)"},
 };
 
 static const dcsim_opt_spec calibrate_opts[] = {
@@ -88,6 +124,9 @@ static const dcsim_command commands[] = {
      "cpu DIR | loops CSV | energy CSV", calibrate_opts, N_OF(calibrate_opts), 2, 2},
     {"bench", dcsim_cmd_bench, "measure this machine: tables, profile, loop fits, held-out error", "", bench_opts, N_OF(bench_opts), 0, 0},
     {"validate", dcsim_cmd_validate, "load and check input files: schema, references, values", "FILE...", validate_opts, N_OF(validate_opts), 1, 8},
+    {"sweep", dcsim_cmd_sweep, "simulate every combination of CPUs, GPUs, nodes, cores, frequencies", "WORKFLOW", sweep_opts, N_OF(sweep_opts), 1, 1},
+    {"pareto", dcsim_cmd_pareto, "Pareto front (time vs energy) of sweep results, with its knee", "INPUT", pareto_opts, N_OF(pareto_opts), 1, 1},
+    {"roofline", dcsim_cmd_roofline, "roofline / cache-aware roofline of a profile, with a dwarf's loops", "", roofline_opts, N_OF(roofline_opts), 0, 0},
 };
 
 /* one-letter aliases, valid for every command that has the long option: -o PATH = --output PATH */

@@ -6,6 +6,7 @@
 #include "dcsim/cli.h"
 #include "dcsim/engine.h"
 #include "dcsim/json.h"
+#include "dcsim/plot.h"
 #include "dcsim/results.h"
 #include "dcsim/scenario.h"
 #include "dcsim/sched.h"
@@ -121,8 +122,15 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   dcsim_scenario *s = NULL;
   dcsim_engine_t *e = NULL;
   dcsim_results_t *db = NULL;
+  dcsim_plot_trace_t *trace = NULL;
   int64_t run_id = 0;
   if ((rc = dcsim_arg_format(a, formats, &fmt, err))) return rc;
+  const char *gantt = dcsim_arg(a, "gantt"), *power = dcsim_arg(a, "power");
+  dcsim_plot_format gantt_fmt = DCSIM_PLOT_PNG, power_fmt = DCSIM_PLOT_PNG;
+  if (gantt && (rc = dcsim_plot_format_of(gantt, NULL, &gantt_fmt, err))) { err->line = dcsim_arg_index(a, "gantt"); return rc; }
+  if (power && (rc = dcsim_plot_format_of(power, NULL, &power_fmt, err))) { err->line = dcsim_arg_index(a, "power"); return rc; }
+  char gnuplot[1024];
+  if ((gantt || power) && (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err))) return rc; /* before simulating */
   if ((rc = dcsim_sched_parse_policy(dcsim_arg(a, "policy"), &jp, &tp, err))) {
     if (err) err->line = dcsim_arg_index(a, "policy");
     return rc;
@@ -138,13 +146,20 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
     if ((rc = dcsim_results_open(dbpath, &db, err)) || (rc = dcsim_results_begin(db, s, &info, err))) goto out;
     eo.sink = dcsim_results_sink(db);
   }
+  if (gantt || power) { /* record the run for the pictures, passing everything on to the database */
+    if (!(trace = dcsim_plot_trace_new(s, eo.sink, err))) { rc = err ? err->code : DCSIM_ENOMEM; goto out; }
+    eo.sink = dcsim_plot_trace_sink(trace);
+  }
   if (!(e = dcsim_engine_new(s, &eo, err))) { rc = err ? err->code : DCSIM_ENOMEM; goto out; }
   if ((rc = dcsim_engine_run(e, err))) goto out;
   const dcsim_run_stats *st = dcsim_engine_stats(e);
   if (db && (rc = dcsim_results_finish(db, st, &run_id, err))) goto out;
   if (fmt == 1) print_json(s, st, jp, tp, run_id);
   else print_text(s, st, jp, tp, run_id, dbpath);
+  if (gantt && (rc = dcsim_plot_gantt(trace, gantt, gantt_fmt, err))) goto out;
+  if (power && (rc = dcsim_plot_power(trace, power, power_fmt, err))) goto out;
 out:
+  dcsim_plot_trace_free(trace);
   dcsim_results_close(db); /* rolls back unless finished */
   dcsim_engine_free(e);
   dcsim_scenario_free(s);

@@ -40,10 +40,24 @@ static int add_input(dcsim_scenario *s, const char *path, dcsim_error *err) {
 
 void dcsim_scenario_free(dcsim_scenario *s) {
   if (!s) return;
+  if (s->base) { /* derived: owns its platform copy, groups, options, plans and jobs only */
+    for (size_t i = 0; i < s->n_wfs; i++) {
+      dcsim_sched_plan_release(&s->wfs[i]);
+      free(s->wfs[i].tmpls);
+    }
+    free(s->wfs);
+    free(s->jobs);
+    free(s->groups);
+    if (s->platform) free(s->platform->groups);
+    free(s->platform);
+    free(s);
+    return;
+  }
   for (size_t i = 0; i < s->n_wfs; i++) {
     dcsim_sched_plan_release(&s->wfs[i]);
     dcsim_workflow_free(s->wfs[i].wf);
     free(s->wfs[i].tmpls);
+    free(s->wfs[i].dwarfs);
   }
   free(s->wfs);
   free(s->jobs);
@@ -101,6 +115,29 @@ static int get_dwarf(dcsim_scenario *s, const char *ref, const char *file, int l
   return add_input(s, path, err);
 }
 
+/* A node group's hardware and powers (also used by dcsim_scenario_derive with other profiles). */
+static int group_rt_init(dcsim_group_rt *g, const dcsim_node_group *ng, const dcsim_cpu_profile_t *cpu,
+                         const dcsim_gpu_profile_t *gpu, const char *path, dcsim_error *err) {
+  g->g = ng;
+  g->cpu = cpu;
+  g->gpu = gpu;
+  g->cores_per_node = dcsim_cpu_profile_cores_per_socket(cpu) * ng->sockets;
+  if (!dcsim_cpu_profile_has_energy(cpu))
+    return DCSIM_ERR(err, DCSIM_EREF, path, ng->line,
+                     "<node-group name=\"%s\">: CPU profile %s has no <energy> table, so the node's power is unknown",
+                     ng->name, dcsim_cpu_profile_name(cpu));
+  dcsim_cpu_state st = {dcsim_cpu_profile_nominal_ghz(cpu), NULL, 1};
+  dcsim_cpu_power pw;
+  int rc = dcsim_cpu_profile_power(cpu, &st, &pw, err);
+  if (rc) return rc;
+  g->pkg_idle_w = pw.pkg_idle_w;   /* §5.2: E_pkg(f, idle) */
+  g->dram_idle_w = pw.dram_idle_w; /* §5.2: E_dram(f, idle) */
+  g->gpu_idle_w = gpu ? dcsim_gpu_profile_spec(gpu)->idle_w : 0;
+  /* a node on and unused: every socket's package and DRAM idle, every GPU idle */
+  g->idle_w = ng->sockets * (g->pkg_idle_w + g->dram_idle_w) + ng->gpus_per_node * g->gpu_idle_w;
+  return 0;
+}
+
 static int load_platform(dcsim_scenario *s, const char *path, dcsim_error *err) {
   int rc = dcsim_platform_load(path, &s->platform, err);
   if (rc) return rc;
@@ -110,23 +147,11 @@ static int load_platform(dcsim_scenario *s, const char *path, dcsim_error *err) 
   s->groups = calloc(p->n_groups, sizeof *s->groups);
   if (!s->groups) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   for (size_t i = 0; i < p->n_groups; i++) {
-    dcsim_group_rt *g = &s->groups[i];
-    g->g = &p->groups[i];
-    if ((rc = get_cpu(s, g->g->cpu, path, g->g->line, &g->cpu, err))) return rc;
-    if (g->g->gpu && (rc = get_gpu(s, g->g->gpu, path, g->g->line, &g->gpu, err))) return rc;
-    g->cores_per_node = dcsim_cpu_profile_cores_per_socket(g->cpu) * g->g->sockets;
-    if (!dcsim_cpu_profile_has_energy(g->cpu))
-      return DCSIM_ERR(err, DCSIM_EREF, path, g->g->line,
-                       "<node-group name=\"%s\">: CPU profile %s has no <energy> table, so the node's power is unknown",
-                       g->g->name, dcsim_cpu_profile_name(g->cpu));
-    dcsim_cpu_state st = {dcsim_cpu_profile_nominal_ghz(g->cpu), NULL, 1};
-    dcsim_cpu_power pw;
-    if ((rc = dcsim_cpu_profile_power(g->cpu, &st, &pw, err))) return rc;
-    g->pkg_idle_w = pw.pkg_idle_w;   /* §5.2: E_pkg(f, idle) */
-    g->dram_idle_w = pw.dram_idle_w; /* §5.2: E_dram(f, idle) */
-    g->gpu_idle_w = g->gpu ? dcsim_gpu_profile_spec(g->gpu)->idle_w : 0;
-    /* a node on and unused: every socket's package and DRAM idle, every GPU idle */
-    g->idle_w = g->g->sockets * (g->pkg_idle_w + g->dram_idle_w) + g->g->gpus_per_node * g->gpu_idle_w;
+    const dcsim_cpu_profile_t *cpu = NULL;
+    const dcsim_gpu_profile_t *gpu = NULL;
+    if ((rc = get_cpu(s, p->groups[i].cpu, path, p->groups[i].line, &cpu, err))) return rc;
+    if (p->groups[i].gpu && (rc = get_gpu(s, p->groups[i].gpu, path, p->groups[i].line, &gpu, err))) return rc;
+    if ((rc = group_rt_init(&s->groups[i], &p->groups[i], cpu, gpu, path, err))) return rc;
   }
   return 0;
 }
@@ -229,16 +254,18 @@ out:
   return rc;
 }
 
-static int prepare_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scenario_opts *o,
+static int prepare_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scenario_opts *o, int options,
                             dcsim_error *err) {
   const dcsim_workflow *wf = w->wf;
   w->tmpls = calloc(wf->n_templates ? wf->n_templates : 1, sizeof *w->tmpls);
-  if (!w->tmpls) return DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
+  w->dwarfs = calloc(wf->n_templates ? wf->n_templates : 1, sizeof *w->dwarfs);
+  if (!w->tmpls || !w->dwarfs) return DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
   int rc;
   for (size_t i = 0; i < wf->n_templates; i++) {
     const dcsim_task_template *t = &wf->templates[i];
     const dcsim_dwarf_t *d = NULL;
     if ((rc = get_dwarf(s, t->dwarf, wf->path, t->line, &d, err))) return rc;
+    w->dwarfs[i] = d;
     if (t->case_name && !dcsim_dwarf_has_case(d, t->case_name))
       return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line, "<task name=\"%s\">: dwarf %s has no case '%s'", t->name,
                        dcsim_dwarf_name(d), t->case_name);
@@ -250,10 +277,12 @@ static int prepare_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scena
       return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line, "<task name=\"%s\" device=\"gpu\">: dwarf %s has no GPU model", t->name, dcsim_dwarf_name(d));
     if (t->device == DCSIM_DEV_ANY && !(dcsim_dwarf_has_cpu_model(d) && dcsim_dwarf_has_gpu_model(d)))
       return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line, "<task name=\"%s\" device=\"any\">: dwarf %s needs both a CPU and a GPU model", t->name, dcsim_dwarf_name(d));
+    if (!options) continue;
     dcsim_tmpl_rt *tr = &w->tmpls[i];
     if (want_cpu && (rc = make_option(s, wf, t, d, 0, &tr->opts[tr->n_opts++], err))) return rc;
     if (want_gpu && (rc = make_option(s, wf, t, d, 1, &tr->opts[tr->n_opts++], err))) return rc;
   }
+  if (!options) return 0;
   return dcsim_sched_plan(s, w, (dcsim_task_policy)o->task_policy, o->deadline_s, err);
 }
 
@@ -279,8 +308,8 @@ static int cmp_job(const void *a, const void *b) {
   return x->instance < y->instance ? -1 : x->instance > y->instance; /* submission order */
 }
 
-int dcsim_scenario_load(const char *path, const dcsim_scenario_opts *o, dcsim_scenario **out,
-                        dcsim_error *err) {
+static int load(const char *path, const dcsim_scenario_opts *o, int options, dcsim_scenario **out,
+                dcsim_error *err) {
   dcsim_scenario *s = calloc(1, sizeof *s);
   dcsim_workload *wl = NULL;
   int rc = 0;
@@ -322,9 +351,11 @@ int dcsim_scenario_load(const char *path, const dcsim_scenario_opts *o, dcsim_sc
     rc = DCSIM_ERR(err, DCSIM_EUSAGE, path, 0, "no platform: the input names none (platform=\"...\"), give --platform FILE");
     goto out;
   }
+  s->task_policy = o->task_policy;
+  s->deadline_s = o->deadline_s;
   if ((rc = load_platform(s, platform, err))) goto out;
   for (size_t i = 0; i < s->n_wfs; i++)
-    if ((rc = prepare_workflow(s, &s->wfs[i], o, err))) goto out;
+    if ((rc = prepare_workflow(s, &s->wfs[i], o, options, err))) goto out;
   qsort(s->jobs, s->n_jobs, sizeof *s->jobs, cmp_job); /* by time, then submission order */
   { /* instance numbers per workflow, in start order */
     uint32_t *seen = calloc(s->n_wfs ? s->n_wfs : 1, sizeof *seen);
@@ -336,6 +367,133 @@ int dcsim_scenario_load(const char *path, const dcsim_scenario_opts *o, dcsim_sc
   s = NULL;
 out:
   dcsim_workload_free(wl);
+  dcsim_scenario_free(s);
+  return rc;
+}
+
+int dcsim_scenario_load(const char *path, const dcsim_scenario_opts *o, dcsim_scenario **out,
+                        dcsim_error *err) {
+  return load(path, o, 1, out, err);
+}
+
+int dcsim_scenario_load_inputs(const char *path, const dcsim_scenario_opts *o, dcsim_scenario **out,
+                               dcsim_error *err) {
+  return load(path, o, 0, out, err);
+}
+
+int dcsim_scenario_cpu_profile(dcsim_scenario *s, const char *ref, const dcsim_cpu_profile_t **out,
+                               dcsim_error *err) {
+  if (s->base) return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "a derived scenario loads no profile");
+  return get_cpu(s, ref, "command line", 0, out, err);
+}
+
+int dcsim_scenario_gpu_profile(dcsim_scenario *s, const char *ref, const dcsim_gpu_profile_t **out,
+                               dcsim_error *err) {
+  if (s->base) return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "a derived scenario loads no profile");
+  return get_gpu(s, ref, "command line", 0, out, err);
+}
+
+/* The template as a point of a sweep sees it: CPU tasks take the override's nodes, cores and
+ * frequency. Strings stay borrowed from the workflow or the override. */
+static dcsim_task_template override_template(const dcsim_task_template *t, const dcsim_scenario_override *ov) {
+  dcsim_task_template tt = *t;
+  if (ov->nodes) tt.nodes = ov->nodes; /* only the CPU option uses it: a GPU task runs on one node */
+  if (ov->cores) tt.cores_per_node = ov->cores;
+  if (ov->freq) {
+    tt.freq_ghz = 0;
+    tt.freq_label = strcmp(ov->freq, "nominal") == 0 ? NULL : (char *)ov->freq; /* read only */
+  }
+  return tt;
+}
+
+int dcsim_scenario_derive(const dcsim_scenario *base, const dcsim_scenario_override *ov, dcsim_scenario **out,
+                          dcsim_error *err) {
+  static const dcsim_scenario_override none = {NULL, NULL, 0, 0, NULL};
+  if (!ov) ov = &none;
+  *out = NULL;
+  if (base->base) return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "cannot derive from a derived scenario");
+  int rc = 0;
+  dcsim_scenario *s = calloc(1, sizeof *s);
+  dcsim_platform *p = calloc(1, sizeof *p);
+  if (!s || !p) { free(p); free(s); return DCSIM_ERR(err, DCSIM_ENOMEM, base->input_path, 0, "out of memory"); }
+  /* borrowed from the base: the inputs, the workflows, the profiles and dwarfs */
+  s->base = base;
+  s->input_path = base->input_path;
+  s->n_inputs = base->n_inputs;
+  s->inputs = base->inputs;
+  s->n_cpus = base->n_cpus; s->cpus = base->cpus;
+  s->n_gpus = base->n_gpus; s->gpus = base->gpus;
+  s->n_dwarfs = base->n_dwarfs; s->dwarfs = base->dwarfs;
+  s->task_policy = base->task_policy;
+  s->deadline_s = base->deadline_s;
+  /* owned: a copy of the platform whose groups carry the point's hardware and sizes */
+  *p = *base->platform;
+  s->platform = p;
+  p->groups = malloc((p->n_groups ? p->n_groups : 1) * sizeof *p->groups);
+  s->n_groups = base->n_groups;
+  s->groups = calloc(s->n_groups ? s->n_groups : 1, sizeof *s->groups);
+  s->n_wfs = base->n_wfs;
+  s->wfs = calloc(s->n_wfs ? s->n_wfs : 1, sizeof *s->wfs);
+  s->n_jobs = base->n_jobs;
+  s->jobs = malloc((s->n_jobs ? s->n_jobs : 1) * sizeof *s->jobs);
+  if (!p->groups || !s->groups || !s->wfs || !s->jobs) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, base->input_path, 0, "out of memory"); goto out; }
+  memcpy(p->groups, base->platform->groups, p->n_groups * sizeof *p->groups);
+  memcpy(s->jobs, base->jobs, s->n_jobs * sizeof *s->jobs);
+  for (size_t i = 0; i < s->n_wfs; i++) { s->wfs[i].wf = base->wfs[i].wf; s->wfs[i].dwarfs = base->wfs[i].dwarfs; }
+  /* hardware: CPU groups (no GPU) take the override's CPU, GPU groups its GPU (host CPU kept) */
+  for (size_t g = 0; g < s->n_groups; g++) {
+    dcsim_node_group *ng = &p->groups[g];
+    const dcsim_cpu_profile_t *cpu = base->groups[g].cpu;
+    const dcsim_gpu_profile_t *gpu = base->groups[g].gpu;
+    if (!gpu && ov->cpu) { cpu = ov->cpu; ng->cpu = (char *)dcsim_cpu_profile_path(cpu); } /* read only */
+    if (gpu && ov->gpu) { gpu = ov->gpu; ng->gpu = (char *)dcsim_gpu_profile_path(gpu); } /* read only */
+    if ((rc = group_rt_init(&s->groups[g], ng, cpu, gpu, p->path, err))) goto out;
+  }
+  /* sizes: the group of every CPU option grows to the override's node count */
+  if (ov->nodes) {
+    for (size_t i = 0; i < s->n_wfs; i++) {
+      const dcsim_workflow *wf = s->wfs[i].wf;
+      for (size_t k = 0; k < wf->n_templates; k++) {
+        const dcsim_task_template *t = &wf->templates[k];
+        if (t->device == DCSIM_DEV_GPU) continue;
+        uint32_t g;
+        if ((rc = pick_group(s, wf, t, 0, &g, err))) goto out;
+        if (p->groups[g].count < ov->nodes) p->groups[g].count = ov->nodes;
+      }
+    }
+    unsigned first = 0;
+    for (size_t g = 0; g < p->n_groups; g++) {
+      if (p->groups[g].count > DCSIM_PLATFORM_MAX_NODES - first) {
+        rc = DCSIM_ERR(err, DCSIM_ERANGE, p->path, 0, "more than %u nodes", DCSIM_PLATFORM_MAX_NODES);
+        goto out;
+      }
+      p->groups[g].first_node = first;
+      first += p->groups[g].count;
+    }
+    p->n_nodes = first;
+  }
+  /* options and plans with the point's nodes, cores and frequency */
+  dcsim_scenario_opts o = {NULL, base->task_policy, base->deadline_s};
+  for (size_t i = 0; i < s->n_wfs && !rc; i++) {
+    dcsim_wf_rt *w = &s->wfs[i];
+    const dcsim_workflow *wf = w->wf;
+    w->tmpls = calloc(wf->n_templates ? wf->n_templates : 1, sizeof *w->tmpls);
+    if (!w->tmpls) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory"); goto out; }
+    for (size_t k = 0; k < wf->n_templates; k++) {
+      const dcsim_task_template *t = &wf->templates[k];
+      dcsim_task_template tt = override_template(t, ov);
+      int want_cpu = t->device == DCSIM_DEV_CPU || t->device == DCSIM_DEV_ANY;
+      int want_gpu = t->device == DCSIM_DEV_GPU || t->device == DCSIM_DEV_ANY;
+      dcsim_tmpl_rt *tr = &w->tmpls[k];
+      if (want_cpu && (rc = make_option(s, wf, &tt, w->dwarfs[k], 0, &tr->opts[tr->n_opts++], err))) goto out;
+      if (want_gpu && (rc = make_option(s, wf, t, w->dwarfs[k], 1, &tr->opts[tr->n_opts++], err))) goto out;
+    }
+    rc = dcsim_sched_plan(s, w, (dcsim_task_policy)o.task_policy, o.deadline_s, err);
+  }
+  if (rc) goto out;
+  *out = s;
+  s = NULL;
+out:
   dcsim_scenario_free(s);
   return rc;
 }

@@ -54,5 +54,8 @@ int dcsim_cmd_validate(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err);
+int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err);
+int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err);
+int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err);
 
 #endif

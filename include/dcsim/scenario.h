@@ -62,6 +62,7 @@ typedef struct dcsim_wf_plan {
 typedef struct dcsim_wf_rt {
   dcsim_workflow *wf;
   dcsim_tmpl_rt *tmpls;  /* per template */
+  const dcsim_dwarf_t **dwarfs; /* per template: its dwarf (one of the scenario's) */
   dcsim_wf_plan plan;    /* filled by dcsim_sched_plan() */
 } dcsim_wf_rt;
 
@@ -89,6 +90,9 @@ typedef struct dcsim_scenario {
   dcsim_cpu_profile_t **cpus;
   dcsim_gpu_profile_t **gpus;
   dcsim_dwarf_t **dwarfs;
+  int task_policy;       /* as loaded (dcsim_scenario_opts) */
+  double deadline_s;
+  const struct dcsim_scenario *base; /* derived scenarios: the one they borrow from, else NULL */
 } dcsim_scenario;
 
 typedef struct dcsim_scenario_opts {
@@ -100,5 +104,39 @@ typedef struct dcsim_scenario_opts {
 int dcsim_scenario_load(const char *path, const dcsim_scenario_opts *opts, dcsim_scenario **out,
                         dcsim_error *err);
 void dcsim_scenario_free(dcsim_scenario *s);
+
+/* ---- one set of inputs, many variants (dcsim sweep, doc/sweep.md) ----
+ *
+ * dcsim_scenario_load_inputs() reads and checks everything dcsim_scenario_load() does (platform,
+ * profiles, workflows, dwarfs, jobs) but computes no placement option and no plan: the result is
+ * the immutable base of a sweep. Profiles a sweep will use are loaded into it, before it is
+ * shared, with dcsim_scenario_cpu_profile()/_gpu_profile() (the returned pointers belong to it).
+ *
+ * dcsim_scenario_derive() builds, without reading any file, the scenario of one point: the base's
+ * platform with CPU groups (groups without GPU) on the override's CPU profile, GPU groups on its
+ * GPU profile (their host CPU kept), every CPU task (and the CPU option of a device="any" task)
+ * on `nodes` nodes with `cores` cores per node at `freq`, the group of each such task grown to
+ * `nodes` nodes when smaller; then options and plans as dcsim_scenario_load() computes them.
+ * Zero / NULL fields keep the workflow's values. A state outside a profile's tables fails with
+ * DCSIM_ERANGE, a profile unusable for a group or a dwarf (no energy table, no GPU energy
+ * fraction) with DCSIM_EREF, naming the task. The derived scenario borrows from the base (keep
+ * it alive; the base must not change any more) and is freed with dcsim_scenario_free(); several
+ * threads may derive from one base at once. */
+typedef struct dcsim_scenario_override {
+  const dcsim_cpu_profile_t *cpu; /* NULL = keep */
+  const dcsim_gpu_profile_t *gpu; /* NULL = keep */
+  unsigned nodes;                 /* 0 = keep */
+  unsigned cores;                 /* cores per node, 0 = keep */
+  const char *freq;               /* "2.4", "2.4GHz", a label ("turbo") or "nominal"; NULL = keep */
+} dcsim_scenario_override;
+
+int dcsim_scenario_load_inputs(const char *path, const dcsim_scenario_opts *opts, dcsim_scenario **out,
+                               dcsim_error *err);
+int dcsim_scenario_cpu_profile(dcsim_scenario *s, const char *ref, const dcsim_cpu_profile_t **out,
+                               dcsim_error *err);
+int dcsim_scenario_gpu_profile(dcsim_scenario *s, const char *ref, const dcsim_gpu_profile_t **out,
+                               dcsim_error *err);
+int dcsim_scenario_derive(const dcsim_scenario *base, const dcsim_scenario_override *ov,
+                          dcsim_scenario **out, dcsim_error *err);
 
 #endif

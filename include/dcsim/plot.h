@@ -1,0 +1,49 @@
+/* dcsim/plot.h — pictures for reports, drawn by gnuplot (Debian package gnuplot-nox; its pngcairo
+ * and svg terminals). Each function writes its data and a gnuplot script into a fresh temporary
+ * directory, runs gnuplot on it and removes the directory. gnuplot is found as $DCSIM_GNUPLOT,
+ * else /usr/bin/gnuplot, else the first `gnuplot` on PATH; without it the functions fail with
+ * DCSIM_EIO and say so. Nothing that computes numbers depends on this module.
+ *
+ * Pictures (doc/sweep.md shows one of each):
+ *   pareto   time vs energy of the feasible points of a sweep, one colour per CPU+GPU (or per
+ *            node count), the front as a line, the knee circled, labels N / NxC as in D3.5
+ *            Figures 16, 19, 28-30;
+ *   roofline log-log roofline / cache-aware roofline with the placed loops or kernels;
+ *   gantt    the tasks of a `dcsim run` per node over time;
+ *   power    the power of the centre (sum over nodes) and of each node group over time.
+ *
+ * Ownership: dcsim_plot_trace_new() returns a recorder freed by dcsim_plot_trace_free(); it
+ * borrows the scenario. */
+#ifndef DCSIM_PLOT_H
+#define DCSIM_PLOT_H
+
+#include <stddef.h>
+
+#include "dcsim/engine.h"
+#include "dcsim/error.h"
+#include "dcsim/roofline.h"
+#include "dcsim/scenario.h"
+#include "dcsim/sweep.h"
+
+typedef enum { DCSIM_PLOT_PNG = 0, DCSIM_PLOT_SVG = 1 } dcsim_plot_format;
+
+/* The format named by `fmt` ("png"/"svg"), else by the extension of `path`. */
+int dcsim_plot_format_of(const char *path, const char *fmt, dcsim_plot_format *out, dcsim_error *err);
+/* Writes the path of the gnuplot that would run into buf; DCSIM_EIO when there is none. */
+int dcsim_plot_find_gnuplot(char *buf, size_t size, dcsim_error *err);
+
+int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title, const char *out,
+                      dcsim_plot_format fmt, dcsim_error *err);
+int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *out, dcsim_plot_format fmt,
+                        dcsim_error *err);
+
+/* Recording a run for the Gantt and power charts: give the engine dcsim_plot_trace_sink(), which
+ * forwards every call to `next` (e.g. the results database) when not NULL. */
+typedef struct dcsim_plot_trace dcsim_plot_trace_t;
+dcsim_plot_trace_t *dcsim_plot_trace_new(const dcsim_scenario *s, const dcsim_engine_sink *next, dcsim_error *err);
+void dcsim_plot_trace_free(dcsim_plot_trace_t *t);
+const dcsim_engine_sink *dcsim_plot_trace_sink(dcsim_plot_trace_t *t);
+int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_format fmt, dcsim_error *err);
+int dcsim_plot_power(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_format fmt, dcsim_error *err);
+
+#endif

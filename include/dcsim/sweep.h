@@ -1,0 +1,113 @@
+/* dcsim/sweep.h — design-space sweeps: one workflow simulated by the engine for every combination
+ * of CPU profile x GPU profile x nodes x cores per node x frequency (doc/sweep.md).
+ *
+ * The workflow, platform, profiles and dwarfs are read once (dcsim_scenario_load_inputs) and
+ * shared read-only; each point is a scenario derived from them (dcsim_scenario_derive) and run
+ * by its own engine. Points are evaluated in parallel with OpenMP, each result stored at the
+ * point's index, so the output is the same at any thread count. A point whose state lies outside
+ * a profile's tables is infeasible, with the reason; it never stops the sweep.
+ *
+ * Point order: cpu (outermost), gpu, nodes, cores, freq (innermost), each in list order.
+ *
+ * Ownership: dcsim_sweep_new() returns a heap object freed by dcsim_sweep_free(); the points
+ * returned by dcsim_sweep_points() belong to it. dcsim_sweep_points_read() returns an array
+ * freed by dcsim_sweep_points_free(). */
+#ifndef DCSIM_SWEEP_H
+#define DCSIM_SWEEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dcsim/error.h"
+
+#define DCSIM_SWEEP_MAX_LIST 64       /* values per list */
+#define DCSIM_SWEEP_MAX_POINTS 10000000u
+
+typedef struct dcsim_sweep_def {
+  const char *input;           /* a <workflow> (or <workload>) file */
+  const char *platform;        /* NULL = the one the input names */
+  const char *policy;          /* dcsim run's --policy; NULL = fcfs+heft */
+  double deadline_s;           /* for the energy task policy; 0 = none */
+  /* each list may be empty: the workflow's own value is kept */
+  size_t n_cpus;  const char *const *cpus;   /* CPU profiles (name or path) */
+  size_t n_gpus;  const char *const *gpus;   /* GPU profiles */
+  size_t n_nodes; const unsigned *nodes;     /* nodes of every CPU task */
+  size_t n_cores; const unsigned *cores;     /* cores per node of every CPU task */
+  size_t n_freqs; const char *const *freqs;  /* GHz, a state label, or "nominal" */
+} dcsim_sweep_def;
+
+/* One configuration and its result. Text fields hold what the point uses: the profile names and
+ * values of the override, or the workflow's own value when it has a single one ("" / 0 when its
+ * tasks differ). */
+typedef struct dcsim_sweep_point {
+  uint32_t index;
+  char cpu[64], gpu[64];
+  unsigned nodes, cores;
+  char freq[24];
+  int done;                    /* evaluated (or read back) */
+  int feasible;
+  double time_s;               /* makespan: the workflow's time-to-solution */
+  double energy_j;             /* energy of the nodes the workflow held, start to end (§5.7) */
+  char *reason;                /* infeasible: why (owned by the sweep or the array) */
+  int pareto;                  /* feasible and not dominated in (time, energy) */
+  int knee;                    /* the knee of the front (dcsim/pareto.h) */
+} dcsim_sweep_point;
+
+typedef struct dcsim_sweep dcsim_sweep_t;
+
+/* Loads the inputs, resolves every profile of the lists and checks the lists (values >= 1, no
+ * duplicates, frequencies that are a number, "nominal" or a label of one of the CPUs). */
+int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error *err);
+void dcsim_sweep_free(dcsim_sweep_t *sw);
+
+size_t dcsim_sweep_n_points(const dcsim_sweep_t *sw);
+dcsim_sweep_point *dcsim_sweep_points(dcsim_sweep_t *sw);
+/* SHA-256 of the definition and of every input file: a sweep resumes only when this matches. */
+const char *dcsim_sweep_hash(const dcsim_sweep_t *sw);
+/* The canonical definition text that is hashed (stored with the sweep in the database). */
+const char *dcsim_sweep_definition(const dcsim_sweep_t *sw);
+
+/* Records a point read back from a database: done, with its result. */
+int dcsim_sweep_restore(dcsim_sweep_t *sw, size_t index, int feasible, double time_s, double energy_j,
+                        const char *reason, dcsim_error *err);
+
+typedef struct dcsim_sweep_sink {
+  void *ctx;
+  /* called on the calling thread after each batch of newly evaluated points (e.g. one database
+   * transaction); `idx` lists them in ascending order. May be NULL. */
+  int (*batch)(void *ctx, const dcsim_sweep_point *pts, const size_t *idx, size_t n, dcsim_error *err);
+  /* progress: points done (restored ones included) out of all; called from one thread. May be NULL. */
+  void (*progress)(void *ctx, size_t done, size_t total);
+} dcsim_sweep_sink;
+
+typedef struct dcsim_sweep_run_opts {
+  int threads;                 /* 0 = OpenMP's default (OMP_NUM_THREADS) */
+  size_t stop_after;           /* evaluate at most this many new points, then return (0 = all) */
+  size_t batch;                /* points per batch; 0 = 32 per thread */
+  const dcsim_sweep_sink *sink;
+} dcsim_sweep_run_opts;
+
+/* Evaluates every point not yet done, in batches, then (when all are done) marks the Pareto front
+ * and its knee. Infeasible points are results, not errors; an error (out of memory, internal)
+ * stops the sweep and names the lowest failing point. */
+int dcsim_sweep_run(dcsim_sweep_t *sw, const dcsim_sweep_run_opts *o, dcsim_error *err);
+
+/* Evaluates one point of the sweep (the same code dcsim_sweep_run uses). */
+int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *pt, dcsim_error *err);
+
+/* Marks pareto/knee over the done, feasible points of an array (dcsim/pareto.h's rule). */
+void dcsim_sweep_mark_front(dcsim_sweep_point *pts, size_t n);
+
+/* Output (doc/sweep.md): JSON array of points (one object per line), CSV with a header, or a text
+ * table. Only done points are written. */
+void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n);
+void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n);
+void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n);
+
+/* Reads points written by dcsim_sweep_write_json or _csv (the format is recognised by the first
+ * character); errors name the file and line. */
+int dcsim_sweep_points_read(const char *path, dcsim_sweep_point **out, size_t *n, dcsim_error *err);
+void dcsim_sweep_points_free(dcsim_sweep_point *pts, size_t n);
+
+#endif

@@ -1,0 +1,323 @@
+/* cli_sweep.c — `dcsim sweep`, `dcsim pareto` and `dcsim roofline` (doc/sweep.md). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dcsim/cli.h"
+#include "dcsim/dwarf.h"
+#include "dcsim/hwprofile.h"
+#include "dcsim/catalog.h"
+#include "dcsim/plot.h"
+#include "dcsim/roofline.h"
+#include "dcsim/sweep.h"
+#include "dcsim/sweepdb.h"
+#include "dcsim/xmlio.h"
+
+/* A comma-separated option value split in place into a caller buffer. */
+typedef struct list { char buf[2048]; const char *v[DCSIM_SWEEP_MAX_LIST]; size_t n; } list;
+
+static int split_list(const dcsim_args *a, const char *name, list *l, dcsim_error *err) {
+  l->n = 0;
+  const char *s = dcsim_arg(a, name);
+  if (!s) return 0;
+  if (strlen(s) >= sizeof l->buf)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name), "--%s: list too long", name);
+  snprintf(l->buf, sizeof l->buf, "%s", s);
+  char *save = NULL;
+  for (char *t = strtok_r(l->buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    while (*t == ' ') t++;
+    if (!*t) continue;
+    if (l->n == DCSIM_SWEEP_MAX_LIST)
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name), "--%s: more than %d values", name, DCSIM_SWEEP_MAX_LIST);
+    l->v[l->n++] = t;
+  }
+  if (!l->n) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name), "--%s: empty list", name);
+  return 0;
+}
+
+/* whole numbers "1,2,4" with ranges "1-14" */
+static int uint_list(const dcsim_args *a, const char *name, unsigned *out, size_t *n, dcsim_error *err) {
+  list l;
+  int rc = split_list(a, name, &l, err);
+  *n = 0;
+  if (rc) return rc;
+  for (size_t i = 0; i < l.n; i++) {
+    char *end;
+    unsigned long lo = strtoul(l.v[i], &end, 10), hi = lo;
+    if (end != l.v[i] && *end == '-') { const char *b = end + 1; hi = strtoul(b, &end, 10); if (end == b) end = (char *)b - 1; }
+    if (end == l.v[i] || *end || lo < 1 || hi < lo || hi > 1000000 || l.v[i][0] == '-')
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
+                       "--%s '%s': expected whole numbers >= 1 or ranges A-B, separated by commas", name, l.v[i]);
+    for (unsigned long v = lo; v <= hi; v++) {
+      if (*n == DCSIM_SWEEP_MAX_LIST)
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name), "--%s: more than %d values", name, DCSIM_SWEEP_MAX_LIST);
+      out[(*n)++] = (unsigned)v;
+    }
+  }
+  return 0;
+}
+
+/* ---- progress on a terminal ---- */
+
+typedef struct progress {
+  int on;
+  double last_s, start_s;
+  size_t shown;
+  FILE *f;
+} progress;
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void on_progress(void *ctx, size_t done, size_t total) {
+  progress *p = ctx;
+  if (!p->on) return;
+  double t = now_s();
+  if (done < total && t - p->last_s < 0.1) return;
+  p->last_s = t;
+  int width = 40, fill = total ? (int)((double)done / (double)total * width) : width;
+  fprintf(p->f, "\r[%.*s%*s] %zu/%zu points %3.0f%% %6.1f s", fill, "########################################", width - fill, "",
+          done, total, total ? 100.0 * (double)done / (double)total : 100.0, t - p->start_s);
+  if (done == total) fputc('\n', p->f);
+  fflush(p->f);
+  p->shown = done;
+}
+
+typedef struct run_ctx { dcsim_sweepdb_t *db; progress pr; } run_ctx;
+
+static int on_batch(void *ctx, const dcsim_sweep_point *pts, const size_t *idx, size_t n, dcsim_error *err) {
+  run_ctx *c = ctx;
+  return c->db ? dcsim_sweepdb_store(c->db, pts, idx, n, err) : 0;
+}
+
+static void on_progress_cb(void *ctx, size_t done, size_t total) { on_progress(&((run_ctx *)ctx)->pr, done, total); }
+
+int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
+  static const char *const formats[] = {"text", "json", "csv", NULL};
+  int fmt = 0, rc;
+  list cpus, gpus, freqs;
+  unsigned nodes[DCSIM_SWEEP_MAX_LIST], cores[DCSIM_SWEEP_MAX_LIST];
+  size_t n_nodes = 0, n_cores = 0;
+  unsigned threads = 0, stop_after = 0;
+  dcsim_sweep_t *sw = NULL;
+  run_ctx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  if ((rc = dcsim_arg_format(a, formats, &fmt, err)) || (rc = split_list(a, "cpu", &cpus, err)) ||
+      (rc = split_list(a, "gpu", &gpus, err)) || (rc = split_list(a, "freq", &freqs, err)) ||
+      (rc = uint_list(a, "nodes", nodes, &n_nodes, err)) || (rc = uint_list(a, "cores", cores, &n_cores, err)) ||
+      (rc = dcsim_arg_uint(a, "threads", 0, &threads, err)) || (rc = dcsim_arg_uint(a, "stop-after", 0, &stop_after, err)))
+    return rc;
+  const char *plot = dcsim_arg(a, "plot");
+  dcsim_plot_format pf = DCSIM_PLOT_PNG;
+  if (plot && (rc = dcsim_plot_format_of(plot, NULL, &pf, err))) { err->line = dcsim_arg_index(a, "plot"); return rc; }
+  char gnuplot[1024];
+  if (plot && (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err))) return rc; /* before sweeping */
+  dcsim_sweep_def def = {a->positional[0], dcsim_arg(a, "platform"), dcsim_arg(a, "policy"), 0,
+                         cpus.n, cpus.v, gpus.n, gpus.v, n_nodes, nodes, n_cores, cores, freqs.n, freqs.v};
+  if ((rc = dcsim_arg_double(a, "deadline-s", 0, &def.deadline_s, err))) return rc;
+  /* every input is read and checked before the database is touched */
+  if ((rc = dcsim_sweep_new(&def, &sw, err))) {
+    if (err && strcmp(err->file, "command line") == 0 && err->line == 0) { /* point at the option */
+      static const char *const names[] = {"cpu", "gpu", "nodes", "cores", "freq"};
+      for (int k = 0; k < 5; k++) {
+        char opt[16];
+        snprintf(opt, sizeof opt, "--%s", names[k]);
+        if (strncmp(err->msg, opt, strlen(opt)) == 0 || (k == 0 && strstr(err->msg, "CPU profile")) ||
+            (k == 1 && strstr(err->msg, "GPU profile")))
+          err->line = dcsim_arg_index(a, names[k]);
+      }
+    }
+    goto out;
+  }
+  const char *dbpath = dcsim_arg(a, "db");
+  int64_t sweep_id = 0;
+  size_t restored = 0;
+  if (dbpath && ((rc = dcsim_sweepdb_open(dbpath, &ctx.db, err)) ||
+                 (rc = dcsim_sweepdb_attach(ctx.db, sw, a->positional[0], &sweep_id, &restored, err))))
+    goto out;
+  ctx.pr.on = isatty(2) && !dcsim_arg_flag(a, "quiet");
+  ctx.pr.f = stderr;
+  ctx.pr.start_s = ctx.pr.last_s = now_s();
+  if (restored && !dcsim_arg_flag(a, "quiet"))
+    fprintf(stderr, "dcsim: %s: resuming sweep %lld, %zu of %zu points already done\n", dbpath, (long long)sweep_id,
+            restored, dcsim_sweep_n_points(sw));
+  dcsim_sweep_sink sink = {&ctx, on_batch, on_progress_cb};
+  dcsim_sweep_run_opts ro = {(int)threads, stop_after, 0, &sink};
+  if ((rc = dcsim_sweep_run(sw, &ro, err))) goto out;
+  size_t n = dcsim_sweep_n_points(sw), done = 0;
+  dcsim_sweep_point *pts = dcsim_sweep_points(sw);
+  for (size_t i = 0; i < n; i++) done += pts[i].done != 0;
+  if (done < n) { /* --stop-after: as if interrupted */
+    fprintf(stderr, "dcsim: sweep stopped after %u new points (%zu of %zu done)%s\n", stop_after, done, n,
+            dbpath ? "; run the same command to resume" : "");
+    goto out;
+  }
+  if (fmt == 1) dcsim_sweep_write_json(stdout, pts, n);
+  else if (fmt == 2) dcsim_sweep_write_csv(stdout, pts, n);
+  else {
+    dcsim_sweep_write_text(stdout, pts, n);
+    for (size_t i = 0; i < n; i++)
+      if (pts[i].knee)
+        printf("knee (closest to the utopia point, both axes scaled to [0,1] over the front): point %u, %.6g s, %.6g J\n",
+               pts[i].index, pts[i].time_s, pts[i].energy_j);
+    if (dbpath) printf("results: %s, sweep %lld\n", dbpath, (long long)sweep_id);
+  }
+  if (plot) rc = dcsim_plot_pareto(pts, n, dcsim_arg(a, "title"), plot, pf, err);
+out:
+  dcsim_sweepdb_close(ctx.db);
+  dcsim_sweep_free(sw);
+  return rc;
+}
+
+/* ---- dcsim pareto ---- */
+
+static int is_sqlite(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  char h[16] = {0};
+  size_t k = fread(h, 1, 16, f);
+  fclose(f);
+  return k == 16 && memcmp(h, "SQLite format 3", 16) == 0;
+}
+
+static int cmp_time(const void *a, const void *b) {
+  const dcsim_sweep_point *x = a, *y = b;
+  if (x->time_s != y->time_s) return x->time_s < y->time_s ? -1 : 1;
+  if (x->energy_j != y->energy_j) return x->energy_j < y->energy_j ? -1 : 1;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
+  static const char *const formats[] = {"csv", "json", "svg", "png", "text", NULL};
+  int fmt = 4, rc;
+  if (dcsim_arg(a, "format") && (rc = dcsim_arg_format(a, formats, &fmt, err))) return rc;
+  const char *out = dcsim_arg(a, "out");
+  if (!dcsim_arg(a, "format") && out) { /* the file's extension decides */
+    const char *dot = strrchr(out, '.');
+    for (int k = 0; dot && formats[k]; k++) if (strcmp(dot + 1, formats[k]) == 0) fmt = k;
+  }
+  if ((fmt == 2 || fmt == 3) && !out)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"), "--format %s needs --out FILE", formats[fmt]);
+  double sweep_d = 0;
+  if ((rc = dcsim_arg_double(a, "sweep", 0, &sweep_d, err))) return rc;
+  const char *in = a->positional[0];
+  dcsim_sweep_point *pts = NULL;
+  size_t n = 0, total = 0;
+  FILE *f = NULL;
+  if (is_sqlite(in)) {
+    if ((rc = dcsim_sweepdb_read(in, (int64_t)sweep_d, &pts, &n, &total, err))) return rc;
+    if (n < total)
+      fprintf(stderr, "dcsim: %s: the sweep has %zu of its %zu points (interrupted; run it again to finish)\n", in, n, total);
+  } else if ((rc = dcsim_sweep_points_read(in, &pts, &n, err))) {
+    return rc;
+  }
+  dcsim_sweep_mark_front(pts, n);
+  if (fmt == 2 || fmt == 3) {
+    rc = dcsim_plot_pareto(pts, n, dcsim_arg(a, "title"), out, fmt == 2 ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
+    goto out;
+  }
+  /* the front, by increasing time */
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++)
+    if (pts[i].pareto) { dcsim_sweep_point t = pts[m]; pts[m] = pts[i]; pts[i] = t; m++; }
+  qsort(pts, m, sizeof *pts, cmp_time);
+  f = out ? fopen(out, "w") : stdout;
+  if (!f) { rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot write"); goto out; }
+  if (fmt == 0) dcsim_sweep_write_csv(f, pts, m);
+  else if (fmt == 1) dcsim_sweep_write_json(f, pts, m);
+  else {
+    size_t feas = 0;
+    for (size_t i = 0; i < n; i++) feas += pts[i].feasible != 0;
+    fprintf(f, "%zu point(s), %zu feasible; Pareto front of %zu (knee: closest to the utopia point after scaling both axes to [0,1])\n\n", n, feas, m);
+    dcsim_sweep_write_text(f, pts, m);
+  }
+  if (out && fclose(f) != 0) rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "write error");
+  f = NULL;
+out:
+  if (f && f != stdout) fclose(f);
+  dcsim_sweep_points_free(pts, n);
+  return rc;
+}
+
+/* ---- dcsim roofline ---- */
+
+int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
+  static const char *const formats[] = {"text", "json", "csv", "png", "svg", NULL};
+  int fmt = 0, rc;
+  if (dcsim_arg(a, "format") && (rc = dcsim_arg_format(a, formats, &fmt, err))) return rc;
+  const char *out = dcsim_arg(a, "out");
+  if (!dcsim_arg(a, "format") && out) {
+    const char *dot = strrchr(out, '.');
+    for (int k = 0; dot && formats[k]; k++) if (strcmp(dot + 1, formats[k]) == 0) fmt = k;
+  }
+  if ((fmt == 3 || fmt == 4) && !out)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"), "--format %s needs --out FILE", formats[fmt]);
+  const char *cpu = dcsim_arg(a, "cpu"), *gpu = dcsim_arg(a, "gpu"), *dwarf = dcsim_arg(a, "dwarf");
+  const char *kind = dcsim_arg(a, "kind");
+  int cache_aware = 1;
+  if (kind && strcmp(kind, "classic") == 0) cache_aware = 0;
+  else if (kind && strcmp(kind, "cache-aware") != 0)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "kind"), "--kind '%s': classic or cache-aware", kind);
+  if (!!cpu == !!gpu)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "give either --cpu PROFILE or --gpu PROFILE");
+  if (dcsim_arg(a, "case") && !dwarf)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "case"), "--case needs --dwarf");
+  char path[4096];
+  dcsim_cpu_profile_t *cp = NULL;
+  dcsim_gpu_profile_t *gp = NULL;
+  dcsim_dwarf_t *d = NULL;
+  dcsim_dwarf_eval *ev = NULL;
+  dcsim_roofline *r = NULL;
+  FILE *f = NULL;
+  if (cpu) {
+    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, cpu, NULL, 0, path, sizeof path, err)) || (rc = dcsim_cpu_profile_load(path, &cp, err))) goto out;
+  } else {
+    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, gpu, NULL, 0, path, sizeof path, err)) || (rc = dcsim_gpu_profile_load(path, &gp, err))) goto out;
+  }
+  char label[96] = "";
+  if (dwarf) {
+    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, dwarf, NULL, 0, path, sizeof path, err)) || (rc = dcsim_dwarf_load(path, &d, err))) goto out;
+    const char *cs = dcsim_arg(a, "case");
+    if ((rc = dcsim_dwarf_evaluate(d, cs, NULL, 0, &ev, err))) goto out;
+    snprintf(label, sizeof label, "%s%s%s", dcsim_dwarf_name(d), cs ? " " : "", cs ? cs : "");
+  }
+  if (cp) {
+    unsigned cores = 1;
+    if ((rc = dcsim_arg_uint(a, "cores", 1, &cores, err))) goto out;
+    dcsim_cpu_state st = {0, NULL, cores};
+    if ((rc = dcsim_cpu_profile_freq(cp, dcsim_arg(a, "freq"), &st, err))) goto out;
+    rc = dcsim_roofline_cpu(cp, &st, ev, label, &r, err);
+  } else {
+    if (dcsim_arg(a, "cores") || dcsim_arg(a, "freq")) {
+      rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--cores and --freq apply to a CPU roofline only");
+      goto out;
+    }
+    rc = dcsim_roofline_gpu(gp, ev, label, &r, err);
+  }
+  if (rc) goto out;
+  if (fmt >= 3) {
+    rc = dcsim_plot_roofline(r, cache_aware, out, fmt == 4 ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
+    goto out;
+  }
+  f = out ? fopen(out, "w") : stdout;
+  if (!f) { rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot write"); goto out; }
+  if (fmt == 1) dcsim_roofline_write_json(f, r);
+  else if (fmt == 2) dcsim_roofline_write_csv(f, r);
+  else dcsim_roofline_write_text(f, r);
+  if (out && fclose(f) != 0) rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "write error");
+  f = NULL;
+out:
+  if (f && f != stdout) fclose(f);
+  dcsim_roofline_free(r);
+  dcsim_dwarf_eval_free(ev);
+  dcsim_dwarf_free(d);
+  dcsim_cpu_profile_free(cp);
+  dcsim_gpu_profile_free(gp);
+  return rc;
+}

@@ -1,0 +1,772 @@
+/* sweep.c — design-space sweeps run by the engine, in parallel (see dcsim/sweep.h, doc/sweep.md). */
+#include "dcsim/sweep.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "dcsim/engine.h"
+#include "dcsim/json.h"
+#include "dcsim/pareto.h"
+#include "dcsim/scenario.h"
+#include "dcsim/sched.h"
+#include "dcsim/sha256.h"
+#include "dcsim/xmlio.h"
+
+struct dcsim_sweep {
+  dcsim_scenario *base;
+  dcsim_job_policy job_policy;
+  size_t n_cpus, n_gpus, n_nodes, n_cores, n_freqs;
+  const dcsim_cpu_profile_t **cpus;
+  const dcsim_gpu_profile_t **gpus;
+  unsigned *nodes, *cores;
+  char **freqs;
+  /* the workflow's own values, shown for lists left empty */
+  char own_cpu[64], own_gpu[64], own_freq[24];
+  unsigned own_nodes, own_cores;
+  size_t n_points;
+  dcsim_sweep_point *points;
+  char *definition;
+  char hash[65];
+};
+
+static char *dupstr(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d) memcpy(d, s, n);
+  return d;
+}
+
+void dcsim_sweep_points_free(dcsim_sweep_point *pts, size_t n) {
+  if (!pts) return;
+  for (size_t i = 0; i < n; i++) free(pts[i].reason);
+  free(pts);
+}
+
+void dcsim_sweep_free(dcsim_sweep_t *sw) {
+  if (!sw) return;
+  dcsim_sweep_points_free(sw->points, sw->n_points);
+  for (size_t i = 0; i < sw->n_freqs; i++) free(sw->freqs[i]);
+  free(sw->freqs);
+  free(sw->cpus);
+  free(sw->gpus);
+  free(sw->nodes);
+  free(sw->cores);
+  free(sw->definition);
+  dcsim_scenario_free(sw->base);
+  free(sw);
+}
+
+size_t dcsim_sweep_n_points(const dcsim_sweep_t *sw) { return sw->n_points; }
+dcsim_sweep_point *dcsim_sweep_points(dcsim_sweep_t *sw) { return sw->points; }
+const char *dcsim_sweep_hash(const dcsim_sweep_t *sw) { return sw->hash; }
+const char *dcsim_sweep_definition(const dcsim_sweep_t *sw) { return sw->definition; }
+
+/* A growing string for the definition text. */
+typedef struct sbuf { char *s; size_t n, cap; int oom; } sbuf;
+
+static void sb_add(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_add(sbuf *b, const char *fmt, ...) {
+  if (b->oom) return;
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
+    va_end(ap);
+    if (k < 0) { b->oom = 1; return; }
+    if (b->s && b->n + (size_t)k < b->cap) { b->n += (size_t)k; return; }
+    size_t nc = (b->cap ? 2 * b->cap : 256) + (size_t)k;
+    char *ns = realloc(b->s, nc);
+    if (!ns) { b->oom = 1; return; }
+    b->s = ns;
+    b->cap = nc;
+  }
+}
+
+/* The value every CPU task shares (for lists left empty), or 0 / "" when they differ. */
+static void own_values(dcsim_sweep_t *sw) {
+  const dcsim_scenario *s = sw->base;
+  int first = 1, same_nodes = 1, same_cores = 1, same_freq = 1;
+  char f[24] = "";
+  for (size_t w = 0; w < s->n_wfs; w++) {
+    const dcsim_workflow *wf = s->wfs[w].wf;
+    for (size_t k = 0; k < wf->n_templates; k++) {
+      const dcsim_task_template *t = &wf->templates[k];
+      if (t->device == DCSIM_DEV_GPU) continue;
+      char tf[24];
+      if (t->freq_label) snprintf(tf, sizeof tf, "%s", t->freq_label);
+      else if (t->freq_ghz > 0) snprintf(tf, sizeof tf, "%g", t->freq_ghz);
+      else snprintf(tf, sizeof tf, "nominal");
+      if (first) { sw->own_nodes = t->nodes; sw->own_cores = t->cores_per_node; snprintf(f, sizeof f, "%s", tf); first = 0; continue; }
+      if (t->nodes != sw->own_nodes) same_nodes = 0;
+      if (t->cores_per_node != sw->own_cores) same_cores = 0;
+      if (strcmp(tf, f) != 0) same_freq = 0;
+    }
+  }
+  if (!same_nodes) sw->own_nodes = 0;
+  if (!same_cores) sw->own_cores = 0;
+  snprintf(sw->own_freq, sizeof sw->own_freq, "%s", same_freq ? f : "");
+  /* the profiles of the groups the tasks run on (group= or the first group fit for the device) */
+  const char *cpu = NULL, *gpu = NULL;
+  int cpu_same = 1, gpu_same = 1;
+  for (size_t w = 0; w < s->n_wfs; w++) {
+    const dcsim_workflow *wf = s->wfs[w].wf;
+    for (size_t k = 0; k < wf->n_templates; k++) {
+      const dcsim_task_template *t = &wf->templates[k];
+      for (int dev = 0; dev < 2; dev++) {
+        if (dev == 0 && t->device == DCSIM_DEV_GPU) continue;
+        if (dev == 1 && t->device == DCSIM_DEV_CPU) continue;
+        long g = t->group ? dcsim_platform_find_group(s->platform, t->group) : -1;
+        for (size_t i = 0; g < 0 && i < s->n_groups; i++)
+          if (dev ? s->groups[i].gpu != NULL : s->groups[i].gpu == NULL) g = (long)i;
+        if (g < 0) continue;
+        if (dev == 1 && s->groups[g].gpu) {
+          const char *n = dcsim_gpu_profile_name(s->groups[g].gpu);
+          if (gpu && strcmp(gpu, n) != 0) gpu_same = 0;
+          if (!gpu) gpu = n;
+        } else if (dev == 0) {
+          const char *n = dcsim_cpu_profile_name(s->groups[g].cpu);
+          if (cpu && strcmp(cpu, n) != 0) cpu_same = 0;
+          if (!cpu) cpu = n;
+        }
+      }
+    }
+  }
+  snprintf(sw->own_cpu, sizeof sw->own_cpu, "%s", cpu && cpu_same ? cpu : "");
+  snprintf(sw->own_gpu, sizeof sw->own_gpu, "%s", gpu && gpu_same ? gpu : "");
+}
+
+/* A --freq value: "nominal", a positive number of GHz (optionally suffixed GHz), or a state label
+ * of at least one of the sweep's CPU profiles. */
+static int check_freq(const dcsim_sweep_t *sw, const char *f, dcsim_error *err) {
+  if (strcmp(f, "nominal") == 0) return 0;
+  char buf[64];
+  snprintf(buf, sizeof buf, "%s", f);
+  size_t l = strlen(buf);
+  if (l > 3 && (strcmp(buf + l - 3, "GHz") == 0 || strcmp(buf + l - 3, "ghz") == 0)) buf[l - 3] = '\0';
+  double g;
+  if (dcsim_parse_double(buf, &g) == 0) {
+    if (g > 0 && g < 100) return 0;
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--freq '%s': expected a frequency in GHz (0 < f < 100)", f);
+  }
+  size_t n = sw->n_cpus;
+  for (size_t i = 0; i < (n ? n : sw->base->n_groups); i++) {
+    const dcsim_cpu_profile_t *c = n ? sw->cpus[i] : sw->base->groups[i].cpu;
+    dcsim_cpu_state st;
+    if (dcsim_cpu_profile_freq(c, f, &st, NULL) == 0) return 0;
+  }
+  return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                   "--freq '%s': neither a number of GHz, 'nominal', nor a state label of the sweep's CPU profiles", f);
+}
+
+int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error *err) {
+  *out = NULL;
+  int rc = 0;
+  sbuf b = {0};
+  dcsim_sweep_t *sw = calloc(1, sizeof *sw);
+  if (!sw) return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
+  dcsim_task_policy tp;
+  if ((rc = dcsim_sched_parse_policy(def->policy, &sw->job_policy, &tp, err))) goto out;
+  if (def->n_cpus > DCSIM_SWEEP_MAX_LIST || def->n_gpus > DCSIM_SWEEP_MAX_LIST || def->n_nodes > DCSIM_SWEEP_MAX_LIST ||
+      def->n_cores > DCSIM_SWEEP_MAX_LIST || def->n_freqs > DCSIM_SWEEP_MAX_LIST) {
+    rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a sweep list has more than %d values", DCSIM_SWEEP_MAX_LIST);
+    goto out;
+  }
+  dcsim_scenario_opts so = {def->platform, tp, def->deadline_s};
+  if ((rc = dcsim_scenario_load_inputs(def->input, &so, &sw->base, err))) goto out;
+  sw->cpus = calloc(def->n_cpus + 1, sizeof *sw->cpus);
+  sw->gpus = calloc(def->n_gpus + 1, sizeof *sw->gpus);
+  sw->nodes = calloc(def->n_nodes + 1, sizeof *sw->nodes);
+  sw->cores = calloc(def->n_cores + 1, sizeof *sw->cores);
+  sw->freqs = calloc(def->n_freqs + 1, sizeof *sw->freqs);
+  if (!sw->cpus || !sw->gpus || !sw->nodes || !sw->cores || !sw->freqs) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory"); goto out; }
+  int has_gpu_group = 0;
+  for (size_t g = 0; g < sw->base->n_groups; g++) has_gpu_group |= sw->base->groups[g].gpu != NULL;
+  if (def->n_gpus && !has_gpu_group) {
+    rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--gpu: platform %s has no node group with GPUs", sw->base->platform->path);
+    goto out;
+  }
+  for (size_t i = 0; i < def->n_cpus; i++, sw->n_cpus++) {
+    if ((rc = dcsim_scenario_cpu_profile(sw->base, def->cpus[i], &sw->cpus[i], err))) goto out;
+    for (size_t k = 0; k < i; k++)
+      if (sw->cpus[k] == sw->cpus[i]) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--cpu: %s given twice", def->cpus[i]); goto out; }
+  }
+  for (size_t i = 0; i < def->n_gpus; i++, sw->n_gpus++) {
+    if ((rc = dcsim_scenario_gpu_profile(sw->base, def->gpus[i], &sw->gpus[i], err))) goto out;
+    for (size_t k = 0; k < i; k++)
+      if (sw->gpus[k] == sw->gpus[i]) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--gpu: %s given twice", def->gpus[i]); goto out; }
+  }
+  for (size_t i = 0; i < def->n_nodes; i++, sw->n_nodes++) {
+    if (def->nodes[i] < 1 || def->nodes[i] > 1000000) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--nodes: %u is not from 1 to 1000000", def->nodes[i]); goto out; }
+    for (size_t k = 0; k < i; k++)
+      if (def->nodes[k] == def->nodes[i]) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--nodes: %u given twice", def->nodes[i]); goto out; }
+    sw->nodes[i] = def->nodes[i];
+  }
+  for (size_t i = 0; i < def->n_cores; i++, sw->n_cores++) {
+    if (def->cores[i] < 1 || def->cores[i] > 100000) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--cores: %u is not from 1 to 100000", def->cores[i]); goto out; }
+    for (size_t k = 0; k < i; k++)
+      if (def->cores[k] == def->cores[i]) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--cores: %u given twice", def->cores[i]); goto out; }
+    sw->cores[i] = def->cores[i];
+  }
+  for (size_t i = 0; i < def->n_freqs; i++) {
+    if (strlen(def->freqs[i]) >= sizeof sw->points->freq) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--freq: '%.40s...' is too long", def->freqs[i]); goto out; }
+    if ((rc = check_freq(sw, def->freqs[i], err))) goto out;
+    for (size_t k = 0; k < i; k++)
+      if (strcmp(def->freqs[k], def->freqs[i]) == 0) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--freq: %s given twice", def->freqs[i]); goto out; }
+    if (!(sw->freqs[i] = dupstr(def->freqs[i]))) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory"); goto out; }
+    sw->n_freqs++;
+  }
+  own_values(sw);
+  /* the points */
+  size_t nc = sw->n_cpus ? sw->n_cpus : 1, ng = sw->n_gpus ? sw->n_gpus : 1, nn = sw->n_nodes ? sw->n_nodes : 1;
+  size_t nk = sw->n_cores ? sw->n_cores : 1, nf = sw->n_freqs ? sw->n_freqs : 1;
+  double total = (double)nc * ng * nn * nk * nf;
+  if (total > DCSIM_SWEEP_MAX_POINTS) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "%g points: at most %u", total, DCSIM_SWEEP_MAX_POINTS); goto out; }
+  sw->n_points = (size_t)total;
+  sw->points = calloc(sw->n_points, sizeof *sw->points);
+  if (!sw->points) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory for %zu points", sw->n_points); goto out; }
+  size_t i = 0;
+  for (size_t c = 0; c < nc; c++)
+    for (size_t g = 0; g < ng; g++)
+      for (size_t n = 0; n < nn; n++)
+        for (size_t k = 0; k < nk; k++)
+          for (size_t f = 0; f < nf; f++, i++) {
+            dcsim_sweep_point *p = &sw->points[i];
+            p->index = (uint32_t)i;
+            snprintf(p->cpu, sizeof p->cpu, "%s", sw->n_cpus ? dcsim_cpu_profile_name(sw->cpus[c]) : sw->own_cpu);
+            snprintf(p->gpu, sizeof p->gpu, "%s", sw->n_gpus ? dcsim_gpu_profile_name(sw->gpus[g]) : sw->own_gpu);
+            p->nodes = sw->n_nodes ? sw->nodes[n] : sw->own_nodes;
+            p->cores = sw->n_cores ? sw->cores[k] : sw->own_cores;
+            snprintf(p->freq, sizeof p->freq, "%s", sw->n_freqs ? sw->freqs[f] : sw->own_freq);
+          }
+  /* the definition and its hash: everything that decides the results */
+  {
+    char pol[32];
+    snprintf(pol, sizeof pol, "%s+%s", dcsim_sched_job_name(sw->job_policy), dcsim_sched_task_name(tp));
+    sb_add(&b, "dcsim sweep 1\ninput %s\nplatform %s\npolicy %s\ndeadline_s %.17g\n", def->input,
+           sw->base->platform->path, pol, def->deadline_s);
+    sb_add(&b, "cpu");
+    for (size_t k = 0; k < sw->n_cpus; k++) sb_add(&b, " %s", dcsim_cpu_profile_path(sw->cpus[k]));
+    sb_add(&b, "\ngpu");
+    for (size_t k = 0; k < sw->n_gpus; k++) sb_add(&b, " %s", dcsim_gpu_profile_path(sw->gpus[k]));
+    sb_add(&b, "\nnodes");
+    for (size_t k = 0; k < sw->n_nodes; k++) sb_add(&b, " %u", sw->nodes[k]);
+    sb_add(&b, "\ncores");
+    for (size_t k = 0; k < sw->n_cores; k++) sb_add(&b, " %u", sw->cores[k]);
+    sb_add(&b, "\nfreq");
+    for (size_t k = 0; k < sw->n_freqs; k++) sb_add(&b, " %s", sw->freqs[k]);
+    sb_add(&b, "\npoints %zu\n", sw->n_points);
+    for (size_t k = 0; k < sw->base->n_inputs; k++)
+      sb_add(&b, "file %s %s\n", sw->base->inputs[k].sha256, sw->base->inputs[k].path);
+    if (b.oom) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory"); goto out; }
+    sw->definition = b.s;
+    b.s = NULL;
+    dcsim_sha256 h;
+    dcsim_sha256_init(&h);
+    dcsim_sha256_update(&h, sw->definition, strlen(sw->definition));
+    dcsim_sha256_hex(&h, sw->hash);
+  }
+  *out = sw;
+  sw = NULL;
+out:
+  free(b.s);
+  dcsim_sweep_free(sw);
+  return rc;
+}
+
+int dcsim_sweep_restore(dcsim_sweep_t *sw, size_t index, int feasible, double time_s, double energy_j,
+                        const char *reason, dcsim_error *err) {
+  if (index >= sw->n_points) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "point %zu of a sweep of %zu points", index, sw->n_points);
+  dcsim_sweep_point *p = &sw->points[index];
+  free(p->reason);
+  p->reason = NULL;
+  if (!feasible && !(p->reason = dupstr(reason ? reason : "infeasible")))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  p->done = 1;
+  p->feasible = feasible != 0;
+  p->time_s = feasible ? time_s : NAN;
+  p->energy_j = feasible ? energy_j : NAN;
+  return 0;
+}
+
+int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *pt, dcsim_error *err) {
+  if (index >= sw->n_points) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "point %zu of a sweep of %zu points", index, sw->n_points);
+  size_t nf = sw->n_freqs ? sw->n_freqs : 1, nk = sw->n_cores ? sw->n_cores : 1, nn = sw->n_nodes ? sw->n_nodes : 1;
+  size_t ng = sw->n_gpus ? sw->n_gpus : 1;
+  size_t r = index;
+  size_t f = r % nf; r /= nf;
+  size_t k = r % nk; r /= nk;
+  size_t n = r % nn; r /= nn;
+  size_t g = r % ng; r /= ng;
+  size_t c = r;
+  dcsim_scenario_override ov = {sw->n_cpus ? sw->cpus[c] : NULL, sw->n_gpus ? sw->gpus[g] : NULL,
+                                sw->n_nodes ? sw->nodes[n] : 0, sw->n_cores ? sw->cores[k] : 0,
+                                sw->n_freqs ? sw->freqs[f] : NULL};
+  dcsim_scenario *s = NULL;
+  dcsim_engine_t *e = NULL;
+  dcsim_error perr;
+  memset(&perr, 0, sizeof perr);
+  free(pt->reason);
+  pt->reason = NULL;
+  pt->feasible = 0;
+  pt->time_s = pt->energy_j = NAN;
+  int rc = dcsim_scenario_derive(sw->base, &ov, &s, &perr);
+  if (!rc) {
+    dcsim_engine_opts eo = {sw->job_policy, NULL};
+    if (!(e = dcsim_engine_new(s, &eo, &perr))) rc = perr.code ? perr.code : DCSIM_ENOMEM;
+    else rc = dcsim_engine_run(e, &perr);
+  }
+  if (!rc) {
+    const dcsim_run_stats *st = dcsim_engine_stats(e);
+    double ej = 0;
+    for (size_t j = 0; j < st->n_jobs; j++) ej += st->jobs[j].energy_j;
+    pt->feasible = 1;
+    pt->time_s = (double)st->makespan_ns * 1e-9;
+    pt->energy_j = ej;
+  } else if (rc == DCSIM_ERANGE || rc == DCSIM_EREF) {
+    /* a state outside a profile's tables, a profile unusable for a dwarf: a result, not an error */
+    char buf[sizeof perr.msg + sizeof perr.file + 32];
+    dcsim_error_format(&perr, buf, sizeof buf);
+    if (!(pt->reason = dupstr(buf))) rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    else rc = 0;
+  } else if (err) {
+    *err = perr;
+  }
+  pt->done = rc == 0;
+  dcsim_engine_free(e);
+  dcsim_scenario_free(s);
+  return rc;
+}
+
+void dcsim_sweep_mark_front(dcsim_sweep_point *pts, size_t n) {
+  double *t = malloc((n ? n : 1) * sizeof *t), *e = malloc((n ? n : 1) * sizeof *e);
+  unsigned char *v = malloc(n ? n : 1), *fr = malloc(n ? n : 1);
+  for (size_t i = 0; i < n; i++) pts[i].pareto = pts[i].knee = 0;
+  if (t && e && v && fr) {
+    for (size_t i = 0; i < n; i++) {
+      t[i] = pts[i].time_s;
+      e[i] = pts[i].energy_j;
+      v[i] = pts[i].done && pts[i].feasible;
+    }
+    if (dcsim_pareto_front(n, t, e, v, fr) >= 0) {
+      for (size_t i = 0; i < n; i++) pts[i].pareto = fr[i];
+      long k = dcsim_pareto_knee(n, t, e, fr);
+      if (k >= 0) pts[k].knee = 1;
+    }
+  }
+  free(t);
+  free(e);
+  free(v);
+  free(fr);
+}
+
+int dcsim_sweep_run(dcsim_sweep_t *sw, const dcsim_sweep_run_opts *o, dcsim_error *err) {
+  static const dcsim_sweep_run_opts dflt = {0, 0, 0, NULL};
+  if (!o) o = &dflt;
+  int nt = o->threads > 0 ? o->threads : omp_get_max_threads();
+  if (nt < 1) nt = 1;
+  size_t *pending = malloc((sw->n_points ? sw->n_points : 1) * sizeof *pending);
+  if (!pending) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  size_t n_pending = 0, done = 0;
+  for (size_t i = 0; i < sw->n_points; i++) {
+    if (sw->points[i].done) done++;
+    else pending[n_pending++] = i;
+  }
+  if (o->stop_after && n_pending > o->stop_after) n_pending = o->stop_after;
+  size_t batch = o->batch ? o->batch : 32 * (size_t)nt;
+  const dcsim_sweep_sink *sink = o->sink;
+  if (sink && sink->progress) sink->progress(sink->ctx, done, sw->n_points);
+  int rc = 0;
+  for (size_t b0 = 0; b0 < n_pending && !rc; b0 += batch) {
+    size_t bn = n_pending - b0 < batch ? n_pending - b0 : batch;
+    long fail_at = -1;
+    dcsim_error fail_err;
+    memset(&fail_err, 0, sizeof fail_err);
+    size_t batch_done = 0;
+    /* each point is written only at its own index: the result does not depend on the schedule */
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
+    for (long k = 0; k < (long)bn; k++) {
+      size_t idx = pending[b0 + (size_t)k];
+      dcsim_error perr;
+      memset(&perr, 0, sizeof perr);
+      int prc = dcsim_sweep_eval(sw, idx, &sw->points[idx], &perr);
+      if (prc) {
+#pragma omp critical(dcsim_sweep_fail)
+        if (fail_at < 0 || k < fail_at) { fail_at = k; fail_err = perr; }
+      }
+      size_t now;
+#pragma omp atomic capture
+      now = ++batch_done;
+      if (omp_get_thread_num() == 0 && sink && sink->progress) sink->progress(sink->ctx, done + now, sw->n_points);
+    }
+    if (fail_at >= 0) {
+      if (err) *err = fail_err;
+      rc = fail_err.code ? fail_err.code : DCSIM_EINTERNAL;
+      break;
+    }
+    done += bn;
+    if (sink && sink->batch) rc = sink->batch(sink->ctx, sw->points, pending + b0, bn, err);
+    if (sink && sink->progress) sink->progress(sink->ctx, done, sw->n_points);
+  }
+  free(pending);
+  if (!rc && done == sw->n_points) dcsim_sweep_mark_front(sw->points, sw->n_points);
+  return rc;
+}
+
+/* ---- output ---- */
+
+static void json_point(dcsim_json *j, const dcsim_sweep_point *p) {
+  dcsim_json_obj_begin(j);
+  dcsim_json_key(j, "cpu"); if (p->cpu[0]) dcsim_json_str(j, p->cpu); else dcsim_json_null(j);
+  dcsim_json_key(j, "gpu"); if (p->gpu[0]) dcsim_json_str(j, p->gpu); else dcsim_json_null(j);
+  dcsim_json_key(j, "nodes"); if (p->nodes) dcsim_json_int(j, p->nodes); else dcsim_json_null(j);
+  dcsim_json_key(j, "cores"); if (p->cores) dcsim_json_int(j, p->cores); else dcsim_json_null(j);
+  dcsim_json_key(j, "freq"); if (p->freq[0]) dcsim_json_str(j, p->freq); else dcsim_json_null(j);
+  dcsim_json_key(j, "time_s"); if (p->feasible) dcsim_json_num(j, p->time_s); else dcsim_json_null(j);
+  dcsim_json_key(j, "energy_j"); if (p->feasible) dcsim_json_num(j, p->energy_j); else dcsim_json_null(j);
+  dcsim_json_key(j, "pareto"); dcsim_json_bool(j, p->pareto);
+  dcsim_json_key(j, "knee"); dcsim_json_bool(j, p->knee);
+  dcsim_json_key(j, "feasible"); dcsim_json_bool(j, p->feasible);
+  if (!p->feasible) { dcsim_json_key(j, "reason"); dcsim_json_str(j, p->reason ? p->reason : ""); }
+  dcsim_json_key(j, "index"); dcsim_json_int(j, p->index);
+  dcsim_json_obj_end(j);
+}
+
+void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n) {
+  fputc('[', f);
+  int first = 1;
+  for (size_t i = 0; i < n; i++) {
+    if (!pts[i].done) continue;
+    fputs(first ? "\n  " : ",\n  ", f);
+    first = 0;
+    dcsim_json j;
+    dcsim_json_init(&j, f, 0);
+    json_point(&j, &pts[i]);
+  }
+  fputs(first ? "]\n" : "\n]\n", f);
+}
+
+static void csv_str(FILE *f, const char *s) {
+  if (!strpbrk(s, ",\"\n")) { fputs(s, f); return; }
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"') fputc('"', f);
+    fputc(*s == '\n' ? ' ' : *s, f);
+  }
+  fputc('"', f);
+}
+
+void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n) {
+  fputs("index,cpu,gpu,nodes,cores,freq,time_s,energy_j,pareto,knee,feasible,reason\n", f);
+  for (size_t i = 0; i < n; i++) {
+    const dcsim_sweep_point *p = &pts[i];
+    if (!p->done) continue;
+    fprintf(f, "%u,", p->index);
+    csv_str(f, p->cpu);
+    fputc(',', f);
+    csv_str(f, p->gpu);
+    fputc(',', f);
+    if (p->nodes) fprintf(f, "%u", p->nodes);
+    fputc(',', f);
+    if (p->cores) fprintf(f, "%u", p->cores);
+    fputc(',', f);
+    csv_str(f, p->freq);
+    if (p->feasible) fprintf(f, ",%.10g,%.10g,", p->time_s, p->energy_j);
+    else fputs(",,,", f);
+    fprintf(f, "%d,%d,%d,", p->pareto, p->knee, p->feasible);
+    if (!p->feasible) csv_str(f, p->reason ? p->reason : "");
+    fputc('\n', f);
+  }
+}
+
+void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n) {
+  size_t feasible = 0, front = 0, shown = 0;
+  fprintf(f, "%6s  %-16s %-14s %5s %5s %-8s %12s %14s  %s\n", "point", "cpu", "gpu", "nodes", "cores", "freq",
+          "time [s]", "energy [J]", "pareto");
+  for (size_t i = 0; i < n; i++) {
+    const dcsim_sweep_point *p = &pts[i];
+    if (!p->done) continue;
+    shown++;
+    char nodes[16] = "-", cores[16] = "-";
+    if (p->nodes) snprintf(nodes, sizeof nodes, "%u", p->nodes);
+    if (p->cores) snprintf(cores, sizeof cores, "%u", p->cores);
+    fprintf(f, "%6u  %-16s %-14s %5s %5s %-8s ", p->index, p->cpu[0] ? p->cpu : "-", p->gpu[0] ? p->gpu : "-", nodes,
+            cores, p->freq[0] ? p->freq : "-");
+    if (p->feasible) {
+      feasible++;
+      front += p->pareto != 0;
+      fprintf(f, "%12.6g %14.6g  %s\n", p->time_s, p->energy_j, p->knee ? "knee" : p->pareto ? "yes" : "");
+    } else {
+      fprintf(f, "%12s %14s  infeasible: %s\n", "-", "-", p->reason ? p->reason : "");
+    }
+  }
+  fprintf(f, "\n%zu point(s): %zu feasible, %zu infeasible, %zu on the Pareto front\n", shown, feasible,
+          shown - feasible, front);
+}
+
+/* ---- reading points back (dcsim pareto) ---- */
+
+typedef struct jp { const char *s; size_t i, n; int line; } jp;
+
+static void jp_ws(jp *p) {
+  while (p->i < p->n && isspace((unsigned char)p->s[p->i])) {
+    if (p->s[p->i] == '\n') p->line++;
+    p->i++;
+  }
+}
+
+/* a JSON string into buf (escapes \" \\ \/ \n \t \uXXXX below 0x80); returns 0 or -1 */
+static int jp_string(jp *p, char *buf, size_t size) {
+  size_t k = 0;
+  if (p->i >= p->n || p->s[p->i] != '"') return -1;
+  p->i++;
+  while (p->i < p->n && p->s[p->i] != '"') {
+    char c = p->s[p->i++];
+    if (c == '\\') {
+      if (p->i >= p->n) return -1;
+      c = p->s[p->i++];
+      switch (c) {
+      case 'n': c = '\n'; break;
+      case 't': c = '\t'; break;
+      case 'r': c = '\r'; break;
+      case 'b': c = '\b'; break;
+      case 'f': c = '\f'; break;
+      case 'u': {
+        if (p->i + 4 > p->n) return -1;
+        char hex[5] = {p->s[p->i], p->s[p->i + 1], p->s[p->i + 2], p->s[p->i + 3], 0};
+        p->i += 4;
+        long v = strtol(hex, NULL, 16);
+        c = v > 0 && v < 0x80 ? (char)v : '?';
+        break;
+      }
+      default: break; /* \" \\ \/ */
+      }
+    }
+    if (k + 1 < size) buf[k++] = c;
+  }
+  if (p->i >= p->n) return -1;
+  p->i++;
+  buf[k] = '\0';
+  return 0;
+}
+
+/* a scalar value: string (into buf), number (*num), true/false (*num 1/0), null (*is_null) */
+static int jp_value(jp *p, char *buf, size_t size, double *num, int *is_null) {
+  *is_null = 0;
+  buf[0] = '\0';
+  *num = NAN;
+  jp_ws(p);
+  if (p->i >= p->n) return -1;
+  char c = p->s[p->i];
+  if (c == '"') return jp_string(p, buf, size);
+  if (strncmp(p->s + p->i, "true", 4) == 0) { p->i += 4; *num = 1; return 0; }
+  if (strncmp(p->s + p->i, "false", 5) == 0) { p->i += 5; *num = 0; return 0; }
+  if (strncmp(p->s + p->i, "null", 4) == 0) { p->i += 4; *is_null = 1; return 0; }
+  char *end;
+  *num = strtod(p->s + p->i, &end);
+  if (end == p->s + p->i) return -1;
+  p->i = (size_t)(end - p->s);
+  return 0;
+}
+
+static int set_field(dcsim_sweep_point *pt, const char *key, const char *str, double num, int is_null) {
+  if (strcmp(key, "cpu") == 0) snprintf(pt->cpu, sizeof pt->cpu, "%s", str);
+  else if (strcmp(key, "gpu") == 0) snprintf(pt->gpu, sizeof pt->gpu, "%s", str);
+  else if (strcmp(key, "freq") == 0) snprintf(pt->freq, sizeof pt->freq, "%s", str);
+  else if (strcmp(key, "nodes") == 0) pt->nodes = is_null || !(num >= 1 && num < 4e9) ? 0 : (unsigned)num;
+  else if (strcmp(key, "cores") == 0) pt->cores = is_null || !(num >= 1 && num < 4e9) ? 0 : (unsigned)num;
+  else if (strcmp(key, "time_s") == 0) pt->time_s = is_null ? NAN : num;
+  else if (strcmp(key, "energy_j") == 0) pt->energy_j = is_null ? NAN : num;
+  else if (strcmp(key, "feasible") == 0) pt->feasible = num == 1;
+  else if (strcmp(key, "index") == 0) pt->index = num >= 0 && num < 4e9 ? (uint32_t)num : 0;
+  else if (strcmp(key, "reason") == 0 && str[0]) { free(pt->reason); if (!(pt->reason = dupstr(str))) return -1; }
+  return 0;
+}
+
+static int grow_points(dcsim_sweep_point **pts, size_t n, size_t *cap) {
+  if (n < *cap) return 0;
+  size_t nc = *cap ? 2 * *cap : 64;
+  dcsim_sweep_point *np = realloc(*pts, nc * sizeof *np);
+  if (!np) return -1;
+  memset(np + *cap, 0, (nc - *cap) * sizeof *np);
+  *pts = np;
+  *cap = nc;
+  return 0;
+}
+
+static int read_json(const char *path, const char *text, size_t len, dcsim_sweep_point **out, size_t *n_out,
+                     dcsim_error *err) {
+  jp p = {text, 0, len, 1};
+  dcsim_sweep_point *pts = NULL;
+  size_t n = 0, cap = 0;
+  int rc = 0;
+  char key[64], str[2048];
+  jp_ws(&p);
+  if (p.i >= p.n || text[p.i] != '[') { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, p.line, "expected a JSON array of sweep points"); goto out; }
+  p.i++;
+  jp_ws(&p);
+  if (p.i < p.n && text[p.i] == ']') { p.i++; goto done; }
+  for (;;) {
+    jp_ws(&p);
+    if (p.i >= p.n || text[p.i] != '{') { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, p.line, "expected '{' (a sweep point)"); goto out; }
+    p.i++;
+    if (grow_points(&pts, n, &cap)) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, p.line, "out of memory"); goto out; }
+    dcsim_sweep_point *pt = &pts[n++];
+    pt->index = (uint32_t)(n - 1);
+    pt->done = 1;
+    pt->feasible = 1;
+    pt->time_s = pt->energy_j = NAN;
+    int line = p.line;
+    jp_ws(&p);
+    if (p.i < p.n && text[p.i] == '}') p.i++;
+    else
+      for (;;) {
+        jp_ws(&p);
+        double num;
+        int is_null;
+        if (jp_string(&p, key, sizeof key)) { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, p.line, "expected a key"); goto out; }
+        jp_ws(&p);
+        if (p.i >= p.n || text[p.i] != ':') { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, p.line, "expected ':' after \"%s\"", key); goto out; }
+        p.i++;
+        if (jp_value(&p, str, sizeof str, &num, &is_null)) { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, p.line, "\"%s\": expected a string, number, true, false or null", key); goto out; }
+        if (set_field(pt, key, str, num, is_null)) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, p.line, "out of memory"); goto out; }
+        jp_ws(&p);
+        if (p.i < p.n && text[p.i] == ',') { p.i++; continue; }
+        if (p.i < p.n && text[p.i] == '}') { p.i++; break; }
+        rc = DCSIM_ERR(err, DCSIM_EPARSE, path, p.line, "expected ',' or '}'");
+        goto out;
+      }
+    if (pt->feasible && !(isfinite(pt->time_s) && isfinite(pt->energy_j) && pt->time_s >= 0 && pt->energy_j >= 0)) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, line, "point %zu: a feasible point needs finite, non-negative time_s and energy_j", n - 1);
+      goto out;
+    }
+    jp_ws(&p);
+    if (p.i < p.n && text[p.i] == ',') { p.i++; continue; }
+    if (p.i < p.n && text[p.i] == ']') { p.i++; break; }
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, p.line, "expected ',' or ']'");
+    goto out;
+  }
+done:
+  jp_ws(&p);
+  if (p.i < p.n) { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, p.line, "text after the array"); goto out; }
+  *out = pts;
+  *n_out = n;
+  pts = NULL;
+out:
+  dcsim_sweep_points_free(pts, n);
+  return rc;
+}
+
+/* splits one CSV line in place into at most max cells (quoted cells with "" escapes); the write
+ * position never passes the read position */
+static size_t csv_split(char *line, char **cells, size_t max) {
+  size_t n = 0;
+  char *r = line, *w = line;
+  while (n < max) {
+    cells[n++] = w;
+    if (*r == '"') {
+      r++;
+      while (*r) {
+        if (*r == '"') {
+          if (r[1] == '"') { *w++ = '"'; r += 2; continue; }
+          r++;
+          break;
+        }
+        *w++ = *r++;
+      }
+    }
+    while (*r && *r != ',') *w++ = *r++;
+    if (*r != ',') break;
+    *w++ = '\0';
+    r++;
+  }
+  *w = '\0';
+  return n;
+}
+
+static int read_csv(const char *path, char *text, dcsim_sweep_point **out, size_t *n_out, dcsim_error *err) {
+  enum { MAXC = 32 };
+  char *cells[MAXC], *hdr[MAXC];
+  dcsim_sweep_point *pts = NULL;
+  size_t n = 0, cap = 0, nh = 0;
+  int rc = 0, line = 0;
+  char *save = NULL;
+  for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+    line++;
+    size_t ll = strlen(l);
+    if (ll && l[ll - 1] == '\r') l[--ll] = '\0';
+    if (!ll || l[0] == '#') continue;
+    if (!nh) {
+      nh = csv_split(l, hdr, MAXC);
+      int has_t = 0, has_e = 0;
+      for (size_t k = 0; k < nh; k++) { has_t |= strcmp(hdr[k], "time_s") == 0; has_e |= strcmp(hdr[k], "energy_j") == 0; }
+      if (!has_t || !has_e) { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line, "CSV header needs the columns time_s and energy_j"); goto out; }
+      continue;
+    }
+    size_t nc = csv_split(l, cells, MAXC);
+    if (grow_points(&pts, n, &cap)) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory"); goto out; }
+    dcsim_sweep_point *pt = &pts[n++];
+    pt->index = (uint32_t)(n - 1);
+    pt->done = 1;
+    pt->feasible = 1;
+    pt->time_s = pt->energy_j = NAN;
+    for (size_t k = 0; k < nh && k < nc; k++) {
+      const char *key = hdr[k], *v = cells[k];
+      double num = NAN;
+      int is_null = !*v;
+      if (!is_null && strcmp(key, "cpu") && strcmp(key, "gpu") && strcmp(key, "freq") && strcmp(key, "reason") &&
+          dcsim_parse_double(v, &num) != 0) {
+        rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line, "column %s: '%s' is not a number", key, v);
+        goto out;
+      }
+      if (set_field(pt, key, v, num, is_null)) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory"); goto out; }
+    }
+    if (pt->feasible && !(isfinite(pt->time_s) && isfinite(pt->energy_j) && pt->time_s >= 0 && pt->energy_j >= 0)) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, line, "a feasible point needs finite, non-negative time_s and energy_j");
+      goto out;
+    }
+  }
+  if (!nh) { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "empty CSV file"); goto out; }
+  *out = pts;
+  *n_out = n;
+  pts = NULL;
+out:
+  dcsim_sweep_points_free(pts, n);
+  return rc;
+}
+
+int dcsim_sweep_points_read(const char *path, dcsim_sweep_point **out, size_t *n, dcsim_error *err) {
+  *out = NULL;
+  *n = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno));
+  size_t cap = 1 << 16, len = 0;
+  char *text = malloc(cap);
+  int rc = 0;
+  while (text) {
+    size_t k = fread(text + len, 1, cap - len - 1, f);
+    len += k;
+    if (len + 1 < cap) break;
+    char *nt = realloc(text, cap * 2);
+    if (!nt) { free(text); text = NULL; break; }
+    text = nt;
+    cap *= 2;
+  }
+  int io = ferror(f);
+  fclose(f);
+  if (!text) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  if (io) { free(text); return DCSIM_ERR(err, DCSIM_EIO, path, 0, "read error"); }
+  text[len] = '\0';
+  if (strlen(text) != len) { free(text); return DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "not a text file (a NUL byte); give a JSON or CSV file of sweep points"); }
+  size_t i = 0;
+  while (i < len && isspace((unsigned char)text[i])) i++;
+  if (i < len && text[i] == '[') rc = read_json(path, text, len, out, n, err);
+  else rc = read_csv(path, text, out, n, err);
+  free(text);
+  return rc;
+}

@@ -1,0 +1,1 @@
+dcsim sweep workflows/alaro.xml --freq 3.1GHz,fast

@@ -1,0 +1,1 @@
+dcsim sweep workflows/alaro.xml --cores 4-2

@@ -1,0 +1,1 @@
+dcsim sweep --help

@@ -1,0 +1,140 @@
+/* test_plot.c — every picture kind comes out as a non-empty PNG and SVG (skipped, with a message,
+ * when gnuplot is not installed), and a missing gnuplot is a clear error. The numbers in the
+ * pictures are tested elsewhere (test_sweep, test_roofline, test_conclusions). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "dcsim/dwarf.h"
+#include "dcsim/engine.h"
+#include "dcsim/hwprofile.h"
+#include "dcsim/plot.h"
+#include "dcsim/roofline.h"
+#include "dcsim/scenario.h"
+#include "dcsim/sweep.h"
+
+static char dir[] = "/tmp/dcsim-test-plot-XXXXXX";
+
+/* the file exists, is not tiny, and starts like a PNG or an SVG document */
+static int picture_ok(const char *path, dcsim_plot_format fmt) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  char head[256] = {0};
+  size_t n = fread(head, 1, sizeof head - 1, f);
+  fseek(f, 0, SEEK_END);
+  long size = ftell(f);
+  fclose(f);
+  unlink(path);
+  if (size < 2000) return 0;
+  if (fmt == DCSIM_PLOT_PNG) return n >= 8 && memcmp(head, "\x89PNG\r\n\x1a\n", 8) == 0;
+  return strstr(head, "<svg") != NULL || strstr(head, "<?xml") != NULL;
+}
+
+static void both(const char *name, int (*draw)(const void *ctx, const char *out, dcsim_plot_format fmt, dcsim_error *err),
+                 const void *ctx) {
+  for (int k = 0; k < 2; k++) {
+    char out[256];
+    dcsim_plot_format fmt = k ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG;
+    snprintf(out, sizeof out, "%s/%s.%s", dir, name, k ? "svg" : "png");
+    dcsim_error err;
+    int rc = draw(ctx, out, fmt, &err);
+    if (rc) fprintf(stderr, "%s: %s\n", out, err.msg);
+    CHECK_INT(rc, 0);
+    int ok = picture_ok(out, fmt);
+    if (!ok) fprintf(stderr, "%s: not a proper picture\n", out);
+    CHECK(ok);
+  }
+}
+
+typedef struct pts { dcsim_sweep_point *p; size_t n; } pts;
+static int draw_pareto(const void *c, const char *out, dcsim_plot_format fmt, dcsim_error *err) {
+  const pts *p = c;
+  return dcsim_plot_pareto(p->p, p->n, "test", out, fmt, err);
+}
+static int draw_roof(const void *c, const char *out, dcsim_plot_format fmt, dcsim_error *err) {
+  return dcsim_plot_roofline(c, 1, out, fmt, err);
+}
+static int draw_gantt(const void *c, const char *out, dcsim_plot_format fmt, dcsim_error *err) {
+  return dcsim_plot_gantt(c, out, fmt, err);
+}
+static int draw_power(const void *c, const char *out, dcsim_plot_format fmt, dcsim_error *err) {
+  return dcsim_plot_power(c, out, fmt, err);
+}
+
+int main(void) {
+  dcsim_error err;
+  char gp[1024];
+  /* a gnuplot that is not there: a clear error, not a crash */
+  setenv("DCSIM_GNUPLOT", "/nonexistent/gnuplot", 1);
+  CHECK_INT(dcsim_plot_find_gnuplot(gp, sizeof gp, &err), DCSIM_EIO);
+  CHECK(strstr(err.msg, "gnuplot") != NULL);
+  unsetenv("DCSIM_GNUPLOT");
+  dcsim_plot_format fmt;
+  CHECK_INT(dcsim_plot_format_of("a/b.svg", NULL, &fmt, &err), 0);
+  CHECK_INT(fmt, DCSIM_PLOT_SVG);
+  CHECK_INT(dcsim_plot_format_of("a/b.pdf", NULL, &fmt, &err), DCSIM_EUSAGE);
+  if (dcsim_plot_find_gnuplot(gp, sizeof gp, &err)) {
+    fprintf(stderr, "SKIPPED the pictures: %s\n", err.msg);
+    CHECK_DONE();
+  }
+  CHECK(mkdtemp(dir) != NULL);
+
+  /* pareto: a small ALARO sweep */
+  static const char *const gpus[] = {"geforce-gtx970", "tesla-k20m"};
+  static const unsigned nodes[] = {1, 2, 4, 8};
+  dcsim_sweep_def d = {"workflows/alaro.xml", NULL, NULL, 0, 0, NULL, 2, gpus, 4, nodes, 0, NULL, 0, NULL};
+  dcsim_sweep_t *sw = NULL;
+  CHECK_INT(dcsim_sweep_new(&d, &sw, &err), 0);
+  if (sw && dcsim_sweep_run(sw, NULL, &err) == 0) {
+    pts p = {dcsim_sweep_points(sw), dcsim_sweep_n_points(sw)};
+    both("pareto", draw_pareto, &p);
+  }
+  dcsim_sweep_free(sw);
+
+  /* rooflines: a CPU with a dwarf's loops, a GPU with its kernels */
+  dcsim_cpu_profile_t *cpu = NULL;
+  dcsim_gpu_profile_t *gpu = NULL;
+  dcsim_dwarf_t *sh = NULL, *ac = NULL;
+  dcsim_dwarf_eval *esh = NULL, *eac = NULL;
+  dcsim_roofline *r = NULL;
+  CHECK_INT(dcsim_cpu_profile_load("hw-profiles/cpu/xeon-e5-2697v3.xml", &cpu, &err), 0);
+  CHECK_INT(dcsim_gpu_profile_load("hw-profiles/gpu/tesla-k20m.xml", &gpu, &err), 0);
+  CHECK_INT(dcsim_dwarf_load("dwarfs/spherical-harmonics.xml", &sh, &err), 0);
+  CHECK_INT(dcsim_dwarf_load("dwarfs/acraneb2.xml", &ac, &err), 0);
+  if (cpu && gpu && sh && ac && dcsim_dwarf_evaluate(sh, "TL159", NULL, 0, &esh, &err) == 0 &&
+      dcsim_dwarf_evaluate(ac, "200x200x80", NULL, 0, &eac, &err) == 0) {
+    dcsim_cpu_state st = {2.6, NULL, 4};
+    if (dcsim_roofline_cpu(cpu, &st, esh, "spherical-harmonics TL159", &r, &err) == 0) both("roofline-cpu", draw_roof, r);
+    dcsim_roofline_free(r);
+    r = NULL;
+    if (dcsim_roofline_gpu(gpu, eac, "acraneb2 200x200x80", &r, &err) == 0) both("roofline-gpu", draw_roof, r);
+    dcsim_roofline_free(r);
+  }
+  dcsim_dwarf_eval_free(esh);
+  dcsim_dwarf_eval_free(eac);
+  dcsim_dwarf_free(sh);
+  dcsim_dwarf_free(ac);
+  dcsim_cpu_profile_free(cpu);
+  dcsim_gpu_profile_free(gpu);
+
+  /* Gantt and power of a run */
+  dcsim_scenario_opts so = {NULL, 0, 0};
+  dcsim_scenario *s = NULL;
+  CHECK_INT(dcsim_scenario_load("workflows/alaro.xml", &so, &s, &err), 0);
+  dcsim_plot_trace_t *t = s ? dcsim_plot_trace_new(s, NULL, &err) : NULL;
+  if (t) {
+    dcsim_engine_opts eo = {DCSIM_JOB_FCFS, dcsim_plot_trace_sink(t)};
+    dcsim_engine_t *e = dcsim_engine_new(s, &eo, &err);
+    CHECK(e && dcsim_engine_run(e, &err) == 0);
+    dcsim_engine_free(e);
+    both("gantt", draw_gantt, t);
+    both("power", draw_power, t);
+  }
+  dcsim_plot_trace_free(t);
+  dcsim_scenario_free(s);
+  rmdir(dir);
+  CHECK_DONE();
+}
