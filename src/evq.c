@@ -251,7 +251,7 @@ int dcsim_evq_push(dcsim_evq_t *q, int64_t time_ns, int32_t prio, uint32_t kind,
   if (time_ns < 0)
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "event push: time %lld ns is negative",
                      (long long)time_ns);
-  uint32_t idx;
+  uint32_t idx = 0;
   if (q->free_head != EVQ_NIL) {
     idx = q->free_head;
     q->free_head = q->slots[idx].kind;
@@ -310,7 +310,7 @@ int dcsim_evq_replace_top(dcsim_evq_t *q, int64_t time_ns, int32_t prio, uint32_
 
 int dcsim_evq_reschedule(dcsim_evq_t *q, dcsim_evh h, int64_t new_time_ns, dcsim_error *err) {
   if (!q) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "event reschedule: no queue");
-  uint32_t idx;
+  uint32_t idx = 0;
   int rc = evq_lookup(q, h, "event reschedule", &idx, err);
   if (rc) return rc;
   if (new_time_ns < 0)
@@ -325,7 +325,7 @@ int dcsim_evq_reschedule(dcsim_evq_t *q, dcsim_evh h, int64_t new_time_ns, dcsim
 
 int dcsim_evq_cancel(dcsim_evq_t *q, dcsim_evh h, dcsim_error *err) {
   if (!q) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "event cancel: no queue");
-  uint32_t idx;
+  uint32_t idx = 0;
   int rc = evq_lookup(q, h, "event cancel", &idx, err);
   if (rc) return rc;
   evq_remove_at(q, q->slots[idx].pos & EVQ_INDEX_MASK);
