@@ -139,6 +139,8 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   if ((rc = dcsim_arg_double(a, "deadline-s", 0, &so.deadline_s, err))) return rc;
   /* every input is read and checked before the database is touched */
   if ((rc = dcsim_scenario_load(a->positional[0], &so, &s, err))) goto out;
+  /* from here on SIGINT/SIGTERM stop the engine and roll the run back instead of killing dcsim */
+  const volatile sig_atomic_t *stop = dcsim_cli_catch_interrupts();
   const char *dbpath = dcsim_arg(a, "db");
   dcsim_engine_opts eo = {jp, NULL};
   if (dbpath) {
@@ -151,7 +153,16 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
     eo.sink = dcsim_plot_trace_sink(trace);
   }
   if (!(e = dcsim_engine_new(s, &eo, err))) { rc = err ? err->code : DCSIM_ENOMEM; goto out; }
-  if ((rc = dcsim_engine_run(e, err))) goto out;
+  dcsim_engine_set_interrupt(e, stop);
+  if ((rc = dcsim_engine_run(e, err))) {
+    if (rc == DCSIM_EINTR && err) { /* the run's one transaction is rolled back below */
+      char what[sizeof err->msg];
+      snprintf(what, sizeof what, "%s", err->msg);
+      DCSIM_ERR(err, DCSIM_EINTR, "", 0, "run stopped by %s (%s); %s%s", dcsim_cli_interrupted_by(), what,
+                dbpath ? "nothing was saved to " : "nothing was saved", dbpath ? dbpath : "");
+    }
+    goto out;
+  }
   const dcsim_run_stats *st = dcsim_engine_stats(e);
   if (db && (rc = dcsim_results_finish(db, st, &run_id, err))) goto out;
   if (fmt == 1) print_json(s, st, jp, tp, run_id);

@@ -32,6 +32,7 @@ struct dcsim_engine {
   uint32_t *waiting;     /* queue of jobs, in arrival order */
   size_t n_waiting, waiting_head;
   uint32_t *running;     /* running jobs */
+  uint32_t *running_pos; /* per job: its index in running while it runs (O(1) removal) */
   size_t n_running;
   uint32_t *scratch_nodes;
   size_t scratch_cap;
@@ -40,6 +41,7 @@ struct dcsim_engine {
   double *node_energy_j, *node_busy_s;
   dcsim_run_stats st;
   int64_t now;
+  const volatile sig_atomic_t *interrupt; /* polled by the loop; NULL = never */
 };
 
 static int u32heap_push(u32heap *h, uint32_t v) {
@@ -88,6 +90,7 @@ void dcsim_engine_free(dcsim_engine_t *e) {
   free(e->job_cursor);
   free(e->waiting);
   free(e->running);
+  free(e->running_pos);
   free(e->scratch_nodes);
   free(e->jobs);
   free(e->groups);
@@ -111,11 +114,12 @@ dcsim_engine_t *dcsim_engine_new(const dcsim_scenario *s, const dcsim_engine_opt
   e->job_cursor = calloc(nj, sizeof *e->job_cursor);
   e->waiting = calloc(nj, sizeof *e->waiting);
   e->running = calloc(nj, sizeof *e->running);
+  e->running_pos = calloc(nj, sizeof *e->running_pos);
   e->jobs = calloc(nj, sizeof *e->jobs);
   e->groups = calloc(ng, sizeof *e->groups);
   e->node_energy_j = calloc(nn ? nn : 1, sizeof *e->node_energy_j);
   e->node_busy_s = calloc(nn ? nn : 1, sizeof *e->node_busy_s);
-  if (!e->q || !e->nodes || !e->free_nodes || !e->n_free || !e->job_alloc || !e->job_cursor || !e->waiting || !e->running ||
+  if (!e->q || !e->nodes || !e->free_nodes || !e->n_free || !e->job_alloc || !e->job_cursor || !e->waiting || !e->running || !e->running_pos ||
       !e->jobs || !e->groups || !e->node_energy_j || !e->node_busy_s) {
     DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory for %u nodes and %zu jobs", nn, s->n_jobs);
     dcsim_engine_free(e);
@@ -177,6 +181,11 @@ static int start_job(dcsim_engine_t *e, uint32_t j, dcsim_error *err) {
   const dcsim_scenario *s = e->s;
   const dcsim_wf_rt *w = &s->wfs[s->jobs[j].wf];
   const dcsim_wf_plan *p = &w->plan;
+  /* the clock is int64 nanoseconds: keep every event time below INT64_MAX / 2 (146 years) */
+  if (e->now > INT64_MAX / 2 - p->makespan_ns)
+    return DCSIM_ERR(err, DCSIM_ERANGE, s->input_path, 0, "job %u of '%s' would end after %.4g s of simulated "
+                     "time; the engine's clock ends at %.4g s (146 years)", (unsigned)j, w->wf->name,
+                     ((double)e->now + (double)p->makespan_ns) * 1e-9, (double)(INT64_MAX / 2) * 1e-9);
   size_t total = 0;
   for (size_t g = 0; g < s->n_groups; g++) total += p->alloc[g];
   uint32_t *alloc = malloc((total ? total : 1) * sizeof *alloc);
@@ -192,6 +201,7 @@ static int start_job(dcsim_engine_t *e, uint32_t j, dcsim_error *err) {
       e->nodes[id].owner = (int32_t)j;
       alloc[k++] = id;
     }
+  e->running_pos[j] = (uint32_t)e->n_running;
   e->running[e->n_running++] = j;
   e->jobs[j].start_ns = e->now;
   e->jobs[j].end_ns = e->now + p->makespan_ns;
@@ -273,8 +283,9 @@ static int end_job(dcsim_engine_t *e, uint32_t j, dcsim_error *err) {
     }
   free(e->job_alloc[j]);
   e->job_alloc[j] = NULL;
-  for (size_t i = 0; i < e->n_running; i++)
-    if (e->running[i] == j) { e->running[i] = e->running[--e->n_running]; break; }
+  uint32_t last = e->running[--e->n_running]; /* the last running job takes j's place */
+  e->running[e->running_pos[j]] = last;
+  e->running_pos[last] = e->running_pos[j];
   if (e->now > e->st.makespan_ns) e->st.makespan_ns = e->now;
   return rc;
 }
@@ -347,6 +358,11 @@ int dcsim_engine_run(dcsim_engine_t *e, dcsim_error *err) {
   }
   dcsim_event ev;
   while (!rc && dcsim_evq_peek(e->q, &ev)) {
+    if (e->interrupt && (e->st.events & 1023) == 0 && *e->interrupt) {
+      rc = DCSIM_ERR(err, DCSIM_EINTR, "", 0, "interrupted at simulated time %.6g s, after %llu events",
+                     (double)e->now * 1e-9, (unsigned long long)e->st.events);
+      break;
+    }
     e->now = ev.time_ns;
     e->st.events++;
     if (ev.kind == EV_TASK_START || ev.kind == EV_TASK_END) {
@@ -396,3 +412,5 @@ int dcsim_engine_run(dcsim_engine_t *e, dcsim_error *err) {
 }
 
 const dcsim_run_stats *dcsim_engine_stats(const dcsim_engine_t *e) { return &e->st; }
+
+void dcsim_engine_set_interrupt(dcsim_engine_t *e, const volatile sig_atomic_t *flag) { e->interrupt = flag; }
