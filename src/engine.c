@@ -107,6 +107,8 @@ dcsim_engine_t *dcsim_engine_new(const dcsim_scenario *s, const dcsim_engine_opt
   unsigned nn = s->platform->n_nodes;
   size_t nj = s->n_jobs ? s->n_jobs : 1, ng = s->n_groups ? s->n_groups : 1;
   e->q = dcsim_evq_new(s->n_jobs + 16);
+  /* jobs in lockstep queue their next events in increasing order: sorted runs take them in O(1) */
+  if (e->q && dcsim_evq_use_runs(e->q, NULL)) { dcsim_evq_free(e->q); e->q = NULL; }
   e->nodes = calloc(nn ? nn : 1, sizeof *e->nodes);
   e->free_nodes = calloc(ng, sizeof *e->free_nodes);
   e->n_free = calloc(ng, sizeof *e->n_free);

@@ -1,6 +1,6 @@
 /* fuzz_dwarf.c — dwarf descriptions (schemas/dwarf.xsd): load, then evaluate the default
  * parameters and every case (formulas, overrides), and read the energy coefficients. */
-// seeds: dwarfs/*.xml tests/data/dwarf/*.xml tests/data/bad/dwarf-*.xml tests/data/bad/malformed-dwarf.xml tests/data/validate/bad-formula.xml
+// seeds: dwarfs/*.xml tests/data/dwarf/*.xml tests/data/bad/dwarf-*.xml tests/data/bad/xxe*.xml tests/data/bad/billion-laughs*.xml tests/data/bad/malformed-dwarf.xml tests/data/validate/bad-formula.xml
 #include "fuzz.h"
 #include "dcsim/dwarf.h"
 
