@@ -357,11 +357,13 @@ static int lookup(const dcsim_cpu_profile_t *p, int q, const dcsim_cpu_state *s,
 int dcsim_cpu_profile_rates(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s,
                             dcsim_cpu_rates *out, dcsim_error *err) {
   dcsim_cpu_rates r;
+  memset(&r, 0, sizeof r);
   int rc;
   if ((rc = lookup(p, Q_FLOPS, s, &r.flops, err))) return rc;
-  if ((rc = lookup(p, Q_L1, s, &r.l1_bps, err))) return rc;
-  if ((rc = lookup(p, Q_L2, s, &r.l2_bps, err))) return rc;
-  if ((rc = lookup(p, Q_L3, s, &r.l3_bps, err))) return rc;
+  /* cache tables are optional (dcsim/hwprofile.h); absent ones stay 0 with their flag cleared */
+  if ((r.has_l1 = p->tables[Q_L1].present) && (rc = lookup(p, Q_L1, s, &r.l1_bps, err))) return rc;
+  if ((r.has_l2 = p->tables[Q_L2].present) && (rc = lookup(p, Q_L2, s, &r.l2_bps, err))) return rc;
+  if ((r.has_l3 = p->tables[Q_L3].present) && (rc = lookup(p, Q_L3, s, &r.l3_bps, err))) return rc;
   if ((rc = lookup(p, Q_DRAM, s, &r.dram_bps, err))) return rc;
   *out = r;
   return 0;

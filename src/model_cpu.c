@@ -46,6 +46,8 @@ int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes
         p->flop_time_s = p->work_flop / flops;          /* W*Tflop */
       }
       if (p->traffic_byte > 0) {
+        const char *miss = lp->V > 0 && !rt.has_l1 ? "L1" : lp->X > 0 && !rt.has_l2 ? "L2" : lp->Y > 0 && !rt.has_l3 ? "L3" : NULL;
+        if (miss) { rc = DCSIM_ERR(err, DCSIM_EREF, dcsim_cpu_profile_path(ns->cpu), 0, "loop %s uses the %s bandwidth, profile %s has no %s table", lp->name, miss, dcsim_cpu_profile_name(ns->cpu), miss); goto out; }
         double bps = rt.l1_bps * lp->V + rt.l2_bps * lp->X + rt.l3_bps * lp->Y + rt.dram_bps * lp->Z; /* §4.3: 1/Tmop */
         p->mem_time_s = p->traffic_byte / bps;           /* Q*Tmop */
       }

@@ -29,6 +29,10 @@ typedef struct dcsim_cpu_state {
 typedef struct dcsim_cpu_rates {
   double flops;    /* P(f,n), flop/s */
   double l1_bps, l2_bps, l3_bps, dram_bps;
+  /* A profile may omit the L1, L2 and L3 tables (a machine known only by its peak figures, such
+   * as the roofline papers' Xeon and Xeon Phi): the rate is then 0 and the flag 0, and a model
+   * that needs that level reports an error. The flops and DRAM tables are always required. */
+  int has_l1, has_l2, has_l3;
 } dcsim_cpu_rates;
 
 typedef struct dcsim_cpu_power {
