@@ -70,8 +70,9 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, con
     printf("\n%-36s %12s %12s %12s %12s %12s %s\n", "loop (per node)", "W [flop]", "Q [byte]", "W*Tflop [s]", "Q*Tmop [s]", "T [s]", "bound");
     for (size_t l = 0; l < p->cpu->n_loops; l++) {
       const dcsim_loop_part *lp = &p->cpu->parts[l];
-      printf("%-36s %12.5e %12.5e %12.5e %12.5e %12.5e %s\n", lp->name, lp->work_flop, lp->traffic_byte,
-             lp->flop_time_s, lp->mem_time_s, lp->time_s, lp->compute_bound ? "compute" : "memory");
+      printf("%-36s %12.5e %12.5e %12.5e %12.5e %12.5e %s%s%s\n", lp->name, lp->work_flop, lp->traffic_byte,
+             lp->flop_time_s, lp->mem_time_s, lp->time_s, lp->compute_bound ? "compute" : "memory",
+             lp->level ? " " : "", lp->level ? lp->level : "");
     }
     if (p->cpu->node_comm_s[0] > 0) printf("%-36s %64s %12.5e\n", "communication (§4.3)", "", p->cpu->node_comm_s[0]);
   } else {
@@ -128,6 +129,7 @@ static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p, con
       dcsim_json_key(&j, "flop_time_s"); dcsim_json_num(&j, lp->flop_time_s);
       dcsim_json_key(&j, "mem_time_s"); dcsim_json_num(&j, lp->mem_time_s);
       dcsim_json_key(&j, "bound"); dcsim_json_str(&j, lp->compute_bound ? "compute" : "memory");
+      if (lp->level) { dcsim_json_key(&j, "level"); dcsim_json_str(&j, lp->level); }
       dcsim_json_obj_end(&j);
     }
     dcsim_json_arr_end(&j);

@@ -17,6 +17,9 @@ typedef struct loop_def {
   double V, X, Y, Z;
   int has_flop;
   double U, S_flops;
+  int irregular; /* <irregular> instead of <mop> */
+  double word_byte, hit_word;
+  formula regular, irreg, wset;
 } loop_def;
 
 typedef struct override_def { size_t loop; formula work, traffic; } override_def;
@@ -83,6 +86,9 @@ void dcsim_dwarf_free(dcsim_dwarf_t *d) {
     free(d->loops[i].name);
     dcsim_expr_free(d->loops[i].work.e);
     dcsim_expr_free(d->loops[i].traffic.e);
+    dcsim_expr_free(d->loops[i].regular.e);
+    dcsim_expr_free(d->loops[i].irreg.e);
+    dcsim_expr_free(d->loops[i].wset.e);
   }
   free(d->loops);
   for (size_t i = 0; i < d->n_kernels; i++) free(d->kernel_names[i]);
@@ -173,13 +179,30 @@ static int load_loops(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ls,
     if (!(ld->name = dupstr(name))) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
     d->n_loops++;
     if ((rc = parse_formula(d, doc, l, "work-flop", &ld->work, err))) return rc;
-    if ((rc = parse_formula(d, doc, l, "traffic-byte", &ld->traffic, err))) return rc;
-    xmlNode *m = dcsim_xml_child(l, "mop");
-    if ((rc = nonneg_attr(doc, m, "V", &ld->V, err)) || (rc = nonneg_attr(doc, m, "X", &ld->X, err)) ||
-        (rc = nonneg_attr(doc, m, "Y", &ld->Y, err)) || (rc = nonneg_attr(doc, m, "Z", &ld->Z, err)))
-      return rc;
-    if (ld->V + ld->X + ld->Y + ld->Z <= 0)
-      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, m, "<loop name=\"%s\"><mop>: V, X, Y, Z are all zero (Tmop would be infinite)", name);
+    xmlNode *m = dcsim_xml_child(l, "mop"), *irr = dcsim_xml_child(l, "irregular");
+    int has_q = dcsim_xml_attr(doc, l, "traffic-byte") != NULL;
+    if (irr) { /* finite-volume paper Eq. 4-6: traffic per cache level, no traffic-byte */
+      if (has_q)
+        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l, "<loop name=\"%s\">: an <irregular> loop has no traffic-byte (its traffic is computed per cache level)", name);
+      ld->irregular = 1;
+      if ((rc = nonneg_attr(doc, irr, "word-byte", &ld->word_byte, err)) || (rc = nonneg_attr(doc, irr, "hit-word", &ld->hit_word, err)) ||
+          (rc = parse_formula(d, doc, irr, "regular-word", &ld->regular, err)) ||
+          (rc = parse_formula(d, doc, irr, "irregular-word", &ld->irreg, err)) ||
+          (rc = parse_formula(d, doc, irr, "working-set-word", &ld->wset, err)))
+        return rc;
+      if (!(ld->word_byte > 0))
+        return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, irr, "<loop name=\"%s\"><irregular>: word-byte must be positive", name);
+      ld->traffic.line = ld->work.line;
+    } else {
+      if (!has_q)
+        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l, "<loop name=\"%s\">: traffic-byte is required with <mop>", name);
+      if ((rc = parse_formula(d, doc, l, "traffic-byte", &ld->traffic, err))) return rc;
+      if ((rc = nonneg_attr(doc, m, "V", &ld->V, err)) || (rc = nonneg_attr(doc, m, "X", &ld->X, err)) ||
+          (rc = nonneg_attr(doc, m, "Y", &ld->Y, err)) || (rc = nonneg_attr(doc, m, "Z", &ld->Z, err)))
+        return rc;
+      if (ld->V + ld->X + ld->Y + ld->Z <= 0)
+        return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, m, "<loop name=\"%s\"><mop>: V, X, Y, Z are all zero (Tmop would be infinite)", name);
+    }
     xmlNode *f = dcsim_xml_child(l, "flop");
     if (f) {
       ld->has_flop = 1;
@@ -262,6 +285,8 @@ static int load_cases(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *roo
       int li = find_loop(d, ln);
       if (li < 0)
         return DCSIM_XML_ERR(err, DCSIM_EREF, doc, o, "<override loop=\"%s\">: unknown loop", ln);
+      if (d->loops[li].irregular)
+        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, o, "<override loop=\"%s\">: an <irregular> loop's traffic cannot be overridden", ln);
       override_def *od = &cd->over[cd->n_over++];
       od->loop = (size_t)li;
       if ((rc = parse_formula(d, doc, o, "work-flop", &od->work, err))) return rc;
@@ -444,7 +469,17 @@ int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dc
       if (cd->over[j].loop == i) { fw = &cd->over[j].work; fq = &cd->over[j].traffic; }
     l->name = ld->name;
     if ((rc = eval_formula(d, fw, vals, "work-flop", &l->work_flop, err))) goto out;
-    if ((rc = eval_formula(d, fq, vals, "traffic-byte", &l->traffic_byte, err))) goto out;
+    if (ld->irregular) {
+      l->irregular = 1;
+      l->word_byte = ld->word_byte;
+      l->hit_word = ld->hit_word;
+      if ((rc = eval_formula(d, &ld->regular, vals, "regular-word", &l->regular_word, err)) ||
+          (rc = eval_formula(d, &ld->irreg, vals, "irregular-word", &l->irregular_word, err)) ||
+          (rc = eval_formula(d, &ld->wset, vals, "working-set-word", &l->working_set_word, err)))
+        goto out;
+    } else if ((rc = eval_formula(d, fq, vals, "traffic-byte", &l->traffic_byte, err))) {
+      goto out;
+    }
     if (l->work_flop > 0 && !ld->has_flop) {
       rc = DCSIM_ERR(err, DCSIM_EREF, d->path, fw->line, "loop %s does work (W = %g flop) but has no <flop> coefficients", ld->name, l->work_flop);
       goto out;

@@ -43,6 +43,8 @@ struct dcsim_cpu_profile {
   size_t n_energy;
   energy_row *energy; /* ascending cores */
   int energy_line;
+  size_t n_levels;
+  dcsim_cache_level levels[Q_COUNT - 1]; /* names point into quantity_names */
 };
 
 struct dcsim_gpu_profile {
@@ -195,6 +197,36 @@ static int load_energy(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNo
   return 0;
 }
 
+/* <cache-hierarchy>: each level names a bandwidth table of the profile, once. */
+static int load_cache_levels(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *ch,
+                             dcsim_error *err) {
+  int rc;
+  for (xmlNode *l = dcsim_xml_child(ch, "level"); l; l = dcsim_xml_next(l, "level")) {
+    const char *name = NULL;
+    if ((rc = dcsim_xml_str(doc, l, "name", 1, &name, err))) return rc;
+    int q = -1;
+    for (int i = Q_L1; i < Q_COUNT; i++)
+      if (strcmp(name, quantity_names[i]) == 0) q = i;
+    if (q < 0 || p->n_levels >= Q_COUNT - 1)
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l, "<level name=\"%s\">: not a memory level", name);
+    for (size_t i = 0; i < p->n_levels; i++)
+      if (strcmp(p->levels[i].name, quantity_names[q]) == 0)
+        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l, "<level name=\"%s\">: given twice", name);
+    if (!p->tables[q].present)
+      return DCSIM_XML_ERR(err, DCSIM_EREF, doc, l, "<level name=\"%s\">: the profile has no %s bandwidth table", name, name);
+    dcsim_cache_level *cl = &p->levels[p->n_levels];
+    cl->name = quantity_names[q];
+    cl->line = (int)xmlGetLineNo(l);
+    if ((rc = dcsim_xml_double(doc, l, "above-byte", 1, &cl->above_byte, err)) ||
+        (rc = dcsim_xml_double(doc, l, "line-byte", 1, &cl->line_byte, err)))
+      return rc;
+    if (!(cl->line_byte > 0))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, l, "<level name=\"%s\">: line-byte must be positive", name);
+    p->n_levels++;
+  }
+  return 0;
+}
+
 int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_error *err) {
   dcsim_xml_doc_t *doc = NULL;
   dcsim_cpu_profile_t *p = NULL;
@@ -235,6 +267,8 @@ int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_er
   }
   for (xmlNode *t = dcsim_xml_child(root, "table"); t; t = dcsim_xml_next(t, "table"))
     if ((rc = load_table(p, doc, t, err))) goto out;
+  xmlNode *ch = dcsim_xml_child(root, "cache-hierarchy");
+  if (ch && (rc = load_cache_levels(p, doc, ch, err))) goto out;
   xmlNode *en = dcsim_xml_child(root, "energy");
   if (en && (rc = load_energy(p, doc, en, err))) goto out;
   *out = p;
@@ -251,6 +285,10 @@ const char *dcsim_cpu_profile_path(const dcsim_cpu_profile_t *p) { return p->pat
 unsigned dcsim_cpu_profile_cores_per_socket(const dcsim_cpu_profile_t *p) { return p->cores_per_socket; }
 unsigned dcsim_cpu_profile_sockets(const dcsim_cpu_profile_t *p) { return p->sockets; }
 double dcsim_cpu_profile_nominal_ghz(const dcsim_cpu_profile_t *p) { return p->nominal_ghz; }
+const dcsim_cache_level *dcsim_cpu_profile_cache_levels(const dcsim_cpu_profile_t *p, size_t *n) {
+  *n = p->n_levels;
+  return p->n_levels ? p->levels : NULL;
+}
 int dcsim_cpu_profile_has_energy(const dcsim_cpu_profile_t *p) { return p->has_energy; }
 unsigned dcsim_cpu_profile_max_threads(const dcsim_cpu_profile_t *p) {
   const table *t = &p->tables[Q_FLOPS];

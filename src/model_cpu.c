@@ -1,6 +1,8 @@
 /* model_cpu.c — CPU per-loop model and multinode split (see dcsim/model_cpu.h, D3.5 §4.3). */
 #include "dcsim/model_cpu.h"
 
+#include "dcsim/model_irregular.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -45,7 +47,14 @@ int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes
         double flops = rt.flops * lp->U + lp->S_flops; /* §4.3/§6.1.2: 1/Tflop = P*U + S */
         p->flop_time_s = p->work_flop / flops;          /* W*Tflop */
       }
-      if (p->traffic_byte > 0) {
+      if (lp->irregular) { /* FV Eq. 5: the bottleneck level of the cache-line model */
+        dcsim_irregular_level lv[DCSIM_IRREGULAR_MAX_LEVELS];
+        size_t nlv = 0, b = 0;
+        if ((rc = dcsim_model_irregular(lp, ns->share, ns->cpu, &rt, lv, &nlv, &b, err))) goto out;
+        p->traffic_byte = lv[b].traffic_byte;
+        p->mem_time_s = lv[b].time_s;
+        p->level = lv[b].name;
+      } else if (p->traffic_byte > 0) {
         const char *miss = lp->V > 0 && !rt.has_l1 ? "L1" : lp->X > 0 && !rt.has_l2 ? "L2" : lp->Y > 0 && !rt.has_l3 ? "L3" : NULL;
         if (miss) { rc = DCSIM_ERR(err, DCSIM_EREF, dcsim_cpu_profile_path(ns->cpu), 0, "loop %s uses the %s bandwidth, profile %s has no %s table", lp->name, miss, dcsim_cpu_profile_name(ns->cpu), miss); goto out; }
         double bps = rt.l1_bps * lp->V + rt.l2_bps * lp->X + rt.l3_bps * lp->Y + rt.dram_bps * lp->Z; /* §4.3: 1/Tmop */

@@ -31,6 +31,10 @@ typedef struct dcsim_cpu_loop {
   double V, X, Y, Z;              /* Tmop = 1/(L1*V + L2*X + L3*Y + DRAM*Z) */
   int has_flop;
   double U, S_flops;              /* Tflop = 1/(P*U + S) */
+  /* <irregular> instead of <mop> (finite-volume paper Eq. 4-6): traffic is computed per level of
+   * the CPU profile's cache hierarchy from these totals; traffic_byte is then 0 and V..Z unused */
+  int irregular;
+  double word_byte, regular_word, irregular_word, working_set_word, hit_word;
 } dcsim_cpu_loop;
 
 /* One GPU kernel's characteristics (D3.5 Table 8), fractions in 0..1. */

@@ -59,6 +59,18 @@ int dcsim_cpu_profile_freq(const dcsim_cpu_profile_t *p, const char *text, dcsim
 /* Formats a state's frequency ("2.6" or "turbo") into buf. */
 void dcsim_cpu_state_freq_str(const dcsim_cpu_state *s, char *buf, size_t size);
 
+/* One level of the cache-line model of irregular accesses (finite-volume paper Table 1, Eq. 4-6):
+ * its bandwidth is the profile's table of the same name (L1, L2, L3, DRAM); above_byte is the
+ * capacity of the level above it (whose misses reach this level), line_byte its line size. */
+typedef struct dcsim_cache_level {
+  const char *name;
+  double above_byte, line_byte;
+  int line; /* line of the <level> element, for errors */
+} dcsim_cache_level;
+
+/* The <cache-hierarchy> levels in file order; *n = 0 (and NULL) if the profile has none. */
+const dcsim_cache_level *dcsim_cpu_profile_cache_levels(const dcsim_cpu_profile_t *p, size_t *n);
+
 int dcsim_cpu_profile_rates(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s,
                             dcsim_cpu_rates *out, dcsim_error *err);
 int dcsim_cpu_profile_power(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s,
