@@ -35,6 +35,11 @@ typedef struct case_def {
 
 typedef struct gpu_frac { char *gpu; double S; } gpu_frac;
 
+typedef struct pattern_def {
+  dcsim_comm_kind kind;
+  formula byte, messages, iterations; /* names: the parameters, then NODES */
+} pattern_def;
+
 struct dcsim_dwarf {
   char *path, *name;
   dcsim_dwarf_device device;
@@ -50,8 +55,11 @@ struct dcsim_dwarf {
   char **kernel_names;
   formula domain;
   unsigned invocations;
-  int has_comm;
+  int has_comm, has_comm_attrs;
   formula comm_in, comm_out, comm_iters;
+  double comm_overlap;
+  size_t n_patterns;
+  pattern_def patterns[DCSIM_COMM_MAX_PATTERNS];
   int has_energy;
   dcsim_energy_coeffs energy;
   size_t n_gpu_frac;
@@ -98,6 +106,11 @@ void dcsim_dwarf_free(dcsim_dwarf_t *d) {
   dcsim_expr_free(d->comm_in.e);
   dcsim_expr_free(d->comm_out.e);
   dcsim_expr_free(d->comm_iters.e);
+  for (size_t i = 0; i < d->n_patterns; i++) {
+    dcsim_expr_free(d->patterns[i].byte.e);
+    dcsim_expr_free(d->patterns[i].messages.e);
+    dcsim_expr_free(d->patterns[i].iterations.e);
+  }
   for (size_t i = 0; i < d->n_gpu_frac; i++) free(d->gpu_frac[i].gpu);
   free(d->gpu_frac);
   free(d->path);
@@ -105,13 +118,19 @@ void dcsim_dwarf_free(dcsim_dwarf_t *d) {
   free(d);
 }
 
-static int parse_formula(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *n,
-                         const char *attr, formula *f, dcsim_error *err) {
+/* Parses attribute `attr` of n as a formula over the parameters, plus NODES when with_nodes
+ * (communication formulas: the parameter after the last one). */
+static int parse_formula_names(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *n,
+                               const char *attr, int with_nodes, formula *f, dcsim_error *err) {
   const char *text = NULL;
   int rc = dcsim_xml_str(doc, n, attr, 1, &text, err);
   if (rc) return rc;
   f->line = (int)xmlGetLineNo(n);
-  rc = dcsim_expr_parse(text, (const char *const *)d->params, d->n_params, &f->e, err);
+  const char *names[257];
+  size_t nn = d->n_params < 256 ? d->n_params : 256;
+  for (size_t i = 0; i < nn; i++) names[i] = d->params[i];
+  if (with_nodes) names[nn++] = "NODES";
+  rc = dcsim_expr_parse(text, names, nn, &f->e, err);
   if (rc && err) {
     snprintf(err->file, sizeof err->file, "%s", d->path);
     err->line = f->line;
@@ -120,6 +139,11 @@ static int parse_formula(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *
     snprintf(err->msg, sizeof err->msg, "%.1000s", m);
   }
   return rc;
+}
+
+static int parse_formula(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *n,
+                         const char *attr, formula *f, dcsim_error *err) {
+  return parse_formula_names(d, doc, n, attr, 0, f, err);
 }
 
 static int find_param(const dcsim_dwarf_t *d, const char *name) {
@@ -296,6 +320,53 @@ static int load_cases(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *roo
   return 0;
 }
 
+/* <communication>: the §4.3 attributes (all three or none), <pattern>s, the overlap fraction. */
+static int load_comm(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *cm, dcsim_error *err) {
+  static const char *const kinds[] = {"exchange", "halo", "alltoall", "allreduce"};
+  int rc;
+  if (find_param(d, "NODES") >= 0)
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, cm, "<communication>: NODES is the node count in communication formulas; rename the parameter NODES");
+  d->has_comm = 1;
+  int na = (dcsim_xml_attr(doc, cm, "in-byte") != NULL) + (dcsim_xml_attr(doc, cm, "out-byte") != NULL) +
+           (dcsim_xml_attr(doc, cm, "iterations") != NULL);
+  if (na != 0 && na != 3)
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, cm, "<communication>: give in-byte, out-byte and iterations together (D3.5 §4.3), or none");
+  if (na == 3) {
+    d->has_comm_attrs = 1;
+    if ((rc = parse_formula(d, doc, cm, "in-byte", &d->comm_in, err)) ||
+        (rc = parse_formula(d, doc, cm, "out-byte", &d->comm_out, err)) ||
+        (rc = parse_formula(d, doc, cm, "iterations", &d->comm_iters, err)))
+      return rc;
+  }
+  if ((rc = dcsim_xml_double(doc, cm, "overlap", 0, &d->comm_overlap, err))) return rc;
+  if (d->comm_overlap < 0 || d->comm_overlap > 1)
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, cm, "<communication overlap>: must be in 0..1");
+  for (xmlNode *p = dcsim_xml_child(cm, "pattern"); p; p = dcsim_xml_next(p, "pattern")) {
+    if (d->n_patterns == DCSIM_COMM_MAX_PATTERNS)
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, p, "<pattern>: more than %d patterns", DCSIM_COMM_MAX_PATTERNS);
+    pattern_def *pd = &d->patterns[d->n_patterns];
+    const char *kind = NULL;
+    if ((rc = dcsim_xml_str(doc, p, "kind", 1, &kind, err))) return rc;
+    int k = -1;
+    for (int i = 0; i < 4; i++)
+      if (strcmp(kind, kinds[i]) == 0) k = i;
+    if (k < 0) return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, p, "<pattern kind=\"%s\">: unknown kind", kind);
+    pd->kind = (dcsim_comm_kind)k;
+    int has_msgs = dcsim_xml_attr(doc, p, "messages") != NULL;
+    if ((k == DCSIM_COMM_HALO || k == DCSIM_COMM_EXCHANGE) != has_msgs)
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, p, has_msgs ? "<pattern kind=\"%s\">: messages only applies to exchange and halo"
+                                                                : "<pattern kind=\"%s\">: needs messages", kind);
+    d->n_patterns++;
+    if ((rc = parse_formula_names(d, doc, p, "byte", 1, &pd->byte, err)) ||
+        (has_msgs && (rc = parse_formula_names(d, doc, p, "messages", 1, &pd->messages, err))) ||
+        (rc = parse_formula_names(d, doc, p, "iterations", 1, &pd->iterations, err)))
+      return rc;
+  }
+  if (!d->has_comm_attrs && d->n_patterns == 0)
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, cm, "<communication>: declares nothing (give the §4.3 attributes or <pattern>s)");
+  return 0;
+}
+
 int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err) {
   dcsim_xml_doc_t *doc = NULL;
   dcsim_dwarf_t *d = NULL;
@@ -325,13 +396,7 @@ int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err) {
   if (ks && (rc = load_kernels(d, doc, ks, err))) goto out;
   if ((rc = load_cases(d, doc, root, err))) goto out;
   xmlNode *cm = dcsim_xml_child(root, "communication");
-  if (cm) {
-    d->has_comm = 1;
-    if ((rc = parse_formula(d, doc, cm, "in-byte", &d->comm_in, err)) ||
-        (rc = parse_formula(d, doc, cm, "out-byte", &d->comm_out, err)) ||
-        (rc = parse_formula(d, doc, cm, "iterations", &d->comm_iters, err)))
-      goto out;
-  }
+  if (cm && (rc = load_comm(d, doc, cm, err))) goto out;
   xmlNode *ec = dcsim_xml_child(root, "energy-coefficients");
   if (ec) {
     d->has_energy = 1;
@@ -404,6 +469,7 @@ static int eval_formula(const dcsim_dwarf_t *d, const formula *f, const double *
 void dcsim_dwarf_eval_free(dcsim_dwarf_eval *e) {
   if (!e) return;
   free(e->loops);
+  free(e->values);
   free(e);
 }
 
@@ -493,17 +559,49 @@ int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dc
   if (d->n_kernels && (rc = eval_formula(d, &d->domain, vals, "domain-size", &e->domain_size, err))) goto out;
   if (d->has_comm) {
     e->has_comm = 1;
+    e->comm_overlap = d->comm_overlap;
+  }
+  if (d->has_comm_attrs) {
     if ((rc = eval_formula(d, &d->comm_in, vals, "in-byte", &e->comm_in_byte, err)) ||
         (rc = eval_formula(d, &d->comm_out, vals, "out-byte", &e->comm_out_byte, err)) ||
         (rc = eval_formula(d, &d->comm_iters, vals, "iterations", &e->comm_iterations, err)))
       goto out;
   }
+  e->values = vals; /* kept for formulas evaluated later (dcsim_dwarf_comm) */
+  vals = NULL;
   *out = e;
   e = NULL;
 out:
   dcsim_dwarf_eval_free(e);
   free(vals);
   free(set);
+  return rc;
+}
+
+int dcsim_dwarf_comm(const dcsim_dwarf_eval *ev, unsigned nodes, dcsim_comm_pattern out[DCSIM_COMM_MAX_PATTERNS],
+                     size_t *n, dcsim_error *err) {
+  const dcsim_dwarf_t *d = ev->dwarf;
+  *n = 0;
+  if (!d->has_comm) return 0;
+  if (d->has_comm_attrs) /* D3.5 §4.3: (Q_in + Q_out) per iteration, no message count */
+    out[(*n)++] = (dcsim_comm_pattern){DCSIM_COMM_EXCHANGE, ev->comm_in_byte + ev->comm_out_byte, 0, ev->comm_iterations};
+  double *vals = malloc((d->n_params + 1) * sizeof *vals);
+  if (!vals) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+  if (d->n_params) memcpy(vals, ev->values, d->n_params * sizeof *vals);
+  vals[d->n_params] = nodes; /* NODES */
+  int rc = 0;
+  for (size_t i = 0; i < d->n_patterns && *n < DCSIM_COMM_MAX_PATTERNS; i++) {
+    const pattern_def *pd = &d->patterns[i];
+    dcsim_comm_pattern *p = &out[*n];
+    p->kind = pd->kind;
+    p->messages = 0;
+    if ((rc = eval_formula(d, &pd->byte, vals, "byte", &p->byte, err)) ||
+        (pd->messages.e && (rc = eval_formula(d, &pd->messages, vals, "messages", &p->messages, err))) ||
+        (rc = eval_formula(d, &pd->iterations, vals, "iterations", &p->iterations, err)))
+      break;
+    (*n)++;
+  }
+  free(vals);
   return rc;
 }
 

@@ -1,6 +1,8 @@
 /* model.c — time and energy of one dwarf run (see dcsim/model.h). */
 #include "dcsim/model.h"
 
+#include "dcsim/model_comm.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,10 +26,15 @@ static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
   /* homogeneous nodes give identical per-node results: model one node (§4.3: W/n, Q/n) */
   int rc = dcsim_model_cpu(req->ev, &ns, 1, req->net_s_per_byte, &out->cpu, err);
   if (rc) return rc;
+  const double comp = out->cpu->node_time_s[0];
+  if (req->overlap_set && !(req->overlap >= 0 && req->overlap <= 1))
+    return DCSIM_ERR(err, DCSIM_ERANGE, "command line", 0, "communication overlap %g must be in 0..1", req->overlap);
   if (req->ev->has_comm && req->nodes > 1) { /* §4.3 T_comm only exists with more than one node */
-    double comm = req->net_s_per_byte * (req->ev->comm_in_byte + req->ev->comm_out_byte) * req->ev->comm_iterations;
+    dcsim_network net = {req->net_latency_s, req->net_s_per_byte};
+    double comm = 0, f = req->overlap_set ? req->overlap : req->ev->comm_overlap;
+    if ((rc = dcsim_comm_time(req->ev, req->nodes, &net, &comm, err))) return rc;
     out->cpu->node_comm_s[0] = comm;
-    out->cpu->node_time_s[0] += comm;
+    out->cpu->node_time_s[0] = dcsim_comm_compose(comp, comm, f); /* model_comm.h: T_comp + T_comm - hidden */
     out->cpu->time_s = out->cpu->node_time_s[0];
   }
   out->time_s = out->cpu->time_s;
@@ -38,7 +45,7 @@ static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
   dcsim_cpu_energy e;
   if (req->energy_form == DCSIM_ENERGY_52) {
     e = dcsim_energy_cpu_52(&pw, out->cpu->parts, out->cpu->n_loops);
-    double comm = out->cpu->node_comm_s[0];
+    double comm = out->cpu->node_time_s[0] - comp; /* the communication time not hidden */
     e.pkg_j += pw.pkg_idle_w * comm; /* waiting for messages: idle package (assumption, doc/models.md) */
     e.energy_j = e.pkg_j + e.dram_j;
   } else {

@@ -190,6 +190,7 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf, const 
     rq.nodes = o->nodes;
     rq.state.threads = t->cores_per_node ? t->cores_per_node : g->cores_per_node;
     rq.net_s_per_byte = s->platform->net_bw_bps > 0 ? 1.0 / s->platform->net_bw_bps : 0; /* §4.3 T_single */
+    rq.net_latency_s = s->platform->net_latency_s; /* Hockney alpha (dcsim/model_comm.h) */
     if (t->freq_label) rc = dcsim_cpu_profile_freq(g->cpu, t->freq_label, &rq.state, err);
     else if (t->freq_ghz > 0) rq.state.ghz = t->freq_ghz;
     else rq.state.ghz = dcsim_cpu_profile_nominal_ghz(g->cpu);

@@ -43,6 +43,22 @@ typedef struct dcsim_gpu_kernel {
   double P_inactive, P_misc, P_cfl, G_e, G_r_byte, i_int, i_sp, i_dp, I_e, IPC_e;
 } dcsim_gpu_kernel;
 
+/* Communication patterns of a dwarf (<communication><pattern>), evaluated for one node count;
+ * costs in dcsim/model_comm.h. Byte formulas may use NODES, the number of nodes. */
+typedef enum {
+  DCSIM_COMM_EXCHANGE = 0, /* D3.5 §4.3: byte = Q_in + Q_out per iteration */
+  DCSIM_COMM_HALO,         /* point-to-point: `messages` messages of `byte` bytes per iteration */
+  DCSIM_COMM_ALLTOALL,     /* personalised all-to-all (transposition): byte = the node's data */
+  DCSIM_COMM_ALLREDUCE     /* allreduce of a `byte`-byte vector */
+} dcsim_comm_kind;
+
+typedef struct dcsim_comm_pattern {
+  dcsim_comm_kind kind;
+  double byte, messages, iterations; /* per node; messages only for exchange and halo */
+} dcsim_comm_pattern;
+
+#define DCSIM_COMM_MAX_PATTERNS 16
+
 typedef struct dcsim_dwarf_eval {
   const dcsim_dwarf_t *dwarf;
   dcsim_dwarf_device device; /* the dwarf's default device */
@@ -53,7 +69,9 @@ typedef struct dcsim_dwarf_eval {
   double domain_size;       /* N of D3.5 Table 7 (GPU) */
   unsigned invocations;     /* kernel invocations per call (GPU) */
   int has_comm;             /* §4.3 communication term declared */
-  double comm_in_byte, comm_out_byte, comm_iterations; /* per node */
+  double comm_in_byte, comm_out_byte, comm_iterations; /* per node (the §4.3 attributes) */
+  double comm_overlap;      /* fraction of the communication time computation can hide (0..1) */
+  double *values;           /* the parameter values used, in dcsim_dwarf_param() order (owned) */
 } dcsim_dwarf_eval;
 
 int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err);
@@ -82,6 +100,12 @@ int dcsim_dwarf_case_value(const dcsim_dwarf_t *d, const char *case_name, const 
 int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dcsim_binding *b,
                          size_t n_b, dcsim_dwarf_eval **out, dcsim_error *err);
 void dcsim_dwarf_eval_free(dcsim_dwarf_eval *e);
+
+/* The dwarf's communication on `nodes` nodes: the §4.3 attributes of <communication> as one
+ * exchange pattern, then its <pattern>s, formulas evaluated with the eval's parameter values and
+ * NODES = nodes. *n = 0 if the dwarf declares no communication. */
+int dcsim_dwarf_comm(const dcsim_dwarf_eval *ev, unsigned nodes, dcsim_comm_pattern out[DCSIM_COMM_MAX_PATTERNS],
+                     size_t *n, dcsim_error *err);
 
 /* §5.3 energy coefficients; DCSIM_EREF if the dwarf declares none. */
 typedef struct dcsim_energy_coeffs { double pkg_U, pkg_S, dram_X, dram_Y; } dcsim_energy_coeffs;

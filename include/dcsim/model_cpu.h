@@ -4,7 +4,8 @@
  *   Tmop  = 1/(L1*V + L2*X + L3*Y + DRAM*Z)          (§4.3)
  *   T_loop = max(W*Tflop, Q*Tmop);  T_i = sum of loops + T_comm_i;  T = max_i T_i
  *   node i gets share_i of W and Q (1/n for the paper's equal split)
- *   T_comm_i = T_single*(Q_in + Q_out)*iters when the dwarf declares communication.
+ *   T_comm_i = T_single*(Q_in + Q_out)*iters when the dwarf declares communication: more generally
+ *   the patterns of dcsim/model_comm.h on this network (latency 0 here) with the dwarf's overlap.
  *   A loop with <irregular> accesses replaces Q*Tmop by the slowest level of the cache-line
  *   over-fetch model (dcsim/model_irregular.h, finite-volume paper Eq. 4-6).
  *
