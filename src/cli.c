@@ -29,6 +29,7 @@ static const dcsim_opt_spec model_opts[] = {
     {"nodes-scan", "N,N,...", 0, "model each node count and mark the balance point (instead of --nodes)"},
     {"gpu", "PROFILE", 0, "GPU profile for a GPU dwarf"},
     {"host-cpu", "PROFILE", 0, "host CPU of the GPU: adds its idle package power (§5.5)"},
+    {"small-domain", NULL, 0, "GPU: add the fitted launch overhead and occupancy ramp of small domains"},
     {"energy-form", "5.3|5.2|none", 0, "energy model: §5.3 coefficients (default), §5.2 with E_const, or none"},
     {"format", "text|json", 0, "output format (default text)"},
 };

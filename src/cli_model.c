@@ -84,6 +84,9 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, con
       const dcsim_kernel_part *kp = &p->gpu->parts[k];
       printf("%-28s %12.4e %12.4e %12.4e %12.4e\n", kp->name, kp->compute_s, kp->transfer_s, kp->inactive_s, kp->time_s);
     }
+    if (rq->gpu_small_domain)
+      printf("%-28s %51s %12.4e  (occupancy %.4g, launches and ramp)\n", "small-domain overhead", "", p->gpu->overhead_s,
+             p->gpu->n_kernels ? p->gpu->parts[0].occupancy : 1);
     printf("%-28s %12.4e %12.4e %12.4e %12.4e\n", "dwarf", p->gpu->compute_s, p->gpu->transfer_s, p->gpu->inactive_s, p->gpu->time_s);
   }
   printf("\ntime      %.6g s\n", p->time_s);
@@ -147,6 +150,7 @@ static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p, con
     dcsim_json_key(&j, "compute_s"); dcsim_json_num(&j, p->gpu->compute_s);
     dcsim_json_key(&j, "transfer_s"); dcsim_json_num(&j, p->gpu->transfer_s);
     dcsim_json_key(&j, "inactive_s"); dcsim_json_num(&j, p->gpu->inactive_s);
+    if (rq->gpu_small_domain) { dcsim_json_key(&j, "small_domain_overhead_s"); dcsim_json_num(&j, p->gpu->overhead_s); }
     dcsim_json_key(&j, "parts");
     dcsim_json_arr_begin(&j);
     for (size_t k = 0; k < p->gpu->n_kernels; k++) {
@@ -295,6 +299,7 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   if (!use_gpu && !dcsim_dwarf_has_cpu_model(d)) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "dwarf %s runs on a GPU: give --gpu PROFILE", dcsim_dwarf_name(d)); goto out; }
   if (!use_gpu) {
     if (!dcsim_arg(a, "cpu")) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "dwarf %s runs on a CPU: give --cpu PROFILE", dcsim_dwarf_name(d)); goto out; }
+    if (dcsim_arg_flag(a, "small-domain")) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "small-domain"), "--small-domain applies to the GPU model only"); goto out; }
     if ((rc = load_cpu_arg(a, "cpu", &cpu, err))) goto out;
     rq.cpu = cpu;
     if ((rc = dcsim_arg_uint(a, "nodes", 1, &rq.nodes, err))) goto out;
@@ -324,6 +329,7 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
       if (dcsim_arg(a, cpu_only[i])) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, cpu_only[i]), "dwarf %s runs on the GPU here: --%s does not apply", dcsim_dwarf_name(d), cpu_only[i]); goto out; }
     if ((rc = load_gpu_arg(a, &gpu, err))) goto out;
     rq.gpu = gpu;
+    rq.gpu_small_domain = dcsim_arg_flag(a, "small-domain");
     if (dcsim_arg(a, "host-cpu") && (rc = load_cpu_arg(a, "host-cpu", &host, err))) goto out;
     rq.host_cpu = host;
   }

@@ -483,6 +483,14 @@ int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_er
     if ((rc = dcsim_xml_double(doc, adj, "at-or-above", 1, &s->ge_at_or_above, err))) goto out;
     if (!(s->ge_below > 0) || !(s->ge_at_or_above > 0)) { rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, adj, "<global-efficiency-adjustment>: factors must be positive"); goto out; }
   }
+  xmlNode *sd = dcsim_xml_child(root, "small-domain");
+  if (sd) {
+    s->has_small_domain = 1;
+    if ((rc = dcsim_xml_double(doc, sd, "launch-s", 1, &s->launch_s, err)) ||
+        (rc = dcsim_xml_double(doc, sd, "saturation-threads-per-sm", 1, &s->saturation_threads_per_sm, err)))
+      goto out;
+    if (!(s->saturation_threads_per_sm > 0)) { rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, sd, "<small-domain>: saturation-threads-per-sm must be positive"); goto out; }
+  }
   xmlNode *mem = dcsim_xml_child(root, "memory");
   if (mem && (rc = dcsim_xml_double(doc, mem, "byte", 1, &s->memory_byte, err))) goto out;
   xmlNode *pw = dcsim_xml_child(root, "power");

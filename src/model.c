@@ -62,7 +62,8 @@ static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
 
 static int run_gpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {
   if (!req->gpu) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a GPU dwarf needs a GPU profile");
-  int rc = dcsim_model_gpu(req->ev, req->gpu, &out->gpu, err);
+  dcsim_gpu_opts o = {req->gpu_small_domain, 0};
+  int rc = dcsim_model_gpu_opts(req->ev, req->gpu, &o, &out->gpu, err);
   if (rc) return rc;
   out->time_s = out->gpu->time_s;
   if (req->energy_form == DCSIM_ENERGY_NONE) return 0;

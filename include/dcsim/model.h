@@ -33,6 +33,7 @@ typedef struct dcsim_model_req {
   /* GPU dwarfs */
   const dcsim_gpu_profile_t *gpu;
   const dcsim_cpu_profile_t *host_cpu; /* may be NULL: then E excludes the host package */
+  int gpu_small_domain;  /* 1: the fitted small-domain correction (dcsim/model_gpu.h) */
   dcsim_energy_form energy_form;
 } dcsim_model_req;
 
