@@ -30,6 +30,7 @@ static const dcsim_opt_spec model_opts[] = {
     {"gpu", "PROFILE", 0, "GPU profile for a GPU dwarf"},
     {"host-cpu", "PROFILE", 0, "host CPU of the GPU: adds its idle package power (§5.5)"},
     {"small-domain", NULL, 0, "GPU: add the fitted launch overhead and occupancy ramp of small domains"},
+    {"gpus", "N", 0, "GPU: split the domain over N GPUs of a node, with host-device transfer and halo"},
     {"energy-form", "5.3|5.2|none", 0, "energy model: §5.3 coefficients (default), §5.2 with E_const, or none"},
     {"format", "text|json", 0, "output format (default text)"},
 };

@@ -79,6 +79,9 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, con
   } else {
     printf("gpu       %s%s%s\n", dcsim_gpu_profile_name(rq->gpu), rq->host_cpu ? ", host " : "", rq->host_cpu ? dcsim_cpu_profile_name(rq->host_cpu) : "");
     printf("domain    N = %.6g, %u invocation(s) per kernel per call\n", ev->domain_size, ev->invocations);
+    if (p->multigpu)
+      printf("split     %u GPU(s) x %.6g points, %.4g GB of GPU memory each (at least %u GPU(s) needed)\n", p->multigpu->gpus,
+             p->multigpu->domain_per_gpu, p->multigpu->memory_per_gpu_byte / 1e9, p->multigpu->min_gpus);
     printf("\n%-28s %12s %12s %12s %12s\n", "kernel", "compute [s]", "transfer [s]", "inactive [s]", "total [s]");
     for (size_t k = 0; k < p->gpu->n_kernels; k++) {
       const dcsim_kernel_part *kp = &p->gpu->parts[k];
@@ -87,13 +90,18 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, con
     if (rq->gpu_small_domain)
       printf("%-28s %51s %12.4e  (occupancy %.4g, launches and ramp)\n", "small-domain overhead", "", p->gpu->overhead_s,
              p->gpu->n_kernels ? p->gpu->parts[0].occupancy : 1);
-    printf("%-28s %12.4e %12.4e %12.4e %12.4e\n", "dwarf", p->gpu->compute_s, p->gpu->transfer_s, p->gpu->inactive_s, p->gpu->time_s);
+    printf("%-28s %12.4e %12.4e %12.4e %12.4e\n", p->multigpu ? "dwarf (one GPU's part)" : "dwarf", p->gpu->compute_s,
+           p->gpu->transfer_s, p->gpu->inactive_s, p->gpu->time_s);
+    if (p->multigpu)
+      printf("%-28s %51s %12.4e\n%-28s %51s %12.4e\n", "host-device transfer", "", p->multigpu->transfer_s, "halo exchange", "",
+             p->multigpu->halo_s);
   }
   printf("\ntime      %.6g s\n", p->time_s);
   if (p->has_energy) {
     if (p->cpu) printf("energy    %.6g J (PKG %.6g J, DRAM %.6g J)\n", p->energy_j, p->pkg_j, p->dram_j);
-    else printf("energy    %.6g J (GPU %.6g J at S = %.4g of the power limit, host package %.6g J)%s\n", p->energy_j,
-                p->gpu_j, p->gpu_fraction, p->pkg_j, rq->host_cpu ? "" : " [no --host-cpu: host excluded]");
+    else printf("energy    %.6g J (%s %.6g J at S = %.4g of the power limit%s, host package %.6g J)%s\n", p->energy_j,
+                p->multigpu ? "GPUs" : "GPU", p->gpu_j, p->gpu_fraction, p->multigpu ? " each" : "", p->pkg_j,
+                rq->host_cpu ? "" : " [no --host-cpu: host excluded]");
   } else {
     printf("energy    not computed (--energy-form none)\n");
   }
@@ -151,6 +159,15 @@ static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p, con
     dcsim_json_key(&j, "transfer_s"); dcsim_json_num(&j, p->gpu->transfer_s);
     dcsim_json_key(&j, "inactive_s"); dcsim_json_num(&j, p->gpu->inactive_s);
     if (rq->gpu_small_domain) { dcsim_json_key(&j, "small_domain_overhead_s"); dcsim_json_num(&j, p->gpu->overhead_s); }
+    if (p->multigpu) {
+      dcsim_json_key(&j, "gpus"); dcsim_json_int(&j, p->multigpu->gpus);
+      dcsim_json_key(&j, "min_gpus"); dcsim_json_int(&j, p->multigpu->min_gpus);
+      dcsim_json_key(&j, "domain_per_gpu"); dcsim_json_num(&j, p->multigpu->domain_per_gpu);
+      dcsim_json_key(&j, "memory_per_gpu_byte"); dcsim_json_num(&j, p->multigpu->memory_per_gpu_byte);
+      dcsim_json_key(&j, "kernel_s"); dcsim_json_num(&j, p->multigpu->kernel_s);
+      dcsim_json_key(&j, "host_transfer_s"); dcsim_json_num(&j, p->multigpu->transfer_s);
+      dcsim_json_key(&j, "halo_s"); dcsim_json_num(&j, p->multigpu->halo_s);
+    }
     dcsim_json_key(&j, "parts");
     dcsim_json_arr_begin(&j);
     for (size_t k = 0; k < p->gpu->n_kernels; k++) {
@@ -299,6 +316,7 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   if (!use_gpu && !dcsim_dwarf_has_cpu_model(d)) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "dwarf %s runs on a GPU: give --gpu PROFILE", dcsim_dwarf_name(d)); goto out; }
   if (!use_gpu) {
     if (!dcsim_arg(a, "cpu")) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "dwarf %s runs on a CPU: give --cpu PROFILE", dcsim_dwarf_name(d)); goto out; }
+    if (dcsim_arg(a, "gpus")) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "gpus"), "--gpus applies to the GPU model only"); goto out; }
     if (dcsim_arg_flag(a, "small-domain")) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "small-domain"), "--small-domain applies to the GPU model only"); goto out; }
     if ((rc = load_cpu_arg(a, "cpu", &cpu, err))) goto out;
     rq.cpu = cpu;
@@ -330,6 +348,7 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
     if ((rc = load_gpu_arg(a, &gpu, err))) goto out;
     rq.gpu = gpu;
     rq.gpu_small_domain = dcsim_arg_flag(a, "small-domain");
+    if ((rc = dcsim_arg_uint(a, "gpus", 0, &rq.gpus, err))) goto out;
     if (dcsim_arg(a, "host-cpu") && (rc = load_cpu_arg(a, "host-cpu", &host, err))) goto out;
     rq.host_cpu = host;
   }

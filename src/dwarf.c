@@ -55,6 +55,9 @@ struct dcsim_dwarf {
   char **kernel_names;
   formula domain;
   unsigned invocations;
+  int has_multi_gpu;
+  double mg_memory, mg_transfer;
+  formula mg_halo; /* names: the parameters, then GPUS */
   int has_comm, has_comm_attrs;
   formula comm_in, comm_out, comm_iters;
   double comm_overlap;
@@ -103,6 +106,7 @@ void dcsim_dwarf_free(dcsim_dwarf_t *d) {
   free(d->kernel_names);
   free(d->kernels);
   dcsim_expr_free(d->domain.e);
+  dcsim_expr_free(d->mg_halo.e);
   dcsim_expr_free(d->comm_in.e);
   dcsim_expr_free(d->comm_out.e);
   dcsim_expr_free(d->comm_iters.e);
@@ -118,10 +122,10 @@ void dcsim_dwarf_free(dcsim_dwarf_t *d) {
   free(d);
 }
 
-/* Parses attribute `attr` of n as a formula over the parameters, plus NODES when with_nodes
- * (communication formulas: the parameter after the last one). */
+/* Parses attribute `attr` of n as a formula over the parameters, plus `extra` (NODES in
+ * communication formulas, GPUS in <multi-gpu>) after the last one when not NULL. */
 static int parse_formula_names(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *n,
-                               const char *attr, int with_nodes, formula *f, dcsim_error *err) {
+                               const char *attr, const char *extra, formula *f, dcsim_error *err) {
   const char *text = NULL;
   int rc = dcsim_xml_str(doc, n, attr, 1, &text, err);
   if (rc) return rc;
@@ -129,7 +133,7 @@ static int parse_formula_names(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xml
   const char *names[257];
   size_t nn = d->n_params < 256 ? d->n_params : 256;
   for (size_t i = 0; i < nn; i++) names[i] = d->params[i];
-  if (with_nodes) names[nn++] = "NODES";
+  if (extra) names[nn++] = extra;
   rc = dcsim_expr_parse(text, names, nn, &f->e, err);
   if (rc && err) {
     snprintf(err->file, sizeof err->file, "%s", d->path);
@@ -143,7 +147,7 @@ static int parse_formula_names(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xml
 
 static int parse_formula(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *n,
                          const char *attr, formula *f, dcsim_error *err) {
-  return parse_formula_names(d, doc, n, attr, 0, f, err);
+  return parse_formula_names(d, doc, n, attr, NULL, f, err);
 }
 
 static int find_param(const dcsim_dwarf_t *d, const char *name) {
@@ -245,6 +249,16 @@ static int load_kernels(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *k
   if ((rc = dcsim_xml_u32(doc, ks, "invocations-per-call", 1, &d->invocations, err))) return rc;
   if (d->invocations == 0)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, ks, "<kernels>: invocations-per-call must be >= 1");
+  xmlNode *mg = dcsim_xml_child(ks, "multi-gpu");
+  if (mg) {
+    if (find_param(d, "GPUS") >= 0)
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, mg, "<multi-gpu>: GPUS is the GPU count in halo-byte; rename the parameter GPUS");
+    d->has_multi_gpu = 1;
+    if ((rc = nonneg_attr(doc, mg, "memory-byte-per-point", &d->mg_memory, err)) ||
+        (rc = nonneg_attr(doc, mg, "transfer-byte-per-point", &d->mg_transfer, err)) ||
+        (rc = parse_formula_names(d, doc, mg, "halo-byte", "GPUS", &d->mg_halo, err)))
+      return rc;
+  }
   size_t n = dcsim_xml_count(ks, "kernel");
   d->kernels = calloc(n ? n : 1, sizeof *d->kernels);
   d->kernel_names = calloc(n ? n : 1, sizeof *d->kernel_names);
@@ -357,9 +371,9 @@ static int load_comm(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *cm, 
       return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, p, has_msgs ? "<pattern kind=\"%s\">: messages only applies to exchange and halo"
                                                                 : "<pattern kind=\"%s\">: needs messages", kind);
     d->n_patterns++;
-    if ((rc = parse_formula_names(d, doc, p, "byte", 1, &pd->byte, err)) ||
-        (has_msgs && (rc = parse_formula_names(d, doc, p, "messages", 1, &pd->messages, err))) ||
-        (rc = parse_formula_names(d, doc, p, "iterations", 1, &pd->iterations, err)))
+    if ((rc = parse_formula_names(d, doc, p, "byte", "NODES", &pd->byte, err)) ||
+        (has_msgs && (rc = parse_formula_names(d, doc, p, "messages", "NODES", &pd->messages, err))) ||
+        (rc = parse_formula_names(d, doc, p, "iterations", "NODES", &pd->iterations, err)))
       return rc;
   }
   if (!d->has_comm_attrs && d->n_patterns == 0)
@@ -556,6 +570,9 @@ int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dc
   e->n_kernels = d->n_kernels;
   e->kernels = d->kernels;
   e->invocations = d->invocations;
+  e->has_multi_gpu = d->has_multi_gpu;
+  e->gpu_memory_byte_per_point = d->mg_memory;
+  e->gpu_transfer_byte_per_point = d->mg_transfer;
   if (d->n_kernels && (rc = eval_formula(d, &d->domain, vals, "domain-size", &e->domain_size, err))) goto out;
   if (d->has_comm) {
     e->has_comm = 1;
@@ -575,6 +592,19 @@ out:
   dcsim_dwarf_eval_free(e);
   free(vals);
   free(set);
+  return rc;
+}
+
+int dcsim_dwarf_gpu_halo(const dcsim_dwarf_eval *ev, unsigned gpus, double *halo_byte, dcsim_error *err) {
+  const dcsim_dwarf_t *d = ev->dwarf;
+  *halo_byte = 0;
+  if (!d->has_multi_gpu) return 0;
+  double *vals = malloc((d->n_params + 1) * sizeof *vals);
+  if (!vals) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+  if (d->n_params) memcpy(vals, ev->values, d->n_params * sizeof *vals);
+  vals[d->n_params] = gpus; /* GPUS */
+  int rc = eval_formula(d, &d->mg_halo, vals, "halo-byte", halo_byte, err);
+  free(vals);
   return rc;
 }
 

@@ -493,6 +493,9 @@ int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_er
   }
   xmlNode *mem = dcsim_xml_child(root, "memory");
   if (mem && (rc = dcsim_xml_double(doc, mem, "byte", 1, &s->memory_byte, err))) goto out;
+  xmlNode *hl = dcsim_xml_child(root, "host-link");
+  if (hl && (rc = dcsim_xml_double(doc, hl, "bw-bps", 1, &s->host_link_bps, err))) goto out;
+  if (hl && !(s->host_link_bps > 0)) { rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, hl, "<host-link bw-bps>: must be positive"); goto out; }
   xmlNode *pw = dcsim_xml_child(root, "power");
   if ((rc = dcsim_xml_double(doc, pw, "limit-w", 1, &s->power_limit_w, err))) goto out;
   if ((rc = dcsim_xml_double(doc, pw, "idle-w", 1, &s->idle_w, err))) goto out;

@@ -68,6 +68,8 @@ typedef struct dcsim_dwarf_eval {
   const dcsim_gpu_kernel *kernels;
   double domain_size;       /* N of D3.5 Table 7 (GPU) */
   unsigned invocations;     /* kernel invocations per call (GPU) */
+  int has_multi_gpu;        /* <multi-gpu>: memory and traffic for splitting the domain */
+  double gpu_memory_byte_per_point, gpu_transfer_byte_per_point;
   int has_comm;             /* §4.3 communication term declared */
   double comm_in_byte, comm_out_byte, comm_iterations; /* per node (the §4.3 attributes) */
   double comm_overlap;      /* fraction of the communication time computation can hide (0..1) */
@@ -106,6 +108,10 @@ void dcsim_dwarf_eval_free(dcsim_dwarf_eval *e);
  * NODES = nodes. *n = 0 if the dwarf declares no communication. */
 int dcsim_dwarf_comm(const dcsim_dwarf_eval *ev, unsigned nodes, dcsim_comm_pattern out[DCSIM_COMM_MAX_PATTERNS],
                      size_t *n, dcsim_error *err);
+
+/* Bytes each of `gpus` GPUs exchanges with its neighbours per call (<multi-gpu halo-byte>,
+ * GPUS = gpus); 0 without <multi-gpu>. */
+int dcsim_dwarf_gpu_halo(const dcsim_dwarf_eval *ev, unsigned gpus, double *halo_byte, dcsim_error *err);
 
 /* §5.3 energy coefficients; DCSIM_EREF if the dwarf declares none. */
 typedef struct dcsim_energy_coeffs { double pkg_U, pkg_S, dram_X, dram_Y; } dcsim_energy_coeffs;

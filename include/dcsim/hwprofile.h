@@ -85,6 +85,7 @@ typedef struct dcsim_gpu_spec {
   int has_ge_adjust;
   double ge_threshold, ge_below, ge_at_or_above;
   double memory_byte; /* 0 if unknown */
+  double host_link_bps; /* <host-link>: host-device bandwidth of one GPU; 0 if unknown */
   int has_small_domain;         /* <small-domain>: fitted small-domain correction (model_gpu.h) */
   double launch_s;              /* fixed overhead per kernel invocation */
   double saturation_threads_per_sm; /* threads per SM at which the GPU is fully used */
