@@ -24,8 +24,13 @@ static const dcsim_opt_spec model_opts[] = {
     {"cores", "N", 0, "cores (threads) used per node (default 1)"},
     {"freq", "GHZ|LABEL", 0, "CPU frequency in GHz or a state label such as turbo (default nominal)"},
     {"net-bw-bps", "BPS", 0, "network bandwidth for the §4.3 communication term (default: perfect overlap)"},
+    {"net-latency-s", "S", 0, "network latency (Hockney alpha) of the communication patterns (default 0)"},
+    {"overlap", "F", 0, "fraction 0..1 of communication hidden by computation (default: the dwarf's)"},
+    {"nodes-scan", "N,N,...", 0, "model each node count and mark the balance point (instead of --nodes)"},
     {"gpu", "PROFILE", 0, "GPU profile for a GPU dwarf"},
     {"host-cpu", "PROFILE", 0, "host CPU of the GPU: adds its idle package power (§5.5)"},
+    {"small-domain", NULL, 0, "GPU: add the fitted launch overhead and occupancy ramp of small domains"},
+    {"gpus", "N", 0, "GPU: split the domain over N GPUs of a node, with host-device transfer and halo"},
     {"energy-form", "5.3|5.2|none", 0, "energy model: §5.3 coefficients (default), §5.2 with E_const, or none"},
     {"format", "text|json", 0, "output format (default text)"},
 };

@@ -43,6 +43,8 @@ struct dcsim_cpu_profile {
   size_t n_energy;
   energy_row *energy; /* ascending cores */
   int energy_line;
+  size_t n_levels;
+  dcsim_cache_level levels[Q_COUNT - 1]; /* names point into quantity_names */
 };
 
 struct dcsim_gpu_profile {
@@ -195,6 +197,36 @@ static int load_energy(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNo
   return 0;
 }
 
+/* <cache-hierarchy>: each level names a bandwidth table of the profile, once. */
+static int load_cache_levels(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *ch,
+                             dcsim_error *err) {
+  int rc;
+  for (xmlNode *l = dcsim_xml_child(ch, "level"); l; l = dcsim_xml_next(l, "level")) {
+    const char *name = NULL;
+    if ((rc = dcsim_xml_str(doc, l, "name", 1, &name, err))) return rc;
+    int q = -1;
+    for (int i = Q_L1; i < Q_COUNT; i++)
+      if (strcmp(name, quantity_names[i]) == 0) q = i;
+    if (q < 0 || p->n_levels >= Q_COUNT - 1)
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l, "<level name=\"%s\">: not a memory level", name);
+    for (size_t i = 0; i < p->n_levels; i++)
+      if (strcmp(p->levels[i].name, quantity_names[q]) == 0)
+        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l, "<level name=\"%s\">: given twice", name);
+    if (!p->tables[q].present)
+      return DCSIM_XML_ERR(err, DCSIM_EREF, doc, l, "<level name=\"%s\">: the profile has no %s bandwidth table", name, name);
+    dcsim_cache_level *cl = &p->levels[p->n_levels];
+    cl->name = quantity_names[q];
+    cl->line = (int)xmlGetLineNo(l);
+    if ((rc = dcsim_xml_double(doc, l, "above-byte", 1, &cl->above_byte, err)) ||
+        (rc = dcsim_xml_double(doc, l, "line-byte", 1, &cl->line_byte, err)))
+      return rc;
+    if (!(cl->line_byte > 0))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, l, "<level name=\"%s\">: line-byte must be positive", name);
+    p->n_levels++;
+  }
+  return 0;
+}
+
 int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_error *err) {
   dcsim_xml_doc_t *doc = NULL;
   dcsim_cpu_profile_t *p = NULL;
@@ -235,6 +267,8 @@ int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_er
   }
   for (xmlNode *t = dcsim_xml_child(root, "table"); t; t = dcsim_xml_next(t, "table"))
     if ((rc = load_table(p, doc, t, err))) goto out;
+  xmlNode *ch = dcsim_xml_child(root, "cache-hierarchy");
+  if (ch && (rc = load_cache_levels(p, doc, ch, err))) goto out;
   xmlNode *en = dcsim_xml_child(root, "energy");
   if (en && (rc = load_energy(p, doc, en, err))) goto out;
   *out = p;
@@ -251,6 +285,10 @@ const char *dcsim_cpu_profile_path(const dcsim_cpu_profile_t *p) { return p->pat
 unsigned dcsim_cpu_profile_cores_per_socket(const dcsim_cpu_profile_t *p) { return p->cores_per_socket; }
 unsigned dcsim_cpu_profile_sockets(const dcsim_cpu_profile_t *p) { return p->sockets; }
 double dcsim_cpu_profile_nominal_ghz(const dcsim_cpu_profile_t *p) { return p->nominal_ghz; }
+const dcsim_cache_level *dcsim_cpu_profile_cache_levels(const dcsim_cpu_profile_t *p, size_t *n) {
+  *n = p->n_levels;
+  return p->n_levels ? p->levels : NULL;
+}
 int dcsim_cpu_profile_has_energy(const dcsim_cpu_profile_t *p) { return p->has_energy; }
 unsigned dcsim_cpu_profile_max_threads(const dcsim_cpu_profile_t *p) {
   const table *t = &p->tables[Q_FLOPS];
@@ -357,11 +395,13 @@ static int lookup(const dcsim_cpu_profile_t *p, int q, const dcsim_cpu_state *s,
 int dcsim_cpu_profile_rates(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s,
                             dcsim_cpu_rates *out, dcsim_error *err) {
   dcsim_cpu_rates r;
+  memset(&r, 0, sizeof r);
   int rc;
   if ((rc = lookup(p, Q_FLOPS, s, &r.flops, err))) return rc;
-  if ((rc = lookup(p, Q_L1, s, &r.l1_bps, err))) return rc;
-  if ((rc = lookup(p, Q_L2, s, &r.l2_bps, err))) return rc;
-  if ((rc = lookup(p, Q_L3, s, &r.l3_bps, err))) return rc;
+  /* cache tables are optional (dcsim/hwprofile.h); absent ones stay 0 with their flag cleared */
+  if ((r.has_l1 = p->tables[Q_L1].present) && (rc = lookup(p, Q_L1, s, &r.l1_bps, err))) return rc;
+  if ((r.has_l2 = p->tables[Q_L2].present) && (rc = lookup(p, Q_L2, s, &r.l2_bps, err))) return rc;
+  if ((r.has_l3 = p->tables[Q_L3].present) && (rc = lookup(p, Q_L3, s, &r.l3_bps, err))) return rc;
   if ((rc = lookup(p, Q_DRAM, s, &r.dram_bps, err))) return rc;
   *out = r;
   return 0;
@@ -443,8 +483,19 @@ int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_er
     if ((rc = dcsim_xml_double(doc, adj, "at-or-above", 1, &s->ge_at_or_above, err))) goto out;
     if (!(s->ge_below > 0) || !(s->ge_at_or_above > 0)) { rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, adj, "<global-efficiency-adjustment>: factors must be positive"); goto out; }
   }
+  xmlNode *sd = dcsim_xml_child(root, "small-domain");
+  if (sd) {
+    s->has_small_domain = 1;
+    if ((rc = dcsim_xml_double(doc, sd, "launch-s", 1, &s->launch_s, err)) ||
+        (rc = dcsim_xml_double(doc, sd, "saturation-threads-per-sm", 1, &s->saturation_threads_per_sm, err)))
+      goto out;
+    if (!(s->saturation_threads_per_sm > 0)) { rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, sd, "<small-domain>: saturation-threads-per-sm must be positive"); goto out; }
+  }
   xmlNode *mem = dcsim_xml_child(root, "memory");
   if (mem && (rc = dcsim_xml_double(doc, mem, "byte", 1, &s->memory_byte, err))) goto out;
+  xmlNode *hl = dcsim_xml_child(root, "host-link");
+  if (hl && (rc = dcsim_xml_double(doc, hl, "bw-bps", 1, &s->host_link_bps, err))) goto out;
+  if (hl && !(s->host_link_bps > 0)) { rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, hl, "<host-link bw-bps>: must be positive"); goto out; }
   xmlNode *pw = dcsim_xml_child(root, "power");
   if ((rc = dcsim_xml_double(doc, pw, "limit-w", 1, &s->power_limit_w, err))) goto out;
   if ((rc = dcsim_xml_double(doc, pw, "idle-w", 1, &s->idle_w, err))) goto out;

@@ -112,7 +112,7 @@ static int on_task(void *ctx, const dcsim_task_record *t, dcsim_error *err) {
   sqlite3_bind_int64(st, 3, t->task);
   sqlite3_bind_text(st, 4, name, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 5, tt->dwarf, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 6, t->opt->gpu ? "gpu" : "cpu", -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 6, t->opt->gpus ? "gpu" : "cpu", -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 7, r->s->groups[t->opt->group].g->name, -1, SQLITE_STATIC);
   sqlite3_bind_int64(st, 8, t->start_ns);
   sqlite3_bind_int64(st, 9, t->end_ns);

@@ -182,15 +182,15 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf, const 
   int rc = pick_group(s, wf, t, gpu, &o->group, err);
   if (rc) return rc;
   const dcsim_group_rt *g = &s->groups[o->group];
-  o->gpu = gpu;
+  /* a task on several GPUs (dcsim/model_multigpu.h) holds its whole node, like a CPU task:
+   * the plan reserves GPU slots one per task (doc/engine.md) */
+  const int multi = gpu && t->gpus > 1;
+  o->gpu = gpu && !multi;
+  o->gpus = gpu ? t->gpus : 0;
   o->nodes = gpu ? 1 : t->nodes;
   if (o->nodes > g->g->count)
     return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line, "<task name=\"%s\">: asks for %u nodes, group '%s' has %u",
                      t->name, o->nodes, g->g->name, g->g->count);
-  if (gpu && t->gpus != 1)
-    return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line,
-                     "<task name=\"%s\">: asks for %u GPUs; one task runs on one GPU (D3.5 §3, §6.2: no multi-GPU model)",
-                     t->name, t->gpus);
   if (gpu && t->gpus > g->g->gpus_per_node)
     return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line, "<task name=\"%s\">: asks for %u GPUs, nodes of '%s' have %u",
                      t->name, t->gpus, g->g->name, g->g->gpus_per_node);
@@ -210,11 +210,13 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf, const 
   if (gpu) {
     rq.gpu = g->gpu;
     rq.host_cpu = g->cpu;
+    rq.gpus = multi ? t->gpus : 0; /* 1 GPU: D3.5's model as published */
   } else {
     rq.cpu = g->cpu;
     rq.nodes = o->nodes;
     rq.state.threads = t->cores_per_node ? t->cores_per_node : g->cores_per_node;
     rq.net_s_per_byte = s->platform->net_bw_bps > 0 ? 1.0 / s->platform->net_bw_bps : 0; /* §4.3 T_single */
+    rq.net_latency_s = s->platform->net_latency_s; /* Hockney alpha (dcsim/model_comm.h) */
     if (t->freq_label) rc = dcsim_cpu_profile_freq(g->cpu, t->freq_label, &rq.state, err);
     else if (t->freq_ghz > 0) rq.state.ghz = t->freq_ghz;
     else rq.state.ghz = dcsim_cpu_profile_nominal_ghz(g->cpu);
@@ -240,7 +242,7 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf, const 
   o->duration_ns = llround(p.time_s * 1e9);
   o->energy_j = p.energy_j;
   if (gpu) /* §5.5: T*(E_pkg(idle) + S*E_gpu); the host package idle is part of the node idle */
-    o->node_delta_w = p.gpu_fraction * dcsim_gpu_profile_spec(g->gpu)->power_limit_w - g->gpu_idle_w;
+    o->node_delta_w = o->gpus * (p.gpu_fraction * dcsim_gpu_profile_spec(g->gpu)->power_limit_w - g->gpu_idle_w);
   else /* §5.3 power of one node, minus the idle of the socket it covers */
     o->node_delta_w = (p.time_s > 0 ? p.node_energy_j / p.time_s : 0) - (g->pkg_idle_w + g->dram_idle_w);
   if (g->idle_w + o->node_delta_w < 0) {

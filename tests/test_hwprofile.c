@@ -19,7 +19,8 @@ static dcsim_cpu_profile_t *load_cpu(const char *path) {
 }
 
 static dcsim_cpu_rates rates(const dcsim_cpu_profile_t *p, double ghz, const char *label, unsigned threads) {
-  dcsim_cpu_rates r = {0, 0, 0, 0, 0};
+  dcsim_cpu_rates r;
+  memset(&r, 0, sizeof r);
   dcsim_cpu_state s = {ghz, label, threads};
   dcsim_error err = {0};
   int rc = dcsim_cpu_profile_rates(p, &s, &r, &err);

@@ -31,7 +31,9 @@ typedef struct dcsim_group_rt {
 typedef struct dcsim_option {
   uint32_t group;
   uint32_t nodes;
-  int gpu;               /* 1: uses one GPU of the node; 0: uses the node's CPUs exclusively */
+  int gpu;               /* 1: uses one GPU of the node; 0: uses the node exclusively (CPU tasks,
+                            and GPU tasks on several GPUs: gpus > 1) */
+  uint32_t gpus;         /* GPUs the task uses (0 for CPU tasks) */
   int64_t duration_ns;   /* model time, rounded to the ns */
   double energy_j;       /* model energy of the whole task (D3.5 §5.3/§5.5, §5.6 sum) */
   double node_delta_w;   /* node power above idle while the task runs, per node */
