@@ -46,12 +46,14 @@ int dcsim_balance_point(const unsigned *nodes, const double *time_s, const doubl
       return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "time or energy of %u nodes is not a finite, non-negative number", nodes[i]);
   }
   dcsim_balance b = {n - 1, 0, 0, 0};
-  for (size_t i = 0; i + 1 < n; i++)
-    if (time_s[i + 1] >= time_s[i]) { b.balance = i; b.reached = 1; break; } /* D3.5 §6.1.2: more nodes, no faster */
   for (size_t i = 1; i < n; i++) {
     if (time_s[i] < time_s[b.time_min]) b.time_min = i;
     if (energy_j && energy_j[i] < energy_j[b.energy_min]) b.energy_min = i;
   }
+  /* D3.5 §6.1.2, §7: beyond the fastest node count more nodes are no faster (and cost energy);
+   * a dip on the way (e.g. 1 -> 2 nodes, when communication first appears) is not the balance */
+  b.balance = b.time_min;
+  b.reached = b.time_min + 1 < n;
   *out = b;
   return 0;
 }

@@ -48,8 +48,8 @@ int dcsim_comm_time(const dcsim_dwarf_eval *ev, unsigned nodes, const dcsim_netw
 double dcsim_comm_compose(double comp_s, double comm_s, double overlap);
 
 typedef struct dcsim_balance {
-  size_t balance;    /* index where adding nodes stops reducing time: the first i with
-                        time[i+1] >= time[i]; the last index if time falls to the end */
+  size_t balance;    /* index where adding nodes stops reducing time: the fastest node count
+                        of the scan (the first one on ties); the last index if time falls to the end */
   int reached;       /* 1 if that happens inside the scan (balance < n - 1) */
   size_t time_min;   /* index of the least time (the first one on ties) */
   size_t energy_min; /* index of the least energy (0 without energies) */
