@@ -127,7 +127,7 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
     if (err) err->line = dcsim_arg_index(a, "policy");
     return rc;
   }
-  dcsim_scenario_opts so = {dcsim_arg(a, "platform"), tp, 0};
+  dcsim_scenario_opts so = {.platform_path = dcsim_arg(a, "platform"), .task_policy = tp};
   if ((rc = dcsim_arg_double(a, "deadline-s", 0, &so.deadline_s, err))) return rc;
   /* every input is read and checked before the database is touched */
   if ((rc = dcsim_scenario_load(a->positional[0], &so, &s, err))) goto out;

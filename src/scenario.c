@@ -8,6 +8,7 @@
 
 #include "dcsim/catalog.h"
 #include "dcsim/model.h"
+#include "dcsim/recorded.h"
 #include "dcsim/sched.h"
 #include "dcsim/sha256.h"
 #include "dcsim/xmlio.h"
@@ -102,9 +103,10 @@ static int get_dwarf(dcsim_scenario *s, const char *ref, const char *file, int l
 }
 
 static int load_platform(dcsim_scenario *s, const char *path, dcsim_error *err) {
-  int rc = dcsim_platform_load(path, &s->platform, err);
+  int preset = s->platform != NULL; /* built in memory by a trace import (dcsim/trace.h) */
+  int rc = preset ? 0 : dcsim_platform_load(path, &s->platform, err);
   if (rc) return rc;
-  if ((rc = add_input(s, path, err))) return rc;
+  if (!preset && (rc = add_input(s, path, err))) return rc;
   const dcsim_platform *p = s->platform;
   s->n_groups = p->n_groups;
   s->groups = calloc(p->n_groups, sizeof *s->groups);
@@ -114,7 +116,7 @@ static int load_platform(dcsim_scenario *s, const char *path, dcsim_error *err) 
     g->g = &p->groups[i];
     if ((rc = get_cpu(s, g->g->cpu, path, g->g->line, &g->cpu, err))) return rc;
     if (g->g->gpu && (rc = get_gpu(s, g->g->gpu, path, g->g->line, &g->gpu, err))) return rc;
-    g->cores_per_node = dcsim_cpu_profile_cores_per_socket(g->cpu) * g->g->sockets;
+    g->cores_per_node = g->g->cores ? g->g->cores : dcsim_cpu_profile_cores_per_socket(g->cpu) * g->g->sockets;
     if (!dcsim_cpu_profile_has_energy(g->cpu))
       return DCSIM_ERR(err, DCSIM_EREF, path, g->g->line,
                        "<node-group name=\"%s\">: CPU profile %s has no <energy> table, so the node's power is unknown",
@@ -214,6 +216,7 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf, const 
   }
   o->duration_ns = llround(p.time_s * 1e9);
   o->energy_j = p.energy_j;
+  o->ghz = gpu ? 0 : rq.state.ghz;
   if (gpu) /* §5.5: T*(E_pkg(idle) + S*E_gpu); the host package idle is part of the node idle */
     o->node_delta_w = p.gpu_fraction * dcsim_gpu_profile_spec(g->gpu)->power_limit_w - g->gpu_idle_w;
   else /* §5.3 power of one node, minus the idle of the socket it covers */
@@ -229,6 +232,48 @@ out:
   return rc;
 }
 
+/* The CPU option of a recorded-runtime task (dcsim/recorded.h). */
+static int make_recorded_option(const dcsim_scenario *s, const dcsim_workflow *wf, const dcsim_task_template *t,
+                                dcsim_option *o, dcsim_error *err) {
+  int rc = pick_group(s, wf, t, 0, &o->group, err);
+  if (rc) return rc;
+  const dcsim_group_rt *g = &s->groups[o->group];
+  o->nodes = t->nodes;
+  if (o->nodes > g->g->count)
+    return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line, "<task name=\"%s\">: asks for %u nodes, group '%s' has %u",
+                     t->name, o->nodes, g->g->name, g->g->count);
+  dcsim_cpu_state st = {dcsim_cpu_profile_nominal_ghz(g->cpu), NULL, 1};
+  if (t->freq_label) rc = dcsim_cpu_profile_freq(g->cpu, t->freq_label, &st, err);
+  else if (t->freq_ghz > 0) st.ghz = t->freq_ghz;
+  if (!rc) rc = dcsim_recorded_option(g, t, &st, wf->path, o, err);
+  o->ghz = st.ghz;
+  return rc;
+}
+
+/* DVFS (dcsim_scenario_opts.dvfs): the CPU option at the frequency state of least task energy
+ * within the slowdown bound; the nominal option when no other state qualifies. */
+static int dvfs_option(const dcsim_scenario *s, const dcsim_workflow *wf, const dcsim_task_template *t,
+                       const dcsim_dwarf_t *d, double slowdown, dcsim_option *o, dcsim_error *err) {
+  int rc = t->runtime_s > 0 ? make_recorded_option(s, wf, t, o, err) : make_option(s, wf, t, d, 0, o, err);
+  if (rc || t->freq_ghz > 0 || t->freq_label) return rc; /* an explicit frequency is kept */
+  const dcsim_cpu_profile_t *cpu = s->groups[o->group].cpu;
+  double limit_ns = (double)o->duration_ns * (1 + slowdown);
+  for (size_t i = 0; i < dcsim_cpu_profile_n_freqs(cpu); i++) {
+    dcsim_cpu_state st;
+    if (dcsim_cpu_profile_freq_at(cpu, i, &st) || st.label) continue; /* turbo is not a DVFS state */
+    dcsim_task_template tf = *t;
+    tf.freq_ghz = st.ghz;
+    dcsim_option c;
+    memset(&c, 0, sizeof c);
+    dcsim_error ignored;
+    if (t->runtime_s > 0 ? make_recorded_option(s, wf, &tf, &c, &ignored) : make_option(s, wf, &tf, d, 0, &c, &ignored))
+      continue; /* a state the tables do not cover */
+    if ((double)c.duration_ns > limit_ns) continue;
+    if (c.energy_j < o->energy_j || (c.energy_j == o->energy_j && c.ghz > o->ghz)) *o = c;
+  }
+  return 0;
+}
+
 static int prepare_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scenario_opts *o,
                             dcsim_error *err) {
   const dcsim_workflow *wf = w->wf;
@@ -238,6 +283,12 @@ static int prepare_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scena
   for (size_t i = 0; i < wf->n_templates; i++) {
     const dcsim_task_template *t = &wf->templates[i];
     const dcsim_dwarf_t *d = NULL;
+    if (t->runtime_s > 0) { /* a recorded runtime (dcsim/recorded.h): no dwarf, one CPU option */
+      dcsim_option *op = &w->tmpls[i].opts[w->tmpls[i].n_opts++];
+      if ((rc = o->dvfs ? dvfs_option(s, wf, t, NULL, o->dvfs_slowdown, op, err) : make_recorded_option(s, wf, t, op, err)))
+        return rc;
+      continue;
+    }
     if ((rc = get_dwarf(s, t->dwarf, wf->path, t->line, &d, err))) return rc;
     if (t->case_name && !dcsim_dwarf_has_case(d, t->case_name))
       return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line, "<task name=\"%s\">: dwarf %s has no case '%s'", t->name,
@@ -251,7 +302,9 @@ static int prepare_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scena
     if (t->device == DCSIM_DEV_ANY && !(dcsim_dwarf_has_cpu_model(d) && dcsim_dwarf_has_gpu_model(d)))
       return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line, "<task name=\"%s\" device=\"any\">: dwarf %s needs both a CPU and a GPU model", t->name, dcsim_dwarf_name(d));
     dcsim_tmpl_rt *tr = &w->tmpls[i];
-    if (want_cpu && (rc = make_option(s, wf, t, d, 0, &tr->opts[tr->n_opts++], err))) return rc;
+    if (want_cpu && (rc = o->dvfs ? dvfs_option(s, wf, t, d, o->dvfs_slowdown, &tr->opts[tr->n_opts++], err)
+                                  : make_option(s, wf, t, d, 0, &tr->opts[tr->n_opts++], err)))
+      return rc;
     if (want_gpu && (rc = make_option(s, wf, t, d, 1, &tr->opts[tr->n_opts++], err))) return rc;
   }
   return dcsim_sched_plan(s, w, (dcsim_task_policy)o->task_policy, o->deadline_s, err);

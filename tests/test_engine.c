@@ -15,7 +15,7 @@
 
 static dcsim_scenario *load(const char *path, dcsim_task_policy tp) {
   dcsim_error err;
-  dcsim_scenario_opts o = {NULL, tp, 0};
+  dcsim_scenario_opts o = {.task_policy = tp};
   dcsim_scenario *s = NULL;
   if (dcsim_scenario_load(path, &o, &s, &err)) {
     fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
@@ -175,7 +175,7 @@ static int count_gpu(void *ctx, const dcsim_task_record *r, dcsim_error *err) {
 
 static double run_choice(const char *path, dcsim_task_policy tp, double deadline_s, int *gpu_tasks) {
   dcsim_error err;
-  dcsim_scenario_opts o = {NULL, tp, deadline_s};
+  dcsim_scenario_opts o = {.task_policy = tp, .deadline_s = deadline_s};
   dcsim_scenario *s = NULL;
   double e_j = -1;
   *gpu_tasks = 0;

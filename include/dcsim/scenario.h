@@ -35,6 +35,9 @@ typedef struct dcsim_option {
   int64_t duration_ns;   /* model time, rounded to the ns */
   double energy_j;       /* model energy of the whole task (D3.5 §5.3/§5.5, §5.6 sum) */
   double node_delta_w;   /* node power above idle while the task runs, per node */
+  uint32_t cores;        /* > 0: it occupies this many cores of each node and shares the node with
+                          * other such tasks (recorded-runtime tasks); 0: it holds its nodes */
+  double ghz;            /* CPU frequency it runs at (0 for GPU options) */
 } dcsim_option;
 
 typedef struct dcsim_tmpl_rt {
@@ -95,6 +98,17 @@ typedef struct dcsim_scenario_opts {
   const char *platform_path; /* overrides the one named by the input; NULL = use it */
   int task_policy;           /* DCSIM_TASK_* of dcsim/sched.h */
   double deadline_s;         /* energy-aware policy; 0 = per-task deadlines only */
+  /* DVFS: with dvfs set, every CPU task without an explicit freq= runs at the plain frequency
+   * state of its profile that gives the least task energy among those whose duration stays within
+   * (1 + dvfs_slowdown) x its nominal-frequency duration (ties: the higher frequency). Labelled
+   * states (turbo) are never chosen; states outside the energy tables are skipped. */
+  int dvfs;
+  double dvfs_slowdown;
+  /* trace imports (dcsim/trace.h) */
+  const char *swf_map;       /* SWF job -> dwarf rules (schemas/swf-map.xsd); NULL = recorded runtimes */
+  double wms_delay_s;        /* WfCommons: latency before every task (workflow-system overhead) */
+  double wms_dispatch_s;     /* WfCommons: at most one task start per this many seconds */
+  double io_bw_bps;          /* WfCommons: > 0 adds (input + output bytes) / io_bw_bps to each task */
 } dcsim_scenario_opts;
 
 int dcsim_scenario_load(const char *path, const dcsim_scenario_opts *opts, dcsim_scenario **out,
