@@ -132,7 +132,7 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   /* every input is read and checked before the database is touched */
   if ((rc = dcsim_scenario_load(a->positional[0], &so, &s, err))) goto out;
   const char *dbpath = dcsim_arg(a, "db");
-  dcsim_engine_opts eo = {jp, NULL};
+  dcsim_engine_opts eo = {.job_policy = jp};
   if (dbpath) {
     dcsim_run_info info = {a->positional[0], dcsim_sched_job_name(jp), dcsim_sched_task_name(tp)};
     if ((rc = dcsim_results_open(dbpath, &db, err)) || (rc = dcsim_results_begin(db, s, &info, err))) goto out;

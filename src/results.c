@@ -120,7 +120,7 @@ static int on_task(void *ctx, const dcsim_task_record *t, dcsim_error *err) {
   sqlite3_bind_double(st, 11, (double)t->end_ns * 1e-9);
   sqlite3_bind_text(st, 12, r->buf, -1, SQLITE_TRANSIENT);
   if (t->gpu_slot >= 0) sqlite3_bind_int(st, 13, t->gpu_slot); else sqlite3_bind_null(st, 13);
-  sqlite3_bind_double(st, 14, t->opt->energy_j);
+  sqlite3_bind_double(st, 14, t->energy_j);
   int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(r, err, "cannot write a task");
   sqlite3_reset(st);
   return rc;

@@ -357,7 +357,7 @@ int dcsim_scenario_load(const char *path, const dcsim_scenario_opts *o, dcsim_sc
         double at = sb->at_s + k * sb->interval_s;
         if (!(at >= 0) || at > 9e9) { rc = DCSIM_ERR(err, DCSIM_ERANGE, path, sb->line, "<submit>: submission time %g s out of range", at); goto out; }
         for (unsigned m = 0; m < sb->members; m++)
-          { s->jobs[s->n_jobs] = (dcsim_job){w, (uint32_t)s->n_jobs, llround(at * 1e9)}; s->n_jobs++; }
+          { s->jobs[s->n_jobs] = (dcsim_job){.wf = w, .instance = (uint32_t)s->n_jobs, .submit_ns = llround(at * 1e9)}; s->n_jobs++; }
       }
     }
   } else if (strcmp(root, "workflow") == 0) {
@@ -366,7 +366,7 @@ int dcsim_scenario_load(const char *path, const dcsim_scenario_opts *o, dcsim_sc
     if (!platform) platform = s->wfs[0].wf->platform;
     s->jobs = calloc(1, sizeof *s->jobs);
     if (!s->jobs) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
-    s->jobs[s->n_jobs++] = (dcsim_job){w, 0, 0};
+    s->jobs[s->n_jobs++] = (dcsim_job){.wf = w};
   } else {
     rc = DCSIM_ERR(err, DCSIM_ESCHEMA, path, 1, "<%s>: dcsim run takes a <workflow> or a <workload>", root);
     goto out;

@@ -27,16 +27,17 @@ int dcsim_sched_parse_policy(const char *name, dcsim_job_policy *job, dcsim_task
     if (!w) continue;
     if (strcmp(w, "fcfs") == 0 && !seen_job) { *job = DCSIM_JOB_FCFS; seen_job = 1; }
     else if (strcmp(w, "easy") == 0 && !seen_job) { *job = DCSIM_JOB_EASY; seen_job = 1; }
+    else if (strcmp(w, "sjf") == 0 && !seen_job) { *job = DCSIM_JOB_SJF; seen_job = 1; }
     else if (strcmp(w, "heft") == 0 && !seen_task) { *task = DCSIM_TASK_HEFT; seen_task = 1; }
     else if (strcmp(w, "energy") == 0 && !seen_task) { *task = DCSIM_TASK_ENERGY; seen_task = 1; }
     else
       return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                       "unknown policy '%s' (fcfs, easy, heft, energy, or JOB+TASK such as easy+energy)", name);
+                       "unknown policy '%s' (fcfs, easy, sjf, heft, energy, or JOB+TASK such as easy+energy)", name);
   }
   return 0;
 }
 
-const char *dcsim_sched_job_name(dcsim_job_policy p) { return p == DCSIM_JOB_EASY ? "easy" : "fcfs"; }
+const char *dcsim_sched_job_name(dcsim_job_policy p) { return p == DCSIM_JOB_EASY ? "easy" : p == DCSIM_JOB_SJF ? "sjf" : "fcfs"; }
 const char *dcsim_sched_task_name(dcsim_task_policy p) { return p == DCSIM_TASK_ENERGY ? "energy" : "heft"; }
 
 void dcsim_sched_plan_release(dcsim_wf_rt *w) {

@@ -26,7 +26,7 @@ static dcsim_scenario *load(const char *path, dcsim_task_policy tp) {
 
 static dcsim_engine_t *run(const dcsim_scenario *s, dcsim_job_policy jp, const dcsim_engine_sink *sink) {
   dcsim_error err;
-  dcsim_engine_opts o = {jp, sink};
+  dcsim_engine_opts o = {.job_policy = jp, .sink = sink};
   dcsim_engine_t *e = dcsim_engine_new(s, &o, &err);
   if (!e || dcsim_engine_run(e, &err)) {
     fprintf(stderr, "engine: %s\n", err.msg);

@@ -72,6 +72,11 @@ typedef struct dcsim_job {
   uint32_t wf;           /* index into workflows */
   uint32_t instance;     /* 1-based instance number among the jobs of this workflow */
   int64_t submit_ns;
+  /* trace jobs (dcsim/trace.h) share one workflow per shape, so these are per job: */
+  double time_scale;     /* > 0: every time of the job's plan is multiplied by it (0 = 1) */
+  int64_t estimate_ns;   /* > 0: the user's runtime estimate (EASY, SJF); 0 = the plan's makespan */
+  uint32_t trace_job;    /* the job's number in its trace (SWF field 1), 0 = none */
+  uint32_t trace_procs;  /* processors it asked for in its trace, 0 = none */
 } dcsim_job;
 
 typedef struct dcsim_input_file { char *path; char sha256[65]; } dcsim_input_file;
