@@ -183,7 +183,7 @@ static int validate_workflow(const char *path, int depth, dcsim_error *err) {
   int rc = dcsim_workflow_load(path, &wf, err);
   for (size_t t = 0; !rc && t < wf->n_templates; t++) {
     const dcsim_task_template *tt = &wf->templates[t];
-    if (tt->runtime_s > 0) continue; /* a recorded runtime: no dwarf */
+    if (!tt->dwarf) continue; /* a recorded runtime: no dwarf */
     char dpath[4096];
     dcsim_dwarf_t *d = NULL;
     dcsim_dwarf_eval *ev = NULL;

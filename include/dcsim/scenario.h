@@ -92,6 +92,9 @@ typedef struct dcsim_scenario {
   dcsim_job *jobs;       /* sorted by submit time, then submission order */
   size_t n_inputs;
   dcsim_input_file *inputs; /* every file read, with its hash */
+  struct dcsim_trace_info *trace; /* what trace imports read and left out (dcsim/trace.h), NULL if none */
+  size_t n_notes;
+  char **notes;          /* warnings of the importers, one line each (the CLI prints them) */
   /* owned profile and dwarf objects */
   size_t n_cpus, n_gpus, n_dwarfs;
   dcsim_cpu_profile_t **cpus;

@@ -59,10 +59,10 @@ typedef struct dcsim_task_template {
   size_t n_sets;            /* dwarf parameter overrides */
   dcsim_param_set *sets;
   int line;                 /* line of <task> */
-  /* A recorded-runtime task (trace imports, runtime-s=): no dwarf; it lasts runtime_s, recorded
-   * on a CPU clocked at ref_ghz (0 = the simulated node's nominal frequency: no scaling), and its
-   * power follows the rule of dcsim/recorded.h. CPU only. */
-  double runtime_s;         /* > 0 for a recorded-runtime task, else 0 */
+  /* A recorded-runtime task (dwarf == NULL; runtime-s=, trace imports): it lasts runtime_s,
+   * recorded on a CPU clocked at ref_ghz (0 = the simulated node's nominal frequency: no scaling),
+   * and its power follows the rule of dcsim/recorded.h. CPU only. */
+  double runtime_s;         /* >= 0; 0 for a modelled call */
   double ref_ghz;           /* >= 0 */
   double delay_s;           /* >= 0: latency between the end of its last predecessor (or the job
                              * start) and its start, holding no resource (workflow-system overhead) */
