@@ -246,6 +246,37 @@ static int gpu_commit(group_res *r, uint32_t slot, int64_t finish, dcsim_error *
 
 typedef struct plan_ev { int64_t t; uint32_t code; } plan_ev;
 
+/* Task starts already given by the workflow system, ascending (dcsim_workflow.dispatch_s). */
+typedef struct dispatch_log { int64_t *t; size_t n, cap; } dispatch_log;
+
+/* Moves *st to the earliest time >= *st at least d away from every start in the log, and logs it. */
+static int dispatch_slot(dispatch_log *l, int64_t *st, int64_t d) {
+  size_t lo = 0, hi = l->n;
+  int64_t t = *st;
+  while (lo < hi) { /* first start later than t - d */
+    size_t mid = (lo + hi) / 2;
+    if (l->t[mid] <= t - d) lo = mid + 1; else hi = mid;
+  }
+  for (size_t i = lo; i < l->n && l->t[i] < t + d; i++) t = max64(t, l->t[i] + d);
+  if (l->n == l->cap) {
+    size_t nc = l->cap ? 2 * l->cap : 64;
+    int64_t *nt = realloc(l->t, nc * sizeof *nt);
+    if (!nt) return -1;
+    l->t = nt;
+    l->cap = nc;
+  }
+  lo = 0, hi = l->n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (l->t[mid] <= t) lo = mid + 1; else hi = mid;
+  }
+  memmove(l->t + lo + 1, l->t + lo, (l->n - lo) * sizeof *l->t);
+  l->t[lo] = t;
+  l->n++;
+  *st = t;
+  return 0;
+}
+
 /* Latency before task t may start once its predecessors have ended (dcsim_task_template.delay_s). */
 static int64_t delay_ns(const dcsim_workflow *wf, uint32_t t) {
   double d = wf->templates[wf->tasks[t].tmpl].delay_s;
@@ -302,6 +333,7 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
   demand_ev *dev = NULL;
   group_res *res = NULL;
   ready_heap rh = {NULL, 0, NULL};
+  dispatch_log dl_ = {NULL, 0, 0};
   p->alloc = calloc(ng, sizeof *p->alloc);
   p->start_ns = calloc(n ? n : 1, sizeof *p->start_ns);
   p->opt = calloc(n ? n : 1, 1);
@@ -415,7 +447,7 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
     if (!indeg[i]) ready_push(&rh, (uint32_t)i);
   }
   int64_t deadline_all = deadline_s > 0 ? llround(deadline_s * 1e9) : 0;
-  int64_t dispatch_ns = llround(wf->dispatch_s * 1e9), dispatch_free = 0;
+  int64_t dispatch_ns = llround(wf->dispatch_s * 1e9);
   int64_t makespan_so_far = 0;
   double alloc_idle_w = 0; /* idle power of the whole allocation */
   for (size_t g = 0; g < ng; g++) alloc_idle_w += p->alloc[g] * s->groups[g].idle_w;
@@ -429,7 +461,7 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
     const dcsim_tmpl_rt *tr = &w->tmpls[wf->tasks[t].tmpl];
     int64_t est = 0;
     for (uint32_t d = wf->dep_start[t]; d < wf->dep_start[t + 1]; d++) est = max64(est, end[wf->deps[d]]);
-    est = max64(est + delay_ns(wf, t), dispatch_free); /* workflow-system latency and dispatch rate */
+    est += delay_ns(wf, t); /* workflow-system latency */
     int64_t fin[2] = {0, 0};
     uint32_t slot[2] = {0, 0};
     for (uint32_t o = 0; o < tr->n_opts && !rc; o++) {
@@ -461,19 +493,22 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
     }
     const dcsim_option *op = &tr->opts[pick];
     int64_t st = 0;
+    if (op->gpu) gpu_probe(&res[op->group], est, &slot[pick], &st);
+    else if (op->cores) shared_probe(&res[op->group], op->nodes, op->cores, est, nodes, &st);
+    else rc = cpu_probe(&res[op->group], op->nodes, est, nodes, &st, err);
+    /* the workflow system starts at most one task per dispatch interval: the resources chosen
+     * are free from st on, so starting later on them is always possible */
+    if (!rc && dispatch_ns && dispatch_slot(&dl_, &st, dispatch_ns)) rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
+    if (rc) { free(first); free(count); goto out; }
     if (op->gpu) {
-      gpu_probe(&res[op->group], est, &slot[pick], &st);
       rc = gpu_commit(&res[op->group], slot[pick], st + op->duration_ns, err);
       nodes[0] = slot[pick] / res[op->group].gpn;
       p->gpu_slot[t] = (uint8_t)(slot[pick] % res[op->group].gpn);
     } else if (op->cores) {
-      shared_probe(&res[op->group], op->nodes, op->cores, est, nodes, &st);
       rc = shared_commit(&res[op->group], op->nodes, op->cores, nodes, st + op->duration_ns, err);
     } else {
-      rc = cpu_probe(&res[op->group], op->nodes, est, nodes, &st, err);
-      if (!rc) rc = cpu_commit(&res[op->group], op->nodes, nodes, st + op->duration_ns, err);
+      rc = cpu_commit(&res[op->group], op->nodes, nodes, st + op->duration_ns, err);
     }
-    if (dispatch_ns) dispatch_free = st + dispatch_ns;
     if (rc) { free(first); free(count); goto out; }
     if (st > limit - op->duration_ns) { free(first); free(count); rc = DCSIM_ERR(err, DCSIM_ERANGE, wf->path, 0, "workflow longer than 10^9 s"); goto out; }
     p->start_ns[t] = st;
@@ -512,6 +547,7 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
   free(count);
   rc = plan_events(w, p, err);
 out:
+  free(dl_.t);
   if (res) for (size_t g = 0; g < ng; g++) group_res_free(&res[g]);
   free(res);
   free(rh.a);
