@@ -71,6 +71,23 @@ static int header_int(dcsim_swf *t, const char *key, long long *out, dcsim_error
   return 0;
 }
 
+/* strtod, with a fast path for the whole numbers that make up almost every SWF field. */
+static double parse_number(char *p, char **end) {
+  char *q = p;
+  int neg = *q == '-';
+  if (neg || *q == '+') q++;
+  if (*q >= '0' && *q <= '9') {
+    long long v = 0;
+    int digits = 0;
+    while (*q >= '0' && *q <= '9' && digits < 15) { v = v * 10 + (*q - '0'); q++; digits++; }
+    if (!(*q >= '0' && *q <= '9') && *q != '.' && *q != 'e' && *q != 'E' && *q != 'x' && *q != 'X') {
+      *end = q;
+      return neg ? -(double)v : (double)v;
+    }
+  }
+  return strtod(p, end);
+}
+
 static const char *const field_names[18] = {
     "job number", "submit time", "wait time", "run time", "allocated processors", "average CPU time",
     "used memory", "requested processors", "requested time", "requested memory", "status", "user",
@@ -85,7 +102,7 @@ static int job_line(dcsim_swf *t, char *text, int line, size_t *cap, dcsim_error
     if (!*p) break;
     if (n == 18) return DCSIM_ERR(err, DCSIM_EPARSE, t->path, line, "more than 18 fields (SWF has 18 per job)");
     char *end = NULL;
-    double x = strtod(p, &end);
+    double x = parse_number(p, &end);
     if (end == p || (*end && !isspace((unsigned char)*end)))
       return DCSIM_ERR(err, DCSIM_EPARSE, t->path, line, "field %d (%s): '%.*s' is not a number", n + 1, field_names[n],
                        (int)strcspn(p, " \t\r\n"), p);
