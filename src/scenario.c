@@ -423,23 +423,26 @@ out:
 /* `dcsim run TRACE`: the trace's workflow or jobs, and the platform it recorded unless one is given. */
 static int load_trace_input(dcsim_scenario *s, const char *path, dcsim_trace_kind kind, const dcsim_scenario_opts *o,
                             swf_pending *pend, const char **platform, dcsim_error *err) {
-  int rc;
+  int rc = 0;
+  dcsim_platform *node = NULL; /* the stand-in node of trace platforms */
+  char *node_path = NULL;
+  if (!o->platform_path && (!(rc = dcsim_trace_node_load(&node, &node_path, err)))) rc = add_input(s, node_path, err);
+  free(node_path);
+  if (rc) { dcsim_platform_free(node); return rc; }
   if (kind == DCSIM_TRACE_SWF) {
-    if ((rc = swf_pend(s, pend, path, 0, err))) return rc;
-    if (!o->platform_path) {
-      if ((rc = dcsim_trace_swf_platform(pend->t[0], DCSIM_TRACE_CPU, &s->platform, err))) return rc;
+    if (!(rc = swf_pend(s, pend, path, 0, err)) && node &&
+        !(rc = dcsim_trace_swf_platform(pend->t[0], &node->groups[0], &s->platform, err)))
       *platform = s->platform->path;
-    }
-    return 0;
+    dcsim_platform_free(node);
+    return rc;
   }
   dcsim_wfc *w = NULL;
-  if (!o->platform_path) { /* its recorded machines */
-    if ((rc = dcsim_wfc_load(path, &w, err)) || (rc = dcsim_wfc_platform(w, DCSIM_TRACE_CPU, &s->platform, err))) {
-      dcsim_wfc_free(w);
-      return rc;
-    }
+  if (node) { /* its recorded machines */
+    if (!(rc = dcsim_wfc_load(path, &w, err)) && !(rc = dcsim_wfc_platform(w, &node->groups[0], &s->platform, err)))
+      *platform = s->platform->path;
     dcsim_wfc_free(w);
-    *platform = s->platform->path;
+    dcsim_platform_free(node);
+    if (rc) return rc;
   }
   if (grow((void **)&s->wfs, s->n_wfs, sizeof *s->wfs)) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   memset(&s->wfs[s->n_wfs], 0, sizeof *s->wfs);

@@ -1,6 +1,8 @@
 /* trace.c — SWF traces as jobs and platforms, trace detection (see dcsim/trace.h). */
 #include "dcsim/trace.h"
 
+#include "dcsim/catalog.h"
+
 #include <ctype.h>
 #include <float.h>
 #include <math.h>
@@ -28,7 +30,26 @@ dcsim_trace_kind dcsim_trace_detect(const char *path) {
 
 static long long job_procs(const dcsim_swf_job *j) { return j->procs > 0 ? j->procs : j->req_procs; }
 
-int dcsim_trace_swf_platform(const dcsim_swf *t, const char *cpu, dcsim_platform **out, dcsim_error *err) {
+int dcsim_trace_node_load(dcsim_platform **out, char **path_out, dcsim_error *err) {
+  char path[4096];
+  int n = snprintf(path, sizeof path, "%s/workflows/platforms/trace-node.xml", dcsim_catalog_root());
+  if (n < 0 || (size_t)n >= sizeof path) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "data root path too long");
+  int rc = dcsim_platform_load(path, out, err);
+  if (!rc && (*out)->n_groups != 1) {
+    rc = DCSIM_ERR(err, DCSIM_ESCHEMA, path, 0, "the stand-in node of traces must be one <node-group>");
+    dcsim_platform_free(*out);
+    *out = NULL;
+  }
+  if (!rc && path_out && !(*path_out = strdup(path))) {
+    dcsim_platform_free(*out);
+    *out = NULL;
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  }
+  return rc;
+}
+
+int dcsim_trace_swf_platform(const dcsim_swf *t, const dcsim_node_group *node, dcsim_platform **out,
+                             dcsim_error *err) {
   long long nodes = t->max_nodes > 0 ? t->max_nodes : t->max_procs, widest = 0;
   for (size_t i = 0; i < t->n_jobs; i++) if (job_procs(&t->jobs[i]) > widest) widest = job_procs(&t->jobs[i]);
   long long ppn = t->max_nodes > 0 && t->max_procs > 0 ? llround((double)t->max_procs / (double)t->max_nodes) : 1;
@@ -39,7 +60,15 @@ int dcsim_trace_swf_platform(const dcsim_swf *t, const char *cpu, dcsim_platform
   char name[256];
   const char *base = strrchr(t->path, '/');
   snprintf(name, sizeof name, "%s (%s)", t->computer && *t->computer ? t->computer : "SWF trace", base ? base + 1 : t->path);
-  dcsim_node_group g = {.name = "nodes", .count = (unsigned)nodes, .cpu = (char *)cpu, .sockets = 1, .cores = (unsigned)ppn};
+  dcsim_node_group g = *node; /* its CPU profile and power states */
+  g.name = "nodes";
+  g.count = (unsigned)nodes;
+  g.sockets = 1;
+  g.cores = (unsigned)ppn;
+  g.gpu = NULL;
+  g.gpus_per_node = 0;
+  g.rack = NULL;
+  g.memory_byte = 0;
   return dcsim_platform_build(name, &g, 1, 0, 0, out, err);
 }
 

@@ -326,7 +326,7 @@ int dcsim_wfc_load(const char *path, dcsim_wfc **out, dcsim_error *err) {
   }
   for (size_t i = 0; i < n; i++) { /* sort, drop duplicates (a link declared on both ends) */
     dcsim_wfc_task *tk = &w->tasks[i];
-    qsort(tk->parents, tk->n_parents, sizeof *tk->parents, cmp_u32);
+    if (tk->n_parents > 1) qsort(tk->parents, tk->n_parents, sizeof *tk->parents, cmp_u32);
     size_t u = 0;
     for (size_t k = 0; k < tk->n_parents; k++)
       if (!k || tk->parents[k] != tk->parents[k - 1]) tk->parents[u++] = tk->parents[k];
@@ -387,7 +387,7 @@ out:
   return rc;
 }
 
-int dcsim_wfc_platform(const dcsim_wfc *w, const char *cpu, dcsim_platform **out, dcsim_error *err) {
+int dcsim_wfc_platform(const dcsim_wfc *w, const dcsim_node_group *node, dcsim_platform **out, dcsim_error *err) {
   size_t ng = w->n_machines ? w->n_machines : 1;
   dcsim_node_group *g = calloc(ng, sizeof *g);
   if (!g) return DCSIM_ERR(err, DCSIM_ENOMEM, w->path, 0, "out of memory");
@@ -401,8 +401,14 @@ int dcsim_wfc_platform(const dcsim_wfc *w, const char *cpu, dcsim_platform **out
     /* tasks must fit the machine they ran on */
     for (size_t t = 0; m && t < w->n_tasks; t++)
       if (w->tasks[t].machine == (long)i && w->tasks[t].cores > cores) cores = w->tasks[t].cores;
-    g[i] = (dcsim_node_group){.name = m ? m->name : "local", .count = 1, .cpu = (char *)cpu, .sockets = 2, .cores = cores,
-                              .memory_byte = m ? m->memory_byte : 0};
+    g[i] = *node; /* its CPU profile and power states */
+    g[i].name = m ? m->name : "local";
+    g[i].count = 1;
+    g[i].sockets = 2;
+    g[i].cores = cores;
+    g[i].memory_byte = m ? m->memory_byte : 0;
+    g[i].gpu = g[i].rack = NULL;
+    g[i].gpus_per_node = 0;
   }
   int rc = dcsim_platform_build(pname, g, ng, 0, 0, out, err);
   free(g);

@@ -20,13 +20,21 @@ static void test_jobs(void) {
   dcsim_error err = {0};
   if (dcsim_swf_load("tests/data/traces/small.swf", &t, &err)) { CHECK(0); return; }
   dcsim_platform *p = NULL;
-  CHECK_INT(dcsim_trace_swf_platform(t, DCSIM_TRACE_CPU, &p, &err), 0);
+  dcsim_platform *node = NULL;
+  CHECK_INT(dcsim_trace_node_load(&node, NULL, &err), 0);
+  if (!node) return;
+  CHECK_INT(dcsim_trace_swf_platform(t, &node->groups[0], &p, &err), 0);
   if (p) {
     CHECK_INT(p->n_nodes, 4);          /* MaxNodes */
     CHECK_INT(p->groups[0].cores, 2);  /* MaxProcs / MaxNodes */
     CHECK_STR(p->name, "test cluster (small.swf)");
+    CHECK_STR(p->groups[0].cpu, "xeon-e5-2697v3");     /* the stand-in node's */
+    CHECK_INT(p->groups[0].has_power_states, 1);
+    CHECK_REL(p->groups[0].boot_j, 36000, 0);
+    CHECK_INT(p->groups[0].sockets, 1);
   }
   dcsim_platform_free(p);
+  dcsim_platform_free(node);
   dcsim_trace_jobs tj;
   dcsim_trace_info info = {0};
   CHECK_INT(dcsim_trace_swf_jobs(t, NULL, "nodes", 4, 2, 7.5, &tj, &info, &err), 0);

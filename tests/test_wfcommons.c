@@ -76,13 +76,15 @@ static void test_layouts(void) {
     }
     dcsim_workflow_free(wf);
     dcsim_platform *p = NULL;
-    CHECK_INT(dcsim_wfc_platform(w, "xeon-e5-2697v3", &p, &err), 0);
+    dcsim_node_group node = {.name = "n", .count = 1, .cpu = "xeon-e5-2697v3", .sockets = 2, .has_power_states = 1, .off_w = 8};
+    CHECK_INT(dcsim_wfc_platform(w, &node, &p, &err), 0);
     if (p) {
       CHECK_INT((long long)p->n_groups, 2);
       CHECK_STR(p->groups[0].name, "alpha");
       CHECK_INT(p->groups[0].cores, 4);
       CHECK_INT(p->groups[1].cores, 8);
       CHECK_INT(p->n_nodes, 2);
+      CHECK_REL(p->groups[1].off_w, 8, 0);
     }
     dcsim_platform_free(p);
     dcsim_wfc_free(w);

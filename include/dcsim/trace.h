@@ -40,9 +40,10 @@ typedef enum { DCSIM_TRACE_NONE = 0, DCSIM_TRACE_SWF = 1, DCSIM_TRACE_WFCOMMONS 
  * instance, anything else (XML, unreadable) NONE — the XML loader then reports it. */
 dcsim_trace_kind dcsim_trace_detect(const char *path);
 
-/* The CPU profile of the platforms built for traces (a stand-in for power: traces record none;
- * the D3.5 reference node). */
-#define DCSIM_TRACE_CPU "xeon-e5-2697v3"
+/* The stand-in node of the platforms built for traces: workflows/platforms/trace-node.xml under
+ * the data root (dcsim/catalog.h). Traces record no power, so their nodes take this node's CPU
+ * profile and power states. On success *path_out (may be NULL) gets the file's path, malloc'd. */
+int dcsim_trace_node_load(dcsim_platform **out, char **path_out, dcsim_error *err);
 
 /* What an import read and left out (reported by `dcsim run` and validate-traces). */
 typedef struct dcsim_trace_info {
@@ -58,8 +59,10 @@ typedef struct dcsim_trace_info {
 
 /* The homogeneous platform an SWF trace runs on without --platform: MaxNodes nodes (else
  * MaxProcs, else the largest job's processors) of P = MaxProcs / MaxNodes cores each (rounded,
- * at least 1), one socket of CPU profile `cpu`. Named after the header's Computer. */
-int dcsim_trace_swf_platform(const dcsim_swf *t, const char *cpu, dcsim_platform **out, dcsim_error *err);
+ * at least 1), one socket of the CPU profile of `node` (the stand-in node), with its power states.
+ * Named after the header's Computer. */
+int dcsim_trace_swf_platform(const dcsim_swf *t, const dcsim_node_group *node, dcsim_platform **out,
+                             dcsim_error *err);
 
 typedef struct dcsim_trace_jobs {
   size_t n_wfs;

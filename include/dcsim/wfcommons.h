@@ -72,9 +72,10 @@ typedef struct dcsim_wfc_opts {
 int dcsim_wfc_workflow(const dcsim_wfc *w, const dcsim_wfc_opts *o, dcsim_workflow **out, dcsim_error *err);
 
 /* A platform equal to the recorded machines: one node group per machine, named after it, with the
- * machine's cores (node-group cores=) and memory, two sockets of CPU profile `cpu` for the power
- * model (the instances record no power data: doc/workloads.md). An instance without machines gets
- * one node with as many cores as its widest task. */
-int dcsim_wfc_platform(const dcsim_wfc *w, const char *cpu, dcsim_platform **out, dcsim_error *err);
+ * machine's cores (node-group cores=) and memory, two sockets of the CPU profile of `node` (the
+ * stand-in node of dcsim/trace.h) and its power states: the instances record no power data
+ * (doc/workloads.md). An instance without machines gets one node with as many cores as its
+ * widest task. */
+int dcsim_wfc_platform(const dcsim_wfc *w, const dcsim_node_group *node, dcsim_platform **out, dcsim_error *err);
 
 #endif
