@@ -448,10 +448,7 @@ static uint32_t take_free(dcsim_engine_t *e, size_t g) {
   nodeset *set = e->free_on[g].count ? &e->free_on[g] : &e->free_off[g];
   uint32_t off = nodeset_lowest(set);
   nodeset_remove(set, off);
-  uint32_t id = e->s->groups[g].g->first_node + off;
-  e->nodes[id].set = SET_NONE;
-  e->nodes[id].gen++;
-  return id;
+  return e->s->groups[g].g->first_node + off; /* start_job marks it taken */
 }
 
 /* ---- jobs ---- */
@@ -484,23 +481,28 @@ static int start_job(dcsim_engine_t *e, uint32_t j, dcsim_error *err) {
    * task's power is set as the nodes are taken */
   const dcsim_option *whole = e->wf_whole[s->jobs[j].wf] ? &w->tmpls[w->wf->tasks[0].tmpl].opts[p->opt[0]] : NULL;
   int at_once = whole && !e->o.power_off;
-  for (size_t g = 0; g < s->n_groups && !rc; g++)
-    for (uint32_t i = 0; i < p->alloc[g] && !rc; i++) {
-      uint32_t id = take_free(e, g); /* lowest free node numbers: deterministic */
+  for (size_t g = 0; g < s->n_groups; g++) /* the lowest free node numbers: deterministic */
+    for (uint32_t i = 0; i < p->alloc[g]; i++) {
+      alloc[k++] = take_free(e, g);
       e->n_free[g]--;
-      if ((rc = account(e, id, err))) break;
-      e->nodes[id].owner = (int32_t)j;
-      alloc[k++] = id;
-      if (at_once) {
-        node_rt *n = &e->nodes[id];
-        n->power_w += whole->node_delta_w;
-        if (n->running++ == 0) { n->busy_since = e->now; e->n_busy++; }
-        continue;
-      }
-      int64_t ready = e->now;
-      if (e->nodes[id].state != NODE_ON && (rc = wake(e, id, &ready, err))) break;
-      if (ready > ready_all) ready_all = ready;
     }
+  for (k = 0; k < total && !rc; k++) {
+    uint32_t id = alloc[k];
+    if (k + 8 < total) __builtin_prefetch(&e->nodes[alloc[k + 8]], 1); /* nodes are far apart in memory */
+    if ((rc = account(e, id, err))) break;
+    e->nodes[id].owner = (int32_t)j;
+    e->nodes[id].set = SET_NONE;
+    e->nodes[id].gen++;
+    if (at_once) {
+      node_rt *n = &e->nodes[id];
+      n->power_w += whole->node_delta_w;
+      if (n->running++ == 0) { n->busy_since = e->now; e->n_busy++; }
+      continue;
+    }
+    int64_t ready = e->now;
+    if (e->nodes[id].state != NODE_ON && (rc = wake(e, id, &ready, err))) break;
+    if (ready > ready_all) ready_all = ready;
+  }
   if (rc) return rc;
   e->n_alloc += (uint32_t)total;
   e->run_pos[j] = (uint32_t)e->n_running;
