@@ -116,11 +116,21 @@ static void nodeset_remove(nodeset *s, uint32_t i) {
   s->count--;
 }
 
-/* The lowest member (the set must not be empty). */
-static uint32_t nodeset_lowest(nodeset *s) {
-  while (!s->top[s->hint]) s->hint++;
-  size_t k = ((size_t)s->hint << 6) | (size_t)__builtin_ctzll(s->top[s->hint]);
-  return (uint32_t)((k << 6) | (size_t)__builtin_ctzll(s->w[k]));
+/* Moves the m lowest members (there must be as many) into out[] as base + member, ascending. */
+static void nodeset_take(nodeset *s, uint32_t m, uint32_t base, uint32_t *out) {
+  while (m) {
+    while (!s->top[s->hint]) s->hint++;
+    size_t k = ((size_t)s->hint << 6) | (size_t)__builtin_ctzll(s->top[s->hint]);
+    uint64_t x = s->w[k];
+    while (x && m) {
+      *out++ = base + (uint32_t)((k << 6) | (size_t)__builtin_ctzll(x));
+      x &= x - 1;
+      m--;
+      s->count--;
+    }
+    s->w[k] = x;
+    if (!x) s->top[k >> 6] &= ~(UINT64_C(1) << (k & 63));
+  }
 }
 
 void dcsim_engine_free(dcsim_engine_t *e) {
@@ -443,14 +453,6 @@ static int arm_idle_timer(dcsim_engine_t *e, uint32_t id, dcsim_error *err) {
   return dcsim_evq_push(e->q, e->now + e->off_after_ns, EV_IDLE, EV_IDLE, id, e->nodes[id].gen, NULL, err);
 }
 
-/* The next free node of group g: powered-on first, then off; lowest number first. */
-static uint32_t take_free(dcsim_engine_t *e, size_t g) {
-  nodeset *set = e->free_on[g].count ? &e->free_on[g] : &e->free_off[g];
-  uint32_t off = nodeset_lowest(set);
-  nodeset_remove(set, off);
-  return e->s->groups[g].g->first_node + off; /* start_job marks it taken */
-}
-
 /* ---- jobs ---- */
 
 /* Position of (end, job) in by_end: the first entry not before it. */
@@ -481,11 +483,13 @@ static int start_job(dcsim_engine_t *e, uint32_t j, dcsim_error *err) {
    * task's power is set as the nodes are taken */
   const dcsim_option *whole = e->wf_whole[s->jobs[j].wf] ? &w->tmpls[w->wf->tasks[0].tmpl].opts[p->opt[0]] : NULL;
   int at_once = whole && !e->o.power_off;
-  for (size_t g = 0; g < s->n_groups; g++) /* the lowest free node numbers: deterministic */
-    for (uint32_t i = 0; i < p->alloc[g]; i++) {
-      alloc[k++] = take_free(e, g);
-      e->n_free[g]--;
-    }
+  for (size_t g = 0; g < s->n_groups; g++) { /* the lowest free node numbers: deterministic */
+    uint32_t m = p->alloc[g], on = e->free_on[g].count < m ? e->free_on[g].count : m, first = s->groups[g].g->first_node;
+    nodeset_take(&e->free_on[g], on, first, alloc + k);         /* powered-on nodes first */
+    nodeset_take(&e->free_off[g], m - on, first, alloc + k + on); /* then off ones */
+    k += m;
+    e->n_free[g] -= m;
+  }
   for (k = 0; k < total && !rc; k++) {
     uint32_t id = alloc[k];
     if (k + 8 < total) __builtin_prefetch(&e->nodes[alloc[k + 8]], 1); /* nodes are far apart in memory */
