@@ -59,7 +59,6 @@ static const dcsim_opt_spec run_opts[] = {
     {"bucket-s", "SECONDS", 0, "width of the utilisation-over-time buckets (default 3600)"},
 };
 
-
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 static const dcsim_command commands[] = {
