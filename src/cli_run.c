@@ -97,6 +97,12 @@ static void print_json(const dcsim_scenario *s, const dcsim_run_stats *st, const
       dcsim_json_key(&j, "skipped_partial"); dcsim_json_int(&j, (long long)tr->skipped_partial);
       dcsim_json_key(&j, "skipped_unmatched"); dcsim_json_int(&j, (long long)tr->skipped_unmatched);
       dcsim_json_key(&j, "processors_per_node"); dcsim_json_int(&j, tr->procs_per_node);
+      static const char *const hk[] = {"max_nodes", "max_procs", "unix_start_time"}; /* SWF header, null if absent */
+      long long hv[] = {tr->max_nodes, tr->max_procs, tr->unix_start_time};
+      for (int k = 0; k < 3; k++) {
+        dcsim_json_key(&j, hk[k]);
+        if (hv[k] >= 0) dcsim_json_int(&j, hv[k]); else dcsim_json_null(&j);
+      }
     }
     dcsim_json_obj_end(&j);
   }
