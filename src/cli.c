@@ -51,12 +51,19 @@ static const dcsim_opt_spec validate_opts[] = {
 };
 static const dcsim_opt_spec run_opts[] = {
     {"platform", "FILE", 0, "platform to run on (default: the one the workflow/workload names)"},
-    {"policy", "NAME", 0, "scheduling policy: fcfs, easy, heft, energy (default heft)"},
+    {"policy", "NAME", 0, "scheduling policy: fcfs, easy, sjf, heft, energy, JOB+TASK (default fcfs+heft)"},
     {"db", "PATH", 0, "SQLite results database (created if missing; one transaction per run)"},
     {"format", "text|json", 0, "output format (default text)"},
     {"deadline-s", "SECONDS", 0, "deadline for the energy-aware policy"},
     {"gantt", "FILE.png|svg", 0, "draw the tasks per node over time (gnuplot)"},
     {"power", "FILE.png|svg", 0, "draw the power of the centre and of each node group over time (gnuplot)"},
+    {"power-off-after", "SECONDS", 0, "switch nodes with <power-states> off after this idle time (default: never)"},
+    {"dvfs-slowdown", "FRACTION", 0, "DVFS: each CPU task at the least-energy frequency within (1+FRACTION) x its nominal time"},
+    {"swf-map", "FILE", 0, "SWF traces: rules mapping jobs to dwarf calls (schemas/swf-map.xsd)"},
+    {"wms-delay-s", "SECONDS", 0, "WfCommons: workflow-system latency before each task (default 0)"},
+    {"wms-dispatch-s", "SECONDS", 0, "WfCommons: at most one task start per this many seconds (default 0)"},
+    {"io-bw-bps", "BPS", 0, "WfCommons: read inputs and write outputs of each task at this rate (default: ignored)"},
+    {"bucket-s", "SECONDS", 0, "width of the utilisation-over-time buckets (default 3600)"},
 };
 static const dcsim_opt_spec sweep_opts[] = {
     {"cpu", "P1,P2,...", 0, "CPU profiles for the node groups without GPU"},

@@ -178,7 +178,7 @@ int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error
     rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a sweep list has more than %d values", DCSIM_SWEEP_MAX_LIST);
     goto out;
   }
-  dcsim_scenario_opts so = {def->platform, tp, def->deadline_s};
+  dcsim_scenario_opts so = {.platform_path = def->platform, .task_policy = tp, .deadline_s = def->deadline_s};
   if ((rc = dcsim_scenario_load_inputs(def->input, &so, &sw->base, err))) goto out;
   sw->cpus = calloc(def->n_cpus + 1, sizeof *sw->cpus);
   sw->gpus = calloc(def->n_gpus + 1, sizeof *sw->gpus);
@@ -318,7 +318,7 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
   pt->time_s = pt->energy_j = NAN;
   int rc = dcsim_scenario_derive(sw->base, &ov, &s, &perr);
   if (!rc) {
-    dcsim_engine_opts eo = {sw->job_policy, NULL};
+    dcsim_engine_opts eo = {.job_policy = sw->job_policy, .sink = NULL};
     if (!(e = dcsim_engine_new(s, &eo, &perr))) rc = perr.code ? perr.code : DCSIM_ENOMEM;
     else rc = dcsim_engine_run(e, &perr);
   }

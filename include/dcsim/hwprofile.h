@@ -73,8 +73,22 @@ const dcsim_cache_level *dcsim_cpu_profile_cache_levels(const dcsim_cpu_profile_
 
 int dcsim_cpu_profile_rates(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s,
                             dcsim_cpu_rates *out, dcsim_error *err);
+/* Power at a state from the profile's <energy> tables (one per measured frequency): the table of
+ * the state's frequency; else, for a plain frequency between two tables, linear interpolation in
+ * GHz between the nearest two (like the performance tables); else the nearest table when it says
+ * other-frequencies="same" (an explicit assumption that power does not depend on frequency);
+ * else "state outside table". Core counts between rows are interpolated linearly. */
 int dcsim_cpu_profile_power(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s,
                             dcsim_cpu_power *out, dcsim_error *err);
+
+/* The frequency states of the profile in document order (<frequencies>): i < n_freqs. The label
+ * pointer stored in *s is borrowed from the profile. DCSIM_ERANGE for i out of range. */
+size_t dcsim_cpu_profile_n_freqs(const dcsim_cpu_profile_t *p);
+int dcsim_cpu_profile_freq_at(const dcsim_cpu_profile_t *p, size_t i, dcsim_cpu_state *s);
+
+/* Largest core count of the energy table used at state s (its measured full load of one socket);
+ * between two tables the smaller of theirs. 0 without an energy table. */
+unsigned dcsim_cpu_profile_energy_max_cores(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s);
 
 /* GPU characteristics of D3.5 Table 10, the Fermi G_e adjustment (§3.4) and power (Table 36). */
 typedef struct dcsim_gpu_spec {
