@@ -2,11 +2,14 @@
 #include "dcsim/calib.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "calib_internal.h"
 #include "dcsim/csv.h"
 #include "dcsim/xmlio.h"
 
@@ -52,11 +55,165 @@ static void attr(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *na
   fputc('"', f);
 }
 
-static char *path_in(const char *dir, const char *file) {
+char *dcsim_calib_path_in(const char *dir, const char *file) {
   size_t n = strlen(dir) + strlen(file) + 2;
   char *p = malloc(n);
   if (p) snprintf(p, n, "%s/%s", dir, file);
   return p;
+}
+
+int dcsim_calib_read_text(const char *path, char **text, dcsim_error *err) {
+  int rc = 0;
+  char *buf = NULL;
+  FILE *f = fopen(path, "rb");
+  if (!f) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno));
+  long len = -1;
+  if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);
+  if (len < 0) { rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot read"); goto out; }
+  if (len > 64L * 1024 * 1024) { rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "file too large (64 MiB at most)"); goto out; }
+  rewind(f);
+  buf = malloc((size_t)len + 1);
+  if (!buf) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (fread(buf, 1, (size_t)len, f) != (size_t)len) { rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "read error"); goto out; }
+  buf[len] = '\0';
+  if (memchr(buf, '\0', (size_t)len)) { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "not a text file (holds a NUL byte)"); goto out; }
+  *text = buf;
+  buf = NULL;
+out:
+  free(buf);
+  fclose(f);
+  return rc;
+}
+
+int dcsim_calib_mkdir(const char *dir, dcsim_error *err) {
+  struct stat st;
+  if (stat(dir, &st) == 0) {
+    if (!S_ISDIR(st.st_mode)) return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "exists and is not a directory");
+    return 0;
+  }
+  if (mkdir(dir, 0777) != 0) return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot create directory: %s", strerror(errno));
+  return 0;
+}
+
+static const struct { const char *name; dcsim_unit_kind kind; int prefix; } unit_bases[] = {
+    {"byte/second", DCSIM_UNIT_RATE, 1}, {"byte/s", DCSIM_UNIT_RATE, 1}, {"bytes/s", DCSIM_UNIT_RATE, 1},
+    {"B/s", DCSIM_UNIT_RATE, 1},         {"byte", DCSIM_UNIT_BYTES, 1},  {"bytes", DCSIM_UNIT_BYTES, 1},
+    {"B", DCSIM_UNIT_BYTES, 1},          {"second", DCSIM_UNIT_TIME, 1}, {"sec", DCSIM_UNIT_TIME, 1},
+    {"s", DCSIM_UNIT_TIME, 1},           {"Hz", DCSIM_UNIT_FREQ, 1},     {"inst/cycle", DCSIM_UNIT_RATIO, 0},
+    {"inst", DCSIM_UNIT_COUNT, 1},       {"warp", DCSIM_UNIT_COUNT, 1},  {"cycle", DCSIM_UNIT_COUNT, 1},
+    {"thread", DCSIM_UNIT_COUNT, 1},     {"sector", DCSIM_UNIT_COUNT, 1}, {"request", DCSIM_UNIT_COUNT, 1},
+    {"%", DCSIM_UNIT_PERCENT, 0},
+};
+
+int dcsim_calib_parse_unit(const char *u, dcsim_unit_kind *kind, double *scale) {
+  while (*u == ' ') u++;
+  size_t len = strlen(u);
+  while (len && u[len - 1] == ' ') len--;
+  if (len == 0) { *kind = DCSIM_UNIT_PLAIN; *scale = 1; return 0; }
+  for (size_t i = 0; i < sizeof unit_bases / sizeof *unit_bases; i++)
+    if (strlen(unit_bases[i].name) == len && strncmp(u, unit_bases[i].name, len) == 0) {
+      *kind = unit_bases[i].kind;
+      *scale = *kind == DCSIM_UNIT_PERCENT ? 0.01 : 1;
+      return 0;
+    }
+  static const char pfx[] = "numkKMGTP";
+  static const double dec[] = {1e-9, 1e-6, 1e-3, 1e3, 1e3, 1e6, 1e9, 1e12, 1e15};
+  const char *p = strchr(pfx, u[0]);
+  if (!p) return -1;
+  int k = (int)(p - pfx);
+  for (size_t skip = 1; skip <= 2; skip++) {
+    if (skip == 2 && !(k >= 3 && len > 2 && u[1] == 'i')) break; /* binary: KiB, MiB */
+    double sc = skip == 1 ? dec[k] : pow(1024.0, k == 3 ? 1 : k - 3);
+    for (size_t i = 0; i < sizeof unit_bases / sizeof *unit_bases; i++) {
+      if (!unit_bases[i].prefix || strlen(unit_bases[i].name) != len - skip ||
+          strncmp(u + skip, unit_bases[i].name, len - skip) != 0)
+        continue;
+      if ((k < 3) != (unit_bases[i].kind == DCSIM_UNIT_TIME)) return -1; /* n/u/m for time only, no kiloseconds */
+      *kind = unit_bases[i].kind;
+      *scale = sc;
+      return 0;
+    }
+  }
+  return -1;
+}
+
+int dcsim_calib_parse_quantity(const char *s, double *value, dcsim_unit_kind *kind) {
+  char buf[128];
+  size_t n = 0;
+  while (*s == ' ' || *s == '\t') s++;
+  for (; *s && n + 1 < sizeof buf; s++) /* drop thousands separators (ncu writes "1,234,567") */
+    if (*s != ',') buf[n++] = *s;
+  if (*s) return -1;
+  buf[n] = '\0';
+  char *end;
+  errno = 0;
+  double v = strtod(buf, &end);
+  if (end == buf || errno == ERANGE || !isfinite(v)) return -1;
+  double scale;
+  if (dcsim_calib_parse_unit(end, kind, &scale) != 0) return -1;
+  *value = v * scale;
+  return isfinite(*value) ? 0 : -1;
+}
+
+void dcsim_calib_csv_cell(FILE *f, const char *s) {
+  size_t n = strlen(s);
+  int quote = strpbrk(s, ",\"") != NULL || (n && (s[0] == ' ' || s[n - 1] == ' '));
+  if (!quote) { fputs(s, f); return; }
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"') fputc('"', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+void dcsim_calib_xml_comment_text(FILE *f, const char *s) {
+  for (; *s; s++) {
+    fputc(*s, f);
+    if (*s == '-' && (s[1] == '-' || !s[1])) fputc(' ', f);
+  }
+}
+
+static int cmp_row(const void *a, const void *b) {
+  const dcsim_calib_row *x = a, *y = b;
+  return x->threads < y->threads ? -1 : x->threads > y->threads;
+}
+
+int dcsim_calib_write_table(const char *dir, const char *quantity, const char *freq_id, const char *unit,
+                            dcsim_calib_row *rows, size_t n_rows, const char *comment, dcsim_error *err) {
+  char file[64];
+  snprintf(file, sizeof file, "%s.csv", quantity);
+  char *path = dcsim_calib_path_in(dir, file), *buf = NULL;
+  size_t len = 0;
+  int rc = 0;
+  FILE *f = path ? open_memstream(&buf, &len) : NULL;
+  if (!f) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory"); goto out; }
+  qsort(rows, n_rows, sizeof *rows, cmp_row);
+  for (const char *c = comment; c && *c;) {
+    const char *nl = strchr(c, '\n');
+    size_t l = nl ? (size_t)(nl - c) : strlen(c);
+    fprintf(f, "# %.*s\n", (int)l, c);
+    c += l + (nl != NULL);
+  }
+  fputs("frequency,threads,value,unit,source\n", f);
+  for (size_t i = 0; i < n_rows; i++) {
+    dcsim_calib_csv_cell(f, freq_id);
+    fprintf(f, ",%u,", rows[i].threads);
+    dcsim_calib_csv_cell(f, rows[i].value);
+    fputc(',', f);
+    dcsim_calib_csv_cell(f, unit);
+    fputc(',', f);
+    dcsim_calib_csv_cell(f, rows[i].source);
+    fputc('\n', f);
+  }
+  if (fclose(f) != 0) { f = NULL; rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  f = NULL;
+  rc = dcsim_calib_write_file(path, buf, err);
+out:
+  if (f) fclose(f);
+  free(buf);
+  free(path);
+  return rc;
 }
 
 /* an optional column: index or (size_t)-1 */
@@ -84,7 +241,7 @@ static int cmp_uint(const void *a, const void *b) {
 static int emit_table(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *tn,
                       const char *const *ids, size_t n_ids, dcsim_error *err) {
   const char *qty = dcsim_xml_attr(doc, tn, "quantity"), *file = dcsim_xml_attr(doc, tn, "file");
-  char *path = path_in(dir, file);
+  char *path = dcsim_calib_path_in(dir, file);
   dcsim_csv_t *t = NULL;
   unsigned *threads = NULL;
   const char **cells = NULL, **rsrc = NULL;
@@ -206,7 +363,7 @@ static int cmp_power(const void *a, const void *b) {
 
 static int emit_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *en, dcsim_error *err) {
   const char *file = dcsim_xml_attr(doc, en, "file"), *freq = dcsim_xml_attr(doc, en, "freq");
-  char *path = path_in(dir, file);
+  char *path = dcsim_calib_path_in(dir, file);
   dcsim_csv_t *t = NULL;
   power_row *rows = NULL;
   size_t nr = 0;
@@ -272,7 +429,7 @@ out:
 }
 
 int dcsim_calib_cpu_profile(const char *dir, char **text, dcsim_error *err) {
-  char *mpath = path_in(dir, "machine.xml");
+  char *mpath = dcsim_calib_path_in(dir, "machine.xml");
   dcsim_xml_doc_t *doc = NULL;
   char *buf = NULL;
   size_t len = 0;

@@ -25,8 +25,13 @@ static const dcsim_opt_spec model_opts[] = {
     {"cores", "N", 0, "cores (threads) used per node (default 1)"},
     {"freq", "GHZ|LABEL", 0, "CPU frequency in GHz or a state label such as turbo (default nominal)"},
     {"net-bw-bps", "BPS", 0, "network bandwidth for the §4.3 communication term (default: perfect overlap)"},
+    {"net-latency-s", "S", 0, "network latency (Hockney alpha) of the communication patterns (default 0)"},
+    {"overlap", "F", 0, "fraction 0..1 of communication hidden by computation (default: the dwarf's)"},
+    {"nodes-scan", "N,N,...", 0, "model each node count and mark the balance point (instead of --nodes)"},
     {"gpu", "PROFILE", 0, "GPU profile for a GPU dwarf"},
     {"host-cpu", "PROFILE", 0, "host CPU of the GPU: adds its idle package power (§5.5)"},
+    {"small-domain", NULL, 0, "GPU: add the fitted launch overhead and occupancy ramp of small domains"},
+    {"gpus", "N", 0, "GPU: split the domain over N GPUs of a node, with host-device transfer and halo"},
     {"energy-form", "5.3|5.2|none", 0, "energy model: §5.3 coefficients (default), §5.2 with E_const, or none"},
     {"format", "text|json", 0, "output format (default text)"},
 };
@@ -47,12 +52,19 @@ static const dcsim_opt_spec validate_opts[] = {
 };
 static const dcsim_opt_spec run_opts[] = {
     {"platform", "FILE", 0, "platform to run on (default: the one the workflow/workload names)"},
-    {"policy", "NAME", 0, "scheduling policy: fcfs, easy, heft, energy (default heft)"},
+    {"policy", "NAME", 0, "scheduling policy: fcfs, easy, sjf, heft, energy, JOB+TASK (default fcfs+heft)"},
     {"db", "PATH", 0, "SQLite results database (created if missing; one transaction per run)"},
     {"format", "text|json", 0, "output format (default text)"},
     {"deadline-s", "SECONDS", 0, "deadline for the energy-aware policy"},
     {"gantt", "FILE.png|svg", 0, "draw the tasks per node over time (gnuplot)"},
     {"power", "FILE.png|svg", 0, "draw the power of the centre and of each node group over time (gnuplot)"},
+    {"power-off-after", "SECONDS", 0, "switch nodes with <power-states> off after this idle time (default: never)"},
+    {"dvfs-slowdown", "FRACTION", 0, "DVFS: each CPU task at the least-energy frequency within (1+FRACTION) x its nominal time"},
+    {"swf-map", "FILE", 0, "SWF traces: rules mapping jobs to dwarf calls (schemas/swf-map.xsd)"},
+    {"wms-delay-s", "SECONDS", 0, "WfCommons: workflow-system latency before each task (default 0)"},
+    {"wms-dispatch-s", "SECONDS", 0, "WfCommons: at most one task start per this many seconds (default 0)"},
+    {"io-bw-bps", "BPS", 0, "WfCommons: read inputs and write outputs of each task at this rate (default: ignored)"},
+    {"bucket-s", "SECONDS", 0, "width of the utilisation-over-time buckets (default 3600)"},
 };
 static const dcsim_opt_spec sweep_opts[] = {
     {"cpu", "P1,P2,...", 0, "CPU profiles for the node groups without GPU"},
@@ -90,14 +102,16 @@ static const dcsim_opt_spec roofline_opts[] = {
 };
 
 static const dcsim_opt_spec calibrate_opts[] = {
-    {"output", "PATH", 0, "write the result here (atomically) instead of stdout"},
+    {"output", "PATH", 0, "write the result here (atomically) instead of stdout; import-*: the calibration directory"},
     {"cpu", "PROFILE", 0, "loops, energy: CPU profile whose tables P, L1..DRAM or power apply"},
-    {"dwarf", "FILE", 0, "loops: dwarf file whose loop coefficients are replaced (with -o)"},
+    {"dwarf", "FILE", 0, "loops, gpu: dwarf file whose loop coefficients or kernel characteristics are replaced (with -o)"},
     {"method", "lad|lsq|endpoints", 0, "loops: V,X,Y,Z fit (default lad); energy: U,S,X,Y fit (default lsq)"},
     {"flop-method", "lad|lsq", 0, "loops: U,S fit (default lsq)"},
-    {"freq", "GHZ|LABEL", 0, "energy: frequency state of the measurements (default nominal)"},
+    {"freq", "GHZ|LABEL", 0, "energy: frequency state of the measurements (default nominal); import-likwid: <freq id> of DIR/machine.xml"},
+    {"domain-size", "N", 0, "gpu: size N of the profiled domain (D3.5 Table 7) for every export not in a manifest"},
+    {"test", "NAME", 0, "import-likwid: bandwidth test family (load, copy...); import-kerncraft: kernel (default load)"},
     {"source", "TEXT", 0, "provenance written with the results (default: the input files)"},
-    {"quiet", NULL, 0, "no fit report"},
+    {"quiet", NULL, 0, "no fit, calibration or import report"},
 };
 
 static const dcsim_opt_spec bench_opts[] = {
@@ -121,8 +135,9 @@ static const dcsim_command commands[] = {
     {"model", dcsim_cmd_model, "predict time and energy of one dwarf run (D3.5 §3-§5)", "", model_opts, N_OF(model_opts), 0, 0},
     {"energy", dcsim_cmd_energy, "energy of a run whose time was measured (D3.5 §5.3)", "", energy_opts, N_OF(energy_opts), 0, 0},
     {"list", dcsim_cmd_list, "list the profiles, dwarfs, cases and workflows found", "", list_opts, N_OF(list_opts), 0, 0},
-    {"calibrate", dcsim_cmd_calibrate, "make profiles and coefficients from measurements (D3.5 §4.3, §5.3, §6.1.2)",
-     "cpu DIR | loops CSV | energy CSV", calibrate_opts, N_OF(calibrate_opts), 2, 2},
+    {"calibrate", dcsim_cmd_calibrate, "make profiles, coefficients and GPU kernel characteristics from measurements (D3.5 §3.4-§6.1.2)",
+     "cpu DIR | loops CSV | energy CSV | gpu CSV... | import-likwid FILE... -o DIR | import-kerncraft FILE.yml -o DIR",
+     calibrate_opts, N_OF(calibrate_opts), 2, DCSIM_MAX_POSITIONAL},
     {"bench", dcsim_cmd_bench, "measure this machine: tables, profile, loop fits, held-out error", "", bench_opts, N_OF(bench_opts), 0, 0},
     {"validate", dcsim_cmd_validate, "load and check input files: schema, references, values", "FILE...", validate_opts, N_OF(validate_opts), 1, 8},
     {"sweep", dcsim_cmd_sweep, "simulate every combination of CPUs, GPUs, nodes, cores, frequencies", "WORKFLOW", sweep_opts, N_OF(sweep_opts), 1, 1},
@@ -259,7 +274,7 @@ static int parse_args(const dcsim_command *c, int argc, char **argv, int first, 
       a->argi[k][a->count[k]] = vi;
       a->count[k]++;
     } else {
-      if (a->n_positional >= 8) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "too many arguments");
+      if (a->n_positional >= DCSIM_MAX_POSITIONAL) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "too many arguments");
       a->positional[a->n_positional++] = s;
     }
   }

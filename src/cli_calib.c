@@ -96,12 +96,80 @@ static int cal_energy(const dcsim_args *a, dcsim_error *err) {
   return rc;
 }
 
+static int cal_gpu(const dcsim_args *a, dcsim_error *err) {
+  int rc = need_pos(a, 2, "profiler exports (nvprof or ncu --csv), one per GPU", err);
+  if (rc) return rc;
+  double N = 0;
+  const char *ns = dcsim_arg(a, "domain-size");
+  if (ns && (dcsim_parse_double(ns, &N) != 0 || !(N > 0)))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "domain-size"),
+                     "--domain-size '%s': must be a number > 0 (the size N of the profiled domain)", ns);
+  dcsim_gpu_calib *c = NULL;
+  char *text = NULL;
+  if ((rc = dcsim_calib_gpu(a->positional + 1, (size_t)a->n_positional - 1, N, &c, err))) return rc;
+  char src[1024];
+  size_t l = (size_t)snprintf(src, sizeof src, "calibrated: dcsim calibrate gpu");
+  for (int i = 1; i < a->n_positional && l < sizeof src; i++) l += (size_t)snprintf(src + l, sizeof src - l, " %s", a->positional[i]);
+  if (l < sizeof src) snprintf(src + l, sizeof src - l, " (D3.5 Table 8, mean over %zu GPU%s)", c->n_gpus, c->n_gpus == 1 ? "" : "s");
+  const char *source = dcsim_arg(a, "source") ? dcsim_arg(a, "source") : src;
+  int quiet = dcsim_arg_flag(a, "quiet");
+  if (!quiet) dcsim_calib_gpu_report(stdout, c);
+  const char *dw = dcsim_arg(a, "dwarf"), *outp = dcsim_arg(a, "output");
+  if (dw) {
+    if (!outp) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "dwarf"), "--dwarf needs -o OUT.xml (the dwarf with the calibrated kernels)"); goto out; }
+    if ((rc = dcsim_calib_update_dwarf_kernels(dw, outp, c, source, err))) goto out;
+    if (!quiet) printf("wrote %s\n", outp);
+    goto out;
+  }
+  if ((rc = dcsim_calib_gpu_kernels_xml(c, source, &text, err))) goto out;
+  if (outp && strcmp(outp, "-") != 0) {
+    if ((rc = emit(a, text, err))) goto out;
+    if (!quiet) printf("wrote %s\n", outp);
+  } else {
+    fputs(text, stdout);
+  }
+out:
+  free(text);
+  dcsim_gpu_calib_free(c);
+  return rc;
+}
+
+static int need_dir(const dcsim_args *a, const char **dir, dcsim_error *err) {
+  *dir = dcsim_arg(a, "output");
+  if (!*dir || strcmp(*dir, "-") == 0)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "'dcsim calibrate %s' needs -o DIR (the calibration directory to write)", a->positional[0]);
+  return 0;
+}
+
+static int cal_import_likwid(const dcsim_args *a, dcsim_error *err) {
+  const char *dir;
+  int rc = need_pos(a, 2, "likwid-bench output files", err);
+  if (rc || (rc = need_dir(a, &dir, err))) return rc;
+  return dcsim_calib_import_likwid(a->positional + 1, (size_t)a->n_positional - 1, dir, dcsim_arg(a, "test"), dcsim_arg(a, "freq"),
+                                   dcsim_arg_flag(a, "quiet") ? NULL : stdout, err);
+}
+
+static int cal_import_kerncraft(const dcsim_args *a, dcsim_error *err) {
+  const char *dir;
+  int rc = need_pos(a, 2, "a Kerncraft machine file (YAML)", err);
+  if (rc || (rc = need_dir(a, &dir, err))) return rc;
+  return dcsim_calib_import_kerncraft(a->positional[1], dir, dcsim_arg(a, "test"), dcsim_arg_flag(a, "quiet") ? NULL : stdout, err);
+}
+
 int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err) {
+  static const struct { const char *name; int (*run)(const dcsim_args *, dcsim_error *); int many; } subs[] = {
+      {"cpu", cal_cpu, 0}, {"loops", cal_loops, 0}, {"energy", cal_energy, 0}, {"gpu", cal_gpu, 1},
+      {"import-likwid", cal_import_likwid, 1}, {"import-kerncraft", cal_import_kerncraft, 0},
+  };
   const char *what = a->positional[0];
-  if (strcmp(what, "cpu") == 0) return cal_cpu(a, err);
-  if (strcmp(what, "loops") == 0) return cal_loops(a, err);
-  if (strcmp(what, "energy") == 0) return cal_energy(a, err);
-  return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 2, "unknown calibration '%s' (cpu, loops or energy)", what);
+  for (size_t i = 0; i < sizeof subs / sizeof *subs; i++) {
+    if (strcmp(what, subs[i].name) != 0) continue;
+    if (!subs[i].many && a->n_positional > 2)
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "'dcsim calibrate %s' takes one argument, not %d", what, a->n_positional - 1);
+    return subs[i].run(a, err);
+  }
+  return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 2,
+                   "unknown calibration '%s' (cpu, loops, energy, gpu, import-likwid or import-kerncraft)", what);
 }
 
 int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err) {

@@ -8,6 +8,9 @@
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
 #include "dcsim/dwarf.h"
+#include "dcsim/swf.h"
+#include "dcsim/trace.h"
+#include "dcsim/wfcommons.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/json.h"
 #include "dcsim/platform.h"
@@ -183,6 +186,7 @@ static int validate_workflow(const char *path, int depth, dcsim_error *err) {
   int rc = dcsim_workflow_load(path, &wf, err);
   for (size_t t = 0; !rc && t < wf->n_templates; t++) {
     const dcsim_task_template *tt = &wf->templates[t];
+    if (!tt->dwarf) continue; /* a recorded runtime: no dwarf */
     char dpath[4096];
     dcsim_dwarf_t *d = NULL;
     dcsim_dwarf_eval *ev = NULL;
@@ -235,9 +239,30 @@ static int validate_workload(const char *path, int depth, dcsim_error *err) {
   return rc;
 }
 
+/* An SWF trace parses; a WfCommons instance parses and its DAG has no cycle (doc/workloads.md). */
+static int validate_trace(const char *path, dcsim_trace_kind kind, dcsim_error *err) {
+  int rc;
+  if (kind == DCSIM_TRACE_SWF) {
+    dcsim_swf *t = NULL;
+    rc = dcsim_swf_load(path, &t, err);
+    dcsim_swf_free(t);
+    return rc;
+  }
+  dcsim_wfc *w = NULL;
+  dcsim_workflow *wf = NULL;
+  dcsim_wfc_opts o = {0, 0, 0, 0};
+  rc = dcsim_wfc_load(path, &w, err);
+  if (!rc) rc = dcsim_wfc_workflow(w, &o, &wf, err);
+  dcsim_workflow_free(wf);
+  dcsim_wfc_free(w);
+  return rc;
+}
+
 /* Dispatches on the root element to the module's loader, which checks the schema first. */
 static int validate_file(const char *path, int depth, dcsim_error *err) {
   char root[64];
+  dcsim_trace_kind tk = dcsim_trace_detect(path);
+  if (tk) return validate_trace(path, tk, err);
   int rc = dcsim_xml_peek_root(path, root, sizeof root, err);
   if (rc) return rc;
   if (depth > 4) return DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "references nested too deeply");
@@ -266,8 +291,10 @@ static int validate_file(const char *path, int depth, dcsim_error *err) {
 int dcsim_cmd_validate(const dcsim_args *a, dcsim_error *err) {
   for (int i = 0; i < a->n_positional; i++) {
     char root[64];
+    dcsim_trace_kind tk = dcsim_trace_detect(a->positional[i]);
     int rc = validate_file(a->positional[i], 0, err);
-    if (!rc) rc = dcsim_xml_peek_root(a->positional[i], root, sizeof root, err);
+    if (!rc && tk) snprintf(root, sizeof root, "%s", tk == DCSIM_TRACE_SWF ? "SWF trace" : "WfCommons instance");
+    else if (!rc) rc = dcsim_xml_peek_root(a->positional[i], root, sizeof root, err);
     if (rc) return rc;
     if (!dcsim_arg_flag(a, "quiet")) printf("%s: valid %s\n", a->positional[i], root);
   }

@@ -8,6 +8,7 @@
 #include "dcsim/cli.h"
 #include "dcsim/json.h"
 #include "dcsim/model.h"
+#include "dcsim/model_comm.h"
 #include "dcsim/xmlio.h"
 
 static int load_dwarf_arg(const dcsim_args *a, dcsim_dwarf_t **d, dcsim_error *err) {
@@ -70,25 +71,37 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, con
     printf("\n%-36s %12s %12s %12s %12s %12s %s\n", "loop (per node)", "W [flop]", "Q [byte]", "W*Tflop [s]", "Q*Tmop [s]", "T [s]", "bound");
     for (size_t l = 0; l < p->cpu->n_loops; l++) {
       const dcsim_loop_part *lp = &p->cpu->parts[l];
-      printf("%-36s %12.5e %12.5e %12.5e %12.5e %12.5e %s\n", lp->name, lp->work_flop, lp->traffic_byte,
-             lp->flop_time_s, lp->mem_time_s, lp->time_s, lp->compute_bound ? "compute" : "memory");
+      printf("%-36s %12.5e %12.5e %12.5e %12.5e %12.5e %s%s%s\n", lp->name, lp->work_flop, lp->traffic_byte,
+             lp->flop_time_s, lp->mem_time_s, lp->time_s, lp->compute_bound ? "compute" : "memory",
+             lp->level ? " " : "", lp->level ? lp->level : "");
     }
     if (p->cpu->node_comm_s[0] > 0) printf("%-36s %64s %12.5e\n", "communication (§4.3)", "", p->cpu->node_comm_s[0]);
   } else {
     printf("gpu       %s%s%s\n", dcsim_gpu_profile_name(rq->gpu), rq->host_cpu ? ", host " : "", rq->host_cpu ? dcsim_cpu_profile_name(rq->host_cpu) : "");
     printf("domain    N = %.6g, %u invocation(s) per kernel per call\n", ev->domain_size, ev->invocations);
+    if (p->multigpu)
+      printf("split     %u GPU(s) x %.6g points, %.4g GB of GPU memory each (at least %u GPU(s) needed)\n", p->multigpu->gpus,
+             p->multigpu->domain_per_gpu, p->multigpu->memory_per_gpu_byte / 1e9, p->multigpu->min_gpus);
     printf("\n%-28s %12s %12s %12s %12s\n", "kernel", "compute [s]", "transfer [s]", "inactive [s]", "total [s]");
     for (size_t k = 0; k < p->gpu->n_kernels; k++) {
       const dcsim_kernel_part *kp = &p->gpu->parts[k];
       printf("%-28s %12.4e %12.4e %12.4e %12.4e\n", kp->name, kp->compute_s, kp->transfer_s, kp->inactive_s, kp->time_s);
     }
-    printf("%-28s %12.4e %12.4e %12.4e %12.4e\n", "dwarf", p->gpu->compute_s, p->gpu->transfer_s, p->gpu->inactive_s, p->gpu->time_s);
+    if (rq->gpu_small_domain)
+      printf("%-28s %51s %12.4e  (occupancy %.4g, launches and ramp)\n", "small-domain overhead", "", p->gpu->overhead_s,
+             p->gpu->n_kernels ? p->gpu->parts[0].occupancy : 1);
+    printf("%-28s %12.4e %12.4e %12.4e %12.4e\n", p->multigpu ? "dwarf (one GPU's part)" : "dwarf", p->gpu->compute_s,
+           p->gpu->transfer_s, p->gpu->inactive_s, p->gpu->time_s);
+    if (p->multigpu)
+      printf("%-28s %51s %12.4e\n%-28s %51s %12.4e\n", "host-device transfer", "", p->multigpu->transfer_s, "halo exchange", "",
+             p->multigpu->halo_s);
   }
   printf("\ntime      %.6g s\n", p->time_s);
   if (p->has_energy) {
     if (p->cpu) printf("energy    %.6g J (PKG %.6g J, DRAM %.6g J)\n", p->energy_j, p->pkg_j, p->dram_j);
-    else printf("energy    %.6g J (GPU %.6g J at S = %.4g of the power limit, host package %.6g J)%s\n", p->energy_j,
-                p->gpu_j, p->gpu_fraction, p->pkg_j, rq->host_cpu ? "" : " [no --host-cpu: host excluded]");
+    else printf("energy    %.6g J (%s %.6g J at S = %.4g of the power limit%s, host package %.6g J)%s\n", p->energy_j,
+                p->multigpu ? "GPUs" : "GPU", p->gpu_j, p->gpu_fraction, p->multigpu ? " each" : "", p->pkg_j,
+                rq->host_cpu ? "" : " [no --host-cpu: host excluded]");
   } else {
     printf("energy    not computed (--energy-form none)\n");
   }
@@ -128,6 +141,7 @@ static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p, con
       dcsim_json_key(&j, "flop_time_s"); dcsim_json_num(&j, lp->flop_time_s);
       dcsim_json_key(&j, "mem_time_s"); dcsim_json_num(&j, lp->mem_time_s);
       dcsim_json_key(&j, "bound"); dcsim_json_str(&j, lp->compute_bound ? "compute" : "memory");
+      if (lp->level) { dcsim_json_key(&j, "level"); dcsim_json_str(&j, lp->level); }
       dcsim_json_obj_end(&j);
     }
     dcsim_json_arr_end(&j);
@@ -144,6 +158,16 @@ static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p, con
     dcsim_json_key(&j, "compute_s"); dcsim_json_num(&j, p->gpu->compute_s);
     dcsim_json_key(&j, "transfer_s"); dcsim_json_num(&j, p->gpu->transfer_s);
     dcsim_json_key(&j, "inactive_s"); dcsim_json_num(&j, p->gpu->inactive_s);
+    if (rq->gpu_small_domain) { dcsim_json_key(&j, "small_domain_overhead_s"); dcsim_json_num(&j, p->gpu->overhead_s); }
+    if (p->multigpu) {
+      dcsim_json_key(&j, "gpus"); dcsim_json_int(&j, p->multigpu->gpus);
+      dcsim_json_key(&j, "min_gpus"); dcsim_json_int(&j, p->multigpu->min_gpus);
+      dcsim_json_key(&j, "domain_per_gpu"); dcsim_json_num(&j, p->multigpu->domain_per_gpu);
+      dcsim_json_key(&j, "memory_per_gpu_byte"); dcsim_json_num(&j, p->multigpu->memory_per_gpu_byte);
+      dcsim_json_key(&j, "kernel_s"); dcsim_json_num(&j, p->multigpu->kernel_s);
+      dcsim_json_key(&j, "host_transfer_s"); dcsim_json_num(&j, p->multigpu->transfer_s);
+      dcsim_json_key(&j, "halo_s"); dcsim_json_num(&j, p->multigpu->halo_s);
+    }
     dcsim_json_key(&j, "parts");
     dcsim_json_arr_begin(&j);
     for (size_t k = 0; k < p->gpu->n_kernels; k++) {
@@ -161,6 +185,102 @@ static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p, con
   }
   dcsim_json_obj_end(&j);
   dcsim_json_end(&j);
+}
+
+/* --nodes-scan "1,2,4": strictly increasing whole numbers (at most 64). */
+static int parse_scan(const dcsim_args *a, unsigned *nodes, size_t *n, dcsim_error *err) {
+  const char *v = dcsim_arg(a, "nodes-scan");
+  int ai = dcsim_arg_index(a, "nodes-scan");
+  char buf[1024];
+  snprintf(buf, sizeof buf, "%s", v);
+  *n = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    double x;
+    if (dcsim_parse_double(tok, &x) != 0 || x < 1 || x > 1e6 || x != floor(x) || *n == 64 ||
+        (*n && x <= nodes[*n - 1]))
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", ai,
+                       "--nodes-scan '%s': expected up to 64 increasing whole numbers from 1 to 1000000, comma-separated", v);
+    nodes[(*n)++] = (unsigned)x;
+  }
+  if (*n == 0) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", ai, "--nodes-scan '%s': no node count", v);
+  return 0;
+}
+
+/* `dcsim model --nodes-scan`: the model at each node count, the balance point marked
+ * (dcsim_balance_point, D3.5 §6.1.2). */
+static int run_scan(const dcsim_args *a, dcsim_model_req *rq, const char *case_name, int fmt, dcsim_error *err) {
+  unsigned nodes[64];
+  double t[64], comp[64], comm[64], e[64];
+  size_t n = 0;
+  int rc = parse_scan(a, nodes, &n, err);
+  if (rc) return rc;
+  for (size_t i = 0; i < n; i++) {
+    dcsim_prediction p;
+    rq->nodes = nodes[i];
+    if ((rc = dcsim_model_run(rq, &p, err))) return rc;
+    t[i] = p.time_s;
+    comm[i] = p.cpu->node_comm_s[0];
+    comp[i] = 0;
+    for (size_t l = 0; l < p.cpu->n_loops; l++) comp[i] += p.cpu->parts[l].time_s;
+    e[i] = p.has_energy ? p.energy_j : 0;
+    dcsim_prediction_release(&p);
+  }
+  int has_e = rq->energy_form != DCSIM_ENERGY_NONE;
+  dcsim_balance b;
+  if ((rc = dcsim_balance_point(nodes, t, has_e ? e : NULL, n, &b, err))) return rc;
+  char fs[32];
+  dcsim_cpu_state_freq_str(&rq->state, fs, sizeof fs);
+  double f = rq->overlap_set ? rq->overlap : rq->ev->comm_overlap;
+  if (fmt == 1) {
+    dcsim_json j;
+    dcsim_json_init(&j, stdout, 1);
+    dcsim_json_obj_begin(&j);
+    dcsim_json_key(&j, "dwarf"); dcsim_json_str(&j, dcsim_dwarf_name(rq->ev->dwarf));
+    dcsim_json_key(&j, "case"); if (case_name) dcsim_json_str(&j, case_name); else dcsim_json_null(&j);
+    dcsim_json_key(&j, "cpu"); dcsim_json_str(&j, dcsim_cpu_profile_name(rq->cpu));
+    dcsim_json_key(&j, "cores"); dcsim_json_int(&j, rq->state.threads);
+    dcsim_json_key(&j, "freq"); dcsim_json_str(&j, fs);
+    dcsim_json_key(&j, "net_s_per_byte"); dcsim_json_num(&j, rq->net_s_per_byte);
+    dcsim_json_key(&j, "net_latency_s"); dcsim_json_num(&j, rq->net_latency_s);
+    dcsim_json_key(&j, "overlap"); dcsim_json_num(&j, f);
+    dcsim_json_key(&j, "scan");
+    dcsim_json_arr_begin(&j);
+    for (size_t i = 0; i < n; i++) {
+      dcsim_json_obj_begin(&j);
+      dcsim_json_key(&j, "nodes"); dcsim_json_int(&j, nodes[i]);
+      dcsim_json_key(&j, "time_s"); dcsim_json_num(&j, t[i]);
+      dcsim_json_key(&j, "compute_s"); dcsim_json_num(&j, comp[i]);
+      dcsim_json_key(&j, "comm_s"); dcsim_json_num(&j, comm[i]);
+      dcsim_json_key(&j, "energy_j"); if (has_e) dcsim_json_num(&j, e[i]); else dcsim_json_null(&j);
+      dcsim_json_obj_end(&j);
+    }
+    dcsim_json_arr_end(&j);
+    dcsim_json_key(&j, "balance_nodes"); dcsim_json_int(&j, nodes[b.balance]);
+    dcsim_json_key(&j, "balance_reached"); dcsim_json_bool(&j, b.reached);
+    dcsim_json_key(&j, "time_min_nodes"); dcsim_json_int(&j, nodes[b.time_min]);
+    dcsim_json_key(&j, "energy_min_nodes"); if (has_e) dcsim_json_int(&j, nodes[b.energy_min]); else dcsim_json_null(&j);
+    dcsim_json_obj_end(&j);
+    dcsim_json_end(&j);
+    return 0;
+  }
+  printf("dwarf     %s%s%s\n", dcsim_dwarf_name(rq->ev->dwarf), case_name ? " case " : "", case_name ? case_name : "");
+  printf("cpu       %s, %u core(s) per node at %s GHz\n", dcsim_cpu_profile_name(rq->cpu), rq->state.threads, fs);
+  if (rq->net_s_per_byte > 0)
+    printf("network   %.6g B/s, latency %.6g s, overlap %.6g%s\n", 1 / rq->net_s_per_byte, rq->net_latency_s, f,
+           rq->overlap_set ? "" : " (the dwarf's)");
+  else
+    printf("network   none given: communication costs nothing (D3.5's perfect overlap)\n");
+  printf("\n%8s %14s %14s %14s %14s\n", "nodes", "time [s]", "compute [s]", "comm [s]", "energy [J]");
+  for (size_t i = 0; i < n; i++) {
+    char es[32] = "-";
+    if (has_e) snprintf(es, sizeof es, "%.6g", e[i]);
+    printf("%8u %14.6g %14.6g %14.6g %14s%s%s\n", nodes[i], t[i], comp[i], comm[i], es,
+           b.reached && i == b.balance ? "  <- balance point: more nodes are not faster" : "",
+           has_e && i == b.energy_min ? "  <- least energy" : "");
+  }
+  if (!b.reached) printf("\nno balance point in this scan: the time still falls at %u nodes\n", nodes[n - 1]);
+  return 0;
 }
 
 int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
@@ -196,9 +316,12 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   if (!use_gpu && !dcsim_dwarf_has_cpu_model(d)) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "dwarf %s runs on a GPU: give --gpu PROFILE", dcsim_dwarf_name(d)); goto out; }
   if (!use_gpu) {
     if (!dcsim_arg(a, "cpu")) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "dwarf %s runs on a CPU: give --cpu PROFILE", dcsim_dwarf_name(d)); goto out; }
+    if (dcsim_arg(a, "gpus")) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "gpus"), "--gpus applies to the GPU model only"); goto out; }
+    if (dcsim_arg_flag(a, "small-domain")) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "small-domain"), "--small-domain applies to the GPU model only"); goto out; }
     if ((rc = load_cpu_arg(a, "cpu", &cpu, err))) goto out;
     rq.cpu = cpu;
     if ((rc = dcsim_arg_uint(a, "nodes", 1, &rq.nodes, err))) goto out;
+    if (dcsim_arg(a, "nodes") && dcsim_arg(a, "nodes-scan")) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "nodes-scan"), "give --nodes or --nodes-scan, not both"); goto out; }
     if ((rc = dcsim_arg_uint(a, "cores", 1, &rq.state.threads, err))) goto out;
     if ((rc = dcsim_cpu_profile_freq(cpu, dcsim_arg(a, "freq"), &rq.state, err))) {
       if (err) { snprintf(err->file, sizeof err->file, "command line"); err->line = dcsim_arg_index(a, "freq"); }
@@ -208,12 +331,24 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
     if ((rc = dcsim_arg_double(a, "net-bw-bps", 0, &bw, err))) goto out;
     if (dcsim_arg(a, "net-bw-bps") && !(bw > 0)) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "net-bw-bps"), "--net-bw-bps must be positive"); goto out; }
     rq.net_s_per_byte = bw > 0 ? 1.0 / bw : 0; /* §4.3: T_single, time to send one byte */
+    if ((rc = dcsim_arg_double(a, "net-latency-s", 0, &rq.net_latency_s, err))) goto out;
+    if (dcsim_arg(a, "overlap")) {
+      rq.overlap_set = 1;
+      if ((rc = dcsim_arg_double(a, "overlap", 0, &rq.overlap, err))) goto out;
+      if (rq.overlap > 1) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "overlap"), "--overlap '%s': expected a fraction from 0 to 1", dcsim_arg(a, "overlap")); goto out; }
+    }
+    if (dcsim_arg(a, "nodes-scan")) {
+      rc = run_scan(a, &rq, case_name, fmt, err);
+      goto out;
+    }
   } else {
-    const char *cpu_only[] = {"cpu", "nodes", "cores", "freq", "net-bw-bps"};
-    for (size_t i = 0; i < 5; i++)
+    const char *cpu_only[] = {"cpu", "nodes", "cores", "freq", "net-bw-bps", "net-latency-s", "overlap", "nodes-scan"};
+    for (size_t i = 0; i < 8; i++)
       if (dcsim_arg(a, cpu_only[i])) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, cpu_only[i]), "dwarf %s runs on the GPU here: --%s does not apply", dcsim_dwarf_name(d), cpu_only[i]); goto out; }
     if ((rc = load_gpu_arg(a, &gpu, err))) goto out;
     rq.gpu = gpu;
+    rq.gpu_small_domain = dcsim_arg_flag(a, "small-domain");
+    if ((rc = dcsim_arg_uint(a, "gpus", 0, &rq.gpus, err))) goto out;
     if (dcsim_arg(a, "host-cpu") && (rc = load_cpu_arg(a, "host-cpu", &host, err))) goto out;
     rq.host_cpu = host;
   }

@@ -7,9 +7,21 @@
 #include "dcsim/engine.h"
 #include "dcsim/json.h"
 #include "dcsim/plot.h"
+#include "dcsim/metrics.h"
 #include "dcsim/results.h"
 #include "dcsim/scenario.h"
 #include "dcsim/sched.h"
+#include "dcsim/trace.h"
+
+static void json_stat(dcsim_json *j, const char *key, const dcsim_stat *st) {
+  dcsim_json_key(j, key);
+  dcsim_json_obj_begin(j);
+  dcsim_json_key(j, "mean"); dcsim_json_num(j, st->mean);
+  dcsim_json_key(j, "median"); dcsim_json_num(j, st->median);
+  dcsim_json_key(j, "p95"); dcsim_json_num(j, st->p95);
+  dcsim_json_key(j, "max"); dcsim_json_num(j, st->max);
+  dcsim_json_obj_end(j);
+}
 
 static double busy_fraction(const dcsim_run_stats *st) {
   double busy = 0, mk = (double)st->makespan_ns * 1e-9;
@@ -17,8 +29,8 @@ static double busy_fraction(const dcsim_run_stats *st) {
   return mk > 0 && st->n_nodes ? busy / (mk * st->n_nodes) : 0;
 }
 
-static void print_json(const dcsim_scenario *s, const dcsim_run_stats *st, dcsim_job_policy jp,
-                       dcsim_task_policy tp, int64_t run_id) {
+static void print_json(const dcsim_scenario *s, const dcsim_run_stats *st, const dcsim_metrics_summary *ms,
+                       dcsim_job_policy jp, dcsim_task_policy tp, int64_t run_id) {
   dcsim_json j;
   dcsim_json_init(&j, stdout, 1);
   dcsim_json_obj_begin(&j);
@@ -38,6 +50,63 @@ static void print_json(const dcsim_scenario *s, const dcsim_run_stats *st, dcsim
   dcsim_json_key(&j, "nodes"); dcsim_json_int(&j, st->n_nodes);
   dcsim_json_key(&j, "utilisation"); dcsim_json_num(&j, busy_fraction(st));
   if (run_id > 0) { dcsim_json_key(&j, "run_id"); dcsim_json_int(&j, run_id); }
+  dcsim_json_key(&j, "allocated"); dcsim_json_num(&j, ms->allocated);
+  dcsim_json_key(&j, "statistics"); /* doc/workloads.md */
+  dcsim_json_obj_begin(&j);
+  json_stat(&j, "wait_s", &ms->wait_s);
+  json_stat(&j, "flow_s", &ms->flow_s);
+  json_stat(&j, "slowdown", &ms->slowdown);
+  json_stat(&j, "bounded_slowdown", &ms->bounded_slowdown);
+  dcsim_json_obj_end(&j);
+  dcsim_json_key(&j, "power_management");
+  dcsim_json_obj_begin(&j);
+  dcsim_json_key(&j, "boots"); dcsim_json_int(&j, (long long)st->boots);
+  dcsim_json_key(&j, "shutdowns"); dcsim_json_int(&j, (long long)st->shutdowns);
+  double off = 0;
+  for (unsigned i = 0; i < st->n_nodes; i++) off += st->node_off_s[i];
+  dcsim_json_key(&j, "off_node_s"); dcsim_json_num(&j, off);
+  dcsim_json_obj_end(&j);
+  dcsim_json_key(&j, "utilisation_over_time");
+  dcsim_json_obj_begin(&j);
+  dcsim_json_key(&j, "bucket_s"); dcsim_json_num(&j, st->bucket_s);
+  for (int which = 0; which < 2; which++) {
+    dcsim_json_key(&j, which ? "allocated" : "busy");
+    dcsim_json_arr_begin(&j);
+    for (size_t k = 0; k < st->n_buckets; k++) {
+      double t0, t1, busy, alloc;
+      dcsim_metrics_bucket(st, k, &t0, &t1, &busy, &alloc);
+      dcsim_json_num(&j, which ? alloc : busy);
+    }
+    dcsim_json_arr_end(&j);
+  }
+  dcsim_json_obj_end(&j);
+  if (s->trace) {
+    const dcsim_trace_info *tr = s->trace;
+    dcsim_json_key(&j, "trace");
+    dcsim_json_obj_begin(&j);
+    dcsim_json_key(&j, "kind"); dcsim_json_str(&j, tr->kind == DCSIM_TRACE_SWF ? "swf" : "wfcommons");
+    if (tr->kind == DCSIM_TRACE_WFCOMMONS) {
+      dcsim_json_key(&j, "recorded_makespan_s");
+      if (tr->recorded_makespan_s >= 0) dcsim_json_num(&j, tr->recorded_makespan_s); else dcsim_json_null(&j);
+    } else {
+      dcsim_json_key(&j, "jobs_read"); dcsim_json_int(&j, (long long)tr->jobs_read);
+      dcsim_json_key(&j, "jobs_replayed"); dcsim_json_int(&j, (long long)tr->jobs_kept);
+      dcsim_json_key(&j, "mapped_to_dwarfs"); dcsim_json_int(&j, (long long)tr->mapped);
+      dcsim_json_key(&j, "failed_replayed"); dcsim_json_int(&j, (long long)tr->failed);
+      dcsim_json_key(&j, "skipped_cancelled"); dcsim_json_int(&j, (long long)tr->skipped_cancelled);
+      dcsim_json_key(&j, "skipped_unknown"); dcsim_json_int(&j, (long long)tr->skipped_unknown);
+      dcsim_json_key(&j, "skipped_partial"); dcsim_json_int(&j, (long long)tr->skipped_partial);
+      dcsim_json_key(&j, "skipped_unmatched"); dcsim_json_int(&j, (long long)tr->skipped_unmatched);
+      dcsim_json_key(&j, "processors_per_node"); dcsim_json_int(&j, tr->procs_per_node);
+      static const char *const hk[] = {"max_nodes", "max_procs", "unix_start_time"}; /* SWF header, null if absent */
+      long long hv[] = {tr->max_nodes, tr->max_procs, tr->unix_start_time};
+      for (int k = 0; k < 3; k++) {
+        dcsim_json_key(&j, hk[k]);
+        if (hv[k] >= 0) dcsim_json_int(&j, hv[k]); else dcsim_json_null(&j);
+      }
+    }
+    dcsim_json_obj_end(&j);
+  }
   dcsim_json_key(&j, "workflows");
   dcsim_json_arr_begin(&j);
   for (size_t k = 0; k < st->n_jobs; k++) {
@@ -54,6 +123,13 @@ static void print_json(const dcsim_scenario *s, const dcsim_run_stats *st, dcsim
     dcsim_json_key(&j, "task_energy_j"); dcsim_json_num(&j, js->task_energy_j);
     dcsim_json_key(&j, "held_idle_j"); dcsim_json_num(&j, js->energy_j - js->task_energy_j);
     dcsim_json_key(&j, "tasks"); dcsim_json_int(&j, js->tasks);
+    dcsim_job_metrics m = dcsim_metrics_job(js);
+    dcsim_json_key(&j, "flow_s"); dcsim_json_num(&j, m.flow_s);
+    dcsim_json_key(&j, "slowdown"); dcsim_json_num(&j, m.slowdown);
+    dcsim_json_key(&j, "bounded_slowdown"); dcsim_json_num(&j, m.bounded_slowdown);
+    dcsim_json_key(&j, "boot_wait_s"); dcsim_json_num(&j, (double)(js->start_ns - js->alloc_ns) * 1e-9);
+    if (s->jobs[k].trace_job) { dcsim_json_key(&j, "trace_job"); dcsim_json_int(&j, s->jobs[k].trace_job); }
+    if (s->jobs[k].trace_procs) { dcsim_json_key(&j, "procs"); dcsim_json_int(&j, s->jobs[k].trace_procs); }
     dcsim_json_obj_end(&j);
   }
   dcsim_json_arr_end(&j);
@@ -77,8 +153,8 @@ static void print_json(const dcsim_scenario *s, const dcsim_run_stats *st, dcsim
   dcsim_json_end(&j);
 }
 
-static void print_text(const dcsim_scenario *s, const dcsim_run_stats *st, dcsim_job_policy jp,
-                       dcsim_task_policy tp, int64_t run_id, const char *db) {
+static void print_text(const dcsim_scenario *s, const dcsim_run_stats *st, const dcsim_metrics_summary *ms,
+                       dcsim_job_policy jp, dcsim_task_policy tp, int64_t run_id, const char *db) {
   double mk = (double)st->makespan_ns * 1e-9;
   printf("input       %s\nplatform    %s (%u nodes)\n", s->input_path, s->platform->name, st->n_nodes);
   for (size_t g = 0; g < s->n_groups; g++) {
@@ -93,7 +169,13 @@ static void print_text(const dcsim_scenario *s, const dcsim_run_stats *st, dcsim
   printf("time-to-solution    %.6g s\n", mk);
   printf("energy-to-solution  %.6g J (%.6g kWh), of which %.6g J idle on nodes no job held\n", st->energy_j,
          st->energy_j / 3.6e6, st->unallocated_idle_j);
-  printf("utilisation         %.1f %% of node time running tasks\n\n", 100 * busy_fraction(st));
+  printf("utilisation         %.1f %% of node time running tasks\n", 100 * busy_fraction(st));
+  if (st->n_jobs > 1)
+    printf("jobs                wait mean %.6g s (max %.6g s), bounded slowdown mean %.4g (max %.4g)\n", ms->wait_s.mean,
+           ms->wait_s.max, ms->bounded_slowdown.mean, ms->bounded_slowdown.max);
+  if (st->boots || st->shutdowns) printf("power management    %llu shutdowns, %llu boots\n", (unsigned long long)st->shutdowns,
+                                         (unsigned long long)st->boots);
+  printf("\n");
   printf("%-20s %4s %10s %10s %12s %14s %14s %14s\n", "workflow", "inst", "submit [s]", "wait [s]", "TTS [s]",
          "energy [J]", "tasks [J]", "held idle [J]");
   size_t shown = st->n_jobs > 50 ? 50 : st->n_jobs;
@@ -135,14 +217,23 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
     if (err) err->line = dcsim_arg_index(a, "policy");
     return rc;
   }
-  dcsim_scenario_opts so = {dcsim_arg(a, "platform"), tp, 0};
-  if ((rc = dcsim_arg_double(a, "deadline-s", 0, &so.deadline_s, err))) return rc;
+  dcsim_scenario_opts so = {.platform_path = dcsim_arg(a, "platform"), .task_policy = tp, .swf_map = dcsim_arg(a, "swf-map")};
+  dcsim_engine_opts eo = {.job_policy = jp, .power_off = dcsim_arg(a, "power-off-after") != NULL};
+  so.dvfs = dcsim_arg(a, "dvfs-slowdown") != NULL;
+  if ((rc = dcsim_arg_double(a, "deadline-s", 0, &so.deadline_s, err)) ||
+      (rc = dcsim_arg_double(a, "dvfs-slowdown", 0, &so.dvfs_slowdown, err)) ||
+      (rc = dcsim_arg_double(a, "wms-delay-s", 0, &so.wms_delay_s, err)) ||
+      (rc = dcsim_arg_double(a, "wms-dispatch-s", 0, &so.wms_dispatch_s, err)) ||
+      (rc = dcsim_arg_double(a, "io-bw-bps", 0, &so.io_bw_bps, err)) ||
+      (rc = dcsim_arg_double(a, "power-off-after", 0, &eo.power_off_after_s, err)) ||
+      (rc = dcsim_arg_double(a, "bucket-s", 0, &eo.bucket_s, err)))
+    return rc;
   /* every input is read and checked before the database is touched */
   if ((rc = dcsim_scenario_load(a->positional[0], &so, &s, err))) goto out;
+  for (size_t i = 0; i < s->n_notes; i++) fprintf(stderr, "dcsim: note: %s\n", s->notes[i]);
   /* from here on SIGINT/SIGTERM stop the engine and roll the run back instead of killing dcsim */
   const volatile sig_atomic_t *stop = dcsim_cli_catch_interrupts();
   const char *dbpath = dcsim_arg(a, "db");
-  dcsim_engine_opts eo = {jp, NULL};
   if (dbpath) {
     dcsim_run_info info = {a->positional[0], dcsim_sched_job_name(jp), dcsim_sched_task_name(tp)};
     if ((rc = dcsim_results_open(dbpath, &db, err)) || (rc = dcsim_results_begin(db, s, &info, err))) goto out;
@@ -164,9 +255,11 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
     goto out;
   }
   const dcsim_run_stats *st = dcsim_engine_stats(e);
+  dcsim_metrics_summary ms;
+  if ((rc = dcsim_metrics_summarise(st, &ms, err))) goto out;
   if (db && (rc = dcsim_results_finish(db, st, &run_id, err))) goto out;
-  if (fmt == 1) print_json(s, st, jp, tp, run_id);
-  else print_text(s, st, jp, tp, run_id, dbpath);
+  if (fmt == 1) print_json(s, st, &ms, jp, tp, run_id);
+  else print_text(s, st, &ms, jp, tp, run_id, dbpath);
   if (gantt && (rc = dcsim_plot_gantt(trace, gantt, gantt_fmt, err))) goto out;
   if (power && (rc = dcsim_plot_power(trace, power, power_fmt, err))) goto out;
 out:

@@ -35,8 +35,8 @@ static char *trim(char *s) {
 
 /* Cuts line s into cells in place: unquoted cells are trimmed; a cell in double quotes may hold
  * commas and "" for a quote (RFC 4180, without line breaks inside quotes). 0, -1 bad quoting,
- * -2 out of memory. */
-static int split_cells(char *s, char ***cells, size_t *cap, size_t *n) {
+ * -2 out of memory. (dcsim/csv.h) */
+int dcsim_csv_split(char *s, char ***cells, size_t *cap, size_t *n) {
   *n = 0;
   for (char *p = s;;) {
     if (*n == *cap) {
@@ -105,7 +105,7 @@ int dcsim_csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err) {
     char *s = trim(ln);
     if (!*s || *s == '#') continue;
     size_t nc = 0;
-    if ((rc = split_cells(s, &tmp, &tmp_cap, &nc)) != 0) {
+    if ((rc = dcsim_csv_split(s, &tmp, &tmp_cap, &nc)) != 0) {
       rc = rc == -2 ? DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory")
                     : DCSIM_ERR(err, DCSIM_EPARSE, path, line, "unterminated quoted cell or text after a closing quote");
       goto out;

@@ -17,6 +17,9 @@ typedef struct loop_def {
   double V, X, Y, Z;
   int has_flop;
   double U, S_flops;
+  int irregular; /* <irregular> instead of <mop> */
+  double word_byte, hit_word;
+  formula regular, irreg, wset;
 } loop_def;
 
 typedef struct override_def { size_t loop; formula work, traffic; } override_def;
@@ -31,6 +34,11 @@ typedef struct case_def {
 } case_def;
 
 typedef struct gpu_frac { char *gpu; double S; } gpu_frac;
+
+typedef struct pattern_def {
+  dcsim_comm_kind kind;
+  formula byte, messages, iterations; /* names: the parameters, then NODES */
+} pattern_def;
 
 struct dcsim_dwarf {
   char *path, *name;
@@ -47,8 +55,14 @@ struct dcsim_dwarf {
   char **kernel_names;
   formula domain;
   unsigned invocations;
-  int has_comm;
+  int has_multi_gpu;
+  double mg_memory, mg_transfer;
+  formula mg_halo; /* names: the parameters, then GPUS */
+  int has_comm, has_comm_attrs;
   formula comm_in, comm_out, comm_iters;
+  double comm_overlap;
+  size_t n_patterns;
+  pattern_def patterns[DCSIM_COMM_MAX_PATTERNS];
   int has_energy;
   dcsim_energy_coeffs energy;
   size_t n_gpu_frac;
@@ -83,15 +97,24 @@ void dcsim_dwarf_free(dcsim_dwarf_t *d) {
     free(d->loops[i].name);
     dcsim_expr_free(d->loops[i].work.e);
     dcsim_expr_free(d->loops[i].traffic.e);
+    dcsim_expr_free(d->loops[i].regular.e);
+    dcsim_expr_free(d->loops[i].irreg.e);
+    dcsim_expr_free(d->loops[i].wset.e);
   }
   free(d->loops);
   for (size_t i = 0; i < d->n_kernels; i++) free(d->kernel_names[i]);
   free(d->kernel_names);
   free(d->kernels);
   dcsim_expr_free(d->domain.e);
+  dcsim_expr_free(d->mg_halo.e);
   dcsim_expr_free(d->comm_in.e);
   dcsim_expr_free(d->comm_out.e);
   dcsim_expr_free(d->comm_iters.e);
+  for (size_t i = 0; i < d->n_patterns; i++) {
+    dcsim_expr_free(d->patterns[i].byte.e);
+    dcsim_expr_free(d->patterns[i].messages.e);
+    dcsim_expr_free(d->patterns[i].iterations.e);
+  }
   for (size_t i = 0; i < d->n_gpu_frac; i++) free(d->gpu_frac[i].gpu);
   free(d->gpu_frac);
   free(d->path);
@@ -99,13 +122,19 @@ void dcsim_dwarf_free(dcsim_dwarf_t *d) {
   free(d);
 }
 
-static int parse_formula(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *n,
-                         const char *attr, formula *f, dcsim_error *err) {
+/* Parses attribute `attr` of n as a formula over the parameters, plus `extra` (NODES in
+ * communication formulas, GPUS in <multi-gpu>) after the last one when not NULL. */
+static int parse_formula_names(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *n,
+                               const char *attr, const char *extra, formula *f, dcsim_error *err) {
   const char *text = NULL;
   int rc = dcsim_xml_str(doc, n, attr, 1, &text, err);
   if (rc) return rc;
   f->line = (int)xmlGetLineNo(n);
-  rc = dcsim_expr_parse(text, (const char *const *)d->params, d->n_params, &f->e, err);
+  const char *names[257];
+  size_t nn = d->n_params < 256 ? d->n_params : 256;
+  for (size_t i = 0; i < nn; i++) names[i] = d->params[i];
+  if (extra) names[nn++] = extra;
+  rc = dcsim_expr_parse(text, names, nn, &f->e, err);
   if (rc && err) {
     snprintf(err->file, sizeof err->file, "%s", d->path);
     err->line = f->line;
@@ -114,6 +143,11 @@ static int parse_formula(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *
     snprintf(err->msg, sizeof err->msg, "%.1000s", m);
   }
   return rc;
+}
+
+static int parse_formula(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *n,
+                         const char *attr, formula *f, dcsim_error *err) {
+  return parse_formula_names(d, doc, n, attr, NULL, f, err);
 }
 
 static int find_param(const dcsim_dwarf_t *d, const char *name) {
@@ -173,13 +207,30 @@ static int load_loops(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ls,
     if (!(ld->name = dupstr(name))) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
     d->n_loops++;
     if ((rc = parse_formula(d, doc, l, "work-flop", &ld->work, err))) return rc;
-    if ((rc = parse_formula(d, doc, l, "traffic-byte", &ld->traffic, err))) return rc;
-    xmlNode *m = dcsim_xml_child(l, "mop");
-    if ((rc = nonneg_attr(doc, m, "V", &ld->V, err)) || (rc = nonneg_attr(doc, m, "X", &ld->X, err)) ||
-        (rc = nonneg_attr(doc, m, "Y", &ld->Y, err)) || (rc = nonneg_attr(doc, m, "Z", &ld->Z, err)))
-      return rc;
-    if (ld->V + ld->X + ld->Y + ld->Z <= 0)
-      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, m, "<loop name=\"%s\"><mop>: V, X, Y, Z are all zero (Tmop would be infinite)", name);
+    xmlNode *m = dcsim_xml_child(l, "mop"), *irr = dcsim_xml_child(l, "irregular");
+    int has_q = dcsim_xml_attr(doc, l, "traffic-byte") != NULL;
+    if (irr) { /* finite-volume paper Eq. 4-6: traffic per cache level, no traffic-byte */
+      if (has_q)
+        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l, "<loop name=\"%s\">: an <irregular> loop has no traffic-byte (its traffic is computed per cache level)", name);
+      ld->irregular = 1;
+      if ((rc = nonneg_attr(doc, irr, "word-byte", &ld->word_byte, err)) || (rc = nonneg_attr(doc, irr, "hit-word", &ld->hit_word, err)) ||
+          (rc = parse_formula(d, doc, irr, "regular-word", &ld->regular, err)) ||
+          (rc = parse_formula(d, doc, irr, "irregular-word", &ld->irreg, err)) ||
+          (rc = parse_formula(d, doc, irr, "working-set-word", &ld->wset, err)))
+        return rc;
+      if (!(ld->word_byte > 0))
+        return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, irr, "<loop name=\"%s\"><irregular>: word-byte must be positive", name);
+      ld->traffic.line = ld->work.line;
+    } else {
+      if (!has_q)
+        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l, "<loop name=\"%s\">: traffic-byte is required with <mop>", name);
+      if ((rc = parse_formula(d, doc, l, "traffic-byte", &ld->traffic, err))) return rc;
+      if ((rc = nonneg_attr(doc, m, "V", &ld->V, err)) || (rc = nonneg_attr(doc, m, "X", &ld->X, err)) ||
+          (rc = nonneg_attr(doc, m, "Y", &ld->Y, err)) || (rc = nonneg_attr(doc, m, "Z", &ld->Z, err)))
+        return rc;
+      if (ld->V + ld->X + ld->Y + ld->Z <= 0)
+        return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, m, "<loop name=\"%s\"><mop>: V, X, Y, Z are all zero (Tmop would be infinite)", name);
+    }
     xmlNode *f = dcsim_xml_child(l, "flop");
     if (f) {
       ld->has_flop = 1;
@@ -198,6 +249,16 @@ static int load_kernels(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *k
   if ((rc = dcsim_xml_u32(doc, ks, "invocations-per-call", 1, &d->invocations, err))) return rc;
   if (d->invocations == 0)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, ks, "<kernels>: invocations-per-call must be >= 1");
+  xmlNode *mg = dcsim_xml_child(ks, "multi-gpu");
+  if (mg) {
+    if (find_param(d, "GPUS") >= 0)
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, mg, "<multi-gpu>: GPUS is the GPU count in halo-byte; rename the parameter GPUS");
+    d->has_multi_gpu = 1;
+    if ((rc = nonneg_attr(doc, mg, "memory-byte-per-point", &d->mg_memory, err)) ||
+        (rc = nonneg_attr(doc, mg, "transfer-byte-per-point", &d->mg_transfer, err)) ||
+        (rc = parse_formula_names(d, doc, mg, "halo-byte", "GPUS", &d->mg_halo, err)))
+      return rc;
+  }
   size_t n = dcsim_xml_count(ks, "kernel");
   d->kernels = calloc(n ? n : 1, sizeof *d->kernels);
   d->kernel_names = calloc(n ? n : 1, sizeof *d->kernel_names);
@@ -262,12 +323,61 @@ static int load_cases(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *roo
       int li = find_loop(d, ln);
       if (li < 0)
         return DCSIM_XML_ERR(err, DCSIM_EREF, doc, o, "<override loop=\"%s\">: unknown loop", ln);
+      if (d->loops[li].irregular)
+        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, o, "<override loop=\"%s\">: an <irregular> loop's traffic cannot be overridden", ln);
       override_def *od = &cd->over[cd->n_over++];
       od->loop = (size_t)li;
       if ((rc = parse_formula(d, doc, o, "work-flop", &od->work, err))) return rc;
       if ((rc = parse_formula(d, doc, o, "traffic-byte", &od->traffic, err))) return rc;
     }
   }
+  return 0;
+}
+
+/* <communication>: the §4.3 attributes (all three or none), <pattern>s, the overlap fraction. */
+static int load_comm(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *cm, dcsim_error *err) {
+  static const char *const kinds[] = {"exchange", "halo", "alltoall", "allreduce"};
+  int rc;
+  if (find_param(d, "NODES") >= 0)
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, cm, "<communication>: NODES is the node count in communication formulas; rename the parameter NODES");
+  d->has_comm = 1;
+  int na = (dcsim_xml_attr(doc, cm, "in-byte") != NULL) + (dcsim_xml_attr(doc, cm, "out-byte") != NULL) +
+           (dcsim_xml_attr(doc, cm, "iterations") != NULL);
+  if (na != 0 && na != 3)
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, cm, "<communication>: give in-byte, out-byte and iterations together (D3.5 §4.3), or none");
+  if (na == 3) {
+    d->has_comm_attrs = 1;
+    if ((rc = parse_formula(d, doc, cm, "in-byte", &d->comm_in, err)) ||
+        (rc = parse_formula(d, doc, cm, "out-byte", &d->comm_out, err)) ||
+        (rc = parse_formula(d, doc, cm, "iterations", &d->comm_iters, err)))
+      return rc;
+  }
+  if ((rc = dcsim_xml_double(doc, cm, "overlap", 0, &d->comm_overlap, err))) return rc;
+  if (d->comm_overlap < 0 || d->comm_overlap > 1)
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, cm, "<communication overlap>: must be in 0..1");
+  for (xmlNode *p = dcsim_xml_child(cm, "pattern"); p; p = dcsim_xml_next(p, "pattern")) {
+    if (d->n_patterns == DCSIM_COMM_MAX_PATTERNS)
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, p, "<pattern>: more than %d patterns", DCSIM_COMM_MAX_PATTERNS);
+    pattern_def *pd = &d->patterns[d->n_patterns];
+    const char *kind = NULL;
+    if ((rc = dcsim_xml_str(doc, p, "kind", 1, &kind, err))) return rc;
+    int k = -1;
+    for (int i = 0; i < 4; i++)
+      if (strcmp(kind, kinds[i]) == 0) k = i;
+    if (k < 0) return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, p, "<pattern kind=\"%s\">: unknown kind", kind);
+    pd->kind = (dcsim_comm_kind)k;
+    int has_msgs = dcsim_xml_attr(doc, p, "messages") != NULL;
+    if ((k == DCSIM_COMM_HALO || k == DCSIM_COMM_EXCHANGE) != has_msgs)
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, p, has_msgs ? "<pattern kind=\"%s\">: messages only applies to exchange and halo"
+                                                                : "<pattern kind=\"%s\">: needs messages", kind);
+    d->n_patterns++;
+    if ((rc = parse_formula_names(d, doc, p, "byte", "NODES", &pd->byte, err)) ||
+        (has_msgs && (rc = parse_formula_names(d, doc, p, "messages", "NODES", &pd->messages, err))) ||
+        (rc = parse_formula_names(d, doc, p, "iterations", "NODES", &pd->iterations, err)))
+      return rc;
+  }
+  if (!d->has_comm_attrs && d->n_patterns == 0)
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, cm, "<communication>: declares nothing (give the §4.3 attributes or <pattern>s)");
   return 0;
 }
 
@@ -300,13 +410,7 @@ int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err) {
   if (ks && (rc = load_kernels(d, doc, ks, err))) goto out;
   if ((rc = load_cases(d, doc, root, err))) goto out;
   xmlNode *cm = dcsim_xml_child(root, "communication");
-  if (cm) {
-    d->has_comm = 1;
-    if ((rc = parse_formula(d, doc, cm, "in-byte", &d->comm_in, err)) ||
-        (rc = parse_formula(d, doc, cm, "out-byte", &d->comm_out, err)) ||
-        (rc = parse_formula(d, doc, cm, "iterations", &d->comm_iters, err)))
-      goto out;
-  }
+  if (cm && (rc = load_comm(d, doc, cm, err))) goto out;
   xmlNode *ec = dcsim_xml_child(root, "energy-coefficients");
   if (ec) {
     d->has_energy = 1;
@@ -379,6 +483,7 @@ static int eval_formula(const dcsim_dwarf_t *d, const formula *f, const double *
 void dcsim_dwarf_eval_free(dcsim_dwarf_eval *e) {
   if (!e) return;
   free(e->loops);
+  free(e->values);
   free(e);
 }
 
@@ -444,7 +549,17 @@ int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dc
       if (cd->over[j].loop == i) { fw = &cd->over[j].work; fq = &cd->over[j].traffic; }
     l->name = ld->name;
     if ((rc = eval_formula(d, fw, vals, "work-flop", &l->work_flop, err))) goto out;
-    if ((rc = eval_formula(d, fq, vals, "traffic-byte", &l->traffic_byte, err))) goto out;
+    if (ld->irregular) {
+      l->irregular = 1;
+      l->word_byte = ld->word_byte;
+      l->hit_word = ld->hit_word;
+      if ((rc = eval_formula(d, &ld->regular, vals, "regular-word", &l->regular_word, err)) ||
+          (rc = eval_formula(d, &ld->irreg, vals, "irregular-word", &l->irregular_word, err)) ||
+          (rc = eval_formula(d, &ld->wset, vals, "working-set-word", &l->working_set_word, err)))
+        goto out;
+    } else if ((rc = eval_formula(d, fq, vals, "traffic-byte", &l->traffic_byte, err))) {
+      goto out;
+    }
     if (l->work_flop > 0 && !ld->has_flop) {
       rc = DCSIM_ERR(err, DCSIM_EREF, d->path, fw->line, "loop %s does work (W = %g flop) but has no <flop> coefficients", ld->name, l->work_flop);
       goto out;
@@ -455,20 +570,68 @@ int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dc
   e->n_kernels = d->n_kernels;
   e->kernels = d->kernels;
   e->invocations = d->invocations;
+  e->has_multi_gpu = d->has_multi_gpu;
+  e->gpu_memory_byte_per_point = d->mg_memory;
+  e->gpu_transfer_byte_per_point = d->mg_transfer;
   if (d->n_kernels && (rc = eval_formula(d, &d->domain, vals, "domain-size", &e->domain_size, err))) goto out;
   if (d->has_comm) {
     e->has_comm = 1;
+    e->comm_overlap = d->comm_overlap;
+  }
+  if (d->has_comm_attrs) {
     if ((rc = eval_formula(d, &d->comm_in, vals, "in-byte", &e->comm_in_byte, err)) ||
         (rc = eval_formula(d, &d->comm_out, vals, "out-byte", &e->comm_out_byte, err)) ||
         (rc = eval_formula(d, &d->comm_iters, vals, "iterations", &e->comm_iterations, err)))
       goto out;
   }
+  e->values = vals; /* kept for formulas evaluated later (dcsim_dwarf_comm) */
+  vals = NULL;
   *out = e;
   e = NULL;
 out:
   dcsim_dwarf_eval_free(e);
   free(vals);
   free(set);
+  return rc;
+}
+
+int dcsim_dwarf_gpu_halo(const dcsim_dwarf_eval *ev, unsigned gpus, double *halo_byte, dcsim_error *err) {
+  const dcsim_dwarf_t *d = ev->dwarf;
+  *halo_byte = 0;
+  if (!d->has_multi_gpu) return 0;
+  double *vals = malloc((d->n_params + 1) * sizeof *vals);
+  if (!vals) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+  if (d->n_params) memcpy(vals, ev->values, d->n_params * sizeof *vals);
+  vals[d->n_params] = gpus; /* GPUS */
+  int rc = eval_formula(d, &d->mg_halo, vals, "halo-byte", halo_byte, err);
+  free(vals);
+  return rc;
+}
+
+int dcsim_dwarf_comm(const dcsim_dwarf_eval *ev, unsigned nodes, dcsim_comm_pattern out[DCSIM_COMM_MAX_PATTERNS],
+                     size_t *n, dcsim_error *err) {
+  const dcsim_dwarf_t *d = ev->dwarf;
+  *n = 0;
+  if (!d->has_comm) return 0;
+  if (d->has_comm_attrs) /* D3.5 §4.3: (Q_in + Q_out) per iteration, no message count */
+    out[(*n)++] = (dcsim_comm_pattern){DCSIM_COMM_EXCHANGE, ev->comm_in_byte + ev->comm_out_byte, 0, ev->comm_iterations};
+  double *vals = malloc((d->n_params + 1) * sizeof *vals);
+  if (!vals) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+  if (d->n_params) memcpy(vals, ev->values, d->n_params * sizeof *vals);
+  vals[d->n_params] = nodes; /* NODES */
+  int rc = 0;
+  for (size_t i = 0; i < d->n_patterns && *n < DCSIM_COMM_MAX_PATTERNS; i++) {
+    const pattern_def *pd = &d->patterns[i];
+    dcsim_comm_pattern *p = &out[*n];
+    p->kind = pd->kind;
+    p->messages = 0;
+    if ((rc = eval_formula(d, &pd->byte, vals, "byte", &p->byte, err)) ||
+        (pd->messages.e && (rc = eval_formula(d, &pd->messages, vals, "messages", &p->messages, err))) ||
+        (rc = eval_formula(d, &pd->iterations, vals, "iterations", &p->iterations, err)))
+      break;
+    (*n)++;
+  }
+  free(vals);
   return rc;
 }
 

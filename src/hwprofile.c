@@ -29,6 +29,16 @@ typedef struct table {
 
 typedef struct energy_row { unsigned cores; double pkg_w, dram_w; } energy_row;
 
+/* One <energy> table: RAPL power per active core count at one frequency state. */
+typedef struct energy_table {
+  size_t freq;        /* index into freqs */
+  int same_all_freqs; /* other-frequencies="same" */
+  double pkg_idle_w, dram_idle_w;
+  size_t n_rows;
+  energy_row *rows;   /* ascending cores */
+  int line;
+} energy_table;
+
 struct dcsim_cpu_profile {
   char *path, *name, *model;
   unsigned cores_per_socket, sockets;
@@ -37,12 +47,10 @@ struct dcsim_cpu_profile {
   freq_col *freqs;
   table tables[Q_COUNT];
   int has_energy;
-  size_t energy_freq; /* index into freqs */
-  int energy_same_all_freqs;
-  double pkg_idle_w, dram_idle_w;
-  size_t n_energy;
-  energy_row *energy; /* ascending cores */
-  int energy_line;
+  size_t n_levels;
+  dcsim_cache_level levels[Q_COUNT - 1]; /* names point into quantity_names */
+  size_t n_etabs;
+  energy_table *etabs; /* one per <energy>, in document order; frequencies distinct */
 };
 
 struct dcsim_gpu_profile {
@@ -70,7 +78,8 @@ void dcsim_cpu_profile_free(dcsim_cpu_profile_t *p) {
     free(p->tables[q].threads);
     free(p->tables[q].v);
   }
-  free(p->energy);
+  for (size_t i = 0; i < p->n_etabs; i++) free(p->etabs[i].rows);
+  free(p->etabs);
   free(p->path);
   free(p->name);
   free(p->model);
@@ -166,32 +175,66 @@ static int load_table(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNod
 }
 
 static int load_energy(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *en,
-                       dcsim_error *err) {
+                       energy_table *t, dcsim_error *err) {
   const char *fid = NULL, *other = NULL;
   int rc;
   if ((rc = dcsim_xml_str(doc, en, "freq", 1, &fid, err))) return rc;
   if ((rc = dcsim_xml_str(doc, en, "other-frequencies", 1, &other, err))) return rc;
-  if (find_freq_id(p, fid, &p->energy_freq) != 0)
+  if (find_freq_id(p, fid, &t->freq) != 0)
     return DCSIM_XML_ERR(err, DCSIM_EREF, doc, en, "<energy freq=\"%s\">: unknown frequency id", fid);
-  p->energy_same_all_freqs = strcmp(other, "same") == 0;
-  p->energy_line = (int)xmlGetLineNo(en);
+  for (size_t i = 0; &p->etabs[i] != t; i++)
+    if (p->etabs[i].freq == t->freq)
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, en, "<energy freq=\"%s\">: a table for this frequency is given twice (line %d)",
+                           fid, p->etabs[i].line);
+  t->same_all_freqs = strcmp(other, "same") == 0;
+  t->line = (int)xmlGetLineNo(en);
   xmlNode *idle = dcsim_xml_child(en, "idle");
-  if ((rc = dcsim_xml_double(doc, idle, "pkg-w", 1, &p->pkg_idle_w, err))) return rc;
-  if ((rc = dcsim_xml_double(doc, idle, "dram-w", 1, &p->dram_idle_w, err))) return rc;
+  if ((rc = dcsim_xml_double(doc, idle, "pkg-w", 1, &t->pkg_idle_w, err))) return rc;
+  if ((rc = dcsim_xml_double(doc, idle, "dram-w", 1, &t->dram_idle_w, err))) return rc;
   size_t n = dcsim_xml_count(en, "state");
-  p->energy = calloc(n ? n : 1, sizeof *p->energy);
-  if (!p->energy) return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, en, "out of memory");
+  t->rows = calloc(n ? n : 1, sizeof *t->rows);
+  if (!t->rows) return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, en, "out of memory");
   for (xmlNode *s = dcsim_xml_child(en, "state"); s; s = dcsim_xml_next(s, "state")) {
-    energy_row *r = &p->energy[p->n_energy];
+    energy_row *r = &t->rows[t->n_rows];
     if ((rc = dcsim_xml_u32(doc, s, "cores", 1, &r->cores, err))) return rc;
     if ((rc = dcsim_xml_double(doc, s, "pkg-w", 1, &r->pkg_w, err))) return rc;
     if ((rc = dcsim_xml_double(doc, s, "dram-w", 1, &r->dram_w, err))) return rc;
     if (r->cores == 0) return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, s, "<state>: cores must be >= 1");
-    if (p->n_energy && r->cores <= p->energy[p->n_energy - 1].cores)
+    if (t->n_rows && r->cores <= t->rows[t->n_rows - 1].cores)
       return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, s, "<state cores=\"%u\">: states must be in increasing core order", r->cores);
-    p->n_energy++;
+    t->n_rows++;
   }
   p->has_energy = 1;
+  return 0;
+}
+
+/* <cache-hierarchy>: each level names a bandwidth table of the profile, once. */
+static int load_cache_levels(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *ch,
+                             dcsim_error *err) {
+  int rc;
+  for (xmlNode *l = dcsim_xml_child(ch, "level"); l; l = dcsim_xml_next(l, "level")) {
+    const char *name = NULL;
+    if ((rc = dcsim_xml_str(doc, l, "name", 1, &name, err))) return rc;
+    int q = -1;
+    for (int i = Q_L1; i < Q_COUNT; i++)
+      if (strcmp(name, quantity_names[i]) == 0) q = i;
+    if (q < 0 || p->n_levels >= Q_COUNT - 1)
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l, "<level name=\"%s\">: not a memory level", name);
+    for (size_t i = 0; i < p->n_levels; i++)
+      if (strcmp(p->levels[i].name, quantity_names[q]) == 0)
+        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l, "<level name=\"%s\">: given twice", name);
+    if (!p->tables[q].present)
+      return DCSIM_XML_ERR(err, DCSIM_EREF, doc, l, "<level name=\"%s\">: the profile has no %s bandwidth table", name, name);
+    dcsim_cache_level *cl = &p->levels[p->n_levels];
+    cl->name = quantity_names[q];
+    cl->line = (int)xmlGetLineNo(l);
+    if ((rc = dcsim_xml_double(doc, l, "above-byte", 1, &cl->above_byte, err)) ||
+        (rc = dcsim_xml_double(doc, l, "line-byte", 1, &cl->line_byte, err)))
+      return rc;
+    if (!(cl->line_byte > 0))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, l, "<level name=\"%s\">: line-byte must be positive", name);
+    p->n_levels++;
+  }
   return 0;
 }
 
@@ -235,8 +278,14 @@ int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_er
   }
   for (xmlNode *t = dcsim_xml_child(root, "table"); t; t = dcsim_xml_next(t, "table"))
     if ((rc = load_table(p, doc, t, err))) goto out;
-  xmlNode *en = dcsim_xml_child(root, "energy");
-  if (en && (rc = load_energy(p, doc, en, err))) goto out;
+  xmlNode *ch = dcsim_xml_child(root, "cache-hierarchy");
+  if (ch && (rc = load_cache_levels(p, doc, ch, err))) goto out;
+  size_t ne = dcsim_xml_count(root, "energy");
+  if (ne && !(p->etabs = calloc(ne, sizeof *p->etabs))) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  for (xmlNode *en = dcsim_xml_child(root, "energy"); en; en = dcsim_xml_next(en, "energy")) {
+    energy_table *t = &p->etabs[p->n_etabs++];
+    if ((rc = load_energy(p, doc, en, t, err))) goto out;
+  }
   *out = p;
   p = NULL;
 out:
@@ -251,6 +300,10 @@ const char *dcsim_cpu_profile_path(const dcsim_cpu_profile_t *p) { return p->pat
 unsigned dcsim_cpu_profile_cores_per_socket(const dcsim_cpu_profile_t *p) { return p->cores_per_socket; }
 unsigned dcsim_cpu_profile_sockets(const dcsim_cpu_profile_t *p) { return p->sockets; }
 double dcsim_cpu_profile_nominal_ghz(const dcsim_cpu_profile_t *p) { return p->nominal_ghz; }
+const dcsim_cache_level *dcsim_cpu_profile_cache_levels(const dcsim_cpu_profile_t *p, size_t *n) {
+  *n = p->n_levels;
+  return p->n_levels ? p->levels : NULL;
+}
 int dcsim_cpu_profile_has_energy(const dcsim_cpu_profile_t *p) { return p->has_energy; }
 unsigned dcsim_cpu_profile_max_threads(const dcsim_cpu_profile_t *p) {
   const table *t = &p->tables[Q_FLOPS];
@@ -357,43 +410,104 @@ static int lookup(const dcsim_cpu_profile_t *p, int q, const dcsim_cpu_state *s,
 int dcsim_cpu_profile_rates(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s,
                             dcsim_cpu_rates *out, dcsim_error *err) {
   dcsim_cpu_rates r;
+  memset(&r, 0, sizeof r);
   int rc;
   if ((rc = lookup(p, Q_FLOPS, s, &r.flops, err))) return rc;
-  if ((rc = lookup(p, Q_L1, s, &r.l1_bps, err))) return rc;
-  if ((rc = lookup(p, Q_L2, s, &r.l2_bps, err))) return rc;
-  if ((rc = lookup(p, Q_L3, s, &r.l3_bps, err))) return rc;
+  /* cache tables are optional (dcsim/hwprofile.h); absent ones stay 0 with their flag cleared */
+  if ((r.has_l1 = p->tables[Q_L1].present) && (rc = lookup(p, Q_L1, s, &r.l1_bps, err))) return rc;
+  if ((r.has_l2 = p->tables[Q_L2].present) && (rc = lookup(p, Q_L2, s, &r.l2_bps, err))) return rc;
+  if ((r.has_l3 = p->tables[Q_L3].present) && (rc = lookup(p, Q_L3, s, &r.l3_bps, err))) return rc;
   if ((rc = lookup(p, Q_DRAM, s, &r.dram_bps, err))) return rc;
   *out = r;
   return 0;
 }
 
+static int state_is_freq(const freq_col *f, const dcsim_cpu_state *s) {
+  return s->label ? (f->label && strcmp(f->label, s->label) == 0) : (!f->label && fabs(f->ghz - s->ghz) < 1e-9);
+}
+
+/* Power of one table at s->threads cores (linear between measured core counts). */
+static int table_power(const dcsim_cpu_profile_t *p, const energy_table *t, unsigned cores,
+                       dcsim_cpu_power *out, dcsim_error *err) {
+  unsigned th[64];
+  size_t n = t->n_rows < 64 ? t->n_rows : 64;
+  for (size_t i = 0; i < n; i++) th[i] = t->rows[i].cores;
+  size_t r0, r1;
+  double w;
+  if (cores == 0) return DCSIM_ERR(err, DCSIM_ERANGE, p->path, 0, "core count must be >= 1");
+  int rc = thread_bracket(p, th, n, cores, t->line, "energy", &r0, &r1, &w, err);
+  if (rc) return rc;
+  out->pkg_w = t->rows[r0].pkg_w * (1 - w) + t->rows[r1].pkg_w * w;
+  out->dram_w = t->rows[r0].dram_w * (1 - w) + t->rows[r1].dram_w * w;
+  out->pkg_idle_w = t->pkg_idle_w;
+  out->dram_idle_w = t->dram_idle_w;
+  return 0;
+}
+
+/* Which table(s) give the power at a state (dcsim/hwprofile.h): the table of that frequency;
+ * else, between two plain-frequency tables, both (linear in GHz); else the nearest table if it
+ * says other-frequencies="same". */
 int dcsim_cpu_profile_power(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s,
                             dcsim_cpu_power *out, dcsim_error *err) {
   if (!p->has_energy)
     return DCSIM_ERR(err, DCSIM_EREF, p->path, 0, "profile %s has no <energy> table", p->name);
-  const freq_col *ef = &p->freqs[p->energy_freq];
-  int same = s->label ? (ef->label && strcmp(ef->label, s->label) == 0)
-                      : (!ef->label && fabs(ef->ghz - s->ghz) < 1e-9);
-  if (!same && !p->energy_same_all_freqs) {
+  long lo = -1, hi = -1, near = -1;
+  for (size_t i = 0; i < p->n_etabs; i++) {
+    const freq_col *f = &p->freqs[p->etabs[i].freq];
+    if (state_is_freq(f, s)) return table_power(p, &p->etabs[i], s->threads, out, err);
+    if (s->label || f->label) continue;
+    if (f->ghz < s->ghz && (lo < 0 || f->ghz > p->freqs[p->etabs[lo].freq].ghz)) lo = (long)i;
+    if (f->ghz > s->ghz && (hi < 0 || f->ghz < p->freqs[p->etabs[hi].freq].ghz)) hi = (long)i;
+  }
+  if (lo >= 0 && hi >= 0) { /* linear in frequency between the two measured tables */
+    dcsim_cpu_power a, b;
+    int rc;
+    if ((rc = table_power(p, &p->etabs[lo], s->threads, &a, err)) ||
+        (rc = table_power(p, &p->etabs[hi], s->threads, &b, err)))
+      return rc;
+    double f0 = p->freqs[p->etabs[lo].freq].ghz, f1 = p->freqs[p->etabs[hi].freq].ghz;
+    double w = (s->ghz - f0) / (f1 - f0);
+    out->pkg_w = a.pkg_w * (1 - w) + b.pkg_w * w;
+    out->dram_w = a.dram_w * (1 - w) + b.dram_w * w;
+    out->pkg_idle_w = a.pkg_idle_w * (1 - w) + b.pkg_idle_w * w;
+    out->dram_idle_w = a.dram_idle_w * (1 - w) + b.dram_idle_w * w;
+    return 0;
+  }
+  near = lo >= 0 ? lo : hi;
+  if (near < 0) near = 0; /* a labelled state, or only labelled tables: the first table */
+  const energy_table *t = &p->etabs[near];
+  if (!t->same_all_freqs) {
     char fs[32];
     dcsim_cpu_state_freq_str(s, fs, sizeof fs);
-    return DCSIM_ERR(err, DCSIM_ERANGE, p->path, p->energy_line,
-                     "state outside table: the energy table of %s was measured at %s GHz only, not at %s",
-                     p->name, ef->id, fs);
+    if (p->n_etabs == 1)
+      return DCSIM_ERR(err, DCSIM_ERANGE, p->path, t->line,
+                       "state outside table: the energy table of %s was measured at %s GHz only, not at %s",
+                       p->name, p->freqs[t->freq].id, fs);
+    return DCSIM_ERR(err, DCSIM_ERANGE, p->path, t->line,
+                     "state outside table: frequency %s is not covered by the energy tables of %s", fs, p->name);
   }
-  unsigned th[64];
-  size_t n = p->n_energy < 64 ? p->n_energy : 64;
-  for (size_t i = 0; i < n; i++) th[i] = p->energy[i].cores;
-  size_t r0, r1;
-  double w;
-  if (s->threads == 0) return DCSIM_ERR(err, DCSIM_ERANGE, p->path, 0, "core count must be >= 1");
-  int rc = thread_bracket(p, th, n, s->threads, p->energy_line, "energy", &r0, &r1, &w, err);
-  if (rc) return rc;
-  out->pkg_w = p->energy[r0].pkg_w * (1 - w) + p->energy[r1].pkg_w * w;
-  out->dram_w = p->energy[r0].dram_w * (1 - w) + p->energy[r1].dram_w * w;
-  out->pkg_idle_w = p->pkg_idle_w;
-  out->dram_idle_w = p->dram_idle_w;
+  return table_power(p, t, s->threads, out, err);
+}
+
+size_t dcsim_cpu_profile_n_freqs(const dcsim_cpu_profile_t *p) { return p->n_freqs; }
+
+int dcsim_cpu_profile_freq_at(const dcsim_cpu_profile_t *p, size_t i, dcsim_cpu_state *s) {
+  if (i >= p->n_freqs) return DCSIM_ERANGE;
+  s->ghz = p->freqs[i].ghz;
+  s->label = p->freqs[i].label;
   return 0;
+}
+
+unsigned dcsim_cpu_profile_energy_max_cores(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s) {
+  if (!p->has_energy) return 0;
+  unsigned m = 0;
+  for (size_t i = 0; i < p->n_etabs; i++) {
+    const energy_table *t = &p->etabs[i];
+    unsigned c = t->n_rows ? t->rows[t->n_rows - 1].cores : 0;
+    if (state_is_freq(&p->freqs[t->freq], s)) return c;
+    if (!m || c < m) m = c; /* interpolating between tables: the smaller full load covers both */
+  }
+  return m;
 }
 
 /* ---- GPU ---- */
@@ -443,8 +557,19 @@ int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_er
     if ((rc = dcsim_xml_double(doc, adj, "at-or-above", 1, &s->ge_at_or_above, err))) goto out;
     if (!(s->ge_below > 0) || !(s->ge_at_or_above > 0)) { rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, adj, "<global-efficiency-adjustment>: factors must be positive"); goto out; }
   }
+  xmlNode *sd = dcsim_xml_child(root, "small-domain");
+  if (sd) {
+    s->has_small_domain = 1;
+    if ((rc = dcsim_xml_double(doc, sd, "launch-s", 1, &s->launch_s, err)) ||
+        (rc = dcsim_xml_double(doc, sd, "saturation-threads-per-sm", 1, &s->saturation_threads_per_sm, err)))
+      goto out;
+    if (!(s->saturation_threads_per_sm > 0)) { rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, sd, "<small-domain>: saturation-threads-per-sm must be positive"); goto out; }
+  }
   xmlNode *mem = dcsim_xml_child(root, "memory");
   if (mem && (rc = dcsim_xml_double(doc, mem, "byte", 1, &s->memory_byte, err))) goto out;
+  xmlNode *hl = dcsim_xml_child(root, "host-link");
+  if (hl && (rc = dcsim_xml_double(doc, hl, "bw-bps", 1, &s->host_link_bps, err))) goto out;
+  if (hl && !(s->host_link_bps > 0)) { rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, hl, "<host-link bw-bps>: must be positive"); goto out; }
   xmlNode *pw = dcsim_xml_child(root, "power");
   if ((rc = dcsim_xml_double(doc, pw, "limit-w", 1, &s->power_limit_w, err))) goto out;
   if ((rc = dcsim_xml_double(doc, pw, "idle-w", 1, &s->idle_w, err))) goto out;

@@ -1,6 +1,8 @@
 /* model.c — time and energy of one dwarf run (see dcsim/model.h). */
 #include "dcsim/model.h"
 
+#include "dcsim/model_comm.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,8 +10,10 @@ void dcsim_prediction_release(dcsim_prediction *p) {
   if (!p) return;
   dcsim_cpu_result_free(p->cpu);
   dcsim_gpu_result_free(p->gpu);
+  dcsim_multigpu_result_free(p->multigpu);
   p->cpu = NULL;
   p->gpu = NULL;
+  p->multigpu = NULL;
 }
 
 static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {
@@ -24,10 +28,15 @@ static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
   /* homogeneous nodes give identical per-node results: model one node (§4.3: W/n, Q/n) */
   int rc = dcsim_model_cpu(req->ev, &ns, 1, req->net_s_per_byte, &out->cpu, err);
   if (rc) return rc;
+  const double comp = out->cpu->node_time_s[0];
+  if (req->overlap_set && !(req->overlap >= 0 && req->overlap <= 1))
+    return DCSIM_ERR(err, DCSIM_ERANGE, "command line", 0, "communication overlap %g must be in 0..1", req->overlap);
   if (req->ev->has_comm && req->nodes > 1) { /* §4.3 T_comm only exists with more than one node */
-    double comm = req->net_s_per_byte * (req->ev->comm_in_byte + req->ev->comm_out_byte) * req->ev->comm_iterations;
+    dcsim_network net = {req->net_latency_s, req->net_s_per_byte};
+    double comm = 0, f = req->overlap_set ? req->overlap : req->ev->comm_overlap;
+    if ((rc = dcsim_comm_time(req->ev, req->nodes, &net, &comm, err))) return rc;
     out->cpu->node_comm_s[0] = comm;
-    out->cpu->node_time_s[0] += comm;
+    out->cpu->node_time_s[0] = dcsim_comm_compose(comp, comm, f); /* model_comm.h: T_comp + T_comm - hidden */
     out->cpu->time_s = out->cpu->node_time_s[0];
   }
   out->time_s = out->cpu->time_s;
@@ -38,7 +47,7 @@ static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
   dcsim_cpu_energy e;
   if (req->energy_form == DCSIM_ENERGY_52) {
     e = dcsim_energy_cpu_52(&pw, out->cpu->parts, out->cpu->n_loops);
-    double comm = out->cpu->node_comm_s[0];
+    double comm = out->cpu->node_time_s[0] - comp; /* the communication time not hidden */
     e.pkg_j += pw.pkg_idle_w * comm; /* waiting for messages: idle package (assumption, doc/models.md) */
     e.energy_j = e.pkg_j + e.dram_j;
   } else {
@@ -55,9 +64,19 @@ static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
 
 static int run_gpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {
   if (!req->gpu) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a GPU dwarf needs a GPU profile");
-  int rc = dcsim_model_gpu(req->ev, req->gpu, &out->gpu, err);
-  if (rc) return rc;
-  out->time_s = out->gpu->time_s;
+  int rc;
+  if (req->gpus >= 1) { /* the domain split over G GPUs (dcsim/model_multigpu.h) */
+    if ((rc = dcsim_model_multigpu(req->ev, req->gpu, req->gpus, req->gpu_small_domain, &out->multigpu, err))) return rc;
+    out->gpu = out->multigpu->gpu; /* one GPU's part, for the per-kernel report */
+    out->multigpu->gpu = NULL;
+    out->time_s = out->multigpu->time_s;
+  } else { /* D3.5 §3.4, one GPU: refuse a domain that does not fit its memory */
+    dcsim_gpu_opts o = {req->gpu_small_domain, 0};
+    if ((rc = dcsim_multigpu_check_fit(req->ev, req->gpu, 1, NULL, err))) return rc;
+    if ((rc = dcsim_model_gpu_opts(req->ev, req->gpu, &o, &out->gpu, err))) return rc;
+    out->time_s = out->gpu->time_s;
+  }
+  const double n_gpus = req->gpus >= 1 ? req->gpus : 1;
   if (req->energy_form == DCSIM_ENERGY_NONE) return 0;
   const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(req->gpu);
   if ((rc = dcsim_dwarf_gpu_fraction(req->ev->dwarf, dcsim_gpu_profile_name(req->gpu), &out->gpu_fraction, err))) return rc;
@@ -68,8 +87,9 @@ static int run_gpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
     out->host_idle_w = pw.pkg_idle_w;
   }
   out->has_energy = 1;
-  out->energy_j = dcsim_energy_gpu(out->time_s, out->host_idle_w, out->gpu_fraction, g->power_limit_w); /* §5.5 */
-  out->gpu_j = out->time_s * out->gpu_fraction * g->power_limit_w;
+  /* §5.5 for each of the G GPUs of the split (assumption: every GPU draws S of its limit) */
+  out->energy_j = dcsim_energy_gpu(out->time_s, out->host_idle_w, n_gpus * out->gpu_fraction, g->power_limit_w);
+  out->gpu_j = out->time_s * n_gpus * out->gpu_fraction * g->power_limit_w;
   out->pkg_j = out->time_s * out->host_idle_w;
   out->node_energy_j = out->energy_j;
   return 0;

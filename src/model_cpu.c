@@ -1,6 +1,9 @@
 /* model_cpu.c — CPU per-loop model and multinode split (see dcsim/model_cpu.h, D3.5 §4.3). */
 #include "dcsim/model_cpu.h"
 
+#include "dcsim/model_comm.h"
+#include "dcsim/model_irregular.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -29,6 +32,9 @@ int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes
   r->node_time_s = calloc(n_nodes, sizeof *r->node_time_s);
   r->node_comm_s = calloc(n_nodes, sizeof *r->node_comm_s);
   if (!r->parts || !r->node_time_s || !r->node_comm_s) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory"); goto out; }
+  double comm = 0; /* the same for every node: patterns are per node (dcsim/model_comm.h) */
+  const dcsim_network net = {0, net_s_per_byte};
+  if ((rc = dcsim_comm_time(ev, (unsigned)n_nodes, &net, &comm, err))) goto out;
   for (size_t i = 0; i < n_nodes; i++) {
     const dcsim_cpu_node_spec *ns = &nodes[i];
     if (!(ns->share > 0) || ns->share > 1) { rc = DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "node %zu: share of the work must be in (0, 1]", i); goto out; }
@@ -45,7 +51,16 @@ int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes
         double flops = rt.flops * lp->U + lp->S_flops; /* §4.3/§6.1.2: 1/Tflop = P*U + S */
         p->flop_time_s = p->work_flop / flops;          /* W*Tflop */
       }
-      if (p->traffic_byte > 0) {
+      if (lp->irregular) { /* FV Eq. 5: the bottleneck level of the cache-line model */
+        dcsim_irregular_level lv[DCSIM_IRREGULAR_MAX_LEVELS];
+        size_t nlv = 0, b = 0;
+        if ((rc = dcsim_model_irregular(lp, ns->share, ns->cpu, &rt, lv, &nlv, &b, err))) goto out;
+        p->traffic_byte = lv[b].traffic_byte;
+        p->mem_time_s = lv[b].time_s;
+        p->level = lv[b].name;
+      } else if (p->traffic_byte > 0) {
+        const char *miss = lp->V > 0 && !rt.has_l1 ? "L1" : lp->X > 0 && !rt.has_l2 ? "L2" : lp->Y > 0 && !rt.has_l3 ? "L3" : NULL;
+        if (miss) { rc = DCSIM_ERR(err, DCSIM_EREF, dcsim_cpu_profile_path(ns->cpu), 0, "loop %s uses the %s bandwidth, profile %s has no %s table", lp->name, miss, dcsim_cpu_profile_name(ns->cpu), miss); goto out; }
         double bps = rt.l1_bps * lp->V + rt.l2_bps * lp->X + rt.l3_bps * lp->Y + rt.dram_bps * lp->Z; /* §4.3: 1/Tmop */
         p->mem_time_s = p->traffic_byte / bps;           /* Q*Tmop */
       }
@@ -54,9 +69,8 @@ int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes
       p->time_s = p->compute_bound ? p->flop_time_s : p->mem_time_s; /* §4.3: T_func = max(W*Tflop, Q*Tmop) */
       t += p->time_s;                                                /* §4.3: T = sum of T_func */
     }
-    if (ev->has_comm && n_nodes > 1) /* §4.3: T_comm_i = T_single*(Q_in+Q_out)*iters */
-      r->node_comm_s[i] = net_s_per_byte * (ev->comm_in_byte + ev->comm_out_byte) * ev->comm_iterations;
-    r->node_time_s[i] = t + r->node_comm_s[i];
+    r->node_comm_s[i] = comm;                                     /* §4.3: T_comm_i, dcsim/model_comm.h */
+    r->node_time_s[i] = dcsim_comm_compose(t, comm, ev->comm_overlap); /* §4.3: T_i = sum of T_func + T_comm_i */
     if (r->node_time_s[i] > r->time_s) r->time_s = r->node_time_s[i]; /* §4.3: T = max_i T_i */
   }
   *out = r;

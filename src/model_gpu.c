@@ -1,6 +1,7 @@
 /* model_gpu.c — GPU instruction-counter model (see dcsim/model_gpu.h, D3.5 §3.4 Table 11). */
 #include "dcsim/model_gpu.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 void dcsim_gpu_result_free(dcsim_gpu_result *r) {
@@ -9,12 +10,26 @@ void dcsim_gpu_result_free(dcsim_gpu_result *r) {
   free(r);
 }
 
+double dcsim_gpu_occupancy(double domain_size, unsigned sm, double saturation_threads_per_sm) {
+  return fmin(1, domain_size / (sm * saturation_threads_per_sm)); /* one thread per point */
+}
+
 int dcsim_model_gpu(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu,
                     dcsim_gpu_result **out, dcsim_error *err) {
+  return dcsim_model_gpu_opts(ev, gpu, NULL, out, err);
+}
+
+int dcsim_model_gpu_opts(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu, const dcsim_gpu_opts *opts,
+                         dcsim_gpu_result **out, dcsim_error *err) {
   if (ev->n_kernels == 0)
     return DCSIM_ERR(err, DCSIM_EREF, dcsim_dwarf_path(ev->dwarf), 0,
                      "dwarf %s has no GPU model (<kernels>)", dcsim_dwarf_name(ev->dwarf));
   const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(gpu);
+  const int small = opts && opts->small_domain;
+  if (small && !g->has_small_domain)
+    return DCSIM_ERR(err, DCSIM_EREF, dcsim_gpu_profile_path(gpu), 0,
+                     "GPU profile %s has no <small-domain> correction (it is fitted on the GeForce GTX 970 only)",
+                     dcsim_gpu_profile_name(gpu));
   dcsim_gpu_result *r = calloc(1, sizeof *r);
   if (r) r->parts = calloc(ev->n_kernels ? ev->n_kernels : 1, sizeof *r->parts);
   if (!r || !r->parts) {
@@ -22,8 +37,14 @@ int dcsim_model_gpu(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu,
     return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   }
   r->n_kernels = ev->n_kernels;
-  const double N = ev->domain_size, inv = ev->invocations;
+  const double N = opts && opts->domain_size > 0 ? opts->domain_size : ev->domain_size, inv = ev->invocations;
   const double issue_rate = g->clock_hz * g->sm; /* C_G * SM */
+  /* small-domain correction: one thread per point fills min(1, N/(SM*sat)) of the GPU */
+  const double occupancy = small ? dcsim_gpu_occupancy(N, g->sm, g->saturation_threads_per_sm) : 1;
+  if (!(occupancy > 0)) {
+    dcsim_gpu_result_free(r);
+    return DCSIM_ERR(err, DCSIM_ERANGE, dcsim_dwarf_path(ev->dwarf), 0, "domain size %g: the GPU would do nothing", N);
+  }
   for (size_t k = 0; k < ev->n_kernels; k++) {
     const dcsim_gpu_kernel *c = &ev->kernels[k];
     dcsim_kernel_part *p = &r->parts[k];
@@ -43,6 +64,11 @@ int dcsim_model_gpu(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu,
     p->compute_s = p->sp_s + p->dp_s + p->int_s;
     p->inactive_s = p->inactive_only_s + p->misc_s + p->cfl_s;
     p->time_s = p->compute_s + p->transfer_s + p->inactive_s;     /* Table 11: T_sim */
+    p->occupancy = occupancy;
+    p->ramp_s = p->time_s * (1 / occupancy - 1);                  /* small domain: T_k/occupancy */
+    p->launch_s = small ? inv * g->launch_s : 0;                   /* small domain: launches */
+    p->time_s += p->ramp_s + p->launch_s;
+    r->overhead_s += p->ramp_s + p->launch_s;
     r->compute_s += p->compute_s;
     r->transfer_s += p->transfer_s;
     r->inactive_s += p->inactive_s;

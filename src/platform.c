@@ -84,6 +84,7 @@ static int load_group(const dcsim_xml_doc_t *doc, xmlNode *node, dcsim_node_grou
       (rc = dcsim_xml_u32(doc, node, "count", 1, &g->count, err)) ||
       (rc = dcsim_xml_str(doc, node, "cpu", 1, &cpu, err)) ||
       (rc = dcsim_xml_u32(doc, node, "sockets", 1, &g->sockets, err)) ||
+      (rc = dcsim_xml_u32(doc, node, "cores", 0, &g->cores, err)) ||
       (rc = dcsim_xml_double(doc, node, "memory-byte", 0, &g->memory_byte, err)) ||
       (rc = dcsim_xml_str(doc, node, "gpu", 0, &gpu, err)) ||
       (rc = dcsim_xml_u32(doc, node, "gpus-per-node", 0, &g->gpus_per_node, err)) ||
@@ -190,5 +191,60 @@ int dcsim_platform_load(const char *path, dcsim_platform **out, dcsim_error *err
 out:
   dcsim_platform_free(p);
   dcsim_xml_free(doc);
+  return rc;
+}
+
+int dcsim_platform_build(const char *name, const dcsim_node_group *groups, size_t n_groups,
+                         double net_bw_bps, double net_latency_s, dcsim_platform **out,
+                         dcsim_error *err) {
+  int rc = 0;
+  *out = NULL;
+  dcsim_platform *p = calloc(1, sizeof *p);
+  if (!p || !(p->groups = calloc(n_groups ? n_groups : 1, sizeof *p->groups)) || !(p->path = strdup(name)) ||
+      !(p->name = strdup(name))) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, name, 0, "out of memory");
+    goto out;
+  }
+  if (!n_groups) { rc = DCSIM_ERR(err, DCSIM_ESCHEMA, name, 0, "a platform needs at least one node group"); goto out; }
+  if (!(net_bw_bps >= 0) || !(net_latency_s >= 0) || net_bw_bps > 1e30 || net_latency_s > 1e30) {
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, name, 0, "<network>: bw-bps and latency-s must be finite and >= 0");
+    goto out;
+  }
+  p->net_bw_bps = net_bw_bps;
+  p->net_latency_s = net_latency_s;
+  uint64_t nodes = 0;
+  for (size_t i = 0; i < n_groups; i++) {
+    const dcsim_node_group *src = &groups[i];
+    dcsim_node_group *g = &p->groups[p->n_groups++];
+    *g = *src;
+    g->name = g->cpu = g->gpu = g->rack = NULL;
+    if (!src->name || !src->cpu) { rc = DCSIM_ERR(err, DCSIM_ESCHEMA, name, src->line, "<node-group>: needs a name and a cpu"); goto out; }
+    if (!(g->name = strdup(src->name)) || !(g->cpu = strdup(src->cpu)) || (src->gpu && !(g->gpu = strdup(src->gpu))) ||
+        (src->rack && !(g->rack = strdup(src->rack)))) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, name, 0, "out of memory");
+      goto out;
+    }
+    if (g->count < 1 || g->sockets < 1 || (g->gpu != NULL) != (g->gpus_per_node > 0)) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, name, src->line,
+                     "<node-group name=\"%s\">: count and sockets must be >= 1, gpus-per-node >= 1 exactly with a gpu", g->name);
+      goto out;
+    }
+    for (size_t k = 0; k + 1 < p->n_groups; k++)
+      if (strcmp(p->groups[k].name, g->name) == 0) {
+        rc = DCSIM_ERR(err, DCSIM_ESCHEMA, name, src->line, "<node-group name=\"%s\">: duplicate name", g->name);
+        goto out;
+      }
+    g->first_node = (unsigned)nodes;
+    nodes += g->count;
+    if (nodes > DCSIM_PLATFORM_MAX_NODES) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, name, src->line, "more than %u nodes in the platform", DCSIM_PLATFORM_MAX_NODES);
+      goto out;
+    }
+  }
+  p->n_nodes = (unsigned)nodes;
+  *out = p;
+  p = NULL;
+out:
+  dcsim_platform_free(p);
   return rc;
 }

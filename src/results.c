@@ -1,12 +1,16 @@
 /* results.c — the SQLite results database (see dcsim/results.h, doc/results.md). */
 #include "dcsim/results.h"
 
+#include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include <sqlite3.h>
+
+#include "dcsim/metrics.h"
 
 #ifndef DCSIM_VERSION
 #define DCSIM_VERSION "0"
@@ -29,7 +33,19 @@ static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS power(run_id INTEGER REFERENCES runs(id), node INTEGER, t0_ns INTEGER,"
     " t1_ns INTEGER, power_w REAL);"
     "CREATE INDEX IF NOT EXISTS tasks_run ON tasks(run_id, job);"
-    "CREATE INDEX IF NOT EXISTS power_run ON power(run_id, node);";
+    "CREATE INDEX IF NOT EXISTS power_run ON power(run_id, node);"
+    "CREATE TABLE IF NOT EXISTS utilisation(run_id INTEGER REFERENCES runs(id), bucket INTEGER, t0_s REAL, t1_s REAL,"
+    " busy REAL, allocated REAL);";
+
+/* Columns added after the first schema (doc/results.md): appended to existing databases. */
+static const struct { const char *table, *column, *type; } added_columns[] = {
+    {"runs", "allocated", "REAL"}, {"runs", "mean_wait_s", "REAL"}, {"runs", "max_wait_s", "REAL"},
+    {"runs", "mean_flow_s", "REAL"}, {"runs", "mean_slowdown", "REAL"}, {"runs", "mean_bounded_slowdown", "REAL"},
+    {"runs", "max_bounded_slowdown", "REAL"}, {"runs", "boots", "INTEGER"}, {"runs", "shutdowns", "INTEGER"},
+    {"workflows", "flow_s", "REAL"}, {"workflows", "slowdown", "REAL"}, {"workflows", "bounded_slowdown", "REAL"},
+    {"workflows", "boot_wait_s", "REAL"}, {"workflows", "trace_job", "INTEGER"}, {"workflows", "procs", "INTEGER"},
+    {"tasks", "freq_ghz", "REAL"}, {"nodes", "off_s", "REAL"}, {"nodes", "boots", "INTEGER"},
+};
 
 struct dcsim_results {
   sqlite3 *db;
@@ -79,8 +95,22 @@ int dcsim_results_open(const char *path, dcsim_results_t **out, dcsim_error *err
   sqlite3_busy_timeout(r->db, 10000);
   if ((rc = exec(r, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;", err))) goto out;
   if ((rc = exec(r, schema_sql, err))) goto out;
-  if (sqlite3_prepare_v2(r->db, "INSERT INTO tasks VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &r->ins_task, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2(r->db, "INSERT INTO power VALUES(?,?,?,?,?)", -1, &r->ins_power, NULL) != SQLITE_OK) {
+  for (size_t i = 0; i < sizeof added_columns / sizeof *added_columns && !rc; i++) {
+    char sql[256];
+    sqlite3_stmt *q = NULL;
+    int have = 0;
+    snprintf(sql, sizeof sql, "SELECT 1 FROM pragma_table_info('%s') WHERE name = '%s'", added_columns[i].table, added_columns[i].column);
+    if (sqlite3_prepare_v2(r->db, sql, -1, &q, NULL) != SQLITE_OK) { rc = db_err(r, err, "cannot read the schema"); break; }
+    have = sqlite3_step(q) == SQLITE_ROW;
+    sqlite3_finalize(q);
+    if (have) continue;
+    snprintf(sql, sizeof sql, "ALTER TABLE %s ADD COLUMN %s %s", added_columns[i].table, added_columns[i].column, added_columns[i].type);
+    rc = exec(r, sql, err);
+  }
+  if (rc) goto out;
+  if (sqlite3_prepare_v2(r->db, "INSERT INTO tasks(run_id, job, task, name, dwarf, device, node_group, start_ns, end_ns, start_s,"
+                         " end_s, nodes, gpu, energy_j, freq_ghz) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &r->ins_task, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(r->db, "INSERT INTO power(run_id, node, t0_ns, t1_ns, power_w) VALUES(?,?,?,?,?)", -1, &r->ins_power, NULL) != SQLITE_OK) {
     rc = db_err(r, err, "cannot prepare statements");
     goto out;
   }
@@ -112,7 +142,7 @@ static int on_task(void *ctx, const dcsim_task_record *t, dcsim_error *err) {
   sqlite3_bind_int64(st, 3, t->task);
   sqlite3_bind_text(st, 4, name, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 5, tt->dwarf, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 6, t->opt->gpu ? "gpu" : "cpu", -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 6, t->opt->gpus ? "gpu" : "cpu", -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 7, r->s->groups[t->opt->group].g->name, -1, SQLITE_STATIC);
   sqlite3_bind_int64(st, 8, t->start_ns);
   sqlite3_bind_int64(st, 9, t->end_ns);
@@ -120,7 +150,8 @@ static int on_task(void *ctx, const dcsim_task_record *t, dcsim_error *err) {
   sqlite3_bind_double(st, 11, (double)t->end_ns * 1e-9);
   sqlite3_bind_text(st, 12, r->buf, -1, SQLITE_TRANSIENT);
   if (t->gpu_slot >= 0) sqlite3_bind_int(st, 13, t->gpu_slot); else sqlite3_bind_null(st, 13);
-  sqlite3_bind_double(st, 14, t->opt->energy_j);
+  sqlite3_bind_double(st, 14, t->energy_j);
+  if (t->opt->ghz > 0) sqlite3_bind_double(st, 15, t->opt->ghz); else sqlite3_bind_null(st, 15);
   int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(r, err, "cannot write a task");
   sqlite3_reset(st);
   return rc;
@@ -177,7 +208,11 @@ int dcsim_results_finish(dcsim_results_t *r, const dcsim_run_stats *stt, int64_t
   for (unsigned i = 0; i < stt->n_nodes; i++) busy += stt->node_busy_s[i];
   double mk = (double)stt->makespan_ns * 1e-9;
   double util = mk > 0 && stt->n_nodes ? busy / (mk * stt->n_nodes) : 0;
-  if (sqlite3_prepare_v2(r->db, "UPDATE runs SET time_to_solution_s=?, energy_to_solution_j=?, unallocated_idle_j=?, nodes=?, jobs=?, tasks=?, events=?, utilisation=? WHERE id=?", -1, &st, NULL) != SQLITE_OK)
+  dcsim_metrics_summary ms;
+  if ((rc = dcsim_metrics_summarise(stt, &ms, err))) return rc;
+  if (sqlite3_prepare_v2(r->db, "UPDATE runs SET time_to_solution_s=?, energy_to_solution_j=?, unallocated_idle_j=?, nodes=?, jobs=?, tasks=?, events=?, utilisation=?,"
+                         " allocated=?, mean_wait_s=?, max_wait_s=?, mean_flow_s=?, mean_slowdown=?, mean_bounded_slowdown=?,"
+                         " max_bounded_slowdown=?, boots=?, shutdowns=? WHERE id=?", -1, &st, NULL) != SQLITE_OK)
     return db_err(r, err, "cannot record the run");
   sqlite3_bind_double(st, 1, mk);
   sqlite3_bind_double(st, 2, stt->energy_j);
@@ -187,7 +222,16 @@ int dcsim_results_finish(dcsim_results_t *r, const dcsim_run_stats *stt, int64_t
   sqlite3_bind_int64(st, 6, (sqlite3_int64)stt->tasks);
   sqlite3_bind_int64(st, 7, (sqlite3_int64)stt->events);
   sqlite3_bind_double(st, 8, util);
-  sqlite3_bind_int64(st, 9, r->run_id);
+  sqlite3_bind_double(st, 9, ms.allocated);
+  sqlite3_bind_double(st, 10, ms.wait_s.mean);
+  sqlite3_bind_double(st, 11, ms.wait_s.max);
+  sqlite3_bind_double(st, 12, ms.flow_s.mean);
+  if (ms.slowdown.n) sqlite3_bind_double(st, 13, ms.slowdown.mean); else sqlite3_bind_null(st, 13);
+  sqlite3_bind_double(st, 14, ms.bounded_slowdown.mean);
+  sqlite3_bind_double(st, 15, ms.bounded_slowdown.max);
+  sqlite3_bind_int64(st, 16, (sqlite3_int64)stt->boots);
+  sqlite3_bind_int64(st, 17, (sqlite3_int64)stt->shutdowns);
+  sqlite3_bind_int64(st, 18, r->run_id);
   rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(r, err, "cannot record the run");
   sqlite3_finalize(st);
   if (rc) return rc;
@@ -201,7 +245,10 @@ int dcsim_results_finish(dcsim_results_t *r, const dcsim_run_stats *stt, int64_t
   }
   sqlite3_finalize(st);
   if (rc) return rc;
-  if (sqlite3_prepare_v2(r->db, "INSERT INTO workflows VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK) return db_err(r, err, "cannot record workflows");
+  if (sqlite3_prepare_v2(r->db, "INSERT INTO workflows(run_id, job, name, instance, submit_s, start_s, end_s, wait_s, time_to_solution_s,"
+                         " energy_to_solution_j, task_energy_j, held_idle_j, tasks, flow_s, slowdown, bounded_slowdown, boot_wait_s,"
+                         " trace_job, procs) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+    return db_err(r, err, "cannot record workflows");
   for (size_t j = 0; j < stt->n_jobs && !rc; j++) {
     const dcsim_job_stats *js = &stt->jobs[j];
     double sub = (double)js->submit_ns * 1e-9, sta = (double)js->start_ns * 1e-9, en = (double)js->end_ns * 1e-9;
@@ -218,12 +265,21 @@ int dcsim_results_finish(dcsim_results_t *r, const dcsim_run_stats *stt, int64_t
     sqlite3_bind_double(st, 11, js->task_energy_j);
     sqlite3_bind_double(st, 12, js->energy_j - js->task_energy_j);
     sqlite3_bind_int64(st, 13, js->tasks);
+    dcsim_job_metrics m = dcsim_metrics_job(js);
+    sqlite3_bind_double(st, 14, m.flow_s);
+    if (isnan(m.slowdown)) sqlite3_bind_null(st, 15); else sqlite3_bind_double(st, 15, m.slowdown);
+    sqlite3_bind_double(st, 16, m.bounded_slowdown);
+    sqlite3_bind_double(st, 17, (double)(js->start_ns - js->alloc_ns) * 1e-9);
+    if (s->jobs[j].trace_job) sqlite3_bind_int64(st, 18, s->jobs[j].trace_job); else sqlite3_bind_null(st, 18);
+    if (s->jobs[j].trace_procs) sqlite3_bind_int64(st, 19, s->jobs[j].trace_procs); else sqlite3_bind_null(st, 19);
     rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(r, err, "cannot record workflows");
     sqlite3_reset(st);
   }
   sqlite3_finalize(st);
   if (rc) return rc;
-  if (sqlite3_prepare_v2(r->db, "INSERT INTO nodes VALUES(?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK) return db_err(r, err, "cannot record nodes");
+  if (sqlite3_prepare_v2(r->db, "INSERT INTO nodes(run_id, node, node_group, energy_j, busy_s, utilisation, off_s, boots)"
+                         " VALUES(?,?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+    return db_err(r, err, "cannot record nodes");
   for (size_t g = 0; g < s->n_groups && !rc; g++) {
     const dcsim_node_group *ng = s->groups[g].g;
     for (unsigned k = 0; k < ng->count && !rc; k++) {
@@ -234,9 +290,28 @@ int dcsim_results_finish(dcsim_results_t *r, const dcsim_run_stats *stt, int64_t
       sqlite3_bind_double(st, 4, stt->node_energy_j[id]);
       sqlite3_bind_double(st, 5, stt->node_busy_s[id]);
       sqlite3_bind_double(st, 6, mk > 0 ? stt->node_busy_s[id] / mk : 0);
+      sqlite3_bind_double(st, 7, stt->node_off_s[id]);
+      sqlite3_bind_int64(st, 8, stt->node_boots[id]);
       rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(r, err, "cannot record nodes");
       sqlite3_reset(st);
     }
+  }
+  sqlite3_finalize(st);
+  if (rc) return rc;
+  if (sqlite3_prepare_v2(r->db, "INSERT INTO utilisation(run_id, bucket, t0_s, t1_s, busy, allocated) VALUES(?,?,?,?,?,?)", -1, &st,
+                         NULL) != SQLITE_OK)
+    return db_err(r, err, "cannot record utilisation");
+  for (size_t k = 0; k < stt->n_buckets && !rc; k++) {
+    double t0, t1, bbusy, alloc;
+    dcsim_metrics_bucket(stt, k, &t0, &t1, &bbusy, &alloc);
+    sqlite3_bind_int64(st, 1, r->run_id);
+    sqlite3_bind_int64(st, 2, (sqlite3_int64)k);
+    sqlite3_bind_double(st, 3, t0);
+    sqlite3_bind_double(st, 4, t1);
+    sqlite3_bind_double(st, 5, bbusy);
+    sqlite3_bind_double(st, 6, alloc);
+    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(r, err, "cannot record utilisation");
+    sqlite3_reset(st);
   }
   sqlite3_finalize(st);
   if (rc) return rc;

@@ -8,8 +8,11 @@
 
 #include "dcsim/catalog.h"
 #include "dcsim/model.h"
+#include "dcsim/recorded.h"
 #include "dcsim/sched.h"
 #include "dcsim/sha256.h"
+#include "dcsim/trace.h"
+#include "dcsim/wfcommons.h"
 #include "dcsim/xmlio.h"
 
 static char *dupstr(const char *s) {
@@ -64,6 +67,9 @@ void dcsim_scenario_free(dcsim_scenario *s) {
   free(s->groups);
   for (size_t i = 0; i < s->n_inputs; i++) free(s->inputs[i].path);
   free(s->inputs);
+  free(s->trace);
+  for (size_t i = 0; i < s->n_notes; i++) free(s->notes[i]);
+  free(s->notes);
   for (size_t i = 0; i < s->n_cpus; i++) dcsim_cpu_profile_free(s->cpus[i]);
   for (size_t i = 0; i < s->n_gpus; i++) dcsim_gpu_profile_free(s->gpus[i]);
   for (size_t i = 0; i < s->n_dwarfs; i++) dcsim_dwarf_free(s->dwarfs[i]);
@@ -121,7 +127,7 @@ static int group_rt_init(dcsim_group_rt *g, const dcsim_node_group *ng, const dc
   g->g = ng;
   g->cpu = cpu;
   g->gpu = gpu;
-  g->cores_per_node = dcsim_cpu_profile_cores_per_socket(cpu) * ng->sockets;
+  g->cores_per_node = ng->cores ? ng->cores : dcsim_cpu_profile_cores_per_socket(cpu) * ng->sockets;
   if (!dcsim_cpu_profile_has_energy(cpu))
     return DCSIM_ERR(err, DCSIM_EREF, path, ng->line,
                      "<node-group name=\"%s\">: CPU profile %s has no <energy> table, so the node's power is unknown",
@@ -139,9 +145,10 @@ static int group_rt_init(dcsim_group_rt *g, const dcsim_node_group *ng, const dc
 }
 
 static int load_platform(dcsim_scenario *s, const char *path, dcsim_error *err) {
-  int rc = dcsim_platform_load(path, &s->platform, err);
+  int preset = s->platform != NULL; /* built in memory by a trace import (dcsim/trace.h) */
+  int rc = preset ? 0 : dcsim_platform_load(path, &s->platform, err);
   if (rc) return rc;
-  if ((rc = add_input(s, path, err))) return rc;
+  if (!preset && (rc = add_input(s, path, err))) return rc;
   const dcsim_platform *p = s->platform;
   s->n_groups = p->n_groups;
   s->groups = calloc(p->n_groups, sizeof *s->groups);
@@ -182,15 +189,15 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf, const 
   int rc = pick_group(s, wf, t, gpu, &o->group, err);
   if (rc) return rc;
   const dcsim_group_rt *g = &s->groups[o->group];
-  o->gpu = gpu;
+  /* a task on several GPUs (dcsim/model_multigpu.h) holds its whole node, like a CPU task:
+   * the plan reserves GPU slots one per task (doc/engine.md) */
+  const int multi = gpu && t->gpus > 1;
+  o->gpu = gpu && !multi;
+  o->gpus = gpu ? t->gpus : 0;
   o->nodes = gpu ? 1 : t->nodes;
   if (o->nodes > g->g->count)
     return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line, "<task name=\"%s\">: asks for %u nodes, group '%s' has %u",
                      t->name, o->nodes, g->g->name, g->g->count);
-  if (gpu && t->gpus != 1)
-    return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line,
-                     "<task name=\"%s\">: asks for %u GPUs; one task runs on one GPU (D3.5 §3, §6.2: no multi-GPU model)",
-                     t->name, t->gpus);
   if (gpu && t->gpus > g->g->gpus_per_node)
     return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line, "<task name=\"%s\">: asks for %u GPUs, nodes of '%s' have %u",
                      t->name, t->gpus, g->g->name, g->g->gpus_per_node);
@@ -210,11 +217,13 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf, const 
   if (gpu) {
     rq.gpu = g->gpu;
     rq.host_cpu = g->cpu;
+    rq.gpus = multi ? t->gpus : 0; /* 1 GPU: D3.5's model as published */
   } else {
     rq.cpu = g->cpu;
     rq.nodes = o->nodes;
     rq.state.threads = t->cores_per_node ? t->cores_per_node : g->cores_per_node;
     rq.net_s_per_byte = s->platform->net_bw_bps > 0 ? 1.0 / s->platform->net_bw_bps : 0; /* §4.3 T_single */
+    rq.net_latency_s = s->platform->net_latency_s; /* Hockney alpha (dcsim/model_comm.h) */
     if (t->freq_label) rc = dcsim_cpu_profile_freq(g->cpu, t->freq_label, &rq.state, err);
     else if (t->freq_ghz > 0) rq.state.ghz = t->freq_ghz;
     else rq.state.ghz = dcsim_cpu_profile_nominal_ghz(g->cpu);
@@ -239,8 +248,9 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf, const 
   }
   o->duration_ns = llround(p.time_s * 1e9);
   o->energy_j = p.energy_j;
+  o->ghz = gpu ? 0 : rq.state.ghz;
   if (gpu) /* §5.5: T*(E_pkg(idle) + S*E_gpu); the host package idle is part of the node idle */
-    o->node_delta_w = p.gpu_fraction * dcsim_gpu_profile_spec(g->gpu)->power_limit_w - g->gpu_idle_w;
+    o->node_delta_w = o->gpus * (p.gpu_fraction * dcsim_gpu_profile_spec(g->gpu)->power_limit_w - g->gpu_idle_w);
   else /* §5.3 power of one node, minus the idle of the socket it covers */
     o->node_delta_w = (p.time_s > 0 ? p.node_energy_j / p.time_s : 0) - (g->pkg_idle_w + g->dram_idle_w);
   if (g->idle_w + o->node_delta_w < 0) {
@@ -254,6 +264,48 @@ out:
   return rc;
 }
 
+/* The CPU option of a recorded-runtime task (dcsim/recorded.h). */
+static int make_recorded_option(const dcsim_scenario *s, const dcsim_workflow *wf, const dcsim_task_template *t,
+                                dcsim_option *o, dcsim_error *err) {
+  int rc = pick_group(s, wf, t, 0, &o->group, err);
+  if (rc) return rc;
+  const dcsim_group_rt *g = &s->groups[o->group];
+  o->nodes = t->nodes;
+  if (o->nodes > g->g->count)
+    return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line, "<task name=\"%s\">: asks for %u nodes, group '%s' has %u",
+                     t->name, o->nodes, g->g->name, g->g->count);
+  dcsim_cpu_state st = {dcsim_cpu_profile_nominal_ghz(g->cpu), NULL, 1};
+  if (t->freq_label) rc = dcsim_cpu_profile_freq(g->cpu, t->freq_label, &st, err);
+  else if (t->freq_ghz > 0) st.ghz = t->freq_ghz;
+  if (!rc) rc = dcsim_recorded_option(g, t, &st, wf->path, o, err);
+  o->ghz = st.ghz;
+  return rc;
+}
+
+/* DVFS (dcsim_scenario_opts.dvfs): the CPU option at the frequency state of least task energy
+ * within the slowdown bound; the nominal option when no other state qualifies. */
+static int dvfs_option(const dcsim_scenario *s, const dcsim_workflow *wf, const dcsim_task_template *t,
+                       const dcsim_dwarf_t *d, double slowdown, dcsim_option *o, dcsim_error *err) {
+  int rc = !t->dwarf ? make_recorded_option(s, wf, t, o, err) : make_option(s, wf, t, d, 0, o, err);
+  if (rc || t->freq_ghz > 0 || t->freq_label) return rc; /* an explicit frequency is kept */
+  const dcsim_cpu_profile_t *cpu = s->groups[o->group].cpu;
+  double limit_ns = (double)o->duration_ns * (1 + slowdown);
+  for (size_t i = 0; i < dcsim_cpu_profile_n_freqs(cpu); i++) {
+    dcsim_cpu_state st;
+    if (dcsim_cpu_profile_freq_at(cpu, i, &st) || st.label) continue; /* turbo is not a DVFS state */
+    dcsim_task_template tf = *t;
+    tf.freq_ghz = st.ghz;
+    dcsim_option c;
+    memset(&c, 0, sizeof c);
+    dcsim_error ignored;
+    if (!t->dwarf ? make_recorded_option(s, wf, &tf, &c, &ignored) : make_option(s, wf, &tf, d, 0, &c, &ignored))
+      continue; /* a state the tables do not cover */
+    if ((double)c.duration_ns > limit_ns) continue;
+    if (c.energy_j < o->energy_j || (c.energy_j == o->energy_j && c.ghz > o->ghz)) *o = c;
+  }
+  return 0;
+}
+
 static int prepare_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scenario_opts *o, int options,
                             dcsim_error *err) {
   const dcsim_workflow *wf = w->wf;
@@ -264,6 +316,12 @@ static int prepare_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scena
   for (size_t i = 0; i < wf->n_templates; i++) {
     const dcsim_task_template *t = &wf->templates[i];
     const dcsim_dwarf_t *d = NULL;
+    if (!t->dwarf) { /* a recorded runtime (dcsim/recorded.h): no dwarf, one CPU option */
+      dcsim_option *op = &w->tmpls[i].opts[w->tmpls[i].n_opts++];
+      if ((rc = o->dvfs ? dvfs_option(s, wf, t, NULL, o->dvfs_slowdown, op, err) : make_recorded_option(s, wf, t, op, err)))
+        return rc;
+      continue;
+    }
     if ((rc = get_dwarf(s, t->dwarf, wf->path, t->line, &d, err))) return rc;
     w->dwarfs[i] = d;
     if (t->case_name && !dcsim_dwarf_has_case(d, t->case_name))
@@ -279,11 +337,152 @@ static int prepare_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scena
       return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line, "<task name=\"%s\" device=\"any\">: dwarf %s needs both a CPU and a GPU model", t->name, dcsim_dwarf_name(d));
     if (!options) continue;
     dcsim_tmpl_rt *tr = &w->tmpls[i];
-    if (want_cpu && (rc = make_option(s, wf, t, d, 0, &tr->opts[tr->n_opts++], err))) return rc;
+    if (want_cpu && (rc = o->dvfs ? dvfs_option(s, wf, t, d, o->dvfs_slowdown, &tr->opts[tr->n_opts++], err)
+                                  : make_option(s, wf, t, d, 0, &tr->opts[tr->n_opts++], err)))
+      return rc;
     if (want_gpu && (rc = make_option(s, wf, t, d, 1, &tr->opts[tr->n_opts++], err))) return rc;
   }
   if (!options) return 0;
   return dcsim_sched_plan(s, w, (dcsim_task_policy)o->task_policy, o->deadline_s, err);
+}
+
+/* ---- trace inputs (dcsim/trace.h) ---- */
+
+static int add_note(dcsim_scenario *s, char *note, dcsim_error *err) {
+  if (!note) return 0;
+  if (grow((void **)&s->notes, s->n_notes, sizeof *s->notes)) { free(note); return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory"); }
+  s->notes[s->n_notes++] = note;
+  return 0;
+}
+
+static int trace_info(dcsim_scenario *s, dcsim_error *err) {
+  if (!s->trace && !(s->trace = calloc(1, sizeof *s->trace))) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  return 0;
+}
+
+/* A WfCommons instance as a workflow; pin: the run is on its recorded machines. */
+static int load_wfc(dcsim_scenario *s, const char *path, const dcsim_scenario_opts *o, int pin, dcsim_workflow **out,
+                    dcsim_error *err) {
+  dcsim_wfc *w = NULL;
+  dcsim_wfc_opts wo = {pin, o->wms_delay_s, o->wms_dispatch_s, o->io_bw_bps};
+  int rc = dcsim_wfc_load(path, &w, err);
+  if (!rc) rc = dcsim_wfc_workflow(w, &wo, out, err);
+  if (!rc && !s->trace && !(rc = trace_info(s, err))) {
+    s->trace->kind = DCSIM_TRACE_WFCOMMONS;
+    s->trace->recorded_makespan_s = w->makespan_s;
+  }
+  if (!rc && w->has_files && !(o->io_bw_bps > 0)) {
+    char note[1024];
+    snprintf(note, sizeof note, "%s: file sizes ignored: the recorded runtimes include each task's own I/O "
+             "(--io-bw-bps BPS adds (inputs + outputs) / BPS to every task)", path);
+    char *d = strdup(note);
+    rc = d ? add_note(s, d, err) : DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  }
+  dcsim_wfc_free(w);
+  return rc;
+}
+
+/* Parsed SWF submissions waiting for the platform (their processors become nodes of its group). */
+typedef struct swf_pending { size_t n; dcsim_swf **t; double *offset_s; } swf_pending;
+
+static void swf_pending_release(swf_pending *p) {
+  for (size_t i = 0; i < p->n; i++) dcsim_swf_free(p->t[i]);
+  free(p->t);
+  free(p->offset_s);
+}
+
+static int swf_pend(dcsim_scenario *s, swf_pending *p, const char *path, double offset_s, dcsim_error *err) {
+  dcsim_swf *t = NULL;
+  int rc = dcsim_swf_load(path, &t, err);
+  if (rc) return rc;
+  dcsim_swf **nt = realloc(p->t, (p->n + 1) * sizeof *nt);
+  double *no = nt ? realloc(p->offset_s, (p->n + 1) * sizeof *no) : NULL;
+  if (nt) p->t = nt;
+  if (no) p->offset_s = no;
+  if (!nt || !no) { dcsim_swf_free(t); return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); }
+  p->t[p->n] = t;
+  p->offset_s[p->n++] = offset_s;
+  return add_input(s, path, err);
+}
+
+/* Turns the pending SWF traces into workflows and jobs on the platform's first CPU group. */
+static int swf_add_pending(dcsim_scenario *s, swf_pending *p, const dcsim_scenario_opts *o, dcsim_error *err) {
+  if (!p->n) return 0;
+  dcsim_swf_map *map = NULL;
+  int rc = 0;
+  if (o->swf_map && ((rc = dcsim_swf_map_load(o->swf_map, &map, err)) || (rc = add_input(s, o->swf_map, err)))) goto out;
+  if ((rc = trace_info(s, err))) goto out;
+  size_t g = 0; /* the group a CPU task without group= goes to (pick_group) */
+  while (g < s->n_groups && s->groups[g].gpu) g++;
+  if (g == s->n_groups) g = 0;
+  for (size_t i = 0; i < p->n && !rc; i++) {
+    dcsim_trace_jobs tj;
+    dcsim_trace_info before = *s->trace;
+    if ((rc = dcsim_trace_swf_jobs(p->t[i], map, s->groups[g].g->name, s->groups[g].g->count, s->groups[g].cores_per_node,
+                                   p->offset_s[i], &tj, s->trace, err)))
+      break;
+    dcsim_job *nj = realloc(s->jobs, (s->n_jobs + tj.n_jobs + 1) * sizeof *nj);
+    dcsim_wf_rt *nw = nj ? realloc(s->wfs, (s->n_wfs + tj.n_wfs + 1) * sizeof *nw) : NULL;
+    if (nj) s->jobs = nj;
+    if (nw) s->wfs = nw;
+    if (!nj || !nw) { dcsim_trace_jobs_release(&tj); rc = DCSIM_ERR(err, DCSIM_ENOMEM, p->t[i]->path, 0, "out of memory"); break; }
+    for (size_t k = 0; k < tj.n_jobs; k++) {
+      dcsim_job j = tj.jobs[k];
+      j.wf += (uint32_t)s->n_wfs;
+      j.instance = (uint32_t)s->n_jobs; /* submission order, for ties in time */
+      s->jobs[s->n_jobs++] = j;
+    }
+    for (size_t k = 0; k < tj.n_wfs; k++) {
+      memset(&s->wfs[s->n_wfs], 0, sizeof *s->wfs);
+      s->wfs[s->n_wfs++].wf = tj.wfs[k];
+      tj.wfs[k] = NULL;
+    }
+    dcsim_trace_jobs_release(&tj);
+    dcsim_trace_info delta = *s->trace; /* this trace's counts, for its note */
+    delta.jobs_read -= before.jobs_read;
+    delta.skipped_partial -= before.skipped_partial;
+    delta.skipped_unknown -= before.skipped_unknown;
+    delta.skipped_cancelled -= before.skipped_cancelled;
+    delta.skipped_unmatched -= before.skipped_unmatched;
+    rc = add_note(s, dcsim_trace_swf_note(&delta, p->t[i]->path), err);
+  }
+out:
+  dcsim_swf_map_free(map);
+  return rc;
+}
+
+/* `dcsim run TRACE`: the trace's workflow or jobs, and the platform it recorded unless one is given. */
+static int load_trace_input(dcsim_scenario *s, const char *path, dcsim_trace_kind kind, const dcsim_scenario_opts *o,
+                            swf_pending *pend, const char **platform, dcsim_error *err) {
+  int rc = 0;
+  dcsim_platform *node = NULL; /* the stand-in node of trace platforms */
+  char *node_path = NULL;
+  if (!o->platform_path && (!(rc = dcsim_trace_node_load(&node, &node_path, err)))) rc = add_input(s, node_path, err);
+  free(node_path);
+  if (rc) { dcsim_platform_free(node); return rc; }
+  if (kind == DCSIM_TRACE_SWF) {
+    if (!(rc = swf_pend(s, pend, path, 0, err)) && node &&
+        !(rc = dcsim_trace_swf_platform(pend->t[0], &node->groups[0], &s->platform, err)))
+      *platform = s->platform->path;
+    dcsim_platform_free(node);
+    return rc;
+  }
+  dcsim_wfc *w = NULL;
+  if (node) { /* its recorded machines */
+    if (!(rc = dcsim_wfc_load(path, &w, err)) && !(rc = dcsim_wfc_platform(w, &node->groups[0], &s->platform, err)))
+      *platform = s->platform->path;
+    dcsim_wfc_free(w);
+    dcsim_platform_free(node);
+    if (rc) return rc;
+  }
+  if (grow((void **)&s->wfs, s->n_wfs, sizeof *s->wfs)) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  memset(&s->wfs[s->n_wfs], 0, sizeof *s->wfs);
+  if ((rc = load_wfc(s, path, o, !o->platform_path, &s->wfs[s->n_wfs].wf, err))) return rc;
+  s->n_wfs++;
+  if ((rc = add_input(s, path, err))) return rc;
+  if (!(s->jobs = calloc(1, sizeof *s->jobs))) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  s->jobs[s->n_jobs++] = (dcsim_job){.wf = 0};
+  return 0;
 }
 
 static int add_workflow(dcsim_scenario *s, const char *path, const dcsim_scenario_opts *o,
@@ -293,7 +492,8 @@ static int add_workflow(dcsim_scenario *s, const char *path, const dcsim_scenari
   if (grow((void **)&s->wfs, s->n_wfs, sizeof *s->wfs)) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   dcsim_wf_rt *w = &s->wfs[s->n_wfs];
   memset(w, 0, sizeof *w);
-  int rc = dcsim_workflow_load(path, &w->wf, err);
+  int rc = dcsim_trace_detect(path) == DCSIM_TRACE_WFCOMMONS ? load_wfc(s, path, o, 0, &w->wf, err)
+                                                              : dcsim_workflow_load(path, &w->wf, err);
   if (rc) return rc;
   s->n_wfs++;
   if ((rc = add_input(s, path, err))) return rc;
@@ -312,16 +512,20 @@ static int load(const char *path, const dcsim_scenario_opts *o, int options, dcs
                 dcsim_error *err) {
   dcsim_scenario *s = calloc(1, sizeof *s);
   dcsim_workload *wl = NULL;
+  swf_pending pend = {0, NULL, NULL};
   int rc = 0;
   if (!s || !(s->input_path = dupstr(path))) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
   if (!(o->deadline_s >= 0 && o->deadline_s <= 1e9)) { /* the engine's clock counts nanoseconds in 64 bits */
     rc = DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "deadline %g s: expected 0 to 10^9 s", o->deadline_s);
     goto out;
   }
-  char root[64];
-  if ((rc = dcsim_xml_peek_root(path, root, sizeof root, err))) goto out;
+  char root[64] = "";
+  dcsim_trace_kind tk = dcsim_trace_detect(path); /* an SWF trace or a WfCommons instance (dcsim/trace.h) */
+  if (!tk && (rc = dcsim_xml_peek_root(path, root, sizeof root, err))) goto out;
   const char *platform = o->platform_path;
-  if (strcmp(root, "workload") == 0) {
+  if (tk) {
+    if ((rc = load_trace_input(s, path, tk, o, &pend, &platform, err))) goto out;
+  } else if (strcmp(root, "workload") == 0) {
     if ((rc = dcsim_workload_load(path, &wl, err)) || (rc = add_input(s, path, err))) goto out;
     if (!platform) platform = wl->platform;
     uint64_t total = 0;
@@ -332,12 +536,17 @@ static int load(const char *path, const dcsim_scenario_opts *o, int options, dcs
     for (size_t i = 0; i < wl->n_submissions; i++) {
       const dcsim_submission *sb = &wl->subs[i];
       uint32_t w;
+      if (dcsim_trace_detect(sb->workflow_path) == DCSIM_TRACE_SWF) { /* its jobs, once the platform is known */
+        for (unsigned k = 0; k < sb->count && !rc; k++) rc = swf_pend(s, &pend, sb->workflow_path, sb->at_s + k * sb->interval_s, err);
+        if (rc) goto out;
+        continue;
+      }
       if ((rc = add_workflow(s, sb->workflow_path, o, &w, err))) goto out;
       for (unsigned k = 0; k < sb->count; k++) {
         double at = sb->at_s + k * sb->interval_s;
         if (!(at >= 0) || at > 9e9) { rc = DCSIM_ERR(err, DCSIM_ERANGE, path, sb->line, "<submit>: submission time %g s out of range", at); goto out; }
         for (unsigned m = 0; m < sb->members; m++)
-          { s->jobs[s->n_jobs] = (dcsim_job){w, (uint32_t)s->n_jobs, llround(at * 1e9)}; s->n_jobs++; }
+          { s->jobs[s->n_jobs] = (dcsim_job){.wf = w, .instance = (uint32_t)s->n_jobs, .submit_ns = llround(at * 1e9)}; s->n_jobs++; }
       }
     }
   } else if (strcmp(root, "workflow") == 0) {
@@ -346,7 +555,7 @@ static int load(const char *path, const dcsim_scenario_opts *o, int options, dcs
     if (!platform) platform = s->wfs[0].wf->platform;
     s->jobs = calloc(1, sizeof *s->jobs);
     if (!s->jobs) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
-    s->jobs[s->n_jobs++] = (dcsim_job){w, 0, 0};
+    s->jobs[s->n_jobs++] = (dcsim_job){.wf = w};
   } else {
     rc = DCSIM_ERR(err, DCSIM_ESCHEMA, path, 1, "<%s>: dcsim run takes a <workflow> or a <workload>", root);
     goto out;
@@ -358,6 +567,7 @@ static int load(const char *path, const dcsim_scenario_opts *o, int options, dcs
   s->task_policy = o->task_policy;
   s->deadline_s = o->deadline_s;
   if ((rc = load_platform(s, platform, err))) goto out;
+  if ((rc = swf_add_pending(s, &pend, o, err))) goto out;
   for (size_t i = 0; i < s->n_wfs; i++)
     if ((rc = prepare_workflow(s, &s->wfs[i], o, options, err))) goto out;
   qsort(s->jobs, s->n_jobs, sizeof *s->jobs, cmp_job); /* by time, then submission order */
@@ -370,6 +580,7 @@ static int load(const char *path, const dcsim_scenario_opts *o, int options, dcs
   *out = s;
   s = NULL;
 out:
+  swf_pending_release(&pend);
   dcsim_workload_free(wl);
   dcsim_scenario_free(s);
   return rc;
@@ -477,7 +688,7 @@ int dcsim_scenario_derive(const dcsim_scenario *base, const dcsim_scenario_overr
     p->n_nodes = first;
   }
   /* options and plans with the point's nodes, cores and frequency */
-  dcsim_scenario_opts o = {NULL, base->task_policy, base->deadline_s};
+  dcsim_scenario_opts o = {.platform_path = NULL, .task_policy = base->task_policy, .deadline_s = base->deadline_s};
   for (size_t i = 0; i < s->n_wfs && !rc; i++) {
     dcsim_wf_rt *w = &s->wfs[i];
     const dcsim_workflow *wf = w->wf;
@@ -489,6 +700,10 @@ int dcsim_scenario_derive(const dcsim_scenario *base, const dcsim_scenario_overr
       int want_cpu = t->device == DCSIM_DEV_CPU || t->device == DCSIM_DEV_ANY;
       int want_gpu = t->device == DCSIM_DEV_GPU || t->device == DCSIM_DEV_ANY;
       dcsim_tmpl_rt *tr = &w->tmpls[k];
+      if (!t->dwarf) { /* a recorded runtime (dcsim/recorded.h): one CPU option */
+        if ((rc = make_recorded_option(s, wf, &tt, &tr->opts[tr->n_opts++], err))) goto out;
+        continue;
+      }
       if (want_cpu && (rc = make_option(s, wf, &tt, w->dwarfs[k], 0, &tr->opts[tr->n_opts++], err))) goto out;
       if (want_gpu && (rc = make_option(s, wf, t, w->dwarfs[k], 1, &tr->opts[tr->n_opts++], err))) goto out;
     }

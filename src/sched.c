@@ -27,16 +27,17 @@ int dcsim_sched_parse_policy(const char *name, dcsim_job_policy *job, dcsim_task
     if (!w) continue;
     if (strcmp(w, "fcfs") == 0 && !seen_job) { *job = DCSIM_JOB_FCFS; seen_job = 1; }
     else if (strcmp(w, "easy") == 0 && !seen_job) { *job = DCSIM_JOB_EASY; seen_job = 1; }
+    else if (strcmp(w, "sjf") == 0 && !seen_job) { *job = DCSIM_JOB_SJF; seen_job = 1; }
     else if (strcmp(w, "heft") == 0 && !seen_task) { *task = DCSIM_TASK_HEFT; seen_task = 1; }
     else if (strcmp(w, "energy") == 0 && !seen_task) { *task = DCSIM_TASK_ENERGY; seen_task = 1; }
     else
       return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                       "unknown policy '%s' (fcfs, easy, heft, energy, or JOB+TASK such as easy+energy)", name);
+                       "unknown policy '%s' (fcfs, easy, sjf, heft, energy, or JOB+TASK such as easy+energy)", name);
   }
   return 0;
 }
 
-const char *dcsim_sched_job_name(dcsim_job_policy p) { return p == DCSIM_JOB_EASY ? "easy" : "fcfs"; }
+const char *dcsim_sched_job_name(dcsim_job_policy p) { return p == DCSIM_JOB_EASY ? "easy" : p == DCSIM_JOB_SJF ? "sjf" : "fcfs"; }
 const char *dcsim_sched_task_name(dcsim_task_policy p) { return p == DCSIM_TASK_ENERGY ? "energy" : "heft"; }
 
 void dcsim_sched_plan_release(dcsim_wf_rt *w) {
@@ -87,6 +88,10 @@ static uint32_t ready_pop(ready_heap *h) {
 /* ---- resources of one group inside the allocation ---- */
 typedef struct group_res {
   uint32_t n_nodes, gpn;
+  uint32_t cores;        /* cores per node, for tasks that share nodes (dcsim_option.cores) */
+  int64_t *core_free;    /* per node x core: end of the sharing task holding it; NULL if no such task */
+  int64_t *scratch;      /* cores entries */
+  struct cand { int64_t t; uint32_t node; } *cand; /* n_nodes entries */
   int64_t *cpu_busy;     /* per node: end of the CPU task holding it */
   int64_t *gpu_free;     /* per node x GPU */
   dcsim_evq_t *cpu_q;    /* node readiness for CPU tasks: max(cpu_busy, all its GPUs free) */
@@ -99,10 +104,15 @@ static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t node_cpu_ready(const group_res *r, uint32_t n) {
   int64_t t = r->cpu_busy[n];
   for (uint32_t k = 0; k < r->gpn; k++) t = max64(t, r->gpu_free[(size_t)n * r->gpn + k]);
+  if (r->core_free)
+    for (uint32_t k = 0; k < r->cores; k++) t = max64(t, r->core_free[(size_t)n * r->cores + k]);
   return t;
 }
 
 static void group_res_free(group_res *r) {
+  free(r->core_free);
+  free(r->scratch);
+  free(r->cand);
   free(r->cpu_busy);
   free(r->gpu_free);
   free(r->cpu_h);
@@ -111,11 +121,18 @@ static void group_res_free(group_res *r) {
   dcsim_evq_free(r->gpu_q);
 }
 
-static int group_res_init(group_res *r, uint32_t nodes, uint32_t gpn, dcsim_error *err) {
+static int group_res_init(group_res *r, uint32_t nodes, uint32_t gpn, uint32_t shared_cores, dcsim_error *err) {
   memset(r, 0, sizeof *r);
   r->n_nodes = nodes;
   r->gpn = gpn;
   size_t ns = nodes ? nodes : 1, gs = (size_t)ns * (gpn ? gpn : 1);
+  if (shared_cores) { /* only groups where some task shares nodes keep per-core times */
+    r->cores = shared_cores;
+    r->core_free = calloc(ns * shared_cores, sizeof *r->core_free);
+    r->scratch = calloc(shared_cores, sizeof *r->scratch);
+    r->cand = calloc(ns, sizeof *r->cand);
+    if (!r->core_free || !r->scratch || !r->cand) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  }
   r->cpu_busy = calloc(ns, sizeof *r->cpu_busy);
   r->gpu_free = calloc(gs, sizeof *r->gpu_free);
   r->cpu_h = calloc(ns, sizeof *r->cpu_h);
@@ -174,6 +191,51 @@ static int cpu_commit(group_res *r, uint32_t k, const uint32_t *nodes, int64_t f
   return rc;
 }
 
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+static int cmp_cand(const void *a, const void *b) {
+  const struct cand *x = a, *y = b;
+  if (x->t != y->t) return x->t < y->t ? -1 : 1;
+  return (x->node > y->node) - (x->node < y->node);
+}
+
+/* Earliest start of a task that occupies c cores on each of k nodes shared with other such tasks:
+ * a node is ready when its c-th earliest core is free (and no exclusive CPU task holds it); the k
+ * nodes ready first are chosen, the lowest node first among equals (so tasks pack onto nodes). */
+static void shared_probe(group_res *r, uint32_t k, uint32_t c, int64_t est, uint32_t *nodes, int64_t *start) {
+  for (uint32_t n = 0; n < r->n_nodes; n++) {
+    memcpy(r->scratch, r->core_free + (size_t)n * r->cores, r->cores * sizeof *r->scratch);
+    qsort(r->scratch, r->cores, sizeof *r->scratch, cmp_i64);
+    r->cand[n] = (struct cand){max64(est, max64(r->cpu_busy[n], r->scratch[c - 1])), n};
+  }
+  qsort(r->cand, r->n_nodes, sizeof *r->cand, cmp_cand);
+  int64_t st = est;
+  for (uint32_t i = 0; i < k; i++) {
+    nodes[i] = r->cand[i].node;
+    st = max64(st, r->cand[i].t);
+  }
+  *start = st;
+}
+
+/* Holds the c earliest-free cores of each chosen node until finish (lowest core among equals). */
+static int shared_commit(group_res *r, uint32_t k, uint32_t c, const uint32_t *nodes, int64_t finish, dcsim_error *err) {
+  int rc = 0;
+  for (uint32_t i = 0; i < k && !rc; i++) {
+    int64_t *cf = r->core_free + (size_t)nodes[i] * r->cores;
+    for (uint32_t j = 0; j < c; j++) {
+      uint32_t best = 0;
+      for (uint32_t q = 1; q < r->cores; q++) if (cf[q] < cf[best]) best = q;
+      cf[best] = INT64_MAX; /* taken: excluded from the next picks */
+    }
+    for (uint32_t q = 0; q < r->cores; q++) if (cf[q] == INT64_MAX) cf[q] = finish;
+    rc = dcsim_evq_reschedule(r->cpu_q, r->cpu_h[nodes[i]], node_cpu_ready(r, nodes[i]), err);
+  }
+  return rc;
+}
+
 static int gpu_commit(group_res *r, uint32_t slot, int64_t finish, dcsim_error *err) {
   uint32_t n = slot / r->gpn;
   r->gpu_free[slot] = finish;
@@ -183,6 +245,43 @@ static int gpu_commit(group_res *r, uint32_t slot, int64_t finish, dcsim_error *
 }
 
 typedef struct plan_ev { int64_t t; uint32_t code; } plan_ev;
+
+/* Task starts already given by the workflow system, ascending (dcsim_workflow.dispatch_s). */
+typedef struct dispatch_log { int64_t *t; size_t n, cap; } dispatch_log;
+
+/* Moves *st to the earliest time >= *st at least d away from every start in the log, and logs it. */
+static int dispatch_slot(dispatch_log *l, int64_t *st, int64_t d) {
+  size_t lo = 0, hi = l->n;
+  int64_t t = *st;
+  while (lo < hi) { /* first start later than t - d */
+    size_t mid = (lo + hi) / 2;
+    if (l->t[mid] <= t - d) lo = mid + 1; else hi = mid;
+  }
+  for (size_t i = lo; i < l->n && l->t[i] < t + d; i++) t = max64(t, l->t[i] + d);
+  if (l->n == l->cap) {
+    size_t nc = l->cap ? 2 * l->cap : 64;
+    int64_t *nt = realloc(l->t, nc * sizeof *nt);
+    if (!nt) return -1;
+    l->t = nt;
+    l->cap = nc;
+  }
+  lo = 0, hi = l->n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (l->t[mid] <= t) lo = mid + 1; else hi = mid;
+  }
+  memmove(l->t + lo + 1, l->t + lo, (l->n - lo) * sizeof *l->t);
+  l->t[lo] = t;
+  l->n++;
+  *st = t;
+  return 0;
+}
+
+/* Latency before task t may start once its predecessors have ended (dcsim_task_template.delay_s). */
+static int64_t delay_ns(const dcsim_workflow *wf, uint32_t t) {
+  double d = wf->templates[wf->tasks[t].tmpl].delay_s;
+  return d > 0 ? llround(d * 1e9) : 0;
+}
 
 static int cmp_plan_ev(const void *a, const void *b) {
   const plan_ev *x = a, *y = b;
@@ -212,13 +311,13 @@ static int plan_events(const dcsim_wf_rt *w, dcsim_wf_plan *p, dcsim_error *err)
 }
 
 /* ---- allocation size: peak concurrent demand of the unconstrained (ASAP) schedule ---- */
-typedef struct demand_ev { int64_t t; int32_t cpu_nodes, gpu_tasks; uint32_t group; } demand_ev;
+typedef struct demand_ev { int64_t t; int32_t cpu_nodes, gpu_tasks, cores; uint32_t group; } demand_ev;
 
 static int cmp_demand(const void *a, const void *b) {
   const demand_ev *x = a, *y = b;
   if (x->group != y->group) return x->group < y->group ? -1 : 1;
   if (x->t != y->t) return x->t < y->t ? -1 : 1;
-  int dx = x->cpu_nodes + x->gpu_tasks, dy = y->cpu_nodes + y->gpu_tasks; /* ends first */
+  int dx = x->cpu_nodes + x->gpu_tasks + x->cores, dy = y->cpu_nodes + y->gpu_tasks + y->cores; /* ends first */
   return (dx > dy) - (dx < dy);
 }
 
@@ -234,6 +333,7 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
   demand_ev *dev = NULL;
   group_res *res = NULL;
   ready_heap rh = {NULL, 0, NULL};
+  dispatch_log dl_ = {NULL, 0, 0};
   p->alloc = calloc(ng, sizeof *p->alloc);
   p->start_ns = calloc(n ? n : 1, sizeof *p->start_ns);
   p->opt = calloc(n ? n : 1, 1);
@@ -281,6 +381,7 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
     int64_t st = 0, dmin = tr->opts[0].duration_ns;
     for (uint32_t o = 1; o < tr->n_opts; o++) if (tr->opts[o].duration_ns < dmin) dmin = tr->opts[o].duration_ns;
     for (uint32_t d = wf->dep_start[t]; d < wf->dep_start[t + 1]; d++) st = max64(st, end[wf->deps[d]]);
+    st += delay_ns(wf, t);
     if (st > limit - dmin) { rc = DCSIM_ERR(err, DCSIM_ERANGE, wf->path, 0, "workflow longer than 10^9 s"); goto out; }
     asap[t] = st;
     end[t] = st + dmin;
@@ -302,21 +403,24 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
     const dcsim_tmpl_rt *tr = &w->tmpls[wf->tasks[t].tmpl];
     for (uint32_t o = 0; o < tr->n_opts; o++) {
       const dcsim_option *op = &tr->opts[o];
-      int32_t cn = op->gpu ? 0 : (int32_t)op->nodes, gt = op->gpu ? 1 : 0;
+      int32_t cn = op->gpu || op->cores ? 0 : (int32_t)op->nodes, gt = op->gpu ? 1 : 0;
+      int32_t co = op->cores ? (int32_t)(op->cores * op->nodes) : 0;
       if (p->alloc[op->group] < op->nodes) p->alloc[op->group] = op->nodes; /* at least one task's worth */
-      dev[nd++] = (demand_ev){asap[t], cn, gt, op->group};
-      dev[nd++] = (demand_ev){asap[t] + op->duration_ns, -cn, -gt, op->group};
+      dev[nd++] = (demand_ev){asap[t], cn, gt, co, op->group};
+      dev[nd++] = (demand_ev){asap[t] + op->duration_ns, -cn, -gt, -co, op->group};
     }
   }
   qsort(dev, nd, sizeof *dev, cmp_demand);
   for (size_t i = 0; i < nd;) {
     uint32_t g = dev[i].group;
-    int64_t cpu = 0, gpu = 0;
+    int64_t cpu = 0, gpu = 0, cores = 0;
     unsigned gpn = s->groups[g].g->gpus_per_node ? s->groups[g].g->gpus_per_node : 1;
+    int64_t cpn = s->groups[g].cores_per_node ? s->groups[g].cores_per_node : 1;
     for (; i < nd && dev[i].group == g; i++) {
       cpu += dev[i].cpu_nodes;
       gpu += dev[i].gpu_tasks;
-      uint64_t need = (uint64_t)cpu + (uint64_t)((gpu + gpn - 1) / gpn);
+      cores += dev[i].cores; /* tasks sharing nodes: whole nodes' worth of their cores */
+      uint64_t need = (uint64_t)cpu + (uint64_t)((gpu + gpn - 1) / gpn) + (uint64_t)((cores + cpn - 1) / cpn);
       if (need > p->alloc[g]) p->alloc[g] = need > s->groups[g].g->count ? s->groups[g].g->count : (uint32_t)need;
     }
   }
@@ -328,8 +432,13 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
   rh.a = calloc(n ? n : 1, sizeof *rh.a);
   rh.rank = rank;
   if (!res || !nodes || !rh.a) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory"); goto out; }
-  for (size_t g = 0; g < ng; g++)
-    if ((rc = group_res_init(&res[g], p->alloc[g], s->groups[g].g->gpus_per_node, err))) goto out;
+  for (size_t g = 0; g < ng; g++) {
+    uint32_t shared = 0; /* does a task share nodes of this group? */
+    for (size_t t = 0; t < wf->n_templates && !shared; t++)
+      for (uint32_t o = 0; o < w->tmpls[t].n_opts; o++)
+        if (w->tmpls[t].opts[o].cores && w->tmpls[t].opts[o].group == g) shared = s->groups[g].cores_per_node;
+    if ((rc = group_res_init(&res[g], p->alloc[g], s->groups[g].g->gpus_per_node, shared, err))) goto out;
+  }
   size_t list_cap = n ? n : 1, list_n = 0;
   p->node_list = malloc(list_cap * sizeof *p->node_list);
   if (!p->node_list) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory"); goto out; }
@@ -338,6 +447,7 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
     if (!indeg[i]) ready_push(&rh, (uint32_t)i);
   }
   int64_t deadline_all = deadline_s > 0 ? llround(deadline_s * 1e9) : 0;
+  int64_t dispatch_ns = llround(wf->dispatch_s * 1e9);
   int64_t makespan_so_far = 0;
   double alloc_idle_w = 0; /* idle power of the whole allocation */
   for (size_t g = 0; g < ng; g++) alloc_idle_w += p->alloc[g] * s->groups[g].idle_w;
@@ -351,12 +461,14 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
     const dcsim_tmpl_rt *tr = &w->tmpls[wf->tasks[t].tmpl];
     int64_t est = 0;
     for (uint32_t d = wf->dep_start[t]; d < wf->dep_start[t + 1]; d++) est = max64(est, end[wf->deps[d]]);
+    est += delay_ns(wf, t); /* workflow-system latency */
     int64_t fin[2] = {0, 0};
     uint32_t slot[2] = {0, 0};
     for (uint32_t o = 0; o < tr->n_opts && !rc; o++) {
       const dcsim_option *op = &tr->opts[o];
       int64_t st;
       if (op->gpu) rc = gpu_probe(&res[op->group], est, &slot[o], &st) ? DCSIM_ERR(err, DCSIM_EINTERNAL, wf->path, 0, "no GPU in the allocation") : 0;
+      else if (op->cores) shared_probe(&res[op->group], op->nodes, op->cores, est, nodes, &st);
       else rc = cpu_probe(&res[op->group], op->nodes, est, nodes, &st, err);
       fin[o] = st + op->duration_ns;
     }
@@ -381,14 +493,21 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
     }
     const dcsim_option *op = &tr->opts[pick];
     int64_t st = 0;
+    if (op->gpu) gpu_probe(&res[op->group], est, &slot[pick], &st);
+    else if (op->cores) shared_probe(&res[op->group], op->nodes, op->cores, est, nodes, &st);
+    else rc = cpu_probe(&res[op->group], op->nodes, est, nodes, &st, err);
+    /* the workflow system starts at most one task per dispatch interval: the resources chosen
+     * are free from st on, so starting later on them is always possible */
+    if (!rc && dispatch_ns && dispatch_slot(&dl_, &st, dispatch_ns)) rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
+    if (rc) { free(first); free(count); goto out; }
     if (op->gpu) {
-      gpu_probe(&res[op->group], est, &slot[pick], &st);
       rc = gpu_commit(&res[op->group], slot[pick], st + op->duration_ns, err);
       nodes[0] = slot[pick] / res[op->group].gpn;
       p->gpu_slot[t] = (uint8_t)(slot[pick] % res[op->group].gpn);
+    } else if (op->cores) {
+      rc = shared_commit(&res[op->group], op->nodes, op->cores, nodes, st + op->duration_ns, err);
     } else {
-      rc = cpu_probe(&res[op->group], op->nodes, est, nodes, &st, err);
-      if (!rc) rc = cpu_commit(&res[op->group], op->nodes, nodes, st + op->duration_ns, err);
+      rc = cpu_commit(&res[op->group], op->nodes, nodes, st + op->duration_ns, err);
     }
     if (rc) { free(first); free(count); goto out; }
     if (st > limit - op->duration_ns) { free(first); free(count); rc = DCSIM_ERR(err, DCSIM_ERANGE, wf->path, 0, "workflow longer than 10^9 s"); goto out; }
@@ -428,6 +547,7 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
   free(count);
   rc = plan_events(w, p, err);
 out:
+  free(dl_.t);
   if (res) for (size_t g = 0; g < ng; g++) group_res_free(&res[g]);
   free(res);
   free(rh.a);

@@ -12,6 +12,7 @@
 
 #include "dcsim/engine.h"
 #include "dcsim/json.h"
+#include "dcsim/model_comm.h"
 #include "dcsim/pareto.h"
 #include "dcsim/scenario.h"
 #include "dcsim/sched.h"
@@ -178,7 +179,7 @@ int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error
     rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a sweep list has more than %d values", DCSIM_SWEEP_MAX_LIST);
     goto out;
   }
-  dcsim_scenario_opts so = {def->platform, tp, def->deadline_s};
+  dcsim_scenario_opts so = {.platform_path = def->platform, .task_policy = tp, .deadline_s = def->deadline_s};
   if ((rc = dcsim_scenario_load_inputs(def->input, &so, &sw->base, err))) goto out;
   sw->cpus = calloc(def->n_cpus + 1, sizeof *sw->cpus);
   sw->gpus = calloc(def->n_gpus + 1, sizeof *sw->gpus);
@@ -320,7 +321,7 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
   pt->time_s = pt->energy_j = NAN;
   int rc = dcsim_scenario_derive(sw->base, &ov, &s, &perr);
   if (!rc) {
-    dcsim_engine_opts eo = {sw->job_policy, NULL};
+    dcsim_engine_opts eo = {.job_policy = sw->job_policy, .sink = NULL};
     if (!(e = dcsim_engine_new(s, &eo, &perr))) rc = perr.code ? perr.code : DCSIM_ENOMEM;
     else rc = dcsim_engine_run(e, &perr);
   }
@@ -346,7 +347,56 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
   return rc;
 }
 
+typedef struct series_key { const dcsim_sweep_point *p; size_t i; } series_key;
+
+static int cmp_series(const void *a, const void *b) {
+  const dcsim_sweep_point *x = ((const series_key *)a)->p, *y = ((const series_key *)b)->p;
+  int c;
+  if ((c = strcmp(x->cpu, y->cpu)) || (c = strcmp(x->gpu, y->gpu)) || (c = strcmp(x->freq, y->freq))) return c;
+  if (x->cores != y->cores) return x->cores < y->cores ? -1 : 1;
+  if (x->nodes != y->nodes) return x->nodes < y->nodes ? -1 : 1;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+/* Balance point of every series over nodes (see dcsim_sweep_mark_front). */
+static void mark_balance(dcsim_sweep_point *pts, size_t n) {
+  series_key *k = malloc((n ? n : 1) * sizeof *k);
+  unsigned *nodes = malloc((n ? n : 1) * sizeof *nodes);
+  double *t = malloc((n ? n : 1) * sizeof *t), *e = malloc((n ? n : 1) * sizeof *e);
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) pts[i].balance = 0;
+  if (!k || !nodes || !t || !e) goto out;
+  for (size_t i = 0; i < n; i++)
+    if (pts[i].done && pts[i].feasible && pts[i].nodes) k[m++] = (series_key){&pts[i], i};
+  qsort(k, m, sizeof *k, cmp_series);
+  for (size_t a = 0; a < m;) {
+    size_t b = a + 1;
+    while (b < m && strcmp(k[b].p->cpu, k[a].p->cpu) == 0 && strcmp(k[b].p->gpu, k[a].p->gpu) == 0 &&
+           strcmp(k[b].p->freq, k[a].p->freq) == 0 && k[b].p->cores == k[a].p->cores)
+      b++;
+    size_t len = 0;
+    for (size_t j = a; j < b; j++) {
+      if (len && k[j].p->nodes == nodes[len - 1]) continue; /* one point per node count */
+      nodes[len] = k[j].p->nodes;
+      t[len] = k[j].p->time_s;
+      e[len] = k[j].p->energy_j;
+      k[a + len] = k[j];
+      len++;
+    }
+    dcsim_balance bal;
+    if (len >= 2 && dcsim_balance_point(nodes, t, e, len, &bal, NULL) == 0 && bal.reached)
+      pts[k[a + bal.balance].i].balance = 1;
+    a = b;
+  }
+out:
+  free(k);
+  free(nodes);
+  free(t);
+  free(e);
+}
+
 void dcsim_sweep_mark_front(dcsim_sweep_point *pts, size_t n) {
+  mark_balance(pts, n);
   double *t = malloc((n ? n : 1) * sizeof *t), *e = malloc((n ? n : 1) * sizeof *e);
   unsigned char *v = malloc(n ? n : 1), *fr = malloc(n ? n : 1);
   for (size_t i = 0; i < n; i++) pts[i].pareto = pts[i].knee = 0;
@@ -441,6 +491,7 @@ static void json_point(dcsim_json *j, const dcsim_sweep_point *p) {
   dcsim_json_key(j, "energy_j"); if (p->feasible) dcsim_json_num(j, p->energy_j); else dcsim_json_null(j);
   dcsim_json_key(j, "pareto"); dcsim_json_bool(j, p->pareto);
   dcsim_json_key(j, "knee"); dcsim_json_bool(j, p->knee);
+  dcsim_json_key(j, "balance"); dcsim_json_bool(j, p->balance);
   dcsim_json_key(j, "feasible"); dcsim_json_bool(j, p->feasible);
   if (!p->feasible) { dcsim_json_key(j, "reason"); dcsim_json_str(j, p->reason ? p->reason : ""); }
   dcsim_json_key(j, "index"); dcsim_json_int(j, p->index);
@@ -472,7 +523,7 @@ static void csv_str(FILE *f, const char *s) {
 }
 
 void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n) {
-  fputs("index,cpu,gpu,nodes,cores,freq,time_s,energy_j,pareto,knee,feasible,reason\n", f);
+  fputs("index,cpu,gpu,nodes,cores,freq,time_s,energy_j,pareto,knee,feasible,reason,balance\n", f);
   for (size_t i = 0; i < n; i++) {
     const dcsim_sweep_point *p = &pts[i];
     if (!p->done) continue;
@@ -490,7 +541,7 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n) {
     else fputs(",,,", f);
     fprintf(f, "%d,%d,%d,", p->pareto, p->knee, p->feasible);
     if (!p->feasible) csv_str(f, p->reason ? p->reason : "");
-    fputc('\n', f);
+    fprintf(f, ",%d\n", p->balance);
   }
 }
 
@@ -510,7 +561,8 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n) {
     if (p->feasible) {
       feasible++;
       front += p->pareto != 0;
-      fprintf(f, "%12.6g %14.6g  %s\n", p->time_s, p->energy_j, p->knee ? "knee" : p->pareto ? "yes" : "");
+      fprintf(f, "%12.6g %14.6g  %s%s\n", p->time_s, p->energy_j, p->knee ? "knee" : p->pareto ? "yes" : "",
+              p->balance ? (p->pareto ? ", balance point" : "balance point") : "");
     } else {
       fprintf(f, "%12s %14s  infeasible: %s\n", "-", "-", p->reason ? p->reason : "");
     }

@@ -149,8 +149,19 @@ static int template_copy(dcsim_task_template *d, const dcsim_task_template *s) {
 
 static int check_template(const ctx *c, const dcsim_task_template *t) {
   const char *f = c->wf->path, *n = t->name ? t->name : "";
-  if (!t->name || !t->name[0] || !t->dwarf || !t->dwarf[0])
-    return DCSIM_ERR(c->err, DCSIM_ESCHEMA, f, t->line, "<task name=\"%s\">: needs a name and a dwarf", n);
+  if (!t->name || !t->name[0] || (t->dwarf && !t->dwarf[0]))
+    return DCSIM_ERR(c->err, DCSIM_ESCHEMA, f, t->line, "<task name=\"%s\">: needs a name and a dwarf (or runtime-s)", n);
+  if (!(t->runtime_s >= 0) || t->runtime_s > 1e10 || !(t->ref_ghz >= 0) || t->ref_ghz > 1e4 || !(t->delay_s >= 0) ||
+      t->delay_s > 1e10)
+    return DCSIM_ERR(c->err, DCSIM_ERANGE, f, t->line,
+                     "<task name=\"%s\">: runtime-s, ref-ghz and delay-s must be finite and >= 0", n);
+  if (t->dwarf && (t->runtime_s > 0 || t->ref_ghz > 0))
+    return DCSIM_ERR(c->err, DCSIM_ESCHEMA, f, t->line,
+                     "<task name=\"%s\">: give either dwarf= (a modelled call) or runtime-s= (a recorded runtime), not both", n);
+  if (!t->dwarf && (t->device != DCSIM_DEV_CPU || t->n_sets || t->case_name))
+    return DCSIM_ERR(c->err, DCSIM_ESCHEMA, f, t->line,
+                     "<task name=\"%s\" runtime-s=\"%g\">: a recorded-runtime task runs on CPUs and takes no case or <set>", n,
+                     t->runtime_s);
   if (t->device > DCSIM_DEV_ANY)
     return DCSIM_ERR(c->err, DCSIM_ESCHEMA, f, t->line, "<task name=\"%s\">: bad device", n);
   if (t->nodes < 1)
@@ -584,7 +595,10 @@ static int parse_task(parser *ps, xmlNode *x, dcsim_wf_item *it) {
   int rc;
   t->nodes = 1;
   if ((rc = dcsim_xml_str(doc, x, "name", 1, &name, err)) ||
-      (rc = dcsim_xml_str(doc, x, "dwarf", 1, &dwarf, err)) ||
+      (rc = dcsim_xml_str(doc, x, "dwarf", 0, &dwarf, err)) ||
+      (rc = dcsim_xml_double(doc, x, "runtime-s", 0, &t->runtime_s, err)) ||
+      (rc = dcsim_xml_double(doc, x, "ref-ghz", 0, &t->ref_ghz, err)) ||
+      (rc = dcsim_xml_double(doc, x, "delay-s", 0, &t->delay_s, err)) ||
       (rc = dcsim_xml_str(doc, x, "case", 0, &cas, err)) ||
       (rc = dcsim_xml_str(doc, x, "device", 1, &dev, err)) ||
       (rc = dcsim_xml_str(doc, x, "group", 0, &group, err)) ||
@@ -593,6 +607,8 @@ static int parse_task(parser *ps, xmlNode *x, dcsim_wf_item *it) {
       (rc = dcsim_xml_u32(doc, x, "cores-per-node", 0, &t->cores_per_node, err)) ||
       (rc = dcsim_xml_double(doc, x, "deadline-s", 0, &t->deadline_s, err)))
     return rc;
+  if (!dwarf == !dcsim_xml_attr(doc, x, "runtime-s"))
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, x, "<task name=\"%s\">: give either dwarf= (a modelled call) or runtime-s= (a recorded runtime)", name);
   t->device = strcmp(dev, "gpu") == 0 ? DCSIM_DEV_GPU : strcmp(dev, "any") == 0 ? DCSIM_DEV_ANY
                                                                                : DCSIM_DEV_CPU;
   t->gpus = t->device == DCSIM_DEV_CPU ? 0 : 1;
@@ -666,6 +682,7 @@ int dcsim_workflow_load(const char *path, dcsim_workflow **out, dcsim_error *err
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
+  if ((rc = dcsim_xml_double(doc, root, "dispatch-s", 0, &wf->dispatch_s, err))) goto out;
   parser ps = {doc, wf, 0, err};
   if ((rc = parse_items(&ps, root, &items, &n))) goto out;
   if ((rc = expand(wf, items, n, err))) goto out;

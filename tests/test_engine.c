@@ -15,7 +15,7 @@
 
 static dcsim_scenario *load(const char *path, dcsim_task_policy tp) {
   dcsim_error err;
-  dcsim_scenario_opts o = {NULL, tp, 0};
+  dcsim_scenario_opts o = {.task_policy = tp};
   dcsim_scenario *s = NULL;
   if (dcsim_scenario_load(path, &o, &s, &err)) {
     fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
@@ -26,7 +26,7 @@ static dcsim_scenario *load(const char *path, dcsim_task_policy tp) {
 
 static dcsim_engine_t *run(const dcsim_scenario *s, dcsim_job_policy jp, const dcsim_engine_sink *sink) {
   dcsim_error err;
-  dcsim_engine_opts o = {jp, sink};
+  dcsim_engine_opts o = {.job_policy = jp, .sink = sink};
   dcsim_engine_t *e = dcsim_engine_new(s, &o, &err);
   if (!e || dcsim_engine_run(e, &err)) {
     fprintf(stderr, "engine: %s\n", err.msg);
@@ -175,7 +175,7 @@ static int count_gpu(void *ctx, const dcsim_task_record *r, dcsim_error *err) {
 
 static double run_choice(const char *path, dcsim_task_policy tp, double deadline_s, int *gpu_tasks) {
   dcsim_error err;
-  dcsim_scenario_opts o = {NULL, tp, deadline_s};
+  dcsim_scenario_opts o = {.task_policy = tp, .deadline_s = deadline_s};
   dcsim_scenario *s = NULL;
   double e_j = -1;
   *gpu_tasks = 0;
@@ -208,6 +208,116 @@ static void check_any(void) {
   CHECK_REL(tight, heft, 1e-12);
 }
 
+/* Tasks sharing nodes by cores (recorded-runtime tasks): four 1-core tasks fill node 0, the 2-core
+ * one goes to node 1; the join waits for its delay-s. */
+static void check_shared_cores(void) {
+  dcsim_scenario *s = load("tests/data/recorded/fork.xml", DCSIM_TASK_HEFT);
+  CHECK(s != NULL);
+  if (!s) return;
+  const dcsim_wf_plan *p = &s->wfs[0].plan;
+  CHECK_INT(p->alloc[0], 2);
+  CHECK_INT(p->makespan_ns, 118000000000LL);           /* 10 + 100 + 3 (delay) + 5 */
+  CHECK_INT(p->node_list[p->node_start[1]], 0);        /* a, b, c, e share node 0 */
+  CHECK_INT(p->node_list[p->node_start[2]], 0);
+  CHECK_INT(p->node_list[p->node_start[4]], 1);        /* d (2 cores) does not fit beside them */
+  CHECK_INT(p->start_ns[6], 113000000000LL);
+  dcsim_engine_t *e = run(s, DCSIM_JOB_FCFS, NULL);
+  CHECK(e != NULL);
+  if (e) { /* energy of the job: every node's power over the run; its tasks' energies are shares */
+    const dcsim_run_stats *st = dcsim_engine_stats(e);
+    double idle = s->groups[0].idle_w, core_w = s->wfs[0].tmpls[1].opts[0].node_delta_w;
+    /* busy core-seconds: root 10, a b c 300, d 200, e 25, join 4 x 5 = 20 */
+    CHECK_REL(st->energy_j, 2 * 118 * idle + core_w * (10 + 300 + 200 + 25 + 20), 1e-12);
+  }
+  dcsim_engine_free(e);
+  dcsim_scenario_free(s);
+}
+
+static double start_of(const dcsim_run_stats *st, size_t j) { return (double)st->jobs[j].start_ns * 1e-9; }
+
+/* SJF orders the waiting jobs by estimate (10 s, 30 s, 50 s), FCFS by submission. */
+static void check_sjf(void) {
+  dcsim_scenario *s = load("tests/data/recorded/sjf.xml", DCSIM_TASK_HEFT);
+  CHECK(s != NULL);
+  if (!s) return;
+  dcsim_engine_t *f = run(s, DCSIM_JOB_FCFS, NULL), *j = run(s, DCSIM_JOB_SJF, NULL);
+  CHECK(f && j);
+  if (f && j) {
+    const dcsim_run_stats *a = dcsim_engine_stats(f), *b = dcsim_engine_stats(j);
+    CHECK_REL(start_of(a, 1), 100, 0);
+    CHECK_REL(start_of(a, 2), 150, 0);
+    CHECK_REL(start_of(b, 2), 100, 0); /* the 10 s job first */
+    CHECK_REL(start_of(b, 3), 110, 0);
+    CHECK_REL(start_of(b, 1), 140, 0);
+    CHECK_INT(b->makespan_ns, a->makespan_ns);
+  }
+  dcsim_engine_free(f);
+  dcsim_engine_free(j);
+  dcsim_scenario_free(s);
+}
+
+/* EASY backfills with the users' estimates (SWF requested time), not the real run times. */
+static void check_easy_estimates(void) {
+  static const char *const files[] = {"tests/data/traces/easy.swf", "tests/data/traces/easy-noreq.swf"};
+  for (int k = 0; k < 2; k++) {
+    dcsim_scenario *s = load(files[k], DCSIM_TASK_HEFT);
+    CHECK(s != NULL);
+    if (!s) continue;
+    dcsim_engine_t *e = run(s, DCSIM_JOB_EASY, NULL);
+    CHECK(e != NULL);
+    if (e) {
+      const dcsim_run_stats *st = dcsim_engine_stats(e);
+      CHECK_INT(st->jobs[2].estimate_ns, k ? 50000000000LL : 200000000000LL);
+      /* requested 200 s: it would pass the head's reservation at 100 s, so it waits (110 s);
+       * no requested time: its run time (50 s) is the estimate and it backfills at once */
+      CHECK_REL(start_of(st, 2), k ? 2 : 110, 0);
+      CHECK_REL(start_of(st, 1), 100, 0);
+    }
+    dcsim_engine_free(e);
+    dcsim_scenario_free(s);
+  }
+}
+
+/* Node power management: idle nodes switch off after 60 s; the second job waits for a boot and
+ * pays for it. Every term worked out from tests/data/recorded/platform.xml and the DVFS profile. */
+static void check_power_management(void) {
+  dcsim_scenario *s = load("tests/data/recorded/pm.xml", DCSIM_TASK_HEFT);
+  CHECK(s != NULL);
+  if (!s) return;
+  dcsim_error err;
+  dcsim_engine_opts o = {.job_policy = DCSIM_JOB_FCFS, .power_off = 1, .power_off_after_s = 60};
+  dcsim_engine_t *e = dcsim_engine_new(s, &o, &err);
+  CHECK(e && dcsim_engine_run(e, &err) == 0);
+  if (e) {
+    const dcsim_run_stats *st = dcsim_engine_stats(e);
+    double idle = s->groups[0].idle_w, busy = idle + s->wfs[0].tmpls[0].opts[0].node_delta_w;
+    double boot_w = 1500.0 / 30, down_w = 400.0 / 10, off_w = 2.25;
+    CHECK_INT((long long)st->shutdowns, 2); /* node 1 at 60 s, node 0 at 160 s */
+    CHECK_INT((long long)st->boots, 1);     /* node 0 at 500 s */
+    CHECK_REL(start_of(st, 1), 530, 0);     /* the boot delays the job */
+    CHECK_INT(st->jobs[1].alloc_ns, 500000000000LL);
+    CHECK_INT(st->makespan_ns, 630000000000LL);
+    CHECK_REL(st->jobs[0].energy_j, 100 * busy, 1e-12);
+    CHECK_REL(st->jobs[1].energy_j, 30 * boot_w + 100 * busy, 1e-12);
+    double node0 = 100 * busy + 60 * idle + 10 * down_w + 330 * off_w + 30 * boot_w + 100 * busy;
+    double node1 = 60 * idle + 10 * down_w + 560 * off_w;
+    CHECK_REL(st->node_energy_j[0], node0, 1e-12);
+    CHECK_REL(st->node_energy_j[1], node1, 1e-12);
+    CHECK_REL(st->energy_j, node0 + node1, 1e-12);
+    CHECK_REL(st->node_off_s[1], 560, 1e-12);
+    CHECK_REL(st->node_off_s[0], 330, 1e-12);
+  }
+  dcsim_engine_free(e);
+  /* off by default: the same workload keeps every node on */
+  dcsim_engine_t *f = run(s, DCSIM_JOB_FCFS, NULL);
+  if (f) {
+    CHECK_INT((long long)dcsim_engine_stats(f)->boots, 0);
+    CHECK_REL(dcsim_engine_stats(f)->energy_j, 2 * 600 * s->groups[0].idle_w + 200 * s->wfs[0].tmpls[0].opts[0].node_delta_w, 1e-12);
+  }
+  dcsim_engine_free(f);
+  dcsim_scenario_free(s);
+}
+
 int main(void) {
   check_any();
   check_nwp("tests/data/engine/nwp-nooverlap.xml", 0);
@@ -215,5 +325,9 @@ int main(void) {
   check_backfill();
   check_determinism();
   check_results();
+  check_shared_cores();
+  check_sjf();
+  check_easy_estimates();
+  check_power_management();
   CHECK_DONE();
 }

@@ -19,7 +19,8 @@ static dcsim_cpu_profile_t *load_cpu(const char *path) {
 }
 
 static dcsim_cpu_rates rates(const dcsim_cpu_profile_t *p, double ghz, const char *label, unsigned threads) {
-  dcsim_cpu_rates r = {0, 0, 0, 0, 0};
+  dcsim_cpu_rates r;
+  memset(&r, 0, sizeof r);
   dcsim_cpu_state s = {ghz, label, threads};
   dcsim_error err = {0};
   int rc = dcsim_cpu_profile_rates(p, &s, &r, &err);
@@ -241,6 +242,34 @@ static void test_e5_2640v3_energy(void) {
   dcsim_cpu_profile_free(p);
 }
 
+/* Several <energy> tables: exact frequencies, linear interpolation in GHz between tables, and
+ * frequencies outside every table (other-frequencies="error"). */
+static void test_energy_per_frequency(void) {
+  dcsim_cpu_profile_t *p = load_cpu("tests/data/hwprofile/dvfs.xml");
+  if (!p) return;
+  dcsim_cpu_power a = power(p, 2.4, 2), b = power(p, 1.2, 2), m = power(p, 1.8, 3);
+  CHECK_REL(a.pkg_w, 31.29, 1e-12);
+  CHECK_REL(a.pkg_idle_w, 7.85, 1e-12);
+  CHECK_REL(b.pkg_w, 12.9, 1e-12);
+  CHECK_REL(b.dram_idle_w, 1.41, 1e-12);
+  /* 1.8 GHz is halfway between the tables; 3 cores halfway between rows 2 and 4 of each */
+  CHECK_REL(m.pkg_w, 0.5 * (0.5 * (31.29 + 52.61)) + 0.5 * (0.5 * (12.9 + 19.1)), 1e-12);
+  CHECK_REL(m.dram_w, 0.5 * (0.5 * (4.47 + 5.83)) + 0.5 * (0.5 * (3.66 + 4.40)), 1e-12);
+  CHECK_REL(m.pkg_idle_w, 0.5 * (7.85 + 5.97), 1e-12);
+  CHECK_INT(dcsim_cpu_profile_energy_max_cores(p, &(dcsim_cpu_state){2.4, NULL, 1}), 4);
+  CHECK_INT(dcsim_cpu_profile_n_freqs(p), 4);
+  dcsim_cpu_state st;
+  CHECK_INT(dcsim_cpu_profile_freq_at(p, 3, &st), 0);
+  CHECK_STR(st.label, "turbo");
+  CHECK_INT(dcsim_cpu_profile_freq_at(p, 4, &st), DCSIM_ERANGE);
+  dcsim_cpu_power pw;
+  dcsim_error err = {0};
+  CHECK_INT(dcsim_cpu_profile_power(p, &(dcsim_cpu_state){1.0, NULL, 1}, &pw, &err), DCSIM_ERANGE);
+  CHECK(strstr(err.msg, "not covered by the energy tables") != NULL);
+  CHECK_INT(dcsim_cpu_profile_power(p, &(dcsim_cpu_state){3.1, "turbo", 1}, &pw, &err), DCSIM_ERANGE);
+  dcsim_cpu_profile_free(p);
+}
+
 static dcsim_gpu_profile_t *load_gpu(const char *path) {
   dcsim_error err = {0};
   dcsim_gpu_profile_t *p = NULL;
@@ -307,6 +336,7 @@ static void test_load_errors(void) {
 }
 
 int main(void) {
+  test_energy_per_frequency();
   test_e5_2697v3();
   test_gold_6148();
   test_bilinear();

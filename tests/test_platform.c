@@ -87,6 +87,32 @@ int main(void) {
   dcsim_platform_free(p);
   dcsim_platform_free(NULL);
 
+  /* cores= and the in-memory builder (trace imports) */
+  CHECK_INT(dcsim_platform_load("tests/data/recorded/platform.xml", &p, &err), 0);
+  if (p) CHECK_INT(p->groups[0].cores, 0); /* absent: the profile's */
+  dcsim_platform_free(p);
+  dcsim_node_group gb[2] = {{.name = "a", .count = 3, .cpu = "xeon-e5-2697v3", .sockets = 2, .cores = 48},
+                            {.name = "b", .count = 2, .cpu = "x.xml", .sockets = 1, .gpu = "geforce-gtx970", .gpus_per_node = 2}};
+  p = NULL;
+  CHECK_INT(dcsim_platform_build("built", gb, 2, 1e10, 2e-6, &p, &err), 0);
+  if (p) {
+    CHECK_STR(p->name, "built");
+    CHECK_INT(p->n_nodes, 5);
+    CHECK_INT(p->groups[1].first_node, 3);
+    CHECK_INT(p->groups[0].cores, 48);
+    CHECK_STR(p->groups[1].gpu, "geforce-gtx970");
+    CHECK(p->groups[0].name != gb[0].name); /* copied */
+  }
+  dcsim_platform_free(p);
+  gb[1].name = "a";
+  p = NULL;
+  CHECK_INT(dcsim_platform_build("built", gb, 2, 0, 0, &p, &err), DCSIM_ESCHEMA);
+  CHECK(strstr(err.msg, "duplicate name") != NULL);
+  gb[1].name = "b";
+  gb[1].count = 0;
+  CHECK_INT(dcsim_platform_build("built", gb, 2, 0, 0, &p, &err), DCSIM_ERANGE);
+  CHECK(p == NULL);
+
   check_fail(DATA "missing.xml", DCSIM_EIO, 0, "cannot open: No such file or directory", 1);
   check_fail(DATA "bad-malformed.xml", DCSIM_EPARSE, 4, "Opening and ending tag mismatch: node-group line 3", 0);
   check_fail(DATA "bad-no-sockets.xml", DCSIM_ESCHEMA, 3, "'sockets' is required", 0);

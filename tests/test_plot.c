@@ -121,12 +121,12 @@ int main(void) {
   dcsim_gpu_profile_free(gpu);
 
   /* Gantt and power of a run */
-  dcsim_scenario_opts so = {NULL, 0, 0};
+  dcsim_scenario_opts so = {.platform_path = NULL};
   dcsim_scenario *s = NULL;
   CHECK_INT(dcsim_scenario_load("workflows/alaro.xml", &so, &s, &err), 0);
   dcsim_plot_trace_t *t = s ? dcsim_plot_trace_new(s, NULL, &err) : NULL;
   if (t) {
-    dcsim_engine_opts eo = {DCSIM_JOB_FCFS, dcsim_plot_trace_sink(t)};
+    dcsim_engine_opts eo = {.job_policy = DCSIM_JOB_FCFS, .sink = dcsim_plot_trace_sink(t)};
     dcsim_engine_t *e = dcsim_engine_new(s, &eo, &err);
     CHECK(e && dcsim_engine_run(e, &err) == 0);
     dcsim_engine_free(e);

@@ -142,7 +142,7 @@ int main(void) {
 
   /* derive: the rules of doc/sweep.md on the ALARO platform (hsw: 8 CPU nodes; gpu: 1 GTX 970 node) */
   dcsim_error err;
-  dcsim_scenario_opts so = {NULL, 0, 0};
+  dcsim_scenario_opts so = {.platform_path = NULL};
   dcsim_scenario *base = NULL, *s = NULL;
   CHECK_INT(dcsim_scenario_load_inputs("workflows/alaro.xml", &so, &base, &err), 0);
   const dcsim_cpu_profile_t *skl = NULL;
@@ -171,7 +171,7 @@ int main(void) {
   CHECK_INT(dcsim_scenario_load("workflows/alaro.xml", &so, &full, &err), 0);
   CHECK_INT(dcsim_scenario_derive(base, NULL, &s, &err), 0);
   if (s && full) {
-    dcsim_engine_opts eo = {DCSIM_JOB_FCFS, NULL};
+    dcsim_engine_opts eo = {.job_policy = DCSIM_JOB_FCFS, .sink = NULL};
     dcsim_engine_t *e1 = dcsim_engine_new(full, &eo, &err), *e2 = dcsim_engine_new(s, &eo, &err);
     CHECK(e1 && e2 && dcsim_engine_run(e1, &err) == 0 && dcsim_engine_run(e2, &err) == 0);
     if (e1 && e2) {

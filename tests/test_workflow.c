@@ -174,6 +174,12 @@ static void test_bad_inputs(void) {
   check_fail(WF "bad-gpus0.xml", DCSIM_ERANGE, 3,
              "<task name=\"a\" device=\"gpu\">: gpus must be >= 1", 1);
   check_fail(WF "bad-nodes0.xml", DCSIM_ERANGE, 3, "<task name=\"a\">: nodes must be >= 1", 1);
+  check_fail(WF "bad-both.xml", DCSIM_ESCHEMA, 3,
+             "<task name=\"a\">: give either dwarf= (a modelled call) or runtime-s= (a recorded runtime)", 1);
+  check_fail(WF "bad-neither.xml", DCSIM_ESCHEMA, 3,
+             "<task name=\"a\">: give either dwarf= (a modelled call) or runtime-s= (a recorded runtime)", 1);
+  check_fail(WF "bad-runtime-gpu.xml", DCSIM_ESCHEMA, 3,
+             "<task name=\"a\" runtime-s=\"10\">: a recorded-runtime task runs on CPUs and takes no case or <set>", 1);
 }
 
 /* The in-memory builder: a 1,000,000-task ensemble forecast, memory per task, and its checks. */

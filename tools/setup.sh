@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # clang + libclang-rt-14-dev: the libFuzzer build (tools/fuzz); libsimgrid-dev: tools/bench/vs-simgrid;
 # valgrind: instruction counts (doc/performance.md)
-pkgs="build-essential cmake pkg-config libxml2-dev libxml2-utils libsqlite3-dev sqlite3 libgsl-dev libglpk-dev gnuplot-nox
+pkgs="build-essential cmake pkg-config libxml2-dev libxml2-utils libsqlite3-dev sqlite3 libgsl-dev libglpk-dev libyaml-dev gnuplot-nox zlib1g-dev libjansson-dev
       clang libclang-rt-14-dev libsimgrid-dev valgrind"
 missing=""
 for p in $pkgs; do

@@ -1,13 +1,12 @@
 /* dcsim/calib.h — calibration: benchmark tables in calibration/<machine>/ turned into hardware
- * profiles, fits of loop and energy coefficients (D3.5 §4.3, §5.3, §6.1.2). Planned, not yet here:
- * GPU profiler counters turned into kernel characteristics (§3.4, Tables 7-9), and importers for likwid-bench output and
+ * profiles, fits of loop and energy coefficients (D3.5 §4.3, §5.3, §6.1.2), GPU profiler counters
+ * turned into kernel characteristics (§3.4, Tables 7-9), and importers for likwid-bench output and
  * Kerncraft machine files. Formats: doc/calibration.md.
  *
  * A calibration directory holds machine.xml (schemas/calibration-machine.xsd: spec, frequency
  * states, provenance, which CSV holds which table) and one CSV per quantity with the columns
  * frequency, threads, value, unit[, source]. Cell texts are copied into the profile unchanged, so
- * a profile generated from the D3.5 tables keeps the paper's digits. (GPU counters and the
- * likwid-bench / Kerncraft importers are not implemented yet: doc/calibration.md.)
+ * a profile generated from the D3.5 tables keeps the paper's digits.
  *
  * Ownership: functions returning text (char **) give a malloc'd, NUL-terminated string the caller
  * frees. Reports are written to a caller FILE. */
@@ -73,5 +72,52 @@ typedef struct dcsim_energy_fit {
 int dcsim_calib_fit_energy(const char *csv_path, const struct dcsim_cpu_profile *cpu, const char *freq,
                            dcsim_fit_method method, FILE *report, dcsim_energy_fit *out,
                            dcsim_error *err);
+
+/* ---- GPU kernel characteristics (§3.4, Tables 7-9) ----
+ * Profiler exports, one per GPU: nvprof --csv (metric, event, summary or GPU-trace tables, several
+ * tables per file allowed) or ncu --csv. Each export is normalised by its domain size N (Table 7)
+ * and the per-GPU characteristics of Table 8 are averaged over the GPUs. An argument may also be a
+ * manifest CSV with the columns export, domain_size (paths relative to the manifest). */
+typedef struct dcsim_gpu_chars {
+  char name[256]; /* kernel name as the dwarf writes it (letters, digits, _ . : + -) */
+  double P_inactive, P_misc, P_cfl, G_e, G_r_byte, i_int, i_sp, i_dp, I_e, IPC_e;
+} dcsim_gpu_chars;
+
+typedef struct dcsim_gpu_calib {
+  size_t n_kernels, n_gpus;
+  dcsim_gpu_chars *mean;    /* n_kernels, in order of first appearance: the averages */
+  dcsim_gpu_chars *per_gpu; /* n_gpus * n_kernels, GPU-major */
+  char (*gpu_label)[256];   /* n_gpus: device name from the export, or the file name */
+  char (*gpu_file)[1024];   /* n_gpus: the export */
+  char (*gpu_how)[256];     /* n_gpus: layout and the derivations used (IPC, bytes) */
+  double *domain_size;      /* n_gpus: N of each export */
+} dcsim_gpu_calib;
+
+/* paths: exports or manifests; domain_size: N of every export not listed in a manifest (0 = none
+ * given, an error for such an export). *out is freed by dcsim_gpu_calib_free(). */
+int dcsim_calib_gpu(const char *const *paths, size_t n_paths, double domain_size, dcsim_gpu_calib **out,
+                    dcsim_error *err);
+void dcsim_gpu_calib_free(dcsim_gpu_calib *c);
+/* Per-GPU and mean characteristics, one block per kernel. */
+void dcsim_calib_gpu_report(FILE *f, const dcsim_gpu_calib *c);
+/* A dwarf <kernels> element (with a leading comment) holding the means; *text is malloc'd. */
+int dcsim_calib_gpu_kernels_xml(const dcsim_gpu_calib *c, const char *source, char **text, dcsim_error *err);
+/* Rewrites the characteristics of the named kernels of dwarf file in_path into out_path (other
+ * content kept; a calibrated kernel the dwarf lacks is an error). */
+int dcsim_calib_update_dwarf_kernels(const char *in_path, const char *out_path, const dcsim_gpu_calib *c,
+                                     const char *source, dcsim_error *err);
+
+/* ---- importers: other tools' measurements into a calibration directory ----
+ * likwid-bench text output (one or more runs per file): bandwidth runs go to L1/L2/L3/DRAM.csv by
+ * their working set against the cache sizes of DIR/machine.xml (which must exist), peakflops runs
+ * to flops.csv; machine.xml gets the matching <table> elements. test: the bandwidth test family
+ * (load, copy, stream...; NULL = the only one present); freq: a <freq id> of machine.xml (NULL =
+ * its only one). Kerncraft machine file (YAML): a new machine.xml, flops.csv (theoretical peak)
+ * and L1..DRAM.csv from benchmarks/measurements (test: the kernel, NULL = load). A report of what
+ * went where is written to report (may be NULL). */
+int dcsim_calib_import_likwid(const char *const *paths, size_t n_paths, const char *dir, const char *test,
+                              const char *freq, FILE *report, dcsim_error *err);
+int dcsim_calib_import_kerncraft(const char *path, const char *dir, const char *test, FILE *report,
+                                 dcsim_error *err);
 
 #endif

@@ -17,13 +17,15 @@ typedef struct dcsim_opt_spec {
   const char *help;
 } dcsim_opt_spec;
 
+#define DCSIM_MAX_POSITIONAL 64 /* arguments that are not options, the subcommand word included */
+
 typedef struct dcsim_args {
   const dcsim_opt_spec *specs;
   size_t n_specs;
   const char *values[32][16]; /* values per spec (repeatable up to 16) */
   int argi[32][16];           /* argv index of each value, for error locations */
   int count[32];
-  const char *positional[8];
+  const char *positional[DCSIM_MAX_POSITIONAL];
   int n_positional;
 } dcsim_args;
 

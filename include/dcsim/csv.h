@@ -21,4 +21,9 @@ int dcsim_csv_line(const dcsim_csv_t *t, size_t row);
 /* the cell as a finite number, else DCSIM_ERANGE with file:line */
 int dcsim_csv_num(const dcsim_csv_t *t, size_t row, size_t col, double *out, dcsim_error *err);
 
+/* Cuts one line (without its newline) into cells in place, by the same rules; *cells (capacity
+ * *cap) grows as needed and is freed by the caller. 0, -1 bad quoting, -2 out of memory. For
+ * files that are not one table (profiler logs with several tables). */
+int dcsim_csv_split(char *line, char ***cells, size_t *cap, size_t *n);
+
 #endif

@@ -31,6 +31,10 @@ typedef struct dcsim_cpu_loop {
   double V, X, Y, Z;              /* Tmop = 1/(L1*V + L2*X + L3*Y + DRAM*Z) */
   int has_flop;
   double U, S_flops;              /* Tflop = 1/(P*U + S) */
+  /* <irregular> instead of <mop> (finite-volume paper Eq. 4-6): traffic is computed per level of
+   * the CPU profile's cache hierarchy from these totals; traffic_byte is then 0 and V..Z unused */
+  int irregular;
+  double word_byte, regular_word, irregular_word, working_set_word, hit_word;
 } dcsim_cpu_loop;
 
 /* One GPU kernel's characteristics (D3.5 Table 8), fractions in 0..1. */
@@ -38,6 +42,22 @@ typedef struct dcsim_gpu_kernel {
   const char *name;
   double P_inactive, P_misc, P_cfl, G_e, G_r_byte, i_int, i_sp, i_dp, I_e, IPC_e;
 } dcsim_gpu_kernel;
+
+/* Communication patterns of a dwarf (<communication><pattern>), evaluated for one node count;
+ * costs in dcsim/model_comm.h. Byte formulas may use NODES, the number of nodes. */
+typedef enum {
+  DCSIM_COMM_EXCHANGE = 0, /* D3.5 §4.3: byte = Q_in + Q_out per iteration */
+  DCSIM_COMM_HALO,         /* point-to-point: `messages` messages of `byte` bytes per iteration */
+  DCSIM_COMM_ALLTOALL,     /* personalised all-to-all (transposition): byte = the node's data */
+  DCSIM_COMM_ALLREDUCE     /* allreduce of a `byte`-byte vector */
+} dcsim_comm_kind;
+
+typedef struct dcsim_comm_pattern {
+  dcsim_comm_kind kind;
+  double byte, messages, iterations; /* per node; messages only for exchange and halo */
+} dcsim_comm_pattern;
+
+#define DCSIM_COMM_MAX_PATTERNS 16
 
 typedef struct dcsim_dwarf_eval {
   const dcsim_dwarf_t *dwarf;
@@ -48,8 +68,12 @@ typedef struct dcsim_dwarf_eval {
   const dcsim_gpu_kernel *kernels;
   double domain_size;       /* N of D3.5 Table 7 (GPU) */
   unsigned invocations;     /* kernel invocations per call (GPU) */
+  int has_multi_gpu;        /* <multi-gpu>: memory and traffic for splitting the domain */
+  double gpu_memory_byte_per_point, gpu_transfer_byte_per_point;
   int has_comm;             /* §4.3 communication term declared */
-  double comm_in_byte, comm_out_byte, comm_iterations; /* per node */
+  double comm_in_byte, comm_out_byte, comm_iterations; /* per node (the §4.3 attributes) */
+  double comm_overlap;      /* fraction of the communication time computation can hide (0..1) */
+  double *values;           /* the parameter values used, in dcsim_dwarf_param() order (owned) */
 } dcsim_dwarf_eval;
 
 int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err);
@@ -78,6 +102,16 @@ int dcsim_dwarf_case_value(const dcsim_dwarf_t *d, const char *case_name, const 
 int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dcsim_binding *b,
                          size_t n_b, dcsim_dwarf_eval **out, dcsim_error *err);
 void dcsim_dwarf_eval_free(dcsim_dwarf_eval *e);
+
+/* The dwarf's communication on `nodes` nodes: the §4.3 attributes of <communication> as one
+ * exchange pattern, then its <pattern>s, formulas evaluated with the eval's parameter values and
+ * NODES = nodes. *n = 0 if the dwarf declares no communication. */
+int dcsim_dwarf_comm(const dcsim_dwarf_eval *ev, unsigned nodes, dcsim_comm_pattern out[DCSIM_COMM_MAX_PATTERNS],
+                     size_t *n, dcsim_error *err);
+
+/* Bytes each of `gpus` GPUs exchanges with its neighbours per call (<multi-gpu halo-byte>,
+ * GPUS = gpus); 0 without <multi-gpu>. */
+int dcsim_dwarf_gpu_halo(const dcsim_dwarf_eval *ev, unsigned gpus, double *halo_byte, dcsim_error *err);
 
 /* §5.3 energy coefficients; DCSIM_EREF if the dwarf declares none. */
 typedef struct dcsim_energy_coeffs { double pkg_U, pkg_S, dram_X, dram_Y; } dcsim_energy_coeffs;

@@ -10,6 +10,14 @@
  * pays for the idle power of what it holds while waiting for its other part), the rest is the
  * centre's idle energy. Deterministic: the same scenario gives the same results, bit for bit.
  *
+ * Node power management (opts.power_off, doc/workloads.md): a node of a group with <power-states>
+ * that stays idle and unallocated for power_off_after_s shuts down (shutdown-s at
+ * shutdown-j/shutdown-s W, then off-w); the scheduler counts off and shutting-down nodes as free,
+ * prefers powered-on nodes (lowest number first) and then off ones (lowest number first); a job
+ * given an off node holds it while it boots (boot-s at boot-j/boot-s W, after the end of a
+ * shutdown in progress) and its tasks start when the last of its nodes is up: the boot delays the
+ * job (it counts in its wait) and its energy is the job's. Off by default: every node always on.
+ *
  * Ownership: dcsim_engine_new() returns a heap object freed by dcsim_engine_free(); it borrows the
  * scenario (keep it alive). Stats returned by dcsim_engine_stats() belong to the engine. */
 #ifndef DCSIM_ENGINE_H
@@ -33,6 +41,7 @@ typedef struct dcsim_task_record {
   const uint32_t *nodes; /* global node numbers */
   uint32_t n_nodes;
   int gpu_slot;          /* -1 for CPU tasks */
+  double energy_j;       /* the option's model energy, times the job's time scale */
 } dcsim_task_record;
 
 typedef struct dcsim_engine_sink {
@@ -44,10 +53,15 @@ typedef struct dcsim_engine_sink {
 typedef struct dcsim_engine_opts {
   dcsim_job_policy job_policy;
   const dcsim_engine_sink *sink; /* NULL = statistics only */
+  int power_off;                 /* node power management (see above) */
+  double power_off_after_s;      /* idle time before a node shuts down, >= 0 */
+  double bucket_s;               /* width of the utilisation-over-time buckets; 0 = 3600 s */
 } dcsim_engine_opts;
 
 typedef struct dcsim_job_stats {
-  int64_t submit_ns, start_ns, end_ns;
+  int64_t submit_ns, start_ns, end_ns; /* start: its tasks may start (after any boot) */
+  int64_t alloc_ns;      /* when it took its nodes (= start_ns unless it waited for a boot) */
+  int64_t estimate_ns;   /* the runtime estimate the job policy used */
   double energy_j;       /* all the power of its nodes while it held them */
   double task_energy_j;  /* the model energies of its tasks */
   uint32_t tasks;
@@ -71,6 +85,15 @@ typedef struct dcsim_run_stats {
   unsigned n_nodes;
   const double *node_energy_j;
   const double *node_busy_s;
+  /* power management */
+  uint64_t boots, shutdowns;
+  const double *node_off_s;    /* time off (after the shutdown) */
+  const uint32_t *node_boots;
+  /* utilisation over time: bucket k covers [k, k+1) x bucket_s, the last one ends at the makespan */
+  double bucket_s;
+  size_t n_buckets;
+  const double *bucket_busy_node_s;  /* node-seconds running at least one task */
+  const double *bucket_alloc_node_s; /* node-seconds held by jobs */
 } dcsim_run_stats;
 
 dcsim_engine_t *dcsim_engine_new(const dcsim_scenario *s, const dcsim_engine_opts *o, dcsim_error *err);

@@ -29,6 +29,10 @@ typedef struct dcsim_cpu_state {
 typedef struct dcsim_cpu_rates {
   double flops;    /* P(f,n), flop/s */
   double l1_bps, l2_bps, l3_bps, dram_bps;
+  /* A profile may omit the L1, L2 and L3 tables (a machine known only by its peak figures, such
+   * as the roofline papers' Xeon and Xeon Phi): the rate is then 0 and the flag 0, and a model
+   * that needs that level reports an error. The flops and DRAM tables are always required. */
+  int has_l1, has_l2, has_l3;
 } dcsim_cpu_rates;
 
 typedef struct dcsim_cpu_power {
@@ -55,10 +59,36 @@ int dcsim_cpu_profile_freq(const dcsim_cpu_profile_t *p, const char *text, dcsim
 /* Formats a state's frequency ("2.6" or "turbo") into buf. */
 void dcsim_cpu_state_freq_str(const dcsim_cpu_state *s, char *buf, size_t size);
 
+/* One level of the cache-line model of irregular accesses (finite-volume paper Table 1, Eq. 4-6):
+ * its bandwidth is the profile's table of the same name (L1, L2, L3, DRAM); above_byte is the
+ * capacity of the level above it (whose misses reach this level), line_byte its line size. */
+typedef struct dcsim_cache_level {
+  const char *name;
+  double above_byte, line_byte;
+  int line; /* line of the <level> element, for errors */
+} dcsim_cache_level;
+
+/* The <cache-hierarchy> levels in file order; *n = 0 (and NULL) if the profile has none. */
+const dcsim_cache_level *dcsim_cpu_profile_cache_levels(const dcsim_cpu_profile_t *p, size_t *n);
+
 int dcsim_cpu_profile_rates(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s,
                             dcsim_cpu_rates *out, dcsim_error *err);
+/* Power at a state from the profile's <energy> tables (one per measured frequency): the table of
+ * the state's frequency; else, for a plain frequency between two tables, linear interpolation in
+ * GHz between the nearest two (like the performance tables); else the nearest table when it says
+ * other-frequencies="same" (an explicit assumption that power does not depend on frequency);
+ * else "state outside table". Core counts between rows are interpolated linearly. */
 int dcsim_cpu_profile_power(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s,
                             dcsim_cpu_power *out, dcsim_error *err);
+
+/* The frequency states of the profile in document order (<frequencies>): i < n_freqs. The label
+ * pointer stored in *s is borrowed from the profile. DCSIM_ERANGE for i out of range. */
+size_t dcsim_cpu_profile_n_freqs(const dcsim_cpu_profile_t *p);
+int dcsim_cpu_profile_freq_at(const dcsim_cpu_profile_t *p, size_t i, dcsim_cpu_state *s);
+
+/* Largest core count of the energy table used at state s (its measured full load of one socket);
+ * between two tables the smaller of theirs. 0 without an energy table. */
+unsigned dcsim_cpu_profile_energy_max_cores(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s);
 
 /* GPU characteristics of D3.5 Table 10, the Fermi G_e adjustment (§3.4) and power (Table 36). */
 typedef struct dcsim_gpu_spec {
@@ -69,6 +99,10 @@ typedef struct dcsim_gpu_spec {
   int has_ge_adjust;
   double ge_threshold, ge_below, ge_at_or_above;
   double memory_byte; /* 0 if unknown */
+  double host_link_bps; /* <host-link>: host-device bandwidth of one GPU; 0 if unknown */
+  int has_small_domain;         /* <small-domain>: fitted small-domain correction (model_gpu.h) */
+  double launch_s;              /* fixed overhead per kernel invocation */
+  double saturation_threads_per_sm; /* threads per SM at which the GPU is fully used */
   double power_limit_w, idle_w;
 } dcsim_gpu_spec;
 

@@ -12,6 +12,7 @@
 #include "dcsim/hwprofile.h"
 #include "dcsim/model_cpu.h"
 #include "dcsim/model_gpu.h"
+#include "dcsim/model_multigpu.h"
 
 typedef enum {
   DCSIM_ENERGY_NONE = 0, /* time only */
@@ -27,9 +28,15 @@ typedef struct dcsim_model_req {
   unsigned nodes;
   dcsim_cpu_state state; /* threads = cores used per node */
   double net_s_per_byte;
+  double net_latency_s;  /* Hockney alpha of the network (dcsim/model_comm.h); 0 = D3.5 §4.3 */
+  int overlap_set;       /* 1: `overlap` replaces the dwarf's communication overlap fraction */
+  double overlap;
   /* GPU dwarfs */
   const dcsim_gpu_profile_t *gpu;
   const dcsim_cpu_profile_t *host_cpu; /* may be NULL: then E excludes the host package */
+  int gpu_small_domain;  /* 1: the fitted small-domain correction (dcsim/model_gpu.h) */
+  unsigned gpus;         /* 0: D3.5's single-GPU model; >= 1: the domain split over that many GPUs
+                            of one node with host-device transfer and halo (dcsim/model_multigpu.h) */
   dcsim_energy_form energy_form;
 } dcsim_model_req;
 
@@ -41,7 +48,8 @@ typedef struct dcsim_prediction {
   double host_idle_w;   /* GPU: host package idle power used (0 without host) */
   double gpu_fraction;  /* GPU: S of §5.5 */
   dcsim_cpu_result *cpu;
-  dcsim_gpu_result *gpu;
+  dcsim_gpu_result *gpu;           /* with gpus >= 1: one GPU's part of the split domain */
+  dcsim_multigpu_result *multigpu; /* with gpus >= 1 (its own `gpu` moved to the field above) */
 } dcsim_prediction;
 
 int dcsim_model_run(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err);

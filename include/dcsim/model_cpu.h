@@ -4,7 +4,10 @@
  *   Tmop  = 1/(L1*V + L2*X + L3*Y + DRAM*Z)          (§4.3)
  *   T_loop = max(W*Tflop, Q*Tmop);  T_i = sum of loops + T_comm_i;  T = max_i T_i
  *   node i gets share_i of W and Q (1/n for the paper's equal split)
- *   T_comm_i = T_single*(Q_in + Q_out)*iters when the dwarf declares communication.
+ *   T_comm_i = T_single*(Q_in + Q_out)*iters when the dwarf declares communication: more generally
+ *   the patterns of dcsim/model_comm.h on this network (latency 0 here) with the dwarf's overlap.
+ *   A loop with <irregular> accesses replaces Q*Tmop by the slowest level of the cache-line
+ *   over-fetch model (dcsim/model_irregular.h, finite-volume paper Eq. 4-6).
  *
  * Ownership: dcsim_model_cpu() returns a result freed with dcsim_cpu_result_free(); part names
  * are borrowed from the dwarf. */
@@ -28,6 +31,8 @@ typedef struct dcsim_loop_part {
   double flop_time_s, mem_time_s;  /* W*Tflop, Q*Tmop */
   double time_s;                   /* max of the two */
   int compute_bound;
+  const char *level;               /* <irregular> loops: the bottleneck cache level (traffic_byte and
+                                      mem_time_s are that level's, dcsim/model_irregular.h); else NULL */
 } dcsim_loop_part;
 
 typedef struct dcsim_cpu_result {

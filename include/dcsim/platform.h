@@ -24,6 +24,7 @@ typedef struct dcsim_node_group {
   unsigned count;          /* nodes in the group, >= 1 */
   char *cpu;               /* profile name or resolved path (see above) */
   unsigned sockets;        /* CPU sockets per node, >= 1 */
+  unsigned cores;          /* cores per node tasks may use; 0 = the profile's cores per socket x sockets */
   char *gpu;               /* NULL if the nodes have no GPU */
   unsigned gpus_per_node;  /* >= 1 iff gpu, else 0 */
   double memory_byte;      /* per node, 0 if not given */
@@ -48,6 +49,13 @@ typedef struct dcsim_platform {
  * Errors name the file and line. On failure *out is NULL. */
 int dcsim_platform_load(const char *path, dcsim_platform **out, dcsim_error *err);
 void dcsim_platform_free(dcsim_platform *p);
+
+/* Builds a platform from memory (trace importers: dcsim/trace.h) with the loader's checks. Copies
+ * every group and string; first_node and n_nodes are computed, `line` is kept for messages. `name`
+ * is the platform's name and stands for its file in messages. */
+int dcsim_platform_build(const char *name, const dcsim_node_group *groups, size_t n_groups,
+                         double net_bw_bps, double net_latency_s, dcsim_platform **out,
+                         dcsim_error *err);
 
 /* Index of the group called name, or -1. */
 long dcsim_platform_find_group(const dcsim_platform *p, const char *name);

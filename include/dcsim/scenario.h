@@ -31,10 +31,15 @@ typedef struct dcsim_group_rt {
 typedef struct dcsim_option {
   uint32_t group;
   uint32_t nodes;
-  int gpu;               /* 1: uses one GPU of the node; 0: uses the node's CPUs exclusively */
+  int gpu;               /* 1: uses one GPU of the node; 0: uses the node exclusively (CPU tasks,
+                            and GPU tasks on several GPUs: gpus > 1) */
+  uint32_t gpus;         /* GPUs the task uses (0 for CPU tasks) */
   int64_t duration_ns;   /* model time, rounded to the ns */
   double energy_j;       /* model energy of the whole task (D3.5 §5.3/§5.5, §5.6 sum) */
   double node_delta_w;   /* node power above idle while the task runs, per node */
+  uint32_t cores;        /* > 0: it occupies this many cores of each node and shares the node with
+                          * other such tasks (recorded-runtime tasks); 0: it holds its nodes */
+  double ghz;            /* CPU frequency it runs at (0 for GPU options) */
 } dcsim_option;
 
 typedef struct dcsim_tmpl_rt {
@@ -70,6 +75,11 @@ typedef struct dcsim_job {
   uint32_t wf;           /* index into workflows */
   uint32_t instance;     /* 1-based instance number among the jobs of this workflow */
   int64_t submit_ns;
+  /* trace jobs (dcsim/trace.h) share one workflow per shape, so these are per job: */
+  double time_scale;     /* > 0: every time of the job's plan is multiplied by it (0 = 1) */
+  int64_t estimate_ns;   /* > 0: the user's runtime estimate (EASY, SJF); 0 = the plan's makespan */
+  uint32_t trace_job;    /* the job's number in its trace (SWF field 1), 0 = none */
+  uint32_t trace_procs;  /* processors it asked for in its trace, 0 = none */
 } dcsim_job;
 
 typedef struct dcsim_input_file { char *path; char sha256[65]; } dcsim_input_file;
@@ -85,6 +95,9 @@ typedef struct dcsim_scenario {
   dcsim_job *jobs;       /* sorted by submit time, then submission order */
   size_t n_inputs;
   dcsim_input_file *inputs; /* every file read, with its hash */
+  struct dcsim_trace_info *trace; /* what trace imports read and left out (dcsim/trace.h), NULL if none */
+  size_t n_notes;
+  char **notes;          /* warnings of the importers, one line each (the CLI prints them) */
   /* owned profile and dwarf objects */
   size_t n_cpus, n_gpus, n_dwarfs;
   dcsim_cpu_profile_t **cpus;
@@ -99,6 +112,17 @@ typedef struct dcsim_scenario_opts {
   const char *platform_path; /* overrides the one named by the input; NULL = use it */
   int task_policy;           /* DCSIM_TASK_* of dcsim/sched.h */
   double deadline_s;         /* energy-aware policy; 0 = per-task deadlines only */
+  /* DVFS: with dvfs set, every CPU task without an explicit freq= runs at the plain frequency
+   * state of its profile that gives the least task energy among those whose duration stays within
+   * (1 + dvfs_slowdown) x its nominal-frequency duration (ties: the higher frequency). Labelled
+   * states (turbo) are never chosen; states outside the energy tables are skipped. */
+  int dvfs;
+  double dvfs_slowdown;
+  /* trace imports (dcsim/trace.h) */
+  const char *swf_map;       /* SWF job -> dwarf rules (schemas/swf-map.xsd); NULL = recorded runtimes */
+  double wms_delay_s;        /* WfCommons: latency before every task (workflow-system overhead) */
+  double wms_dispatch_s;     /* WfCommons: at most one task start per this many seconds */
+  double io_bw_bps;          /* WfCommons: > 0 adds (input + output bytes) / io_bw_bps to each task */
 } dcsim_scenario_opts;
 
 int dcsim_scenario_load(const char *path, const dcsim_scenario_opts *opts, dcsim_scenario **out,

@@ -7,6 +7,10 @@
  *   job policies:  fcfs  first come, first served (no overtaking)
  *                  easy  EASY backfilling: the first waiting job gets a reservation; later jobs
  *                        start early when they finish before it or use none of its nodes
+ *                  sjf   shortest job first: the waiting job with the smallest runtime estimate
+ *                        starts first (ties: submission order); it blocks those behind it
+ *   Runtime estimates are the jobs' own (SWF requested time) when they have one, else the
+ *   exact makespan of their plan.
  *   task policies: heft  list scheduling by upward rank, each task where it finishes first
  *                        (a device="any" task goes to the CPU or the GPU, whichever ends first)
  *                  energy  the placement that costs the job least energy: the task's model
@@ -14,7 +18,7 @@
  *                        choice keeps the job running (its projected finish), among the
  *                        placements that still meet the deadline (per task deadline-s, or the
  *                        run's --deadline-s; none = no constraint); if none does, heft's choice
- * --policy NAME is one of fcfs, easy, heft, energy, or JOB+TASK (e.g. easy+energy); a lone job
+ * --policy NAME is one of fcfs, easy, sjf, heft, energy, or JOB+TASK (e.g. easy+energy); a lone job
  * policy uses heft for tasks, a lone task policy uses fcfs for jobs.
  *
  * Ownership: dcsim_sched_plan() fills wf->plan (owned by the scenario). */
@@ -23,7 +27,7 @@
 
 #include "dcsim/error.h"
 
-typedef enum { DCSIM_JOB_FCFS = 0, DCSIM_JOB_EASY = 1 } dcsim_job_policy;
+typedef enum { DCSIM_JOB_FCFS = 0, DCSIM_JOB_EASY = 1, DCSIM_JOB_SJF = 2 } dcsim_job_policy;
 typedef enum { DCSIM_TASK_HEFT = 0, DCSIM_TASK_ENERGY = 1 } dcsim_task_policy;
 
 struct dcsim_scenario;

@@ -53,6 +53,7 @@ typedef struct dcsim_sweep_point {
   char *reason;                /* infeasible: why (owned by the sweep or the array) */
   int pareto;                  /* feasible and not dominated in (time, energy) */
   int knee;                    /* the knee of the front (dcsim/pareto.h) */
+  int balance;                 /* balance point of its series over nodes (dcsim/model_comm.h) */
 } dcsim_sweep_point;
 
 typedef struct dcsim_sweep dcsim_sweep_t;
@@ -104,6 +105,10 @@ void dcsim_sweep_set_interrupt(dcsim_sweep_t *sw, const volatile sig_atomic_t *f
 int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *pt, dcsim_error *err);
 
 /* Marks pareto/knee over the done, feasible points of an array (dcsim/pareto.h's rule). */
+/* Marks the Pareto front, its knee, and the balance point of every series of points that differ
+ * only by their node count (same CPU, GPU, cores, frequency): the node count after which adding
+ * nodes no longer reduces the time-to-solution (D3.5 §6.1.2, §7), when that happens inside the
+ * series. */
 void dcsim_sweep_mark_front(dcsim_sweep_point *pts, size_t n);
 
 /* Output (doc/sweep.md): JSON array of points (one object per line), CSV with a header, or a text

@@ -46,7 +46,7 @@ typedef struct dcsim_param_set { char *name; double value; } dcsim_param_set;
 
 typedef struct dcsim_task_template {
   char *name;
-  char *dwarf;              /* dwarf name, resolved by the engine */
+  char *dwarf;              /* dwarf name, resolved by the engine; NULL for a recorded-runtime task */
   char *case_name;          /* NULL if none */
   dcsim_device device;
   char *group;              /* node group; NULL = any suitable group */
@@ -59,6 +59,13 @@ typedef struct dcsim_task_template {
   size_t n_sets;            /* dwarf parameter overrides */
   dcsim_param_set *sets;
   int line;                 /* line of <task> */
+  /* A recorded-runtime task (dwarf == NULL; runtime-s=, trace imports): it lasts runtime_s,
+   * recorded on a CPU clocked at ref_ghz (0 = the simulated node's nominal frequency: no scaling),
+   * and its power follows the rule of dcsim/recorded.h. CPU only. */
+  double runtime_s;         /* >= 0; 0 for a modelled call */
+  double ref_ghz;           /* >= 0 */
+  double delay_s;           /* >= 0: latency between the end of its last predecessor (or the job
+                             * start) and its start, holding no resource (workflow-system overhead) */
 } dcsim_task_template;
 
 typedef struct dcsim_task_inst {
@@ -77,12 +84,15 @@ typedef struct dcsim_workflow {
   dcsim_task_inst *tasks;
   uint32_t *dep_start;      /* n_tasks + 1 entries */
   uint32_t *deps;
+  double dispatch_s;        /* >= 0: the workflow system starts at most one task per dispatch_s
+                             * seconds (0 = no limit); set by importers or dispatch-s= */
 } dcsim_workflow;
 
 /* Loads, checks and expands a workflow file. Errors (file:line): unknown or duplicate names,
  * a cycle (the message lists it), counts < 1, more than DCSIM_WORKFLOW_MAX_TASKS instances or
  * DCSIM_WORKFLOW_MAX_DEPS edges (found before anything is allocated), a GPU task with nodes > 1
- * or gpus = 0, a CPU task with gpus > 0, a <set> given twice. */
+ * or gpus = 0, a CPU task with gpus > 0, a <set> given twice, a task with both or neither of
+ * dwarf= and runtime-s=, a recorded-runtime task that is not a CPU task or has <set>s. */
 int dcsim_workflow_load(const char *path, dcsim_workflow **out, dcsim_error *err);
 
 /* The in-memory form of the structure, for benchmarks and generators. */

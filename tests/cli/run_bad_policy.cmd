@@ -1,1 +1,1 @@
-dcsim run workflows/alaro.xml --policy sjf
+dcsim run workflows/alaro.xml --policy lifo

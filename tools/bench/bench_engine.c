@@ -57,11 +57,11 @@ int main(int argc, char **argv) {
   dcsim_error err;
   double t0 = now_s();
   dcsim_scenario *s = NULL;
-  dcsim_scenario_opts o = {NULL, DCSIM_TASK_HEFT, 0};
+  dcsim_scenario_opts o = {.task_policy = DCSIM_TASK_HEFT};
   if (dcsim_scenario_load(l, &o, &s, &err)) { fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg); return 1; }
   double t1 = now_s();
   long rss_loaded = peak_rss_kib();
-  dcsim_engine_opts eo = {DCSIM_JOB_FCFS, NULL};
+  dcsim_engine_opts eo = {.job_policy = DCSIM_JOB_FCFS};
   dcsim_engine_t *e = dcsim_engine_new(s, &eo, &err);
   if (!e || dcsim_engine_run(e, &err)) { fprintf(stderr, "engine: %s\n", err.msg); return 1; }
   double t2 = now_s();

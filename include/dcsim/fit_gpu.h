@@ -1,0 +1,36 @@
+/* dcsim/fit_gpu.h — fitting the small-domain correction of the GPU model (dcsim/model_gpu.h) to
+ * measured whole-dwarf times at several domain sizes (D3.5 Tables 4/18 for the GTX 970).
+ *
+ * The corrected time of a run whose Table 11 time is T at domain size N is
+ *   T'(N) = T/min(1, N/(SM*sat)) + launches*launch_s       (launches = kernels x invocations)
+ * and the fit minimises the sum of squared relative errors (T'(N_i) - T_meas,i)/T_meas,i over
+ * launch_s >= 0 and sat > 0: a grid search, then a Nelder-Mead simplex (GSL) from its best point.
+ *
+ * Ownership: plain values in and out; nothing is allocated that outlives a call. */
+#ifndef DCSIM_FIT_GPU_H
+#define DCSIM_FIT_GPU_H
+
+#include <stddef.h>
+
+#include "dcsim/error.h"
+
+typedef struct dcsim_gpu_size_obs {
+  double domain_size; /* N */
+  double model_s;     /* Table 11 time of the whole dwarf */
+  double measured_s;
+} dcsim_gpu_size_obs;
+
+typedef struct dcsim_gpu_small_fit {
+  double launch_s, saturation_threads_per_sm;
+  double rss;          /* sum of squared relative errors at the optimum */
+  double mean_abs_rel; /* mean |relative error| at the optimum */
+} dcsim_gpu_small_fit;
+
+/* T'(N) of the formula above. */
+double dcsim_gpu_small_time(double model_s, double domain_size, unsigned sm, double launches, double launch_s,
+                            double saturation_threads_per_sm);
+
+int dcsim_fit_gpu_small_domain(const dcsim_gpu_size_obs *obs, size_t n, unsigned sm, double launches,
+                               dcsim_gpu_small_fit *out, dcsim_error *err);
+
+#endif

@@ -1,0 +1,416 @@
+/* wfcommons.c — WfCommons (WfFormat) instances: reading both layouts, building the workflow and the
+ * recorded platform (see dcsim/wfcommons.h). */
+#include "dcsim/wfcommons.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+void dcsim_wfc_free(dcsim_wfc *w) {
+  if (!w) return;
+  for (size_t i = 0; i < w->n_machines; i++) free(w->machines[i].name);
+  free(w->machines);
+  for (size_t i = 0; i < w->n_tasks; i++) {
+    free(w->tasks[i].id);
+    free(w->tasks[i].parents);
+  }
+  free(w->tasks);
+  free(w->schema_version);
+  free(w->name);
+  free(w->path);
+  free(w);
+}
+
+/* ---- a sorted name index: name -> task or file index ---- */
+typedef struct key_ix { const char *key; uint32_t ix; } key_ix;
+typedef struct index { key_ix *a; size_t n; } index_t;
+
+static int cmp_key(const void *a, const void *b) {
+  const key_ix *x = a, *y = b;
+  int r = strcmp(x->key, y->key);
+  return r ? r : (x->ix > y->ix) - (x->ix < y->ix);
+}
+
+static long index_find(const index_t *ix, const char *key) {
+  size_t lo = 0, hi = ix->n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (strcmp(ix->a[mid].key, key) < 0) lo = mid + 1; else hi = mid;
+  }
+  return lo < ix->n && strcmp(ix->a[lo].key, key) == 0 ? (long)ix->a[lo].ix : -1;
+}
+
+/* ---- typed access with JSON paths in messages ---- */
+typedef struct ctx { const char *path; dcsim_error *err; } ctx;
+
+static int bad(const ctx *c, const char *where, const char *what) {
+  return DCSIM_ERR(c->err, DCSIM_ESCHEMA, c->path, 0, "%s: %s (WfFormat, doc/workloads.md)", where, what);
+}
+
+static int get_num(const ctx *c, json_t *o, const char *k1, const char *k2, const char *where, int required, double *out) {
+  json_t *v = json_object_get(o, k1);
+  if (!v && k2) v = json_object_get(o, k2);
+  char w[512];
+  snprintf(w, sizeof w, "%s.%s", where, k1);
+  if (!v || json_is_null(v)) return required ? bad(c, w, "missing") : 0;
+  if (!json_is_number(v)) return bad(c, w, "not a number");
+  double x = json_number_value(v);
+  if (!isfinite(x) || x < 0 || x > 1e15) return DCSIM_ERR(c->err, DCSIM_ERANGE, c->path, 0, "%s: %g is out of range", w, x);
+  *out = x;
+  return 0;
+}
+
+static const char *get_str(json_t *o, const char *k) {
+  json_t *v = json_object_get(o, k);
+  return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* A task name usable in after= lists: whitespace becomes '_'. */
+static char *task_name(const char *s) {
+  char *d = strdup(s);
+  if (d)
+    for (char *p = d; *p; p++)
+      if (isspace((unsigned char)*p)) *p = '_';
+  return d;
+}
+
+static int load_machines(const ctx *c, dcsim_wfc *w, json_t *arr, const char *where) {
+  if (!arr) return 0;
+  if (!json_is_array(arr)) return bad(c, where, "not an array");
+  size_t n = json_array_size(arr);
+  if (!(w->machines = calloc(n ? n : 1, sizeof *w->machines))) return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
+  for (size_t i = 0; i < n; i++) {
+    json_t *m = json_array_get(arr, i);
+    char wi[256];
+    snprintf(wi, sizeof wi, "%s[%zu]", where, i);
+    const char *name = get_str(m, "nodeName");
+    if (!json_is_object(m) || !name || !*name) return bad(c, wi, "a machine needs a nodeName");
+    dcsim_wfc_machine *mc = &w->machines[w->n_machines++];
+    if (!(mc->name = task_name(name))) return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
+    for (size_t k = 0; k + 1 < w->n_machines; k++)
+      if (strcmp(w->machines[k].name, mc->name) == 0) return bad(c, wi, "nodeName given twice");
+    json_t *cpu = json_object_get(m, "cpu");
+    double cores = 0;
+    int rc;
+    if ((rc = get_num(c, m, "memoryInBytes", "memory", wi, 0, &mc->memory_byte))) return rc;
+    if (cpu) {
+      char wc[300];
+      snprintf(wc, sizeof wc, "%s.cpu", wi);
+      if ((rc = get_num(c, cpu, "coreCount", "count", wc, 0, &cores)) || (rc = get_num(c, cpu, "speedInMHz", "speed", wc, 0, &mc->speed_mhz)))
+        return rc;
+      if (cores != floor(cores) || cores > 1e6) return bad(c, wc, "coreCount is not a whole number of cores");
+      mc->cores = (unsigned)cores;
+    }
+  }
+  return 0;
+}
+
+static long find_machine(const dcsim_wfc *w, const char *name) {
+  for (size_t i = 0; i < w->n_machines; i++)
+    if (strcmp(w->machines[i].name, name) == 0) return (long)i;
+  return -1;
+}
+
+/* Execution data of one task: runtime, cores, machine. */
+static int load_exec(const ctx *c, dcsim_wfc *w, dcsim_wfc_task *t, json_t *o, const char *where, int flat) {
+  double cores = 1;
+  int rc;
+  if ((rc = get_num(c, o, "runtimeInSeconds", "runtime", where, 1, &t->runtime_s)) ||
+      (rc = get_num(c, o, flat ? "cores" : "coreCount", flat ? "coreCount" : "cores", where, 0, &cores)))
+    return rc;
+  if (cores < 1 || cores != floor(cores) || cores > 1e6) {
+    char wc[300];
+    snprintf(wc, sizeof wc, "%s.coreCount", where);
+    return bad(c, wc, "not a whole number >= 1");
+  }
+  t->cores = (unsigned)cores;
+  const char *m = NULL;
+  json_t *ms = json_object_get(o, "machines");
+  if (json_is_array(ms) && json_array_size(ms)) m = json_string_value(json_array_get(ms, 0));
+  if (!m) m = get_str(o, "machine");
+  t->machine = -1;
+  if (m) {
+    char *mn = task_name(m);
+    if (!mn) return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
+    t->machine = find_machine(w, mn);
+    free(mn);
+    if (t->machine < 0) {
+      char msg[300];
+      snprintf(msg, sizeof msg, "machine '%.200s' is not among the recorded machines", m);
+      return bad(c, where, msg);
+    }
+  }
+  return 0;
+}
+
+static int add_parent(dcsim_wfc_task *t, uint32_t p, size_t *cap) {
+  if (t->n_parents == *cap) {
+    size_t nc = *cap ? 2 * *cap : 4;
+    uint32_t *np = realloc(t->parents, nc * sizeof *np);
+    if (!np) return -1;
+    t->parents = np;
+    *cap = nc;
+  }
+  t->parents[t->n_parents++] = p;
+  return 0;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Sum of the sizes of the files named in list (1.5: ids into files). */
+static int file_bytes(const ctx *c, json_t *list, const index_t *files, json_t *farr, const char *where, double *out) {
+  if (!list) return 0;
+  if (!json_is_array(list)) return bad(c, where, "not an array");
+  for (size_t i = 0; i < json_array_size(list); i++) {
+    const char *id = json_string_value(json_array_get(list, i));
+    long f = id ? index_find(files, id) : -1;
+    if (f < 0) {
+      char msg[300];
+      snprintf(msg, sizeof msg, "file '%.200s' is not in workflow.specification.files", id ? id : "(not a string)");
+      return bad(c, where, msg);
+    }
+    double sz = 0;
+    int rc = get_num(c, json_array_get(farr, (size_t)f), "sizeInBytes", "size", "workflow.specification.files[]", 0, &sz);
+    if (rc) return rc;
+    *out += sz;
+  }
+  return 0;
+}
+
+int dcsim_wfc_load(const char *path, dcsim_wfc **out, dcsim_error *err) {
+  ctx c = {path, err};
+  json_error_t je;
+  int rc = 0;
+  index_t ix = {NULL, 0}, fx = {NULL, 0};
+  size_t *pcap = NULL;
+  *out = NULL;
+  dcsim_wfc *w = calloc(1, sizeof *w);
+  json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+  if (!w || !(w->path = strdup(path))) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (!root) {
+    if (je.line < 0) rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "%s", je.text);
+    else rc = DCSIM_ERR(err, DCSIM_EPARSE, path, je.line, "column %d: %s", je.column, je.text);
+    goto out;
+  }
+  w->makespan_s = -1;
+  json_t *wf = json_object_get(root, "workflow");
+  const char *name = get_str(root, "name"), *ver = get_str(root, "schemaVersion");
+  if (!json_is_object(root) || !json_is_object(wf)) { rc = bad(&c, "workflow", "missing: not a WfCommons instance"); goto out; }
+  if (!(w->name = task_name(name && *name ? name : "wfcommons")) || !(w->schema_version = strdup(ver ? ver : "?"))) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
+  json_t *spec = json_object_get(wf, "specification"), *exe = json_object_get(wf, "execution");
+  int flat = !spec;
+  json_t *tasks = flat ? json_object_get(wf, "tasks") : json_object_get(spec, "tasks");
+  const char *tw = flat ? "workflow.tasks" : "workflow.specification.tasks";
+  if (!json_is_array(tasks)) { rc = bad(&c, tw, "missing or not an array (neither the 1.4 nor the 1.5 layout)"); goto out; }
+  if (!flat && !json_is_object(exe)) { rc = bad(&c, "workflow.execution", "missing (1.5 layout)"); goto out; }
+  json_t *mk = flat ? wf : exe;
+  if ((rc = get_num(&c, mk, "makespanInSeconds", "makespan", flat ? "workflow" : "workflow.execution", 0, &w->makespan_s)))
+    goto out;
+  if ((rc = load_machines(&c, w, json_object_get(mk, "machines"), flat ? "workflow.machines" : "workflow.execution.machines")))
+    goto out;
+  size_t n = json_array_size(tasks);
+  if (!n) { rc = bad(&c, tw, "no task"); goto out; }
+  if (n > DCSIM_WORKFLOW_MAX_TASKS) { rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "%s: more than %u tasks", tw, DCSIM_WORKFLOW_MAX_TASKS); goto out; }
+  w->tasks = calloc(n, sizeof *w->tasks);
+  ix.a = calloc(2 * n, sizeof *ix.a);
+  pcap = calloc(n, sizeof *pcap);
+  if (!w->tasks || !ix.a || !pcap) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  /* ids and names (1.4 refers to tasks by name, 1.5 by id; both are indexed) */
+  for (size_t i = 0; i < n; i++) {
+    json_t *t = json_array_get(tasks, i);
+    const char *id = get_str(t, "id"), *nm = get_str(t, "name");
+    char wi[128];
+    snprintf(wi, sizeof wi, "%s[%zu]", tw, i);
+    if (!json_is_object(t) || !(flat ? (nm != NULL || id != NULL) : id != NULL)) { rc = bad(&c, wi, flat ? "a task needs a name" : "a task needs an id"); goto out; }
+    if (!(w->tasks[i].id = task_name(flat ? (nm ? nm : id) : id))) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+    w->n_tasks++;
+    if (id) ix.a[ix.n++] = (key_ix){id, (uint32_t)i};
+    if (nm && (!id || strcmp(nm, id) != 0)) ix.a[ix.n++] = (key_ix){nm, (uint32_t)i};
+  }
+  qsort(ix.a, ix.n, sizeof *ix.a, cmp_key);
+  for (size_t i = 1; i < ix.n; i++)
+    if (strcmp(ix.a[i - 1].key, ix.a[i].key) == 0 && ix.a[i - 1].ix != ix.a[i].ix) {
+      char wi[128], msg[300];
+      snprintf(wi, sizeof wi, "%s[%u]", tw, ix.a[i].ix);
+      snprintf(msg, sizeof msg, "'%.200s' names two tasks", ix.a[i].key);
+      rc = bad(&c, wi, msg);
+      goto out;
+    }
+  /* 1.5 files */
+  json_t *farr = flat ? NULL : json_object_get(spec, "files");
+  if (farr) {
+    if (!json_is_array(farr)) { rc = bad(&c, "workflow.specification.files", "not an array"); goto out; }
+    if (!(fx.a = calloc(json_array_size(farr) + 1, sizeof *fx.a))) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+    for (size_t i = 0; i < json_array_size(farr); i++) {
+      const char *id = get_str(json_array_get(farr, i), "id");
+      if (!id) { rc = bad(&c, "workflow.specification.files[]", "a file needs an id"); goto out; }
+      fx.a[fx.n++] = (key_ix){id, (uint32_t)i};
+    }
+    qsort(fx.a, fx.n, sizeof *fx.a, cmp_key);
+  }
+  /* execution data (1.5: execution.tasks by id) */
+  json_t *etasks = flat ? NULL : json_object_get(exe, "tasks");
+  if (!flat && !json_is_array(etasks)) { rc = bad(&c, "workflow.execution.tasks", "missing or not an array"); goto out; }
+  unsigned char *seen = calloc(n, 1);
+  if (!seen) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  for (size_t i = 0; i < (flat ? n : json_array_size(etasks)) && !rc; i++) {
+    json_t *t = json_array_get(flat ? tasks : etasks, i);
+    char wi[128];
+    snprintf(wi, sizeof wi, "%s[%zu]", flat ? tw : "workflow.execution.tasks", i);
+    long k = (long)i;
+    if (!flat) {
+      const char *id = get_str(t, "id");
+      k = id ? index_find(&ix, id) : -1;
+      if (k < 0) { rc = bad(&c, wi, "its id is not a task of workflow.specification.tasks"); break; }
+      if (seen[k]) { rc = bad(&c, wi, "a second execution record of the same task"); break; }
+    }
+    seen[k] = 1;
+    rc = load_exec(&c, w, &w->tasks[k], t, wi, flat);
+  }
+  for (size_t i = 0; i < n && !rc; i++)
+    if (!seen[i]) {
+      char wi[128];
+      snprintf(wi, sizeof wi, "%s[%zu]", tw, i);
+      rc = bad(&c, wi, "no execution record (runtimeInSeconds)");
+    }
+  free(seen);
+  if (rc) goto out;
+  /* dependencies and files */
+  for (size_t i = 0; i < n; i++) {
+    json_t *t = json_array_get(tasks, i);
+    char wi[128];
+    snprintf(wi, sizeof wi, "%s[%zu]", tw, i);
+    for (int side = 0; side < 2; side++) {
+      json_t *l = json_object_get(t, side ? "children" : "parents");
+      if (!l) continue;
+      if (!json_is_array(l)) { rc = bad(&c, wi, side ? "children is not an array" : "parents is not an array"); goto out; }
+      for (size_t k = 0; k < json_array_size(l); k++) {
+        const char *ref = json_string_value(json_array_get(l, k));
+        long o = ref ? index_find(&ix, ref) : -1;
+        if (o < 0) {
+          char msg[300];
+          snprintf(msg, sizeof msg, "%s '%.200s' is not a task", side ? "child" : "parent", ref ? ref : "(not a string)");
+          rc = bad(&c, wi, msg);
+          goto out;
+        }
+        if ((size_t)o == i) { rc = bad(&c, wi, "a task depends on itself"); goto out; }
+        uint32_t child = side ? (uint32_t)o : (uint32_t)i, parent = side ? (uint32_t)i : (uint32_t)o;
+        if (add_parent(&w->tasks[child], parent, &pcap[child])) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+      }
+    }
+    dcsim_wfc_task *tk = &w->tasks[i];
+    if (flat) {
+      json_t *fl = json_object_get(t, "files");
+      for (size_t k = 0; json_is_array(fl) && k < json_array_size(fl); k++) {
+        json_t *f = json_array_get(fl, k);
+        double sz = 0;
+        if ((rc = get_num(&c, f, "sizeInBytes", "size", wi, 0, &sz))) goto out;
+        const char *link = get_str(f, "link");
+        if (link && strcmp(link, "input") == 0) tk->read_byte += sz; else tk->write_byte += sz;
+      }
+    } else if ((rc = file_bytes(&c, json_object_get(t, "inputFiles"), &fx, farr, wi, &tk->read_byte)) ||
+               (rc = file_bytes(&c, json_object_get(t, "outputFiles"), &fx, farr, wi, &tk->write_byte))) {
+      goto out;
+    }
+    if (tk->read_byte > 0 || tk->write_byte > 0) w->has_files = 1;
+  }
+  for (size_t i = 0; i < n; i++) { /* sort, drop duplicates (a link declared on both ends) */
+    dcsim_wfc_task *tk = &w->tasks[i];
+    if (tk->n_parents > 1) qsort(tk->parents, tk->n_parents, sizeof *tk->parents, cmp_u32);
+    size_t u = 0;
+    for (size_t k = 0; k < tk->n_parents; k++)
+      if (!k || tk->parents[k] != tk->parents[k - 1]) tk->parents[u++] = tk->parents[k];
+    tk->n_parents = u;
+  }
+  *out = w;
+  w = NULL;
+out:
+  free(ix.a);
+  free(fx.a);
+  free(pcap);
+  json_decref(root);
+  dcsim_wfc_free(w);
+  return rc;
+}
+
+int dcsim_wfc_workflow(const dcsim_wfc *w, const dcsim_wfc_opts *o, dcsim_workflow **out, dcsim_error *err) {
+  int rc = 0;
+  size_t n = w->n_tasks;
+  dcsim_task_template *tt = calloc(n, sizeof *tt);
+  dcsim_wf_item *items = calloc(n, sizeof *items);
+  char **after = calloc(n, sizeof *after);
+  *out = NULL;
+  if (!tt || !items || !after) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, w->path, 0, "out of memory"); goto out; }
+  for (size_t i = 0; i < n; i++) {
+    const dcsim_wfc_task *t = &w->tasks[i];
+    const dcsim_wfc_machine *m = t->machine >= 0 ? &w->machines[t->machine] : NULL;
+    double run = t->runtime_s;
+    if (o->io_bw_bps > 0) run += (t->read_byte + t->write_byte) / o->io_bw_bps; /* files through a shared store */
+    tt[i] = (dcsim_task_template){.name = t->id, .device = DCSIM_DEV_CPU, .nodes = 1, .cores_per_node = t->cores,
+                                  .runtime_s = run, .delay_s = o->delay_s, .line = 0};
+    if (o->pin && m) tt[i].group = m->name;                       /* the machine it ran on */
+    if (!o->pin && m && m->speed_mhz > 0) tt[i].ref_ghz = m->speed_mhz / 1000; /* scaled to the simulated clock */
+    size_t len = 1;
+    for (size_t k = 0; k < t->n_parents; k++) len += strlen(w->tasks[t->parents[k]].id) + 1;
+    if (!(after[i] = malloc(len))) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, w->path, 0, "out of memory"); goto out; }
+    size_t pos = 0;
+    after[i][0] = '\0';
+    for (size_t k = 0; k < t->n_parents; k++)
+      pos += (size_t)sprintf(after[i] + pos, "%s%s", k ? " " : "", w->tasks[t->parents[k]].id);
+    items[i] = (dcsim_wf_item){.kind = DCSIM_WF_TASK, .tmpl = (uint32_t)i, .after = after[i]};
+  }
+  if ((rc = dcsim_workflow_build(w->path, tt, n, items, n, out, err))) goto out;
+  free((*out)->name);
+  if (!((*out)->name = strdup(w->name))) {
+    dcsim_workflow_free(*out);
+    *out = NULL;
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, w->path, 0, "out of memory");
+    goto out;
+  }
+  (*out)->dispatch_s = o->dispatch_s;
+out:
+  if (after)
+    for (size_t i = 0; i < n; i++) free(after[i]);
+  free(after);
+  free(items);
+  free(tt);
+  return rc;
+}
+
+int dcsim_wfc_platform(const dcsim_wfc *w, const dcsim_node_group *node, dcsim_platform **out, dcsim_error *err) {
+  size_t ng = w->n_machines ? w->n_machines : 1;
+  dcsim_node_group *g = calloc(ng, sizeof *g);
+  if (!g) return DCSIM_ERR(err, DCSIM_ENOMEM, w->path, 0, "out of memory");
+  char pname[256];
+  snprintf(pname, sizeof pname, "%s (recorded machines)", w->name);
+  unsigned widest = 1;
+  for (size_t i = 0; i < w->n_tasks; i++) if (w->tasks[i].cores > widest) widest = w->tasks[i].cores;
+  for (size_t i = 0; i < ng; i++) {
+    const dcsim_wfc_machine *m = w->n_machines ? &w->machines[i] : NULL;
+    unsigned cores = m && m->cores ? m->cores : widest;
+    /* tasks must fit the machine they ran on */
+    for (size_t t = 0; m && t < w->n_tasks; t++)
+      if (w->tasks[t].machine == (long)i && w->tasks[t].cores > cores) cores = w->tasks[t].cores;
+    g[i] = *node; /* its CPU profile and power states */
+    g[i].name = m ? m->name : "local";
+    g[i].count = 1;
+    g[i].sockets = 2;
+    g[i].cores = cores;
+    g[i].memory_byte = m ? m->memory_byte : 0;
+    g[i].gpu = g[i].rack = NULL;
+    g[i].gpus_per_node = 0;
+  }
+  int rc = dcsim_platform_build(pname, g, ng, 0, 0, out, err);
+  free(g);
+  return rc;
+}

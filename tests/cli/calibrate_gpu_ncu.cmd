@@ -1,0 +1,3 @@
+# the K20m counters in Nsight Compute's layout give the same characteristics; --dwarf writes them
+# into a copy of the ACRANEB2 dwarf, which validates and models
+dcsim calibrate gpu tests/data/calibration/gpu/gtx970-nvprof.csv tests/data/calibration/gpu/k20m-as-ncu.csv --domain-size 3200000 --dwarf dwarfs/acraneb2.xml -o $TMPDIR/acraneb2.xml --quiet && dcsim validate $TMPDIR/acraneb2.xml | sed "s|$TMPDIR|TMP|" && diff <(grep '<kernel ' dwarfs/acraneb2.xml | sed 's/ source="[^"]*"//') <(grep '<kernel ' $TMPDIR/acraneb2.xml | sed 's/ source="[^"]*"//'); dcsim model --dwarf $TMPDIR/acraneb2.xml --case 200x200x80 --gpu geforce-gtx970 | sed "s|$TMPDIR|TMP|"

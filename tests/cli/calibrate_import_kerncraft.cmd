@@ -1,0 +1,2 @@
+# a Kerncraft machine file (libyaml) into a calibration directory that calibrate cpu turns into a profile
+dcsim calibrate import-kerncraft tests/data/calibration/kerncraft/HaswellEP_E5-2697v3.yml -o $TMPDIR/kc | sed "s|$TMPDIR|TMP|" && head -5 $TMPDIR/kc/L3.csv && dcsim calibrate cpu $TMPDIR/kc -o $TMPDIR/kc.xml && dcsim model --dwarf bifft --case 200x180_20 --cpu $TMPDIR/kc.xml --energy-form none --cores 14 | sed "s|$TMPDIR|TMP|"

@@ -1,0 +1,2 @@
+# likwid-bench runs (D3.5 Tables 25-29 at 2.6 GHz) into a calibration directory, then a profile
+mkdir -p $TMPDIR/lk && cp tests/data/calibration/likwid/machine.xml $TMPDIR/lk/ && dcsim calibrate import-likwid tests/data/calibration/likwid/{load_avx-L1,load_avx-L2,load_avx-L3,load_avx-mem,peakflops_avx,peakflops_sp_avx,copy_avx-L1}.txt -o $TMPDIR/lk --test load 2>&1 | sed "s|$TMPDIR|TMP|" && grep '<table' $TMPDIR/lk/machine.xml && dcsim calibrate cpu $TMPDIR/lk

@@ -1,0 +1,1 @@
+dcsim run workflows/alaro-operational.xml --format json

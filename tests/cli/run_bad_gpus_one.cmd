@@ -1,0 +1,1 @@
+dcsim run tests/data/run/bad-gpus-one.xml; echo "exit $?"

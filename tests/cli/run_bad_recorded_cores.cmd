@@ -1,0 +1,1 @@
+dcsim run tests/data/recorded/bad-cores.xml

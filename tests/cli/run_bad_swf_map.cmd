@@ -1,0 +1,1 @@
+dcsim run tests/data/traces/small.swf --swf-map tests/data/traces/bad-map.xml

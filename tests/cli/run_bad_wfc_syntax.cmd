@@ -1,0 +1,1 @@
+dcsim run tests/data/traces/wfc-bad-syntax.json

@@ -1,0 +1,1 @@
+dcsim run tests/data/recorded/dvfs-1core.xml --dvfs-slowdown 0.5 --db $TMPDIR/d.db > /dev/null && dcsim run tests/data/recorded/dvfs-1core.xml --db $TMPDIR/d.db > /dev/null && sqlite3 -header $TMPDIR/d.db "SELECT run_id, name, freq_ghz, round(end_s - start_s, 6) AS time_s, round(energy_j, 4) AS energy_j FROM tasks ORDER BY run_id, task"

@@ -1,0 +1,1 @@
+dcsim run tests/data/recorded/pm.xml --power-off-after 60 --db $TMPDIR/p.db > /dev/null && sqlite3 -header $TMPDIR/p.db "SELECT boots, shutdowns, round(energy_to_solution_j, 3) AS energy_j FROM runs; SELECT node, round(energy_j, 3) AS energy_j, off_s, boots FROM nodes; SELECT job, start_s, boot_wait_s, round(energy_to_solution_j, 3) AS energy_j FROM workflows"

@@ -1,0 +1,1 @@
+dcsim run tests/data/recorded/fork.xml --format json

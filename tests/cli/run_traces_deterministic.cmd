@@ -1,0 +1,1 @@
+dcsim run tests/data/traces/mixed.xml --policy sjf --power-off-after 30 --format json > $TMPDIR/a 2>/dev/null && dcsim run tests/data/traces/mixed.xml --policy sjf --power-off-after 30 --format json > $TMPDIR/b 2>/dev/null && cmp $TMPDIR/a $TMPDIR/b && echo "identical bytes"

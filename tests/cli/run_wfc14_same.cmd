@@ -1,0 +1,1 @@
+dcsim run tests/data/traces/wfc-14.json --format json 2>/dev/null | grep -v "\"input\"" > $TMPDIR/a && dcsim run tests/data/traces/wfc-15.json --format json 2>/dev/null | grep -v "\"input\"" > $TMPDIR/b && cmp $TMPDIR/a $TMPDIR/b && echo "1.4 and 1.5 layouts: identical results"

@@ -1,0 +1,1 @@
+dcsim run tests/data/traces/wfc-15.json --format json

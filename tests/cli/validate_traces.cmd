@@ -1,0 +1,1 @@
+dcsim validate tests/data/traces/mixed.xml tests/data/traces/small.swf tests/data/traces/wfc-15.json tests/data/traces/map.xml workflows/platforms/trace-node.xml && dcsim validate tests/data/traces/wfc-bad-cycle.json
