@@ -173,7 +173,9 @@ static int parse_buffer(const char *path, const char *buf, size_t len, xmlDocPtr
     ctxt->sax->serror = on_parser_error;
     ctxt->sax->internalSubset = on_doctype;
   }
-  xmlDocPtr doc = xmlCtxtReadMemory(ctxt, buf, (int)len, path, NULL,
+  /* always UTF-8: a declared encoding (EBCDIC, ISO-2022, UCS-4...) is not honoured, so no
+   * conversion runs (libxml2 reports conversion failures on stderr, outside any error handler) */
+  xmlDocPtr doc = xmlCtxtReadMemory(ctxt, buf, (int)len, path, "UTF-8",
                                     XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
                                         XML_PARSE_BIG_LINES | XML_PARSE_NOCDATA);
   if (!doc || !ctxt->wellFormed || st.set || doc->intSubset || doc->extSubset) {
