@@ -58,8 +58,9 @@ int dcsim_calib_fit_loops(const char *csv_path, const dcsim_cpu_profile_t *cpu, 
     if ((rc = dcsim_csv_num(t, r, ct, &th, err)) || (rc = dcsim_csv_num(t, r, cq, &q, err)) ||
         (rc = dcsim_csv_num(t, r, cw, &w, err)) || (rc = dcsim_csv_num(t, r, cti, &ti, err)))
       goto out;
-    if (th < 1 || th != floor(th) || !(q > 0) || w < 0 || !(ti > 0)) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, csv_path, line, "need threads >= 1 (whole), traffic_byte > 0, work_flop >= 0, time_s > 0");
+    if (th < 1 || th > 1e6 || th != floor(th) || !(q > 0 && q <= 1e30) || !(w >= 0 && w <= 1e30) || !(ti >= 1e-9 && ti <= 1e9)) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, csv_path, line, "need threads 1..1000000 (whole), traffic_byte in (0, 1e30], "
+                     "work_flop in [0, 1e30], time_s in [1e-9, 1e9]");
       goto out;
     }
     if (o->exclude_threads && (unsigned)th == o->exclude_threads) continue;
@@ -232,7 +233,11 @@ int dcsim_calib_fit_energy(const char *csv_path, const dcsim_cpu_profile_t *cpu,
     if ((rc = dcsim_csv_num(t, r, cc, &c, err)) || (rc = dcsim_csv_num(t, r, cp, &mp[r], err)) ||
         (rc = dcsim_csv_num(t, r, cd, &md[r], err)))
       goto out;
-    if (c < 1 || c != floor(c)) { rc = DCSIM_ERR(err, DCSIM_ERANGE, csv_path, dcsim_csv_line(t, r), "cores: expected a whole number >= 1"); goto out; }
+    if (c < 1 || c > 1e6 || c != floor(c)) { rc = DCSIM_ERR(err, DCSIM_ERANGE, csv_path, dcsim_csv_line(t, r), "cores: expected a whole number from 1 to 1000000"); goto out; }
+    if (!(mp[r] >= 0 && mp[r] <= 1e6 && md[r] >= 0 && md[r] <= 1e6)) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, csv_path, dcsim_csv_line(t, r), "pkg_j, dram_j: expected 0 to 1e6 J per one-second sample");
+      goto out;
+    }
     st.threads = (unsigned)c;
     dcsim_cpu_power pw;
     if ((rc = dcsim_cpu_profile_power(cpu, &st, &pw, err))) goto out;

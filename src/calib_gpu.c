@@ -433,7 +433,8 @@ static int parse_file(gexport **ex, size_t *nex, size_t *cap, const char *path, 
     if (r == 0) add(k, q, v);
   }
   if (!seen_table) { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line > 0 ? line : 1, "no table: not an nvprof or ncu --csv export"); goto out; }
-  if (gi != (size_t)-1) qsort((*ex)[gi].k, (*ex)[gi].nk, sizeof *(*ex)[gi].k, cmp_kacc);
+  if (gi != (size_t)-1 && (*ex)[gi].nk) /* qsort(NULL, 0, ...) is undefined (found by fuzz_calib_gpu) */
+    qsort((*ex)[gi].k, (*ex)[gi].nk, sizeof *(*ex)[gi].k, cmp_kacc);
   if (gi != (size_t)-1 && (*ex)[gi].nk == 0) {
     rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line, "no kernel with any of the counters of D3.5 Table 7 (doc/calibration.md lists the metric names)");
     goto out;

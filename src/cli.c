@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -284,11 +285,37 @@ static int parse_args(const dcsim_command *c, int argc, char **argv, int first, 
   return 0;
 }
 
+/* The signal flag: the process's one piece of mutable global state, owned here (doc/design.md).
+ * Only the handler writes it; the engine and the sweep poll it through a pointer. */
+static volatile sig_atomic_t interrupt_signal;
+
+static void on_interrupt(int sig) { interrupt_signal = sig; }
+
+const volatile sig_atomic_t *dcsim_cli_catch_interrupts(void) {
+  static int installed;
+  if (!installed) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART | SA_RESETHAND; /* a second signal takes the default action */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    installed = 1;
+  }
+  return &interrupt_signal;
+}
+
+const char *dcsim_cli_interrupted_by(void) {
+  return interrupt_signal == SIGINT ? "SIGINT" : interrupt_signal == SIGTERM ? "SIGTERM" : interrupt_signal ? "a signal" : NULL;
+}
+
 /* Exit codes (doc/cli.md): 0 success, 1 bad input data, 2 bad command-line use, 3 I/O, database
- * or internal failure. */
+ * or internal failure, 128 + N stopped by signal N (130 SIGINT, 143 SIGTERM). */
 static int exit_code(int status) {
   switch (status) {
   case 0: return 0;
+  case DCSIM_EINTR: return 128 + (interrupt_signal ? (int)interrupt_signal : SIGINT);
   case DCSIM_EUSAGE: return 2;
   case DCSIM_EPARSE: case DCSIM_ESCHEMA: case DCSIM_EREF: case DCSIM_ERANGE: return 1;
   default: return 3;

@@ -231,6 +231,8 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   /* every input is read and checked before the database is touched */
   if ((rc = dcsim_scenario_load(a->positional[0], &so, &s, err))) goto out;
   for (size_t i = 0; i < s->n_notes; i++) fprintf(stderr, "dcsim: note: %s\n", s->notes[i]);
+  /* from here on SIGINT/SIGTERM stop the engine and roll the run back instead of killing dcsim */
+  const volatile sig_atomic_t *stop = dcsim_cli_catch_interrupts();
   const char *dbpath = dcsim_arg(a, "db");
   if (dbpath) {
     dcsim_run_info info = {a->positional[0], dcsim_sched_job_name(jp), dcsim_sched_task_name(tp)};
@@ -242,7 +244,16 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
     eo.sink = dcsim_plot_trace_sink(trace);
   }
   if (!(e = dcsim_engine_new(s, &eo, err))) { rc = err ? err->code : DCSIM_ENOMEM; goto out; }
-  if ((rc = dcsim_engine_run(e, err))) goto out;
+  dcsim_engine_set_interrupt(e, stop);
+  if ((rc = dcsim_engine_run(e, err))) {
+    if (rc == DCSIM_EINTR && err) { /* the run's one transaction is rolled back below */
+      char what[sizeof err->msg];
+      snprintf(what, sizeof what, "%s", err->msg);
+      DCSIM_ERR(err, DCSIM_EINTR, "", 0, "run stopped by %s (%s); %s%s", dcsim_cli_interrupted_by(), what,
+                dbpath ? "nothing was saved to " : "nothing was saved", dbpath ? dbpath : "");
+    }
+    goto out;
+  }
   const dcsim_run_stats *st = dcsim_engine_stats(e);
   dcsim_metrics_summary ms;
   if ((rc = dcsim_metrics_summarise(st, &ms, err))) goto out;

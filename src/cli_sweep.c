@@ -149,10 +149,22 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
             restored, dcsim_sweep_n_points(sw));
   dcsim_sweep_sink sink = {&ctx, on_batch, on_progress_cb};
   dcsim_sweep_run_opts ro = {(int)threads, stop_after, 0, &sink};
-  if ((rc = dcsim_sweep_run(sw, &ro, err))) goto out;
+  /* SIGINT/SIGTERM: the points in progress finish and are committed, then dcsim stops */
+  dcsim_sweep_set_interrupt(sw, dcsim_cli_catch_interrupts());
+  rc = dcsim_sweep_run(sw, &ro, err);
   size_t n = dcsim_sweep_n_points(sw), done = 0;
   dcsim_sweep_point *pts = dcsim_sweep_points(sw);
   for (size_t i = 0; i < n; i++) done += pts[i].done != 0;
+  if (rc == DCSIM_EINTR) {
+    if (ctx.pr.on && ctx.pr.shown) fputc('\n', stderr);
+    if (dbpath)
+      DCSIM_ERR(err, DCSIM_EINTR, "", 0, "sweep interrupted by %s: %zu of %zu points saved in %s; rerun the same "
+                "command to resume", dcsim_cli_interrupted_by(), done, n, dbpath);
+    else
+      DCSIM_ERR(err, DCSIM_EINTR, "", 0, "sweep interrupted by %s after %zu of %zu points; nothing saved "
+                "(use --db PATH to make a sweep resumable)", dcsim_cli_interrupted_by(), done, n);
+  }
+  if (rc) goto out;
   if (done < n) { /* --stop-after: as if interrupted */
     fprintf(stderr, "dcsim: sweep stopped after %u new points (%zu of %zu done)%s\n", stop_after, done, n,
             dbpath ? "; run the same command to resume" : "");

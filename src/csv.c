@@ -157,7 +157,7 @@ int dcsim_csv_col(const dcsim_csv_t *t, const char *name, size_t *col, dcsim_err
 int dcsim_csv_num(const dcsim_csv_t *t, size_t row, size_t col, double *out, dcsim_error *err) {
   const char *s = dcsim_csv_cell(t, row, col);
   if (dcsim_parse_double(s, out) != 0)
-    return DCSIM_ERR(err, DCSIM_ERANGE, t->path, dcsim_csv_line(t, row), "column %s: '%s' is not a finite number",
-                     t->cells[col], s);
+    return DCSIM_ERR(err, DCSIM_ERANGE, t->path, row < t->n_rows ? dcsim_csv_line(t, row) : 0,
+                     "column %s: '%s' is not a finite number", col < t->n_cols ? t->cells[col] : "?", s);
   return 0;
 }

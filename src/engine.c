@@ -84,6 +84,7 @@ struct dcsim_engine {
   double *b_busy, *b_alloc;
   dcsim_run_stats st;
   int64_t now;
+  const volatile sig_atomic_t *interrupt; /* polled by the loop; NULL = never */
 };
 
 static int nodeset_init(nodeset *s, size_t n) {
@@ -201,6 +202,8 @@ dcsim_engine_t *dcsim_engine_new(const dcsim_scenario *s, const dcsim_engine_opt
   unsigned nn = s->platform->n_nodes;
   size_t nj = s->n_jobs ? s->n_jobs : 1, ng = s->n_groups ? s->n_groups : 1;
   e->q = dcsim_evq_new(s->n_jobs + 16);
+  /* jobs in lockstep queue their next events in increasing order: sorted runs take them in O(1) */
+  if (e->q && dcsim_evq_use_runs(e->q, NULL)) { dcsim_evq_free(e->q); e->q = NULL; }
   if (posix_memalign((void **)&e->nodes, 64, (nn ? nn : 1) * sizeof *e->nodes)) e->nodes = NULL;
   else memset(e->nodes, 0, (nn ? nn : 1) * sizeof *e->nodes);
   e->pm = calloc(o->power_off && nn ? nn : 1, sizeof *e->pm);
@@ -470,6 +473,12 @@ static int start_job(dcsim_engine_t *e, uint32_t j, dcsim_error *err) {
   const dcsim_scenario *s = e->s;
   const dcsim_wf_rt *w = &s->wfs[s->jobs[j].wf];
   const dcsim_wf_plan *p = &w->plan;
+  /* the clock is int64 nanoseconds: keep every event time below INT64_MAX / 2 (146 years) */
+  double end_s = ((double)e->now + (double)p->makespan_ns * e->job_scale[j]) * 1e-9;
+  if (!(end_s < (double)(INT64_MAX / 2) * 1e-9))
+    return DCSIM_ERR(err, DCSIM_ERANGE, s->input_path, 0, "job %u of '%s' would end after %.4g s of simulated "
+                     "time; the engine's clock ends at %.4g s (146 years)", (unsigned)j, w->wf->name, end_s,
+                     (double)(INT64_MAX / 2) * 1e-9);
   size_t total = 0;
   for (size_t g = 0; g < s->n_groups; g++) total += p->alloc[g];
   uint32_t *alloc = malloc((total ? total : 1) * sizeof *alloc);
@@ -735,6 +744,11 @@ int dcsim_engine_run(dcsim_engine_t *e, dcsim_error *err) {
   for (unsigned id = 0; id < s->platform->n_nodes && !rc; id++) rc = arm_idle_timer(e, id, err);
   dcsim_event ev;
   while (!rc && e->n_ended < s->n_jobs && dcsim_evq_peek(e->q, &ev)) {
+    if (e->interrupt && (e->st.events & 1023) == 0 && *e->interrupt) {
+      rc = DCSIM_ERR(err, DCSIM_EINTR, "", 0, "interrupted at simulated time %.6g s, after %llu events",
+                     (double)e->now * 1e-9, (unsigned long long)e->st.events);
+      break;
+    }
     e->now = ev.time_ns;
     e->st.events++;
     if (ev.kind == EV_TASK_START || ev.kind == EV_TASK_END) {
@@ -802,3 +816,5 @@ int dcsim_engine_run(dcsim_engine_t *e, dcsim_error *err) {
 }
 
 const dcsim_run_stats *dcsim_engine_stats(const dcsim_engine_t *e) { return &e->st; }
+
+void dcsim_engine_set_interrupt(dcsim_engine_t *e, const volatile sig_atomic_t *flag) { e->interrupt = flag; }

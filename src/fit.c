@@ -298,13 +298,21 @@ static int fit_one(const dcsim_linfit *p, dcsim_fit_method m, size_t skip, doubl
   return DCSIM_ERR(err, DCSIM_EUSAGE, "", 0, "fit: unknown method");
 }
 
+/* A value the solvers can scale: zero or a magnitude in [1e-60, 1e60]. GLPK aborts the process on
+ * a scale factor that under- or overflows (found by fuzz_calib_fit with a 4.6e209 traffic). */
+static int in_range(double v) { return v == 0 || (fabs(v) >= 1e-60 && fabs(v) <= 1e60); }
+
 static int check_problem(const dcsim_linfit *p, dcsim_error *err) {
   if (p->n_obs == 0) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "fit: no observations");
   for (size_t i = 0; i < p->n_obs; i++) {
     if (!isfinite(p->b[i]) || (p->w && !(p->w[i] >= 0 && isfinite(p->w[i]))))
       return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "fit: observation %zu is not finite", i + 1);
-    for (size_t j = 0; j < p->n_coef; j++)
+    int ok = in_range(p->b[i]) && (!p->w || in_range(p->w[i]));
+    for (size_t j = 0; j < p->n_coef; j++) {
       if (!isfinite(p->A[i * p->n_coef + j])) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "fit: observation %zu is not finite", i + 1);
+      ok &= in_range(p->A[i * p->n_coef + j]);
+    }
+    if (!ok) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "fit: observation %zu has a value beyond 1e-60..1e60", i + 1);
   }
   return 0;
 }

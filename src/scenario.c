@@ -242,8 +242,8 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf, const 
     }
     goto out;
   }
-  if (!(p.time_s >= 0) || p.time_s > 1e10) {
-    rc = DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line, "<task name=\"%s\">: modelled time %g s is out of range", t->name, p.time_s);
+  if (!(p.time_s >= 0) || p.time_s > 1e9) { /* a workflow lasts at most 10^9 s (sched.c); no int64 overflow */
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line, "<task name=\"%s\">: modelled time %g s is out of range (a workflow lasts at most 10^9 s)", t->name, p.time_s);
     goto out;
   }
   o->duration_ns = llround(p.time_s * 1e9);
@@ -515,6 +515,10 @@ static int load(const char *path, const dcsim_scenario_opts *o, int options, dcs
   swf_pending pend = {0, NULL, NULL};
   int rc = 0;
   if (!s || !(s->input_path = dupstr(path))) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (!(o->deadline_s >= 0 && o->deadline_s <= 1e9)) { /* the engine's clock counts nanoseconds in 64 bits */
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "deadline %g s: expected 0 to 10^9 s", o->deadline_s);
+    goto out;
+  }
   char root[64] = "";
   dcsim_trace_kind tk = dcsim_trace_detect(path); /* an SWF trace or a WfCommons instance (dcsim/trace.h) */
   if (!tk && (rc = dcsim_xml_peek_root(path, root, sizeof root, err))) goto out;

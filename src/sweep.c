@@ -34,6 +34,7 @@ struct dcsim_sweep {
   dcsim_sweep_point *points;
   char *definition;
   char hash[65];
+  const volatile sig_atomic_t *interrupt; /* polled before each point; NULL = never */
 };
 
 static char *dupstr(const char *s) {
@@ -295,6 +296,8 @@ int dcsim_sweep_restore(dcsim_sweep_t *sw, size_t index, int feasible, double ti
   return 0;
 }
 
+void dcsim_sweep_set_interrupt(dcsim_sweep_t *sw, const volatile sig_atomic_t *flag) { sw->interrupt = flag; }
+
 int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *pt, dcsim_error *err) {
   if (index >= sw->n_points) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "point %zu of a sweep of %zu points", index, sw->n_points);
   size_t nf = sw->n_freqs ? sw->n_freqs : 1, nk = sw->n_cores ? sw->n_cores : 1, nn = sw->n_nodes ? sw->n_nodes : 1;
@@ -442,6 +445,7 @@ int dcsim_sweep_run(dcsim_sweep_t *sw, const dcsim_sweep_run_opts *o, dcsim_erro
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
     for (long k = 0; k < (long)bn; k++) {
       size_t idx = pending[b0 + (size_t)k];
+      if (sw->interrupt && *sw->interrupt) continue; /* stopping: no new point */
       dcsim_error perr;
       memset(&perr, 0, sizeof perr);
       int prc = dcsim_sweep_eval(sw, idx, &sw->points[idx], &perr);
@@ -459,9 +463,15 @@ int dcsim_sweep_run(dcsim_sweep_t *sw, const dcsim_sweep_run_opts *o, dcsim_erro
       rc = fail_err.code ? fail_err.code : DCSIM_EINTERNAL;
       break;
     }
-    done += bn;
+    size_t finished = 0; /* fewer than bn when interrupted: the sink stores only done points */
+    for (size_t k = 0; k < bn; k++) finished += sw->points[pending[b0 + k]].done != 0;
+    done += finished;
     if (sink && sink->batch) rc = sink->batch(sink->ctx, sw->points, pending + b0, bn, err);
     if (sink && sink->progress) sink->progress(sink->ctx, done, sw->n_points);
+    if (!rc && finished < bn) {
+      rc = DCSIM_ERR(err, DCSIM_EINTR, "", 0, "interrupted: %zu of %zu points done", done, sw->n_points);
+      break;
+    }
   }
   free(pending);
   if (!rc && done == sw->n_points) dcsim_sweep_mark_front(sw->points, sw->n_points);

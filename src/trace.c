@@ -164,6 +164,11 @@ int dcsim_trace_swf_jobs(const dcsim_swf *t, const dcsim_swf_map *map, const cha
       else info->skipped_unknown++;
       continue;
     }
+    if (j->run_s > 1e9 || j->req_time_s > 1e9) { /* the engine's clock: 64-bit nanoseconds */
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, t->path, j->line, "job %lld: run time %g s or requested time %g s beyond 10^9 s",
+                     j->id, j->run_s, j->req_time_s);
+      goto out;
+    }
     long rule = map ? dcsim_swf_map_match(map, j, p) : -1;
     if (map && rule < 0 && map->skip_unmatched) { info->skipped_unmatched++; continue; }
     unsigned long long nodes = ((unsigned long long)p + ppn - 1) / ppn;

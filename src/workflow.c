@@ -178,6 +178,9 @@ static int check_template(const ctx *c, const dcsim_task_template *t) {
   if (!(t->freq_ghz >= 0) || !(t->deadline_s >= 0))
     return DCSIM_ERR(c->err, DCSIM_ERANGE, f, t->line,
                      "<task name=\"%s\">: freq and deadline-s must be >= 0", n);
+  if (t->deadline_s > 1e9) /* the engine's clock counts nanoseconds in 64 bits */
+    return DCSIM_ERR(c->err, DCSIM_ERANGE, f, t->line,
+                     "<task name=\"%s\">: deadline-s %g is beyond the longest workflow (10^9 s)", n, t->deadline_s);
   for (size_t i = 0; i < t->n_sets; i++)
     for (size_t j = 0; j < i; j++)
       if (strcmp(t->sets[i].name, t->sets[j].name) == 0)

@@ -123,8 +123,16 @@ static void on_parser_error(void *data, xmlErrorPtr e) {
   if (ctxt && ctxt->_private) on_structured_error(ctxt->_private, e);
 }
 
-/* Reject DOCTYPE declarations before libxml2 sees them: no DTD, no entities, no XXE. */
-static int reject_doctype(const char *path, const char *buf, dcsim_error *err) {
+/* Reject DOCTYPE declarations before libxml2 sees them: no DTD, no entities, no XXE. dcsim inputs
+ * are UTF-8 text, so a NUL byte (UTF-16, UTF-32, binary) is refused too: the text search below
+ * would stop at it. (A DOCTYPE the search misses, e.g. in EBCDIC, stops the parser: on_doctype.) */
+static int reject_doctype(const char *path, const char *buf, size_t len, dcsim_error *err) {
+  const char *nul = memchr(buf, '\0', len);
+  if (nul) {
+    int line = 1;
+    for (const char *q = buf; q < nul; q++) line += (*q == '\n');
+    return DCSIM_ERR(err, DCSIM_EPARSE, path, line, "NUL byte: dcsim inputs are UTF-8 text (not UTF-16 or binary)");
+  }
   const char *p = strstr(buf, "<!DOCTYPE");
   if (!p) p = strstr(buf, "<!ENTITY");
   if (!p) return 0;
@@ -134,9 +142,25 @@ static int reject_doctype(const char *path, const char *buf, dcsim_error *err) {
                    "DOCTYPE/ENTITY declarations are not allowed in dcsim inputs");
 }
 
+/* SAX handler of a DOCTYPE the text search did not see: stop parsing before any declaration in it
+ * is read. libxml2 passes the parser context as user data. */
+static void on_doctype(void *data, const xmlChar *name, const xmlChar *ext_id, const xmlChar *sys_id) {
+  (void)name;
+  (void)ext_id;
+  (void)sys_id;
+  xmlParserCtxtPtr ctxt = data;
+  verr_state *st = ctxt->_private;
+  if (st && !st->set) {
+    st->set = 1;
+    DCSIM_ERR(st->err, DCSIM_EPARSE, st->path, ctxt->input ? ctxt->input->line : 0,
+              "DOCTYPE/ENTITY declarations are not allowed in dcsim inputs");
+  }
+  xmlStopParser(ctxt);
+}
+
 static int parse_buffer(const char *path, const char *buf, size_t len, xmlDocPtr *out,
                         dcsim_error *err) {
-  int rc = reject_doctype(path, buf, err);
+  int rc = reject_doctype(path, buf, len, err);
   if (rc) return rc;
   xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
   if (!ctxt) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
@@ -145,11 +169,16 @@ static int parse_buffer(const char *path, const char *buf, size_t len, xmlDocPtr
    * tag mismatch: param line 5 and parameters"), not the last one, which for an unclosed tag is
    * only "Premature end of data" at the end of the file. */
   ctxt->_private = &st;
-  if (ctxt->sax) ctxt->sax->serror = on_parser_error;
-  xmlDocPtr doc = xmlCtxtReadMemory(ctxt, buf, (int)len, path, NULL,
+  if (ctxt->sax) {
+    ctxt->sax->serror = on_parser_error;
+    ctxt->sax->internalSubset = on_doctype;
+  }
+  /* always UTF-8: a declared encoding (EBCDIC, ISO-2022, UCS-4...) is not honoured, so no
+   * conversion runs (libxml2 reports conversion failures on stderr, outside any error handler) */
+  xmlDocPtr doc = xmlCtxtReadMemory(ctxt, buf, (int)len, path, "UTF-8",
                                     XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
                                         XML_PARSE_BIG_LINES | XML_PARSE_NOCDATA);
-  if (!doc || !ctxt->wellFormed) {
+  if (!doc || !ctxt->wellFormed || st.set || doc->intSubset || doc->extSubset) {
     xmlErrorPtr e = xmlCtxtGetLastError(ctxt);
     if (e) on_structured_error(&st, e); /* no-op when the first error was recorded */
     if (!st.set) DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "malformed XML");

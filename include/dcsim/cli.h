@@ -4,6 +4,7 @@
 #ifndef DCSIM_CLI_H
 #define DCSIM_CLI_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -47,6 +48,15 @@ int dcsim_arg_flag(const dcsim_args *a, const char *name);
 int dcsim_arg_uint(const dcsim_args *a, const char *name, unsigned dflt, unsigned *out, dcsim_error *err);
 int dcsim_arg_double(const dcsim_args *a, const char *name, double dflt, double *out, dcsim_error *err);
 int dcsim_arg_format(const dcsim_args *a, const char *const *allowed, int *out, dcsim_error *err);
+
+/* SIGINT/SIGTERM: installs (once) a handler that stores the signal number in a flag and returns
+ * the flag, for the command to hand to dcsim_engine_set_interrupt()/dcsim_sweep_set_interrupt().
+ * The flag is the process's one piece of mutable global state and belongs to the CLI (doc/design.md);
+ * a second signal kills the process (the databases survive that: doc/robustness.md). A command
+ * stopped this way returns DCSIM_EINTR; dcsim exits with 128 + the signal number (doc/cli.md). */
+const volatile sig_atomic_t *dcsim_cli_catch_interrupts(void);
+/* The name of the signal caught ("SIGINT"), or NULL when none was. */
+const char *dcsim_cli_interrupted_by(void);
 
 /* subcommands (cli_*.c) */
 int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err);

@@ -23,6 +23,7 @@
 #ifndef DCSIM_ENGINE_H
 #define DCSIM_ENGINE_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "dcsim/error.h"
@@ -97,6 +98,10 @@ typedef struct dcsim_run_stats {
 
 dcsim_engine_t *dcsim_engine_new(const dcsim_scenario *s, const dcsim_engine_opts *o, dcsim_error *err);
 int dcsim_engine_run(dcsim_engine_t *e, dcsim_error *err);
+/* Makes dcsim_engine_run() poll *flag (every 1024 events, and before the first): once it is
+ * non-zero the run stops with DCSIM_EINTR, its statistics incomplete. The flag is the caller's
+ * (the CLI's signal flag, doc/design.md); NULL = never stop. */
+void dcsim_engine_set_interrupt(dcsim_engine_t *e, const volatile sig_atomic_t *flag);
 const dcsim_run_stats *dcsim_engine_stats(const dcsim_engine_t *e);
 void dcsim_engine_free(dcsim_engine_t *e);
 

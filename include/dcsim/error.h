@@ -18,7 +18,8 @@ enum {
   DCSIM_EUSAGE = -6,   /* bad command-line use */
   DCSIM_ENOMEM = -7,   /* allocation failed */
   DCSIM_EDB = -8,      /* results database error */
-  DCSIM_EINTERNAL = -9 /* a library (GSL, GLPK) failed */
+  DCSIM_EINTERNAL = -9,/* a library (GSL, GLPK) failed */
+  DCSIM_EINTR = -10    /* stopped on request (SIGINT/SIGTERM through an interrupt flag) */
 };
 
 typedef struct dcsim_error {

@@ -12,7 +12,9 @@
  * Storage: each queued event occupies one 40-byte slot of a pool (a free list of slots that grows
  * by doubling with realloc; no malloc per event once the pool is large enough) plus one uint32 in
  * the heap array, which holds slot indices. Each slot stores its own heap position, so reschedule
- * and cancel are O(log n). Targets are ids (uint32), never pointers.
+ * and cancel are O(log n). Targets are ids (uint32), never pointers. Optionally
+ * (dcsim_evq_use_runs, the engine's choice) two sorted runs beside the heap take events pushed in
+ * increasing order in O(1).
  *
  * Handles (dcsim_evh): a handle names one queued event and stays valid until that event is popped
  * or cancelled; a reschedule keeps it. The handle ENCODES A GENERATION: its low
@@ -21,7 +23,7 @@
  * lives in the spare high bits of the slot's heap-position word. A handle whose slot is free, or
  * out of range, or whose generation does not match is rejected with DCSIM_ERANGE — never a crash.
  * Limits of the choice (uint32 handles cannot have both a full 32-bit index and a generation):
- *  - at most DCSIM_EVQ_MAX_EVENTS (2^26-1 = 67,108,863) events queued at once; pushing more fails
+ *  - at most DCSIM_EVQ_MAX_EVENTS (2^26-2 = 67,108,862) events queued at once; pushing more fails
  *    with DCSIM_ENOMEM;
  *  - a stale handle is always detected until its slot has been reused 2^6 = 64 times; after that
  *    it may alias a newer event in the same slot (the generation wraps). Callers should still
@@ -41,7 +43,7 @@ typedef struct dcsim_evq dcsim_evq_t;
 typedef uint32_t dcsim_evh;
 
 #define DCSIM_EVQ_INDEX_BITS 26
-#define DCSIM_EVQ_MAX_EVENTS ((uint32_t)((UINT32_C(1) << DCSIM_EVQ_INDEX_BITS) - 1))
+#define DCSIM_EVQ_MAX_EVENTS ((uint32_t)((UINT32_C(1) << DCSIM_EVQ_INDEX_BITS) - 2))
 #define DCSIM_EVH_NONE UINT32_MAX /* "no event": rejected by reschedule/cancel */
 
 /* A popped or peeked event (a plain value). */
@@ -60,6 +62,13 @@ dcsim_evq_t *dcsim_evq_new(size_t capacity_hint);
 
 /* Frees q and every event in it. NULL-safe. */
 void dcsim_evq_free(dcsim_evq_t *q);
+
+/* Keeps, beside the heap, two sorted runs (8 bytes more per event of capacity): an event pushed
+ * after the last event of a run goes to its end in O(1), the first event is the smallest of the
+ * heap's root and the runs' heads. The order of events is unchanged. Events handled in lockstep
+ * (jobs of equal shape) then cost O(1) instead of O(log n); reschedule and cancel of an event held
+ * in a run cost O(run length). Only on an empty queue (else DCSIM_ERANGE); DCSIM_ENOMEM. */
+int dcsim_evq_use_runs(dcsim_evq_t *q, dcsim_error *err);
 
 /* Queues an event. time_ns must be >= 0 (else DCSIM_ERANGE). Fails with DCSIM_ENOMEM when the pool
  * cannot grow (allocation failure, or DCSIM_EVQ_MAX_EVENTS already queued); the queue is then

@@ -15,6 +15,7 @@
 #ifndef DCSIM_SWEEP_H
 #define DCSIM_SWEEP_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -93,6 +94,12 @@ typedef struct dcsim_sweep_run_opts {
  * and its knee. Infeasible points are results, not errors; an error (out of memory, internal)
  * stops the sweep and names the lowest failing point. */
 int dcsim_sweep_run(dcsim_sweep_t *sw, const dcsim_sweep_run_opts *o, dcsim_error *err);
+
+/* Makes dcsim_sweep_run() poll *flag before each point: once it is non-zero no new point starts,
+ * the points in progress finish, the batch's finished points go to the sink (one last
+ * transaction) and the run returns DCSIM_EINTR. The flag is the caller's (the CLI's signal flag,
+ * doc/design.md); NULL = never stop. */
+void dcsim_sweep_set_interrupt(dcsim_sweep_t *sw, const volatile sig_atomic_t *flag);
 
 /* Evaluates one point of the sweep (the same code dcsim_sweep_run uses). */
 int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *pt, dcsim_error *err);

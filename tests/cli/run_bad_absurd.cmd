@@ -1,0 +1,2 @@
+# absurd sizes and times: clear errors, no allocation, no overflow, no database row (doc/robustness.md)
+for f in workload/bad-huge workload/bad-clock workflow/bad-task-time workflow/bad-deadline workflow/bad-count-1e30; do dcsim run tests/data/$f.xml --db $TMPDIR/r.db >/dev/null; echo "exit $?"; done; dcsim run workflows/alaro.xml --policy energy --deadline-s 1e300; echo "exit $?"; test -e $TMPDIR/r.db && echo "rows: $(sqlite3 $TMPDIR/r.db 'SELECT count(*) FROM runs')" || echo "no database written"
