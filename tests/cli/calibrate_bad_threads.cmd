@@ -1,2 +1,0 @@
-# absurd numbers in measurements (found by fuzz_calib_fit): 1e56 threads is an error naming the line, not a cast overflow
-printf 'loop,frequency,threads,traffic_byte,work_flop,time_s\nl1,2.6,1e56,3.5e9,5e8,0.29\n' > $TMPDIR/m.csv && printf 'cores,pkg_j,dram_j\n1e40,21,3\n' > $TMPDIR/e.csv && { dcsim calibrate loops $TMPDIR/m.csv --cpu xeon-e5-2697v3; dcsim calibrate energy $TMPDIR/e.csv --cpu xeon-e5-2697v3; } 2>&1 | sed "s|$TMPDIR|TMP|"; echo "exit status ${PIPESTATUS[0]}"
