@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pkgs="build-essential cmake pkg-config libxml2-dev libxml2-utils libsqlite3-dev sqlite3 libgsl-dev libglpk-dev gnuplot-nox"
+pkgs="$pkgs libopenmpi-dev openmpi-bin" # for the optional MPI build (-DDCSIM_MPI=ON, doc/scaling.md)
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -16,13 +16,15 @@ typedef struct dcsim_opt_spec {
   const char *help;
 } dcsim_opt_spec;
 
+#define DCSIM_MAX_POSITIONAL 4096 /* dcsim merge takes the databases of every shard */
+
 typedef struct dcsim_args {
   const dcsim_opt_spec *specs;
   size_t n_specs;
   const char *values[32][16]; /* values per spec (repeatable up to 16) */
   int argi[32][16];           /* argv index of each value, for error locations */
   int count[32];
-  const char *positional[8];
+  const char *positional[DCSIM_MAX_POSITIONAL];
   int n_positional;
 } dcsim_args;
 
@@ -57,5 +59,6 @@ int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err);
+int dcsim_cmd_merge(const dcsim_args *a, dcsim_error *err);
 
 #endif
