@@ -82,6 +82,11 @@ static const dcsim_opt_spec sweep_opts[] = {
     {"title", "TEXT", 0, "title of the Pareto plot"},
     {"quiet", NULL, 0, "no progress bar or resume message on stderr"},
     {"stop-after", "N", 0, "testing: stop after N new points, as if interrupted"},
+    {"shard", "I/N", 0, "evaluate only shard I of N (job arrays; needs --db; join with dcsim merge)"},
+};
+static const dcsim_opt_spec merge_opts[] = {
+    {"output", "PATH", 0, "the merged database to write (must not exist)"},
+    {"sweep", "HASH", 0, "the sweep to merge when the inputs hold several (its hash or a prefix)"},
 };
 static const dcsim_opt_spec pareto_opts[] = {
     {"format", "text|csv|json|svg|png", 0, "output (default text, or the --out file's extension)"},
@@ -142,6 +147,7 @@ static const dcsim_command commands[] = {
     {"validate", dcsim_cmd_validate, "load and check input files: schema, references, values", "FILE...", validate_opts, N_OF(validate_opts), 1, 8},
     {"sweep", dcsim_cmd_sweep, "simulate every combination of CPUs, GPUs, nodes, cores, frequencies", "WORKFLOW", sweep_opts, N_OF(sweep_opts), 1, 1},
     {"pareto", dcsim_cmd_pareto, "Pareto front (time vs energy) of sweep results, with its knee", "INPUT", pareto_opts, N_OF(pareto_opts), 1, 1},
+    {"merge", dcsim_cmd_merge, "join the databases of a sweep's shards into one", "DB...", merge_opts, N_OF(merge_opts), 1, DCSIM_MAX_POSITIONAL},
     {"roofline", dcsim_cmd_roofline, "roofline / cache-aware roofline of a profile, with a dwarf's loops", "", roofline_opts, N_OF(roofline_opts), 0, 0},
 };
 

@@ -98,31 +98,85 @@ static int on_batch(void *ctx, const dcsim_sweep_point *pts, const size_t *idx, 
 
 static void on_progress_cb(void *ctx, size_t done, size_t total) { on_progress(&((run_ctx *)ctx)->pr, done, total); }
 
-int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
+/* ---- where the points are evaluated: this process, or every rank of an MPI job ---- */
+
+#ifdef DCSIM_MPI
+#include "dcsim/sweep_mpi.h"
+/* an MPI build (-DDCSIM_MPI=ON): the ranks of MPI_COMM_WORLD share the points; rank 0 stores and
+ * prints them (doc/scaling.md) */
+static int dist_begin(int *rank, int *started, dcsim_error *err) { return dcsim_sweep_mpi_init(rank, started, err); }
+static int dist_run(dcsim_sweep_t *sw, int setup_rc, const dcsim_sweep_run_opts *o, dcsim_error *err) {
+  return dcsim_sweep_mpi_run(MPI_COMM_WORLD, sw, setup_rc, o, err);
+}
+static void dist_end(int started) { dcsim_sweep_mpi_finalize(started); }
+#else
+static int dist_begin(int *rank, int *started, dcsim_error *err) { (void)err; *rank = 0; *started = 0; return 0; }
+static int dist_run(dcsim_sweep_t *sw, int setup_rc, const dcsim_sweep_run_opts *o, dcsim_error *err) {
+  return setup_rc ? setup_rc : dcsim_sweep_run(sw, o, err);
+}
+static void dist_end(int started) { (void)started; }
+#endif
+
+/* --shard I/N */
+static int parse_shard(const dcsim_args *a, unsigned *i, unsigned *n, dcsim_error *err) {
+  const char *s = dcsim_arg(a, "shard");
+  *i = *n = 0;
+  if (!s) return 0;
+  char *end;
+  unsigned long si = strtoul(s, &end, 10), sn = 0;
+  int ok = end != s && *end == '/' && s[0] >= '0' && s[0] <= '9';
+  if (ok) {
+    const char *b = end + 1;
+    sn = strtoul(b, &end, 10);
+    ok = end != b && !*end && b[0] >= '0' && b[0] <= '9' && sn >= 1 && sn <= DCSIM_SWEEP_MAX_SHARDS && si < sn;
+  }
+  if (!ok)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "shard"),
+                     "--shard '%s': expected I/N, shard I (0 to N-1) of N (1 to %u)", s, DCSIM_SWEEP_MAX_SHARDS);
+  if (!dcsim_arg(a, "db"))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "shard"),
+                     "--shard needs --db PATH: each shard stores its points in its own database, joined by dcsim merge");
+  if (dcsim_arg(a, "plot"))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "plot"),
+                     "--plot needs the whole sweep: draw it from the merged database (dcsim pareto ALL.db --out FILE)");
+  *i = (unsigned)si;
+  *n = (unsigned)sn;
+  return 0;
+}
+
+typedef struct sweep_cmd {
+  int fmt;
+  unsigned threads, stop_after, shard_i, shard_n;
+  const char *plot, *dbpath;
+  dcsim_plot_format pf;
+  int64_t sweep_id;
+  dcsim_sweep_t *sw;
+  run_ctx ctx;
+} sweep_cmd;
+
+/* Everything before the points are evaluated: options, inputs, and (on the rank that stores the
+ * results) gnuplot and the database. Inputs are read and checked before the database is touched. */
+static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error *err) {
   static const char *const formats[] = {"text", "json", "csv", NULL};
-  int fmt = 0, rc;
+  int rc;
   list cpus, gpus, freqs;
   unsigned nodes[DCSIM_SWEEP_MAX_LIST], cores[DCSIM_SWEEP_MAX_LIST];
   size_t n_nodes = 0, n_cores = 0;
-  unsigned threads = 0, stop_after = 0;
-  dcsim_sweep_t *sw = NULL;
-  run_ctx ctx;
-  memset(&ctx, 0, sizeof ctx);
-  if ((rc = dcsim_arg_format(a, formats, &fmt, err)) || (rc = split_list(a, "cpu", &cpus, err)) ||
+  if ((rc = dcsim_arg_format(a, formats, &c->fmt, err)) || (rc = split_list(a, "cpu", &cpus, err)) ||
       (rc = split_list(a, "gpu", &gpus, err)) || (rc = split_list(a, "freq", &freqs, err)) ||
       (rc = uint_list(a, "nodes", nodes, &n_nodes, err)) || (rc = uint_list(a, "cores", cores, &n_cores, err)) ||
-      (rc = dcsim_arg_uint(a, "threads", 0, &threads, err)) || (rc = dcsim_arg_uint(a, "stop-after", 0, &stop_after, err)))
+      (rc = dcsim_arg_uint(a, "threads", 0, &c->threads, err)) || (rc = dcsim_arg_uint(a, "stop-after", 0, &c->stop_after, err)) ||
+      (rc = parse_shard(a, &c->shard_i, &c->shard_n, err)))
     return rc;
-  const char *plot = dcsim_arg(a, "plot");
-  dcsim_plot_format pf = DCSIM_PLOT_PNG;
-  if (plot && (rc = dcsim_plot_format_of(plot, NULL, &pf, err))) { err->line = dcsim_arg_index(a, "plot"); return rc; }
+  c->plot = dcsim_arg(a, "plot");
+  c->pf = DCSIM_PLOT_PNG;
+  if (c->plot && (rc = dcsim_plot_format_of(c->plot, NULL, &c->pf, err))) { err->line = dcsim_arg_index(a, "plot"); return rc; }
   char gnuplot[1024];
-  if (plot && (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err))) return rc; /* before sweeping */
+  if (root && c->plot && (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err))) return rc; /* before sweeping */
   dcsim_sweep_def def = {a->positional[0], dcsim_arg(a, "platform"), dcsim_arg(a, "policy"), 0,
                          cpus.n, cpus.v, gpus.n, gpus.v, n_nodes, nodes, n_cores, cores, freqs.n, freqs.v};
   if ((rc = dcsim_arg_double(a, "deadline-s", 0, &def.deadline_s, err))) return rc;
-  /* every input is read and checked before the database is touched */
-  if ((rc = dcsim_sweep_new(&def, &sw, err))) {
+  if ((rc = dcsim_sweep_new(&def, &c->sw, err))) {
     if (err && strcmp(err->file, "command line") == 0 && err->line == 0) { /* point at the option */
       static const char *const names[] = {"cpu", "gpu", "nodes", "cores", "freq"};
       for (int k = 0; k < 5; k++) {
@@ -133,57 +187,107 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
           err->line = dcsim_arg_index(a, names[k]);
       }
     }
-    goto out;
+    return rc;
   }
-  const char *dbpath = dcsim_arg(a, "db");
-  int64_t sweep_id = 0;
+  if ((rc = dcsim_sweep_set_shard(c->sw, c->shard_i, c->shard_n, err))) return rc;
+  c->dbpath = dcsim_arg(a, "db");
+  if (!root) return 0;
   size_t restored = 0;
-  if (dbpath && ((rc = dcsim_sweepdb_open(dbpath, &ctx.db, err)) ||
-                 (rc = dcsim_sweepdb_attach(ctx.db, sw, a->positional[0], &sweep_id, &restored, err))))
-    goto out;
-  ctx.pr.on = isatty(2) && !dcsim_arg_flag(a, "quiet");
-  ctx.pr.f = stderr;
-  ctx.pr.start_s = ctx.pr.last_s = now_s();
+  if (c->dbpath && ((rc = dcsim_sweepdb_open(c->dbpath, &c->ctx.db, err)) ||
+                    (rc = dcsim_sweepdb_attach(c->ctx.db, c->sw, a->positional[0], &c->sweep_id, &restored, err))))
+    return rc;
+  c->ctx.pr.on = isatty(2) && !dcsim_arg_flag(a, "quiet");
+  c->ctx.pr.f = stderr;
+  c->ctx.pr.start_s = c->ctx.pr.last_s = now_s();
   if (restored && !dcsim_arg_flag(a, "quiet"))
-    fprintf(stderr, "dcsim: %s: resuming sweep %lld, %zu of %zu points already done\n", dbpath, (long long)sweep_id,
-            restored, dcsim_sweep_n_points(sw));
-  dcsim_sweep_sink sink = {&ctx, on_batch, on_progress_cb};
-  dcsim_sweep_run_opts ro = {(int)threads, stop_after, 0, &sink};
+    fprintf(stderr, "dcsim: %s: resuming sweep %lld, %zu of %zu points already done\n", c->dbpath, (long long)c->sweep_id,
+            restored, dcsim_sweep_n_points(c->sw));
+  return 0;
+}
+
+int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
+  int rank = 0, started = 0, rc;
+  sweep_cmd c;
+  memset(&c, 0, sizeof c);
+  if ((rc = dist_begin(&rank, &started, err))) {
+    dist_end(started);
+    return rc;
+  }
+  rc = sweep_setup(a, rank == 0, &c, err);
+  dcsim_sweep_sink sink = {&c.ctx, on_batch, on_progress_cb};
+  dcsim_sweep_run_opts ro = {(int)c.threads, c.stop_after, 0, &sink};
   /* SIGINT/SIGTERM: the points in progress finish and are committed, then dcsim stops */
-  dcsim_sweep_set_interrupt(sw, dcsim_cli_catch_interrupts());
-  rc = dcsim_sweep_run(sw, &ro, err);
-  size_t n = dcsim_sweep_n_points(sw), done = 0;
-  dcsim_sweep_point *pts = dcsim_sweep_points(sw);
-  for (size_t i = 0; i < n; i++) done += pts[i].done != 0;
-  if (rc == DCSIM_EINTR) {
-    if (ctx.pr.on && ctx.pr.shown) fputc('\n', stderr);
-    if (dbpath)
+  if (!rc && c.sw) dcsim_sweep_set_interrupt(c.sw, dcsim_cli_catch_interrupts());
+  rc = dist_run(c.sw, rc, &ro, err);
+  if (rc == DCSIM_EINTR && rank == 0 && c.sw) {
+    size_t n_all = dcsim_sweep_n_points(c.sw), n_done = 0;
+    dcsim_sweep_point *all = dcsim_sweep_points(c.sw);
+    for (size_t i = 0; i < n_all; i++) n_done += all[i].done != 0;
+    if (c.ctx.pr.on && c.ctx.pr.shown) fputc('\n', stderr);
+    if (c.dbpath)
       DCSIM_ERR(err, DCSIM_EINTR, "", 0, "sweep interrupted by %s: %zu of %zu points saved in %s; rerun the same "
-                "command to resume", dcsim_cli_interrupted_by(), done, n, dbpath);
+                "command to resume", dcsim_cli_interrupted_by(), n_done, n_all, c.dbpath);
     else
       DCSIM_ERR(err, DCSIM_EINTR, "", 0, "sweep interrupted by %s after %zu of %zu points; nothing saved "
-                "(use --db PATH to make a sweep resumable)", dcsim_cli_interrupted_by(), done, n);
+                "(use --db PATH to make a sweep resumable)", dcsim_cli_interrupted_by(), n_done, n_all);
   }
-  if (rc) goto out;
-  if (done < n) { /* --stop-after: as if interrupted */
-    fprintf(stderr, "dcsim: sweep stopped after %u new points (%zu of %zu done)%s\n", stop_after, done, n,
-            dbpath ? "; run the same command to resume" : "");
+  if (rank != 0) { /* rank 0 prints the results, or the job's error (naming the rank), and its status is the job's */
+    rc = 0;
     goto out;
   }
-  if (fmt == 1) dcsim_sweep_write_json(stdout, pts, n);
-  else if (fmt == 2) dcsim_sweep_write_csv(stdout, pts, n);
+  if (rc) goto out;
+  size_t n = dcsim_sweep_n_points(c.sw), done = 0, todo = 0;
+  dcsim_sweep_point *pts = dcsim_sweep_points(c.sw);
+  for (size_t i = 0; i < n; i++) {
+    done += pts[i].done != 0;
+    todo += !pts[i].done && dcsim_sweep_in_shard(c.sw, i);
+  }
+  if (todo) { /* --stop-after: as if interrupted */
+    fprintf(stderr, "dcsim: sweep stopped after %u new points (%zu of %zu done)%s\n", c.stop_after, done, n,
+            c.dbpath ? "; run the same command to resume" : "");
+    goto out;
+  }
+  if (c.fmt == 1) dcsim_sweep_write_json(stdout, pts, n);
+  else if (c.fmt == 2) dcsim_sweep_write_csv(stdout, pts, n);
   else {
     dcsim_sweep_write_text(stdout, pts, n);
     for (size_t i = 0; i < n; i++)
       if (pts[i].knee)
         printf("knee (closest to the utopia point, both axes scaled to [0,1] over the front): point %u, %.6g s, %.6g J\n",
                pts[i].index, pts[i].time_s, pts[i].energy_j);
-    if (dbpath) printf("results: %s, sweep %lld\n", dbpath, (long long)sweep_id);
+    if (c.dbpath) printf("results: %s, sweep %lld\n", c.dbpath, (long long)c.sweep_id);
   }
-  if (plot) rc = dcsim_plot_pareto(pts, n, dcsim_arg(a, "title"), plot, pf, err);
+  if (done < n && !dcsim_arg_flag(a, "quiet")) /* a shard: the front needs every point */
+    fprintf(stderr, "dcsim: shard %u/%u done; %s holds %zu of the sweep's %zu points: join the shards' databases with"
+            " dcsim merge, then dcsim pareto\n", c.shard_i, c.shard_n, c.dbpath, done, n);
+  if (c.plot) rc = dcsim_plot_pareto(pts, n, dcsim_arg(a, "title"), c.plot, c.pf, err);
 out:
-  dcsim_sweepdb_close(ctx.db);
-  dcsim_sweep_free(sw);
+  dcsim_sweepdb_close(c.ctx.db);
+  dcsim_sweep_free(c.sw);
+  dist_end(started);
+  return rc;
+}
+
+/* ---- dcsim merge ---- */
+
+int dcsim_cmd_merge(const dcsim_args *a, dcsim_error *err) {
+  const char *out = dcsim_arg(a, "output");
+  if (!out) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "dcsim merge needs -o OUT.db, the database to write");
+  size_t n = (size_t)a->n_positional;
+  size_t *rows = calloc(n, sizeof *rows);
+  if (!rows) return DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory");
+  dcsim_sweepdb_merge_report rep;
+  int rc = dcsim_sweepdb_merge(a->positional, n, out, dcsim_arg(a, "sweep"), &rep, rows, err);
+  if (!rc) {
+    printf("sweep %.12s (%s): %zu points\n", rep.def_sha256, rep.input, rep.n_points);
+    for (size_t k = 0; k < n; k++) printf("  %s: %zu points\n", a->positional[k], rows[k]);
+    printf("%s: %zu of %zu points (%zu identical duplicate%s dropped)\n", out, rep.n_stored, rep.n_points, rep.n_duplicates,
+           rep.n_duplicates == 1 ? "" : "s");
+    if (rep.n_missing)
+      fprintf(stderr, "dcsim: %s: %zu point%s missing (%s): run the sweep with --db %s to evaluate them\n", out, rep.n_missing,
+              rep.n_missing == 1 ? "" : "s", rep.missing, out);
+  }
+  free(rows);
   return rc;
 }
 
@@ -225,7 +329,7 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   if (is_sqlite(in)) {
     if ((rc = dcsim_sweepdb_read(in, (int64_t)sweep_d, &pts, &n, &total, err))) return rc;
     if (n < total)
-      fprintf(stderr, "dcsim: %s: the sweep has %zu of its %zu points (interrupted; run it again to finish)\n", in, n, total);
+      fprintf(stderr, "dcsim: %s: the sweep has %zu of its %zu points (interrupted, or one shard: run it again to finish, or dcsim merge the shards)\n", in, n, total);
   } else if ((rc = dcsim_sweep_points_read(in, &pts, &n, err))) {
     return rc;
   }

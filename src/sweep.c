@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <omp.h>
 
@@ -18,6 +19,7 @@
 #include "dcsim/sched.h"
 #include "dcsim/sha256.h"
 #include "dcsim/xmlio.h"
+#include "sweep_internal.h"
 
 struct dcsim_sweep {
   dcsim_scenario *base;
@@ -35,6 +37,7 @@ struct dcsim_sweep {
   char *definition;
   char hash[65];
   const volatile sig_atomic_t *interrupt; /* polled before each point; NULL = never */
+  unsigned shard_i, shard_n;   /* this process evaluates the points of shard i of n (n = 0: all) */
 };
 
 static char *dupstr(const char *s) {
@@ -418,51 +421,117 @@ void dcsim_sweep_mark_front(dcsim_sweep_point *pts, size_t n) {
   free(fr);
 }
 
-int dcsim_sweep_run(dcsim_sweep_t *sw, const dcsim_sweep_run_opts *o, dcsim_error *err) {
-  static const dcsim_sweep_run_opts dflt = {0, 0, 0, NULL};
-  if (!o) o = &dflt;
-  int nt = o->threads > 0 ? o->threads : omp_get_max_threads();
-  if (nt < 1) nt = 1;
-  size_t *pending = malloc((sw->n_points ? sw->n_points : 1) * sizeof *pending);
-  if (!pending) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
-  size_t n_pending = 0, done = 0;
-  for (size_t i = 0; i < sw->n_points; i++) {
-    if (sw->points[i].done) done++;
-    else pending[n_pending++] = i;
-  }
-  if (o->stop_after && n_pending > o->stop_after) n_pending = o->stop_after;
-  size_t batch = o->batch ? o->batch : 32 * (size_t)nt;
-  const dcsim_sweep_sink *sink = o->sink;
-  if (sink && sink->progress) sink->progress(sink->ctx, done, sw->n_points);
-  int rc = 0;
-  for (size_t b0 = 0; b0 < n_pending && !rc; b0 += batch) {
-    size_t bn = n_pending - b0 < batch ? n_pending - b0 : batch;
-    long fail_at = -1;
-    dcsim_error fail_err;
-    memset(&fail_err, 0, sizeof fail_err);
-    size_t batch_done = 0;
-    /* each point is written only at its own index: the result does not depend on the schedule */
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
-    for (long k = 0; k < (long)bn; k++) {
-      size_t idx = pending[b0 + (size_t)k];
-      if (sw->interrupt && *sw->interrupt) continue; /* stopping: no new point */
+/* ---- shards: which points this process evaluates (doc/scaling.md) ---- */
+
+/* The golden-ratio (Fibonacci) sequence: frac(index x 0.618...) in 64-bit fixed point, scaled to
+ * 0..n-1. It spreads every run of consecutive indices and every residue class (index mod p, the
+ * period of an inner list) evenly over the shards, so each shard takes an equal share of every part
+ * of the design space. Cyclic index % n aliases with the list lengths, contiguous blocks with the
+ * outer lists, a random hash balances only statistically (tools/bench/bench_shards.c,
+ * doc/scaling.md). */
+unsigned dcsim_sweep_shard_of(size_t index, unsigned n) {
+  uint64_t z = (uint64_t)index * 0x9e3779b97f4a7c15ULL;
+  return n > 1 ? (unsigned)(((z >> 32) * n) >> 32) : 0;
+}
+
+int dcsim_sweep_set_shard(dcsim_sweep_t *sw, unsigned i, unsigned n, dcsim_error *err) {
+  if (n > DCSIM_SWEEP_MAX_SHARDS || (n > 0 && i >= n))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--shard %u/%u: expected I/N with 0 <= I < N <= %u", i, n,
+                     DCSIM_SWEEP_MAX_SHARDS);
+  sw->shard_i = n > 1 ? i : 0;
+  sw->shard_n = n > 1 ? n : 0;
+  return 0;
+}
+
+int dcsim_sweep_in_shard(const dcsim_sweep_t *sw, size_t index) {
+  return sw->shard_n < 2 || dcsim_sweep_shard_of(index, sw->shard_n) == sw->shard_i;
+}
+
+size_t dcsim_sweep_pending(const dcsim_sweep_t *sw, size_t max, size_t *out) {
+  size_t n = 0;
+  for (size_t i = 0; i < sw->n_points && (!max || n < max); i++)
+    if (!sw->points[i].done && dcsim_sweep_in_shard(sw, i)) out[n++] = i;
+  return n;
+}
+
+int dcsim_sweep_threads(const dcsim_sweep_run_opts *o) {
+  int nt = o && o->threads > 0 ? o->threads : omp_get_max_threads();
+  return nt < 1 ? 1 : nt;
+}
+
+int dcsim_sweep_eval_batch(dcsim_sweep_t *sw, const size_t *idx, size_t n, int nt, void (*tick)(void *ctx, size_t k),
+                           void *ctx, dcsim_error *err) {
+  long fail_at = -1;
+  dcsim_error fail_err;
+  memset(&fail_err, 0, sizeof fail_err);
+  size_t next = 0, finished = 0;
+  /* points are handed out one at a time (they differ in cost); each is written only at its own
+   * index, so the result does not depend on the schedule */
+#pragma omp parallel num_threads(nt)
+  {
+    int t0 = omp_get_thread_num() == 0;
+    for (;;) {
+      size_t k;
+#pragma omp atomic capture
+      k = next++;
+      if (k >= n) break;
+      if (sw->interrupt && *sw->interrupt) { /* stopping: no new point (it still counts as handled) */
+#pragma omp atomic update
+        finished++;
+        continue;
+      }
       dcsim_error perr;
       memset(&perr, 0, sizeof perr);
-      int prc = dcsim_sweep_eval(sw, idx, &sw->points[idx], &perr);
+      int prc = dcsim_sweep_eval(sw, idx[k], &sw->points[idx[k]], &perr);
       if (prc) {
 #pragma omp critical(dcsim_sweep_fail)
-        if (fail_at < 0 || k < fail_at) { fail_at = k; fail_err = perr; }
+        if (fail_at < 0 || (long)k < fail_at) { fail_at = (long)k; fail_err = perr; }
       }
       size_t now;
 #pragma omp atomic capture
-      now = ++batch_done;
-      if (omp_get_thread_num() == 0 && sink && sink->progress) sink->progress(sink->ctx, done + now, sw->n_points);
+      now = ++finished;
+      if (tick && t0) tick(ctx, now);
     }
-    if (fail_at >= 0) {
-      if (err) *err = fail_err;
-      rc = fail_err.code ? fail_err.code : DCSIM_EINTERNAL;
-      break;
+    /* thread 0 keeps ticking (an MPI rank 0 answers its workers) while the others finish */
+    while (tick && t0) {
+      size_t f;
+#pragma omp atomic read
+      f = finished;
+      if (f >= n) break;
+      tick(ctx, f);
+      struct timespec pause = {0, 100000};
+      nanosleep(&pause, NULL);
     }
+  }
+  if (fail_at < 0) return 0;
+  if (err) *err = fail_err;
+  return fail_err.code ? fail_err.code : DCSIM_EINTERNAL;
+}
+
+typedef struct run_tick { const dcsim_sweep_sink *sink; size_t done, total; } run_tick;
+
+static void on_tick(void *ctx, size_t k) {
+  run_tick *t = ctx;
+  t->sink->progress(t->sink->ctx, t->done + k, t->total);
+}
+
+int dcsim_sweep_run(dcsim_sweep_t *sw, const dcsim_sweep_run_opts *o, dcsim_error *err) {
+  static const dcsim_sweep_run_opts dflt = {0, 0, 0, NULL};
+  if (!o) o = &dflt;
+  int nt = dcsim_sweep_threads(o);
+  size_t *pending = malloc((sw->n_points ? sw->n_points : 1) * sizeof *pending);
+  if (!pending) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  size_t n_pending = dcsim_sweep_pending(sw, o->stop_after, pending), done = 0;
+  for (size_t i = 0; i < sw->n_points; i++) done += sw->points[i].done != 0;
+  size_t batch = o->batch ? o->batch : 32 * (size_t)nt;
+  const dcsim_sweep_sink *sink = o->sink;
+  if (sink && sink->progress) sink->progress(sink->ctx, done, sw->n_points);
+  run_tick t = {sink, done, sw->n_points};
+  int rc = 0;
+  for (size_t b0 = 0; b0 < n_pending && !rc; b0 += batch) {
+    size_t bn = n_pending - b0 < batch ? n_pending - b0 : batch;
+    t.done = done;
+    if ((rc = dcsim_sweep_eval_batch(sw, pending + b0, bn, nt, sink && sink->progress ? on_tick : NULL, &t, err))) break;
     size_t finished = 0; /* fewer than bn when interrupted: the sink stores only done points */
     for (size_t k = 0; k < bn; k++) finished += sw->points[pending[b0 + k]].done != 0;
     done += finished;

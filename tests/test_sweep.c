@@ -135,6 +135,134 @@ static void test_resume(const char *dir) {
   CHECK(dcsim_sweepdb_read(db, 7, &pts, &n, &total, &err) == DCSIM_EREF);
 }
 
+
+/* ---- shards: a partition of the points; their databases merge into the rows of one run ---- */
+
+static void rm_db(const char *path) {
+  char side[2048];
+  unlink(path);
+  snprintf(side, sizeof side, "%s-wal", path);
+  unlink(side);
+  snprintf(side, sizeof side, "%s-shm", path);
+  unlink(side);
+}
+
+static void test_shards(const char *dir) {
+  dcsim_error err;
+  /* every point in exactly one shard, whatever N; shards take points from all over the space */
+  for (unsigned n = 1; n <= 9; n++) {
+    size_t count[9] = {0}, bad = 0;
+    for (size_t i = 0; i < 3360; i++) {
+      unsigned s = dcsim_sweep_shard_of(i, n);
+      if (s >= n) bad++;
+      else count[s]++;
+    }
+    CHECK_INT(bad, 0);
+    for (unsigned s = 0; s < n; s++) CHECK(count[s] > 3360 / n * 8 / 10 && count[s] < 3360 / n * 12 / 10);
+  }
+  dcsim_sweep_t *sw = alaro_sweep();
+  if (!sw) return;
+  CHECK_INT(dcsim_sweep_set_shard(sw, 2, 2, &err), DCSIM_EUSAGE);
+  CHECK_INT(dcsim_sweep_set_shard(sw, 0, 0, &err), 0);
+  char *want = json_of(sw, 1, 0); /* the whole sweep in one run */
+  dcsim_sweep_free(sw);
+  /* three shards, each in its own database */
+  char db[3][600], out[600];
+  size_t in_shard[3] = {0};
+  for (unsigned k = 0; k < 3; k++) {
+    snprintf(db[k], sizeof db[k], "%s/shard%u.db", dir, k);
+    sw = alaro_sweep();
+    dcsim_sweepdb_t *d = NULL;
+    CHECK(sw && dcsim_sweepdb_open(db[k], &d, &err) == 0);
+    if (!sw || !d) { dcsim_sweep_free(sw); dcsim_sweepdb_close(d); continue; }
+    CHECK_INT(dcsim_sweep_set_shard(sw, k, 3, &err), 0);
+    CHECK_INT(dcsim_sweepdb_attach(d, sw, "alaro", NULL, NULL, &err), 0);
+    child_ctx c = {d};
+    dcsim_sweep_sink sink = {&c, child_batch, NULL};
+    dcsim_sweep_run_opts o = {2, 0, 4, &sink};
+    CHECK_INT(dcsim_sweep_run(sw, &o, &err), 0);
+    size_t wrong = 0, front = 0;
+    for (size_t i = 0; i < dcsim_sweep_n_points(sw); i++) {
+      const dcsim_sweep_point *p = &dcsim_sweep_points(sw)[i];
+      in_shard[k] += dcsim_sweep_in_shard(sw, i);
+      wrong += (p->done != 0) != dcsim_sweep_in_shard(sw, i);
+      front += p->pareto != 0;
+    }
+    CHECK_INT(wrong, 0);
+    CHECK_INT(front, 0); /* no front of a part of the sweep */
+    CHECK(in_shard[k] > 0);
+    dcsim_sweepdb_close(d);
+    dcsim_sweep_free(sw);
+  }
+  CHECK_INT(in_shard[0] + in_shard[1] + in_shard[2], 72);
+  /* merged (shard 1 given twice: identical duplicates) = one run */
+  snprintf(out, sizeof out, "%s/all.db", dir);
+  const char *ins[] = {db[0], db[1], db[2], db[1]};
+  size_t rows[4] = {0};
+  dcsim_sweepdb_merge_report rep;
+  CHECK_INT(dcsim_sweepdb_merge(ins, 4, out, NULL, &rep, rows, &err), 0);
+  CHECK_INT(rep.n_points, 72);
+  CHECK_INT(rep.n_stored, 72);
+  CHECK_INT(rep.n_missing, 0);
+  CHECK_INT(rep.n_duplicates, in_shard[1]);
+  CHECK_STR(rep.missing, "");
+  CHECK_INT(rows[0], in_shard[0]);
+  CHECK_INT(rows[3], in_shard[1]);
+  dcsim_sweep_point *pts = NULL;
+  size_t n = 0, total = 0;
+  CHECK_INT(dcsim_sweepdb_read(out, 0, &pts, &n, &total, &err), 0);
+  CHECK_INT(n, 72);
+  if (pts) {
+    dcsim_sweep_mark_front(pts, n);
+    char *got = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&got, &len);
+    dcsim_sweep_write_json(f, pts, n);
+    fclose(f);
+    CHECK(want && got && strcmp(want, got) == 0);
+    free(got);
+  }
+  dcsim_sweep_points_free(pts, n);
+  /* an existing output is never overwritten */
+  CHECK_INT(dcsim_sweepdb_merge(ins, 2, out, NULL, &rep, NULL, &err), DCSIM_EUSAGE);
+  CHECK_STR(err.file, out);
+  rm_db(out);
+  /* a shard left out: its points are reported missing */
+  CHECK_INT(dcsim_sweepdb_merge(ins, 2, out, NULL, &rep, NULL, &err), 0);
+  CHECK_INT(rep.n_missing, in_shard[2]);
+  CHECK(rep.missing[0] >= '0' && rep.missing[0] <= '9');
+  rm_db(out);
+  /* a point that differs between two inputs: refused, naming both files; nothing written */
+  sqlite3 *q = NULL;
+  sqlite3_open(db[2], &q);
+  CHECK(sqlite3_exec(q, "UPDATE sweep_points SET time_s = time_s + 1e-9 WHERE idx = (SELECT min(idx) FROM sweep_points WHERE feasible)",
+                     NULL, NULL, NULL) == SQLITE_OK && sqlite3_changes(q) == 1);
+  sqlite3_close(q);
+  const char *ins2[] = {db[0], db[1], db[2], db[2]};
+  CHECK_INT(dcsim_sweepdb_merge(ins2, 4, out, NULL, &rep, NULL, &err), 0); /* a change in one shard alone is no conflict */
+  rm_db(out);
+  char copy[1400];
+  snprintf(copy, sizeof copy, "cp %s %s/doctored.db", db[0], dir);
+  CHECK(system(copy) == 0);
+  snprintf(copy, sizeof copy, "%s/doctored.db", dir);
+  sqlite3_open(copy, &q);
+  sqlite3_exec(q, "UPDATE sweep_points SET reason = 'x' WHERE idx = (SELECT max(idx) FROM sweep_points WHERE NOT feasible)", NULL, NULL, NULL);
+  CHECK_INT(sqlite3_changes(q), 1);
+  sqlite3_close(q);
+  const char *ins3[] = {db[0], copy};
+  CHECK_INT(dcsim_sweepdb_merge(ins3, 2, out, NULL, &rep, NULL, &err), DCSIM_EDB);
+  CHECK_STR(err.file, copy);
+  CHECK(strstr(err.msg, db[0]) && strstr(err.msg, "reason: 'x' here"));
+  CHECK(access(out, F_OK) != 0);
+  /* another sweep: refused; a hash prefix that matches nothing: refused */
+  CHECK_INT(dcsim_sweepdb_merge(ins, 1, out, "ffff", &rep, NULL, &err), DCSIM_EREF);
+  CHECK_INT(dcsim_sweepdb_merge(ins, 1, out, "", &rep, NULL, &err), 0);
+  rm_db(out);
+  rm_db(copy);
+  for (int k = 0; k < 3; k++) rm_db(db[k]);
+  free(want);
+}
+
 int main(void) {
   char dir[] = "/tmp/dcsim-test-sweep-XXXXXX";
   CHECK(mkdtemp(dir) != NULL);
@@ -276,6 +404,7 @@ int main(void) {
     unlink(pc);
   }
   dcsim_sweep_free(sw);
+  test_shards(dir);
   char db[600];
   snprintf(db, sizeof db, "%s/sweep.db", dir);
   unlink(db);

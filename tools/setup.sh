@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 # valgrind: instruction counts (doc/performance.md)
 pkgs="build-essential cmake pkg-config libxml2-dev libxml2-utils libsqlite3-dev sqlite3 libgsl-dev libglpk-dev libyaml-dev gnuplot-nox zlib1g-dev libjansson-dev
       clang libclang-rt-14-dev libsimgrid-dev valgrind"
+pkgs="$pkgs libopenmpi-dev openmpi-bin" # for the optional MPI build (-DDCSIM_MPI=ON, doc/scaling.md)
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -17,7 +17,7 @@ typedef struct dcsim_opt_spec {
   const char *help;
 } dcsim_opt_spec;
 
-#define DCSIM_MAX_POSITIONAL 64 /* arguments that are not options, the subcommand word included */
+#define DCSIM_MAX_POSITIONAL 4096 /* dcsim merge takes the databases of every shard */
 
 typedef struct dcsim_args {
   const dcsim_opt_spec *specs;
@@ -69,5 +69,6 @@ int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err);
+int dcsim_cmd_merge(const dcsim_args *a, dcsim_error *err);
 
 #endif

@@ -24,6 +24,7 @@
 
 #define DCSIM_SWEEP_MAX_LIST 64       /* values per list */
 #define DCSIM_SWEEP_MAX_POINTS 10000000u
+#define DCSIM_SWEEP_MAX_SHARDS 1000000u
 
 typedef struct dcsim_sweep_def {
   const char *input;           /* a <workflow> (or <workload>) file */
@@ -70,6 +71,16 @@ const char *dcsim_sweep_hash(const dcsim_sweep_t *sw);
 /* The canonical definition text that is hashed (stored with the sweep in the database). */
 const char *dcsim_sweep_definition(const dcsim_sweep_t *sw);
 
+/* Shards (job arrays, doc/scaling.md): restricts the points dcsim_sweep_run evaluates to shard i of
+ * n, the points whose dcsim_sweep_shard_of(index, n) is i: the golden-ratio sequence
+ * floor(n x frac(index x 0.618...)), which gives every shard an equal share of every part of the
+ * design space. n = 0 or 1: every point. The definition
+ * and its hash do not change: the shards of one sweep are stored as the same sweep, and `dcsim
+ * merge` joins their databases. */
+int dcsim_sweep_set_shard(dcsim_sweep_t *sw, unsigned i, unsigned n, dcsim_error *err);
+unsigned dcsim_sweep_shard_of(size_t index, unsigned n);
+int dcsim_sweep_in_shard(const dcsim_sweep_t *sw, size_t index);
+
 /* Records a point read back from a database: done, with its result. */
 int dcsim_sweep_restore(dcsim_sweep_t *sw, size_t index, int feasible, double time_s, double energy_j,
                         const char *reason, dcsim_error *err);
@@ -90,8 +101,8 @@ typedef struct dcsim_sweep_run_opts {
   const dcsim_sweep_sink *sink;
 } dcsim_sweep_run_opts;
 
-/* Evaluates every point not yet done, in batches, then (when all are done) marks the Pareto front
- * and its knee. Infeasible points are results, not errors; an error (out of memory, internal)
+/* Evaluates every point not yet done (of the shard, when one is set), in batches, then (when all
+ * points are done) marks the Pareto front and its knee. Infeasible points are results, not errors; an error (out of memory, internal)
  * stops the sweep and names the lowest failing point. */
 int dcsim_sweep_run(dcsim_sweep_t *sw, const dcsim_sweep_run_opts *o, dcsim_error *err);
 

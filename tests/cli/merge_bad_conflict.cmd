@@ -1,0 +1,2 @@
+# two shards disagree on a point (here a doctored row): the error names both files and the column
+dcsim sweep workflows/alaro.xml --cpu xeon-e5-2697v3,xeon-gold-6148 --gpu geforce-gtx970,tesla-k20m --nodes 1,4 --freq nominal --shard 0/2 --db $TMPDIR/s0.db --quiet --format csv > /dev/null && cp $TMPDIR/s0.db $TMPDIR/x.db && sqlite3 $TMPDIR/x.db "UPDATE sweep_points SET energy_j = energy_j * 1.000000000000001 WHERE idx = (SELECT max(idx) FROM sweep_points)" && (dcsim merge $TMPDIR/s0.db $TMPDIR/x.db -o $TMPDIR/all.db; echo "exit $?") 2>&1 | sed "s#$TMPDIR#TMP#g"; ls $TMPDIR

@@ -1,0 +1,1 @@
+dcsim merge no-such-shard.db -o $TMPDIR/all.db

@@ -1,0 +1,1 @@
+dcsim merge a.db b.db

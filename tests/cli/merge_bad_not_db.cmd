@@ -1,0 +1,1 @@
+dcsim merge workflows/alaro.xml -o $TMPDIR/all.db

@@ -1,0 +1,2 @@
+# a database of another sweep (other node counts): not merged
+dcsim sweep workflows/alaro.xml --cpu xeon-e5-2697v3,xeon-gold-6148 --gpu geforce-gtx970,tesla-k20m --nodes 1,4 --freq nominal --shard 0/2 --db $TMPDIR/s0.db --quiet --format csv > /dev/null && dcsim sweep workflows/alaro.xml --nodes 1,2 --shard 1/2 --db $TMPDIR/b.db --quiet --format csv > /dev/null && (dcsim merge $TMPDIR/s0.db $TMPDIR/b.db -o $TMPDIR/all.db; echo "exit $?") 2>&1 | sed "s#$TMPDIR#TMP#g"; ls $TMPDIR
