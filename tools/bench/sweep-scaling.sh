@@ -5,8 +5,8 @@
 # source root after tools/setup.sh and an MPI build:
 #   cmake -S . -B build-mpi -DDCSIM_MPI=ON && cmake --build build-mpi -j
 #   tools/bench/sweep-scaling.sh build-mpi 5
-# The sweep: a data-centre day (workflows/datacentre-day.xml: 42 jobs, 8,400 tasks) for 3 GPUs x
-# 1-64 nodes x 1-4 cores = 768 points, all feasible, whose cost grows with the node count.
+# The sweep: a data-centre day (workflows/datacentre-day.xml: 42 jobs, 8,400 tasks) for 2 CPUs x
+# 3 GPUs x 1-64 nodes x 1-4 cores = 1536 points, all feasible, of different costs.
 set -euo pipefail
 mpibuild=${1:?usage: sweep-scaling.sh MPI_BUILD_DIR [REPEAT]}
 rep=${2:-3}
@@ -14,7 +14,8 @@ one=build/dcsim
 mpi=$mpibuild/dcsim
 mpirun=(mpirun --oversubscribe)
 [ "$(id -u)" = 0 ] && mpirun+=(--allow-run-as-root)
-S=(workflows/datacentre-day.xml --gpu geforce-gtx970,tesla-k20m,tesla-m2070q --nodes 1-64 --cores 1-4 --freq nominal
+S=(workflows/datacentre-day.xml --cpu xeon-e5-2697v3,xeon-gold-6148 --gpu geforce-gtx970,tesla-k20m,tesla-m2070q
+   --nodes 1-64 --cores 1-4 --freq nominal
    --format csv --quiet)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
