@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "calib_internal.h"
+#include "calib/internal.h"
 #include "check.h"
 #include "dcsim/calib.h"
 #include "dcsim/dwarf.h"

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep_internal.h"
+#include "sweep/internal.h"
 
 enum { TAG_WORK = 7101, TAG_RESULT = 7102, DEPTH = 2 };
 

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "calib_internal.h"
+#include "calib/internal.h"
 #include "dcsim/csv.h"
 #include "dcsim/xmlio.h"
 

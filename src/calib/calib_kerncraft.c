@@ -8,7 +8,7 @@
 
 #include <yaml.h>
 
-#include "calib_internal.h"
+#include "calib/internal.h"
 #include "dcsim/calib.h"
 #include "dcsim/xmlio.h"
 

@@ -9,7 +9,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
-#include "calib_internal.h"
+#include "calib/internal.h"
 #include "dcsim/calib.h"
 #include "dcsim/csv.h"
 #include "dcsim/xmlio.h"

@@ -19,7 +19,7 @@
 #include "dcsim/sched.h"
 #include "dcsim/sha256.h"
 #include "dcsim/xmlio.h"
-#include "sweep_internal.h"
+#include "sweep/internal.h"
 
 struct dcsim_sweep {
   dcsim_scenario *base;
