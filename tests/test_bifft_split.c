@@ -12,45 +12,50 @@
 #include "dcsim/hwprofile.h"
 
 #define DWARF "dwarfs/bifft.xml"
-#define CPU "hw-profiles/cpu/xeon-e5-2697v3.xml"
-#define RUNS "calibration/xeon-e5-2697v3/bifft-runs.csv"
+#define CPU   "hw-profiles/cpu/xeon-e5-2697v3.xml"
+#define RUNS  "calibration/xeon-e5-2697v3/bifft-runs.csv"
 
 /* a equals b to 1e-6 relative, or both are below 1e-6 of the total (LP round-off set to zero) */
-static void check_same(const char *what, const char *cs, const char *loop, double got, double want, double total) {
+static void check_same(const char *what, const char *cs, const char *loop, double got, double want,
+                       double total) {
   check_count++;
   double d = fabs(got - want);
   if (d <= 1e-6 * fabs(want) || (fabs(got) < 1e-6 * total && fabs(want) < 1e-6 * total)) return;
   check_failures++;
-  fprintf(stderr, "%s:%d: case %s loop %s: %s in " DWARF " = %.10g, LP split = %.10g\n", __FILE__, __LINE__, cs,
-          loop, what, got, want);
+  fprintf(stderr, "%s:%d: case %s loop %s: %s in " DWARF " = %.10g, LP split = %.10g\n", __FILE__,
+          __LINE__, cs, loop, what, got, want);
 }
 
-static int split_case(const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu, const char *cs, double ghz,
-                      double w_gflop, double q_gb, double t_s, int *n_checked) {
-  dcsim_error err = {0};
+static int split_case(const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu, const char *cs,
+                      double ghz, double w_gflop, double q_gb, double t_s, int *n_checked) {
+  dcsim_error err = { 0 };
   dcsim_dwarf_eval *ev = NULL;
   dcsim_split_loop *sl = NULL;
   double *wo = NULL, *qo = NULL;
   int rc = dcsim_dwarf_evaluate(d, cs, NULL, 0, &ev, &err);
   if (rc) goto out;
-  dcsim_cpu_state st = {ghz, NULL, 1};
+  dcsim_cpu_state st = { ghz, NULL, 1 };
   dcsim_cpu_rates rt;
   if ((rc = dcsim_cpu_profile_rates(cpu, &st, &rt, &err))) goto out;
   size_t n = ev->n_loops;
   sl = calloc(n, sizeof *sl);
   wo = calloc(n, sizeof *wo);
   qo = calloc(n, sizeof *qo);
-  if (!sl || !wo || !qo) { rc = -1; goto out; }
+  if (!sl || !wo || !qo) {
+    rc = -1;
+    goto out;
+  }
   for (size_t l = 0; l < n; l++) { /* as derive_bifft_split.c */
     const dcsim_cpu_loop *lp = &ev->loops[l];
-    sl[l].flop_rate = lp->has_flop ? rt.flops * lp->U + lp->S_flops : 0;                                  /* §6.1.2: 1/Tflop */
-    sl[l].byte_rate = rt.l1_bps * lp->V + rt.l2_bps * lp->X + rt.l3_bps * lp->Y + rt.dram_bps * lp->Z; /* §4.3: 1/Tmop */
+    sl[l].flop_rate = lp->has_flop ? rt.flops * lp->U + lp->S_flops : 0; /* §6.1.2: 1/Tflop */
+    sl[l].byte_rate = rt.l1_bps * lp->V + rt.l2_bps * lp->X + rt.l3_bps * lp->Y +
+                      rt.dram_bps * lp->Z; /* §4.3: 1/Tmop */
   }
   dcsim_split_result res;
   if ((rc = dcsim_fit_split(sl, n, w_gflop * 1e9, q_gb * 1e9, t_s, wo, qo, &res, &err))) goto out;
   CHECK(fabs(res.residual_s) < 1e-9 * t_s); /* the model reproduces the measured time */
   double points = 1;
-  const char *pn[] = {"NX", "NY", "FIELDS", "ITER"};
+  const char *pn[] = { "NX", "NY", "FIELDS", "ITER" };
   for (size_t p = 0; p < 4; p++) {
     double v;
     if ((rc = dcsim_dwarf_case_value(d, cs, pn[p], &v, &err))) goto out;
@@ -58,7 +63,8 @@ static int split_case(const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu, co
   }
   double wsum = 0, qsum = 0;
   for (size_t l = 0; l < n; l++) {
-    if (wo[l] < 1e-6 * points) wo[l] = 0; /* as the derivation: LP round-off below 1e-6 B/point is zero */
+    if (wo[l] < 1e-6 * points)
+      wo[l] = 0; /* as the derivation: LP round-off below 1e-6 B/point is zero */
     if (qo[l] < 1e-6 * points) qo[l] = 0;
     check_same("W", cs, ev->loops[l].name, ev->loops[l].work_flop, wo[l], w_gflop * 1e9);
     check_same("Q", cs, ev->loops[l].name, ev->loops[l].traffic_byte, qo[l], q_gb * 1e9);
@@ -81,7 +87,7 @@ out:
 }
 
 static void test_alaro(const dcsim_dwarf_t *d) {
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_dwarf_eval *e525 = NULL, *ea = NULL;
   if (dcsim_dwarf_evaluate(d, "200x180_525", NULL, 0, &e525, &err) ||
       dcsim_dwarf_evaluate(d, "alaro", NULL, 0, &ea, &err)) {
@@ -92,7 +98,8 @@ static void test_alaro(const dcsim_dwarf_t *d) {
     for (size_t l = 0; l < ea->n_loops; l++) {
       /* §6.2: 640 fields instead of 525, the same 100 iterations (doc/models.md) */
       CHECK_REL(ea->loops[l].work_flop + 1, e525->loops[l].work_flop * 640.0 / 525 + 1, 1e-12);
-      CHECK_REL(ea->loops[l].traffic_byte + 1, e525->loops[l].traffic_byte * 640.0 / 525 + 1, 1e-12);
+      CHECK_REL(ea->loops[l].traffic_byte + 1, e525->loops[l].traffic_byte * 640.0 / 525 + 1,
+                1e-12);
     }
   }
   dcsim_dwarf_eval_free(e525);
@@ -100,7 +107,7 @@ static void test_alaro(const dcsim_dwarf_t *d) {
 }
 
 int main(void) {
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_dwarf_t *d = NULL;
   dcsim_cpu_profile_t *cpu = NULL;
   dcsim_csv_t *csv = NULL;

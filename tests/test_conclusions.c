@@ -21,28 +21,32 @@ static dcsim_sweep_t *run(const dcsim_sweep_def *d) {
 }
 
 /* the point with these values ("" / 0 = any) */
-static const dcsim_sweep_point *pt(dcsim_sweep_t *sw, const char *cpu, const char *gpu, unsigned nodes, unsigned cores) {
+static const dcsim_sweep_point *pt(dcsim_sweep_t *sw, const char *cpu, const char *gpu,
+                                   unsigned nodes, unsigned cores) {
   const dcsim_sweep_point *p = dcsim_sweep_points(sw);
   for (size_t i = 0; i < dcsim_sweep_n_points(sw); i++)
-    if ((!*cpu || !strcmp(p[i].cpu, cpu)) && (!*gpu || !strcmp(p[i].gpu, gpu)) && (!nodes || p[i].nodes == nodes) &&
-        (!cores || p[i].cores == cores))
+    if ((!*cpu || !strcmp(p[i].cpu, cpu)) && (!*gpu || !strcmp(p[i].gpu, gpu)) &&
+        (!nodes || p[i].nodes == nodes) && (!cores || p[i].cores == cores))
       return &p[i];
   fprintf(stderr, "no point %s %s %u %u\n", cpu, gpu, nodes, cores);
   return NULL;
 }
 
 static const char *const HSW = "xeon-e5-2697v3", *const SKL = "xeon-gold-6148";
-static const char *const GTX = "geforce-gtx970", *const K20 = "tesla-k20m", *const M2070 = "tesla-m2070q";
+static const char *const GTX = "geforce-gtx970", *const K20 = "tesla-k20m",
+                         *const M2070 = "tesla-m2070q";
 
 static void alaro(void) {
   /* §6.2 / Figure 30: the ALARO workflow (100 steps of BiFFT on CPU nodes then ACRANEB2 on a GPU)
    * on {Haswell E5-2697v3, Skylake Gold 6148} x {GTX 970, K20m, M2070-Q}, 1..16 BiFFT nodes at
    * each CPU's nominal frequency (the Gold 6148 has no 2.6 GHz state). */
-  static const char *const cpus[] = {"xeon-e5-2697v3", "xeon-gold-6148"};
-  static const char *const gpus[] = {"geforce-gtx970", "tesla-k20m", "tesla-m2070q"};
-  static const unsigned nodes[] = {1, 2, 4, 8, 16};
-  static const char *const freqs[] = {"nominal"};
-  dcsim_sweep_def d = {"workflows/alaro.xml", NULL, NULL, 0, 2, cpus, 3, gpus, 5, nodes, 0, NULL, 1, freqs};
+  static const char *const cpus[] = { "xeon-e5-2697v3", "xeon-gold-6148" };
+  static const char *const gpus[] = { "geforce-gtx970", "tesla-k20m", "tesla-m2070q" };
+  static const unsigned nodes[] = { 1, 2, 4, 8, 16 };
+  static const char *const freqs[] = { "nominal" };
+  dcsim_sweep_def d = {
+    "workflows/alaro.xml", NULL, NULL, 0, 2, cpus, 3, gpus, 5, nodes, 0, NULL, 1, freqs
+  };
   dcsim_sweep_t *sw = run(&d);
   CHECK(sw != NULL);
   if (!sw) return;
@@ -69,8 +73,9 @@ static void alaro(void) {
       }
     CHECK(dcsim_pareto_front(6, t, e, NULL, fr) >= 1);
     CHECK_INT(dcsim_pareto_knee(6, t, e, fr), 3); /* cpus[1] x gpus[0] */
-    for (int c = 0; c < 3; c++) CHECK(!fr[c]);   /* no Haswell combination on the front */
-    /* §6.2 (Figure 29): with idle power counted, the GTX 970 beats the K20 in time at every node count */
+    for (int c = 0; c < 3; c++) CHECK(!fr[c]);    /* no Haswell combination on the front */
+    /* §6.2 (Figure 29): with idle power counted, the GTX 970 beats the K20 in time at every node
+     * count */
     CHECK(pt(sw, SKL, GTX, nn, 0)->time_s < pt(sw, SKL, K20, nn, 0)->time_s);
     CHECK(pt(sw, HSW, GTX, nn, 0)->time_s < pt(sw, HSW, K20, nn, 0)->time_s);
     /* ... and in energy "in particular when running on less nodes": on up to 4 BiFFT nodes the
@@ -85,11 +90,13 @@ static void alaro(void) {
   }
   /* the least energy of the whole design space: Skylake + GTX 970 */
   size_t best = 0;
-  for (size_t i = 1; i < n; i++) if (all[i].energy_j < all[best].energy_j) best = i;
+  for (size_t i = 1; i < n; i++)
+    if (all[i].energy_j < all[best].energy_j) best = i;
   CHECK_STR(all[best].cpu, SKL);
   CHECK_STR(all[best].gpu, GTX);
   /* the Pareto front of the whole space is Skylake only */
-  for (size_t i = 0; i < n; i++) if (all[i].pareto) CHECK_STR(all[i].cpu, SKL);
+  for (size_t i = 0; i < n; i++)
+    if (all[i].pareto) CHECK_STR(all[i].cpu, SKL);
   /* the shipped workflow (Haswell, BiFFT on 8 nodes x 1 core at 2.6 GHz, doc/engine.md): the
    * GTX 970 wins on energy against the K20m there too (671.6 vs 674.1 kJ) */
   const dcsim_sweep_point *g8 = pt(sw, HSW, GTX, 8, 0), *k8 = pt(sw, HSW, K20, 8, 0);
@@ -101,9 +108,12 @@ static void alaro(void) {
 
 static void acraneb2(void) {
   /* §6.2: "For the GPU and ACRANEB2 dwarf, the time-to-solution does not differ much between
-   * different GPU architectures and the best energy-to-solution is delivered with Nvidia Tesla K20" */
-  static const char *const gpus[] = {"geforce-gtx970", "tesla-k20m", "tesla-m2070q"};
-  dcsim_sweep_def d = {"workflows/acraneb2.xml", NULL, NULL, 0, 0, NULL, 3, gpus, 0, NULL, 0, NULL, 0, NULL};
+   * different GPU architectures and the best energy-to-solution is delivered with Nvidia Tesla K20"
+   */
+  static const char *const gpus[] = { "geforce-gtx970", "tesla-k20m", "tesla-m2070q" };
+  dcsim_sweep_def d = {
+    "workflows/acraneb2.xml", NULL, NULL, 0, 0, NULL, 3, gpus, 0, NULL, 0, NULL, 0, NULL
+  };
   dcsim_sweep_t *sw = run(&d);
   CHECK(sw != NULL);
   if (!sw) return;
@@ -113,9 +123,9 @@ static void acraneb2(void) {
     if (p[i].time_s < tmin) tmin = p[i].time_s;
     if (p[i].time_s > tmax) tmax = p[i].time_s;
   }
-  CHECK(tmax < 1.03 * tmin);                       /* 10.57 .. 10.83 s: within 3 % */
+  CHECK(tmax < 1.03 * tmin); /* 10.57 .. 10.83 s: within 3 % */
   CHECK(p[1].energy_j < p[0].energy_j && p[1].energy_j < p[2].energy_j); /* K20m least energy */
-  CHECK_REL(p[0].time_s, 10.65, 0.002);            /* the lead's `dcsim model` figures */
+  CHECK_REL(p[0].time_s, 10.65, 0.002); /* the lead's `dcsim model` figures */
   CHECK_REL(p[1].time_s, 10.83, 0.002);
   CHECK_REL(p[2].time_s, 10.57, 0.002);
   dcsim_sweep_free(sw);
@@ -124,8 +134,10 @@ static void acraneb2(void) {
 static void spherical_harmonics(void) {
   /* §6.1.1 / Figure 16: SH TL159 on 1..8 Haswell nodes: "Time-to-solution decreases with number of
    * nodes used, but energy-to-solution remains the same" (perfect overlap of communication) */
-  static const unsigned nodes[] = {1, 2, 4, 8};
-  dcsim_sweep_def d = {"workflows/sh-tl159.xml", NULL, NULL, 0, 0, NULL, 0, NULL, 4, nodes, 0, NULL, 0, NULL};
+  static const unsigned nodes[] = { 1, 2, 4, 8 };
+  dcsim_sweep_def d = {
+    "workflows/sh-tl159.xml", NULL, NULL, 0, 0, NULL, 0, NULL, 4, nodes, 0, NULL, 0, NULL
+  };
   dcsim_sweep_t *sw = run(&d);
   CHECK(sw != NULL);
   if (sw) {
@@ -139,8 +151,10 @@ static void spherical_harmonics(void) {
   }
   /* §6.1.1 / Figure 19: TCO639, "the new Skylake microarchitecture performs better with respect to
    * time-to-solution" than the E5-2697v3, at every node count */
-  static const char *const cpus[] = {"xeon-e5-2697v3", "xeon-gold-6148"};
-  dcsim_sweep_def d2 = {"workflows/sh-tco639.xml", NULL, NULL, 0, 2, cpus, 0, NULL, 4, nodes, 0, NULL, 0, NULL};
+  static const char *const cpus[] = { "xeon-e5-2697v3", "xeon-gold-6148" };
+  dcsim_sweep_def d2 = {
+    "workflows/sh-tco639.xml", NULL, NULL, 0, 2, cpus, 0, NULL, 4, nodes, 0, NULL, 0, NULL
+  };
   sw = run(&d2);
   CHECK(sw != NULL);
   if (sw) {
@@ -154,8 +168,10 @@ static void spherical_harmonics(void) {
 
 static void bifft(void) {
   /* §6.1.2 / Figure 28: BiFFT 200x180, 525 fields, 100 iterations on nodes x cores. */
-  static const unsigned nodes[] = {1, 2, 4, 8}, cores[] = {1, 2, 4};
-  dcsim_sweep_def d = {"workflows/bifft.xml", NULL, NULL, 0, 0, NULL, 0, NULL, 4, nodes, 3, cores, 0, NULL};
+  static const unsigned nodes[] = { 1, 2, 4, 8 }, cores[] = { 1, 2, 4 };
+  dcsim_sweep_def d = {
+    "workflows/bifft.xml", NULL, NULL, 0, 0, NULL, 0, NULL, 4, nodes, 3, cores, 0, NULL
+  };
   dcsim_sweep_t *sw = run(&d);
   CHECK(sw != NULL);
   if (!sw) return;

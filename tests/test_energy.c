@@ -12,12 +12,12 @@
  *   DRAM = (X*E_dram(2) + Y*E_dram(idle)) * T = (0.37420719*14.51 + 0.5*3.71) * 71.2
  *        = (5.42975 + 1.855) * 71.2 = 7.28475 * 71.2 = 518.67 J */
 static void test_53_by_hand(void) {
-  dcsim_energy_coeffs c = {0.58309038, 0.50242954, 0.37420719, 0.5}; /* D3.5 Tables 33-34 */
-  dcsim_cpu_power pw = {54.23, 14.51, 31.82, 3.71};                  /* D3.5 Table 35, 2 cores, idle */
-  dcsim_cpu_energy e = dcsim_energy_cpu_53(&c, &pw, 71.2);           /* D3.5 Table 35 time 71.2 s */
-  CHECK_REL(e.pkg_j, 3389.71, 5e-4);   /* D3.5 Table 35 "Epkg model" */
-  CHECK_REL(e.dram_j, 518.67, 5e-4);   /* D3.5 Table 35 "Edram model" */
-  CHECK_REL(e.energy_j, 3908.38, 5e-4);/* D3.5 Table 35 "Total energy model" */
+  dcsim_energy_coeffs c = { 0.58309038, 0.50242954, 0.37420719, 0.5 }; /* D3.5 Tables 33-34 */
+  dcsim_cpu_power pw = { 54.23, 14.51, 31.82, 3.71 };      /* D3.5 Table 35, 2 cores, idle */
+  dcsim_cpu_energy e = dcsim_energy_cpu_53(&c, &pw, 71.2); /* D3.5 Table 35 time 71.2 s */
+  CHECK_REL(e.pkg_j, 3389.71, 5e-4);                       /* D3.5 Table 35 "Epkg model" */
+  CHECK_REL(e.dram_j, 518.67, 5e-4);                       /* D3.5 Table 35 "Edram model" */
+  CHECK_REL(e.energy_j, 3908.38, 5e-4);                    /* D3.5 Table 35 "Total energy model" */
   CHECK_REL(e.energy_j, e.pkg_j + e.dram_j, 1e-15);
   /* zero time, zero energy */
   e = dcsim_energy_cpu_53(&c, &pw, 0);
@@ -26,7 +26,7 @@ static void test_53_by_hand(void) {
 
 /* The same from the data files: every row of D3.5 Table 35 within 0.05 %. */
 static void test_53_table35(void) {
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_dwarf_t *d = NULL;
   dcsim_cpu_profile_t *p = NULL;
   if (dcsim_dwarf_load("dwarfs/spherical-harmonics.xml", &d, &err) ||
@@ -41,19 +41,21 @@ static void test_53_table35(void) {
   CHECK_REL(c.pkg_S, 0.50242954, 1e-15);  /* D3.5 Table 33 */
   CHECK_REL(c.dram_X, 0.37420719, 1e-15); /* D3.5 Table 34 */
   CHECK_REL(c.dram_Y, 0.5, 1e-15);        /* D3.5 Table 34 */
-  static const struct { unsigned cores; double t, pkg, dram, total; } t35[] = {
-      {1, 139.9, 5898.49, 840.61, 6739.11}, /* D3.5 Table 35 model columns */
-      {2, 71.2, 3389.71, 518.67, 3908.38},
-      {4, 36.9, 2180.61, 321.96, 2502.58},
-      {8, 20.1, 1507.77, 186.88, 1694.66}};
+  static const struct {
+    unsigned cores;
+    double t, pkg, dram, total;
+  } t35[] = { { 1, 139.9, 5898.49, 840.61, 6739.11 }, /* D3.5 Table 35 model columns */
+              { 2, 71.2, 3389.71, 518.67, 3908.38 },
+              { 4, 36.9, 2180.61, 321.96, 2502.58 },
+              { 8, 20.1, 1507.77, 186.88, 1694.66 } };
   for (size_t i = 0; i < 4; i++) {
-    dcsim_cpu_state s = {2.6, NULL, t35[i].cores};
+    dcsim_cpu_state s = { 2.6, NULL, t35[i].cores };
     dcsim_cpu_power pw;
     CHECK_INT(dcsim_cpu_profile_power(p, &s, &pw, &err), 0);
     dcsim_cpu_energy e = dcsim_energy_cpu_53(&c, &pw, t35[i].t);
-    CHECK_REL(e.pkg_j, t35[i].pkg, 5e-4);     /* D3.5 Table 35 Epkg model */
-    CHECK_REL(e.dram_j, t35[i].dram, 5e-4);   /* D3.5 Table 35 Edram model */
-    CHECK_REL(e.energy_j, t35[i].total, 5e-4);/* D3.5 Table 35 total model */
+    CHECK_REL(e.pkg_j, t35[i].pkg, 5e-4);      /* D3.5 Table 35 Epkg model */
+    CHECK_REL(e.dram_j, t35[i].dram, 5e-4);    /* D3.5 Table 35 Edram model */
+    CHECK_REL(e.energy_j, t35[i].total, 5e-4); /* D3.5 Table 35 total model */
   }
 out:
   dcsim_dwarf_free(d);
@@ -62,7 +64,7 @@ out:
 
 /* §5.2: E = sum over loops of E_pkg*W*Tflop + E_dram*Q*Tmop + E_const. */
 static void test_52(void) {
-  dcsim_cpu_power pw = {41.3, 7.9, 5.53, 1.31}; /* pkg_w, dram_w, pkg_idle_w, dram_idle_w */
+  dcsim_cpu_power pw = { 41.3, 7.9, 5.53, 1.31 }; /* pkg_w, dram_w, pkg_idle_w, dram_idle_w */
   dcsim_loop_part parts[3];
   memset(parts, 0, sizeof parts);
   /* loop 1, compute-bound: W*Tflop = 2.385 s > Q*Tmop = 1.25 s
@@ -76,8 +78,8 @@ static void test_52(void) {
   parts[1].flop_time_s = 0.75;
   parts[1].mem_time_s = 3.917;
   dcsim_cpu_energy e = dcsim_energy_cpu_52(&pw, parts, 2);
-  CHECK_REL(e.pkg_j, 98.5005 + 30.975 + 17.51351, 1e-12);   /* 146.98901 J */
-  CHECK_REL(e.dram_j, 9.875 + 1.48685 + 30.9443, 1e-12);    /* 42.30615 J */
+  CHECK_REL(e.pkg_j, 98.5005 + 30.975 + 17.51351, 1e-12); /* 146.98901 J */
+  CHECK_REL(e.dram_j, 9.875 + 1.48685 + 30.9443, 1e-12);  /* 42.30615 J */
   CHECK_REL(e.energy_j, 189.29516, 1e-12);
   /* each loop alone: the E_const goes to DRAM for compute-bound, to PKG for memory-bound */
   e = dcsim_energy_cpu_52(&pw, &parts[0], 1);
@@ -108,9 +110,9 @@ static void test_gpu(void) {
   /* GTX 970: limit 155 W, S = 58.71 % -> S*E_gpu = 91.0005 W (Table 36 "AVG energy" 91 W/s).
    * With T = 11.9 s and a host idle package of 5.53 W: 11.9*(5.53 + 91.0005) = 1148.71295 J */
   CHECK_REL(dcsim_energy_gpu(11.9, 5.53, 0.5871, 155), 1148.71295, 1e-12);
-  CHECK_REL(dcsim_energy_gpu(1.0, 0, 0.5871, 155), 91, 1e-4);   /* D3.5 Table 36: 91 W/s */
+  CHECK_REL(dcsim_energy_gpu(1.0, 0, 0.5871, 155), 91, 1e-4); /* D3.5 Table 36: 91 W/s */
   /* Tesla K20: 225 W, S = 28.89 % -> 65.0025 W (Table 36: 65 W/s) */
-  CHECK_REL(dcsim_energy_gpu(1.0, 0, 0.2889, 225), 65, 1e-4);   /* D3.5 Table 36: 65 W/s */
+  CHECK_REL(dcsim_energy_gpu(1.0, 0, 0.2889, 225), 65, 1e-4); /* D3.5 Table 36: 65 W/s */
   /* the host term alone: 2.385 s * 31.82 W = 75.8907 J */
   CHECK_REL(dcsim_energy_gpu(2.385, 31.82, 0, 155), 75.8907, 1e-12);
 }
@@ -118,8 +120,9 @@ static void test_gpu(void) {
 /* §5.7 with E1 = 1000.5 J, E1const = 37.35 W, E2 = 2385 J, E2const = 5.53 W. */
 static void test_nwp(void) {
   /* T1 = 20 s < T2 = 31.5 s
-   *   no overlap: 1000.5 + 37.35*31.5 + 2385 + 5.53*20 = 1000.5 + 1176.525 + 2385 + 110.6 = 4672.625
-   *   overlap:    1000.5 + 2385 + (31.5-20)*37.35      = 3385.5 + 429.525              = 3815.025 */
+   *   no overlap: 1000.5 + 37.35*31.5 + 2385 + 5.53*20 = 1000.5 + 1176.525 + 2385 + 110.6 =
+   * 4672.625 overlap:    1000.5 + 2385 + (31.5-20)*37.35      = 3385.5 + 429.525              =
+   * 3815.025 */
   CHECK_REL(dcsim_energy_nwp_nooverlap(1000.5, 37.35, 20, 2385, 5.53, 31.5), 4672.625, 1e-12);
   CHECK_REL(dcsim_energy_nwp_overlap(1000.5, 37.35, 20, 2385, 5.53, 31.5), 3815.025, 1e-12);
   /* T1 = 31.5 s > T2 = 20 s

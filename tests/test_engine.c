@@ -15,7 +15,7 @@
 
 static dcsim_scenario *load(const char *path, dcsim_task_policy tp) {
   dcsim_error err;
-  dcsim_scenario_opts o = {.task_policy = tp};
+  dcsim_scenario_opts o = { .task_policy = tp };
   dcsim_scenario *s = NULL;
   if (dcsim_scenario_load(path, &o, &s, &err)) {
     fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
@@ -24,9 +24,10 @@ static dcsim_scenario *load(const char *path, dcsim_task_policy tp) {
   return s;
 }
 
-static dcsim_engine_t *run(const dcsim_scenario *s, dcsim_job_policy jp, const dcsim_engine_sink *sink) {
+static dcsim_engine_t *run(const dcsim_scenario *s, dcsim_job_policy jp,
+                           const dcsim_engine_sink *sink) {
   dcsim_error err;
-  dcsim_engine_opts o = {.job_policy = jp, .sink = sink};
+  dcsim_engine_opts o = { .job_policy = jp, .sink = sink };
   dcsim_engine_t *e = dcsim_engine_new(s, &o, &err);
   if (!e || dcsim_engine_run(e, &err)) {
     fprintf(stderr, "engine: %s\n", err.msg);
@@ -46,7 +47,10 @@ static void check_nwp(const char *path, int overlap) {
   if (!s) return;
   dcsim_engine_t *e = run(s, DCSIM_JOB_FCFS, NULL);
   CHECK(e != NULL);
-  if (!e) { dcsim_scenario_free(s); return; }
+  if (!e) {
+    dcsim_scenario_free(s);
+    return;
+  }
   const dcsim_wf_rt *w = &s->wfs[0];
   const dcsim_option *o1 = &w->tmpls[0].opts[0], *o2 = &w->tmpls[1].opts[0];
   const dcsim_group_rt *g1 = &s->groups[o1->group], *g2 = &s->groups[o2->group];
@@ -54,13 +58,13 @@ static void check_nwp(const char *path, int overlap) {
   /* the engine works with durations rounded to the ns: use the node powers times those */
   double E1 = o1->nodes * (g1->idle_w + o1->node_delta_w) * T1, E1c = o1->nodes * g1->idle_w;
   double E2 = (g2->idle_w + o2->node_delta_w) * T2, E2c = g2->idle_w;
-  CHECK_REL(E1, o1->energy_j, 1e-6);                              /* = §5.3 model energy */
-  CHECK_REL(E2, o2->energy_j + g2->dram_idle_w * T2, 1e-6);       /* = §5.5 + host DRAM idle */
+  CHECK_REL(E1, o1->energy_j, 1e-6);                        /* = §5.3 model energy */
+  CHECK_REL(E2, o2->energy_j + g2->dram_idle_w * T2, 1e-6); /* = §5.5 + host DRAM idle */
   double one = overlap ? dcsim_energy_nwp_overlap(E1, E1c, T1, E2, E2c, T2)
                        : dcsim_energy_nwp_nooverlap(E1, E1c, T1, E2, E2c, T2);
   const dcsim_run_stats *st = dcsim_engine_stats(e);
   CHECK_REL(st->jobs[0].energy_j, 3 * one, 1e-9); /* 3 steps */
-  CHECK_REL(st->energy_j, 3 * one, 1e-9);          /* every node belongs to the job */
+  CHECK_REL(st->energy_j, 3 * one, 1e-9);         /* every node belongs to the job */
   double t_step = overlap ? (T1 > T2 ? T1 : T2) : T1 + T2;
   CHECK_REL((double)st->makespan_ns * 1e-9, 3 * t_step, 1e-9);
   CHECK_INT((long long)st->tasks, 6);
@@ -76,12 +80,14 @@ static void check_backfill(void) {
   CHECK(f && e);
   if (f && e) {
     const dcsim_run_stats *sf = dcsim_engine_stats(f), *se = dcsim_engine_stats(e);
-    /* A (2 nodes, 58.86 s) at 0, B (4 nodes) at 1 s, C (1 node, 1.76 s) at 2 s: D3.5 Table 38 times */
+    /* A (2 nodes, 58.86 s) at 0, B (4 nodes) at 1 s, C (1 node, 1.76 s) at 2 s: D3.5 Table 38 times
+     */
     CHECK_REL((double)sf->jobs[0].end_ns * 1e-9, 117.72 / 2, 1e-6);
     CHECK_REL((double)sf->jobs[1].start_ns * 1e-9, 117.72 / 2, 1e-6); /* B waits for A */
-    CHECK_REL((double)sf->jobs[2].start_ns * 1e-9, 117.72 / 2 + 117.72 / 4, 1e-6); /* FCFS: C behind B */
-    CHECK_REL((double)se->jobs[2].start_ns * 1e-9, 2.0, 1e-9);           /* EASY: C backfilled */
-    CHECK_REL((double)se->jobs[1].start_ns * 1e-9, 117.72 / 2, 1e-6);    /* without delaying B */
+    CHECK_REL((double)sf->jobs[2].start_ns * 1e-9, 117.72 / 2 + 117.72 / 4,
+              1e-6);                                                  /* FCFS: C behind B */
+    CHECK_REL((double)se->jobs[2].start_ns * 1e-9, 2.0, 1e-9);        /* EASY: C backfilled */
+    CHECK_REL((double)se->jobs[1].start_ns * 1e-9, 117.72 / 2, 1e-6); /* without delaying B */
     CHECK(se->makespan_ns <= sf->makespan_ns);
   }
   dcsim_engine_free(f);
@@ -134,7 +140,7 @@ static void check_results(void) {
   dcsim_scenario *s = load("tests/data/engine/nwp-nooverlap.xml", DCSIM_TASK_HEFT);
   CHECK(s != NULL);
   dcsim_error err;
-  dcsim_run_info info = {"tests/data/engine/nwp-nooverlap.xml", "fcfs", "heft"};
+  dcsim_run_info info = { "tests/data/engine/nwp-nooverlap.xml", "fcfs", "heft" };
   /* a run that is not finished leaves nothing */
   dcsim_results_t *r = NULL;
   CHECK(dcsim_results_open(db, &r, &err) == 0);
@@ -162,8 +168,10 @@ static void check_results(void) {
   dcsim_scenario_free(s);
   unlink(db);
   char aux[sizeof db + 8];
-  snprintf(aux, sizeof aux, "%s-wal", db); unlink(aux);
-  snprintf(aux, sizeof aux, "%s-shm", db); unlink(aux);
+  snprintf(aux, sizeof aux, "%s-wal", db);
+  unlink(aux);
+  snprintf(aux, sizeof aux, "%s-shm", db);
+  unlink(aux);
 }
 
 /* counts the tasks that ran on a GPU */
@@ -173,9 +181,10 @@ static int count_gpu(void *ctx, const dcsim_task_record *r, dcsim_error *err) {
   return 0;
 }
 
-static double run_choice(const char *path, dcsim_task_policy tp, double deadline_s, int *gpu_tasks) {
+static double run_choice(const char *path, dcsim_task_policy tp, double deadline_s,
+                         int *gpu_tasks) {
   dcsim_error err;
-  dcsim_scenario_opts o = {.task_policy = tp, .deadline_s = deadline_s};
+  dcsim_scenario_opts o = { .task_policy = tp, .deadline_s = deadline_s };
   dcsim_scenario *s = NULL;
   double e_j = -1;
   *gpu_tasks = 0;
@@ -183,7 +192,7 @@ static double run_choice(const char *path, dcsim_task_policy tp, double deadline
     fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
     return -1;
   }
-  dcsim_engine_sink sink = {gpu_tasks, count_gpu, NULL};
+  dcsim_engine_sink sink = { gpu_tasks, count_gpu, NULL };
   dcsim_engine_t *e = run(s, DCSIM_JOB_FCFS, &sink);
   if (e) e_j = dcsim_engine_stats(e)->jobs[0].energy_j;
   dcsim_engine_free(e);
@@ -216,10 +225,10 @@ static void check_shared_cores(void) {
   if (!s) return;
   const dcsim_wf_plan *p = &s->wfs[0].plan;
   CHECK_INT(p->alloc[0], 2);
-  CHECK_INT(p->makespan_ns, 118000000000LL);           /* 10 + 100 + 3 (delay) + 5 */
-  CHECK_INT(p->node_list[p->node_start[1]], 0);        /* a, b, c, e share node 0 */
+  CHECK_INT(p->makespan_ns, 118000000000LL);    /* 10 + 100 + 3 (delay) + 5 */
+  CHECK_INT(p->node_list[p->node_start[1]], 0); /* a, b, c, e share node 0 */
   CHECK_INT(p->node_list[p->node_start[2]], 0);
-  CHECK_INT(p->node_list[p->node_start[4]], 1);        /* d (2 cores) does not fit beside them */
+  CHECK_INT(p->node_list[p->node_start[4]], 1); /* d (2 cores) does not fit beside them */
   CHECK_INT(p->start_ns[6], 113000000000LL);
   dcsim_engine_t *e = run(s, DCSIM_JOB_FCFS, NULL);
   CHECK(e != NULL);
@@ -233,7 +242,9 @@ static void check_shared_cores(void) {
   dcsim_scenario_free(s);
 }
 
-static double start_of(const dcsim_run_stats *st, size_t j) { return (double)st->jobs[j].start_ns * 1e-9; }
+static double start_of(const dcsim_run_stats *st, size_t j) {
+  return (double)st->jobs[j].start_ns * 1e-9;
+}
 
 /* SJF orders the waiting jobs by estimate (10 s, 30 s, 50 s), FCFS by submission. */
 static void check_sjf(void) {
@@ -258,7 +269,8 @@ static void check_sjf(void) {
 
 /* EASY backfills with the users' estimates (SWF requested time), not the real run times. */
 static void check_easy_estimates(void) {
-  static const char *const files[] = {"tests/data/traces/easy.swf", "tests/data/traces/easy-noreq.swf"};
+  static const char *const files[] = { "tests/data/traces/easy.swf",
+                                       "tests/data/traces/easy-noreq.swf" };
   for (int k = 0; k < 2; k++) {
     dcsim_scenario *s = load(files[k], DCSIM_TASK_HEFT);
     CHECK(s != NULL);
@@ -285,7 +297,7 @@ static void check_power_management(void) {
   CHECK(s != NULL);
   if (!s) return;
   dcsim_error err;
-  dcsim_engine_opts o = {.job_policy = DCSIM_JOB_FCFS, .power_off = 1, .power_off_after_s = 60};
+  dcsim_engine_opts o = { .job_policy = DCSIM_JOB_FCFS, .power_off = 1, .power_off_after_s = 60 };
   dcsim_engine_t *e = dcsim_engine_new(s, &o, &err);
   CHECK(e && dcsim_engine_run(e, &err) == 0);
   if (e) {
@@ -312,7 +324,8 @@ static void check_power_management(void) {
   dcsim_engine_t *f = run(s, DCSIM_JOB_FCFS, NULL);
   if (f) {
     CHECK_INT((long long)dcsim_engine_stats(f)->boots, 0);
-    CHECK_REL(dcsim_engine_stats(f)->energy_j, 2 * 600 * s->groups[0].idle_w + 200 * s->wfs[0].tmpls[0].opts[0].node_delta_w, 1e-12);
+    CHECK_REL(dcsim_engine_stats(f)->energy_j,
+              2 * 600 * s->groups[0].idle_w + 200 * s->wfs[0].tmpls[0].opts[0].node_delta_w, 1e-12);
   }
   dcsim_engine_free(f);
   dcsim_scenario_free(s);

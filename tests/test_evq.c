@@ -35,12 +35,15 @@ static void test_empty(void) {
 
 static void test_order(void) {
   dcsim_evq_t *q = dcsim_evq_new(4);
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   /* pushed out of order; target = expected rank */
-  struct { int64_t t; int32_t p; uint32_t rank; } in[] = {
-      {2385, 0, 7}, {1000, 3, 4}, {1000, -7, 1}, {1000, 0, 2}, {99999, -100, 10},
-      {1000, 0, 3}, /* same (time, prio) as rank 2: FIFO */
-      {2385, -1, 6}, {1001, 5, 5}, {2385, 0, 8}, {2385, 0, 9}, {0, 0, 0}};
+  struct {
+    int64_t t;
+    int32_t p;
+    uint32_t rank;
+  } in[] = { { 2385, 0, 7 },  { 1000, 3, 4 }, { 1000, -7, 1 }, { 1000, 0, 2 }, { 99999, -100, 10 },
+             { 1000, 0, 3 }, /* same (time, prio) as rank 2: FIFO */
+             { 2385, -1, 6 }, { 1001, 5, 5 }, { 2385, 0, 8 },  { 2385, 0, 9 }, { 0, 0, 0 } };
   const uint32_t nin = sizeof in / sizeof in[0];
   for (uint32_t i = 0; i < nin; i++)
     CHECK_INT(dcsim_evq_push(q, in[i].t, in[i].p, 7, in[i].rank, 1000 + i, NULL, &err), 0);
@@ -66,8 +69,7 @@ static void test_order(void) {
 static void test_fifo_many(void) {
   /* 1000 equal events, pushed through several pool growths, come out in push order */
   dcsim_evq_t *q = dcsim_evq_new(1);
-  for (uint32_t i = 0; i < 1000; i++)
-    CHECK_INT(dcsim_evq_push(q, 2385, 1, 0, i, 0, NULL, NULL), 0);
+  for (uint32_t i = 0; i < 1000; i++) CHECK_INT(dcsim_evq_push(q, 2385, 1, 0, i, 0, NULL, NULL), 0);
   dcsim_event e;
   int ok = 1;
   for (uint32_t i = 0; i < 1000; i++) {
@@ -81,7 +83,7 @@ static void test_fifo_many(void) {
 
 static void test_reschedule(void) {
   dcsim_evq_t *q = dcsim_evq_new(8);
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_evh h[5];
   for (uint32_t i = 0; i < 5; i++)
     CHECK_INT(dcsim_evq_push(q, 100 * (i + 1), 0, 0, i, 0, &h[i], &err), 0);
@@ -90,8 +92,8 @@ static void test_reschedule(void) {
   CHECK_INT(dcsim_evq_reschedule(q, h[0], 450, &err), 0); /* later */
   CHECK_INT(dcsim_evq_reschedule(q, h[1], 300, &err), 0); /* same time as 2: goes after it */
   dcsim_event e;
-  uint32_t want[] = {4, 2, 1, 3, 0};
-  int64_t want_t[] = {50, 300, 300, 400, 450};
+  uint32_t want[] = { 4, 2, 1, 3, 0 };
+  int64_t want_t[] = { 50, 300, 300, 400, 450 };
   for (int i = 0; i < 5; i++) {
     CHECK_INT(dcsim_evq_pop(q, &e), 1);
     CHECK_INT(e.target, want[i]);
@@ -126,7 +128,7 @@ static void test_reschedule(void) {
 
 static void test_cancel(void) {
   dcsim_evq_t *q = dcsim_evq_new(0);
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_evh h[20];
   for (uint32_t i = 0; i < 20; i++) dcsim_evq_push(q, (i * 7919) % 20, 0, 0, i, 0, &h[i], NULL);
   /* (i*7919)%20 is a permutation of 0..19 */
@@ -261,7 +263,7 @@ static void test_random(int runs, int lockstep) {
   int64_t last_t = 0;
   long n_replace = 0;
   ref_ev *ref = malloc(MAXLIVE * sizeof *ref);
-  dcsim_evh dead[DEAD] = {0};
+  dcsim_evh dead[DEAD] = { 0 };
   size_t nref = 0, ndead = 0;
   uint64_t seq = 0; /* the reference's own insertion counter */
   int64_t now = 0;
@@ -276,7 +278,8 @@ static void test_random(int runs, int lockstep) {
     uint32_t push_pct = wave ? 55 : 30;
     if (nref == 0 || (r < push_pct && nref < MAXLIVE)) {
       /* narrow time and prio ranges make ties common */
-      int64_t t = lockstep && rng_below(8) ? (last_t > now ? last_t : now) + (int64_t)rng_below(3) : now + (int64_t)rng_below(50);
+      int64_t t = lockstep && rng_below(8) ? (last_t > now ? last_t : now) + (int64_t)rng_below(3)
+                                           : now + (int64_t)rng_below(50);
       last_t = t;
       int32_t p = (int32_t)rng_below(4) - 2;
       uint32_t kind = rng_below(5), target = rng_below(1000);
@@ -284,7 +287,7 @@ static void test_random(int runs, int lockstep) {
       dcsim_evh h;
       if (dcsim_evq_push(q, t, p, kind, target, payload, &h, NULL) != 0) bad_rc++;
       if (ref_has_handle(ref, nref, h)) bad_rc++; /* handles of live events are distinct */
-      ref[nref].ev = (dcsim_event){t, p, kind, target, seq++, payload};
+      ref[nref].ev = (dcsim_event){ t, p, kind, target, seq++, payload };
       ref[nref].h = h;
       nref++;
       n_push++;
@@ -301,12 +304,13 @@ static void test_random(int runs, int lockstep) {
     } else if (r < push_pct + 30) { /* replace the first event: the old handle goes stale */
       size_t m = ref_min(ref, nref);
       now = ref[m].ev.time_ns; /* the replaced event's time: the new one is not earlier */
-      int64_t t = lockstep && rng_below(8) ? (last_t > now ? last_t : now) + (int64_t)rng_below(3) : now + (int64_t)rng_below(50);
+      int64_t t = lockstep && rng_below(8) ? (last_t > now ? last_t : now) + (int64_t)rng_below(3)
+                                           : now + (int64_t)rng_below(50);
       last_t = t;
       int32_t p = (int32_t)rng_below(4) - 2;
       if (dcsim_evq_replace_top(q, t, p, 7, 7, 77, NULL) != 0) bad_rc++;
       dead[ndead++ % DEAD] = ref[m].h;
-      ref[m].ev = (dcsim_event){t, p, 7, 7, seq++, 77};
+      ref[m].ev = (dcsim_event){ t, p, 7, 7, seq++, 77 };
       ref[m].h = DCSIM_EVH_NONE; /* no handle: never cancelled or rescheduled below */
       n_replace++;
     } else if (r < push_pct + 35) {
@@ -354,7 +358,9 @@ static void test_random(int runs, int lockstep) {
   CHECK(n_push > 20000 && n_pop > 10000 && n_cancel > 3000 && n_resched > 5000 && n_stale > 1000);
   CHECK(max_live > 500);
   CHECK(n_replace > 4000);
-  fprintf(stderr, "random (runs %d, lockstep %d): %ld push, %ld pop, %ld replace, %ld cancel, %ld reschedule, %ld stale; max %zu live\n",
+  fprintf(stderr,
+          "random (runs %d, lockstep %d): %ld push, %ld pop, %ld replace, %ld cancel, %ld "
+          "reschedule, %ld stale; max %zu live\n",
           runs, lockstep, n_push, n_pop, n_replace, n_cancel, n_resched, n_stale, max_live);
   free(ref);
   dcsim_evq_free(q);

@@ -6,9 +6,9 @@
 
 #include "check.h"
 
-static const char *const names[] = {"NSMAX", "GRIDN", "ITER", "F", "KLO", "KLA", "KLEV", "PTS",
-                                    "NX", "x_1", "ZERO", "BAD"};
-static const double values[] = {639, 640, 100, 200, 2.385, 7.31, 137, 1.9e6, 1024, -3.25, 0, NAN};
+static const char *const names[] = { "NSMAX", "GRIDN", "ITER", "F",   "KLO",  "KLA",
+                                     "KLEV",  "PTS",   "NX",   "x_1", "ZERO", "BAD" };
+static const double values[] = { 639, 640, 100, 200, 2.385, 7.31, 137, 1.9e6, 1024, -3.25, 0, NAN };
 #define N_NAMES (sizeof names / sizeof names[0])
 
 /* Parses and evaluates text; returns the status of whichever step failed. */
@@ -26,7 +26,7 @@ static int eval(const char *text, double *out, dcsim_error *err) {
 }
 
 static void check_value(const char *text, double want, int line) {
-  dcsim_error err = {.code = 42, .msg = "untouched"};
+  dcsim_error err = { .code = 42, .msg = "untouched" };
   double got = NAN;
   int rc = eval(text, &got, &err);
   if (rc != 0) fprintf(stderr, "line %d: '%s' failed: %s\n", line, text, err.msg);
@@ -40,7 +40,7 @@ static void check_value(const char *text, double want, int line) {
 }
 
 static void check_error(const char *text, int code, const char *substr, int line) {
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   double got = 0;
   int rc = eval(text, &got, &err);
   if (rc != code || !strstr(err.msg, substr))
@@ -53,12 +53,12 @@ static void check_error(const char *text, int code, const char *substr, int line
   CHECK_INT(err.line, 0);
 }
 
-#define VALUE(text, want) check_value(text, want, __LINE__)
+#define VALUE(text, want)         check_value(text, want, __LINE__)
 #define ERROR(text, code, substr) check_error(text, code, substr, __LINE__)
 
 static void test_values(void) {
   /* D3.5 Table 24: IFS spectral transform, NSMAX=639 GRIDN=640 ITER=100 F=200 */
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   double v = 0;
   CHECK_INT(eval("NSMAX^2*GRIDN*0.833*ITER*F*2", &v, &err), 0);
   CHECK_REL(v, 8.70736e12, 1e-5);
@@ -193,7 +193,7 @@ static void test_limits(void) {
 }
 
 static void test_uses(void) {
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_expr_t *e = NULL;
   CHECK_INT(dcsim_expr_parse("KLO*KLA + KLO^2", names, N_NAMES, &e, &err), 0);
   CHECK_INT(dcsim_expr_uses(e, 4), 1); /* KLO */
@@ -231,7 +231,7 @@ static void test_random(void) {
       buf[len++] = (char)c;
     }
     buf[len] = '\0';
-    dcsim_error err = {0};
+    dcsim_error err = { 0 };
     double v = NAN;
     int rc = eval(buf, &v, &err);
     if (rc == 0) {

@@ -8,21 +8,23 @@
 #include "dcsim/fit_gpu.h"
 #include "dcsim/model.h"
 
-static dcsim_gpu_result *gpu_run(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *g, int small, double n) {
-  dcsim_gpu_opts o = {small, n};
+static dcsim_gpu_result *gpu_run(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *g,
+                                 int small, double n) {
+  dcsim_gpu_opts o = { small, n };
   dcsim_gpu_result *r = NULL;
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   int rc = dcsim_model_gpu_opts(ev, g, &o, &r, &err);
   CHECK_INT(rc, 0);
   if (rc) fprintf(stderr, "  %s\n", err.msg);
   return r;
 }
 
-static void test_correction(const dcsim_dwarf_t *d, const dcsim_gpu_profile_t *gtx, const dcsim_gpu_profile_t *k20) {
+static void test_correction(const dcsim_dwarf_t *d, const dcsim_gpu_profile_t *gtx,
+                            const dcsim_gpu_profile_t *k20) {
   const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(gtx);
   CHECK_INT(g->has_small_domain, 1);
   dcsim_dwarf_eval *ev = NULL;
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   CHECK_INT(dcsim_dwarf_evaluate(d, "5x5x80", NULL, 0, &ev, &err), 0);
   if (!ev) return;
   dcsim_gpu_result *base = NULL;
@@ -34,8 +36,12 @@ static void test_correction(const dcsim_dwarf_t *d, const dcsim_gpu_profile_t *g
     const double N = 2000, occ = N / (13 * g->saturation_threads_per_sm);
     CHECK(occ < 1);
     CHECK_REL(on->parts[0].occupancy, occ, 1e-15);
-    CHECK_REL(on->time_s, base->time_s / occ + 7 * 2 * g->launch_s, 1e-12); /* 7 kernels x 2 invocations */
-    CHECK_REL(on->time_s, dcsim_gpu_small_time(base->time_s, N, 13, 14, g->launch_s, g->saturation_threads_per_sm), 1e-12);
+    CHECK_REL(on->time_s, base->time_s / occ + 7 * 2 * g->launch_s,
+              1e-12); /* 7 kernels x 2 invocations */
+    CHECK_REL(
+        on->time_s,
+        dcsim_gpu_small_time(base->time_s, N, 13, 14, g->launch_s, g->saturation_threads_per_sm),
+        1e-12);
     CHECK_REL(on->overhead_s, on->time_s - base->time_s, 1e-12);
     CHECK_REL(on->compute_s, base->compute_s, 0); /* the Table 11 groups are reported as they are */
   }
@@ -46,13 +52,14 @@ static void test_correction(const dcsim_dwarf_t *d, const dcsim_gpu_profile_t *g
   if (on && off_big) {
     CHECK_REL(on->parts[3].occupancy, 1, 0);
     CHECK_REL(on->time_s, off_big->time_s + 14 * g->launch_s, 1e-12);
-    CHECK_REL(off_big->time_s, base->time_s * 3.2e6 / 2000, 1e-12); /* domain override, linear model */
+    CHECK_REL(off_big->time_s, base->time_s * 3.2e6 / 2000,
+              1e-12); /* domain override, linear model */
   }
   dcsim_gpu_result_free(on);
   dcsim_gpu_result_free(off_big);
   /* the K20m has no fitted parameters */
   dcsim_gpu_result *r = NULL;
-  dcsim_gpu_opts o = {1, 0};
+  dcsim_gpu_opts o = { 1, 0 };
   CHECK_INT(dcsim_model_gpu_opts(ev, k20, &o, &r, &err), DCSIM_EREF);
   CHECK(strstr(err.msg, "tesla-k20m has no <small-domain> correction") != NULL);
   /* and through dcsim_model_run */
@@ -64,8 +71,11 @@ static void test_correction(const dcsim_dwarf_t *d, const dcsim_gpu_profile_t *g
   rq.energy_form = DCSIM_ENERGY_NONE;
   dcsim_prediction p;
   CHECK_INT(dcsim_model_run(&rq, &p, &err), 0);
-  if (off) CHECK_REL(p.time_s, dcsim_gpu_small_time(off->time_s, 2000, 13, 14, dcsim_gpu_profile_spec(gtx)->launch_s,
-                                                    dcsim_gpu_profile_spec(gtx)->saturation_threads_per_sm), 1e-12);
+  if (off)
+    CHECK_REL(p.time_s,
+              dcsim_gpu_small_time(off->time_s, 2000, 13, 14, dcsim_gpu_profile_spec(gtx)->launch_s,
+                                   dcsim_gpu_profile_spec(gtx)->saturation_threads_per_sm),
+              1e-12);
   dcsim_prediction_release(&p);
   dcsim_gpu_result_free(base);
   dcsim_gpu_result_free(off);
@@ -76,14 +86,14 @@ static void test_correction(const dcsim_dwarf_t *d, const dcsim_gpu_profile_t *g
 static void test_fit(void) {
   const double launch = 4.25e-4, sat = 287.5, launches = 14;
   dcsim_gpu_size_obs obs[8];
-  const double n[8] = {1500, 2600, 3900, 7000, 12000, 50000, 2e5, 3.2e6};
+  const double n[8] = { 1500, 2600, 3900, 7000, 12000, 50000, 2e5, 3.2e6 };
   for (int i = 0; i < 8; i++) {
     obs[i].domain_size = n[i];
     obs[i].model_s = 3.7e-6 * n[i];
     obs[i].measured_s = dcsim_gpu_small_time(obs[i].model_s, n[i], 13, launches, launch, sat);
   }
   dcsim_gpu_small_fit f;
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   CHECK_INT(dcsim_fit_gpu_small_domain(obs, 8, 13, launches, &f, &err), 0);
   CHECK_REL(f.launch_s, launch, 1e-4);
   CHECK_REL(f.saturation_threads_per_sm, sat, 1e-4);
@@ -94,7 +104,7 @@ static void test_fit(void) {
 }
 
 int main(void) {
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_dwarf_t *d = NULL;
   dcsim_gpu_profile_t *gtx = NULL, *k20 = NULL;
   CHECK_INT(dcsim_dwarf_load("dwarfs/acraneb2.xml", &d, &err), 0);

@@ -17,15 +17,21 @@ static size_t samples_to_reach(int hvs, uint64_t seed, double target, size_t max
   double xs[100];
   for (int i = 0; i < 100; i++) xs[i] = i + 1;
   dcsim_hvs_t *h = NULL;
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   if (dcsim_hvs_new(100, 1, xs, 0.1, seed, &h, &err) != 0) return 0;
   size_t pts[16], n = dcsim_hvs_next_random(h, 10, pts), reached = 0;
   for (;;) {
     for (size_t i = 0; i < n; i++) dcsim_hvs_add(h, pts[i], s_of(xs[pts[i]]), &err);
     dcsim_hvs_fit(h, &err);
     double se = 0;
-    for (int p = 0; p < 100; p++) { double d = dcsim_hvs_predict(h, (size_t)p) - s_of(xs[p]); se += d * d; }
-    if (sqrt(se / 100) <= target) { reached = dcsim_hvs_n_measured(h); break; }
+    for (int p = 0; p < 100; p++) {
+      double d = dcsim_hvs_predict(h, (size_t)p) - s_of(xs[p]);
+      se += d * d;
+    }
+    if (sqrt(se / 100) <= target) {
+      reached = dcsim_hvs_n_measured(h);
+      break;
+    }
     if (dcsim_hvs_n_measured(h) >= max_samples) break;
     n = hvs ? dcsim_hvs_next(h, 5, pts) : dcsim_hvs_next_random(h, 5, pts);
     if (n == 0) break;
@@ -34,7 +40,10 @@ static size_t samples_to_reach(int hvs, uint64_t seed, double target, size_t max
   return reached;
 }
 
-static int cmp(const void *a, const void *b) { size_t x = *(const size_t *)a, y = *(const size_t *)b; return x < y ? -1 : x > y; }
+static int cmp(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  return x < y ? -1 : x > y;
+}
 
 int main(void) {
   gsl_set_error_handler_off();
@@ -44,7 +53,8 @@ int main(void) {
     nr[s] = samples_to_reach(0, 2385 + s, 0.75, 100);
     if (!nh[s]) nh[s] = 101;
     if (!nr[s]) nr[s] = 101;
-    fprintf(stderr, "seed %llu: HVS %zu samples, random %zu\n", (unsigned long long)(2385 + s), nh[s], nr[s]);
+    fprintf(stderr, "seed %llu: HVS %zu samples, random %zu\n", (unsigned long long)(2385 + s),
+            nh[s], nr[s]);
   }
   qsort(nh, 9, sizeof *nh, cmp);
   qsort(nr, 9, sizeof *nr, cmp);
@@ -55,7 +65,7 @@ int main(void) {
   double xs[10];
   for (int i = 0; i < 10; i++) xs[i] = i;
   dcsim_hvs_t *h = NULL;
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   CHECK(dcsim_hvs_new(10, 1, xs, 0.1, 1, &h, &err) == 0);
   size_t pts[10], n = dcsim_hvs_next(h, 6, pts);
   CHECK_INT(n, 6);

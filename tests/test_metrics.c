@@ -7,10 +7,11 @@
 int main(void) {
   const int64_t s = 1000000000;
   dcsim_job_stats j[4] = {
-      {.submit_ns = 0, .start_ns = 0, .end_ns = 100 * s},               /* no wait */
-      {.submit_ns = 10 * s, .start_ns = 70 * s, .end_ns = 73 * s},      /* 3 s job that waited 60 s */
-      {.submit_ns = 5 * s, .start_ns = 25 * s, .end_ns = 65 * s},       /* 40 s job, 20 s wait */
-      {.submit_ns = 7 * s, .start_ns = 8 * s, .end_ns = 8 * s}};        /* zero length */
+    { .submit_ns = 0, .start_ns = 0, .end_ns = 100 * s },          /* no wait */
+    { .submit_ns = 10 * s, .start_ns = 70 * s, .end_ns = 73 * s }, /* 3 s job that waited 60 s */
+    { .submit_ns = 5 * s, .start_ns = 25 * s, .end_ns = 65 * s },  /* 40 s job, 20 s wait */
+    { .submit_ns = 7 * s, .start_ns = 8 * s, .end_ns = 8 * s }
+  }; /* zero length */
   dcsim_job_metrics m = dcsim_metrics_job(&j[1]);
   CHECK_REL(m.wait_s, 60, 1e-15);
   CHECK_REL(m.flow_s, 63, 1e-15);
@@ -22,16 +23,24 @@ int main(void) {
   m = dcsim_metrics_job(&j[3]);
   CHECK(isnan(m.slowdown));
   CHECK_REL(m.bounded_slowdown, 1, 0); /* max(1, 1 / 10) */
-  dcsim_group_stats g = {.busy_node_s = 143, .alloc_node_s = 150};
-  double busy[2] = {60, 83}, alloc[2] = {64, 86};
-  dcsim_run_stats st = {.makespan_ns = 100 * s, .n_jobs = 4, .jobs = j, .n_groups = 1, .groups = &g, .n_nodes = 2,
-                        .bucket_s = 60, .n_buckets = 2, .bucket_busy_node_s = busy, .bucket_alloc_node_s = alloc};
+  dcsim_group_stats g = { .busy_node_s = 143, .alloc_node_s = 150 };
+  double busy[2] = { 60, 83 }, alloc[2] = { 64, 86 };
+  dcsim_run_stats st = { .makespan_ns = 100 * s,
+                         .n_jobs = 4,
+                         .jobs = j,
+                         .n_groups = 1,
+                         .groups = &g,
+                         .n_nodes = 2,
+                         .bucket_s = 60,
+                         .n_buckets = 2,
+                         .bucket_busy_node_s = busy,
+                         .bucket_alloc_node_s = alloc };
   dcsim_metrics_summary sum;
   dcsim_error err;
   CHECK_INT(dcsim_metrics_summarise(&st, &sum, &err), 0);
   CHECK_INT((long long)sum.wait_s.n, 4);
   CHECK_REL(sum.wait_s.mean, (0 + 60 + 20 + 1) / 4.0, 1e-15);
-  CHECK_REL(sum.wait_s.median, 1, 0);  /* lower middle of 0 1 20 60 */
+  CHECK_REL(sum.wait_s.median, 1, 0);   /* lower middle of 0 1 20 60 */
   CHECK_REL(sum.wait_s.p95, 60, 1e-12); /* nearest rank: ceil(3.8) = 4th */
   CHECK_REL(sum.wait_s.max, 60, 1e-12);
   CHECK_INT((long long)sum.slowdown.n, 3); /* the zero-length job is left out */

@@ -7,7 +7,7 @@
 #include "dcsim/model.h"
 
 static dcsim_dwarf_t *load_dwarf(const char *path) {
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_dwarf_t *d = NULL;
   if (dcsim_dwarf_load(path, &d, &err)) fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
   CHECK(d != NULL);
@@ -15,31 +15,35 @@ static dcsim_dwarf_t *load_dwarf(const char *path) {
 }
 
 static dcsim_cpu_profile_t *load_cpu(const char *path) {
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_cpu_profile_t *p = NULL;
-  if (dcsim_cpu_profile_load(path, &p, &err)) fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
+  if (dcsim_cpu_profile_load(path, &p, &err))
+    fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
   CHECK(p != NULL);
   return p;
 }
 
 static dcsim_gpu_profile_t *load_gpu(const char *path) {
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_gpu_profile_t *p = NULL;
-  if (dcsim_gpu_profile_load(path, &p, &err)) fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
+  if (dcsim_gpu_profile_load(path, &p, &err))
+    fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
   CHECK(p != NULL);
   return p;
 }
 
 static dcsim_dwarf_eval *eval(const dcsim_dwarf_t *d, const char *case_name) {
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_dwarf_eval *e = NULL;
-  if (dcsim_dwarf_evaluate(d, case_name, NULL, 0, &e, &err)) fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
+  if (dcsim_dwarf_evaluate(d, case_name, NULL, 0, &e, &err))
+    fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
   CHECK(e != NULL);
   return e;
 }
 
-static dcsim_cpu_result *model(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *ns, size_t n, double net) {
-  dcsim_error err = {0};
+static dcsim_cpu_result *model(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *ns, size_t n,
+                               double net) {
+  dcsim_error err = { 0 };
   dcsim_cpu_result *r = NULL;
   int rc = dcsim_model_cpu(ev, ns, n, net, &r, &err);
   CHECK_INT(rc, 0);
@@ -57,47 +61,56 @@ static size_t loop_index(const dcsim_dwarf_eval *e, const char *name) {
 /* SH TCO639 on 1, 2, 4, 8 identical E5-2697v3 nodes: each node gets W/n and Q/n (D3.5 Table 31),
  * and with perfect overlap (no communication term) T(1)/T(n) = n exactly. */
 static void test_sh_multinode(const dcsim_dwarf_eval *ev, const dcsim_cpu_profile_t *e5) {
-  static const struct { unsigned n; double w_dgemm, q_dgemm327, q_trltog; } t31[] = {
-      {1, 8.70736e12, 4.65232e13, 6.64576e11}, /* D3.5 Table 31, columns 1, 2, 4, 8 nodes */
-      {2, 4.35368e12, 2.32616e13, 3.32288e11},
-      {4, 2.17684e12, 1.16308e13, 1.66144e11},
-      {8, 1.08842e12, 5.8154e12, 83072000000.0}};
+  static const struct {
+    unsigned n;
+    double w_dgemm, q_dgemm327, q_trltog;
+  } t31[] = { { 1, 8.70736e12, 4.65232e13,
+                6.64576e11 }, /* D3.5 Table 31, columns 1, 2, 4, 8 nodes */
+              { 2, 4.35368e12, 2.32616e13, 3.32288e11 },
+              { 4, 2.17684e12, 1.16308e13, 1.66144e11 },
+              { 8, 1.08842e12, 5.8154e12, 83072000000.0 } };
   size_t i327 = loop_index(ev, "ledir->dgemm_327"), i433 = loop_index(ev, "Trltog_433");
   double t1 = 0;
   for (size_t k = 0; k < 4; k++) {
     unsigned n = t31[k].n;
     dcsim_cpu_node_spec ns[8];
-    for (unsigned i = 0; i < n; i++) ns[i] = (dcsim_cpu_node_spec){e5, {2.6, NULL, 14}, 1.0 / n};
+    for (unsigned i = 0; i < n; i++)
+      ns[i] = (dcsim_cpu_node_spec){ e5, { 2.6, NULL, 14 }, 1.0 / n };
     dcsim_cpu_result *r = model(ev, ns, n, 0);
     if (!r) continue;
     CHECK_INT(r->n_nodes, n);
     CHECK_INT(r->n_loops, 15);
     for (unsigned i = 0; i < n; i++) {
       const dcsim_loop_part *p = &r->parts[i * r->n_loops];
-      CHECK_REL(p[i327].work_flop, t31[k].w_dgemm, 5e-3);      /* D3.5 Table 31 W ledir->dgemm_327 */
-      CHECK_REL(p[i327].traffic_byte, t31[k].q_dgemm327, 5e-3);/* D3.5 Table 31 Q ledir->dgemm_327 */
-      CHECK_REL(p[i433].traffic_byte, t31[k].q_trltog, 1e-5);  /* D3.5 Table 31 Q Trltog_433 */
+      CHECK_REL(p[i327].work_flop, t31[k].w_dgemm, 5e-3); /* D3.5 Table 31 W ledir->dgemm_327 */
+      CHECK_REL(p[i327].traffic_byte, t31[k].q_dgemm327,
+                5e-3);                                        /* D3.5 Table 31 Q ledir->dgemm_327 */
+      CHECK_REL(p[i433].traffic_byte, t31[k].q_trltog, 1e-5); /* D3.5 Table 31 Q Trltog_433 */
       CHECK_REL(p[i327].work_flop, ev->loops[i327].work_flop / n, 1e-15);
-      CHECK_REL(r->node_time_s[i], r->time_s, 1e-15);          /* identical nodes */
+      CHECK_REL(r->node_time_s[i], r->time_s, 1e-15); /* identical nodes */
       CHECK_ABS(r->node_comm_s[i], 0, 0);
     }
-    if (n == 1) t1 = r->time_s;
-    else CHECK_REL(t1 / r->time_s, n, 1e-12); /* §4.3 perfect overlap: linear speed-up */
+    if (n == 1)
+      t1 = r->time_s;
+    else
+      CHECK_REL(t1 / r->time_s, n, 1e-12); /* §4.3 perfect overlap: linear speed-up */
     dcsim_cpu_result_free(r);
   }
 }
 
 /* One loop by hand: ledir->dgemm_327 on one node, 14 threads at 2.6 GHz (D3.5 Tables 25-30). */
 static void test_sh_loop_by_hand(const dcsim_dwarf_eval *ev, const dcsim_cpu_profile_t *e5) {
-  dcsim_cpu_node_spec ns = {e5, {2.6, NULL, 14}, 1.0};
+  dcsim_cpu_node_spec ns = { e5, { 2.6, NULL, 14 }, 1.0 };
   dcsim_cpu_result *r = model(ev, &ns, 1, 0);
   if (!r) return;
   size_t i = loop_index(ev, "ledir->dgemm_327");
   const dcsim_loop_part *p = &r->parts[i];
   double W = 639.0 * 639 * 640 * 0.833 * 100 * 200 * 2, Q = W / 2 * 10.69; /* Table 24 formulas */
-  /* 1/Tmop = L1*V + L2*X + L3*Y + DRAM*Z = 1835.762*0.0381 + 1124.870*0.1097 + 208.916*0.0201 + 56.768*0.0027 GB/s */
+  /* 1/Tmop = L1*V + L2*X + L3*Y + DRAM*Z = 1835.762*0.0381 + 1124.870*0.1097 + 208.916*0.0201
+   * + 56.768*0.0027 GB/s */
   double bps = (1835.762 * 0.0381 + 1124.870 * 0.1097 + 208.916 * 0.0201 + 56.768 * 0.0027) * 1e9;
-  double flops = 291.2e9 * 0.1988; /* 1/Tflop = P*U (Table 25: 291.2 GFLOP/s; Table 30: U = 0.1988) */
+  double flops =
+      291.2e9 * 0.1988; /* 1/Tflop = P*U (Table 25: 291.2 GFLOP/s; Table 30: U = 0.1988) */
   CHECK_REL(p->mem_time_s, Q / bps, 1e-12);
   CHECK_REL(p->flop_time_s, W / flops, 1e-12);
   CHECK_REL(p->time_s, W / flops > Q / bps ? W / flops : Q / bps, 1e-12);
@@ -120,10 +133,14 @@ static void test_comm(const dcsim_cpu_profile_t *e5) {
   dcsim_dwarf_t *d = load_dwarf("tests/data/dwarf/comm.xml");
   if (!d) return;
   dcsim_dwarf_eval *ev = eval(d, "small");
-  if (!ev) { dcsim_dwarf_free(d); return; }
+  if (!ev) {
+    dcsim_dwarf_free(d);
+    return;
+  }
   const double net = 1.0 / 1.25e9;
-  const double t_stream = 120000 / 13.436e9, t_comp = 11925 / (20.8e9 * 0.5 + 1.25e9), t_comm = 8e-10 * 12500 * 10;
-  dcsim_cpu_node_spec ns[2] = {{e5, {2.6, NULL, 1}, 0.5}, {e5, {2.6, NULL, 1}, 0.5}};
+  const double t_stream = 120000 / 13.436e9, t_comp = 11925 / (20.8e9 * 0.5 + 1.25e9),
+               t_comm = 8e-10 * 12500 * 10;
+  dcsim_cpu_node_spec ns[2] = { { e5, { 2.6, NULL, 1 }, 0.5 }, { e5, { 2.6, NULL, 1 }, 0.5 } };
   dcsim_cpu_result *r = model(ev, ns, 2, net);
   if (r) {
     CHECK_REL(r->parts[0].mem_time_s, t_stream, 1e-12);
@@ -158,11 +175,11 @@ static void test_comm(const dcsim_cpu_profile_t *e5) {
   rq.ev = ev;
   rq.cpu = e5;
   rq.nodes = 2;
-  rq.state = (dcsim_cpu_state){2.6, NULL, 1};
+  rq.state = (dcsim_cpu_state){ 2.6, NULL, 1 };
   rq.net_s_per_byte = net;
   rq.energy_form = DCSIM_ENERGY_53;
   dcsim_prediction pr;
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   CHECK_INT(dcsim_model_run(&rq, &pr, &err), 0);
   double T = t_stream + t_comp + t_comm;
   CHECK_REL(pr.time_s, T, 1e-12);
@@ -172,8 +189,8 @@ static void test_comm(const dcsim_cpu_profile_t *e5) {
   CHECK_REL(pr.node_energy_j, (18.8425 + 2.52875) * T, 1e-12);
   CHECK_REL(pr.energy_j, 2 * (18.8425 + 2.52875) * T, 1e-12);
   dcsim_prediction_release(&pr);
-  /* §5.2 form: compute loop PKG 23.28*t_comp, DRAM 4.73*t_mem + 1.31*(t_comp - t_mem) (compute-bound);
-   * stream loop PKG 5.53*t_stream (idle while memory-bound), DRAM 4.73*t_stream;
+  /* §5.2 form: compute loop PKG 23.28*t_comp, DRAM 4.73*t_mem + 1.31*(t_comp - t_mem)
+   * (compute-bound); stream loop PKG 5.53*t_stream (idle while memory-bound), DRAM 4.73*t_stream;
    * communication: PKG idle 5.53*t_comm (doc/models.md) */
   rq.energy_form = DCSIM_ENERGY_52;
   CHECK_INT(dcsim_model_run(&rq, &pr, &err), 0);
@@ -193,18 +210,22 @@ static void test_comm(const dcsim_cpu_profile_t *e5) {
 
 /* Heterogeneous nodes: one E5-2697v3 and one Gold 6148, both 2.4 GHz, 4 threads, half the work
  * each: every node is modelled with its own tables and T = max of the two (§4.3). */
-static void test_hetero(const dcsim_dwarf_eval *ev, const dcsim_cpu_profile_t *e5, const dcsim_cpu_profile_t *gold) {
-  dcsim_cpu_node_spec ns[2] = {{e5, {2.4, NULL, 4}, 0.5}, {gold, {2.4, NULL, 4}, 0.5}};
-  dcsim_cpu_result *r = model(ev, ns, 2, 0), *ra = model(ev, &ns[0], 1, 0), *rb = model(ev, &ns[1], 1, 0);
+static void test_hetero(const dcsim_dwarf_eval *ev, const dcsim_cpu_profile_t *e5,
+                        const dcsim_cpu_profile_t *gold) {
+  dcsim_cpu_node_spec ns[2] = { { e5, { 2.4, NULL, 4 }, 0.5 }, { gold, { 2.4, NULL, 4 }, 0.5 } };
+  dcsim_cpu_result *r = model(ev, ns, 2, 0), *ra = model(ev, &ns[0], 1, 0),
+                   *rb = model(ev, &ns[1], 1, 0);
   if (r && ra && rb) {
     CHECK_REL(r->node_time_s[0], ra->time_s, 1e-15);
     CHECK_REL(r->node_time_s[1], rb->time_s, 1e-15);
     CHECK_REL(r->time_s, ra->time_s > rb->time_s ? ra->time_s : rb->time_s, 1e-15);
     CHECK(ra->time_s != rb->time_s);
-    /* Trltog_433 on the Gold node by hand: Q/2 / (L2*9.0057E-07 + DRAM*0.9511), 4 cores of Table 37 */
+    /* Trltog_433 on the Gold node by hand: Q/2 / (L2*9.0057E-07 + DRAM*0.9511), 4 cores of Table 37
+     */
     size_t i = loop_index(ev, "Trltog_433");
     double q = 6.64576e11 / 2;
-    CHECK_REL(r->parts[r->n_loops + i].mem_time_s, q / (307.77e9 * 9.0057e-7 + 84.25e9 * 0.9511), 1e-6);
+    CHECK_REL(r->parts[r->n_loops + i].mem_time_s, q / (307.77e9 * 9.0057e-7 + 84.25e9 * 0.9511),
+              1e-6);
     /* and on the E5 node: L2 286.958, DRAM 49.025 GB/s (Tables 27, 29 at 2.4 GHz, 4 threads) */
     CHECK_REL(r->parts[i].mem_time_s, q / (286.958e9 * 9.0057e-7 + 49.025e9 * 0.9511), 1e-6);
   }
@@ -214,7 +235,7 @@ static void test_hetero(const dcsim_dwarf_eval *ev, const dcsim_cpu_profile_t *e
   /* a node whose state is outside its table fails the whole model */
   ns[1].state.ghz = 2.6;
   dcsim_cpu_result *bad = NULL;
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   CHECK_INT(dcsim_model_cpu(ev, ns, 2, 0, &bad, &err), DCSIM_ERANGE);
   CHECK(bad == NULL);
   CHECK(strstr(err.msg, "outside") != NULL);
@@ -233,10 +254,10 @@ static void test_run_nodes(const dcsim_dwarf_eval *ev, const dcsim_cpu_profile_t
   memset(&rq, 0, sizeof rq);
   rq.ev = ev;
   rq.cpu = e5;
-  rq.state = (dcsim_cpu_state){2.6, NULL, 4};
+  rq.state = (dcsim_cpu_state){ 2.6, NULL, 4 };
   rq.energy_form = DCSIM_ENERGY_53;
   dcsim_prediction p1, p4;
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   rq.nodes = 1;
   CHECK_INT(dcsim_model_run(&rq, &p1, &err), 0);
   rq.nodes = 4;
@@ -244,7 +265,8 @@ static void test_run_nodes(const dcsim_dwarf_eval *ev, const dcsim_cpu_profile_t
   CHECK_REL(p1.time_s / p4.time_s, 4, 1e-12);
   CHECK_REL(p4.energy_j, p1.energy_j, 1e-12);
   CHECK_REL(p4.node_energy_j * 4, p4.energy_j, 1e-12);
-  /* §5.3 by hand: (U*E_pkg(4) + S*E_pkg(idle))*T with Table 32's 4-core row (49.71 W, 5.53 W idle) */
+  /* §5.3 by hand: (U*E_pkg(4) + S*E_pkg(idle))*T with Table 32's 4-core row (49.71 W, 5.53 W idle)
+   */
   CHECK_REL(p1.pkg_j, (0.58309038 * 49.71 + 0.50242954 * 5.53) * p1.time_s, 1e-12);
   CHECK_REL(p1.dram_j, (0.37420719 * 7.21 + 0.5 * 1.31) * p1.time_s, 1e-12);
   dcsim_prediction_release(&p1);
@@ -269,7 +291,7 @@ static void test_gpu_model(void) {
   dcsim_gpu_profile_t *gtx = load_gpu("hw-profiles/gpu/geforce-gtx970.xml");
   dcsim_dwarf_eval *ev = d ? eval(d, "200x200x80") : NULL;
   dcsim_gpu_result *r = NULL;
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   if (!ev || !fermi || !gtx) goto out;
   CHECK_INT(dcsim_model_gpu(ev, fermi, &r, &err), 0);
   if (r) {
@@ -294,8 +316,8 @@ static void test_gpu_model(void) {
     /* the other Table 11 terms of kernel 212 on the GTX 970 (Table 9, Table 10), by hand:
      *   T_cf = 2*N*917*2/4.59e12 = 2.557e-3, T_cd = 2*N*9080*2/1.44e11 = 0.807111,
      *   T_ci = 2*N*3730/2.30e12 = 0.0103791 -> compute 0.820047 s (Table 12: 8.23E-01)
-     *   issued = 1930*N/(0.582*1.38e9*13) = 6.176e9/1.044108e10 = 0.591509 s; inactive = 2*(0.6566+0.0834+0.0143)*issued
-     *          = 2*0.7543*0.591509 = 0.892352 s (Table 12: 8.93E-01) */
+     *   issued = 1930*N/(0.582*1.38e9*13) = 6.176e9/1.044108e10 = 0.591509 s; inactive =
+     * 2*(0.6566+0.0834+0.0143)*issued = 2*0.7543*0.591509 = 0.892352 s (Table 12: 8.93E-01) */
     CHECK_REL(k->sp_s, 2 * 3.2e6 * 917 * 2 / 4.59e12, 1e-12);
     CHECK_REL(k->dp_s, 2 * 3.2e6 * 9080 * 2 / 1.44e11, 1e-12);
     CHECK_REL(k->int_s, 2 * 3.2e6 * 3730 / 2.30e12, 1e-12);
@@ -331,7 +353,7 @@ static void test_fermi_threshold(void) {
   dcsim_gpu_profile_t *fermi = load_gpu("hw-profiles/gpu/tesla-m2070q.xml");
   dcsim_dwarf_eval *ev = d ? eval(d, "one") : NULL;
   dcsim_gpu_result *r = NULL;
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   if (ev && fermi && dcsim_model_gpu(ev, fermi, &r, &err) == 0) {
     CHECK_REL(r->parts[0].G_e_used, 0.3999 * 0.25, 1e-12);
     CHECK_REL(r->parts[1].G_e_used, 0.40 * 0.666666667, 1e-12);
@@ -373,7 +395,7 @@ static void test_gpu_run(const dcsim_cpu_profile_t *e5) {
     rq.host_cpu = e5;
     rq.energy_form = DCSIM_ENERGY_53;
     dcsim_prediction p;
-    dcsim_error err = {0};
+    dcsim_error err = { 0 };
     CHECK_INT(dcsim_model_run(&rq, &p, &err), 0);
     CHECK_REL(p.host_idle_w, 5.53, 1e-15); /* idle PKG of the borrowed Table 32 */
     CHECK_REL(p.energy_j, p.time_s * (5.53 + 0.5871 * 155), 1e-12); /* Table 36: 155 W, 58.71 % */

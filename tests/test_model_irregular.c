@@ -9,9 +9,10 @@
 #include "dcsim/model_irregular.h"
 
 static dcsim_cpu_profile_t *load_cpu(const char *path) {
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_cpu_profile_t *p = NULL;
-  if (dcsim_cpu_profile_load(path, &p, &err)) fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
+  if (dcsim_cpu_profile_load(path, &p, &err))
+    fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
   CHECK(p != NULL);
   return p;
 }
@@ -34,9 +35,9 @@ static dcsim_cpu_loop fv_loop(double tets, double wset, double hit) {
 }
 
 static void test_levels(const dcsim_cpu_profile_t *snb) {
-  dcsim_cpu_state st = {2.6, NULL, 1};
+  dcsim_cpu_state st = { 2.6, NULL, 1 };
   dcsim_cpu_rates rt;
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   CHECK_INT(dcsim_cpu_profile_rates(snb, &st, &rt, &err), 0);
   dcsim_irregular_level lv[DCSIM_IRREGULAR_MAX_LEVELS];
   size_t n = 0, b = 9;
@@ -49,7 +50,7 @@ static void test_levels(const dcsim_cpu_profile_t *snb) {
   CHECK_STR(lv[0].name, "L1");
   CHECK_STR(lv[3].name, "DRAM");
   CHECK_INT(b, 3);
-  const double bw[4] = {35.31e9, 35.14e9, 30.22e9, 17.16e9}; /* FV Table 1 */
+  const double bw[4] = { 35.31e9, 35.14e9, 30.22e9, 17.16e9 }; /* FV Table 1 */
   for (int i = 0; i < 4; i++) {
     CHECK_REL(lv[i].hit_rate, 1, 0);
     CHECK_REL(lv[i].word_per_flop, 8.0 / 11, 1e-15);
@@ -81,7 +82,7 @@ static void test_levels(const dcsim_cpu_profile_t *snb) {
 
 /* The CPU model takes the slowest level as the loop's memory time and names it. */
 static void test_cpu_model(const dcsim_cpu_profile_t *snb) {
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_dwarf_t *d = NULL;
   dcsim_dwarf_eval *ev = NULL;
   CHECK_INT(dcsim_dwarf_load("dwarfs/fv-tetra.xml", &d, &err), 0);
@@ -90,7 +91,7 @@ static void test_cpu_model(const dcsim_cpu_profile_t *snb) {
   if (ev) {
     CHECK_INT(ev->loops[0].irregular, 1);
     CHECK_REL(ev->loops[0].traffic_byte, 0, 0);
-    dcsim_cpu_node_spec ns = {snb, {2.6, NULL, 1}, 1};
+    dcsim_cpu_node_spec ns = { snb, { 2.6, NULL, 1 }, 1 };
     dcsim_cpu_result *r = NULL;
     CHECK_INT(dcsim_model_cpu(ev, &ns, 1, 0, &r, &err), 0);
     if (r) {
@@ -115,7 +116,7 @@ static void test_cpu_model(const dcsim_cpu_profile_t *snb) {
 }
 
 static void test_bad_inputs(void) {
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_dwarf_t *d = NULL;
   CHECK_INT(dcsim_dwarf_load("tests/data/irregular/irregular-with-q.xml", &d, &err), DCSIM_ESCHEMA);
   CHECK_INT(err.line, 7);
@@ -123,7 +124,8 @@ static void test_bad_inputs(void) {
   CHECK_INT(dcsim_dwarf_load("tests/data/irregular/mop-without-q.xml", &d, &err), DCSIM_ESCHEMA);
   CHECK(strstr(err.msg, "traffic-byte is required with <mop>") != NULL);
   dcsim_cpu_profile_t *p = NULL;
-  CHECK_INT(dcsim_cpu_profile_load("tests/data/irregular/level-without-table.xml", &p, &err), DCSIM_EREF);
+  CHECK_INT(dcsim_cpu_profile_load("tests/data/irregular/level-without-table.xml", &p, &err),
+            DCSIM_EREF);
   CHECK_INT(err.line, 9);
   CHECK(strstr(err.msg, "<level name=\"L3\">: the profile has no L3 bandwidth table") != NULL);
   CHECK(d == NULL && p == NULL);

@@ -7,7 +7,7 @@
 #include "dcsim/model.h"
 
 static dcsim_dwarf_eval *eval(const char *path, const char *cs, dcsim_dwarf_t **d) {
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_dwarf_eval *e = NULL;
   *d = NULL;
   if (dcsim_dwarf_load(path, d, &err) || dcsim_dwarf_evaluate(*d, cs, NULL, 0, &e, &err))
@@ -17,7 +17,7 @@ static dcsim_dwarf_eval *eval(const char *path, const char *cs, dcsim_dwarf_t **
 }
 
 static dcsim_gpu_profile_t *gpu(const char *path) {
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_gpu_profile_t *p = NULL;
   if (dcsim_gpu_profile_load(path, &p, &err)) fprintf(stderr, "%s: %s\n", path, err.msg);
   CHECK(p != NULL);
@@ -37,16 +37,20 @@ static int run(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *g, unsigne
 }
 
 /* D3.5 §6.2: 540x450x65 fits none of the three GPUs; 999 B per point (acraneb2.xml) */
-static void test_alaro_operational(const dcsim_gpu_profile_t *gtx, const dcsim_gpu_profile_t *k20, const dcsim_gpu_profile_t *m2070) {
+static void test_alaro_operational(const dcsim_gpu_profile_t *gtx, const dcsim_gpu_profile_t *k20,
+                                   const dcsim_gpu_profile_t *m2070) {
   dcsim_dwarf_t *d = NULL;
   dcsim_dwarf_eval *ev = eval("dwarfs/acraneb2.xml", "alaro-operational", &d);
-  if (!ev) { dcsim_dwarf_free(d); return; }
+  if (!ev) {
+    dcsim_dwarf_free(d);
+    return;
+  }
   const double N = 540.0 * 450 * 65, need = 999 * N;
   CHECK_REL(ev->domain_size, N, 0);
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_prediction p;
-  const dcsim_gpu_profile_t *g3[3] = {gtx, k20, m2070};
-  const unsigned gmin[3] = {4, 3, 3}; /* ceil(15.78 GB / 4, 5, 6 GiB) */
+  const dcsim_gpu_profile_t *g3[3] = { gtx, k20, m2070 };
+  const unsigned gmin[3] = { 4, 3, 3 }; /* ceil(15.78 GB / 4, 5, 6 GiB) */
   for (int i = 0; i < 3; i++) {
     unsigned m = 0;
     CHECK_INT(dcsim_multigpu_check_fit(ev, g3[i], 1, &m, &err), DCSIM_ERANGE);
@@ -86,7 +90,7 @@ static void test_alaro_operational(const dcsim_gpu_profile_t *gtx, const dcsim_g
 static void test_fits(const dcsim_gpu_profile_t *gtx) {
   dcsim_dwarf_t *d = NULL;
   dcsim_dwarf_eval *ev = eval("dwarfs/acraneb2.xml", "200x200x80", &d);
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_prediction p0, p1, p8;
   if (ev && run(ev, gtx, 0, 0, &p0, &err) == 0 && run(ev, gtx, 1, 0, &p1, &err) == 0) {
     CHECK_REL(p0.time_s, 11.8346, 1e-5); /* D3.5 Table 18, as reproduced (doc/validation.md) */
@@ -116,7 +120,7 @@ static void test_fits(const dcsim_gpu_profile_t *gtx) {
 static void test_halo(const dcsim_gpu_profile_t *gtx, const dcsim_gpu_profile_t *nolink) {
   dcsim_dwarf_t *d = NULL;
   dcsim_dwarf_eval *ev = eval("tests/data/gpu/halo.xml", "c", &d);
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_prediction p;
   if (ev) {
     const double N = 385.0 * 240 * 73;
@@ -126,7 +130,8 @@ static void test_halo(const dcsim_gpu_profile_t *gtx, const dcsim_gpu_profile_t 
       double h = 2 * 2 * 385.0 * 73 * 8 * fmin(G - 1, 2) / 2;
       CHECK_REL(p.multigpu->halo_s, G > 1 ? 2 * h / 1.2e10 : 0, 1e-12);
       CHECK_REL(p.multigpu->transfer_s, 1250 * N / G / 1.2e10, 1e-12);
-      CHECK_REL(p.time_s, p.multigpu->kernel_s + p.multigpu->transfer_s + p.multigpu->halo_s, 1e-15);
+      CHECK_REL(p.time_s, p.multigpu->kernel_s + p.multigpu->transfer_s + p.multigpu->halo_s,
+                1e-15);
       dcsim_prediction_release(&p);
     }
     CHECK_INT(run(ev, nolink, 2, 0, &p, &err), DCSIM_EREF);
@@ -149,8 +154,10 @@ static void test_halo(const dcsim_gpu_profile_t *gtx, const dcsim_gpu_profile_t 
 }
 
 int main(void) {
-  dcsim_gpu_profile_t *gtx = gpu("hw-profiles/gpu/geforce-gtx970.xml"), *k20 = gpu("hw-profiles/gpu/tesla-k20m.xml"),
-                      *m2070 = gpu("hw-profiles/gpu/tesla-m2070q.xml"), *nolink = gpu("tests/data/gpu/no-link.xml");
+  dcsim_gpu_profile_t *gtx = gpu("hw-profiles/gpu/geforce-gtx970.xml"),
+                      *k20 = gpu("hw-profiles/gpu/tesla-k20m.xml"),
+                      *m2070 = gpu("hw-profiles/gpu/tesla-m2070q.xml"),
+                      *nolink = gpu("tests/data/gpu/no-link.xml");
   if (gtx && k20 && m2070 && nolink) {
     test_alaro_operational(gtx, k20, m2070);
     test_fits(gtx);

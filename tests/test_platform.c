@@ -15,15 +15,17 @@ static void check_join(const char *base, const char *ref, const char *want) {
 /* Loading `file` must fail with `code` at `line`, with exactly `msg` (or containing it when
  * `exact` is 0, for messages written by libxml2). */
 static void check_fail(const char *file, int code, int line, const char *msg, int exact) {
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_platform *p = (dcsim_platform *)1;
   int rc = dcsim_platform_load(file, &p, &err);
   CHECK_INT(rc, code);
   CHECK(p == NULL);
   CHECK_STR(err.file, file);
   CHECK_INT(err.line, line);
-  if (exact) CHECK_STR(err.msg, msg);
-  else CHECK(strstr(err.msg, msg) != NULL);
+  if (exact)
+    CHECK_STR(err.msg, msg);
+  else
+    CHECK(strstr(err.msg, msg) != NULL);
   if (rc != code || err.line != line) fprintf(stderr, "  (%s: %s)\n", file, err.msg);
 }
 
@@ -39,7 +41,7 @@ int main(void) {
   check_join("a/b.xml", ".", "a");
   check_join("b.xml", ".", ".");
 
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_platform *p = NULL;
   CHECK_INT(dcsim_platform_load(DATA "hybrid.xml", &p, &err), 0);
   if (!p) {
@@ -91,8 +93,15 @@ int main(void) {
   CHECK_INT(dcsim_platform_load("tests/data/recorded/platform.xml", &p, &err), 0);
   if (p) CHECK_INT(p->groups[0].cores, 0); /* absent: the profile's */
   dcsim_platform_free(p);
-  dcsim_node_group gb[2] = {{.name = "a", .count = 3, .cpu = "xeon-e5-2697v3", .sockets = 2, .cores = 48},
-                            {.name = "b", .count = 2, .cpu = "x.xml", .sockets = 1, .gpu = "geforce-gtx970", .gpus_per_node = 2}};
+  dcsim_node_group gb[2] = {
+    { .name = "a", .count = 3, .cpu = "xeon-e5-2697v3", .sockets = 2, .cores = 48 },
+    { .name = "b",
+      .count = 2,
+      .cpu = "x.xml",
+      .sockets = 1,
+      .gpu = "geforce-gtx970",
+      .gpus_per_node = 2 }
+  };
   p = NULL;
   CHECK_INT(dcsim_platform_build("built", gb, 2, 1e10, 2e-6, &p, &err), 0);
   if (p) {
@@ -114,15 +123,18 @@ int main(void) {
   CHECK(p == NULL);
 
   check_fail(DATA "missing.xml", DCSIM_EIO, 0, "cannot open: No such file or directory", 1);
-  check_fail(DATA "bad-malformed.xml", DCSIM_EPARSE, 4, "Opening and ending tag mismatch: node-group line 3", 0);
+  check_fail(DATA "bad-malformed.xml", DCSIM_EPARSE, 4,
+             "Opening and ending tag mismatch: node-group line 3", 0);
   check_fail(DATA "bad-no-sockets.xml", DCSIM_ESCHEMA, 3, "'sockets' is required", 0);
-  check_fail(DATA "bad-count0.xml", DCSIM_ERANGE, 4, "<node-group name=\"b\">: count must be >= 1", 1);
+  check_fail(DATA "bad-count0.xml", DCSIM_ERANGE, 4, "<node-group name=\"b\">: count must be >= 1",
+             1);
   check_fail(DATA "bad-dup-group.xml", DCSIM_ESCHEMA, 4,
              "<node-group name=\"a\">: duplicate name (line 3)", 1);
   check_fail(DATA "bad-rack.xml", DCSIM_EREF, 4, "<node-group name=\"a\">: unknown rack 'r9'", 1);
   check_fail(DATA "bad-gpu-count.xml", DCSIM_ERANGE, 3,
              "<node-group name=\"a\">: gpu needs gpus-per-node >= 1", 1);
-  check_fail(DATA "bad-too-many.xml", DCSIM_ERANGE, 4, "more than 10000000 nodes in the platform", 1);
+  check_fail(DATA "bad-too-many.xml", DCSIM_ERANGE, 4, "more than 10000000 nodes in the platform",
+             1);
   check_fail("tests/data/workflow/alaro.xml", DCSIM_ESCHEMA, 3,
              "expected a <platform> document, found <workflow>", 1);
   CHECK_DONE();

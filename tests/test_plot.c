@@ -22,7 +22,7 @@ static char dir[] = "/tmp/dcsim-test-plot-XXXXXX";
 static int picture_ok(const char *path, dcsim_plot_format fmt) {
   FILE *f = fopen(path, "rb");
   if (!f) return 0;
-  char head[256] = {0};
+  char head[256] = { 0 };
   size_t n = fread(head, 1, sizeof head - 1, f);
   fseek(f, 0, SEEK_END);
   long size = ftell(f);
@@ -33,7 +33,9 @@ static int picture_ok(const char *path, dcsim_plot_format fmt) {
   return strstr(head, "<svg") != NULL || strstr(head, "<?xml") != NULL;
 }
 
-static void both(const char *name, int (*draw)(const void *ctx, const char *out, dcsim_plot_format fmt, dcsim_error *err),
+static void both(const char *name,
+                 int (*draw)(const void *ctx, const char *out, dcsim_plot_format fmt,
+                             dcsim_error *err),
                  const void *ctx) {
   for (int k = 0; k < 2; k++) {
     char out[256];
@@ -49,7 +51,10 @@ static void both(const char *name, int (*draw)(const void *ctx, const char *out,
   }
 }
 
-typedef struct pts { dcsim_sweep_point *p; size_t n; } pts;
+typedef struct pts {
+  dcsim_sweep_point *p;
+  size_t n;
+} pts;
 static int draw_pareto(const void *c, const char *out, dcsim_plot_format fmt, dcsim_error *err) {
   const pts *p = c;
   return dcsim_plot_pareto(p->p, p->n, "test", out, fmt, err);
@@ -83,13 +88,15 @@ int main(void) {
   CHECK(mkdtemp(dir) != NULL);
 
   /* pareto: a small ALARO sweep */
-  static const char *const gpus[] = {"geforce-gtx970", "tesla-k20m"};
-  static const unsigned nodes[] = {1, 2, 4, 8};
-  dcsim_sweep_def d = {"workflows/alaro.xml", NULL, NULL, 0, 0, NULL, 2, gpus, 4, nodes, 0, NULL, 0, NULL};
+  static const char *const gpus[] = { "geforce-gtx970", "tesla-k20m" };
+  static const unsigned nodes[] = { 1, 2, 4, 8 };
+  dcsim_sweep_def d = {
+    "workflows/alaro.xml", NULL, NULL, 0, 0, NULL, 2, gpus, 4, nodes, 0, NULL, 0, NULL
+  };
   dcsim_sweep_t *sw = NULL;
   CHECK_INT(dcsim_sweep_new(&d, &sw, &err), 0);
   if (sw && dcsim_sweep_run(sw, NULL, &err) == 0) {
-    pts p = {dcsim_sweep_points(sw), dcsim_sweep_n_points(sw)};
+    pts p = { dcsim_sweep_points(sw), dcsim_sweep_n_points(sw) };
     both("pareto", draw_pareto, &p);
   }
   dcsim_sweep_free(sw);
@@ -106,11 +113,13 @@ int main(void) {
   CHECK_INT(dcsim_dwarf_load("dwarfs/acraneb2.xml", &ac, &err), 0);
   if (cpu && gpu && sh && ac && dcsim_dwarf_evaluate(sh, "TL159", NULL, 0, &esh, &err) == 0 &&
       dcsim_dwarf_evaluate(ac, "200x200x80", NULL, 0, &eac, &err) == 0) {
-    dcsim_cpu_state st = {2.6, NULL, 4};
-    if (dcsim_roofline_cpu(cpu, &st, esh, "spherical-harmonics TL159", &r, &err) == 0) both("roofline-cpu", draw_roof, r);
+    dcsim_cpu_state st = { 2.6, NULL, 4 };
+    if (dcsim_roofline_cpu(cpu, &st, esh, "spherical-harmonics TL159", &r, &err) == 0)
+      both("roofline-cpu", draw_roof, r);
     dcsim_roofline_free(r);
     r = NULL;
-    if (dcsim_roofline_gpu(gpu, eac, "acraneb2 200x200x80", &r, &err) == 0) both("roofline-gpu", draw_roof, r);
+    if (dcsim_roofline_gpu(gpu, eac, "acraneb2 200x200x80", &r, &err) == 0)
+      both("roofline-gpu", draw_roof, r);
     dcsim_roofline_free(r);
   }
   dcsim_dwarf_eval_free(esh);
@@ -121,12 +130,12 @@ int main(void) {
   dcsim_gpu_profile_free(gpu);
 
   /* Gantt and power of a run */
-  dcsim_scenario_opts so = {.platform_path = NULL};
+  dcsim_scenario_opts so = { .platform_path = NULL };
   dcsim_scenario *s = NULL;
   CHECK_INT(dcsim_scenario_load("workflows/alaro.xml", &so, &s, &err), 0);
   dcsim_plot_trace_t *t = s ? dcsim_plot_trace_new(s, NULL, &err) : NULL;
   if (t) {
-    dcsim_engine_opts eo = {.job_policy = DCSIM_JOB_FCFS, .sink = dcsim_plot_trace_sink(t)};
+    dcsim_engine_opts eo = { .job_policy = DCSIM_JOB_FCFS, .sink = dcsim_plot_trace_sink(t) };
     dcsim_engine_t *e = dcsim_engine_new(s, &eo, &err);
     CHECK(e && dcsim_engine_run(e, &err) == 0);
     dcsim_engine_free(e);

@@ -27,7 +27,7 @@ int main(void) {
   if (!hsw || !skl || !gtx || !sh || !ac) CHECK_DONE();
 
   /* Haswell at 2.6 GHz, 14 threads: Tables 25-29, row 14, column 2.6 */
-  dcsim_cpu_state st = {2.6, NULL, 14};
+  dcsim_cpu_state st = { 2.6, NULL, 14 };
   dcsim_roofline *r = NULL;
   CHECK_INT(dcsim_roofline_cpu(hsw, &st, NULL, NULL, &r, &err), 0);
   if (r) {
@@ -46,7 +46,7 @@ int main(void) {
   /* Skylake 6148, 1 core (Table 37) with SH TCO639: the dgemm loop of §4.3's worked example */
   dcsim_dwarf_eval *ev = NULL;
   CHECK_INT(dcsim_dwarf_evaluate(sh, "TCO639", NULL, 0, &ev, &err), 0);
-  dcsim_cpu_state s1 = {2.4, NULL, 1};
+  dcsim_cpu_state s1 = { 2.4, NULL, 1 };
   r = NULL;
   CHECK_INT(dcsim_roofline_cpu(skl, &s1, ev, "spherical-harmonics TCO639", &r, &err), 0);
   if (r) {
@@ -57,7 +57,7 @@ int main(void) {
     const dcsim_roofline_point *p = find(r, "ledir->dgemm_327");
     CHECK(p != NULL);
     if (p) {
-      CHECK_REL(p->work_flop, 8.70736e12, 1e-4); /* D3.5 §4.3 */
+      CHECK_REL(p->work_flop, 8.70736e12, 1e-4);  /* D3.5 §4.3 */
       CHECK_REL(p->intensity, 2.0 / 10.69, 1e-9); /* Table 24: W and Q per iteration */
       CHECK_REL(p->perf_flops, p->work_flop / p->time_s, 1e-12);
     }
@@ -75,27 +75,33 @@ int main(void) {
   r = NULL;
   CHECK_INT(dcsim_roofline_gpu(gtx, ev, "acraneb2 200x200x80", &r, &err), 0);
   if (r) {
-    CHECK_REL(r->peak_flops, 1.44e11, 1e-12);   /* Table 10 */
+    CHECK_REL(r->peak_flops, 1.44e11, 1e-12); /* Table 10 */
     CHECK_REL(r->peak_sp_flops, 4.59e12, 1e-12);
     CHECK_REL(r->ceilings[0].bw_bps, 2.30e11, 1e-12);
-    static const char *const k[] = {"acraneb_transt3_212_gpu_A", "acraneb_transt3_341_gpu_A", "acraneb_transt3_463_gpu_A",
-                                    "acraneb_transt3_589_gpu_A", "acraneb_transt3_649_gpu_A", "acraneb_transt3_827_gpu_A",
-                                    "acraneb_transt3_956_gpu_A"};
-    static const double q[] = {4.25e9, 4.25e9, 6.32e9, 9.22e9, 5.31e9, 6.32e9, 8.23e9};  /* Table 1, Q [byte] */
-    static const double t[] = {1.78, 1.44, 2.52, 0.244, 3.23, 2.39, 0.251};             /* Table 1, T [s] */
-    static const double idp[] = {9.08e3, 7.17e3, 1.68e4, 4.93e2, 1.62e4, 1.53e4, 4.68e2}; /* Table 9 */
+    static const char *const k[] = { "acraneb_transt3_212_gpu_A", "acraneb_transt3_341_gpu_A",
+                                     "acraneb_transt3_463_gpu_A", "acraneb_transt3_589_gpu_A",
+                                     "acraneb_transt3_649_gpu_A", "acraneb_transt3_827_gpu_A",
+                                     "acraneb_transt3_956_gpu_A" };
+    static const double q[] = {
+      4.25e9, 4.25e9, 6.32e9, 9.22e9, 5.31e9, 6.32e9, 8.23e9
+    }; /* Table 1, Q [byte] */
+    static const double t[] = { 1.78, 1.44, 2.52, 0.244, 3.23, 2.39, 0.251 }; /* Table 1, T [s] */
+    static const double idp[] = {
+      9.08e3, 7.17e3, 1.68e4, 4.93e2, 1.62e4, 1.53e4, 4.68e2
+    }; /* Table 9 */
     CHECK_INT(r->n_points, 8);
     for (int i = 0; i < 7; i++) {
       const dcsim_roofline_point *p = find(r, k[i]);
       CHECK(p != NULL);
       if (!p) continue;
-      CHECK_REL(p->traffic_byte, q[i], 0.08); /* G_r of Table 9 x N x 2 invocations; 589/956 differ by 3-7 % */
+      CHECK_REL(p->traffic_byte, q[i],
+                0.08); /* G_r of Table 9 x N x 2 invocations; 589/956 differ by 3-7 % */
       CHECK_REL(p->time_s, t[i], 0.02);
       CHECK_REL(p->work_flop, 2 * idp[i] * 200 * 200 * 80 * 2, 1e-9);
     }
     const dcsim_roofline_point *tot = &r->points[7];
     CHECK(tot->is_total);
-    CHECK_REL(tot->time_s, 11.9, 0.01);        /* Table 1 SUM */
+    CHECK_REL(tot->time_s, 11.9, 0.01); /* Table 1 SUM */
     CHECK_REL(tot->traffic_byte, 4.39e10, 0.03);
   }
   dcsim_roofline_free(r);

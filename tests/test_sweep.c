@@ -16,25 +16,33 @@
 #include "dcsim/sweep.h"
 #include "dcsim/sweepdb.h"
 
-static const char *const CPUS[] = {"xeon-e5-2697v3", "xeon-gold-6148"};
-static const char *const GPUS[] = {"geforce-gtx970", "tesla-k20m", "tesla-m2070q"};
-static const unsigned NODES[] = {1, 4, 16};
-static const unsigned CORES[] = {1, 5};
-static const char *const FREQS[] = {"nominal", "2.6"};
+static const char *const CPUS[] = { "xeon-e5-2697v3", "xeon-gold-6148" };
+static const char *const GPUS[] = { "geforce-gtx970", "tesla-k20m", "tesla-m2070q" };
+static const unsigned NODES[] = { 1, 4, 16 };
+static const unsigned CORES[] = { 1, 5 };
+static const char *const FREQS[] = { "nominal", "2.6" };
 
 /* the ALARO design space of the test: 2 x 3 x 3 x 2 x 2 = 72 points */
 static dcsim_sweep_t *alaro_sweep(void) {
-  dcsim_sweep_def d = {"workflows/alaro.xml", NULL, NULL, 0, 2, CPUS, 3, GPUS, 3, NODES, 2, CORES, 2, FREQS};
+  dcsim_sweep_def d = {
+    "workflows/alaro.xml", NULL, NULL, 0, 2, CPUS, 3, GPUS, 3, NODES, 2, CORES, 2, FREQS
+  };
   dcsim_sweep_t *sw = NULL;
   dcsim_error err;
-  if (dcsim_sweep_new(&d, &sw, &err)) { fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg); return NULL; }
+  if (dcsim_sweep_new(&d, &sw, &err)) {
+    fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
+    return NULL;
+  }
   return sw;
 }
 
 static char *json_of(dcsim_sweep_t *sw, int threads, size_t batch) {
   dcsim_error err;
-  dcsim_sweep_run_opts o = {threads, 0, batch, NULL};
-  if (dcsim_sweep_run(sw, &o, &err)) { fprintf(stderr, "sweep: %s\n", err.msg); return NULL; }
+  dcsim_sweep_run_opts o = { threads, 0, batch, NULL };
+  if (dcsim_sweep_run(sw, &o, &err)) {
+    fprintf(stderr, "sweep: %s\n", err.msg);
+    return NULL;
+  }
   char *buf = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
@@ -45,9 +53,12 @@ static char *json_of(dcsim_sweep_t *sw, int threads, size_t batch) {
 
 /* ---- resumable database: a child killed by SIGKILL in the middle of its third batch ---- */
 
-typedef struct child_ctx { dcsim_sweepdb_t *db; } child_ctx;
+typedef struct child_ctx {
+  dcsim_sweepdb_t *db;
+} child_ctx;
 
-static int child_batch(void *ctx, const dcsim_sweep_point *pts, const size_t *idx, size_t n, dcsim_error *err) {
+static int child_batch(void *ctx, const dcsim_sweep_point *pts, const size_t *idx, size_t n,
+                       dcsim_error *err) {
   return dcsim_sweepdb_store(((child_ctx *)ctx)->db, pts, idx, n, err);
 }
 
@@ -65,10 +76,12 @@ static void test_resume(const char *dir) {
     dcsim_sweep_t *sw = alaro_sweep();
     dcsim_sweepdb_t *d = NULL;
     dcsim_error err;
-    if (!sw || dcsim_sweepdb_open(db, &d, &err) || dcsim_sweepdb_attach(d, sw, "alaro", NULL, NULL, &err)) _exit(3);
-    child_ctx c = {d};
-    dcsim_sweep_sink sink = {&c, child_batch, child_progress};
-    dcsim_sweep_run_opts o = {1, 0, 4, &sink};
+    if (!sw || dcsim_sweepdb_open(db, &d, &err) ||
+        dcsim_sweepdb_attach(d, sw, "alaro", NULL, NULL, &err))
+      _exit(3);
+    child_ctx c = { d };
+    dcsim_sweep_sink sink = { &c, child_batch, child_progress };
+    dcsim_sweep_run_opts o = { 1, 0, 4, &sink };
     dcsim_sweep_run(sw, &o, &err);
     _exit(4); /* not reached: killed at 10 points */
   }
@@ -82,13 +95,16 @@ static void test_resume(const char *dir) {
   int64_t id = 0;
   size_t restored = 0;
   CHECK(sw && dcsim_sweepdb_open(db, &d, &err) == 0);
-  if (!sw || !d) { dcsim_sweep_free(sw); return; }
+  if (!sw || !d) {
+    dcsim_sweep_free(sw);
+    return;
+  }
   CHECK_INT(dcsim_sweepdb_attach(d, sw, "alaro", &id, &restored, &err), 0);
   CHECK_INT(id, 1);
   CHECK_INT(restored, 8);
-  child_ctx c = {d};
-  dcsim_sweep_sink sink = {&c, child_batch, NULL};
-  dcsim_sweep_run_opts o = {2, 0, 4, &sink};
+  child_ctx c = { d };
+  dcsim_sweep_sink sink = { &c, child_batch, NULL };
+  dcsim_sweep_run_opts o = { 2, 0, 4, &sink };
   CHECK_INT(dcsim_sweep_run(sw, &o, &err), 0);
   char *resumed = NULL;
   size_t len = 0;
@@ -108,7 +124,10 @@ static void test_resume(const char *dir) {
   sqlite3 *q = NULL;
   sqlite3_stmt *s = NULL;
   sqlite3_open(db, &q);
-  sqlite3_prepare_v2(q, "SELECT count(*), count(DISTINCT idx), min(idx), max(idx), (SELECT count(*) FROM sweeps) FROM sweep_points", -1, &s, NULL);
+  sqlite3_prepare_v2(q,
+                     "SELECT count(*), count(DISTINCT idx), min(idx), max(idx), (SELECT count(*) "
+                     "FROM sweeps) FROM sweep_points",
+                     -1, &s, NULL);
   CHECK(sqlite3_step(s) == SQLITE_ROW);
   CHECK_INT(sqlite3_column_int(s, 0), 72);
   CHECK_INT(sqlite3_column_int(s, 1), 72);
@@ -135,7 +154,6 @@ static void test_resume(const char *dir) {
   CHECK(dcsim_sweepdb_read(db, 7, &pts, &n, &total, &err) == DCSIM_EREF);
 }
 
-
 /* ---- shards: a partition of the points; their databases merge into the rows of one run ---- */
 
 static void rm_db(const char *path) {
@@ -151,14 +169,17 @@ static void test_shards(const char *dir) {
   dcsim_error err;
   /* every point in exactly one shard, whatever N; shards take points from all over the space */
   for (unsigned n = 1; n <= 9; n++) {
-    size_t count[9] = {0}, bad = 0;
+    size_t count[9] = { 0 }, bad = 0;
     for (size_t i = 0; i < 3360; i++) {
       unsigned s = dcsim_sweep_shard_of(i, n);
-      if (s >= n) bad++;
-      else count[s]++;
+      if (s >= n)
+        bad++;
+      else
+        count[s]++;
     }
     CHECK_INT(bad, 0);
-    for (unsigned s = 0; s < n; s++) CHECK(count[s] > 3360 / n * 8 / 10 && count[s] < 3360 / n * 12 / 10);
+    for (unsigned s = 0; s < n; s++)
+      CHECK(count[s] > 3360 / n * 8 / 10 && count[s] < 3360 / n * 12 / 10);
   }
   dcsim_sweep_t *sw = alaro_sweep();
   if (!sw) return;
@@ -168,18 +189,22 @@ static void test_shards(const char *dir) {
   dcsim_sweep_free(sw);
   /* three shards, each in its own database */
   char db[3][600], out[600];
-  size_t in_shard[3] = {0};
+  size_t in_shard[3] = { 0 };
   for (unsigned k = 0; k < 3; k++) {
     snprintf(db[k], sizeof db[k], "%s/shard%u.db", dir, k);
     sw = alaro_sweep();
     dcsim_sweepdb_t *d = NULL;
     CHECK(sw && dcsim_sweepdb_open(db[k], &d, &err) == 0);
-    if (!sw || !d) { dcsim_sweep_free(sw); dcsim_sweepdb_close(d); continue; }
+    if (!sw || !d) {
+      dcsim_sweep_free(sw);
+      dcsim_sweepdb_close(d);
+      continue;
+    }
     CHECK_INT(dcsim_sweep_set_shard(sw, k, 3, &err), 0);
     CHECK_INT(dcsim_sweepdb_attach(d, sw, "alaro", NULL, NULL, &err), 0);
-    child_ctx c = {d};
-    dcsim_sweep_sink sink = {&c, child_batch, NULL};
-    dcsim_sweep_run_opts o = {2, 0, 4, &sink};
+    child_ctx c = { d };
+    dcsim_sweep_sink sink = { &c, child_batch, NULL };
+    dcsim_sweep_run_opts o = { 2, 0, 4, &sink };
     CHECK_INT(dcsim_sweep_run(sw, &o, &err), 0);
     size_t wrong = 0, front = 0;
     for (size_t i = 0; i < dcsim_sweep_n_points(sw); i++) {
@@ -197,8 +222,8 @@ static void test_shards(const char *dir) {
   CHECK_INT(in_shard[0] + in_shard[1] + in_shard[2], 72);
   /* merged (shard 1 given twice: identical duplicates) = one run */
   snprintf(out, sizeof out, "%s/all.db", dir);
-  const char *ins[] = {db[0], db[1], db[2], db[1]};
-  size_t rows[4] = {0};
+  const char *ins[] = { db[0], db[1], db[2], db[1] };
+  size_t rows[4] = { 0 };
   dcsim_sweepdb_merge_report rep;
   CHECK_INT(dcsim_sweepdb_merge(ins, 4, out, NULL, &rep, rows, &err), 0);
   CHECK_INT(rep.n_points, 72);
@@ -235,21 +260,28 @@ static void test_shards(const char *dir) {
   /* a point that differs between two inputs: refused, naming both files; nothing written */
   sqlite3 *q = NULL;
   sqlite3_open(db[2], &q);
-  CHECK(sqlite3_exec(q, "UPDATE sweep_points SET time_s = time_s + 1e-9 WHERE idx = (SELECT min(idx) FROM sweep_points WHERE feasible)",
-                     NULL, NULL, NULL) == SQLITE_OK && sqlite3_changes(q) == 1);
+  CHECK(sqlite3_exec(q,
+                     "UPDATE sweep_points SET time_s = time_s + 1e-9 WHERE idx = (SELECT min(idx) "
+                     "FROM sweep_points WHERE feasible)",
+                     NULL, NULL, NULL) == SQLITE_OK &&
+        sqlite3_changes(q) == 1);
   sqlite3_close(q);
-  const char *ins2[] = {db[0], db[1], db[2], db[2]};
-  CHECK_INT(dcsim_sweepdb_merge(ins2, 4, out, NULL, &rep, NULL, &err), 0); /* a change in one shard alone is no conflict */
+  const char *ins2[] = { db[0], db[1], db[2], db[2] };
+  CHECK_INT(dcsim_sweepdb_merge(ins2, 4, out, NULL, &rep, NULL, &err),
+            0); /* a change in one shard alone is no conflict */
   rm_db(out);
   char copy[1400];
   snprintf(copy, sizeof copy, "cp %s %s/doctored.db", db[0], dir);
   CHECK(system(copy) == 0);
   snprintf(copy, sizeof copy, "%s/doctored.db", dir);
   sqlite3_open(copy, &q);
-  sqlite3_exec(q, "UPDATE sweep_points SET reason = 'x' WHERE idx = (SELECT max(idx) FROM sweep_points WHERE NOT feasible)", NULL, NULL, NULL);
+  sqlite3_exec(q,
+               "UPDATE sweep_points SET reason = 'x' WHERE idx = (SELECT max(idx) FROM "
+               "sweep_points WHERE NOT feasible)",
+               NULL, NULL, NULL);
   CHECK_INT(sqlite3_changes(q), 1);
   sqlite3_close(q);
-  const char *ins3[] = {db[0], copy};
+  const char *ins3[] = { db[0], copy };
   CHECK_INT(dcsim_sweepdb_merge(ins3, 2, out, NULL, &rep, NULL, &err), DCSIM_EDB);
   CHECK_STR(err.file, copy);
   CHECK(strstr(err.msg, db[0]) && strstr(err.msg, "reason: 'x' here"));
@@ -268,16 +300,17 @@ int main(void) {
   CHECK(mkdtemp(dir) != NULL);
   test_resume(dir); /* first: fork before OpenMP starts its threads */
 
-  /* derive: the rules of doc/sweep.md on the ALARO platform (hsw: 8 CPU nodes; gpu: 1 GTX 970 node) */
+  /* derive: the rules of doc/sweep.md on the ALARO platform (hsw: 8 CPU nodes; gpu: 1 GTX 970 node)
+   */
   dcsim_error err;
-  dcsim_scenario_opts so = {.platform_path = NULL};
+  dcsim_scenario_opts so = { .platform_path = NULL };
   dcsim_scenario *base = NULL, *s = NULL;
   CHECK_INT(dcsim_scenario_load_inputs("workflows/alaro.xml", &so, &base, &err), 0);
   const dcsim_cpu_profile_t *skl = NULL;
   const dcsim_gpu_profile_t *k20 = NULL;
   CHECK_INT(dcsim_scenario_cpu_profile(base, "xeon-gold-6148", &skl, &err), 0);
   CHECK_INT(dcsim_scenario_gpu_profile(base, "tesla-k20m", &k20, &err), 0);
-  dcsim_scenario_override ov = {skl, k20, 16, 3, "nominal"};
+  dcsim_scenario_override ov = { skl, k20, 16, 3, "nominal" };
   CHECK_INT(dcsim_scenario_derive(base, &ov, &s, &err), 0);
   if (s) {
     CHECK(s->groups[0].cpu == skl);                 /* the CPU group takes the CPU */
@@ -299,7 +332,7 @@ int main(void) {
   CHECK_INT(dcsim_scenario_load("workflows/alaro.xml", &so, &full, &err), 0);
   CHECK_INT(dcsim_scenario_derive(base, NULL, &s, &err), 0);
   if (s && full) {
-    dcsim_engine_opts eo = {.job_policy = DCSIM_JOB_FCFS, .sink = NULL};
+    dcsim_engine_opts eo = { .job_policy = DCSIM_JOB_FCFS, .sink = NULL };
     dcsim_engine_t *e1 = dcsim_engine_new(full, &eo, &err), *e2 = dcsim_engine_new(s, &eo, &err);
     CHECK(e1 && e2 && dcsim_engine_run(e1, &err) == 0 && dcsim_engine_run(e2, &err) == 0);
     if (e1 && e2) {
@@ -312,7 +345,7 @@ int main(void) {
   dcsim_scenario_free(s);
   dcsim_scenario_free(full);
   /* a state outside the tables: DCSIM_ERANGE naming the task */
-  dcsim_scenario_override bad = {skl, NULL, 0, 0, "2.6"};
+  dcsim_scenario_override bad = { skl, NULL, 0, 0, "2.6" };
   CHECK_INT(dcsim_scenario_derive(base, &bad, &s, &err), DCSIM_ERANGE);
   CHECK(strstr(err.msg, "<task name=\"bifft\">") && strstr(err.msg, "2.6 GHz"));
   CHECK(s == NULL);
@@ -330,8 +363,10 @@ int main(void) {
       feasible += p[i].feasible != 0;
       front += p[i].pareto != 0;
       knees += p[i].knee != 0;
-      if (p[i].cores == 5 && strcmp(p[i].freq, "nominal") == 0) /* the energy table ends at 4 cores */
-        CHECK(!p[i].feasible && p[i].reason && strstr(p[i].reason, "5 threads/cores not covered by the energy table"));
+      if (p[i].cores == 5 &&
+          strcmp(p[i].freq, "nominal") == 0) /* the energy table ends at 4 cores */
+        CHECK(!p[i].feasible && p[i].reason &&
+              strstr(p[i].reason, "5 threads/cores not covered by the energy table"));
       if (p[i].cores == 1 && !strcmp(p[i].cpu, "xeon-gold-6148") && !strcmp(p[i].freq, "2.6"))
         CHECK(!p[i].feasible && strstr(p[i].reason, "frequency 2.6 GHz is not covered"));
       if (!p[i].feasible) CHECK(!p[i].pareto);
@@ -358,13 +393,30 @@ int main(void) {
   free(two);
 
   /* bad definitions are usage errors before anything runs */
-  static const char *const badf[] = {"fast"};
-  dcsim_sweep_def d = {"workflows/alaro.xml", NULL, NULL, 0, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 1, badf};
+  static const char *const badf[] = { "fast" };
+  dcsim_sweep_def d = {
+    "workflows/alaro.xml", NULL, NULL, 0, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 1, badf
+  };
   CHECK_INT(dcsim_sweep_new(&d, &sw, &err), DCSIM_EUSAGE);
-  static const unsigned dup[] = {2, 2};
-  dcsim_sweep_def d2 = {"workflows/alaro.xml", NULL, NULL, 0, 0, NULL, 0, NULL, 2, dup, 0, NULL, 0, NULL};
+  static const unsigned dup[] = { 2, 2 };
+  dcsim_sweep_def d2 = {
+    "workflows/alaro.xml", NULL, NULL, 0, 0, NULL, 0, NULL, 2, dup, 0, NULL, 0, NULL
+  };
   CHECK_INT(dcsim_sweep_new(&d2, &sw, &err), DCSIM_EUSAGE);
-  dcsim_sweep_def d3 = {"workflows/sh-tl159.xml", "workflows/platforms/alaro-hsw-gtx970.xml", NULL, 0, 0, NULL, 1, GPUS, 0, NULL, 0, NULL, 0, NULL};
+  dcsim_sweep_def d3 = { "workflows/sh-tl159.xml",
+                         "workflows/platforms/alaro-hsw-gtx970.xml",
+                         NULL,
+                         0,
+                         0,
+                         NULL,
+                         1,
+                         GPUS,
+                         0,
+                         NULL,
+                         0,
+                         NULL,
+                         0,
+                         NULL };
   CHECK_INT(dcsim_sweep_new(&d3, &sw, &err), 0); /* this platform has a GPU group */
   dcsim_sweep_free(sw);
 
@@ -393,11 +445,17 @@ int main(void) {
         CHECK_STR(q[i].cpu, p[i].cpu);
         CHECK_STR(q[i].freq, p[i].freq);
         CHECK_INT(q[i].nodes, p[i].nodes);
-        if (p[i].feasible) { CHECK_REL(q[i].time_s, p[i].time_s, 1e-9); CHECK_REL(q[i].energy_j, p[i].energy_j, 1e-9); }
-        else CHECK_STR(q[i].reason, p[i].reason);
+        if (p[i].feasible) {
+          CHECK_REL(q[i].time_s, p[i].time_s, 1e-9);
+          CHECK_REL(q[i].energy_j, p[i].energy_j, 1e-9);
+        } else
+          CHECK_STR(q[i].reason, p[i].reason);
       }
       dcsim_sweep_mark_front(q, n);
-      for (size_t i = 0; i < n && q; i++) { CHECK_INT(q[i].pareto, p[i].pareto); CHECK_INT(q[i].knee, p[i].knee); }
+      for (size_t i = 0; i < n && q; i++) {
+        CHECK_INT(q[i].pareto, p[i].pareto);
+        CHECK_INT(q[i].knee, p[i].knee);
+      }
       dcsim_sweep_points_free(q, n);
     }
     unlink(pj);

@@ -11,7 +11,7 @@
 
 static dcsim_swf *load(const char *path) {
   dcsim_swf *t = NULL;
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   int rc = dcsim_swf_load(path, &t, &err);
   CHECK_INT(rc, 0);
   if (rc) fprintf(stderr, "  %s:%d: %s\n", err.file, err.line, err.msg);
@@ -76,7 +76,7 @@ static void test_plain_and_gzip(void) {
 
 static void bad(const char *path, int code, int line, const char *word) {
   dcsim_swf *t = NULL;
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   CHECK_INT(dcsim_swf_load(path, &t, &err), code);
   CHECK(t == NULL);
   CHECK_STR(err.file, path);
@@ -95,7 +95,10 @@ static void test_bad(void) {
 /* The real NASA iPSC/860 trace of ../shared/data, when present. */
 static void test_nasa(void) {
   const char *p = "../shared/data/swf/NASA-iPSC-1993-3.1-cln.swf.gz";
-  if (access(p, R_OK) != 0) { fprintf(stderr, "  %s absent: skipped\n", p); return; }
+  if (access(p, R_OK) != 0) {
+    fprintf(stderr, "  %s absent: skipped\n", p);
+    return;
+  }
   dcsim_swf *t = load(p);
   if (!t) return;
   CHECK_INT((long long)t->n_jobs, 18239);

@@ -6,20 +6,23 @@
 
 int main(void) {
   dcsim_swf_map *m = NULL;
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   int rc = dcsim_swf_map_load("tests/data/traces/map.xml", &m, &err);
   CHECK_INT(rc, 0);
-  if (rc) { fprintf(stderr, "  %s:%d: %s\n", err.file, err.line, err.msg); CHECK_DONE(); }
+  if (rc) {
+    fprintf(stderr, "  %s:%d: %s\n", err.file, err.line, err.msg);
+    CHECK_DONE();
+  }
   CHECK_INT((long long)m->n_rules, 2);
   CHECK_STR(m->rules[0].dwarf, "bifft");
-  CHECK_INT(m->rules[0].nodes, 0);                               /* "job" */
+  CHECK_INT(m->rules[0].nodes, 0); /* "job" */
   CHECK_INT(m->rules[0].cores_per_node, DCSIM_SWF_RULE_JOB);
   CHECK_INT(m->rules[1].nodes, 1);
   CHECK_INT(m->rules[1].cores_per_node, 2);
   CHECK_INT((long long)m->rules[1].n_sets, 1);
   CHECK_STR(m->rules[1].sets[0].name, "ITER");
   CHECK(!m->skip_unmatched);
-  dcsim_swf_job j = {.id = 1, .run_s = 100, .procs = 8, .user = 1, .queue = 1};
+  dcsim_swf_job j = { .id = 1, .run_s = 100, .procs = 8, .user = 1, .queue = 1 };
   CHECK_INT(dcsim_swf_map_match(m, &j, 8), 0);
   j.user = 2; /* rule 0 is for user 1 only */
   CHECK_INT(dcsim_swf_map_match(m, &j, 8), -1);

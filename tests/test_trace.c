@@ -17,18 +17,21 @@ static void test_detect(void) {
 
 static void test_jobs(void) {
   dcsim_swf *t = NULL;
-  dcsim_error err = {0};
-  if (dcsim_swf_load("tests/data/traces/small.swf", &t, &err)) { CHECK(0); return; }
+  dcsim_error err = { 0 };
+  if (dcsim_swf_load("tests/data/traces/small.swf", &t, &err)) {
+    CHECK(0);
+    return;
+  }
   dcsim_platform *p = NULL;
   dcsim_platform *node = NULL;
   CHECK_INT(dcsim_trace_node_load(&node, NULL, &err), 0);
   if (!node) return;
   CHECK_INT(dcsim_trace_swf_platform(t, &node->groups[0], &p, &err), 0);
   if (p) {
-    CHECK_INT(p->n_nodes, 4);          /* MaxNodes */
-    CHECK_INT(p->groups[0].cores, 2);  /* MaxProcs / MaxNodes */
+    CHECK_INT(p->n_nodes, 4);         /* MaxNodes */
+    CHECK_INT(p->groups[0].cores, 2); /* MaxProcs / MaxNodes */
     CHECK_STR(p->name, "test cluster (small.swf)");
-    CHECK_STR(p->groups[0].cpu, "xeon-e5-2697v3");     /* the stand-in node's */
+    CHECK_STR(p->groups[0].cpu, "xeon-e5-2697v3"); /* the stand-in node's */
     CHECK_INT(p->groups[0].has_power_states, 1);
     CHECK_REL(p->groups[0].boot_j, 36000, 0);
     CHECK_INT(p->groups[0].sockets, 1);
@@ -36,7 +39,7 @@ static void test_jobs(void) {
   dcsim_platform_free(p);
   dcsim_platform_free(node);
   dcsim_trace_jobs tj;
-  dcsim_trace_info info = {0};
+  dcsim_trace_info info = { 0 };
   CHECK_INT(dcsim_trace_swf_jobs(t, NULL, "nodes", 4, 2, 7.5, &tj, &info, &err), 0);
   CHECK_INT((long long)tj.n_jobs, 6);
   CHECK_INT((long long)info.jobs_read, 9);
@@ -56,10 +59,10 @@ static void test_jobs(void) {
   CHECK_STR(tj.wfs[tj.jobs[2].wf]->name, "swf-2x2");
   CHECK_INT(tj.jobs[2].trace_job, 4);
   CHECK_INT(tj.jobs[2].trace_procs, 3);
-  CHECK_REL(tj.jobs[2].time_scale, 30, 0);                 /* run time */
-  CHECK_INT(tj.jobs[2].estimate_ns, 30000000000LL);         /* requested -1: the run time */
-  CHECK_INT(tj.jobs[0].estimate_ns, 150000000000LL);        /* requested time */
-  CHECK_INT(tj.jobs[0].submit_ns, 7500000000LL);            /* submit + offset */
+  CHECK_REL(tj.jobs[2].time_scale, 30, 0);           /* run time */
+  CHECK_INT(tj.jobs[2].estimate_ns, 30000000000LL);  /* requested -1: the run time */
+  CHECK_INT(tj.jobs[0].estimate_ns, 150000000000LL); /* requested time */
+  CHECK_INT(tj.jobs[0].submit_ns, 7500000000LL);     /* submit + offset */
   CHECK_REL(tj.jobs[4].time_scale, 0.4, 1e-15);
   CHECK_REL(info.recorded_proc_s, 100 * 8 + 50 * 2 + 30 * 3 + 40 * 1 + 0.4 * 2 + 20 * 6, 1e-12);
   char *note = dcsim_trace_swf_note(&info, "x.swf");
@@ -67,21 +70,21 @@ static void test_jobs(void) {
   free(note);
   dcsim_trace_jobs_release(&tj);
   /* a job larger than the group */
-  dcsim_trace_info i2 = {0};
+  dcsim_trace_info i2 = { 0 };
   CHECK_INT(dcsim_trace_swf_jobs(t, NULL, "nodes", 3, 2, 0, &tj, &i2, &err), DCSIM_ERANGE);
   CHECK_INT(err.line, 12);
   CHECK(strstr(err.msg, "job 1 asks for 8 processors") != NULL);
   /* map rules: job 1 -> BiFFT on its 4 nodes, job 4 -> SH on 1 node */
   dcsim_swf_map *m = NULL;
   CHECK_INT(dcsim_swf_map_load("tests/data/traces/map.xml", &m, &err), 0);
-  dcsim_trace_info i3 = {0};
+  dcsim_trace_info i3 = { 0 };
   CHECK_INT(dcsim_trace_swf_jobs(t, m, "nodes", 4, 2, 0, &tj, &i3, &err), 0);
   CHECK_INT((long long)i3.mapped, 2);
   const dcsim_task_template *m1 = &tj.wfs[tj.jobs[0].wf]->templates[0];
   CHECK_STR(m1->dwarf, "bifft");
   CHECK_INT(m1->nodes, 4);
   CHECK_INT(m1->cores_per_node, 2);
-  CHECK_REL(tj.jobs[0].time_scale, 0, 0);                  /* model time */
+  CHECK_REL(tj.jobs[0].time_scale, 0, 0); /* model time */
   const dcsim_task_template *m4 = &tj.wfs[tj.jobs[2].wf]->templates[0];
   CHECK_STR(m4->dwarf, "spherical-harmonics");
   CHECK_INT(m4->nodes, 1);

@@ -10,7 +10,7 @@
 
 static dcsim_wfc *load(const char *path) {
   dcsim_wfc *w = NULL;
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   int rc = dcsim_wfc_load(path, &w, &err);
   CHECK_INT(rc, 0);
   if (rc) fprintf(stderr, "  %s:%d: %s\n", err.file, err.line, err.msg);
@@ -46,14 +46,15 @@ static void check_diamond(const dcsim_wfc *w) {
 }
 
 static void test_layouts(void) {
-  static const char *const files[] = {"tests/data/traces/wfc-15.json", "tests/data/traces/wfc-14.json"};
+  static const char *const files[] = { "tests/data/traces/wfc-15.json",
+                                       "tests/data/traces/wfc-14.json" };
   for (int k = 0; k < 2; k++) {
     dcsim_wfc *w = load(files[k]);
     if (!w) continue;
     check_diamond(w);
-    dcsim_error err = {0};
+    dcsim_error err = { 0 };
     /* the workflow: pinned to the recorded machines, or scaled by the clock ratio */
-    dcsim_wfc_opts o = {1, 2.5, 0.75, 0};
+    dcsim_wfc_opts o = { 1, 2.5, 0.75, 0 };
     dcsim_workflow *wf = NULL;
     CHECK_INT(dcsim_wfc_workflow(w, &o, &wf, &err), 0);
     if (wf) {
@@ -67,7 +68,7 @@ static void test_layouts(void) {
       CHECK_INT(wf->dep_start[4] - wf->dep_start[3], 2);
     }
     dcsim_workflow_free(wf);
-    dcsim_wfc_opts o2 = {0, 0, 0, 1e5}; /* another platform; files at 100 kB/s */
+    dcsim_wfc_opts o2 = { 0, 0, 0, 1e5 }; /* another platform; files at 100 kB/s */
     CHECK_INT(dcsim_wfc_workflow(w, &o2, &wf, &err), 0);
     if (wf) {
       CHECK(wf->templates[2].group == NULL);
@@ -76,7 +77,12 @@ static void test_layouts(void) {
     }
     dcsim_workflow_free(wf);
     dcsim_platform *p = NULL;
-    dcsim_node_group node = {.name = "n", .count = 1, .cpu = "xeon-e5-2697v3", .sockets = 2, .has_power_states = 1, .off_w = 8};
+    dcsim_node_group node = { .name = "n",
+                              .count = 1,
+                              .cpu = "xeon-e5-2697v3",
+                              .sockets = 2,
+                              .has_power_states = 1,
+                              .off_w = 8 };
     CHECK_INT(dcsim_wfc_platform(w, &node, &p, &err), 0);
     if (p) {
       CHECK_INT((long long)p->n_groups, 2);
@@ -93,7 +99,7 @@ static void test_layouts(void) {
 
 static void bad(const char *path, int code, int line, const char *word) {
   dcsim_wfc *w = NULL;
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   CHECK_INT(dcsim_wfc_load(path, &w, &err), code);
   CHECK(w == NULL);
   CHECK_INT(err.line, line);
@@ -102,23 +108,35 @@ static void bad(const char *path, int code, int line, const char *word) {
 }
 
 static void test_bad(void) {
-  bad("tests/data/traces/wfc-bad-parent.json", DCSIM_ESCHEMA, 0, "workflow.specification.tasks[0]: parent 'ghost'");
+  bad("tests/data/traces/wfc-bad-parent.json", DCSIM_ESCHEMA, 0,
+      "workflow.specification.tasks[0]: parent 'ghost'");
   bad("tests/data/traces/wfc-bad-syntax.json", DCSIM_EPARSE, 2, "column");
-  bad("tests/data/traces/wfc-bad-runtime.json", DCSIM_ESCHEMA, 0, "workflow.execution.tasks[0].runtimeInSeconds: not a number");
+  bad("tests/data/traces/wfc-bad-runtime.json", DCSIM_ESCHEMA, 0,
+      "workflow.execution.tasks[0].runtimeInSeconds: not a number");
   bad("tests/data/traces/small.swf", DCSIM_EPARSE, 1, "column");
 }
 
 /* The shipped instances: task counts and recorded makespans (../shared/data, when present). */
 static void test_real(void) {
-  static const struct { const char *file; long tasks; double makespan; size_t machines; } inst[] = {
-      {"1000genome-chameleon-2ch-100k-001.json", 52, 776, 1}, {"epigenomics-chameleon-hep-1seq-100k-001.json", 41, 594, 1},
-      {"helloworld-chain-5-chameleon.json", 5, 661, 1},      {"helloworld-forkjoin-10-chameleon.json", 10, 437, 1},
-      {"montage-chameleon-dss-05d-001.json", 58, 870, 1},    {"seismology-chameleon-100p-001.json", 101, 354, 3},
-      {"srasearch-chameleon-10a-001.json", 22, 3488, 1}};
+  static const struct {
+    const char *file;
+    long tasks;
+    double makespan;
+    size_t machines;
+  } inst[] = { { "1000genome-chameleon-2ch-100k-001.json", 52, 776, 1 },
+               { "epigenomics-chameleon-hep-1seq-100k-001.json", 41, 594, 1 },
+               { "helloworld-chain-5-chameleon.json", 5, 661, 1 },
+               { "helloworld-forkjoin-10-chameleon.json", 10, 437, 1 },
+               { "montage-chameleon-dss-05d-001.json", 58, 870, 1 },
+               { "seismology-chameleon-100p-001.json", 101, 354, 3 },
+               { "srasearch-chameleon-10a-001.json", 22, 3488, 1 } };
   for (size_t i = 0; i < sizeof inst / sizeof *inst; i++) {
     char p[512];
     snprintf(p, sizeof p, "../shared/data/wfinstances/%s", inst[i].file);
-    if (access(p, R_OK) != 0) { fprintf(stderr, "  %s absent: skipped\n", p); continue; }
+    if (access(p, R_OK) != 0) {
+      fprintf(stderr, "  %s absent: skipped\n", p);
+      continue;
+    }
     dcsim_wfc *w = load(p);
     if (!w) continue;
     CHECK_INT((long long)w->n_tasks, inst[i].tasks);

@@ -28,12 +28,15 @@ static void check_deps(const dcsim_workflow *wf, size_t i, const uint32_t *want,
     fprintf(stderr, "\n");
   }
 }
-#define DEPS(wf, i, ...) do { const uint32_t w_[] = {__VA_ARGS__}; \
-  check_deps((wf), (i), w_, sizeof w_ / sizeof *w_); } while (0)
+#define DEPS(wf, i, ...)                               \
+  do {                                                 \
+    const uint32_t w_[] = { __VA_ARGS__ };             \
+    check_deps((wf), (i), w_, sizeof w_ / sizeof *w_); \
+  } while (0)
 #define NODEPS(wf, i) check_deps((wf), (i), NULL, 0)
 
 static dcsim_workflow *load(const char *path) {
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_workflow *wf = NULL;
   int rc = dcsim_workflow_load(path, &wf, &err);
   CHECK_INT(rc, 0);
@@ -42,15 +45,17 @@ static dcsim_workflow *load(const char *path) {
 }
 
 static void check_fail(const char *file, int code, int line, const char *msg, int exact) {
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_workflow *wf = (dcsim_workflow *)1;
   int rc = dcsim_workflow_load(file, &wf, &err);
   CHECK_INT(rc, code);
   CHECK(wf == NULL);
   CHECK_STR(err.file, file);
   CHECK_INT(err.line, line);
-  if (exact) CHECK_STR(err.msg, msg);
-  else CHECK(strstr(err.msg, msg) != NULL);
+  if (exact)
+    CHECK_STR(err.msg, msg);
+  else
+    CHECK(strstr(err.msg, msg) != NULL);
   if (rc != code || err.line != line) fprintf(stderr, "  (%s: %s)\n", file, err.msg);
 }
 
@@ -154,7 +159,8 @@ static void test_ensemble(void) {
 
 static void test_bad_inputs(void) {
   check_fail(WF "missing.xml", DCSIM_EIO, 0, "cannot open: No such file or directory", 1);
-  check_fail(WF "bad-malformed.xml", DCSIM_EPARSE, 4, "Opening and ending tag mismatch: task line 3", 0);
+  check_fail(WF "bad-malformed.xml", DCSIM_EPARSE, 4,
+             "Opening and ending tag mismatch: task line 3", 0);
   check_fail(WF "bad-schema.xml", DCSIM_ESCHEMA, 3, "'device'", 0);
   check_fail(WF "bad-members-negative.xml", DCSIM_ESCHEMA, 3, "'members'", 0);
   check_fail(WF "bad-cycle.xml", DCSIM_ESCHEMA, 4,
@@ -168,30 +174,39 @@ static void test_bad_inputs(void) {
              "<steps count=\"1e30\">: not a whole number in 0..4294967295", 1);
   check_fail(WF "bad-huge.xml", DCSIM_ERANGE, 4,
              "<steps>: workflow expands to more than 50000000 tasks", 1);
-  check_fail(WF "bad-dup.xml", DCSIM_ESCHEMA, 5, "<task name=\"a\">: duplicate task name (line 3)", 1);
+  check_fail(WF "bad-dup.xml", DCSIM_ESCHEMA, 5, "<task name=\"a\">: duplicate task name (line 3)",
+             1);
   check_fail(WF "bad-gpu-nodes.xml", DCSIM_ERANGE, 3,
              "<task name=\"a\">: a GPU task runs on one node (nodes=2)", 1);
   check_fail(WF "bad-gpus0.xml", DCSIM_ERANGE, 3,
              "<task name=\"a\" device=\"gpu\">: gpus must be >= 1", 1);
   check_fail(WF "bad-nodes0.xml", DCSIM_ERANGE, 3, "<task name=\"a\">: nodes must be >= 1", 1);
-  check_fail(WF "bad-both.xml", DCSIM_ESCHEMA, 3,
-             "<task name=\"a\">: give either dwarf= (a modelled call) or runtime-s= (a recorded runtime)", 1);
-  check_fail(WF "bad-neither.xml", DCSIM_ESCHEMA, 3,
-             "<task name=\"a\">: give either dwarf= (a modelled call) or runtime-s= (a recorded runtime)", 1);
+  check_fail(
+      WF "bad-both.xml", DCSIM_ESCHEMA, 3,
+      "<task name=\"a\">: give either dwarf= (a modelled call) or runtime-s= (a recorded runtime)",
+      1);
+  check_fail(
+      WF "bad-neither.xml", DCSIM_ESCHEMA, 3,
+      "<task name=\"a\">: give either dwarf= (a modelled call) or runtime-s= (a recorded runtime)",
+      1);
   check_fail(WF "bad-runtime-gpu.xml", DCSIM_ESCHEMA, 3,
-             "<task name=\"a\" runtime-s=\"10\">: a recorded-runtime task runs on CPUs and takes no case or <set>", 1);
+             "<task name=\"a\" runtime-s=\"10\">: a recorded-runtime task runs on CPUs and takes "
+             "no case or <set>",
+             1);
 }
 
 /* The in-memory builder: a 1,000,000-task ensemble forecast, memory per task, and its checks. */
 static void test_build(void) {
   dcsim_task_template t[2] = {
-      {.name = "bifft", .dwarf = "bifft", .device = DCSIM_DEV_CPU, .nodes = 8, .line = 0},
-      {.name = "rad", .dwarf = "acraneb2", .device = DCSIM_DEV_GPU, .nodes = 1, .gpus = 1}};
-  dcsim_wf_item tasks[2] = {{.kind = DCSIM_WF_TASK, .tmpl = 0}, {.kind = DCSIM_WF_TASK, .tmpl = 1}};
-  dcsim_wf_item steps = {.kind = DCSIM_WF_STEPS, .count = 50000, .n_items = 2, .items = tasks};
-  dcsim_wf_item ens = {.kind = DCSIM_WF_ENSEMBLE, .count = 10, .n_items = 1, .items = &steps};
+    { .name = "bifft", .dwarf = "bifft", .device = DCSIM_DEV_CPU, .nodes = 8, .line = 0 },
+    { .name = "rad", .dwarf = "acraneb2", .device = DCSIM_DEV_GPU, .nodes = 1, .gpus = 1 }
+  };
+  dcsim_wf_item tasks[2] = { { .kind = DCSIM_WF_TASK, .tmpl = 0 },
+                             { .kind = DCSIM_WF_TASK, .tmpl = 1 } };
+  dcsim_wf_item steps = { .kind = DCSIM_WF_STEPS, .count = 50000, .n_items = 2, .items = tasks };
+  dcsim_wf_item ens = { .kind = DCSIM_WF_ENSEMBLE, .count = 10, .n_items = 1, .items = &steps };
   dcsim_workflow *wf = NULL;
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   clock_t t0 = clock();
   int rc = dcsim_workflow_build("gen", t, 2, &ens, 1, &wf, &err);
   double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
@@ -229,15 +244,21 @@ static void test_build(void) {
   CHECK_INT(dcsim_workflow_build("gen", t, 2, &ens, 1, &wf, &err), DCSIM_EREF);
   CHECK_STR(err.msg, "<task name=\"bifft\">: template 0 missing or used twice");
   tasks[1].tmpl = 1;
-  dcsim_wf_item bad = {.kind = DCSIM_WF_STEPS, .count = 2, .n_items = 1, .items = &ens, .line = 3};
+  dcsim_wf_item bad = {
+    .kind = DCSIM_WF_STEPS, .count = 2, .n_items = 1, .items = &ens, .line = 3
+  };
   CHECK_INT(dcsim_workflow_build("gen", t, 2, &bad, 1, &wf, &err), DCSIM_ESCHEMA);
   CHECK_STR(err.msg, "<ensemble>: not allowed here");
   CHECK_INT(dcsim_workflow_build("gen", t, 0, NULL, 0, &wf, &err), DCSIM_ESCHEMA);
   CHECK_STR(err.msg, "workflow has no task");
   /* a block named like a sibling task; after= naming one sibling twice */
-  dcsim_wf_item top[2] = {{.kind = DCSIM_WF_TASK, .tmpl = 0, .line = 2},
-                          {.kind = DCSIM_WF_STEPS, .name = "bifft", .count = 2, .n_items = 1,
-                           .items = &tasks[1], .line = 3}};
+  dcsim_wf_item top[2] = { { .kind = DCSIM_WF_TASK, .tmpl = 0, .line = 2 },
+                           { .kind = DCSIM_WF_STEPS,
+                             .name = "bifft",
+                             .count = 2,
+                             .n_items = 1,
+                             .items = &tasks[1],
+                             .line = 3 } };
   CHECK_INT(dcsim_workflow_build("gen", t, 2, top, 2, &wf, &err), DCSIM_ESCHEMA);
   CHECK_INT(err.line, 3);
   CHECK_STR(err.msg, "<steps name=\"bifft\">: name already used in this scope (line 2)");
@@ -257,11 +278,12 @@ static void test_build(void) {
   char names[20][8];
   for (int i = 0; i < 20; i++) {
     snprintf(names[i], sizeof names[i], "d%d", i);
-    wide[i] = (dcsim_task_template){.name = names[i], .dwarf = "bifft", .nodes = 1};
-    wide_items[i] = (dcsim_wf_item){.kind = DCSIM_WF_TASK, .tmpl = (uint32_t)i};
+    wide[i] = (dcsim_task_template){ .name = names[i], .dwarf = "bifft", .nodes = 1 };
+    wide_items[i] = (dcsim_wf_item){ .kind = DCSIM_WF_TASK, .tmpl = (uint32_t)i };
   }
-  dcsim_wf_item wsteps = {.kind = DCSIM_WF_STEPS, .count = 1000, .overlap = 1, .n_items = 20,
-                          .items = wide_items};
+  dcsim_wf_item wsteps = {
+    .kind = DCSIM_WF_STEPS, .count = 1000, .overlap = 1, .n_items = 20, .items = wide_items
+  };
   CHECK_INT(dcsim_workflow_build("wide", wide, 20, &wsteps, 1, &wf, &err), 0);
   if (wf) {
     CHECK_INT(wf->n_tasks, 20000);
@@ -272,7 +294,7 @@ static void test_build(void) {
 }
 
 static void test_workload(void) {
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_workload *wl = NULL;
   int rc = dcsim_workload_load(WL "day.xml", &wl, &err);
   CHECK_INT(rc, 0);
@@ -295,24 +317,31 @@ static void test_workload(void) {
   dcsim_workload_free(wl);
   dcsim_workload_free(NULL);
 
-  struct { const char *file; int code, line; const char *msg; } bad[] = {
-      {WL "bad-missing.xml", DCSIM_EREF, 4,
-       "<submit workflow=\"../workflow/missing.xml\">: cannot open tests/data/workflow/missing.xml: "
-       "No such file or directory"},
-      {WL "bad-interval.xml", DCSIM_ERANGE, 3,
-       "<submit workflow=\"../workflow/alaro.xml\">: count > 1 needs interval-s > 0"},
-      {WL "bad-count0.xml", DCSIM_ERANGE, 3,
-       "<submit workflow=\"../workflow/alaro.xml\">: count must be >= 1"},
-      {WL "bad-negative.xml", DCSIM_ESCHEMA, 3, NULL}};
+  struct {
+    const char *file;
+    int code, line;
+    const char *msg;
+  } bad[] = {
+    { WL "bad-missing.xml", DCSIM_EREF, 4,
+      "<submit workflow=\"../workflow/missing.xml\">: cannot open tests/data/workflow/missing.xml: "
+      "No such file or directory" },
+    { WL "bad-interval.xml", DCSIM_ERANGE, 3,
+      "<submit workflow=\"../workflow/alaro.xml\">: count > 1 needs interval-s > 0" },
+    { WL "bad-count0.xml", DCSIM_ERANGE, 3,
+      "<submit workflow=\"../workflow/alaro.xml\">: count must be >= 1" },
+    { WL "bad-negative.xml", DCSIM_ESCHEMA, 3, NULL }
+  };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-    dcsim_error e = {0};
+    dcsim_error e = { 0 };
     wl = (dcsim_workload *)1;
     CHECK_INT(dcsim_workload_load(bad[i].file, &wl, &e), bad[i].code);
     CHECK(wl == NULL);
     CHECK_STR(e.file, bad[i].file);
     CHECK_INT(e.line, bad[i].line);
-    if (bad[i].msg) CHECK_STR(e.msg, bad[i].msg);
-    else CHECK(strstr(e.msg, "'at-s'") != NULL);
+    if (bad[i].msg)
+      CHECK_STR(e.msg, bad[i].msg);
+    else
+      CHECK(strstr(e.msg, "'at-s'") != NULL);
   }
 }
 

@@ -3,10 +3,10 @@
 # Idempotent: safe to run before every command. Needs root (or sudo) only when packages are missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# clang + libclang-rt-14-dev: the libFuzzer build (tools/fuzz); libsimgrid-dev: tools/bench/vs-simgrid;
+# clang + libclang-rt-14-dev: the libFuzzer build (tools/fuzz); clang-format: tools/format.sh --check in CI; libsimgrid-dev: tools/bench/vs-simgrid;
 # valgrind: instruction counts (doc/performance.md)
 pkgs="build-essential cmake pkg-config libxml2-dev libxml2-utils libsqlite3-dev sqlite3 libgsl-dev libglpk-dev libyaml-dev gnuplot-nox zlib1g-dev libjansson-dev
-      clang libclang-rt-14-dev libsimgrid-dev valgrind"
+      clang libclang-rt-14-dev clang-format libsimgrid-dev valgrind"
 pkgs="$pkgs libopenmpi-dev openmpi-bin" # for the optional MPI build (-DDCSIM_MPI=ON, doc/scaling.md)
 missing=""
 for p in $pkgs; do

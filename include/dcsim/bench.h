@@ -35,23 +35,30 @@ dcsim_bench_isa dcsim_bench_isa_best(void);
  * which start at 1, 2, 3, ... */
 double dcsim_bench_fma(dcsim_bench_isa isa, uint64_t iters, double a, double b, double *sum);
 /* passes over n doubles (n a multiple of 32) summing them; returns bytes read; *sum = the total */
-double dcsim_bench_load(dcsim_bench_isa isa, const double *x, size_t n, uint64_t passes, double *sum);
+double dcsim_bench_load(dcsim_bench_isa isa, const double *x, size_t n, uint64_t passes,
+                        double *sum);
 
 typedef enum {
-  DCSIM_LOOP_COPY, DCSIM_LOOP_TRIAD, DCSIM_LOOP_DOT, DCSIM_LOOP_STENCIL7, DCSIM_LOOP_GATHER, DCSIM_LOOP_COUNT
+  DCSIM_LOOP_COPY,
+  DCSIM_LOOP_TRIAD,
+  DCSIM_LOOP_DOT,
+  DCSIM_LOOP_STENCIL7,
+  DCSIM_LOOP_GATHER,
+  DCSIM_LOOP_COUNT
 } dcsim_bench_loop_kind;
 typedef struct dcsim_bench_loop_info {
   const char *name;
-  const char *code;           /* what it computes */
-  double byte_per_elem;       /* Q per element: bytes loaded + stored by the code */
-  double flop_per_elem;       /* W per element */
-  double footprint_per_elem;  /* bytes of arrays per element (working set) */
+  const char *code;          /* what it computes */
+  double byte_per_elem;      /* Q per element: bytes loaded + stored by the code */
+  double flop_per_elem;      /* W per element */
+  double footprint_per_elem; /* bytes of arrays per element (working set) */
 } dcsim_bench_loop_info;
 const dcsim_bench_loop_info *dcsim_bench_loop(dcsim_bench_loop_kind k);
-/* Per-thread data of a loop kernel: n elements (stencil: n interior points rounded down to a cube). */
+/* Per-thread data of a loop kernel: n elements (stencil: n interior points rounded down to a cube).
+ */
 typedef struct dcsim_bench_loop_data dcsim_bench_loop_data;
-int dcsim_bench_loop_alloc(dcsim_bench_loop_kind k, size_t n, uint64_t seed, dcsim_bench_loop_data **out,
-                           dcsim_error *err);
+int dcsim_bench_loop_alloc(dcsim_bench_loop_kind k, size_t n, uint64_t seed,
+                           dcsim_bench_loop_data **out, dcsim_error *err);
 void dcsim_bench_loop_free(dcsim_bench_loop_data *d);
 size_t dcsim_bench_loop_n(const dcsim_bench_loop_data *d); /* elements actually used */
 /* runs `passes` passes; returns a checksum (sum of the output or the reduction) */
@@ -65,18 +72,18 @@ double dcsim_bench_clock_probe_ghz(uint64_t n);
 
 /* ---- a whole run ---- */
 typedef struct dcsim_bench_opts {
-  const char *out_dir;     /* calibration directory written (created) */
-  const char *name;        /* profile name; NULL: from the CPU model name */
-  const char *db_path;     /* SQLite results database, or NULL */
-  int quick;               /* under a minute */
-  unsigned reps;           /* repetitions per point (0: 5, quick 3) */
-  unsigned max_threads;    /* 0: all CPUs of the affinity mask */
-  unsigned budget;         /* > 0: adaptive sampling (HVS) of this many bandwidth points */
+  const char *out_dir;  /* calibration directory written (created) */
+  const char *name;     /* profile name; NULL: from the CPU model name */
+  const char *db_path;  /* SQLite results database, or NULL */
+  int quick;            /* under a minute */
+  unsigned reps;        /* repetitions per point (0: 5, quick 3) */
+  unsigned max_threads; /* 0: all CPUs of the affinity mask */
+  unsigned budget;      /* > 0: adaptive sampling (HVS) of this many bandwidth points */
   uint64_t seed;
-  const char *sysfs_cpu;   /* NULL: /sys/devices/system/cpu */
-  const char *powercap;    /* NULL: /sys/class/powercap */
-  FILE *progress;          /* progress lines (stderr), may be NULL */
-  FILE *report;            /* the report (stdout), may be NULL */
+  const char *sysfs_cpu; /* NULL: /sys/devices/system/cpu */
+  const char *powercap;  /* NULL: /sys/class/powercap */
+  FILE *progress;        /* progress lines (stderr), may be NULL */
+  FILE *report;          /* the report (stdout), may be NULL */
 } dcsim_bench_opts;
 
 int dcsim_bench_run(const dcsim_bench_opts *o, dcsim_error *err);

@@ -69,9 +69,9 @@ typedef struct dcsim_energy_fit {
   size_t n_states;
   dcsim_fit_stats pkg_stats, dram_stats;
 } dcsim_energy_fit;
-int dcsim_calib_fit_energy(const char *csv_path, const struct dcsim_cpu_profile *cpu, const char *freq,
-                           dcsim_fit_method method, FILE *report, dcsim_energy_fit *out,
-                           dcsim_error *err);
+int dcsim_calib_fit_energy(const char *csv_path, const struct dcsim_cpu_profile *cpu,
+                           const char *freq, dcsim_fit_method method, FILE *report,
+                           dcsim_energy_fit *out, dcsim_error *err);
 
 /* ---- GPU kernel characteristics (§3.4, Tables 7-9) ----
  * Profiler exports, one per GPU: nvprof --csv (metric, event, summary or GPU-trace tables, several
@@ -95,17 +95,19 @@ typedef struct dcsim_gpu_calib {
 
 /* paths: exports or manifests; domain_size: N of every export not listed in a manifest (0 = none
  * given, an error for such an export). *out is freed by dcsim_gpu_calib_free(). */
-int dcsim_calib_gpu(const char *const *paths, size_t n_paths, double domain_size, dcsim_gpu_calib **out,
-                    dcsim_error *err);
+int dcsim_calib_gpu(const char *const *paths, size_t n_paths, double domain_size,
+                    dcsim_gpu_calib **out, dcsim_error *err);
 void dcsim_gpu_calib_free(dcsim_gpu_calib *c);
 /* Per-GPU and mean characteristics, one block per kernel. */
 void dcsim_calib_gpu_report(FILE *f, const dcsim_gpu_calib *c);
 /* A dwarf <kernels> element (with a leading comment) holding the means; *text is malloc'd. */
-int dcsim_calib_gpu_kernels_xml(const dcsim_gpu_calib *c, const char *source, char **text, dcsim_error *err);
+int dcsim_calib_gpu_kernels_xml(const dcsim_gpu_calib *c, const char *source, char **text,
+                                dcsim_error *err);
 /* Rewrites the characteristics of the named kernels of dwarf file in_path into out_path (other
  * content kept; a calibrated kernel the dwarf lacks is an error). */
-int dcsim_calib_update_dwarf_kernels(const char *in_path, const char *out_path, const dcsim_gpu_calib *c,
-                                     const char *source, dcsim_error *err);
+int dcsim_calib_update_dwarf_kernels(const char *in_path, const char *out_path,
+                                     const dcsim_gpu_calib *c, const char *source,
+                                     dcsim_error *err);
 
 /* ---- importers: other tools' measurements into a calibration directory ----
  * likwid-bench text output (one or more runs per file): bandwidth runs go to L1/L2/L3/DRAM.csv by
@@ -115,8 +117,8 @@ int dcsim_calib_update_dwarf_kernels(const char *in_path, const char *out_path, 
  * its only one). Kerncraft machine file (YAML): a new machine.xml, flops.csv (theoretical peak)
  * and L1..DRAM.csv from benchmarks/measurements (test: the kernel, NULL = load). A report of what
  * went where is written to report (may be NULL). */
-int dcsim_calib_import_likwid(const char *const *paths, size_t n_paths, const char *dir, const char *test,
-                              const char *freq, FILE *report, dcsim_error *err);
+int dcsim_calib_import_likwid(const char *const *paths, size_t n_paths, const char *dir,
+                              const char *test, const char *freq, FILE *report, dcsim_error *err);
 int dcsim_calib_import_kerncraft(const char *path, const char *dir, const char *test, FILE *report,
                                  dcsim_error *err);
 

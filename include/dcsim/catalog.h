@@ -16,7 +16,8 @@ typedef enum { DCSIM_KIND_CPU, DCSIM_KIND_GPU, DCSIM_KIND_DWARF, DCSIM_KIND_WORK
 
 const char *dcsim_catalog_root(void);
 const char *dcsim_catalog_dir(dcsim_kind kind); /* "hw-profiles/cpu", ... */
-/* ref_file/ref_line: where the reference is written (for errors and relative paths); may be NULL. */
+/* ref_file/ref_line: where the reference is written (for errors and relative paths); may be NULL.
+ */
 int dcsim_catalog_resolve(dcsim_kind kind, const char *ref, const char *ref_file, int ref_line,
                           char *out, size_t size, dcsim_error *err);
 

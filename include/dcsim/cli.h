@@ -11,8 +11,8 @@
 #include "dcsim/error.h"
 
 typedef struct dcsim_opt_spec {
-  const char *name;   /* long name without "--" */
-  const char *arg;    /* argument placeholder, NULL for a flag */
+  const char *name; /* long name without "--" */
+  const char *arg;  /* argument placeholder, NULL for a flag */
   int repeatable;
   const char *help;
 } dcsim_opt_spec;
@@ -33,7 +33,7 @@ typedef struct dcsim_command {
   const char *name;
   int (*run)(const dcsim_args *a, dcsim_error *err);
   const char *summary;
-  const char *usage;        /* positional part of the synopsis */
+  const char *usage; /* positional part of the synopsis */
   const dcsim_opt_spec *opts;
   size_t n_opts;
   int min_positional, max_positional;
@@ -43,17 +43,21 @@ int dcsim_cli_main(int argc, char **argv);
 
 /* helpers for subcommands */
 const char *dcsim_arg(const dcsim_args *a, const char *name); /* last value or NULL */
-int dcsim_arg_index(const dcsim_args *a, const char *name);   /* argv index of last value, 0 if none */
+int dcsim_arg_index(const dcsim_args *a,
+                    const char *name); /* argv index of last value, 0 if none */
 int dcsim_arg_flag(const dcsim_args *a, const char *name);
-int dcsim_arg_uint(const dcsim_args *a, const char *name, unsigned dflt, unsigned *out, dcsim_error *err);
-int dcsim_arg_double(const dcsim_args *a, const char *name, double dflt, double *out, dcsim_error *err);
+int dcsim_arg_uint(const dcsim_args *a, const char *name, unsigned dflt, unsigned *out,
+                   dcsim_error *err);
+int dcsim_arg_double(const dcsim_args *a, const char *name, double dflt, double *out,
+                     dcsim_error *err);
 int dcsim_arg_format(const dcsim_args *a, const char *const *allowed, int *out, dcsim_error *err);
 
 /* SIGINT/SIGTERM: installs (once) a handler that stores the signal number in a flag and returns
  * the flag, for the command to hand to dcsim_engine_set_interrupt()/dcsim_sweep_set_interrupt().
- * The flag is the process's one piece of mutable global state and belongs to the CLI (doc/design.md);
- * a second signal kills the process (the databases survive that: doc/robustness.md). A command
- * stopped this way returns DCSIM_EINTR; dcsim exits with 128 + the signal number (doc/cli.md). */
+ * The flag is the process's one piece of mutable global state and belongs to the CLI
+ * (doc/design.md); a second signal kills the process (the databases survive that:
+ * doc/robustness.md). A command stopped this way returns DCSIM_EINTR; dcsim exits with 128 + the
+ * signal number (doc/cli.md). */
 const volatile sig_atomic_t *dcsim_cli_catch_interrupts(void);
 /* The name of the signal caught ("SIGINT"), or NULL when none was. */
 const char *dcsim_cli_interrupted_by(void);

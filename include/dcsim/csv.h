@@ -1,7 +1,8 @@
 /* dcsim/csv.h — reading the comma-separated benchmark tables of calibration/.
  * Lines starting with '#' are comments; the first other line names the columns. A cell may be
  * double-quoted (RFC 4180: commas inside, "" for a quote; no line breaks inside quotes).
- * Ownership: dcsim_csv_load() returns a table freed by dcsim_csv_free(); cell strings are borrowed. */
+ * Ownership: dcsim_csv_load() returns a table freed by dcsim_csv_free(); cell strings are borrowed.
+ */
 #ifndef DCSIM_CSV_H
 #define DCSIM_CSV_H
 

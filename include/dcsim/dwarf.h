@@ -1,6 +1,7 @@
-/* dcsim/dwarf.h — dwarfs (the files in dwarfs/): parameters, cases, CPU loops or GPU kernels, energy
- * coefficients. A dwarf is evaluated for one set of parameter values into a dcsim_dwarf_eval:
- * plain numbers (W, Q per loop; characteristics per kernel) that the models consume.
+/* dcsim/dwarf.h — dwarfs (the files in dwarfs/): parameters, cases, CPU loops or GPU kernels,
+ * energy coefficients. A dwarf is evaluated for one set of parameter values into a
+ * dcsim_dwarf_eval: plain numbers (W, Q per loop; characteristics per kernel) that the models
+ * consume.
  *
  * Ownership: dcsim_dwarf_load() returns a heap object freed by dcsim_dwarf_free();
  * dcsim_dwarf_evaluate() returns a heap object freed by dcsim_dwarf_eval_free(), which borrows
@@ -30,7 +31,7 @@ typedef struct dcsim_cpu_loop {
   double work_flop, traffic_byte; /* W, Q for the whole dwarf (all nodes) */
   double V, X, Y, Z;              /* Tmop = 1/(L1*V + L2*X + L3*Y + DRAM*Z) */
   int has_flop;
-  double U, S_flops;              /* Tflop = 1/(P*U + S) */
+  double U, S_flops; /* Tflop = 1/(P*U + S) */
   /* <irregular> instead of <mop> (finite-volume paper Eq. 4-6): traffic is computed per level of
    * the CPU profile's cache hierarchy from these totals; traffic_byte is then 0 and V..Z unused */
   int irregular;
@@ -66,14 +67,14 @@ typedef struct dcsim_dwarf_eval {
   dcsim_cpu_loop *loops;
   size_t n_kernels;
   const dcsim_gpu_kernel *kernels;
-  double domain_size;       /* N of D3.5 Table 7 (GPU) */
-  unsigned invocations;     /* kernel invocations per call (GPU) */
-  int has_multi_gpu;        /* <multi-gpu>: memory and traffic for splitting the domain */
+  double domain_size;   /* N of D3.5 Table 7 (GPU) */
+  unsigned invocations; /* kernel invocations per call (GPU) */
+  int has_multi_gpu;    /* <multi-gpu>: memory and traffic for splitting the domain */
   double gpu_memory_byte_per_point, gpu_transfer_byte_per_point;
-  int has_comm;             /* §4.3 communication term declared */
+  int has_comm;                                        /* §4.3 communication term declared */
   double comm_in_byte, comm_out_byte, comm_iterations; /* per node (the §4.3 attributes) */
-  double comm_overlap;      /* fraction of the communication time computation can hide (0..1) */
-  double *values;           /* the parameter values used, in dcsim_dwarf_param() order (owned) */
+  double comm_overlap; /* fraction of the communication time computation can hide (0..1) */
+  double *values;      /* the parameter values used, in dcsim_dwarf_param() order (owned) */
 } dcsim_dwarf_eval;
 
 int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err);
@@ -106,15 +107,18 @@ void dcsim_dwarf_eval_free(dcsim_dwarf_eval *e);
 /* The dwarf's communication on `nodes` nodes: the §4.3 attributes of <communication> as one
  * exchange pattern, then its <pattern>s, formulas evaluated with the eval's parameter values and
  * NODES = nodes. *n = 0 if the dwarf declares no communication. */
-int dcsim_dwarf_comm(const dcsim_dwarf_eval *ev, unsigned nodes, dcsim_comm_pattern out[DCSIM_COMM_MAX_PATTERNS],
-                     size_t *n, dcsim_error *err);
+int dcsim_dwarf_comm(const dcsim_dwarf_eval *ev, unsigned nodes,
+                     dcsim_comm_pattern out[DCSIM_COMM_MAX_PATTERNS], size_t *n, dcsim_error *err);
 
 /* Bytes each of `gpus` GPUs exchanges with its neighbours per call (<multi-gpu halo-byte>,
  * GPUS = gpus); 0 without <multi-gpu>. */
-int dcsim_dwarf_gpu_halo(const dcsim_dwarf_eval *ev, unsigned gpus, double *halo_byte, dcsim_error *err);
+int dcsim_dwarf_gpu_halo(const dcsim_dwarf_eval *ev, unsigned gpus, double *halo_byte,
+                         dcsim_error *err);
 
 /* §5.3 energy coefficients; DCSIM_EREF if the dwarf declares none. */
-typedef struct dcsim_energy_coeffs { double pkg_U, pkg_S, dram_X, dram_Y; } dcsim_energy_coeffs;
+typedef struct dcsim_energy_coeffs {
+  double pkg_U, pkg_S, dram_X, dram_Y;
+} dcsim_energy_coeffs;
 int dcsim_dwarf_energy_coeffs(const dcsim_dwarf_t *d, dcsim_energy_coeffs *out, dcsim_error *err);
 /* §5.5 fraction S of the GPU's power limit; DCSIM_EREF if none for that GPU profile name. */
 int dcsim_dwarf_gpu_fraction(const dcsim_dwarf_t *d, const char *gpu_name, double *out,

@@ -4,12 +4,11 @@
  *     E = (U*E_pkg(f,n) + S*E_pkg(f,idle))*T + (X*E_dram(f,n) + Y*E_dram(f,idle))*T
  *   §5.2, per node, summed over loops:
  *     E = E_pkg(f,n)*W*Tflop + E_dram(f,n)*Q*Tmop + E_const,
- *     E_const = E_dram(f,idle)*(W*Tflop - Q*Tmop) if compute-bound, E_pkg(f,idle)*(Q*Tmop - W*Tflop) if memory-bound
- *   §5.5 GPU: E = T*(E_pkg(f,idle) + S*E_gpu)
- *   §5.6 multinode: E = sum over nodes
- *   §5.7 two dwarfs: no overlap E1 + E1const*T2 + E2 + E2const*T1;
- *                    overlap    E1 + E2 + (T2-T1)*E1const if T1<T2, (T1-T2)*E2const if T1>T2
- * "E_pkg" values of D3.5 are energies of a one-second RAPL sample, i.e. powers in W. */
+ *     E_const = E_dram(f,idle)*(W*Tflop - Q*Tmop) if compute-bound, E_pkg(f,idle)*(Q*Tmop -
+ * W*Tflop) if memory-bound §5.5 GPU: E = T*(E_pkg(f,idle) + S*E_gpu) §5.6 multinode: E = sum over
+ * nodes §5.7 two dwarfs: no overlap E1 + E1const*T2 + E2 + E2const*T1; overlap    E1 + E2 +
+ * (T2-T1)*E1const if T1<T2, (T1-T2)*E2const if T1>T2 "E_pkg" values of D3.5 are energies of a
+ * one-second RAPL sample, i.e. powers in W. */
 #ifndef DCSIM_ENERGY_H
 #define DCSIM_ENERGY_H
 
@@ -19,7 +18,9 @@
 #include "dcsim/hwprofile.h"
 #include "dcsim/model_cpu.h"
 
-typedef struct dcsim_cpu_energy { double pkg_j, dram_j, energy_j; } dcsim_cpu_energy;
+typedef struct dcsim_cpu_energy {
+  double pkg_j, dram_j, energy_j;
+} dcsim_cpu_energy;
 
 dcsim_cpu_energy dcsim_energy_cpu_53(const dcsim_energy_coeffs *c, const dcsim_cpu_power *pw,
                                      double time_s);

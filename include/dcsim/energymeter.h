@@ -29,7 +29,8 @@ int dcsim_rapl_read(const dcsim_rapl_t *r, uint64_t *uj, dcsim_error *err);
 /* energy between two readings of zone i, joules, counting one wraparound */
 double dcsim_rapl_delta_j(const dcsim_rapl_t *r, size_t i, uint64_t before_uj, uint64_t after_uj);
 /* sum over the zones of a domain between two full readings */
-double dcsim_rapl_domain_j(const dcsim_rapl_t *r, dcsim_rapl_domain d, const uint64_t *before, const uint64_t *after);
+double dcsim_rapl_domain_j(const dcsim_rapl_t *r, dcsim_rapl_domain d, const uint64_t *before,
+                           const uint64_t *after);
 
 /* One GPU as nvidia-smi reports it. */
 typedef struct dcsim_gpu_power {

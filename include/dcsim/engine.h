@@ -40,14 +40,15 @@ typedef struct dcsim_task_record {
   int64_t start_ns, end_ns;
   const uint32_t *nodes; /* global node numbers */
   uint32_t n_nodes;
-  int gpu_slot;          /* -1 for CPU tasks */
-  double energy_j;       /* the option's model energy, times the job's time scale */
+  int gpu_slot;    /* -1 for CPU tasks */
+  double energy_j; /* the option's model energy, times the job's time scale */
 } dcsim_task_record;
 
 typedef struct dcsim_engine_sink {
   void *ctx;
-  int (*task)(void *ctx, const dcsim_task_record *r, dcsim_error *err);                 /* may be NULL */
-  int (*power)(void *ctx, uint32_t node, int64_t t0_ns, int64_t t1_ns, double power_w, dcsim_error *err); /* may be NULL */
+  int (*task)(void *ctx, const dcsim_task_record *r, dcsim_error *err); /* may be NULL */
+  int (*power)(void *ctx, uint32_t node, int64_t t0_ns, int64_t t1_ns, double power_w,
+               dcsim_error *err); /* may be NULL */
 } dcsim_engine_sink;
 
 typedef struct dcsim_engine_opts {
@@ -60,23 +61,23 @@ typedef struct dcsim_engine_opts {
 
 typedef struct dcsim_job_stats {
   int64_t submit_ns, start_ns, end_ns; /* start: its tasks may start (after any boot) */
-  int64_t alloc_ns;      /* when it took its nodes (= start_ns unless it waited for a boot) */
-  int64_t estimate_ns;   /* the runtime estimate the job policy used */
-  double energy_j;       /* all the power of its nodes while it held them */
-  double task_energy_j;  /* the model energies of its tasks */
+  int64_t alloc_ns;     /* when it took its nodes (= start_ns unless it waited for a boot) */
+  int64_t estimate_ns;  /* the runtime estimate the job policy used */
+  double energy_j;      /* all the power of its nodes while it held them */
+  double task_energy_j; /* the model energies of its tasks */
   uint32_t tasks;
 } dcsim_job_stats;
 
 typedef struct dcsim_group_stats {
   double energy_j;
-  double busy_node_s;    /* node-seconds running at least one task */
-  double alloc_node_s;   /* node-seconds held by jobs */
+  double busy_node_s;  /* node-seconds running at least one task */
+  double alloc_node_s; /* node-seconds held by jobs */
 } dcsim_group_stats;
 
 typedef struct dcsim_run_stats {
   int64_t makespan_ns;
-  double energy_j;          /* every node from 0 to the makespan */
-  double unallocated_idle_j;/* nodes held by no job */
+  double energy_j;           /* every node from 0 to the makespan */
+  double unallocated_idle_j; /* nodes held by no job */
   uint64_t events, tasks;
   size_t n_jobs;
   const dcsim_job_stats *jobs; /* in scenario job order */
@@ -87,16 +88,18 @@ typedef struct dcsim_run_stats {
   const double *node_busy_s;
   /* power management */
   uint64_t boots, shutdowns;
-  const double *node_off_s;    /* time off (after the shutdown) */
+  const double *node_off_s; /* time off (after the shutdown) */
   const uint32_t *node_boots;
-  /* utilisation over time: bucket k covers [k, k+1) x bucket_s, the last one ends at the makespan */
+  /* utilisation over time: bucket k covers [k, k+1) x bucket_s, the last one ends at the makespan
+   */
   double bucket_s;
   size_t n_buckets;
   const double *bucket_busy_node_s;  /* node-seconds running at least one task */
   const double *bucket_alloc_node_s; /* node-seconds held by jobs */
 } dcsim_run_stats;
 
-dcsim_engine_t *dcsim_engine_new(const dcsim_scenario *s, const dcsim_engine_opts *o, dcsim_error *err);
+dcsim_engine_t *dcsim_engine_new(const dcsim_scenario *s, const dcsim_engine_opts *o,
+                                 dcsim_error *err);
 int dcsim_engine_run(dcsim_engine_t *e, dcsim_error *err);
 /* Makes dcsim_engine_run() poll *flag (every 1024 events, and before the first): once it is
  * non-zero the run stops with DCSIM_EINTR, its statistics incomplete. The flag is the caller's

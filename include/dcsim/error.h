@@ -10,24 +10,24 @@
 
 enum {
   DCSIM_OK = 0,
-  DCSIM_EIO = -1,      /* cannot open/read/write a file */
-  DCSIM_EPARSE = -2,   /* malformed XML/CSV/JSON, bad expression */
-  DCSIM_ESCHEMA = -3,  /* schema violation */
-  DCSIM_EREF = -4,     /* unknown reference (profile, dwarf, loop, parameter, case) */
-  DCSIM_ERANGE = -5,   /* value out of range: negative, NaN, inf, state outside a table */
-  DCSIM_EUSAGE = -6,   /* bad command-line use */
-  DCSIM_ENOMEM = -7,   /* allocation failed */
-  DCSIM_EDB = -8,      /* results database error */
-  DCSIM_EINTERNAL = -9,/* a library (GSL, GLPK) failed */
-  DCSIM_EINTR = -10    /* stopped on request (SIGINT/SIGTERM through an interrupt flag) */
+  DCSIM_EIO = -1,       /* cannot open/read/write a file */
+  DCSIM_EPARSE = -2,    /* malformed XML/CSV/JSON, bad expression */
+  DCSIM_ESCHEMA = -3,   /* schema violation */
+  DCSIM_EREF = -4,      /* unknown reference (profile, dwarf, loop, parameter, case) */
+  DCSIM_ERANGE = -5,    /* value out of range: negative, NaN, inf, state outside a table */
+  DCSIM_EUSAGE = -6,    /* bad command-line use */
+  DCSIM_ENOMEM = -7,    /* allocation failed */
+  DCSIM_EDB = -8,       /* results database error */
+  DCSIM_EINTERNAL = -9, /* a library (GSL, GLPK) failed */
+  DCSIM_EINTR = -10     /* stopped on request (SIGINT/SIGTERM through an interrupt flag) */
 };
 
 typedef struct dcsim_error {
-  int code;            /* one of DCSIM_E* */
-  char file[512];      /* input that is wrong ("" when the error is not about an input) */
-  int line;            /* line in that input, 0 if unknown */
-  char msg[1024];      /* what is wrong, one line, no trailing newline */
-  const char *src_file;/* C source location that raised it (for debugging) */
+  int code;             /* one of DCSIM_E* */
+  char file[512];       /* input that is wrong ("" when the error is not about an input) */
+  int line;             /* line in that input, 0 if unknown */
+  char msg[1024];       /* what is wrong, one line, no trailing newline */
+  const char *src_file; /* C source location that raised it (for debugging) */
   int src_line;
 } dcsim_error;
 

@@ -44,7 +44,7 @@ typedef uint32_t dcsim_evh;
 
 #define DCSIM_EVQ_INDEX_BITS 26
 #define DCSIM_EVQ_MAX_EVENTS ((uint32_t)((UINT32_C(1) << DCSIM_EVQ_INDEX_BITS) - 2))
-#define DCSIM_EVH_NONE UINT32_MAX /* "no event": rejected by reschedule/cancel */
+#define DCSIM_EVH_NONE       UINT32_MAX /* "no event": rejected by reschedule/cancel */
 
 /* A popped or peeked event (a plain value). */
 typedef struct dcsim_event {

@@ -25,7 +25,7 @@
 
 #include "dcsim/error.h"
 
-#define DCSIM_EXPR_TEXT_MAX 4096
+#define DCSIM_EXPR_TEXT_MAX  4096
 #define DCSIM_EXPR_DEPTH_MAX 64
 
 typedef struct dcsim_expr dcsim_expr_t;
@@ -33,8 +33,8 @@ typedef struct dcsim_expr dcsim_expr_t;
 /* Compiles text; identifiers must be among names[0..n_names-1], else DCSIM_EREF. Syntax errors
  * (and too long or too deeply nested text) give DCSIM_EPARSE with the column; a literal that is
  * not finite (1e999) gives DCSIM_ERANGE. On failure *out is set to NULL. */
-int dcsim_expr_parse(const char *text, const char *const *names, size_t n_names,
-                     dcsim_expr_t **out, dcsim_error *err);
+int dcsim_expr_parse(const char *text, const char *const *names, size_t n_names, dcsim_expr_t **out,
+                     dcsim_error *err);
 
 /* Evaluates with values[i] bound to names[i] (values holds n_names entries). The result and every
  * intermediate value must be finite: division by zero, log of a non-positive value, sqrt of a

@@ -18,19 +18,19 @@
 #include "dcsim/error.h"
 
 typedef struct dcsim_split_loop {
-  double flop_rate;  /* 1/Tflop in flop/s; 0 if the loop does no work */
-  double byte_rate;  /* 1/Tmop in byte/s */
+  double flop_rate; /* 1/Tflop in flop/s; 0 if the loop does no work */
+  double byte_rate; /* 1/Tmop in byte/s */
 } dcsim_split_loop;
 
 typedef struct dcsim_split_result {
-  double model_time_s;   /* sum of loop times with the split */
-  double residual_s;     /* model - measured */
-  double distance;       /* L1 distance of the shares from the even split */
+  double model_time_s; /* sum of loop times with the split */
+  double residual_s;   /* model - measured */
+  double distance;     /* L1 distance of the shares from the even split */
 } dcsim_split_result;
 
-int dcsim_fit_split(const dcsim_split_loop *loops, size_t n, double work_flop,
-                    double traffic_byte, double time_s, double *work_out, double *traffic_out,
-                    dcsim_split_result *res, dcsim_error *err);
+int dcsim_fit_split(const dcsim_split_loop *loops, size_t n, double work_flop, double traffic_byte,
+                    double time_s, double *work_out, double *traffic_out, dcsim_split_result *res,
+                    dcsim_error *err);
 
 /* ---- linear fits: b ~ A x (D3.5 §5.3, §6.1.2) ----
  *
@@ -52,16 +52,16 @@ typedef enum { DCSIM_FIT_LAD = 0, DCSIM_FIT_LSQ = 1, DCSIM_FIT_ENDPOINTS = 2 } d
 
 typedef struct dcsim_linfit {
   size_t n_obs, n_coef;
-  const double *A;              /* n_obs x n_coef */
-  const double *b;              /* n_obs */
-  const double *w;              /* weights, NULL = 1 */
-  const unsigned char *nonneg;  /* per coefficient, NULL = all free */
-  const double *reg;            /* LAD tie-break cost per unit of x_j, NULL = none */
-  int relative;                 /* deviations relative to b */
+  const double *A;             /* n_obs x n_coef */
+  const double *b;             /* n_obs */
+  const double *w;             /* weights, NULL = 1 */
+  const unsigned char *nonneg; /* per coefficient, NULL = all free */
+  const double *reg;           /* LAD tie-break cost per unit of x_j, NULL = none */
+  int relative;                /* deviations relative to b */
 } dcsim_linfit;
 
 typedef struct dcsim_fit_stats {
-  double max_rel_err, mean_rel_err;     /* |pred - b| / |b| over the observations */
+  double max_rel_err, mean_rel_err;         /* |pred - b| / |b| over the observations */
   double loo_max_rel_err, loo_mean_rel_err; /* leave-one-out: refit without i, predict i; NAN if
                                               fewer than 2 observations */
 } dcsim_fit_stats;

@@ -27,10 +27,10 @@ typedef struct dcsim_gpu_small_fit {
 } dcsim_gpu_small_fit;
 
 /* T'(N) of the formula above. */
-double dcsim_gpu_small_time(double model_s, double domain_size, unsigned sm, double launches, double launch_s,
-                            double saturation_threads_per_sm);
+double dcsim_gpu_small_time(double model_s, double domain_size, unsigned sm, double launches,
+                            double launch_s, double saturation_threads_per_sm);
 
-int dcsim_fit_gpu_small_domain(const dcsim_gpu_size_obs *obs, size_t n, unsigned sm, double launches,
-                               dcsim_gpu_small_fit *out, dcsim_error *err);
+int dcsim_fit_gpu_small_domain(const dcsim_gpu_size_obs *obs, size_t n, unsigned sm,
+                               double launches, dcsim_gpu_small_fit *out, dcsim_error *err);
 
 #endif

@@ -1,4 +1,5 @@
-/* dcsim/hwprofile.h — CPU and GPU hardware profiles (the files in hw-profiles/cpu and hw-profiles/gpu).
+/* dcsim/hwprofile.h — CPU and GPU hardware profiles (the files in hw-profiles/cpu and
+ * hw-profiles/gpu).
  *
  * A CPU profile holds the benchmark tables of D3.5 §4.3 — peak performance P(f,n) and bandwidths
  * L1/L2/L3/DRAM(f,n) over frequency states f and thread counts n — and the RAPL power table of
@@ -27,7 +28,7 @@ typedef struct dcsim_cpu_state {
 } dcsim_cpu_state;
 
 typedef struct dcsim_cpu_rates {
-  double flops;    /* P(f,n), flop/s */
+  double flops; /* P(f,n), flop/s */
   double l1_bps, l2_bps, l3_bps, dram_bps;
   /* A profile may omit the L1, L2 and L3 tables (a machine known only by its peak figures, such
    * as the roofline papers' Xeon and Xeon Phi): the rate is then 0 and the flag 0, and a model
@@ -98,10 +99,10 @@ typedef struct dcsim_gpu_spec {
   double peak_dp_flops, peak_sp_flops, peak_int_ops, memory_bw_bps;
   int has_ge_adjust;
   double ge_threshold, ge_below, ge_at_or_above;
-  double memory_byte; /* 0 if unknown */
+  double memory_byte;   /* 0 if unknown */
   double host_link_bps; /* <host-link>: host-device bandwidth of one GPU; 0 if unknown */
-  int has_small_domain;         /* <small-domain>: fitted small-domain correction (model_gpu.h) */
-  double launch_s;              /* fixed overhead per kernel invocation */
+  int has_small_domain; /* <small-domain>: fitted small-domain correction (model_gpu.h) */
+  double launch_s;      /* fixed overhead per kernel invocation */
   double saturation_threads_per_sm; /* threads per SM at which the GPU is fully used */
   double power_limit_w, idle_w;
 } dcsim_gpu_spec;

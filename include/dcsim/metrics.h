@@ -30,7 +30,10 @@ typedef struct dcsim_job_metrics {
 
 dcsim_job_metrics dcsim_metrics_job(const dcsim_job_stats *js);
 
-typedef struct dcsim_stat { size_t n; double mean, median, p95, max; } dcsim_stat;
+typedef struct dcsim_stat {
+  size_t n;
+  double mean, median, p95, max;
+} dcsim_stat;
 
 typedef struct dcsim_metrics_summary {
   size_t n_jobs;
@@ -39,11 +42,12 @@ typedef struct dcsim_metrics_summary {
   double busy_node_s, alloc_node_s;
 } dcsim_metrics_summary;
 
-int dcsim_metrics_summarise(const dcsim_run_stats *st, dcsim_metrics_summary *out, dcsim_error *err);
+int dcsim_metrics_summarise(const dcsim_run_stats *st, dcsim_metrics_summary *out,
+                            dcsim_error *err);
 
 /* Fractions of bucket k of the utilisation-over-time series (its length is bucket_s, the last
  * one ends at the makespan). */
-void dcsim_metrics_bucket(const dcsim_run_stats *st, size_t k, double *t0_s, double *t1_s, double *busy,
-                          double *allocated);
+void dcsim_metrics_bucket(const dcsim_run_stats *st, size_t k, double *t0_s, double *t1_s,
+                          double *busy, double *allocated);
 
 #endif

@@ -28,15 +28,15 @@ typedef struct dcsim_model_req {
   unsigned nodes;
   dcsim_cpu_state state; /* threads = cores used per node */
   double net_s_per_byte;
-  double net_latency_s;  /* Hockney alpha of the network (dcsim/model_comm.h); 0 = D3.5 §4.3 */
-  int overlap_set;       /* 1: `overlap` replaces the dwarf's communication overlap fraction */
+  double net_latency_s; /* Hockney alpha of the network (dcsim/model_comm.h); 0 = D3.5 §4.3 */
+  int overlap_set;      /* 1: `overlap` replaces the dwarf's communication overlap fraction */
   double overlap;
   /* GPU dwarfs */
   const dcsim_gpu_profile_t *gpu;
   const dcsim_cpu_profile_t *host_cpu; /* may be NULL: then E excludes the host package */
-  int gpu_small_domain;  /* 1: the fitted small-domain correction (dcsim/model_gpu.h) */
-  unsigned gpus;         /* 0: D3.5's single-GPU model; >= 1: the domain split over that many GPUs
-                            of one node with host-device transfer and halo (dcsim/model_multigpu.h) */
+  int gpu_small_domain; /* 1: the fitted small-domain correction (dcsim/model_gpu.h) */
+  unsigned gpus;        /* 0: D3.5's single-GPU model; >= 1: the domain split over that many GPUs
+                           of one node with host-device transfer and halo (dcsim/model_multigpu.h) */
   dcsim_energy_form energy_form;
 } dcsim_model_req;
 

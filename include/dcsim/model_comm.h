@@ -38,11 +38,12 @@ typedef struct dcsim_network {
 } dcsim_network;
 
 /* Time of one pattern on `nodes` nodes (0 for one node). */
-double dcsim_comm_pattern_time(const dcsim_comm_pattern *p, unsigned nodes, const dcsim_network *net);
+double dcsim_comm_pattern_time(const dcsim_comm_pattern *p, unsigned nodes,
+                               const dcsim_network *net);
 
 /* T_comm of a dwarf evaluation on `nodes` nodes: the sum over its patterns (dcsim_dwarf_comm). */
-int dcsim_comm_time(const dcsim_dwarf_eval *ev, unsigned nodes, const dcsim_network *net, double *comm_s,
-                    dcsim_error *err);
+int dcsim_comm_time(const dcsim_dwarf_eval *ev, unsigned nodes, const dcsim_network *net,
+                    double *comm_s, dcsim_error *err);
 
 /* A node's time with overlap fraction f: T_comp + T_comm - min(f*T_comm, T_comp). */
 double dcsim_comm_compose(double comp_s, double comm_s, double overlap);
@@ -56,7 +57,7 @@ typedef struct dcsim_balance {
 } dcsim_balance;
 
 /* nodes must be strictly increasing, times and energies (may be NULL) finite and >= 0. */
-int dcsim_balance_point(const unsigned *nodes, const double *time_s, const double *energy_j, size_t n,
-                        dcsim_balance *out, dcsim_error *err);
+int dcsim_balance_point(const unsigned *nodes, const double *time_s, const double *energy_j,
+                        size_t n, dcsim_balance *out, dcsim_error *err);
 
 #endif

@@ -27,12 +27,12 @@ typedef struct dcsim_cpu_node_spec {
 
 typedef struct dcsim_loop_part {
   const char *name;
-  double work_flop, traffic_byte;  /* per node */
-  double flop_time_s, mem_time_s;  /* W*Tflop, Q*Tmop */
-  double time_s;                   /* max of the two */
+  double work_flop, traffic_byte; /* per node */
+  double flop_time_s, mem_time_s; /* W*Tflop, Q*Tmop */
+  double time_s;                  /* max of the two */
   int compute_bound;
-  const char *level;               /* <irregular> loops: the bottleneck cache level (traffic_byte and
-                                      mem_time_s are that level's, dcsim/model_irregular.h); else NULL */
+  const char *level; /* <irregular> loops: the bottleneck cache level (traffic_byte and
+                        mem_time_s are that level's, dcsim/model_irregular.h); else NULL */
 } dcsim_loop_part;
 
 typedef struct dcsim_cpu_result {
@@ -40,7 +40,7 @@ typedef struct dcsim_cpu_result {
   dcsim_loop_part *parts; /* parts[node * n_loops + loop] */
   double *node_time_s;    /* per node, communication included */
   double *node_comm_s;
-  double time_s;          /* slowest node */
+  double time_s; /* slowest node */
 } dcsim_cpu_result;
 
 /* net_s_per_byte: T_single of §4.3 (0 = perfect overlap, the assumption of D3.5 §4.3/§6). */

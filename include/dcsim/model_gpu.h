@@ -21,9 +21,9 @@ typedef struct dcsim_kernel_part {
   const char *name;
   double inactive_only_s, misc_s, cfl_s, sp_s, dp_s, int_s; /* Table 11 terms, per call */
   double compute_s, transfer_s, inactive_s, time_s;
-  double G_e_used; /* after the Fermi adjustment */
-  double occupancy;          /* small-domain correction: min(1, N/(SM*sat)); 1 without it */
-  double ramp_s, launch_s;   /* its terms: Table 11 sum*(1/occupancy - 1), invocations*launch */
+  double G_e_used;         /* after the Fermi adjustment */
+  double occupancy;        /* small-domain correction: min(1, N/(SM*sat)); 1 without it */
+  double ramp_s, launch_s; /* its terms: Table 11 sum*(1/occupancy - 1), invocations*launch */
 } dcsim_kernel_part;
 
 typedef struct dcsim_gpu_result {
@@ -39,8 +39,8 @@ typedef struct dcsim_gpu_result {
  *   T_k' = T_k/occupancy + invocations*launch-s
  * It is off by default so that D3.5's Tables 12, 15 and 18 are reproduced as published. */
 typedef struct dcsim_gpu_opts {
-  int small_domain;    /* 1: apply the correction (the profile must have <small-domain>) */
-  double domain_size;  /* > 0: use this N instead of the dwarf's (a part of a split domain) */
+  int small_domain;   /* 1: apply the correction (the profile must have <small-domain>) */
+  double domain_size; /* > 0: use this N instead of the dwarf's (a part of a split domain) */
 } dcsim_gpu_opts;
 
 /* The occupancy of the small-domain correction: min(1, N/(sm*saturation_threads_per_sm)). */
@@ -49,8 +49,8 @@ double dcsim_gpu_occupancy(double domain_size, unsigned sm, double saturation_th
 int dcsim_model_gpu(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu,
                     dcsim_gpu_result **out, dcsim_error *err);
 /* The same with options (NULL = dcsim_model_gpu). */
-int dcsim_model_gpu_opts(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu, const dcsim_gpu_opts *opts,
-                         dcsim_gpu_result **out, dcsim_error *err);
+int dcsim_model_gpu_opts(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu,
+                         const dcsim_gpu_opts *opts, dcsim_gpu_result **out, dcsim_error *err);
 void dcsim_gpu_result_free(dcsim_gpu_result *r);
 
 #endif

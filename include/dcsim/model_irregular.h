@@ -26,19 +26,20 @@
 #define DCSIM_IRREGULAR_MAX_LEVELS 4
 
 typedef struct dcsim_irregular_level {
-  const char *name;       /* L1, L2, L3, DRAM (borrowed from the profile) */
-  double hit_rate;        /* h_i */
-  double word_per_flop;   /* WpF_i (0 if the loop does no work) */
-  double traffic_byte;    /* Q_i for the node's share */
-  double bw_bps;          /* BW_i at the node's state */
-  double time_s;          /* Q_i/BW_i */
+  const char *name;     /* L1, L2, L3, DRAM (borrowed from the profile) */
+  double hit_rate;      /* h_i */
+  double word_per_flop; /* WpF_i (0 if the loop does no work) */
+  double traffic_byte;  /* Q_i for the node's share */
+  double bw_bps;        /* BW_i at the node's state */
+  double time_s;        /* Q_i/BW_i */
 } dcsim_irregular_level;
 
 /* Fills levels[0..*n-1] for one <irregular> loop processed with `share` of its work on a node of
  * profile `cpu` whose bandwidths are `rt`; *bottleneck = index of the slowest level. Errors: the
  * loop is not irregular, the profile has no <cache-hierarchy>, a level's bandwidth is 0. */
 int dcsim_model_irregular(const dcsim_cpu_loop *loop, double share, const dcsim_cpu_profile_t *cpu,
-                          const dcsim_cpu_rates *rt, dcsim_irregular_level levels[DCSIM_IRREGULAR_MAX_LEVELS],
-                          size_t *n, size_t *bottleneck, dcsim_error *err);
+                          const dcsim_cpu_rates *rt,
+                          dcsim_irregular_level levels[DCSIM_IRREGULAR_MAX_LEVELS], size_t *n,
+                          size_t *bottleneck, dcsim_error *err);
 
 #endif

@@ -27,16 +27,16 @@ typedef struct dcsim_multigpu_result {
   double memory_per_gpu_byte; /* m*N/G (0 without <multi-gpu>) */
   unsigned min_gpus;          /* G_min */
   double kernel_s, transfer_s, halo_s, time_s;
-  dcsim_gpu_result *gpu;      /* one GPU's part (owned) */
+  dcsim_gpu_result *gpu; /* one GPU's part (owned) */
 } dcsim_multigpu_result;
 
 /* Refuses a domain of N/gpus points that does not fit one GPU's memory (needs <multi-gpu> in the
  * dwarf and <memory> in the profile; otherwise nothing is checked). min_gpus may be NULL. */
-int dcsim_multigpu_check_fit(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu, unsigned gpus,
-                             unsigned *min_gpus, dcsim_error *err);
+int dcsim_multigpu_check_fit(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu,
+                             unsigned gpus, unsigned *min_gpus, dcsim_error *err);
 
-int dcsim_model_multigpu(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu, unsigned gpus, int small_domain,
-                         dcsim_multigpu_result **out, dcsim_error *err);
+int dcsim_model_multigpu(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu, unsigned gpus,
+                         int small_domain, dcsim_multigpu_result **out, dcsim_error *err);
 void dcsim_multigpu_result_free(dcsim_multigpu_result *r);
 
 #endif

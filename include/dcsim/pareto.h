@@ -19,10 +19,11 @@
 
 /* front[i] = 1 when point i is valid (valid == NULL: all; non-finite values never are) and not
  * dominated, else 0. Returns the number of front points, or -1 when out of memory. */
-long dcsim_pareto_front(size_t n, const double *time_s, const double *energy_j, const unsigned char *valid,
-                        unsigned char *front);
+long dcsim_pareto_front(size_t n, const double *time_s, const double *energy_j,
+                        const unsigned char *valid, unsigned char *front);
 
 /* Index of the knee among the points with front[i] set, or -1 when there is none. */
-long dcsim_pareto_knee(size_t n, const double *time_s, const double *energy_j, const unsigned char *front);
+long dcsim_pareto_knee(size_t n, const double *time_s, const double *energy_j,
+                       const unsigned char *front);
 
 #endif

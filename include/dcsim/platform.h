@@ -21,27 +21,27 @@
 
 typedef struct dcsim_node_group {
   char *name;
-  unsigned count;          /* nodes in the group, >= 1 */
-  char *cpu;               /* profile name or resolved path (see above) */
-  unsigned sockets;        /* CPU sockets per node, >= 1 */
-  unsigned cores;          /* cores per node tasks may use; 0 = the profile's cores per socket x sockets */
-  char *gpu;               /* NULL if the nodes have no GPU */
-  unsigned gpus_per_node;  /* >= 1 iff gpu, else 0 */
-  double memory_byte;      /* per node, 0 if not given */
-  char *rack;              /* NULL if not given */
-  int has_power_states;    /* the five values below are 0 unless set */
+  unsigned count;   /* nodes in the group, >= 1 */
+  char *cpu;        /* profile name or resolved path (see above) */
+  unsigned sockets; /* CPU sockets per node, >= 1 */
+  unsigned cores;   /* cores per node tasks may use; 0 = the profile's cores per socket x sockets */
+  char *gpu;        /* NULL if the nodes have no GPU */
+  unsigned gpus_per_node; /* >= 1 iff gpu, else 0 */
+  double memory_byte;     /* per node, 0 if not given */
+  char *rack;             /* NULL if not given */
+  int has_power_states;   /* the five values below are 0 unless set */
   double off_w, boot_s, boot_j, shutdown_s, shutdown_j;
-  unsigned first_node;     /* global index of its first node */
-  int line;                /* line of <node-group> in the platform file */
+  unsigned first_node; /* global index of its first node */
+  int line;            /* line of <node-group> in the platform file */
 } dcsim_node_group;
 
 typedef struct dcsim_platform {
-  char *path;              /* the file it was loaded from */
+  char *path; /* the file it was loaded from */
   char *name;
   double net_bw_bps, net_latency_s; /* 0 if no <network> */
   size_t n_groups;
   dcsim_node_group *groups;
-  unsigned n_nodes;        /* sum of the group counts, <= DCSIM_PLATFORM_MAX_NODES */
+  unsigned n_nodes; /* sum of the group counts, <= DCSIM_PLATFORM_MAX_NODES */
 } dcsim_platform;
 
 /* Loads and checks path: group and rack names unique, rack references known, count >= 1,

@@ -33,11 +33,12 @@
  * caller) for template t on group g at state f (f->threads is ignored). `file` names the input
  * in messages. Errors: cores above the node's, a state outside the energy tables, a duration
  * above 10^10 s. */
-int dcsim_recorded_option(const dcsim_group_rt *g, const dcsim_task_template *t, const dcsim_cpu_state *f,
-                          const char *file, dcsim_option *o, dcsim_error *err);
+int dcsim_recorded_option(const dcsim_group_rt *g, const dcsim_task_template *t,
+                          const dcsim_cpu_state *f, const char *file, dcsim_option *o,
+                          dcsim_error *err);
 
 /* p_core(f) of the rule above, in W per core. */
-int dcsim_recorded_core_power(const dcsim_cpu_profile_t *cpu, const dcsim_cpu_state *f, double *core_w,
-                              dcsim_error *err);
+int dcsim_recorded_core_power(const dcsim_cpu_profile_t *cpu, const dcsim_cpu_state *f,
+                              double *core_w, dcsim_error *err);
 
 #endif

@@ -27,39 +27,41 @@
 #include "dcsim/hwprofile.h"
 
 typedef struct dcsim_roofline_ceiling {
-  char name[16];         /* "L1", "L2", "L3", "DRAM", "memory" */
+  char name[16]; /* "L1", "L2", "L3", "DRAM", "memory" */
   double bw_bps;
 } dcsim_roofline_ceiling;
 
 typedef struct dcsim_roofline_point {
   char name[96];
   double work_flop, traffic_byte, time_s;
-  double intensity;      /* W/Q, flop/byte */
-  double perf_flops;     /* W/T */
-  int is_total;          /* the whole dwarf */
+  double intensity;  /* W/Q, flop/byte */
+  double perf_flops; /* W/T */
+  int is_total;      /* the whole dwarf */
 } dcsim_roofline_point;
 
 typedef struct dcsim_roofline {
-  char device[96];       /* profile name */
-  char state[64];        /* "2.6 GHz, 1 core" / "" for a GPU */
-  char dwarf[96];        /* "bifft 200x180_525" or "" */
-  double peak_flops;     /* CPU: P(f,n); GPU: double precision */
-  double peak_sp_flops;  /* GPU only, else 0 */
+  char device[96];      /* profile name */
+  char state[64];       /* "2.6 GHz, 1 core" / "" for a GPU */
+  char dwarf[96];       /* "bifft 200x180_525" or "" */
+  double peak_flops;    /* CPU: P(f,n); GPU: double precision */
+  double peak_sp_flops; /* GPU only, else 0 */
   size_t n_ceilings;
   dcsim_roofline_ceiling ceilings[4];
   size_t n_points;
   dcsim_roofline_point *points;
-  size_t n_unplaced;     /* loops with W = 0 */
+  size_t n_unplaced; /* loops with W = 0 */
 } dcsim_roofline;
 
 /* ev may be NULL (ceilings only). The CPU loops are placed with the model on one node. */
-int dcsim_roofline_cpu(const dcsim_cpu_profile_t *cpu, const dcsim_cpu_state *st, const dcsim_dwarf_eval *ev,
+int dcsim_roofline_cpu(const dcsim_cpu_profile_t *cpu, const dcsim_cpu_state *st,
+                       const dcsim_dwarf_eval *ev, const char *dwarf_label, dcsim_roofline **out,
+                       dcsim_error *err);
+int dcsim_roofline_gpu(const dcsim_gpu_profile_t *gpu, const dcsim_dwarf_eval *ev,
                        const char *dwarf_label, dcsim_roofline **out, dcsim_error *err);
-int dcsim_roofline_gpu(const dcsim_gpu_profile_t *gpu, const dcsim_dwarf_eval *ev, const char *dwarf_label,
-                       dcsim_roofline **out, dcsim_error *err);
 void dcsim_roofline_free(dcsim_roofline *r);
 
-/* Attainable performance at intensity I under ceiling c (c >= n_ceilings: the lowest, DRAM/memory). */
+/* Attainable performance at intensity I under ceiling c (c >= n_ceilings: the lowest, DRAM/memory).
+ */
 double dcsim_roofline_attainable(const dcsim_roofline *r, size_t c, double intensity);
 
 void dcsim_roofline_write_text(FILE *f, const dcsim_roofline *r);

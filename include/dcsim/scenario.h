@@ -31,58 +31,62 @@ typedef struct dcsim_group_rt {
 typedef struct dcsim_option {
   uint32_t group;
   uint32_t nodes;
-  int gpu;               /* 1: uses one GPU of the node; 0: uses the node exclusively (CPU tasks,
-                            and GPU tasks on several GPUs: gpus > 1) */
-  uint32_t gpus;         /* GPUs the task uses (0 for CPU tasks) */
-  int64_t duration_ns;   /* model time, rounded to the ns */
-  double energy_j;       /* model energy of the whole task (D3.5 §5.3/§5.5, §5.6 sum) */
-  double node_delta_w;   /* node power above idle while the task runs, per node */
-  uint32_t cores;        /* > 0: it occupies this many cores of each node and shares the node with
-                          * other such tasks (recorded-runtime tasks); 0: it holds its nodes */
-  double ghz;            /* CPU frequency it runs at (0 for GPU options) */
+  int gpu;             /* 1: uses one GPU of the node; 0: uses the node exclusively (CPU tasks,
+                          and GPU tasks on several GPUs: gpus > 1) */
+  uint32_t gpus;       /* GPUs the task uses (0 for CPU tasks) */
+  int64_t duration_ns; /* model time, rounded to the ns */
+  double energy_j;     /* model energy of the whole task (D3.5 §5.3/§5.5, §5.6 sum) */
+  double node_delta_w; /* node power above idle while the task runs, per node */
+  uint32_t cores;      /* > 0: it occupies this many cores of each node and shares the node with
+                        * other such tasks (recorded-runtime tasks); 0: it holds its nodes */
+  double ghz;          /* CPU frequency it runs at (0 for GPU options) */
 } dcsim_option;
 
 typedef struct dcsim_tmpl_rt {
   uint32_t n_opts;
-  dcsim_option opts[2];  /* a device="any" task has a CPU and a GPU option */
+  dcsim_option opts[2]; /* a device="any" task has a CPU and a GPU option */
 } dcsim_tmpl_rt;
 
 /* The static schedule of one workflow instance inside its allocation (same for every instance). */
 typedef struct dcsim_wf_plan {
-  uint32_t *alloc;       /* nodes held per group, n_groups entries */
+  uint32_t *alloc; /* nodes held per group, n_groups entries */
   int64_t makespan_ns;
-  int64_t *start_ns;     /* per task, relative to the job start */
-  uint8_t *opt;          /* chosen option per task */
-  uint32_t *node_start;  /* per task + 1: its nodes are node_list[node_start[i] .. node_start[i+1]-1] */
-  uint32_t *node_list;   /* node offsets inside the job's allocation of the option's group */
-  uint8_t *gpu_slot;     /* GPU index on the node for GPU tasks */
-  double task_energy_j;  /* sum of the chosen options' energies */
+  int64_t *start_ns; /* per task, relative to the job start */
+  uint8_t *opt;      /* chosen option per task */
+  uint32_t
+      *node_start; /* per task + 1: its nodes are node_list[node_start[i] .. node_start[i+1]-1] */
+  uint32_t *node_list;  /* node offsets inside the job's allocation of the option's group */
+  uint8_t *gpu_slot;    /* GPU index on the node for GPU tasks */
+  double task_energy_j; /* sum of the chosen options' energies */
   /* the plan's task starts and ends in time order (starts first at equal times, then by task):
    * the engine merges the lists of the running jobs instead of queueing every event up front */
   size_t n_events;
-  int64_t *ev_ns;        /* relative to the job start */
-  uint32_t *ev_code;     /* task * 2 + (1 for an end) */
+  int64_t *ev_ns;    /* relative to the job start */
+  uint32_t *ev_code; /* task * 2 + (1 for an end) */
 } dcsim_wf_plan;
 
 typedef struct dcsim_wf_rt {
   dcsim_workflow *wf;
-  dcsim_tmpl_rt *tmpls;  /* per template */
+  dcsim_tmpl_rt *tmpls;         /* per template */
   const dcsim_dwarf_t **dwarfs; /* per template: its dwarf (one of the scenario's) */
-  dcsim_wf_plan plan;    /* filled by dcsim_sched_plan() */
+  dcsim_wf_plan plan;           /* filled by dcsim_sched_plan() */
 } dcsim_wf_rt;
 
 typedef struct dcsim_job {
-  uint32_t wf;           /* index into workflows */
-  uint32_t instance;     /* 1-based instance number among the jobs of this workflow */
+  uint32_t wf;       /* index into workflows */
+  uint32_t instance; /* 1-based instance number among the jobs of this workflow */
   int64_t submit_ns;
   /* trace jobs (dcsim/trace.h) share one workflow per shape, so these are per job: */
-  double time_scale;     /* > 0: every time of the job's plan is multiplied by it (0 = 1) */
-  int64_t estimate_ns;   /* > 0: the user's runtime estimate (EASY, SJF); 0 = the plan's makespan */
-  uint32_t trace_job;    /* the job's number in its trace (SWF field 1), 0 = none */
-  uint32_t trace_procs;  /* processors it asked for in its trace, 0 = none */
+  double time_scale;    /* > 0: every time of the job's plan is multiplied by it (0 = 1) */
+  int64_t estimate_ns;  /* > 0: the user's runtime estimate (EASY, SJF); 0 = the plan's makespan */
+  uint32_t trace_job;   /* the job's number in its trace (SWF field 1), 0 = none */
+  uint32_t trace_procs; /* processors it asked for in its trace, 0 = none */
 } dcsim_job;
 
-typedef struct dcsim_input_file { char *path; char sha256[65]; } dcsim_input_file;
+typedef struct dcsim_input_file {
+  char *path;
+  char sha256[65];
+} dcsim_input_file;
 
 typedef struct dcsim_scenario {
   char *input_path;
@@ -92,18 +96,19 @@ typedef struct dcsim_scenario {
   size_t n_wfs;
   dcsim_wf_rt *wfs;
   size_t n_jobs;
-  dcsim_job *jobs;       /* sorted by submit time, then submission order */
+  dcsim_job *jobs; /* sorted by submit time, then submission order */
   size_t n_inputs;
   dcsim_input_file *inputs; /* every file read, with its hash */
-  struct dcsim_trace_info *trace; /* what trace imports read and left out (dcsim/trace.h), NULL if none */
+  struct dcsim_trace_info
+      *trace; /* what trace imports read and left out (dcsim/trace.h), NULL if none */
   size_t n_notes;
-  char **notes;          /* warnings of the importers, one line each (the CLI prints them) */
+  char **notes; /* warnings of the importers, one line each (the CLI prints them) */
   /* owned profile and dwarf objects */
   size_t n_cpus, n_gpus, n_dwarfs;
   dcsim_cpu_profile_t **cpus;
   dcsim_gpu_profile_t **gpus;
   dcsim_dwarf_t **dwarfs;
-  int task_policy;       /* as loaded (dcsim_scenario_opts) */
+  int task_policy; /* as loaded (dcsim_scenario_opts) */
   double deadline_s;
   const struct dcsim_scenario *base; /* derived scenarios: the one they borrow from, else NULL */
 } dcsim_scenario;
@@ -119,10 +124,10 @@ typedef struct dcsim_scenario_opts {
   int dvfs;
   double dvfs_slowdown;
   /* trace imports (dcsim/trace.h) */
-  const char *swf_map;       /* SWF job -> dwarf rules (schemas/swf-map.xsd); NULL = recorded runtimes */
-  double wms_delay_s;        /* WfCommons: latency before every task (workflow-system overhead) */
-  double wms_dispatch_s;     /* WfCommons: at most one task start per this many seconds */
-  double io_bw_bps;          /* WfCommons: > 0 adds (input + output bytes) / io_bw_bps to each task */
+  const char *swf_map; /* SWF job -> dwarf rules (schemas/swf-map.xsd); NULL = recorded runtimes */
+  double wms_delay_s;  /* WfCommons: latency before every task (workflow-system overhead) */
+  double wms_dispatch_s; /* WfCommons: at most one task start per this many seconds */
+  double io_bw_bps;      /* WfCommons: > 0 adds (input + output bytes) / io_bw_bps to each task */
 } dcsim_scenario_opts;
 
 int dcsim_scenario_load(const char *path, const dcsim_scenario_opts *opts, dcsim_scenario **out,
@@ -154,8 +159,8 @@ typedef struct dcsim_scenario_override {
   const char *freq;               /* "2.4", "2.4GHz", a label ("turbo") or "nominal"; NULL = keep */
 } dcsim_scenario_override;
 
-int dcsim_scenario_load_inputs(const char *path, const dcsim_scenario_opts *opts, dcsim_scenario **out,
-                               dcsim_error *err);
+int dcsim_scenario_load_inputs(const char *path, const dcsim_scenario_opts *opts,
+                               dcsim_scenario **out, dcsim_error *err);
 int dcsim_scenario_cpu_profile(dcsim_scenario *s, const char *ref, const dcsim_cpu_profile_t **out,
                                dcsim_error *err);
 int dcsim_scenario_gpu_profile(dcsim_scenario *s, const char *ref, const dcsim_gpu_profile_t **out,

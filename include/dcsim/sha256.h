@@ -8,7 +8,12 @@
 
 #include "dcsim/error.h"
 
-typedef struct dcsim_sha256 { uint32_t h[8]; uint64_t len; unsigned char buf[64]; size_t n; } dcsim_sha256;
+typedef struct dcsim_sha256 {
+  uint32_t h[8];
+  uint64_t len;
+  unsigned char buf[64];
+  size_t n;
+} dcsim_sha256;
 
 void dcsim_sha256_init(dcsim_sha256 *c);
 void dcsim_sha256_update(dcsim_sha256 *c, const void *data, size_t len);

@@ -22,21 +22,26 @@
 
 #include "dcsim/error.h"
 
-#define DCSIM_SWEEP_MAX_LIST 64       /* values per list */
+#define DCSIM_SWEEP_MAX_LIST   64 /* values per list */
 #define DCSIM_SWEEP_MAX_POINTS 10000000u
 #define DCSIM_SWEEP_MAX_SHARDS 1000000u
 
 typedef struct dcsim_sweep_def {
-  const char *input;           /* a <workflow> (or <workload>) file */
-  const char *platform;        /* NULL = the one the input names */
-  const char *policy;          /* dcsim run's --policy; NULL = fcfs+heft */
-  double deadline_s;           /* for the energy task policy; 0 = none */
+  const char *input;    /* a <workflow> (or <workload>) file */
+  const char *platform; /* NULL = the one the input names */
+  const char *policy;   /* dcsim run's --policy; NULL = fcfs+heft */
+  double deadline_s;    /* for the energy task policy; 0 = none */
   /* each list may be empty: the workflow's own value is kept */
-  size_t n_cpus;  const char *const *cpus;   /* CPU profiles (name or path) */
-  size_t n_gpus;  const char *const *gpus;   /* GPU profiles */
-  size_t n_nodes; const unsigned *nodes;     /* nodes of every CPU task */
-  size_t n_cores; const unsigned *cores;     /* cores per node of every CPU task */
-  size_t n_freqs; const char *const *freqs;  /* GHz, a state label, or "nominal" */
+  size_t n_cpus;
+  const char *const *cpus; /* CPU profiles (name or path) */
+  size_t n_gpus;
+  const char *const *gpus; /* GPU profiles */
+  size_t n_nodes;
+  const unsigned *nodes; /* nodes of every CPU task */
+  size_t n_cores;
+  const unsigned *cores; /* cores per node of every CPU task */
+  size_t n_freqs;
+  const char *const *freqs; /* GHz, a state label, or "nominal" */
 } dcsim_sweep_def;
 
 /* One configuration and its result. Text fields hold what the point uses: the profile names and
@@ -47,14 +52,14 @@ typedef struct dcsim_sweep_point {
   char cpu[64], gpu[64];
   unsigned nodes, cores;
   char freq[24];
-  int done;                    /* evaluated (or read back) */
+  int done; /* evaluated (or read back) */
   int feasible;
-  double time_s;               /* makespan: the workflow's time-to-solution */
-  double energy_j;             /* energy of the nodes the workflow held, start to end (§5.7) */
-  char *reason;                /* infeasible: why (owned by the sweep or the array) */
-  int pareto;                  /* feasible and not dominated in (time, energy) */
-  int knee;                    /* the knee of the front (dcsim/pareto.h) */
-  int balance;                 /* balance point of its series over nodes (dcsim/model_comm.h) */
+  double time_s;   /* makespan: the workflow's time-to-solution */
+  double energy_j; /* energy of the nodes the workflow held, start to end (§5.7) */
+  char *reason;    /* infeasible: why (owned by the sweep or the array) */
+  int pareto;      /* feasible and not dominated in (time, energy) */
+  int knee;        /* the knee of the front (dcsim/pareto.h) */
+  int balance;     /* balance point of its series over nodes (dcsim/model_comm.h) */
 } dcsim_sweep_point;
 
 typedef struct dcsim_sweep dcsim_sweep_t;
@@ -82,28 +87,30 @@ unsigned dcsim_sweep_shard_of(size_t index, unsigned n);
 int dcsim_sweep_in_shard(const dcsim_sweep_t *sw, size_t index);
 
 /* Records a point read back from a database: done, with its result. */
-int dcsim_sweep_restore(dcsim_sweep_t *sw, size_t index, int feasible, double time_s, double energy_j,
-                        const char *reason, dcsim_error *err);
+int dcsim_sweep_restore(dcsim_sweep_t *sw, size_t index, int feasible, double time_s,
+                        double energy_j, const char *reason, dcsim_error *err);
 
 typedef struct dcsim_sweep_sink {
   void *ctx;
   /* called on the calling thread after each batch of newly evaluated points (e.g. one database
    * transaction); `idx` lists them in ascending order. May be NULL. */
-  int (*batch)(void *ctx, const dcsim_sweep_point *pts, const size_t *idx, size_t n, dcsim_error *err);
-  /* progress: points done (restored ones included) out of all; called from one thread. May be NULL. */
+  int (*batch)(void *ctx, const dcsim_sweep_point *pts, const size_t *idx, size_t n,
+               dcsim_error *err);
+  /* progress: points done (restored ones included) out of all; called from one thread. May be NULL.
+   */
   void (*progress)(void *ctx, size_t done, size_t total);
 } dcsim_sweep_sink;
 
 typedef struct dcsim_sweep_run_opts {
-  int threads;                 /* 0 = OpenMP's default (OMP_NUM_THREADS) */
-  size_t stop_after;           /* evaluate at most this many new points, then return (0 = all) */
-  size_t batch;                /* points per batch; 0 = 32 per thread */
+  int threads;       /* 0 = OpenMP's default (OMP_NUM_THREADS) */
+  size_t stop_after; /* evaluate at most this many new points, then return (0 = all) */
+  size_t batch;      /* points per batch; 0 = 32 per thread */
   const dcsim_sweep_sink *sink;
 } dcsim_sweep_run_opts;
 
 /* Evaluates every point not yet done (of the shard, when one is set), in batches, then (when all
- * points are done) marks the Pareto front and its knee. Infeasible points are results, not errors; an error (out of memory, internal)
- * stops the sweep and names the lowest failing point. */
+ * points are done) marks the Pareto front and its knee. Infeasible points are results, not errors;
+ * an error (out of memory, internal) stops the sweep and names the lowest failing point. */
 int dcsim_sweep_run(dcsim_sweep_t *sw, const dcsim_sweep_run_opts *o, dcsim_error *err);
 
 /* Makes dcsim_sweep_run() poll *flag before each point: once it is non-zero no new point starts,
@@ -113,7 +120,8 @@ int dcsim_sweep_run(dcsim_sweep_t *sw, const dcsim_sweep_run_opts *o, dcsim_erro
 void dcsim_sweep_set_interrupt(dcsim_sweep_t *sw, const volatile sig_atomic_t *flag);
 
 /* Evaluates one point of the sweep (the same code dcsim_sweep_run uses). */
-int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *pt, dcsim_error *err);
+int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *pt,
+                     dcsim_error *err);
 
 /* Marks pareto/knee over the done, feasible points of an array (dcsim/pareto.h's rule). */
 /* Marks the Pareto front, its knee, and the balance point of every series of points that differ

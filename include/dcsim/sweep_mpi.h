@@ -35,6 +35,7 @@ void dcsim_sweep_mpi_finalize(int started);
  * sweep's shard not yet done (at most o->stop_after) has been evaluated — then rank 0's sweep holds
  * them, and the Pareto front when the sweep is complete —, or the first error, which names the
  * rank where it arose unless that is rank 0. With one rank it is dcsim_sweep_run. */
-int dcsim_sweep_mpi_run(MPI_Comm comm, dcsim_sweep_t *sw, int setup_rc, const dcsim_sweep_run_opts *o, dcsim_error *err);
+int dcsim_sweep_mpi_run(MPI_Comm comm, dcsim_sweep_t *sw, int setup_rc,
+                        const dcsim_sweep_run_opts *o, dcsim_error *err);
 
 #endif

@@ -26,25 +26,25 @@ int dcsim_sweepdb_open(const char *path, dcsim_sweepdb_t **out, dcsim_error *err
 void dcsim_sweepdb_close(dcsim_sweepdb_t *db);
 
 /* Finds (or creates) the sweep of sw's hash and restores its stored points into sw. */
-int dcsim_sweepdb_attach(dcsim_sweepdb_t *db, dcsim_sweep_t *sw, const char *input, int64_t *sweep_id,
-                         size_t *restored, dcsim_error *err);
+int dcsim_sweepdb_attach(dcsim_sweepdb_t *db, dcsim_sweep_t *sw, const char *input,
+                         int64_t *sweep_id, size_t *restored, dcsim_error *err);
 /* Stores points idx[0..n-1] of pts (done ones) in one transaction. */
-int dcsim_sweepdb_store(dcsim_sweepdb_t *db, const dcsim_sweep_point *pts, const size_t *idx, size_t n,
-                        dcsim_error *err);
+int dcsim_sweepdb_store(dcsim_sweepdb_t *db, const dcsim_sweep_point *pts, const size_t *idx,
+                        size_t n, dcsim_error *err);
 /* Reads the stored points of sweep `sweep_id` (0 = the most recent sweep) in index order;
  * *n_total (may be NULL) gets the sweep's number of points (more than *n when interrupted). */
-int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **out, size_t *n, size_t *n_total,
-                       dcsim_error *err);
+int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **out, size_t *n,
+                       size_t *n_total, dcsim_error *err);
 
 /* What dcsim_sweepdb_merge found. */
 typedef struct dcsim_sweepdb_merge_report {
-  char def_sha256[65];       /* the sweep merged */
-  char input[512];           /* its input (workflow) as stored */
-  size_t n_points;           /* points of the sweep */
-  size_t n_stored;           /* distinct points in the merged database */
-  size_t n_duplicates;       /* rows found in more than one input, all identical */
-  size_t n_missing;          /* n_points - n_stored */
-  char missing[512];         /* the missing indices as ranges ("17, 40-47, ..."), "" when none */
+  char def_sha256[65]; /* the sweep merged */
+  char input[512];     /* its input (workflow) as stored */
+  size_t n_points;     /* points of the sweep */
+  size_t n_stored;     /* distinct points in the merged database */
+  size_t n_duplicates; /* rows found in more than one input, all identical */
+  size_t n_missing;    /* n_points - n_stored */
+  char missing[512];   /* the missing indices as ranges ("17, 40-47, ..."), "" when none */
 } dcsim_sweepdb_merge_report;
 
 /* Writes a new database `out` (which must not exist; written under a temporary name, renamed when
@@ -53,7 +53,8 @@ typedef struct dcsim_sweepdb_merge_report {
  * found in several inputs must be identical (else an error names both files and the point);
  * points no input holds are reported, not an error: running the sweep with --db out evaluates
  * them. per_input (may be NULL) gets each input's number of rows of the sweep. */
-int dcsim_sweepdb_merge(const char *const *inputs, size_t n, const char *out, const char *hash_prefix,
-                        dcsim_sweepdb_merge_report *rep, size_t *per_input, dcsim_error *err);
+int dcsim_sweepdb_merge(const char *const *inputs, size_t n, const char *out,
+                        const char *hash_prefix, dcsim_sweepdb_merge_report *rep, size_t *per_input,
+                        dcsim_error *err);
 
 #endif

@@ -22,42 +22,50 @@
 #define DCSIM_SWF_MAX_JOBS 50000000u
 
 /* SWF field 11 */
-enum { DCSIM_SWF_FAILED = 0, DCSIM_SWF_COMPLETED = 1, DCSIM_SWF_PARTIAL = 2, DCSIM_SWF_LAST_PARTIAL = 3,
-       DCSIM_SWF_PARTIAL_FAILED = 4, DCSIM_SWF_CANCELLED = 5 };
+enum {
+  DCSIM_SWF_FAILED = 0,
+  DCSIM_SWF_COMPLETED = 1,
+  DCSIM_SWF_PARTIAL = 2,
+  DCSIM_SWF_LAST_PARTIAL = 3,
+  DCSIM_SWF_PARTIAL_FAILED = 4,
+  DCSIM_SWF_CANCELLED = 5
+};
 
 typedef struct dcsim_swf_job {
-  long long id;          /*  1 job number */
-  double submit_s;       /*  2 submit time, seconds from the start of the log */
-  double wait_s;         /*  3 wait time */
-  double run_s;          /*  4 run time (wall clock) */
-  long long procs;       /*  5 number of allocated processors */
-  double cpu_s;          /*  6 average CPU time used per processor */
-  double mem_kb;         /*  7 used memory per processor, KB */
-  long long req_procs;   /*  8 requested number of processors */
-  double req_time_s;     /*  9 requested time (the user's runtime estimate) */
-  double req_mem_kb;     /* 10 requested memory per processor, KB */
-  int status;            /* 11 1 completed, 0 failed, 5 cancelled, 2-4 partial executions */
-  long long user;        /* 12 user id */
-  long long group;       /* 13 group id */
-  long long app;         /* 14 executable (application) number */
-  long long queue;       /* 15 queue number */
-  long long partition;   /* 16 partition number */
-  long long prev_job;    /* 17 preceding job number */
-  double think_s;        /* 18 think time from the preceding job */
-  int line;              /* line in the file */
+  long long id;        /*  1 job number */
+  double submit_s;     /*  2 submit time, seconds from the start of the log */
+  double wait_s;       /*  3 wait time */
+  double run_s;        /*  4 run time (wall clock) */
+  long long procs;     /*  5 number of allocated processors */
+  double cpu_s;        /*  6 average CPU time used per processor */
+  double mem_kb;       /*  7 used memory per processor, KB */
+  long long req_procs; /*  8 requested number of processors */
+  double req_time_s;   /*  9 requested time (the user's runtime estimate) */
+  double req_mem_kb;   /* 10 requested memory per processor, KB */
+  int status;          /* 11 1 completed, 0 failed, 5 cancelled, 2-4 partial executions */
+  long long user;      /* 12 user id */
+  long long group;     /* 13 group id */
+  long long app;       /* 14 executable (application) number */
+  long long queue;     /* 15 queue number */
+  long long partition; /* 16 partition number */
+  long long prev_job;  /* 17 preceding job number */
+  double think_s;      /* 18 think time from the preceding job */
+  int line;            /* line in the file */
 } dcsim_swf_job;
 
-typedef struct dcsim_swf_header_line { char *key, *value; } dcsim_swf_header_line;
+typedef struct dcsim_swf_header_line {
+  char *key, *value;
+} dcsim_swf_header_line;
 
 typedef struct dcsim_swf {
   char *path;
   /* header values used by dcsim (-1 when absent) */
   long long max_nodes, max_procs, max_jobs, max_records, unix_start_time;
-  const char *computer;  /* value of "; Computer:", NULL if absent (points into header) */
+  const char *computer; /* value of "; Computer:", NULL if absent (points into header) */
   size_t n_header;
   dcsim_swf_header_line *header; /* every "; Key: value" comment, in file order */
   size_t n_jobs;
-  dcsim_swf_job *jobs;   /* in file order (ascending submit time) */
+  dcsim_swf_job *jobs; /* in file order (ascending submit time) */
 } dcsim_swf;
 
 int dcsim_swf_load(const char *path, dcsim_swf **out, dcsim_error *err);

@@ -16,10 +16,10 @@
 
 typedef struct dcsim_swf_rule {
   char *name;
-  char *dwarf, *case_name;     /* case_name may be NULL */
+  char *dwarf, *case_name; /* case_name may be NULL */
   dcsim_device device;
-  unsigned nodes;              /* 0 = the job's node count */
-  unsigned cores_per_node;     /* 0 = every core; DCSIM_SWF_RULE_JOB = the job's cores per node */
+  unsigned nodes;          /* 0 = the job's node count */
+  unsigned cores_per_node; /* 0 = every core; DCSIM_SWF_RULE_JOB = the job's cores per node */
   size_t n_sets;
   dcsim_param_set *sets;
   /* criteria; a negative bound or id means "any" */
@@ -32,7 +32,7 @@ typedef struct dcsim_swf_rule {
 
 typedef struct dcsim_swf_map {
   char *path, *name;
-  int skip_unmatched;          /* unmatched="skip" */
+  int skip_unmatched; /* unmatched="skip" */
   size_t n_rules;
   dcsim_swf_rule *rules;
 } dcsim_swf_map;

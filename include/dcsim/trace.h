@@ -34,7 +34,11 @@
 #include "dcsim/swfmap.h"
 #include "dcsim/workflow.h"
 
-typedef enum { DCSIM_TRACE_NONE = 0, DCSIM_TRACE_SWF = 1, DCSIM_TRACE_WFCOMMONS = 2 } dcsim_trace_kind;
+typedef enum {
+  DCSIM_TRACE_NONE = 0,
+  DCSIM_TRACE_SWF = 1,
+  DCSIM_TRACE_WFCOMMONS = 2
+} dcsim_trace_kind;
 
 /* By content: gzip data or a first line starting with ';' or a digit is SWF, '{' is a WfCommons
  * instance, anything else (XML, unreadable) NONE — the XML loader then reports it. */
@@ -48,13 +52,14 @@ int dcsim_trace_node_load(dcsim_platform **out, char **path_out, dcsim_error *er
 /* What an import read and left out (reported by `dcsim run` and validate-traces). */
 typedef struct dcsim_trace_info {
   dcsim_trace_kind kind;
-  double recorded_makespan_s;   /* WfCommons: the instance's makespan; -1 if none */
+  double recorded_makespan_s; /* WfCommons: the instance's makespan; -1 if none */
   long long max_nodes, max_procs, unix_start_time; /* SWF header, -1 if absent */
-  unsigned procs_per_node;      /* SWF: processors per node used for the conversion */
+  unsigned procs_per_node; /* SWF: processors per node used for the conversion */
   size_t jobs_read, jobs_kept, mapped, failed, cancelled_run;
   size_t skipped_partial, skipped_unknown, skipped_cancelled, skipped_unmatched;
-  double recorded_proc_s;       /* SWF: sum of run time x processors of the kept jobs */
-  double recorded_first_s, recorded_last_end_s; /* SWF: first submit, last submit + wait + run (wait -1 = 0) */
+  double recorded_proc_s; /* SWF: sum of run time x processors of the kept jobs */
+  double recorded_first_s,
+      recorded_last_end_s; /* SWF: first submit, last submit + wait + run (wait -1 = 0) */
 } dcsim_trace_info;
 
 /* The homogeneous platform an SWF trace runs on without --platform: MaxNodes nodes (else
@@ -66,17 +71,17 @@ int dcsim_trace_swf_platform(const dcsim_swf *t, const dcsim_node_group *node, d
 
 typedef struct dcsim_trace_jobs {
   size_t n_wfs;
-  dcsim_workflow **wfs;         /* one single-task workflow per shape */
+  dcsim_workflow **wfs; /* one single-task workflow per shape */
   size_t n_jobs;
-  dcsim_job *jobs;              /* .wf indexes wfs; .instance = order in the trace */
+  dcsim_job *jobs; /* .wf indexes wfs; .instance = order in the trace */
 } dcsim_trace_jobs;
 
 /* The jobs of SWF trace t on node group `group` (nodes of it: group_nodes, cores per node: ppn),
  * submitted offset_s later than recorded. map may be NULL (recorded run times). Counts go to
  * *info (added to what it holds). Errors name the trace line of a job larger than the group. */
-int dcsim_trace_swf_jobs(const dcsim_swf *t, const dcsim_swf_map *map, const char *group, unsigned group_nodes,
-                         unsigned ppn, double offset_s, dcsim_trace_jobs *out, dcsim_trace_info *info,
-                         dcsim_error *err);
+int dcsim_trace_swf_jobs(const dcsim_swf *t, const dcsim_swf_map *map, const char *group,
+                         unsigned group_nodes, unsigned ppn, double offset_s, dcsim_trace_jobs *out,
+                         dcsim_trace_info *info, dcsim_error *err);
 void dcsim_trace_jobs_release(dcsim_trace_jobs *j);
 
 /* One line of notes about what an import left out or ignored (NULL if nothing): malloc'd. */

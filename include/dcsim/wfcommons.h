@@ -1,9 +1,10 @@
-/* dcsim/wfcommons.h — WfCommons workflow instances (WfFormat JSON, https://github.com/wfcommons/WfFormat):
- * recorded executions of real workflows (task runtimes, the machines they ran on, the makespan).
+/* dcsim/wfcommons.h — WfCommons workflow instances (WfFormat JSON,
+ * https://github.com/wfcommons/WfFormat): recorded executions of real workflows (task runtimes, the
+ * machines they ran on, the makespan).
  *
  * Both layouts are read:
- *   schema 1.4 (and older spellings): workflow.tasks[] with name, id, runtimeInSeconds (or runtime),
- *     parents/children by name or id, cores, machine, files[] {link input|output, name,
+ *   schema 1.4 (and older spellings): workflow.tasks[] with name, id, runtimeInSeconds (or
+ * runtime), parents/children by name or id, cores, machine, files[] {link input|output, name,
  *     sizeInBytes (or size)}; workflow.machines[] with cpu {coreCount|count, speedInMHz|speed};
  *     workflow.makespanInSeconds (or makespan);
  *   schema 1.5/1.6: workflow.specification {tasks[] {id, name, parents, children, inputFiles,
@@ -27,30 +28,30 @@
 
 typedef struct dcsim_wfc_machine {
   char *name;
-  unsigned cores;          /* coreCount, 0 if unknown */
-  double speed_mhz;        /* speedInMHz, 0 if unknown */
-  double memory_byte;      /* 0 if unknown */
+  unsigned cores;     /* coreCount, 0 if unknown */
+  double speed_mhz;   /* speedInMHz, 0 if unknown */
+  double memory_byte; /* 0 if unknown */
 } dcsim_wfc_machine;
 
 typedef struct dcsim_wfc_task {
-  char *id;                /* the name the dcsim workflow uses for it */
+  char *id; /* the name the dcsim workflow uses for it */
   double runtime_s;
-  unsigned cores;          /* >= 1 */
-  long machine;            /* index into machines, -1 if not recorded */
+  unsigned cores;               /* >= 1 */
+  long machine;                 /* index into machines, -1 if not recorded */
   double read_byte, write_byte; /* total size of its input and output files */
   size_t n_parents;
-  uint32_t *parents;       /* indices, ascending, no duplicates */
+  uint32_t *parents; /* indices, ascending, no duplicates */
 } dcsim_wfc_task;
 
 typedef struct dcsim_wfc {
   char *path, *name;
   char *schema_version;
-  double makespan_s;       /* recorded makespan, -1 if absent */
+  double makespan_s; /* recorded makespan, -1 if absent */
   size_t n_machines;
   dcsim_wfc_machine *machines;
   size_t n_tasks;
   dcsim_wfc_task *tasks;
-  int has_files;           /* some task has input or output file sizes */
+  int has_files; /* some task has input or output file sizes */
 } dcsim_wfc;
 
 int dcsim_wfc_load(const char *path, dcsim_wfc **out, dcsim_error *err);
@@ -62,20 +63,22 @@ typedef struct dcsim_wfc_opts {
    * the platform and their runtime is scaled by the clock ratio (ref-ghz = the recorded
    * machine's speedInMHz / 1000; dcsim/recorded.h). */
   int pin;
-  double delay_s;          /* workflow-system latency before each task (dcsim_task_template.delay_s) */
-  double dispatch_s;       /* at most one task start per dispatch_s (dcsim_workflow.dispatch_s) */
-  double io_bw_bps;        /* > 0: each task also reads its inputs and writes its outputs at this rate */
+  double delay_s;    /* workflow-system latency before each task (dcsim_task_template.delay_s) */
+  double dispatch_s; /* at most one task start per dispatch_s (dcsim_workflow.dispatch_s) */
+  double io_bw_bps;  /* > 0: each task also reads its inputs and writes its outputs at this rate */
 } dcsim_wfc_opts;
 
 /* The instance as a dcsim workflow of recorded-runtime tasks (one template per task, named by
  * its id). The workflow's path is the instance's path. */
-int dcsim_wfc_workflow(const dcsim_wfc *w, const dcsim_wfc_opts *o, dcsim_workflow **out, dcsim_error *err);
+int dcsim_wfc_workflow(const dcsim_wfc *w, const dcsim_wfc_opts *o, dcsim_workflow **out,
+                       dcsim_error *err);
 
 /* A platform equal to the recorded machines: one node group per machine, named after it, with the
  * machine's cores (node-group cores=) and memory, two sockets of the CPU profile of `node` (the
  * stand-in node of dcsim/trace.h) and its power states: the instances record no power data
  * (doc/workloads.md). An instance without machines gets one node with as many cores as its
  * widest task. */
-int dcsim_wfc_platform(const dcsim_wfc *w, const dcsim_node_group *node, dcsim_platform **out, dcsim_error *err);
+int dcsim_wfc_platform(const dcsim_wfc *w, const dcsim_node_group *node, dcsim_platform **out,
+                       dcsim_error *err);
 
 #endif

@@ -38,54 +38,57 @@
 #include "dcsim/error.h"
 
 #define DCSIM_WORKFLOW_MAX_TASKS 50000000u  /* expanded task instances */
-#define DCSIM_WORKFLOW_MAX_DEPS 500000000u  /* expanded dependency edges (2 GB) */
+#define DCSIM_WORKFLOW_MAX_DEPS  500000000u /* expanded dependency edges (2 GB) */
 
 typedef enum { DCSIM_DEV_CPU, DCSIM_DEV_GPU, DCSIM_DEV_ANY } dcsim_device;
 
-typedef struct dcsim_param_set { char *name; double value; } dcsim_param_set;
+typedef struct dcsim_param_set {
+  char *name;
+  double value;
+} dcsim_param_set;
 
 typedef struct dcsim_task_template {
   char *name;
-  char *dwarf;              /* dwarf name, resolved by the engine; NULL for a recorded-runtime task */
-  char *case_name;          /* NULL if none */
+  char *dwarf;     /* dwarf name, resolved by the engine; NULL for a recorded-runtime task */
+  char *case_name; /* NULL if none */
   dcsim_device device;
-  char *group;              /* node group; NULL = any suitable group */
-  unsigned nodes;           /* >= 1; a GPU task uses exactly one node */
-  unsigned cores_per_node;  /* 0 = all cores of the node */
-  unsigned gpus;            /* 0 for CPU tasks; >= 1 for GPU and "any" tasks (default 1) */
-  double freq_ghz;          /* 0 = the profile's nominal frequency (or freq_label) */
-  char *freq_label;         /* NULL unless a label like "turbo" */
-  double deadline_s;        /* 0 = none */
-  size_t n_sets;            /* dwarf parameter overrides */
+  char *group;             /* node group; NULL = any suitable group */
+  unsigned nodes;          /* >= 1; a GPU task uses exactly one node */
+  unsigned cores_per_node; /* 0 = all cores of the node */
+  unsigned gpus;           /* 0 for CPU tasks; >= 1 for GPU and "any" tasks (default 1) */
+  double freq_ghz;         /* 0 = the profile's nominal frequency (or freq_label) */
+  char *freq_label;        /* NULL unless a label like "turbo" */
+  double deadline_s;       /* 0 = none */
+  size_t n_sets;           /* dwarf parameter overrides */
   dcsim_param_set *sets;
-  int line;                 /* line of <task> */
+  int line; /* line of <task> */
   /* A recorded-runtime task (dwarf == NULL; runtime-s=, trace imports): it lasts runtime_s,
    * recorded on a CPU clocked at ref_ghz (0 = the simulated node's nominal frequency: no scaling),
    * and its power follows the rule of dcsim/recorded.h. CPU only. */
-  double runtime_s;         /* >= 0; 0 for a modelled call */
-  double ref_ghz;           /* >= 0 */
-  double delay_s;           /* >= 0: latency between the end of its last predecessor (or the job
-                             * start) and its start, holding no resource (workflow-system overhead) */
+  double runtime_s; /* >= 0; 0 for a modelled call */
+  double ref_ghz;   /* >= 0 */
+  double delay_s;   /* >= 0: latency between the end of its last predecessor (or the job
+                     * start) and its start, holding no resource (workflow-system overhead) */
 } dcsim_task_template;
 
 typedef struct dcsim_task_inst {
-  uint32_t tmpl;            /* index into templates */
-  uint32_t member;          /* 1..M, 0 = not in an ensemble */
-  uint32_t step;            /* 1..N, 0 = not in a steps block */
-} dcsim_task_inst;          /* 12 bytes */
+  uint32_t tmpl;   /* index into templates */
+  uint32_t member; /* 1..M, 0 = not in an ensemble */
+  uint32_t step;   /* 1..N, 0 = not in a steps block */
+} dcsim_task_inst; /* 12 bytes */
 
 typedef struct dcsim_workflow {
-  char *path;               /* the file, or the name given to dcsim_workflow_build() */
+  char *path; /* the file, or the name given to dcsim_workflow_build() */
   char *name;
-  char *platform;           /* resolved against the workflow's directory, or NULL */
+  char *platform; /* resolved against the workflow's directory, or NULL */
   size_t n_templates;
   dcsim_task_template *templates;
   size_t n_tasks;
   dcsim_task_inst *tasks;
-  uint32_t *dep_start;      /* n_tasks + 1 entries */
+  uint32_t *dep_start; /* n_tasks + 1 entries */
   uint32_t *deps;
-  double dispatch_s;        /* >= 0: the workflow system starts at most one task per dispatch_s
-                             * seconds (0 = no limit); set by importers or dispatch-s= */
+  double dispatch_s; /* >= 0: the workflow system starts at most one task per dispatch_s
+                      * seconds (0 = no limit); set by importers or dispatch-s= */
 } dcsim_workflow;
 
 /* Loads, checks and expands a workflow file. Errors (file:line): unknown or duplicate names,
@@ -99,21 +102,21 @@ int dcsim_workflow_load(const char *path, dcsim_workflow **out, dcsim_error *err
 typedef enum { DCSIM_WF_TASK, DCSIM_WF_STEPS, DCSIM_WF_ENSEMBLE } dcsim_wf_kind;
 typedef struct dcsim_wf_item {
   dcsim_wf_kind kind;
-  uint32_t tmpl;            /* TASK: index into the templates; each is used exactly once */
-  const char *name;         /* STEPS/ENSEMBLE: name for after= (NULL = none); TASK: unused */
-  const char *after;        /* space-separated sibling names; NULL or "" = none */
-  unsigned count;           /* STEPS: steps; ENSEMBLE: members */
-  int overlap;              /* STEPS */
-  size_t n_items;           /* STEPS (tasks only) / ENSEMBLE (tasks and steps): the body */
+  uint32_t tmpl;     /* TASK: index into the templates; each is used exactly once */
+  const char *name;  /* STEPS/ENSEMBLE: name for after= (NULL = none); TASK: unused */
+  const char *after; /* space-separated sibling names; NULL or "" = none */
+  unsigned count;    /* STEPS: steps; ENSEMBLE: members */
+  int overlap;       /* STEPS */
+  size_t n_items;    /* STEPS (tasks only) / ENSEMBLE (tasks and steps): the body */
   const struct dcsim_wf_item *items;
-  int line;                 /* for messages, 0 if unknown */
+  int line; /* for messages, 0 if unknown */
 } dcsim_wf_item;
 
 /* Builds a workflow from memory with the same checks as the loader; `name` also stands for the
  * file in messages. */
-int dcsim_workflow_build(const char *name, const dcsim_task_template *templates,
-                         size_t n_templates, const dcsim_wf_item *items, size_t n_items,
-                         dcsim_workflow **out, dcsim_error *err);
+int dcsim_workflow_build(const char *name, const dcsim_task_template *templates, size_t n_templates,
+                         const dcsim_wf_item *items, size_t n_items, dcsim_workflow **out,
+                         dcsim_error *err);
 void dcsim_workflow_free(dcsim_workflow *wf);
 
 /* Writes the name of task i ("m2.s17.bifft") into buf like snprintf: returns the length of the
@@ -121,18 +124,18 @@ void dcsim_workflow_free(dcsim_workflow *wf);
 int dcsim_workflow_task_name(const dcsim_workflow *wf, size_t i, char *buf, size_t size);
 
 typedef struct dcsim_submission {
-  char *workflow_path;      /* resolved against the workload's directory; the file exists */
-  double at_s;              /* first submission time, >= 0 */
-  unsigned count;           /* submissions, >= 1 (default 1) */
-  double interval_s;        /* between submissions; > 0 when count > 1 */
-  unsigned members;         /* independent copies submitted each time, >= 1 (default 1) */
-  int line;                 /* line of <submit> */
+  char *workflow_path; /* resolved against the workload's directory; the file exists */
+  double at_s;         /* first submission time, >= 0 */
+  unsigned count;      /* submissions, >= 1 (default 1) */
+  double interval_s;   /* between submissions; > 0 when count > 1 */
+  unsigned members;    /* independent copies submitted each time, >= 1 (default 1) */
+  int line;            /* line of <submit> */
 } dcsim_submission;
 
 typedef struct dcsim_workload {
   char *path;
   char *name;
-  char *platform;           /* resolved against the workload's directory, or NULL */
+  char *platform; /* resolved against the workload's directory, or NULL */
   size_t n_submissions;
   dcsim_submission *subs;
 } dcsim_workload;

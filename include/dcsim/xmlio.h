@@ -10,8 +10,8 @@
 #ifndef DCSIM_XMLIO_H
 #define DCSIM_XMLIO_H
 
-#include <stddef.h>
 #include <libxml/tree.h>
+#include <stddef.h>
 
 #include "dcsim/error.h"
 

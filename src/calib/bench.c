@@ -20,9 +20,16 @@ double dcsim_bench_parse_size(const char *s) {
   if (end == s || errno || v < 0) return -1;
   while (*end == ' ') end++;
   double mul = 1;
-  if (*end == 'K' || *end == 'k') { mul = 1024; end++; }
-  else if (*end == 'M') { mul = 1024.0 * 1024; end++; }
-  else if (*end == 'G') { mul = 1024.0 * 1024 * 1024; end++; }
+  if (*end == 'K' || *end == 'k') {
+    mul = 1024;
+    end++;
+  } else if (*end == 'M') {
+    mul = 1024.0 * 1024;
+    end++;
+  } else if (*end == 'G') {
+    mul = 1024.0 * 1024 * 1024;
+    end++;
+  }
   if (*end == 'B') end++;
   while (*end == ' ' || *end == '\n') end++;
   return *end ? -1 : v * mul;
@@ -54,7 +61,7 @@ static unsigned count_cpu_list(const char *s) {
 }
 
 int dcsim_bench_read_caches(const char *cpu_dir, dcsim_bench_caches *out, dcsim_error *err) {
-  dcsim_bench_caches c = {0, 0, 0, 0, 0};
+  dcsim_bench_caches c = { 0, 0, 0, 0, 0 };
   char path[1024], buf[256];
   int found = 0;
   for (int i = 0; i < 16; i++) {
@@ -70,18 +77,27 @@ int dcsim_bench_read_caches(const char *cpu_dir, dcsim_bench_caches *out, dcsim_
     double bytes = dcsim_bench_parse_size(size);
     if (bytes <= 0) {
       snprintf(path, sizeof path, "%s/cpu0/cache/index%d/size", cpu_dir, i);
-      return DCSIM_ERR(err, DCSIM_EPARSE, path, 1, "cache size '%s': expected a number with K, M or G", size);
+      return DCSIM_ERR(err, DCSIM_EPARSE, path, 1,
+                       "cache size '%s': expected a number with K, M or G", size);
     }
     if (strcmp(type, "Instruction") == 0) continue;
     found = 1;
-    if (strcmp(lvl, "1") == 0) c.l1d_byte = bytes;
-    else if (strcmp(lvl, "2") == 0) { c.l2_byte = bytes; c.l2_shared_cpus = count_cpu_list(shared); }
-    else if (strcmp(lvl, "3") == 0) { c.l3_byte = bytes; c.l3_shared_cpus = count_cpu_list(shared); }
+    if (strcmp(lvl, "1") == 0)
+      c.l1d_byte = bytes;
+    else if (strcmp(lvl, "2") == 0) {
+      c.l2_byte = bytes;
+      c.l2_shared_cpus = count_cpu_list(shared);
+    } else if (strcmp(lvl, "3") == 0) {
+      c.l3_byte = bytes;
+      c.l3_shared_cpus = count_cpu_list(shared);
+    }
   }
   (void)buf;
   if (!found || c.l1d_byte <= 0 || c.l2_byte <= 0) {
     snprintf(path, sizeof path, "%s/cpu0/cache", cpu_dir);
-    return DCSIM_ERR(err, DCSIM_EIO, path, 0, "no L1 data and L2 cache description found (sysfs cache directory missing or unreadable)");
+    return DCSIM_ERR(
+        err, DCSIM_EIO, path, 0,
+        "no L1 data and L2 cache description found (sysfs cache directory missing or unreadable)");
   }
   *out = c;
   return 0;
@@ -90,7 +106,7 @@ int dcsim_bench_read_caches(const char *cpu_dir, dcsim_bench_caches *out, dcsim_
 /* ---- ISA ---- */
 
 const char *dcsim_bench_isa_name(dcsim_bench_isa isa) {
-  static const char *const names[] = {"generic", "AVX2+FMA", "AVX-512"};
+  static const char *const names[] = { "generic", "AVX2+FMA", "AVX-512" };
   return (unsigned)isa < 3 ? names[isa] : "?";
 }
 
@@ -111,7 +127,8 @@ dcsim_bench_isa dcsim_bench_isa_best(void) {
 
 /* ---- FMA ---- */
 
-#define NACC 12 /* independent accumulators: covers FMA latency x throughput (4-5 cycles x 2 ports) */
+#define NACC \
+  12 /* independent accumulators: covers FMA latency x throughput (4-5 cycles x 2 ports) */
 
 static double fma_generic(uint64_t iters, double a, double b, double *sum) {
   double acc[NACC];
@@ -127,7 +144,8 @@ static double fma_generic(uint64_t iters, double a, double b, double *sum) {
 }
 
 #if defined(__x86_64__)
-__attribute__((target("avx2,fma"))) static double fma_avx2(uint64_t iters, double a, double b, double *sum) {
+__attribute__((target("avx2,fma"))) static double fma_avx2(uint64_t iters, double a, double b,
+                                                           double *sum) {
   __m256d acc[NACC], va = _mm256_set1_pd(a), vb = _mm256_set1_pd(b);
   for (int k = 0; k < NACC; k++) acc[k] = _mm256_set_pd(4 * k + 4, 4 * k + 3, 4 * k + 2, 4 * k + 1);
   for (uint64_t i = 0; i < iters; i++) {
@@ -143,10 +161,12 @@ __attribute__((target("avx2,fma"))) static double fma_avx2(uint64_t iters, doubl
   return 2.0 * 4 * NACC * (double)iters;
 }
 
-__attribute__((target("avx512f"))) static double fma_avx512(uint64_t iters, double a, double b, double *sum) {
+__attribute__((target("avx512f"))) static double fma_avx512(uint64_t iters, double a, double b,
+                                                            double *sum) {
   __m512d acc[NACC], va = _mm512_set1_pd(a), vb = _mm512_set1_pd(b);
   for (int k = 0; k < NACC; k++)
-    acc[k] = _mm512_set_pd(8 * k + 8, 8 * k + 7, 8 * k + 6, 8 * k + 5, 8 * k + 4, 8 * k + 3, 8 * k + 2, 8 * k + 1);
+    acc[k] = _mm512_set_pd(8 * k + 8, 8 * k + 7, 8 * k + 6, 8 * k + 5, 8 * k + 4, 8 * k + 3,
+                           8 * k + 2, 8 * k + 1);
   for (uint64_t i = 0; i < iters; i++) {
 #pragma GCC unroll 12
     for (int k = 0; k < NACC; k++) acc[k] = _mm512_fmadd_pd(acc[k], va, vb);
@@ -160,7 +180,8 @@ __attribute__((target("avx512f"))) static double fma_avx512(uint64_t iters, doub
   return 2.0 * 8 * NACC * (double)iters;
 }
 
-__attribute__((target("avx2"))) static double load_avx2(const double *x, size_t n, uint64_t passes, double *sum) {
+__attribute__((target("avx2"))) static double load_avx2(const double *x, size_t n, uint64_t passes,
+                                                        double *sum) {
   __m256d s0 = _mm256_setzero_pd(), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
   for (uint64_t p = 0; p < passes; p++) {
     for (size_t i = 0; i < n; i += 32) {
@@ -185,22 +206,30 @@ __attribute__((target("avx2"))) static double load_avx2(const double *x, size_t 
 
 double dcsim_bench_fma(dcsim_bench_isa isa, uint64_t iters, double a, double b, double *sum) {
 #if defined(__x86_64__)
-  if (isa == DCSIM_ISA_AVX512 && dcsim_bench_isa_available(isa)) return fma_avx512(iters, a, b, sum);
+  if (isa == DCSIM_ISA_AVX512 && dcsim_bench_isa_available(isa))
+    return fma_avx512(iters, a, b, sum);
   if (isa == DCSIM_ISA_AVX2 && dcsim_bench_isa_available(isa)) return fma_avx2(iters, a, b, sum);
 #endif
   (void)isa;
   return fma_generic(iters, a, b, sum);
 }
 
-double dcsim_bench_load(dcsim_bench_isa isa, const double *x, size_t n, uint64_t passes, double *sum) {
+double dcsim_bench_load(dcsim_bench_isa isa, const double *x, size_t n, uint64_t passes,
+                        double *sum) {
 #if defined(__x86_64__)
-  if (isa != DCSIM_ISA_GENERIC && dcsim_bench_isa_available(DCSIM_ISA_AVX2) && ((uintptr_t)x & 31) == 0)
+  if (isa != DCSIM_ISA_GENERIC && dcsim_bench_isa_available(DCSIM_ISA_AVX2) &&
+      ((uintptr_t)x & 31) == 0)
     return load_avx2(x, n, passes, sum);
 #endif
   (void)isa;
   double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
   for (uint64_t p = 0; p < passes; p++)
-    for (size_t i = 0; i < n; i += 4) { s0 += x[i]; s1 += x[i + 1]; s2 += x[i + 2]; s3 += x[i + 3]; }
+    for (size_t i = 0; i < n; i += 4) {
+      s0 += x[i];
+      s1 += x[i + 1];
+      s2 += x[i + 2];
+      s3 += x[i + 3];
+    }
   *sum = s0 + s1 + s2 + s3;
   return 8.0 * (double)n * (double)passes;
 }
@@ -208,11 +237,11 @@ double dcsim_bench_load(dcsim_bench_isa isa, const double *x, size_t n, uint64_t
 /* ---- loop kernels ---- */
 
 static const dcsim_bench_loop_info loop_info[DCSIM_LOOP_COUNT] = {
-    {"copy", "b[i] = a[i]", 16, 0, 16},
-    {"triad", "a[i] = b[i] + s*c[i]", 24, 2, 24},
-    {"dot", "s += a[i]*b[i]", 16, 2, 16},
-    {"stencil7", "out = c0*in + c1*(6 neighbours), 3-D grid", 64, 8, 16},
-    {"gather", "s += b[idx[i]], idx a random permutation", 12, 1, 12},
+  { "copy", "b[i] = a[i]", 16, 0, 16 },
+  { "triad", "a[i] = b[i] + s*c[i]", 24, 2, 24 },
+  { "dot", "s += a[i]*b[i]", 16, 2, 16 },
+  { "stencil7", "out = c0*in + c1*(6 neighbours), 3-D grid", 64, 8, 16 },
+  { "gather", "s += b[idx[i]], idx a random permutation", 12, 1, 12 },
 };
 
 const dcsim_bench_loop_info *dcsim_bench_loop(dcsim_bench_loop_kind k) {
@@ -240,8 +269,10 @@ static double *dalloc(size_t n) {
   return aligned_alloc(64, bytes ? bytes : 64);
 }
 
-int dcsim_bench_loop_alloc(dcsim_bench_loop_kind k, size_t n, uint64_t seed, dcsim_bench_loop_data **out, dcsim_error *err) {
-  if ((unsigned)k >= DCSIM_LOOP_COUNT || n < 8) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "loop kernel: bad kind or fewer than 8 elements");
+int dcsim_bench_loop_alloc(dcsim_bench_loop_kind k, size_t n, uint64_t seed,
+                           dcsim_bench_loop_data **out, dcsim_error *err) {
+  if ((unsigned)k >= DCSIM_LOOP_COUNT || n < 8)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "loop kernel: bad kind or fewer than 8 elements");
   dcsim_bench_loop_data *d = calloc(1, sizeof *d);
   if (!d) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   d->kind = k;
@@ -264,15 +295,21 @@ int dcsim_bench_loop_alloc(dcsim_bench_loop_kind k, size_t n, uint64_t seed, dcs
     dcsim_bench_loop_free(d);
     return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory (%zu elements)", n);
   }
-  for (size_t i = 0; i < cells; i++) { d->a[i] = 1.0 + (double)(i % 7) * 0.125; d->b[i] = 0.5 * (double)(i % 5); }
-  if (d->c) for (size_t i = 0; i < n; i++) d->c[i] = 0.25 * (double)(i % 3);
+  for (size_t i = 0; i < cells; i++) {
+    d->a[i] = 1.0 + (double)(i % 7) * 0.125;
+    d->b[i] = 0.5 * (double)(i % 5);
+  }
+  if (d->c)
+    for (size_t i = 0; i < n; i++) d->c[i] = 0.25 * (double)(i % 3);
   if (d->idx) {
     uint64_t s = seed * 6364136223846793005ULL + 1442695040888963407ULL;
     for (size_t i = 0; i < n; i++) d->idx[i] = (int32_t)i;
     for (size_t i = n - 1; i > 0; i--) { /* Fisher-Yates with a 64-bit LCG */
       s = s * 6364136223846793005ULL + 1442695040888963407ULL;
       size_t j = (size_t)((s >> 33) % (i + 1));
-      int32_t t = d->idx[i]; d->idx[i] = d->idx[j]; d->idx[j] = t;
+      int32_t t = d->idx[i];
+      d->idx[i] = d->idx[j];
+      d->idx[j] = t;
     }
   }
   *out = d;
@@ -283,10 +320,10 @@ size_t dcsim_bench_loop_n(const dcsim_bench_loop_data *d) { return d->n; }
 
 double dcsim_bench_loop_out(const dcsim_bench_loop_data *d, size_t i) {
   switch (d->kind) {
-  case DCSIM_LOOP_COPY: return d->b[i];
-  case DCSIM_LOOP_TRIAD: return d->a[i];
-  case DCSIM_LOOP_STENCIL7: return d->b[i];
-  default: return NAN;
+    case DCSIM_LOOP_COPY: return d->b[i];
+    case DCSIM_LOOP_TRIAD: return d->a[i];
+    case DCSIM_LOOP_STENCIL7: return d->b[i];
+    default: return NAN;
   }
 }
 
@@ -296,46 +333,52 @@ double dcsim_bench_loop_run(dcsim_bench_loop_data *d, uint64_t passes) {
   double chk = 0;
   for (uint64_t p = 0; p < passes; p++) {
     switch (d->kind) {
-    case DCSIM_LOOP_COPY:
-      for (size_t i = 0; i < n; i++) b[i] = a[i];
-      chk += b[p % n];
-      break;
-    case DCSIM_LOOP_TRIAD: {
-      const double s = 1.5;
-      for (size_t i = 0; i < n; i++) a[i] = b[i] + s * c[i];
-      chk += a[p % n];
-      break;
-    }
-    case DCSIM_LOOP_DOT: {
-      double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-      size_t i = 0;
-      for (; i + 4 <= n; i += 4) { s0 += a[i] * b[i]; s1 += a[i + 1] * b[i + 1]; s2 += a[i + 2] * b[i + 2]; s3 += a[i + 3] * b[i + 3]; }
-      for (; i < n; i++) s0 += a[i] * b[i];
-      chk += s0 + s1 + s2 + s3;
-      break;
-    }
-    case DCSIM_LOOP_STENCIL7: {
-      size_t m = d->m, e = m + 2, pl = e * e;
-      const double c0 = 0.5, c1 = 1.0 / 12;
-      for (size_t z = 1; z <= m; z++)
-        for (size_t y = 1; y <= m; y++) {
-          size_t o = z * pl + y * e;
-          for (size_t x = 1; x <= m; x++) {
-            size_t q = o + x;
-            b[q] = c0 * a[q] + c1 * (a[q - 1] + a[q + 1] + a[q - e] + a[q + e] + a[q - pl] + a[q + pl]);
-          }
+      case DCSIM_LOOP_COPY:
+        for (size_t i = 0; i < n; i++) b[i] = a[i];
+        chk += b[p % n];
+        break;
+      case DCSIM_LOOP_TRIAD: {
+        const double s = 1.5;
+        for (size_t i = 0; i < n; i++) a[i] = b[i] + s * c[i];
+        chk += a[p % n];
+        break;
+      }
+      case DCSIM_LOOP_DOT: {
+        double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        size_t i = 0;
+        for (; i + 4 <= n; i += 4) {
+          s0 += a[i] * b[i];
+          s1 += a[i + 1] * b[i + 1];
+          s2 += a[i + 2] * b[i + 2];
+          s3 += a[i + 3] * b[i + 3];
         }
-      chk += b[pl + e + 1];
-      break;
-    }
-    case DCSIM_LOOP_GATHER: {
-      const int32_t *restrict idx = d->idx;
-      double s = 0;
-      for (size_t i = 0; i < n; i++) s += b[idx[i]];
-      chk += s;
-      break;
-    }
-    default: break;
+        for (; i < n; i++) s0 += a[i] * b[i];
+        chk += s0 + s1 + s2 + s3;
+        break;
+      }
+      case DCSIM_LOOP_STENCIL7: {
+        size_t m = d->m, e = m + 2, pl = e * e;
+        const double c0 = 0.5, c1 = 1.0 / 12;
+        for (size_t z = 1; z <= m; z++)
+          for (size_t y = 1; y <= m; y++) {
+            size_t o = z * pl + y * e;
+            for (size_t x = 1; x <= m; x++) {
+              size_t q = o + x;
+              b[q] = c0 * a[q] +
+                     c1 * (a[q - 1] + a[q + 1] + a[q - e] + a[q + e] + a[q - pl] + a[q + pl]);
+            }
+          }
+        chk += b[pl + e + 1];
+        break;
+      }
+      case DCSIM_LOOP_GATHER: {
+        const int32_t *restrict idx = d->idx;
+        double s = 0;
+        for (size_t i = 0; i < n; i++) s += b[idx[i]];
+        chk += s;
+        break;
+      }
+      default: break;
     }
   }
   return chk;
@@ -354,7 +397,8 @@ double dcsim_bench_clock_probe_ghz(uint64_t n) {
   uint64_t x = 0, rounds = n / 64 ? n / 64 : 1;
   double t0 = now_s();
   for (uint64_t r = 0; r < rounds; r++)
-    __asm__ volatile(".rept 64\n\tadd $1, %0\n\t.endr" : "+r"(x)); /* 64 dependent adds: 64 cycles */
+    __asm__ volatile(".rept 64\n\tadd $1, %0\n\t.endr"
+                     : "+r"(x)); /* 64 dependent adds: 64 cycles */
   double t = now_s() - t0;
   return t > 0 && x == rounds * 64 ? (double)(rounds * 64) / t * 1e-9 : 0;
 #else

@@ -16,11 +16,11 @@
 void dcsim_calib_xml_escape(FILE *f, const char *s) {
   for (; s && *s; s++) {
     switch (*s) {
-    case '&': fputs("&amp;", f); break;
-    case '<': fputs("&lt;", f); break;
-    case '>': fputs("&gt;", f); break;
-    case '"': fputs("&quot;", f); break;
-    default: fputc(*s, f);
+      case '&': fputs("&amp;", f); break;
+      case '<': fputs("&lt;", f); break;
+      case '>': fputs("&gt;", f); break;
+      case '"': fputs("&quot;", f); break;
+      default: fputc(*s, f);
     }
   }
 }
@@ -32,20 +32,32 @@ int dcsim_calib_write_file(const char *path, const char *text, dcsim_error *err)
   snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
   int rc = 0;
   FILE *f = fopen(tmp, "wb");
-  if (!f) { rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot write: %s", strerror(errno)); goto out; }
+  if (!f) {
+    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot write: %s", strerror(errno));
+    goto out;
+  }
   size_t len = strlen(text);
   int bad = fwrite(text, 1, len, f) != len;
   bad |= fclose(f) != 0;
-  if (bad) { rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error"); remove(tmp); goto out; }
-  if (rename(tmp, path) != 0) { rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot write: %s", strerror(errno)); remove(tmp); }
+  if (bad) {
+    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
+    remove(tmp);
+    goto out;
+  }
+  if (rename(tmp, path) != 0) {
+    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot write: %s", strerror(errno));
+    remove(tmp);
+  }
 out:
   free(tmp);
   return rc;
 }
 
-static const char *const quantities[] = {"flops", "L1", "L2", "L3", "DRAM"};
+static const char *const quantities[] = { "flops", "L1", "L2", "L3", "DRAM" };
 
-typedef struct freq_state { const char *id; } freq_state;
+typedef struct freq_state {
+  const char *id;
+} freq_state;
 
 static void attr(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *name) {
   const char *v = dcsim_xml_attr(doc, n, name);
@@ -69,14 +81,29 @@ int dcsim_calib_read_text(const char *path, char **text, dcsim_error *err) {
   if (!f) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno));
   long len = -1;
   if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);
-  if (len < 0) { rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot read"); goto out; }
-  if (len > 64L * 1024 * 1024) { rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "file too large (64 MiB at most)"); goto out; }
+  if (len < 0) {
+    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot read");
+    goto out;
+  }
+  if (len > 64L * 1024 * 1024) {
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "file too large (64 MiB at most)");
+    goto out;
+  }
   rewind(f);
   buf = malloc((size_t)len + 1);
-  if (!buf) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
-  if (fread(buf, 1, (size_t)len, f) != (size_t)len) { rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "read error"); goto out; }
+  if (!buf) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
+  if (fread(buf, 1, (size_t)len, f) != (size_t)len) {
+    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "read error");
+    goto out;
+  }
   buf[len] = '\0';
-  if (memchr(buf, '\0', (size_t)len)) { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "not a text file (holds a NUL byte)"); goto out; }
+  if (memchr(buf, '\0', (size_t)len)) {
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "not a text file (holds a NUL byte)");
+    goto out;
+  }
   *text = buf;
   buf = NULL;
 out:
@@ -88,28 +115,41 @@ out:
 int dcsim_calib_mkdir(const char *dir, dcsim_error *err) {
   struct stat st;
   if (stat(dir, &st) == 0) {
-    if (!S_ISDIR(st.st_mode)) return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "exists and is not a directory");
+    if (!S_ISDIR(st.st_mode))
+      return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "exists and is not a directory");
     return 0;
   }
-  if (mkdir(dir, 0777) != 0) return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot create directory: %s", strerror(errno));
+  if (mkdir(dir, 0777) != 0)
+    return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot create directory: %s", strerror(errno));
   return 0;
 }
 
-static const struct { const char *name; dcsim_unit_kind kind; int prefix; } unit_bases[] = {
-    {"byte/second", DCSIM_UNIT_RATE, 1}, {"byte/s", DCSIM_UNIT_RATE, 1}, {"bytes/s", DCSIM_UNIT_RATE, 1},
-    {"B/s", DCSIM_UNIT_RATE, 1},         {"byte", DCSIM_UNIT_BYTES, 1},  {"bytes", DCSIM_UNIT_BYTES, 1},
-    {"B", DCSIM_UNIT_BYTES, 1},          {"second", DCSIM_UNIT_TIME, 1}, {"sec", DCSIM_UNIT_TIME, 1},
-    {"s", DCSIM_UNIT_TIME, 1},           {"Hz", DCSIM_UNIT_FREQ, 1},     {"inst/cycle", DCSIM_UNIT_RATIO, 0},
-    {"inst", DCSIM_UNIT_COUNT, 1},       {"warp", DCSIM_UNIT_COUNT, 1},  {"cycle", DCSIM_UNIT_COUNT, 1},
-    {"thread", DCSIM_UNIT_COUNT, 1},     {"sector", DCSIM_UNIT_COUNT, 1}, {"request", DCSIM_UNIT_COUNT, 1},
-    {"%", DCSIM_UNIT_PERCENT, 0},
+static const struct {
+  const char *name;
+  dcsim_unit_kind kind;
+  int prefix;
+} unit_bases[] = {
+  { "byte/second", DCSIM_UNIT_RATE, 1 }, { "byte/s", DCSIM_UNIT_RATE, 1 },
+  { "bytes/s", DCSIM_UNIT_RATE, 1 },     { "B/s", DCSIM_UNIT_RATE, 1 },
+  { "byte", DCSIM_UNIT_BYTES, 1 },       { "bytes", DCSIM_UNIT_BYTES, 1 },
+  { "B", DCSIM_UNIT_BYTES, 1 },          { "second", DCSIM_UNIT_TIME, 1 },
+  { "sec", DCSIM_UNIT_TIME, 1 },         { "s", DCSIM_UNIT_TIME, 1 },
+  { "Hz", DCSIM_UNIT_FREQ, 1 },          { "inst/cycle", DCSIM_UNIT_RATIO, 0 },
+  { "inst", DCSIM_UNIT_COUNT, 1 },       { "warp", DCSIM_UNIT_COUNT, 1 },
+  { "cycle", DCSIM_UNIT_COUNT, 1 },      { "thread", DCSIM_UNIT_COUNT, 1 },
+  { "sector", DCSIM_UNIT_COUNT, 1 },     { "request", DCSIM_UNIT_COUNT, 1 },
+  { "%", DCSIM_UNIT_PERCENT, 0 },
 };
 
 int dcsim_calib_parse_unit(const char *u, dcsim_unit_kind *kind, double *scale) {
   while (*u == ' ') u++;
   size_t len = strlen(u);
   while (len && u[len - 1] == ' ') len--;
-  if (len == 0) { *kind = DCSIM_UNIT_PLAIN; *scale = 1; return 0; }
+  if (len == 0) {
+    *kind = DCSIM_UNIT_PLAIN;
+    *scale = 1;
+    return 0;
+  }
   for (size_t i = 0; i < sizeof unit_bases / sizeof *unit_bases; i++)
     if (strlen(unit_bases[i].name) == len && strncmp(u, unit_bases[i].name, len) == 0) {
       *kind = unit_bases[i].kind;
@@ -117,7 +157,7 @@ int dcsim_calib_parse_unit(const char *u, dcsim_unit_kind *kind, double *scale) 
       return 0;
     }
   static const char pfx[] = "numkKMGTP";
-  static const double dec[] = {1e-9, 1e-6, 1e-3, 1e3, 1e3, 1e6, 1e9, 1e12, 1e15};
+  static const double dec[] = { 1e-9, 1e-6, 1e-3, 1e3, 1e3, 1e6, 1e9, 1e12, 1e15 };
   const char *p = strchr(pfx, u[0]);
   if (!p) return -1;
   int k = (int)(p - pfx);
@@ -128,7 +168,8 @@ int dcsim_calib_parse_unit(const char *u, dcsim_unit_kind *kind, double *scale) 
       if (!unit_bases[i].prefix || strlen(unit_bases[i].name) != len - skip ||
           strncmp(u + skip, unit_bases[i].name, len - skip) != 0)
         continue;
-      if ((k < 3) != (unit_bases[i].kind == DCSIM_UNIT_TIME)) return -1; /* n/u/m for time only, no kiloseconds */
+      if ((k < 3) != (unit_bases[i].kind == DCSIM_UNIT_TIME))
+        return -1; /* n/u/m for time only, no kiloseconds */
       *kind = unit_bases[i].kind;
       *scale = sc;
       return 0;
@@ -158,7 +199,10 @@ int dcsim_calib_parse_quantity(const char *s, double *value, dcsim_unit_kind *ki
 void dcsim_calib_csv_cell(FILE *f, const char *s) {
   size_t n = strlen(s);
   int quote = strpbrk(s, ",\"") != NULL || (n && (s[0] == ' ' || s[n - 1] == ' '));
-  if (!quote) { fputs(s, f); return; }
+  if (!quote) {
+    fputs(s, f);
+    return;
+  }
   fputc('"', f);
   for (; *s; s++) {
     if (*s == '"') fputc('"', f);
@@ -179,15 +223,19 @@ static int cmp_row(const void *a, const void *b) {
   return x->threads < y->threads ? -1 : x->threads > y->threads;
 }
 
-int dcsim_calib_write_table(const char *dir, const char *quantity, const char *freq_id, const char *unit,
-                            dcsim_calib_row *rows, size_t n_rows, const char *comment, dcsim_error *err) {
+int dcsim_calib_write_table(const char *dir, const char *quantity, const char *freq_id,
+                            const char *unit, dcsim_calib_row *rows, size_t n_rows,
+                            const char *comment, dcsim_error *err) {
   char file[64];
   snprintf(file, sizeof file, "%s.csv", quantity);
   char *path = dcsim_calib_path_in(dir, file), *buf = NULL;
   size_t len = 0;
   int rc = 0;
   FILE *f = path ? open_memstream(&buf, &len) : NULL;
-  if (!f) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory"); goto out; }
+  if (!f) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+    goto out;
+  }
   qsort(rows, n_rows, sizeof *rows, cmp_row);
   for (const char *c = comment; c && *c;) {
     const char *nl = strchr(c, '\n');
@@ -206,7 +254,11 @@ int dcsim_calib_write_table(const char *dir, const char *quantity, const char *f
     dcsim_calib_csv_cell(f, rows[i].source);
     fputc('\n', f);
   }
-  if (fclose(f) != 0) { f = NULL; rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (fclose(f) != 0) {
+    f = NULL;
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
   f = NULL;
   rc = dcsim_calib_write_file(path, buf, err);
 out:
@@ -222,12 +274,13 @@ static size_t opt_col(const dcsim_csv_t *t, const char *name) {
   return dcsim_csv_col(t, name, &c, NULL) == 0 ? c : (size_t)-1;
 }
 
-static int parse_threads(const dcsim_csv_t *t, size_t row, size_t col, const char *path, unsigned *out,
-                         dcsim_error *err) {
+static int parse_threads(const dcsim_csv_t *t, size_t row, size_t col, const char *path,
+                         unsigned *out, dcsim_error *err) {
   double v;
   const char *s = dcsim_csv_cell(t, row, col);
   if (dcsim_parse_double(s, &v) != 0 || v < 1 || v > 1e6 || v != (double)(unsigned)v)
-    return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim_csv_line(t, row), "threads '%s': expected a whole number >= 1", s);
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim_csv_line(t, row),
+                     "threads '%s': expected a whole number >= 1", s);
   *out = (unsigned)v;
   return 0;
 }
@@ -250,51 +303,76 @@ static int emit_table(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlN
   if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
   if ((rc = dcsim_csv_load(path, &t, err))) goto out;
   size_t cf, ct, cv, cu, cs = opt_col(t, "source");
-  if ((rc = dcsim_csv_col(t, "frequency", &cf, err)) || (rc = dcsim_csv_col(t, "threads", &ct, err)) ||
-      (rc = dcsim_csv_col(t, "value", &cv, err)) || (rc = dcsim_csv_col(t, "unit", &cu, err)))
+  if ((rc = dcsim_csv_col(t, "frequency", &cf, err)) ||
+      (rc = dcsim_csv_col(t, "threads", &ct, err)) || (rc = dcsim_csv_col(t, "value", &cv, err)) ||
+      (rc = dcsim_csv_col(t, "unit", &cu, err)))
     goto out;
   size_t n = dcsim_csv_rows(t);
-  if (n == 0) { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "no rows"); goto out; }
+  if (n == 0) {
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "no rows");
+    goto out;
+  }
   threads = calloc(n, sizeof *threads);
   used_freq = calloc(n_ids, sizeof *used_freq);
-  if (!threads || !used_freq) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (!threads || !used_freq) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
   const char *unit = dcsim_csv_cell(t, 0, cu);
   int is_flops = strcmp(qty, "flops") == 0;
-  if (is_flops ? strcmp(unit, "GFLOP/s") && strcmp(unit, "flop/s") : strcmp(unit, "GB/s") && strcmp(unit, "B/s")) {
-    rc = DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim_csv_line(t, 0), "unit '%s' does not fit quantity %s (%s)", unit, qty,
+  if (is_flops ? strcmp(unit, "GFLOP/s") && strcmp(unit, "flop/s")
+               : strcmp(unit, "GB/s") && strcmp(unit, "B/s")) {
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim_csv_line(t, 0),
+                   "unit '%s' does not fit quantity %s (%s)", unit, qty,
                    is_flops ? "GFLOP/s or flop/s" : "GB/s or B/s");
     goto out;
   }
   for (size_t r = 0; r < n; r++) {
     if (strcmp(dcsim_csv_cell(t, r, cu), unit) != 0) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim_csv_line(t, r), "unit '%s' differs from the first row's '%s'", dcsim_csv_cell(t, r, cu), unit);
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim_csv_line(t, r),
+                     "unit '%s' differs from the first row's '%s'", dcsim_csv_cell(t, r, cu), unit);
       goto out;
     }
     if ((rc = parse_threads(t, r, ct, path, &threads[r], err))) goto out;
     double v;
     if ((rc = dcsim_csv_num(t, r, cv, &v, err))) goto out;
-    if (!(v > 0)) { rc = DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim_csv_line(t, r), "value must be positive"); goto out; }
+    if (!(v > 0)) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim_csv_line(t, r), "value must be positive");
+      goto out;
+    }
     size_t k = 0;
     while (k < n_ids && strcmp(ids[k], dcsim_csv_cell(t, r, cf)) != 0) k++;
     if (k == n_ids) {
-      rc = DCSIM_ERR(err, DCSIM_EREF, path, dcsim_csv_line(t, r), "frequency '%s' is not a <freq id> of machine.xml", dcsim_csv_cell(t, r, cf));
+      rc = DCSIM_ERR(err, DCSIM_EREF, path, dcsim_csv_line(t, r),
+                     "frequency '%s' is not a <freq id> of machine.xml", dcsim_csv_cell(t, r, cf));
       goto out;
     }
     used_freq[k] = 1;
   }
   /* distinct thread counts, ascending */
   unsigned *th = malloc(n * sizeof *th);
-  if (!th) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (!th) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
   memcpy(th, threads, n * sizeof *th);
   qsort(th, n, sizeof *th, cmp_uint);
   size_t nt = 0;
-  for (size_t i = 0; i < n; i++) if (nt == 0 || th[nt - 1] != th[i]) th[nt++] = th[i];
+  for (size_t i = 0; i < n; i++)
+    if (nt == 0 || th[nt - 1] != th[i]) th[nt++] = th[i];
   size_t nf = 0, col_of[256];
   int fcol[256];
-  for (size_t k = 0; k < n_ids && k < 256; k++) { fcol[k] = used_freq[k] ? (int)nf : -1; if (used_freq[k]) col_of[nf++] = k; }
+  for (size_t k = 0; k < n_ids && k < 256; k++) {
+    fcol[k] = used_freq[k] ? (int)nf : -1;
+    if (used_freq[k]) col_of[nf++] = k;
+  }
   cells = calloc(nt * nf, sizeof *cells);
   rsrc = calloc(nt, sizeof *rsrc);
-  if (!cells || !rsrc) { free(th); rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (!cells || !rsrc) {
+    free(th);
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
   for (size_t r = 0; r < n; r++) {
     size_t ti = 0;
     while (th[ti] != threads[r]) ti++;
@@ -302,14 +380,17 @@ static int emit_table(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlN
     while (strcmp(ids[k], dcsim_csv_cell(t, r, cf)) != 0) k++;
     size_t ci = (size_t)fcol[k];
     if (cells[ti * nf + ci]) {
-      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim_csv_line(t, r), "second value for threads=%u at frequency %s", threads[r], ids[k]);
+      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim_csv_line(t, r),
+                     "second value for threads=%u at frequency %s", threads[r], ids[k]);
       free(th);
       goto out;
     }
     cells[ti * nf + ci] = dcsim_csv_cell(t, r, cv);
     const char *s = cs != (size_t)-1 ? dcsim_csv_cell(t, r, cs) : "";
     if (rsrc[ti] && strcmp(rsrc[ti], s) != 0) {
-      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim_csv_line(t, r), "source differs from the other cells of threads=%u (a row has one source)", threads[r]);
+      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim_csv_line(t, r),
+                     "source differs from the other cells of threads=%u (a row has one source)",
+                     threads[r]);
       free(th);
       goto out;
     }
@@ -318,7 +399,10 @@ static int emit_table(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlN
   for (size_t ti = 0; ti < nt; ti++)
     for (size_t ci = 0; ci < nf; ci++)
       if (!cells[ti * nf + ci]) {
-        rc = DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "no value for threads=%u at frequency %s (every thread count needs every frequency)", th[ti], ids[col_of[ci]]);
+        rc = DCSIM_ERR(
+            err, DCSIM_EPARSE, path, 0,
+            "no value for threads=%u at frequency %s (every thread count needs every frequency)",
+            th[ti], ids[col_of[ci]]);
         free(th);
         goto out;
       }
@@ -331,7 +415,11 @@ static int emit_table(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlN
   fputs(">\n", f);
   for (size_t ti = 0; ti < nt; ti++) {
     fprintf(f, "    <row threads=\"%u\"", th[ti]);
-    if (rsrc[ti] && *rsrc[ti]) { fputs(" source=\"", f); dcsim_calib_xml_escape(f, rsrc[ti]); fputc('"', f); }
+    if (rsrc[ti] && *rsrc[ti]) {
+      fputs(" source=\"", f);
+      dcsim_calib_xml_escape(f, rsrc[ti]);
+      fputc('"', f);
+    }
     fputc('>', f);
     for (size_t ci = 0; ci < nf; ci++) fprintf(f, "%s%s", ci ? " " : "", cells[ti * nf + ci]);
     fputs("</row>\n", f);
@@ -361,7 +449,8 @@ static int cmp_power(const void *a, const void *b) {
   return x->cores < y->cores ? -1 : x->cores > y->cores;
 }
 
-static int emit_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *en, dcsim_error *err) {
+static int emit_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *en,
+                       dcsim_error *err) {
   const char *file = dcsim_xml_attr(doc, en, "file"), *freq = dcsim_xml_attr(doc, en, "freq");
   char *path = dcsim_calib_path_in(dir, file);
   dcsim_csv_t *t = NULL;
@@ -371,43 +460,78 @@ static int emit_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xml
   if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
   if ((rc = dcsim_csv_load(path, &t, err))) goto out;
   size_t cf, ct, cd, cv, cu, cs = opt_col(t, "source");
-  if ((rc = dcsim_csv_col(t, "frequency", &cf, err)) || (rc = dcsim_csv_col(t, "threads", &ct, err)) ||
-      (rc = dcsim_csv_col(t, "domain", &cd, err)) || (rc = dcsim_csv_col(t, "value", &cv, err)) ||
-      (rc = dcsim_csv_col(t, "unit", &cu, err)))
+  if ((rc = dcsim_csv_col(t, "frequency", &cf, err)) ||
+      (rc = dcsim_csv_col(t, "threads", &ct, err)) || (rc = dcsim_csv_col(t, "domain", &cd, err)) ||
+      (rc = dcsim_csv_col(t, "value", &cv, err)) || (rc = dcsim_csv_col(t, "unit", &cu, err)))
     goto out;
   size_t n = dcsim_csv_rows(t);
   rows = calloc(n ? n : 1, sizeof *rows);
-  if (!rows) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (!rows) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
   for (size_t r = 0; r < n; r++) {
     int line = dcsim_csv_line(t, r);
     if (strcmp(dcsim_csv_cell(t, r, cf), freq) != 0) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, line, "frequency '%s': the power table is measured at one frequency, machine.xml says %s", dcsim_csv_cell(t, r, cf), freq);
+      rc = DCSIM_ERR(
+          err, DCSIM_ERANGE, path, line,
+          "frequency '%s': the power table is measured at one frequency, machine.xml says %s",
+          dcsim_csv_cell(t, r, cf), freq);
       goto out;
     }
-    if (strcmp(dcsim_csv_cell(t, r, cu), "W") != 0) { rc = DCSIM_ERR(err, DCSIM_ERANGE, path, line, "unit '%s': expected W", dcsim_csv_cell(t, r, cu)); goto out; }
+    if (strcmp(dcsim_csv_cell(t, r, cu), "W") != 0) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, line, "unit '%s': expected W",
+                     dcsim_csv_cell(t, r, cu));
+      goto out;
+    }
     double v;
     if ((rc = dcsim_csv_num(t, r, cv, &v, err))) goto out;
-    if (v < 0) { rc = DCSIM_ERR(err, DCSIM_ERANGE, path, line, "power must be >= 0"); goto out; }
-    power_row key = {0};
+    if (v < 0) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, line, "power must be >= 0");
+      goto out;
+    }
+    power_row key = { 0 };
     key.idle = strcmp(dcsim_csv_cell(t, r, ct), "idle") == 0;
     if (!key.idle && (rc = parse_threads(t, r, ct, path, &key.cores, err))) goto out;
     const char *dom = dcsim_csv_cell(t, r, cd);
     int is_pkg = strcmp(dom, "PKG") == 0;
-    if (!is_pkg && strcmp(dom, "DRAM") != 0) { rc = DCSIM_ERR(err, DCSIM_ERANGE, path, line, "domain '%s': expected PKG or DRAM", dom); goto out; }
+    if (!is_pkg && strcmp(dom, "DRAM") != 0) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, line, "domain '%s': expected PKG or DRAM", dom);
+      goto out;
+    }
     const char *src = cs != (size_t)-1 ? dcsim_csv_cell(t, r, cs) : "";
     size_t k = 0;
     while (k < nr && !(rows[k].idle == key.idle && rows[k].cores == key.cores)) k++;
-    if (k == nr) { rows[nr] = key; rows[nr].source = src; rows[nr].line = line; nr++; }
+    if (k == nr) {
+      rows[nr] = key;
+      rows[nr].source = src;
+      rows[nr].line = line;
+      nr++;
+    }
     power_row *pr = &rows[k];
     const char **slot = is_pkg ? &pr->pkg : &pr->dram;
-    if (*slot) { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line, "second %s value for this state", dom); goto out; }
-    if (strcmp(pr->source, src) != 0) { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line, "source differs from the other domain of this state"); goto out; }
+    if (*slot) {
+      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line, "second %s value for this state", dom);
+      goto out;
+    }
+    if (strcmp(pr->source, src) != 0) {
+      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line,
+                     "source differs from the other domain of this state");
+      goto out;
+    }
     *slot = dcsim_csv_cell(t, r, cv);
   }
   qsort(rows, nr, sizeof *rows, cmp_power);
-  if (nr < 2 || !rows[0].idle) { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "need an idle row and at least one core count"); goto out; }
+  if (nr < 2 || !rows[0].idle) {
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "need an idle row and at least one core count");
+    goto out;
+  }
   for (size_t k = 0; k < nr; k++)
-    if (!rows[k].pkg || !rows[k].dram) { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, rows[k].line, "state needs both a PKG and a DRAM value"); goto out; }
+    if (!rows[k].pkg || !rows[k].dram) {
+      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, rows[k].line,
+                     "state needs both a PKG and a DRAM value");
+      goto out;
+    }
   fputs("  <energy", f);
   attr(f, doc, en, "freq");
   attr(f, doc, en, "other-frequencies");
@@ -415,9 +539,16 @@ static int emit_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xml
   attr(f, doc, en, "source");
   fputs(">\n", f);
   for (size_t k = 0; k < nr; k++) {
-    if (rows[k].idle) fprintf(f, "    <idle pkg-w=\"%s\" dram-w=\"%s\"", rows[k].pkg, rows[k].dram);
-    else fprintf(f, "    <state cores=\"%u\" pkg-w=\"%s\" dram-w=\"%s\"", rows[k].cores, rows[k].pkg, rows[k].dram);
-    if (*rows[k].source) { fputs(" source=\"", f); dcsim_calib_xml_escape(f, rows[k].source); fputc('"', f); }
+    if (rows[k].idle)
+      fprintf(f, "    <idle pkg-w=\"%s\" dram-w=\"%s\"", rows[k].pkg, rows[k].dram);
+    else
+      fprintf(f, "    <state cores=\"%u\" pkg-w=\"%s\" dram-w=\"%s\"", rows[k].cores, rows[k].pkg,
+              rows[k].dram);
+    if (*rows[k].source) {
+      fputs(" source=\"", f);
+      dcsim_calib_xml_escape(f, rows[k].source);
+      fputc('"', f);
+    }
     fputs("/>\n", f);
   }
   fputs("  </energy>\n", f);
@@ -440,18 +571,28 @@ int dcsim_calib_cpu_profile(const char *dir, char **text, dcsim_error *err) {
   if ((rc = dcsim_xml_load(mpath, "calibration-machine", &doc, err))) goto out;
   xmlNode *root = dcsim_xml_root(doc);
   f = open_memstream(&buf, &len);
-  if (!f) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory"); goto out; }
+  if (!f) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+    goto out;
+  }
   fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
   const char *name = dcsim_xml_attr(doc, root, "name");
-  fprintf(f, "<!-- GENERATED by \"dcsim calibrate cpu calibration/%s\" from the tables of that directory\n"
-             "     (doc/calibration.md); do not edit by hand: edit them and re-run it.", name);
+  fprintf(
+      f,
+      "<!-- GENERATED by \"dcsim calibrate cpu calibration/%s\" from the tables of that directory\n"
+      "     (doc/calibration.md); do not edit by hand: edit them and re-run it.",
+      name);
   xmlNode *cm = dcsim_xml_child(root, "comment");
   if (cm) {
     xmlChar *c = xmlNodeGetContent(cm);
-    if (!c) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory"); goto out; }
+    if (!c) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory");
+      goto out;
+    }
     if (strstr((const char *)c, "--")) {
       xmlFree(c);
-      rc = DCSIM_XML_ERR(err, DCSIM_EPARSE, doc, cm, "<comment>: must not contain \"--\" (it becomes an XML comment)");
+      rc = DCSIM_XML_ERR(err, DCSIM_EPARSE, doc, cm,
+                         "<comment>: must not contain \"--\" (it becomes an XML comment)");
       goto out;
     }
     fprintf(f, "\n\n     %s", (const char *)c);
@@ -463,18 +604,26 @@ int dcsim_calib_cpu_profile(const char *dir, char **text, dcsim_error *err) {
   attr(f, doc, root, "microarch");
   fputs(">\n  <spec", f);
   xmlNode *spec = dcsim_xml_child(root, "spec");
-  const char *spec_attrs[] = {"cores-per-socket", "sockets", "nominal-ghz", "l1-byte", "l2-byte", "l3-byte", "isa", "source"};
-  for (size_t i = 0; i < sizeof spec_attrs / sizeof *spec_attrs; i++) attr(f, doc, spec, spec_attrs[i]);
+  const char *spec_attrs[] = { "cores-per-socket", "sockets", "nominal-ghz", "l1-byte",
+                               "l2-byte",          "l3-byte", "isa",         "source" };
+  for (size_t i = 0; i < sizeof spec_attrs / sizeof *spec_attrs; i++)
+    attr(f, doc, spec, spec_attrs[i]);
   fputs("/>\n  <frequencies>\n", f);
   xmlNode *fr = dcsim_xml_child(root, "frequencies");
   size_t nf = dcsim_xml_count(fr, "freq");
   ids = calloc(nf ? nf : 1, sizeof *ids);
-  if (!ids) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory"); goto out; }
+  if (!ids) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory");
+    goto out;
+  }
   size_t k = 0;
   for (xmlNode *q = dcsim_xml_child(fr, "freq"); q; q = dcsim_xml_next(q, "freq")) {
     ids[k] = dcsim_xml_attr(doc, q, "id");
     for (size_t j = 0; j < k; j++)
-      if (strcmp(ids[j], ids[k]) == 0) { rc = DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, q, "<freq id=\"%s\">: id given twice", ids[k]); goto out; }
+      if (strcmp(ids[j], ids[k]) == 0) {
+        rc = DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, q, "<freq id=\"%s\">: id given twice", ids[k]);
+        goto out;
+      }
     k++;
     fputs("    <freq", f);
     attr(f, doc, q, "id");
@@ -488,7 +637,11 @@ int dcsim_calib_cpu_profile(const char *dir, char **text, dcsim_error *err) {
     xmlNode *found = NULL;
     for (xmlNode *tn = dcsim_xml_child(root, "table"); tn; tn = dcsim_xml_next(tn, "table")) {
       if (strcmp(dcsim_xml_attr(doc, tn, "quantity"), quantities[q]) != 0) continue;
-      if (found) { rc = DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, tn, "<table quantity=\"%s\">: given twice", quantities[q]); goto out; }
+      if (found) {
+        rc = DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, tn, "<table quantity=\"%s\">: given twice",
+                           quantities[q]);
+        goto out;
+      }
       found = tn;
     }
     if (found && (rc = emit_table(f, dir, doc, found, ids, nf, err))) goto out;
@@ -498,11 +651,19 @@ int dcsim_calib_cpu_profile(const char *dir, char **text, dcsim_error *err) {
     const char *ef = dcsim_xml_attr(doc, en, "freq");
     size_t j = 0;
     while (j < nf && strcmp(ids[j], ef) != 0) j++;
-    if (j == nf) { rc = DCSIM_XML_ERR(err, DCSIM_EREF, doc, en, "<energy freq=\"%s\">: unknown frequency id", ef); goto out; }
+    if (j == nf) {
+      rc =
+          DCSIM_XML_ERR(err, DCSIM_EREF, doc, en, "<energy freq=\"%s\">: unknown frequency id", ef);
+      goto out;
+    }
     if ((rc = emit_energy(f, dir, doc, en, err))) goto out;
   }
   fputs("</cpu-profile>\n", f);
-  if (fclose(f) != 0) { f = NULL; rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory"); goto out; }
+  if (fclose(f) != 0) {
+    f = NULL;
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+    goto out;
+  }
   f = NULL;
   *text = buf;
   buf = NULL;

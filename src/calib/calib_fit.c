@@ -22,13 +22,16 @@ typedef struct obs {
 } obs;
 
 static void print_stats(FILE *f, const char *what, const dcsim_fit_stats *s) {
-  fprintf(f, "  %-5s max rel err %6.2f %%  mean %6.2f %%  leave-one-out max %s%.2f %%  mean %.2f %%\n", what,
-          100 * s->max_rel_err, 100 * s->mean_rel_err, isnan(s->loo_max_rel_err) ? "(n/a) " : "",
-          isnan(s->loo_max_rel_err) ? 0 : 100 * s->loo_max_rel_err, isnan(s->loo_mean_rel_err) ? 0 : 100 * s->loo_mean_rel_err);
+  fprintf(
+      f, "  %-5s max rel err %6.2f %%  mean %6.2f %%  leave-one-out max %s%.2f %%  mean %.2f %%\n",
+      what, 100 * s->max_rel_err, 100 * s->mean_rel_err, isnan(s->loo_max_rel_err) ? "(n/a) " : "",
+      isnan(s->loo_max_rel_err) ? 0 : 100 * s->loo_max_rel_err,
+      isnan(s->loo_mean_rel_err) ? 0 : 100 * s->loo_mean_rel_err);
 }
 
-int dcsim_calib_fit_loops(const char *csv_path, const dcsim_cpu_profile_t *cpu, const dcsim_loop_fit_opts *o,
-                          dcsim_loop_fit **fits_out, size_t *n_out, dcsim_error *err) {
+int dcsim_calib_fit_loops(const char *csv_path, const dcsim_cpu_profile_t *cpu,
+                          const dcsim_loop_fit_opts *o, dcsim_loop_fit **fits_out, size_t *n_out,
+                          dcsim_error *err) {
   dcsim_csv_t *t = NULL;
   obs *ob = NULL;
   dcsim_loop_fit *fits = NULL;
@@ -38,8 +41,10 @@ int dcsim_calib_fit_loops(const char *csv_path, const dcsim_cpu_profile_t *cpu, 
   if (rc) return rc;
   size_t cl, cf, ct, cq, cw, cti;
   if ((rc = dcsim_csv_col(t, "loop", &cl, err)) || (rc = dcsim_csv_col(t, "frequency", &cf, err)) ||
-      (rc = dcsim_csv_col(t, "threads", &ct, err)) || (rc = dcsim_csv_col(t, "traffic_byte", &cq, err)) ||
-      (rc = dcsim_csv_col(t, "work_flop", &cw, err)) || (rc = dcsim_csv_col(t, "time_s", &cti, err)))
+      (rc = dcsim_csv_col(t, "threads", &ct, err)) ||
+      (rc = dcsim_csv_col(t, "traffic_byte", &cq, err)) ||
+      (rc = dcsim_csv_col(t, "work_flop", &cw, err)) ||
+      (rc = dcsim_csv_col(t, "time_s", &cti, err)))
     goto out;
   size_t n = dcsim_csv_rows(t);
   ob = calloc(n ? n : 1, sizeof *ob);
@@ -50,7 +55,10 @@ int dcsim_calib_fit_loops(const char *csv_path, const dcsim_cpu_profile_t *cpu, 
   pred = calloc(nmax, sizeof *pred);
   loo = calloc(nmax, sizeof *loo);
   reg = calloc(4, sizeof *reg);
-  if (!ob || !fits || !A || !b || !pred || !loo || !reg) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, csv_path, 0, "out of memory"); goto out; }
+  if (!ob || !fits || !A || !b || !pred || !loo || !reg) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, csv_path, 0, "out of memory");
+    goto out;
+  }
   for (size_t r = 0; r < n; r++) {
     int line = dcsim_csv_line(t, r);
     const char *name = dcsim_csv_cell(t, r, cl);
@@ -58,35 +66,52 @@ int dcsim_calib_fit_loops(const char *csv_path, const dcsim_cpu_profile_t *cpu, 
     if ((rc = dcsim_csv_num(t, r, ct, &th, err)) || (rc = dcsim_csv_num(t, r, cq, &q, err)) ||
         (rc = dcsim_csv_num(t, r, cw, &w, err)) || (rc = dcsim_csv_num(t, r, cti, &ti, err)))
       goto out;
-    if (th < 1 || th > 1e6 || th != floor(th) || !(q > 0 && q <= 1e30) || !(w >= 0 && w <= 1e30) || !(ti >= 1e-9 && ti <= 1e9)) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, csv_path, line, "need threads 1..1000000 (whole), traffic_byte in (0, 1e30], "
+    if (th < 1 || th > 1e6 || th != floor(th) || !(q > 0 && q <= 1e30) || !(w >= 0 && w <= 1e30) ||
+        !(ti >= 1e-9 && ti <= 1e9)) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, csv_path, line,
+                     "need threads 1..1000000 (whole), traffic_byte in (0, 1e30], "
                      "work_flop in [0, 1e30], time_s in [1e-9, 1e9]");
       goto out;
     }
     if (o->exclude_threads && (unsigned)th == o->exclude_threads) continue;
-    if (strlen(name) >= sizeof fits[0].name || !*name) { rc = DCSIM_ERR(err, DCSIM_ERANGE, csv_path, line, "loop name empty or too long"); goto out; }
+    if (strlen(name) >= sizeof fits[0].name || !*name) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, csv_path, line, "loop name empty or too long");
+      goto out;
+    }
     size_t k = 0;
     while (k < nf && strcmp(fits[k].name, name) != 0) k++;
-    if (k == nf) { snprintf(fits[nf].name, sizeof fits[nf].name, "%s", name); nf++; }
+    if (k == nf) {
+      snprintf(fits[nf].name, sizeof fits[nf].name, "%s", name);
+      nf++;
+    }
     obs *x = &ob[no];
     x->loop = k;
     x->line = line;
     snprintf(x->freq, sizeof x->freq, "%s", dcsim_csv_cell(t, r, cf));
     if ((rc = dcsim_cpu_profile_freq(cpu, x->freq, &x->st, err))) {
-      if (err) { err->line = line; snprintf(err->file, sizeof err->file, "%s", csv_path); }
+      if (err) {
+        err->line = line;
+        snprintf(err->file, sizeof err->file, "%s", csv_path);
+      }
       goto out;
     }
     x->st.threads = (unsigned)th;
     dcsim_cpu_rates rt;
     if ((rc = dcsim_cpu_profile_rates(cpu, &x->st, &rt, err))) goto out;
     x->rates[0] = rt.flops;
-    x->rates[1] = rt.l1_bps; x->rates[2] = rt.l2_bps; x->rates[3] = rt.l3_bps; x->rates[4] = rt.dram_bps;
+    x->rates[1] = rt.l1_bps;
+    x->rates[2] = rt.l2_bps;
+    x->rates[3] = rt.l3_bps;
+    x->rates[4] = rt.dram_bps;
     x->R = q / ti; /* §6.1.2: R(f,n), measured bandwidth of the loop */
     x->M = w / ti; /* §6.1.2: M(f,n), measured performance of the loop */
     if (w > 0) fits[k].has_flop = 1;
     no++;
   }
-  if (nf == 0) { rc = DCSIM_ERR(err, DCSIM_ERANGE, csv_path, 0, "no measurements"); goto out; }
+  if (nf == 0) {
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, csv_path, 0, "no measurements");
+    goto out;
+  }
   FILE *rep = o->report;
   for (size_t k = 0; k < nf; k++) {
     dcsim_loop_fit *fl = &fits[k];
@@ -102,20 +127,28 @@ int dcsim_calib_fit_loops(const char *csv_path, const dcsim_cpu_profile_t *cpu, 
       b[m++] = ob[i].R;
     }
     fl->n_states = m;
-    const unsigned char nn4[4] = {1, 1, 1, 1}, nn2[2] = {1, 1};
-    dcsim_linfit p = {m, 4, A, b, NULL, nn4, reg, 1}; /* §6.1.2: L1*V + L2*X + L3*Y + DRAM*Z = R */
+    const unsigned char nn4[4] = { 1, 1, 1, 1 }, nn2[2] = { 1, 1 };
+    dcsim_linfit p = {
+      m, 4, A, b, NULL, nn4, reg, 1
+    }; /* §6.1.2: L1*V + L2*X + L3*Y + DRAM*Z = R */
     double x[4];
     if ((rc = dcsim_fit_linear(&p, o->mop_method, x, err))) goto out;
-    fl->V = x[0]; fl->X = x[1]; fl->Y = x[2]; fl->Z = x[3];
+    fl->V = x[0];
+    fl->X = x[1];
+    fl->Y = x[2];
+    fl->Z = x[3];
     if ((rc = dcsim_fit_evaluate(&p, o->mop_method, x, pred, loo, &fl->mop_stats, err))) goto out;
     if (rep) {
-      fprintf(rep, "loop %s: %zu state(s); Tmop: V %.6g  X %.6g  Y %.6g  Z %.6g (%s)\n", fl->name, m, x[0], x[1], x[2], x[3], dcsim_fit_method_name(o->mop_method));
-      fprintf(rep, "  %-8s %7s %14s %14s %9s %14s %9s\n", "freq", "threads", "R meas [B/s]", "R fit [B/s]", "err", "R held-out", "err");
+      fprintf(rep, "loop %s: %zu state(s); Tmop: V %.6g  X %.6g  Y %.6g  Z %.6g (%s)\n", fl->name,
+              m, x[0], x[1], x[2], x[3], dcsim_fit_method_name(o->mop_method));
+      fprintf(rep, "  %-8s %7s %14s %14s %9s %14s %9s\n", "freq", "threads", "R meas [B/s]",
+              "R fit [B/s]", "err", "R held-out", "err");
       size_t mm = 0;
       for (size_t i = 0; i < no; i++) {
         if (ob[i].loop != k) continue;
-        fprintf(rep, "  %-8s %7u %14.5e %14.5e %8.2f%% %14.5e %8.2f%%\n", ob[i].freq, ob[i].st.threads, b[mm], pred[mm],
-                100 * (pred[mm] - b[mm]) / b[mm], loo[mm], isnan(loo[mm]) ? NAN : 100 * (loo[mm] - b[mm]) / b[mm]);
+        fprintf(rep, "  %-8s %7u %14.5e %14.5e %8.2f%% %14.5e %8.2f%%\n", ob[i].freq,
+                ob[i].st.threads, b[mm], pred[mm], 100 * (pred[mm] - b[mm]) / b[mm], loo[mm],
+                isnan(loo[mm]) ? NAN : 100 * (loo[mm] - b[mm]) / b[mm]);
         mm++;
       }
       print_stats(rep, "Tmop", &fl->mop_stats);
@@ -128,15 +161,21 @@ int dcsim_calib_fit_loops(const char *csv_path, const dcsim_cpu_profile_t *cpu, 
         A[m * 2 + 1] = 1;
         b[m++] = ob[i].M;
       }
-      dcsim_linfit pf = {m, 2, A, b, NULL, nn2, NULL, 1}; /* §6.1.2: P*U + S = M */
+      dcsim_linfit pf = { m, 2, A, b, NULL, nn2, NULL, 1 }; /* §6.1.2: P*U + S = M */
       double us[2];
-      if (m == 1) { us[0] = b[0] / A[0]; us[1] = 0; } /* one state: S = 0 (doc/calibration.md) */
-      else if ((rc = dcsim_fit_linear(&pf, o->flop_method, us, err))) goto out;
+      if (m == 1) {
+        us[0] = b[0] / A[0];
+        us[1] = 0;
+      } /* one state: S = 0 (doc/calibration.md) */
+      else if ((rc = dcsim_fit_linear(&pf, o->flop_method, us, err)))
+        goto out;
       fl->U = us[0];
       fl->S_flops = us[1];
-      if ((rc = dcsim_fit_evaluate(&pf, o->flop_method, us, pred, loo, &fl->flop_stats, err))) goto out;
+      if ((rc = dcsim_fit_evaluate(&pf, o->flop_method, us, pred, loo, &fl->flop_stats, err)))
+        goto out;
       if (rep) {
-        fprintf(rep, "  Tflop: U %.6g  S %.6g flop/s (%s)\n", us[0], us[1], m == 1 ? "one state: S = 0" : dcsim_fit_method_name(o->flop_method));
+        fprintf(rep, "  Tflop: U %.6g  S %.6g flop/s (%s)\n", us[0], us[1],
+                m == 1 ? "one state: S = 0" : dcsim_fit_method_name(o->flop_method));
         print_stats(rep, "Tflop", &fl->flop_stats);
       }
     }
@@ -162,17 +201,24 @@ static void set_num(xmlNode *n, const char *name, double v) {
   xmlSetProp(n, BAD_CAST name, BAD_CAST buf);
 }
 
-int dcsim_calib_update_dwarf(const char *in_path, const char *out_path, const dcsim_loop_fit *fits, size_t n_fits,
-                             const char *source, dcsim_error *err) {
+int dcsim_calib_update_dwarf(const char *in_path, const char *out_path, const dcsim_loop_fit *fits,
+                             size_t n_fits, const char *source, dcsim_error *err) {
   dcsim_error verr;
   int rc = dcsim_xml_validate_file(in_path, &verr);
-  if (rc) { if (err) *err = verr; return rc; }
-  xmlDoc *doc = xmlReadFile(in_path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  if (rc) {
+    if (err) *err = verr;
+    return rc;
+  }
+  xmlDoc *doc =
+      xmlReadFile(in_path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
   if (!doc) return DCSIM_ERR(err, DCSIM_EPARSE, in_path, 0, "cannot parse");
   xmlNode *root = xmlDocGetRootElement(doc);
   xmlNode *loops = dcsim_xml_child(root, "loops");
   char *text = NULL;
-  if (!loops) { rc = DCSIM_ERR(err, DCSIM_EREF, in_path, 0, "dwarf has no <loops>"); goto out; }
+  if (!loops) {
+    rc = DCSIM_ERR(err, DCSIM_EREF, in_path, 0, "dwarf has no <loops>");
+    goto out;
+  }
   for (size_t k = 0; k < n_fits; k++) {
     const dcsim_loop_fit *fl = &fits[k];
     xmlNode *lp = NULL;
@@ -181,7 +227,10 @@ int dcsim_calib_update_dwarf(const char *in_path, const char *out_path, const dc
       if (nm && strcmp((const char *)nm, fl->name) == 0) lp = l;
       xmlFree(nm);
     }
-    if (!lp) { rc = DCSIM_ERR(err, DCSIM_EREF, in_path, 0, "no <loop name=\"%s\"> in the dwarf", fl->name); goto out; }
+    if (!lp) {
+      rc = DCSIM_ERR(err, DCSIM_EREF, in_path, 0, "no <loop name=\"%s\"> in the dwarf", fl->name);
+      goto out;
+    }
     xmlNode *mop = dcsim_xml_child(lp, "mop");
     set_num(mop, "V", fl->V);
     set_num(mop, "X", fl->X);
@@ -202,10 +251,16 @@ int dcsim_calib_update_dwarf(const char *in_path, const char *out_path, const dc
   xmlChar *mem = NULL;
   int len = 0;
   xmlDocDumpFormatMemoryEnc(doc, &mem, &len, "UTF-8", 0);
-  if (!mem) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, out_path, 0, "out of memory"); goto out; }
+  if (!mem) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, out_path, 0, "out of memory");
+    goto out;
+  }
   text = strdup((const char *)mem);
   xmlFree(mem);
-  if (!text) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, out_path, 0, "out of memory"); goto out; }
+  if (!text) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, out_path, 0, "out of memory");
+    goto out;
+  }
   rc = dcsim_calib_write_file(out_path, text, err);
 out:
   free(text);
@@ -214,7 +269,8 @@ out:
 }
 
 int dcsim_calib_fit_energy(const char *csv_path, const dcsim_cpu_profile_t *cpu, const char *freq,
-                           dcsim_fit_method method, FILE *rep, dcsim_energy_fit *out, dcsim_error *err) {
+                           dcsim_fit_method method, FILE *rep, dcsim_energy_fit *out,
+                           dcsim_error *err) {
   dcsim_csv_t *t = NULL;
   int rc = dcsim_csv_load(csv_path, &t, err);
   if (rc) return rc;
@@ -222,33 +278,42 @@ int dcsim_calib_fit_energy(const char *csv_path, const dcsim_cpu_profile_t *cpu,
   double *A = calloc(2 * (n ? n : 1), sizeof *A), *B = calloc(2 * (n ? n : 1), sizeof *B);
   double *mp = calloc(n ? n : 1, sizeof *mp), *md = calloc(n ? n : 1, sizeof *md);
   double *pred = calloc(n ? n : 1, sizeof *pred), *loo = calloc(n ? n : 1, sizeof *loo);
-  if (!A || !B || !mp || !md || !pred || !loo) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, csv_path, 0, "out of memory"); goto out; }
+  if (!A || !B || !mp || !md || !pred || !loo) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, csv_path, 0, "out of memory");
+    goto out;
+  }
   if ((rc = dcsim_csv_col(t, "cores", &cc, err)) || (rc = dcsim_csv_col(t, "pkg_j", &cp, err)) ||
       (rc = dcsim_csv_col(t, "dram_j", &cd, err)))
     goto out;
-  dcsim_cpu_state st = {0, NULL, 0};
+  dcsim_cpu_state st = { 0, NULL, 0 };
   if ((rc = dcsim_cpu_profile_freq(cpu, freq, &st, err))) goto out;
   for (size_t r = 0; r < n; r++) {
     double c;
     if ((rc = dcsim_csv_num(t, r, cc, &c, err)) || (rc = dcsim_csv_num(t, r, cp, &mp[r], err)) ||
         (rc = dcsim_csv_num(t, r, cd, &md[r], err)))
       goto out;
-    if (c < 1 || c > 1e6 || c != floor(c)) { rc = DCSIM_ERR(err, DCSIM_ERANGE, csv_path, dcsim_csv_line(t, r), "cores: expected a whole number from 1 to 1000000"); goto out; }
+    if (c < 1 || c > 1e6 || c != floor(c)) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, csv_path, dcsim_csv_line(t, r),
+                     "cores: expected a whole number from 1 to 1000000");
+      goto out;
+    }
     if (!(mp[r] >= 0 && mp[r] <= 1e6 && md[r] >= 0 && md[r] <= 1e6)) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, csv_path, dcsim_csv_line(t, r), "pkg_j, dram_j: expected 0 to 1e6 J per one-second sample");
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, csv_path, dcsim_csv_line(t, r),
+                     "pkg_j, dram_j: expected 0 to 1e6 J per one-second sample");
       goto out;
     }
     st.threads = (unsigned)c;
     dcsim_cpu_power pw;
     if ((rc = dcsim_cpu_profile_power(cpu, &st, &pw, err))) goto out;
-    A[2 * r] = pw.pkg_w;       /* §5.3: E_pkg(f,n) * U + S * E_pkg(f,idle) = E_mpkg(f,n) */
+    A[2 * r] = pw.pkg_w; /* §5.3: E_pkg(f,n) * U + S * E_pkg(f,idle) = E_mpkg(f,n) */
     A[2 * r + 1] = pw.pkg_idle_w;
-    B[2 * r] = pw.dram_w;      /* §5.3: E_dram(f,n) * X + Y * E_dram(f,idle) = E_mdram(f,n) */
+    B[2 * r] = pw.dram_w; /* §5.3: E_dram(f,n) * X + Y * E_dram(f,idle) = E_mdram(f,n) */
     B[2 * r + 1] = pw.dram_idle_w;
   }
-  dcsim_linfit pp = {n, 2, A, mp, NULL, NULL, NULL, 0}, pd = {n, 2, B, md, NULL, NULL, NULL, 0};
+  dcsim_linfit pp = { n, 2, A, mp, NULL, NULL, NULL, 0 }, pd = { n, 2, B, md, NULL, NULL, NULL, 0 };
   double x[2], y[2];
-  if ((rc = dcsim_fit_linear(&pp, method, x, err)) || (rc = dcsim_fit_linear(&pd, method, y, err))) goto out;
+  if ((rc = dcsim_fit_linear(&pp, method, x, err)) || (rc = dcsim_fit_linear(&pd, method, y, err)))
+    goto out;
   out->pkg_U = x[0];
   out->pkg_S = x[1];
   out->dram_X = y[0];
@@ -256,18 +321,22 @@ int dcsim_calib_fit_energy(const char *csv_path, const dcsim_cpu_profile_t *cpu,
   out->n_states = n;
   if ((rc = dcsim_fit_evaluate(&pp, method, x, pred, loo, &out->pkg_stats, err))) goto out;
   if (rep) {
-    fprintf(rep, "PKG:  U %.7g  S %.7g (%s, %zu states)\n  %5s %10s %10s %10s %9s %10s\n", x[0], x[1], dcsim_fit_method_name(method), n,
-            "cores", "E_pkg [J]", "meas [J]", "fit [J]", "err", "held-out");
+    fprintf(rep, "PKG:  U %.7g  S %.7g (%s, %zu states)\n  %5s %10s %10s %10s %9s %10s\n", x[0],
+            x[1], dcsim_fit_method_name(method), n, "cores", "E_pkg [J]", "meas [J]", "fit [J]",
+            "err", "held-out");
     for (size_t r = 0; r < n; r++)
-      fprintf(rep, "  %5s %10.4g %10.4g %10.4g %8.2f%% %10.4g\n", dcsim_csv_cell(t, r, cc), A[2 * r], mp[r], pred[r], 100 * (pred[r] - mp[r]) / mp[r], loo[r]);
+      fprintf(rep, "  %5s %10.4g %10.4g %10.4g %8.2f%% %10.4g\n", dcsim_csv_cell(t, r, cc),
+              A[2 * r], mp[r], pred[r], 100 * (pred[r] - mp[r]) / mp[r], loo[r]);
     print_stats(rep, "PKG", &out->pkg_stats);
   }
   if ((rc = dcsim_fit_evaluate(&pd, method, y, pred, loo, &out->dram_stats, err))) goto out;
   if (rep) {
-    fprintf(rep, "DRAM: X %.7g  Y %.7g (%s, %zu states)\n  %5s %10s %10s %10s %9s %10s\n", y[0], y[1], dcsim_fit_method_name(method), n,
-            "cores", "E_dram [J]", "meas [J]", "fit [J]", "err", "held-out");
+    fprintf(rep, "DRAM: X %.7g  Y %.7g (%s, %zu states)\n  %5s %10s %10s %10s %9s %10s\n", y[0],
+            y[1], dcsim_fit_method_name(method), n, "cores", "E_dram [J]", "meas [J]", "fit [J]",
+            "err", "held-out");
     for (size_t r = 0; r < n; r++)
-      fprintf(rep, "  %5s %10.4g %10.4g %10.4g %8.2f%% %10.4g\n", dcsim_csv_cell(t, r, cc), B[2 * r], md[r], pred[r], 100 * (pred[r] - md[r]) / md[r], loo[r]);
+      fprintf(rep, "  %5s %10.4g %10.4g %10.4g %8.2f%% %10.4g\n", dcsim_csv_cell(t, r, cc),
+              B[2 * r], md[r], pred[r], 100 * (pred[r] - md[r]) / md[r], loo[r]);
     print_stats(rep, "DRAM", &out->dram_stats);
   }
 out:

@@ -15,7 +15,7 @@
 /* One likwid-bench run: the block from "Test:" to the next "Test:" or the end of the file. */
 typedef struct lrun {
   const char *file;
-  int line;          /* of "Test:" */
+  int line; /* of "Test:" */
   char test[64];
   unsigned threads, groups;
   double size_byte, per_thread_byte, mbyte_s, mflop_s;
@@ -26,7 +26,8 @@ typedef struct lrun {
 static int is_peakflops(const char *test) { return strncmp(test, "peakflops", 9) == 0; }
 static int is_single(const char *test) { return strstr(test, "_sp") != NULL; }
 
-/* family of a test: the name up to the first '_' (load_avx -> load, stream_mem_avx_fma -> stream) */
+/* family of a test: the name up to the first '_' (load_avx -> load, stream_mem_avx_fma -> stream)
+ */
 static void family(const char *test, char *out, size_t n) {
   size_t l = strcspn(test, "_");
   snprintf(out, n, "%.*s", (int)l, test);
@@ -41,7 +42,8 @@ static const char *field(const char *s, const char *key) {
   return s;
 }
 
-static int number(const char *v, const char *what, const char *path, int line, double *out, dcsim_error *err) {
+static int number(const char *v, const char *what, const char *path, int line, double *out,
+                  dcsim_error *err) {
   char buf[64];
   size_t n = strcspn(v, " \t");
   if (n >= sizeof buf) n = sizeof buf - 1;
@@ -53,16 +55,25 @@ static int number(const char *v, const char *what, const char *path, int line, d
 }
 
 static int finish_run(lrun *r, dcsim_error *err) {
-  if (!r->has_threads) return DCSIM_ERR(err, DCSIM_EPARSE, r->file, r->line, "test %s: no 'Using N threads' line in this run", r->test);
+  if (!r->has_threads)
+    return DCSIM_ERR(err, DCSIM_EPARSE, r->file, r->line,
+                     "test %s: no 'Using N threads' line in this run", r->test);
   if (!r->groups) r->groups = 1;
   if (is_peakflops(r->test)) {
-    if (!r->has_mflop) return DCSIM_ERR(err, DCSIM_EPARSE, r->file, r->line, "test %s: no 'MFlops/s:' line in this run", r->test);
+    if (!r->has_mflop)
+      return DCSIM_ERR(err, DCSIM_EPARSE, r->file, r->line,
+                       "test %s: no 'MFlops/s:' line in this run", r->test);
     return 0;
   }
-  if (!r->has_mbyte) return DCSIM_ERR(err, DCSIM_EPARSE, r->file, r->line, "test %s: no 'MByte/s:' line in this run", r->test);
-  if (!r->has_size) return DCSIM_ERR(err, DCSIM_EPARSE, r->file, r->line, "test %s: no 'Size (Byte):' line in this run", r->test);
+  if (!r->has_mbyte)
+    return DCSIM_ERR(err, DCSIM_EPARSE, r->file, r->line, "test %s: no 'MByte/s:' line in this run",
+                     r->test);
+  if (!r->has_size)
+    return DCSIM_ERR(err, DCSIM_EPARSE, r->file, r->line,
+                     "test %s: no 'Size (Byte):' line in this run", r->test);
   if (!r->has_per_thread) {
-    if (!r->threads) return DCSIM_ERR(err, DCSIM_EPARSE, r->file, r->line, "test %s: 0 threads", r->test);
+    if (!r->threads)
+      return DCSIM_ERR(err, DCSIM_EPARSE, r->file, r->line, "test %s: 0 threads", r->test);
     r->per_thread_byte = r->size_byte / r->threads;
   }
   return 0;
@@ -79,7 +90,8 @@ static int parse_likwid(const char *path, lrun **runs, size_t *n, size_t *cap, d
     if (next) *next++ = '\0';
     line++;
     size_t len = strlen(ln);
-    while (len && (ln[len - 1] == '\r' || ln[len - 1] == ' ' || ln[len - 1] == '\t')) ln[--len] = '\0';
+    while (len && (ln[len - 1] == '\r' || ln[len - 1] == ' ' || ln[len - 1] == '\t'))
+      ln[--len] = '\0';
     const char *s = ln, *v;
     while (*s == ' ' || *s == '\t') s++;
     if ((v = field(s, "Test"))) {
@@ -87,7 +99,10 @@ static int parse_likwid(const char *path, lrun **runs, size_t *n, size_t *cap, d
       if (*n == *cap) {
         size_t nc = *cap ? 2 * *cap : 16;
         lrun *nr = realloc(*runs, nc * sizeof *nr);
-        if (!nr) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory"); goto out; }
+        if (!nr) {
+          rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory");
+          goto out;
+        }
         *runs = nr;
         *cap = nc;
       }
@@ -96,7 +111,8 @@ static int parse_likwid(const char *path, lrun **runs, size_t *n, size_t *cap, d
       cur->file = path;
       cur->line = line;
       if (!*v || strlen(v) >= sizeof cur->test || strpbrk(v, " \t")) {
-        rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line, "Test: '%s' is not a likwid-bench test name", v);
+        rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line, "Test: '%s' is not a likwid-bench test name",
+                       v);
         goto out;
       }
       snprintf(cur->test, sizeof cur->test, "%s", v);
@@ -107,9 +123,15 @@ static int parse_likwid(const char *path, lrun **runs, size_t *n, size_t *cap, d
     unsigned u;
     double x;
     char tail[16];
-    if (sscanf(s, "Using %u work group%15s", &u, tail) >= 1 && strstr(s, " work group")) { cur->groups = u; continue; }
+    if (sscanf(s, "Using %u work group%15s", &u, tail) >= 1 && strstr(s, " work group")) {
+      cur->groups = u;
+      continue;
+    }
     if (sscanf(s, "Using %u thread%15s", &u, tail) >= 1 && strstr(s, " thread")) {
-      if (u == 0) { rc = DCSIM_ERR(err, DCSIM_ERANGE, path, line, "%s: 0 threads", s); goto out; }
+      if (u == 0) {
+        rc = DCSIM_ERR(err, DCSIM_ERANGE, path, line, "%s: 0 threads", s);
+        goto out;
+      }
       cur->threads = u;
       cur->has_threads = 1;
       continue;
@@ -135,7 +157,9 @@ static int parse_likwid(const char *path, lrun **runs, size_t *n, size_t *cap, d
     }
   }
   if (cur && (rc = finish_run(cur, err))) goto out;
-  if (!any) rc = DCSIM_ERR(err, DCSIM_EPARSE, path, 1, "no 'Test:' line in the file: not likwid-bench output");
+  if (!any)
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, 1,
+                   "no 'Test:' line in the file: not likwid-bench output");
 out:
   free(text);
   return rc;
@@ -152,7 +176,10 @@ typedef struct best {
 static int best_put(best *b, const lrun *r, double v) {
   for (size_t i = 0; i < b->n; i++)
     if (b->threads[i] == r->threads) {
-      if (v > b->value[i]) { b->value[i] = v; b->run[i] = r; }
+      if (v > b->value[i]) {
+        b->value[i] = v;
+        b->run[i] = r;
+      }
       return 0;
     }
   if (b->n == b->cap) {
@@ -201,8 +228,8 @@ static void set_table(xmlNode *root, const char *q, const char *source) {
   xmlSetProp(found, BAD_CAST "source", BAD_CAST source);
 }
 
-int dcsim_calib_import_likwid(const char *const *paths, size_t n_paths, const char *dir, const char *test, const char *freq,
-                              FILE *report, dcsim_error *err) {
+int dcsim_calib_import_likwid(const char *const *paths, size_t n_paths, const char *dir,
+                              const char *test, const char *freq, FILE *report, dcsim_error *err) {
   lrun *runs = NULL;
   size_t nr = 0, cap = 0;
   best tab[5];
@@ -218,27 +245,43 @@ int dcsim_calib_import_likwid(const char *const *paths, size_t n_paths, const ch
   /* cache sizes and the frequency state come from DIR/machine.xml */
   FILE *probe = fopen(mpath, "rb");
   if (!probe) {
-    rc = DCSIM_ERR(err, DCSIM_EIO, mpath, 0, "needed for the cache sizes and the frequency state: write one "
-                                          "(schemas/calibration-machine.xsd) or make it with dcsim calibrate import-kerncraft");
+    rc = DCSIM_ERR(
+        err, DCSIM_EIO, mpath, 0,
+        "needed for the cache sizes and the frequency state: write one "
+        "(schemas/calibration-machine.xsd) or make it with dcsim calibrate import-kerncraft");
     goto out;
   }
   fclose(probe);
   if ((rc = dcsim_xml_load(mpath, "calibration-machine", &mdoc, err))) goto out;
   xmlNode *root = dcsim_xml_root(mdoc), *spec = dcsim_xml_child(root, "spec");
-  double cache[3] = {0, 0, 0};
-  static const char *const cattr[3] = {"l1-byte", "l2-byte", "l3-byte"};
+  double cache[3] = { 0, 0, 0 };
+  static const char *const cattr[3] = { "l1-byte", "l2-byte", "l3-byte" };
   for (int c = 0; c < 3; c++) {
     if ((rc = dcsim_xml_double(mdoc, spec, cattr[c], 0, &cache[c], err))) goto out;
-    if (!(cache[c] > 0)) { rc = DCSIM_XML_ERR(err, DCSIM_EREF, mdoc, spec, "<spec>: %s is needed to tell which cache a likwid-bench working set measures", cattr[c]); goto out; }
+    if (!(cache[c] > 0)) {
+      rc = DCSIM_XML_ERR(
+          err, DCSIM_EREF, mdoc, spec,
+          "<spec>: %s is needed to tell which cache a likwid-bench working set measures", cattr[c]);
+      goto out;
+    }
   }
   const char *fid = NULL;
   xmlNode *fr = dcsim_xml_child(root, "frequencies");
   for (xmlNode *q = dcsim_xml_child(fr, "freq"); q; q = dcsim_xml_next(q, "freq")) {
     const char *id = dcsim_xml_attr(mdoc, q, "id");
-    if (freq ? strcmp(id, freq) == 0 : !fid) fid = id;
-    else if (!freq) { rc = DCSIM_XML_ERR(err, DCSIM_EUSAGE, mdoc, q, "machine.xml has several frequency states: say which one the likwid-bench runs used with --freq ID"); goto out; }
+    if (freq ? strcmp(id, freq) == 0 : !fid)
+      fid = id;
+    else if (!freq) {
+      rc = DCSIM_XML_ERR(err, DCSIM_EUSAGE, mdoc, q,
+                         "machine.xml has several frequency states: say which one the likwid-bench "
+                         "runs used with --freq ID");
+      goto out;
+    }
   }
-  if (!fid) { rc = DCSIM_XML_ERR(err, DCSIM_EREF, mdoc, fr, "<frequencies>: no <freq id=\"%s\">", freq); goto out; }
+  if (!fid) {
+    rc = DCSIM_XML_ERR(err, DCSIM_EREF, mdoc, fr, "<frequencies>: no <freq id=\"%s\">", freq);
+    goto out;
+  }
   /* which bandwidth test */
   char fam[64] = "", first_fam[64] = "";
   const lrun *first = NULL;
@@ -246,10 +289,13 @@ int dcsim_calib_import_likwid(const char *const *paths, size_t n_paths, const ch
     if (is_peakflops(runs[i].test)) continue;
     family(runs[i].test, fam, sizeof fam);
     if (test) continue;
-    if (!first) { first = &runs[i]; snprintf(first_fam, sizeof first_fam, "%s", fam); }
-    else if (strcmp(fam, first_fam) != 0) {
+    if (!first) {
+      first = &runs[i];
+      snprintf(first_fam, sizeof first_fam, "%s", fam);
+    } else if (strcmp(fam, first_fam) != 0) {
       rc = DCSIM_ERR(err, DCSIM_EUSAGE, runs[i].file, runs[i].line,
-                     "test %s: the files hold bandwidth tests of two families (%s, %s at %s:%d): choose one with --test NAME",
+                     "test %s: the files hold bandwidth tests of two families (%s, %s at %s:%d): "
+                     "choose one with --test NAME",
                      runs[i].test, fam, first_fam, first->file, first->line);
       goto out;
     }
@@ -258,68 +304,107 @@ int dcsim_calib_import_likwid(const char *const *paths, size_t n_paths, const ch
   for (size_t i = 0; i < nr; i++) {
     const lrun *r = &runs[i];
     if (is_peakflops(r->test)) {
-      if (is_single(r->test)) { ignored++; continue; } /* the profile's P is double precision */
-      if (best_put(&tab[0], r, r->mflop_s / 1000)) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, r->file, r->line, "out of memory"); goto out; }
+      if (is_single(r->test)) {
+        ignored++;
+        continue;
+      } /* the profile's P is double precision */
+      if (best_put(&tab[0], r, r->mflop_s / 1000)) {
+        rc = DCSIM_ERR(err, DCSIM_ENOMEM, r->file, r->line, "out of memory");
+        goto out;
+      }
       used++;
       continue;
     }
     family(r->test, fam, sizeof fam);
-    if (test && strcmp(test, r->test) != 0 && strcmp(test, fam) != 0) { ignored++; continue; }
-    /* L1, L2 private: the working set per thread; L3 shared by the threads of a work group (a socket) */
-    int lv = r->per_thread_byte <= cache[0] ? 0 : r->per_thread_byte <= cache[1] ? 1 : r->size_byte / r->groups <= cache[2] ? 2 : 3;
-    if (best_put(&tab[1 + lv], r, r->mbyte_s / 1000)) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, r->file, r->line, "out of memory"); goto out; }
+    if (test && strcmp(test, r->test) != 0 && strcmp(test, fam) != 0) {
+      ignored++;
+      continue;
+    }
+    /* L1, L2 private: the working set per thread; L3 shared by the threads of a work group (a
+     * socket) */
+    int lv = r->per_thread_byte <= cache[0]         ? 0
+             : r->per_thread_byte <= cache[1]       ? 1
+             : r->size_byte / r->groups <= cache[2] ? 2
+                                                    : 3;
+    if (best_put(&tab[1 + lv], r, r->mbyte_s / 1000)) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, r->file, r->line, "out of memory");
+      goto out;
+    }
     used++;
   }
   if (!used) {
-    rc = DCSIM_ERR(err, DCSIM_EREF, paths[0], runs && nr ? runs[0].line : 1, "no likwid-bench run to import%s%s", test ? " of test " : "",
-                   test ? test : "");
+    rc = DCSIM_ERR(err, DCSIM_EREF, paths[0], runs && nr ? runs[0].line : 1,
+                   "no likwid-bench run to import%s%s", test ? " of test " : "", test ? test : "");
     goto out;
   }
-  static const char *const qn[5] = {"flops", "L1", "L2", "L3", "DRAM"};
+  static const char *const qn[5] = { "flops", "L1", "L2", "L3", "DRAM" };
   for (int q = 0; q < 5; q++) {
     if (!tab[q].n) continue;
     free(rows);
     rows = calloc(tab[q].n, sizeof *rows);
-    if (!rows) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory"); goto out; }
+    if (!rows) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+      goto out;
+    }
     for (size_t i = 0; i < tab[q].n; i++) {
       const lrun *r = tab[q].run[i];
       rows[i].threads = tab[q].threads[i];
       snprintf(rows[i].value, sizeof rows[i].value, "%.10g", tab[q].value[i]);
       if (q == 0)
-        snprintf(rows[i].source, sizeof rows[i].source, "likwid-bench %s, %s:%d (MFlops/s %.2f)", r->test, r->file, r->mflop_line, r->mflop_s);
+        snprintf(rows[i].source, sizeof rows[i].source, "likwid-bench %s, %s:%d (MFlops/s %.2f)",
+                 r->test, r->file, r->mflop_line, r->mflop_s);
       else
-        snprintf(rows[i].source, sizeof rows[i].source, "likwid-bench %s, %s:%d (MByte/s %.2f; %.0f B per thread, %.0f B in all)", r->test,
+        snprintf(rows[i].source, sizeof rows[i].source,
+                 "likwid-bench %s, %s:%d (MByte/s %.2f; %.0f B per thread, %.0f B in all)", r->test,
                  r->file, r->mbyte_line, r->mbyte_s, r->per_thread_byte, r->size_byte);
     }
     char comment[512];
     snprintf(comment, sizeof comment,
-             "GENERATED by dcsim calibrate import-likwid from likwid-bench output (doc/calibration.md):\n"
+             "GENERATED by dcsim calibrate import-likwid from likwid-bench output "
+             "(doc/calibration.md):\n"
              "%s %s, the highest of the runs at each thread count",
-             qn[q], q == 0 ? "from peakflops (MFlops/s / 1000)" : "from the working sets that fit it (MByte/s / 1000)");
-    if ((rc = dcsim_calib_write_table(dir, qn[q], fid, q == 0 ? "GFLOP/s" : "GB/s", rows, tab[q].n, comment, err))) goto out;
+             qn[q],
+             q == 0 ? "from peakflops (MFlops/s / 1000)"
+                    : "from the working sets that fit it (MByte/s / 1000)");
+    if ((rc = dcsim_calib_write_table(dir, qn[q], fid, q == 0 ? "GFLOP/s" : "GB/s", rows, tab[q].n,
+                                      comment, err)))
+      goto out;
     if (report) {
       fprintf(report, "%s.csv:", qn[q]);
       for (size_t i = 0; i < tab[q].n; i++) /* sorted by thread count by now */
-        fprintf(report, " %u thread%s %s%s", rows[i].threads, rows[i].threads == 1 ? "" : "s", rows[i].value, i + 1 < tab[q].n ? "," : "");
+        fprintf(report, " %u thread%s %s%s", rows[i].threads, rows[i].threads == 1 ? "" : "s",
+                rows[i].value, i + 1 < tab[q].n ? "," : "");
       fprintf(report, " %s\n", q == 0 ? "GFLOP/s" : "GB/s");
     }
   }
   /* machine.xml: one <table> per written quantity */
   doc = xmlReadFile(mpath, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-  if (!doc) { rc = DCSIM_ERR(err, DCSIM_EPARSE, mpath, 0, "cannot parse"); goto out; }
+  if (!doc) {
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, mpath, 0, "cannot parse");
+    goto out;
+  }
   for (int q = 0; q < 5; q++)
-    if (tab[q].n) set_table(xmlDocGetRootElement(doc), qn[q], q == 0 ? "likwid-bench peakflops (dcsim calibrate import-likwid)"
-                                                                     : "likwid-bench (dcsim calibrate import-likwid)");
+    if (tab[q].n)
+      set_table(xmlDocGetRootElement(doc), qn[q],
+                q == 0 ? "likwid-bench peakflops (dcsim calibrate import-likwid)"
+                       : "likwid-bench (dcsim calibrate import-likwid)");
   xmlChar *mem = NULL;
   int len = 0;
   xmlDocDumpFormatMemoryEnc(doc, &mem, &len, "UTF-8", 0);
-  if (!mem) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory"); goto out; }
+  if (!mem) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory");
+    goto out;
+  }
   text = strdup((const char *)mem);
   xmlFree(mem);
-  if (!text) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory"); goto out; }
+  if (!text) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory");
+    goto out;
+  }
   if ((rc = dcsim_calib_write_file(mpath, text, err))) goto out;
-  if (report) fprintf(report, "%zu run%s imported, %zu ignored (other tests, single precision); updated %s\n", used, used == 1 ? "" : "s",
-                      ignored, mpath);
+  if (report)
+    fprintf(report, "%zu run%s imported, %zu ignored (other tests, single precision); updated %s\n",
+            used, used == 1 ? "" : "s", ignored, mpath);
 out:
   free(text);
   xmlFreeDoc(doc);

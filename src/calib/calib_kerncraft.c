@@ -46,17 +46,20 @@ static int uint_of(kc *k, yaml_node_t *n, const char *what, unsigned *out, dcsim
   const char *s = text_of(n);
   double v;
   if (!s || dcsim_parse_double(s, &v) != 0 || v < 1 || v > 1e6 || v != floor(v))
-    return DCSIM_ERR(err, DCSIM_ERANGE, k->path, yline(n), "%s: '%s' is not a whole number >= 1", what, s ? s : "(not a scalar)");
+    return DCSIM_ERR(err, DCSIM_ERANGE, k->path, yline(n), "%s: '%s' is not a whole number >= 1",
+                     what, s ? s : "(not a scalar)");
   *out = (unsigned)v;
   return 0;
 }
 
-static int qty_of(kc *k, yaml_node_t *n, const char *what, dcsim_unit_kind want, const char *unit_hint, double *out, dcsim_error *err) {
+static int qty_of(kc *k, yaml_node_t *n, const char *what, dcsim_unit_kind want,
+                  const char *unit_hint, double *out, dcsim_error *err) {
   const char *s = text_of(n);
   dcsim_unit_kind kind;
   if (!s || dcsim_calib_parse_quantity(s, out, &kind) != 0 || kind != want || !(*out > 0))
-    return DCSIM_ERR(err, DCSIM_ERANGE, k->path, yline(n), "%s: '%s' is not a positive quantity in %s", what,
-                     s ? s : "(not a scalar)", unit_hint);
+    return DCSIM_ERR(err, DCSIM_ERANGE, k->path, yline(n),
+                     "%s: '%s' is not a positive quantity in %s", what, s ? s : "(not a scalar)",
+                     unit_hint);
   return 0;
 }
 
@@ -69,7 +72,8 @@ static void machine_name(const char *path, char *out, size_t size) {
   size_t j = 0;
   for (size_t i = 0; i < n && j + 1 < size; i++) {
     char c = b[i];
-    int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("_.:+-", c);
+    int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+             strchr("_.:+-", c);
     out[j++] = ok ? c : '_';
   }
   out[j] = '\0';
@@ -79,18 +83,23 @@ static void machine_name(const char *path, char *out, size_t size) {
 /* XML-escaped text with "--" broken (it ends up in an XML comment of the profile). */
 static void comment_text(FILE *f, const char *s) {
   for (; *s; s++) {
-    if (*s == '&') fputs("&amp;", f);
-    else if (*s == '<') fputs("&lt;", f);
-    else if (*s == '>') fputs("&gt;", f);
-    else fputc(*s, f);
+    if (*s == '&')
+      fputs("&amp;", f);
+    else if (*s == '<')
+      fputs("&lt;", f);
+    else if (*s == '>')
+      fputs("&gt;", f);
+    else
+      fputc(*s, f);
     if (*s == '-' && (s[1] == '-' || !s[1])) fputc(' ', f);
   }
 }
 
-static const char *const kc_levels[] = {"L1", "L2", "L3", "MEM"};
-static const char *const dc_levels[] = {"L1", "L2", "L3", "DRAM"};
+static const char *const kc_levels[] = { "L1", "L2", "L3", "MEM" };
+static const char *const dc_levels[] = { "L1", "L2", "L3", "DRAM" };
 
-int dcsim_calib_import_kerncraft(const char *path, const char *dir, const char *test, FILE *report, dcsim_error *err) {
+int dcsim_calib_import_kerncraft(const char *path, const char *dir, const char *test, FILE *report,
+                                 dcsim_error *err) {
   kc K;
   memset(&K, 0, sizeof K);
   K.path = path;
@@ -103,12 +112,16 @@ int dcsim_calib_import_kerncraft(const char *path, const char *dir, const char *
   FILE *f = NULL;
   if (!test) test = "load";
   if ((rc = dcsim_calib_read_text(path, &text, err))) return rc;
-  if (!yaml_parser_initialize(&parser)) { free(text); return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); }
+  if (!yaml_parser_initialize(&parser)) {
+    free(text);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  }
   yaml_parser_set_input_string(&parser, (const unsigned char *)text, strlen(text));
   if (!yaml_parser_load(&parser, &k->doc)) {
     char ctx[256] = "";
     if (parser.context)
-      snprintf(ctx, sizeof ctx, " %s (from line %d)", parser.context, (int)parser.context_mark.line + 1);
+      snprintf(ctx, sizeof ctx, " %s (from line %d)", parser.context,
+               (int)parser.context_mark.line + 1);
     rc = DCSIM_ERR(err, DCSIM_EPARSE, path, (int)parser.problem_mark.line + 1, "YAML: %s%s",
                    parser.problem ? parser.problem : "syntax error", ctx);
     goto out;
@@ -116,34 +129,48 @@ int dcsim_calib_import_kerncraft(const char *path, const char *dir, const char *
   have_doc = 1;
   yaml_node_t *root = yaml_document_get_root_node(&k->doc);
   if (!root || root->type != YAML_MAPPING_NODE) {
-    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, root ? yline(root) : 1, "not a Kerncraft machine file: the document is not a mapping");
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, root ? yline(root) : 1,
+                   "not a Kerncraft machine file: the document is not a mapping");
     goto out;
   }
   yaml_node_t *n, *fl, *dp, *mh, *bench, *meas;
   double ghz, hz;
   unsigned sockets, cps;
-  if ((rc = need(k, root, "clock", &n, err)) || (rc = qty_of(k, n, "clock", DCSIM_UNIT_FREQ, "Hz (e.g. 2.7 GHz)", &hz, err))) goto out;
+  if ((rc = need(k, root, "clock", &n, err)) ||
+      (rc = qty_of(k, n, "clock", DCSIM_UNIT_FREQ, "Hz (e.g. 2.7 GHz)", &hz, err)))
+    goto out;
   ghz = hz / 1e9;
   int clock_line = yline(n);
-  if ((rc = need(k, root, "sockets", &n, err)) || (rc = uint_of(k, n, "sockets", &sockets, err))) goto out;
-  if ((rc = need(k, root, "cores per socket", &n, err)) || (rc = uint_of(k, n, "cores per socket", &cps, err))) goto out;
+  if ((rc = need(k, root, "sockets", &n, err)) || (rc = uint_of(k, n, "sockets", &sockets, err)))
+    goto out;
+  if ((rc = need(k, root, "cores per socket", &n, err)) ||
+      (rc = uint_of(k, n, "cores per socket", &cps, err)))
+    goto out;
   const char *model = text_of(get(k, root, "model name"));
   const char *arch = text_of(get(k, root, "micro-architecture"));
   if (!arch) arch = text_of(get(k, root, "model type"));
-  if ((rc = need(k, root, "FLOPs per cycle", &fl, err)) || (rc = need(k, fl, "DP", &dp, err))) goto out;
+  if ((rc = need(k, root, "FLOPs per cycle", &fl, err)) || (rc = need(k, fl, "DP", &dp, err)))
+    goto out;
   yaml_node_t *tot = dp->type == YAML_MAPPING_NODE ? get(k, dp, "total") : dp;
   double flops_cy;
   const char *ft = text_of(tot);
   if (!ft || dcsim_parse_double(ft, &flops_cy) != 0 || !(flops_cy > 0)) {
-    rc = DCSIM_ERR(err, DCSIM_ERANGE, path, yline(tot ? tot : dp), "FLOPs per cycle: DP: total: '%s' is not a positive number", ft ? ft : "(missing)");
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, path, yline(tot ? tot : dp),
+                   "FLOPs per cycle: DP: total: '%s' is not a positive number",
+                   ft ? ft : "(missing)");
     goto out;
   }
   int flops_line = yline(tot);
   /* memory hierarchy: sizes of L1, L2, L3 */
-  double size[3] = {0, 0, 0};
+  double size[3] = { 0, 0, 0 };
   if ((rc = need(k, root, "memory hierarchy", &mh, err))) goto out;
-  if (mh->type != YAML_SEQUENCE_NODE) { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, yline(mh), "memory hierarchy: expected a list of levels"); goto out; }
-  for (yaml_node_item_t *it = mh->data.sequence.items.start; it < mh->data.sequence.items.top; it++) {
+  if (mh->type != YAML_SEQUENCE_NODE) {
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, yline(mh),
+                   "memory hierarchy: expected a list of levels");
+    goto out;
+  }
+  for (yaml_node_item_t *it = mh->data.sequence.items.start; it < mh->data.sequence.items.top;
+       it++) {
     yaml_node_t *lv = node(k, *it), *ln;
     if ((rc = need(k, lv, "level", &ln, err))) goto out;
     const char *name = text_of(ln);
@@ -154,16 +181,21 @@ int dcsim_calib_import_kerncraft(const char *path, const char *dir, const char *
     yaml_node_t *spg = get(k, lv, "size per group"), *cpg = get(k, lv, "cache per group");
     double s = 0;
     if (text_of(spg) && *text_of(spg)) {
-      if ((rc = qty_of(k, spg, "size per group", DCSIM_UNIT_BYTES, "bytes (e.g. 32.00 kB)", &s, err))) goto out;
+      if ((rc = qty_of(k, spg, "size per group", DCSIM_UNIT_BYTES, "bytes (e.g. 32.00 kB)", &s,
+                       err)))
+        goto out;
     } else if (cpg) {
       unsigned sets, ways, cl;
       yaml_node_t *a, *b, *c;
-      if ((rc = need(k, cpg, "sets", &a, err)) || (rc = need(k, cpg, "ways", &b, err)) || (rc = need(k, cpg, "cl_size", &c, err)) ||
-          (rc = uint_of(k, a, "sets", &sets, err)) || (rc = uint_of(k, b, "ways", &ways, err)) || (rc = uint_of(k, c, "cl_size", &cl, err)))
+      if ((rc = need(k, cpg, "sets", &a, err)) || (rc = need(k, cpg, "ways", &b, err)) ||
+          (rc = need(k, cpg, "cl_size", &c, err)) || (rc = uint_of(k, a, "sets", &sets, err)) ||
+          (rc = uint_of(k, b, "ways", &ways, err)) || (rc = uint_of(k, c, "cl_size", &cl, err)))
         goto out;
       s = (double)sets * ways * cl;
     } else {
-      rc = DCSIM_ERR(err, DCSIM_EREF, path, yline(lv), "memory hierarchy level %s: no 'size per group:' nor 'cache per group:'", name);
+      rc =
+          DCSIM_ERR(err, DCSIM_EREF, path, yline(lv),
+                    "memory hierarchy level %s: no 'size per group:' nor 'cache per group:'", name);
       goto out;
     }
     if (li == 2) { /* the profile's l3-byte is per socket */
@@ -175,115 +207,162 @@ int dcsim_calib_import_kerncraft(const char *path, const char *dir, const char *
     size[li] = s;
   }
   /* benchmarks: measurements: LEVEL: 1 (thread per core): threads, results: KERNEL: [bandwidths] */
-  if ((rc = need(k, root, "benchmarks", &bench, err)) || (rc = need(k, bench, "measurements", &meas, err))) goto out;
+  if ((rc = need(k, root, "benchmarks", &bench, err)) ||
+      (rc = need(k, bench, "measurements", &meas, err)))
+    goto out;
   if ((rc = dcsim_calib_mkdir(dir, err))) goto out;
   const char *src_file = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
   char fid[32];
   snprintf(fid, sizeof fid, "%.10g", ghz);
   char tsrc[4][512];
-  int have_level[4] = {0, 0, 0, 0};
+  int have_level[4] = { 0, 0, 0, 0 };
   for (int li = 0; li < 4; li++) {
     yaml_node_t *m = get(k, meas, kc_levels[li]), *tpc, *thr, *res, *kern;
     if (!m) continue;
     if (!(tpc = get(k, m, "1"))) {
-      rc = DCSIM_ERR(err, DCSIM_EREF, path, yline(m), "measurements %s: no '1:' block (1 thread per core)", kc_levels[li]);
+      rc = DCSIM_ERR(err, DCSIM_EREF, path, yline(m),
+                     "measurements %s: no '1:' block (1 thread per core)", kc_levels[li]);
       goto out;
     }
     thr = get(k, tpc, "threads");
     if (!thr) thr = get(k, tpc, "cores");
     if ((rc = need(k, tpc, "results", &res, err))) goto out;
     if (!thr || thr->type != YAML_SEQUENCE_NODE) {
-      rc = DCSIM_ERR(err, DCSIM_EREF, path, yline(tpc), "measurements %s: no 'threads:' (or 'cores:') list", kc_levels[li]);
+      rc = DCSIM_ERR(err, DCSIM_EREF, path, yline(tpc),
+                     "measurements %s: no 'threads:' (or 'cores:') list", kc_levels[li]);
       goto out;
     }
     kern = get(k, res, test);
     if (!kern) {
       char have[256] = "";
       if (res->type == YAML_MAPPING_NODE)
-        for (yaml_node_pair_t *p = res->data.mapping.pairs.start; p < res->data.mapping.pairs.top; p++) {
+        for (yaml_node_pair_t *p = res->data.mapping.pairs.start; p < res->data.mapping.pairs.top;
+             p++) {
           size_t l = strlen(have);
           const char *kt = text_of(node(k, p->key));
           snprintf(have + l, sizeof have - l, "%s%s", l ? ", " : "", kt ? kt : "?");
         }
-      rc = DCSIM_ERR(err, DCSIM_EREF, path, yline(res), "measurements %s: no results for kernel '%s' (there are: %s); choose one with --test",
-                     kc_levels[li], test, have);
+      rc = DCSIM_ERR(
+          err, DCSIM_EREF, path, yline(res),
+          "measurements %s: no results for kernel '%s' (there are: %s); choose one with --test",
+          kc_levels[li], test, have);
       goto out;
     }
     size_t nt = (size_t)(thr->data.sequence.items.top - thr->data.sequence.items.start);
-    if (kern->type != YAML_SEQUENCE_NODE || (size_t)(kern->data.sequence.items.top - kern->data.sequence.items.start) != nt) {
-      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, yline(kern), "measurements %s: results %s: expected a list of %zu bandwidths, one per thread count",
-                     kc_levels[li], test, nt);
+    if (kern->type != YAML_SEQUENCE_NODE ||
+        (size_t)(kern->data.sequence.items.top - kern->data.sequence.items.start) != nt) {
+      rc = DCSIM_ERR(
+          err, DCSIM_EPARSE, path, yline(kern),
+          "measurements %s: results %s: expected a list of %zu bandwidths, one per thread count",
+          kc_levels[li], test, nt);
       goto out;
     }
     free(rows);
     rows = calloc(nt ? nt : 1, sizeof *rows);
-    if (!rows) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+    if (!rows) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+      goto out;
+    }
     for (size_t i = 0; i < nt; i++) {
-      yaml_node_t *tn = node(k, thr->data.sequence.items.start[i]), *bn = node(k, kern->data.sequence.items.start[i]);
+      yaml_node_t *tn = node(k, thr->data.sequence.items.start[i]),
+                  *bn = node(k, kern->data.sequence.items.start[i]);
       double bw;
       if ((rc = uint_of(k, tn, "threads", &rows[i].threads, err))) goto out;
       for (size_t j = 0; j < i; j++)
         if (rows[j].threads == rows[i].threads) {
-          rc = DCSIM_ERR(err, DCSIM_EPARSE, path, yline(tn), "measurements %s: %u threads listed twice", kc_levels[li], rows[i].threads);
+          rc =
+              DCSIM_ERR(err, DCSIM_EPARSE, path, yline(tn),
+                        "measurements %s: %u threads listed twice", kc_levels[li], rows[i].threads);
           goto out;
         }
-      if ((rc = qty_of(k, bn, "bandwidth", DCSIM_UNIT_RATE, "B/s (e.g. 24.15 GB/s)", &bw, err))) goto out;
+      if ((rc = qty_of(k, bn, "bandwidth", DCSIM_UNIT_RATE, "B/s (e.g. 24.15 GB/s)", &bw, err)))
+        goto out;
       const char *bt = text_of(bn);
       size_t num = strspn(bt, "0123456789.");
-      if (num && strcmp(bt + num, " GB/s") == 0 && num < sizeof rows[i].value) /* copy the digits as written */
+      if (num && strcmp(bt + num, " GB/s") == 0 &&
+          num < sizeof rows[i].value) /* copy the digits as written */
         snprintf(rows[i].value, sizeof rows[i].value, "%.*s", (int)num, bt);
       else
         snprintf(rows[i].value, sizeof rows[i].value, "%.10g", bw / 1e9);
     }
-    snprintf(tsrc[li], sizeof tsrc[li], "Kerncraft machine file %s:%d (benchmarks, measurements, %s, 1 thread per core, kernel %s)", src_file,
-             yline(kern), kc_levels[li], test);
+    snprintf(
+        tsrc[li], sizeof tsrc[li],
+        "Kerncraft machine file %s:%d (benchmarks, measurements, %s, 1 thread per core, kernel %s)",
+        src_file, yline(kern), kc_levels[li], test);
     char comment[1024];
-    snprintf(comment, sizeof comment, "GENERATED by dcsim calibrate import-kerncraft %s (doc/calibration.md):\n%s bandwidth, %s",
-             src_file, dc_levels[li], tsrc[li]);
-    if ((rc = dcsim_calib_write_table(dir, dc_levels[li], fid, "GB/s", rows, nt, comment, err))) goto out;
+    snprintf(
+        comment, sizeof comment,
+        "GENERATED by dcsim calibrate import-kerncraft %s (doc/calibration.md):\n%s bandwidth, %s",
+        src_file, dc_levels[li], tsrc[li]);
+    if ((rc = dcsim_calib_write_table(dir, dc_levels[li], fid, "GB/s", rows, nt, comment, err)))
+      goto out;
     have_level[li] = 1;
-    if (report) fprintf(report, "%s.csv: %zu thread counts from %s, kernel %s\n", dc_levels[li], nt, kc_levels[li], test);
+    if (report)
+      fprintf(report, "%s.csv: %zu thread counts from %s, kernel %s\n", dc_levels[li], nt,
+              kc_levels[li], test);
   }
   /* flops: the theoretical peak, FLOPs per cycle x clock x cores (Kerncraft measures no peak) */
   free(rows);
   rows = calloc(cps, sizeof *rows);
-  if (!rows) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (!rows) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
   for (unsigned c = 1; c <= cps; c++) {
     rows[c - 1].threads = c;
     snprintf(rows[c - 1].value, sizeof rows[c - 1].value, "%.10g", flops_cy * ghz * c);
   }
   char fsrc[512];
-  snprintf(fsrc, sizeof fsrc, "derived: Kerncraft machine file %s:%d FLOPs per cycle DP total %.10g x clock %.10g GHz x cores (theoretical peak, not measured)",
+  snprintf(fsrc, sizeof fsrc,
+           "derived: Kerncraft machine file %s:%d FLOPs per cycle DP total %.10g x clock %.10g GHz "
+           "x cores (theoretical peak, not measured)",
            src_file, flops_line, flops_cy, ghz);
   char fcomment[700];
-  snprintf(fcomment, sizeof fcomment, "GENERATED by dcsim calibrate import-kerncraft %s (doc/calibration.md):\n%s", src_file, fsrc);
-  if ((rc = dcsim_calib_write_table(dir, "flops", fid, "GFLOP/s", rows, cps, fcomment, err))) goto out;
-  if (report) fprintf(report, "flops.csv: 1..%u cores, %.10g flop/cycle x %.10g GHz (theoretical)\n", cps, flops_cy, ghz);
+  snprintf(fcomment, sizeof fcomment,
+           "GENERATED by dcsim calibrate import-kerncraft %s (doc/calibration.md):\n%s", src_file,
+           fsrc);
+  if ((rc = dcsim_calib_write_table(dir, "flops", fid, "GFLOP/s", rows, cps, fcomment, err)))
+    goto out;
+  if (report)
+    fprintf(report, "flops.csv: 1..%u cores, %.10g flop/cycle x %.10g GHz (theoretical)\n", cps,
+            flops_cy, ghz);
   /* machine.xml */
   char name[128];
   machine_name(path, name, sizeof name);
   f = open_memstream(&mx, &mxlen);
-  if (!f) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (!f) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
   fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-  fprintf(f, "<!-- GENERATED by \"dcsim calibrate import-kerncraft\" from the Kerncraft machine file %s\n     (doc/calibration.md). -->\n",
+  fprintf(f,
+          "<!-- GENERATED by \"dcsim calibrate import-kerncraft\" from the Kerncraft machine file "
+          "%s\n     (doc/calibration.md). -->\n",
           src_file);
   fputs("<calibration-machine name=\"", f);
   dcsim_calib_xml_escape(f, name);
   fputs("\" model=\"", f);
   dcsim_calib_xml_escape(f, model ? model : name);
   fputc('"', f);
-  if (arch) { fputs(" microarch=\"", f); dcsim_calib_xml_escape(f, arch); fputc('"', f); }
+  if (arch) {
+    fputs(" microarch=\"", f);
+    dcsim_calib_xml_escape(f, arch);
+    fputc('"', f);
+  }
   fputs(">\n  <comment>", f);
   char ctext[1024];
   snprintf(ctext, sizeof ctext,
            "Imported from the Kerncraft machine file %s by dcsim calibrate import-kerncraft.\n"
-           "     * Bandwidths: benchmarks/measurements (likwid-bench runs by Kerncraft), kernel %s, 1 thread per core.\n"
-           "     * flops: theoretical peak, %.10g DP flop/cycle x %.10g GHz x cores; Kerncraft measures no peak.\n"
+           "     * Bandwidths: benchmarks/measurements (likwid-bench runs by Kerncraft), kernel "
+           "%s, 1 thread per core.\n"
+           "     * flops: theoretical peak, %.10g DP flop/cycle x %.10g GHz x cores; Kerncraft "
+           "measures no peak.\n"
            "     * One frequency state, the file's clock; no energy table.",
            src_file, test, flops_cy, ghz);
   comment_text(f, ctext);
-  fprintf(f, "</comment>\n  <spec cores-per-socket=\"%u\" sockets=\"%u\" nominal-ghz=\"%.10g\"", cps, sockets, ghz);
-  static const char *const sattr[3] = {"l1-byte", "l2-byte", "l3-byte"};
+  fprintf(f, "</comment>\n  <spec cores-per-socket=\"%u\" sockets=\"%u\" nominal-ghz=\"%.10g\"",
+          cps, sockets, ghz);
+  static const char *const sattr[3] = { "l1-byte", "l2-byte", "l3-byte" };
   for (int j = 0; j < 3; j++)
     if (size[j] > 0) fprintf(f, " %s=\"%.10g\"", sattr[j], size[j]);
   fputs(" source=\"Kerncraft machine file ", f);
@@ -291,7 +370,10 @@ int dcsim_calib_import_kerncraft(const char *path, const char *dir, const char *
   fputs(" (clock, sockets, cores per socket, memory hierarchy)\"/>\n  <frequencies>\n", f);
   fprintf(f, "    <freq id=\"%s\" ghz=\"%.10g\" source=\"Kerncraft machine file ", fid, ghz);
   dcsim_calib_xml_escape(f, src_file);
-  fprintf(f, ":%d clock\"/>\n  </frequencies>\n  <table quantity=\"flops\" file=\"flops.csv\" source=\"", clock_line);
+  fprintf(
+      f,
+      ":%d clock\"/>\n  </frequencies>\n  <table quantity=\"flops\" file=\"flops.csv\" source=\"",
+      clock_line);
   dcsim_calib_xml_escape(f, fsrc);
   fputs("\"/>\n", f);
   for (int li = 0; li < 4; li++) {
@@ -301,12 +383,21 @@ int dcsim_calib_import_kerncraft(const char *path, const char *dir, const char *
     fputs("\"/>\n", f);
   }
   fputs("</calibration-machine>\n", f);
-  if (fclose(f) != 0) { f = NULL; rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (fclose(f) != 0) {
+    f = NULL;
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
   f = NULL;
   mpath = dcsim_calib_path_in(dir, "machine.xml");
-  if (!mpath) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory"); goto out; }
+  if (!mpath) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+    goto out;
+  }
   if ((rc = dcsim_calib_write_file(mpath, mx, err))) goto out;
-  if (report) fprintf(report, "machine.xml: %s, %u socket%s x %u cores, %.10g GHz; wrote %s\n", name, sockets, sockets == 1 ? "" : "s", cps, ghz, dir);
+  if (report)
+    fprintf(report, "machine.xml: %s, %u socket%s x %u cores, %.10g GHz; wrote %s\n", name, sockets,
+            sockets == 1 ? "" : "s", cps, ghz, dir);
 out:
   if (f) fclose(f);
   free(mx);

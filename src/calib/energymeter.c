@@ -22,7 +22,10 @@ struct dcsim_rapl {
 
 static int read_text(const char *path, char *buf, size_t size, int *eno) {
   FILE *f = fopen(path, "r");
-  if (!f) { *eno = errno; return -1; }
+  if (!f) {
+    *eno = errno;
+    return -1;
+  }
   int ok = fgets(buf, (int)size, f) != NULL;
   if (!ok) *eno = ferror(f) ? errno : EINVAL;
   fclose(f);
@@ -31,41 +34,62 @@ static int read_text(const char *path, char *buf, size_t size, int *eno) {
   return 0;
 }
 
-static int cmp_zone(const void *a, const void *b) { return strcmp(((const zone *)a)->path, ((const zone *)b)->path); }
+static int cmp_zone(const void *a, const void *b) {
+  return strcmp(((const zone *)a)->path, ((const zone *)b)->path);
+}
 
 void dcsim_rapl_close(dcsim_rapl_t *r) { free(r); }
 
 int dcsim_rapl_open(const char *dir, dcsim_rapl_t **out, dcsim_error *err) {
   DIR *d = opendir(dir);
-  if (!d) return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "no RAPL: the powercap interface is absent (%s)", strerror(errno));
+  if (!d)
+    return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "no RAPL: the powercap interface is absent (%s)",
+                     strerror(errno));
   dcsim_rapl_t *r = calloc(1, sizeof *r);
-  if (!r) { closedir(d); return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory"); }
+  if (!r) {
+    closedir(d);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+  }
   int rc = 0, denied = 0;
   struct dirent *e;
   while ((e = readdir(d)) && r->n < 32) {
-    if (strncmp(e->d_name, "intel-rapl:", 11) != 0) continue; /* AMD's RAPL uses this driver name too */
+    if (strncmp(e->d_name, "intel-rapl:", 11) != 0)
+      continue; /* AMD's RAPL uses this driver name too */
     char p[1024], name[64], v[64];
     int eno = 0;
     snprintf(p, sizeof p, "%s/%s/name", dir, e->d_name);
     if (read_text(p, name, sizeof name, &eno) != 0) continue;
     dcsim_rapl_domain dom;
-    if (strncmp(name, "package-", 8) == 0) dom = DCSIM_RAPL_PKG;
-    else if (strcmp(name, "dram") == 0) dom = DCSIM_RAPL_DRAM;
-    else continue; /* core, uncore, psys: not used (D3.5 §5.2: PKG and DRAM only) */
+    if (strncmp(name, "package-", 8) == 0)
+      dom = DCSIM_RAPL_PKG;
+    else if (strcmp(name, "dram") == 0)
+      dom = DCSIM_RAPL_DRAM;
+    else
+      continue; /* core, uncore, psys: not used (D3.5 §5.2: PKG and DRAM only) */
     zone *z = &r->z[r->n];
     snprintf(z->name, sizeof z->name, "%s", name);
     z->domain = dom;
     snprintf(z->path, sizeof z->path, "%s/%s/energy_uj", dir, e->d_name);
     snprintf(p, sizeof p, "%s/%s/max_energy_range_uj", dir, e->d_name);
-    if (read_text(p, v, sizeof v, &eno) != 0) { if (eno == EACCES || eno == EPERM) denied = 1; continue; }
+    if (read_text(p, v, sizeof v, &eno) != 0) {
+      if (eno == EACCES || eno == EPERM) denied = 1;
+      continue;
+    }
     z->max_uj = strtoull(v, NULL, 10);
-    if (read_text(z->path, v, sizeof v, &eno) != 0) { if (eno == EACCES || eno == EPERM) denied = 1; continue; }
+    if (read_text(z->path, v, sizeof v, &eno) != 0) {
+      if (eno == EACCES || eno == EPERM) denied = 1;
+      continue;
+    }
     r->n++;
   }
   closedir(d);
   if (r->n == 0) {
-    rc = denied ? DCSIM_ERR(err, DCSIM_EIO, dir, 0, "RAPL zones present but energy_uj is not readable: permission denied (root only since Linux 5.10; run as root or chmod the files)")
-                : DCSIM_ERR(err, DCSIM_EIO, dir, 0, "no RAPL: no intel-rapl package or dram zone under the powercap interface");
+    rc = denied ? DCSIM_ERR(err, DCSIM_EIO, dir, 0,
+                            "RAPL zones present but energy_uj is not readable: permission denied "
+                            "(root only since Linux 5.10; run as root or chmod the files)")
+                : DCSIM_ERR(
+                      err, DCSIM_EIO, dir, 0,
+                      "no RAPL: no intel-rapl package or dram zone under the powercap interface");
     free(r);
     return rc;
   }
@@ -90,11 +114,13 @@ int dcsim_rapl_read(const dcsim_rapl_t *r, uint64_t *uj, dcsim_error *err) {
 }
 
 double dcsim_rapl_delta_j(const dcsim_rapl_t *r, size_t i, uint64_t before, uint64_t after) {
-  uint64_t d = after >= before ? after - before : r->z[i].max_uj - before + after; /* one wraparound */
+  uint64_t d =
+      after >= before ? after - before : r->z[i].max_uj - before + after; /* one wraparound */
   return (double)d * 1e-6;
 }
 
-double dcsim_rapl_domain_j(const dcsim_rapl_t *r, dcsim_rapl_domain dom, const uint64_t *b, const uint64_t *a) {
+double dcsim_rapl_domain_j(const dcsim_rapl_t *r, dcsim_rapl_domain dom, const uint64_t *b,
+                           const uint64_t *a) {
   double j = 0;
   for (size_t i = 0; i < r->n; i++)
     if (r->z[i].domain == dom) j += dcsim_rapl_delta_j(r, i, b[i], a[i]);
@@ -123,8 +149,12 @@ int dcsim_nvsmi_parse(const char *text, dcsim_gpu_power *out, size_t max, dcsim_
     if (!*buf) continue;
     char *f[5];
     size_t k = 0;
-    for (char *s = buf, *save = NULL, *tok = strtok_r(s, ",", &save); tok && k < 5; tok = strtok_r(NULL, ",", &save)) f[k++] = tok;
-    if (k != 5) return DCSIM_ERR(err, DCSIM_EPARSE, "nvidia-smi output", line, "expected 5 fields (index, name, power.draw, power.limit, clocks.sm)");
+    for (char *s = buf, *save = NULL, *tok = strtok_r(s, ",", &save); tok && k < 5;
+         tok = strtok_r(NULL, ",", &save))
+      f[k++] = tok;
+    if (k != 5)
+      return DCSIM_ERR(err, DCSIM_EPARSE, "nvidia-smi output", line,
+                       "expected 5 fields (index, name, power.draw, power.limit, clocks.sm)");
     dcsim_gpu_power *g = &out[n++];
     g->index = (unsigned)strtoul(f[0], NULL, 10);
     char *nm = f[1];
@@ -138,13 +168,18 @@ int dcsim_nvsmi_parse(const char *text, dcsim_gpu_power *out, size_t max, dcsim_
 }
 
 int dcsim_nvsmi_query(dcsim_gpu_power *out, size_t max, size_t *n, dcsim_error *err) {
-  FILE *p = popen("nvidia-smi --query-gpu=index,name,power.draw,power.limit,clocks.sm --format=csv,noheader,nounits 2>/dev/null", "r");
+  FILE *p = popen(
+      "nvidia-smi --query-gpu=index,name,power.draw,power.limit,clocks.sm "
+      "--format=csv,noheader,nounits 2>/dev/null",
+      "r");
   if (!p) return DCSIM_ERR(err, DCSIM_EIO, "nvidia-smi", 0, "cannot run nvidia-smi");
   char text[8192];
   size_t len = fread(text, 1, sizeof text - 1, p);
   text[len] = '\0';
   int st = pclose(p);
-  if (st != 0 || len == 0) return DCSIM_ERR(err, DCSIM_EIO, "nvidia-smi", 0, "no NVIDIA GPU power: nvidia-smi is absent or found no GPU");
+  if (st != 0 || len == 0)
+    return DCSIM_ERR(err, DCSIM_EIO, "nvidia-smi", 0,
+                     "no NVIDIA GPU power: nvidia-smi is absent or found no GPU");
   int k = dcsim_nvsmi_parse(text, out, max, err);
   if (k < 0) return k;
   *n = (size_t)k;

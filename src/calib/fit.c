@@ -6,17 +6,18 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-
 int dcsim_fit_split(const dcsim_split_loop *loops, size_t n, double W, double Q, double T,
                     double *w_out, double *q_out, dcsim_split_result *res, dcsim_error *err) {
   if (n == 0 || !(Q > 0) || !(T > 0) || W < 0 || !isfinite(W) || !isfinite(Q) || !isfinite(T))
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "split: need loops, Q > 0, T > 0 and W >= 0");
   size_t nw = 0;
   for (size_t l = 0; l < n; l++) {
-    if (!(loops[l].byte_rate > 0)) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "split: loop %zu has no byte rate", l);
+    if (!(loops[l].byte_rate > 0))
+      return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "split: loop %zu has no byte rate", l);
     if (loops[l].flop_rate > 0) nw++;
   }
-  if (W > 0 && nw == 0) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "split: W > 0 but no loop computes");
+  if (W > 0 && nw == 0)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "split: W > 0 but no loop computes");
   glp_prob *lp = glp_create_prob();
   glp_set_obj_dir(lp, GLP_MIN);
   /* columns: a_l (n), b_l (n), da_l (n), db_l (n), e+, e- */
@@ -24,8 +25,10 @@ int dcsim_fit_split(const dcsim_split_loop *loops, size_t n, double W, double Q,
   glp_add_cols(lp, ncol);
   for (int l = 0; l < na; l++) {
     int a = 1 + l, b = 1 + na + l, da = 1 + 2 * na + l, db = 1 + 3 * na + l;
-    if (loops[l].flop_rate > 0 && W > 0) glp_set_col_bnds(lp, a, GLP_LO, 0, 0);
-    else glp_set_col_bnds(lp, a, GLP_FX, 0, 0);
+    if (loops[l].flop_rate > 0 && W > 0)
+      glp_set_col_bnds(lp, a, GLP_LO, 0, 0);
+    else
+      glp_set_col_bnds(lp, a, GLP_FX, 0, 0);
     glp_set_col_bnds(lp, b, GLP_LO, 0, 0);
     glp_set_col_bnds(lp, da, GLP_LO, 0, 0);
     glp_set_col_bnds(lp, db, GLP_LO, 0, 0);
@@ -39,12 +42,22 @@ int dcsim_fit_split(const dcsim_split_loop *loops, size_t n, double W, double Q,
   /* rows */
   int nrow = 2 + na + 1 + 4 * na;
   glp_add_rows(lp, nrow);
-  size_t cap = (size_t)(16 * na + 8); /* entries: 2n sums + 2n bound rows + n+2 time row + 8n deviations */
+  size_t cap =
+      (size_t)(16 * na + 8); /* entries: 2n sums + 2n bound rows + n+2 time row + 8n deviations */
   int *ia = malloc((cap + 1) * sizeof *ia), *ja = malloc((cap + 1) * sizeof *ja);
   double *ar = malloc((cap + 1) * sizeof *ar);
   int rc = 0, k = 0, r = 0;
-  if (!ia || !ja || !ar) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory"); goto out; }
-#define ENTRY(row, col, val) do { k++; ia[k] = (row); ja[k] = (col); ar[k] = (val); } while (0)
+  if (!ia || !ja || !ar) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    goto out;
+  }
+#define ENTRY(row, col, val) \
+  do {                       \
+    k++;                     \
+    ia[k] = (row);           \
+    ja[k] = (col);           \
+    ar[k] = (val);           \
+  } while (0)
   double ew = 1.0 / (double)(nw ? nw : 1), eq = 1.0 / (double)n;
   r++; /* sum a = 1 (or 0 without work) */
   glp_set_row_bnds(lp, r, GLP_FX, W > 0 ? 1 : 0, W > 0 ? 1 : 0);
@@ -65,10 +78,22 @@ int dcsim_fit_split(const dcsim_split_loop *loops, size_t n, double W, double Q,
   ENTRY(r, 4 * na + 2, 1);
   for (int l = 0; l < na; l++) { /* |a - ew| <= da, |b - eq| <= db */
     double target = loops[l].flop_rate > 0 && W > 0 ? ew : 0;
-    r++; glp_set_row_bnds(lp, r, GLP_LO, -target, 0); ENTRY(r, 1 + 2 * na + l, 1); ENTRY(r, 1 + l, -1);
-    r++; glp_set_row_bnds(lp, r, GLP_LO, target, 0);  ENTRY(r, 1 + 2 * na + l, 1); ENTRY(r, 1 + l, 1);
-    r++; glp_set_row_bnds(lp, r, GLP_LO, -eq, 0);     ENTRY(r, 1 + 3 * na + l, 1); ENTRY(r, 1 + na + l, -1);
-    r++; glp_set_row_bnds(lp, r, GLP_LO, eq, 0);      ENTRY(r, 1 + 3 * na + l, 1); ENTRY(r, 1 + na + l, 1);
+    r++;
+    glp_set_row_bnds(lp, r, GLP_LO, -target, 0);
+    ENTRY(r, 1 + 2 * na + l, 1);
+    ENTRY(r, 1 + l, -1);
+    r++;
+    glp_set_row_bnds(lp, r, GLP_LO, target, 0);
+    ENTRY(r, 1 + 2 * na + l, 1);
+    ENTRY(r, 1 + l, 1);
+    r++;
+    glp_set_row_bnds(lp, r, GLP_LO, -eq, 0);
+    ENTRY(r, 1 + 3 * na + l, 1);
+    ENTRY(r, 1 + na + l, -1);
+    r++;
+    glp_set_row_bnds(lp, r, GLP_LO, eq, 0);
+    ENTRY(r, 1 + 3 * na + l, 1);
+    ENTRY(r, 1 + na + l, 1);
   }
 #undef ENTRY
   glp_load_matrix(lp, k, ia, ja, ar);
@@ -78,7 +103,9 @@ int dcsim_fit_split(const dcsim_split_loop *loops, size_t n, double W, double Q,
   parm.presolve = GLP_ON;
   int s = glp_simplex(lp, &parm);
   if (s != 0 || glp_get_status(lp) != GLP_OPT) {
-    rc = DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "split LP: GLPK found no optimal solution (code %d, status %d)", s, glp_get_status(lp));
+    rc = DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0,
+                   "split LP: GLPK found no optimal solution (code %d, status %d)", s,
+                   glp_get_status(lp));
     goto out;
   }
   double t = 0, dist = 0;
@@ -113,7 +140,7 @@ out:
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multifit.h>
 
-static const char *const method_names[] = {"lad", "lsq", "endpoints"};
+static const char *const method_names[] = { "lad", "lsq", "endpoints" };
 
 const char *dcsim_fit_method_name(dcsim_fit_method m) {
   return (unsigned)m < 3 ? method_names[m] : "?";
@@ -121,7 +148,10 @@ const char *dcsim_fit_method_name(dcsim_fit_method m) {
 
 int dcsim_fit_method_parse(const char *s, dcsim_fit_method *m) {
   for (int i = 0; i < 3; i++)
-    if (s && strcmp(s, method_names[i]) == 0) { *m = (dcsim_fit_method)i; return 0; }
+    if (s && strcmp(s, method_names[i]) == 0) {
+      *m = (dcsim_fit_method)i;
+      return 0;
+    }
   return -1;
 }
 
@@ -132,10 +162,12 @@ static double row_scale(const dcsim_linfit *p, size_t i, double bmax) {
 }
 
 /* skip: observation left out (or SIZE_MAX). colscale: per column 1/max|A_ij|. */
-static int fit_lad(const dcsim_linfit *p, size_t skip, const double *cs, double *x, dcsim_error *err) {
+static int fit_lad(const dcsim_linfit *p, size_t skip, const double *cs, double *x,
+                   dcsim_error *err) {
   size_t n = p->n_obs, k = p->n_coef, m = 0;
   double bmax = 0;
-  for (size_t i = 0; i < n; i++) if (fabs(p->b[i]) > bmax) bmax = fabs(p->b[i]);
+  for (size_t i = 0; i < n; i++)
+    if (fabs(p->b[i]) > bmax) bmax = fabs(p->b[i]);
   glp_prob *lp = glp_create_prob();
   glp_set_obj_dir(lp, GLP_MIN);
   int ncol = (int)(k + 2 * n);
@@ -143,7 +175,9 @@ static int fit_lad(const dcsim_linfit *p, size_t skip, const double *cs, double 
   for (size_t j = 0; j < k; j++) {
     int nn = p->nonneg && p->nonneg[j];
     glp_set_col_bnds(lp, (int)j + 1, nn ? GLP_LO : GLP_FR, 0, 0);
-    if (p->reg) glp_set_obj_coef(lp, (int)j + 1, 1e-6 * p->reg[j] * cs[j]); /* per unit of the scaled variable */
+    if (p->reg)
+      glp_set_obj_coef(lp, (int)j + 1,
+                       1e-6 * p->reg[j] * cs[j]); /* per unit of the scaled variable */
   }
   for (size_t i = 0; i < n; i++) {
     double w = p->w ? p->w[i] : 1;
@@ -158,7 +192,10 @@ static int fit_lad(const dcsim_linfit *p, size_t skip, const double *cs, double 
   int *ia = malloc((cap + 1) * sizeof *ia), *ja = malloc((cap + 1) * sizeof *ja);
   double *ar = malloc((cap + 1) * sizeof *ar);
   int rc = 0, nz = 0, r = 0;
-  if (!ia || !ja || !ar) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory"); goto out; }
+  if (!ia || !ja || !ar) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    goto out;
+  }
   if (m) glp_add_rows(lp, (int)m);
   for (size_t i = 0; i < n; i++) {
     if (i == skip) continue;
@@ -167,10 +204,21 @@ static int fit_lad(const dcsim_linfit *p, size_t skip, const double *cs, double 
     glp_set_row_bnds(lp, r, GLP_FX, p->b[i] / s, p->b[i] / s);
     for (size_t j = 0; j < k; j++) {
       double a = p->A[i * k + j] * cs[j] / s;
-      if (a != 0) { nz++; ia[nz] = r; ja[nz] = (int)j + 1; ar[nz] = a; }
+      if (a != 0) {
+        nz++;
+        ia[nz] = r;
+        ja[nz] = (int)j + 1;
+        ar[nz] = a;
+      }
     }
-    nz++; ia[nz] = r; ja[nz] = (int)(k + 2 * i) + 1; ar[nz] = -1;
-    nz++; ia[nz] = r; ja[nz] = (int)(k + 2 * i) + 2; ar[nz] = 1;
+    nz++;
+    ia[nz] = r;
+    ja[nz] = (int)(k + 2 * i) + 1;
+    ar[nz] = -1;
+    nz++;
+    ia[nz] = r;
+    ja[nz] = (int)(k + 2 * i) + 2;
+    ar[nz] = 1;
   }
   glp_load_matrix(lp, nz, ia, ja, ar);
   glp_smcp parm;
@@ -179,7 +227,9 @@ static int fit_lad(const dcsim_linfit *p, size_t skip, const double *cs, double 
   parm.presolve = GLP_ON;
   int s = glp_simplex(lp, &parm);
   if (s != 0 || glp_get_status(lp) != GLP_OPT) {
-    rc = DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "LAD LP: GLPK found no optimal solution (code %d, status %d)", s, glp_get_status(lp));
+    rc = DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0,
+                   "LAD LP: GLPK found no optimal solution (code %d, status %d)", s,
+                   glp_get_status(lp));
     goto out;
   }
   for (size_t j = 0; j < k; j++) {
@@ -196,16 +246,24 @@ out:
 }
 
 /* Unconstrained weighted LSQ on the columns in `use` (bit mask); 0 ok, -1 not solvable. */
-static int lsq_subset(const dcsim_linfit *p, size_t skip, const double *cs, unsigned use, double *x, double *chi2) {
+static int lsq_subset(const dcsim_linfit *p, size_t skip, const double *cs, unsigned use, double *x,
+                      double *chi2) {
   size_t n = p->n_obs, k = p->n_coef, m = 0, q = 0;
   double bmax = 0;
-  for (size_t i = 0; i < n; i++) if (fabs(p->b[i]) > bmax) bmax = fabs(p->b[i]);
-  for (size_t j = 0; j < k; j++) if (use >> j & 1u) q++;
-  for (size_t i = 0; i < n; i++) if (i != skip) m++;
+  for (size_t i = 0; i < n; i++)
+    if (fabs(p->b[i]) > bmax) bmax = fabs(p->b[i]);
+  for (size_t j = 0; j < k; j++)
+    if (use >> j & 1u) q++;
+  for (size_t i = 0; i < n; i++)
+    if (i != skip) m++;
   for (size_t j = 0; j < k; j++) x[j] = 0;
   if (q == 0) { /* all coefficients zero */
     double c = 0;
-    for (size_t i = 0; i < n; i++) if (i != skip) { double s = row_scale(p, i, bmax), r = p->b[i] / s; c += (p->w ? p->w[i] : 1) * r * r; }
+    for (size_t i = 0; i < n; i++)
+      if (i != skip) {
+        double s = row_scale(p, i, bmax), r = p->b[i] / s;
+        c += (p->w ? p->w[i] : 1) * r * r;
+      }
     *chi2 = c;
     return 0;
   }
@@ -232,7 +290,8 @@ static int lsq_subset(const dcsim_linfit *p, size_t skip, const double *cs, unsi
   size_t cc = 0;
   for (size_t j = 0; j < k; j++)
     if (use >> j & 1u) x[j] = gsl_vector_get(c, cc++) * cs[j];
-  for (size_t j = 0; j < k; j++) if (!isfinite(x[j])) goto out;
+  for (size_t j = 0; j < k; j++)
+    if (!isfinite(x[j])) goto out;
   *chi2 = chisq;
   rc = 0;
 out:
@@ -245,55 +304,71 @@ out:
   return rc;
 }
 
-static int fit_lsq(const dcsim_linfit *p, size_t skip, const double *cs, double *x, dcsim_error *err) {
+static int fit_lsq(const dcsim_linfit *p, size_t skip, const double *cs, double *x,
+                   dcsim_error *err) {
   size_t k = p->n_coef;
   if (k > 12) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "least squares: at most 12 coefficients");
   unsigned all = (1u << k) - 1, fixed = 0; /* coefficients that may be forced to 0 */
-  for (size_t j = 0; j < k; j++) if (p->nonneg && p->nonneg[j]) fixed |= 1u << j;
+  for (size_t j = 0; j < k; j++)
+    if (p->nonneg && p->nonneg[j]) fixed |= 1u << j;
   double best = INFINITY, tmp[12];
   int found = 0;
   for (unsigned sub = 0; sub <= fixed; sub++) {
-    if ((sub & ~fixed) != 0) continue;       /* sub = set of constrained coefficients put at 0 */
+    if ((sub & ~fixed) != 0) continue; /* sub = set of constrained coefficients put at 0 */
     double chi2;
     if (lsq_subset(p, skip, cs, all & ~sub, tmp, &chi2) != 0) continue;
     int ok = 1;
-    for (size_t j = 0; j < k; j++) if ((fixed >> j & 1u) && tmp[j] < 0) ok = 0;
-    if (ok && chi2 < best * (1 - 1e-12)) { best = chi2; memcpy(x, tmp, k * sizeof *x); found = 1; }
+    for (size_t j = 0; j < k; j++)
+      if ((fixed >> j & 1u) && tmp[j] < 0) ok = 0;
+    if (ok && chi2 < best * (1 - 1e-12)) {
+      best = chi2;
+      memcpy(x, tmp, k * sizeof *x);
+      found = 1;
+    }
   }
-  if (!found) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "least squares: no solution (%zu observations for %zu coefficients)", p->n_obs - (skip < p->n_obs), k);
+  if (!found)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0,
+                     "least squares: no solution (%zu observations for %zu coefficients)",
+                     p->n_obs - (skip < p->n_obs), k);
   return 0;
 }
 
 static int fit_endpoints(const dcsim_linfit *p, size_t skip, double *x, dcsim_error *err) {
-  if (p->n_coef != 2) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "endpoints fit: needs exactly 2 coefficients");
+  if (p->n_coef != 2)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "endpoints fit: needs exactly 2 coefficients");
   size_t i0 = SIZE_MAX, i1 = SIZE_MAX;
   for (size_t i = 0; i < p->n_obs; i++) {
     if (i == skip) continue;
     if (i0 == SIZE_MAX) i0 = i;
     i1 = i;
   }
-  if (i0 == SIZE_MAX || i0 == i1) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "endpoints fit: needs 2 observations");
+  if (i0 == SIZE_MAX || i0 == i1)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "endpoints fit: needs 2 observations");
   const double *a = p->A + i0 * 2, *c = p->A + i1 * 2;
   double det = a[0] * c[1] - a[1] * c[0]; /* Cramer's rule for the 2x2 system */
-  if (det == 0 || !isfinite(det)) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "endpoints fit: the two observations are not independent");
+  if (det == 0 || !isfinite(det))
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0,
+                     "endpoints fit: the two observations are not independent");
   x[0] = (p->b[i0] * c[1] - a[1] * p->b[i1]) / det;
   x[1] = (a[0] * p->b[i1] - p->b[i0] * c[0]) / det;
   return 0;
 }
 
-static int fit_one(const dcsim_linfit *p, dcsim_fit_method m, size_t skip, double *x, dcsim_error *err) {
+static int fit_one(const dcsim_linfit *p, dcsim_fit_method m, size_t skip, double *x,
+                   dcsim_error *err) {
   size_t k = p->n_coef;
   double cs[64];
   if (k == 0 || k > 64) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "fit: 1 to 64 coefficients");
   for (size_t j = 0; j < k; j++) { /* column scaling: unit maximum */
     double mx = 0;
-    for (size_t i = 0; i < p->n_obs; i++) if (fabs(p->A[i * k + j]) > mx) mx = fabs(p->A[i * k + j]);
+    for (size_t i = 0; i < p->n_obs; i++)
+      if (fabs(p->A[i * k + j]) > mx) mx = fabs(p->A[i * k + j]);
     cs[j] = mx > 0 ? 1 / mx : 1;
   }
   switch (m) {
-  case DCSIM_FIT_LAD: return fit_lad(p, skip, cs, x, err);
-  case DCSIM_FIT_LSQ: return fit_lsq(p, skip, cs, x, err);
-  case DCSIM_FIT_ENDPOINTS: return fit_endpoints(p, skip, x, err);
+    case DCSIM_FIT_LAD: return fit_lad(p, skip, cs, x, err);
+    case DCSIM_FIT_LSQ: return fit_lsq(p, skip, cs, x, err);
+    case DCSIM_FIT_ENDPOINTS: return fit_endpoints(p, skip, x, err);
   }
   return DCSIM_ERR(err, DCSIM_EUSAGE, "", 0, "fit: unknown method");
 }
@@ -309,10 +384,13 @@ static int check_problem(const dcsim_linfit *p, dcsim_error *err) {
       return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "fit: observation %zu is not finite", i + 1);
     int ok = in_range(p->b[i]) && (!p->w || in_range(p->w[i]));
     for (size_t j = 0; j < p->n_coef; j++) {
-      if (!isfinite(p->A[i * p->n_coef + j])) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "fit: observation %zu is not finite", i + 1);
+      if (!isfinite(p->A[i * p->n_coef + j]))
+        return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "fit: observation %zu is not finite", i + 1);
       ok &= in_range(p->A[i * p->n_coef + j]);
     }
-    if (!ok) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "fit: observation %zu has a value beyond 1e-60..1e60", i + 1);
+    if (!ok)
+      return DCSIM_ERR(err, DCSIM_ERANGE, "", 0,
+                       "fit: observation %zu has a value beyond 1e-60..1e60", i + 1);
   }
   return 0;
 }
@@ -336,7 +414,7 @@ int dcsim_fit_evaluate(const dcsim_linfit *p, dcsim_fit_method m, const double *
                        double *loo, dcsim_fit_stats *st, dcsim_error *err) {
   int rc = check_problem(p, err);
   if (rc) return rc;
-  dcsim_fit_stats s = {0, 0, NAN, NAN};
+  dcsim_fit_stats s = { 0, 0, NAN, NAN };
   double xl[64];
   size_t nl = 0;
   double lmax = 0, lsum = 0;
@@ -355,7 +433,10 @@ int dcsim_fit_evaluate(const dcsim_linfit *p, dcsim_fit_method m, const double *
     }
     if (loo) loo[i] = yl;
   }
-  if (nl) { s.loo_max_rel_err = lmax; s.loo_mean_rel_err = lsum / (double)nl; }
+  if (nl) {
+    s.loo_max_rel_err = lmax;
+    s.loo_mean_rel_err = lsum / (double)nl;
+  }
   if (st) *st = s;
   return 0;
 }

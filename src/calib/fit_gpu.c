@@ -8,10 +8,11 @@
 
 #include "dcsim/model_gpu.h"
 
-double dcsim_gpu_small_time(double model_s, double domain_size, unsigned sm, double launches, double launch_s,
-                            double saturation_threads_per_sm) {
+double dcsim_gpu_small_time(double model_s, double domain_size, unsigned sm, double launches,
+                            double launch_s, double saturation_threads_per_sm) {
   /* doc/models.md "GPU: small domains": T/occupancy + launches*launch */
-  return model_s / dcsim_gpu_occupancy(domain_size, sm, saturation_threads_per_sm) + launches * launch_s;
+  return model_s / dcsim_gpu_occupancy(domain_size, sm, saturation_threads_per_sm) +
+         launches * launch_s;
 }
 
 typedef struct fit_data {
@@ -27,8 +28,10 @@ static double rss(const fit_data *d, double launch_ms, double log_sat) {
   double s = 0;
   for (size_t i = 0; i < d->n; i++) {
     const dcsim_gpu_size_obs *o = &d->obs[i];
-    double r = (dcsim_gpu_small_time(o->model_s, o->domain_size, d->sm, d->launches, launch_ms * 1e-3, exp(log_sat)) -
-                o->measured_s) / o->measured_s;
+    double r = (dcsim_gpu_small_time(o->model_s, o->domain_size, d->sm, d->launches,
+                                     launch_ms * 1e-3, exp(log_sat)) -
+                o->measured_s) /
+               o->measured_s;
     s += r * r;
   }
   return s;
@@ -38,45 +41,62 @@ static double nm_f(const gsl_vector *x, void *p) {
   return rss(p, gsl_vector_get(x, 0), gsl_vector_get(x, 1));
 }
 
-int dcsim_fit_gpu_small_domain(const dcsim_gpu_size_obs *obs, size_t n, unsigned sm, double launches,
-                               dcsim_gpu_small_fit *out, dcsim_error *err) {
+int dcsim_fit_gpu_small_domain(const dcsim_gpu_size_obs *obs, size_t n, unsigned sm,
+                               double launches, dcsim_gpu_small_fit *out, dcsim_error *err) {
   if (n < 2 || sm == 0 || !(launches > 0))
-    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "small-domain fit: needs at least 2 sizes, SMs and launches");
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0,
+                     "small-domain fit: needs at least 2 sizes, SMs and launches");
   for (size_t i = 0; i < n; i++)
     if (!(obs[i].domain_size > 0) || !(obs[i].model_s > 0) || !(obs[i].measured_s > 0))
-      return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "small-domain fit: size %zu has a non-positive value", i);
-  fit_data d = {obs, n, sm, launches};
+      return DCSIM_ERR(err, DCSIM_ERANGE, "", 0,
+                       "small-domain fit: size %zu has a non-positive value", i);
+  fit_data d = { obs, n, sm, launches };
   /* grid: launch 0..5 ms, saturation 1..65536 threads per SM (log grid) */
   double best = HUGE_VAL, bl = 0, bs = 0;
   for (int i = 0; i <= 200; i++)
     for (int j = 0; j <= 160; j++) {
       double l = 0.025 * i, ls = log(65536.0) * j / 160;
       double v = rss(&d, l, ls);
-      if (v < best) { best = v; bl = l; bs = ls; }
+      if (v < best) {
+        best = v;
+        bl = l;
+        bs = ls;
+      }
     }
-  gsl_multimin_function f = {nm_f, 2, &d};
+  gsl_multimin_function f = { nm_f, 2, &d };
   gsl_vector *x = gsl_vector_alloc(2), *step = gsl_vector_alloc(2);
   gsl_multimin_fminimizer *m = gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, 2);
   int rc = 0;
-  if (!x || !step || !m) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory"); goto out; }
+  if (!x || !step || !m) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    goto out;
+  }
   gsl_vector_set(x, 0, bl);
   gsl_vector_set(x, 1, bs);
   gsl_vector_set(step, 0, 0.0125);
   gsl_vector_set(step, 1, log(65536.0) / 320);
-  if (gsl_multimin_fminimizer_set(m, &f, x, step)) { rc = DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "GSL simplex setup failed"); goto out; }
+  if (gsl_multimin_fminimizer_set(m, &f, x, step)) {
+    rc = DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "GSL simplex setup failed");
+    goto out;
+  }
   for (int it = 0; it < 10000; it++) {
     if (gsl_multimin_fminimizer_iterate(m)) break;
     if (gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), 1e-10) == GSL_SUCCESS) break;
   }
   double l = gsl_vector_get(m->x, 0), ls = gsl_vector_get(m->x, 1);
-  if (!(m->fval <= best)) { l = bl; ls = bs; }
+  if (!(m->fval <= best)) {
+    l = bl;
+    ls = bs;
+  }
   out->launch_s = l * 1e-3;
   out->saturation_threads_per_sm = exp(ls);
   out->rss = rss(&d, l, ls);
   out->mean_abs_rel = 0;
   for (size_t i = 0; i < n; i++)
-    out->mean_abs_rel += fabs(dcsim_gpu_small_time(obs[i].model_s, obs[i].domain_size, sm, launches, out->launch_s,
-                                                   out->saturation_threads_per_sm) - obs[i].measured_s) / obs[i].measured_s / n;
+    out->mean_abs_rel += fabs(dcsim_gpu_small_time(obs[i].model_s, obs[i].domain_size, sm, launches,
+                                                   out->launch_s, out->saturation_threads_per_sm) -
+                              obs[i].measured_s) /
+                         obs[i].measured_s / n;
 out:
   if (m) gsl_multimin_fminimizer_free(m);
   if (x) gsl_vector_free(x);

@@ -8,23 +8,23 @@
 #include <gsl/gsl_cdf.h>
 
 typedef struct region {
-  double *lo, *hi;    /* box: lo < x <= hi per coordinate */
-  double mean, ub2;   /* sample mean, variance upper bound */
+  double *lo, *hi;  /* box: lo < x <= hi per coordinate */
+  double mean, ub2; /* sample mean, variance upper bound */
   size_t n_samples, size;
 } region;
 
 struct dcsim_hvs {
   size_t n, dim;
-  double *x;          /* n x dim */
+  double *x; /* n x dim */
   double alpha;
   uint64_t rng;
   size_t n_s, cap_s;
-  size_t *sp;         /* sample points */
-  double *sy;         /* sample values */
+  size_t *sp; /* sample points */
+  double *sy; /* sample values */
   unsigned char *measured;
   size_t n_reg, cap_reg;
   region *reg;
-  double *bounds;     /* storage for region boxes */
+  double *bounds; /* storage for region boxes */
 };
 
 static uint64_t next_u64(dcsim_hvs_t *h) { /* splitmix64 */
@@ -45,9 +45,10 @@ void dcsim_hvs_free(dcsim_hvs_t *h) {
   free(h);
 }
 
-int dcsim_hvs_new(size_t n, size_t dim, const double *coords, double alpha, uint64_t seed, dcsim_hvs_t **out,
-                  dcsim_error *err) {
-  if (n == 0 || dim == 0 || !(alpha > 0 && alpha < 1)) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "HVS: need points, coordinates and 0 < alpha < 1");
+int dcsim_hvs_new(size_t n, size_t dim, const double *coords, double alpha, uint64_t seed,
+                  dcsim_hvs_t **out, dcsim_error *err) {
+  if (n == 0 || dim == 0 || !(alpha > 0 && alpha < 1))
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "HVS: need points, coordinates and 0 < alpha < 1");
   dcsim_hvs_t *h = calloc(1, sizeof *h);
   if (!h) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   h->n = n;
@@ -56,14 +57,18 @@ int dcsim_hvs_new(size_t n, size_t dim, const double *coords, double alpha, uint
   h->rng = seed;
   h->x = malloc(n * dim * sizeof *h->x);
   h->measured = calloc(n, 1);
-  if (!h->x || !h->measured) { dcsim_hvs_free(h); return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory"); }
+  if (!h->x || !h->measured) {
+    dcsim_hvs_free(h);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  }
   memcpy(h->x, coords, n * dim * sizeof *h->x);
   *out = h;
   return 0;
 }
 
 int dcsim_hvs_add(dcsim_hvs_t *h, size_t p, double y, dcsim_error *err) {
-  if (p >= h->n || !isfinite(y)) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "HVS: bad point or response");
+  if (p >= h->n || !isfinite(y))
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "HVS: bad point or response");
   if (h->n_s == h->cap_s) {
     size_t c = h->cap_s ? 2 * h->cap_s : 64;
     size_t *sp = realloc(h->sp, c * sizeof *sp);
@@ -99,9 +104,15 @@ static double sse(const double *y, const size_t *idx, size_t n, double *mean) {
   return s;
 }
 
-typedef struct build { dcsim_hvs_t *h; double min_gain; size_t *tmp; double *key; } build;
+typedef struct build {
+  dcsim_hvs_t *h;
+  double min_gain;
+  size_t *tmp;
+  double *key;
+} build;
 
-static int add_region(dcsim_hvs_t *h, const double *lo, const double *hi, const size_t *idx, size_t n) {
+static int add_region(dcsim_hvs_t *h, const double *lo, const double *hi, const size_t *idx,
+                      size_t n) {
   if (h->n_reg == h->cap_reg) {
     size_t c = h->cap_reg ? 2 * h->cap_reg : 16;
     region *r = realloc(h->reg, c * sizeof *r);
@@ -110,7 +121,10 @@ static int add_region(dcsim_hvs_t *h, const double *lo, const double *hi, const 
     double *b = realloc(h->bounds, c * 2 * h->dim * sizeof *b);
     if (!b) return -1;
     h->bounds = b;
-    for (size_t i = 0; i < h->n_reg; i++) { h->reg[i].lo = b + i * 2 * h->dim; h->reg[i].hi = h->reg[i].lo + h->dim; }
+    for (size_t i = 0; i < h->n_reg; i++) {
+      h->reg[i].lo = b + i * 2 * h->dim;
+      h->reg[i].hi = h->reg[i].lo + h->dim;
+    }
     h->cap_reg = c;
   }
   region *r = &h->reg[h->n_reg];
@@ -130,12 +144,14 @@ static int add_region(dcsim_hvs_t *h, const double *lo, const double *hi, const 
   return 0;
 }
 
-
 static void sort_by(size_t *idx, size_t n, const double *key) { /* insertion sort: n is small */
   for (size_t i = 1; i < n; i++) {
     size_t v = idx[i];
     size_t j = i;
-    while (j > 0 && key[idx[j - 1]] > key[v]) { idx[j] = idx[j - 1]; j--; }
+    while (j > 0 && key[idx[j - 1]] > key[v]) {
+      idx[j] = idx[j - 1];
+      j--;
+    }
     idx[j] = v;
   }
 }
@@ -151,24 +167,38 @@ static int grow(build *b, size_t *idx, size_t n, double *lo, double *hi, int dep
       for (size_t i = 0; i < n; i++) b->key[idx[i]] = h->x[h->sp[idx[i]] * h->dim + d];
       sort_by(idx, n, b->key);
       double sl = 0, sl2 = 0, sr = 0, sr2 = 0;
-      for (size_t i = 0; i < n; i++) { double y = h->sy[idx[i]]; sr += y; sr2 += y * y; }
+      for (size_t i = 0; i < n; i++) {
+        double y = h->sy[idx[i]];
+        sr += y;
+        sr2 += y * y;
+      }
       for (size_t k = 1; k < n; k++) { /* left = first k */
         double y = h->sy[idx[k - 1]];
-        sl += y; sl2 += y * y; sr -= y; sr2 -= y * y;
+        sl += y;
+        sl2 += y * y;
+        sr -= y;
+        sr2 -= y * y;
         if (k < 2 || n - k < 2) continue;
         double a = b->key[idx[k - 1]], c = b->key[idx[k]];
         if (a == c) continue;
         double cost = (sl2 - sl * sl / (double)k) + (sr2 - sr * sr / (double)(n - k));
-        if (cost < best - 1e-12 * fabs(best)) { best = cost; best_d = d; best_k = k; best_thr = 0.5 * (a + c); }
+        if (cost < best - 1e-12 * fabs(best)) {
+          best = cost;
+          best_d = d;
+          best_k = k;
+          best_thr = 0.5 * (a + c);
+        }
       }
     }
   }
   if (best_k == 0 || total - best < b->min_gain) return add_region(h, lo, hi, idx, n);
   /* partition idx by the threshold on best_d */
   size_t nl = 0;
-  for (size_t i = 0; i < n; i++) if (h->x[h->sp[idx[i]] * h->dim + best_d] <= best_thr) b->tmp[nl++] = idx[i];
+  for (size_t i = 0; i < n; i++)
+    if (h->x[h->sp[idx[i]] * h->dim + best_d] <= best_thr) b->tmp[nl++] = idx[i];
   size_t nr = nl;
-  for (size_t i = 0; i < n; i++) if (h->x[h->sp[idx[i]] * h->dim + best_d] > best_thr) b->tmp[nr++] = idx[i];
+  for (size_t i = 0; i < n; i++)
+    if (h->x[h->sp[idx[i]] * h->dim + best_d] > best_thr) b->tmp[nr++] = idx[i];
   memcpy(idx, b->tmp, n * sizeof *idx);
   double save = hi[best_d];
   hi[best_d] = best_thr;
@@ -187,15 +217,27 @@ int dcsim_hvs_fit(dcsim_hvs_t *h, dcsim_error *err) {
   size_t *idx = malloc((h->n_s + 1) * sizeof *idx), *tmp = malloc((h->n_s + 1) * sizeof *tmp);
   double *key = malloc((h->n_s + 1) * sizeof *key), *lo = malloc(2 * h->dim * sizeof *lo);
   int rc = 0;
-  if (!idx || !tmp || !key || !lo) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory"); goto out; }
+  if (!idx || !tmp || !key || !lo) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    goto out;
+  }
   double *hi = lo + h->dim;
-  for (size_t d = 0; d < h->dim; d++) { lo[d] = -INFINITY; hi[d] = INFINITY; }
+  for (size_t d = 0; d < h->dim; d++) {
+    lo[d] = -INFINITY;
+    hi[d] = INFINITY;
+  }
   for (size_t i = 0; i < h->n_s; i++) idx[i] = i;
-  build b = {h, 0.001 * sse(h->sy, idx, h->n_s, NULL), tmp, key};
-  if (grow(&b, idx, h->n_s, lo, hi, 0) != 0) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory"); goto out; }
+  build b = { h, 0.001 * sse(h->sy, idx, h->n_s, NULL), tmp, key };
+  if (grow(&b, idx, h->n_s, lo, hi, 0) != 0) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    goto out;
+  }
   for (size_t p = 0; p < h->n; p++)
     for (size_t r = 0; r < h->n_reg; r++)
-      if (in_box(h, &h->reg[r], p)) { h->reg[r].size++; break; }
+      if (in_box(h, &h->reg[r], p)) {
+        h->reg[r].size++;
+        break;
+      }
 out:
   free(idx);
   free(tmp);
@@ -215,7 +257,9 @@ static size_t pick(dcsim_hvs_t *h, size_t *cand, size_t nc, size_t k, size_t *ou
   size_t got = 0;
   for (size_t i = 0; i < nc && got < k; i++) {
     size_t j = i + (size_t)(next_u64(h) % (nc - i));
-    size_t t = cand[i]; cand[i] = cand[j]; cand[j] = t;
+    size_t t = cand[i];
+    cand[i] = cand[j];
+    cand[j] = t;
     out[got++] = cand[i];
     h->measured[cand[i]] = 2; /* chosen: not offered twice before it is measured */
   }
@@ -225,23 +269,37 @@ static size_t pick(dcsim_hvs_t *h, size_t *cand, size_t nc, size_t k, size_t *ou
 size_t dcsim_hvs_next_random(dcsim_hvs_t *h, size_t k, size_t *out) {
   size_t *cand = malloc(h->n * sizeof *cand), nc = 0;
   if (!cand) return 0;
-  for (size_t p = 0; p < h->n; p++) if (!h->measured[p]) cand[nc++] = p;
+  for (size_t p = 0; p < h->n; p++)
+    if (!h->measured[p]) cand[nc++] = p;
   size_t got = pick(h, cand, nc, k, out);
   free(cand);
   return got;
 }
 
 size_t dcsim_hvs_next(dcsim_hvs_t *h, size_t k, size_t *out) {
-  if (h->n_s < 4 || dcsim_hvs_fit(h, NULL) != 0 || h->n_reg == 0) return dcsim_hvs_next_random(h, k, out);
+  if (h->n_s < 4 || dcsim_hvs_fit(h, NULL) != 0 || h->n_reg == 0)
+    return dcsim_hvs_next_random(h, k, out);
   size_t nr = h->n_reg, got = 0;
   double maxub = 0, wsum = 0;
-  for (size_t r = 0; r < nr; r++) if (isfinite(h->reg[r].ub2) && h->reg[r].ub2 > maxub) maxub = h->reg[r].ub2;
+  for (size_t r = 0; r < nr; r++)
+    if (isfinite(h->reg[r].ub2) && h->reg[r].ub2 > maxub) maxub = h->reg[r].ub2;
   double *w = calloc(nr, sizeof *w);
-  size_t *cand = malloc(h->n * sizeof *cand), *free_n = calloc(nr, sizeof *free_n), *want = calloc(nr, sizeof *want);
-  if (!w || !cand || !free_n || !want) { free(w); free(cand); free(free_n); free(want); return 0; }
+  size_t *cand = malloc(h->n * sizeof *cand), *free_n = calloc(nr, sizeof *free_n),
+         *want = calloc(nr, sizeof *want);
+  if (!w || !cand || !free_n || !want) {
+    free(w);
+    free(cand);
+    free(free_n);
+    free(want);
+    return 0;
+  }
   for (size_t p = 0; p < h->n; p++)
     if (!h->measured[p])
-      for (size_t r = 0; r < nr; r++) if (in_box(h, &h->reg[r], p)) { free_n[r]++; break; }
+      for (size_t r = 0; r < nr; r++)
+        if (in_box(h, &h->reg[r], p)) {
+          free_n[r]++;
+          break;
+        }
   for (size_t r = 0; r < nr; r++) { /* seed §4: samples proportional to sigma_ub^2 x region size */
     double ub = isnan(h->reg[r].ub2) || !isfinite(h->reg[r].ub2) ? maxub : h->reg[r].ub2;
     w[r] = free_n[r] ? (ub > 0 ? ub : 1e-300) * (double)h->reg[r].size : 0;
@@ -254,7 +312,10 @@ size_t dcsim_hvs_next(dcsim_hvs_t *h, size_t k, size_t *out) {
     for (size_t r = 0; r < nr; r++) {
       if (want[r] >= free_n[r]) continue;
       double deficit = (double)k * w[r] / wsum - (double)want[r];
-      if (deficit > bv) { bv = deficit; best = r; }
+      if (deficit > bv) {
+        bv = deficit;
+        best = r;
+      }
     }
     if (best == nr) break;
     want[best]++;
@@ -263,7 +324,8 @@ size_t dcsim_hvs_next(dcsim_hvs_t *h, size_t k, size_t *out) {
   for (size_t r = 0; r < nr; r++) {
     if (!want[r]) continue;
     size_t nc = 0;
-    for (size_t p = 0; p < h->n; p++) if (!h->measured[p] && in_box(h, &h->reg[r], p)) cand[nc++] = p;
+    for (size_t p = 0; p < h->n; p++)
+      if (!h->measured[p] && in_box(h, &h->reg[r], p)) cand[nc++] = p;
     got += pick(h, cand, nc, want[r], out + got);
   }
   free(w);

@@ -50,10 +50,11 @@ typedef struct dcsim_calib_row {
   char source[768]; /* provenance of this row */
 } dcsim_calib_row;
 
-/* Writes dir/<quantity>.csv (quantity: flops, L1, L2, L3, DRAM; unit GFLOP/s or GB/s), rows sorted by
- * thread count, with `comment` as the leading # lines (may hold newlines). */
-int dcsim_calib_write_table(const char *dir, const char *quantity, const char *freq_id, const char *unit,
-                            dcsim_calib_row *rows, size_t n_rows, const char *comment, dcsim_error *err);
+/* Writes dir/<quantity>.csv (quantity: flops, L1, L2, L3, DRAM; unit GFLOP/s or GB/s), rows sorted
+ * by thread count, with `comment` as the leading # lines (may hold newlines). */
+int dcsim_calib_write_table(const char *dir, const char *quantity, const char *freq_id,
+                            const char *unit, dcsim_calib_row *rows, size_t n_rows,
+                            const char *comment, dcsim_error *err);
 
 /* XML comment text: "--" cannot appear inside a comment; it is written as "- -". */
 void dcsim_calib_xml_comment_text(FILE *f, const char *s);

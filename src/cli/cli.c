@@ -17,142 +17,188 @@
 #endif
 
 static const dcsim_opt_spec model_opts[] = {
-    {"dwarf", "FILE|NAME", 0, "dwarf to model (dwarfs/NAME.xml or a path)"},
-    {"case", "NAME", 0, "named case of the dwarf (sets its parameters)"},
-    {"set", "NAME=VALUE", 1, "set a dwarf parameter (repeatable; after the case)"},
-    {"cpu", "PROFILE", 0, "CPU profile for a CPU dwarf"},
-    {"nodes", "N", 0, "number of identical nodes (default 1; D3.5 §4.3 split W/n, Q/n)"},
-    {"cores", "N", 0, "cores (threads) used per node (default 1)"},
-    {"freq", "GHZ|LABEL", 0, "CPU frequency in GHz or a state label such as turbo (default nominal)"},
-    {"net-bw-bps", "BPS", 0, "network bandwidth for the §4.3 communication term (default: perfect overlap)"},
-    {"net-latency-s", "S", 0, "network latency (Hockney alpha) of the communication patterns (default 0)"},
-    {"overlap", "F", 0, "fraction 0..1 of communication hidden by computation (default: the dwarf's)"},
-    {"nodes-scan", "N,N,...", 0, "model each node count and mark the balance point (instead of --nodes)"},
-    {"gpu", "PROFILE", 0, "GPU profile for a GPU dwarf"},
-    {"host-cpu", "PROFILE", 0, "host CPU of the GPU: adds its idle package power (§5.5)"},
-    {"small-domain", NULL, 0, "GPU: add the fitted launch overhead and occupancy ramp of small domains"},
-    {"gpus", "N", 0, "GPU: split the domain over N GPUs of a node, with host-device transfer and halo"},
-    {"energy-form", "5.3|5.2|none", 0, "energy model: §5.3 coefficients (default), §5.2 with E_const, or none"},
-    {"format", "text|json", 0, "output format (default text)"},
+  { "dwarf", "FILE|NAME", 0, "dwarf to model (dwarfs/NAME.xml or a path)" },
+  { "case", "NAME", 0, "named case of the dwarf (sets its parameters)" },
+  { "set", "NAME=VALUE", 1, "set a dwarf parameter (repeatable; after the case)" },
+  { "cpu", "PROFILE", 0, "CPU profile for a CPU dwarf" },
+  { "nodes", "N", 0, "number of identical nodes (default 1; D3.5 §4.3 split W/n, Q/n)" },
+  { "cores", "N", 0, "cores (threads) used per node (default 1)" },
+  { "freq", "GHZ|LABEL", 0,
+    "CPU frequency in GHz or a state label such as turbo (default nominal)" },
+  { "net-bw-bps", "BPS", 0,
+    "network bandwidth for the §4.3 communication term (default: perfect overlap)" },
+  { "net-latency-s", "S", 0,
+    "network latency (Hockney alpha) of the communication patterns (default 0)" },
+  { "overlap", "F", 0,
+    "fraction 0..1 of communication hidden by computation (default: the dwarf's)" },
+  { "nodes-scan", "N,N,...", 0,
+    "model each node count and mark the balance point (instead of --nodes)" },
+  { "gpu", "PROFILE", 0, "GPU profile for a GPU dwarf" },
+  { "host-cpu", "PROFILE", 0, "host CPU of the GPU: adds its idle package power (§5.5)" },
+  { "small-domain", NULL, 0,
+    "GPU: add the fitted launch overhead and occupancy ramp of small domains" },
+  { "gpus", "N", 0,
+    "GPU: split the domain over N GPUs of a node, with host-device transfer and halo" },
+  { "energy-form", "5.3|5.2|none", 0,
+    "energy model: §5.3 coefficients (default), §5.2 with E_const, or none" },
+  { "format", "text|json", 0, "output format (default text)" },
 };
 static const dcsim_opt_spec energy_opts[] = {
-    {"dwarf", "FILE|NAME", 0, "dwarf whose §5.3 energy coefficients apply"},
-    {"cpu", "PROFILE", 0, "CPU profile with an energy table"},
-    {"cores", "N", 0, "active cores (required)"},
-    {"freq", "GHZ|LABEL", 0, "frequency (default nominal)"},
-    {"nodes", "N", 0, "number of nodes, each running for TIME (default 1; §5.6 sum)"},
-    {"time", "SECONDS", 0, "measured run time (required)"},
-    {"format", "text|json", 0, "output format (default text)"},
+  { "dwarf", "FILE|NAME", 0, "dwarf whose §5.3 energy coefficients apply" },
+  { "cpu", "PROFILE", 0, "CPU profile with an energy table" },
+  { "cores", "N", 0, "active cores (required)" },
+  { "freq", "GHZ|LABEL", 0, "frequency (default nominal)" },
+  { "nodes", "N", 0, "number of nodes, each running for TIME (default 1; §5.6 sum)" },
+  { "time", "SECONDS", 0, "measured run time (required)" },
+  { "format", "text|json", 0, "output format (default text)" },
 };
 static const dcsim_opt_spec list_opts[] = {
-    {"format", "text|json", 0, "output format (default text)"},
+  { "format", "text|json", 0, "output format (default text)" },
 };
 static const dcsim_opt_spec validate_opts[] = {
-    {"quiet", NULL, 0, "print nothing on success"},
+  { "quiet", NULL, 0, "print nothing on success" },
 };
 static const dcsim_opt_spec run_opts[] = {
-    {"platform", "FILE", 0, "platform to run on (default: the one the workflow/workload names)"},
-    {"policy", "NAME", 0, "scheduling policy: fcfs, easy, sjf, heft, energy, JOB+TASK (default fcfs+heft)"},
-    {"db", "PATH", 0, "SQLite results database (created if missing; one transaction per run)"},
-    {"format", "text|json", 0, "output format (default text)"},
-    {"deadline-s", "SECONDS", 0, "deadline for the energy-aware policy"},
-    {"gantt", "FILE.png|svg", 0, "draw the tasks per node over time (gnuplot)"},
-    {"power", "FILE.png|svg", 0, "draw the power of the centre and of each node group over time (gnuplot)"},
-    {"power-off-after", "SECONDS", 0, "switch nodes with <power-states> off after this idle time (default: never)"},
-    {"dvfs-slowdown", "FRACTION", 0, "DVFS: each CPU task at the least-energy frequency within (1+FRACTION) x its nominal time"},
-    {"swf-map", "FILE", 0, "SWF traces: rules mapping jobs to dwarf calls (schemas/swf-map.xsd)"},
-    {"wms-delay-s", "SECONDS", 0, "WfCommons: workflow-system latency before each task (default 0)"},
-    {"wms-dispatch-s", "SECONDS", 0, "WfCommons: at most one task start per this many seconds (default 0)"},
-    {"io-bw-bps", "BPS", 0, "WfCommons: read inputs and write outputs of each task at this rate (default: ignored)"},
-    {"bucket-s", "SECONDS", 0, "width of the utilisation-over-time buckets (default 3600)"},
+  { "platform", "FILE", 0, "platform to run on (default: the one the workflow/workload names)" },
+  { "policy", "NAME", 0,
+    "scheduling policy: fcfs, easy, sjf, heft, energy, JOB+TASK (default fcfs+heft)" },
+  { "db", "PATH", 0, "SQLite results database (created if missing; one transaction per run)" },
+  { "format", "text|json", 0, "output format (default text)" },
+  { "deadline-s", "SECONDS", 0, "deadline for the energy-aware policy" },
+  { "gantt", "FILE.png|svg", 0, "draw the tasks per node over time (gnuplot)" },
+  { "power", "FILE.png|svg", 0,
+    "draw the power of the centre and of each node group over time (gnuplot)" },
+  { "power-off-after", "SECONDS", 0,
+    "switch nodes with <power-states> off after this idle time (default: never)" },
+  { "dvfs-slowdown", "FRACTION", 0,
+    "DVFS: each CPU task at the least-energy frequency within (1+FRACTION) x its nominal time" },
+  { "swf-map", "FILE", 0, "SWF traces: rules mapping jobs to dwarf calls (schemas/swf-map.xsd)" },
+  { "wms-delay-s", "SECONDS", 0,
+    "WfCommons: workflow-system latency before each task (default 0)" },
+  { "wms-dispatch-s", "SECONDS", 0,
+    "WfCommons: at most one task start per this many seconds (default 0)" },
+  { "io-bw-bps", "BPS", 0,
+    "WfCommons: read inputs and write outputs of each task at this rate (default: ignored)" },
+  { "bucket-s", "SECONDS", 0, "width of the utilisation-over-time buckets (default 3600)" },
 };
 static const dcsim_opt_spec sweep_opts[] = {
-    {"cpu", "P1,P2,...", 0, "CPU profiles for the node groups without GPU"},
-    {"gpu", "G1,G2,...", 0, "GPU profiles for the node groups with GPUs"},
-    {"nodes", "N1,N2,...", 0, "nodes of every CPU task (ranges A-B allowed)"},
-    {"cores", "C1,C2,...", 0, "cores per node of every CPU task (ranges A-B allowed)"},
-    {"freq", "F1,F2,...", 0, "frequencies of every CPU task: GHz, a label (turbo) or nominal"},
-    {"platform", "FILE", 0, "platform (default: the one the workflow names)"},
-    {"policy", "NAME", 0, "scheduling policy, as for dcsim run (default fcfs+heft)"},
-    {"deadline-s", "SECONDS", 0, "deadline for the energy-aware policy"},
-    {"db", "PATH", 0, "SQLite database: store each point; an interrupted sweep resumes"},
-    {"format", "text|json|csv", 0, "output format (default text)"},
-    {"threads", "N", 0, "OpenMP threads (default OMP_NUM_THREADS or all cores)"},
-    {"plot", "FILE.png|svg", 0, "also draw the Pareto plot (gnuplot)"},
-    {"title", "TEXT", 0, "title of the Pareto plot"},
-    {"quiet", NULL, 0, "no progress bar or resume message on stderr"},
-    {"stop-after", "N", 0, "testing: stop after N new points, as if interrupted"},
-    {"shard", "I/N", 0, "evaluate only shard I of N (job arrays; needs --db; join with dcsim merge)"},
+  { "cpu", "P1,P2,...", 0, "CPU profiles for the node groups without GPU" },
+  { "gpu", "G1,G2,...", 0, "GPU profiles for the node groups with GPUs" },
+  { "nodes", "N1,N2,...", 0, "nodes of every CPU task (ranges A-B allowed)" },
+  { "cores", "C1,C2,...", 0, "cores per node of every CPU task (ranges A-B allowed)" },
+  { "freq", "F1,F2,...", 0, "frequencies of every CPU task: GHz, a label (turbo) or nominal" },
+  { "platform", "FILE", 0, "platform (default: the one the workflow names)" },
+  { "policy", "NAME", 0, "scheduling policy, as for dcsim run (default fcfs+heft)" },
+  { "deadline-s", "SECONDS", 0, "deadline for the energy-aware policy" },
+  { "db", "PATH", 0, "SQLite database: store each point; an interrupted sweep resumes" },
+  { "format", "text|json|csv", 0, "output format (default text)" },
+  { "threads", "N", 0, "OpenMP threads (default OMP_NUM_THREADS or all cores)" },
+  { "plot", "FILE.png|svg", 0, "also draw the Pareto plot (gnuplot)" },
+  { "title", "TEXT", 0, "title of the Pareto plot" },
+  { "quiet", NULL, 0, "no progress bar or resume message on stderr" },
+  { "stop-after", "N", 0, "testing: stop after N new points, as if interrupted" },
+  { "shard", "I/N", 0,
+    "evaluate only shard I of N (job arrays; needs --db; join with dcsim merge)" },
 };
 static const dcsim_opt_spec merge_opts[] = {
-    {"output", "PATH", 0, "the merged database to write (must not exist)"},
-    {"sweep", "HASH", 0, "the sweep to merge when the inputs hold several (its hash or a prefix)"},
+  { "output", "PATH", 0, "the merged database to write (must not exist)" },
+  { "sweep", "HASH", 0, "the sweep to merge when the inputs hold several (its hash or a prefix)" },
 };
 static const dcsim_opt_spec pareto_opts[] = {
-    {"format", "text|csv|json|svg|png", 0, "output (default text, or the --out file's extension)"},
-    {"out", "FILE", 0, "write to FILE instead of stdout (required for svg and png)"},
-    {"sweep", "ID", 0, "with a database: the sweep to read (default the latest)"},
-    {"title", "TEXT", 0, "title of the picture"},
+  { "format", "text|csv|json|svg|png", 0, "output (default text, or the --out file's extension)" },
+  { "out", "FILE", 0, "write to FILE instead of stdout (required for svg and png)" },
+  { "sweep", "ID", 0, "with a database: the sweep to read (default the latest)" },
+  { "title", "TEXT", 0, "title of the picture" },
 };
 static const dcsim_opt_spec roofline_opts[] = {
-    {"cpu", "PROFILE", 0, "CPU profile: peak and L1/L2/L3/DRAM ceilings of its tables"},
-    {"gpu", "PROFILE", 0, "GPU profile: double/single precision peaks and memory ceiling"},
-    {"cores", "N", 0, "CPU: threads of the state (default 1)"},
-    {"freq", "GHZ|LABEL", 0, "CPU: frequency of the state (default nominal)"},
-    {"dwarf", "FILE|NAME", 0, "place the dwarf's loops or kernels on the roofline"},
-    {"case", "NAME", 0, "the dwarf's case"},
-    {"kind", "cache-aware|classic", 0, "picture: every memory level (default) or DRAM only"},
-    {"format", "text|json|csv|png|svg", 0, "output (default text, or the --out file's extension)"},
-    {"out", "FILE", 0, "write to FILE instead of stdout (required for png and svg)"},
+  { "cpu", "PROFILE", 0, "CPU profile: peak and L1/L2/L3/DRAM ceilings of its tables" },
+  { "gpu", "PROFILE", 0, "GPU profile: double/single precision peaks and memory ceiling" },
+  { "cores", "N", 0, "CPU: threads of the state (default 1)" },
+  { "freq", "GHZ|LABEL", 0, "CPU: frequency of the state (default nominal)" },
+  { "dwarf", "FILE|NAME", 0, "place the dwarf's loops or kernels on the roofline" },
+  { "case", "NAME", 0, "the dwarf's case" },
+  { "kind", "cache-aware|classic", 0, "picture: every memory level (default) or DRAM only" },
+  { "format", "text|json|csv|png|svg", 0, "output (default text, or the --out file's extension)" },
+  { "out", "FILE", 0, "write to FILE instead of stdout (required for png and svg)" },
 };
 
 static const dcsim_opt_spec calibrate_opts[] = {
-    {"output", "PATH", 0, "write the result here (atomically) instead of stdout; import-*: the calibration directory"},
-    {"cpu", "PROFILE", 0, "loops, energy: CPU profile whose tables P, L1..DRAM or power apply"},
-    {"dwarf", "FILE", 0, "loops, gpu: dwarf file whose loop coefficients or kernel characteristics are replaced (with -o)"},
-    {"method", "lad|lsq|endpoints", 0, "loops: V,X,Y,Z fit (default lad); energy: U,S,X,Y fit (default lsq)"},
-    {"flop-method", "lad|lsq", 0, "loops: U,S fit (default lsq)"},
-    {"freq", "GHZ|LABEL", 0, "energy: frequency state of the measurements (default nominal); import-likwid: <freq id> of DIR/machine.xml"},
-    {"domain-size", "N", 0, "gpu: size N of the profiled domain (D3.5 Table 7) for every export not in a manifest"},
-    {"test", "NAME", 0, "import-likwid: bandwidth test family (load, copy...); import-kerncraft: kernel (default load)"},
-    {"source", "TEXT", 0, "provenance written with the results (default: the input files)"},
-    {"quiet", NULL, 0, "no fit, calibration or import report"},
+  { "output", "PATH", 0,
+    "write the result here (atomically) instead of stdout; import-*: the calibration directory" },
+  { "cpu", "PROFILE", 0, "loops, energy: CPU profile whose tables P, L1..DRAM or power apply" },
+  { "dwarf", "FILE", 0,
+    "loops, gpu: dwarf file whose loop coefficients or kernel characteristics are replaced (with "
+    "-o)" },
+  { "method", "lad|lsq|endpoints", 0,
+    "loops: V,X,Y,Z fit (default lad); energy: U,S,X,Y fit (default lsq)" },
+  { "flop-method", "lad|lsq", 0, "loops: U,S fit (default lsq)" },
+  { "freq", "GHZ|LABEL", 0,
+    "energy: frequency state of the measurements (default nominal); import-likwid: <freq id> of "
+    "DIR/machine.xml" },
+  { "domain-size", "N", 0,
+    "gpu: size N of the profiled domain (D3.5 Table 7) for every export not in a manifest" },
+  { "test", "NAME", 0,
+    "import-likwid: bandwidth test family (load, copy...); import-kerncraft: kernel (default "
+    "load)" },
+  { "source", "TEXT", 0, "provenance written with the results (default: the input files)" },
+  { "quiet", NULL, 0, "no fit, calibration or import report" },
 };
 
 static const dcsim_opt_spec bench_opts[] = {
-    {"output", "DIR", 0, "calibration directory to write (default bench-out): tables, profile, loops, dwarf"},
-    {"quick", NULL, 0, "short measurements (under a minute)"},
-    {"reps", "N", 0, "repetitions per point, min/median/max kept (default 5, quick 3)"},
-    {"threads", "N", 0, "measure 1..N threads (default: every CPU of the affinity mask)"},
-    {"budget", "N", 0, "also map bandwidth over (threads, working set) with N adaptively chosen points (HVS)"},
-    {"seed", "N", 0, "seed of the adaptive sampling and the gather kernel (default 1)"},
-    {"name", "NAME", 0, "profile name (default: from the CPU model)"},
-    {"db", "PATH", 0, "SQLite results database: tables bench_runs, bench_points, bench_fits, bench_heldout"},
-    {"sysfs-cpu", "DIR", 0, "where the CPU cache descriptions are (default /sys/devices/system/cpu)"},
-    {"powercap", "DIR", 0, "powercap tree for RAPL (default /sys/class/powercap)"},
-    {"quiet", NULL, 0, "no progress lines on stderr"},
+  { "output", "DIR", 0,
+    "calibration directory to write (default bench-out): tables, profile, loops, dwarf" },
+  { "quick", NULL, 0, "short measurements (under a minute)" },
+  { "reps", "N", 0, "repetitions per point, min/median/max kept (default 5, quick 3)" },
+  { "threads", "N", 0, "measure 1..N threads (default: every CPU of the affinity mask)" },
+  { "budget", "N", 0,
+    "also map bandwidth over (threads, working set) with N adaptively chosen points (HVS)" },
+  { "seed", "N", 0, "seed of the adaptive sampling and the gather kernel (default 1)" },
+  { "name", "NAME", 0, "profile name (default: from the CPU model)" },
+  { "db", "PATH", 0,
+    "SQLite results database: tables bench_runs, bench_points, bench_fits, bench_heldout" },
+  { "sysfs-cpu", "DIR", 0,
+    "where the CPU cache descriptions are (default /sys/devices/system/cpu)" },
+  { "powercap", "DIR", 0, "powercap tree for RAPL (default /sys/class/powercap)" },
+  { "quiet", NULL, 0, "no progress lines on stderr" },
 };
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 static const dcsim_command commands[] = {
-    {"run", dcsim_cmd_run, "simulate a workflow or workload on a platform", "FILE", run_opts, N_OF(run_opts), 1, 1},
-    {"model", dcsim_cmd_model, "predict time and energy of one dwarf run (D3.5 §3-§5)", "", model_opts, N_OF(model_opts), 0, 0},
-    {"energy", dcsim_cmd_energy, "energy of a run whose time was measured (D3.5 §5.3)", "", energy_opts, N_OF(energy_opts), 0, 0},
-    {"list", dcsim_cmd_list, "list the profiles, dwarfs, cases and workflows found", "", list_opts, N_OF(list_opts), 0, 0},
-    {"calibrate", dcsim_cmd_calibrate, "make profiles, coefficients and GPU kernel characteristics from measurements (D3.5 §3.4-§6.1.2)",
-     "cpu DIR | loops CSV | energy CSV | gpu CSV... | import-likwid FILE... -o DIR | import-kerncraft FILE.yml -o DIR",
-     calibrate_opts, N_OF(calibrate_opts), 2, DCSIM_MAX_POSITIONAL},
-    {"bench", dcsim_cmd_bench, "measure this machine: tables, profile, loop fits, held-out error", "", bench_opts, N_OF(bench_opts), 0, 0},
-    {"validate", dcsim_cmd_validate, "load and check input files: schema, references, values", "FILE...", validate_opts, N_OF(validate_opts), 1, 8},
-    {"sweep", dcsim_cmd_sweep, "simulate every combination of CPUs, GPUs, nodes, cores, frequencies", "WORKFLOW", sweep_opts, N_OF(sweep_opts), 1, 1},
-    {"pareto", dcsim_cmd_pareto, "Pareto front (time vs energy) of sweep results, with its knee", "INPUT", pareto_opts, N_OF(pareto_opts), 1, 1},
-    {"merge", dcsim_cmd_merge, "join the databases of a sweep's shards into one", "DB...", merge_opts, N_OF(merge_opts), 1, DCSIM_MAX_POSITIONAL},
-    {"roofline", dcsim_cmd_roofline, "roofline / cache-aware roofline of a profile, with a dwarf's loops", "", roofline_opts, N_OF(roofline_opts), 0, 0},
+  { "run", dcsim_cmd_run, "simulate a workflow or workload on a platform", "FILE", run_opts,
+    N_OF(run_opts), 1, 1 },
+  { "model", dcsim_cmd_model, "predict time and energy of one dwarf run (D3.5 §3-§5)", "",
+    model_opts, N_OF(model_opts), 0, 0 },
+  { "energy", dcsim_cmd_energy, "energy of a run whose time was measured (D3.5 §5.3)", "",
+    energy_opts, N_OF(energy_opts), 0, 0 },
+  { "list", dcsim_cmd_list, "list the profiles, dwarfs, cases and workflows found", "", list_opts,
+    N_OF(list_opts), 0, 0 },
+  { "calibrate", dcsim_cmd_calibrate,
+    "make profiles, coefficients and GPU kernel characteristics from measurements (D3.5 "
+    "§3.4-§6.1.2)",
+    "cpu DIR | loops CSV | energy CSV | gpu CSV... | import-likwid FILE... -o DIR | "
+    "import-kerncraft FILE.yml -o DIR",
+    calibrate_opts, N_OF(calibrate_opts), 2, DCSIM_MAX_POSITIONAL },
+  { "bench", dcsim_cmd_bench, "measure this machine: tables, profile, loop fits, held-out error",
+    "", bench_opts, N_OF(bench_opts), 0, 0 },
+  { "validate", dcsim_cmd_validate, "load and check input files: schema, references, values",
+    "FILE...", validate_opts, N_OF(validate_opts), 1, 8 },
+  { "sweep", dcsim_cmd_sweep, "simulate every combination of CPUs, GPUs, nodes, cores, frequencies",
+    "WORKFLOW", sweep_opts, N_OF(sweep_opts), 1, 1 },
+  { "pareto", dcsim_cmd_pareto, "Pareto front (time vs energy) of sweep results, with its knee",
+    "INPUT", pareto_opts, N_OF(pareto_opts), 1, 1 },
+  { "merge", dcsim_cmd_merge, "join the databases of a sweep's shards into one", "DB...",
+    merge_opts, N_OF(merge_opts), 1, DCSIM_MAX_POSITIONAL },
+  { "roofline", dcsim_cmd_roofline,
+    "roofline / cache-aware roofline of a profile, with a dwarf's loops", "", roofline_opts,
+    N_OF(roofline_opts), 0, 0 },
 };
 
 /* one-letter aliases, valid for every command that has the long option: -o PATH = --output PATH */
-static const struct { char c; const char *name; } short_opts[] = {{'o', "output"}};
+static const struct {
+  char c;
+  const char *name;
+} short_opts[] = { { 'o', "output" } };
 
 static const char *short_alias(const dcsim_command *c, char letter) {
   for (size_t k = 0; k < N_OF(short_opts); k++)
@@ -172,14 +218,15 @@ static void usage_all(FILE *f) {
 }
 
 static void usage_cmd(FILE *f, const dcsim_command *c) {
-  fprintf(f, "usage: dcsim %s [options]%s%s\n\n%s\n\noptions:\n", c->name, *c->usage ? " " : "", c->usage, c->summary);
+  fprintf(f, "usage: dcsim %s [options]%s%s\n\n%s\n\noptions:\n", c->name, *c->usage ? " " : "",
+          c->usage, c->summary);
   for (size_t i = 0; i < c->n_opts; i++) {
     char lhs[64];
     char sh = 0;
     for (size_t k = 0; k < N_OF(short_opts); k++)
       if (strcmp(short_opts[k].name, c->opts[i].name) == 0) sh = short_opts[k].c;
-    snprintf(lhs, sizeof lhs, "%s%c%s--%s%s%s", sh ? "-" : "", sh ? sh : ' ', sh ? ", " : "", c->opts[i].name,
-             c->opts[i].arg ? " " : "", c->opts[i].arg ? c->opts[i].arg : "");
+    snprintf(lhs, sizeof lhs, "%s%c%s--%s%s%s", sh ? "-" : "", sh ? sh : ' ', sh ? ", " : "",
+             c->opts[i].name, c->opts[i].arg ? " " : "", c->opts[i].arg ? c->opts[i].arg : "");
     if (!sh) memmove(lhs, lhs + 1, strlen(lhs)); /* drop the placeholder blank */
     fprintf(f, "  %-26s %s\n", lhs, c->opts[i].help);
   }
@@ -207,9 +254,13 @@ int dcsim_arg_flag(const dcsim_args *a, const char *name) {
   return i >= 0 && a->count[i] > 0;
 }
 
-int dcsim_arg_double(const dcsim_args *a, const char *name, double dflt, double *out, dcsim_error *err) {
+int dcsim_arg_double(const dcsim_args *a, const char *name, double dflt, double *out,
+                     dcsim_error *err) {
   const char *v = dcsim_arg(a, name);
-  if (!v) { *out = dflt; return 0; }
+  if (!v) {
+    *out = dflt;
+    return 0;
+  }
   double x;
   if (dcsim_parse_double(v, &x) != 0 || x < 0)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
@@ -218,9 +269,13 @@ int dcsim_arg_double(const dcsim_args *a, const char *name, double dflt, double 
   return 0;
 }
 
-int dcsim_arg_uint(const dcsim_args *a, const char *name, unsigned dflt, unsigned *out, dcsim_error *err) {
+int dcsim_arg_uint(const dcsim_args *a, const char *name, unsigned dflt, unsigned *out,
+                   dcsim_error *err) {
   const char *v = dcsim_arg(a, name);
-  if (!v) { *out = dflt; return 0; }
+  if (!v) {
+    *out = dflt;
+    return 0;
+  }
   double x;
   if (dcsim_parse_double(v, &x) != 0 || x < 1 || x > 1e7 || x != floor(x))
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
@@ -231,10 +286,17 @@ int dcsim_arg_uint(const dcsim_args *a, const char *name, unsigned dflt, unsigne
 
 int dcsim_arg_format(const dcsim_args *a, const char *const *allowed, int *out, dcsim_error *err) {
   const char *v = dcsim_arg(a, "format");
-  if (!v) { *out = 0; return 0; }
+  if (!v) {
+    *out = 0;
+    return 0;
+  }
   for (int i = 0; allowed[i]; i++)
-    if (strcmp(allowed[i], v) == 0) { *out = i; return 0; }
-  return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"), "--format '%s': unknown format", v);
+    if (strcmp(allowed[i], v) == 0) {
+      *out = i;
+      return 0;
+    }
+  return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"),
+                   "--format '%s': unknown format", v);
 }
 
 static int parse_args(const dcsim_command *c, int argc, char **argv, int first, dcsim_args *a,
@@ -244,11 +306,17 @@ static int parse_args(const dcsim_command *c, int argc, char **argv, int first, 
   a->n_specs = c->n_opts;
   for (int i = first; i < argc; i++) {
     const char *s = argv[i];
-    if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) { *want_help = 1; return 0; }
+    if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
+      *want_help = 1;
+      return 0;
+    }
     char shortbuf[64];
     if (s[0] == '-' && s[1] && s[1] != '-') { /* a one-letter alias: -o PATH = --output PATH */
       const char *lng = short_alias(c, s[1]);
-      if (!lng) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "unknown option '%s' for 'dcsim %s' (see dcsim %s --help)", s, c->name, c->name);
+      if (!lng)
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i,
+                         "unknown option '%s' for 'dcsim %s' (see dcsim %s --help)", s, c->name,
+                         c->name);
       snprintf(shortbuf, sizeof shortbuf, "--%s%s%s", lng, s[2] ? "=" : "", s + 2);
       s = shortbuf;
     }
@@ -256,38 +324,51 @@ static int parse_args(const dcsim_command *c, int argc, char **argv, int first, 
       char name[64];
       const char *eq = strchr(s + 2, '=');
       size_t nl = eq ? (size_t)(eq - s - 2) : strlen(s + 2);
-      if (nl >= sizeof name) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "unknown option '%s'", s);
+      if (nl >= sizeof name)
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "unknown option '%s'", s);
       memcpy(name, s + 2, nl);
       name[nl] = '\0';
       int k = spec_index(a, name);
       if (k < 0)
-        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "unknown option '--%s' for 'dcsim %s' (see dcsim %s --help)", name, c->name, c->name);
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i,
+                         "unknown option '--%s' for 'dcsim %s' (see dcsim %s --help)", name,
+                         c->name, c->name);
       const char *val = NULL;
       int vi = i;
       if (c->opts[k].arg) {
-        if (eq) val = eq + 1;
-        else if (i + 1 < argc) val = argv[vi = ++i];
-        else return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "option '--%s' needs a value (%s)", name, c->opts[k].arg);
+        if (eq)
+          val = eq + 1;
+        else if (i + 1 < argc)
+          val = argv[vi = ++i];
+        else
+          return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "option '--%s' needs a value (%s)",
+                           name, c->opts[k].arg);
       } else if (eq) {
-        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "option '--%s' takes no value", name);
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "option '--%s' takes no value",
+                         name);
       } else {
         val = "1";
       }
       if (a->count[k] > 0 && !c->opts[k].repeatable)
         return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "option '--%s' given twice", name);
-      if (a->count[k] >= 16) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "option '--%s' given too often", name);
+      if (a->count[k] >= 16)
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "option '--%s' given too often",
+                         name);
       a->values[k][a->count[k]] = val;
       a->argi[k][a->count[k]] = vi;
       a->count[k]++;
     } else {
-      if (a->n_positional >= DCSIM_MAX_POSITIONAL) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "too many arguments");
+      if (a->n_positional >= DCSIM_MAX_POSITIONAL)
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "too many arguments");
       a->positional[a->n_positional++] = s;
     }
   }
   if (a->n_positional < c->min_positional)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", argc, "'dcsim %s' needs %s", c->name, c->usage);
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", argc, "'dcsim %s' needs %s", c->name,
+                     c->usage);
   if (a->n_positional > c->max_positional)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", argc, "'dcsim %s' takes at most %d argument(s)", c->name, c->max_positional);
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", argc,
+                     "'dcsim %s' takes at most %d argument(s)", c->name, c->max_positional);
   return 0;
 }
 
@@ -313,18 +394,24 @@ const volatile sig_atomic_t *dcsim_cli_catch_interrupts(void) {
 }
 
 const char *dcsim_cli_interrupted_by(void) {
-  return interrupt_signal == SIGINT ? "SIGINT" : interrupt_signal == SIGTERM ? "SIGTERM" : interrupt_signal ? "a signal" : NULL;
+  return interrupt_signal == SIGINT    ? "SIGINT"
+         : interrupt_signal == SIGTERM ? "SIGTERM"
+         : interrupt_signal            ? "a signal"
+                                       : NULL;
 }
 
 /* Exit codes (doc/cli.md): 0 success, 1 bad input data, 2 bad command-line use, 3 I/O, database
  * or internal failure, 128 + N stopped by signal N (130 SIGINT, 143 SIGTERM). */
 static int exit_code(int status) {
   switch (status) {
-  case 0: return 0;
-  case DCSIM_EINTR: return 128 + (interrupt_signal ? (int)interrupt_signal : SIGINT);
-  case DCSIM_EUSAGE: return 2;
-  case DCSIM_EPARSE: case DCSIM_ESCHEMA: case DCSIM_EREF: case DCSIM_ERANGE: return 1;
-  default: return 3;
+    case 0: return 0;
+    case DCSIM_EINTR: return 128 + (interrupt_signal ? (int)interrupt_signal : SIGINT);
+    case DCSIM_EUSAGE: return 2;
+    case DCSIM_EPARSE:
+    case DCSIM_ESCHEMA:
+    case DCSIM_EREF:
+    case DCSIM_ERANGE: return 1;
+    default: return 3;
   }
 }
 
@@ -341,7 +428,10 @@ int dcsim_cli_main(int argc, char **argv) {
   if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
     if (argc > 2 && strcmp(name, "help") == 0) {
       for (size_t i = 0; i < N_OF(commands); i++)
-        if (strcmp(commands[i].name, argv[2]) == 0) { usage_cmd(stdout, &commands[i]); return 0; }
+        if (strcmp(commands[i].name, argv[2]) == 0) {
+          usage_cmd(stdout, &commands[i]);
+          return 0;
+        }
       fprintf(stderr, "dcsim: command line:2: unknown command '%s'\n", argv[2]);
       return 2;
     }
@@ -374,7 +464,8 @@ int dcsim_cli_main(int argc, char **argv) {
   if (!status) status = c->run(args, &err);
   free(args);
   if (fflush(stdout) != 0 || ferror(stdout)) {
-    if (!status) status = DCSIM_ERR(&err, DCSIM_EIO, "stdout", 0, "write error: %s", strerror(errno));
+    if (!status)
+      status = DCSIM_ERR(&err, DCSIM_EIO, "stdout", 0, "write error: %s", strerror(errno));
   }
   if (status) {
     char buf[2048];

@@ -22,7 +22,8 @@ static int emit(const dcsim_args *a, const char *text, dcsim_error *err) {
 
 static int need_pos(const dcsim_args *a, int n, const char *what, dcsim_error *err) {
   if (a->n_positional < n)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "'dcsim calibrate %s' needs %s", a->positional[0], what);
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "'dcsim calibrate %s' needs %s",
+                     a->positional[0], what);
   return 0;
 }
 
@@ -30,7 +31,8 @@ static int load_cpu(const dcsim_args *a, dcsim_cpu_profile_t **p, dcsim_error *e
   const char *ref = dcsim_arg(a, "cpu");
   if (!ref) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--cpu PROFILE is required");
   char path[4096];
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, ref, NULL, dcsim_arg_index(a, "cpu"), path, sizeof path, err);
+  int rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, ref, NULL, dcsim_arg_index(a, "cpu"), path,
+                                 sizeof path, err);
   return rc ? rc : dcsim_cpu_profile_load(path, p, err);
 }
 
@@ -44,11 +46,13 @@ static int cal_cpu(const dcsim_args *a, dcsim_error *err) {
   return rc;
 }
 
-static int get_method(const dcsim_args *a, const char *opt, dcsim_fit_method dflt, dcsim_fit_method *m, dcsim_error *err) {
+static int get_method(const dcsim_args *a, const char *opt, dcsim_fit_method dflt,
+                      dcsim_fit_method *m, dcsim_error *err) {
   const char *v = dcsim_arg(a, opt);
   *m = dflt;
   if (v && dcsim_fit_method_parse(v, m) != 0)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, opt), "--%s '%s': expected lad, lsq or endpoints", opt, v);
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, opt),
+                     "--%s '%s': expected lad, lsq or endpoints", opt, v);
   return 0;
 }
 
@@ -58,17 +62,23 @@ static int cal_loops(const dcsim_args *a, dcsim_error *err) {
   dcsim_cpu_profile_t *cpu = NULL;
   dcsim_loop_fit *fits = NULL;
   size_t nf = 0;
-  dcsim_loop_fit_opts o = {DCSIM_FIT_LAD, DCSIM_FIT_LSQ, dcsim_arg_flag(a, "quiet") ? NULL : stdout, 0};
+  dcsim_loop_fit_opts o = { DCSIM_FIT_LAD, DCSIM_FIT_LSQ,
+                            dcsim_arg_flag(a, "quiet") ? NULL : stdout, 0 };
   if ((rc = get_method(a, "method", DCSIM_FIT_LAD, &o.mop_method, err))) goto out;
   if ((rc = get_method(a, "flop-method", DCSIM_FIT_LSQ, &o.flop_method, err))) goto out;
   if ((rc = load_cpu(a, &cpu, err))) goto out;
   if ((rc = dcsim_calib_fit_loops(a->positional[1], cpu, &o, &fits, &nf, err))) goto out;
   const char *dw = dcsim_arg(a, "dwarf"), *outp = dcsim_arg(a, "output");
   if (dw) {
-    if (!outp) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "dwarf"), "--dwarf needs -o OUT.xml (the dwarf with the fitted coefficients)"); goto out; }
+    if (!outp) {
+      rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "dwarf"),
+                     "--dwarf needs -o OUT.xml (the dwarf with the fitted coefficients)");
+      goto out;
+    }
     char src[1024];
-    snprintf(src, sizeof src, "fitted: dcsim calibrate loops %s (%s/%s) on %s", a->positional[1], dcsim_fit_method_name(o.mop_method),
-             dcsim_fit_method_name(o.flop_method), dcsim_cpu_profile_name(cpu));
+    snprintf(src, sizeof src, "fitted: dcsim calibrate loops %s (%s/%s) on %s", a->positional[1],
+             dcsim_fit_method_name(o.mop_method), dcsim_fit_method_name(o.flop_method),
+             dcsim_cpu_profile_name(cpu));
     const char *user = dcsim_arg(a, "source");
     if ((rc = dcsim_calib_update_dwarf(dw, outp, fits, nf, user ? user : src, err))) goto out;
     if (!o.report) goto out;
@@ -88,10 +98,14 @@ static int cal_energy(const dcsim_args *a, dcsim_error *err) {
   dcsim_energy_fit ef;
   if ((rc = get_method(a, "method", DCSIM_FIT_LSQ, &m, err))) return rc;
   if ((rc = load_cpu(a, &cpu, err))) return rc;
-  rc = dcsim_calib_fit_energy(a->positional[1], cpu, dcsim_arg(a, "freq"), m, dcsim_arg_flag(a, "quiet") ? NULL : stdout, &ef, err);
+  rc = dcsim_calib_fit_energy(a->positional[1], cpu, dcsim_arg(a, "freq"), m,
+                              dcsim_arg_flag(a, "quiet") ? NULL : stdout, &ef, err);
   if (!rc)
-    printf("<energy-coefficients pkg-U=\"%.7g\" pkg-S=\"%.7g\" dram-X=\"%.7g\" dram-Y=\"%.7g\" source=\"fitted: dcsim calibrate energy %s (%s) on %s\"/>\n",
-           ef.pkg_U, ef.pkg_S, ef.dram_X, ef.dram_Y, a->positional[1], dcsim_fit_method_name(m), dcsim_cpu_profile_name(cpu));
+    printf(
+        "<energy-coefficients pkg-U=\"%.7g\" pkg-S=\"%.7g\" dram-X=\"%.7g\" dram-Y=\"%.7g\" "
+        "source=\"fitted: dcsim calibrate energy %s (%s) on %s\"/>\n",
+        ef.pkg_U, ef.pkg_S, ef.dram_X, ef.dram_Y, a->positional[1], dcsim_fit_method_name(m),
+        dcsim_cpu_profile_name(cpu));
   dcsim_cpu_profile_free(cpu);
   return rc;
 }
@@ -103,20 +117,28 @@ static int cal_gpu(const dcsim_args *a, dcsim_error *err) {
   const char *ns = dcsim_arg(a, "domain-size");
   if (ns && (dcsim_parse_double(ns, &N) != 0 || !(N > 0)))
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "domain-size"),
-                     "--domain-size '%s': must be a number > 0 (the size N of the profiled domain)", ns);
+                     "--domain-size '%s': must be a number > 0 (the size N of the profiled domain)",
+                     ns);
   dcsim_gpu_calib *c = NULL;
   char *text = NULL;
   if ((rc = dcsim_calib_gpu(a->positional + 1, (size_t)a->n_positional - 1, N, &c, err))) return rc;
   char src[1024];
   size_t l = (size_t)snprintf(src, sizeof src, "calibrated: dcsim calibrate gpu");
-  for (int i = 1; i < a->n_positional && l < sizeof src; i++) l += (size_t)snprintf(src + l, sizeof src - l, " %s", a->positional[i]);
-  if (l < sizeof src) snprintf(src + l, sizeof src - l, " (D3.5 Table 8, mean over %zu GPU%s)", c->n_gpus, c->n_gpus == 1 ? "" : "s");
+  for (int i = 1; i < a->n_positional && l < sizeof src; i++)
+    l += (size_t)snprintf(src + l, sizeof src - l, " %s", a->positional[i]);
+  if (l < sizeof src)
+    snprintf(src + l, sizeof src - l, " (D3.5 Table 8, mean over %zu GPU%s)", c->n_gpus,
+             c->n_gpus == 1 ? "" : "s");
   const char *source = dcsim_arg(a, "source") ? dcsim_arg(a, "source") : src;
   int quiet = dcsim_arg_flag(a, "quiet");
   if (!quiet) dcsim_calib_gpu_report(stdout, c);
   const char *dw = dcsim_arg(a, "dwarf"), *outp = dcsim_arg(a, "output");
   if (dw) {
-    if (!outp) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "dwarf"), "--dwarf needs -o OUT.xml (the dwarf with the calibrated kernels)"); goto out; }
+    if (!outp) {
+      rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "dwarf"),
+                     "--dwarf needs -o OUT.xml (the dwarf with the calibrated kernels)");
+      goto out;
+    }
     if ((rc = dcsim_calib_update_dwarf_kernels(dw, outp, c, source, err))) goto out;
     if (!quiet) printf("wrote %s\n", outp);
     goto out;
@@ -137,7 +159,9 @@ out:
 static int need_dir(const dcsim_args *a, const char **dir, dcsim_error *err) {
   *dir = dcsim_arg(a, "output");
   if (!*dir || strcmp(*dir, "-") == 0)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "'dcsim calibrate %s' needs -o DIR (the calibration directory to write)", a->positional[0]);
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "'dcsim calibrate %s' needs -o DIR (the calibration directory to write)",
+                     a->positional[0]);
   return 0;
 }
 
@@ -145,7 +169,8 @@ static int cal_import_likwid(const dcsim_args *a, dcsim_error *err) {
   const char *dir;
   int rc = need_pos(a, 2, "likwid-bench output files", err);
   if (rc || (rc = need_dir(a, &dir, err))) return rc;
-  return dcsim_calib_import_likwid(a->positional + 1, (size_t)a->n_positional - 1, dir, dcsim_arg(a, "test"), dcsim_arg(a, "freq"),
+  return dcsim_calib_import_likwid(a->positional + 1, (size_t)a->n_positional - 1, dir,
+                                   dcsim_arg(a, "test"), dcsim_arg(a, "freq"),
                                    dcsim_arg_flag(a, "quiet") ? NULL : stdout, err);
 }
 
@@ -153,23 +178,36 @@ static int cal_import_kerncraft(const dcsim_args *a, dcsim_error *err) {
   const char *dir;
   int rc = need_pos(a, 2, "a Kerncraft machine file (YAML)", err);
   if (rc || (rc = need_dir(a, &dir, err))) return rc;
-  return dcsim_calib_import_kerncraft(a->positional[1], dir, dcsim_arg(a, "test"), dcsim_arg_flag(a, "quiet") ? NULL : stdout, err);
+  return dcsim_calib_import_kerncraft(a->positional[1], dir, dcsim_arg(a, "test"),
+                                      dcsim_arg_flag(a, "quiet") ? NULL : stdout, err);
 }
 
 int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err) {
-  static const struct { const char *name; int (*run)(const dcsim_args *, dcsim_error *); int many; } subs[] = {
-      {"cpu", cal_cpu, 0}, {"loops", cal_loops, 0}, {"energy", cal_energy, 0}, {"gpu", cal_gpu, 1},
-      {"import-likwid", cal_import_likwid, 1}, {"import-kerncraft", cal_import_kerncraft, 0},
+  static const struct {
+    const char *name;
+    int (*run)(const dcsim_args *, dcsim_error *);
+    int many;
+  } subs[] = {
+    { "cpu", cal_cpu, 0 },
+    { "loops", cal_loops, 0 },
+    { "energy", cal_energy, 0 },
+    { "gpu", cal_gpu, 1 },
+    { "import-likwid", cal_import_likwid, 1 },
+    { "import-kerncraft", cal_import_kerncraft, 0 },
   };
   const char *what = a->positional[0];
   for (size_t i = 0; i < sizeof subs / sizeof *subs; i++) {
     if (strcmp(what, subs[i].name) != 0) continue;
     if (!subs[i].many && a->n_positional > 2)
-      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "'dcsim calibrate %s' takes one argument, not %d", what, a->n_positional - 1);
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                       "'dcsim calibrate %s' takes one argument, not %d", what,
+                       a->n_positional - 1);
     return subs[i].run(a, err);
   }
-  return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 2,
-                   "unknown calibration '%s' (cpu, loops, energy, gpu, import-likwid or import-kerncraft)", what);
+  return DCSIM_ERR(
+      err, DCSIM_EUSAGE, "command line", 2,
+      "unknown calibration '%s' (cpu, loops, energy, gpu, import-likwid or import-kerncraft)",
+      what);
 }
 
 int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err) {
@@ -177,8 +215,10 @@ int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err) {
   memset(&o, 0, sizeof o);
   unsigned reps = 0, threads = 0, budget = 0, seed = 0;
   int rc;
-  if ((rc = dcsim_arg_uint(a, "reps", 0, &reps, err)) || (rc = dcsim_arg_uint(a, "threads", 0, &threads, err)) ||
-      (rc = dcsim_arg_uint(a, "budget", 0, &budget, err)) || (rc = dcsim_arg_uint(a, "seed", 1, &seed, err)))
+  if ((rc = dcsim_arg_uint(a, "reps", 0, &reps, err)) ||
+      (rc = dcsim_arg_uint(a, "threads", 0, &threads, err)) ||
+      (rc = dcsim_arg_uint(a, "budget", 0, &budget, err)) ||
+      (rc = dcsim_arg_uint(a, "seed", 1, &seed, err)))
     return rc;
   o.out_dir = dcsim_arg(a, "output");
   if (!o.out_dir) o.out_dir = "bench-out";
@@ -186,7 +226,8 @@ int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err) {
   if (o.name) {
     for (const char *p = o.name; *p; p++)
       if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-", *p))
-        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "name"), "--name '%s': letters, digits, '_', '.', '+', '-' only", o.name);
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "name"),
+                         "--name '%s': letters, digits, '_', '.', '+', '-' only", o.name);
   }
   o.db_path = dcsim_arg(a, "db");
   o.quick = dcsim_arg_flag(a, "quick");

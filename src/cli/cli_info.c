@@ -1,4 +1,5 @@
-/* cli_info.c — `dcsim list` and `dcsim validate` (the full load of each file, not only its schema). */
+/* cli_info.c — `dcsim list` and `dcsim validate` (the full load of each file, not only its schema).
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -8,12 +9,12 @@
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
 #include "dcsim/dwarf.h"
-#include "dcsim/swf.h"
-#include "dcsim/trace.h"
-#include "dcsim/wfcommons.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/json.h"
 #include "dcsim/platform.h"
+#include "dcsim/swf.h"
+#include "dcsim/trace.h"
+#include "dcsim/wfcommons.h"
 #include "dcsim/workflow.h"
 #include "dcsim/xmlio.h"
 
@@ -28,12 +29,20 @@ static int list_kind(dcsim_kind kind, dcsim_json *j, int json, dcsim_error *err)
   snprintf(dir, sizeof dir, "%s/%s", dcsim_catalog_root(), dcsim_catalog_dir(kind));
   struct dirent **ents = NULL;
   int n = scandir(dir, &ents, xml_filter, alphasort);
-  if (n < 0 && errno == ENOENT && kind == DCSIM_KIND_WORKFLOW) n = 0; /* workflows/ is optional */
-  else if (n < 0) return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot read directory: %s", strerror(errno));
-  static const char *const titles[] = {"CPU profiles", "GPU profiles", "dwarfs", "workflows"};
+  if (n < 0 && errno == ENOENT && kind == DCSIM_KIND_WORKFLOW)
+    n = 0; /* workflows/ is optional */
+  else if (n < 0)
+    return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot read directory: %s", strerror(errno));
+  static const char *const titles[] = { "CPU profiles", "GPU profiles", "dwarfs", "workflows" };
   int rc = 0;
-  if (json) { dcsim_json_key(j, kind == DCSIM_KIND_CPU ? "cpu" : kind == DCSIM_KIND_GPU ? "gpu" : kind == DCSIM_KIND_DWARF ? "dwarfs" : "workflows"); dcsim_json_arr_begin(j); }
-  else printf("%s (%s):\n", titles[kind], dir);
+  if (json) {
+    dcsim_json_key(j, kind == DCSIM_KIND_CPU     ? "cpu"
+                      : kind == DCSIM_KIND_GPU   ? "gpu"
+                      : kind == DCSIM_KIND_DWARF ? "dwarfs"
+                                                 : "workflows");
+    dcsim_json_arr_begin(j);
+  } else
+    printf("%s (%s):\n", titles[kind], dir);
   for (int i = 0; i < n; i++) {
     char path[4600];
     snprintf(path, sizeof path, "%s/%s", dir, ents[i]->d_name);
@@ -43,17 +52,25 @@ static int list_kind(dcsim_kind kind, dcsim_json *j, int json, dcsim_error *err)
       if ((rc = dcsim_cpu_profile_load(path, &p, err))) continue;
       if (json) {
         dcsim_json_obj_begin(j);
-        dcsim_json_key(j, "name"); dcsim_json_str(j, dcsim_cpu_profile_name(p));
-        dcsim_json_key(j, "model"); dcsim_json_str(j, dcsim_cpu_profile_model(p));
-        dcsim_json_key(j, "max_threads"); dcsim_json_int(j, dcsim_cpu_profile_max_threads(p));
-        dcsim_json_key(j, "energy"); dcsim_json_bool(j, dcsim_cpu_profile_has_energy(p));
+        dcsim_json_key(j, "name");
+        dcsim_json_str(j, dcsim_cpu_profile_name(p));
+        dcsim_json_key(j, "model");
+        dcsim_json_str(j, dcsim_cpu_profile_model(p));
+        dcsim_json_key(j, "max_threads");
+        dcsim_json_int(j, dcsim_cpu_profile_max_threads(p));
+        dcsim_json_key(j, "energy");
+        dcsim_json_bool(j, dcsim_cpu_profile_has_energy(p));
         dcsim_json_obj_end(j);
       } else {
         char tables[64];
-        if (dcsim_cpu_profile_max_threads(p)) snprintf(tables, sizeof tables, "tables up to %u threads", dcsim_cpu_profile_max_threads(p));
-        else snprintf(tables, sizeof tables, "no performance tables");
-        printf("  %-18s %-26s %2u x %2u cores, %s%s\n", dcsim_cpu_profile_name(p), dcsim_cpu_profile_model(p),
-               dcsim_cpu_profile_sockets(p), dcsim_cpu_profile_cores_per_socket(p), tables,
+        if (dcsim_cpu_profile_max_threads(p))
+          snprintf(tables, sizeof tables, "tables up to %u threads",
+                   dcsim_cpu_profile_max_threads(p));
+        else
+          snprintf(tables, sizeof tables, "no performance tables");
+        printf("  %-18s %-26s %2u x %2u cores, %s%s\n", dcsim_cpu_profile_name(p),
+               dcsim_cpu_profile_model(p), dcsim_cpu_profile_sockets(p),
+               dcsim_cpu_profile_cores_per_socket(p), tables,
                dcsim_cpu_profile_has_energy(p) ? ", energy table" : "");
       }
       dcsim_cpu_profile_free(p);
@@ -63,13 +80,17 @@ static int list_kind(dcsim_kind kind, dcsim_json *j, int json, dcsim_error *err)
       const dcsim_gpu_spec *s = dcsim_gpu_profile_spec(p);
       if (json) {
         dcsim_json_obj_begin(j);
-        dcsim_json_key(j, "name"); dcsim_json_str(j, dcsim_gpu_profile_name(p));
-        dcsim_json_key(j, "model"); dcsim_json_str(j, dcsim_gpu_profile_model(p));
-        dcsim_json_key(j, "power_limit_w"); dcsim_json_num(j, s->power_limit_w);
+        dcsim_json_key(j, "name");
+        dcsim_json_str(j, dcsim_gpu_profile_name(p));
+        dcsim_json_key(j, "model");
+        dcsim_json_str(j, dcsim_gpu_profile_model(p));
+        dcsim_json_key(j, "power_limit_w");
+        dcsim_json_num(j, s->power_limit_w);
         dcsim_json_obj_end(j);
       } else {
-        printf("  %-18s %-26s %u SM, %.3g GFLOP/s DP, %.3g GB/s, %.0f W limit\n", dcsim_gpu_profile_name(p), dcsim_gpu_profile_model(p),
-               s->sm, s->peak_dp_flops / 1e9, s->memory_bw_bps / 1e9, s->power_limit_w);
+        printf("  %-18s %-26s %u SM, %.3g GFLOP/s DP, %.3g GB/s, %.0f W limit\n",
+               dcsim_gpu_profile_name(p), dcsim_gpu_profile_model(p), s->sm, s->peak_dp_flops / 1e9,
+               s->memory_bw_bps / 1e9, s->power_limit_w);
       }
       dcsim_gpu_profile_free(p);
     } else if (kind == DCSIM_KIND_DWARF) {
@@ -77,17 +98,24 @@ static int list_kind(dcsim_kind kind, dcsim_json *j, int json, dcsim_error *err)
       if ((rc = dcsim_dwarf_load(path, &d, err))) continue;
       if (json) {
         dcsim_json_obj_begin(j);
-        dcsim_json_key(j, "name"); dcsim_json_str(j, dcsim_dwarf_name(d));
-        dcsim_json_key(j, "device"); dcsim_json_str(j, dcsim_dwarf_device_of(d) == DCSIM_DWARF_GPU ? "gpu" : "cpu");
-        dcsim_json_key(j, "parameters"); dcsim_json_arr_begin(j);
-        for (size_t k = 0; k < dcsim_dwarf_n_params(d); k++) dcsim_json_str(j, dcsim_dwarf_param(d, k));
+        dcsim_json_key(j, "name");
+        dcsim_json_str(j, dcsim_dwarf_name(d));
+        dcsim_json_key(j, "device");
+        dcsim_json_str(j, dcsim_dwarf_device_of(d) == DCSIM_DWARF_GPU ? "gpu" : "cpu");
+        dcsim_json_key(j, "parameters");
+        dcsim_json_arr_begin(j);
+        for (size_t k = 0; k < dcsim_dwarf_n_params(d); k++)
+          dcsim_json_str(j, dcsim_dwarf_param(d, k));
         dcsim_json_arr_end(j);
-        dcsim_json_key(j, "cases"); dcsim_json_arr_begin(j);
-        for (size_t k = 0; k < dcsim_dwarf_n_cases(d); k++) dcsim_json_str(j, dcsim_dwarf_case(d, k));
+        dcsim_json_key(j, "cases");
+        dcsim_json_arr_begin(j);
+        for (size_t k = 0; k < dcsim_dwarf_n_cases(d); k++)
+          dcsim_json_str(j, dcsim_dwarf_case(d, k));
         dcsim_json_arr_end(j);
         dcsim_json_obj_end(j);
       } else {
-        printf("  %-18s %s; parameters", dcsim_dwarf_name(d), dcsim_dwarf_device_of(d) == DCSIM_DWARF_GPU ? "gpu" : "cpu");
+        printf("  %-18s %s; parameters", dcsim_dwarf_name(d),
+               dcsim_dwarf_device_of(d) == DCSIM_DWARF_GPU ? "gpu" : "cpu");
         for (size_t k = 0; k < dcsim_dwarf_n_params(d); k++) printf(" %s", dcsim_dwarf_param(d, k));
         printf("; cases");
         for (size_t k = 0; k < dcsim_dwarf_n_cases(d); k++) printf(" %s", dcsim_dwarf_case(d, k));
@@ -96,27 +124,35 @@ static int list_kind(dcsim_kind kind, dcsim_json *j, int json, dcsim_error *err)
       dcsim_dwarf_free(d);
     } else {
       if ((rc = dcsim_xml_validate_file(path, err))) continue;
-      if (json) dcsim_json_str(j, ents[i]->d_name);
-      else printf("  %s\n", ents[i]->d_name);
+      if (json)
+        dcsim_json_str(j, ents[i]->d_name);
+      else
+        printf("  %s\n", ents[i]->d_name);
     }
   }
   for (int i = 0; i < n; i++) free(ents[i]);
   free(ents);
-  if (json) dcsim_json_arr_end(j);
-  else printf("\n");
+  if (json)
+    dcsim_json_arr_end(j);
+  else
+    printf("\n");
   return rc;
 }
 
 int dcsim_cmd_list(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = {"text", "json", NULL};
+  static const char *const formats[] = { "text", "json", NULL };
   int fmt = 0;
   int rc = dcsim_arg_format(a, formats, &fmt, err);
   if (rc) return rc;
   dcsim_json j;
   dcsim_json_init(&j, stdout, 1);
   if (fmt) dcsim_json_obj_begin(&j);
-  for (int k = DCSIM_KIND_CPU; k <= DCSIM_KIND_WORKFLOW && !rc; k++) rc = list_kind((dcsim_kind)k, &j, fmt, err);
-  if (fmt && !rc) { dcsim_json_obj_end(&j); dcsim_json_end(&j); }
+  for (int k = DCSIM_KIND_CPU; k <= DCSIM_KIND_WORKFLOW && !rc; k++)
+    rc = list_kind((dcsim_kind)k, &j, fmt, err);
+  if (fmt && !rc) {
+    dcsim_json_obj_end(&j);
+    dcsim_json_end(&j);
+  }
   return rc;
 }
 
@@ -152,7 +188,10 @@ static int validate_profile_ref(dcsim_kind kind, const char *ref, const char *fi
   char path[4096];
   int rc = dcsim_catalog_resolve(kind, ref, NULL, line, path, sizeof path, err);
   if (rc) {
-    if (err) { snprintf(err->file, sizeof err->file, "%s", file); err->line = line; }
+    if (err) {
+      snprintf(err->file, sizeof err->file, "%s", file);
+      err->line = line;
+    }
     return rc;
   }
   if (kind == DCSIM_KIND_CPU) {
@@ -191,35 +230,51 @@ static int validate_workflow(const char *path, int depth, dcsim_error *err) {
     dcsim_dwarf_t *d = NULL;
     dcsim_dwarf_eval *ev = NULL;
     dcsim_binding b[64];
-    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, tt->dwarf, path, tt->line, dpath, sizeof dpath, err))) break;
+    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, tt->dwarf, path, tt->line, dpath,
+                                    sizeof dpath, err)))
+      break;
     if ((rc = dcsim_dwarf_load(dpath, &d, err))) break;
     int cpu_ok = dcsim_dwarf_has_cpu_model(d), gpu_ok = dcsim_dwarf_has_gpu_model(d);
     if ((tt->device == DCSIM_DEV_CPU && !cpu_ok) || (tt->device == DCSIM_DEV_GPU && !gpu_ok) ||
         (tt->device == DCSIM_DEV_ANY && !(cpu_ok && gpu_ok))) {
-      rc = DCSIM_ERR(err, DCSIM_EREF, path, tt->line, "<task name=\"%s\" device=\"%s\">: dwarf %s has %s", tt->name,
-                     tt->device == DCSIM_DEV_CPU ? "cpu" : tt->device == DCSIM_DEV_GPU ? "gpu" : "any", dcsim_dwarf_name(d),
-                     tt->device == DCSIM_DEV_CPU ? "no CPU model" : tt->device == DCSIM_DEV_GPU ? "no GPU model" : "not both a CPU and a GPU model");
+      rc = DCSIM_ERR(err, DCSIM_EREF, path, tt->line,
+                     "<task name=\"%s\" device=\"%s\">: dwarf %s has %s", tt->name,
+                     tt->device == DCSIM_DEV_CPU   ? "cpu"
+                     : tt->device == DCSIM_DEV_GPU ? "gpu"
+                                                   : "any",
+                     dcsim_dwarf_name(d),
+                     tt->device == DCSIM_DEV_CPU   ? "no CPU model"
+                     : tt->device == DCSIM_DEV_GPU ? "no GPU model"
+                                                   : "not both a CPU and a GPU model");
     } else if (tt->case_name && !dcsim_dwarf_has_case(d, tt->case_name)) {
-      rc = DCSIM_ERR(err, DCSIM_EREF, path, tt->line, "<task name=\"%s\">: dwarf %s has no case '%s'", tt->name,
-                     dcsim_dwarf_name(d), tt->case_name);
+      rc = DCSIM_ERR(err, DCSIM_EREF, path, tt->line,
+                     "<task name=\"%s\">: dwarf %s has no case '%s'", tt->name, dcsim_dwarf_name(d),
+                     tt->case_name);
     } else if (tt->n_sets > sizeof b / sizeof b[0]) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, tt->line, "<task name=\"%s\">: more than %zu <set> elements", tt->name,
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, tt->line,
+                     "<task name=\"%s\">: more than %zu <set> elements", tt->name,
                      sizeof b / sizeof b[0]);
     } else {
-      for (size_t k = 0; k < tt->n_sets; k++) b[k] = (dcsim_binding){tt->sets[k].name, tt->sets[k].value, path, tt->line};
+      for (size_t k = 0; k < tt->n_sets; k++)
+        b[k] = (dcsim_binding){ tt->sets[k].name, tt->sets[k].value, path, tt->line };
       for (size_t k = 0; !rc && k < dcsim_dwarf_n_params(d); k++) { /* every parameter given here */
         const char *pn = dcsim_dwarf_param(d, k);
         double v;
         int given = tt->case_name && dcsim_dwarf_case_value(d, tt->case_name, pn, &v, NULL) == 0;
         for (size_t j = 0; j < tt->n_sets && !given; j++) given = strcmp(tt->sets[j].name, pn) == 0;
         if (!given)
-          rc = DCSIM_ERR(err, DCSIM_EREF, path, tt->line, "<task name=\"%s\">: parameter %s of dwarf %s has no value (give case= or a <set>)",
-                         tt->name, pn, dcsim_dwarf_name(d));
+          rc = DCSIM_ERR(
+              err, DCSIM_EREF, path, tt->line,
+              "<task name=\"%s\">: parameter %s of dwarf %s has no value (give case= or a <set>)",
+              tt->name, pn, dcsim_dwarf_name(d));
       }
-      if (!rc && (rc = dcsim_dwarf_evaluate(d, tt->case_name, b, tt->n_sets, &ev, err)) && err && strcmp(err->file, path) != 0) {
+      if (!rc && (rc = dcsim_dwarf_evaluate(d, tt->case_name, b, tt->n_sets, &ev, err)) && err &&
+          strcmp(err->file, path) != 0) {
         char m[sizeof err->msg];
-        snprintf(m, sizeof m, "%s", err->msg); /* a formula of the dwarf: say which task evaluated it */
-        snprintf(err->msg, sizeof err->msg, "%.700s (task '%.100s' of %.150s:%d)", m, tt->name, path, tt->line);
+        snprintf(m, sizeof m, "%s",
+                 err->msg); /* a formula of the dwarf: say which task evaluated it */
+        snprintf(err->msg, sizeof err->msg, "%.700s (task '%.100s' of %.150s:%d)", m, tt->name,
+                 path, tt->line);
       }
     }
     dcsim_dwarf_eval_free(ev);
@@ -233,7 +288,8 @@ static int validate_workflow(const char *path, int depth, dcsim_error *err) {
 static int validate_workload(const char *path, int depth, dcsim_error *err) {
   dcsim_workload *wl = NULL;
   int rc = dcsim_workload_load(path, &wl, err);
-  for (size_t i = 0; !rc && i < wl->n_submissions; i++) rc = validate_file(wl->subs[i].workflow_path, depth + 1, err);
+  for (size_t i = 0; !rc && i < wl->n_submissions; i++)
+    rc = validate_file(wl->subs[i].workflow_path, depth + 1, err);
   if (!rc && wl->platform) rc = validate_file(wl->platform, depth + 1, err);
   dcsim_workload_free(wl);
   return rc;
@@ -250,7 +306,7 @@ static int validate_trace(const char *path, dcsim_trace_kind kind, dcsim_error *
   }
   dcsim_wfc *w = NULL;
   dcsim_workflow *wf = NULL;
-  dcsim_wfc_opts o = {0, 0, 0, 0};
+  dcsim_wfc_opts o = { 0, 0, 0, 0 };
   rc = dcsim_wfc_load(path, &w, err);
   if (!rc) rc = dcsim_wfc_workflow(w, &o, &wf, err);
   dcsim_workflow_free(wf);
@@ -293,8 +349,10 @@ int dcsim_cmd_validate(const dcsim_args *a, dcsim_error *err) {
     char root[64];
     dcsim_trace_kind tk = dcsim_trace_detect(a->positional[i]);
     int rc = validate_file(a->positional[i], 0, err);
-    if (!rc && tk) snprintf(root, sizeof root, "%s", tk == DCSIM_TRACE_SWF ? "SWF trace" : "WfCommons instance");
-    else if (!rc) rc = dcsim_xml_peek_root(a->positional[i], root, sizeof root, err);
+    if (!rc && tk)
+      snprintf(root, sizeof root, "%s", tk == DCSIM_TRACE_SWF ? "SWF trace" : "WfCommons instance");
+    else if (!rc)
+      rc = dcsim_xml_peek_root(a->positional[i], root, sizeof root, err);
     if (rc) return rc;
     if (!dcsim_arg_flag(a, "quiet")) printf("%s: valid %s\n", a->positional[i], root);
   }

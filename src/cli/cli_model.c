@@ -15,19 +15,23 @@ static int load_dwarf_arg(const dcsim_args *a, dcsim_dwarf_t **d, dcsim_error *e
   const char *ref = dcsim_arg(a, "dwarf");
   if (!ref) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--dwarf is required");
   char path[4096];
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, ref, NULL, dcsim_arg_index(a, "dwarf"), path, sizeof path, err);
+  int rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, ref, NULL, dcsim_arg_index(a, "dwarf"), path,
+                                 sizeof path, err);
   return rc ? rc : dcsim_dwarf_load(path, d, err);
 }
 
-static int load_cpu_arg(const dcsim_args *a, const char *opt, dcsim_cpu_profile_t **p, dcsim_error *err) {
+static int load_cpu_arg(const dcsim_args *a, const char *opt, dcsim_cpu_profile_t **p,
+                        dcsim_error *err) {
   char path[4096];
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, dcsim_arg(a, opt), NULL, dcsim_arg_index(a, opt), path, sizeof path, err);
+  int rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, dcsim_arg(a, opt), NULL, dcsim_arg_index(a, opt),
+                                 path, sizeof path, err);
   return rc ? rc : dcsim_cpu_profile_load(path, p, err);
 }
 
 static int load_gpu_arg(const dcsim_args *a, dcsim_gpu_profile_t **p, dcsim_error *err) {
   char path[4096];
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, dcsim_arg(a, "gpu"), NULL, dcsim_arg_index(a, "gpu"), path, sizeof path, err);
+  int rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, dcsim_arg(a, "gpu"), NULL,
+                                 dcsim_arg_index(a, "gpu"), path, sizeof path, err);
   return rc ? rc : dcsim_gpu_profile_load(path, p, err);
 }
 
@@ -43,10 +47,11 @@ static int parse_sets(const dcsim_args *a, dcsim_binding *b, char names[][64], s
     const char *eq = strchr(s, '=');
     double v;
     if (!eq || eq == s || (size_t)(eq - s) >= 64 || dcsim_parse_double(eq + 1, &v) != 0)
-      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", a->argi[k][i], "--set '%s': expected NAME=NUMBER", s);
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", a->argi[k][i],
+                       "--set '%s': expected NAME=NUMBER", s);
     memcpy(names[*n], s, (size_t)(eq - s));
     names[*n][eq - s] = '\0';
-    b[*n] = (dcsim_binding){names[*n], v, "command line", a->argi[k][i]};
+    b[*n] = (dcsim_binding){ names[*n], v, "command line", a->argi[k][i] };
     (*n)++;
   }
   return 0;
@@ -54,131 +59,212 @@ static int parse_sets(const dcsim_args *a, dcsim_binding *b, char names[][64], s
 
 static int parse_energy_form(const dcsim_args *a, dcsim_energy_form *f, dcsim_error *err) {
   const char *v = dcsim_arg(a, "energy-form");
-  if (!v || strcmp(v, "5.3") == 0) *f = DCSIM_ENERGY_53;
-  else if (strcmp(v, "5.2") == 0) *f = DCSIM_ENERGY_52;
-  else if (strcmp(v, "none") == 0) *f = DCSIM_ENERGY_NONE;
-  else return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "energy-form"), "--energy-form '%s': expected 5.3, 5.2 or none", v);
+  if (!v || strcmp(v, "5.3") == 0)
+    *f = DCSIM_ENERGY_53;
+  else if (strcmp(v, "5.2") == 0)
+    *f = DCSIM_ENERGY_52;
+  else if (strcmp(v, "none") == 0)
+    *f = DCSIM_ENERGY_NONE;
+  else
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "energy-form"),
+                     "--energy-form '%s': expected 5.3, 5.2 or none", v);
   return 0;
 }
 
-static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, const char *case_name) {
+static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p,
+                       const char *case_name) {
   const dcsim_dwarf_eval *ev = rq->ev;
-  printf("dwarf     %s%s%s\n", dcsim_dwarf_name(ev->dwarf), case_name ? " case " : "", case_name ? case_name : "");
+  printf("dwarf     %s%s%s\n", dcsim_dwarf_name(ev->dwarf), case_name ? " case " : "",
+         case_name ? case_name : "");
   if (p->cpu) {
     char fs[32];
     dcsim_cpu_state_freq_str(&rq->state, fs, sizeof fs);
-    printf("cpu       %s, %u node(s) x %u core(s) at %s GHz\n", dcsim_cpu_profile_name(rq->cpu), rq->nodes, rq->state.threads, fs);
-    printf("\n%-36s %12s %12s %12s %12s %12s %s\n", "loop (per node)", "W [flop]", "Q [byte]", "W*Tflop [s]", "Q*Tmop [s]", "T [s]", "bound");
+    printf("cpu       %s, %u node(s) x %u core(s) at %s GHz\n", dcsim_cpu_profile_name(rq->cpu),
+           rq->nodes, rq->state.threads, fs);
+    printf("\n%-36s %12s %12s %12s %12s %12s %s\n", "loop (per node)", "W [flop]", "Q [byte]",
+           "W*Tflop [s]", "Q*Tmop [s]", "T [s]", "bound");
     for (size_t l = 0; l < p->cpu->n_loops; l++) {
       const dcsim_loop_part *lp = &p->cpu->parts[l];
-      printf("%-36s %12.5e %12.5e %12.5e %12.5e %12.5e %s%s%s\n", lp->name, lp->work_flop, lp->traffic_byte,
-             lp->flop_time_s, lp->mem_time_s, lp->time_s, lp->compute_bound ? "compute" : "memory",
-             lp->level ? " " : "", lp->level ? lp->level : "");
+      printf("%-36s %12.5e %12.5e %12.5e %12.5e %12.5e %s%s%s\n", lp->name, lp->work_flop,
+             lp->traffic_byte, lp->flop_time_s, lp->mem_time_s, lp->time_s,
+             lp->compute_bound ? "compute" : "memory", lp->level ? " " : "",
+             lp->level ? lp->level : "");
     }
-    if (p->cpu->node_comm_s[0] > 0) printf("%-36s %64s %12.5e\n", "communication (§4.3)", "", p->cpu->node_comm_s[0]);
+    if (p->cpu->node_comm_s[0] > 0)
+      printf("%-36s %64s %12.5e\n", "communication (§4.3)", "", p->cpu->node_comm_s[0]);
   } else {
-    printf("gpu       %s%s%s\n", dcsim_gpu_profile_name(rq->gpu), rq->host_cpu ? ", host " : "", rq->host_cpu ? dcsim_cpu_profile_name(rq->host_cpu) : "");
-    printf("domain    N = %.6g, %u invocation(s) per kernel per call\n", ev->domain_size, ev->invocations);
+    printf("gpu       %s%s%s\n", dcsim_gpu_profile_name(rq->gpu), rq->host_cpu ? ", host " : "",
+           rq->host_cpu ? dcsim_cpu_profile_name(rq->host_cpu) : "");
+    printf("domain    N = %.6g, %u invocation(s) per kernel per call\n", ev->domain_size,
+           ev->invocations);
     if (p->multigpu)
-      printf("split     %u GPU(s) x %.6g points, %.4g GB of GPU memory each (at least %u GPU(s) needed)\n", p->multigpu->gpus,
-             p->multigpu->domain_per_gpu, p->multigpu->memory_per_gpu_byte / 1e9, p->multigpu->min_gpus);
-    printf("\n%-28s %12s %12s %12s %12s\n", "kernel", "compute [s]", "transfer [s]", "inactive [s]", "total [s]");
+      printf(
+          "split     %u GPU(s) x %.6g points, %.4g GB of GPU memory each (at least %u GPU(s) "
+          "needed)\n",
+          p->multigpu->gpus, p->multigpu->domain_per_gpu, p->multigpu->memory_per_gpu_byte / 1e9,
+          p->multigpu->min_gpus);
+    printf("\n%-28s %12s %12s %12s %12s\n", "kernel", "compute [s]", "transfer [s]", "inactive [s]",
+           "total [s]");
     for (size_t k = 0; k < p->gpu->n_kernels; k++) {
       const dcsim_kernel_part *kp = &p->gpu->parts[k];
-      printf("%-28s %12.4e %12.4e %12.4e %12.4e\n", kp->name, kp->compute_s, kp->transfer_s, kp->inactive_s, kp->time_s);
+      printf("%-28s %12.4e %12.4e %12.4e %12.4e\n", kp->name, kp->compute_s, kp->transfer_s,
+             kp->inactive_s, kp->time_s);
     }
     if (rq->gpu_small_domain)
-      printf("%-28s %51s %12.4e  (occupancy %.4g, launches and ramp)\n", "small-domain overhead", "", p->gpu->overhead_s,
-             p->gpu->n_kernels ? p->gpu->parts[0].occupancy : 1);
-    printf("%-28s %12.4e %12.4e %12.4e %12.4e\n", p->multigpu ? "dwarf (one GPU's part)" : "dwarf", p->gpu->compute_s,
-           p->gpu->transfer_s, p->gpu->inactive_s, p->gpu->time_s);
+      printf("%-28s %51s %12.4e  (occupancy %.4g, launches and ramp)\n", "small-domain overhead",
+             "", p->gpu->overhead_s, p->gpu->n_kernels ? p->gpu->parts[0].occupancy : 1);
+    printf("%-28s %12.4e %12.4e %12.4e %12.4e\n", p->multigpu ? "dwarf (one GPU's part)" : "dwarf",
+           p->gpu->compute_s, p->gpu->transfer_s, p->gpu->inactive_s, p->gpu->time_s);
     if (p->multigpu)
-      printf("%-28s %51s %12.4e\n%-28s %51s %12.4e\n", "host-device transfer", "", p->multigpu->transfer_s, "halo exchange", "",
-             p->multigpu->halo_s);
+      printf("%-28s %51s %12.4e\n%-28s %51s %12.4e\n", "host-device transfer", "",
+             p->multigpu->transfer_s, "halo exchange", "", p->multigpu->halo_s);
   }
   printf("\ntime      %.6g s\n", p->time_s);
   if (p->has_energy) {
-    if (p->cpu) printf("energy    %.6g J (PKG %.6g J, DRAM %.6g J)\n", p->energy_j, p->pkg_j, p->dram_j);
-    else printf("energy    %.6g J (%s %.6g J at S = %.4g of the power limit%s, host package %.6g J)%s\n", p->energy_j,
-                p->multigpu ? "GPUs" : "GPU", p->gpu_j, p->gpu_fraction, p->multigpu ? " each" : "", p->pkg_j,
-                rq->host_cpu ? "" : " [no --host-cpu: host excluded]");
+    if (p->cpu)
+      printf("energy    %.6g J (PKG %.6g J, DRAM %.6g J)\n", p->energy_j, p->pkg_j, p->dram_j);
+    else
+      printf(
+          "energy    %.6g J (%s %.6g J at S = %.4g of the power limit%s, host package %.6g J)%s\n",
+          p->energy_j, p->multigpu ? "GPUs" : "GPU", p->gpu_j, p->gpu_fraction,
+          p->multigpu ? " each" : "", p->pkg_j,
+          rq->host_cpu ? "" : " [no --host-cpu: host excluded]");
   } else {
     printf("energy    not computed (--energy-form none)\n");
   }
 }
 
-static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p, const char *case_name) {
+static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p,
+                       const char *case_name) {
   dcsim_json j;
   dcsim_json_init(&j, stdout, 1);
   dcsim_json_obj_begin(&j);
-  dcsim_json_key(&j, "dwarf"); dcsim_json_str(&j, dcsim_dwarf_name(rq->ev->dwarf));
-  dcsim_json_key(&j, "case"); if (case_name) dcsim_json_str(&j, case_name); else dcsim_json_null(&j);
-  dcsim_json_key(&j, "device"); dcsim_json_str(&j, p->cpu ? "cpu" : "gpu");
-  dcsim_json_key(&j, "time_s"); dcsim_json_num(&j, p->time_s);
-  dcsim_json_key(&j, "energy_j"); if (p->has_energy) dcsim_json_num(&j, p->energy_j); else dcsim_json_null(&j);
+  dcsim_json_key(&j, "dwarf");
+  dcsim_json_str(&j, dcsim_dwarf_name(rq->ev->dwarf));
+  dcsim_json_key(&j, "case");
+  if (case_name)
+    dcsim_json_str(&j, case_name);
+  else
+    dcsim_json_null(&j);
+  dcsim_json_key(&j, "device");
+  dcsim_json_str(&j, p->cpu ? "cpu" : "gpu");
+  dcsim_json_key(&j, "time_s");
+  dcsim_json_num(&j, p->time_s);
+  dcsim_json_key(&j, "energy_j");
+  if (p->has_energy)
+    dcsim_json_num(&j, p->energy_j);
+  else
+    dcsim_json_null(&j);
   if (p->cpu) {
     char fs[32];
     dcsim_cpu_state_freq_str(&rq->state, fs, sizeof fs);
-    dcsim_json_key(&j, "cpu"); dcsim_json_str(&j, dcsim_cpu_profile_name(rq->cpu));
-    dcsim_json_key(&j, "nodes"); dcsim_json_int(&j, rq->nodes);
-    dcsim_json_key(&j, "cores"); dcsim_json_int(&j, rq->state.threads);
-    dcsim_json_key(&j, "freq"); dcsim_json_str(&j, fs);
+    dcsim_json_key(&j, "cpu");
+    dcsim_json_str(&j, dcsim_cpu_profile_name(rq->cpu));
+    dcsim_json_key(&j, "nodes");
+    dcsim_json_int(&j, rq->nodes);
+    dcsim_json_key(&j, "cores");
+    dcsim_json_int(&j, rq->state.threads);
+    dcsim_json_key(&j, "freq");
+    dcsim_json_str(&j, fs);
     if (p->has_energy) {
-      dcsim_json_key(&j, "pkg_j"); dcsim_json_num(&j, p->pkg_j);
-      dcsim_json_key(&j, "dram_j"); dcsim_json_num(&j, p->dram_j);
-      dcsim_json_key(&j, "node_energy_j"); dcsim_json_num(&j, p->node_energy_j);
+      dcsim_json_key(&j, "pkg_j");
+      dcsim_json_num(&j, p->pkg_j);
+      dcsim_json_key(&j, "dram_j");
+      dcsim_json_num(&j, p->dram_j);
+      dcsim_json_key(&j, "node_energy_j");
+      dcsim_json_num(&j, p->node_energy_j);
     }
-    dcsim_json_key(&j, "comm_s"); dcsim_json_num(&j, p->cpu->node_comm_s[0]);
+    dcsim_json_key(&j, "comm_s");
+    dcsim_json_num(&j, p->cpu->node_comm_s[0]);
     dcsim_json_key(&j, "parts");
     dcsim_json_arr_begin(&j);
     for (size_t l = 0; l < p->cpu->n_loops; l++) {
       const dcsim_loop_part *lp = &p->cpu->parts[l];
       dcsim_json_obj_begin(&j);
-      dcsim_json_key(&j, "name"); dcsim_json_str(&j, lp->name);
-      dcsim_json_key(&j, "time_s"); dcsim_json_num(&j, lp->time_s);
-      dcsim_json_key(&j, "work_flop"); dcsim_json_num(&j, lp->work_flop);
-      dcsim_json_key(&j, "traffic_byte"); dcsim_json_num(&j, lp->traffic_byte);
-      dcsim_json_key(&j, "flop_time_s"); dcsim_json_num(&j, lp->flop_time_s);
-      dcsim_json_key(&j, "mem_time_s"); dcsim_json_num(&j, lp->mem_time_s);
-      dcsim_json_key(&j, "bound"); dcsim_json_str(&j, lp->compute_bound ? "compute" : "memory");
-      if (lp->level) { dcsim_json_key(&j, "level"); dcsim_json_str(&j, lp->level); }
+      dcsim_json_key(&j, "name");
+      dcsim_json_str(&j, lp->name);
+      dcsim_json_key(&j, "time_s");
+      dcsim_json_num(&j, lp->time_s);
+      dcsim_json_key(&j, "work_flop");
+      dcsim_json_num(&j, lp->work_flop);
+      dcsim_json_key(&j, "traffic_byte");
+      dcsim_json_num(&j, lp->traffic_byte);
+      dcsim_json_key(&j, "flop_time_s");
+      dcsim_json_num(&j, lp->flop_time_s);
+      dcsim_json_key(&j, "mem_time_s");
+      dcsim_json_num(&j, lp->mem_time_s);
+      dcsim_json_key(&j, "bound");
+      dcsim_json_str(&j, lp->compute_bound ? "compute" : "memory");
+      if (lp->level) {
+        dcsim_json_key(&j, "level");
+        dcsim_json_str(&j, lp->level);
+      }
       dcsim_json_obj_end(&j);
     }
     dcsim_json_arr_end(&j);
   } else {
-    dcsim_json_key(&j, "gpu"); dcsim_json_str(&j, dcsim_gpu_profile_name(rq->gpu));
-    dcsim_json_key(&j, "host_cpu"); if (rq->host_cpu) dcsim_json_str(&j, dcsim_cpu_profile_name(rq->host_cpu)); else dcsim_json_null(&j);
-    dcsim_json_key(&j, "domain_size"); dcsim_json_num(&j, rq->ev->domain_size);
-    dcsim_json_key(&j, "invocations_per_call"); dcsim_json_int(&j, rq->ev->invocations);
+    dcsim_json_key(&j, "gpu");
+    dcsim_json_str(&j, dcsim_gpu_profile_name(rq->gpu));
+    dcsim_json_key(&j, "host_cpu");
+    if (rq->host_cpu)
+      dcsim_json_str(&j, dcsim_cpu_profile_name(rq->host_cpu));
+    else
+      dcsim_json_null(&j);
+    dcsim_json_key(&j, "domain_size");
+    dcsim_json_num(&j, rq->ev->domain_size);
+    dcsim_json_key(&j, "invocations_per_call");
+    dcsim_json_int(&j, rq->ev->invocations);
     if (p->has_energy) {
-      dcsim_json_key(&j, "gpu_j"); dcsim_json_num(&j, p->gpu_j);
-      dcsim_json_key(&j, "host_pkg_j"); dcsim_json_num(&j, p->pkg_j);
-      dcsim_json_key(&j, "gpu_fraction"); dcsim_json_num(&j, p->gpu_fraction);
+      dcsim_json_key(&j, "gpu_j");
+      dcsim_json_num(&j, p->gpu_j);
+      dcsim_json_key(&j, "host_pkg_j");
+      dcsim_json_num(&j, p->pkg_j);
+      dcsim_json_key(&j, "gpu_fraction");
+      dcsim_json_num(&j, p->gpu_fraction);
     }
-    dcsim_json_key(&j, "compute_s"); dcsim_json_num(&j, p->gpu->compute_s);
-    dcsim_json_key(&j, "transfer_s"); dcsim_json_num(&j, p->gpu->transfer_s);
-    dcsim_json_key(&j, "inactive_s"); dcsim_json_num(&j, p->gpu->inactive_s);
-    if (rq->gpu_small_domain) { dcsim_json_key(&j, "small_domain_overhead_s"); dcsim_json_num(&j, p->gpu->overhead_s); }
+    dcsim_json_key(&j, "compute_s");
+    dcsim_json_num(&j, p->gpu->compute_s);
+    dcsim_json_key(&j, "transfer_s");
+    dcsim_json_num(&j, p->gpu->transfer_s);
+    dcsim_json_key(&j, "inactive_s");
+    dcsim_json_num(&j, p->gpu->inactive_s);
+    if (rq->gpu_small_domain) {
+      dcsim_json_key(&j, "small_domain_overhead_s");
+      dcsim_json_num(&j, p->gpu->overhead_s);
+    }
     if (p->multigpu) {
-      dcsim_json_key(&j, "gpus"); dcsim_json_int(&j, p->multigpu->gpus);
-      dcsim_json_key(&j, "min_gpus"); dcsim_json_int(&j, p->multigpu->min_gpus);
-      dcsim_json_key(&j, "domain_per_gpu"); dcsim_json_num(&j, p->multigpu->domain_per_gpu);
-      dcsim_json_key(&j, "memory_per_gpu_byte"); dcsim_json_num(&j, p->multigpu->memory_per_gpu_byte);
-      dcsim_json_key(&j, "kernel_s"); dcsim_json_num(&j, p->multigpu->kernel_s);
-      dcsim_json_key(&j, "host_transfer_s"); dcsim_json_num(&j, p->multigpu->transfer_s);
-      dcsim_json_key(&j, "halo_s"); dcsim_json_num(&j, p->multigpu->halo_s);
+      dcsim_json_key(&j, "gpus");
+      dcsim_json_int(&j, p->multigpu->gpus);
+      dcsim_json_key(&j, "min_gpus");
+      dcsim_json_int(&j, p->multigpu->min_gpus);
+      dcsim_json_key(&j, "domain_per_gpu");
+      dcsim_json_num(&j, p->multigpu->domain_per_gpu);
+      dcsim_json_key(&j, "memory_per_gpu_byte");
+      dcsim_json_num(&j, p->multigpu->memory_per_gpu_byte);
+      dcsim_json_key(&j, "kernel_s");
+      dcsim_json_num(&j, p->multigpu->kernel_s);
+      dcsim_json_key(&j, "host_transfer_s");
+      dcsim_json_num(&j, p->multigpu->transfer_s);
+      dcsim_json_key(&j, "halo_s");
+      dcsim_json_num(&j, p->multigpu->halo_s);
     }
     dcsim_json_key(&j, "parts");
     dcsim_json_arr_begin(&j);
     for (size_t k = 0; k < p->gpu->n_kernels; k++) {
       const dcsim_kernel_part *kp = &p->gpu->parts[k];
       dcsim_json_obj_begin(&j);
-      dcsim_json_key(&j, "name"); dcsim_json_str(&j, kp->name);
-      dcsim_json_key(&j, "time_s"); dcsim_json_num(&j, kp->time_s);
-      dcsim_json_key(&j, "compute_s"); dcsim_json_num(&j, kp->compute_s);
-      dcsim_json_key(&j, "transfer_s"); dcsim_json_num(&j, kp->transfer_s);
-      dcsim_json_key(&j, "inactive_s"); dcsim_json_num(&j, kp->inactive_s);
-      dcsim_json_key(&j, "G_e_used"); dcsim_json_num(&j, kp->G_e_used);
+      dcsim_json_key(&j, "name");
+      dcsim_json_str(&j, kp->name);
+      dcsim_json_key(&j, "time_s");
+      dcsim_json_num(&j, kp->time_s);
+      dcsim_json_key(&j, "compute_s");
+      dcsim_json_num(&j, kp->compute_s);
+      dcsim_json_key(&j, "transfer_s");
+      dcsim_json_num(&j, kp->transfer_s);
+      dcsim_json_key(&j, "inactive_s");
+      dcsim_json_num(&j, kp->inactive_s);
+      dcsim_json_key(&j, "G_e_used");
+      dcsim_json_num(&j, kp->G_e_used);
       dcsim_json_obj_end(&j);
     }
     dcsim_json_arr_end(&j);
@@ -200,16 +286,20 @@ static int parse_scan(const dcsim_args *a, unsigned *nodes, size_t *n, dcsim_err
     if (dcsim_parse_double(tok, &x) != 0 || x < 1 || x > 1e6 || x != floor(x) || *n == 64 ||
         (*n && x <= nodes[*n - 1]))
       return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", ai,
-                       "--nodes-scan '%s': expected up to 64 increasing whole numbers from 1 to 1000000, comma-separated", v);
+                       "--nodes-scan '%s': expected up to 64 increasing whole numbers from 1 to "
+                       "1000000, comma-separated",
+                       v);
     nodes[(*n)++] = (unsigned)x;
   }
-  if (*n == 0) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", ai, "--nodes-scan '%s': no node count", v);
+  if (*n == 0)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", ai, "--nodes-scan '%s': no node count", v);
   return 0;
 }
 
 /* `dcsim model --nodes-scan`: the model at each node count, the balance point marked
  * (dcsim_balance_point, D3.5 §6.1.2). */
-static int run_scan(const dcsim_args *a, dcsim_model_req *rq, const char *case_name, int fmt, dcsim_error *err) {
+static int run_scan(const dcsim_args *a, dcsim_model_req *rq, const char *case_name, int fmt,
+                    dcsim_error *err) {
   unsigned nodes[64];
   double t[64], comp[64], comm[64], e[64];
   size_t n = 0;
@@ -236,42 +326,71 @@ static int run_scan(const dcsim_args *a, dcsim_model_req *rq, const char *case_n
     dcsim_json j;
     dcsim_json_init(&j, stdout, 1);
     dcsim_json_obj_begin(&j);
-    dcsim_json_key(&j, "dwarf"); dcsim_json_str(&j, dcsim_dwarf_name(rq->ev->dwarf));
-    dcsim_json_key(&j, "case"); if (case_name) dcsim_json_str(&j, case_name); else dcsim_json_null(&j);
-    dcsim_json_key(&j, "cpu"); dcsim_json_str(&j, dcsim_cpu_profile_name(rq->cpu));
-    dcsim_json_key(&j, "cores"); dcsim_json_int(&j, rq->state.threads);
-    dcsim_json_key(&j, "freq"); dcsim_json_str(&j, fs);
-    dcsim_json_key(&j, "net_s_per_byte"); dcsim_json_num(&j, rq->net_s_per_byte);
-    dcsim_json_key(&j, "net_latency_s"); dcsim_json_num(&j, rq->net_latency_s);
-    dcsim_json_key(&j, "overlap"); dcsim_json_num(&j, f);
+    dcsim_json_key(&j, "dwarf");
+    dcsim_json_str(&j, dcsim_dwarf_name(rq->ev->dwarf));
+    dcsim_json_key(&j, "case");
+    if (case_name)
+      dcsim_json_str(&j, case_name);
+    else
+      dcsim_json_null(&j);
+    dcsim_json_key(&j, "cpu");
+    dcsim_json_str(&j, dcsim_cpu_profile_name(rq->cpu));
+    dcsim_json_key(&j, "cores");
+    dcsim_json_int(&j, rq->state.threads);
+    dcsim_json_key(&j, "freq");
+    dcsim_json_str(&j, fs);
+    dcsim_json_key(&j, "net_s_per_byte");
+    dcsim_json_num(&j, rq->net_s_per_byte);
+    dcsim_json_key(&j, "net_latency_s");
+    dcsim_json_num(&j, rq->net_latency_s);
+    dcsim_json_key(&j, "overlap");
+    dcsim_json_num(&j, f);
     dcsim_json_key(&j, "scan");
     dcsim_json_arr_begin(&j);
     for (size_t i = 0; i < n; i++) {
       dcsim_json_obj_begin(&j);
-      dcsim_json_key(&j, "nodes"); dcsim_json_int(&j, nodes[i]);
-      dcsim_json_key(&j, "time_s"); dcsim_json_num(&j, t[i]);
-      dcsim_json_key(&j, "compute_s"); dcsim_json_num(&j, comp[i]);
-      dcsim_json_key(&j, "comm_s"); dcsim_json_num(&j, comm[i]);
-      dcsim_json_key(&j, "energy_j"); if (has_e) dcsim_json_num(&j, e[i]); else dcsim_json_null(&j);
+      dcsim_json_key(&j, "nodes");
+      dcsim_json_int(&j, nodes[i]);
+      dcsim_json_key(&j, "time_s");
+      dcsim_json_num(&j, t[i]);
+      dcsim_json_key(&j, "compute_s");
+      dcsim_json_num(&j, comp[i]);
+      dcsim_json_key(&j, "comm_s");
+      dcsim_json_num(&j, comm[i]);
+      dcsim_json_key(&j, "energy_j");
+      if (has_e)
+        dcsim_json_num(&j, e[i]);
+      else
+        dcsim_json_null(&j);
       dcsim_json_obj_end(&j);
     }
     dcsim_json_arr_end(&j);
-    dcsim_json_key(&j, "balance_nodes"); dcsim_json_int(&j, nodes[b.balance]);
-    dcsim_json_key(&j, "balance_reached"); dcsim_json_bool(&j, b.reached);
-    dcsim_json_key(&j, "time_min_nodes"); dcsim_json_int(&j, nodes[b.time_min]);
-    dcsim_json_key(&j, "energy_min_nodes"); if (has_e) dcsim_json_int(&j, nodes[b.energy_min]); else dcsim_json_null(&j);
+    dcsim_json_key(&j, "balance_nodes");
+    dcsim_json_int(&j, nodes[b.balance]);
+    dcsim_json_key(&j, "balance_reached");
+    dcsim_json_bool(&j, b.reached);
+    dcsim_json_key(&j, "time_min_nodes");
+    dcsim_json_int(&j, nodes[b.time_min]);
+    dcsim_json_key(&j, "energy_min_nodes");
+    if (has_e)
+      dcsim_json_int(&j, nodes[b.energy_min]);
+    else
+      dcsim_json_null(&j);
     dcsim_json_obj_end(&j);
     dcsim_json_end(&j);
     return 0;
   }
-  printf("dwarf     %s%s%s\n", dcsim_dwarf_name(rq->ev->dwarf), case_name ? " case " : "", case_name ? case_name : "");
-  printf("cpu       %s, %u core(s) per node at %s GHz\n", dcsim_cpu_profile_name(rq->cpu), rq->state.threads, fs);
+  printf("dwarf     %s%s%s\n", dcsim_dwarf_name(rq->ev->dwarf), case_name ? " case " : "",
+         case_name ? case_name : "");
+  printf("cpu       %s, %u core(s) per node at %s GHz\n", dcsim_cpu_profile_name(rq->cpu),
+         rq->state.threads, fs);
   if (rq->net_s_per_byte > 0)
-    printf("network   %.6g B/s, latency %.6g s, overlap %.6g%s\n", 1 / rq->net_s_per_byte, rq->net_latency_s, f,
-           rq->overlap_set ? "" : " (the dwarf's)");
+    printf("network   %.6g B/s, latency %.6g s, overlap %.6g%s\n", 1 / rq->net_s_per_byte,
+           rq->net_latency_s, f, rq->overlap_set ? "" : " (the dwarf's)");
   else
     printf("network   none given: communication costs nothing (D3.5's perfect overlap)\n");
-  printf("\n%8s %14s %14s %14s %14s\n", "nodes", "time [s]", "compute [s]", "comm [s]", "energy [J]");
+  printf("\n%8s %14s %14s %14s %14s\n", "nodes", "time [s]", "compute [s]", "comm [s]",
+         "energy [J]");
   for (size_t i = 0; i < n; i++) {
     char es[32] = "-";
     if (has_e) snprintf(es, sizeof es, "%.6g", e[i]);
@@ -279,12 +398,13 @@ static int run_scan(const dcsim_args *a, dcsim_model_req *rq, const char *case_n
            b.reached && i == b.balance ? "  <- balance point: more nodes are not faster" : "",
            has_e && i == b.energy_min ? "  <- least energy" : "");
   }
-  if (!b.reached) printf("\nno balance point in this scan: the time still falls at %u nodes\n", nodes[n - 1]);
+  if (!b.reached)
+    printf("\nno balance point in this scan: the time still falls at %u nodes\n", nodes[n - 1]);
   return 0;
 }
 
 int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = {"text", "json", NULL};
+  static const char *const formats[] = { "text", "json", NULL };
   dcsim_dwarf_t *d = NULL;
   dcsim_dwarf_eval *ev = NULL;
   dcsim_cpu_profile_t *cpu = NULL, *host = NULL;
@@ -304,47 +424,93 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   if ((rc = load_dwarf_arg(a, &d, err))) goto out;
   const char *case_name = dcsim_arg(a, "case");
   if (case_name && !dcsim_dwarf_has_case(d, case_name)) {
-    rc = DCSIM_ERR(err, DCSIM_EREF, "command line", dcsim_arg_index(a, "case"), "dwarf %s has no case '%s' (see dcsim list)", dcsim_dwarf_name(d), case_name);
+    rc = DCSIM_ERR(err, DCSIM_EREF, "command line", dcsim_arg_index(a, "case"),
+                   "dwarf %s has no case '%s' (see dcsim list)", dcsim_dwarf_name(d), case_name);
     goto out;
   }
   if ((rc = dcsim_dwarf_evaluate(d, case_name, b, nb, &ev, err))) goto out;
   rq.ev = ev;
   /* --gpu selects the GPU model, --cpu the CPU model; a dwarf may have one or both */
   int use_gpu = dcsim_arg(a, "gpu") != NULL;
-  if (use_gpu && dcsim_arg(a, "cpu")) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "cpu"), "give --cpu or --gpu, not both (a GPU's host is --host-cpu)"); goto out; }
-  if (use_gpu && !dcsim_dwarf_has_gpu_model(d)) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "gpu"), "dwarf %s has no GPU model: --gpu does not apply", dcsim_dwarf_name(d)); goto out; }
-  if (!use_gpu && !dcsim_dwarf_has_cpu_model(d)) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "dwarf %s runs on a GPU: give --gpu PROFILE", dcsim_dwarf_name(d)); goto out; }
+  if (use_gpu && dcsim_arg(a, "cpu")) {
+    rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "cpu"),
+                   "give --cpu or --gpu, not both (a GPU's host is --host-cpu)");
+    goto out;
+  }
+  if (use_gpu && !dcsim_dwarf_has_gpu_model(d)) {
+    rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "gpu"),
+                   "dwarf %s has no GPU model: --gpu does not apply", dcsim_dwarf_name(d));
+    goto out;
+  }
+  if (!use_gpu && !dcsim_dwarf_has_cpu_model(d)) {
+    rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                   "dwarf %s runs on a GPU: give --gpu PROFILE", dcsim_dwarf_name(d));
+    goto out;
+  }
   if (!use_gpu) {
-    if (!dcsim_arg(a, "cpu")) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "dwarf %s runs on a CPU: give --cpu PROFILE", dcsim_dwarf_name(d)); goto out; }
-    if (dcsim_arg(a, "gpus")) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "gpus"), "--gpus applies to the GPU model only"); goto out; }
-    if (dcsim_arg_flag(a, "small-domain")) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "small-domain"), "--small-domain applies to the GPU model only"); goto out; }
+    if (!dcsim_arg(a, "cpu")) {
+      rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "dwarf %s runs on a CPU: give --cpu PROFILE", dcsim_dwarf_name(d));
+      goto out;
+    }
+    if (dcsim_arg(a, "gpus")) {
+      rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "gpus"),
+                     "--gpus applies to the GPU model only");
+      goto out;
+    }
+    if (dcsim_arg_flag(a, "small-domain")) {
+      rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "small-domain"),
+                     "--small-domain applies to the GPU model only");
+      goto out;
+    }
     if ((rc = load_cpu_arg(a, "cpu", &cpu, err))) goto out;
     rq.cpu = cpu;
     if ((rc = dcsim_arg_uint(a, "nodes", 1, &rq.nodes, err))) goto out;
-    if (dcsim_arg(a, "nodes") && dcsim_arg(a, "nodes-scan")) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "nodes-scan"), "give --nodes or --nodes-scan, not both"); goto out; }
+    if (dcsim_arg(a, "nodes") && dcsim_arg(a, "nodes-scan")) {
+      rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "nodes-scan"),
+                     "give --nodes or --nodes-scan, not both");
+      goto out;
+    }
     if ((rc = dcsim_arg_uint(a, "cores", 1, &rq.state.threads, err))) goto out;
     if ((rc = dcsim_cpu_profile_freq(cpu, dcsim_arg(a, "freq"), &rq.state, err))) {
-      if (err) { snprintf(err->file, sizeof err->file, "command line"); err->line = dcsim_arg_index(a, "freq"); }
+      if (err) {
+        snprintf(err->file, sizeof err->file, "command line");
+        err->line = dcsim_arg_index(a, "freq");
+      }
       goto out;
     }
     double bw = 0;
     if ((rc = dcsim_arg_double(a, "net-bw-bps", 0, &bw, err))) goto out;
-    if (dcsim_arg(a, "net-bw-bps") && !(bw > 0)) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "net-bw-bps"), "--net-bw-bps must be positive"); goto out; }
+    if (dcsim_arg(a, "net-bw-bps") && !(bw > 0)) {
+      rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "net-bw-bps"),
+                     "--net-bw-bps must be positive");
+      goto out;
+    }
     rq.net_s_per_byte = bw > 0 ? 1.0 / bw : 0; /* §4.3: T_single, time to send one byte */
     if ((rc = dcsim_arg_double(a, "net-latency-s", 0, &rq.net_latency_s, err))) goto out;
     if (dcsim_arg(a, "overlap")) {
       rq.overlap_set = 1;
       if ((rc = dcsim_arg_double(a, "overlap", 0, &rq.overlap, err))) goto out;
-      if (rq.overlap > 1) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "overlap"), "--overlap '%s': expected a fraction from 0 to 1", dcsim_arg(a, "overlap")); goto out; }
+      if (rq.overlap > 1) {
+        rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "overlap"),
+                       "--overlap '%s': expected a fraction from 0 to 1", dcsim_arg(a, "overlap"));
+        goto out;
+      }
     }
     if (dcsim_arg(a, "nodes-scan")) {
       rc = run_scan(a, &rq, case_name, fmt, err);
       goto out;
     }
   } else {
-    const char *cpu_only[] = {"cpu", "nodes", "cores", "freq", "net-bw-bps", "net-latency-s", "overlap", "nodes-scan"};
+    const char *cpu_only[] = { "cpu",        "nodes",         "cores",   "freq",
+                               "net-bw-bps", "net-latency-s", "overlap", "nodes-scan" };
     for (size_t i = 0; i < 8; i++)
-      if (dcsim_arg(a, cpu_only[i])) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, cpu_only[i]), "dwarf %s runs on the GPU here: --%s does not apply", dcsim_dwarf_name(d), cpu_only[i]); goto out; }
+      if (dcsim_arg(a, cpu_only[i])) {
+        rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, cpu_only[i]),
+                       "dwarf %s runs on the GPU here: --%s does not apply", dcsim_dwarf_name(d),
+                       cpu_only[i]);
+        goto out;
+      }
     if ((rc = load_gpu_arg(a, &gpu, err))) goto out;
     rq.gpu = gpu;
     rq.gpu_small_domain = dcsim_arg_flag(a, "small-domain");
@@ -353,8 +519,10 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
     rq.host_cpu = host;
   }
   if ((rc = dcsim_model_run(&rq, &pred, err))) goto out;
-  if (fmt == 1) print_json(&rq, &pred, case_name);
-  else print_text(&rq, &pred, case_name);
+  if (fmt == 1)
+    print_json(&rq, &pred, case_name);
+  else
+    print_text(&rq, &pred, case_name);
 out:
   dcsim_prediction_release(&pred);
   dcsim_dwarf_eval_free(ev);
@@ -366,16 +534,17 @@ out:
 }
 
 int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = {"text", "json", NULL};
+  static const char *const formats[] = { "text", "json", NULL };
   dcsim_dwarf_t *d = NULL;
   dcsim_cpu_profile_t *cpu = NULL;
   int fmt = 0, rc;
-  dcsim_cpu_state st = {0, NULL, 0};
+  dcsim_cpu_state st = { 0, NULL, 0 };
   unsigned nodes = 1;
   double t = 0;
   if ((rc = dcsim_arg_format(a, formats, &fmt, err))) goto out;
   if (!dcsim_arg(a, "cpu") || !dcsim_arg(a, "cores") || !dcsim_arg(a, "time")) {
-    rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "dcsim energy needs --dwarf, --cpu, --cores and --time");
+    rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                   "dcsim energy needs --dwarf, --cpu, --cores and --time");
     goto out;
   }
   if ((rc = dcsim_arg_uint(a, "cores", 1, &st.threads, err))) goto out;
@@ -389,21 +558,28 @@ int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err) {
   if ((rc = dcsim_dwarf_energy_coeffs(d, &ec, err))) goto out;
   if ((rc = dcsim_cpu_profile_power(cpu, &st, &pw, err))) goto out;
   dcsim_cpu_energy e = dcsim_energy_cpu_53(&ec, &pw, t); /* §5.3 */
-  double pkg = e.pkg_j * nodes, dram = e.dram_j * nodes;  /* §5.6 */
+  double pkg = e.pkg_j * nodes, dram = e.dram_j * nodes; /* §5.6 */
   if (fmt == 1) {
     dcsim_json j;
     dcsim_json_init(&j, stdout, 1);
     dcsim_json_obj_begin(&j);
-    dcsim_json_key(&j, "pkg_j"); dcsim_json_num(&j, pkg);
-    dcsim_json_key(&j, "dram_j"); dcsim_json_num(&j, dram);
-    dcsim_json_key(&j, "energy_j"); dcsim_json_num(&j, pkg + dram);
-    dcsim_json_key(&j, "time_s"); dcsim_json_num(&j, t);
-    dcsim_json_key(&j, "nodes"); dcsim_json_int(&j, nodes);
-    dcsim_json_key(&j, "cores"); dcsim_json_int(&j, st.threads);
+    dcsim_json_key(&j, "pkg_j");
+    dcsim_json_num(&j, pkg);
+    dcsim_json_key(&j, "dram_j");
+    dcsim_json_num(&j, dram);
+    dcsim_json_key(&j, "energy_j");
+    dcsim_json_num(&j, pkg + dram);
+    dcsim_json_key(&j, "time_s");
+    dcsim_json_num(&j, t);
+    dcsim_json_key(&j, "nodes");
+    dcsim_json_int(&j, nodes);
+    dcsim_json_key(&j, "cores");
+    dcsim_json_int(&j, st.threads);
     dcsim_json_obj_end(&j);
     dcsim_json_end(&j);
   } else {
-    printf("%s on %s, %u node(s) x %u core(s), %.6g s\n", dcsim_dwarf_name(d), dcsim_cpu_profile_name(cpu), nodes, st.threads, t);
+    printf("%s on %s, %u node(s) x %u core(s), %.6g s\n", dcsim_dwarf_name(d),
+           dcsim_cpu_profile_name(cpu), nodes, st.threads, t);
     printf("PKG     %.6g J\nDRAM    %.6g J\nenergy  %.6g J\n", pkg, dram, pkg + dram);
   }
 out:

@@ -6,8 +6,8 @@
 #include "dcsim/cli.h"
 #include "dcsim/engine.h"
 #include "dcsim/json.h"
-#include "dcsim/plot.h"
 #include "dcsim/metrics.h"
+#include "dcsim/plot.h"
 #include "dcsim/results.h"
 #include "dcsim/scenario.h"
 #include "dcsim/sched.h"
@@ -16,10 +16,14 @@
 static void json_stat(dcsim_json *j, const char *key, const dcsim_stat *st) {
   dcsim_json_key(j, key);
   dcsim_json_obj_begin(j);
-  dcsim_json_key(j, "mean"); dcsim_json_num(j, st->mean);
-  dcsim_json_key(j, "median"); dcsim_json_num(j, st->median);
-  dcsim_json_key(j, "p95"); dcsim_json_num(j, st->p95);
-  dcsim_json_key(j, "max"); dcsim_json_num(j, st->max);
+  dcsim_json_key(j, "mean");
+  dcsim_json_num(j, st->mean);
+  dcsim_json_key(j, "median");
+  dcsim_json_num(j, st->median);
+  dcsim_json_key(j, "p95");
+  dcsim_json_num(j, st->p95);
+  dcsim_json_key(j, "max");
+  dcsim_json_num(j, st->max);
   dcsim_json_obj_end(j);
 }
 
@@ -29,28 +33,44 @@ static double busy_fraction(const dcsim_run_stats *st) {
   return mk > 0 && st->n_nodes ? busy / (mk * st->n_nodes) : 0;
 }
 
-static void print_json(const dcsim_scenario *s, const dcsim_run_stats *st, const dcsim_metrics_summary *ms,
-                       dcsim_job_policy jp, dcsim_task_policy tp, int64_t run_id) {
+static void print_json(const dcsim_scenario *s, const dcsim_run_stats *st,
+                       const dcsim_metrics_summary *ms, dcsim_job_policy jp, dcsim_task_policy tp,
+                       int64_t run_id) {
   dcsim_json j;
   dcsim_json_init(&j, stdout, 1);
   dcsim_json_obj_begin(&j);
-  dcsim_json_key(&j, "input"); dcsim_json_str(&j, s->input_path);
-  dcsim_json_key(&j, "platform"); dcsim_json_str(&j, s->platform->name);
-  dcsim_json_key(&j, "policy"); {
+  dcsim_json_key(&j, "input");
+  dcsim_json_str(&j, s->input_path);
+  dcsim_json_key(&j, "platform");
+  dcsim_json_str(&j, s->platform->name);
+  dcsim_json_key(&j, "policy");
+  {
     char pol[32];
     snprintf(pol, sizeof pol, "%s+%s", dcsim_sched_job_name(jp), dcsim_sched_task_name(tp));
     dcsim_json_str(&j, pol);
   }
-  dcsim_json_key(&j, "time_to_solution_s"); dcsim_json_num(&j, (double)st->makespan_ns * 1e-9);
-  dcsim_json_key(&j, "energy_to_solution_j"); dcsim_json_num(&j, st->energy_j);
-  dcsim_json_key(&j, "unallocated_idle_j"); dcsim_json_num(&j, st->unallocated_idle_j);
-  dcsim_json_key(&j, "tasks"); dcsim_json_int(&j, (long long)st->tasks);
-  dcsim_json_key(&j, "jobs"); dcsim_json_int(&j, (long long)st->n_jobs);
-  dcsim_json_key(&j, "events"); dcsim_json_int(&j, (long long)st->events);
-  dcsim_json_key(&j, "nodes"); dcsim_json_int(&j, st->n_nodes);
-  dcsim_json_key(&j, "utilisation"); dcsim_json_num(&j, busy_fraction(st));
-  if (run_id > 0) { dcsim_json_key(&j, "run_id"); dcsim_json_int(&j, run_id); }
-  dcsim_json_key(&j, "allocated"); dcsim_json_num(&j, ms->allocated);
+  dcsim_json_key(&j, "time_to_solution_s");
+  dcsim_json_num(&j, (double)st->makespan_ns * 1e-9);
+  dcsim_json_key(&j, "energy_to_solution_j");
+  dcsim_json_num(&j, st->energy_j);
+  dcsim_json_key(&j, "unallocated_idle_j");
+  dcsim_json_num(&j, st->unallocated_idle_j);
+  dcsim_json_key(&j, "tasks");
+  dcsim_json_int(&j, (long long)st->tasks);
+  dcsim_json_key(&j, "jobs");
+  dcsim_json_int(&j, (long long)st->n_jobs);
+  dcsim_json_key(&j, "events");
+  dcsim_json_int(&j, (long long)st->events);
+  dcsim_json_key(&j, "nodes");
+  dcsim_json_int(&j, st->n_nodes);
+  dcsim_json_key(&j, "utilisation");
+  dcsim_json_num(&j, busy_fraction(st));
+  if (run_id > 0) {
+    dcsim_json_key(&j, "run_id");
+    dcsim_json_int(&j, run_id);
+  }
+  dcsim_json_key(&j, "allocated");
+  dcsim_json_num(&j, ms->allocated);
   dcsim_json_key(&j, "statistics"); /* doc/workloads.md */
   dcsim_json_obj_begin(&j);
   json_stat(&j, "wait_s", &ms->wait_s);
@@ -60,15 +80,19 @@ static void print_json(const dcsim_scenario *s, const dcsim_run_stats *st, const
   dcsim_json_obj_end(&j);
   dcsim_json_key(&j, "power_management");
   dcsim_json_obj_begin(&j);
-  dcsim_json_key(&j, "boots"); dcsim_json_int(&j, (long long)st->boots);
-  dcsim_json_key(&j, "shutdowns"); dcsim_json_int(&j, (long long)st->shutdowns);
+  dcsim_json_key(&j, "boots");
+  dcsim_json_int(&j, (long long)st->boots);
+  dcsim_json_key(&j, "shutdowns");
+  dcsim_json_int(&j, (long long)st->shutdowns);
   double off = 0;
   for (unsigned i = 0; i < st->n_nodes; i++) off += st->node_off_s[i];
-  dcsim_json_key(&j, "off_node_s"); dcsim_json_num(&j, off);
+  dcsim_json_key(&j, "off_node_s");
+  dcsim_json_num(&j, off);
   dcsim_json_obj_end(&j);
   dcsim_json_key(&j, "utilisation_over_time");
   dcsim_json_obj_begin(&j);
-  dcsim_json_key(&j, "bucket_s"); dcsim_json_num(&j, st->bucket_s);
+  dcsim_json_key(&j, "bucket_s");
+  dcsim_json_num(&j, st->bucket_s);
   for (int which = 0; which < 2; which++) {
     dcsim_json_key(&j, which ? "allocated" : "busy");
     dcsim_json_arr_begin(&j);
@@ -84,25 +108,42 @@ static void print_json(const dcsim_scenario *s, const dcsim_run_stats *st, const
     const dcsim_trace_info *tr = s->trace;
     dcsim_json_key(&j, "trace");
     dcsim_json_obj_begin(&j);
-    dcsim_json_key(&j, "kind"); dcsim_json_str(&j, tr->kind == DCSIM_TRACE_SWF ? "swf" : "wfcommons");
+    dcsim_json_key(&j, "kind");
+    dcsim_json_str(&j, tr->kind == DCSIM_TRACE_SWF ? "swf" : "wfcommons");
     if (tr->kind == DCSIM_TRACE_WFCOMMONS) {
       dcsim_json_key(&j, "recorded_makespan_s");
-      if (tr->recorded_makespan_s >= 0) dcsim_json_num(&j, tr->recorded_makespan_s); else dcsim_json_null(&j);
+      if (tr->recorded_makespan_s >= 0)
+        dcsim_json_num(&j, tr->recorded_makespan_s);
+      else
+        dcsim_json_null(&j);
     } else {
-      dcsim_json_key(&j, "jobs_read"); dcsim_json_int(&j, (long long)tr->jobs_read);
-      dcsim_json_key(&j, "jobs_replayed"); dcsim_json_int(&j, (long long)tr->jobs_kept);
-      dcsim_json_key(&j, "mapped_to_dwarfs"); dcsim_json_int(&j, (long long)tr->mapped);
-      dcsim_json_key(&j, "failed_replayed"); dcsim_json_int(&j, (long long)tr->failed);
-      dcsim_json_key(&j, "skipped_cancelled"); dcsim_json_int(&j, (long long)tr->skipped_cancelled);
-      dcsim_json_key(&j, "skipped_unknown"); dcsim_json_int(&j, (long long)tr->skipped_unknown);
-      dcsim_json_key(&j, "skipped_partial"); dcsim_json_int(&j, (long long)tr->skipped_partial);
-      dcsim_json_key(&j, "skipped_unmatched"); dcsim_json_int(&j, (long long)tr->skipped_unmatched);
-      dcsim_json_key(&j, "processors_per_node"); dcsim_json_int(&j, tr->procs_per_node);
-      static const char *const hk[] = {"max_nodes", "max_procs", "unix_start_time"}; /* SWF header, null if absent */
-      long long hv[] = {tr->max_nodes, tr->max_procs, tr->unix_start_time};
+      dcsim_json_key(&j, "jobs_read");
+      dcsim_json_int(&j, (long long)tr->jobs_read);
+      dcsim_json_key(&j, "jobs_replayed");
+      dcsim_json_int(&j, (long long)tr->jobs_kept);
+      dcsim_json_key(&j, "mapped_to_dwarfs");
+      dcsim_json_int(&j, (long long)tr->mapped);
+      dcsim_json_key(&j, "failed_replayed");
+      dcsim_json_int(&j, (long long)tr->failed);
+      dcsim_json_key(&j, "skipped_cancelled");
+      dcsim_json_int(&j, (long long)tr->skipped_cancelled);
+      dcsim_json_key(&j, "skipped_unknown");
+      dcsim_json_int(&j, (long long)tr->skipped_unknown);
+      dcsim_json_key(&j, "skipped_partial");
+      dcsim_json_int(&j, (long long)tr->skipped_partial);
+      dcsim_json_key(&j, "skipped_unmatched");
+      dcsim_json_int(&j, (long long)tr->skipped_unmatched);
+      dcsim_json_key(&j, "processors_per_node");
+      dcsim_json_int(&j, tr->procs_per_node);
+      static const char *const hk[] = { "max_nodes", "max_procs",
+                                        "unix_start_time" }; /* SWF header, null if absent */
+      long long hv[] = { tr->max_nodes, tr->max_procs, tr->unix_start_time };
       for (int k = 0; k < 3; k++) {
         dcsim_json_key(&j, hk[k]);
-        if (hv[k] >= 0) dcsim_json_int(&j, hv[k]); else dcsim_json_null(&j);
+        if (hv[k] >= 0)
+          dcsim_json_int(&j, hv[k]);
+        else
+          dcsim_json_null(&j);
       }
     }
     dcsim_json_obj_end(&j);
@@ -112,24 +153,45 @@ static void print_json(const dcsim_scenario *s, const dcsim_run_stats *st, const
   for (size_t k = 0; k < st->n_jobs; k++) {
     const dcsim_job_stats *js = &st->jobs[k];
     dcsim_json_obj_begin(&j);
-    dcsim_json_key(&j, "name"); dcsim_json_str(&j, s->wfs[s->jobs[k].wf].wf->name);
-    dcsim_json_key(&j, "instance"); dcsim_json_int(&j, s->jobs[k].instance);
-    dcsim_json_key(&j, "submit_s"); dcsim_json_num(&j, (double)js->submit_ns * 1e-9);
-    dcsim_json_key(&j, "start_s"); dcsim_json_num(&j, (double)js->start_ns * 1e-9);
-    dcsim_json_key(&j, "end_s"); dcsim_json_num(&j, (double)js->end_ns * 1e-9);
-    dcsim_json_key(&j, "wait_s"); dcsim_json_num(&j, (double)(js->start_ns - js->submit_ns) * 1e-9);
-    dcsim_json_key(&j, "time_to_solution_s"); dcsim_json_num(&j, (double)(js->end_ns - js->submit_ns) * 1e-9);
-    dcsim_json_key(&j, "energy_to_solution_j"); dcsim_json_num(&j, js->energy_j);
-    dcsim_json_key(&j, "task_energy_j"); dcsim_json_num(&j, js->task_energy_j);
-    dcsim_json_key(&j, "held_idle_j"); dcsim_json_num(&j, js->energy_j - js->task_energy_j);
-    dcsim_json_key(&j, "tasks"); dcsim_json_int(&j, js->tasks);
+    dcsim_json_key(&j, "name");
+    dcsim_json_str(&j, s->wfs[s->jobs[k].wf].wf->name);
+    dcsim_json_key(&j, "instance");
+    dcsim_json_int(&j, s->jobs[k].instance);
+    dcsim_json_key(&j, "submit_s");
+    dcsim_json_num(&j, (double)js->submit_ns * 1e-9);
+    dcsim_json_key(&j, "start_s");
+    dcsim_json_num(&j, (double)js->start_ns * 1e-9);
+    dcsim_json_key(&j, "end_s");
+    dcsim_json_num(&j, (double)js->end_ns * 1e-9);
+    dcsim_json_key(&j, "wait_s");
+    dcsim_json_num(&j, (double)(js->start_ns - js->submit_ns) * 1e-9);
+    dcsim_json_key(&j, "time_to_solution_s");
+    dcsim_json_num(&j, (double)(js->end_ns - js->submit_ns) * 1e-9);
+    dcsim_json_key(&j, "energy_to_solution_j");
+    dcsim_json_num(&j, js->energy_j);
+    dcsim_json_key(&j, "task_energy_j");
+    dcsim_json_num(&j, js->task_energy_j);
+    dcsim_json_key(&j, "held_idle_j");
+    dcsim_json_num(&j, js->energy_j - js->task_energy_j);
+    dcsim_json_key(&j, "tasks");
+    dcsim_json_int(&j, js->tasks);
     dcsim_job_metrics m = dcsim_metrics_job(js);
-    dcsim_json_key(&j, "flow_s"); dcsim_json_num(&j, m.flow_s);
-    dcsim_json_key(&j, "slowdown"); dcsim_json_num(&j, m.slowdown);
-    dcsim_json_key(&j, "bounded_slowdown"); dcsim_json_num(&j, m.bounded_slowdown);
-    dcsim_json_key(&j, "boot_wait_s"); dcsim_json_num(&j, (double)(js->start_ns - js->alloc_ns) * 1e-9);
-    if (s->jobs[k].trace_job) { dcsim_json_key(&j, "trace_job"); dcsim_json_int(&j, s->jobs[k].trace_job); }
-    if (s->jobs[k].trace_procs) { dcsim_json_key(&j, "procs"); dcsim_json_int(&j, s->jobs[k].trace_procs); }
+    dcsim_json_key(&j, "flow_s");
+    dcsim_json_num(&j, m.flow_s);
+    dcsim_json_key(&j, "slowdown");
+    dcsim_json_num(&j, m.slowdown);
+    dcsim_json_key(&j, "bounded_slowdown");
+    dcsim_json_num(&j, m.bounded_slowdown);
+    dcsim_json_key(&j, "boot_wait_s");
+    dcsim_json_num(&j, (double)(js->start_ns - js->alloc_ns) * 1e-9);
+    if (s->jobs[k].trace_job) {
+      dcsim_json_key(&j, "trace_job");
+      dcsim_json_int(&j, s->jobs[k].trace_job);
+    }
+    if (s->jobs[k].trace_procs) {
+      dcsim_json_key(&j, "procs");
+      dcsim_json_int(&j, s->jobs[k].trace_procs);
+    }
     dcsim_json_obj_end(&j);
   }
   dcsim_json_arr_end(&j);
@@ -140,12 +202,18 @@ static void print_json(const dcsim_scenario *s, const dcsim_run_stats *st, const
     const dcsim_node_group *ng = s->groups[g].g;
     const dcsim_group_stats *gs = &st->groups[g];
     dcsim_json_obj_begin(&j);
-    dcsim_json_key(&j, "name"); dcsim_json_str(&j, ng->name);
-    dcsim_json_key(&j, "nodes"); dcsim_json_int(&j, ng->count);
-    dcsim_json_key(&j, "energy_j"); dcsim_json_num(&j, gs->energy_j);
-    dcsim_json_key(&j, "busy_node_s"); dcsim_json_num(&j, gs->busy_node_s);
-    dcsim_json_key(&j, "utilisation"); dcsim_json_num(&j, mk > 0 ? gs->busy_node_s / (mk * ng->count) : 0);
-    dcsim_json_key(&j, "allocated"); dcsim_json_num(&j, mk > 0 ? gs->alloc_node_s / (mk * ng->count) : 0);
+    dcsim_json_key(&j, "name");
+    dcsim_json_str(&j, ng->name);
+    dcsim_json_key(&j, "nodes");
+    dcsim_json_int(&j, ng->count);
+    dcsim_json_key(&j, "energy_j");
+    dcsim_json_num(&j, gs->energy_j);
+    dcsim_json_key(&j, "busy_node_s");
+    dcsim_json_num(&j, gs->busy_node_s);
+    dcsim_json_key(&j, "utilisation");
+    dcsim_json_num(&j, mk > 0 ? gs->busy_node_s / (mk * ng->count) : 0);
+    dcsim_json_key(&j, "allocated");
+    dcsim_json_num(&j, mk > 0 ? gs->alloc_node_s / (mk * ng->count) : 0);
     dcsim_json_obj_end(&j);
   }
   dcsim_json_arr_end(&j);
@@ -153,51 +221,62 @@ static void print_json(const dcsim_scenario *s, const dcsim_run_stats *st, const
   dcsim_json_end(&j);
 }
 
-static void print_text(const dcsim_scenario *s, const dcsim_run_stats *st, const dcsim_metrics_summary *ms,
-                       dcsim_job_policy jp, dcsim_task_policy tp, int64_t run_id, const char *db) {
+static void print_text(const dcsim_scenario *s, const dcsim_run_stats *st,
+                       const dcsim_metrics_summary *ms, dcsim_job_policy jp, dcsim_task_policy tp,
+                       int64_t run_id, const char *db) {
   double mk = (double)st->makespan_ns * 1e-9;
-  printf("input       %s\nplatform    %s (%u nodes)\n", s->input_path, s->platform->name, st->n_nodes);
+  printf("input       %s\nplatform    %s (%u nodes)\n", s->input_path, s->platform->name,
+         st->n_nodes);
   for (size_t g = 0; g < s->n_groups; g++) {
     const dcsim_group_rt *gr = &s->groups[g];
-    printf("  %-10s %5u x %u-socket %s", gr->g->name, gr->g->count, gr->g->sockets, dcsim_cpu_profile_name(gr->cpu));
+    printf("  %-10s %5u x %u-socket %s", gr->g->name, gr->g->count, gr->g->sockets,
+           dcsim_cpu_profile_name(gr->cpu));
     if (gr->gpu) printf(" + %u x %s", gr->g->gpus_per_node, dcsim_gpu_profile_name(gr->gpu));
     printf(", idle %.4g W/node\n", gr->idle_w);
   }
   printf("policy      %s+%s\n", dcsim_sched_job_name(jp), dcsim_sched_task_name(tp));
-  printf("simulated   %zu job(s), %llu task(s), %llu events\n\n", st->n_jobs, (unsigned long long)st->tasks,
-         (unsigned long long)st->events);
+  printf("simulated   %zu job(s), %llu task(s), %llu events\n\n", st->n_jobs,
+         (unsigned long long)st->tasks, (unsigned long long)st->events);
   printf("time-to-solution    %.6g s\n", mk);
-  printf("energy-to-solution  %.6g J (%.6g kWh), of which %.6g J idle on nodes no job held\n", st->energy_j,
-         st->energy_j / 3.6e6, st->unallocated_idle_j);
+  printf("energy-to-solution  %.6g J (%.6g kWh), of which %.6g J idle on nodes no job held\n",
+         st->energy_j, st->energy_j / 3.6e6, st->unallocated_idle_j);
   printf("utilisation         %.1f %% of node time running tasks\n", 100 * busy_fraction(st));
   if (st->n_jobs > 1)
-    printf("jobs                wait mean %.6g s (max %.6g s), bounded slowdown mean %.4g (max %.4g)\n", ms->wait_s.mean,
-           ms->wait_s.max, ms->bounded_slowdown.mean, ms->bounded_slowdown.max);
-  if (st->boots || st->shutdowns) printf("power management    %llu shutdowns, %llu boots\n", (unsigned long long)st->shutdowns,
-                                         (unsigned long long)st->boots);
+    printf(
+        "jobs                wait mean %.6g s (max %.6g s), bounded slowdown mean %.4g (max "
+        "%.4g)\n",
+        ms->wait_s.mean, ms->wait_s.max, ms->bounded_slowdown.mean, ms->bounded_slowdown.max);
+  if (st->boots || st->shutdowns)
+    printf("power management    %llu shutdowns, %llu boots\n", (unsigned long long)st->shutdowns,
+           (unsigned long long)st->boots);
   printf("\n");
-  printf("%-20s %4s %10s %10s %12s %14s %14s %14s\n", "workflow", "inst", "submit [s]", "wait [s]", "TTS [s]",
-         "energy [J]", "tasks [J]", "held idle [J]");
+  printf("%-20s %4s %10s %10s %12s %14s %14s %14s\n", "workflow", "inst", "submit [s]", "wait [s]",
+         "TTS [s]", "energy [J]", "tasks [J]", "held idle [J]");
   size_t shown = st->n_jobs > 50 ? 50 : st->n_jobs;
   for (size_t k = 0; k < shown; k++) {
     const dcsim_job_stats *js = &st->jobs[k];
-    printf("%-20s %4u %10.6g %10.6g %12.6g %14.6g %14.6g %14.6g\n", s->wfs[s->jobs[k].wf].wf->name, s->jobs[k].instance,
-           (double)js->submit_ns * 1e-9, (double)(js->start_ns - js->submit_ns) * 1e-9,
-           (double)(js->end_ns - js->submit_ns) * 1e-9, js->energy_j, js->task_energy_j, js->energy_j - js->task_energy_j);
+    printf("%-20s %4u %10.6g %10.6g %12.6g %14.6g %14.6g %14.6g\n", s->wfs[s->jobs[k].wf].wf->name,
+           s->jobs[k].instance, (double)js->submit_ns * 1e-9,
+           (double)(js->start_ns - js->submit_ns) * 1e-9,
+           (double)(js->end_ns - js->submit_ns) * 1e-9, js->energy_j, js->task_energy_j,
+           js->energy_j - js->task_energy_j);
   }
-  if (shown < st->n_jobs) printf("... %zu more (see --format json or the database)\n", st->n_jobs - shown);
-  printf("\n%-12s %6s %14s %14s %12s %12s\n", "node group", "nodes", "energy [J]", "busy [node-s]", "utilisation", "held");
+  if (shown < st->n_jobs)
+    printf("... %zu more (see --format json or the database)\n", st->n_jobs - shown);
+  printf("\n%-12s %6s %14s %14s %12s %12s\n", "node group", "nodes", "energy [J]", "busy [node-s]",
+         "utilisation", "held");
   for (size_t g = 0; g < st->n_groups; g++) {
     const dcsim_node_group *ng = s->groups[g].g;
     const dcsim_group_stats *gs = &st->groups[g];
-    printf("%-12s %6u %14.6g %14.6g %11.1f%% %11.1f%%\n", ng->name, ng->count, gs->energy_j, gs->busy_node_s,
-           mk > 0 ? 100 * gs->busy_node_s / (mk * ng->count) : 0, mk > 0 ? 100 * gs->alloc_node_s / (mk * ng->count) : 0);
+    printf("%-12s %6u %14.6g %14.6g %11.1f%% %11.1f%%\n", ng->name, ng->count, gs->energy_j,
+           gs->busy_node_s, mk > 0 ? 100 * gs->busy_node_s / (mk * ng->count) : 0,
+           mk > 0 ? 100 * gs->alloc_node_s / (mk * ng->count) : 0);
   }
   if (db) printf("\nresults     %s, run %lld\n", db, (long long)run_id);
 }
 
 int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = {"text", "json", NULL};
+  static const char *const formats[] = { "text", "json", NULL };
   int fmt = 0, rc;
   dcsim_job_policy jp;
   dcsim_task_policy tp;
@@ -209,16 +288,25 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   if ((rc = dcsim_arg_format(a, formats, &fmt, err))) return rc;
   const char *gantt = dcsim_arg(a, "gantt"), *power = dcsim_arg(a, "power");
   dcsim_plot_format gantt_fmt = DCSIM_PLOT_PNG, power_fmt = DCSIM_PLOT_PNG;
-  if (gantt && (rc = dcsim_plot_format_of(gantt, NULL, &gantt_fmt, err))) { err->line = dcsim_arg_index(a, "gantt"); return rc; }
-  if (power && (rc = dcsim_plot_format_of(power, NULL, &power_fmt, err))) { err->line = dcsim_arg_index(a, "power"); return rc; }
+  if (gantt && (rc = dcsim_plot_format_of(gantt, NULL, &gantt_fmt, err))) {
+    err->line = dcsim_arg_index(a, "gantt");
+    return rc;
+  }
+  if (power && (rc = dcsim_plot_format_of(power, NULL, &power_fmt, err))) {
+    err->line = dcsim_arg_index(a, "power");
+    return rc;
+  }
   char gnuplot[1024];
-  if ((gantt || power) && (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err))) return rc; /* before simulating */
+  if ((gantt || power) && (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err)))
+    return rc; /* before simulating */
   if ((rc = dcsim_sched_parse_policy(dcsim_arg(a, "policy"), &jp, &tp, err))) {
     if (err) err->line = dcsim_arg_index(a, "policy");
     return rc;
   }
-  dcsim_scenario_opts so = {.platform_path = dcsim_arg(a, "platform"), .task_policy = tp, .swf_map = dcsim_arg(a, "swf-map")};
-  dcsim_engine_opts eo = {.job_policy = jp, .power_off = dcsim_arg(a, "power-off-after") != NULL};
+  dcsim_scenario_opts so = { .platform_path = dcsim_arg(a, "platform"),
+                             .task_policy = tp,
+                             .swf_map = dcsim_arg(a, "swf-map") };
+  dcsim_engine_opts eo = { .job_policy = jp, .power_off = dcsim_arg(a, "power-off-after") != NULL };
   so.dvfs = dcsim_arg(a, "dvfs-slowdown") != NULL;
   if ((rc = dcsim_arg_double(a, "deadline-s", 0, &so.deadline_s, err)) ||
       (rc = dcsim_arg_double(a, "dvfs-slowdown", 0, &so.dvfs_slowdown, err)) ||
@@ -235,22 +323,30 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   const volatile sig_atomic_t *stop = dcsim_cli_catch_interrupts();
   const char *dbpath = dcsim_arg(a, "db");
   if (dbpath) {
-    dcsim_run_info info = {a->positional[0], dcsim_sched_job_name(jp), dcsim_sched_task_name(tp)};
-    if ((rc = dcsim_results_open(dbpath, &db, err)) || (rc = dcsim_results_begin(db, s, &info, err))) goto out;
+    dcsim_run_info info = { a->positional[0], dcsim_sched_job_name(jp), dcsim_sched_task_name(tp) };
+    if ((rc = dcsim_results_open(dbpath, &db, err)) ||
+        (rc = dcsim_results_begin(db, s, &info, err)))
+      goto out;
     eo.sink = dcsim_results_sink(db);
   }
   if (gantt || power) { /* record the run for the pictures, passing everything on to the database */
-    if (!(trace = dcsim_plot_trace_new(s, eo.sink, err))) { rc = err ? err->code : DCSIM_ENOMEM; goto out; }
+    if (!(trace = dcsim_plot_trace_new(s, eo.sink, err))) {
+      rc = err ? err->code : DCSIM_ENOMEM;
+      goto out;
+    }
     eo.sink = dcsim_plot_trace_sink(trace);
   }
-  if (!(e = dcsim_engine_new(s, &eo, err))) { rc = err ? err->code : DCSIM_ENOMEM; goto out; }
+  if (!(e = dcsim_engine_new(s, &eo, err))) {
+    rc = err ? err->code : DCSIM_ENOMEM;
+    goto out;
+  }
   dcsim_engine_set_interrupt(e, stop);
   if ((rc = dcsim_engine_run(e, err))) {
     if (rc == DCSIM_EINTR && err) { /* the run's one transaction is rolled back below */
       char what[sizeof err->msg];
       snprintf(what, sizeof what, "%s", err->msg);
-      DCSIM_ERR(err, DCSIM_EINTR, "", 0, "run stopped by %s (%s); %s%s", dcsim_cli_interrupted_by(), what,
-                dbpath ? "nothing was saved to " : "nothing was saved", dbpath ? dbpath : "");
+      DCSIM_ERR(err, DCSIM_EINTR, "", 0, "run stopped by %s (%s); %s%s", dcsim_cli_interrupted_by(),
+                what, dbpath ? "nothing was saved to " : "nothing was saved", dbpath ? dbpath : "");
     }
     goto out;
   }
@@ -258,8 +354,10 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   dcsim_metrics_summary ms;
   if ((rc = dcsim_metrics_summarise(st, &ms, err))) goto out;
   if (db && (rc = dcsim_results_finish(db, st, &run_id, err))) goto out;
-  if (fmt == 1) print_json(s, st, &ms, jp, tp, run_id);
-  else print_text(s, st, &ms, jp, tp, run_id, dbpath);
+  if (fmt == 1)
+    print_json(s, st, &ms, jp, tp, run_id);
+  else
+    print_text(s, st, &ms, jp, tp, run_id, dbpath);
   if (gantt && (rc = dcsim_plot_gantt(trace, gantt, gantt_fmt, err))) goto out;
   if (power && (rc = dcsim_plot_power(trace, power, power_fmt, err))) goto out;
 out:

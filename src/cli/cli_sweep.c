@@ -6,10 +6,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dcsim/catalog.h"
 #include "dcsim/cli.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/hwprofile.h"
-#include "dcsim/catalog.h"
 #include "dcsim/plot.h"
 #include "dcsim/roofline.h"
 #include "dcsim/sweep.h"
@@ -17,29 +17,38 @@
 #include "dcsim/xmlio.h"
 
 /* A comma-separated option value split in place into a caller buffer. */
-typedef struct list { char buf[2048]; const char *v[DCSIM_SWEEP_MAX_LIST]; size_t n; } list;
+typedef struct list {
+  char buf[2048];
+  const char *v[DCSIM_SWEEP_MAX_LIST];
+  size_t n;
+} list;
 
 static int split_list(const dcsim_args *a, const char *name, list *l, dcsim_error *err) {
   l->n = 0;
   const char *s = dcsim_arg(a, name);
   if (!s) return 0;
   if (strlen(s) >= sizeof l->buf)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name), "--%s: list too long", name);
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
+                     "--%s: list too long", name);
   snprintf(l->buf, sizeof l->buf, "%s", s);
   char *save = NULL;
   for (char *t = strtok_r(l->buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
     while (*t == ' ') t++;
     if (!*t) continue;
     if (l->n == DCSIM_SWEEP_MAX_LIST)
-      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name), "--%s: more than %d values", name, DCSIM_SWEEP_MAX_LIST);
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
+                       "--%s: more than %d values", name, DCSIM_SWEEP_MAX_LIST);
     l->v[l->n++] = t;
   }
-  if (!l->n) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name), "--%s: empty list", name);
+  if (!l->n)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
+                     "--%s: empty list", name);
   return 0;
 }
 
 /* whole numbers "1,2,4" with ranges "1-14" */
-static int uint_list(const dcsim_args *a, const char *name, unsigned *out, size_t *n, dcsim_error *err) {
+static int uint_list(const dcsim_args *a, const char *name, unsigned *out, size_t *n,
+                     dcsim_error *err) {
   list l;
   int rc = split_list(a, name, &l, err);
   *n = 0;
@@ -47,13 +56,19 @@ static int uint_list(const dcsim_args *a, const char *name, unsigned *out, size_
   for (size_t i = 0; i < l.n; i++) {
     char *end;
     unsigned long lo = strtoul(l.v[i], &end, 10), hi = lo;
-    if (end != l.v[i] && *end == '-') { const char *b = end + 1; hi = strtoul(b, &end, 10); if (end == b) end = (char *)b - 1; }
+    if (end != l.v[i] && *end == '-') {
+      const char *b = end + 1;
+      hi = strtoul(b, &end, 10);
+      if (end == b) end = (char *)b - 1;
+    }
     if (end == l.v[i] || *end || lo < 1 || hi < lo || hi > 1000000 || l.v[i][0] == '-')
       return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
-                       "--%s '%s': expected whole numbers >= 1 or ranges A-B, separated by commas", name, l.v[i]);
+                       "--%s '%s': expected whole numbers >= 1 or ranges A-B, separated by commas",
+                       name, l.v[i]);
     for (unsigned long v = lo; v <= hi; v++) {
       if (*n == DCSIM_SWEEP_MAX_LIST)
-        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name), "--%s: more than %d values", name, DCSIM_SWEEP_MAX_LIST);
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
+                         "--%s: more than %d values", name, DCSIM_SWEEP_MAX_LIST);
       out[(*n)++] = (unsigned)v;
     }
   }
@@ -82,21 +97,28 @@ static void on_progress(void *ctx, size_t done, size_t total) {
   if (done < total && t - p->last_s < 0.1) return;
   p->last_s = t;
   int width = 40, fill = total ? (int)((double)done / (double)total * width) : width;
-  fprintf(p->f, "\r[%.*s%*s] %zu/%zu points %3.0f%% %6.1f s", fill, "########################################", width - fill, "",
-          done, total, total ? 100.0 * (double)done / (double)total : 100.0, t - p->start_s);
+  fprintf(p->f, "\r[%.*s%*s] %zu/%zu points %3.0f%% %6.1f s", fill,
+          "########################################", width - fill, "", done, total,
+          total ? 100.0 * (double)done / (double)total : 100.0, t - p->start_s);
   if (done == total) fputc('\n', p->f);
   fflush(p->f);
   p->shown = done;
 }
 
-typedef struct run_ctx { dcsim_sweepdb_t *db; progress pr; } run_ctx;
+typedef struct run_ctx {
+  dcsim_sweepdb_t *db;
+  progress pr;
+} run_ctx;
 
-static int on_batch(void *ctx, const dcsim_sweep_point *pts, const size_t *idx, size_t n, dcsim_error *err) {
+static int on_batch(void *ctx, const dcsim_sweep_point *pts, const size_t *idx, size_t n,
+                    dcsim_error *err) {
   run_ctx *c = ctx;
   return c->db ? dcsim_sweepdb_store(c->db, pts, idx, n, err) : 0;
 }
 
-static void on_progress_cb(void *ctx, size_t done, size_t total) { on_progress(&((run_ctx *)ctx)->pr, done, total); }
+static void on_progress_cb(void *ctx, size_t done, size_t total) {
+  on_progress(&((run_ctx *)ctx)->pr, done, total);
+}
 
 /* ---- where the points are evaluated: this process, or every rank of an MPI job ---- */
 
@@ -104,14 +126,23 @@ static void on_progress_cb(void *ctx, size_t done, size_t total) { on_progress(&
 #include "dcsim/sweep_mpi.h"
 /* an MPI build (-DDCSIM_MPI=ON): the ranks of MPI_COMM_WORLD share the points; rank 0 stores and
  * prints them (doc/scaling.md) */
-static int dist_begin(int *rank, int *started, dcsim_error *err) { return dcsim_sweep_mpi_init(rank, started, err); }
-static int dist_run(dcsim_sweep_t *sw, int setup_rc, const dcsim_sweep_run_opts *o, dcsim_error *err) {
+static int dist_begin(int *rank, int *started, dcsim_error *err) {
+  return dcsim_sweep_mpi_init(rank, started, err);
+}
+static int dist_run(dcsim_sweep_t *sw, int setup_rc, const dcsim_sweep_run_opts *o,
+                    dcsim_error *err) {
   return dcsim_sweep_mpi_run(MPI_COMM_WORLD, sw, setup_rc, o, err);
 }
 static void dist_end(int started) { dcsim_sweep_mpi_finalize(started); }
 #else
-static int dist_begin(int *rank, int *started, dcsim_error *err) { (void)err; *rank = 0; *started = 0; return 0; }
-static int dist_run(dcsim_sweep_t *sw, int setup_rc, const dcsim_sweep_run_opts *o, dcsim_error *err) {
+static int dist_begin(int *rank, int *started, dcsim_error *err) {
+  (void)err;
+  *rank = 0;
+  *started = 0;
+  return 0;
+}
+static int dist_run(dcsim_sweep_t *sw, int setup_rc, const dcsim_sweep_run_opts *o,
+                    dcsim_error *err) {
   return setup_rc ? setup_rc : dcsim_sweep_run(sw, o, err);
 }
 static void dist_end(int started) { (void)started; }
@@ -128,17 +159,21 @@ static int parse_shard(const dcsim_args *a, unsigned *i, unsigned *n, dcsim_erro
   if (ok) {
     const char *b = end + 1;
     sn = strtoul(b, &end, 10);
-    ok = end != b && !*end && b[0] >= '0' && b[0] <= '9' && sn >= 1 && sn <= DCSIM_SWEEP_MAX_SHARDS && si < sn;
+    ok = end != b && !*end && b[0] >= '0' && b[0] <= '9' && sn >= 1 &&
+         sn <= DCSIM_SWEEP_MAX_SHARDS && si < sn;
   }
   if (!ok)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "shard"),
-                     "--shard '%s': expected I/N, shard I (0 to N-1) of N (1 to %u)", s, DCSIM_SWEEP_MAX_SHARDS);
+                     "--shard '%s': expected I/N, shard I (0 to N-1) of N (1 to %u)", s,
+                     DCSIM_SWEEP_MAX_SHARDS);
   if (!dcsim_arg(a, "db"))
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "shard"),
-                     "--shard needs --db PATH: each shard stores its points in its own database, joined by dcsim merge");
+                     "--shard needs --db PATH: each shard stores its points in its own database, "
+                     "joined by dcsim merge");
   if (dcsim_arg(a, "plot"))
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "plot"),
-                     "--plot needs the whole sweep: draw it from the merged database (dcsim pareto ALL.db --out FILE)");
+                     "--plot needs the whole sweep: draw it from the merged database (dcsim pareto "
+                     "ALL.db --out FILE)");
   *i = (unsigned)si;
   *n = (unsigned)sn;
   return 0;
@@ -157,32 +192,52 @@ typedef struct sweep_cmd {
 /* Everything before the points are evaluated: options, inputs, and (on the rank that stores the
  * results) gnuplot and the database. Inputs are read and checked before the database is touched. */
 static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error *err) {
-  static const char *const formats[] = {"text", "json", "csv", NULL};
+  static const char *const formats[] = { "text", "json", "csv", NULL };
   int rc;
   list cpus, gpus, freqs;
   unsigned nodes[DCSIM_SWEEP_MAX_LIST], cores[DCSIM_SWEEP_MAX_LIST];
   size_t n_nodes = 0, n_cores = 0;
-  if ((rc = dcsim_arg_format(a, formats, &c->fmt, err)) || (rc = split_list(a, "cpu", &cpus, err)) ||
-      (rc = split_list(a, "gpu", &gpus, err)) || (rc = split_list(a, "freq", &freqs, err)) ||
-      (rc = uint_list(a, "nodes", nodes, &n_nodes, err)) || (rc = uint_list(a, "cores", cores, &n_cores, err)) ||
-      (rc = dcsim_arg_uint(a, "threads", 0, &c->threads, err)) || (rc = dcsim_arg_uint(a, "stop-after", 0, &c->stop_after, err)) ||
+  if ((rc = dcsim_arg_format(a, formats, &c->fmt, err)) ||
+      (rc = split_list(a, "cpu", &cpus, err)) || (rc = split_list(a, "gpu", &gpus, err)) ||
+      (rc = split_list(a, "freq", &freqs, err)) ||
+      (rc = uint_list(a, "nodes", nodes, &n_nodes, err)) ||
+      (rc = uint_list(a, "cores", cores, &n_cores, err)) ||
+      (rc = dcsim_arg_uint(a, "threads", 0, &c->threads, err)) ||
+      (rc = dcsim_arg_uint(a, "stop-after", 0, &c->stop_after, err)) ||
       (rc = parse_shard(a, &c->shard_i, &c->shard_n, err)))
     return rc;
   c->plot = dcsim_arg(a, "plot");
   c->pf = DCSIM_PLOT_PNG;
-  if (c->plot && (rc = dcsim_plot_format_of(c->plot, NULL, &c->pf, err))) { err->line = dcsim_arg_index(a, "plot"); return rc; }
+  if (c->plot && (rc = dcsim_plot_format_of(c->plot, NULL, &c->pf, err))) {
+    err->line = dcsim_arg_index(a, "plot");
+    return rc;
+  }
   char gnuplot[1024];
-  if (root && c->plot && (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err))) return rc; /* before sweeping */
-  dcsim_sweep_def def = {a->positional[0], dcsim_arg(a, "platform"), dcsim_arg(a, "policy"), 0,
-                         cpus.n, cpus.v, gpus.n, gpus.v, n_nodes, nodes, n_cores, cores, freqs.n, freqs.v};
+  if (root && c->plot && (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err)))
+    return rc; /* before sweeping */
+  dcsim_sweep_def def = { a->positional[0],
+                          dcsim_arg(a, "platform"),
+                          dcsim_arg(a, "policy"),
+                          0,
+                          cpus.n,
+                          cpus.v,
+                          gpus.n,
+                          gpus.v,
+                          n_nodes,
+                          nodes,
+                          n_cores,
+                          cores,
+                          freqs.n,
+                          freqs.v };
   if ((rc = dcsim_arg_double(a, "deadline-s", 0, &def.deadline_s, err))) return rc;
   if ((rc = dcsim_sweep_new(&def, &c->sw, err))) {
     if (err && strcmp(err->file, "command line") == 0 && err->line == 0) { /* point at the option */
-      static const char *const names[] = {"cpu", "gpu", "nodes", "cores", "freq"};
+      static const char *const names[] = { "cpu", "gpu", "nodes", "cores", "freq" };
       for (int k = 0; k < 5; k++) {
         char opt[16];
         snprintf(opt, sizeof opt, "--%s", names[k]);
-        if (strncmp(err->msg, opt, strlen(opt)) == 0 || (k == 0 && strstr(err->msg, "CPU profile")) ||
+        if (strncmp(err->msg, opt, strlen(opt)) == 0 ||
+            (k == 0 && strstr(err->msg, "CPU profile")) ||
             (k == 1 && strstr(err->msg, "GPU profile")))
           err->line = dcsim_arg_index(a, names[k]);
       }
@@ -194,14 +249,15 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   if (!root) return 0;
   size_t restored = 0;
   if (c->dbpath && ((rc = dcsim_sweepdb_open(c->dbpath, &c->ctx.db, err)) ||
-                    (rc = dcsim_sweepdb_attach(c->ctx.db, c->sw, a->positional[0], &c->sweep_id, &restored, err))))
+                    (rc = dcsim_sweepdb_attach(c->ctx.db, c->sw, a->positional[0], &c->sweep_id,
+                                               &restored, err))))
     return rc;
   c->ctx.pr.on = isatty(2) && !dcsim_arg_flag(a, "quiet");
   c->ctx.pr.f = stderr;
   c->ctx.pr.start_s = c->ctx.pr.last_s = now_s();
   if (restored && !dcsim_arg_flag(a, "quiet"))
-    fprintf(stderr, "dcsim: %s: resuming sweep %lld, %zu of %zu points already done\n", c->dbpath, (long long)c->sweep_id,
-            restored, dcsim_sweep_n_points(c->sw));
+    fprintf(stderr, "dcsim: %s: resuming sweep %lld, %zu of %zu points already done\n", c->dbpath,
+            (long long)c->sweep_id, restored, dcsim_sweep_n_points(c->sw));
   return 0;
 }
 
@@ -214,8 +270,8 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
     return rc;
   }
   rc = sweep_setup(a, rank == 0, &c, err);
-  dcsim_sweep_sink sink = {&c.ctx, on_batch, on_progress_cb};
-  dcsim_sweep_run_opts ro = {(int)c.threads, c.stop_after, 0, &sink};
+  dcsim_sweep_sink sink = { &c.ctx, on_batch, on_progress_cb };
+  dcsim_sweep_run_opts ro = { (int)c.threads, c.stop_after, 0, &sink };
   /* SIGINT/SIGTERM: the points in progress finish and are committed, then dcsim stops */
   if (!rc && c.sw) dcsim_sweep_set_interrupt(c.sw, dcsim_cli_catch_interrupts());
   rc = dist_run(c.sw, rc, &ro, err);
@@ -225,13 +281,18 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
     for (size_t i = 0; i < n_all; i++) n_done += all[i].done != 0;
     if (c.ctx.pr.on && c.ctx.pr.shown) fputc('\n', stderr);
     if (c.dbpath)
-      DCSIM_ERR(err, DCSIM_EINTR, "", 0, "sweep interrupted by %s: %zu of %zu points saved in %s; rerun the same "
-                "command to resume", dcsim_cli_interrupted_by(), n_done, n_all, c.dbpath);
+      DCSIM_ERR(err, DCSIM_EINTR, "", 0,
+                "sweep interrupted by %s: %zu of %zu points saved in %s; rerun the same "
+                "command to resume",
+                dcsim_cli_interrupted_by(), n_done, n_all, c.dbpath);
     else
-      DCSIM_ERR(err, DCSIM_EINTR, "", 0, "sweep interrupted by %s after %zu of %zu points; nothing saved "
-                "(use --db PATH to make a sweep resumable)", dcsim_cli_interrupted_by(), n_done, n_all);
+      DCSIM_ERR(err, DCSIM_EINTR, "", 0,
+                "sweep interrupted by %s after %zu of %zu points; nothing saved "
+                "(use --db PATH to make a sweep resumable)",
+                dcsim_cli_interrupted_by(), n_done, n_all);
   }
-  if (rank != 0) { /* rank 0 prints the results, or the job's error (naming the rank), and its status is the job's */
+  if (rank != 0) { /* rank 0 prints the results, or the job's error (naming the rank), and its
+                      status is the job's */
     rc = 0;
     goto out;
   }
@@ -243,23 +304,30 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
     todo += !pts[i].done && dcsim_sweep_in_shard(c.sw, i);
   }
   if (todo) { /* --stop-after: as if interrupted */
-    fprintf(stderr, "dcsim: sweep stopped after %u new points (%zu of %zu done)%s\n", c.stop_after, done, n,
-            c.dbpath ? "; run the same command to resume" : "");
+    fprintf(stderr, "dcsim: sweep stopped after %u new points (%zu of %zu done)%s\n", c.stop_after,
+            done, n, c.dbpath ? "; run the same command to resume" : "");
     goto out;
   }
-  if (c.fmt == 1) dcsim_sweep_write_json(stdout, pts, n);
-  else if (c.fmt == 2) dcsim_sweep_write_csv(stdout, pts, n);
+  if (c.fmt == 1)
+    dcsim_sweep_write_json(stdout, pts, n);
+  else if (c.fmt == 2)
+    dcsim_sweep_write_csv(stdout, pts, n);
   else {
     dcsim_sweep_write_text(stdout, pts, n);
     for (size_t i = 0; i < n; i++)
       if (pts[i].knee)
-        printf("knee (closest to the utopia point, both axes scaled to [0,1] over the front): point %u, %.6g s, %.6g J\n",
-               pts[i].index, pts[i].time_s, pts[i].energy_j);
+        printf(
+            "knee (closest to the utopia point, both axes scaled to [0,1] over the front): point "
+            "%u, %.6g s, %.6g J\n",
+            pts[i].index, pts[i].time_s, pts[i].energy_j);
     if (c.dbpath) printf("results: %s, sweep %lld\n", c.dbpath, (long long)c.sweep_id);
   }
   if (done < n && !dcsim_arg_flag(a, "quiet")) /* a shard: the front needs every point */
-    fprintf(stderr, "dcsim: shard %u/%u done; %s holds %zu of the sweep's %zu points: join the shards' databases with"
-            " dcsim merge, then dcsim pareto\n", c.shard_i, c.shard_n, c.dbpath, done, n);
+    fprintf(stderr,
+            "dcsim: shard %u/%u done; %s holds %zu of the sweep's %zu points: join the shards' "
+            "databases with"
+            " dcsim merge, then dcsim pareto\n",
+            c.shard_i, c.shard_n, c.dbpath, done, n);
   if (c.plot) rc = dcsim_plot_pareto(pts, n, dcsim_arg(a, "title"), c.plot, c.pf, err);
 out:
   dcsim_sweepdb_close(c.ctx.db);
@@ -272,7 +340,9 @@ out:
 
 int dcsim_cmd_merge(const dcsim_args *a, dcsim_error *err) {
   const char *out = dcsim_arg(a, "output");
-  if (!out) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "dcsim merge needs -o OUT.db, the database to write");
+  if (!out)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "dcsim merge needs -o OUT.db, the database to write");
   size_t n = (size_t)a->n_positional;
   size_t *rows = calloc(n, sizeof *rows);
   if (!rows) return DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory");
@@ -281,11 +351,12 @@ int dcsim_cmd_merge(const dcsim_args *a, dcsim_error *err) {
   if (!rc) {
     printf("sweep %.12s (%s): %zu points\n", rep.def_sha256, rep.input, rep.n_points);
     for (size_t k = 0; k < n; k++) printf("  %s: %zu points\n", a->positional[k], rows[k]);
-    printf("%s: %zu of %zu points (%zu identical duplicate%s dropped)\n", out, rep.n_stored, rep.n_points, rep.n_duplicates,
-           rep.n_duplicates == 1 ? "" : "s");
+    printf("%s: %zu of %zu points (%zu identical duplicate%s dropped)\n", out, rep.n_stored,
+           rep.n_points, rep.n_duplicates, rep.n_duplicates == 1 ? "" : "s");
     if (rep.n_missing)
-      fprintf(stderr, "dcsim: %s: %zu point%s missing (%s): run the sweep with --db %s to evaluate them\n", out, rep.n_missing,
-              rep.n_missing == 1 ? "" : "s", rep.missing, out);
+      fprintf(stderr,
+              "dcsim: %s: %zu point%s missing (%s): run the sweep with --db %s to evaluate them\n",
+              out, rep.n_missing, rep.n_missing == 1 ? "" : "s", rep.missing, out);
   }
   free(rows);
   return rc;
@@ -296,7 +367,7 @@ int dcsim_cmd_merge(const dcsim_args *a, dcsim_error *err) {
 static int is_sqlite(const char *path) {
   FILE *f = fopen(path, "rb");
   if (!f) return 0;
-  char h[16] = {0};
+  char h[16] = { 0 };
   size_t k = fread(h, 1, 16, f);
   fclose(f);
   return k == 16 && memcmp(h, "SQLite format 3", 16) == 0;
@@ -310,16 +381,18 @@ static int cmp_time(const void *a, const void *b) {
 }
 
 int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = {"csv", "json", "svg", "png", "text", NULL};
+  static const char *const formats[] = { "csv", "json", "svg", "png", "text", NULL };
   int fmt = 4, rc;
   if (dcsim_arg(a, "format") && (rc = dcsim_arg_format(a, formats, &fmt, err))) return rc;
   const char *out = dcsim_arg(a, "out");
   if (!dcsim_arg(a, "format") && out) { /* the file's extension decides */
     const char *dot = strrchr(out, '.');
-    for (int k = 0; dot && formats[k]; k++) if (strcmp(dot + 1, formats[k]) == 0) fmt = k;
+    for (int k = 0; dot && formats[k]; k++)
+      if (strcmp(dot + 1, formats[k]) == 0) fmt = k;
   }
   if ((fmt == 2 || fmt == 3) && !out)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"), "--format %s needs --out FILE", formats[fmt]);
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"),
+                     "--format %s needs --out FILE", formats[fmt]);
   double sweep_d = 0;
   if ((rc = dcsim_arg_double(a, "sweep", 0, &sweep_d, err))) return rc;
   const char *in = a->positional[0];
@@ -329,28 +402,45 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   if (is_sqlite(in)) {
     if ((rc = dcsim_sweepdb_read(in, (int64_t)sweep_d, &pts, &n, &total, err))) return rc;
     if (n < total)
-      fprintf(stderr, "dcsim: %s: the sweep has %zu of its %zu points (interrupted, or one shard: run it again to finish, or dcsim merge the shards)\n", in, n, total);
+      fprintf(stderr,
+              "dcsim: %s: the sweep has %zu of its %zu points (interrupted, or one shard: run it "
+              "again to finish, or dcsim merge the shards)\n",
+              in, n, total);
   } else if ((rc = dcsim_sweep_points_read(in, &pts, &n, err))) {
     return rc;
   }
   dcsim_sweep_mark_front(pts, n);
   if (fmt == 2 || fmt == 3) {
-    rc = dcsim_plot_pareto(pts, n, dcsim_arg(a, "title"), out, fmt == 2 ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
+    rc = dcsim_plot_pareto(pts, n, dcsim_arg(a, "title"), out,
+                           fmt == 2 ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
     goto out;
   }
   /* the front, by increasing time */
   size_t m = 0;
   for (size_t i = 0; i < n; i++)
-    if (pts[i].pareto) { dcsim_sweep_point t = pts[m]; pts[m] = pts[i]; pts[i] = t; m++; }
+    if (pts[i].pareto) {
+      dcsim_sweep_point t = pts[m];
+      pts[m] = pts[i];
+      pts[i] = t;
+      m++;
+    }
   qsort(pts, m, sizeof *pts, cmp_time);
   f = out ? fopen(out, "w") : stdout;
-  if (!f) { rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot write"); goto out; }
-  if (fmt == 0) dcsim_sweep_write_csv(f, pts, m);
-  else if (fmt == 1) dcsim_sweep_write_json(f, pts, m);
+  if (!f) {
+    rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot write");
+    goto out;
+  }
+  if (fmt == 0)
+    dcsim_sweep_write_csv(f, pts, m);
+  else if (fmt == 1)
+    dcsim_sweep_write_json(f, pts, m);
   else {
     size_t feas = 0;
     for (size_t i = 0; i < n; i++) feas += pts[i].feasible != 0;
-    fprintf(f, "%zu point(s), %zu feasible; Pareto front of %zu (knee: closest to the utopia point after scaling both axes to [0,1])\n\n", n, feas, m);
+    fprintf(f,
+            "%zu point(s), %zu feasible; Pareto front of %zu (knee: closest to the utopia point "
+            "after scaling both axes to [0,1])\n\n",
+            n, feas, m);
     dcsim_sweep_write_text(f, pts, m);
   }
   if (out && fclose(f) != 0) rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "write error");
@@ -364,26 +454,32 @@ out:
 /* ---- dcsim roofline ---- */
 
 int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = {"text", "json", "csv", "png", "svg", NULL};
+  static const char *const formats[] = { "text", "json", "csv", "png", "svg", NULL };
   int fmt = 0, rc;
   if (dcsim_arg(a, "format") && (rc = dcsim_arg_format(a, formats, &fmt, err))) return rc;
   const char *out = dcsim_arg(a, "out");
   if (!dcsim_arg(a, "format") && out) {
     const char *dot = strrchr(out, '.');
-    for (int k = 0; dot && formats[k]; k++) if (strcmp(dot + 1, formats[k]) == 0) fmt = k;
+    for (int k = 0; dot && formats[k]; k++)
+      if (strcmp(dot + 1, formats[k]) == 0) fmt = k;
   }
   if ((fmt == 3 || fmt == 4) && !out)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"), "--format %s needs --out FILE", formats[fmt]);
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"),
+                     "--format %s needs --out FILE", formats[fmt]);
   const char *cpu = dcsim_arg(a, "cpu"), *gpu = dcsim_arg(a, "gpu"), *dwarf = dcsim_arg(a, "dwarf");
   const char *kind = dcsim_arg(a, "kind");
   int cache_aware = 1;
-  if (kind && strcmp(kind, "classic") == 0) cache_aware = 0;
+  if (kind && strcmp(kind, "classic") == 0)
+    cache_aware = 0;
   else if (kind && strcmp(kind, "cache-aware") != 0)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "kind"), "--kind '%s': classic or cache-aware", kind);
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "kind"),
+                     "--kind '%s': classic or cache-aware", kind);
   if (!!cpu == !!gpu)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "give either --cpu PROFILE or --gpu PROFILE");
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "give either --cpu PROFILE or --gpu PROFILE");
   if (dcsim_arg(a, "case") && !dwarf)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "case"), "--case needs --dwarf");
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "case"),
+                     "--case needs --dwarf");
   char path[4096];
   dcsim_cpu_profile_t *cp = NULL;
   dcsim_gpu_profile_t *gp = NULL;
@@ -392,13 +488,19 @@ int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
   dcsim_roofline *r = NULL;
   FILE *f = NULL;
   if (cpu) {
-    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, cpu, NULL, 0, path, sizeof path, err)) || (rc = dcsim_cpu_profile_load(path, &cp, err))) goto out;
+    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, cpu, NULL, 0, path, sizeof path, err)) ||
+        (rc = dcsim_cpu_profile_load(path, &cp, err)))
+      goto out;
   } else {
-    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, gpu, NULL, 0, path, sizeof path, err)) || (rc = dcsim_gpu_profile_load(path, &gp, err))) goto out;
+    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, gpu, NULL, 0, path, sizeof path, err)) ||
+        (rc = dcsim_gpu_profile_load(path, &gp, err)))
+      goto out;
   }
   char label[96] = "";
   if (dwarf) {
-    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, dwarf, NULL, 0, path, sizeof path, err)) || (rc = dcsim_dwarf_load(path, &d, err))) goto out;
+    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, dwarf, NULL, 0, path, sizeof path, err)) ||
+        (rc = dcsim_dwarf_load(path, &d, err)))
+      goto out;
     const char *cs = dcsim_arg(a, "case");
     if ((rc = dcsim_dwarf_evaluate(d, cs, NULL, 0, &ev, err))) goto out;
     snprintf(label, sizeof label, "%s%s%s", dcsim_dwarf_name(d), cs ? " " : "", cs ? cs : "");
@@ -406,12 +508,13 @@ int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
   if (cp) {
     unsigned cores = 1;
     if ((rc = dcsim_arg_uint(a, "cores", 1, &cores, err))) goto out;
-    dcsim_cpu_state st = {0, NULL, cores};
+    dcsim_cpu_state st = { 0, NULL, cores };
     if ((rc = dcsim_cpu_profile_freq(cp, dcsim_arg(a, "freq"), &st, err))) goto out;
     rc = dcsim_roofline_cpu(cp, &st, ev, label, &r, err);
   } else {
     if (dcsim_arg(a, "cores") || dcsim_arg(a, "freq")) {
-      rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--cores and --freq apply to a CPU roofline only");
+      rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "--cores and --freq apply to a CPU roofline only");
       goto out;
     }
     rc = dcsim_roofline_gpu(gp, ev, label, &r, err);
@@ -422,10 +525,16 @@ int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
     goto out;
   }
   f = out ? fopen(out, "w") : stdout;
-  if (!f) { rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot write"); goto out; }
-  if (fmt == 1) dcsim_roofline_write_json(f, r);
-  else if (fmt == 2) dcsim_roofline_write_csv(f, r);
-  else dcsim_roofline_write_text(f, r);
+  if (!f) {
+    rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot write");
+    goto out;
+  }
+  if (fmt == 1)
+    dcsim_roofline_write_json(f, r);
+  else if (fmt == 2)
+    dcsim_roofline_write_csv(f, r);
+  else
+    dcsim_roofline_write_text(f, r);
   if (out && fclose(f) != 0) rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "write error");
   f = NULL;
 out:

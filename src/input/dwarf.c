@@ -9,7 +9,10 @@
 #include "dcsim/expr.h"
 #include "dcsim/xmlio.h"
 
-typedef struct formula { dcsim_expr_t *e; int line; } formula;
+typedef struct formula {
+  dcsim_expr_t *e;
+  int line;
+} formula;
 
 typedef struct loop_def {
   char *name;
@@ -22,7 +25,10 @@ typedef struct loop_def {
   formula regular, irreg, wset;
 } loop_def;
 
-typedef struct override_def { size_t loop; formula work, traffic; } override_def;
+typedef struct override_def {
+  size_t loop;
+  formula work, traffic;
+} override_def;
 
 typedef struct case_def {
   char *name;
@@ -33,7 +39,10 @@ typedef struct case_def {
   override_def *over;
 } case_def;
 
-typedef struct gpu_frac { char *gpu; double S; } gpu_frac;
+typedef struct gpu_frac {
+  char *gpu;
+  double S;
+} gpu_frac;
 
 typedef struct pattern_def {
   dcsim_comm_kind kind;
@@ -145,8 +154,8 @@ static int parse_formula_names(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xml
   return rc;
 }
 
-static int parse_formula(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *n,
-                         const char *attr, formula *f, dcsim_error *err) {
+static int parse_formula(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *n, const char *attr,
+                         formula *f, dcsim_error *err) {
   return parse_formula_names(d, doc, n, attr, NULL, f, err);
 }
 
@@ -178,7 +187,8 @@ static int load_params(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ro
   size_t n = dcsim_xml_count(ps, "param");
   d->params = calloc(n ? n : 1, sizeof *d->params);
   d->param_lines = calloc(n ? n : 1, sizeof *d->param_lines);
-  if (!d->params || !d->param_lines) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+  if (!d->params || !d->param_lines)
+    return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
   for (xmlNode *p = dcsim_xml_child(ps, "param"); p; p = dcsim_xml_next(p, "param")) {
     const char *name = NULL;
     int rc = dcsim_xml_str(doc, p, "name", 1, &name, err);
@@ -204,55 +214,72 @@ static int load_loops(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ls,
     if ((rc = dcsim_xml_str(doc, l, "name", 1, &name, err))) return rc;
     if (find_loop(d, name) >= 0)
       return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l, "<loop name=\"%s\">: declared twice", name);
-    if (!(ld->name = dupstr(name))) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+    if (!(ld->name = dupstr(name)))
+      return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
     d->n_loops++;
     if ((rc = parse_formula(d, doc, l, "work-flop", &ld->work, err))) return rc;
     xmlNode *m = dcsim_xml_child(l, "mop"), *irr = dcsim_xml_child(l, "irregular");
     int has_q = dcsim_xml_attr(doc, l, "traffic-byte") != NULL;
     if (irr) { /* finite-volume paper Eq. 4-6: traffic per cache level, no traffic-byte */
       if (has_q)
-        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l, "<loop name=\"%s\">: an <irregular> loop has no traffic-byte (its traffic is computed per cache level)", name);
+        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l,
+                             "<loop name=\"%s\">: an <irregular> loop has no traffic-byte (its "
+                             "traffic is computed per cache level)",
+                             name);
       ld->irregular = 1;
-      if ((rc = nonneg_attr(doc, irr, "word-byte", &ld->word_byte, err)) || (rc = nonneg_attr(doc, irr, "hit-word", &ld->hit_word, err)) ||
+      if ((rc = nonneg_attr(doc, irr, "word-byte", &ld->word_byte, err)) ||
+          (rc = nonneg_attr(doc, irr, "hit-word", &ld->hit_word, err)) ||
           (rc = parse_formula(d, doc, irr, "regular-word", &ld->regular, err)) ||
           (rc = parse_formula(d, doc, irr, "irregular-word", &ld->irreg, err)) ||
           (rc = parse_formula(d, doc, irr, "working-set-word", &ld->wset, err)))
         return rc;
       if (!(ld->word_byte > 0))
-        return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, irr, "<loop name=\"%s\"><irregular>: word-byte must be positive", name);
+        return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, irr,
+                             "<loop name=\"%s\"><irregular>: word-byte must be positive", name);
       ld->traffic.line = ld->work.line;
     } else {
       if (!has_q)
-        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l, "<loop name=\"%s\">: traffic-byte is required with <mop>", name);
+        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l,
+                             "<loop name=\"%s\">: traffic-byte is required with <mop>", name);
       if ((rc = parse_formula(d, doc, l, "traffic-byte", &ld->traffic, err))) return rc;
-      if ((rc = nonneg_attr(doc, m, "V", &ld->V, err)) || (rc = nonneg_attr(doc, m, "X", &ld->X, err)) ||
-          (rc = nonneg_attr(doc, m, "Y", &ld->Y, err)) || (rc = nonneg_attr(doc, m, "Z", &ld->Z, err)))
+      if ((rc = nonneg_attr(doc, m, "V", &ld->V, err)) ||
+          (rc = nonneg_attr(doc, m, "X", &ld->X, err)) ||
+          (rc = nonneg_attr(doc, m, "Y", &ld->Y, err)) ||
+          (rc = nonneg_attr(doc, m, "Z", &ld->Z, err)))
         return rc;
       if (ld->V + ld->X + ld->Y + ld->Z <= 0)
-        return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, m, "<loop name=\"%s\"><mop>: V, X, Y, Z are all zero (Tmop would be infinite)", name);
+        return DCSIM_XML_ERR(
+            err, DCSIM_ERANGE, doc, m,
+            "<loop name=\"%s\"><mop>: V, X, Y, Z are all zero (Tmop would be infinite)", name);
     }
     xmlNode *f = dcsim_xml_child(l, "flop");
     if (f) {
       ld->has_flop = 1;
-      if ((rc = nonneg_attr(doc, f, "U", &ld->U, err)) || (rc = nonneg_attr(doc, f, "s-flops", &ld->S_flops, err)))
+      if ((rc = nonneg_attr(doc, f, "U", &ld->U, err)) ||
+          (rc = nonneg_attr(doc, f, "s-flops", &ld->S_flops, err)))
         return rc;
       if (ld->U + ld->S_flops <= 0)
-        return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, f, "<loop name=\"%s\"><flop>: U and S are both zero", name);
+        return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, f,
+                             "<loop name=\"%s\"><flop>: U and S are both zero", name);
     }
   }
   return 0;
 }
 
-static int load_kernels(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ks, dcsim_error *err) {
+static int load_kernels(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ks,
+                        dcsim_error *err) {
   int rc;
   if ((rc = parse_formula(d, doc, ks, "domain-size", &d->domain, err))) return rc;
   if ((rc = dcsim_xml_u32(doc, ks, "invocations-per-call", 1, &d->invocations, err))) return rc;
   if (d->invocations == 0)
-    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, ks, "<kernels>: invocations-per-call must be >= 1");
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, ks,
+                         "<kernels>: invocations-per-call must be >= 1");
   xmlNode *mg = dcsim_xml_child(ks, "multi-gpu");
   if (mg) {
     if (find_param(d, "GPUS") >= 0)
-      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, mg, "<multi-gpu>: GPUS is the GPU count in halo-byte; rename the parameter GPUS");
+      return DCSIM_XML_ERR(
+          err, DCSIM_ESCHEMA, doc, mg,
+          "<multi-gpu>: GPUS is the GPU count in halo-byte; rename the parameter GPUS");
     d->has_multi_gpu = 1;
     if ((rc = nonneg_attr(doc, mg, "memory-byte-per-point", &d->mg_memory, err)) ||
         (rc = nonneg_attr(doc, mg, "transfer-byte-per-point", &d->mg_transfer, err)) ||
@@ -262,34 +289,49 @@ static int load_kernels(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *k
   size_t n = dcsim_xml_count(ks, "kernel");
   d->kernels = calloc(n ? n : 1, sizeof *d->kernels);
   d->kernel_names = calloc(n ? n : 1, sizeof *d->kernel_names);
-  if (!d->kernels || !d->kernel_names) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+  if (!d->kernels || !d->kernel_names)
+    return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
   for (xmlNode *k = dcsim_xml_child(ks, "kernel"); k; k = dcsim_xml_next(k, "kernel")) {
     dcsim_gpu_kernel *g = &d->kernels[d->n_kernels];
     const char *name = NULL;
     if ((rc = dcsim_xml_str(doc, k, "name", 1, &name, err))) return rc;
     for (size_t i = 0; i < d->n_kernels; i++)
       if (strcmp(d->kernel_names[i], name) == 0)
-        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, k, "<kernel name=\"%s\">: declared twice", name);
-    if (!(d->kernel_names[d->n_kernels] = dupstr(name))) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, k, "<kernel name=\"%s\">: declared twice",
+                             name);
+    if (!(d->kernel_names[d->n_kernels] = dupstr(name)))
+      return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
     g->name = d->kernel_names[d->n_kernels];
     d->n_kernels++;
-    struct { const char *a; double *v; int frac; } f[] = {
-        {"P-inactive", &g->P_inactive, 1}, {"P-misc", &g->P_misc, 1}, {"P-cfl", &g->P_cfl, 1},
-        {"G-e", &g->G_e, 1},               {"G-r-byte", &g->G_r_byte, 0}, {"i-int", &g->i_int, 0},
-        {"i-sp", &g->i_sp, 0},             {"i-dp", &g->i_dp, 0},     {"I-e", &g->I_e, 0},
-        {"IPC-e", &g->IPC_e, 0}};
+    struct {
+      const char *a;
+      double *v;
+      int frac;
+    } f[] = { { "P-inactive", &g->P_inactive, 1 },
+              { "P-misc", &g->P_misc, 1 },
+              { "P-cfl", &g->P_cfl, 1 },
+              { "G-e", &g->G_e, 1 },
+              { "G-r-byte", &g->G_r_byte, 0 },
+              { "i-int", &g->i_int, 0 },
+              { "i-sp", &g->i_sp, 0 },
+              { "i-dp", &g->i_dp, 0 },
+              { "I-e", &g->I_e, 0 },
+              { "IPC-e", &g->IPC_e, 0 } };
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
       if ((rc = nonneg_attr(doc, k, f[i].a, f[i].v, err))) return rc;
       if (f[i].frac && *f[i].v > 1)
-        return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, k, "<kernel name=\"%s\" %s>: a fraction must be in 0..1", name, f[i].a);
+        return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, k,
+                             "<kernel name=\"%s\" %s>: a fraction must be in 0..1", name, f[i].a);
     }
     if (!(g->G_e > 0) || !(g->IPC_e > 0))
-      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, k, "<kernel name=\"%s\">: G-e and IPC-e must be positive", name);
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, k,
+                           "<kernel name=\"%s\">: G-e and IPC-e must be positive", name);
   }
   return 0;
 }
 
-static int load_cases(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *root, dcsim_error *err) {
+static int load_cases(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *root,
+                      dcsim_error *err) {
   size_t n = dcsim_xml_count(root, "case");
   d->cases = calloc(n ? n : 1, sizeof *d->cases);
   if (!d->cases) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
@@ -307,13 +349,15 @@ static int load_cases(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *roo
     size_t no = dcsim_xml_count(c, "override");
     cd->over = calloc(no ? no : 1, sizeof *cd->over);
     d->n_cases++;
-    if (!cd->name || !cd->values || !cd->set || !cd->over) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+    if (!cd->name || !cd->values || !cd->set || !cd->over)
+      return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
     for (xmlNode *s = dcsim_xml_child(c, "set"); s; s = dcsim_xml_next(s, "set")) {
       const char *pn = NULL;
       if ((rc = dcsim_xml_str(doc, s, "name", 1, &pn, err))) return rc;
       int pi = find_param(d, pn);
       if (pi < 0)
-        return DCSIM_XML_ERR(err, DCSIM_EREF, doc, s, "<case name=\"%s\"><set name=\"%s\">: unknown parameter", name, pn);
+        return DCSIM_XML_ERR(err, DCSIM_EREF, doc, s,
+                             "<case name=\"%s\"><set name=\"%s\">: unknown parameter", name, pn);
       if ((rc = nonneg_attr(doc, s, "value", &cd->values[pi], err))) return rc;
       cd->set[pi] = 1;
     }
@@ -324,7 +368,9 @@ static int load_cases(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *roo
       if (li < 0)
         return DCSIM_XML_ERR(err, DCSIM_EREF, doc, o, "<override loop=\"%s\">: unknown loop", ln);
       if (d->loops[li].irregular)
-        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, o, "<override loop=\"%s\">: an <irregular> loop's traffic cannot be overridden", ln);
+        return DCSIM_XML_ERR(
+            err, DCSIM_ESCHEMA, doc, o,
+            "<override loop=\"%s\">: an <irregular> loop's traffic cannot be overridden", ln);
       override_def *od = &cd->over[cd->n_over++];
       od->loop = (size_t)li;
       if ((rc = parse_formula(d, doc, o, "work-flop", &od->work, err))) return rc;
@@ -336,15 +382,20 @@ static int load_cases(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *roo
 
 /* <communication>: the §4.3 attributes (all three or none), <pattern>s, the overlap fraction. */
 static int load_comm(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *cm, dcsim_error *err) {
-  static const char *const kinds[] = {"exchange", "halo", "alltoall", "allreduce"};
+  static const char *const kinds[] = { "exchange", "halo", "alltoall", "allreduce" };
   int rc;
   if (find_param(d, "NODES") >= 0)
-    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, cm, "<communication>: NODES is the node count in communication formulas; rename the parameter NODES");
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, cm,
+                         "<communication>: NODES is the node count in communication formulas; "
+                         "rename the parameter NODES");
   d->has_comm = 1;
-  int na = (dcsim_xml_attr(doc, cm, "in-byte") != NULL) + (dcsim_xml_attr(doc, cm, "out-byte") != NULL) +
+  int na = (dcsim_xml_attr(doc, cm, "in-byte") != NULL) +
+           (dcsim_xml_attr(doc, cm, "out-byte") != NULL) +
            (dcsim_xml_attr(doc, cm, "iterations") != NULL);
   if (na != 0 && na != 3)
-    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, cm, "<communication>: give in-byte, out-byte and iterations together (D3.5 §4.3), or none");
+    return DCSIM_XML_ERR(
+        err, DCSIM_ESCHEMA, doc, cm,
+        "<communication>: give in-byte, out-byte and iterations together (D3.5 §4.3), or none");
   if (na == 3) {
     d->has_comm_attrs = 1;
     if ((rc = parse_formula(d, doc, cm, "in-byte", &d->comm_in, err)) ||
@@ -357,27 +408,35 @@ static int load_comm(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *cm, 
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, cm, "<communication overlap>: must be in 0..1");
   for (xmlNode *p = dcsim_xml_child(cm, "pattern"); p; p = dcsim_xml_next(p, "pattern")) {
     if (d->n_patterns == DCSIM_COMM_MAX_PATTERNS)
-      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, p, "<pattern>: more than %d patterns", DCSIM_COMM_MAX_PATTERNS);
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, p, "<pattern>: more than %d patterns",
+                           DCSIM_COMM_MAX_PATTERNS);
     pattern_def *pd = &d->patterns[d->n_patterns];
     const char *kind = NULL;
     if ((rc = dcsim_xml_str(doc, p, "kind", 1, &kind, err))) return rc;
     int k = -1;
     for (int i = 0; i < 4; i++)
       if (strcmp(kind, kinds[i]) == 0) k = i;
-    if (k < 0) return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, p, "<pattern kind=\"%s\">: unknown kind", kind);
+    if (k < 0)
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, p, "<pattern kind=\"%s\">: unknown kind", kind);
     pd->kind = (dcsim_comm_kind)k;
     int has_msgs = dcsim_xml_attr(doc, p, "messages") != NULL;
     if ((k == DCSIM_COMM_HALO || k == DCSIM_COMM_EXCHANGE) != has_msgs)
-      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, p, has_msgs ? "<pattern kind=\"%s\">: messages only applies to exchange and halo"
-                                                                : "<pattern kind=\"%s\">: needs messages", kind);
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, p,
+                           has_msgs
+                               ? "<pattern kind=\"%s\">: messages only applies to exchange and halo"
+                               : "<pattern kind=\"%s\">: needs messages",
+                           kind);
     d->n_patterns++;
     if ((rc = parse_formula_names(d, doc, p, "byte", "NODES", &pd->byte, err)) ||
-        (has_msgs && (rc = parse_formula_names(d, doc, p, "messages", "NODES", &pd->messages, err))) ||
+        (has_msgs &&
+         (rc = parse_formula_names(d, doc, p, "messages", "NODES", &pd->messages, err))) ||
         (rc = parse_formula_names(d, doc, p, "iterations", "NODES", &pd->iterations, err)))
       return rc;
   }
   if (!d->has_comm_attrs && d->n_patterns == 0)
-    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, cm, "<communication>: declares nothing (give the §4.3 attributes or <pattern>s)");
+    return DCSIM_XML_ERR(
+        err, DCSIM_ESCHEMA, doc, cm,
+        "<communication>: declares nothing (give the §4.3 attributes or <pattern>s)");
   return 0;
 }
 
@@ -388,13 +447,19 @@ int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err) {
   if (rc) goto out;
   xmlNode *root = dcsim_xml_root(doc);
   d = calloc(1, sizeof *d);
-  if (!d) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (!d) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
   const char *name = NULL, *dev = NULL;
   if ((rc = dcsim_xml_str(doc, root, "name", 1, &name, err))) goto out;
   if ((rc = dcsim_xml_str(doc, root, "device", 1, &dev, err))) goto out;
   d->path = dupstr(path);
   d->name = dupstr(name);
-  if (!d->path || !d->name) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (!d->path || !d->name) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
   d->device = strcmp(dev, "gpu") == 0 ? DCSIM_DWARF_GPU : DCSIM_DWARF_CPU;
   if ((rc = load_params(d, doc, root, err))) goto out;
   xmlNode *ls = dcsim_xml_child(root, "loops"), *ks = dcsim_xml_child(root, "kernels");
@@ -422,14 +487,24 @@ int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err) {
   }
   size_t ng = dcsim_xml_count(root, "gpu-energy");
   d->gpu_frac = calloc(ng ? ng : 1, sizeof *d->gpu_frac);
-  if (!d->gpu_frac) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (!d->gpu_frac) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
   for (xmlNode *g = dcsim_xml_child(root, "gpu-energy"); g; g = dcsim_xml_next(g, "gpu-energy")) {
     const char *gn = NULL;
     gpu_frac *gf = &d->gpu_frac[d->n_gpu_frac];
     if ((rc = dcsim_xml_str(doc, g, "gpu", 1, &gn, err))) goto out;
     if ((rc = nonneg_attr(doc, g, "fraction", &gf->S, err))) goto out;
-    if (gf->S > 1) { rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, g, "<gpu-energy gpu=\"%s\">: fraction must be in 0..1", gn); goto out; }
-    if (!(gf->gpu = dupstr(gn))) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+    if (gf->S > 1) {
+      rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, g,
+                         "<gpu-energy gpu=\"%s\">: fraction must be in 0..1", gn);
+      goto out;
+    }
+    if (!(gf->gpu = dupstr(gn))) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+      goto out;
+    }
     d->n_gpu_frac++;
   }
   *out = d;
@@ -444,9 +519,13 @@ const char *dcsim_dwarf_name(const dcsim_dwarf_t *d) { return d->name; }
 const char *dcsim_dwarf_path(const dcsim_dwarf_t *d) { return d->path; }
 dcsim_dwarf_device dcsim_dwarf_device_of(const dcsim_dwarf_t *d) { return d->device; }
 size_t dcsim_dwarf_n_params(const dcsim_dwarf_t *d) { return d->n_params; }
-const char *dcsim_dwarf_param(const dcsim_dwarf_t *d, size_t i) { return i < d->n_params ? d->params[i] : NULL; }
+const char *dcsim_dwarf_param(const dcsim_dwarf_t *d, size_t i) {
+  return i < d->n_params ? d->params[i] : NULL;
+}
 size_t dcsim_dwarf_n_cases(const dcsim_dwarf_t *d) { return d->n_cases; }
-const char *dcsim_dwarf_case(const dcsim_dwarf_t *d, size_t i) { return i < d->n_cases ? d->cases[i].name : NULL; }
+const char *dcsim_dwarf_case(const dcsim_dwarf_t *d, size_t i) {
+  return i < d->n_cases ? d->cases[i].name : NULL;
+}
 
 int dcsim_dwarf_has_cpu_model(const dcsim_dwarf_t *d) { return d->n_loops > 0; }
 int dcsim_dwarf_has_gpu_model(const dcsim_dwarf_t *d) { return d->n_kernels > 0; }
@@ -465,18 +544,23 @@ int dcsim_dwarf_case_value(const dcsim_dwarf_t *d, const char *case_name, const 
       *out = d->cases[i].values[pi];
       return 0;
     }
-  return DCSIM_ERR(err, DCSIM_EREF, d->path, 0, "dwarf %s: case '%s' sets no parameter '%s'", d->name, case_name, param);
+  return DCSIM_ERR(err, DCSIM_EREF, d->path, 0, "dwarf %s: case '%s' sets no parameter '%s'",
+                   d->name, case_name, param);
 }
 
 static int eval_formula(const dcsim_dwarf_t *d, const formula *f, const double *vals,
                         const char *what, double *out, dcsim_error *err) {
   int rc = dcsim_expr_eval(f->e, vals, out, err);
   if (rc) {
-    if (err) { snprintf(err->file, sizeof err->file, "%s", d->path); err->line = f->line; }
+    if (err) {
+      snprintf(err->file, sizeof err->file, "%s", d->path);
+      err->line = f->line;
+    }
     return rc;
   }
   if (*out < 0)
-    return DCSIM_ERR(err, DCSIM_ERANGE, d->path, f->line, "%s = %g is negative for these parameters", what, *out);
+    return DCSIM_ERR(err, DCSIM_ERANGE, d->path, f->line,
+                     "%s = %g is negative for these parameters", what, *out);
   return 0;
 }
 
@@ -494,7 +578,10 @@ int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dc
   unsigned char *set = calloc(d->n_params ? d->n_params : 1, 1);
   dcsim_dwarf_eval *e = calloc(1, sizeof *e);
   const case_def *cd = NULL;
-  if (!vals || !set || !e) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory"); goto out; }
+  if (!vals || !set || !e) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+    goto out;
+  }
   if (case_name) {
     for (size_t i = 0; i < d->n_cases; i++)
       if (strcmp(d->cases[i].name, case_name) == 0) cd = &d->cases[i];
@@ -504,11 +591,15 @@ int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dc
         strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
         strncat(list, d->cases[i].name, sizeof list - strlen(list) - 1);
       }
-      rc = DCSIM_ERR(err, DCSIM_EREF, d->path, 0, "dwarf %s has no case '%s' (cases: %s)", d->name, case_name, list);
+      rc = DCSIM_ERR(err, DCSIM_EREF, d->path, 0, "dwarf %s has no case '%s' (cases: %s)", d->name,
+                     case_name, list);
       goto out;
     }
     for (size_t i = 0; i < d->n_params; i++)
-      if (cd->set[i]) { vals[i] = cd->values[i]; set[i] = 1; }
+      if (cd->set[i]) {
+        vals[i] = cd->values[i];
+        set[i] = 1;
+      }
   }
   for (size_t k = 0; k < n_b; k++) {
     int pi = find_param(d, b[k].name);
@@ -519,7 +610,8 @@ int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dc
     }
     if (!isfinite(b[k].value) || b[k].value < 0) {
       rc = DCSIM_ERR(err, DCSIM_ERANGE, b[k].file ? b[k].file : "", b[k].line,
-                     "parameter %s = %g must be a finite, non-negative number", b[k].name, b[k].value);
+                     "parameter %s = %g must be a finite, non-negative number", b[k].name,
+                     b[k].value);
       goto out;
     }
     vals[pi] = b[k].value;
@@ -527,7 +619,9 @@ int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dc
   }
   for (size_t i = 0; i < d->n_params; i++)
     if (!set[i]) {
-      rc = DCSIM_ERR(err, DCSIM_EREF, d->path, d->param_lines[i], "parameter %s of dwarf %s has no value (give a case or set it)", d->params[i], d->name);
+      rc = DCSIM_ERR(err, DCSIM_EREF, d->path, d->param_lines[i],
+                     "parameter %s of dwarf %s has no value (give a case or set it)", d->params[i],
+                     d->name);
       goto out;
     }
   /* A case's <override>s are numbers derived for the case's own parameter values (the BiFFT LP
@@ -540,13 +634,19 @@ int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dc
   e->device = d->device;
   e->n_loops = d->n_loops;
   e->loops = calloc(d->n_loops ? d->n_loops : 1, sizeof *e->loops);
-  if (!e->loops) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory"); goto out; }
+  if (!e->loops) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+    goto out;
+  }
   for (size_t i = 0; i < d->n_loops; i++) {
     const loop_def *ld = &d->loops[i];
     dcsim_cpu_loop *l = &e->loops[i];
     const formula *fw = &ld->work, *fq = &ld->traffic;
     for (size_t j = 0; use_over && j < cd->n_over; j++)
-      if (cd->over[j].loop == i) { fw = &cd->over[j].work; fq = &cd->over[j].traffic; }
+      if (cd->over[j].loop == i) {
+        fw = &cd->over[j].work;
+        fq = &cd->over[j].traffic;
+      }
     l->name = ld->name;
     if ((rc = eval_formula(d, fw, vals, "work-flop", &l->work_flop, err))) goto out;
     if (ld->irregular) {
@@ -561,11 +661,18 @@ int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dc
       goto out;
     }
     if (l->work_flop > 0 && !ld->has_flop) {
-      rc = DCSIM_ERR(err, DCSIM_EREF, d->path, fw->line, "loop %s does work (W = %g flop) but has no <flop> coefficients", ld->name, l->work_flop);
+      rc = DCSIM_ERR(err, DCSIM_EREF, d->path, fw->line,
+                     "loop %s does work (W = %g flop) but has no <flop> coefficients", ld->name,
+                     l->work_flop);
       goto out;
     }
-    l->V = ld->V; l->X = ld->X; l->Y = ld->Y; l->Z = ld->Z;
-    l->has_flop = ld->has_flop; l->U = ld->U; l->S_flops = ld->S_flops;
+    l->V = ld->V;
+    l->X = ld->X;
+    l->Y = ld->Y;
+    l->Z = ld->Z;
+    l->has_flop = ld->has_flop;
+    l->U = ld->U;
+    l->S_flops = ld->S_flops;
   }
   e->n_kernels = d->n_kernels;
   e->kernels = d->kernels;
@@ -573,7 +680,8 @@ int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dc
   e->has_multi_gpu = d->has_multi_gpu;
   e->gpu_memory_byte_per_point = d->mg_memory;
   e->gpu_transfer_byte_per_point = d->mg_transfer;
-  if (d->n_kernels && (rc = eval_formula(d, &d->domain, vals, "domain-size", &e->domain_size, err))) goto out;
+  if (d->n_kernels && (rc = eval_formula(d, &d->domain, vals, "domain-size", &e->domain_size, err)))
+    goto out;
   if (d->has_comm) {
     e->has_comm = 1;
     e->comm_overlap = d->comm_overlap;
@@ -595,7 +703,8 @@ out:
   return rc;
 }
 
-int dcsim_dwarf_gpu_halo(const dcsim_dwarf_eval *ev, unsigned gpus, double *halo_byte, dcsim_error *err) {
+int dcsim_dwarf_gpu_halo(const dcsim_dwarf_eval *ev, unsigned gpus, double *halo_byte,
+                         dcsim_error *err) {
   const dcsim_dwarf_t *d = ev->dwarf;
   *halo_byte = 0;
   if (!d->has_multi_gpu) return 0;
@@ -608,13 +717,14 @@ int dcsim_dwarf_gpu_halo(const dcsim_dwarf_eval *ev, unsigned gpus, double *halo
   return rc;
 }
 
-int dcsim_dwarf_comm(const dcsim_dwarf_eval *ev, unsigned nodes, dcsim_comm_pattern out[DCSIM_COMM_MAX_PATTERNS],
-                     size_t *n, dcsim_error *err) {
+int dcsim_dwarf_comm(const dcsim_dwarf_eval *ev, unsigned nodes,
+                     dcsim_comm_pattern out[DCSIM_COMM_MAX_PATTERNS], size_t *n, dcsim_error *err) {
   const dcsim_dwarf_t *d = ev->dwarf;
   *n = 0;
   if (!d->has_comm) return 0;
   if (d->has_comm_attrs) /* D3.5 §4.3: (Q_in + Q_out) per iteration, no message count */
-    out[(*n)++] = (dcsim_comm_pattern){DCSIM_COMM_EXCHANGE, ev->comm_in_byte + ev->comm_out_byte, 0, ev->comm_iterations};
+    out[(*n)++] = (dcsim_comm_pattern){ DCSIM_COMM_EXCHANGE, ev->comm_in_byte + ev->comm_out_byte,
+                                        0, ev->comm_iterations };
   double *vals = malloc((d->n_params + 1) * sizeof *vals);
   if (!vals) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
   if (d->n_params) memcpy(vals, ev->values, d->n_params * sizeof *vals);
@@ -626,7 +736,8 @@ int dcsim_dwarf_comm(const dcsim_dwarf_eval *ev, unsigned nodes, dcsim_comm_patt
     p->kind = pd->kind;
     p->messages = 0;
     if ((rc = eval_formula(d, &pd->byte, vals, "byte", &p->byte, err)) ||
-        (pd->messages.e && (rc = eval_formula(d, &pd->messages, vals, "messages", &p->messages, err))) ||
+        (pd->messages.e &&
+         (rc = eval_formula(d, &pd->messages, vals, "messages", &p->messages, err))) ||
         (rc = eval_formula(d, &pd->iterations, vals, "iterations", &p->iterations, err)))
       break;
     (*n)++;
@@ -645,6 +756,10 @@ int dcsim_dwarf_energy_coeffs(const dcsim_dwarf_t *d, dcsim_energy_coeffs *out, 
 int dcsim_dwarf_gpu_fraction(const dcsim_dwarf_t *d, const char *gpu_name, double *out,
                              dcsim_error *err) {
   for (size_t i = 0; i < d->n_gpu_frac; i++)
-    if (strcmp(d->gpu_frac[i].gpu, gpu_name) == 0) { *out = d->gpu_frac[i].S; return 0; }
-  return DCSIM_ERR(err, DCSIM_EREF, d->path, 0, "dwarf %s has no <gpu-energy> fraction for GPU %s", d->name, gpu_name);
+    if (strcmp(d->gpu_frac[i].gpu, gpu_name) == 0) {
+      *out = d->gpu_frac[i].S;
+      return 0;
+    }
+  return DCSIM_ERR(err, DCSIM_EREF, d->path, 0, "dwarf %s has no <gpu-energy> fraction for GPU %s",
+                   d->name, gpu_name);
 }

@@ -9,7 +9,7 @@
 #include "dcsim/xmlio.h"
 
 enum { Q_FLOPS, Q_L1, Q_L2, Q_L3, Q_DRAM, Q_COUNT };
-static const char *const quantity_names[Q_COUNT] = {"flops", "L1", "L2", "L3", "DRAM"};
+static const char *const quantity_names[Q_COUNT] = { "flops", "L1", "L2", "L3", "DRAM" };
 
 typedef struct freq_col {
   char *id;
@@ -21,13 +21,16 @@ typedef struct table {
   int present;
   int line;
   size_t n_cols;
-  size_t *col;       /* index into profile freqs, per column */
+  size_t *col; /* index into profile freqs, per column */
   size_t n_rows;
   unsigned *threads; /* ascending */
   double *v;         /* n_rows x n_cols, SI units */
 } table;
 
-typedef struct energy_row { unsigned cores; double pkg_w, dram_w; } energy_row;
+typedef struct energy_row {
+  unsigned cores;
+  double pkg_w, dram_w;
+} energy_row;
 
 /* One <energy> table: RAPL power per active core count at one frequency state. */
 typedef struct energy_table {
@@ -35,7 +38,7 @@ typedef struct energy_table {
   int same_all_freqs; /* other-frequencies="same" */
   double pkg_idle_w, dram_idle_w;
   size_t n_rows;
-  energy_row *rows;   /* ascending cores */
+  energy_row *rows; /* ascending cores */
   int line;
 } energy_table;
 
@@ -88,7 +91,10 @@ void dcsim_cpu_profile_free(dcsim_cpu_profile_t *p) {
 
 static int find_freq_id(const dcsim_cpu_profile_t *p, const char *id, size_t *out) {
   for (size_t i = 0; i < p->n_freqs; i++)
-    if (strcmp(p->freqs[i].id, id) == 0) { *out = i; return 0; }
+    if (strcmp(p->freqs[i].id, id) == 0) {
+      *out = i;
+      return 0;
+    }
   return -1;
 }
 
@@ -102,18 +108,24 @@ static int load_table(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNod
   int q = -1;
   for (int i = 0; i < Q_COUNT; i++)
     if (strcmp(qty, quantity_names[i]) == 0) q = i;
-  if (q < 0) return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, tn, "<table>: unknown quantity '%s'", qty);
+  if (q < 0)
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, tn, "<table>: unknown quantity '%s'", qty);
   table *t = &p->tables[q];
   if (t->present)
     return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, tn, "<table quantity=\"%s\">: given twice", qty);
   int is_flops = (q == Q_FLOPS);
   double scale;
-  if (strcmp(unit, "flop/s") == 0 && is_flops) scale = 1;
-  else if (strcmp(unit, "GFLOP/s") == 0 && is_flops) scale = 1e9;
-  else if (strcmp(unit, "B/s") == 0 && !is_flops) scale = 1;
-  else if (strcmp(unit, "GB/s") == 0 && !is_flops) scale = 1e9;
+  if (strcmp(unit, "flop/s") == 0 && is_flops)
+    scale = 1;
+  else if (strcmp(unit, "GFLOP/s") == 0 && is_flops)
+    scale = 1e9;
+  else if (strcmp(unit, "B/s") == 0 && !is_flops)
+    scale = 1;
+  else if (strcmp(unit, "GB/s") == 0 && !is_flops)
+    scale = 1e9;
   else
-    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, tn, "<table quantity=\"%s\">: unit '%s' does not fit the quantity", qty, unit);
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, tn,
+                         "<table quantity=\"%s\">: unit '%s' does not fit the quantity", qty, unit);
   t->present = 1;
   t->line = (int)xmlGetLineNo(tn);
   /* columns */
@@ -125,19 +137,25 @@ static int load_table(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNod
   for (char *tok = strtok_r(list, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
     size_t idx;
     if (find_freq_id(p, tok, &idx) != 0) {
-      rc = DCSIM_XML_ERR(err, DCSIM_EREF, doc, tn, "<table quantity=\"%s\">: unknown frequency id '%s' (not in <frequencies>)", qty, tok);
+      rc = DCSIM_XML_ERR(
+          err, DCSIM_EREF, doc, tn,
+          "<table quantity=\"%s\">: unknown frequency id '%s' (not in <frequencies>)", qty, tok);
       break;
     }
     for (size_t j = 0; j < t->n_cols; j++)
       if (t->col[j] == idx) {
-        rc = DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, tn, "<table quantity=\"%s\">: frequency '%s' listed twice", qty, tok);
+        rc = DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, tn,
+                           "<table quantity=\"%s\">: frequency '%s' listed twice", qty, tok);
         break;
       }
     if (rc) break;
     if (t->n_cols == cap) {
       cap = cap ? 2 * cap : 8;
       size_t *nc = realloc(t->col, cap * sizeof *nc);
-      if (!nc) { rc = DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, tn, "out of memory"); break; }
+      if (!nc) {
+        rc = DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, tn, "out of memory");
+        break;
+      }
       t->col = nc;
     }
     t->col[t->n_cols++] = idx;
@@ -153,18 +171,22 @@ static int load_table(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNod
     if ((rc = dcsim_xml_u32(doc, r, "threads", 1, &th, err))) return rc;
     if (th == 0) return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, r, "<row>: threads must be >= 1");
     if (t->n_rows && th <= t->threads[t->n_rows - 1])
-      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, r, "<row threads=\"%u\">: rows must be in increasing thread order", th);
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, r,
+                           "<row threads=\"%u\">: rows must be in increasing thread order", th);
     double *vals = NULL;
     size_t n = 0;
     if ((rc = dcsim_xml_numbers(doc, r, &vals, &n, err))) return rc;
     if (n != t->n_cols) {
       free(vals);
-      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, r, "<row threads=\"%u\">: %zu values for %zu frequencies", th, n, t->n_cols);
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, r,
+                           "<row threads=\"%u\">: %zu values for %zu frequencies", th, n,
+                           t->n_cols);
     }
     for (size_t j = 0; j < n; j++) {
       if (!(vals[j] > 0)) {
         free(vals);
-        return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, r, "<row threads=\"%u\">: value %zu must be positive", th, j + 1);
+        return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, r,
+                             "<row threads=\"%u\">: value %zu must be positive", th, j + 1);
       }
       t->v[t->n_rows * t->n_cols + j] = vals[j] * scale;
     }
@@ -181,11 +203,14 @@ static int load_energy(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNo
   if ((rc = dcsim_xml_str(doc, en, "freq", 1, &fid, err))) return rc;
   if ((rc = dcsim_xml_str(doc, en, "other-frequencies", 1, &other, err))) return rc;
   if (find_freq_id(p, fid, &t->freq) != 0)
-    return DCSIM_XML_ERR(err, DCSIM_EREF, doc, en, "<energy freq=\"%s\">: unknown frequency id", fid);
+    return DCSIM_XML_ERR(err, DCSIM_EREF, doc, en, "<energy freq=\"%s\">: unknown frequency id",
+                         fid);
   for (size_t i = 0; &p->etabs[i] != t; i++)
     if (p->etabs[i].freq == t->freq)
-      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, en, "<energy freq=\"%s\">: a table for this frequency is given twice (line %d)",
-                           fid, p->etabs[i].line);
+      return DCSIM_XML_ERR(
+          err, DCSIM_ESCHEMA, doc, en,
+          "<energy freq=\"%s\">: a table for this frequency is given twice (line %d)", fid,
+          p->etabs[i].line);
   t->same_all_freqs = strcmp(other, "same") == 0;
   t->line = (int)xmlGetLineNo(en);
   xmlNode *idle = dcsim_xml_child(en, "idle");
@@ -199,9 +224,12 @@ static int load_energy(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNo
     if ((rc = dcsim_xml_u32(doc, s, "cores", 1, &r->cores, err))) return rc;
     if ((rc = dcsim_xml_double(doc, s, "pkg-w", 1, &r->pkg_w, err))) return rc;
     if ((rc = dcsim_xml_double(doc, s, "dram-w", 1, &r->dram_w, err))) return rc;
-    if (r->cores == 0) return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, s, "<state>: cores must be >= 1");
+    if (r->cores == 0)
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, s, "<state>: cores must be >= 1");
     if (t->n_rows && r->cores <= t->rows[t->n_rows - 1].cores)
-      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, s, "<state cores=\"%u\">: states must be in increasing core order", r->cores);
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, s,
+                           "<state cores=\"%u\">: states must be in increasing core order",
+                           r->cores);
     t->n_rows++;
   }
   p->has_energy = 1;
@@ -219,12 +247,15 @@ static int load_cache_levels(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc,
     for (int i = Q_L1; i < Q_COUNT; i++)
       if (strcmp(name, quantity_names[i]) == 0) q = i;
     if (q < 0 || p->n_levels >= Q_COUNT - 1)
-      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l, "<level name=\"%s\">: not a memory level", name);
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l, "<level name=\"%s\">: not a memory level",
+                           name);
     for (size_t i = 0; i < p->n_levels; i++)
       if (strcmp(p->levels[i].name, quantity_names[q]) == 0)
         return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l, "<level name=\"%s\">: given twice", name);
     if (!p->tables[q].present)
-      return DCSIM_XML_ERR(err, DCSIM_EREF, doc, l, "<level name=\"%s\">: the profile has no %s bandwidth table", name, name);
+      return DCSIM_XML_ERR(err, DCSIM_EREF, doc, l,
+                           "<level name=\"%s\">: the profile has no %s bandwidth table", name,
+                           name);
     dcsim_cache_level *cl = &p->levels[p->n_levels];
     cl->name = quantity_names[q];
     cl->line = (int)xmlGetLineNo(l);
@@ -232,7 +263,8 @@ static int load_cache_levels(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc,
         (rc = dcsim_xml_double(doc, l, "line-byte", 1, &cl->line_byte, err)))
       return rc;
     if (!(cl->line_byte > 0))
-      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, l, "<level name=\"%s\">: line-byte must be positive", name);
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, l,
+                           "<level name=\"%s\">: line-byte must be positive", name);
     p->n_levels++;
   }
   return 0;
@@ -245,43 +277,67 @@ int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_er
   if (rc) goto out;
   xmlNode *root = dcsim_xml_root(doc);
   p = calloc(1, sizeof *p);
-  if (!p) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (!p) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
   const char *name = NULL, *model = NULL;
   if ((rc = dcsim_xml_str(doc, root, "name", 1, &name, err))) goto out;
   if ((rc = dcsim_xml_str(doc, root, "model", 1, &model, err))) goto out;
   p->path = dupstr(path);
   p->name = dupstr(name);
   p->model = dupstr(model);
-  if (!p->path || !p->name || !p->model) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (!p->path || !p->name || !p->model) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
   xmlNode *spec = dcsim_xml_child(root, "spec");
   if ((rc = dcsim_xml_u32(doc, spec, "cores-per-socket", 1, &p->cores_per_socket, err))) goto out;
   if ((rc = dcsim_xml_u32(doc, spec, "sockets", 1, &p->sockets, err))) goto out;
   if ((rc = dcsim_xml_double(doc, spec, "nominal-ghz", 1, &p->nominal_ghz, err))) goto out;
-  if (!(p->nominal_ghz > 0)) { rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, spec, "<spec>: nominal-ghz must be positive"); goto out; }
+  if (!(p->nominal_ghz > 0)) {
+    rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, spec, "<spec>: nominal-ghz must be positive");
+    goto out;
+  }
   xmlNode *fr = dcsim_xml_child(root, "frequencies");
   size_t nf = dcsim_xml_count(fr, "freq");
   p->freqs = calloc(nf ? nf : 1, sizeof *p->freqs);
-  if (!p->freqs) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (!p->freqs) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
   for (xmlNode *f = dcsim_xml_child(fr, "freq"); f; f = dcsim_xml_next(f, "freq")) {
     freq_col *c = &p->freqs[p->n_freqs];
     const char *id = NULL, *label = NULL;
     if ((rc = dcsim_xml_str(doc, f, "id", 1, &id, err))) goto out;
     if ((rc = dcsim_xml_str(doc, f, "label", 0, &label, err))) goto out;
     if ((rc = dcsim_xml_double(doc, f, "ghz", 1, &c->ghz, err))) goto out;
-    if (!(c->ghz > 0)) { rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, f, "<freq id=\"%s\">: ghz must be positive", id); goto out; }
+    if (!(c->ghz > 0)) {
+      rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, f, "<freq id=\"%s\">: ghz must be positive", id);
+      goto out;
+    }
     size_t dup;
-    if (find_freq_id(p, id, &dup) == 0) { rc = DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, f, "<freq id=\"%s\">: id given twice", id); goto out; }
+    if (find_freq_id(p, id, &dup) == 0) {
+      rc = DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, f, "<freq id=\"%s\">: id given twice", id);
+      goto out;
+    }
     c->id = dupstr(id);
     c->label = label ? dupstr(label) : NULL;
     p->n_freqs++;
-    if (!c->id || (label && !c->label)) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+    if (!c->id || (label && !c->label)) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+      goto out;
+    }
   }
   for (xmlNode *t = dcsim_xml_child(root, "table"); t; t = dcsim_xml_next(t, "table"))
     if ((rc = load_table(p, doc, t, err))) goto out;
   xmlNode *ch = dcsim_xml_child(root, "cache-hierarchy");
   if (ch && (rc = load_cache_levels(p, doc, ch, err))) goto out;
   size_t ne = dcsim_xml_count(root, "energy");
-  if (ne && !(p->etabs = calloc(ne, sizeof *p->etabs))) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (ne && !(p->etabs = calloc(ne, sizeof *p->etabs))) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
   for (xmlNode *en = dcsim_xml_child(root, "energy"); en; en = dcsim_xml_next(en, "energy")) {
     energy_table *t = &p->etabs[p->n_etabs++];
     if ((rc = load_energy(p, doc, en, t, err))) goto out;
@@ -297,7 +353,9 @@ out:
 const char *dcsim_cpu_profile_name(const dcsim_cpu_profile_t *p) { return p->name; }
 const char *dcsim_cpu_profile_model(const dcsim_cpu_profile_t *p) { return p->model; }
 const char *dcsim_cpu_profile_path(const dcsim_cpu_profile_t *p) { return p->path; }
-unsigned dcsim_cpu_profile_cores_per_socket(const dcsim_cpu_profile_t *p) { return p->cores_per_socket; }
+unsigned dcsim_cpu_profile_cores_per_socket(const dcsim_cpu_profile_t *p) {
+  return p->cores_per_socket;
+}
 unsigned dcsim_cpu_profile_sockets(const dcsim_cpu_profile_t *p) { return p->sockets; }
 double dcsim_cpu_profile_nominal_ghz(const dcsim_cpu_profile_t *p) { return p->nominal_ghz; }
 const dcsim_cache_level *dcsim_cpu_profile_cache_levels(const dcsim_cpu_profile_t *p, size_t *n) {
@@ -326,17 +384,23 @@ int dcsim_cpu_profile_freq(const dcsim_cpu_profile_t *p, const char *text, dcsim
   char buf[64];
   snprintf(buf, sizeof buf, "%s", text);
   size_t l = strlen(buf);
-  if (l > 3 && (strcmp(buf + l - 3, "GHz") == 0 || strcmp(buf + l - 3, "ghz") == 0)) buf[l - 3] = '\0';
+  if (l > 3 && (strcmp(buf + l - 3, "GHz") == 0 || strcmp(buf + l - 3, "ghz") == 0))
+    buf[l - 3] = '\0';
   double g;
   if (dcsim_parse_double(buf, &g) != 0 || !(g > 0))
-    return DCSIM_ERR(err, DCSIM_ERANGE, p->path, 0, "frequency '%s' is neither a positive number of GHz nor a state label of profile %s", text, p->name);
+    return DCSIM_ERR(
+        err, DCSIM_ERANGE, p->path, 0,
+        "frequency '%s' is neither a positive number of GHz nor a state label of profile %s", text,
+        p->name);
   s->ghz = g;
   return 0;
 }
 
 void dcsim_cpu_state_freq_str(const dcsim_cpu_state *s, char *buf, size_t size) {
-  if (s->label) snprintf(buf, size, "%s", s->label);
-  else snprintf(buf, size, "%g", s->ghz);
+  if (s->label)
+    snprintf(buf, size, "%s", s->label);
+  else
+    snprintf(buf, size, "%g", s->ghz);
 }
 
 /* Finds the frequency columns bracketing the state: exact label match, or two plain columns. */
@@ -347,13 +411,27 @@ static int freq_bracket(const dcsim_cpu_profile_t *p, const table *t, const dcsi
   for (size_t j = 0; j < t->n_cols; j++) {
     const freq_col *f = &p->freqs[t->col[j]];
     if (s->label) {
-      if (f->label && strcmp(f->label, s->label) == 0) { *c0 = *c1 = j; *w = 0; return 0; }
+      if (f->label && strcmp(f->label, s->label) == 0) {
+        *c0 = *c1 = j;
+        *w = 0;
+        return 0;
+      }
       continue;
     }
     if (f->label) continue;
-    if (fabs(f->ghz - s->ghz) < 1e-9) { *c0 = *c1 = j; *w = 0; return 0; }
-    if (f->ghz < s->ghz && (ilo < 0 || f->ghz > lo)) { lo = f->ghz; ilo = (long)j; }
-    if (f->ghz > s->ghz && (ihi < 0 || f->ghz < hi)) { hi = f->ghz; ihi = (long)j; }
+    if (fabs(f->ghz - s->ghz) < 1e-9) {
+      *c0 = *c1 = j;
+      *w = 0;
+      return 0;
+    }
+    if (f->ghz < s->ghz && (ilo < 0 || f->ghz > lo)) {
+      lo = f->ghz;
+      ilo = (long)j;
+    }
+    if (f->ghz > s->ghz && (ihi < 0 || f->ghz < hi)) {
+      hi = f->ghz;
+      ihi = (long)j;
+    }
   }
   char fs[32];
   dcsim_cpu_state_freq_str(s, fs, sizeof fs);
@@ -371,7 +449,11 @@ static int thread_bracket(const dcsim_cpu_profile_t *p, const unsigned *th, size
                           int line, const char *what, size_t *r0, size_t *r1, double *w,
                           dcsim_error *err) {
   for (size_t i = 0; i < n; i++) {
-    if (th[i] == want) { *r0 = *r1 = i; *w = 0; return 0; }
+    if (th[i] == want) {
+      *r0 = *r1 = i;
+      *w = 0;
+      return 0;
+    }
     if (th[i] > want) {
       if (i == 0) break;
       *r0 = i - 1;
@@ -380,23 +462,25 @@ static int thread_bracket(const dcsim_cpu_profile_t *p, const unsigned *th, size
       return 0;
     }
   }
-  return DCSIM_ERR(err, DCSIM_ERANGE, p->path, line,
-                   "state outside table: %u threads/cores not covered by the %s table of %s (it covers %u..%u)",
-                   want, what, p->name, n ? th[0] : 0, n ? th[n - 1] : 0);
+  return DCSIM_ERR(
+      err, DCSIM_ERANGE, p->path, line,
+      "state outside table: %u threads/cores not covered by the %s table of %s (it covers %u..%u)",
+      want, what, p->name, n ? th[0] : 0, n ? th[n - 1] : 0);
 }
 
 static int lookup(const dcsim_cpu_profile_t *p, int q, const dcsim_cpu_state *s, double *out,
                   dcsim_error *err) {
   const table *t = &p->tables[q];
   if (!t->present)
-    return DCSIM_ERR(err, DCSIM_EREF, p->path, 0, "profile %s has no %s table", p->name, quantity_names[q]);
-  if (s->threads == 0)
-    return DCSIM_ERR(err, DCSIM_ERANGE, p->path, 0, "thread count must be >= 1");
+    return DCSIM_ERR(err, DCSIM_EREF, p->path, 0, "profile %s has no %s table", p->name,
+                     quantity_names[q]);
+  if (s->threads == 0) return DCSIM_ERR(err, DCSIM_ERANGE, p->path, 0, "thread count must be >= 1");
   size_t c0 = 0, c1 = 0, r0 = 0, r1 = 0;
   double wf = 0, wt = 0;
   int rc = freq_bracket(p, t, s, &c0, &c1, &wf, quantity_names[q], err);
   if (rc) return rc;
-  rc = thread_bracket(p, t->threads, t->n_rows, s->threads, t->line, quantity_names[q], &r0, &r1, &wt, err);
+  rc = thread_bracket(p, t->threads, t->n_rows, s->threads, t->line, quantity_names[q], &r0, &r1,
+                      &wt, err);
   if (rc) return rc;
   /* bilinear interpolation between measured states (doc/models.md "Table lookups") */
   const double *v = t->v;
@@ -423,7 +507,8 @@ int dcsim_cpu_profile_rates(const dcsim_cpu_profile_t *p, const dcsim_cpu_state 
 }
 
 static int state_is_freq(const freq_col *f, const dcsim_cpu_state *s) {
-  return s->label ? (f->label && strcmp(f->label, s->label) == 0) : (!f->label && fabs(f->ghz - s->ghz) < 1e-9);
+  return s->label ? (f->label && strcmp(f->label, s->label) == 0)
+                  : (!f->label && fabs(f->ghz - s->ghz) < 1e-9);
 }
 
 /* Power of one table at s->threads cores (linear between measured core counts). */
@@ -480,11 +565,13 @@ int dcsim_cpu_profile_power(const dcsim_cpu_profile_t *p, const dcsim_cpu_state 
     char fs[32];
     dcsim_cpu_state_freq_str(s, fs, sizeof fs);
     if (p->n_etabs == 1)
-      return DCSIM_ERR(err, DCSIM_ERANGE, p->path, t->line,
-                       "state outside table: the energy table of %s was measured at %s GHz only, not at %s",
-                       p->name, p->freqs[t->freq].id, fs);
+      return DCSIM_ERR(
+          err, DCSIM_ERANGE, p->path, t->line,
+          "state outside table: the energy table of %s was measured at %s GHz only, not at %s",
+          p->name, p->freqs[t->freq].id, fs);
     return DCSIM_ERR(err, DCSIM_ERANGE, p->path, t->line,
-                     "state outside table: frequency %s is not covered by the energy tables of %s", fs, p->name);
+                     "state outside table: frequency %s is not covered by the energy tables of %s",
+                     fs, p->name);
   }
   return table_power(p, t, s->threads, out, err);
 }
@@ -498,7 +585,8 @@ int dcsim_cpu_profile_freq_at(const dcsim_cpu_profile_t *p, size_t i, dcsim_cpu_
   return 0;
 }
 
-unsigned dcsim_cpu_profile_energy_max_cores(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s) {
+unsigned dcsim_cpu_profile_energy_max_cores(const dcsim_cpu_profile_t *p,
+                                            const dcsim_cpu_state *s) {
   if (!p->has_energy) return 0;
   unsigned m = 0;
   for (size_t i = 0; i < p->n_etabs; i++) {
@@ -527,49 +615,81 @@ int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_er
   if (rc) goto out;
   xmlNode *root = dcsim_xml_root(doc);
   p = calloc(1, sizeof *p);
-  if (!p) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (!p) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
   const char *name = NULL, *model = NULL;
   if ((rc = dcsim_xml_str(doc, root, "name", 1, &name, err))) goto out;
   if ((rc = dcsim_xml_str(doc, root, "model", 1, &model, err))) goto out;
   p->path = dupstr(path);
   p->name = dupstr(name);
   p->model = dupstr(model);
-  if (!p->path || !p->name || !p->model) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (!p->path || !p->name || !p->model) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
   dcsim_gpu_spec *s = &p->spec;
   xmlNode *c = dcsim_xml_child(root, "characteristics");
-  struct { const char *attr; double *dst; } fields[] = {
-      {"gpu-clock-hz", &s->clock_hz},           {"memory-clock-hz", &s->memory_clock_hz},
-      {"memory-bus-bit", &s->memory_bus_bit},   {"dp-ops-per-clock-sm", &s->dp_per_clock_sm},
-      {"sp-ops-per-clock-sm", &s->sp_per_clock_sm}, {"int-ops-per-clock-sm", &s->int_per_clock_sm},
-      {"peak-dp-flops", &s->peak_dp_flops},     {"peak-sp-flops", &s->peak_sp_flops},
-      {"peak-int-ops", &s->peak_int_ops},       {"memory-bw-bps", &s->memory_bw_bps}};
+  struct {
+    const char *attr;
+    double *dst;
+  } fields[] = { { "gpu-clock-hz", &s->clock_hz },
+                 { "memory-clock-hz", &s->memory_clock_hz },
+                 { "memory-bus-bit", &s->memory_bus_bit },
+                 { "dp-ops-per-clock-sm", &s->dp_per_clock_sm },
+                 { "sp-ops-per-clock-sm", &s->sp_per_clock_sm },
+                 { "int-ops-per-clock-sm", &s->int_per_clock_sm },
+                 { "peak-dp-flops", &s->peak_dp_flops },
+                 { "peak-sp-flops", &s->peak_sp_flops },
+                 { "peak-int-ops", &s->peak_int_ops },
+                 { "memory-bw-bps", &s->memory_bw_bps } };
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
     if ((rc = dcsim_xml_double(doc, c, fields[i].attr, 1, fields[i].dst, err))) goto out;
-    if (!(*fields[i].dst > 0)) { rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, c, "<characteristics %s>: must be positive", fields[i].attr); goto out; }
+    if (!(*fields[i].dst > 0)) {
+      rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, c, "<characteristics %s>: must be positive",
+                         fields[i].attr);
+      goto out;
+    }
   }
   if ((rc = dcsim_xml_u32(doc, c, "sm", 1, &s->sm, err))) goto out;
-  if (s->sm == 0) { rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, c, "<characteristics sm>: must be >= 1"); goto out; }
+  if (s->sm == 0) {
+    rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, c, "<characteristics sm>: must be >= 1");
+    goto out;
+  }
   xmlNode *adj = dcsim_xml_child(root, "global-efficiency-adjustment");
   if (adj) {
     s->has_ge_adjust = 1;
     if ((rc = dcsim_xml_double(doc, adj, "threshold", 1, &s->ge_threshold, err))) goto out;
     if ((rc = dcsim_xml_double(doc, adj, "below", 1, &s->ge_below, err))) goto out;
     if ((rc = dcsim_xml_double(doc, adj, "at-or-above", 1, &s->ge_at_or_above, err))) goto out;
-    if (!(s->ge_below > 0) || !(s->ge_at_or_above > 0)) { rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, adj, "<global-efficiency-adjustment>: factors must be positive"); goto out; }
+    if (!(s->ge_below > 0) || !(s->ge_at_or_above > 0)) {
+      rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, adj,
+                         "<global-efficiency-adjustment>: factors must be positive");
+      goto out;
+    }
   }
   xmlNode *sd = dcsim_xml_child(root, "small-domain");
   if (sd) {
     s->has_small_domain = 1;
     if ((rc = dcsim_xml_double(doc, sd, "launch-s", 1, &s->launch_s, err)) ||
-        (rc = dcsim_xml_double(doc, sd, "saturation-threads-per-sm", 1, &s->saturation_threads_per_sm, err)))
+        (rc = dcsim_xml_double(doc, sd, "saturation-threads-per-sm", 1,
+                               &s->saturation_threads_per_sm, err)))
       goto out;
-    if (!(s->saturation_threads_per_sm > 0)) { rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, sd, "<small-domain>: saturation-threads-per-sm must be positive"); goto out; }
+    if (!(s->saturation_threads_per_sm > 0)) {
+      rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, sd,
+                         "<small-domain>: saturation-threads-per-sm must be positive");
+      goto out;
+    }
   }
   xmlNode *mem = dcsim_xml_child(root, "memory");
   if (mem && (rc = dcsim_xml_double(doc, mem, "byte", 1, &s->memory_byte, err))) goto out;
   xmlNode *hl = dcsim_xml_child(root, "host-link");
   if (hl && (rc = dcsim_xml_double(doc, hl, "bw-bps", 1, &s->host_link_bps, err))) goto out;
-  if (hl && !(s->host_link_bps > 0)) { rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, hl, "<host-link bw-bps>: must be positive"); goto out; }
+  if (hl && !(s->host_link_bps > 0)) {
+    rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, hl, "<host-link bw-bps>: must be positive");
+    goto out;
+  }
   xmlNode *pw = dcsim_xml_child(root, "power");
   if ((rc = dcsim_xml_double(doc, pw, "limit-w", 1, &s->power_limit_w, err))) goto out;
   if ((rc = dcsim_xml_double(doc, pw, "idle-w", 1, &s->idle_w, err))) goto out;

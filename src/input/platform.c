@@ -95,8 +95,8 @@ static int load_group(const dcsim_xml_doc_t *doc, xmlNode *node, dcsim_node_grou
       (gpu && !(g->gpu = profile_ref(path, gpu))) || (rack && !(g->rack = strdup(rack))))
     return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, node, "out of memory");
   if (g->count < 1)
-    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, node, "<node-group name=\"%s\">: count must be >= 1",
-                         name);
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, node,
+                         "<node-group name=\"%s\">: count must be >= 1", name);
   if (g->sockets < 1)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, node,
                          "<node-group name=\"%s\">: sockets must be >= 1", name);
@@ -152,13 +152,15 @@ int dcsim_platform_load(const char *path, dcsim_platform **out, dcsim_error *err
     const char *rn = dcsim_xml_attr(doc, r, "name");
     for (xmlNode *q = dcsim_xml_child(root, "rack"); q != r; q = dcsim_xml_next(q, "rack"))
       if (strcmp(dcsim_xml_attr(doc, q, "name"), rn) == 0) {
-        rc = DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, r, "<rack name=\"%s\">: duplicate name (line %d)",
-                           rn, (int)xmlGetLineNo(q));
+        rc =
+            DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, r,
+                          "<rack name=\"%s\">: duplicate name (line %d)", rn, (int)xmlGetLineNo(q));
         goto out;
       }
   }
   uint64_t nodes = 0;
-  for (xmlNode *gn = dcsim_xml_child(root, "node-group"); gn; gn = dcsim_xml_next(gn, "node-group")) {
+  for (xmlNode *gn = dcsim_xml_child(root, "node-group"); gn;
+       gn = dcsim_xml_next(gn, "node-group")) {
     dcsim_node_group *g = &p->groups[p->n_groups++];
     if ((rc = load_group(doc, gn, g, err))) goto out;
     for (size_t i = 0; i + 1 < p->n_groups; i++)
@@ -170,7 +172,8 @@ int dcsim_platform_load(const char *path, dcsim_platform **out, dcsim_error *err
       }
     if (g->rack) {
       xmlNode *r = dcsim_xml_child(root, "rack");
-      while (r && strcmp(dcsim_xml_attr(doc, r, "name"), g->rack) != 0) r = dcsim_xml_next(r, "rack");
+      while (r && strcmp(dcsim_xml_attr(doc, r, "name"), g->rack) != 0)
+        r = dcsim_xml_next(r, "rack");
       if (!r) {
         rc = DCSIM_XML_ERR(err, DCSIM_EREF, doc, gn, "<node-group name=\"%s\">: unknown rack '%s'",
                            g->name, g->rack);
@@ -200,14 +203,18 @@ int dcsim_platform_build(const char *name, const dcsim_node_group *groups, size_
   int rc = 0;
   *out = NULL;
   dcsim_platform *p = calloc(1, sizeof *p);
-  if (!p || !(p->groups = calloc(n_groups ? n_groups : 1, sizeof *p->groups)) || !(p->path = strdup(name)) ||
-      !(p->name = strdup(name))) {
+  if (!p || !(p->groups = calloc(n_groups ? n_groups : 1, sizeof *p->groups)) ||
+      !(p->path = strdup(name)) || !(p->name = strdup(name))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, name, 0, "out of memory");
     goto out;
   }
-  if (!n_groups) { rc = DCSIM_ERR(err, DCSIM_ESCHEMA, name, 0, "a platform needs at least one node group"); goto out; }
+  if (!n_groups) {
+    rc = DCSIM_ERR(err, DCSIM_ESCHEMA, name, 0, "a platform needs at least one node group");
+    goto out;
+  }
   if (!(net_bw_bps >= 0) || !(net_latency_s >= 0) || net_bw_bps > 1e30 || net_latency_s > 1e30) {
-    rc = DCSIM_ERR(err, DCSIM_ERANGE, name, 0, "<network>: bw-bps and latency-s must be finite and >= 0");
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, name, 0,
+                   "<network>: bw-bps and latency-s must be finite and >= 0");
     goto out;
   }
   p->net_bw_bps = net_bw_bps;
@@ -218,26 +225,34 @@ int dcsim_platform_build(const char *name, const dcsim_node_group *groups, size_
     dcsim_node_group *g = &p->groups[p->n_groups++];
     *g = *src;
     g->name = g->cpu = g->gpu = g->rack = NULL;
-    if (!src->name || !src->cpu) { rc = DCSIM_ERR(err, DCSIM_ESCHEMA, name, src->line, "<node-group>: needs a name and a cpu"); goto out; }
-    if (!(g->name = strdup(src->name)) || !(g->cpu = strdup(src->cpu)) || (src->gpu && !(g->gpu = strdup(src->gpu))) ||
+    if (!src->name || !src->cpu) {
+      rc = DCSIM_ERR(err, DCSIM_ESCHEMA, name, src->line, "<node-group>: needs a name and a cpu");
+      goto out;
+    }
+    if (!(g->name = strdup(src->name)) || !(g->cpu = strdup(src->cpu)) ||
+        (src->gpu && !(g->gpu = strdup(src->gpu))) ||
         (src->rack && !(g->rack = strdup(src->rack)))) {
       rc = DCSIM_ERR(err, DCSIM_ENOMEM, name, 0, "out of memory");
       goto out;
     }
     if (g->count < 1 || g->sockets < 1 || (g->gpu != NULL) != (g->gpus_per_node > 0)) {
       rc = DCSIM_ERR(err, DCSIM_ERANGE, name, src->line,
-                     "<node-group name=\"%s\">: count and sockets must be >= 1, gpus-per-node >= 1 exactly with a gpu", g->name);
+                     "<node-group name=\"%s\">: count and sockets must be >= 1, gpus-per-node >= 1 "
+                     "exactly with a gpu",
+                     g->name);
       goto out;
     }
     for (size_t k = 0; k + 1 < p->n_groups; k++)
       if (strcmp(p->groups[k].name, g->name) == 0) {
-        rc = DCSIM_ERR(err, DCSIM_ESCHEMA, name, src->line, "<node-group name=\"%s\">: duplicate name", g->name);
+        rc = DCSIM_ERR(err, DCSIM_ESCHEMA, name, src->line,
+                       "<node-group name=\"%s\">: duplicate name", g->name);
         goto out;
       }
     g->first_node = (unsigned)nodes;
     nodes += g->count;
     if (nodes > DCSIM_PLATFORM_MAX_NODES) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, name, src->line, "more than %u nodes in the platform", DCSIM_PLATFORM_MAX_NODES);
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, name, src->line, "more than %u nodes in the platform",
+                     DCSIM_PLATFORM_MAX_NODES);
       goto out;
     }
   }

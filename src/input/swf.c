@@ -43,7 +43,8 @@ static int header_line(dcsim_swf *t, char *text, int line, dcsim_error *err) {
   char *key = trim(text), *value = trim(colon + 1);
   if (!*key || strchr(key, ' ')) return 0; /* prose, not a "Key: value" comment */
   if ((t->n_header & (t->n_header - 1)) == 0) {
-    dcsim_swf_header_line *nh = realloc(t->header, (t->n_header ? 2 * t->n_header : 1) * sizeof *nh);
+    dcsim_swf_header_line *nh =
+        realloc(t->header, (t->n_header ? 2 * t->n_header : 1) * sizeof *nh);
     if (!nh) return DCSIM_ERR(err, DCSIM_ENOMEM, t->path, line, "out of memory");
     t->header = nh;
   }
@@ -66,7 +67,8 @@ static int header_int(dcsim_swf *t, const char *key, long long *out, dcsim_error
   long long x = strtoll(v, &end, 10);
   while (end && isspace((unsigned char)*end)) end++;
   if (errno || end == v || *end || x < 0)
-    return DCSIM_ERR(err, DCSIM_EPARSE, t->path, 0, "header '; %s: %s': expected a non-negative whole number", key, v);
+    return DCSIM_ERR(err, DCSIM_EPARSE, t->path, 0,
+                     "header '; %s: %s': expected a non-negative whole number", key, v);
   *out = x;
   return 0;
 }
@@ -79,8 +81,13 @@ static double parse_number(char *p, char **end) {
   if (*q >= '0' && *q <= '9') {
     long long v = 0;
     int digits = 0;
-    while (*q >= '0' && *q <= '9' && digits < 15) { v = v * 10 + (*q - '0'); q++; digits++; }
-    if (!(*q >= '0' && *q <= '9') && *q != '.' && *q != 'e' && *q != 'E' && *q != 'x' && *q != 'X') {
+    while (*q >= '0' && *q <= '9' && digits < 15) {
+      v = v * 10 + (*q - '0');
+      q++;
+      digits++;
+    }
+    if (!(*q >= '0' && *q <= '9') && *q != '.' && *q != 'e' && *q != 'E' && *q != 'x' &&
+        *q != 'X') {
       *end = q;
       return neg ? -(double)v : (double)v;
     }
@@ -88,10 +95,24 @@ static double parse_number(char *p, char **end) {
   return strtod(p, end);
 }
 
-static const char *const field_names[18] = {
-    "job number", "submit time", "wait time", "run time", "allocated processors", "average CPU time",
-    "used memory", "requested processors", "requested time", "requested memory", "status", "user",
-    "group", "executable", "queue", "partition", "preceding job", "think time"};
+static const char *const field_names[18] = { "job number",
+                                             "submit time",
+                                             "wait time",
+                                             "run time",
+                                             "allocated processors",
+                                             "average CPU time",
+                                             "used memory",
+                                             "requested processors",
+                                             "requested time",
+                                             "requested memory",
+                                             "status",
+                                             "user",
+                                             "group",
+                                             "executable",
+                                             "queue",
+                                             "partition",
+                                             "preceding job",
+                                             "think time" };
 
 static int job_line(dcsim_swf *t, char *text, int line, size_t *cap, dcsim_error *err) {
   double v[18];
@@ -100,34 +121,56 @@ static int job_line(dcsim_swf *t, char *text, int line, size_t *cap, dcsim_error
   for (;;) {
     while (isspace((unsigned char)*p)) p++;
     if (!*p) break;
-    if (n == 18) return DCSIM_ERR(err, DCSIM_EPARSE, t->path, line, "more than 18 fields (SWF has 18 per job)");
+    if (n == 18)
+      return DCSIM_ERR(err, DCSIM_EPARSE, t->path, line,
+                       "more than 18 fields (SWF has 18 per job)");
     char *end = NULL;
     double x = parse_number(p, &end);
     if (end == p || (*end && !isspace((unsigned char)*end)))
-      return DCSIM_ERR(err, DCSIM_EPARSE, t->path, line, "field %d (%s): '%.*s' is not a number", n + 1, field_names[n],
-                       (int)strcspn(p, " \t\r\n"), p);
+      return DCSIM_ERR(err, DCSIM_EPARSE, t->path, line, "field %d (%s): '%.*s' is not a number",
+                       n + 1, field_names[n], (int)strcspn(p, " \t\r\n"), p);
     if (!isfinite(x) || x < -1)
-      return DCSIM_ERR(err, DCSIM_ERANGE, t->path, line, "field %d (%s): %g is out of range (-1 = unknown, else >= 0)",
-                       n + 1, field_names[n], x);
+      return DCSIM_ERR(err, DCSIM_ERANGE, t->path, line,
+                       "field %d (%s): %g is out of range (-1 = unknown, else >= 0)", n + 1,
+                       field_names[n], x);
     int integral = n == 0 || n == 4 || n == 7 || (n >= 10 && n <= 16);
     if (integral && (x != floor(x) || x > 9e15))
-      return DCSIM_ERR(err, DCSIM_EPARSE, t->path, line, "field %d (%s): %g is not a whole number", n + 1, field_names[n], x);
+      return DCSIM_ERR(err, DCSIM_EPARSE, t->path, line, "field %d (%s): %g is not a whole number",
+                       n + 1, field_names[n], x);
     v[n++] = x;
     p = end;
   }
   if (n == 0) return 0;
-  if (n != 18) return DCSIM_ERR(err, DCSIM_EPARSE, t->path, line, "%d fields, SWF has 18 per job", n);
+  if (n != 18)
+    return DCSIM_ERR(err, DCSIM_EPARSE, t->path, line, "%d fields, SWF has 18 per job", n);
   if (t->n_jobs == *cap) {
-    if (*cap >= DCSIM_SWF_MAX_JOBS) return DCSIM_ERR(err, DCSIM_ERANGE, t->path, line, "more than %u jobs", DCSIM_SWF_MAX_JOBS);
+    if (*cap >= DCSIM_SWF_MAX_JOBS)
+      return DCSIM_ERR(err, DCSIM_ERANGE, t->path, line, "more than %u jobs", DCSIM_SWF_MAX_JOBS);
     size_t nc = *cap ? 2 * *cap : 1024;
     dcsim_swf_job *nj = realloc(t->jobs, nc * sizeof *nj);
     if (!nj) return DCSIM_ERR(err, DCSIM_ENOMEM, t->path, line, "out of memory");
     t->jobs = nj;
     *cap = nc;
   }
-  t->jobs[t->n_jobs++] = (dcsim_swf_job){(long long)v[0], v[1], v[2], v[3], (long long)v[4], v[5], v[6], (long long)v[7], v[8],
-                                         v[9], (int)v[10], (long long)v[11], (long long)v[12], (long long)v[13],
-                                         (long long)v[14], (long long)v[15], (long long)v[16], v[17], line};
+  t->jobs[t->n_jobs++] = (dcsim_swf_job){ (long long)v[0],
+                                          v[1],
+                                          v[2],
+                                          v[3],
+                                          (long long)v[4],
+                                          v[5],
+                                          v[6],
+                                          (long long)v[7],
+                                          v[8],
+                                          v[9],
+                                          (int)v[10],
+                                          (long long)v[11],
+                                          (long long)v[12],
+                                          (long long)v[13],
+                                          (long long)v[14],
+                                          (long long)v[15],
+                                          (long long)v[16],
+                                          v[17],
+                                          line };
   return 0;
 }
 
@@ -138,8 +181,14 @@ int dcsim_swf_load(const char *path, dcsim_swf **out, dcsim_error *err) {
   *out = NULL;
   dcsim_swf *t = calloc(1, sizeof *t);
   gzFile f = NULL;
-  if (!t || !(t->path = strdup(path)) || !(buf = malloc(bufcap))) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
-  if (!(f = gzopen(path, "rb"))) { rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno)); goto out; }
+  if (!t || !(t->path = strdup(path)) || !(buf = malloc(bufcap))) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
+  if (!(f = gzopen(path, "rb"))) {
+    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno));
+    goto out;
+  }
   gzbuffer(f, 1 << 17);
   int line = 0;
   for (;;) {
@@ -152,14 +201,18 @@ int dcsim_swf_load(const char *path, dcsim_swf **out, dcsim_error *err) {
       if (len && buf[len - 1] == '\n') break;
       if (len + 1 < bufcap) break; /* end of file without a newline */
       char *nb = realloc(buf, bufcap * 2);
-      if (!nb) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line + 1, "out of memory"); goto out; }
+      if (!nb) {
+        rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line + 1, "out of memory");
+        goto out;
+      }
       buf = nb;
       bufcap *= 2;
     }
     int zerr = 0;
     const char *zmsg = gzerror(f, &zerr);
     if (zerr != Z_OK && zerr != Z_STREAM_END) {
-      rc = DCSIM_ERR(err, DCSIM_EIO, path, line + 1, "cannot read: %s", zerr == Z_ERRNO ? strerror(errno) : zmsg);
+      rc = DCSIM_ERR(err, DCSIM_EIO, path, line + 1, "cannot read: %s",
+                     zerr == Z_ERRNO ? strerror(errno) : zmsg);
       goto out;
     }
     if (!got) break;
@@ -170,12 +223,16 @@ int dcsim_swf_load(const char *path, dcsim_swf **out, dcsim_error *err) {
     }
     char *p = buf;
     while (isspace((unsigned char)*p)) p++;
-    if (*p == ';') rc = header_line(t, p + 1, line, err);
-    else rc = job_line(t, p, line, &cap, err);
+    if (*p == ';')
+      rc = header_line(t, p + 1, line, err);
+    else
+      rc = job_line(t, p, line, &cap, err);
     if (rc) goto out;
   }
-  if ((rc = header_int(t, "MaxNodes", &t->max_nodes, err)) || (rc = header_int(t, "MaxProcs", &t->max_procs, err)) ||
-      (rc = header_int(t, "MaxJobs", &t->max_jobs, err)) || (rc = header_int(t, "MaxRecords", &t->max_records, err)) ||
+  if ((rc = header_int(t, "MaxNodes", &t->max_nodes, err)) ||
+      (rc = header_int(t, "MaxProcs", &t->max_procs, err)) ||
+      (rc = header_int(t, "MaxJobs", &t->max_jobs, err)) ||
+      (rc = header_int(t, "MaxRecords", &t->max_records, err)) ||
       (rc = header_int(t, "UnixStartTime", &t->unix_start_time, err)))
     goto out;
   t->computer = dcsim_swf_header(t, "Computer");

@@ -23,17 +23,22 @@ void dcsim_swf_map_free(dcsim_swf_map *m) {
 }
 
 /* "job" -> job_value, else a whole number >= 1 */
-static int job_or_count(const dcsim_xml_doc_t *doc, xmlNode *x, const char *attr, unsigned job_value, unsigned *out,
-                        dcsim_error *err) {
+static int job_or_count(const dcsim_xml_doc_t *doc, xmlNode *x, const char *attr,
+                        unsigned job_value, unsigned *out, dcsim_error *err) {
   const char *v = dcsim_xml_attr(doc, x, attr);
   if (!v) return 0;
-  if (strcmp(v, "job") == 0) { *out = job_value; return 0; }
+  if (strcmp(v, "job") == 0) {
+    *out = job_value;
+    return 0;
+  }
   int rc = dcsim_xml_u32(doc, x, attr, 1, out, err);
-  if (!rc && *out < 1) rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x, "<rule>: %s must be >= 1 or \"job\"", attr);
+  if (!rc && *out < 1)
+    rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x, "<rule>: %s must be >= 1 or \"job\"", attr);
   return rc;
 }
 
-static int id_attr(const dcsim_xml_doc_t *doc, xmlNode *x, const char *attr, long long *out, dcsim_error *err) {
+static int id_attr(const dcsim_xml_doc_t *doc, xmlNode *x, const char *attr, long long *out,
+                   dcsim_error *err) {
   double v = -1;
   int rc = dcsim_xml_double(doc, x, attr, 0, &v, err);
   *out = (long long)v;
@@ -46,29 +51,39 @@ static int load_rule(const dcsim_xml_doc_t *doc, xmlNode *x, dcsim_swf_rule *r, 
   int rc;
   r->line = (int)xmlGetLineNo(x);
   r->min_procs = r->max_procs = r->min_run_s = r->max_run_s = -1;
-  if (!(r->name = strdup(name)) || !(r->dwarf = strdup(dwarf)) || (cas && !(r->case_name = strdup(cas))))
+  if (!(r->name = strdup(name)) || !(r->dwarf = strdup(dwarf)) ||
+      (cas && !(r->case_name = strdup(cas))))
     return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, x, "out of memory");
-  r->device = !dev || strcmp(dev, "cpu") == 0 ? DCSIM_DEV_CPU : strcmp(dev, "gpu") == 0 ? DCSIM_DEV_GPU : DCSIM_DEV_ANY;
+  r->device = !dev || strcmp(dev, "cpu") == 0 ? DCSIM_DEV_CPU
+              : strcmp(dev, "gpu") == 0       ? DCSIM_DEV_GPU
+                                              : DCSIM_DEV_ANY;
   if ((rc = job_or_count(doc, x, "nodes", 0, &r->nodes, err)) ||
       (rc = job_or_count(doc, x, "cores-per-node", DCSIM_SWF_RULE_JOB, &r->cores_per_node, err)) ||
       (rc = dcsim_xml_double(doc, x, "min-procs", 0, &r->min_procs, err)) ||
       (rc = dcsim_xml_double(doc, x, "max-procs", 0, &r->max_procs, err)) ||
       (rc = dcsim_xml_double(doc, x, "min-runtime-s", 0, &r->min_run_s, err)) ||
       (rc = dcsim_xml_double(doc, x, "max-runtime-s", 0, &r->max_run_s, err)) ||
-      (rc = id_attr(doc, x, "queue", &r->queue, err)) || (rc = id_attr(doc, x, "user", &r->user, err)) ||
-      (rc = id_attr(doc, x, "group", &r->group, err)) || (rc = id_attr(doc, x, "app", &r->app, err)) ||
+      (rc = id_attr(doc, x, "queue", &r->queue, err)) ||
+      (rc = id_attr(doc, x, "user", &r->user, err)) ||
+      (rc = id_attr(doc, x, "group", &r->group, err)) ||
+      (rc = id_attr(doc, x, "app", &r->app, err)) ||
       (rc = id_attr(doc, x, "partition", &r->partition, err)))
     return rc;
-  if ((r->max_procs >= 0 && r->min_procs > r->max_procs) || (r->max_run_s >= 0 && r->min_run_s > r->max_run_s))
-    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x, "<rule name=\"%s\">: a min- bound above its max- bound", name);
+  if ((r->max_procs >= 0 && r->min_procs > r->max_procs) ||
+      (r->max_run_s >= 0 && r->min_run_s > r->max_run_s))
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x,
+                         "<rule name=\"%s\">: a min- bound above its max- bound", name);
   if (r->device != DCSIM_DEV_CPU && r->nodes != 1)
-    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x, "<rule name=\"%s\">: a GPU call runs on one node: give nodes=\"1\"", name);
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x,
+                         "<rule name=\"%s\">: a GPU call runs on one node: give nodes=\"1\"", name);
   size_t n = dcsim_xml_count(x, "set");
-  if (n && !(r->sets = calloc(n, sizeof *r->sets))) return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, x, "out of memory");
+  if (n && !(r->sets = calloc(n, sizeof *r->sets)))
+    return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, x, "out of memory");
   for (xmlNode *s = dcsim_xml_child(x, "set"); s; s = dcsim_xml_next(s, "set")) {
     dcsim_param_set *p = &r->sets[r->n_sets];
     if ((rc = dcsim_xml_double(doc, s, "value", 1, &p->value, err))) return rc;
-    if (!(p->name = strdup(dcsim_xml_attr(doc, s, "name")))) return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, s, "out of memory");
+    if (!(p->name = strdup(dcsim_xml_attr(doc, s, "name"))))
+      return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, s, "out of memory");
     r->n_sets++;
     for (size_t k = 0; k + 1 < r->n_sets; k++)
       if (strcmp(r->sets[k].name, p->name) == 0)
@@ -86,8 +101,8 @@ int dcsim_swf_map_load(const char *path, dcsim_swf_map **out, dcsim_error *err) 
   xmlNode *root = dcsim_xml_root(doc);
   size_t n = dcsim_xml_count(root, "rule");
   const char *um = dcsim_xml_attr(doc, root, "unmatched");
-  if (!(m = calloc(1, sizeof *m)) || !(m->rules = calloc(n ? n : 1, sizeof *m->rules)) || !(m->path = strdup(path)) ||
-      !(m->name = strdup(dcsim_xml_attr(doc, root, "name")))) {
+  if (!(m = calloc(1, sizeof *m)) || !(m->rules = calloc(n ? n : 1, sizeof *m->rules)) ||
+      !(m->path = strdup(path)) || !(m->name = strdup(dcsim_xml_attr(doc, root, "name")))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
@@ -97,7 +112,9 @@ int dcsim_swf_map_load(const char *path, dcsim_swf_map **out, dcsim_error *err) 
     if ((rc = load_rule(doc, x, r, err))) goto out;
     for (size_t k = 0; k + 1 < m->n_rules; k++)
       if (strcmp(m->rules[k].name, r->name) == 0) {
-        rc = DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, x, "<rule name=\"%s\">: duplicate name (line %d)", r->name, m->rules[k].line);
+        rc = DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, x,
+                           "<rule name=\"%s\">: duplicate name (line %d)", r->name,
+                           m->rules[k].line);
         goto out;
       }
   }

@@ -26,8 +26,14 @@ void dcsim_wfc_free(dcsim_wfc *w) {
 }
 
 /* ---- a sorted name index: name -> task or file index ---- */
-typedef struct key_ix { const char *key; uint32_t ix; } key_ix;
-typedef struct index { key_ix *a; size_t n; } index_t;
+typedef struct key_ix {
+  const char *key;
+  uint32_t ix;
+} key_ix;
+typedef struct index {
+  key_ix *a;
+  size_t n;
+} index_t;
 
 static int cmp_key(const void *a, const void *b) {
   const key_ix *x = a, *y = b;
@@ -39,19 +45,27 @@ static long index_find(const index_t *ix, const char *key) {
   size_t lo = 0, hi = ix->n;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    if (strcmp(ix->a[mid].key, key) < 0) lo = mid + 1; else hi = mid;
+    if (strcmp(ix->a[mid].key, key) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo < ix->n && strcmp(ix->a[lo].key, key) == 0 ? (long)ix->a[lo].ix : -1;
 }
 
 /* ---- typed access with JSON paths in messages ---- */
-typedef struct ctx { const char *path; dcsim_error *err; } ctx;
+typedef struct ctx {
+  const char *path;
+  dcsim_error *err;
+} ctx;
 
 static int bad(const ctx *c, const char *where, const char *what) {
-  return DCSIM_ERR(c->err, DCSIM_ESCHEMA, c->path, 0, "%s: %s (WfFormat, doc/workloads.md)", where, what);
+  return DCSIM_ERR(c->err, DCSIM_ESCHEMA, c->path, 0, "%s: %s (WfFormat, doc/workloads.md)", where,
+                   what);
 }
 
-static int get_num(const ctx *c, json_t *o, const char *k1, const char *k2, const char *where, int required, double *out) {
+static int get_num(const ctx *c, json_t *o, const char *k1, const char *k2, const char *where,
+                   int required, double *out) {
   json_t *v = json_object_get(o, k1);
   if (!v && k2) v = json_object_get(o, k2);
   char w[512];
@@ -59,7 +73,8 @@ static int get_num(const ctx *c, json_t *o, const char *k1, const char *k2, cons
   if (!v || json_is_null(v)) return required ? bad(c, w, "missing") : 0;
   if (!json_is_number(v)) return bad(c, w, "not a number");
   double x = json_number_value(v);
-  if (!isfinite(x) || x < 0 || x > 1e15) return DCSIM_ERR(c->err, DCSIM_ERANGE, c->path, 0, "%s: %g is out of range", w, x);
+  if (!isfinite(x) || x < 0 || x > 1e15)
+    return DCSIM_ERR(c->err, DCSIM_ERANGE, c->path, 0, "%s: %g is out of range", w, x);
   *out = x;
   return 0;
 }
@@ -82,7 +97,8 @@ static int load_machines(const ctx *c, dcsim_wfc *w, json_t *arr, const char *wh
   if (!arr) return 0;
   if (!json_is_array(arr)) return bad(c, where, "not an array");
   size_t n = json_array_size(arr);
-  if (!(w->machines = calloc(n ? n : 1, sizeof *w->machines))) return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
+  if (!(w->machines = calloc(n ? n : 1, sizeof *w->machines)))
+    return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
   for (size_t i = 0; i < n; i++) {
     json_t *m = json_array_get(arr, i);
     char wi[256];
@@ -90,7 +106,8 @@ static int load_machines(const ctx *c, dcsim_wfc *w, json_t *arr, const char *wh
     const char *name = get_str(m, "nodeName");
     if (!json_is_object(m) || !name || !*name) return bad(c, wi, "a machine needs a nodeName");
     dcsim_wfc_machine *mc = &w->machines[w->n_machines++];
-    if (!(mc->name = task_name(name))) return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
+    if (!(mc->name = task_name(name)))
+      return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
     for (size_t k = 0; k + 1 < w->n_machines; k++)
       if (strcmp(w->machines[k].name, mc->name) == 0) return bad(c, wi, "nodeName given twice");
     json_t *cpu = json_object_get(m, "cpu");
@@ -100,9 +117,11 @@ static int load_machines(const ctx *c, dcsim_wfc *w, json_t *arr, const char *wh
     if (cpu) {
       char wc[300];
       snprintf(wc, sizeof wc, "%s.cpu", wi);
-      if ((rc = get_num(c, cpu, "coreCount", "count", wc, 0, &cores)) || (rc = get_num(c, cpu, "speedInMHz", "speed", wc, 0, &mc->speed_mhz)))
+      if ((rc = get_num(c, cpu, "coreCount", "count", wc, 0, &cores)) ||
+          (rc = get_num(c, cpu, "speedInMHz", "speed", wc, 0, &mc->speed_mhz)))
         return rc;
-      if (cores != floor(cores) || cores > 1e6) return bad(c, wc, "coreCount is not a whole number of cores");
+      if (cores != floor(cores) || cores > 1e6)
+        return bad(c, wc, "coreCount is not a whole number of cores");
       mc->cores = (unsigned)cores;
     }
   }
@@ -116,11 +135,13 @@ static long find_machine(const dcsim_wfc *w, const char *name) {
 }
 
 /* Execution data of one task: runtime, cores, machine. */
-static int load_exec(const ctx *c, dcsim_wfc *w, dcsim_wfc_task *t, json_t *o, const char *where, int flat) {
+static int load_exec(const ctx *c, dcsim_wfc *w, dcsim_wfc_task *t, json_t *o, const char *where,
+                     int flat) {
   double cores = 1;
   int rc;
   if ((rc = get_num(c, o, "runtimeInSeconds", "runtime", where, 1, &t->runtime_s)) ||
-      (rc = get_num(c, o, flat ? "cores" : "coreCount", flat ? "coreCount" : "cores", where, 0, &cores)))
+      (rc = get_num(c, o, flat ? "cores" : "coreCount", flat ? "coreCount" : "cores", where, 0,
+                    &cores)))
     return rc;
   if (cores < 1 || cores != floor(cores) || cores > 1e6) {
     char wc[300];
@@ -165,7 +186,8 @@ static int cmp_u32(const void *a, const void *b) {
 }
 
 /* Sum of the sizes of the files named in list (1.5: ids into files). */
-static int file_bytes(const ctx *c, json_t *list, const index_t *files, json_t *farr, const char *where, double *out) {
+static int file_bytes(const ctx *c, json_t *list, const index_t *files, json_t *farr,
+                      const char *where, double *out) {
   if (!list) return 0;
   if (!json_is_array(list)) return bad(c, where, "not an array");
   for (size_t i = 0; i < json_array_size(list); i++) {
@@ -173,11 +195,13 @@ static int file_bytes(const ctx *c, json_t *list, const index_t *files, json_t *
     long f = id ? index_find(files, id) : -1;
     if (f < 0) {
       char msg[300];
-      snprintf(msg, sizeof msg, "file '%.200s' is not in workflow.specification.files", id ? id : "(not a string)");
+      snprintf(msg, sizeof msg, "file '%.200s' is not in workflow.specification.files",
+               id ? id : "(not a string)");
       return bad(c, where, msg);
     }
     double sz = 0;
-    int rc = get_num(c, json_array_get(farr, (size_t)f), "sizeInBytes", "size", "workflow.specification.files[]", 0, &sz);
+    int rc = get_num(c, json_array_get(farr, (size_t)f), "sizeInBytes", "size",
+                     "workflow.specification.files[]", 0, &sz);
     if (rc) return rc;
     *out += sz;
   }
@@ -185,25 +209,34 @@ static int file_bytes(const ctx *c, json_t *list, const index_t *files, json_t *
 }
 
 int dcsim_wfc_load(const char *path, dcsim_wfc **out, dcsim_error *err) {
-  ctx c = {path, err};
+  ctx c = { path, err };
   json_error_t je;
   int rc = 0;
-  index_t ix = {NULL, 0}, fx = {NULL, 0};
+  index_t ix = { NULL, 0 }, fx = { NULL, 0 };
   size_t *pcap = NULL;
   *out = NULL;
   dcsim_wfc *w = calloc(1, sizeof *w);
   json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-  if (!w || !(w->path = strdup(path))) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (!w || !(w->path = strdup(path))) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
   if (!root) {
-    if (je.line < 0) rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "%s", je.text);
-    else rc = DCSIM_ERR(err, DCSIM_EPARSE, path, je.line, "column %d: %s", je.column, je.text);
+    if (je.line < 0)
+      rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "%s", je.text);
+    else
+      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, je.line, "column %d: %s", je.column, je.text);
     goto out;
   }
   w->makespan_s = -1;
   json_t *wf = json_object_get(root, "workflow");
   const char *name = get_str(root, "name"), *ver = get_str(root, "schemaVersion");
-  if (!json_is_object(root) || !json_is_object(wf)) { rc = bad(&c, "workflow", "missing: not a WfCommons instance"); goto out; }
-  if (!(w->name = task_name(name && *name ? name : "wfcommons")) || !(w->schema_version = strdup(ver ? ver : "?"))) {
+  if (!json_is_object(root) || !json_is_object(wf)) {
+    rc = bad(&c, "workflow", "missing: not a WfCommons instance");
+    goto out;
+  }
+  if (!(w->name = task_name(name && *name ? name : "wfcommons")) ||
+      !(w->schema_version = strdup(ver ? ver : "?"))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
@@ -211,31 +244,55 @@ int dcsim_wfc_load(const char *path, dcsim_wfc **out, dcsim_error *err) {
   int flat = !spec;
   json_t *tasks = flat ? json_object_get(wf, "tasks") : json_object_get(spec, "tasks");
   const char *tw = flat ? "workflow.tasks" : "workflow.specification.tasks";
-  if (!json_is_array(tasks)) { rc = bad(&c, tw, "missing or not an array (neither the 1.4 nor the 1.5 layout)"); goto out; }
-  if (!flat && !json_is_object(exe)) { rc = bad(&c, "workflow.execution", "missing (1.5 layout)"); goto out; }
-  json_t *mk = flat ? wf : exe;
-  if ((rc = get_num(&c, mk, "makespanInSeconds", "makespan", flat ? "workflow" : "workflow.execution", 0, &w->makespan_s)))
+  if (!json_is_array(tasks)) {
+    rc = bad(&c, tw, "missing or not an array (neither the 1.4 nor the 1.5 layout)");
     goto out;
-  if ((rc = load_machines(&c, w, json_object_get(mk, "machines"), flat ? "workflow.machines" : "workflow.execution.machines")))
+  }
+  if (!flat && !json_is_object(exe)) {
+    rc = bad(&c, "workflow.execution", "missing (1.5 layout)");
+    goto out;
+  }
+  json_t *mk = flat ? wf : exe;
+  if ((rc = get_num(&c, mk, "makespanInSeconds", "makespan",
+                    flat ? "workflow" : "workflow.execution", 0, &w->makespan_s)))
+    goto out;
+  if ((rc = load_machines(&c, w, json_object_get(mk, "machines"),
+                          flat ? "workflow.machines" : "workflow.execution.machines")))
     goto out;
   size_t n = json_array_size(tasks);
-  if (!n) { rc = bad(&c, tw, "no task"); goto out; }
-  if (n > DCSIM_WORKFLOW_MAX_TASKS) { rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "%s: more than %u tasks", tw, DCSIM_WORKFLOW_MAX_TASKS); goto out; }
+  if (!n) {
+    rc = bad(&c, tw, "no task");
+    goto out;
+  }
+  if (n > DCSIM_WORKFLOW_MAX_TASKS) {
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "%s: more than %u tasks", tw,
+                   DCSIM_WORKFLOW_MAX_TASKS);
+    goto out;
+  }
   w->tasks = calloc(n, sizeof *w->tasks);
   ix.a = calloc(2 * n, sizeof *ix.a);
   pcap = calloc(n, sizeof *pcap);
-  if (!w->tasks || !ix.a || !pcap) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (!w->tasks || !ix.a || !pcap) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
   /* ids and names (1.4 refers to tasks by name, 1.5 by id; both are indexed) */
   for (size_t i = 0; i < n; i++) {
     json_t *t = json_array_get(tasks, i);
     const char *id = get_str(t, "id"), *nm = get_str(t, "name");
     char wi[128];
     snprintf(wi, sizeof wi, "%s[%zu]", tw, i);
-    if (!json_is_object(t) || !(flat ? (nm != NULL || id != NULL) : id != NULL)) { rc = bad(&c, wi, flat ? "a task needs a name" : "a task needs an id"); goto out; }
-    if (!(w->tasks[i].id = task_name(flat ? (nm ? nm : id) : id))) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+    if (!json_is_object(t) || !(flat ? (nm != NULL || id != NULL) : id != NULL)) {
+      rc = bad(&c, wi, flat ? "a task needs a name" : "a task needs an id");
+      goto out;
+    }
+    if (!(w->tasks[i].id = task_name(flat ? (nm ? nm : id) : id))) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+      goto out;
+    }
     w->n_tasks++;
-    if (id) ix.a[ix.n++] = (key_ix){id, (uint32_t)i};
-    if (nm && (!id || strcmp(nm, id) != 0)) ix.a[ix.n++] = (key_ix){nm, (uint32_t)i};
+    if (id) ix.a[ix.n++] = (key_ix){ id, (uint32_t)i };
+    if (nm && (!id || strcmp(nm, id) != 0)) ix.a[ix.n++] = (key_ix){ nm, (uint32_t)i };
   }
   qsort(ix.a, ix.n, sizeof *ix.a, cmp_key);
   for (size_t i = 1; i < ix.n; i++)
@@ -249,20 +306,35 @@ int dcsim_wfc_load(const char *path, dcsim_wfc **out, dcsim_error *err) {
   /* 1.5 files */
   json_t *farr = flat ? NULL : json_object_get(spec, "files");
   if (farr) {
-    if (!json_is_array(farr)) { rc = bad(&c, "workflow.specification.files", "not an array"); goto out; }
-    if (!(fx.a = calloc(json_array_size(farr) + 1, sizeof *fx.a))) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+    if (!json_is_array(farr)) {
+      rc = bad(&c, "workflow.specification.files", "not an array");
+      goto out;
+    }
+    if (!(fx.a = calloc(json_array_size(farr) + 1, sizeof *fx.a))) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+      goto out;
+    }
     for (size_t i = 0; i < json_array_size(farr); i++) {
       const char *id = get_str(json_array_get(farr, i), "id");
-      if (!id) { rc = bad(&c, "workflow.specification.files[]", "a file needs an id"); goto out; }
-      fx.a[fx.n++] = (key_ix){id, (uint32_t)i};
+      if (!id) {
+        rc = bad(&c, "workflow.specification.files[]", "a file needs an id");
+        goto out;
+      }
+      fx.a[fx.n++] = (key_ix){ id, (uint32_t)i };
     }
     qsort(fx.a, fx.n, sizeof *fx.a, cmp_key);
   }
   /* execution data (1.5: execution.tasks by id) */
   json_t *etasks = flat ? NULL : json_object_get(exe, "tasks");
-  if (!flat && !json_is_array(etasks)) { rc = bad(&c, "workflow.execution.tasks", "missing or not an array"); goto out; }
+  if (!flat && !json_is_array(etasks)) {
+    rc = bad(&c, "workflow.execution.tasks", "missing or not an array");
+    goto out;
+  }
   unsigned char *seen = calloc(n, 1);
-  if (!seen) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (!seen) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
   for (size_t i = 0; i < (flat ? n : json_array_size(etasks)) && !rc; i++) {
     json_t *t = json_array_get(flat ? tasks : etasks, i);
     char wi[128];
@@ -271,8 +343,14 @@ int dcsim_wfc_load(const char *path, dcsim_wfc **out, dcsim_error *err) {
     if (!flat) {
       const char *id = get_str(t, "id");
       k = id ? index_find(&ix, id) : -1;
-      if (k < 0) { rc = bad(&c, wi, "its id is not a task of workflow.specification.tasks"); break; }
-      if (seen[k]) { rc = bad(&c, wi, "a second execution record of the same task"); break; }
+      if (k < 0) {
+        rc = bad(&c, wi, "its id is not a task of workflow.specification.tasks");
+        break;
+      }
+      if (seen[k]) {
+        rc = bad(&c, wi, "a second execution record of the same task");
+        break;
+      }
     }
     seen[k] = 1;
     rc = load_exec(&c, w, &w->tasks[k], t, wi, flat);
@@ -293,19 +371,30 @@ int dcsim_wfc_load(const char *path, dcsim_wfc **out, dcsim_error *err) {
     for (int side = 0; side < 2; side++) {
       json_t *l = json_object_get(t, side ? "children" : "parents");
       if (!l) continue;
-      if (!json_is_array(l)) { rc = bad(&c, wi, side ? "children is not an array" : "parents is not an array"); goto out; }
+      if (!json_is_array(l)) {
+        rc = bad(&c, wi, side ? "children is not an array" : "parents is not an array");
+        goto out;
+      }
       for (size_t k = 0; k < json_array_size(l); k++) {
         const char *ref = json_string_value(json_array_get(l, k));
         long o = ref ? index_find(&ix, ref) : -1;
         if (o < 0) {
           char msg[300];
-          snprintf(msg, sizeof msg, "%s '%.200s' is not a task", side ? "child" : "parent", ref ? ref : "(not a string)");
+          snprintf(msg, sizeof msg, "%s '%.200s' is not a task", side ? "child" : "parent",
+                   ref ? ref : "(not a string)");
           rc = bad(&c, wi, msg);
           goto out;
         }
-        if ((size_t)o == i) { rc = bad(&c, wi, "a task depends on itself"); goto out; }
-        uint32_t child = side ? (uint32_t)o : (uint32_t)i, parent = side ? (uint32_t)i : (uint32_t)o;
-        if (add_parent(&w->tasks[child], parent, &pcap[child])) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+        if ((size_t)o == i) {
+          rc = bad(&c, wi, "a task depends on itself");
+          goto out;
+        }
+        uint32_t child = side ? (uint32_t)o : (uint32_t)i,
+                 parent = side ? (uint32_t)i : (uint32_t)o;
+        if (add_parent(&w->tasks[child], parent, &pcap[child])) {
+          rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+          goto out;
+        }
       }
     }
     dcsim_wfc_task *tk = &w->tasks[i];
@@ -316,10 +405,15 @@ int dcsim_wfc_load(const char *path, dcsim_wfc **out, dcsim_error *err) {
         double sz = 0;
         if ((rc = get_num(&c, f, "sizeInBytes", "size", wi, 0, &sz))) goto out;
         const char *link = get_str(f, "link");
-        if (link && strcmp(link, "input") == 0) tk->read_byte += sz; else tk->write_byte += sz;
+        if (link && strcmp(link, "input") == 0)
+          tk->read_byte += sz;
+        else
+          tk->write_byte += sz;
       }
-    } else if ((rc = file_bytes(&c, json_object_get(t, "inputFiles"), &fx, farr, wi, &tk->read_byte)) ||
-               (rc = file_bytes(&c, json_object_get(t, "outputFiles"), &fx, farr, wi, &tk->write_byte))) {
+    } else if ((rc = file_bytes(&c, json_object_get(t, "inputFiles"), &fx, farr, wi,
+                                &tk->read_byte)) ||
+               (rc = file_bytes(&c, json_object_get(t, "outputFiles"), &fx, farr, wi,
+                                &tk->write_byte))) {
       goto out;
     }
     if (tk->read_byte > 0 || tk->write_byte > 0) w->has_files = 1;
@@ -343,31 +437,45 @@ out:
   return rc;
 }
 
-int dcsim_wfc_workflow(const dcsim_wfc *w, const dcsim_wfc_opts *o, dcsim_workflow **out, dcsim_error *err) {
+int dcsim_wfc_workflow(const dcsim_wfc *w, const dcsim_wfc_opts *o, dcsim_workflow **out,
+                       dcsim_error *err) {
   int rc = 0;
   size_t n = w->n_tasks;
   dcsim_task_template *tt = calloc(n, sizeof *tt);
   dcsim_wf_item *items = calloc(n, sizeof *items);
   char **after = calloc(n, sizeof *after);
   *out = NULL;
-  if (!tt || !items || !after) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, w->path, 0, "out of memory"); goto out; }
+  if (!tt || !items || !after) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, w->path, 0, "out of memory");
+    goto out;
+  }
   for (size_t i = 0; i < n; i++) {
     const dcsim_wfc_task *t = &w->tasks[i];
     const dcsim_wfc_machine *m = t->machine >= 0 ? &w->machines[t->machine] : NULL;
     double run = t->runtime_s;
-    if (o->io_bw_bps > 0) run += (t->read_byte + t->write_byte) / o->io_bw_bps; /* files through a shared store */
-    tt[i] = (dcsim_task_template){.name = t->id, .device = DCSIM_DEV_CPU, .nodes = 1, .cores_per_node = t->cores,
-                                  .runtime_s = run, .delay_s = o->delay_s, .line = 0};
-    if (o->pin && m) tt[i].group = m->name;                       /* the machine it ran on */
-    if (!o->pin && m && m->speed_mhz > 0) tt[i].ref_ghz = m->speed_mhz / 1000; /* scaled to the simulated clock */
+    if (o->io_bw_bps > 0)
+      run += (t->read_byte + t->write_byte) / o->io_bw_bps; /* files through a shared store */
+    tt[i] = (dcsim_task_template){ .name = t->id,
+                                   .device = DCSIM_DEV_CPU,
+                                   .nodes = 1,
+                                   .cores_per_node = t->cores,
+                                   .runtime_s = run,
+                                   .delay_s = o->delay_s,
+                                   .line = 0 };
+    if (o->pin && m) tt[i].group = m->name; /* the machine it ran on */
+    if (!o->pin && m && m->speed_mhz > 0)
+      tt[i].ref_ghz = m->speed_mhz / 1000; /* scaled to the simulated clock */
     size_t len = 1;
     for (size_t k = 0; k < t->n_parents; k++) len += strlen(w->tasks[t->parents[k]].id) + 1;
-    if (!(after[i] = malloc(len))) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, w->path, 0, "out of memory"); goto out; }
+    if (!(after[i] = malloc(len))) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, w->path, 0, "out of memory");
+      goto out;
+    }
     size_t pos = 0;
     after[i][0] = '\0';
     for (size_t k = 0; k < t->n_parents; k++)
       pos += (size_t)sprintf(after[i] + pos, "%s%s", k ? " " : "", w->tasks[t->parents[k]].id);
-    items[i] = (dcsim_wf_item){.kind = DCSIM_WF_TASK, .tmpl = (uint32_t)i, .after = after[i]};
+    items[i] = (dcsim_wf_item){ .kind = DCSIM_WF_TASK, .tmpl = (uint32_t)i, .after = after[i] };
   }
   if ((rc = dcsim_workflow_build(w->path, tt, n, items, n, out, err))) goto out;
   free((*out)->name);
@@ -387,14 +495,16 @@ out:
   return rc;
 }
 
-int dcsim_wfc_platform(const dcsim_wfc *w, const dcsim_node_group *node, dcsim_platform **out, dcsim_error *err) {
+int dcsim_wfc_platform(const dcsim_wfc *w, const dcsim_node_group *node, dcsim_platform **out,
+                       dcsim_error *err) {
   size_t ng = w->n_machines ? w->n_machines : 1;
   dcsim_node_group *g = calloc(ng, sizeof *g);
   if (!g) return DCSIM_ERR(err, DCSIM_ENOMEM, w->path, 0, "out of memory");
   char pname[256];
   snprintf(pname, sizeof pname, "%s (recorded machines)", w->name);
   unsigned widest = 1;
-  for (size_t i = 0; i < w->n_tasks; i++) if (w->tasks[i].cores > widest) widest = w->tasks[i].cores;
+  for (size_t i = 0; i < w->n_tasks; i++)
+    if (w->tasks[i].cores > widest) widest = w->tasks[i].cores;
   for (size_t i = 0; i < ng; i++) {
     const dcsim_wfc_machine *m = w->n_machines ? &w->machines[i] : NULL;
     unsigned cores = m && m->cores ? m->cores : widest;

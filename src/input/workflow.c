@@ -19,28 +19,31 @@
 
 typedef struct node {
   const dcsim_wf_item *it;
-  uint64_t size;         /* task instances in one expansion */
-  uint64_t off;          /* offset in one expansion of the parent's body */
+  uint64_t size; /* task instances in one expansion */
+  uint64_t off;  /* offset in one expansion of the parent's body */
   size_t n_preds;
-  size_t *preds;         /* sibling indices it waits for */
-  int is_sink;           /* no sibling waits for it */
+  size_t *preds; /* sibling indices it waits for */
+  int is_sink;   /* no sibling waits for it */
   size_t n_kids;
   struct node *kids;
 } node;
 
-typedef struct { uint32_t *v; size_t n, cap; } vec;
+typedef struct {
+  uint32_t *v;
+  size_t n, cap;
+} vec;
 
 typedef struct {
   dcsim_workflow *wf;
   dcsim_error *err;
-  unsigned char *used;   /* per template: used by a task item */
-  int fill;              /* 0: count dependencies into dep_start, 1: write them */
-  uint64_t total;        /* dependencies counted so far */
-  int line;              /* item being linked, for messages */
-  vec pred, src, step;   /* scratch index lists */
+  unsigned char *used; /* per template: used by a task item */
+  int fill;            /* 0: count dependencies into dep_start, 1: write them */
+  uint64_t total;      /* dependencies counted so far */
+  int line;            /* item being linked, for messages */
+  vec pred, src, step; /* scratch index lists */
 } ctx;
 
-static const char *const dev_names[] = {"cpu", "gpu", "any"};
+static const char *const dev_names[] = { "cpu", "gpu", "any" };
 
 /* ---- small helpers ---- */
 
@@ -68,9 +71,9 @@ static const char *item_name(const ctx *c, const dcsim_wf_item *it) {
 
 /* "<task name="x">", "<steps name="fc">", "<ensemble>" */
 static const char *describe(const ctx *c, const dcsim_wf_item *it, char *buf, size_t size) {
-  static const char *const kinds[] = {"task", "steps", "ensemble"};
-  const char *name = it->kind != DCSIM_WF_TASK || it->tmpl < c->wf->n_templates ? item_name(c, it)
-                                                                                 : NULL;
+  static const char *const kinds[] = { "task", "steps", "ensemble" };
+  const char *name =
+      it->kind != DCSIM_WF_TASK || it->tmpl < c->wf->n_templates ? item_name(c, it) : NULL;
   if (name)
     snprintf(buf, size, "<%s name=\"%s\">", kinds[it->kind], name);
   else
@@ -91,7 +94,10 @@ static int item_err(const ctx *c, int code, const dcsim_wf_item *it, const char 
                    describe(c, it, what, sizeof what), msg);
 }
 
-typedef struct { const char *name; size_t idx; } named;
+typedef struct {
+  const char *name;
+  size_t idx;
+} named;
 
 static int cmp_named(const void *a, const void *b) {
   const named *x = a, *y = b;
@@ -150,18 +156,23 @@ static int template_copy(dcsim_task_template *d, const dcsim_task_template *s) {
 static int check_template(const ctx *c, const dcsim_task_template *t) {
   const char *f = c->wf->path, *n = t->name ? t->name : "";
   if (!t->name || !t->name[0] || (t->dwarf && !t->dwarf[0]))
-    return DCSIM_ERR(c->err, DCSIM_ESCHEMA, f, t->line, "<task name=\"%s\">: needs a name and a dwarf (or runtime-s)", n);
-  if (!(t->runtime_s >= 0) || t->runtime_s > 1e10 || !(t->ref_ghz >= 0) || t->ref_ghz > 1e4 || !(t->delay_s >= 0) ||
-      t->delay_s > 1e10)
+    return DCSIM_ERR(c->err, DCSIM_ESCHEMA, f, t->line,
+                     "<task name=\"%s\">: needs a name and a dwarf (or runtime-s)", n);
+  if (!(t->runtime_s >= 0) || t->runtime_s > 1e10 || !(t->ref_ghz >= 0) || t->ref_ghz > 1e4 ||
+      !(t->delay_s >= 0) || t->delay_s > 1e10)
     return DCSIM_ERR(c->err, DCSIM_ERANGE, f, t->line,
-                     "<task name=\"%s\">: runtime-s, ref-ghz and delay-s must be finite and >= 0", n);
+                     "<task name=\"%s\">: runtime-s, ref-ghz and delay-s must be finite and >= 0",
+                     n);
   if (t->dwarf && (t->runtime_s > 0 || t->ref_ghz > 0))
     return DCSIM_ERR(c->err, DCSIM_ESCHEMA, f, t->line,
-                     "<task name=\"%s\">: give either dwarf= (a modelled call) or runtime-s= (a recorded runtime), not both", n);
+                     "<task name=\"%s\">: give either dwarf= (a modelled call) or runtime-s= (a "
+                     "recorded runtime), not both",
+                     n);
   if (!t->dwarf && (t->device != DCSIM_DEV_CPU || t->n_sets || t->case_name))
     return DCSIM_ERR(c->err, DCSIM_ESCHEMA, f, t->line,
-                     "<task name=\"%s\" runtime-s=\"%g\">: a recorded-runtime task runs on CPUs and takes no case or <set>", n,
-                     t->runtime_s);
+                     "<task name=\"%s\" runtime-s=\"%g\">: a recorded-runtime task runs on CPUs "
+                     "and takes no case or <set>",
+                     n, t->runtime_s);
   if (t->device > DCSIM_DEV_ANY)
     return DCSIM_ERR(c->err, DCSIM_ESCHEMA, f, t->line, "<task name=\"%s\">: bad device", n);
   if (t->nodes < 1)
@@ -174,13 +185,15 @@ static int check_template(const ctx *c, const dcsim_task_template *t) {
                      "<task name=\"%s\">: a CPU task uses no GPU (gpus=%u)", n, t->gpus);
   if (t->device != DCSIM_DEV_CPU && t->gpus < 1)
     return DCSIM_ERR(c->err, DCSIM_ERANGE, f, t->line,
-                     "<task name=\"%s\" device=\"%s\">: gpus must be >= 1", n, dev_names[t->device]);
+                     "<task name=\"%s\" device=\"%s\">: gpus must be >= 1", n,
+                     dev_names[t->device]);
   if (!(t->freq_ghz >= 0) || !(t->deadline_s >= 0))
     return DCSIM_ERR(c->err, DCSIM_ERANGE, f, t->line,
                      "<task name=\"%s\">: freq and deadline-s must be >= 0", n);
   if (t->deadline_s > 1e9) /* the engine's clock counts nanoseconds in 64 bits */
     return DCSIM_ERR(c->err, DCSIM_ERANGE, f, t->line,
-                     "<task name=\"%s\">: deadline-s %g is beyond the longest workflow (10^9 s)", n, t->deadline_s);
+                     "<task name=\"%s\">: deadline-s %g is beyond the longest workflow (10^9 s)", n,
+                     t->deadline_s);
   for (size_t i = 0; i < t->n_sets; i++)
     for (size_t j = 0; j < i; j++)
       if (strcmp(t->sets[i].name, t->sets[j].name) == 0)
@@ -196,7 +209,7 @@ static int check_templates(ctx *c) {
     if ((rc = check_template(c, &wf->templates[i]))) return rc;
   named *names = malloc((wf->n_templates + 1) * sizeof *names);
   if (!names) return DCSIM_ERR(c->err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
-  for (size_t i = 0; i < wf->n_templates; i++) names[i] = (named){wf->templates[i].name, i};
+  for (size_t i = 0; i < wf->n_templates; i++) names[i] = (named){ wf->templates[i].name, i };
   size_t later, earlier;
   if (find_dup(names, wf->n_templates, &later, &earlier))
     rc = DCSIM_ERR(c->err, DCSIM_ESCHEMA, wf->path, wf->templates[later].line,
@@ -275,7 +288,7 @@ static int resolve_preds(ctx *c, node *nd, size_t n, const dcsim_wf_item *parent
   if (!names) return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->wf->path, 0, "out of memory");
   size_t nn = 0, later, earlier;
   for (size_t i = 0; i < n; i++)
-    if (item_name(c, nd[i].it)) names[nn++] = (named){item_name(c, nd[i].it), i};
+    if (item_name(c, nd[i].it)) names[nn++] = (named){ item_name(c, nd[i].it), i };
   if (find_dup(names, nn, &later, &earlier)) {
     rc = item_err(c, DCSIM_ESCHEMA, nd[later].it, "name already used in this scope (line %d)",
                   item_line(c, nd[earlier].it));
@@ -296,7 +309,10 @@ static int resolve_preds(ctx *c, node *nd, size_t n, const dcsim_wf_item *parent
       size_t lo = 0, hi = nn;
       while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (strcmp(names[mid].name, tok) < 0) lo = mid + 1; else hi = mid;
+        if (strcmp(names[mid].name, tok) < 0)
+          lo = mid + 1;
+        else
+          hi = mid;
       }
       if (lo == nn || strcmp(names[lo].name, tok) != 0) {
         rc = item_err(c, DCSIM_EREF, it, "after=\"%s\": no task or named block '%s' in this scope",
@@ -379,7 +395,8 @@ static int collect(const node *nd, uint64_t base, int sinks, vec *v) {
   uint64_t body = it->kind == DCSIM_WF_TASK ? 1 : nd->size / it->count;
   if (it->kind == DCSIM_WF_TASK) return push(v, base);
   if (it->kind == DCSIM_WF_STEPS)
-    return collect_scope(nd->kids, nd->n_kids, base + (sinks ? (it->count - 1) * body : 0), sinks, v);
+    return collect_scope(nd->kids, nd->n_kids, base + (sinks ? (it->count - 1) * body : 0), sinks,
+                         v);
   for (unsigned m = 0; m < it->count; m++)
     if (collect_scope(nd->kids, nd->n_kids, base + m * body, sinks, v)) return -1;
   return 0;
@@ -434,7 +451,7 @@ static int emit(ctx *c, const node *nd, uint64_t base, uint32_t member, uint32_t
   const dcsim_wf_item *it = nd->it;
   int rc;
   if (it->kind == DCSIM_WF_TASK) {
-    if (c->fill) c->wf->tasks[base] = (dcsim_task_inst){it->tmpl, member, step};
+    if (c->fill) c->wf->tasks[base] = (dcsim_task_inst){ it->tmpl, member, step };
     return 0;
   }
   uint64_t body = nd->size / it->count;
@@ -464,12 +481,15 @@ static int cmp_u32(const void *a, const void *b) {
 
 /* Checks the templates of wf and expands items into wf's tasks and dependencies. */
 static int expand(dcsim_workflow *wf, const dcsim_wf_item *items, size_t n, dcsim_error *err) {
-  ctx c = {.wf = wf, .err = err};
+  ctx c = { .wf = wf, .err = err };
   node *top = NULL;
   uint64_t size = 0;
   int rc = check_templates(&c);
   if (rc) goto out;
-  if (!(c.used = calloc(wf->n_templates + 1, 1))) { rc = oom(&c); goto out; }
+  if (!(c.used = calloc(wf->n_templates + 1, 1))) {
+    rc = oom(&c);
+    goto out;
+  }
   if ((rc = prepare(&c, items, n, NULL, &top, &size))) goto out;
   for (size_t i = 0; i < wf->n_templates; i++)
     if (!c.used[i]) {
@@ -482,7 +502,10 @@ static int expand(dcsim_workflow *wf, const dcsim_wf_item *items, size_t n, dcsi
     goto out;
   }
   wf->n_tasks = (size_t)size;
-  if (!(wf->dep_start = calloc(size + 1, sizeof *wf->dep_start))) { rc = oom(&c); goto out; }
+  if (!(wf->dep_start = calloc(size + 1, sizeof *wf->dep_start))) {
+    rc = oom(&c);
+    goto out;
+  }
   if ((rc = emit_scope(&c, top, n, 0, 0, 0))) goto out;
   uint32_t sum = 0;
   for (size_t i = 0; i < size; i++) { /* dep_start[i+1] becomes the start of task i */
@@ -492,7 +515,10 @@ static int expand(dcsim_workflow *wf, const dcsim_wf_item *items, size_t n, dcsi
   }
   wf->tasks = malloc(size * sizeof *wf->tasks);
   wf->deps = malloc((sum ? sum : 1) * sizeof *wf->deps);
-  if (!wf->tasks || !wf->deps) { rc = oom(&c); goto out; }
+  if (!wf->tasks || !wf->deps) {
+    rc = oom(&c);
+    goto out;
+  }
   c.fill = 1;
   if ((rc = emit_scope(&c, top, n, 0, 0, 0))) goto out;
   for (size_t i = 0; i < size; i++) {
@@ -528,9 +554,9 @@ void dcsim_workflow_free(dcsim_workflow *wf) {
   free(wf);
 }
 
-int dcsim_workflow_build(const char *name, const dcsim_task_template *templates,
-                         size_t n_templates, const dcsim_wf_item *items, size_t n_items,
-                         dcsim_workflow **out, dcsim_error *err) {
+int dcsim_workflow_build(const char *name, const dcsim_task_template *templates, size_t n_templates,
+                         const dcsim_wf_item *items, size_t n_items, dcsim_workflow **out,
+                         dcsim_error *err) {
   int rc = DCSIM_ENOMEM;
   dcsim_workflow *wf = calloc(1, sizeof *wf);
   *out = NULL;
@@ -566,7 +592,7 @@ int dcsim_workflow_task_name(const dcsim_workflow *wf, size_t i, char *buf, size
 typedef struct {
   const dcsim_xml_doc_t *doc;
   dcsim_workflow *wf;
-  size_t cap;            /* of wf->templates */
+  size_t cap; /* of wf->templates */
   dcsim_error *err;
 } parser;
 
@@ -608,9 +634,13 @@ static int parse_task(parser *ps, xmlNode *x, dcsim_wf_item *it) {
       (rc = dcsim_xml_double(doc, x, "deadline-s", 0, &t->deadline_s, err)))
     return rc;
   if (!dwarf == !dcsim_xml_attr(doc, x, "runtime-s"))
-    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, x, "<task name=\"%s\">: give either dwarf= (a modelled call) or runtime-s= (a recorded runtime)", name);
-  t->device = strcmp(dev, "gpu") == 0 ? DCSIM_DEV_GPU : strcmp(dev, "any") == 0 ? DCSIM_DEV_ANY
-                                                                               : DCSIM_DEV_CPU;
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, x,
+                         "<task name=\"%s\">: give either dwarf= (a modelled call) or runtime-s= "
+                         "(a recorded runtime)",
+                         name);
+  t->device = strcmp(dev, "gpu") == 0   ? DCSIM_DEV_GPU
+              : strcmp(dev, "any") == 0 ? DCSIM_DEV_ANY
+                                        : DCSIM_DEV_CPU;
   t->gpus = t->device == DCSIM_DEV_CPU ? 0 : 1;
   if ((rc = dcsim_xml_u32(doc, x, "gpus", 0, &t->gpus, err))) return rc;
   int oom_ = 0;
@@ -683,7 +713,7 @@ int dcsim_workflow_load(const char *path, dcsim_workflow **out, dcsim_error *err
     goto out;
   }
   if ((rc = dcsim_xml_double(doc, root, "dispatch-s", 0, &wf->dispatch_s, err))) goto out;
-  parser ps = {doc, wf, 0, err};
+  parser ps = { doc, wf, 0, err };
   if ((rc = parse_items(&ps, root, &items, &n))) goto out;
   if ((rc = expand(wf, items, n, err))) goto out;
   *out = wf;

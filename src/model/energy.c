@@ -12,13 +12,15 @@ dcsim_cpu_energy dcsim_energy_cpu_53(const dcsim_energy_coeffs *c, const dcsim_c
 
 dcsim_cpu_energy dcsim_energy_cpu_52(const dcsim_cpu_power *pw, const dcsim_loop_part *parts,
                                      size_t n_parts) {
-  dcsim_cpu_energy e = {0, 0, 0};
+  dcsim_cpu_energy e = { 0, 0, 0 };
   for (size_t i = 0; i < n_parts; i++) {
     double tf = parts[i].flop_time_s, tm = parts[i].mem_time_s;
     e.pkg_j += pw->pkg_w * tf;   /* §5.2: E_pkg(f,n)*W*Tflop */
     e.dram_j += pw->dram_w * tm; /* §5.2: E_dram(f,n)*Q*Tmop */
-    if (tf > tm) e.dram_j += pw->dram_idle_w * (tf - tm); /* §5.2: E_const, compute-bound */
-    else if (tm > tf) e.pkg_j += pw->pkg_idle_w * (tm - tf); /* §5.2: E_const, memory-bound */
+    if (tf > tm)
+      e.dram_j += pw->dram_idle_w * (tf - tm); /* §5.2: E_const, compute-bound */
+    else if (tm > tf)
+      e.pkg_j += pw->pkg_idle_w * (tm - tf); /* §5.2: E_const, memory-bound */
   }
   e.energy_j = e.pkg_j + e.dram_j;
   return e;
@@ -37,7 +39,9 @@ double dcsim_energy_nwp_nooverlap(double e1_j, double e1const_w, double t1_s, do
 double dcsim_energy_nwp_overlap(double e1_j, double e1const_w, double t1_s, double e2_j,
                                 double e2const_w, double t2_s) {
   double econst = 0; /* §5.7 overlap: the shorter side idles while the longer finishes */
-  if (t1_s < t2_s) econst = (t2_s - t1_s) * e1const_w;
-  else if (t1_s > t2_s) econst = (t1_s - t2_s) * e2const_w;
+  if (t1_s < t2_s)
+    econst = (t2_s - t1_s) * e1const_w;
+  else if (t1_s > t2_s)
+    econst = (t1_s - t2_s) * e2const_w;
   return e1_j + e2_j + econst;
 }

@@ -17,26 +17,33 @@ void dcsim_prediction_release(dcsim_prediction *p) {
 }
 
 static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {
-  if (!req->cpu) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a CPU dwarf needs a CPU profile");
-  if (req->nodes == 0) return DCSIM_ERR(err, DCSIM_ERANGE, "command line", 0, "node count must be >= 1");
-  if (req->state.threads == 0) return DCSIM_ERR(err, DCSIM_ERANGE, "command line", 0, "core count must be >= 1");
-  unsigned cores_node = dcsim_cpu_profile_cores_per_socket(req->cpu) * dcsim_cpu_profile_sockets(req->cpu);
+  if (!req->cpu)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a CPU dwarf needs a CPU profile");
+  if (req->nodes == 0)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "command line", 0, "node count must be >= 1");
+  if (req->state.threads == 0)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "command line", 0, "core count must be >= 1");
+  unsigned cores_node =
+      dcsim_cpu_profile_cores_per_socket(req->cpu) * dcsim_cpu_profile_sockets(req->cpu);
   if (req->state.threads > cores_node)
     return DCSIM_ERR(err, DCSIM_ERANGE, dcsim_cpu_profile_path(req->cpu), 0,
-                     "%u cores asked, a %s node has %u", req->state.threads, dcsim_cpu_profile_name(req->cpu), cores_node);
-  dcsim_cpu_node_spec ns = {req->cpu, req->state, 1.0 / req->nodes};
+                     "%u cores asked, a %s node has %u", req->state.threads,
+                     dcsim_cpu_profile_name(req->cpu), cores_node);
+  dcsim_cpu_node_spec ns = { req->cpu, req->state, 1.0 / req->nodes };
   /* homogeneous nodes give identical per-node results: model one node (§4.3: W/n, Q/n) */
   int rc = dcsim_model_cpu(req->ev, &ns, 1, req->net_s_per_byte, &out->cpu, err);
   if (rc) return rc;
   const double comp = out->cpu->node_time_s[0];
   if (req->overlap_set && !(req->overlap >= 0 && req->overlap <= 1))
-    return DCSIM_ERR(err, DCSIM_ERANGE, "command line", 0, "communication overlap %g must be in 0..1", req->overlap);
+    return DCSIM_ERR(err, DCSIM_ERANGE, "command line", 0,
+                     "communication overlap %g must be in 0..1", req->overlap);
   if (req->ev->has_comm && req->nodes > 1) { /* §4.3 T_comm only exists with more than one node */
-    dcsim_network net = {req->net_latency_s, req->net_s_per_byte};
+    dcsim_network net = { req->net_latency_s, req->net_s_per_byte };
     double comm = 0, f = req->overlap_set ? req->overlap : req->ev->comm_overlap;
     if ((rc = dcsim_comm_time(req->ev, req->nodes, &net, &comm, err))) return rc;
     out->cpu->node_comm_s[0] = comm;
-    out->cpu->node_time_s[0] = dcsim_comm_compose(comp, comm, f); /* model_comm.h: T_comp + T_comm - hidden */
+    out->cpu->node_time_s[0] =
+        dcsim_comm_compose(comp, comm, f); /* model_comm.h: T_comp + T_comm - hidden */
     out->cpu->time_s = out->cpu->node_time_s[0];
   }
   out->time_s = out->cpu->time_s;
@@ -48,7 +55,8 @@ static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
   if (req->energy_form == DCSIM_ENERGY_52) {
     e = dcsim_energy_cpu_52(&pw, out->cpu->parts, out->cpu->n_loops);
     double comm = out->cpu->node_time_s[0] - comp; /* the communication time not hidden */
-    e.pkg_j += pw.pkg_idle_w * comm; /* waiting for messages: idle package (assumption, doc/models.md) */
+    e.pkg_j +=
+        pw.pkg_idle_w * comm; /* waiting for messages: idle package (assumption, doc/models.md) */
     e.energy_j = e.pkg_j + e.dram_j;
   } else {
     if ((rc = dcsim_dwarf_energy_coeffs(req->ev->dwarf, &ec, err))) return rc;
@@ -56,22 +64,25 @@ static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
   }
   out->has_energy = 1;
   out->node_energy_j = e.energy_j;
-  out->pkg_j = e.pkg_j * req->nodes;   /* §5.6: sum over nodes */
+  out->pkg_j = e.pkg_j * req->nodes; /* §5.6: sum over nodes */
   out->dram_j = e.dram_j * req->nodes;
   out->energy_j = e.energy_j * req->nodes;
   return 0;
 }
 
 static int run_gpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {
-  if (!req->gpu) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a GPU dwarf needs a GPU profile");
+  if (!req->gpu)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a GPU dwarf needs a GPU profile");
   int rc;
   if (req->gpus >= 1) { /* the domain split over G GPUs (dcsim/model_multigpu.h) */
-    if ((rc = dcsim_model_multigpu(req->ev, req->gpu, req->gpus, req->gpu_small_domain, &out->multigpu, err))) return rc;
+    if ((rc = dcsim_model_multigpu(req->ev, req->gpu, req->gpus, req->gpu_small_domain,
+                                   &out->multigpu, err)))
+      return rc;
     out->gpu = out->multigpu->gpu; /* one GPU's part, for the per-kernel report */
     out->multigpu->gpu = NULL;
     out->time_s = out->multigpu->time_s;
   } else { /* D3.5 §3.4, one GPU: refuse a domain that does not fit its memory */
-    dcsim_gpu_opts o = {req->gpu_small_domain, 0};
+    dcsim_gpu_opts o = { req->gpu_small_domain, 0 };
     if ((rc = dcsim_multigpu_check_fit(req->ev, req->gpu, 1, NULL, err))) return rc;
     if ((rc = dcsim_model_gpu_opts(req->ev, req->gpu, &o, &out->gpu, err))) return rc;
     out->time_s = out->gpu->time_s;
@@ -79,16 +90,19 @@ static int run_gpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
   const double n_gpus = req->gpus >= 1 ? req->gpus : 1;
   if (req->energy_form == DCSIM_ENERGY_NONE) return 0;
   const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(req->gpu);
-  if ((rc = dcsim_dwarf_gpu_fraction(req->ev->dwarf, dcsim_gpu_profile_name(req->gpu), &out->gpu_fraction, err))) return rc;
+  if ((rc = dcsim_dwarf_gpu_fraction(req->ev->dwarf, dcsim_gpu_profile_name(req->gpu),
+                                     &out->gpu_fraction, err)))
+    return rc;
   if (req->host_cpu) {
-    dcsim_cpu_state hs = {dcsim_cpu_profile_nominal_ghz(req->host_cpu), NULL, 1};
+    dcsim_cpu_state hs = { dcsim_cpu_profile_nominal_ghz(req->host_cpu), NULL, 1 };
     dcsim_cpu_power pw;
     if ((rc = dcsim_cpu_profile_power(req->host_cpu, &hs, &pw, err))) return rc;
     out->host_idle_w = pw.pkg_idle_w;
   }
   out->has_energy = 1;
   /* §5.5 for each of the G GPUs of the split (assumption: every GPU draws S of its limit) */
-  out->energy_j = dcsim_energy_gpu(out->time_s, out->host_idle_w, n_gpus * out->gpu_fraction, g->power_limit_w);
+  out->energy_j =
+      dcsim_energy_gpu(out->time_s, out->host_idle_w, n_gpus * out->gpu_fraction, g->power_limit_w);
   out->gpu_j = out->time_s * n_gpus * out->gpu_fraction * g->power_limit_w;
   out->pkg_j = out->time_s * out->host_idle_w;
   out->node_energy_j = out->energy_j;
@@ -97,7 +111,8 @@ static int run_gpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
 
 int dcsim_model_run(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {
   memset(out, 0, sizeof *out);
-  int rc = req->gpu ? run_gpu(req, out, err) : run_cpu(req, out, err); /* the resources pick the model */
+  int rc =
+      req->gpu ? run_gpu(req, out, err) : run_cpu(req, out, err); /* the resources pick the model */
   if (rc) dcsim_prediction_release(out);
   return rc;
 }

@@ -19,7 +19,8 @@ int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes
                     double net_s_per_byte, dcsim_cpu_result **out, dcsim_error *err) {
   const char *dpath = dcsim_dwarf_path(ev->dwarf);
   if (ev->n_loops == 0)
-    return DCSIM_ERR(err, DCSIM_EREF, dpath, 0, "dwarf %s has no CPU model (<loops>)", dcsim_dwarf_name(ev->dwarf));
+    return DCSIM_ERR(err, DCSIM_EREF, dpath, 0, "dwarf %s has no CPU model (<loops>)",
+                     dcsim_dwarf_name(ev->dwarf));
   if (n_nodes == 0) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "node count must be >= 1");
   if (!(net_s_per_byte >= 0) || !isfinite(net_s_per_byte))
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "network time per byte must be finite and >= 0");
@@ -31,13 +32,19 @@ int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes
   r->parts = calloc(n_nodes * (ev->n_loops ? ev->n_loops : 1), sizeof *r->parts);
   r->node_time_s = calloc(n_nodes, sizeof *r->node_time_s);
   r->node_comm_s = calloc(n_nodes, sizeof *r->node_comm_s);
-  if (!r->parts || !r->node_time_s || !r->node_comm_s) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory"); goto out; }
+  if (!r->parts || !r->node_time_s || !r->node_comm_s) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    goto out;
+  }
   double comm = 0; /* the same for every node: patterns are per node (dcsim/model_comm.h) */
-  const dcsim_network net = {0, net_s_per_byte};
+  const dcsim_network net = { 0, net_s_per_byte };
   if ((rc = dcsim_comm_time(ev, (unsigned)n_nodes, &net, &comm, err))) goto out;
   for (size_t i = 0; i < n_nodes; i++) {
     const dcsim_cpu_node_spec *ns = &nodes[i];
-    if (!(ns->share > 0) || ns->share > 1) { rc = DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "node %zu: share of the work must be in (0, 1]", i); goto out; }
+    if (!(ns->share > 0) || ns->share > 1) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "node %zu: share of the work must be in (0, 1]", i);
+      goto out;
+    }
     dcsim_cpu_rates rt;
     if ((rc = dcsim_cpu_profile_rates(ns->cpu, &ns->state, &rt, err))) goto out;
     double t = 0;
@@ -49,7 +56,7 @@ int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes
       p->traffic_byte = lp->traffic_byte * ns->share; /* §4.3: and Q/n */
       if (p->work_flop > 0) {
         double flops = rt.flops * lp->U + lp->S_flops; /* §4.3/§6.1.2: 1/Tflop = P*U + S */
-        p->flop_time_s = p->work_flop / flops;          /* W*Tflop */
+        p->flop_time_s = p->work_flop / flops;         /* W*Tflop */
       }
       if (lp->irregular) { /* FV Eq. 5: the bottleneck level of the cache-line model */
         dcsim_irregular_level lv[DCSIM_IRREGULAR_MAX_LEVELS];
@@ -59,18 +66,29 @@ int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes
         p->mem_time_s = lv[b].time_s;
         p->level = lv[b].name;
       } else if (p->traffic_byte > 0) {
-        const char *miss = lp->V > 0 && !rt.has_l1 ? "L1" : lp->X > 0 && !rt.has_l2 ? "L2" : lp->Y > 0 && !rt.has_l3 ? "L3" : NULL;
-        if (miss) { rc = DCSIM_ERR(err, DCSIM_EREF, dcsim_cpu_profile_path(ns->cpu), 0, "loop %s uses the %s bandwidth, profile %s has no %s table", lp->name, miss, dcsim_cpu_profile_name(ns->cpu), miss); goto out; }
-        double bps = rt.l1_bps * lp->V + rt.l2_bps * lp->X + rt.l3_bps * lp->Y + rt.dram_bps * lp->Z; /* §4.3: 1/Tmop */
-        p->mem_time_s = p->traffic_byte / bps;           /* Q*Tmop */
+        const char *miss = lp->V > 0 && !rt.has_l1   ? "L1"
+                           : lp->X > 0 && !rt.has_l2 ? "L2"
+                           : lp->Y > 0 && !rt.has_l3 ? "L3"
+                                                     : NULL;
+        if (miss) {
+          rc = DCSIM_ERR(err, DCSIM_EREF, dcsim_cpu_profile_path(ns->cpu), 0,
+                         "loop %s uses the %s bandwidth, profile %s has no %s table", lp->name,
+                         miss, dcsim_cpu_profile_name(ns->cpu), miss);
+          goto out;
+        }
+        double bps = rt.l1_bps * lp->V + rt.l2_bps * lp->X + rt.l3_bps * lp->Y +
+                     rt.dram_bps * lp->Z;      /* §4.3: 1/Tmop */
+        p->mem_time_s = p->traffic_byte / bps; /* Q*Tmop */
       }
       /* a loop on the ridge (equal times, as BiFFT's fitted loops are) counts as memory-bound */
       p->compute_bound = p->flop_time_s > p->mem_time_s * (1 + 1e-9);
-      p->time_s = p->compute_bound ? p->flop_time_s : p->mem_time_s; /* §4.3: T_func = max(W*Tflop, Q*Tmop) */
-      t += p->time_s;                                                /* §4.3: T = sum of T_func */
+      p->time_s = p->compute_bound ? p->flop_time_s
+                                   : p->mem_time_s; /* §4.3: T_func = max(W*Tflop, Q*Tmop) */
+      t += p->time_s;                               /* §4.3: T = sum of T_func */
     }
-    r->node_comm_s[i] = comm;                                     /* §4.3: T_comm_i, dcsim/model_comm.h */
-    r->node_time_s[i] = dcsim_comm_compose(t, comm, ev->comm_overlap); /* §4.3: T_i = sum of T_func + T_comm_i */
+    r->node_comm_s[i] = comm; /* §4.3: T_comm_i, dcsim/model_comm.h */
+    r->node_time_s[i] =
+        dcsim_comm_compose(t, comm, ev->comm_overlap); /* §4.3: T_i = sum of T_func + T_comm_i */
     if (r->node_time_s[i] > r->time_s) r->time_s = r->node_time_s[i]; /* §4.3: T = max_i T_i */
   }
   *out = r;

@@ -19,8 +19,8 @@ int dcsim_model_gpu(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu,
   return dcsim_model_gpu_opts(ev, gpu, NULL, out, err);
 }
 
-int dcsim_model_gpu_opts(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu, const dcsim_gpu_opts *opts,
-                         dcsim_gpu_result **out, dcsim_error *err) {
+int dcsim_model_gpu_opts(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu,
+                         const dcsim_gpu_opts *opts, dcsim_gpu_result **out, dcsim_error *err) {
   if (ev->n_kernels == 0)
     return DCSIM_ERR(err, DCSIM_EREF, dcsim_dwarf_path(ev->dwarf), 0,
                      "dwarf %s has no GPU model (<kernels>)", dcsim_dwarf_name(ev->dwarf));
@@ -28,7 +28,8 @@ int dcsim_model_gpu_opts(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *
   const int small = opts && opts->small_domain;
   if (small && !g->has_small_domain)
     return DCSIM_ERR(err, DCSIM_EREF, dcsim_gpu_profile_path(gpu), 0,
-                     "GPU profile %s has no <small-domain> correction (it is fitted on the GeForce GTX 970 only)",
+                     "GPU profile %s has no <small-domain> correction (it is fitted on the GeForce "
+                     "GTX 970 only)",
                      dcsim_gpu_profile_name(gpu));
   dcsim_gpu_result *r = calloc(1, sizeof *r);
   if (r) r->parts = calloc(ev->n_kernels ? ev->n_kernels : 1, sizeof *r->parts);
@@ -37,13 +38,15 @@ int dcsim_model_gpu_opts(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *
     return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   }
   r->n_kernels = ev->n_kernels;
-  const double N = opts && opts->domain_size > 0 ? opts->domain_size : ev->domain_size, inv = ev->invocations;
+  const double N = opts && opts->domain_size > 0 ? opts->domain_size : ev->domain_size,
+               inv = ev->invocations;
   const double issue_rate = g->clock_hz * g->sm; /* C_G * SM */
   /* small-domain correction: one thread per point fills min(1, N/(SM*sat)) of the GPU */
   const double occupancy = small ? dcsim_gpu_occupancy(N, g->sm, g->saturation_threads_per_sm) : 1;
   if (!(occupancy > 0)) {
     dcsim_gpu_result_free(r);
-    return DCSIM_ERR(err, DCSIM_ERANGE, dcsim_dwarf_path(ev->dwarf), 0, "domain size %g: the GPU would do nothing", N);
+    return DCSIM_ERR(err, DCSIM_ERANGE, dcsim_dwarf_path(ev->dwarf), 0,
+                     "domain size %g: the GPU would do nothing", N);
   }
   for (size_t k = 0; k < ev->n_kernels; k++) {
     const dcsim_gpu_kernel *c = &ev->kernels[k];
@@ -54,19 +57,19 @@ int dcsim_model_gpu_opts(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *
       ge = c->G_e < g->ge_threshold ? g->ge_below * c->G_e : g->ge_at_or_above * c->G_e;
     p->G_e_used = ge;
     double issued = c->I_e * N / (c->IPC_e * issue_rate);
-    p->inactive_only_s = inv * c->P_inactive * issued;             /* Table 11: T_i */
-    p->misc_s = inv * c->P_misc * issued;                          /* Table 11: T_m */
-    p->cfl_s = inv * c->P_cfl * issued;                            /* Table 11: T_cfl */
-    p->sp_s = inv * N * c->i_sp * 2 / g->peak_sp_flops;            /* Table 11: T_cf */
-    p->dp_s = inv * N * c->i_dp * 2 / g->peak_dp_flops;            /* Table 11: T_cd */
-    p->int_s = inv * N * c->i_int / g->peak_int_ops;               /* Table 11: T_ci */
+    p->inactive_only_s = inv * c->P_inactive * issued;               /* Table 11: T_i */
+    p->misc_s = inv * c->P_misc * issued;                            /* Table 11: T_m */
+    p->cfl_s = inv * c->P_cfl * issued;                              /* Table 11: T_cfl */
+    p->sp_s = inv * N * c->i_sp * 2 / g->peak_sp_flops;              /* Table 11: T_cf */
+    p->dp_s = inv * N * c->i_dp * 2 / g->peak_dp_flops;              /* Table 11: T_cd */
+    p->int_s = inv * N * c->i_int / g->peak_int_ops;                 /* Table 11: T_ci */
     p->transfer_s = inv * c->G_r_byte * N / (g->memory_bw_bps * ge); /* Table 11: T_t */
     p->compute_s = p->sp_s + p->dp_s + p->int_s;
     p->inactive_s = p->inactive_only_s + p->misc_s + p->cfl_s;
-    p->time_s = p->compute_s + p->transfer_s + p->inactive_s;     /* Table 11: T_sim */
+    p->time_s = p->compute_s + p->transfer_s + p->inactive_s; /* Table 11: T_sim */
     p->occupancy = occupancy;
-    p->ramp_s = p->time_s * (1 / occupancy - 1);                  /* small domain: T_k/occupancy */
-    p->launch_s = small ? inv * g->launch_s : 0;                   /* small domain: launches */
+    p->ramp_s = p->time_s * (1 / occupancy - 1); /* small domain: T_k/occupancy */
+    p->launch_s = small ? inv * g->launch_s : 0; /* small domain: launches */
     p->time_s += p->ramp_s + p->launch_s;
     r->overhead_s += p->ramp_s + p->launch_s;
     r->compute_s += p->compute_s;

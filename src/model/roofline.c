@@ -19,7 +19,10 @@ static dcsim_roofline *roofline_new(size_t n_points) {
   dcsim_roofline *r = calloc(1, sizeof *r);
   if (!r) return NULL;
   r->points = calloc(n_points + 1, sizeof *r->points);
-  if (!r->points) { free(r); return NULL; }
+  if (!r->points) {
+    free(r);
+    return NULL;
+  }
   return r;
 }
 
@@ -30,20 +33,25 @@ static void add_ceiling(dcsim_roofline *r, const char *name, double bw_bps) {
 }
 
 /* places one loop/kernel (or the total) when it has work and a time */
-static void add_point(dcsim_roofline *r, const char *name, double w, double q, double t, int total) {
-  if (!(w > 0) || !(q > 0) || !(t > 0)) { if (!total) r->n_unplaced++; return; }
+static void add_point(dcsim_roofline *r, const char *name, double w, double q, double t,
+                      int total) {
+  if (!(w > 0) || !(q > 0) || !(t > 0)) {
+    if (!total) r->n_unplaced++;
+    return;
+  }
   dcsim_roofline_point *p = &r->points[r->n_points++];
   snprintf(p->name, sizeof p->name, "%s", name);
   p->work_flop = w;
   p->traffic_byte = q;
   p->time_s = t;
-  p->intensity = w / q;   /* operational intensity, flop/byte */
-  p->perf_flops = w / t;  /* achieved performance */
+  p->intensity = w / q;  /* operational intensity, flop/byte */
+  p->perf_flops = w / t; /* achieved performance */
   p->is_total = total;
 }
 
-int dcsim_roofline_cpu(const dcsim_cpu_profile_t *cpu, const dcsim_cpu_state *st, const dcsim_dwarf_eval *ev,
-                       const char *dwarf_label, dcsim_roofline **out, dcsim_error *err) {
+int dcsim_roofline_cpu(const dcsim_cpu_profile_t *cpu, const dcsim_cpu_state *st,
+                       const dcsim_dwarf_eval *ev, const char *dwarf_label, dcsim_roofline **out,
+                       dcsim_error *err) {
   *out = NULL;
   dcsim_cpu_rates rt;
   int rc = dcsim_cpu_profile_rates(cpu, st, &rt, err);
@@ -53,7 +61,8 @@ int dcsim_roofline_cpu(const dcsim_cpu_profile_t *cpu, const dcsim_cpu_state *st
   snprintf(r->device, sizeof r->device, "%s", dcsim_cpu_profile_name(cpu));
   char f[32];
   dcsim_cpu_state_freq_str(st, f, sizeof f);
-  snprintf(r->state, sizeof r->state, "%s%s, %u core%s", f, st->label ? "" : " GHz", st->threads, st->threads == 1 ? "" : "s");
+  snprintf(r->state, sizeof r->state, "%s%s, %u core%s", f, st->label ? "" : " GHz", st->threads,
+           st->threads == 1 ? "" : "s");
   snprintf(r->dwarf, sizeof r->dwarf, "%s", dwarf_label ? dwarf_label : "");
   r->peak_flops = rt.flops;
   add_ceiling(r, "L1", rt.l1_bps);
@@ -61,9 +70,12 @@ int dcsim_roofline_cpu(const dcsim_cpu_profile_t *cpu, const dcsim_cpu_state *st
   add_ceiling(r, "L3", rt.l3_bps);
   add_ceiling(r, "DRAM", rt.dram_bps);
   if (ev) {
-    dcsim_cpu_node_spec ns = {cpu, *st, 1.0};
+    dcsim_cpu_node_spec ns = { cpu, *st, 1.0 };
     dcsim_cpu_result *res = NULL;
-    if ((rc = dcsim_model_cpu(ev, &ns, 1, 0, &res, err))) { dcsim_roofline_free(r); return rc; }
+    if ((rc = dcsim_model_cpu(ev, &ns, 1, 0, &res, err))) {
+      dcsim_roofline_free(r);
+      return rc;
+    }
     double W = 0, Q = 0;
     for (size_t l = 0; l < res->n_loops; l++) {
       const dcsim_loop_part *p = &res->parts[l];
@@ -78,8 +90,8 @@ int dcsim_roofline_cpu(const dcsim_cpu_profile_t *cpu, const dcsim_cpu_state *st
   return 0;
 }
 
-int dcsim_roofline_gpu(const dcsim_gpu_profile_t *gpu, const dcsim_dwarf_eval *ev, const char *dwarf_label,
-                       dcsim_roofline **out, dcsim_error *err) {
+int dcsim_roofline_gpu(const dcsim_gpu_profile_t *gpu, const dcsim_dwarf_eval *ev,
+                       const char *dwarf_label, dcsim_roofline **out, dcsim_error *err) {
   *out = NULL;
   const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(gpu);
   dcsim_roofline *r = roofline_new(ev ? ev->n_kernels : 0);
@@ -92,7 +104,10 @@ int dcsim_roofline_gpu(const dcsim_gpu_profile_t *gpu, const dcsim_dwarf_eval *e
   if (ev) {
     dcsim_gpu_result *res = NULL;
     int rc = dcsim_model_gpu(ev, gpu, &res, err);
-    if (rc) { dcsim_roofline_free(r); return rc; }
+    if (rc) {
+      dcsim_roofline_free(r);
+      return rc;
+    }
     double W = 0, Q = 0, N = ev->domain_size, inv = ev->invocations;
     for (size_t k = 0; k < res->n_kernels; k++) {
       const dcsim_gpu_kernel *c = &ev->kernels[k];
@@ -122,7 +137,10 @@ static const char *bound_of(const dcsim_roofline *r, const dcsim_roofline_point 
   double best_roof = INFINITY;
   for (size_t c = 0; c < r->n_ceilings; c++) {
     double roof = dcsim_roofline_attainable(r, c, p->intensity);
-    if (p->perf_flops <= roof * (1 + 1e-9) && roof < best_roof) { best = c; best_roof = roof; }
+    if (p->perf_flops <= roof * (1 + 1e-9) && roof < best_roof) {
+      best = c;
+      best_roof = roof;
+    }
   }
   if (best == r->n_ceilings) return "above all";
   return best_roof >= r->peak_flops ? "peak" : r->ceilings[best].name;
@@ -130,21 +148,22 @@ static const char *bound_of(const dcsim_roofline *r, const dcsim_roofline_point 
 
 void dcsim_roofline_write_text(FILE *f, const dcsim_roofline *r) {
   fprintf(f, "roofline    %s%s%s\n", r->device, r->state[0] ? " at " : "", r->state);
-  fprintf(f, "peak        %.6g GFLOP/s%s", r->peak_flops * 1e-9, r->peak_sp_flops > 0 ? " (double precision)" : "");
+  fprintf(f, "peak        %.6g GFLOP/s%s", r->peak_flops * 1e-9,
+          r->peak_sp_flops > 0 ? " (double precision)" : "");
   if (r->peak_sp_flops > 0) fprintf(f, ", %.6g GFLOP/s single precision", r->peak_sp_flops * 1e-9);
   fputc('\n', f);
   for (size_t c = 0; c < r->n_ceilings; c++)
-    fprintf(f, "%-11s %.6g GB/s, ridge at %.4g flop/byte\n", r->ceilings[c].name, r->ceilings[c].bw_bps * 1e-9,
-            r->peak_flops / r->ceilings[c].bw_bps);
+    fprintf(f, "%-11s %.6g GB/s, ridge at %.4g flop/byte\n", r->ceilings[c].name,
+            r->ceilings[c].bw_bps * 1e-9, r->peak_flops / r->ceilings[c].bw_bps);
   if (!r->dwarf[0]) return;
   fprintf(f, "\n%s: %zu placed%s", r->dwarf, r->n_points, r->n_unplaced ? "" : "\n");
   if (r->n_unplaced) fprintf(f, ", %zu without work (W = 0) not placed\n", r->n_unplaced);
-  fprintf(f, "%-28s %12s %12s %12s %12s %12s  %s\n", "loop / kernel", "W [flop]", "Q [byte]", "T [s]", "W/Q",
-          "W/T [GF/s]", "under");
+  fprintf(f, "%-28s %12s %12s %12s %12s %12s  %s\n", "loop / kernel", "W [flop]", "Q [byte]",
+          "T [s]", "W/Q", "W/T [GF/s]", "under");
   for (size_t i = 0; i < r->n_points; i++) {
     const dcsim_roofline_point *p = &r->points[i];
-    fprintf(f, "%-28s %12.4g %12.4g %12.4g %12.4g %12.4g  %s\n", p->name, p->work_flop, p->traffic_byte, p->time_s,
-            p->intensity, p->perf_flops * 1e-9, bound_of(r, p));
+    fprintf(f, "%-28s %12.4g %12.4g %12.4g %12.4g %12.4g  %s\n", p->name, p->work_flop,
+            p->traffic_byte, p->time_s, p->intensity, p->perf_flops * 1e-9, bound_of(r, p));
   }
 }
 
@@ -152,18 +171,34 @@ void dcsim_roofline_write_json(FILE *f, const dcsim_roofline *r) {
   dcsim_json j;
   dcsim_json_init(&j, f, 1);
   dcsim_json_obj_begin(&j);
-  dcsim_json_key(&j, "device"); dcsim_json_str(&j, r->device);
-  dcsim_json_key(&j, "state"); if (r->state[0]) dcsim_json_str(&j, r->state); else dcsim_json_null(&j);
-  dcsim_json_key(&j, "dwarf"); if (r->dwarf[0]) dcsim_json_str(&j, r->dwarf); else dcsim_json_null(&j);
-  dcsim_json_key(&j, "peak_flops"); dcsim_json_num(&j, r->peak_flops);
-  if (r->peak_sp_flops > 0) { dcsim_json_key(&j, "peak_sp_flops"); dcsim_json_num(&j, r->peak_sp_flops); }
+  dcsim_json_key(&j, "device");
+  dcsim_json_str(&j, r->device);
+  dcsim_json_key(&j, "state");
+  if (r->state[0])
+    dcsim_json_str(&j, r->state);
+  else
+    dcsim_json_null(&j);
+  dcsim_json_key(&j, "dwarf");
+  if (r->dwarf[0])
+    dcsim_json_str(&j, r->dwarf);
+  else
+    dcsim_json_null(&j);
+  dcsim_json_key(&j, "peak_flops");
+  dcsim_json_num(&j, r->peak_flops);
+  if (r->peak_sp_flops > 0) {
+    dcsim_json_key(&j, "peak_sp_flops");
+    dcsim_json_num(&j, r->peak_sp_flops);
+  }
   dcsim_json_key(&j, "ceilings");
   dcsim_json_arr_begin(&j);
   for (size_t c = 0; c < r->n_ceilings; c++) {
     dcsim_json_obj_begin(&j);
-    dcsim_json_key(&j, "name"); dcsim_json_str(&j, r->ceilings[c].name);
-    dcsim_json_key(&j, "bw_bps"); dcsim_json_num(&j, r->ceilings[c].bw_bps);
-    dcsim_json_key(&j, "ridge_flop_per_byte"); dcsim_json_num(&j, r->peak_flops / r->ceilings[c].bw_bps);
+    dcsim_json_key(&j, "name");
+    dcsim_json_str(&j, r->ceilings[c].name);
+    dcsim_json_key(&j, "bw_bps");
+    dcsim_json_num(&j, r->ceilings[c].bw_bps);
+    dcsim_json_key(&j, "ridge_flop_per_byte");
+    dcsim_json_num(&j, r->peak_flops / r->ceilings[c].bw_bps);
     dcsim_json_obj_end(&j);
   }
   dcsim_json_arr_end(&j);
@@ -172,32 +207,42 @@ void dcsim_roofline_write_json(FILE *f, const dcsim_roofline *r) {
   for (size_t i = 0; i < r->n_points; i++) {
     const dcsim_roofline_point *p = &r->points[i];
     dcsim_json_obj_begin(&j);
-    dcsim_json_key(&j, "name"); dcsim_json_str(&j, p->name);
-    dcsim_json_key(&j, "work_flop"); dcsim_json_num(&j, p->work_flop);
-    dcsim_json_key(&j, "traffic_byte"); dcsim_json_num(&j, p->traffic_byte);
-    dcsim_json_key(&j, "time_s"); dcsim_json_num(&j, p->time_s);
-    dcsim_json_key(&j, "intensity_flop_per_byte"); dcsim_json_num(&j, p->intensity);
-    dcsim_json_key(&j, "perf_flops"); dcsim_json_num(&j, p->perf_flops);
-    dcsim_json_key(&j, "under"); dcsim_json_str(&j, bound_of(r, p));
-    dcsim_json_key(&j, "total"); dcsim_json_bool(&j, p->is_total);
+    dcsim_json_key(&j, "name");
+    dcsim_json_str(&j, p->name);
+    dcsim_json_key(&j, "work_flop");
+    dcsim_json_num(&j, p->work_flop);
+    dcsim_json_key(&j, "traffic_byte");
+    dcsim_json_num(&j, p->traffic_byte);
+    dcsim_json_key(&j, "time_s");
+    dcsim_json_num(&j, p->time_s);
+    dcsim_json_key(&j, "intensity_flop_per_byte");
+    dcsim_json_num(&j, p->intensity);
+    dcsim_json_key(&j, "perf_flops");
+    dcsim_json_num(&j, p->perf_flops);
+    dcsim_json_key(&j, "under");
+    dcsim_json_str(&j, bound_of(r, p));
+    dcsim_json_key(&j, "total");
+    dcsim_json_bool(&j, p->is_total);
     dcsim_json_obj_end(&j);
   }
   dcsim_json_arr_end(&j);
-  dcsim_json_key(&j, "unplaced"); dcsim_json_int(&j, (long long)r->n_unplaced);
+  dcsim_json_key(&j, "unplaced");
+  dcsim_json_int(&j, (long long)r->n_unplaced);
   dcsim_json_obj_end(&j);
   dcsim_json_end(&j);
 }
 
 void dcsim_roofline_write_csv(FILE *f, const dcsim_roofline *r) {
   fputs("kind,name,work_flop,traffic_byte,time_s,intensity_flop_per_byte,perf_flops,bw_bps\n", f);
-  fprintf(f, "peak,%s,,,,,%.10g,\n", r->peak_sp_flops > 0 ? "double precision" : "flops", r->peak_flops);
+  fprintf(f, "peak,%s,,,,,%.10g,\n", r->peak_sp_flops > 0 ? "double precision" : "flops",
+          r->peak_flops);
   if (r->peak_sp_flops > 0) fprintf(f, "peak,single precision,,,,,%.10g,\n", r->peak_sp_flops);
   for (size_t c = 0; c < r->n_ceilings; c++)
-    fprintf(f, "ceiling,%s,,,,%.10g,,%.10g\n", r->ceilings[c].name, r->peak_flops / r->ceilings[c].bw_bps,
-            r->ceilings[c].bw_bps);
+    fprintf(f, "ceiling,%s,,,,%.10g,,%.10g\n", r->ceilings[c].name,
+            r->peak_flops / r->ceilings[c].bw_bps, r->ceilings[c].bw_bps);
   for (size_t i = 0; i < r->n_points; i++) {
     const dcsim_roofline_point *p = &r->points[i];
-    fprintf(f, "%s,\"%s\",%.10g,%.10g,%.10g,%.10g,%.10g,\n", p->is_total ? "dwarf" : "loop", p->name, p->work_flop,
-            p->traffic_byte, p->time_s, p->intensity, p->perf_flops);
+    fprintf(f, "%s,\"%s\",%.10g,%.10g,%.10g,%.10g,%.10g,\n", p->is_total ? "dwarf" : "loop",
+            p->name, p->work_flop, p->traffic_byte, p->time_s, p->intensity, p->perf_flops);
   }
 }

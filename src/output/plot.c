@@ -15,19 +15,27 @@
 
 extern char **environ;
 
-static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
-                                      "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
+static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+                                       "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22" };
 #define N_PALETTE (sizeof palette / sizeof palette[0])
 
-int dcsim_plot_format_of(const char *path, const char *fmt, dcsim_plot_format *out, dcsim_error *err) {
+int dcsim_plot_format_of(const char *path, const char *fmt, dcsim_plot_format *out,
+                         dcsim_error *err) {
   const char *f = fmt;
   if (!f && path) {
     const char *dot = strrchr(path, '.');
     f = dot ? dot + 1 : "";
   }
-  if (f && (strcmp(f, "png") == 0 || strcmp(f, "PNG") == 0)) { *out = DCSIM_PLOT_PNG; return 0; }
-  if (f && (strcmp(f, "svg") == 0 || strcmp(f, "SVG") == 0)) { *out = DCSIM_PLOT_SVG; return 0; }
-  return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "%s: a picture is .png or .svg", path ? path : "(no file)");
+  if (f && (strcmp(f, "png") == 0 || strcmp(f, "PNG") == 0)) {
+    *out = DCSIM_PLOT_PNG;
+    return 0;
+  }
+  if (f && (strcmp(f, "svg") == 0 || strcmp(f, "SVG") == 0)) {
+    *out = DCSIM_PLOT_SVG;
+    return 0;
+  }
+  return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "%s: a picture is .png or .svg",
+                   path ? path : "(no file)");
 }
 
 static int executable(const char *p) { return access(p, X_OK) == 0; }
@@ -35,10 +43,18 @@ static int executable(const char *p) { return access(p, X_OK) == 0; }
 int dcsim_plot_find_gnuplot(char *buf, size_t size, dcsim_error *err) {
   const char *env = getenv("DCSIM_GNUPLOT");
   if (env && *env) {
-    if (executable(env)) { snprintf(buf, size, "%s", env); return 0; }
-    return DCSIM_ERR(err, DCSIM_EIO, env, 0, "DCSIM_GNUPLOT names no executable gnuplot; install gnuplot (Debian: apt-get install gnuplot-nox)");
+    if (executable(env)) {
+      snprintf(buf, size, "%s", env);
+      return 0;
+    }
+    return DCSIM_ERR(err, DCSIM_EIO, env, 0,
+                     "DCSIM_GNUPLOT names no executable gnuplot; install gnuplot (Debian: apt-get "
+                     "install gnuplot-nox)");
   }
-  if (executable("/usr/bin/gnuplot")) { snprintf(buf, size, "/usr/bin/gnuplot"); return 0; }
+  if (executable("/usr/bin/gnuplot")) {
+    snprintf(buf, size, "/usr/bin/gnuplot");
+    return 0;
+  }
   const char *path = getenv("PATH");
   if (path) {
     const char *p = path;
@@ -53,7 +69,9 @@ int dcsim_plot_find_gnuplot(char *buf, size_t size, dcsim_error *err) {
       if (*p == ':') p++;
     }
   }
-  return DCSIM_ERR(err, DCSIM_EIO, "", 0, "gnuplot not found (not /usr/bin/gnuplot, not on PATH): install it (Debian: apt-get install gnuplot-nox) to draw pictures");
+  return DCSIM_ERR(err, DCSIM_EIO, "", 0,
+                   "gnuplot not found (not /usr/bin/gnuplot, not on PATH): install it (Debian: "
+                   "apt-get install gnuplot-nox) to draw pictures");
 }
 
 /* ---- a temporary directory with the script and data ---- */
@@ -61,24 +79,31 @@ int dcsim_plot_find_gnuplot(char *buf, size_t size, dcsim_error *err) {
 typedef struct gp {
   char dir[512];
   char script[600];
-  FILE *f;         /* the script */
+  FILE *f; /* the script */
   int oom;
 } gp;
 
-static int gp_open(gp *g, const char *out, dcsim_plot_format fmt, int width, int height, dcsim_error *err) {
+static int gp_open(gp *g, const char *out, dcsim_plot_format fmt, int width, int height,
+                   dcsim_error *err) {
   memset(g, 0, sizeof *g);
   const char *tmp = getenv("TMPDIR");
   snprintf(g->dir, sizeof g->dir, "%s/dcsim-plot-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (!mkdtemp(g->dir)) return DCSIM_ERR(err, DCSIM_EIO, g->dir, 0, "cannot create a temporary directory: %s", strerror(errno));
+  if (!mkdtemp(g->dir))
+    return DCSIM_ERR(err, DCSIM_EIO, g->dir, 0, "cannot create a temporary directory: %s",
+                     strerror(errno));
   snprintf(g->script, sizeof g->script, "%s/plot.gp", g->dir);
   if (!(g->f = fopen(g->script, "w"))) {
     rmdir(g->dir);
     return DCSIM_ERR(err, DCSIM_EIO, g->script, 0, "cannot write: %s", strerror(errno));
   }
   if (fmt == DCSIM_PLOT_PNG)
-    fprintf(g->f, "set terminal pngcairo size %d,%d font 'DejaVu Sans,11' noenhanced\n", width, height);
+    fprintf(g->f, "set terminal pngcairo size %d,%d font 'DejaVu Sans,11' noenhanced\n", width,
+            height);
   else
-    fprintf(g->f, "set terminal svg size %d,%d dynamic font 'DejaVu Sans,11' noenhanced background '#ffffff'\n", width, height);
+    fprintf(g->f,
+            "set terminal svg size %d,%d dynamic font 'DejaVu Sans,11' noenhanced background "
+            "'#ffffff'\n",
+            width, height);
   fputs("set output '", g->f);
   for (const char *c = out; *c; c++) { /* single-quoted gnuplot string: a quote is doubled */
     if (*c == '\'') fputc('\'', g->f);
@@ -92,7 +117,10 @@ static int gp_open(gp *g, const char *out, dcsim_plot_format fmt, int width, int
 static void gp_str(FILE *f, const char *s) {
   fputc('"', f);
   for (; *s; s++) {
-    if (*s == '\n') { fputs("\\n", f); continue; } /* a line break in a title */
+    if (*s == '\n') {
+      fputs("\\n", f);
+      continue;
+    } /* a line break in a title */
     if (*s == '"' || *s == '\\') fputc('\\', f);
     fputc(*s, f);
   }
@@ -103,8 +131,11 @@ static void gp_cleanup(gp *g) {
   if (g->f) fclose(g->f);
   g->f = NULL;
   char p[700];
-  static const char *const files[] = {"plot.gp", "gnuplot.log"};
-  for (size_t i = 0; i < 2; i++) { snprintf(p, sizeof p, "%s/%s", g->dir, files[i]); unlink(p); }
+  static const char *const files[] = { "plot.gp", "gnuplot.log" };
+  for (size_t i = 0; i < 2; i++) {
+    snprintf(p, sizeof p, "%s/%s", g->dir, files[i]);
+    unlink(p);
+  }
   rmdir(g->dir);
 }
 
@@ -114,7 +145,10 @@ static int gp_run(gp *g, const char *out, dcsim_error *err) {
   if (!rc && (fputs("unset output\n", g->f) < 0 || fclose(g->f) != 0))
     rc = DCSIM_ERR(err, DCSIM_EIO, g->script, 0, "cannot write the gnuplot script");
   g->f = NULL;
-  if (rc) { gp_cleanup(g); return rc; }
+  if (rc) {
+    gp_cleanup(g);
+    return rc;
+  }
   char log[600];
   snprintf(log, sizeof log, "%s/gnuplot.log", g->dir);
   posix_spawn_file_actions_t fa;
@@ -122,7 +156,7 @@ static int gp_run(gp *g, const char *out, dcsim_error *err) {
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  char *argv[] = {exe, g->script, NULL};
+  char *argv[] = { exe, g->script, NULL };
   pid_t pid;
   int s = posix_spawn(&pid, exe, &fa, NULL, argv, environ);
   posix_spawn_file_actions_destroy(&fa);
@@ -138,11 +172,15 @@ static int gp_run(gp *g, const char *out, dcsim_error *err) {
       if (l) { /* the first line gnuplot complained with */
         char line[512];
         while (fgets(line, sizeof line, l))
-          if (strstr(line, "rror") || strstr(line, "arning") || !msg[0]) { snprintf(msg, sizeof msg, "%s", line); if (strstr(line, "rror")) break; }
+          if (strstr(line, "rror") || strstr(line, "arning") || !msg[0]) {
+            snprintf(msg, sizeof msg, "%s", line);
+            if (strstr(line, "rror")) break;
+          }
         fclose(l);
         msg[strcspn(msg, "\n")] = '\0';
       }
-      rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "gnuplot (%s) failed%s%s", exe, msg[0] ? ": " : "", msg);
+      rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "gnuplot (%s) failed%s%s", exe, msg[0] ? ": " : "",
+                     msg);
     }
   }
   gp_cleanup(g);
@@ -166,11 +204,19 @@ static void log_axis(FILE *f, char axis, double lo, double hi) {
   fputs(")\n", f);
 }
 
-typedef struct series { char key[140]; } series;
+typedef struct series {
+  char key[140];
+} series;
 
 static const char *energy_unit(double emax, double *scale) {
-  if (emax >= 1e7) { *scale = 1e-6; return "MJ"; }
-  if (emax >= 1e4) { *scale = 1e-3; return "kJ"; }
+  if (emax >= 1e7) {
+    *scale = 1e-6;
+    return "MJ";
+  }
+  if (emax >= 1e4) {
+    *scale = 1e-3;
+    return "kJ";
+  }
   *scale = 1;
   return "J";
 }
@@ -198,7 +244,9 @@ int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title,
   }
   size_t n_done = 0;
   for (size_t i = 0; i < n; i++) n_done += pts[i].done != 0;
-  if (nf == 0) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "no feasible point to plot (%zu infeasible)", n_done);
+  if (nf == 0)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "no feasible point to plot (%zu infeasible)",
+                     n_done);
   double es;
   const char *eu = energy_unit(emax, &es);
   /* series: one per CPU+GPU when they vary (D3.5 Figure 30), else one per node count (Figure 28) */
@@ -208,14 +256,21 @@ int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title,
   size_t n_ser = 0;
   gp g;
   int rc = 0;
-  if (!ser || !sid) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory"); goto fail; }
+  if (!ser || !sid) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    goto fail;
+  }
   for (size_t i = 0; i < n; i++) {
     const dcsim_sweep_point *p = &pts[i];
     if (!p->done || !p->feasible) continue;
     char key[140];
-    if (by_hw) snprintf(key, sizeof key, "%s%s%s", var_cpu ? p->cpu : "", var_cpu && var_gpu ? " + " : "", var_gpu ? p->gpu : "");
-    else if (var_nodes) snprintf(key, sizeof key, "%u node%s", p->nodes, p->nodes == 1 ? "" : "s");
-    else snprintf(key, sizeof key, "configurations");
+    if (by_hw)
+      snprintf(key, sizeof key, "%s%s%s", var_cpu ? p->cpu : "", var_cpu && var_gpu ? " + " : "",
+               var_gpu ? p->gpu : "");
+    else if (var_nodes)
+      snprintf(key, sizeof key, "%u node%s", p->nodes, p->nodes == 1 ? "" : "s");
+    else
+      snprintf(key, sizeof key, "configurations");
     size_t k = 0;
     while (k < n_ser && strcmp(ser[k].key, key) != 0) k++;
     if (k == n_ser) snprintf(ser[n_ser++].key, sizeof ser->key, "%s", key);
@@ -232,52 +287,88 @@ int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title,
       char nodes[16] = "-", cores[16] = "-";
       if (p->nodes) snprintf(nodes, sizeof nodes, "%u", p->nodes);
       if (p->cores) snprintf(cores, sizeof cores, "%u", p->cores);
-      snprintf(kd, sizeof kd, "\nknee: %s%s%s, %s node%s x %s core%s @ %s: %.4g s, %.4g %s", p->cpu, p->cpu[0] && p->gpu[0] ? " + " : "",
-               p->gpu, nodes, p->nodes == 1 ? "" : "s", cores, p->cores == 1 ? "" : "s", p->freq[0] ? p->freq : "-",
-               p->time_s, p->energy_j * es, eu);
+      snprintf(kd, sizeof kd, "\nknee: %s%s%s, %s node%s x %s core%s @ %s: %.4g s, %.4g %s", p->cpu,
+               p->cpu[0] && p->gpu[0] ? " + " : "", p->gpu, nodes, p->nodes == 1 ? "" : "s", cores,
+               p->cores == 1 ? "" : "s", p->freq[0] ? p->freq : "-", p->time_s, p->energy_j * es,
+               eu);
     }
-  snprintf(t2, sizeof t2, "%s\n%zu feasible point%s of %zu%s; labels: %s%s%s%s", title && *title ? title : "Time-to-solution vs energy-to-solution",
-           nf, nf == 1 ? "" : "s", n_done, n_done > nf ? " (infeasible ones not shown)" : "",
-           var_nodes || (!var_cores && !var_freq) ? "nodes" : "", var_cores ? " x cores" : "", var_freq ? " @ GHz" : "", kd);
+  snprintf(t2, sizeof t2, "%s\n%zu feasible point%s of %zu%s; labels: %s%s%s%s",
+           title && *title ? title : "Time-to-solution vs energy-to-solution", nf,
+           nf == 1 ? "" : "s", n_done, n_done > nf ? " (infeasible ones not shown)" : "",
+           var_nodes || (!var_cores && !var_freq) ? "nodes" : "", var_cores ? " x cores" : "",
+           var_freq ? " @ GHz" : "", kd);
   gp_str(f, t2);
-  fprintf(f, "\nset xlabel 'time-to-solution [s]%s'\nset ylabel 'energy-to-solution [%s]%s'\n", logx ? " (log scale)" : "", eu,
-          logy ? " (log scale)" : "");
-  if (logx) { fputs("set logscale x\n", f); log_axis(f, 'x', tmin, tmax); }
-  if (logy) { fputs("set logscale y\n", f); log_axis(f, 'y', emin * es, emax * es); }
-  fputs("set grid back lc rgb '#dddddd'\nset key below horizontal Left reverse samplen 2 spacing 1.2 width 2 maxrows 4\n"
-        "set border lw 1.2\nset format x '%g'\nset format y '%g'\n", f);
-  fprintf(f, "set offsets graph %g, graph %g, graph %g, graph %g\n", logx ? 0 : 0.04, logx ? 0 : 0.06, logy ? 0 : 0.06, logy ? 0 : 0.04);
+  fprintf(f, "\nset xlabel 'time-to-solution [s]%s'\nset ylabel 'energy-to-solution [%s]%s'\n",
+          logx ? " (log scale)" : "", eu, logy ? " (log scale)" : "");
+  if (logx) {
+    fputs("set logscale x\n", f);
+    log_axis(f, 'x', tmin, tmax);
+  }
+  if (logy) {
+    fputs("set logscale y\n", f);
+    log_axis(f, 'y', emin * es, emax * es);
+  }
+  fputs(
+      "set grid back lc rgb '#dddddd'\nset key below horizontal Left reverse samplen 2 spacing 1.2 "
+      "width 2 maxrows 4\n"
+      "set border lw 1.2\nset format x '%g'\nset format y '%g'\n",
+      f);
+  fprintf(f, "set offsets graph %g, graph %g, graph %g, graph %g\n", logx ? 0 : 0.04,
+          logx ? 0 : 0.06, logy ? 0 : 0.06, logy ? 0 : 0.04);
   /* the data: one block per series, the front, the knee, the labels */
   int label_all = nf <= 60;
   for (size_t k = 0; k < n_ser; k++) {
     fprintf(f, "$s%zu << EOD\n", k);
     for (size_t i = 0; i < n; i++)
-      if (pts[i].done && pts[i].feasible && sid[i] == k) fprintf(f, "%.10g %.10g\n", pts[i].time_s, pts[i].energy_j * es);
+      if (pts[i].done && pts[i].feasible && sid[i] == k)
+        fprintf(f, "%.10g %.10g\n", pts[i].time_s, pts[i].energy_j * es);
     fputs("EOD\n", f);
   }
   /* front in time order (points are in index order; the front is sorted by time) */
   size_t n_front = 0;
   long knee = -1;
-  for (size_t i = 0; i < n; i++) { n_front += pts[i].pareto != 0; if (pts[i].knee) knee = (long)i; }
+  for (size_t i = 0; i < n; i++) {
+    n_front += pts[i].pareto != 0;
+    if (pts[i].knee) knee = (long)i;
+  }
   size_t *fi = malloc((n_front ? n_front : 1) * sizeof *fi);
-  if (!fi) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory"); gp_cleanup(&g); goto fail; }
+  if (!fi) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    gp_cleanup(&g);
+    goto fail;
+  }
   size_t m = 0;
-  for (size_t i = 0; i < n; i++) if (pts[i].pareto) fi[m++] = i;
+  for (size_t i = 0; i < n; i++)
+    if (pts[i].pareto) fi[m++] = i;
   for (size_t a = 1; a < m; a++) /* insertion sort by time, then energy (fronts are short) */
     for (size_t b = a; b > 0 && (pts[fi[b]].time_s < pts[fi[b - 1]].time_s ||
-                                 (pts[fi[b]].time_s == pts[fi[b - 1]].time_s && pts[fi[b]].energy_j < pts[fi[b - 1]].energy_j)); b--) {
-      size_t t = fi[b]; fi[b] = fi[b - 1]; fi[b - 1] = t;
+                                 (pts[fi[b]].time_s == pts[fi[b - 1]].time_s &&
+                                  pts[fi[b]].energy_j < pts[fi[b - 1]].energy_j));
+         b--) {
+      size_t t = fi[b];
+      fi[b] = fi[b - 1];
+      fi[b - 1] = t;
     }
   fputs("$front << EOD\n", f);
-  for (size_t a = 0; a < m; a++) fprintf(f, "%.10g %.10g\n", pts[fi[a]].time_s, pts[fi[a]].energy_j * es);
+  for (size_t a = 0; a < m; a++)
+    fprintf(f, "%.10g %.10g\n", pts[fi[a]].time_s, pts[fi[a]].energy_j * es);
   fputs("EOD\n$labels << EOD\n", f);
   for (size_t i = 0; i < n; i++) {
     const dcsim_sweep_point *p = &pts[i];
     if (!p->done || !p->feasible || !(label_all || p->pareto)) continue;
     char lab[96] = "", part[40];
-    if (var_nodes || (!var_cores && !var_freq)) { snprintf(part, sizeof part, "%u", p->nodes); strcat(lab, part); }
-    if (var_cores) { snprintf(part, sizeof part, "x%u", p->cores); strcat(lab, part); }
-    if (var_freq) { snprintf(part, sizeof part, "@%s", p->freq); strcat(lab, part); }
+    if (var_nodes || (!var_cores && !var_freq)) {
+      snprintf(part, sizeof part, "%u", p->nodes);
+      strcat(lab, part);
+    }
+    if (var_cores) {
+      snprintf(part, sizeof part, "x%u", p->cores);
+      strcat(lab, part);
+    }
+    if (var_freq) {
+      snprintf(part, sizeof part, "@%s", p->freq);
+      strcat(lab, part);
+    }
     fprintf(f, "%.10g %.10g ", p->time_s, p->energy_j * es);
     gp_str(f, lab);
     fputc('\n', f);
@@ -294,14 +385,24 @@ int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title,
   }
   fputs("plot ", f);
   for (size_t k = 0; k < n_ser; k++) {
-    fprintf(f, "$s%zu using 1:2 with points pt 7 ps 1.1 lc rgb '%s' title ", k, palette[k % N_PALETTE]);
+    fprintf(f, "$s%zu using 1:2 with points pt 7 ps 1.1 lc rgb '%s' title ", k,
+            palette[k % N_PALETTE]);
     gp_str(f, ser[k].key);
     fputs(", \\\n     ", f);
   }
-  fputs("$front using 1:2 with lines lw 1.5 dt 2 lc rgb '#000000' title 'Pareto front', \\\n"
-        "     $front using 1:2 with points pt 6 ps 1.6 lw 1.5 lc rgb '#000000' notitle, \\\n", f);
-  if (knee >= 0) fputs("     $knee using 1:2 with points pt 6 ps 3.5 lw 2.5 lc rgb '#d62728' title knee_title, \\\n", f);
-  fputs("     $labels using 1:2:3 with labels offset char 0.9,0.7 left font ',9' tc rgb '#333333' notitle\n", f);
+  fputs(
+      "$front using 1:2 with lines lw 1.5 dt 2 lc rgb '#000000' title 'Pareto front', \\\n"
+      "     $front using 1:2 with points pt 6 ps 1.6 lw 1.5 lc rgb '#000000' notitle, \\\n",
+      f);
+  if (knee >= 0)
+    fputs(
+        "     $knee using 1:2 with points pt 6 ps 3.5 lw 2.5 lc rgb '#d62728' title knee_title, "
+        "\\\n",
+        f);
+  fputs(
+      "     $labels using 1:2:3 with labels offset char 0.9,0.7 left font ',9' tc rgb '#333333' "
+      "notitle\n",
+      f);
   free(fi);
   rc = gp_run(&g, out, err);
 fail:
@@ -312,8 +413,8 @@ fail:
 
 /* ---- roofline ---- */
 
-int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *out, dcsim_plot_format fmt,
-                        dcsim_error *err) {
+int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *out,
+                        dcsim_plot_format fmt, dcsim_error *err) {
   gp g;
   int rc = gp_open(&g, out, fmt, 1100, 720, err);
   if (rc) return rc;
@@ -334,52 +435,73 @@ int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *ou
   double x0 = pow(10, floor(log10(imin / 3))), x1 = pow(10, ceil(log10(imax * 3)));
   double ylo = r->ceilings[r->n_ceilings - 1].bw_bps * x0;
   if (pmin < ylo) ylo = pmin;
-  double y0 = pow(10, floor(log10(ylo * 1e-9 / 2))), y1 = pow(10, ceil(log10(r->peak_flops * 1e-9 * 3)));
+  double y0 = pow(10, floor(log10(ylo * 1e-9 / 2))),
+         y1 = pow(10, ceil(log10(r->peak_flops * 1e-9 * 3)));
   if (r->peak_sp_flops > 0) y1 = pow(10, ceil(log10(r->peak_sp_flops * 1e-9 * 2)));
   char t[512];
-  snprintf(t, sizeof t, "%s roofline: %s%s%s%s%s", cache_aware && r->n_ceilings > 1 ? "Cache-aware" : "", r->device,
+  snprintf(t, sizeof t, "%s roofline: %s%s%s%s%s",
+           cache_aware && r->n_ceilings > 1 ? "Cache-aware" : "", r->device,
            r->state[0] ? " at " : "", r->state, r->dwarf[0] ? ", " : "", r->dwarf);
   if (t[0] == ' ') memmove(t, t + 1, strlen(t));
   if (!(cache_aware && r->n_ceilings > 1)) t[0] = 'R';
   if (r->dwarf[0]) {
     size_t l = strlen(t);
     if (r->peak_sp_flops > 0)
-      snprintf(t + l, sizeof t - l, "\nkernels at (W/Q, W/T): W = 2 x DP instructions (Table 11), Q = requested global bytes, T = model time");
+      snprintf(t + l, sizeof t - l,
+               "\nkernels at (W/Q, W/T): W = 2 x DP instructions (Table 11), Q = requested global "
+               "bytes, T = model time");
     else
-      snprintf(t + l, sizeof t - l, "\nloops at (W/Q, W/T), T = the §4.3 model time of the loop%s%s", r->n_unplaced ? "; loops without flops not shown" : "",
-               cache_aware ? "" : "\nclassic roofline (DRAM only): loops served from the caches can lie above it");
+      snprintf(
+          t + l, sizeof t - l, "\nloops at (W/Q, W/T), T = the §4.3 model time of the loop%s%s",
+          r->n_unplaced ? "; loops without flops not shown" : "",
+          cache_aware
+              ? ""
+              : "\nclassic roofline (DRAM only): loops served from the caches can lie above it");
   }
   fputs("set title ", f);
   gp_str(f, t);
   fprintf(f, "\nset logscale xy 10\nset xrange [%g:%g]\nset yrange [%g:%g]\n", x0, x1, y0, y1);
-  fputs("set xlabel 'operational intensity W/Q [flop/byte] (log scale)'\n"
-        "set ylabel 'performance [GFLOP/s] (log scale)'\n"
-        "set format x '%g'\nset format y '%g'\nset grid xtics ytics mxtics mytics back lc rgb '#e4e4e4', lc rgb '#f2f2f2'\n"
-        "set key outside right top Left reverse samplen 2 spacing 1.1 font ',9'\nset samples 2000\n", f);
+  fputs(
+      "set xlabel 'operational intensity W/Q [flop/byte] (log scale)'\n"
+      "set ylabel 'performance [GFLOP/s] (log scale)'\n"
+      "set format x '%g'\nset format y '%g'\nset grid xtics ytics mxtics mytics back lc rgb "
+      "'#e4e4e4', lc rgb '#f2f2f2'\n"
+      "set key outside right top Left reverse samplen 2 spacing 1.1 font ',9'\nset samples 2000\n",
+      f);
   fprintf(f, "P = %.10g\n", r->peak_flops * 1e-9);
   for (size_t c = c0; c < r->n_ceilings; c++)
-    fprintf(f, "b%zu = %.10g\nroof%zu(x) = x*b%zu < P ? x*b%zu : P\n", c, r->ceilings[c].bw_bps * 1e-9, c, c, c);
-  fprintf(f, "set label 20 'peak %s%.4g GFLOP/s' at %g,%g font ',9' offset 0,0.7\n", r->peak_sp_flops > 0 ? "DP " : "",
-          r->peak_flops * 1e-9, x1 / 40, r->peak_flops * 1e-9);
+    fprintf(f, "b%zu = %.10g\nroof%zu(x) = x*b%zu < P ? x*b%zu : P\n", c,
+            r->ceilings[c].bw_bps * 1e-9, c, c, c);
+  fprintf(f, "set label 20 'peak %s%.4g GFLOP/s' at %g,%g font ',9' offset 0,0.7\n",
+          r->peak_sp_flops > 0 ? "DP " : "", r->peak_flops * 1e-9, x1 / 40, r->peak_flops * 1e-9);
   if (r->peak_sp_flops > 0)
-    fprintf(f, "set label 21 'peak SP %.4g GFLOP/s' at %g,%g font ',9' tc rgb '#777777' offset 0,0.7\n",
-            r->peak_sp_flops * 1e-9, x1 / 40, r->peak_sp_flops * 1e-9);
+    fprintf(
+        f, "set label 21 'peak SP %.4g GFLOP/s' at %g,%g font ',9' tc rgb '#777777' offset 0,0.7\n",
+        r->peak_sp_flops * 1e-9, x1 / 40, r->peak_sp_flops * 1e-9);
   for (size_t i = 0; i < r->n_points; i++) {
-    fprintf(f, "$p%zu << EOD\n%.10g %.10g\nEOD\n", i, r->points[i].intensity, r->points[i].perf_flops * 1e-9);
+    fprintf(f, "$p%zu << EOD\n%.10g %.10g\nEOD\n", i, r->points[i].intensity,
+            r->points[i].perf_flops * 1e-9);
   }
   fputs("plot ", f);
   for (size_t c = c0; c < r->n_ceilings; c++)
-    fprintf(f, "roof%zu(x) with lines lw 2 lc rgb '%s' title '%s %.4g GB/s', \\\n     ", c, palette[c % N_PALETTE],
-            r->ceilings[c].name, r->ceilings[c].bw_bps * 1e-9);
+    fprintf(f, "roof%zu(x) with lines lw 2 lc rgb '%s' title '%s %.4g GB/s', \\\n     ", c,
+            palette[c % N_PALETTE], r->ceilings[c].name, r->ceilings[c].bw_bps * 1e-9);
   if (r->peak_sp_flops > 0)
-    fprintf(f, "(x*b%zu < %.10g ? x*b%zu : %.10g) with lines lw 1.5 dt 2 lc rgb '#777777' title 'SP peak', \\\n     ",
+    fprintf(f,
+            "(x*b%zu < %.10g ? x*b%zu : %.10g) with lines lw 1.5 dt 2 lc rgb '#777777' title 'SP "
+            "peak', \\\n     ",
             r->n_ceilings - 1, r->peak_sp_flops * 1e-9, r->n_ceilings - 1, r->peak_sp_flops * 1e-9);
-  static const int ptypes[] = {5, 7, 9, 11, 13, 4, 6, 8, 10, 12};
+  static const int ptypes[] = { 5, 7, 9, 11, 13, 4, 6, 8, 10, 12 };
   size_t k = 0;
   for (size_t i = 0; i < r->n_points; i++) {
     const dcsim_roofline_point *p = &r->points[i];
-    if (p->is_total) fprintf(f, "$p%zu using 1:2 with points pt 3 ps 3 lw 2.5 lc rgb '#000000' title ", i);
-    else { fprintf(f, "$p%zu using 1:2 with points pt %d ps 1.5 lc rgb '%s' title ", i, ptypes[k % 10], palette[(k / 10 + k) % N_PALETTE]); k++; }
+    if (p->is_total)
+      fprintf(f, "$p%zu using 1:2 with points pt 3 ps 3 lw 2.5 lc rgb '#000000' title ", i);
+    else {
+      fprintf(f, "$p%zu using 1:2 with points pt %d ps 1.5 lc rgb '%s' title ", i, ptypes[k % 10],
+              palette[(k / 10 + k) % N_PALETTE]);
+      k++;
+    }
     gp_str(f, p->name);
     fputs(i + 1 < r->n_points ? ", \\\n     " : "\n", f);
   }
@@ -389,16 +511,28 @@ int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *ou
 
 /* ---- run traces: Gantt and power ---- */
 
-typedef struct bar { uint32_t node; int64_t t0, t1; uint32_t label; int gpu; } bar;
-typedef struct seg { uint32_t node; int64_t t0, t1; double w; } seg;
+typedef struct bar {
+  uint32_t node;
+  int64_t t0, t1;
+  uint32_t label;
+  int gpu;
+} bar;
+typedef struct seg {
+  uint32_t node;
+  int64_t t0, t1;
+  double w;
+} seg;
 
 struct dcsim_plot_trace {
   const dcsim_scenario *s;
   const dcsim_engine_sink *next;
   dcsim_engine_sink sink;
-  bar *bars; size_t n_bars, cap_bars;
-  seg *segs; size_t n_segs, cap_segs;
-  const char **labels; size_t n_labels;
+  bar *bars;
+  size_t n_bars, cap_bars;
+  seg *segs;
+  size_t n_segs, cap_segs;
+  const char **labels;
+  size_t n_labels;
   int64_t end_ns;
 };
 
@@ -418,14 +552,15 @@ static int on_task(void *ctx, const dcsim_task_record *r, dcsim_error *err) {
   for (uint32_t i = 0; i < r->n_nodes; i++) {
     if (t->n_bars == t->cap_bars) {
       if (t->cap_bars >= DCSIM_PLOT_MAX_BARS)
-        return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "more than %u task bars: too many for a Gantt chart", DCSIM_PLOT_MAX_BARS);
+        return DCSIM_ERR(err, DCSIM_ERANGE, "", 0,
+                         "more than %u task bars: too many for a Gantt chart", DCSIM_PLOT_MAX_BARS);
       size_t nc = t->cap_bars ? 2 * t->cap_bars : 1024;
       bar *nb = realloc(t->bars, nc * sizeof *nb);
       if (!nb) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
       t->bars = nb;
       t->cap_bars = nc;
     }
-    t->bars[t->n_bars++] = (bar){r->nodes[i], r->start_ns, r->end_ns, lab, r->gpu_slot >= 0};
+    t->bars[t->n_bars++] = (bar){ r->nodes[i], r->start_ns, r->end_ns, lab, r->gpu_slot >= 0 };
   }
   if (r->end_ns > t->end_ns) t->end_ns = r->end_ns;
   return t->next && t->next->task ? t->next->task(t->next->ctx, r, err) : 0;
@@ -440,17 +575,21 @@ static int on_power(void *ctx, uint32_t node, int64_t t0, int64_t t1, double w, 
     t->segs = ns;
     t->cap_segs = nc;
   }
-  t->segs[t->n_segs++] = (seg){node, t0, t1, w};
+  t->segs[t->n_segs++] = (seg){ node, t0, t1, w };
   if (t1 > t->end_ns) t->end_ns = t1;
   return t->next && t->next->power ? t->next->power(t->next->ctx, node, t0, t1, w, err) : 0;
 }
 
-dcsim_plot_trace_t *dcsim_plot_trace_new(const dcsim_scenario *s, const dcsim_engine_sink *next, dcsim_error *err) {
+dcsim_plot_trace_t *dcsim_plot_trace_new(const dcsim_scenario *s, const dcsim_engine_sink *next,
+                                         dcsim_error *err) {
   dcsim_plot_trace_t *t = calloc(1, sizeof *t);
-  if (!t) { DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory"); return NULL; }
+  if (!t) {
+    DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    return NULL;
+  }
   t->s = s;
   t->next = next;
-  t->sink = (dcsim_engine_sink){t, on_task, on_power};
+  t->sink = (dcsim_engine_sink){ t, on_task, on_power };
   return t;
 }
 
@@ -465,8 +604,14 @@ void dcsim_plot_trace_free(dcsim_plot_trace_t *t) {
 const dcsim_engine_sink *dcsim_plot_trace_sink(dcsim_plot_trace_t *t) { return &t->sink; }
 
 static const char *time_unit(double t_s, double *scale) {
-  if (t_s >= 2 * 86400) { *scale = 1.0 / 86400; return "d"; }
-  if (t_s >= 3 * 3600) { *scale = 1.0 / 3600; return "h"; }
+  if (t_s >= 2 * 86400) {
+    *scale = 1.0 / 86400;
+    return "d";
+  }
+  if (t_s >= 3 * 3600) {
+    *scale = 1.0 / 3600;
+    return "h";
+  }
   *scale = 1;
   return "s";
 }
@@ -474,11 +619,14 @@ static const char *time_unit(double t_s, double *scale) {
 /* the group of a global node number */
 static size_t group_of(const dcsim_scenario *s, uint32_t node) {
   for (size_t g = 0; g < s->n_groups; g++)
-    if (node >= s->groups[g].g->first_node && node < s->groups[g].g->first_node + s->groups[g].g->count) return g;
+    if (node >= s->groups[g].g->first_node &&
+        node < s->groups[g].g->first_node + s->groups[g].g->count)
+      return g;
   return 0;
 }
 
-int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_format fmt, dcsim_error *err) {
+int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_format fmt,
+                     dcsim_error *err) {
   const dcsim_scenario *s = t->s;
   if (!t->n_bars) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "no task ran: nothing to draw");
   unsigned nn = s->platform->n_nodes;
@@ -487,22 +635,30 @@ int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_fo
   for (unsigned i = 0; i < nn; i++) row[i] = -1;
   for (size_t i = 0; i < t->n_bars; i++) row[t->bars[i].node] = 0;
   int32_t rows = 0;
-  for (unsigned i = 0; i < nn; i++) if (row[i] == 0) row[i] = rows++; /* only nodes that ran something, in order */
+  for (unsigned i = 0; i < nn; i++)
+    if (row[i] == 0) row[i] = rows++; /* only nodes that ran something, in order */
   double ts;
   const char *tu = time_unit((double)t->end_ns * 1e-9, &ts);
   gp g;
   int height = 220 + 22 * (rows < 40 ? rows : 40);
   int rc = gp_open(&g, out, fmt, 1200, height, err);
-  if (rc) { free(row); return rc; }
+  if (rc) {
+    free(row);
+    return rc;
+  }
   FILE *f = g.f;
   char title[512];
-  snprintf(title, sizeof title, "Tasks per node: %s on %s (%zu task-node bars, %d of %u nodes used)",
+  snprintf(title, sizeof title,
+           "Tasks per node: %s on %s (%zu task-node bars, %d of %u nodes used)",
            s->n_wfs == 1 ? s->wfs[0].wf->name : "workload", s->platform->name, t->n_bars, rows, nn);
   fputs("set title ", f);
   gp_str(f, title);
-  fprintf(f, "\nset xlabel 'time [%s]'\nset ylabel 'node'\nset yrange [-0.7:%d]\nset xrange [0:*]\nset grid xtics back lc rgb '#e8e8e8'\n"
+  fprintf(f,
+          "\nset xlabel 'time [%s]'\nset ylabel 'node'\nset yrange [-0.7:%d]\nset xrange "
+          "[0:*]\nset grid xtics back lc rgb '#e8e8e8'\n"
           "set key outside right top Left reverse samplen 2\nset style fill solid 0.9 noborder\n"
-          "set ytics font ',9'\nset format x '%%g'\n", tu, rows);
+          "set ytics font ',9'\nset format x '%%g'\n",
+          tu, rows);
   /* y tics: "group:index" for up to 40 rows, else let gnuplot choose numbers */
   if (rows <= 40) {
     fputs("set ytics (", f);
@@ -510,7 +666,8 @@ int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_fo
     for (unsigned i = 0; i < nn; i++) {
       if (row[i] < 0) continue;
       size_t gi = group_of(s, i);
-      fprintf(f, "%s'%s %u' %d", firstt ? "" : ", ", s->groups[gi].g->name, i - s->groups[gi].g->first_node, row[i]);
+      fprintf(f, "%s'%s %u' %d", firstt ? "" : ", ", s->groups[gi].g->name,
+              i - s->groups[gi].g->first_node, row[i]);
       firstt = 0;
     }
     fputs(")\n", f);
@@ -519,11 +676,20 @@ int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_fo
     int lo = -1, hi = -1, k = 0;
     for (size_t gi = 0; gi < s->n_groups; gi++) {
       lo = hi = -1;
-      for (unsigned i = s->groups[gi].g->first_node; i < s->groups[gi].g->first_node + s->groups[gi].g->count; i++)
-        if (row[i] >= 0) { if (lo < 0) lo = row[i]; hi = row[i]; }
+      for (unsigned i = s->groups[gi].g->first_node;
+           i < s->groups[gi].g->first_node + s->groups[gi].g->count; i++)
+        if (row[i] >= 0) {
+          if (lo < 0) lo = row[i];
+          hi = row[i];
+        }
       if (lo < 0) continue;
-      fprintf(f, "set label %d '%s' at graph 1.01, first %g left font ',10'\n", ++k, s->groups[gi].g->name, (lo + hi) / 2.0);
-      if (lo > 0) fprintf(f, "set arrow %d from graph 0, first %g to graph 1, first %g nohead dt 3 lc rgb '#888888'\n", k, lo - 0.5, lo - 0.5);
+      fprintf(f, "set label %d '%s' at graph 1.01, first %g left font ',10'\n", ++k,
+              s->groups[gi].g->name, (lo + hi) / 2.0);
+      if (lo > 0)
+        fprintf(f,
+                "set arrow %d from graph 0, first %g to graph 1, first %g nohead dt 3 lc rgb "
+                "'#888888'\n",
+                k, lo - 0.5, lo - 0.5);
     }
   }
   for (size_t l = 0; l < t->n_labels; l++) {
@@ -532,13 +698,15 @@ int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_fo
       const bar *b = &t->bars[i];
       if (b->label != l) continue;
       double x0 = (double)b->t0 * 1e-9 * ts, x1 = (double)b->t1 * 1e-9 * ts, y = row[b->node];
-      fprintf(f, "%.9g %d %.9g %.9g %.2f %.2f\n", (x0 + x1) / 2, (int)y, x0, x1, y - 0.38, y + 0.38);
+      fprintf(f, "%.9g %d %.9g %.9g %.2f %.2f\n", (x0 + x1) / 2, (int)y, x0, x1, y - 0.38,
+              y + 0.38);
     }
     fputs("EOD\n", f);
   }
   fputs("plot ", f);
   for (size_t l = 0; l < t->n_labels; l++) {
-    fprintf(f, "$b%zu using 1:2:3:4:5:6 with boxxyerror lc rgb '%s' title ", l, palette[l % N_PALETTE]);
+    fprintf(f, "$b%zu using 1:2:3:4:5:6 with boxxyerror lc rgb '%s' title ", l,
+            palette[l % N_PALETTE]);
     gp_str(f, t->labels[l]);
     fputs(l + 1 < t->n_labels ? ", \\\n     " : "\n", f);
   }
@@ -546,26 +714,35 @@ int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_fo
   return gp_run(&g, out, err);
 }
 
-typedef struct pev { int64_t t; uint32_t group; double dw; } pev;
+typedef struct pev {
+  int64_t t;
+  uint32_t group;
+  double dw;
+} pev;
 
 static int cmp_pev(const void *a, const void *b) {
   const pev *x = a, *y = b;
   return (x->t > y->t) - (x->t < y->t);
 }
 
-int dcsim_plot_power(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_format fmt, dcsim_error *err) {
+int dcsim_plot_power(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_format fmt,
+                     dcsim_error *err) {
   const dcsim_scenario *s = t->s;
   if (!t->n_segs) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "no power record: nothing to draw");
   size_t ng = s->n_groups, ne = 2 * t->n_segs;
   pev *ev = malloc(ne * sizeof *ev);
   double *cur = calloc(ng + 1, sizeof *cur);
-  if (!ev || !cur) { free(ev); free(cur); return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory"); }
+  if (!ev || !cur) {
+    free(ev);
+    free(cur);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  }
   double energy = 0;
   for (size_t i = 0; i < t->n_segs; i++) {
     const seg *sg = &t->segs[i];
     uint32_t gi = (uint32_t)group_of(s, sg->node);
-    ev[2 * i] = (pev){sg->t0, gi, sg->w};
-    ev[2 * i + 1] = (pev){sg->t1, gi, -sg->w};
+    ev[2 * i] = (pev){ sg->t0, gi, sg->w };
+    ev[2 * i + 1] = (pev){ sg->t1, gi, -sg->w };
     energy += sg->w * (double)(sg->t1 - sg->t0) * 1e-9;
   }
   qsort(ev, ne, sizeof *ev, cmp_pev);
@@ -574,19 +751,28 @@ int dcsim_plot_power(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_fo
   double pmax = 0;
   gp g;
   int rc = gp_open(&g, out, fmt, 1200, 640, err);
-  if (rc) { free(ev); free(cur); return rc; }
+  if (rc) {
+    free(ev);
+    free(cur);
+    return rc;
+  }
   FILE *f = g.f;
   /* the step function: after all the changes at one instant, one row (time, centre, groups...) */
   fputs("$p << EOD\n", f);
   for (size_t i = 0; i < ne;) {
     int64_t now = ev[i].t;
-    if (now == t->end_ns) { /* the end of the run: close the steps at their last level, no drop to 0 */
+    if (now ==
+        t->end_ns) { /* the end of the run: close the steps at their last level, no drop to 0 */
       fprintf(f, "%.9g %.9g", (double)now * 1e-9 * ts, fabs(cur[ng]) < 1e-9 ? 0 : cur[ng]);
       for (size_t gi = 0; gi < ng; gi++) fprintf(f, " %.9g", fabs(cur[gi]) < 1e-9 ? 0 : cur[gi]);
       fputc('\n', f);
       break;
     }
-    while (i < ne && ev[i].t == now) { cur[ev[i].group] += ev[i].dw; cur[ng] += ev[i].dw; i++; }
+    while (i < ne && ev[i].t == now) {
+      cur[ev[i].group] += ev[i].dw;
+      cur[ng] += ev[i].dw;
+      i++;
+    }
     double tot = fabs(cur[ng]) < 1e-9 ? 0 : cur[ng];
     if (tot > pmax) pmax = tot;
     fprintf(f, "%.9g %.9g", (double)now * 1e-9 * ts, tot);
@@ -596,23 +782,36 @@ int dcsim_plot_power(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_fo
   fputs("EOD\n", f);
   double ps = 1;
   const char *pu = "W";
-  if (pmax >= 2e4) { ps = 1e-3; pu = "kW"; }
+  if (pmax >= 2e4) {
+    ps = 1e-3;
+    pu = "kW";
+  }
   char title[512];
   char et[64];
-  if (energy >= 1e7) snprintf(et, sizeof et, "%.4g MJ = %.4g kWh", energy * 1e-6, energy / 3.6e6);
-  else snprintf(et, sizeof et, "%.4g kJ", energy * 1e-3);
+  if (energy >= 1e7)
+    snprintf(et, sizeof et, "%.4g MJ = %.4g kWh", energy * 1e-6, energy / 3.6e6);
+  else
+    snprintf(et, sizeof et, "%.4g kJ", energy * 1e-3);
   snprintf(title, sizeof title, "Power of the centre: %s on %s (energy %s over %.4g %s)",
-           s->n_wfs == 1 ? s->wfs[0].wf->name : "workload", s->platform->name, et, (double)t->end_ns * 1e-9 * ts, tu);
+           s->n_wfs == 1 ? s->wfs[0].wf->name : "workload", s->platform->name, et,
+           (double)t->end_ns * 1e-9 * ts, tu);
   fputs("set title ", f);
   gp_str(f, title);
-  fprintf(f, "\nset xlabel 'time [%s]'\nset ylabel 'power [%s]'\nset yrange [0:*]\nset xrange [0:*]\n"
-          "set grid back lc rgb '#e4e4e4'\nset key outside right top Left reverse samplen 2\nset format x '%%g'\nset format y '%%g'\n"
-          "set offsets 0, 0, graph 0.08, 0\n", tu, pu);
-  fprintf(f, "plot $p using 1:($2*%g) with steps lw 2.2 lc rgb '#000000' title 'centre (all nodes)'", ps);
+  fprintf(f,
+          "\nset xlabel 'time [%s]'\nset ylabel 'power [%s]'\nset yrange [0:*]\nset xrange [0:*]\n"
+          "set grid back lc rgb '#e4e4e4'\nset key outside right top Left reverse samplen 2\nset "
+          "format x '%%g'\nset format y '%%g'\n"
+          "set offsets 0, 0, graph 0.08, 0\n",
+          tu, pu);
+  fprintf(f,
+          "plot $p using 1:($2*%g) with steps lw 2.2 lc rgb '#000000' title 'centre (all nodes)'",
+          ps);
   for (size_t gi = 0; gi < ng; gi++) {
-    fprintf(f, ", \\\n     $p using 1:($%zu*%g) with steps lw 1.3 lc rgb '%s' title ", gi + 3, ps, palette[gi % N_PALETTE]);
+    fprintf(f, ", \\\n     $p using 1:($%zu*%g) with steps lw 1.3 lc rgb '%s' title ", gi + 3, ps,
+            palette[gi % N_PALETTE]);
     char lt[160];
-    snprintf(lt, sizeof lt, "group %s (%u node%s)", s->groups[gi].g->name, s->groups[gi].g->count, s->groups[gi].g->count == 1 ? "" : "s");
+    snprintf(lt, sizeof lt, "group %s (%u node%s)", s->groups[gi].g->name, s->groups[gi].g->count,
+             s->groups[gi].g->count == 1 ? "" : "s");
     gp_str(f, lt);
   }
   fputc('\n', f);

@@ -19,32 +19,53 @@
 static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY, created_utc TEXT, dcsim_version TEXT,"
     " input TEXT, platform TEXT, job_policy TEXT, task_policy TEXT, time_to_solution_s REAL,"
-    " energy_to_solution_j REAL, unallocated_idle_j REAL, nodes INTEGER, jobs INTEGER, tasks INTEGER,"
+    " energy_to_solution_j REAL, unallocated_idle_j REAL, nodes INTEGER, jobs INTEGER, tasks "
+    "INTEGER,"
     " events INTEGER, utilisation REAL);"
     "CREATE TABLE IF NOT EXISTS inputs(run_id INTEGER REFERENCES runs(id), path TEXT, sha256 TEXT);"
-    "CREATE TABLE IF NOT EXISTS workflows(run_id INTEGER REFERENCES runs(id), job INTEGER, name TEXT,"
-    " instance INTEGER, submit_s REAL, start_s REAL, end_s REAL, wait_s REAL, time_to_solution_s REAL,"
+    "CREATE TABLE IF NOT EXISTS workflows(run_id INTEGER REFERENCES runs(id), job INTEGER, name "
+    "TEXT,"
+    " instance INTEGER, submit_s REAL, start_s REAL, end_s REAL, wait_s REAL, time_to_solution_s "
+    "REAL,"
     " energy_to_solution_j REAL, task_energy_j REAL, held_idle_j REAL, tasks INTEGER);"
-    "CREATE TABLE IF NOT EXISTS tasks(run_id INTEGER REFERENCES runs(id), job INTEGER, task INTEGER,"
+    "CREATE TABLE IF NOT EXISTS tasks(run_id INTEGER REFERENCES runs(id), job INTEGER, task "
+    "INTEGER,"
     " name TEXT, dwarf TEXT, device TEXT, node_group TEXT, start_ns INTEGER, end_ns INTEGER,"
     " start_s REAL, end_s REAL, nodes TEXT, gpu INTEGER, energy_j REAL);"
-    "CREATE TABLE IF NOT EXISTS nodes(run_id INTEGER REFERENCES runs(id), node INTEGER, node_group TEXT,"
+    "CREATE TABLE IF NOT EXISTS nodes(run_id INTEGER REFERENCES runs(id), node INTEGER, node_group "
+    "TEXT,"
     " energy_j REAL, busy_s REAL, utilisation REAL);"
-    "CREATE TABLE IF NOT EXISTS power(run_id INTEGER REFERENCES runs(id), node INTEGER, t0_ns INTEGER,"
+    "CREATE TABLE IF NOT EXISTS power(run_id INTEGER REFERENCES runs(id), node INTEGER, t0_ns "
+    "INTEGER,"
     " t1_ns INTEGER, power_w REAL);"
     "CREATE INDEX IF NOT EXISTS tasks_run ON tasks(run_id, job);"
     "CREATE INDEX IF NOT EXISTS power_run ON power(run_id, node);"
-    "CREATE TABLE IF NOT EXISTS utilisation(run_id INTEGER REFERENCES runs(id), bucket INTEGER, t0_s REAL, t1_s REAL,"
+    "CREATE TABLE IF NOT EXISTS utilisation(run_id INTEGER REFERENCES runs(id), bucket INTEGER, "
+    "t0_s REAL, t1_s REAL,"
     " busy REAL, allocated REAL);";
 
 /* Columns added after the first schema (doc/results.md): appended to existing databases. */
-static const struct { const char *table, *column, *type; } added_columns[] = {
-    {"runs", "allocated", "REAL"}, {"runs", "mean_wait_s", "REAL"}, {"runs", "max_wait_s", "REAL"},
-    {"runs", "mean_flow_s", "REAL"}, {"runs", "mean_slowdown", "REAL"}, {"runs", "mean_bounded_slowdown", "REAL"},
-    {"runs", "max_bounded_slowdown", "REAL"}, {"runs", "boots", "INTEGER"}, {"runs", "shutdowns", "INTEGER"},
-    {"workflows", "flow_s", "REAL"}, {"workflows", "slowdown", "REAL"}, {"workflows", "bounded_slowdown", "REAL"},
-    {"workflows", "boot_wait_s", "REAL"}, {"workflows", "trace_job", "INTEGER"}, {"workflows", "procs", "INTEGER"},
-    {"tasks", "freq_ghz", "REAL"}, {"nodes", "off_s", "REAL"}, {"nodes", "boots", "INTEGER"},
+static const struct {
+  const char *table, *column, *type;
+} added_columns[] = {
+  { "runs", "allocated", "REAL" },
+  { "runs", "mean_wait_s", "REAL" },
+  { "runs", "max_wait_s", "REAL" },
+  { "runs", "mean_flow_s", "REAL" },
+  { "runs", "mean_slowdown", "REAL" },
+  { "runs", "mean_bounded_slowdown", "REAL" },
+  { "runs", "max_bounded_slowdown", "REAL" },
+  { "runs", "boots", "INTEGER" },
+  { "runs", "shutdowns", "INTEGER" },
+  { "workflows", "flow_s", "REAL" },
+  { "workflows", "slowdown", "REAL" },
+  { "workflows", "bounded_slowdown", "REAL" },
+  { "workflows", "boot_wait_s", "REAL" },
+  { "workflows", "trace_job", "INTEGER" },
+  { "workflows", "procs", "INTEGER" },
+  { "tasks", "freq_ghz", "REAL" },
+  { "nodes", "off_s", "REAL" },
+  { "nodes", "boots", "INTEGER" },
 };
 
 struct dcsim_results {
@@ -86,31 +107,50 @@ void dcsim_results_close(dcsim_results_t *r) {
 
 int dcsim_results_open(const char *path, dcsim_results_t **out, dcsim_error *err) {
   dcsim_results_t *r = calloc(1, sizeof *r);
-  if (!r || !(r->path = strdup(path))) { free(r); return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); }
+  if (!r || !(r->path = strdup(path))) {
+    free(r);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  }
   int rc = 0;
-  if (sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-    rc = DCSIM_ERR(err, DCSIM_EDB, path, 0, "cannot open the results database: %s", r->db ? sqlite3_errmsg(r->db) : "out of memory");
+  if (sqlite3_open_v2(path, &r->db,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                      NULL) != SQLITE_OK) {
+    rc = DCSIM_ERR(err, DCSIM_EDB, path, 0, "cannot open the results database: %s",
+                   r->db ? sqlite3_errmsg(r->db) : "out of memory");
     goto out;
   }
   sqlite3_busy_timeout(r->db, 10000);
-  if ((rc = exec(r, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;", err))) goto out;
+  if ((rc = exec(r, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
+                 err)))
+    goto out;
   if ((rc = exec(r, schema_sql, err))) goto out;
   for (size_t i = 0; i < sizeof added_columns / sizeof *added_columns && !rc; i++) {
     char sql[256];
     sqlite3_stmt *q = NULL;
     int have = 0;
-    snprintf(sql, sizeof sql, "SELECT 1 FROM pragma_table_info('%s') WHERE name = '%s'", added_columns[i].table, added_columns[i].column);
-    if (sqlite3_prepare_v2(r->db, sql, -1, &q, NULL) != SQLITE_OK) { rc = db_err(r, err, "cannot read the schema"); break; }
+    snprintf(sql, sizeof sql, "SELECT 1 FROM pragma_table_info('%s') WHERE name = '%s'",
+             added_columns[i].table, added_columns[i].column);
+    if (sqlite3_prepare_v2(r->db, sql, -1, &q, NULL) != SQLITE_OK) {
+      rc = db_err(r, err, "cannot read the schema");
+      break;
+    }
     have = sqlite3_step(q) == SQLITE_ROW;
     sqlite3_finalize(q);
     if (have) continue;
-    snprintf(sql, sizeof sql, "ALTER TABLE %s ADD COLUMN %s %s", added_columns[i].table, added_columns[i].column, added_columns[i].type);
+    snprintf(sql, sizeof sql, "ALTER TABLE %s ADD COLUMN %s %s", added_columns[i].table,
+             added_columns[i].column, added_columns[i].type);
     rc = exec(r, sql, err);
   }
   if (rc) goto out;
-  if (sqlite3_prepare_v2(r->db, "INSERT INTO tasks(run_id, job, task, name, dwarf, device, node_group, start_ns, end_ns, start_s,"
-                         " end_s, nodes, gpu, energy_j, freq_ghz) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &r->ins_task, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2(r->db, "INSERT INTO power(run_id, node, t0_ns, t1_ns, power_w) VALUES(?,?,?,?,?)", -1, &r->ins_power, NULL) != SQLITE_OK) {
+  if (sqlite3_prepare_v2(
+          r->db,
+          "INSERT INTO tasks(run_id, job, task, name, dwarf, device, node_group, start_ns, end_ns, "
+          "start_s,"
+          " end_s, nodes, gpu, energy_j, freq_ghz) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+          -1, &r->ins_task, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(r->db,
+                         "INSERT INTO power(run_id, node, t0_ns, t1_ns, power_w) VALUES(?,?,?,?,?)",
+                         -1, &r->ins_power, NULL) != SQLITE_OK) {
     rc = db_err(r, err, "cannot prepare statements");
     goto out;
   }
@@ -134,7 +174,8 @@ static int on_task(void *ctx, const dcsim_task_record *t, dcsim_error *err) {
     r->buf_cap = need;
   }
   size_t pos = 0;
-  for (uint32_t i = 0; i < t->n_nodes; i++) pos += (size_t)sprintf(r->buf + pos, i ? ",%u" : "%u", t->nodes[i]);
+  for (uint32_t i = 0; i < t->n_nodes; i++)
+    pos += (size_t)sprintf(r->buf + pos, i ? ",%u" : "%u", t->nodes[i]);
   r->buf[pos] = '\0';
   sqlite3_stmt *st = r->ins_task;
   sqlite3_bind_int64(st, 1, r->run_id);
@@ -149,9 +190,15 @@ static int on_task(void *ctx, const dcsim_task_record *t, dcsim_error *err) {
   sqlite3_bind_double(st, 10, (double)t->start_ns * 1e-9);
   sqlite3_bind_double(st, 11, (double)t->end_ns * 1e-9);
   sqlite3_bind_text(st, 12, r->buf, -1, SQLITE_TRANSIENT);
-  if (t->gpu_slot >= 0) sqlite3_bind_int(st, 13, t->gpu_slot); else sqlite3_bind_null(st, 13);
+  if (t->gpu_slot >= 0)
+    sqlite3_bind_int(st, 13, t->gpu_slot);
+  else
+    sqlite3_bind_null(st, 13);
   sqlite3_bind_double(st, 14, t->energy_j);
-  if (t->opt->ghz > 0) sqlite3_bind_double(st, 15, t->opt->ghz); else sqlite3_bind_null(st, 15);
+  if (t->opt->ghz > 0)
+    sqlite3_bind_double(st, 15, t->opt->ghz);
+  else
+    sqlite3_bind_null(st, 15);
   int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(r, err, "cannot write a task");
   sqlite3_reset(st);
   return rc;
@@ -181,7 +228,10 @@ int dcsim_results_begin(dcsim_results_t *r, const dcsim_scenario *s, const dcsim
   struct tm tmv;
   strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tmv));
   sqlite3_stmt *st = NULL;
-  if (sqlite3_prepare_v2(r->db, "INSERT INTO runs(created_utc, dcsim_version, input, platform, job_policy, task_policy) VALUES(?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(r->db,
+                         "INSERT INTO runs(created_utc, dcsim_version, input, platform, "
+                         "job_policy, task_policy) VALUES(?,?,?,?,?,?)",
+                         -1, &st, NULL) != SQLITE_OK)
     return db_err(r, err, "cannot record the run");
   sqlite3_bind_text(st, 1, stamp, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 2, DCSIM_VERSION, -1, SQLITE_STATIC);
@@ -193,7 +243,7 @@ int dcsim_results_begin(dcsim_results_t *r, const dcsim_scenario *s, const dcsim
   sqlite3_finalize(st);
   if (rc) return rc;
   r->run_id = sqlite3_last_insert_rowid(r->db);
-  r->sink = (dcsim_engine_sink){r, on_task, on_power};
+  r->sink = (dcsim_engine_sink){ r, on_task, on_power };
   return 0;
 }
 
@@ -210,9 +260,13 @@ int dcsim_results_finish(dcsim_results_t *r, const dcsim_run_stats *stt, int64_t
   double util = mk > 0 && stt->n_nodes ? busy / (mk * stt->n_nodes) : 0;
   dcsim_metrics_summary ms;
   if ((rc = dcsim_metrics_summarise(stt, &ms, err))) return rc;
-  if (sqlite3_prepare_v2(r->db, "UPDATE runs SET time_to_solution_s=?, energy_to_solution_j=?, unallocated_idle_j=?, nodes=?, jobs=?, tasks=?, events=?, utilisation=?,"
-                         " allocated=?, mean_wait_s=?, max_wait_s=?, mean_flow_s=?, mean_slowdown=?, mean_bounded_slowdown=?,"
-                         " max_bounded_slowdown=?, boots=?, shutdowns=? WHERE id=?", -1, &st, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(r->db,
+                         "UPDATE runs SET time_to_solution_s=?, energy_to_solution_j=?, "
+                         "unallocated_idle_j=?, nodes=?, jobs=?, tasks=?, events=?, utilisation=?,"
+                         " allocated=?, mean_wait_s=?, max_wait_s=?, mean_flow_s=?, "
+                         "mean_slowdown=?, mean_bounded_slowdown=?,"
+                         " max_bounded_slowdown=?, boots=?, shutdowns=? WHERE id=?",
+                         -1, &st, NULL) != SQLITE_OK)
     return db_err(r, err, "cannot record the run");
   sqlite3_bind_double(st, 1, mk);
   sqlite3_bind_double(st, 2, stt->energy_j);
@@ -226,7 +280,10 @@ int dcsim_results_finish(dcsim_results_t *r, const dcsim_run_stats *stt, int64_t
   sqlite3_bind_double(st, 10, ms.wait_s.mean);
   sqlite3_bind_double(st, 11, ms.wait_s.max);
   sqlite3_bind_double(st, 12, ms.flow_s.mean);
-  if (ms.slowdown.n) sqlite3_bind_double(st, 13, ms.slowdown.mean); else sqlite3_bind_null(st, 13);
+  if (ms.slowdown.n)
+    sqlite3_bind_double(st, 13, ms.slowdown.mean);
+  else
+    sqlite3_bind_null(st, 13);
   sqlite3_bind_double(st, 14, ms.bounded_slowdown.mean);
   sqlite3_bind_double(st, 15, ms.bounded_slowdown.max);
   sqlite3_bind_int64(st, 16, (sqlite3_int64)stt->boots);
@@ -235,7 +292,8 @@ int dcsim_results_finish(dcsim_results_t *r, const dcsim_run_stats *stt, int64_t
   rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(r, err, "cannot record the run");
   sqlite3_finalize(st);
   if (rc) return rc;
-  if (sqlite3_prepare_v2(r->db, "INSERT INTO inputs VALUES(?,?,?)", -1, &st, NULL) != SQLITE_OK) return db_err(r, err, "cannot record inputs");
+  if (sqlite3_prepare_v2(r->db, "INSERT INTO inputs VALUES(?,?,?)", -1, &st, NULL) != SQLITE_OK)
+    return db_err(r, err, "cannot record inputs");
   for (size_t i = 0; i < s->n_inputs && !rc; i++) {
     sqlite3_bind_int64(st, 1, r->run_id);
     sqlite3_bind_text(st, 2, s->inputs[i].path, -1, SQLITE_STATIC);
@@ -245,13 +303,18 @@ int dcsim_results_finish(dcsim_results_t *r, const dcsim_run_stats *stt, int64_t
   }
   sqlite3_finalize(st);
   if (rc) return rc;
-  if (sqlite3_prepare_v2(r->db, "INSERT INTO workflows(run_id, job, name, instance, submit_s, start_s, end_s, wait_s, time_to_solution_s,"
-                         " energy_to_solution_j, task_energy_j, held_idle_j, tasks, flow_s, slowdown, bounded_slowdown, boot_wait_s,"
-                         " trace_job, procs) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(r->db,
+                         "INSERT INTO workflows(run_id, job, name, instance, submit_s, start_s, "
+                         "end_s, wait_s, time_to_solution_s,"
+                         " energy_to_solution_j, task_energy_j, held_idle_j, tasks, flow_s, "
+                         "slowdown, bounded_slowdown, boot_wait_s,"
+                         " trace_job, procs) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                         -1, &st, NULL) != SQLITE_OK)
     return db_err(r, err, "cannot record workflows");
   for (size_t j = 0; j < stt->n_jobs && !rc; j++) {
     const dcsim_job_stats *js = &stt->jobs[j];
-    double sub = (double)js->submit_ns * 1e-9, sta = (double)js->start_ns * 1e-9, en = (double)js->end_ns * 1e-9;
+    double sub = (double)js->submit_ns * 1e-9, sta = (double)js->start_ns * 1e-9,
+           en = (double)js->end_ns * 1e-9;
     sqlite3_bind_int64(st, 1, r->run_id);
     sqlite3_bind_int64(st, 2, (sqlite3_int64)j);
     sqlite3_bind_text(st, 3, s->wfs[s->jobs[j].wf].wf->name, -1, SQLITE_STATIC);
@@ -267,18 +330,30 @@ int dcsim_results_finish(dcsim_results_t *r, const dcsim_run_stats *stt, int64_t
     sqlite3_bind_int64(st, 13, js->tasks);
     dcsim_job_metrics m = dcsim_metrics_job(js);
     sqlite3_bind_double(st, 14, m.flow_s);
-    if (isnan(m.slowdown)) sqlite3_bind_null(st, 15); else sqlite3_bind_double(st, 15, m.slowdown);
+    if (isnan(m.slowdown))
+      sqlite3_bind_null(st, 15);
+    else
+      sqlite3_bind_double(st, 15, m.slowdown);
     sqlite3_bind_double(st, 16, m.bounded_slowdown);
     sqlite3_bind_double(st, 17, (double)(js->start_ns - js->alloc_ns) * 1e-9);
-    if (s->jobs[j].trace_job) sqlite3_bind_int64(st, 18, s->jobs[j].trace_job); else sqlite3_bind_null(st, 18);
-    if (s->jobs[j].trace_procs) sqlite3_bind_int64(st, 19, s->jobs[j].trace_procs); else sqlite3_bind_null(st, 19);
+    if (s->jobs[j].trace_job)
+      sqlite3_bind_int64(st, 18, s->jobs[j].trace_job);
+    else
+      sqlite3_bind_null(st, 18);
+    if (s->jobs[j].trace_procs)
+      sqlite3_bind_int64(st, 19, s->jobs[j].trace_procs);
+    else
+      sqlite3_bind_null(st, 19);
     rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(r, err, "cannot record workflows");
     sqlite3_reset(st);
   }
   sqlite3_finalize(st);
   if (rc) return rc;
-  if (sqlite3_prepare_v2(r->db, "INSERT INTO nodes(run_id, node, node_group, energy_j, busy_s, utilisation, off_s, boots)"
-                         " VALUES(?,?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(
+          r->db,
+          "INSERT INTO nodes(run_id, node, node_group, energy_j, busy_s, utilisation, off_s, boots)"
+          " VALUES(?,?,?,?,?,?,?,?)",
+          -1, &st, NULL) != SQLITE_OK)
     return db_err(r, err, "cannot record nodes");
   for (size_t g = 0; g < s->n_groups && !rc; g++) {
     const dcsim_node_group *ng = s->groups[g].g;
@@ -298,8 +373,10 @@ int dcsim_results_finish(dcsim_results_t *r, const dcsim_run_stats *stt, int64_t
   }
   sqlite3_finalize(st);
   if (rc) return rc;
-  if (sqlite3_prepare_v2(r->db, "INSERT INTO utilisation(run_id, bucket, t0_s, t1_s, busy, allocated) VALUES(?,?,?,?,?,?)", -1, &st,
-                         NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(r->db,
+                         "INSERT INTO utilisation(run_id, bucket, t0_s, t1_s, busy, allocated) "
+                         "VALUES(?,?,?,?,?,?)",
+                         -1, &st, NULL) != SQLITE_OK)
     return db_err(r, err, "cannot record utilisation");
   for (size_t k = 0; k < stt->n_buckets && !rc; k++) {
     double t0, t1, bbusy, alloc;

@@ -10,7 +10,14 @@
 /* event kinds; the priority orders simultaneous events: a node that finishes booting or shutting
  * down first, then task starts, task ends, job ends, arrivals, and last idle timers (so a job
  * arriving at the instant a node would switch off gets the node) */
-enum { EV_NODE = 0, EV_TASK_START = 1, EV_TASK_END = 2, EV_JOB_END = 3, EV_ARRIVE = 4, EV_IDLE = 5 };
+enum {
+  EV_NODE = 0,
+  EV_TASK_START = 1,
+  EV_TASK_END = 2,
+  EV_JOB_END = 3,
+  EV_ARRIVE = 4,
+  EV_IDLE = 5
+};
 
 /* node power states (power management) */
 enum { NODE_ON = 0, NODE_OFF = 1, NODE_BOOT = 2, NODE_DOWN = 3 };
@@ -20,8 +27,8 @@ enum { SET_NONE = 0, SET_ON = 1, SET_OFF = 2 };
 /* What the event loop touches for every node of every job: one 64-byte cache line (its energy
  * and busy time are copied to the exported arrays at the end of the run). */
 typedef struct node_rt {
-  double power_w;   /* now */
-  int64_t last_ns;  /* time of the last accounting */
+  double power_w;  /* now */
+  int64_t last_ns; /* time of the last accounting */
   int64_t busy_since;
   double energy_j, busy_s;
   int32_t owner;    /* job holding it, -1 if none */
@@ -33,8 +40,8 @@ typedef struct node_rt {
 
 /* Power-management state of a node (allocated only with power management). */
 typedef struct node_pm {
-  int64_t mark_ns;  /* end of a boot or shutdown in progress; since when it is off */
-  uint8_t wake;     /* shutting down, but allocated: boot when the shutdown ends */
+  int64_t mark_ns; /* end of a boot or shutdown in progress; since when it is off */
+  uint8_t wake;    /* shutting down, but allocated: boot when the shutdown ends */
 } node_pm;
 
 /* A set of the node offsets 0..n-1 of one group, lowest first out: a bitmap plus a bitmap of its
@@ -45,7 +52,10 @@ typedef struct nodeset {
   uint32_t count;
 } nodeset;
 
-typedef struct end_key { int64_t end_ns; uint32_t job; } end_key;
+typedef struct end_key {
+  int64_t end_ns;
+  uint32_t job;
+} end_key;
 
 struct dcsim_engine {
   const dcsim_scenario *s;
@@ -53,22 +63,22 @@ struct dcsim_engine {
   dcsim_evq_t *q;
   node_rt *nodes;
   node_pm *pm;
-  nodeset *free_on;      /* per group: free powered-on nodes */
-  nodeset *free_off;     /* per group: free nodes that are off or shutting down (power management) */
-  uint32_t *n_free;      /* per group, both sets */
-  uint32_t **job_alloc;  /* per job while running: global node numbers, group after group */
-  uint32_t *job_cursor;  /* per running job: next entry of its plan's event list */
-  double *job_scale;     /* per job: multiplier of its plan's times */
-  uint8_t *wf_whole;     /* per workflow: one CPU task on its whole allocation from start to end */
-  uint8_t *job_whole;    /* per job: run on that path, without task events (see start_job) */
-  uint32_t *waiting;     /* queue of jobs: arrival order (fcfs, easy) or estimate order (sjf) */
+  nodeset *free_on;     /* per group: free powered-on nodes */
+  nodeset *free_off;    /* per group: free nodes that are off or shutting down (power management) */
+  uint32_t *n_free;     /* per group, both sets */
+  uint32_t **job_alloc; /* per job while running: global node numbers, group after group */
+  uint32_t *job_cursor; /* per running job: next entry of its plan's event list */
+  double *job_scale;    /* per job: multiplier of its plan's times */
+  uint8_t *wf_whole;    /* per workflow: one CPU task on its whole allocation from start to end */
+  uint8_t *job_whole;   /* per job: run on that path, without task events (see start_job) */
+  uint32_t *waiting;    /* queue of jobs: arrival order (fcfs, easy) or estimate order (sjf) */
   size_t n_waiting, waiting_head;
-  uint32_t *running;     /* running jobs, in no particular order */
-  uint32_t *run_pos;     /* per job: its index in running */
+  uint32_t *running; /* running jobs, in no particular order */
+  uint32_t *run_pos; /* per job: its index in running */
   size_t n_running, n_ended;
-  end_key *by_end;       /* EASY: running jobs by estimated end (start + estimate), then job */
+  end_key *by_end; /* EASY: running jobs by estimated end (start + estimate), then job */
   size_t n_by_end;
-  int64_t *avail, *extra;/* EASY scratch, per group */
+  int64_t *avail, *extra; /* EASY scratch, per group */
   uint32_t *scratch_nodes;
   size_t scratch_cap;
   dcsim_job_stats *jobs;
@@ -181,9 +191,13 @@ static int pm_group(const dcsim_engine_t *e, uint32_t g) {
   return e->o.power_off && e->s->groups[g].g->has_power_states;
 }
 
-dcsim_engine_t *dcsim_engine_new(const dcsim_scenario *s, const dcsim_engine_opts *o, dcsim_error *err) {
+dcsim_engine_t *dcsim_engine_new(const dcsim_scenario *s, const dcsim_engine_opts *o,
+                                 dcsim_error *err) {
   dcsim_engine_t *e = calloc(1, sizeof *e);
-  if (!e) { DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory"); return NULL; }
+  if (!e) {
+    DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    return NULL;
+  }
   e->s = s;
   e->o = *o;
   if (o->power_off && !(o->power_off_after_s >= 0 && o->power_off_after_s < 1e10)) {
@@ -192,7 +206,8 @@ dcsim_engine_t *dcsim_engine_new(const dcsim_scenario *s, const dcsim_engine_opt
     return NULL;
   }
   if (!(o->bucket_s >= 0 && o->bucket_s < 1e10)) {
-    DCSIM_ERR(err, DCSIM_EUSAGE, "", 0, "the utilisation bucket must be a finite number of seconds >= 0");
+    DCSIM_ERR(err, DCSIM_EUSAGE, "", 0,
+              "the utilisation bucket must be a finite number of seconds >= 0");
     free(e);
     return NULL;
   }
@@ -203,9 +218,14 @@ dcsim_engine_t *dcsim_engine_new(const dcsim_scenario *s, const dcsim_engine_opt
   size_t nj = s->n_jobs ? s->n_jobs : 1, ng = s->n_groups ? s->n_groups : 1;
   e->q = dcsim_evq_new(s->n_jobs + 16);
   /* jobs in lockstep queue their next events in increasing order: sorted runs take them in O(1) */
-  if (e->q && dcsim_evq_use_runs(e->q, NULL)) { dcsim_evq_free(e->q); e->q = NULL; }
-  if (posix_memalign((void **)&e->nodes, 64, (nn ? nn : 1) * sizeof *e->nodes)) e->nodes = NULL;
-  else memset(e->nodes, 0, (nn ? nn : 1) * sizeof *e->nodes);
+  if (e->q && dcsim_evq_use_runs(e->q, NULL)) {
+    dcsim_evq_free(e->q);
+    e->q = NULL;
+  }
+  if (posix_memalign((void **)&e->nodes, 64, (nn ? nn : 1) * sizeof *e->nodes))
+    e->nodes = NULL;
+  else
+    memset(e->nodes, 0, (nn ? nn : 1) * sizeof *e->nodes);
   e->pm = calloc(o->power_off && nn ? nn : 1, sizeof *e->pm);
   e->free_on = calloc(ng, sizeof *e->free_on);
   e->free_off = calloc(ng, sizeof *e->free_off);
@@ -232,15 +252,18 @@ dcsim_engine_t *dcsim_engine_new(const dcsim_scenario *s, const dcsim_engine_opt
     dcsim_engine_free(e);
     return NULL;
   }
-  if (!e->q || !e->nodes || !e->pm || !e->free_on || !e->free_off || !e->n_free || !e->job_alloc || !e->job_cursor ||
-      !e->job_scale || !e->job_whole || !e->wf_whole || !e->waiting || !e->running || !e->run_pos || !e->by_end || !e->avail || !e->extra || !e->jobs || !e->groups || !e->node_energy_j ||
-      !e->node_busy_s || !e->node_off_s || !e->node_boots) {
+  if (!e->q || !e->nodes || !e->pm || !e->free_on || !e->free_off || !e->n_free || !e->job_alloc ||
+      !e->job_cursor || !e->job_scale || !e->job_whole || !e->wf_whole || !e->waiting ||
+      !e->running || !e->run_pos || !e->by_end || !e->avail || !e->extra || !e->jobs ||
+      !e->groups || !e->node_energy_j || !e->node_busy_s || !e->node_off_s || !e->node_boots) {
     DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory for %u nodes and %zu jobs", nn, s->n_jobs);
     dcsim_engine_free(e);
     return NULL;
   }
-  for (size_t j = 0; j < s->n_jobs; j++) e->job_scale[j] = s->jobs[j].time_scale > 0 ? s->jobs[j].time_scale : 1.0;
-  for (size_t w = 0; w < s->n_wfs; w++) { /* a single task on every node of the allocation for the whole plan */
+  for (size_t j = 0; j < s->n_jobs; j++)
+    e->job_scale[j] = s->jobs[j].time_scale > 0 ? s->jobs[j].time_scale : 1.0;
+  for (size_t w = 0; w < s->n_wfs;
+       w++) { /* a single task on every node of the allocation for the whole plan */
     const dcsim_wf_rt *wr = &s->wfs[w];
     const dcsim_wf_plan *p = &wr->plan;
     if (wr->wf->n_tasks != 1) continue;
@@ -259,7 +282,9 @@ dcsim_engine_t *dcsim_engine_new(const dcsim_scenario *s, const dcsim_engine_opt
     }
     for (unsigned k = 0; k < ng_->count; k++) {
       unsigned id = ng_->first_node + k;
-      e->nodes[id] = (node_rt){.power_w = s->groups[g].idle_w, .owner = -1, .group = (uint16_t)g, .set = SET_ON};
+      e->nodes[id] = (node_rt){
+        .power_w = s->groups[g].idle_w, .owner = -1, .group = (uint16_t)g, .set = SET_ON
+      };
       nodeset_add(&e->free_on[g], k);
     }
     e->n_free[g] = ng_->count;
@@ -272,7 +297,7 @@ static int bucket_reserve(dcsim_engine_t *e, size_t n) {
   if (n <= e->bucket_cap) return 0;
   size_t nc = e->bucket_cap ? e->bucket_cap : 16;
   while (nc < n) nc *= 2;
-  double **arr[2] = {&e->b_busy, &e->b_alloc};
+  double **arr[2] = { &e->b_busy, &e->b_alloc };
   for (int k = 0; k < 2; k++) {
     double *na = realloc(*arr[k], nc * sizeof *na);
     if (!na) return -1;
@@ -297,7 +322,8 @@ static int bucket_add(dcsim_engine_t *e, double **arr, int64_t t0, int64_t t1, d
   return 0;
 }
 
-/* Brings the busy and allocated node counts' time integrals up to now (call before changing them). */
+/* Brings the busy and allocated node counts' time integrals up to now (call before changing them).
+ */
 static int util_advance(dcsim_engine_t *e, dcsim_error *err) {
   int64_t t0 = e->util_last_ns, t1 = e->now;
   if (t1 <= t0) return 0;
@@ -308,7 +334,8 @@ static int util_advance(dcsim_engine_t *e, dcsim_error *err) {
     e->b_alloc[e->util_bucket] += e->n_alloc * dt;
     return 0;
   }
-  if (bucket_add(e, &e->b_busy, t0, t1, e->n_busy) || bucket_add(e, &e->b_alloc, t0, t1, e->n_alloc) ||
+  if (bucket_add(e, &e->b_busy, t0, t1, e->n_busy) ||
+      bucket_add(e, &e->b_alloc, t0, t1, e->n_alloc) ||
       bucket_reserve(e, (size_t)((t1 - 1) / e->bucket_ns) + 1))
     return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   e->util_bucket = (size_t)((t1 - 1) / e->bucket_ns);
@@ -321,8 +348,10 @@ static void charge(dcsim_engine_t *e, uint32_t id, double ej) {
   node_rt *n = &e->nodes[id];
   n->energy_j += ej;
   e->groups[n->group].energy_j += ej;
-  if (n->owner >= 0) e->jobs[n->owner].energy_j += ej;
-  else e->st.unallocated_idle_j += ej;
+  if (n->owner >= 0)
+    e->jobs[n->owner].energy_j += ej;
+  else
+    e->st.unallocated_idle_j += ej;
 }
 
 /* Brings a node's energy up to `now` and charges it to its holder (or the centre). */
@@ -340,7 +369,8 @@ static int account(dcsim_engine_t *e, uint32_t id, dcsim_error *err) {
     e->st.unallocated_idle_j += ej;
   }
   int rc = 0;
-  if (e->o.sink && e->o.sink->power) rc = e->o.sink->power(e->o.sink->ctx, id, n->last_ns, e->now, n->power_w, err);
+  if (e->o.sink && e->o.sink->power)
+    rc = e->o.sink->power(e->o.sink->ctx, id, n->last_ns, e->now, n->power_w, err);
   n->last_ns = e->now;
   return rc;
 }
@@ -358,13 +388,18 @@ static int push_next(dcsim_engine_t *e, uint32_t j, dcsim_error *err) {
   uint32_t c = e->job_cursor[j];
   uint32_t code = p->ev_code[c];
   int kind = (code & 1) ? EV_TASK_END : EV_TASK_START;
-  return dcsim_evq_push(e->q, e->jobs[j].start_ns + scaled(e, j, p->ev_ns[c]), kind, (uint32_t)kind, j, code >> 1, NULL, err);
+  return dcsim_evq_push(e->q, e->jobs[j].start_ns + scaled(e, j, p->ev_ns[c]), kind, (uint32_t)kind,
+                        j, code >> 1, NULL, err);
 }
 
 /* ---- power management ---- */
 
-static double boot_w(const dcsim_node_group *g) { return g->boot_s > 0 ? g->boot_j / g->boot_s : 0; }
-static double shutdown_w(const dcsim_node_group *g) { return g->shutdown_s > 0 ? g->shutdown_j / g->shutdown_s : 0; }
+static double boot_w(const dcsim_node_group *g) {
+  return g->boot_s > 0 ? g->boot_j / g->boot_s : 0;
+}
+static double shutdown_w(const dcsim_node_group *g) {
+  return g->shutdown_s > 0 ? g->shutdown_j / g->shutdown_s : 0;
+}
 
 /* Node id begins to boot now (it is off, or has just finished shutting down). */
 static int boot(dcsim_engine_t *e, uint32_t id, dcsim_error *err) {
@@ -394,16 +429,16 @@ static int wake(dcsim_engine_t *e, uint32_t id, int64_t *ready, dcsim_error *err
   const dcsim_node_group *g = e->s->groups[n->group].g;
   int rc = 0;
   switch (n->state) {
-  case NODE_OFF:
-    e->node_off_s[id] += (double)(e->now - e->pm[id].mark_ns) * 1e-9;
-    rc = boot(e, id, err);
-    *ready = e->pm[id].mark_ns;
-    break;
-  case NODE_DOWN: /* finish the shutdown, then boot (EV_NODE at its end) */
-    e->pm[id].wake = 1;
-    *ready = e->pm[id].mark_ns + llround(g->boot_s * 1e9);
-    break;
-  default: *ready = e->now; break;
+    case NODE_OFF:
+      e->node_off_s[id] += (double)(e->now - e->pm[id].mark_ns) * 1e-9;
+      rc = boot(e, id, err);
+      *ready = e->pm[id].mark_ns;
+      break;
+    case NODE_DOWN: /* finish the shutdown, then boot (EV_NODE at its end) */
+      e->pm[id].wake = 1;
+      *ready = e->pm[id].mark_ns + llround(g->boot_s * 1e9);
+      break;
+    default: *ready = e->now; break;
   }
   return rc;
 }
@@ -429,7 +464,8 @@ static int node_event(dcsim_engine_t *e, uint32_t id, dcsim_error *err) {
 /* Node id has been idle and unallocated since the timer was set: switch it off. */
 static int idle_timeout(dcsim_engine_t *e, uint32_t id, uint32_t gen, dcsim_error *err) {
   node_rt *n = &e->nodes[id];
-  if (n->owner >= 0 || n->gen != gen || n->state != NODE_ON || n->set != SET_ON) return 0; /* stale */
+  if (n->owner >= 0 || n->gen != gen || n->state != NODE_ON || n->set != SET_ON)
+    return 0; /* stale */
   const dcsim_node_group *g = e->s->groups[n->group].g;
   int rc = account(e, id, err);
   if (rc) return rc;
@@ -453,7 +489,8 @@ static int idle_timeout(dcsim_engine_t *e, uint32_t id, uint32_t gen, dcsim_erro
 
 static int arm_idle_timer(dcsim_engine_t *e, uint32_t id, dcsim_error *err) {
   if (!e->o.power_off || !pm_group(e, e->nodes[id].group)) return 0;
-  return dcsim_evq_push(e->q, e->now + e->off_after_ns, EV_IDLE, EV_IDLE, id, e->nodes[id].gen, NULL, err);
+  return dcsim_evq_push(e->q, e->now + e->off_after_ns, EV_IDLE, EV_IDLE, id, e->nodes[id].gen,
+                        NULL, err);
 }
 
 /* ---- jobs ---- */
@@ -464,7 +501,10 @@ static size_t by_end_find(const dcsim_engine_t *e, int64_t end_ns, uint32_t job)
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
     const end_key *k = &e->by_end[mid];
-    if (k->end_ns < end_ns || (k->end_ns == end_ns && k->job < job)) lo = mid + 1; else hi = mid;
+    if (k->end_ns < end_ns || (k->end_ns == end_ns && k->job < job))
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -476,9 +516,10 @@ static int start_job(dcsim_engine_t *e, uint32_t j, dcsim_error *err) {
   /* the clock is int64 nanoseconds: keep every event time below INT64_MAX / 2 (146 years) */
   double end_s = ((double)e->now + (double)p->makespan_ns * e->job_scale[j]) * 1e-9;
   if (!(end_s < (double)(INT64_MAX / 2) * 1e-9))
-    return DCSIM_ERR(err, DCSIM_ERANGE, s->input_path, 0, "job %u of '%s' would end after %.4g s of simulated "
-                     "time; the engine's clock ends at %.4g s (146 years)", (unsigned)j, w->wf->name, end_s,
-                     (double)(INT64_MAX / 2) * 1e-9);
+    return DCSIM_ERR(err, DCSIM_ERANGE, s->input_path, 0,
+                     "job %u of '%s' would end after %.4g s of simulated "
+                     "time; the engine's clock ends at %.4g s (146 years)",
+                     (unsigned)j, w->wf->name, end_s, (double)(INT64_MAX / 2) * 1e-9);
   size_t total = 0;
   for (size_t g = 0; g < s->n_groups; g++) total += p->alloc[g];
   uint32_t *alloc = malloc((total ? total : 1) * sizeof *alloc);
@@ -490,18 +531,21 @@ static int start_job(dcsim_engine_t *e, uint32_t j, dcsim_error *err) {
   /* a job whose one task holds all its nodes from start to end (trace jobs) has no task events:
    * the task starts here and ends in end_job; without power management no node boots, so the
    * task's power is set as the nodes are taken */
-  const dcsim_option *whole = e->wf_whole[s->jobs[j].wf] ? &w->tmpls[w->wf->tasks[0].tmpl].opts[p->opt[0]] : NULL;
+  const dcsim_option *whole =
+      e->wf_whole[s->jobs[j].wf] ? &w->tmpls[w->wf->tasks[0].tmpl].opts[p->opt[0]] : NULL;
   int at_once = whole && !e->o.power_off;
   for (size_t g = 0; g < s->n_groups; g++) { /* the lowest free node numbers: deterministic */
-    uint32_t m = p->alloc[g], on = e->free_on[g].count < m ? e->free_on[g].count : m, first = s->groups[g].g->first_node;
-    nodeset_take(&e->free_on[g], on, first, alloc + k);         /* powered-on nodes first */
+    uint32_t m = p->alloc[g], on = e->free_on[g].count < m ? e->free_on[g].count : m,
+             first = s->groups[g].g->first_node;
+    nodeset_take(&e->free_on[g], on, first, alloc + k);           /* powered-on nodes first */
     nodeset_take(&e->free_off[g], m - on, first, alloc + k + on); /* then off ones */
     k += m;
     e->n_free[g] -= m;
   }
   for (k = 0; k < total && !rc; k++) {
     uint32_t id = alloc[k];
-    if (k + 8 < total) __builtin_prefetch(&e->nodes[alloc[k + 8]], 1); /* nodes are far apart in memory */
+    if (k + 8 < total)
+      __builtin_prefetch(&e->nodes[alloc[k + 8]], 1); /* nodes are far apart in memory */
     if ((rc = account(e, id, err))) break;
     e->nodes[id].owner = (int32_t)j;
     e->nodes[id].set = SET_NONE;
@@ -509,7 +553,10 @@ static int start_job(dcsim_engine_t *e, uint32_t j, dcsim_error *err) {
     if (at_once) {
       node_rt *n = &e->nodes[id];
       n->power_w += whole->node_delta_w;
-      if (n->running++ == 0) { n->busy_since = e->now; e->n_busy++; }
+      if (n->running++ == 0) {
+        n->busy_since = e->now;
+        e->n_busy++;
+      }
       continue;
     }
     int64_t ready = e->now;
@@ -530,7 +577,7 @@ static int start_job(dcsim_engine_t *e, uint32_t j, dcsim_error *err) {
     int64_t est = ready_all + e->jobs[j].estimate_ns;
     size_t at = by_end_find(e, est, j);
     memmove(e->by_end + at + 1, e->by_end + at, (e->n_by_end - at) * sizeof *e->by_end);
-    e->by_end[at] = (end_key){est, j};
+    e->by_end[at] = (end_key){ est, j };
     e->n_by_end++;
   }
   if (at_once) {
@@ -540,10 +587,14 @@ static int start_job(dcsim_engine_t *e, uint32_t j, dcsim_error *err) {
     for (size_t i = 0; i < total; i++) {
       node_rt *n = &e->nodes[alloc[i]];
       n->power_w += whole->node_delta_w;
-      if (n->running++ == 0) { n->busy_since = e->now; e->n_busy++; }
+      if (n->running++ == 0) {
+        n->busy_since = e->now;
+        e->n_busy++;
+      }
     }
   } else if (p->n_events) {
-    rc = push_next(e, j, err); /* only the job's next task event: its plan lists the rest in time order */
+    rc = push_next(e, j,
+                   err); /* only the job's next task event: its plan lists the rest in time order */
   }
   if (!rc) rc = dcsim_evq_push(e->q, e->jobs[j].end_ns, EV_JOB_END, EV_JOB_END, j, 0, NULL, err);
   return rc;
@@ -565,7 +616,8 @@ static int task_nodes(dcsim_engine_t *e, uint32_t j, size_t t, const dcsim_optio
     e->scratch_nodes = ns;
     e->scratch_cap = cnt;
   }
-  for (uint32_t i = 0; i < cnt; i++) e->scratch_nodes[i] = e->job_alloc[j][base + p->node_list[p->node_start[t] + i]];
+  for (uint32_t i = 0; i < cnt; i++)
+    e->scratch_nodes[i] = e->job_alloc[j][base + p->node_list[p->node_start[t] + i]];
   *opt = op;
   *n_out = cnt;
   return 0;
@@ -602,8 +654,16 @@ static int task_event(dcsim_engine_t *e, uint32_t j, size_t t, int start, dcsim_
     e->st.tasks++;
     if (e->o.sink && e->o.sink->task) {
       const dcsim_wf_rt *w = &e->s->wfs[e->s->jobs[j].wf];
-      dcsim_task_record r = {j, (uint32_t)t, w, op, e->jobs[j].start_ns + scaled(e, j, w->plan.start_ns[t]), e->now,
-                             e->scratch_nodes, cnt, op->gpu ? w->plan.gpu_slot[t] : -1, op->energy_j * e->job_scale[j]};
+      dcsim_task_record r = { j,
+                              (uint32_t)t,
+                              w,
+                              op,
+                              e->jobs[j].start_ns + scaled(e, j, w->plan.start_ns[t]),
+                              e->now,
+                              e->scratch_nodes,
+                              cnt,
+                              op->gpu ? w->plan.gpu_slot[t] : -1,
+                              op->energy_j * e->job_scale[j] };
       rc = e->o.sink->task(e->o.sink->ctx, &r, err);
     }
   }
@@ -615,14 +675,24 @@ static int end_job(dcsim_engine_t *e, uint32_t j, dcsim_error *err) {
   const dcsim_wf_plan *p = &w->plan;
   size_t k = 0;
   int rc = util_advance(e, err);
-  const dcsim_option *whole = e->job_whole[j] ? &w->tmpls[w->wf->tasks[0].tmpl].opts[p->opt[0]] : NULL;
+  const dcsim_option *whole =
+      e->job_whole[j] ? &w->tmpls[w->wf->tasks[0].tmpl].opts[p->opt[0]] : NULL;
   if (!rc && whole) { /* the end of its one task (see start_job) */
     e->st.tasks++;
     if (e->o.sink && e->o.sink->task) {
       const dcsim_option *o2 = NULL;
       uint32_t tn = 0;
       if (!(rc = task_nodes(e, j, 0, &o2, &tn, err))) {
-        dcsim_task_record r = {j, 0, w, whole, e->jobs[j].start_ns, e->now, e->scratch_nodes, tn, -1, whole->energy_j * e->job_scale[j]};
+        dcsim_task_record r = { j,
+                                0,
+                                w,
+                                whole,
+                                e->jobs[j].start_ns,
+                                e->now,
+                                e->scratch_nodes,
+                                tn,
+                                -1,
+                                whole->energy_j * e->job_scale[j] };
         rc = e->o.sink->task(e->o.sink->ctx, &r, err);
       }
     }
@@ -702,9 +772,11 @@ static int schedule(dcsim_engine_t *e, dcsim_error *err) {
     int start = job_fits(e, j);
     int before = e->now + e->jobs[j].estimate_ns <= shadow;
     if (start && !before)
-      for (size_t g = 0; g < ng; g++) if ((int64_t)jp->alloc[g] > extra[g]) start = 0;
+      for (size_t g = 0; g < ng; g++)
+        if ((int64_t)jp->alloc[g] > extra[g]) start = 0;
     if (start) {
-      if (!before) for (size_t g = 0; g < ng; g++) extra[g] -= jp->alloc[g];
+      if (!before)
+        for (size_t g = 0; g < ng; g++) extra[g] -= jp->alloc[g];
       if ((rc = start_job(e, j, err))) return rc;
     } else {
       e->waiting[keep++] = j;
@@ -718,14 +790,19 @@ static int schedule(dcsim_engine_t *e, dcsim_error *err) {
 /* Queues an arriving job: at the back (fcfs, easy) or by estimate (sjf; ties: submission order,
  * which is the scenario's job order). */
 static void enqueue(dcsim_engine_t *e, uint32_t j) {
-  if (e->o.job_policy != DCSIM_JOB_SJF) { e->waiting[e->n_waiting++] = j; return; }
+  if (e->o.job_policy != DCSIM_JOB_SJF) {
+    e->waiting[e->n_waiting++] = j;
+    return;
+  }
   int64_t est = e->jobs[j].estimate_ns;
   size_t lo = e->waiting_head, hi = e->n_waiting;
   while (lo < hi) { /* first position whose job sorts after j */
     size_t mid = (lo + hi) / 2;
     uint32_t m = e->waiting[mid];
-    if (e->jobs[m].estimate_ns < est || (e->jobs[m].estimate_ns == est && m < j)) lo = mid + 1;
-    else hi = mid;
+    if (e->jobs[m].estimate_ns < est || (e->jobs[m].estimate_ns == est && m < j))
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   memmove(e->waiting + lo + 1, e->waiting + lo, (e->n_waiting - lo) * sizeof *e->waiting);
   e->waiting[lo] = j;
@@ -738,14 +815,17 @@ int dcsim_engine_run(dcsim_engine_t *e, dcsim_error *err) {
   for (size_t j = 0; j < s->n_jobs && !rc; j++) {
     const dcsim_wf_plan *p = &s->wfs[s->jobs[j].wf].plan;
     e->jobs[j].submit_ns = s->jobs[j].submit_ns;
-    e->jobs[j].estimate_ns = s->jobs[j].estimate_ns > 0 ? s->jobs[j].estimate_ns : scaled(e, (uint32_t)j, p->makespan_ns);
-    rc = dcsim_evq_push(e->q, s->jobs[j].submit_ns, EV_ARRIVE, EV_ARRIVE, (uint32_t)j, 0, NULL, err);
+    e->jobs[j].estimate_ns = s->jobs[j].estimate_ns > 0 ? s->jobs[j].estimate_ns
+                                                        : scaled(e, (uint32_t)j, p->makespan_ns);
+    rc =
+        dcsim_evq_push(e->q, s->jobs[j].submit_ns, EV_ARRIVE, EV_ARRIVE, (uint32_t)j, 0, NULL, err);
   }
   for (unsigned id = 0; id < s->platform->n_nodes && !rc; id++) rc = arm_idle_timer(e, id, err);
   dcsim_event ev;
   while (!rc && e->n_ended < s->n_jobs && dcsim_evq_peek(e->q, &ev)) {
     if (e->interrupt && (e->st.events & 1023) == 0 && *e->interrupt) {
-      rc = DCSIM_ERR(err, DCSIM_EINTR, "", 0, "interrupted at simulated time %.6g s, after %llu events",
+      rc = DCSIM_ERR(err, DCSIM_EINTR, "", 0,
+                     "interrupted at simulated time %.6g s, after %llu events",
                      (double)e->now * 1e-9, (unsigned long long)e->st.events);
       break;
     }
@@ -760,8 +840,9 @@ int dcsim_engine_run(dcsim_engine_t *e, dcsim_error *err) {
       if (c < p->n_events) {
         uint32_t code = p->ev_code[c];
         int kind = (code & 1) ? EV_TASK_END : EV_TASK_START;
-        rc = dcsim_evq_replace_top(e->q, e->jobs[ev.target].start_ns + scaled(e, ev.target, p->ev_ns[c]), kind,
-                                   (uint32_t)kind, ev.target, code >> 1, err);
+        rc = dcsim_evq_replace_top(e->q,
+                                   e->jobs[ev.target].start_ns + scaled(e, ev.target, p->ev_ns[c]),
+                                   kind, (uint32_t)kind, ev.target, code >> 1, err);
       } else {
         dcsim_evq_pop(e->q, NULL);
       }
@@ -769,17 +850,17 @@ int dcsim_engine_run(dcsim_engine_t *e, dcsim_error *err) {
     }
     dcsim_evq_pop(e->q, NULL);
     switch (ev.kind) {
-    case EV_ARRIVE:
-      enqueue(e, ev.target);
-      rc = schedule(e, err);
-      break;
-    case EV_JOB_END:
-      rc = end_job(e, ev.target, err);
-      if (!rc) rc = schedule(e, err);
-      break;
-    case EV_NODE: rc = node_event(e, ev.target, err); break;
-    case EV_IDLE: rc = idle_timeout(e, ev.target, (uint32_t)ev.payload, err); break;
-    default: rc = DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "unknown event kind %u", ev.kind);
+      case EV_ARRIVE:
+        enqueue(e, ev.target);
+        rc = schedule(e, err);
+        break;
+      case EV_JOB_END:
+        rc = end_job(e, ev.target, err);
+        if (!rc) rc = schedule(e, err);
+        break;
+      case EV_NODE: rc = node_event(e, ev.target, err); break;
+      case EV_IDLE: rc = idle_timeout(e, ev.target, (uint32_t)ev.payload, err); break;
+      default: rc = DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "unknown event kind %u", ev.kind);
     }
   }
   if (rc) return rc;
@@ -788,7 +869,8 @@ int dcsim_engine_run(dcsim_engine_t *e, dcsim_error *err) {
   e->now = e->st.makespan_ns; /* close every node's timeline at the makespan */
   for (unsigned id = 0; id < s->platform->n_nodes && !rc; id++) {
     rc = account(e, id, err);
-    if (e->nodes[id].state == NODE_OFF) e->node_off_s[id] += (double)(e->now - e->pm[id].mark_ns) * 1e-9;
+    if (e->nodes[id].state == NODE_OFF)
+      e->node_off_s[id] += (double)(e->now - e->pm[id].mark_ns) * 1e-9;
   }
   if (!rc) rc = util_advance(e, err);
   if (rc) return rc;
@@ -808,8 +890,10 @@ int dcsim_engine_run(dcsim_engine_t *e, dcsim_error *err) {
   e->st.node_off_s = e->node_off_s;
   e->st.node_boots = e->node_boots;
   e->st.bucket_s = (double)e->bucket_ns * 1e-9;
-  e->st.n_buckets = e->st.makespan_ns > 0 ? (size_t)((e->st.makespan_ns - 1) / e->bucket_ns) + 1 : 0;
-  if (bucket_reserve(e, e->st.n_buckets ? e->st.n_buckets : 1)) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  e->st.n_buckets =
+      e->st.makespan_ns > 0 ? (size_t)((e->st.makespan_ns - 1) / e->bucket_ns) + 1 : 0;
+  if (bucket_reserve(e, e->st.n_buckets ? e->st.n_buckets : 1))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   e->st.bucket_busy_node_s = e->b_busy;
   e->st.bucket_alloc_node_s = e->b_alloc;
   return rc;
@@ -817,4 +901,6 @@ int dcsim_engine_run(dcsim_engine_t *e, dcsim_error *err) {
 
 const dcsim_run_stats *dcsim_engine_stats(const dcsim_engine_t *e) { return &e->st; }
 
-void dcsim_engine_set_interrupt(dcsim_engine_t *e, const volatile sig_atomic_t *flag) { e->interrupt = flag; }
+void dcsim_engine_set_interrupt(dcsim_engine_t *e, const volatile sig_atomic_t *flag) {
+  e->interrupt = flag;
+}

@@ -9,13 +9,13 @@
  * used for a slot's `pos` word: low bits heap position (EVQ_POS_FREE when the slot is free), high
  * bits the slot's current generation. */
 #define EVQ_INDEX_MASK ((uint32_t)((UINT32_C(1) << DCSIM_EVQ_INDEX_BITS) - 1))
-#define EVQ_GEN_MASK (~EVQ_INDEX_MASK)
-#define EVQ_GEN_ONE (UINT32_C(1) << DCSIM_EVQ_INDEX_BITS)
-#define EVQ_POS_FREE EVQ_INDEX_MASK /* never a heap position: those are < DCSIM_EVQ_MAX_EVENTS */
-#define EVQ_POS_RUN (EVQ_INDEX_MASK - 1) /* queued in a run, not in the heap (idem) */
-#define EVQ_RUNS 2                  /* sorted runs beside the heap (dcsim_evq_use_runs) */
-#define EVQ_NIL EVQ_INDEX_MASK      /* end of the free list */
-#define EVQ_MIN_CAP 16u
+#define EVQ_GEN_MASK   (~EVQ_INDEX_MASK)
+#define EVQ_GEN_ONE    (UINT32_C(1) << DCSIM_EVQ_INDEX_BITS)
+#define EVQ_POS_FREE   EVQ_INDEX_MASK /* never a heap position: those are < DCSIM_EVQ_MAX_EVENTS */
+#define EVQ_POS_RUN    (EVQ_INDEX_MASK - 1) /* queued in a run, not in the heap (idem) */
+#define EVQ_RUNS       2                    /* sorted runs beside the heap (dcsim_evq_use_runs) */
+#define EVQ_NIL        EVQ_INDEX_MASK       /* end of the free list */
+#define EVQ_MIN_CAP    16u
 /* Below this many queued events the pool fits in the caches and prefetching only costs
  * instructions (about 30 % of a replace_top on a heap of 1000 events). */
 #define EVQ_PREFETCH_MIN 16384u
@@ -27,7 +27,8 @@
 #endif
 
 _Static_assert(DCSIM_EVQ_INDEX_BITS > 0 && DCSIM_EVQ_INDEX_BITS < 32, "index bits");
-_Static_assert(DCSIM_EVQ_MAX_EVENTS <= EVQ_POS_RUN, "heap positions (< MAX_EVENTS) stay below the markers");
+_Static_assert(DCSIM_EVQ_MAX_EVENTS <= EVQ_POS_RUN,
+               "heap positions (< MAX_EVENTS) stay below the markers");
 
 /* One event. 40 bytes; a free slot keeps only `pos` (its generation) and links the free list
  * through `kind`. */
@@ -36,9 +37,9 @@ typedef struct evq_slot {
   uint64_t seq;
   uint64_t payload;
   int32_t prio;
-  uint32_t kind;   /* free slot: index of the next free slot, or EVQ_NIL */
+  uint32_t kind; /* free slot: index of the next free slot, or EVQ_NIL */
   uint32_t target;
-  uint32_t pos;    /* generation (high bits) | heap position or EVQ_POS_FREE (low bits) */
+  uint32_t pos; /* generation (high bits) | heap position or EVQ_POS_FREE (low bits) */
 } evq_slot;
 
 _Static_assert(sizeof(evq_slot) == 40, "an event slot should stay at 40 bytes");
@@ -47,17 +48,17 @@ _Static_assert((uint64_t)DCSIM_EVQ_MAX_EVENTS * sizeof(evq_slot) <= SIZE_MAX, "p
 
 /* A sorted run: slot indices a[head .. head+n) in strictly increasing (time, prio, seq). */
 typedef struct evq_run {
-  uint32_t *a;        /* cap_heap entries */
+  uint32_t *a; /* cap_heap entries */
   uint32_t head, n;
 } evq_run;
 
 struct dcsim_evq {
-  evq_slot *slots;    /* pool; slots [0, nslots) have been used at least once */
-  uint32_t *heap;     /* heap[0..n) are slot indices; heap[0] is the first event of the heap */
-  uint32_t n;         /* events in the heap */
-  uint32_t queued;    /* events queued: heap + runs */
+  evq_slot *slots; /* pool; slots [0, nslots) have been used at least once */
+  uint32_t *heap;  /* heap[0..n) are slot indices; heap[0] is the first event of the heap */
+  uint32_t n;      /* events in the heap */
+  uint32_t queued; /* events queued: heap + runs */
   int use_runs;
-  int first;          /* where the first event is (evq_first), kept by every change */
+  int first; /* where the first event is (evq_first), kept by every change */
   evq_run run[EVQ_RUNS];
   uint32_t nslots;    /* high-water mark of the pool: n + length of the free list */
   uint32_t cap_slots; /* allocated length of slots */
@@ -381,7 +382,9 @@ void dcsim_evq_free(dcsim_evq_t *q) {
 }
 
 int dcsim_evq_use_runs(dcsim_evq_t *q, dcsim_error *err) {
-  if (!q || q->queued) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "event queue: runs are chosen while the queue is empty");
+  if (!q || q->queued)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0,
+                     "event queue: runs are chosen while the queue is empty");
   for (int k = 0; k < EVQ_RUNS; k++) {
     uint32_t *p = realloc(q->run[k].a, (size_t)q->cap_heap * sizeof *p);
     if (!p) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "event queue: out of memory");
@@ -436,8 +439,10 @@ int dcsim_evq_pop(dcsim_evq_t *q, dcsim_event *out) {
   int w = q->first;
   uint32_t idx = w < 0 ? q->heap[0] : run_first(&q->run[w]);
   if (out) evq_copy_out(&q->slots[idx], out);
-  if (w < 0) evq_pop_root(q);
-  else evq_run_pop(&q->run[w]);
+  if (w < 0)
+    evq_pop_root(q);
+  else
+    evq_run_pop(&q->run[w]);
   evq_release_slot(q, idx);
   q->queued--;
   q->first = evq_first(q);
@@ -446,8 +451,11 @@ int dcsim_evq_pop(dcsim_evq_t *q, dcsim_event *out) {
 
 int dcsim_evq_replace_top(dcsim_evq_t *q, int64_t time_ns, int32_t prio, uint32_t kind,
                           uint32_t target, uint64_t payload, dcsim_error *err) {
-  if (!q || q->queued == 0) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "event queue: replace_top on an empty queue");
-  if (time_ns < 0) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "event queue: negative time %lld ns", (long long)time_ns);
+  if (!q || q->queued == 0)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "event queue: replace_top on an empty queue");
+  if (time_ns < 0)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "event queue: negative time %lld ns",
+                     (long long)time_ns);
   int w = q->first;
   uint32_t idx = w < 0 ? q->heap[0] : run_first(&q->run[w]);
   evq_slot *sl = &q->slots[idx];

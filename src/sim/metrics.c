@@ -22,9 +22,10 @@ static int cmp_double(const void *a, const void *b) {
 
 /* Summary of v[0..n-1], NaNs left out; v is sorted in place. */
 static dcsim_stat summarise(double *v, size_t n) {
-  dcsim_stat s = {0, 0, 0, 0, 0};
+  dcsim_stat s = { 0, 0, 0, 0, 0 };
   size_t k = 0;
-  for (size_t i = 0; i < n; i++) if (!isnan(v[i])) v[k++] = v[i];
+  for (size_t i = 0; i < n; i++)
+    if (!isnan(v[i])) v[k++] = v[i];
   if (!k) return s;
   qsort(v, k, sizeof *v, cmp_double);
   double sum = 0;
@@ -38,7 +39,8 @@ static dcsim_stat summarise(double *v, size_t n) {
   return s;
 }
 
-int dcsim_metrics_summarise(const dcsim_run_stats *st, dcsim_metrics_summary *out, dcsim_error *err) {
+int dcsim_metrics_summarise(const dcsim_run_stats *st, dcsim_metrics_summary *out,
+                            dcsim_error *err) {
   size_t n = st->n_jobs;
   double *v = malloc((n ? n : 1) * 4 * sizeof *v);
   if (!v) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
@@ -67,8 +69,8 @@ int dcsim_metrics_summarise(const dcsim_run_stats *st, dcsim_metrics_summary *ou
   return 0;
 }
 
-void dcsim_metrics_bucket(const dcsim_run_stats *st, size_t k, double *t0_s, double *t1_s, double *busy,
-                          double *allocated) {
+void dcsim_metrics_bucket(const dcsim_run_stats *st, size_t k, double *t0_s, double *t1_s,
+                          double *busy, double *allocated) {
   double t0 = (double)k * st->bucket_s, t1 = t0 + st->bucket_s, mk = (double)st->makespan_ns * 1e-9;
   if (t1 > mk) t1 = mk;
   double cap = (t1 - t0) * st->n_nodes;

@@ -4,13 +4,13 @@
 #include <math.h>
 #include <stdio.h>
 
-int dcsim_recorded_core_power(const dcsim_cpu_profile_t *cpu, const dcsim_cpu_state *f, double *core_w,
-                              dcsim_error *err) {
+int dcsim_recorded_core_power(const dcsim_cpu_profile_t *cpu, const dcsim_cpu_state *f,
+                              double *core_w, dcsim_error *err) {
   dcsim_cpu_state st = *f;
   st.threads = dcsim_cpu_profile_energy_max_cores(cpu, f);
   if (!st.threads)
-    return DCSIM_ERR(err, DCSIM_EREF, dcsim_cpu_profile_path(cpu), 0, "profile %s has no <energy> table",
-                     dcsim_cpu_profile_name(cpu));
+    return DCSIM_ERR(err, DCSIM_EREF, dcsim_cpu_profile_path(cpu), 0,
+                     "profile %s has no <energy> table", dcsim_cpu_profile_name(cpu));
   dcsim_cpu_power pw;
   int rc = dcsim_cpu_profile_power(cpu, &st, &pw, err);
   if (rc) return rc;
@@ -18,28 +18,33 @@ int dcsim_recorded_core_power(const dcsim_cpu_profile_t *cpu, const dcsim_cpu_st
   *core_w = (pw.pkg_w + pw.dram_w - pw.pkg_idle_w - pw.dram_idle_w) / st.threads;
   if (!(*core_w >= 0))
     return DCSIM_ERR(err, DCSIM_ERANGE, dcsim_cpu_profile_path(cpu), 0,
-                     "profile %s: full-load power below idle power in its energy table", dcsim_cpu_profile_name(cpu));
+                     "profile %s: full-load power below idle power in its energy table",
+                     dcsim_cpu_profile_name(cpu));
   return 0;
 }
 
-int dcsim_recorded_option(const dcsim_group_rt *g, const dcsim_task_template *t, const dcsim_cpu_state *f,
-                          const char *file, dcsim_option *o, dcsim_error *err) {
+int dcsim_recorded_option(const dcsim_group_rt *g, const dcsim_task_template *t,
+                          const dcsim_cpu_state *f, const char *file, dcsim_option *o,
+                          dcsim_error *err) {
   unsigned c = t->cores_per_node ? t->cores_per_node : g->cores_per_node;
   if (c > g->cores_per_node)
-    return DCSIM_ERR(err, DCSIM_ERANGE, file, t->line, "<task name=\"%s\">: asks for %u cores per node, nodes of '%s' have %u",
+    return DCSIM_ERR(err, DCSIM_ERANGE, file, t->line,
+                     "<task name=\"%s\">: asks for %u cores per node, nodes of '%s' have %u",
                      t->name, c, g->g->name, g->cores_per_node);
   double nominal = dcsim_cpu_profile_nominal_ghz(g->cpu);
   double ref = t->ref_ghz > 0 ? t->ref_ghz : nominal;
   double time_s = t->runtime_s * ref / f->ghz; /* time inversely proportional to the clock */
   if (!(time_s >= 0) || time_s > 1e10)
-    return DCSIM_ERR(err, DCSIM_ERANGE, file, t->line, "<task name=\"%s\">: duration %g s is out of range", t->name, time_s);
+    return DCSIM_ERR(err, DCSIM_ERANGE, file, t->line,
+                     "<task name=\"%s\">: duration %g s is out of range", t->name, time_s);
   double core_w = 0;
   int rc = dcsim_recorded_core_power(g->cpu, f, &core_w, err);
   if (rc) {
     if (err) {
       char m[sizeof err->msg];
       snprintf(m, sizeof m, "%s", err->msg);
-      snprintf(err->msg, sizeof err->msg, "<task name=\"%s\"> on group '%s': %.900s", t->name, g->g->name, m);
+      snprintf(err->msg, sizeof err->msg, "<task name=\"%s\"> on group '%s': %.900s", t->name,
+               g->g->name, m);
       snprintf(err->file, sizeof err->file, "%s", file);
       err->line = t->line;
     }

@@ -34,7 +34,8 @@ static int grow(void **arr, size_t n, size_t elem) {
 static int add_input(dcsim_scenario *s, const char *path, dcsim_error *err) {
   for (size_t i = 0; i < s->n_inputs; i++)
     if (strcmp(s->inputs[i].path, path) == 0) return 0;
-  if (grow((void **)&s->inputs, s->n_inputs, sizeof *s->inputs)) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  if (grow((void **)&s->inputs, s->n_inputs, sizeof *s->inputs))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   dcsim_input_file *f = &s->inputs[s->n_inputs];
   if (!(f->path = dupstr(path))) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   s->n_inputs++;
@@ -86,10 +87,20 @@ static int get_cpu(dcsim_scenario *s, const char *ref, const char *file, int lin
                    const dcsim_cpu_profile_t **out, dcsim_error *err) {
   char path[4096];
   int rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, ref, NULL, 0, path, sizeof path, err);
-  if (rc) { if (err) { snprintf(err->file, sizeof err->file, "%s", file); err->line = line; } return rc; }
+  if (rc) {
+    if (err) {
+      snprintf(err->file, sizeof err->file, "%s", file);
+      err->line = line;
+    }
+    return rc;
+  }
   for (size_t i = 0; i < s->n_cpus; i++)
-    if (strcmp(dcsim_cpu_profile_path(s->cpus[i]), path) == 0) { *out = s->cpus[i]; return 0; }
-  if (grow((void **)&s->cpus, s->n_cpus, sizeof *s->cpus)) return DCSIM_ERR(err, DCSIM_ENOMEM, file, line, "out of memory");
+    if (strcmp(dcsim_cpu_profile_path(s->cpus[i]), path) == 0) {
+      *out = s->cpus[i];
+      return 0;
+    }
+  if (grow((void **)&s->cpus, s->n_cpus, sizeof *s->cpus))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, file, line, "out of memory");
   if ((rc = dcsim_cpu_profile_load(path, &s->cpus[s->n_cpus], err))) return rc;
   *out = s->cpus[s->n_cpus++];
   return add_input(s, path, err);
@@ -99,10 +110,20 @@ static int get_gpu(dcsim_scenario *s, const char *ref, const char *file, int lin
                    const dcsim_gpu_profile_t **out, dcsim_error *err) {
   char path[4096];
   int rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, ref, NULL, 0, path, sizeof path, err);
-  if (rc) { if (err) { snprintf(err->file, sizeof err->file, "%s", file); err->line = line; } return rc; }
+  if (rc) {
+    if (err) {
+      snprintf(err->file, sizeof err->file, "%s", file);
+      err->line = line;
+    }
+    return rc;
+  }
   for (size_t i = 0; i < s->n_gpus; i++)
-    if (strcmp(dcsim_gpu_profile_path(s->gpus[i]), path) == 0) { *out = s->gpus[i]; return 0; }
-  if (grow((void **)&s->gpus, s->n_gpus, sizeof *s->gpus)) return DCSIM_ERR(err, DCSIM_ENOMEM, file, line, "out of memory");
+    if (strcmp(dcsim_gpu_profile_path(s->gpus[i]), path) == 0) {
+      *out = s->gpus[i];
+      return 0;
+    }
+  if (grow((void **)&s->gpus, s->n_gpus, sizeof *s->gpus))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, file, line, "out of memory");
   if ((rc = dcsim_gpu_profile_load(path, &s->gpus[s->n_gpus], err))) return rc;
   *out = s->gpus[s->n_gpus++];
   return add_input(s, path, err);
@@ -114,25 +135,31 @@ static int get_dwarf(dcsim_scenario *s, const char *ref, const char *file, int l
   int rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, ref, file, line, path, sizeof path, err);
   if (rc) return rc;
   for (size_t i = 0; i < s->n_dwarfs; i++)
-    if (strcmp(dcsim_dwarf_path(s->dwarfs[i]), path) == 0) { *out = s->dwarfs[i]; return 0; }
-  if (grow((void **)&s->dwarfs, s->n_dwarfs, sizeof *s->dwarfs)) return DCSIM_ERR(err, DCSIM_ENOMEM, file, line, "out of memory");
+    if (strcmp(dcsim_dwarf_path(s->dwarfs[i]), path) == 0) {
+      *out = s->dwarfs[i];
+      return 0;
+    }
+  if (grow((void **)&s->dwarfs, s->n_dwarfs, sizeof *s->dwarfs))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, file, line, "out of memory");
   if ((rc = dcsim_dwarf_load(path, &s->dwarfs[s->n_dwarfs], err))) return rc;
   *out = s->dwarfs[s->n_dwarfs++];
   return add_input(s, path, err);
 }
 
 /* A node group's hardware and powers (also used by dcsim_scenario_derive with other profiles). */
-static int group_rt_init(dcsim_group_rt *g, const dcsim_node_group *ng, const dcsim_cpu_profile_t *cpu,
-                         const dcsim_gpu_profile_t *gpu, const char *path, dcsim_error *err) {
+static int group_rt_init(dcsim_group_rt *g, const dcsim_node_group *ng,
+                         const dcsim_cpu_profile_t *cpu, const dcsim_gpu_profile_t *gpu,
+                         const char *path, dcsim_error *err) {
   g->g = ng;
   g->cpu = cpu;
   g->gpu = gpu;
   g->cores_per_node = ng->cores ? ng->cores : dcsim_cpu_profile_cores_per_socket(cpu) * ng->sockets;
   if (!dcsim_cpu_profile_has_energy(cpu))
     return DCSIM_ERR(err, DCSIM_EREF, path, ng->line,
-                     "<node-group name=\"%s\">: CPU profile %s has no <energy> table, so the node's power is unknown",
+                     "<node-group name=\"%s\">: CPU profile %s has no <energy> table, so the "
+                     "node's power is unknown",
                      ng->name, dcsim_cpu_profile_name(cpu));
-  dcsim_cpu_state st = {dcsim_cpu_profile_nominal_ghz(cpu), NULL, 1};
+  dcsim_cpu_state st = { dcsim_cpu_profile_nominal_ghz(cpu), NULL, 1 };
   dcsim_cpu_power pw;
   int rc = dcsim_cpu_profile_power(cpu, &st, &pw, err);
   if (rc) return rc;
@@ -157,7 +184,8 @@ static int load_platform(dcsim_scenario *s, const char *path, dcsim_error *err) 
     const dcsim_cpu_profile_t *cpu = NULL;
     const dcsim_gpu_profile_t *gpu = NULL;
     if ((rc = get_cpu(s, p->groups[i].cpu, path, p->groups[i].line, &cpu, err))) return rc;
-    if (p->groups[i].gpu && (rc = get_gpu(s, p->groups[i].gpu, path, p->groups[i].line, &gpu, err))) return rc;
+    if (p->groups[i].gpu && (rc = get_gpu(s, p->groups[i].gpu, path, p->groups[i].line, &gpu, err)))
+      return rc;
     if ((rc = group_rt_init(&s->groups[i], &p->groups[i], cpu, gpu, path, err))) return rc;
   }
   return 0;
@@ -165,27 +193,37 @@ static int load_platform(dcsim_scenario *s, const char *path, dcsim_error *err) 
 
 /* The group a task runs in for one device: its group= if given, else the first group fit for it
  * (CPU: the first group without GPUs, else the first group; GPU: the first group with GPUs). */
-static int pick_group(const dcsim_scenario *s, const dcsim_workflow *wf, const dcsim_task_template *t,
-                      int gpu, uint32_t *out, dcsim_error *err) {
+static int pick_group(const dcsim_scenario *s, const dcsim_workflow *wf,
+                      const dcsim_task_template *t, int gpu, uint32_t *out, dcsim_error *err) {
   if (t->group) {
     long g = dcsim_platform_find_group(s->platform, t->group);
     if (g < 0)
-      return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line, "<task name=\"%s\">: unknown node group '%s' in platform %s",
-                       t->name, t->group, s->platform->path);
+      return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line,
+                       "<task name=\"%s\">: unknown node group '%s' in platform %s", t->name,
+                       t->group, s->platform->path);
     if (gpu && !s->groups[g].gpu)
-      return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line, "<task name=\"%s\">: node group '%s' has no GPU", t->name, t->group);
+      return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line,
+                       "<task name=\"%s\">: node group '%s' has no GPU", t->name, t->group);
     *out = (uint32_t)g;
     return 0;
   }
   for (size_t g = 0; g < s->n_groups; g++)
-    if (gpu ? s->groups[g].gpu != NULL : s->groups[g].gpu == NULL) { *out = (uint32_t)g; return 0; }
-  if (!gpu && s->n_groups) { *out = 0; return 0; }
-  return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line, "<task name=\"%s\">: needs a GPU, platform %s has none",
-                   t->name, s->platform->path);
+    if (gpu ? s->groups[g].gpu != NULL : s->groups[g].gpu == NULL) {
+      *out = (uint32_t)g;
+      return 0;
+    }
+  if (!gpu && s->n_groups) {
+    *out = 0;
+    return 0;
+  }
+  return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line,
+                   "<task name=\"%s\">: needs a GPU, platform %s has none", t->name,
+                   s->platform->path);
 }
 
-static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf, const dcsim_task_template *t,
-                       const dcsim_dwarf_t *d, int gpu, dcsim_option *o, dcsim_error *err) {
+static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf,
+                       const dcsim_task_template *t, const dcsim_dwarf_t *d, int gpu,
+                       dcsim_option *o, dcsim_error *err) {
   int rc = pick_group(s, wf, t, gpu, &o->group, err);
   if (rc) return rc;
   const dcsim_group_rt *g = &s->groups[o->group];
@@ -196,18 +234,25 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf, const 
   o->gpus = gpu ? t->gpus : 0;
   o->nodes = gpu ? 1 : t->nodes;
   if (o->nodes > g->g->count)
-    return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line, "<task name=\"%s\">: asks for %u nodes, group '%s' has %u",
-                     t->name, o->nodes, g->g->name, g->g->count);
+    return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line,
+                     "<task name=\"%s\">: asks for %u nodes, group '%s' has %u", t->name, o->nodes,
+                     g->g->name, g->g->count);
   if (gpu && t->gpus > g->g->gpus_per_node)
-    return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line, "<task name=\"%s\">: asks for %u GPUs, nodes of '%s' have %u",
-                     t->name, t->gpus, g->g->name, g->g->gpus_per_node);
+    return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line,
+                     "<task name=\"%s\">: asks for %u GPUs, nodes of '%s' have %u", t->name,
+                     t->gpus, g->g->name, g->g->gpus_per_node);
   /* the dwarf's parameters: its case, then the task's <set>s */
   dcsim_binding b[64];
-  if (t->n_sets > 64) return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line, "<task>: more than 64 <set>s");
-  for (size_t i = 0; i < t->n_sets; i++) b[i] = (dcsim_binding){t->sets[i].name, t->sets[i].value, wf->path, t->line};
+  if (t->n_sets > 64)
+    return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line, "<task>: more than 64 <set>s");
+  for (size_t i = 0; i < t->n_sets; i++)
+    b[i] = (dcsim_binding){ t->sets[i].name, t->sets[i].value, wf->path, t->line };
   dcsim_dwarf_eval *ev = NULL;
   if ((rc = dcsim_dwarf_evaluate(d, t->case_name, b, t->n_sets, &ev, err))) {
-    if (err && !err->file[0]) { snprintf(err->file, sizeof err->file, "%s", wf->path); err->line = t->line; }
+    if (err && !err->file[0]) {
+      snprintf(err->file, sizeof err->file, "%s", wf->path);
+      err->line = t->line;
+    }
     return rc;
   }
   dcsim_model_req rq;
@@ -222,11 +267,15 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf, const 
     rq.cpu = g->cpu;
     rq.nodes = o->nodes;
     rq.state.threads = t->cores_per_node ? t->cores_per_node : g->cores_per_node;
-    rq.net_s_per_byte = s->platform->net_bw_bps > 0 ? 1.0 / s->platform->net_bw_bps : 0; /* §4.3 T_single */
+    rq.net_s_per_byte =
+        s->platform->net_bw_bps > 0 ? 1.0 / s->platform->net_bw_bps : 0; /* §4.3 T_single */
     rq.net_latency_s = s->platform->net_latency_s; /* Hockney alpha (dcsim/model_comm.h) */
-    if (t->freq_label) rc = dcsim_cpu_profile_freq(g->cpu, t->freq_label, &rq.state, err);
-    else if (t->freq_ghz > 0) rq.state.ghz = t->freq_ghz;
-    else rq.state.ghz = dcsim_cpu_profile_nominal_ghz(g->cpu);
+    if (t->freq_label)
+      rc = dcsim_cpu_profile_freq(g->cpu, t->freq_label, &rq.state, err);
+    else if (t->freq_ghz > 0)
+      rq.state.ghz = t->freq_ghz;
+    else
+      rq.state.ghz = dcsim_cpu_profile_nominal_ghz(g->cpu);
   }
   dcsim_prediction p;
   memset(&p, 0, sizeof p);
@@ -236,26 +285,34 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf, const 
     if (err) {
       char m[sizeof err->msg];
       snprintf(m, sizeof m, "%s", err->msg);
-      snprintf(err->msg, sizeof err->msg, "<task name=\"%s\"> on group '%s': %.900s", t->name, g->g->name, m);
+      snprintf(err->msg, sizeof err->msg, "<task name=\"%s\"> on group '%s': %.900s", t->name,
+               g->g->name, m);
       snprintf(err->file, sizeof err->file, "%s", wf->path);
       err->line = t->line;
     }
     goto out;
   }
-  if (!(p.time_s >= 0) || p.time_s > 1e9) { /* a workflow lasts at most 10^9 s (sched.c); no int64 overflow */
-    rc = DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line, "<task name=\"%s\">: modelled time %g s is out of range (a workflow lasts at most 10^9 s)", t->name, p.time_s);
+  if (!(p.time_s >= 0) ||
+      p.time_s > 1e9) { /* a workflow lasts at most 10^9 s (sched.c); no int64 overflow */
+    rc = DCSIM_ERR(
+        err, DCSIM_ERANGE, wf->path, t->line,
+        "<task name=\"%s\">: modelled time %g s is out of range (a workflow lasts at most 10^9 s)",
+        t->name, p.time_s);
     goto out;
   }
   o->duration_ns = llround(p.time_s * 1e9);
   o->energy_j = p.energy_j;
   o->ghz = gpu ? 0 : rq.state.ghz;
   if (gpu) /* §5.5: T*(E_pkg(idle) + S*E_gpu); the host package idle is part of the node idle */
-    o->node_delta_w = o->gpus * (p.gpu_fraction * dcsim_gpu_profile_spec(g->gpu)->power_limit_w - g->gpu_idle_w);
+    o->node_delta_w =
+        o->gpus * (p.gpu_fraction * dcsim_gpu_profile_spec(g->gpu)->power_limit_w - g->gpu_idle_w);
   else /* §5.3 power of one node, minus the idle of the socket it covers */
-    o->node_delta_w = (p.time_s > 0 ? p.node_energy_j / p.time_s : 0) - (g->pkg_idle_w + g->dram_idle_w);
+    o->node_delta_w =
+        (p.time_s > 0 ? p.node_energy_j / p.time_s : 0) - (g->pkg_idle_w + g->dram_idle_w);
   if (g->idle_w + o->node_delta_w < 0) {
-    rc = DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line, "<task name=\"%s\">: node power would be negative (%g W)",
-                   t->name, g->idle_w + o->node_delta_w);
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line,
+                   "<task name=\"%s\">: node power would be negative (%g W)", t->name,
+                   g->idle_w + o->node_delta_w);
     goto out;
   }
 out:
@@ -265,18 +322,21 @@ out:
 }
 
 /* The CPU option of a recorded-runtime task (dcsim/recorded.h). */
-static int make_recorded_option(const dcsim_scenario *s, const dcsim_workflow *wf, const dcsim_task_template *t,
-                                dcsim_option *o, dcsim_error *err) {
+static int make_recorded_option(const dcsim_scenario *s, const dcsim_workflow *wf,
+                                const dcsim_task_template *t, dcsim_option *o, dcsim_error *err) {
   int rc = pick_group(s, wf, t, 0, &o->group, err);
   if (rc) return rc;
   const dcsim_group_rt *g = &s->groups[o->group];
   o->nodes = t->nodes;
   if (o->nodes > g->g->count)
-    return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line, "<task name=\"%s\">: asks for %u nodes, group '%s' has %u",
-                     t->name, o->nodes, g->g->name, g->g->count);
-  dcsim_cpu_state st = {dcsim_cpu_profile_nominal_ghz(g->cpu), NULL, 1};
-  if (t->freq_label) rc = dcsim_cpu_profile_freq(g->cpu, t->freq_label, &st, err);
-  else if (t->freq_ghz > 0) st.ghz = t->freq_ghz;
+    return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line,
+                     "<task name=\"%s\">: asks for %u nodes, group '%s' has %u", t->name, o->nodes,
+                     g->g->name, g->g->count);
+  dcsim_cpu_state st = { dcsim_cpu_profile_nominal_ghz(g->cpu), NULL, 1 };
+  if (t->freq_label)
+    rc = dcsim_cpu_profile_freq(g->cpu, t->freq_label, &st, err);
+  else if (t->freq_ghz > 0)
+    st.ghz = t->freq_ghz;
   if (!rc) rc = dcsim_recorded_option(g, t, &st, wf->path, o, err);
   o->ghz = st.ghz;
   return rc;
@@ -284,21 +344,24 @@ static int make_recorded_option(const dcsim_scenario *s, const dcsim_workflow *w
 
 /* DVFS (dcsim_scenario_opts.dvfs): the CPU option at the frequency state of least task energy
  * within the slowdown bound; the nominal option when no other state qualifies. */
-static int dvfs_option(const dcsim_scenario *s, const dcsim_workflow *wf, const dcsim_task_template *t,
-                       const dcsim_dwarf_t *d, double slowdown, dcsim_option *o, dcsim_error *err) {
+static int dvfs_option(const dcsim_scenario *s, const dcsim_workflow *wf,
+                       const dcsim_task_template *t, const dcsim_dwarf_t *d, double slowdown,
+                       dcsim_option *o, dcsim_error *err) {
   int rc = !t->dwarf ? make_recorded_option(s, wf, t, o, err) : make_option(s, wf, t, d, 0, o, err);
   if (rc || t->freq_ghz > 0 || t->freq_label) return rc; /* an explicit frequency is kept */
   const dcsim_cpu_profile_t *cpu = s->groups[o->group].cpu;
   double limit_ns = (double)o->duration_ns * (1 + slowdown);
   for (size_t i = 0; i < dcsim_cpu_profile_n_freqs(cpu); i++) {
     dcsim_cpu_state st;
-    if (dcsim_cpu_profile_freq_at(cpu, i, &st) || st.label) continue; /* turbo is not a DVFS state */
+    if (dcsim_cpu_profile_freq_at(cpu, i, &st) || st.label)
+      continue; /* turbo is not a DVFS state */
     dcsim_task_template tf = *t;
     tf.freq_ghz = st.ghz;
     dcsim_option c;
     memset(&c, 0, sizeof c);
     dcsim_error ignored;
-    if (!t->dwarf ? make_recorded_option(s, wf, &tf, &c, &ignored) : make_option(s, wf, &tf, d, 0, &c, &ignored))
+    if (!t->dwarf ? make_recorded_option(s, wf, &tf, &c, &ignored)
+                  : make_option(s, wf, &tf, d, 0, &c, &ignored))
       continue; /* a state the tables do not cover */
     if ((double)c.duration_ns > limit_ns) continue;
     if (c.energy_j < o->energy_j || (c.energy_j == o->energy_j && c.ghz > o->ghz)) *o = c;
@@ -306,8 +369,8 @@ static int dvfs_option(const dcsim_scenario *s, const dcsim_workflow *wf, const 
   return 0;
 }
 
-static int prepare_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scenario_opts *o, int options,
-                            dcsim_error *err) {
+static int prepare_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scenario_opts *o,
+                            int options, dcsim_error *err) {
   const dcsim_workflow *wf = w->wf;
   w->tmpls = calloc(wf->n_templates ? wf->n_templates : 1, sizeof *w->tmpls);
   w->dwarfs = calloc(wf->n_templates ? wf->n_templates : 1, sizeof *w->dwarfs);
@@ -318,27 +381,38 @@ static int prepare_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scena
     const dcsim_dwarf_t *d = NULL;
     if (!t->dwarf) { /* a recorded runtime (dcsim/recorded.h): no dwarf, one CPU option */
       dcsim_option *op = &w->tmpls[i].opts[w->tmpls[i].n_opts++];
-      if ((rc = o->dvfs ? dvfs_option(s, wf, t, NULL, o->dvfs_slowdown, op, err) : make_recorded_option(s, wf, t, op, err)))
+      if ((rc = o->dvfs ? dvfs_option(s, wf, t, NULL, o->dvfs_slowdown, op, err)
+                        : make_recorded_option(s, wf, t, op, err)))
         return rc;
       continue;
     }
     if ((rc = get_dwarf(s, t->dwarf, wf->path, t->line, &d, err))) return rc;
     w->dwarfs[i] = d;
     if (t->case_name && !dcsim_dwarf_has_case(d, t->case_name))
-      return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line, "<task name=\"%s\">: dwarf %s has no case '%s'", t->name,
+      return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line,
+                       "<task name=\"%s\">: dwarf %s has no case '%s'", t->name,
                        dcsim_dwarf_name(d), t->case_name);
     int want_cpu = t->device == DCSIM_DEV_CPU || t->device == DCSIM_DEV_ANY;
     int want_gpu = t->device == DCSIM_DEV_GPU || t->device == DCSIM_DEV_ANY;
     if (want_cpu && !dcsim_dwarf_has_cpu_model(d) && t->device == DCSIM_DEV_CPU)
-      return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line, "<task name=\"%s\" device=\"cpu\">: dwarf %s has no CPU model", t->name, dcsim_dwarf_name(d));
+      return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line,
+                       "<task name=\"%s\" device=\"cpu\">: dwarf %s has no CPU model", t->name,
+                       dcsim_dwarf_name(d));
     if (want_gpu && !dcsim_dwarf_has_gpu_model(d) && t->device == DCSIM_DEV_GPU)
-      return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line, "<task name=\"%s\" device=\"gpu\">: dwarf %s has no GPU model", t->name, dcsim_dwarf_name(d));
-    if (t->device == DCSIM_DEV_ANY && !(dcsim_dwarf_has_cpu_model(d) && dcsim_dwarf_has_gpu_model(d)))
-      return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line, "<task name=\"%s\" device=\"any\">: dwarf %s needs both a CPU and a GPU model", t->name, dcsim_dwarf_name(d));
+      return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line,
+                       "<task name=\"%s\" device=\"gpu\">: dwarf %s has no GPU model", t->name,
+                       dcsim_dwarf_name(d));
+    if (t->device == DCSIM_DEV_ANY &&
+        !(dcsim_dwarf_has_cpu_model(d) && dcsim_dwarf_has_gpu_model(d)))
+      return DCSIM_ERR(
+          err, DCSIM_EREF, wf->path, t->line,
+          "<task name=\"%s\" device=\"any\">: dwarf %s needs both a CPU and a GPU model", t->name,
+          dcsim_dwarf_name(d));
     if (!options) continue;
     dcsim_tmpl_rt *tr = &w->tmpls[i];
-    if (want_cpu && (rc = o->dvfs ? dvfs_option(s, wf, t, d, o->dvfs_slowdown, &tr->opts[tr->n_opts++], err)
-                                  : make_option(s, wf, t, d, 0, &tr->opts[tr->n_opts++], err)))
+    if (want_cpu &&
+        (rc = o->dvfs ? dvfs_option(s, wf, t, d, o->dvfs_slowdown, &tr->opts[tr->n_opts++], err)
+                      : make_option(s, wf, t, d, 0, &tr->opts[tr->n_opts++], err)))
       return rc;
     if (want_gpu && (rc = make_option(s, wf, t, d, 1, &tr->opts[tr->n_opts++], err))) return rc;
   }
@@ -350,21 +424,25 @@ static int prepare_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scena
 
 static int add_note(dcsim_scenario *s, char *note, dcsim_error *err) {
   if (!note) return 0;
-  if (grow((void **)&s->notes, s->n_notes, sizeof *s->notes)) { free(note); return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory"); }
+  if (grow((void **)&s->notes, s->n_notes, sizeof *s->notes)) {
+    free(note);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  }
   s->notes[s->n_notes++] = note;
   return 0;
 }
 
 static int trace_info(dcsim_scenario *s, dcsim_error *err) {
-  if (!s->trace && !(s->trace = calloc(1, sizeof *s->trace))) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  if (!s->trace && !(s->trace = calloc(1, sizeof *s->trace)))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   return 0;
 }
 
 /* A WfCommons instance as a workflow; pin: the run is on its recorded machines. */
-static int load_wfc(dcsim_scenario *s, const char *path, const dcsim_scenario_opts *o, int pin, dcsim_workflow **out,
-                    dcsim_error *err) {
+static int load_wfc(dcsim_scenario *s, const char *path, const dcsim_scenario_opts *o, int pin,
+                    dcsim_workflow **out, dcsim_error *err) {
   dcsim_wfc *w = NULL;
-  dcsim_wfc_opts wo = {pin, o->wms_delay_s, o->wms_dispatch_s, o->io_bw_bps};
+  dcsim_wfc_opts wo = { pin, o->wms_delay_s, o->wms_dispatch_s, o->io_bw_bps };
   int rc = dcsim_wfc_load(path, &w, err);
   if (!rc) rc = dcsim_wfc_workflow(w, &wo, out, err);
   if (!rc && !s->trace && !(rc = trace_info(s, err))) {
@@ -373,8 +451,10 @@ static int load_wfc(dcsim_scenario *s, const char *path, const dcsim_scenario_op
   }
   if (!rc && w->has_files && !(o->io_bw_bps > 0)) {
     char note[1024];
-    snprintf(note, sizeof note, "%s: file sizes ignored: the recorded runtimes include each task's own I/O "
-             "(--io-bw-bps BPS adds (inputs + outputs) / BPS to every task)", path);
+    snprintf(note, sizeof note,
+             "%s: file sizes ignored: the recorded runtimes include each task's own I/O "
+             "(--io-bw-bps BPS adds (inputs + outputs) / BPS to every task)",
+             path);
     char *d = strdup(note);
     rc = d ? add_note(s, d, err) : DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   }
@@ -383,7 +463,11 @@ static int load_wfc(dcsim_scenario *s, const char *path, const dcsim_scenario_op
 }
 
 /* Parsed SWF submissions waiting for the platform (their processors become nodes of its group). */
-typedef struct swf_pending { size_t n; dcsim_swf **t; double *offset_s; } swf_pending;
+typedef struct swf_pending {
+  size_t n;
+  dcsim_swf **t;
+  double *offset_s;
+} swf_pending;
 
 static void swf_pending_release(swf_pending *p) {
   for (size_t i = 0; i < p->n; i++) dcsim_swf_free(p->t[i]);
@@ -391,7 +475,8 @@ static void swf_pending_release(swf_pending *p) {
   free(p->offset_s);
 }
 
-static int swf_pend(dcsim_scenario *s, swf_pending *p, const char *path, double offset_s, dcsim_error *err) {
+static int swf_pend(dcsim_scenario *s, swf_pending *p, const char *path, double offset_s,
+                    dcsim_error *err) {
   dcsim_swf *t = NULL;
   int rc = dcsim_swf_load(path, &t, err);
   if (rc) return rc;
@@ -399,18 +484,24 @@ static int swf_pend(dcsim_scenario *s, swf_pending *p, const char *path, double 
   double *no = nt ? realloc(p->offset_s, (p->n + 1) * sizeof *no) : NULL;
   if (nt) p->t = nt;
   if (no) p->offset_s = no;
-  if (!nt || !no) { dcsim_swf_free(t); return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); }
+  if (!nt || !no) {
+    dcsim_swf_free(t);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  }
   p->t[p->n] = t;
   p->offset_s[p->n++] = offset_s;
   return add_input(s, path, err);
 }
 
 /* Turns the pending SWF traces into workflows and jobs on the platform's first CPU group. */
-static int swf_add_pending(dcsim_scenario *s, swf_pending *p, const dcsim_scenario_opts *o, dcsim_error *err) {
+static int swf_add_pending(dcsim_scenario *s, swf_pending *p, const dcsim_scenario_opts *o,
+                           dcsim_error *err) {
   if (!p->n) return 0;
   dcsim_swf_map *map = NULL;
   int rc = 0;
-  if (o->swf_map && ((rc = dcsim_swf_map_load(o->swf_map, &map, err)) || (rc = add_input(s, o->swf_map, err)))) goto out;
+  if (o->swf_map &&
+      ((rc = dcsim_swf_map_load(o->swf_map, &map, err)) || (rc = add_input(s, o->swf_map, err))))
+    goto out;
   if ((rc = trace_info(s, err))) goto out;
   size_t g = 0; /* the group a CPU task without group= goes to (pick_group) */
   while (g < s->n_groups && s->groups[g].gpu) g++;
@@ -418,14 +509,19 @@ static int swf_add_pending(dcsim_scenario *s, swf_pending *p, const dcsim_scenar
   for (size_t i = 0; i < p->n && !rc; i++) {
     dcsim_trace_jobs tj;
     dcsim_trace_info before = *s->trace;
-    if ((rc = dcsim_trace_swf_jobs(p->t[i], map, s->groups[g].g->name, s->groups[g].g->count, s->groups[g].cores_per_node,
-                                   p->offset_s[i], &tj, s->trace, err)))
+    if ((rc =
+             dcsim_trace_swf_jobs(p->t[i], map, s->groups[g].g->name, s->groups[g].g->count,
+                                  s->groups[g].cores_per_node, p->offset_s[i], &tj, s->trace, err)))
       break;
     dcsim_job *nj = realloc(s->jobs, (s->n_jobs + tj.n_jobs + 1) * sizeof *nj);
     dcsim_wf_rt *nw = nj ? realloc(s->wfs, (s->n_wfs + tj.n_wfs + 1) * sizeof *nw) : NULL;
     if (nj) s->jobs = nj;
     if (nw) s->wfs = nw;
-    if (!nj || !nw) { dcsim_trace_jobs_release(&tj); rc = DCSIM_ERR(err, DCSIM_ENOMEM, p->t[i]->path, 0, "out of memory"); break; }
+    if (!nj || !nw) {
+      dcsim_trace_jobs_release(&tj);
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, p->t[i]->path, 0, "out of memory");
+      break;
+    }
     for (size_t k = 0; k < tj.n_jobs; k++) {
       dcsim_job j = tj.jobs[k];
       j.wf += (uint32_t)s->n_wfs;
@@ -451,15 +547,21 @@ out:
   return rc;
 }
 
-/* `dcsim run TRACE`: the trace's workflow or jobs, and the platform it recorded unless one is given. */
-static int load_trace_input(dcsim_scenario *s, const char *path, dcsim_trace_kind kind, const dcsim_scenario_opts *o,
-                            swf_pending *pend, const char **platform, dcsim_error *err) {
+/* `dcsim run TRACE`: the trace's workflow or jobs, and the platform it recorded unless one is
+ * given. */
+static int load_trace_input(dcsim_scenario *s, const char *path, dcsim_trace_kind kind,
+                            const dcsim_scenario_opts *o, swf_pending *pend, const char **platform,
+                            dcsim_error *err) {
   int rc = 0;
   dcsim_platform *node = NULL; /* the stand-in node of trace platforms */
   char *node_path = NULL;
-  if (!o->platform_path && (!(rc = dcsim_trace_node_load(&node, &node_path, err)))) rc = add_input(s, node_path, err);
+  if (!o->platform_path && (!(rc = dcsim_trace_node_load(&node, &node_path, err))))
+    rc = add_input(s, node_path, err);
   free(node_path);
-  if (rc) { dcsim_platform_free(node); return rc; }
+  if (rc) {
+    dcsim_platform_free(node);
+    return rc;
+  }
   if (kind == DCSIM_TRACE_SWF) {
     if (!(rc = swf_pend(s, pend, path, 0, err)) && node &&
         !(rc = dcsim_trace_swf_platform(pend->t[0], &node->groups[0], &s->platform, err)))
@@ -469,31 +571,39 @@ static int load_trace_input(dcsim_scenario *s, const char *path, dcsim_trace_kin
   }
   dcsim_wfc *w = NULL;
   if (node) { /* its recorded machines */
-    if (!(rc = dcsim_wfc_load(path, &w, err)) && !(rc = dcsim_wfc_platform(w, &node->groups[0], &s->platform, err)))
+    if (!(rc = dcsim_wfc_load(path, &w, err)) &&
+        !(rc = dcsim_wfc_platform(w, &node->groups[0], &s->platform, err)))
       *platform = s->platform->path;
     dcsim_wfc_free(w);
     dcsim_platform_free(node);
     if (rc) return rc;
   }
-  if (grow((void **)&s->wfs, s->n_wfs, sizeof *s->wfs)) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  if (grow((void **)&s->wfs, s->n_wfs, sizeof *s->wfs))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   memset(&s->wfs[s->n_wfs], 0, sizeof *s->wfs);
   if ((rc = load_wfc(s, path, o, !o->platform_path, &s->wfs[s->n_wfs].wf, err))) return rc;
   s->n_wfs++;
   if ((rc = add_input(s, path, err))) return rc;
-  if (!(s->jobs = calloc(1, sizeof *s->jobs))) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-  s->jobs[s->n_jobs++] = (dcsim_job){.wf = 0};
+  if (!(s->jobs = calloc(1, sizeof *s->jobs)))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  s->jobs[s->n_jobs++] = (dcsim_job){ .wf = 0 };
   return 0;
 }
 
 static int add_workflow(dcsim_scenario *s, const char *path, const dcsim_scenario_opts *o,
                         uint32_t *index, dcsim_error *err) {
   for (size_t i = 0; i < s->n_wfs; i++)
-    if (strcmp(s->wfs[i].wf->path, path) == 0) { *index = (uint32_t)i; return 0; }
-  if (grow((void **)&s->wfs, s->n_wfs, sizeof *s->wfs)) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    if (strcmp(s->wfs[i].wf->path, path) == 0) {
+      *index = (uint32_t)i;
+      return 0;
+    }
+  if (grow((void **)&s->wfs, s->n_wfs, sizeof *s->wfs))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   dcsim_wf_rt *w = &s->wfs[s->n_wfs];
   memset(w, 0, sizeof *w);
-  int rc = dcsim_trace_detect(path) == DCSIM_TRACE_WFCOMMONS ? load_wfc(s, path, o, 0, &w->wf, err)
-                                                              : dcsim_workflow_load(path, &w->wf, err);
+  int rc = dcsim_trace_detect(path) == DCSIM_TRACE_WFCOMMONS
+               ? load_wfc(s, path, o, 0, &w->wf, err)
+               : dcsim_workflow_load(path, &w->wf, err);
   if (rc) return rc;
   s->n_wfs++;
   if ((rc = add_input(s, path, err))) return rc;
@@ -512,15 +622,20 @@ static int load(const char *path, const dcsim_scenario_opts *o, int options, dcs
                 dcsim_error *err) {
   dcsim_scenario *s = calloc(1, sizeof *s);
   dcsim_workload *wl = NULL;
-  swf_pending pend = {0, NULL, NULL};
+  swf_pending pend = { 0, NULL, NULL };
   int rc = 0;
-  if (!s || !(s->input_path = dupstr(path))) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
-  if (!(o->deadline_s >= 0 && o->deadline_s <= 1e9)) { /* the engine's clock counts nanoseconds in 64 bits */
+  if (!s || !(s->input_path = dupstr(path))) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
+  if (!(o->deadline_s >= 0 &&
+        o->deadline_s <= 1e9)) { /* the engine's clock counts nanoseconds in 64 bits */
     rc = DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "deadline %g s: expected 0 to 10^9 s", o->deadline_s);
     goto out;
   }
   char root[64] = "";
-  dcsim_trace_kind tk = dcsim_trace_detect(path); /* an SWF trace or a WfCommons instance (dcsim/trace.h) */
+  dcsim_trace_kind tk =
+      dcsim_trace_detect(path); /* an SWF trace or a WfCommons instance (dcsim/trace.h) */
   if (!tk && (rc = dcsim_xml_peek_root(path, root, sizeof root, err))) goto out;
   const char *platform = o->platform_path;
   if (tk) {
@@ -529,24 +644,42 @@ static int load(const char *path, const dcsim_scenario_opts *o, int options, dcs
     if ((rc = dcsim_workload_load(path, &wl, err)) || (rc = add_input(s, path, err))) goto out;
     if (!platform) platform = wl->platform;
     uint64_t total = 0;
-    for (size_t i = 0; i < wl->n_submissions; i++) total += (uint64_t)wl->subs[i].count * wl->subs[i].members;
-    if (total > 10000000u) { rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "workload submits %llu jobs; at most 10000000", (unsigned long long)total); goto out; }
+    for (size_t i = 0; i < wl->n_submissions; i++)
+      total += (uint64_t)wl->subs[i].count * wl->subs[i].members;
+    if (total > 10000000u) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "workload submits %llu jobs; at most 10000000",
+                     (unsigned long long)total);
+      goto out;
+    }
     s->jobs = calloc(total ? total : 1, sizeof *s->jobs);
-    if (!s->jobs) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+    if (!s->jobs) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+      goto out;
+    }
     for (size_t i = 0; i < wl->n_submissions; i++) {
       const dcsim_submission *sb = &wl->subs[i];
       uint32_t w;
-      if (dcsim_trace_detect(sb->workflow_path) == DCSIM_TRACE_SWF) { /* its jobs, once the platform is known */
-        for (unsigned k = 0; k < sb->count && !rc; k++) rc = swf_pend(s, &pend, sb->workflow_path, sb->at_s + k * sb->interval_s, err);
+      if (dcsim_trace_detect(sb->workflow_path) ==
+          DCSIM_TRACE_SWF) { /* its jobs, once the platform is known */
+        for (unsigned k = 0; k < sb->count && !rc; k++)
+          rc = swf_pend(s, &pend, sb->workflow_path, sb->at_s + k * sb->interval_s, err);
         if (rc) goto out;
         continue;
       }
       if ((rc = add_workflow(s, sb->workflow_path, o, &w, err))) goto out;
       for (unsigned k = 0; k < sb->count; k++) {
         double at = sb->at_s + k * sb->interval_s;
-        if (!(at >= 0) || at > 9e9) { rc = DCSIM_ERR(err, DCSIM_ERANGE, path, sb->line, "<submit>: submission time %g s out of range", at); goto out; }
-        for (unsigned m = 0; m < sb->members; m++)
-          { s->jobs[s->n_jobs] = (dcsim_job){.wf = w, .instance = (uint32_t)s->n_jobs, .submit_ns = llround(at * 1e9)}; s->n_jobs++; }
+        if (!(at >= 0) || at > 9e9) {
+          rc = DCSIM_ERR(err, DCSIM_ERANGE, path, sb->line,
+                         "<submit>: submission time %g s out of range", at);
+          goto out;
+        }
+        for (unsigned m = 0; m < sb->members; m++) {
+          s->jobs[s->n_jobs] = (dcsim_job){ .wf = w,
+                                            .instance = (uint32_t)s->n_jobs,
+                                            .submit_ns = llround(at * 1e9) };
+          s->n_jobs++;
+        }
       }
     }
   } else if (strcmp(root, "workflow") == 0) {
@@ -554,14 +687,19 @@ static int load(const char *path, const dcsim_scenario_opts *o, int options, dcs
     if ((rc = add_workflow(s, path, o, &w, err))) goto out;
     if (!platform) platform = s->wfs[0].wf->platform;
     s->jobs = calloc(1, sizeof *s->jobs);
-    if (!s->jobs) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
-    s->jobs[s->n_jobs++] = (dcsim_job){.wf = w};
+    if (!s->jobs) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+      goto out;
+    }
+    s->jobs[s->n_jobs++] = (dcsim_job){ .wf = w };
   } else {
-    rc = DCSIM_ERR(err, DCSIM_ESCHEMA, path, 1, "<%s>: dcsim run takes a <workflow> or a <workload>", root);
+    rc = DCSIM_ERR(err, DCSIM_ESCHEMA, path, 1,
+                   "<%s>: dcsim run takes a <workflow> or a <workload>", root);
     goto out;
   }
   if (!platform) {
-    rc = DCSIM_ERR(err, DCSIM_EUSAGE, path, 0, "no platform: the input names none (platform=\"...\"), give --platform FILE");
+    rc = DCSIM_ERR(err, DCSIM_EUSAGE, path, 0,
+                   "no platform: the input names none (platform=\"...\"), give --platform FILE");
     goto out;
   }
   s->task_policy = o->task_policy;
@@ -573,7 +711,10 @@ static int load(const char *path, const dcsim_scenario_opts *o, int options, dcs
   qsort(s->jobs, s->n_jobs, sizeof *s->jobs, cmp_job); /* by time, then submission order */
   { /* instance numbers per workflow, in start order */
     uint32_t *seen = calloc(s->n_wfs ? s->n_wfs : 1, sizeof *seen);
-    if (!seen) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+    if (!seen) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+      goto out;
+    }
     for (size_t j = 0; j < s->n_jobs; j++) s->jobs[j].instance = ++seen[s->jobs[j].wf];
     free(seen);
   }
@@ -610,9 +751,11 @@ int dcsim_scenario_gpu_profile(dcsim_scenario *s, const char *ref, const dcsim_g
 
 /* The template as a point of a sweep sees it: CPU tasks take the override's nodes, cores and
  * frequency. Strings stay borrowed from the workflow or the override. */
-static dcsim_task_template override_template(const dcsim_task_template *t, const dcsim_scenario_override *ov) {
+static dcsim_task_template override_template(const dcsim_task_template *t,
+                                             const dcsim_scenario_override *ov) {
   dcsim_task_template tt = *t;
-  if (ov->nodes) tt.nodes = ov->nodes; /* only the CPU option uses it: a GPU task runs on one node */
+  if (ov->nodes)
+    tt.nodes = ov->nodes; /* only the CPU option uses it: a GPU task runs on one node */
   if (ov->cores) tt.cores_per_node = ov->cores;
   if (ov->freq) {
     tt.freq_ghz = 0;
@@ -621,24 +764,32 @@ static dcsim_task_template override_template(const dcsim_task_template *t, const
   return tt;
 }
 
-int dcsim_scenario_derive(const dcsim_scenario *base, const dcsim_scenario_override *ov, dcsim_scenario **out,
-                          dcsim_error *err) {
-  static const dcsim_scenario_override none = {NULL, NULL, 0, 0, NULL};
+int dcsim_scenario_derive(const dcsim_scenario *base, const dcsim_scenario_override *ov,
+                          dcsim_scenario **out, dcsim_error *err) {
+  static const dcsim_scenario_override none = { NULL, NULL, 0, 0, NULL };
   if (!ov) ov = &none;
   *out = NULL;
-  if (base->base) return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "cannot derive from a derived scenario");
+  if (base->base)
+    return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "cannot derive from a derived scenario");
   int rc = 0;
   dcsim_scenario *s = calloc(1, sizeof *s);
   dcsim_platform *p = calloc(1, sizeof *p);
-  if (!s || !p) { free(p); free(s); return DCSIM_ERR(err, DCSIM_ENOMEM, base->input_path, 0, "out of memory"); }
+  if (!s || !p) {
+    free(p);
+    free(s);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, base->input_path, 0, "out of memory");
+  }
   /* borrowed from the base: the inputs, the workflows, the profiles and dwarfs */
   s->base = base;
   s->input_path = base->input_path;
   s->n_inputs = base->n_inputs;
   s->inputs = base->inputs;
-  s->n_cpus = base->n_cpus; s->cpus = base->cpus;
-  s->n_gpus = base->n_gpus; s->gpus = base->gpus;
-  s->n_dwarfs = base->n_dwarfs; s->dwarfs = base->dwarfs;
+  s->n_cpus = base->n_cpus;
+  s->cpus = base->cpus;
+  s->n_gpus = base->n_gpus;
+  s->gpus = base->gpus;
+  s->n_dwarfs = base->n_dwarfs;
+  s->dwarfs = base->dwarfs;
   s->task_policy = base->task_policy;
   s->deadline_s = base->deadline_s;
   /* owned: a copy of the platform whose groups carry the point's hardware and sizes */
@@ -651,17 +802,29 @@ int dcsim_scenario_derive(const dcsim_scenario *base, const dcsim_scenario_overr
   s->wfs = calloc(s->n_wfs ? s->n_wfs : 1, sizeof *s->wfs);
   s->n_jobs = base->n_jobs;
   s->jobs = malloc((s->n_jobs ? s->n_jobs : 1) * sizeof *s->jobs);
-  if (!p->groups || !s->groups || !s->wfs || !s->jobs) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, base->input_path, 0, "out of memory"); goto out; }
+  if (!p->groups || !s->groups || !s->wfs || !s->jobs) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, base->input_path, 0, "out of memory");
+    goto out;
+  }
   memcpy(p->groups, base->platform->groups, p->n_groups * sizeof *p->groups);
   memcpy(s->jobs, base->jobs, s->n_jobs * sizeof *s->jobs);
-  for (size_t i = 0; i < s->n_wfs; i++) { s->wfs[i].wf = base->wfs[i].wf; s->wfs[i].dwarfs = base->wfs[i].dwarfs; }
+  for (size_t i = 0; i < s->n_wfs; i++) {
+    s->wfs[i].wf = base->wfs[i].wf;
+    s->wfs[i].dwarfs = base->wfs[i].dwarfs;
+  }
   /* hardware: CPU groups (no GPU) take the override's CPU, GPU groups its GPU (host CPU kept) */
   for (size_t g = 0; g < s->n_groups; g++) {
     dcsim_node_group *ng = &p->groups[g];
     const dcsim_cpu_profile_t *cpu = base->groups[g].cpu;
     const dcsim_gpu_profile_t *gpu = base->groups[g].gpu;
-    if (!gpu && ov->cpu) { cpu = ov->cpu; ng->cpu = (char *)dcsim_cpu_profile_path(cpu); } /* read only */
-    if (gpu && ov->gpu) { gpu = ov->gpu; ng->gpu = (char *)dcsim_gpu_profile_path(gpu); } /* read only */
+    if (!gpu && ov->cpu) {
+      cpu = ov->cpu;
+      ng->cpu = (char *)dcsim_cpu_profile_path(cpu);
+    } /* read only */
+    if (gpu && ov->gpu) {
+      gpu = ov->gpu;
+      ng->gpu = (char *)dcsim_gpu_profile_path(gpu);
+    } /* read only */
     if ((rc = group_rt_init(&s->groups[g], ng, cpu, gpu, p->path, err))) goto out;
   }
   /* sizes: the group of every CPU option grows to the override's node count */
@@ -679,7 +842,8 @@ int dcsim_scenario_derive(const dcsim_scenario *base, const dcsim_scenario_overr
     unsigned first = 0;
     for (size_t g = 0; g < p->n_groups; g++) {
       if (p->groups[g].count > DCSIM_PLATFORM_MAX_NODES - first) {
-        rc = DCSIM_ERR(err, DCSIM_ERANGE, p->path, 0, "more than %u nodes", DCSIM_PLATFORM_MAX_NODES);
+        rc = DCSIM_ERR(err, DCSIM_ERANGE, p->path, 0, "more than %u nodes",
+                       DCSIM_PLATFORM_MAX_NODES);
         goto out;
       }
       p->groups[g].first_node = first;
@@ -688,12 +852,17 @@ int dcsim_scenario_derive(const dcsim_scenario *base, const dcsim_scenario_overr
     p->n_nodes = first;
   }
   /* options and plans with the point's nodes, cores and frequency */
-  dcsim_scenario_opts o = {.platform_path = NULL, .task_policy = base->task_policy, .deadline_s = base->deadline_s};
+  dcsim_scenario_opts o = { .platform_path = NULL,
+                            .task_policy = base->task_policy,
+                            .deadline_s = base->deadline_s };
   for (size_t i = 0; i < s->n_wfs && !rc; i++) {
     dcsim_wf_rt *w = &s->wfs[i];
     const dcsim_workflow *wf = w->wf;
     w->tmpls = calloc(wf->n_templates ? wf->n_templates : 1, sizeof *w->tmpls);
-    if (!w->tmpls) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory"); goto out; }
+    if (!w->tmpls) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
+      goto out;
+    }
     for (size_t k = 0; k < wf->n_templates; k++) {
       const dcsim_task_template *t = &wf->templates[k];
       dcsim_task_template tt = override_template(t, ov);
@@ -704,8 +873,10 @@ int dcsim_scenario_derive(const dcsim_scenario *base, const dcsim_scenario_overr
         if ((rc = make_recorded_option(s, wf, &tt, &tr->opts[tr->n_opts++], err))) goto out;
         continue;
       }
-      if (want_cpu && (rc = make_option(s, wf, &tt, w->dwarfs[k], 0, &tr->opts[tr->n_opts++], err))) goto out;
-      if (want_gpu && (rc = make_option(s, wf, t, w->dwarfs[k], 1, &tr->opts[tr->n_opts++], err))) goto out;
+      if (want_cpu && (rc = make_option(s, wf, &tt, w->dwarfs[k], 0, &tr->opts[tr->n_opts++], err)))
+        goto out;
+      if (want_gpu && (rc = make_option(s, wf, t, w->dwarfs[k], 1, &tr->opts[tr->n_opts++], err)))
+        goto out;
     }
     rc = dcsim_sched_plan(s, w, (dcsim_task_policy)o.task_policy, o.deadline_s, err);
   }

@@ -20,25 +20,44 @@ int dcsim_sched_parse_policy(const char *name, dcsim_job_policy *job, dcsim_task
   snprintf(buf, sizeof buf, "%s", name);
   char *plus = strchr(buf, '+');
   const char *a = buf, *b = NULL;
-  if (plus) { *plus = '\0'; b = plus + 1; }
+  if (plus) {
+    *plus = '\0';
+    b = plus + 1;
+  }
   int seen_job = 0, seen_task = 0;
   for (int k = 0; k < 2; k++) {
     const char *w = k ? b : a;
     if (!w) continue;
-    if (strcmp(w, "fcfs") == 0 && !seen_job) { *job = DCSIM_JOB_FCFS; seen_job = 1; }
-    else if (strcmp(w, "easy") == 0 && !seen_job) { *job = DCSIM_JOB_EASY; seen_job = 1; }
-    else if (strcmp(w, "sjf") == 0 && !seen_job) { *job = DCSIM_JOB_SJF; seen_job = 1; }
-    else if (strcmp(w, "heft") == 0 && !seen_task) { *task = DCSIM_TASK_HEFT; seen_task = 1; }
-    else if (strcmp(w, "energy") == 0 && !seen_task) { *task = DCSIM_TASK_ENERGY; seen_task = 1; }
-    else
-      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                       "unknown policy '%s' (fcfs, easy, sjf, heft, energy, or JOB+TASK such as easy+energy)", name);
+    if (strcmp(w, "fcfs") == 0 && !seen_job) {
+      *job = DCSIM_JOB_FCFS;
+      seen_job = 1;
+    } else if (strcmp(w, "easy") == 0 && !seen_job) {
+      *job = DCSIM_JOB_EASY;
+      seen_job = 1;
+    } else if (strcmp(w, "sjf") == 0 && !seen_job) {
+      *job = DCSIM_JOB_SJF;
+      seen_job = 1;
+    } else if (strcmp(w, "heft") == 0 && !seen_task) {
+      *task = DCSIM_TASK_HEFT;
+      seen_task = 1;
+    } else if (strcmp(w, "energy") == 0 && !seen_task) {
+      *task = DCSIM_TASK_ENERGY;
+      seen_task = 1;
+    } else
+      return DCSIM_ERR(
+          err, DCSIM_EUSAGE, "command line", 0,
+          "unknown policy '%s' (fcfs, easy, sjf, heft, energy, or JOB+TASK such as easy+energy)",
+          name);
   }
   return 0;
 }
 
-const char *dcsim_sched_job_name(dcsim_job_policy p) { return p == DCSIM_JOB_EASY ? "easy" : p == DCSIM_JOB_SJF ? "sjf" : "fcfs"; }
-const char *dcsim_sched_task_name(dcsim_task_policy p) { return p == DCSIM_TASK_ENERGY ? "energy" : "heft"; }
+const char *dcsim_sched_job_name(dcsim_job_policy p) {
+  return p == DCSIM_JOB_EASY ? "easy" : p == DCSIM_JOB_SJF ? "sjf" : "fcfs";
+}
+const char *dcsim_sched_task_name(dcsim_task_policy p) {
+  return p == DCSIM_TASK_ENERGY ? "energy" : "heft";
+}
 
 void dcsim_sched_plan_release(dcsim_wf_rt *w) {
   dcsim_wf_plan *p = &w->plan;
@@ -54,7 +73,11 @@ void dcsim_sched_plan_release(dcsim_wf_rt *w) {
 }
 
 /* ---- the ready list: a binary max-heap on (rank, -index) ---- */
-typedef struct ready_heap { uint32_t *a; size_t n; const double *rank; } ready_heap;
+typedef struct ready_heap {
+  uint32_t *a;
+  size_t n;
+  const double *rank;
+} ready_heap;
 
 static int ready_before(const ready_heap *h, uint32_t x, uint32_t y) {
   if (h->rank[x] != h->rank[y]) return h->rank[x] > h->rank[y];
@@ -65,7 +88,9 @@ static void ready_push(ready_heap *h, uint32_t t) {
   size_t i = h->n++;
   h->a[i] = t;
   while (i && ready_before(h, h->a[i], h->a[(i - 1) / 2])) {
-    uint32_t tmp = h->a[i]; h->a[i] = h->a[(i - 1) / 2]; h->a[(i - 1) / 2] = tmp;
+    uint32_t tmp = h->a[i];
+    h->a[i] = h->a[(i - 1) / 2];
+    h->a[(i - 1) / 2] = tmp;
     i = (i - 1) / 2;
   }
 }
@@ -79,23 +104,31 @@ static uint32_t ready_pop(ready_heap *h) {
     if (l < h->n && ready_before(h, h->a[l], h->a[m])) m = l;
     if (r < h->n && ready_before(h, h->a[r], h->a[m])) m = r;
     if (m == i) break;
-    uint32_t tmp = h->a[i]; h->a[i] = h->a[m]; h->a[m] = tmp;
+    uint32_t tmp = h->a[i];
+    h->a[i] = h->a[m];
+    h->a[m] = tmp;
     i = m;
   }
   return top;
 }
 
 /* ---- resources of one group inside the allocation ---- */
+struct sched_cand {
+  int64_t t;
+  uint32_t node;
+};
+
 typedef struct group_res {
   uint32_t n_nodes, gpn;
-  uint32_t cores;        /* cores per node, for tasks that share nodes (dcsim_option.cores) */
-  int64_t *core_free;    /* per node x core: end of the sharing task holding it; NULL if no such task */
-  int64_t *scratch;      /* cores entries */
-  struct cand { int64_t t; uint32_t node; } *cand; /* n_nodes entries */
-  int64_t *cpu_busy;     /* per node: end of the CPU task holding it */
-  int64_t *gpu_free;     /* per node x GPU */
-  dcsim_evq_t *cpu_q;    /* node readiness for CPU tasks: max(cpu_busy, all its GPUs free) */
-  dcsim_evq_t *gpu_q;    /* GPU slot readiness: max(cpu_busy, slot free) */
+  uint32_t cores; /* cores per node, for tasks that share nodes (dcsim_option.cores) */
+  int64_t
+      *core_free;   /* per node x core: end of the sharing task holding it; NULL if no such task */
+  int64_t *scratch; /* cores entries */
+  struct sched_cand *cand; /* n_nodes entries */
+  int64_t *cpu_busy;       /* per node: end of the CPU task holding it */
+  int64_t *gpu_free;       /* per node x GPU */
+  dcsim_evq_t *cpu_q;      /* node readiness for CPU tasks: max(cpu_busy, all its GPUs free) */
+  dcsim_evq_t *gpu_q;      /* GPU slot readiness: max(cpu_busy, slot free) */
   dcsim_evh *cpu_h, *gpu_h;
 } group_res;
 
@@ -121,7 +154,8 @@ static void group_res_free(group_res *r) {
   dcsim_evq_free(r->gpu_q);
 }
 
-static int group_res_init(group_res *r, uint32_t nodes, uint32_t gpn, uint32_t shared_cores, dcsim_error *err) {
+static int group_res_init(group_res *r, uint32_t nodes, uint32_t gpn, uint32_t shared_cores,
+                          dcsim_error *err) {
   memset(r, 0, sizeof *r);
   r->n_nodes = nodes;
   r->gpn = gpn;
@@ -131,7 +165,8 @@ static int group_res_init(group_res *r, uint32_t nodes, uint32_t gpn, uint32_t s
     r->core_free = calloc(ns * shared_cores, sizeof *r->core_free);
     r->scratch = calloc(shared_cores, sizeof *r->scratch);
     r->cand = calloc(ns, sizeof *r->cand);
-    if (!r->core_free || !r->scratch || !r->cand) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    if (!r->core_free || !r->scratch || !r->cand)
+      return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   }
   r->cpu_busy = calloc(ns, sizeof *r->cpu_busy);
   r->gpu_free = calloc(gs, sizeof *r->gpu_free);
@@ -147,24 +182,28 @@ static int group_res_init(group_res *r, uint32_t nodes, uint32_t gpn, uint32_t s
     if ((rc = dcsim_evq_push(r->cpu_q, 0, (int32_t)n, 0, n, 0, &r->cpu_h[n], err))) return rc;
     for (uint32_t k = 0; k < gpn; k++) {
       uint32_t slot = n * gpn + k;
-      if ((rc = dcsim_evq_push(r->gpu_q, 0, (int32_t)n, 0, slot, 0, &r->gpu_h[slot], err))) return rc;
+      if ((rc = dcsim_evq_push(r->gpu_q, 0, (int32_t)n, 0, slot, 0, &r->gpu_h[slot], err)))
+        return rc;
     }
   }
   return 0;
 }
 
 /* Earliest start of a CPU task on k nodes at or after est; fills the chosen nodes. */
-static int cpu_probe(group_res *r, uint32_t k, int64_t est, uint32_t *nodes, int64_t *start, dcsim_error *err) {
+static int cpu_probe(group_res *r, uint32_t k, int64_t est, uint32_t *nodes, int64_t *start,
+                     dcsim_error *err) {
   int64_t st = est;
   dcsim_event ev;
   int rc = 0;
   for (uint32_t i = 0; i < k; i++) {
-    if (!dcsim_evq_pop(r->cpu_q, &ev)) return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "allocation smaller than a task");
+    if (!dcsim_evq_pop(r->cpu_q, &ev))
+      return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "allocation smaller than a task");
     nodes[i] = ev.target;
     st = max64(st, ev.time_ns);
   }
   for (uint32_t i = 0; i < k && !rc; i++) /* put them back unchanged */
-    rc = dcsim_evq_push(r->cpu_q, node_cpu_ready(r, nodes[i]), (int32_t)nodes[i], 0, nodes[i], 0, &r->cpu_h[nodes[i]], err);
+    rc = dcsim_evq_push(r->cpu_q, node_cpu_ready(r, nodes[i]), (int32_t)nodes[i], 0, nodes[i], 0,
+                        &r->cpu_h[nodes[i]], err);
   *start = st;
   return rc;
 }
@@ -177,7 +216,8 @@ static int gpu_probe(group_res *r, int64_t est, uint32_t *slot, int64_t *start) 
   return 0;
 }
 
-static int cpu_commit(group_res *r, uint32_t k, const uint32_t *nodes, int64_t finish, dcsim_error *err) {
+static int cpu_commit(group_res *r, uint32_t k, const uint32_t *nodes, int64_t finish,
+                      dcsim_error *err) {
   int rc = 0;
   for (uint32_t i = 0; i < k && !rc; i++) {
     uint32_t n = nodes[i];
@@ -197,7 +237,7 @@ static int cmp_i64(const void *a, const void *b) {
 }
 
 static int cmp_cand(const void *a, const void *b) {
-  const struct cand *x = a, *y = b;
+  const struct sched_cand *x = a, *y = b;
   if (x->t != y->t) return x->t < y->t ? -1 : 1;
   return (x->node > y->node) - (x->node < y->node);
 }
@@ -205,11 +245,12 @@ static int cmp_cand(const void *a, const void *b) {
 /* Earliest start of a task that occupies c cores on each of k nodes shared with other such tasks:
  * a node is ready when its c-th earliest core is free (and no exclusive CPU task holds it); the k
  * nodes ready first are chosen, the lowest node first among equals (so tasks pack onto nodes). */
-static void shared_probe(group_res *r, uint32_t k, uint32_t c, int64_t est, uint32_t *nodes, int64_t *start) {
+static void shared_probe(group_res *r, uint32_t k, uint32_t c, int64_t est, uint32_t *nodes,
+                         int64_t *start) {
   for (uint32_t n = 0; n < r->n_nodes; n++) {
     memcpy(r->scratch, r->core_free + (size_t)n * r->cores, r->cores * sizeof *r->scratch);
     qsort(r->scratch, r->cores, sizeof *r->scratch, cmp_i64);
-    r->cand[n] = (struct cand){max64(est, max64(r->cpu_busy[n], r->scratch[c - 1])), n};
+    r->cand[n] = (struct sched_cand){ max64(est, max64(r->cpu_busy[n], r->scratch[c - 1])), n };
   }
   qsort(r->cand, r->n_nodes, sizeof *r->cand, cmp_cand);
   int64_t st = est;
@@ -221,16 +262,19 @@ static void shared_probe(group_res *r, uint32_t k, uint32_t c, int64_t est, uint
 }
 
 /* Holds the c earliest-free cores of each chosen node until finish (lowest core among equals). */
-static int shared_commit(group_res *r, uint32_t k, uint32_t c, const uint32_t *nodes, int64_t finish, dcsim_error *err) {
+static int shared_commit(group_res *r, uint32_t k, uint32_t c, const uint32_t *nodes,
+                         int64_t finish, dcsim_error *err) {
   int rc = 0;
   for (uint32_t i = 0; i < k && !rc; i++) {
     int64_t *cf = r->core_free + (size_t)nodes[i] * r->cores;
     for (uint32_t j = 0; j < c; j++) {
       uint32_t best = 0;
-      for (uint32_t q = 1; q < r->cores; q++) if (cf[q] < cf[best]) best = q;
+      for (uint32_t q = 1; q < r->cores; q++)
+        if (cf[q] < cf[best]) best = q;
       cf[best] = INT64_MAX; /* taken: excluded from the next picks */
     }
-    for (uint32_t q = 0; q < r->cores; q++) if (cf[q] == INT64_MAX) cf[q] = finish;
+    for (uint32_t q = 0; q < r->cores; q++)
+      if (cf[q] == INT64_MAX) cf[q] = finish;
     rc = dcsim_evq_reschedule(r->cpu_q, r->cpu_h[nodes[i]], node_cpu_ready(r, nodes[i]), err);
   }
   return rc;
@@ -244,18 +288,28 @@ static int gpu_commit(group_res *r, uint32_t slot, int64_t finish, dcsim_error *
   return rc;
 }
 
-typedef struct plan_ev { int64_t t; uint32_t code; } plan_ev;
+typedef struct plan_ev {
+  int64_t t;
+  uint32_t code;
+} plan_ev;
 
 /* Task starts already given by the workflow system, ascending (dcsim_workflow.dispatch_s). */
-typedef struct dispatch_log { int64_t *t; size_t n, cap; } dispatch_log;
+typedef struct dispatch_log {
+  int64_t *t;
+  size_t n, cap;
+} dispatch_log;
 
-/* Moves *st to the earliest time >= *st at least d away from every start in the log, and logs it. */
+/* Moves *st to the earliest time >= *st at least d away from every start in the log, and logs it.
+ */
 static int dispatch_slot(dispatch_log *l, int64_t *st, int64_t d) {
   size_t lo = 0, hi = l->n;
   int64_t t = *st;
   while (lo < hi) { /* first start later than t - d */
     size_t mid = (lo + hi) / 2;
-    if (l->t[mid] <= t - d) lo = mid + 1; else hi = mid;
+    if (l->t[mid] <= t - d)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   for (size_t i = lo; i < l->n && l->t[i] < t + d; i++) t = max64(t, l->t[i] + d);
   if (l->n == l->cap) {
@@ -268,7 +322,10 @@ static int dispatch_slot(dispatch_log *l, int64_t *st, int64_t d) {
   lo = 0, hi = l->n;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    if (l->t[mid] <= t) lo = mid + 1; else hi = mid;
+    if (l->t[mid] <= t)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   memmove(l->t + lo + 1, l->t + lo, (l->n - lo) * sizeof *l->t);
   l->t[lo] = t;
@@ -277,7 +334,8 @@ static int dispatch_slot(dispatch_log *l, int64_t *st, int64_t d) {
   return 0;
 }
 
-/* Latency before task t may start once its predecessors have ended (dcsim_task_template.delay_s). */
+/* Latency before task t may start once its predecessors have ended (dcsim_task_template.delay_s).
+ */
 static int64_t delay_ns(const dcsim_workflow *wf, uint32_t t) {
   double d = wf->templates[wf->tasks[t].tmpl].delay_s;
   return d > 0 ? llround(d * 1e9) : 0;
@@ -297,27 +355,38 @@ static int plan_events(const dcsim_wf_rt *w, dcsim_wf_plan *p, dcsim_error *err)
   plan_ev *ev = malloc((n ? 2 * n : 1) * sizeof *ev);
   p->ev_ns = malloc((n ? 2 * n : 1) * sizeof *p->ev_ns);
   p->ev_code = malloc((n ? 2 * n : 1) * sizeof *p->ev_code);
-  if (!ev || !p->ev_ns || !p->ev_code) { free(ev); return DCSIM_ERR(err, DCSIM_ENOMEM, w->wf->path, 0, "out of memory"); }
+  if (!ev || !p->ev_ns || !p->ev_code) {
+    free(ev);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, w->wf->path, 0, "out of memory");
+  }
   for (size_t t = 0; t < n; t++) {
     const dcsim_option *op = &w->tmpls[w->wf->tasks[t].tmpl].opts[p->opt[t]];
-    ev[2 * t] = (plan_ev){p->start_ns[t], (uint32_t)(2 * t)};
-    ev[2 * t + 1] = (plan_ev){p->start_ns[t] + op->duration_ns, (uint32_t)(2 * t + 1)};
+    ev[2 * t] = (plan_ev){ p->start_ns[t], (uint32_t)(2 * t) };
+    ev[2 * t + 1] = (plan_ev){ p->start_ns[t] + op->duration_ns, (uint32_t)(2 * t + 1) };
   }
   qsort(ev, 2 * n, sizeof *ev, cmp_plan_ev);
-  for (size_t i = 0; i < 2 * n; i++) { p->ev_ns[i] = ev[i].t; p->ev_code[i] = ev[i].code; }
+  for (size_t i = 0; i < 2 * n; i++) {
+    p->ev_ns[i] = ev[i].t;
+    p->ev_code[i] = ev[i].code;
+  }
   p->n_events = 2 * n;
   free(ev);
   return 0;
 }
 
 /* ---- allocation size: peak concurrent demand of the unconstrained (ASAP) schedule ---- */
-typedef struct demand_ev { int64_t t; int32_t cpu_nodes, gpu_tasks, cores; uint32_t group; } demand_ev;
+typedef struct demand_ev {
+  int64_t t;
+  int32_t cpu_nodes, gpu_tasks, cores;
+  uint32_t group;
+} demand_ev;
 
 static int cmp_demand(const void *a, const void *b) {
   const demand_ev *x = a, *y = b;
   if (x->group != y->group) return x->group < y->group ? -1 : 1;
   if (x->t != y->t) return x->t < y->t ? -1 : 1;
-  int dx = x->cpu_nodes + x->gpu_tasks + x->cores, dy = y->cpu_nodes + y->gpu_tasks + y->cores; /* ends first */
+  int dx = x->cpu_nodes + x->gpu_tasks + x->cores,
+      dy = y->cpu_nodes + y->gpu_tasks + y->cores; /* ends first */
   return (dx > dy) - (dx < dy);
 }
 
@@ -327,13 +396,14 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
   dcsim_wf_plan *p = &w->plan;
   size_t n = wf->n_tasks, ng = s->n_groups;
   int rc = 0;
-  uint32_t *indeg = NULL, *succ_start = NULL, *succ = NULL, *topo = NULL, *fill = NULL, *nodes = NULL;
+  uint32_t *indeg = NULL, *succ_start = NULL, *succ = NULL, *topo = NULL, *fill = NULL,
+           *nodes = NULL;
   int64_t *end = NULL, *asap = NULL;
   double *rank = NULL, *tail = NULL;
   demand_ev *dev = NULL;
   group_res *res = NULL;
-  ready_heap rh = {NULL, 0, NULL};
-  dispatch_log dl_ = {NULL, 0, 0};
+  ready_heap rh = { NULL, 0, NULL };
+  dispatch_log dl_ = { NULL, 0, 0 };
   p->alloc = calloc(ng, sizeof *p->alloc);
   p->start_ns = calloc(n ? n : 1, sizeof *p->start_ns);
   p->opt = calloc(n ? n : 1, 1);
@@ -349,8 +419,8 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
   asap = calloc(n ? n : 1, sizeof *asap);
   rank = calloc(n ? n : 1, sizeof *rank);
   tail = calloc(n ? n : 1, sizeof *tail);
-  if (!p->alloc || !p->start_ns || !p->opt || !p->gpu_slot || !p->node_start || !indeg || !succ_start || !succ ||
-      !fill || !topo || !end || !asap || !rank || !tail) {
+  if (!p->alloc || !p->start_ns || !p->opt || !p->gpu_slot || !p->node_start || !indeg ||
+      !succ_start || !succ || !fill || !topo || !end || !asap || !rank || !tail) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory planning the workflow");
     goto out;
   }
@@ -372,17 +442,25 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
     for (uint32_t k = succ_start[t]; k < succ_start[t + 1]; k++)
       if (--indeg[succ[k]] == 0) topo[qtail++] = succ[k];
   }
-  if (qtail != n) { rc = DCSIM_ERR(err, DCSIM_EINTERNAL, wf->path, 0, "workflow is not acyclic"); goto out; }
+  if (qtail != n) {
+    rc = DCSIM_ERR(err, DCSIM_EINTERNAL, wf->path, 0, "workflow is not acyclic");
+    goto out;
+  }
   /* ASAP times with the shortest option, and upward ranks (HEFT) */
   const int64_t limit = INT64_MAX / 4;
   for (size_t k = 0; k < n; k++) {
     uint32_t t = topo[k];
     const dcsim_tmpl_rt *tr = &w->tmpls[wf->tasks[t].tmpl];
     int64_t st = 0, dmin = tr->opts[0].duration_ns;
-    for (uint32_t o = 1; o < tr->n_opts; o++) if (tr->opts[o].duration_ns < dmin) dmin = tr->opts[o].duration_ns;
-    for (uint32_t d = wf->dep_start[t]; d < wf->dep_start[t + 1]; d++) st = max64(st, end[wf->deps[d]]);
+    for (uint32_t o = 1; o < tr->n_opts; o++)
+      if (tr->opts[o].duration_ns < dmin) dmin = tr->opts[o].duration_ns;
+    for (uint32_t d = wf->dep_start[t]; d < wf->dep_start[t + 1]; d++)
+      st = max64(st, end[wf->deps[d]]);
     st += delay_ns(wf, t);
-    if (st > limit - dmin) { rc = DCSIM_ERR(err, DCSIM_ERANGE, wf->path, 0, "workflow longer than 10^9 s"); goto out; }
+    if (st > limit - dmin) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, wf->path, 0, "workflow longer than 10^9 s");
+      goto out;
+    }
     asap[t] = st;
     end[t] = st + dmin;
   }
@@ -390,7 +468,8 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
     uint32_t t = topo[k];
     const dcsim_tmpl_rt *tr = &w->tmpls[wf->tasks[t].tmpl];
     double best = 0;
-    for (uint32_t j = succ_start[t]; j < succ_start[t + 1]; j++) if (rank[succ[j]] > best) best = rank[succ[j]];
+    for (uint32_t j = succ_start[t]; j < succ_start[t + 1]; j++)
+      if (rank[succ[j]] > best) best = rank[succ[j]];
     rank[t] = (double)(end[t] - asap[t]) + best; /* HEFT upward rank */
     tail[t] = best;                              /* work still to do after t */
     (void)tr;
@@ -398,16 +477,20 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
   /* allocation: peak concurrent demand per group of the ASAP schedule, every option counted */
   size_t nd = 0;
   dev = calloc(4 * (n ? n : 1), sizeof *dev);
-  if (!dev) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory"); goto out; }
+  if (!dev) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
+    goto out;
+  }
   for (size_t t = 0; t < n; t++) {
     const dcsim_tmpl_rt *tr = &w->tmpls[wf->tasks[t].tmpl];
     for (uint32_t o = 0; o < tr->n_opts; o++) {
       const dcsim_option *op = &tr->opts[o];
       int32_t cn = op->gpu || op->cores ? 0 : (int32_t)op->nodes, gt = op->gpu ? 1 : 0;
       int32_t co = op->cores ? (int32_t)(op->cores * op->nodes) : 0;
-      if (p->alloc[op->group] < op->nodes) p->alloc[op->group] = op->nodes; /* at least one task's worth */
-      dev[nd++] = (demand_ev){asap[t], cn, gt, co, op->group};
-      dev[nd++] = (demand_ev){asap[t] + op->duration_ns, -cn, -gt, -co, op->group};
+      if (p->alloc[op->group] < op->nodes)
+        p->alloc[op->group] = op->nodes; /* at least one task's worth */
+      dev[nd++] = (demand_ev){ asap[t], cn, gt, co, op->group };
+      dev[nd++] = (demand_ev){ asap[t] + op->duration_ns, -cn, -gt, -co, op->group };
     }
   }
   qsort(dev, nd, sizeof *dev, cmp_demand);
@@ -420,28 +503,39 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
       cpu += dev[i].cpu_nodes;
       gpu += dev[i].gpu_tasks;
       cores += dev[i].cores; /* tasks sharing nodes: whole nodes' worth of their cores */
-      uint64_t need = (uint64_t)cpu + (uint64_t)((gpu + gpn - 1) / gpn) + (uint64_t)((cores + cpn - 1) / cpn);
-      if (need > p->alloc[g]) p->alloc[g] = need > s->groups[g].g->count ? s->groups[g].g->count : (uint32_t)need;
+      uint64_t need =
+          (uint64_t)cpu + (uint64_t)((gpu + gpn - 1) / gpn) + (uint64_t)((cores + cpn - 1) / cpn);
+      if (need > p->alloc[g])
+        p->alloc[g] = need > s->groups[g].g->count ? s->groups[g].g->count : (uint32_t)need;
     }
   }
   /* list scheduling inside the allocation */
   res = calloc(ng, sizeof *res);
   size_t max_nodes = 1;
-  for (size_t g = 0; g < ng; g++) if (p->alloc[g] > max_nodes) max_nodes = p->alloc[g];
+  for (size_t g = 0; g < ng; g++)
+    if (p->alloc[g] > max_nodes) max_nodes = p->alloc[g];
   nodes = calloc(2 * max_nodes, sizeof *nodes);
   rh.a = calloc(n ? n : 1, sizeof *rh.a);
   rh.rank = rank;
-  if (!res || !nodes || !rh.a) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory"); goto out; }
+  if (!res || !nodes || !rh.a) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
+    goto out;
+  }
   for (size_t g = 0; g < ng; g++) {
     uint32_t shared = 0; /* does a task share nodes of this group? */
     for (size_t t = 0; t < wf->n_templates && !shared; t++)
       for (uint32_t o = 0; o < w->tmpls[t].n_opts; o++)
-        if (w->tmpls[t].opts[o].cores && w->tmpls[t].opts[o].group == g) shared = s->groups[g].cores_per_node;
-    if ((rc = group_res_init(&res[g], p->alloc[g], s->groups[g].g->gpus_per_node, shared, err))) goto out;
+        if (w->tmpls[t].opts[o].cores && w->tmpls[t].opts[o].group == g)
+          shared = s->groups[g].cores_per_node;
+    if ((rc = group_res_init(&res[g], p->alloc[g], s->groups[g].g->gpus_per_node, shared, err)))
+      goto out;
   }
   size_t list_cap = n ? n : 1, list_n = 0;
   p->node_list = malloc(list_cap * sizeof *p->node_list);
-  if (!p->node_list) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory"); goto out; }
+  if (!p->node_list) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
+    goto out;
+  }
   for (size_t i = 0; i < n; i++) {
     indeg[i] = wf->dep_start[i + 1] - wf->dep_start[i];
     if (!indeg[i]) ready_push(&rh, (uint32_t)i);
@@ -454,28 +548,45 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
   uint32_t *task_nodes_start = p->node_start;
   /* node_start is filled in task order after the loop: keep per-task offsets meanwhile */
   uint32_t *first = calloc(n ? n : 1, sizeof *first), *count = calloc(n ? n : 1, sizeof *count);
-  if (!first || !count) { free(first); free(count); rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory"); goto out; }
+  if (!first || !count) {
+    free(first);
+    free(count);
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
+    goto out;
+  }
   while (rh.n) {
     uint32_t t = ready_pop(&rh);
     const dcsim_task_template *tt = &wf->templates[wf->tasks[t].tmpl];
     const dcsim_tmpl_rt *tr = &w->tmpls[wf->tasks[t].tmpl];
     int64_t est = 0;
-    for (uint32_t d = wf->dep_start[t]; d < wf->dep_start[t + 1]; d++) est = max64(est, end[wf->deps[d]]);
+    for (uint32_t d = wf->dep_start[t]; d < wf->dep_start[t + 1]; d++)
+      est = max64(est, end[wf->deps[d]]);
     est += delay_ns(wf, t); /* workflow-system latency */
-    int64_t fin[2] = {0, 0};
-    uint32_t slot[2] = {0, 0};
+    int64_t fin[2] = { 0, 0 };
+    uint32_t slot[2] = { 0, 0 };
     for (uint32_t o = 0; o < tr->n_opts && !rc; o++) {
       const dcsim_option *op = &tr->opts[o];
       int64_t st;
-      if (op->gpu) rc = gpu_probe(&res[op->group], est, &slot[o], &st) ? DCSIM_ERR(err, DCSIM_EINTERNAL, wf->path, 0, "no GPU in the allocation") : 0;
-      else if (op->cores) shared_probe(&res[op->group], op->nodes, op->cores, est, nodes, &st);
-      else rc = cpu_probe(&res[op->group], op->nodes, est, nodes, &st, err);
+      if (op->gpu)
+        rc = gpu_probe(&res[op->group], est, &slot[o], &st)
+                 ? DCSIM_ERR(err, DCSIM_EINTERNAL, wf->path, 0, "no GPU in the allocation")
+                 : 0;
+      else if (op->cores)
+        shared_probe(&res[op->group], op->nodes, op->cores, est, nodes, &st);
+      else
+        rc = cpu_probe(&res[op->group], op->nodes, est, nodes, &st, err);
       fin[o] = st + op->duration_ns;
     }
-    if (rc) { free(first); free(count); goto out; }
+    if (rc) {
+      free(first);
+      free(count);
+      goto out;
+    }
     uint32_t pick = 0; /* heft: earliest finish, then least energy */
     for (uint32_t o = 1; o < tr->n_opts; o++)
-      if (fin[o] < fin[pick] || (fin[o] == fin[pick] && tr->opts[o].energy_j < tr->opts[pick].energy_j)) pick = o;
+      if (fin[o] < fin[pick] ||
+          (fin[o] == fin[pick] && tr->opts[o].energy_j < tr->opts[pick].energy_j))
+        pick = o;
     int64_t dl = tt->deadline_s > 0 ? llround(tt->deadline_s * 1e9) : deadline_all;
     if (policy == DCSIM_TASK_ENERGY) {
       /* least energy of the job: the option's model energy plus the idle power of the whole
@@ -487,19 +598,30 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
         double proj = (double)max64(makespan_so_far, fin[o] + (int64_t)tail[t]) * 1e-9;
         double cost = tr->opts[o].energy_j + alloc_idle_w * proj;
         if (dl > 0 && fin[o] + (int64_t)tail[t] > dl) continue;
-        if (found < 0 || cost < best) { found = (int)o; best = cost; }
+        if (found < 0 || cost < best) {
+          found = (int)o;
+          best = cost;
+        }
       }
       if (found >= 0) pick = (uint32_t)found;
     }
     const dcsim_option *op = &tr->opts[pick];
     int64_t st = 0;
-    if (op->gpu) gpu_probe(&res[op->group], est, &slot[pick], &st);
-    else if (op->cores) shared_probe(&res[op->group], op->nodes, op->cores, est, nodes, &st);
-    else rc = cpu_probe(&res[op->group], op->nodes, est, nodes, &st, err);
+    if (op->gpu)
+      gpu_probe(&res[op->group], est, &slot[pick], &st);
+    else if (op->cores)
+      shared_probe(&res[op->group], op->nodes, op->cores, est, nodes, &st);
+    else
+      rc = cpu_probe(&res[op->group], op->nodes, est, nodes, &st, err);
     /* the workflow system starts at most one task per dispatch interval: the resources chosen
      * are free from st on, so starting later on them is always possible */
-    if (!rc && dispatch_ns && dispatch_slot(&dl_, &st, dispatch_ns)) rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
-    if (rc) { free(first); free(count); goto out; }
+    if (!rc && dispatch_ns && dispatch_slot(&dl_, &st, dispatch_ns))
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
+    if (rc) {
+      free(first);
+      free(count);
+      goto out;
+    }
     if (op->gpu) {
       rc = gpu_commit(&res[op->group], slot[pick], st + op->duration_ns, err);
       nodes[0] = slot[pick] / res[op->group].gpn;
@@ -509,8 +631,17 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
     } else {
       rc = cpu_commit(&res[op->group], op->nodes, nodes, st + op->duration_ns, err);
     }
-    if (rc) { free(first); free(count); goto out; }
-    if (st > limit - op->duration_ns) { free(first); free(count); rc = DCSIM_ERR(err, DCSIM_ERANGE, wf->path, 0, "workflow longer than 10^9 s"); goto out; }
+    if (rc) {
+      free(first);
+      free(count);
+      goto out;
+    }
+    if (st > limit - op->duration_ns) {
+      free(first);
+      free(count);
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, wf->path, 0, "workflow longer than 10^9 s");
+      goto out;
+    }
     p->start_ns[t] = st;
     p->opt[t] = (uint8_t)pick;
     end[t] = st + op->duration_ns;
@@ -521,7 +652,12 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
     if (list_n + k > list_cap) {
       while (list_n + k > list_cap) list_cap *= 2;
       uint32_t *nl = realloc(p->node_list, list_cap * sizeof *nl);
-      if (!nl) { free(first); free(count); rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory"); goto out; }
+      if (!nl) {
+        free(first);
+        free(count);
+        rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
+        goto out;
+      }
       p->node_list = nl;
     }
     first[t] = (uint32_t)list_n;
@@ -533,7 +669,12 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
   /* node lists in task order */
   {
     uint32_t *ordered = malloc((list_n ? list_n : 1) * sizeof *ordered);
-    if (!ordered) { free(first); free(count); rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory"); goto out; }
+    if (!ordered) {
+      free(first);
+      free(count);
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
+      goto out;
+    }
     size_t pos = 0;
     for (size_t i = 0; i < n; i++) {
       task_nodes_start[i] = (uint32_t)pos;
@@ -548,7 +689,8 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
   rc = plan_events(w, p, err);
 out:
   free(dl_.t);
-  if (res) for (size_t g = 0; g < ng; g++) group_res_free(&res[g]);
+  if (res)
+    for (size_t g = 0; g < ng; g++) group_res_free(&res[g]);
   free(res);
   free(rh.a);
   free(nodes);

@@ -18,9 +18,10 @@ dcsim_trace_kind dcsim_trace_detect(const char *path) {
   if (!f) return DCSIM_TRACE_NONE;
   size_t n = fread(b, 1, sizeof b, f);
   fclose(f);
-  if (n >= 2 && b[0] == 0x1f && b[1] == 0x8b) return DCSIM_TRACE_SWF; /* gzip: SWF traces are shipped compressed */
+  if (n >= 2 && b[0] == 0x1f && b[1] == 0x8b)
+    return DCSIM_TRACE_SWF; /* gzip: SWF traces are shipped compressed */
   size_t i = 0;
-  if (n >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf) i = 3;  /* UTF-8 byte order mark */
+  if (n >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf) i = 3; /* UTF-8 byte order mark */
   while (i < n && isspace(b[i])) i++;
   if (i == n) return DCSIM_TRACE_NONE;
   if (b[i] == '{') return DCSIM_TRACE_WFCOMMONS;
@@ -28,15 +29,20 @@ dcsim_trace_kind dcsim_trace_detect(const char *path) {
   return DCSIM_TRACE_NONE;
 }
 
-static long long job_procs(const dcsim_swf_job *j) { return j->procs > 0 ? j->procs : j->req_procs; }
+static long long job_procs(const dcsim_swf_job *j) {
+  return j->procs > 0 ? j->procs : j->req_procs;
+}
 
 int dcsim_trace_node_load(dcsim_platform **out, char **path_out, dcsim_error *err) {
   char path[4096];
-  int n = snprintf(path, sizeof path, "%s/workflows/platforms/trace-node.xml", dcsim_catalog_root());
-  if (n < 0 || (size_t)n >= sizeof path) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "data root path too long");
+  int n =
+      snprintf(path, sizeof path, "%s/workflows/platforms/trace-node.xml", dcsim_catalog_root());
+  if (n < 0 || (size_t)n >= sizeof path)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "data root path too long");
   int rc = dcsim_platform_load(path, out, err);
   if (!rc && (*out)->n_groups != 1) {
-    rc = DCSIM_ERR(err, DCSIM_ESCHEMA, path, 0, "the stand-in node of traces must be one <node-group>");
+    rc = DCSIM_ERR(err, DCSIM_ESCHEMA, path, 0,
+                   "the stand-in node of traces must be one <node-group>");
     dcsim_platform_free(*out);
     *out = NULL;
   }
@@ -51,15 +57,20 @@ int dcsim_trace_node_load(dcsim_platform **out, char **path_out, dcsim_error *er
 int dcsim_trace_swf_platform(const dcsim_swf *t, const dcsim_node_group *node, dcsim_platform **out,
                              dcsim_error *err) {
   long long nodes = t->max_nodes > 0 ? t->max_nodes : t->max_procs, widest = 0;
-  for (size_t i = 0; i < t->n_jobs; i++) if (job_procs(&t->jobs[i]) > widest) widest = job_procs(&t->jobs[i]);
-  long long ppn = t->max_nodes > 0 && t->max_procs > 0 ? llround((double)t->max_procs / (double)t->max_nodes) : 1;
+  for (size_t i = 0; i < t->n_jobs; i++)
+    if (job_procs(&t->jobs[i]) > widest) widest = job_procs(&t->jobs[i]);
+  long long ppn = t->max_nodes > 0 && t->max_procs > 0
+                      ? llround((double)t->max_procs / (double)t->max_nodes)
+                      : 1;
   if (ppn < 1) ppn = 1;
   if (nodes <= 0) nodes = widest > 0 ? widest : 1;
   if (nodes > DCSIM_PLATFORM_MAX_NODES || ppn > 100000)
-    return DCSIM_ERR(err, DCSIM_ERANGE, t->path, 0, "header: %lld nodes of %lld processors is out of range", nodes, ppn);
+    return DCSIM_ERR(err, DCSIM_ERANGE, t->path, 0,
+                     "header: %lld nodes of %lld processors is out of range", nodes, ppn);
   char name[256];
   const char *base = strrchr(t->path, '/');
-  snprintf(name, sizeof name, "%s (%s)", t->computer && *t->computer ? t->computer : "SWF trace", base ? base + 1 : t->path);
+  snprintf(name, sizeof name, "%s (%s)", t->computer && *t->computer ? t->computer : "SWF trace",
+           base ? base + 1 : t->path);
   dcsim_node_group g = *node; /* its CPU profile and power states */
   g.name = "nodes";
   g.count = (unsigned)nodes;
@@ -81,10 +92,15 @@ void dcsim_trace_jobs_release(dcsim_trace_jobs *j) {
 }
 
 /* ---- shapes: (rule, nodes, cores) -> workflow index, an open-addressing hash table ---- */
-typedef struct shape_tab { uint64_t *key; uint32_t *val; size_t cap, n; } shape_tab;
+typedef struct shape_tab {
+  uint64_t *key;
+  uint32_t *val;
+  size_t cap, n;
+} shape_tab;
 
 static uint64_t shape_key(long rule, unsigned nodes, unsigned cores) {
-  uint64_t k = ((uint64_t)(uint32_t)(rule + 1) << 48) ^ ((uint64_t)nodes << 24) ^ (uint64_t)cores ^ 0x9e3779b97f4a7c15ull;
+  uint64_t k = ((uint64_t)(uint32_t)(rule + 1) << 48) ^ ((uint64_t)nodes << 24) ^ (uint64_t)cores ^
+               0x9e3779b97f4a7c15ull;
   return k ? k : 1; /* 0 marks an empty slot */
 }
 
@@ -96,9 +112,14 @@ static size_t shape_slot(const shape_tab *h, uint64_t k) {
 }
 
 static int shape_grow(shape_tab *h) {
-  shape_tab nh = {calloc(h->cap ? 2 * h->cap : 64, sizeof *nh.key), calloc(h->cap ? 2 * h->cap : 64, sizeof *nh.val),
-                  h->cap ? 2 * h->cap : 64, h->n};
-  if (!nh.key || !nh.val) { free(nh.key); free(nh.val); return -1; }
+  shape_tab nh = { calloc(h->cap ? 2 * h->cap : 64, sizeof *nh.key),
+                   calloc(h->cap ? 2 * h->cap : 64, sizeof *nh.val), h->cap ? 2 * h->cap : 64,
+                   h->n };
+  if (!nh.key || !nh.val) {
+    free(nh.key);
+    free(nh.val);
+    return -1;
+  }
   for (size_t i = 0; i < h->cap; i++)
     if (h->key[i]) {
       size_t s = shape_slot(&nh, h->key[i]);
@@ -112,36 +133,48 @@ static int shape_grow(shape_tab *h) {
 }
 
 /* The single-task workflow of a shape. */
-static int build_shape(const dcsim_swf *t, const dcsim_swf_map *map, long rule, const char *group, unsigned nodes,
-                       unsigned cores, dcsim_workflow **out, dcsim_error *err) {
-  dcsim_task_template tt = {.name = "job", .device = DCSIM_DEV_CPU, .group = (char *)group, .nodes = nodes,
-                            .cores_per_node = cores, .runtime_s = 1.0};
+static int build_shape(const dcsim_swf *t, const dcsim_swf_map *map, long rule, const char *group,
+                       unsigned nodes, unsigned cores, dcsim_workflow **out, dcsim_error *err) {
+  dcsim_task_template tt = { .name = "job",
+                             .device = DCSIM_DEV_CPU,
+                             .group = (char *)group,
+                             .nodes = nodes,
+                             .cores_per_node = cores,
+                             .runtime_s = 1.0 };
   char name[256];
   const char *file = t->path;
   if (rule >= 0) {
     const dcsim_swf_rule *r = &map->rules[rule];
-    tt = (dcsim_task_template){.name = "job", .dwarf = r->dwarf, .case_name = r->case_name, .device = r->device,
-                               .group = r->device == DCSIM_DEV_CPU ? (char *)group : NULL, .nodes = nodes,
-                               .cores_per_node = r->device == DCSIM_DEV_CPU ? cores : 0,
-                               .gpus = r->device == DCSIM_DEV_CPU ? 0 : 1, .n_sets = r->n_sets, .sets = r->sets, .line = r->line};
+    tt = (dcsim_task_template){ .name = "job",
+                                .dwarf = r->dwarf,
+                                .case_name = r->case_name,
+                                .device = r->device,
+                                .group = r->device == DCSIM_DEV_CPU ? (char *)group : NULL,
+                                .nodes = nodes,
+                                .cores_per_node = r->device == DCSIM_DEV_CPU ? cores : 0,
+                                .gpus = r->device == DCSIM_DEV_CPU ? 0 : 1,
+                                .n_sets = r->n_sets,
+                                .sets = r->sets,
+                                .line = r->line };
     snprintf(name, sizeof name, "swf-%s-%ux%u", r->name, nodes, cores);
     file = map->path; /* messages about the call point at the rule */
   } else {
     snprintf(name, sizeof name, "swf-%ux%u", nodes, cores);
   }
-  dcsim_wf_item it = {.kind = DCSIM_WF_TASK, .tmpl = 0, .line = tt.line};
+  dcsim_wf_item it = { .kind = DCSIM_WF_TASK, .tmpl = 0, .line = tt.line };
   int rc = dcsim_workflow_build(file, &tt, 1, &it, 1, out, err);
   if (rc) return rc;
   free((*out)->name);
-  if (!((*out)->name = strdup(name))) return DCSIM_ERR(err, DCSIM_ENOMEM, t->path, 0, "out of memory");
+  if (!((*out)->name = strdup(name)))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, t->path, 0, "out of memory");
   return 0;
 }
 
-int dcsim_trace_swf_jobs(const dcsim_swf *t, const dcsim_swf_map *map, const char *group, unsigned group_nodes,
-                         unsigned ppn, double offset_s, dcsim_trace_jobs *out, dcsim_trace_info *info,
-                         dcsim_error *err) {
+int dcsim_trace_swf_jobs(const dcsim_swf *t, const dcsim_swf_map *map, const char *group,
+                         unsigned group_nodes, unsigned ppn, double offset_s, dcsim_trace_jobs *out,
+                         dcsim_trace_info *info, dcsim_error *err) {
   int rc = 0;
-  shape_tab h = {NULL, NULL, 0, 0};
+  shape_tab h = { NULL, NULL, 0, 0 };
   size_t wcap = 0;
   memset(out, 0, sizeof *out);
   if (ppn < 1) ppn = 1;
@@ -158,22 +191,32 @@ int dcsim_trace_swf_jobs(const dcsim_swf *t, const dcsim_swf_map *map, const cha
     const dcsim_swf_job *j = &t->jobs[i];
     long long p = job_procs(j);
     info->jobs_read++;
-    if (j->status >= DCSIM_SWF_PARTIAL && j->status <= DCSIM_SWF_PARTIAL_FAILED) { info->skipped_partial++; continue; }
+    if (j->status >= DCSIM_SWF_PARTIAL && j->status <= DCSIM_SWF_PARTIAL_FAILED) {
+      info->skipped_partial++;
+      continue;
+    }
     if (j->run_s < 0 || p <= 0 || j->submit_s < 0) {
-      if (j->status == DCSIM_SWF_CANCELLED) info->skipped_cancelled++; /* cancelled before it ran */
-      else info->skipped_unknown++;
+      if (j->status == DCSIM_SWF_CANCELLED)
+        info->skipped_cancelled++; /* cancelled before it ran */
+      else
+        info->skipped_unknown++;
       continue;
     }
     if (j->run_s > 1e9 || j->req_time_s > 1e9) { /* the engine's clock: 64-bit nanoseconds */
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, t->path, j->line, "job %lld: run time %g s or requested time %g s beyond 10^9 s",
-                     j->id, j->run_s, j->req_time_s);
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, t->path, j->line,
+                     "job %lld: run time %g s or requested time %g s beyond 10^9 s", j->id,
+                     j->run_s, j->req_time_s);
       goto out;
     }
     long rule = map ? dcsim_swf_map_match(map, j, p) : -1;
-    if (map && rule < 0 && map->skip_unmatched) { info->skipped_unmatched++; continue; }
+    if (map && rule < 0 && map->skip_unmatched) {
+      info->skipped_unmatched++;
+      continue;
+    }
     unsigned long long nodes = ((unsigned long long)p + ppn - 1) / ppn;
     if (nodes > group_nodes) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, t->path, j->line, "job %lld asks for %lld processors: %llu nodes of %u, group '%s' has %u",
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, t->path, j->line,
+                     "job %lld asks for %lld processors: %llu nodes of %u, group '%s' has %u",
                      j->id, p, nodes, ppn, group, group_nodes);
       goto out;
     }
@@ -184,14 +227,20 @@ int dcsim_trace_swf_jobs(const dcsim_swf *t, const dcsim_swf_map *map, const cha
       c = r->cores_per_node == DCSIM_SWF_RULE_JOB ? c : r->cores_per_node;
       info->mapped++;
     }
-    if (h.n * 2 >= h.cap && shape_grow(&h)) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, t->path, 0, "out of memory"); goto out; }
+    if (h.n * 2 >= h.cap && shape_grow(&h)) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, t->path, 0, "out of memory");
+      goto out;
+    }
     uint64_t k = shape_key(rule, n, c);
     size_t slot = shape_slot(&h, k);
     if (!h.key[slot]) { /* a new shape */
       if (out->n_wfs == wcap) {
         size_t nc = wcap ? 2 * wcap : 16;
         dcsim_workflow **nw = realloc(out->wfs, nc * sizeof *nw);
-        if (!nw) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, t->path, 0, "out of memory"); goto out; }
+        if (!nw) {
+          rc = DCSIM_ERR(err, DCSIM_ENOMEM, t->path, 0, "out of memory");
+          goto out;
+        }
         out->wfs = nw;
         wcap = nc;
       }
@@ -201,12 +250,19 @@ int dcsim_trace_swf_jobs(const dcsim_swf *t, const dcsim_swf_map *map, const cha
       h.n++;
     }
     double at = j->submit_s + offset_s;
-    if (at > 9e9) { rc = DCSIM_ERR(err, DCSIM_ERANGE, t->path, j->line, "submit time %g s out of range", at); goto out; }
+    if (at > 9e9) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, t->path, j->line, "submit time %g s out of range", at);
+      goto out;
+    }
     dcsim_job *jb = &out->jobs[out->n_jobs];
-    *jb = (dcsim_job){.wf = h.val[slot], .instance = (uint32_t)out->n_jobs, .submit_ns = llround(at * 1e9),
-                      .trace_job = j->id > 0 && j->id < 4e9 ? (uint32_t)j->id : 0, .trace_procs = (uint32_t)(p < 4e9 ? p : 0)};
+    *jb = (dcsim_job){ .wf = h.val[slot],
+                       .instance = (uint32_t)out->n_jobs,
+                       .submit_ns = llround(at * 1e9),
+                       .trace_job = j->id > 0 && j->id < 4e9 ? (uint32_t)j->id : 0,
+                       .trace_procs = (uint32_t)(p < 4e9 ? p : 0) };
     if (rule < 0) {
-      /* the shape's task lasts 1 s: scale it to the recorded run time (0 s: DBL_MIN scales to 0 ns) */
+      /* the shape's task lasts 1 s: scale it to the recorded run time (0 s: DBL_MIN scales to 0 ns)
+       */
       jb->time_scale = j->run_s > 0 ? j->run_s : DBL_MIN;
       jb->estimate_ns = llround((j->req_time_s > 0 ? j->req_time_s : j->run_s) * 1e9);
       if (jb->estimate_ns <= 0) jb->estimate_ns = 1;
@@ -217,7 +273,8 @@ int dcsim_trace_swf_jobs(const dcsim_swf *t, const dcsim_swf_map *map, const cha
     if (j->status == DCSIM_SWF_CANCELLED) info->cancelled_run++;
     info->recorded_proc_s += j->run_s * (double)p;
     double end = j->submit_s + (j->wait_s > 0 ? j->wait_s : 0) + j->run_s;
-    if (info->jobs_kept == 1 || j->submit_s < info->recorded_first_s) info->recorded_first_s = j->submit_s;
+    if (info->jobs_kept == 1 || j->submit_s < info->recorded_first_s)
+      info->recorded_first_s = j->submit_s;
     if (end > info->recorded_last_end_s) info->recorded_last_end_s = end;
   }
 out:
@@ -228,12 +285,15 @@ out:
 }
 
 char *dcsim_trace_swf_note(const dcsim_trace_info *in, const char *path) {
-  size_t skipped = in->skipped_partial + in->skipped_unknown + in->skipped_cancelled + in->skipped_unmatched;
+  size_t skipped =
+      in->skipped_partial + in->skipped_unknown + in->skipped_cancelled + in->skipped_unmatched;
   if (!skipped) return NULL;
   char buf[1024];
   snprintf(buf, sizeof buf,
-           "%s: %zu of %zu jobs left out: %zu cancelled before they ran, %zu with an unknown run time, processor count or "
+           "%s: %zu of %zu jobs left out: %zu cancelled before they ran, %zu with an unknown run "
+           "time, processor count or "
            "submit time, %zu partial-execution lines, %zu matched no map rule",
-           path, skipped, in->jobs_read, in->skipped_cancelled, in->skipped_unknown, in->skipped_partial, in->skipped_unmatched);
+           path, skipped, in->jobs_read, in->skipped_cancelled, in->skipped_unknown,
+           in->skipped_partial, in->skipped_unmatched);
   return strdup(buf);
 }

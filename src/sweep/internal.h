@@ -19,7 +19,7 @@ int dcsim_sweep_threads(const dcsim_sweep_run_opts *o);
  * evaluates, and every 0.1 ms while the other threads finish the batch; k = points of the batch
  * finished so far. tick may be NULL. An error (not an infeasible point) is that of the lowest
  * failing position of idx. */
-int dcsim_sweep_eval_batch(dcsim_sweep_t *sw, const size_t *idx, size_t n, int nt, void (*tick)(void *ctx, size_t k),
-                           void *ctx, dcsim_error *err);
+int dcsim_sweep_eval_batch(dcsim_sweep_t *sw, const size_t *idx, size_t n, int nt,
+                           void (*tick)(void *ctx, size_t k), void *ctx, dcsim_error *err);
 
 #endif

@@ -4,7 +4,10 @@
 #include <math.h>
 #include <stdlib.h>
 
-typedef struct key { double t, e; size_t i; } key;
+typedef struct key {
+  double t, e;
+  size_t i;
+} key;
 
 static int cmp_key(const void *a, const void *b) {
   const key *x = a, *y = b;
@@ -13,14 +16,15 @@ static int cmp_key(const void *a, const void *b) {
   return (x->i > y->i) - (x->i < y->i);
 }
 
-long dcsim_pareto_front(size_t n, const double *time_s, const double *energy_j, const unsigned char *valid,
-                        unsigned char *front) {
+long dcsim_pareto_front(size_t n, const double *time_s, const double *energy_j,
+                        const unsigned char *valid, unsigned char *front) {
   key *k = malloc((n ? n : 1) * sizeof *k);
   if (!k) return -1;
   size_t m = 0;
   for (size_t i = 0; i < n; i++) {
     front[i] = 0;
-    if ((!valid || valid[i]) && isfinite(time_s[i]) && isfinite(energy_j[i])) k[m++] = (key){time_s[i], energy_j[i], i};
+    if ((!valid || valid[i]) && isfinite(time_s[i]) && isfinite(energy_j[i]))
+      k[m++] = (key){ time_s[i], energy_j[i], i };
   }
   qsort(k, m, sizeof *k, cmp_key);
   /* by time, then energy: a point is on the front when its energy is below every energy seen at a
@@ -32,7 +36,10 @@ long dcsim_pareto_front(size_t n, const double *time_s, const double *energy_j, 
     while (b < m && k[b].t == k[a].t) b++;
     double group_min = k[a].e; /* sorted: the first of the group has its least energy */
     if (group_min < best)
-      for (size_t c = a; c < b && k[c].e == group_min; c++) { front[k[c].i] = 1; count++; }
+      for (size_t c = a; c < b && k[c].e == group_min; c++) {
+        front[k[c].i] = 1;
+        count++;
+      }
     if (group_min < best) best = group_min;
     a = b;
   }
@@ -40,7 +47,8 @@ long dcsim_pareto_front(size_t n, const double *time_s, const double *energy_j, 
   return count;
 }
 
-long dcsim_pareto_knee(size_t n, const double *time_s, const double *energy_j, const unsigned char *front) {
+long dcsim_pareto_knee(size_t n, const double *time_s, const double *energy_j,
+                       const unsigned char *front) {
   double tmin = INFINITY, tmax = -INFINITY, emin = INFINITY, emax = -INFINITY;
   for (size_t i = 0; i < n; i++) {
     if (!front[i]) continue;
@@ -56,8 +64,13 @@ long dcsim_pareto_knee(size_t n, const double *time_s, const double *energy_j, c
     double t = tmax > tmin ? (time_s[i] - tmin) / (tmax - tmin) : 0;
     double e = emax > emin ? (energy_j[i] - emin) / (emax - emin) : 0;
     double d = sqrt(t * t + e * e);
-    /* ties (e.g. the two ends of a two-point front): the smaller energy-delay product, then the lower index */
-    if (knee < 0 || d < best || (d == best && time_s[i] * energy_j[i] < time_s[knee] * energy_j[knee])) { knee = (long)i; best = d; }
+    /* ties (e.g. the two ends of a two-point front): the smaller energy-delay product, then the
+     * lower index */
+    if (knee < 0 || d < best ||
+        (d == best && time_s[i] * energy_j[i] < time_s[knee] * energy_j[knee])) {
+      knee = (long)i;
+      best = d;
+    }
   }
   return knee;
 }

@@ -1,10 +1,11 @@
-/* sweep.c — design-space sweeps run by the engine, in parallel (see dcsim/sweep.h, doc/sweep.md). */
+/* sweep.c — design-space sweeps run by the engine, in parallel (see dcsim/sweep.h, doc/sweep.md).
+ */
 #include "dcsim/sweep.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -37,7 +38,7 @@ struct dcsim_sweep {
   char *definition;
   char hash[65];
   const volatile sig_atomic_t *interrupt; /* polled before each point; NULL = never */
-  unsigned shard_i, shard_n;   /* this process evaluates the points of shard i of n (n = 0: all) */
+  unsigned shard_i, shard_n; /* this process evaluates the points of shard i of n (n = 0: all) */
 };
 
 static char *dupstr(const char *s) {
@@ -73,7 +74,11 @@ const char *dcsim_sweep_hash(const dcsim_sweep_t *sw) { return sw->hash; }
 const char *dcsim_sweep_definition(const dcsim_sweep_t *sw) { return sw->definition; }
 
 /* A growing string for the definition text. */
-typedef struct sbuf { char *s; size_t n, cap; int oom; } sbuf;
+typedef struct sbuf {
+  char *s;
+  size_t n, cap;
+  int oom;
+} sbuf;
 
 static void sb_add(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void sb_add(sbuf *b, const char *fmt, ...) {
@@ -83,11 +88,20 @@ static void sb_add(sbuf *b, const char *fmt, ...) {
     va_start(ap, fmt);
     int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
     va_end(ap);
-    if (k < 0) { b->oom = 1; return; }
-    if (b->s && b->n + (size_t)k < b->cap) { b->n += (size_t)k; return; }
+    if (k < 0) {
+      b->oom = 1;
+      return;
+    }
+    if (b->s && b->n + (size_t)k < b->cap) {
+      b->n += (size_t)k;
+      return;
+    }
     size_t nc = (b->cap ? 2 * b->cap : 256) + (size_t)k;
     char *ns = realloc(b->s, nc);
-    if (!ns) { b->oom = 1; return; }
+    if (!ns) {
+      b->oom = 1;
+      return;
+    }
     b->s = ns;
     b->cap = nc;
   }
@@ -104,10 +118,19 @@ static void own_values(dcsim_sweep_t *sw) {
       const dcsim_task_template *t = &wf->templates[k];
       if (t->device == DCSIM_DEV_GPU) continue;
       char tf[24];
-      if (t->freq_label) snprintf(tf, sizeof tf, "%s", t->freq_label);
-      else if (t->freq_ghz > 0) snprintf(tf, sizeof tf, "%g", t->freq_ghz);
-      else snprintf(tf, sizeof tf, "nominal");
-      if (first) { sw->own_nodes = t->nodes; sw->own_cores = t->cores_per_node; snprintf(f, sizeof f, "%s", tf); first = 0; continue; }
+      if (t->freq_label)
+        snprintf(tf, sizeof tf, "%s", t->freq_label);
+      else if (t->freq_ghz > 0)
+        snprintf(tf, sizeof tf, "%g", t->freq_ghz);
+      else
+        snprintf(tf, sizeof tf, "nominal");
+      if (first) {
+        sw->own_nodes = t->nodes;
+        sw->own_cores = t->cores_per_node;
+        snprintf(f, sizeof f, "%s", tf);
+        first = 0;
+        continue;
+      }
       if (t->nodes != sw->own_nodes) same_nodes = 0;
       if (t->cores_per_node != sw->own_cores) same_cores = 0;
       if (strcmp(tf, f) != 0) same_freq = 0;
@@ -153,11 +176,13 @@ static int check_freq(const dcsim_sweep_t *sw, const char *f, dcsim_error *err) 
   char buf[64];
   snprintf(buf, sizeof buf, "%s", f);
   size_t l = strlen(buf);
-  if (l > 3 && (strcmp(buf + l - 3, "GHz") == 0 || strcmp(buf + l - 3, "ghz") == 0)) buf[l - 3] = '\0';
+  if (l > 3 && (strcmp(buf + l - 3, "GHz") == 0 || strcmp(buf + l - 3, "ghz") == 0))
+    buf[l - 3] = '\0';
   double g;
   if (dcsim_parse_double(buf, &g) == 0) {
     if (g > 0 && g < 100) return 0;
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--freq '%s': expected a frequency in GHz (0 < f < 100)", f);
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "--freq '%s': expected a frequency in GHz (0 < f < 100)", f);
   }
   size_t n = sw->n_cpus;
   for (size_t i = 0; i < (n ? n : sw->base->n_groups); i++) {
@@ -166,75 +191,126 @@ static int check_freq(const dcsim_sweep_t *sw, const char *f, dcsim_error *err) 
     if (dcsim_cpu_profile_freq(c, f, &st, NULL) == 0) return 0;
   }
   return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                   "--freq '%s': neither a number of GHz, 'nominal', nor a state label of the sweep's CPU profiles", f);
+                   "--freq '%s': neither a number of GHz, 'nominal', nor a state label of the "
+                   "sweep's CPU profiles",
+                   f);
 }
 
 int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error *err) {
   *out = NULL;
   int rc = 0;
-  sbuf b = {0};
+  sbuf b = { 0 };
   dcsim_sweep_t *sw = calloc(1, sizeof *sw);
   if (!sw) return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
   dcsim_task_policy tp;
   if ((rc = dcsim_sched_parse_policy(def->policy, &sw->job_policy, &tp, err))) goto out;
-  if (def->n_cpus > DCSIM_SWEEP_MAX_LIST || def->n_gpus > DCSIM_SWEEP_MAX_LIST || def->n_nodes > DCSIM_SWEEP_MAX_LIST ||
-      def->n_cores > DCSIM_SWEEP_MAX_LIST || def->n_freqs > DCSIM_SWEEP_MAX_LIST) {
-    rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a sweep list has more than %d values", DCSIM_SWEEP_MAX_LIST);
+  if (def->n_cpus > DCSIM_SWEEP_MAX_LIST || def->n_gpus > DCSIM_SWEEP_MAX_LIST ||
+      def->n_nodes > DCSIM_SWEEP_MAX_LIST || def->n_cores > DCSIM_SWEEP_MAX_LIST ||
+      def->n_freqs > DCSIM_SWEEP_MAX_LIST) {
+    rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a sweep list has more than %d values",
+                   DCSIM_SWEEP_MAX_LIST);
     goto out;
   }
-  dcsim_scenario_opts so = {.platform_path = def->platform, .task_policy = tp, .deadline_s = def->deadline_s};
+  dcsim_scenario_opts so = { .platform_path = def->platform,
+                             .task_policy = tp,
+                             .deadline_s = def->deadline_s };
   if ((rc = dcsim_scenario_load_inputs(def->input, &so, &sw->base, err))) goto out;
   sw->cpus = calloc(def->n_cpus + 1, sizeof *sw->cpus);
   sw->gpus = calloc(def->n_gpus + 1, sizeof *sw->gpus);
   sw->nodes = calloc(def->n_nodes + 1, sizeof *sw->nodes);
   sw->cores = calloc(def->n_cores + 1, sizeof *sw->cores);
   sw->freqs = calloc(def->n_freqs + 1, sizeof *sw->freqs);
-  if (!sw->cpus || !sw->gpus || !sw->nodes || !sw->cores || !sw->freqs) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory"); goto out; }
+  if (!sw->cpus || !sw->gpus || !sw->nodes || !sw->cores || !sw->freqs) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
+    goto out;
+  }
   int has_gpu_group = 0;
   for (size_t g = 0; g < sw->base->n_groups; g++) has_gpu_group |= sw->base->groups[g].gpu != NULL;
   if (def->n_gpus && !has_gpu_group) {
-    rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--gpu: platform %s has no node group with GPUs", sw->base->platform->path);
+    rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                   "--gpu: platform %s has no node group with GPUs", sw->base->platform->path);
     goto out;
   }
   for (size_t i = 0; i < def->n_cpus; i++, sw->n_cpus++) {
     if ((rc = dcsim_scenario_cpu_profile(sw->base, def->cpus[i], &sw->cpus[i], err))) goto out;
     for (size_t k = 0; k < i; k++)
-      if (sw->cpus[k] == sw->cpus[i]) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--cpu: %s given twice", def->cpus[i]); goto out; }
+      if (sw->cpus[k] == sw->cpus[i]) {
+        rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--cpu: %s given twice", def->cpus[i]);
+        goto out;
+      }
   }
   for (size_t i = 0; i < def->n_gpus; i++, sw->n_gpus++) {
     if ((rc = dcsim_scenario_gpu_profile(sw->base, def->gpus[i], &sw->gpus[i], err))) goto out;
     for (size_t k = 0; k < i; k++)
-      if (sw->gpus[k] == sw->gpus[i]) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--gpu: %s given twice", def->gpus[i]); goto out; }
+      if (sw->gpus[k] == sw->gpus[i]) {
+        rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--gpu: %s given twice", def->gpus[i]);
+        goto out;
+      }
   }
   for (size_t i = 0; i < def->n_nodes; i++, sw->n_nodes++) {
-    if (def->nodes[i] < 1 || def->nodes[i] > 1000000) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--nodes: %u is not from 1 to 1000000", def->nodes[i]); goto out; }
+    if (def->nodes[i] < 1 || def->nodes[i] > 1000000) {
+      rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--nodes: %u is not from 1 to 1000000",
+                     def->nodes[i]);
+      goto out;
+    }
     for (size_t k = 0; k < i; k++)
-      if (def->nodes[k] == def->nodes[i]) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--nodes: %u given twice", def->nodes[i]); goto out; }
+      if (def->nodes[k] == def->nodes[i]) {
+        rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--nodes: %u given twice",
+                       def->nodes[i]);
+        goto out;
+      }
     sw->nodes[i] = def->nodes[i];
   }
   for (size_t i = 0; i < def->n_cores; i++, sw->n_cores++) {
-    if (def->cores[i] < 1 || def->cores[i] > 100000) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--cores: %u is not from 1 to 100000", def->cores[i]); goto out; }
+    if (def->cores[i] < 1 || def->cores[i] > 100000) {
+      rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--cores: %u is not from 1 to 100000",
+                     def->cores[i]);
+      goto out;
+    }
     for (size_t k = 0; k < i; k++)
-      if (def->cores[k] == def->cores[i]) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--cores: %u given twice", def->cores[i]); goto out; }
+      if (def->cores[k] == def->cores[i]) {
+        rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--cores: %u given twice",
+                       def->cores[i]);
+        goto out;
+      }
     sw->cores[i] = def->cores[i];
   }
   for (size_t i = 0; i < def->n_freqs; i++) {
-    if (strlen(def->freqs[i]) >= sizeof sw->points->freq) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--freq: '%.40s...' is too long", def->freqs[i]); goto out; }
+    if (strlen(def->freqs[i]) >= sizeof sw->points->freq) {
+      rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--freq: '%.40s...' is too long",
+                     def->freqs[i]);
+      goto out;
+    }
     if ((rc = check_freq(sw, def->freqs[i], err))) goto out;
     for (size_t k = 0; k < i; k++)
-      if (strcmp(def->freqs[k], def->freqs[i]) == 0) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--freq: %s given twice", def->freqs[i]); goto out; }
-    if (!(sw->freqs[i] = dupstr(def->freqs[i]))) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory"); goto out; }
+      if (strcmp(def->freqs[k], def->freqs[i]) == 0) {
+        rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--freq: %s given twice",
+                       def->freqs[i]);
+        goto out;
+      }
+    if (!(sw->freqs[i] = dupstr(def->freqs[i]))) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
+      goto out;
+    }
     sw->n_freqs++;
   }
   own_values(sw);
   /* the points */
-  size_t nc = sw->n_cpus ? sw->n_cpus : 1, ng = sw->n_gpus ? sw->n_gpus : 1, nn = sw->n_nodes ? sw->n_nodes : 1;
+  size_t nc = sw->n_cpus ? sw->n_cpus : 1, ng = sw->n_gpus ? sw->n_gpus : 1,
+         nn = sw->n_nodes ? sw->n_nodes : 1;
   size_t nk = sw->n_cores ? sw->n_cores : 1, nf = sw->n_freqs ? sw->n_freqs : 1;
   double total = (double)nc * ng * nn * nk * nf;
-  if (total > DCSIM_SWEEP_MAX_POINTS) { rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "%g points: at most %u", total, DCSIM_SWEEP_MAX_POINTS); goto out; }
+  if (total > DCSIM_SWEEP_MAX_POINTS) {
+    rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "%g points: at most %u", total,
+                   DCSIM_SWEEP_MAX_POINTS);
+    goto out;
+  }
   sw->n_points = (size_t)total;
   sw->points = calloc(sw->n_points, sizeof *sw->points);
-  if (!sw->points) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory for %zu points", sw->n_points); goto out; }
+  if (!sw->points) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory for %zu points", sw->n_points);
+    goto out;
+  }
   size_t i = 0;
   for (size_t c = 0; c < nc; c++)
     for (size_t g = 0; g < ng; g++)
@@ -243,8 +319,10 @@ int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error
           for (size_t f = 0; f < nf; f++, i++) {
             dcsim_sweep_point *p = &sw->points[i];
             p->index = (uint32_t)i;
-            snprintf(p->cpu, sizeof p->cpu, "%s", sw->n_cpus ? dcsim_cpu_profile_name(sw->cpus[c]) : sw->own_cpu);
-            snprintf(p->gpu, sizeof p->gpu, "%s", sw->n_gpus ? dcsim_gpu_profile_name(sw->gpus[g]) : sw->own_gpu);
+            snprintf(p->cpu, sizeof p->cpu, "%s",
+                     sw->n_cpus ? dcsim_cpu_profile_name(sw->cpus[c]) : sw->own_cpu);
+            snprintf(p->gpu, sizeof p->gpu, "%s",
+                     sw->n_gpus ? dcsim_gpu_profile_name(sw->gpus[g]) : sw->own_gpu);
             p->nodes = sw->n_nodes ? sw->nodes[n] : sw->own_nodes;
             p->cores = sw->n_cores ? sw->cores[k] : sw->own_cores;
             snprintf(p->freq, sizeof p->freq, "%s", sw->n_freqs ? sw->freqs[f] : sw->own_freq);
@@ -252,7 +330,8 @@ int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error
   /* the definition and its hash: everything that decides the results */
   {
     char pol[32];
-    snprintf(pol, sizeof pol, "%s+%s", dcsim_sched_job_name(sw->job_policy), dcsim_sched_task_name(tp));
+    snprintf(pol, sizeof pol, "%s+%s", dcsim_sched_job_name(sw->job_policy),
+             dcsim_sched_task_name(tp));
     sb_add(&b, "dcsim sweep 1\ninput %s\nplatform %s\npolicy %s\ndeadline_s %.17g\n", def->input,
            sw->base->platform->path, pol, def->deadline_s);
     sb_add(&b, "cpu");
@@ -268,7 +347,10 @@ int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error
     sb_add(&b, "\npoints %zu\n", sw->n_points);
     for (size_t k = 0; k < sw->base->n_inputs; k++)
       sb_add(&b, "file %s %s\n", sw->base->inputs[k].sha256, sw->base->inputs[k].path);
-    if (b.oom) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory"); goto out; }
+    if (b.oom) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
+      goto out;
+    }
     sw->definition = b.s;
     b.s = NULL;
     dcsim_sha256 h;
@@ -284,9 +366,11 @@ out:
   return rc;
 }
 
-int dcsim_sweep_restore(dcsim_sweep_t *sw, size_t index, int feasible, double time_s, double energy_j,
-                        const char *reason, dcsim_error *err) {
-  if (index >= sw->n_points) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "point %zu of a sweep of %zu points", index, sw->n_points);
+int dcsim_sweep_restore(dcsim_sweep_t *sw, size_t index, int feasible, double time_s,
+                        double energy_j, const char *reason, dcsim_error *err) {
+  if (index >= sw->n_points)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "point %zu of a sweep of %zu points", index,
+                     sw->n_points);
   dcsim_sweep_point *p = &sw->points[index];
   free(p->reason);
   p->reason = NULL;
@@ -299,21 +383,31 @@ int dcsim_sweep_restore(dcsim_sweep_t *sw, size_t index, int feasible, double ti
   return 0;
 }
 
-void dcsim_sweep_set_interrupt(dcsim_sweep_t *sw, const volatile sig_atomic_t *flag) { sw->interrupt = flag; }
+void dcsim_sweep_set_interrupt(dcsim_sweep_t *sw, const volatile sig_atomic_t *flag) {
+  sw->interrupt = flag;
+}
 
-int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *pt, dcsim_error *err) {
-  if (index >= sw->n_points) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "point %zu of a sweep of %zu points", index, sw->n_points);
-  size_t nf = sw->n_freqs ? sw->n_freqs : 1, nk = sw->n_cores ? sw->n_cores : 1, nn = sw->n_nodes ? sw->n_nodes : 1;
+int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *pt,
+                     dcsim_error *err) {
+  if (index >= sw->n_points)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "point %zu of a sweep of %zu points", index,
+                     sw->n_points);
+  size_t nf = sw->n_freqs ? sw->n_freqs : 1, nk = sw->n_cores ? sw->n_cores : 1,
+         nn = sw->n_nodes ? sw->n_nodes : 1;
   size_t ng = sw->n_gpus ? sw->n_gpus : 1;
   size_t r = index;
-  size_t f = r % nf; r /= nf;
-  size_t k = r % nk; r /= nk;
-  size_t n = r % nn; r /= nn;
-  size_t g = r % ng; r /= ng;
+  size_t f = r % nf;
+  r /= nf;
+  size_t k = r % nk;
+  r /= nk;
+  size_t n = r % nn;
+  r /= nn;
+  size_t g = r % ng;
+  r /= ng;
   size_t c = r;
-  dcsim_scenario_override ov = {sw->n_cpus ? sw->cpus[c] : NULL, sw->n_gpus ? sw->gpus[g] : NULL,
-                                sw->n_nodes ? sw->nodes[n] : 0, sw->n_cores ? sw->cores[k] : 0,
-                                sw->n_freqs ? sw->freqs[f] : NULL};
+  dcsim_scenario_override ov = { sw->n_cpus ? sw->cpus[c] : NULL, sw->n_gpus ? sw->gpus[g] : NULL,
+                                 sw->n_nodes ? sw->nodes[n] : 0, sw->n_cores ? sw->cores[k] : 0,
+                                 sw->n_freqs ? sw->freqs[f] : NULL };
   dcsim_scenario *s = NULL;
   dcsim_engine_t *e = NULL;
   dcsim_error perr;
@@ -324,9 +418,11 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
   pt->time_s = pt->energy_j = NAN;
   int rc = dcsim_scenario_derive(sw->base, &ov, &s, &perr);
   if (!rc) {
-    dcsim_engine_opts eo = {.job_policy = sw->job_policy, .sink = NULL};
-    if (!(e = dcsim_engine_new(s, &eo, &perr))) rc = perr.code ? perr.code : DCSIM_ENOMEM;
-    else rc = dcsim_engine_run(e, &perr);
+    dcsim_engine_opts eo = { .job_policy = sw->job_policy, .sink = NULL };
+    if (!(e = dcsim_engine_new(s, &eo, &perr)))
+      rc = perr.code ? perr.code : DCSIM_ENOMEM;
+    else
+      rc = dcsim_engine_run(e, &perr);
   }
   if (!rc) {
     const dcsim_run_stats *st = dcsim_engine_stats(e);
@@ -339,8 +435,10 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
     /* a state outside a profile's tables, a profile unusable for a dwarf: a result, not an error */
     char buf[sizeof perr.msg + sizeof perr.file + 32];
     dcsim_error_format(&perr, buf, sizeof buf);
-    if (!(pt->reason = dupstr(buf))) rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
-    else rc = 0;
+    if (!(pt->reason = dupstr(buf)))
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    else
+      rc = 0;
   } else if (err) {
     *err = perr;
   }
@@ -350,12 +448,17 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
   return rc;
 }
 
-typedef struct series_key { const dcsim_sweep_point *p; size_t i; } series_key;
+typedef struct series_key {
+  const dcsim_sweep_point *p;
+  size_t i;
+} series_key;
 
 static int cmp_series(const void *a, const void *b) {
   const dcsim_sweep_point *x = ((const series_key *)a)->p, *y = ((const series_key *)b)->p;
   int c;
-  if ((c = strcmp(x->cpu, y->cpu)) || (c = strcmp(x->gpu, y->gpu)) || (c = strcmp(x->freq, y->freq))) return c;
+  if ((c = strcmp(x->cpu, y->cpu)) || (c = strcmp(x->gpu, y->gpu)) ||
+      (c = strcmp(x->freq, y->freq)))
+    return c;
   if (x->cores != y->cores) return x->cores < y->cores ? -1 : 1;
   if (x->nodes != y->nodes) return x->nodes < y->nodes ? -1 : 1;
   return (x->index > y->index) - (x->index < y->index);
@@ -370,12 +473,13 @@ static void mark_balance(dcsim_sweep_point *pts, size_t n) {
   for (size_t i = 0; i < n; i++) pts[i].balance = 0;
   if (!k || !nodes || !t || !e) goto out;
   for (size_t i = 0; i < n; i++)
-    if (pts[i].done && pts[i].feasible && pts[i].nodes) k[m++] = (series_key){&pts[i], i};
+    if (pts[i].done && pts[i].feasible && pts[i].nodes) k[m++] = (series_key){ &pts[i], i };
   qsort(k, m, sizeof *k, cmp_series);
   for (size_t a = 0; a < m;) {
     size_t b = a + 1;
-    while (b < m && strcmp(k[b].p->cpu, k[a].p->cpu) == 0 && strcmp(k[b].p->gpu, k[a].p->gpu) == 0 &&
-           strcmp(k[b].p->freq, k[a].p->freq) == 0 && k[b].p->cores == k[a].p->cores)
+    while (b < m && strcmp(k[b].p->cpu, k[a].p->cpu) == 0 &&
+           strcmp(k[b].p->gpu, k[a].p->gpu) == 0 && strcmp(k[b].p->freq, k[a].p->freq) == 0 &&
+           k[b].p->cores == k[a].p->cores)
       b++;
     size_t len = 0;
     for (size_t j = a; j < b; j++) {
@@ -436,7 +540,8 @@ unsigned dcsim_sweep_shard_of(size_t index, unsigned n) {
 
 int dcsim_sweep_set_shard(dcsim_sweep_t *sw, unsigned i, unsigned n, dcsim_error *err) {
   if (n > DCSIM_SWEEP_MAX_SHARDS || (n > 0 && i >= n))
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--shard %u/%u: expected I/N with 0 <= I < N <= %u", i, n,
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "--shard %u/%u: expected I/N with 0 <= I < N <= %u", i, n,
                      DCSIM_SWEEP_MAX_SHARDS);
   sw->shard_i = n > 1 ? i : 0;
   sw->shard_n = n > 1 ? n : 0;
@@ -459,8 +564,8 @@ int dcsim_sweep_threads(const dcsim_sweep_run_opts *o) {
   return nt < 1 ? 1 : nt;
 }
 
-int dcsim_sweep_eval_batch(dcsim_sweep_t *sw, const size_t *idx, size_t n, int nt, void (*tick)(void *ctx, size_t k),
-                           void *ctx, dcsim_error *err) {
+int dcsim_sweep_eval_batch(dcsim_sweep_t *sw, const size_t *idx, size_t n, int nt,
+                           void (*tick)(void *ctx, size_t k), void *ctx, dcsim_error *err) {
   long fail_at = -1;
   dcsim_error fail_err;
   memset(&fail_err, 0, sizeof fail_err);
@@ -475,7 +580,8 @@ int dcsim_sweep_eval_batch(dcsim_sweep_t *sw, const size_t *idx, size_t n, int n
 #pragma omp atomic capture
       k = next++;
       if (k >= n) break;
-      if (sw->interrupt && *sw->interrupt) { /* stopping: no new point (it still counts as handled) */
+      if (sw->interrupt &&
+          *sw->interrupt) { /* stopping: no new point (it still counts as handled) */
 #pragma omp atomic update
         finished++;
         continue;
@@ -485,7 +591,10 @@ int dcsim_sweep_eval_batch(dcsim_sweep_t *sw, const size_t *idx, size_t n, int n
       int prc = dcsim_sweep_eval(sw, idx[k], &sw->points[idx[k]], &perr);
       if (prc) {
 #pragma omp critical(dcsim_sweep_fail)
-        if (fail_at < 0 || (long)k < fail_at) { fail_at = (long)k; fail_err = perr; }
+        if (fail_at < 0 || (long)k < fail_at) {
+          fail_at = (long)k;
+          fail_err = perr;
+        }
       }
       size_t now;
 #pragma omp atomic capture
@@ -499,7 +608,7 @@ int dcsim_sweep_eval_batch(dcsim_sweep_t *sw, const size_t *idx, size_t n, int n
       f = finished;
       if (f >= n) break;
       tick(ctx, f);
-      struct timespec pause = {0, 100000};
+      struct timespec pause = { 0, 100000 };
       nanosleep(&pause, NULL);
     }
   }
@@ -508,7 +617,10 @@ int dcsim_sweep_eval_batch(dcsim_sweep_t *sw, const size_t *idx, size_t n, int n
   return fail_err.code ? fail_err.code : DCSIM_EINTERNAL;
 }
 
-typedef struct run_tick { const dcsim_sweep_sink *sink; size_t done, total; } run_tick;
+typedef struct run_tick {
+  const dcsim_sweep_sink *sink;
+  size_t done, total;
+} run_tick;
 
 static void on_tick(void *ctx, size_t k) {
   run_tick *t = ctx;
@@ -516,7 +628,7 @@ static void on_tick(void *ctx, size_t k) {
 }
 
 int dcsim_sweep_run(dcsim_sweep_t *sw, const dcsim_sweep_run_opts *o, dcsim_error *err) {
-  static const dcsim_sweep_run_opts dflt = {0, 0, 0, NULL};
+  static const dcsim_sweep_run_opts dflt = { 0, 0, 0, NULL };
   if (!o) o = &dflt;
   int nt = dcsim_sweep_threads(o);
   size_t *pending = malloc((sw->n_points ? sw->n_points : 1) * sizeof *pending);
@@ -526,19 +638,22 @@ int dcsim_sweep_run(dcsim_sweep_t *sw, const dcsim_sweep_run_opts *o, dcsim_erro
   size_t batch = o->batch ? o->batch : 32 * (size_t)nt;
   const dcsim_sweep_sink *sink = o->sink;
   if (sink && sink->progress) sink->progress(sink->ctx, done, sw->n_points);
-  run_tick t = {sink, done, sw->n_points};
+  run_tick t = { sink, done, sw->n_points };
   int rc = 0;
   for (size_t b0 = 0; b0 < n_pending && !rc; b0 += batch) {
     size_t bn = n_pending - b0 < batch ? n_pending - b0 : batch;
     t.done = done;
-    if ((rc = dcsim_sweep_eval_batch(sw, pending + b0, bn, nt, sink && sink->progress ? on_tick : NULL, &t, err))) break;
+    if ((rc = dcsim_sweep_eval_batch(sw, pending + b0, bn, nt,
+                                     sink && sink->progress ? on_tick : NULL, &t, err)))
+      break;
     size_t finished = 0; /* fewer than bn when interrupted: the sink stores only done points */
     for (size_t k = 0; k < bn; k++) finished += sw->points[pending[b0 + k]].done != 0;
     done += finished;
     if (sink && sink->batch) rc = sink->batch(sink->ctx, sw->points, pending + b0, bn, err);
     if (sink && sink->progress) sink->progress(sink->ctx, done, sw->n_points);
     if (!rc && finished < bn) {
-      rc = DCSIM_ERR(err, DCSIM_EINTR, "", 0, "interrupted: %zu of %zu points done", done, sw->n_points);
+      rc = DCSIM_ERR(err, DCSIM_EINTR, "", 0, "interrupted: %zu of %zu points done", done,
+                     sw->n_points);
       break;
     }
   }
@@ -551,19 +666,55 @@ int dcsim_sweep_run(dcsim_sweep_t *sw, const dcsim_sweep_run_opts *o, dcsim_erro
 
 static void json_point(dcsim_json *j, const dcsim_sweep_point *p) {
   dcsim_json_obj_begin(j);
-  dcsim_json_key(j, "cpu"); if (p->cpu[0]) dcsim_json_str(j, p->cpu); else dcsim_json_null(j);
-  dcsim_json_key(j, "gpu"); if (p->gpu[0]) dcsim_json_str(j, p->gpu); else dcsim_json_null(j);
-  dcsim_json_key(j, "nodes"); if (p->nodes) dcsim_json_int(j, p->nodes); else dcsim_json_null(j);
-  dcsim_json_key(j, "cores"); if (p->cores) dcsim_json_int(j, p->cores); else dcsim_json_null(j);
-  dcsim_json_key(j, "freq"); if (p->freq[0]) dcsim_json_str(j, p->freq); else dcsim_json_null(j);
-  dcsim_json_key(j, "time_s"); if (p->feasible) dcsim_json_num(j, p->time_s); else dcsim_json_null(j);
-  dcsim_json_key(j, "energy_j"); if (p->feasible) dcsim_json_num(j, p->energy_j); else dcsim_json_null(j);
-  dcsim_json_key(j, "pareto"); dcsim_json_bool(j, p->pareto);
-  dcsim_json_key(j, "knee"); dcsim_json_bool(j, p->knee);
-  dcsim_json_key(j, "balance"); dcsim_json_bool(j, p->balance);
-  dcsim_json_key(j, "feasible"); dcsim_json_bool(j, p->feasible);
-  if (!p->feasible) { dcsim_json_key(j, "reason"); dcsim_json_str(j, p->reason ? p->reason : ""); }
-  dcsim_json_key(j, "index"); dcsim_json_int(j, p->index);
+  dcsim_json_key(j, "cpu");
+  if (p->cpu[0])
+    dcsim_json_str(j, p->cpu);
+  else
+    dcsim_json_null(j);
+  dcsim_json_key(j, "gpu");
+  if (p->gpu[0])
+    dcsim_json_str(j, p->gpu);
+  else
+    dcsim_json_null(j);
+  dcsim_json_key(j, "nodes");
+  if (p->nodes)
+    dcsim_json_int(j, p->nodes);
+  else
+    dcsim_json_null(j);
+  dcsim_json_key(j, "cores");
+  if (p->cores)
+    dcsim_json_int(j, p->cores);
+  else
+    dcsim_json_null(j);
+  dcsim_json_key(j, "freq");
+  if (p->freq[0])
+    dcsim_json_str(j, p->freq);
+  else
+    dcsim_json_null(j);
+  dcsim_json_key(j, "time_s");
+  if (p->feasible)
+    dcsim_json_num(j, p->time_s);
+  else
+    dcsim_json_null(j);
+  dcsim_json_key(j, "energy_j");
+  if (p->feasible)
+    dcsim_json_num(j, p->energy_j);
+  else
+    dcsim_json_null(j);
+  dcsim_json_key(j, "pareto");
+  dcsim_json_bool(j, p->pareto);
+  dcsim_json_key(j, "knee");
+  dcsim_json_bool(j, p->knee);
+  dcsim_json_key(j, "balance");
+  dcsim_json_bool(j, p->balance);
+  dcsim_json_key(j, "feasible");
+  dcsim_json_bool(j, p->feasible);
+  if (!p->feasible) {
+    dcsim_json_key(j, "reason");
+    dcsim_json_str(j, p->reason ? p->reason : "");
+  }
+  dcsim_json_key(j, "index");
+  dcsim_json_int(j, p->index);
   dcsim_json_obj_end(j);
 }
 
@@ -582,7 +733,10 @@ void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n) {
 }
 
 static void csv_str(FILE *f, const char *s) {
-  if (!strpbrk(s, ",\"\n")) { fputs(s, f); return; }
+  if (!strpbrk(s, ",\"\n")) {
+    fputs(s, f);
+    return;
+  }
   fputc('"', f);
   for (; *s; s++) {
     if (*s == '"') fputc('"', f);
@@ -606,8 +760,10 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n) {
     if (p->cores) fprintf(f, "%u", p->cores);
     fputc(',', f);
     csv_str(f, p->freq);
-    if (p->feasible) fprintf(f, ",%.10g,%.10g,", p->time_s, p->energy_j);
-    else fputs(",,,", f);
+    if (p->feasible)
+      fprintf(f, ",%.10g,%.10g,", p->time_s, p->energy_j);
+    else
+      fputs(",,,", f);
     fprintf(f, "%d,%d,%d,", p->pareto, p->knee, p->feasible);
     if (!p->feasible) csv_str(f, p->reason ? p->reason : "");
     fprintf(f, ",%d\n", p->balance);
@@ -616,8 +772,8 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n) {
 
 void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n) {
   size_t feasible = 0, front = 0, shown = 0;
-  fprintf(f, "%6s  %-16s %-14s %5s %5s %-8s %12s %14s  %s\n", "point", "cpu", "gpu", "nodes", "cores", "freq",
-          "time [s]", "energy [J]", "pareto");
+  fprintf(f, "%6s  %-16s %-14s %5s %5s %-8s %12s %14s  %s\n", "point", "cpu", "gpu", "nodes",
+          "cores", "freq", "time [s]", "energy [J]", "pareto");
   for (size_t i = 0; i < n; i++) {
     const dcsim_sweep_point *p = &pts[i];
     if (!p->done) continue;
@@ -625,24 +781,31 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n) {
     char nodes[16] = "-", cores[16] = "-";
     if (p->nodes) snprintf(nodes, sizeof nodes, "%u", p->nodes);
     if (p->cores) snprintf(cores, sizeof cores, "%u", p->cores);
-    fprintf(f, "%6u  %-16s %-14s %5s %5s %-8s ", p->index, p->cpu[0] ? p->cpu : "-", p->gpu[0] ? p->gpu : "-", nodes,
-            cores, p->freq[0] ? p->freq : "-");
+    fprintf(f, "%6u  %-16s %-14s %5s %5s %-8s ", p->index, p->cpu[0] ? p->cpu : "-",
+            p->gpu[0] ? p->gpu : "-", nodes, cores, p->freq[0] ? p->freq : "-");
     if (p->feasible) {
       feasible++;
       front += p->pareto != 0;
-      fprintf(f, "%12.6g %14.6g  %s%s\n", p->time_s, p->energy_j, p->knee ? "knee" : p->pareto ? "yes" : "",
+      fprintf(f, "%12.6g %14.6g  %s%s\n", p->time_s, p->energy_j,
+              p->knee     ? "knee"
+              : p->pareto ? "yes"
+                          : "",
               p->balance ? (p->pareto ? ", balance point" : "balance point") : "");
     } else {
       fprintf(f, "%12s %14s  infeasible: %s\n", "-", "-", p->reason ? p->reason : "");
     }
   }
-  fprintf(f, "\n%zu point(s): %zu feasible, %zu infeasible, %zu on the Pareto front\n", shown, feasible,
-          shown - feasible, front);
+  fprintf(f, "\n%zu point(s): %zu feasible, %zu infeasible, %zu on the Pareto front\n", shown,
+          feasible, shown - feasible, front);
 }
 
 /* ---- reading points back (dcsim pareto) ---- */
 
-typedef struct jp { const char *s; size_t i, n; int line; } jp;
+typedef struct jp {
+  const char *s;
+  size_t i, n;
+  int line;
+} jp;
 
 static void jp_ws(jp *p) {
   while (p->i < p->n && isspace((unsigned char)p->s[p->i])) {
@@ -662,20 +825,20 @@ static int jp_string(jp *p, char *buf, size_t size) {
       if (p->i >= p->n) return -1;
       c = p->s[p->i++];
       switch (c) {
-      case 'n': c = '\n'; break;
-      case 't': c = '\t'; break;
-      case 'r': c = '\r'; break;
-      case 'b': c = '\b'; break;
-      case 'f': c = '\f'; break;
-      case 'u': {
-        if (p->i + 4 > p->n) return -1;
-        char hex[5] = {p->s[p->i], p->s[p->i + 1], p->s[p->i + 2], p->s[p->i + 3], 0};
-        p->i += 4;
-        long v = strtol(hex, NULL, 16);
-        c = v > 0 && v < 0x80 ? (char)v : '?';
-        break;
-      }
-      default: break; /* \" \\ \/ */
+        case 'n': c = '\n'; break;
+        case 't': c = '\t'; break;
+        case 'r': c = '\r'; break;
+        case 'b': c = '\b'; break;
+        case 'f': c = '\f'; break;
+        case 'u': {
+          if (p->i + 4 > p->n) return -1;
+          char hex[5] = { p->s[p->i], p->s[p->i + 1], p->s[p->i + 2], p->s[p->i + 3], 0 };
+          p->i += 4;
+          long v = strtol(hex, NULL, 16);
+          c = v > 0 && v < 0x80 ? (char)v : '?';
+          break;
+        }
+        default: break; /* \" \\ \/ */
       }
     }
     if (k + 1 < size) buf[k++] = c;
@@ -695,9 +858,21 @@ static int jp_value(jp *p, char *buf, size_t size, double *num, int *is_null) {
   if (p->i >= p->n) return -1;
   char c = p->s[p->i];
   if (c == '"') return jp_string(p, buf, size);
-  if (strncmp(p->s + p->i, "true", 4) == 0) { p->i += 4; *num = 1; return 0; }
-  if (strncmp(p->s + p->i, "false", 5) == 0) { p->i += 5; *num = 0; return 0; }
-  if (strncmp(p->s + p->i, "null", 4) == 0) { p->i += 4; *is_null = 1; return 0; }
+  if (strncmp(p->s + p->i, "true", 4) == 0) {
+    p->i += 4;
+    *num = 1;
+    return 0;
+  }
+  if (strncmp(p->s + p->i, "false", 5) == 0) {
+    p->i += 5;
+    *num = 0;
+    return 0;
+  }
+  if (strncmp(p->s + p->i, "null", 4) == 0) {
+    p->i += 4;
+    *is_null = 1;
+    return 0;
+  }
   char *end;
   *num = strtod(p->s + p->i, &end);
   if (end == p->s + p->i) return -1;
@@ -705,17 +880,30 @@ static int jp_value(jp *p, char *buf, size_t size, double *num, int *is_null) {
   return 0;
 }
 
-static int set_field(dcsim_sweep_point *pt, const char *key, const char *str, double num, int is_null) {
-  if (strcmp(key, "cpu") == 0) snprintf(pt->cpu, sizeof pt->cpu, "%s", str);
-  else if (strcmp(key, "gpu") == 0) snprintf(pt->gpu, sizeof pt->gpu, "%s", str);
-  else if (strcmp(key, "freq") == 0) snprintf(pt->freq, sizeof pt->freq, "%s", str);
-  else if (strcmp(key, "nodes") == 0) pt->nodes = is_null || !(num >= 1 && num < 4e9) ? 0 : (unsigned)num;
-  else if (strcmp(key, "cores") == 0) pt->cores = is_null || !(num >= 1 && num < 4e9) ? 0 : (unsigned)num;
-  else if (strcmp(key, "time_s") == 0) pt->time_s = is_null ? NAN : num;
-  else if (strcmp(key, "energy_j") == 0) pt->energy_j = is_null ? NAN : num;
-  else if (strcmp(key, "feasible") == 0) pt->feasible = num == 1;
-  else if (strcmp(key, "index") == 0) pt->index = num >= 0 && num < 4e9 ? (uint32_t)num : 0;
-  else if (strcmp(key, "reason") == 0 && str[0]) { free(pt->reason); if (!(pt->reason = dupstr(str))) return -1; }
+static int set_field(dcsim_sweep_point *pt, const char *key, const char *str, double num,
+                     int is_null) {
+  if (strcmp(key, "cpu") == 0)
+    snprintf(pt->cpu, sizeof pt->cpu, "%s", str);
+  else if (strcmp(key, "gpu") == 0)
+    snprintf(pt->gpu, sizeof pt->gpu, "%s", str);
+  else if (strcmp(key, "freq") == 0)
+    snprintf(pt->freq, sizeof pt->freq, "%s", str);
+  else if (strcmp(key, "nodes") == 0)
+    pt->nodes = is_null || !(num >= 1 && num < 4e9) ? 0 : (unsigned)num;
+  else if (strcmp(key, "cores") == 0)
+    pt->cores = is_null || !(num >= 1 && num < 4e9) ? 0 : (unsigned)num;
+  else if (strcmp(key, "time_s") == 0)
+    pt->time_s = is_null ? NAN : num;
+  else if (strcmp(key, "energy_j") == 0)
+    pt->energy_j = is_null ? NAN : num;
+  else if (strcmp(key, "feasible") == 0)
+    pt->feasible = num == 1;
+  else if (strcmp(key, "index") == 0)
+    pt->index = num >= 0 && num < 4e9 ? (uint32_t)num : 0;
+  else if (strcmp(key, "reason") == 0 && str[0]) {
+    free(pt->reason);
+    if (!(pt->reason = dupstr(str))) return -1;
+  }
   return 0;
 }
 
@@ -730,23 +918,35 @@ static int grow_points(dcsim_sweep_point **pts, size_t n, size_t *cap) {
   return 0;
 }
 
-static int read_json(const char *path, const char *text, size_t len, dcsim_sweep_point **out, size_t *n_out,
-                     dcsim_error *err) {
-  jp p = {text, 0, len, 1};
+static int read_json(const char *path, const char *text, size_t len, dcsim_sweep_point **out,
+                     size_t *n_out, dcsim_error *err) {
+  jp p = { text, 0, len, 1 };
   dcsim_sweep_point *pts = NULL;
   size_t n = 0, cap = 0;
   int rc = 0;
   char key[64], str[2048];
   jp_ws(&p);
-  if (p.i >= p.n || text[p.i] != '[') { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, p.line, "expected a JSON array of sweep points"); goto out; }
+  if (p.i >= p.n || text[p.i] != '[') {
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, p.line, "expected a JSON array of sweep points");
+    goto out;
+  }
   p.i++;
   jp_ws(&p);
-  if (p.i < p.n && text[p.i] == ']') { p.i++; goto done; }
+  if (p.i < p.n && text[p.i] == ']') {
+    p.i++;
+    goto done;
+  }
   for (;;) {
     jp_ws(&p);
-    if (p.i >= p.n || text[p.i] != '{') { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, p.line, "expected '{' (a sweep point)"); goto out; }
+    if (p.i >= p.n || text[p.i] != '{') {
+      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, p.line, "expected '{' (a sweep point)");
+      goto out;
+    }
     p.i++;
-    if (grow_points(&pts, n, &cap)) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, p.line, "out of memory"); goto out; }
+    if (grow_points(&pts, n, &cap)) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, p.line, "out of memory");
+      goto out;
+    }
     dcsim_sweep_point *pt = &pts[n++];
     pt->index = (uint32_t)(n - 1);
     pt->done = 1;
@@ -754,37 +954,69 @@ static int read_json(const char *path, const char *text, size_t len, dcsim_sweep
     pt->time_s = pt->energy_j = NAN;
     int line = p.line;
     jp_ws(&p);
-    if (p.i < p.n && text[p.i] == '}') p.i++;
+    if (p.i < p.n && text[p.i] == '}')
+      p.i++;
     else
       for (;;) {
         jp_ws(&p);
         double num;
         int is_null;
-        if (jp_string(&p, key, sizeof key)) { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, p.line, "expected a key"); goto out; }
+        if (jp_string(&p, key, sizeof key)) {
+          rc = DCSIM_ERR(err, DCSIM_EPARSE, path, p.line, "expected a key");
+          goto out;
+        }
         jp_ws(&p);
-        if (p.i >= p.n || text[p.i] != ':') { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, p.line, "expected ':' after \"%s\"", key); goto out; }
+        if (p.i >= p.n || text[p.i] != ':') {
+          rc = DCSIM_ERR(err, DCSIM_EPARSE, path, p.line, "expected ':' after \"%s\"", key);
+          goto out;
+        }
         p.i++;
-        if (jp_value(&p, str, sizeof str, &num, &is_null)) { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, p.line, "\"%s\": expected a string, number, true, false or null", key); goto out; }
-        if (set_field(pt, key, str, num, is_null)) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, p.line, "out of memory"); goto out; }
+        if (jp_value(&p, str, sizeof str, &num, &is_null)) {
+          rc = DCSIM_ERR(err, DCSIM_EPARSE, path, p.line,
+                         "\"%s\": expected a string, number, true, false or null", key);
+          goto out;
+        }
+        if (set_field(pt, key, str, num, is_null)) {
+          rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, p.line, "out of memory");
+          goto out;
+        }
         jp_ws(&p);
-        if (p.i < p.n && text[p.i] == ',') { p.i++; continue; }
-        if (p.i < p.n && text[p.i] == '}') { p.i++; break; }
+        if (p.i < p.n && text[p.i] == ',') {
+          p.i++;
+          continue;
+        }
+        if (p.i < p.n && text[p.i] == '}') {
+          p.i++;
+          break;
+        }
         rc = DCSIM_ERR(err, DCSIM_EPARSE, path, p.line, "expected ',' or '}'");
         goto out;
       }
-    if (pt->feasible && !(isfinite(pt->time_s) && isfinite(pt->energy_j) && pt->time_s >= 0 && pt->energy_j >= 0)) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, line, "point %zu: a feasible point needs finite, non-negative time_s and energy_j", n - 1);
+    if (pt->feasible &&
+        !(isfinite(pt->time_s) && isfinite(pt->energy_j) && pt->time_s >= 0 && pt->energy_j >= 0)) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, line,
+                     "point %zu: a feasible point needs finite, non-negative time_s and energy_j",
+                     n - 1);
       goto out;
     }
     jp_ws(&p);
-    if (p.i < p.n && text[p.i] == ',') { p.i++; continue; }
-    if (p.i < p.n && text[p.i] == ']') { p.i++; break; }
+    if (p.i < p.n && text[p.i] == ',') {
+      p.i++;
+      continue;
+    }
+    if (p.i < p.n && text[p.i] == ']') {
+      p.i++;
+      break;
+    }
     rc = DCSIM_ERR(err, DCSIM_EPARSE, path, p.line, "expected ',' or ']'");
     goto out;
   }
 done:
   jp_ws(&p);
-  if (p.i < p.n) { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, p.line, "text after the array"); goto out; }
+  if (p.i < p.n) {
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, p.line, "text after the array");
+    goto out;
+  }
   *out = pts;
   *n_out = n;
   pts = NULL;
@@ -804,7 +1036,11 @@ static size_t csv_split(char *line, char **cells, size_t max) {
       r++;
       while (*r) {
         if (*r == '"') {
-          if (r[1] == '"') { *w++ = '"'; r += 2; continue; }
+          if (r[1] == '"') {
+            *w++ = '"';
+            r += 2;
+            continue;
+          }
           r++;
           break;
         }
@@ -820,7 +1056,8 @@ static size_t csv_split(char *line, char **cells, size_t max) {
   return n;
 }
 
-static int read_csv(const char *path, char *text, dcsim_sweep_point **out, size_t *n_out, dcsim_error *err) {
+static int read_csv(const char *path, char *text, dcsim_sweep_point **out, size_t *n_out,
+                    dcsim_error *err) {
   enum { MAXC = 32 };
   char *cells[MAXC], *hdr[MAXC];
   dcsim_sweep_point *pts = NULL;
@@ -835,12 +1072,22 @@ static int read_csv(const char *path, char *text, dcsim_sweep_point **out, size_
     if (!nh) {
       nh = csv_split(l, hdr, MAXC);
       int has_t = 0, has_e = 0;
-      for (size_t k = 0; k < nh; k++) { has_t |= strcmp(hdr[k], "time_s") == 0; has_e |= strcmp(hdr[k], "energy_j") == 0; }
-      if (!has_t || !has_e) { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line, "CSV header needs the columns time_s and energy_j"); goto out; }
+      for (size_t k = 0; k < nh; k++) {
+        has_t |= strcmp(hdr[k], "time_s") == 0;
+        has_e |= strcmp(hdr[k], "energy_j") == 0;
+      }
+      if (!has_t || !has_e) {
+        rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line,
+                       "CSV header needs the columns time_s and energy_j");
+        goto out;
+      }
       continue;
     }
     size_t nc = csv_split(l, cells, MAXC);
-    if (grow_points(&pts, n, &cap)) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory"); goto out; }
+    if (grow_points(&pts, n, &cap)) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory");
+      goto out;
+    }
     dcsim_sweep_point *pt = &pts[n++];
     pt->index = (uint32_t)(n - 1);
     pt->done = 1;
@@ -850,19 +1097,27 @@ static int read_csv(const char *path, char *text, dcsim_sweep_point **out, size_
       const char *key = hdr[k], *v = cells[k];
       double num = NAN;
       int is_null = !*v;
-      if (!is_null && strcmp(key, "cpu") && strcmp(key, "gpu") && strcmp(key, "freq") && strcmp(key, "reason") &&
-          dcsim_parse_double(v, &num) != 0) {
+      if (!is_null && strcmp(key, "cpu") && strcmp(key, "gpu") && strcmp(key, "freq") &&
+          strcmp(key, "reason") && dcsim_parse_double(v, &num) != 0) {
         rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line, "column %s: '%s' is not a number", key, v);
         goto out;
       }
-      if (set_field(pt, key, v, num, is_null)) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory"); goto out; }
+      if (set_field(pt, key, v, num, is_null)) {
+        rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory");
+        goto out;
+      }
     }
-    if (pt->feasible && !(isfinite(pt->time_s) && isfinite(pt->energy_j) && pt->time_s >= 0 && pt->energy_j >= 0)) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, line, "a feasible point needs finite, non-negative time_s and energy_j");
+    if (pt->feasible &&
+        !(isfinite(pt->time_s) && isfinite(pt->energy_j) && pt->time_s >= 0 && pt->energy_j >= 0)) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, line,
+                     "a feasible point needs finite, non-negative time_s and energy_j");
       goto out;
     }
   }
-  if (!nh) { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "empty CSV file"); goto out; }
+  if (!nh) {
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "empty CSV file");
+    goto out;
+  }
   *out = pts;
   *n_out = n;
   pts = NULL;
@@ -871,7 +1126,8 @@ out:
   return rc;
 }
 
-int dcsim_sweep_points_read(const char *path, dcsim_sweep_point **out, size_t *n, dcsim_error *err) {
+int dcsim_sweep_points_read(const char *path, dcsim_sweep_point **out, size_t *n,
+                            dcsim_error *err) {
   *out = NULL;
   *n = 0;
   FILE *f = fopen(path, "rb");
@@ -884,20 +1140,33 @@ int dcsim_sweep_points_read(const char *path, dcsim_sweep_point **out, size_t *n
     len += k;
     if (len + 1 < cap) break;
     char *nt = realloc(text, cap * 2);
-    if (!nt) { free(text); text = NULL; break; }
+    if (!nt) {
+      free(text);
+      text = NULL;
+      break;
+    }
     text = nt;
     cap *= 2;
   }
   int io = ferror(f);
   fclose(f);
   if (!text) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-  if (io) { free(text); return DCSIM_ERR(err, DCSIM_EIO, path, 0, "read error"); }
+  if (io) {
+    free(text);
+    return DCSIM_ERR(err, DCSIM_EIO, path, 0, "read error");
+  }
   text[len] = '\0';
-  if (strlen(text) != len) { free(text); return DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "not a text file (a NUL byte); give a JSON or CSV file of sweep points"); }
+  if (strlen(text) != len) {
+    free(text);
+    return DCSIM_ERR(err, DCSIM_EPARSE, path, 0,
+                     "not a text file (a NUL byte); give a JSON or CSV file of sweep points");
+  }
   size_t i = 0;
   while (i < len && isspace((unsigned char)text[i])) i++;
-  if (i < len && text[i] == '[') rc = read_json(path, text, len, out, n, err);
-  else rc = read_csv(path, text, out, n, err);
+  if (i < len && text[i] == '[')
+    rc = read_json(path, text, len, out, n, err);
+  else
+    rc = read_csv(path, text, out, n, err);
   free(text);
   return rc;
 }

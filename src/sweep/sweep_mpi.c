@@ -34,7 +34,8 @@ int dcsim_sweep_mpi_init(int *rank, int *started, dcsim_error *err) {
   }
   MPI_Comm_rank(MPI_COMM_WORLD, rank);
   if (level < MPI_THREAD_FUNNELED)
-    return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "the MPI library offers no MPI_THREAD_FUNNELED (threads beside MPI)");
+    return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0,
+                     "the MPI library offers no MPI_THREAD_FUNNELED (threads beside MPI)");
   return 0;
 }
 
@@ -79,13 +80,15 @@ static int share_status(MPI_Comm comm, int rank, int rc, dcsim_error *err) {
 
 /* Every rank built its sweep (and its buffers), from the same definition and input files — the
  * same hash? Else every rank returns the error of the lowest failing rank. */
-static int agree_on_setup(MPI_Comm comm, int rank, int size, dcsim_sweep_t *sw, int rc, dcsim_error *err) {
+static int agree_on_setup(MPI_Comm comm, int rank, int size, dcsim_sweep_t *sw, int rc,
+                          dcsim_error *err) {
   char hash[65] = "";
   if (rank == 0 && !rc) snprintf(hash, sizeof hash, "%s", dcsim_sweep_hash(sw));
   MPI_Bcast(hash, (int)sizeof hash, MPI_CHAR, 0, comm);
   if (!rc && hash[0] && strcmp(hash, dcsim_sweep_hash(sw)) != 0)
     rc = DCSIM_ERR(err, DCSIM_EUSAGE, "", 0,
-                   "this rank's sweep is not rank 0's (definition or input files differ: hash %.12s, rank 0 %.12s); every rank must"
+                   "this rank's sweep is not rank 0's (definition or input files differ: hash "
+                   "%.12s, rank 0 %.12s); every rank must"
                    " run the same command on the same files",
                    dcsim_sweep_hash(sw), hash);
   int key = rc ? rank : size, first = size;
@@ -99,7 +102,11 @@ static int agree_on_setup(MPI_Comm comm, int rank, int size, dcsim_sweep_t *sw, 
 
 /* ---- results on the wire ---- */
 
-typedef struct bytes { unsigned char *p; size_t n, cap; int oom; } bytes;
+typedef struct bytes {
+  unsigned char *p;
+  size_t n, cap;
+  int oom;
+} bytes;
 
 static void put(bytes *b, const void *v, size_t n) {
   if (b->oom) return;
@@ -107,7 +114,10 @@ static void put(bytes *b, const void *v, size_t n) {
     size_t nc = b->cap ? 2 * b->cap : 4096;
     while (nc < b->n + n) nc *= 2;
     unsigned char *np = realloc(b->p, nc);
-    if (!np) { b->oom = 1; return; }
+    if (!np) {
+      b->oom = 1;
+      return;
+    }
     b->p = np;
     b->cap = nc;
   }
@@ -118,9 +128,9 @@ static void put(bytes *b, const void *v, size_t n) {
 /* header: threads of the sender, status, count; the error when status != 0; then per point its
  * index, feasible, time_s and energy_j (bit for bit) and reason. (The ranks run one binary on one
  * kind of node: no conversion.) */
-static void pack(bytes *b, int32_t threads, int status, const dcsim_error *e, const dcsim_sweep_point *pts, const size_t *idx,
-                 size_t n) {
-  int32_t h[3] = {threads, status, status ? 0 : (int32_t)n};
+static void pack(bytes *b, int32_t threads, int status, const dcsim_error *e,
+                 const dcsim_sweep_point *pts, const size_t *idx, size_t n) {
+  int32_t h[3] = { threads, status, status ? 0 : (int32_t)n };
   b->n = 0;
   b->oom = 0;
   put(b, h, sizeof h);
@@ -143,10 +153,18 @@ static void pack(bytes *b, int32_t threads, int status, const dcsim_error *e, co
   }
 }
 
-typedef struct reader { const unsigned char *p; size_t n, at; int bad; } reader;
+typedef struct reader {
+  const unsigned char *p;
+  size_t n, at;
+  int bad;
+} reader;
 
 static void get(reader *r, void *v, size_t n) {
-  if (r->bad || r->at + n > r->n) { r->bad = 1; memset(v, 0, n); return; }
+  if (r->bad || r->at + n > r->n) {
+    r->bad = 1;
+    memset(v, 0, n);
+    return;
+  }
   memcpy(v, r->p + r->at, n);
   r->at += n;
 }
@@ -155,18 +173,18 @@ static void get(reader *r, void *v, size_t n) {
  * rank can leave it for want of memory: a rank that stopped answering would hang the others. */
 typedef struct bufs {
   /* rank 0 */
-  size_t *pending;      /* the points to hand out, in index order */
-  uint32_t *pend32;     /* the same, as sent: an answer is a slice of it */
-  size_t *idx;          /* indices of a received chunk */
-  MPI_Request *req;     /* per worker, DEPTH answers in flight */
-  unsigned *sent;       /* answers sent per worker */
-  bytes in;             /* a received message (grown when needed) */
-  char *reason;         /* a received reason */
+  size_t *pending;  /* the points to hand out, in index order */
+  uint32_t *pend32; /* the same, as sent: an answer is a slice of it */
+  size_t *idx;      /* indices of a received chunk */
+  MPI_Request *req; /* per worker, DEPTH answers in flight */
+  unsigned *sent;   /* answers sent per worker */
+  bytes in;         /* a received message (grown when needed) */
+  char *reason;     /* a received reason */
   size_t reason_cap;
   /* the other ranks */
-  uint32_t *chunk;      /* a received chunk (room for every point) */
+  uint32_t *chunk; /* a received chunk (room for every point) */
   size_t *widx;
-  bytes out[DEPTH];     /* results in flight, each with room for an error */
+  bytes out[DEPTH]; /* results in flight, each with room for an error */
 } bufs;
 
 static void bufs_release(bufs *b) {
@@ -207,7 +225,8 @@ static int bufs_init(bufs *b, int rank, int size, size_t np, dcsim_error *err) {
       ok = ok && (b->out[k].p = malloc(b->out[k].cap));
     }
   }
-  return ok ? 0 : DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory for a sweep of %zu points", np);
+  return ok ? 0
+            : DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory for a sweep of %zu points", np);
 }
 
 /* ---- rank 0 ---- */
@@ -218,10 +237,10 @@ typedef struct root {
   dcsim_sweep_t *sw;
   const dcsim_sweep_run_opts *o;
   bufs *b;
-  size_t n_pending, next;  /* the next point to hand out */
-  size_t done, total;      /* for progress: points done (restored ones included) */
-  int empties;             /* empty answers sent: DEPTH per worker ends the run */
-  int rc;                  /* the first error (0 = none) */
+  size_t n_pending, next; /* the next point to hand out */
+  size_t done, total;     /* for progress: points done (restored ones included) */
+  int empties;            /* empty answers sent: DEPTH per worker ends the run */
+  int rc;                 /* the first error (0 = none) */
   dcsim_error err;
 } root;
 
@@ -272,12 +291,15 @@ static void root_serve_one(root *r, const MPI_Status *st) {
   if ((size_t)len > b->in.cap) {
     unsigned char *np = realloc(b->in.p, (size_t)len);
     /* a message that cannot be received cannot be answered: the job cannot go on */
-    if (!np) { fprintf(stderr, "dcsim: rank 0: out of memory for a message of %d bytes\n", len); MPI_Abort(r->comm, 3); }
+    if (!np) {
+      fprintf(stderr, "dcsim: rank 0: out of memory for a message of %d bytes\n", len);
+      MPI_Abort(r->comm, 3);
+    }
     b->in.p = np;
     b->in.cap = (size_t)len;
   }
   MPI_Recv(b->in.p, len, MPI_BYTE, src, TAG_RESULT, r->comm, MPI_STATUS_IGNORE);
-  reader rd = {b->in.p, (size_t)len, 0, 0};
+  reader rd = { b->in.p, (size_t)len, 0, 0 };
   int32_t h[3];
   get(&rd, h, sizeof h);
   if (h[1]) {
@@ -298,11 +320,17 @@ static void root_serve_one(root *r, const MPI_Status *st) {
     get(&rd, &t, sizeof t);
     get(&rd, &e, sizeof e);
     get(&rd, &rl, sizeof rl);
-    if (rd.bad || i >= r->total || rl > rd.n - rd.at) { rd.bad = 1; break; }
+    if (rd.bad || i >= r->total || rl > rd.n - rd.at) {
+      rd.bad = 1;
+      break;
+    }
     if (rl + 1 > b->reason_cap) {
       char *nr = realloc(b->reason, rl + 1);
       dcsim_error e2;
-      if (!nr) { root_fail(r, DCSIM_ERR(&e2, DCSIM_ENOMEM, "", 0, "out of memory"), &e2, 0); break; }
+      if (!nr) {
+        root_fail(r, DCSIM_ERR(&e2, DCSIM_ENOMEM, "", 0, "out of memory"), &e2, 0);
+        break;
+      }
       b->reason = nr;
       b->reason_cap = rl + 1;
     }
@@ -310,7 +338,10 @@ static void root_serve_one(root *r, const MPI_Status *st) {
     b->reason[rl] = '\0';
     dcsim_error e2;
     int rc = dcsim_sweep_restore(r->sw, i, f, t, e, b->reason, &e2);
-    if (rc) { root_fail(r, rc, &e2, 0); break; }
+    if (rc) {
+      root_fail(r, rc, &e2, 0);
+      break;
+    }
     b->idx[got] = i;
   }
   if (rd.bad) {
@@ -332,8 +363,12 @@ static void root_serve(root *r, int wait) {
   for (;;) {
     int flag = 0;
     MPI_Status st;
-    if (wait) { MPI_Probe(MPI_ANY_SOURCE, TAG_RESULT, r->comm, &st); flag = 1; wait = 0; }
-    else MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, r->comm, &flag, &st);
+    if (wait) {
+      MPI_Probe(MPI_ANY_SOURCE, TAG_RESULT, r->comm, &st);
+      flag = 1;
+      wait = 0;
+    } else
+      MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, r->comm, &flag, &st);
     if (!flag) return;
     root_serve_one(r, &st);
   }
@@ -362,8 +397,10 @@ static int root_run(root *r, dcsim_error *err) {
     dcsim_error e;
     memset(&e, 0, sizeof e);
     int rc = dcsim_sweep_eval_batch(r->sw, r->b->pending + first, c, nt, on_root_tick, r, &e);
-    if (rc) root_fail(r, rc, &e, 0);
-    else root_store(r, r->b->pending + first, c);
+    if (rc)
+      root_fail(r, rc, &e, 0);
+    else
+      root_store(r, r->b->pending + first, c);
   }
   /* the workers' last chunks */
   while (r->empties < DEPTH * (r->size - 1)) root_serve(r, 1);
@@ -391,7 +428,8 @@ static void worker_run(MPI_Comm comm, dcsim_sweep_t *sw, const dcsim_sweep_run_o
   while (outstanding) {
     MPI_Status st;
     int m = 0;
-    MPI_Recv(b->chunk, (int)np, MPI_UINT32_T, 0, TAG_WORK, comm, &st); /* a chunk never has more than every point */
+    MPI_Recv(b->chunk, (int)np, MPI_UINT32_T, 0, TAG_WORK, comm,
+             &st); /* a chunk never has more than every point */
     MPI_Get_count(&st, MPI_UINT32_T, &m);
     outstanding--;
     if (!m) continue; /* nothing more */
@@ -399,18 +437,25 @@ static void worker_run(MPI_Comm comm, dcsim_sweep_t *sw, const dcsim_sweep_run_o
     memset(&e, 0, sizeof e);
     int status = 0;
     for (int k = 0; k < m && !status; k++) {
-      if (b->chunk[k] >= np) status = DCSIM_ERR(&e, DCSIM_EINTERNAL, "", 0, "point %u out of range", b->chunk[k]);
+      if (b->chunk[k] >= np)
+        status = DCSIM_ERR(&e, DCSIM_EINTERNAL, "", 0, "point %u out of range", b->chunk[k]);
       b->widx[k] = b->chunk[k];
     }
-    if (!failed && !status) status = dcsim_sweep_eval_batch(sw, b->widx, (size_t)m, nt, NULL, NULL, &e);
-    /* the results, or the error, or (after an error) a bare request: each asks for the next chunk */
+    if (!failed && !status)
+      status = dcsim_sweep_eval_batch(sw, b->widx, (size_t)m, nt, NULL, NULL, &e);
+    /* the results, or the error, or (after an error) a bare request: each asks for the next chunk
+     */
     bytes *out = &b->out[sends % DEPTH];
     MPI_Wait(&req[sends % DEPTH], MPI_STATUS_IGNORE);
-    if (failed) pack(out, nt, 0, NULL, NULL, NULL, 0);
-    else if (status) pack(out, nt, status, &e, NULL, NULL, 0);
+    if (failed)
+      pack(out, nt, 0, NULL, NULL, NULL, 0);
+    else if (status)
+      pack(out, nt, status, &e, NULL, NULL, 0);
     else {
       pack(out, nt, 0, NULL, dcsim_sweep_points(sw), b->widx, (size_t)m);
-      if (out->oom) pack(out, nt, status = DCSIM_ERR(&e, DCSIM_ENOMEM, "", 0, "out of memory"), &e, NULL, NULL, 0);
+      if (out->oom)
+        pack(out, nt, status = DCSIM_ERR(&e, DCSIM_ENOMEM, "", 0, "out of memory"), &e, NULL, NULL,
+             0);
     }
     MPI_Isend(out->p, (int)out->n, MPI_BYTE, 0, TAG_RESULT, comm, &req[sends % DEPTH]);
     sends++;
@@ -420,8 +465,9 @@ static void worker_run(MPI_Comm comm, dcsim_sweep_t *sw, const dcsim_sweep_run_o
   MPI_Waitall(DEPTH, req, MPI_STATUSES_IGNORE);
 }
 
-int dcsim_sweep_mpi_run(MPI_Comm comm, dcsim_sweep_t *sw, int setup_rc, const dcsim_sweep_run_opts *o, dcsim_error *err) {
-  static const dcsim_sweep_run_opts dflt = {0, 0, 0, NULL};
+int dcsim_sweep_mpi_run(MPI_Comm comm, dcsim_sweep_t *sw, int setup_rc,
+                        const dcsim_sweep_run_opts *o, dcsim_error *err) {
+  static const dcsim_sweep_run_opts dflt = { 0, 0, 0, NULL };
   int rank = 0, size = 1, rc = setup_rc;
   if (!o) o = &dflt;
   MPI_Comm_rank(comm, &rank);

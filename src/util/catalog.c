@@ -10,8 +10,9 @@
 #define DCSIM_SOURCE_DIR "."
 #endif
 
-static const char *const kind_dirs[] = {"hw-profiles/cpu", "hw-profiles/gpu", "dwarfs", "workflows"};
-static const char *const kind_words[] = {"CPU profile", "GPU profile", "dwarf", "workflow"};
+static const char *const kind_dirs[] = { "hw-profiles/cpu", "hw-profiles/gpu", "dwarfs",
+                                         "workflows" };
+static const char *const kind_words[] = { "CPU profile", "GPU profile", "dwarf", "workflow" };
 
 const char *dcsim_catalog_root(void) {
   const char *r = getenv("DCSIM_DATA");
@@ -28,7 +29,8 @@ static int is_file(const char *p) {
 int dcsim_catalog_resolve(dcsim_kind kind, const char *ref, const char *ref_file, int ref_line,
                           char *out, size_t size, dcsim_error *err) {
   const char *where = ref_file ? ref_file : "command line";
-  if (!ref || !*ref) return DCSIM_ERR(err, DCSIM_EREF, where, ref_line, "empty %s reference", kind_words[kind]);
+  if (!ref || !*ref)
+    return DCSIM_ERR(err, DCSIM_EREF, where, ref_line, "empty %s reference", kind_words[kind]);
   size_t l = strlen(ref);
   int is_path = strchr(ref, '/') || (l > 4 && strcmp(ref + l - 4, ".xml") == 0);
   int n;
@@ -43,8 +45,10 @@ int dcsim_catalog_resolve(dcsim_kind kind, const char *ref, const char *ref_file
   } else {
     n = snprintf(out, size, "%s/%s/%s.xml", dcsim_catalog_root(), kind_dirs[kind], ref);
   }
-  if (n < 0 || (size_t)n >= size) return DCSIM_ERR(err, DCSIM_ERANGE, where, ref_line, "%s reference too long", kind_words[kind]);
+  if (n < 0 || (size_t)n >= size)
+    return DCSIM_ERR(err, DCSIM_ERANGE, where, ref_line, "%s reference too long", kind_words[kind]);
   if (!is_file(out))
-    return DCSIM_ERR(err, DCSIM_EREF, where, ref_line, "unknown %s '%s' (no file %s)", kind_words[kind], ref, out);
+    return DCSIM_ERR(err, DCSIM_EREF, where, ref_line, "unknown %s '%s' (no file %s)",
+                     kind_words[kind], ref, out);
   return 0;
 }

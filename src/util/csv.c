@@ -11,10 +11,10 @@
 
 struct dcsim_csv {
   char *path;
-  char *text;       /* the file, cut into cells in place */
+  char *text; /* the file, cut into cells in place */
   size_t n_cols, n_rows;
-  char **cells;     /* (n_rows + 1) x n_cols: header first */
-  int *lines;       /* per row */
+  char **cells; /* (n_rows + 1) x n_cols: header first */
+  int *lines;   /* per row */
 };
 
 void dcsim_csv_free(dcsim_csv_t *t) {
@@ -55,7 +55,11 @@ int dcsim_csv_split(char *s, char ***cells, size_t *cap, size_t *n) {
       for (;;) {
         if (!*p) return -1;
         if (*p == '"') {
-          if (p[1] == '"') { *w++ = '"'; p += 2; continue; }
+          if (p[1] == '"') {
+            *w++ = '"';
+            p += 2;
+            continue;
+          }
           p++;
           break;
         }
@@ -84,16 +88,34 @@ int dcsim_csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err) {
   size_t tmp_cap = 0;
   dcsim_csv_t *t = calloc(1, sizeof *t);
   FILE *f = fopen(path, "rb");
-  if (!t) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
-  if (!f) { rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno)); goto out; }
-  if (fseek(f, 0, SEEK_END) != 0) { rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot read"); goto out; }
+  if (!t) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
+  if (!f) {
+    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno));
+    goto out;
+  }
+  if (fseek(f, 0, SEEK_END) != 0) {
+    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot read");
+    goto out;
+  }
   long len = ftell(f);
-  if (len < 0 || len > 64L * 1024 * 1024) { rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "file too large (64 MiB at most)"); goto out; }
+  if (len < 0 || len > 64L * 1024 * 1024) {
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "file too large (64 MiB at most)");
+    goto out;
+  }
   rewind(f);
   t->path = strdup(path);
   t->text = malloc((size_t)len + 1);
-  if (!t->path || !t->text) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
-  if (fread(t->text, 1, (size_t)len, f) != (size_t)len) { rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "read error"); goto out; }
+  if (!t->path || !t->text) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
+  if (fread(t->text, 1, (size_t)len, f) != (size_t)len) {
+    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "read error");
+    goto out;
+  }
   t->text[len] = '\0';
   size_t cap_rows = 16;
   int line = 0;
@@ -107,14 +129,18 @@ int dcsim_csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err) {
     size_t nc = 0;
     if ((rc = dcsim_csv_split(s, &tmp, &tmp_cap, &nc)) != 0) {
       rc = rc == -2 ? DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory")
-                    : DCSIM_ERR(err, DCSIM_EPARSE, path, line, "unterminated quoted cell or text after a closing quote");
+                    : DCSIM_ERR(err, DCSIM_EPARSE, path, line,
+                                "unterminated quoted cell or text after a closing quote");
       goto out;
     }
     if (row == 0) {
       t->n_cols = nc;
       t->cells = calloc(cap_rows * nc, sizeof *t->cells);
       t->lines = calloc(cap_rows, sizeof *t->lines);
-      if (!t->cells || !t->lines) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory"); goto out; }
+      if (!t->cells || !t->lines) {
+        rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory");
+        goto out;
+      }
     } else if (nc != t->n_cols) {
       rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line, "%zu cells, the header has %zu", nc, t->n_cols);
       goto out;
@@ -125,13 +151,20 @@ int dcsim_csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err) {
       if (nc2) t->cells = nc2;
       int *nl = realloc(t->lines, cap_rows * sizeof *nl);
       if (nl) t->lines = nl;
-      if (!nc2 || !nl) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory"); goto out; }
+      if (!nc2 || !nl) {
+        rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory");
+        goto out;
+      }
     }
-    for (size_t c = 0; c < t->n_cols; c++) t->cells[row * t->n_cols + c] = tmp[c]; /* empty cells are kept */
+    for (size_t c = 0; c < t->n_cols; c++)
+      t->cells[row * t->n_cols + c] = tmp[c]; /* empty cells are kept */
     t->lines[row] = line;
     row++;
   }
-  if (row == 0) { rc = DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "no header line"); goto out; }
+  if (row == 0) {
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "no header line");
+    goto out;
+  }
   t->n_rows = row - 1;
   *out = t;
   t = NULL;
@@ -150,7 +183,10 @@ const char *dcsim_csv_cell(const dcsim_csv_t *t, size_t row, size_t col) {
 
 int dcsim_csv_col(const dcsim_csv_t *t, const char *name, size_t *col, dcsim_error *err) {
   for (size_t c = 0; c < t->n_cols; c++)
-    if (strcmp(t->cells[c], name) == 0) { *col = c; return 0; }
+    if (strcmp(t->cells[c], name) == 0) {
+      *col = c;
+      return 0;
+    }
   return DCSIM_ERR(err, DCSIM_EREF, t->path, t->lines[0], "no column '%s'", name);
 }
 
@@ -158,6 +194,7 @@ int dcsim_csv_num(const dcsim_csv_t *t, size_t row, size_t col, double *out, dcs
   const char *s = dcsim_csv_cell(t, row, col);
   if (dcsim_parse_double(s, out) != 0)
     return DCSIM_ERR(err, DCSIM_ERANGE, t->path, row < t->n_rows ? dcsim_csv_line(t, row) : 0,
-                     "column %s: '%s' is not a finite number", col < t->n_cols ? t->cells[col] : "?", s);
+                     "column %s: '%s' is not a finite number",
+                     col < t->n_cols ? t->cells[col] : "?", s);
   return 0;
 }

@@ -9,34 +9,53 @@
 #include <string.h>
 
 #define STACK_MAX 256 /* values pending at once; the depth limit keeps programs well below it */
-#define QUOTE "'%.256s'" /* how messages show the formula */
+#define QUOTE     "'%.256s'" /* how messages show the formula */
 
 enum op {
-  OP_NUM, OP_VAR, OP_NEG, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_POW, OP_MIN, OP_MAX,
-  OP_LOG, OP_LOG2, OP_LOG10, OP_EXP, OP_SQRT, OP_ABS, OP_FLOOR, OP_CEIL
+  OP_NUM,
+  OP_VAR,
+  OP_NEG,
+  OP_ADD,
+  OP_SUB,
+  OP_MUL,
+  OP_DIV,
+  OP_POW,
+  OP_MIN,
+  OP_MAX,
+  OP_LOG,
+  OP_LOG2,
+  OP_LOG10,
+  OP_EXP,
+  OP_SQRT,
+  OP_ABS,
+  OP_FLOOR,
+  OP_CEIL
 };
 
 /* Operand count and display name of each op; functions are found by this name. */
-static const struct { int arity; const char *name; } op_info[] = {
-  [OP_NUM] = {0, "number"}, [OP_VAR] = {0, "name"}, [OP_NEG] = {1, "unary -"},
-  [OP_ADD] = {2, "+"}, [OP_SUB] = {2, "-"}, [OP_MUL] = {2, "*"}, [OP_DIV] = {2, "/"},
-  [OP_POW] = {2, "^"}, [OP_MIN] = {2, "min"}, [OP_MAX] = {2, "max"}, [OP_LOG] = {1, "log"},
-  [OP_LOG2] = {1, "log2"}, [OP_LOG10] = {1, "log10"}, [OP_EXP] = {1, "exp"},
-  [OP_SQRT] = {1, "sqrt"}, [OP_ABS] = {1, "abs"}, [OP_FLOOR] = {1, "floor"},
-  [OP_CEIL] = {1, "ceil"},
+static const struct {
+  int arity;
+  const char *name;
+} op_info[] = {
+  [OP_NUM] = { 0, "number" },  [OP_VAR] = { 0, "name" },    [OP_NEG] = { 1, "unary -" },
+  [OP_ADD] = { 2, "+" },       [OP_SUB] = { 2, "-" },       [OP_MUL] = { 2, "*" },
+  [OP_DIV] = { 2, "/" },       [OP_POW] = { 2, "^" },       [OP_MIN] = { 2, "min" },
+  [OP_MAX] = { 2, "max" },     [OP_LOG] = { 1, "log" },     [OP_LOG2] = { 1, "log2" },
+  [OP_LOG10] = { 1, "log10" }, [OP_EXP] = { 1, "exp" },     [OP_SQRT] = { 1, "sqrt" },
+  [OP_ABS] = { 1, "abs" },     [OP_FLOOR] = { 1, "floor" }, [OP_CEIL] = { 1, "ceil" },
 };
 #define FIRST_FUNC OP_MIN
 
 typedef struct {
   enum op op;
-  size_t pos;   /* offset in text of the token, for messages */
-  size_t len;   /* length of that token (names) */
-  size_t var;   /* OP_VAR: index into names/values */
-  double num;   /* OP_NUM: the literal */
+  size_t pos; /* offset in text of the token, for messages */
+  size_t len; /* length of that token (names) */
+  size_t var; /* OP_VAR: index into names/values */
+  double num; /* OP_NUM: the literal */
 } insn;
 
 struct dcsim_expr {
-  char *text;   /* points into this allocation, after code */
+  char *text; /* points into this allocation, after code */
   size_t n_code;
   insn code[];
 };
@@ -71,16 +90,19 @@ static int syntax(parser *p, const char *expected) {
     tok[0] = '\'', tok[1] = c, tok[2] = '\'', tok[3] = '\0';
   else
     strcpy(tok, "character");
-  return DCSIM_ERR(p->err, DCSIM_EPARSE, "", 0, "unexpected %s at column %zu in formula " QUOTE
-                   " (expected %s)", tok, p->pos + 1, p->text, expected);
+  return DCSIM_ERR(p->err, DCSIM_EPARSE, "", 0,
+                   "unexpected %s at column %zu in formula " QUOTE " (expected %s)", tok,
+                   p->pos + 1, p->text, expected);
 }
 
 static int emit(parser *p, enum op op, size_t pos, size_t len, size_t var, double num) {
   p->sp += 1 - op_info[op].arity;
   if (p->sp > STACK_MAX)
-    return DCSIM_ERR(p->err, DCSIM_EPARSE, "", 0, "formula nested too deeply at column %zu in "
-                     "formula " QUOTE, pos + 1, p->text);
-  p->e->code[p->e->n_code++] = (insn){op, pos, len, var, num};
+    return DCSIM_ERR(p->err, DCSIM_EPARSE, "", 0,
+                     "formula nested too deeply at column %zu in "
+                     "formula " QUOTE,
+                     pos + 1, p->text);
+  p->e->code[p->e->n_code++] = (insn){ op, pos, len, var, num };
   return 0;
 }
 
@@ -98,8 +120,8 @@ static int parse_number(parser *p) {
     size_t m = n + 1;
     if (s[m] == '+' || s[m] == '-') m++;
     if (!is_digit(s[m]))
-      return DCSIM_ERR(p->err, DCSIM_EPARSE, "", 0, "malformed number at column %zu in formula "
-                       QUOTE, p->pos + 1, p->text);
+      return DCSIM_ERR(p->err, DCSIM_EPARSE, "", 0,
+                       "malformed number at column %zu in formula " QUOTE, p->pos + 1, p->text);
     for (n = m; is_digit(s[n]); n++) {}
   }
   if (is_alpha(s[n]) || s[n] == '.') { /* 12abc, 0x10, 1.2.3 */
@@ -109,11 +131,13 @@ static int parse_number(parser *p) {
   char *end; /* the checks above leave strtod nothing more to read (such as "0x1" or "inf") */
   double v = strtod(s, &end);
   if (end != s + n) /* a locale whose decimal point is not '.' */
-    return DCSIM_ERR(p->err, DCSIM_EPARSE, "", 0, "malformed number at column %zu in formula "
-                     QUOTE, p->pos + 1, p->text);
+    return DCSIM_ERR(p->err, DCSIM_EPARSE, "", 0,
+                     "malformed number at column %zu in formula " QUOTE, p->pos + 1, p->text);
   if (!isfinite(v))
-    return DCSIM_ERR(p->err, DCSIM_ERANGE, "", 0, "number '%.*s' out of range at column %zu in "
-                     "formula " QUOTE, (int)n, s, p->pos + 1, p->text);
+    return DCSIM_ERR(p->err, DCSIM_ERANGE, "", 0,
+                     "number '%.*s' out of range at column %zu in "
+                     "formula " QUOTE,
+                     (int)n, s, p->pos + 1, p->text);
   int rc = emit(p, OP_NUM, p->pos, n, 0, v);
   p->pos += n;
   return rc;
@@ -135,9 +159,11 @@ static int parse_call(parser *p, const char *name, size_t len, size_t pos) {
     p->pos++;
   }
   if (n != op_info[op].arity || peek(p) == ',')
-    return DCSIM_ERR(p->err, DCSIM_EPARSE, "", 0, "%s() takes %d argument%s at column %zu in "
-                     "formula " QUOTE, op_info[op].name, op_info[op].arity,
-                     op_info[op].arity == 1 ? "" : "s", pos + 1, p->text);
+    return DCSIM_ERR(p->err, DCSIM_EPARSE, "", 0,
+                     "%s() takes %d argument%s at column %zu in "
+                     "formula " QUOTE,
+                     op_info[op].name, op_info[op].arity, op_info[op].arity == 1 ? "" : "s",
+                     pos + 1, p->text);
   if (peek(p) != ')') return syntax(p, "')'");
   p->pos++;
   return emit(p, op, pos, len, 0, 0);
@@ -177,8 +203,10 @@ static int parse_power(parser *p) {
 
 static int parse_unary(parser *p) {
   if (++p->depth > DCSIM_EXPR_DEPTH_MAX)
-    return DCSIM_ERR(p->err, DCSIM_EPARSE, "", 0, "formula nested too deeply at column %zu in "
-                     "formula " QUOTE, p->pos + 1, p->text);
+    return DCSIM_ERR(p->err, DCSIM_EPARSE, "", 0,
+                     "formula nested too deeply at column %zu in "
+                     "formula " QUOTE,
+                     p->pos + 1, p->text);
   char c = peek(p);
   size_t pos = p->pos;
   int rc;
@@ -213,8 +241,8 @@ static int parse_expr(parser *p) {
   return rc;
 }
 
-int dcsim_expr_parse(const char *text, const char *const *names, size_t n_names,
-                     dcsim_expr_t **out, dcsim_error *err) {
+int dcsim_expr_parse(const char *text, const char *const *names, size_t n_names, dcsim_expr_t **out,
+                     dcsim_error *err) {
   int rc = 0;
   dcsim_expr_t *e = NULL;
   if (!out) return DCSIM_ERR(err, DCSIM_EUSAGE, "", 0, "dcsim_expr_parse: no output pointer");
@@ -222,15 +250,16 @@ int dcsim_expr_parse(const char *text, const char *const *names, size_t n_names,
   if (!text) return DCSIM_ERR(err, DCSIM_EPARSE, "", 0, "missing formula");
   size_t len = strlen(text);
   if (len > DCSIM_EXPR_TEXT_MAX)
-    return DCSIM_ERR(err, DCSIM_EPARSE, "", 0, "formula too long (%zu characters, at most %d): "
-                     QUOTE, len, DCSIM_EXPR_TEXT_MAX, text);
+    return DCSIM_ERR(err, DCSIM_EPARSE, "", 0,
+                     "formula too long (%zu characters, at most %d): " QUOTE, len,
+                     DCSIM_EXPR_TEXT_MAX, text);
   /* every token emits at most one instruction, so len+1 is enough */
   e = malloc(sizeof *e + (len + 1) * sizeof(insn) + len + 1);
   if (!e) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory compiling formula");
   e->n_code = 0;
   e->text = (char *)(e->code + len + 1);
   memcpy(e->text, text, len + 1);
-  parser p = {e->text, 0, names, n_names, e, 0, 0, err};
+  parser p = { e->text, 0, names, n_names, e, 0, 0, err };
   if (peek(&p) == '\0') {
     rc = DCSIM_ERR(err, DCSIM_EPARSE, "", 0, "empty formula " QUOTE, text);
     goto out;
@@ -245,8 +274,8 @@ out:
   return rc;
 }
 
-__attribute__((format(printf, 4, 5)))
-static int range(const dcsim_expr_t *e, const insn *in, dcsim_error *err, const char *fmt, ...) {
+__attribute__((format(printf, 4, 5))) static int range(const dcsim_expr_t *e, const insn *in,
+                                                       dcsim_error *err, const char *fmt, ...) {
   char what[128];
   va_list ap;
   va_start(ap, fmt);
@@ -266,35 +295,38 @@ int dcsim_expr_eval(const dcsim_expr_t *e, const double *values, double *out, dc
     if (op_info[in->op].arity == 2) b = st[--sp];
     if (op_info[in->op].arity >= 1) a = st[--sp];
     switch (in->op) {
-    case OP_NUM: r = in->num; break;
-    case OP_VAR:
-      r = values[in->var];
-      if (!isfinite(r))
-        return range(e, in, err, "'%.*s' is %g", (int)in->len, e->text + in->pos, r);
-      break;
-    case OP_NEG: r = -a; break;
-    case OP_ADD: r = a + b; break;
-    case OP_SUB: r = a - b; break;
-    case OP_MUL: r = a * b; break;
-    case OP_DIV:
-      if (b == 0) return range(e, in, err, "division by zero");
-      r = a / b;
-      break;
-    case OP_POW: r = pow(a, b); break;
-    case OP_MIN: r = fmin(a, b); break;
-    case OP_MAX: r = fmax(a, b); break;
-    case OP_LOG: case OP_LOG2: case OP_LOG10:
-      if (a <= 0) return range(e, in, err, "%s of non-positive value %g", op_info[in->op].name, a);
-      r = in->op == OP_LOG ? log(a) : in->op == OP_LOG2 ? log2(a) : log10(a);
-      break;
-    case OP_EXP: r = exp(a); break;
-    case OP_SQRT:
-      if (a < 0) return range(e, in, err, "sqrt of negative value %g", a);
-      r = sqrt(a);
-      break;
-    case OP_ABS: r = fabs(a); break;
-    case OP_FLOOR: r = floor(a); break;
-    case OP_CEIL: r = ceil(a); break;
+      case OP_NUM: r = in->num; break;
+      case OP_VAR:
+        r = values[in->var];
+        if (!isfinite(r))
+          return range(e, in, err, "'%.*s' is %g", (int)in->len, e->text + in->pos, r);
+        break;
+      case OP_NEG: r = -a; break;
+      case OP_ADD: r = a + b; break;
+      case OP_SUB: r = a - b; break;
+      case OP_MUL: r = a * b; break;
+      case OP_DIV:
+        if (b == 0) return range(e, in, err, "division by zero");
+        r = a / b;
+        break;
+      case OP_POW: r = pow(a, b); break;
+      case OP_MIN: r = fmin(a, b); break;
+      case OP_MAX: r = fmax(a, b); break;
+      case OP_LOG:
+      case OP_LOG2:
+      case OP_LOG10:
+        if (a <= 0)
+          return range(e, in, err, "%s of non-positive value %g", op_info[in->op].name, a);
+        r = in->op == OP_LOG ? log(a) : in->op == OP_LOG2 ? log2(a) : log10(a);
+        break;
+      case OP_EXP: r = exp(a); break;
+      case OP_SQRT:
+        if (a < 0) return range(e, in, err, "sqrt of negative value %g", a);
+        r = sqrt(a);
+        break;
+      case OP_ABS: r = fabs(a); break;
+      case OP_FLOOR: r = floor(a); break;
+      case OP_CEIL: r = ceil(a); break;
     }
     if (!isfinite(r)) return range(e, in, err, "'%s' gives %g", op_info[in->op].name, r);
     st[sp++] = r;

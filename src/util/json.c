@@ -53,11 +53,17 @@ void dcsim_json_arr_end(dcsim_json *j) { close_(j, ']'); }
 static void raw_str(dcsim_json *j, const char *s) {
   fputc('"', j->f);
   for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-    if (*p == '"' || *p == '\\') { fputc('\\', j->f); fputc(*p, j->f); }
-    else if (*p == '\n') fputs("\\n", j->f);
-    else if (*p == '\t') fputs("\\t", j->f);
-    else if (*p < 0x20) fprintf(j->f, "\\u%04x", *p);
-    else fputc(*p, j->f);
+    if (*p == '"' || *p == '\\') {
+      fputc('\\', j->f);
+      fputc(*p, j->f);
+    } else if (*p == '\n')
+      fputs("\\n", j->f);
+    else if (*p == '\t')
+      fputs("\\t", j->f);
+    else if (*p < 0x20)
+      fprintf(j->f, "\\u%04x", *p);
+    else
+      fputc(*p, j->f);
   }
   fputc('"', j->f);
 }
@@ -71,7 +77,10 @@ void dcsim_json_key(dcsim_json *j, const char *key) {
 
 void dcsim_json_num(dcsim_json *j, double v) {
   value_prefix(j);
-  if (!isfinite(v)) { fputs("null", j->f); return; }
+  if (!isfinite(v)) {
+    fputs("null", j->f);
+    return;
+  }
   if (v == 0) v = 0; /* no "-0" */
   fprintf(j->f, "%.10g", v);
 }

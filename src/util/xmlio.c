@@ -10,7 +10,11 @@
 #include <libxml/parser.h>
 #include <libxml/xmlschemas.h>
 
-struct dcsim_embedded_schema { const char *name; const char *text; size_t len; };
+struct dcsim_embedded_schema {
+  const char *name;
+  const char *text;
+  size_t len;
+};
 extern const struct dcsim_embedded_schema dcsim_embedded_schemas[];
 
 struct dcsim_xml_doc {
@@ -51,14 +55,20 @@ static int read_file(const char *path, char **buf, size_t *len, dcsim_error *err
         goto out;
       }
       char *nd = realloc(data, ncap);
-      if (!nd) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory reading file"); goto out; }
+      if (!nd) {
+        rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory reading file");
+        goto out;
+      }
       data = nd;
       cap = ncap;
     }
     size_t got = fread(data + n, 1, 65536, f);
     n += got;
     if (got < 65536) {
-      if (ferror(f)) { rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "read error"); goto out; }
+      if (ferror(f)) {
+        rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "read error");
+        goto out;
+      }
       break;
     }
     if (n > MAX_INPUT_BYTES) {
@@ -83,7 +93,12 @@ static const struct dcsim_embedded_schema *find_schema(const char *root) {
   return NULL;
 }
 
-typedef struct { dcsim_error *err; const char *path; int set; int code; } verr_state;
+typedef struct {
+  dcsim_error *err;
+  const char *path;
+  int set;
+  int code;
+} verr_state;
 
 /* libxml2 reports a value rejected by the "nonneg" type of common.xsd as
  *   Element 'set', attribute 'value': [facet 'pattern'] The value 'NaN' is not accepted by the
@@ -92,13 +107,15 @@ typedef struct { dcsim_error *err; const char *path; int set; int code; } verr_s
  *   Element 'set', attribute 'value': 'NaN' is not a finite, non-negative number */
 static void say_nonneg(char *msg, size_t size) {
   static const char facet[] = "[facet 'pattern'] The value '";
-  static const char tail[] = "' is not accepted by the pattern '\\+?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+\\-]?[0-9]+)?'.";
+  static const char tail[] =
+      "' is not accepted by the pattern '\\+?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+\\-]?[0-9]+)?'.";
   char *f = strstr(msg, facet);
   if (!f) return;
   char *v = f + sizeof facet - 1, *t = strstr(v, tail);
   if (!t || t[sizeof tail - 1] != '\0') return;
   char out[1024];
-  snprintf(out, sizeof out, "%.*s'%.*s' is not a finite, non-negative number", (int)(f - msg), msg, (int)(t - v), v);
+  snprintf(out, sizeof out, "%.*s'%.*s' is not a finite, non-negative number", (int)(f - msg), msg,
+           (int)(t - v), v);
   size_t n = strlen(out);
   if (n >= size) n = size - 1;
   memcpy(msg, out, n);
@@ -131,7 +148,8 @@ static int reject_doctype(const char *path, const char *buf, size_t len, dcsim_e
   if (nul) {
     int line = 1;
     for (const char *q = buf; q < nul; q++) line += (*q == '\n');
-    return DCSIM_ERR(err, DCSIM_EPARSE, path, line, "NUL byte: dcsim inputs are UTF-8 text (not UTF-16 or binary)");
+    return DCSIM_ERR(err, DCSIM_EPARSE, path, line,
+                     "NUL byte: dcsim inputs are UTF-8 text (not UTF-16 or binary)");
   }
   const char *p = strstr(buf, "<!DOCTYPE");
   if (!p) p = strstr(buf, "<!ENTITY");
@@ -144,7 +162,8 @@ static int reject_doctype(const char *path, const char *buf, size_t len, dcsim_e
 
 /* SAX handler of a DOCTYPE the text search did not see: stop parsing before any declaration in it
  * is read. libxml2 passes the parser context as user data. */
-static void on_doctype(void *data, const xmlChar *name, const xmlChar *ext_id, const xmlChar *sys_id) {
+static void on_doctype(void *data, const xmlChar *name, const xmlChar *ext_id,
+                       const xmlChar *sys_id) {
   (void)name;
   (void)ext_id;
   (void)sys_id;
@@ -164,7 +183,7 @@ static int parse_buffer(const char *path, const char *buf, size_t len, xmlDocPtr
   if (rc) return rc;
   xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
   if (!ctxt) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-  verr_state st = {err, path, 0, DCSIM_EPARSE};
+  verr_state st = { err, path, 0, DCSIM_EPARSE };
   /* Report the FIRST well-formedness error (where the input goes wrong, e.g. "Opening and ending
    * tag mismatch: param line 5 and parameters"), not the last one, which for an unclosed tag is
    * only "Premature end of data" at the end of the file. */
@@ -199,12 +218,15 @@ static int validate_doc(const char *path, xmlDocPtr doc, dcsim_error *err) {
     return DCSIM_ERR(err, DCSIM_ESCHEMA, path, (int)xmlGetLineNo(root),
                      "<%s>: not a dcsim input (unknown root element)", (const char *)root->name);
   int rc = DCSIM_ESCHEMA;
-  verr_state st = {err, path, 0, DCSIM_ESCHEMA};
+  verr_state st = { err, path, 0, DCSIM_ESCHEMA };
   xmlSchemaParserCtxtPtr pctxt = xmlSchemaNewMemParserCtxt(s->text, (int)s->len);
   xmlSchemaPtr schema = NULL;
   xmlSchemaValidCtxtPtr vctxt = NULL;
-  if (!pctxt) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
-  verr_state sst = {err, "embedded schema", 0, DCSIM_EINTERNAL};
+  if (!pctxt) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
+  verr_state sst = { err, "embedded schema", 0, DCSIM_EINTERNAL };
   xmlSchemaSetParserStructuredErrors(pctxt, on_structured_error, &sst);
   schema = xmlSchemaParse(pctxt);
   if (!schema) {
@@ -213,7 +235,10 @@ static int validate_doc(const char *path, xmlDocPtr doc, dcsim_error *err) {
     goto out;
   }
   vctxt = xmlSchemaNewValidCtxt(schema);
-  if (!vctxt) { rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory"); goto out; }
+  if (!vctxt) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
   xmlSchemaSetValidStructuredErrors(vctxt, on_structured_error, &st);
   int v = xmlSchemaValidateDoc(vctxt, doc);
   if (v != 0) {
@@ -386,7 +411,10 @@ int dcsim_xml_numbers(const dcsim_xml_doc_t *doc, xmlNode *node, double **out, s
     if (cnt == cap) {
       cap = cap ? cap * 2 : 16;
       double *nv = realloc(vals, cap * sizeof *nv);
-      if (!nv) { rc = DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, node, "out of memory"); goto out; }
+      if (!nv) {
+        rc = DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, node, "out of memory");
+        goto out;
+      }
       vals = nv;
     }
     vals[cnt++] = x;

@@ -54,8 +54,8 @@ static inline void fuzz_cleanup(void) {
   rmdir(fuzz_tmp_dir);
 }
 
-/* libxml2 printing anything itself (outside dcsim's error handlers) is a finding: dcsim's errors are
- * one line each, its own. */
+/* libxml2 printing anything itself (outside dcsim's error handlers) is a finding: dcsim's errors
+ * are one line each, its own. */
 static inline void fuzz_libxml_output(void *ctx, const char *msg, ...) {
   (void)ctx;
   fprintf(stderr, "fuzz: libxml2 wrote to stderr by itself: %s\n", msg);
@@ -67,7 +67,10 @@ static inline const char *fuzz_dir(void) {
   if (!fuzz_tmp_dir[0]) {
     const char *t = getenv("TMPDIR");
     snprintf(fuzz_tmp_dir, sizeof fuzz_tmp_dir, "%.40s/dcsim-fuzz-XXXXXX", t && *t ? t : "/tmp");
-    if (!mkdtemp(fuzz_tmp_dir)) { perror("fuzz: mkdtemp"); abort(); }
+    if (!mkdtemp(fuzz_tmp_dir)) {
+      perror("fuzz: mkdtemp");
+      abort();
+    }
     atexit(fuzz_cleanup);
     setenv("DCSIM_DATA", DCSIM_SOURCE_DIR, 1);
     xmlSetGenericErrorFunc(NULL, fuzz_libxml_output);
@@ -83,7 +86,10 @@ static inline void fuzz_link(const char *rel) {
   const char *dir = fuzz_dir();
   snprintf(src, sizeof src, "%s/%s", DCSIM_SOURCE_DIR, rel);
   DIR *d = opendir(src);
-  if (!d) { perror(src); abort(); }
+  if (!d) {
+    perror(src);
+    abort();
+  }
   struct dirent *e;
   while ((e = readdir(d))) {
     if (e->d_name[0] == '.') continue;
@@ -91,7 +97,10 @@ static inline void fuzz_link(const char *rel) {
     snprintf(target, sizeof target, "%s/%s", src, e->d_name);
     snprintf(dst, sizeof dst, "%s/%s", dir, e->d_name);
     unlink(dst);
-    if (symlink(target, dst) != 0) { perror(dst); abort(); }
+    if (symlink(target, dst) != 0) {
+      perror(dst);
+      abort();
+    }
   }
   closedir(d);
 }
@@ -102,7 +111,10 @@ static inline const char *fuzz_file(const char *name, const uint8_t *data, size_
   snprintf(path, sizeof path, "%s/%s", fuzz_dir(), name);
   unlink(path); /* never write through a link into the source tree */
   FILE *f = fopen(path, "wb");
-  if (!f || (size && fwrite(data, 1, size, f) != size) || fclose(f) != 0) { perror(path); abort(); }
+  if (!f || (size && fwrite(data, 1, size, f) != size) || fclose(f) != 0) {
+    perror(path);
+    abort();
+  }
   return path;
 }
 
@@ -120,7 +132,8 @@ static inline void fuzz_check_error(int rc, const dcsim_error *err) {
   if (rc == 0) return;
   if (rc != err->code || rc > 0 || rc < DCSIM_EINTERNAL - 10 || !err->msg[0] ||
       !memchr(err->msg, '\0', sizeof err->msg)) {
-    fprintf(stderr, "fuzz: status %d with error code %d, message \"%.200s\"\n", rc, err->code, err->msg);
+    fprintf(stderr, "fuzz: status %d with error code %d, message \"%.200s\"\n", rc, err->code,
+            err->msg);
     abort();
   }
 }

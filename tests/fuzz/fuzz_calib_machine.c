@@ -2,13 +2,16 @@
  * machine.xml of a directory holding the E5-2697v3 tables; `dcsim calibrate cpu` turns it into a
  * CPU profile, which must then load (the generator never writes an invalid profile silently). */
 // seeds: calibration/*/machine.xml
-#include "fuzz.h"
 #include "dcsim/calib.h"
 #include "dcsim/hwprofile.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static int linked;
-  if (!linked) { fuzz_link("calibration/xeon-e5-2697v3"); linked = 1; }
+  if (!linked) {
+    fuzz_link("calibration/xeon-e5-2697v3");
+    linked = 1;
+  }
   fuzz_file("machine.xml", data, size);
   dcsim_error err;
   char *text = NULL;
@@ -16,7 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_check_error(rc, &err);
   if (!rc) { /* the generated profile is checked like any other input */
     dcsim_cpu_profile_t *p = NULL;
-    rc = dcsim_cpu_profile_load(fuzz_file("profile.xml", (const uint8_t *)text, strlen(text)), &p, &err);
+    rc = dcsim_cpu_profile_load(fuzz_file("profile.xml", (const uint8_t *)text, strlen(text)), &p,
+                                &err);
     fuzz_check_error(rc, &err);
     dcsim_cpu_profile_free(p);
   }

@@ -1,7 +1,7 @@
 /* fuzz_csv.c — CSV tables (dcsim/csv.h): load, then every cell as a number. */
 // seeds: calibration/*/*.csv tests/data/calib/*.csv
-#include "fuzz.h"
 #include "dcsim/csv.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   dcsim_error err;

@@ -1,7 +1,7 @@
 /* fuzz_gpu_profile.c — GPU hardware profiles (schemas/gpu-profile.xsd). */
 // seeds: hw-profiles/gpu/*.xml
-#include "fuzz.h"
 #include "dcsim/hwprofile.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   dcsim_error err;

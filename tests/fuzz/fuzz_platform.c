@@ -1,7 +1,8 @@
 /* fuzz_platform.c — platforms (schemas/platform.xsd). */
-// seeds: workflows/platforms/*.xml tests/data/platform/*.xml tests/data/engine/p*.xml tests/data/validate/platform.xml
-#include "fuzz.h"
+// seeds: workflows/platforms/*.xml tests/data/platform/*.xml tests/data/engine/p*.xml
+// tests/data/validate/platform.xml
 #include "dcsim/platform.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   dcsim_error err;

@@ -1,8 +1,8 @@
 /* fuzz_sweep_points.c — sweep results read back by `dcsim pareto` (JSON or CSV of `dcsim sweep`),
  * then the Pareto front and its knee over them. */
 // seeds: tests/cli/sweep_*_json.out tests/cli/sweep_*_csv.out tests/cli/pareto_json.out
-#include "fuzz.h"
 #include "dcsim/sweep.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   dcsim_error err;

@@ -1,9 +1,10 @@
 /* fuzz_swf.c — Standard Workload Format traces (dcsim/swf.h; plain or gzip): load, then turn the
- * jobs into dcsim jobs on a 64-node group of 16 cores (dcsim/trace.h) and build the trace's platform. */
+ * jobs into dcsim jobs on a 64-node group of 16 cores (dcsim/trace.h) and build the trace's
+ * platform. */
 // seeds: tests/data/traces/*.swf
-#include "fuzz.h"
 #include "dcsim/swf.h"
 #include "dcsim/trace.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   dcsim_error err;

@@ -1,7 +1,7 @@
 /* fuzz_swf_map.c — SWF job -> dwarf mapping rules (schemas/swf-map.xsd, dcsim/swfmap.h). */
 // seeds: tests/data/traces/*map*.xml tests/data/traces/mixed.xml
-#include "fuzz.h"
 #include "dcsim/swfmap.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   dcsim_error err;

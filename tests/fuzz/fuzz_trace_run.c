@@ -1,25 +1,30 @@
 /* fuzz_trace_run.c — `dcsim run` of a trace end to end: the input is an SWF trace or a WfCommons
  * instance (recognised by content, dcsim/trace.h); its scenario is loaded on the platform the trace
- * implies and simulated by the engine. The input's size picks the job policy and power management. */
+ * implies and simulated by the engine. The input's size picks the job policy and power management.
+ */
 // seeds: tests/data/traces/*.swf tests/data/traces/*.json
-#include "fuzz.h"
 #include "dcsim/engine.h"
 #include "dcsim/scenario.h"
 #include "dcsim/sched.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   dcsim_error err;
   dcsim_scenario *s = NULL;
-  dcsim_scenario_opts so = {.task_policy = DCSIM_TASK_HEFT, .wms_delay_s = (size & 1) ? 0.5 : 0,
-                            .io_bw_bps = (size & 2) ? 1e8 : 0};
+  dcsim_scenario_opts so = { .task_policy = DCSIM_TASK_HEFT,
+                             .wms_delay_s = (size & 1) ? 0.5 : 0,
+                             .io_bw_bps = (size & 2) ? 1e8 : 0 };
   int rc = dcsim_scenario_load(fuzz_file("trace", data, size), &so, &s, &err);
   fuzz_check_error(rc, &err);
   if (!rc) {
-    dcsim_engine_opts eo = {.job_policy = (dcsim_job_policy)((size >> 2) % 3), .power_off = (size & 32) != 0,
-                            .power_off_after_s = 60};
+    dcsim_engine_opts eo = { .job_policy = (dcsim_job_policy)((size >> 2) % 3),
+                             .power_off = (size & 32) != 0,
+                             .power_off_after_s = 60 };
     dcsim_engine_t *e = dcsim_engine_new(s, &eo, &err);
-    if (!e) fuzz_check_error(err.code, &err);
-    else fuzz_check_error(dcsim_engine_run(e, &err), &err);
+    if (!e)
+      fuzz_check_error(err.code, &err);
+    else
+      fuzz_check_error(dcsim_engine_run(e, &err), &err);
     dcsim_engine_free(e);
   }
   dcsim_scenario_free(s);

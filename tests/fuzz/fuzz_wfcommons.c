@@ -1,9 +1,10 @@
 /* fuzz_wfcommons.c — WfCommons workflow instances (JSON, dcsim/wfcommons.h): load, then the dcsim
- * workflow (pinned to the recorded machines and not, with delays and I/O) and the recorded platform. */
+ * workflow (pinned to the recorded machines and not, with delays and I/O) and the recorded
+ * platform. */
 // seeds: tests/data/traces/*.json
-#include "fuzz.h"
 #include "dcsim/trace.h"
 #include "dcsim/wfcommons.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   dcsim_error err;
@@ -12,7 +13,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_check_error(rc, &err);
   if (rc) return 0;
   for (int pin = 0; pin < 2; pin++) {
-    dcsim_wfc_opts o = {.pin = pin, .delay_s = pin ? 0 : 1.5, .dispatch_s = pin ? 0 : 0.25, .io_bw_bps = pin ? 0 : 1e9};
+    dcsim_wfc_opts o = {
+      .pin = pin, .delay_s = pin ? 0 : 1.5, .dispatch_s = pin ? 0 : 0.25, .io_bw_bps = pin ? 0 : 1e9
+    };
     dcsim_workflow *wf = NULL;
     rc = dcsim_wfc_workflow(w, &o, &wf, &err);
     fuzz_check_error(rc, &err);

@@ -1,12 +1,16 @@
 /* fuzz_workflow.c — workflows (schemas/workflow.xsd): load and expand (steps, ensembles,
  * dependencies, cycle check), then name every task. */
-// seeds: workflows/*.xml tests/data/workflow/*.xml tests/data/engine/*.xml tests/data/run/*.xml tests/data/validate/workflow.xml
-#include "fuzz.h"
+// seeds: workflows/*.xml tests/data/workflow/*.xml tests/data/engine/*.xml tests/data/run/*.xml
+// tests/data/validate/workflow.xml
 #include "dcsim/workflow.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static int linked;
-  if (!linked) { fuzz_link("workflows"); linked = 1; } /* platform="platforms/..." resolves */
+  if (!linked) {
+    fuzz_link("workflows");
+    linked = 1;
+  } /* platform="platforms/..." resolves */
   dcsim_error err;
   dcsim_workflow *wf = NULL;
   int rc = dcsim_workflow_load(fuzz_file("workflow.xml", data, size), &wf, &err);

@@ -13,32 +13,52 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int run_file(const char *path) {
   FILE *f = fopen(path, "rb");
-  if (!f) { perror(path); return -1; }
+  if (!f) {
+    perror(path);
+    return -1;
+  }
   size_t cap = 4096, n = 0;
   uint8_t *buf = malloc(cap);
   for (size_t k; buf && (k = fread(buf + n, 1, cap - n, f)) > 0;) {
     n += k;
     if (n == cap) {
       uint8_t *nb = realloc(buf, cap *= 2);
-      if (!nb) { free(buf); buf = NULL; }
+      if (!nb) {
+        free(buf);
+        buf = NULL;
+      }
       buf = nb;
     }
   }
   fclose(f);
-  if (!buf) { fprintf(stderr, "%s: out of memory\n", path); return -1; }
+  if (!buf) {
+    fprintf(stderr, "%s: out of memory\n", path);
+    return -1;
+  }
   LLVMFuzzerTestOneInput(buf, n);
   free(buf);
   return 0;
 }
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 static int run_path(const char *path, size_t *count) {
   struct stat st;
-  if (stat(path, &st) != 0) { perror(path); return -1; }
-  if (!S_ISDIR(st.st_mode)) { ++*count; return run_file(path); }
+  if (stat(path, &st) != 0) {
+    perror(path);
+    return -1;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    ++*count;
+    return run_file(path);
+  }
   DIR *d = opendir(path);
-  if (!d) { perror(path); return -1; }
+  if (!d) {
+    perror(path);
+    return -1;
+  }
   char **names = NULL;
   size_t n = 0, cap = 0;
   int rc = 0;
@@ -46,11 +66,17 @@ static int run_path(const char *path, size_t *count) {
     if (e->d_name[0] == '.') continue;
     if (n == cap) {
       char **nn = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof *nn);
-      if (!nn) { rc = -1; break; }
+      if (!nn) {
+        rc = -1;
+        break;
+      }
       names = nn;
     }
     size_t len = strlen(path) + strlen(e->d_name) + 2;
-    if (!(names[n] = malloc(len))) { rc = -1; break; }
+    if (!(names[n] = malloc(len))) {
+      rc = -1;
+      break;
+    }
     snprintf(names[n++], len, "%s/%s", path, e->d_name);
   }
   closedir(d);

@@ -12,16 +12,18 @@
 #include "dcsim/sweep.h"
 #include "dcsim/sweep_mpi.h"
 
-static const char *const CPUS[] = {"xeon-e5-2697v3", "xeon-gold-6148"};
-static const char *const GPUS[] = {"geforce-gtx970", "tesla-k20m", "tesla-m2070q"};
-static const unsigned NODES[] = {1, 2, 4, 8, 16};
-static const unsigned CORES[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14};
-static const char *const FREQS[] = {"1.2", "1.4", "1.6", "1.8", "2.0", "2.4", "2.6", "turbo"};
+static const char *const CPUS[] = { "xeon-e5-2697v3", "xeon-gold-6148" };
+static const char *const GPUS[] = { "geforce-gtx970", "tesla-k20m", "tesla-m2070q" };
+static const unsigned NODES[] = { 1, 2, 4, 8, 16 };
+static const unsigned CORES[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 };
+static const char *const FREQS[] = { "1.2", "1.4", "1.6", "1.8", "2.0", "2.4", "2.6", "turbo" };
 enum { N_POINTS = 2 * 3 * 5 * 14 * 8 };
 
 /* the full ALARO design space of D3.5 §6.2: 3360 points, 540 feasible */
 static dcsim_sweep_t *alaro(void) {
-  dcsim_sweep_def d = {"workflows/alaro.xml", NULL, NULL, 0, 2, CPUS, 3, GPUS, 5, NODES, 14, CORES, 8, FREQS};
+  dcsim_sweep_def d = {
+    "workflows/alaro.xml", NULL, NULL, 0, 2, CPUS, 3, GPUS, 5, NODES, 14, CORES, 8, FREQS
+  };
   dcsim_sweep_t *sw = NULL;
   dcsim_error err;
   if (dcsim_sweep_new(&d, &sw, &err)) fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
@@ -44,9 +46,11 @@ typedef struct store {
   size_t fail_at;
 } store;
 
-static int on_batch(void *ctx, const dcsim_sweep_point *pts, const size_t *idx, size_t n, dcsim_error *err) {
+static int on_batch(void *ctx, const dcsim_sweep_point *pts, const size_t *idx, size_t n,
+                    dcsim_error *err) {
   store *s = ctx;
-  if (s->fail_at && ++s->batches == s->fail_at) return DCSIM_ERR(err, DCSIM_EDB, "test.db", 0, "disk full (test)");
+  if (s->fail_at && ++s->batches == s->fail_at)
+    return DCSIM_ERR(err, DCSIM_EDB, "test.db", 0, "disk full (test)");
   for (size_t k = 0; k < n; k++) {
     if (!pts[idx[k]].done || idx[k] >= N_POINTS) continue;
     if (k && idx[k] <= idx[k - 1]) s->unordered++;
@@ -82,8 +86,8 @@ int main(int argc, char **argv) {
   {
     dcsim_sweep_t *sw = alaro();
     static store st;
-    dcsim_sweep_sink sink = {&st, on_batch, NULL};
-    dcsim_sweep_run_opts o = {2, 0, 3, rank == 0 ? &sink : NULL};
+    dcsim_sweep_sink sink = { &st, on_batch, NULL };
+    dcsim_sweep_run_opts o = { 2, 0, 3, rank == 0 ? &sink : NULL };
     CHECK_INT(dcsim_sweep_mpi_run(MPI_COMM_WORLD, sw, sw ? 0 : DCSIM_EIO, &o, &err), 0);
     unsigned long mine = sw ? (unsigned long)done_here(sw) : 0, total = 0;
     MPI_Reduce(&mine, &total, 1, MPI_UNSIGNED_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
@@ -97,7 +101,7 @@ int main(int argc, char **argv) {
       /* rank 0 holds all; what the others evaluated is the rest of the total, and some of it */
       if (size > 1) CHECK(total > N_POINTS && total < 2 * N_POINTS);
     } else if (sw) {
-      CHECK(mine > 0);     /* every rank worked */
+      CHECK(mine > 0); /* every rank worked */
       CHECK(mine < N_POINTS);
     }
     dcsim_sweep_free(sw);
@@ -106,7 +110,7 @@ int main(int argc, char **argv) {
   /* 2. stopped after 700 points, then resumed (rank 0 keeps what it has, as a database would) */
   {
     dcsim_sweep_t *sw = alaro();
-    dcsim_sweep_run_opts o = {1, 700, 0, NULL};
+    dcsim_sweep_run_opts o = { 1, 700, 0, NULL };
     CHECK_INT(dcsim_sweep_mpi_run(MPI_COMM_WORLD, sw, 0, &o, &err), 0);
     if (rank == 0) CHECK_INT(done_here(sw), 700);
     o.stop_after = 0;
@@ -132,7 +136,8 @@ int main(int argc, char **argv) {
       }
       CHECK_INT(bad, 0);
       CHECK(in > N_POINTS / 4 && in < N_POINTS / 2);
-      CHECK_INT(dcsim_sweep_points(sw)[0].pareto + dcsim_sweep_points(sw)[1].pareto, 0); /* no front of a part */
+      CHECK_INT(dcsim_sweep_points(sw)[0].pareto + dcsim_sweep_points(sw)[1].pareto,
+                0); /* no front of a part */
     }
     dcsim_sweep_free(sw);
   }
@@ -153,13 +158,14 @@ int main(int argc, char **argv) {
     dcsim_sweep_free(sw);
   }
 
-  /* 5. rank 0's database fails at its 4th chunk: the others stop too, and every rank gets the error */
+  /* 5. rank 0's database fails at its 4th chunk: the others stop too, and every rank gets the error
+   */
   {
     dcsim_sweep_t *sw = alaro();
     static store st;
     st.fail_at = 4;
-    dcsim_sweep_sink sink = {&st, on_batch, NULL};
-    dcsim_sweep_run_opts o = {1, 0, 8, rank == 0 ? &sink : NULL};
+    dcsim_sweep_sink sink = { &st, on_batch, NULL };
+    dcsim_sweep_run_opts o = { 1, 0, 8, rank == 0 ? &sink : NULL };
     dcsim_error e;
     memset(&e, 0, sizeof e);
     CHECK_INT(dcsim_sweep_mpi_run(MPI_COMM_WORLD, sw, 0, &o, &e), DCSIM_EDB);

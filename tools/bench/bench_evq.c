@@ -43,7 +43,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   int rc = 1;
-  dcsim_error err = {0};
+  dcsim_error err = { 0 };
   dcsim_evh *hs = malloc((size_t)n * sizeof *hs); /* handle of each target's event */
   dcsim_evq_t *q = dcsim_evq_new(0);              /* grows by doubling, as in a real run */
   if (!q || !hs) {

@@ -1,8 +1,9 @@
 /* bench_shards — how evenly `dcsim sweep --shard I/N` splits the work of a sweep, for three ways of
  * choosing a point's shard: cyclic (index mod N), contiguous blocks of indices, a random hash of
- * the index (splitmix64), and dcsim's golden-ratio sequence (dcsim_sweep_shard_of). A point's cost is its evaluation time (best of REPEAT); a
- * shard's cost is the sum over its points. Printed for N = 2..8: the largest shard's cost over the
- * mean (1.00 = perfect balance; a job array ends with its slowest shard).
+ * the index (splitmix64), and dcsim's golden-ratio sequence (dcsim_sweep_shard_of). A point's cost
+ * is its evaluation time (best of REPEAT); a shard's cost is the sum over its points. Printed for N
+ * = 2..8: the largest shard's cost over the mean (1.00 = perfect balance; a job array ends with its
+ * slowest shard).
  *
  * usage: bench_shards [REPEAT]   (run from the source root; default 3)
  * Design spaces: the full ALARO space of bench_sweep (3360 points, 540 of them feasible and
@@ -22,12 +23,12 @@ static double now_s(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static const char *const CPUS[] = {"xeon-e5-2697v3", "xeon-gold-6148"};
-static const char *const GPUS[] = {"geforce-gtx970", "tesla-k20m", "tesla-m2070q"};
-static const unsigned NODES5[] = {1, 2, 4, 8, 16};
-static const unsigned CORES14[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14};
-static const char *const FREQS[] = {"1.2", "1.4", "1.6", "1.8", "2.0", "2.4", "2.6", "turbo"};
-static const char *const NOMINAL[] = {"nominal"};
+static const char *const CPUS[] = { "xeon-e5-2697v3", "xeon-gold-6148" };
+static const char *const GPUS[] = { "geforce-gtx970", "tesla-k20m", "tesla-m2070q" };
+static const unsigned NODES5[] = { 1, 2, 4, 8, 16 };
+static const unsigned CORES14[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 };
+static const char *const FREQS[] = { "1.2", "1.4", "1.6", "1.8", "2.0", "2.4", "2.6", "turbo" };
+static const char *const NOMINAL[] = { "nominal" };
 
 static unsigned long long splitmix64(unsigned long long z) {
   z += 0x9e3779b97f4a7c15ULL;
@@ -39,15 +40,24 @@ static unsigned long long splitmix64(unsigned long long z) {
 static int one(const char *name, const dcsim_sweep_def *d, int rep) {
   dcsim_sweep_t *sw = NULL;
   dcsim_error err;
-  if (dcsim_sweep_new(d, &sw, &err)) { fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg); return 1; }
+  if (dcsim_sweep_new(d, &sw, &err)) {
+    fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
+    return 1;
+  }
   size_t n = dcsim_sweep_n_points(sw);
   double *cost = malloc(n * sizeof *cost), total = 0;
-  if (!cost) { dcsim_sweep_free(sw); return 1; }
+  if (!cost) {
+    dcsim_sweep_free(sw);
+    return 1;
+  }
   for (size_t i = 0; i < n; i++) {
     cost[i] = 1e30;
     for (int r = 0; r < rep; r++) {
       double t0 = now_s();
-      if (dcsim_sweep_eval(sw, i, &dcsim_sweep_points(sw)[i], &err)) { fprintf(stderr, "point %zu: %s\n", i, err.msg); return 1; }
+      if (dcsim_sweep_eval(sw, i, &dcsim_sweep_points(sw)[i], &err)) {
+        fprintf(stderr, "point %zu: %s\n", i, err.msg);
+        return 1;
+      }
       double t = now_s() - t0;
       if (t < cost[i]) cost[i] = t;
     }
@@ -56,7 +66,7 @@ static int one(const char *name, const dcsim_sweep_def *d, int rep) {
   printf("%s: %zu points, %.3f s of evaluation\n", name, n, total);
   printf("  N   cyclic (i mod N)   blocks   random hash   golden ratio (dcsim)\n");
   for (unsigned s = 2; s <= 8; s++) {
-    double cy[8] = {0}, bl[8] = {0}, hs[8] = {0}, fb[8] = {0}, m[4] = {0, 0, 0, 0};
+    double cy[8] = { 0 }, bl[8] = { 0 }, hs[8] = { 0 }, fb[8] = { 0 }, m[4] = { 0, 0, 0, 0 };
     for (size_t i = 0; i < n; i++) {
       cy[i % s] += cost[i];
       bl[i * s / n] += cost[i];
@@ -70,7 +80,8 @@ static int one(const char *name, const dcsim_sweep_def *d, int rep) {
       if (fb[k] > m[3]) m[3] = fb[k];
     }
     double mean = total / s;
-    printf("  %u   %16.2f   %6.2f   %11.2f   %20.2f\n", s, m[0] / mean, m[1] / mean, m[2] / mean, m[3] / mean);
+    printf("  %u   %16.2f   %6.2f   %11.2f   %20.2f\n", s, m[0] / mean, m[1] / mean, m[2] / mean,
+           m[3] / mean);
   }
   free(cost);
   dcsim_sweep_free(sw);
@@ -79,12 +90,44 @@ static int one(const char *name, const dcsim_sweep_def *d, int rep) {
 
 int main(int argc, char **argv) {
   int rep = argc > 1 ? atoi(argv[1]) : 3;
-  if (rep < 1) { fprintf(stderr, "usage: bench_shards [REPEAT]\n"); return 2; }
-  dcsim_sweep_def alaro = {"workflows/alaro.xml", NULL, NULL, 0, 2, CPUS, 3, GPUS, 5, NODES5, 14, CORES14, 8, FREQS};
-  unsigned nodes64[64], cores4[] = {1, 2, 3, 4};
+  if (rep < 1) {
+    fprintf(stderr, "usage: bench_shards [REPEAT]\n");
+    return 2;
+  }
+  dcsim_sweep_def alaro = {
+    "workflows/alaro.xml", NULL, NULL, 0, 2, CPUS, 3, GPUS, 5, NODES5, 14, CORES14, 8, FREQS
+  };
+  unsigned nodes64[64], cores4[] = { 1, 2, 3, 4 };
   for (unsigned k = 0; k < 64; k++) nodes64[k] = k + 1;
-  dcsim_sweep_def day = {"workflows/datacentre-day.xml", NULL, NULL, 0, 0, NULL, 3, GPUS, 64, nodes64, 4, cores4, 1, NOMINAL};
-  dcsim_sweep_def day8 = {"workflows/datacentre-day.xml", NULL, NULL, 0, 0, NULL, 3, GPUS, 64, nodes64, 4, cores4, 8, FREQS};
-  return one("ALARO (bench_sweep's space)", &alaro, rep) || one("data-centre day (doc/scaling.md)", &day, rep) ||
+  dcsim_sweep_def day = { "workflows/datacentre-day.xml",
+                          NULL,
+                          NULL,
+                          0,
+                          0,
+                          NULL,
+                          3,
+                          GPUS,
+                          64,
+                          nodes64,
+                          4,
+                          cores4,
+                          1,
+                          NOMINAL };
+  dcsim_sweep_def day8 = { "workflows/datacentre-day.xml",
+                           NULL,
+                           NULL,
+                           0,
+                           0,
+                           NULL,
+                           3,
+                           GPUS,
+                           64,
+                           nodes64,
+                           4,
+                           cores4,
+                           8,
+                           FREQS };
+  return one("ALARO (bench_sweep's space)", &alaro, rep) ||
+         one("data-centre day (doc/scaling.md)", &day, rep) ||
          one("data-centre day at 8 frequencies", &day8, rep);
 }

@@ -1,12 +1,12 @@
 /* bench_sweep — configurations evaluated per second by `dcsim sweep` on the full ALARO design space
  * of D3.5 §6.2 (2 CPUs x 3 GPUs x nodes 1,2,4,8,16 x cores 1..14 x the 8 frequency states of the
- * E5-2697v3 = 3360 points, every one simulated by the engine), at 1 thread and at N threads, and the
- * speed-up. Each measurement is the best of REPEAT runs of a fresh sweep (inputs loaded once per
- * sweep, as the command does; loading is reported apart). The outputs of all runs must be the same
- * bytes.
+ * E5-2697v3 = 3360 points, every one simulated by the engine), at 1 thread and at N threads, and
+ * the speed-up. Each measurement is the best of REPEAT runs of a fresh sweep (inputs loaded once
+ * per sweep, as the command does; loading is reported apart). The outputs of all runs must be the
+ * same bytes.
  *
- * usage: bench_sweep [THREADS [REPEAT [BATCH]]]   (run from the source root; default 2 threads, 5 repeats,
- *        batches of 32 points per thread) */
+ * usage: bench_sweep [THREADS [REPEAT [BATCH]]]   (run from the source root; default 2 threads, 5
+ * repeats, batches of 32 points per thread) */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,22 +21,32 @@ static double now_s(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static const char *const CPUS[] = {"xeon-e5-2697v3", "xeon-gold-6148"};
-static const char *const GPUS[] = {"geforce-gtx970", "tesla-k20m", "tesla-m2070q"};
-static const unsigned NODES[] = {1, 2, 4, 8, 16};
-static const unsigned CORES[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14};
-static const char *const FREQS[] = {"1.2", "1.4", "1.6", "1.8", "2.0", "2.4", "2.6", "turbo"};
+static const char *const CPUS[] = { "xeon-e5-2697v3", "xeon-gold-6148" };
+static const char *const GPUS[] = { "geforce-gtx970", "tesla-k20m", "tesla-m2070q" };
+static const unsigned NODES[] = { 1, 2, 4, 8, 16 };
+static const unsigned CORES[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 };
+static const char *const FREQS[] = { "1.2", "1.4", "1.6", "1.8", "2.0", "2.4", "2.6", "turbo" };
 
 /* one sweep: returns the run time (excluding the load), the load time, and the JSON output */
-static int one(int threads, size_t batch, double *run_s, double *load_s, size_t *points, size_t *feasible, char **json) {
-  dcsim_sweep_def d = {"workflows/alaro.xml", NULL, NULL, 0, 2, CPUS, 3, GPUS, 5, NODES, 14, CORES, 8, FREQS};
+static int one(int threads, size_t batch, double *run_s, double *load_s, size_t *points,
+               size_t *feasible, char **json) {
+  dcsim_sweep_def d = {
+    "workflows/alaro.xml", NULL, NULL, 0, 2, CPUS, 3, GPUS, 5, NODES, 14, CORES, 8, FREQS
+  };
   dcsim_sweep_t *sw = NULL;
   dcsim_error err;
   double t0 = now_s();
-  if (dcsim_sweep_new(&d, &sw, &err)) { fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg); return 1; }
+  if (dcsim_sweep_new(&d, &sw, &err)) {
+    fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
+    return 1;
+  }
   double t1 = now_s();
-  dcsim_sweep_run_opts o = {threads, 0, batch, NULL};
-  if (dcsim_sweep_run(sw, &o, &err)) { fprintf(stderr, "sweep: %s\n", err.msg); dcsim_sweep_free(sw); return 1; }
+  dcsim_sweep_run_opts o = { threads, 0, batch, NULL };
+  if (dcsim_sweep_run(sw, &o, &err)) {
+    fprintf(stderr, "sweep: %s\n", err.msg);
+    dcsim_sweep_free(sw);
+    return 1;
+  }
   double t2 = now_s();
   *load_s = t1 - t0;
   *run_s = t2 - t1;
@@ -54,11 +64,14 @@ static int one(int threads, size_t batch, double *run_s, double *load_s, size_t 
 int main(int argc, char **argv) {
   int nt = argc > 1 ? atoi(argv[1]) : 2, rep = argc > 2 ? atoi(argv[2]) : 5;
   size_t batch = argc > 3 ? (size_t)atol(argv[3]) : 0; /* 0 = the default, 32 per thread */
-  if (nt < 1 || rep < 1) { fprintf(stderr, "usage: bench_sweep [THREADS [REPEAT [BATCH]]]\n"); return 2; }
-  double best[2] = {1e30, 1e30}, load = 1e30;
+  if (nt < 1 || rep < 1) {
+    fprintf(stderr, "usage: bench_sweep [THREADS [REPEAT [BATCH]]]\n");
+    return 2;
+  }
+  double best[2] = { 1e30, 1e30 }, load = 1e30;
   size_t points = 0, feasible = 0;
   char *ref = NULL;
-  int threads[2] = {1, nt};
+  int threads[2] = { 1, nt };
   for (int k = 0; k < 2; k++)
     for (int r = 0; r < rep; r++) {
       double run_s, load_s;
@@ -66,17 +79,22 @@ int main(int argc, char **argv) {
       if (one(threads[k], batch, &run_s, &load_s, &points, &feasible, &json)) return 1;
       if (run_s < best[k]) best[k] = run_s;
       if (load_s < load) load = load_s;
-      if (!ref) ref = json;
+      if (!ref)
+        ref = json;
       else {
-        if (strcmp(ref, json) != 0) { fprintf(stderr, "output differs between runs\n"); return 1; }
+        if (strcmp(ref, json) != 0) {
+          fprintf(stderr, "output differs between runs\n");
+          return 1;
+        }
         free(json);
       }
     }
   free(ref);
-  printf("ALARO design space: %zu points (%zu feasible, %zu infeasible), inputs loaded in %.4f s\n", points, feasible,
-         points - feasible, load);
+  printf("ALARO design space: %zu points (%zu feasible, %zu infeasible), inputs loaded in %.4f s\n",
+         points, feasible, points - feasible, load);
   printf("1 thread:   %.4f s, %.0f configurations/s\n", best[0], (double)points / best[0]);
   printf("%d threads:  %.4f s, %.0f configurations/s\n", nt, best[1], (double)points / best[1]);
-  printf("speed-up 1 -> %d threads: %.2f (same bytes at every thread count)\n", nt, best[0] / best[1]);
+  printf("speed-up 1 -> %d threads: %.2f (same bytes at every thread count)\n", nt,
+         best[0] / best[1]);
   return 0;
 }

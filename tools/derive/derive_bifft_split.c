@@ -43,7 +43,9 @@ int main(int argc, char **argv) {
       dcsim_csv_col(csv, "traffic_gb", &c_q, &err) || dcsim_csv_col(csv, "time_s", &c_t, &err))
     return die(&err);
   if (!xml) {
-    printf("| case | loop | W [flop] | Q [byte] | W*Tflop [s] | Q*Tmop [s] |\n|---|---|---|---|---|---|\n");
+    printf(
+        "| case | loop | W [flop] | Q [byte] | W*Tflop [s] | Q*Tmop [s] "
+        "|\n|---|---|---|---|---|---|\n");
   }
   for (size_t r = 0; r < dcsim_csv_rows(csv); r++) {
     double thr, f, w, q, t;
@@ -55,7 +57,7 @@ int main(int argc, char **argv) {
     const char *cs = dcsim_csv_cell(csv, r, c_case);
     dcsim_dwarf_eval *ev = NULL;
     if (dcsim_dwarf_evaluate(d, cs, NULL, 0, &ev, &err)) return die(&err);
-    dcsim_cpu_state st = {f, NULL, 1};
+    dcsim_cpu_state st = { f, NULL, 1 };
     dcsim_cpu_rates rt;
     if (dcsim_cpu_profile_rates(cpu, &st, &rt, &err)) return die(&err);
     size_t n = ev->n_loops;
@@ -65,31 +67,39 @@ int main(int argc, char **argv) {
     for (size_t l = 0; l < n; l++) {
       const dcsim_cpu_loop *lp = &ev->loops[l];
       sl[l].flop_rate = lp->has_flop ? rt.flops * lp->U + lp->S_flops : 0; /* §6.1.2: 1/Tflop */
-      sl[l].byte_rate = rt.l1_bps * lp->V + rt.l2_bps * lp->X + rt.l3_bps * lp->Y + rt.dram_bps * lp->Z; /* §4.3: 1/Tmop */
+      sl[l].byte_rate = rt.l1_bps * lp->V + rt.l2_bps * lp->X + rt.l3_bps * lp->Y +
+                        rt.dram_bps * lp->Z; /* §4.3: 1/Tmop */
     }
     dcsim_split_result res;
     if (dcsim_fit_split(sl, n, w * 1e9, q * 1e9, t, wo, qo, &res, &err)) return die(&err);
     /* per grid point, field and iteration: the formulas scale the split with NX*NY*FIELDS*ITER */
     double points = 1;
-    const char *pn[] = {"NX", "NY", "FIELDS", "ITER"};
+    const char *pn[] = { "NX", "NY", "FIELDS", "ITER" };
     for (size_t p = 0; p < 4; p++) {
       double v;
       if (dcsim_dwarf_case_value(d, cs, pn[p], &v, &err)) return die(&err);
       points *= v;
     }
-    for (size_t l = 0; l < n; l++) { /* LP round-off: below a millionth of a byte per point is zero */
+    for (size_t l = 0; l < n;
+         l++) { /* LP round-off: below a millionth of a byte per point is zero */
       if (wo[l] < 1e-6 * points) wo[l] = 0;
       if (qo[l] < 1e-6 * points) qo[l] = 0;
     }
     if (xml) {
-      printf("<!-- case %s: measured %.6g s, model %.6g s, residual %.3g s, L1 distance from even split %.4f -->\n",
-             cs, t, res.model_time_s, res.residual_s, res.distance);
+      printf(
+          "<!-- case %s: measured %.6g s, model %.6g s, residual %.3g s, L1 distance from even "
+          "split %.4f -->\n",
+          cs, t, res.model_time_s, res.residual_s, res.distance);
       for (size_t l = 0; l < n; l++) {
         if (strcmp(cs, FORMULA_CASE) == 0) {
-          printf("FORMULA\t%s\tNX*NY*FIELDS*ITER*%.10g\tNX*NY*FIELDS*ITER*%.10g\n", ev->loops[l].name, wo[l] / points, qo[l] / points);
+          printf("FORMULA\t%s\tNX*NY*FIELDS*ITER*%.10g\tNX*NY*FIELDS*ITER*%.10g\n",
+                 ev->loops[l].name, wo[l] / points, qo[l] / points);
         } else {
-          printf("    <override loop=\"%s\" work-flop=\"%.10g\" traffic-byte=\"%.10g\" source=\"derived: LP split of D3.5 Table 38 totals (tools/derive/derive_bifft_split.c, doc/bifft-split.md)\"/>\n",
-                 ev->loops[l].name, wo[l], qo[l]);
+          printf(
+              "    <override loop=\"%s\" work-flop=\"%.10g\" traffic-byte=\"%.10g\" "
+              "source=\"derived: LP split of D3.5 Table 38 totals "
+              "(tools/derive/derive_bifft_split.c, doc/bifft-split.md)\"/>\n",
+              ev->loops[l].name, wo[l], qo[l]);
         }
       }
     } else {
@@ -98,8 +108,9 @@ int main(int argc, char **argv) {
                sl[l].flop_rate > 0 ? wo[l] / sl[l].flop_rate : 0, qo[l] / sl[l].byte_rate);
       /* round-off below a nanosecond per second is printed as 0 so the report is stable */
       double resid = fabs(res.residual_s) < 1e-9 * t ? 0 : res.residual_s;
-      printf("| %s | **total** | %.4e | %.4e | model %.6g s | measured %.6g s (residual %.3g s) |\n", cs, w * 1e9, q * 1e9,
-             res.model_time_s, t, resid);
+      printf(
+          "| %s | **total** | %.4e | %.4e | model %.6g s | measured %.6g s (residual %.3g s) |\n",
+          cs, w * 1e9, q * 1e9, res.model_time_s, t, resid);
     }
     free(sl);
     free(wo);

@@ -21,8 +21,9 @@ static int die(const dcsim_error *e) {
 }
 
 /* Computes the dcsim value of one reference row. */
-static int compute(const char *dwarf, const char *cs, const char *hw, unsigned nodes, unsigned cores,
-                   const char *item, const char *qty, double *out, dcsim_error *err) {
+static int compute(const char *dwarf, const char *cs, const char *hw, unsigned nodes,
+                   unsigned cores, const char *item, const char *qty, double *out,
+                   dcsim_error *err) {
   char dpath[4096], hpath[4096];
   dcsim_dwarf_t *d = NULL;
   dcsim_dwarf_eval *ev = NULL;
@@ -35,17 +36,22 @@ static int compute(const char *dwarf, const char *cs, const char *hw, unsigned n
       (rc = dcsim_dwarf_load(dpath, &d, err)))
     goto out;
   int is_gpu = dcsim_dwarf_device_of(d) == DCSIM_DWARF_GPU;
-  if ((rc = dcsim_catalog_resolve(is_gpu ? DCSIM_KIND_GPU : DCSIM_KIND_CPU, hw, NULL, 0, hpath, sizeof hpath, err)))
+  if ((rc = dcsim_catalog_resolve(is_gpu ? DCSIM_KIND_GPU : DCSIM_KIND_CPU, hw, NULL, 0, hpath,
+                                  sizeof hpath, err)))
     goto out;
-  if (is_gpu) rc = dcsim_gpu_profile_load(hpath, &gpu, err);
-  else rc = dcsim_cpu_profile_load(hpath, &cpu, err);
+  if (is_gpu)
+    rc = dcsim_gpu_profile_load(hpath, &gpu, err);
+  else
+    rc = dcsim_cpu_profile_load(hpath, &cpu, err);
   if (rc) goto out;
   if (strcmp(qty, "pkg_j") == 0 || strcmp(qty, "dram_j") == 0 || strcmp(qty, "energy_j") == 0) {
     /* measured time in `item`: the §5.3 energy of that run (Table 35) */
     dcsim_energy_coeffs ec;
     dcsim_cpu_power pw;
-    dcsim_cpu_state st = {dcsim_cpu_profile_nominal_ghz(cpu), NULL, cores};
-    if ((rc = dcsim_dwarf_energy_coeffs(d, &ec, err)) || (rc = dcsim_cpu_profile_power(cpu, &st, &pw, err))) goto out;
+    dcsim_cpu_state st = { dcsim_cpu_profile_nominal_ghz(cpu), NULL, cores };
+    if ((rc = dcsim_dwarf_energy_coeffs(d, &ec, err)) ||
+        (rc = dcsim_cpu_profile_power(cpu, &st, &pw, err)))
+      goto out;
     dcsim_cpu_energy e = dcsim_energy_cpu_53(&ec, &pw, atof(item));
     *out = strcmp(qty, "pkg_j") == 0 ? e.pkg_j : strcmp(qty, "dram_j") == 0 ? e.dram_j : e.energy_j;
     goto out;
@@ -62,11 +68,16 @@ static int compute(const char *dwarf, const char *cs, const char *hw, unsigned n
   rq.energy_form = DCSIM_ENERGY_NONE;
   if ((rc = dcsim_model_run(&rq, &p, err))) goto out;
   if (strcmp(item, "*") == 0) {
-    if (strcmp(qty, "time_s") == 0) *out = p.time_s;
-    else if (p.gpu && strcmp(qty, "compute_s") == 0) *out = p.gpu->compute_s;
-    else if (p.gpu && strcmp(qty, "transfer_s") == 0) *out = p.gpu->transfer_s;
-    else if (p.gpu && strcmp(qty, "inactive_s") == 0) *out = p.gpu->inactive_s;
-    else rc = DCSIM_ERR(err, DCSIM_EREF, "", 0, "unknown quantity %s", qty);
+    if (strcmp(qty, "time_s") == 0)
+      *out = p.time_s;
+    else if (p.gpu && strcmp(qty, "compute_s") == 0)
+      *out = p.gpu->compute_s;
+    else if (p.gpu && strcmp(qty, "transfer_s") == 0)
+      *out = p.gpu->transfer_s;
+    else if (p.gpu && strcmp(qty, "inactive_s") == 0)
+      *out = p.gpu->inactive_s;
+    else
+      rc = DCSIM_ERR(err, DCSIM_EREF, "", 0, "unknown quantity %s", qty);
     goto out;
   }
   rc = DCSIM_ERR(err, DCSIM_EREF, "", 0, "no part '%s' in %s", item, dwarf);
@@ -74,14 +85,18 @@ static int compute(const char *dwarf, const char *cs, const char *hw, unsigned n
     const dcsim_kernel_part *kp = &p.gpu->parts[k];
     if (strcmp(kp->name, item) != 0) continue;
     rc = 0;
-    *out = strcmp(qty, "compute_s") == 0 ? kp->compute_s : strcmp(qty, "transfer_s") == 0 ? kp->transfer_s
-         : strcmp(qty, "inactive_s") == 0 ? kp->inactive_s : kp->time_s;
+    *out = strcmp(qty, "compute_s") == 0    ? kp->compute_s
+           : strcmp(qty, "transfer_s") == 0 ? kp->transfer_s
+           : strcmp(qty, "inactive_s") == 0 ? kp->inactive_s
+                                            : kp->time_s;
   }
   for (size_t l = 0; p.cpu && l < p.cpu->n_loops; l++) {
     const dcsim_loop_part *lp = &p.cpu->parts[l];
     if (strcmp(lp->name, item) != 0) continue;
     rc = 0;
-    *out = strcmp(qty, "work_flop") == 0 ? lp->work_flop : strcmp(qty, "traffic_byte") == 0 ? lp->traffic_byte : lp->time_s;
+    *out = strcmp(qty, "work_flop") == 0      ? lp->work_flop
+           : strcmp(qty, "traffic_byte") == 0 ? lp->traffic_byte
+                                              : lp->time_s;
   }
 out:
   dcsim_prediction_release(&p);
@@ -101,14 +116,17 @@ int main(int argc, char **argv) {
   dcsim_error err;
   dcsim_csv_t *t = NULL;
   if (dcsim_csv_load(argv[1], &t, &err)) return die(&err);
-  const char *cols[] = {"table", "dwarf", "case", "hw", "nodes", "cores", "item", "quantity", "published", "tol"};
+  const char *cols[] = { "table", "dwarf", "case",     "hw",        "nodes",
+                         "cores", "item",  "quantity", "published", "tol" };
   size_t c[10];
   for (int i = 0; i < 10; i++)
     if (dcsim_csv_col(t, cols[i], &c[i], &err)) return die(&err);
   int failures = 0, rows = 0;
   double worst = 0;
   if (md) {
-    printf("| D3.5 | dwarf | case | hardware | nodes | cores | item | quantity | published | dcsim | difference | tolerance |\n");
+    printf(
+        "| D3.5 | dwarf | case | hardware | nodes | cores | item | quantity | published | dcsim | "
+        "difference | tolerance |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   }
   for (size_t r = 0; r < dcsim_csv_rows(t); r++) {
@@ -116,8 +134,9 @@ int main(int argc, char **argv) {
     if (dcsim_csv_num(t, r, c[4], &nodes, &err) || dcsim_csv_num(t, r, c[5], &cores, &err) ||
         dcsim_csv_num(t, r, c[8], &pub, &err) || dcsim_csv_num(t, r, c[9], &tol, &err))
       return die(&err);
-    if (compute(dcsim_csv_cell(t, r, c[1]), dcsim_csv_cell(t, r, c[2]), dcsim_csv_cell(t, r, c[3]), (unsigned)nodes,
-                (unsigned)cores, dcsim_csv_cell(t, r, c[6]), dcsim_csv_cell(t, r, c[7]), &got, &err))
+    if (compute(dcsim_csv_cell(t, r, c[1]), dcsim_csv_cell(t, r, c[2]), dcsim_csv_cell(t, r, c[3]),
+                (unsigned)nodes, (unsigned)cores, dcsim_csv_cell(t, r, c[6]),
+                dcsim_csv_cell(t, r, c[7]), &got, &err))
       return die(&err);
     double diff = (got - pub) / pub;
     int ok = fabs(diff) <= tol;
@@ -125,16 +144,21 @@ int main(int argc, char **argv) {
     if (fabs(diff) > worst) worst = fabs(diff);
     if (!ok) failures++;
     if (md)
-      printf("| %s | %s | %s | %s | %.0f | %.0f | %s | %s | %.6g | %.6g | %+.2f%% | %.1f%%%s |\n", dcsim_csv_cell(t, r, c[0]),
-             dcsim_csv_cell(t, r, c[1]), dcsim_csv_cell(t, r, c[2]), dcsim_csv_cell(t, r, c[3]), nodes, cores,
-             dcsim_csv_cell(t, r, c[6]), dcsim_csv_cell(t, r, c[7]), pub, got, 100 * diff, 100 * tol, ok ? "" : " **FAIL**");
+      printf("| %s | %s | %s | %s | %.0f | %.0f | %s | %s | %.6g | %.6g | %+.2f%% | %.1f%%%s |\n",
+             dcsim_csv_cell(t, r, c[0]), dcsim_csv_cell(t, r, c[1]), dcsim_csv_cell(t, r, c[2]),
+             dcsim_csv_cell(t, r, c[3]), nodes, cores, dcsim_csv_cell(t, r, c[6]),
+             dcsim_csv_cell(t, r, c[7]), pub, got, 100 * diff, 100 * tol, ok ? "" : " **FAIL**");
     else if (!ok)
-      fprintf(stderr, "%s:%d: %s %s %s %s: dcsim %.6g, published %.6g (%+.2f%%, tolerance %.1f%%)\n", argv[1],
-              dcsim_csv_line(t, r), dcsim_csv_cell(t, r, c[0]), dcsim_csv_cell(t, r, c[2]), dcsim_csv_cell(t, r, c[6]),
-              dcsim_csv_cell(t, r, c[7]), got, pub, 100 * diff, 100 * tol);
+      fprintf(
+          stderr, "%s:%d: %s %s %s %s: dcsim %.6g, published %.6g (%+.2f%%, tolerance %.1f%%)\n",
+          argv[1], dcsim_csv_line(t, r), dcsim_csv_cell(t, r, c[0]), dcsim_csv_cell(t, r, c[2]),
+          dcsim_csv_cell(t, r, c[6]), dcsim_csv_cell(t, r, c[7]), got, pub, 100 * diff, 100 * tol);
   }
-  if (md) printf("\n%d numbers compared, %d out of tolerance, largest difference %.2f%%.\n", rows, failures, 100 * worst);
-  else printf("%d passed, %d failed\n", rows - failures, failures);
+  if (md)
+    printf("\n%d numbers compared, %d out of tolerance, largest difference %.2f%%.\n", rows,
+           failures, 100 * worst);
+  else
+    printf("%d passed, %d failed\n", rows - failures, failures);
   dcsim_csv_free(t);
   return failures ? 1 : 0;
 }

@@ -39,8 +39,8 @@ typedef struct row_in {
 } row_in;
 
 /* "A=1;B=2" into bindings (names point into buf). */
-static int parse_set(const char *set, char *buf, size_t size, dcsim_binding *b, size_t max, size_t *n,
-                     dcsim_error *err) {
+static int parse_set(const char *set, char *buf, size_t size, dcsim_binding *b, size_t max,
+                     size_t *n, dcsim_error *err) {
   *n = 0;
   snprintf(buf, size, "%s", set);
   char *save = NULL;
@@ -48,7 +48,7 @@ static int parse_set(const char *set, char *buf, size_t size, dcsim_binding *b, 
     char *eq = strchr(tok, '=');
     if (!eq || *n >= max) return DCSIM_ERR(err, DCSIM_EPARSE, "", 0, "bad set '%s'", set);
     *eq = '\0';
-    b[*n] = (dcsim_binding){tok, atof(eq + 1), "reference", 0};
+    b[*n] = (dcsim_binding){ tok, atof(eq + 1), "reference", 0 };
     (*n)++;
   }
   return 0;
@@ -65,7 +65,7 @@ static int run_model(const dcsim_dwarf_t *d, const char *cs, const dcsim_binding
   rq.ev = *ev;
   rq.cpu = cpu;
   rq.nodes = 1;
-  rq.state = (dcsim_cpu_state){dcsim_cpu_profile_nominal_ghz(cpu), NULL, threads};
+  rq.state = (dcsim_cpu_state){ dcsim_cpu_profile_nominal_ghz(cpu), NULL, threads };
   rq.energy_form = DCSIM_ENERGY_NONE;
   return dcsim_model_run(&rq, p, err);
 }
@@ -89,7 +89,7 @@ static int compute(const row_in *r, double *out, dcsim_error *err) {
   if (strcmp(r->qty, "min_compute_order") == 0) {
     *out = NAN;
     for (unsigned order = 2; order <= 100 && isnan(*out); order += 2) {
-      b[nb] = (dcsim_binding){"K", order + 1.0, "scan", 0};
+      b[nb] = (dcsim_binding){ "K", order + 1.0, "scan", 0 };
       if ((rc = run_model(d, r->cs, b, nb + 1, cpu, r->threads, &ev, &p, err))) goto out;
       int all = 1;
       for (size_t l = 0; l < p.cpu->n_loops; l++) all &= p.cpu->parts[l].compute_bound;
@@ -107,21 +107,31 @@ static int compute(const row_in *r, double *out, dcsim_error *err) {
     Q += p.cpu->parts[l].traffic_byte;
     tm += p.cpu->parts[l].mem_time_s;
   }
-  if (strcmp(r->qty, "work_gflop") == 0) *out = W / 1e9;
-  else if (strcmp(r->qty, "intensity") == 0) *out = W / Q;
-  else if (strcmp(r->qty, "mem_roof_gflops") == 0) *out = W / tm / 1e9;
-  else if (strcmp(r->qty, "runtime_ceil_s") == 0) *out = ceil(p.time_s * (1 - 1e-12)); /* whole seconds, up */
-  else if (strcmp(r->qty, "level_gflops") == 0 && strcmp(r->item, "min") == 0) *out = W / p.time_s / 1e9;
+  if (strcmp(r->qty, "work_gflop") == 0)
+    *out = W / 1e9;
+  else if (strcmp(r->qty, "intensity") == 0)
+    *out = W / Q;
+  else if (strcmp(r->qty, "mem_roof_gflops") == 0)
+    *out = W / tm / 1e9;
+  else if (strcmp(r->qty, "runtime_ceil_s") == 0)
+    *out = ceil(p.time_s * (1 - 1e-12)); /* whole seconds, up */
+  else if (strcmp(r->qty, "level_gflops") == 0 && strcmp(r->item, "min") == 0)
+    *out = W / p.time_s / 1e9;
   else if (strcmp(r->qty, "level_gflops") == 0) {
     dcsim_cpu_rates rt;
     dcsim_irregular_level lv[DCSIM_IRREGULAR_MAX_LEVELS];
     size_t n = 0, bn = 0;
-    if ((rc = dcsim_cpu_profile_rates(cpu, &(dcsim_cpu_state){dcsim_cpu_profile_nominal_ghz(cpu), NULL, r->threads}, &rt, err)) ||
+    if ((rc = dcsim_cpu_profile_rates(
+             cpu, &(dcsim_cpu_state){ dcsim_cpu_profile_nominal_ghz(cpu), NULL, r->threads }, &rt,
+             err)) ||
         (rc = dcsim_model_irregular(&ev->loops[0], 1, cpu, &rt, lv, &n, &bn, err)))
       goto out;
     rc = DCSIM_ERR(err, DCSIM_EREF, "", 0, "no level %s", r->item);
     for (size_t i = 0; i < n; i++)
-      if (strcmp(lv[i].name, r->item) == 0) { *out = ev->loops[0].work_flop / lv[i].time_s / 1e9; rc = 0; }
+      if (strcmp(lv[i].name, r->item) == 0) {
+        *out = ev->loops[0].work_flop / lv[i].time_s / 1e9;
+        rc = 0;
+      }
   } else {
     rc = DCSIM_ERR(err, DCSIM_EREF, "", 0, "unknown quantity %s", r->qty);
   }
@@ -142,14 +152,17 @@ int main(int argc, char **argv) {
   dcsim_error err;
   dcsim_csv_t *t = NULL;
   if (dcsim_csv_load(argv[1], &t, &err)) return die(&err);
-  const char *cols[] = {"table", "dwarf", "case", "hw", "threads", "set", "item", "quantity", "published", "tol"};
+  const char *cols[] = { "table", "dwarf", "case",     "hw",        "threads",
+                         "set",   "item",  "quantity", "published", "tol" };
   size_t c[10];
   for (int i = 0; i < 10; i++)
     if (dcsim_csv_col(t, cols[i], &c[i], &err)) return die(&err);
   int failures = 0, rows = 0;
   double worst = 0;
   if (md) {
-    printf("| table | dwarf | case | hardware | set | item | quantity | published | dcsim | difference | tolerance |\n");
+    printf(
+        "| table | dwarf | case | hardware | set | item | quantity | published | dcsim | "
+        "difference | tolerance |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
   }
   for (size_t r = 0; r < dcsim_csv_rows(t); r++) {
@@ -157,8 +170,10 @@ int main(int argc, char **argv) {
     if (dcsim_csv_num(t, r, c[4], &threads, &err) || dcsim_csv_num(t, r, c[8], &pub, &err) ||
         dcsim_csv_num(t, r, c[9], &tol, &err))
       return die(&err);
-    row_in in = {dcsim_csv_cell(t, r, c[1]), dcsim_csv_cell(t, r, c[2]), dcsim_csv_cell(t, r, c[3]),
-                 dcsim_csv_cell(t, r, c[5]), dcsim_csv_cell(t, r, c[6]), dcsim_csv_cell(t, r, c[7]), (unsigned)threads};
+    row_in in = { dcsim_csv_cell(t, r, c[1]), dcsim_csv_cell(t, r, c[2]),
+                  dcsim_csv_cell(t, r, c[3]), dcsim_csv_cell(t, r, c[5]),
+                  dcsim_csv_cell(t, r, c[6]), dcsim_csv_cell(t, r, c[7]),
+                  (unsigned)threads };
     if (compute(&in, &got, &err)) return die(&err);
     double diff = (got - pub) / pub;
     int ok = fabs(diff) <= tol * (1 + 1e-9);
@@ -166,14 +181,20 @@ int main(int argc, char **argv) {
     if (fabs(diff) > worst) worst = fabs(diff);
     if (!ok) failures++;
     if (md)
-      printf("| %s | %s | %s | %s | %s | %s | %s | %.6g | %.6g | %+.2f%% | %.2g%%%s |\n", dcsim_csv_cell(t, r, c[0]), in.dwarf,
-             in.cs, in.hw, *in.set ? in.set : "", in.item, in.qty, pub, got, 100 * diff, 100 * tol, ok ? "" : " **FAIL**");
+      printf("| %s | %s | %s | %s | %s | %s | %s | %.6g | %.6g | %+.2f%% | %.2g%%%s |\n",
+             dcsim_csv_cell(t, r, c[0]), in.dwarf, in.cs, in.hw, *in.set ? in.set : "", in.item,
+             in.qty, pub, got, 100 * diff, 100 * tol, ok ? "" : " **FAIL**");
     else if (!ok)
-      fprintf(stderr, "%s:%d: %s %s %s %s %s: dcsim %.6g, published %.6g (%+.2f%%, tolerance %.2g%%)\n", argv[1],
-              dcsim_csv_line(t, r), dcsim_csv_cell(t, r, c[0]), in.cs, in.hw, in.item, in.qty, got, pub, 100 * diff, 100 * tol);
+      fprintf(stderr,
+              "%s:%d: %s %s %s %s %s: dcsim %.6g, published %.6g (%+.2f%%, tolerance %.2g%%)\n",
+              argv[1], dcsim_csv_line(t, r), dcsim_csv_cell(t, r, c[0]), in.cs, in.hw, in.item,
+              in.qty, got, pub, 100 * diff, 100 * tol);
   }
-  if (md) printf("\n%d numbers compared, %d out of tolerance, largest difference %.2f%%.\n", rows, failures, 100 * worst);
-  else printf("%d passed, %d failed\n", rows - failures, failures);
+  if (md)
+    printf("\n%d numbers compared, %d out of tolerance, largest difference %.2f%%.\n", rows,
+           failures, 100 * worst);
+  else
+    printf("%d passed, %d failed\n", rows - failures, failures);
   dcsim_csv_free(t);
   return failures ? 1 : 0;
 }

@@ -2,7 +2,8 @@
  * with the recordings (doc/validation-traces.md, generated from this output).
  *
  * usage: validate-traces DATA_DIR
- *   DATA_DIR holds wfinstances/ (WfCommons instances, .json) and swf/ (SWF traces, .swf or .swf.gz).
+ *   DATA_DIR holds wfinstances/ (WfCommons instances, .json) and swf/ (SWF traces, .swf or
+ * .swf.gz).
  *
  * WfCommons: every instance is replayed on a platform equal to its recorded machines (tasks on
  * the machine they ran on, with their recorded runtimes), first as is ("replay"), then with the
@@ -35,7 +36,9 @@ static int die(const dcsim_error *e) {
   return 2;
 }
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 /* The files of dir whose name ends with one of the suffixes, sorted. */
 static size_t list_dir(const char *dir, const char *const *suffixes, char ***out) {
@@ -70,11 +73,11 @@ static void free_list(char **l, size_t n) {
 }
 
 /* Simulated makespan of one run of path (recorded platform unless platform given). */
-static int simulate(const char *path, const dcsim_scenario_opts *so, dcsim_job_policy jp, double *makespan_s,
-                    dcsim_metrics_summary *ms, dcsim_error *err) {
+static int simulate(const char *path, const dcsim_scenario_opts *so, dcsim_job_policy jp,
+                    double *makespan_s, dcsim_metrics_summary *ms, dcsim_error *err) {
   dcsim_scenario *s = NULL;
   dcsim_engine_t *e = NULL;
-  dcsim_engine_opts eo = {.job_policy = jp};
+  dcsim_engine_opts eo = { .job_policy = jp };
   int rc = dcsim_scenario_load(path, so, &s, err);
   if (!rc && !(e = dcsim_engine_new(s, &eo, err))) rc = err->code;
   if (!rc) rc = dcsim_engine_run(e, err);
@@ -112,24 +115,37 @@ static double dispatch_score(const dcsim_wfc *w) {
   size_t roots = 0;
   double run = 0;
   for (size_t i = 0; i < w->n_tasks; i++)
-    if (!w->tasks[i].n_parents) { roots++; run += w->tasks[i].runtime_s; }
+    if (!w->tasks[i].n_parents) {
+      roots++;
+      run += w->tasks[i].runtime_s;
+    }
   return roots > 1 ? (double)roots / (run / (double)roots + 1) : 0;
 }
 
 static int wfcommons(const char *dir) {
   char **files = NULL;
-  static const char *const sfx[] = {".json", NULL};
+  static const char *const sfx[] = { ".json", NULL };
   size_t n = list_dir(dir, sfx, &files);
   int rc = 0;
   dcsim_error err;
   dcsim_wfc **w = calloc(n ? n : 1, sizeof *w);
-  if (!n || !w) { free(w); free_list(files, n); return 77; }
+  if (!n || !w) {
+    free(w);
+    free_list(files, n);
+    return 77;
+  }
   long chain = -1, wide = -1;
   double best = 0;
   for (size_t i = 0; i < n && !rc; i++) {
-    if ((rc = dcsim_wfc_load(files[i], &w[i], &err))) { rc = die(&err); break; }
+    if ((rc = dcsim_wfc_load(files[i], &w[i], &err))) {
+      rc = die(&err);
+      break;
+    }
     if (chain < 0 && is_chain(w[i]) && w[i]->makespan_s > 0) chain = (long)i;
-    if (dispatch_score(w[i]) > best && w[i]->makespan_s > 0) { best = dispatch_score(w[i]); wide = (long)i; }
+    if (dispatch_score(w[i]) > best && w[i]->makespan_s > 0) {
+      best = dispatch_score(w[i]);
+      wide = (long)i;
+    }
   }
   double O = 0, D = 0;
   if (!rc && chain >= 0) { /* O: the chain's recorded makespan minus its runtimes, per task */
@@ -141,20 +157,28 @@ static int wfcommons(const char *dir) {
     double lo = 0, hi = 120;
     for (int it = 0; it < 40 && !rc; it++) {
       double mid = 0.5 * (lo + hi), mk = 0;
-      dcsim_scenario_opts so = {.wms_delay_s = O, .wms_dispatch_s = mid};
-      if ((rc = simulate(files[wide], &so, DCSIM_JOB_FCFS, &mk, NULL, &err))) { rc = die(&err); break; }
-      if (mk < w[wide]->makespan_s) lo = mid; else hi = mid;
+      dcsim_scenario_opts so = { .wms_delay_s = O, .wms_dispatch_s = mid };
+      if ((rc = simulate(files[wide], &so, DCSIM_JOB_FCFS, &mk, NULL, &err))) {
+        rc = die(&err);
+        break;
+      }
+      if (mk < w[wide]->makespan_s)
+        lo = mid;
+      else
+        hi = mid;
     }
     D = 0.5 * (lo + hi);
   }
   if (!rc) {
-    printf("| instance | tasks | machines (cores) | recorded makespan [s] | sum of runtimes / makespan | replay [s] | error | "
-           "WMS model [s] | error | role |\n");
+    printf(
+        "| instance | tasks | machines (cores) | recorded makespan [s] | sum of runtimes / "
+        "makespan | replay [s] | error | "
+        "WMS model [s] | error | role |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|\n");
   }
   for (size_t i = 0; i < n && !rc; i++) {
     double replay = 0, model = 0, rec = w[i]->makespan_s;
-    dcsim_scenario_opts so0 = {.task_policy = 0}, so1 = {.wms_delay_s = O, .wms_dispatch_s = D};
+    dcsim_scenario_opts so0 = { .task_policy = 0 }, so1 = { .wms_delay_s = O, .wms_dispatch_s = D };
     if ((rc = simulate(files[i], &so0, DCSIM_JOB_FCFS, &replay, NULL, &err)) ||
         (rc = simulate(files[i], &so1, DCSIM_JOB_FCFS, &model, NULL, &err))) {
       rc = die(&err);
@@ -163,17 +187,24 @@ static int wfcommons(const char *dir) {
     char mach[256] = "";
     size_t pos = 0;
     for (size_t m = 0; m < w[i]->n_machines && pos < sizeof mach - 32; m++)
-      pos += (size_t)snprintf(mach + pos, sizeof mach - pos, "%s%u", m ? " + " : "", w[i]->machines[m].cores);
+      pos += (size_t)snprintf(mach + pos, sizeof mach - pos, "%s%u", m ? " + " : "",
+                              w[i]->machines[m].cores);
     double sum = 0;
     for (size_t k = 0; k < w[i]->n_tasks; k++) sum += w[i]->tasks[k].runtime_s;
-    printf("| %s | %zu | %zu (%s) | %.0f | %.2f | %.1f | %+.1f %% | %.1f | %+.1f %% | %s |\n", base(files[i]), w[i]->n_tasks,
-           w[i]->n_machines, mach, rec, sum / rec, replay, 100 * (replay - rec) / rec, model, 100 * (model - rec) / rec,
-           (long)i == chain ? "calibration of O" : (long)i == wide ? "calibration of D" : "prediction");
+    printf("| %s | %zu | %zu (%s) | %.0f | %.2f | %.1f | %+.1f %% | %.1f | %+.1f %% | %s |\n",
+           base(files[i]), w[i]->n_tasks, w[i]->n_machines, mach, rec, sum / rec, replay,
+           100 * (replay - rec) / rec, model, 100 * (model - rec) / rec,
+           (long)i == chain  ? "calibration of O"
+           : (long)i == wide ? "calibration of D"
+                             : "prediction");
   }
   if (!rc)
-    printf("\nWMS model parameters: O = %.2f s latency before every task (from %s), D = %.2f s between two task "
-           "starts (from %s).\n",
-           O, chain >= 0 ? base(files[chain]) : "no chain instance", D, wide >= 0 ? base(files[wide]) : "no wide instance");
+    printf(
+        "\nWMS model parameters: O = %.2f s latency before every task (from %s), D = %.2f s "
+        "between two task "
+        "starts (from %s).\n",
+        O, chain >= 0 ? base(files[chain]) : "no chain instance", D,
+        wide >= 0 ? base(files[wide]) : "no wide instance");
   for (size_t i = 0; i < n; i++) dcsim_wfc_free(w[i]);
   free(w);
   free_list(files, n);
@@ -182,13 +213,16 @@ static int wfcommons(const char *dir) {
 
 static int swf(const char *dir) {
   char **files = NULL;
-  static const char *const sfx[] = {".swf", ".swf.gz", NULL};
+  static const char *const sfx[] = { ".swf", ".swf.gz", NULL };
   size_t n = list_dir(dir, sfx, &files);
   int rc = 0;
   dcsim_error err;
   for (size_t i = 0; i < n && !rc; i++) {
     dcsim_swf *t = NULL;
-    if ((rc = dcsim_swf_load(files[i], &t, &err))) { rc = die(&err); break; }
+    if ((rc = dcsim_swf_load(files[i], &t, &err))) {
+      rc = die(&err);
+      break;
+    }
     /* the recorded schedule: start = submit + wait (the NASA log has no waits: submit = start) */
     size_t kept = 0;
     double first = 0, last = 0, proc_s = 0, wsum = 0, bsum = 0, wmax = 0, bmax = 0;
@@ -207,22 +241,33 @@ static int swf(const char *dir) {
       bmax = fmax(bmax, b);
     }
     long long procs = t->max_procs > 0 ? t->max_procs : t->max_nodes;
-    printf("%s%s: %s, %zu jobs replayed of %zu, %lld processors on %lld nodes (platform from the header)\n\n",
-           i ? "\n" : "", base(files[i]), t->computer ? t->computer : "SWF trace", kept, t->n_jobs, procs, t->max_nodes);
-    printf("| schedule | makespan [s] | utilisation | mean wait [s] | median wait [s] | p95 wait [s] | max wait [s] | "
-           "mean bounded slowdown | max bounded slowdown |\n");
+    printf(
+        "%s%s: %s, %zu jobs replayed of %zu, %lld processors on %lld nodes (platform from the "
+        "header)\n\n",
+        i ? "\n" : "", base(files[i]), t->computer ? t->computer : "SWF trace", kept, t->n_jobs,
+        procs, t->max_nodes);
+    printf(
+        "| schedule | makespan [s] | utilisation | mean wait [s] | median wait [s] | p95 wait [s] "
+        "| max wait [s] | "
+        "mean bounded slowdown | max bounded slowdown |\n");
     printf("|---|---|---|---|---|---|---|---|---|\n");
-    printf("| recorded (start = submit + wait) | %.0f | %.1f %% | %.1f | - | - | %.0f | %.3f | %.1f |\n", last,
-           procs > 0 ? 100 * proc_s / ((last - first) * (double)procs) : 0, kept ? wsum / (double)kept : 0, wmax,
-           kept ? bsum / (double)kept : 0, bmax);
-    static const dcsim_job_policy pol[] = {DCSIM_JOB_FCFS, DCSIM_JOB_EASY, DCSIM_JOB_SJF};
+    printf(
+        "| recorded (start = submit + wait) | %.0f | %.1f %% | %.1f | - | - | %.0f | %.3f | %.1f "
+        "|\n",
+        last, procs > 0 ? 100 * proc_s / ((last - first) * (double)procs) : 0,
+        kept ? wsum / (double)kept : 0, wmax, kept ? bsum / (double)kept : 0, bmax);
+    static const dcsim_job_policy pol[] = { DCSIM_JOB_FCFS, DCSIM_JOB_EASY, DCSIM_JOB_SJF };
     for (size_t k = 0; k < 3 && !rc; k++) {
       double mk = 0;
       dcsim_metrics_summary ms;
-      dcsim_scenario_opts so = {.task_policy = 0};
-      if ((rc = simulate(files[i], &so, pol[k], &mk, &ms, &err))) { rc = die(&err); break; }
-      printf("| dcsim %s | %.0f | %.1f %% | %.1f | %.0f | %.0f | %.0f | %.3f | %.1f |\n", dcsim_sched_job_name(pol[k]), mk,
-             100 * ms.utilisation, ms.wait_s.mean, ms.wait_s.median, ms.wait_s.p95, ms.wait_s.max, ms.bounded_slowdown.mean,
+      dcsim_scenario_opts so = { .task_policy = 0 };
+      if ((rc = simulate(files[i], &so, pol[k], &mk, &ms, &err))) {
+        rc = die(&err);
+        break;
+      }
+      printf("| dcsim %s | %.0f | %.1f %% | %.1f | %.0f | %.0f | %.0f | %.3f | %.1f |\n",
+             dcsim_sched_job_name(pol[k]), mk, 100 * ms.utilisation, ms.wait_s.mean,
+             ms.wait_s.median, ms.wait_s.p95, ms.wait_s.max, ms.bounded_slowdown.mean,
              ms.bounded_slowdown.max);
     }
     dcsim_swf_free(t);

@@ -53,7 +53,7 @@ int main(int argc, char **argv) {
   double energy = 0;
   for (size_t i = 0; i < n_hosts; i++) energy += sg_host_get_consumed_energy(hosts[i]);
   free(hosts);
-  printf("simgrid actors=%ld tasks=%ld makespan_s=%.10g energy_j=%.10g wall_s=%.6f run_s=%.6f\n", actors,
-         actors * tasks_per_actor, simgrid_get_clock(), energy, now_s() - t0, run_s);
+  printf("simgrid actors=%ld tasks=%ld makespan_s=%.10g energy_j=%.10g wall_s=%.6f run_s=%.6f\n",
+         actors, actors * tasks_per_actor, simgrid_get_clock(), energy, now_s() - t0, run_s);
   return 0;
 }
