@@ -42,6 +42,21 @@ int dcsim_error_vset(dcsim_error *err, const char *src_file, int src_line, int c
 #define DCSIM_ERR(err, code, in_file, in_line, ...) \
   dcsim_error_set((err), __FILE__, __LINE__, (code), (in_file), (in_line), __VA_ARGS__)
 
+/* Context for an error a callee has recorded, on its way up (err may be NULL: nothing happens).
+ * The code and the C source location stay those of the callee. */
+/* The input the error is about: file (NULL keeps the one recorded) and line. */
+void dcsim_error_at(dcsim_error *err, const char *file, int line);
+/* The same, only when the error names no input yet (its file is ""). */
+void dcsim_error_at_if_unset(dcsim_error *err, const char *file, int line);
+/* "CONTEXT: msg": the formatted context goes before the message; the context is kept whole, the
+ * message is cut when both do not fit. */
+void dcsim_error_prefix(dcsim_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* "msg TEXT": the formatted text goes after the message; the text is kept whole, the message is
+ * cut when both do not fit. */
+void dcsim_error_suffix(dcsim_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* Writes "FILE:LINE: msg" (or "FILE: msg", or "msg") into buf. */
 void dcsim_error_format(const dcsim_error *err, char *buf, unsigned long size);
 

@@ -89,10 +89,7 @@ int dcsim_calib_fit_loops(const char *csv_path, const dcsim_cpu_profile_t *cpu,
     x->line = line;
     snprintf(x->freq, sizeof x->freq, "%s", dcsim_csv_cell(t, r, cf));
     if ((rc = dcsim_cpu_profile_freq(cpu, x->freq, &x->st, err))) {
-      if (err) {
-        err->line = line;
-        snprintf(err->file, sizeof err->file, "%s", csv_path);
-      }
+      dcsim_error_at(err, csv_path, line);
       goto out;
     }
     x->st.threads = (unsigned)th;

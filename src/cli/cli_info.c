@@ -188,10 +188,7 @@ static int validate_profile_ref(dcsim_kind kind, const char *ref, const char *fi
   char path[4096];
   int rc = dcsim_catalog_resolve(kind, ref, NULL, line, path, sizeof path, err);
   if (rc) {
-    if (err) {
-      snprintf(err->file, sizeof err->file, "%s", file);
-      err->line = line;
-    }
+    dcsim_error_at(err, file, line);
     return rc;
   }
   if (kind == DCSIM_KIND_CPU) {
@@ -269,13 +266,8 @@ static int validate_workflow(const char *path, int depth, dcsim_error *err) {
               tt->name, pn, dcsim_dwarf_name(d));
       }
       if (!rc && (rc = dcsim_dwarf_evaluate(d, tt->case_name, b, tt->n_sets, &ev, err)) && err &&
-          strcmp(err->file, path) != 0) {
-        char m[sizeof err->msg];
-        snprintf(m, sizeof m, "%s",
-                 err->msg); /* a formula of the dwarf: say which task evaluated it */
-        snprintf(err->msg, sizeof err->msg, "%.700s (task '%.100s' of %.150s:%d)", m, tt->name,
-                 path, tt->line);
-      }
+          strcmp(err->file, path) != 0) /* a formula of the dwarf: say which task evaluated it */
+        dcsim_error_suffix(err, " (task '%.100s' of %.150s:%d)", tt->name, path, tt->line);
     }
     dcsim_dwarf_eval_free(ev);
     dcsim_dwarf_free(d);

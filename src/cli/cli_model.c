@@ -473,10 +473,7 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
     }
     if ((rc = dcsim_arg_uint(a, "cores", 1, &rq.state.threads, err))) goto out;
     if ((rc = dcsim_cpu_profile_freq(cpu, dcsim_arg(a, "freq"), &rq.state, err))) {
-      if (err) {
-        snprintf(err->file, sizeof err->file, "command line");
-        err->line = dcsim_arg_index(a, "freq");
-      }
+      dcsim_error_at(err, "command line", dcsim_arg_index(a, "freq"));
       goto out;
     }
     double bw = 0;

@@ -289,18 +289,18 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   const char *gantt = dcsim_arg(a, "gantt"), *power = dcsim_arg(a, "power");
   dcsim_plot_format gantt_fmt = DCSIM_PLOT_PNG, power_fmt = DCSIM_PLOT_PNG;
   if (gantt && (rc = dcsim_plot_format_of(gantt, NULL, &gantt_fmt, err))) {
-    err->line = dcsim_arg_index(a, "gantt");
+    dcsim_error_at(err, NULL, dcsim_arg_index(a, "gantt"));
     return rc;
   }
   if (power && (rc = dcsim_plot_format_of(power, NULL, &power_fmt, err))) {
-    err->line = dcsim_arg_index(a, "power");
+    dcsim_error_at(err, NULL, dcsim_arg_index(a, "power"));
     return rc;
   }
   char gnuplot[1024];
   if ((gantt || power) && (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err)))
     return rc; /* before simulating */
   if ((rc = dcsim_sched_parse_policy(dcsim_arg(a, "policy"), &jp, &tp, err))) {
-    if (err) err->line = dcsim_arg_index(a, "policy");
+    dcsim_error_at(err, NULL, dcsim_arg_index(a, "policy"));
     return rc;
   }
   dcsim_scenario_opts so = { .platform_path = dcsim_arg(a, "platform"),

@@ -209,7 +209,7 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   c->plot = dcsim_arg(a, "plot");
   c->pf = DCSIM_PLOT_PNG;
   if (c->plot && (rc = dcsim_plot_format_of(c->plot, NULL, &c->pf, err))) {
-    err->line = dcsim_arg_index(a, "plot");
+    dcsim_error_at(err, NULL, dcsim_arg_index(a, "plot"));
     return rc;
   }
   char gnuplot[1024];
@@ -239,7 +239,7 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
         if (strncmp(err->msg, opt, strlen(opt)) == 0 ||
             (k == 0 && strstr(err->msg, "CPU profile")) ||
             (k == 1 && strstr(err->msg, "GPU profile")))
-          err->line = dcsim_arg_index(a, names[k]);
+          dcsim_error_at(err, NULL, dcsim_arg_index(a, names[k]));
       }
     }
     return rc;

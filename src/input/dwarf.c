@@ -144,12 +144,9 @@ static int parse_formula_names(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xml
   for (size_t i = 0; i < nn; i++) names[i] = d->params[i];
   if (extra) names[nn++] = extra;
   rc = dcsim_expr_parse(text, names, nn, &f->e, err);
-  if (rc && err) {
-    snprintf(err->file, sizeof err->file, "%s", d->path);
-    err->line = f->line;
-    char m[sizeof err->msg + 128];
-    snprintf(m, sizeof m, "<%s %s>: %s", (const char *)n->name, attr, err->msg);
-    snprintf(err->msg, sizeof err->msg, "%.1000s", m);
+  if (rc) {
+    dcsim_error_at(err, d->path, f->line);
+    dcsim_error_prefix(err, "<%s %s>", (const char *)n->name, attr);
   }
   return rc;
 }
@@ -552,10 +549,7 @@ static int eval_formula(const dcsim_dwarf_t *d, const formula *f, const double *
                         const char *what, double *out, dcsim_error *err) {
   int rc = dcsim_expr_eval(f->e, vals, out, err);
   if (rc) {
-    if (err) {
-      snprintf(err->file, sizeof err->file, "%s", d->path);
-      err->line = f->line;
-    }
+    dcsim_error_at(err, d->path, f->line);
     return rc;
   }
   if (*out < 0)

@@ -40,14 +40,8 @@ int dcsim_recorded_option(const dcsim_group_rt *g, const dcsim_task_template *t,
   double core_w = 0;
   int rc = dcsim_recorded_core_power(g->cpu, f, &core_w, err);
   if (rc) {
-    if (err) {
-      char m[sizeof err->msg];
-      snprintf(m, sizeof m, "%s", err->msg);
-      snprintf(err->msg, sizeof err->msg, "<task name=\"%s\"> on group '%s': %.900s", t->name,
-               g->g->name, m);
-      snprintf(err->file, sizeof err->file, "%s", file);
-      err->line = t->line;
-    }
+    dcsim_error_prefix(err, "<task name=\"%s\"> on group '%s'", t->name, g->g->name);
+    dcsim_error_at(err, file, t->line);
     return rc;
   }
   o->cores = c;

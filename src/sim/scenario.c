@@ -88,10 +88,7 @@ static int get_cpu(dcsim_scenario *s, const char *ref, const char *file, int lin
   char path[4096];
   int rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, ref, NULL, 0, path, sizeof path, err);
   if (rc) {
-    if (err) {
-      snprintf(err->file, sizeof err->file, "%s", file);
-      err->line = line;
-    }
+    dcsim_error_at(err, file, line);
     return rc;
   }
   for (size_t i = 0; i < s->n_cpus; i++)
@@ -111,10 +108,7 @@ static int get_gpu(dcsim_scenario *s, const char *ref, const char *file, int lin
   char path[4096];
   int rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, ref, NULL, 0, path, sizeof path, err);
   if (rc) {
-    if (err) {
-      snprintf(err->file, sizeof err->file, "%s", file);
-      err->line = line;
-    }
+    dcsim_error_at(err, file, line);
     return rc;
   }
   for (size_t i = 0; i < s->n_gpus; i++)
@@ -249,10 +243,7 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf,
     b[i] = (dcsim_binding){ t->sets[i].name, t->sets[i].value, wf->path, t->line };
   dcsim_dwarf_eval *ev = NULL;
   if ((rc = dcsim_dwarf_evaluate(d, t->case_name, b, t->n_sets, &ev, err))) {
-    if (err && !err->file[0]) {
-      snprintf(err->file, sizeof err->file, "%s", wf->path);
-      err->line = t->line;
-    }
+    dcsim_error_at_if_unset(err, wf->path, t->line);
     return rc;
   }
   dcsim_model_req rq;
@@ -282,14 +273,8 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf,
   if (!rc) rc = dcsim_model_run(&rq, &p, err);
   if (rc) {
     /* name the task that asked for the impossible state, keep the library's words */
-    if (err) {
-      char m[sizeof err->msg];
-      snprintf(m, sizeof m, "%s", err->msg);
-      snprintf(err->msg, sizeof err->msg, "<task name=\"%s\"> on group '%s': %.900s", t->name,
-               g->g->name, m);
-      snprintf(err->file, sizeof err->file, "%s", wf->path);
-      err->line = t->line;
-    }
+    dcsim_error_prefix(err, "<task name=\"%s\"> on group '%s'", t->name, g->g->name);
+    dcsim_error_at(err, wf->path, t->line);
     goto out;
   }
   if (!(p.time_s >= 0) ||

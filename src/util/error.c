@@ -4,6 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 
+/* keeps a message on one line */
+static void one_line(char *s) {
+  for (char *p = s; *p; p++)
+    if (*p == '\n' || *p == '\r') *p = ' ';
+}
+
 int dcsim_error_vset(dcsim_error *err, const char *src_file, int src_line, int code,
                      const char *in_file, int in_line, const char *fmt, va_list ap) {
   if (!err) return code;
@@ -13,9 +19,7 @@ int dcsim_error_vset(dcsim_error *err, const char *src_file, int src_line, int c
   err->line = in_line;
   snprintf(err->file, sizeof err->file, "%s", in_file ? in_file : "");
   vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-  /* keep the message on one line */
-  for (char *p = err->msg; *p; p++)
-    if (*p == '\n' || *p == '\r') *p = ' ';
+  one_line(err->msg);
   return code;
 }
 
@@ -26,6 +30,55 @@ int dcsim_error_set(dcsim_error *err, const char *src_file, int src_line, int co
   int rc = dcsim_error_vset(err, src_file, src_line, code, in_file, in_line, fmt, ap);
   va_end(ap);
   return rc;
+}
+
+void dcsim_error_at(dcsim_error *err, const char *file, int line) {
+  if (!err) return;
+  if (file) snprintf(err->file, sizeof err->file, "%s", file);
+  err->line = line;
+}
+
+void dcsim_error_at_if_unset(dcsim_error *err, const char *file, int line) {
+  if (err && !err->file[0]) dcsim_error_at(err, file, line);
+}
+
+/* appends s to the string of length *len in buf (size bytes), as much of it as fits */
+static void append(char *buf, size_t size, size_t *len, const char *s) {
+  size_t n = strlen(s);
+  if (n > size - 1 - *len) n = size - 1 - *len;
+  memcpy(buf + *len, s, n);
+  *len += n;
+  buf[*len] = '\0';
+}
+
+void dcsim_error_prefix(dcsim_error *err, const char *fmt, ...) {
+  if (!err) return;
+  char msg[sizeof err->msg], old[sizeof err->msg];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  one_line(msg);
+  memcpy(old, err->msg, sizeof old);
+  old[sizeof old - 1] = '\0';
+  size_t len = strlen(msg);
+  append(msg, sizeof msg, &len, ": ");
+  append(msg, sizeof msg, &len, old);
+  memcpy(err->msg, msg, len + 1);
+}
+
+void dcsim_error_suffix(dcsim_error *err, const char *fmt, ...) {
+  if (!err) return;
+  char text[sizeof err->msg];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  one_line(text);
+  size_t t = strlen(text), m = strnlen(err->msg, sizeof err->msg - 1);
+  if (m > sizeof err->msg - 1 - t) m = sizeof err->msg - 1 - t;
+  err->msg[m] = '\0';
+  append(err->msg, sizeof err->msg, &m, text);
 }
 
 void dcsim_error_format(const dcsim_error *err, char *buf, unsigned long size) {
