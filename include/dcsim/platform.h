@@ -2,8 +2,8 @@
  * (schemas/platform.xsd).
  *
  * Ownership: dcsim_platform_load() stores in *out a heap object that the caller frees with
- * dcsim_platform_free() (NULL-safe); every string in it is owned by it. dcsim_path_join() returns
- * a malloc'd string the caller frees.
+ * dcsim_platform_free() (NULL-safe); every string in it is owned by it. Profile paths are
+ * resolved with dcsim_path_join() (dcsim/strutil.h, included here).
  *
  * Nodes are numbered globally 0..n_nodes-1 in document order: group g holds nodes
  * first_node .. first_node + count - 1.
@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "dcsim/error.h"
+#include "dcsim/strutil.h"
 
 #define DCSIM_PLATFORM_MAX_NODES 10000000u
 
@@ -59,10 +60,5 @@ int dcsim_platform_build(const char *name, const dcsim_node_group *groups, size_
 
 /* Index of the group called name, or -1. */
 long dcsim_platform_find_group(const dcsim_platform *p, const char *name);
-
-/* `ref` as seen from the directory of the file `base_file`, lexically normalised ("a/./b/../c"
- * -> "a/c"); an absolute ref is only normalised. Returns NULL when out of memory. Shared by the
- * workflow and workload loaders. */
-char *dcsim_path_join(const char *base_file, const char *ref);
 
 #endif

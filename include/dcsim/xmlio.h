@@ -6,7 +6,8 @@
  *
  * Ownership: dcsim_xml_load() returns a document the caller frees with dcsim_xml_free(). Node
  * pointers and strings obtained from it are borrowed and live as long as the document. Module
- * parsers use this header; models never see XML. */
+ * parsers use this header; models never see XML. Numbers are read by dcsim_parse_double()
+ * (dcsim/strutil.h, included here). */
 #ifndef DCSIM_XMLIO_H
 #define DCSIM_XMLIO_H
 
@@ -14,6 +15,7 @@
 #include <stddef.h>
 
 #include "dcsim/error.h"
+#include "dcsim/strutil.h"
 
 typedef struct dcsim_xml_doc dcsim_xml_doc_t;
 
@@ -51,8 +53,5 @@ int dcsim_xml_numbers(const dcsim_xml_doc_t *doc, xmlNode *node, double **out, s
 /* Error at a node: DCSIM_ERR with file and line of the node. */
 #define DCSIM_XML_ERR(err, code, doc, node, ...) \
   DCSIM_ERR((err), (code), dcsim_xml_path(doc), (node) ? (int)xmlGetLineNo(node) : 0, __VA_ARGS__)
-
-/* Strict number parsing shared by all text inputs: whole string, finite. 0 ok, -1 bad. */
-int dcsim_parse_double(const char *s, double *out);
 
 #endif

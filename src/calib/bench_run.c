@@ -23,6 +23,7 @@
 #include "dcsim/hvs.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/model.h"
+#include "dcsim/strutil.h"
 
 #ifndef DCSIM_VERSION
 #define DCSIM_VERSION "0"
@@ -125,26 +126,15 @@ static void on_threads(run *R, unsigned n, region_fn fn,
 }
 
 static int add_point(run *R, const point *p, dcsim_error *err) {
-  if (R->np == R->cap) {
-    size_t c = R->cap ? 2 * R->cap : 64;
-    point *q = realloc(R->pts, c * sizeof *q);
-    if (!q) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
-    R->pts = q;
-    R->cap = c;
-  }
+  if (DCSIM_GROW(R->pts, R->cap, R->np + 1))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   R->pts[R->np++] = *p;
   return 0;
 }
 
 static int add_clock(run *R, double g) {
   if (!(g > 0)) return 0;
-  if (R->nclk == R->capclk) {
-    size_t c = R->capclk ? 2 * R->capclk : 64;
-    double *q = realloc(R->clk, c * sizeof *q);
-    if (!q) return -1;
-    R->clk = q;
-    R->capclk = c;
-  }
+  if (DCSIM_GROW(R->clk, R->capclk, R->nclk + 1)) return -1;
   R->clk[R->nclk++] = g;
   return 0;
 }

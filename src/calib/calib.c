@@ -67,13 +67,6 @@ static void attr(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *na
   fputc('"', f);
 }
 
-char *dcsim_calib_path_in(const char *dir, const char *file) {
-  size_t n = strlen(dir) + strlen(file) + 2;
-  char *p = malloc(n);
-  if (p) snprintf(p, n, "%s/%s", dir, file);
-  return p;
-}
-
 int dcsim_calib_read_text(const char *path, char **text, dcsim_error *err) {
   int rc = 0;
   char *buf = NULL;
@@ -228,7 +221,7 @@ int dcsim_calib_write_table(const char *dir, const char *quantity, const char *f
                             const char *comment, dcsim_error *err) {
   char file[64];
   snprintf(file, sizeof file, "%s.csv", quantity);
-  char *path = dcsim_calib_path_in(dir, file), *buf = NULL;
+  char *path = dcsim_path_in(dir, file), *buf = NULL;
   size_t len = 0;
   int rc = 0;
   FILE *f = path ? open_memstream(&buf, &len) : NULL;
@@ -276,12 +269,10 @@ static size_t opt_col(const dcsim_csv_t *t, const char *name) {
 
 static int parse_threads(const dcsim_csv_t *t, size_t row, size_t col, const char *path,
                          unsigned *out, dcsim_error *err) {
-  double v;
   const char *s = dcsim_csv_cell(t, row, col);
-  if (dcsim_parse_double(s, &v) != 0 || v < 1 || v > 1e6 || v != (double)(unsigned)v)
+  if (dcsim_parse_uint(s, 1, 1000000, out) != 0)
     return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim_csv_line(t, row),
                      "threads '%s': expected a whole number >= 1", s);
-  *out = (unsigned)v;
   return 0;
 }
 
@@ -294,7 +285,7 @@ static int cmp_uint(const void *a, const void *b) {
 static int emit_table(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *tn,
                       const char *const *ids, size_t n_ids, dcsim_error *err) {
   const char *qty = dcsim_xml_attr(doc, tn, "quantity"), *file = dcsim_xml_attr(doc, tn, "file");
-  char *path = dcsim_calib_path_in(dir, file);
+  char *path = dcsim_path_in(dir, file);
   dcsim_csv_t *t = NULL;
   unsigned *threads = NULL;
   const char **cells = NULL, **rsrc = NULL;
@@ -452,7 +443,7 @@ static int cmp_power(const void *a, const void *b) {
 static int emit_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *en,
                        dcsim_error *err) {
   const char *file = dcsim_xml_attr(doc, en, "file"), *freq = dcsim_xml_attr(doc, en, "freq");
-  char *path = dcsim_calib_path_in(dir, file);
+  char *path = dcsim_path_in(dir, file);
   dcsim_csv_t *t = NULL;
   power_row *rows = NULL;
   size_t nr = 0;
@@ -560,7 +551,7 @@ out:
 }
 
 int dcsim_calib_cpu_profile(const char *dir, char **text, dcsim_error *err) {
-  char *mpath = dcsim_calib_path_in(dir, "machine.xml");
+  char *mpath = dcsim_path_in(dir, "machine.xml");
   dcsim_xml_doc_t *doc = NULL;
   char *buf = NULL;
   size_t len = 0;

@@ -283,15 +283,9 @@ static kacc *find_kernel(gexport *g, const char *raw, const char *path, int line
     }
     return &g->k[i];
   }
-  if (g->nk == g->cap) {
-    size_t nc = g->cap ? 2 * g->cap : 16;
-    kacc *nk = realloc(g->k, nc * sizeof *nk);
-    if (!nk) {
-      *rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory");
-      return NULL;
-    }
-    g->k = nk;
-    g->cap = nc;
+  if (DCSIM_GROW(g->k, g->cap, g->nk + 1)) {
+    *rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory");
+    return NULL;
   }
   kacc *k = &g->k[g->nk++];
   memset(k, 0, sizeof *k);
@@ -567,13 +561,7 @@ static int add_export(gexport **ex, size_t *n, size_t *cap, const char *path, do
                      "%s: no domain size N for this export: give --domain-size N or list it in a "
                      "manifest (export,domain_size)",
                      path);
-  if (*n == *cap) {
-    size_t nc = *cap ? 2 * *cap : 4;
-    gexport *ng = realloc(*ex, nc * sizeof *ng);
-    if (!ng) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-    *ex = ng;
-    *cap = nc;
-  }
+  if (DCSIM_GROW(*ex, *cap, *n + 1)) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   gexport *g = &(*ex)[(*n)++];
   memset(g, 0, sizeof *g);
   snprintf(g->path, sizeof g->path, "%s", path);

@@ -96,15 +96,9 @@ static int parse_likwid(const char *path, lrun **runs, size_t *n, size_t *cap, d
     while (*s == ' ' || *s == '\t') s++;
     if ((v = field(s, "Test"))) {
       if (cur && (rc = finish_run(cur, err))) goto out;
-      if (*n == *cap) {
-        size_t nc = *cap ? 2 * *cap : 16;
-        lrun *nr = realloc(*runs, nc * sizeof *nr);
-        if (!nr) {
-          rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory");
-          goto out;
-        }
-        *runs = nr;
-        *cap = nc;
+      if (DCSIM_GROW(*runs, *cap, *n + 1)) {
+        rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory");
+        goto out;
       }
       cur = &(*runs)[(*n)++];
       memset(cur, 0, sizeof *cur);
@@ -235,7 +229,7 @@ int dcsim_calib_import_likwid(const char *const *paths, size_t n_paths, const ch
   best tab[5];
   memset(tab, 0, sizeof tab);
   dcsim_calib_row *rows = NULL;
-  char *mpath = dcsim_calib_path_in(dir, "machine.xml"), *text = NULL;
+  char *mpath = dcsim_path_in(dir, "machine.xml"), *text = NULL;
   dcsim_xml_doc_t *mdoc = NULL;
   xmlDoc *doc = NULL;
   int rc = 0;

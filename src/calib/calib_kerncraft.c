@@ -44,11 +44,9 @@ static int need(kc *k, yaml_node_t *m, const char *key, yaml_node_t **out, dcsim
 
 static int uint_of(kc *k, yaml_node_t *n, const char *what, unsigned *out, dcsim_error *err) {
   const char *s = text_of(n);
-  double v;
-  if (!s || dcsim_parse_double(s, &v) != 0 || v < 1 || v > 1e6 || v != floor(v))
+  if (!s || dcsim_parse_uint(s, 1, 1000000, out) != 0)
     return DCSIM_ERR(err, DCSIM_ERANGE, k->path, yline(n), "%s: '%s' is not a whole number >= 1",
                      what, s ? s : "(not a scalar)");
-  *out = (unsigned)v;
   return 0;
 }
 
@@ -389,7 +387,7 @@ int dcsim_calib_import_kerncraft(const char *path, const char *dir, const char *
     goto out;
   }
   f = NULL;
-  mpath = dcsim_calib_path_in(dir, "machine.xml");
+  mpath = dcsim_path_in(dir, "machine.xml");
   if (!mpath) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
     goto out;

@@ -8,9 +8,7 @@
 #include <stdio.h>
 
 #include "dcsim/error.h"
-
-/* "dir/file" (malloc'd) or NULL when out of memory. */
-char *dcsim_calib_path_in(const char *dir, const char *file);
+#include "dcsim/strutil.h"
 
 /* The whole file as a NUL-terminated string (64 MiB at most). */
 int dcsim_calib_read_text(const char *path, char **text, dcsim_error *err);

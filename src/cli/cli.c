@@ -10,7 +10,7 @@
 
 #include <gsl/gsl_errno.h>
 
-#include "dcsim/xmlio.h"
+#include "dcsim/strutil.h"
 
 #ifndef DCSIM_VERSION
 #define DCSIM_VERSION "0"
@@ -276,11 +276,9 @@ int dcsim_arg_uint(const dcsim_args *a, const char *name, unsigned dflt, unsigne
     *out = dflt;
     return 0;
   }
-  double x;
-  if (dcsim_parse_double(v, &x) != 0 || x < 1 || x > 1e7 || x != floor(x))
+  if (dcsim_parse_uint(v, 1, 10000000, out) != 0)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
                      "--%s '%s': expected a whole number from 1 to 10000000", name, v);
-  *out = (unsigned)x;
   return 0;
 }
 

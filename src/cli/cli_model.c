@@ -282,14 +282,13 @@ static int parse_scan(const dcsim_args *a, unsigned *nodes, size_t *n, dcsim_err
   *n = 0;
   char *save = NULL;
   for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    double x;
-    if (dcsim_parse_double(tok, &x) != 0 || x < 1 || x > 1e6 || x != floor(x) || *n == 64 ||
-        (*n && x <= nodes[*n - 1]))
+    unsigned x;
+    if (dcsim_parse_uint(tok, 1, 1000000, &x) != 0 || *n == 64 || (*n && x <= nodes[*n - 1]))
       return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", ai,
                        "--nodes-scan '%s': expected up to 64 increasing whole numbers from 1 to "
                        "1000000, comma-separated",
                        v);
-    nodes[(*n)++] = (unsigned)x;
+    nodes[(*n)++] = x;
   }
   if (*n == 0)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", ai, "--nodes-scan '%s': no node count", v);

@@ -78,13 +78,6 @@ struct dcsim_dwarf {
   gpu_frac *gpu_frac;
 };
 
-static char *dupstr(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *d = malloc(n);
-  if (d) memcpy(d, s, n);
-  return d;
-}
-
 void dcsim_dwarf_free(dcsim_dwarf_t *d) {
   if (!d) return;
   for (size_t i = 0; i < d->n_params; i++) free(d->params[i]);
@@ -192,7 +185,7 @@ static int load_params(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ro
     if (rc) return rc;
     if (find_param(d, name) >= 0)
       return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, p, "<param name=\"%s\">: declared twice", name);
-    if (!(d->params[d->n_params] = dupstr(name)))
+    if (!(d->params[d->n_params] = dcsim_strdup(name)))
       return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
     d->param_lines[d->n_params] = (int)xmlGetLineNo(p);
     d->n_params++;
@@ -211,7 +204,7 @@ static int load_loops(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ls,
     if ((rc = dcsim_xml_str(doc, l, "name", 1, &name, err))) return rc;
     if (find_loop(d, name) >= 0)
       return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l, "<loop name=\"%s\">: declared twice", name);
-    if (!(ld->name = dupstr(name)))
+    if (!(ld->name = dcsim_strdup(name)))
       return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
     d->n_loops++;
     if ((rc = parse_formula(d, doc, l, "work-flop", &ld->work, err))) return rc;
@@ -296,7 +289,7 @@ static int load_kernels(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *k
       if (strcmp(d->kernel_names[i], name) == 0)
         return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, k, "<kernel name=\"%s\">: declared twice",
                              name);
-    if (!(d->kernel_names[d->n_kernels] = dupstr(name)))
+    if (!(d->kernel_names[d->n_kernels] = dcsim_strdup(name)))
       return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
     g->name = d->kernel_names[d->n_kernels];
     d->n_kernels++;
@@ -339,7 +332,7 @@ static int load_cases(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *roo
     if ((rc = dcsim_xml_str(doc, c, "name", 1, &name, err))) return rc;
     if (dcsim_dwarf_has_case(d, name))
       return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, c, "<case name=\"%s\">: declared twice", name);
-    cd->name = dupstr(name);
+    cd->name = dcsim_strdup(name);
     cd->line = (int)xmlGetLineNo(c);
     cd->values = calloc(d->n_params ? d->n_params : 1, sizeof *cd->values);
     cd->set = calloc(d->n_params ? d->n_params : 1, 1);
@@ -451,8 +444,8 @@ int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err) {
   const char *name = NULL, *dev = NULL;
   if ((rc = dcsim_xml_str(doc, root, "name", 1, &name, err))) goto out;
   if ((rc = dcsim_xml_str(doc, root, "device", 1, &dev, err))) goto out;
-  d->path = dupstr(path);
-  d->name = dupstr(name);
+  d->path = dcsim_strdup(path);
+  d->name = dcsim_strdup(name);
   if (!d->path || !d->name) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
@@ -498,7 +491,7 @@ int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err) {
                          "<gpu-energy gpu=\"%s\">: fraction must be in 0..1", gn);
       goto out;
     }
-    if (!(gf->gpu = dupstr(gn))) {
+    if (!(gf->gpu = dcsim_strdup(gn))) {
       rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
       goto out;
     }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/strutil.h"
 #include "dcsim/xmlio.h"
 
 enum { Q_FLOPS, Q_L1, Q_L2, Q_L3, Q_DRAM, Q_COUNT };
@@ -60,14 +61,6 @@ struct dcsim_gpu_profile {
   char *path, *name, *model;
   dcsim_gpu_spec spec;
 };
-
-static char *dupstr(const char *s) {
-  if (!s) return NULL;
-  size_t n = strlen(s) + 1;
-  char *d = malloc(n);
-  if (d) memcpy(d, s, n);
-  return d;
-}
 
 void dcsim_cpu_profile_free(dcsim_cpu_profile_t *p) {
   if (!p) return;
@@ -129,7 +122,7 @@ static int load_table(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNod
   t->present = 1;
   t->line = (int)xmlGetLineNo(tn);
   /* columns */
-  char *list = dupstr(freqs);
+  char *list = dcsim_strdup(freqs);
   if (!list) return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, tn, "out of memory");
   size_t cap = 0;
   char *save = NULL;
@@ -149,14 +142,9 @@ static int load_table(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNod
         break;
       }
     if (rc) break;
-    if (t->n_cols == cap) {
-      cap = cap ? 2 * cap : 8;
-      size_t *nc = realloc(t->col, cap * sizeof *nc);
-      if (!nc) {
-        rc = DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, tn, "out of memory");
-        break;
-      }
-      t->col = nc;
+    if (DCSIM_GROW(t->col, cap, t->n_cols + 1)) {
+      rc = DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, tn, "out of memory");
+      break;
     }
     t->col[t->n_cols++] = idx;
   }
@@ -284,9 +272,9 @@ int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_er
   const char *name = NULL, *model = NULL;
   if ((rc = dcsim_xml_str(doc, root, "name", 1, &name, err))) goto out;
   if ((rc = dcsim_xml_str(doc, root, "model", 1, &model, err))) goto out;
-  p->path = dupstr(path);
-  p->name = dupstr(name);
-  p->model = dupstr(model);
+  p->path = dcsim_strdup(path);
+  p->name = dcsim_strdup(name);
+  p->model = dcsim_strdup(model);
   if (!p->path || !p->name || !p->model) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
@@ -321,8 +309,8 @@ int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_er
       rc = DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, f, "<freq id=\"%s\">: id given twice", id);
       goto out;
     }
-    c->id = dupstr(id);
-    c->label = label ? dupstr(label) : NULL;
+    c->id = dcsim_strdup(id);
+    c->label = label ? dcsim_strdup(label) : NULL;
     p->n_freqs++;
     if (!c->id || (label && !c->label)) {
       rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
@@ -622,9 +610,9 @@ int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_er
   const char *name = NULL, *model = NULL;
   if ((rc = dcsim_xml_str(doc, root, "name", 1, &name, err))) goto out;
   if ((rc = dcsim_xml_str(doc, root, "model", 1, &model, err))) goto out;
-  p->path = dupstr(path);
-  p->name = dupstr(name);
-  p->model = dupstr(model);
+  p->path = dcsim_strdup(path);
+  p->name = dcsim_strdup(name);
+  p->model = dcsim_strdup(model);
   if (!p->path || !p->name || !p->model) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;

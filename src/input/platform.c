@@ -5,47 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/strutil.h"
 #include "dcsim/xmlio.h"
-
-char *dcsim_path_join(const char *base_file, const char *ref) {
-  size_t dir_len = 0;
-  if (ref[0] != '/' && base_file) {
-    const char *slash = strrchr(base_file, '/');
-    if (slash) dir_len = (size_t)(slash - base_file) + 1;
-  }
-  size_t len = dir_len + strlen(ref);
-  char *in = malloc(len + 1), *out = malloc(len + 2);
-  if (!in || !out) {
-    free(in);
-    free(out);
-    return NULL;
-  }
-  memcpy(in, base_file, dir_len);
-  strcpy(in + dir_len, ref);
-  size_t o = 0, root = 0;
-  if (in[0] == '/') out[o++] = '/', root = 1;
-  char *save = NULL;
-  for (char *tok = strtok_r(in, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
-    if (strcmp(tok, ".") == 0) continue;
-    if (strcmp(tok, "..") == 0) {
-      size_t p = o;
-      while (p > root && out[p - 1] != '/') p--;
-      if (o > root && !(o - p == 2 && out[p] == '.' && out[p + 1] == '.')) {
-        o = p > root ? p - 1 : root; /* drop the last component */
-        continue;
-      }
-      if (root) continue; /* "/.." is "/" */
-    }
-    if (o > root) out[o++] = '/';
-    size_t n = strlen(tok);
-    memcpy(out + o, tok, n);
-    o += n;
-  }
-  if (o == 0) out[o++] = '.';
-  out[o] = '\0';
-  free(in);
-  return out;
-}
 
 void dcsim_platform_free(dcsim_platform *p) {
   if (!p) return;

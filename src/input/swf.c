@@ -10,6 +10,8 @@
 
 #include <zlib.h>
 
+#include "dcsim/strutil.h"
+
 void dcsim_swf_free(dcsim_swf *t) {
   if (!t) return;
   for (size_t i = 0; i < t->n_header; i++) {
@@ -42,12 +44,8 @@ static int header_line(dcsim_swf *t, char *text, int line, dcsim_error *err) {
   *colon = '\0';
   char *key = trim(text), *value = trim(colon + 1);
   if (!*key || strchr(key, ' ')) return 0; /* prose, not a "Key: value" comment */
-  if ((t->n_header & (t->n_header - 1)) == 0) {
-    dcsim_swf_header_line *nh =
-        realloc(t->header, (t->n_header ? 2 * t->n_header : 1) * sizeof *nh);
-    if (!nh) return DCSIM_ERR(err, DCSIM_ENOMEM, t->path, line, "out of memory");
-    t->header = nh;
-  }
+  if (DCSIM_GROW_N(t->header, t->n_header))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, t->path, line, "out of memory");
   dcsim_swf_header_line *h = &t->header[t->n_header];
   if (!(h->key = strdup(key)) || !(h->value = strdup(value))) {
     free(h->key);
@@ -143,15 +141,10 @@ static int job_line(dcsim_swf *t, char *text, int line, size_t *cap, dcsim_error
   if (n == 0) return 0;
   if (n != 18)
     return DCSIM_ERR(err, DCSIM_EPARSE, t->path, line, "%d fields, SWF has 18 per job", n);
-  if (t->n_jobs == *cap) {
-    if (*cap >= DCSIM_SWF_MAX_JOBS)
-      return DCSIM_ERR(err, DCSIM_ERANGE, t->path, line, "more than %u jobs", DCSIM_SWF_MAX_JOBS);
-    size_t nc = *cap ? 2 * *cap : 1024;
-    dcsim_swf_job *nj = realloc(t->jobs, nc * sizeof *nj);
-    if (!nj) return DCSIM_ERR(err, DCSIM_ENOMEM, t->path, line, "out of memory");
-    t->jobs = nj;
-    *cap = nc;
-  }
+  if (t->n_jobs == *cap && *cap >= DCSIM_SWF_MAX_JOBS)
+    return DCSIM_ERR(err, DCSIM_ERANGE, t->path, line, "more than %u jobs", DCSIM_SWF_MAX_JOBS);
+  if (DCSIM_GROW(t->jobs, *cap, t->n_jobs + 1))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, t->path, line, "out of memory");
   t->jobs[t->n_jobs++] = (dcsim_swf_job){ (long long)v[0],
                                           v[1],
                                           v[2],

@@ -169,13 +169,7 @@ static int load_exec(const ctx *c, dcsim_wfc *w, dcsim_wfc_task *t, json_t *o, c
 }
 
 static int add_parent(dcsim_wfc_task *t, uint32_t p, size_t *cap) {
-  if (t->n_parents == *cap) {
-    size_t nc = *cap ? 2 * *cap : 4;
-    uint32_t *np = realloc(t->parents, nc * sizeof *np);
-    if (!np) return -1;
-    t->parents = np;
-    *cap = nc;
-  }
+  if (DCSIM_GROW(t->parents, *cap, t->n_parents + 1)) return -1;
   t->parents[t->n_parents++] = p;
   return 0;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "dcsim/platform.h"
+#include "dcsim/strutil.h"
 #include "dcsim/xmlio.h"
 
 typedef struct node {
@@ -48,13 +49,7 @@ static const char *const dev_names[] = { "cpu", "gpu", "any" };
 /* ---- small helpers ---- */
 
 static int push(vec *v, uint64_t x) {
-  if (v->n == v->cap) {
-    size_t cap = v->cap ? v->cap * 2 : 64;
-    uint32_t *nv = realloc(v->v, cap * sizeof *nv);
-    if (!nv) return -1;
-    v->v = nv;
-    v->cap = cap;
-  }
+  if (DCSIM_GROW(v->v, v->cap, v->n + 1)) return -1;
   v->v[v->n++] = (uint32_t)x;
   return 0;
 }
@@ -130,7 +125,7 @@ static void template_release(dcsim_task_template *t) {
 }
 
 static char *dup_or_null(const char *s, int *oom) {
-  char *d = s ? strdup(s) : NULL;
+  char *d = dcsim_strdup(s);
   if (s && !d) *oom = 1;
   return d;
 }
@@ -606,13 +601,8 @@ static int parse_task(parser *ps, xmlNode *x, dcsim_wf_item *it) {
   const dcsim_xml_doc_t *doc = ps->doc;
   dcsim_workflow *wf = ps->wf;
   dcsim_error *err = ps->err;
-  if (wf->n_templates == ps->cap) {
-    size_t cap = ps->cap ? ps->cap * 2 : 16;
-    dcsim_task_template *nt = realloc(wf->templates, cap * sizeof *nt);
-    if (!nt) return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, x, "out of memory");
-    wf->templates = nt;
-    ps->cap = cap;
-  }
+  if (DCSIM_GROW(wf->templates, ps->cap, wf->n_templates + 1))
+    return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, x, "out of memory");
   dcsim_task_template *t = &wf->templates[wf->n_templates++];
   memset(t, 0, sizeof *t);
   t->line = it->line;

@@ -568,13 +568,8 @@ static int on_task(void *ctx, const dcsim_task_record *r, dcsim_error *err) {
 
 static int on_power(void *ctx, uint32_t node, int64_t t0, int64_t t1, double w, dcsim_error *err) {
   dcsim_plot_trace_t *t = ctx;
-  if (t->n_segs == t->cap_segs) {
-    size_t nc = t->cap_segs ? 2 * t->cap_segs : 1024;
-    seg *ns = realloc(t->segs, nc * sizeof *ns);
-    if (!ns) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
-    t->segs = ns;
-    t->cap_segs = nc;
-  }
+  if (DCSIM_GROW(t->segs, t->cap_segs, t->n_segs + 1))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   t->segs[t->n_segs++] = (seg){ node, t0, t1, w };
   if (t1 > t->end_ns) t->end_ns = t1;
   return t->next && t->next->power ? t->next->power(t->next->ctx, node, t0, t1, w, err) : 0;

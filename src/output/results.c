@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include "dcsim/metrics.h"
+#include "dcsim/strutil.h"
 
 #ifndef DCSIM_VERSION
 #define DCSIM_VERSION "0"
@@ -166,13 +167,8 @@ static int on_task(void *ctx, const dcsim_task_record *t, dcsim_error *err) {
   char name[256];
   dcsim_workflow_task_name(t->wf->wf, t->task, name, sizeof name);
   const dcsim_task_template *tt = &t->wf->wf->templates[t->wf->wf->tasks[t->task].tmpl];
-  size_t need = (size_t)t->n_nodes * 11 + 1;
-  if (need > r->buf_cap) {
-    char *nb = realloc(r->buf, need);
-    if (!nb) return DCSIM_ERR(err, DCSIM_ENOMEM, r->path, 0, "out of memory");
-    r->buf = nb;
-    r->buf_cap = need;
-  }
+  if (DCSIM_GROW(r->buf, r->buf_cap, (size_t)t->n_nodes * 11 + 1))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, r->path, 0, "out of memory");
   size_t pos = 0;
   for (uint32_t i = 0; i < t->n_nodes; i++)
     pos += (size_t)sprintf(r->buf + pos, i ? ",%u" : "%u", t->nodes[i]);

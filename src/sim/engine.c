@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dcsim/evq.h"
+#include "dcsim/strutil.h"
 
 /* event kinds; the priority orders simultaneous events: a node that finishes booting or shutting
  * down first, then task starts, task ends, job ends, arrivals, and last idle timers (so a job
@@ -610,12 +611,8 @@ static int task_nodes(dcsim_engine_t *e, uint32_t j, size_t t, const dcsim_optio
   size_t base = 0;
   for (uint32_t g = 0; g < op->group; g++) base += p->alloc[g];
   uint32_t cnt = p->node_start[t + 1] - p->node_start[t];
-  if (cnt > e->scratch_cap) {
-    uint32_t *ns = realloc(e->scratch_nodes, cnt * sizeof *ns);
-    if (!ns) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
-    e->scratch_nodes = ns;
-    e->scratch_cap = cnt;
-  }
+  if (DCSIM_GROW(e->scratch_nodes, e->scratch_cap, cnt))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   for (uint32_t i = 0; i < cnt; i++)
     e->scratch_nodes[i] = e->job_alloc[j][base + p->node_list[p->node_start[t] + i]];
   *opt = op;

@@ -15,29 +15,14 @@
 #include "dcsim/wfcommons.h"
 #include "dcsim/xmlio.h"
 
-static char *dupstr(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *d = malloc(n);
-  if (d) memcpy(d, s, n);
-  return d;
-}
-
-static int grow(void **arr, size_t n, size_t elem) {
-  /* grows an array that is filled one element at a time: capacity is the next power of two */
-  if (n & (n - 1)) return 0;
-  void *na = realloc(*arr, (n ? 2 * n : 1) * elem);
-  if (!na) return -1;
-  *arr = na;
-  return 0;
-}
-
 static int add_input(dcsim_scenario *s, const char *path, dcsim_error *err) {
   for (size_t i = 0; i < s->n_inputs; i++)
     if (strcmp(s->inputs[i].path, path) == 0) return 0;
-  if (grow((void **)&s->inputs, s->n_inputs, sizeof *s->inputs))
+  if (DCSIM_GROW_N(s->inputs, s->n_inputs))
     return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   dcsim_input_file *f = &s->inputs[s->n_inputs];
-  if (!(f->path = dupstr(path))) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  if (!(f->path = dcsim_strdup(path)))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   s->n_inputs++;
   return dcsim_sha256_file(path, f->sha256, err);
 }
@@ -96,7 +81,7 @@ static int get_cpu(dcsim_scenario *s, const char *ref, const char *file, int lin
       *out = s->cpus[i];
       return 0;
     }
-  if (grow((void **)&s->cpus, s->n_cpus, sizeof *s->cpus))
+  if (DCSIM_GROW_N(s->cpus, s->n_cpus))
     return DCSIM_ERR(err, DCSIM_ENOMEM, file, line, "out of memory");
   if ((rc = dcsim_cpu_profile_load(path, &s->cpus[s->n_cpus], err))) return rc;
   *out = s->cpus[s->n_cpus++];
@@ -116,7 +101,7 @@ static int get_gpu(dcsim_scenario *s, const char *ref, const char *file, int lin
       *out = s->gpus[i];
       return 0;
     }
-  if (grow((void **)&s->gpus, s->n_gpus, sizeof *s->gpus))
+  if (DCSIM_GROW_N(s->gpus, s->n_gpus))
     return DCSIM_ERR(err, DCSIM_ENOMEM, file, line, "out of memory");
   if ((rc = dcsim_gpu_profile_load(path, &s->gpus[s->n_gpus], err))) return rc;
   *out = s->gpus[s->n_gpus++];
@@ -133,7 +118,7 @@ static int get_dwarf(dcsim_scenario *s, const char *ref, const char *file, int l
       *out = s->dwarfs[i];
       return 0;
     }
-  if (grow((void **)&s->dwarfs, s->n_dwarfs, sizeof *s->dwarfs))
+  if (DCSIM_GROW_N(s->dwarfs, s->n_dwarfs))
     return DCSIM_ERR(err, DCSIM_ENOMEM, file, line, "out of memory");
   if ((rc = dcsim_dwarf_load(path, &s->dwarfs[s->n_dwarfs], err))) return rc;
   *out = s->dwarfs[s->n_dwarfs++];
@@ -409,7 +394,7 @@ static int prepare_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scena
 
 static int add_note(dcsim_scenario *s, char *note, dcsim_error *err) {
   if (!note) return 0;
-  if (grow((void **)&s->notes, s->n_notes, sizeof *s->notes)) {
+  if (DCSIM_GROW_N(s->notes, s->n_notes)) {
     free(note);
     return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   }
@@ -563,8 +548,7 @@ static int load_trace_input(dcsim_scenario *s, const char *path, dcsim_trace_kin
     dcsim_platform_free(node);
     if (rc) return rc;
   }
-  if (grow((void **)&s->wfs, s->n_wfs, sizeof *s->wfs))
-    return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  if (DCSIM_GROW_N(s->wfs, s->n_wfs)) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   memset(&s->wfs[s->n_wfs], 0, sizeof *s->wfs);
   if ((rc = load_wfc(s, path, o, !o->platform_path, &s->wfs[s->n_wfs].wf, err))) return rc;
   s->n_wfs++;
@@ -582,8 +566,7 @@ static int add_workflow(dcsim_scenario *s, const char *path, const dcsim_scenari
       *index = (uint32_t)i;
       return 0;
     }
-  if (grow((void **)&s->wfs, s->n_wfs, sizeof *s->wfs))
-    return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  if (DCSIM_GROW_N(s->wfs, s->n_wfs)) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   dcsim_wf_rt *w = &s->wfs[s->n_wfs];
   memset(w, 0, sizeof *w);
   int rc = dcsim_trace_detect(path) == DCSIM_TRACE_WFCOMMONS
@@ -609,7 +592,7 @@ static int load(const char *path, const dcsim_scenario_opts *o, int options, dcs
   dcsim_workload *wl = NULL;
   swf_pending pend = { 0, NULL, NULL };
   int rc = 0;
-  if (!s || !(s->input_path = dupstr(path))) {
+  if (!s || !(s->input_path = dcsim_strdup(path))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }

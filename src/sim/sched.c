@@ -312,13 +312,7 @@ static int dispatch_slot(dispatch_log *l, int64_t *st, int64_t d) {
       hi = mid;
   }
   for (size_t i = lo; i < l->n && l->t[i] < t + d; i++) t = max64(t, l->t[i] + d);
-  if (l->n == l->cap) {
-    size_t nc = l->cap ? 2 * l->cap : 64;
-    int64_t *nt = realloc(l->t, nc * sizeof *nt);
-    if (!nt) return -1;
-    l->t = nt;
-    l->cap = nc;
-  }
+  if (DCSIM_GROW(l->t, l->cap, l->n + 1)) return -1;
   lo = 0, hi = l->n;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;

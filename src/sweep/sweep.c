@@ -19,6 +19,7 @@
 #include "dcsim/scenario.h"
 #include "dcsim/sched.h"
 #include "dcsim/sha256.h"
+#include "dcsim/strutil.h"
 #include "dcsim/xmlio.h"
 #include "sweep/internal.h"
 
@@ -40,13 +41,6 @@ struct dcsim_sweep {
   const volatile sig_atomic_t *interrupt; /* polled before each point; NULL = never */
   unsigned shard_i, shard_n; /* this process evaluates the points of shard i of n (n = 0: all) */
 };
-
-static char *dupstr(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *d = malloc(n);
-  if (d) memcpy(d, s, n);
-  return d;
-}
 
 void dcsim_sweep_points_free(dcsim_sweep_point *pts, size_t n) {
   if (!pts) return;
@@ -96,14 +90,10 @@ static void sb_add(sbuf *b, const char *fmt, ...) {
       b->n += (size_t)k;
       return;
     }
-    size_t nc = (b->cap ? 2 * b->cap : 256) + (size_t)k;
-    char *ns = realloc(b->s, nc);
-    if (!ns) {
+    if (DCSIM_GROW(b->s, b->cap, b->n + (size_t)k + 1)) {
       b->oom = 1;
       return;
     }
-    b->s = ns;
-    b->cap = nc;
   }
 }
 
@@ -288,7 +278,7 @@ int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error
                        def->freqs[i]);
         goto out;
       }
-    if (!(sw->freqs[i] = dupstr(def->freqs[i]))) {
+    if (!(sw->freqs[i] = dcsim_strdup(def->freqs[i]))) {
       rc = DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
       goto out;
     }
@@ -374,7 +364,7 @@ int dcsim_sweep_restore(dcsim_sweep_t *sw, size_t index, int feasible, double ti
   dcsim_sweep_point *p = &sw->points[index];
   free(p->reason);
   p->reason = NULL;
-  if (!feasible && !(p->reason = dupstr(reason ? reason : "infeasible")))
+  if (!feasible && !(p->reason = dcsim_strdup(reason ? reason : "infeasible")))
     return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   p->done = 1;
   p->feasible = feasible != 0;
@@ -435,7 +425,7 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
     /* a state outside a profile's tables, a profile unusable for a dwarf: a result, not an error */
     char buf[sizeof perr.msg + sizeof perr.file + 32];
     dcsim_error_format(&perr, buf, sizeof buf);
-    if (!(pt->reason = dupstr(buf)))
+    if (!(pt->reason = dcsim_strdup(buf)))
       rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
     else
       rc = 0;
@@ -902,7 +892,7 @@ static int set_field(dcsim_sweep_point *pt, const char *key, const char *str, do
     pt->index = num >= 0 && num < 4e9 ? (uint32_t)num : 0;
   else if (strcmp(key, "reason") == 0 && str[0]) {
     free(pt->reason);
-    if (!(pt->reason = dupstr(str))) return -1;
+    if (!(pt->reason = dcsim_strdup(str))) return -1;
   }
   return 0;
 }

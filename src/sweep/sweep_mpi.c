@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/strutil.h"
 #include "sweep/internal.h"
 
 enum { TAG_WORK = 7101, TAG_RESULT = 7102, DEPTH = 2 };
@@ -110,16 +111,9 @@ typedef struct bytes {
 
 static void put(bytes *b, const void *v, size_t n) {
   if (b->oom) return;
-  if (b->n + n > b->cap) {
-    size_t nc = b->cap ? 2 * b->cap : 4096;
-    while (nc < b->n + n) nc *= 2;
-    unsigned char *np = realloc(b->p, nc);
-    if (!np) {
-      b->oom = 1;
-      return;
-    }
-    b->p = np;
-    b->cap = nc;
+  if (DCSIM_GROW(b->p, b->cap, b->n + n)) {
+    b->oom = 1;
+    return;
   }
   memcpy(b->p + b->n, v, n);
   b->n += n;
@@ -288,15 +282,10 @@ static void root_serve_one(root *r, const MPI_Status *st) {
   bufs *b = r->b;
   int len = 0, src = st->MPI_SOURCE;
   MPI_Get_count(st, MPI_BYTE, &len);
-  if ((size_t)len > b->in.cap) {
-    unsigned char *np = realloc(b->in.p, (size_t)len);
-    /* a message that cannot be received cannot be answered: the job cannot go on */
-    if (!np) {
-      fprintf(stderr, "dcsim: rank 0: out of memory for a message of %d bytes\n", len);
-      MPI_Abort(r->comm, 3);
-    }
-    b->in.p = np;
-    b->in.cap = (size_t)len;
+  /* a message that cannot be received cannot be answered: the job cannot go on */
+  if (DCSIM_GROW(b->in.p, b->in.cap, (size_t)len)) {
+    fprintf(stderr, "dcsim: rank 0: out of memory for a message of %d bytes\n", len);
+    MPI_Abort(r->comm, 3);
   }
   MPI_Recv(b->in.p, len, MPI_BYTE, src, TAG_RESULT, r->comm, MPI_STATUS_IGNORE);
   reader rd = { b->in.p, (size_t)len, 0, 0 };
@@ -324,15 +313,10 @@ static void root_serve_one(root *r, const MPI_Status *st) {
       rd.bad = 1;
       break;
     }
-    if (rl + 1 > b->reason_cap) {
-      char *nr = realloc(b->reason, rl + 1);
+    if (DCSIM_GROW(b->reason, b->reason_cap, rl + 1)) {
       dcsim_error e2;
-      if (!nr) {
-        root_fail(r, DCSIM_ERR(&e2, DCSIM_ENOMEM, "", 0, "out of memory"), &e2, 0);
-        break;
-      }
-      b->reason = nr;
-      b->reason_cap = rl + 1;
+      root_fail(r, DCSIM_ERR(&e2, DCSIM_ENOMEM, "", 0, "out of memory"), &e2, 0);
+      break;
     }
     get(&rd, b->reason, rl);
     b->reason[rl] = '\0';

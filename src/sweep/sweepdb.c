@@ -11,6 +11,8 @@
 
 #include <sqlite3.h>
 
+#include "dcsim/strutil.h"
+
 static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS sweeps(id INTEGER PRIMARY KEY, def_sha256 TEXT NOT NULL UNIQUE,"
     " created_utc TEXT, input TEXT, definition TEXT NOT NULL, n_points INTEGER NOT NULL);"
@@ -382,15 +384,9 @@ static int list_sweeps(sqlite3 *db, input_db *in, dcsim_error *err) {
     return DCSIM_ERR(err, DCSIM_EREF, in->path, 0,
                      "holds no sweep (no table sweeps: not written by dcsim sweep --db)");
   while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-    if (in->n == cap) {
-      size_t nc = cap ? 2 * cap : 4;
-      stored_sweep *ns = realloc(in->sweeps, nc * sizeof *ns);
-      if (!ns) {
-        rc = DCSIM_ERR(err, DCSIM_ENOMEM, in->path, 0, "out of memory");
-        goto out;
-      }
-      in->sweeps = ns;
-      cap = nc;
+    if (DCSIM_GROW(in->sweeps, cap, in->n + 1)) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, in->path, 0, "out of memory");
+      goto out;
     }
     stored_sweep *w = &in->sweeps[in->n++];
     memset(w, 0, sizeof *w);

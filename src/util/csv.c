@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcsim/xmlio.h"
+#include "dcsim/strutil.h"
 
 struct dcsim_csv {
   char *path;
@@ -39,13 +39,7 @@ static char *trim(char *s) {
 int dcsim_csv_split(char *s, char ***cells, size_t *cap, size_t *n) {
   *n = 0;
   for (char *p = s;;) {
-    if (*n == *cap) {
-      size_t nc = *cap ? 2 * *cap : 16;
-      char **g = realloc(*cells, nc * sizeof *g);
-      if (!g) return -2;
-      *cells = g;
-      *cap = nc;
-    }
+    if (dcsim_grow((void **)cells, cap, *n + 1, sizeof **cells)) return -2;
     while (*p == ' ' || *p == '\t') p++;
     char *cell, *end;
     int quoted = *p == '"';

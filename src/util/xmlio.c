@@ -24,23 +24,6 @@ struct dcsim_xml_doc {
 
 enum { MAX_INPUT_BYTES = 256 * 1024 * 1024 };
 
-int dcsim_parse_double(const char *s, double *out) {
-  if (!s) return -1;
-  while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') s++;
-  if (!*s) return -1;
-  /* only plain decimal notation: no hex, inf or nan words */
-  for (const char *p = s; *p; p++)
-    if (!strchr("0123456789+-.eE \t\r\n", *p)) return -1;
-  char *end = NULL;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (end == s || errno == ERANGE || !isfinite(v)) return -1;
-  while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r') end++;
-  if (*end) return -1;
-  *out = v;
-  return 0;
-}
-
 static int read_file(const char *path, char **buf, size_t *len, dcsim_error *err) {
   FILE *f = fopen(path, "rb");
   if (!f) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno));
@@ -408,14 +391,9 @@ int dcsim_xml_numbers(const dcsim_xml_doc_t *doc, xmlNode *node, double **out, s
                          (const char *)node->name, tok);
       goto out;
     }
-    if (cnt == cap) {
-      cap = cap ? cap * 2 : 16;
-      double *nv = realloc(vals, cap * sizeof *nv);
-      if (!nv) {
-        rc = DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, node, "out of memory");
-        goto out;
-      }
-      vals = nv;
+    if (DCSIM_GROW(vals, cap, cnt + 1)) {
+      rc = DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, node, "out of memory");
+      goto out;
     }
     vals[cnt++] = x;
   }

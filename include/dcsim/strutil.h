@@ -1,0 +1,53 @@
+/* dcsim/strutil.h — the one home of the small helpers every layer needs: string duplication,
+ * array growth, strict number parsing and path joining (SQLite's util.c, git's strbuf).
+ *
+ * Ownership: dcsim_strdup(), dcsim_path_join() and dcsim_path_in() return malloc'd strings the
+ * caller frees (NULL when out of memory). dcsim_grow() reallocates an array the caller owns and
+ * frees; on failure the array and its capacity are left as they were. Nothing here keeps state. */
+#ifndef DCSIM_STRUTIL_H
+#define DCSIM_STRUTIL_H
+
+#include <stddef.h>
+
+/* ---- strings ---- */
+
+/* A copy of s, or NULL when s is NULL or out of memory. */
+char *dcsim_strdup(const char *s);
+
+/* ---- arrays ---- */
+
+/* Makes room for `need` elements of elem_size bytes in *arr, whose room is *cap elements: when
+ * need > *cap the capacity doubles (from 8) until it holds need, and *arr is reallocated. New
+ * elements are not initialised. 0, or -1 when out of memory or when the size would overflow
+ * (then *arr and *cap are unchanged). *arr may be NULL with *cap 0. */
+int dcsim_grow(void **arr, size_t *cap, size_t need, size_t elem_size);
+
+/* The same for an array that keeps no capacity, only its length n: makes room for element n,
+ * assuming the room that growing from 0 one element at a time gives (8, 16, 32, ...). Such an array
+ * must be grown by dcsim_grow_n() only. */
+int dcsim_grow_n(void **arr, size_t n, size_t elem_size);
+
+/* DCSIM_GROW(p, cap, need) for `T *p; size_t cap;`, DCSIM_GROW_N(p, n) for `T *p; size_t n;`. */
+#define DCSIM_GROW(arr, cap, need) dcsim_grow((void **)&(arr), &(cap), (need), sizeof *(arr))
+#define DCSIM_GROW_N(arr, n)       dcsim_grow_n((void **)&(arr), (n), sizeof *(arr))
+
+/* ---- numbers ---- */
+
+/* Strict number parsing shared by all text inputs and the command line: the whole string (blanks
+ * around it allowed) in plain decimal notation (no hex, inf or nan), finite. 0 ok, -1 bad. */
+int dcsim_parse_double(const char *s, double *out);
+
+/* A whole number from lo to hi written as dcsim_parse_double() reads numbers ("16", "1e3" and
+ * "4.0" are whole numbers). 0 ok, -1 bad or out of range. */
+int dcsim_parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out);
+
+/* ---- paths ---- */
+
+/* `ref` as seen from the directory of the file `base_file`, lexically normalised ("a/./b/../c"
+ * -> "a/c"); an absolute ref is only normalised. */
+char *dcsim_path_join(const char *base_file, const char *ref);
+
+/* "dir/file", as written (no normalisation). */
+char *dcsim_path_in(const char *dir, const char *file);
+
+#endif

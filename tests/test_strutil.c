@@ -1,0 +1,135 @@
+/* test_strutil.c — string duplication, array growth, strict numbers and paths (dcsim/strutil.h). */
+#include "dcsim/strutil.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+static void test_strdup(void) {
+  char *s = dcsim_strdup("xeon-e5-2697v3");
+  CHECK_STR(s, "xeon-e5-2697v3");
+  free(s);
+  s = dcsim_strdup("");
+  CHECK_STR(s, "");
+  free(s);
+  CHECK(dcsim_strdup(NULL) == NULL);
+}
+
+typedef struct item {
+  double time_s;
+  uint32_t node;
+} item;
+
+static void test_grow(void) {
+  item *a = NULL;
+  size_t cap = 0, n = 0;
+  for (uint32_t i = 0; i < 1000; i++) {
+    CHECK_INT(DCSIM_GROW(a, cap, n + 1), 0);
+    a[n++] = (item){ 2.385 * i, i };
+  }
+  CHECK_INT(cap, 1024); /* 8, 16, ... doubling */
+  int ok = 1;
+  for (uint32_t i = 0; i < 1000; i++) ok &= a[i].node == i && a[i].time_s == 2.385 * i;
+  CHECK(ok);
+  CHECK_INT(DCSIM_GROW(a, cap, 10), 0); /* room already there: nothing happens */
+  CHECK_INT(cap, 1024);
+  CHECK_INT(DCSIM_GROW(a, cap, 5000), 0); /* a jump: doubles until it fits */
+  CHECK_INT(cap, 8192);
+  item *before = a;
+  CHECK_INT(DCSIM_GROW(a, cap, SIZE_MAX / 4), -1); /* the size overflows: left as it was */
+  CHECK(a == before);
+  CHECK_INT(cap, 8192);
+  CHECK_INT(dcsim_grow((void **)&a, &cap, SIZE_MAX, 1), -1);
+  CHECK_INT(cap, 8192);
+  free(a);
+
+  char *bytes = NULL;
+  size_t bcap = 0;
+  CHECK_INT(DCSIM_GROW(bytes, bcap, 21), 0);
+  CHECK_INT(bcap, 32);
+  free(bytes);
+
+  /* no capacity kept: the room dcsim_grow gives is implied by the length */
+  uint32_t *v = NULL;
+  size_t nv = 0;
+  for (uint32_t i = 0; i < 300; i++) {
+    CHECK_INT(DCSIM_GROW_N(v, nv), 0);
+    v[nv++] = 3 * i + 1;
+  }
+  ok = 1;
+  for (uint32_t i = 0; i < 300; i++) ok &= v[i] == 3 * i + 1;
+  CHECK(ok);
+  free(v);
+}
+
+static void test_parse_double(void) {
+  double x = -1;
+  CHECK_INT(dcsim_parse_double("2.385", &x), 0);
+  CHECK_REL(x, 2.385, 1e-15);
+  CHECK_INT(dcsim_parse_double("  -7.31e-3\t\n", &x), 0);
+  CHECK_REL(x, -7.31e-3, 1e-15);
+  CHECK_INT(dcsim_parse_double("+1E2", &x), 0);
+  CHECK_REL(x, 100, 0);
+  x = 42;
+  static const char *const bad[] = { "",      " ",      "2.5x", "2.5 3", "abc", "nan",     "inf",
+                                     "1e999", "-1e999", "0x10", "1,5",   "--1", "infinity" };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    if (dcsim_parse_double(bad[i], &x) == 0) fprintf(stderr, "accepted '%s'\n", bad[i]);
+    CHECK_INT(dcsim_parse_double(bad[i], &x), -1);
+  }
+  CHECK_INT(dcsim_parse_double(NULL, &x), -1);
+  CHECK_REL(x, 42, 0); /* untouched on failure */
+}
+
+static void test_parse_uint(void) {
+  unsigned u = 7;
+  CHECK_INT(dcsim_parse_uint("16", 1, 1000000, &u), 0);
+  CHECK_INT(u, 16);
+  CHECK_INT(dcsim_parse_uint(" 1e3 ", 1, 1000000, &u), 0);
+  CHECK_INT(u, 1000);
+  CHECK_INT(dcsim_parse_uint("4.0", 1, 10, &u), 0);
+  CHECK_INT(u, 4);
+  CHECK_INT(dcsim_parse_uint("1000000", 1, 1000000, &u), 0);
+  CHECK_INT(u, 1000000);
+  u = 9;
+  CHECK_INT(dcsim_parse_uint("0", 1, 10, &u), -1);
+  CHECK_INT(dcsim_parse_uint("11", 1, 10, &u), -1);
+  CHECK_INT(dcsim_parse_uint("2.5", 1, 10, &u), -1);
+  CHECK_INT(dcsim_parse_uint("-3", 1, 10, &u), -1);
+  CHECK_INT(dcsim_parse_uint("3x", 1, 10, &u), -1);
+  CHECK_INT(dcsim_parse_uint("nan", 1, 10, &u), -1);
+  CHECK_INT(u, 9);
+  CHECK_INT(dcsim_parse_uint("0", 0, 10, &u), 0);
+  CHECK_INT(u, 0);
+}
+
+static void check_join(const char *base, const char *ref, const char *want) {
+  char *got = dcsim_path_join(base, ref);
+  CHECK_STR(got, want);
+  free(got);
+}
+
+static void test_paths(void) {
+  check_join("platforms/dc.xml", "../hw-profiles/cpu/x.xml", "hw-profiles/cpu/x.xml");
+  check_join("a/b/w.xml", "./c/../d.xml", "a/b/d.xml");
+  check_join("w.xml", "p.xml", "p.xml");
+  check_join("/data/w.xml", "/abs/./p.xml", "/abs/p.xml");
+  check_join(NULL, "x/../y.xml", "y.xml");
+  char *p = dcsim_path_in("calibration/xeon", "machine.xml");
+  CHECK_STR(p, "calibration/xeon/machine.xml");
+  free(p);
+  p = dcsim_path_in("", "f.csv");
+  CHECK_STR(p, "/f.csv");
+  free(p);
+}
+
+int main(void) {
+  test_strdup();
+  test_grow();
+  test_parse_double();
+  test_parse_uint();
+  test_paths();
+  CHECK_DONE();
+}
