@@ -18,6 +18,7 @@
 
 #include "dcsim/bench.h"
 #include "dcsim/calib.h"
+#include "dcsim/db.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/energymeter.h"
 #include "dcsim/hvs.h"
@@ -795,46 +796,36 @@ static int fit_and_heldout(run *R, const dcsim_cpu_profile_t *cpu, const char *p
   return 0;
 }
 
-static int write_db(run *R, const char *profile_path, const heldout *ho, size_t nho,
-                    const dcsim_loop_fit *fits, size_t nf, int64_t *run_id, dcsim_error *err) {
+static const char *const bench_schema_sql =
+    "CREATE TABLE IF NOT EXISTS bench_runs(id INTEGER PRIMARY KEY, created_utc TEXT, "
+    "dcsim_version TEXT, host TEXT,"
+    " cpu_model TEXT, profile_name TEXT, out_dir TEXT, profile_path TEXT, isa TEXT, threads "
+    "INTEGER, quick INTEGER,"
+    " reps INTEGER, budget INTEGER, clock_ghz REAL, clock_note TEXT, l1d_byte REAL, l2_byte "
+    "REAL, l3_byte REAL,"
+    " energy_note TEXT, gpu_note TEXT, heldout_mean_abs_err REAL, heldout_max_abs_err REAL);"
+    "CREATE TABLE IF NOT EXISTS bench_points(run_id INTEGER REFERENCES bench_runs(id), phase "
+    "TEXT, kernel TEXT, level TEXT,"
+    " ws_byte REAL, threads INTEGER, reps INTEGER, min REAL, median REAL, max REAL, unit TEXT, "
+    "clock_ghz REAL,"
+    " passes INTEGER, traffic_byte REAL, work_flop REAL);"
+    "CREATE TABLE IF NOT EXISTS bench_fits(run_id INTEGER REFERENCES bench_runs(id), loop TEXT, "
+    "states INTEGER,"
+    " V REAL, X REAL, Y REAL, Z REAL, U REAL, S_flops REAL, mop_max_rel_err REAL, "
+    "mop_mean_rel_err REAL,"
+    " mop_loo_mean_rel_err REAL);"
+    "CREATE TABLE IF NOT EXISTS bench_heldout(run_id INTEGER REFERENCES bench_runs(id), loop "
+    "TEXT, threads INTEGER,"
+    " measured_s REAL, predicted_s REAL, rel_err REAL, insample_s REAL);";
+
+/* what every failure after the schema says */
+static const char bench_db_fail[] = "cannot record the bench run";
+
+/* the bench_runs row: the machine, the options and the held-out errors; *run_id its id */
+static int insert_run(sqlite3 *db, const run *R, const char *profile_path, const heldout *ho,
+                      size_t nho, int64_t *run_id, dcsim_error *err) {
   const char *path = R->o->db_path;
-  sqlite3 *db = NULL;
   sqlite3_stmt *st = NULL;
-  int rc = 0;
-  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-    rc = DCSIM_ERR(err, DCSIM_EDB, path, 0, "cannot open the results database: %s",
-                   db ? sqlite3_errmsg(db) : "out of memory");
-    goto out;
-  }
-  sqlite3_busy_timeout(db, 10000);
-  const char *schema =
-      "CREATE TABLE IF NOT EXISTS bench_runs(id INTEGER PRIMARY KEY, created_utc TEXT, "
-      "dcsim_version TEXT, host TEXT,"
-      " cpu_model TEXT, profile_name TEXT, out_dir TEXT, profile_path TEXT, isa TEXT, threads "
-      "INTEGER, quick INTEGER,"
-      " reps INTEGER, budget INTEGER, clock_ghz REAL, clock_note TEXT, l1d_byte REAL, l2_byte "
-      "REAL, l3_byte REAL,"
-      " energy_note TEXT, gpu_note TEXT, heldout_mean_abs_err REAL, heldout_max_abs_err REAL);"
-      "CREATE TABLE IF NOT EXISTS bench_points(run_id INTEGER REFERENCES bench_runs(id), phase "
-      "TEXT, kernel TEXT, level TEXT,"
-      " ws_byte REAL, threads INTEGER, reps INTEGER, min REAL, median REAL, max REAL, unit TEXT, "
-      "clock_ghz REAL,"
-      " passes INTEGER, traffic_byte REAL, work_flop REAL);"
-      "CREATE TABLE IF NOT EXISTS bench_fits(run_id INTEGER REFERENCES bench_runs(id), loop TEXT, "
-      "states INTEGER,"
-      " V REAL, X REAL, Y REAL, Z REAL, U REAL, S_flops REAL, mop_max_rel_err REAL, "
-      "mop_mean_rel_err REAL,"
-      " mop_loo_mean_rel_err REAL);"
-      "CREATE TABLE IF NOT EXISTS bench_heldout(run_id INTEGER REFERENCES bench_runs(id), loop "
-      "TEXT, threads INTEGER,"
-      " measured_s REAL, predicted_s REAL, rel_err REAL, insample_s REAL);";
-  char *msg = NULL;
-  if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, &msg) != SQLITE_OK ||
-      sqlite3_exec(db, schema, NULL, NULL, &msg) != SQLITE_OK) {
-    rc = DCSIM_ERR(err, DCSIM_EDB, path, 0, "%s", msg ? msg : "SQLite error");
-    sqlite3_free(msg);
-    goto out;
-  }
   double emean = 0, emax = 0;
   for (size_t i = 0; i < nho; i++) {
     double e = fabs(ho[i].predicted_s - ho[i].measured_s) / ho[i].measured_s;
@@ -842,18 +833,16 @@ static int write_db(run *R, const char *profile_path, const heldout *ho, size_t 
     if (e > emax) emax = e;
   }
   char stamp[32];
-  time_t now = time(NULL);
-  struct tm tmv;
-  strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tmv));
-  if (sqlite3_prepare_v2(db,
-                         "INSERT INTO bench_runs(created_utc, dcsim_version, host, cpu_model, "
-                         "profile_name, out_dir, profile_path, isa,"
-                         " threads, quick, reps, budget, clock_ghz, clock_note, l1d_byte, l2_byte, "
-                         "l3_byte, energy_note, gpu_note,"
-                         " heldout_mean_abs_err, heldout_max_abs_err) "
-                         "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                         -1, &st, NULL) != SQLITE_OK)
-    goto dberr;
+  dcsim_db_utc_now(stamp);
+  int rc = dcsim_db_prepare(db, path,
+                            "INSERT INTO bench_runs(created_utc, dcsim_version, host, cpu_model, "
+                            "profile_name, out_dir, profile_path, isa,"
+                            " threads, quick, reps, budget, clock_ghz, clock_note, l1d_byte, "
+                            "l2_byte, l3_byte, energy_note, gpu_note,"
+                            " heldout_mean_abs_err, heldout_max_abs_err) "
+                            "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                            &st, bench_db_fail, err);
+  if (rc) return rc;
   sqlite3_bind_text(st, 1, stamp, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 2, DCSIM_VERSION, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 3, R->host, -1, SQLITE_STATIC);
@@ -877,16 +866,22 @@ static int write_db(run *R, const char *profile_path, const heldout *ho, size_t 
     sqlite3_bind_double(st, 20, emean);
     sqlite3_bind_double(st, 21, emax);
   }
-  if (sqlite3_step(st) != SQLITE_DONE) goto dberr;
+  rc = dcsim_db_step_done(db, path, st, bench_db_fail, err);
   sqlite3_finalize(st);
-  st = NULL;
-  *run_id = sqlite3_last_insert_rowid(db);
-  if (sqlite3_prepare_v2(db, "INSERT INTO bench_points VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1,
-                         &st, NULL) != SQLITE_OK)
-    goto dberr;
-  for (size_t i = 0; i < R->np; i++) {
+  if (!rc) *run_id = sqlite3_last_insert_rowid(db);
+  return rc;
+}
+
+/* every measured point */
+static int insert_points(sqlite3 *db, const run *R, int64_t run_id, dcsim_error *err) {
+  const char *path = R->o->db_path;
+  sqlite3_stmt *st = NULL;
+  int rc =
+      dcsim_db_prepare(db, path, "INSERT INTO bench_points VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                       &st, bench_db_fail, err);
+  for (size_t i = 0; i < R->np && !rc; i++) {
     const point *p = &R->pts[i];
-    sqlite3_bind_int64(st, 1, *run_id);
+    sqlite3_bind_int64(st, 1, run_id);
     sqlite3_bind_text(st, 2, p->phase, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 3, p->kernel, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 4, p->level, -1, SQLITE_STATIC);
@@ -901,17 +896,22 @@ static int write_db(run *R, const char *profile_path, const heldout *ho, size_t 
     sqlite3_bind_int64(st, 13, (sqlite3_int64)p->passes);
     sqlite3_bind_double(st, 14, p->traffic_byte);
     sqlite3_bind_double(st, 15, p->work_flop);
-    if (sqlite3_step(st) != SQLITE_DONE) goto dberr;
-    sqlite3_reset(st);
+    rc = dcsim_db_step_done(db, path, st, bench_db_fail, err);
   }
   sqlite3_finalize(st);
-  st = NULL;
-  if (sqlite3_prepare_v2(db, "INSERT INTO bench_fits VALUES(?,?,?,?,?,?,?,?,?,?,?,?)", -1, &st,
-                         NULL) != SQLITE_OK)
-    goto dberr;
-  for (size_t i = 0; i < nf; i++) {
+  return rc;
+}
+
+/* the loop coefficients (NULL where a loop has no flop term or a value is unknown) */
+static int insert_fits(sqlite3 *db, const run *R, const dcsim_loop_fit *fits, size_t nf,
+                       int64_t run_id, dcsim_error *err) {
+  const char *path = R->o->db_path;
+  sqlite3_stmt *st = NULL;
+  int rc = dcsim_db_prepare(db, path, "INSERT INTO bench_fits VALUES(?,?,?,?,?,?,?,?,?,?,?,?)", &st,
+                            bench_db_fail, err);
+  for (size_t i = 0; i < nf && !rc; i++) {
     const dcsim_loop_fit *f = &fits[i];
-    sqlite3_bind_int64(st, 1, *run_id);
+    sqlite3_bind_int64(st, 1, run_id);
     sqlite3_bind_text(st, 2, f->name, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 3, (int)f->n_states);
     double v[9] = { f->V,
@@ -931,33 +931,53 @@ static int write_db(run *R, const char *profile_path, const heldout *ho, size_t 
       else
         sqlite3_bind_double(st, 4 + k, v[k]);
     }
-    if (sqlite3_step(st) != SQLITE_DONE) goto dberr;
-    sqlite3_reset(st);
+    rc = dcsim_db_step_done(db, path, st, bench_db_fail, err);
   }
   sqlite3_finalize(st);
-  st = NULL;
-  if (sqlite3_prepare_v2(db, "INSERT INTO bench_heldout VALUES(?,?,?,?,?,?,?)", -1, &st, NULL) !=
-      SQLITE_OK)
-    goto dberr;
-  for (size_t i = 0; i < nho; i++) {
-    sqlite3_bind_int64(st, 1, *run_id);
+  return rc;
+}
+
+/* the held-out predictions */
+static int insert_heldout(sqlite3 *db, const run *R, const heldout *ho, size_t nho, int64_t run_id,
+                          dcsim_error *err) {
+  const char *path = R->o->db_path;
+  sqlite3_stmt *st = NULL;
+  int rc = dcsim_db_prepare(db, path, "INSERT INTO bench_heldout VALUES(?,?,?,?,?,?,?)", &st,
+                            bench_db_fail, err);
+  for (size_t i = 0; i < nho && !rc; i++) {
+    sqlite3_bind_int64(st, 1, run_id);
     sqlite3_bind_text(st, 2, ho[i].loop, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 3, (int)ho[i].threads);
     sqlite3_bind_double(st, 4, ho[i].measured_s);
     sqlite3_bind_double(st, 5, ho[i].predicted_s);
     sqlite3_bind_double(st, 6, (ho[i].predicted_s - ho[i].measured_s) / ho[i].measured_s);
     sqlite3_bind_double(st, 7, ho[i].insample_s);
-    if (sqlite3_step(st) != SQLITE_DONE) goto dberr;
-    sqlite3_reset(st);
+    rc = dcsim_db_step_done(db, path, st, bench_db_fail, err);
   }
   sqlite3_finalize(st);
-  st = NULL;
-  if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) goto dberr;
-  goto out;
-dberr:
-  rc = DCSIM_ERR(err, DCSIM_EDB, path, 0, "cannot record the bench run: %s", sqlite3_errmsg(db));
-  sqlite3_finalize(st);
-  sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+  return rc;
+}
+
+/* the whole bench run into --db, in one transaction */
+static int write_db(run *R, const char *profile_path, const heldout *ho, size_t nho,
+                    const dcsim_loop_fit *fits, size_t nf, int64_t *run_id, dcsim_error *err) {
+  const char *path = R->o->db_path;
+  sqlite3 *db = NULL;
+  int rc = dcsim_db_open(path, NULL, 0, &db, err);
+  if (rc || (rc = dcsim_db_begin(db, path, err)) ||
+      (rc = dcsim_db_exec(db, path, bench_schema_sql, err)))
+    goto out;
+  if ((rc = insert_run(db, R, profile_path, ho, nho, run_id, err)) ||
+      (rc = insert_points(db, R, *run_id, err)) ||
+      (rc = insert_fits(db, R, fits, nf, *run_id, err)) ||
+      (rc = insert_heldout(db, R, ho, nho, *run_id, err))) {
+    dcsim_db_rollback(db);
+    goto out;
+  }
+  if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+    rc = dcsim_db_fail(db, path, bench_db_fail, err);
+    dcsim_db_rollback(db);
+  }
 out:
   sqlite3_close(db);
   return rc;
@@ -1048,129 +1068,164 @@ static void report(run *R, const char *profile_path, const heldout *ho, size_t n
   if (run_id > 0) fprintf(f, "database  %s, bench run %lld\n", R->o->db_path, (long long)run_id);
 }
 
-int dcsim_bench_run(const dcsim_bench_opts *o, dcsim_error *err) {
-  run R;
-  memset(&R, 0, sizeof R);
-  R.o = o;
-  int rc = 0;
+/* R for this machine: the CPUs of the affinity mask (saved in *saved, restored by the caller), the
+ * thread count, repetitions and kernels */
+static int run_init(run *R, const dcsim_bench_opts *o, cpu_set_t *saved, dcsim_error *err) {
+  memset(R, 0, sizeof *R);
+  R->o = o;
+  if (sched_getaffinity(0, sizeof *saved, saved) != 0)
+    return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "cannot read the CPU affinity mask: %s",
+                     strerror(errno));
+  for (unsigned c = 0; c < CPU_SETSIZE && R->ncpu < MAXT; c++)
+    if (CPU_ISSET(c, saved)) R->cpus[R->ncpu++] = c;
+  R->nthreads = o->max_threads && o->max_threads < R->ncpu ? o->max_threads : R->ncpu;
+  R->reps = o->reps ? o->reps : (o->quick ? 3 : 5);
+  R->target_s = o->quick ? 0.02 : 0.1;
+  R->isa = dcsim_bench_isa_best();
+  omp_set_dynamic(0);
+  machine_info(R);
+  return 0;
+}
+
+/* the energy meters: RAPL for the CPUs (kept open in R->rapl), nvidia-smi's idle reading for GPUs;
+ * what was found, or why nothing was, goes into the notes */
+static void probe_meters(run *R) {
+  const dcsim_bench_opts *o = R->o;
+  dcsim_error e2;
+  memset(&e2, 0, sizeof e2);
+  if (dcsim_rapl_open(o->powercap ? o->powercap : "/sys/class/powercap", &R->rapl, &e2) == 0) {
+    snprintf(R->energy_note, sizeof R->energy_note, "RAPL through powercap: %zu zone(s)",
+             dcsim_rapl_n_zones(R->rapl));
+  } else {
+    char b[1200];
+    dcsim_error_format(&e2, b, sizeof b);
+    snprintf(R->energy_note, sizeof R->energy_note, "not measured: %s", b);
+  }
+  progress(R, "energy: %s", R->energy_note);
+  dcsim_gpu_power g[8];
+  size_t ng = 0;
+  if (dcsim_nvsmi_query(g, 8, &ng, &e2) == 0 && ng) {
+    size_t k = (size_t)snprintf(R->gpu_note, sizeof R->gpu_note, "%zu NVIDIA GPU(s):", ng);
+    for (size_t i = 0; i < ng && k < sizeof R->gpu_note; i++)
+      k += (size_t)snprintf(R->gpu_note + k, sizeof R->gpu_note - k,
+                            " %s %.1f W of %.0f W at %.0f MHz (idle, nvidia-smi);", g[i].name,
+                            g[i].power_w, g[i].limit_w, g[i].sm_clock_mhz);
+  } else {
+    snprintf(R->gpu_note, sizeof R->gpu_note, "%s", e2.msg);
+  }
+}
+
+/* The clock the measurements ran at: the median of the probes taken before each repetition, else
+ * /proc/cpuinfo's (said to be an assumption); never a guess (doc/calibration.md). */
+static int settle_clock(run *R, double idle_clk, dcsim_error *err) {
+  char cpufreq[64] = "absent";
+  FILE *cf = fopen("/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq", "r");
+  if (cf) {
+    long khz = 0;
+    if (fscanf(cf, "%ld", &khz) == 1) snprintf(cpufreq, sizeof cpufreq, "%.0f MHz", khz / 1e3);
+    fclose(cf);
+  }
+  if (R->nclk) {
+    qsort(R->clk, R->nclk, sizeof *R->clk, cmp_d);
+    R->ghz = R->clk[R->nclk / 2];
+    snprintf(
+        R->freq_note, sizeof R->freq_note,
+        "measured: dependent-add clock probe on every thread before each repetition, median of %zu "
+        "probes %.3f GHz (range %.3f-%.3f; idle %.3f); /proc/cpuinfo %.0f MHz; cpufreq %s",
+        R->nclk, R->ghz, R->clk[0], R->clk[R->nclk - 1], idle_clk, R->cpuinfo_mhz, cpufreq);
+  } else if (R->cpuinfo_mhz > 0) {
+    R->ghz = R->cpuinfo_mhz / 1e3;
+    snprintf(
+        R->freq_note, sizeof R->freq_note,
+        "assumption: /proc/cpuinfo cpu MHz %.0f (no clock probe on this architecture); cpufreq %s",
+        R->cpuinfo_mhz, cpufreq);
+  } else {
+    return DCSIM_ERR(
+        err, DCSIM_EINTERNAL, "", 0,
+        "cannot determine the CPU clock (no probe, no /proc/cpuinfo MHz); refusing to assume one");
+  }
+  snprintf(R->freq_id, sizeof R->freq_id, "%.2f", R->ghz);
+  return 0;
+}
+
+/* the measurement phases (the clock probed before them, at idle), then the clock they ran at */
+static int run_phases(run *R, dcsim_error *err) {
+  double idle_clk = 0;
+  for (int i = 0; i < 5; i++) {
+    double c = dcsim_bench_clock_probe_ghz(1u << 22);
+    if (c > idle_clk) idle_clk = c;
+  }
+  int rc;
+  if ((rc = phase_peak(R, err)) || (rc = phase_bandwidth(R, err)) || (rc = phase_loops(R, err)) ||
+      (R->o->budget && (rc = phase_hvs(R, err))))
+    return rc;
+  return settle_clock(R, idle_clk, err);
+}
+
+/* power.csv from the energy phase when RAPL can be read (*have_energy: it was written) */
+static int measure_energy(run *R, int *have_energy, dcsim_error *err) {
+  *have_energy = 0;
+  if (!R->rapl) return 0;
+  char path[4096];
+  FILE *pc = open_out(R, "power.csv", path, sizeof path, err);
+  if (!pc) return err ? err->code : DCSIM_EIO;
+  fprintf(pc,
+          "# RAPL power (energy over the sample / its duration) measured by dcsim "
+          "bench\nfrequency,threads,domain,value,unit,source\n");
+  int rc = phase_energy(R, pc, err);
+  if (fclose(pc) != 0 && !rc) rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
+  *have_energy = rc == 0;
+  return rc;
+}
+
+/* the calibration directory and the profile written from it, loaded back to fit the loops and
+ * predict the held-out thread counts; then the database and the report */
+static int write_results(run *R, int have_energy, dcsim_error *err) {
+  const dcsim_bench_opts *o = R->o;
   char *text = NULL;
   dcsim_cpu_profile_t *cpu = NULL;
   heldout *ho = NULL;
   dcsim_loop_fit *fits = NULL;
   size_t nho = 0, nf = 0;
   int64_t run_id = 0;
+  char ppath[4096];
+  int rc;
+  snprintf(ppath, sizeof ppath, "%s/%s.xml", o->out_dir, R->name);
+  if ((rc = write_tables(R, have_energy, err)) || (rc = write_loops(R, err)) ||
+      (rc = dcsim_calib_cpu_profile(o->out_dir, &text, err)) ||
+      (rc = dcsim_calib_write_file(ppath, text, err)) ||
+      (rc = dcsim_cpu_profile_load(ppath, &cpu, err)))
+    goto out;
+  progress(R, "fitting the loop kernels and predicting held-out thread counts");
+  if ((rc = fit_and_heldout(R, cpu, ppath, &ho, &nho, &fits, &nf, err))) goto out;
+  if (o->db_path && (rc = write_db(R, ppath, ho, nho, fits, nf, &run_id, err))) goto out;
+  report(R, ppath, ho, nho, fits, nf, run_id);
+out:
+  free(text);
+  free(ho);
+  free(fits);
+  dcsim_cpu_profile_free(cpu);
+  return rc;
+}
+
+int dcsim_bench_run(const dcsim_bench_opts *o, dcsim_error *err) {
+  run R;
   cpu_set_t saved;
-  int have_saved = sched_getaffinity(0, sizeof saved, &saved) == 0;
-  if (!have_saved)
-    return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "cannot read the CPU affinity mask: %s",
-                     strerror(errno));
-  for (unsigned c = 0; c < CPU_SETSIZE && R.ncpu < MAXT; c++)
-    if (CPU_ISSET(c, &saved)) R.cpus[R.ncpu++] = c;
-  R.nthreads = o->max_threads && o->max_threads < R.ncpu ? o->max_threads : R.ncpu;
-  R.reps = o->reps ? o->reps : (o->quick ? 3 : 5);
-  R.target_s = o->quick ? 0.02 : 0.1;
-  R.isa = dcsim_bench_isa_best();
-  omp_set_dynamic(0);
-  machine_info(&R);
-  if ((rc = mkdir_p1(o->out_dir, err))) goto out;
-  if ((rc = dcsim_bench_read_caches(o->sysfs_cpu ? o->sysfs_cpu : "/sys/devices/system/cpu", &R.c,
+  int have_energy = 0;
+  int rc = run_init(&R, o, &saved, err);
+  if (rc) return rc;
+  if ((rc = mkdir_p1(o->out_dir, err)) ||
+      (rc = dcsim_bench_read_caches(o->sysfs_cpu ? o->sysfs_cpu : "/sys/devices/system/cpu", &R.c,
                                     err)))
     goto out;
   progress(&R, "%s: %u CPU(s), L1d %.0f KiB, L2 %.0f KiB, L3 %.0f KiB, kernels %s%s", R.model,
            R.nthreads, R.c.l1d_byte / 1024, R.c.l2_byte / 1024, R.c.l3_byte / 1024,
            dcsim_bench_isa_name(R.isa), o->quick ? " (quick)" : "");
-  dcsim_error e2;
-  if (dcsim_rapl_open(o->powercap ? o->powercap : "/sys/class/powercap", &R.rapl, &e2) == 0) {
-    snprintf(R.energy_note, sizeof R.energy_note, "RAPL through powercap: %zu zone(s)",
-             dcsim_rapl_n_zones(R.rapl));
-  } else {
-    char b[1200];
-    dcsim_error_format(&e2, b, sizeof b);
-    snprintf(R.energy_note, sizeof R.energy_note, "not measured: %s", b);
-  }
-  progress(&R, "energy: %s", R.energy_note);
-  dcsim_gpu_power g[8];
-  size_t ng = 0;
-  if (dcsim_nvsmi_query(g, 8, &ng, &e2) == 0 && ng) {
-    size_t k = (size_t)snprintf(R.gpu_note, sizeof R.gpu_note, "%zu NVIDIA GPU(s):", ng);
-    for (size_t i = 0; i < ng && k < sizeof R.gpu_note; i++)
-      k += (size_t)snprintf(R.gpu_note + k, sizeof R.gpu_note - k,
-                            " %s %.1f W of %.0f W at %.0f MHz (idle, nvidia-smi);", g[i].name,
-                            g[i].power_w, g[i].limit_w, g[i].sm_clock_mhz);
-  } else {
-    snprintf(R.gpu_note, sizeof R.gpu_note, "%s", e2.msg);
-  }
-  /* the clock: probed, never assumed (doc/calibration.md) */
-  double idle_clk = 0;
-  for (int i = 0; i < 5; i++) {
-    double c = dcsim_bench_clock_probe_ghz(1u << 22);
-    if (c > idle_clk) idle_clk = c;
-  }
-  if ((rc = phase_peak(&R, err)) || (rc = phase_bandwidth(&R, err)) || (rc = phase_loops(&R, err)))
-    goto out;
-  if (o->budget && (rc = phase_hvs(&R, err))) goto out;
-  char cpufreq[64] = "absent";
-  {
-    FILE *cf = fopen("/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq", "r");
-    if (cf) {
-      long khz = 0;
-      if (fscanf(cf, "%ld", &khz) == 1) snprintf(cpufreq, sizeof cpufreq, "%.0f MHz", khz / 1e3);
-      fclose(cf);
-    }
-  }
-  if (R.nclk) {
-    qsort(R.clk, R.nclk, sizeof *R.clk, cmp_d);
-    R.ghz = R.clk[R.nclk / 2];
-    snprintf(
-        R.freq_note, sizeof R.freq_note,
-        "measured: dependent-add clock probe on every thread before each repetition, median of %zu "
-        "probes %.3f GHz (range %.3f-%.3f; idle %.3f); /proc/cpuinfo %.0f MHz; cpufreq %s",
-        R.nclk, R.ghz, R.clk[0], R.clk[R.nclk - 1], idle_clk, R.cpuinfo_mhz, cpufreq);
-  } else if (R.cpuinfo_mhz > 0) {
-    R.ghz = R.cpuinfo_mhz / 1e3;
-    snprintf(
-        R.freq_note, sizeof R.freq_note,
-        "assumption: /proc/cpuinfo cpu MHz %.0f (no clock probe on this architecture); cpufreq %s",
-        R.cpuinfo_mhz, cpufreq);
-  } else {
-    rc = DCSIM_ERR(
-        err, DCSIM_EINTERNAL, "", 0,
-        "cannot determine the CPU clock (no probe, no /proc/cpuinfo MHz); refusing to assume one");
-    goto out;
-  }
-  snprintf(R.freq_id, sizeof R.freq_id, "%.2f", R.ghz);
-  int have_energy = 0;
-  if (R.rapl) {
-    char path[4096];
-    FILE *pc = open_out(&R, "power.csv", path, sizeof path, err);
-    if (!pc) {
-      rc = err ? err->code : DCSIM_EIO;
-      goto out;
-    }
-    fprintf(pc,
-            "# RAPL power (energy over the sample / its duration) measured by dcsim "
-            "bench\nfrequency,threads,domain,value,unit,source\n");
-    rc = phase_energy(&R, pc, err);
-    if (fclose(pc) != 0 && !rc) rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
-    if (rc) goto out;
-    have_energy = 1;
-  }
-  if ((rc = write_tables(&R, have_energy, err)) || (rc = write_loops(&R, err))) goto out;
-  if ((rc = dcsim_calib_cpu_profile(o->out_dir, &text, err))) goto out;
-  char ppath[4096];
-  snprintf(ppath, sizeof ppath, "%s/%s.xml", o->out_dir, R.name);
-  if ((rc = dcsim_calib_write_file(ppath, text, err))) goto out;
-  if ((rc = dcsim_cpu_profile_load(ppath, &cpu, err))) goto out;
-  progress(&R, "fitting the loop kernels and predicting held-out thread counts");
-  if ((rc = fit_and_heldout(&R, cpu, ppath, &ho, &nho, &fits, &nf, err))) goto out;
-  if (o->db_path && (rc = write_db(&R, ppath, ho, nho, fits, nf, &run_id, err))) goto out;
-  report(&R, ppath, ho, nho, fits, nf, run_id);
+  probe_meters(&R);
+  if ((rc = run_phases(&R, err)) == 0 && (rc = measure_energy(&R, &have_energy, err)) == 0)
+    rc = write_results(&R, have_energy, err);
 out:
   sched_setaffinity(0, sizeof saved, &saved);
-  free(text);
-  free(ho);
-  free(fits);
-  dcsim_cpu_profile_free(cpu);
   dcsim_rapl_close(R.rapl);
   free(R.pts);
   free(R.clk);

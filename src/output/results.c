@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <sqlite3.h>
 
+#include "dcsim/db.h"
 #include "dcsim/metrics.h"
 #include "dcsim/strutil.h"
 
@@ -82,67 +82,49 @@ struct dcsim_results {
 };
 
 static int db_err(dcsim_results_t *r, dcsim_error *err, const char *what) {
-  return DCSIM_ERR(err, DCSIM_EDB, r->path, 0, "%s: %s", what, sqlite3_errmsg(r->db));
-}
-
-static int exec(dcsim_results_t *r, const char *sql, dcsim_error *err) {
-  char *msg = NULL;
-  if (sqlite3_exec(r->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-    int rc = DCSIM_ERR(err, DCSIM_EDB, r->path, 0, "%s", msg ? msg : "SQLite error");
-    sqlite3_free(msg);
-    return rc;
-  }
-  return 0;
+  return dcsim_db_fail(r->db, r->path, what, err);
 }
 
 void dcsim_results_close(dcsim_results_t *r) {
   if (!r) return;
   sqlite3_finalize(r->ins_task);
   sqlite3_finalize(r->ins_power);
-  if (r->in_tx) sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL); /* nothing half-written */
+  if (r->in_tx) dcsim_db_rollback(r->db); /* nothing half-written */
   sqlite3_close(r->db);
   free(r->path);
   free(r->buf);
   free(r);
 }
 
-int dcsim_results_open(const char *path, dcsim_results_t **out, dcsim_error *err) {
-  dcsim_results_t *r = calloc(1, sizeof *r);
-  if (!r || !(r->path = strdup(path))) {
-    free(r);
-    return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-  }
+/* the columns of added_columns that an older database lacks */
+static int add_columns(dcsim_results_t *r, dcsim_error *err) {
   int rc = 0;
-  if (sqlite3_open_v2(path, &r->db,
-                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                      NULL) != SQLITE_OK) {
-    rc = DCSIM_ERR(err, DCSIM_EDB, path, 0, "cannot open the results database: %s",
-                   r->db ? sqlite3_errmsg(r->db) : "out of memory");
-    goto out;
-  }
-  sqlite3_busy_timeout(r->db, 10000);
-  if ((rc = exec(r, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
-                 err)))
-    goto out;
-  if ((rc = exec(r, schema_sql, err))) goto out;
   for (size_t i = 0; i < sizeof added_columns / sizeof *added_columns && !rc; i++) {
     char sql[256];
     sqlite3_stmt *q = NULL;
-    int have = 0;
     snprintf(sql, sizeof sql, "SELECT 1 FROM pragma_table_info('%s') WHERE name = '%s'",
              added_columns[i].table, added_columns[i].column);
-    if (sqlite3_prepare_v2(r->db, sql, -1, &q, NULL) != SQLITE_OK) {
-      rc = db_err(r, err, "cannot read the schema");
-      break;
-    }
-    have = sqlite3_step(q) == SQLITE_ROW;
+    if ((rc = dcsim_db_prepare(r->db, r->path, sql, &q, "cannot read the schema", err))) break;
+    int have = sqlite3_step(q) == SQLITE_ROW;
     sqlite3_finalize(q);
     if (have) continue;
     snprintf(sql, sizeof sql, "ALTER TABLE %s ADD COLUMN %s %s", added_columns[i].table,
              added_columns[i].column, added_columns[i].type);
-    rc = exec(r, sql, err);
+    rc = dcsim_db_exec(r->db, r->path, sql, err);
   }
-  if (rc) goto out;
+  return rc;
+}
+
+int dcsim_results_open(const char *path, dcsim_results_t **out, dcsim_error *err) {
+  dcsim_results_t *r = calloc(1, sizeof *r);
+  if (!r || !(r->path = dcsim_strdup(path))) {
+    free(r);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  }
+  int rc = 0;
+  if ((rc = dcsim_db_open(path, NULL, DCSIM_DB_WAL, &r->db, err)) ||
+      (rc = dcsim_db_exec(r->db, path, schema_sql, err)) || (rc = add_columns(r, err)))
+    goto out;
   if (sqlite3_prepare_v2(
           r->db,
           "INSERT INTO tasks(run_id, job, task, name, dwarf, device, node_group, start_ns, end_ns, "
@@ -195,9 +177,7 @@ static int on_task(void *ctx, const dcsim_task_record *t, dcsim_error *err) {
     sqlite3_bind_double(st, 15, t->opt->ghz);
   else
     sqlite3_bind_null(st, 15);
-  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(r, err, "cannot write a task");
-  sqlite3_reset(st);
-  return rc;
+  return dcsim_db_step_done(r->db, r->path, st, "cannot write a task", err);
 }
 
 static int on_power(void *ctx, uint32_t node, int64_t t0, int64_t t1, double w, dcsim_error *err) {
@@ -208,34 +188,30 @@ static int on_power(void *ctx, uint32_t node, int64_t t0, int64_t t1, double w, 
   sqlite3_bind_int64(st, 3, t0);
   sqlite3_bind_int64(st, 4, t1);
   sqlite3_bind_double(st, 5, w);
-  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(r, err, "cannot write the power timeline");
-  sqlite3_reset(st);
-  return rc;
+  return dcsim_db_step_done(r->db, r->path, st, "cannot write the power timeline", err);
 }
 
 int dcsim_results_begin(dcsim_results_t *r, const dcsim_scenario *s, const dcsim_run_info *info,
                         dcsim_error *err) {
-  int rc = exec(r, "BEGIN IMMEDIATE", err);
+  int rc = dcsim_db_begin(r->db, r->path, err);
   if (rc) return rc;
   r->in_tx = 1;
   r->s = s;
   char stamp[32];
-  time_t now = time(NULL);
-  struct tm tmv;
-  strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tmv));
+  dcsim_db_utc_now(stamp);
   sqlite3_stmt *st = NULL;
-  if (sqlite3_prepare_v2(r->db,
-                         "INSERT INTO runs(created_utc, dcsim_version, input, platform, "
-                         "job_policy, task_policy) VALUES(?,?,?,?,?,?)",
-                         -1, &st, NULL) != SQLITE_OK)
-    return db_err(r, err, "cannot record the run");
+  if ((rc = dcsim_db_prepare(r->db, r->path,
+                             "INSERT INTO runs(created_utc, dcsim_version, input, platform, "
+                             "job_policy, task_policy) VALUES(?,?,?,?,?,?)",
+                             &st, "cannot record the run", err)))
+    return rc;
   sqlite3_bind_text(st, 1, stamp, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 2, DCSIM_VERSION, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 3, info->input, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 4, s->platform->path, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 5, info->job_policy, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 6, info->task_policy, -1, SQLITE_TRANSIENT);
-  rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(r, err, "cannot record the run");
+  rc = dcsim_db_step_done(r->db, r->path, st, "cannot record the run", err);
   sqlite3_finalize(st);
   if (rc) return rc;
   r->run_id = sqlite3_last_insert_rowid(r->db);
@@ -245,25 +221,23 @@ int dcsim_results_begin(dcsim_results_t *r, const dcsim_scenario *s, const dcsim
 
 const dcsim_engine_sink *dcsim_results_sink(dcsim_results_t *r) { return &r->sink; }
 
-int dcsim_results_finish(dcsim_results_t *r, const dcsim_run_stats *stt, int64_t *run_id,
-                         dcsim_error *err) {
-  const dcsim_scenario *s = r->s;
+/* the run's row: its totals and metrics */
+static int record_run(dcsim_results_t *r, const dcsim_run_stats *stt, dcsim_error *err) {
   sqlite3_stmt *st = NULL;
-  int rc = 0;
   double busy = 0;
   for (unsigned i = 0; i < stt->n_nodes; i++) busy += stt->node_busy_s[i];
   double mk = (double)stt->makespan_ns * 1e-9;
   double util = mk > 0 && stt->n_nodes ? busy / (mk * stt->n_nodes) : 0;
   dcsim_metrics_summary ms;
-  if ((rc = dcsim_metrics_summarise(stt, &ms, err))) return rc;
-  if (sqlite3_prepare_v2(r->db,
-                         "UPDATE runs SET time_to_solution_s=?, energy_to_solution_j=?, "
-                         "unallocated_idle_j=?, nodes=?, jobs=?, tasks=?, events=?, utilisation=?,"
-                         " allocated=?, mean_wait_s=?, max_wait_s=?, mean_flow_s=?, "
-                         "mean_slowdown=?, mean_bounded_slowdown=?,"
-                         " max_bounded_slowdown=?, boots=?, shutdowns=? WHERE id=?",
-                         -1, &st, NULL) != SQLITE_OK)
-    return db_err(r, err, "cannot record the run");
+  int rc = dcsim_metrics_summarise(stt, &ms, err);
+  if (rc || (rc = dcsim_db_prepare(r->db, r->path,
+                                   "UPDATE runs SET time_to_solution_s=?, energy_to_solution_j=?, "
+                                   "unallocated_idle_j=?, nodes=?, jobs=?, tasks=?, events=?, "
+                                   "utilisation=?, allocated=?, mean_wait_s=?, max_wait_s=?, "
+                                   "mean_flow_s=?, mean_slowdown=?, mean_bounded_slowdown=?,"
+                                   " max_bounded_slowdown=?, boots=?, shutdowns=? WHERE id=?",
+                                   &st, "cannot record the run", err)))
+    return rc;
   sqlite3_bind_double(st, 1, mk);
   sqlite3_bind_double(st, 2, stt->energy_j);
   sqlite3_bind_double(st, 3, stt->unallocated_idle_j);
@@ -285,72 +259,92 @@ int dcsim_results_finish(dcsim_results_t *r, const dcsim_run_stats *stt, int64_t
   sqlite3_bind_int64(st, 16, (sqlite3_int64)stt->boots);
   sqlite3_bind_int64(st, 17, (sqlite3_int64)stt->shutdowns);
   sqlite3_bind_int64(st, 18, r->run_id);
-  rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(r, err, "cannot record the run");
+  rc = dcsim_db_step_done(r->db, r->path, st, "cannot record the run", err);
   sqlite3_finalize(st);
-  if (rc) return rc;
-  if (sqlite3_prepare_v2(r->db, "INSERT INTO inputs VALUES(?,?,?)", -1, &st, NULL) != SQLITE_OK)
-    return db_err(r, err, "cannot record inputs");
+  return rc;
+}
+
+/* every file read, with its hash */
+static int record_inputs(dcsim_results_t *r, dcsim_error *err) {
+  const dcsim_scenario *s = r->s;
+  sqlite3_stmt *st = NULL;
+  int rc = dcsim_db_prepare(r->db, r->path, "INSERT INTO inputs VALUES(?,?,?)", &st,
+                            "cannot record inputs", err);
   for (size_t i = 0; i < s->n_inputs && !rc; i++) {
     sqlite3_bind_int64(st, 1, r->run_id);
     sqlite3_bind_text(st, 2, s->inputs[i].path, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 3, s->inputs[i].sha256, -1, SQLITE_STATIC);
-    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(r, err, "cannot record inputs");
-    sqlite3_reset(st);
+    rc = dcsim_db_step_done(r->db, r->path, st, "cannot record inputs", err);
   }
   sqlite3_finalize(st);
-  if (rc) return rc;
-  if (sqlite3_prepare_v2(r->db,
-                         "INSERT INTO workflows(run_id, job, name, instance, submit_s, start_s, "
-                         "end_s, wait_s, time_to_solution_s,"
-                         " energy_to_solution_j, task_energy_j, held_idle_j, tasks, flow_s, "
-                         "slowdown, bounded_slowdown, boot_wait_s,"
-                         " trace_job, procs) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                         -1, &st, NULL) != SQLITE_OK)
-    return db_err(r, err, "cannot record workflows");
+  return rc;
+}
+
+static void bind_workflow(sqlite3_stmt *st, const dcsim_results_t *r, const dcsim_run_stats *stt,
+                          size_t j) {
+  const dcsim_scenario *s = r->s;
+  const dcsim_job_stats *js = &stt->jobs[j];
+  double sub = (double)js->submit_ns * 1e-9, sta = (double)js->start_ns * 1e-9,
+         en = (double)js->end_ns * 1e-9;
+  sqlite3_bind_int64(st, 1, r->run_id);
+  sqlite3_bind_int64(st, 2, (sqlite3_int64)j);
+  sqlite3_bind_text(st, 3, s->wfs[s->jobs[j].wf].wf->name, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 4, s->jobs[j].instance);
+  sqlite3_bind_double(st, 5, sub);
+  sqlite3_bind_double(st, 6, sta);
+  sqlite3_bind_double(st, 7, en);
+  sqlite3_bind_double(st, 8, sta - sub);
+  sqlite3_bind_double(st, 9, en - sub);
+  sqlite3_bind_double(st, 10, js->energy_j);
+  sqlite3_bind_double(st, 11, js->task_energy_j);
+  sqlite3_bind_double(st, 12, js->energy_j - js->task_energy_j);
+  sqlite3_bind_int64(st, 13, js->tasks);
+  dcsim_job_metrics m = dcsim_metrics_job(js);
+  sqlite3_bind_double(st, 14, m.flow_s);
+  if (isnan(m.slowdown))
+    sqlite3_bind_null(st, 15);
+  else
+    sqlite3_bind_double(st, 15, m.slowdown);
+  sqlite3_bind_double(st, 16, m.bounded_slowdown);
+  sqlite3_bind_double(st, 17, (double)(js->start_ns - js->alloc_ns) * 1e-9);
+  if (s->jobs[j].trace_job)
+    sqlite3_bind_int64(st, 18, s->jobs[j].trace_job);
+  else
+    sqlite3_bind_null(st, 18);
+  if (s->jobs[j].trace_procs)
+    sqlite3_bind_int64(st, 19, s->jobs[j].trace_procs);
+  else
+    sqlite3_bind_null(st, 19);
+}
+
+/* one row per job (workflow instance) */
+static int record_workflows(dcsim_results_t *r, const dcsim_run_stats *stt, dcsim_error *err) {
+  sqlite3_stmt *st = NULL;
+  int rc = dcsim_db_prepare(r->db, r->path,
+                            "INSERT INTO workflows(run_id, job, name, instance, submit_s, start_s, "
+                            "end_s, wait_s, time_to_solution_s,"
+                            " energy_to_solution_j, task_energy_j, held_idle_j, tasks, flow_s, "
+                            "slowdown, bounded_slowdown, boot_wait_s,"
+                            " trace_job, procs) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                            &st, "cannot record workflows", err);
   for (size_t j = 0; j < stt->n_jobs && !rc; j++) {
-    const dcsim_job_stats *js = &stt->jobs[j];
-    double sub = (double)js->submit_ns * 1e-9, sta = (double)js->start_ns * 1e-9,
-           en = (double)js->end_ns * 1e-9;
-    sqlite3_bind_int64(st, 1, r->run_id);
-    sqlite3_bind_int64(st, 2, (sqlite3_int64)j);
-    sqlite3_bind_text(st, 3, s->wfs[s->jobs[j].wf].wf->name, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 4, s->jobs[j].instance);
-    sqlite3_bind_double(st, 5, sub);
-    sqlite3_bind_double(st, 6, sta);
-    sqlite3_bind_double(st, 7, en);
-    sqlite3_bind_double(st, 8, sta - sub);
-    sqlite3_bind_double(st, 9, en - sub);
-    sqlite3_bind_double(st, 10, js->energy_j);
-    sqlite3_bind_double(st, 11, js->task_energy_j);
-    sqlite3_bind_double(st, 12, js->energy_j - js->task_energy_j);
-    sqlite3_bind_int64(st, 13, js->tasks);
-    dcsim_job_metrics m = dcsim_metrics_job(js);
-    sqlite3_bind_double(st, 14, m.flow_s);
-    if (isnan(m.slowdown))
-      sqlite3_bind_null(st, 15);
-    else
-      sqlite3_bind_double(st, 15, m.slowdown);
-    sqlite3_bind_double(st, 16, m.bounded_slowdown);
-    sqlite3_bind_double(st, 17, (double)(js->start_ns - js->alloc_ns) * 1e-9);
-    if (s->jobs[j].trace_job)
-      sqlite3_bind_int64(st, 18, s->jobs[j].trace_job);
-    else
-      sqlite3_bind_null(st, 18);
-    if (s->jobs[j].trace_procs)
-      sqlite3_bind_int64(st, 19, s->jobs[j].trace_procs);
-    else
-      sqlite3_bind_null(st, 19);
-    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(r, err, "cannot record workflows");
-    sqlite3_reset(st);
+    bind_workflow(st, r, stt, j);
+    rc = dcsim_db_step_done(r->db, r->path, st, "cannot record workflows", err);
   }
   sqlite3_finalize(st);
-  if (rc) return rc;
-  if (sqlite3_prepare_v2(
-          r->db,
-          "INSERT INTO nodes(run_id, node, node_group, energy_j, busy_s, utilisation, off_s, boots)"
-          " VALUES(?,?,?,?,?,?,?,?)",
-          -1, &st, NULL) != SQLITE_OK)
-    return db_err(r, err, "cannot record nodes");
+  return rc;
+}
+
+/* one row per node */
+static int record_nodes(dcsim_results_t *r, const dcsim_run_stats *stt, dcsim_error *err) {
+  const dcsim_scenario *s = r->s;
+  double mk = (double)stt->makespan_ns * 1e-9;
+  sqlite3_stmt *st = NULL;
+  int rc = dcsim_db_prepare(
+      r->db, r->path,
+      "INSERT INTO nodes(run_id, node, node_group, energy_j, busy_s, utilisation, off_s, boots)"
+      " VALUES(?,?,?,?,?,?,?,?)",
+      &st, "cannot record nodes", err);
   for (size_t g = 0; g < s->n_groups && !rc; g++) {
     const dcsim_node_group *ng = s->groups[g].g;
     for (unsigned k = 0; k < ng->count && !rc; k++) {
@@ -363,17 +357,20 @@ int dcsim_results_finish(dcsim_results_t *r, const dcsim_run_stats *stt, int64_t
       sqlite3_bind_double(st, 6, mk > 0 ? stt->node_busy_s[id] / mk : 0);
       sqlite3_bind_double(st, 7, stt->node_off_s[id]);
       sqlite3_bind_int64(st, 8, stt->node_boots[id]);
-      rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(r, err, "cannot record nodes");
-      sqlite3_reset(st);
+      rc = dcsim_db_step_done(r->db, r->path, st, "cannot record nodes", err);
     }
   }
   sqlite3_finalize(st);
-  if (rc) return rc;
-  if (sqlite3_prepare_v2(r->db,
-                         "INSERT INTO utilisation(run_id, bucket, t0_s, t1_s, busy, allocated) "
-                         "VALUES(?,?,?,?,?,?)",
-                         -1, &st, NULL) != SQLITE_OK)
-    return db_err(r, err, "cannot record utilisation");
+  return rc;
+}
+
+/* the utilisation timeline, one row per bucket */
+static int record_utilisation(dcsim_results_t *r, const dcsim_run_stats *stt, dcsim_error *err) {
+  sqlite3_stmt *st = NULL;
+  int rc = dcsim_db_prepare(r->db, r->path,
+                            "INSERT INTO utilisation(run_id, bucket, t0_s, t1_s, busy, allocated) "
+                            "VALUES(?,?,?,?,?,?)",
+                            &st, "cannot record utilisation", err);
   for (size_t k = 0; k < stt->n_buckets && !rc; k++) {
     double t0, t1, bbusy, alloc;
     dcsim_metrics_bucket(stt, k, &t0, &t1, &bbusy, &alloc);
@@ -383,12 +380,19 @@ int dcsim_results_finish(dcsim_results_t *r, const dcsim_run_stats *stt, int64_t
     sqlite3_bind_double(st, 4, t1);
     sqlite3_bind_double(st, 5, bbusy);
     sqlite3_bind_double(st, 6, alloc);
-    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(r, err, "cannot record utilisation");
-    sqlite3_reset(st);
+    rc = dcsim_db_step_done(r->db, r->path, st, "cannot record utilisation", err);
   }
   sqlite3_finalize(st);
-  if (rc) return rc;
-  if ((rc = exec(r, "COMMIT", err))) return rc;
+  return rc;
+}
+
+int dcsim_results_finish(dcsim_results_t *r, const dcsim_run_stats *stt, int64_t *run_id,
+                         dcsim_error *err) {
+  int rc;
+  if ((rc = record_run(r, stt, err)) || (rc = record_inputs(r, err)) ||
+      (rc = record_workflows(r, stt, err)) || (rc = record_nodes(r, stt, err)) ||
+      (rc = record_utilisation(r, stt, err)) || (rc = dcsim_db_commit(r->db, r->path, err)))
+    return rc;
   r->in_tx = 0;
   if (run_id) *run_id = r->run_id;
   return 0;

@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
 
+#include "dcsim/db.h"
 #include "dcsim/strutil.h"
 
 static const char *const schema_sql =
@@ -28,20 +28,6 @@ struct dcsim_sweepdb {
   sqlite3_stmt *ins;
 };
 
-static int db_err(sqlite3 *db, const char *path, dcsim_error *err, const char *what) {
-  return DCSIM_ERR(err, DCSIM_EDB, path, 0, "%s: %s", what, sqlite3_errmsg(db));
-}
-
-static int exec(sqlite3 *db, const char *path, const char *sql, dcsim_error *err) {
-  char *msg = NULL;
-  if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-    int rc = DCSIM_ERR(err, DCSIM_EDB, path, 0, "%s", msg ? msg : "SQLite error");
-    sqlite3_free(msg);
-    return rc;
-  }
-  return 0;
-}
-
 void dcsim_sweepdb_close(dcsim_sweepdb_t *d) {
   if (!d) return;
   sqlite3_finalize(d->ins);
@@ -53,29 +39,17 @@ void dcsim_sweepdb_close(dcsim_sweepdb_t *d) {
 int dcsim_sweepdb_open(const char *path, dcsim_sweepdb_t **out, dcsim_error *err) {
   *out = NULL;
   dcsim_sweepdb_t *d = calloc(1, sizeof *d);
-  if (!d || !(d->path = strdup(path))) {
+  if (!d || !(d->path = dcsim_strdup(path))) {
     free(d);
     return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   }
   int rc = 0;
-  if (sqlite3_open_v2(path, &d->db,
-                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                      NULL) != SQLITE_OK) {
-    rc = DCSIM_ERR(err, DCSIM_EDB, path, 0, "cannot open the results database: %s",
-                   d->db ? sqlite3_errmsg(d->db) : "out of memory");
+  if ((rc = dcsim_db_open(path, NULL, DCSIM_DB_WAL, &d->db, err)) ||
+      (rc = dcsim_db_exec(d->db, path, schema_sql, err)) ||
+      (rc = dcsim_db_prepare(d->db, path,
+                             "INSERT OR IGNORE INTO sweep_points VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+                             &d->ins, "cannot prepare statements", err)))
     goto out;
-  }
-  sqlite3_busy_timeout(d->db, 10000);
-  if ((rc = exec(d->db, path,
-                 "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
-                 err)) ||
-      (rc = exec(d->db, path, schema_sql, err)))
-    goto out;
-  if (sqlite3_prepare_v2(d->db, "INSERT OR IGNORE INTO sweep_points VALUES(?,?,?,?,?,?,?,?,?,?,?)",
-                         -1, &d->ins, NULL) != SQLITE_OK) {
-    rc = db_err(d->db, path, err, "cannot prepare statements");
-    goto out;
-  }
   *out = d;
   d = NULL;
 out:
@@ -91,29 +65,27 @@ int dcsim_sweepdb_attach(dcsim_sweepdb_t *d, dcsim_sweep_t *sw, const char *inpu
   const char *hash = dcsim_sweep_hash(sw);
   /* create the sweep unless it exists (a concurrent creator is harmless: UNIQUE + OR IGNORE) */
   char stamp[32];
-  time_t now = time(NULL);
-  struct tm tmv;
-  strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tmv));
-  if (sqlite3_prepare_v2(d->db,
-                         "INSERT OR IGNORE INTO sweeps(def_sha256, created_utc, input, definition, "
-                         "n_points) VALUES(?,?,?,?,?)",
-                         -1, &st, NULL) != SQLITE_OK)
-    return db_err(d->db, d->path, err, "cannot record the sweep");
+  dcsim_db_utc_now(stamp);
+  if ((rc = dcsim_db_prepare(d->db, d->path,
+                             "INSERT OR IGNORE INTO sweeps(def_sha256, created_utc, input, "
+                             "definition, n_points) VALUES(?,?,?,?,?)",
+                             &st, "cannot record the sweep", err)))
+    return rc;
   sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 2, stamp, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 3, input, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 4, dcsim_sweep_definition(sw), -1, SQLITE_STATIC);
   sqlite3_bind_int64(st, 5, (sqlite3_int64)dcsim_sweep_n_points(sw));
-  rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(d->db, d->path, err, "cannot record the sweep");
+  rc = dcsim_db_step_done(d->db, d->path, st, "cannot record the sweep", err);
   sqlite3_finalize(st);
   st = NULL;
   if (rc) return rc;
-  if (sqlite3_prepare_v2(d->db, "SELECT id, n_points FROM sweeps WHERE def_sha256 = ?", -1, &st,
-                         NULL) != SQLITE_OK)
-    return db_err(d->db, d->path, err, "cannot find the sweep");
+  if ((rc = dcsim_db_prepare(d->db, d->path, "SELECT id, n_points FROM sweeps WHERE def_sha256 = ?",
+                             &st, "cannot find the sweep", err)))
+    return rc;
   sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
   if (sqlite3_step(st) != SQLITE_ROW) {
-    rc = db_err(d->db, d->path, err, "cannot find the sweep");
+    rc = dcsim_db_fail(d->db, d->path, "cannot find the sweep", err);
     goto out;
   }
   d->sweep_id = sqlite3_column_int64(st, 0);
@@ -126,11 +98,11 @@ int dcsim_sweepdb_attach(dcsim_sweepdb_t *d, dcsim_sweep_t *sw, const char *inpu
   }
   sqlite3_finalize(st);
   st = NULL;
-  if (sqlite3_prepare_v2(d->db,
-                         "SELECT idx, feasible, time_s, energy_j, reason FROM sweep_points WHERE "
-                         "sweep_id = ? ORDER BY idx",
-                         -1, &st, NULL) != SQLITE_OK)
-    return db_err(d->db, d->path, err, "cannot read the sweep's points");
+  if ((rc = dcsim_db_prepare(d->db, d->path,
+                             "SELECT idx, feasible, time_s, energy_j, reason FROM sweep_points "
+                             "WHERE sweep_id = ? ORDER BY idx",
+                             &st, "cannot read the sweep's points", err)))
+    return rc;
   sqlite3_bind_int64(st, 1, d->sweep_id);
   int s;
   while ((s = sqlite3_step(st)) == SQLITE_ROW) {
@@ -148,7 +120,7 @@ int dcsim_sweepdb_attach(dcsim_sweepdb_t *d, dcsim_sweep_t *sw, const char *inpu
     n_rest++;
   }
   if (s != SQLITE_DONE) {
-    rc = db_err(d->db, d->path, err, "cannot read the sweep's points");
+    rc = dcsim_db_fail(d->db, d->path, "cannot read the sweep's points", err);
     goto out;
   }
   if (sweep_id) *sweep_id = d->sweep_id;
@@ -160,7 +132,7 @@ out:
 
 int dcsim_sweepdb_store(dcsim_sweepdb_t *d, const dcsim_sweep_point *pts, const size_t *idx,
                         size_t n, dcsim_error *err) {
-  int rc = exec(d->db, d->path, "BEGIN IMMEDIATE", err);
+  int rc = dcsim_db_begin(d->db, d->path, err);
   if (rc) return rc;
   sqlite3_stmt *st = d->ins;
   for (size_t k = 0; k < n && !rc; k++) {
@@ -189,17 +161,14 @@ int dcsim_sweepdb_store(dcsim_sweepdb_t *d, const dcsim_sweep_point *pts, const 
       sqlite3_bind_null(st, 10);
       sqlite3_bind_null(st, 11);
     }
-    rc = sqlite3_step(st) == SQLITE_DONE
-             ? 0
-             : db_err(d->db, d->path, err, "cannot store a sweep point");
-    sqlite3_reset(st);
+    rc = dcsim_db_step_done(d->db, d->path, st, "cannot store a sweep point", err);
     sqlite3_clear_bindings(st);
   }
   if (rc) {
-    sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+    dcsim_db_rollback(d->db);
     return rc;
   }
-  return exec(d->db, d->path, "COMMIT", err);
+  return dcsim_db_commit(d->db, d->path, err);
 }
 
 int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **out, size_t *n_out,
@@ -212,11 +181,7 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
   dcsim_sweep_point *pts = NULL;
   size_t n = 0;
   int rc = 0;
-  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-    rc = DCSIM_ERR(err, DCSIM_EDB, path, 0, "cannot open the results database: %s",
-                   db ? sqlite3_errmsg(db) : "out of memory");
-    goto out;
-  }
+  if ((rc = dcsim_db_open(path, NULL, DCSIM_DB_READONLY, &db, err))) goto out;
   if (sqlite3_prepare_v2(db,
                          "SELECT id, n_points FROM sweeps WHERE id = ?1 OR (?1 = 0 AND id = "
                          "(SELECT max(id) FROM sweeps))",
@@ -244,13 +209,11 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  if (sqlite3_prepare_v2(db,
-                         "SELECT idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, "
-                         "energy_j FROM sweep_points WHERE sweep_id = ? ORDER BY idx",
-                         -1, &st, NULL) != SQLITE_OK) {
-    rc = db_err(db, path, err, "cannot read the sweep's points");
+  if ((rc = dcsim_db_prepare(db, path,
+                             "SELECT idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, "
+                             "energy_j FROM sweep_points WHERE sweep_id = ? ORDER BY idx",
+                             &st, "cannot read the sweep's points", err)))
     goto out;
-  }
   sqlite3_bind_int64(st, 1, sweep_id);
   int s;
   while ((s = sqlite3_step(st)) == SQLITE_ROW) {
@@ -272,7 +235,7 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
     p->feasible = sqlite3_column_int(st, 6) != 0;
     if (!p->feasible) {
       const char *r = (const char *)sqlite3_column_text(st, 7);
-      if (!(p->reason = strdup(r ? r : "infeasible"))) {
+      if (!(p->reason = dcsim_strdup(r ? r : "infeasible"))) {
         rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
         goto out;
       }
@@ -283,7 +246,7 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
     }
   }
   if (s != SQLITE_DONE) {
-    rc = db_err(db, path, err, "cannot read the sweep's points");
+    rc = dcsim_db_fail(db, path, "cannot read the sweep's points", err);
     goto out;
   }
   if (n_total) *n_total = (size_t)np;
@@ -360,10 +323,10 @@ static int attach_input(sqlite3 *db, const char *path, dcsim_error *err) {
   sqlite3_stmt *st = NULL;
   int rc = 0;
   if (sqlite3_prepare_v2(db, "ATTACH DATABASE ?1 AS src", -1, &st, NULL) != SQLITE_OK) {
-    rc = db_err(db, path, err, "cannot open");
+    rc = dcsim_db_fail(db, path, "cannot open", err);
   } else {
     sqlite3_bind_text(st, 1, uri, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) != SQLITE_DONE) rc = db_err(db, path, err, "cannot open");
+    if (sqlite3_step(st) != SQLITE_DONE) rc = dcsim_db_fail(db, path, "cannot open", err);
   }
   sqlite3_finalize(st);
   free(uri);
@@ -402,7 +365,7 @@ static int list_sweeps(sqlite3 *db, input_db *in, dcsim_error *err) {
       goto out;
     }
   }
-  if (s != SQLITE_DONE) rc = db_err(db, in->path, err, "cannot read its sweeps");
+  if (s != SQLITE_DONE) rc = dcsim_db_fail(db, in->path, "cannot read its sweeps", err);
 out:
   sqlite3_finalize(st);
   return rc;
@@ -460,7 +423,7 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
           db, "SELECT count(*), min(idx), max(idx) FROM src.sweep_points WHERE sweep_id = ?1", -1,
           &st, NULL) != SQLITE_OK ||
       (sqlite3_bind_int64(st, 1, w->id), sqlite3_step(st)) != SQLITE_ROW) {
-    rc = db_err(db, in->path, err, "cannot read the sweep's points");
+    rc = dcsim_db_fail(db, in->path, "cannot read the sweep's points", err);
     goto out;
   }
   *rows = (size_t)sqlite3_column_int64(st, 0);
@@ -488,7 +451,7 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
           "m.energy_j IS b.energy_j)"
           " ORDER BY b.idx LIMIT 1",
           -1, &st, NULL) != SQLITE_OK) {
-    rc = db_err(db, in->path, err, "cannot compare the sweep's points");
+    rc = dcsim_db_fail(db, in->path, "cannot compare the sweep's points", err);
     goto out;
   }
   sqlite3_bind_int64(st, 1, w->id);
@@ -517,7 +480,7 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
     goto out;
   }
   if (s != SQLITE_DONE) {
-    rc = db_err(db, in->path, err, "cannot compare the sweep's points");
+    rc = dcsim_db_fail(db, in->path, "cannot compare the sweep's points", err);
     goto out;
   }
   sqlite3_finalize(st);
@@ -526,13 +489,13 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
                          "INSERT OR IGNORE INTO temp.m SELECT " POINT_COLS
                          ", ?2 FROM src.sweep_points WHERE sweep_id = ?1",
                          -1, &st, NULL) != SQLITE_OK) {
-    rc = db_err(db, in->path, err, "cannot read the sweep's points");
+    rc = dcsim_db_fail(db, in->path, "cannot read the sweep's points", err);
     goto out;
   }
   sqlite3_bind_int64(st, 1, w->id);
   sqlite3_bind_int64(st, 2, (sqlite3_int64)k);
   if (sqlite3_step(st) != SQLITE_DONE) {
-    rc = db_err(db, in->path, err, "cannot read the sweep's points");
+    rc = dcsim_db_fail(db, in->path, "cannot read the sweep's points", err);
     goto out;
   }
   *added = (size_t)sqlite3_changes(db);
@@ -546,7 +509,7 @@ static int find_missing(sqlite3 *db, const char *path, dcsim_sweepdb_merge_repor
                         dcsim_error *err) {
   sqlite3_stmt *st = NULL;
   if (sqlite3_prepare_v2(db, "SELECT idx FROM temp.m ORDER BY idx", -1, &st, NULL) != SQLITE_OK)
-    return db_err(db, path, err, "cannot list the merged points");
+    return dcsim_db_fail(db, path, "cannot list the merged points", err);
   size_t next = 0, len = 0, cap = sizeof rep->missing - 8;
   int s, full = 0;
   rep->missing[0] = '\0';
@@ -571,7 +534,7 @@ static int find_missing(sqlite3 *db, const char *path, dcsim_sweepdb_merge_repor
     next = idx + 1;
   }
   sqlite3_finalize(st);
-  return s == SQLITE_DONE ? 0 : db_err(db, path, err, "cannot list the merged points");
+  return s == SQLITE_DONE ? 0 : dcsim_db_fail(db, path, "cannot list the merged points", err);
 }
 
 static void remove_db_files(const char *path) {
@@ -581,6 +544,151 @@ static void remove_db_files(const char *path) {
   unlink(side);
   snprintf(side, sizeof side, "%s-shm", path);
   unlink(side);
+}
+
+/* out.tmp-XXXXXX, a new database next to out that is renamed over it when complete (no
+ * half-written result), with the sweep tables and the temporary table of the merged points.
+ * *tmp (malloc'd) names the file as soon as it exists. */
+static int create_merge_db(const char *out, char **tmp, sqlite3 **db, dcsim_error *err) {
+  size_t size = strlen(out) + 16;
+  char *t = malloc(size);
+  if (!t) return DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory");
+  snprintf(t, size, "%s.tmp-XXXXXX", out);
+  int fd = mkstemp(t);
+  if (fd < 0) {
+    int rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot create: %s", strerror(errno));
+    free(t);
+    return rc;
+  }
+  close(fd);
+  *tmp = t;
+  int rc;
+  if ((rc = dcsim_db_open(t, out, DCSIM_DB_NEW | DCSIM_DB_URI | DCSIM_DB_WAL, db, err)) ||
+      (rc = dcsim_db_exec(*db, out, schema_sql, err)))
+    return rc;
+  return dcsim_db_exec(
+      *db, out,
+      "CREATE TEMP TABLE m(idx INTEGER PRIMARY KEY, cpu TEXT, gpu TEXT, nodes INTEGER, cores "
+      "INTEGER, freq TEXT, feasible INTEGER, reason TEXT, time_s REAL, energy_j REAL, src INTEGER)",
+      err);
+}
+
+/* which sweeps each input holds */
+static int list_inputs(sqlite3 *db, const char *const *inputs, size_t n, input_db *ins,
+                       dcsim_error *err) {
+  int rc = 0;
+  for (size_t k = 0; k < n && !rc; k++) {
+    ins[k].path = inputs[k];
+    if ((rc = attach_input(db, inputs[k], err))) break;
+    rc = list_sweeps(db, &ins[k], err);
+    detach(db);
+  }
+  return rc;
+}
+
+/* the sweep to merge: the one every input holds (among those whose hash starts with hash_prefix) */
+static int choose_sweep(const input_db *ins, size_t n, const char *hash_prefix,
+                        const stored_sweep **ref, dcsim_error *err) {
+  size_t n_common = 0, lacking = 0;
+  const stored_sweep *missing_in = NULL;
+  for (size_t s = 0; s < ins[0].n; s++) {
+    const stored_sweep *w = &ins[0].sweeps[s];
+    if (hash_prefix && strncmp(w->hash, hash_prefix, strlen(hash_prefix)) != 0) continue;
+    size_t k = 1;
+    while (k < n && find_sweep(&ins[k], w->hash)) k++;
+    if (k == n) {
+      if (!n_common++) *ref = w;
+    } else if (!missing_in) {
+      missing_in = w;
+      lacking = k;
+    }
+  }
+  if (n_common == 1) return 0;
+  char a[600], b[600];
+  describe_sweeps(&ins[0], a, sizeof a);
+  if (n_common > 1)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, ins[0].path, 0,
+                     "%zu sweeps are in every input (%s): choose one with --sweep HASH", n_common,
+                     a);
+  if (hash_prefix && !missing_in)
+    return DCSIM_ERR(err, DCSIM_EREF, ins[0].path, 0, "no sweep whose hash starts with '%s' (%s)",
+                     hash_prefix, a);
+  if (!missing_in) return DCSIM_ERR(err, DCSIM_EREF, ins[0].path, 0, "holds no sweep");
+  describe_sweeps(&ins[lacking], b, sizeof b);
+  return DCSIM_ERR(err, DCSIM_EREF, ins[lacking].path, 0,
+                   "not the sweep of %s (%s here; %s there): shards of one sweep come from the "
+                   "same command and the same"
+                   " input files",
+                   ins[0].path, b, a);
+}
+
+/* every input's points of sweep ref into temp.m; the report's counts; *created: the earliest
+ * creation time (the sweep began with its first shard) */
+static int merge_inputs(sqlite3 *db, const input_db *ins, size_t n, const stored_sweep *ref,
+                        dcsim_sweepdb_merge_report *rep, size_t *per_input, const char **created,
+                        dcsim_error *err) {
+  snprintf(rep->def_sha256, sizeof rep->def_sha256, "%s", ref->hash);
+  snprintf(rep->input, sizeof rep->input, "%s", ref->input);
+  rep->n_points = (size_t)ref->n_points;
+  *created = ref->created;
+  for (size_t k = 0; k < n; k++) {
+    size_t rows = 0, added = 0;
+    int rc = attach_input(db, ins[k].path, err);
+    if (rc) return rc;
+    rc = merge_one(db, ins, k, ref, &rows, &added, err);
+    detach(db);
+    if (rc) return rc;
+    if (per_input) per_input[k] = rows;
+    rep->n_stored += added;
+    rep->n_duplicates += rows - added;
+    const stored_sweep *w = find_sweep(&ins[k], ref->hash);
+    if (strcmp(w->created, *created) < 0) *created = w->created;
+  }
+  rep->n_missing = rep->n_points - rep->n_stored;
+  return 0;
+}
+
+/* the rows a single run stores: the sweep, then its points in index order, in one transaction */
+static int store_merged(sqlite3 *db, const char *out, const stored_sweep *ref, const char *created,
+                        dcsim_error *err) {
+  sqlite3_stmt *st = NULL;
+  int rc = dcsim_db_begin(db, out, err);
+  if (rc) return rc;
+  if ((rc = dcsim_db_prepare(db, out,
+                             "INSERT INTO main.sweeps(def_sha256, created_utc, input, definition, "
+                             "n_points) VALUES(?,?,?,?,?)",
+                             &st, "cannot record the sweep", err)))
+    goto out;
+  sqlite3_bind_text(st, 1, ref->hash, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, created, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 3, ref->input, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 4, ref->definition, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 5, ref->n_points);
+  if ((rc = dcsim_db_step_done(db, out, st, "cannot record the sweep", err))) goto out;
+  sqlite3_finalize(st);
+  st = NULL;
+  if ((rc = dcsim_db_prepare(db, out,
+                             "INSERT INTO main.sweep_points SELECT ?1, " POINT_COLS
+                             " FROM temp.m ORDER BY idx",
+                             &st, "cannot store the points", err)))
+    goto out;
+  sqlite3_bind_int64(st, 1, sqlite3_last_insert_rowid(db));
+  if ((rc = dcsim_db_step_done(db, out, st, "cannot store the points", err))) goto out;
+  rc = dcsim_db_commit(db, out, err);
+out:
+  sqlite3_finalize(st);
+  if (rc) dcsim_db_rollback(db);
+  return rc;
+}
+
+/* closes the finished database and renames it to out */
+static int publish(sqlite3 **db, const char *tmp, const char *out, dcsim_error *err) {
+  int closed = sqlite3_close(*db) == SQLITE_OK;
+  *db = NULL;
+  if (!closed) return DCSIM_ERR(err, DCSIM_EDB, out, 0, "cannot close the database");
+  if (rename(tmp, out) != 0)
+    return DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot rename %s: %s", tmp, strerror(errno));
+  return 0;
 }
 
 int dcsim_sweepdb_merge(const char *const *inputs, size_t n, const char *out,
@@ -593,156 +701,25 @@ int dcsim_sweepdb_merge(const char *const *inputs, size_t n, const char *out,
         err, DCSIM_EUSAGE, out, 0,
         "exists: dcsim merge writes a new database (remove it or choose another name)");
   input_db *ins = calloc(n, sizeof *ins);
-  size_t plen = strlen(out);
-  char *tmp = malloc(plen + 16);
+  char *tmp = NULL;
   sqlite3 *db = NULL;
-  sqlite3_stmt *st = NULL;
-  int rc = 0, tmp_made = 0;
   const stored_sweep *ref = NULL;
-  if (!ins || !tmp) {
+  const char *created = NULL;
+  int rc = -1, published = 0;
+  if (!ins) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory");
     goto out;
   }
-  /* a new file next to out, renamed over it when complete: no half-written result */
-  snprintf(tmp, plen + 16, "%s.tmp-XXXXXX", out);
-  int fd = mkstemp(tmp);
-  if (fd < 0) {
-    rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot create: %s", strerror(errno));
+  if ((rc = create_merge_db(out, &tmp, &db, err)) || (rc = list_inputs(db, inputs, n, ins, err)) ||
+      (rc = choose_sweep(ins, n, hash_prefix, &ref, err)) ||
+      (rc = merge_inputs(db, ins, n, ref, rep, per_input, &created, err)))
     goto out;
-  }
-  close(fd);
-  tmp_made = 1;
-  if (sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
-                      NULL) != SQLITE_OK) {
-    rc = DCSIM_ERR(err, DCSIM_EDB, out, 0, "cannot create the database: %s",
-                   db ? sqlite3_errmsg(db) : "out of memory");
-    goto out;
-  }
-  if ((rc = exec(db, out, "PRAGMA main.journal_mode=WAL; PRAGMA main.synchronous=NORMAL;", err)) ||
-      (rc = exec(db, out, schema_sql, err)) ||
-      (rc = exec(
-           db, out,
-           "CREATE TEMP TABLE m(idx INTEGER PRIMARY KEY, cpu TEXT, gpu TEXT, nodes INTEGER, cores "
-           "INTEGER,"
-           " freq TEXT, feasible INTEGER, reason TEXT, time_s REAL, energy_j REAL, src INTEGER)",
-           err)))
-    goto out;
-  /* which sweeps each input holds; the one to merge is the one they all hold */
-  for (size_t k = 0; k < n; k++) {
-    ins[k].path = inputs[k];
-    if ((rc = attach_input(db, inputs[k], err))) goto out;
-    rc = list_sweeps(db, &ins[k], err);
-    detach(db);
-    if (rc) goto out;
-  }
-  size_t n_common = 0;
-  const stored_sweep *missing_in = NULL;
-  size_t lacking = 0;
-  for (size_t s = 0; s < ins[0].n; s++) {
-    const stored_sweep *w = &ins[0].sweeps[s];
-    if (hash_prefix && strncmp(w->hash, hash_prefix, strlen(hash_prefix)) != 0) continue;
-    size_t k = 1;
-    while (k < n && find_sweep(&ins[k], w->hash)) k++;
-    if (k == n) {
-      if (!n_common++) ref = w;
-    } else if (!missing_in) {
-      missing_in = w;
-      lacking = k;
-    }
-  }
-  if (n_common != 1) {
-    char a[600], b[600];
-    describe_sweeps(&ins[0], a, sizeof a);
-    if (n_common > 1)
-      rc = DCSIM_ERR(err, DCSIM_EUSAGE, inputs[0], 0,
-                     "%zu sweeps are in every input (%s): choose one with --sweep HASH", n_common,
-                     a);
-    else if (hash_prefix && !missing_in)
-      rc = DCSIM_ERR(err, DCSIM_EREF, inputs[0], 0, "no sweep whose hash starts with '%s' (%s)",
-                     hash_prefix, a);
-    else if (!missing_in)
-      rc = DCSIM_ERR(err, DCSIM_EREF, inputs[0], 0, "holds no sweep");
-    else {
-      describe_sweeps(&ins[lacking], b, sizeof b);
-      rc = DCSIM_ERR(err, DCSIM_EREF, inputs[lacking], 0,
-                     "not the sweep of %s (%s here; %s there): shards of one sweep come from the "
-                     "same command and the same"
-                     " input files",
-                     inputs[0], b, a);
-    }
-    goto out;
-  }
-  snprintf(rep->def_sha256, sizeof rep->def_sha256, "%s", ref->hash);
-  snprintf(rep->input, sizeof rep->input, "%s", ref->input);
-  rep->n_points = (size_t)ref->n_points;
-  const char *created = ref->created;
-  for (size_t k = 0; k < n; k++) {
-    size_t rows = 0, added = 0;
-    if ((rc = attach_input(db, inputs[k], err))) goto out;
-    rc = merge_one(db, ins, k, ref, &rows, &added, err);
-    detach(db);
-    if (rc) goto out;
-    if (per_input) per_input[k] = rows;
-    rep->n_stored += added;
-    rep->n_duplicates += rows - added;
-    const stored_sweep *w = find_sweep(&ins[k], ref->hash);
-    if (strcmp(w->created, created) < 0)
-      created = w->created; /* the sweep began with its first shard */
-  }
-  rep->n_missing = rep->n_points - rep->n_stored;
   if (rep->n_missing && (rc = find_missing(db, out, rep, err))) goto out;
-  /* the rows a single run stores: the sweep, then its points in index order */
-  if ((rc = exec(db, out, "BEGIN IMMEDIATE", err))) goto out;
-  if (sqlite3_prepare_v2(db,
-                         "INSERT INTO main.sweeps(def_sha256, created_utc, input, definition, "
-                         "n_points) VALUES(?,?,?,?,?)",
-                         -1, &st, NULL) != SQLITE_OK) {
-    rc = db_err(db, out, err, "cannot record the sweep");
-    goto rollback;
-  }
-  sqlite3_bind_text(st, 1, ref->hash, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 2, created, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 3, ref->input, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 4, ref->definition, -1, SQLITE_STATIC);
-  sqlite3_bind_int64(st, 5, ref->n_points);
-  if (sqlite3_step(st) != SQLITE_DONE) {
-    rc = db_err(db, out, err, "cannot record the sweep");
-    goto rollback;
-  }
-  sqlite3_finalize(st);
-  st = NULL;
-  if (sqlite3_prepare_v2(
-          db, "INSERT INTO main.sweep_points SELECT ?1, " POINT_COLS " FROM temp.m ORDER BY idx",
-          -1, &st, NULL) != SQLITE_OK) {
-    rc = db_err(db, out, err, "cannot store the points");
-    goto rollback;
-  }
-  sqlite3_bind_int64(st, 1, sqlite3_last_insert_rowid(db));
-  if (sqlite3_step(st) != SQLITE_DONE) {
-    rc = db_err(db, out, err, "cannot store the points");
-    goto rollback;
-  }
-  sqlite3_finalize(st);
-  st = NULL;
-  if ((rc = exec(db, out, "COMMIT", err))) goto rollback;
-  if (sqlite3_close(db) != SQLITE_OK) {
-    rc = DCSIM_ERR(err, DCSIM_EDB, out, 0, "cannot close the database");
-    db = NULL;
-    goto out;
-  }
-  db = NULL;
-  if (rename(tmp, out) != 0) {
-    rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot rename %s: %s", tmp, strerror(errno));
-    goto out;
-  }
-  tmp_made = 0;
-  goto out;
-rollback:
-  sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+  if ((rc = store_merged(db, out, ref, created, err))) goto out;
+  published = (rc = publish(&db, tmp, out, err)) == 0;
 out:
-  sqlite3_finalize(st);
   sqlite3_close(db);
-  if (tmp_made) remove_db_files(tmp);
+  if (tmp && !published) remove_db_files(tmp);
   for (size_t k = 0; ins && k < n; k++) input_db_release(&ins[k]);
   free(ins);
   free(tmp);
