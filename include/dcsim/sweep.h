@@ -10,8 +10,8 @@
  * Point order: cpu (outermost), gpu, nodes, cores, freq (innermost), each in list order.
  *
  * Ownership: dcsim_sweep_new() returns a heap object freed by dcsim_sweep_free(); the points
- * returned by dcsim_sweep_points() belong to it. dcsim_sweep_points_read() returns an array
- * freed by dcsim_sweep_points_free(). */
+ * returned by dcsim_sweep_points() belong to it. The point type and reading and writing points
+ * are in dcsim/sweep_io.h (included here). */
 #ifndef DCSIM_SWEEP_H
 #define DCSIM_SWEEP_H
 
@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "dcsim/error.h"
+#include "dcsim/sweep_io.h"
 
 #define DCSIM_SWEEP_MAX_LIST   64 /* values per list */
 #define DCSIM_SWEEP_MAX_POINTS 10000000u
@@ -43,24 +44,6 @@ typedef struct dcsim_sweep_def {
   size_t n_freqs;
   const char *const *freqs; /* GHz, a state label, or "nominal" */
 } dcsim_sweep_def;
-
-/* One configuration and its result. Text fields hold what the point uses: the profile names and
- * values of the override, or the workflow's own value when it has a single one ("" / 0 when its
- * tasks differ). */
-typedef struct dcsim_sweep_point {
-  uint32_t index;
-  char cpu[64], gpu[64];
-  unsigned nodes, cores;
-  char freq[24];
-  int done; /* evaluated (or read back) */
-  int feasible;
-  double time_s;   /* makespan: the workflow's time-to-solution */
-  double energy_j; /* energy of the nodes the workflow held, start to end (§5.7) */
-  char *reason;    /* infeasible: why (owned by the sweep or the array) */
-  int pareto;      /* feasible and not dominated in (time, energy) */
-  int knee;        /* the knee of the front (dcsim/pareto.h) */
-  int balance;     /* balance point of its series over nodes (dcsim/model_comm.h) */
-} dcsim_sweep_point;
 
 typedef struct dcsim_sweep dcsim_sweep_t;
 
@@ -129,16 +112,5 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
  * nodes no longer reduces the time-to-solution (D3.5 §6.1.2, §7), when that happens inside the
  * series. */
 void dcsim_sweep_mark_front(dcsim_sweep_point *pts, size_t n);
-
-/* Output (doc/sweep.md): JSON array of points (one object per line), CSV with a header, or a text
- * table. Only done points are written. */
-void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n);
-void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n);
-void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n);
-
-/* Reads points written by dcsim_sweep_write_json or _csv (the format is recognised by the first
- * character); errors name the file and line. */
-int dcsim_sweep_points_read(const char *path, dcsim_sweep_point **out, size_t *n, dcsim_error *err);
-void dcsim_sweep_points_free(dcsim_sweep_point *pts, size_t n);
 
 #endif

@@ -1,0 +1,45 @@
+/* dcsim/sweep_io.h — the points of a design-space sweep (dcsim/sweep.h) and their files: written as
+ * JSON, CSV or a text table (doc/sweep.md), read back from JSON or CSV (dcsim pareto).
+ *
+ * Ownership: dcsim_sweep_points_read() returns an array freed by dcsim_sweep_points_free(), which
+ * also frees every point's reason. The writers only read the points. */
+#ifndef DCSIM_SWEEP_IO_H
+#define DCSIM_SWEEP_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dcsim/error.h"
+
+/* One configuration and its result. Text fields hold what the point uses: the profile names and
+ * values of the override, or the workflow's own value when it has a single one ("" / 0 when its
+ * tasks differ). */
+typedef struct dcsim_sweep_point {
+  uint32_t index;
+  char cpu[64], gpu[64];
+  unsigned nodes, cores;
+  char freq[24];
+  int done; /* evaluated (or read back) */
+  int feasible;
+  double time_s;   /* makespan: the workflow's time-to-solution */
+  double energy_j; /* energy of the nodes the workflow held, start to end (§5.7) */
+  char *reason;    /* infeasible: why (owned by the sweep or the array) */
+  int pareto;      /* feasible and not dominated in (time, energy) */
+  int knee;        /* the knee of the front (dcsim/pareto.h) */
+  int balance;     /* balance point of its series over nodes (dcsim/model_comm.h) */
+} dcsim_sweep_point;
+
+/* Output (doc/sweep.md): JSON array of points (one object per line), CSV with a header, or a text
+ * table. Only done points are written. */
+void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n);
+void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n);
+void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n);
+
+/* Reads points written by dcsim_sweep_write_json or _csv (the format is recognised by the first
+ * character: '[' is JSON); errors name the file and line, and the field or column. JSON keys and
+ * values are decoded by jansson, CSV lines cut by dcsim_csv_split(). */
+int dcsim_sweep_points_read(const char *path, dcsim_sweep_point **out, size_t *n, dcsim_error *err);
+void dcsim_sweep_points_free(dcsim_sweep_point *pts, size_t n);
+
+#endif

@@ -1,0 +1,449 @@
+/* sweep_io.c — the points of a sweep in files: JSON, CSV and text out, JSON and CSV back in
+ * (see dcsim/sweep_io.h, doc/sweep.md). */
+#include "dcsim/sweep_io.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "dcsim/csv.h"
+#include "dcsim/json.h"
+#include "dcsim/strutil.h"
+
+void dcsim_sweep_points_free(dcsim_sweep_point *pts, size_t n) {
+  if (!pts) return;
+  for (size_t i = 0; i < n; i++) free(pts[i].reason);
+  free(pts);
+}
+
+/* ---- writing ---- */
+
+static void json_point(dcsim_json *j, const dcsim_sweep_point *p) {
+  dcsim_json_obj_begin(j);
+  dcsim_json_key(j, "cpu");
+  if (p->cpu[0])
+    dcsim_json_str(j, p->cpu);
+  else
+    dcsim_json_null(j);
+  dcsim_json_key(j, "gpu");
+  if (p->gpu[0])
+    dcsim_json_str(j, p->gpu);
+  else
+    dcsim_json_null(j);
+  dcsim_json_key(j, "nodes");
+  if (p->nodes)
+    dcsim_json_int(j, p->nodes);
+  else
+    dcsim_json_null(j);
+  dcsim_json_key(j, "cores");
+  if (p->cores)
+    dcsim_json_int(j, p->cores);
+  else
+    dcsim_json_null(j);
+  dcsim_json_key(j, "freq");
+  if (p->freq[0])
+    dcsim_json_str(j, p->freq);
+  else
+    dcsim_json_null(j);
+  dcsim_json_key(j, "time_s");
+  if (p->feasible)
+    dcsim_json_num(j, p->time_s);
+  else
+    dcsim_json_null(j);
+  dcsim_json_key(j, "energy_j");
+  if (p->feasible)
+    dcsim_json_num(j, p->energy_j);
+  else
+    dcsim_json_null(j);
+  dcsim_json_key(j, "pareto");
+  dcsim_json_bool(j, p->pareto);
+  dcsim_json_key(j, "knee");
+  dcsim_json_bool(j, p->knee);
+  dcsim_json_key(j, "balance");
+  dcsim_json_bool(j, p->balance);
+  dcsim_json_key(j, "feasible");
+  dcsim_json_bool(j, p->feasible);
+  if (!p->feasible) {
+    dcsim_json_key(j, "reason");
+    dcsim_json_str(j, p->reason ? p->reason : "");
+  }
+  dcsim_json_key(j, "index");
+  dcsim_json_int(j, p->index);
+  dcsim_json_obj_end(j);
+}
+
+void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n) {
+  fputc('[', f);
+  int first = 1;
+  for (size_t i = 0; i < n; i++) {
+    if (!pts[i].done) continue;
+    fputs(first ? "\n  " : ",\n  ", f);
+    first = 0;
+    dcsim_json j;
+    dcsim_json_init(&j, f, 0);
+    json_point(&j, &pts[i]);
+  }
+  fputs(first ? "]\n" : "\n]\n", f);
+}
+
+static void csv_str(FILE *f, const char *s) {
+  if (!strpbrk(s, ",\"\n")) {
+    fputs(s, f);
+    return;
+  }
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"') fputc('"', f);
+    fputc(*s == '\n' ? ' ' : *s, f);
+  }
+  fputc('"', f);
+}
+
+void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n) {
+  fputs("index,cpu,gpu,nodes,cores,freq,time_s,energy_j,pareto,knee,feasible,reason,balance\n", f);
+  for (size_t i = 0; i < n; i++) {
+    const dcsim_sweep_point *p = &pts[i];
+    if (!p->done) continue;
+    fprintf(f, "%u,", p->index);
+    csv_str(f, p->cpu);
+    fputc(',', f);
+    csv_str(f, p->gpu);
+    fputc(',', f);
+    if (p->nodes) fprintf(f, "%u", p->nodes);
+    fputc(',', f);
+    if (p->cores) fprintf(f, "%u", p->cores);
+    fputc(',', f);
+    csv_str(f, p->freq);
+    if (p->feasible)
+      fprintf(f, ",%.10g,%.10g,", p->time_s, p->energy_j);
+    else
+      fputs(",,,", f);
+    fprintf(f, "%d,%d,%d,", p->pareto, p->knee, p->feasible);
+    if (!p->feasible) csv_str(f, p->reason ? p->reason : "");
+    fprintf(f, ",%d\n", p->balance);
+  }
+}
+
+void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n) {
+  size_t feasible = 0, front = 0, shown = 0;
+  fprintf(f, "%6s  %-16s %-14s %5s %5s %-8s %12s %14s  %s\n", "point", "cpu", "gpu", "nodes",
+          "cores", "freq", "time [s]", "energy [J]", "pareto");
+  for (size_t i = 0; i < n; i++) {
+    const dcsim_sweep_point *p = &pts[i];
+    if (!p->done) continue;
+    shown++;
+    char nodes[16] = "-", cores[16] = "-";
+    if (p->nodes) snprintf(nodes, sizeof nodes, "%u", p->nodes);
+    if (p->cores) snprintf(cores, sizeof cores, "%u", p->cores);
+    fprintf(f, "%6u  %-16s %-14s %5s %5s %-8s ", p->index, p->cpu[0] ? p->cpu : "-",
+            p->gpu[0] ? p->gpu : "-", nodes, cores, p->freq[0] ? p->freq : "-");
+    if (p->feasible) {
+      feasible++;
+      front += p->pareto != 0;
+      fprintf(f, "%12.6g %14.6g  %s%s\n", p->time_s, p->energy_j,
+              p->knee     ? "knee"
+              : p->pareto ? "yes"
+                          : "",
+              p->balance ? (p->pareto ? ", balance point" : "balance point") : "");
+    } else {
+      fprintf(f, "%12s %14s  infeasible: %s\n", "-", "-", p->reason ? p->reason : "");
+    }
+  }
+  fprintf(f, "\n%zu point(s): %zu feasible, %zu infeasible, %zu on the Pareto front\n", shown,
+          feasible, shown - feasible, front);
+}
+
+/* ---- reading points back (dcsim pareto) ---- */
+
+static int set_field(dcsim_sweep_point *pt, const char *key, const char *str, double num,
+                     int is_null) {
+  if (strcmp(key, "cpu") == 0)
+    snprintf(pt->cpu, sizeof pt->cpu, "%s", str);
+  else if (strcmp(key, "gpu") == 0)
+    snprintf(pt->gpu, sizeof pt->gpu, "%s", str);
+  else if (strcmp(key, "freq") == 0)
+    snprintf(pt->freq, sizeof pt->freq, "%s", str);
+  else if (strcmp(key, "nodes") == 0)
+    pt->nodes = is_null || !(num >= 1 && num < 4e9) ? 0 : (unsigned)num;
+  else if (strcmp(key, "cores") == 0)
+    pt->cores = is_null || !(num >= 1 && num < 4e9) ? 0 : (unsigned)num;
+  else if (strcmp(key, "time_s") == 0)
+    pt->time_s = is_null ? NAN : num;
+  else if (strcmp(key, "energy_j") == 0)
+    pt->energy_j = is_null ? NAN : num;
+  else if (strcmp(key, "feasible") == 0)
+    pt->feasible = num == 1;
+  else if (strcmp(key, "index") == 0)
+    pt->index = num >= 0 && num < 4e9 ? (uint32_t)num : 0;
+  else if (strcmp(key, "reason") == 0 && str[0]) {
+    free(pt->reason);
+    if (!(pt->reason = dcsim_strdup(str))) return -1;
+  }
+  return 0;
+}
+
+/* a new point at the end of *pts: done, feasible until read otherwise, its position as index */
+static dcsim_sweep_point *new_point(dcsim_sweep_point **pts, size_t *n, size_t *cap) {
+  if (DCSIM_GROW(*pts, *cap, *n + 1)) return NULL;
+  dcsim_sweep_point *pt = &(*pts)[(*n)++];
+  memset(pt, 0, sizeof *pt);
+  pt->index = (uint32_t)(*n - 1);
+  pt->done = 1;
+  pt->feasible = 1;
+  pt->time_s = pt->energy_j = NAN;
+  return pt;
+}
+
+static int check_feasible(const dcsim_sweep_point *pt) {
+  return !pt->feasible ||
+         (isfinite(pt->time_s) && isfinite(pt->energy_j) && pt->time_s >= 0 && pt->energy_j >= 0);
+}
+
+/* JSON: an array of flat objects. The structure is walked here so that every error names its line
+ * and field; each key and value is decoded by jansson. */
+typedef struct jwalk {
+  const char *s;
+  size_t i, n;
+  int line;
+} jwalk;
+
+static void jw_ws(jwalk *w) {
+  while (w->i < w->n && isspace((unsigned char)w->s[w->i])) {
+    if (w->s[w->i] == '\n') w->line++;
+    w->i++;
+  }
+}
+
+/* skips blanks; consumes c when it comes next */
+static int jw_is(jwalk *w, char c) {
+  jw_ws(w);
+  if (w->i >= w->n || w->s[w->i] != c) return 0;
+  w->i++;
+  return 1;
+}
+
+/* the JSON value at the cursor (after blanks), decoded by jansson; NULL when there is none */
+static json_t *jw_value(jwalk *w) {
+  json_error_t je;
+  jw_ws(w);
+  json_t *v = json_loadb(w->s + w->i, w->n - w->i, JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK, &je);
+  if (v) w->i += (size_t)je.position; /* a value holds no raw line break */
+  return v;
+}
+
+/* a string, number, true/false (*num 1/0) or null (*is_null); -1 for an array or object */
+static int scalar_of(const json_t *v, char *str, size_t size, double *num, int *is_null) {
+  *is_null = 0;
+  str[0] = '\0';
+  *num = NAN;
+  if (json_is_string(v))
+    snprintf(str, size, "%s", json_string_value(v));
+  else if (json_is_number(v))
+    *num = json_number_value(v);
+  else if (json_is_boolean(v))
+    *num = json_is_true(v);
+  else if (json_is_null(v))
+    *is_null = 1;
+  else
+    return -1;
+  return 0;
+}
+
+/* the fields of one point, after its '{' */
+static int read_json_fields(jwalk *w, const char *path, dcsim_sweep_point *pt, dcsim_error *err) {
+  if (jw_is(w, '}')) return 0;
+  for (;;) {
+    char key[64], str[2048];
+    double num;
+    int is_null;
+    jw_ws(w);
+    int line = w->line;
+    json_t *v = jw_value(w);
+    int ok = json_is_string(v);
+    if (ok) snprintf(key, sizeof key, "%s", json_string_value(v));
+    json_decref(v);
+    if (!ok) return DCSIM_ERR(err, DCSIM_EPARSE, path, line, "expected a key");
+    if (!jw_is(w, ':'))
+      return DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "expected ':' after \"%s\"", key);
+    jw_ws(w);
+    line = w->line;
+    v = jw_value(w);
+    ok = v && scalar_of(v, str, sizeof str, &num, &is_null) == 0;
+    json_decref(v);
+    if (!ok)
+      return DCSIM_ERR(err, DCSIM_EPARSE, path, line,
+                       "\"%s\": expected a string, number, true, false or null", key);
+    if (set_field(pt, key, str, num, is_null))
+      return DCSIM_ERR(err, DCSIM_ENOMEM, path, w->line, "out of memory");
+    if (jw_is(w, ',')) continue;
+    if (jw_is(w, '}')) return 0;
+    return DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "expected ',' or '}'");
+  }
+}
+
+/* the points of the array, after its '[' */
+static int read_json_points(jwalk *w, const char *path, dcsim_sweep_point **pts, size_t *n,
+                            dcsim_error *err) {
+  size_t cap = 0;
+  if (jw_is(w, ']')) return 0;
+  for (;;) {
+    if (!jw_is(w, '{'))
+      return DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "expected '{' (a sweep point)");
+    int line = w->line, rc;
+    dcsim_sweep_point *pt = new_point(pts, n, &cap);
+    if (!pt) return DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory");
+    if ((rc = read_json_fields(w, path, pt, err))) return rc;
+    if (!check_feasible(pt))
+      return DCSIM_ERR(err, DCSIM_ERANGE, path, line,
+                       "point %zu: a feasible point needs finite, non-negative time_s and "
+                       "energy_j",
+                       *n - 1);
+    if (jw_is(w, ',')) continue;
+    if (jw_is(w, ']')) return 0;
+    return DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "expected ',' or ']'");
+  }
+}
+
+static int read_json(const char *path, const char *text, size_t len, dcsim_sweep_point **out,
+                     size_t *n_out, dcsim_error *err) {
+  jwalk w = { text, 0, len, 1 };
+  dcsim_sweep_point *pts = NULL;
+  size_t n = 0;
+  int rc = -1;
+  if (!jw_is(&w, '[')) {
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, w.line, "expected a JSON array of sweep points");
+    goto out;
+  }
+  if ((rc = read_json_points(&w, path, &pts, &n, err))) goto out;
+  jw_ws(&w);
+  if (w.i < w.n) {
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, w.line, "text after the array");
+    goto out;
+  }
+  *out = pts;
+  *n_out = n;
+  pts = NULL;
+out:
+  dcsim_sweep_points_free(pts, n);
+  return rc;
+}
+
+/* CSV: a header naming the columns (time_s and energy_j at least), then one point per line */
+static int read_csv_header(const char *path, int line, char **hdr, size_t nh, dcsim_error *err) {
+  int has_t = 0, has_e = 0;
+  for (size_t k = 0; k < nh; k++) {
+    has_t |= strcmp(hdr[k], "time_s") == 0;
+    has_e |= strcmp(hdr[k], "energy_j") == 0;
+  }
+  if (!has_t || !has_e)
+    return DCSIM_ERR(err, DCSIM_EPARSE, path, line,
+                     "CSV header needs the columns time_s and energy_j");
+  return 0;
+}
+
+/* one point from its cells, under the header's column names */
+static int read_csv_point(const char *path, int line, char *const *hdr, size_t nh,
+                          char *const *cells, size_t nc, dcsim_sweep_point *pt, dcsim_error *err) {
+  for (size_t k = 0; k < nh && k < nc; k++) {
+    const char *key = hdr[k], *v = cells[k];
+    double num = NAN;
+    int is_null = !*v;
+    if (!is_null && strcmp(key, "cpu") && strcmp(key, "gpu") && strcmp(key, "freq") &&
+        strcmp(key, "reason") && dcsim_parse_double(v, &num) != 0)
+      return DCSIM_ERR(err, DCSIM_EPARSE, path, line, "column %s: '%s' is not a number", key, v);
+    if (set_field(pt, key, v, num, is_null))
+      return DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory");
+  }
+  if (!check_feasible(pt))
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, line,
+                     "a feasible point needs finite, non-negative time_s and energy_j");
+  return 0;
+}
+
+static int read_csv(const char *path, char *text, dcsim_sweep_point **out, size_t *n_out,
+                    dcsim_error *err) {
+  char **hdr = NULL, **cells = NULL;
+  dcsim_sweep_point *pts = NULL;
+  size_t n = 0, cap = 0, nh = 0, hdr_cap = 0, cells_cap = 0;
+  int rc = 0, line = 0;
+  char *save = NULL;
+  for (char *l = strtok_r(text, "\n", &save); l && !rc; l = strtok_r(NULL, "\n", &save)) {
+    line++;
+    size_t ll = strlen(l);
+    if (ll && l[ll - 1] == '\r') l[--ll] = '\0';
+    if (!ll || l[0] == '#') continue;
+    size_t nc = 0;
+    int split;
+    if (!nh) {
+      if (!(split = dcsim_csv_split(l, &hdr, &hdr_cap, &nh)))
+        rc = read_csv_header(path, line, hdr, nh, err);
+    } else if (!(split = dcsim_csv_split(l, &cells, &cells_cap, &nc))) {
+      dcsim_sweep_point *pt = new_point(&pts, &n, &cap);
+      rc = pt ? read_csv_point(path, line, hdr, nh, cells, nc, pt, err)
+              : DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory");
+    }
+    if (split)
+      rc = split == -2 ? DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory")
+                       : DCSIM_ERR(err, DCSIM_EPARSE, path, line,
+                                   "unterminated quoted cell or text after a closing quote");
+  }
+  if (!rc && !nh) rc = DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "empty CSV file");
+  if (!rc) {
+    *out = pts;
+    *n_out = n;
+    pts = NULL;
+  }
+  dcsim_sweep_points_free(pts, n);
+  free(hdr);
+  free(cells);
+  return rc;
+}
+
+int dcsim_sweep_points_read(const char *path, dcsim_sweep_point **out, size_t *n,
+                            dcsim_error *err) {
+  *out = NULL;
+  *n = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno));
+  size_t cap = 1 << 16, len = 0;
+  char *text = malloc(cap);
+  int rc = 0;
+  while (text) {
+    size_t k = fread(text + len, 1, cap - len - 1, f);
+    len += k;
+    if (len + 1 < cap) break;
+    char *nt = realloc(text, cap * 2);
+    if (!nt) {
+      free(text);
+      text = NULL;
+      break;
+    }
+    text = nt;
+    cap *= 2;
+  }
+  int io = ferror(f);
+  fclose(f);
+  if (!text) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  if (io) {
+    free(text);
+    return DCSIM_ERR(err, DCSIM_EIO, path, 0, "read error");
+  }
+  text[len] = '\0';
+  if (strlen(text) != len) {
+    free(text);
+    return DCSIM_ERR(err, DCSIM_EPARSE, path, 0,
+                     "not a text file (a NUL byte); give a JSON or CSV file of sweep points");
+  }
+  size_t i = 0;
+  while (i < len && isspace((unsigned char)text[i])) i++;
+  if (i < len && text[i] == '[')
+    rc = read_json(path, text, len, out, n, err);
+  else
+    rc = read_csv(path, text, out, n, err);
+  free(text);
+  return rc;
+}
