@@ -176,10 +176,132 @@ static int check_freq(const dcsim_sweep_t *sw, const char *f, dcsim_error *err) 
                    f);
 }
 
+/* the CPU and GPU profiles of the lists, loaded into the base; each once */
+static int take_profiles(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_error *err) {
+  int rc, has_gpu_group = 0;
+  for (size_t g = 0; g < sw->base->n_groups; g++) has_gpu_group |= sw->base->groups[g].gpu != NULL;
+  if (def->n_gpus && !has_gpu_group)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "--gpu: platform %s has no node group with GPUs", sw->base->platform->path);
+  for (size_t i = 0; i < def->n_cpus; i++, sw->n_cpus++) {
+    if ((rc = dcsim_scenario_cpu_profile(sw->base, def->cpus[i], &sw->cpus[i], err))) return rc;
+    for (size_t k = 0; k < i; k++)
+      if (sw->cpus[k] == sw->cpus[i])
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--cpu: %s given twice",
+                         def->cpus[i]);
+  }
+  for (size_t i = 0; i < def->n_gpus; i++, sw->n_gpus++) {
+    if ((rc = dcsim_scenario_gpu_profile(sw->base, def->gpus[i], &sw->gpus[i], err))) return rc;
+    for (size_t k = 0; k < i; k++)
+      if (sw->gpus[k] == sw->gpus[i])
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--gpu: %s given twice",
+                         def->gpus[i]);
+  }
+  return 0;
+}
+
+/* a list of counts (--nodes, --cores): each from 1 to max, each once */
+static int take_counts(const char *opt, const unsigned *v, size_t n, unsigned max, unsigned *dst,
+                       size_t *count, dcsim_error *err) {
+  for (size_t i = 0; i < n; i++, (*count)++) {
+    if (v[i] < 1 || v[i] > max)
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--%s: %u is not from 1 to %u", opt,
+                       v[i], max);
+    for (size_t k = 0; k < i; k++)
+      if (v[k] == v[i])
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--%s: %u given twice", opt, v[i]);
+    dst[i] = v[i];
+  }
+  return 0;
+}
+
+/* the frequencies: each short enough for a point, known (check_freq), once */
+static int take_freqs(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_error *err) {
+  int rc;
+  for (size_t i = 0; i < def->n_freqs; i++) {
+    if (strlen(def->freqs[i]) >= sizeof sw->points->freq)
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--freq: '%.40s...' is too long",
+                       def->freqs[i]);
+    if ((rc = check_freq(sw, def->freqs[i], err))) return rc;
+    for (size_t k = 0; k < i; k++)
+      if (strcmp(def->freqs[k], def->freqs[i]) == 0)
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--freq: %s given twice",
+                         def->freqs[i]);
+    if (!(sw->freqs[i] = dcsim_strdup(def->freqs[i])))
+      return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
+    sw->n_freqs++;
+  }
+  return 0;
+}
+
+/* every combination of the lists, cpu outermost and freq innermost (dcsim/sweep.h) */
+static int make_points(dcsim_sweep_t *sw, const char *input, dcsim_error *err) {
+  size_t nc = sw->n_cpus ? sw->n_cpus : 1, ng = sw->n_gpus ? sw->n_gpus : 1,
+         nn = sw->n_nodes ? sw->n_nodes : 1;
+  size_t nk = sw->n_cores ? sw->n_cores : 1, nf = sw->n_freqs ? sw->n_freqs : 1;
+  double total = (double)nc * ng * nn * nk * nf;
+  if (total > DCSIM_SWEEP_MAX_POINTS)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "%g points: at most %u", total,
+                     DCSIM_SWEEP_MAX_POINTS);
+  sw->n_points = (size_t)total;
+  if (!(sw->points = calloc(sw->n_points, sizeof *sw->points)))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, input, 0, "out of memory for %zu points", sw->n_points);
+  size_t i = 0;
+  for (size_t c = 0; c < nc; c++)
+    for (size_t g = 0; g < ng; g++)
+      for (size_t n = 0; n < nn; n++)
+        for (size_t k = 0; k < nk; k++)
+          for (size_t f = 0; f < nf; f++, i++) {
+            dcsim_sweep_point *p = &sw->points[i];
+            p->index = (uint32_t)i;
+            snprintf(p->cpu, sizeof p->cpu, "%s",
+                     sw->n_cpus ? dcsim_cpu_profile_name(sw->cpus[c]) : sw->own_cpu);
+            snprintf(p->gpu, sizeof p->gpu, "%s",
+                     sw->n_gpus ? dcsim_gpu_profile_name(sw->gpus[g]) : sw->own_gpu);
+            p->nodes = sw->n_nodes ? sw->nodes[n] : sw->own_nodes;
+            p->cores = sw->n_cores ? sw->cores[k] : sw->own_cores;
+            snprintf(p->freq, sizeof p->freq, "%s", sw->n_freqs ? sw->freqs[f] : sw->own_freq);
+          }
+  return 0;
+}
+
+/* the definition and its hash: everything that decides the results */
+static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_task_policy tp,
+                           dcsim_error *err) {
+  sbuf b = { 0 };
+  char pol[32];
+  snprintf(pol, sizeof pol, "%s+%s", dcsim_sched_job_name(sw->job_policy),
+           dcsim_sched_task_name(tp));
+  sb_add(&b, "dcsim sweep 1\ninput %s\nplatform %s\npolicy %s\ndeadline_s %.17g\n", def->input,
+         sw->base->platform->path, pol, def->deadline_s);
+  sb_add(&b, "cpu");
+  for (size_t k = 0; k < sw->n_cpus; k++) sb_add(&b, " %s", dcsim_cpu_profile_path(sw->cpus[k]));
+  sb_add(&b, "\ngpu");
+  for (size_t k = 0; k < sw->n_gpus; k++) sb_add(&b, " %s", dcsim_gpu_profile_path(sw->gpus[k]));
+  sb_add(&b, "\nnodes");
+  for (size_t k = 0; k < sw->n_nodes; k++) sb_add(&b, " %u", sw->nodes[k]);
+  sb_add(&b, "\ncores");
+  for (size_t k = 0; k < sw->n_cores; k++) sb_add(&b, " %u", sw->cores[k]);
+  sb_add(&b, "\nfreq");
+  for (size_t k = 0; k < sw->n_freqs; k++) sb_add(&b, " %s", sw->freqs[k]);
+  sb_add(&b, "\npoints %zu\n", sw->n_points);
+  for (size_t k = 0; k < sw->base->n_inputs; k++)
+    sb_add(&b, "file %s %s\n", sw->base->inputs[k].sha256, sw->base->inputs[k].path);
+  if (b.oom) {
+    free(b.s);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
+  }
+  sw->definition = b.s;
+  dcsim_sha256 h;
+  dcsim_sha256_init(&h);
+  dcsim_sha256_update(&h, sw->definition, strlen(sw->definition));
+  dcsim_sha256_hex(&h, sw->hash);
+  return 0;
+}
+
 int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error *err) {
   *out = NULL;
   int rc = 0;
-  sbuf b = { 0 };
   dcsim_sweep_t *sw = calloc(1, sizeof *sw);
   if (!sw) return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
   dcsim_task_policy tp;
@@ -204,144 +326,17 @@ int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
     goto out;
   }
-  int has_gpu_group = 0;
-  for (size_t g = 0; g < sw->base->n_groups; g++) has_gpu_group |= sw->base->groups[g].gpu != NULL;
-  if (def->n_gpus && !has_gpu_group) {
-    rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                   "--gpu: platform %s has no node group with GPUs", sw->base->platform->path);
+  if ((rc = take_profiles(sw, def, err)) ||
+      (rc =
+           take_counts("nodes", def->nodes, def->n_nodes, 1000000, sw->nodes, &sw->n_nodes, err)) ||
+      (rc = take_counts("cores", def->cores, def->n_cores, 100000, sw->cores, &sw->n_cores, err)) ||
+      (rc = take_freqs(sw, def, err)))
     goto out;
-  }
-  for (size_t i = 0; i < def->n_cpus; i++, sw->n_cpus++) {
-    if ((rc = dcsim_scenario_cpu_profile(sw->base, def->cpus[i], &sw->cpus[i], err))) goto out;
-    for (size_t k = 0; k < i; k++)
-      if (sw->cpus[k] == sw->cpus[i]) {
-        rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--cpu: %s given twice", def->cpus[i]);
-        goto out;
-      }
-  }
-  for (size_t i = 0; i < def->n_gpus; i++, sw->n_gpus++) {
-    if ((rc = dcsim_scenario_gpu_profile(sw->base, def->gpus[i], &sw->gpus[i], err))) goto out;
-    for (size_t k = 0; k < i; k++)
-      if (sw->gpus[k] == sw->gpus[i]) {
-        rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--gpu: %s given twice", def->gpus[i]);
-        goto out;
-      }
-  }
-  for (size_t i = 0; i < def->n_nodes; i++, sw->n_nodes++) {
-    if (def->nodes[i] < 1 || def->nodes[i] > 1000000) {
-      rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--nodes: %u is not from 1 to 1000000",
-                     def->nodes[i]);
-      goto out;
-    }
-    for (size_t k = 0; k < i; k++)
-      if (def->nodes[k] == def->nodes[i]) {
-        rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--nodes: %u given twice",
-                       def->nodes[i]);
-        goto out;
-      }
-    sw->nodes[i] = def->nodes[i];
-  }
-  for (size_t i = 0; i < def->n_cores; i++, sw->n_cores++) {
-    if (def->cores[i] < 1 || def->cores[i] > 100000) {
-      rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--cores: %u is not from 1 to 100000",
-                     def->cores[i]);
-      goto out;
-    }
-    for (size_t k = 0; k < i; k++)
-      if (def->cores[k] == def->cores[i]) {
-        rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--cores: %u given twice",
-                       def->cores[i]);
-        goto out;
-      }
-    sw->cores[i] = def->cores[i];
-  }
-  for (size_t i = 0; i < def->n_freqs; i++) {
-    if (strlen(def->freqs[i]) >= sizeof sw->points->freq) {
-      rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--freq: '%.40s...' is too long",
-                     def->freqs[i]);
-      goto out;
-    }
-    if ((rc = check_freq(sw, def->freqs[i], err))) goto out;
-    for (size_t k = 0; k < i; k++)
-      if (strcmp(def->freqs[k], def->freqs[i]) == 0) {
-        rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--freq: %s given twice",
-                       def->freqs[i]);
-        goto out;
-      }
-    if (!(sw->freqs[i] = dcsim_strdup(def->freqs[i]))) {
-      rc = DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
-      goto out;
-    }
-    sw->n_freqs++;
-  }
   own_values(sw);
-  /* the points */
-  size_t nc = sw->n_cpus ? sw->n_cpus : 1, ng = sw->n_gpus ? sw->n_gpus : 1,
-         nn = sw->n_nodes ? sw->n_nodes : 1;
-  size_t nk = sw->n_cores ? sw->n_cores : 1, nf = sw->n_freqs ? sw->n_freqs : 1;
-  double total = (double)nc * ng * nn * nk * nf;
-  if (total > DCSIM_SWEEP_MAX_POINTS) {
-    rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "%g points: at most %u", total,
-                   DCSIM_SWEEP_MAX_POINTS);
-    goto out;
-  }
-  sw->n_points = (size_t)total;
-  sw->points = calloc(sw->n_points, sizeof *sw->points);
-  if (!sw->points) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory for %zu points", sw->n_points);
-    goto out;
-  }
-  size_t i = 0;
-  for (size_t c = 0; c < nc; c++)
-    for (size_t g = 0; g < ng; g++)
-      for (size_t n = 0; n < nn; n++)
-        for (size_t k = 0; k < nk; k++)
-          for (size_t f = 0; f < nf; f++, i++) {
-            dcsim_sweep_point *p = &sw->points[i];
-            p->index = (uint32_t)i;
-            snprintf(p->cpu, sizeof p->cpu, "%s",
-                     sw->n_cpus ? dcsim_cpu_profile_name(sw->cpus[c]) : sw->own_cpu);
-            snprintf(p->gpu, sizeof p->gpu, "%s",
-                     sw->n_gpus ? dcsim_gpu_profile_name(sw->gpus[g]) : sw->own_gpu);
-            p->nodes = sw->n_nodes ? sw->nodes[n] : sw->own_nodes;
-            p->cores = sw->n_cores ? sw->cores[k] : sw->own_cores;
-            snprintf(p->freq, sizeof p->freq, "%s", sw->n_freqs ? sw->freqs[f] : sw->own_freq);
-          }
-  /* the definition and its hash: everything that decides the results */
-  {
-    char pol[32];
-    snprintf(pol, sizeof pol, "%s+%s", dcsim_sched_job_name(sw->job_policy),
-             dcsim_sched_task_name(tp));
-    sb_add(&b, "dcsim sweep 1\ninput %s\nplatform %s\npolicy %s\ndeadline_s %.17g\n", def->input,
-           sw->base->platform->path, pol, def->deadline_s);
-    sb_add(&b, "cpu");
-    for (size_t k = 0; k < sw->n_cpus; k++) sb_add(&b, " %s", dcsim_cpu_profile_path(sw->cpus[k]));
-    sb_add(&b, "\ngpu");
-    for (size_t k = 0; k < sw->n_gpus; k++) sb_add(&b, " %s", dcsim_gpu_profile_path(sw->gpus[k]));
-    sb_add(&b, "\nnodes");
-    for (size_t k = 0; k < sw->n_nodes; k++) sb_add(&b, " %u", sw->nodes[k]);
-    sb_add(&b, "\ncores");
-    for (size_t k = 0; k < sw->n_cores; k++) sb_add(&b, " %u", sw->cores[k]);
-    sb_add(&b, "\nfreq");
-    for (size_t k = 0; k < sw->n_freqs; k++) sb_add(&b, " %s", sw->freqs[k]);
-    sb_add(&b, "\npoints %zu\n", sw->n_points);
-    for (size_t k = 0; k < sw->base->n_inputs; k++)
-      sb_add(&b, "file %s %s\n", sw->base->inputs[k].sha256, sw->base->inputs[k].path);
-    if (b.oom) {
-      rc = DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
-      goto out;
-    }
-    sw->definition = b.s;
-    b.s = NULL;
-    dcsim_sha256 h;
-    dcsim_sha256_init(&h);
-    dcsim_sha256_update(&h, sw->definition, strlen(sw->definition));
-    dcsim_sha256_hex(&h, sw->hash);
-  }
+  if ((rc = make_points(sw, def->input, err)) || (rc = make_definition(sw, def, tp, err))) goto out;
   *out = sw;
   sw = NULL;
 out:
-  free(b.s);
   dcsim_sweep_free(sw);
   return rc;
 }
