@@ -27,7 +27,7 @@
 
 #include "dcsim/error.h"
 #include "dcsim/hwprofile.h"
-#include "dcsim/scenario.h"
+#include "dcsim/scenario_types.h"
 
 /* Fills o->duration_ns, energy_j, node_delta_w and cores (o->group and o->nodes are set by the
  * caller) for template t on group g at state f (f->threads is ignored). `file` names the input

@@ -29,7 +29,7 @@
 
 #include "dcsim/error.h"
 #include "dcsim/platform.h"
-#include "dcsim/scenario.h"
+#include "dcsim/scenario_types.h"
 #include "dcsim/swf.h"
 #include "dcsim/swfmap.h"
 #include "dcsim/workflow.h"

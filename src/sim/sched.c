@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "dcsim/evq.h"
-#include "dcsim/scenario.h"
+#include "dcsim/scenario_types.h"
 
 int dcsim_sched_parse_policy(const char *name, dcsim_job_policy *job, dcsim_task_policy *task,
                              dcsim_error *err) {
