@@ -8,15 +8,6 @@
 
 #include "check.h"
 
-static void remove_db(const char *path) {
-  char side[700];
-  unlink(path);
-  snprintf(side, sizeof side, "%s-wal", path);
-  unlink(side);
-  snprintf(side, sizeof side, "%s-shm", path);
-  unlink(side);
-}
-
 static long long count_rows(sqlite3 *db) {
   sqlite3_stmt *st = NULL;
   long long n = -1;
@@ -31,7 +22,7 @@ static void test_roundtrip(const char *path) {
   dcsim_error err;
   memset(&err, 0, sizeof err);
   sqlite3 *db = NULL;
-  remove_db(path);
+  dcsim_db_remove(path);
   CHECK_INT(dcsim_db_open(path, NULL, DCSIM_DB_WAL, &db, &err), 0);
   CHECK(db != NULL);
   CHECK_INT(dcsim_db_exec(db, path, "CREATE TABLE t(x REAL NOT NULL)", &err), 0);
@@ -82,7 +73,18 @@ static void test_roundtrip(const char *path) {
   CHECK_INT(dcsim_db_exec(db, path, "INSERT INTO t VALUES(1)", &err), DCSIM_EDB);
   CHECK_STR(err.msg, "attempt to write a readonly database");
   sqlite3_close(db);
-  remove_db(path);
+
+  /* the database goes with its side files */
+  char wal[700], shm[700];
+  snprintf(wal, sizeof wal, "%s-wal", path);
+  snprintf(shm, sizeof shm, "%s-shm", path);
+  for (int k = 0; k < 2; k++) {
+    FILE *f = fopen(k ? shm : wal, "w");
+    if (f) fclose(f);
+  }
+  dcsim_db_remove(path);
+  CHECK(access(path, F_OK) != 0 && access(wal, F_OK) != 0 && access(shm, F_OK) != 0);
+  dcsim_db_remove(path); /* nothing left: no error */
 }
 
 static void test_open_errors(const char *dir) {

@@ -42,6 +42,9 @@ int dcsim_db_prepare(sqlite3 *db, const char *name, const char *sql, sqlite3_stm
 int dcsim_db_step_done(sqlite3 *db, const char *name, sqlite3_stmt *st, const char *what,
                        dcsim_error *err);
 
+/* Removes the database file path and its -wal and -shm files (missing ones are no error). */
+void dcsim_db_remove(const char *path);
+
 /* The current UTC time as stored in created_utc columns: "2024-05-01T12:00:00Z". */
 void dcsim_db_utc_now(char stamp[32]);
 

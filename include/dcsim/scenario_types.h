@@ -129,7 +129,8 @@ typedef struct dcsim_scenario_opts {
   double io_bw_bps;      /* WfCommons: > 0 adds (input + output bytes) / io_bw_bps to each task */
 } dcsim_scenario_opts;
 
-/* What one point of a sweep changes in a base scenario (dcsim_scenario_derive(), dcsim/scenario.h). */
+/* What one point of a sweep changes in a base scenario (dcsim_scenario_derive(), dcsim/scenario.h).
+ */
 typedef struct dcsim_scenario_override {
   const dcsim_cpu_profile_t *cpu; /* NULL = keep */
   const dcsim_gpu_profile_t *gpu; /* NULL = keep */

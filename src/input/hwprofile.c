@@ -258,6 +258,22 @@ static int load_cache_levels(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc,
   return 0;
 }
 
+/* what every profile holds: the file it came from, its name= and model= (malloc'd copies) */
+static int read_identity(const dcsim_xml_doc_t *doc, xmlNode *root, const char *path,
+                         char **path_out, char **name_out, char **model_out, dcsim_error *err) {
+  const char *name = NULL, *model = NULL;
+  int rc;
+  if ((rc = dcsim_xml_str(doc, root, "name", 1, &name, err)) ||
+      (rc = dcsim_xml_str(doc, root, "model", 1, &model, err)))
+    return rc;
+  *path_out = dcsim_strdup(path);
+  *name_out = dcsim_strdup(name);
+  *model_out = dcsim_strdup(model);
+  if (!*path_out || !*name_out || !*model_out)
+    return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  return 0;
+}
+
 int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_error *err) {
   dcsim_xml_doc_t *doc = NULL;
   dcsim_cpu_profile_t *p = NULL;
@@ -269,16 +285,7 @@ int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_er
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  const char *name = NULL, *model = NULL;
-  if ((rc = dcsim_xml_str(doc, root, "name", 1, &name, err))) goto out;
-  if ((rc = dcsim_xml_str(doc, root, "model", 1, &model, err))) goto out;
-  p->path = dcsim_strdup(path);
-  p->name = dcsim_strdup(name);
-  p->model = dcsim_strdup(model);
-  if (!p->path || !p->name || !p->model) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-    goto out;
-  }
+  if ((rc = read_identity(doc, root, path, &p->path, &p->name, &p->model, err))) goto out;
   xmlNode *spec = dcsim_xml_child(root, "spec");
   if ((rc = dcsim_xml_u32(doc, spec, "cores-per-socket", 1, &p->cores_per_socket, err))) goto out;
   if ((rc = dcsim_xml_u32(doc, spec, "sockets", 1, &p->sockets, err))) goto out;
@@ -607,16 +614,7 @@ int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_er
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  const char *name = NULL, *model = NULL;
-  if ((rc = dcsim_xml_str(doc, root, "name", 1, &name, err))) goto out;
-  if ((rc = dcsim_xml_str(doc, root, "model", 1, &model, err))) goto out;
-  p->path = dcsim_strdup(path);
-  p->name = dcsim_strdup(name);
-  p->model = dcsim_strdup(model);
-  if (!p->path || !p->name || !p->model) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-    goto out;
-  }
+  if ((rc = read_identity(doc, root, path, &p->path, &p->name, &p->model, err))) goto out;
   dcsim_gpu_spec *s = &p->spec;
   xmlNode *c = dcsim_xml_child(root, "characteristics");
   struct {

@@ -22,51 +22,51 @@ void dcsim_sweep_points_free(dcsim_sweep_point *pts, size_t n) {
 
 /* ---- writing ---- */
 
+/* "key": the string, or null when it is empty */
+static void json_str_or_null(dcsim_json *j, const char *key, const char *s) {
+  dcsim_json_key(j, key);
+  if (s[0])
+    dcsim_json_str(j, s);
+  else
+    dcsim_json_null(j);
+}
+
+/* "key": the count, or null when it is 0 (the workflow's values differ) */
+static void json_count_or_null(dcsim_json *j, const char *key, unsigned v) {
+  dcsim_json_key(j, key);
+  if (v)
+    dcsim_json_int(j, v);
+  else
+    dcsim_json_null(j);
+}
+
+/* "key": the number when the point is feasible, else null */
+static void json_result(dcsim_json *j, const char *key, int feasible, double v) {
+  dcsim_json_key(j, key);
+  if (feasible)
+    dcsim_json_num(j, v);
+  else
+    dcsim_json_null(j);
+}
+
+static void json_flag(dcsim_json *j, const char *key, int v) {
+  dcsim_json_key(j, key);
+  dcsim_json_bool(j, v);
+}
+
 static void json_point(dcsim_json *j, const dcsim_sweep_point *p) {
   dcsim_json_obj_begin(j);
-  dcsim_json_key(j, "cpu");
-  if (p->cpu[0])
-    dcsim_json_str(j, p->cpu);
-  else
-    dcsim_json_null(j);
-  dcsim_json_key(j, "gpu");
-  if (p->gpu[0])
-    dcsim_json_str(j, p->gpu);
-  else
-    dcsim_json_null(j);
-  dcsim_json_key(j, "nodes");
-  if (p->nodes)
-    dcsim_json_int(j, p->nodes);
-  else
-    dcsim_json_null(j);
-  dcsim_json_key(j, "cores");
-  if (p->cores)
-    dcsim_json_int(j, p->cores);
-  else
-    dcsim_json_null(j);
-  dcsim_json_key(j, "freq");
-  if (p->freq[0])
-    dcsim_json_str(j, p->freq);
-  else
-    dcsim_json_null(j);
-  dcsim_json_key(j, "time_s");
-  if (p->feasible)
-    dcsim_json_num(j, p->time_s);
-  else
-    dcsim_json_null(j);
-  dcsim_json_key(j, "energy_j");
-  if (p->feasible)
-    dcsim_json_num(j, p->energy_j);
-  else
-    dcsim_json_null(j);
-  dcsim_json_key(j, "pareto");
-  dcsim_json_bool(j, p->pareto);
-  dcsim_json_key(j, "knee");
-  dcsim_json_bool(j, p->knee);
-  dcsim_json_key(j, "balance");
-  dcsim_json_bool(j, p->balance);
-  dcsim_json_key(j, "feasible");
-  dcsim_json_bool(j, p->feasible);
+  json_str_or_null(j, "cpu", p->cpu);
+  json_str_or_null(j, "gpu", p->gpu);
+  json_count_or_null(j, "nodes", p->nodes);
+  json_count_or_null(j, "cores", p->cores);
+  json_str_or_null(j, "freq", p->freq);
+  json_result(j, "time_s", p->feasible, p->time_s);
+  json_result(j, "energy_j", p->feasible, p->energy_j);
+  json_flag(j, "pareto", p->pareto);
+  json_flag(j, "knee", p->knee);
+  json_flag(j, "balance", p->balance);
+  json_flag(j, "feasible", p->feasible);
   if (!p->feasible) {
     dcsim_json_key(j, "reason");
     dcsim_json_str(j, p->reason ? p->reason : "");

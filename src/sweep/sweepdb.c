@@ -537,15 +537,6 @@ static int find_missing(sqlite3 *db, const char *path, dcsim_sweepdb_merge_repor
   return s == SQLITE_DONE ? 0 : dcsim_db_fail(db, path, "cannot list the merged points", err);
 }
 
-static void remove_db_files(const char *path) {
-  char side[4200];
-  unlink(path);
-  snprintf(side, sizeof side, "%s-wal", path);
-  unlink(side);
-  snprintf(side, sizeof side, "%s-shm", path);
-  unlink(side);
-}
-
 /* out.tmp-XXXXXX, a new database next to out that is renamed over it when complete (no
  * half-written result), with the sweep tables and the temporary table of the merged points.
  * *tmp (malloc'd) names the file as soon as it exists. */
@@ -719,7 +710,7 @@ int dcsim_sweepdb_merge(const char *const *inputs, size_t n, const char *out,
   published = (rc = publish(&db, tmp, out, err)) == 0;
 out:
   sqlite3_close(db);
-  if (tmp && !published) remove_db_files(tmp);
+  if (tmp && !published) dcsim_db_remove(tmp);
   for (size_t k = 0; ins && k < n; k++) input_db_release(&ins[k]);
   free(ins);
   free(tmp);

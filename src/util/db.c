@@ -1,7 +1,11 @@
 /* db.c — SQLite plumbing shared by dcsim's databases (see dcsim/db.h). */
 #include "dcsim/db.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 int dcsim_db_fail(sqlite3 *db, const char *name, const char *what, dcsim_error *err) {
   return DCSIM_ERR(err, DCSIM_EDB, name, 0, "%s: %s", what, sqlite3_errmsg(db));
@@ -65,6 +69,18 @@ int dcsim_db_step_done(sqlite3 *db, const char *name, sqlite3_stmt *st, const ch
   int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : dcsim_db_fail(db, name, what, err);
   sqlite3_reset(st);
   return rc;
+}
+
+void dcsim_db_remove(const char *path) {
+  size_t size = strlen(path) + 5;
+  char *side = malloc(size);
+  unlink(path);
+  if (!side) return;
+  snprintf(side, size, "%s-wal", path);
+  unlink(side);
+  snprintf(side, size, "%s-shm", path);
+  unlink(side);
+  free(side);
 }
 
 void dcsim_db_utc_now(char stamp[32]) {
