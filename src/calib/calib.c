@@ -281,148 +281,158 @@ static int cmp_uint(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* One <table> from its CSV. ids: frequency ids of the manifest, in order. */
-static int emit_table(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *tn,
-                      const char *const *ids, size_t n_ids, dcsim_error *err) {
-  const char *qty = dcsim_xml_attr(doc, tn, "quantity"), *file = dcsim_xml_attr(doc, tn, "file");
-  char *path = dcsim_path_in(dir, file);
-  dcsim_csv_t *t = NULL;
-  unsigned *threads = NULL;
-  const char **cells = NULL, **rsrc = NULL;
-  int *used_freq = NULL;
-  int rc = 0;
-  if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
-  if ((rc = dcsim_csv_load(path, &t, err))) goto out;
-  size_t cf, ct, cv, cu, cs = opt_col(t, "source");
-  if ((rc = dcsim_csv_col(t, "frequency", &cf, err)) ||
-      (rc = dcsim_csv_col(t, "threads", &ct, err)) || (rc = dcsim_csv_col(t, "value", &cv, err)) ||
-      (rc = dcsim_csv_col(t, "unit", &cu, err)))
-    goto out;
-  size_t n = dcsim_csv_rows(t);
-  if (n == 0) {
-    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "no rows");
-    goto out;
-  }
-  threads = calloc(n, sizeof *threads);
-  used_freq = calloc(n_ids, sizeof *used_freq);
-  if (!threads || !used_freq) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-    goto out;
-  }
-  const char *unit = dcsim_csv_cell(t, 0, cu);
-  int is_flops = strcmp(qty, "flops") == 0;
+/* One table CSV read by emit_table(): its rows, then the grid of thread counts x frequencies. */
+typedef struct table_csv {
+  const char *path, *qty, *unit; /* unit: the first row's, the same in every row */
+  dcsim_csv_t *t;
+  size_t cf, ct, cv, cu, cs; /* columns; cs (source) is optional: (size_t)-1 */
+  size_t n;                  /* rows */
+  unsigned *threads;         /* per row */
+  const char *const *ids;    /* frequency ids of the manifest, n_ids of them */
+  size_t n_ids;
+  int *used_freq; /* per id: some row has it */
+  unsigned *th;   /* nt distinct thread counts, ascending */
+  size_t nt;
+  size_t nf, col_of[256]; /* nf frequency columns: the id of each */
+  int fcol[256];          /* per id: its column, -1 = unused */
+  const char **cells;     /* nt x nf values */
+  const char **rsrc;      /* per thread count: the source of its row */
+} table_csv;
+
+/* Columns, then every row checked: unit, threads, value > 0, a frequency of machine.xml. */
+static int table_rows(table_csv *T, dcsim_error *err) {
+  dcsim_csv_t *t = T->t;
+  const char *path = T->path;
+  int rc;
+  T->cs = opt_col(t, "source");
+  if ((rc = dcsim_csv_col(t, "frequency", &T->cf, err)) ||
+      (rc = dcsim_csv_col(t, "threads", &T->ct, err)) ||
+      (rc = dcsim_csv_col(t, "value", &T->cv, err)) || (rc = dcsim_csv_col(t, "unit", &T->cu, err)))
+    return rc;
+  size_t n = T->n = dcsim_csv_rows(t);
+  if (n == 0) return DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "no rows");
+  T->threads = calloc(n, sizeof *T->threads);
+  T->used_freq = calloc(T->n_ids, sizeof *T->used_freq);
+  if (!T->threads || !T->used_freq) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  const char *unit = T->unit = dcsim_csv_cell(t, 0, T->cu);
+  int is_flops = strcmp(T->qty, "flops") == 0;
   if (is_flops ? strcmp(unit, "GFLOP/s") && strcmp(unit, "flop/s")
-               : strcmp(unit, "GB/s") && strcmp(unit, "B/s")) {
-    rc = DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim_csv_line(t, 0),
-                   "unit '%s' does not fit quantity %s (%s)", unit, qty,
-                   is_flops ? "GFLOP/s or flop/s" : "GB/s or B/s");
-    goto out;
-  }
+               : strcmp(unit, "GB/s") && strcmp(unit, "B/s"))
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim_csv_line(t, 0),
+                     "unit '%s' does not fit quantity %s (%s)", unit, T->qty,
+                     is_flops ? "GFLOP/s or flop/s" : "GB/s or B/s");
   for (size_t r = 0; r < n; r++) {
-    if (strcmp(dcsim_csv_cell(t, r, cu), unit) != 0) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim_csv_line(t, r),
-                     "unit '%s' differs from the first row's '%s'", dcsim_csv_cell(t, r, cu), unit);
-      goto out;
-    }
-    if ((rc = parse_threads(t, r, ct, path, &threads[r], err))) goto out;
+    if (strcmp(dcsim_csv_cell(t, r, T->cu), unit) != 0)
+      return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim_csv_line(t, r),
+                       "unit '%s' differs from the first row's '%s'", dcsim_csv_cell(t, r, T->cu),
+                       unit);
+    if ((rc = parse_threads(t, r, T->ct, path, &T->threads[r], err))) return rc;
     double v;
-    if ((rc = dcsim_csv_num(t, r, cv, &v, err))) goto out;
-    if (!(v > 0)) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim_csv_line(t, r), "value must be positive");
-      goto out;
-    }
+    if ((rc = dcsim_csv_num(t, r, T->cv, &v, err))) return rc;
+    if (!(v > 0))
+      return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim_csv_line(t, r), "value must be positive");
     size_t k = 0;
-    while (k < n_ids && strcmp(ids[k], dcsim_csv_cell(t, r, cf)) != 0) k++;
-    if (k == n_ids) {
-      rc = DCSIM_ERR(err, DCSIM_EREF, path, dcsim_csv_line(t, r),
-                     "frequency '%s' is not a <freq id> of machine.xml", dcsim_csv_cell(t, r, cf));
-      goto out;
-    }
-    used_freq[k] = 1;
+    while (k < T->n_ids && strcmp(T->ids[k], dcsim_csv_cell(t, r, T->cf)) != 0) k++;
+    if (k == T->n_ids)
+      return DCSIM_ERR(err, DCSIM_EREF, path, dcsim_csv_line(t, r),
+                       "frequency '%s' is not a <freq id> of machine.xml",
+                       dcsim_csv_cell(t, r, T->cf));
+    T->used_freq[k] = 1;
   }
-  /* distinct thread counts, ascending */
-  unsigned *th = malloc(n * sizeof *th);
-  if (!th) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-    goto out;
-  }
-  memcpy(th, threads, n * sizeof *th);
+  return 0;
+}
+
+/* The grid: distinct thread counts ascending x the frequencies used, one value in every cell and
+ * one source per thread count. */
+static int table_grid(table_csv *T, dcsim_error *err) {
+  dcsim_csv_t *t = T->t;
+  const char *path = T->path;
+  size_t n = T->n;
+  unsigned *th = T->th = malloc(n * sizeof *th);
+  if (!th) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  memcpy(th, T->threads, n * sizeof *th);
   qsort(th, n, sizeof *th, cmp_uint);
-  size_t nt = 0;
   for (size_t i = 0; i < n; i++)
-    if (nt == 0 || th[nt - 1] != th[i]) th[nt++] = th[i];
-  size_t nf = 0, col_of[256];
-  int fcol[256];
-  for (size_t k = 0; k < n_ids && k < 256; k++) {
-    fcol[k] = used_freq[k] ? (int)nf : -1;
-    if (used_freq[k]) col_of[nf++] = k;
+    if (T->nt == 0 || th[T->nt - 1] != th[i]) th[T->nt++] = th[i];
+  size_t nt = T->nt;
+  for (size_t k = 0; k < T->n_ids && k < 256; k++) {
+    T->fcol[k] = T->used_freq[k] ? (int)T->nf : -1;
+    if (T->used_freq[k]) T->col_of[T->nf++] = k;
   }
-  cells = calloc(nt * nf, sizeof *cells);
-  rsrc = calloc(nt, sizeof *rsrc);
-  if (!cells || !rsrc) {
-    free(th);
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-    goto out;
-  }
+  size_t nf = T->nf;
+  const char **cells = T->cells = calloc(nt * nf, sizeof *cells);
+  const char **rsrc = T->rsrc = calloc(nt, sizeof *rsrc);
+  if (!cells || !rsrc) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   for (size_t r = 0; r < n; r++) {
     size_t ti = 0;
-    while (th[ti] != threads[r]) ti++;
+    while (th[ti] != T->threads[r]) ti++;
     size_t k = 0;
-    while (strcmp(ids[k], dcsim_csv_cell(t, r, cf)) != 0) k++;
-    size_t ci = (size_t)fcol[k];
-    if (cells[ti * nf + ci]) {
-      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim_csv_line(t, r),
-                     "second value for threads=%u at frequency %s", threads[r], ids[k]);
-      free(th);
-      goto out;
-    }
-    cells[ti * nf + ci] = dcsim_csv_cell(t, r, cv);
-    const char *s = cs != (size_t)-1 ? dcsim_csv_cell(t, r, cs) : "";
-    if (rsrc[ti] && strcmp(rsrc[ti], s) != 0) {
-      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim_csv_line(t, r),
-                     "source differs from the other cells of threads=%u (a row has one source)",
-                     threads[r]);
-      free(th);
-      goto out;
-    }
+    while (strcmp(T->ids[k], dcsim_csv_cell(t, r, T->cf)) != 0) k++;
+    size_t ci = (size_t)T->fcol[k];
+    if (cells[ti * nf + ci])
+      return DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim_csv_line(t, r),
+                       "second value for threads=%u at frequency %s", T->threads[r], T->ids[k]);
+    cells[ti * nf + ci] = dcsim_csv_cell(t, r, T->cv);
+    const char *s = T->cs != (size_t)-1 ? dcsim_csv_cell(t, r, T->cs) : "";
+    if (rsrc[ti] && strcmp(rsrc[ti], s) != 0)
+      return DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim_csv_line(t, r),
+                       "source differs from the other cells of threads=%u (a row has one source)",
+                       T->threads[r]);
     rsrc[ti] = s;
   }
   for (size_t ti = 0; ti < nt; ti++)
     for (size_t ci = 0; ci < nf; ci++)
-      if (!cells[ti * nf + ci]) {
-        rc = DCSIM_ERR(
+      if (!cells[ti * nf + ci])
+        return DCSIM_ERR(
             err, DCSIM_EPARSE, path, 0,
             "no value for threads=%u at frequency %s (every thread count needs every frequency)",
-            th[ti], ids[col_of[ci]]);
-        free(th);
-        goto out;
-      }
-  fprintf(f, "  <table quantity=\"%s\" unit=\"", qty);
-  dcsim_calib_xml_escape(f, unit);
+            th[ti], T->ids[T->col_of[ci]]);
+  return 0;
+}
+
+/* The <table> element of the grid. */
+static void table_xml(FILE *f, const table_csv *T, const dcsim_xml_doc_t *doc, xmlNode *tn) {
+  size_t nf = T->nf;
+  fprintf(f, "  <table quantity=\"%s\" unit=\"", T->qty);
+  dcsim_calib_xml_escape(f, T->unit);
   fputs("\" freqs=\"", f);
-  for (size_t ci = 0; ci < nf; ci++) fprintf(f, "%s%s", ci ? " " : "", ids[col_of[ci]]);
+  for (size_t ci = 0; ci < nf; ci++) fprintf(f, "%s%s", ci ? " " : "", T->ids[T->col_of[ci]]);
   fputc('"', f);
   attr(f, doc, tn, "source");
   fputs(">\n", f);
-  for (size_t ti = 0; ti < nt; ti++) {
-    fprintf(f, "    <row threads=\"%u\"", th[ti]);
-    if (rsrc[ti] && *rsrc[ti]) {
+  for (size_t ti = 0; ti < T->nt; ti++) {
+    fprintf(f, "    <row threads=\"%u\"", T->th[ti]);
+    if (T->rsrc[ti] && *T->rsrc[ti]) {
       fputs(" source=\"", f);
-      dcsim_calib_xml_escape(f, rsrc[ti]);
+      dcsim_calib_xml_escape(f, T->rsrc[ti]);
       fputc('"', f);
     }
     fputc('>', f);
-    for (size_t ci = 0; ci < nf; ci++) fprintf(f, "%s%s", ci ? " " : "", cells[ti * nf + ci]);
+    for (size_t ci = 0; ci < nf; ci++) fprintf(f, "%s%s", ci ? " " : "", T->cells[ti * nf + ci]);
     fputs("</row>\n", f);
   }
   fputs("  </table>\n", f);
-  free(th);
+}
+
+/* One <table> from its CSV. ids: frequency ids of the manifest, in order. */
+static int emit_table(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *tn,
+                      const char *const *ids, size_t n_ids, dcsim_error *err) {
+  table_csv T = { .qty = dcsim_xml_attr(doc, tn, "quantity"), .ids = ids, .n_ids = n_ids };
+  int rc = 0;
+  char *path = dcsim_path_in(dir, dcsim_xml_attr(doc, tn, "file"));
+  if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+  T.path = path;
+  if ((rc = dcsim_csv_load(path, &T.t, err)) || (rc = table_rows(&T, err)) ||
+      (rc = table_grid(&T, err)))
+    goto out;
+  table_xml(f, &T, doc, tn);
 out:
-  free(cells);
-  free(rsrc);
-  free(threads);
-  free(used_freq);
-  dcsim_csv_free(t);
+  free(T.cells);
+  free(T.rsrc);
+  free(T.th);
+  free(T.threads);
+  free(T.used_freq);
+  dcsim_csv_free(T.t);
   free(path);
   return rc;
 }
@@ -440,96 +450,93 @@ static int cmp_power(const void *a, const void *b) {
   return x->cores < y->cores ? -1 : x->cores > y->cores;
 }
 
-static int emit_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *en,
-                       dcsim_error *err) {
-  const char *file = dcsim_xml_attr(doc, en, "file"), *freq = dcsim_xml_attr(doc, en, "freq");
-  char *path = dcsim_path_in(dir, file);
-  dcsim_csv_t *t = NULL;
-  power_row *rows = NULL;
-  size_t nr = 0;
-  int rc = 0;
-  if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
-  if ((rc = dcsim_csv_load(path, &t, err))) goto out;
-  size_t cf, ct, cd, cv, cu, cs = opt_col(t, "source");
-  if ((rc = dcsim_csv_col(t, "frequency", &cf, err)) ||
-      (rc = dcsim_csv_col(t, "threads", &ct, err)) || (rc = dcsim_csv_col(t, "domain", &cd, err)) ||
-      (rc = dcsim_csv_col(t, "value", &cv, err)) || (rc = dcsim_csv_col(t, "unit", &cu, err)))
-    goto out;
-  size_t n = dcsim_csv_rows(t);
-  rows = calloc(n ? n : 1, sizeof *rows);
-  if (!rows) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-    goto out;
+/* The power CSV read by emit_energy(): one row per state (idle or a core count). */
+typedef struct power_csv {
+  const char *path, *freq; /* freq: <energy freq>, the one frequency of every row */
+  dcsim_csv_t *t;
+  size_t cf, ct, cd, cv, cu, cs; /* columns; cs (source) is optional: (size_t)-1 */
+  power_row *rows;
+  size_t nr;
+} power_csv;
+
+/* CSV row r into the PKG or DRAM value of its state. */
+static int power_csv_row(power_csv *P, size_t r, dcsim_error *err) {
+  dcsim_csv_t *t = P->t;
+  const char *path = P->path, *freq = P->freq;
+  int line = dcsim_csv_line(t, r), rc;
+  if (strcmp(dcsim_csv_cell(t, r, P->cf), freq) != 0)
+    return DCSIM_ERR(
+        err, DCSIM_ERANGE, path, line,
+        "frequency '%s': the power table is measured at one frequency, machine.xml says %s",
+        dcsim_csv_cell(t, r, P->cf), freq);
+  if (strcmp(dcsim_csv_cell(t, r, P->cu), "W") != 0)
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, line, "unit '%s': expected W",
+                     dcsim_csv_cell(t, r, P->cu));
+  double v;
+  if ((rc = dcsim_csv_num(t, r, P->cv, &v, err))) return rc;
+  if (v < 0) return DCSIM_ERR(err, DCSIM_ERANGE, path, line, "power must be >= 0");
+  power_row key = { 0 };
+  key.idle = strcmp(dcsim_csv_cell(t, r, P->ct), "idle") == 0;
+  if (!key.idle && (rc = parse_threads(t, r, P->ct, path, &key.cores, err))) return rc;
+  const char *dom = dcsim_csv_cell(t, r, P->cd);
+  int is_pkg = strcmp(dom, "PKG") == 0;
+  if (!is_pkg && strcmp(dom, "DRAM") != 0)
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, line, "domain '%s': expected PKG or DRAM", dom);
+  const char *src = P->cs != (size_t)-1 ? dcsim_csv_cell(t, r, P->cs) : "";
+  power_row *rows = P->rows;
+  size_t k = 0;
+  while (k < P->nr && !(rows[k].idle == key.idle && rows[k].cores == key.cores)) k++;
+  if (k == P->nr) {
+    rows[P->nr] = key;
+    rows[P->nr].source = src;
+    rows[P->nr].line = line;
+    P->nr++;
   }
-  for (size_t r = 0; r < n; r++) {
-    int line = dcsim_csv_line(t, r);
-    if (strcmp(dcsim_csv_cell(t, r, cf), freq) != 0) {
-      rc = DCSIM_ERR(
-          err, DCSIM_ERANGE, path, line,
-          "frequency '%s': the power table is measured at one frequency, machine.xml says %s",
-          dcsim_csv_cell(t, r, cf), freq);
-      goto out;
-    }
-    if (strcmp(dcsim_csv_cell(t, r, cu), "W") != 0) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, line, "unit '%s': expected W",
-                     dcsim_csv_cell(t, r, cu));
-      goto out;
-    }
-    double v;
-    if ((rc = dcsim_csv_num(t, r, cv, &v, err))) goto out;
-    if (v < 0) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, line, "power must be >= 0");
-      goto out;
-    }
-    power_row key = { 0 };
-    key.idle = strcmp(dcsim_csv_cell(t, r, ct), "idle") == 0;
-    if (!key.idle && (rc = parse_threads(t, r, ct, path, &key.cores, err))) goto out;
-    const char *dom = dcsim_csv_cell(t, r, cd);
-    int is_pkg = strcmp(dom, "PKG") == 0;
-    if (!is_pkg && strcmp(dom, "DRAM") != 0) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, line, "domain '%s': expected PKG or DRAM", dom);
-      goto out;
-    }
-    const char *src = cs != (size_t)-1 ? dcsim_csv_cell(t, r, cs) : "";
-    size_t k = 0;
-    while (k < nr && !(rows[k].idle == key.idle && rows[k].cores == key.cores)) k++;
-    if (k == nr) {
-      rows[nr] = key;
-      rows[nr].source = src;
-      rows[nr].line = line;
-      nr++;
-    }
-    power_row *pr = &rows[k];
-    const char **slot = is_pkg ? &pr->pkg : &pr->dram;
-    if (*slot) {
-      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line, "second %s value for this state", dom);
-      goto out;
-    }
-    if (strcmp(pr->source, src) != 0) {
-      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line,
+  power_row *pr = &rows[k];
+  const char **slot = is_pkg ? &pr->pkg : &pr->dram;
+  if (*slot) return DCSIM_ERR(err, DCSIM_EPARSE, path, line, "second %s value for this state", dom);
+  if (strcmp(pr->source, src) != 0)
+    return DCSIM_ERR(err, DCSIM_EPARSE, path, line,
                      "source differs from the other domain of this state");
-      goto out;
-    }
-    *slot = dcsim_csv_cell(t, r, cv);
-  }
-  qsort(rows, nr, sizeof *rows, cmp_power);
-  if (nr < 2 || !rows[0].idle) {
-    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "need an idle row and at least one core count");
-    goto out;
-  }
-  for (size_t k = 0; k < nr; k++)
-    if (!rows[k].pkg || !rows[k].dram) {
-      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, rows[k].line,
-                     "state needs both a PKG and a DRAM value");
-      goto out;
-    }
+  *slot = dcsim_csv_cell(t, r, P->cv);
+  return 0;
+}
+
+/* Columns, every row, then the states sorted (idle first) and complete. */
+static int power_csv_read(power_csv *P, dcsim_error *err) {
+  dcsim_csv_t *t = P->t;
+  int rc;
+  P->cs = opt_col(t, "source");
+  if ((rc = dcsim_csv_col(t, "frequency", &P->cf, err)) ||
+      (rc = dcsim_csv_col(t, "threads", &P->ct, err)) ||
+      (rc = dcsim_csv_col(t, "domain", &P->cd, err)) ||
+      (rc = dcsim_csv_col(t, "value", &P->cv, err)) || (rc = dcsim_csv_col(t, "unit", &P->cu, err)))
+    return rc;
+  size_t n = dcsim_csv_rows(t);
+  P->rows = calloc(n ? n : 1, sizeof *P->rows);
+  if (!P->rows) return DCSIM_ERR(err, DCSIM_ENOMEM, P->path, 0, "out of memory");
+  for (size_t r = 0; r < n; r++)
+    if ((rc = power_csv_row(P, r, err))) return rc;
+  qsort(P->rows, P->nr, sizeof *P->rows, cmp_power);
+  if (P->nr < 2 || !P->rows[0].idle)
+    return DCSIM_ERR(err, DCSIM_EPARSE, P->path, 0, "need an idle row and at least one core count");
+  for (size_t k = 0; k < P->nr; k++)
+    if (!P->rows[k].pkg || !P->rows[k].dram)
+      return DCSIM_ERR(err, DCSIM_EPARSE, P->path, P->rows[k].line,
+                       "state needs both a PKG and a DRAM value");
+  return 0;
+}
+
+/* The <energy> element of the states. */
+static void energy_xml(FILE *f, const power_csv *P, const dcsim_xml_doc_t *doc, xmlNode *en) {
+  const power_row *rows = P->rows;
   fputs("  <energy", f);
   attr(f, doc, en, "freq");
   attr(f, doc, en, "other-frequencies");
   attr(f, doc, en, "borrowed-from");
   attr(f, doc, en, "source");
   fputs(">\n", f);
-  for (size_t k = 0; k < nr; k++) {
+  for (size_t k = 0; k < P->nr; k++) {
     if (rows[k].idle)
       fprintf(f, "    <idle pkg-w=\"%s\" dram-w=\"%s\"", rows[k].pkg, rows[k].dram);
     else
@@ -543,29 +550,27 @@ static int emit_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xml
     fputs("/>\n", f);
   }
   fputs("  </energy>\n", f);
+}
+
+static int emit_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *en,
+                       dcsim_error *err) {
+  power_csv P = { .freq = dcsim_xml_attr(doc, en, "freq") };
+  int rc = 0;
+  char *path = dcsim_path_in(dir, dcsim_xml_attr(doc, en, "file"));
+  if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+  P.path = path;
+  if ((rc = dcsim_csv_load(path, &P.t, err)) || (rc = power_csv_read(&P, err))) goto out;
+  energy_xml(f, &P, doc, en);
 out:
-  free(rows);
-  dcsim_csv_free(t);
+  free(P.rows);
+  dcsim_csv_free(P.t);
   free(path);
   return rc;
 }
 
-int dcsim_calib_cpu_profile(const char *dir, char **text, dcsim_error *err) {
-  char *mpath = dcsim_path_in(dir, "machine.xml");
-  dcsim_xml_doc_t *doc = NULL;
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = NULL;
-  const char **ids = NULL;
-  int rc = 0;
-  if (!mpath) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
-  if ((rc = dcsim_xml_load(mpath, "calibration-machine", &doc, err))) goto out;
-  xmlNode *root = dcsim_xml_root(doc);
-  f = open_memstream(&buf, &len);
-  if (!f) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
-    goto out;
-  }
+/* The generated-file comment (with machine.xml's <comment>), <cpu-profile> and its <spec>. */
+static int profile_head(FILE *f, const char *mpath, const dcsim_xml_doc_t *doc, xmlNode *root,
+                        dcsim_error *err) {
   fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
   const char *name = dcsim_xml_attr(doc, root, "name");
   fprintf(
@@ -576,15 +581,11 @@ int dcsim_calib_cpu_profile(const char *dir, char **text, dcsim_error *err) {
   xmlNode *cm = dcsim_xml_child(root, "comment");
   if (cm) {
     xmlChar *c = xmlNodeGetContent(cm);
-    if (!c) {
-      rc = DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory");
-      goto out;
-    }
+    if (!c) return DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory");
     if (strstr((const char *)c, "--")) {
       xmlFree(c);
-      rc = DCSIM_XML_ERR(err, DCSIM_EPARSE, doc, cm,
-                         "<comment>: must not contain \"--\" (it becomes an XML comment)");
-      goto out;
+      return DCSIM_XML_ERR(err, DCSIM_EPARSE, doc, cm,
+                           "<comment>: must not contain \"--\" (it becomes an XML comment)");
     }
     fprintf(f, "\n\n     %s", (const char *)c);
     xmlFree(c);
@@ -599,22 +600,25 @@ int dcsim_calib_cpu_profile(const char *dir, char **text, dcsim_error *err) {
                                "l2-byte",          "l3-byte", "isa",         "source" };
   for (size_t i = 0; i < sizeof spec_attrs / sizeof *spec_attrs; i++)
     attr(f, doc, spec, spec_attrs[i]);
-  fputs("/>\n  <frequencies>\n", f);
+  fputs("/>\n", f);
+  return 0;
+}
+
+/* <frequencies>; *ids (caller frees) gets their ids in order, *nf how many. */
+static int profile_freqs(FILE *f, const char *mpath, const dcsim_xml_doc_t *doc, xmlNode *root,
+                         const char ***ids_out, size_t *nf, dcsim_error *err) {
+  fputs("  <frequencies>\n", f);
   xmlNode *fr = dcsim_xml_child(root, "frequencies");
-  size_t nf = dcsim_xml_count(fr, "freq");
-  ids = calloc(nf ? nf : 1, sizeof *ids);
-  if (!ids) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory");
-    goto out;
-  }
+  *nf = dcsim_xml_count(fr, "freq");
+  const char **ids = *ids_out = calloc(*nf ? *nf : 1, sizeof *ids);
+  if (!ids) return DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory");
   size_t k = 0;
   for (xmlNode *q = dcsim_xml_child(fr, "freq"); q; q = dcsim_xml_next(q, "freq")) {
     ids[k] = dcsim_xml_attr(doc, q, "id");
     for (size_t j = 0; j < k; j++)
-      if (strcmp(ids[j], ids[k]) == 0) {
-        rc = DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, q, "<freq id=\"%s\">: id given twice", ids[k]);
-        goto out;
-      }
+      if (strcmp(ids[j], ids[k]) == 0)
+        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, q, "<freq id=\"%s\">: id given twice",
+                             ids[k]);
     k++;
     fputs("    <freq", f);
     attr(f, doc, q, "id");
@@ -624,31 +628,55 @@ int dcsim_calib_cpu_profile(const char *dir, char **text, dcsim_error *err) {
     fputs("/>\n", f);
   }
   fputs("  </frequencies>\n", f);
+  return 0;
+}
+
+/* The tables (flops, L1..DRAM, each at most once) and the power table of the profile. */
+static int profile_tables(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *root,
+                          const char *const *ids, size_t nf, dcsim_error *err) {
+  int rc;
   for (int q = 0; q < 5; q++) {
     xmlNode *found = NULL;
     for (xmlNode *tn = dcsim_xml_child(root, "table"); tn; tn = dcsim_xml_next(tn, "table")) {
       if (strcmp(dcsim_xml_attr(doc, tn, "quantity"), quantities[q]) != 0) continue;
-      if (found) {
-        rc = DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, tn, "<table quantity=\"%s\">: given twice",
-                           quantities[q]);
-        goto out;
-      }
+      if (found)
+        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, tn, "<table quantity=\"%s\">: given twice",
+                             quantities[q]);
       found = tn;
     }
-    if (found && (rc = emit_table(f, dir, doc, found, ids, nf, err))) goto out;
+    if (found && (rc = emit_table(f, dir, doc, found, ids, nf, err))) return rc;
   }
   xmlNode *en = dcsim_xml_child(root, "energy");
-  if (en) {
-    const char *ef = dcsim_xml_attr(doc, en, "freq");
-    size_t j = 0;
-    while (j < nf && strcmp(ids[j], ef) != 0) j++;
-    if (j == nf) {
-      rc =
-          DCSIM_XML_ERR(err, DCSIM_EREF, doc, en, "<energy freq=\"%s\">: unknown frequency id", ef);
-      goto out;
-    }
-    if ((rc = emit_energy(f, dir, doc, en, err))) goto out;
+  if (!en) return 0;
+  const char *ef = dcsim_xml_attr(doc, en, "freq");
+  size_t j = 0;
+  while (j < nf && strcmp(ids[j], ef) != 0) j++;
+  if (j == nf)
+    return DCSIM_XML_ERR(err, DCSIM_EREF, doc, en, "<energy freq=\"%s\">: unknown frequency id",
+                         ef);
+  return emit_energy(f, dir, doc, en, err);
+}
+
+int dcsim_calib_cpu_profile(const char *dir, char **text, dcsim_error *err) {
+  char *mpath = dcsim_path_in(dir, "machine.xml");
+  dcsim_xml_doc_t *doc = NULL;
+  char *buf = NULL;
+  size_t len = 0, nf = 0;
+  FILE *f = NULL;
+  const char **ids = NULL;
+  int rc = 0;
+  if (!mpath) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+  if ((rc = dcsim_xml_load(mpath, "calibration-machine", &doc, err))) goto out;
+  xmlNode *root = dcsim_xml_root(doc);
+  f = open_memstream(&buf, &len);
+  if (!f) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+    goto out;
   }
+  if ((rc = profile_head(f, mpath, doc, root, err)) ||
+      (rc = profile_freqs(f, mpath, doc, root, &ids, &nf, err)) ||
+      (rc = profile_tables(f, dir, doc, root, ids, nf, err)))
+    goto out;
   fputs("</cpu-profile>\n", f);
   if (fclose(f) != 0) {
     f = NULL;

@@ -29,166 +29,206 @@ static void print_stats(FILE *f, const char *what, const dcsim_fit_stats *s) {
       isnan(s->loo_mean_rel_err) ? 0 : 100 * s->loo_mean_rel_err);
 }
 
+/* The observations of one CSV file and the work arrays of the fits (one loop at a time). */
+typedef struct fit_work {
+  const char *csv_path;
+  const dcsim_cpu_profile_t *cpu;
+  const dcsim_loop_fit_opts *o;
+  dcsim_csv_t *t;
+  size_t cl, cf, ct, cq, cw, cti; /* columns */
+  obs *ob;                        /* no observations */
+  size_t no;
+  dcsim_loop_fit *fits; /* nf loops */
+  size_t nf;
+  double *A, *b, *pred, *loo, *reg; /* one loop's system, its fit and held-out predictions */
+} fit_work;
+
+/* The CSV's columns and the arrays for its rows. */
+static int fit_work_alloc(fit_work *W, dcsim_error *err) {
+  dcsim_csv_t *t = W->t;
+  int rc;
+  if ((rc = dcsim_csv_col(t, "loop", &W->cl, err)) ||
+      (rc = dcsim_csv_col(t, "frequency", &W->cf, err)) ||
+      (rc = dcsim_csv_col(t, "threads", &W->ct, err)) ||
+      (rc = dcsim_csv_col(t, "traffic_byte", &W->cq, err)) ||
+      (rc = dcsim_csv_col(t, "work_flop", &W->cw, err)) ||
+      (rc = dcsim_csv_col(t, "time_s", &W->cti, err)))
+    return rc;
+  size_t n = dcsim_csv_rows(t);
+  W->ob = calloc(n ? n : 1, sizeof *W->ob);
+  W->fits = calloc(n ? n : 1, sizeof *W->fits);
+  size_t nmax = n ? n : 1;
+  W->A = calloc(nmax * 4, sizeof *W->A);
+  W->b = calloc(nmax, sizeof *W->b);
+  W->pred = calloc(nmax, sizeof *W->pred);
+  W->loo = calloc(nmax, sizeof *W->loo);
+  W->reg = calloc(4, sizeof *W->reg);
+  if (!W->ob || !W->fits || !W->A || !W->b || !W->pred || !W->loo || !W->reg)
+    return DCSIM_ERR(err, DCSIM_ENOMEM, W->csv_path, 0, "out of memory");
+  return 0;
+}
+
+/* Row r: checked, its loop found or added, its state's rates from the profile (skipped when its
+ * thread count is excluded). */
+static int read_observation(fit_work *W, size_t r, dcsim_error *err) {
+  dcsim_csv_t *t = W->t;
+  const char *csv_path = W->csv_path;
+  int line = dcsim_csv_line(t, r), rc;
+  const char *name = dcsim_csv_cell(t, r, W->cl);
+  double th, q, w, ti;
+  if ((rc = dcsim_csv_num(t, r, W->ct, &th, err)) || (rc = dcsim_csv_num(t, r, W->cq, &q, err)) ||
+      (rc = dcsim_csv_num(t, r, W->cw, &w, err)) || (rc = dcsim_csv_num(t, r, W->cti, &ti, err)))
+    return rc;
+  if (th < 1 || th > 1e6 || th != floor(th) || !(q > 0 && q <= 1e30) || !(w >= 0 && w <= 1e30) ||
+      !(ti >= 1e-9 && ti <= 1e9))
+    return DCSIM_ERR(err, DCSIM_ERANGE, csv_path, line,
+                     "need threads 1..1000000 (whole), traffic_byte in (0, 1e30], "
+                     "work_flop in [0, 1e30], time_s in [1e-9, 1e9]");
+  if (W->o->exclude_threads && (unsigned)th == W->o->exclude_threads) return 0;
+  dcsim_loop_fit *fits = W->fits;
+  if (strlen(name) >= sizeof fits[0].name || !*name)
+    return DCSIM_ERR(err, DCSIM_ERANGE, csv_path, line, "loop name empty or too long");
+  size_t k = 0;
+  while (k < W->nf && strcmp(fits[k].name, name) != 0) k++;
+  if (k == W->nf) {
+    snprintf(fits[W->nf].name, sizeof fits[W->nf].name, "%s", name);
+    W->nf++;
+  }
+  obs *x = &W->ob[W->no];
+  x->loop = k;
+  x->line = line;
+  snprintf(x->freq, sizeof x->freq, "%s", dcsim_csv_cell(t, r, W->cf));
+  if ((rc = dcsim_cpu_profile_freq(W->cpu, x->freq, &x->st, err))) {
+    dcsim_error_at(err, csv_path, line);
+    return rc;
+  }
+  x->st.threads = (unsigned)th;
+  dcsim_cpu_rates rt;
+  if ((rc = dcsim_cpu_profile_rates(W->cpu, &x->st, &rt, err))) return rc;
+  x->rates[0] = rt.flops;
+  x->rates[1] = rt.l1_bps;
+  x->rates[2] = rt.l2_bps;
+  x->rates[3] = rt.l3_bps;
+  x->rates[4] = rt.dram_bps;
+  x->R = q / ti; /* §6.1.2: R(f,n), measured bandwidth of the loop */
+  x->M = w / ti; /* §6.1.2: M(f,n), measured performance of the loop */
+  if (w > 0) fits[k].has_flop = 1;
+  W->no++;
+  return 0;
+}
+
+/* The report of loop k's Tmop fit x over its m states. */
+static void report_mop(const fit_work *W, size_t k, const double *x, size_t m) {
+  FILE *rep = W->o->report;
+  const dcsim_loop_fit *fl = &W->fits[k];
+  const double *b = W->b, *pred = W->pred, *loo = W->loo;
+  fprintf(rep, "loop %s: %zu state(s); Tmop: V %.6g  X %.6g  Y %.6g  Z %.6g (%s)\n", fl->name, m,
+          x[0], x[1], x[2], x[3], dcsim_fit_method_name(W->o->mop_method));
+  fprintf(rep, "  %-8s %7s %14s %14s %9s %14s %9s\n", "freq", "threads", "R meas [B/s]",
+          "R fit [B/s]", "err", "R held-out", "err");
+  size_t mm = 0;
+  for (size_t i = 0; i < W->no; i++) {
+    if (W->ob[i].loop != k) continue;
+    fprintf(rep, "  %-8s %7u %14.5e %14.5e %8.2f%% %14.5e %8.2f%%\n", W->ob[i].freq,
+            W->ob[i].st.threads, b[mm], pred[mm], 100 * (pred[mm] - b[mm]) / b[mm], loo[mm],
+            isnan(loo[mm]) ? NAN : 100 * (loo[mm] - b[mm]) / b[mm]);
+    mm++;
+  }
+  print_stats(rep, "Tmop", &fl->mop_stats);
+}
+
+/* §6.1.2: L1*V + L2*X + L3*Y + DRAM*Z = R over the states of loop k. */
+static int fit_mop(fit_work *W, size_t k, dcsim_error *err) {
+  dcsim_loop_fit *fl = &W->fits[k];
+  double *A = W->A, *b = W->b, *reg = W->reg;
+  const obs *ob = W->ob;
+  size_t m = 0;
+  int rc;
+  reg[0] = reg[1] = reg[2] = reg[3] = 0;
+  for (size_t i = 0; i < W->no; i++) {
+    if (ob[i].loop != k) continue;
+    for (int j = 0; j < 4; j++) {
+      A[m * 4 + j] = ob[i].rates[1 + j];
+      /* tie-break (doc/calibration.md): prefer the level whose bandwidth is closest to R */
+      reg[j] += fabs(log(ob[i].rates[1 + j] / ob[i].R)) * ob[i].rates[1 + j] / ob[i].R;
+    }
+    b[m++] = ob[i].R;
+  }
+  fl->n_states = m;
+  const unsigned char nn4[4] = { 1, 1, 1, 1 };
+  dcsim_linfit p = { m, 4, A, b, NULL, nn4, reg, 1 };
+  double x[4];
+  if ((rc = dcsim_fit_linear(&p, W->o->mop_method, x, err))) return rc;
+  fl->V = x[0];
+  fl->X = x[1];
+  fl->Y = x[2];
+  fl->Z = x[3];
+  if ((rc = dcsim_fit_evaluate(&p, W->o->mop_method, x, W->pred, W->loo, &fl->mop_stats, err)))
+    return rc;
+  if (W->o->report) report_mop(W, k, x, m);
+  return 0;
+}
+
+/* §6.1.2: P*U + S = M over the states of loop k (one state: S = 0, doc/calibration.md). */
+static int fit_flop(fit_work *W, size_t k, dcsim_error *err) {
+  dcsim_loop_fit *fl = &W->fits[k];
+  double *A = W->A, *b = W->b;
+  size_t m = 0;
+  int rc;
+  for (size_t i = 0; i < W->no; i++) {
+    if (W->ob[i].loop != k) continue;
+    A[m * 2] = W->ob[i].rates[0];
+    A[m * 2 + 1] = 1;
+    b[m++] = W->ob[i].M;
+  }
+  const unsigned char nn2[2] = { 1, 1 };
+  dcsim_linfit pf = { m, 2, A, b, NULL, nn2, NULL, 1 };
+  double us[2];
+  if (m == 1) {
+    us[0] = b[0] / A[0];
+    us[1] = 0;
+  } else if ((rc = dcsim_fit_linear(&pf, W->o->flop_method, us, err))) {
+    return rc;
+  }
+  fl->U = us[0];
+  fl->S_flops = us[1];
+  if ((rc = dcsim_fit_evaluate(&pf, W->o->flop_method, us, W->pred, W->loo, &fl->flop_stats, err)))
+    return rc;
+  if (W->o->report) {
+    fprintf(W->o->report, "  Tflop: U %.6g  S %.6g flop/s (%s)\n", us[0], us[1],
+            m == 1 ? "one state: S = 0" : dcsim_fit_method_name(W->o->flop_method));
+    print_stats(W->o->report, "Tflop", &fl->flop_stats);
+  }
+  return 0;
+}
+
 int dcsim_calib_fit_loops(const char *csv_path, const dcsim_cpu_profile_t *cpu,
                           const dcsim_loop_fit_opts *o, dcsim_loop_fit **fits_out, size_t *n_out,
                           dcsim_error *err) {
-  dcsim_csv_t *t = NULL;
-  obs *ob = NULL;
-  dcsim_loop_fit *fits = NULL;
-  double *A = NULL, *b = NULL, *pred = NULL, *loo = NULL, *reg = NULL;
-  size_t nf = 0, no = 0;
-  int rc = dcsim_csv_load(csv_path, &t, err);
+  fit_work W = { .csv_path = csv_path, .cpu = cpu, .o = o };
+  int rc = dcsim_csv_load(csv_path, &W.t, err);
   if (rc) return rc;
-  size_t cl, cf, ct, cq, cw, cti;
-  if ((rc = dcsim_csv_col(t, "loop", &cl, err)) || (rc = dcsim_csv_col(t, "frequency", &cf, err)) ||
-      (rc = dcsim_csv_col(t, "threads", &ct, err)) ||
-      (rc = dcsim_csv_col(t, "traffic_byte", &cq, err)) ||
-      (rc = dcsim_csv_col(t, "work_flop", &cw, err)) ||
-      (rc = dcsim_csv_col(t, "time_s", &cti, err)))
-    goto out;
-  size_t n = dcsim_csv_rows(t);
-  ob = calloc(n ? n : 1, sizeof *ob);
-  fits = calloc(n ? n : 1, sizeof *fits);
-  size_t nmax = n ? n : 1;
-  A = calloc(nmax * 4, sizeof *A);
-  b = calloc(nmax, sizeof *b);
-  pred = calloc(nmax, sizeof *pred);
-  loo = calloc(nmax, sizeof *loo);
-  reg = calloc(4, sizeof *reg);
-  if (!ob || !fits || !A || !b || !pred || !loo || !reg) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, csv_path, 0, "out of memory");
-    goto out;
-  }
-  for (size_t r = 0; r < n; r++) {
-    int line = dcsim_csv_line(t, r);
-    const char *name = dcsim_csv_cell(t, r, cl);
-    double th, q, w, ti;
-    if ((rc = dcsim_csv_num(t, r, ct, &th, err)) || (rc = dcsim_csv_num(t, r, cq, &q, err)) ||
-        (rc = dcsim_csv_num(t, r, cw, &w, err)) || (rc = dcsim_csv_num(t, r, cti, &ti, err)))
-      goto out;
-    if (th < 1 || th > 1e6 || th != floor(th) || !(q > 0 && q <= 1e30) || !(w >= 0 && w <= 1e30) ||
-        !(ti >= 1e-9 && ti <= 1e9)) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, csv_path, line,
-                     "need threads 1..1000000 (whole), traffic_byte in (0, 1e30], "
-                     "work_flop in [0, 1e30], time_s in [1e-9, 1e9]");
-      goto out;
-    }
-    if (o->exclude_threads && (unsigned)th == o->exclude_threads) continue;
-    if (strlen(name) >= sizeof fits[0].name || !*name) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, csv_path, line, "loop name empty or too long");
-      goto out;
-    }
-    size_t k = 0;
-    while (k < nf && strcmp(fits[k].name, name) != 0) k++;
-    if (k == nf) {
-      snprintf(fits[nf].name, sizeof fits[nf].name, "%s", name);
-      nf++;
-    }
-    obs *x = &ob[no];
-    x->loop = k;
-    x->line = line;
-    snprintf(x->freq, sizeof x->freq, "%s", dcsim_csv_cell(t, r, cf));
-    if ((rc = dcsim_cpu_profile_freq(cpu, x->freq, &x->st, err))) {
-      dcsim_error_at(err, csv_path, line);
-      goto out;
-    }
-    x->st.threads = (unsigned)th;
-    dcsim_cpu_rates rt;
-    if ((rc = dcsim_cpu_profile_rates(cpu, &x->st, &rt, err))) goto out;
-    x->rates[0] = rt.flops;
-    x->rates[1] = rt.l1_bps;
-    x->rates[2] = rt.l2_bps;
-    x->rates[3] = rt.l3_bps;
-    x->rates[4] = rt.dram_bps;
-    x->R = q / ti; /* §6.1.2: R(f,n), measured bandwidth of the loop */
-    x->M = w / ti; /* §6.1.2: M(f,n), measured performance of the loop */
-    if (w > 0) fits[k].has_flop = 1;
-    no++;
-  }
-  if (nf == 0) {
+  if ((rc = fit_work_alloc(&W, err))) goto out;
+  for (size_t r = 0; r < dcsim_csv_rows(W.t); r++)
+    if ((rc = read_observation(&W, r, err))) goto out;
+  if (W.nf == 0) {
     rc = DCSIM_ERR(err, DCSIM_ERANGE, csv_path, 0, "no measurements");
     goto out;
   }
-  FILE *rep = o->report;
-  for (size_t k = 0; k < nf; k++) {
-    dcsim_loop_fit *fl = &fits[k];
-    size_t m = 0;
-    reg[0] = reg[1] = reg[2] = reg[3] = 0;
-    for (size_t i = 0; i < no; i++) {
-      if (ob[i].loop != k) continue;
-      for (int j = 0; j < 4; j++) {
-        A[m * 4 + j] = ob[i].rates[1 + j];
-        /* tie-break (doc/calibration.md): prefer the level whose bandwidth is closest to R */
-        reg[j] += fabs(log(ob[i].rates[1 + j] / ob[i].R)) * ob[i].rates[1 + j] / ob[i].R;
-      }
-      b[m++] = ob[i].R;
-    }
-    fl->n_states = m;
-    const unsigned char nn4[4] = { 1, 1, 1, 1 }, nn2[2] = { 1, 1 };
-    dcsim_linfit p = {
-      m, 4, A, b, NULL, nn4, reg, 1
-    }; /* §6.1.2: L1*V + L2*X + L3*Y + DRAM*Z = R */
-    double x[4];
-    if ((rc = dcsim_fit_linear(&p, o->mop_method, x, err))) goto out;
-    fl->V = x[0];
-    fl->X = x[1];
-    fl->Y = x[2];
-    fl->Z = x[3];
-    if ((rc = dcsim_fit_evaluate(&p, o->mop_method, x, pred, loo, &fl->mop_stats, err))) goto out;
-    if (rep) {
-      fprintf(rep, "loop %s: %zu state(s); Tmop: V %.6g  X %.6g  Y %.6g  Z %.6g (%s)\n", fl->name,
-              m, x[0], x[1], x[2], x[3], dcsim_fit_method_name(o->mop_method));
-      fprintf(rep, "  %-8s %7s %14s %14s %9s %14s %9s\n", "freq", "threads", "R meas [B/s]",
-              "R fit [B/s]", "err", "R held-out", "err");
-      size_t mm = 0;
-      for (size_t i = 0; i < no; i++) {
-        if (ob[i].loop != k) continue;
-        fprintf(rep, "  %-8s %7u %14.5e %14.5e %8.2f%% %14.5e %8.2f%%\n", ob[i].freq,
-                ob[i].st.threads, b[mm], pred[mm], 100 * (pred[mm] - b[mm]) / b[mm], loo[mm],
-                isnan(loo[mm]) ? NAN : 100 * (loo[mm] - b[mm]) / b[mm]);
-        mm++;
-      }
-      print_stats(rep, "Tmop", &fl->mop_stats);
-    }
-    if (fl->has_flop) {
-      m = 0;
-      for (size_t i = 0; i < no; i++) {
-        if (ob[i].loop != k) continue;
-        A[m * 2] = ob[i].rates[0];
-        A[m * 2 + 1] = 1;
-        b[m++] = ob[i].M;
-      }
-      dcsim_linfit pf = { m, 2, A, b, NULL, nn2, NULL, 1 }; /* §6.1.2: P*U + S = M */
-      double us[2];
-      if (m == 1) {
-        us[0] = b[0] / A[0];
-        us[1] = 0;
-      } /* one state: S = 0 (doc/calibration.md) */
-      else if ((rc = dcsim_fit_linear(&pf, o->flop_method, us, err)))
-        goto out;
-      fl->U = us[0];
-      fl->S_flops = us[1];
-      if ((rc = dcsim_fit_evaluate(&pf, o->flop_method, us, pred, loo, &fl->flop_stats, err)))
-        goto out;
-      if (rep) {
-        fprintf(rep, "  Tflop: U %.6g  S %.6g flop/s (%s)\n", us[0], us[1],
-                m == 1 ? "one state: S = 0" : dcsim_fit_method_name(o->flop_method));
-        print_stats(rep, "Tflop", &fl->flop_stats);
-      }
-    }
-  }
-  *fits_out = fits;
-  *n_out = nf;
-  fits = NULL;
+  for (size_t k = 0; k < W.nf; k++)
+    if ((rc = fit_mop(&W, k, err)) || (W.fits[k].has_flop && (rc = fit_flop(&W, k, err)))) goto out;
+  *fits_out = W.fits;
+  *n_out = W.nf;
+  W.fits = NULL;
 out:
-  free(ob);
-  free(fits);
-  free(A);
-  free(b);
-  free(pred);
-  free(loo);
-  free(reg);
-  dcsim_csv_free(t);
+  free(W.ob);
+  free(W.fits);
+  free(W.A);
+  free(W.b);
+  free(W.pred);
+  free(W.loo);
+  free(W.reg);
+  dcsim_csv_free(W.t);
   return rc;
 }
 

@@ -369,185 +369,226 @@ static int cmp_kacc(const void *a, const void *b) {
   return x->line < y->line ? -1 : x->line > y->line;
 }
 
+/* One export or manifest being read: where its kernels go, and the table being read. */
+typedef struct gfile {
+  gexport **ex; /* the exports read so far (*nex of them, room for *cap) */
+  size_t *nex, *cap;
+  const char *path, *manifest; /* manifest: the manifest that listed path, or NULL */
+  double N;                    /* domain size of the export */
+  int N_line;
+  layout L;  /* of the table being read */
+  size_t gi; /* this file's export in *ex, (size_t)-1 before its first table */
+  int line, seen_table;
+} gfile;
+
+static int parse_file(gexport **ex, size_t *nex, size_t *cap, const char *path, double N,
+                      int N_line, const char *manifest, dcsim_error *err);
+
+/* A header row: detects the table's layout; the first table of an export adds the export. */
+static int table_header(gfile *F, char **cells, size_t nc, dcsim_error *err) {
+  layout H;
+  int rc;
+  if (!detect(cells, nc, &H))
+    return DCSIM_ERR(err, DCSIM_EPARSE, F->path, F->line,
+                     "unknown table layout (first cell '%s'): expected nvprof --csv "
+                     "(\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",... "
+                     "or \"Event Name\"; a summary or GPU trace) or ncu --csv (\"ID\",...,\"Kernel "
+                     "Name\",...,\"Metric Name\",\"Metric Unit\",\"Metric Value\")",
+                     cells[0]);
+  if (H.kind == L_MANIFEST && (F->seen_table || F->manifest))
+    return DCSIM_ERR(err, DCSIM_EPARSE, F->path, F->line,
+                     "a manifest (export, domain_size) must be a file of its own%s",
+                     F->manifest ? ", not listed in another manifest" : "");
+  if (H.kind != L_MANIFEST && F->gi == (size_t)-1) {
+    if ((rc = add_export(F->ex, F->nex, F->cap, F->path, F->N, F->N_line, F->manifest, err)))
+      return rc;
+    F->gi = *F->nex - 1;
+  }
+  if (H.kind == L_MANIFEST) {
+    H.c_kernel = col_of(cells, nc, "export");
+    H.c_value = col_of(cells, nc, "domain_size");
+  }
+  H.header_line = F->line;
+  F->L = H;
+  F->seen_table = 1;
+  return 0;
+}
+
+/* A manifest row: reads the export it lists (relative to the manifest's directory) with its N. */
+static int manifest_row(gfile *F, char **cells, dcsim_error *err) {
+  const char *path = F->path, *ep = cells[F->L.c_kernel], *ns = cells[F->L.c_value];
+  int line = F->line, rc;
+  double n;
+  if (dcsim_parse_double(ns, &n) != 0 || !(n > 0))
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, line,
+                     "domain_size '%s': must be a number > 0 (the size N of the profiled domain)",
+                     ns);
+  if (!*ep) return DCSIM_ERR(err, DCSIM_EPARSE, path, line, "export: empty");
+  const char *slash = strrchr(path, '/');
+  char *ref = NULL;
+  if (ep[0] == '/' || !slash)
+    ref = strdup(ep); /* relative to the manifest's directory */
+  else {
+    size_t sz = (size_t)(slash - path) + strlen(ep) + 2;
+    ref = malloc(sz);
+    if (ref) snprintf(ref, sz, "%.*s/%s", (int)(slash - path), path, ep);
+  }
+  if (!ref) return DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory");
+  char mref[1100];
+  snprintf(mref, sizeof mref, "%s", path);
+  rc = parse_file(F->ex, F->nex, F->cap, ref, n, line, mref, err);
+  free(ref);
+  return rc;
+}
+
+/* summary / trace: units of the time columns */
+static int units_row(gfile *F, char **cells, dcsim_error *err) {
+  layout *L = &F->L;
+  L->units_pending = 0;
+  snprintf(L->time_unit, sizeof L->time_unit, "%s", cells[L->c_value]);
+  dcsim_unit_kind k;
+  double sc;
+  if (dcsim_calib_parse_unit(L->time_unit, &k, &sc) != 0 || k != DCSIM_UNIT_TIME)
+    return DCSIM_ERR(err, DCSIM_EPARSE, F->path, F->line,
+                     "units row: '%s' under column %s is not a time unit (nvprof --csv writes s, "
+                     "ms, us or ns)",
+                     L->time_unit, L->kind == L_NV_TRACE ? "Duration" : "Avg");
+  return 0;
+}
+
+/* The row's device, the same for every row of an export. */
+static int check_device(gfile *F, gexport *g, char **cells, dcsim_error *err) {
+  const layout *L = &F->L;
+  if (L->c_dev < 0 || !*cells[L->c_dev]) return 0;
+  if (!*g->device) {
+    snprintf(g->device, sizeof g->device, "%s", cells[L->c_dev]);
+    g->device_line = F->line;
+  } else if (strcmp(g->device, cells[L->c_dev]) != 0) {
+    return DCSIM_ERR(err, DCSIM_EPARSE, F->path, F->line,
+                     "device '%s' differs from '%s' (line %d): give one export per GPU",
+                     cells[L->c_dev], g->device, g->device_line);
+  }
+  return 0;
+}
+
+/* An nvprof summary or GPU trace row: the kernel's time. */
+static int time_row(gfile *F, gexport *g, char **cells, dcsim_error *err) {
+  const layout *L = &F->L;
+  const char *raw = cells[L->c_kernel];
+  int rc = 0;
+  if (raw[0] == '[') return 0; /* [CUDA memcpy HtoD], [CUDA memset] */
+  if (L->c_type >= 0 && strcmp(cells[L->c_type], "GPU activities") != 0) return 0; /* API calls */
+  kacc *k = find_kernel(g, raw, F->path, F->line, err, &rc);
+  if (!k) return rc;
+  double v;
+  int r = value_of(cells[L->c_value], L->time_unit, Q_T, L->kind == L_NV_TRACE ? "Duration" : "Avg",
+                   F->path, F->line, &v, err, &rc);
+  if (r < 0) return rc;
+  if (r == 0) add(k, Q_T, v);
+  note_layout(g, "nvprof");
+  return 0;
+}
+
+/* A metric or event row (nvprof, ncu): the kernel's counter, when Table 7 needs it. */
+static int counter_row(gfile *F, gexport *g, char **cells, dcsim_error *err) {
+  const layout *L = &F->L;
+  const char *metric = cells[L->c_metric];
+  int q = -1, rc = 0;
+  for (size_t i = 0; i < sizeof metric_map / sizeof *metric_map && q < 0; i++)
+    if (strcmp(metric_map[i].name, metric) == 0) q = metric_map[i].q;
+  note_layout(g, L->kind == L_NCU ? "ncu" : "nvprof");
+  if (q < 0) return 0; /* exports hold many more metrics than Table 7 needs */
+  kacc *k = find_kernel(g, cells[L->c_kernel], F->path, F->line, err, &rc);
+  if (!k) return rc;
+  if (!k->counter_line) k->counter_line = F->line;
+  double v;
+  int r = value_of(cells[L->c_value], L->kind == L_NCU ? cells[L->c_unit] : NULL, q, metric,
+                   F->path, F->line, &v, err, &rc);
+  if (r < 0) return rc;
+  if (r == 0) add(k, q, v);
+  return 0;
+}
+
+/* A row under the current header. */
+static int data_row(gfile *F, char **cells, size_t nc, dcsim_error *err) {
+  const layout *L = &F->L;
+  int rc;
+  if (nc != L->ncols)
+    return DCSIM_ERR(err, DCSIM_EPARSE, F->path, F->line, "%zu cells, the header (line %d) has %zu",
+                     nc, L->header_line, L->ncols);
+  if (L->kind == L_MANIFEST) return manifest_row(F, cells, err);
+  gexport *g = &(*F->ex)[F->gi];
+  if (L->units_pending) return units_row(F, cells, err);
+  if ((rc = check_device(F, g, cells, err))) return rc;
+  if (L->kind == L_NV_SUMMARY || L->kind == L_NV_TRACE) return time_row(F, g, cells, err);
+  return counter_row(F, g, cells, err);
+}
+
+/* After the last line: a table was read, and its export names kernels (sorted). */
+static int finish_file(gfile *F, dcsim_error *err) {
+  gexport *ex = *F->ex;
+  size_t gi = F->gi;
+  if (!F->seen_table)
+    return DCSIM_ERR(err, DCSIM_EPARSE, F->path, F->line > 0 ? F->line : 1,
+                     "no table: not an nvprof or ncu --csv export");
+  if (gi != (size_t)-1 &&
+      ex[gi].nk) /* qsort(NULL, 0, ...) is undefined (found by fuzz_calib_gpu) */
+    qsort(ex[gi].k, ex[gi].nk, sizeof *ex[gi].k, cmp_kacc);
+  if (gi != (size_t)-1 && ex[gi].nk == 0)
+    return DCSIM_ERR(err, DCSIM_EPARSE, F->path, F->line,
+                     "no kernel with any of the counters of D3.5 Table 7 (doc/calibration.md lists "
+                     "the metric names)");
+  return 0;
+}
+
 /* Reads one export (or a manifest, which adds the exports it lists). */
 static int parse_file(gexport **ex, size_t *nex, size_t *cap, const char *path, double N,
                       int N_line, const char *manifest, dcsim_error *err) {
+  gfile F = { .ex = ex,
+              .nex = nex,
+              .cap = cap,
+              .path = path,
+              .manifest = manifest,
+              .N = N,
+              .N_line = N_line,
+              .gi = (size_t)-1 };
   char *text = NULL, **cells = NULL;
   size_t cells_cap = 0;
   int rc = dcsim_calib_read_text(path, &text, err);
   if (rc) return rc;
-  layout L;
-  memset(&L, 0, sizeof L);
-  size_t gi = (size_t)-1;
-  int line = 0, seen_table = 0;
   for (char *ln = text, *next; ln; ln = next) {
     next = strchr(ln, '\n');
     if (next) *next++ = '\0';
-    line++;
+    F.line++;
     size_t len = strlen(ln);
     while (len && (ln[len - 1] == '\r' || ln[len - 1] == ' ' || ln[len - 1] == '\t'))
       ln[--len] = '\0';
     char *s = ln;
     while (*s == ' ' || *s == '\t') s++;
-    if (!*s) {
-      if (L.kind != L_MANIFEST) L.kind = L_NONE;
+    if (!*s || strncmp(s, "==", 2) == 0) { /* a blank line or an nvprof/ncu message */
+      if (F.L.kind != L_MANIFEST) F.L.kind = L_NONE;
       continue;
     }
-    if (strncmp(s, "==", 2) == 0) {
-      if (L.kind != L_MANIFEST) L.kind = L_NONE;
-      continue;
-    } /* nvprof/ncu messages */
-    if (*s == '#' && (L.kind == L_NONE || L.kind == L_MANIFEST))
+    if (*s == '#' && (F.L.kind == L_NONE || F.L.kind == L_MANIFEST))
       continue; /* comments (manifests) */
     size_t nc = 0;
     int sr = dcsim_csv_split(s, &cells, &cells_cap, &nc);
     if (sr == -2) {
-      rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory");
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, F.line, "out of memory");
       goto out;
     }
     if (sr != 0) {
-      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line,
+      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, F.line,
                      "unterminated quoted cell or text after a closing quote");
       goto out;
     }
-    layout H;
-    if (L.kind == L_NONE || (L.kind == L_NCU && strcmp(cells[0], "ID") == 0)) {
-      if (!detect(cells, nc, &H)) {
-        rc = DCSIM_ERR(
-            err, DCSIM_EPARSE, path, line,
-            "unknown table layout (first cell '%s'): expected nvprof --csv "
-            "(\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",... "
-            "or \"Event Name\"; a summary or GPU trace) or ncu --csv (\"ID\",...,\"Kernel "
-            "Name\",...,\"Metric Name\",\"Metric Unit\",\"Metric Value\")",
-            cells[0]);
-        goto out;
-      }
-      if (H.kind == L_MANIFEST && (seen_table || manifest)) {
-        rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line,
-                       "a manifest (export, domain_size) must be a file of its own%s",
-                       manifest ? ", not listed in another manifest" : "");
-        goto out;
-      }
-      if (H.kind != L_MANIFEST && gi == (size_t)-1) {
-        if ((rc = add_export(ex, nex, cap, path, N, N_line, manifest, err))) goto out;
-        gi = *nex - 1;
-      }
-      if (H.kind == L_MANIFEST) {
-        H.c_kernel = col_of(cells, nc, "export");
-        H.c_value = col_of(cells, nc, "domain_size");
-      }
-      H.header_line = line;
-      L = H;
-      seen_table = 1;
-      continue;
-    }
-    if (nc != L.ncols) {
-      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line, "%zu cells, the header (line %d) has %zu", nc,
-                     L.header_line, L.ncols);
-      goto out;
-    }
-    if (L.kind == L_MANIFEST) {
-      const char *ep = cells[L.c_kernel], *ns = cells[L.c_value];
-      double n;
-      if (dcsim_parse_double(ns, &n) != 0 || !(n > 0)) {
-        rc = DCSIM_ERR(err, DCSIM_ERANGE, path, line,
-                       "domain_size '%s': must be a number > 0 (the size N of the profiled domain)",
-                       ns);
-        goto out;
-      }
-      if (!*ep) {
-        rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line, "export: empty");
-        goto out;
-      }
-      const char *slash = strrchr(path, '/');
-      char *ref = NULL;
-      if (ep[0] == '/' || !slash)
-        ref = strdup(ep); /* relative to the manifest's directory */
-      else {
-        size_t sz = (size_t)(slash - path) + strlen(ep) + 2;
-        ref = malloc(sz);
-        if (ref) snprintf(ref, sz, "%.*s/%s", (int)(slash - path), path, ep);
-      }
-      if (!ref) {
-        rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory");
-        goto out;
-      }
-      char mref[1100];
-      snprintf(mref, sizeof mref, "%s", path);
-      rc = parse_file(ex, nex, cap, ref, n, line, mref, err);
-      free(ref);
-      if (rc) goto out;
-      continue;
-    }
-    gexport *g = &(*ex)[gi];
-    if (L.units_pending) { /* summary / trace: units of the time columns */
-      L.units_pending = 0;
-      snprintf(L.time_unit, sizeof L.time_unit, "%s", cells[L.c_value]);
-      dcsim_unit_kind k;
-      double sc;
-      if (dcsim_calib_parse_unit(L.time_unit, &k, &sc) != 0 || k != DCSIM_UNIT_TIME) {
-        rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line,
-                       "units row: '%s' under column %s is not a time unit (nvprof --csv writes s, "
-                       "ms, us or ns)",
-                       L.time_unit, L.kind == L_NV_TRACE ? "Duration" : "Avg");
-        goto out;
-      }
-      continue;
-    }
-    if (L.c_dev >= 0 && *cells[L.c_dev]) {
-      if (!*g->device) {
-        snprintf(g->device, sizeof g->device, "%s", cells[L.c_dev]);
-        g->device_line = line;
-      } else if (strcmp(g->device, cells[L.c_dev]) != 0) {
-        rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line,
-                       "device '%s' differs from '%s' (line %d): give one export per GPU",
-                       cells[L.c_dev], g->device, g->device_line);
-        goto out;
-      }
-    }
-    const char *raw = cells[L.c_kernel];
-    if (L.kind == L_NV_SUMMARY || L.kind == L_NV_TRACE) {
-      if (raw[0] == '[') continue; /* [CUDA memcpy HtoD], [CUDA memset] */
-      if (L.c_type >= 0 && strcmp(cells[L.c_type], "GPU activities") != 0) continue; /* API calls */
-      kacc *k = find_kernel(g, raw, path, line, err, &rc);
-      if (!k) goto out;
-      double v;
-      int r = value_of(cells[L.c_value], L.time_unit, Q_T,
-                       L.kind == L_NV_TRACE ? "Duration" : "Avg", path, line, &v, err, &rc);
-      if (r < 0) goto out;
-      if (r == 0) add(k, Q_T, v);
-      note_layout(g, "nvprof");
-      continue;
-    }
-    const char *metric = cells[L.c_metric];
-    int q = -1;
-    for (size_t i = 0; i < sizeof metric_map / sizeof *metric_map && q < 0; i++)
-      if (strcmp(metric_map[i].name, metric) == 0) q = metric_map[i].q;
-    note_layout(g, L.kind == L_NCU ? "ncu" : "nvprof");
-    if (q < 0) continue; /* exports hold many more metrics than Table 7 needs */
-    kacc *k = find_kernel(g, raw, path, line, err, &rc);
-    if (!k) goto out;
-    if (!k->counter_line) k->counter_line = line;
-    double v;
-    int r = value_of(cells[L.c_value], L.kind == L_NCU ? cells[L.c_unit] : NULL, q, metric, path,
-                     line, &v, err, &rc);
-    if (r < 0) goto out;
-    if (r == 0) add(k, q, v);
+    if (F.L.kind == L_NONE || (F.L.kind == L_NCU && strcmp(cells[0], "ID") == 0))
+      rc = table_header(&F, cells, nc, err);
+    else
+      rc = data_row(&F, cells, nc, err);
+    if (rc) goto out;
   }
-  if (!seen_table) {
-    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line > 0 ? line : 1,
-                   "no table: not an nvprof or ncu --csv export");
-    goto out;
-  }
-  if (gi != (size_t)-1 &&
-      (*ex)[gi].nk) /* qsort(NULL, 0, ...) is undefined (found by fuzz_calib_gpu) */
-    qsort((*ex)[gi].k, (*ex)[gi].nk, sizeof *(*ex)[gi].k, cmp_kacc);
-  if (gi != (size_t)-1 && (*ex)[gi].nk == 0) {
-    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line,
-                   "no kernel with any of the counters of D3.5 Table 7 (doc/calibration.md lists "
-                   "the metric names)");
-    goto out;
-  }
+  rc = finish_file(&F, err);
 out:
   free(cells);
   free(text);

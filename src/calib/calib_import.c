@@ -222,163 +222,170 @@ static void set_table(xmlNode *root, const char *q, const char *source) {
   xmlSetProp(found, BAD_CAST "source", BAD_CAST source);
 }
 
-int dcsim_calib_import_likwid(const char *const *paths, size_t n_paths, const char *dir,
-                              const char *test, const char *freq, FILE *report, dcsim_error *err) {
-  lrun *runs = NULL;
-  size_t nr = 0, cap = 0;
+static const char *const qn[5] = { "flops", "L1", "L2", "L3", "DRAM" };
+
+/* One import: the runs read, the machine file, and the best value per thread count of each
+ * quantity (qn[]). */
+typedef struct likwid_import {
+  const char *dir, *test, *freq; /* test, freq: NULL = not chosen */
+  FILE *report;
+  char *mpath; /* DIR/machine.xml */
+  lrun *runs;
+  size_t nr, cap;
+  dcsim_xml_doc_t *mdoc; /* machine.xml as read */
+  double cache[3];       /* L1, L2, L3 bytes */
+  const char *fid;       /* the frequency state (in mdoc) */
   best tab[5];
-  memset(tab, 0, sizeof tab);
-  dcsim_calib_row *rows = NULL;
-  char *mpath = dcsim_path_in(dir, "machine.xml"), *text = NULL;
-  dcsim_xml_doc_t *mdoc = NULL;
-  xmlDoc *doc = NULL;
-  int rc = 0;
-  if (!mpath) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
-  for (size_t i = 0; i < n_paths; i++)
-    if ((rc = parse_likwid(paths[i], &runs, &nr, &cap, err))) goto out;
-  /* cache sizes and the frequency state come from DIR/machine.xml */
-  FILE *probe = fopen(mpath, "rb");
-  if (!probe) {
-    rc = DCSIM_ERR(
-        err, DCSIM_EIO, mpath, 0,
+  size_t used, ignored; /* runs */
+} likwid_import;
+
+/* cache sizes and the frequency state come from DIR/machine.xml */
+static int read_machine(likwid_import *L, dcsim_error *err) {
+  int rc;
+  FILE *probe = fopen(L->mpath, "rb");
+  if (!probe)
+    return DCSIM_ERR(
+        err, DCSIM_EIO, L->mpath, 0,
         "needed for the cache sizes and the frequency state: write one "
         "(schemas/calibration-machine.xsd) or make it with dcsim calibrate import-kerncraft");
-    goto out;
-  }
   fclose(probe);
-  if ((rc = dcsim_xml_load(mpath, "calibration-machine", &mdoc, err))) goto out;
+  if ((rc = dcsim_xml_load(L->mpath, "calibration-machine", &L->mdoc, err))) return rc;
+  dcsim_xml_doc_t *mdoc = L->mdoc;
   xmlNode *root = dcsim_xml_root(mdoc), *spec = dcsim_xml_child(root, "spec");
-  double cache[3] = { 0, 0, 0 };
   static const char *const cattr[3] = { "l1-byte", "l2-byte", "l3-byte" };
   for (int c = 0; c < 3; c++) {
-    if ((rc = dcsim_xml_double(mdoc, spec, cattr[c], 0, &cache[c], err))) goto out;
-    if (!(cache[c] > 0)) {
-      rc = DCSIM_XML_ERR(
+    if ((rc = dcsim_xml_double(mdoc, spec, cattr[c], 0, &L->cache[c], err))) return rc;
+    if (!(L->cache[c] > 0))
+      return DCSIM_XML_ERR(
           err, DCSIM_EREF, mdoc, spec,
           "<spec>: %s is needed to tell which cache a likwid-bench working set measures", cattr[c]);
-      goto out;
-    }
   }
-  const char *fid = NULL;
   xmlNode *fr = dcsim_xml_child(root, "frequencies");
   for (xmlNode *q = dcsim_xml_child(fr, "freq"); q; q = dcsim_xml_next(q, "freq")) {
     const char *id = dcsim_xml_attr(mdoc, q, "id");
-    if (freq ? strcmp(id, freq) == 0 : !fid)
-      fid = id;
-    else if (!freq) {
-      rc = DCSIM_XML_ERR(err, DCSIM_EUSAGE, mdoc, q,
-                         "machine.xml has several frequency states: say which one the likwid-bench "
-                         "runs used with --freq ID");
-      goto out;
-    }
+    if (L->freq ? strcmp(id, L->freq) == 0 : !L->fid)
+      L->fid = id;
+    else if (!L->freq)
+      return DCSIM_XML_ERR(err, DCSIM_EUSAGE, mdoc, q,
+                           "machine.xml has several frequency states: say which one the "
+                           "likwid-bench runs used with --freq ID");
   }
-  if (!fid) {
-    rc = DCSIM_XML_ERR(err, DCSIM_EREF, mdoc, fr, "<frequencies>: no <freq id=\"%s\">", freq);
-    goto out;
-  }
-  /* which bandwidth test */
+  if (!L->fid)
+    return DCSIM_XML_ERR(err, DCSIM_EREF, mdoc, fr, "<frequencies>: no <freq id=\"%s\">", L->freq);
+  return 0;
+}
+
+/* which bandwidth test: without --test, the files must hold one family */
+static int check_families(const likwid_import *L, dcsim_error *err) {
   char fam[64] = "", first_fam[64] = "";
-  const lrun *first = NULL;
-  for (size_t i = 0; i < nr; i++) {
+  const lrun *first = NULL, *runs = L->runs;
+  for (size_t i = 0; i < L->nr; i++) {
     if (is_peakflops(runs[i].test)) continue;
     family(runs[i].test, fam, sizeof fam);
-    if (test) continue;
+    if (L->test) continue;
     if (!first) {
       first = &runs[i];
       snprintf(first_fam, sizeof first_fam, "%s", fam);
     } else if (strcmp(fam, first_fam) != 0) {
-      rc = DCSIM_ERR(err, DCSIM_EUSAGE, runs[i].file, runs[i].line,
-                     "test %s: the files hold bandwidth tests of two families (%s, %s at %s:%d): "
-                     "choose one with --test NAME",
-                     runs[i].test, fam, first_fam, first->file, first->line);
-      goto out;
+      return DCSIM_ERR(err, DCSIM_EUSAGE, runs[i].file, runs[i].line,
+                       "test %s: the files hold bandwidth tests of two families (%s, %s at %s:%d): "
+                       "choose one with --test NAME",
+                       runs[i].test, fam, first_fam, first->file, first->line);
     }
   }
-  size_t used = 0, ignored = 0;
-  for (size_t i = 0; i < nr; i++) {
-    const lrun *r = &runs[i];
+  return 0;
+}
+
+/* Each run into the table of what it measures: peakflops (double precision) to flops, bandwidth
+ * runs of the chosen test to the level their working set fits. */
+static int sort_runs(likwid_import *L, dcsim_error *err) {
+  char fam[64];
+  for (size_t i = 0; i < L->nr; i++) {
+    const lrun *r = &L->runs[i];
     if (is_peakflops(r->test)) {
       if (is_single(r->test)) {
-        ignored++;
+        L->ignored++;
         continue;
       } /* the profile's P is double precision */
-      if (best_put(&tab[0], r, r->mflop_s / 1000)) {
-        rc = DCSIM_ERR(err, DCSIM_ENOMEM, r->file, r->line, "out of memory");
-        goto out;
-      }
-      used++;
+      if (best_put(&L->tab[0], r, r->mflop_s / 1000))
+        return DCSIM_ERR(err, DCSIM_ENOMEM, r->file, r->line, "out of memory");
+      L->used++;
       continue;
     }
     family(r->test, fam, sizeof fam);
-    if (test && strcmp(test, r->test) != 0 && strcmp(test, fam) != 0) {
-      ignored++;
+    if (L->test && strcmp(L->test, r->test) != 0 && strcmp(L->test, fam) != 0) {
+      L->ignored++;
       continue;
     }
     /* L1, L2 private: the working set per thread; L3 shared by the threads of a work group (a
      * socket) */
-    int lv = r->per_thread_byte <= cache[0]         ? 0
-             : r->per_thread_byte <= cache[1]       ? 1
-             : r->size_byte / r->groups <= cache[2] ? 2
-                                                    : 3;
-    if (best_put(&tab[1 + lv], r, r->mbyte_s / 1000)) {
-      rc = DCSIM_ERR(err, DCSIM_ENOMEM, r->file, r->line, "out of memory");
-      goto out;
-    }
-    used++;
+    int lv = r->per_thread_byte <= L->cache[0]         ? 0
+             : r->per_thread_byte <= L->cache[1]       ? 1
+             : r->size_byte / r->groups <= L->cache[2] ? 2
+                                                       : 3;
+    if (best_put(&L->tab[1 + lv], r, r->mbyte_s / 1000))
+      return DCSIM_ERR(err, DCSIM_ENOMEM, r->file, r->line, "out of memory");
+    L->used++;
   }
-  if (!used) {
-    rc = DCSIM_ERR(err, DCSIM_EREF, paths[0], runs && nr ? runs[0].line : 1,
-                   "no likwid-bench run to import%s%s", test ? " of test " : "", test ? test : "");
+  return 0;
+}
+
+/* DIR/<qn[q]>.csv from table q. */
+static int write_quantity(const likwid_import *L, int q, dcsim_error *err) {
+  const best *b = &L->tab[q];
+  int rc;
+  dcsim_calib_row *rows = calloc(b->n, sizeof *rows);
+  if (!rows) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, L->dir, 0, "out of memory");
     goto out;
   }
-  static const char *const qn[5] = { "flops", "L1", "L2", "L3", "DRAM" };
-  for (int q = 0; q < 5; q++) {
-    if (!tab[q].n) continue;
-    free(rows);
-    rows = calloc(tab[q].n, sizeof *rows);
-    if (!rows) {
-      rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
-      goto out;
-    }
-    for (size_t i = 0; i < tab[q].n; i++) {
-      const lrun *r = tab[q].run[i];
-      rows[i].threads = tab[q].threads[i];
-      snprintf(rows[i].value, sizeof rows[i].value, "%.10g", tab[q].value[i]);
-      if (q == 0)
-        snprintf(rows[i].source, sizeof rows[i].source, "likwid-bench %s, %s:%d (MFlops/s %.2f)",
-                 r->test, r->file, r->mflop_line, r->mflop_s);
-      else
-        snprintf(rows[i].source, sizeof rows[i].source,
-                 "likwid-bench %s, %s:%d (MByte/s %.2f; %.0f B per thread, %.0f B in all)", r->test,
-                 r->file, r->mbyte_line, r->mbyte_s, r->per_thread_byte, r->size_byte);
-    }
-    char comment[512];
-    snprintf(comment, sizeof comment,
-             "GENERATED by dcsim calibrate import-likwid from likwid-bench output "
-             "(doc/calibration.md):\n"
-             "%s %s, the highest of the runs at each thread count",
-             qn[q],
-             q == 0 ? "from peakflops (MFlops/s / 1000)"
-                    : "from the working sets that fit it (MByte/s / 1000)");
-    if ((rc = dcsim_calib_write_table(dir, qn[q], fid, q == 0 ? "GFLOP/s" : "GB/s", rows, tab[q].n,
-                                      comment, err)))
-      goto out;
-    if (report) {
-      fprintf(report, "%s.csv:", qn[q]);
-      for (size_t i = 0; i < tab[q].n; i++) /* sorted by thread count by now */
-        fprintf(report, " %u thread%s %s%s", rows[i].threads, rows[i].threads == 1 ? "" : "s",
-                rows[i].value, i + 1 < tab[q].n ? "," : "");
-      fprintf(report, " %s\n", q == 0 ? "GFLOP/s" : "GB/s");
-    }
+  for (size_t i = 0; i < b->n; i++) {
+    const lrun *r = b->run[i];
+    rows[i].threads = b->threads[i];
+    snprintf(rows[i].value, sizeof rows[i].value, "%.10g", b->value[i]);
+    if (q == 0)
+      snprintf(rows[i].source, sizeof rows[i].source, "likwid-bench %s, %s:%d (MFlops/s %.2f)",
+               r->test, r->file, r->mflop_line, r->mflop_s);
+    else
+      snprintf(rows[i].source, sizeof rows[i].source,
+               "likwid-bench %s, %s:%d (MByte/s %.2f; %.0f B per thread, %.0f B in all)", r->test,
+               r->file, r->mbyte_line, r->mbyte_s, r->per_thread_byte, r->size_byte);
   }
-  /* machine.xml: one <table> per written quantity */
-  doc = xmlReadFile(mpath, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  char comment[512];
+  snprintf(comment, sizeof comment,
+           "GENERATED by dcsim calibrate import-likwid from likwid-bench output "
+           "(doc/calibration.md):\n"
+           "%s %s, the highest of the runs at each thread count",
+           qn[q],
+           q == 0 ? "from peakflops (MFlops/s / 1000)"
+                  : "from the working sets that fit it (MByte/s / 1000)");
+  if ((rc = dcsim_calib_write_table(L->dir, qn[q], L->fid, q == 0 ? "GFLOP/s" : "GB/s", rows, b->n,
+                                    comment, err)))
+    goto out;
+  if (L->report) {
+    fprintf(L->report, "%s.csv:", qn[q]);
+    for (size_t i = 0; i < b->n; i++) /* sorted by thread count by now */
+      fprintf(L->report, " %u thread%s %s%s", rows[i].threads, rows[i].threads == 1 ? "" : "s",
+              rows[i].value, i + 1 < b->n ? "," : "");
+    fprintf(L->report, " %s\n", q == 0 ? "GFLOP/s" : "GB/s");
+  }
+out:
+  free(rows);
+  return rc;
+}
+
+/* machine.xml: one <table> per written quantity */
+static int update_machine(const likwid_import *L, dcsim_error *err) {
+  xmlDoc *doc = NULL;
+  char *text = NULL;
+  int rc;
+  doc = xmlReadFile(L->mpath, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
   if (!doc) {
-    rc = DCSIM_ERR(err, DCSIM_EPARSE, mpath, 0, "cannot parse");
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, L->mpath, 0, "cannot parse");
     goto out;
   }
   for (int q = 0; q < 5; q++)
-    if (tab[q].n)
+    if (L->tab[q].n)
       set_table(xmlDocGetRootElement(doc), qn[q],
                 q == 0 ? "likwid-bench peakflops (dcsim calibrate import-likwid)"
                        : "likwid-bench (dcsim calibrate import-likwid)");
@@ -386,26 +393,47 @@ int dcsim_calib_import_likwid(const char *const *paths, size_t n_paths, const ch
   int len = 0;
   xmlDocDumpFormatMemoryEnc(doc, &mem, &len, "UTF-8", 0);
   if (!mem) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory");
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, L->mpath, 0, "out of memory");
     goto out;
   }
   text = strdup((const char *)mem);
   xmlFree(mem);
   if (!text) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory");
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, L->mpath, 0, "out of memory");
     goto out;
   }
-  if ((rc = dcsim_calib_write_file(mpath, text, err))) goto out;
-  if (report)
-    fprintf(report, "%zu run%s imported, %zu ignored (other tests, single precision); updated %s\n",
-            used, used == 1 ? "" : "s", ignored, mpath);
+  rc = dcsim_calib_write_file(L->mpath, text, err);
 out:
   free(text);
   xmlFreeDoc(doc);
-  dcsim_xml_free(mdoc);
-  for (int q = 0; q < 5; q++) best_free(&tab[q]);
-  free(rows);
-  free(runs);
-  free(mpath);
+  return rc;
+}
+
+int dcsim_calib_import_likwid(const char *const *paths, size_t n_paths, const char *dir,
+                              const char *test, const char *freq, FILE *report, dcsim_error *err) {
+  likwid_import L = { .dir = dir, .test = test, .freq = freq, .report = report };
+  int rc = 0;
+  if (!(L.mpath = dcsim_path_in(dir, "machine.xml")))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+  for (size_t i = 0; i < n_paths; i++)
+    if ((rc = parse_likwid(paths[i], &L.runs, &L.nr, &L.cap, err))) goto out;
+  if ((rc = read_machine(&L, err)) || (rc = check_families(&L, err)) || (rc = sort_runs(&L, err)))
+    goto out;
+  if (!L.used) {
+    rc = DCSIM_ERR(err, DCSIM_EREF, paths[0], L.runs && L.nr ? L.runs[0].line : 1,
+                   "no likwid-bench run to import%s%s", test ? " of test " : "", test ? test : "");
+    goto out;
+  }
+  for (int q = 0; q < 5; q++)
+    if (L.tab[q].n && (rc = write_quantity(&L, q, err))) goto out;
+  if ((rc = update_machine(&L, err))) goto out;
+  if (report)
+    fprintf(report, "%zu run%s imported, %zu ignored (other tests, single precision); updated %s\n",
+            L.used, L.used == 1 ? "" : "s", L.ignored, L.mpath);
+out:
+  dcsim_xml_free(L.mdoc);
+  for (int q = 0; q < 5; q++) best_free(&L.tab[q]);
+  free(L.runs);
+  free(L.mpath);
   return rc;
 }

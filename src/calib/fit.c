@@ -6,23 +6,40 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-int dcsim_fit_split(const dcsim_split_loop *loops, size_t n, double W, double Q, double T,
-                    double *w_out, double *q_out, dcsim_split_result *res, dcsim_error *err) {
+/* The constraint matrix of the split LP as GLPK's triplets (1-based). */
+typedef struct lp_triplets {
+  int *ia, *ja;
+  double *ar;
+  int k; /* entries so far */
+} lp_triplets;
+
+static void entry(lp_triplets *m, int row, int col, double val) {
+  m->k++;
+  m->ia[m->k] = row;
+  m->ja[m->k] = col;
+  m->ar[m->k] = val;
+}
+
+/* Inputs checked; *nw: loops that compute. */
+static int split_check(const dcsim_split_loop *loops, size_t n, double W, double Q, double T,
+                       size_t *nw, dcsim_error *err) {
   if (n == 0 || !(Q > 0) || !(T > 0) || W < 0 || !isfinite(W) || !isfinite(Q) || !isfinite(T))
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "split: need loops, Q > 0, T > 0 and W >= 0");
-  size_t nw = 0;
+  *nw = 0;
   for (size_t l = 0; l < n; l++) {
     if (!(loops[l].byte_rate > 0))
       return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "split: loop %zu has no byte rate", l);
-    if (loops[l].flop_rate > 0) nw++;
+    if (loops[l].flop_rate > 0) (*nw)++;
   }
-  if (W > 0 && nw == 0)
+  if (W > 0 && *nw == 0)
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "split: W > 0 but no loop computes");
-  glp_prob *lp = glp_create_prob();
+  return 0;
+}
+
+/* columns: a_l (n), b_l (n), da_l (n), db_l (n), e+, e- */
+static void split_columns(glp_prob *lp, const dcsim_split_loop *loops, int na, double W) {
   glp_set_obj_dir(lp, GLP_MIN);
-  /* columns: a_l (n), b_l (n), da_l (n), db_l (n), e+, e- */
-  int na = (int)n, ncol = 4 * na + 2;
-  glp_add_cols(lp, ncol);
+  glp_add_cols(lp, 4 * na + 2);
   for (int l = 0; l < na; l++) {
     int a = 1 + l, b = 1 + na + l, da = 1 + 2 * na + l, db = 1 + 3 * na + l;
     if (loops[l].flop_rate > 0 && W > 0)
@@ -39,75 +56,55 @@ int dcsim_fit_split(const dcsim_split_loop *loops, size_t n, double W, double Q,
   glp_set_col_bnds(lp, 4 * na + 2, GLP_LO, 0, 0);
   glp_set_obj_coef(lp, 4 * na + 1, 1000);
   glp_set_obj_coef(lp, 4 * na + 2, 1000);
-  /* rows */
-  int nrow = 2 + na + 1 + 4 * na;
-  glp_add_rows(lp, nrow);
-  size_t cap =
-      (size_t)(16 * na + 8); /* entries: 2n sums + 2n bound rows + n+2 time row + 8n deviations */
-  int *ia = malloc((cap + 1) * sizeof *ia), *ja = malloc((cap + 1) * sizeof *ja);
-  double *ar = malloc((cap + 1) * sizeof *ar);
-  int rc = 0, k = 0, r = 0;
-  if (!ia || !ja || !ar) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
-    goto out;
-  }
-#define ENTRY(row, col, val) \
-  do {                       \
-    k++;                     \
-    ia[k] = (row);           \
-    ja[k] = (col);           \
-    ar[k] = (val);           \
-  } while (0)
-  double ew = 1.0 / (double)(nw ? nw : 1), eq = 1.0 / (double)n;
+}
+
+/* rows: the sums, every loop memory-bound, the modelled time, the distances to the even split */
+static void split_rows(glp_prob *lp, lp_triplets *m, const dcsim_split_loop *loops, int na,
+                       size_t nw, double W, double Q, double T) {
+  int r = 0;
+  glp_add_rows(lp, 2 + na + 1 + 4 * na);
+  double ew = 1.0 / (double)(nw ? nw : 1), eq = 1.0 / (double)na;
   r++; /* sum a = 1 (or 0 without work) */
   glp_set_row_bnds(lp, r, GLP_FX, W > 0 ? 1 : 0, W > 0 ? 1 : 0);
-  for (int l = 0; l < na; l++) ENTRY(r, 1 + l, 1);
+  for (int l = 0; l < na; l++) entry(m, r, 1 + l, 1);
   r++; /* sum b = 1 */
   glp_set_row_bnds(lp, r, GLP_FX, 1, 1);
-  for (int l = 0; l < na; l++) ENTRY(r, 1 + na + l, 1);
+  for (int l = 0; l < na; l++) entry(m, r, 1 + na + l, 1);
   for (int l = 0; l < na; l++) { /* memory-bound: W a/F - Q b/M <= 0, scaled by 1/T */
     r++;
     glp_set_row_bnds(lp, r, GLP_UP, 0, 0);
-    if (loops[l].flop_rate > 0) ENTRY(r, 1 + l, W / loops[l].flop_rate / T);
-    ENTRY(r, 1 + na + l, -Q / loops[l].byte_rate / T);
+    if (loops[l].flop_rate > 0) entry(m, r, 1 + l, W / loops[l].flop_rate / T);
+    entry(m, r, 1 + na + l, -Q / loops[l].byte_rate / T);
   }
   r++; /* sum Q b/M /T + e+ - e- = 1 */
   glp_set_row_bnds(lp, r, GLP_FX, 1, 1);
-  for (int l = 0; l < na; l++) ENTRY(r, 1 + na + l, Q / loops[l].byte_rate / T);
-  ENTRY(r, 4 * na + 1, -1); /* e+ = model above measured */
-  ENTRY(r, 4 * na + 2, 1);
+  for (int l = 0; l < na; l++) entry(m, r, 1 + na + l, Q / loops[l].byte_rate / T);
+  entry(m, r, 4 * na + 1, -1); /* e+ = model above measured */
+  entry(m, r, 4 * na + 2, 1);
   for (int l = 0; l < na; l++) { /* |a - ew| <= da, |b - eq| <= db */
     double target = loops[l].flop_rate > 0 && W > 0 ? ew : 0;
     r++;
     glp_set_row_bnds(lp, r, GLP_LO, -target, 0);
-    ENTRY(r, 1 + 2 * na + l, 1);
-    ENTRY(r, 1 + l, -1);
+    entry(m, r, 1 + 2 * na + l, 1);
+    entry(m, r, 1 + l, -1);
     r++;
     glp_set_row_bnds(lp, r, GLP_LO, target, 0);
-    ENTRY(r, 1 + 2 * na + l, 1);
-    ENTRY(r, 1 + l, 1);
+    entry(m, r, 1 + 2 * na + l, 1);
+    entry(m, r, 1 + l, 1);
     r++;
     glp_set_row_bnds(lp, r, GLP_LO, -eq, 0);
-    ENTRY(r, 1 + 3 * na + l, 1);
-    ENTRY(r, 1 + na + l, -1);
+    entry(m, r, 1 + 3 * na + l, 1);
+    entry(m, r, 1 + na + l, -1);
     r++;
     glp_set_row_bnds(lp, r, GLP_LO, eq, 0);
-    ENTRY(r, 1 + 3 * na + l, 1);
-    ENTRY(r, 1 + na + l, 1);
+    entry(m, r, 1 + 3 * na + l, 1);
+    entry(m, r, 1 + na + l, 1);
   }
-#undef ENTRY
-  glp_load_matrix(lp, k, ia, ja, ar);
-  glp_smcp parm;
-  glp_init_smcp(&parm);
-  parm.msg_lev = GLP_MSG_OFF;
-  parm.presolve = GLP_ON;
-  int s = glp_simplex(lp, &parm);
-  if (s != 0 || glp_get_status(lp) != GLP_OPT) {
-    rc = DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0,
-                   "split LP: GLPK found no optimal solution (code %d, status %d)", s,
-                   glp_get_status(lp));
-    goto out;
-  }
+}
+
+/* The shares of the optimum as work and traffic per loop, and the model's time with them. */
+static void split_result(glp_prob *lp, const dcsim_split_loop *loops, int na, double W, double Q,
+                         double T, double *w_out, double *q_out, dcsim_split_result *res) {
   double t = 0, dist = 0;
   for (int l = 0; l < na; l++) {
     double a = glp_get_col_prim(lp, 1 + l), b = glp_get_col_prim(lp, 1 + na + l);
@@ -125,10 +122,42 @@ int dcsim_fit_split(const dcsim_split_loop *loops, size_t n, double W, double Q,
     res->residual_s = t - T;
     res->distance = dist;
   }
+}
+
+int dcsim_fit_split(const dcsim_split_loop *loops, size_t n, double W, double Q, double T,
+                    double *w_out, double *q_out, dcsim_split_result *res, dcsim_error *err) {
+  size_t nw = 0;
+  int rc = split_check(loops, n, W, Q, T, &nw, err);
+  if (rc) return rc;
+  glp_prob *lp = glp_create_prob();
+  int na = (int)n;
+  split_columns(lp, loops, na, W);
+  size_t cap =
+      (size_t)(16 * na + 8); /* entries: 2n sums + 2n bound rows + n+2 time row + 8n deviations */
+  lp_triplets m = { malloc((cap + 1) * sizeof *m.ia), malloc((cap + 1) * sizeof *m.ja),
+                    malloc((cap + 1) * sizeof *m.ar), 0 };
+  if (!m.ia || !m.ja || !m.ar) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    goto out;
+  }
+  split_rows(lp, &m, loops, na, nw, W, Q, T);
+  glp_load_matrix(lp, m.k, m.ia, m.ja, m.ar);
+  glp_smcp parm;
+  glp_init_smcp(&parm);
+  parm.msg_lev = GLP_MSG_OFF;
+  parm.presolve = GLP_ON;
+  int s = glp_simplex(lp, &parm);
+  if (s != 0 || glp_get_status(lp) != GLP_OPT) {
+    rc = DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0,
+                   "split LP: GLPK found no optimal solution (code %d, status %d)", s,
+                   glp_get_status(lp));
+    goto out;
+  }
+  split_result(lp, loops, na, W, Q, T, w_out, q_out, res);
 out:
-  free(ia);
-  free(ja);
-  free(ar);
+  free(m.ia);
+  free(m.ja);
+  free(m.ar);
   glp_delete_prob(lp);
   return rc;
 }

@@ -23,6 +23,105 @@ static int xml_filter(const struct dirent *e) {
   return l > 4 && strcmp(e->d_name + l - 4, ".xml") == 0 && e->d_name[0] != '.';
 }
 
+/* One CPU profile of `dcsim list`. */
+static int list_cpu(const char *path, dcsim_json *j, int json, dcsim_error *err) {
+  dcsim_cpu_profile_t *p = NULL;
+  int rc = dcsim_cpu_profile_load(path, &p, err);
+  if (rc) return rc;
+  if (json) {
+    dcsim_json_obj_begin(j);
+    dcsim_json_key(j, "name");
+    dcsim_json_str(j, dcsim_cpu_profile_name(p));
+    dcsim_json_key(j, "model");
+    dcsim_json_str(j, dcsim_cpu_profile_model(p));
+    dcsim_json_key(j, "max_threads");
+    dcsim_json_int(j, dcsim_cpu_profile_max_threads(p));
+    dcsim_json_key(j, "energy");
+    dcsim_json_bool(j, dcsim_cpu_profile_has_energy(p));
+    dcsim_json_obj_end(j);
+  } else {
+    char tables[64];
+    if (dcsim_cpu_profile_max_threads(p))
+      snprintf(tables, sizeof tables, "tables up to %u threads", dcsim_cpu_profile_max_threads(p));
+    else
+      snprintf(tables, sizeof tables, "no performance tables");
+    printf("  %-18s %-26s %2u x %2u cores, %s%s\n", dcsim_cpu_profile_name(p),
+           dcsim_cpu_profile_model(p), dcsim_cpu_profile_sockets(p),
+           dcsim_cpu_profile_cores_per_socket(p), tables,
+           dcsim_cpu_profile_has_energy(p) ? ", energy table" : "");
+  }
+  dcsim_cpu_profile_free(p);
+  return 0;
+}
+
+/* One GPU profile of `dcsim list`. */
+static int list_gpu(const char *path, dcsim_json *j, int json, dcsim_error *err) {
+  dcsim_gpu_profile_t *p = NULL;
+  int rc = dcsim_gpu_profile_load(path, &p, err);
+  if (rc) return rc;
+  const dcsim_gpu_spec *s = dcsim_gpu_profile_spec(p);
+  if (json) {
+    dcsim_json_obj_begin(j);
+    dcsim_json_key(j, "name");
+    dcsim_json_str(j, dcsim_gpu_profile_name(p));
+    dcsim_json_key(j, "model");
+    dcsim_json_str(j, dcsim_gpu_profile_model(p));
+    dcsim_json_key(j, "power_limit_w");
+    dcsim_json_num(j, s->power_limit_w);
+    dcsim_json_obj_end(j);
+  } else {
+    printf("  %-18s %-26s %u SM, %.3g GFLOP/s DP, %.3g GB/s, %.0f W limit\n",
+           dcsim_gpu_profile_name(p), dcsim_gpu_profile_model(p), s->sm, s->peak_dp_flops / 1e9,
+           s->memory_bw_bps / 1e9, s->power_limit_w);
+  }
+  dcsim_gpu_profile_free(p);
+  return 0;
+}
+
+/* One dwarf of `dcsim list`: its device, parameters and cases. */
+static int list_dwarf(const char *path, dcsim_json *j, int json, dcsim_error *err) {
+  dcsim_dwarf_t *d = NULL;
+  int rc = dcsim_dwarf_load(path, &d, err);
+  if (rc) return rc;
+  if (json) {
+    dcsim_json_obj_begin(j);
+    dcsim_json_key(j, "name");
+    dcsim_json_str(j, dcsim_dwarf_name(d));
+    dcsim_json_key(j, "device");
+    dcsim_json_str(j, dcsim_dwarf_device_of(d) == DCSIM_DWARF_GPU ? "gpu" : "cpu");
+    dcsim_json_key(j, "parameters");
+    dcsim_json_arr_begin(j);
+    for (size_t k = 0; k < dcsim_dwarf_n_params(d); k++) dcsim_json_str(j, dcsim_dwarf_param(d, k));
+    dcsim_json_arr_end(j);
+    dcsim_json_key(j, "cases");
+    dcsim_json_arr_begin(j);
+    for (size_t k = 0; k < dcsim_dwarf_n_cases(d); k++) dcsim_json_str(j, dcsim_dwarf_case(d, k));
+    dcsim_json_arr_end(j);
+    dcsim_json_obj_end(j);
+  } else {
+    printf("  %-18s %s; parameters", dcsim_dwarf_name(d),
+           dcsim_dwarf_device_of(d) == DCSIM_DWARF_GPU ? "gpu" : "cpu");
+    for (size_t k = 0; k < dcsim_dwarf_n_params(d); k++) printf(" %s", dcsim_dwarf_param(d, k));
+    printf("; cases");
+    for (size_t k = 0; k < dcsim_dwarf_n_cases(d); k++) printf(" %s", dcsim_dwarf_case(d, k));
+    printf("\n");
+  }
+  dcsim_dwarf_free(d);
+  return 0;
+}
+
+/* One workflow of `dcsim list` (file name), once it validates. */
+static int list_workflow(const char *path, const char *name, dcsim_json *j, int json,
+                         dcsim_error *err) {
+  int rc = dcsim_xml_validate_file(path, err);
+  if (rc) return rc;
+  if (json)
+    dcsim_json_str(j, name);
+  else
+    printf("  %s\n", name);
+  return 0;
+}
+
 /* Lists one kind directory; every file must load (a broken data file is an error). */
 static int list_kind(dcsim_kind kind, dcsim_json *j, int json, dcsim_error *err) {
   char dir[4096];
@@ -43,92 +142,17 @@ static int list_kind(dcsim_kind kind, dcsim_json *j, int json, dcsim_error *err)
     dcsim_json_arr_begin(j);
   } else
     printf("%s (%s):\n", titles[kind], dir);
-  for (int i = 0; i < n; i++) {
+  for (int i = 0; i < n && !rc; i++) {
     char path[4600];
     snprintf(path, sizeof path, "%s/%s", dir, ents[i]->d_name);
-    if (rc) continue;
-    if (kind == DCSIM_KIND_CPU) {
-      dcsim_cpu_profile_t *p = NULL;
-      if ((rc = dcsim_cpu_profile_load(path, &p, err))) continue;
-      if (json) {
-        dcsim_json_obj_begin(j);
-        dcsim_json_key(j, "name");
-        dcsim_json_str(j, dcsim_cpu_profile_name(p));
-        dcsim_json_key(j, "model");
-        dcsim_json_str(j, dcsim_cpu_profile_model(p));
-        dcsim_json_key(j, "max_threads");
-        dcsim_json_int(j, dcsim_cpu_profile_max_threads(p));
-        dcsim_json_key(j, "energy");
-        dcsim_json_bool(j, dcsim_cpu_profile_has_energy(p));
-        dcsim_json_obj_end(j);
-      } else {
-        char tables[64];
-        if (dcsim_cpu_profile_max_threads(p))
-          snprintf(tables, sizeof tables, "tables up to %u threads",
-                   dcsim_cpu_profile_max_threads(p));
-        else
-          snprintf(tables, sizeof tables, "no performance tables");
-        printf("  %-18s %-26s %2u x %2u cores, %s%s\n", dcsim_cpu_profile_name(p),
-               dcsim_cpu_profile_model(p), dcsim_cpu_profile_sockets(p),
-               dcsim_cpu_profile_cores_per_socket(p), tables,
-               dcsim_cpu_profile_has_energy(p) ? ", energy table" : "");
-      }
-      dcsim_cpu_profile_free(p);
-    } else if (kind == DCSIM_KIND_GPU) {
-      dcsim_gpu_profile_t *p = NULL;
-      if ((rc = dcsim_gpu_profile_load(path, &p, err))) continue;
-      const dcsim_gpu_spec *s = dcsim_gpu_profile_spec(p);
-      if (json) {
-        dcsim_json_obj_begin(j);
-        dcsim_json_key(j, "name");
-        dcsim_json_str(j, dcsim_gpu_profile_name(p));
-        dcsim_json_key(j, "model");
-        dcsim_json_str(j, dcsim_gpu_profile_model(p));
-        dcsim_json_key(j, "power_limit_w");
-        dcsim_json_num(j, s->power_limit_w);
-        dcsim_json_obj_end(j);
-      } else {
-        printf("  %-18s %-26s %u SM, %.3g GFLOP/s DP, %.3g GB/s, %.0f W limit\n",
-               dcsim_gpu_profile_name(p), dcsim_gpu_profile_model(p), s->sm, s->peak_dp_flops / 1e9,
-               s->memory_bw_bps / 1e9, s->power_limit_w);
-      }
-      dcsim_gpu_profile_free(p);
-    } else if (kind == DCSIM_KIND_DWARF) {
-      dcsim_dwarf_t *d = NULL;
-      if ((rc = dcsim_dwarf_load(path, &d, err))) continue;
-      if (json) {
-        dcsim_json_obj_begin(j);
-        dcsim_json_key(j, "name");
-        dcsim_json_str(j, dcsim_dwarf_name(d));
-        dcsim_json_key(j, "device");
-        dcsim_json_str(j, dcsim_dwarf_device_of(d) == DCSIM_DWARF_GPU ? "gpu" : "cpu");
-        dcsim_json_key(j, "parameters");
-        dcsim_json_arr_begin(j);
-        for (size_t k = 0; k < dcsim_dwarf_n_params(d); k++)
-          dcsim_json_str(j, dcsim_dwarf_param(d, k));
-        dcsim_json_arr_end(j);
-        dcsim_json_key(j, "cases");
-        dcsim_json_arr_begin(j);
-        for (size_t k = 0; k < dcsim_dwarf_n_cases(d); k++)
-          dcsim_json_str(j, dcsim_dwarf_case(d, k));
-        dcsim_json_arr_end(j);
-        dcsim_json_obj_end(j);
-      } else {
-        printf("  %-18s %s; parameters", dcsim_dwarf_name(d),
-               dcsim_dwarf_device_of(d) == DCSIM_DWARF_GPU ? "gpu" : "cpu");
-        for (size_t k = 0; k < dcsim_dwarf_n_params(d); k++) printf(" %s", dcsim_dwarf_param(d, k));
-        printf("; cases");
-        for (size_t k = 0; k < dcsim_dwarf_n_cases(d); k++) printf(" %s", dcsim_dwarf_case(d, k));
-        printf("\n");
-      }
-      dcsim_dwarf_free(d);
-    } else {
-      if ((rc = dcsim_xml_validate_file(path, err))) continue;
-      if (json)
-        dcsim_json_str(j, ents[i]->d_name);
-      else
-        printf("  %s\n", ents[i]->d_name);
-    }
+    if (kind == DCSIM_KIND_CPU)
+      rc = list_cpu(path, j, json, err);
+    else if (kind == DCSIM_KIND_GPU)
+      rc = list_gpu(path, j, json, err);
+    else if (kind == DCSIM_KIND_DWARF)
+      rc = list_dwarf(path, j, json, err);
+    else
+      rc = list_workflow(path, ents[i]->d_name, j, json, err);
   }
   for (int i = 0; i < n; i++) free(ents[i]);
   free(ents);

@@ -134,6 +134,132 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p,
   }
 }
 
+/* The CPU model's figures: state, energy split, communication and the loops. */
+static void json_cpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
+                                const dcsim_prediction *p) {
+  char fs[32];
+  dcsim_cpu_state_freq_str(&rq->state, fs, sizeof fs);
+  dcsim_json_key(j, "cpu");
+  dcsim_json_str(j, dcsim_cpu_profile_name(rq->cpu));
+  dcsim_json_key(j, "nodes");
+  dcsim_json_int(j, rq->nodes);
+  dcsim_json_key(j, "cores");
+  dcsim_json_int(j, rq->state.threads);
+  dcsim_json_key(j, "freq");
+  dcsim_json_str(j, fs);
+  if (p->has_energy) {
+    dcsim_json_key(j, "pkg_j");
+    dcsim_json_num(j, p->pkg_j);
+    dcsim_json_key(j, "dram_j");
+    dcsim_json_num(j, p->dram_j);
+    dcsim_json_key(j, "node_energy_j");
+    dcsim_json_num(j, p->node_energy_j);
+  }
+  dcsim_json_key(j, "comm_s");
+  dcsim_json_num(j, p->cpu->node_comm_s[0]);
+  dcsim_json_key(j, "parts");
+  dcsim_json_arr_begin(j);
+  for (size_t l = 0; l < p->cpu->n_loops; l++) {
+    const dcsim_loop_part *lp = &p->cpu->parts[l];
+    dcsim_json_obj_begin(j);
+    dcsim_json_key(j, "name");
+    dcsim_json_str(j, lp->name);
+    dcsim_json_key(j, "time_s");
+    dcsim_json_num(j, lp->time_s);
+    dcsim_json_key(j, "work_flop");
+    dcsim_json_num(j, lp->work_flop);
+    dcsim_json_key(j, "traffic_byte");
+    dcsim_json_num(j, lp->traffic_byte);
+    dcsim_json_key(j, "flop_time_s");
+    dcsim_json_num(j, lp->flop_time_s);
+    dcsim_json_key(j, "mem_time_s");
+    dcsim_json_num(j, lp->mem_time_s);
+    dcsim_json_key(j, "bound");
+    dcsim_json_str(j, lp->compute_bound ? "compute" : "memory");
+    if (lp->level) {
+      dcsim_json_key(j, "level");
+      dcsim_json_str(j, lp->level);
+    }
+    dcsim_json_obj_end(j);
+  }
+  dcsim_json_arr_end(j);
+}
+
+/* The GPU model's kernels. */
+static void json_kernel_parts(dcsim_json *j, const dcsim_prediction *p) {
+  dcsim_json_key(j, "parts");
+  dcsim_json_arr_begin(j);
+  for (size_t k = 0; k < p->gpu->n_kernels; k++) {
+    const dcsim_kernel_part *kp = &p->gpu->parts[k];
+    dcsim_json_obj_begin(j);
+    dcsim_json_key(j, "name");
+    dcsim_json_str(j, kp->name);
+    dcsim_json_key(j, "time_s");
+    dcsim_json_num(j, kp->time_s);
+    dcsim_json_key(j, "compute_s");
+    dcsim_json_num(j, kp->compute_s);
+    dcsim_json_key(j, "transfer_s");
+    dcsim_json_num(j, kp->transfer_s);
+    dcsim_json_key(j, "inactive_s");
+    dcsim_json_num(j, kp->inactive_s);
+    dcsim_json_key(j, "G_e_used");
+    dcsim_json_num(j, kp->G_e_used);
+    dcsim_json_obj_end(j);
+  }
+  dcsim_json_arr_end(j);
+}
+
+/* The GPU model's figures: GPU and host, domain, energy split, times, several GPUs, kernels. */
+static void json_gpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
+                                const dcsim_prediction *p) {
+  dcsim_json_key(j, "gpu");
+  dcsim_json_str(j, dcsim_gpu_profile_name(rq->gpu));
+  dcsim_json_key(j, "host_cpu");
+  if (rq->host_cpu)
+    dcsim_json_str(j, dcsim_cpu_profile_name(rq->host_cpu));
+  else
+    dcsim_json_null(j);
+  dcsim_json_key(j, "domain_size");
+  dcsim_json_num(j, rq->ev->domain_size);
+  dcsim_json_key(j, "invocations_per_call");
+  dcsim_json_int(j, rq->ev->invocations);
+  if (p->has_energy) {
+    dcsim_json_key(j, "gpu_j");
+    dcsim_json_num(j, p->gpu_j);
+    dcsim_json_key(j, "host_pkg_j");
+    dcsim_json_num(j, p->pkg_j);
+    dcsim_json_key(j, "gpu_fraction");
+    dcsim_json_num(j, p->gpu_fraction);
+  }
+  dcsim_json_key(j, "compute_s");
+  dcsim_json_num(j, p->gpu->compute_s);
+  dcsim_json_key(j, "transfer_s");
+  dcsim_json_num(j, p->gpu->transfer_s);
+  dcsim_json_key(j, "inactive_s");
+  dcsim_json_num(j, p->gpu->inactive_s);
+  if (rq->gpu_small_domain) {
+    dcsim_json_key(j, "small_domain_overhead_s");
+    dcsim_json_num(j, p->gpu->overhead_s);
+  }
+  if (p->multigpu) {
+    dcsim_json_key(j, "gpus");
+    dcsim_json_int(j, p->multigpu->gpus);
+    dcsim_json_key(j, "min_gpus");
+    dcsim_json_int(j, p->multigpu->min_gpus);
+    dcsim_json_key(j, "domain_per_gpu");
+    dcsim_json_num(j, p->multigpu->domain_per_gpu);
+    dcsim_json_key(j, "memory_per_gpu_byte");
+    dcsim_json_num(j, p->multigpu->memory_per_gpu_byte);
+    dcsim_json_key(j, "kernel_s");
+    dcsim_json_num(j, p->multigpu->kernel_s);
+    dcsim_json_key(j, "host_transfer_s");
+    dcsim_json_num(j, p->multigpu->transfer_s);
+    dcsim_json_key(j, "halo_s");
+    dcsim_json_num(j, p->multigpu->halo_s);
+  }
+  json_kernel_parts(j, p);
+}
+
 static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p,
                        const char *case_name) {
   dcsim_json j;
@@ -155,120 +281,10 @@ static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p,
     dcsim_json_num(&j, p->energy_j);
   else
     dcsim_json_null(&j);
-  if (p->cpu) {
-    char fs[32];
-    dcsim_cpu_state_freq_str(&rq->state, fs, sizeof fs);
-    dcsim_json_key(&j, "cpu");
-    dcsim_json_str(&j, dcsim_cpu_profile_name(rq->cpu));
-    dcsim_json_key(&j, "nodes");
-    dcsim_json_int(&j, rq->nodes);
-    dcsim_json_key(&j, "cores");
-    dcsim_json_int(&j, rq->state.threads);
-    dcsim_json_key(&j, "freq");
-    dcsim_json_str(&j, fs);
-    if (p->has_energy) {
-      dcsim_json_key(&j, "pkg_j");
-      dcsim_json_num(&j, p->pkg_j);
-      dcsim_json_key(&j, "dram_j");
-      dcsim_json_num(&j, p->dram_j);
-      dcsim_json_key(&j, "node_energy_j");
-      dcsim_json_num(&j, p->node_energy_j);
-    }
-    dcsim_json_key(&j, "comm_s");
-    dcsim_json_num(&j, p->cpu->node_comm_s[0]);
-    dcsim_json_key(&j, "parts");
-    dcsim_json_arr_begin(&j);
-    for (size_t l = 0; l < p->cpu->n_loops; l++) {
-      const dcsim_loop_part *lp = &p->cpu->parts[l];
-      dcsim_json_obj_begin(&j);
-      dcsim_json_key(&j, "name");
-      dcsim_json_str(&j, lp->name);
-      dcsim_json_key(&j, "time_s");
-      dcsim_json_num(&j, lp->time_s);
-      dcsim_json_key(&j, "work_flop");
-      dcsim_json_num(&j, lp->work_flop);
-      dcsim_json_key(&j, "traffic_byte");
-      dcsim_json_num(&j, lp->traffic_byte);
-      dcsim_json_key(&j, "flop_time_s");
-      dcsim_json_num(&j, lp->flop_time_s);
-      dcsim_json_key(&j, "mem_time_s");
-      dcsim_json_num(&j, lp->mem_time_s);
-      dcsim_json_key(&j, "bound");
-      dcsim_json_str(&j, lp->compute_bound ? "compute" : "memory");
-      if (lp->level) {
-        dcsim_json_key(&j, "level");
-        dcsim_json_str(&j, lp->level);
-      }
-      dcsim_json_obj_end(&j);
-    }
-    dcsim_json_arr_end(&j);
-  } else {
-    dcsim_json_key(&j, "gpu");
-    dcsim_json_str(&j, dcsim_gpu_profile_name(rq->gpu));
-    dcsim_json_key(&j, "host_cpu");
-    if (rq->host_cpu)
-      dcsim_json_str(&j, dcsim_cpu_profile_name(rq->host_cpu));
-    else
-      dcsim_json_null(&j);
-    dcsim_json_key(&j, "domain_size");
-    dcsim_json_num(&j, rq->ev->domain_size);
-    dcsim_json_key(&j, "invocations_per_call");
-    dcsim_json_int(&j, rq->ev->invocations);
-    if (p->has_energy) {
-      dcsim_json_key(&j, "gpu_j");
-      dcsim_json_num(&j, p->gpu_j);
-      dcsim_json_key(&j, "host_pkg_j");
-      dcsim_json_num(&j, p->pkg_j);
-      dcsim_json_key(&j, "gpu_fraction");
-      dcsim_json_num(&j, p->gpu_fraction);
-    }
-    dcsim_json_key(&j, "compute_s");
-    dcsim_json_num(&j, p->gpu->compute_s);
-    dcsim_json_key(&j, "transfer_s");
-    dcsim_json_num(&j, p->gpu->transfer_s);
-    dcsim_json_key(&j, "inactive_s");
-    dcsim_json_num(&j, p->gpu->inactive_s);
-    if (rq->gpu_small_domain) {
-      dcsim_json_key(&j, "small_domain_overhead_s");
-      dcsim_json_num(&j, p->gpu->overhead_s);
-    }
-    if (p->multigpu) {
-      dcsim_json_key(&j, "gpus");
-      dcsim_json_int(&j, p->multigpu->gpus);
-      dcsim_json_key(&j, "min_gpus");
-      dcsim_json_int(&j, p->multigpu->min_gpus);
-      dcsim_json_key(&j, "domain_per_gpu");
-      dcsim_json_num(&j, p->multigpu->domain_per_gpu);
-      dcsim_json_key(&j, "memory_per_gpu_byte");
-      dcsim_json_num(&j, p->multigpu->memory_per_gpu_byte);
-      dcsim_json_key(&j, "kernel_s");
-      dcsim_json_num(&j, p->multigpu->kernel_s);
-      dcsim_json_key(&j, "host_transfer_s");
-      dcsim_json_num(&j, p->multigpu->transfer_s);
-      dcsim_json_key(&j, "halo_s");
-      dcsim_json_num(&j, p->multigpu->halo_s);
-    }
-    dcsim_json_key(&j, "parts");
-    dcsim_json_arr_begin(&j);
-    for (size_t k = 0; k < p->gpu->n_kernels; k++) {
-      const dcsim_kernel_part *kp = &p->gpu->parts[k];
-      dcsim_json_obj_begin(&j);
-      dcsim_json_key(&j, "name");
-      dcsim_json_str(&j, kp->name);
-      dcsim_json_key(&j, "time_s");
-      dcsim_json_num(&j, kp->time_s);
-      dcsim_json_key(&j, "compute_s");
-      dcsim_json_num(&j, kp->compute_s);
-      dcsim_json_key(&j, "transfer_s");
-      dcsim_json_num(&j, kp->transfer_s);
-      dcsim_json_key(&j, "inactive_s");
-      dcsim_json_num(&j, kp->inactive_s);
-      dcsim_json_key(&j, "G_e_used");
-      dcsim_json_num(&j, kp->G_e_used);
-      dcsim_json_obj_end(&j);
-    }
-    dcsim_json_arr_end(&j);
-  }
+  if (p->cpu)
+    json_cpu_prediction(&j, rq, p);
+  else
+    json_gpu_prediction(&j, rq, p);
   dcsim_json_obj_end(&j);
   dcsim_json_end(&j);
 }
@@ -295,110 +311,210 @@ static int parse_scan(const dcsim_args *a, unsigned *nodes, size_t *n, dcsim_err
   return 0;
 }
 
-/* `dcsim model --nodes-scan`: the model at each node count, the balance point marked
- * (dcsim_balance_point, D3.5 §6.1.2). */
-static int run_scan(const dcsim_args *a, dcsim_model_req *rq, const char *case_name, int fmt,
-                    dcsim_error *err) {
+/* A --nodes-scan: the model at each node count and its balance point. */
+typedef struct node_scan {
   unsigned nodes[64];
-  double t[64], comp[64], comm[64], e[64];
-  size_t n = 0;
-  int rc = parse_scan(a, nodes, &n, err);
-  if (rc) return rc;
-  for (size_t i = 0; i < n; i++) {
+  double t[64], comp[64], comm[64], e[64]; /* time, compute, communication, energy */
+  size_t n;
+  int has_e; /* energies computed */
+  dcsim_balance b;
+  char fs[32];    /* the frequency */
+  double overlap; /* the communication overlap used */
+} node_scan;
+
+/* The model at each node count of the scan. */
+static int scan_models(dcsim_model_req *rq, node_scan *S, dcsim_error *err) {
+  int rc;
+  for (size_t i = 0; i < S->n; i++) {
     dcsim_prediction p;
-    rq->nodes = nodes[i];
+    rq->nodes = S->nodes[i];
     if ((rc = dcsim_model_run(rq, &p, err))) return rc;
-    t[i] = p.time_s;
-    comm[i] = p.cpu->node_comm_s[0];
-    comp[i] = 0;
-    for (size_t l = 0; l < p.cpu->n_loops; l++) comp[i] += p.cpu->parts[l].time_s;
-    e[i] = p.has_energy ? p.energy_j : 0;
+    S->t[i] = p.time_s;
+    S->comm[i] = p.cpu->node_comm_s[0];
+    S->comp[i] = 0;
+    for (size_t l = 0; l < p.cpu->n_loops; l++) S->comp[i] += p.cpu->parts[l].time_s;
+    S->e[i] = p.has_energy ? p.energy_j : 0;
     dcsim_prediction_release(&p);
   }
-  int has_e = rq->energy_form != DCSIM_ENERGY_NONE;
-  dcsim_balance b;
-  if ((rc = dcsim_balance_point(nodes, t, has_e ? e : NULL, n, &b, err))) return rc;
-  char fs[32];
-  dcsim_cpu_state_freq_str(&rq->state, fs, sizeof fs);
-  double f = rq->overlap_set ? rq->overlap : rq->ev->comm_overlap;
-  if (fmt == 1) {
-    dcsim_json j;
-    dcsim_json_init(&j, stdout, 1);
+  return 0;
+}
+
+static void scan_json(const dcsim_model_req *rq, const node_scan *S, const char *case_name) {
+  dcsim_json j;
+  dcsim_json_init(&j, stdout, 1);
+  dcsim_json_obj_begin(&j);
+  dcsim_json_key(&j, "dwarf");
+  dcsim_json_str(&j, dcsim_dwarf_name(rq->ev->dwarf));
+  dcsim_json_key(&j, "case");
+  if (case_name)
+    dcsim_json_str(&j, case_name);
+  else
+    dcsim_json_null(&j);
+  dcsim_json_key(&j, "cpu");
+  dcsim_json_str(&j, dcsim_cpu_profile_name(rq->cpu));
+  dcsim_json_key(&j, "cores");
+  dcsim_json_int(&j, rq->state.threads);
+  dcsim_json_key(&j, "freq");
+  dcsim_json_str(&j, S->fs);
+  dcsim_json_key(&j, "net_s_per_byte");
+  dcsim_json_num(&j, rq->net_s_per_byte);
+  dcsim_json_key(&j, "net_latency_s");
+  dcsim_json_num(&j, rq->net_latency_s);
+  dcsim_json_key(&j, "overlap");
+  dcsim_json_num(&j, S->overlap);
+  dcsim_json_key(&j, "scan");
+  dcsim_json_arr_begin(&j);
+  for (size_t i = 0; i < S->n; i++) {
     dcsim_json_obj_begin(&j);
-    dcsim_json_key(&j, "dwarf");
-    dcsim_json_str(&j, dcsim_dwarf_name(rq->ev->dwarf));
-    dcsim_json_key(&j, "case");
-    if (case_name)
-      dcsim_json_str(&j, case_name);
-    else
-      dcsim_json_null(&j);
-    dcsim_json_key(&j, "cpu");
-    dcsim_json_str(&j, dcsim_cpu_profile_name(rq->cpu));
-    dcsim_json_key(&j, "cores");
-    dcsim_json_int(&j, rq->state.threads);
-    dcsim_json_key(&j, "freq");
-    dcsim_json_str(&j, fs);
-    dcsim_json_key(&j, "net_s_per_byte");
-    dcsim_json_num(&j, rq->net_s_per_byte);
-    dcsim_json_key(&j, "net_latency_s");
-    dcsim_json_num(&j, rq->net_latency_s);
-    dcsim_json_key(&j, "overlap");
-    dcsim_json_num(&j, f);
-    dcsim_json_key(&j, "scan");
-    dcsim_json_arr_begin(&j);
-    for (size_t i = 0; i < n; i++) {
-      dcsim_json_obj_begin(&j);
-      dcsim_json_key(&j, "nodes");
-      dcsim_json_int(&j, nodes[i]);
-      dcsim_json_key(&j, "time_s");
-      dcsim_json_num(&j, t[i]);
-      dcsim_json_key(&j, "compute_s");
-      dcsim_json_num(&j, comp[i]);
-      dcsim_json_key(&j, "comm_s");
-      dcsim_json_num(&j, comm[i]);
-      dcsim_json_key(&j, "energy_j");
-      if (has_e)
-        dcsim_json_num(&j, e[i]);
-      else
-        dcsim_json_null(&j);
-      dcsim_json_obj_end(&j);
-    }
-    dcsim_json_arr_end(&j);
-    dcsim_json_key(&j, "balance_nodes");
-    dcsim_json_int(&j, nodes[b.balance]);
-    dcsim_json_key(&j, "balance_reached");
-    dcsim_json_bool(&j, b.reached);
-    dcsim_json_key(&j, "time_min_nodes");
-    dcsim_json_int(&j, nodes[b.time_min]);
-    dcsim_json_key(&j, "energy_min_nodes");
-    if (has_e)
-      dcsim_json_int(&j, nodes[b.energy_min]);
+    dcsim_json_key(&j, "nodes");
+    dcsim_json_int(&j, S->nodes[i]);
+    dcsim_json_key(&j, "time_s");
+    dcsim_json_num(&j, S->t[i]);
+    dcsim_json_key(&j, "compute_s");
+    dcsim_json_num(&j, S->comp[i]);
+    dcsim_json_key(&j, "comm_s");
+    dcsim_json_num(&j, S->comm[i]);
+    dcsim_json_key(&j, "energy_j");
+    if (S->has_e)
+      dcsim_json_num(&j, S->e[i]);
     else
       dcsim_json_null(&j);
     dcsim_json_obj_end(&j);
-    dcsim_json_end(&j);
-    return 0;
   }
+  dcsim_json_arr_end(&j);
+  dcsim_json_key(&j, "balance_nodes");
+  dcsim_json_int(&j, S->nodes[S->b.balance]);
+  dcsim_json_key(&j, "balance_reached");
+  dcsim_json_bool(&j, S->b.reached);
+  dcsim_json_key(&j, "time_min_nodes");
+  dcsim_json_int(&j, S->nodes[S->b.time_min]);
+  dcsim_json_key(&j, "energy_min_nodes");
+  if (S->has_e)
+    dcsim_json_int(&j, S->nodes[S->b.energy_min]);
+  else
+    dcsim_json_null(&j);
+  dcsim_json_obj_end(&j);
+  dcsim_json_end(&j);
+}
+
+static void scan_text(const dcsim_model_req *rq, const node_scan *S, const char *case_name) {
+  const dcsim_balance *b = &S->b;
   printf("dwarf     %s%s%s\n", dcsim_dwarf_name(rq->ev->dwarf), case_name ? " case " : "",
          case_name ? case_name : "");
   printf("cpu       %s, %u core(s) per node at %s GHz\n", dcsim_cpu_profile_name(rq->cpu),
-         rq->state.threads, fs);
+         rq->state.threads, S->fs);
   if (rq->net_s_per_byte > 0)
     printf("network   %.6g B/s, latency %.6g s, overlap %.6g%s\n", 1 / rq->net_s_per_byte,
-           rq->net_latency_s, f, rq->overlap_set ? "" : " (the dwarf's)");
+           rq->net_latency_s, S->overlap, rq->overlap_set ? "" : " (the dwarf's)");
   else
     printf("network   none given: communication costs nothing (D3.5's perfect overlap)\n");
   printf("\n%8s %14s %14s %14s %14s\n", "nodes", "time [s]", "compute [s]", "comm [s]",
          "energy [J]");
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < S->n; i++) {
     char es[32] = "-";
-    if (has_e) snprintf(es, sizeof es, "%.6g", e[i]);
-    printf("%8u %14.6g %14.6g %14.6g %14s%s%s\n", nodes[i], t[i], comp[i], comm[i], es,
-           b.reached && i == b.balance ? "  <- balance point: more nodes are not faster" : "",
-           has_e && i == b.energy_min ? "  <- least energy" : "");
+    if (S->has_e) snprintf(es, sizeof es, "%.6g", S->e[i]);
+    printf("%8u %14.6g %14.6g %14.6g %14s%s%s\n", S->nodes[i], S->t[i], S->comp[i], S->comm[i], es,
+           b->reached && i == b->balance ? "  <- balance point: more nodes are not faster" : "",
+           S->has_e && i == b->energy_min ? "  <- least energy" : "");
   }
-  if (!b.reached)
-    printf("\nno balance point in this scan: the time still falls at %u nodes\n", nodes[n - 1]);
+  if (!b->reached)
+    printf("\nno balance point in this scan: the time still falls at %u nodes\n",
+           S->nodes[S->n - 1]);
+}
+
+/* `dcsim model --nodes-scan`: the model at each node count, the balance point marked
+ * (dcsim_balance_point, D3.5 §6.1.2). */
+static int run_scan(const dcsim_args *a, dcsim_model_req *rq, const char *case_name, int fmt,
+                    dcsim_error *err) {
+  node_scan S;
+  int rc;
+  memset(&S, 0, sizeof S);
+  if ((rc = parse_scan(a, S.nodes, &S.n, err)) || (rc = scan_models(rq, &S, err))) return rc;
+  S.has_e = rq->energy_form != DCSIM_ENERGY_NONE;
+  if ((rc = dcsim_balance_point(S.nodes, S.t, S.has_e ? S.e : NULL, S.n, &S.b, err))) return rc;
+  dcsim_cpu_state_freq_str(&rq->state, S.fs, sizeof S.fs);
+  S.overlap = rq->overlap_set ? rq->overlap : rq->ev->comm_overlap;
+  if (fmt == 1)
+    scan_json(rq, &S, case_name);
+  else
+    scan_text(rq, &S, case_name);
+  return 0;
+}
+
+/* --gpu selects the GPU model, --cpu the CPU model; a dwarf may have one or both */
+static int choose_model(const dcsim_args *a, const dcsim_dwarf_t *d, int *use_gpu,
+                        dcsim_error *err) {
+  *use_gpu = dcsim_arg(a, "gpu") != NULL;
+  if (*use_gpu && dcsim_arg(a, "cpu"))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "cpu"),
+                     "give --cpu or --gpu, not both (a GPU's host is --host-cpu)");
+  if (*use_gpu && !dcsim_dwarf_has_gpu_model(d))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "gpu"),
+                     "dwarf %s has no GPU model: --gpu does not apply", dcsim_dwarf_name(d));
+  if (!*use_gpu && !dcsim_dwarf_has_cpu_model(d))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "dwarf %s runs on a GPU: give --gpu PROFILE", dcsim_dwarf_name(d));
+  return 0;
+}
+
+/* The CPU model's request from the options: profile, nodes, cores, frequency, network. */
+static int cpu_request(const dcsim_args *a, const dcsim_dwarf_t *d, dcsim_model_req *rq,
+                       dcsim_cpu_profile_t **cpu, dcsim_error *err) {
+  int rc;
+  if (!dcsim_arg(a, "cpu"))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "dwarf %s runs on a CPU: give --cpu PROFILE", dcsim_dwarf_name(d));
+  if (dcsim_arg(a, "gpus"))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "gpus"),
+                     "--gpus applies to the GPU model only");
+  if (dcsim_arg_flag(a, "small-domain"))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "small-domain"),
+                     "--small-domain applies to the GPU model only");
+  if ((rc = load_cpu_arg(a, "cpu", cpu, err))) return rc;
+  rq->cpu = *cpu;
+  if ((rc = dcsim_arg_uint(a, "nodes", 1, &rq->nodes, err))) return rc;
+  if (dcsim_arg(a, "nodes") && dcsim_arg(a, "nodes-scan"))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "nodes-scan"),
+                     "give --nodes or --nodes-scan, not both");
+  if ((rc = dcsim_arg_uint(a, "cores", 1, &rq->state.threads, err))) return rc;
+  if ((rc = dcsim_cpu_profile_freq(*cpu, dcsim_arg(a, "freq"), &rq->state, err))) {
+    dcsim_error_at(err, "command line", dcsim_arg_index(a, "freq"));
+    return rc;
+  }
+  double bw = 0;
+  if ((rc = dcsim_arg_double(a, "net-bw-bps", 0, &bw, err))) return rc;
+  if (dcsim_arg(a, "net-bw-bps") && !(bw > 0))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "net-bw-bps"),
+                     "--net-bw-bps must be positive");
+  rq->net_s_per_byte = bw > 0 ? 1.0 / bw : 0; /* §4.3: T_single, time to send one byte */
+  if ((rc = dcsim_arg_double(a, "net-latency-s", 0, &rq->net_latency_s, err))) return rc;
+  if (dcsim_arg(a, "overlap")) {
+    rq->overlap_set = 1;
+    if ((rc = dcsim_arg_double(a, "overlap", 0, &rq->overlap, err))) return rc;
+    if (rq->overlap > 1)
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "overlap"),
+                       "--overlap '%s': expected a fraction from 0 to 1", dcsim_arg(a, "overlap"));
+  }
+  return 0;
+}
+
+/* The GPU model's request from the options: profile, several GPUs, small domains, host CPU. */
+static int gpu_request(const dcsim_args *a, const dcsim_dwarf_t *d, dcsim_model_req *rq,
+                       dcsim_gpu_profile_t **gpu, dcsim_cpu_profile_t **host, dcsim_error *err) {
+  const char *cpu_only[] = { "cpu",        "nodes",         "cores",   "freq",
+                             "net-bw-bps", "net-latency-s", "overlap", "nodes-scan" };
+  int rc;
+  for (size_t i = 0; i < 8; i++)
+    if (dcsim_arg(a, cpu_only[i]))
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, cpu_only[i]),
+                       "dwarf %s runs on the GPU here: --%s does not apply", dcsim_dwarf_name(d),
+                       cpu_only[i]);
+  if ((rc = load_gpu_arg(a, gpu, err))) return rc;
+  rq->gpu = *gpu;
+  rq->gpu_small_domain = dcsim_arg_flag(a, "small-domain");
+  if ((rc = dcsim_arg_uint(a, "gpus", 0, &rq->gpus, err))) return rc;
+  if (dcsim_arg(a, "host-cpu") && (rc = load_cpu_arg(a, "host-cpu", host, err))) return rc;
+  rq->host_cpu = *host;
   return 0;
 }
 
@@ -413,7 +529,7 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   dcsim_binding b[16];
   char names[16][64];
   size_t nb = 0;
-  int fmt = 0;
+  int fmt = 0, use_gpu = 0;
   dcsim_model_req rq;
   memset(&rq, 0, sizeof rq);
   int rc;
@@ -429,90 +545,15 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   }
   if ((rc = dcsim_dwarf_evaluate(d, case_name, b, nb, &ev, err))) goto out;
   rq.ev = ev;
-  /* --gpu selects the GPU model, --cpu the CPU model; a dwarf may have one or both */
-  int use_gpu = dcsim_arg(a, "gpu") != NULL;
-  if (use_gpu && dcsim_arg(a, "cpu")) {
-    rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "cpu"),
-                   "give --cpu or --gpu, not both (a GPU's host is --host-cpu)");
-    goto out;
-  }
-  if (use_gpu && !dcsim_dwarf_has_gpu_model(d)) {
-    rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "gpu"),
-                   "dwarf %s has no GPU model: --gpu does not apply", dcsim_dwarf_name(d));
-    goto out;
-  }
-  if (!use_gpu && !dcsim_dwarf_has_cpu_model(d)) {
-    rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                   "dwarf %s runs on a GPU: give --gpu PROFILE", dcsim_dwarf_name(d));
-    goto out;
-  }
+  if ((rc = choose_model(a, d, &use_gpu, err))) goto out;
   if (!use_gpu) {
-    if (!dcsim_arg(a, "cpu")) {
-      rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                     "dwarf %s runs on a CPU: give --cpu PROFILE", dcsim_dwarf_name(d));
-      goto out;
-    }
-    if (dcsim_arg(a, "gpus")) {
-      rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "gpus"),
-                     "--gpus applies to the GPU model only");
-      goto out;
-    }
-    if (dcsim_arg_flag(a, "small-domain")) {
-      rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "small-domain"),
-                     "--small-domain applies to the GPU model only");
-      goto out;
-    }
-    if ((rc = load_cpu_arg(a, "cpu", &cpu, err))) goto out;
-    rq.cpu = cpu;
-    if ((rc = dcsim_arg_uint(a, "nodes", 1, &rq.nodes, err))) goto out;
-    if (dcsim_arg(a, "nodes") && dcsim_arg(a, "nodes-scan")) {
-      rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "nodes-scan"),
-                     "give --nodes or --nodes-scan, not both");
-      goto out;
-    }
-    if ((rc = dcsim_arg_uint(a, "cores", 1, &rq.state.threads, err))) goto out;
-    if ((rc = dcsim_cpu_profile_freq(cpu, dcsim_arg(a, "freq"), &rq.state, err))) {
-      dcsim_error_at(err, "command line", dcsim_arg_index(a, "freq"));
-      goto out;
-    }
-    double bw = 0;
-    if ((rc = dcsim_arg_double(a, "net-bw-bps", 0, &bw, err))) goto out;
-    if (dcsim_arg(a, "net-bw-bps") && !(bw > 0)) {
-      rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "net-bw-bps"),
-                     "--net-bw-bps must be positive");
-      goto out;
-    }
-    rq.net_s_per_byte = bw > 0 ? 1.0 / bw : 0; /* §4.3: T_single, time to send one byte */
-    if ((rc = dcsim_arg_double(a, "net-latency-s", 0, &rq.net_latency_s, err))) goto out;
-    if (dcsim_arg(a, "overlap")) {
-      rq.overlap_set = 1;
-      if ((rc = dcsim_arg_double(a, "overlap", 0, &rq.overlap, err))) goto out;
-      if (rq.overlap > 1) {
-        rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "overlap"),
-                       "--overlap '%s': expected a fraction from 0 to 1", dcsim_arg(a, "overlap"));
-        goto out;
-      }
-    }
+    if ((rc = cpu_request(a, d, &rq, &cpu, err))) goto out;
     if (dcsim_arg(a, "nodes-scan")) {
       rc = run_scan(a, &rq, case_name, fmt, err);
       goto out;
     }
-  } else {
-    const char *cpu_only[] = { "cpu",        "nodes",         "cores",   "freq",
-                               "net-bw-bps", "net-latency-s", "overlap", "nodes-scan" };
-    for (size_t i = 0; i < 8; i++)
-      if (dcsim_arg(a, cpu_only[i])) {
-        rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, cpu_only[i]),
-                       "dwarf %s runs on the GPU here: --%s does not apply", dcsim_dwarf_name(d),
-                       cpu_only[i]);
-        goto out;
-      }
-    if ((rc = load_gpu_arg(a, &gpu, err))) goto out;
-    rq.gpu = gpu;
-    rq.gpu_small_domain = dcsim_arg_flag(a, "small-domain");
-    if ((rc = dcsim_arg_uint(a, "gpus", 0, &rq.gpus, err))) goto out;
-    if (dcsim_arg(a, "host-cpu") && (rc = load_cpu_arg(a, "host-cpu", &host, err))) goto out;
-    rq.host_cpu = host;
+  } else if ((rc = gpu_request(a, d, &rq, &gpu, &host, err))) {
+    goto out;
   }
   if ((rc = dcsim_model_run(&rq, &pred, err))) goto out;
   if (fmt == 1)

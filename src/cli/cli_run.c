@@ -33,190 +33,211 @@ static double busy_fraction(const dcsim_run_stats *st) {
   return mk > 0 && st->n_nodes ? busy / (mk * st->n_nodes) : 0;
 }
 
+/* The run's totals: input, platform, policy, time, energy, counts, utilisation. */
+static void json_totals(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_stats *st,
+                        const dcsim_metrics_summary *ms, dcsim_job_policy jp, dcsim_task_policy tp,
+                        int64_t run_id) {
+  dcsim_json_key(j, "input");
+  dcsim_json_str(j, s->input_path);
+  dcsim_json_key(j, "platform");
+  dcsim_json_str(j, s->platform->name);
+  char pol[32];
+  snprintf(pol, sizeof pol, "%s+%s", dcsim_sched_job_name(jp), dcsim_sched_task_name(tp));
+  dcsim_json_key(j, "policy");
+  dcsim_json_str(j, pol);
+  dcsim_json_key(j, "time_to_solution_s");
+  dcsim_json_num(j, (double)st->makespan_ns * 1e-9);
+  dcsim_json_key(j, "energy_to_solution_j");
+  dcsim_json_num(j, st->energy_j);
+  dcsim_json_key(j, "unallocated_idle_j");
+  dcsim_json_num(j, st->unallocated_idle_j);
+  dcsim_json_key(j, "tasks");
+  dcsim_json_int(j, (long long)st->tasks);
+  dcsim_json_key(j, "jobs");
+  dcsim_json_int(j, (long long)st->n_jobs);
+  dcsim_json_key(j, "events");
+  dcsim_json_int(j, (long long)st->events);
+  dcsim_json_key(j, "nodes");
+  dcsim_json_int(j, st->n_nodes);
+  dcsim_json_key(j, "utilisation");
+  dcsim_json_num(j, busy_fraction(st));
+  if (run_id > 0) {
+    dcsim_json_key(j, "run_id");
+    dcsim_json_int(j, run_id);
+  }
+  dcsim_json_key(j, "allocated");
+  dcsim_json_num(j, ms->allocated);
+}
+
+/* Job statistics (doc/workloads.md), power management, utilisation over time. */
+static void json_statistics(dcsim_json *j, const dcsim_run_stats *st,
+                            const dcsim_metrics_summary *ms) {
+  dcsim_json_key(j, "statistics"); /* doc/workloads.md */
+  dcsim_json_obj_begin(j);
+  json_stat(j, "wait_s", &ms->wait_s);
+  json_stat(j, "flow_s", &ms->flow_s);
+  json_stat(j, "slowdown", &ms->slowdown);
+  json_stat(j, "bounded_slowdown", &ms->bounded_slowdown);
+  dcsim_json_obj_end(j);
+  dcsim_json_key(j, "power_management");
+  dcsim_json_obj_begin(j);
+  dcsim_json_key(j, "boots");
+  dcsim_json_int(j, (long long)st->boots);
+  dcsim_json_key(j, "shutdowns");
+  dcsim_json_int(j, (long long)st->shutdowns);
+  double off = 0;
+  for (unsigned i = 0; i < st->n_nodes; i++) off += st->node_off_s[i];
+  dcsim_json_key(j, "off_node_s");
+  dcsim_json_num(j, off);
+  dcsim_json_obj_end(j);
+  dcsim_json_key(j, "utilisation_over_time");
+  dcsim_json_obj_begin(j);
+  dcsim_json_key(j, "bucket_s");
+  dcsim_json_num(j, st->bucket_s);
+  for (int which = 0; which < 2; which++) {
+    dcsim_json_key(j, which ? "allocated" : "busy");
+    dcsim_json_arr_begin(j);
+    for (size_t k = 0; k < st->n_buckets; k++) {
+      double t0, t1, busy, alloc;
+      dcsim_metrics_bucket(st, k, &t0, &t1, &busy, &alloc);
+      dcsim_json_num(j, which ? alloc : busy);
+    }
+    dcsim_json_arr_end(j);
+  }
+  dcsim_json_obj_end(j);
+}
+
+/* The replayed trace: its kind and, for SWF, what was kept and skipped. */
+static void json_trace(dcsim_json *j, const dcsim_trace_info *tr) {
+  dcsim_json_key(j, "trace");
+  dcsim_json_obj_begin(j);
+  dcsim_json_key(j, "kind");
+  dcsim_json_str(j, tr->kind == DCSIM_TRACE_SWF ? "swf" : "wfcommons");
+  if (tr->kind == DCSIM_TRACE_WFCOMMONS) {
+    dcsim_json_key(j, "recorded_makespan_s");
+    if (tr->recorded_makespan_s >= 0)
+      dcsim_json_num(j, tr->recorded_makespan_s);
+    else
+      dcsim_json_null(j);
+  } else {
+    dcsim_json_key(j, "jobs_read");
+    dcsim_json_int(j, (long long)tr->jobs_read);
+    dcsim_json_key(j, "jobs_replayed");
+    dcsim_json_int(j, (long long)tr->jobs_kept);
+    dcsim_json_key(j, "mapped_to_dwarfs");
+    dcsim_json_int(j, (long long)tr->mapped);
+    dcsim_json_key(j, "failed_replayed");
+    dcsim_json_int(j, (long long)tr->failed);
+    dcsim_json_key(j, "skipped_cancelled");
+    dcsim_json_int(j, (long long)tr->skipped_cancelled);
+    dcsim_json_key(j, "skipped_unknown");
+    dcsim_json_int(j, (long long)tr->skipped_unknown);
+    dcsim_json_key(j, "skipped_partial");
+    dcsim_json_int(j, (long long)tr->skipped_partial);
+    dcsim_json_key(j, "skipped_unmatched");
+    dcsim_json_int(j, (long long)tr->skipped_unmatched);
+    dcsim_json_key(j, "processors_per_node");
+    dcsim_json_int(j, tr->procs_per_node);
+    static const char *const hk[] = { "max_nodes", "max_procs",
+                                      "unix_start_time" }; /* SWF header, null if absent */
+    long long hv[] = { tr->max_nodes, tr->max_procs, tr->unix_start_time };
+    for (int k = 0; k < 3; k++) {
+      dcsim_json_key(j, hk[k]);
+      if (hv[k] >= 0)
+        dcsim_json_int(j, hv[k]);
+      else
+        dcsim_json_null(j);
+    }
+  }
+  dcsim_json_obj_end(j);
+}
+
+/* One job (workflow instance) k: times, energies, metrics, its trace job. */
+static void json_job(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_stats *st, size_t k) {
+  const dcsim_job_stats *js = &st->jobs[k];
+  dcsim_json_obj_begin(j);
+  dcsim_json_key(j, "name");
+  dcsim_json_str(j, s->wfs[s->jobs[k].wf].wf->name);
+  dcsim_json_key(j, "instance");
+  dcsim_json_int(j, s->jobs[k].instance);
+  dcsim_json_key(j, "submit_s");
+  dcsim_json_num(j, (double)js->submit_ns * 1e-9);
+  dcsim_json_key(j, "start_s");
+  dcsim_json_num(j, (double)js->start_ns * 1e-9);
+  dcsim_json_key(j, "end_s");
+  dcsim_json_num(j, (double)js->end_ns * 1e-9);
+  dcsim_json_key(j, "wait_s");
+  dcsim_json_num(j, (double)(js->start_ns - js->submit_ns) * 1e-9);
+  dcsim_json_key(j, "time_to_solution_s");
+  dcsim_json_num(j, (double)(js->end_ns - js->submit_ns) * 1e-9);
+  dcsim_json_key(j, "energy_to_solution_j");
+  dcsim_json_num(j, js->energy_j);
+  dcsim_json_key(j, "task_energy_j");
+  dcsim_json_num(j, js->task_energy_j);
+  dcsim_json_key(j, "held_idle_j");
+  dcsim_json_num(j, js->energy_j - js->task_energy_j);
+  dcsim_json_key(j, "tasks");
+  dcsim_json_int(j, js->tasks);
+  dcsim_job_metrics m = dcsim_metrics_job(js);
+  dcsim_json_key(j, "flow_s");
+  dcsim_json_num(j, m.flow_s);
+  dcsim_json_key(j, "slowdown");
+  dcsim_json_num(j, m.slowdown);
+  dcsim_json_key(j, "bounded_slowdown");
+  dcsim_json_num(j, m.bounded_slowdown);
+  dcsim_json_key(j, "boot_wait_s");
+  dcsim_json_num(j, (double)(js->start_ns - js->alloc_ns) * 1e-9);
+  if (s->jobs[k].trace_job) {
+    dcsim_json_key(j, "trace_job");
+    dcsim_json_int(j, s->jobs[k].trace_job);
+  }
+  if (s->jobs[k].trace_procs) {
+    dcsim_json_key(j, "procs");
+    dcsim_json_int(j, s->jobs[k].trace_procs);
+  }
+  dcsim_json_obj_end(j);
+}
+
+/* Per node group: energy, busy node-seconds, utilisation, allocated fraction. */
+static void json_groups(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_stats *st) {
+  dcsim_json_key(j, "groups");
+  dcsim_json_arr_begin(j);
+  double mk = (double)st->makespan_ns * 1e-9;
+  for (size_t g = 0; g < st->n_groups; g++) {
+    const dcsim_node_group *ng = s->groups[g].g;
+    const dcsim_group_stats *gs = &st->groups[g];
+    dcsim_json_obj_begin(j);
+    dcsim_json_key(j, "name");
+    dcsim_json_str(j, ng->name);
+    dcsim_json_key(j, "nodes");
+    dcsim_json_int(j, ng->count);
+    dcsim_json_key(j, "energy_j");
+    dcsim_json_num(j, gs->energy_j);
+    dcsim_json_key(j, "busy_node_s");
+    dcsim_json_num(j, gs->busy_node_s);
+    dcsim_json_key(j, "utilisation");
+    dcsim_json_num(j, mk > 0 ? gs->busy_node_s / (mk * ng->count) : 0);
+    dcsim_json_key(j, "allocated");
+    dcsim_json_num(j, mk > 0 ? gs->alloc_node_s / (mk * ng->count) : 0);
+    dcsim_json_obj_end(j);
+  }
+  dcsim_json_arr_end(j);
+}
+
 static void print_json(const dcsim_scenario *s, const dcsim_run_stats *st,
                        const dcsim_metrics_summary *ms, dcsim_job_policy jp, dcsim_task_policy tp,
                        int64_t run_id) {
   dcsim_json j;
   dcsim_json_init(&j, stdout, 1);
   dcsim_json_obj_begin(&j);
-  dcsim_json_key(&j, "input");
-  dcsim_json_str(&j, s->input_path);
-  dcsim_json_key(&j, "platform");
-  dcsim_json_str(&j, s->platform->name);
-  dcsim_json_key(&j, "policy");
-  {
-    char pol[32];
-    snprintf(pol, sizeof pol, "%s+%s", dcsim_sched_job_name(jp), dcsim_sched_task_name(tp));
-    dcsim_json_str(&j, pol);
-  }
-  dcsim_json_key(&j, "time_to_solution_s");
-  dcsim_json_num(&j, (double)st->makespan_ns * 1e-9);
-  dcsim_json_key(&j, "energy_to_solution_j");
-  dcsim_json_num(&j, st->energy_j);
-  dcsim_json_key(&j, "unallocated_idle_j");
-  dcsim_json_num(&j, st->unallocated_idle_j);
-  dcsim_json_key(&j, "tasks");
-  dcsim_json_int(&j, (long long)st->tasks);
-  dcsim_json_key(&j, "jobs");
-  dcsim_json_int(&j, (long long)st->n_jobs);
-  dcsim_json_key(&j, "events");
-  dcsim_json_int(&j, (long long)st->events);
-  dcsim_json_key(&j, "nodes");
-  dcsim_json_int(&j, st->n_nodes);
-  dcsim_json_key(&j, "utilisation");
-  dcsim_json_num(&j, busy_fraction(st));
-  if (run_id > 0) {
-    dcsim_json_key(&j, "run_id");
-    dcsim_json_int(&j, run_id);
-  }
-  dcsim_json_key(&j, "allocated");
-  dcsim_json_num(&j, ms->allocated);
-  dcsim_json_key(&j, "statistics"); /* doc/workloads.md */
-  dcsim_json_obj_begin(&j);
-  json_stat(&j, "wait_s", &ms->wait_s);
-  json_stat(&j, "flow_s", &ms->flow_s);
-  json_stat(&j, "slowdown", &ms->slowdown);
-  json_stat(&j, "bounded_slowdown", &ms->bounded_slowdown);
-  dcsim_json_obj_end(&j);
-  dcsim_json_key(&j, "power_management");
-  dcsim_json_obj_begin(&j);
-  dcsim_json_key(&j, "boots");
-  dcsim_json_int(&j, (long long)st->boots);
-  dcsim_json_key(&j, "shutdowns");
-  dcsim_json_int(&j, (long long)st->shutdowns);
-  double off = 0;
-  for (unsigned i = 0; i < st->n_nodes; i++) off += st->node_off_s[i];
-  dcsim_json_key(&j, "off_node_s");
-  dcsim_json_num(&j, off);
-  dcsim_json_obj_end(&j);
-  dcsim_json_key(&j, "utilisation_over_time");
-  dcsim_json_obj_begin(&j);
-  dcsim_json_key(&j, "bucket_s");
-  dcsim_json_num(&j, st->bucket_s);
-  for (int which = 0; which < 2; which++) {
-    dcsim_json_key(&j, which ? "allocated" : "busy");
-    dcsim_json_arr_begin(&j);
-    for (size_t k = 0; k < st->n_buckets; k++) {
-      double t0, t1, busy, alloc;
-      dcsim_metrics_bucket(st, k, &t0, &t1, &busy, &alloc);
-      dcsim_json_num(&j, which ? alloc : busy);
-    }
-    dcsim_json_arr_end(&j);
-  }
-  dcsim_json_obj_end(&j);
-  if (s->trace) {
-    const dcsim_trace_info *tr = s->trace;
-    dcsim_json_key(&j, "trace");
-    dcsim_json_obj_begin(&j);
-    dcsim_json_key(&j, "kind");
-    dcsim_json_str(&j, tr->kind == DCSIM_TRACE_SWF ? "swf" : "wfcommons");
-    if (tr->kind == DCSIM_TRACE_WFCOMMONS) {
-      dcsim_json_key(&j, "recorded_makespan_s");
-      if (tr->recorded_makespan_s >= 0)
-        dcsim_json_num(&j, tr->recorded_makespan_s);
-      else
-        dcsim_json_null(&j);
-    } else {
-      dcsim_json_key(&j, "jobs_read");
-      dcsim_json_int(&j, (long long)tr->jobs_read);
-      dcsim_json_key(&j, "jobs_replayed");
-      dcsim_json_int(&j, (long long)tr->jobs_kept);
-      dcsim_json_key(&j, "mapped_to_dwarfs");
-      dcsim_json_int(&j, (long long)tr->mapped);
-      dcsim_json_key(&j, "failed_replayed");
-      dcsim_json_int(&j, (long long)tr->failed);
-      dcsim_json_key(&j, "skipped_cancelled");
-      dcsim_json_int(&j, (long long)tr->skipped_cancelled);
-      dcsim_json_key(&j, "skipped_unknown");
-      dcsim_json_int(&j, (long long)tr->skipped_unknown);
-      dcsim_json_key(&j, "skipped_partial");
-      dcsim_json_int(&j, (long long)tr->skipped_partial);
-      dcsim_json_key(&j, "skipped_unmatched");
-      dcsim_json_int(&j, (long long)tr->skipped_unmatched);
-      dcsim_json_key(&j, "processors_per_node");
-      dcsim_json_int(&j, tr->procs_per_node);
-      static const char *const hk[] = { "max_nodes", "max_procs",
-                                        "unix_start_time" }; /* SWF header, null if absent */
-      long long hv[] = { tr->max_nodes, tr->max_procs, tr->unix_start_time };
-      for (int k = 0; k < 3; k++) {
-        dcsim_json_key(&j, hk[k]);
-        if (hv[k] >= 0)
-          dcsim_json_int(&j, hv[k]);
-        else
-          dcsim_json_null(&j);
-      }
-    }
-    dcsim_json_obj_end(&j);
-  }
+  json_totals(&j, s, st, ms, jp, tp, run_id);
+  json_statistics(&j, st, ms);
+  if (s->trace) json_trace(&j, s->trace);
   dcsim_json_key(&j, "workflows");
   dcsim_json_arr_begin(&j);
-  for (size_t k = 0; k < st->n_jobs; k++) {
-    const dcsim_job_stats *js = &st->jobs[k];
-    dcsim_json_obj_begin(&j);
-    dcsim_json_key(&j, "name");
-    dcsim_json_str(&j, s->wfs[s->jobs[k].wf].wf->name);
-    dcsim_json_key(&j, "instance");
-    dcsim_json_int(&j, s->jobs[k].instance);
-    dcsim_json_key(&j, "submit_s");
-    dcsim_json_num(&j, (double)js->submit_ns * 1e-9);
-    dcsim_json_key(&j, "start_s");
-    dcsim_json_num(&j, (double)js->start_ns * 1e-9);
-    dcsim_json_key(&j, "end_s");
-    dcsim_json_num(&j, (double)js->end_ns * 1e-9);
-    dcsim_json_key(&j, "wait_s");
-    dcsim_json_num(&j, (double)(js->start_ns - js->submit_ns) * 1e-9);
-    dcsim_json_key(&j, "time_to_solution_s");
-    dcsim_json_num(&j, (double)(js->end_ns - js->submit_ns) * 1e-9);
-    dcsim_json_key(&j, "energy_to_solution_j");
-    dcsim_json_num(&j, js->energy_j);
-    dcsim_json_key(&j, "task_energy_j");
-    dcsim_json_num(&j, js->task_energy_j);
-    dcsim_json_key(&j, "held_idle_j");
-    dcsim_json_num(&j, js->energy_j - js->task_energy_j);
-    dcsim_json_key(&j, "tasks");
-    dcsim_json_int(&j, js->tasks);
-    dcsim_job_metrics m = dcsim_metrics_job(js);
-    dcsim_json_key(&j, "flow_s");
-    dcsim_json_num(&j, m.flow_s);
-    dcsim_json_key(&j, "slowdown");
-    dcsim_json_num(&j, m.slowdown);
-    dcsim_json_key(&j, "bounded_slowdown");
-    dcsim_json_num(&j, m.bounded_slowdown);
-    dcsim_json_key(&j, "boot_wait_s");
-    dcsim_json_num(&j, (double)(js->start_ns - js->alloc_ns) * 1e-9);
-    if (s->jobs[k].trace_job) {
-      dcsim_json_key(&j, "trace_job");
-      dcsim_json_int(&j, s->jobs[k].trace_job);
-    }
-    if (s->jobs[k].trace_procs) {
-      dcsim_json_key(&j, "procs");
-      dcsim_json_int(&j, s->jobs[k].trace_procs);
-    }
-    dcsim_json_obj_end(&j);
-  }
+  for (size_t k = 0; k < st->n_jobs; k++) json_job(&j, s, st, k);
   dcsim_json_arr_end(&j);
-  dcsim_json_key(&j, "groups");
-  dcsim_json_arr_begin(&j);
-  double mk = (double)st->makespan_ns * 1e-9;
-  for (size_t g = 0; g < st->n_groups; g++) {
-    const dcsim_node_group *ng = s->groups[g].g;
-    const dcsim_group_stats *gs = &st->groups[g];
-    dcsim_json_obj_begin(&j);
-    dcsim_json_key(&j, "name");
-    dcsim_json_str(&j, ng->name);
-    dcsim_json_key(&j, "nodes");
-    dcsim_json_int(&j, ng->count);
-    dcsim_json_key(&j, "energy_j");
-    dcsim_json_num(&j, gs->energy_j);
-    dcsim_json_key(&j, "busy_node_s");
-    dcsim_json_num(&j, gs->busy_node_s);
-    dcsim_json_key(&j, "utilisation");
-    dcsim_json_num(&j, mk > 0 ? gs->busy_node_s / (mk * ng->count) : 0);
-    dcsim_json_key(&j, "allocated");
-    dcsim_json_num(&j, mk > 0 ? gs->alloc_node_s / (mk * ng->count) : 0);
-    dcsim_json_obj_end(&j);
-  }
-  dcsim_json_arr_end(&j);
+  json_groups(&j, s, st);
   dcsim_json_obj_end(&j);
   dcsim_json_end(&j);
 }

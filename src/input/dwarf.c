@@ -558,6 +558,117 @@ void dcsim_dwarf_eval_free(dcsim_dwarf_eval *e) {
   free(e);
 }
 
+/* The values the case sets (*cd: the case, NULL without case_name). */
+static int bind_case(const dcsim_dwarf_t *d, const char *case_name, double *vals,
+                     unsigned char *set, const case_def **cd_out, dcsim_error *err) {
+  const case_def *cd = NULL;
+  *cd_out = NULL;
+  if (!case_name) return 0;
+  for (size_t i = 0; i < d->n_cases; i++)
+    if (strcmp(d->cases[i].name, case_name) == 0) cd = &d->cases[i];
+  if (!cd) {
+    char list[512] = "";
+    for (size_t i = 0; i < d->n_cases; i++) {
+      strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+      strncat(list, d->cases[i].name, sizeof list - strlen(list) - 1);
+    }
+    return DCSIM_ERR(err, DCSIM_EREF, d->path, 0, "dwarf %s has no case '%s' (cases: %s)", d->name,
+                     case_name, list);
+  }
+  for (size_t i = 0; i < d->n_params; i++)
+    if (cd->set[i]) {
+      vals[i] = cd->values[i];
+      set[i] = 1;
+    }
+  *cd_out = cd;
+  return 0;
+}
+
+/* The bindings over the case's values; then every parameter must have a value. */
+static int bind_params(const dcsim_dwarf_t *d, const dcsim_binding *b, size_t n_b, double *vals,
+                       unsigned char *set, dcsim_error *err) {
+  for (size_t k = 0; k < n_b; k++) {
+    int pi = find_param(d, b[k].name);
+    if (pi < 0)
+      return DCSIM_ERR(err, DCSIM_EREF, b[k].file ? b[k].file : "", b[k].line,
+                       "dwarf %s has no parameter '%s'", d->name, b[k].name);
+    if (!isfinite(b[k].value) || b[k].value < 0)
+      return DCSIM_ERR(err, DCSIM_ERANGE, b[k].file ? b[k].file : "", b[k].line,
+                       "parameter %s = %g must be a finite, non-negative number", b[k].name,
+                       b[k].value);
+    vals[pi] = b[k].value;
+    set[pi] = 1;
+  }
+  for (size_t i = 0; i < d->n_params; i++)
+    if (!set[i])
+      return DCSIM_ERR(err, DCSIM_EREF, d->path, d->param_lines[i],
+                       "parameter %s of dwarf %s has no value (give a case or set it)",
+                       d->params[i], d->name);
+  return 0;
+}
+
+/* Loop i for these values: its work and traffic (the case's <override> when over is set). */
+static int eval_loop(const dcsim_dwarf_t *d, const case_def *over, size_t i, const double *vals,
+                     dcsim_cpu_loop *l, dcsim_error *err) {
+  const loop_def *ld = &d->loops[i];
+  const formula *fw = &ld->work, *fq = &ld->traffic;
+  int rc;
+  for (size_t j = 0; over && j < over->n_over; j++)
+    if (over->over[j].loop == i) {
+      fw = &over->over[j].work;
+      fq = &over->over[j].traffic;
+    }
+  l->name = ld->name;
+  if ((rc = eval_formula(d, fw, vals, "work-flop", &l->work_flop, err))) return rc;
+  if (ld->irregular) {
+    l->irregular = 1;
+    l->word_byte = ld->word_byte;
+    l->hit_word = ld->hit_word;
+    if ((rc = eval_formula(d, &ld->regular, vals, "regular-word", &l->regular_word, err)) ||
+        (rc = eval_formula(d, &ld->irreg, vals, "irregular-word", &l->irregular_word, err)) ||
+        (rc = eval_formula(d, &ld->wset, vals, "working-set-word", &l->working_set_word, err)))
+      return rc;
+  } else if ((rc = eval_formula(d, fq, vals, "traffic-byte", &l->traffic_byte, err))) {
+    return rc;
+  }
+  if (l->work_flop > 0 && !ld->has_flop)
+    return DCSIM_ERR(err, DCSIM_EREF, d->path, fw->line,
+                     "loop %s does work (W = %g flop) but has no <flop> coefficients", ld->name,
+                     l->work_flop);
+  l->V = ld->V;
+  l->X = ld->X;
+  l->Y = ld->Y;
+  l->Z = ld->Z;
+  l->has_flop = ld->has_flop;
+  l->U = ld->U;
+  l->S_flops = ld->S_flops;
+  return 0;
+}
+
+/* The GPU model's domain and the communication's volumes for these values. */
+static int eval_gpu_comm(const dcsim_dwarf_t *d, const double *vals, dcsim_dwarf_eval *e,
+                         dcsim_error *err) {
+  int rc;
+  e->n_kernels = d->n_kernels;
+  e->kernels = d->kernels;
+  e->invocations = d->invocations;
+  e->has_multi_gpu = d->has_multi_gpu;
+  e->gpu_memory_byte_per_point = d->mg_memory;
+  e->gpu_transfer_byte_per_point = d->mg_transfer;
+  if (d->n_kernels && (rc = eval_formula(d, &d->domain, vals, "domain-size", &e->domain_size, err)))
+    return rc;
+  if (d->has_comm) {
+    e->has_comm = 1;
+    e->comm_overlap = d->comm_overlap;
+  }
+  if (d->has_comm_attrs &&
+      ((rc = eval_formula(d, &d->comm_in, vals, "in-byte", &e->comm_in_byte, err)) ||
+       (rc = eval_formula(d, &d->comm_out, vals, "out-byte", &e->comm_out_byte, err)) ||
+       (rc = eval_formula(d, &d->comm_iters, vals, "iterations", &e->comm_iterations, err))))
+    return rc;
+  return 0;
+}
+
 int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dcsim_binding *b,
                          size_t n_b, dcsim_dwarf_eval **out, dcsim_error *err) {
   int rc = 0;
@@ -569,48 +680,9 @@ int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dc
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
     goto out;
   }
-  if (case_name) {
-    for (size_t i = 0; i < d->n_cases; i++)
-      if (strcmp(d->cases[i].name, case_name) == 0) cd = &d->cases[i];
-    if (!cd) {
-      char list[512] = "";
-      for (size_t i = 0; i < d->n_cases; i++) {
-        strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
-        strncat(list, d->cases[i].name, sizeof list - strlen(list) - 1);
-      }
-      rc = DCSIM_ERR(err, DCSIM_EREF, d->path, 0, "dwarf %s has no case '%s' (cases: %s)", d->name,
-                     case_name, list);
-      goto out;
-    }
-    for (size_t i = 0; i < d->n_params; i++)
-      if (cd->set[i]) {
-        vals[i] = cd->values[i];
-        set[i] = 1;
-      }
-  }
-  for (size_t k = 0; k < n_b; k++) {
-    int pi = find_param(d, b[k].name);
-    if (pi < 0) {
-      rc = DCSIM_ERR(err, DCSIM_EREF, b[k].file ? b[k].file : "", b[k].line,
-                     "dwarf %s has no parameter '%s'", d->name, b[k].name);
-      goto out;
-    }
-    if (!isfinite(b[k].value) || b[k].value < 0) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, b[k].file ? b[k].file : "", b[k].line,
-                     "parameter %s = %g must be a finite, non-negative number", b[k].name,
-                     b[k].value);
-      goto out;
-    }
-    vals[pi] = b[k].value;
-    set[pi] = 1;
-  }
-  for (size_t i = 0; i < d->n_params; i++)
-    if (!set[i]) {
-      rc = DCSIM_ERR(err, DCSIM_EREF, d->path, d->param_lines[i],
-                     "parameter %s of dwarf %s has no value (give a case or set it)", d->params[i],
-                     d->name);
-      goto out;
-    }
+  if ((rc = bind_case(d, case_name, vals, set, &cd, err)) ||
+      (rc = bind_params(d, b, n_b, vals, set, err)))
+    goto out;
   /* A case's <override>s are numbers derived for the case's own parameter values (the BiFFT LP
    * split): they apply only while bindings leave those values unchanged; a binding that changes
    * one (--set FIELDS=40 after case 200x180_20) falls back to the loops' formulas. */
@@ -625,60 +697,9 @@ int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dc
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
     goto out;
   }
-  for (size_t i = 0; i < d->n_loops; i++) {
-    const loop_def *ld = &d->loops[i];
-    dcsim_cpu_loop *l = &e->loops[i];
-    const formula *fw = &ld->work, *fq = &ld->traffic;
-    for (size_t j = 0; use_over && j < cd->n_over; j++)
-      if (cd->over[j].loop == i) {
-        fw = &cd->over[j].work;
-        fq = &cd->over[j].traffic;
-      }
-    l->name = ld->name;
-    if ((rc = eval_formula(d, fw, vals, "work-flop", &l->work_flop, err))) goto out;
-    if (ld->irregular) {
-      l->irregular = 1;
-      l->word_byte = ld->word_byte;
-      l->hit_word = ld->hit_word;
-      if ((rc = eval_formula(d, &ld->regular, vals, "regular-word", &l->regular_word, err)) ||
-          (rc = eval_formula(d, &ld->irreg, vals, "irregular-word", &l->irregular_word, err)) ||
-          (rc = eval_formula(d, &ld->wset, vals, "working-set-word", &l->working_set_word, err)))
-        goto out;
-    } else if ((rc = eval_formula(d, fq, vals, "traffic-byte", &l->traffic_byte, err))) {
-      goto out;
-    }
-    if (l->work_flop > 0 && !ld->has_flop) {
-      rc = DCSIM_ERR(err, DCSIM_EREF, d->path, fw->line,
-                     "loop %s does work (W = %g flop) but has no <flop> coefficients", ld->name,
-                     l->work_flop);
-      goto out;
-    }
-    l->V = ld->V;
-    l->X = ld->X;
-    l->Y = ld->Y;
-    l->Z = ld->Z;
-    l->has_flop = ld->has_flop;
-    l->U = ld->U;
-    l->S_flops = ld->S_flops;
-  }
-  e->n_kernels = d->n_kernels;
-  e->kernels = d->kernels;
-  e->invocations = d->invocations;
-  e->has_multi_gpu = d->has_multi_gpu;
-  e->gpu_memory_byte_per_point = d->mg_memory;
-  e->gpu_transfer_byte_per_point = d->mg_transfer;
-  if (d->n_kernels && (rc = eval_formula(d, &d->domain, vals, "domain-size", &e->domain_size, err)))
-    goto out;
-  if (d->has_comm) {
-    e->has_comm = 1;
-    e->comm_overlap = d->comm_overlap;
-  }
-  if (d->has_comm_attrs) {
-    if ((rc = eval_formula(d, &d->comm_in, vals, "in-byte", &e->comm_in_byte, err)) ||
-        (rc = eval_formula(d, &d->comm_out, vals, "out-byte", &e->comm_out_byte, err)) ||
-        (rc = eval_formula(d, &d->comm_iters, vals, "iterations", &e->comm_iterations, err)))
-      goto out;
-  }
+  for (size_t i = 0; i < d->n_loops; i++)
+    if ((rc = eval_loop(d, use_over ? cd : NULL, i, vals, &e->loops[i], err))) goto out;
+  if ((rc = eval_gpu_comm(d, vals, e, err))) goto out;
   e->values = vals; /* kept for formulas evaluated later (dcsim_dwarf_comm) */
   vals = NULL;
   *out = e;

@@ -202,16 +202,238 @@ static int file_bytes(const ctx *c, json_t *list, const index_t *files, json_t *
   return 0;
 }
 
+/* One instance being read: its layout and the parts of it the phases of dcsim_wfc_load share. */
+typedef struct wfc_load {
+  ctx c;
+  dcsim_wfc *w;
+  int flat; /* the 1.4 layout (no specification / execution split) */
+  json_t *spec, *exe, *tasks;
+  json_t *farr;   /* 1.5: workflow.specification.files, or NULL */
+  const char *tw; /* JSON path of the task list */
+  size_t n;       /* tasks */
+  index_t ix, fx; /* tasks by id and name; 1.5 files by id */
+  size_t *pcap;   /* per task: capacity of its parents array */
+} wfc_load;
+
+/* Name, schema version, layout, makespan, machines, and the size of the task list. */
+static int read_header(wfc_load *L, json_t *root) {
+  const ctx *c = &L->c;
+  dcsim_wfc *w = L->w;
+  int rc;
+  w->makespan_s = -1;
+  json_t *wf = json_object_get(root, "workflow");
+  const char *name = get_str(root, "name"), *ver = get_str(root, "schemaVersion");
+  if (!json_is_object(root) || !json_is_object(wf))
+    return bad(c, "workflow", "missing: not a WfCommons instance");
+  if (!(w->name = task_name(name && *name ? name : "wfcommons")) ||
+      !(w->schema_version = strdup(ver ? ver : "?")))
+    return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
+  L->spec = json_object_get(wf, "specification");
+  L->exe = json_object_get(wf, "execution");
+  L->flat = !L->spec;
+  L->tasks = L->flat ? json_object_get(wf, "tasks") : json_object_get(L->spec, "tasks");
+  L->tw = L->flat ? "workflow.tasks" : "workflow.specification.tasks";
+  if (!json_is_array(L->tasks))
+    return bad(c, L->tw, "missing or not an array (neither the 1.4 nor the 1.5 layout)");
+  if (!L->flat && !json_is_object(L->exe))
+    return bad(c, "workflow.execution", "missing (1.5 layout)");
+  json_t *mk = L->flat ? wf : L->exe; /* holds the makespan and the machines */
+  if ((rc = get_num(c, mk, "makespanInSeconds", "makespan",
+                    L->flat ? "workflow" : "workflow.execution", 0, &w->makespan_s)))
+    return rc;
+  if ((rc = load_machines(c, w, json_object_get(mk, "machines"),
+                          L->flat ? "workflow.machines" : "workflow.execution.machines")))
+    return rc;
+  L->n = json_array_size(L->tasks);
+  if (!L->n) return bad(c, L->tw, "no task");
+  if (L->n > DCSIM_WORKFLOW_MAX_TASKS)
+    return DCSIM_ERR(c->err, DCSIM_ERANGE, c->path, 0, "%s: more than %u tasks", L->tw,
+                     DCSIM_WORKFLOW_MAX_TASKS);
+  return 0;
+}
+
+/* ids and names (1.4 refers to tasks by name, 1.5 by id; both are indexed) */
+static int index_tasks(wfc_load *L) {
+  const ctx *c = &L->c;
+  dcsim_wfc *w = L->w;
+  size_t n = L->n;
+  w->tasks = calloc(n, sizeof *w->tasks);
+  L->ix.a = calloc(2 * n, sizeof *L->ix.a);
+  L->pcap = calloc(n, sizeof *L->pcap);
+  if (!w->tasks || !L->ix.a || !L->pcap)
+    return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
+  for (size_t i = 0; i < n; i++) {
+    json_t *t = json_array_get(L->tasks, i);
+    const char *id = get_str(t, "id"), *nm = get_str(t, "name");
+    char wi[128];
+    snprintf(wi, sizeof wi, "%s[%zu]", L->tw, i);
+    if (!json_is_object(t) || !(L->flat ? (nm != NULL || id != NULL) : id != NULL))
+      return bad(c, wi, L->flat ? "a task needs a name" : "a task needs an id");
+    if (!(w->tasks[i].id = task_name(L->flat ? (nm ? nm : id) : id)))
+      return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
+    w->n_tasks++;
+    if (id) L->ix.a[L->ix.n++] = (key_ix){ id, (uint32_t)i };
+    if (nm && (!id || strcmp(nm, id) != 0)) L->ix.a[L->ix.n++] = (key_ix){ nm, (uint32_t)i };
+  }
+  qsort(L->ix.a, L->ix.n, sizeof *L->ix.a, cmp_key);
+  for (size_t i = 1; i < L->ix.n; i++)
+    if (strcmp(L->ix.a[i - 1].key, L->ix.a[i].key) == 0 && L->ix.a[i - 1].ix != L->ix.a[i].ix) {
+      char wi[128], msg[300];
+      snprintf(wi, sizeof wi, "%s[%u]", L->tw, L->ix.a[i].ix);
+      snprintf(msg, sizeof msg, "'%.200s' names two tasks", L->ix.a[i].key);
+      return bad(c, wi, msg);
+    }
+  return 0;
+}
+
+/* 1.5 files, indexed by id */
+static int index_files(wfc_load *L) {
+  const ctx *c = &L->c;
+  json_t *farr = L->farr = L->flat ? NULL : json_object_get(L->spec, "files");
+  if (!farr) return 0;
+  if (!json_is_array(farr)) return bad(c, "workflow.specification.files", "not an array");
+  if (!(L->fx.a = calloc(json_array_size(farr) + 1, sizeof *L->fx.a)))
+    return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
+  for (size_t i = 0; i < json_array_size(farr); i++) {
+    const char *id = get_str(json_array_get(farr, i), "id");
+    if (!id) return bad(c, "workflow.specification.files[]", "a file needs an id");
+    L->fx.a[L->fx.n++] = (key_ix){ id, (uint32_t)i };
+  }
+  qsort(L->fx.a, L->fx.n, sizeof *L->fx.a, cmp_key);
+  return 0;
+}
+
+/* execution data (1.5: execution.tasks by id), one record for every task */
+static int load_executions(wfc_load *L) {
+  const ctx *c = &L->c;
+  size_t n = L->n;
+  int flat = L->flat, rc = 0;
+  unsigned char *seen = NULL;
+  json_t *etasks = flat ? NULL : json_object_get(L->exe, "tasks");
+  if (!flat && !json_is_array(etasks)) {
+    rc = bad(c, "workflow.execution.tasks", "missing or not an array");
+    goto out;
+  }
+  if (!(seen = calloc(n, 1))) {
+    rc = DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
+    goto out;
+  }
+  for (size_t i = 0; i < (flat ? n : json_array_size(etasks)) && !rc; i++) {
+    json_t *t = json_array_get(flat ? L->tasks : etasks, i);
+    char wi[128];
+    snprintf(wi, sizeof wi, "%s[%zu]", flat ? L->tw : "workflow.execution.tasks", i);
+    long k = (long)i;
+    if (!flat) {
+      const char *id = get_str(t, "id");
+      k = id ? index_find(&L->ix, id) : -1;
+      if (k < 0) {
+        rc = bad(c, wi, "its id is not a task of workflow.specification.tasks");
+        break;
+      }
+      if (seen[k]) {
+        rc = bad(c, wi, "a second execution record of the same task");
+        break;
+      }
+    }
+    seen[k] = 1;
+    rc = load_exec(c, L->w, &L->w->tasks[k], t, wi, flat);
+  }
+  for (size_t i = 0; i < n && !rc; i++)
+    if (!seen[i]) {
+      char wi[128];
+      snprintf(wi, sizeof wi, "%s[%zu]", L->tw, i);
+      rc = bad(c, wi, "no execution record (runtimeInSeconds)");
+    }
+out:
+  free(seen);
+  return rc;
+}
+
+/* The parents and children of task i (t, at JSON path wi) as parent links. */
+static int task_links(wfc_load *L, size_t i, json_t *t, const char *wi) {
+  const ctx *c = &L->c;
+  for (int side = 0; side < 2; side++) {
+    json_t *l = json_object_get(t, side ? "children" : "parents");
+    if (!l) continue;
+    if (!json_is_array(l))
+      return bad(c, wi, side ? "children is not an array" : "parents is not an array");
+    for (size_t k = 0; k < json_array_size(l); k++) {
+      const char *ref = json_string_value(json_array_get(l, k));
+      long o = ref ? index_find(&L->ix, ref) : -1;
+      if (o < 0) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "%s '%.200s' is not a task", side ? "child" : "parent",
+                 ref ? ref : "(not a string)");
+        return bad(c, wi, msg);
+      }
+      if ((size_t)o == i) return bad(c, wi, "a task depends on itself");
+      uint32_t child = side ? (uint32_t)o : (uint32_t)i, parent = side ? (uint32_t)i : (uint32_t)o;
+      if (add_parent(&L->w->tasks[child], parent, &L->pcap[child]))
+        return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
+    }
+  }
+  return 0;
+}
+
+/* Bytes task i (t, at JSON path wi) reads and writes: 1.4 files in the task, 1.5 ids of files. */
+static int task_files(wfc_load *L, size_t i, json_t *t, const char *wi) {
+  const ctx *c = &L->c;
+  dcsim_wfc_task *tk = &L->w->tasks[i];
+  int rc;
+  if (L->flat) {
+    json_t *fl = json_object_get(t, "files");
+    for (size_t k = 0; json_is_array(fl) && k < json_array_size(fl); k++) {
+      json_t *f = json_array_get(fl, k);
+      double sz = 0;
+      if ((rc = get_num(c, f, "sizeInBytes", "size", wi, 0, &sz))) return rc;
+      const char *link = get_str(f, "link");
+      if (link && strcmp(link, "input") == 0)
+        tk->read_byte += sz;
+      else
+        tk->write_byte += sz;
+    }
+  } else if ((rc = file_bytes(c, json_object_get(t, "inputFiles"), &L->fx, L->farr, wi,
+                              &tk->read_byte)) ||
+             (rc = file_bytes(c, json_object_get(t, "outputFiles"), &L->fx, L->farr, wi,
+                              &tk->write_byte))) {
+    return rc;
+  }
+  if (tk->read_byte > 0 || tk->write_byte > 0) L->w->has_files = 1;
+  return 0;
+}
+
+/* dependencies and files */
+static int load_links(wfc_load *L) {
+  int rc;
+  for (size_t i = 0; i < L->n; i++) {
+    json_t *t = json_array_get(L->tasks, i);
+    char wi[128];
+    snprintf(wi, sizeof wi, "%s[%zu]", L->tw, i);
+    if ((rc = task_links(L, i, t, wi)) || (rc = task_files(L, i, t, wi))) return rc;
+  }
+  return 0;
+}
+
+/* Parents sorted, duplicates dropped (a link declared on both ends). */
+static void sort_parents(dcsim_wfc *w) {
+  for (size_t i = 0; i < w->n_tasks; i++) {
+    dcsim_wfc_task *tk = &w->tasks[i];
+    if (tk->n_parents > 1) qsort(tk->parents, tk->n_parents, sizeof *tk->parents, cmp_u32);
+    size_t u = 0;
+    for (size_t k = 0; k < tk->n_parents; k++)
+      if (!k || tk->parents[k] != tk->parents[k - 1]) tk->parents[u++] = tk->parents[k];
+    tk->n_parents = u;
+  }
+}
+
 int dcsim_wfc_load(const char *path, dcsim_wfc **out, dcsim_error *err) {
-  ctx c = { path, err };
+  wfc_load L = { .c = { path, err } };
   json_error_t je;
   int rc = 0;
-  index_t ix = { NULL, 0 }, fx = { NULL, 0 };
-  size_t *pcap = NULL;
   *out = NULL;
-  dcsim_wfc *w = calloc(1, sizeof *w);
+  L.w = calloc(1, sizeof *L.w);
   json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-  if (!w || !(w->path = strdup(path))) {
+  if (!L.w || !(L.w->path = strdup(path))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
@@ -222,212 +444,18 @@ int dcsim_wfc_load(const char *path, dcsim_wfc **out, dcsim_error *err) {
       rc = DCSIM_ERR(err, DCSIM_EPARSE, path, je.line, "column %d: %s", je.column, je.text);
     goto out;
   }
-  w->makespan_s = -1;
-  json_t *wf = json_object_get(root, "workflow");
-  const char *name = get_str(root, "name"), *ver = get_str(root, "schemaVersion");
-  if (!json_is_object(root) || !json_is_object(wf)) {
-    rc = bad(&c, "workflow", "missing: not a WfCommons instance");
+  if ((rc = read_header(&L, root)) || (rc = index_tasks(&L)) || (rc = index_files(&L)) ||
+      (rc = load_executions(&L)) || (rc = load_links(&L)))
     goto out;
-  }
-  if (!(w->name = task_name(name && *name ? name : "wfcommons")) ||
-      !(w->schema_version = strdup(ver ? ver : "?"))) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-    goto out;
-  }
-  json_t *spec = json_object_get(wf, "specification"), *exe = json_object_get(wf, "execution");
-  int flat = !spec;
-  json_t *tasks = flat ? json_object_get(wf, "tasks") : json_object_get(spec, "tasks");
-  const char *tw = flat ? "workflow.tasks" : "workflow.specification.tasks";
-  if (!json_is_array(tasks)) {
-    rc = bad(&c, tw, "missing or not an array (neither the 1.4 nor the 1.5 layout)");
-    goto out;
-  }
-  if (!flat && !json_is_object(exe)) {
-    rc = bad(&c, "workflow.execution", "missing (1.5 layout)");
-    goto out;
-  }
-  json_t *mk = flat ? wf : exe;
-  if ((rc = get_num(&c, mk, "makespanInSeconds", "makespan",
-                    flat ? "workflow" : "workflow.execution", 0, &w->makespan_s)))
-    goto out;
-  if ((rc = load_machines(&c, w, json_object_get(mk, "machines"),
-                          flat ? "workflow.machines" : "workflow.execution.machines")))
-    goto out;
-  size_t n = json_array_size(tasks);
-  if (!n) {
-    rc = bad(&c, tw, "no task");
-    goto out;
-  }
-  if (n > DCSIM_WORKFLOW_MAX_TASKS) {
-    rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "%s: more than %u tasks", tw,
-                   DCSIM_WORKFLOW_MAX_TASKS);
-    goto out;
-  }
-  w->tasks = calloc(n, sizeof *w->tasks);
-  ix.a = calloc(2 * n, sizeof *ix.a);
-  pcap = calloc(n, sizeof *pcap);
-  if (!w->tasks || !ix.a || !pcap) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-    goto out;
-  }
-  /* ids and names (1.4 refers to tasks by name, 1.5 by id; both are indexed) */
-  for (size_t i = 0; i < n; i++) {
-    json_t *t = json_array_get(tasks, i);
-    const char *id = get_str(t, "id"), *nm = get_str(t, "name");
-    char wi[128];
-    snprintf(wi, sizeof wi, "%s[%zu]", tw, i);
-    if (!json_is_object(t) || !(flat ? (nm != NULL || id != NULL) : id != NULL)) {
-      rc = bad(&c, wi, flat ? "a task needs a name" : "a task needs an id");
-      goto out;
-    }
-    if (!(w->tasks[i].id = task_name(flat ? (nm ? nm : id) : id))) {
-      rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-      goto out;
-    }
-    w->n_tasks++;
-    if (id) ix.a[ix.n++] = (key_ix){ id, (uint32_t)i };
-    if (nm && (!id || strcmp(nm, id) != 0)) ix.a[ix.n++] = (key_ix){ nm, (uint32_t)i };
-  }
-  qsort(ix.a, ix.n, sizeof *ix.a, cmp_key);
-  for (size_t i = 1; i < ix.n; i++)
-    if (strcmp(ix.a[i - 1].key, ix.a[i].key) == 0 && ix.a[i - 1].ix != ix.a[i].ix) {
-      char wi[128], msg[300];
-      snprintf(wi, sizeof wi, "%s[%u]", tw, ix.a[i].ix);
-      snprintf(msg, sizeof msg, "'%.200s' names two tasks", ix.a[i].key);
-      rc = bad(&c, wi, msg);
-      goto out;
-    }
-  /* 1.5 files */
-  json_t *farr = flat ? NULL : json_object_get(spec, "files");
-  if (farr) {
-    if (!json_is_array(farr)) {
-      rc = bad(&c, "workflow.specification.files", "not an array");
-      goto out;
-    }
-    if (!(fx.a = calloc(json_array_size(farr) + 1, sizeof *fx.a))) {
-      rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-      goto out;
-    }
-    for (size_t i = 0; i < json_array_size(farr); i++) {
-      const char *id = get_str(json_array_get(farr, i), "id");
-      if (!id) {
-        rc = bad(&c, "workflow.specification.files[]", "a file needs an id");
-        goto out;
-      }
-      fx.a[fx.n++] = (key_ix){ id, (uint32_t)i };
-    }
-    qsort(fx.a, fx.n, sizeof *fx.a, cmp_key);
-  }
-  /* execution data (1.5: execution.tasks by id) */
-  json_t *etasks = flat ? NULL : json_object_get(exe, "tasks");
-  if (!flat && !json_is_array(etasks)) {
-    rc = bad(&c, "workflow.execution.tasks", "missing or not an array");
-    goto out;
-  }
-  unsigned char *seen = calloc(n, 1);
-  if (!seen) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-    goto out;
-  }
-  for (size_t i = 0; i < (flat ? n : json_array_size(etasks)) && !rc; i++) {
-    json_t *t = json_array_get(flat ? tasks : etasks, i);
-    char wi[128];
-    snprintf(wi, sizeof wi, "%s[%zu]", flat ? tw : "workflow.execution.tasks", i);
-    long k = (long)i;
-    if (!flat) {
-      const char *id = get_str(t, "id");
-      k = id ? index_find(&ix, id) : -1;
-      if (k < 0) {
-        rc = bad(&c, wi, "its id is not a task of workflow.specification.tasks");
-        break;
-      }
-      if (seen[k]) {
-        rc = bad(&c, wi, "a second execution record of the same task");
-        break;
-      }
-    }
-    seen[k] = 1;
-    rc = load_exec(&c, w, &w->tasks[k], t, wi, flat);
-  }
-  for (size_t i = 0; i < n && !rc; i++)
-    if (!seen[i]) {
-      char wi[128];
-      snprintf(wi, sizeof wi, "%s[%zu]", tw, i);
-      rc = bad(&c, wi, "no execution record (runtimeInSeconds)");
-    }
-  free(seen);
-  if (rc) goto out;
-  /* dependencies and files */
-  for (size_t i = 0; i < n; i++) {
-    json_t *t = json_array_get(tasks, i);
-    char wi[128];
-    snprintf(wi, sizeof wi, "%s[%zu]", tw, i);
-    for (int side = 0; side < 2; side++) {
-      json_t *l = json_object_get(t, side ? "children" : "parents");
-      if (!l) continue;
-      if (!json_is_array(l)) {
-        rc = bad(&c, wi, side ? "children is not an array" : "parents is not an array");
-        goto out;
-      }
-      for (size_t k = 0; k < json_array_size(l); k++) {
-        const char *ref = json_string_value(json_array_get(l, k));
-        long o = ref ? index_find(&ix, ref) : -1;
-        if (o < 0) {
-          char msg[300];
-          snprintf(msg, sizeof msg, "%s '%.200s' is not a task", side ? "child" : "parent",
-                   ref ? ref : "(not a string)");
-          rc = bad(&c, wi, msg);
-          goto out;
-        }
-        if ((size_t)o == i) {
-          rc = bad(&c, wi, "a task depends on itself");
-          goto out;
-        }
-        uint32_t child = side ? (uint32_t)o : (uint32_t)i,
-                 parent = side ? (uint32_t)i : (uint32_t)o;
-        if (add_parent(&w->tasks[child], parent, &pcap[child])) {
-          rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-          goto out;
-        }
-      }
-    }
-    dcsim_wfc_task *tk = &w->tasks[i];
-    if (flat) {
-      json_t *fl = json_object_get(t, "files");
-      for (size_t k = 0; json_is_array(fl) && k < json_array_size(fl); k++) {
-        json_t *f = json_array_get(fl, k);
-        double sz = 0;
-        if ((rc = get_num(&c, f, "sizeInBytes", "size", wi, 0, &sz))) goto out;
-        const char *link = get_str(f, "link");
-        if (link && strcmp(link, "input") == 0)
-          tk->read_byte += sz;
-        else
-          tk->write_byte += sz;
-      }
-    } else if ((rc = file_bytes(&c, json_object_get(t, "inputFiles"), &fx, farr, wi,
-                                &tk->read_byte)) ||
-               (rc = file_bytes(&c, json_object_get(t, "outputFiles"), &fx, farr, wi,
-                                &tk->write_byte))) {
-      goto out;
-    }
-    if (tk->read_byte > 0 || tk->write_byte > 0) w->has_files = 1;
-  }
-  for (size_t i = 0; i < n; i++) { /* sort, drop duplicates (a link declared on both ends) */
-    dcsim_wfc_task *tk = &w->tasks[i];
-    if (tk->n_parents > 1) qsort(tk->parents, tk->n_parents, sizeof *tk->parents, cmp_u32);
-    size_t u = 0;
-    for (size_t k = 0; k < tk->n_parents; k++)
-      if (!k || tk->parents[k] != tk->parents[k - 1]) tk->parents[u++] = tk->parents[k];
-    tk->n_parents = u;
-  }
-  *out = w;
-  w = NULL;
+  sort_parents(L.w);
+  *out = L.w;
+  L.w = NULL;
 out:
-  free(ix.a);
-  free(fx.a);
-  free(pcap);
+  free(L.ix.a);
+  free(L.fx.a);
+  free(L.pcap);
   json_decref(root);
-  dcsim_wfc_free(w);
+  dcsim_wfc_free(L.w);
   return rc;
 }
 

@@ -221,92 +221,104 @@ static const char *energy_unit(double emax, double *scale) {
   return "J";
 }
 
-int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title, const char *out,
-                      dcsim_plot_format fmt, dcsim_error *err) {
-  size_t nf = 0, first = n;
-  double tmin = INFINITY, tmax = 0, emin = INFINITY, emax = 0;
-  int var_cpu = 0, var_gpu = 0, var_nodes = 0, var_cores = 0, var_freq = 0;
+/* The points of a Pareto plot and what the phases of dcsim_plot_pareto() learn about them. */
+typedef struct pareto_view {
+  const dcsim_sweep_point *pts;
+  size_t n, nf, n_done; /* points; feasible ones; done ones */
+  size_t first;         /* the first feasible point */
+  long knee;            /* the (last) knee point, -1 = none */
+  double tmin, tmax, emin, emax;
+  int var_cpu, var_gpu, var_nodes, var_cores, var_freq; /* what varies among feasible points */
+  double es;                                            /* energy scale to unit eu */
+  const char *eu;
+  series *ser; /* n_ser series; sid: each feasible point's series */
+  size_t *sid, n_ser;
+} pareto_view;
+
+/* Ranges of the feasible points, what varies among them, counts and the knee. */
+static void pareto_scan(pareto_view *v) {
+  const dcsim_sweep_point *pts = v->pts;
+  size_t n = v->n;
+  v->first = n;
+  v->knee = -1;
+  v->tmin = INFINITY;
+  v->emin = INFINITY;
   for (size_t i = 0; i < n; i++) {
     const dcsim_sweep_point *p = &pts[i];
+    v->n_done += p->done != 0;
+    if (p->knee) v->knee = (long)i;
     if (!p->done || !p->feasible) continue;
-    if (first == n) first = i;
-    const dcsim_sweep_point *q = &pts[first];
-    var_cpu |= strcmp(p->cpu, q->cpu) != 0;
-    var_gpu |= strcmp(p->gpu, q->gpu) != 0;
-    var_nodes |= p->nodes != q->nodes;
-    var_cores |= p->cores != q->cores;
-    var_freq |= strcmp(p->freq, q->freq) != 0;
-    nf++;
-    if (p->time_s < tmin) tmin = p->time_s;
-    if (p->time_s > tmax) tmax = p->time_s;
-    if (p->energy_j < emin) emin = p->energy_j;
-    if (p->energy_j > emax) emax = p->energy_j;
+    if (v->first == n) v->first = i;
+    const dcsim_sweep_point *q = &pts[v->first];
+    v->var_cpu |= strcmp(p->cpu, q->cpu) != 0;
+    v->var_gpu |= strcmp(p->gpu, q->gpu) != 0;
+    v->var_nodes |= p->nodes != q->nodes;
+    v->var_cores |= p->cores != q->cores;
+    v->var_freq |= strcmp(p->freq, q->freq) != 0;
+    v->nf++;
+    if (p->time_s < v->tmin) v->tmin = p->time_s;
+    if (p->time_s > v->tmax) v->tmax = p->time_s;
+    if (p->energy_j < v->emin) v->emin = p->energy_j;
+    if (p->energy_j > v->emax) v->emax = p->energy_j;
   }
-  size_t n_done = 0;
-  for (size_t i = 0; i < n; i++) n_done += pts[i].done != 0;
-  if (nf == 0)
-    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "no feasible point to plot (%zu infeasible)",
-                     n_done);
-  double es;
-  const char *eu = energy_unit(emax, &es);
-  /* series: one per CPU+GPU when they vary (D3.5 Figure 30), else one per node count (Figure 28) */
-  int by_hw = var_cpu || var_gpu;
-  series *ser = calloc(n, sizeof *ser);
-  size_t *sid = calloc(n, sizeof *sid);
-  size_t n_ser = 0;
-  gp g;
-  int rc = 0;
-  if (!ser || !sid) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
-    goto fail;
-  }
-  for (size_t i = 0; i < n; i++) {
-    const dcsim_sweep_point *p = &pts[i];
+}
+
+/* series: one per CPU+GPU when they vary (D3.5 Figure 30), else one per node count (Figure 28) */
+static int pareto_series(pareto_view *v, dcsim_error *err) {
+  int by_hw = v->var_cpu || v->var_gpu;
+  v->ser = calloc(v->n, sizeof *v->ser);
+  v->sid = calloc(v->n, sizeof *v->sid);
+  if (!v->ser || !v->sid) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  for (size_t i = 0; i < v->n; i++) {
+    const dcsim_sweep_point *p = &v->pts[i];
     if (!p->done || !p->feasible) continue;
     char key[140];
     if (by_hw)
-      snprintf(key, sizeof key, "%s%s%s", var_cpu ? p->cpu : "", var_cpu && var_gpu ? " + " : "",
-               var_gpu ? p->gpu : "");
-    else if (var_nodes)
+      snprintf(key, sizeof key, "%s%s%s", v->var_cpu ? p->cpu : "",
+               v->var_cpu && v->var_gpu ? " + " : "", v->var_gpu ? p->gpu : "");
+    else if (v->var_nodes)
       snprintf(key, sizeof key, "%u node%s", p->nodes, p->nodes == 1 ? "" : "s");
     else
       snprintf(key, sizeof key, "configurations");
     size_t k = 0;
-    while (k < n_ser && strcmp(ser[k].key, key) != 0) k++;
-    if (k == n_ser) snprintf(ser[n_ser++].key, sizeof ser->key, "%s", key);
-    sid[i] = k;
+    while (k < v->n_ser && strcmp(v->ser[k].key, key) != 0) k++;
+    if (k == v->n_ser) snprintf(v->ser[v->n_ser++].key, sizeof v->ser->key, "%s", key);
+    v->sid[i] = k;
   }
-  if ((rc = gp_open(&g, out, fmt, 1100, 760, err))) goto fail;
-  FILE *f = g.f;
-  int logx = tmax > 10 * tmin, logy = emax > 10 * emin;
+  return 0;
+}
+
+/* The title (counts, what the labels show, the knee), axes, grid and margins. */
+static void pareto_header(FILE *f, const pareto_view *v, const char *title) {
+  int logx = v->tmax > 10 * v->tmin, logy = v->emax > 10 * v->emin;
   fprintf(f, "set title ");
   char t2[1024], kd[400] = "";
-  for (size_t i = 0; i < n; i++)
-    if (pts[i].knee) {
-      const dcsim_sweep_point *p = &pts[i];
-      char nodes[16] = "-", cores[16] = "-";
-      if (p->nodes) snprintf(nodes, sizeof nodes, "%u", p->nodes);
-      if (p->cores) snprintf(cores, sizeof cores, "%u", p->cores);
-      snprintf(kd, sizeof kd, "\nknee: %s%s%s, %s node%s x %s core%s @ %s: %.4g s, %.4g %s", p->cpu,
-               p->cpu[0] && p->gpu[0] ? " + " : "", p->gpu, nodes, p->nodes == 1 ? "" : "s", cores,
-               p->cores == 1 ? "" : "s", p->freq[0] ? p->freq : "-", p->time_s, p->energy_j * es,
-               eu);
-    }
+  if (v->knee >= 0) {
+    const dcsim_sweep_point *p = &v->pts[v->knee];
+    char nodes[16] = "-", cores[16] = "-";
+    if (p->nodes) snprintf(nodes, sizeof nodes, "%u", p->nodes);
+    if (p->cores) snprintf(cores, sizeof cores, "%u", p->cores);
+    snprintf(kd, sizeof kd, "\nknee: %s%s%s, %s node%s x %s core%s @ %s: %.4g s, %.4g %s", p->cpu,
+             p->cpu[0] && p->gpu[0] ? " + " : "", p->gpu, nodes, p->nodes == 1 ? "" : "s", cores,
+             p->cores == 1 ? "" : "s", p->freq[0] ? p->freq : "-", p->time_s, p->energy_j * v->es,
+             v->eu);
+  }
   snprintf(t2, sizeof t2, "%s\n%zu feasible point%s of %zu%s; labels: %s%s%s%s",
-           title && *title ? title : "Time-to-solution vs energy-to-solution", nf,
-           nf == 1 ? "" : "s", n_done, n_done > nf ? " (infeasible ones not shown)" : "",
-           var_nodes || (!var_cores && !var_freq) ? "nodes" : "", var_cores ? " x cores" : "",
-           var_freq ? " @ GHz" : "", kd);
+           title && *title ? title : "Time-to-solution vs energy-to-solution", v->nf,
+           v->nf == 1 ? "" : "s", v->n_done,
+           v->n_done > v->nf ? " (infeasible ones not shown)" : "",
+           v->var_nodes || (!v->var_cores && !v->var_freq) ? "nodes" : "",
+           v->var_cores ? " x cores" : "", v->var_freq ? " @ GHz" : "", kd);
   gp_str(f, t2);
   fprintf(f, "\nset xlabel 'time-to-solution [s]%s'\nset ylabel 'energy-to-solution [%s]%s'\n",
-          logx ? " (log scale)" : "", eu, logy ? " (log scale)" : "");
+          logx ? " (log scale)" : "", v->eu, logy ? " (log scale)" : "");
   if (logx) {
     fputs("set logscale x\n", f);
-    log_axis(f, 'x', tmin, tmax);
+    log_axis(f, 'x', v->tmin, v->tmax);
   }
   if (logy) {
     fputs("set logscale y\n", f);
-    log_axis(f, 'y', emin * es, emax * es);
+    log_axis(f, 'y', v->emin * v->es, v->emax * v->es);
   }
   fputs(
       "set grid back lc rgb '#dddddd'\nset key below horizontal Left reverse samplen 2 spacing 1.2 "
@@ -315,30 +327,16 @@ int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title,
       f);
   fprintf(f, "set offsets graph %g, graph %g, graph %g, graph %g\n", logx ? 0 : 0.04,
           logx ? 0 : 0.06, logy ? 0 : 0.06, logy ? 0 : 0.04);
-  /* the data: one block per series, the front, the knee, the labels */
-  int label_all = nf <= 60;
-  for (size_t k = 0; k < n_ser; k++) {
-    fprintf(f, "$s%zu << EOD\n", k);
-    for (size_t i = 0; i < n; i++)
-      if (pts[i].done && pts[i].feasible && sid[i] == k)
-        fprintf(f, "%.10g %.10g\n", pts[i].time_s, pts[i].energy_j * es);
-    fputs("EOD\n", f);
-  }
-  /* front in time order (points are in index order; the front is sorted by time) */
-  size_t n_front = 0;
-  long knee = -1;
-  for (size_t i = 0; i < n; i++) {
-    n_front += pts[i].pareto != 0;
-    if (pts[i].knee) knee = (long)i;
-  }
+}
+
+/* front in time order (points are in index order; the front is sorted by time) */
+static int pareto_front(FILE *f, const pareto_view *v, dcsim_error *err) {
+  const dcsim_sweep_point *pts = v->pts;
+  size_t n_front = 0, m = 0;
+  for (size_t i = 0; i < v->n; i++) n_front += pts[i].pareto != 0;
   size_t *fi = malloc((n_front ? n_front : 1) * sizeof *fi);
-  if (!fi) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
-    gp_cleanup(&g);
-    goto fail;
-  }
-  size_t m = 0;
-  for (size_t i = 0; i < n; i++)
+  if (!fi) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  for (size_t i = 0; i < v->n; i++)
     if (pts[i].pareto) fi[m++] = i;
   for (size_t a = 1; a < m; a++) /* insertion sort by time, then energy (fronts are short) */
     for (size_t b = a; b > 0 && (pts[fi[b]].time_s < pts[fi[b - 1]].time_s ||
@@ -351,50 +349,77 @@ int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title,
     }
   fputs("$front << EOD\n", f);
   for (size_t a = 0; a < m; a++)
-    fprintf(f, "%.10g %.10g\n", pts[fi[a]].time_s, pts[fi[a]].energy_j * es);
-  fputs("EOD\n$labels << EOD\n", f);
-  for (size_t i = 0; i < n; i++) {
-    const dcsim_sweep_point *p = &pts[i];
+    fprintf(f, "%.10g %.10g\n", pts[fi[a]].time_s, pts[fi[a]].energy_j * v->es);
+  fputs("EOD\n", f);
+  free(fi);
+  return 0;
+}
+
+/* Labels of the feasible points (all of them up to 60, else the front's): what varies. */
+static void pareto_labels(FILE *f, const pareto_view *v) {
+  int label_all = v->nf <= 60;
+  fputs("$labels << EOD\n", f);
+  for (size_t i = 0; i < v->n; i++) {
+    const dcsim_sweep_point *p = &v->pts[i];
     if (!p->done || !p->feasible || !(label_all || p->pareto)) continue;
     char lab[96] = "", part[40];
-    if (var_nodes || (!var_cores && !var_freq)) {
+    if (v->var_nodes || (!v->var_cores && !v->var_freq)) {
       snprintf(part, sizeof part, "%u", p->nodes);
       strcat(lab, part);
     }
-    if (var_cores) {
+    if (v->var_cores) {
       snprintf(part, sizeof part, "x%u", p->cores);
       strcat(lab, part);
     }
-    if (var_freq) {
+    if (v->var_freq) {
       snprintf(part, sizeof part, "@%s", p->freq);
       strcat(lab, part);
     }
-    fprintf(f, "%.10g %.10g ", p->time_s, p->energy_j * es);
+    fprintf(f, "%.10g %.10g ", p->time_s, p->energy_j * v->es);
     gp_str(f, lab);
     fputc('\n', f);
   }
   fputs("EOD\n", f);
-  if (knee >= 0) {
-    const dcsim_sweep_point *p = &pts[knee];
+}
+
+/* the data: one block per series, the front, the labels, the knee */
+static int pareto_data(FILE *f, const pareto_view *v, dcsim_error *err) {
+  int rc;
+  for (size_t k = 0; k < v->n_ser; k++) {
+    fprintf(f, "$s%zu << EOD\n", k);
+    for (size_t i = 0; i < v->n; i++)
+      if (v->pts[i].done && v->pts[i].feasible && v->sid[i] == k)
+        fprintf(f, "%.10g %.10g\n", v->pts[i].time_s, v->pts[i].energy_j * v->es);
+    fputs("EOD\n", f);
+  }
+  if ((rc = pareto_front(f, v, err))) return rc;
+  pareto_labels(f, v);
+  if (v->knee >= 0) {
+    const dcsim_sweep_point *p = &v->pts[v->knee];
     char lab[200];
     snprintf(lab, sizeof lab, "knee (closest to the utopia point)");
-    fprintf(f, "$knee << EOD\n%.10g %.10g\nEOD\n", p->time_s, p->energy_j * es);
+    fprintf(f, "$knee << EOD\n%.10g %.10g\nEOD\n", p->time_s, p->energy_j * v->es);
     fputs("knee_title = ", f);
     gp_str(f, lab);
     fputc('\n', f);
   }
+  return 0;
+}
+
+/* The plot command: the series, the front, the knee, the labels. */
+static void pareto_plot_cmd(FILE *f, const pareto_view *v) {
   fputs("plot ", f);
-  for (size_t k = 0; k < n_ser; k++) {
+  for (size_t k = 0; k < v->n_ser; k++) {
     fprintf(f, "$s%zu using 1:2 with points pt 7 ps 1.1 lc rgb '%s' title ", k,
             palette[k % N_PALETTE]);
-    gp_str(f, ser[k].key);
+    gp_str(f, v->ser[k].key);
     fputs(", \\\n     ", f);
   }
   fputs(
       "$front using 1:2 with lines lw 1.5 dt 2 lc rgb '#000000' title 'Pareto front', \\\n"
       "     $front using 1:2 with points pt 6 ps 1.6 lw 1.5 lc rgb '#000000' notitle, \\\n",
       f);
-  if (knee >= 0)
+  if (v->knee >= 0)
     fputs(
         "     $knee using 1:2 with points pt 6 ps 3.5 lw 2.5 lc rgb '#d62728' title knee_title, "
         "\\\n",
@@ -403,11 +428,29 @@ int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title,
       "     $labels using 1:2:3 with labels offset char 0.9,0.7 left font ',9' tc rgb '#333333' "
       "notitle\n",
       f);
-  free(fi);
+}
+
+int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title, const char *out,
+                      dcsim_plot_format fmt, dcsim_error *err) {
+  pareto_view v = { .pts = pts, .n = n };
+  gp g;
+  int rc = 0;
+  pareto_scan(&v);
+  if (v.nf == 0)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "no feasible point to plot (%zu infeasible)",
+                     v.n_done);
+  v.eu = energy_unit(v.emax, &v.es);
+  if ((rc = pareto_series(&v, err)) || (rc = gp_open(&g, out, fmt, 1100, 760, err))) goto out;
+  pareto_header(g.f, &v, title);
+  if ((rc = pareto_data(g.f, &v, err))) {
+    gp_cleanup(&g);
+    goto out;
+  }
+  pareto_plot_cmd(g.f, &v);
   rc = gp_run(&g, out, err);
-fail:
-  free(ser);
-  free(sid);
+out:
+  free(v.ser);
+  free(v.sid);
   return rc;
 }
 

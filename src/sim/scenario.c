@@ -586,6 +586,79 @@ static int cmp_job(const void *a, const void *b) {
   return x->instance < y->instance ? -1 : x->instance > y->instance; /* submission order */
 }
 
+/* The jobs of one <submit> of a workload: count times members instances of workflow w. */
+static int submit_jobs(dcsim_scenario *s, const char *path, const dcsim_submission *sb, uint32_t w,
+                       dcsim_error *err) {
+  for (unsigned k = 0; k < sb->count; k++) {
+    double at = sb->at_s + k * sb->interval_s;
+    if (!(at >= 0) || at > 9e9)
+      return DCSIM_ERR(err, DCSIM_ERANGE, path, sb->line,
+                       "<submit>: submission time %g s out of range", at);
+    for (unsigned m = 0; m < sb->members; m++) {
+      s->jobs[s->n_jobs] =
+          (dcsim_job){ .wf = w, .instance = (uint32_t)s->n_jobs, .submit_ns = llround(at * 1e9) };
+      s->n_jobs++;
+    }
+  }
+  return 0;
+}
+
+/* A <workload>: its workflows and jobs (SWF traces' jobs wait in pend for the platform). */
+static int load_workload(dcsim_scenario *s, const char *path, const dcsim_scenario_opts *o,
+                         dcsim_workload **wl_out, swf_pending *pend, const char **platform,
+                         dcsim_error *err) {
+  int rc;
+  if ((rc = dcsim_workload_load(path, wl_out, err)) || (rc = add_input(s, path, err))) return rc;
+  const dcsim_workload *wl = *wl_out;
+  if (!*platform) *platform = wl->platform;
+  uint64_t total = 0;
+  for (size_t i = 0; i < wl->n_submissions; i++)
+    total += (uint64_t)wl->subs[i].count * wl->subs[i].members;
+  if (total > 10000000u)
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "workload submits %llu jobs; at most 10000000",
+                     (unsigned long long)total);
+  s->jobs = calloc(total ? total : 1, sizeof *s->jobs);
+  if (!s->jobs) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  for (size_t i = 0; i < wl->n_submissions; i++) {
+    const dcsim_submission *sb = &wl->subs[i];
+    uint32_t w;
+    if (dcsim_trace_detect(sb->workflow_path) ==
+        DCSIM_TRACE_SWF) { /* its jobs, once the platform is known */
+      for (unsigned k = 0; k < sb->count && !rc; k++)
+        rc = swf_pend(s, pend, sb->workflow_path, sb->at_s + k * sb->interval_s, err);
+      if (rc) return rc;
+      continue;
+    }
+    if ((rc = add_workflow(s, sb->workflow_path, o, &w, err)) ||
+        (rc = submit_jobs(s, path, sb, w, err)))
+      return rc;
+  }
+  return 0;
+}
+
+/* A <workflow>: one job of it. */
+static int load_one_workflow(dcsim_scenario *s, const char *path, const dcsim_scenario_opts *o,
+                             const char **platform, dcsim_error *err) {
+  uint32_t w;
+  int rc;
+  if ((rc = add_workflow(s, path, o, &w, err))) return rc;
+  if (!*platform) *platform = s->wfs[0].wf->platform;
+  s->jobs = calloc(1, sizeof *s->jobs);
+  if (!s->jobs) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  s->jobs[s->n_jobs++] = (dcsim_job){ .wf = w };
+  return 0;
+}
+
+/* Jobs by time, then submission order; instance numbers per workflow in that order. */
+static int order_jobs(dcsim_scenario *s, const char *path, dcsim_error *err) {
+  qsort(s->jobs, s->n_jobs, sizeof *s->jobs, cmp_job); /* by time, then submission order */
+  uint32_t *seen = calloc(s->n_wfs ? s->n_wfs : 1, sizeof *seen);
+  if (!seen) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  for (size_t j = 0; j < s->n_jobs; j++) s->jobs[j].instance = ++seen[s->jobs[j].wf];
+  free(seen);
+  return 0;
+}
+
 static int load(const char *path, const dcsim_scenario_opts *o, int options, dcsim_scenario **out,
                 dcsim_error *err) {
   dcsim_scenario *s = calloc(1, sizeof *s);
@@ -606,65 +679,16 @@ static int load(const char *path, const dcsim_scenario_opts *o, int options, dcs
       dcsim_trace_detect(path); /* an SWF trace or a WfCommons instance (dcsim/trace.h) */
   if (!tk && (rc = dcsim_xml_peek_root(path, root, sizeof root, err))) goto out;
   const char *platform = o->platform_path;
-  if (tk) {
-    if ((rc = load_trace_input(s, path, tk, o, &pend, &platform, err))) goto out;
-  } else if (strcmp(root, "workload") == 0) {
-    if ((rc = dcsim_workload_load(path, &wl, err)) || (rc = add_input(s, path, err))) goto out;
-    if (!platform) platform = wl->platform;
-    uint64_t total = 0;
-    for (size_t i = 0; i < wl->n_submissions; i++)
-      total += (uint64_t)wl->subs[i].count * wl->subs[i].members;
-    if (total > 10000000u) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "workload submits %llu jobs; at most 10000000",
-                     (unsigned long long)total);
-      goto out;
-    }
-    s->jobs = calloc(total ? total : 1, sizeof *s->jobs);
-    if (!s->jobs) {
-      rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-      goto out;
-    }
-    for (size_t i = 0; i < wl->n_submissions; i++) {
-      const dcsim_submission *sb = &wl->subs[i];
-      uint32_t w;
-      if (dcsim_trace_detect(sb->workflow_path) ==
-          DCSIM_TRACE_SWF) { /* its jobs, once the platform is known */
-        for (unsigned k = 0; k < sb->count && !rc; k++)
-          rc = swf_pend(s, &pend, sb->workflow_path, sb->at_s + k * sb->interval_s, err);
-        if (rc) goto out;
-        continue;
-      }
-      if ((rc = add_workflow(s, sb->workflow_path, o, &w, err))) goto out;
-      for (unsigned k = 0; k < sb->count; k++) {
-        double at = sb->at_s + k * sb->interval_s;
-        if (!(at >= 0) || at > 9e9) {
-          rc = DCSIM_ERR(err, DCSIM_ERANGE, path, sb->line,
-                         "<submit>: submission time %g s out of range", at);
-          goto out;
-        }
-        for (unsigned m = 0; m < sb->members; m++) {
-          s->jobs[s->n_jobs] = (dcsim_job){ .wf = w,
-                                            .instance = (uint32_t)s->n_jobs,
-                                            .submit_ns = llround(at * 1e9) };
-          s->n_jobs++;
-        }
-      }
-    }
-  } else if (strcmp(root, "workflow") == 0) {
-    uint32_t w;
-    if ((rc = add_workflow(s, path, o, &w, err))) goto out;
-    if (!platform) platform = s->wfs[0].wf->platform;
-    s->jobs = calloc(1, sizeof *s->jobs);
-    if (!s->jobs) {
-      rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-      goto out;
-    }
-    s->jobs[s->n_jobs++] = (dcsim_job){ .wf = w };
-  } else {
+  if (tk)
+    rc = load_trace_input(s, path, tk, o, &pend, &platform, err);
+  else if (strcmp(root, "workload") == 0)
+    rc = load_workload(s, path, o, &wl, &pend, &platform, err);
+  else if (strcmp(root, "workflow") == 0)
+    rc = load_one_workflow(s, path, o, &platform, err);
+  else
     rc = DCSIM_ERR(err, DCSIM_ESCHEMA, path, 1,
                    "<%s>: dcsim run takes a <workflow> or a <workload>", root);
-    goto out;
-  }
+  if (rc) goto out;
   if (!platform) {
     rc = DCSIM_ERR(err, DCSIM_EUSAGE, path, 0,
                    "no platform: the input names none (platform=\"...\"), give --platform FILE");
@@ -676,16 +700,7 @@ static int load(const char *path, const dcsim_scenario_opts *o, int options, dcs
   if ((rc = swf_add_pending(s, &pend, o, err))) goto out;
   for (size_t i = 0; i < s->n_wfs; i++)
     if ((rc = prepare_workflow(s, &s->wfs[i], o, options, err))) goto out;
-  qsort(s->jobs, s->n_jobs, sizeof *s->jobs, cmp_job); /* by time, then submission order */
-  { /* instance numbers per workflow, in start order */
-    uint32_t *seen = calloc(s->n_wfs ? s->n_wfs : 1, sizeof *seen);
-    if (!seen) {
-      rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-      goto out;
-    }
-    for (size_t j = 0; j < s->n_jobs; j++) s->jobs[j].instance = ++seen[s->jobs[j].wf];
-    free(seen);
-  }
+  if ((rc = order_jobs(s, path, err))) goto out;
   *out = s;
   s = NULL;
 out:
@@ -732,21 +747,10 @@ static dcsim_task_template override_template(const dcsim_task_template *t,
   return tt;
 }
 
-int dcsim_scenario_derive(const dcsim_scenario *base, const dcsim_scenario_override *ov,
-                          dcsim_scenario **out, dcsim_error *err) {
-  static const dcsim_scenario_override none = { NULL, NULL, 0, 0, NULL };
-  if (!ov) ov = &none;
-  *out = NULL;
-  if (base->base)
-    return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "cannot derive from a derived scenario");
-  int rc = 0;
-  dcsim_scenario *s = calloc(1, sizeof *s);
-  dcsim_platform *p = calloc(1, sizeof *p);
-  if (!s || !p) {
-    free(p);
-    free(s);
-    return DCSIM_ERR(err, DCSIM_ENOMEM, base->input_path, 0, "out of memory");
-  }
+/* What a derived scenario borrows from its base (inputs, workflows, profiles, dwarfs) and what
+ * it owns: copies of the platform's groups and of the jobs, its own groups and workflow plans. */
+static int derive_copy(dcsim_scenario *s, const dcsim_scenario *base, dcsim_platform *p,
+                       dcsim_error *err) {
   /* borrowed from the base: the inputs, the workflows, the profiles and dwarfs */
   s->base = base;
   s->input_path = base->input_path;
@@ -770,17 +774,21 @@ int dcsim_scenario_derive(const dcsim_scenario *base, const dcsim_scenario_overr
   s->wfs = calloc(s->n_wfs ? s->n_wfs : 1, sizeof *s->wfs);
   s->n_jobs = base->n_jobs;
   s->jobs = malloc((s->n_jobs ? s->n_jobs : 1) * sizeof *s->jobs);
-  if (!p->groups || !s->groups || !s->wfs || !s->jobs) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, base->input_path, 0, "out of memory");
-    goto out;
-  }
+  if (!p->groups || !s->groups || !s->wfs || !s->jobs)
+    return DCSIM_ERR(err, DCSIM_ENOMEM, base->input_path, 0, "out of memory");
   memcpy(p->groups, base->platform->groups, p->n_groups * sizeof *p->groups);
   memcpy(s->jobs, base->jobs, s->n_jobs * sizeof *s->jobs);
   for (size_t i = 0; i < s->n_wfs; i++) {
     s->wfs[i].wf = base->wfs[i].wf;
     s->wfs[i].dwarfs = base->wfs[i].dwarfs;
   }
-  /* hardware: CPU groups (no GPU) take the override's CPU, GPU groups its GPU (host CPU kept) */
+  return 0;
+}
+
+/* hardware: CPU groups (no GPU) take the override's CPU, GPU groups its GPU (host CPU kept) */
+static int derive_hardware(dcsim_scenario *s, const dcsim_scenario *base, dcsim_platform *p,
+                           const dcsim_scenario_override *ov, dcsim_error *err) {
+  int rc;
   for (size_t g = 0; g < s->n_groups; g++) {
     dcsim_node_group *ng = &p->groups[g];
     const dcsim_cpu_profile_t *cpu = base->groups[g].cpu;
@@ -793,62 +801,81 @@ int dcsim_scenario_derive(const dcsim_scenario *base, const dcsim_scenario_overr
       gpu = ov->gpu;
       ng->gpu = (char *)dcsim_gpu_profile_path(gpu);
     } /* read only */
-    if ((rc = group_rt_init(&s->groups[g], ng, cpu, gpu, p->path, err))) goto out;
+    if ((rc = group_rt_init(&s->groups[g], ng, cpu, gpu, p->path, err))) return rc;
   }
-  /* sizes: the group of every CPU option grows to the override's node count */
-  if (ov->nodes) {
-    for (size_t i = 0; i < s->n_wfs; i++) {
-      const dcsim_workflow *wf = s->wfs[i].wf;
-      for (size_t k = 0; k < wf->n_templates; k++) {
-        const dcsim_task_template *t = &wf->templates[k];
-        if (t->device == DCSIM_DEV_GPU) continue;
-        uint32_t g;
-        if ((rc = pick_group(s, wf, t, 0, &g, err))) goto out;
-        if (p->groups[g].count < ov->nodes) p->groups[g].count = ov->nodes;
-      }
-    }
-    unsigned first = 0;
-    for (size_t g = 0; g < p->n_groups; g++) {
-      if (p->groups[g].count > DCSIM_PLATFORM_MAX_NODES - first) {
-        rc = DCSIM_ERR(err, DCSIM_ERANGE, p->path, 0, "more than %u nodes",
-                       DCSIM_PLATFORM_MAX_NODES);
-        goto out;
-      }
-      p->groups[g].first_node = first;
-      first += p->groups[g].count;
-    }
-    p->n_nodes = first;
-  }
-  /* options and plans with the point's nodes, cores and frequency */
-  dcsim_scenario_opts o = { .platform_path = NULL,
-                            .task_policy = base->task_policy,
-                            .deadline_s = base->deadline_s };
-  for (size_t i = 0; i < s->n_wfs && !rc; i++) {
-    dcsim_wf_rt *w = &s->wfs[i];
-    const dcsim_workflow *wf = w->wf;
-    w->tmpls = calloc(wf->n_templates ? wf->n_templates : 1, sizeof *w->tmpls);
-    if (!w->tmpls) {
-      rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
-      goto out;
-    }
+  return 0;
+}
+
+/* sizes: the group of every CPU option grows to the override's node count */
+static int derive_sizes(dcsim_scenario *s, dcsim_platform *p, unsigned nodes, dcsim_error *err) {
+  int rc;
+  for (size_t i = 0; i < s->n_wfs; i++) {
+    const dcsim_workflow *wf = s->wfs[i].wf;
     for (size_t k = 0; k < wf->n_templates; k++) {
       const dcsim_task_template *t = &wf->templates[k];
-      dcsim_task_template tt = override_template(t, ov);
-      int want_cpu = t->device == DCSIM_DEV_CPU || t->device == DCSIM_DEV_ANY;
-      int want_gpu = t->device == DCSIM_DEV_GPU || t->device == DCSIM_DEV_ANY;
-      dcsim_tmpl_rt *tr = &w->tmpls[k];
-      if (!t->dwarf) { /* a recorded runtime (dcsim/recorded.h): one CPU option */
-        if ((rc = make_recorded_option(s, wf, &tt, &tr->opts[tr->n_opts++], err))) goto out;
-        continue;
-      }
-      if (want_cpu && (rc = make_option(s, wf, &tt, w->dwarfs[k], 0, &tr->opts[tr->n_opts++], err)))
-        goto out;
-      if (want_gpu && (rc = make_option(s, wf, t, w->dwarfs[k], 1, &tr->opts[tr->n_opts++], err)))
-        goto out;
+      if (t->device == DCSIM_DEV_GPU) continue;
+      uint32_t g;
+      if ((rc = pick_group(s, wf, t, 0, &g, err))) return rc;
+      if (p->groups[g].count < nodes) p->groups[g].count = nodes;
     }
-    rc = dcsim_sched_plan(s, w, (dcsim_task_policy)o.task_policy, o.deadline_s, err);
   }
-  if (rc) goto out;
+  unsigned first = 0;
+  for (size_t g = 0; g < p->n_groups; g++) {
+    if (p->groups[g].count > DCSIM_PLATFORM_MAX_NODES - first)
+      return DCSIM_ERR(err, DCSIM_ERANGE, p->path, 0, "more than %u nodes",
+                       DCSIM_PLATFORM_MAX_NODES);
+    p->groups[g].first_node = first;
+    first += p->groups[g].count;
+  }
+  p->n_nodes = first;
+  return 0;
+}
+
+/* options and plan of workflow w with the point's nodes, cores and frequency */
+static int derive_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scenario_override *ov,
+                           dcsim_error *err) {
+  const dcsim_workflow *wf = w->wf;
+  int rc;
+  w->tmpls = calloc(wf->n_templates ? wf->n_templates : 1, sizeof *w->tmpls);
+  if (!w->tmpls) return DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
+  for (size_t k = 0; k < wf->n_templates; k++) {
+    const dcsim_task_template *t = &wf->templates[k];
+    dcsim_task_template tt = override_template(t, ov);
+    int want_cpu = t->device == DCSIM_DEV_CPU || t->device == DCSIM_DEV_ANY;
+    int want_gpu = t->device == DCSIM_DEV_GPU || t->device == DCSIM_DEV_ANY;
+    dcsim_tmpl_rt *tr = &w->tmpls[k];
+    if (!t->dwarf) { /* a recorded runtime (dcsim/recorded.h): one CPU option */
+      if ((rc = make_recorded_option(s, wf, &tt, &tr->opts[tr->n_opts++], err))) return rc;
+      continue;
+    }
+    if (want_cpu && (rc = make_option(s, wf, &tt, w->dwarfs[k], 0, &tr->opts[tr->n_opts++], err)))
+      return rc;
+    if (want_gpu && (rc = make_option(s, wf, t, w->dwarfs[k], 1, &tr->opts[tr->n_opts++], err)))
+      return rc;
+  }
+  return dcsim_sched_plan(s, w, (dcsim_task_policy)s->task_policy, s->deadline_s, err);
+}
+
+int dcsim_scenario_derive(const dcsim_scenario *base, const dcsim_scenario_override *ov,
+                          dcsim_scenario **out, dcsim_error *err) {
+  static const dcsim_scenario_override none = { NULL, NULL, 0, 0, NULL };
+  if (!ov) ov = &none;
+  *out = NULL;
+  if (base->base)
+    return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "cannot derive from a derived scenario");
+  int rc = 0;
+  dcsim_scenario *s = calloc(1, sizeof *s);
+  dcsim_platform *p = calloc(1, sizeof *p);
+  if (!s || !p) {
+    free(p);
+    free(s);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, base->input_path, 0, "out of memory");
+  }
+  if ((rc = derive_copy(s, base, p, err)) || (rc = derive_hardware(s, base, p, ov, err)) ||
+      (ov->nodes && (rc = derive_sizes(s, p, ov->nodes, err))))
+    goto out;
+  for (size_t i = 0; i < s->n_wfs; i++)
+    if ((rc = derive_workflow(s, &s->wfs[i], ov, err))) goto out;
   *out = s;
   s = NULL;
 out:

@@ -384,47 +384,90 @@ static int cmp_demand(const void *a, const void *b) {
   return (dx > dy) - (dx < dy);
 }
 
-int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy policy,
-                     double deadline_s, dcsim_error *err) {
-  const dcsim_workflow *wf = w->wf;
-  dcsim_wf_plan *p = &w->plan;
-  size_t n = wf->n_tasks, ng = s->n_groups;
-  int rc = 0;
-  uint32_t *indeg = NULL, *succ_start = NULL, *succ = NULL, *topo = NULL, *fill = NULL,
-           *nodes = NULL;
-  int64_t *end = NULL, *asap = NULL;
-  double *rank = NULL, *tail = NULL;
-  demand_ev *dev = NULL;
-  group_res *res = NULL;
-  ready_heap rh = { NULL, 0, NULL };
-  dispatch_log dl_ = { NULL, 0, 0 };
-  p->alloc = calloc(ng, sizeof *p->alloc);
-  p->start_ns = calloc(n ? n : 1, sizeof *p->start_ns);
-  p->opt = calloc(n ? n : 1, 1);
-  p->gpu_slot = calloc(n ? n : 1, 1);
+/* ---- the plan, phase by phase: task graph, ASAP times and ranks, allocation, resources, list
+ * scheduling, node lists in task order, events ---- */
+
+/* Starts and ends past this are refused ("workflow longer than 10^9 s"). */
+static const int64_t plan_limit_ns = INT64_MAX / 4;
+
+/* State shared by the phases of dcsim_sched_plan(); owns every array but the plan's own. */
+typedef struct plan_ctx {
+  const dcsim_scenario *s;
+  const dcsim_wf_rt *w;
+  const dcsim_workflow *wf;
+  dcsim_wf_plan *p;
+  size_t n, ng;
+  uint32_t *indeg, *succ_start, *succ, *fill, *topo; /* the task graph (successors in CSR) */
+  int64_t *end;                                      /* per task: ASAP end, then planned end */
+  int64_t *asap;       /* per task: ASAP start with the shortest option */
+  double *rank, *tail; /* per task: HEFT upward rank; work still to do after it */
+  group_res *res;      /* per group */
+  uint32_t *nodes;     /* the nodes chosen for the task being placed */
+  ready_heap rh;
+  dispatch_log dl;
+  uint32_t *first, *count; /* per task: its nodes in p->node_list, in placement order */
+  size_t list_n, list_cap;
+  dcsim_task_policy policy;
+  int64_t deadline_all_ns, dispatch_ns, makespan_so_far;
+  double alloc_idle_w; /* idle power of the whole allocation */
+} plan_ctx;
+
+static void plan_ctx_release(plan_ctx *c) {
+  free(c->dl.t);
+  if (c->res)
+    for (size_t g = 0; g < c->ng; g++) group_res_free(&c->res[g]);
+  free(c->res);
+  free(c->rh.a);
+  free(c->nodes);
+  free(c->indeg);
+  free(c->succ_start);
+  free(c->succ);
+  free(c->fill);
+  free(c->topo);
+  free(c->end);
+  free(c->asap);
+  free(c->rank);
+  free(c->tail);
+  free(c->first);
+  free(c->count);
+}
+
+/* The per-task arrays of the plan and of the context. */
+static int plan_alloc_arrays(plan_ctx *c, dcsim_error *err) {
+  dcsim_wf_plan *p = c->p;
+  size_t n = c->n, n1 = n ? n : 1, n_deps = c->wf->dep_start[n];
+  p->alloc = calloc(c->ng, sizeof *p->alloc);
+  p->start_ns = calloc(n1, sizeof *p->start_ns);
+  p->opt = calloc(n1, 1);
+  p->gpu_slot = calloc(n1, 1);
   p->node_start = calloc(n + 1, sizeof *p->node_start);
-  indeg = calloc(n ? n : 1, sizeof *indeg);
-  succ_start = calloc(n + 1, sizeof *succ_start);
-  size_t n_deps = wf->dep_start[n];
-  succ = calloc(n_deps ? n_deps : 1, sizeof *succ);
-  fill = calloc(n ? n : 1, sizeof *fill);
-  topo = calloc(n ? n : 1, sizeof *topo);
-  end = calloc(n ? n : 1, sizeof *end);
-  asap = calloc(n ? n : 1, sizeof *asap);
-  rank = calloc(n ? n : 1, sizeof *rank);
-  tail = calloc(n ? n : 1, sizeof *tail);
-  if (!p->alloc || !p->start_ns || !p->opt || !p->gpu_slot || !p->node_start || !indeg ||
-      !succ_start || !succ || !fill || !topo || !end || !asap || !rank || !tail) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory planning the workflow");
-    goto out;
-  }
-  /* successors (CSR) and a topological order (Kahn; the loader has rejected cycles) */
+  c->indeg = calloc(n1, sizeof *c->indeg);
+  c->succ_start = calloc(n + 1, sizeof *c->succ_start);
+  c->succ = calloc(n_deps ? n_deps : 1, sizeof *c->succ);
+  c->fill = calloc(n1, sizeof *c->fill);
+  c->topo = calloc(n1, sizeof *c->topo);
+  c->end = calloc(n1, sizeof *c->end);
+  c->asap = calloc(n1, sizeof *c->asap);
+  c->rank = calloc(n1, sizeof *c->rank);
+  c->tail = calloc(n1, sizeof *c->tail);
+  if (!p->alloc || !p->start_ns || !p->opt || !p->gpu_slot || !p->node_start || !c->indeg ||
+      !c->succ_start || !c->succ || !c->fill || !c->topo || !c->end || !c->asap || !c->rank ||
+      !c->tail)
+    return DCSIM_ERR(err, DCSIM_ENOMEM, c->wf->path, 0, "out of memory planning the workflow");
+  return 0;
+}
+
+/* Successors (CSR) and a topological order (Kahn; the loader has rejected cycles). */
+static int plan_graph(plan_ctx *c, dcsim_error *err) {
+  const dcsim_workflow *wf = c->wf;
+  size_t n = c->n, n_deps = wf->dep_start[n];
+  uint32_t *succ_start = c->succ_start, *succ = c->succ, *topo = c->topo, *indeg = c->indeg;
   for (size_t i = 0; i < n_deps; i++) succ_start[wf->deps[i] + 1]++;
   for (size_t i = 0; i < n; i++) succ_start[i + 1] += succ_start[i];
   for (size_t i = 0; i < n; i++)
     for (uint32_t d = wf->dep_start[i]; d < wf->dep_start[i + 1]; d++) {
       uint32_t pr = wf->deps[d];
-      succ[succ_start[pr] + fill[pr]++] = (uint32_t)i;
+      succ[succ_start[pr] + c->fill[pr]++] = (uint32_t)i;
     }
   size_t qhead = 0, qtail = 0;
   for (size_t i = 0; i < n; i++) {
@@ -436,55 +479,56 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
     for (uint32_t k = succ_start[t]; k < succ_start[t + 1]; k++)
       if (--indeg[succ[k]] == 0) topo[qtail++] = succ[k];
   }
-  if (qtail != n) {
-    rc = DCSIM_ERR(err, DCSIM_EINTERNAL, wf->path, 0, "workflow is not acyclic");
-    goto out;
-  }
-  /* ASAP times with the shortest option, and upward ranks (HEFT) */
-  const int64_t limit = INT64_MAX / 4;
+  if (qtail != n) return DCSIM_ERR(err, DCSIM_EINTERNAL, wf->path, 0, "workflow is not acyclic");
+  return 0;
+}
+
+/* ASAP times with the shortest option, and upward ranks (HEFT). */
+static int plan_asap_ranks(plan_ctx *c, dcsim_error *err) {
+  const dcsim_workflow *wf = c->wf;
+  size_t n = c->n;
   for (size_t k = 0; k < n; k++) {
-    uint32_t t = topo[k];
-    const dcsim_tmpl_rt *tr = &w->tmpls[wf->tasks[t].tmpl];
+    uint32_t t = c->topo[k];
+    const dcsim_tmpl_rt *tr = &c->w->tmpls[wf->tasks[t].tmpl];
     int64_t st = 0, dmin = tr->opts[0].duration_ns;
     for (uint32_t o = 1; o < tr->n_opts; o++)
       if (tr->opts[o].duration_ns < dmin) dmin = tr->opts[o].duration_ns;
     for (uint32_t d = wf->dep_start[t]; d < wf->dep_start[t + 1]; d++)
-      st = max64(st, end[wf->deps[d]]);
+      st = max64(st, c->end[wf->deps[d]]);
     st += delay_ns(wf, t);
-    if (st > limit - dmin) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, wf->path, 0, "workflow longer than 10^9 s");
-      goto out;
-    }
-    asap[t] = st;
-    end[t] = st + dmin;
+    if (st > plan_limit_ns - dmin)
+      return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, 0, "workflow longer than 10^9 s");
+    c->asap[t] = st;
+    c->end[t] = st + dmin;
   }
   for (size_t k = n; k-- > 0;) {
-    uint32_t t = topo[k];
-    const dcsim_tmpl_rt *tr = &w->tmpls[wf->tasks[t].tmpl];
+    uint32_t t = c->topo[k];
     double best = 0;
-    for (uint32_t j = succ_start[t]; j < succ_start[t + 1]; j++)
-      if (rank[succ[j]] > best) best = rank[succ[j]];
-    rank[t] = (double)(end[t] - asap[t]) + best; /* HEFT upward rank */
-    tail[t] = best;                              /* work still to do after t */
-    (void)tr;
+    for (uint32_t j = c->succ_start[t]; j < c->succ_start[t + 1]; j++)
+      if (c->rank[c->succ[j]] > best) best = c->rank[c->succ[j]];
+    c->rank[t] = (double)(c->end[t] - c->asap[t]) + best; /* HEFT upward rank */
+    c->tail[t] = best;                                    /* work still to do after t */
   }
-  /* allocation: peak concurrent demand per group of the ASAP schedule, every option counted */
-  size_t nd = 0;
-  dev = calloc(4 * (n ? n : 1), sizeof *dev);
-  if (!dev) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
-    goto out;
-  }
+  return 0;
+}
+
+/* Allocation: peak concurrent demand per group of the ASAP schedule, every option counted. */
+static int plan_allocation(plan_ctx *c, dcsim_error *err) {
+  const dcsim_scenario *s = c->s;
+  dcsim_wf_plan *p = c->p;
+  size_t n = c->n, nd = 0;
+  demand_ev *dev = calloc(4 * (n ? n : 1), sizeof *dev);
+  if (!dev) return DCSIM_ERR(err, DCSIM_ENOMEM, c->wf->path, 0, "out of memory");
   for (size_t t = 0; t < n; t++) {
-    const dcsim_tmpl_rt *tr = &w->tmpls[wf->tasks[t].tmpl];
+    const dcsim_tmpl_rt *tr = &c->w->tmpls[c->wf->tasks[t].tmpl];
     for (uint32_t o = 0; o < tr->n_opts; o++) {
       const dcsim_option *op = &tr->opts[o];
       int32_t cn = op->gpu || op->cores ? 0 : (int32_t)op->nodes, gt = op->gpu ? 1 : 0;
       int32_t co = op->cores ? (int32_t)(op->cores * op->nodes) : 0;
       if (p->alloc[op->group] < op->nodes)
         p->alloc[op->group] = op->nodes; /* at least one task's worth */
-      dev[nd++] = (demand_ev){ asap[t], cn, gt, co, op->group };
-      dev[nd++] = (demand_ev){ asap[t] + op->duration_ns, -cn, -gt, -co, op->group };
+      dev[nd++] = (demand_ev){ c->asap[t], cn, gt, co, op->group };
+      dev[nd++] = (demand_ev){ c->asap[t] + op->duration_ns, -cn, -gt, -co, op->group };
     }
   }
   qsort(dev, nd, sizeof *dev, cmp_demand);
@@ -503,200 +547,207 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
         p->alloc[g] = need > s->groups[g].g->count ? s->groups[g].g->count : (uint32_t)need;
     }
   }
-  /* list scheduling inside the allocation */
-  res = calloc(ng, sizeof *res);
-  size_t max_nodes = 1;
-  for (size_t g = 0; g < ng; g++)
-    if (p->alloc[g] > max_nodes) max_nodes = p->alloc[g];
-  nodes = calloc(2 * max_nodes, sizeof *nodes);
-  rh.a = calloc(n ? n : 1, sizeof *rh.a);
-  rh.rank = rank;
-  if (!res || !nodes || !rh.a) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
-    goto out;
-  }
-  for (size_t g = 0; g < ng; g++) {
+  free(dev);
+  return 0;
+}
+
+/* The resources of each group inside the allocation, and the buffers of list scheduling. */
+static int plan_resources(plan_ctx *c, dcsim_error *err) {
+  const dcsim_scenario *s = c->s;
+  const dcsim_wf_rt *w = c->w;
+  size_t n = c->n, max_nodes = 1;
+  int rc;
+  c->res = calloc(c->ng, sizeof *c->res);
+  for (size_t g = 0; g < c->ng; g++)
+    if (c->p->alloc[g] > max_nodes) max_nodes = c->p->alloc[g];
+  c->nodes = calloc(2 * max_nodes, sizeof *c->nodes);
+  c->rh.a = calloc(n ? n : 1, sizeof *c->rh.a);
+  c->rh.rank = c->rank;
+  if (!c->res || !c->nodes || !c->rh.a)
+    return DCSIM_ERR(err, DCSIM_ENOMEM, c->wf->path, 0, "out of memory");
+  for (size_t g = 0; g < c->ng; g++) {
     uint32_t shared = 0; /* does a task share nodes of this group? */
-    for (size_t t = 0; t < wf->n_templates && !shared; t++)
+    for (size_t t = 0; t < c->wf->n_templates && !shared; t++)
       for (uint32_t o = 0; o < w->tmpls[t].n_opts; o++)
         if (w->tmpls[t].opts[o].cores && w->tmpls[t].opts[o].group == g)
           shared = s->groups[g].cores_per_node;
-    if ((rc = group_res_init(&res[g], p->alloc[g], s->groups[g].g->gpus_per_node, shared, err)))
-      goto out;
+    if ((rc = group_res_init(&c->res[g], c->p->alloc[g], s->groups[g].g->gpus_per_node, shared,
+                             err)))
+      return rc;
   }
-  size_t list_cap = n ? n : 1, list_n = 0;
-  p->node_list = malloc(list_cap * sizeof *p->node_list);
-  if (!p->node_list) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
+  c->list_cap = n ? n : 1;
+  c->list_n = 0;
+  c->p->node_list = malloc(c->list_cap * sizeof *c->p->node_list);
+  if (!c->p->node_list) return DCSIM_ERR(err, DCSIM_ENOMEM, c->wf->path, 0, "out of memory");
+  for (size_t g = 0; g < c->ng; g++) c->alloc_idle_w += c->p->alloc[g] * s->groups[g].idle_w;
+  /* node_start is filled in task order after list scheduling: keep per-task offsets meanwhile */
+  c->first = calloc(n ? n : 1, sizeof *c->first);
+  c->count = calloc(n ? n : 1, sizeof *c->count);
+  if (!c->first || !c->count) return DCSIM_ERR(err, DCSIM_ENOMEM, c->wf->path, 0, "out of memory");
+  return 0;
+}
+
+/* Earliest start of task option op at or after est on the resources free first (slot: the GPU
+ * slot of a GPU option; c->nodes: the nodes of a CPU option). */
+static int probe_option(plan_ctx *c, const dcsim_option *op, int64_t est, uint32_t *slot,
+                        int64_t *st, dcsim_error *err) {
+  if (op->gpu)
+    return gpu_probe(&c->res[op->group], est, slot, st)
+               ? DCSIM_ERR(err, DCSIM_EINTERNAL, c->wf->path, 0, "no GPU in the allocation")
+               : 0;
+  if (op->cores) {
+    shared_probe(&c->res[op->group], op->nodes, op->cores, est, c->nodes, st);
+    return 0;
+  }
+  return cpu_probe(&c->res[op->group], op->nodes, est, c->nodes, st, err);
+}
+
+/* The option task t runs with, given each option's earliest finish fin[]: heft takes the earliest
+ * finish, then the least energy; energy takes the least energy of the job (the option's model
+ * energy plus the idle power of the whole allocation for as long as the choice keeps it, the job's
+ * projected finish) among the options that leave the rest of the critical path room before the
+ * deadline, else heft's choice. */
+static uint32_t pick_option(const plan_ctx *c, uint32_t t, const int64_t *fin) {
+  const dcsim_task_template *tt = &c->wf->templates[c->wf->tasks[t].tmpl];
+  const dcsim_tmpl_rt *tr = &c->w->tmpls[c->wf->tasks[t].tmpl];
+  uint32_t pick = 0;
+  for (uint32_t o = 1; o < tr->n_opts; o++)
+    if (fin[o] < fin[pick] ||
+        (fin[o] == fin[pick] && tr->opts[o].energy_j < tr->opts[pick].energy_j))
+      pick = o;
+  if (c->policy != DCSIM_TASK_ENERGY) return pick;
+  int64_t dl = tt->deadline_s > 0 ? llround(tt->deadline_s * 1e9) : c->deadline_all_ns;
+  int found = -1;
+  double best = 0;
+  for (uint32_t o = 0; o < tr->n_opts; o++) {
+    double proj = (double)max64(c->makespan_so_far, fin[o] + (int64_t)c->tail[t]) * 1e-9;
+    double cost = tr->opts[o].energy_j + c->alloc_idle_w * proj;
+    if (dl > 0 && fin[o] + (int64_t)c->tail[t] > dl) continue;
+    if (found < 0 || cost < best) {
+      found = (int)o;
+      best = cost;
+    }
+  }
+  return found >= 0 ? (uint32_t)found : pick;
+}
+
+/* Holds the resources probed last for op (c->nodes or slot) from st to its end. */
+static int commit_option(plan_ctx *c, uint32_t t, const dcsim_option *op, uint32_t slot, int64_t st,
+                         dcsim_error *err) {
+  group_res *r = &c->res[op->group];
+  if (op->gpu) {
+    int rc = gpu_commit(r, slot, st + op->duration_ns, err);
+    c->nodes[0] = slot / r->gpn;
+    c->p->gpu_slot[t] = (uint8_t)(slot % r->gpn);
+    return rc;
+  }
+  if (op->cores) return shared_commit(r, op->nodes, op->cores, c->nodes, st + op->duration_ns, err);
+  return cpu_commit(r, op->nodes, c->nodes, st + op->duration_ns, err);
+}
+
+/* Writes task t's start, option and nodes into the plan. */
+static int record_task(plan_ctx *c, uint32_t t, uint32_t pick, const dcsim_option *op, int64_t st,
+                       dcsim_error *err) {
+  dcsim_wf_plan *p = c->p;
+  p->start_ns[t] = st;
+  p->opt[t] = (uint8_t)pick;
+  c->end[t] = st + op->duration_ns;
+  if (c->end[t] > p->makespan_ns) p->makespan_ns = c->end[t];
+  c->makespan_so_far = p->makespan_ns;
+  p->task_energy_j += op->energy_j;
+  uint32_t k = op->gpu ? 1 : op->nodes;
+  if (c->list_n + k > c->list_cap) {
+    while (c->list_n + k > c->list_cap) c->list_cap *= 2;
+    uint32_t *nl = realloc(p->node_list, c->list_cap * sizeof *nl);
+    if (!nl) return DCSIM_ERR(err, DCSIM_ENOMEM, c->wf->path, 0, "out of memory");
+    p->node_list = nl;
+  }
+  c->first[t] = (uint32_t)c->list_n;
+  c->count[t] = k;
+  for (uint32_t j = 0; j < k; j++) p->node_list[c->list_n++] = c->nodes[j];
+  return 0;
+}
+
+/* Places ready task t: the earliest finish of each option, the policy's pick, then its start. */
+static int place_task(plan_ctx *c, uint32_t t, dcsim_error *err) {
+  const dcsim_workflow *wf = c->wf;
+  const dcsim_tmpl_rt *tr = &c->w->tmpls[wf->tasks[t].tmpl];
+  int64_t est = 0, st = 0, fin[2] = { 0, 0 };
+  uint32_t slot[2] = { 0, 0 };
+  int rc = 0;
+  for (uint32_t d = wf->dep_start[t]; d < wf->dep_start[t + 1]; d++)
+    est = max64(est, c->end[wf->deps[d]]);
+  est += delay_ns(wf, t); /* workflow-system latency */
+  for (uint32_t o = 0; o < tr->n_opts && !rc; o++) {
+    rc = probe_option(c, &tr->opts[o], est, &slot[o], &st, err);
+    fin[o] = st + tr->opts[o].duration_ns;
+  }
+  if (rc) return rc;
+  uint32_t pick = pick_option(c, t, fin);
+  const dcsim_option *op = &tr->opts[pick];
+  if ((rc = probe_option(c, op, est, &slot[pick], &st, err))) return rc;
+  /* the workflow system starts at most one task per dispatch interval: the resources chosen
+   * are free from st on, so starting later on them is always possible */
+  if (c->dispatch_ns && dispatch_slot(&c->dl, &st, c->dispatch_ns))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
+  if ((rc = commit_option(c, t, op, slot[pick], st, err))) return rc;
+  if (st > plan_limit_ns - op->duration_ns)
+    return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, 0, "workflow longer than 10^9 s");
+  return record_task(c, t, pick, op, st, err);
+}
+
+/* List scheduling inside the allocation, by upward rank. */
+static int plan_list_schedule(plan_ctx *c, dcsim_error *err) {
+  const dcsim_workflow *wf = c->wf;
+  int rc;
+  for (size_t i = 0; i < c->n; i++) {
+    c->indeg[i] = wf->dep_start[i + 1] - wf->dep_start[i];
+    if (!c->indeg[i]) ready_push(&c->rh, (uint32_t)i);
+  }
+  while (c->rh.n) {
+    uint32_t t = ready_pop(&c->rh);
+    if ((rc = place_task(c, t, err))) return rc;
+    for (uint32_t j = c->succ_start[t]; j < c->succ_start[t + 1]; j++)
+      if (--c->indeg[c->succ[j]] == 0) ready_push(&c->rh, c->succ[j]);
+  }
+  return 0;
+}
+
+/* Node lists in task order (list scheduling appended them in placement order). */
+static int plan_node_lists(plan_ctx *c, dcsim_error *err) {
+  dcsim_wf_plan *p = c->p;
+  uint32_t *ordered = malloc((c->list_n ? c->list_n : 1) * sizeof *ordered);
+  if (!ordered) return DCSIM_ERR(err, DCSIM_ENOMEM, c->wf->path, 0, "out of memory");
+  size_t pos = 0;
+  for (size_t i = 0; i < c->n; i++) {
+    p->node_start[i] = (uint32_t)pos;
+    for (uint32_t j = 0; j < c->count[i]; j++) ordered[pos++] = p->node_list[c->first[i] + j];
+  }
+  p->node_start[c->n] = (uint32_t)pos;
+  free(p->node_list);
+  p->node_list = ordered;
+  return 0;
+}
+
+int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy policy,
+                     double deadline_s, dcsim_error *err) {
+  plan_ctx c = { .s = s,
+                 .w = w,
+                 .wf = w->wf,
+                 .p = &w->plan,
+                 .n = w->wf->n_tasks,
+                 .ng = s->n_groups,
+                 .policy = policy };
+  c.deadline_all_ns = deadline_s > 0 ? llround(deadline_s * 1e9) : 0;
+  c.dispatch_ns = llround(w->wf->dispatch_s * 1e9);
+  int rc;
+  if ((rc = plan_alloc_arrays(&c, err)) || (rc = plan_graph(&c, err)) ||
+      (rc = plan_asap_ranks(&c, err)) || (rc = plan_allocation(&c, err)) ||
+      (rc = plan_resources(&c, err)) || (rc = plan_list_schedule(&c, err)) ||
+      (rc = plan_node_lists(&c, err)))
     goto out;
-  }
-  for (size_t i = 0; i < n; i++) {
-    indeg[i] = wf->dep_start[i + 1] - wf->dep_start[i];
-    if (!indeg[i]) ready_push(&rh, (uint32_t)i);
-  }
-  int64_t deadline_all = deadline_s > 0 ? llround(deadline_s * 1e9) : 0;
-  int64_t dispatch_ns = llround(wf->dispatch_s * 1e9);
-  int64_t makespan_so_far = 0;
-  double alloc_idle_w = 0; /* idle power of the whole allocation */
-  for (size_t g = 0; g < ng; g++) alloc_idle_w += p->alloc[g] * s->groups[g].idle_w;
-  uint32_t *task_nodes_start = p->node_start;
-  /* node_start is filled in task order after the loop: keep per-task offsets meanwhile */
-  uint32_t *first = calloc(n ? n : 1, sizeof *first), *count = calloc(n ? n : 1, sizeof *count);
-  if (!first || !count) {
-    free(first);
-    free(count);
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
-    goto out;
-  }
-  while (rh.n) {
-    uint32_t t = ready_pop(&rh);
-    const dcsim_task_template *tt = &wf->templates[wf->tasks[t].tmpl];
-    const dcsim_tmpl_rt *tr = &w->tmpls[wf->tasks[t].tmpl];
-    int64_t est = 0;
-    for (uint32_t d = wf->dep_start[t]; d < wf->dep_start[t + 1]; d++)
-      est = max64(est, end[wf->deps[d]]);
-    est += delay_ns(wf, t); /* workflow-system latency */
-    int64_t fin[2] = { 0, 0 };
-    uint32_t slot[2] = { 0, 0 };
-    for (uint32_t o = 0; o < tr->n_opts && !rc; o++) {
-      const dcsim_option *op = &tr->opts[o];
-      int64_t st;
-      if (op->gpu)
-        rc = gpu_probe(&res[op->group], est, &slot[o], &st)
-                 ? DCSIM_ERR(err, DCSIM_EINTERNAL, wf->path, 0, "no GPU in the allocation")
-                 : 0;
-      else if (op->cores)
-        shared_probe(&res[op->group], op->nodes, op->cores, est, nodes, &st);
-      else
-        rc = cpu_probe(&res[op->group], op->nodes, est, nodes, &st, err);
-      fin[o] = st + op->duration_ns;
-    }
-    if (rc) {
-      free(first);
-      free(count);
-      goto out;
-    }
-    uint32_t pick = 0; /* heft: earliest finish, then least energy */
-    for (uint32_t o = 1; o < tr->n_opts; o++)
-      if (fin[o] < fin[pick] ||
-          (fin[o] == fin[pick] && tr->opts[o].energy_j < tr->opts[pick].energy_j))
-        pick = o;
-    int64_t dl = tt->deadline_s > 0 ? llround(tt->deadline_s * 1e9) : deadline_all;
-    if (policy == DCSIM_TASK_ENERGY) {
-      /* least energy of the job: the option's model energy plus the idle power of the whole
-       * allocation for as long as the choice keeps it (the job's projected finish), among the
-       * options that leave the rest of the critical path room before the deadline */
-      int found = -1;
-      double best = 0;
-      for (uint32_t o = 0; o < tr->n_opts; o++) {
-        double proj = (double)max64(makespan_so_far, fin[o] + (int64_t)tail[t]) * 1e-9;
-        double cost = tr->opts[o].energy_j + alloc_idle_w * proj;
-        if (dl > 0 && fin[o] + (int64_t)tail[t] > dl) continue;
-        if (found < 0 || cost < best) {
-          found = (int)o;
-          best = cost;
-        }
-      }
-      if (found >= 0) pick = (uint32_t)found;
-    }
-    const dcsim_option *op = &tr->opts[pick];
-    int64_t st = 0;
-    if (op->gpu)
-      gpu_probe(&res[op->group], est, &slot[pick], &st);
-    else if (op->cores)
-      shared_probe(&res[op->group], op->nodes, op->cores, est, nodes, &st);
-    else
-      rc = cpu_probe(&res[op->group], op->nodes, est, nodes, &st, err);
-    /* the workflow system starts at most one task per dispatch interval: the resources chosen
-     * are free from st on, so starting later on them is always possible */
-    if (!rc && dispatch_ns && dispatch_slot(&dl_, &st, dispatch_ns))
-      rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
-    if (rc) {
-      free(first);
-      free(count);
-      goto out;
-    }
-    if (op->gpu) {
-      rc = gpu_commit(&res[op->group], slot[pick], st + op->duration_ns, err);
-      nodes[0] = slot[pick] / res[op->group].gpn;
-      p->gpu_slot[t] = (uint8_t)(slot[pick] % res[op->group].gpn);
-    } else if (op->cores) {
-      rc = shared_commit(&res[op->group], op->nodes, op->cores, nodes, st + op->duration_ns, err);
-    } else {
-      rc = cpu_commit(&res[op->group], op->nodes, nodes, st + op->duration_ns, err);
-    }
-    if (rc) {
-      free(first);
-      free(count);
-      goto out;
-    }
-    if (st > limit - op->duration_ns) {
-      free(first);
-      free(count);
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, wf->path, 0, "workflow longer than 10^9 s");
-      goto out;
-    }
-    p->start_ns[t] = st;
-    p->opt[t] = (uint8_t)pick;
-    end[t] = st + op->duration_ns;
-    if (end[t] > p->makespan_ns) p->makespan_ns = end[t];
-    makespan_so_far = p->makespan_ns;
-    p->task_energy_j += op->energy_j;
-    uint32_t k = op->gpu ? 1 : op->nodes;
-    if (list_n + k > list_cap) {
-      while (list_n + k > list_cap) list_cap *= 2;
-      uint32_t *nl = realloc(p->node_list, list_cap * sizeof *nl);
-      if (!nl) {
-        free(first);
-        free(count);
-        rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
-        goto out;
-      }
-      p->node_list = nl;
-    }
-    first[t] = (uint32_t)list_n;
-    count[t] = k;
-    for (uint32_t j = 0; j < k; j++) p->node_list[list_n++] = nodes[j];
-    for (uint32_t j = succ_start[t]; j < succ_start[t + 1]; j++)
-      if (--indeg[succ[j]] == 0) ready_push(&rh, succ[j]);
-  }
-  /* node lists in task order */
-  {
-    uint32_t *ordered = malloc((list_n ? list_n : 1) * sizeof *ordered);
-    if (!ordered) {
-      free(first);
-      free(count);
-      rc = DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
-      goto out;
-    }
-    size_t pos = 0;
-    for (size_t i = 0; i < n; i++) {
-      task_nodes_start[i] = (uint32_t)pos;
-      for (uint32_t j = 0; j < count[i]; j++) ordered[pos++] = p->node_list[first[i] + j];
-    }
-    task_nodes_start[n] = (uint32_t)pos;
-    free(p->node_list);
-    p->node_list = ordered;
-  }
-  free(first);
-  free(count);
-  rc = plan_events(w, p, err);
+  rc = plan_events(w, c.p, err);
 out:
-  free(dl_.t);
-  if (res)
-    for (size_t g = 0; g < ng; g++) group_res_free(&res[g]);
-  free(res);
-  free(rh.a);
-  free(nodes);
-  free(dev);
-  free(indeg);
-  free(succ_start);
-  free(succ);
-  free(fill);
-  free(topo);
-  free(end);
-  free(asap);
-  free(rank);
-  free(tail);
+  plan_ctx_release(&c);
   return rc;
 }

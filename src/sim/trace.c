@@ -170,116 +170,169 @@ static int build_shape(const dcsim_swf *t, const dcsim_swf_map *map, long rule, 
   return 0;
 }
 
+/* One SWF trace turned into jobs: the inputs, the shapes seen so far, the results. */
+typedef struct swf_conv {
+  const dcsim_swf *t;
+  const dcsim_swf_map *map; /* NULL: every job runs for its recorded time */
+  const char *group;
+  unsigned group_nodes, ppn; /* ppn: processors per node */
+  double offset_s;
+  dcsim_trace_jobs *out;
+  dcsim_trace_info *info;
+  shape_tab h; /* shape key -> index into out->wfs */
+  size_t wcap; /* room in out->wfs */
+} swf_conv;
+
+/* Whether job j (p processors) is left out: a partial-execution line, or an unknown run time,
+ * processor count or submit time (counted in info). */
+static int skip_job(dcsim_trace_info *info, const dcsim_swf_job *j, long long p) {
+  if (j->status >= DCSIM_SWF_PARTIAL && j->status <= DCSIM_SWF_PARTIAL_FAILED) {
+    info->skipped_partial++;
+    return 1;
+  }
+  if (j->run_s < 0 || p <= 0 || j->submit_s < 0) {
+    if (j->status == DCSIM_SWF_CANCELLED)
+      info->skipped_cancelled++; /* cancelled before it ran */
+    else
+      info->skipped_unknown++;
+    return 1;
+  }
+  return 0;
+}
+
+/* The shape of job j: its map rule (-1 = none), nodes and cores per node; *skip when the map
+ * leaves it out. */
+static int job_shape(swf_conv *C, const dcsim_swf_job *j, long long p, long *rule, unsigned *n,
+                     unsigned *c, int *skip, dcsim_error *err) {
+  const dcsim_swf_map *map = C->map;
+  *skip = 0;
+  if (j->run_s > 1e9 || j->req_time_s > 1e9) /* the engine's clock: 64-bit nanoseconds */
+    return DCSIM_ERR(err, DCSIM_ERANGE, C->t->path, j->line,
+                     "job %lld: run time %g s or requested time %g s beyond 10^9 s", j->id,
+                     j->run_s, j->req_time_s);
+  *rule = map ? dcsim_swf_map_match(map, j, p) : -1;
+  if (map && *rule < 0 && map->skip_unmatched) {
+    C->info->skipped_unmatched++;
+    *skip = 1;
+    return 0;
+  }
+  unsigned long long nodes = ((unsigned long long)p + C->ppn - 1) / C->ppn;
+  if (nodes > C->group_nodes)
+    return DCSIM_ERR(err, DCSIM_ERANGE, C->t->path, j->line,
+                     "job %lld asks for %lld processors: %llu nodes of %u, group '%s' has %u",
+                     j->id, p, nodes, C->ppn, C->group, C->group_nodes);
+  *n = (unsigned)nodes;
+  *c = (unsigned)(((unsigned long long)p + nodes - 1) / nodes);
+  if (*rule >= 0) { /* the rule's size: the job's, or fixed */
+    const dcsim_swf_rule *r = &map->rules[*rule];
+    if (r->nodes) *n = r->nodes;
+    *c = r->cores_per_node == DCSIM_SWF_RULE_JOB ? *c : r->cores_per_node;
+    C->info->mapped++;
+  }
+  return 0;
+}
+
+/* The workflow of a shape (built the first time it is seen): *wf, its index in out->wfs. */
+static int shape_workflow(swf_conv *C, long rule, unsigned n, unsigned c, uint32_t *wf,
+                          dcsim_error *err) {
+  shape_tab *h = &C->h;
+  dcsim_trace_jobs *out = C->out;
+  int rc;
+  if (h->n * 2 >= h->cap && shape_grow(h))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, C->t->path, 0, "out of memory");
+  uint64_t k = shape_key(rule, n, c);
+  size_t slot = shape_slot(h, k);
+  if (!h->key[slot]) { /* a new shape */
+    if (out->n_wfs == C->wcap) {
+      size_t nc = C->wcap ? 2 * C->wcap : 16;
+      dcsim_workflow **nw = realloc(out->wfs, nc * sizeof *nw);
+      if (!nw) return DCSIM_ERR(err, DCSIM_ENOMEM, C->t->path, 0, "out of memory");
+      out->wfs = nw;
+      C->wcap = nc;
+    }
+    if ((rc = build_shape(C->t, C->map, rule, C->group, n, c, &out->wfs[out->n_wfs], err)))
+      return rc;
+    h->key[slot] = k;
+    h->val[slot] = (uint32_t)out->n_wfs++;
+    h->n++;
+  }
+  *wf = h->val[slot];
+  return 0;
+}
+
+/* Job j (p processors, workflow wf) into out, and into the trace's statistics. */
+static int add_job(swf_conv *C, const dcsim_swf_job *j, long long p, long rule, uint32_t wf,
+                   dcsim_error *err) {
+  dcsim_trace_jobs *out = C->out;
+  dcsim_trace_info *info = C->info;
+  double at = j->submit_s + C->offset_s;
+  if (at > 9e9)
+    return DCSIM_ERR(err, DCSIM_ERANGE, C->t->path, j->line, "submit time %g s out of range", at);
+  dcsim_job *jb = &out->jobs[out->n_jobs];
+  *jb = (dcsim_job){ .wf = wf,
+                     .instance = (uint32_t)out->n_jobs,
+                     .submit_ns = llround(at * 1e9),
+                     .trace_job = j->id > 0 && j->id < 4e9 ? (uint32_t)j->id : 0,
+                     .trace_procs = (uint32_t)(p < 4e9 ? p : 0) };
+  if (rule < 0) {
+    /* the shape's task lasts 1 s: scale it to the recorded run time (0 s: DBL_MIN scales to 0 ns)
+     */
+    jb->time_scale = j->run_s > 0 ? j->run_s : DBL_MIN;
+    jb->estimate_ns = llround((j->req_time_s > 0 ? j->req_time_s : j->run_s) * 1e9);
+    if (jb->estimate_ns <= 0) jb->estimate_ns = 1;
+  }
+  out->n_jobs++;
+  info->jobs_kept++;
+  if (j->status == DCSIM_SWF_FAILED) info->failed++;
+  if (j->status == DCSIM_SWF_CANCELLED) info->cancelled_run++;
+  info->recorded_proc_s += j->run_s * (double)p;
+  double end = j->submit_s + (j->wait_s > 0 ? j->wait_s : 0) + j->run_s;
+  if (info->jobs_kept == 1 || j->submit_s < info->recorded_first_s)
+    info->recorded_first_s = j->submit_s;
+  if (end > info->recorded_last_end_s) info->recorded_last_end_s = end;
+  return 0;
+}
+
 int dcsim_trace_swf_jobs(const dcsim_swf *t, const dcsim_swf_map *map, const char *group,
                          unsigned group_nodes, unsigned ppn, double offset_s, dcsim_trace_jobs *out,
                          dcsim_trace_info *info, dcsim_error *err) {
   int rc = 0;
-  shape_tab h = { NULL, NULL, 0, 0 };
-  size_t wcap = 0;
   memset(out, 0, sizeof *out);
   if (ppn < 1) ppn = 1;
+  swf_conv C = { .t = t,
+                 .map = map,
+                 .group = group,
+                 .group_nodes = group_nodes,
+                 .ppn = ppn,
+                 .offset_s = offset_s,
+                 .out = out,
+                 .info = info };
   info->kind = DCSIM_TRACE_SWF;
   info->max_nodes = t->max_nodes;
   info->max_procs = t->max_procs;
   info->unix_start_time = t->unix_start_time;
   info->procs_per_node = ppn;
-  if (!(out->jobs = calloc(t->n_jobs ? t->n_jobs : 1, sizeof *out->jobs)) || shape_grow(&h)) {
+  if (!(out->jobs = calloc(t->n_jobs ? t->n_jobs : 1, sizeof *out->jobs)) || shape_grow(&C.h)) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, t->path, 0, "out of memory");
     goto out;
   }
   for (size_t i = 0; i < t->n_jobs; i++) {
     const dcsim_swf_job *j = &t->jobs[i];
     long long p = job_procs(j);
+    long rule = -1;
+    unsigned n = 0, c = 0;
+    uint32_t wf = 0;
+    int skip = 0;
     info->jobs_read++;
-    if (j->status >= DCSIM_SWF_PARTIAL && j->status <= DCSIM_SWF_PARTIAL_FAILED) {
-      info->skipped_partial++;
-      continue;
-    }
-    if (j->run_s < 0 || p <= 0 || j->submit_s < 0) {
-      if (j->status == DCSIM_SWF_CANCELLED)
-        info->skipped_cancelled++; /* cancelled before it ran */
-      else
-        info->skipped_unknown++;
-      continue;
-    }
-    if (j->run_s > 1e9 || j->req_time_s > 1e9) { /* the engine's clock: 64-bit nanoseconds */
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, t->path, j->line,
-                     "job %lld: run time %g s or requested time %g s beyond 10^9 s", j->id,
-                     j->run_s, j->req_time_s);
+    if (skip_job(info, j, p)) continue;
+    if ((rc = job_shape(&C, j, p, &rule, &n, &c, &skip, err))) goto out;
+    if (skip) continue;
+    if ((rc = shape_workflow(&C, rule, n, c, &wf, err)) || (rc = add_job(&C, j, p, rule, wf, err)))
       goto out;
-    }
-    long rule = map ? dcsim_swf_map_match(map, j, p) : -1;
-    if (map && rule < 0 && map->skip_unmatched) {
-      info->skipped_unmatched++;
-      continue;
-    }
-    unsigned long long nodes = ((unsigned long long)p + ppn - 1) / ppn;
-    if (nodes > group_nodes) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, t->path, j->line,
-                     "job %lld asks for %lld processors: %llu nodes of %u, group '%s' has %u",
-                     j->id, p, nodes, ppn, group, group_nodes);
-      goto out;
-    }
-    unsigned n = (unsigned)nodes, c = (unsigned)(((unsigned long long)p + nodes - 1) / nodes);
-    if (rule >= 0) { /* the rule's size: the job's, or fixed */
-      const dcsim_swf_rule *r = &map->rules[rule];
-      if (r->nodes) n = r->nodes;
-      c = r->cores_per_node == DCSIM_SWF_RULE_JOB ? c : r->cores_per_node;
-      info->mapped++;
-    }
-    if (h.n * 2 >= h.cap && shape_grow(&h)) {
-      rc = DCSIM_ERR(err, DCSIM_ENOMEM, t->path, 0, "out of memory");
-      goto out;
-    }
-    uint64_t k = shape_key(rule, n, c);
-    size_t slot = shape_slot(&h, k);
-    if (!h.key[slot]) { /* a new shape */
-      if (out->n_wfs == wcap) {
-        size_t nc = wcap ? 2 * wcap : 16;
-        dcsim_workflow **nw = realloc(out->wfs, nc * sizeof *nw);
-        if (!nw) {
-          rc = DCSIM_ERR(err, DCSIM_ENOMEM, t->path, 0, "out of memory");
-          goto out;
-        }
-        out->wfs = nw;
-        wcap = nc;
-      }
-      if ((rc = build_shape(t, map, rule, group, n, c, &out->wfs[out->n_wfs], err))) goto out;
-      h.key[slot] = k;
-      h.val[slot] = (uint32_t)out->n_wfs++;
-      h.n++;
-    }
-    double at = j->submit_s + offset_s;
-    if (at > 9e9) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, t->path, j->line, "submit time %g s out of range", at);
-      goto out;
-    }
-    dcsim_job *jb = &out->jobs[out->n_jobs];
-    *jb = (dcsim_job){ .wf = h.val[slot],
-                       .instance = (uint32_t)out->n_jobs,
-                       .submit_ns = llround(at * 1e9),
-                       .trace_job = j->id > 0 && j->id < 4e9 ? (uint32_t)j->id : 0,
-                       .trace_procs = (uint32_t)(p < 4e9 ? p : 0) };
-    if (rule < 0) {
-      /* the shape's task lasts 1 s: scale it to the recorded run time (0 s: DBL_MIN scales to 0 ns)
-       */
-      jb->time_scale = j->run_s > 0 ? j->run_s : DBL_MIN;
-      jb->estimate_ns = llround((j->req_time_s > 0 ? j->req_time_s : j->run_s) * 1e9);
-      if (jb->estimate_ns <= 0) jb->estimate_ns = 1;
-    }
-    out->n_jobs++;
-    info->jobs_kept++;
-    if (j->status == DCSIM_SWF_FAILED) info->failed++;
-    if (j->status == DCSIM_SWF_CANCELLED) info->cancelled_run++;
-    info->recorded_proc_s += j->run_s * (double)p;
-    double end = j->submit_s + (j->wait_s > 0 ? j->wait_s : 0) + j->run_s;
-    if (info->jobs_kept == 1 || j->submit_s < info->recorded_first_s)
-      info->recorded_first_s = j->submit_s;
-    if (end > info->recorded_last_end_s) info->recorded_last_end_s = end;
   }
 out:
-  free(h.key);
-  free(h.val);
+  free(C.h.key);
+  free(C.h.val);
   if (rc) dcsim_trace_jobs_release(out);
   return rc;
 }
