@@ -10,6 +10,7 @@
 
 #include <gsl/gsl_errno.h>
 
+#include "dcsim/model.h"
 #include "dcsim/strutil.h"
 
 #ifndef DCSIM_VERSION
@@ -42,6 +43,10 @@ static const dcsim_opt_spec model_opts[] = {
   { "energy-form", "5.3|5.2|none", 0,
     "energy model: §5.3 coefficients (default), §5.2 with E_const, or none" },
   { "format", "text|json", 0, "output format (default text)" },
+  { "d35", NULL, 0,
+    "D3.5's published models exactly (table-only states, the paper's energy data)" },
+  { "strict", NULL, 0,
+    "refuse extrapolated and datasheet-only values (provenance, doc/models.md)" },
 };
 static const dcsim_opt_spec energy_opts[] = {
   { "dwarf", "FILE|NAME", 0, "dwarf whose §5.3 energy coefficients apply" },
@@ -51,6 +56,10 @@ static const dcsim_opt_spec energy_opts[] = {
   { "nodes", "N", 0, "number of nodes, each running for TIME (default 1; §5.6 sum)" },
   { "time", "SECONDS", 0, "measured run time (required)" },
   { "format", "text|json", 0, "output format (default text)" },
+  { "d35", NULL, 0,
+    "D3.5's published models exactly (table-only states, the paper's energy data)" },
+  { "strict", NULL, 0,
+    "refuse extrapolated and datasheet-only values (provenance, doc/models.md)" },
 };
 static const dcsim_opt_spec list_opts[] = {
   { "format", "text|json", 0, "output format (default text)" },
@@ -80,6 +89,10 @@ static const dcsim_opt_spec run_opts[] = {
   { "io-bw-bps", "BPS", 0,
     "WfCommons: read inputs and write outputs of each task at this rate (default: ignored)" },
   { "bucket-s", "SECONDS", 0, "width of the utilisation-over-time buckets (default 3600)" },
+  { "d35", NULL, 0,
+    "D3.5's published models exactly (table-only states, the paper's energy data)" },
+  { "strict", NULL, 0,
+    "refuse extrapolated and datasheet-only values (provenance, doc/models.md)" },
 };
 static const dcsim_opt_spec sweep_opts[] = {
   { "cpu", "P1,P2,...", 0, "CPU profiles for the node groups without GPU" },
@@ -99,6 +112,10 @@ static const dcsim_opt_spec sweep_opts[] = {
   { "stop-after", "N", 0, "testing: stop after N new points, as if interrupted" },
   { "shard", "I/N", 0,
     "evaluate only shard I of N (job arrays; needs --db; join with dcsim merge)" },
+  { "d35", NULL, 0,
+    "D3.5's published models exactly (table-only states, the paper's energy data)" },
+  { "strict", NULL, 0,
+    "refuse extrapolated and datasheet-only values (provenance, doc/models.md)" },
 };
 static const dcsim_opt_spec merge_opts[] = {
   { "output", "PATH", 0, "the merged database to write (must not exist)" },
@@ -252,6 +269,11 @@ int dcsim_arg_index(const dcsim_args *a, const char *name) {
 int dcsim_arg_flag(const dcsim_args *a, const char *name) {
   int i = spec_index(a, name);
   return i >= 0 && a->count[i] > 0;
+}
+
+unsigned dcsim_arg_model_flags(const dcsim_args *a) {
+  return (dcsim_arg_flag(a, "d35") ? DCSIM_MODEL_D35 : 0u) |
+         (dcsim_arg_flag(a, "strict") ? DCSIM_MODEL_STRICT : 0u);
 }
 
 int dcsim_arg_double(const dcsim_args *a, const char *name, double dflt, double *out,
