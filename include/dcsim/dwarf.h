@@ -69,7 +69,10 @@ typedef struct dcsim_dwarf_eval {
   const dcsim_gpu_kernel *kernels;
   double domain_size;   /* N of D3.5 Table 7 (GPU) */
   unsigned invocations; /* kernel invocations per call (GPU) */
-  int has_multi_gpu;    /* <multi-gpu>: memory and traffic for splitting the domain */
+  /* flop per FP64 thread instruction (GPU work W, doc/models.md "Work counts"): 1 + the FMA share;
+   * 2 when the dwarf does not say (every instruction an FMA, Table 11's convention) */
+  double dp_flop_per_inst;
+  int has_multi_gpu; /* <multi-gpu>: memory and traffic for splitting the domain */
   double gpu_memory_byte_per_point, gpu_transfer_byte_per_point;
   int has_comm;                                        /* §4.3 communication term declared */
   double comm_in_byte, comm_out_byte, comm_iterations; /* per node (the §4.3 attributes) */

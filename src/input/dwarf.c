@@ -64,6 +64,7 @@ struct dcsim_dwarf {
   char **kernel_names;
   formula domain;
   unsigned invocations;
+  double dp_flop_per_inst; /* <kernels dp-flop-per-instruction>; 2 when absent */
   int has_multi_gpu;
   double mg_memory, mg_transfer;
   formula mg_halo; /* names: the parameters, then GPUS */
@@ -264,6 +265,18 @@ static int load_kernels(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *k
   if (d->invocations == 0)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, ks,
                          "<kernels>: invocations-per-call must be >= 1");
+  d->dp_flop_per_inst = 2; /* absent: every FP64 instruction an FMA, Table 11's convention */
+  if ((rc = dcsim_xml_double(doc, ks, "dp-flop-per-instruction", 0, &d->dp_flop_per_inst, err)))
+    return rc;
+  if (!(d->dp_flop_per_inst >= 1 && d->dp_flop_per_inst <= 2))
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, ks,
+                         "<kernels>: dp-flop-per-instruction %g is outside 1..2 (an add or a "
+                         "multiply is 1 flop, an FMA 2)",
+                         d->dp_flop_per_inst);
+  if (xmlHasProp(ks, BAD_CAST "dp-flop-per-instruction") &&
+      !xmlHasProp(ks, BAD_CAST "dp-flop-source"))
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, ks,
+                         "<kernels>: dp-flop-per-instruction needs dp-flop-source");
   xmlNode *mg = dcsim_xml_child(ks, "multi-gpu");
   if (mg) {
     if (find_param(d, "GPUS") >= 0)
@@ -652,6 +665,7 @@ static int eval_gpu_comm(const dcsim_dwarf_t *d, const double *vals, dcsim_dwarf
   e->n_kernels = d->n_kernels;
   e->kernels = d->kernels;
   e->invocations = d->invocations;
+  e->dp_flop_per_inst = d->dp_flop_per_inst;
   e->has_multi_gpu = d->has_multi_gpu;
   e->gpu_memory_byte_per_point = d->mg_memory;
   e->gpu_transfer_byte_per_point = d->mg_transfer;
