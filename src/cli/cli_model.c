@@ -113,6 +113,9 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p,
     if (rq->gpu_small_domain)
       printf("%-28s %51s %12.4e  (occupancy %.4g, launches and ramp)\n", "small-domain overhead",
              "", p->gpu->overhead_s, p->gpu->n_kernels ? p->gpu->parts[0].occupancy : 1);
+    else if (p->gpu->overhead_s > 0)
+      printf("%-28s %51s %12.4e  (achieved %.4g of the bulk rate)\n", "launch, waves, occupancy",
+             "", p->gpu->overhead_s, p->gpu->n_kernels ? p->gpu->parts[0].occupancy : 1);
     printf("%-28s %12.4e %12.4e %12.4e %12.4e\n", p->multigpu ? "dwarf (one GPU's part)" : "dwarf",
            p->gpu->compute_s, p->gpu->transfer_s, p->gpu->inactive_s, p->gpu->time_s);
     if (p->multigpu)
@@ -246,6 +249,9 @@ static void json_gpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
   dcsim_json_num(j, p->gpu->inactive_s);
   if (rq->gpu_small_domain) {
     dcsim_json_key(j, "small_domain_overhead_s");
+    dcsim_json_num(j, p->gpu->overhead_s);
+  } else if (!(rq->flags & DCSIM_MODEL_D35)) {
+    dcsim_json_key(j, "launch_occupancy_s"); /* the architecture model's launch and waves */
     dcsim_json_num(j, p->gpu->overhead_s);
   }
   if (p->multigpu) {
