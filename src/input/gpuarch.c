@@ -24,11 +24,16 @@ static int read_throughput(const dcsim_xml_doc_t *doc, xmlNode *t, dcsim_gpu_arc
     const char *attr;
     double *dst;
     int required;
-  } f[] = { { "fp64", &a->fp64, 1 },       { "fp32", &a->fp32, 1 },
-            { "int-add", &a->int_add, 1 }, { "int-mul", &a->int_mul, 0 },
-            { "shift", &a->shift, 0 },     { "compare", &a->compare, 0 },
-            { "logic", &a->logic, 0 },     { "special", &a->special, 0 },
-            { "convert-64", &a->convert_64, 0 }, { "convert", &a->convert, 0 } };
+  } f[] = { { "fp64", &a->fp64, 1 },
+            { "fp32", &a->fp32, 1 },
+            { "int-add", &a->int_add, 1 },
+            { "int-mul", &a->int_mul, 0 },
+            { "shift", &a->shift, 0 },
+            { "compare", &a->compare, 0 },
+            { "logic", &a->logic, 0 },
+            { "special", &a->special, 0 },
+            { "convert-64", &a->convert_64, 0 },
+            { "convert", &a->convert, 0 } };
   for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
     int rc = dcsim_xml_double(doc, t, f[i].attr, f[i].required, f[i].dst, err);
     if (rc) return rc;

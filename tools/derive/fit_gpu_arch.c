@@ -65,7 +65,8 @@ static int model_time(const dcsim_dwarf_t *d, const char *cs, const dcsim_gpu_pr
 static int load_runs(const dcsim_dwarf_t *d, dcsim_csv_t *csv, runs *r, dcsim_error *err) {
   size_t c_case, c_t;
   int rc;
-  if ((rc = dcsim_csv_col(csv, "case", &c_case, err)) || (rc = dcsim_csv_col(csv, "time_s", &c_t, err)))
+  if ((rc = dcsim_csv_col(csv, "case", &c_case, err)) ||
+      (rc = dcsim_csv_col(csv, "time_s", &c_t, err)))
     return rc;
   r->n = dcsim_csv_rows(csv) < MAX_RUNS ? dcsim_csv_rows(csv) : MAX_RUNS;
   for (size_t i = 0; i < r->n; i++) {
@@ -75,16 +76,19 @@ static int load_runs(const dcsim_dwarf_t *d, dcsim_csv_t *csv, runs *r, dcsim_er
         (rc = dcsim_dwarf_evaluate(d, r->cases[i], NULL, 0, &ev, err)))
       return rc;
     r->N[i] = ev->domain_size;
-    if (i == 0) r->ev = ev;
-    else dcsim_dwarf_eval_free(ev);
+    if (i == 0)
+      r->ev = ev;
+    else
+      dcsim_dwarf_eval_free(ev);
   }
   return 0;
 }
 
 static int report(const dcsim_dwarf_t *d, const dcsim_gpu_profile_t *gpu, const runs *r,
                   unsigned tpb, const dcsim_gpu_launch_fit *fit, dcsim_error *err) {
-  printf("| case | N | profiled [s] | D3.5 model [s] | error | default model [s] | error | "
-         "leave-one-out error |\n|---|---|---|---|---|---|---|---|\n");
+  printf(
+      "| case | N | profiled [s] | D3.5 model [s] | error | default model [s] | error | "
+      "leave-one-out error |\n|---|---|---|---|---|---|---|---|\n");
   double s0 = 0, s1 = 0, s2 = 0, m0 = 0, m1 = 0, m2 = 0;
   int rc;
   for (size_t i = 0; i < r->n; i++) {
@@ -105,11 +109,12 @@ static int report(const dcsim_dwarf_t *d, const dcsim_gpu_profile_t *gpu, const 
     printf("| %s | %.6g | %.3g | %.4g | %+.2f%% | %.4g | %+.2f%% | %+.2f%% |\n", r->cases[i],
            r->N[i], r->t[i], t0, 100 * e0, t1, 100 * e1, 100 * e2);
   }
-  printf("\nMean |error|: D3.5 %.2f%%, default %.2f%% in sample, %.2f%% leave-one-out; largest "
-         "%.2f%%, %.2f%%, %.2f%%. Fit on %s: launch-s %.4g, inflight-byte-per-thread %.4g "
-         "(threads per block %u).\n",
-         100 * s0, 100 * s1, 100 * s2, 100 * m0, 100 * m1, 100 * m2, dcsim_gpu_profile_name(gpu),
-         fit->launch_s, fit->inflight_byte_per_thread, tpb);
+  printf(
+      "\nMean |error|: D3.5 %.2f%%, default %.2f%% in sample, %.2f%% leave-one-out; largest "
+      "%.2f%%, %.2f%%, %.2f%%. Fit on %s: launch-s %.4g, inflight-byte-per-thread %.4g "
+      "(threads per block %u).\n",
+      100 * s0, 100 * s1, 100 * s2, 100 * m0, 100 * m1, 100 * m2, dcsim_gpu_profile_name(gpu),
+      fit->launch_s, fit->inflight_byte_per_thread, tpb);
   return 0;
 }
 
@@ -119,9 +124,10 @@ static int predict(const dcsim_dwarf_t *d, char **refs, int n, const runs *r, dc
     dcsim_gpu_profile_t *gpu = NULL;
     int rc = load_gpu(refs[g], &gpu, err);
     if (rc) return rc;
-    printf("\n%s (predicted; not measured here):\n\n| case | D3.5 model [s] | default model [s] "
-           "|\n|---|---|---|\n",
-           dcsim_gpu_profile_name(gpu));
+    printf(
+        "\n%s (predicted; not measured here):\n\n| case | D3.5 model [s] | default model [s] "
+        "|\n|---|---|---|\n",
+        dcsim_gpu_profile_name(gpu));
     for (size_t i = 0; i < r->n && !rc; i++) {
       double t0 = NAN, t1;
       if (dcsim_gpu_profile_spec(gpu)->has_characteristics)
@@ -138,8 +144,9 @@ static int predict(const dcsim_dwarf_t *d, char **refs, int n, const runs *r, dc
 int main(int argc, char **argv) {
   if (argc < 5 ||
       (strcmp(argv[4], "--xml") && strcmp(argv[4], "--check") && strcmp(argv[4], "--report"))) {
-    fprintf(stderr, "usage: fit-gpu-arch DWARF GPU RUNS.csv (--xml | --check | --report) "
-                    "[OTHER-GPU ...]\n");
+    fprintf(stderr,
+            "usage: fit-gpu-arch DWARF GPU RUNS.csv (--xml | --check | --report) "
+            "[OTHER-GPU ...]\n");
     return 2;
   }
   dcsim_error err;
@@ -158,18 +165,20 @@ int main(int argc, char **argv) {
   if (dcsim_fit_gpu_launch(r.ev, gpu, r.N, r.t, r.n, tpb, &fit, &err)) return die(&err);
   int status = 0;
   if (strcmp(argv[4], "--xml") == 0) {
-    printf("    <launch threads-per-block=\"%u\" launch-s=\"%.4g\" inflight-byte-per-thread=\"%.4g\" "
-           "fitted-on=\"%s\" source=\"fitted: tools/derive/fit_gpu_arch.c on the %zu profiled "
-           "times of %s (D3.5 Table 4), least squares of the relative errors, mean |error| "
-           "%.2f %%\"/>\n",
-           tpb, fit.launch_s, fit.inflight_byte_per_thread, dcsim_gpu_profile_name(gpu), r.n,
-           dcsim_gpu_profile_name(gpu), 100 * fit.mean_abs_rel);
+    printf(
+        "    <launch threads-per-block=\"%u\" launch-s=\"%.4g\" inflight-byte-per-thread=\"%.4g\" "
+        "fitted-on=\"%s\" source=\"fitted: tools/derive/fit_gpu_arch.c on the %zu profiled "
+        "times of %s (D3.5 Table 4), least squares of the relative errors, mean |error| "
+        "%.2f %%\"/>\n",
+        tpb, fit.launch_s, fit.inflight_byte_per_thread, dcsim_gpu_profile_name(gpu), r.n,
+        dcsim_gpu_profile_name(gpu), 100 * fit.mean_abs_rel);
   } else if (strcmp(argv[4], "--check") == 0) {
     if (!have->present || fabs(have->launch_s - fit.launch_s) > 1e-3 * fit.launch_s ||
         fabs(have->inflight_byte_per_thread - fit.inflight_byte_per_thread) >
             1e-3 * fit.inflight_byte_per_thread) {
-      fprintf(stderr, "%s: <launch> holds launch-s %g, inflight %g; the fit gives %.4g, %.4g "
-                      "(rerun with --xml)\n",
+      fprintf(stderr,
+              "%s: <launch> holds launch-s %g, inflight %g; the fit gives %.4g, %.4g "
+              "(rerun with --xml)\n",
               dpath, have->launch_s, have->inflight_byte_per_thread, fit.launch_s,
               fit.inflight_byte_per_thread);
       status = 1;
