@@ -91,10 +91,10 @@ int dcsim_gpubench_load(const char *path, dcsim_gpubench *b, dcsim_error *err) {
     for (size_t r = 0; r < dcsim_csv_rows(t) && !rc; r++) rc = bench_row(t, r, cm, cs, cv, b, err);
   dcsim_csv_free(t);
   if (rc) return rc;
-  const char *missing = !*b->name         ? "device_name"
-                        : !*b->arch       ? "compute_capability"
-                        : !(b->sm > 0)    ? "sm"
-                        : !(b->clock_hz > 0) ? "clock_hz"
+  const char *missing = !*b->name               ? "device_name"
+                        : !*b->arch             ? "compute_capability"
+                        : !(b->sm > 0)          ? "sm"
+                        : !(b->clock_hz > 0)    ? "clock_hz"
                         : !(b->memory_byte > 0) ? "memory_byte"
                         : !(b->stream_bps > 0)  ? "stream_triad_bps"
                                                 : NULL;
@@ -126,8 +126,7 @@ static int col2(const dcsim_csv_t *t, const char *a, const char *b, size_t *col)
   return dcsim_csv_col(t, a, col, &e) == 0 || dcsim_csv_col(t, b, col, &e) == 0;
 }
 
-static int power_columns(const dcsim_csv_t *t, const char *path, power_cols *pc,
-                         dcsim_error *err) {
+static int power_columns(const dcsim_csv_t *t, const char *path, power_cols *pc, dcsim_error *err) {
   if (!col2(t, "power.draw [W]", "power.draw", &pc->draw) ||
       !col2(t, "utilization.gpu [%]", "utilization.gpu", &pc->util) ||
       !col2(t, "power.limit [W]", "power.limit", &pc->limit))
@@ -153,15 +152,17 @@ static int power_samples(const dcsim_csv_t *t, const char *path, const power_col
         (rc = num_unit(t, r, pc->limit, "W", &l, path, err)))
       return rc;
     if (pc->has_pstate && sscanf(dcsim_csv_cell(t, r, pc->pstate), "P%d", &ps) != 1)
-      return DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim_csv_line(t, r),
-                       "pstate '%s': want P0..P15", dcsim_csv_cell(t, r, pc->pstate));
+      return DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim_csv_line(t, r), "pstate '%s': want P0..P15",
+                       dcsim_csv_cell(t, r, pc->pstate));
     if (p < 0 || u < 0 || u > 100 || !(l > 0))
       return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim_csv_line(t, r),
                        "power %g W, utilisation %g %%, limit %g W: out of range", p, u, l);
     o->n_samples++;
     o->limit_w = fmax(o->limit_w, l);
-    if (ps > deepest) deepest = ps, o->idle_w = p;
-    else if (ps == deepest) o->idle_w = fmin(o->idle_w, p);
+    if (ps > deepest)
+      deepest = ps, o->idle_w = p;
+    else if (ps == deepest)
+      o->idle_w = fmin(o->idle_w, p);
     if (ps != 0) continue;
     u /= 100;
     su += u, sp += p, suu += u * u, sup += u * p, o->n_fit++;
@@ -195,8 +196,8 @@ int dcsim_gpu_power_fit_csv(const char *path, dcsim_gpu_power_fit *out, dcsim_er
 }
 
 /* The <power> element from the fit, else from the bench rows. */
-static int power_xml(const dcsim_gpubench *b, const dcsim_gpu_power_fit *pw, char *buf,
-                     size_t size, dcsim_error *err) {
+static int power_xml(const dcsim_gpubench *b, const dcsim_gpu_power_fit *pw, char *buf, size_t size,
+                     dcsim_error *err) {
   double lim = pw ? pw->limit_w : b->limit_w, idle = pw ? pw->idle_w : b->idle_w,
          act = pw ? pw->active_idle_w : b->active_idle_w;
   if (!(lim > 0) || !(idle > 0))
@@ -207,19 +208,20 @@ static int power_xml(const dcsim_gpubench *b, const dcsim_gpu_power_fit *pw, cha
   const char *how = pw ? "fitted: least squares of power.draw on utilization.gpu over the P0 "
                          "samples of the power log"
                        : "measured: tools/gpu-bench NVML readings";
-  snprintf(buf, size,
-           "  <power limit-w=\"%.4g\" limit-source=\"measured: NVML power limit\" idle-w=\"%.4g\" "
-           "idle-source=\"measured: lowest draw in the deepest power state\" active-idle-w=\"%.4g\" "
-           "active-idle-source=\"%s\"/>\n",
-           lim, fmin(idle, act), act, how);
+  snprintf(
+      buf, size,
+      "  <power limit-w=\"%.4g\" limit-source=\"measured: NVML power limit\" idle-w=\"%.4g\" "
+      "idle-source=\"measured: lowest draw in the deepest power state\" active-idle-w=\"%.4g\" "
+      "active-idle-source=\"%s\"/>\n",
+      lim, fmin(idle, act), act, how);
   return 0;
 }
 
 int dcsim_gpubench_profile_xml(const dcsim_gpubench *b, const dcsim_gpu_power_fit *pw,
                                const char *name, char **text, dcsim_error *err) {
   char apath[2048], power[1024];
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_GPU_ARCH, b->arch, b->path, 0, apath, sizeof apath,
-                                 err);
+  int rc =
+      dcsim_catalog_resolve(DCSIM_KIND_GPU_ARCH, b->arch, b->path, 0, apath, sizeof apath, err);
   if (rc) return rc;
   if ((rc = power_xml(b, pw, power, sizeof power, err))) return rc;
   size_t cap = 4096;
@@ -227,10 +229,11 @@ int dcsim_gpubench_profile_xml(const dcsim_gpubench *b, const dcsim_gpu_power_fi
   if (!s) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   char link[256] = "";
   if (b->h2d_bps > 0)
-    snprintf(link, sizeof link,
-             "  <host-link bw-bps=\"%.4g\" source=\"measured: tools/gpu-bench pinned host-to-device "
-             "copy\"/>\n",
-             b->h2d_bps);
+    snprintf(
+        link, sizeof link,
+        "  <host-link bw-bps=\"%.4g\" source=\"measured: tools/gpu-bench pinned host-to-device "
+        "copy\"/>\n",
+        b->h2d_bps);
   snprintf(s, cap,
            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
            "<!-- GENERATED by dcsim calibrate gpu from %s (tools/gpu-bench): the default "
@@ -240,8 +243,8 @@ int dcsim_gpubench_profile_xml(const dcsim_gpubench *b, const dcsim_gpu_power_fi
            "source=\"measured: tools/gpu-bench (device query; STREAM triad bandwidth)\"/>\n"
            "  <memory byte=\"%.0f\" source=\"measured: device query\"/>\n%s%s"
            "</gpu-profile>\n",
-           b->path, name, b->name, b->arch, b->sm, b->clock_hz, b->stream_bps, b->memory_byte,
-           link, power);
+           b->path, name, b->name, b->arch, b->sm, b->clock_hz, b->stream_bps, b->memory_byte, link,
+           power);
   *text = s;
   return 0;
 }
@@ -262,8 +265,9 @@ void dcsim_gpubench_report(FILE *f, const dcsim_gpubench *b, const dcsim_gpu_pow
   if (b->launch_s > 0) fprintf(f, ", launch %.3g us", b->launch_s * 1e6);
   fputc('\n', f);
   if (pw)
-    fprintf(f, "power: %zu samples, %zu in P0: P = %.4g W + %.4g W x utilisation; idle %.4g W "
-               "(%s); limit %.4g W\n",
+    fprintf(f,
+            "power: %zu samples, %zu in P0: P = %.4g W + %.4g W x utilisation; idle %.4g W "
+            "(%s); limit %.4g W\n",
             pw->n_samples, pw->n_fit, pw->active_idle_w, pw->slope_w, pw->idle_w,
             pw->deepest_pstate, pw->limit_w);
   for (size_t i = 0; i < b->n_sizes; i++)
