@@ -10,7 +10,7 @@
 #include "dcsim/error.h"
 #include "dcsim/strutil.h"
 
-/* The whole file as a NUL-terminated string (64 MiB at most). */
+/* The whole file as a NUL-terminated string: 64 MiB at most, no NUL byte (dcsim_file_read). */
 int dcsim_calib_read_text(const char *path, char **text, dcsim_error *err);
 
 /* Creates directory dir if it does not exist (one level). */
