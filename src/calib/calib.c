@@ -54,6 +54,31 @@ out:
   return rc;
 }
 
+int dcsim_calib_xml_open(const char *path, xmlDoc **doc, dcsim_error *err) {
+  dcsim_error verr;
+  int rc = dcsim_xml_validate_file(path, &verr);
+  if (rc) {
+    if (err) *err = verr;
+    return rc;
+  }
+  *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  if (!*doc) return DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "cannot parse");
+  return 0;
+}
+
+int dcsim_calib_xml_save(xmlDoc *doc, const char *path, dcsim_error *err) {
+  xmlChar *mem = NULL;
+  int len = 0;
+  xmlDocDumpFormatMemoryEnc(doc, &mem, &len, "UTF-8", 0);
+  if (!mem) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  char *text = strdup((const char *)mem);
+  xmlFree(mem);
+  if (!text) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  int rc = dcsim_calib_write_file(path, text, err);
+  free(text);
+  return rc;
+}
+
 static const char *const quantities[] = { "flops", "L1", "L2", "L3", "DRAM" };
 
 typedef struct freq_state {

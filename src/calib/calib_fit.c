@@ -7,6 +7,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "calib/internal.h"
 #include "dcsim/calib.h"
 #include "dcsim/csv.h"
 #include "dcsim/hwprofile.h"
@@ -240,18 +241,11 @@ static void set_num(xmlNode *n, const char *name, double v) {
 
 int dcsim_calib_update_dwarf(const char *in_path, const char *out_path, const dcsim_loop_fit *fits,
                              size_t n_fits, const char *source, dcsim_error *err) {
-  dcsim_error verr;
-  int rc = dcsim_xml_validate_file(in_path, &verr);
-  if (rc) {
-    if (err) *err = verr;
-    return rc;
-  }
-  xmlDoc *doc =
-      xmlReadFile(in_path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-  if (!doc) return DCSIM_ERR(err, DCSIM_EPARSE, in_path, 0, "cannot parse");
+  xmlDoc *doc = NULL;
+  int rc = dcsim_calib_xml_open(in_path, &doc, err);
+  if (rc) return rc;
   xmlNode *root = xmlDocGetRootElement(doc);
   xmlNode *loops = dcsim_xml_child(root, "loops");
-  char *text = NULL;
   if (!loops) {
     rc = DCSIM_ERR(err, DCSIM_EREF, in_path, 0, "dwarf has no <loops>");
     goto out;
@@ -285,22 +279,8 @@ int dcsim_calib_update_dwarf(const char *in_path, const char *out_path, const dc
       xmlSetProp(fp, BAD_CAST "source", BAD_CAST source);
     }
   }
-  xmlChar *mem = NULL;
-  int len = 0;
-  xmlDocDumpFormatMemoryEnc(doc, &mem, &len, "UTF-8", 0);
-  if (!mem) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, out_path, 0, "out of memory");
-    goto out;
-  }
-  text = strdup((const char *)mem);
-  xmlFree(mem);
-  if (!text) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, out_path, 0, "out of memory");
-    goto out;
-  }
-  rc = dcsim_calib_write_file(out_path, text, err);
+  rc = dcsim_calib_xml_save(doc, out_path, err);
 out:
-  free(text);
   xmlFreeDoc(doc);
   return rc;
 }
