@@ -134,7 +134,7 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p,
   }
 }
 
-/* The CPU model's figures: state, energy split, communication and the loops. */
+/* The CPU model's figures: state, energy split, communication. */
 static void json_cpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
                                 const dcsim_prediction *p) {
   char fs[32];
@@ -149,43 +149,38 @@ static void json_cpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
     dcsim_json_key_num(j, "node_energy_j", p->node_energy_j);
   }
   dcsim_json_key_num(j, "comm_s", p->cpu->node_comm_s[0]);
+}
+
+/* "parts": one object per loop (CPU) or kernel (GPU), named and timed first. */
+static void json_parts(dcsim_json *j, const dcsim_prediction *p) {
+  size_t n = p->cpu ? p->cpu->n_loops : p->gpu->n_kernels;
   dcsim_json_key(j, "parts");
   dcsim_json_arr_begin(j);
-  for (size_t l = 0; l < p->cpu->n_loops; l++) {
-    const dcsim_loop_part *lp = &p->cpu->parts[l];
+  for (size_t i = 0; i < n; i++) {
+    const dcsim_loop_part *lp = p->cpu ? &p->cpu->parts[i] : NULL;
+    const dcsim_kernel_part *kp = p->cpu ? NULL : &p->gpu->parts[i];
     dcsim_json_obj_begin(j);
-    dcsim_json_key_str(j, "name", lp->name);
-    dcsim_json_key_num(j, "time_s", lp->time_s);
-    dcsim_json_key_num(j, "work_flop", lp->work_flop);
-    dcsim_json_key_num(j, "traffic_byte", lp->traffic_byte);
-    dcsim_json_key_num(j, "flop_time_s", lp->flop_time_s);
-    dcsim_json_key_num(j, "mem_time_s", lp->mem_time_s);
-    dcsim_json_key_str(j, "bound", lp->compute_bound ? "compute" : "memory");
-    if (lp->level) { dcsim_json_key_str(j, "level", lp->level); }
+    dcsim_json_key_str(j, "name", lp ? lp->name : kp->name);
+    dcsim_json_key_num(j, "time_s", lp ? lp->time_s : kp->time_s);
+    if (lp) {
+      dcsim_json_key_num(j, "work_flop", lp->work_flop);
+      dcsim_json_key_num(j, "traffic_byte", lp->traffic_byte);
+      dcsim_json_key_num(j, "flop_time_s", lp->flop_time_s);
+      dcsim_json_key_num(j, "mem_time_s", lp->mem_time_s);
+      dcsim_json_key_str(j, "bound", lp->compute_bound ? "compute" : "memory");
+      if (lp->level) dcsim_json_key_str(j, "level", lp->level);
+    } else {
+      dcsim_json_key_num(j, "compute_s", kp->compute_s);
+      dcsim_json_key_num(j, "transfer_s", kp->transfer_s);
+      dcsim_json_key_num(j, "inactive_s", kp->inactive_s);
+      dcsim_json_key_num(j, "G_e_used", kp->G_e_used);
+    }
     dcsim_json_obj_end(j);
   }
   dcsim_json_arr_end(j);
 }
 
-/* The GPU model's kernels. */
-static void json_kernel_parts(dcsim_json *j, const dcsim_prediction *p) {
-  dcsim_json_key(j, "parts");
-  dcsim_json_arr_begin(j);
-  for (size_t k = 0; k < p->gpu->n_kernels; k++) {
-    const dcsim_kernel_part *kp = &p->gpu->parts[k];
-    dcsim_json_obj_begin(j);
-    dcsim_json_key_str(j, "name", kp->name);
-    dcsim_json_key_num(j, "time_s", kp->time_s);
-    dcsim_json_key_num(j, "compute_s", kp->compute_s);
-    dcsim_json_key_num(j, "transfer_s", kp->transfer_s);
-    dcsim_json_key_num(j, "inactive_s", kp->inactive_s);
-    dcsim_json_key_num(j, "G_e_used", kp->G_e_used);
-    dcsim_json_obj_end(j);
-  }
-  dcsim_json_arr_end(j);
-}
-
-/* The GPU model's figures: GPU and host, domain, energy split, times, several GPUs, kernels. */
+/* The GPU model's figures: GPU and host, domain, energy split, times, several GPUs. */
 static void json_gpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
                                 const dcsim_prediction *p) {
   dcsim_json_key_str(j, "gpu", dcsim_gpu_profile_name(rq->gpu));
@@ -204,9 +199,7 @@ static void json_gpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
   dcsim_json_key_num(j, "compute_s", p->gpu->compute_s);
   dcsim_json_key_num(j, "transfer_s", p->gpu->transfer_s);
   dcsim_json_key_num(j, "inactive_s", p->gpu->inactive_s);
-  if (rq->gpu_small_domain) {
-    dcsim_json_key_num(j, "small_domain_overhead_s", p->gpu->overhead_s);
-  }
+  if (rq->gpu_small_domain) dcsim_json_key_num(j, "small_domain_overhead_s", p->gpu->overhead_s);
   if (p->multigpu) {
     dcsim_json_key_int(j, "gpus", p->multigpu->gpus);
     dcsim_json_key_int(j, "min_gpus", p->multigpu->min_gpus);
@@ -216,7 +209,6 @@ static void json_gpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
     dcsim_json_key_num(j, "host_transfer_s", p->multigpu->transfer_s);
     dcsim_json_key_num(j, "halo_s", p->multigpu->halo_s);
   }
-  json_kernel_parts(j, p);
 }
 
 static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p,
@@ -241,6 +233,7 @@ static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p,
     json_cpu_prediction(&j, rq, p);
   else
     json_gpu_prediction(&j, rq, p);
+  json_parts(&j, p);
   dcsim_json_obj_end(&j);
   dcsim_json_end(&j);
 }

@@ -46,7 +46,7 @@ static void json_totals(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
   dcsim_json_key_int(j, "events", (long long)st->events);
   dcsim_json_key_int(j, "nodes", st->n_nodes);
   dcsim_json_key_num(j, "utilisation", busy_fraction(st));
-  if (run_id > 0) { dcsim_json_key_int(j, "run_id", run_id); }
+  if (run_id > 0) dcsim_json_key_int(j, "run_id", run_id);
   dcsim_json_key_num(j, "allocated", ms->allocated);
 }
 
@@ -139,8 +139,8 @@ static void json_job(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_sta
   dcsim_json_key_num(j, "slowdown", m.slowdown);
   dcsim_json_key_num(j, "bounded_slowdown", m.bounded_slowdown);
   dcsim_json_key_num(j, "boot_wait_s", (double)(js->start_ns - js->alloc_ns) * 1e-9);
-  if (s->jobs[k].trace_job) { dcsim_json_key_int(j, "trace_job", s->jobs[k].trace_job); }
-  if (s->jobs[k].trace_procs) { dcsim_json_key_int(j, "procs", s->jobs[k].trace_procs); }
+  if (s->jobs[k].trace_job) dcsim_json_key_int(j, "trace_job", s->jobs[k].trace_job);
+  if (s->jobs[k].trace_procs) dcsim_json_key_int(j, "procs", s->jobs[k].trace_procs);
   dcsim_json_obj_end(j);
 }
 
