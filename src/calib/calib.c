@@ -66,6 +66,16 @@ int dcsim_calib_xml_open(const char *path, xmlDoc **doc, dcsim_error *err) {
   return 0;
 }
 
+xmlNode *dcsim_calib_xml_named(xmlNode *parent, const char *elem, const char *name) {
+  xmlNode *found = NULL;
+  for (xmlNode *n = dcsim_xml_child(parent, elem); n && !found; n = dcsim_xml_next(n, elem)) {
+    xmlChar *nm = xmlGetProp(n, BAD_CAST "name");
+    if (nm && strcmp((const char *)nm, name) == 0) found = n;
+    xmlFree(nm);
+  }
+  return found;
+}
+
 int dcsim_calib_xml_save(xmlDoc *doc, const char *path, dcsim_error *err) {
   xmlChar *mem = NULL;
   int len = 0;

@@ -252,12 +252,7 @@ int dcsim_calib_update_dwarf(const char *in_path, const char *out_path, const dc
   }
   for (size_t k = 0; k < n_fits; k++) {
     const dcsim_loop_fit *fl = &fits[k];
-    xmlNode *lp = NULL;
-    for (xmlNode *l = dcsim_xml_child(loops, "loop"); l && !lp; l = dcsim_xml_next(l, "loop")) {
-      xmlChar *nm = xmlGetProp(l, BAD_CAST "name");
-      if (nm && strcmp((const char *)nm, fl->name) == 0) lp = l;
-      xmlFree(nm);
-    }
+    xmlNode *lp = dcsim_calib_xml_named(loops, "loop", fl->name);
     if (!lp) {
       rc = DCSIM_ERR(err, DCSIM_EREF, in_path, 0, "no <loop name=\"%s\"> in the dwarf", fl->name);
       goto out;

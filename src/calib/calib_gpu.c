@@ -928,13 +928,7 @@ int dcsim_calib_update_dwarf_kernels(const char *in_path, const char *out_path,
     goto out;
   }
   for (size_t i = 0; i < c->n_kernels; i++) {
-    xmlNode *kn = NULL;
-    for (xmlNode *k = dcsim_xml_child(kernels, "kernel"); k && !kn;
-         k = dcsim_xml_next(k, "kernel")) {
-      xmlChar *nm = xmlGetProp(k, BAD_CAST "name");
-      if (nm && strcmp((const char *)nm, c->mean[i].name) == 0) kn = k;
-      xmlFree(nm);
-    }
+    xmlNode *kn = dcsim_calib_xml_named(kernels, "kernel", c->mean[i].name);
     if (!kn) {
       rc = DCSIM_ERR(err, DCSIM_EREF, in_path, (int)xmlGetLineNo(kernels),
                      "<kernels>: no <kernel name=\"%s\"> (calibrated from %s)", c->mean[i].name,

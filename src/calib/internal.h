@@ -19,6 +19,9 @@ int dcsim_calib_read_text(const char *path, char **text, dcsim_error *err);
  * parsed as libxml2 keeps it (comments and layout stay). The caller frees *doc (xmlFreeDoc). */
 int dcsim_calib_xml_open(const char *path, xmlDoc **doc, dcsim_error *err);
 
+/* The first <elem name="name"> child of parent (a document being edited), or NULL. */
+xmlNode *dcsim_calib_xml_named(xmlNode *parent, const char *elem, const char *name);
+
 /* Writes doc to path as libxml2 prints it (UTF-8), atomically (dcsim_calib_write_file). */
 int dcsim_calib_xml_save(xmlDoc *doc, const char *path, dcsim_error *err);
 
