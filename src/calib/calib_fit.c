@@ -331,25 +331,25 @@ int dcsim_calib_fit_energy(const char *csv_path, const dcsim_cpu_profile_t *cpu,
   out->dram_X = y[0];
   out->dram_Y = y[1];
   out->n_states = n;
-  if ((rc = dcsim_fit_evaluate(&pp, method, x, pred, loo, &out->pkg_stats, err))) goto out;
-  if (rep) {
-    fprintf(rep, "PKG:  U %.7g  S %.7g (%s, %zu states)\n  %5s %10s %10s %10s %9s %10s\n", x[0],
-            x[1], dcsim_fit_method_name(method), n, "cores", "E_pkg [J]", "meas [J]", "fit [J]",
-            "err", "held-out");
+  const struct {
+    const char *head, *name, *u, *s, *col; /* "PKG:", "PKG", its two coefficients, E column */
+    const dcsim_linfit *f;
+    const double *c;
+    dcsim_fit_stats *st;
+  } part[2] = { { "PKG:", "PKG", "U", "S", "E_pkg [J]", &pp, x, &out->pkg_stats },
+                { "DRAM:", "DRAM", "X", "Y", "E_dram [J]", &pd, y, &out->dram_stats } };
+  for (int k = 0; k < 2; k++) {
+    const dcsim_linfit *f = part[k].f;
+    if ((rc = dcsim_fit_evaluate(f, method, part[k].c, pred, loo, part[k].st, err))) goto out;
+    if (!rep) continue;
+    fprintf(rep, "%-5s %s %.7g  %s %.7g (%s, %zu states)\n  %5s %10s %10s %10s %9s %10s\n",
+            part[k].head, part[k].u, part[k].c[0], part[k].s, part[k].c[1],
+            dcsim_fit_method_name(method), n, "cores", part[k].col, "meas [J]", "fit [J]", "err",
+            "held-out");
     for (size_t r = 0; r < n; r++)
       fprintf(rep, "  %5s %10.4g %10.4g %10.4g %8.2f%% %10.4g\n", dcsim_csv_cell(t, r, cc),
-              A[2 * r], mp[r], pred[r], 100 * (pred[r] - mp[r]) / mp[r], loo[r]);
-    print_stats(rep, "PKG", &out->pkg_stats);
-  }
-  if ((rc = dcsim_fit_evaluate(&pd, method, y, pred, loo, &out->dram_stats, err))) goto out;
-  if (rep) {
-    fprintf(rep, "DRAM: X %.7g  Y %.7g (%s, %zu states)\n  %5s %10s %10s %10s %9s %10s\n", y[0],
-            y[1], dcsim_fit_method_name(method), n, "cores", "E_dram [J]", "meas [J]", "fit [J]",
-            "err", "held-out");
-    for (size_t r = 0; r < n; r++)
-      fprintf(rep, "  %5s %10.4g %10.4g %10.4g %8.2f%% %10.4g\n", dcsim_csv_cell(t, r, cc),
-              B[2 * r], md[r], pred[r], 100 * (pred[r] - md[r]) / md[r], loo[r]);
-    print_stats(rep, "DRAM", &out->dram_stats);
+              f->A[2 * r], f->b[r], pred[r], 100 * (pred[r] - f->b[r]) / f->b[r], loo[r]);
+    print_stats(rep, part[k].name, part[k].st);
   }
 out:
   free(A);
