@@ -211,17 +211,22 @@ static void json_gpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
   }
 }
 
+/* Opens the JSON document on stdout with the dwarf and its case (null without one). */
+static void json_begin(dcsim_json *j, const dcsim_model_req *rq, const char *case_name) {
+  dcsim_json_init(j, stdout, 1);
+  dcsim_json_obj_begin(j);
+  dcsim_json_key_str(j, "dwarf", dcsim_dwarf_name(rq->ev->dwarf));
+  dcsim_json_key(j, "case");
+  if (case_name)
+    dcsim_json_str(j, case_name);
+  else
+    dcsim_json_null(j);
+}
+
 static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p,
                        const char *case_name) {
   dcsim_json j;
-  dcsim_json_init(&j, stdout, 1);
-  dcsim_json_obj_begin(&j);
-  dcsim_json_key_str(&j, "dwarf", dcsim_dwarf_name(rq->ev->dwarf));
-  dcsim_json_key(&j, "case");
-  if (case_name)
-    dcsim_json_str(&j, case_name);
-  else
-    dcsim_json_null(&j);
+  json_begin(&j, rq, case_name);
   dcsim_json_key_str(&j, "device", p->cpu ? "cpu" : "gpu");
   dcsim_json_key_num(&j, "time_s", p->time_s);
   dcsim_json_key(&j, "energy_j");
@@ -290,14 +295,7 @@ static int scan_models(dcsim_model_req *rq, node_scan *S, dcsim_error *err) {
 
 static void scan_json(const dcsim_model_req *rq, const node_scan *S, const char *case_name) {
   dcsim_json j;
-  dcsim_json_init(&j, stdout, 1);
-  dcsim_json_obj_begin(&j);
-  dcsim_json_key_str(&j, "dwarf", dcsim_dwarf_name(rq->ev->dwarf));
-  dcsim_json_key(&j, "case");
-  if (case_name)
-    dcsim_json_str(&j, case_name);
-  else
-    dcsim_json_null(&j);
+  json_begin(&j, rq, case_name);
   dcsim_json_key_str(&j, "cpu", dcsim_cpu_profile_name(rq->cpu));
   dcsim_json_key_int(&j, "cores", rq->state.threads);
   dcsim_json_key_str(&j, "freq", S->fs);
