@@ -379,13 +379,8 @@ int dcsim_cpu_profile_freq(const dcsim_cpu_profile_t *p, const char *text, dcsim
       s->ghz = p->freqs[i].ghz;
       return 0;
     }
-  char buf[64];
-  snprintf(buf, sizeof buf, "%s", text);
-  size_t l = strlen(buf);
-  if (l > 3 && (strcmp(buf + l - 3, "GHz") == 0 || strcmp(buf + l - 3, "ghz") == 0))
-    buf[l - 3] = '\0';
   double g;
-  if (dcsim_parse_double(buf, &g) != 0 || !(g > 0))
+  if (dcsim_parse_ghz(text, &g) != 0 || !(g > 0))
     return DCSIM_ERR(
         err, DCSIM_ERANGE, p->path, 0,
         "frequency '%s' is neither a positive number of GHz nor a state label of profile %s", text,
