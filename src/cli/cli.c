@@ -10,6 +10,7 @@
 
 #include <gsl/gsl_errno.h>
 
+#include "dcsim/model.h"
 #include "dcsim/strutil.h"
 
 #ifndef DCSIM_VERSION
@@ -21,6 +22,10 @@
   { "format", "text|json", 0, "output format (default text)" }
 #define OPT_DEADLINE \
   { "deadline-s", "SECONDS", 0, "deadline for the energy-aware policy" }
+#define OPT_D35 \
+  { "d35", NULL, 0, "D3.5's published models exactly (table-only states, the paper's energy data)" }
+#define OPT_STRICT \
+  { "strict", NULL, 0, "refuse extrapolated and datasheet-only values (provenance, doc/models.md)" }
 
 static const dcsim_opt_spec model_opts[] = {
   { "dwarf", "FILE|NAME", 0, "dwarf to model (dwarfs/NAME.xml or a path)" },
@@ -48,6 +53,8 @@ static const dcsim_opt_spec model_opts[] = {
   { "energy-form", "5.3|5.2|none", 0,
     "energy model: §5.3 coefficients (default), §5.2 with E_const, or none" },
   OPT_FORMAT_TEXT_JSON,
+  OPT_D35,
+  OPT_STRICT,
 };
 static const dcsim_opt_spec energy_opts[] = {
   { "dwarf", "FILE|NAME", 0, "dwarf whose §5.3 energy coefficients apply" },
@@ -57,6 +64,8 @@ static const dcsim_opt_spec energy_opts[] = {
   { "nodes", "N", 0, "number of nodes, each running for TIME (default 1; §5.6 sum)" },
   { "time", "SECONDS", 0, "measured run time (required)" },
   OPT_FORMAT_TEXT_JSON,
+  OPT_D35,
+  OPT_STRICT,
 };
 static const dcsim_opt_spec list_opts[] = {
   OPT_FORMAT_TEXT_JSON,
@@ -86,6 +95,8 @@ static const dcsim_opt_spec run_opts[] = {
   { "io-bw-bps", "BPS", 0,
     "WfCommons: read inputs and write outputs of each task at this rate (default: ignored)" },
   { "bucket-s", "SECONDS", 0, "width of the utilisation-over-time buckets (default 3600)" },
+  OPT_D35,
+  OPT_STRICT,
 };
 static const dcsim_opt_spec sweep_opts[] = {
   { "cpu", "P1,P2,...", 0, "CPU profiles for the node groups without GPU" },
@@ -105,6 +116,8 @@ static const dcsim_opt_spec sweep_opts[] = {
   { "stop-after", "N", 0, "testing: stop after N new points, as if interrupted" },
   { "shard", "I/N", 0,
     "evaluate only shard I of N (job arrays; needs --db; join with dcsim merge)" },
+  OPT_D35,
+  OPT_STRICT,
 };
 static const dcsim_opt_spec merge_opts[] = {
   { "output", "PATH", 0, "the merged database to write (must not exist)" },
@@ -258,6 +271,11 @@ int dcsim_arg_index(const dcsim_args *a, const char *name) {
 int dcsim_arg_flag(const dcsim_args *a, const char *name) {
   int i = spec_index(a, name);
   return i >= 0 && a->count[i] > 0;
+}
+
+unsigned dcsim_arg_model_flags(const dcsim_args *a) {
+  return (dcsim_arg_flag(a, "d35") ? DCSIM_MODEL_D35 : 0u) |
+         (dcsim_arg_flag(a, "strict") ? DCSIM_MODEL_STRICT : 0u);
 }
 
 int dcsim_arg_double(const dcsim_args *a, const char *name, double dflt, double *out,

@@ -119,16 +119,23 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p,
       printf("%-28s %51s %12.4e\n%-28s %51s %12.4e\n", "host-device transfer", "",
              p->multigpu->transfer_s, "halo exchange", "", p->multigpu->halo_s);
   }
-  printf("\ntime      %.6g s\n", p->time_s);
+  char tp[600], ep[600];
+  dcsim_prov_format(p->time_prov, tp, sizeof tp);
+  dcsim_prov_format(p->energy_prov, ep, sizeof ep);
+  printf("\nmodel     %s\n", rq->flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default");
+  printf("time      %.6g s  %s\n", p->time_s, tp);
   if (p->has_energy) {
     if (p->cpu)
-      printf("energy    %.6g J (PKG %.6g J, DRAM %.6g J)\n", p->energy_j, p->pkg_j, p->dram_j);
+      printf("energy    %.6g J (PKG %.6g J, DRAM %.6g J)  %s\n", p->energy_j, p->pkg_j, p->dram_j,
+             ep);
     else
       printf(
-          "energy    %.6g J (%s %.6g J at S = %.4g of the power limit%s, host package %.6g J)%s\n",
+          "energy    %.6g J (%s %.6g J at S = %.4g of the power limit%s, host package %.6g "
+          "J)%s  %s\n",
           p->energy_j, p->multigpu ? "GPUs" : "GPU", p->gpu_j, p->gpu_fraction,
           p->multigpu ? " each" : "", p->pkg_j,
-          rq->host_cpu ? "" : " [no --host-cpu: host excluded]");
+          rq->host_cpu ? "" : " [no --host-cpu: host excluded]", ep);
+    printf("covers    %s\n", p->energy_scope);
   } else {
     printf("energy    not computed (--energy-form none)\n");
   }
@@ -234,6 +241,22 @@ static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p,
     dcsim_json_num(&j, p->energy_j);
   else
     dcsim_json_null(&j);
+  dcsim_json_key_str(&j, "model", rq->flags & DCSIM_MODEL_D35 ? "d35" : "default");
+  dcsim_json_key(&j, "energy_covers");
+  if (p->has_energy)
+    dcsim_json_str(&j, p->energy_scope);
+  else
+    dcsim_json_null(&j);
+  dcsim_json_key(&j, "provenance");
+  dcsim_json_obj_begin(&j);
+  dcsim_json_key(&j, "time");
+  dcsim_prov_json(&j, p->time_prov);
+  dcsim_json_key(&j, "energy");
+  if (p->has_energy)
+    dcsim_prov_json(&j, p->energy_prov);
+  else
+    dcsim_json_null(&j);
+  dcsim_json_obj_end(&j);
   if (p->cpu)
     json_cpu_prediction(&j, rq, p);
   else
@@ -272,8 +295,9 @@ typedef struct node_scan {
   size_t n;
   int has_e; /* energies computed */
   dcsim_balance b;
-  char fs[32];    /* the frequency */
-  double overlap; /* the communication overlap used */
+  char fs[32];                       /* the frequency */
+  double overlap;                    /* the communication overlap used */
+  dcsim_prov time_prov, energy_prov; /* the weakest over the node counts */
 } node_scan;
 
 /* The model at each node count of the scan. */
@@ -288,6 +312,8 @@ static int scan_models(dcsim_model_req *rq, node_scan *S, dcsim_error *err) {
     S->comp[i] = 0;
     for (size_t l = 0; l < p.cpu->n_loops; l++) S->comp[i] += p.cpu->parts[l].time_s;
     S->e[i] = p.has_energy ? p.energy_j : 0;
+    S->time_prov = i ? dcsim_prov_weakest(S->time_prov, p.time_prov) : p.time_prov;
+    S->energy_prov = i ? dcsim_prov_weakest(S->energy_prov, p.energy_prov) : p.energy_prov;
     dcsim_prediction_release(&p);
   }
   return 0;
@@ -302,6 +328,17 @@ static void scan_json(const dcsim_model_req *rq, const node_scan *S, const char 
   dcsim_json_key_num(&j, "net_s_per_byte", rq->net_s_per_byte);
   dcsim_json_key_num(&j, "net_latency_s", rq->net_latency_s);
   dcsim_json_key_num(&j, "overlap", S->overlap);
+  dcsim_json_key_str(&j, "model", rq->flags & DCSIM_MODEL_D35 ? "d35" : "default");
+  dcsim_json_key(&j, "provenance");
+  dcsim_json_obj_begin(&j);
+  dcsim_json_key(&j, "time");
+  dcsim_prov_json(&j, S->time_prov);
+  dcsim_json_key(&j, "energy");
+  if (S->has_e)
+    dcsim_prov_json(&j, S->energy_prov);
+  else
+    dcsim_json_null(&j);
+  dcsim_json_obj_end(&j);
   dcsim_json_key(&j, "scan");
   dcsim_json_arr_begin(&j);
   for (size_t i = 0; i < S->n; i++) {
@@ -351,6 +388,12 @@ static void scan_text(const dcsim_model_req *rq, const node_scan *S, const char 
            b->reached && i == b->balance ? "  <- balance point: more nodes are not faster" : "",
            S->has_e && i == b->energy_min ? "  <- least energy" : "");
   }
+  char tp[600], ep[600];
+  dcsim_prov_format(S->time_prov, tp, sizeof tp);
+  dcsim_prov_format(S->energy_prov, ep, sizeof ep);
+  printf("\nmodel     %s; times %s%s%s\n",
+         rq->flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default", tp,
+         S->has_e ? ", energies " : "", S->has_e ? ep : "");
   if (!b->reached)
     printf("\nno balance point in this scan: the time still falls at %u nodes\n",
            S->nodes[S->n - 1]);
@@ -469,6 +512,7 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   int rc;
   if ((rc = dcsim_arg_format(a, formats, &fmt, err))) goto out;
   if ((rc = parse_energy_form(a, &rq.energy_form, err))) goto out;
+  rq.flags = dcsim_arg_model_flags(a);
   if ((rc = parse_sets(a, b, names, &nb, err))) goto out;
   if ((rc = load_dwarf_arg(a, &d, err))) goto out;
   const char *case_name = dcsim_arg(a, "case");
@@ -528,6 +572,12 @@ int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err) {
   dcsim_cpu_power pw;
   if ((rc = dcsim_dwarf_energy_coeffs(d, &ec, err))) goto out;
   if ((rc = dcsim_cpu_profile_power(cpu, &st, &pw, err))) goto out;
+  if ((dcsim_arg_model_flags(a) & DCSIM_MODEL_STRICT) && !dcsim_prov_strict_ok(pw.prov.kind)) {
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, dcsim_cpu_profile_path(cpu), 0,
+                   "--strict: the power of %s at this state rests on %s values (%s)",
+                   dcsim_cpu_profile_name(cpu), dcsim_prov_name(pw.prov.kind), pw.prov.source);
+    goto out;
+  }
   dcsim_cpu_energy e = dcsim_energy_cpu_53(&ec, &pw, t); /* §5.3 */
   double pkg = e.pkg_j * nodes, dram = e.dram_j * nodes; /* §5.6 */
   if (fmt == 1) {
@@ -540,12 +590,16 @@ int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err) {
     dcsim_json_key_num(&j, "time_s", t);
     dcsim_json_key_int(&j, "nodes", nodes);
     dcsim_json_key_int(&j, "cores", st.threads);
+    dcsim_json_key(&j, "provenance");
+    dcsim_prov_json(&j, pw.prov);
     dcsim_json_obj_end(&j);
     dcsim_json_end(&j);
   } else {
+    char ep[600];
+    dcsim_prov_format(pw.prov, ep, sizeof ep);
     printf("%s on %s, %u node(s) x %u core(s), %.6g s\n", dcsim_dwarf_name(d),
            dcsim_cpu_profile_name(cpu), nodes, st.threads, t);
-    printf("PKG     %.6g J\nDRAM    %.6g J\nenergy  %.6g J\n", pkg, dram, pkg + dram);
+    printf("PKG     %.6g J\nDRAM    %.6g J\nenergy  %.6g J  %s\n", pkg, dram, pkg + dram, ep);
   }
 out:
   dcsim_dwarf_free(d);

@@ -7,6 +7,7 @@
 #include "dcsim/engine.h"
 #include "dcsim/json.h"
 #include "dcsim/metrics.h"
+#include "dcsim/model.h"
 #include "dcsim/plot.h"
 #include "dcsim/results.h"
 #include "dcsim/scenario.h"
@@ -48,6 +49,17 @@ static void json_totals(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
   dcsim_json_key_num(j, "utilisation", busy_fraction(st));
   if (run_id > 0) dcsim_json_key_int(j, "run_id", run_id);
   dcsim_json_key_num(j, "allocated", ms->allocated);
+  dcsim_json_key_str(j, "model", s->model_flags & DCSIM_MODEL_D35 ? "d35" : "default");
+  dcsim_json_key_str(j, "energy_covers", dcsim_scenario_energy_scope(s));
+  dcsim_prov tprov, eprov;
+  dcsim_scenario_provenance(s, &tprov, &eprov);
+  dcsim_json_key(j, "provenance");
+  dcsim_json_obj_begin(j);
+  dcsim_json_key(j, "time");
+  dcsim_prov_json(j, tprov);
+  dcsim_json_key(j, "energy");
+  dcsim_prov_json(j, eprov);
+  dcsim_json_obj_end(j);
 }
 
 /* Job statistics (doc/workloads.md), power management, utilisation over time. */
@@ -198,9 +210,17 @@ static void print_text(const dcsim_scenario *s, const dcsim_run_stats *st,
   printf("policy      %s+%s\n", dcsim_sched_job_name(jp), dcsim_sched_task_name(tp));
   printf("simulated   %zu job(s), %llu task(s), %llu events\n\n", st->n_jobs,
          (unsigned long long)st->tasks, (unsigned long long)st->events);
+  dcsim_prov tprov, eprov;
+  dcsim_scenario_provenance(s, &tprov, &eprov);
+  char tpb[600], epb[600];
+  dcsim_prov_format(tprov, tpb, sizeof tpb);
+  dcsim_prov_format(eprov, epb, sizeof epb);
+  printf("model               %s; task times %s, task energies %s\n",
+         s->model_flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default", tpb, epb);
   printf("time-to-solution    %.6g s\n", mk);
   printf("energy-to-solution  %.6g J (%.6g kWh), of which %.6g J idle on nodes no job held\n",
          st->energy_j, st->energy_j / 3.6e6, st->unallocated_idle_j);
+  printf("energy covers       %s\n", dcsim_scenario_energy_scope(s));
   printf("utilisation         %.1f %% of node time running tasks\n", 100 * busy_fraction(st));
   if (st->n_jobs > 1)
     printf(
@@ -266,6 +286,7 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   }
   dcsim_scenario_opts so = { .platform_path = dcsim_arg(a, "platform"),
                              .task_policy = tp,
+                             .model_flags = dcsim_arg_model_flags(a),
                              .swf_map = dcsim_arg(a, "swf-map") };
   dcsim_engine_opts eo = { .job_policy = jp, .power_off = dcsim_arg(a, "power-off-after") != NULL };
   so.dvfs = dcsim_arg(a, "dvfs-slowdown") != NULL;

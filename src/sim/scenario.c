@@ -210,6 +210,7 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf,
   memset(&rq, 0, sizeof rq);
   rq.ev = ev;
   rq.energy_form = DCSIM_ENERGY_53;
+  rq.flags = s->model_flags;
   if (gpu) {
     rq.gpu = g->gpu;
     rq.host_cpu = g->cpu;
@@ -247,6 +248,8 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf,
   }
   o->duration_ns = llround(p.time_s * 1e9);
   o->energy_j = p.energy_j;
+  o->time_prov = p.time_prov;
+  o->energy_prov = p.energy_prov;
   o->ghz = gpu ? 0 : rq.state.ghz;
   if (gpu) /* §5.5: T*(E_pkg(idle) + S*E_gpu); the host package idle is part of the node idle */
     o->node_delta_w =
@@ -671,6 +674,7 @@ static int load(const char *path, const dcsim_scenario_opts *o, int options, dcs
   }
   s->task_policy = o->task_policy;
   s->deadline_s = o->deadline_s;
+  s->model_flags = o->model_flags;
   if ((rc = load_platform(s, platform, err))) goto out;
   if ((rc = swf_add_pending(s, &pend, o, err))) goto out;
   for (size_t i = 0; i < s->n_wfs; i++)
@@ -739,6 +743,7 @@ static int derive_copy(dcsim_scenario *s, const dcsim_scenario *base, dcsim_plat
   s->dwarfs = base->dwarfs;
   s->task_policy = base->task_policy;
   s->deadline_s = base->deadline_s;
+  s->model_flags = base->model_flags;
   /* owned: a copy of the platform whose groups carry the point's hardware and sizes */
   *p = *base->platform;
   s->platform = p;
@@ -856,4 +861,28 @@ int dcsim_scenario_derive(const dcsim_scenario *base, const dcsim_scenario_overr
 out:
   dcsim_scenario_free(s);
   return rc;
+}
+
+void dcsim_scenario_provenance(const dcsim_scenario *s, dcsim_prov *time, dcsim_prov *energy) {
+  *time = *energy = dcsim_prov_make(DCSIM_PROV_TABLE, "");
+  int first = 1;
+  for (size_t w = 0; w < s->n_wfs; w++) {
+    const dcsim_wf_rt *wr = &s->wfs[w];
+    if (!wr->plan.opt) continue; /* not planned (dcsim_scenario_load_inputs) */
+    for (size_t i = 0; i < wr->wf->n_tasks; i++) {
+      const dcsim_option *o = &wr->tmpls[wr->wf->tasks[i].tmpl].opts[wr->plan.opt[i]];
+      *time = first ? o->time_prov : dcsim_prov_weakest(*time, o->time_prov);
+      *energy = first ? o->energy_prov : dcsim_prov_weakest(*energy, o->energy_prov);
+      first = 0;
+    }
+  }
+}
+
+const char *dcsim_scenario_energy_scope(const dcsim_scenario *s) {
+  int gpus = 0;
+  for (size_t g = 0; g < s->n_groups; g++) gpus |= s->groups[g].gpu != NULL;
+  return gpus ? "CPU packages and DRAM (RAPL domains) and GPU boards of every node, idle included; "
+                "no node base power (board, fans, PSU losses, NIC)"
+              : "CPU packages and DRAM (RAPL domains) of every node, idle included; no node base "
+                "power (board, fans, PSU losses, NIC)";
 }
