@@ -247,16 +247,7 @@ static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p,
     dcsim_json_str(&j, p->energy_scope);
   else
     dcsim_json_null(&j);
-  dcsim_json_key(&j, "provenance");
-  dcsim_json_obj_begin(&j);
-  dcsim_json_key(&j, "time");
-  dcsim_prov_json(&j, p->time_prov);
-  dcsim_json_key(&j, "energy");
-  if (p->has_energy)
-    dcsim_prov_json(&j, p->energy_prov);
-  else
-    dcsim_json_null(&j);
-  dcsim_json_obj_end(&j);
+  dcsim_prov_json_member(&j, p->time_prov, p->has_energy ? &p->energy_prov : NULL);
   if (p->cpu)
     json_cpu_prediction(&j, rq, p);
   else
@@ -329,16 +320,7 @@ static void scan_json(const dcsim_model_req *rq, const node_scan *S, const char 
   dcsim_json_key_num(&j, "net_latency_s", rq->net_latency_s);
   dcsim_json_key_num(&j, "overlap", S->overlap);
   dcsim_json_key_str(&j, "model", rq->flags & DCSIM_MODEL_D35 ? "d35" : "default");
-  dcsim_json_key(&j, "provenance");
-  dcsim_json_obj_begin(&j);
-  dcsim_json_key(&j, "time");
-  dcsim_prov_json(&j, S->time_prov);
-  dcsim_json_key(&j, "energy");
-  if (S->has_e)
-    dcsim_prov_json(&j, S->energy_prov);
-  else
-    dcsim_json_null(&j);
-  dcsim_json_obj_end(&j);
+  dcsim_prov_json_member(&j, S->time_prov, S->has_e ? &S->energy_prov : NULL);
   dcsim_json_key(&j, "scan");
   dcsim_json_arr_begin(&j);
   for (size_t i = 0; i < S->n; i++) {

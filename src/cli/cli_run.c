@@ -53,13 +53,7 @@ static void json_totals(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
   dcsim_json_key_str(j, "energy_covers", dcsim_scenario_energy_scope(s));
   dcsim_prov tprov, eprov;
   dcsim_scenario_provenance(s, &tprov, &eprov);
-  dcsim_json_key(j, "provenance");
-  dcsim_json_obj_begin(j);
-  dcsim_json_key(j, "time");
-  dcsim_prov_json(j, tprov);
-  dcsim_json_key(j, "energy");
-  dcsim_prov_json(j, eprov);
-  dcsim_json_obj_end(j);
+  dcsim_prov_json_member(j, tprov, &eprov);
 }
 
 /* Job statistics (doc/workloads.md), power management, utilisation over time. */
