@@ -794,7 +794,7 @@ static int derive_sizes(dcsim_scenario *s, dcsim_platform *p, unsigned nodes, dc
     for (size_t k = 0; k < wf->n_templates; k++) {
       const dcsim_task_template *t = &wf->templates[k];
       if (t->device == DCSIM_DEV_GPU) continue;
-      uint32_t g;
+      uint32_t g = 0; /* set by pick_group; GCC -O3 cannot see it */
       if ((rc = pick_group(s, wf, t, 0, &g, err))) return rc;
       if (p->groups[g].count < nodes) p->groups[g].count = nodes;
     }
