@@ -53,8 +53,8 @@ static void test_arch_tables(const dcsim_gpu_profile_t *gtx, const dcsim_gpu_pro
   CHECK_REL(b->arch.fp64, b->dp_per_clock_sm, 0);
   CHECK_REL(b->arch.fp32, b->sp_per_clock_sm, 0);
   CHECK_REL(b->arch.int_add, b->int_per_clock_sm, 0);
-  CHECK_REL(c->arch.fp64, 16, 0); /* PG 6.5 CC 2.0 (Tesla); Table 10 says 8 */
-  CHECK_REL(c->arch.fp32, 32, 0); /* Table 10: 192 */
+  CHECK_REL(c->arch.fp64, 16, 0);    /* PG 6.5 CC 2.0 (Tesla); Table 10 says 8 */
+  CHECK_REL(c->arch.fp32, 32, 0);    /* Table 10: 192 */
   CHECK_REL(c->arch.int_add, 32, 0); /* Table 10: 160 */
   CHECK_INT(c->arch.max_threads_sm, 1536);
   CHECK_INT(a->arch.max_blocks_sm, 32);
@@ -74,9 +74,9 @@ static void test_bulk_matches_d35(const dcsim_dwarf_eval *ev, const dcsim_gpu_pr
     CHECK_REL(a.gpu->transfer_s, d.gpu->transfer_s, 1e-12);
     CHECK_REL(a.gpu->inactive_s, d.gpu->inactive_s, 1e-12);
     CHECK(a.gpu->overhead_s > 0 && a.gpu->overhead_s < 0.002 * a.time_s);
-    CHECK_REL(a.time_s, 11.8, 0.01); /* Table 4 profiled: 11.8 s */
+    CHECK_REL(a.time_s, 11.8, 0.01);               /* Table 4 profiled: 11.8 s */
     CHECK_INT(a.time_prov.kind, DCSIM_PROV_TABLE); /* counters and fit from this GPU */
-    CHECK_REL(a.gpu_fraction, 0.5871, 0); /* measured S (Table 36) kept */
+    CHECK_REL(a.gpu_fraction, 0.5871, 0);          /* measured S (Table 36) kept */
   }
   dcsim_prediction_release(&d);
   dcsim_prediction_release(&a);
@@ -85,8 +85,8 @@ static void test_bulk_matches_d35(const dcsim_dwarf_eval *ev, const dcsim_gpu_pr
 /* Launch, waves and occupancy: time grows with N, never below the launches, and the smallest
  * domains are slower per point than the bulk. */
 static void test_small_domains(const dcsim_dwarf_t *dw, const dcsim_gpu_profile_t *gtx) {
-  static const char *const cases[] = { "5x5x80",   "10x10x80", "15x15x80",   "20x20x80",
-                                       "30x30x80", "40x40x80", "50x50x80",   "100x100x80",
+  static const char *const cases[] = { "5x5x80",     "10x10x80",  "15x15x80", "20x20x80",
+                                       "30x30x80",   "40x40x80",  "50x50x80", "100x100x80",
                                        "150x150x80", "200x200x80" };
   double prev = 0;
   dcsim_error err = { 0 };
