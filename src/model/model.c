@@ -88,7 +88,10 @@ static int in_list(const char *list, const char *name) {
 static dcsim_prov gpu_time_prov(const dcsim_model_req *req, int arch) {
   const dcsim_dwarf_eval *ev = req->ev;
   const char *name = dcsim_gpu_profile_name(req->gpu);
-  if (!arch) return dcsim_prov_make(DCSIM_PROV_TABLE, dcsim_gpu_profile_source(req->gpu));
+  if (!arch) /* D3.5's model: Table 10's values, or datasheet-derived ones without them */
+    return dcsim_gpu_profile_spec(req->gpu)->has_characteristics
+               ? dcsim_prov_make(DCSIM_PROV_TABLE, dcsim_gpu_profile_source(req->gpu))
+               : dcsim_prov_make(DCSIM_PROV_SPEC, dcsim_gpu_profile_device_source(req->gpu));
   int measured = in_list(ev->measured_on, name);
   int own_fit = !ev->launch.present || strcmp(ev->launch.fitted_on, name) == 0;
   if (measured && own_fit)
