@@ -42,6 +42,42 @@ static double nm_f(const gsl_vector *x, void *p) {
   return rss(p, gsl_vector_get(x, 0), gsl_vector_get(x, 1));
 }
 
+/* GSL's Nelder-Mead simplex on a 2-parameter f from (*x0, *y0) with the given steps, until the
+ * simplex is smaller than tol; (*x0, *y0) becomes its end when that is no worse than the start. */
+static int simplex2(double (*f)(const gsl_vector *, void *), void *data, double *x0, double *y0,
+                    double step0, double step1, double tol, int iters, dcsim_error *err) {
+  gsl_multimin_function fn = { f, 2, data };
+  gsl_vector *x = gsl_vector_alloc(2), *step = gsl_vector_alloc(2);
+  gsl_multimin_fminimizer *m = gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, 2);
+  int rc = 0;
+  if (!x || !step || !m) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    goto out;
+  }
+  gsl_vector_set(x, 0, *x0);
+  gsl_vector_set(x, 1, *y0);
+  gsl_vector_set(step, 0, step0);
+  gsl_vector_set(step, 1, step1);
+  if (gsl_multimin_fminimizer_set(m, &fn, x, step)) {
+    rc = DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "GSL simplex setup failed");
+    goto out;
+  }
+  double start = f(x, data);
+  for (int it = 0; it < iters; it++) {
+    if (gsl_multimin_fminimizer_iterate(m)) break;
+    if (gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), tol) == GSL_SUCCESS) break;
+  }
+  if (m->fval <= start) {
+    *x0 = gsl_vector_get(m->x, 0);
+    *y0 = gsl_vector_get(m->x, 1);
+  }
+out:
+  if (m) gsl_multimin_fminimizer_free(m);
+  if (x) gsl_vector_free(x);
+  if (step) gsl_vector_free(step);
+  return rc;
+}
+
 int dcsim_fit_gpu_small_domain(const dcsim_gpu_size_obs *obs, size_t n, unsigned sm,
                                double launches, dcsim_gpu_small_fit *out, dcsim_error *err) {
   if (n < 2 || sm == 0 || !(launches > 0))
@@ -64,31 +100,9 @@ int dcsim_fit_gpu_small_domain(const dcsim_gpu_size_obs *obs, size_t n, unsigned
         bs = ls;
       }
     }
-  gsl_multimin_function f = { nm_f, 2, &d };
-  gsl_vector *x = gsl_vector_alloc(2), *step = gsl_vector_alloc(2);
-  gsl_multimin_fminimizer *m = gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, 2);
-  int rc = 0;
-  if (!x || !step || !m) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
-    goto out;
-  }
-  gsl_vector_set(x, 0, bl);
-  gsl_vector_set(x, 1, bs);
-  gsl_vector_set(step, 0, 0.0125);
-  gsl_vector_set(step, 1, log(65536.0) / 320);
-  if (gsl_multimin_fminimizer_set(m, &f, x, step)) {
-    rc = DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "GSL simplex setup failed");
-    goto out;
-  }
-  for (int it = 0; it < 10000; it++) {
-    if (gsl_multimin_fminimizer_iterate(m)) break;
-    if (gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), 1e-10) == GSL_SUCCESS) break;
-  }
-  double l = gsl_vector_get(m->x, 0), ls = gsl_vector_get(m->x, 1);
-  if (!(m->fval <= best)) {
-    l = bl;
-    ls = bs;
-  }
+  int rc = simplex2(nm_f, &d, &bl, &bs, 0.0125, log(65536.0) / 320, 1e-10, 10000, err);
+  if (rc) return rc;
+  double l = bl, ls = bs;
   out->launch_s = l * 1e-3;
   out->saturation_threads_per_sm = exp(ls);
   out->rss = rss(&d, l, ls);
@@ -98,11 +112,7 @@ int dcsim_fit_gpu_small_domain(const dcsim_gpu_size_obs *obs, size_t n, unsigned
                                                    out->launch_s, out->saturation_threads_per_sm) -
                               obs[i].measured_s) /
                          obs[i].measured_s / n;
-out:
-  if (m) gsl_multimin_fminimizer_free(m);
-  if (x) gsl_vector_free(x);
-  if (step) gsl_vector_free(step);
-  return rc;
+  return 0;
 }
 
 /* ---- launch and occupancy terms of the architecture model ---- */
@@ -153,40 +163,6 @@ static double launch_nm_f(const gsl_vector *x, void *p) {
   return launch_rss(p, gsl_vector_get(x, 0), gsl_vector_get(x, 1));
 }
 
-/* Nelder-Mead from (x0, y0); the better of its end and the start. */
-static int launch_simplex(launch_data *d, double *x0, double *y0, dcsim_error *err) {
-  gsl_multimin_function f = { launch_nm_f, 2, d };
-  gsl_vector *x = gsl_vector_alloc(2), *step = gsl_vector_alloc(2);
-  gsl_multimin_fminimizer *m = gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, 2);
-  int rc = 0;
-  if (!x || !step || !m) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
-    goto out;
-  }
-  gsl_vector_set(x, 0, *x0);
-  gsl_vector_set(x, 1, *y0);
-  gsl_vector_set(step, 0, 0.0125);
-  gsl_vector_set(step, 1, 0.05);
-  if (gsl_multimin_fminimizer_set(m, &f, x, step)) {
-    rc = DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "GSL simplex setup failed");
-    goto out;
-  }
-  double start = launch_rss(d, *x0, *y0);
-  for (int it = 0; it < 5000; it++) {
-    if (gsl_multimin_fminimizer_iterate(m)) break;
-    if (gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), 1e-9) == GSL_SUCCESS) break;
-  }
-  if (m->fval <= start) {
-    *x0 = gsl_vector_get(m->x, 0);
-    *y0 = gsl_vector_get(m->x, 1);
-  }
-out:
-  if (m) gsl_multimin_fminimizer_free(m);
-  if (x) gsl_vector_free(x);
-  if (step) gsl_vector_free(step);
-  return rc;
-}
-
 int dcsim_fit_gpu_launch(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu,
                          const double *domain_size, const double *measured_s, size_t n,
                          unsigned threads_per_block, dcsim_gpu_launch_fit *out, dcsim_error *err) {
@@ -211,7 +187,7 @@ int dcsim_fit_gpu_launch(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *
   if (d.failed || !(best < HUGE_VAL))
     return DCSIM_ERR(err, DCSIM_ERANGE, dcsim_gpu_profile_path(gpu), 0,
                      "launch fit: the architecture model fails on %s", dcsim_gpu_profile_name(gpu));
-  int rc = launch_simplex(&d, &bl, &bb, err);
+  int rc = simplex2(launch_nm_f, &d, &bl, &bb, 0.0125, 0.05, 1e-9, 5000, err);
   if (rc) return rc;
   out->launch_s = bl * 1e-3;
   out->inflight_byte_per_thread = exp(bb);

@@ -10,6 +10,15 @@ void dcsim_gpu_result_free(dcsim_gpu_result *r) {
   free(r);
 }
 
+/* The dwarf's sums over its kernels. */
+static void add_part(dcsim_gpu_result *r, const dcsim_kernel_part *p) {
+  r->overhead_s += p->ramp_s + p->launch_s;
+  r->compute_s += p->compute_s;
+  r->transfer_s += p->transfer_s;
+  r->inactive_s += p->inactive_s;
+  r->time_s += p->time_s;
+}
+
 double dcsim_gpu_occupancy(double domain_size, unsigned sm, double saturation_threads_per_sm) {
   return fmin(1, domain_size / (sm * saturation_threads_per_sm)); /* one thread per point */
 }
@@ -74,11 +83,7 @@ int dcsim_model_gpu_opts(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *
     p->ramp_s = p->time_s * (1 / occupancy - 1); /* small domain: T_k/occupancy */
     p->launch_s = small ? inv * g->launch_s : 0; /* small domain: launches */
     p->time_s += p->ramp_s + p->launch_s;
-    r->overhead_s += p->ramp_s + p->launch_s;
-    r->compute_s += p->compute_s;
-    r->transfer_s += p->transfer_s;
-    r->inactive_s += p->inactive_s;
-    r->time_s += p->time_s;
+    add_part(r, p);
   }
   *out = r;
   return 0;
@@ -168,11 +173,7 @@ int dcsim_model_gpu_arch(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *
     p->ramp_s = inv * (waves - bulk);
     p->launch_s = b ? inv * ev->launch.launch_s : 0;
     p->time_s = inv * bulk + p->ramp_s + p->launch_s;
-    r->overhead_s += p->ramp_s + p->launch_s;
-    r->compute_s += p->compute_s;
-    r->transfer_s += p->transfer_s;
-    r->inactive_s += p->inactive_s;
-    r->time_s += p->time_s;
+    add_part(r, p);
   }
   *out = r;
   return 0;
