@@ -79,6 +79,10 @@ static const dcsim_opt_spec run_opts[] = {
     "WfCommons: at most one task start per this many seconds (default 0)" },
   { "io-bw-bps", "BPS", 0,
     "WfCommons: read inputs and write outputs of each task at this rate (default: ignored)" },
+  { "wms", "none|pegasus", 0,
+    "workflow management system model (default: what the workflow records, else the platform's)" },
+  { "wms-file", "FILE", 0,
+    "WMS description (default workflows/wms/pegasus-htcondor.xml, schemas/wms.xsd)" },
   { "bucket-s", "SECONDS", 0, "width of the utilisation-over-time buckets (default 3600)" },
 };
 static const dcsim_opt_spec sweep_opts[] = {
