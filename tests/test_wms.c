@@ -130,7 +130,8 @@ static void test_matching(void) {
   p.v[DCSIM_WMS_MATCHES_PER_MACHINE] = 0;
   p.v[DCSIM_WMS_SUBMIT_S] = 2;
   CHECK(run(&p, &b, &r) == 0);
-  CHECK_INT(r.start_ns[0], 20 * S); /* create_dir submitted at 5, runs 5-8, seen in the cycle at 8 */
+  CHECK_INT(r.start_ns[0],
+            20 * S); /* create_dir submitted at 5, runs 5-8, seen in the cycle at 8 */
   CHECK_INT(r.start_ns[1], 25 * S);
   CHECK_INT(r.start_ns[2], 25 * S);
   dcsim_wms_result_release(&r);
@@ -290,13 +291,14 @@ static void expect_bad(const char *dir, const char *body, int line, const char *
 static void test_conf_bad(void) {
   char dir[] = "/tmp/dcsim-test-wms-XXXXXX";
   CHECK(mkdtemp(dir) != NULL);
-  const char *prof = "  <profile name=\"p\" runtime-system=\"Pegasus\" version-prefix=\"4.\" "
-                     "data=\"condorio\" source=\"test\">\n";
+  const char *prof =
+      "  <profile name=\"p\" runtime-system=\"Pegasus\" version-prefix=\"4.\" "
+      "data=\"condorio\" source=\"test\">\n";
   char body[2048];
   snprintf(body, sizeof body, "%s  </profile>\n", prof);
   expect_bad(dir, body, 4, "no value for dagman-cycle-s");
-  snprintf(body, sizeof body, "%s    <param name=\"frobs-s\" value=\"1\" source=\"test\"/>\n  </profile>\n",
-           prof);
+  snprintf(body, sizeof body,
+           "%s    <param name=\"frobs-s\" value=\"1\" source=\"test\"/>\n  </profile>\n", prof);
   expect_bad(dir, body, 5, "unknown name 'frobs-s'");
   snprintf(body, sizeof body,
            "%s    <param name=\"max-post\" value=\"2.5\" source=\"test\"/>\n  </profile>\n", prof);

@@ -9,10 +9,10 @@
 #include "dcsim/xmlio.h"
 
 static const char *const param_names[DCSIM_WMS_N_PARAMS] = {
-  "dagman-start-s",    "dagman-cycle-s", "max-submits-per-cycle", "submit-s",
-  "max-jobs",          "max-idle",       "pre-script-s",          "max-pre",
-  "post-script-s",     "max-post",       "negotiator-cycle-s",    "matches-per-machine",
-  "job-wrapper-s",     "worker-nic-bps", "staging-bps",           "input-bps",
+  "dagman-start-s", "dagman-cycle-s", "max-submits-per-cycle", "submit-s",
+  "max-jobs",       "max-idle",       "pre-script-s",          "max-pre",
+  "post-script-s",  "max-post",       "negotiator-cycle-s",    "matches-per-machine",
+  "job-wrapper-s",  "worker-nic-bps", "staging-bps",           "input-bps",
   "aux-job-s",
 };
 
@@ -38,7 +38,9 @@ static int is_bandwidth(int k) {
 }
 
 const char *dcsim_wms_data_name(dcsim_wms_data d) {
-  return d == DCSIM_WMS_SHAREDFS ? "sharedfs" : d == DCSIM_WMS_CONDORIO ? "condorio" : "nonsharedfs";
+  return d == DCSIM_WMS_SHAREDFS   ? "sharedfs"
+         : d == DCSIM_WMS_CONDORIO ? "condorio"
+                                   : "nonsharedfs";
 }
 
 void dcsim_wms_conf_free(dcsim_wms_conf *c) {
@@ -79,8 +81,8 @@ static int load_param(const dcsim_xml_doc_t *doc, xmlNode *x, dcsim_wms_profile 
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x, "<param name=\"%s\">: a cycle must be > 0 s",
                          name);
   if (v > 1e15 || (!is_bandwidth(k) && !dcsim_wms_param_is_count(k) && v > 1e6))
-    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x, "<param name=\"%s\">: %g is out of range",
-                         name, v);
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x, "<param name=\"%s\">: %g is out of range", name,
+                         v);
   int fitted = strncmp(src, "fitted", 6) == 0;
   int has_grid = dcsim_xml_attr(doc, x, "fit-steps") != NULL;
   if (fitted != has_grid)

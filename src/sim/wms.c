@@ -49,6 +49,8 @@ typedef struct wms_sim {
   uint32_t *first_machine; /* per group */
   size_t n_machines;
   uint32_t *free_cores, *matched, *matched_cycle; /* per machine */
+  uint32_t *fail_cores, *fail_cycle;              /* per group, in a negotiation cycle */
+  size_t n_used_groups;                           /* groups some task runs in */
   dcsim_evq_t *q;
   int64_t now;
   /* DAGMan */
@@ -88,7 +90,9 @@ static int push(wms_sim *s, int64_t t, int kind, uint32_t target, uint64_t paylo
   return dcsim_evq_push(s->q, t, kind, (uint32_t)kind, target, payload, NULL, s->err);
 }
 
-static int oom(wms_sim *s) { return DCSIM_ERR(s->err, DCSIM_ENOMEM, s->d->name, 0, "out of memory"); }
+static int oom(wms_sim *s) {
+  return DCSIM_ERR(s->err, DCSIM_ENOMEM, s->d->name, 0, "out of memory");
+}
 
 /* ---- the graph: tasks, auxiliary jobs and the successors of every job ---- */
 
@@ -116,8 +120,8 @@ static size_t aux_jobs(wms_sim *s, edge *e, size_t ne, size_t *n_out) {
     e[ne++] = (edge){ out, reg };
     e[ne++] = (edge){ out, clean };
   }
-  for (size_t j = nt; j < n; j++) s->jobs[j] = (job){ .run_ns = ns(s->p->v[DCSIM_WMS_AUX_JOB_S]),
-                                                      .local = 1 };
+  for (size_t j = nt; j < n; j++)
+    s->jobs[j] = (job){ .run_ns = ns(s->p->v[DCSIM_WMS_AUX_JOB_S]), .local = 1 };
   if (in != UINT32_MAX) s->jobs[in].out_byte = d->stage_in_byte;
   if (out != UINT32_MAX) s->jobs[out].out_byte = d->stage_out_byte;
   *n_out = n;
@@ -150,8 +154,7 @@ static int build_graph(wms_sim *s) {
   uint32_t *fill = calloc(s->n, sizeof *fill);
   s->succ = malloc((ne ? ne : 1) * sizeof *s->succ);
   if (fill && s->succ)
-    for (size_t k = 0; k < ne; k++)
-      s->succ[s->succ_start[e[k].from] + fill[e[k].from]++] = e[k].to;
+    for (size_t k = 0; k < ne; k++) s->succ[s->succ_start[e[k].from] + fill[e[k].from]++] = e[k].to;
   int rc = fill && s->succ ? 0 : oom(s);
   free(fill);
   free(e);
@@ -175,13 +178,19 @@ static int build_jobs(wms_sim *s) {
                        "large (the WMS model runs each task on one machine)",
                        i, t->cores);
     uint32_t waiting = s->jobs[i].waiting;
-    s->jobs[i] = (job){ .run_ns = t->run_ns, .group = t->group, .cores = t->cores,
-                        .waiting = waiting };
+    s->jobs[i] =
+        (job){ .run_ns = t->run_ns, .group = t->group, .cores = t->cores, .waiting = waiting };
     if (s->p->data != DCSIM_WMS_SHAREDFS) {
       s->jobs[i].in_byte = t->in_byte;
       s->jobs[i].out_byte = t->out_byte;
     }
   }
+  s->fail_cores = calloc(d->n_groups + 1, sizeof *s->fail_cores);
+  s->fail_cycle = calloc(d->n_groups + 1, sizeof *s->fail_cycle);
+  if (!s->fail_cores || !s->fail_cycle) return oom(s);
+  for (size_t i = 0; i < d->n_tasks; i++)
+    if (!s->fail_cores[d->tasks[i].group]++) s->n_used_groups++; /* reset by the first cycle */
+  memset(s->fail_cores, 0, (d->n_groups + 1) * sizeof *s->fail_cores);
   s->n_res = s->n_machines + 2; /* every NIC, the staging site, the input link */
   s->free_cores = calloc(s->n_machines + 1, sizeof *s->free_cores);
   s->matched = calloc(s->n_machines + 1, sizeof *s->matched);
@@ -438,16 +447,36 @@ static uint32_t find_machine(wms_sim *s, const job *jb, uint32_t cycle) {
   return UINT32_MAX;
 }
 
+/* Whether job jb cannot be matched in this cycle: a job of its group needing no more cores has
+ * already found no machine. A failure is recorded per group; *exhausted counts the groups where
+ * even a one-core job failed. */
+static int group_full(wms_sim *s, const job *jb, uint32_t cycle) {
+  uint32_t g = jb->group;
+  return s->fail_cycle[g] == cycle && jb->cores >= s->fail_cores[g];
+}
+
+static void group_failed(wms_sim *s, const job *jb, uint32_t cycle, size_t *exhausted) {
+  uint32_t g = jb->group;
+  if (s->fail_cycle[g] != cycle || jb->cores < s->fail_cores[g]) {
+    s->fail_cycle[g] = cycle;
+    s->fail_cores[g] = jb->cores;
+    if (jb->cores == 1) ++*exhausted;
+  }
+}
+
+/* A negotiation cycle: the idle jobs in submission order, each to the first machine that takes
+ * it; stops early when no group can take any job. */
 static int negotiate(wms_sim *s) {
   int rc = 0;
   uint32_t cycle = (uint32_t)++s->r->negotiation_cycles;
-  size_t k = 0;
+  size_t k = 0, i = 0, exhausted = 0;
   s->negotiation_pending = 0;
-  for (size_t i = 0; i < s->n_idle_jobs; i++) {
+  for (; i < s->n_idle_jobs && exhausted < s->n_used_groups && !rc; i++) {
     uint32_t j = s->idle_jobs[i];
     job *jb = &s->jobs[j];
-    uint32_t m = rc ? UINT32_MAX : find_machine(s, jb, cycle);
+    uint32_t m = group_full(s, jb, cycle) ? UINT32_MAX : find_machine(s, jb, cycle);
     if (m == UINT32_MAX) {
+      group_failed(s, jb, cycle, &exhausted);
       s->idle_jobs[k++] = j;
       continue;
     }
@@ -459,6 +488,7 @@ static int negotiate(wms_sim *s) {
     jb->start_ns = -1;                                      /* not running yet */
     rc = push(s, s->now + ns(s->p->v[DCSIM_WMS_JOB_WRAPPER_S]), EV_PHASE, j, PH_WRAPPER);
   }
+  for (; i < s->n_idle_jobs; i++) s->idle_jobs[k++] = s->idle_jobs[i]; /* the rest wait */
   s->n_idle_jobs = k;
   if (!rc && k) {
     s->negotiation_pending = 1;
@@ -489,31 +519,33 @@ static int phase_done(wms_sim *s, uint32_t j, int phase) {
   job *jb = &s->jobs[j];
   int rc = 0;
   switch (phase) {
-  case PH_WRAPPER: return flow_start(s, j, jb->in_byte, 1);
-  case PH_WRAPPER + 100:
-    jb->start_ns = s->now;
-    return push(s, s->now + jb->run_ns, EV_PHASE, j, PH_RUN);
-  case PH_RUN: return flow_start(s, j, jb->out_byte, 0);
-  case PH_RUN + 100: return terminate(s, j);
-  case PH_PRE:
-    s->pre_running--;
-    if (s->pre_wait.head < s->pre_wait.n) rc = make_ready(s, s->pre_wait.a[s->pre_wait.head++]);
-    if (!rc && fifo_push(&s->ready, j)) rc = oom(s);
-    return rc ? rc : wake_dagman(s);
-  default: /* PH_POST */
-    s->post_running--;
-    if (s->post_wait.head < s->post_wait.n) rc = start_post(s, s->post_wait.a[s->post_wait.head++]);
-    return rc ? rc : write_log(s, j, LOG_POST_DONE);
+    case PH_WRAPPER: return flow_start(s, j, jb->in_byte, 1);
+    case PH_WRAPPER + 100:
+      jb->start_ns = s->now;
+      return push(s, s->now + jb->run_ns, EV_PHASE, j, PH_RUN);
+    case PH_RUN: return flow_start(s, j, jb->out_byte, 0);
+    case PH_RUN + 100: return terminate(s, j);
+    case PH_PRE:
+      s->pre_running--;
+      if (s->pre_wait.head < s->pre_wait.n) rc = make_ready(s, s->pre_wait.a[s->pre_wait.head++]);
+      if (!rc && fifo_push(&s->ready, j)) rc = oom(s);
+      return rc ? rc : wake_dagman(s);
+    default: /* PH_POST */
+      s->post_running--;
+      if (s->post_wait.head < s->post_wait.n)
+        rc = start_post(s, s->post_wait.a[s->post_wait.head++]);
+      return rc ? rc : write_log(s, j, LOG_POST_DONE);
   }
 }
 
 static int dispatch(wms_sim *s, const dcsim_event *ev) {
   switch (ev->kind) {
-  case EV_PHASE: return ev->target == UINT32_MAX ? flows_complete(s)
-                                                 : phase_done(s, ev->target, (int)ev->payload);
-  case EV_SUBMIT: return submitted(s, ev->target);
-  case EV_NEGOTIATE: return negotiate(s);
-  default: return dagman_cycle(s);
+    case EV_PHASE:
+      return ev->target == UINT32_MAX ? flows_complete(s)
+                                      : phase_done(s, ev->target, (int)ev->payload);
+    case EV_SUBMIT: return submitted(s, ev->target);
+    case EV_NEGOTIATE: return negotiate(s);
+    default: return dagman_cycle(s);
   }
 }
 
@@ -525,6 +557,8 @@ static void sim_release(wms_sim *s) {
   free(s->free_cores);
   free(s->matched);
   free(s->matched_cycle);
+  free(s->fail_cores);
+  free(s->fail_cycle);
   free(s->ready.a);
   free(s->pre_wait.a);
   free(s->post_wait.a);
@@ -552,8 +586,8 @@ static int run(wms_sim *s) {
   }
   if (!rc && !s->finished)
     rc = DCSIM_ERR(s->err, DCSIM_EINTERNAL, s->d->name, 0,
-                   "the workflow management system stopped with %zu of %zu jobs complete",
-                   s->done, s->n);
+                   "the workflow management system stopped with %zu of %zu jobs complete", s->done,
+                   s->n);
   return rc;
 }
 

@@ -36,8 +36,9 @@ static void print_predict(const wmsfit *f) {
     printf("| %s | %s | %.0f | %.1f | %+.1f %% |\n", wmsfit_base(f->inst[i].path),
            f->conf->profiles[f->inst[i].profile].name, f->inst[i].recorded_s, f->inst[i].file_s,
            100 * wmsfit_rel(f->inst[i].file_s, f->inst[i].recorded_s));
-  printf("\n| family, profile | instances | median error | mean abs error | within 15 %% |\n"
-         "|---|---|---|---|---|\n");
+  printf(
+      "\n| family, profile | instances | median error | mean abs error | within 15 %% |\n"
+      "|---|---|---|---|---|\n");
   double *e = malloc((f->n + 1) * sizeof *e);
   char *done = calloc(f->n + 1, 1);
   for (size_t i = 0; e && done && i < f->n; i++) {
@@ -98,11 +99,14 @@ int main(int argc, char **argv) {
     wmsfit_print_values(&f, &same);
     wmsfit_print_fit(&f);
   }
-  if (f.n_skipped) printf("\n%zu instance(s) without a recorded makespan or a WMS profile left out.\n", f.n_skipped);
+  if (f.n_skipped)
+    printf("\n%zu instance(s) without a recorded makespan or a WMS profile left out.\n",
+           f.n_skipped);
   wmsfit_release(&f);
   if (check && !same) {
-    fprintf(stderr, "fit-wms: the fitted values of the description are not the fit's: update it "
-                    "(doc/wms.md)\n");
+    fprintf(stderr,
+            "fit-wms: the fitted values of the description are not the fit's: update it "
+            "(doc/wms.md)\n");
     return 1;
   }
   return fflush(stdout) || ferror(stdout) ? 2 : 0;

@@ -72,7 +72,8 @@ static int load_inst(wmsfit *f, const char *path, const char *wms_file, int *kee
   in->recorded_s = s->trace->recorded_makespan_s;
   for (size_t k = 0; k < f->conf->n_profiles; k++)
     if (strcmp(f->conf->profiles[k].name, in->prof->name) == 0) in->profile = k;
-  if (!(in->path = dcsim_strdup(path))) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  if (!(in->path = dcsim_strdup(path)))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   f->n++;
   *keep = 1;
   return 0;
@@ -156,7 +157,8 @@ static int simulate(wmsfit_inst *in, const int *ks, size_t nk, const double *v, 
   for (size_t q = 0; q < nk; q++) in->prof->p.v[ks[q]] = v[ks[q]];
   dcsim_wf_rt *w = &in->s->wfs[0];
   dcsim_sched_plan_release(w);
-  int rc = dcsim_sched_plan(in->s, w, (dcsim_task_policy)in->s->task_policy, in->s->deadline_s, err);
+  int rc =
+      dcsim_sched_plan(in->s, w, (dcsim_task_policy)in->s->task_policy, in->s->deadline_s, err);
   *out = rc ? 0 : (double)w->plan.makespan_ns * 1e-9;
   return rc;
 }
@@ -281,8 +283,9 @@ static void summary(const char *what, const wmsfit *f, int loo) {
 }
 
 void wmsfit_print_fit(const wmsfit *f) {
-  printf("\n| instance | profile | recorded [s] | fitted model [s] | error | leave-one-out [s] "
-         "| error | leave-one-out values |\n|---|---|---|---|---|---|---|---|\n");
+  printf(
+      "\n| instance | profile | recorded [s] | fitted model [s] | error | leave-one-out [s] "
+      "| error | leave-one-out values |\n|---|---|---|---|---|---|---|---|\n");
   for (size_t i = 0; i < f->n; i++) {
     const wmsfit_inst *in = &f->inst[i];
     const dcsim_wms_profile *p = &f->conf->profiles[in->profile];
@@ -295,14 +298,13 @@ void wmsfit_print_fit(const wmsfit *f) {
       else if (p->fit[q].steps)
         pos += (size_t)snprintf(vals + pos, sizeof vals - pos, "%s%s %.3g", pos ? ", " : "",
                                 dcsim_wms_param_name((dcsim_wms_param)q), in->loo_v[q]);
-    printf("| %s | %s | %.0f | %.1f | %+.1f %% | %.1f | %+.1f %% | %s%s |\n",
-           wmsfit_base(in->path), p->name, in->recorded_s, in->fit_s,
-           100 * wmsfit_rel(in->fit_s, in->recorded_s), in->loo_s, 100 * wmsfit_rel(in->loo_s, in->recorded_s),
-           vals, in->loo_refit ? "" : " (no other instance of its profile)");
+    printf("| %s | %s | %.0f | %.1f | %+.1f %% | %.1f | %+.1f %% | %s%s |\n", wmsfit_base(in->path),
+           p->name, in->recorded_s, in->fit_s, 100 * wmsfit_rel(in->fit_s, in->recorded_s),
+           in->loo_s, 100 * wmsfit_rel(in->loo_s, in->recorded_s), vals,
+           in->loo_refit ? "" : " (no other instance of its profile)");
   }
   printf("\n");
   summary("Fitted model", f, 0);
   printf("\n");
   summary("Leave-one-out", f, 1);
 }
-

@@ -24,13 +24,13 @@
 
 typedef struct wmsfit_inst {
   char *path;
-  dcsim_scenario *s;         /* on its recorded machines, under its profile */
-  dcsim_wms_profile *prof;   /* the profile in s's own copy of the description (varied) */
-  size_t profile;            /* index of the profile in the description */
-  double recorded_s;         /* recorded makespan */
-  double file_s, fit_s, loo_s; /* simulated: the file's values, the fit's, leave-one-out's */
+  dcsim_scenario *s;                /* on its recorded machines, under its profile */
+  dcsim_wms_profile *prof;          /* the profile in s's own copy of the description (varied) */
+  size_t profile;                   /* index of the profile in the description */
+  double recorded_s;                /* recorded makespan */
+  double file_s, fit_s, loo_s;      /* simulated: the file's values, the fit's, leave-one-out's */
   double loo_v[DCSIM_WMS_N_PARAMS]; /* leave-one-out values of the profile's fitted parameters */
-  int loo_refit;             /* 0: no other instance has its profile (least-overhead point) */
+  int loo_refit; /* 0: no other instance has its profile (least-overhead point) */
 } wmsfit_inst;
 
 typedef struct wmsfit {
@@ -39,7 +39,7 @@ typedef struct wmsfit {
   wmsfit_inst *inst; /* instances with a recorded makespan and a WMS profile, by file name */
   size_t n_skipped;  /* instances without one of them */
   double (*fit_v)[DCSIM_WMS_N_PARAMS]; /* per profile: the fit on all its instances */
-  int *fitted;                          /* per profile: it has instances and fitted parameters */
+  int *fitted;                         /* per profile: it has instances and fitted parameters */
 } wmsfit;
 
 /* Loads the instances (*.json) of dir under the description wms_file (NULL: the shipped one).
