@@ -724,6 +724,10 @@ static int wms_task(const plan_ctx *c, uint32_t t, dcsim_wms_task *out, uint8_t 
     if (op->gpu || op->gpus) continue;
     if (op->nodes != 1) break;
     uint32_t cpn = c->s->groups[op->group].cores_per_node;
+    if (op->cores > cpn)
+      return DCSIM_ERR(err, DCSIM_ERANGE, c->wf->path, tt->line,
+                       "<task name=\"%s\">: %u cores, a node of group '%s' has %u", tt->name,
+                       op->cores, c->s->groups[op->group].g->name, cpn);
     *out = (dcsim_wms_task){ op->duration_ns, op->group,       op->cores ? op->cores : cpn,
                              tt->input_byte,  tt->output_byte, tt->reads_inputs };
     *pick = (uint8_t)o;
