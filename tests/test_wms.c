@@ -244,14 +244,6 @@ static void test_errors(void) {
   dcsim_wms_result_release(&r);
 }
 
-static void write_file(const char *path, const char *text) {
-  FILE *f = fopen(path, "w");
-  CHECK(f != NULL);
-  if (!f) return;
-  fputs(text, f);
-  fclose(f);
-}
-
 /* The shipped description: every profile complete and sourced; selection by runtime system. */
 static void test_conf(void) {
   dcsim_wms_conf *c = NULL;
@@ -276,7 +268,7 @@ static void expect_bad(const char *dir, const char *body, int line, const char *
            "<?xml version=\"1.0\"?>\n<wms name=\"t\" default-profile=\"p\" source=\"test\">\n"
            "  <param name=\"dagman-start-s\" value=\"3\" source=\"test\"/>\n%s</wms>\n",
            body);
-  write_file(path, text);
+  check_write_file(path, text);
   dcsim_wms_conf *c = NULL;
   dcsim_error err = { 0 };
   CHECK(dcsim_wms_conf_load(path, &c, &err) != 0);
