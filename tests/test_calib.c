@@ -118,19 +118,19 @@ static void test_gpu_errors(const char *tmp) {
   /* a throughput without a duration */
   snprintf(p, sizeof p, "%s/nodur.csv", tmp);
   check_write_file(p,
-             "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric "
-             "Description\",\"Min\",\"Max\",\"Avg\"\n"
-             "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_control\",\"c\",1,1,1\n"
-             "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_bit_convert\",\"c\",1,1,1\n"
-             "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_misc\",\"c\",1,1,1\n"
-             "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_compute_ld_st\",\"c\",1,1,1\n"
-             "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_integer\",\"c\",1,1,1\n"
-             "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_fp_32\",\"c\",1,1,1\n"
-             "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_fp_64\",\"c\",1,1,1\n"
-             "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_executed\",\"c\",1,1,1\n"
-             "\"X (0)\",\"void k<float>(float*, int)\",1,\"ipc\",\"c\",0.5,0.5,0.5\n"
-             "\"X (0)\",\"void k<float>(float*, "
-             "int)\",1,\"gld_requested_throughput\",\"c\",1GB/s,1GB/s,1.0GB/s\n");
+                   "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric "
+                   "Description\",\"Min\",\"Max\",\"Avg\"\n"
+                   "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_control\",\"c\",1,1,1\n"
+                   "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_bit_convert\",\"c\",1,1,1\n"
+                   "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_misc\",\"c\",1,1,1\n"
+                   "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_compute_ld_st\",\"c\",1,1,1\n"
+                   "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_integer\",\"c\",1,1,1\n"
+                   "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_fp_32\",\"c\",1,1,1\n"
+                   "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_fp_64\",\"c\",1,1,1\n"
+                   "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_executed\",\"c\",1,1,1\n"
+                   "\"X (0)\",\"void k<float>(float*, int)\",1,\"ipc\",\"c\",0.5,0.5,0.5\n"
+                   "\"X (0)\",\"void k<float>(float*, "
+                   "int)\",1,\"gld_requested_throughput\",\"c\",1GB/s,1GB/s,1.0GB/s\n");
   const char *nd[] = { p };
   expect_err(dcsim_calib_gpu(nd, 1, 10, &c, &err), &err, "nodur.csv", 2, "needs the duration");
   /* the C++ kernel name became a dwarf name */
@@ -138,9 +138,9 @@ static void test_gpu_errors(const char *tmp) {
   /* a unit that is not a throughput */
   snprintf(p, sizeof p, "%s/unit.csv", tmp);
   check_write_file(p,
-             "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric "
-             "Description\",\"Min\",\"Max\",\"Avg\"\n"
-             "\"X (0)\",\"k\",1,\"gld_throughput\",\"c\",1,1,12.5%\n");
+                   "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric "
+                   "Description\",\"Min\",\"Max\",\"Avg\"\n"
+                   "\"X (0)\",\"k\",1,\"gld_throughput\",\"c\",1,1,12.5%\n");
   const char *un[] = { p };
   expect_err(dcsim_calib_gpu(un, 1, 10, &c, &err), &err, "unit.csv", 2, "is not bytes per second");
   /* two devices in one export */
@@ -155,9 +155,9 @@ static void test_gpu_errors(const char *tmp) {
   /* a kernel profiled on one GPU only */
   snprintf(p, sizeof p, "%s/onekernel.csv", tmp);
   check_write_file(p,
-             "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric "
-             "Description\",\"Min\",\"Max\",\"Avg\"\n"
-             "\"X (0)\",\"acraneb_transt3_212_gpu_A\",1,\"inst_misc\",\"c\",1,1,1\n");
+                   "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric "
+                   "Description\",\"Min\",\"Max\",\"Avg\"\n"
+                   "\"X (0)\",\"acraneb_transt3_212_gpu_A\",1,\"inst_misc\",\"c\",1,1,1\n");
   const char *ok[] = { GPU_DIR "gtx970-nvprof.csv", p };
   CHECK(dcsim_calib_gpu(ok, 2, N_D35, &c, &err) == DCSIM_EREF);
   CHECK(strstr(err.msg, "give every kernel on every GPU") != NULL);
