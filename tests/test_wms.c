@@ -143,6 +143,10 @@ static void test_matching(void) {
   CHECK_INT(r.start_ns[0], 20 * S);
   CHECK_INT(r.start_ns[1], 25 * S); /* submitted in the cycle of 23, matched at 25 */
   CHECK_INT(r.start_ns[2], 30 * S);
+  /* one cycle at a time, none twice: 3 8 13 18 23 28, then the ends and POST scripts of the
+   * tasks (53 58 63 68) and cleanup (73 78 83) */
+  CHECK_INT((long long)r.dagman_cycles, 13);
+  CHECK_INT(r.end_ns, 83 * S);
   dcsim_wms_result_release(&r);
 }
 

@@ -417,12 +417,8 @@ static int dagman_cycle(wms_sim *s) {
     s->r->end_ns = s->now;
     return 0;
   }
-  if (s->ready.head < s->ready.n) { /* more to submit: the next cycle, after the submissions */
-    int64_t t = s->now + s->cycle_ns;
-    s->cycle_pending = 1;
-    return push(s, t > s->busy_until_ns ? t : s->busy_until_ns, EV_CYCLE, 0, 0);
-  }
-  return 0;
+  /* more to submit: the next cycle, after the submissions (reading the log may have asked) */
+  return s->ready.head < s->ready.n ? wake_dagman(s) : 0;
 }
 
 /* ---- HTCondor: the schedd's queue, the negotiator, the job on its machine ---- */
