@@ -114,8 +114,10 @@ static void test_one_count(const ctx *c) {
     dcsim_scaling_fit_release(&f);
   }
   /* faster than the hardware allows (a super-linear cache effect): sigma and kappa stay at 0 */
-  if (!fit(c, write_csv(c, "fast.csv", "case,threads,freq_ghz,time_s\n200x180_525,1,2.6,100\n"
-                                       "200x180_525,4,2.6,20\n"),
+  if (!fit(c,
+           write_csv(c, "fast.csv",
+                     "case,threads,freq_ghz,time_s\n200x180_525,1,2.6,100\n"
+                     "200x180_525,4,2.6,20\n"),
            &f, &err)) {
     CHECK_ABS(f.sigma, 0, 0);
     CHECK_ABS(f.kappa, 0, 0);
@@ -139,9 +141,10 @@ static void test_bifft(const ctx *c) {
   CHECK_REL(f.kappa, 0.006741, 1e-3);
   CHECK(f.max_rel_err < 0.04);
   CHECK(f.loo_max_rel_err < 0.06);
-  printf("BiFFT thread scaling: sigma %g kappa %g; fit error max %.2f%%, leave-one-out max %.2f%% "
-         "mean %.2f%%\n",
-         f.sigma, f.kappa, 100 * f.max_rel_err, 100 * f.loo_max_rel_err, 100 * f.loo_mean_rel_err);
+  printf(
+      "BiFFT thread scaling: sigma %g kappa %g; fit error max %.2f%%, leave-one-out max %.2f%% "
+      "mean %.2f%%\n",
+      f.sigma, f.kappa, 100 * f.max_rel_err, 100 * f.loo_max_rel_err, 100 * f.loo_mean_rel_err);
   int exact = 0;
   const dcsim_thread_scaling *law = dcsim_dwarf_thread_scaling(c->d, "xeon-e5-2697v3", &exact);
   CHECK(law && exact);
@@ -184,7 +187,7 @@ static void test_bad(const ctx *c) {
     const char *text;
     int code, line;
   } bad[] = {
-    { "case,threads,freq_ghz,time_s\n200x180_525,4,2.6,120\n", DCSIM_EREF, 2 },   /* no 1-thread */
+    { "case,threads,freq_ghz,time_s\n200x180_525,4,2.6,120\n", DCSIM_EREF, 2 }, /* no 1-thread */
     { "case,threads,freq_ghz,time_s\n200x180_525,1,2.6,100\n200x180_525,0,2.6,120\n", DCSIM_ERANGE,
       3 }, /* unstated thread count */
     { "case,threads,freq_ghz,time_s\n200x180_525,1,2.6,100\n200x180_525,4,2.6,120\n"

@@ -7,7 +7,8 @@
 #include "check.h"
 #include "dcsim/model.h"
 
-static const char *const DWARF = "dwarfs/bifft.xml", *const E5 = "hw-profiles/cpu/xeon-e5-2697v3.xml",
+static const char *const DWARF = "dwarfs/bifft.xml",
+                         *const E5 = "hw-profiles/cpu/xeon-e5-2697v3.xml",
                          *const SKL = "hw-profiles/cpu/xeon-gold-6148.xml";
 
 /* With ideal hardware (T_hw(n) = T(1)/n) the law is USL: T(1)/T(n) = n/(1 + s(n-1) + k n(n-1)). */
@@ -29,8 +30,10 @@ static void test_usl(void) {
  * the node time is the sum (the law is linear: the same as the law on the sums). */
 static void test_apply(void) {
   dcsim_thread_scaling law = { "x", 0.25, 0.01, 8, "test" };
-  dcsim_loop_part p1[2] = { { "a", 1, 1, 0.2, 0.9, 0.9, 0, NULL }, { "b", 1, 1, 0.6, 0.3, 0.6, 1, NULL } };
-  dcsim_loop_part pn[2] = { { "a", 1, 1, 0.05, 0.3, 0.3, 0, NULL }, { "b", 1, 1, 0.15, 0.075, 0.15, 1, NULL } };
+  dcsim_loop_part p1[2] = { { "a", 1, 1, 0.2, 0.9, 0.9, 0, NULL },
+                            { "b", 1, 1, 0.6, 0.3, 0.6, 1, NULL } };
+  dcsim_loop_part pn[2] = { { "a", 1, 1, 0.05, 0.3, 0.3, 0, NULL },
+                            { "b", 1, 1, 0.15, 0.075, 0.15, 1, NULL } };
   double c1 = 0, cn = 0, t1 = 0.9 + 0.6, tn = 0.3 + 0.15;
   dcsim_cpu_result one = { 1, 2, p1, &c1, &c1, t1, { DCSIM_PROV_TABLE, "" } };
   double nt = tn;
@@ -68,7 +71,8 @@ static int predict(const ctx *c, const dcsim_cpu_profile_t *cpu, double ghz, uns
   rq.flags = flags;
   dcsim_error err = { 0 };
   int rc = dcsim_model_run(&rq, p, &err);
-  if (rc && !(flags & DCSIM_MODEL_STRICT)) fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
+  if (rc && !(flags & DCSIM_MODEL_STRICT))
+    fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
   return rc;
 }
 
@@ -154,7 +158,8 @@ int main(void) {
   test_prov();
   ctx c = { 0 };
   dcsim_error err = { 0 };
-  if (dcsim_dwarf_load(DWARF, &c.d, &err) || dcsim_dwarf_evaluate(c.d, "200x180_525", NULL, 0, &c.ev, &err) ||
+  if (dcsim_dwarf_load(DWARF, &c.d, &err) ||
+      dcsim_dwarf_evaluate(c.d, "200x180_525", NULL, 0, &c.ev, &err) ||
       dcsim_cpu_profile_load(E5, &c.e5, &err) || dcsim_cpu_profile_load(SKL, &c.skl, &err)) {
     fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
     CHECK(0);

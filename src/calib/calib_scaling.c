@@ -1,5 +1,6 @@
 /* calib_scaling.c — a dwarf's thread scaling law fitted on measured time-vs-cores runs, and written
- * into its dwarf file (see dcsim/calib.h, dcsim/model_threads.h, doc/models.md "Thread scaling"). */
+ * into its dwarf file (see dcsim/calib.h, dcsim/model_threads.h, doc/models.md "Thread scaling").
+ */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -45,15 +46,15 @@ static int read_runs(const char *path, const dcsim_cpu_profile_t *cpu, dcsim_csv
     double th, no = 1;
     x->line = dcsim_csv_line(t, i);
     x->case_name = dcsim_csv_cell(t, i, cc);
-    if ((rc = dcsim_csv_num(t, i, ct, &th, err)) || (rc = dcsim_csv_num(t, i, cs, &x->time_s, err)) ||
+    if ((rc = dcsim_csv_num(t, i, ct, &th, err)) ||
+        (rc = dcsim_csv_num(t, i, cs, &x->time_s, err)) ||
         (has_nodes && (rc = dcsim_csv_num(t, i, cn, &no, err))))
       return rc;
     if (!(th >= 1 && th <= 100000 && th == floor(th)) || !(no >= 1 && no <= 1e6 && no == floor(no)))
       return DCSIM_ERR(err, DCSIM_ERANGE, path, x->line,
                        "threads and nodes must be whole numbers >= 1 (a count the source does not "
                        "state is an assumption to write down, doc/models.md \"Thread scaling\")");
-    if (!(x->time_s > 0))
-      return DCSIM_ERR(err, DCSIM_ERANGE, path, x->line, "time_s must be > 0");
+    if (!(x->time_s > 0)) return DCSIM_ERR(err, DCSIM_ERANGE, path, x->line, "time_s must be > 0");
     x->threads = (unsigned)th;
     x->nodes = (unsigned)no;
     if ((rc = dcsim_cpu_profile_freq(cpu, dcsim_csv_cell(t, i, cf), &x->st, err))) {
@@ -160,8 +161,8 @@ static int lsq(const dcsim_scaling_point *pt, size_t n, size_t skip, size_t k,
     if (i == skip) continue;
     const dcsim_scaling_point *p = &pt[i];
     /* sigma fixed (at 1): y = ratio - 1 = kappa (n - 1); free: y = ratio - h */
-    b[m] = p->measured - (sigma_fixed >= 0 ? sigma_fixed + (1 - sigma_fixed) * p->hw_ratio
-                                           : p->hw_ratio);
+    b[m] = p->measured -
+           (sigma_fixed >= 0 ? sigma_fixed + (1 - sigma_fixed) * p->hw_ratio : p->hw_ratio);
     for (size_t j = 0; j < k; j++) A[m * k + j] = col(p, j);
     w[m] = 1 / (p->measured * p->measured);
     m++;
@@ -301,7 +302,8 @@ void dcsim_calib_scaling_report(FILE *f, const dcsim_scaling_fit *fit, const cha
       fprintf(f, " %9.4f %7.2f%%\n", p->loo, pct(p->loo, p->measured));
   }
   fprintf(f, "\nsigma     %.7g\nkappa     %.7g\n", fit->sigma, fit->kappa);
-  fprintf(f, "error     max %.2f %%, mean %.2f %%", 100 * fit->max_rel_err, 100 * fit->mean_rel_err);
+  fprintf(f, "error     max %.2f %%, mean %.2f %%", 100 * fit->max_rel_err,
+          100 * fit->mean_rel_err);
   if (isnan(fit->loo_max_rel_err))
     fprintf(f, "; leave-one-out: n/a\n");
   else

@@ -30,7 +30,7 @@ void dcsim_threads_apply(const dcsim_thread_scaling *law, unsigned n, const dcsi
 }
 
 dcsim_prov dcsim_threads_prov(const dcsim_thread_scaling *law, int exact, unsigned n) {
-  return dcsim_prov_make(exact && n <= law->cores_max ? DCSIM_PROV_INTERPOLATED
-                                                      : DCSIM_PROV_EXTRAPOLATED,
-                         law->source);
+  return dcsim_prov_make(
+      exact && n <= law->cores_max ? DCSIM_PROV_INTERPOLATED : DCSIM_PROV_EXTRAPOLATED,
+      law->source);
 }
