@@ -30,14 +30,20 @@ static void test_usl(void) {
  * the node time is the sum (the law is linear: the same as the law on the sums). */
 static void test_apply(void) {
   dcsim_thread_scaling law = { "x", 0.25, 0.01, 8, "test" };
-  dcsim_loop_part p1[2] = { { "a", 1, 1, 0.2, 0.9, 0.9, 0, NULL },
-                            { "b", 1, 1, 0.6, 0.3, 0.6, 1, NULL } };
-  dcsim_loop_part pn[2] = { { "a", 1, 1, 0.05, 0.3, 0.3, 0, NULL },
-                            { "b", 1, 1, 0.15, 0.075, 0.15, 1, NULL } };
+  dcsim_loop_part p1[2] = { { .name = "a", .flop_time_s = 0.2, .mem_time_s = 0.9, .time_s = 0.9 },
+                            { .name = "b", .flop_time_s = 0.6, .mem_time_s = 0.3, .time_s = 0.6 } };
+  dcsim_loop_part pn[2] = {
+    { .name = "a", .flop_time_s = 0.05, .mem_time_s = 0.3, .time_s = 0.3 },
+    { .name = "b", .flop_time_s = 0.15, .mem_time_s = 0.075, .time_s = 0.15 }
+  };
   double c1 = 0, cn = 0, t1 = 0.9 + 0.6, tn = 0.3 + 0.15;
-  dcsim_cpu_result one = { 1, 2, p1, &c1, &c1, t1, { DCSIM_PROV_TABLE, "" } };
+  dcsim_cpu_result one = {
+    .n_nodes = 1, .n_loops = 2, .parts = p1, .node_time_s = &c1, .node_comm_s = &c1, .time_s = t1
+  };
   double nt = tn;
-  dcsim_cpu_result r = { 1, 2, pn, &nt, &cn, tn, { DCSIM_PROV_TABLE, "" } };
+  dcsim_cpu_result r = {
+    .n_nodes = 1, .n_loops = 2, .parts = pn, .node_time_s = &nt, .node_comm_s = &cn, .time_s = tn
+  };
   dcsim_threads_apply(&law, 4, &one, 1, &r);
   CHECK_REL(pn[0].time_s, 0.25 * 0.9 + 0.75 * 0.3 + 0.01 * 3 * 0.9, 1e-12);
   CHECK_REL(pn[0].flop_time_s / pn[0].mem_time_s, 0.05 / 0.3, 1e-12);
