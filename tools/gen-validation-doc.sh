@@ -186,7 +186,12 @@ by whoever holds those tables. What could be checked independently: the K20m's A
 power of Table 36 (65 W), predicted 67.1 W (+3.2 %) from the power activity fitted on the GTX 970
 alone (`tests/test_gpu_arch.c`). The M2070-Q rows use the Guide's CC 2.0 rates (16 FP64, 32 FP32,
 32 integer per clock per SM) where D3.5's model used Table 10's 8/192/160; D3.5's Fermi G_e
-adjustment (§3.4) is kept. No GPU was available to this work: `tools/gpu-bench` was compiled with
+adjustment (§3.4) is kept. One published statement bounds the held-out rows: §3.3 says the
+GTX 970 achieved the best performance at 200x200x80, so the M2070-Q's profiled time there is
+probably above the GTX 970's 11.8 s; the default model predicts 10.5 s (D3.5's model 11.75 s),
+likely low by 12 % or more. The probable cause is Fermi's lower issue rate and longer latencies,
+hidden in the cross-GPU mean IPC_e of Table 9; no per-GPU IPC or Fermi latency was available to
+model it, and nothing was tuned to that statement. No GPU was available to this work: `tools/gpu-bench` was compiled with
 nvcc but never run, and `dcsim calibrate gpu` is tested on synthetic CSVs only.
 
 GPU
