@@ -54,6 +54,9 @@ void dcsim_sweep_free(dcsim_sweep_t *sw);
 
 size_t dcsim_sweep_n_points(const dcsim_sweep_t *sw);
 dcsim_sweep_point *dcsim_sweep_points(dcsim_sweep_t *sw);
+/* A sentence for the user when a point's result is not what the lists suggest (the workflow's CPU
+ * tasks differ in nodes, cores or frequency: a point runs all of them), else NULL. Borrowed. */
+const char *dcsim_sweep_note(const dcsim_sweep_t *sw);
 /* SHA-256 of the definition and of every input file: a sweep resumes only when this matches. */
 const char *dcsim_sweep_hash(const dcsim_sweep_t *sw);
 /* The canonical definition text that is hashed (stored with the sweep in the database). */

@@ -253,6 +253,8 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
                                                &restored, err))))
     return rc;
   c->ctx.pr.on = isatty(2) && !dcsim_arg_flag(a, "quiet");
+  if (dcsim_sweep_note(c->sw) && !dcsim_arg_flag(a, "quiet"))
+    fprintf(stderr, "dcsim: note: %s\n", dcsim_sweep_note(c->sw));
   c->ctx.pr.f = stderr;
   c->ctx.pr.start_s = c->ctx.pr.last_s = now_s();
   if (restored && !dcsim_arg_flag(a, "quiet"))

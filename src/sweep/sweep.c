@@ -30,6 +30,9 @@ struct dcsim_sweep {
   /* the workflow's own values, shown for lists left empty */
   char own_cpu[64], own_gpu[64], own_freq[24];
   unsigned own_nodes, own_cores;
+  size_t n_cpu_tasks;   /* CPU task templates of the workflows */
+  int cpu_tasks_differ; /* ... in nodes, cores per node or frequency */
+  char note[400];       /* dcsim_sweep_note(); "" = none */
   size_t n_points;
   dcsim_sweep_point *points;
   char *definition;
@@ -87,6 +90,23 @@ static void sb_add(sbuf *b, const char *fmt, ...) {
   }
 }
 
+/* A point simulates the whole workflow. When its CPU tasks differ in nodes, cores or frequency
+ * (workflows/bifft-scaling.xml: twelve configurations one after the other) a point's time is
+ * their makespan, not one configuration's, and a list would set them all alike: say so. */
+static void make_note(dcsim_sweep_t *sw) {
+  sw->note[0] = '\0';
+  if (!sw->cpu_tasks_differ) return;
+  snprintf(sw->note, sizeof sw->note,
+           "the workflow's %zu CPU tasks differ in nodes, cores or frequency, and every point "
+           "runs all of them: a point's time is their makespan and its energy that of every node "
+           "held, not one configuration's, and --nodes, --cores and --freq set all the tasks "
+           "alike; to compare configurations, sweep a workflow with one task (such as "
+           "workflows/bifft.xml)",
+           sw->n_cpu_tasks);
+}
+
+const char *dcsim_sweep_note(const dcsim_sweep_t *sw) { return sw->note[0] ? sw->note : NULL; }
+
 /* The value every CPU task shares (for lists left empty), or 0 / "" when they differ. */
 static void own_values(dcsim_sweep_t *sw) {
   const dcsim_scenario *s = sw->base;
@@ -97,6 +117,7 @@ static void own_values(dcsim_sweep_t *sw) {
     for (size_t k = 0; k < wf->n_templates; k++) {
       const dcsim_task_template *t = &wf->templates[k];
       if (t->device == DCSIM_DEV_GPU) continue;
+      sw->n_cpu_tasks++;
       char tf[24];
       if (t->freq_label)
         snprintf(tf, sizeof tf, "%s", t->freq_label);
@@ -116,6 +137,7 @@ static void own_values(dcsim_sweep_t *sw) {
       if (strcmp(tf, f) != 0) same_freq = 0;
     }
   }
+  sw->cpu_tasks_differ = !same_nodes || !same_cores || !same_freq;
   if (!same_nodes) sw->own_nodes = 0;
   if (!same_cores) sw->own_cores = 0;
   snprintf(sw->own_freq, sizeof sw->own_freq, "%s", same_freq ? f : "");
@@ -333,6 +355,7 @@ int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error
       (rc = take_freqs(sw, def, err)))
     goto out;
   own_values(sw);
+  make_note(sw);
   if ((rc = make_points(sw, def->input, err)) || (rc = make_definition(sw, def, tp, err))) goto out;
   *out = sw;
   sw = NULL;
