@@ -22,6 +22,7 @@
 
 #include "dcsim/error.h"
 #include "dcsim/sweep_io.h"
+#include "dcsim/workflow.h"
 
 #define DCSIM_SWEEP_MAX_LIST   64 /* values per list */
 #define DCSIM_SWEEP_MAX_POINTS 10000000u
@@ -43,6 +44,10 @@ typedef struct dcsim_sweep_def {
   const unsigned *cores; /* cores per node of every CPU task */
   size_t n_freqs;
   const char *const *freqs; /* GHz, a state label, or "nominal" */
+  /* dwarf parameters set on every task whose dwarf has them (after the task's own <set>s); each
+   * name must be a parameter of some task's dwarf. Not a list: one value per name. */
+  size_t n_sets;
+  const dcsim_param_set *sets;
 } dcsim_sweep_def;
 
 typedef struct dcsim_sweep dcsim_sweep_t;

@@ -87,6 +87,8 @@ static const dcsim_opt_spec sweep_opts[] = {
   { "nodes", "N1,N2,...", 0, "nodes of every CPU task (ranges A-B allowed)" },
   { "cores", "C1,C2,...", 0, "cores per node of every CPU task (ranges A-B allowed)" },
   { "freq", "F1,F2,...", 0, "frequencies of every CPU task: GHz, a label (turbo) or nominal" },
+  { "set", "NAME=VALUE", 1,
+    "set a dwarf parameter of every task whose dwarf has it (repeatable; one value each)" },
   { "platform", "FILE", 0, "platform (default: the one the workflow names)" },
   { "policy", "NAME", 0, "scheduling policy, as for dcsim run (default fcfs+heft)" },
   { "deadline-s", "SECONDS", 0, "deadline for the energy-aware policy" },

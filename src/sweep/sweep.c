@@ -27,6 +27,8 @@ struct dcsim_sweep {
   const dcsim_gpu_profile_t **gpus;
   unsigned *nodes, *cores;
   char **freqs;
+  size_t n_sets;
+  dcsim_param_set *sets; /* --set, names owned */
   /* the workflow's own values, shown for lists left empty */
   char own_cpu[64], own_gpu[64], own_freq[24];
   unsigned own_nodes, own_cores;
@@ -46,6 +48,8 @@ void dcsim_sweep_free(dcsim_sweep_t *sw) {
   dcsim_sweep_points_free(sw->points, sw->n_points);
   for (size_t i = 0; i < sw->n_freqs; i++) free(sw->freqs[i]);
   free(sw->freqs);
+  for (size_t i = 0; i < sw->n_sets; i++) free(sw->sets[i].name);
+  free(sw->sets);
   free(sw->cpus);
   free(sw->gpus);
   free(sw->nodes);
@@ -88,6 +92,42 @@ static void sb_add(sbuf *b, const char *fmt, ...) {
       return;
     }
   }
+}
+
+/* --set NAME=VALUE: each name a parameter of the dwarf of some task, given once */
+static int take_sets(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_error *err) {
+  if (def->n_sets == 0) return 0;
+  if (def->n_sets > DCSIM_SWEEP_MAX_LIST)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "command line", 0, "--set: more than %d parameters",
+                     DCSIM_SWEEP_MAX_LIST);
+  if (!(sw->sets = calloc(def->n_sets, sizeof *sw->sets)))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
+  const dcsim_scenario *s = sw->base;
+  for (size_t i = 0; i < def->n_sets; i++) {
+    const dcsim_param_set *ps = &def->sets[i];
+    int known = 0;
+    for (size_t w = 0; w < s->n_wfs; w++)
+      for (size_t k = 0; k < s->wfs[w].wf->n_templates; k++) {
+        const dcsim_dwarf_t *d = s->wfs[w].dwarfs[k];
+        for (size_t j = 0; d && j < dcsim_dwarf_n_params(d); j++)
+          known |= strcmp(dcsim_dwarf_param(d, j), ps->name) == 0;
+      }
+    for (size_t j = 0; j < i; j++)
+      if (strcmp(def->sets[j].name, ps->name) == 0)
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--set %s given twice", ps->name);
+    if (!known)
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                       "--set %s: no task of %s has a dwarf with the parameter %s", ps->name,
+                       def->input, ps->name);
+    if (!isfinite(ps->value) || ps->value < 0)
+      return DCSIM_ERR(err, DCSIM_ERANGE, "command line", 0,
+                       "--set %s: value must be a finite number >= 0", ps->name);
+    if (!(sw->sets[i].name = dcsim_strdup(ps->name)))
+      return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
+    sw->sets[i].value = ps->value;
+    sw->n_sets++;
+  }
+  return 0;
 }
 
 /* A point simulates the whole workflow. When its CPU tasks differ in nodes, cores or frequency
@@ -306,6 +346,11 @@ static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_
   for (size_t k = 0; k < sw->n_cores; k++) sb_add(&b, " %u", sw->cores[k]);
   sb_add(&b, "\nfreq");
   for (size_t k = 0; k < sw->n_freqs; k++) sb_add(&b, " %s", sw->freqs[k]);
+  if (sw->n_sets) { /* only when given: the hashes of sweeps without --set stay as they were */
+    sb_add(&b, "\nset");
+    for (size_t k = 0; k < sw->n_sets; k++)
+      sb_add(&b, " %s=%.17g", sw->sets[k].name, sw->sets[k].value);
+  }
   sb_add(&b, "\npoints %zu\n", sw->n_points);
   for (size_t k = 0; k < sw->base->n_inputs; k++)
     sb_add(&b, "file %s %s\n", sw->base->inputs[k].sha256, sw->base->inputs[k].path);
@@ -354,6 +399,7 @@ int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error
       (rc = take_counts("cores", def->cores, def->n_cores, 100000, sw->cores, &sw->n_cores, err)) ||
       (rc = take_freqs(sw, def, err)))
     goto out;
+  if ((rc = take_sets(sw, def, err))) goto out;
   own_values(sw);
   make_note(sw);
   if ((rc = make_points(sw, def->input, err)) || (rc = make_definition(sw, def, tp, err))) goto out;
@@ -403,9 +449,13 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
   size_t g = r % ng;
   r /= ng;
   size_t c = r;
-  dcsim_scenario_override ov = { sw->n_cpus ? sw->cpus[c] : NULL, sw->n_gpus ? sw->gpus[g] : NULL,
-                                 sw->n_nodes ? sw->nodes[n] : 0, sw->n_cores ? sw->cores[k] : 0,
-                                 sw->n_freqs ? sw->freqs[f] : NULL };
+  dcsim_scenario_override ov = { sw->n_cpus ? sw->cpus[c] : NULL,
+                                 sw->n_gpus ? sw->gpus[g] : NULL,
+                                 sw->n_nodes ? sw->nodes[n] : 0,
+                                 sw->n_cores ? sw->cores[k] : 0,
+                                 sw->n_freqs ? sw->freqs[f] : NULL,
+                                 sw->n_sets,
+                                 sw->sets };
   dcsim_scenario *s = NULL;
   dcsim_engine_t *e = NULL;
   dcsim_error perr;

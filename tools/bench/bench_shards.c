@@ -94,9 +94,22 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: bench_shards [REPEAT]\n");
     return 2;
   }
-  dcsim_sweep_def alaro = {
-    "workflows/alaro.xml", NULL, NULL, 0, 2, CPUS, 3, GPUS, 5, NODES5, 14, CORES14, 8, FREQS
-  };
+  dcsim_sweep_def alaro = { "workflows/alaro.xml",
+                            NULL,
+                            NULL,
+                            0,
+                            2,
+                            CPUS,
+                            3,
+                            GPUS,
+                            5,
+                            NODES5,
+                            14,
+                            CORES14,
+                            8,
+                            FREQS,
+                            0,
+                            NULL };
   unsigned nodes64[64], cores4[] = { 1, 2, 3, 4 };
   for (unsigned k = 0; k < 64; k++) nodes64[k] = k + 1;
   dcsim_sweep_def day = { "workflows/datacentre-day.xml",
@@ -112,7 +125,9 @@ int main(int argc, char **argv) {
                           4,
                           cores4,
                           1,
-                          NOMINAL };
+                          NOMINAL,
+                          0,
+                          NULL };
   dcsim_sweep_def day8 = { "workflows/datacentre-day.xml",
                            NULL,
                            NULL,
@@ -126,7 +141,9 @@ int main(int argc, char **argv) {
                            4,
                            cores4,
                            8,
-                           FREQS };
+                           FREQS,
+                           0,
+                           NULL };
   return one("ALARO (bench_sweep's space)", &alaro, rep) ||
          one("data-centre day (doc/scaling.md)", &day, rep) ||
          one("data-centre day at 8 frequencies", &day8, rep);
