@@ -1,7 +1,7 @@
 /* test_model_irregular.c - the cache-line over-fetch model (dcsim/model_irregular.h, seed
  * finite-volume-irregular-performance "FV", Eq. 4-6) on the Sandy Bridge core of FV Table 1,
  * its use by the CPU model, and the bad inputs of the <irregular> and <cache-hierarchy> elements.
- * FV Table 2 itself is checked by tools/validate-papers (ctest papers_tables). */
+ * FV Table 2 itself is checked by tools/validate (ctest validation_fv-irregular). */
 #include <stdlib.h>
 
 #include "check.h"

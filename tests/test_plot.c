@@ -1,6 +1,6 @@
 /* test_plot.c — every picture kind comes out as a non-empty PNG and SVG (skipped, with a message,
  * when gnuplot is not installed), and a missing gnuplot is a clear error. The numbers in the
- * pictures are tested elsewhere (test_sweep, test_roofline, test_conclusions). */
+ * pictures are tested elsewhere (test_sweep, test_roofline, the validation ctests). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

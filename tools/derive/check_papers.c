@@ -1,13 +1,8 @@
-/* validate-papers — recomputes the published numbers of the seed papers beyond D3.5 listed in a
- * reference CSV (tests/reference/roofline-fd.csv, tests/reference/fv-irregular.csv) with libdcsim
- * and compares them with the published values; the D3.5 pattern of tools/derive/validate_d35.c.
+/* check_papers.c — the `papers` checker of validate (validate.h): numbers of the seed papers
+ * beyond D3.5 that dcsim's models recompute (tests/reference/roofline-fd.csv, fv-irregular.csv).
  *
- * usage: validate-papers REFERENCE.csv (--check | --markdown)
- *   --check     prints the rows out of tolerance and exits 1 if there is any (ctest papers_tables)
- *   --markdown  prints the comparison table of doc/validation.md
- *
- * Columns: table,dwarf,case,hw,threads,set,item,quantity,published,tol. `set` holds extra
- * bindings "NAME=VALUE;NAME=VALUE". Quantities (per run on one node of `hw` at `threads`):
+ * Columns: dwarf, case, hw, threads, set, item, quantity. `set` holds extra bindings
+ * "NAME=VALUE;NAME=VALUE". Quantities (per run on one node of `hw` at `threads`):
  *   work_gflop         W of all loops / 1e9
  *   intensity          W / Q of all loops
  *   mem_roof_gflops    W / (sum of Q*Tmop) / 1e9: the bandwidth roof of the roofline
@@ -25,13 +20,7 @@
 #include "dcsim/csv.h"
 #include "dcsim/model.h"
 #include "dcsim/model_irregular.h"
-
-static int die(const dcsim_error *e) {
-  char b[2048];
-  dcsim_error_format(e, b, sizeof b);
-  fprintf(stderr, "validate-papers: %s\n", b);
-  return 2;
-}
+#include "validate.h"
 
 typedef struct row_in {
   const char *dwarf, *cs, *hw, *set, *item, *qty;
@@ -143,58 +132,22 @@ out:
   return rc;
 }
 
-int main(int argc, char **argv) {
-  if (argc != 3 || (strcmp(argv[2], "--check") != 0 && strcmp(argv[2], "--markdown") != 0)) {
-    fprintf(stderr, "usage: validate-papers REFERENCE.csv (--check | --markdown)\n");
-    return 2;
-  }
-  int md = strcmp(argv[2], "--markdown") == 0;
-  dcsim_error err;
-  dcsim_csv_t *t = NULL;
-  if (dcsim_csv_load(argv[1], &t, &err)) return die(&err);
-  const char *cols[] = { "table", "dwarf", "case",     "hw",        "threads",
-                         "set",   "item",  "quantity", "published", "tol" };
-  size_t c[10];
-  for (int i = 0; i < 10; i++)
-    if (dcsim_csv_col(t, cols[i], &c[i], &err)) return die(&err);
-  int failures = 0, rows = 0;
-  double worst = 0;
-  if (md) {
-    printf(
-        "| table | dwarf | case | hardware | set | item | quantity | published | dcsim | "
-        "difference | tolerance |\n");
-    printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
-  }
-  for (size_t r = 0; r < dcsim_csv_rows(t); r++) {
-    double threads, pub, tol, got = NAN;
-    if (dcsim_csv_num(t, r, c[4], &threads, &err) || dcsim_csv_num(t, r, c[8], &pub, &err) ||
-        dcsim_csv_num(t, r, c[9], &tol, &err))
-      return die(&err);
-    row_in in = { dcsim_csv_cell(t, r, c[1]), dcsim_csv_cell(t, r, c[2]),
-                  dcsim_csv_cell(t, r, c[3]), dcsim_csv_cell(t, r, c[5]),
-                  dcsim_csv_cell(t, r, c[6]), dcsim_csv_cell(t, r, c[7]),
-                  (unsigned)threads };
-    if (compute(&in, &got, &err)) return die(&err);
-    double diff = (got - pub) / pub;
-    int ok = fabs(diff) <= tol * (1 + 1e-9);
-    rows++;
-    if (fabs(diff) > worst) worst = fabs(diff);
-    if (!ok) failures++;
-    if (md)
-      printf("| %s | %s | %s | %s | %s | %s | %s | %.6g | %.6g | %+.2f%% | %.2g%%%s |\n",
-             dcsim_csv_cell(t, r, c[0]), in.dwarf, in.cs, in.hw, *in.set ? in.set : "", in.item,
-             in.qty, pub, got, 100 * diff, 100 * tol, ok ? "" : " **FAIL**");
-    else if (!ok)
-      fprintf(stderr,
-              "%s:%d: %s %s %s %s %s: dcsim %.6g, published %.6g (%+.2f%%, tolerance %.2g%%)\n",
-              argv[1], dcsim_csv_line(t, r), dcsim_csv_cell(t, r, c[0]), in.cs, in.hw, in.item,
-              in.qty, got, pub, 100 * diff, 100 * tol);
-  }
-  if (md)
-    printf("\n%d numbers compared, %d out of tolerance, largest difference %.2f%%.\n", rows,
-           failures, 100 * worst);
-  else
-    printf("%d passed, %d failed\n", rows - failures, failures);
-  dcsim_csv_free(t);
-  return failures ? 1 : 0;
+static int compute_row(void *st, const val_row *w, double *out, dcsim_error *err) {
+  (void)st;
+  double threads;
+  int rc = val_num(w, "threads", &threads, err);
+  if (rc) return rc;
+  row_in in = { val_col(w, "dwarf"), val_col(w, "case"),     val_col(w, "hw"), val_col(w, "set"),
+                val_col(w, "item"),  val_col(w, "quantity"), (unsigned)threads };
+  return compute(&in, out, err);
 }
+
+static void label(const val_row *w, char *buf, size_t size) {
+  const char *set = val_col(w, "set"), *item = val_col(w, "item");
+  if (!*val_col(w, "dwarf")) return;
+  snprintf(buf, size, "%s %s%s%s on %s, %s thread(s): %s%s%s", val_col(w, "dwarf"),
+           val_col(w, "case"), *set ? " " : "", set, val_col(w, "hw"), val_col(w, "threads"),
+           strcmp(item, "*") ? item : "", strcmp(item, "*") ? " " : "", val_col(w, "quantity"));
+}
+
+const val_checker val_papers = { "papers", NULL, NULL, label, compute_row, NULL };
