@@ -79,8 +79,12 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p,
   if (p->cpu) {
     char fs[32];
     dcsim_cpu_state_freq_str(&rq->state, fs, sizeof fs);
-    printf("cpu       %s, %u node(s) x %u core(s) at %s GHz\n", dcsim_cpu_profile_name(rq->cpu),
-           rq->nodes, rq->state.threads, fs);
+    if (rq->gpu) /* irregular loops on a GPU (dcsim/model_irregular.h) */
+      printf("gpu       %s (cache-line model of irregular accesses)\n",
+             dcsim_gpu_profile_name(rq->gpu));
+    else
+      printf("cpu       %s, %u node(s) x %u core(s) at %s GHz\n", dcsim_cpu_profile_name(rq->cpu),
+             rq->nodes, rq->state.threads, fs);
     printf("\n%-36s %12s %12s %12s %12s %12s %s\n", "loop (per node)", "W [flop]", "Q [byte]",
            "W*Tflop [s]", "Q*Tmop [s]", "T [s]", "bound");
     for (size_t l = 0; l < p->cpu->n_loops; l++) {
@@ -139,14 +143,16 @@ static void json_cpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
                                 const dcsim_prediction *p) {
   char fs[32];
   dcsim_cpu_state_freq_str(&rq->state, fs, sizeof fs);
-  dcsim_json_key(j, "cpu");
-  dcsim_json_str(j, dcsim_cpu_profile_name(rq->cpu));
-  dcsim_json_key(j, "nodes");
-  dcsim_json_int(j, rq->nodes);
-  dcsim_json_key(j, "cores");
-  dcsim_json_int(j, rq->state.threads);
-  dcsim_json_key(j, "freq");
-  dcsim_json_str(j, fs);
+  dcsim_json_key(j, rq->gpu ? "gpu" : "cpu"); /* a GPU: irregular loops (model_irregular.h) */
+  dcsim_json_str(j, rq->gpu ? dcsim_gpu_profile_name(rq->gpu) : dcsim_cpu_profile_name(rq->cpu));
+  if (!rq->gpu) {
+    dcsim_json_key(j, "nodes");
+    dcsim_json_int(j, rq->nodes);
+    dcsim_json_key(j, "cores");
+    dcsim_json_int(j, rq->state.threads);
+    dcsim_json_key(j, "freq");
+    dcsim_json_str(j, fs);
+  }
   if (p->has_energy) {
     dcsim_json_key(j, "pkg_j");
     dcsim_json_num(j, p->pkg_j);
@@ -273,7 +279,7 @@ static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p,
   else
     dcsim_json_null(&j);
   dcsim_json_key(&j, "device");
-  dcsim_json_str(&j, p->cpu ? "cpu" : "gpu");
+  dcsim_json_str(&j, rq->gpu ? "gpu" : "cpu");
   dcsim_json_key(&j, "time_s");
   dcsim_json_num(&j, p->time_s);
   dcsim_json_key(&j, "energy_j");

@@ -2,6 +2,7 @@
 #include "dcsim/model.h"
 
 #include "dcsim/model_comm.h"
+#include "dcsim/model_irregular.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +75,15 @@ static int run_gpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
   if (!req->gpu)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a GPU dwarf needs a GPU profile");
   int rc;
-  if (req->gpus >= 1) { /* the domain split over G GPUs (dcsim/model_multigpu.h) */
+  if (req->ev->n_kernels == 0) { /* irregular loops on a GPU (dcsim/model_irregular.h, FV §7) */
+    if (req->gpus > 1)
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                       "dwarf %s has no GPU kernels: it runs on one GPU",
+                       dcsim_dwarf_name(req->ev->dwarf));
+    if ((rc = dcsim_model_irregular_gpu(req->ev, req->gpu, &out->cpu, err))) return rc;
+    out->time_s = out->cpu->time_s;
+    if (req->energy_form == DCSIM_ENERGY_NONE) return 0;
+  } else if (req->gpus >= 1) { /* the domain split over G GPUs (dcsim/model_multigpu.h) */
     if ((rc = dcsim_model_multigpu(req->ev, req->gpu, req->gpus, req->gpu_small_domain,
                                    &out->multigpu, err)))
       return rc;

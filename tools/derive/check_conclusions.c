@@ -4,21 +4,19 @@
  * 0 when not, or the number the row names.
  *
  * Columns: claim (the row's text), test, args, iter. `iter` sets BiFFT's iterations per ALARO
- * step (the sweep's --set ITER; the shipped workflow has 100). The design spaces are those of D3.5 §6: ALARO on
- * {E5-2697v3, Gold 6148} x {GTX 970, K20m, M2070-Q} x 1-16 BiFFT nodes at each CPU's nominal
- * frequency; ACRANEB2 alone on the three GPUs; SH TL159 and TCO639 on 1-8 nodes; BiFFT 200x180
- * (525 fields) on 1-8 nodes x 1, 2, 4 cores. Tests:
- *   skylake_beats_haswell       ALARO: Skylake faster and thriftier at every GPU and node count
- *   knee_at NODES CPU/GPU       ALARO: the knee of the six CPU+GPU points at NODES is CPU/GPU
- *   global_knee CPU/GPU         ALARO: the knee of the whole front is a CPU/GPU point
- *   least_energy CPU/GPU        ALARO: the least energy of the whole space is a CPU/GPU point
- *   front_cpu CPU               ALARO: every point of the whole front runs on CPU
- *   gtx_faster GPU              ALARO: GTX 970 faster than GPU at every CPU and node count
- *   gtx_thriftier CPU N,N,..    ALARO: GTX 970 less energy than K20m and M2070-Q on CPU at N nodes
- *   acraneb2_spread             ACRANEB2: slowest / fastest GPU time - 1
- *   acraneb2_least_energy GPU   ACRANEB2: GPU needs the least energy
- *   sh_time_scaling             SH TL159: largest |T_n n / T_1 - 1| over 1-8 nodes
- *   sh_energy_constant          SH TL159: largest |E_n / E_1 - 1|
+ * step (the sweep's --set ITER; the shipped workflow has 100). The design spaces are those of D3.5
+ * §6: ALARO on {E5-2697v3, Gold 6148} x {GTX 970, K20m, M2070-Q} x 1-16 BiFFT nodes at each CPU's
+ * nominal frequency; ACRANEB2 alone on the three GPUs; SH TL159 and TCO639 on 1-8 nodes; BiFFT
+ * 200x180 (525 fields) on 1-8 nodes x 1, 2, 4 cores. Tests: skylake_beats_haswell       ALARO:
+ * Skylake faster and thriftier at every GPU and node count knee_at NODES CPU/GPU       ALARO: the
+ * knee of the six CPU+GPU points at NODES is CPU/GPU global_knee CPU/GPU         ALARO: the knee of
+ * the whole front is a CPU/GPU point least_energy CPU/GPU        ALARO: the least energy of the
+ * whole space is a CPU/GPU point front_cpu CPU               ALARO: every point of the whole front
+ * runs on CPU gtx_faster GPU              ALARO: GTX 970 faster than GPU at every CPU and node
+ * count gtx_thriftier CPU N,N,..    ALARO: GTX 970 less energy than K20m and M2070-Q on CPU at N
+ * nodes acraneb2_spread             ACRANEB2: slowest / fastest GPU time - 1 acraneb2_least_energy
+ * GPU   ACRANEB2: GPU needs the least energy sh_time_scaling             SH TL159: largest |T_n n /
+ * T_1 - 1| over 1-8 nodes sh_energy_constant          SH TL159: largest |E_n / E_1 - 1|
  *   sh_skylake_faster           SH TCO639: Skylake faster at every node count
  *   bifft_best_one_core NODES   BiFFT: NODES x 1 core fastest and thriftiest of the 1-core points
  *   bifft_knee NODESxCORES      BiFFT: the knee of the whole space is NODES x CORES
@@ -62,8 +60,7 @@ static void fini(void *st) {
 }
 
 /* the sweep `which` (alaro, acraneb2, sh-tl159, sh-tco639, bifft) with ITER = iter (0: as is) */
-static int get(cc_state *s, const char *which, double iter, dcsim_sweep_t **out,
-               dcsim_error *err) {
+static int get(cc_state *s, const char *which, double iter, dcsim_sweep_t **out, dcsim_error *err) {
   char key[128];
   snprintf(key, sizeof key, "%s %g", which, iter);
   for (int i = 0; i < s->n; i++)
@@ -73,19 +70,48 @@ static int get(cc_state *s, const char *which, double iter, dcsim_sweep_t **out,
   dcsim_param_set it = { "ITER", iter };
   dcsim_sweep_def d = { NULL, NULL, NULL, 0, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL };
   if (strcmp(which, "alaro") == 0)
-    d = (dcsim_sweep_def){ "workflows/alaro.xml", NULL, NULL, 0, 2, CPUS, 3, GPUS, 5, NODES, 0,
-                           NULL, 1, NOMINAL, iter > 0, &it };
+    d = (dcsim_sweep_def){ "workflows/alaro.xml",
+                           NULL,
+                           NULL,
+                           0,
+                           2,
+                           CPUS,
+                           3,
+                           GPUS,
+                           5,
+                           NODES,
+                           0,
+                           NULL,
+                           1,
+                           NOMINAL,
+                           iter > 0,
+                           &it };
   else if (strcmp(which, "acraneb2") == 0)
-    d = (dcsim_sweep_def){ "workflows/acraneb2.xml", NULL, NULL, 0, 0, NULL, 3, GPUS, 0, NULL, 0,
-                           NULL, 0, NULL, 0, NULL };
+    d = (dcsim_sweep_def){
+      "workflows/acraneb2.xml", NULL, NULL, 0, 0, NULL, 3, GPUS, 0, NULL, 0, NULL, 0, NULL, 0, NULL
+    };
   else if (strcmp(which, "sh-tl159") == 0 || strcmp(which, "sh-tco639") == 0)
     d = (dcsim_sweep_def){ strcmp(which, "sh-tl159") == 0 ? "workflows/sh-tl159.xml"
                                                           : "workflows/sh-tco639.xml",
-                           NULL, NULL, 0, strcmp(which, "sh-tl159") == 0 ? 0 : 2, CPUS, 0, NULL,
-                           4, n8, 0, NULL, 0, NULL, 0, NULL };
+                           NULL,
+                           NULL,
+                           0,
+                           strcmp(which, "sh-tl159") == 0 ? 0 : 2,
+                           CPUS,
+                           0,
+                           NULL,
+                           4,
+                           n8,
+                           0,
+                           NULL,
+                           0,
+                           NULL,
+                           0,
+                           NULL };
   else
-    d = (dcsim_sweep_def){ "workflows/bifft.xml", NULL, NULL, 0, 0, NULL, 0, NULL, 4, n8, 3, c3,
-                           0, NULL, 0, NULL };
+    d = (dcsim_sweep_def){
+      "workflows/bifft.xml", NULL, NULL, 0, 0, NULL, 0, NULL, 4, n8, 3, c3, 0, NULL, 0, NULL
+    };
   dcsim_sweep_t *sw = NULL;
   int rc;
   if ((rc = dcsim_sweep_new(&d, &sw, err)) || (rc = dcsim_sweep_run(sw, NULL, err))) {
@@ -211,8 +237,8 @@ static int other_test(cc_state *s, const char *test, const char *args, double *o
     }
   } else if (strncmp(test, "bifft_", 6) == 0) {
     if ((rc = get(s, "bifft", 0, &sw, err))) return rc;
-    unsigned nodes = (unsigned)atoi(args), cores = strchr(args, 'x') ? atoi(strchr(args, 'x') + 1)
-                                                                     : 1;
+    unsigned nodes = (unsigned)atoi(args),
+             cores = strchr(args, 'x') ? atoi(strchr(args, 'x') + 1) : 1;
     const dcsim_sweep_point *b = pt(sw, "", "", nodes, cores);
     if (strcmp(test, "bifft_knee") == 0) {
       *out = b && b->knee;
@@ -250,9 +276,10 @@ static void label(const val_row *w, char *buf, size_t size) {
 }
 
 static void knee_table(FILE *f, dcsim_sweep_t *sw) {
-  fprintf(f, "ALARO (ITER = 100) per BiFFT node count: the knee of the six CPU+GPU points, and "
-             "the fastest and the thriftiest of them.\n\n| BiFFT nodes | knee | time [s] | "
-             "energy [kJ] | fastest | least energy |\n|---|---|---|---|---|---|\n");
+  fprintf(f,
+          "ALARO (ITER = 100) per BiFFT node count: the knee of the six CPU+GPU points, and "
+          "the fastest and the thriftiest of them.\n\n| BiFFT nodes | knee | time [s] | "
+          "energy [kJ] | fastest | least energy |\n|---|---|---|---|---|---|\n");
   for (int k = 0; k < 5; k++) {
     int kn = knee_at(sw, NODES[k]), fast = 0, thrift = 0;
     for (int c = 1; c < 6; c++) {
@@ -269,8 +296,9 @@ static void knee_table(FILE *f, dcsim_sweep_t *sw) {
   const dcsim_sweep_point *all = dcsim_sweep_points(sw);
   for (size_t i = 0; i < dcsim_sweep_n_points(sw); i++)
     if (all[i].knee)
-      fprintf(f, "\nThe knee of the whole front (all node counts together): %s + %s on %u nodes, "
-                 "%.0f s, %.1f kJ.\n",
+      fprintf(f,
+              "\nThe knee of the whole front (all node counts together): %s + %s on %u nodes, "
+              "%.0f s, %.1f kJ.\n",
               all[i].cpu, all[i].gpu, all[i].nodes, all[i].time_s, all[i].energy_j / 1e3);
 }
 
@@ -280,9 +308,10 @@ static int extra(void *st, FILE *f, dcsim_error *err) {
   int rc = get(s, "alaro", 100, &sw, err);
   if (rc) return rc;
   knee_table(f, sw);
-  fprintf(f, "\nGPU energy of ALARO over BiFFT's iterations per step (`dcsim sweep "
-             "workflows/alaro.xml --set ITER=N ...`): energy of the whole workflow in kJ with the "
-             "GTX 970 / with the K20m, and which needs less.\n\n| ITER | CPU |");
+  fprintf(f,
+          "\nGPU energy of ALARO over BiFFT's iterations per step (`dcsim sweep "
+          "workflows/alaro.xml --set ITER=N ...`): energy of the whole workflow in kJ with the "
+          "GTX 970 / with the K20m, and which needs less.\n\n| ITER | CPU |");
   for (int k = 0; k < 5; k++) fprintf(f, " %u node%s |", NODES[k], NODES[k] > 1 ? "s" : "");
   fprintf(f, "\n|---|---|---|---|---|---|---|\n");
   for (size_t i = 0; i < sizeof ITERS / sizeof *ITERS; i++) {

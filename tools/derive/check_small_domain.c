@@ -142,18 +142,16 @@ static int compute(void *st, const val_row *w, double *out, dcsim_error *err) {
     else if (strcmp(q, "diff") == 0)
       *out = s->obs[r].model_s / s->obs[r].measured_s - 1; /* D3.5 §3.5 */
     else
-      return DCSIM_ERR(err, DCSIM_EREF, w->path, dcsim_csv_line(w->t, w->r),
-                       "unknown quantity %s", q);
+      return DCSIM_ERR(err, DCSIM_EREF, w->path, dcsim_csv_line(w->t, w->r), "unknown quantity %s",
+                       q);
     return 0;
   }
-  return DCSIM_ERR(err, DCSIM_EREF, w->path, dcsim_csv_line(w->t, w->r), "no profiled run %s",
-                   cs);
+  return DCSIM_ERR(err, DCSIM_EREF, w->path, dcsim_csv_line(w->t, w->r), "no profiled run %s", cs);
 }
 
 static void label(const val_row *w, char *buf, size_t size) {
   const char *q = val_col(w, "quantity");
-  snprintf(buf, size, "%s %s on %s: %s", val_col(w, "dwarf"), val_col(w, "case"),
-           val_col(w, "hw"),
+  snprintf(buf, size, "%s %s on %s: %s", val_col(w, "dwarf"), val_col(w, "case"), val_col(w, "hw"),
            strcmp(q, "d35_s") == 0         ? "profiled time by D3.5's model"
            : strcmp(q, "corrected_s") == 0 ? "profiled time by the corrected model"
            : strcmp(q, "loo_s") == 0       ? "profiled time by the correction fitted without it"

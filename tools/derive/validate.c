@@ -102,8 +102,7 @@ static int read_common(const val_row *w, row_result *r, dcsim_error *err) {
     return DCSIM_ERR(err, DCSIM_EPARSE, w->path, line, "bad evidence '%s' or expect '%s'",
                      val_col(w, "evidence"), val_col(w, "expect"));
   if (r->expect != ST_REPRODUCED && !*val_col(w, "why"))
-    return DCSIM_ERR(err, DCSIM_EPARSE, w->path, line, "a %s row needs a why",
-                     ST_NAME[r->expect]);
+    return DCSIM_ERR(err, DCSIM_EPARSE, w->path, line, "a %s row needs a why", ST_NAME[r->expect]);
   if ((r->ev == EV_DERIVED || r->ev == EV_CONSTRUCTION) && !*val_col(w, "basis"))
     return DCSIM_ERR(err, DCSIM_EPARSE, w->path, line, "a %s row needs a basis", EV_NAME[r->ev]);
   r->numbers = 1;
@@ -123,9 +122,10 @@ static int read_common(const val_row *w, row_result *r, dcsim_error *err) {
     return DCSIM_ERR(err, DCSIM_EPARSE, w->path, line, "a compared row needs a published value");
   const char *tol = val_col(w, "tol");
   r->is_bool = strcmp(tol, "bool") == 0; /* a statement: 1 holds, 0 does not */
-  if (r->is_bool) return r->pub == 0 || r->pub == 1 ? 0
-                                                    : DCSIM_ERR(err, DCSIM_EPARSE, w->path, line,
-                                                                "a bool row is published 0 or 1");
+  if (r->is_bool)
+    return r->pub == 0 || r->pub == 1
+               ? 0
+               : DCSIM_ERR(err, DCSIM_EPARSE, w->path, line, "a bool row is published 0 or 1");
   r->tol_abs = strncmp(tol, "abs:", 4) == 0;
   char *end = NULL;
   r->tol = strtod(r->tol_abs ? tol + 4 : tol, &end);
@@ -167,9 +167,10 @@ static void print_row(FILE *f, const val_row *w, const char *label, const row_re
     fprintf(f, ": ");
     cell(f, val_col(w, "basis"));
   }
-  fprintf(f, " | %s", r->status == ST_REPRODUCED       ? "reproduced"
-                      : r->status == ST_NOT_REPRODUCED ? "**not reproduced**"
-                                                       : "not covered");
+  fprintf(f, " | %s",
+          r->status == ST_REPRODUCED       ? "reproduced"
+          : r->status == ST_NOT_REPRODUCED ? "**not reproduced**"
+                                           : "not covered");
   if (r->status != ST_REPRODUCED && *val_col(w, "why")) {
     fprintf(f, ": ");
     cell(f, val_col(w, "why"));
@@ -179,8 +180,8 @@ static void print_row(FILE *f, const val_row *w, const char *label, const row_re
 }
 
 /* One row: its status, printed (markdown) or checked against `expect`. */
-static int do_row(run *R, const val_checker *ck, void *st, const val_row *w, tally *t,
-                  FILE *out, dcsim_error *err) {
+static int do_row(run *R, const val_checker *ck, void *st, const val_row *w, tally *t, FILE *out,
+                  dcsim_error *err) {
   row_result r;
   int rc = read_common(w, &r, err);
   if (rc) return rc;
@@ -264,8 +265,9 @@ static int do_section(run *R, paper *p, const char *dir, const char *csv, const 
   FILE *out = R->markdown ? R->body : NULL;
   if (out) {
     if ((rc = cat_file(out, ipath, err))) goto out;
-    fprintf(out, "\n| where | quantity | published | dcsim | difference | tolerance | evidence | "
-                 "status |\n|---|---|---|---|---|---|---|---|\n");
+    fprintf(out,
+            "\n| where | quantity | published | dcsim | difference | tolerance | evidence | "
+            "status |\n|---|---|---|---|---|---|---|---|\n");
   }
   tally t0;
   memset(&t0, 0, sizeof t0);
@@ -291,8 +293,9 @@ out:
 }
 
 static void summary(FILE *f, const run *R) {
-  fprintf(f, "## Summary\n\n| paper | independent | measured | derived | by construction | in "
-             "sample | leave-one-out | not covered |\n|---|---|---|---|---|---|---|---|\n");
+  fprintf(f,
+          "## Summary\n\n| paper | independent | measured | derived | by construction | in "
+          "sample | leave-one-out | not covered |\n|---|---|---|---|---|---|---|---|\n");
   tally all;
   memset(&all, 0, sizeof all);
   for (int i = 0; i <= R->n_papers; i++) {
@@ -313,10 +316,11 @@ static void summary(FILE *f, const run *R) {
     }
     fprintf(f, " %ld |\n", cov);
   }
-  fprintf(f, "\nEach cell counts published numbers (a not-covered row may stand for several). "
-             "Independent numbers are the evidence; derived ones follow arithmetically from "
-             "other rows, those by construction were used to make dcsim's data, and in-sample "
-             "ones were fitted: they are counted apart and add no evidence.\n\n");
+  fprintf(f,
+          "\nEach cell counts published numbers (a not-covered row may stand for several). "
+          "Independent numbers are the evidence; derived ones follow arithmetically from "
+          "other rows, those by construction were used to make dcsim's data, and in-sample "
+          "ones were fitted: they are counted apart and add no evidence.\n\n");
 }
 
 static int do_manifest(run *R, dcsim_error *err) {
@@ -339,8 +343,8 @@ static int do_manifest(run *R, dcsim_error *err) {
       continue;
     }
     paper *p = NULL;
-    if (strcmp(kind, "section") == 0 && sscanf(line, "%*s %255s %255s %255s %255s", a, b, c, d) == 4 &&
-        (p = find_paper(R, a))) {
+    if (strcmp(kind, "section") == 0 &&
+        sscanf(line, "%*s %255s %255s %255s %255s", a, b, c, d) == 4 && (p = find_paper(R, a))) {
       if (wanted(R, b)) rc = do_section(R, p, dir, b, c, d, err);
       continue;
     }
