@@ -23,7 +23,10 @@
  *   footprint_byte     the loop's footprint (bytes of one pass)
  *   gpu_dp_ops         SM x DP operations per clock and SM x clock of the GPU (op/s)
  *   gflops_ratio       W/T at `threads` over W/T at `ref` threads
- *   ref_over_gflops    `ref` GFLOP/s over the model's W/T */
+ *   ref_over_gflops    `ref` GFLOP/s over the model's W/T
+ *   gflops_at_time     W / `ref` seconds, GFLOP/s (a run time the paper quotes)
+ *   compute_bound      1 when every loop is compute-bound, else 0
+ *   balance            the machine balance P / DRAM bandwidth of the CPU profile, flop/byte */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,7 +184,18 @@ static int quantity(run_ctx *c, const row_in *r, double *out, dcsim_error *err) 
     *out = W / c->p.time_s / 1e9;
   else if (strcmp(q, "ref_over_gflops") == 0)
     *out = r->ref / (W / c->p.time_s / 1e9);
-  else if (strcmp(q, "footprint_byte") == 0)
+  else if (strcmp(q, "gflops_at_time") == 0)
+    *out = W / r->ref / 1e9;
+  else if (strcmp(q, "compute_bound") == 0) {
+    *out = 1;
+    for (size_t l = 0; l < c->p.cpu->n_loops; l++) *out = *out && c->p.cpu->parts[l].compute_bound;
+  } else if (strcmp(q, "balance") == 0 && c->cpu) {
+    dcsim_cpu_rates rt;
+    dcsim_cpu_state st = { dcsim_cpu_profile_nominal_ghz(c->cpu), NULL, r->threads };
+    int rc = dcsim_cpu_profile_rates(c->cpu, &st, &rt, err);
+    if (rc) return rc;
+    *out = rt.flops / rt.dram_bps;
+  } else if (strcmp(q, "footprint_byte") == 0)
     *out = c->ev->loops[0].footprint_byte;
   else if (strcmp(q, "gpu_dp_ops") == 0 && c->gpu) {
     const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(c->gpu);
