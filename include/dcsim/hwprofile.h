@@ -79,6 +79,18 @@ const dcsim_cache_level *dcsim_gpu_profile_cache_levels(const dcsim_gpu_profile_
 /* Bandwidth of the link between the sockets (<socket-link>, FV §8: QPI), 0 if not given. */
 double dcsim_cpu_profile_socket_link_bps(const dcsim_cpu_profile_t *p);
 
+/* A roofline ceiling (<ceilings>, Williams et al., CACM 2009): the performance without an
+ * optimisation, in-core (value in flop/s) or of the memory system (B/s). */
+#define DCSIM_MAX_CEILINGS 8
+typedef struct dcsim_profile_ceiling {
+  int memory;    /* 0: in-core (compute), 1: memory */
+  char name[64]; /* "mul/add imbalance", "w/out SW prefetch", ... */
+  double value;  /* flop/s (compute) or B/s (memory) */
+} dcsim_profile_ceiling;
+
+/* The <ceilings> in file order; *n = 0 (and NULL) if the profile has none. */
+const dcsim_profile_ceiling *dcsim_cpu_profile_ceilings(const dcsim_cpu_profile_t *p, size_t *n);
+
 int dcsim_cpu_profile_rates(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s,
                             dcsim_cpu_rates *out, dcsim_error *err);
 /* Power at a state from the profile's <energy> tables (one per measured frequency): the table of

@@ -54,6 +54,8 @@ struct dcsim_cpu_profile {
   size_t n_levels;
   dcsim_cache_level levels[Q_COUNT - 1]; /* names point into quantity_names */
   double socket_link_bps;                /* <socket-link>, 0 if absent */
+  size_t n_ceilings;
+  dcsim_profile_ceiling ceilings[DCSIM_MAX_CEILINGS];
   size_t n_etabs;
   energy_table *etabs; /* one per <energy>, in document order; frequencies distinct */
 };
@@ -272,6 +274,36 @@ static int load_cache_levels(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc,
   return 0;
 }
 
+/* <ceilings>: compute ceilings in GFLOP/s, memory ceilings in GB/s (CACM 2009) */
+static int load_ceilings(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *cs,
+                         dcsim_error *err) {
+  int rc;
+  for (xmlNode *c = dcsim_xml_child(cs, "ceiling"); c; c = dcsim_xml_next(c, "ceiling")) {
+    dcsim_profile_ceiling *pc = &p->ceilings[p->n_ceilings];
+    const char *kind = NULL, *name = NULL;
+    if (p->n_ceilings == DCSIM_MAX_CEILINGS)
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, c, "more than %d <ceiling>s",
+                           DCSIM_MAX_CEILINGS);
+    if ((rc = dcsim_xml_str(doc, c, "kind", 1, &kind, err)) ||
+        (rc = dcsim_xml_str(doc, c, "name", 1, &name, err)) ||
+        (rc = dcsim_xml_double(doc, c, "value", 1, &pc->value, err)))
+      return rc;
+    if (!(pc->value > 0))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, c,
+                           "<ceiling name=\"%s\">: value must be positive", name);
+    pc->memory = strcmp(kind, "memory") == 0;
+    pc->value *= 1e9; /* GFLOP/s or GB/s */
+    snprintf(pc->name, sizeof pc->name, "%s", name);
+    p->n_ceilings++;
+  }
+  return 0;
+}
+
+const dcsim_profile_ceiling *dcsim_cpu_profile_ceilings(const dcsim_cpu_profile_t *p, size_t *n) {
+  *n = p->n_ceilings;
+  return p->n_ceilings ? p->ceilings : NULL;
+}
+
 /* <socket-link bw-bps>: the link between sockets (FV §8) */
 static int load_socket_link(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *sl,
                             dcsim_error *err) {
@@ -353,6 +385,8 @@ int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_er
           *sl = dcsim_xml_child(root, "socket-link");
   if (ch && (rc = load_cache_levels(p, doc, ch, err))) goto out;
   if (sl && (rc = load_socket_link(p, doc, sl, err))) goto out;
+  xmlNode *cs = dcsim_xml_child(root, "ceilings");
+  if (cs && (rc = load_ceilings(p, doc, cs, err))) goto out;
   size_t ne = dcsim_xml_count(root, "energy");
   if (ne && !(p->etabs = calloc(ne, sizeof *p->etabs))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");

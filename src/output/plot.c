@@ -534,6 +534,22 @@ int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *ou
             "(x*b%zu < %.10g ? x*b%zu : %.10g) with lines lw 1.5 dt 2 lc rgb '#777777' title 'SP "
             "peak', \\\n     ",
             r->n_ceilings - 1, r->peak_sp_flops * 1e-9, r->n_ceilings - 1, r->peak_sp_flops * 1e-9);
+  /* the optimisation ceilings under the roofs (CACM 2009 Fig. 2): in-core ones flat from where the
+   * DRAM roof reaches them, memory ones diagonal up to the peak; dashed */
+  for (size_t c = 0; c < r->n_optim; c++) {
+    double v = r->optim[c].value * 1e-9;
+    if (r->optim[c].memory)
+      fprintf(f, "(x*%.10g < P ? x*%.10g : P) with lines lw 1.2 dt 2 lc rgb '#8c564b' title ", v,
+              v);
+    else
+      fprintf(f, "(x*b%zu < %.10g ? x*b%zu : %.10g) with lines lw 1.2 dt 4 lc rgb '#1f77b4' title ",
+              r->n_ceilings - 1, v, r->n_ceilings - 1, v);
+    char lab[112];
+    snprintf(lab, sizeof lab, "%s %.3g %s", r->optim[c].name, v,
+             r->optim[c].memory ? "GB/s" : "GFLOP/s");
+    gp_str(f, lab);
+    fputs(", \\\n     ", f);
+  }
   static const int ptypes[] = { 5, 7, 9, 11, 13, 4, 6, 8, 10, 12 };
   size_t k = 0;
   for (size_t i = 0; i < r->n_points; i++) {

@@ -26,7 +26,9 @@
  *   ref_over_gflops    `ref` GFLOP/s over the model's W/T
  *   gflops_at_time     W / `ref` seconds, GFLOP/s (a run time the paper quotes)
  *   compute_bound      1 when every loop is compute-bound, else 0
- *   balance            the machine balance P / DRAM bandwidth of the CPU profile, flop/byte */
+ *   balance            the machine balance P / DRAM bandwidth of the CPU profile, flop/byte
+ *   peak_gflops, dram_gbs  the CPU profile's peak and DRAM bandwidth at `threads`
+ *   ceiling            the CPU profile's roofline ceiling named `item` (GFLOP/s or GB/s) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,6 +166,26 @@ static int level_quantity(run_ctx *c, const row_in *r, double W, double *out, dc
   return isnan(*out) ? DCSIM_ERR(err, DCSIM_EREF, "", 0, "unknown quantity %s", q) : 0;
 }
 
+/* figures of the CPU profile itself at the row's state */
+static int profile_quantity(const dcsim_cpu_profile_t *cpu, const row_in *r, double *out,
+                            dcsim_error *err) {
+  dcsim_cpu_rates rt;
+  dcsim_cpu_state st = { dcsim_cpu_profile_nominal_ghz(cpu), NULL, r->threads };
+  int rc = dcsim_cpu_profile_rates(cpu, &st, &rt, err);
+  if (rc) return rc;
+  if (strcmp(r->qty, "ceiling") == 0) {
+    size_t n = 0;
+    const dcsim_profile_ceiling *cl = dcsim_cpu_profile_ceilings(cpu, &n);
+    for (size_t i = 0; i < n; i++)
+      if (strcmp(cl[i].name, r->item) == 0) return *out = cl[i].value / 1e9, 0;
+    return DCSIM_ERR(err, DCSIM_EREF, "", 0, "no ceiling '%s'", r->item);
+  }
+  *out = strcmp(r->qty, "balance") == 0       ? rt.flops / rt.dram_bps
+         : strcmp(r->qty, "peak_gflops") == 0 ? rt.flops / 1e9
+                                              : rt.dram_bps / 1e9;
+  return 0;
+}
+
 static int quantity(run_ctx *c, const row_in *r, double *out, dcsim_error *err) {
   double W = 0, Q = 0, tm = 0;
   for (size_t l = 0; l < c->p.cpu->n_loops; l++) {
@@ -189,12 +211,9 @@ static int quantity(run_ctx *c, const row_in *r, double *out, dcsim_error *err) 
   else if (strcmp(q, "compute_bound") == 0) {
     *out = 1;
     for (size_t l = 0; l < c->p.cpu->n_loops; l++) *out = *out && c->p.cpu->parts[l].compute_bound;
-  } else if (strcmp(q, "balance") == 0 && c->cpu) {
-    dcsim_cpu_rates rt;
-    dcsim_cpu_state st = { dcsim_cpu_profile_nominal_ghz(c->cpu), NULL, r->threads };
-    int rc = dcsim_cpu_profile_rates(c->cpu, &st, &rt, err);
-    if (rc) return rc;
-    *out = rt.flops / rt.dram_bps;
+  } else if (c->cpu && (!strcmp(q, "balance") || !strcmp(q, "peak_gflops") ||
+                        !strcmp(q, "dram_gbs") || !strcmp(q, "ceiling"))) {
+    return profile_quantity(c->cpu, r, out, err);
   } else if (strcmp(q, "footprint_byte") == 0)
     *out = c->ev->loops[0].footprint_byte;
   else if (strcmp(q, "gpu_dp_ops") == 0 && c->gpu) {
