@@ -109,6 +109,7 @@ int main(int argc, char **argv) {
                             8,
                             FREQS,
                             0,
+                            0,
                             NULL };
   unsigned nodes64[64], cores4[] = { 1, 2, 3, 4 };
   for (unsigned k = 0; k < 64; k++) nodes64[k] = k + 1;
@@ -127,6 +128,7 @@ int main(int argc, char **argv) {
                           1,
                           NOMINAL,
                           0,
+                          0,
                           NULL };
   dcsim_sweep_def day8 = { "workflows/datacentre-day.xml",
                            NULL,
@@ -142,6 +144,7 @@ int main(int argc, char **argv) {
                            cores4,
                            8,
                            FREQS,
+                           0,
                            0,
                            NULL };
   return one("ALARO (bench_sweep's space)", &alaro, rep) ||

@@ -127,6 +127,7 @@ static int compute_run(const d35_in *in, double *out, dcsim_error *err) {
   rq.state.threads = in->cores ? in->cores : 1;
   rq.state.ghz = cpu ? dcsim_cpu_profile_nominal_ghz(cpu) : 0;
   rq.energy_form = DCSIM_ENERGY_NONE;
+  rq.flags = DCSIM_MODEL_D35; /* D3.5's models exactly */
   if (!(rc = dcsim_model_run(&rq, &p, err))) rc = pick(&p, in, out, err);
 out:
   dcsim_prediction_release(&p);

@@ -45,6 +45,7 @@ static int model_time(const dcsim_dwarf_t *d, const char *cs, const dcsim_gpu_pr
   rq.gpu = gpu;
   rq.gpu_small_domain = small;
   rq.energy_form = DCSIM_ENERGY_NONE;
+  rq.flags = DCSIM_MODEL_D35; /* D3.5's GPU model, with the correction only where asked */
   dcsim_prediction p;
   if (!(rc = dcsim_model_run(&rq, &p, err))) {
     *t_out = p.time_s;
