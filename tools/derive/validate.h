@@ -56,7 +56,6 @@ typedef struct val_checker {
   int (*extra)(void *state, FILE *f, dcsim_error *err);
 } val_checker;
 
-extern const val_checker val_d35, val_papers, val_conclusions, val_small_domain, val_roofline,
-    val_sampling;
+extern const val_checker val_d35, val_papers, val_conclusions, val_small_domain, val_sampling;
 
 #endif
