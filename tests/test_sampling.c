@@ -24,7 +24,8 @@ static void test_gbm(void) {
   dcsim_error err = { 0 };
   CHECK_INT(dcsim_gbm_fit(100, 2, x, y, NULL, &p, &m, &err), 0);
   double worst = 0;
-  for (int i = 0; m && i < 100; i++) worst = fmax(worst, fabs(dcsim_gbm_predict(m, x + 2 * i) - y[i]));
+  for (int i = 0; m && i < 100; i++)
+    worst = fmax(worst, fabs(dcsim_gbm_predict(m, x + 2 * i) - y[i]));
   CHECK(worst < 0.11); /* the ramp's steps of 0.2 are halved by the splits between them */
   dcsim_gbm_free(m);
   /* weights: a point of weight 0 does not pull the fit */

@@ -63,8 +63,8 @@ int dcsim_sampling_study(const dcsim_sampling_problem *p, const dcsim_sampling_o
  * such as turbo left out), coordinates (GHz, threads), the response the profile's table
  * `quantity` (flops, L1, L2, L3, DRAM; flop/s or B/s) gives there. *x (n x 2) and *y are
  * malloc'd, freed by the caller. Error: an unknown quantity, a profile without that table. */
-int dcsim_sampling_profile_problem(const dcsim_cpu_profile_t *cpu, const char *quantity,
-                                   double **x, double **y, size_t *n, dcsim_error *err);
+int dcsim_sampling_profile_problem(const dcsim_cpu_profile_t *cpu, const char *quantity, double **x,
+                                   double **y, size_t *n, dcsim_error *err);
 
 /* The study as text: the median error of each sampler against samples, the samples each needs
  * for o->target, the saving against the full space, and the plan of the best sampler. */
@@ -76,7 +76,6 @@ void dcsim_sampling_write_text(FILE *f, const char *what, const dcsim_sampling_p
 /* The points sampler s draws with seed o->seed0 until o->budget (measuring them means reading
  * p->y): points[0..*n-1], in the order drawn. */
 int dcsim_sampling_plan(const dcsim_sampling_problem *p, dcsim_sampler s,
-                        const dcsim_sampling_opts *o, size_t *points, size_t *n,
-                        dcsim_error *err);
+                        const dcsim_sampling_opts *o, size_t *points, size_t *n, dcsim_error *err);
 
 #endif

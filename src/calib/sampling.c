@@ -64,7 +64,8 @@ static int run_one(const dcsim_sampling_problem *p, const dcsim_sampling_opts *o
     else
       got = dcsim_hvs_next_with(h, s, k, r->pts + r->n);
     if (got == 0) break;
-    for (size_t i = r->n; i < r->n + got && !rc; i++) rc = dcsim_hvs_add(h, r->pts[i], p->y[r->pts[i]], err);
+    for (size_t i = r->n; i < r->n + got && !rc; i++)
+      rc = dcsim_hvs_add(h, r->pts[i], p->y[r->pts[i]], err);
     r->n += got;
     if (rc || (rc = evaluate(p, o, h, r, &rmse[*steps], &mre[*steps], err))) break;
     counts[(*steps)++] = r->n;
@@ -117,7 +118,8 @@ int dcsim_sampling_study(const dcsim_sampling_problem *p, const dcsim_sampling_o
                          const dcsim_sampler *samplers, size_t n_samplers,
                          dcsim_sampling_curve *out, dcsim_error *err) {
   if (p->n == 0 || o->batch == 0 || o->seeds == 0 || o->budget == 0)
-    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "sampling study: empty space, batch, seeds or budget");
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0,
+                     "sampling study: empty space, batch, seeds or budget");
   one_run r = { 0 };
   double *rm = calloc((size_t)o->seeds * DCSIM_SAMPLING_MAX_STEPS, sizeof *rm),
          *mr = calloc((size_t)o->seeds * DCSIM_SAMPLING_MAX_STEPS, sizeof *mr),
@@ -147,8 +149,7 @@ out:
 }
 
 int dcsim_sampling_plan(const dcsim_sampling_problem *p, dcsim_sampler s,
-                        const dcsim_sampling_opts *o, size_t *points, size_t *n,
-                        dcsim_error *err) {
+                        const dcsim_sampling_opts *o, size_t *points, size_t *n, dcsim_error *err) {
   one_run r = { 0 };
   double rm[DCSIM_SAMPLING_MAX_STEPS], mr[DCSIM_SAMPLING_MAX_STEPS];
   size_t steps = 0, counts[DCSIM_SAMPLING_MAX_STEPS];
@@ -162,8 +163,8 @@ int dcsim_sampling_plan(const dcsim_sampling_problem *p, dcsim_sampler s,
   return rc;
 }
 
-int dcsim_sampling_profile_problem(const dcsim_cpu_profile_t *cpu, const char *quantity,
-                                   double **x, double **y, size_t *n, dcsim_error *err) {
+int dcsim_sampling_profile_problem(const dcsim_cpu_profile_t *cpu, const char *quantity, double **x,
+                                   double **y, size_t *n, dcsim_error *err) {
   static const char *const q[] = { "flops", "L1", "L2", "L3", "DRAM" };
   int k = -1;
   for (int i = 0; i < 5; i++)
@@ -220,8 +221,7 @@ void dcsim_sampling_write_text(FILE *f, const char *what, const dcsim_sampling_p
       fprintf(f, "  %-13s %zu (%.1fx fewer)\n", dcsim_sampler_name(c[s].sampler), c[s].to_target,
               (double)p->n / (double)c[s].to_target);
     else
-      fprintf(f, "  %-13s not reached within %zu\n", dcsim_sampler_name(c[s].sampler),
-              o->budget);
+      fprintf(f, "  %-13s not reached within %zu\n", dcsim_sampler_name(c[s].sampler), o->budget);
   if (!n_plan) return;
   fprintf(f, "\nplan (%s, seed %llu): measure these %zu states (GHz x threads), in this order:\n",
           dcsim_sampler_name(planned), (unsigned long long)o->seed0, n_plan);

@@ -54,6 +54,7 @@ typedef struct run {
   int n_papers;
   FILE *body; /* markdown of the sections, printed after the summary */
   int failures;
+  int n_done; /* sections checked */
 } run;
 
 const char *val_col(const val_row *w, const char *name) {
@@ -345,7 +346,7 @@ static int do_manifest(run *R, dcsim_error *err) {
     paper *p = NULL;
     if (strcmp(kind, "section") == 0 &&
         sscanf(line, "%*s %255s %255s %255s %255s", a, b, c, d) == 4 && (p = find_paper(R, a))) {
-      if (wanted(R, b)) rc = do_section(R, p, dir, b, c, d, err);
+      if (wanted(R, b) && !(rc = do_section(R, p, dir, b, c, d, err))) R->n_done++;
       continue;
     }
     rc = DCSIM_ERR(err, DCSIM_EPARSE, R->manifest, ln, "bad line");
@@ -372,6 +373,8 @@ int main(int argc, char **argv) {
   dcsim_error err;
   int rc = do_manifest(&R, &err);
   if (R.body) fclose(R.body);
+  if (!rc && R.n_only && R.n_done != R.n_only)
+    rc = DCSIM_ERR(&err, DCSIM_EREF, R.manifest, 0, "a CSV named is not a section of the manifest");
   if (rc) {
     free(buf);
     return die(&err);
