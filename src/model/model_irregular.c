@@ -12,17 +12,25 @@ static double level_bw(const dcsim_cpu_rates *rt, const char *name) {
   return rt->dram_bps;
 }
 
+/* an empty machine named after its profile; error when the profile has no levels */
+static int machine_begin(const char *name, const char *path, size_t n_levels,
+                         dcsim_irregular_machine *m, dcsim_error *err) {
+  memset(m, 0, sizeof *m);
+  m->name = name;
+  m->path = path;
+  if (n_levels == 0)
+    return DCSIM_ERR(err, DCSIM_EREF, path, 0,
+                     "irregular accesses: profile %s needs a <cache-hierarchy>", name);
+  return 0;
+}
+
 int dcsim_irregular_machine_cpu(const dcsim_cpu_profile_t *cpu, const dcsim_cpu_state *st,
                                 const dcsim_cpu_rates *rt, dcsim_irregular_machine *m,
                                 dcsim_error *err) {
   size_t nl = 0;
   const dcsim_cache_level *cl = dcsim_cpu_profile_cache_levels(cpu, &nl);
-  memset(m, 0, sizeof *m);
-  m->name = dcsim_cpu_profile_name(cpu);
-  m->path = dcsim_cpu_profile_path(cpu);
-  if (nl == 0)
-    return DCSIM_ERR(err, DCSIM_EREF, m->path, 0,
-                     "irregular accesses: profile %s needs a <cache-hierarchy>", m->name);
+  int rc = machine_begin(dcsim_cpu_profile_name(cpu), dcsim_cpu_profile_path(cpu), nl, m, err);
+  if (rc) return rc;
   /* FV §8: threads fill one socket, then spread evenly over the sockets they need */
   const unsigned cps = dcsim_cpu_profile_cores_per_socket(cpu), n = st->threads ? st->threads : 1;
   const unsigned sockets = (n + cps - 1) / cps, per_socket = (n + sockets - 1) / sockets;
@@ -46,12 +54,8 @@ int dcsim_irregular_machine_gpu(const dcsim_gpu_profile_t *gpu, dcsim_irregular_
                                 dcsim_error *err) {
   size_t nl = 0;
   const dcsim_cache_level *cl = dcsim_gpu_profile_cache_levels(gpu, &nl);
-  memset(m, 0, sizeof *m);
-  m->name = dcsim_gpu_profile_name(gpu);
-  m->path = dcsim_gpu_profile_path(gpu);
-  if (nl == 0)
-    return DCSIM_ERR(err, DCSIM_EREF, m->path, 0,
-                     "irregular accesses: profile %s needs a <cache-hierarchy>", m->name);
+  int rc = machine_begin(dcsim_gpu_profile_name(gpu), dcsim_gpu_profile_path(gpu), nl, m, err);
+  if (rc) return rc;
   for (size_t i = 0; i < nl; i++) {
     m->levels[i] = cl[i];
     m->bw_bps[i] = cl[i].bw_bps;

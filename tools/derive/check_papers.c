@@ -150,7 +150,7 @@ static int level(run_ctx *c, const row_in *r, dcsim_irregular_level *out, double
 }
 
 static int level_quantity(run_ctx *c, const row_in *r, double W, double *out, dcsim_error *err) {
-  dcsim_irregular_level lv;
+  dcsim_irregular_level lv = { 0 };
   double cap = 0;
   int rc = level(c, r, &lv, &cap, err);
   if (rc) return rc;

@@ -34,28 +34,6 @@ typedef struct sd_state {
   int have;
 } sd_state;
 
-static int model_time(const dcsim_dwarf_t *d, const char *cs, const dcsim_gpu_profile_t *gpu,
-                      int small, double *n_out, double *t_out, dcsim_error *err) {
-  dcsim_dwarf_eval *ev = NULL;
-  int rc = dcsim_dwarf_evaluate(d, cs, NULL, 0, &ev, err);
-  if (rc) return rc;
-  dcsim_model_req rq;
-  memset(&rq, 0, sizeof rq);
-  rq.ev = ev;
-  rq.gpu = gpu;
-  rq.gpu_small_domain = small;
-  rq.energy_form = DCSIM_ENERGY_NONE;
-  rq.flags = DCSIM_MODEL_D35; /* D3.5's GPU model, with the correction only where asked */
-  dcsim_prediction p;
-  if (!(rc = dcsim_model_run(&rq, &p, err))) {
-    *t_out = p.time_s;
-    *n_out = ev->domain_size;
-    dcsim_prediction_release(&p);
-  }
-  dcsim_dwarf_eval_free(ev);
-  return rc;
-}
-
 /* the fit with every size, and without each one (leave-one-out) */
 static int fit_all(sd_state *s, const dcsim_dwarf_t *d, const dcsim_gpu_profile_t *gpu,
                    dcsim_error *err) {
@@ -69,8 +47,9 @@ static int fit_all(sd_state *s, const dcsim_dwarf_t *d, const dcsim_gpu_profile_
   s->launch_s = g->launch_s;
   s->sat = g->saturation_threads_per_sm;
   for (size_t r = 0; r < s->n; r++) {
-    double nn;
-    if ((rc = model_time(d, s->cases[r], gpu, 1, &nn, &s->corrected_s[r], err))) return rc;
+    dcsim_gpu_size_obs c = s->obs[r];
+    if ((rc = dcsim_gpu_size_obs_of(d, s->cases[r], gpu, 1, &c, err))) return rc;
+    s->corrected_s[r] = c.model_s;
     dcsim_gpu_size_obs rest[MAX_RUNS];
     size_t k = 0;
     for (size_t q = 0; q < s->n; q++)
@@ -106,7 +85,7 @@ static int load(sd_state *s, const val_row *w, dcsim_error *err) {
   for (size_t r = 0; r < s->n && !rc; r++) {
     snprintf(s->cases[r], sizeof s->cases[r], "%s", dcsim_csv_cell(csv, r, c_case));
     if (!(rc = dcsim_csv_num(csv, r, c_t, &s->obs[r].measured_s, err)))
-      rc = model_time(d, s->cases[r], gpu, 0, &s->obs[r].domain_size, &s->obs[r].model_s, err);
+      rc = dcsim_gpu_size_obs_of(d, s->cases[r], gpu, 0, &s->obs[r], err);
   }
   if (!rc && !(rc = fit_all(s, d, gpu, err))) {
     snprintf(s->key, sizeof s->key, "%s", key);

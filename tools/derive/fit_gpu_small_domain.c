@@ -25,27 +25,6 @@ static int die(const dcsim_error *e) {
   return 2;
 }
 
-static int model_time(const dcsim_dwarf_t *d, const char *cs, const dcsim_gpu_profile_t *gpu,
-                      int small, double *n_out, double *t_out, dcsim_error *err) {
-  dcsim_dwarf_eval *ev = NULL;
-  int rc = dcsim_dwarf_evaluate(d, cs, NULL, 0, &ev, err);
-  if (rc) return rc;
-  dcsim_model_req rq;
-  memset(&rq, 0, sizeof rq);
-  rq.ev = ev;
-  rq.gpu = gpu;
-  rq.gpu_small_domain = small;
-  rq.energy_form = DCSIM_ENERGY_NONE;
-  dcsim_prediction p;
-  if (!(rc = dcsim_model_run(&rq, &p, err))) {
-    *t_out = p.time_s;
-    *n_out = ev->domain_size;
-    dcsim_prediction_release(&p);
-  }
-  dcsim_dwarf_eval_free(ev);
-  return rc;
-}
-
 int main(int argc, char **argv) {
   if (argc != 5 || (strcmp(argv[4], "--xml") && strcmp(argv[4], "--check"))) {
     fprintf(stderr, "usage: fit-gpu-small-domain DWARF GPU RUNS.csv (--xml | --check)\n");
@@ -69,8 +48,7 @@ int main(int argc, char **argv) {
   dcsim_gpu_size_obs obs[MAX_RUNS];
   for (size_t r = 0; r < n; r++) {
     if (dcsim_csv_num(csv, r, c_t, &obs[r].measured_s, &err) ||
-        model_time(d, dcsim_csv_cell(csv, r, c_case), gpu, 0, &obs[r].domain_size, &obs[r].model_s,
-                   &err))
+        dcsim_gpu_size_obs_of(d, dcsim_csv_cell(csv, r, c_case), gpu, 0, &obs[r], &err))
       return die(&err);
   }
   const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(gpu);
