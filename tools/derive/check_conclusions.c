@@ -3,7 +3,7 @@
  * simulated by the engine, doc/sweep.md), as numbers: 1 when the conclusion holds in dcsim,
  * 0 when not, or the number the row names.
  *
- * Columns: claim (the row's text), test, args, iter. `iter` sets BiFFT's iterations per ALARO
+ * Columns: claim (the row's text), test, args, iter, mode. `iter` sets BiFFT's iterations per ALARO
  * step (the sweep's --set ITER; the shipped workflow has 100). The design spaces are those of D3.5
  * §6: ALARO on {E5-2697v3, Gold 6148} x {GTX 970, K20m, M2070-Q} x 1-16 BiFFT nodes at each CPU's
  * nominal frequency; ACRANEB2 alone on the three GPUs; SH TL159 and TCO639 on 1-8 nodes; BiFFT
@@ -20,6 +20,9 @@
  *   sh_skylake_faster           SH TCO639: Skylake faster at every node count
  *   bifft_best_one_core NODES   BiFFT: NODES x 1 core fastest and thriftiest of the 1-core points
  *   bifft_knee NODESxCORES      BiFFT: the knee of the whole space is NODES x CORES
+ *   bifft_more_cores_costlier   BiFFT: on every node count, more cores are slower and costlier
+ * `mode` default runs the BiFFT sweep in dcsim's default model (with BiFFT's measured thread
+ * scaling, doc/models.md "Thread scaling"); any other value, D3.5's models (--d35).
  * The extra tables: ALARO's knee per node count, and the GPU energy ranking over ITER. */
 #include <math.h>
 #include <stdio.h>
@@ -60,7 +63,8 @@ static void fini(void *st) {
   free(s);
 }
 
-/* the sweep `which` (alaro, acraneb2, sh-tl159, sh-tco639, bifft) with ITER = iter (0: as is) */
+/* the sweep `which` (alaro, acraneb2, sh-tl159, sh-tco639, bifft; "bifft default" in the default
+ * model) with ITER = iter (0: as is) */
 static int get(cc_state *s, const char *which, double iter, dcsim_sweep_t **out, dcsim_error *err) {
   char key[128];
   snprintf(key, sizeof key, "%s %g", which, iter);
@@ -85,6 +89,7 @@ static int get(cc_state *s, const char *which, double iter, dcsim_sweep_t **out,
   } else {
     d.input = "workflows/bifft.xml";
     d.n_nodes = 4, d.nodes = n8, d.n_cores = 3, d.cores = c3;
+    if (strstr(which, "default")) d.model_flags = 0; /* dcsim's default model */
   }
   dcsim_sweep_t *sw = NULL;
   int rc;
@@ -179,8 +184,8 @@ static int alaro_test(dcsim_sweep_t *sw, const char *test, const char *args, dou
   return 0;
 }
 
-static int other_test(cc_state *s, const char *test, const char *args, double *out,
-                      dcsim_error *err) {
+static int other_test(cc_state *s, const char *test, const char *args, const char *mode,
+                      double *out, dcsim_error *err) {
   dcsim_sweep_t *sw = NULL;
   int rc;
   *out = 1;
@@ -210,12 +215,19 @@ static int other_test(cc_state *s, const char *test, const char *args, double *o
         *out = fmax(*out, fabs(p->energy_j / one->energy_j - 1));
     }
   } else if (strncmp(test, "bifft_", 6) == 0) {
-    if ((rc = get(s, "bifft", 0, &sw, err))) return rc;
+    if ((rc = get(s, strcmp(mode, "default") == 0 ? "bifft default" : "bifft", 0, &sw, err)))
+      return rc;
     unsigned nodes = (unsigned)atoi(args),
              cores = strchr(args, 'x') ? atoi(strchr(args, 'x') + 1) : 1;
     const dcsim_sweep_point *b = pt(sw, "", "", nodes, cores);
     if (strcmp(test, "bifft_knee") == 0) {
       *out = b && b->knee;
+    } else if (strcmp(test, "bifft_more_cores_costlier") == 0) {
+      for (unsigned n = 1; n <= 8; n *= 2)
+        for (unsigned c = 2; c <= 4; c *= 2) {
+          const dcsim_sweep_point *one = pt(sw, "", "", n, 1), *more = pt(sw, "", "", n, c);
+          if (!(more->time_s > one->time_s && more->energy_j > one->energy_j)) *out = 0;
+        }
     } else {
       for (unsigned n = 1; n <= 8; n *= 2)
         if (n != nodes && !(b->time_s < pt(sw, "", "", n, 1)->time_s &&
@@ -238,7 +250,7 @@ static int compute(void *st, const val_row *w, double *out, dcsim_error *err) {
     if (rc) return rc;
     if (alaro_test(sw, test, args, out) == 0) return 0;
   }
-  int rc = other_test(s, test, args, out, err);
+  int rc = other_test(s, test, args, val_col(w, "mode"), out, err);
   if (rc) dcsim_error_at(err, w->path, dcsim_csv_line(w->t, w->r));
   return rc;
 }
