@@ -155,9 +155,7 @@ static int gpu_board_fraction(const dcsim_model_req *req, const dcsim_prediction
   const dcsim_gpu_result *r = out->gpu;
   /* the cache-line model of irregular loops (no kernel result) is busy all its time */
   double busy = !r ? 1 : r->time_s > 0 ? (r->compute_s + r->transfer_s) / r->time_s : 0;
-  double p0 = g->active_idle_w > 0 ? g->active_idle_w : g->idle_w;
-  double p = p0 + a * fmin(1, busy) * (g->power_limit_w - p0); /* never above the limit */
-  *S = p / g->power_limit_w;
+  *S = dcsim_energy_gpu_board_w(g, a, busy) / g->power_limit_w;
   *prov = dcsim_prov_weakest(dcsim_prov_make(DCSIM_PROV_EXTRAPOLATED, src), out->time_prov);
   return 0;
 }
