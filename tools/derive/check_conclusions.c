@@ -20,9 +20,12 @@
  *   sh_skylake_faster           SH TCO639: Skylake faster at every node count
  *   bifft_best_one_core NODES   BiFFT: NODES x 1 core fastest and thriftiest of the 1-core points
  *   bifft_knee NODESxCORES      BiFFT: the knee of the whole space is NODES x CORES
+ *   bifft_time_scaling          BiFFT: largest |T_n n / T_1 - 1| over 1-8 nodes, every core count
+ *   bifft_energy_constant       BiFFT: largest |E_n / E_1 - 1|, the same
  *   bifft_more_cores_costlier   BiFFT: on every node count, more cores are slower and costlier
- * `mode` default runs the BiFFT sweep in dcsim's default model (with BiFFT's measured thread
- * scaling, doc/models.md "Thread scaling"); any other value, D3.5's models (--d35).
+ * `mode` default runs the ACRANEB2 and BiFFT sweeps in dcsim's default model (the GPU
+ * architecture model, BiFFT's measured thread scaling: doc/models.md); any other value, D3.5's
+ * models (--d35).
  * The extra tables: ALARO's knee per node count, and the GPU energy ranking over ITER. */
 #include <math.h>
 #include <stdio.h>
@@ -63,8 +66,8 @@ static void fini(void *st) {
   free(s);
 }
 
-/* the sweep `which` (alaro, acraneb2, sh-tl159, sh-tco639, bifft; "bifft default" in the default
- * model) with ITER = iter (0: as is) */
+/* the sweep `which` (alaro, acraneb2, sh-tl159, sh-tco639, bifft; "acraneb2 default", "bifft
+ * default" in the default model) with ITER = iter (0: as is) */
 static int get(cc_state *s, const char *which, double iter, dcsim_sweep_t **out, dcsim_error *err) {
   char key[128];
   snprintf(key, sizeof key, "%s %g", which, iter);
@@ -79,7 +82,7 @@ static int get(cc_state *s, const char *which, double iter, dcsim_sweep_t **out,
     d.input = "workflows/alaro.xml";
     d.n_cpus = 2, d.cpus = CPUS, d.n_gpus = 3, d.gpus = GPUS, d.n_nodes = 5, d.nodes = NODES;
     d.n_freqs = 1, d.freqs = NOMINAL, d.n_sets = iter > 0, d.sets = &it;
-  } else if (strcmp(which, "acraneb2") == 0) {
+  } else if (strncmp(which, "acraneb2", 8) == 0) {
     d.input = "workflows/acraneb2.xml";
     d.n_gpus = 3, d.gpus = GPUS;
   } else if (strcmp(which, "sh-tl159") == 0 || strcmp(which, "sh-tco639") == 0) {
@@ -89,8 +92,8 @@ static int get(cc_state *s, const char *which, double iter, dcsim_sweep_t **out,
   } else {
     d.input = "workflows/bifft.xml";
     d.n_nodes = 4, d.nodes = n8, d.n_cores = 3, d.cores = c3;
-    if (strstr(which, "default")) d.model_flags = 0; /* dcsim's default model */
   }
+  if (strstr(which, "default")) d.model_flags = 0; /* dcsim's default model */
   dcsim_sweep_t *sw = NULL;
   int rc;
   if ((rc = dcsim_sweep_new(&d, &sw, err)) || (rc = dcsim_sweep_run(sw, NULL, err))) {
@@ -189,8 +192,9 @@ static int other_test(cc_state *s, const char *test, const char *args, const cha
   dcsim_sweep_t *sw = NULL;
   int rc;
   *out = 1;
+  const int dflt = strcmp(mode, "default") == 0;
   if (strncmp(test, "acraneb2_", 9) == 0) {
-    if ((rc = get(s, "acraneb2", 0, &sw, err))) return rc;
+    if ((rc = get(s, dflt ? "acraneb2 default" : "acraneb2", 0, &sw, err))) return rc;
     const dcsim_sweep_point *p = dcsim_sweep_points(sw);
     double tmin = INFINITY, tmax = 0;
     size_t best = 0;
@@ -215,13 +219,22 @@ static int other_test(cc_state *s, const char *test, const char *args, const cha
         *out = fmax(*out, fabs(p->energy_j / one->energy_j - 1));
     }
   } else if (strncmp(test, "bifft_", 6) == 0) {
-    if ((rc = get(s, strcmp(mode, "default") == 0 ? "bifft default" : "bifft", 0, &sw, err)))
-      return rc;
+    if ((rc = get(s, dflt ? "bifft default" : "bifft", 0, &sw, err))) return rc;
     unsigned nodes = (unsigned)atoi(args),
              cores = strchr(args, 'x') ? atoi(strchr(args, 'x') + 1) : 1;
     const dcsim_sweep_point *b = pt(sw, "", "", nodes, cores);
     if (strcmp(test, "bifft_knee") == 0) {
       *out = b && b->knee;
+    } else if (strcmp(test, "bifft_time_scaling") == 0 ||
+               strcmp(test, "bifft_energy_constant") == 0) { /* as sh_*, at every core count */
+      const int t = strcmp(test, "bifft_time_scaling") == 0;
+      *out = 0;
+      for (unsigned c = 1; c <= 4; c *= 2)
+        for (unsigned n = 2; n <= 8; n *= 2) {
+          const dcsim_sweep_point *one = pt(sw, "", "", 1, c), *p = pt(sw, "", "", n, c);
+          *out = fmax(*out,
+                      fabs(t ? p->time_s * n / one->time_s - 1 : p->energy_j / one->energy_j - 1));
+        }
     } else if (strcmp(test, "bifft_more_cores_costlier") == 0) {
       for (unsigned n = 1; n <= 8; n *= 2)
         for (unsigned c = 2; c <= 4; c *= 2) {

@@ -4,7 +4,18 @@
  * Columns: dwarf, case, hw, nodes, cores, item, quantity. Quantities, per run on `nodes` nodes of
  * `hw` with `cores` cores at the nominal frequency (item: a loop or kernel, "*" the dwarf):
  *   time_s, compute_s, transfer_s, inactive_s      model times (GPU: Table 11 groups)
- *   work_flop, traffic_byte                        W and Q per node of a loop, or of all loops
+ *   work_flop, traffic_byte                        W and Q per node of a loop, or of all loops;
+ *                                                  of a GPU kernel or the dwarf ("*") as dcsim
+ *                                                  roofline draws them (D3.5 Tables 1, 4:
+ *                                                  flop_count_dp and requested global bytes)
+ *   intensity, perf_flops                          GPU: W/Q, and W/T with T of D3.5's model
+ *   dp_instructions                                GPU: FP64 thread instructions per call
+ *                                                  (Table 9's i-dp x N x invocations)
+ *   work_flop_loo                                  GPU: W of a kernel with the flop per FP64
+ *                                                  instruction refitted without it on the
+ *                                                  other in-sample work_flop rows of the same
+ *                                                  dwarf, case and hardware (least squares of
+ *                                                  the relative errors)
  *   pkg_j, dram_j, energy_j                        §5.3 energy of a run whose measured time is
  *                                                  `item` (Table 35)
  *   diff                                           model time / `ref` - 1 (D3.5's "Difference":
@@ -15,7 +26,9 @@
  *                                                  (kernels, not "*")
  *   energy_diff                                    statistic `item` (max, min, mean, std) of
  *                                                  (model - measured)/model over the measured
- *                                                  energy_j rows of the same dwarf and hardware */
+ *                                                  energy_j rows of the same dwarf and hardware
+ * The extra line (when the section has work_flop_loo rows): the flop per instruction refitted on
+ * every in-sample kernel, against the dwarf's dp-flop-per-instruction. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +36,13 @@
 
 #include "dcsim/catalog.h"
 #include "dcsim/model.h"
+#include "dcsim/roofline.h"
 #include "validate.h"
+
+typedef struct d35_state {
+  int have_fit;         /* a work_flop_loo row was computed */
+  double f_all, f_data; /* flop per FP64 instruction: refitted on every kernel, the dwarf's */
+} d35_state;
 
 typedef struct d35_in {
   const char *dwarf, *cs, *hw, *item, *qty;
@@ -92,6 +111,39 @@ static int pick(const dcsim_prediction *p, const d35_in *in, double *out, dcsim_
   return found ? 0 : DCSIM_ERR(err, DCSIM_EREF, "", 0, "no part '%s' in %s", in->item, in->dwarf);
 }
 
+/* a GPU kernel's (or the dwarf's, item "*") W, Q, W/Q, W/T or FP64 instructions on the roofline
+ * of dcsim roofline (T of D3.5's model) */
+static int gpu_work(const dcsim_gpu_profile_t *gpu, const dcsim_dwarf_eval *ev, const d35_in *in,
+                    double *out, dcsim_error *err) {
+  dcsim_roofline *r = NULL;
+  int rc = dcsim_roofline_gpu(gpu, ev, NULL, &r, err), found = 0;
+  if (rc) return rc;
+  const int all = strcmp(in->item, "*") == 0;
+  for (size_t i = 0; i < r->n_points && !found; i++) {
+    const dcsim_roofline_point *p = &r->points[i];
+    if (all ? !p->is_total : strcmp(p->name, in->item) != 0) continue;
+    found = 1;
+    *out = strcmp(in->qty, "work_flop") == 0         ? p->work_flop
+           : strcmp(in->qty, "traffic_byte") == 0    ? p->traffic_byte
+           : strcmp(in->qty, "intensity") == 0       ? p->intensity
+           : strcmp(in->qty, "perf_flops") == 0      ? p->perf_flops
+           : strcmp(in->qty, "dp_instructions") == 0 ? p->work_flop / ev->dp_flop_per_inst
+                                                     : NAN;
+  }
+  dcsim_roofline_free(r);
+  if (!found) return DCSIM_ERR(err, DCSIM_EREF, "", 0, "no kernel '%s' in %s", in->item, in->dwarf);
+  if (isnan(*out)) return DCSIM_ERR(err, DCSIM_EREF, "", 0, "unknown GPU quantity %s", in->qty);
+  return 0;
+}
+
+static int is_gpu_work(const char *qty) {
+  static const char *const q[] = { "work_flop", "traffic_byte", "intensity", "perf_flops",
+                                   "dp_instructions" };
+  for (size_t i = 0; i < sizeof q / sizeof *q; i++)
+    if (strcmp(qty, q[i]) == 0) return 1;
+  return 0;
+}
+
 /* dcsim's value of one run's quantity */
 static int compute_run(const d35_in *in, double *out, dcsim_error *err) {
   char dpath[4096], hpath[4096];
@@ -118,6 +170,10 @@ static int compute_run(const d35_in *in, double *out, dcsim_error *err) {
     goto out;
   }
   if ((rc = dcsim_dwarf_evaluate(d, *in->cs ? in->cs : NULL, NULL, 0, &ev, err))) goto out;
+  if (gpu && is_gpu_work(in->qty)) {
+    rc = gpu_work(gpu, ev, in, out, err);
+    goto out;
+  }
   dcsim_model_req rq;
   memset(&rq, 0, sizeof rq);
   rq.ev = ev;
@@ -181,12 +237,49 @@ static int stat(const val_row *w, const char *which, double *out, dcsim_error *e
   return 0;
 }
 
+/* W of w's kernel with the flop per FP64 instruction f refitted without it: f minimises
+ * sum((f x_j / W_j - 1)^2) over the other kernels' in-sample work_flop rows (x_j their FP64
+ * instructions, W_j the published W), so f = sum(x_j/W_j) / sum((x_j/W_j)^2). */
+static int work_loo(d35_state *s, const val_row *w, const d35_in *in, double *out,
+                    dcsim_error *err) {
+  double sr[2] = { 0 }, srr[2] = { 0 }, xi = 0, wi = 0; /* [0]: without the kernel, [1]: all */
+  int rc;
+  for (size_t r = 0; r < dcsim_csv_rows(w->t); r++) {
+    val_row o = { w->t, r, w->path };
+    d35_in oi;
+    double x, pub;
+    if (strcmp(val_col(&o, "quantity"), "work_flop") ||
+        strcmp(val_col(&o, "evidence"), "in-sample") || strcmp(val_col(&o, "dwarf"), in->dwarf) ||
+        strcmp(val_col(&o, "case"), in->cs) || strcmp(val_col(&o, "hw"), in->hw) ||
+        strcmp(val_col(&o, "item"), "*") == 0)
+      continue;
+    if ((rc = read_in(&o, &oi, err)) || (rc = val_num(&o, "published", &pub, err))) return rc;
+    oi.qty = "dp_instructions";
+    if ((rc = compute_run(&oi, &x, err))) return rc;
+    int self = strcmp(oi.item, in->item) == 0;
+    for (int k = self; k < 2; k++) sr[k] += x / pub, srr[k] += x / pub * (x / pub);
+    if (self) xi = x;
+  }
+  if (!(srr[0] > 0) || !(xi > 0))
+    return DCSIM_ERR(err, DCSIM_EREF, w->path, dcsim_csv_line(w->t, w->r),
+                     "work_flop_loo: no in-sample work_flop row of %s and of another kernel",
+                     in->item);
+  d35_in wi_in = *in;
+  wi_in.qty = "work_flop";
+  if ((rc = compute_run(&wi_in, &wi, err))) return rc;
+  *out = sr[0] / srr[0] * xi;
+  s->f_all = sr[1] / srr[1];
+  s->f_data = wi / xi;
+  s->have_fit = 1;
+  return 0;
+}
+
 static int compute(void *st, const val_row *w, double *out, dcsim_error *err) {
-  (void)st;
   d35_in in;
   int rc = read_in(w, &in, err);
   if (rc) return rc;
   if (strcmp(in.qty, "energy_diff") == 0) return stat(w, in.item, out, err);
+  if (strcmp(in.qty, "work_flop_loo") == 0) return work_loo(st, w, &in, out, err);
   if (strcmp(in.qty, "rms_diff") == 0) {
     double d[64], s = 0;
     size_t n;
@@ -206,10 +299,33 @@ static int compute(void *st, const val_row *w, double *out, dcsim_error *err) {
 
 static void label(const val_row *w, char *buf, size_t size) {
   const char *item = val_col(w, "item"), *cs = val_col(w, "case");
-  if (!*val_col(w, "dwarf")) return; /* a group of numbers: the source says which */
-  snprintf(buf, size, "%s%s%s on %s, %s node(s) x %s core(s): %s %s", val_col(w, "dwarf"),
-           *cs ? " " : "", cs, val_col(w, "hw"), val_col(w, "nodes"), val_col(w, "cores"),
-           strcmp(item, "*") ? item : "dwarf", val_col(w, "quantity"));
+  if (!*val_col(w, "dwarf")) return;         /* a group of numbers: the source says which */
+  if (strcmp(val_col(w, "cores"), "0") == 0) /* a GPU run */
+    snprintf(buf, size, "%s%s%s on %s: %s %s", val_col(w, "dwarf"), *cs ? " " : "", cs,
+             val_col(w, "hw"), strcmp(item, "*") ? item : "dwarf", val_col(w, "quantity"));
+  else
+    snprintf(buf, size, "%s%s%s on %s, %s node(s) x %s core(s): %s %s", val_col(w, "dwarf"),
+             *cs ? " " : "", cs, val_col(w, "hw"), val_col(w, "nodes"), val_col(w, "cores"),
+             strcmp(item, "*") ? item : "dwarf", val_col(w, "quantity"));
 }
 
-const val_checker val_d35 = { "d35", NULL, NULL, label, compute, NULL };
+static int init(void **st, dcsim_error *err) {
+  if (!(*st = calloc(1, sizeof(d35_state))))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  return 0;
+}
+
+static void fini(void *st) { free(st); }
+
+static int extra(void *st, FILE *f, dcsim_error *err) {
+  (void)err;
+  const d35_state *s = st;
+  if (s->have_fit)
+    fprintf(f,
+            "The flop per FP64 instruction refitted on every in-sample kernel: %.4f; the dwarf "
+            "holds %.4g.\n",
+            s->f_all, s->f_data);
+  return 0;
+}
+
+const val_checker val_d35 = { "d35", init, fini, label, compute, extra };

@@ -15,7 +15,11 @@
  *              in-sample / leave-one-out: the fit
  *   expect     reproduced | not-reproduced | not-covered: the status the checker must find
  *   why        required for not-reproduced and not-covered
- *   numbers    optional: how many published numbers a not-covered row stands for (default 1)
+ *   numbers    optional: how many published numbers a not-covered row stands for (default 1;
+ *              0 for a number the paper withholds)
+ *   predict    optional, 1 on a not-covered row: the checker still computes dcsim's value, a
+ *              prediction printed for whoever holds the number (not judged, not counted as
+ *              evidence)
  *
  * and the checker's own columns (dwarf, case, hardware, quantity ...). `validate` computes the
  * status (within tolerance: reproduced) and fails a row whose status is not its `expect`, so a
@@ -56,6 +60,7 @@ typedef struct val_checker {
   int (*extra)(void *state, FILE *f, dcsim_error *err);
 } val_checker;
 
-extern const val_checker val_d35, val_papers, val_conclusions, val_small_domain, val_sampling;
+extern const val_checker val_d35, val_papers, val_conclusions, val_small_domain, val_sampling,
+    val_gpu_default;
 
 #endif
