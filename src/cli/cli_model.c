@@ -521,7 +521,11 @@ static int cpu_request(const dcsim_args *a, const dcsim_dwarf_t *d, dcsim_model_
   if (dcsim_arg(a, "nodes") && dcsim_arg(a, "nodes-scan"))
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "nodes-scan"),
                      "give --nodes or --nodes-scan, not both");
-  if ((rc = dcsim_arg_uint(a, "cores", 1, &rq->state.threads, err))) return rc;
+  const char *cores = dcsim_arg(a, "cores");
+  if (cores && strcmp(cores, "all") == 0) /* the CPU's full node */
+    rq->state.threads = dcsim_cpu_profile_cores_per_socket(*cpu) * dcsim_cpu_profile_sockets(*cpu);
+  else if ((rc = dcsim_arg_uint(a, "cores", 1, &rq->state.threads, err)))
+    return rc;
   if ((rc = dcsim_cpu_profile_freq(*cpu, dcsim_arg(a, "freq"), &rq->state, err))) {
     dcsim_error_at(err, "command line", dcsim_arg_index(a, "freq"));
     return rc;
