@@ -45,8 +45,7 @@ typedef struct dcsim_cpu_shape {
 
 /* The turbo clock of a socket with n_s active cores: the bin covering n_s (the last bin beyond
  * them), else the shape's turbo GHz (0 when neither). */
-double dcsim_cpu_turbo_ghz(const dcsim_cpu_perf_model *pm, const dcsim_cpu_shape *sh,
-                           unsigned n_s);
+double dcsim_cpu_turbo_ghz(const dcsim_cpu_perf_model *pm, const dcsim_cpu_shape *sh, unsigned n_s);
 
 /* The model's quantity q for `threads` threads (1..the node's cores) at `ghz`, or at the turbo
  * clock with turbo set; 0 when turbo has no clock. The level must be present. */

@@ -43,9 +43,9 @@ typedef struct dcsim_perf_machine {
   const char *name;
   unsigned cores_per_socket, sockets;
   double nominal_ghz;
-  int scatter;                                 /* placement of the tables' threads */
-  dcsim_cpu_datasheet ds;                      /* 0 where unknown */
-  const char *table_source[DCSIM_CPU_NQTY];    /* the table's source=, NULL without a table */
+  int scatter;                              /* placement of the tables' threads */
+  dcsim_cpu_datasheet ds;                   /* 0 where unknown */
+  const char *table_source[DCSIM_CPU_NQTY]; /* the table's source=, NULL without a table */
 } dcsim_perf_machine;
 
 typedef struct dcsim_perf_level_report {
@@ -57,8 +57,8 @@ typedef struct dcsim_perf_level_report {
 } dcsim_perf_level_report;
 
 typedef struct dcsim_perf_fit {
-  dcsim_perf_machine machine;        /* as given */
-  dcsim_cpu_perf_model model;        /* sources point into src / model_src */
+  dcsim_perf_machine machine; /* as given */
+  dcsim_cpu_perf_model model; /* sources point into src / model_src */
   char src[DCSIM_CPU_NQTY][1024];
   char model_src[256];
   char turbo_src[512];

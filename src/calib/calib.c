@@ -783,7 +783,7 @@ static int gen_reference(const char *dir, int depth, cpu_gen *g, xmlNode *pf, in
   if (depth >= 4)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, g->doc, pf,
                          "<perf-fit reference>: more than 4 references in a chain");
-  char *rdir = dcsim_path_in(dir, ref), *buf = NULL;
+  char *rdir = ref[0] == '/' ? dcsim_strdup(ref) : dcsim_path_in(dir, ref), *buf = NULL;
   size_t len = 0;
   FILE *sink = open_memstream(&buf, &len);
   int rc = 0;

@@ -51,18 +51,23 @@ static dcsim_cpu_shape shape_of(const dcsim_perf_machine *m) {
   return sh;
 }
 
-/* parameter vector -> level (logs keep rates, ceilings and the knee positive) */
+/* Bounded parameters without flat regions: v = lo + (hi - lo) / (1 + e^-u), and back. */
+static double squash(double u, double lo, double hi) { return lo + (hi - lo) / (1 + exp(-u)); }
+static double unsquash(double v, double lo, double hi) {
+  double t = clamp((v - lo) / (hi - lo), 1e-6, 1 - 1e-6);
+  return log(t / (1 - t));
+}
+
+/* parameter vector -> level: the rate and ceiling in logs (positive), the frequency exponents in
+ * [0, EXP_MAX], the knee's log in [log KNEE_MIN, log KNEE_MAX] */
 static void unpack(const gsl_vector *x, lvl_ctx *c) {
   dcsim_cpu_perf_level *lv = &c->pm.q[c->q];
   size_t i = 0;
   lv->per_cycle = exp(gsl_vector_get(x, i++));
-  if (c->free_delta) lv->freq_exp = clamp(gsl_vector_get(x, i++), 0, EXP_MAX);
+  if (c->free_delta) lv->freq_exp = squash(gsl_vector_get(x, i++), 0, EXP_MAX);
   if (c->free_sat) lv->sat_bps = exp(gsl_vector_get(x, i++));
-  if (c->free_gamma) lv->sat_freq_exp = clamp(gsl_vector_get(x, i++), 0, EXP_MAX);
-  if (c->free_knee) {
-    double k = exp(gsl_vector_get(x, i++));
-    lv->knee = clamp(k, KNEE_MIN, KNEE_MAX);
-  }
+  if (c->free_gamma) lv->sat_freq_exp = squash(gsl_vector_get(x, i++), 0, EXP_MAX);
+  if (c->free_knee) lv->knee = exp(squash(gsl_vector_get(x, i++), log(KNEE_MIN), log(KNEE_MAX)));
 }
 
 static int resid(const gsl_vector *x, void *params, gsl_vector *f) {
@@ -141,10 +146,11 @@ static int fit_free(lvl_ctx *c) {
   for (size_t s = 0; s < (c->free_knee ? 3u : 1u); s++) {
     size_t i = 0;
     gsl_vector_set(x0, i++, log(pc0));
-    if (c->free_delta) gsl_vector_set(x0, i++, 1.0);
+    if (c->free_delta) gsl_vector_set(x0, i++, unsquash(1.0, 0, EXP_MAX));
     if (c->free_sat) gsl_vector_set(x0, i++, log(1.1 * smax));
-    if (c->free_gamma) gsl_vector_set(x0, i++, 0.5);
-    if (c->free_knee) gsl_vector_set(x0, i++, log(knees[s]));
+    if (c->free_gamma) gsl_vector_set(x0, i++, unsquash(0.5, 0, EXP_MAX));
+    if (c->free_knee)
+      gsl_vector_set(x0, i++, unsquash(log(knees[s]), log(KNEE_MIN), log(KNEE_MAX)));
     double cost = solve(c, x0, xt);
     if (cost < best) {
       best = cost;
@@ -196,8 +202,9 @@ static double assumed_ceiling(const dcsim_perf_machine *m, const dcsim_perf_fit 
     }
   }
   if (measured_max > 0) {
-    snprintf(why, wsize, "ceiling %.4g GB/s = the highest measured socket rate (no saturation in "
-                         "the cells)",
+    snprintf(why, wsize,
+             "ceiling %.4g GB/s = the highest measured socket rate (no saturation in "
+             "the cells)",
              measured_max / 1e9);
     return measured_max;
   }
@@ -216,8 +223,8 @@ static void preset(lvl_ctx *c, const dcsim_perf_fit *ref, char *assumed, size_t 
   lv->knee = use_ref && r->saturates ? r->knee : DEFAULT_KNEE;
   const char *from = use_ref ? ref->machine.name : "default";
   if (c->q != DCSIM_CPU_FLOPS && !c->free_delta)
-    appendf(assumed, asz, "%sfreq-exp %.3g (%s: one frequency)", *assumed ? "; " : "",
-            lv->freq_exp, from);
+    appendf(assumed, asz, "%sfreq-exp %.3g (%s: one frequency)", *assumed ? "; " : "", lv->freq_exp,
+            from);
   if (c->free_sat && !c->free_gamma)
     appendf(assumed, asz, "%ssat-freq-exp %.3g (%s: one frequency)", *assumed ? "; " : "",
             lv->sat_freq_exp, from);
@@ -283,8 +290,8 @@ static int fixed_ceiling(lvl_ctx *c, const dcsim_perf_fit *ref, size_t nt, char 
   preset(c, ref, assumed, asz);
   lv->saturates = 1;
   lv->sat_bps = s;
-  appendf(assumed, asz, "%s%s; sat-freq-exp %.3g (%s)", *assumed ? "; " : "", why,
-          lv->sat_freq_exp, ref && ref->model.q[c->q].present ? ref->machine.name : "default");
+  appendf(assumed, asz, "%s%s; sat-freq-exp %.3g (%s)", *assumed ? "; " : "", why, lv->sat_freq_exp,
+          ref && ref->model.q[c->q].present ? ref->machine.name : "default");
   if (!c->free_knee)
     appendf(assumed, asz, "; knee %.3g (%s)", lv->knee,
             ref && ref->model.q[c->q].present ? ref->machine.name : "default");
@@ -329,8 +336,8 @@ static int fit_level(lvl_ctx *c, const dcsim_perf_fit *ref, dcsim_perf_fit *out,
   if (!rc && shared && (!c->free_sat || lv->sat_bps > 2 * smax))
     rc = fixed_ceiling(c, ref, nt, assumed, sizeof assumed);
   if (rc)
-    return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "%s: the fit of %s did not converge",
-                     c->m->name, dcsim_cpu_qty_name(q));
+    return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "%s: the fit of %s did not converge", c->m->name,
+                     dcsim_cpu_qty_name(q));
   level_source(c, assumed, out);
   return 0;
 }
@@ -346,7 +353,8 @@ static int derive_level(const dcsim_perf_machine *m, dcsim_cpu_qty q, const dcsi
                        "%s: no flops table and no <datasheet><isa flop-per-cycle> to derive the "
                        "peak from",
                        m->name);
-    *lv = (dcsim_cpu_perf_level){ .present = 1, .per_cycle = m->ds.isa_flop_per_cycle,
+    *lv = (dcsim_cpu_perf_level){ .present = 1,
+                                  .per_cycle = m->ds.isa_flop_per_cycle,
                                   .freq_exp = 1 };
     snprintf(out->src[q], sizeof out->src[q],
              "spec: peak = cores x f x %g flop/cycle of the ISA (%s)", m->ds.isa_flop_per_cycle,
@@ -404,7 +412,8 @@ static void turbo_bins(const dcsim_perf_machine *m, const dcsim_perf_obs *obs, s
   }
   if (pm->n_turbo)
     snprintf(out->turbo_src, sizeof out->turbo_src,
-             "fitted to the turbo column of %s: clock = cell / (cores x %g flop/cycle), per active cores of a socket",
+             "fitted to the turbo column of %s: clock = cell / (cores x %g flop/cycle), per active "
+             "cores of a socket",
              m->table_source[DCSIM_CPU_FLOPS], pc);
 }
 
@@ -475,7 +484,8 @@ void dcsim_perf_fit_report(const dcsim_perf_fit *f, FILE *out) {
               lv->sat_bps / 1e9, lv->sat_freq_exp, lv->knee);
     fputc('\n', out);
     if (r->n_cells)
-      fprintf(out, "        fitted %s on %zu cells: rms %.2f %%, worst %.2f %% (%u threads, %g GHz)\n",
+      fprintf(out,
+              "        fitted %s on %zu cells: rms %.2f %%, worst %.2f %% (%u threads, %g GHz)\n",
               r->fitted, r->n_cells, 100 * r->rms_rel, 100 * r->max_rel, r->worst_threads,
               r->worst_ghz);
     if (r->assumed[0]) fprintf(out, "        assumed: %s\n", r->assumed);
