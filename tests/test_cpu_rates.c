@@ -99,9 +99,9 @@ static void test_haswell(void) {
    * bin (3.6 GHz; Table 25: 28.8 GFLOP/s for 1 thread) */
   CHECK_REL(rate(p, DCSIM_CPU_FLOPS, 3.6, "turbo", 16, DCSIM_PROV_EXTRAPOLATED),
             358.4e9 + 2 * 8 * 3.6e9, 1e-9);
-  CHECK_REL(dcsim_cpu_turbo_ghz(dcsim_cpu_profile_perf_model(p), &(dcsim_cpu_shape){ 14, 2, 2.6, 0 },
-                                3),
-            3.4, 1e-12);
+  CHECK_REL(
+      dcsim_cpu_turbo_ghz(dcsim_cpu_profile_perf_model(p), &(dcsim_cpu_shape){ 14, 2, 2.6, 0 }, 3),
+      3.4, 1e-12);
   /* --d35: D3.5's table-only rates, the state outside the table stays an error */
   dcsim_cpu_state s = { 2.6, NULL, 20 };
   dcsim_cpu_rates r;
@@ -171,8 +171,7 @@ static void test_spec(void) {
   /* the roofline-fd Xeon has tables but no model: outside them, D3.5's error as before */
   p = load_cpu(CPU "xeon-e5-2697v2.xml");
   if (!p) return;
-  CHECK_INT(dcsim_cpu_rates_at(p, &(dcsim_cpu_state){ 2.7, NULL, 12 }, 0, &r, &err),
-            DCSIM_ERANGE);
+  CHECK_INT(dcsim_cpu_rates_at(p, &(dcsim_cpu_state){ 2.7, NULL, 12 }, 0, &r, &err), DCSIM_ERANGE);
   dcsim_cpu_profile_free(p);
 }
 

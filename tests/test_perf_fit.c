@@ -10,11 +10,11 @@
 #include "dcsim/perf_fit.h"
 
 static const dcsim_cpu_perf_level TRUTH[DCSIM_CPU_NQTY] = {
-  { 1, 16, 1, 0, 0, 0, 0, "spec: truth", 0 },          /* peak */
-  { 1, 47.5, 1.02, 0, 0, 0, 0, "spec: truth", 0 },     /* L1 */
-  { 1, 29.25, 0.97, 0, 0, 0, 0, "spec: truth", 0 },    /* L2 */
+  { 1, 16, 1, 0, 0, 0, 0, "spec: truth", 0 },             /* peak */
+  { 1, 47.5, 1.02, 0, 0, 0, 0, "spec: truth", 0 },        /* L1 */
+  { 1, 29.25, 0.97, 0, 0, 0, 0, "spec: truth", 0 },       /* L2 */
   { 1, 12.5, 0.85, 1, 150e9, 0.55, 6, "spec: truth", 0 }, /* L3 */
-  { 1, 5.25, 0.45, 1, 61e9, 0.05, 9, "spec: truth", 0 }    /* DRAM */
+  { 1, 5.25, 0.45, 1, 61e9, 0.05, 9, "spec: truth", 0 }   /* DRAM */
 };
 
 /* cells of the true model: threads 1..10 (one socket of 10) at the given frequencies */
@@ -27,14 +27,16 @@ static size_t make_cells(const dcsim_perf_machine *m, const double *ghz, size_t 
   for (int q = 0; q < DCSIM_CPU_NQTY; q++)
     for (size_t f = 0; f < nf; f++)
       for (unsigned t = 1; t <= 10; t++)
-        obs[n++] = (dcsim_perf_obs){ (dcsim_cpu_qty)q, ghz[f], 0, t,
-                                     dcsim_cpu_model_eval(&pm, &sh, (dcsim_cpu_qty)q, ghz[f], 0, t) };
+        obs[n++] =
+            (dcsim_perf_obs){ (dcsim_cpu_qty)q, ghz[f], 0, t,
+                              dcsim_cpu_model_eval(&pm, &sh, (dcsim_cpu_qty)q, ghz[f], 0, t) };
   return n;
 }
 
 static void test_recover(dcsim_perf_fit *fit) {
-  dcsim_perf_machine m = { .name = "synthetic", .cores_per_socket = 10, .sockets = 2,
-                           .nominal_ghz = 2.0 };
+  dcsim_perf_machine m = {
+    .name = "synthetic", .cores_per_socket = 10, .sockets = 2, .nominal_ghz = 2.0
+  };
   m.ds.mem_peak_bps = 80e9;
   m.ds.mem_source = "test";
   for (int q = 0; q < DCSIM_CPU_NQTY; q++) m.table_source[q] = "synthetic table";
@@ -63,8 +65,9 @@ static void test_recover(dcsim_perf_fit *fit) {
 
 /* One frequency: the exponents cannot be fitted and come from the reference, named as assumed. */
 static void test_one_frequency(const dcsim_perf_fit *ref) {
-  dcsim_perf_machine m = { .name = "one-freq", .cores_per_socket = 10, .sockets = 2,
-                           .nominal_ghz = 2.0 };
+  dcsim_perf_machine m = {
+    .name = "one-freq", .cores_per_socket = 10, .sockets = 2, .nominal_ghz = 2.0
+  };
   static const double ghz[] = { 2.0 };
   dcsim_perf_obs obs[5 * 10];
   size_t n = make_cells(&m, ghz, 1, obs);
@@ -85,8 +88,9 @@ static void test_one_frequency(const dcsim_perf_fit *ref) {
  * sustained fraction of peak times this peak; every level flagged spec. Missing figures are
  * errors naming them. */
 static void test_datasheet(const dcsim_perf_fit *ref) {
-  dcsim_perf_machine m = { .name = "sheet", .cores_per_socket = 40, .sockets = 2,
-                           .nominal_ghz = 2.5 };
+  dcsim_perf_machine m = {
+    .name = "sheet", .cores_per_socket = 40, .sockets = 2, .nominal_ghz = 2.5
+  };
   m.ds.isa_flop_per_cycle = 32;
   m.ds.isa_source = "test isa";
   m.ds.mem_peak_bps = 200e9;
@@ -115,13 +119,16 @@ static void test_datasheet(const dcsim_perf_fit *ref) {
 /* Turbo bins from the peak's turbo column: clock = cell / (cores x flop per cycle), equal clocks
  * merged. */
 static void test_turbo(void) {
-  dcsim_perf_machine m = { .name = "turbo", .cores_per_socket = 14, .sockets = 2,
-                           .nominal_ghz = 2.6 };
+  dcsim_perf_machine m = {
+    .name = "turbo", .cores_per_socket = 14, .sockets = 2, .nominal_ghz = 2.6
+  };
   dcsim_perf_obs obs[2 + 14];
   size_t n = 0;
   obs[n++] = (dcsim_perf_obs){ DCSIM_CPU_FLOPS, 2.6, 0, 1, 20.8e9 };
   obs[n++] = (dcsim_perf_obs){ DCSIM_CPU_FLOPS, 2.6, 0, 14, 291.2e9 };
-  static const double clk[] = { 3.6, 3.6, 3.4, 3.4, 3.2, 3.2, 3.2, 3.2, 3.2, 3.2, 3.2, 3.2, 3.2, 3.2 };
+  static const double clk[] = {
+    3.6, 3.6, 3.4, 3.4, 3.2, 3.2, 3.2, 3.2, 3.2, 3.2, 3.2, 3.2, 3.2, 3.2
+  };
   for (unsigned t = 1; t <= 14; t++)
     obs[n++] = (dcsim_perf_obs){ DCSIM_CPU_FLOPS, 0, 1, t, t * 8 * clk[t - 1] * 1e9 };
   dcsim_perf_fit *fit = malloc(sizeof *fit);

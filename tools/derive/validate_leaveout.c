@@ -16,12 +16,12 @@
  *   --markdown  prints the section of doc/validation.md
  * Run from the source root. */
 #include <errno.h>
-#include <stdarg.h>
-#include <sys/stat.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dcsim/calib.h"
@@ -134,8 +134,8 @@ static int make_profile(const char *dir, dcsim_cpu_profile_t **out, dcsim_error 
   return rc ? rc : dcsim_cpu_profile_load(path, out, err);
 }
 
-static const char *const TABLES[] = { "flops.csv", "L1.csv", "L2.csv", "L3.csv", "DRAM.csv",
-                                      "power.csv" };
+static const char *const TABLES[] = { "flops.csv", "L1.csv",   "L2.csv",
+                                      "L3.csv",    "DRAM.csv", "power.csv" };
 
 /* A copy of the E5-2697 v3 directory with the rows `keep` refuses left out, made into a profile. */
 static int haswell_without(const char *tmp, const char *name, keep_fn keep,
