@@ -652,33 +652,36 @@ static int profile_head(FILE *f, const char *dir, const char *mpath, const dcsim
   return 0;
 }
 
+/* "<name a1=... a2=.../>" with the attributes node has among attrs, on a line of its own. */
+static void copy_element(FILE *f, const char *indent, const char *name, const dcsim_xml_doc_t *doc,
+                         xmlNode *node, const char *const *attrs, size_t n) {
+  fprintf(f, "%s<%s", indent, name);
+  for (size_t i = 0; i < n; i++) attr(f, doc, node, attrs[i]);
+  fputs("/>\n", f);
+}
+
 /* <datasheet> copied as it is; its figures into ds (sources borrowed from the document). */
 static int profile_datasheet(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *root,
                              dcsim_cpu_datasheet *ds, dcsim_error *err) {
+  static const char *const isa_attrs[] = { "flop-per-cycle", "source" };
+  static const char *const mem_attrs[] = { "peak-bps", "sustained-bps", "source" };
   xmlNode *dn = dcsim_xml_child(root, "datasheet");
   if (!dn) return 0;
   xmlNode *isa = dcsim_xml_child(dn, "isa"), *mem = dcsim_xml_child(dn, "memory");
   int rc;
+  if ((isa &&
+       (rc = dcsim_xml_double(doc, isa, "flop-per-cycle", 1, &ds->isa_flop_per_cycle, err))) ||
+      (mem && ((rc = dcsim_xml_double(doc, mem, "peak-bps", 1, &ds->mem_peak_bps, err)) ||
+               (rc = dcsim_xml_double(doc, mem, "sustained-bps", 0, &ds->mem_sustained_bps, err)))))
+    return rc;
   fputs("  <datasheet>\n", f);
   if (isa) {
-    if ((rc = dcsim_xml_double(doc, isa, "flop-per-cycle", 1, &ds->isa_flop_per_cycle, err)))
-      return rc;
     ds->isa_source = dcsim_xml_attr(doc, isa, "source");
-    fputs("    <isa", f);
-    attr(f, doc, isa, "flop-per-cycle");
-    attr(f, doc, isa, "source");
-    fputs("/>\n", f);
+    copy_element(f, "    ", "isa", doc, isa, isa_attrs, 2);
   }
   if (mem) {
-    if ((rc = dcsim_xml_double(doc, mem, "peak-bps", 1, &ds->mem_peak_bps, err)) ||
-        (rc = dcsim_xml_double(doc, mem, "sustained-bps", 0, &ds->mem_sustained_bps, err)))
-      return rc;
     ds->mem_source = dcsim_xml_attr(doc, mem, "source");
-    fputs("    <memory", f);
-    attr(f, doc, mem, "peak-bps");
-    attr(f, doc, mem, "sustained-bps");
-    attr(f, doc, mem, "source");
-    fputs("/>\n", f);
+    copy_element(f, "    ", "memory", doc, mem, mem_attrs, 3);
   }
   fputs("  </datasheet>\n", f);
   return 0;
@@ -706,12 +709,8 @@ static int profile_freqs(FILE *f, const char *mpath, const dcsim_xml_doc_t *doc,
         return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, q, "<freq id=\"%s\">: id given twice",
                              fr->ids[k]);
     fr->n++;
-    fputs("    <freq", f);
-    attr(f, doc, q, "id");
-    attr(f, doc, q, "ghz");
-    attr(f, doc, q, "label");
-    attr(f, doc, q, "source");
-    fputs("/>\n", f);
+    static const char *const freq_attrs[] = { "id", "ghz", "label", "source" };
+    copy_element(f, "    ", "freq", doc, q, freq_attrs, 4);
   }
   fputs("  </frequencies>\n", f);
   return 0;

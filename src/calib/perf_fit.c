@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/calib.h"
 #include "dcsim/cpu_rates.h"
 
 /* Defaults without a reference (assumptions, doc/calibration.md): per-core cache rates follow the
@@ -498,15 +499,7 @@ void dcsim_perf_fit_report(const dcsim_perf_fit *f, FILE *out) {
 /* an attribute value, XML-escaped */
 static void xml_attr(FILE *f, const char *name, const char *v) {
   fprintf(f, " %s=\"", name);
-  for (; *v; v++) {
-    switch (*v) {
-      case '&': fputs("&amp;", f); break;
-      case '<': fputs("&lt;", f); break;
-      case '>': fputs("&gt;", f); break;
-      case '"': fputs("&quot;", f); break;
-      default: fputc(*v, f);
-    }
-  }
+  dcsim_calib_xml_escape(f, v);
   fputc('"', f);
 }
 

@@ -93,12 +93,9 @@ static void table_summary(const dcsim_cpu_profile_t *p, char *buf, size_t size) 
 
 /* The profile's frequencies and tables as JSON members. */
 static void cpu_json_coverage(dcsim_json *j, const dcsim_cpu_profile_t *p) {
-  dcsim_json_key(j, "nominal_ghz");
-  dcsim_json_num(j, dcsim_cpu_profile_nominal_ghz(p));
-  dcsim_json_key(j, "min_ghz");
-  dcsim_json_num(j, dcsim_cpu_profile_min_ghz(p));
-  dcsim_json_key(j, "max_ghz");
-  dcsim_json_num(j, dcsim_cpu_profile_max_ghz(p));
+  dcsim_json_key_num(j, "nominal_ghz", dcsim_cpu_profile_nominal_ghz(p));
+  dcsim_json_key_num(j, "min_ghz", dcsim_cpu_profile_min_ghz(p));
+  dcsim_json_key_num(j, "max_ghz", dcsim_cpu_profile_max_ghz(p));
   dcsim_json_key(j, "turbo_ghz");
   if (dcsim_cpu_profile_turbo_ghz(p) > 0)
     dcsim_json_num(j, dcsim_cpu_profile_turbo_ghz(p));
@@ -112,18 +109,14 @@ static void cpu_json_coverage(dcsim_json *j, const dcsim_cpu_profile_t *p) {
     if (!t.present) continue;
     dcsim_json_key(j, dcsim_cpu_qty_name((dcsim_cpu_qty)q));
     dcsim_json_obj_begin(j);
-    dcsim_json_key(j, "rows");
-    dcsim_json_int(j, t.n_rows);
-    dcsim_json_key(j, "min_threads");
-    dcsim_json_int(j, t.min_threads);
-    dcsim_json_key(j, "max_threads");
-    dcsim_json_int(j, t.max_threads);
-    dcsim_json_key(j, "frequencies");
-    dcsim_json_int(j, t.n_cols);
+    dcsim_json_key_int(j, "rows", t.n_rows);
+    dcsim_json_key_int(j, "min_threads", t.min_threads);
+    dcsim_json_key_int(j, "max_threads", t.max_threads);
+    dcsim_json_key_int(j, "frequencies", t.n_cols);
     dcsim_json_obj_end(j);
   }
   dcsim_json_obj_end(j);
-  dcsim_json_key(j, "model");
+  dcsim_json_key(j, "perf_model"); /* "model" is the CPU's model name */
   if (model_kind(p))
     dcsim_json_str(j, model_kind(p));
   else
@@ -142,10 +135,8 @@ static int list_cpu(const char *path, dcsim_json *j, int json, dcsim_error *err)
     dcsim_json_key_int(j, "max_threads", dcsim_cpu_profile_max_threads(p));
     dcsim_json_key(j, "energy");
     dcsim_json_bool(j, dcsim_cpu_profile_has_energy(p));
-    dcsim_json_key(j, "cores_per_socket");
-    dcsim_json_int(j, dcsim_cpu_profile_cores_per_socket(p));
-    dcsim_json_key(j, "sockets");
-    dcsim_json_int(j, dcsim_cpu_profile_sockets(p));
+    dcsim_json_key_int(j, "cores_per_socket", dcsim_cpu_profile_cores_per_socket(p));
+    dcsim_json_key_int(j, "sockets", dcsim_cpu_profile_sockets(p));
     cpu_json_coverage(j, p);
     dcsim_json_obj_end(j);
   } else {
