@@ -79,8 +79,8 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p,
   if (p->cpu) {
     char fs[32];
     dcsim_cpu_state_freq_str(&rq->state, fs, sizeof fs);
-    printf("cpu       %s, %u node(s) x %u core(s) at %s GHz\n", dcsim_cpu_profile_name(rq->cpu),
-           rq->nodes, rq->state.threads, fs);
+    printf("cpu       %s, %u node(s) x %u core(s) at %s%s\n", dcsim_cpu_profile_name(rq->cpu),
+           rq->nodes, rq->state.threads, fs, rq->state.label ? "" : " GHz"); /* "at turbo" */
     printf("\n%-36s %12s %12s %12s %12s %12s %s\n", "loop (per node)", "W [flop]", "Q [byte]",
            "W*Tflop [s]", "Q*Tmop [s]", "T [s]", "bound");
     for (size_t l = 0; l < p->cpu->n_loops; l++) {
@@ -354,8 +354,8 @@ static void scan_text(const dcsim_model_req *rq, const node_scan *S, const char 
   const dcsim_balance *b = &S->b;
   printf("dwarf     %s%s%s\n", dcsim_dwarf_name(rq->ev->dwarf), case_name ? " case " : "",
          case_name ? case_name : "");
-  printf("cpu       %s, %u core(s) per node at %s GHz\n", dcsim_cpu_profile_name(rq->cpu),
-         rq->state.threads, S->fs);
+  printf("cpu       %s, %u core(s) per node at %s%s\n", dcsim_cpu_profile_name(rq->cpu),
+         rq->state.threads, S->fs, rq->state.label ? "" : " GHz");
   if (rq->net_s_per_byte > 0)
     printf("network   %.6g B/s, latency %.6g s, overlap %.6g%s\n", 1 / rq->net_s_per_byte,
            rq->net_latency_s, S->overlap, rq->overlap_set ? "" : " (the dwarf's)");
