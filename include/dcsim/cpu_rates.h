@@ -62,7 +62,12 @@ int dcsim_cpu_model_value(const dcsim_cpu_profile_t *p, dcsim_cpu_qty q, const d
 int dcsim_cpu_rate_at(const dcsim_cpu_profile_t *p, dcsim_cpu_qty q, const dcsim_cpu_state *s,
                       int table_only, double *out, dcsim_prov *prov, dcsim_error *err);
 
-/* Every rate at state s, as dcsim_cpu_profile_rates() fills them; prov the weakest of them. */
+/* The highest clock the CPU is known to run at: its turbo state, else its highest plain state. */
+double dcsim_cpu_highest_ghz(const dcsim_cpu_profile_t *p);
+
+/* Every rate at state s, as dcsim_cpu_profile_rates() fills them; prov the weakest of them. A
+ * plain frequency beyond dcsim_cpu_highest_ghz() is DCSIM_ERANGE (no part runs faster than its
+ * highest clock); lower ones are modelled. */
 int dcsim_cpu_rates_at(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s, int table_only,
                        dcsim_cpu_rates *out, dcsim_error *err);
 

@@ -129,9 +129,23 @@ int dcsim_cpu_rate_at(const dcsim_cpu_profile_t *p, dcsim_cpu_qty q, const dcsim
   return anchored(p, q, s, out, prov, err);
 }
 
+double dcsim_cpu_highest_ghz(const dcsim_cpu_profile_t *p) {
+  double t = dcsim_cpu_profile_turbo_ghz(p), m = dcsim_cpu_profile_max_ghz(p);
+  return t > m ? t : m;
+}
+
 int dcsim_cpu_rates_at(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s, int table_only,
                        dcsim_cpu_rates *out, dcsim_error *err) {
   if (table_only) return dcsim_cpu_profile_rates(p, s, out, err);
+  /* no part runs faster than its highest clock: the model is not asked beyond it */
+  double top = dcsim_cpu_highest_ghz(p);
+  if (!s->label && s->ghz > top * (1 + 1e-9))
+    return DCSIM_ERR(err, DCSIM_ERANGE, dcsim_cpu_profile_path(p), 0,
+                     "frequency %g GHz is beyond the highest clock of %s (%g GHz, %s)", s->ghz,
+                     dcsim_cpu_profile_name(p), top,
+                     dcsim_cpu_profile_turbo_ghz(p) > 0
+                         ? "its turbo"
+                         : "its highest state; no turbo state known");
   dcsim_cpu_rates r;
   memset(&r, 0, sizeof r);
   const dcsim_cpu_perf_model *pm = dcsim_cpu_profile_perf_model(p);
