@@ -93,7 +93,7 @@ static void test_missing_cache_table(const dcsim_cpu_profile_t *xeon) {
   dcsim_dwarf_eval *ev = NULL;
   dcsim_error err = { 0 };
   if (comm && dcsim_dwarf_evaluate(comm, "small", NULL, 0, &ev, &err) == 0) {
-    dcsim_cpu_node_spec ns = { xeon, { 2.7, NULL, 24 }, 1 };
+    dcsim_cpu_node_spec ns = { xeon, { 2.7, NULL, 24 }, 1, 0 };
     dcsim_cpu_result *r = NULL;
     CHECK_INT(dcsim_model_cpu(ev, &ns, 1, 0, &r, &err), DCSIM_EREF);
     CHECK(strstr(err.msg,

@@ -75,7 +75,7 @@ static void test_sh_multinode(const dcsim_dwarf_eval *ev, const dcsim_cpu_profil
     unsigned n = t31[k].n;
     dcsim_cpu_node_spec ns[8];
     for (unsigned i = 0; i < n; i++)
-      ns[i] = (dcsim_cpu_node_spec){ e5, { 2.6, NULL, 14 }, 1.0 / n };
+      ns[i] = (dcsim_cpu_node_spec){ e5, { 2.6, NULL, 14 }, 1.0 / n, 1 };
     dcsim_cpu_result *r = model(ev, ns, n, 0);
     if (!r) continue;
     CHECK_INT(r->n_nodes, n);
@@ -100,7 +100,7 @@ static void test_sh_multinode(const dcsim_dwarf_eval *ev, const dcsim_cpu_profil
 
 /* One loop by hand: ledir->dgemm_327 on one node, 14 threads at 2.6 GHz (D3.5 Tables 25-30). */
 static void test_sh_loop_by_hand(const dcsim_dwarf_eval *ev, const dcsim_cpu_profile_t *e5) {
-  dcsim_cpu_node_spec ns = { e5, { 2.6, NULL, 14 }, 1.0 };
+  dcsim_cpu_node_spec ns = { e5, { 2.6, NULL, 14 }, 1.0, 1 };
   dcsim_cpu_result *r = model(ev, &ns, 1, 0);
   if (!r) return;
   size_t i = loop_index(ev, "ledir->dgemm_327");
@@ -140,7 +140,8 @@ static void test_comm(const dcsim_cpu_profile_t *e5) {
   const double net = 1.0 / 1.25e9;
   const double t_stream = 120000 / 13.436e9, t_comp = 11925 / (20.8e9 * 0.5 + 1.25e9),
                t_comm = 8e-10 * 12500 * 10;
-  dcsim_cpu_node_spec ns[2] = { { e5, { 2.6, NULL, 1 }, 0.5 }, { e5, { 2.6, NULL, 1 }, 0.5 } };
+  dcsim_cpu_node_spec ns[2] = { { e5, { 2.6, NULL, 1 }, 0.5, 1 },
+                                { e5, { 2.6, NULL, 1 }, 0.5, 1 } };
   dcsim_cpu_result *r = model(ev, ns, 2, net);
   if (r) {
     CHECK_REL(r->parts[0].mem_time_s, t_stream, 1e-12);
@@ -212,7 +213,8 @@ static void test_comm(const dcsim_cpu_profile_t *e5) {
  * each: every node is modelled with its own tables and T = max of the two (§4.3). */
 static void test_hetero(const dcsim_dwarf_eval *ev, const dcsim_cpu_profile_t *e5,
                         const dcsim_cpu_profile_t *gold) {
-  dcsim_cpu_node_spec ns[2] = { { e5, { 2.4, NULL, 4 }, 0.5 }, { gold, { 2.4, NULL, 4 }, 0.5 } };
+  dcsim_cpu_node_spec ns[2] = { { e5, { 2.4, NULL, 4 }, 0.5, 0 },
+                                { gold, { 2.4, NULL, 4 }, 0.5, 0 } };
   dcsim_cpu_result *r = model(ev, ns, 2, 0), *ra = model(ev, &ns[0], 1, 0),
                    *rb = model(ev, &ns[1], 1, 0);
   if (r && ra && rb) {
@@ -232,13 +234,23 @@ static void test_hetero(const dcsim_dwarf_eval *ev, const dcsim_cpu_profile_t *e
   dcsim_cpu_result_free(r);
   dcsim_cpu_result_free(ra);
   dcsim_cpu_result_free(rb);
-  /* a node whose state is outside its table fails the whole model */
+  /* D3.5's table-only model (--d35): a node whose state is outside its table fails the whole
+   * model; the default model extrapolates it, up to the CPU's highest clock */
+  ns[0].table_only = ns[1].table_only = 1;
   ns[1].state.ghz = 2.6;
   dcsim_cpu_result *bad = NULL;
   dcsim_error err = { 0 };
   CHECK_INT(dcsim_model_cpu(ev, ns, 2, 0, &bad, &err), DCSIM_ERANGE);
   CHECK(bad == NULL);
   CHECK(strstr(err.msg, "outside") != NULL);
+  ns[0].table_only = ns[1].table_only = 0;
+  CHECK_INT(dcsim_model_cpu(ev, ns, 2, 0, &bad, &err), DCSIM_ERANGE); /* beyond its 2.4 GHz */
+  CHECK(strstr(err.msg, "beyond the highest clock") != NULL);
+  ns[1].state.ghz = 2.0;
+  CHECK_INT(dcsim_model_cpu(ev, ns, 2, 0, &bad, &err), 0);
+  if (bad) CHECK_INT(bad->prov.kind, DCSIM_PROV_EXTRAPOLATED);
+  dcsim_cpu_result_free(bad);
+  bad = NULL;
   ns[1].state.ghz = 2.4;
   ns[1].share = 0;
   CHECK_INT(dcsim_model_cpu(ev, ns, 2, 0, &bad, &err), DCSIM_ERANGE);

@@ -78,7 +78,8 @@ static void test_d35_special_case(const dcsim_cpu_profile_t *e5) {
     CHECK_REL(cp, t_comm + 3 * alpha * 10, 1e-12);
     CHECK_REL(tp - tl, 3 * alpha * 10, 1e-9);
     /* the heterogeneous form (dcsim_model_cpu) agrees with dcsim_model_run */
-    dcsim_cpu_node_spec ns[2] = { { e5, { 2.6, NULL, 1 }, 0.5 }, { e5, { 2.6, NULL, 1 }, 0.5 } };
+    dcsim_cpu_node_spec ns[2] = { { e5, { 2.6, NULL, 1 }, 0.5, 0 },
+                                  { e5, { 2.6, NULL, 1 }, 0.5, 0 } };
     dcsim_cpu_result *r = NULL;
     dcsim_error err = { 0 };
     CHECK_INT(dcsim_model_cpu(ep, ns, 2, beta, &r, &err), 0);

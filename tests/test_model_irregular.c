@@ -94,7 +94,7 @@ static void test_cpu_model(const dcsim_cpu_profile_t *snb) {
   if (ev) {
     CHECK_INT(ev->loops[0].irregular, 1);
     CHECK_REL(ev->loops[0].traffic_byte, 0, 0);
-    dcsim_cpu_node_spec ns = { snb, { 2.6, NULL, 1 }, 1 };
+    dcsim_cpu_node_spec ns = { snb, { 2.6, NULL, 1 }, 1, 0 };
     dcsim_cpu_result *r = NULL;
     CHECK_INT(dcsim_model_cpu(ev, &ns, 1, 0, &r, &err), 0);
     if (r) {

@@ -23,7 +23,8 @@ static const unsigned NODES[] = { 1, 4, 16 };
 static const unsigned CORES[] = { 1, 5 };
 static const char *const FREQS[] = { "nominal", "2.6" };
 
-/* the ALARO design space of the test: 2 x 3 x 3 x 2 x 2 = 72 points */
+/* the ALARO design space of the test: 2 x 3 x 3 x 2 x 2 = 72 combinations, 54 points once the
+ * frequencies are resolved per CPU */
 static dcsim_sweep_t *alaro_sweep(void) {
   dcsim_sweep_def d = {
     "workflows/alaro.xml", NULL, NULL, 0, 2, CPUS, 3, GPUS, 3, NODES, 2, CORES, 2, FREQS, 0, 0, NULL
@@ -130,10 +131,10 @@ static void test_resume(const char *dir) {
                      "FROM sweeps) FROM sweep_points",
                      -1, &s, NULL);
   CHECK(sqlite3_step(s) == SQLITE_ROW);
-  CHECK_INT(sqlite3_column_int(s, 0), 72);
-  CHECK_INT(sqlite3_column_int(s, 1), 72);
+  CHECK_INT(sqlite3_column_int(s, 0), 54);
+  CHECK_INT(sqlite3_column_int(s, 1), 54);
   CHECK_INT(sqlite3_column_int(s, 2), 0);
-  CHECK_INT(sqlite3_column_int(s, 3), 71);
+  CHECK_INT(sqlite3_column_int(s, 3), 53);
   CHECK_INT(sqlite3_column_int(s, 4), 1);
   sqlite3_finalize(s);
   sqlite3_close(q);
@@ -142,15 +143,15 @@ static void test_resume(const char *dir) {
   CHECK(sw && dcsim_sweepdb_open(db, &d, &err) == 0);
   if (sw && d) {
     CHECK_INT(dcsim_sweepdb_attach(d, sw, "alaro", &id, &restored, &err), 0);
-    CHECK_INT(restored, 72);
+    CHECK_INT(restored, 54);
     dcsim_sweepdb_close(d);
   }
   dcsim_sweep_free(sw);
   dcsim_sweep_point *pts = NULL;
   size_t n = 0, total = 0;
   CHECK_INT(dcsim_sweepdb_read(db, 0, &pts, &n, &total, &err), 0);
-  CHECK_INT(n, 72);
-  CHECK_INT(total, 72);
+  CHECK_INT(n, 54);
+  CHECK_INT(total, 54);
   dcsim_sweep_points_free(pts, n);
   CHECK(dcsim_sweepdb_read(db, 7, &pts, &n, &total, &err) == DCSIM_EREF);
 }
@@ -220,15 +221,15 @@ static void test_shards(const char *dir) {
     dcsim_sweepdb_close(d);
     dcsim_sweep_free(sw);
   }
-  CHECK_INT(in_shard[0] + in_shard[1] + in_shard[2], 72);
+  CHECK_INT(in_shard[0] + in_shard[1] + in_shard[2], 54);
   /* merged (shard 1 given twice: identical duplicates) = one run */
   snprintf(out, sizeof out, "%s/all.db", dir);
   const char *ins[] = { db[0], db[1], db[2], db[1] };
   size_t rows[4] = { 0 };
   dcsim_sweepdb_merge_report rep;
   CHECK_INT(dcsim_sweepdb_merge(ins, 4, out, NULL, &rep, rows, &err), 0);
-  CHECK_INT(rep.n_points, 72);
-  CHECK_INT(rep.n_stored, 72);
+  CHECK_INT(rep.n_points, 54);
+  CHECK_INT(rep.n_stored, 54);
   CHECK_INT(rep.n_missing, 0);
   CHECK_INT(rep.n_duplicates, in_shard[1]);
   CHECK_STR(rep.missing, "");
@@ -237,7 +238,7 @@ static void test_shards(const char *dir) {
   dcsim_sweep_point *pts = NULL;
   size_t n = 0, total = 0;
   CHECK_INT(dcsim_sweepdb_read(out, 0, &pts, &n, &total, &err), 0);
-  CHECK_INT(n, 72);
+  CHECK_INT(n, 54);
   if (pts) {
     dcsim_sweep_mark_front(pts, n);
     char *got = NULL;
@@ -345,8 +346,26 @@ int main(void) {
   }
   dcsim_scenario_free(s);
   dcsim_scenario_free(full);
-  /* a state outside the tables: DCSIM_ERANGE naming the task */
+  /* a state outside the tables: the model beneath them (extrapolated) by default ... */
+  dcsim_scenario_override low = { skl, NULL, 0, 0, "2.0", 0, NULL };
+  CHECK_INT(dcsim_scenario_derive(base, &low, &s, &err), 0);
+  if (s) {
+    dcsim_prov tp, ep;
+    dcsim_scenario_provenance(s, &tp, &ep);
+    CHECK_INT(tp.kind, DCSIM_PROV_EXTRAPOLATED);
+  }
+  dcsim_scenario_free(s);
+  s = NULL;
+  /* ... but never beyond the CPU's highest clock (the Gold 6148's is its 2.4 GHz state) ... */
   dcsim_scenario_override bad = { skl, NULL, 0, 0, "2.6", 0, NULL };
+  CHECK_INT(dcsim_scenario_derive(base, &bad, &s, &err), DCSIM_ERANGE);
+  CHECK(strstr(err.msg, "<task name=\"bifft\">") && strstr(err.msg, "beyond the highest clock"));
+  dcsim_scenario_free(base);
+  /* ... and DCSIM_ERANGE naming the task under D3.5's table-only model (--d35) */
+  so.model_flags = DCSIM_MODEL_D35;
+  CHECK_INT(dcsim_scenario_load_inputs("workflows/alaro.xml", &so, &base, &err), 0);
+  CHECK_INT(dcsim_scenario_cpu_profile(base, "xeon-gold-6148", &skl, &err), 0);
+  bad.cpu = skl; /* the profile of this base */
   CHECK_INT(dcsim_scenario_derive(base, &bad, &s, &err), DCSIM_ERANGE);
   CHECK(strstr(err.msg, "<task name=\"bifft\">") && strstr(err.msg, "2.6 GHz"));
   CHECK(s == NULL);
@@ -358,31 +377,36 @@ int main(void) {
   if (sw) {
     const dcsim_sweep_point *p = dcsim_sweep_points(sw);
     size_t n = dcsim_sweep_n_points(sw), feasible = 0, front = 0, knees = 0;
-    CHECK_INT(n, 72);
+    /* nominal and 2.6 are one state of the E5-2697 v3 (2.6 GHz), two of the Gold 6148 (2.4, and
+     * 2.6 beyond its highest clock): 3 GPUs x 3 node counts x 2 core counts x (1 + 2) */
+    CHECK_INT(n, 54);
     for (size_t i = 0; i < n; i++) {
       CHECK(p[i].done);
       feasible += p[i].feasible != 0;
       front += p[i].pareto != 0;
       knees += p[i].knee != 0;
-      if (p[i].cores == 5 &&
-          strcmp(p[i].freq, "nominal") == 0) /* the energy table ends at 4 cores */
+      CHECK(strcmp(p[i].freq, "nominal") != 0); /* names show the GHz they resolve to */
+      int gold_26 = !strcmp(p[i].cpu, "xeon-gold-6148") && !strcmp(p[i].freq, "2.6");
+      if (gold_26)
+        CHECK(!p[i].feasible && p[i].reason && strstr(p[i].reason, "beyond the highest clock"));
+      else if (p[i].cores == 5) /* the energy table ends at 4 cores */
         CHECK(!p[i].feasible && p[i].reason &&
               strstr(p[i].reason, "5 threads/cores not covered by the energy table"));
-      if (p[i].cores == 1 && !strcmp(p[i].cpu, "xeon-gold-6148") && !strcmp(p[i].freq, "2.6"))
-        CHECK(!p[i].feasible && strstr(p[i].reason, "frequency 2.6 GHz is not covered"));
       if (!p[i].feasible) CHECK(!p[i].pareto);
     }
-    /* cores 1 only; Skylake only at its nominal 2.4 GHz: 3 GPUs x 3 node counts x (2 + 1) */
-    CHECK_INT(feasible, 27);
+    /* cores 1 at 2.6 and 2.4 GHz only: 3 GPUs x 3 node counts x 2 */
+    CHECK_INT(feasible, 18);
     CHECK(front >= 1);
     CHECK_INT(knees, 1);
     /* point order: cpu, gpu, nodes, cores, freq (innermost) */
     CHECK_STR(p[0].cpu, "xeon-e5-2697v3");
-    CHECK_STR(p[1].freq, "2.6");
-    CHECK_INT(p[2].cores, 5);
-    CHECK_INT(p[4].nodes, 4);
-    CHECK_STR(p[12].gpu, "tesla-k20m");
-    CHECK_STR(p[36].cpu, "xeon-gold-6148");
+    CHECK_STR(p[0].freq, "2.6");
+    CHECK_INT(p[1].cores, 5);
+    CHECK_INT(p[2].nodes, 4);
+    CHECK_STR(p[6].gpu, "tesla-k20m");
+    CHECK_STR(p[18].cpu, "xeon-gold-6148");
+    CHECK_STR(p[18].freq, "2.4");
+    CHECK_STR(p[19].freq, "2.6");
   }
   dcsim_sweep_free(sw);
   /* the same bytes at 2 threads, with small batches */
@@ -451,7 +475,7 @@ int main(void) {
       dcsim_sweep_point *q = NULL;
       size_t n = 0;
       CHECK_INT(dcsim_sweep_points_read(k ? pc : pj, &q, &n, &err), 0);
-      CHECK_INT(n, 72);
+      CHECK_INT(n, 54);
       const dcsim_sweep_point *p = dcsim_sweep_points(sw);
       for (size_t i = 0; i < n && q; i++) {
         CHECK_INT(q[i].feasible, p[i].feasible);

@@ -22,6 +22,10 @@
 /* The CPU profile XML for calibration directory `dir` (doc/calibration.md "From tables to a
  * profile"). Deterministic: the same directory gives the same bytes. */
 int dcsim_calib_cpu_profile(const char *dir, char **text, dcsim_error *err);
+/* The same, with the parametric model's report (what was fitted, what assumed, the errors at the
+ * cells; dcsim/perf_fit.h) written to `report` (NULL = none). machine.xml's <perf-fit reference>
+ * directory is fitted first (its profile is not written). */
+int dcsim_calib_cpu_profile_report(const char *dir, char **text, FILE *report, dcsim_error *err);
 
 /* Writes text to path through a temporary file and rename (never half a file). */
 int dcsim_calib_write_file(const char *path, const char *text, dcsim_error *err);

@@ -5,7 +5,9 @@
  * L1/L2/L3/DRAM(f,n) over frequency states f and thread counts n — and the RAPL power table of
  * §5.2 (PKG and DRAM power per active core count, plus idle). Lookups between measured states are
  * bilinear (linear in GHz between unlabelled frequency columns, linear in threads between rows);
- * a labelled state (turbo) is only matched by its label; a state outside a table is an error.
+ * a labelled state (turbo) is only matched by its label; a state outside a table is an error here.
+ * The profile may also hold datasheet figures and a fitted parametric model (<datasheet>,
+ * <perf-model>) that dcsim/cpu_rates.h evaluates outside the tables.
  *
  * Ownership: *_load() returns a heap object freed by the matching NULL-safe *_free(). Strings and
  * spec pointers returned by accessors are borrowed from the profile. Profiles are immutable after
@@ -57,12 +59,98 @@ int dcsim_cpu_profile_has_energy(const dcsim_cpu_profile_t *p);
 /* Largest thread count of the performance tables (0 if there are none). */
 unsigned dcsim_cpu_profile_max_threads(const dcsim_cpu_profile_t *p);
 
-/* Parses "2.6", "2.6GHz" or a label ("turbo") into state->ghz/label; NULL or "" = nominal.
+/* Parses a frequency into state->ghz/label: a number of GHz ("2.6", "2.6GHz"), a name resolved
+ * for this CPU — "nominal" (the <spec> nominal clock), "min" (the lowest plain state), "max" (the
+ * highest plain state, turbo excluded), "turbo" (the state labelled turbo) — or another state
+ * label; NULL or "" = nominal. Names resolve to plain GHz (label NULL) except turbo and other
+ * labels. A GHz value need not be a state of the tables (the model covers it, cpu_rates.h).
  * The label pointer stored in the state is borrowed from the profile. */
 int dcsim_cpu_profile_freq(const dcsim_cpu_profile_t *p, const char *text, dcsim_cpu_state *state,
                            dcsim_error *err);
 /* Formats a state's frequency ("2.6" or "turbo") into buf. */
 void dcsim_cpu_state_freq_str(const dcsim_cpu_state *s, char *buf, size_t size);
+
+/* The lowest and highest plain (unlabelled) frequency states, nominal included; the turbo state's
+ * GHz (0 when the profile has none). */
+double dcsim_cpu_profile_min_ghz(const dcsim_cpu_profile_t *p);
+double dcsim_cpu_profile_max_ghz(const dcsim_cpu_profile_t *p);
+double dcsim_cpu_profile_turbo_ghz(const dcsim_cpu_profile_t *p);
+
+/* ---- the measured tables one by one, and the parametric model beneath them ----
+ * (the choice between the two is dcsim/cpu_rates.h's, in the model layer) */
+typedef enum dcsim_cpu_qty {
+  DCSIM_CPU_FLOPS = 0,
+  DCSIM_CPU_L1,
+  DCSIM_CPU_L2,
+  DCSIM_CPU_L3,
+  DCSIM_CPU_DRAM
+} dcsim_cpu_qty;
+#define DCSIM_CPU_NQTY 5
+/* "flops", "L1", "L2", "L3", "DRAM" */
+const char *dcsim_cpu_qty_name(dcsim_cpu_qty q);
+
+/* What one table covers: its thread rows, its plain frequency columns (lowest, highest), how many
+ * columns, and whether it has a labelled turbo column. */
+typedef struct dcsim_cpu_table_info {
+  int present;
+  unsigned min_threads, max_threads;
+  size_t n_rows, n_cols;
+  double min_ghz, max_ghz; /* of the plain columns; 0 when it has none */
+  int has_turbo;
+  int line;
+  const char *source;
+} dcsim_cpu_table_info;
+void dcsim_cpu_profile_table_info(const dcsim_cpu_profile_t *p, dcsim_cpu_qty q,
+                                  dcsim_cpu_table_info *out);
+/* One table at a state: the cell (table), bilinear between cells (interpolated), or
+ * DCSIM_ERANGE "state outside table"; DCSIM_EREF when the profile has no such table. */
+int dcsim_cpu_profile_lookup(const dcsim_cpu_profile_t *p, dcsim_cpu_qty q,
+                             const dcsim_cpu_state *s, double *out, dcsim_prov *prov,
+                             dcsim_error *err);
+/* The state inside table q nearest to s (threads clamped to its rows, a plain frequency clamped
+ * to its columns; a label kept when the table has that column, else its GHz clamped):
+ * where the model's extrapolation is anchored. DCSIM_EREF without a usable column. */
+int dcsim_cpu_profile_anchor(const dcsim_cpu_profile_t *p, dcsim_cpu_qty q,
+                             const dcsim_cpu_state *s, dcsim_cpu_state *anchor, dcsim_error *err);
+
+/* <datasheet>: the figures the parametric model is derived from (0 when absent). */
+typedef struct dcsim_cpu_datasheet {
+  double isa_flop_per_cycle; /* DP flop per cycle and core of the ISA (FMA counted as 2) */
+  const char *isa_source;
+  double mem_peak_bps, mem_sustained_bps; /* one socket; sustained 0 = not measured */
+  const char *mem_source;
+} dcsim_cpu_datasheet;
+const dcsim_cpu_datasheet *dcsim_cpu_profile_datasheet(const dcsim_cpu_profile_t *p);
+
+/* One quantity of <perf-model> (doc/models.md, "Parametric CPU model"): with f in GHz and n_s
+ * active cores on a socket, rate of one core r(f) = per_cycle * f_nom * (f/f_nom)^freq_exp * 1e9
+ * and, for a level that saturates, the socket's B = (x^-k + S(f)^-k)^(-1/k) with x = n_s * r(f),
+ * S(f) = sat_bps * (f/f_nom)^sat_freq_exp, k = knee; else B = x. The node sums its sockets. */
+typedef struct dcsim_cpu_perf_level {
+  int present;
+  double per_cycle, freq_exp;
+  int saturates;
+  double sat_bps, sat_freq_exp, knee;
+  const char *source; /* "fitted: ..." or "spec: ..." */
+  int line;
+} dcsim_cpu_perf_level;
+
+typedef struct dcsim_cpu_turbo_bin {
+  unsigned cores; /* up to this many active cores of a socket ... */
+  double ghz;     /* ... the turbo clock is this */
+} dcsim_cpu_turbo_bin;
+
+#define DCSIM_CPU_MAX_TURBO_BINS 32
+typedef struct dcsim_cpu_perf_model {
+  int scatter; /* placement: 0 compact (fill one socket first), 1 scatter (spread evenly) */
+  dcsim_cpu_perf_level q[DCSIM_CPU_NQTY];
+  size_t n_turbo;
+  dcsim_cpu_turbo_bin turbo[DCSIM_CPU_MAX_TURBO_BINS]; /* ascending cores */
+  const char *source;
+  int line;
+} dcsim_cpu_perf_model;
+/* The profile's <perf-model>; NULL when it has none. */
+const dcsim_cpu_perf_model *dcsim_cpu_profile_perf_model(const dcsim_cpu_profile_t *p);
 
 /* One level of the cache-line model of irregular accesses (finite-volume paper Table 1, Eq. 4-6):
  * above_byte is the capacity of the level above it (whose misses reach this level), line_byte its
@@ -95,6 +183,8 @@ typedef struct dcsim_profile_ceiling {
 /* The <ceilings> in file order; *n = 0 (and NULL) if the profile has none. */
 const dcsim_profile_ceiling *dcsim_cpu_profile_ceilings(const dcsim_cpu_profile_t *p, size_t *n);
 
+/* The rates of the tables only (D3.5's model, `--d35`): a state outside a table is an error.
+ * The default model is dcsim_cpu_rates_at() of dcsim/cpu_rates.h. */
 int dcsim_cpu_profile_rates(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s,
                             dcsim_cpu_rates *out, dcsim_error *err);
 /* Power at a state from the profile's <energy> tables (one per measured frequency): the table of

@@ -6,6 +6,7 @@
  *   node i gets share_i of W and Q (1/n for the paper's equal split)
  *   T_comm_i = T_single*(Q_in + Q_out)*iters when the dwarf declares communication: more generally
  *   the patterns of dcsim/model_comm.h on this network (latency 0 here) with the dwarf's overlap.
+ *   P, L1..DRAM at the node's state come from dcsim/cpu_rates.h (tables, the model beneath them).
  *   A loop with <irregular> accesses replaces Q*Tmop by the slowest level of the cache-line
  *   over-fetch model (dcsim/model_irregular.h, finite-volume paper Eq. 4-6).
  *
@@ -16,13 +17,16 @@
 
 #include <stddef.h>
 
+#include "dcsim/cpu_rates.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/hwprofile.h"
 
 typedef struct dcsim_cpu_node_spec {
   const dcsim_cpu_profile_t *cpu;
   dcsim_cpu_state state;
-  double share; /* fraction of the dwarf's W and Q processed by this node */
+  double share;   /* fraction of the dwarf's W and Q processed by this node */
+  int table_only; /* 1: D3.5's table-only rates (`--d35`); 0: tables and the parametric model
+                     beneath them (dcsim/cpu_rates.h) */
 } dcsim_cpu_node_spec;
 
 typedef struct dcsim_loop_part {

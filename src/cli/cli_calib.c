@@ -47,10 +47,18 @@ static int load_cpu(const dcsim_args *a, dcsim_cpu_profile_t **p, dcsim_error *e
 static int cal_cpu(const dcsim_args *a, dcsim_error *err) {
   int rc = need_pos(a, 2, "a calibration directory", err);
   if (rc) return rc;
-  char *text = NULL;
-  if ((rc = dcsim_calib_cpu_profile(a->positional[1], &text, err))) return rc;
-  rc = emit(a, text, err);
+  char *text = NULL, *rep = NULL;
+  size_t rlen = 0;
+  FILE *rf = open_memstream(&rep, &rlen);
+  if (!rf) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  rc = dcsim_calib_cpu_profile_report(a->positional[1], &text, rf, err);
+  fclose(rf);
+  if (!rc) rc = emit(a, text, err);
+  /* what was fitted and assumed: beside the profile on stdout, or on stderr when it is stdout */
+  const char *out = dcsim_arg(a, "output");
+  if (!rc && rep) fputs(rep, !out || strcmp(out, "-") == 0 ? stderr : stdout);
   free(text);
+  free(rep);
   return rc;
 }
 

@@ -24,7 +24,106 @@ static int xml_filter(const struct dirent *e) {
   return l > 4 && strcmp(e->d_name + l - 4, ".xml") == 0 && e->d_name[0] != '.';
 }
 
-/* One CPU profile of `dcsim list`. */
+/* How the parametric model of a profile was made: "fitted", "spec", "fitted+spec", or NULL. */
+static const char *model_kind(const dcsim_cpu_profile_t *p) {
+  const dcsim_cpu_perf_model *pm = dcsim_cpu_profile_perf_model(p);
+  int fitted = 0, spec = 0;
+  for (int q = 0; pm && q < DCSIM_CPU_NQTY; q++) {
+    if (!pm->q[q].present) continue;
+    if (strncmp(pm->q[q].source, "spec", 4) == 0)
+      spec = 1;
+    else
+      fitted = 1;
+  }
+  return fitted && spec ? "fitted+spec" : fitted ? "fitted" : spec ? "spec" : NULL;
+}
+
+/* The frequency states: "1.2-2.6 GHz (7 states, nominal 2.6, turbo 3.6)". */
+static void freq_summary(const dcsim_cpu_profile_t *p, char *buf, size_t size) {
+  size_t plain = 0;
+  for (size_t i = 0; i < dcsim_cpu_profile_n_freqs(p); i++) {
+    dcsim_cpu_state st;
+    if (dcsim_cpu_profile_freq_at(p, i, &st) == 0 && !st.label) plain++;
+  }
+  double lo = dcsim_cpu_profile_min_ghz(p), hi = dcsim_cpu_profile_max_ghz(p),
+         tu = dcsim_cpu_profile_turbo_ghz(p);
+  int n = lo < hi ? snprintf(buf, size, "%g-%g GHz (%zu state%s, ", lo, hi, plain,
+                             plain == 1 ? "" : "s")
+                  : snprintf(buf, size, "%g GHz (", lo);
+  if (n < 0 || (size_t)n >= size) return;
+  int m = snprintf(buf + n, size - (size_t)n, "nominal %g", dcsim_cpu_profile_nominal_ghz(p));
+  if (m < 0 || (size_t)(n + m) >= size) return;
+  snprintf(buf + n + m, size - (size_t)(n + m), tu > 0 ? ", turbo %g)" : ")", tu);
+}
+
+/* The tables' coverage: "flops L1 L2 L3 DRAM: 1..14 threads x 8 frequencies", per table when
+ * they differ. */
+static void table_summary(const dcsim_cpu_profile_t *p, char *buf, size_t size) {
+  dcsim_cpu_table_info t[DCSIM_CPU_NQTY];
+  int same = 1, any = 0, first = -1;
+  for (int q = 0; q < DCSIM_CPU_NQTY; q++) {
+    dcsim_cpu_profile_table_info(p, (dcsim_cpu_qty)q, &t[q]);
+    if (!t[q].present) continue;
+    any = 1;
+    if (first < 0) first = q;
+    same &= t[q].min_threads == t[first].min_threads && t[q].max_threads == t[first].max_threads &&
+            t[q].n_rows == t[first].n_rows && t[q].n_cols == t[first].n_cols;
+  }
+  buf[0] = '\0';
+  if (!any) {
+    snprintf(buf, size, "no performance tables");
+    return;
+  }
+  size_t n = 0;
+  for (int q = 0; q < DCSIM_CPU_NQTY && n < size; q++) {
+    if (!t[q].present) continue;
+    int k = same ? snprintf(buf + n, size - n, "%s%s", n ? " " : "tables ",
+                            dcsim_cpu_qty_name((dcsim_cpu_qty)q))
+                 : snprintf(buf + n, size - n, "%s%s %u..%u x %zu", n ? ", " : "tables ",
+                            dcsim_cpu_qty_name((dcsim_cpu_qty)q), t[q].min_threads,
+                            t[q].max_threads, t[q].n_cols);
+    if (k < 0) return;
+    n += (size_t)k;
+  }
+  if (same && n < size)
+    snprintf(buf + n, size - n, ": %zu row%s %u..%u threads x %zu frequenc%s", t[first].n_rows,
+             t[first].n_rows == 1 ? "" : "s", t[first].min_threads, t[first].max_threads,
+             t[first].n_cols, t[first].n_cols == 1 ? "y" : "ies");
+}
+
+/* The profile's frequencies and tables as JSON members. */
+static void cpu_json_coverage(dcsim_json *j, const dcsim_cpu_profile_t *p) {
+  dcsim_json_key_num(j, "nominal_ghz", dcsim_cpu_profile_nominal_ghz(p));
+  dcsim_json_key_num(j, "min_ghz", dcsim_cpu_profile_min_ghz(p));
+  dcsim_json_key_num(j, "max_ghz", dcsim_cpu_profile_max_ghz(p));
+  dcsim_json_key(j, "turbo_ghz");
+  if (dcsim_cpu_profile_turbo_ghz(p) > 0)
+    dcsim_json_num(j, dcsim_cpu_profile_turbo_ghz(p));
+  else
+    dcsim_json_null(j);
+  dcsim_json_key(j, "tables");
+  dcsim_json_obj_begin(j);
+  for (int q = 0; q < DCSIM_CPU_NQTY; q++) {
+    dcsim_cpu_table_info t;
+    dcsim_cpu_profile_table_info(p, (dcsim_cpu_qty)q, &t);
+    if (!t.present) continue;
+    dcsim_json_key(j, dcsim_cpu_qty_name((dcsim_cpu_qty)q));
+    dcsim_json_obj_begin(j);
+    dcsim_json_key_int(j, "rows", t.n_rows);
+    dcsim_json_key_int(j, "min_threads", t.min_threads);
+    dcsim_json_key_int(j, "max_threads", t.max_threads);
+    dcsim_json_key_int(j, "frequencies", t.n_cols);
+    dcsim_json_obj_end(j);
+  }
+  dcsim_json_obj_end(j);
+  dcsim_json_key(j, "perf_model"); /* "model" is the CPU's model name */
+  if (model_kind(p))
+    dcsim_json_str(j, model_kind(p));
+  else
+    dcsim_json_null(j);
+}
+
+/* One CPU profile of `dcsim list`: cores, frequency states, table coverage, the model beneath. */
 static int list_cpu(const char *path, dcsim_json *j, int json, dcsim_error *err) {
   dcsim_cpu_profile_t *p = NULL;
   int rc = dcsim_cpu_profile_load(path, &p, err);
@@ -36,17 +135,24 @@ static int list_cpu(const char *path, dcsim_json *j, int json, dcsim_error *err)
     dcsim_json_key_int(j, "max_threads", dcsim_cpu_profile_max_threads(p));
     dcsim_json_key(j, "energy");
     dcsim_json_bool(j, dcsim_cpu_profile_has_energy(p));
+    dcsim_json_key_int(j, "cores_per_socket", dcsim_cpu_profile_cores_per_socket(p));
+    dcsim_json_key_int(j, "sockets", dcsim_cpu_profile_sockets(p));
+    cpu_json_coverage(j, p);
     dcsim_json_obj_end(j);
   } else {
-    char tables[64];
-    if (dcsim_cpu_profile_max_threads(p))
-      snprintf(tables, sizeof tables, "tables up to %u threads", dcsim_cpu_profile_max_threads(p));
-    else
-      snprintf(tables, sizeof tables, "no performance tables");
+    char freqs[160], tables[200];
+    freq_summary(p, freqs, sizeof freqs);
+    table_summary(p, tables, sizeof tables);
+    const char *mk = model_kind(p);
     printf("  %-18s %-26s %2u x %2u cores, %s%s\n", dcsim_cpu_profile_name(p),
            dcsim_cpu_profile_model(p), dcsim_cpu_profile_sockets(p),
-           dcsim_cpu_profile_cores_per_socket(p), tables,
+           dcsim_cpu_profile_cores_per_socket(p), freqs,
            dcsim_cpu_profile_has_energy(p) ? ", energy table" : "");
+    printf("  %-18s %s%s%s\n", "", tables,
+           mk ? (strcmp(mk, "spec") == 0 ? "; model from the datasheet (spec)"
+                                         : "; model fitted beneath the tables")
+              : "",
+           mk && strcmp(mk, "fitted+spec") == 0 ? " and the datasheet" : "");
   }
   dcsim_cpu_profile_free(p);
   return 0;

@@ -129,9 +129,9 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p,
     if (rq->gpu) /* irregular loops on a GPU (dcsim/model_irregular.h) */
       printf("gpu       %s (cache-line model of irregular accesses)\n",
              dcsim_gpu_profile_name(rq->gpu));
-    else
-      printf("cpu       %s, %u node(s) x %u core(s) at %s GHz\n", dcsim_cpu_profile_name(rq->cpu),
-             rq->nodes, rq->state.threads, fs);
+    else /* a labelled state prints as "at turbo" */
+      printf("cpu       %s, %u node(s) x %u core(s) at %s%s\n", dcsim_cpu_profile_name(rq->cpu),
+             rq->nodes, rq->state.threads, fs, rq->state.label ? "" : " GHz");
     printf("\n%-36s %12s %12s %12s %12s %12s %s\n", "loop (per node)", "W [flop]", "Q [byte]",
            "W*Tflop [s]", "Q*Tmop [s]", "T [s]", "bound");
     for (size_t l = 0; l < p->cpu->n_loops; l++) {
@@ -417,8 +417,8 @@ static void scan_text(const dcsim_model_req *rq, const node_scan *S, const char 
   const dcsim_balance *b = &S->b;
   printf("dwarf     %s%s%s\n", dcsim_dwarf_name(rq->ev->dwarf), case_name ? " case " : "",
          case_name ? case_name : "");
-  printf("cpu       %s, %u core(s) per node at %s GHz\n", dcsim_cpu_profile_name(rq->cpu),
-         rq->state.threads, S->fs);
+  printf("cpu       %s, %u core(s) per node at %s%s\n", dcsim_cpu_profile_name(rq->cpu),
+         rq->state.threads, S->fs, rq->state.label ? "" : " GHz");
   if (rq->net_s_per_byte > 0)
     printf("network   %.6g B/s, latency %.6g s, overlap %.6g%s\n", 1 / rq->net_s_per_byte,
            rq->net_latency_s, S->overlap, rq->overlap_set ? "" : " (the dwarf's)");
@@ -498,7 +498,11 @@ static int cpu_request(const dcsim_args *a, const dcsim_dwarf_t *d, dcsim_model_
   if (dcsim_arg(a, "nodes") && dcsim_arg(a, "nodes-scan"))
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "nodes-scan"),
                      "give --nodes or --nodes-scan, not both");
-  if ((rc = dcsim_arg_uint(a, "cores", 1, &rq->state.threads, err))) return rc;
+  const char *cores = dcsim_arg(a, "cores");
+  if (cores && strcmp(cores, "all") == 0) /* the CPU's full node */
+    rq->state.threads = dcsim_cpu_profile_cores_per_socket(*cpu) * dcsim_cpu_profile_sockets(*cpu);
+  else if ((rc = dcsim_arg_uint(a, "cores", 1, &rq->state.threads, err)))
+    return rc;
   if ((rc = dcsim_cpu_profile_freq(*cpu, dcsim_arg(a, "freq"), &rq->state, err))) {
     dcsim_error_at(err, "command line", dcsim_arg_index(a, "freq"));
     return rc;

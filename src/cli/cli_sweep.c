@@ -74,6 +74,13 @@ static int uint_list(const dcsim_args *a, const char *name, unsigned *out, size_
   *n = 0;
   if (rc) return rc;
   for (size_t i = 0; i < l.n; i++) {
+    if (strcmp(name, "cores") == 0 && strcmp(l.v[i], "all") == 0) { /* each CPU's full node */
+      if (*n == DCSIM_SWEEP_MAX_LIST)
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
+                         "--%s: more than %d values", name, DCSIM_SWEEP_MAX_LIST);
+      out[(*n)++] = 0;
+      continue;
+    }
     char *end;
     unsigned long lo = strtoul(l.v[i], &end, 10), hi = lo;
     if (end != l.v[i] && *end == '-') {

@@ -62,6 +62,11 @@ struct dcsim_cpu_profile {
   dcsim_profile_ceiling ceilings[DCSIM_MAX_CEILINGS];
   size_t n_etabs;
   energy_table *etabs; /* one per <energy>, in document order; frequencies distinct */
+  dcsim_cpu_datasheet ds;
+  char *ds_isa_src, *ds_mem_src;
+  int has_perf;
+  dcsim_cpu_perf_model pm;
+  char *pm_src, *pm_level_src[Q_COUNT];
 };
 
 struct dcsim_gpu_profile {
@@ -91,6 +96,10 @@ void dcsim_cpu_profile_free(dcsim_cpu_profile_t *p) {
     free(p->etabs[i].source);
   }
   free(p->etabs);
+  free(p->ds_isa_src);
+  free(p->ds_mem_src);
+  free(p->pm_src);
+  for (int q = 0; q < Q_COUNT; q++) free(p->pm_level_src[q]);
   free(p->path);
   free(p->name);
   free(p->model);
@@ -317,6 +326,40 @@ static int load_ceilings(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xml
   return 0;
 }
 
+/* a source= attribute copied (required) */
+static int dup_source(const dcsim_xml_doc_t *doc, xmlNode *n, char **out, dcsim_error *err) {
+  const char *src = NULL;
+  int rc = dcsim_xml_str(doc, n, "source", 1, &src, err);
+  if (rc) return rc;
+  if (!(*out = dcsim_strdup(src))) return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, n, "out of memory");
+  return 0;
+}
+
+/* <datasheet>: <isa flop-per-cycle> and <memory peak-bps [sustained-bps]>, each positive. */
+static int load_datasheet(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *dn,
+                          dcsim_error *err) {
+  int rc;
+  xmlNode *isa = dcsim_xml_child(dn, "isa"), *mem = dcsim_xml_child(dn, "memory");
+  if (isa) {
+    if ((rc = dcsim_xml_double(doc, isa, "flop-per-cycle", 1, &p->ds.isa_flop_per_cycle, err)))
+      return rc;
+    if (!(p->ds.isa_flop_per_cycle > 0))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, isa, "<isa>: flop-per-cycle must be positive");
+    if ((rc = dup_source(doc, isa, &p->ds_isa_src, err))) return rc;
+    p->ds.isa_source = p->ds_isa_src;
+  }
+  if (mem) {
+    if ((rc = dcsim_xml_double(doc, mem, "peak-bps", 1, &p->ds.mem_peak_bps, err)) ||
+        (rc = dcsim_xml_double(doc, mem, "sustained-bps", 0, &p->ds.mem_sustained_bps, err)))
+      return rc;
+    if (!(p->ds.mem_peak_bps > 0))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, mem, "<memory>: peak-bps must be positive");
+    if ((rc = dup_source(doc, mem, &p->ds_mem_src, err))) return rc;
+    p->ds.mem_source = p->ds_mem_src;
+  }
+  return 0;
+}
+
 const dcsim_profile_ceiling *dcsim_cpu_profile_ceilings(const dcsim_cpu_profile_t *p, size_t *n) {
   *n = p->n_ceilings;
   return p->n_ceilings ? p->ceilings : NULL;
@@ -329,6 +372,107 @@ static int load_socket_link(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, 
   if (!rc && !(p->socket_link_bps > 0))
     rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, sl, "<socket-link bw-bps>: must be positive");
   return rc;
+}
+
+/* One <level> of <perf-model>: a rate per cycle > 0, and a saturation given whole or not at all. */
+static int load_perf_level(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *l,
+                           dcsim_error *err) {
+  const char *name = NULL;
+  int rc = dcsim_xml_str(doc, l, "name", 1, &name, err), q = -1;
+  if (rc) return rc;
+  for (int i = 0; i < Q_COUNT; i++)
+    if (strcmp(name, quantity_names[i]) == 0) q = i;
+  if (q < 0)
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l, "<level name=\"%s\">: unknown quantity", name);
+  dcsim_cpu_perf_level *v = &p->pm.q[q];
+  if (v->present)
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l, "<level name=\"%s\">: given twice", name);
+  v->line = (int)xmlGetLineNo(l);
+  if ((rc = dcsim_xml_double(doc, l, "per-cycle", 1, &v->per_cycle, err)) ||
+      (rc = dcsim_xml_double(doc, l, "freq-exp", 1, &v->freq_exp, err)))
+    return rc;
+  if (!(v->per_cycle > 0))
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, l,
+                         "<level name=\"%s\">: per-cycle must be positive", name);
+  int n_sat = !!dcsim_xml_attr(doc, l, "sat-bps") + !!dcsim_xml_attr(doc, l, "sat-freq-exp") +
+              !!dcsim_xml_attr(doc, l, "knee");
+  if (n_sat != 0 && n_sat != 3)
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l,
+                         "<level name=\"%s\">: a saturation needs sat-bps, sat-freq-exp and knee",
+                         name);
+  if (n_sat == 3) {
+    v->saturates = 1;
+    if ((rc = dcsim_xml_double(doc, l, "sat-bps", 1, &v->sat_bps, err)) ||
+        (rc = dcsim_xml_double(doc, l, "sat-freq-exp", 1, &v->sat_freq_exp, err)) ||
+        (rc = dcsim_xml_double(doc, l, "knee", 1, &v->knee, err)))
+      return rc;
+    if (!(v->sat_bps > 0) || !(v->knee > 0))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, l,
+                           "<level name=\"%s\">: sat-bps and knee must be positive", name);
+  }
+  if ((rc = dup_source(doc, l, &p->pm_level_src[q], err))) return rc;
+  v->source = p->pm_level_src[q];
+  v->present = 1;
+  return 0;
+}
+
+/* <perf-model>: placement, levels, turbo bins in increasing core order. */
+static int load_perf_model(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *pn,
+                           dcsim_error *err) {
+  const char *pl = NULL;
+  int rc = dcsim_xml_str(doc, pn, "placement", 1, &pl, err);
+  if (rc) return rc;
+  p->has_perf = 1;
+  p->pm.scatter = strcmp(pl, "scatter") == 0;
+  p->pm.line = (int)xmlGetLineNo(pn);
+  if ((rc = dup_source(doc, pn, &p->pm_src, err))) return rc;
+  p->pm.source = p->pm_src;
+  for (xmlNode *l = dcsim_xml_child(pn, "level"); l; l = dcsim_xml_next(l, "level"))
+    if ((rc = load_perf_level(p, doc, l, err))) return rc;
+  for (xmlNode *t = dcsim_xml_child(pn, "turbo"); t; t = dcsim_xml_next(t, "turbo")) {
+    if (p->pm.n_turbo == DCSIM_CPU_MAX_TURBO_BINS)
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, t, "<turbo>: more than %d bins",
+                           DCSIM_CPU_MAX_TURBO_BINS);
+    dcsim_cpu_turbo_bin *b = &p->pm.turbo[p->pm.n_turbo];
+    if ((rc = dcsim_xml_u32(doc, t, "cores", 1, &b->cores, err)) ||
+        (rc = dcsim_xml_double(doc, t, "ghz", 1, &b->ghz, err)))
+      return rc;
+    if (b->cores == 0 || !(b->ghz > 0) ||
+        (p->pm.n_turbo && b->cores <= p->pm.turbo[p->pm.n_turbo - 1].cores))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, t,
+                           "<turbo cores=\"%u\">: cores must increase from bin to bin and ghz be "
+                           "positive",
+                           b->cores);
+    p->pm.n_turbo++;
+  }
+  return 0;
+}
+
+/* What the model needs (doc/models.md, "Parametric CPU model"): a profile that gives datasheet
+ * figures or a parametric model must cover the peak and the DRAM bandwidth, by a table or a
+ * <perf-model> level; a profile with neither tables nor model is an energy-only profile. */
+static int check_model_needs(const dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc,
+                             xmlNode *root, xmlNode *dn, dcsim_error *err) {
+  int tables = 0;
+  for (int q = 0; q < Q_COUNT; q++) tables |= p->tables[q].present;
+  if (!p->has_perf && !dn) return 0;
+  if (!p->has_perf && !tables)
+    return DCSIM_XML_ERR(err, DCSIM_EREF, doc, dn,
+                         "spec-only profile %s: <datasheet> without tables needs a <perf-model> "
+                         "(dcsim calibrate cpu derives it, doc/calibration.md)",
+                         p->name);
+  if (!p->has_perf) return 0;
+  static const int needed[] = { Q_FLOPS, Q_DRAM };
+  for (size_t i = 0; i < 2; i++) {
+    int q = needed[i];
+    if (!p->tables[q].present && !p->pm.q[q].present)
+      return DCSIM_ERR(err, DCSIM_EREF, p->path, p->pm.line,
+                       "<perf-model>: profile %s has neither a %s table nor a <level name=\"%s\">; "
+                       "the model needs one",
+                       p->name, quantity_names[q], quantity_names[q]);
+  }
+  (void)root;
+  return 0;
 }
 
 /* see input/internal.h (dwarf.c uses it too) */
@@ -407,6 +551,10 @@ int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_er
   if (sl && (rc = load_socket_link(p, doc, sl, err))) goto out;
   xmlNode *cs = dcsim_xml_child(root, "ceilings");
   if (cs && (rc = load_ceilings(p, doc, cs, err))) goto out;
+  xmlNode *dn = dcsim_xml_child(root, "datasheet"), *pn = dcsim_xml_child(root, "perf-model");
+  if (dn && (rc = load_datasheet(p, doc, dn, err))) goto out;
+  if (pn && (rc = load_perf_model(p, doc, pn, err))) goto out;
+  if ((rc = check_model_needs(p, doc, root, dn, err))) goto out;
   size_t ne = dcsim_xml_count(root, "energy");
   if (ne && !(p->etabs = calloc(ne, sizeof *p->etabs))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
@@ -458,13 +606,46 @@ int dcsim_cpu_profile_freq(const dcsim_cpu_profile_t *p, const char *text, dcsim
       s->ghz = p->freqs[i].ghz;
       return 0;
     }
+  /* names resolved for this CPU (dcsim/hwprofile.h) */
+  if (strcmp(text, "nominal") == 0 || strcmp(text, "min") == 0 || strcmp(text, "max") == 0) {
+    s->ghz = text[0] == 'n'   ? p->nominal_ghz
+             : text[1] == 'i' ? dcsim_cpu_profile_min_ghz(p)
+                              : dcsim_cpu_profile_max_ghz(p);
+    return 0;
+  }
+  if (strcmp(text, "turbo") == 0)
+    return DCSIM_ERR(err, DCSIM_ERANGE, p->path, 0,
+                     "frequency 'turbo': profile %s has no state label 'turbo' (no <freq "
+                     "label=\"turbo\">)",
+                     p->name);
   double g;
   if (dcsim_parse_ghz(text, &g) != 0 || !(g > 0))
     return DCSIM_ERR(
         err, DCSIM_ERANGE, p->path, 0,
-        "frequency '%s' is neither a positive number of GHz nor a state label of profile %s", text,
-        p->name);
+        "frequency '%s' is neither a positive number of GHz, nominal, min, max, turbo nor a state "
+        "label of profile %s",
+        text, p->name);
   s->ghz = g;
+  return 0;
+}
+
+double dcsim_cpu_profile_min_ghz(const dcsim_cpu_profile_t *p) {
+  double m = p->nominal_ghz;
+  for (size_t i = 0; i < p->n_freqs; i++)
+    if (!p->freqs[i].label && p->freqs[i].ghz < m) m = p->freqs[i].ghz;
+  return m;
+}
+
+double dcsim_cpu_profile_max_ghz(const dcsim_cpu_profile_t *p) {
+  double m = p->nominal_ghz;
+  for (size_t i = 0; i < p->n_freqs; i++)
+    if (!p->freqs[i].label && p->freqs[i].ghz > m) m = p->freqs[i].ghz;
+  return m;
+}
+
+double dcsim_cpu_profile_turbo_ghz(const dcsim_cpu_profile_t *p) {
+  for (size_t i = 0; i < p->n_freqs; i++)
+    if (p->freqs[i].label && strcmp(p->freqs[i].label, "turbo") == 0) return p->freqs[i].ghz;
   return 0;
 }
 
@@ -561,10 +742,18 @@ static int lookup(const dcsim_cpu_profile_t *p, int q, const dcsim_cpu_state *s,
   double b = v[r1 * nc + c0] * (1 - wf) + v[r1 * nc + c1] * wf;
   *out = a * (1 - wt) + b * wt;
   /* a measured cell, or a value between measured cells (dcsim/provenance.h) */
-  dcsim_prov here =
+  *prov =
       dcsim_prov_make(c0 == c1 && r0 == r1 ? DCSIM_PROV_TABLE : DCSIM_PROV_INTERPOLATED, t->source);
-  *prov = q == Q_FLOPS ? here : dcsim_prov_weakest(*prov, here);
   return 0;
+}
+
+/* one table of dcsim_cpu_profile_rates: its value and the weakest provenance so far */
+static int lookup_into(const dcsim_cpu_profile_t *p, int q, const dcsim_cpu_state *s, double *out,
+                       dcsim_prov *prov, dcsim_error *err) {
+  dcsim_prov here;
+  int rc = lookup(p, q, s, out, &here, err);
+  if (!rc) *prov = q == Q_FLOPS ? here : dcsim_prov_weakest(*prov, here);
+  return rc;
 }
 
 int dcsim_cpu_profile_rates(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s,
@@ -572,17 +761,90 @@ int dcsim_cpu_profile_rates(const dcsim_cpu_profile_t *p, const dcsim_cpu_state 
   dcsim_cpu_rates r;
   memset(&r, 0, sizeof r);
   int rc;
-  if ((rc = lookup(p, Q_FLOPS, s, &r.flops, &r.prov, err))) return rc;
+  if ((rc = lookup_into(p, Q_FLOPS, s, &r.flops, &r.prov, err))) return rc;
   /* cache tables are optional (dcsim/hwprofile.h); absent ones stay 0 with their flag cleared */
-  if ((r.has_l1 = p->tables[Q_L1].present) && (rc = lookup(p, Q_L1, s, &r.l1_bps, &r.prov, err)))
+  if ((r.has_l1 = p->tables[Q_L1].present) &&
+      (rc = lookup_into(p, Q_L1, s, &r.l1_bps, &r.prov, err)))
     return rc;
-  if ((r.has_l2 = p->tables[Q_L2].present) && (rc = lookup(p, Q_L2, s, &r.l2_bps, &r.prov, err)))
+  if ((r.has_l2 = p->tables[Q_L2].present) &&
+      (rc = lookup_into(p, Q_L2, s, &r.l2_bps, &r.prov, err)))
     return rc;
-  if ((r.has_l3 = p->tables[Q_L3].present) && (rc = lookup(p, Q_L3, s, &r.l3_bps, &r.prov, err)))
+  if ((r.has_l3 = p->tables[Q_L3].present) &&
+      (rc = lookup_into(p, Q_L3, s, &r.l3_bps, &r.prov, err)))
     return rc;
-  if ((rc = lookup(p, Q_DRAM, s, &r.dram_bps, &r.prov, err))) return rc;
+  if ((rc = lookup_into(p, Q_DRAM, s, &r.dram_bps, &r.prov, err))) return rc;
   *out = r;
   return 0;
+}
+
+const char *dcsim_cpu_qty_name(dcsim_cpu_qty q) {
+  return (int)q >= 0 && (int)q < Q_COUNT ? quantity_names[q] : "?";
+}
+
+int dcsim_cpu_profile_lookup(const dcsim_cpu_profile_t *p, dcsim_cpu_qty q,
+                             const dcsim_cpu_state *s, double *out, dcsim_prov *prov,
+                             dcsim_error *err) {
+  if ((int)q < 0 || (int)q >= Q_COUNT)
+    return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "bad quantity");
+  return lookup(p, (int)q, s, out, prov, err);
+}
+
+void dcsim_cpu_profile_table_info(const dcsim_cpu_profile_t *p, dcsim_cpu_qty q,
+                                  dcsim_cpu_table_info *out) {
+  memset(out, 0, sizeof *out);
+  if ((int)q < 0 || (int)q >= Q_COUNT || !p->tables[q].present) return;
+  const table *t = &p->tables[q];
+  out->present = 1;
+  out->n_rows = t->n_rows;
+  out->n_cols = t->n_cols;
+  out->min_threads = t->n_rows ? t->threads[0] : 0;
+  out->max_threads = t->n_rows ? t->threads[t->n_rows - 1] : 0;
+  out->line = t->line;
+  out->source = t->source;
+  for (size_t j = 0; j < t->n_cols; j++) {
+    const freq_col *f = &p->freqs[t->col[j]];
+    if (f->label) {
+      out->has_turbo |= strcmp(f->label, "turbo") == 0;
+      continue;
+    }
+    if (out->min_ghz == 0 || f->ghz < out->min_ghz) out->min_ghz = f->ghz;
+    if (f->ghz > out->max_ghz) out->max_ghz = f->ghz;
+  }
+}
+
+int dcsim_cpu_profile_anchor(const dcsim_cpu_profile_t *p, dcsim_cpu_qty q,
+                             const dcsim_cpu_state *s, dcsim_cpu_state *a, dcsim_error *err) {
+  dcsim_cpu_table_info ti;
+  dcsim_cpu_profile_table_info(p, q, &ti);
+  if (!ti.present || ti.n_rows == 0)
+    return DCSIM_ERR(err, DCSIM_EREF, p->path, 0, "profile %s has no %s table", p->name,
+                     dcsim_cpu_qty_name(q));
+  *a = *s;
+  a->threads = s->threads < ti.min_threads   ? ti.min_threads
+               : s->threads > ti.max_threads ? ti.max_threads
+                                             : s->threads;
+  if (s->label) {
+    const table *t = &p->tables[q];
+    for (size_t j = 0; j < t->n_cols; j++) {
+      const freq_col *f = &p->freqs[t->col[j]];
+      if (f->label && strcmp(f->label, s->label) == 0) return 0; /* its own column */
+    }
+    a->label = NULL;
+  }
+  if (ti.max_ghz == 0)
+    return DCSIM_ERR(err, DCSIM_EREF, p->path, ti.line,
+                     "the %s table of %s has no plain frequency column to start the model from",
+                     dcsim_cpu_qty_name(q), p->name);
+  a->ghz = a->ghz < ti.min_ghz ? ti.min_ghz : a->ghz > ti.max_ghz ? ti.max_ghz : a->ghz;
+  return 0;
+}
+
+const dcsim_cpu_datasheet *dcsim_cpu_profile_datasheet(const dcsim_cpu_profile_t *p) {
+  return &p->ds;
+}
+
+const dcsim_cpu_perf_model *dcsim_cpu_profile_perf_model(const dcsim_cpu_profile_t *p) {
+  return p->has_perf ? &p->pm : NULL;
 }
 
 static int state_is_freq(const freq_col *f, const dcsim_cpu_state *s) {

@@ -62,7 +62,8 @@ static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
     return DCSIM_ERR(err, DCSIM_ERANGE, dcsim_cpu_profile_path(req->cpu), 0,
                      "%u cores asked, a %s node has %u", req->state.threads,
                      dcsim_cpu_profile_name(req->cpu), cores_node);
-  dcsim_cpu_node_spec ns = { req->cpu, req->state, 1.0 / req->nodes };
+  dcsim_cpu_node_spec ns = { req->cpu, req->state, 1.0 / req->nodes,
+                             (req->flags & DCSIM_MODEL_D35) != 0 };
   /* homogeneous nodes give identical per-node results: model one node (§4.3: W/n, Q/n) */
   int rc = dcsim_model_cpu(req->ev, &ns, 1, req->net_s_per_byte, &out->cpu, err);
   if (rc || (rc = apply_threads(req, &ns, out, err))) return rc;

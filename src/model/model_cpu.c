@@ -48,7 +48,7 @@ int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes
     dcsim_cpu_rates rt;
     dcsim_irregular_machine im;
     int have_im = 0;
-    if ((rc = dcsim_cpu_profile_rates(ns->cpu, &ns->state, &rt, err))) goto out;
+    if ((rc = dcsim_cpu_rates_at(ns->cpu, &ns->state, ns->table_only, &rt, err))) goto out;
     double t = 0;
     for (size_t l = 0; l < ev->n_loops; l++) {
       const dcsim_cpu_loop *lp = &ev->loops[l];
@@ -77,8 +77,9 @@ int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes
                                                      : NULL;
         if (miss) {
           rc = DCSIM_ERR(err, DCSIM_EREF, dcsim_cpu_profile_path(ns->cpu), 0,
-                         "loop %s uses the %s bandwidth, profile %s has no %s table", lp->name,
-                         miss, dcsim_cpu_profile_name(ns->cpu), miss);
+                         "loop %s uses the %s bandwidth, profile %s has no %s table%s", lp->name,
+                         miss, dcsim_cpu_profile_name(ns->cpu), miss,
+                         ns->table_only ? "" : " and no model of it");
           goto out;
         }
         double bps = rt.l1_bps * lp->V + rt.l2_bps * lp->X + rt.l3_bps * lp->Y +

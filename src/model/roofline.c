@@ -54,7 +54,7 @@ int dcsim_roofline_cpu(const dcsim_cpu_profile_t *cpu, const dcsim_cpu_state *st
                        dcsim_error *err) {
   *out = NULL;
   dcsim_cpu_rates rt;
-  int rc = dcsim_cpu_profile_rates(cpu, st, &rt, err);
+  int rc = dcsim_cpu_rates_at(cpu, st, 0, &rt, err); /* tables, the model beneath them */
   if (rc) return rc;
   dcsim_roofline *r = roofline_new(ev ? ev->n_loops : 0);
   if (!r) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
@@ -73,7 +73,7 @@ int dcsim_roofline_cpu(const dcsim_cpu_profile_t *cpu, const dcsim_cpu_state *st
   const dcsim_profile_ceiling *oc = dcsim_cpu_profile_ceilings(cpu, &no);
   for (size_t i = 0; i < no; i++) r->optim[r->n_optim++] = oc[i];
   if (ev) {
-    dcsim_cpu_node_spec ns = { cpu, *st, 1.0 };
+    dcsim_cpu_node_spec ns = { cpu, *st, 1.0, 0 };
     dcsim_cpu_result *res = NULL;
     if ((rc = dcsim_model_cpu(ev, &ns, 1, 0, &res, err))) {
       dcsim_roofline_free(r);

@@ -20,6 +20,12 @@
 #include "dcsim/strutil.h"
 #include "sweep/internal.h"
 
+/* Which profiles of the lists a point uses (its sizes and frequency are in the point itself:
+ * frequency names and `all` cores are resolved per CPU, so the lists need not form a grid). */
+typedef struct point_key {
+  uint32_t c, g;
+} point_key;
+
 struct dcsim_sweep {
   dcsim_scenario *base;
   dcsim_job_policy job_policy;
@@ -31,13 +37,15 @@ struct dcsim_sweep {
   size_t n_sets;
   dcsim_param_set *sets; /* --set, names owned */
   /* the workflow's own values, shown for lists left empty */
-  char own_cpu[64], own_gpu[64], own_freq[24];
+  char own_cpu[64], own_gpu[64];
+  const dcsim_cpu_profile_t *own_cpu_profile; /* the one CPU of the CPU tasks, or NULL */
   unsigned own_nodes, own_cores;
   size_t n_cpu_tasks;   /* CPU task templates of the workflows */
   int cpu_tasks_differ; /* ... in nodes, cores per node or frequency */
   char note[400];       /* dcsim_sweep_note(); "" = none */
   size_t n_points;
   dcsim_sweep_point *points;
+  point_key *keys; /* per point: its CPU and GPU in the lists */
   char *definition;
   char hash[65];
   const volatile sig_atomic_t *interrupt; /* polled before each point; NULL = never */
@@ -47,6 +55,7 @@ struct dcsim_sweep {
 void dcsim_sweep_free(dcsim_sweep_t *sw) {
   if (!sw) return;
   dcsim_sweep_points_free(sw->points, sw->n_points);
+  free(sw->keys);
   for (size_t i = 0; i < sw->n_freqs; i++) free(sw->freqs[i]);
   free(sw->freqs);
   for (size_t i = 0; i < sw->n_sets; i++) free(sw->sets[i].name);
@@ -148,7 +157,8 @@ static void make_note(dcsim_sweep_t *sw) {
 
 const char *dcsim_sweep_note(const dcsim_sweep_t *sw) { return sw->note[0] ? sw->note : NULL; }
 
-/* The value every CPU task shares (for lists left empty), or 0 / "" when they differ. */
+/* The value every CPU task shares (for lists left empty), or 0 when they differ; whether the CPU
+ * tasks differ in nodes, cores or frequency at all (make_note). */
 static void own_values(dcsim_sweep_t *sw) {
   const dcsim_scenario *s = sw->base;
   int first = 1, same_nodes = 1, same_cores = 1, same_freq = 1;
@@ -181,7 +191,6 @@ static void own_values(dcsim_sweep_t *sw) {
   sw->cpu_tasks_differ = !same_nodes || !same_cores || !same_freq;
   if (!same_nodes) sw->own_nodes = 0;
   if (!same_cores) sw->own_cores = 0;
-  snprintf(sw->own_freq, sizeof sw->own_freq, "%s", same_freq ? f : "");
   /* the profiles of the groups the tasks run on (group= or the first group fit for the device) */
   const char *cpu = NULL, *gpu = NULL;
   int cpu_same = 1, gpu_same = 1;
@@ -209,13 +218,16 @@ static void own_values(dcsim_sweep_t *sw) {
     }
   }
   snprintf(sw->own_cpu, sizeof sw->own_cpu, "%s", cpu && cpu_same ? cpu : "");
+  for (size_t g = 0; cpu && cpu_same && g < s->n_groups; g++)
+    if (!strcmp(dcsim_cpu_profile_name(s->groups[g].cpu), cpu))
+      sw->own_cpu_profile = s->groups[g].cpu;
   snprintf(sw->own_gpu, sizeof sw->own_gpu, "%s", gpu && gpu_same ? gpu : "");
 }
 
-/* A --freq value: "nominal", a positive number of GHz (optionally suffixed GHz), or a state label
- * of at least one of the sweep's CPU profiles. */
+/* A --freq value: nominal, min, max, a positive number of GHz (optionally suffixed GHz), or a
+ * state label (turbo) of at least one of the sweep's CPU profiles. */
 static int check_freq(const dcsim_sweep_t *sw, const char *f, dcsim_error *err) {
-  if (strcmp(f, "nominal") == 0) return 0;
+  if (!strcmp(f, "nominal") || !strcmp(f, "min") || !strcmp(f, "max")) return 0;
   double g;
   if (dcsim_parse_ghz(f, &g) == 0) {
     if (g > 0 && g < 100) return 0;
@@ -229,8 +241,8 @@ static int check_freq(const dcsim_sweep_t *sw, const char *f, dcsim_error *err) 
     if (dcsim_cpu_profile_freq(c, f, &st, NULL) == 0) return 0;
   }
   return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                   "--freq '%s': neither a number of GHz, 'nominal', nor a state label of the "
-                   "sweep's CPU profiles",
+                   "--freq '%s': neither a number of GHz, nominal, min, max, nor a state label "
+                   "of the sweep's CPU profiles",
                    f);
 }
 
@@ -258,11 +270,12 @@ static int take_profiles(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_er
   return 0;
 }
 
-/* a list of counts (--nodes, --cores): each from 1 to max, each once */
+/* a list of counts (--nodes, --cores): each from 1 to max (0 = all, for --cores), each once */
 static int take_counts(const char *opt, const unsigned *v, size_t n, unsigned max, unsigned *dst,
                        size_t *count, dcsim_error *err) {
+  int all_ok = strcmp(opt, "cores") == 0;
   for (size_t i = 0; i < n; i++, (*count)++) {
-    if (v[i] < 1 || v[i] > max)
+    if ((v[i] < 1 && !(all_ok && v[i] == 0)) || v[i] > max)
       return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--%s: %u is not from 1 to %u", opt,
                        v[i], max);
     for (size_t k = 0; k < i; k++)
@@ -292,7 +305,43 @@ static int take_freqs(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_error
   return 0;
 }
 
-/* every combination of the lists, cpu outermost and freq innermost (dcsim/sweep.h) */
+/* The cores of the list for one CPU: `all` (0) is its full node; duplicates after that go. */
+static size_t resolve_cores(const dcsim_sweep_t *sw, const dcsim_cpu_profile_t *cp, unsigned *out) {
+  size_t n = 0;
+  for (size_t k = 0; k < (sw->n_cores ? sw->n_cores : 1); k++) {
+    unsigned v = sw->n_cores ? sw->cores[k] : sw->own_cores;
+    if (sw->n_cores && v == 0 && cp)
+      v = dcsim_cpu_profile_cores_per_socket(cp) * dcsim_cpu_profile_sockets(cp);
+    size_t j = 0;
+    while (j < n && out[j] != v) j++;
+    if (j == n) out[n++] = v;
+  }
+  return n;
+}
+
+/* The frequencies of the list (nominal without one; none for a workflow without CPU tasks) for one
+ * CPU, as the GHz (or state label) they resolve to; names that resolve to the same state are one.
+ * A name the CPU cannot resolve is kept as written: its points fail with the reason. */
+static size_t resolve_freqs(const dcsim_sweep_t *sw, const dcsim_cpu_profile_t *cp,
+                            char out[][sizeof sw->points->freq]) {
+  size_t n = 0;
+  for (size_t k = 0; k < (sw->n_freqs ? sw->n_freqs : 1); k++) {
+    const char *f = sw->n_freqs ? sw->freqs[k] : sw->n_cpu_tasks ? "nominal" : "";
+    char r[24];
+    dcsim_cpu_state st;
+    if (cp && *f && dcsim_cpu_profile_freq(cp, f, &st, NULL) == 0)
+      dcsim_cpu_state_freq_str(&st, r, sizeof r);
+    else
+      snprintf(r, sizeof r, "%s", f);
+    size_t j = 0;
+    while (j < n && strcmp(out[j], r) != 0) j++;
+    if (j == n) snprintf(out[n++], sizeof out[0], "%s", r);
+  }
+  return n;
+}
+
+/* every combination of the lists, cpu outermost and freq innermost (dcsim/sweep.h), with the
+ * frequencies and `all` cores of each CPU resolved */
 static int make_points(dcsim_sweep_t *sw, const char *input, dcsim_error *err) {
   size_t nc = sw->n_cpus ? sw->n_cpus : 1, ng = sw->n_gpus ? sw->n_gpus : 1,
          nn = sw->n_nodes ? sw->n_nodes : 1;
@@ -301,25 +350,36 @@ static int make_points(dcsim_sweep_t *sw, const char *input, dcsim_error *err) {
   if (total > DCSIM_SWEEP_MAX_POINTS)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "%g points: at most %u", total,
                      DCSIM_SWEEP_MAX_POINTS);
-  sw->n_points = (size_t)total;
-  if (!(sw->points = calloc(sw->n_points, sizeof *sw->points)))
-    return DCSIM_ERR(err, DCSIM_ENOMEM, input, 0, "out of memory for %zu points", sw->n_points);
+  sw->points = calloc((size_t)total, sizeof *sw->points);
+  sw->keys = calloc((size_t)total, sizeof *sw->keys);
+  if (!sw->points || !sw->keys)
+    return DCSIM_ERR(err, DCSIM_ENOMEM, input, 0, "out of memory for %g points", total);
   size_t i = 0;
-  for (size_t c = 0; c < nc; c++)
+  unsigned cores[DCSIM_SWEEP_MAX_LIST + 1];
+  char freqs[DCSIM_SWEEP_MAX_LIST + 1][sizeof sw->points->freq];
+  for (size_t c = 0; c < nc; c++) {
+    const dcsim_cpu_profile_t *cp = sw->n_cpus ? sw->cpus[c] : sw->own_cpu_profile;
+    size_t rk = resolve_cores(sw, cp, cores), rf = resolve_freqs(sw, cp, freqs);
+    for (size_t k = 0; k < rk && sw->n_cores; k++)
+      if (cores[k] == 0)
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                         "--cores all: the workflow's CPU tasks run on different CPUs; give --cpu");
     for (size_t g = 0; g < ng; g++)
       for (size_t n = 0; n < nn; n++)
-        for (size_t k = 0; k < nk; k++)
-          for (size_t f = 0; f < nf; f++, i++) {
+        for (size_t k = 0; k < rk; k++)
+          for (size_t f = 0; f < rf; f++, i++) {
             dcsim_sweep_point *p = &sw->points[i];
+            sw->keys[i] = (point_key){ (uint32_t)c, (uint32_t)g };
             p->index = (uint32_t)i;
-            snprintf(p->cpu, sizeof p->cpu, "%s",
-                     sw->n_cpus ? dcsim_cpu_profile_name(sw->cpus[c]) : sw->own_cpu);
+            snprintf(p->cpu, sizeof p->cpu, "%s", cp ? dcsim_cpu_profile_name(cp) : sw->own_cpu);
             snprintf(p->gpu, sizeof p->gpu, "%s",
                      sw->n_gpus ? dcsim_gpu_profile_name(sw->gpus[g]) : sw->own_gpu);
             p->nodes = sw->n_nodes ? sw->nodes[n] : sw->own_nodes;
-            p->cores = sw->n_cores ? sw->cores[k] : sw->own_cores;
-            snprintf(p->freq, sizeof p->freq, "%s", sw->n_freqs ? sw->freqs[f] : sw->own_freq);
+            p->cores = cores[k];
+            memcpy(p->freq, freqs[f], sizeof p->freq); /* both 24 bytes, NUL-terminated */
           }
+  }
+  sw->n_points = i;
   return 0;
 }
 
@@ -331,7 +391,8 @@ static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_
   snprintf(pol, sizeof pol, "%s+%s", dcsim_sched_job_name(sw->job_policy),
            dcsim_sched_task_name(tp));
   /* version 2: model modes and provenance (a sweep of version 1 never resumes into these) */
-  sb_add(&b, "dcsim sweep 2\ninput %s\nplatform %s\npolicy %s\ndeadline_s %.17g\nmodel %s%s\n",
+  /* version 3: frequency names and `all` cores resolved per CPU, nominal without --freq */
+  sb_add(&b, "dcsim sweep 3\ninput %s\nplatform %s\npolicy %s\ndeadline_s %.17g\nmodel %s%s\n",
          def->input, sw->base->platform->path, pol, def->deadline_s,
          def->model_flags & DCSIM_MODEL_D35 ? "d35" : "default",
          def->model_flags & DCSIM_MODEL_STRICT ? " strict" : "");
@@ -342,7 +403,8 @@ static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_
   sb_add(&b, "\nnodes");
   for (size_t k = 0; k < sw->n_nodes; k++) sb_add(&b, " %u", sw->nodes[k]);
   sb_add(&b, "\ncores");
-  for (size_t k = 0; k < sw->n_cores; k++) sb_add(&b, " %u", sw->cores[k]);
+  for (size_t k = 0; k < sw->n_cores; k++)
+    sw->cores[k] ? sb_add(&b, " %u", sw->cores[k]) : sb_add(&b, " all");
   sb_add(&b, "\nfreq");
   for (size_t k = 0; k < sw->n_freqs; k++) sb_add(&b, " %s", sw->freqs[k]);
   if (sw->n_sets) { /* only when given: the hashes of sweeps without --set stay as they were */
@@ -440,24 +502,14 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
   if (index >= sw->n_points)
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "point %zu of a sweep of %zu points", index,
                      sw->n_points);
-  size_t nf = sw->n_freqs ? sw->n_freqs : 1, nk = sw->n_cores ? sw->n_cores : 1,
-         nn = sw->n_nodes ? sw->n_nodes : 1;
-  size_t ng = sw->n_gpus ? sw->n_gpus : 1;
-  size_t r = index;
-  size_t f = r % nf;
-  r /= nf;
-  size_t k = r % nk;
-  r /= nk;
-  size_t n = r % nn;
-  r /= nn;
-  size_t g = r % ng;
-  r /= ng;
-  size_t c = r;
-  dcsim_scenario_override ov = { sw->n_cpus ? sw->cpus[c] : NULL,
-                                 sw->n_gpus ? sw->gpus[g] : NULL,
-                                 sw->n_nodes ? sw->nodes[n] : 0,
-                                 sw->n_cores ? sw->cores[k] : 0,
-                                 sw->n_freqs ? sw->freqs[f] : NULL,
+  const point_key *key = &sw->keys[index];
+  const dcsim_sweep_point *sp = &sw->points[index];
+  /* the point's frequency: resolved for its CPU ("2.6", "turbo"), or the name as given */
+  dcsim_scenario_override ov = { sw->n_cpus ? sw->cpus[key->c] : NULL,
+                                 sw->n_gpus ? sw->gpus[key->g] : NULL,
+                                 sw->n_nodes ? sp->nodes : 0,
+                                 sw->n_cores ? sp->cores : 0,
+                                 sp->freq[0] ? sp->freq : NULL,
                                  sw->n_sets,
                                  sw->sets };
   dcsim_scenario *s = NULL;

@@ -35,8 +35,12 @@ dcsim_prov dcsim_prov_weakest(dcsim_prov a, dcsim_prov b) {
 int dcsim_prov_strict_ok(dcsim_prov_kind kind) { return kind <= DCSIM_PROV_INTERPOLATED; }
 
 void dcsim_prov_format(dcsim_prov p, char *buf, size_t size) {
-  if (p.source && *p.source)
-    snprintf(buf, size, "[%s: %s]", dcsim_prov_name(p.kind), p.source);
+  const char *kind = dcsim_prov_name(p.kind), *src = p.source;
+  size_t kl = strlen(kind);
+  /* a source that already says its kind ("spec: ...") is not prefixed twice */
+  if (src && strncmp(src, kind, kl) == 0 && src[kl] == ':' && src[kl + 1] == ' ') src += kl + 2;
+  if (src && *src)
+    snprintf(buf, size, "[%s: %s]", kind, src);
   else
     snprintf(buf, size, "[%s]", dcsim_prov_name(p.kind));
 }

@@ -1,1 +1,1 @@
-dcsim run tests/data/run/bad-cores.xml; echo "exit $?"
+dcsim run --d35 tests/data/run/bad-cores.xml; echo "exit $?"

@@ -1,0 +1,1 @@
+dcsim calibrate cpu tests/data/calibration/spec-no-isa
