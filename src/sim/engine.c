@@ -217,12 +217,7 @@ dcsim_engine_t *dcsim_engine_new(const dcsim_scenario *s, const dcsim_engine_opt
   if (e->bucket_ns < 1) e->bucket_ns = 1;
   unsigned nn = s->platform->n_nodes;
   size_t nj = s->n_jobs ? s->n_jobs : 1, ng = s->n_groups ? s->n_groups : 1;
-  e->q = dcsim_evq_new(s->n_jobs + 16);
-  /* jobs in lockstep queue their next events in increasing order: sorted runs take them in O(1) */
-  if (e->q && dcsim_evq_use_runs(e->q, NULL)) {
-    dcsim_evq_free(e->q);
-    e->q = NULL;
-  }
+  e->q = dcsim_evq_new_monotone(); /* simulated time never goes back */
   if (posix_memalign((void **)&e->nodes, 64, (nn ? nn : 1) * sizeof *e->nodes))
     e->nodes = NULL;
   else
@@ -806,20 +801,71 @@ static void enqueue(dcsim_engine_t *e, uint32_t j) {
   e->n_waiting++;
 }
 
-int dcsim_engine_run(dcsim_engine_t *e, dcsim_error *err) {
+/* A task event of job j (peeked into *ev): its nodes change, and the job's next task event, if
+ * any, replaces it at the head of the queue (a task event queues nothing else). */
+static int task_step(dcsim_engine_t *e, const dcsim_event *ev, dcsim_error *err) {
+  uint32_t j = ev->target;
+  const dcsim_wf_plan *p = &e->s->wfs[e->s->jobs[j].wf].plan;
+  int rc = task_event(e, j, (size_t)ev->payload, ev->kind == EV_TASK_START, err);
+  if (rc) return rc;
+  uint32_t c = ++e->job_cursor[j];
+  if (c >= p->n_events) return dcsim_evq_pop(e->q, NULL) < 0 ? DCSIM_ENOMEM : 0;
+  uint32_t code = p->ev_code[c];
+  uint32_t kind = (code & 1) ? EV_TASK_END : EV_TASK_START;
+  return dcsim_evq_replace_top(e->q, e->jobs[j].start_ns + scaled(e, j, p->ev_ns[c]), (int32_t)kind,
+                               kind, j, code >> 1, err);
+}
+
+/* Takes job j's arrival (peeked) off the queue and queues the next job's: arrivals are queued one
+ * at a time, in job order (by time, then submission), so the queue never holds every job. */
+static int next_arrival(dcsim_engine_t *e, uint32_t j, dcsim_error *err) {
+  if ((size_t)j + 1 >= e->s->n_jobs) return dcsim_evq_pop(e->q, NULL) < 0 ? DCSIM_ENOMEM : 0;
+  return dcsim_evq_replace_top(e->q, e->s->jobs[j + 1].submit_ns, EV_ARRIVE, EV_ARRIVE, j + 1, 0,
+                               err);
+}
+
+/* Handles the event at the head of the queue, peeked into *ev, and takes it off the queue. */
+static int step(dcsim_engine_t *e, const dcsim_event *ev, dcsim_error *err) {
+  if (ev->kind == EV_TASK_START || ev->kind == EV_TASK_END) return task_step(e, ev, err);
+  int rc = ev->kind == EV_ARRIVE           ? next_arrival(e, ev->target, err)
+           : dcsim_evq_pop(e->q, NULL) < 0 ? DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory")
+                                           : 0;
+  if (rc) return rc;
+  switch (ev->kind) {
+    case EV_ARRIVE: enqueue(e, ev->target); return schedule(e, err);
+    case EV_JOB_END: rc = end_job(e, ev->target, err); return rc ? rc : schedule(e, err);
+    case EV_NODE: return node_event(e, ev->target, err);
+    case EV_IDLE: return idle_timeout(e, ev->target, (uint32_t)ev->payload, err);
+    default: return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "unknown event kind %u", ev->kind);
+  }
+}
+
+/* Before the first event: the jobs' estimates, the first arrival, the nodes' idle timers. */
+static int run_init(dcsim_engine_t *e, dcsim_error *err) {
   const dcsim_scenario *s = e->s;
-  int rc = 0;
-  for (size_t j = 0; j < s->n_jobs && !rc; j++) {
+  for (size_t j = 0; j < s->n_jobs; j++) {
     const dcsim_wf_plan *p = &s->wfs[s->jobs[j].wf].plan;
     e->jobs[j].submit_ns = s->jobs[j].submit_ns;
     e->jobs[j].estimate_ns = s->jobs[j].estimate_ns > 0 ? s->jobs[j].estimate_ns
                                                         : scaled(e, (uint32_t)j, p->makespan_ns);
-    rc =
-        dcsim_evq_push(e->q, s->jobs[j].submit_ns, EV_ARRIVE, EV_ARRIVE, (uint32_t)j, 0, NULL, err);
   }
+  int rc = 0;
+  if (s->n_jobs)
+    rc = dcsim_evq_push(e->q, s->jobs[0].submit_ns, EV_ARRIVE, EV_ARRIVE, 0, 0, NULL, err);
   for (unsigned id = 0; id < s->platform->n_nodes && !rc; id++) rc = arm_idle_timer(e, id, err);
+  return rc;
+}
+
+int dcsim_engine_run(dcsim_engine_t *e, dcsim_error *err) {
+  const dcsim_scenario *s = e->s;
+  int rc = run_init(e, err);
   dcsim_event ev;
-  while (!rc && e->n_ended < s->n_jobs && dcsim_evq_peek(e->q, &ev)) {
+  while (!rc && e->n_ended < s->n_jobs) {
+    int got = dcsim_evq_peek(e->q, &ev);
+    if (got <= 0) {
+      if (got < 0) rc = DCSIM_ERR(err, got, "", 0, "event queue: out of memory");
+      break;
+    }
     if (e->interrupt && (e->st.events & 1023) == 0 && *e->interrupt) {
       rc = DCSIM_ERR(err, DCSIM_EINTR, "", 0,
                      "interrupted at simulated time %.6g s, after %llu events",
@@ -828,37 +874,7 @@ int dcsim_engine_run(dcsim_engine_t *e, dcsim_error *err) {
     }
     e->now = ev.time_ns;
     e->st.events++;
-    if (ev.kind == EV_TASK_START || ev.kind == EV_TASK_END) {
-      /* a task event queues nothing else, so the job's next event can replace it at the top */
-      const dcsim_wf_plan *p = &s->wfs[s->jobs[ev.target].wf].plan;
-      rc = task_event(e, ev.target, (size_t)ev.payload, ev.kind == EV_TASK_START, err);
-      if (rc) break;
-      uint32_t c = ++e->job_cursor[ev.target];
-      if (c < p->n_events) {
-        uint32_t code = p->ev_code[c];
-        int kind = (code & 1) ? EV_TASK_END : EV_TASK_START;
-        rc = dcsim_evq_replace_top(e->q,
-                                   e->jobs[ev.target].start_ns + scaled(e, ev.target, p->ev_ns[c]),
-                                   kind, (uint32_t)kind, ev.target, code >> 1, err);
-      } else {
-        dcsim_evq_pop(e->q, NULL);
-      }
-      continue;
-    }
-    dcsim_evq_pop(e->q, NULL);
-    switch (ev.kind) {
-      case EV_ARRIVE:
-        enqueue(e, ev.target);
-        rc = schedule(e, err);
-        break;
-      case EV_JOB_END:
-        rc = end_job(e, ev.target, err);
-        if (!rc) rc = schedule(e, err);
-        break;
-      case EV_NODE: rc = node_event(e, ev.target, err); break;
-      case EV_IDLE: rc = idle_timeout(e, ev.target, (uint32_t)ev.payload, err); break;
-      default: rc = DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "unknown event kind %u", ev.kind);
-    }
+    rc = step(e, &ev, err);
   }
   if (rc) return rc;
   if (e->n_ended < s->n_jobs)
