@@ -105,6 +105,19 @@ int dcsim_engine_run(dcsim_engine_t *e, dcsim_error *err);
  * non-zero the run stops with DCSIM_EINTR, its statistics incomplete. The flag is the caller's
  * (the CLI's signal flag, doc/design.md); NULL = never stop. */
 void dcsim_engine_set_interrupt(dcsim_engine_t *e, const volatile sig_atomic_t *flag);
+
+/* Where a run is: simulated time, tasks ended, jobs ended of all, events handled. */
+typedef struct dcsim_engine_progress {
+  int64_t now_ns;
+  uint64_t tasks;
+  size_t jobs_done, jobs;
+  uint64_t events;
+} dcsim_engine_progress;
+typedef void (*dcsim_engine_progress_fn)(void *ctx, const dcsim_engine_progress *p);
+#define DCSIM_ENGINE_PROGRESS_EVENTS 65536u /* events between two calls (a power of two) */
+/* Makes dcsim_engine_run() call fn(ctx, progress) every DCSIM_ENGINE_PROGRESS_EVENTS events and
+ * once at the end (the CLI's progress line); fn must not touch the engine. NULL = never. */
+void dcsim_engine_set_progress(dcsim_engine_t *e, dcsim_engine_progress_fn fn, void *ctx);
 const dcsim_run_stats *dcsim_engine_stats(const dcsim_engine_t *e);
 void dcsim_engine_free(dcsim_engine_t *e);
 

@@ -77,11 +77,11 @@ typedef struct mq_hent {
 } mq_hent;
 
 struct dcsim_evq_mono {
-  int64_t last;                      /* the clock */
-  size_t queued;                     /* live events */
-  int broken;                        /* an allocation failed while records were moving */
-  uint64_t bmask[MQ_BUCKETS / 64];   /* bit b: bucket b (1..255) is not empty */
-  uint64_t pmask[MQ_PRIOS / 64];     /* bit p: bucket 0's FIFO of prio p - 128 is not empty */
+  int64_t last;                    /* the clock */
+  size_t queued;                   /* live events */
+  int broken;                      /* an allocation failed while records were moving */
+  uint64_t bmask[MQ_BUCKETS / 64]; /* bit b: bucket b (1..255) is not empty */
+  uint64_t pmask[MQ_PRIOS / 64];   /* bit p: bucket 0's FIFO of prio p - 128 is not empty */
   mq_list bucket[MQ_BUCKETS];
   int64_t bmin[MQ_BUCKETS]; /* least time in each bucket */
   mq_list fifo[MQ_PRIOS];
@@ -92,7 +92,9 @@ struct dcsim_evq_mono {
 };
 
 /* Bytes of a record in bucket b (0: a FIFO). */
-static inline uint32_t mq_size(int b) { return b == 0 ? 16 : 20 + 4 * (uint32_t)(b >= MQ_NEAR * 16); }
+static inline uint32_t mq_size(int b) {
+  return b == 0 ? 16 : 20 + 4 * (uint32_t)(b >= MQ_NEAR * 16);
+}
 
 #define MQ_HIGH32 (~UINT64_C(0xffffffff))
 
@@ -285,7 +287,8 @@ static void mq_copy_out(const dcsim_evq_mono *m, const mq_rec *r, dcsim_event *o
 
 /* Checks a time for a push, reschedule or replace. Returns 0 or DCSIM_ERANGE. */
 static int mq_check_time(const dcsim_evq_mono *m, int64_t t, const char *what, dcsim_error *err) {
-  if (t < 0) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "%s: time %lld ns is negative", what, (long long)t);
+  if (t < 0)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "%s: time %lld ns is negative", what, (long long)t);
   if (t < m->last)
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0,
                      "%s: time %lld ns is before the queue's clock, %lld ns (a monotone queue)",
@@ -300,8 +303,8 @@ static int mq_meta(int32_t prio, uint32_t kind, uint32_t *meta, const char *what
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0,
                      "%s: prio %ld is outside -128..127 (a monotone queue)", what, (long)prio);
   if (kind > MQ_KIND_MAX)
-    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "%s: kind %lu is above %lu (a monotone queue)",
-                     what, (unsigned long)kind, (unsigned long)MQ_KIND_MAX);
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "%s: kind %lu is above %lu (a monotone queue)", what,
+                     (unsigned long)kind, (unsigned long)MQ_KIND_MAX);
   *meta = (uint32_t)(prio + 128) | kind << 8;
   return 0;
 }
@@ -315,7 +318,9 @@ static uint32_t mq_entry_new(dcsim_evq_mono *m) {
   }
   if (m->n_h == m->cap_h) {
     if (m->cap_h >= DCSIM_EVQ_MAX_EVENTS) return MQ_NIL;
-    uint32_t cap = m->cap_h < 16 ? 16 : m->cap_h > DCSIM_EVQ_MAX_EVENTS / 2 ? DCSIM_EVQ_MAX_EVENTS : 2 * m->cap_h;
+    uint32_t cap = m->cap_h < 16                         ? 16
+                   : m->cap_h > DCSIM_EVQ_MAX_EVENTS / 2 ? DCSIM_EVQ_MAX_EVENTS
+                                                         : 2 * m->cap_h;
     mq_hent *p = realloc(m->h, (size_t)cap * sizeof *p);
     if (!p) return MQ_NIL;
     m->h = p;

@@ -16,8 +16,7 @@ typedef struct dcsim_evq_mono dcsim_evq_mono;
 dcsim_evq_mono *dcsim_evq_mono_new(void);
 void dcsim_evq_mono_free(dcsim_evq_mono *m);
 int dcsim_evq_mono_push(dcsim_evq_mono *m, int64_t time_ns, int32_t prio, uint32_t kind,
-                        uint32_t target, uint64_t payload, dcsim_evh *handle_out,
-                        dcsim_error *err);
+                        uint32_t target, uint64_t payload, dcsim_evh *handle_out, dcsim_error *err);
 int dcsim_evq_mono_pop(dcsim_evq_mono *m, dcsim_event *out);
 int dcsim_evq_mono_peek(dcsim_evq_mono *m, dcsim_event *out);
 int dcsim_evq_mono_replace_top(dcsim_evq_mono *m, int64_t time_ns, int32_t prio, uint32_t kind,
