@@ -106,6 +106,26 @@ int dcsim_engine_run(dcsim_engine_t *e, dcsim_error *err);
  * (the CLI's signal flag, doc/design.md); NULL = never stop. */
 void dcsim_engine_set_interrupt(dcsim_engine_t *e, const volatile sig_atomic_t *flag);
 
+/* The size of a run, known before it starts (doc/engine.md, "The size of a run"): jobs, task
+ * instances (every task of every job's workflow), (task, node) pairs (what per-task records such
+ * as the pictures' hold), and an upper estimate of its peak memory in bytes: the loaded scenario,
+ * the engine at its fullest (every job that can run at once running) and the summary of the
+ * jobs. Depends on the inputs only, never on the machine. */
+typedef struct dcsim_run_size {
+  uint64_t jobs, tasks, task_nodes, bytes;
+} dcsim_run_size;
+void dcsim_engine_size(const dcsim_scenario *s, const dcsim_engine_opts *o, dcsim_run_size *out);
+
+/* Limits on a run's size; 0 = none. */
+typedef struct dcsim_run_limits {
+  uint64_t max_tasks, max_bytes;
+} dcsim_run_limits;
+/* 0 when the run fits the limits, else DCSIM_ERANGE with both numbers (tasks and memory) and the
+ * limit crossed in the message: "the run would simulate T tasks of J jobs and need about M of
+ * memory; the limit is ...". */
+int dcsim_engine_check_size(const dcsim_run_size *sz, const dcsim_run_limits *lim,
+                            dcsim_error *err);
+
 /* Where a run is: simulated time, tasks ended, jobs ended of all, events handled. */
 typedef struct dcsim_engine_progress {
   int64_t now_ns;

@@ -2,6 +2,7 @@
 #include "dcsim/engine.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -940,6 +941,83 @@ static int run_init(dcsim_engine_t *e, dcsim_error *err) {
     rc = dcsim_evq_push(e->q, s->jobs[0].submit_ns, EV_ARRIVE, EV_ARRIVE, 0, 0, NULL, err);
   for (unsigned id = 0; id < s->platform->n_nodes && !rc; id++) rc = arm_idle_timer(e, id, err);
   return rc;
+}
+
+/* ---- the size of a run ---- */
+
+/* Bytes the scenario holds for workflow w beyond its templates: its expanded tasks with their
+ * dependencies (dcsim/workflow.h) and its plan (per task: start, option, node range, GPU slot,
+ * two events; the node lists). */
+static uint64_t wf_bytes(const dcsim_wf_rt *w) {
+  const dcsim_workflow *wf = w->wf;
+  uint64_t n = wf->n_tasks, deps = wf->dep_start ? wf->dep_start[n] : 0;
+  uint64_t nodes = w->plan.node_start ? w->plan.node_start[n] : 0;
+  return n * (sizeof(dcsim_task_inst) + sizeof(uint32_t) + sizeof(int64_t) + 1 + sizeof(uint32_t) +
+              1 + 2 * (sizeof(int64_t) + sizeof(uint32_t))) +
+         (deps + nodes) * sizeof(uint32_t);
+}
+
+/* Peak bytes of the engine's records for n_nodes nodes and n_jobs jobs, of which at most `running`
+ * at once, whose allocations total alloc_slots node numbers. */
+static uint64_t engine_bytes(const dcsim_engine_opts *o, uint64_t n_nodes, uint64_t n_jobs,
+                             uint64_t running, uint64_t alloc_slots) {
+  uint64_t per_node = sizeof(node_rt) + 2 * sizeof(double);
+  if (o->power_off) per_node += sizeof(node_pm) + sizeof(double) + sizeof(uint32_t);
+  uint64_t events = 2 * running + 1 + (o->power_off ? 2 * n_nodes : 0);
+  uint64_t b = n_nodes * per_node + n_nodes / 4 + n_jobs * sizeof(dcsim_job_stats);
+  b += 2 * n_jobs * sizeof(uint32_t); /* the waiting queue, at most twice the jobs waiting */
+  if (o->job_policy == DCSIM_JOB_EASY) b += 2 * running * sizeof(end_key);
+  b += events * 24 + 512 * 4096; /* event records; partly filled chunks (evq_mono.c) */
+  return b + 2 * alloc_slots * sizeof(uint32_t);
+}
+
+void dcsim_engine_size(const dcsim_scenario *s, const dcsim_engine_opts *o, dcsim_run_size *out) {
+  uint64_t tasks = 0, task_nodes = 0, slots = 0, wf = 0;
+  for (size_t j = 0; j < s->n_jobs; j++) {
+    const dcsim_wf_rt *w = &s->wfs[s->jobs[j].wf];
+    size_t n = w->wf->n_tasks;
+    tasks += n;
+    task_nodes += w->plan.node_start ? w->plan.node_start[n] : n;
+    for (size_t g = 0; g < s->n_groups; g++) slots += w->plan.alloc ? w->plan.alloc[g] : 0;
+  }
+  for (size_t w = 0; w < s->n_wfs; w++) wf += wf_bytes(&s->wfs[w]);
+  uint64_t nodes = s->platform->n_nodes, jobs = s->n_jobs;
+  uint64_t running = jobs < nodes ? jobs : nodes;
+  if (slots > (uint64_t)s->n_wfs * nodes) slots = (uint64_t)s->n_wfs * nodes; /* blocks reused */
+  out->jobs = jobs;
+  out->tasks = tasks;
+  out->task_nodes = task_nodes;
+  out->bytes = jobs * sizeof(dcsim_job) + wf + engine_bytes(o, nodes, jobs, running, slots) +
+               jobs * sizeof(double); /* the summary of the jobs (dcsim/metrics.h) */
+}
+
+/* "1.23 GiB" */
+static void human_bytes(uint64_t b, char *buf, size_t size) {
+  static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB", "TiB", "PiB" };
+  double v = (double)b;
+  int k = 0;
+  while (v >= 1024 && k < 5) {
+    v /= 1024;
+    k++;
+  }
+  snprintf(buf, size, "%.3g %s", v, unit[k]);
+}
+
+int dcsim_engine_check_size(const dcsim_run_size *sz, const dcsim_run_limits *lim,
+                            dcsim_error *err) {
+  char need[32], most[32];
+  human_bytes(sz->bytes, need, sizeof need);
+  human_bytes(lim->max_bytes, most, sizeof most);
+#define RUN_SIZE "the run would simulate %llu tasks of %llu jobs and need about %s of memory"
+  if (lim->max_tasks && sz->tasks > lim->max_tasks)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, RUN_SIZE "; the limit is %llu tasks",
+                     (unsigned long long)sz->tasks, (unsigned long long)sz->jobs, need,
+                     (unsigned long long)lim->max_tasks);
+  if (lim->max_bytes && sz->bytes > lim->max_bytes)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, RUN_SIZE "; the limit is %s of memory",
+                     (unsigned long long)sz->tasks, (unsigned long long)sz->jobs, need, most);
+#undef RUN_SIZE
+  return 0;
 }
 
 /* Tells the progress callback where the run is. */
