@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "dcsim/model.h"
 #include "dcsim/pareto.h"
 #include "dcsim/sweep.h"
 
@@ -45,7 +46,8 @@ static void alaro(void) {
   static const unsigned nodes[] = { 1, 2, 4, 8, 16 };
   static const char *const freqs[] = { "nominal" };
   dcsim_sweep_def d = {
-    "workflows/alaro.xml", NULL, NULL, 0, 2, cpus, 3, gpus, 5, nodes, 0, NULL, 1, freqs
+    "workflows/alaro.xml", NULL, NULL, 0, 2, cpus, 3, gpus, 5, nodes, 0, NULL, 1, freqs,
+    DCSIM_MODEL_D35
   };
   dcsim_sweep_t *sw = run(&d);
   CHECK(sw != NULL);
@@ -112,7 +114,8 @@ static void acraneb2(void) {
    */
   static const char *const gpus[] = { "geforce-gtx970", "tesla-k20m", "tesla-m2070q" };
   dcsim_sweep_def d = {
-    "workflows/acraneb2.xml", NULL, NULL, 0, 0, NULL, 3, gpus, 0, NULL, 0, NULL, 0, NULL
+    "workflows/acraneb2.xml", NULL, NULL, 0, 0, NULL, 3, gpus, 0, NULL, 0, NULL, 0, NULL,
+    DCSIM_MODEL_D35
   };
   dcsim_sweep_t *sw = run(&d);
   CHECK(sw != NULL);
@@ -136,7 +139,8 @@ static void spherical_harmonics(void) {
    * nodes used, but energy-to-solution remains the same" (perfect overlap of communication) */
   static const unsigned nodes[] = { 1, 2, 4, 8 };
   dcsim_sweep_def d = {
-    "workflows/sh-tl159.xml", NULL, NULL, 0, 0, NULL, 0, NULL, 4, nodes, 0, NULL, 0, NULL
+    "workflows/sh-tl159.xml", NULL, NULL, 0, 0, NULL, 0, NULL, 4, nodes, 0, NULL, 0, NULL,
+    DCSIM_MODEL_D35
   };
   dcsim_sweep_t *sw = run(&d);
   CHECK(sw != NULL);
@@ -152,9 +156,21 @@ static void spherical_harmonics(void) {
   /* §6.1.1 / Figure 19: TCO639, "the new Skylake microarchitecture performs better with respect to
    * time-to-solution" than the E5-2697v3, at every node count */
   static const char *const cpus[] = { "xeon-e5-2697v3", "xeon-gold-6148" };
-  dcsim_sweep_def d2 = {
-    "workflows/sh-tco639.xml", NULL, NULL, 0, 2, cpus, 0, NULL, 4, nodes, 0, NULL, 0, NULL
-  };
+  dcsim_sweep_def d2 = { "workflows/sh-tco639.xml",
+                         NULL,
+                         NULL,
+                         0,
+                         2,
+                         cpus,
+                         0,
+                         NULL,
+                         4,
+                         nodes,
+                         0,
+                         NULL,
+                         0,
+                         NULL,
+                         DCSIM_MODEL_D35 };
   sw = run(&d2);
   CHECK(sw != NULL);
   if (sw) {
@@ -170,7 +186,8 @@ static void bifft(void) {
   /* §6.1.2 / Figure 28: BiFFT 200x180, 525 fields, 100 iterations on nodes x cores. */
   static const unsigned nodes[] = { 1, 2, 4, 8 }, cores[] = { 1, 2, 4 };
   dcsim_sweep_def d = {
-    "workflows/bifft.xml", NULL, NULL, 0, 0, NULL, 0, NULL, 4, nodes, 3, cores, 0, NULL
+    "workflows/bifft.xml", NULL, NULL, 0, 0, NULL, 0, NULL, 4, nodes, 3, cores, 0, NULL,
+    DCSIM_MODEL_D35
   };
   dcsim_sweep_t *sw = run(&d);
   CHECK(sw != NULL);

@@ -13,7 +13,9 @@
  *        = (5.42975 + 1.855) * 71.2 = 7.28475 * 71.2 = 518.67 J */
 static void test_53_by_hand(void) {
   dcsim_energy_coeffs c = { 0.58309038, 0.50242954, 0.37420719, 0.5 }; /* D3.5 Tables 33-34 */
-  dcsim_cpu_power pw = { 54.23, 14.51, 31.82, 3.71 };      /* D3.5 Table 35, 2 cores, idle */
+  dcsim_cpu_power pw = {
+    .pkg_w = 54.23, .dram_w = 14.51, .pkg_idle_w = 31.82, .dram_idle_w = 3.71
+  };                                                       /* D3.5 Table 35, 2 cores, idle */
   dcsim_cpu_energy e = dcsim_energy_cpu_53(&c, &pw, 71.2); /* D3.5 Table 35 time 71.2 s */
   CHECK_REL(e.pkg_j, 3389.71, 5e-4);                       /* D3.5 Table 35 "Epkg model" */
   CHECK_REL(e.dram_j, 518.67, 5e-4);                       /* D3.5 Table 35 "Edram model" */
@@ -64,7 +66,7 @@ out:
 
 /* §5.2: E = sum over loops of E_pkg*W*Tflop + E_dram*Q*Tmop + E_const. */
 static void test_52(void) {
-  dcsim_cpu_power pw = { 41.3, 7.9, 5.53, 1.31 }; /* pkg_w, dram_w, pkg_idle_w, dram_idle_w */
+  dcsim_cpu_power pw = { .pkg_w = 41.3, .dram_w = 7.9, .pkg_idle_w = 5.53, .dram_idle_w = 1.31 };
   dcsim_loop_part parts[3];
   memset(parts, 0, sizeof parts);
   /* loop 1, compute-bound: W*Tflop = 2.385 s > Q*Tmop = 1.25 s

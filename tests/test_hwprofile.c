@@ -46,7 +46,7 @@ static void rates_fail(const dcsim_cpu_profile_t *p, double ghz, const char *lab
 }
 
 static dcsim_cpu_power power(const dcsim_cpu_profile_t *p, double ghz, unsigned cores) {
-  dcsim_cpu_power pw = { 0, 0, 0, 0 };
+  dcsim_cpu_power pw = { 0 };
   dcsim_cpu_state s = { ghz, NULL, cores };
   dcsim_error err = { 0 };
   int rc = dcsim_cpu_profile_power(p, &s, &pw, &err);
@@ -352,7 +352,29 @@ static void test_load_errors(void) {
   dcsim_gpu_profile_free(NULL);
 }
 
+/* provenance of lookups (dcsim/provenance.h): a measured cell is "table" with its table's source,
+ * a state between cells "interpolated"; power carried to another frequency by
+ * other-frequencies="same" is "extrapolated". */
+static void test_provenance(void) {
+  dcsim_cpu_profile_t *p = load_cpu(CPU "xeon-e5-2697v3.xml");
+  if (!p) return;
+  dcsim_cpu_rates r = rates(p, 2.6, NULL, 4);
+  CHECK_INT(r.prov.kind, DCSIM_PROV_TABLE);
+  CHECK_STR(r.prov.source, "D3.5 Table 25"); /* all table: the first lookup names it */
+  r = rates(p, 2.5, NULL, 4);                /* between the 2.4 and 2.6 GHz columns */
+  CHECK_INT(r.prov.kind, DCSIM_PROV_INTERPOLATED);
+  r = rates(p, 2.6, NULL, 1);
+  CHECK_INT(r.prov.kind, DCSIM_PROV_TABLE);
+  dcsim_cpu_power pw = power(p, 2.6, 3);
+  CHECK_INT(pw.prov.kind, DCSIM_PROV_TABLE);
+  CHECK(strstr(pw.prov.source, "Table 32") != NULL);
+  pw = power(p, 1.4, 3); /* the 2.6 GHz table, other-frequencies="same" */
+  CHECK_INT(pw.prov.kind, DCSIM_PROV_EXTRAPOLATED);
+  dcsim_cpu_profile_free(p);
+}
+
 int main(void) {
+  test_provenance();
   test_energy_per_frequency();
   test_e5_2697v3();
   test_gold_6148();

@@ -39,7 +39,7 @@ static void test_rule(void) {
   double core_w = 0;
   dcsim_error err;
   dcsim_cpu_state st = { 2.4, NULL, 1 };
-  CHECK_INT(dcsim_recorded_core_power(s->groups[0].cpu, &st, &core_w, &err), 0);
+  CHECK_INT(dcsim_recorded_core_power(s->groups[0].cpu, &st, &core_w, NULL, &err), 0);
   CHECK_REL(core_w, P24, 1e-12);
   dcsim_scenario_free(s);
   /* more cores than the node has */

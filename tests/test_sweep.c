@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "dcsim/engine.h"
+#include "dcsim/model.h"
 #include "dcsim/scenario.h"
 #include "dcsim/sweep.h"
 #include "dcsim/sweepdb.h"
@@ -25,7 +26,7 @@ static const char *const FREQS[] = { "nominal", "2.6" };
 /* the ALARO design space of the test: 2 x 3 x 3 x 2 x 2 = 72 points */
 static dcsim_sweep_t *alaro_sweep(void) {
   dcsim_sweep_def d = {
-    "workflows/alaro.xml", NULL, NULL, 0, 2, CPUS, 3, GPUS, 3, NODES, 2, CORES, 2, FREQS
+    "workflows/alaro.xml", NULL, NULL, 0, 2, CPUS, 3, GPUS, 3, NODES, 2, CORES, 2, FREQS, 0
   };
   dcsim_sweep_t *sw = NULL;
   dcsim_error err;
@@ -395,12 +396,12 @@ int main(void) {
   /* bad definitions are usage errors before anything runs */
   static const char *const badf[] = { "fast" };
   dcsim_sweep_def d = {
-    "workflows/alaro.xml", NULL, NULL, 0, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 1, badf
+    "workflows/alaro.xml", NULL, NULL, 0, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 1, badf, 0
   };
   CHECK_INT(dcsim_sweep_new(&d, &sw, &err), DCSIM_EUSAGE);
   static const unsigned dup[] = { 2, 2 };
   dcsim_sweep_def d2 = {
-    "workflows/alaro.xml", NULL, NULL, 0, 0, NULL, 0, NULL, 2, dup, 0, NULL, 0, NULL
+    "workflows/alaro.xml", NULL, NULL, 0, 0, NULL, 0, NULL, 2, dup, 0, NULL, 0, NULL, 0
   };
   CHECK_INT(dcsim_sweep_new(&d2, &sw, &err), DCSIM_EUSAGE);
   dcsim_sweep_def d3 = { "workflows/sh-tl159.xml",
@@ -416,8 +417,18 @@ int main(void) {
                          0,
                          NULL,
                          0,
-                         NULL };
+                         NULL,
+                         0 };
   CHECK_INT(dcsim_sweep_new(&d3, &sw, &err), 0); /* this platform has a GPU group */
+  /* the model mode decides the results: --d35 and --strict are other sweeps (other hashes) */
+  char h0[65] = "";
+  if (sw) snprintf(h0, sizeof h0, "%s", dcsim_sweep_hash(sw));
+  dcsim_sweep_free(sw);
+  sw = NULL;
+  d3.model_flags = DCSIM_MODEL_D35;
+  CHECK_INT(dcsim_sweep_new(&d3, &sw, &err), 0);
+  CHECK(sw && strcmp(h0, dcsim_sweep_hash(sw)) != 0);
+  CHECK(sw && strstr(dcsim_sweep_definition(sw), "\nmodel d35\n") != NULL);
   dcsim_sweep_free(sw);
 
   /* points written as JSON and CSV read back */
@@ -448,6 +459,8 @@ int main(void) {
         if (p[i].feasible) {
           CHECK_REL(q[i].time_s, p[i].time_s, 1e-9);
           CHECK_REL(q[i].energy_j, p[i].energy_j, 1e-9);
+          CHECK_INT(q[i].time_prov, p[i].time_prov); /* provenance read back */
+          CHECK_INT(q[i].energy_prov, p[i].energy_prov);
         } else
           CHECK_STR(q[i].reason, p[i].reason);
       }

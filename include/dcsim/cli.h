@@ -51,6 +51,8 @@ int dcsim_arg_uint(const dcsim_args *a, const char *name, unsigned dflt, unsigne
 int dcsim_arg_double(const dcsim_args *a, const char *name, double dflt, double *out,
                      dcsim_error *err);
 int dcsim_arg_format(const dcsim_args *a, const char *const *allowed, int *out, dcsim_error *err);
+/* DCSIM_MODEL_D35 / DCSIM_MODEL_STRICT (dcsim/model.h) from --d35 and --strict. */
+unsigned dcsim_arg_model_flags(const dcsim_args *a);
 
 /* SIGINT/SIGTERM: installs (once) a handler that stores the signal number in a flag and returns
  * the flag, for the command to hand to dcsim_engine_set_interrupt()/dcsim_sweep_set_interrupt().

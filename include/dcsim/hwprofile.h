@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "dcsim/error.h"
+#include "dcsim/provenance.h"
 
 typedef struct dcsim_cpu_profile dcsim_cpu_profile_t;
 typedef struct dcsim_gpu_profile dcsim_gpu_profile_t;
@@ -34,11 +35,13 @@ typedef struct dcsim_cpu_rates {
    * as the roofline papers' Xeon and Xeon Phi): the rate is then 0 and the flag 0, and a model
    * that needs that level reports an error. The flops and DRAM tables are always required. */
   int has_l1, has_l2, has_l3;
+  dcsim_prov prov; /* the weakest of the lookups, with its table's source (dcsim/provenance.h) */
 } dcsim_cpu_rates;
 
 typedef struct dcsim_cpu_power {
   double pkg_w, dram_w;           /* E_pkg(f,n), E_dram(f,n): power under full load, W */
   double pkg_idle_w, dram_idle_w; /* E_pkg(f,idle), E_dram(f,idle) */
+  dcsim_prov prov; /* table, interpolated, or extrapolated (other-frequencies="same" elsewhere) */
 } dcsim_cpu_power;
 
 int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_error *err);
@@ -113,5 +116,7 @@ const char *dcsim_gpu_profile_name(const dcsim_gpu_profile_t *p);
 const char *dcsim_gpu_profile_model(const dcsim_gpu_profile_t *p);
 const char *dcsim_gpu_profile_path(const dcsim_gpu_profile_t *p);
 const dcsim_gpu_spec *dcsim_gpu_profile_spec(const dcsim_gpu_profile_t *p);
+/* The source of its <characteristics> (dcsim/provenance.h). */
+const char *dcsim_gpu_profile_source(const dcsim_gpu_profile_t *p);
 
 #endif

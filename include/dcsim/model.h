@@ -20,6 +20,14 @@ typedef enum {
   DCSIM_ENERGY_52 = 52   /* §5.2 form with E_const */
 } dcsim_energy_form;
 
+/* Model modes (doc/models.md, "Model modes"), or-ed into dcsim_model_req.flags:
+ *   DCSIM_MODEL_D35     D3.5's published models exactly (`--d35`): table-only CPU states, the
+ *                       energy tables and coefficients of the paper, the GPU model as published.
+ *                       Without it the default is the best model dcsim has.
+ *   DCSIM_MODEL_STRICT  refuse any prediction whose time or energy rests on extrapolated or
+ *                       datasheet-only values (`--strict`, dcsim/provenance.h). */
+enum { DCSIM_MODEL_D35 = 1u << 0, DCSIM_MODEL_STRICT = 1u << 1 };
+
 /* With `gpu` set the GPU model runs (the dwarf needs <kernels>), otherwise the CPU model. */
 typedef struct dcsim_model_req {
   const dcsim_dwarf_eval *ev;
@@ -38,6 +46,7 @@ typedef struct dcsim_model_req {
   unsigned gpus;        /* 0: D3.5's single-GPU model; >= 1: the domain split over that many GPUs
                            of one node with host-device transfer and halo (dcsim/model_multigpu.h) */
   dcsim_energy_form energy_form;
+  unsigned flags; /* DCSIM_MODEL_* */
 } dcsim_model_req;
 
 typedef struct dcsim_prediction {
@@ -50,8 +59,13 @@ typedef struct dcsim_prediction {
   dcsim_cpu_result *cpu;
   dcsim_gpu_result *gpu;           /* with gpus >= 1: one GPU's part of the split domain */
   dcsim_multigpu_result *multigpu; /* with gpus >= 1 (its own `gpu` moved to the field above) */
+  /* where the numbers come from (dcsim/provenance.h): the weakest input of each */
+  dcsim_prov time_prov, energy_prov;
+  const char *energy_scope; /* what the energy covers, one phrase (static text) */
 } dcsim_prediction;
 
+/* The prediction; with DCSIM_MODEL_STRICT, DCSIM_ERANGE when its time or energy is not table or
+ * interpolated (naming the source). */
 int dcsim_model_run(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err);
 void dcsim_prediction_release(dcsim_prediction *p);
 

@@ -40,7 +40,8 @@ typedef struct dcsim_cpu_result {
   dcsim_loop_part *parts; /* parts[node * n_loops + loop] */
   double *node_time_s;    /* per node, communication included */
   double *node_comm_s;
-  double time_s; /* slowest node */
+  double time_s;   /* slowest node */
+  dcsim_prov prov; /* of the rates used: the weakest over the nodes (dcsim/provenance.h) */
 } dcsim_cpu_result;
 
 /* net_s_per_byte: T_single of §4.3 (0 = perfect overlap, the assumption of D3.5 §4.3/§6). */

@@ -39,6 +39,6 @@ int dcsim_recorded_option(const dcsim_group_rt *g, const dcsim_task_template *t,
 
 /* p_core(f) of the rule above, in W per core. */
 int dcsim_recorded_core_power(const dcsim_cpu_profile_t *cpu, const dcsim_cpu_state *f,
-                              double *core_w, dcsim_error *err);
+                              double *core_w, dcsim_prov *prov, dcsim_error *err);
 
 #endif

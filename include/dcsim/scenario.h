@@ -43,6 +43,13 @@ int dcsim_scenario_cpu_profile(dcsim_scenario *s, const char *ref, const dcsim_c
                                dcsim_error *err);
 int dcsim_scenario_gpu_profile(dcsim_scenario *s, const char *ref, const dcsim_gpu_profile_t **out,
                                dcsim_error *err);
+/* The weakest provenance of the durations and of the energies of the options the plans chose
+ * (dcsim/provenance.h); table with source "" when nothing is planned. */
+void dcsim_scenario_provenance(const dcsim_scenario *s, dcsim_prov *time, dcsim_prov *energy);
+
+/* What the energies of a run cover, one sentence (static text). */
+const char *dcsim_scenario_energy_scope(const dcsim_scenario *s);
+
 int dcsim_scenario_derive(const dcsim_scenario *base, const dcsim_scenario_override *ov,
                           dcsim_scenario **out, dcsim_error *err);
 

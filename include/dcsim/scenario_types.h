@@ -39,6 +39,7 @@ typedef struct dcsim_option {
   uint32_t cores;      /* > 0: it occupies this many cores of each node and shares the node with
                         * other such tasks (recorded-runtime tasks); 0: it holds its nodes */
   double ghz;          /* CPU frequency it runs at (0 for GPU options) */
+  dcsim_prov time_prov, energy_prov; /* where its duration and energy come from (provenance.h) */
 } dcsim_option;
 
 typedef struct dcsim_tmpl_rt {
@@ -109,6 +110,7 @@ typedef struct dcsim_scenario {
   dcsim_dwarf_t **dwarfs;
   int task_policy; /* as loaded (dcsim_scenario_opts) */
   double deadline_s;
+  unsigned model_flags;              /* as loaded (dcsim_scenario_opts) */
   const struct dcsim_scenario *base; /* derived scenarios: the one they borrow from, else NULL */
 } dcsim_scenario;
 
@@ -116,6 +118,7 @@ typedef struct dcsim_scenario_opts {
   const char *platform_path; /* overrides the one named by the input; NULL = use it */
   int task_policy;           /* DCSIM_TASK_* of dcsim/sched.h */
   double deadline_s;         /* energy-aware policy; 0 = per-task deadlines only */
+  unsigned model_flags;      /* DCSIM_MODEL_* of dcsim/model.h (--d35, --strict) */
   /* DVFS: with dvfs set, every CPU task without an explicit freq= runs at the plain frequency
    * state of its profile that gives the least task energy among those whose duration stays within
    * (1 + dvfs_slowdown) x its nominal-frequency duration (ties: the higher frequency). Labelled

@@ -43,6 +43,7 @@ typedef struct dcsim_sweep_def {
   const unsigned *cores; /* cores per node of every CPU task */
   size_t n_freqs;
   const char *const *freqs; /* GHz, a state label, or "nominal" */
+  unsigned model_flags;     /* DCSIM_MODEL_* of dcsim/model.h (--d35, --strict) */
 } dcsim_sweep_def;
 
 typedef struct dcsim_sweep dcsim_sweep_t;
@@ -71,7 +72,8 @@ int dcsim_sweep_in_shard(const dcsim_sweep_t *sw, size_t index);
 
 /* Records a point read back from a database: done, with its result. */
 int dcsim_sweep_restore(dcsim_sweep_t *sw, size_t index, int feasible, double time_s,
-                        double energy_j, const char *reason, dcsim_error *err);
+                        double energy_j, int time_prov, int energy_prov, const char *reason,
+                        dcsim_error *err);
 
 typedef struct dcsim_sweep_sink {
   void *ctx;

@@ -28,6 +28,9 @@ typedef struct dcsim_sweep_point {
   int pareto;      /* feasible and not dominated in (time, energy) */
   int knee;        /* the knee of the front (dcsim/pareto.h) */
   int balance;     /* balance point of its series over nodes (dcsim/model_comm.h) */
+  /* feasible: where its time and energy come from, the weakest task of its workflow
+   * (dcsim_prov_kind of dcsim/provenance.h; the sources: dcsim run or model on that point) */
+  unsigned char time_prov, energy_prov;
 } dcsim_sweep_point;
 
 /* Output (doc/sweep.md): JSON array of points (one object per line), CSV with a header, or a text

@@ -228,8 +228,10 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
                           n_cores,
                           cores,
                           freqs.n,
-                          freqs.v };
+                          freqs.v,
+                          0 };
   if ((rc = dcsim_arg_double(a, "deadline-s", 0, &def.deadline_s, err))) return rc;
+  def.model_flags = dcsim_arg_model_flags(a);
   if ((rc = dcsim_sweep_new(&def, &c->sw, err))) {
     if (err && strcmp(err->file, "command line") == 0 && err->line == 0) { /* point at the option */
       static const char *const names[] = { "cpu", "gpu", "nodes", "cores", "freq" };

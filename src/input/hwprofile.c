@@ -8,6 +8,7 @@
 
 #include "dcsim/strutil.h"
 #include "dcsim/xmlio.h"
+#include "input/internal.h"
 
 enum { Q_FLOPS, Q_L1, Q_L2, Q_L3, Q_DRAM, Q_COUNT };
 static const char *const quantity_names[Q_COUNT] = { "flops", "L1", "L2", "L3", "DRAM" };
@@ -26,6 +27,7 @@ typedef struct table {
   size_t n_rows;
   unsigned *threads; /* ascending */
   double *v;         /* n_rows x n_cols, SI units */
+  char *source;      /* its source= (dcsim/provenance.h) */
 } table;
 
 typedef struct energy_row {
@@ -41,6 +43,7 @@ typedef struct energy_table {
   size_t n_rows;
   energy_row *rows; /* ascending cores */
   int line;
+  char *source; /* its source= (dcsim/provenance.h) */
 } energy_table;
 
 struct dcsim_cpu_profile {
@@ -59,6 +62,7 @@ struct dcsim_cpu_profile {
 
 struct dcsim_gpu_profile {
   char *path, *name, *model;
+  char *source; /* <characteristics source> */
   dcsim_gpu_spec spec;
 };
 
@@ -73,8 +77,12 @@ void dcsim_cpu_profile_free(dcsim_cpu_profile_t *p) {
     free(p->tables[q].col);
     free(p->tables[q].threads);
     free(p->tables[q].v);
+    free(p->tables[q].source);
   }
-  for (size_t i = 0; i < p->n_etabs; i++) free(p->etabs[i].rows);
+  for (size_t i = 0; i < p->n_etabs; i++) {
+    free(p->etabs[i].rows);
+    free(p->etabs[i].source);
+  }
   free(p->etabs);
   free(p->path);
   free(p->name);
@@ -121,6 +129,10 @@ static int load_table(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNod
                          "<table quantity=\"%s\">: unit '%s' does not fit the quantity", qty, unit);
   t->present = 1;
   t->line = (int)xmlGetLineNo(tn);
+  const char *src = NULL;
+  if ((rc = dcsim_xml_str(doc, tn, "source", 1, &src, err))) return rc;
+  if (!(t->source = dcsim_strdup(src)))
+    return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, tn, "out of memory");
   /* columns */
   char *list = dcsim_strdup(freqs);
   if (!list) return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, tn, "out of memory");
@@ -201,6 +213,10 @@ static int load_energy(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNo
           p->etabs[i].line);
   t->same_all_freqs = strcmp(other, "same") == 0;
   t->line = (int)xmlGetLineNo(en);
+  const char *src = NULL;
+  if ((rc = dcsim_xml_str(doc, en, "source", 1, &src, err))) return rc;
+  if (!(t->source = dcsim_strdup(src)))
+    return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, en, "out of memory");
   xmlNode *idle = dcsim_xml_child(en, "idle");
   if ((rc = dcsim_xml_double(doc, idle, "pkg-w", 1, &t->pkg_idle_w, err))) return rc;
   if ((rc = dcsim_xml_double(doc, idle, "dram-w", 1, &t->dram_idle_w, err))) return rc;
@@ -258,34 +274,36 @@ static int load_cache_levels(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc,
   return 0;
 }
 
-/* what every profile holds: the file it came from, its name= and model= (malloc'd copies) */
-static int read_identity(const dcsim_xml_doc_t *doc, xmlNode *root, const char *path,
-                         char **path_out, char **name_out, char **model_out, dcsim_error *err) {
-  const char *name = NULL, *model = NULL;
-  int rc;
-  if ((rc = dcsim_xml_str(doc, root, "name", 1, &name, err)) ||
-      (rc = dcsim_xml_str(doc, root, "model", 1, &model, err)))
-    return rc;
-  *path_out = dcsim_strdup(path);
-  *name_out = dcsim_strdup(name);
-  *model_out = dcsim_strdup(model);
-  if (!*path_out || !*name_out || !*model_out)
+/* see input/internal.h (dwarf.c uses it too) */
+int dcsim_input_open(const char *path, const char *root_name, dcsim_xml_doc_t **doc,
+                     char **path_copy, char **name_copy, dcsim_error *err) {
+  const char *name = NULL;
+  int rc = dcsim_xml_load(path, root_name, doc, err);
+  if (rc || (rc = dcsim_xml_str(*doc, dcsim_xml_root(*doc), "name", 1, &name, err))) return rc;
+  *path_copy = dcsim_strdup(path);
+  *name_copy = dcsim_strdup(name);
+  if (!*path_copy || !*name_copy) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  return 0;
+}
+
+/* A CPU or GPU profile's document, the file it came from and its name= and model= (copies). */
+static int open_profile(const char *path, const char *root_name, dcsim_xml_doc_t **doc,
+                        char **path_copy, char **name_copy, char **model_copy, dcsim_error *err) {
+  const char *model = NULL;
+  int rc = dcsim_input_open(path, root_name, doc, path_copy, name_copy, err);
+  if (rc || (rc = dcsim_xml_str(*doc, dcsim_xml_root(*doc), "model", 1, &model, err))) return rc;
+  if (!(*model_copy = dcsim_strdup(model)))
     return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   return 0;
 }
 
 int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_error *err) {
   dcsim_xml_doc_t *doc = NULL;
-  dcsim_cpu_profile_t *p = NULL;
-  int rc = dcsim_xml_load(path, "cpu-profile", &doc, err);
+  dcsim_cpu_profile_t *p = calloc(1, sizeof *p);
+  if (!p) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  int rc = open_profile(path, "cpu-profile", &doc, &p->path, &p->name, &p->model, err);
   if (rc) goto out;
   xmlNode *root = dcsim_xml_root(doc);
-  p = calloc(1, sizeof *p);
-  if (!p) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-    goto out;
-  }
-  if ((rc = read_identity(doc, root, path, &p->path, &p->name, &p->model, err))) goto out;
   xmlNode *spec = dcsim_xml_child(root, "spec");
   if ((rc = dcsim_xml_u32(doc, spec, "cores-per-socket", 1, &p->cores_per_socket, err))) goto out;
   if ((rc = dcsim_xml_u32(doc, spec, "sockets", 1, &p->sockets, err))) goto out;
@@ -376,13 +394,8 @@ int dcsim_cpu_profile_freq(const dcsim_cpu_profile_t *p, const char *text, dcsim
       s->ghz = p->freqs[i].ghz;
       return 0;
     }
-  char buf[64];
-  snprintf(buf, sizeof buf, "%s", text);
-  size_t l = strlen(buf);
-  if (l > 3 && (strcmp(buf + l - 3, "GHz") == 0 || strcmp(buf + l - 3, "ghz") == 0))
-    buf[l - 3] = '\0';
   double g;
-  if (dcsim_parse_double(buf, &g) != 0 || !(g > 0))
+  if (dcsim_parse_ghz(text, &g) != 0 || !(g > 0))
     return DCSIM_ERR(
         err, DCSIM_ERANGE, p->path, 0,
         "frequency '%s' is neither a positive number of GHz nor a state label of profile %s", text,
@@ -464,7 +477,7 @@ static int thread_bracket(const dcsim_cpu_profile_t *p, const unsigned *th, size
 }
 
 static int lookup(const dcsim_cpu_profile_t *p, int q, const dcsim_cpu_state *s, double *out,
-                  dcsim_error *err) {
+                  dcsim_prov *prov, dcsim_error *err) {
   const table *t = &p->tables[q];
   if (!t->present)
     return DCSIM_ERR(err, DCSIM_EREF, p->path, 0, "profile %s has no %s table", p->name,
@@ -483,6 +496,10 @@ static int lookup(const dcsim_cpu_profile_t *p, int q, const dcsim_cpu_state *s,
   double a = v[r0 * nc + c0] * (1 - wf) + v[r0 * nc + c1] * wf;
   double b = v[r1 * nc + c0] * (1 - wf) + v[r1 * nc + c1] * wf;
   *out = a * (1 - wt) + b * wt;
+  /* a measured cell, or a value between measured cells (dcsim/provenance.h) */
+  dcsim_prov here =
+      dcsim_prov_make(c0 == c1 && r0 == r1 ? DCSIM_PROV_TABLE : DCSIM_PROV_INTERPOLATED, t->source);
+  *prov = q == Q_FLOPS ? here : dcsim_prov_weakest(*prov, here);
   return 0;
 }
 
@@ -491,12 +508,15 @@ int dcsim_cpu_profile_rates(const dcsim_cpu_profile_t *p, const dcsim_cpu_state 
   dcsim_cpu_rates r;
   memset(&r, 0, sizeof r);
   int rc;
-  if ((rc = lookup(p, Q_FLOPS, s, &r.flops, err))) return rc;
+  if ((rc = lookup(p, Q_FLOPS, s, &r.flops, &r.prov, err))) return rc;
   /* cache tables are optional (dcsim/hwprofile.h); absent ones stay 0 with their flag cleared */
-  if ((r.has_l1 = p->tables[Q_L1].present) && (rc = lookup(p, Q_L1, s, &r.l1_bps, err))) return rc;
-  if ((r.has_l2 = p->tables[Q_L2].present) && (rc = lookup(p, Q_L2, s, &r.l2_bps, err))) return rc;
-  if ((r.has_l3 = p->tables[Q_L3].present) && (rc = lookup(p, Q_L3, s, &r.l3_bps, err))) return rc;
-  if ((rc = lookup(p, Q_DRAM, s, &r.dram_bps, err))) return rc;
+  if ((r.has_l1 = p->tables[Q_L1].present) && (rc = lookup(p, Q_L1, s, &r.l1_bps, &r.prov, err)))
+    return rc;
+  if ((r.has_l2 = p->tables[Q_L2].present) && (rc = lookup(p, Q_L2, s, &r.l2_bps, &r.prov, err)))
+    return rc;
+  if ((r.has_l3 = p->tables[Q_L3].present) && (rc = lookup(p, Q_L3, s, &r.l3_bps, &r.prov, err)))
+    return rc;
+  if ((rc = lookup(p, Q_DRAM, s, &r.dram_bps, &r.prov, err))) return rc;
   *out = r;
   return 0;
 }
@@ -521,6 +541,7 @@ static int table_power(const dcsim_cpu_profile_t *p, const energy_table *t, unsi
   out->dram_w = t->rows[r0].dram_w * (1 - w) + t->rows[r1].dram_w * w;
   out->pkg_idle_w = t->pkg_idle_w;
   out->dram_idle_w = t->dram_idle_w;
+  out->prov = dcsim_prov_make(r0 == r1 ? DCSIM_PROV_TABLE : DCSIM_PROV_INTERPOLATED, t->source);
   return 0;
 }
 
@@ -551,6 +572,7 @@ int dcsim_cpu_profile_power(const dcsim_cpu_profile_t *p, const dcsim_cpu_state 
     out->dram_w = a.dram_w * (1 - w) + b.dram_w * w;
     out->pkg_idle_w = a.pkg_idle_w * (1 - w) + b.pkg_idle_w * w;
     out->dram_idle_w = a.dram_idle_w * (1 - w) + b.dram_idle_w * w;
+    out->prov = dcsim_prov_make(DCSIM_PROV_INTERPOLATED, a.prov.source);
     return 0;
   }
   near = lo >= 0 ? lo : hi;
@@ -568,7 +590,10 @@ int dcsim_cpu_profile_power(const dcsim_cpu_profile_t *p, const dcsim_cpu_state 
                      "state outside table: frequency %s is not covered by the energy tables of %s",
                      fs, p->name);
   }
-  return table_power(p, t, s->threads, out, err);
+  int rc = table_power(p, t, s->threads, out, err);
+  /* other-frequencies="same" at another frequency: the table carried beyond what it measured */
+  if (!rc && !state_is_freq(&p->freqs[t->freq], s)) out->prov.kind = DCSIM_PROV_EXTRAPOLATED;
+  return rc;
 }
 
 size_t dcsim_cpu_profile_n_freqs(const dcsim_cpu_profile_t *p) { return p->n_freqs; }
@@ -600,21 +625,17 @@ void dcsim_gpu_profile_free(dcsim_gpu_profile_t *p) {
   free(p->path);
   free(p->name);
   free(p->model);
+  free(p->source);
   free(p);
 }
 
 int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_error *err) {
   dcsim_xml_doc_t *doc = NULL;
-  dcsim_gpu_profile_t *p = NULL;
-  int rc = dcsim_xml_load(path, "gpu-profile", &doc, err);
+  dcsim_gpu_profile_t *p = calloc(1, sizeof *p);
+  if (!p) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  int rc = open_profile(path, "gpu-profile", &doc, &p->path, &p->name, &p->model, err);
   if (rc) goto out;
   xmlNode *root = dcsim_xml_root(doc);
-  p = calloc(1, sizeof *p);
-  if (!p) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-    goto out;
-  }
-  if ((rc = read_identity(doc, root, path, &p->path, &p->name, &p->model, err))) goto out;
   dcsim_gpu_spec *s = &p->spec;
   xmlNode *c = dcsim_xml_child(root, "characteristics");
   struct {
@@ -639,6 +660,12 @@ int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_er
     }
   }
   if ((rc = dcsim_xml_u32(doc, c, "sm", 1, &s->sm, err))) goto out;
+  const char *csrc = NULL;
+  if ((rc = dcsim_xml_str(doc, c, "source", 1, &csrc, err))) goto out;
+  if (!(p->source = dcsim_strdup(csrc))) {
+    rc = DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, c, "out of memory");
+    goto out;
+  }
   if (s->sm == 0) {
     rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, c, "<characteristics sm>: must be >= 1");
     goto out;
@@ -691,3 +718,5 @@ const char *dcsim_gpu_profile_name(const dcsim_gpu_profile_t *p) { return p->nam
 const char *dcsim_gpu_profile_model(const dcsim_gpu_profile_t *p) { return p->model; }
 const char *dcsim_gpu_profile_path(const dcsim_gpu_profile_t *p) { return p->path; }
 const dcsim_gpu_spec *dcsim_gpu_profile_spec(const dcsim_gpu_profile_t *p) { return &p->spec; }
+
+const char *dcsim_gpu_profile_source(const dcsim_gpu_profile_t *p) { return p->source; }

@@ -47,6 +47,7 @@ static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
     out->cpu->time_s = out->cpu->node_time_s[0];
   }
   out->time_s = out->cpu->time_s;
+  out->time_prov = out->cpu->prov;
   if (req->energy_form == DCSIM_ENERGY_NONE) return 0;
   dcsim_energy_coeffs ec;
   dcsim_cpu_power pw;
@@ -63,6 +64,8 @@ static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
     e = dcsim_energy_cpu_53(&ec, &pw, out->cpu->node_time_s[0]);
   }
   out->has_energy = 1;
+  out->energy_prov = dcsim_prov_weakest(pw.prov, out->time_prov);
+  out->energy_scope = "CPU packages and DRAM of the nodes used (RAPL domains, D3.5 §5)";
   out->node_energy_j = e.energy_j;
   out->pkg_j = e.pkg_j * req->nodes; /* §5.6: sum over nodes */
   out->dram_j = e.dram_j * req->nodes;
@@ -88,6 +91,8 @@ static int run_gpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
     out->time_s = out->gpu->time_s;
   }
   const double n_gpus = req->gpus >= 1 ? req->gpus : 1;
+  /* the model of D3.5 §3.4 on the measured kernel counters and the GPU's characteristics */
+  out->time_prov = dcsim_prov_make(DCSIM_PROV_TABLE, dcsim_gpu_profile_source(req->gpu));
   if (req->energy_form == DCSIM_ENERGY_NONE) return 0;
   const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(req->gpu);
   if ((rc = dcsim_dwarf_gpu_fraction(req->ev->dwarf, dcsim_gpu_profile_name(req->gpu),
@@ -98,8 +103,13 @@ static int run_gpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
     dcsim_cpu_power pw;
     if ((rc = dcsim_cpu_profile_power(req->host_cpu, &hs, &pw, err))) return rc;
     out->host_idle_w = pw.pkg_idle_w;
+    out->energy_prov = dcsim_prov_weakest(pw.prov, out->time_prov);
+  } else {
+    out->energy_prov = out->time_prov;
   }
   out->has_energy = 1;
+  out->energy_scope = req->host_cpu ? "GPU boards (S of the power limit) and the host package idle"
+                                    : "GPU boards (S of the power limit); host excluded";
   /* §5.5 for each of the G GPUs of the split (assumption: every GPU draws S of its limit) */
   out->energy_j =
       dcsim_energy_gpu(out->time_s, out->host_idle_w, n_gpus * out->gpu_fraction, g->power_limit_w);
@@ -109,10 +119,27 @@ static int run_gpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
   return 0;
 }
 
+/* --strict: only measured or interpolated values (dcsim/provenance.h). */
+static int check_strict(const dcsim_model_req *req, const dcsim_prediction *p, dcsim_error *err) {
+  if (!(req->flags & DCSIM_MODEL_STRICT)) return 0;
+  const dcsim_prov *bad = !dcsim_prov_strict_ok(p->time_prov.kind) ? &p->time_prov
+                          : p->has_energy && !dcsim_prov_strict_ok(p->energy_prov.kind)
+                              ? &p->energy_prov
+                              : NULL;
+  if (!bad) return 0;
+  const char *path = req->gpu ? dcsim_gpu_profile_path(req->gpu) : dcsim_cpu_profile_path(req->cpu);
+  return DCSIM_ERR(err, DCSIM_ERANGE, path, 0,
+                   "--strict: the %s of %s rests on %s values (%s); drop --strict to accept them",
+                   bad == &p->time_prov ? "time" : "energy", dcsim_dwarf_name(req->ev->dwarf),
+                   dcsim_prov_name(bad->kind), bad->source);
+}
+
 int dcsim_model_run(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {
   memset(out, 0, sizeof *out);
+  out->time_prov = out->energy_prov = dcsim_prov_make(DCSIM_PROV_TABLE, "");
   int rc =
       req->gpu ? run_gpu(req, out, err) : run_cpu(req, out, err); /* the resources pick the model */
+  if (!rc) rc = check_strict(req, out, err);
   if (rc) dcsim_prediction_release(out);
   return rc;
 }

@@ -90,6 +90,7 @@ int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes
     r->node_time_s[i] =
         dcsim_comm_compose(t, comm, ev->comm_overlap); /* §4.3: T_i = sum of T_func + T_comm_i */
     if (r->node_time_s[i] > r->time_s) r->time_s = r->node_time_s[i]; /* §4.3: T = max_i T_i */
+    r->prov = i == 0 ? rt.prov : dcsim_prov_weakest(r->prov, rt.prov);
   }
   *out = r;
   r = NULL;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 int dcsim_recorded_core_power(const dcsim_cpu_profile_t *cpu, const dcsim_cpu_state *f,
-                              double *core_w, dcsim_error *err) {
+                              double *core_w, dcsim_prov *prov, dcsim_error *err) {
   dcsim_cpu_state st = *f;
   st.threads = dcsim_cpu_profile_energy_max_cores(cpu, f);
   if (!st.threads)
@@ -16,6 +16,7 @@ int dcsim_recorded_core_power(const dcsim_cpu_profile_t *cpu, const dcsim_cpu_st
   if (rc) return rc;
   /* D3.5 §5.2 tables: full-load minus idle package and DRAM power of one socket, per core */
   *core_w = (pw.pkg_w + pw.dram_w - pw.pkg_idle_w - pw.dram_idle_w) / st.threads;
+  if (prov) *prov = pw.prov;
   if (!(*core_w >= 0))
     return DCSIM_ERR(err, DCSIM_ERANGE, dcsim_cpu_profile_path(cpu), 0,
                      "profile %s: full-load power below idle power in its energy table",
@@ -38,7 +39,8 @@ int dcsim_recorded_option(const dcsim_group_rt *g, const dcsim_task_template *t,
     return DCSIM_ERR(err, DCSIM_ERANGE, file, t->line,
                      "<task name=\"%s\">: duration %g s is out of range", t->name, time_s);
   double core_w = 0;
-  int rc = dcsim_recorded_core_power(g->cpu, f, &core_w, err);
+  dcsim_prov power_prov;
+  int rc = dcsim_recorded_core_power(g->cpu, f, &core_w, &power_prov, err);
   if (rc) {
     dcsim_error_prefix(err, "<task name=\"%s\"> on group '%s'", t->name, g->g->name);
     dcsim_error_at(err, file, t->line);
@@ -50,5 +52,10 @@ int dcsim_recorded_option(const dcsim_group_rt *g, const dcsim_task_template *t,
   o->node_delta_w = c * core_w;
   /* what it adds, plus its share of the idle power of the nodes it runs on */
   o->energy_j = time_s * o->nodes * (o->node_delta_w + (double)c / g->cores_per_node * g->idle_w);
+  /* the recorded time itself, or carried to another clock (dcsim/provenance.h) */
+  o->time_prov =
+      dcsim_prov_make(fabs(f->ghz - ref) < 1e-9 ? DCSIM_PROV_TABLE : DCSIM_PROV_EXTRAPOLATED,
+                      "recorded runtime of the input");
+  o->energy_prov = dcsim_prov_weakest(o->time_prov, power_prov);
   return 0;
 }

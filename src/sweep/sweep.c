@@ -11,6 +11,7 @@
 #include <omp.h>
 
 #include "dcsim/engine.h"
+#include "dcsim/model.h"
 #include "dcsim/model_comm.h"
 #include "dcsim/pareto.h"
 #include "dcsim/scenario.h"
@@ -153,13 +154,8 @@ static void own_values(dcsim_sweep_t *sw) {
  * of at least one of the sweep's CPU profiles. */
 static int check_freq(const dcsim_sweep_t *sw, const char *f, dcsim_error *err) {
   if (strcmp(f, "nominal") == 0) return 0;
-  char buf[64];
-  snprintf(buf, sizeof buf, "%s", f);
-  size_t l = strlen(buf);
-  if (l > 3 && (strcmp(buf + l - 3, "GHz") == 0 || strcmp(buf + l - 3, "ghz") == 0))
-    buf[l - 3] = '\0';
   double g;
-  if (dcsim_parse_double(buf, &g) == 0) {
+  if (dcsim_parse_ghz(f, &g) == 0) {
     if (g > 0 && g < 100) return 0;
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
                      "--freq '%s': expected a frequency in GHz (0 < f < 100)", f);
@@ -272,8 +268,11 @@ static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_
   char pol[32];
   snprintf(pol, sizeof pol, "%s+%s", dcsim_sched_job_name(sw->job_policy),
            dcsim_sched_task_name(tp));
-  sb_add(&b, "dcsim sweep 1\ninput %s\nplatform %s\npolicy %s\ndeadline_s %.17g\n", def->input,
-         sw->base->platform->path, pol, def->deadline_s);
+  /* version 2: model modes and provenance (a sweep of version 1 never resumes into these) */
+  sb_add(&b, "dcsim sweep 2\ninput %s\nplatform %s\npolicy %s\ndeadline_s %.17g\nmodel %s%s\n",
+         def->input, sw->base->platform->path, pol, def->deadline_s,
+         def->model_flags & DCSIM_MODEL_D35 ? "d35" : "default",
+         def->model_flags & DCSIM_MODEL_STRICT ? " strict" : "");
   sb_add(&b, "cpu");
   for (size_t k = 0; k < sw->n_cpus; k++) sb_add(&b, " %s", dcsim_cpu_profile_path(sw->cpus[k]));
   sb_add(&b, "\ngpu");
@@ -315,7 +314,8 @@ int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error
   }
   dcsim_scenario_opts so = { .platform_path = def->platform,
                              .task_policy = tp,
-                             .deadline_s = def->deadline_s };
+                             .deadline_s = def->deadline_s,
+                             .model_flags = def->model_flags };
   if ((rc = dcsim_scenario_load_inputs(def->input, &so, &sw->base, err))) goto out;
   sw->cpus = calloc(def->n_cpus + 1, sizeof *sw->cpus);
   sw->gpus = calloc(def->n_gpus + 1, sizeof *sw->gpus);
@@ -342,7 +342,8 @@ out:
 }
 
 int dcsim_sweep_restore(dcsim_sweep_t *sw, size_t index, int feasible, double time_s,
-                        double energy_j, const char *reason, dcsim_error *err) {
+                        double energy_j, int time_prov, int energy_prov, const char *reason,
+                        dcsim_error *err) {
   if (index >= sw->n_points)
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "point %zu of a sweep of %zu points", index,
                      sw->n_points);
@@ -355,6 +356,9 @@ int dcsim_sweep_restore(dcsim_sweep_t *sw, size_t index, int feasible, double ti
   p->feasible = feasible != 0;
   p->time_s = feasible ? time_s : NAN;
   p->energy_j = feasible ? energy_j : NAN;
+  p->time_prov = (unsigned char)(time_prov >= 0 && time_prov < DCSIM_PROV_N ? time_prov : 0);
+  p->energy_prov =
+      (unsigned char)(energy_prov >= 0 && energy_prov < DCSIM_PROV_N ? energy_prov : 0);
   return 0;
 }
 
@@ -406,6 +410,10 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
     pt->feasible = 1;
     pt->time_s = (double)st->makespan_ns * 1e-9;
     pt->energy_j = ej;
+    dcsim_prov tp, ep;
+    dcsim_scenario_provenance(s, &tp, &ep);
+    pt->time_prov = (unsigned char)tp.kind;
+    pt->energy_prov = (unsigned char)ep.kind;
   } else if (rc == DCSIM_ERANGE || rc == DCSIM_EREF) {
     /* a state outside a profile's tables, a profile unusable for a dwarf: a result, not an error */
     char buf[sizeof perr.msg + sizeof perr.file + 32];

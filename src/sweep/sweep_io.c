@@ -3,7 +3,6 @@
 #include "dcsim/sweep_io.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +10,9 @@
 #include <jansson.h>
 
 #include "dcsim/csv.h"
+#include "dcsim/fileio.h"
 #include "dcsim/json.h"
+#include "dcsim/provenance.h"
 #include "dcsim/strutil.h"
 
 void dcsim_sweep_points_free(dcsim_sweep_point *pts, size_t n) {
@@ -70,6 +71,11 @@ static void json_point(dcsim_json *j, const dcsim_sweep_point *p) {
   if (!p->feasible) {
     dcsim_json_key(j, "reason");
     dcsim_json_str(j, p->reason ? p->reason : "");
+  } else {
+    dcsim_json_key(j, "time_provenance");
+    dcsim_json_str(j, dcsim_prov_name((dcsim_prov_kind)p->time_prov));
+    dcsim_json_key(j, "energy_provenance");
+    dcsim_json_str(j, dcsim_prov_name((dcsim_prov_kind)p->energy_prov));
   }
   dcsim_json_key(j, "index");
   dcsim_json_int(j, p->index);
@@ -104,7 +110,10 @@ static void csv_str(FILE *f, const char *s) {
 }
 
 void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n) {
-  fputs("index,cpu,gpu,nodes,cores,freq,time_s,energy_j,pareto,knee,feasible,reason,balance\n", f);
+  fputs(
+      "index,cpu,gpu,nodes,cores,freq,time_s,energy_j,pareto,knee,feasible,reason,balance,"
+      "time_provenance,energy_provenance\n",
+      f);
   for (size_t i = 0; i < n; i++) {
     const dcsim_sweep_point *p = &pts[i];
     if (!p->done) continue;
@@ -124,14 +133,19 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n) {
       fputs(",,,", f);
     fprintf(f, "%d,%d,%d,", p->pareto, p->knee, p->feasible);
     if (!p->feasible) csv_str(f, p->reason ? p->reason : "");
-    fprintf(f, ",%d\n", p->balance);
+    fprintf(f, ",%d", p->balance);
+    if (p->feasible)
+      fprintf(f, ",%s,%s\n", dcsim_prov_name((dcsim_prov_kind)p->time_prov),
+              dcsim_prov_name((dcsim_prov_kind)p->energy_prov));
+    else
+      fputs(",,\n", f);
   }
 }
 
 void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n) {
   size_t feasible = 0, front = 0, shown = 0;
-  fprintf(f, "%6s  %-16s %-14s %5s %5s %-8s %12s %14s  %s\n", "point", "cpu", "gpu", "nodes",
-          "cores", "freq", "time [s]", "energy [J]", "pareto");
+  fprintf(f, "%6s  %-16s %-14s %5s %5s %-8s %12s %14s  %-12s  %s\n", "point", "cpu", "gpu", "nodes",
+          "cores", "freq", "time [s]", "energy [J]", "provenance", "pareto");
   for (size_t i = 0; i < n; i++) {
     const dcsim_sweep_point *p = &pts[i];
     if (!p->done) continue;
@@ -144,7 +158,9 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n) {
     if (p->feasible) {
       feasible++;
       front += p->pareto != 0;
-      fprintf(f, "%12.6g %14.6g  %s%s\n", p->time_s, p->energy_j,
+      int weakest = p->time_prov > p->energy_prov ? p->time_prov : p->energy_prov;
+      fprintf(f, "%12.6g %14.6g  %-12s  %s%s\n", p->time_s, p->energy_j,
+              dcsim_prov_name((dcsim_prov_kind)weakest),
               p->knee     ? "knee"
               : p->pareto ? "yes"
                           : "",
@@ -177,7 +193,14 @@ static int set_field(dcsim_sweep_point *pt, const char *key, const char *str, do
     pt->energy_j = is_null ? NAN : num;
   else if (strcmp(key, "feasible") == 0)
     pt->feasible = num == 1;
-  else if (strcmp(key, "index") == 0)
+  else if (strcmp(key, "time_provenance") == 0 || strcmp(key, "energy_provenance") == 0) {
+    dcsim_prov_kind k = DCSIM_PROV_TABLE;
+    if (!is_null && str[0] && dcsim_prov_parse(str, &k) != 0) return -2;
+    if (key[0] == 't')
+      pt->time_prov = (unsigned char)k;
+    else
+      pt->energy_prov = (unsigned char)k;
+  } else if (strcmp(key, "index") == 0)
     pt->index = num >= 0 && num < 4e9 ? (uint32_t)num : 0;
   else if (strcmp(key, "reason") == 0 && str[0]) {
     free(pt->reason);
@@ -277,8 +300,11 @@ static int read_json_fields(jwalk *w, const char *path, dcsim_sweep_point *pt, d
     if (!ok)
       return DCSIM_ERR(err, DCSIM_EPARSE, path, line,
                        "\"%s\": expected a string, number, true, false or null", key);
-    if (set_field(pt, key, str, num, is_null))
-      return DCSIM_ERR(err, DCSIM_ENOMEM, path, w->line, "out of memory");
+    int sf = set_field(pt, key, str, num, is_null);
+    if (sf == -2)
+      return DCSIM_ERR(err, DCSIM_EPARSE, path, line,
+                       "\"%s\": '%s' is not table, interpolated, extrapolated or spec", key, str);
+    if (sf) return DCSIM_ERR(err, DCSIM_ENOMEM, path, w->line, "out of memory");
     if (jw_is(w, ',')) continue;
     if (jw_is(w, '}')) return 0;
     return DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "expected ',' or '}'");
@@ -352,11 +378,16 @@ static int read_csv_point(const char *path, int line, char *const *hdr, size_t n
     const char *key = hdr[k], *v = cells[k];
     double num = NAN;
     int is_null = !*v;
-    if (!is_null && strcmp(key, "cpu") && strcmp(key, "gpu") && strcmp(key, "freq") &&
-        strcmp(key, "reason") && dcsim_parse_double(v, &num) != 0)
+    int text = !strcmp(key, "cpu") || !strcmp(key, "gpu") || !strcmp(key, "freq") ||
+               !strcmp(key, "reason") || !strcmp(key, "time_provenance") ||
+               !strcmp(key, "energy_provenance");
+    if (!is_null && !text && dcsim_parse_double(v, &num) != 0)
       return DCSIM_ERR(err, DCSIM_EPARSE, path, line, "column %s: '%s' is not a number", key, v);
-    if (set_field(pt, key, v, num, is_null))
-      return DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory");
+    int sf = set_field(pt, key, v, num, is_null);
+    if (sf == -2)
+      return DCSIM_ERR(err, DCSIM_EPARSE, path, line,
+                       "column %s: '%s' is not table, interpolated, extrapolated or spec", key, v);
+    if (sf) return DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory");
   }
   if (!check_feasible(pt))
     return DCSIM_ERR(err, DCSIM_ERANGE, path, line,
@@ -405,39 +436,15 @@ static int read_csv(const char *path, char *text, dcsim_sweep_point **out, size_
 
 int dcsim_sweep_points_read(const char *path, dcsim_sweep_point **out, size_t *n,
                             dcsim_error *err) {
+  static const dcsim_file_rules rules = {
+    0, NULL, "not a text file (a NUL byte); give a JSON or CSV file of sweep points"
+  };
   *out = NULL;
   *n = 0;
-  FILE *f = fopen(path, "rb");
-  if (!f) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno));
-  size_t cap = 1 << 16, len = 0;
-  char *text = malloc(cap);
-  int rc = 0;
-  while (text) {
-    size_t k = fread(text + len, 1, cap - len - 1, f);
-    len += k;
-    if (len + 1 < cap) break;
-    char *nt = realloc(text, cap * 2);
-    if (!nt) {
-      free(text);
-      text = NULL;
-      break;
-    }
-    text = nt;
-    cap *= 2;
-  }
-  int io = ferror(f);
-  fclose(f);
-  if (!text) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-  if (io) {
-    free(text);
-    return DCSIM_ERR(err, DCSIM_EIO, path, 0, "read error");
-  }
-  text[len] = '\0';
-  if (strlen(text) != len) {
-    free(text);
-    return DCSIM_ERR(err, DCSIM_EPARSE, path, 0,
-                     "not a text file (a NUL byte); give a JSON or CSV file of sweep points");
-  }
+  char *text = NULL;
+  size_t len = 0;
+  int rc = dcsim_file_read(path, &rules, &text, &len, err);
+  if (rc) return rc;
   size_t i = 0;
   while (i < len && isspace((unsigned char)text[i])) i++;
   if (i < len && text[i] == '[')

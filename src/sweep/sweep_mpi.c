@@ -120,8 +120,8 @@ static void put(bytes *b, const void *v, size_t n) {
 }
 
 /* header: threads of the sender, status, count; the error when status != 0; then per point its
- * index, feasible, time_s and energy_j (bit for bit) and reason. (The ranks run one binary on one
- * kind of node: no conversion.) */
+ * index, feasible, time_s and energy_j (bit for bit), the two provenance kinds and reason. (The
+ * ranks run one binary on one kind of node: no conversion.) */
 static void pack(bytes *b, int32_t threads, int status, const dcsim_error *e,
                  const dcsim_sweep_point *pts, const size_t *idx, size_t n) {
   int32_t h[3] = { threads, status, status ? 0 : (int32_t)n };
@@ -142,6 +142,8 @@ static void pack(bytes *b, int32_t threads, int status, const dcsim_error *e,
     put(b, &f, 1);
     put(b, &p->time_s, sizeof p->time_s);
     put(b, &p->energy_j, sizeof p->energy_j);
+    put(b, &p->time_prov, 1);
+    put(b, &p->energy_prov, 1);
     put(b, &rl, sizeof rl);
     if (rl) put(b, p->reason, rl);
   }
@@ -302,12 +304,14 @@ static void root_serve_one(root *r, const MPI_Status *st) {
   size_t n = h[1] || h[2] < 0 ? 0 : (size_t)h[2], got = 0;
   for (; got < n && !rd.bad; got++) {
     uint32_t i, rl;
-    unsigned char f;
+    unsigned char f, tp, ep;
     double t, e;
     get(&rd, &i, sizeof i);
     get(&rd, &f, 1);
     get(&rd, &t, sizeof t);
     get(&rd, &e, sizeof e);
+    get(&rd, &tp, 1);
+    get(&rd, &ep, 1);
     get(&rd, &rl, sizeof rl);
     if (rd.bad || i >= r->total || rl > rd.n - rd.at) {
       rd.bad = 1;
@@ -321,7 +325,7 @@ static void root_serve_one(root *r, const MPI_Status *st) {
     get(&rd, b->reason, rl);
     b->reason[rl] = '\0';
     dcsim_error e2;
-    int rc = dcsim_sweep_restore(r->sw, i, f, t, e, b->reason, &e2);
+    int rc = dcsim_sweep_restore(r->sw, i, f, t, e, tp, ep, b->reason, &e2);
     if (rc) {
       root_fail(r, rc, &e2, 0);
       break;

@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include "dcsim/db.h"
+#include "dcsim/provenance.h"
 #include "dcsim/strutil.h"
 
 static const char *const schema_sql =
@@ -18,8 +19,33 @@ static const char *const schema_sql =
     " created_utc TEXT, input TEXT, definition TEXT NOT NULL, n_points INTEGER NOT NULL);"
     "CREATE TABLE IF NOT EXISTS sweep_points(sweep_id INTEGER NOT NULL REFERENCES sweeps(id),"
     " idx INTEGER NOT NULL, cpu TEXT, gpu TEXT, nodes INTEGER, cores INTEGER, freq TEXT,"
-    " feasible INTEGER NOT NULL, reason TEXT, time_s REAL, energy_j REAL, PRIMARY KEY(sweep_id, "
-    "idx));";
+    " feasible INTEGER NOT NULL, reason TEXT, time_s REAL, energy_j REAL, time_prov TEXT,"
+    " energy_prov TEXT, PRIMARY KEY(sweep_id, idx));";
+
+/* A database written before provenance (doc/results.md) gets the two columns; its old sweeps keep
+ * NULL there and never resume into a new one (the definition's version differs). */
+static int add_prov_columns(sqlite3 *db, const char *path, dcsim_error *err) {
+  sqlite3_stmt *st = NULL;
+  int rc = dcsim_db_prepare(db, path,
+                            "SELECT 1 FROM pragma_table_info('sweep_points') WHERE name "
+                            "= 'time_prov'",
+                            &st, "cannot read the schema", err);
+  if (rc) return rc;
+  int has = sqlite3_step(st) == SQLITE_ROW;
+  sqlite3_finalize(st);
+  if (has) return 0;
+  return dcsim_db_exec(db, path,
+                       "ALTER TABLE sweep_points ADD COLUMN time_prov TEXT;"
+                       "ALTER TABLE sweep_points ADD COLUMN energy_prov TEXT;",
+                       err);
+}
+
+static int prov_of(sqlite3_stmt *st, int col) {
+  const char *s = (const char *)sqlite3_column_text(st, col);
+  dcsim_prov_kind k = DCSIM_PROV_TABLE;
+  if (s) dcsim_prov_parse(s, &k);
+  return (int)k;
+}
 
 struct dcsim_sweepdb {
   sqlite3 *db;
@@ -46,8 +72,9 @@ int dcsim_sweepdb_open(const char *path, dcsim_sweepdb_t **out, dcsim_error *err
   int rc = 0;
   if ((rc = dcsim_db_open(path, NULL, DCSIM_DB_WAL, &d->db, err)) ||
       (rc = dcsim_db_exec(d->db, path, schema_sql, err)) ||
+      (rc = add_prov_columns(d->db, path, err)) ||
       (rc = dcsim_db_prepare(d->db, path,
-                             "INSERT OR IGNORE INTO sweep_points VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+                             "INSERT OR IGNORE INTO sweep_points VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
                              &d->ins, "cannot prepare statements", err)))
     goto out;
   *out = d;
@@ -99,7 +126,8 @@ int dcsim_sweepdb_attach(dcsim_sweepdb_t *d, dcsim_sweep_t *sw, const char *inpu
   sqlite3_finalize(st);
   st = NULL;
   if ((rc = dcsim_db_prepare(d->db, d->path,
-                             "SELECT idx, feasible, time_s, energy_j, reason FROM sweep_points "
+                             "SELECT idx, feasible, time_s, energy_j, reason, time_prov, "
+                             "energy_prov FROM sweep_points "
                              "WHERE sweep_id = ? ORDER BY idx",
                              &st, "cannot read the sweep's points", err)))
     return rc;
@@ -114,7 +142,7 @@ int dcsim_sweepdb_attach(dcsim_sweepdb_t *d, dcsim_sweep_t *sw, const char *inpu
       goto out;
     }
     if ((rc = dcsim_sweep_restore(sw, (size_t)idx, feasible, sqlite3_column_double(st, 2),
-                                  sqlite3_column_double(st, 3),
+                                  sqlite3_column_double(st, 3), prov_of(st, 5), prov_of(st, 6),
                                   (const char *)sqlite3_column_text(st, 4), err)))
       goto out;
     n_rest++;
@@ -156,10 +184,15 @@ int dcsim_sweepdb_store(dcsim_sweepdb_t *d, const dcsim_sweep_point *pts, const 
       sqlite3_bind_null(st, 9);
       sqlite3_bind_double(st, 10, p->time_s);
       sqlite3_bind_double(st, 11, p->energy_j);
+      sqlite3_bind_text(st, 12, dcsim_prov_name((dcsim_prov_kind)p->time_prov), -1, SQLITE_STATIC);
+      sqlite3_bind_text(st, 13, dcsim_prov_name((dcsim_prov_kind)p->energy_prov), -1,
+                        SQLITE_STATIC);
     } else {
       sqlite3_bind_text(st, 9, p->reason ? p->reason : "", -1, SQLITE_STATIC);
       sqlite3_bind_null(st, 10);
       sqlite3_bind_null(st, 11);
+      sqlite3_bind_null(st, 12);
+      sqlite3_bind_null(st, 13);
     }
     rc = dcsim_db_step_done(d->db, d->path, st, "cannot store a sweep point", err);
     sqlite3_clear_bindings(st);
@@ -211,7 +244,8 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
   }
   if ((rc = dcsim_db_prepare(db, path,
                              "SELECT idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, "
-                             "energy_j FROM sweep_points WHERE sweep_id = ? ORDER BY idx",
+                             "energy_j, time_prov, energy_prov FROM sweep_points WHERE sweep_id = "
+                             "? ORDER BY idx",
                              &st, "cannot read the sweep's points", err)))
     goto out;
   sqlite3_bind_int64(st, 1, sweep_id);
@@ -243,6 +277,8 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
     } else {
       p->time_s = sqlite3_column_double(st, 8);
       p->energy_j = sqlite3_column_double(st, 9);
+      p->time_prov = (unsigned char)prov_of(st, 10);
+      p->energy_prov = (unsigned char)prov_of(st, 11);
     }
   }
   if (s != SQLITE_DONE) {
@@ -403,13 +439,15 @@ static void describe_value(sqlite3_stmt *st, int col, char *buf, size_t size) {
   }
 }
 
-#define POINT_COLS "idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, energy_j"
+#define POINT_COLS \
+  "idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, energy_j, time_prov, energy_prov"
 
 /* input k: refuse rows that differ from those already merged, then add its new rows */
 static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sweep *ref,
                      size_t *rows, size_t *added, dcsim_error *err) {
-  static const char *const names[] = { "cpu",      "gpu",    "nodes",  "cores",   "freq",
-                                       "feasible", "reason", "time_s", "energy_j" };
+  static const char *const names[] = { "cpu",      "gpu",       "nodes",      "cores",
+                                       "freq",     "feasible",  "reason",     "time_s",
+                                       "energy_j", "time_prov", "energy_prov" };
   const input_db *in = &ins[k];
   const stored_sweep *w = find_sweep(in, ref->hash);
   sqlite3_stmt *st = NULL;
@@ -442,13 +480,15 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
   if (sqlite3_prepare_v2(
           db,
           "SELECT b.idx, m.src, m.cpu, m.gpu, m.nodes, m.cores, m.freq, m.feasible, m.reason, "
-          "m.time_s, m.energy_j,"
-          " b.cpu, b.gpu, b.nodes, b.cores, b.freq, b.feasible, b.reason, b.time_s, b.energy_j"
+          "m.time_s, m.energy_j, m.time_prov, m.energy_prov,"
+          " b.cpu, b.gpu, b.nodes, b.cores, b.freq, b.feasible, b.reason, b.time_s, b.energy_j,"
+          " b.time_prov, b.energy_prov"
           " FROM src.sweep_points b JOIN temp.m m ON m.idx = b.idx WHERE b.sweep_id = ?1 AND NOT ("
           " m.cpu IS b.cpu AND m.gpu IS b.gpu AND m.nodes IS b.nodes AND m.cores IS b.cores AND "
           "m.freq IS b.freq AND"
           " m.feasible IS b.feasible AND m.reason IS b.reason AND m.time_s IS b.time_s AND "
-          "m.energy_j IS b.energy_j)"
+          "m.energy_j IS b.energy_j AND m.time_prov IS b.time_prov AND m.energy_prov IS "
+          "b.energy_prov)"
           " ORDER BY b.idx LIMIT 1",
           -1, &st, NULL) != SQLITE_OK) {
     rc = dcsim_db_fail(db, in->path, "cannot compare the sweep's points", err);
@@ -458,18 +498,19 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
   int s = sqlite3_step(st);
   if (s == SQLITE_ROW) {
     int c = 0;
-    for (; c < 8; c++) {
-      int ta = sqlite3_column_type(st, 2 + c), tb = sqlite3_column_type(st, 11 + c);
+    enum { NC = sizeof names / sizeof names[0], B = 2 + NC }; /* m's columns at 2, b's at B */
+    for (; c < NC - 1; c++) {
+      int ta = sqlite3_column_type(st, 2 + c), tb = sqlite3_column_type(st, B + c);
       if (ta != tb) break;
-      if (ta == SQLITE_FLOAT ? sqlite3_column_double(st, 2 + c) != sqlite3_column_double(st, 11 + c)
+      if (ta == SQLITE_FLOAT ? sqlite3_column_double(st, 2 + c) != sqlite3_column_double(st, B + c)
           : ta == SQLITE_INTEGER
-              ? sqlite3_column_int64(st, 2 + c) != sqlite3_column_int64(st, 11 + c)
+              ? sqlite3_column_int64(st, 2 + c) != sqlite3_column_int64(st, B + c)
               : ta != SQLITE_NULL && strcmp((const char *)sqlite3_column_text(st, 2 + c),
-                                            (const char *)sqlite3_column_text(st, 11 + c)) != 0)
+                                            (const char *)sqlite3_column_text(st, B + c)) != 0)
         break;
     }
     char here[256], there[256];
-    describe_value(st, 11 + c, here, sizeof here);
+    describe_value(st, B + c, here, sizeof here);
     describe_value(st, 2 + c, there, sizeof there);
     int64_t src = sqlite3_column_int64(st, 1);
     rc = DCSIM_ERR(err, DCSIM_EDB, in->path, 0,
@@ -560,7 +601,8 @@ static int create_merge_db(const char *out, char **tmp, sqlite3 **db, dcsim_erro
   return dcsim_db_exec(
       *db, out,
       "CREATE TEMP TABLE m(idx INTEGER PRIMARY KEY, cpu TEXT, gpu TEXT, nodes INTEGER, cores "
-      "INTEGER, freq TEXT, feasible INTEGER, reason TEXT, time_s REAL, energy_j REAL, src INTEGER)",
+      "INTEGER, freq TEXT, feasible INTEGER, reason TEXT, time_s REAL, energy_j REAL, time_prov "
+      "TEXT, energy_prov TEXT, src INTEGER)",
       err);
 }
 

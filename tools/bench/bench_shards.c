@@ -95,7 +95,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   dcsim_sweep_def alaro = {
-    "workflows/alaro.xml", NULL, NULL, 0, 2, CPUS, 3, GPUS, 5, NODES5, 14, CORES14, 8, FREQS
+    "workflows/alaro.xml", NULL, NULL, 0, 2, CPUS, 3, GPUS, 5, NODES5, 14, CORES14, 8, FREQS, 0
   };
   unsigned nodes64[64], cores4[] = { 1, 2, 3, 4 };
   for (unsigned k = 0; k < 64; k++) nodes64[k] = k + 1;
@@ -112,7 +112,8 @@ int main(int argc, char **argv) {
                           4,
                           cores4,
                           1,
-                          NOMINAL };
+                          NOMINAL,
+                          0 };
   dcsim_sweep_def day8 = { "workflows/datacentre-day.xml",
                            NULL,
                            NULL,
@@ -126,7 +127,8 @@ int main(int argc, char **argv) {
                            4,
                            cores4,
                            8,
-                           FREQS };
+                           FREQS,
+                           0 };
   return one("ALARO (bench_sweep's space)", &alaro, rep) ||
          one("data-centre day (doc/scaling.md)", &day, rep) ||
          one("data-centre day at 8 frequencies", &day8, rep);
