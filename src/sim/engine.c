@@ -569,30 +569,39 @@ static int by_end_add(dcsim_engine_t *e, uint32_t j, dcsim_error *err) {
   return 0;
 }
 
-/* The one task of job j, whose allocation is alloc[0..n-1], starts (start) or ends on every node
- * of it (a "whole" job, see start_job). */
-static void whole_task(dcsim_engine_t *e, const dcsim_option *op, const uint32_t *alloc, size_t n,
-                       int start) {
-  for (size_t k = 0; k < n; k++) {
-    uint32_t id = alloc[k];
-    node_rt *nd = &e->nodes[id];
-    if (start) {
-      nd->power_w += op->node_delta_w;
-      if (nd->running++ == 0) {
-        nd->busy_since = e->now;
-        e->n_busy++;
-      }
-    } else {
-      nd->power_w -= op->node_delta_w;
-      if (--nd->running == 0) {
-        double b = (double)(e->now - nd->busy_since) * 1e-9;
-        e->node_busy_s[id] += b;
-        e->groups[nd->group].busy_node_s += b;
-        nd->power_w = e->s->groups[nd->group].idle_w;
-        e->n_busy--;
-      }
+/* A task of option op starts (start) or ends on node id: the node's power, and when its first
+ * task starts or its last ends, its busy time and the count of busy nodes. Returns 0 or
+ * DCSIM_ENOMEM. */
+static int node_task(dcsim_engine_t *e, uint32_t id, const dcsim_option *op, int start,
+                     dcsim_error *err) {
+  node_rt *n = &e->nodes[id];
+  int rc = 0;
+  if (start) {
+    n->power_w += op->node_delta_w;
+    if (n->running++ == 0) {
+      n->busy_since = e->now;
+      if (!(rc = util_advance(e, err))) e->n_busy++;
+    }
+  } else {
+    n->power_w -= op->node_delta_w;
+    if (--n->running == 0) {
+      double b = (double)(e->now - n->busy_since) * 1e-9;
+      e->node_busy_s[id] += b;
+      e->groups[n->group].busy_node_s += b;
+      n->power_w = e->s->groups[n->group].idle_w; /* exact again when the node falls idle */
+      if (!(rc = util_advance(e, err))) e->n_busy--;
     }
   }
+  return rc;
+}
+
+/* The one task of a "whole" job (see start_job), of option op, starts on every node of its
+ * allocation alloc[0..n-1]. */
+static int whole_task_start(dcsim_engine_t *e, const dcsim_option *op, const uint32_t *alloc,
+                            size_t n, dcsim_error *err) {
+  int rc = 0;
+  for (size_t k = 0; k < n && !rc; k++) rc = node_task(e, alloc[k], op, 1, err);
+  return rc;
 }
 
 /* Job j takes the lowest free node numbers of each group it needs (deterministic), powered-on
@@ -627,7 +636,7 @@ static int hold_nodes(dcsim_engine_t *e, uint32_t j, const uint32_t *alloc, size
     if (e->pm[id].state != NODE_ON && (rc = wake(e, id, &up, err))) break;
     if (up > *ready) *ready = up;
   }
-  if (!rc && whole && !e->pm) whole_task(e, whole, alloc, n, 1);
+  if (!rc && whole && !e->pm) rc = whole_task_start(e, whole, alloc, n, err);
   return rc;
 }
 
@@ -680,7 +689,7 @@ static int start_job(dcsim_engine_t *e, uint32_t j, dcsim_error *err) {
   js->tasks = (uint32_t)e->s->wfs[w].wf->n_tasks;
   if (e->o.job_policy == DCSIM_JOB_EASY && (rc = by_end_add(e, j, err))) return rc;
   if (whole && ready == e->now) { /* its task starts now (at once without power management) */
-    if (e->pm) whole_task(e, whole, e->arena + off, e->wf_nodes[w], 1);
+    if (e->pm) rc = whole_task_start(e, whole, e->arena + off, e->wf_nodes[w], err);
   } else if (p->n_events) { /* only its next task event: its plan lists the rest in time order */
     rc = queue_task_event(e, j, off, 0, 0, err);
   }
@@ -730,29 +739,9 @@ static int task_event(dcsim_engine_t *e, uint32_t j, const uint32_t *alloc, size
   const dcsim_option *op = NULL;
   uint32_t cnt = 0;
   int rc = task_nodes(e, j, alloc, t, &op, &cnt, err);
-  for (uint32_t i = 0; i < cnt && !rc; i++) {
-    uint32_t id = e->scratch_nodes[i];
-    node_rt *n = &e->nodes[id];
-    if ((rc = account(e, id, err))) break;
-    if (start) {
-      n->power_w += op->node_delta_w;
-      if (n->running++ == 0) {
-        n->busy_since = e->now;
-        if ((rc = util_advance(e, err))) break;
-        e->n_busy++;
-      }
-    } else {
-      n->power_w -= op->node_delta_w;
-      if (--n->running == 0) {
-        double b = (double)(e->now - n->busy_since) * 1e-9;
-        e->node_busy_s[id] += b;
-        e->groups[n->group].busy_node_s += b;
-        n->power_w = e->s->groups[n->group].idle_w; /* exact again when the node falls idle */
-        if ((rc = util_advance(e, err))) break;
-        e->n_busy--;
-      }
-    }
-  }
+  for (uint32_t i = 0; i < cnt && !rc; i++)
+    if (!(rc = account(e, e->scratch_nodes[i], err)))
+      rc = node_task(e, e->scratch_nodes[i], op, start, err);
   if (!rc && !start) {
     e->st.tasks++;
     rc = task_record(e, j, t, op, cnt, err);
@@ -780,7 +769,7 @@ static int end_job(dcsim_engine_t *e, uint32_t j, uint32_t off, dcsim_error *err
     for (uint32_t i = 0; i < p->alloc[g] && !rc; i++, k++) {
       uint32_t id = alloc[k];
       if ((rc = account(e, id, err))) break;
-      if (whole) whole_task(e, whole, &id, 1, 0);
+      if (whole && (rc = node_task(e, id, whole, 0, err))) break;
       e->nodes[id].owner = -1;
       if (e->pm) e->pm[id].set = SET_ON;
       nodeset_add(&e->free_on[g], id - e->s->groups[g].g->first_node);

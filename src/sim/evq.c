@@ -194,17 +194,22 @@ static int evq_grow(dcsim_evq_t *q, dcsim_error *err) {
 static int evq_lookup(const dcsim_evq_t *q, dcsim_evh h, const char *what, uint32_t *idx_out,
                       dcsim_error *err) {
   uint32_t idx = h & EVQ_INDEX_MASK;
-  if (idx >= q->nslots)
-    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0,
-                     "%s: event handle 0x%08lx is out of range (slot %lu, the pool has %lu)", what,
-                     (unsigned long)h, (unsigned long)idx, (unsigned long)q->nslots);
+  if (idx >= q->nslots) return dcsim_evq_bad_handle(err, what, h, q->nslots, 0);
   uint32_t pos = q->slots[idx].pos;
   if ((pos & EVQ_INDEX_MASK) == EVQ_POS_FREE || (pos & EVQ_GEN_MASK) != (h & EVQ_GEN_MASK))
+    return dcsim_evq_bad_handle(err, what, h, q->nslots, 1);
+  *idx_out = idx;
+  return 0;
+}
+
+int dcsim_evq_bad_handle(dcsim_error *err, const char *what, dcsim_evh h, uint32_t n, int stale) {
+  if (stale)
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0,
                      "%s: event handle 0x%08lx is stale (its event was popped or cancelled)", what,
                      (unsigned long)h);
-  *idx_out = idx;
-  return 0;
+  return DCSIM_ERR(err, DCSIM_ERANGE, "", 0,
+                   "%s: event handle 0x%08lx is out of range (slot %lu, the pool has %lu)", what,
+                   (unsigned long)h, (unsigned long)(h & EVQ_INDEX_MASK), (unsigned long)n);
 }
 
 static void evq_copy_out(const evq_slot *s, dcsim_event *out) {

@@ -434,15 +434,10 @@ int dcsim_evq_mono_replace_top(dcsim_evq_mono *m, int64_t time_ns, int32_t prio,
 static int mq_lookup(const dcsim_evq_mono *m, dcsim_evh h, const char *what, uint32_t *i,
                      dcsim_error *err) {
   uint32_t idx = h & MQ_INDEX_MASK;
-  if (idx >= m->n_h)
-    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0,
-                     "%s: event handle 0x%08lx is out of range (slot %lu, the pool has %lu)", what,
-                     (unsigned long)h, (unsigned long)idx, (unsigned long)m->n_h);
+  if (idx >= m->n_h) return dcsim_evq_bad_handle(err, what, h, m->n_h, 0);
   uint32_t g = m->h[idx].gen;
   if (!(g & MQ_LIVE) || (g & MQ_GEN_MASK) != (h & MQ_GEN_MASK))
-    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0,
-                     "%s: event handle 0x%08lx is stale (its event was popped or cancelled)", what,
-                     (unsigned long)h);
+    return dcsim_evq_bad_handle(err, what, h, m->n_h, 1);
   *i = idx;
   return 0;
 }

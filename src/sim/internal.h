@@ -27,4 +27,8 @@ int dcsim_evq_mono_cancel(dcsim_evq_mono *m, dcsim_evh h, dcsim_error *err);
 size_t dcsim_evq_mono_size(const dcsim_evq_mono *m);
 size_t dcsim_evq_mono_bytes(const dcsim_evq_mono *m);
 
+/* The error of a handle that names no queued event, worded alike by both queues: out of range of
+ * a pool of n slots, or (stale) its event was popped or cancelled. Returns DCSIM_ERANGE. */
+int dcsim_evq_bad_handle(dcsim_error *err, const char *what, dcsim_evh h, uint32_t n, int stale);
+
 #endif
