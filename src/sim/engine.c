@@ -405,8 +405,8 @@ static int job_fits(const dcsim_engine_t *e, uint32_t j) {
 
 /* Queues event c of the plan of running job j, whose allocation is arena block `off` (c is less
  * than the plan's n_events). With replace: in place of the event at the head of the queue. */
-static int queue_task_event(dcsim_engine_t *e, uint32_t j, uint32_t off, uint32_t c, int replace,
-                            dcsim_error *err) {
+static inline int queue_task_event(dcsim_engine_t *e, uint32_t j, uint32_t off, uint32_t c,
+                                   int replace, dcsim_error *err) {
   const dcsim_wf_plan *p = &e->s->wfs[e->s->jobs[j].wf].plan;
   uint32_t kind = (p->ev_code[c] & 1) ? EV_TASK_END : EV_TASK_START;
   int64_t t = e->jobs[j].start_ns + scaled(e, j, p->ev_ns[c]);
@@ -572,8 +572,8 @@ static int by_end_add(dcsim_engine_t *e, uint32_t j, dcsim_error *err) {
 /* A task of option op starts (start) or ends on node id: the node's power, and when its first
  * task starts or its last ends, its busy time and the count of busy nodes. Returns 0 or
  * DCSIM_ENOMEM. */
-static int node_task(dcsim_engine_t *e, uint32_t id, const dcsim_option *op, int start,
-                     dcsim_error *err) {
+static inline int node_task(dcsim_engine_t *e, uint32_t id, const dcsim_option *op, int start,
+                            dcsim_error *err) {
   node_rt *n = &e->nodes[id];
   int rc = 0;
   if (start) {

@@ -76,12 +76,35 @@ typedef struct mq_hent {
   uint32_t gen; /* generation (high bits, as in the handle) | MQ_LIVE */
 } mq_hent;
 
+/* A set of 0..255: four words and which of them are not zero. */
+typedef struct mq_set {
+  uint64_t w[4];
+  unsigned any; /* bit k: w[k] != 0 */
+} mq_set;
+
+static inline void mq_set_add(mq_set *s, unsigned i) {
+  s->w[i >> 6] |= UINT64_C(1) << (i & 63);
+  s->any |= 1u << (i >> 6);
+}
+
+static inline void mq_set_del(mq_set *s, unsigned i) {
+  if (!(s->w[i >> 6] &= ~(UINT64_C(1) << (i & 63)))) s->any &= ~(1u << (i >> 6));
+}
+
+/* The least member, or -1. */
+static inline int mq_set_lowest(const mq_set *s) {
+  if (!s->any) return -1;
+  int k = __builtin_ctz(s->any);
+  return k * 64 + __builtin_ctzll(s->w[k]);
+}
+
 struct dcsim_evq_mono {
-  int64_t last;                    /* the clock */
-  size_t queued;                   /* live events */
-  int broken;                      /* an allocation failed while records were moving */
-  uint64_t bmask[MQ_BUCKETS / 64]; /* bit b: bucket b (1..255) is not empty */
-  uint64_t pmask[MQ_PRIOS / 64];   /* bit p: bucket 0's FIFO of prio p - 128 is not empty */
+  int64_t last;  /* the clock */
+  size_t queued; /* live events */
+  int broken;    /* an allocation failed while records were moving */
+  int front;     /* the FIFO whose head is the first event (live), -1 when to be found */
+  mq_set bmask;  /* bucket b (1..255) is not empty */
+  mq_set pmask;  /* bucket 0's FIFO of prio p - 128 is not empty */
   mq_list bucket[MQ_BUCKETS];
   int64_t bmin[MQ_BUCKETS]; /* least time in each bucket */
   mq_list fifo[MQ_PRIOS];
@@ -173,7 +196,8 @@ static inline int mq_place(dcsim_evq_mono *m, const mq_rec *r) {
     uint32_t f = r->meta & 0xffu;
     if (!(p = mq_room(m, &m->fifo[f], 16))) return DCSIM_ENOMEM;
     memcpy(p, r, 16);
-    m->pmask[f >> 6] |= UINT64_C(1) << (f & 63);
+    mq_set_add(&m->pmask, f);
+    if (m->front > (int)f) m->front = (int)f; /* a known front before it no longer is */
     return 0;
   }
   int level = (63 - __builtin_clzll(x)) / MQ_DIGIT; /* r's digit there is above the clock's */
@@ -181,7 +205,7 @@ static inline int mq_place(dcsim_evq_mono *m, const mq_rec *r) {
   mq_list *l = &m->bucket[b];
   int first = !l->last; /* an emptied bucket holds no chunk */
   if (!(p = mq_room(m, l, mq_size(b)))) return DCSIM_ENOMEM;
-  if (first) m->bmask[b >> 6] |= UINT64_C(1) << (b & 63);
+  if (first) mq_set_add(&m->bmask, (unsigned)b);
   mq_pack(b, r, p);
   if (r->time_ns < m->bmin[b]) m->bmin[b] = r->time_ns;
   return 0;
@@ -201,7 +225,7 @@ static int mq_redistribute(dcsim_evq_mono *m, int b) {
   mq_chunk *c = m->bucket[b].first, *last = m->bucket[b].last;
   const uint32_t size = mq_size(b);
   m->bucket[b] = (mq_list){ NULL, NULL };
-  m->bmask[b >> 6] &= ~(UINT64_C(1) << (b & 63));
+  mq_set_del(&m->bmask, (unsigned)b);
   m->last = m->bmin[b]; /* above bit 31 the same as before (see mq_pack) */
   m->bmin[b] = INT64_MAX;
   while (c) {
@@ -222,47 +246,55 @@ static int mq_redistribute(dcsim_evq_mono *m, int b) {
   return 0;
 }
 
-/* The lowest set bit of a 256-bit mask, or -1. */
-static int mq_lowest(const uint64_t *mask) {
-  for (int k = 0; k < 4; k++)
-    if (mask[k]) return k * 64 + __builtin_ctzll(mask[k]);
-  return -1;
-}
-
 /* The head record of bucket 0's FIFO f, unpacked. */
 static void mq_head(const dcsim_evq_mono *m, int f, mq_rec *r) {
   const mq_chunk *c = m->fifo[f].first;
   mq_unpack(m->last, 0, c->b + c->head, r);
 }
 
-/* Drops the head record of FIFO f. An emptied FIFO keeps its one chunk, rewound. */
+/* Drops the head record of FIFO f. An emptied FIFO keeps its one chunk, rewound. When f held
+ * the first event and its next record has no handle (so is live), that record is the first. */
 static void mq_fifo_drop(dcsim_evq_mono *m, int f) {
   mq_list *l = &m->fifo[f];
   mq_chunk *c = l->first;
-  if ((c->head += 16) < c->n) return;
-  if (c != l->last) {
+  int was_front = m->front == f;
+  m->front = -1;
+  if ((c->head += 16) >= c->n) {
+    if (c == l->last) {
+      c->head = c->n = 0;
+      mq_set_del(&m->pmask, (unsigned)f);
+      return;
+    }
     l->first = c->next;
     mq_chunk_put(m, c);
-    return;
+    c = l->first;
   }
-  c->head = c->n = 0;
-  m->pmask[f >> 6] &= ~(UINT64_C(1) << (f & 63));
+  uint32_t meta;
+  memcpy(&meta, c->b + c->head + 12, sizeof meta);
+  if (was_front && !(meta & MQ_HANDLED)) m->front = f;
 }
 
 /* Finds the first live event: writes the index of its FIFO in bucket 0 to *f and the event to
  * *r. Returns 1, 0 when the queue is empty, or DCSIM_ENOMEM. */
 static int mq_front(dcsim_evq_mono *m, int *f, mq_rec *r) {
   if (m->broken) return DCSIM_ENOMEM;
+  if (m->front >= 0) { /* found by the last peek, and nothing queued before it since */
+    mq_head(m, *f = m->front, r);
+    return 1;
+  }
   while (m->queued) {
-    *f = mq_lowest(m->pmask);
+    *f = mq_set_lowest(&m->pmask);
     if (*f >= 0) {
       mq_head(m, *f, r);
-      if (!mq_stale(m, r)) return 1;
+      if (!mq_stale(m, r)) {
+        m->front = *f;
+        return 1;
+      }
       mq_fifo_drop(m, *f);
       continue;
     }
-    int rc = mq_redistribute(m, mq_lowest(m->bmask)); /* live events: a bucket is not empty */
-    if (rc) return rc;
+    int b = mq_set_lowest(&m->bmask), rc = b < 0 ? 0 : mq_redistribute(m, b);
+    if (b < 0 || rc) return rc; /* (live events are in a bucket: b >= 0) */
   }
   return 0;
 }
@@ -286,7 +318,8 @@ static void mq_copy_out(const dcsim_evq_mono *m, const mq_rec *r, dcsim_event *o
 }
 
 /* Checks a time for a push, reschedule or replace. Returns 0 or DCSIM_ERANGE. */
-static int mq_check_time(const dcsim_evq_mono *m, int64_t t, const char *what, dcsim_error *err) {
+static inline int mq_check_time(const dcsim_evq_mono *m, int64_t t, const char *what,
+                                dcsim_error *err) {
   if (t < 0)
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "%s: time %lld ns is negative", what, (long long)t);
   if (t < m->last)
@@ -297,8 +330,8 @@ static int mq_check_time(const dcsim_evq_mono *m, int64_t t, const char *what, d
 }
 
 /* Packs prio and kind into a record's meta. Returns 0 or DCSIM_ERANGE. */
-static int mq_meta(int32_t prio, uint32_t kind, uint32_t *meta, const char *what,
-                   dcsim_error *err) {
+static inline int mq_meta(int32_t prio, uint32_t kind, uint32_t *meta, const char *what,
+                          dcsim_error *err) {
   if (prio < -128 || prio > 127)
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0,
                      "%s: prio %ld is outside -128..127 (a monotone queue)", what, (long)prio);
@@ -335,6 +368,7 @@ dcsim_evq_mono *dcsim_evq_mono_new(void) {
   if (!m) return NULL;
   for (int b = 0; b < MQ_BUCKETS; b++) m->bmin[b] = INT64_MAX;
   m->free_h = MQ_NIL;
+  m->front = -1;
   return m;
 }
 
@@ -453,6 +487,7 @@ int dcsim_evq_mono_reschedule(dcsim_evq_mono *m, dcsim_evh h, int64_t new_time_n
   mq_rec r = { (uint64_t)(e->ver + 1) << 32 | i, e->target, e->meta | MQ_HANDLED, new_time_ns };
   if (mq_place(m, &r)) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "event queue: out of memory");
   e->ver++; /* the old record is stale from now on */
+  m->front = -1;
   return 0;
 }
 
@@ -462,6 +497,7 @@ int dcsim_evq_mono_cancel(dcsim_evq_mono *m, dcsim_evh h, dcsim_error *err) {
   if (rc) return rc;
   mq_release(m, i); /* its record stays, stale, until the clock reaches it */
   m->queued--;
+  m->front = -1;
   return 0;
 }
 

@@ -3,7 +3,8 @@
  * a chain of BiFFT and Spherical Harmonics calls on single nodes of two groups (Haswell, Skylake),
  * TASKS = 1 one BiFFT call on one Haswell node (JOBS = NODES, INTERVAL = 0: JOBS concurrent tasks,
  * the shape of tools/bench/vs-simgrid). Prints the load+plan time, the engine's time, events/s,
- * tasks/s and ns per task, and the peak memory per task (peak resident size / tasks). Defaults:
+ * tasks/s and ns per task, and the peak memory per task (peak resident size / tasks, and the same
+ * above the resident size of the process at its start). Defaults:
  * 10,000 jobs x 100 tasks = 1,000,000 tasks on 10,000 nodes, one job every 0.05 s.
  *
  * usage: bench_engine [JOBS [TASKS [NODES [INTERVAL_S]]]]   (run from the source root; the scaling
@@ -105,6 +106,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bad arguments\n");
     return 2;
   }
+  long rss_start = peak_rss_kib(); /* the process before any input: libraries, schemas */
   char dir[] = "/tmp/dcsim-bench-XXXXXX", load[512];
   if (!mkdtemp(dir)) {
     perror("mkdtemp");
@@ -144,8 +146,11 @@ int main(int argc, char **argv) {
   printf("engine        %.3f s: %.3g events/s, %.3g tasks/s, %.1f ns per task\n", t2 - t1,
          (double)st->events / (t2 - t1), n / (t2 - t1), (t2 - t1) / n * 1e9);
   printf("simulated     %.6g s, %.6g J\n", (double)st->makespan_ns * 1e-9, st->energy_j);
-  printf("peak memory   %.1f MiB (%.1f MiB after loading): %.0f bytes per task\n", rss / 1024.0,
-         rss_loaded / 1024.0, rss * 1024.0 / n);
+  printf(
+      "peak memory   %.1f MiB (%.1f MiB after loading, %.1f MiB at start): %.0f bytes per "
+      "task, %.0f above the start\n",
+      rss / 1024.0, rss_loaded / 1024.0, rss_start / 1024.0, rss * 1024.0 / n,
+      (rss - rss_start) * 1024.0 / n);
   dcsim_engine_free(e);
   dcsim_scenario_free(s);
   return 0;
