@@ -403,11 +403,10 @@ static int job_fits(const dcsim_engine_t *e, uint32_t j) {
   return 1;
 }
 
-/* Queues event c of the plan of running job j, whose allocation is arena block `off` (c is less
+/* Queues event c of plan p of running job j, whose allocation is arena block `off` (c is less
  * than the plan's n_events). With replace: in place of the event at the head of the queue. */
-static inline int queue_task_event(dcsim_engine_t *e, uint32_t j, uint32_t off, uint32_t c,
-                                   int replace, dcsim_error *err) {
-  const dcsim_wf_plan *p = &e->s->wfs[e->s->jobs[j].wf].plan;
+static inline int queue_task_event(dcsim_engine_t *e, uint32_t j, const dcsim_wf_plan *p,
+                                   uint32_t off, uint32_t c, int replace, dcsim_error *err) {
   uint32_t kind = (p->ev_code[c] & 1) ? EV_TASK_END : EV_TASK_START;
   int64_t t = e->jobs[j].start_ns + scaled(e, j, p->ev_ns[c]);
   uint64_t payload = (uint64_t)off << 32 | c;
@@ -691,28 +690,39 @@ static int start_job(dcsim_engine_t *e, uint32_t j, dcsim_error *err) {
   if (whole && ready == e->now) { /* its task starts now (at once without power management) */
     if (e->pm) rc = whole_task_start(e, whole, e->arena + off, e->wf_nodes[w], err);
   } else if (p->n_events) { /* only its next task event: its plan lists the rest in time order */
-    rc = queue_task_event(e, j, off, 0, 0, err);
+    rc = queue_task_event(e, j, p, off, 0, 0, err);
   }
   if (!rc) rc = dcsim_evq_push(e->q, js->end_ns, EV_JOB_END, EV_JOB_END, j, off, NULL, err);
   return rc;
 }
 
-/* The global node numbers of task t of running job j, whose allocation is alloc. */
+/* Where task t of a job of workflow w runs: its option, and its nodes, the global numbers
+ * alloc[base + list[i]] for i < cnt of the job's allocation alloc. */
+typedef struct task_place {
+  const dcsim_option *op;
+  size_t base;
+  const uint32_t *list;
+  uint32_t cnt;
+} task_place;
+
+static inline task_place place_of(const dcsim_wf_rt *w, size_t t) {
+  const dcsim_wf_plan *p = &w->plan;
+  task_place tp = { &w->tmpls[w->wf->tasks[t].tmpl].opts[p->opt[t]], 0,
+                    p->node_list + p->node_start[t], p->node_start[t + 1] - p->node_start[t] };
+  for (uint32_t g = 0; g < tp.op->group; g++) tp.base += p->alloc[g];
+  return tp;
+}
+
+/* The global node numbers of task t of running job j, whose allocation is alloc, into
+ * scratch_nodes (for the sink). */
 static int task_nodes(dcsim_engine_t *e, uint32_t j, const uint32_t *alloc, size_t t,
                       const dcsim_option **opt, uint32_t *n_out, dcsim_error *err) {
-  const dcsim_scenario *s = e->s;
-  const dcsim_wf_rt *w = &s->wfs[s->jobs[j].wf];
-  const dcsim_wf_plan *p = &w->plan;
-  const dcsim_option *op = &w->tmpls[w->wf->tasks[t].tmpl].opts[p->opt[t]];
-  size_t base = 0;
-  for (uint32_t g = 0; g < op->group; g++) base += p->alloc[g];
-  uint32_t cnt = p->node_start[t + 1] - p->node_start[t];
-  if (DCSIM_GROW(e->scratch_nodes, e->scratch_cap, cnt))
+  task_place tp = place_of(&e->s->wfs[e->s->jobs[j].wf], t);
+  if (tp.cnt > e->scratch_cap && DCSIM_GROW(e->scratch_nodes, e->scratch_cap, tp.cnt))
     return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
-  for (uint32_t i = 0; i < cnt; i++)
-    e->scratch_nodes[i] = alloc[base + p->node_list[p->node_start[t] + i]];
-  *opt = op;
-  *n_out = cnt;
+  for (uint32_t i = 0; i < tp.cnt; i++) e->scratch_nodes[i] = alloc[tp.base + tp.list[i]];
+  *opt = tp.op;
+  *n_out = tp.cnt;
   return 0;
 }
 
@@ -734,18 +744,21 @@ static int task_record(dcsim_engine_t *e, uint32_t j, size_t t, const dcsim_opti
   return e->o.sink->task(e->o.sink->ctx, &r, err);
 }
 
-static int task_event(dcsim_engine_t *e, uint32_t j, const uint32_t *alloc, size_t t, int start,
-                      dcsim_error *err) {
+/* Task t of running job j (workflow w, allocation alloc) starts or ends now on its nodes. */
+static int task_event(dcsim_engine_t *e, uint32_t j, const dcsim_wf_rt *w, const uint32_t *alloc,
+                      size_t t, int start, dcsim_error *err) {
+  task_place tp = place_of(w, t);
+  int rc = 0;
+  for (uint32_t i = 0; i < tp.cnt && !rc; i++) {
+    uint32_t id = alloc[tp.base + tp.list[i]];
+    if (!(rc = account(e, id, err))) rc = node_task(e, id, tp.op, start, err);
+  }
+  if (rc || start) return rc;
+  e->st.tasks++;
+  if (!e->o.sink || !e->o.sink->task) return 0;
   const dcsim_option *op = NULL;
   uint32_t cnt = 0;
-  int rc = task_nodes(e, j, alloc, t, &op, &cnt, err);
-  for (uint32_t i = 0; i < cnt && !rc; i++)
-    if (!(rc = account(e, e->scratch_nodes[i], err)))
-      rc = node_task(e, e->scratch_nodes[i], op, start, err);
-  if (!rc && !start) {
-    e->st.tasks++;
-    rc = task_record(e, j, t, op, cnt, err);
-  }
+  if (!(rc = task_nodes(e, j, alloc, t, &op, &cnt, err))) rc = task_record(e, j, t, op, cnt, err);
   return rc;
 }
 
@@ -883,10 +896,11 @@ static int enqueue(dcsim_engine_t *e, uint32_t j, dcsim_error *err) {
  * any, replaces it at the head of the queue (a task event queues nothing else). */
 static int task_step(dcsim_engine_t *e, const dcsim_event *ev, dcsim_error *err) {
   uint32_t j = ev->target, off = (uint32_t)(ev->payload >> 32), c = (uint32_t)ev->payload;
-  const dcsim_wf_plan *p = &e->s->wfs[e->s->jobs[j].wf].plan;
-  int rc = task_event(e, j, e->arena + off, p->ev_code[c] >> 1, ev->kind == EV_TASK_START, err);
+  const dcsim_wf_rt *w = &e->s->wfs[e->s->jobs[j].wf];
+  const dcsim_wf_plan *p = &w->plan;
+  int rc = task_event(e, j, w, e->arena + off, p->ev_code[c] >> 1, ev->kind == EV_TASK_START, err);
   if (rc) return rc;
-  if (++c < p->n_events) return queue_task_event(e, j, off, c, 1, err);
+  if (++c < p->n_events) return queue_task_event(e, j, p, off, c, 1, err);
   return dcsim_evq_pop(e->q, NULL) < 0 ? DCSIM_ENOMEM : 0;
 }
 

@@ -43,6 +43,11 @@
 #define MQ_NEAR       8           /* levels 0..7 store the low 32 bits of the time */
 #define MQ_HANDLED    (UINT32_C(1) << 24) /* in a record's meta: payload names a handle entry */
 #define MQ_KIND_MAX   UINT32_C(0xffff)
+#if defined(__GNUC__) /* the hot path of a push, which the compiler would otherwise call */
+#define MQ_INLINE __attribute__((always_inline)) inline
+#else
+#define MQ_INLINE inline
+#endif
 
 /* One event, unpacked. In a list it takes 16 bytes in bucket 0's FIFOs (the payload, target and
  * meta: its time is the clock), 20 in buckets of levels below MQ_NEAR (and the low 32 bits of its
@@ -189,7 +194,7 @@ static inline unsigned char *mq_room(dcsim_evq_mono *m, mq_list *l, uint32_t siz
 }
 
 /* Files record r (time >= last) in its bucket. Returns 0 or DCSIM_ENOMEM. */
-static inline int mq_place(dcsim_evq_mono *m, const mq_rec *r) {
+static MQ_INLINE int mq_place(dcsim_evq_mono *m, const mq_rec *r) {
   uint64_t x = (uint64_t)r->time_ns ^ (uint64_t)m->last;
   unsigned char *p;
   if (x == 0) {
@@ -274,14 +279,9 @@ static void mq_fifo_drop(dcsim_evq_mono *m, int f) {
   if (was_front && !(meta & MQ_HANDLED)) m->front = f;
 }
 
-/* Finds the first live event: writes the index of its FIFO in bucket 0 to *f and the event to
- * *r. Returns 1, 0 when the queue is empty, or DCSIM_ENOMEM. */
-static int mq_front(dcsim_evq_mono *m, int *f, mq_rec *r) {
-  if (m->broken) return DCSIM_ENOMEM;
-  if (m->front >= 0) { /* found by the last peek, and nothing queued before it since */
-    mq_head(m, *f = m->front, r);
-    return 1;
-  }
+/* mq_front when the first event is not known: the first live head of bucket 0's FIFOs, after
+ * emptying buckets into them as needed. */
+static int mq_find_front(dcsim_evq_mono *m, int *f, mq_rec *r) {
   while (m->queued) {
     *f = mq_set_lowest(&m->pmask);
     if (*f >= 0) {
@@ -297,6 +297,15 @@ static int mq_front(dcsim_evq_mono *m, int *f, mq_rec *r) {
     if (b < 0 || rc) return rc; /* (live events are in a bucket: b >= 0) */
   }
   return 0;
+}
+
+/* Finds the first live event: writes the index of its FIFO in bucket 0 to *f and the event to
+ * *r. Returns 1, 0 when the queue is empty, or DCSIM_ENOMEM. */
+static inline int mq_front(dcsim_evq_mono *m, int *f, mq_rec *r) {
+  if (m->broken) return DCSIM_ENOMEM;
+  if (m->front < 0) return mq_find_front(m, f, r);
+  mq_head(m, *f = m->front, r); /* found by the last peek, and nothing queued before it since */
+  return 1;
 }
 
 /* Frees handle entry i: its handle and its records go stale. */

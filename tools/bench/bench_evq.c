@@ -3,8 +3,8 @@
  * ties at 10^6 events and more). Events without handles, as the engine queues them. Then the same
  * queue size with a handle on every event, rescheduling a random queued event before each pop and
  * push (what a simulator does when a task's end moves). For the monotone queue (the engine's) and
- * the binary heap (the reference), each the best of REPEAT rounds of PAIRS pairs; prints rates and
- * the bytes the queue holds per queued event.
+ * the binary heap (the reference), each the best of REPEAT rounds of PAIRS pairs; prints rates (per
+ * CPU second) and the bytes the queue holds per queued event.
  *
  * usage: bench_evq [N [PAIRS [QUEUE [REPEAT]]]]   (defaults: 1000000, 20000000, both, 3;
  *        QUEUE: monotone, heap or both) */
@@ -25,9 +25,11 @@ static uint64_t rng_next(void) { /* xorshift64* */
   return rng_state * UINT64_C(2685821657736338717);
 }
 
+/* CPU seconds of this process: on a shared machine, less inflated by other processes than wall
+ * time (the benchmark is single-threaded) */
 static double now_s(void) {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
