@@ -858,7 +858,7 @@ static int schedule(dcsim_engine_t *e, dcsim_error *err) {
  * room there, so the array holds at most twice the jobs waiting at once. Returns 0 or -1. */
 static int waiting_room(dcsim_engine_t *e) {
   if (e->n_waiting < e->waiting_cap) return 0;
-  if (e->waiting_head >= e->n_waiting / 2) {
+  if (e->waiting_cap && e->waiting_head >= e->n_waiting / 2) {
     memmove(e->waiting, e->waiting + e->waiting_head,
             (e->n_waiting - e->waiting_head) * sizeof *e->waiting);
     e->n_waiting -= e->waiting_head;
