@@ -1,13 +1,21 @@
 /* cli_calib.c — `dcsim calibrate` (tables, fits, GPU counters, imports) and `dcsim bench`. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dcsim/bench.h"
 #include "dcsim/calib.h"
+#include "dcsim/calib_gpubench.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
+#include "dcsim/csv.h"
+#include "dcsim/dwarf.h"
+#include "dcsim/hvs.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/plot.h"
+#include "dcsim/sampling.h"
 #include "dcsim/xmlio.h"
 
 /* Output: -o PATH (written atomically) or stdout. */
@@ -110,9 +118,56 @@ static int cal_energy(const dcsim_args *a, dcsim_error *err) {
   return rc;
 }
 
-static int cal_gpu(const dcsim_args *a, dcsim_error *err) {
-  int rc = need_pos(a, 2, "profiler exports (nvprof or ncu --csv), one per GPU", err);
+/* A profile name from a device name: lower case, runs of other characters become '-'. */
+static void profile_name(const char *dev, char *out, size_t size) {
+  size_t n = 0;
+  for (const char *p = dev; *p && n + 1 < size; p++) {
+    char c = *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p;
+    int ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    if (ok)
+      out[n++] = c;
+    else if (n && out[n - 1] != '-')
+      out[n++] = '-';
+  }
+  while (n && out[n - 1] == '-') n--;
+  out[n] = 0;
+  if (!n) snprintf(out, size, "gpu");
+}
+
+/* `dcsim calibrate gpu BENCH.csv [POWER.csv]`: a GPU profile from tools/gpu-bench. */
+static int cal_gpu_bench(const dcsim_args *a, dcsim_error *err) {
+  if (a->n_positional > 3)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "calibrate gpu with a gpu-bench CSV takes at most one power log after it");
+  dcsim_gpubench b;
+  dcsim_gpu_power_fit pw;
+  char name[128], *text = NULL;
+  int rc = dcsim_gpubench_load(a->positional[1], &b, err);
+  if (!rc && a->n_positional == 3) rc = dcsim_gpu_power_fit_csv(a->positional[2], &pw, err);
   if (rc) return rc;
+  if (dcsim_arg(a, "name"))
+    snprintf(name, sizeof name, "%s", dcsim_arg(a, "name"));
+  else
+    profile_name(b.name, name, sizeof name);
+  const dcsim_gpu_power_fit *pp = a->n_positional == 3 ? &pw : NULL;
+  if ((rc = dcsim_gpubench_profile_xml(&b, pp, name, &text, err))) return rc;
+  int quiet = dcsim_arg_flag(a, "quiet");
+  const char *outp = dcsim_arg(a, "output");
+  if (!quiet) dcsim_gpubench_report(stdout, &b, pp);
+  if (outp && strcmp(outp, "-") != 0) {
+    if (!(rc = emit(a, text, err)) && !quiet) printf("wrote %s\n", outp);
+  } else {
+    fputs(text, stdout);
+  }
+  free(text);
+  return rc;
+}
+
+static int cal_gpu(const dcsim_args *a, dcsim_error *err) {
+  int rc = need_pos(a, 2, "profiler exports (nvprof or ncu --csv), one per GPU, or a gpu-bench CSV",
+                    err);
+  if (rc) return rc;
+  if (dcsim_gpubench_is_bench(a->positional[1])) return cal_gpu_bench(a, err);
   double N = 0;
   const char *ns = dcsim_arg(a, "domain-size");
   if (ns && (dcsim_parse_double(ns, &N) != 0 || !(N > 0)))
@@ -156,6 +211,130 @@ out:
   return rc;
 }
 
+/* What `calibrate scaling` fits: the runs CSV, the dwarf and the CPU profile. */
+typedef struct scaling_inputs {
+  char csv[4096], dir[4096], dwarf[4096], cpu[4096];
+} scaling_inputs;
+
+/* The one DIR/NAME-runs.csv with a threads column; its NAME into dwarf (when none was given). */
+static int find_runs_csv(const char *dir, scaling_inputs *in, dcsim_error *err) {
+  struct dirent **ents = NULL;
+  int n = scandir(dir, &ents, NULL, alphasort), found = 0, rc = 0;
+  if (n < 0) return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot read the directory");
+  for (int i = 0; i < n; i++) {
+    const char *nm = ents[i]->d_name;
+    size_t l = strlen(nm), sfx = strlen("-runs.csv");
+    char *path = l > sfx && strcmp(nm + l - sfx, "-runs.csv") == 0 ? dcsim_path_in(dir, nm) : NULL;
+    dcsim_csv_t *t = NULL;
+    size_t col;
+    if (path && dcsim_csv_load(path, &t, NULL) == 0 &&
+        dcsim_csv_col(t, "threads", &col, NULL) == 0) {
+      if (found++ == 0) {
+        snprintf(in->csv, sizeof in->csv, "%s", path);
+        snprintf(in->dwarf, sizeof in->dwarf, "%.*s", (int)(l - sfx), nm);
+      }
+    }
+    dcsim_csv_free(t);
+    free(path);
+  }
+  for (int i = 0; i < n; i++) free(ents[i]);
+  free(ents);
+  if (found == 0)
+    rc = DCSIM_ERR(err, DCSIM_EREF, dir, 0, "no DWARF-runs.csv with a threads column here");
+  else if (found > 1)
+    rc = DCSIM_ERR(err, DCSIM_EUSAGE, dir, 0,
+                   "%d DWARF-runs.csv files with a threads column: name the dwarf with --dwarf",
+                   found);
+  return rc;
+}
+
+/* The name= of DIR/machine.xml: the CPU profile the directory calibrates. */
+static int machine_name(const char *dir, char *out, size_t size, dcsim_error *err) {
+  char *mpath = dcsim_path_in(dir, "machine.xml");
+  if (!mpath) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+  dcsim_xml_doc_t *doc = NULL;
+  const char *name = NULL;
+  int rc = dcsim_xml_load(mpath, "calibration-machine", &doc, err);
+  if (!rc && !(rc = dcsim_xml_str(doc, dcsim_xml_root(doc), "name", 1, &name, err)))
+    snprintf(out, size, "%s", name);
+  dcsim_xml_free(doc);
+  free(mpath);
+  return rc;
+}
+
+/* DIR (NAME-runs.csv, machine.xml) or a CSV; --dwarf and --cpu name them otherwise. */
+static int scaling_resolve(const dcsim_args *a, dcsim_dwarf_t **d, dcsim_cpu_profile_t **cpu,
+                           scaling_inputs *in, dcsim_error *err) {
+  const char *pos = a->positional[1], *dw = dcsim_arg(a, "dwarf");
+  struct stat sb;
+  int rc, is_dir = stat(pos, &sb) == 0 && S_ISDIR(sb.st_mode);
+  snprintf(in->dir, sizeof in->dir, "%s", pos);
+  if (!is_dir) { /* a CSV: its directory holds machine.xml */
+    char *slash = strrchr(in->dir, '/');
+    if (slash)
+      *slash = '\0';
+    else
+      snprintf(in->dir, sizeof in->dir, ".");
+    snprintf(in->csv, sizeof in->csv, "%s", pos);
+  }
+  if (dw) snprintf(in->dwarf, sizeof in->dwarf, "%s", dw);
+  if (is_dir && !dw && (rc = find_runs_csv(pos, in, err))) return rc;
+  if (!is_dir && !dw) { /* NAME-runs.csv names the dwarf */
+    const char *base = strrchr(pos, '/') ? strrchr(pos, '/') + 1 : pos;
+    size_t l = strlen(base), sfx = strlen("-runs.csv");
+    if (l <= sfx || strcmp(base + l - sfx, "-runs.csv") != 0)
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                       "%s: name the dwarf with --dwarf (or call the file DWARF-runs.csv)", pos);
+    snprintf(in->dwarf, sizeof in->dwarf, "%.*s", (int)(l - sfx), base);
+  }
+  char path[4096];
+  if ((rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, in->dwarf, NULL, dcsim_arg_index(a, "dwarf"),
+                                  path, sizeof path, err)) ||
+      (rc = dcsim_dwarf_load(path, d, err)))
+    return rc;
+  snprintf(in->dwarf, sizeof in->dwarf, "%s", path);
+  if (is_dir && dw) snprintf(in->csv, sizeof in->csv, "%s/%s-runs.csv", pos, dcsim_dwarf_name(*d));
+  if (dcsim_arg(a, "cpu")) return load_cpu(a, cpu, err);
+  if ((rc = machine_name(in->dir, in->cpu, sizeof in->cpu, err)) ||
+      (rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, in->cpu, NULL, 0, path, sizeof path, err)))
+    return rc;
+  return dcsim_cpu_profile_load(path, cpu, err);
+}
+
+static int cal_scaling(const dcsim_args *a, dcsim_error *err) {
+  int rc = need_pos(a, 2, "a calibration directory or a CSV of runs (case,threads,freq_ghz,time_s)",
+                    err);
+  if (rc) return rc;
+  scaling_inputs in;
+  memset(&in, 0, sizeof in);
+  dcsim_dwarf_t *d = NULL;
+  dcsim_cpu_profile_t *cpu = NULL;
+  dcsim_scaling_fit fit = { 0 };
+  if ((rc = scaling_resolve(a, &d, &cpu, &in, err)) ||
+      (rc = dcsim_calib_fit_scaling(in.csv, d, cpu, &fit, err)))
+    goto out;
+  const char *cname = dcsim_cpu_profile_name(cpu), *outp = dcsim_arg(a, "output");
+  char src[8192];
+  snprintf(src, sizeof src, "fitted: dcsim calibrate scaling %s on %s", in.csv, cname);
+  const char *source = dcsim_arg(a, "source") ? dcsim_arg(a, "source") : src;
+  int quiet = dcsim_arg_flag(a, "quiet");
+  if (!quiet) {
+    dcsim_calib_scaling_report(stdout, &fit, dcsim_dwarf_name(d), cname, in.csv);
+    putchar('\n');
+  }
+  if (outp && strcmp(outp, "-") != 0) {
+    if ((rc = dcsim_calib_update_dwarf_scaling(in.dwarf, outp, &fit, cname, source, err))) goto out;
+    if (!quiet) printf("wrote %s\n", outp);
+  } else {
+    dcsim_calib_scaling_xml(stdout, &fit, cname, source);
+  }
+out:
+  dcsim_scaling_fit_release(&fit);
+  dcsim_cpu_profile_free(cpu);
+  dcsim_dwarf_free(d);
+  return rc;
+}
+
 static int need_dir(const dcsim_args *a, const char **dir, dcsim_error *err) {
   *dir = dcsim_arg(a, "output");
   if (!*dir || strcmp(*dir, "-") == 0)
@@ -182,6 +361,91 @@ static int cal_import_kerncraft(const dcsim_args *a, dcsim_error *err) {
                                       dcsim_arg_flag(a, "quiet") ? NULL : stdout, err);
 }
 
+/* the options of `calibrate sampling` into o (defaults: dcsim_sampling_default_opts) */
+static int sampling_opts(const dcsim_args *a, dcsim_sampling_opts *o, dcsim_error *err) {
+  unsigned budget = 64, batch = 8, seeds = 9, seed = 1;
+  int rc;
+  dcsim_sampling_default_opts(o);
+  if ((rc = dcsim_arg_uint(a, "budget", 64, &budget, err)) ||
+      (rc = dcsim_arg_uint(a, "batch", 8, &batch, err)) ||
+      (rc = dcsim_arg_uint(a, "seeds", 9, &seeds, err)) ||
+      (rc = dcsim_arg_uint(a, "seed", 1, &seed, err)) ||
+      (rc = dcsim_arg_double(a, "target", 0.05, &o->target, err)))
+    return rc;
+  if (budget == 0 || batch == 0 || seeds == 0 || seeds > 99 || !(o->target >= 0))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "sampling: budget, batch and seeds must be >= 1 (seeds <= 99), target >= 0");
+  o->budget = budget;
+  o->batch = batch;
+  o->seeds = seeds;
+  o->seed0 = seed;
+  return 0;
+}
+
+/* the sampler of --sampler, or the first to reach the target (hvs if none does) */
+static int plan_sampler(const dcsim_args *a, const dcsim_sampling_curve *c, size_t n,
+                        dcsim_sampler *s, dcsim_error *err) {
+  const char *name = dcsim_arg(a, "sampler");
+  if (name && dcsim_sampler_parse(name, s) != 0)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "sampler"),
+                     "--sampler '%s': hvs, hvs-relative, qbc, lhs or random", name);
+  if (name) return 0;
+  *s = DCSIM_SAMPLER_HVS;
+  size_t best = 0;
+  for (size_t i = 0; i < n; i++)
+    if (c[i].to_target && (!best || c[i].to_target < best)) {
+      best = c[i].to_target;
+      *s = c[i].sampler;
+    }
+  return 0;
+}
+
+/* ASK's protocol on a profile's table: which (frequency, cores) states to measure */
+static int cal_sampling(const dcsim_args *a, dcsim_error *err) {
+  static const dcsim_sampler all[] = { DCSIM_SAMPLER_RANDOM, DCSIM_SAMPLER_LHS, DCSIM_SAMPLER_HVS,
+                                       DCSIM_SAMPLER_HVS_RELATIVE, DCSIM_SAMPLER_QBC };
+  char path[4096], what[256];
+  const char *q = dcsim_arg(a, "quantity") ? dcsim_arg(a, "quantity") : "DRAM";
+  dcsim_cpu_profile_t *cpu = NULL;
+  double *x = NULL, *y = NULL;
+  size_t n = 0, *plan = NULL, n_plan = 0;
+  dcsim_sampling_opts o;
+  dcsim_sampling_curve c[5];
+  dcsim_sampler ps;
+  int rc;
+  if ((rc = sampling_opts(a, &o, err)) || (rc = plan_sampler(a, NULL, 0, &ps, err)) ||
+      (rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, a->positional[1], NULL, 2, path, sizeof path,
+                                  err)) ||
+      (rc = dcsim_cpu_profile_load(path, &cpu, err)) ||
+      (rc = dcsim_sampling_profile_problem(cpu, q, &x, &y, &n, err)))
+    goto out;
+  dcsim_sampling_problem p = { n, 2, x, y };
+  if ((rc = dcsim_sampling_study(&p, &o, all, 5, c, err)) || (rc = plan_sampler(a, c, 5, &ps, err)))
+    goto out;
+  size_t best = 0;
+  for (size_t i = 0; i < 5; i++)
+    if (c[i].sampler == ps) best = c[i].to_target;
+  dcsim_sampling_opts po = o;
+  po.budget = best ? best : o.budget; /* the plan: as many states as the sampler needed */
+  if (!(plan = malloc(n * sizeof *plan))) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    goto out;
+  }
+  if ((rc = dcsim_sampling_plan(&p, ps, &po, plan, &n_plan, err))) goto out;
+  snprintf(what, sizeof what, "%s %s over (frequency, cores)", dcsim_cpu_profile_name(cpu), q);
+  dcsim_sampling_write_text(stdout, what, &p, &o, c, 5, plan, n_plan, ps);
+  const char *pf = dcsim_arg(a, "plot");
+  dcsim_plot_format fmt = DCSIM_PLOT_PNG;
+  if (pf && !(rc = dcsim_plot_format_of(pf, NULL, &fmt, err)))
+    rc = dcsim_plot_sampling(c, 5, what, o.target, pf, fmt, err);
+out:
+  free(plan);
+  free(x);
+  free(y);
+  dcsim_cpu_profile_free(cpu);
+  return rc;
+}
+
 int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err) {
   static const struct {
     const char *name;
@@ -191,9 +455,11 @@ int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err) {
     { "cpu", cal_cpu, 0 },
     { "loops", cal_loops, 0 },
     { "energy", cal_energy, 0 },
+    { "scaling", cal_scaling, 0 },
     { "gpu", cal_gpu, 1 },
     { "import-likwid", cal_import_likwid, 1 },
     { "import-kerncraft", cal_import_kerncraft, 0 },
+    { "sampling", cal_sampling, 0 },
   };
   const char *what = a->positional[0];
   for (size_t i = 0; i < sizeof subs / sizeof *subs; i++) {
@@ -204,10 +470,10 @@ int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err) {
                        a->n_positional - 1);
     return subs[i].run(a, err);
   }
-  return DCSIM_ERR(
-      err, DCSIM_EUSAGE, "command line", 2,
-      "unknown calibration '%s' (cpu, loops, energy, gpu, import-likwid or import-kerncraft)",
-      what);
+  return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 2,
+                   "unknown calibration '%s' (cpu, loops, energy, scaling, gpu, import-likwid, "
+                   "import-kerncraft or sampling)",
+                   what);
 }
 
 int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err) {
@@ -235,6 +501,12 @@ int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err) {
   o.max_threads = threads;
   o.budget = budget;
   o.seed = seed;
+  dcsim_sampler sm = DCSIM_SAMPLER_HVS;
+  if (dcsim_arg(a, "sampler") && dcsim_sampler_parse(dcsim_arg(a, "sampler"), &sm) != 0)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "sampler"),
+                     "--sampler '%s': hvs, hvs-relative, qbc, lhs or random",
+                     dcsim_arg(a, "sampler"));
+  o.sampler = (int)sm;
   o.sysfs_cpu = dcsim_arg(a, "sysfs-cpu");
   o.powercap = dcsim_arg(a, "powercap");
   o.progress = dcsim_arg_flag(a, "quiet") ? NULL : stderr;

@@ -71,6 +71,53 @@ static int parse_energy_form(const dcsim_args *a, dcsim_energy_form *f, dcsim_er
   return 0;
 }
 
+/* How the CPU time scaled with cores (doc/models.md "Thread scaling"): in the default mode on
+ * more than one core, the dwarf's measured law or the per-loop model's ideal scaling. */
+static void print_threads(const dcsim_model_req *rq, const dcsim_prediction *p) {
+  const dcsim_thread_info *ti = &p->threads;
+  unsigned n = rq->state.threads;
+  if (!p->cpu || n <= 1 || (rq->flags & DCSIM_MODEL_D35)) return;
+  if (!ti->law) {
+    printf(
+        "threads   %u cores: ideal scaling, the per-loop model alone (no measured thread "
+        "scaling of %s)\n",
+        n, dcsim_dwarf_name(rq->ev->dwarf));
+    return;
+  }
+  char tp[600];
+  dcsim_prov_format(ti->prov, tp, sizeof tp);
+  double law = dcsim_threads_time(ti->law, n, ti->one_time_s, ti->hw_time_s);
+  printf(
+      "threads   %u cores: %.4gx the 1-core time by the measured scaling of %s (sigma %.4g, "
+      "kappa %.4g, fitted on %s up to %u cores); per-loop model alone %.4gx  %s\n",
+      n, law / ti->one_time_s, dcsim_dwarf_name(rq->ev->dwarf), ti->law->sigma, ti->law->kappa,
+      ti->law->cpu, ti->law->cores_max, ti->hw_time_s / ti->one_time_s, tp);
+}
+
+/* "thread_scaling": the law used (or "ideal") and the per-loop model's own computation time. */
+static void json_threads(dcsim_json *j, const dcsim_model_req *rq, const dcsim_prediction *p) {
+  const dcsim_thread_info *ti = &p->threads;
+  dcsim_json_key(j, "thread_scaling");
+  dcsim_json_obj_begin(j);
+  dcsim_json_key_str(j, "law", ti->law ? "measured" : "ideal");
+  dcsim_json_key_num(j, "per_loop_s", ti->hw_time_s);
+  if (ti->law) {
+    dcsim_json_key_num(j, "sigma", ti->law->sigma);
+    dcsim_json_key_num(j, "kappa", ti->law->kappa);
+    dcsim_json_key_str(j, "fitted_on", ti->law->cpu);
+    dcsim_json_key_int(j, "cores_max", ti->law->cores_max);
+    dcsim_json_key_num(j, "one_core_s", ti->one_time_s);
+    dcsim_json_key(j, "provenance");
+    dcsim_prov_json(j, ti->prov);
+  } else {
+    dcsim_json_key_str(j, "reason",
+                       rq->state.threads <= 1        ? "one core"
+                       : rq->flags & DCSIM_MODEL_D35 ? "D3.5 model (--d35)"
+                                                     : "no measurements");
+  }
+  dcsim_json_obj_end(j);
+}
+
 static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p,
                        const char *case_name) {
   const dcsim_dwarf_eval *ev = rq->ev;
@@ -79,8 +126,12 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p,
   if (p->cpu) {
     char fs[32];
     dcsim_cpu_state_freq_str(&rq->state, fs, sizeof fs);
-    printf("cpu       %s, %u node(s) x %u core(s) at %s GHz\n", dcsim_cpu_profile_name(rq->cpu),
-           rq->nodes, rq->state.threads, fs);
+    if (rq->gpu) /* irregular loops on a GPU (dcsim/model_irregular.h) */
+      printf("gpu       %s (cache-line model of irregular accesses)\n",
+             dcsim_gpu_profile_name(rq->gpu));
+    else
+      printf("cpu       %s, %u node(s) x %u core(s) at %s GHz\n", dcsim_cpu_profile_name(rq->cpu),
+             rq->nodes, rq->state.threads, fs);
     printf("\n%-36s %12s %12s %12s %12s %12s %s\n", "loop (per node)", "W [flop]", "Q [byte]",
            "W*Tflop [s]", "Q*Tmop [s]", "T [s]", "bound");
     for (size_t l = 0; l < p->cpu->n_loops; l++) {
@@ -113,6 +164,9 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p,
     if (rq->gpu_small_domain)
       printf("%-28s %51s %12.4e  (occupancy %.4g, launches and ramp)\n", "small-domain overhead",
              "", p->gpu->overhead_s, p->gpu->n_kernels ? p->gpu->parts[0].occupancy : 1);
+    else if (p->gpu->overhead_s > 0)
+      printf("%-28s %51s %12.4e  (achieved %.4g of the bulk rate)\n", "launch, waves, occupancy",
+             "", p->gpu->overhead_s, p->gpu->n_kernels ? p->gpu->parts[0].occupancy : 1);
     printf("%-28s %12.4e %12.4e %12.4e %12.4e\n", p->multigpu ? "dwarf (one GPU's part)" : "dwarf",
            p->gpu->compute_s, p->gpu->transfer_s, p->gpu->inactive_s, p->gpu->time_s);
     if (p->multigpu)
@@ -123,6 +177,7 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p,
   dcsim_prov_format(p->time_prov, tp, sizeof tp);
   dcsim_prov_format(p->energy_prov, ep, sizeof ep);
   printf("\nmodel     %s\n", rq->flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default");
+  print_threads(rq, p);
   printf("time      %.6g s  %s\n", p->time_s, tp);
   if (p->has_energy) {
     if (p->cpu)
@@ -146,16 +201,21 @@ static void json_cpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
                                 const dcsim_prediction *p) {
   char fs[32];
   dcsim_cpu_state_freq_str(&rq->state, fs, sizeof fs);
-  dcsim_json_key_str(j, "cpu", dcsim_cpu_profile_name(rq->cpu));
-  dcsim_json_key_int(j, "nodes", rq->nodes);
-  dcsim_json_key_int(j, "cores", rq->state.threads);
-  dcsim_json_key_str(j, "freq", fs);
+  if (rq->gpu) { /* irregular loops on a GPU (dcsim/model_irregular.h) */
+    dcsim_json_key_str(j, "gpu", dcsim_gpu_profile_name(rq->gpu));
+  } else {
+    dcsim_json_key_str(j, "cpu", dcsim_cpu_profile_name(rq->cpu));
+    dcsim_json_key_int(j, "nodes", rq->nodes);
+    dcsim_json_key_int(j, "cores", rq->state.threads);
+    dcsim_json_key_str(j, "freq", fs);
+  }
   if (p->has_energy) {
     dcsim_json_key_num(j, "pkg_j", p->pkg_j);
     dcsim_json_key_num(j, "dram_j", p->dram_j);
     dcsim_json_key_num(j, "node_energy_j", p->node_energy_j);
   }
   dcsim_json_key_num(j, "comm_s", p->cpu->node_comm_s[0]);
+  json_threads(j, rq, p);
 }
 
 /* "parts": one object per loop (CPU) or kernel (GPU), named and timed first. */
@@ -206,7 +266,10 @@ static void json_gpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
   dcsim_json_key_num(j, "compute_s", p->gpu->compute_s);
   dcsim_json_key_num(j, "transfer_s", p->gpu->transfer_s);
   dcsim_json_key_num(j, "inactive_s", p->gpu->inactive_s);
-  if (rq->gpu_small_domain) dcsim_json_key_num(j, "small_domain_overhead_s", p->gpu->overhead_s);
+  if (rq->gpu_small_domain)
+    dcsim_json_key_num(j, "small_domain_overhead_s", p->gpu->overhead_s);
+  else if (!(rq->flags & DCSIM_MODEL_D35)) /* the architecture model's launch and waves */
+    dcsim_json_key_num(j, "launch_occupancy_s", p->gpu->overhead_s);
   if (p->multigpu) {
     dcsim_json_key_int(j, "gpus", p->multigpu->gpus);
     dcsim_json_key_int(j, "min_gpus", p->multigpu->min_gpus);
@@ -234,7 +297,7 @@ static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p,
                        const char *case_name) {
   dcsim_json j;
   json_begin(&j, rq, case_name);
-  dcsim_json_key_str(&j, "device", p->cpu ? "cpu" : "gpu");
+  dcsim_json_key_str(&j, "device", rq->gpu ? "gpu" : "cpu");
   dcsim_json_key_num(&j, "time_s", p->time_s);
   dcsim_json_key(&j, "energy_j");
   if (p->has_energy)

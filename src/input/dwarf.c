@@ -22,8 +22,9 @@ typedef struct loop_def {
   int has_flop;
   double U, S_flops;
   int irregular; /* <irregular> instead of <mop> */
-  double word_byte, hit_word;
-  formula regular, irreg, wset;
+  double word_byte;
+  formula regular, irreg, wset, hit;
+  formula footprint, exchange; /* optional: e NULL when absent */
 } loop_def;
 
 typedef struct override_def {
@@ -43,6 +44,7 @@ typedef struct case_def {
 typedef struct gpu_frac {
   char *gpu;
   double S;
+  int assumed; /* its source is an assumption, not a measurement */
 } gpu_frac;
 
 typedef struct pattern_def {
@@ -65,6 +67,9 @@ struct dcsim_dwarf {
   char **kernel_names;
   formula domain;
   unsigned invocations;
+  double dp_flop_per_inst; /* <kernels dp-flop-per-instruction>; 2 when absent */
+  dcsim_gpu_launch launch; /* <kernels><launch> */
+  char *measured_on, *launch_fitted_on, *launch_source;
   int has_multi_gpu;
   double mg_memory, mg_transfer;
   formula mg_halo; /* names: the parameters, then GPUS */
@@ -77,10 +82,17 @@ struct dcsim_dwarf {
   dcsim_energy_coeffs energy;
   size_t n_gpu_frac;
   gpu_frac *gpu_frac;
+  double gpu_activity;       /* <gpu-power activity>; 0 if absent */
+  char *gpu_activity_source; /* its source */
+  size_t n_scaling;
+  dcsim_thread_scaling *scaling; /* cpu and source owned */
 };
 
 void dcsim_dwarf_free(dcsim_dwarf_t *d) {
   if (!d) return;
+  free(d->measured_on);
+  free(d->launch_fitted_on);
+  free(d->launch_source);
   for (size_t i = 0; i < d->n_params; i++) free(d->params[i]);
   free(d->params);
   free(d->param_lines);
@@ -103,6 +115,9 @@ void dcsim_dwarf_free(dcsim_dwarf_t *d) {
     dcsim_expr_free(d->loops[i].regular.e);
     dcsim_expr_free(d->loops[i].irreg.e);
     dcsim_expr_free(d->loops[i].wset.e);
+    dcsim_expr_free(d->loops[i].hit.e);
+    dcsim_expr_free(d->loops[i].footprint.e);
+    dcsim_expr_free(d->loops[i].exchange.e);
   }
   free(d->loops);
   for (size_t i = 0; i < d->n_kernels; i++) free(d->kernel_names[i]);
@@ -120,6 +135,12 @@ void dcsim_dwarf_free(dcsim_dwarf_t *d) {
   }
   for (size_t i = 0; i < d->n_gpu_frac; i++) free(d->gpu_frac[i].gpu);
   free(d->gpu_frac);
+  free(d->gpu_activity_source);
+  for (size_t i = 0; i < d->n_scaling; i++) {
+    free((char *)d->scaling[i].cpu);
+    free((char *)d->scaling[i].source);
+  }
+  free(d->scaling);
   free(d->path);
   free(d->name);
   free(d);
@@ -219,10 +240,14 @@ static int load_loops(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ls,
                              name);
       ld->irregular = 1;
       if ((rc = nonneg_attr(doc, irr, "word-byte", &ld->word_byte, err)) ||
-          (rc = nonneg_attr(doc, irr, "hit-word", &ld->hit_word, err)) ||
+          (rc = parse_formula(d, doc, irr, "hit-word", &ld->hit, err)) ||
           (rc = parse_formula(d, doc, irr, "regular-word", &ld->regular, err)) ||
           (rc = parse_formula(d, doc, irr, "irregular-word", &ld->irreg, err)) ||
-          (rc = parse_formula(d, doc, irr, "working-set-word", &ld->wset, err)))
+          (rc = parse_formula(d, doc, irr, "working-set-word", &ld->wset, err)) ||
+          (dcsim_xml_attr(doc, irr, "footprint-byte") &&
+           (rc = parse_formula(d, doc, irr, "footprint-byte", &ld->footprint, err))) ||
+          (dcsim_xml_attr(doc, irr, "exchange-word") &&
+           (rc = parse_formula(d, doc, irr, "exchange-word", &ld->exchange, err))))
         return rc;
       if (!(ld->word_byte > 0))
         return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, irr,
@@ -257,6 +282,33 @@ static int load_loops(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ls,
   return 0;
 }
 
+/* <launch>: the default GPU model's launch and occupancy parameters. */
+static int load_launch(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *l, dcsim_error *err) {
+  if (!l) return 0;
+  int rc;
+  const char *src = NULL;
+  if ((rc = dcsim_xml_u32(doc, l, "threads-per-block", 1, &d->launch.threads_per_block, err)) ||
+      (rc = dcsim_xml_double(doc, l, "launch-s", 1, &d->launch.launch_s, err)) ||
+      (rc = dcsim_xml_double(doc, l, "inflight-byte-per-thread", 1,
+                             &d->launch.inflight_byte_per_thread, err)) ||
+      (rc = dcsim_xml_str(doc, l, "source", 1, &src, err)))
+    return rc;
+  if (d->launch.threads_per_block == 0 || !(d->launch.inflight_byte_per_thread > 0))
+    return DCSIM_XML_ERR(
+        err, DCSIM_ERANGE, doc, l,
+        "<launch>: threads-per-block and inflight-byte-per-thread must be positive");
+  const char *on = dcsim_xml_attr(doc, l, "fitted-on");
+  d->launch_fitted_on = dcsim_strdup(on ? on : "");
+  d->launch_source = dcsim_strdup(src);
+  if (!d->launch_fitted_on || !d->launch_source)
+    return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+  d->launch.fitted_on = d->launch_fitted_on;
+  d->launch.source = d->launch_source;
+  d->launch.present = 1;
+  d->launch.fitted = strncmp(src, "fitted", 6) == 0;
+  return 0;
+}
+
 static int load_kernels(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ks,
                         dcsim_error *err) {
   int rc;
@@ -265,6 +317,22 @@ static int load_kernels(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *k
   if (d->invocations == 0)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, ks,
                          "<kernels>: invocations-per-call must be >= 1");
+  d->dp_flop_per_inst = 2; /* absent: every FP64 instruction an FMA, Table 11's convention */
+  if ((rc = dcsim_xml_double(doc, ks, "dp-flop-per-instruction", 0, &d->dp_flop_per_inst, err)))
+    return rc;
+  if (!(d->dp_flop_per_inst >= 1 && d->dp_flop_per_inst <= 2))
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, ks,
+                         "<kernels>: dp-flop-per-instruction %g is outside 1..2 (an add or a "
+                         "multiply is 1 flop, an FMA 2)",
+                         d->dp_flop_per_inst);
+  if (xmlHasProp(ks, BAD_CAST "dp-flop-per-instruction") &&
+      !xmlHasProp(ks, BAD_CAST "dp-flop-source"))
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, ks,
+                         "<kernels>: dp-flop-per-instruction needs dp-flop-source");
+  if ((rc = load_launch(d, doc, dcsim_xml_child(ks, "launch"), err))) return rc;
+  const char *mon = dcsim_xml_attr(doc, ks, "measured-on");
+  if (!(d->measured_on = dcsim_strdup(mon ? mon : "")))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
   xmlNode *mg = dcsim_xml_child(ks, "multi-gpu");
   if (mg) {
     if (find_param(d, "GPUS") >= 0)
@@ -431,6 +499,44 @@ static int load_comm(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *cm, 
   return 0;
 }
 
+/* <thread-scaling> elements: one per CPU profile, sigma in 0..1 (the <fit-point>s are a record of
+ * the fit for readers and are not loaded). */
+static int load_scaling(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *root,
+                        dcsim_error *err) {
+  size_t n = dcsim_xml_count(root, "thread-scaling");
+  d->scaling = calloc(n ? n : 1, sizeof *d->scaling);
+  if (!d->scaling) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+  for (xmlNode *t = dcsim_xml_child(root, "thread-scaling"); t;
+       t = dcsim_xml_next(t, "thread-scaling")) {
+    dcsim_thread_scaling *ts = &d->scaling[d->n_scaling];
+    const char *cpu = NULL, *src = NULL;
+    int rc;
+    if ((rc = dcsim_xml_str(doc, t, "cpu", 1, &cpu, err)) ||
+        (rc = dcsim_xml_str(doc, t, "source", 1, &src, err)) ||
+        (rc = nonneg_attr(doc, t, "sigma", &ts->sigma, err)) ||
+        (rc = nonneg_attr(doc, t, "kappa", &ts->kappa, err)) ||
+        (rc = dcsim_xml_u32(doc, t, "cores-max", 1, &ts->cores_max, err)))
+      return rc;
+    if (ts->sigma > 1)
+      return DCSIM_XML_ERR(
+          err, DCSIM_ERANGE, doc, t,
+          "<thread-scaling cpu=\"%s\">: sigma %g is a fraction, it must be in 0..1", cpu,
+          ts->sigma);
+    if (ts->cores_max == 0)
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, t,
+                           "<thread-scaling cpu=\"%s\">: cores-max must be >= 1", cpu);
+    for (size_t i = 0; i < d->n_scaling; i++)
+      if (strcmp(d->scaling[i].cpu, cpu) == 0)
+        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, t,
+                             "<thread-scaling cpu=\"%s\">: a second law for the same CPU", cpu);
+    ts->cpu = dcsim_strdup(cpu);
+    ts->source = dcsim_strdup(src);
+    d->n_scaling++;
+    if (!ts->cpu || !ts->source) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+  }
+  return 0;
+}
+
 int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err) {
   dcsim_xml_doc_t *doc = NULL;
   const char *dev = NULL;
@@ -456,6 +562,7 @@ int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err) {
   if ((rc = load_cases(d, doc, root, err))) goto out;
   xmlNode *cm = dcsim_xml_child(root, "communication");
   if (cm && (rc = load_comm(d, doc, cm, err))) goto out;
+  if ((rc = load_scaling(d, doc, root, err))) goto out;
   xmlNode *ec = dcsim_xml_child(root, "energy-coefficients");
   if (ec) {
     d->has_energy = 1;
@@ -476,6 +583,8 @@ int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err) {
     gpu_frac *gf = &d->gpu_frac[d->n_gpu_frac];
     if ((rc = dcsim_xml_str(doc, g, "gpu", 1, &gn, err))) goto out;
     if ((rc = nonneg_attr(doc, g, "fraction", &gf->S, err))) goto out;
+    const char *fsrc = dcsim_xml_attr(doc, g, "source");
+    gf->assumed = fsrc && strncmp(fsrc, "assumption", 10) == 0;
     if (gf->S > 1) {
       rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, g,
                          "<gpu-energy gpu=\"%s\">: fraction must be in 0..1", gn);
@@ -486,6 +595,21 @@ int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err) {
       goto out;
     }
     d->n_gpu_frac++;
+  }
+  xmlNode *gp = dcsim_xml_child(root, "gpu-power");
+  if (gp) {
+    const char *src = NULL;
+    if ((rc = nonneg_attr(doc, gp, "activity", &d->gpu_activity, err)) ||
+        (rc = dcsim_xml_str(doc, gp, "source", 1, &src, err)))
+      goto out;
+    if (!(d->gpu_activity > 0 && d->gpu_activity <= 1)) {
+      rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, gp, "<gpu-power activity>: must be in (0, 1]");
+      goto out;
+    }
+    if (!(d->gpu_activity_source = dcsim_strdup(src))) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+      goto out;
+    }
   }
   *out = d;
   d = NULL;
@@ -508,7 +632,13 @@ const char *dcsim_dwarf_case(const dcsim_dwarf_t *d, size_t i) {
 }
 
 int dcsim_dwarf_has_cpu_model(const dcsim_dwarf_t *d) { return d->n_loops > 0; }
-int dcsim_dwarf_has_gpu_model(const dcsim_dwarf_t *d) { return d->n_kernels > 0; }
+/* GPU kernels (D3.5 §3.4), or loops that are all <irregular> (FV §7: a GPU has a cache-line model
+ * too, dcsim/model_irregular.h) */
+int dcsim_dwarf_has_gpu_model(const dcsim_dwarf_t *d) {
+  int all_irregular = d->n_loops > 0;
+  for (size_t i = 0; i < d->n_loops; i++) all_irregular &= d->loops[i].irregular;
+  return d->n_kernels > 0 || all_irregular;
+}
 
 int dcsim_dwarf_has_case(const dcsim_dwarf_t *d, const char *case_name) {
   for (size_t i = 0; i < d->n_cases; i++)
@@ -613,10 +743,14 @@ static int eval_loop(const dcsim_dwarf_t *d, const case_def *over, size_t i, con
   if (ld->irregular) {
     l->irregular = 1;
     l->word_byte = ld->word_byte;
-    l->hit_word = ld->hit_word;
-    if ((rc = eval_formula(d, &ld->regular, vals, "regular-word", &l->regular_word, err)) ||
+    if ((rc = eval_formula(d, &ld->hit, vals, "hit-word", &l->hit_word, err)) ||
+        (rc = eval_formula(d, &ld->regular, vals, "regular-word", &l->regular_word, err)) ||
         (rc = eval_formula(d, &ld->irreg, vals, "irregular-word", &l->irregular_word, err)) ||
-        (rc = eval_formula(d, &ld->wset, vals, "working-set-word", &l->working_set_word, err)))
+        (rc = eval_formula(d, &ld->wset, vals, "working-set-word", &l->working_set_word, err)) ||
+        (ld->footprint.e &&
+         (rc = eval_formula(d, &ld->footprint, vals, "footprint-byte", &l->footprint_byte, err))) ||
+        (ld->exchange.e &&
+         (rc = eval_formula(d, &ld->exchange, vals, "exchange-word", &l->exchange_word, err))))
       return rc;
   } else if ((rc = eval_formula(d, fq, vals, "traffic-byte", &l->traffic_byte, err))) {
     return rc;
@@ -642,6 +776,9 @@ static int eval_gpu_comm(const dcsim_dwarf_t *d, const double *vals, dcsim_dwarf
   e->n_kernels = d->n_kernels;
   e->kernels = d->kernels;
   e->invocations = d->invocations;
+  e->dp_flop_per_inst = d->dp_flop_per_inst;
+  e->launch = d->launch;
+  e->measured_on = d->measured_on ? d->measured_on : "";
   e->has_multi_gpu = d->has_multi_gpu;
   e->gpu_memory_byte_per_point = d->mg_memory;
   e->gpu_transfer_byte_per_point = d->mg_transfer;
@@ -760,4 +897,33 @@ int dcsim_dwarf_gpu_fraction(const dcsim_dwarf_t *d, const char *gpu_name, doubl
     }
   return DCSIM_ERR(err, DCSIM_EREF, d->path, 0, "dwarf %s has no <gpu-energy> fraction for GPU %s",
                    d->name, gpu_name);
+}
+
+int dcsim_dwarf_gpu_fraction_measured(const dcsim_dwarf_t *d, const char *gpu_name) {
+  for (size_t i = 0; i < d->n_gpu_frac; i++)
+    if (strcmp(d->gpu_frac[i].gpu, gpu_name) == 0) return !d->gpu_frac[i].assumed;
+  return 0;
+}
+
+int dcsim_dwarf_gpu_activity(const dcsim_dwarf_t *d, double *activity, const char **source,
+                             dcsim_error *err) {
+  if (!(d->gpu_activity > 0))
+    return DCSIM_ERR(err, DCSIM_EREF, d->path, 0,
+                     "dwarf %s has no <gpu-power activity>: the energy on a GPU without a measured "
+                     "<gpu-energy> fraction is unknown",
+                     d->name);
+  *activity = d->gpu_activity;
+  *source = d->gpu_activity_source;
+  return 0;
+}
+
+const dcsim_thread_scaling *dcsim_dwarf_thread_scaling(const dcsim_dwarf_t *d, const char *cpu,
+                                                       int *exact) {
+  *exact = 0;
+  for (size_t i = 0; i < d->n_scaling; i++)
+    if (strcmp(d->scaling[i].cpu, cpu) == 0) {
+      *exact = 1;
+      return &d->scaling[i];
+    }
+  return d->n_scaling ? &d->scaling[0] : NULL;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/catalog.h"
 #include "dcsim/strutil.h"
 #include "dcsim/xmlio.h"
 #include "input/internal.h"
@@ -56,14 +57,20 @@ struct dcsim_cpu_profile {
   int has_energy;
   size_t n_levels;
   dcsim_cache_level levels[Q_COUNT - 1]; /* names point into quantity_names */
+  double socket_link_bps;                /* <socket-link>, 0 if absent */
+  size_t n_ceilings;
+  dcsim_profile_ceiling ceilings[DCSIM_MAX_CEILINGS];
   size_t n_etabs;
   energy_table *etabs; /* one per <energy>, in document order; frequencies distinct */
 };
 
 struct dcsim_gpu_profile {
   char *path, *name, *model;
-  char *source; /* <characteristics source> */
+  char *source;     /* <characteristics source>, or <device source> without them */
+  char *dev_source; /* <device source> */
   dcsim_gpu_spec spec;
+  size_t n_levels;
+  dcsim_cache_level levels[2]; /* <cache-hierarchy>: L2, DRAM */
 };
 
 void dcsim_cpu_profile_free(dcsim_cpu_profile_t *p) {
@@ -240,6 +247,20 @@ static int load_energy(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNo
   return 0;
 }
 
+/* above-byte and line-byte of a <level> (line size positive) */
+static int read_level_sizes(const dcsim_xml_doc_t *doc, xmlNode *l, const char *name,
+                            dcsim_cache_level *cl, dcsim_error *err) {
+  int rc;
+  cl->line = (int)xmlGetLineNo(l);
+  if ((rc = dcsim_xml_double(doc, l, "above-byte", 1, &cl->above_byte, err)) ||
+      (rc = dcsim_xml_double(doc, l, "line-byte", 1, &cl->line_byte, err)))
+    return rc;
+  if (!(cl->line_byte > 0))
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, l,
+                         "<level name=\"%s\">: line-byte must be positive", name);
+  return 0;
+}
+
 /* <cache-hierarchy>: each level names a bandwidth table of the profile, once. */
 static int load_cache_levels(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *ch,
                              dcsim_error *err) {
@@ -262,16 +283,52 @@ static int load_cache_levels(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc,
                            name);
     dcsim_cache_level *cl = &p->levels[p->n_levels];
     cl->name = quantity_names[q];
-    cl->line = (int)xmlGetLineNo(l);
-    if ((rc = dcsim_xml_double(doc, l, "above-byte", 1, &cl->above_byte, err)) ||
-        (rc = dcsim_xml_double(doc, l, "line-byte", 1, &cl->line_byte, err)))
-      return rc;
-    if (!(cl->line_byte > 0))
-      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, l,
-                           "<level name=\"%s\">: line-byte must be positive", name);
+    if ((rc = read_level_sizes(doc, l, name, cl, err))) return rc;
+    const char *shared = NULL;
+    if ((rc = dcsim_xml_str(doc, l, "above-shared", 0, &shared, err))) return rc;
+    cl->above_shared = shared != NULL; /* the schema allows "socket" only */
     p->n_levels++;
   }
   return 0;
+}
+
+/* <ceilings>: compute ceilings in GFLOP/s, memory ceilings in GB/s (CACM 2009) */
+static int load_ceilings(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *cs,
+                         dcsim_error *err) {
+  int rc;
+  for (xmlNode *c = dcsim_xml_child(cs, "ceiling"); c; c = dcsim_xml_next(c, "ceiling")) {
+    dcsim_profile_ceiling *pc = &p->ceilings[p->n_ceilings];
+    const char *kind = NULL, *name = NULL;
+    if (p->n_ceilings == DCSIM_MAX_CEILINGS)
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, c, "more than %d <ceiling>s",
+                           DCSIM_MAX_CEILINGS);
+    if ((rc = dcsim_xml_str(doc, c, "kind", 1, &kind, err)) ||
+        (rc = dcsim_xml_str(doc, c, "name", 1, &name, err)) ||
+        (rc = dcsim_xml_double(doc, c, "value", 1, &pc->value, err)))
+      return rc;
+    if (!(pc->value > 0))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, c,
+                           "<ceiling name=\"%s\">: value must be positive", name);
+    pc->memory = strcmp(kind, "memory") == 0;
+    pc->value *= 1e9; /* GFLOP/s or GB/s */
+    snprintf(pc->name, sizeof pc->name, "%s", name);
+    p->n_ceilings++;
+  }
+  return 0;
+}
+
+const dcsim_profile_ceiling *dcsim_cpu_profile_ceilings(const dcsim_cpu_profile_t *p, size_t *n) {
+  *n = p->n_ceilings;
+  return p->n_ceilings ? p->ceilings : NULL;
+}
+
+/* <socket-link bw-bps>: the link between sockets (FV §8) */
+static int load_socket_link(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *sl,
+                            dcsim_error *err) {
+  int rc = dcsim_xml_double(doc, sl, "bw-bps", 1, &p->socket_link_bps, err);
+  if (!rc && !(p->socket_link_bps > 0))
+    rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, sl, "<socket-link bw-bps>: must be positive");
+  return rc;
 }
 
 /* see input/internal.h (dwarf.c uses it too) */
@@ -344,8 +401,12 @@ int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_er
   }
   for (xmlNode *t = dcsim_xml_child(root, "table"); t; t = dcsim_xml_next(t, "table"))
     if ((rc = load_table(p, doc, t, err))) goto out;
-  xmlNode *ch = dcsim_xml_child(root, "cache-hierarchy");
+  xmlNode *ch = dcsim_xml_child(root, "cache-hierarchy"),
+          *sl = dcsim_xml_child(root, "socket-link");
   if (ch && (rc = load_cache_levels(p, doc, ch, err))) goto out;
+  if (sl && (rc = load_socket_link(p, doc, sl, err))) goto out;
+  xmlNode *cs = dcsim_xml_child(root, "ceilings");
+  if (cs && (rc = load_ceilings(p, doc, cs, err))) goto out;
   size_t ne = dcsim_xml_count(root, "energy");
   if (ne && !(p->etabs = calloc(ne, sizeof *p->etabs))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
@@ -370,6 +431,9 @@ unsigned dcsim_cpu_profile_cores_per_socket(const dcsim_cpu_profile_t *p) {
   return p->cores_per_socket;
 }
 unsigned dcsim_cpu_profile_sockets(const dcsim_cpu_profile_t *p) { return p->sockets; }
+double dcsim_cpu_profile_socket_link_bps(const dcsim_cpu_profile_t *p) {
+  return p->socket_link_bps;
+}
 double dcsim_cpu_profile_nominal_ghz(const dcsim_cpu_profile_t *p) { return p->nominal_ghz; }
 const dcsim_cache_level *dcsim_cpu_profile_cache_levels(const dcsim_cpu_profile_t *p, size_t *n) {
   *n = p->n_levels;
@@ -626,18 +690,83 @@ void dcsim_gpu_profile_free(dcsim_gpu_profile_t *p) {
   free(p->name);
   free(p->model);
   free(p->source);
+  free(p->dev_source);
   free(p);
 }
 
-int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_error *err) {
-  dcsim_xml_doc_t *doc = NULL;
-  dcsim_gpu_profile_t *p = calloc(1, sizeof *p);
-  if (!p) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-  int rc = open_profile(path, "gpu-profile", &doc, &p->path, &p->name, &p->model, err);
-  if (rc) goto out;
-  xmlNode *root = dcsim_xml_root(doc);
+/* <cache-hierarchy> of a GPU (FV §7): L2 (traffic between L2 and the SMs' first-level caches)
+ * and DRAM, each with its bandwidth (DRAM: the device's memory bandwidth by default) */
+static int load_gpu_levels(dcsim_gpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *ch,
+                           dcsim_error *err) {
+  static const char *const names[] = { "L2", "DRAM" };
+  int rc;
+  for (xmlNode *l = dcsim_xml_child(ch, "level"); l; l = dcsim_xml_next(l, "level")) {
+    const char *name = NULL;
+    if ((rc = dcsim_xml_str(doc, l, "name", 1, &name, err))) return rc;
+    int q = strcmp(name, "L2") == 0 ? 0 : strcmp(name, "DRAM") == 0 ? 1 : -1;
+    if (q < 0 || p->n_levels >= 2 || (p->n_levels && strcmp(p->levels[0].name, name) == 0))
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l,
+                           "<level name=\"%s\">: a GPU has levels L2 and DRAM, once each", name);
+    dcsim_cache_level *cl = &p->levels[p->n_levels];
+    cl->name = names[q];
+    if ((rc = read_level_sizes(doc, l, name, cl, err)) ||
+        (rc = dcsim_xml_double(doc, l, "bw-bps", q == 0, &cl->bw_bps, err)))
+      return rc;
+    if (q == 1 && cl->bw_bps == 0) cl->bw_bps = p->spec.dev_memory_bw_bps;
+    if (!(cl->bw_bps > 0))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, l,
+                           "<level name=\"%s\">: bw-bps must be positive", name);
+    p->n_levels++;
+  }
+  return 0;
+}
+
+const dcsim_cache_level *dcsim_gpu_profile_cache_levels(const dcsim_gpu_profile_t *p, size_t *n) {
+  *n = p->n_levels;
+  return p->n_levels ? p->levels : NULL;
+}
+
+/* <device>: the architecture file it names, SMs, clock, bandwidth. */
+static int gpu_device(const dcsim_xml_doc_t *doc, xmlNode *dv, dcsim_gpu_profile_t *p,
+                      dcsim_error *err) {
   dcsim_gpu_spec *s = &p->spec;
-  xmlNode *c = dcsim_xml_child(root, "characteristics");
+  const char *arch = NULL, *src = NULL;
+  char apath[4096];
+  int rc;
+  if ((rc = dcsim_xml_str(doc, dv, "arch", 1, &arch, err)) ||
+      (rc = dcsim_xml_str(doc, dv, "source", 1, &src, err)) ||
+      (rc = dcsim_xml_u32(doc, dv, "sm", 1, &s->dev_sm, err)) ||
+      (rc = dcsim_xml_double(doc, dv, "clock-hz", 1, &s->dev_clock_hz, err)) ||
+      (rc = dcsim_xml_double(doc, dv, "memory-bw-bps", 1, &s->dev_memory_bw_bps, err)))
+    return rc;
+  if (s->dev_sm == 0 || !(s->dev_clock_hz > 0) || !(s->dev_memory_bw_bps > 0))
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, dv,
+                         "<device>: sm, clock-hz and memory-bw-bps must be positive");
+  if (!(p->dev_source = dcsim_strdup(src)))
+    return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, dv, "out of memory");
+  if ((rc = dcsim_catalog_resolve(DCSIM_KIND_GPU_ARCH, arch, dcsim_xml_path(doc),
+                                  (int)xmlGetLineNo(dv), apath, sizeof apath, err)))
+    return rc;
+  return dcsim_gpu_arch_load(apath, &s->arch, err);
+}
+
+/* No <characteristics>: D3.5 Table 10's values from the device (O = SM x ops x 2 x C_G). */
+static void gpu_derive_table10(dcsim_gpu_spec *s) {
+  s->clock_hz = s->dev_clock_hz;
+  s->sm = s->dev_sm;
+  s->dp_per_clock_sm = s->arch.fp64;
+  s->sp_per_clock_sm = s->arch.fp32;
+  s->int_per_clock_sm = s->arch.int_add;
+  s->peak_dp_flops = s->sm * s->arch.fp64 * 2 * s->clock_hz;
+  s->peak_sp_flops = s->sm * s->arch.fp32 * 2 * s->clock_hz;
+  s->peak_int_ops = s->sm * s->arch.int_add * s->clock_hz;
+  s->memory_bw_bps = s->dev_memory_bw_bps;
+}
+
+/* <characteristics>: the 11 values of D3.5 Table 10. */
+static int gpu_characteristics(const dcsim_xml_doc_t *doc, xmlNode *c, dcsim_gpu_profile_t *p,
+                               dcsim_error *err) {
+  dcsim_gpu_spec *s = &p->spec;
   struct {
     const char *attr;
     double *dst;
@@ -651,24 +780,71 @@ int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_er
                  { "peak-sp-flops", &s->peak_sp_flops },
                  { "peak-int-ops", &s->peak_int_ops },
                  { "memory-bw-bps", &s->memory_bw_bps } };
+  int rc;
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-    if ((rc = dcsim_xml_double(doc, c, fields[i].attr, 1, fields[i].dst, err))) goto out;
-    if (!(*fields[i].dst > 0)) {
-      rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, c, "<characteristics %s>: must be positive",
-                         fields[i].attr);
+    if ((rc = dcsim_xml_double(doc, c, fields[i].attr, 1, fields[i].dst, err))) return rc;
+    if (!(*fields[i].dst > 0))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, c, "<characteristics %s>: must be positive",
+                           fields[i].attr);
+  }
+  if ((rc = dcsim_xml_u32(doc, c, "sm", 1, &s->sm, err))) return rc;
+  const char *csrc = NULL;
+  if ((rc = dcsim_xml_str(doc, c, "source", 1, &csrc, err))) return rc;
+  free(p->source);
+  if (!(p->source = dcsim_strdup(csrc)))
+    return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, c, "out of memory");
+  if (s->sm == 0)
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, c, "<characteristics sm>: must be >= 1");
+  s->has_characteristics = 1;
+  return 0;
+}
+
+/* <peer-link> and the optional P0 idle of <power>. */
+static int gpu_links_power(const dcsim_xml_doc_t *doc, xmlNode *root, dcsim_gpu_spec *s,
+                           dcsim_error *err) {
+  int rc;
+  xmlNode *pl = dcsim_xml_child(root, "peer-link");
+  if (pl) {
+    const char *kind = NULL;
+    if ((rc = dcsim_xml_double(doc, pl, "bw-bps", 1, &s->peer_link_bps, err)) ||
+        (rc = dcsim_xml_str(doc, pl, "kind", 1, &kind, err)))
+      return rc;
+    if (!(s->peer_link_bps > 0))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, pl, "<peer-link bw-bps>: must be positive");
+    snprintf(s->peer_link_kind, sizeof s->peer_link_kind, "%s", kind);
+  }
+  xmlNode *pw = dcsim_xml_child(root, "power");
+  if ((rc = dcsim_xml_double(doc, pw, "limit-w", 1, &s->power_limit_w, err)) ||
+      (rc = dcsim_xml_double(doc, pw, "idle-w", 1, &s->idle_w, err)) ||
+      (rc = dcsim_xml_double(doc, pw, "active-idle-w", 0, &s->active_idle_w, err)))
+    return rc;
+  if (!(s->power_limit_w > s->idle_w) || s->active_idle_w >= s->power_limit_w)
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, pw,
+                         "<power>: idle-w and active-idle-w must be below limit-w");
+  if (s->active_idle_w > 0 && !dcsim_xml_attr(doc, pw, "active-idle-source"))
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, pw,
+                         "<power>: active-idle-w needs active-idle-source");
+  return 0;
+}
+
+int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_error *err) {
+  dcsim_xml_doc_t *doc = NULL;
+  dcsim_gpu_profile_t *p = calloc(1, sizeof *p);
+  if (!p) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  int rc = open_profile(path, "gpu-profile", &doc, &p->path, &p->name, &p->model, err);
+  if (rc) goto out;
+  xmlNode *root = dcsim_xml_root(doc);
+  dcsim_gpu_spec *s = &p->spec;
+  if ((rc = gpu_device(doc, dcsim_xml_child(root, "device"), p, err))) goto out;
+  xmlNode *c = dcsim_xml_child(root, "characteristics");
+  if (c) {
+    if ((rc = gpu_characteristics(doc, c, p, err))) goto out;
+  } else {
+    gpu_derive_table10(s);
+    if (!(p->source = dcsim_strdup(p->dev_source))) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
       goto out;
     }
-  }
-  if ((rc = dcsim_xml_u32(doc, c, "sm", 1, &s->sm, err))) goto out;
-  const char *csrc = NULL;
-  if ((rc = dcsim_xml_str(doc, c, "source", 1, &csrc, err))) goto out;
-  if (!(p->source = dcsim_strdup(csrc))) {
-    rc = DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, c, "out of memory");
-    goto out;
-  }
-  if (s->sm == 0) {
-    rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, c, "<characteristics sm>: must be >= 1");
-    goto out;
   }
   xmlNode *adj = dcsim_xml_child(root, "global-efficiency-adjustment");
   if (adj) {
@@ -703,9 +879,9 @@ int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_er
     rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, hl, "<host-link bw-bps>: must be positive");
     goto out;
   }
-  xmlNode *pw = dcsim_xml_child(root, "power");
-  if ((rc = dcsim_xml_double(doc, pw, "limit-w", 1, &s->power_limit_w, err))) goto out;
-  if ((rc = dcsim_xml_double(doc, pw, "idle-w", 1, &s->idle_w, err))) goto out;
+  xmlNode *ch = dcsim_xml_child(root, "cache-hierarchy");
+  if (ch && (rc = load_gpu_levels(p, doc, ch, err))) goto out;
+  if ((rc = gpu_links_power(doc, root, s, err))) goto out;
   *out = p;
   p = NULL;
 out:
@@ -720,3 +896,4 @@ const char *dcsim_gpu_profile_path(const dcsim_gpu_profile_t *p) { return p->pat
 const dcsim_gpu_spec *dcsim_gpu_profile_spec(const dcsim_gpu_profile_t *p) { return &p->spec; }
 
 const char *dcsim_gpu_profile_source(const dcsim_gpu_profile_t *p) { return p->source; }
+const char *dcsim_gpu_profile_device_source(const dcsim_gpu_profile_t *p) { return p->dev_source; }

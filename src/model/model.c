@@ -2,7 +2,9 @@
 #include "dcsim/model.h"
 
 #include "dcsim/model_comm.h"
+#include "dcsim/model_irregular.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +16,37 @@ void dcsim_prediction_release(dcsim_prediction *p) {
   p->cpu = NULL;
   p->gpu = NULL;
   p->multigpu = NULL;
+}
+
+/* Sum of a node's loop times: its computation. */
+static double compute_s(const dcsim_cpu_result *r) {
+  double t = 0;
+  for (size_t l = 0; l < r->n_loops; l++) t += r->parts[l].time_s;
+  return t;
+}
+
+/* The dwarf's measured thread scaling on top of the per-loop model (dcsim/model_threads.h), in the
+ * default mode on more than one core. */
+static int apply_threads(const dcsim_model_req *req, const dcsim_cpu_node_spec *ns,
+                         dcsim_prediction *out, dcsim_error *err) {
+  dcsim_thread_info *ti = &out->threads;
+  ti->hw_time_s = compute_s(out->cpu);
+  unsigned n = ns->state.threads;
+  if (n <= 1 || (req->flags & (DCSIM_MODEL_D35 | DCSIM_MODEL_HW_THREADS))) return 0;
+  ti->law =
+      dcsim_dwarf_thread_scaling(req->ev->dwarf, dcsim_cpu_profile_name(req->cpu), &ti->exact);
+  if (!ti->law) return 0; /* no measurements: ideal scaling, said by the output */
+  dcsim_cpu_node_spec one = *ns;
+  one.state.threads = 1;
+  dcsim_cpu_result *r1 = NULL;
+  int rc = dcsim_model_cpu(req->ev, &one, 1, req->net_s_per_byte, &r1, err);
+  if (rc) return rc;
+  ti->one_time_s = compute_s(r1);
+  ti->prov = dcsim_threads_prov(ti->law, ti->exact, n);
+  dcsim_threads_apply(ti->law, n, r1, req->ev->comm_overlap, out->cpu);
+  out->cpu->prov = dcsim_prov_weakest(dcsim_prov_weakest(out->cpu->prov, r1->prov), ti->prov);
+  dcsim_cpu_result_free(r1);
+  return 0;
 }
 
 static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {
@@ -32,7 +65,7 @@ static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
   dcsim_cpu_node_spec ns = { req->cpu, req->state, 1.0 / req->nodes };
   /* homogeneous nodes give identical per-node results: model one node (§4.3: W/n, Q/n) */
   int rc = dcsim_model_cpu(req->ev, &ns, 1, req->net_s_per_byte, &out->cpu, err);
-  if (rc) return rc;
+  if (rc || (rc = apply_threads(req, &ns, out, err))) return rc;
   const double comp = out->cpu->node_time_s[0];
   if (req->overlap_set && !(req->overlap >= 0 && req->overlap <= 1))
     return DCSIM_ERR(err, DCSIM_ERANGE, "command line", 0,
@@ -73,39 +106,104 @@ static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
   return 0;
 }
 
+/* Whether name is one of the space-separated names of list. */
+static int in_list(const char *list, const char *name) {
+  size_t n = strlen(name);
+  for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
+    if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0)) return 1;
+  return 0;
+}
+
+/* Provenance of a GPU time (doc/models.md "Provenance"): D3.5's model and the architecture model
+ * on a GPU whose counters were measured (and, with launch terms, fitted on it) are table; the
+ * architecture model elsewhere is extrapolated when it uses fitted launch terms, else spec. */
+static dcsim_prov gpu_time_prov(const dcsim_model_req *req, int arch) {
+  const dcsim_dwarf_eval *ev = req->ev;
+  const char *name = dcsim_gpu_profile_name(req->gpu);
+  if (!arch) /* D3.5's model: Table 10's values, or datasheet-derived ones without them */
+    return dcsim_gpu_profile_spec(req->gpu)->has_characteristics
+               ? dcsim_prov_make(DCSIM_PROV_TABLE, dcsim_gpu_profile_source(req->gpu))
+               : dcsim_prov_make(DCSIM_PROV_SPEC, dcsim_gpu_profile_device_source(req->gpu));
+  int measured = in_list(ev->measured_on, name);
+  int own_fit = !ev->launch.present || strcmp(ev->launch.fitted_on, name) == 0;
+  if (measured && own_fit)
+    return dcsim_prov_make(DCSIM_PROV_TABLE, ev->launch.present
+                                                 ? ev->launch.source
+                                                 : dcsim_gpu_profile_source(req->gpu));
+  if (ev->launch.present && ev->launch.fitted)
+    return dcsim_prov_make(DCSIM_PROV_EXTRAPOLATED, ev->launch.source);
+  return dcsim_prov_make(DCSIM_PROV_SPEC, dcsim_gpu_profile_device_source(req->gpu));
+}
+
+/* The board power of one GPU as a fraction of its limit (S of §5.5) and its provenance: the
+ * dwarf's measured S for this GPU (D3.5 Table 36), or in the default model without one
+ * P = P_0 + activity * busy * (P_limit - P_0), P_0 the active idle (P0 state) and busy the
+ * share of the modelled time spent computing or transferring (doc/models.md "GPU power"). */
+static int gpu_board_fraction(const dcsim_model_req *req, const dcsim_prediction *out, int arch,
+                              double *S, dcsim_prov *prov, dcsim_error *err) {
+  const dcsim_dwarf_t *d = req->ev->dwarf;
+  const char *name = dcsim_gpu_profile_name(req->gpu);
+  const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(req->gpu);
+  if (!arch || dcsim_dwarf_gpu_fraction_measured(d, name)) {
+    *prov = out->time_prov;
+    return dcsim_dwarf_gpu_fraction(d, name, S, err);
+  }
+  double a;
+  const char *src;
+  int rc = dcsim_dwarf_gpu_activity(d, &a, &src, err);
+  if (rc) return rc;
+  const dcsim_gpu_result *r = out->gpu;
+  /* the cache-line model of irregular loops (no kernel result) is busy all its time */
+  double busy = !r ? 1 : r->time_s > 0 ? (r->compute_s + r->transfer_s) / r->time_s : 0;
+  *S = dcsim_energy_gpu_board_w(g, a, busy) / g->power_limit_w;
+  *prov = dcsim_prov_weakest(dcsim_prov_make(DCSIM_PROV_EXTRAPOLATED, src), out->time_prov);
+  return 0;
+}
+
 static int run_gpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {
   if (!req->gpu)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a GPU dwarf needs a GPU profile");
   int rc;
-  if (req->gpus >= 1) { /* the domain split over G GPUs (dcsim/model_multigpu.h) */
-    if ((rc = dcsim_model_multigpu(req->ev, req->gpu, req->gpus, req->gpu_small_domain,
-                                   &out->multigpu, err)))
+  const int arch = !(req->flags & DCSIM_MODEL_D35);
+  if (arch && req->gpu_small_domain)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "--small-domain is D3.5's model with a GTX 970 correction: the default "
+                     "model has launch and occupancy terms for every GPU; add --d35 to use it");
+  dcsim_gpu_opts mode = { req->gpu_small_domain, 0, arch };
+  const int irregular = req->ev->n_kernels == 0;
+  if (irregular) { /* irregular loops on a GPU (dcsim/model_irregular.h, FV §7) */
+    if (req->gpus > 1)
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                       "dwarf %s has no GPU kernels: it runs on one GPU",
+                       dcsim_dwarf_name(req->ev->dwarf));
+    if ((rc = dcsim_model_irregular_gpu(req->ev, req->gpu, &out->cpu, err))) return rc;
+    out->time_s = out->cpu->time_s;
+  } else if (req->gpus >= 1) { /* the domain split over G GPUs (dcsim/model_multigpu.h) */
+    if ((rc = dcsim_model_multigpu(req->ev, req->gpu, req->gpus, &mode, &out->multigpu, err)))
       return rc;
     out->gpu = out->multigpu->gpu; /* one GPU's part, for the per-kernel report */
     out->multigpu->gpu = NULL;
     out->time_s = out->multigpu->time_s;
   } else { /* D3.5 §3.4, one GPU: refuse a domain that does not fit its memory */
-    dcsim_gpu_opts o = { req->gpu_small_domain, 0 };
     if ((rc = dcsim_multigpu_check_fit(req->ev, req->gpu, 1, NULL, err))) return rc;
-    if ((rc = dcsim_model_gpu_opts(req->ev, req->gpu, &o, &out->gpu, err))) return rc;
+    if ((rc = dcsim_model_gpu_opts(req->ev, req->gpu, &mode, &out->gpu, err))) return rc;
     out->time_s = out->gpu->time_s;
   }
   const double n_gpus = req->gpus >= 1 ? req->gpus : 1;
-  /* the model of D3.5 §3.4 on the measured kernel counters and the GPU's characteristics */
-  out->time_prov = dcsim_prov_make(DCSIM_PROV_TABLE, dcsim_gpu_profile_source(req->gpu));
+  /* the cache-line model rests on the profile's bandwidths in either mode */
+  out->time_prov = gpu_time_prov(req, arch && !irregular);
   if (req->energy_form == DCSIM_ENERGY_NONE) return 0;
   const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(req->gpu);
-  if ((rc = dcsim_dwarf_gpu_fraction(req->ev->dwarf, dcsim_gpu_profile_name(req->gpu),
-                                     &out->gpu_fraction, err)))
-    return rc;
+  dcsim_prov board_prov;
+  if ((rc = gpu_board_fraction(req, out, arch, &out->gpu_fraction, &board_prov, err))) return rc;
   if (req->host_cpu) {
     dcsim_cpu_state hs = { dcsim_cpu_profile_nominal_ghz(req->host_cpu), NULL, 1 };
     dcsim_cpu_power pw;
     if ((rc = dcsim_cpu_profile_power(req->host_cpu, &hs, &pw, err))) return rc;
     out->host_idle_w = pw.pkg_idle_w;
-    out->energy_prov = dcsim_prov_weakest(pw.prov, out->time_prov);
+    out->energy_prov = dcsim_prov_weakest(pw.prov, board_prov);
   } else {
-    out->energy_prov = out->time_prov;
+    out->energy_prov = board_prov;
   }
   out->has_energy = 1;
   out->energy_scope = req->host_cpu ? "GPU boards (S of the power limit) and the host package idle"

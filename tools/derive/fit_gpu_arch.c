@@ -1,0 +1,111 @@
+/* fit-gpu-arch — fits the launch and occupancy terms of the default GPU model (the dwarf's
+ * <launch>, dcsim/model_gpu.h, dcsim/fit_gpu.h) to the profiled whole-dwarf times of ONE GPU
+ * (calibration/geforce-gtx970/acraneb2-runs.csv, D3.5 Table 4). The fit's errors in sample and
+ * leave-one-size-out, and the predictions for other GPUs, are in doc/validation.md
+ * (tools/derive/check_gpu_default.c).
+ *
+ * usage: fit-gpu-arch DWARF GPU RUNS.csv (--xml | --check)
+ *   --xml     prints the <launch> element for the dwarf
+ *   --check   exits 1 unless the dwarf holds the fitted parameters (to 1e-3, relative) */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcsim/catalog.h"
+#include "dcsim/csv.h"
+#include "dcsim/fit_gpu.h"
+#include "dcsim/model.h"
+
+#define MAX_RUNS 64
+
+typedef struct runs {
+  size_t n;
+  const char *cases[MAX_RUNS];
+  double N[MAX_RUNS], t[MAX_RUNS];
+  dcsim_dwarf_eval *ev; /* of the first case (kernels and launch are the same for all) */
+} runs;
+
+static int die(const dcsim_error *e) {
+  char b[2048];
+  dcsim_error_format(e, b, sizeof b);
+  fprintf(stderr, "fit-gpu-arch: %s\n", b);
+  return 2;
+}
+
+static int load_gpu(const char *ref, dcsim_gpu_profile_t **g, dcsim_error *err) {
+  char path[4096];
+  int rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, ref, NULL, 0, path, sizeof path, err);
+  return rc ? rc : dcsim_gpu_profile_load(path, g, err);
+}
+
+static int load_runs(const dcsim_dwarf_t *d, dcsim_csv_t *csv, runs *r, dcsim_error *err) {
+  size_t c_case, c_t;
+  int rc;
+  if ((rc = dcsim_csv_col(csv, "case", &c_case, err)) ||
+      (rc = dcsim_csv_col(csv, "time_s", &c_t, err)))
+    return rc;
+  r->n = dcsim_csv_rows(csv) < MAX_RUNS ? dcsim_csv_rows(csv) : MAX_RUNS;
+  for (size_t i = 0; i < r->n; i++) {
+    dcsim_dwarf_eval *ev = NULL;
+    r->cases[i] = dcsim_csv_cell(csv, i, c_case);
+    if ((rc = dcsim_csv_num(csv, i, c_t, &r->t[i], err)) ||
+        (rc = dcsim_dwarf_evaluate(d, r->cases[i], NULL, 0, &ev, err)))
+      return rc;
+    r->N[i] = ev->domain_size;
+    if (i == 0)
+      r->ev = ev;
+    else
+      dcsim_dwarf_eval_free(ev);
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 5 || (strcmp(argv[4], "--xml") && strcmp(argv[4], "--check"))) {
+    fprintf(stderr, "usage: fit-gpu-arch DWARF GPU RUNS.csv (--xml | --check)\n");
+    return 2;
+  }
+  dcsim_error err;
+  char dpath[4096];
+  dcsim_dwarf_t *d = NULL;
+  dcsim_gpu_profile_t *gpu = NULL;
+  dcsim_csv_t *csv = NULL;
+  runs r = { 0 };
+  if (dcsim_catalog_resolve(DCSIM_KIND_DWARF, argv[1], NULL, 0, dpath, sizeof dpath, &err) ||
+      dcsim_dwarf_load(dpath, &d, &err) || load_gpu(argv[2], &gpu, &err) ||
+      dcsim_csv_load(argv[3], &csv, &err) || load_runs(d, csv, &r, &err))
+    return die(&err);
+  const dcsim_gpu_launch *have = &r.ev->launch;
+  unsigned tpb = have->present ? have->threads_per_block : 128;
+  dcsim_gpu_launch_fit fit;
+  if (dcsim_fit_gpu_launch(r.ev, gpu, r.N, r.t, r.n, tpb, &fit, &err)) return die(&err);
+  int status = 0;
+  if (strcmp(argv[4], "--xml") == 0) {
+    printf(
+        "    <launch threads-per-block=\"%u\" launch-s=\"%.4g\" inflight-byte-per-thread=\"%.4g\" "
+        "fitted-on=\"%s\" source=\"fitted: tools/derive/fit_gpu_arch.c on the %zu profiled "
+        "times of %s (D3.5 Table 4), least squares of the relative errors, mean |error| "
+        "%.2f %%\"/>\n",
+        tpb, fit.launch_s, fit.inflight_byte_per_thread, dcsim_gpu_profile_name(gpu), r.n,
+        dcsim_gpu_profile_name(gpu), 100 * fit.mean_abs_rel);
+  } else {
+    if (!have->present || fabs(have->launch_s - fit.launch_s) > 1e-3 * fit.launch_s ||
+        fabs(have->inflight_byte_per_thread - fit.inflight_byte_per_thread) >
+            1e-3 * fit.inflight_byte_per_thread) {
+      fprintf(stderr,
+              "%s: <launch> holds launch-s %g, inflight %g; the fit gives %.4g, %.4g "
+              "(rerun with --xml)\n",
+              dpath, have->launch_s, have->inflight_byte_per_thread, fit.launch_s,
+              fit.inflight_byte_per_thread);
+      status = 1;
+    } else {
+      printf("%s holds the fitted launch terms\n", dpath);
+    }
+  }
+  dcsim_dwarf_eval_free(r.ev);
+  dcsim_csv_free(csv);
+  dcsim_dwarf_free(d);
+  dcsim_gpu_profile_free(gpu);
+  return status;
+}
