@@ -33,8 +33,8 @@ typedef struct gd_fit {
   size_t n;
   char cases[MAX_RUNS][32];
   double N[MAX_RUNS], t[MAX_RUNS], d35_s[MAX_RUNS], def_s[MAX_RUNS], loo_s[MAX_RUNS];
-  dcsim_gpu_launch_fit all; /* refitted on every size */
-  unsigned tpb;             /* threads per block of the dwarf's <launch> (128 without one) */
+  dcsim_gpu_launch_fit all;       /* refitted on every size */
+  unsigned tpb;                   /* threads per block of the dwarf's <launch> (128 without one) */
   double launch_s, inflight_byte; /* the dwarf's <launch> */
 } gd_fit;
 
@@ -102,8 +102,8 @@ static int fit_sizes(gd_fit *f, const dcsim_dwarf_t *d, const dcsim_gpu_profile_
   return rc;
 }
 
-static int read_runs(gd_fit *f, const dcsim_dwarf_t *d, const char *runs,
-                     dcsim_dwarf_eval **ev0, dcsim_error *err) {
+static int read_runs(gd_fit *f, const dcsim_dwarf_t *d, const char *runs, dcsim_dwarf_eval **ev0,
+                     dcsim_error *err) {
   dcsim_csv_t *csv = NULL;
   size_t c_case, c_t;
   int rc;
@@ -219,7 +219,8 @@ static void label(const val_row *w, char *buf, size_t size) {
                                                  : "board power of the default energy model";
   snprintf(buf, size, "%s %s on %s, %s model: %s%s%s", val_col(w, "dwarf"), val_col(w, "case"),
            val_col(w, "hw"), strcmp(mode, "d35") == 0 ? "D3.5's" : "default", what,
-           strcmp(q, "fastest") == 0 ? " " : "", strcmp(q, "fastest") == 0 ? val_col(w, "others") : "");
+           strcmp(q, "fastest") == 0 ? " " : "",
+           strcmp(q, "fastest") == 0 ? val_col(w, "others") : "");
 }
 
 static int init(void **st, dcsim_error *err) {
@@ -236,8 +237,9 @@ static int extra(void *st, FILE *f, dcsim_error *err) {
   if (!s->have) return 0;
   const gd_fit *g = &s->fit;
   double sum[3] = { 0 }, mx[3] = { 0 };
-  fprintf(f, "| case | profiled [s] | D3.5 model | default, in sample | default, leave-one-out "
-             "|\n|---|---|---|---|---|\n");
+  fprintf(f,
+          "| case | profiled [s] | D3.5 model | default, in sample | default, leave-one-out "
+          "|\n|---|---|---|---|---|\n");
   for (size_t i = 0; i < g->n; i++) {
     double e[3] = { g->d35_s[i] / g->t[i] - 1, g->def_s[i] / g->t[i] - 1,
                     g->loo_s[i] / g->t[i] - 1 };
@@ -248,8 +250,9 @@ static int extra(void *st, FILE *f, dcsim_error *err) {
     fprintf(f, "| %s | %.3g | %+.2f%% | %+.2f%% | %+.2f%% |\n", g->cases[i], g->t[i], 100 * e[0],
             100 * e[1], 100 * e[2]);
   }
-  fprintf(f, "| mean abs. | | %.2f%% | %.2f%% | %.2f%% |\n| largest abs. | | %.2f%% | %.2f%% | "
-             "%.2f%% |\n",
+  fprintf(f,
+          "| mean abs. | | %.2f%% | %.2f%% | %.2f%% |\n| largest abs. | | %.2f%% | %.2f%% | "
+          "%.2f%% |\n",
           100 * sum[0], 100 * sum[1], 100 * sum[2], 100 * mx[0], 100 * mx[1], 100 * mx[2]);
   fprintf(f,
           "\nRefitted on the %zu sizes: launch-s %.4g, inflight-byte-per-thread %.4g; the "
