@@ -57,16 +57,16 @@ typedef struct pts {
 } pts;
 static int draw_pareto(const void *c, const char *out, dcsim_plot_format fmt, dcsim_error *err) {
   const pts *p = c;
-  return dcsim_plot_pareto(p->p, p->n, "test", out, fmt, err);
+  return dcsim_plot_pareto(p->p, p->n, "test", "dcsim test caption", out, fmt, err);
 }
 static int draw_roof(const void *c, const char *out, dcsim_plot_format fmt, dcsim_error *err) {
-  return dcsim_plot_roofline(c, 1, out, fmt, err);
+  return dcsim_plot_roofline(c, 1, NULL, out, fmt, err);
 }
 static int draw_gantt(const void *c, const char *out, dcsim_plot_format fmt, dcsim_error *err) {
-  return dcsim_plot_gantt(c, out, fmt, err);
+  return dcsim_plot_gantt(c, NULL, out, fmt, err);
 }
 static int draw_power(const void *c, const char *out, dcsim_plot_format fmt, dcsim_error *err) {
-  return dcsim_plot_power(c, out, fmt, err);
+  return dcsim_plot_power(c, NULL, out, fmt, err);
 }
 
 int main(void) {

@@ -33,10 +33,13 @@ int dcsim_plot_format_of(const char *path, const char *fmt, dcsim_plot_format *o
 /* Writes the path of the gnuplot that would run into buf; DCSIM_EIO when there is none. */
 int dcsim_plot_find_gnuplot(char *buf, size_t size, dcsim_error *err);
 
-int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title, const char *out,
-                      dcsim_plot_format fmt, dcsim_error *err);
-int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *out,
-                        dcsim_plot_format fmt, dcsim_error *err);
+/* `caption` (may be NULL): a small line at the bottom of every picture, what made it
+ * (dcsim_repro_caption of dcsim/repro.h: version, commit, input hashes). */
+int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title,
+                      const char *caption, const char *out, dcsim_plot_format fmt,
+                      dcsim_error *err);
+int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *caption,
+                        const char *out, dcsim_plot_format fmt, dcsim_error *err);
 
 /* Recording a run for the Gantt and power charts: give the engine dcsim_plot_trace_sink(), which
  * forwards every call to `next` (e.g. the results database) when not NULL. */
@@ -45,9 +48,9 @@ dcsim_plot_trace_t *dcsim_plot_trace_new(const dcsim_scenario *s, const dcsim_en
                                          dcsim_error *err);
 void dcsim_plot_trace_free(dcsim_plot_trace_t *t);
 const dcsim_engine_sink *dcsim_plot_trace_sink(dcsim_plot_trace_t *t);
-int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_format fmt,
-                     dcsim_error *err);
-int dcsim_plot_power(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_format fmt,
-                     dcsim_error *err);
+int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *caption, const char *out,
+                     dcsim_plot_format fmt, dcsim_error *err);
+int dcsim_plot_power(const dcsim_plot_trace_t *t, const char *caption, const char *out,
+                     dcsim_plot_format fmt, dcsim_error *err);
 
 #endif

@@ -11,11 +11,8 @@
 #include <gsl/gsl_errno.h>
 
 #include "dcsim/model.h"
+#include "dcsim/repro.h"
 #include "dcsim/strutil.h"
-
-#ifndef DCSIM_VERSION
-#define DCSIM_VERSION "0"
-#endif
 
 static const dcsim_opt_spec model_opts[] = {
   { "dwarf", "FILE|NAME", 0, "dwarf to model (dwarfs/NAME.xml or a path)" },
@@ -459,7 +456,7 @@ int dcsim_cli_main(int argc, char **argv) {
     return 0;
   }
   if (strcmp(name, "version") == 0 || strcmp(name, "--version") == 0) {
-    printf("dcsim %s\n", DCSIM_VERSION);
+    printf("dcsim %s, commit %s\n", dcsim_version(), dcsim_commit());
     return 0;
   }
   const dcsim_command *c = NULL;

@@ -9,6 +9,7 @@
 #include "dcsim/json.h"
 #include "dcsim/model.h"
 #include "dcsim/model_comm.h"
+#include "dcsim/repro.h"
 #include "dcsim/xmlio.h"
 
 static int load_dwarf_arg(const dcsim_args *a, dcsim_dwarf_t **d, dcsim_error *err) {
@@ -71,8 +72,8 @@ static int parse_energy_form(const dcsim_args *a, dcsim_energy_form *f, dcsim_er
   return 0;
 }
 
-static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p,
-                       const char *case_name) {
+static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, const char *case_name,
+                       const dcsim_repro *rp) {
   const dcsim_dwarf_eval *ev = rq->ev;
   printf("dwarf     %s%s%s\n", dcsim_dwarf_name(ev->dwarf), case_name ? " case " : "",
          case_name ? case_name : "");
@@ -139,6 +140,7 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p,
   } else {
     printf("energy    not computed (--energy-form none)\n");
   }
+  dcsim_repro_text(stdout, rp);
 }
 
 /* The CPU model's figures: state, energy split, communication and the loops. */
@@ -267,8 +269,8 @@ static void json_gpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
   json_kernel_parts(j, p);
 }
 
-static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p,
-                       const char *case_name) {
+static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p, const char *case_name,
+                       const dcsim_repro *rp) {
   dcsim_json j;
   dcsim_json_init(&j, stdout, 1);
   dcsim_json_obj_begin(&j);
@@ -309,6 +311,7 @@ static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p,
     json_cpu_prediction(&j, rq, p);
   else
     json_gpu_prediction(&j, rq, p);
+  dcsim_repro_json(&j, rp);
   dcsim_json_obj_end(&j);
   dcsim_json_end(&j);
 }
@@ -366,7 +369,8 @@ static int scan_models(dcsim_model_req *rq, node_scan *S, dcsim_error *err) {
   return 0;
 }
 
-static void scan_json(const dcsim_model_req *rq, const node_scan *S, const char *case_name) {
+static void scan_json(const dcsim_model_req *rq, const node_scan *S, const char *case_name,
+                      const dcsim_repro *rp) {
   dcsim_json j;
   dcsim_json_init(&j, stdout, 1);
   dcsim_json_obj_begin(&j);
@@ -432,11 +436,13 @@ static void scan_json(const dcsim_model_req *rq, const node_scan *S, const char 
     dcsim_json_int(&j, S->nodes[S->b.energy_min]);
   else
     dcsim_json_null(&j);
+  dcsim_repro_json(&j, rp);
   dcsim_json_obj_end(&j);
   dcsim_json_end(&j);
 }
 
-static void scan_text(const dcsim_model_req *rq, const node_scan *S, const char *case_name) {
+static void scan_text(const dcsim_model_req *rq, const node_scan *S, const char *case_name,
+                      const dcsim_repro *rp) {
   const dcsim_balance *b = &S->b;
   printf("dwarf     %s%s%s\n", dcsim_dwarf_name(rq->ev->dwarf), case_name ? " case " : "",
          case_name ? case_name : "");
@@ -465,12 +471,13 @@ static void scan_text(const dcsim_model_req *rq, const node_scan *S, const char 
   if (!b->reached)
     printf("\nno balance point in this scan: the time still falls at %u nodes\n",
            S->nodes[S->n - 1]);
+  dcsim_repro_text(stdout, rp);
 }
 
 /* `dcsim model --nodes-scan`: the model at each node count, the balance point marked
  * (dcsim_balance_point, D3.5 §6.1.2). */
 static int run_scan(const dcsim_args *a, dcsim_model_req *rq, const char *case_name, int fmt,
-                    dcsim_error *err) {
+                    const dcsim_repro *rp, dcsim_error *err) {
   node_scan S;
   int rc;
   memset(&S, 0, sizeof S);
@@ -480,9 +487,9 @@ static int run_scan(const dcsim_args *a, dcsim_model_req *rq, const char *case_n
   dcsim_cpu_state_freq_str(&rq->state, S.fs, sizeof S.fs);
   S.overlap = rq->overlap_set ? rq->overlap : rq->ev->comm_overlap;
   if (fmt == 1)
-    scan_json(rq, &S, case_name);
+    scan_json(rq, &S, case_name, rp);
   else
-    scan_text(rq, &S, case_name);
+    scan_text(rq, &S, case_name, rp);
   return 0;
 }
 
@@ -563,6 +570,17 @@ static int gpu_request(const dcsim_args *a, const dcsim_dwarf_t *d, dcsim_model_
   return 0;
 }
 
+/* The input files of a model: the dwarf and the profiles, with their hashes. */
+static int model_repro(const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu,
+                       const dcsim_gpu_profile_t *gpu, const dcsim_cpu_profile_t *host,
+                       dcsim_repro *rp, dcsim_error *err) {
+  int rc = dcsim_repro_add(rp, dcsim_dwarf_path(d), NULL, err);
+  if (!rc && cpu) rc = dcsim_repro_add(rp, dcsim_cpu_profile_path(cpu), NULL, err);
+  if (!rc && gpu) rc = dcsim_repro_add(rp, dcsim_gpu_profile_path(gpu), NULL, err);
+  if (!rc && host) rc = dcsim_repro_add(rp, dcsim_cpu_profile_path(host), NULL, err);
+  return rc;
+}
+
 int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   static const char *const formats[] = { "text", "json", NULL };
   dcsim_dwarf_t *d = NULL;
@@ -577,6 +595,8 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   int fmt = 0, use_gpu = 0;
   dcsim_model_req rq;
   memset(&rq, 0, sizeof rq);
+  dcsim_repro rp;
+  dcsim_repro_init(&rp, NULL);
   int rc;
   if ((rc = dcsim_arg_format(a, formats, &fmt, err))) goto out;
   if ((rc = parse_energy_form(a, &rq.energy_form, err))) goto out;
@@ -594,19 +614,21 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   if ((rc = choose_model(a, d, &use_gpu, err))) goto out;
   if (!use_gpu) {
     if ((rc = cpu_request(a, d, &rq, &cpu, err))) goto out;
-    if (dcsim_arg(a, "nodes-scan")) {
-      rc = run_scan(a, &rq, case_name, fmt, err);
-      goto out;
-    }
   } else if ((rc = gpu_request(a, d, &rq, &gpu, &host, err))) {
+    goto out;
+  }
+  if ((rc = model_repro(d, cpu, gpu, host, &rp, err))) goto out;
+  if (!use_gpu && dcsim_arg(a, "nodes-scan")) {
+    rc = run_scan(a, &rq, case_name, fmt, &rp, err);
     goto out;
   }
   if ((rc = dcsim_model_run(&rq, &pred, err))) goto out;
   if (fmt == 1)
-    print_json(&rq, &pred, case_name);
+    print_json(&rq, &pred, case_name, &rp);
   else
-    print_text(&rq, &pred, case_name);
+    print_text(&rq, &pred, case_name, &rp);
 out:
+  dcsim_repro_release(&rp);
   dcsim_prediction_release(&pred);
   dcsim_dwarf_eval_free(ev);
   dcsim_dwarf_free(d);
@@ -624,6 +646,8 @@ int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err) {
   dcsim_cpu_state st = { 0, NULL, 0 };
   unsigned nodes = 1;
   double t = 0;
+  dcsim_repro rp;
+  dcsim_repro_init(&rp, NULL);
   if ((rc = dcsim_arg_format(a, formats, &fmt, err))) goto out;
   if (!dcsim_arg(a, "cpu") || !dcsim_arg(a, "cores") || !dcsim_arg(a, "time")) {
     rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
@@ -646,6 +670,7 @@ int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err) {
                    dcsim_cpu_profile_name(cpu), dcsim_prov_name(pw.prov.kind), pw.prov.source);
     goto out;
   }
+  if ((rc = model_repro(d, cpu, NULL, NULL, &rp, err))) goto out;
   dcsim_cpu_energy e = dcsim_energy_cpu_53(&ec, &pw, t); /* §5.3 */
   double pkg = e.pkg_j * nodes, dram = e.dram_j * nodes; /* §5.6 */
   if (fmt == 1) {
@@ -666,6 +691,7 @@ int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err) {
     dcsim_json_int(&j, st.threads);
     dcsim_json_key(&j, "provenance");
     dcsim_prov_json(&j, pw.prov);
+    dcsim_repro_json(&j, &rp);
     dcsim_json_obj_end(&j);
     dcsim_json_end(&j);
   } else {
@@ -674,8 +700,10 @@ int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err) {
     printf("%s on %s, %u node(s) x %u core(s), %.6g s\n", dcsim_dwarf_name(d),
            dcsim_cpu_profile_name(cpu), nodes, st.threads, t);
     printf("PKG     %.6g J\nDRAM    %.6g J\nenergy  %.6g J  %s\n", pkg, dram, pkg + dram, ep);
+    dcsim_repro_text(stdout, &rp);
   }
 out:
+  dcsim_repro_release(&rp);
   dcsim_dwarf_free(d);
   dcsim_cpu_profile_free(cpu);
   return rc;

@@ -240,7 +240,7 @@ static void json_groups(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
 
 static void print_json(const dcsim_scenario *s, const dcsim_run_stats *st,
                        const dcsim_metrics_summary *ms, dcsim_job_policy jp, dcsim_task_policy tp,
-                       int64_t run_id) {
+                       int64_t run_id, const dcsim_repro *rp) {
   dcsim_json j;
   dcsim_json_init(&j, stdout, 1);
   dcsim_json_obj_begin(&j);
@@ -252,13 +252,14 @@ static void print_json(const dcsim_scenario *s, const dcsim_run_stats *st,
   for (size_t k = 0; k < st->n_jobs; k++) json_job(&j, s, st, k);
   dcsim_json_arr_end(&j);
   json_groups(&j, s, st);
+  dcsim_repro_json(&j, rp);
   dcsim_json_obj_end(&j);
   dcsim_json_end(&j);
 }
 
 static void print_text(const dcsim_scenario *s, const dcsim_run_stats *st,
                        const dcsim_metrics_summary *ms, dcsim_job_policy jp, dcsim_task_policy tp,
-                       int64_t run_id, const char *db) {
+                       int64_t run_id, const char *db, const dcsim_repro *rp) {
   double mk = (double)st->makespan_ns * 1e-9;
   printf("input       %s\nplatform    %s (%u nodes)\n", s->input_path, s->platform->name,
          st->n_nodes);
@@ -316,6 +317,7 @@ static void print_text(const dcsim_scenario *s, const dcsim_run_stats *st,
            mk > 0 ? 100 * gs->alloc_node_s / (mk * ng->count) : 0);
   }
   if (db) printf("\nresults     %s, run %lld\n", db, (long long)run_id);
+  dcsim_repro_text(stdout, rp);
 }
 
 int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
@@ -328,6 +330,8 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   dcsim_results_t *db = NULL;
   dcsim_plot_trace_t *trace = NULL;
   int64_t run_id = 0;
+  dcsim_repro rp;
+  dcsim_repro_init(&rp, a->positional[0]);
   if ((rc = dcsim_arg_format(a, formats, &fmt, err))) return rc;
   const char *gantt = dcsim_arg(a, "gantt"), *power = dcsim_arg(a, "power");
   dcsim_plot_format gantt_fmt = DCSIM_PLOT_PNG, power_fmt = DCSIM_PLOT_PNG;
@@ -396,15 +400,19 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   }
   const dcsim_run_stats *st = dcsim_engine_stats(e);
   dcsim_metrics_summary ms;
-  if ((rc = dcsim_metrics_summarise(st, &ms, err))) goto out;
+  if ((rc = dcsim_metrics_summarise(st, &ms, err)) || (rc = dcsim_scenario_repro(s, &rp, err)))
+    goto out;
   if (db && (rc = dcsim_results_finish(db, st, &run_id, err))) goto out;
   if (fmt == 1)
-    print_json(s, st, &ms, jp, tp, run_id);
+    print_json(s, st, &ms, jp, tp, run_id, &rp);
   else
-    print_text(s, st, &ms, jp, tp, run_id, dbpath);
-  if (gantt && (rc = dcsim_plot_gantt(trace, gantt, gantt_fmt, err))) goto out;
-  if (power && (rc = dcsim_plot_power(trace, power, power_fmt, err))) goto out;
+    print_text(s, st, &ms, jp, tp, run_id, dbpath, &rp);
+  char caption[512];
+  dcsim_repro_caption(&rp, caption, sizeof caption);
+  if (gantt && (rc = dcsim_plot_gantt(trace, caption, gantt, gantt_fmt, err))) goto out;
+  if (power && (rc = dcsim_plot_power(trace, caption, power, power_fmt, err))) goto out;
 out:
+  dcsim_repro_release(&rp);
   dcsim_plot_trace_free(trace);
   dcsim_results_close(db); /* rolls back unless finished */
   dcsim_engine_free(e);

@@ -11,6 +11,7 @@
 #include "dcsim/dwarf.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/plot.h"
+#include "dcsim/repro.h"
 #include "dcsim/roofline.h"
 #include "dcsim/sweep.h"
 #include "dcsim/sweepdb.h"
@@ -180,6 +181,7 @@ static int parse_shard(const dcsim_args *a, unsigned *i, unsigned *n, dcsim_erro
 }
 
 typedef struct sweep_cmd {
+  dcsim_repro rp;
   int fmt;
   unsigned threads, stop_after, shard_i, shard_n;
   const char *plot, *dbpath;
@@ -246,13 +248,17 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
     }
     return rc;
   }
-  if ((rc = dcsim_sweep_set_shard(c->sw, c->shard_i, c->shard_n, err))) return rc;
+  if ((rc = dcsim_sweep_set_shard(c->sw, c->shard_i, c->shard_n, err)) ||
+      (rc = dcsim_sweep_repro(c->sw, &c->rp, err)))
+    return rc;
   c->dbpath = dcsim_arg(a, "db");
   if (!root) return 0;
   size_t restored = 0;
-  if (c->dbpath && ((rc = dcsim_sweepdb_open(c->dbpath, &c->ctx.db, err)) ||
-                    (rc = dcsim_sweepdb_attach(c->ctx.db, c->sw, a->positional[0], &c->sweep_id,
-                                               &restored, err))))
+  char in_name[4096]; /* the workflow as the definition names it (location-independent) */
+  dcsim_catalog_relname(a->positional[0], a->positional[0], in_name, sizeof in_name);
+  if (c->dbpath &&
+      ((rc = dcsim_sweepdb_open(c->dbpath, &c->ctx.db, err)) ||
+       (rc = dcsim_sweepdb_attach(c->ctx.db, c->sw, in_name, &c->sweep_id, &restored, err))))
     return rc;
   c->ctx.pr.on = isatty(2) && !dcsim_arg_flag(a, "quiet");
   c->ctx.pr.f = stderr;
@@ -267,6 +273,7 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
   int rank = 0, started = 0, rc;
   sweep_cmd c;
   memset(&c, 0, sizeof c);
+  dcsim_repro_init(&c.rp, a->positional[0]);
   if ((rc = dist_begin(&rank, &started, err))) {
     dist_end(started);
     return rc;
@@ -311,9 +318,9 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
     goto out;
   }
   if (c.fmt == 1)
-    dcsim_sweep_write_json(stdout, pts, n);
+    dcsim_sweep_write_json(stdout, pts, n, &c.rp);
   else if (c.fmt == 2)
-    dcsim_sweep_write_csv(stdout, pts, n);
+    dcsim_sweep_write_csv(stdout, pts, n, &c.rp);
   else {
     dcsim_sweep_write_text(stdout, pts, n);
     for (size_t i = 0; i < n; i++)
@@ -323,6 +330,7 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
             "%u, %.6g s, %.6g J\n",
             pts[i].index, pts[i].time_s, pts[i].energy_j);
     if (c.dbpath) printf("results: %s, sweep %lld\n", c.dbpath, (long long)c.sweep_id);
+    dcsim_repro_text(stdout, &c.rp);
   }
   if (done < n && !dcsim_arg_flag(a, "quiet")) /* a shard: the front needs every point */
     fprintf(stderr,
@@ -330,8 +338,13 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
             "databases with"
             " dcsim merge, then dcsim pareto\n",
             c.shard_i, c.shard_n, c.dbpath, done, n);
-  if (c.plot) rc = dcsim_plot_pareto(pts, n, dcsim_arg(a, "title"), c.plot, c.pf, err);
+  if (c.plot) {
+    char caption[512];
+    dcsim_repro_caption(&c.rp, caption, sizeof caption);
+    rc = dcsim_plot_pareto(pts, n, dcsim_arg(a, "title"), caption, c.plot, c.pf, err);
+  }
 out:
+  dcsim_repro_release(&c.rp);
   dcsim_sweepdb_close(c.ctx.db);
   dcsim_sweep_free(c.sw);
   dist_end(started);
@@ -401,19 +414,24 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   dcsim_sweep_point *pts = NULL;
   size_t n = 0, total = 0;
   FILE *f = NULL;
+  dcsim_repro rp; /* a database: the sweep's inputs; a file: that file */
+  dcsim_repro_init(&rp, in);
   if (is_sqlite(in)) {
-    if ((rc = dcsim_sweepdb_read(in, (int64_t)sweep_d, &pts, &n, &total, err))) return rc;
+    if ((rc = dcsim_sweepdb_read(in, (int64_t)sweep_d, &pts, &n, &total, &rp, err))) goto out;
     if (n < total)
       fprintf(stderr,
               "dcsim: %s: the sweep has %zu of its %zu points (interrupted, or one shard: run it "
               "again to finish, or dcsim merge the shards)\n",
               in, n, total);
-  } else if ((rc = dcsim_sweep_points_read(in, &pts, &n, err))) {
-    return rc;
+  } else if ((rc = dcsim_sweep_points_read(in, &pts, &n, err)) ||
+             (rc = dcsim_repro_add(&rp, in, NULL, err))) {
+    goto out;
   }
   dcsim_sweep_mark_front(pts, n);
   if (fmt == 2 || fmt == 3) {
-    rc = dcsim_plot_pareto(pts, n, dcsim_arg(a, "title"), out,
+    char caption[512];
+    dcsim_repro_caption(&rp, caption, sizeof caption);
+    rc = dcsim_plot_pareto(pts, n, dcsim_arg(a, "title"), caption, out,
                            fmt == 2 ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
     goto out;
   }
@@ -433,9 +451,9 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
     goto out;
   }
   if (fmt == 0)
-    dcsim_sweep_write_csv(f, pts, m);
+    dcsim_sweep_write_csv(f, pts, m, &rp);
   else if (fmt == 1)
-    dcsim_sweep_write_json(f, pts, m);
+    dcsim_sweep_write_json(f, pts, m, &rp);
   else {
     size_t feas = 0;
     for (size_t i = 0; i < n; i++) feas += pts[i].feasible != 0;
@@ -444,11 +462,13 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
             "after scaling both axes to [0,1])\n\n",
             n, feas, m);
     dcsim_sweep_write_text(f, pts, m);
+    dcsim_repro_text(f, &rp);
   }
   if (out && fclose(f) != 0) rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "write error");
   f = NULL;
 out:
   if (f && f != stdout) fclose(f);
+  dcsim_repro_release(&rp);
   dcsim_sweep_points_free(pts, n);
   return rc;
 }
@@ -489,6 +509,8 @@ int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
   dcsim_dwarf_eval *ev = NULL;
   dcsim_roofline *r = NULL;
   FILE *f = NULL;
+  dcsim_repro rp;
+  dcsim_repro_init(&rp, NULL);
   if (cpu) {
     if ((rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, cpu, NULL, 0, path, sizeof path, err)) ||
         (rc = dcsim_cpu_profile_load(path, &cp, err)))
@@ -521,9 +543,16 @@ int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
     }
     rc = dcsim_roofline_gpu(gp, ev, label, &r, err);
   }
-  if (rc) goto out;
+  if (rc ||
+      (rc = dcsim_repro_add(&rp, cp ? dcsim_cpu_profile_path(cp) : dcsim_gpu_profile_path(gp), NULL,
+                            err)) ||
+      (d && (rc = dcsim_repro_add(&rp, dcsim_dwarf_path(d), NULL, err))))
+    goto out;
   if (fmt >= 3) {
-    rc = dcsim_plot_roofline(r, cache_aware, out, fmt == 4 ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
+    char caption[512];
+    dcsim_repro_caption(&rp, caption, sizeof caption);
+    rc = dcsim_plot_roofline(r, cache_aware, caption, out,
+                             fmt == 4 ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
     goto out;
   }
   f = out ? fopen(out, "w") : stdout;
@@ -532,15 +561,16 @@ int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
     goto out;
   }
   if (fmt == 1)
-    dcsim_roofline_write_json(f, r);
+    dcsim_roofline_write_json(f, r, &rp);
   else if (fmt == 2)
-    dcsim_roofline_write_csv(f, r);
+    dcsim_roofline_write_csv(f, r, &rp);
   else
-    dcsim_roofline_write_text(f, r);
+    dcsim_roofline_write_text(f, r, &rp);
   if (out && fclose(f) != 0) rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "write error");
   f = NULL;
 out:
   if (f && f != stdout) fclose(f);
+  dcsim_repro_release(&rp);
   dcsim_roofline_free(r);
   dcsim_dwarf_eval_free(ev);
   dcsim_dwarf_free(d);

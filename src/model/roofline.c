@@ -146,7 +146,7 @@ static const char *bound_of(const dcsim_roofline *r, const dcsim_roofline_point 
   return best_roof >= r->peak_flops ? "peak" : r->ceilings[best].name;
 }
 
-void dcsim_roofline_write_text(FILE *f, const dcsim_roofline *r) {
+static void write_text_body(FILE *f, const dcsim_roofline *r) {
   fprintf(f, "roofline    %s%s%s\n", r->device, r->state[0] ? " at " : "", r->state);
   fprintf(f, "peak        %.6g GFLOP/s%s", r->peak_flops * 1e-9,
           r->peak_sp_flops > 0 ? " (double precision)" : "");
@@ -167,7 +167,12 @@ void dcsim_roofline_write_text(FILE *f, const dcsim_roofline *r) {
   }
 }
 
-void dcsim_roofline_write_json(FILE *f, const dcsim_roofline *r) {
+void dcsim_roofline_write_text(FILE *f, const dcsim_roofline *r, const dcsim_repro *rp) {
+  write_text_body(f, r);
+  if (rp) dcsim_repro_text(f, rp);
+}
+
+void dcsim_roofline_write_json(FILE *f, const dcsim_roofline *r, const dcsim_repro *rp) {
   dcsim_json j;
   dcsim_json_init(&j, f, 1);
   dcsim_json_obj_begin(&j);
@@ -228,11 +233,13 @@ void dcsim_roofline_write_json(FILE *f, const dcsim_roofline *r) {
   dcsim_json_arr_end(&j);
   dcsim_json_key(&j, "unplaced");
   dcsim_json_int(&j, (long long)r->n_unplaced);
+  if (rp) dcsim_repro_json(&j, rp);
   dcsim_json_obj_end(&j);
   dcsim_json_end(&j);
 }
 
-void dcsim_roofline_write_csv(FILE *f, const dcsim_roofline *r) {
+void dcsim_roofline_write_csv(FILE *f, const dcsim_roofline *r, const dcsim_repro *rp) {
+  if (rp) dcsim_repro_csv(f, rp);
   fputs("kind,name,work_flop,traffic_byte,time_s,intensity_flop_per_byte,perf_flops,bw_bps\n", f);
   fprintf(f, "peak,%s,,,,,%.10g,\n", r->peak_sp_flops > 0 ? "double precision" : "flops",
           r->peak_flops);

@@ -83,8 +83,18 @@ typedef struct gp {
   int oom;
 } gp;
 
+static void gp_str(FILE *f, const char *s);
+
+/* what made the picture, small and grey in the bottom left corner */
+static void gp_caption(FILE *f, const char *caption) {
+  if (!caption || !*caption) return;
+  fputs("set label 999 ", f);
+  gp_str(f, caption);
+  fputs(" at screen 0.005, screen 0.008 left front font ',7' tc rgb '#999999'\n", f);
+}
+
 static int gp_open(gp *g, const char *out, dcsim_plot_format fmt, int width, int height,
-                   dcsim_error *err) {
+                   const char *caption, dcsim_error *err) {
   memset(g, 0, sizeof *g);
   const char *tmp = getenv("TMPDIR");
   snprintf(g->dir, sizeof g->dir, "%s/dcsim-plot-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -110,6 +120,7 @@ static int gp_open(gp *g, const char *out, dcsim_plot_format fmt, int width, int
     fputc(*c, g->f);
   }
   fputs("'\nset encoding utf8\nset termoption noenhanced\n", g->f);
+  gp_caption(g->f, caption);
   return 0;
 }
 
@@ -430,8 +441,9 @@ static void pareto_plot_cmd(FILE *f, const pareto_view *v) {
       f);
 }
 
-int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title, const char *out,
-                      dcsim_plot_format fmt, dcsim_error *err) {
+int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title,
+                      const char *caption, const char *out, dcsim_plot_format fmt,
+                      dcsim_error *err) {
   pareto_view v = { .pts = pts, .n = n };
   gp g;
   int rc = 0;
@@ -440,7 +452,8 @@ int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title,
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "no feasible point to plot (%zu infeasible)",
                      v.n_done);
   v.eu = energy_unit(v.emax, &v.es);
-  if ((rc = pareto_series(&v, err)) || (rc = gp_open(&g, out, fmt, 1100, 760, err))) goto out;
+  if ((rc = pareto_series(&v, err)) || (rc = gp_open(&g, out, fmt, 1100, 760, caption, err)))
+    goto out;
   pareto_header(g.f, &v, title);
   if ((rc = pareto_data(g.f, &v, err))) {
     gp_cleanup(&g);
@@ -456,10 +469,10 @@ out:
 
 /* ---- roofline ---- */
 
-int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *out,
-                        dcsim_plot_format fmt, dcsim_error *err) {
+int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *caption,
+                        const char *out, dcsim_plot_format fmt, dcsim_error *err) {
   gp g;
-  int rc = gp_open(&g, out, fmt, 1100, 720, err);
+  int rc = gp_open(&g, out, fmt, 1100, 720, caption, err);
   if (rc) return rc;
   FILE *f = g.f;
   /* x range: from below the smallest intensity to beyond the largest ridge or point */
@@ -663,8 +676,8 @@ static size_t group_of(const dcsim_scenario *s, uint32_t node) {
   return 0;
 }
 
-int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_format fmt,
-                     dcsim_error *err) {
+int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *caption, const char *out,
+                     dcsim_plot_format fmt, dcsim_error *err) {
   const dcsim_scenario *s = t->s;
   if (!t->n_bars) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "no task ran: nothing to draw");
   unsigned nn = s->platform->n_nodes;
@@ -679,7 +692,7 @@ int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_fo
   const char *tu = time_unit((double)t->end_ns * 1e-9, &ts);
   gp g;
   int height = 220 + 22 * (rows < 40 ? rows : 40);
-  int rc = gp_open(&g, out, fmt, 1200, height, err);
+  int rc = gp_open(&g, out, fmt, 1200, height, caption, err);
   if (rc) {
     free(row);
     return rc;
@@ -763,8 +776,8 @@ static int cmp_pev(const void *a, const void *b) {
   return (x->t > y->t) - (x->t < y->t);
 }
 
-int dcsim_plot_power(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_format fmt,
-                     dcsim_error *err) {
+int dcsim_plot_power(const dcsim_plot_trace_t *t, const char *caption, const char *out,
+                     dcsim_plot_format fmt, dcsim_error *err) {
   const dcsim_scenario *s = t->s;
   if (!t->n_segs) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "no power record: nothing to draw");
   size_t ng = s->n_groups, ne = 2 * t->n_segs;
@@ -788,7 +801,7 @@ int dcsim_plot_power(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_fo
   const char *tu = time_unit((double)t->end_ns * 1e-9, &ts);
   double pmax = 0;
   gp g;
-  int rc = gp_open(&g, out, fmt, 1200, 640, err);
+  int rc = gp_open(&g, out, fmt, 1200, 640, caption, err);
   if (rc) {
     free(ev);
     free(cur);

@@ -9,13 +9,11 @@
 
 #include <sqlite3.h>
 
+#include "dcsim/catalog.h"
 #include "dcsim/db.h"
 #include "dcsim/metrics.h"
+#include "dcsim/repro.h"
 #include "dcsim/strutil.h"
-
-#ifndef DCSIM_VERSION
-#define DCSIM_VERSION "0"
-#endif
 
 static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY, created_utc TEXT, dcsim_version TEXT,"
@@ -67,6 +65,7 @@ static const struct {
   { "tasks", "freq_ghz", "REAL" },
   { "nodes", "off_s", "REAL" },
   { "nodes", "boots", "INTEGER" },
+  { "runs", "dcsim_commit", "TEXT" },
 };
 
 struct dcsim_results {
@@ -201,16 +200,20 @@ int dcsim_results_begin(dcsim_results_t *r, const dcsim_scenario *s, const dcsim
   dcsim_db_utc_now(stamp);
   sqlite3_stmt *st = NULL;
   if ((rc = dcsim_db_prepare(r->db, r->path,
-                             "INSERT INTO runs(created_utc, dcsim_version, input, platform, "
-                             "job_policy, task_policy) VALUES(?,?,?,?,?,?)",
+                             "INSERT INTO runs(created_utc, dcsim_version, dcsim_commit, input, "
+                             "platform, job_policy, task_policy) VALUES(?,?,?,?,?,?,?)",
                              &st, "cannot record the run", err)))
     return rc;
+  char in_name[4096], pl_name[4096]; /* location-independent names (dcsim/repro.h) */
+  dcsim_catalog_relname(info->input, info->input, in_name, sizeof in_name);
+  dcsim_catalog_relname(s->platform->path, info->input, pl_name, sizeof pl_name);
   sqlite3_bind_text(st, 1, stamp, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st, 2, DCSIM_VERSION, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 3, info->input, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st, 4, s->platform->path, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st, 5, info->job_policy, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st, 6, info->task_policy, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 2, dcsim_version(), -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 3, dcsim_commit(), -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 4, in_name, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 5, pl_name, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 6, info->job_policy, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 7, info->task_policy, -1, SQLITE_TRANSIENT);
   rc = dcsim_db_step_done(r->db, r->path, st, "cannot record the run", err);
   sqlite3_finalize(st);
   if (rc) return rc;
@@ -271,8 +274,10 @@ static int record_inputs(dcsim_results_t *r, dcsim_error *err) {
   int rc = dcsim_db_prepare(r->db, r->path, "INSERT INTO inputs VALUES(?,?,?)", &st,
                             "cannot record inputs", err);
   for (size_t i = 0; i < s->n_inputs && !rc; i++) {
+    char name[4096];
+    dcsim_catalog_relname(s->inputs[i].path, s->input_path, name, sizeof name);
     sqlite3_bind_int64(st, 1, r->run_id);
-    sqlite3_bind_text(st, 2, s->inputs[i].path, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 3, s->inputs[i].sha256, -1, SQLITE_STATIC);
     rc = dcsim_db_step_done(r->db, r->path, st, "cannot record inputs", err);
   }

@@ -911,3 +911,10 @@ const char *dcsim_scenario_energy_scope(const dcsim_scenario *s) {
               : "CPU packages and DRAM (RAPL domains) of every node, idle included; no node base "
                 "power (board, fans, PSU losses, NIC)";
 }
+
+int dcsim_scenario_repro(const dcsim_scenario *s, dcsim_repro *r, dcsim_error *err) {
+  int rc = 0;
+  for (size_t i = 0; i < s->n_inputs && !rc; i++)
+    rc = dcsim_repro_add(r, s->inputs[i].path, s->inputs[i].sha256, err);
+  return rc;
+}

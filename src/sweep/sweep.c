@@ -10,6 +10,7 @@
 
 #include <omp.h>
 
+#include "dcsim/catalog.h"
 #include "dcsim/engine.h"
 #include "dcsim/model.h"
 #include "dcsim/model_comm.h"
@@ -266,22 +267,31 @@ static int make_points(dcsim_sweep_t *sw, const char *input, dcsim_error *err) {
   return 0;
 }
 
-/* the definition and its hash: everything that decides the results */
+/* The definition and its hash: everything that decides the results. Format 3: files are named by
+ * dcsim_catalog_relname() (relative to the data root, else to the input's directory), so the hash
+ * does not depend on where the checkout or the working directory is; the SHA-256 of every file
+ * read identifies its content (doc/sweep.md). */
 static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_task_policy tp,
                            dcsim_error *err) {
   sbuf b = { 0 };
-  char pol[32];
+  char pol[32], n1[4096], n2[4096];
   snprintf(pol, sizeof pol, "%s+%s", dcsim_sched_job_name(sw->job_policy),
            dcsim_sched_task_name(tp));
-  /* version 2: model modes and provenance (a sweep of version 1 never resumes into these) */
-  sb_add(&b, "dcsim sweep 2\ninput %s\nplatform %s\npolicy %s\ndeadline_s %.17g\nmodel %s%s\n",
-         def->input, sw->base->platform->path, pol, def->deadline_s,
-         def->model_flags & DCSIM_MODEL_D35 ? "d35" : "default",
+  /* version 2: model modes and provenance; 3: location-independent names (a sweep of an older
+   * version never resumes into these) */
+  sb_add(&b, "dcsim sweep 3\ninput %s\nplatform %s\npolicy %s\ndeadline_s %.17g\nmodel %s%s\n",
+         dcsim_catalog_relname(def->input, def->input, n1, sizeof n1),
+         dcsim_catalog_relname(sw->base->platform->path, def->input, n2, sizeof n2), pol,
+         def->deadline_s, def->model_flags & DCSIM_MODEL_D35 ? "d35" : "default",
          def->model_flags & DCSIM_MODEL_STRICT ? " strict" : "");
   sb_add(&b, "cpu");
-  for (size_t k = 0; k < sw->n_cpus; k++) sb_add(&b, " %s", dcsim_cpu_profile_path(sw->cpus[k]));
+  for (size_t k = 0; k < sw->n_cpus; k++)
+    sb_add(&b, " %s",
+           dcsim_catalog_relname(dcsim_cpu_profile_path(sw->cpus[k]), def->input, n1, sizeof n1));
   sb_add(&b, "\ngpu");
-  for (size_t k = 0; k < sw->n_gpus; k++) sb_add(&b, " %s", dcsim_gpu_profile_path(sw->gpus[k]));
+  for (size_t k = 0; k < sw->n_gpus; k++)
+    sb_add(&b, " %s",
+           dcsim_catalog_relname(dcsim_gpu_profile_path(sw->gpus[k]), def->input, n1, sizeof n1));
   sb_add(&b, "\nnodes");
   for (size_t k = 0; k < sw->n_nodes; k++) sb_add(&b, " %u", sw->nodes[k]);
   sb_add(&b, "\ncores");
@@ -290,7 +300,8 @@ static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_
   for (size_t k = 0; k < sw->n_freqs; k++) sb_add(&b, " %s", sw->freqs[k]);
   sb_add(&b, "\npoints %zu\n", sw->n_points);
   for (size_t k = 0; k < sw->base->n_inputs; k++)
-    sb_add(&b, "file %s %s\n", sw->base->inputs[k].sha256, sw->base->inputs[k].path);
+    sb_add(&b, "file %s %s\n", sw->base->inputs[k].sha256,
+           dcsim_catalog_relname(sw->base->inputs[k].path, def->input, n1, sizeof n1));
   if (b.oom) {
     free(b.s);
     return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
@@ -301,6 +312,11 @@ static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_
   dcsim_sha256_update(&h, sw->definition, strlen(sw->definition));
   dcsim_sha256_hex(&h, sw->hash);
   return 0;
+}
+
+int dcsim_sweep_repro(const dcsim_sweep_t *sw, dcsim_repro *r, dcsim_error *err) {
+  snprintf(r->sweep_sha256, sizeof r->sweep_sha256, "%s", sw->hash);
+  return dcsim_scenario_repro(sw->base, r, err);
 }
 
 int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error *err) {

@@ -82,8 +82,17 @@ static void json_point(dcsim_json *j, const dcsim_sweep_point *p) {
   dcsim_json_obj_end(j);
 }
 
-void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n) {
-  fputc('[', f);
+void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n,
+                            const dcsim_repro *rp) {
+  fputs("{", f);
+  if (rp) {
+    dcsim_json j;
+    fputs("\n\"dcsim\": ", f);
+    dcsim_json_init(&j, f, 0);
+    dcsim_repro_json_value(&j, rp);
+    fputc(',', f);
+  }
+  fputs("\n\"points\": [", f);
   int first = 1;
   for (size_t i = 0; i < n; i++) {
     if (!pts[i].done) continue;
@@ -93,7 +102,7 @@ void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n) {
     dcsim_json_init(&j, f, 0);
     json_point(&j, &pts[i]);
   }
-  fputs(first ? "]\n" : "\n]\n", f);
+  fputs(first ? "]\n}\n" : "\n]\n}\n", f);
 }
 
 static void csv_str(FILE *f, const char *s) {
@@ -109,7 +118,8 @@ static void csv_str(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n) {
+void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, const dcsim_repro *rp) {
+  if (rp) dcsim_repro_csv(f, rp);
   fputs(
       "index,cpu,gpu,nodes,cores,freq,time_s,energy_j,pareto,knee,feasible,reason,balance,"
       "time_provenance,energy_provenance\n",
@@ -334,20 +344,56 @@ static int read_json_points(jwalk *w, const char *path, dcsim_sweep_point **pts,
   }
 }
 
+/* {"dcsim": {...}, "points": [...]}, after its '{': the points; other keys are skipped */
+static int read_json_object(jwalk *w, const char *path, dcsim_sweep_point **pts, size_t *n,
+                            dcsim_error *err) {
+  int seen = 0, rc;
+  for (;;) {
+    jw_ws(w);
+    int line = w->line;
+    json_t *k = jw_value(w);
+    char key[64] = "";
+    int ok = json_is_string(k);
+    if (ok) snprintf(key, sizeof key, "%s", json_string_value(k));
+    json_decref(k);
+    if (!ok) return DCSIM_ERR(err, DCSIM_EPARSE, path, line, "expected a key");
+    if (!jw_is(w, ':'))
+      return DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "expected ':' after \"%s\"", key);
+    if (strcmp(key, "points") == 0) {
+      if (!jw_is(w, '['))
+        return DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "\"points\": expected an array");
+      if ((rc = read_json_points(w, path, pts, n, err))) return rc;
+      seen = 1;
+    } else {
+      json_t *v = jw_value(w); /* "dcsim" and keys of later versions */
+      if (!v) return DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "\"%s\": bad value", key);
+      json_decref(v);
+    }
+    if (jw_is(w, ',')) continue;
+    if (jw_is(w, '}')) break;
+    return DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "expected ',' or '}'");
+  }
+  if (!seen) return DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "no \"points\" array");
+  return 0;
+}
+
 static int read_json(const char *path, const char *text, size_t len, dcsim_sweep_point **out,
                      size_t *n_out, dcsim_error *err) {
   jwalk w = { text, 0, len, 1 };
   dcsim_sweep_point *pts = NULL;
   size_t n = 0;
   int rc = -1;
-  if (!jw_is(&w, '[')) {
-    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, w.line, "expected a JSON array of sweep points");
-    goto out;
-  }
-  if ((rc = read_json_points(&w, path, &pts, &n, err))) goto out;
+  if (jw_is(&w, '{'))
+    rc = read_json_object(&w, path, &pts, &n, err);
+  else if (jw_is(&w, '['))
+    rc = read_json_points(&w, path, &pts, &n, err);
+  else
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, w.line,
+                   "expected a JSON object with \"points\" (or an array) of sweep points");
+  if (rc) goto out;
   jw_ws(&w);
   if (w.i < w.n) {
-    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, w.line, "text after the array");
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, w.line, "text after the points");
     goto out;
   }
   *out = pts;
@@ -471,7 +517,7 @@ int dcsim_sweep_points_read(const char *path, dcsim_sweep_point **out, size_t *n
   }
   size_t i = 0;
   while (i < len && isspace((unsigned char)text[i])) i++;
-  if (i < len && text[i] == '[')
+  if (i < len && (text[i] == '[' || text[i] == '{'))
     rc = read_json(path, text, len, out, n, err);
   else
     rc = read_csv(path, text, out, n, err);
