@@ -38,7 +38,7 @@ typedef struct dcsim_repro_input {
 typedef struct dcsim_repro {
   dcsim_repro_input *inputs;
   size_t n_inputs;
-  char sweep_sha256[65]; /* "" unless the output is a sweep's */
+  char sweep_sha256[65];  /* "" unless the output is a sweep's */
   const char *main_input; /* the command's main input: relnames fall back to its directory */
 } dcsim_repro;
 

@@ -44,7 +44,8 @@ int dcsim_repro_add_name(dcsim_repro *r, const char *name, const char *sha256, d
   if (DCSIM_GROW_N(r->inputs, r->n_inputs))
     return DCSIM_ERR(err, DCSIM_ENOMEM, name, 0, "out of memory");
   dcsim_repro_input *in = &r->inputs[r->n_inputs];
-  if (!(in->path = dcsim_strdup(name))) return DCSIM_ERR(err, DCSIM_ENOMEM, name, 0, "out of memory");
+  if (!(in->path = dcsim_strdup(name)))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, name, 0, "out of memory");
   snprintf(in->sha256, sizeof in->sha256, "%s", sha256);
   r->n_inputs++;
   return 0;

@@ -75,6 +75,15 @@ int dcsim_parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out) {
   return 0;
 }
 
+int dcsim_parse_ghz(const char *s, double *ghz) {
+  char buf[64];
+  snprintf(buf, sizeof buf, "%s", s);
+  size_t l = strlen(buf);
+  if (l > 3 && (strcmp(buf + l - 3, "GHz") == 0 || strcmp(buf + l - 3, "ghz") == 0))
+    buf[l - 3] = '\0';
+  return dcsim_parse_double(buf, ghz);
+}
+
 char *dcsim_path_join(const char *base_file, const char *ref) {
   size_t dir_len = 0;
   if (ref[0] != '/' && base_file) {
