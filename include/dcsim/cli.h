@@ -41,6 +41,10 @@ typedef struct dcsim_command {
 
 int dcsim_cli_main(int argc, char **argv);
 
+/* A command returns 0, a negative DCSIM_E* status with *err filled, or this: it finished and
+ * wrote its results, but the run missed its --deadline-s (dcsim exits with 4, doc/cli.md). */
+#define DCSIM_CLI_DEADLINE_MISSED 4
+
 /* helpers for subcommands */
 const char *dcsim_arg(const dcsim_args *a, const char *name); /* last value or NULL */
 int dcsim_arg_index(const dcsim_args *a,

@@ -60,6 +60,8 @@ dcsim_sweep_point *dcsim_sweep_points(dcsim_sweep_t *sw);
 const char *dcsim_sweep_hash(const dcsim_sweep_t *sw);
 /* The canonical definition text that is hashed (stored with the sweep in the database). */
 const char *dcsim_sweep_definition(const dcsim_sweep_t *sw);
+/* The loaded inputs every point derives from (read only). */
+const struct dcsim_scenario *dcsim_sweep_base(const dcsim_sweep_t *sw);
 /* The sweep's hash and every input file with its SHA-256, added to r (dcsim/repro.h). */
 int dcsim_sweep_repro(const dcsim_sweep_t *sw, dcsim_repro *r, dcsim_error *err);
 

@@ -40,7 +40,8 @@ typedef struct dcsim_sweep_point {
  * NULL: no "dcsim" key, no comment lines. */
 void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n, const dcsim_repro *rp);
 void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, const dcsim_repro *rp);
-void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n);
+/* summary: a last line "N points: F feasible, I infeasible; P on the Pareto front" */
+void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int summary);
 
 /* Reads points written by dcsim_sweep_write_json or _csv (the format is recognised by the first
  * character: '{' or '[' is JSON, the bare array of points that dcsim wrote before issue 17 being

@@ -15,10 +15,14 @@
 #include "dcsim/strutil.h"
 
 /* options several commands share word for word */
-#define OPT_FORMAT_TEXT_JSON \
-  { "format", "text|json", 0, "output format (default text)" }
-#define OPT_DEADLINE \
-  { "deadline-s", "SECONDS", 0, "deadline for the energy-aware policy" }
+#define OPT_FORMAT \
+  { "format", "text|json|csv", 0, "output format (default text)" }
+#define OPT_DEADLINE                                                                           \
+  {                                                                                            \
+    "deadline-s", "SECONDS", 0,                                                                \
+        "each workflow must run within SECONDS of its start: met or missed is reported (run: " \
+        "exit 4; sweep: infeasible); the energy policy plans with it"                          \
+  }
 #define OPT_D35 \
   { "d35", NULL, 0, "D3.5's published models exactly (table-only states, the paper's energy data)" }
 #define OPT_STRICT \
@@ -49,7 +53,7 @@ static const dcsim_opt_spec model_opts[] = {
     "GPU: split the domain over N GPUs of a node, with host-device transfer and halo" },
   { "energy-form", "5.3|5.2|none", 0,
     "energy model: §5.3 coefficients (default), §5.2 with E_const, or none" },
-  OPT_FORMAT_TEXT_JSON,
+  OPT_FORMAT,
   OPT_D35,
   OPT_STRICT,
 };
@@ -60,12 +64,12 @@ static const dcsim_opt_spec energy_opts[] = {
   { "freq", "GHZ|LABEL", 0, "frequency (default nominal)" },
   { "nodes", "N", 0, "number of nodes, each running for TIME (default 1; §5.6 sum)" },
   { "time", "SECONDS", 0, "measured run time (required)" },
-  OPT_FORMAT_TEXT_JSON,
+  OPT_FORMAT,
   OPT_D35,
   OPT_STRICT,
 };
 static const dcsim_opt_spec list_opts[] = {
-  OPT_FORMAT_TEXT_JSON,
+  OPT_FORMAT,
 };
 static const dcsim_opt_spec validate_opts[] = {
   { "quiet", NULL, 0, "print nothing on success" },
@@ -75,8 +79,9 @@ static const dcsim_opt_spec run_opts[] = {
   { "policy", "NAME", 0,
     "scheduling policy: fcfs, easy, sjf, heft, energy, JOB+TASK (default fcfs+heft)" },
   { "db", "PATH", 0, "SQLite results database (created if missing; one transaction per run)" },
-  OPT_FORMAT_TEXT_JSON,
+  OPT_FORMAT,
   OPT_DEADLINE,
+  { "tasks-csv", "FILE", 0, "write every task (start, end, nodes, energy) to FILE as CSV" },
   { "gantt", "FILE.png|svg", 0, "draw the tasks per node over time (gnuplot)" },
   { "power", "FILE.png|svg", 0,
     "draw the power of the centre and of each node group over time (gnuplot)" },
@@ -105,7 +110,7 @@ static const dcsim_opt_spec sweep_opts[] = {
   { "policy", "NAME", 0, "scheduling policy, as for dcsim run (default fcfs+heft)" },
   OPT_DEADLINE,
   { "db", "PATH", 0, "SQLite database: store each point; an interrupted sweep resumes" },
-  { "format", "text|json|csv", 0, "output format (default text)" },
+  OPT_FORMAT,
   { "threads", "N", 0, "OpenMP threads (default OMP_NUM_THREADS or all cores)" },
   { "plot", "FILE.png|svg", 0, "also draw the Pareto plot (gnuplot)" },
   { "title", "TEXT", 0, "title of the Pareto plot" },
@@ -314,8 +319,19 @@ int dcsim_arg_format(const dcsim_args *a, const char *const *allowed, int *out, 
       *out = i;
       return 0;
     }
+  char valid[160] = "";
+  size_t n = 0, len = 0;
+  while (allowed[n]) n++;
+  for (size_t i = 0; i < n; i++) /* "text, json or csv" */
+    len += (size_t)snprintf(valid + len, len < sizeof valid ? sizeof valid - len : 0, "%s%s",
+                            i == 0       ? ""
+                            : i + 1 == n ? " or "
+                                         : ", ",
+                            allowed[i]);
+  const char *best = dcsim_suggest(v, (const char *const *)allowed, n);
   return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"),
-                   "--format '%s': unknown format", v);
+                   "--format '%s': unknown format%s%s%s; expected %s", v,
+                   best ? " (did you mean " : "", best ? best : "", best ? "?)" : "", valid);
 }
 
 static int parse_args(const dcsim_command *c, int argc, char **argv, int first, dcsim_args *a,
@@ -420,10 +436,12 @@ const char *dcsim_cli_interrupted_by(void) {
 }
 
 /* Exit codes (doc/cli.md): 0 success, 1 bad input data, 2 bad command-line use, 3 I/O, database
- * or internal failure, 128 + N stopped by signal N (130 SIGINT, 143 SIGTERM). */
+ * or internal failure, 4 results written but the run missed its --deadline-s, 128 + N stopped by
+ * signal N (130 SIGINT, 143 SIGTERM). */
 static int exit_code(int status) {
   switch (status) {
     case 0: return 0;
+    case DCSIM_CLI_DEADLINE_MISSED: return 4;
     case DCSIM_EINTR: return 128 + (interrupt_signal ? (int)interrupt_signal : SIGINT);
     case DCSIM_EUSAGE: return 2;
     case DCSIM_EPARSE:
@@ -483,10 +501,10 @@ int dcsim_cli_main(int argc, char **argv) {
   if (!status) status = c->run(args, &err);
   free(args);
   if (fflush(stdout) != 0 || ferror(stdout)) {
-    if (!status)
+    if (status >= 0)
       status = DCSIM_ERR(&err, DCSIM_EIO, "stdout", 0, "write error: %s", strerror(errno));
   }
-  if (status) {
+  if (status < 0) {
     char buf[2048];
     dcsim_error_format(&err, buf, sizeof buf);
     fprintf(stderr, "dcsim: %s\n", buf);

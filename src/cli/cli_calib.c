@@ -8,6 +8,7 @@
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/strutil.h"
 #include "dcsim/xmlio.h"
 
 /* Output: -o PATH (written atomically) or stdout. */
@@ -187,23 +188,35 @@ int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err) {
     const char *name;
     int (*run)(const dcsim_args *, dcsim_error *);
     int many;
+    int out_file; /* -o names a file (checked before the work), else a directory */
   } subs[] = {
-    { "cpu", cal_cpu, 0 },
-    { "loops", cal_loops, 0 },
-    { "energy", cal_energy, 0 },
-    { "gpu", cal_gpu, 1 },
-    { "import-likwid", cal_import_likwid, 1 },
-    { "import-kerncraft", cal_import_kerncraft, 0 },
+    { "cpu", cal_cpu, 0, 1 },
+    { "loops", cal_loops, 0, 1 },
+    { "energy", cal_energy, 0, 1 },
+    { "gpu", cal_gpu, 1, 1 },
+    { "import-likwid", cal_import_likwid, 1, 0 },
+    { "import-kerncraft", cal_import_kerncraft, 0, 0 },
   };
-  const char *what = a->positional[0];
+  const char *what = a->positional[0], *out = dcsim_arg(a, "output");
   for (size_t i = 0; i < sizeof subs / sizeof *subs; i++) {
     if (strcmp(what, subs[i].name) != 0) continue;
     if (!subs[i].many && a->n_positional > 2)
       return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
                        "'dcsim calibrate %s' takes one argument, not %d", what,
                        a->n_positional - 1);
+    int rc;
+    if (subs[i].out_file && out && strcmp(out, "-") != 0 &&
+        (rc = dcsim_path_check_writable(out, "-o", err)))
+      return rc;
     return subs[i].run(a, err);
   }
+  const char *names[] = { "cpu", "loops", "energy", "gpu", "import-likwid", "import-kerncraft" };
+  const char *best = dcsim_suggest(what, names, sizeof names / sizeof *names);
+  if (best)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 2,
+                     "unknown calibration '%s'; did you mean %s? (cpu, loops, energy, gpu, "
+                     "import-likwid or import-kerncraft)",
+                     what, best);
   return DCSIM_ERR(
       err, DCSIM_EUSAGE, "command line", 2,
       "unknown calibration '%s' (cpu, loops, energy, gpu, import-likwid or import-kerncraft)",

@@ -8,9 +8,11 @@
 
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
+#include "dcsim/csv.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/json.h"
+#include "dcsim/numfmt.h"
 #include "dcsim/platform.h"
 #include "dcsim/swf.h"
 #include "dcsim/trace.h"
@@ -28,7 +30,11 @@ static int list_cpu(const char *path, dcsim_json *j, int json, dcsim_error *err)
   dcsim_cpu_profile_t *p = NULL;
   int rc = dcsim_cpu_profile_load(path, &p, err);
   if (rc) return rc;
-  if (json) {
+  if (json == 2) {
+    printf("cpu,%s,", dcsim_cpu_profile_name(p));
+    dcsim_csv_write_cell(stdout, dcsim_cpu_profile_model(p));
+    printf(",cpu,%u,,,\n", dcsim_cpu_profile_max_threads(p));
+  } else if (json) {
     dcsim_json_obj_begin(j);
     dcsim_json_key_str(j, "name", dcsim_cpu_profile_name(p));
     dcsim_json_key_str(j, "model", dcsim_cpu_profile_model(p));
@@ -57,16 +63,20 @@ static int list_gpu(const char *path, dcsim_json *j, int json, dcsim_error *err)
   int rc = dcsim_gpu_profile_load(path, &p, err);
   if (rc) return rc;
   const dcsim_gpu_spec *s = dcsim_gpu_profile_spec(p);
-  if (json) {
+  if (json == 2) {
+    printf("gpu,%s,", dcsim_gpu_profile_name(p));
+    dcsim_csv_write_cell(stdout, dcsim_gpu_profile_model(p));
+    printf(",gpu,,%.10g,,\n", s->power_limit_w);
+  } else if (json) {
     dcsim_json_obj_begin(j);
     dcsim_json_key_str(j, "name", dcsim_gpu_profile_name(p));
     dcsim_json_key_str(j, "model", dcsim_gpu_profile_model(p));
     dcsim_json_key_num(j, "power_limit_w", s->power_limit_w);
     dcsim_json_obj_end(j);
   } else {
-    printf("  %-18s %-26s %u SM, %.3g GFLOP/s DP, %.3g GB/s, %.0f W limit\n",
-           dcsim_gpu_profile_name(p), dcsim_gpu_profile_model(p), s->sm, s->peak_dp_flops / 1e9,
-           s->memory_bw_bps / 1e9, s->power_limit_w);
+    printf("  %-18s %-26s %u SM, %s DP, %s, %s limit\n", dcsim_gpu_profile_name(p),
+           dcsim_gpu_profile_model(p), s->sm, DCSIM_SI(s->peak_dp_flops, "FLOP/s"),
+           DCSIM_SI(s->memory_bw_bps, "B/s"), DCSIM_SI(s->power_limit_w, "W"));
   }
   dcsim_gpu_profile_free(p);
   return 0;
@@ -77,7 +87,16 @@ static int list_dwarf(const char *path, dcsim_json *j, int json, dcsim_error *er
   dcsim_dwarf_t *d = NULL;
   int rc = dcsim_dwarf_load(path, &d, err);
   if (rc) return rc;
-  if (json) {
+  if (json == 2) {
+    printf("dwarf,%s,,%s,,,\"", dcsim_dwarf_name(d),
+           dcsim_dwarf_device_of(d) == DCSIM_DWARF_GPU ? "gpu" : "cpu");
+    for (size_t k = 0; k < dcsim_dwarf_n_params(d); k++)
+      printf("%s%s", k ? " " : "", dcsim_dwarf_param(d, k));
+    printf("\",\"");
+    for (size_t k = 0; k < dcsim_dwarf_n_cases(d); k++)
+      printf("%s%s", k ? " " : "", dcsim_dwarf_case(d, k));
+    printf("\"\n");
+  } else if (json) {
     dcsim_json_obj_begin(j);
     dcsim_json_key_str(j, "name", dcsim_dwarf_name(d));
     dcsim_json_key_str(j, "device", dcsim_dwarf_device_of(d) == DCSIM_DWARF_GPU ? "gpu" : "cpu");
@@ -107,7 +126,9 @@ static int list_workflow(const char *path, const char *name, dcsim_json *j, int 
                          dcsim_error *err) {
   int rc = dcsim_xml_validate_file(path, err);
   if (rc) return rc;
-  if (json)
+  if (json == 2)
+    printf("workflow,%.*s,,,,,,\n", (int)(strlen(name) - 4), name); /* without ".xml" */
+  else if (json)
     dcsim_json_str(j, name);
   else
     printf("  %s\n", name);
@@ -126,13 +147,13 @@ static int list_kind(dcsim_kind kind, dcsim_json *j, int json, dcsim_error *err)
     return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot read directory: %s", strerror(errno));
   static const char *const titles[] = { "CPU profiles", "GPU profiles", "dwarfs", "workflows" };
   int rc = 0;
-  if (json) {
+  if (json == 1) {
     dcsim_json_key(j, kind == DCSIM_KIND_CPU     ? "cpu"
                       : kind == DCSIM_KIND_GPU   ? "gpu"
                       : kind == DCSIM_KIND_DWARF ? "dwarfs"
                                                  : "workflows");
     dcsim_json_arr_begin(j);
-  } else
+  } else if (!json)
     printf("%s (%s):\n", titles[kind], dir);
   for (int i = 0; i < n && !rc; i++) {
     char path[4600];
@@ -148,24 +169,25 @@ static int list_kind(dcsim_kind kind, dcsim_json *j, int json, dcsim_error *err)
   }
   for (int i = 0; i < n; i++) free(ents[i]);
   free(ents);
-  if (json)
+  if (json == 1)
     dcsim_json_arr_end(j);
-  else
+  else if (!json)
     printf("\n");
   return rc;
 }
 
 int dcsim_cmd_list(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = { "text", "json", NULL };
+  static const char *const formats[] = { "text", "json", "csv", NULL };
   int fmt = 0;
   int rc = dcsim_arg_format(a, formats, &fmt, err);
   if (rc) return rc;
   dcsim_json j;
   dcsim_json_init(&j, stdout, 1);
-  if (fmt) dcsim_json_obj_begin(&j);
+  if (fmt == 1) dcsim_json_obj_begin(&j);
+  if (fmt == 2) puts("kind,name,model,device,max_threads,power_limit_w,parameters,cases");
   for (int k = DCSIM_KIND_CPU; k <= DCSIM_KIND_WORKFLOW && !rc; k++)
     rc = list_kind((dcsim_kind)k, &j, fmt, err);
-  if (fmt && !rc) {
+  if (fmt == 1 && !rc) {
     dcsim_json_obj_end(&j);
     dcsim_json_end(&j);
   }

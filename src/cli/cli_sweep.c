@@ -10,9 +10,14 @@
 #include "dcsim/cli.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/numfmt.h"
+#include "dcsim/platform.h"
 #include "dcsim/plot.h"
 #include "dcsim/repro.h"
 #include "dcsim/roofline.h"
+#include "dcsim/scenario.h"
+#include "dcsim/sched.h"
+#include "dcsim/strutil.h"
 #include "dcsim/sweep.h"
 #include "dcsim/sweepdb.h"
 #include "dcsim/xmlio.h"
@@ -47,31 +52,35 @@ static int split_list(const dcsim_args *a, const char *name, list *l, dcsim_erro
   return 0;
 }
 
-/* whole numbers "1,2,4" with ranges "1-14" */
-static int uint_list(const dcsim_args *a, const char *name, unsigned *out, size_t *n,
+/* whole numbers "1,2,4" with ranges "1-14", each at most max, at most DCSIM_SWEEP_MAX_LIST */
+static int uint_list(const dcsim_args *a, const char *name, unsigned max, unsigned *out, size_t *n,
                      dcsim_error *err) {
   list l;
   int rc = split_list(a, name, &l, err);
+  int at = dcsim_arg_index(a, name);
   *n = 0;
   if (rc) return rc;
   for (size_t i = 0; i < l.n; i++) {
     char *end;
-    unsigned long lo = strtoul(l.v[i], &end, 10), hi = lo;
+    unsigned long long lo = strtoull(l.v[i], &end, 10), hi = lo;
     if (end != l.v[i] && *end == '-') {
       const char *b = end + 1;
-      hi = strtoul(b, &end, 10);
-      if (end == b) end = (char *)b - 1;
+      hi = strtoull(b, &end, 10);
+      if (end == b || *b == '-') end = (char *)b - 1;
     }
-    if (end == l.v[i] || *end || lo < 1 || hi < lo || hi > 1000000 || l.v[i][0] == '-')
-      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
+    if (end == l.v[i] || *end || lo < 1 || hi < lo || l.v[i][0] == '-')
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", at,
                        "--%s '%s': expected whole numbers >= 1 or ranges A-B, separated by commas",
                        name, l.v[i]);
-    for (unsigned long v = lo; v <= hi; v++) {
-      if (*n == DCSIM_SWEEP_MAX_LIST)
-        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
-                         "--%s: more than %d values", name, DCSIM_SWEEP_MAX_LIST);
-      out[(*n)++] = (unsigned)v;
-    }
+    if (hi > max)
+      return DCSIM_ERR(
+          err, DCSIM_EUSAGE, "command line", at, "--%s '%s': at most %u %s", name, l.v[i], max,
+          strcmp(name, "nodes") == 0 ? "nodes (a platform's limit)" : "cores per node");
+    if (hi - lo + 1 > (unsigned long long)(DCSIM_SWEEP_MAX_LIST - *n))
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", at,
+                       "--%s '%s': %llu values, and a list holds at most %d (with those before it)",
+                       name, l.v[i], hi - lo + 1, DCSIM_SWEEP_MAX_LIST);
+    for (unsigned long long v = lo; v <= hi; v++) out[(*n)++] = (unsigned)v;
   }
   return 0;
 }
@@ -180,6 +189,32 @@ static int parse_shard(const dcsim_args *a, unsigned *i, unsigned *n, dcsim_erro
   return 0;
 }
 
+/* What the sweep does with options that might surprise: node counts beyond the platform's groups
+ * (one rule, doc/sweep.md: a sweep point sizes the CPU groups to its node count, dcsim run uses the
+ * platform as written) and a deadline that the task policy does not plan with. */
+static void sweep_notes(const dcsim_args *a, const dcsim_sweep_t *sw, const unsigned *nodes,
+                        size_t n_nodes, double deadline_s) {
+  const dcsim_scenario *s = dcsim_sweep_base(sw);
+  unsigned most = 0;
+  for (size_t i = 0; i < n_nodes; i++)
+    if (nodes[i] > most) most = nodes[i];
+  for (size_t g = 0; g < s->n_groups && most; g++)
+    if (!s->groups[g].gpu && s->groups[g].g->count < most)
+      fprintf(stderr,
+              "dcsim: note: --nodes up to %u: the points size CPU group '%s' (%u %s in %s) to "
+              "their node count; dcsim run uses the platform as written\n",
+              most, s->groups[g].g->name, s->groups[g].g->count,
+              dcsim_plural(s->groups[g].g->count, "node", "nodes"), s->platform->name);
+  dcsim_job_policy jp;
+  dcsim_task_policy tp;
+  if (deadline_s > 0 && dcsim_sched_parse_policy(dcsim_arg(a, "policy"), &jp, &tp, NULL) == 0 &&
+      tp != DCSIM_TASK_ENERGY)
+    fprintf(stderr,
+            "dcsim: note: --deadline-s: the task policy %s does not plan with a deadline (energy "
+            "does); points that miss it are infeasible\n",
+            dcsim_sched_task_name(tp));
+}
+
 typedef struct sweep_cmd {
   dcsim_repro rp;
   int fmt;
@@ -202,8 +237,8 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   if ((rc = dcsim_arg_format(a, formats, &c->fmt, err)) ||
       (rc = split_list(a, "cpu", &cpus, err)) || (rc = split_list(a, "gpu", &gpus, err)) ||
       (rc = split_list(a, "freq", &freqs, err)) ||
-      (rc = uint_list(a, "nodes", nodes, &n_nodes, err)) ||
-      (rc = uint_list(a, "cores", cores, &n_cores, err)) ||
+      (rc = uint_list(a, "nodes", DCSIM_PLATFORM_MAX_NODES, nodes, &n_nodes, err)) ||
+      (rc = uint_list(a, "cores", 1000000, cores, &n_cores, err)) ||
       (rc = dcsim_arg_uint(a, "threads", 0, &c->threads, err)) ||
       (rc = dcsim_arg_uint(a, "stop-after", 0, &c->stop_after, err)) ||
       (rc = parse_shard(a, &c->shard_i, &c->shard_n, err)))
@@ -214,6 +249,8 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
     dcsim_error_at(err, NULL, dcsim_arg_index(a, "plot"));
     return rc;
   }
+  if (root && c->plot && (rc = dcsim_path_check_writable(c->plot, "--plot", err)))
+    return rc; /* before sweeping */
   char gnuplot[1024];
   if (root && c->plot && (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err)))
     return rc; /* before sweeping */
@@ -248,6 +285,7 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
     }
     return rc;
   }
+  if (root && !dcsim_arg_flag(a, "quiet")) sweep_notes(a, c->sw, nodes, n_nodes, def.deadline_s);
   if ((rc = dcsim_sweep_set_shard(c->sw, c->shard_i, c->shard_n, err)) ||
       (rc = dcsim_sweep_repro(c->sw, &c->rp, err)))
     return rc;
@@ -322,13 +360,13 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
   else if (c.fmt == 2)
     dcsim_sweep_write_csv(stdout, pts, n, &c.rp);
   else {
-    dcsim_sweep_write_text(stdout, pts, n);
+    dcsim_sweep_write_text(stdout, pts, n, 1);
     for (size_t i = 0; i < n; i++)
       if (pts[i].knee)
         printf(
             "knee (closest to the utopia point, both axes scaled to [0,1] over the front): point "
-            "%u, %.6g s, %.6g J\n",
-            pts[i].index, pts[i].time_s, pts[i].energy_j);
+            "%u, %s s, %s\n",
+            pts[i].index, DCSIM_SIG(pts[i].time_s), DCSIM_SI(pts[i].energy_j, "J"));
     if (c.dbpath) printf("results: %s, sweep %lld\n", c.dbpath, (long long)c.sweep_id);
     dcsim_repro_text(stdout, &c.rp);
   }
@@ -408,6 +446,7 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   if ((fmt == 2 || fmt == 3) && !out)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"),
                      "--format %s needs --out FILE", formats[fmt]);
+  if (out && (rc = dcsim_path_check_writable(out, "--out", err))) return rc;
   double sweep_d = 0;
   if ((rc = dcsim_arg_double(a, "sweep", 0, &sweep_d, err))) return rc;
   const char *in = a->positional[0];
@@ -458,10 +497,11 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
     size_t feas = 0;
     for (size_t i = 0; i < n; i++) feas += pts[i].feasible != 0;
     fprintf(f,
-            "%zu point(s), %zu feasible; Pareto front of %zu (knee: closest to the utopia point "
-            "after scaling both axes to [0,1])\n\n",
-            n, feas, m);
-    dcsim_sweep_write_text(f, pts, m);
+            "%zu %s read, %zu of them feasible; the Pareto front (time vs energy) has %zu of "
+            "them, listed below by time (knee: closest to the utopia point after scaling both "
+            "axes to [0,1])\n\n",
+            n, dcsim_plural(n, "point", "points"), feas, m);
+    dcsim_sweep_write_text(f, pts, m, 0);
     dcsim_repro_text(f, &rp);
   }
   if (out && fclose(f) != 0) rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "write error");
@@ -488,6 +528,7 @@ int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
   if ((fmt == 3 || fmt == 4) && !out)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"),
                      "--format %s needs --out FILE", formats[fmt]);
+  if (out && (rc = dcsim_path_check_writable(out, "--out", err))) return rc;
   const char *cpu = dcsim_arg(a, "cpu"), *gpu = dcsim_arg(a, "gpu"), *dwarf = dcsim_arg(a, "dwarf");
   const char *kind = dcsim_arg(a, "kind");
   int cache_aware = 1;

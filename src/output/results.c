@@ -66,6 +66,8 @@ static const struct {
   { "nodes", "off_s", "REAL" },
   { "nodes", "boots", "INTEGER" },
   { "runs", "dcsim_commit", "TEXT" },
+  { "runs", "deadline_s", "REAL" },
+  { "runs", "deadline_met", "INTEGER" },
 };
 
 struct dcsim_results {
@@ -74,6 +76,7 @@ struct dcsim_results {
   int in_tx;
   int64_t run_id;
   const dcsim_scenario *s;
+  double deadline_s; /* 0 = none */
   sqlite3_stmt *ins_task, *ins_power;
   dcsim_engine_sink sink;
   char *buf;
@@ -218,6 +221,7 @@ int dcsim_results_begin(dcsim_results_t *r, const dcsim_scenario *s, const dcsim
   sqlite3_finalize(st);
   if (rc) return rc;
   r->run_id = sqlite3_last_insert_rowid(r->db);
+  r->deadline_s = info->deadline_s;
   r->sink = (dcsim_engine_sink){ r, on_task, on_power };
   return 0;
 }
@@ -391,12 +395,29 @@ static int record_utilisation(dcsim_results_t *r, const dcsim_run_stats *stt, dc
   return rc;
 }
 
+/* --deadline-s and whether every job met it (dcsim_metrics_deadline); NULL without a deadline */
+static int record_deadline(dcsim_results_t *r, const dcsim_run_stats *stt, dcsim_error *err) {
+  if (!(r->deadline_s > 0)) return 0;
+  sqlite3_stmt *st = NULL;
+  int rc =
+      dcsim_db_prepare(r->db, r->path, "UPDATE runs SET deadline_s=?, deadline_met=? WHERE id=?",
+                       &st, "cannot record the run", err);
+  if (rc) return rc;
+  sqlite3_bind_double(st, 1, r->deadline_s);
+  sqlite3_bind_int(st, 2, dcsim_metrics_deadline(stt, r->deadline_s).missed == 0);
+  sqlite3_bind_int64(st, 3, r->run_id);
+  rc = dcsim_db_step_done(r->db, r->path, st, "cannot record the run", err);
+  sqlite3_finalize(st);
+  return rc;
+}
+
 int dcsim_results_finish(dcsim_results_t *r, const dcsim_run_stats *stt, int64_t *run_id,
                          dcsim_error *err) {
   int rc;
-  if ((rc = record_run(r, stt, err)) || (rc = record_inputs(r, err)) ||
-      (rc = record_workflows(r, stt, err)) || (rc = record_nodes(r, stt, err)) ||
-      (rc = record_utilisation(r, stt, err)) || (rc = dcsim_db_commit(r->db, r->path, err)))
+  if ((rc = record_run(r, stt, err)) || (rc = record_deadline(r, stt, err)) ||
+      (rc = record_inputs(r, err)) || (rc = record_workflows(r, stt, err)) ||
+      (rc = record_nodes(r, stt, err)) || (rc = record_utilisation(r, stt, err)) ||
+      (rc = dcsim_db_commit(r->db, r->path, err)))
     return rc;
   r->in_tx = 0;
   if (run_id) *run_id = r->run_id;

@@ -189,8 +189,9 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf,
   o->nodes = gpu ? 1 : t->nodes;
   if (o->nodes > g->g->count)
     return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line,
-                     "<task name=\"%s\">: asks for %u nodes, group '%s' has %u", t->name, o->nodes,
-                     g->g->name, g->g->count);
+                     "<task name=\"%s\">: asks for %u nodes, group '%s' has %u (dcsim run uses "
+                     "the platform as written; dcsim sweep --nodes sizes the group to fit)",
+                     t->name, o->nodes, g->g->name, g->g->count);
   if (gpu && t->gpus > g->g->gpus_per_node)
     return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line,
                      "<task name=\"%s\">: asks for %u GPUs, nodes of '%s' have %u", t->name,
@@ -278,8 +279,9 @@ static int make_recorded_option(const dcsim_scenario *s, const dcsim_workflow *w
   o->nodes = t->nodes;
   if (o->nodes > g->g->count)
     return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line,
-                     "<task name=\"%s\">: asks for %u nodes, group '%s' has %u", t->name, o->nodes,
-                     g->g->name, g->g->count);
+                     "<task name=\"%s\">: asks for %u nodes, group '%s' has %u (dcsim run uses "
+                     "the platform as written; dcsim sweep --nodes sizes the group to fit)",
+                     t->name, o->nodes, g->g->name, g->g->count);
   dcsim_cpu_state st = { dcsim_cpu_profile_nominal_ghz(g->cpu), NULL, 1 };
   if (t->freq_label)
     rc = dcsim_cpu_profile_freq(g->cpu, t->freq_label, &st, err);

@@ -12,6 +12,7 @@
 
 #include "dcsim/catalog.h"
 #include "dcsim/engine.h"
+#include "dcsim/metrics.h"
 #include "dcsim/model.h"
 #include "dcsim/model_comm.h"
 #include "dcsim/pareto.h"
@@ -309,6 +310,8 @@ static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_
   return 0;
 }
 
+const dcsim_scenario *dcsim_sweep_base(const dcsim_sweep_t *sw) { return sw->base; }
+
 int dcsim_sweep_repro(const dcsim_sweep_t *sw, dcsim_repro *r, dcsim_error *err) {
   snprintf(r->sweep_sha256, sizeof r->sweep_sha256, "%s", sw->hash);
   return dcsim_scenario_repro(sw->base, r, err);
@@ -419,7 +422,15 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
     else
       rc = dcsim_engine_run(e, &perr);
   }
-  if (!rc) {
+  dcsim_deadline_report dl = { 0, 0, 0 };
+  if (!rc) dl = dcsim_metrics_deadline(dcsim_engine_stats(e), sw->base->deadline_s);
+  if (!rc && dl.missed) { /* --deadline-s is a constraint: a point that misses it is no option */
+    char buf[160];
+    snprintf(buf, sizeof buf, "misses the deadline: a workflow ran %.6g s, the deadline is %.6g s",
+             dl.longest_s, sw->base->deadline_s);
+    if (!(pt->reason = dcsim_strdup(buf)))
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  } else if (!rc) {
     const dcsim_run_stats *st = dcsim_engine_stats(e);
     double ej = 0;
     for (size_t j = 0; j < st->n_jobs; j++) ej += st->jobs[j].energy_j;

@@ -12,6 +12,7 @@
 #include "dcsim/csv.h"
 #include "dcsim/fileio.h"
 #include "dcsim/json.h"
+#include "dcsim/numfmt.h"
 #include "dcsim/provenance.h"
 #include "dcsim/strutil.h"
 
@@ -105,19 +106,6 @@ void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n,
   fputs(first ? "]\n}\n" : "\n]\n}\n", f);
 }
 
-static void csv_str(FILE *f, const char *s) {
-  if (!strpbrk(s, ",\"\n")) {
-    fputs(s, f);
-    return;
-  }
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"') fputc('"', f);
-    fputc(*s == '\n' ? ' ' : *s, f);
-  }
-  fputc('"', f);
-}
-
 void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, const dcsim_repro *rp) {
   if (rp) dcsim_repro_csv(f, rp);
   fputs(
@@ -128,21 +116,21 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, cons
     const dcsim_sweep_point *p = &pts[i];
     if (!p->done) continue;
     fprintf(f, "%u,", p->index);
-    csv_str(f, p->cpu);
+    dcsim_csv_write_cell(f, p->cpu);
     fputc(',', f);
-    csv_str(f, p->gpu);
+    dcsim_csv_write_cell(f, p->gpu);
     fputc(',', f);
     if (p->nodes) fprintf(f, "%u", p->nodes);
     fputc(',', f);
     if (p->cores) fprintf(f, "%u", p->cores);
     fputc(',', f);
-    csv_str(f, p->freq);
+    dcsim_csv_write_cell(f, p->freq);
     if (p->feasible)
       fprintf(f, ",%.10g,%.10g,", p->time_s, p->energy_j);
     else
       fputs(",,,", f);
     fprintf(f, "%d,%d,%d,", p->pareto, p->knee, p->feasible);
-    if (!p->feasible) csv_str(f, p->reason ? p->reason : "");
+    if (!p->feasible) dcsim_csv_write_cell(f, p->reason ? p->reason : "");
     fprintf(f, ",%d", p->balance);
     if (p->feasible)
       fprintf(f, ",%s,%s\n", dcsim_prov_name((dcsim_prov_kind)p->time_prov),
@@ -152,7 +140,7 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, cons
   }
 }
 
-void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n) {
+void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int summary) {
   size_t feasible = 0, front = 0, shown = 0;
   fprintf(f, "%6s  %-16s %-14s %5s %5s %-8s %12s %14s  %-12s  %s\n", "point", "cpu", "gpu", "nodes",
           "cores", "freq", "time [s]", "energy [J]", "provenance", "pareto");
@@ -169,7 +157,7 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n) {
       feasible++;
       front += p->pareto != 0;
       int weakest = p->time_prov > p->energy_prov ? p->time_prov : p->energy_prov;
-      fprintf(f, "%12.6g %14.6g  %-12s  %s%s\n", p->time_s, p->energy_j,
+      fprintf(f, "%12s %14s  %-12s  %s%s\n", DCSIM_SIG(p->time_s), DCSIM_SIG(p->energy_j),
               dcsim_prov_name((dcsim_prov_kind)weakest),
               p->knee     ? "knee"
               : p->pareto ? "yes"
@@ -179,8 +167,9 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n) {
       fprintf(f, "%12s %14s  infeasible: %s\n", "-", "-", p->reason ? p->reason : "");
     }
   }
-  fprintf(f, "\n%zu point(s): %zu feasible, %zu infeasible, %zu on the Pareto front\n", shown,
-          feasible, shown - feasible, front);
+  if (summary)
+    fprintf(f, "\n%zu %s: %zu feasible, %zu infeasible; %zu on the Pareto front\n", shown,
+            dcsim_plural(shown, "point", "points"), feasible, shown - feasible, front);
 }
 
 /* ---- reading points back (dcsim pareto) ---- */

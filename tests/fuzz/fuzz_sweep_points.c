@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (f) {
       dcsim_sweep_write_json(f, pts, n, NULL);
       dcsim_sweep_write_csv(f, pts, n, NULL);
-      dcsim_sweep_write_text(f, pts, n);
+      dcsim_sweep_write_text(f, pts, n, 1);
       fclose(f);
     }
   }
