@@ -41,9 +41,12 @@ typedef struct dcsim_command {
 
 int dcsim_cli_main(int argc, char **argv);
 
-/* A command returns 0, a negative DCSIM_E* status with *err filled, or this: it finished and
- * wrote its results, but the run missed its --deadline-s (dcsim exits with 4, doc/cli.md). */
+/* A command returns 0, a negative DCSIM_E* status with *err filled (dcsim prints it), or a
+ * positive exit status it has already reported itself: DCSIM_CLI_DEADLINE_MISSED (the run wrote
+ * its results but missed its --deadline-s), or dcsim_cli_exit_code() of the first failure when a
+ * command reports several errors (dcsim validate). doc/cli.md lists the statuses. */
 #define DCSIM_CLI_DEADLINE_MISSED 4
+int dcsim_cli_exit_code(int status);
 
 /* helpers for subcommands */
 const char *dcsim_arg(const dcsim_args *a, const char *name); /* last value or NULL */

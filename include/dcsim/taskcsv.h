@@ -20,7 +20,8 @@
 
 typedef struct dcsim_taskcsv dcsim_taskcsv_t;
 
-/* Every call of the returned sink is passed on to `next` (may be NULL) after the line is written. */
+/* Every call of the returned sink is passed on to `next` (may be NULL) after the line is written.
+ */
 int dcsim_taskcsv_open(const char *path, const dcsim_scenario *s, const dcsim_repro *rp,
                        const dcsim_engine_sink *next, dcsim_taskcsv_t **out, dcsim_error *err);
 const dcsim_engine_sink *dcsim_taskcsv_sink(dcsim_taskcsv_t *t);

@@ -203,7 +203,7 @@ static const dcsim_command commands[] = {
   { "bench", dcsim_cmd_bench, "measure this machine: tables, profile, loop fits, held-out error",
     "", bench_opts, N_OF(bench_opts), 0, 0 },
   { "validate", dcsim_cmd_validate, "load and check input files: schema, references, values",
-    "FILE...", validate_opts, N_OF(validate_opts), 1, 8 },
+    "FILE...", validate_opts, N_OF(validate_opts), 1, DCSIM_MAX_POSITIONAL },
   { "sweep", dcsim_cmd_sweep, "simulate every combination of CPUs, GPUs, nodes, cores, frequencies",
     "WORKFLOW", sweep_opts, N_OF(sweep_opts), 1, 1 },
   { "pareto", dcsim_cmd_pareto, "Pareto front (time vs energy) of sweep results, with its knee",
@@ -438,10 +438,10 @@ const char *dcsim_cli_interrupted_by(void) {
 /* Exit codes (doc/cli.md): 0 success, 1 bad input data, 2 bad command-line use, 3 I/O, database
  * or internal failure, 4 results written but the run missed its --deadline-s, 128 + N stopped by
  * signal N (130 SIGINT, 143 SIGTERM). */
-static int exit_code(int status) {
+int dcsim_cli_exit_code(int status) {
+  if (status > 0) return status; /* chosen and reported by the command */
   switch (status) {
     case 0: return 0;
-    case DCSIM_CLI_DEADLINE_MISSED: return 4;
     case DCSIM_EINTR: return 128 + (interrupt_signal ? (int)interrupt_signal : SIGINT);
     case DCSIM_EUSAGE: return 2;
     case DCSIM_EPARSE:
@@ -509,5 +509,5 @@ int dcsim_cli_main(int argc, char **argv) {
     dcsim_error_format(&err, buf, sizeof buf);
     fprintf(stderr, "dcsim: %s\n", buf);
   }
-  return exit_code(status);
+  return dcsim_cli_exit_code(status);
 }

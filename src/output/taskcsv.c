@@ -19,7 +19,6 @@ struct dcsim_taskcsv {
   int finished;
 };
 
-
 static int on_task(void *ctx, const dcsim_task_record *t, dcsim_error *err) {
   dcsim_taskcsv_t *c = ctx;
   const dcsim_workflow *wf = t->wf->wf;
@@ -71,9 +70,10 @@ int dcsim_taskcsv_open(const char *path, const dcsim_scenario *s, const dcsim_re
   c->next = next;
   c->sink = (dcsim_engine_sink){ c, on_task, on_power };
   if (rp) dcsim_repro_csv(c->f, rp);
-  fputs("job,workflow,instance,task,name,dwarf,device,node_group,start_s,end_s,nodes,gpu,energy_j,"
-        "freq_ghz\n",
-        c->f);
+  fputs(
+      "job,workflow,instance,task,name,dwarf,device,node_group,start_s,end_s,nodes,gpu,energy_j,"
+      "freq_ghz\n",
+      c->f);
   *out = c;
   return 0;
 }
