@@ -168,6 +168,14 @@ static void test_suggest(void) {
   CHECK(dcsim_suggest("simulate", cmds, 9) == NULL);
   CHECK(dcsim_suggest("sweep", cmds, 9) == NULL); /* the word itself needs no suggestion */
   CHECK(dcsim_suggest("", cmds, 9) == NULL);
+  static const char *const both[] = { "xeon-e5-2640v3", "xeon-e5-2697v2", "xeon-e5-2697v3" };
+  const char *ties[3];
+  CHECK_INT(dcsim_suggest_n("xeon-e5-2697", both, 3, ties, 3), 2); /* equally close: both */
+  CHECK_STR(ties[0], "xeon-e5-2697v2");
+  CHECK_STR(ties[1], "xeon-e5-2697v3");
+  CHECK_INT(dcsim_suggest_n("xeon-e5-2697v", both, 3, ties, 3), 2);
+  CHECK_INT(dcsim_suggest_n("xeon-e5-2697v3x", both, 3, ties, 3), 1);
+  CHECK_STR(ties[0], "xeon-e5-2697v3");
 }
 
 int main(void) {

@@ -38,37 +38,47 @@ static void check_robust(void) {
 
 int main(void) {
   check_robust();
-  check_plain("Element 'task', attribute 'device': [facet 'enumeration'] The value 'cpux' is not "
-              "an element of the set {'cpu', 'gpu', 'any'}.\n",
-              "<task device=\"cpux\">: expected one of cpu, gpu, any (did you mean cpu?)");
-  check_plain("Element 'steps', attribute 'overlap': [facet 'enumeration'] The value 'maybe' is "
-              "not an element of the set {'true', 'false'}.",
-              "<steps overlap=\"maybe\">: expected one of true, false");
-  check_plain("Element 'workflow', attribute 'name': [facet 'pattern'] The value '' is not "
-              "accepted by the pattern '[A-Za-z0-9_.:>+\\-]+'.",
-              "<workflow name=\"\">: name is empty; expected a name: letters, digits and _ . : > + "
-              "- (at least one)");
-  check_plain("Element 'set', attribute 'value': [facet 'pattern'] The value 'NaN' is not accepted "
-              "by the pattern '\\+?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+\\-]?[0-9]+)?'.",
-              "<set value=\"NaN\">: expected a finite, non-negative number");
-  check_plain("Element 'x', attribute 'a': [facet 'pattern'] The value 'q' is not accepted by the "
-              "pattern '[0-9]{4}'.",
-              "<x a=\"q\">: a does not have the expected form (the pattern [0-9]{4})");
-  check_plain("Element 'workflow', attribute 'source': [facet 'minLength'] The value 'ab' has a "
-              "length of '2'; this underruns the allowed minimum length of '3'.",
-              "<workflow source=\"ab\">: source has 2 characters; expected at least 3");
-  check_plain("Element 'task', attribute 'platform': [facet 'minLength'] The value '' has a length "
-              "of '0'; this underruns the allowed minimum length of '1'.",
-              "<task platform=\"\">: platform is empty; expected at least 1 characters");
-  check_plain("Element 'x', attribute 'n': [facet 'maxInclusive'] The value '9' is greater than "
-              "the maximum value allowed ('8').",
-              "<x n=\"9\">: expected at most 8");
-  check_plain("Element 'x', attribute 'n': [facet 'minExclusive'] The value '0' must be greater "
-              "than '0'.",
-              "<x n=\"0\">: expected more than 0");
-  check_plain("Element 'steps', attribute 'count': '0' is not a valid value of the atomic type "
-              "'xs:positiveInteger'.",
-              "<steps count=\"0\">: expected a whole number of at least 1");
+  check_plain(
+      "Element 'task', attribute 'device': [facet 'enumeration'] The value 'cpux' is not "
+      "an element of the set {'cpu', 'gpu', 'any'}.\n",
+      "<task device=\"cpux\">: expected one of cpu, gpu, any (did you mean cpu?)");
+  check_plain(
+      "Element 'steps', attribute 'overlap': [facet 'enumeration'] The value 'maybe' is "
+      "not an element of the set {'true', 'false'}.",
+      "<steps overlap=\"maybe\">: expected one of true, false");
+  check_plain(
+      "Element 'workflow', attribute 'name': [facet 'pattern'] The value '' is not "
+      "accepted by the pattern '[A-Za-z0-9_.:>+\\-]+'.",
+      "<workflow name=\"\">: name is empty; expected a name: letters, digits and _ . : > + "
+      "- (at least one)");
+  check_plain(
+      "Element 'set', attribute 'value': [facet 'pattern'] The value 'NaN' is not accepted "
+      "by the pattern '\\+?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+\\-]?[0-9]+)?'.",
+      "<set value=\"NaN\">: expected a finite, non-negative number");
+  check_plain(
+      "Element 'x', attribute 'a': [facet 'pattern'] The value 'q' is not accepted by the "
+      "pattern '[0-9]{4}'.",
+      "<x a=\"q\">: a does not have the expected form (the pattern [0-9]{4})");
+  check_plain(
+      "Element 'workflow', attribute 'source': [facet 'minLength'] The value 'ab' has a "
+      "length of '2'; this underruns the allowed minimum length of '3'.",
+      "<workflow source=\"ab\">: source has 2 characters; expected at least 3");
+  check_plain(
+      "Element 'task', attribute 'platform': [facet 'minLength'] The value '' has a length "
+      "of '0'; this underruns the allowed minimum length of '1'.",
+      "<task platform=\"\">: platform is empty; expected at least 1 characters");
+  check_plain(
+      "Element 'x', attribute 'n': [facet 'maxInclusive'] The value '9' is greater than "
+      "the maximum value allowed ('8').",
+      "<x n=\"9\">: expected at most 8");
+  check_plain(
+      "Element 'x', attribute 'n': [facet 'minExclusive'] The value '0' must be greater "
+      "than '0'.",
+      "<x n=\"0\">: expected more than 0");
+  check_plain(
+      "Element 'steps', attribute 'count': '0' is not a valid value of the atomic type "
+      "'xs:positiveInteger'.",
+      "<steps count=\"0\">: expected a whole number of at least 1");
   check_plain("Element 'f': 'x' is not a valid value of the atomic type 'xs:double'.",
               "<f> value 'x': expected a number");
   check_plain("Element 'workflow': The attribute 'source' is required but missing.",
@@ -77,18 +87,21 @@ int main(void) {
               "<workflow>: unknown attribute colour");
   check_plain("Element 'tsk': This element is not expected. Expected is ( task ).",
               "<tsk>: not allowed here; expected <task>");
-  check_plain("Element 'lop': This element is not expected. Expected is one of ( loop, kernel, "
-              "comm ).",
-              "<lop>: not allowed here; expected one of <loop>, <kernel>, <comm> (did you mean "
-              "<loop>?)");
+  check_plain(
+      "Element 'lop': This element is not expected. Expected is one of ( loop, kernel, "
+      "comm ).",
+      "<lop>: not allowed here; expected one of <loop>, <kernel>, <comm> (did you mean "
+      "<loop>?)");
   check_plain("Element 'steps': Missing child element(s). Expected is ( task ).",
               "<steps>: <task> is missing (required here)");
-  check_plain("Element 'workflow': Character content other than whitespace is not allowed "
-              "because the content type is 'element-only'.",
-              "<workflow>: holds text, but only elements belong there");
-  check_plain("Element 'workflw': No matching global declaration available for the validation "
-              "root.",
-              "<workflw>: not a dcsim input (unknown root element)");
+  check_plain(
+      "Element 'workflow': Character content other than whitespace is not allowed "
+      "because the content type is 'element-only'.",
+      "<workflow>: holds text, but only elements belong there");
+  check_plain(
+      "Element 'workflw': No matching global declaration available for the validation "
+      "root.",
+      "<workflw>: not a dcsim input (unknown root element)");
   /* anything else stays as libxml2 wrote it */
   check_plain("Opening and ending tag mismatch: param line 5 and parameters\n",
               "Opening and ending tag mismatch: param line 5 and parameters");

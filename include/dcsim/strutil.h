@@ -68,5 +68,9 @@ size_t dcsim_edit_distance(const char *a, const char *b);
 /* The candidate closest to `word` when it is close enough to be what was meant (edit distance at
  * most max(2, length/3), or `word` is the beginning of it), else NULL. Ties: the first. */
 const char *dcsim_suggest(const char *word, const char *const *cands, size_t n);
+/* Every candidate as close as the closest (ties, in order), at most max of them into out[]; how
+ * many. For "did you mean xeon-e5-2697v2 or xeon-e5-2697v3?". */
+size_t dcsim_suggest_n(const char *word, const char *const *cands, size_t n, const char **out,
+                       size_t max);
 
 #endif

@@ -215,11 +215,45 @@ static const dcsim_command commands[] = {
     N_OF(roofline_opts), 0, 0 },
 };
 
+const dcsim_command *dcsim_cli_commands(size_t *n) {
+  *n = N_OF(commands);
+  return commands;
+}
+
+/* the commands dcsim_cli_main() handles itself, beside the table */
+static const char *const builtin_names[] = { "help", "version", "completion" };
+
+/* "; did you mean sweep?" for a mistyped command name, else "" */
+static void suggest_command(const char *name, char *hint, size_t size) {
+  const char *names[N_OF(commands) + N_OF(builtin_names)];
+  size_t n = 0;
+  for (size_t i = 0; i < N_OF(commands); i++) names[n++] = commands[i].name;
+  for (size_t i = 0; i < N_OF(builtin_names); i++) names[n++] = builtin_names[i];
+  const char *best = dcsim_suggest(name, names, n);
+  snprintf(hint, size, "%s%s%s", best ? "; did you mean " : "", best ? best : "", best ? "?" : "");
+}
+
+/* "; did you mean --policy?" for a mistyped option of command c, else "" */
+static void suggest_option(const dcsim_command *c, const char *name, char *hint, size_t size) {
+  const char *names[32];
+  size_t n = 0;
+  for (size_t i = 0; i < c->n_opts && n < 32; i++) names[n++] = c->opts[i].name;
+  const char *best = dcsim_suggest(name, names, n);
+  snprintf(hint, size, "%s%s%s", best ? "; did you mean --" : "", best ? best : "",
+           best ? "?" : "");
+}
+
 /* one-letter aliases, valid for every command that has the long option: -o PATH = --output PATH */
 static const struct {
   char c;
   const char *name;
 } short_opts[] = { { 'o', "output" } };
+
+char dcsim_cli_short_alias(const char *long_name) {
+  for (size_t k = 0; k < N_OF(short_opts); k++)
+    if (strcmp(short_opts[k].name, long_name) == 0) return short_opts[k].c;
+  return 0;
+}
 
 static const char *short_alias(const dcsim_command *c, char letter) {
   for (size_t k = 0; k < N_OF(short_opts); k++)
@@ -233,8 +267,9 @@ static void usage_all(FILE *f) {
   fprintf(f, "usage: dcsim <command> [options]\n\ncommands:\n");
   for (size_t i = 0; i < N_OF(commands); i++)
     fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-  fprintf(f, "  %-10s %s\n", "help", "show help for a command");
-  fprintf(f, "  %-10s %s\n", "version", "print the version");
+  fprintf(f, "  %-10s %s\n", "help", "show help for a command (help --man: the manual page)");
+  fprintf(f, "  %-10s %s\n", "version", "print the version and commit");
+  fprintf(f, "  %-10s %s\n", "completion", "print the bash completion script (completion bash)");
   fprintf(f, "\n'dcsim <command> --help' describes a command's options.\n");
 }
 
@@ -364,10 +399,13 @@ static int parse_args(const dcsim_command *c, int argc, char **argv, int first, 
       memcpy(name, s + 2, nl);
       name[nl] = '\0';
       int k = spec_index(a, name);
-      if (k < 0)
+      if (k < 0) {
+        char hint[96];
+        suggest_option(c, name, hint, sizeof hint);
         return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i,
-                         "unknown option '--%s' for 'dcsim %s' (see dcsim %s --help)", name,
-                         c->name, c->name);
+                         "unknown option '--%s' for 'dcsim %s'%s (see dcsim %s --help)", name,
+                         c->name, hint, c->name);
+      }
       const char *val = NULL;
       int vi = i;
       if (c->opts[k].arg) {
@@ -452,6 +490,27 @@ int dcsim_cli_exit_code(int status) {
   }
 }
 
+/* dcsim help [COMMAND | --man] */
+static int help_command(int argc, char **argv) {
+  if (argc > 2 && strcmp(argv[1], "help") == 0) {
+    if (strcmp(argv[2], "--man") == 0) {
+      dcsim_cli_man(stdout);
+      return fflush(stdout) == 0 ? 0 : 3;
+    }
+    for (size_t i = 0; i < N_OF(commands); i++)
+      if (strcmp(commands[i].name, argv[2]) == 0) {
+        usage_cmd(stdout, &commands[i]);
+        return 0;
+      }
+    char hint[64];
+    suggest_command(argv[2], hint, sizeof hint);
+    fprintf(stderr, "dcsim: command line:2: unknown command '%s'%s\n", argv[2], hint);
+    return 2;
+  }
+  usage_all(stdout);
+  return 0;
+}
+
 int dcsim_cli_main(int argc, char **argv) {
   gsl_set_error_handler_off();
   dcsim_error err;
@@ -462,28 +521,27 @@ int dcsim_cli_main(int argc, char **argv) {
     return 2;
   }
   const char *name = argv[1];
-  if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
-    if (argc > 2 && strcmp(name, "help") == 0) {
-      for (size_t i = 0; i < N_OF(commands); i++)
-        if (strcmp(commands[i].name, argv[2]) == 0) {
-          usage_cmd(stdout, &commands[i]);
-          return 0;
-        }
-      fprintf(stderr, "dcsim: command line:2: unknown command '%s'\n", argv[2]);
-      return 2;
-    }
-    usage_all(stdout);
-    return 0;
-  }
+  if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0)
+    return help_command(argc, argv);
   if (strcmp(name, "version") == 0 || strcmp(name, "--version") == 0) {
     printf("dcsim %s, commit %s\n", dcsim_version(), dcsim_commit());
     return 0;
+  }
+  if (strcmp(name, "completion") == 0) {
+    if (argc == 3 && strcmp(argv[2], "bash") == 0) {
+      dcsim_cli_completion_bash(stdout);
+      return fflush(stdout) == 0 ? 0 : 3;
+    }
+    fprintf(stderr, "dcsim: command line:2: 'dcsim completion' takes the shell: bash\n");
+    return 2;
   }
   const dcsim_command *c = NULL;
   for (size_t i = 0; i < N_OF(commands); i++)
     if (strcmp(commands[i].name, name) == 0) c = &commands[i];
   if (!c) {
-    fprintf(stderr, "dcsim: command line:1: unknown command '%s' (see dcsim help)\n", name);
+    char hint[64];
+    suggest_command(name, hint, sizeof hint);
+    fprintf(stderr, "dcsim: command line:1: unknown command '%s'%s (see dcsim help)\n", name, hint);
     return 2;
   }
   dcsim_args *args = calloc(1, sizeof *args);

@@ -282,9 +282,11 @@ static int validate_workflow(const char *path, int depth, dcsim_error *err) {
                      : tt->device == DCSIM_DEV_GPU ? "no GPU model"
                                                    : "not both a CPU and a GPU model");
     } else if (tt->case_name && !dcsim_dwarf_has_case(d, tt->case_name)) {
+      const char *best = dcsim_dwarf_suggest_case(d, tt->case_name);
       rc = DCSIM_ERR(err, DCSIM_EREF, path, tt->line,
-                     "<task name=\"%s\">: dwarf %s has no case '%s'", tt->name, dcsim_dwarf_name(d),
-                     tt->case_name);
+                     "<task name=\"%s\">: dwarf %s has no case '%s'%s%s%s", tt->name,
+                     dcsim_dwarf_name(d), tt->case_name, best ? "; did you mean " : "",
+                     best ? best : "", best ? "?" : "");
     } else if (tt->n_sets > sizeof b / sizeof b[0]) {
       rc = DCSIM_ERR(err, DCSIM_ERANGE, path, tt->line,
                      "<task name=\"%s\">: more than %zu <set> elements", tt->name,

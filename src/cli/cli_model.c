@@ -574,8 +574,12 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   if ((rc = load_dwarf_arg(a, &d, err))) goto out;
   const char *case_name = dcsim_arg(a, "case");
   if (case_name && !dcsim_dwarf_has_case(d, case_name)) {
-    rc = DCSIM_ERR(err, DCSIM_EREF, "command line", dcsim_arg_index(a, "case"),
-                   "dwarf %s has no case '%s' (see dcsim list)", dcsim_dwarf_name(d), case_name);
+    rc = DCSIM_ERR(
+        err, DCSIM_EREF, "command line", dcsim_arg_index(a, "case"),
+        "dwarf %s has no case '%s'%s%s%s (see dcsim list)", dcsim_dwarf_name(d), case_name,
+        dcsim_dwarf_suggest_case(d, case_name) ? "; did you mean " : "",
+        dcsim_dwarf_suggest_case(d, case_name) ? dcsim_dwarf_suggest_case(d, case_name) : "",
+        dcsim_dwarf_suggest_case(d, case_name) ? "?" : "");
     goto out;
   }
   if ((rc = dcsim_dwarf_evaluate(d, case_name, b, nb, &ev, err))) goto out;

@@ -338,10 +338,13 @@ static int prepare_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scena
     }
     if ((rc = get_dwarf(s, t->dwarf, wf->path, t->line, &d, err))) return rc;
     w->dwarfs[i] = d;
-    if (t->case_name && !dcsim_dwarf_has_case(d, t->case_name))
+    if (t->case_name && !dcsim_dwarf_has_case(d, t->case_name)) {
+      const char *best = dcsim_dwarf_suggest_case(d, t->case_name);
       return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line,
-                       "<task name=\"%s\">: dwarf %s has no case '%s'", t->name,
-                       dcsim_dwarf_name(d), t->case_name);
+                       "<task name=\"%s\">: dwarf %s has no case '%s'%s%s%s", t->name,
+                       dcsim_dwarf_name(d), t->case_name, best ? "; did you mean " : "",
+                       best ? best : "", best ? "?" : "");
+    }
     int want_cpu = t->device == DCSIM_DEV_CPU || t->device == DCSIM_DEV_ANY;
     int want_gpu = t->device == DCSIM_DEV_GPU || t->device == DCSIM_DEV_ANY;
     if (want_cpu && !dcsim_dwarf_has_cpu_model(d) && t->device == DCSIM_DEV_CPU)

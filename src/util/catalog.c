@@ -91,8 +91,11 @@ size_t dcsim_catalog_names(dcsim_kind kind, char **names, size_t max) {
 static void suggest_name(dcsim_kind kind, const char *ref, char *hint, size_t size) {
   char *names[512];
   size_t n = dcsim_catalog_names(kind, names, 512);
-  const char *best = dcsim_suggest(ref, (const char *const *)names, n);
-  if (best) snprintf(hint, size, "; did you mean %s?", best);
+  const char *best[3];
+  size_t k = dcsim_suggest_n(ref, (const char *const *)names, n, best, 3);
+  if (k == 1) snprintf(hint, size, "; did you mean %s?", best[0]);
+  if (k == 2) snprintf(hint, size, "; did you mean %s or %s?", best[0], best[1]);
+  if (k == 3) snprintf(hint, size, "; did you mean %s, %s or %s?", best[0], best[1], best[2]);
   for (size_t i = 0; i < n; i++) free(names[i]);
 }
 

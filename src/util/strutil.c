@@ -179,18 +179,23 @@ size_t dcsim_edit_distance(const char *a, const char *b) {
   return row[lb];
 }
 
-const char *dcsim_suggest(const char *word, const char *const *cands, size_t n) {
-  if (!word || !*word) return NULL;
-  size_t lw = strlen(word), limit = lw / 3 > 2 ? lw / 3 : 2, best_d = (size_t)-1;
-  const char *best = NULL;
+size_t dcsim_suggest_n(const char *word, const char *const *cands, size_t n, const char **out,
+                       size_t max) {
+  if (!word || !*word || !max) return 0;
+  size_t lw = strlen(word), limit = lw / 3 > 2 ? lw / 3 : 2, best_d = (size_t)-1, k = 0;
   for (size_t i = 0; i < n; i++) {
     if (!cands[i] || strcmp(cands[i], word) == 0) continue;
     size_t d = dcsim_edit_distance(word, cands[i]);
     if (lw >= 3 && strncmp(cands[i], word, lw) == 0 && d > 1) d = 1; /* the beginning of it */
-    if (d <= limit && d < best_d) {
-      best_d = d;
-      best = cands[i];
-    }
+    if (d > limit || d > best_d) continue;
+    if (d < best_d) k = 0; /* a closer one: the ties so far are out */
+    best_d = d;
+    if (k < max) out[k++] = cands[i];
   }
-  return best;
+  return k;
+}
+
+const char *dcsim_suggest(const char *word, const char *const *cands, size_t n) {
+  const char *best = NULL;
+  return dcsim_suggest_n(word, cands, n, &best, 1) ? best : NULL;
 }

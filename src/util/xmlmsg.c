@@ -30,7 +30,8 @@ static int split_msg(const char *msg, msg_parts *m) {
   const char *p = msg;
   m->attr[0] = '\0';
   if (take(&p, "Element '", "'", m->elem, sizeof m->elem)) return -1;
-  if (strncmp(p, ", attribute '", 13) == 0 && take(&p, ", attribute '", "'", m->attr, sizeof m->attr))
+  if (strncmp(p, ", attribute '", 13) == 0 &&
+      take(&p, ", attribute '", "'", m->attr, sizeof m->attr))
     return -1;
   if (strncmp(p, ": ", 2) != 0) return -1;
   m->rest = p + 2;
@@ -91,8 +92,8 @@ static size_t set_items(const char *set, char *words, size_t size, char items[][
     const char *e = strchr(p + 1, '\'');
     if (!e) break;
     snprintf(items[n], 64, "%.*s", (int)(e - p - 1), p + 1);
-    len += (size_t)snprintf(words + len, len < size ? size - len : 0, "%s%s", n ? ", " : "",
-                            items[n]);
+    len +=
+        (size_t)snprintf(words + len, len < size ? size - len : 0, "%s%s", n ? ", " : "", items[n]);
     n++;
     p = strchr(e + 1, '\'');
   }
