@@ -17,10 +17,11 @@ _dcsim() {
     help) _dcsim_words "run model energy list calibrate bench validate sweep pareto merge roofline --man"; return ;;
     completion) _dcsim_words bash; return ;;
     run)
-      opts="--platform --policy --db --format --deadline-s --tasks-csv --gantt --power --power-off-after --dvfs-slowdown --swf-map --wms-delay-s --wms-dispatch-s --io-bw-bps --bucket-s --d35 --strict --help"
+      opts="--platform --policy --db --format --deadline-s --tasks-csv --gantt --power --power-off-after --dvfs-slowdown --swf-map --wms-delay-s --wms-dispatch-s --io-bw-bps --wms --wms-file --bucket-s --d35 --strict --help"
       case $prev in
         --policy) _dcsim_words "fcfs easy sjf heft energy fcfs+heft fcfs+energy easy+heft easy+energy sjf+heft sjf+energy"; return ;;
         --format) _dcsim_words "text json csv"; return ;;
+        --wms) _dcsim_words "none pegasus"; return ;;
       esac ;;
     model)
       opts="--dwarf --case --set --cpu --nodes --cores --freq --net-bw-bps --net-latency-s --overlap --nodes-scan --gpu --host-cpu --small-domain --gpus --energy-form --format --d35 --strict --help"
