@@ -10,11 +10,11 @@ _dcsim_names() {
 _dcsim() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} opts=
   if [ "$COMP_CWORD" -eq 1 ]; then
-    _dcsim_words "run model energy list calibrate bench validate sweep pareto merge roofline help version completion"
+    _dcsim_words "run model energy list calibrate bench validate sweep pareto heatmap merge roofline help version completion"
     return
   fi
   case ${COMP_WORDS[1]} in
-    help) _dcsim_words "run model energy list calibrate bench validate sweep pareto merge roofline --man"; return ;;
+    help) _dcsim_words "run model energy list calibrate bench validate sweep pareto heatmap merge roofline --man"; return ;;
     completion) _dcsim_words bash; return ;;
     run)
       opts="--platform --policy --db --format --deadline-s --tasks-csv --gantt --power --power-off-after --dvfs-slowdown --swf-map --wms-delay-s --wms-dispatch-s --io-bw-bps --wms --wms-file --bucket-s --d35 --strict --help"
@@ -62,7 +62,7 @@ _dcsim() {
       case $prev in
       esac ;;
     sweep)
-      opts="--cpu --gpu --nodes --cores --freq --platform --policy --deadline-s --db --format --threads --plot --title --quiet --stop-after --shard --d35 --strict --help"
+      opts="--cpu --gpu --nodes --cores --freq --platform --policy --deadline-s --db --format --threads --plot --heatmap --title --quiet --stop-after --shard --d35 --strict --help"
       case $prev in
         --cpu) _dcsim_names cpu; return ;;
         --gpu) _dcsim_names gpu; return ;;
@@ -73,6 +73,13 @@ _dcsim() {
       opts="--format --out --sweep --title --help"
       case $prev in
         --format) _dcsim_words "text csv json svg png"; return ;;
+      esac ;;
+    heatmap)
+      opts="--out --color --sweep --cpu --gpu --freq --title --help"
+      case $prev in
+        --color) _dcsim_words "energy time"; return ;;
+        --cpu) _dcsim_names cpu; return ;;
+        --gpu) _dcsim_names gpu; return ;;
       esac ;;
     merge)
       opts="--output --sweep --help"

@@ -90,6 +90,7 @@ int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err);
+int dcsim_cmd_heatmap(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_merge(const dcsim_args *a, dcsim_error *err);
 

@@ -10,7 +10,8 @@
  *            Figures 16, 19, 28-30;
  *   roofline log-log roofline / cache-aware roofline with the placed loops or kernels;
  *   gantt    the tasks of a `dcsim run` per node over time;
- *   power    the power of the centre (sum over nodes) and of each node group over time.
+ *   power    the power of the centre over time, stacked by node group;
+ *   heatmap  a sweep's energy or time over nodes x cores, one panel per CPU + GPU + frequency.
  *
  * Ownership: dcsim_plot_trace_new() returns a recorder freed by dcsim_plot_trace_free(); it
  * borrows the scenario. */
@@ -40,6 +41,15 @@ int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title,
                       dcsim_error *err);
 int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *caption,
                         const char *out, dcsim_plot_format fmt, dcsim_error *err);
+
+/* The sweep as heat maps: x nodes, y cores per node, colour the energy (time = 0) or the time
+ * (time = 1) of each point on a logarithmic scale shared by every panel, one panel per CPU + GPU +
+ * frequency combination (at most DCSIM_PLOT_HEAT_MAX_PANELS), infeasible cells crossed, each
+ * panel's least value framed. */
+#define DCSIM_PLOT_HEAT_MAX_PANELS 12
+int dcsim_plot_heatmap(const dcsim_sweep_point *pts, size_t n, int time, const char *title,
+                       const char *caption, const char *out, dcsim_plot_format fmt,
+                       dcsim_error *err);
 
 /* Recording a run for the Gantt and power charts: give the engine dcsim_plot_trace_sink(), which
  * forwards every call to `next` (e.g. the results database) when not NULL. */

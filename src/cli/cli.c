@@ -117,7 +117,8 @@ static const dcsim_opt_spec sweep_opts[] = {
   OPT_FORMAT,
   { "threads", "N", 0, "OpenMP threads (default OMP_NUM_THREADS or all cores)" },
   { "plot", "FILE.png|svg", 0, "also draw the Pareto plot (gnuplot)" },
-  { "title", "TEXT", 0, "title of the Pareto plot" },
+  { "heatmap", "FILE.png|svg", 0, "also draw the energy over nodes x cores (gnuplot)" },
+  { "title", "TEXT", 0, "title of the pictures" },
   { "quiet", NULL, 0, "no progress bar or resume message on stderr" },
   { "stop-after", "N", 0, "testing: stop after N new points, as if interrupted" },
   { "shard", "I/N", 0,
@@ -133,6 +134,15 @@ static const dcsim_opt_spec pareto_opts[] = {
   { "format", "text|csv|json|svg|png", 0, "output (default text, or the --out file's extension)" },
   { "out", "FILE", 0, "write to FILE instead of stdout (required for svg and png)" },
   { "sweep", "ID", 0, "with a database: the sweep to read (default the latest)" },
+  { "title", "TEXT", 0, "title of the picture" },
+};
+static const dcsim_opt_spec heatmap_opts[] = {
+  { "out", "FILE.png|svg", 0, "the picture to write (required)" },
+  { "color", "energy|time", 0, "what the colour shows (default energy)" },
+  { "sweep", "ID", 0, "with a database: the sweep to read (default the latest)" },
+  { "cpu", "P1,P2,...", 0, "draw only the panels of these CPU profiles" },
+  { "gpu", "G1,G2,...", 0, "draw only the panels of these GPU profiles" },
+  { "freq", "F1,F2,...", 0, "draw only the panels of these frequencies" },
   { "title", "TEXT", 0, "title of the picture" },
 };
 static const dcsim_opt_spec roofline_opts[] = {
@@ -214,6 +224,9 @@ static const dcsim_command commands[] = {
     "WORKFLOW", sweep_opts, N_OF(sweep_opts), 1, 1 },
   { "pareto", dcsim_cmd_pareto, "Pareto front (time vs energy) of sweep results, with its knee",
     "INPUT", pareto_opts, N_OF(pareto_opts), 1, 1 },
+  { "heatmap", dcsim_cmd_heatmap,
+    "heat map of sweep results: energy or time over nodes x cores, per CPU + GPU + frequency",
+    "INPUT", heatmap_opts, N_OF(heatmap_opts), 1, 1 },
   { "merge", dcsim_cmd_merge, "join the databases of a sweep's shards into one", "DB...",
     merge_opts, N_OF(merge_opts), 1, DCSIM_MAX_POSITIONAL },
   { "roofline", dcsim_cmd_roofline,

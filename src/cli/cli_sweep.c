@@ -184,6 +184,10 @@ static int parse_shard(const dcsim_args *a, unsigned *i, unsigned *n, dcsim_erro
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "plot"),
                      "--plot needs the whole sweep: draw it from the merged database (dcsim pareto "
                      "ALL.db --out FILE)");
+  if (dcsim_arg(a, "heatmap"))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "heatmap"),
+                     "--heatmap needs the whole sweep: draw it from the merged database (dcsim "
+                     "heatmap ALL.db --out FILE)");
   *i = (unsigned)si;
   *n = (unsigned)sn;
   return 0;
@@ -219,8 +223,8 @@ typedef struct sweep_cmd {
   dcsim_repro rp;
   int fmt;
   unsigned threads, stop_after, shard_i, shard_n;
-  const char *plot, *dbpath;
-  dcsim_plot_format pf;
+  const char *plot, *heat, *dbpath;
+  dcsim_plot_format pf, hf;
   int64_t sweep_id;
   dcsim_sweep_t *sw;
   run_ctx ctx;
@@ -251,8 +255,16 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   }
   if (root && c->plot && (rc = dcsim_path_check_writable(c->plot, "--plot", err)))
     return rc; /* before sweeping */
+  c->heat = dcsim_arg(a, "heatmap");
+  c->hf = DCSIM_PLOT_PNG;
+  if (c->heat && ((rc = dcsim_plot_format_of(c->heat, NULL, &c->hf, err)) ||
+                  (root && (rc = dcsim_path_check_writable(c->heat, "--heatmap", err))))) {
+    if (err && strcmp(err->file, "command line") == 0)
+      dcsim_error_at(err, NULL, dcsim_arg_index(a, "heatmap"));
+    return rc;
+  }
   char gnuplot[1024];
-  if (root && c->plot && (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err)))
+  if (root && (c->plot || c->heat) && (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err)))
     return rc; /* before sweeping */
   dcsim_sweep_def def = { a->positional[0],
                           dcsim_arg(a, "platform"),
@@ -376,11 +388,11 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
             "databases with"
             " dcsim merge, then dcsim pareto\n",
             c.shard_i, c.shard_n, c.dbpath, done, n);
-  if (c.plot) {
-    char caption[512];
-    dcsim_repro_caption(&c.rp, caption, sizeof caption);
-    rc = dcsim_plot_pareto(pts, n, dcsim_arg(a, "title"), caption, c.plot, c.pf, err);
-  }
+  char caption[512];
+  dcsim_repro_caption(&c.rp, caption, sizeof caption);
+  if (c.plot) rc = dcsim_plot_pareto(pts, n, dcsim_arg(a, "title"), caption, c.plot, c.pf, err);
+  if (!rc && c.heat)
+    rc = dcsim_plot_heatmap(pts, n, 0, dcsim_arg(a, "title"), caption, c.heat, c.hf, err);
 out:
   dcsim_repro_release(&c.rp);
   dcsim_sweepdb_close(c.ctx.db);
@@ -433,6 +445,27 @@ static int cmp_time(const void *a, const void *b) {
   return (x->index > y->index) - (x->index < y->index);
 }
 
+/* The points of a sweep's results (INPUT: its JSON or CSV output, or a database, --sweep ID) and
+ * what made them: a database gives the sweep's inputs, a file that file. */
+static int read_points(const dcsim_args *a, dcsim_sweep_point **pts, size_t *n, dcsim_repro *rp,
+                       dcsim_error *err) {
+  const char *in = a->positional[0];
+  double sweep_d = 0;
+  size_t total = 0;
+  int rc = dcsim_arg_double(a, "sweep", 0, &sweep_d, err);
+  if (rc) return rc;
+  if (!is_sqlite(in))
+    return (rc = dcsim_sweep_points_read(in, pts, n, err)) ? rc
+                                                           : dcsim_repro_add(rp, in, NULL, err);
+  if ((rc = dcsim_sweepdb_read(in, (int64_t)sweep_d, pts, n, &total, rp, err))) return rc;
+  if (*n < total)
+    fprintf(stderr,
+            "dcsim: %s: the sweep has %zu of its %zu points (interrupted, or one shard: run it "
+            "again to finish, or dcsim merge the shards)\n",
+            in, *n, total);
+  return 0;
+}
+
 int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   static const char *const formats[] = { "csv", "json", "svg", "png", "text", NULL };
   int fmt = 4, rc;
@@ -447,25 +480,13 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"),
                      "--format %s needs --out FILE", formats[fmt]);
   if (out && (rc = dcsim_path_check_writable(out, "--out", err))) return rc;
-  double sweep_d = 0;
-  if ((rc = dcsim_arg_double(a, "sweep", 0, &sweep_d, err))) return rc;
   const char *in = a->positional[0];
   dcsim_sweep_point *pts = NULL;
-  size_t n = 0, total = 0;
+  size_t n = 0;
   FILE *f = NULL;
-  dcsim_repro rp; /* a database: the sweep's inputs; a file: that file */
+  dcsim_repro rp;
   dcsim_repro_init(&rp, in);
-  if (is_sqlite(in)) {
-    if ((rc = dcsim_sweepdb_read(in, (int64_t)sweep_d, &pts, &n, &total, &rp, err))) goto out;
-    if (n < total)
-      fprintf(stderr,
-              "dcsim: %s: the sweep has %zu of its %zu points (interrupted, or one shard: run it "
-              "again to finish, or dcsim merge the shards)\n",
-              in, n, total);
-  } else if ((rc = dcsim_sweep_points_read(in, &pts, &n, err)) ||
-             (rc = dcsim_repro_add(&rp, in, NULL, err))) {
-    goto out;
-  }
+  if ((rc = read_points(a, &pts, &n, &rp, err))) goto out;
   dcsim_sweep_mark_front(pts, n);
   if (fmt == 2 || fmt == 3) {
     char caption[512];
@@ -508,6 +529,60 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   f = NULL;
 out:
   if (f && f != stdout) fclose(f);
+  dcsim_repro_release(&rp);
+  dcsim_sweep_points_free(pts, n);
+  return rc;
+}
+
+/* ---- dcsim heatmap ---- */
+
+/* whether v is one of the comma-separated values of option `name` (or the option is absent) */
+static int selected(const dcsim_args *a, const char *name, const char *v) {
+  const char *vals = dcsim_arg(a, name);
+  if (!vals) return 1;
+  size_t l = strlen(v);
+  for (const char *p = vals; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+    if (strncmp(p, v, l) == 0 && (p[l] == ',' || p[l] == '\0')) return 1;
+  return 0;
+}
+
+/* --color energy|time: 1 for time */
+static int heat_metric(const dcsim_args *a, int *time, dcsim_error *err) {
+  const char *c = dcsim_arg(a, "color");
+  *time = c && strcmp(c, "time") == 0;
+  if (c && !*time && strcmp(c, "energy") != 0)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "color"),
+                     "--color '%s': energy or time", c);
+  return 0;
+}
+
+int dcsim_cmd_heatmap(const dcsim_args *a, dcsim_error *err) {
+  const char *out = dcsim_arg(a, "out");
+  dcsim_plot_format pf = DCSIM_PLOT_PNG;
+  int time = 0, rc;
+  char gnuplot[1024];
+  if (!out)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "dcsim heatmap needs --out FILE.png|svg");
+  if ((rc = heat_metric(a, &time, err)) || (rc = dcsim_plot_format_of(out, NULL, &pf, err)) ||
+      (rc = dcsim_path_check_writable(out, "--out", err)) ||
+      (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err)))
+    return rc;
+  dcsim_sweep_point *pts = NULL;
+  size_t n = 0, m = 0;
+  dcsim_repro rp;
+  dcsim_repro_init(&rp, a->positional[0]);
+  if (!(rc = read_points(a, &pts, &n, &rp, err))) {
+    for (size_t i = 0; i < n; i++) /* --cpu, --gpu, --freq: the panels to draw */
+      pts[i].done = pts[i].done && selected(a, "cpu", pts[i].cpu) &&
+                    selected(a, "gpu", pts[i].gpu) && selected(a, "freq", pts[i].freq);
+    for (size_t i = 0; i < n; i++) m += pts[i].done != 0;
+    char caption[512];
+    dcsim_repro_caption(&rp, caption, sizeof caption);
+    rc = m ? dcsim_plot_heatmap(pts, n, time, dcsim_arg(a, "title"), caption, out, pf, err)
+           : DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                       "no point of %s matches --cpu, --gpu and --freq", a->positional[0]);
+  }
   dcsim_repro_release(&rp);
   dcsim_sweep_points_free(pts, n);
   return rc;
