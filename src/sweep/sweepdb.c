@@ -24,39 +24,33 @@ static const char *const schema_sql =
     " feasible INTEGER NOT NULL, reason TEXT, time_s REAL, energy_j REAL, time_prov TEXT,"
     " energy_prov TEXT, PRIMARY KEY(sweep_id, idx));";
 
-/* A database written before provenance (doc/results.md) gets the two columns; its old sweeps keep
- * NULL there and never resume into a new one (the definition's version differs). */
-static int add_prov_columns(sqlite3 *db, const char *path, dcsim_error *err) {
+/* Columns added after the first schema, appended to an older database when it is opened: `sql`
+ * runs unless `table` already has `column`. The old rows keep NULL there, and old sweeps never
+ * resume into new ones (the definition's format version differs). */
+static int add_columns(sqlite3 *db, const char *path, const char *table, const char *column,
+                       const char *sql, dcsim_error *err) {
   sqlite3_stmt *st = NULL;
-  int rc = dcsim_db_prepare(db, path,
-                            "SELECT 1 FROM pragma_table_info('sweep_points') WHERE name "
-                            "= 'time_prov'",
-                            &st, "cannot read the schema", err);
+  int rc = dcsim_db_prepare(db, path, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", &st,
+                            "cannot read the schema", err);
   if (rc) return rc;
+  sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
   int has = sqlite3_step(st) == SQLITE_ROW;
   sqlite3_finalize(st);
-  if (has) return 0;
-  return dcsim_db_exec(db, path,
+  return has ? 0 : dcsim_db_exec(db, path, sql, err);
+}
+
+/* provenance (doc/results.md) and the build identity (issue 17) */
+static int add_later_columns(sqlite3 *db, const char *path, dcsim_error *err) {
+  int rc = add_columns(db, path, "sweep_points", "time_prov",
                        "ALTER TABLE sweep_points ADD COLUMN time_prov TEXT;"
                        "ALTER TABLE sweep_points ADD COLUMN energy_prov TEXT;",
                        err);
-}
-
-/* A database written before the build identity was stored (issue 17) gets the sweeps' columns
- * dcsim_version and dcsim_commit; its old sweeps keep NULL there. */
-static int add_build_columns(sqlite3 *db, const char *path, dcsim_error *err) {
-  sqlite3_stmt *st = NULL;
-  int rc = dcsim_db_prepare(db, path,
-                            "SELECT 1 FROM pragma_table_info('sweeps') WHERE name = 'dcsim_commit'",
-                            &st, "cannot read the schema", err);
-  if (rc) return rc;
-  int has = sqlite3_step(st) == SQLITE_ROW;
-  sqlite3_finalize(st);
-  if (has) return 0;
-  return dcsim_db_exec(db, path,
-                       "ALTER TABLE sweeps ADD COLUMN dcsim_version TEXT;"
-                       "ALTER TABLE sweeps ADD COLUMN dcsim_commit TEXT;",
-                       err);
+  return rc ? rc
+            : add_columns(db, path, "sweeps", "dcsim_commit",
+                          "ALTER TABLE sweeps ADD COLUMN dcsim_version TEXT;"
+                          "ALTER TABLE sweeps ADD COLUMN dcsim_commit TEXT;",
+                          err);
 }
 
 static int prov_of(sqlite3_stmt *st, int col) {
@@ -91,7 +85,7 @@ int dcsim_sweepdb_open(const char *path, dcsim_sweepdb_t **out, dcsim_error *err
   int rc = 0;
   if ((rc = dcsim_db_open(path, NULL, DCSIM_DB_WAL, &d->db, err)) ||
       (rc = dcsim_db_exec(d->db, path, schema_sql, err)) ||
-      (rc = add_prov_columns(d->db, path, err)) || (rc = add_build_columns(d->db, path, err)) ||
+      (rc = add_later_columns(d->db, path, err)) ||
       (rc = dcsim_db_prepare(d->db, path,
                              "INSERT OR IGNORE INTO sweep_points VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
                              &d->ins, "cannot prepare statements", err)))
