@@ -46,7 +46,7 @@ _dcsim() {
         --format) _dcsim_words "text json csv"; return ;;
       esac ;;
     calibrate)
-      opts="--output --cpu --dwarf --method --flop-method --freq --domain-size --test --source --quiet --help"
+      opts="--output --cpu --dwarf --method --flop-method --freq --domain-size --test --source --name --quiet --help"
       case $prev in
         --cpu) _dcsim_names cpu; return ;;
         --dwarf) _dcsim_names dwarf; return ;;

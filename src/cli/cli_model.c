@@ -172,6 +172,10 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, con
       printf("%-28s %38s %12s  (occupancy %s, launches and ramp)\n", "small-domain overhead", "",
              DCSIM_SIG(p->gpu->overhead_s),
              DCSIM_SIG(p->gpu->n_kernels ? p->gpu->parts[0].occupancy : 1));
+    else if (p->gpu->overhead_s > 0)
+      printf("%-28s %38s %12s  (achieved %s of the bulk rate)\n", "launch, waves, occupancy", "",
+             DCSIM_SIG(p->gpu->overhead_s),
+             DCSIM_SIG(p->gpu->n_kernels ? p->gpu->parts[0].occupancy : 1));
     printf("%-28s %12s %12s %12s %12s\n", p->multigpu ? "dwarf (one GPU's part)" : "dwarf",
            DCSIM_SIG(p->gpu->compute_s), DCSIM_SIG(p->gpu->transfer_s),
            DCSIM_SIG(p->gpu->inactive_s), DCSIM_SIG(p->gpu->time_s));
@@ -268,7 +272,10 @@ static void json_gpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
   dcsim_json_key_num(j, "compute_s", p->gpu->compute_s);
   dcsim_json_key_num(j, "transfer_s", p->gpu->transfer_s);
   dcsim_json_key_num(j, "inactive_s", p->gpu->inactive_s);
-  if (rq->gpu_small_domain) dcsim_json_key_num(j, "small_domain_overhead_s", p->gpu->overhead_s);
+  if (rq->gpu_small_domain)
+    dcsim_json_key_num(j, "small_domain_overhead_s", p->gpu->overhead_s);
+  else if (!(rq->flags & DCSIM_MODEL_D35)) /* the architecture model's launch and waves */
+    dcsim_json_key_num(j, "launch_occupancy_s", p->gpu->overhead_s);
   if (p->multigpu) {
     dcsim_json_key_int(j, "gpus", p->multigpu->gpus);
     dcsim_json_key_int(j, "min_gpus", p->multigpu->min_gpus);
@@ -470,8 +477,10 @@ static void print_csv(const dcsim_model_req *rq, const dcsim_prediction *p, cons
   }
   if (p->cpu && p->cpu->node_comm_s[0] > 0)
     printf("communication,§4.3,%.10g,,,,,,,,,\n", p->cpu->node_comm_s[0]);
-  if (!p->cpu && rq->gpu_small_domain)
-    printf("overhead,small-domain launches and ramp,%.10g,,,,,,,,,\n", p->gpu->overhead_s);
+  if (!p->cpu && p->gpu->overhead_s > 0)
+    printf("overhead,%s,%.10g,,,,,,,,,\n",
+           rq->gpu_small_domain ? "small-domain launches and ramp" : "launch waves occupancy",
+           p->gpu->overhead_s);
   if (p->multigpu)
     printf("transfer,host-device,%.10g,,,,,,,,,\nhalo,halo exchange,%.10g,,,,,,,,,\n",
            p->multigpu->transfer_s, p->multigpu->halo_s);

@@ -415,13 +415,31 @@ static int pareto_labels(FILE *f, const pareto_view *v, char *keys, size_t size,
       fi[b] = fi[b - 1];
       fi[b - 1] = t;
     }
+  /* which to mark: the extremes and the knee always, the others when no marked point is close
+   * (within 4 % of either axis: their letters would overlap) */
+  unsigned char *take = calloc(m ? m : 1, 1);
+  if (!take) {
+    free(fi);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  }
+  double dx = fmax(v->tmax - v->tmin, 1e-300), dy = fmax((v->emax - v->emin) * v->es, 1e-300);
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t a = 0; a < m; a++) {
+      int must = a == 0 || a + 1 == m || (long)fi[a] == v->knee;
+      int spread = m <= 5 || a == m / 3 || a == 2 * m / 3;
+      if (pass == 0 ? !must : (must || !spread)) continue;
+      int near = 0;
+      for (size_t b = 0; b < m && pass; b++)
+        near |= take[b] && fabs(pts[fi[a]].time_s - pts[fi[b]].time_s) / dx < 0.04 &&
+                fabs(pts[fi[a]].energy_j - pts[fi[b]].energy_j) * v->es / dy < 0.04;
+      take[a] = !near;
+    }
   char w[96], lab[200], mark = 'A';
   keys[0] = '\0';
   for (size_t a = 0; a < m && mark <= 'Z'; a++) {
     const dcsim_sweep_point *p = &pts[fi[a]];
     int first = a == 0, last = a + 1 == m && m > 1, knee = (long)fi[a] == v->knee;
-    int spread = m <= 5 || a == m / 3 || a == 2 * m / 3;
-    if (!first && !last && !knee && !spread) continue;
+    if (!take[a]) continue;
     point_words(v, p, w, sizeof w);
     if (first)
       snprintf(lab, sizeof lab, "%c  %s: fastest, %.4g s", mark, w, p->time_s);
@@ -438,6 +456,7 @@ static int pareto_labels(FILE *f, const pareto_view *v, char *keys, size_t size,
     len += (size_t)snprintf(keys + len, len < size ? size - len : 0, "%s\n", lab);
     mark++;
   }
+  free(take);
   free(fi);
   return 0;
 }
