@@ -140,7 +140,7 @@ static void check_results(void) {
   dcsim_scenario *s = load("tests/data/engine/nwp-nooverlap.xml", DCSIM_TASK_HEFT);
   CHECK(s != NULL);
   dcsim_error err;
-  dcsim_run_info info = { "tests/data/engine/nwp-nooverlap.xml", "fcfs", "heft" };
+  dcsim_run_info info = { "tests/data/engine/nwp-nooverlap.xml", "fcfs", "heft", 0 };
   /* a run that is not finished leaves nothing */
   dcsim_results_t *r = NULL;
   CHECK(dcsim_results_open(db, &r, &err) == 0);

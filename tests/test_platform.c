@@ -125,7 +125,7 @@ int main(void) {
   check_fail(DATA "missing.xml", DCSIM_EIO, 0, "cannot open: No such file or directory", 1);
   check_fail(DATA "bad-malformed.xml", DCSIM_EPARSE, 4,
              "Opening and ending tag mismatch: node-group line 3", 0);
-  check_fail(DATA "bad-no-sockets.xml", DCSIM_ESCHEMA, 3, "'sockets' is required", 0);
+  check_fail(DATA "bad-no-sockets.xml", DCSIM_ESCHEMA, 3, "the attribute sockets is missing", 0);
   check_fail(DATA "bad-count0.xml", DCSIM_ERANGE, 4, "<node-group name=\"b\">: count must be >= 1",
              1);
   check_fail(DATA "bad-dup-group.xml", DCSIM_ESCHEMA, 4,

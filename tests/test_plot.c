@@ -57,16 +57,20 @@ typedef struct pts {
 } pts;
 static int draw_pareto(const void *c, const char *out, dcsim_plot_format fmt, dcsim_error *err) {
   const pts *p = c;
-  return dcsim_plot_pareto(p->p, p->n, "test", out, fmt, err);
+  return dcsim_plot_pareto(p->p, p->n, "test", "dcsim test caption", out, fmt, err);
+}
+static int draw_heat(const void *c, const char *out, dcsim_plot_format fmt, dcsim_error *err) {
+  const pts *p = c;
+  return dcsim_plot_heatmap(p->p, p->n, 1, "test", "dcsim test caption", out, fmt, err);
 }
 static int draw_roof(const void *c, const char *out, dcsim_plot_format fmt, dcsim_error *err) {
-  return dcsim_plot_roofline(c, 1, out, fmt, err);
+  return dcsim_plot_roofline(c, 1, NULL, out, fmt, err);
 }
 static int draw_gantt(const void *c, const char *out, dcsim_plot_format fmt, dcsim_error *err) {
-  return dcsim_plot_gantt(c, out, fmt, err);
+  return dcsim_plot_gantt(c, NULL, out, fmt, err);
 }
 static int draw_power(const void *c, const char *out, dcsim_plot_format fmt, dcsim_error *err) {
-  return dcsim_plot_power(c, out, fmt, err);
+  return dcsim_plot_power(c, NULL, out, fmt, err);
 }
 
 int main(void) {
@@ -98,6 +102,19 @@ int main(void) {
   if (sw && dcsim_sweep_run(sw, NULL, &err) == 0) {
     pts p = { dcsim_sweep_points(sw), dcsim_sweep_n_points(sw) };
     both("pareto", draw_pareto, &p);
+    both("heatmap", draw_heat, &p); /* 2 panels over 4 node counts x 1 core count */
+    /* more panels than a heat map draws: refused with the filters to use */
+    dcsim_sweep_point many[DCSIM_PLOT_HEAT_MAX_PANELS + 1];
+    memset(many, 0, sizeof many);
+    for (size_t i = 0; i <= DCSIM_PLOT_HEAT_MAX_PANELS; i++) {
+      many[i] = p.p[0];
+      many[i].reason = NULL;
+      snprintf(many[i].freq, sizeof many[i].freq, "%zu", i + 1);
+    }
+    CHECK_INT(dcsim_plot_heatmap(many, DCSIM_PLOT_HEAT_MAX_PANELS + 1, 0, NULL, NULL,
+                                 "/tmp/never.png", DCSIM_PLOT_PNG, &err),
+              DCSIM_ERANGE);
+    CHECK(strstr(err.msg, "--cpu, --gpu or --freq") != NULL);
   }
   dcsim_sweep_free(sw);
 

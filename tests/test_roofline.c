@@ -119,9 +119,9 @@ int main(void) {
   FILE *f = fopen("/dev/null", "w");
   r = NULL;
   if (f && dcsim_roofline_cpu(hsw, &st, NULL, NULL, &r, &err) == 0) {
-    dcsim_roofline_write_text(f, r);
-    dcsim_roofline_write_json(f, r);
-    dcsim_roofline_write_csv(f, r);
+    dcsim_roofline_write_text(f, r, NULL);
+    dcsim_roofline_write_json(f, r, NULL);
+    dcsim_roofline_write_csv(f, r, NULL);
   }
   if (f) fclose(f);
   dcsim_roofline_free(r);

@@ -140,7 +140,47 @@ static void test_paths(void) {
   free(p);
 }
 
+/* outputs are checked before any work: a missing directory, a directory, an unwritable file */
+static void test_writable(void) {
+  dcsim_error err;
+  memset(&err, 0, sizeof err);
+  CHECK_INT(dcsim_path_check_writable("/tmp/dcsim-test-writable.png", "--plot", &err), 0);
+  CHECK_INT(dcsim_path_check_writable("no-such-dir/x.png", "--plot", &err), DCSIM_EIO);
+  CHECK_STR(err.msg, "--plot: no directory no-such-dir");
+  CHECK_INT(dcsim_path_check_writable("/tmp", "-o", &err), DCSIM_EIO);
+  CHECK_STR(err.msg, "-o: is a directory, not a file");
+  CHECK_INT(dcsim_path_check_writable("plain.png", "--out", &err), 0); /* the working directory */
+  CHECK_INT(dcsim_path_check_writable("", "--out", &err), DCSIM_EIO);
+}
+
+/* "did you mean": the typos of issue 17 find their word, unrelated words find nothing */
+static void test_suggest(void) {
+  static const char *const cmds[] = { "run",   "model",  "energy", "list",    "validate",
+                                      "sweep", "pareto", "merge",  "roofline" };
+  static const char *const cpus[] = { "xeon-e5-2640v3", "xeon-e5-2697v3", "xeon-gold-6148" };
+  CHECK_INT(dcsim_edit_distance("swep", "sweep"), 1);
+  CHECK_INT(dcsim_edit_distance("kitten", "sitting"), 3);
+  CHECK_INT(dcsim_edit_distance("", "abc"), 3);
+  CHECK_STR(dcsim_suggest("swep", cmds, 9), "sweep");
+  CHECK_STR(dcsim_suggest("rofline", cmds, 9), "roofline");
+  CHECK_STR(dcsim_suggest("xeon-e5-2697", cpus, 3), "xeon-e5-2697v3");
+  CHECK_STR(dcsim_suggest("xeon-gold", cpus, 3), "xeon-gold-6148"); /* the beginning of it */
+  CHECK(dcsim_suggest("simulate", cmds, 9) == NULL);
+  CHECK(dcsim_suggest("sweep", cmds, 9) == NULL); /* the word itself needs no suggestion */
+  CHECK(dcsim_suggest("", cmds, 9) == NULL);
+  static const char *const both[] = { "xeon-e5-2640v3", "xeon-e5-2697v2", "xeon-e5-2697v3" };
+  const char *ties[3];
+  CHECK_INT(dcsim_suggest_n("xeon-e5-2697", both, 3, ties, 3), 2); /* equally close: both */
+  CHECK_STR(ties[0], "xeon-e5-2697v2");
+  CHECK_STR(ties[1], "xeon-e5-2697v3");
+  CHECK_INT(dcsim_suggest_n("xeon-e5-2697v", both, 3, ties, 3), 2);
+  CHECK_INT(dcsim_suggest_n("xeon-e5-2697v3x", both, 3, ties, 3), 1);
+  CHECK_STR(ties[0], "xeon-e5-2697v3");
+}
+
 int main(void) {
+  test_writable();
+  test_suggest();
   test_strdup();
   test_grow();
   test_parse_double();

@@ -48,7 +48,7 @@ static char *json_of(dcsim_sweep_t *sw, int threads, size_t batch) {
   char *buf = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
-  dcsim_sweep_write_json(f, dcsim_sweep_points(sw), dcsim_sweep_n_points(sw));
+  dcsim_sweep_write_json(f, dcsim_sweep_points(sw), dcsim_sweep_n_points(sw), NULL);
   fclose(f);
   return buf;
 }
@@ -111,7 +111,7 @@ static void test_resume(const char *dir) {
   char *resumed = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&resumed, &len);
-  dcsim_sweep_write_json(f, dcsim_sweep_points(sw), dcsim_sweep_n_points(sw));
+  dcsim_sweep_write_json(f, dcsim_sweep_points(sw), dcsim_sweep_n_points(sw), NULL);
   fclose(f);
   dcsim_sweep_free(sw);
   dcsim_sweepdb_close(d);
@@ -149,11 +149,11 @@ static void test_resume(const char *dir) {
   dcsim_sweep_free(sw);
   dcsim_sweep_point *pts = NULL;
   size_t n = 0, total = 0;
-  CHECK_INT(dcsim_sweepdb_read(db, 0, &pts, &n, &total, &err), 0);
+  CHECK_INT(dcsim_sweepdb_read(db, 0, &pts, &n, &total, NULL, &err), 0);
   CHECK_INT(n, 54);
   CHECK_INT(total, 54);
   dcsim_sweep_points_free(pts, n);
-  CHECK(dcsim_sweepdb_read(db, 7, &pts, &n, &total, &err) == DCSIM_EREF);
+  CHECK(dcsim_sweepdb_read(db, 7, &pts, &n, &total, NULL, &err) == DCSIM_EREF);
 }
 
 /* ---- shards: a partition of the points; their databases merge into the rows of one run ---- */
@@ -237,14 +237,14 @@ static void test_shards(const char *dir) {
   CHECK_INT(rows[3], in_shard[1]);
   dcsim_sweep_point *pts = NULL;
   size_t n = 0, total = 0;
-  CHECK_INT(dcsim_sweepdb_read(out, 0, &pts, &n, &total, &err), 0);
+  CHECK_INT(dcsim_sweepdb_read(out, 0, &pts, &n, &total, NULL, &err), 0);
   CHECK_INT(n, 54);
   if (pts) {
     dcsim_sweep_mark_front(pts, n);
     char *got = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&got, &len);
-    dcsim_sweep_write_json(f, pts, n);
+    dcsim_sweep_write_json(f, pts, n, NULL);
     fclose(f);
     CHECK(want && got && strcmp(want, got) == 0);
     free(got);
@@ -466,10 +466,10 @@ int main(void) {
     snprintf(pj, sizeof pj, "%s/p.json", dir);
     snprintf(pc, sizeof pc, "%s/p.csv", dir);
     FILE *f = fopen(pj, "w");
-    dcsim_sweep_write_json(f, dcsim_sweep_points(sw), dcsim_sweep_n_points(sw));
+    dcsim_sweep_write_json(f, dcsim_sweep_points(sw), dcsim_sweep_n_points(sw), NULL);
     fclose(f);
     f = fopen(pc, "w");
-    dcsim_sweep_write_csv(f, dcsim_sweep_points(sw), dcsim_sweep_n_points(sw));
+    dcsim_sweep_write_csv(f, dcsim_sweep_points(sw), dcsim_sweep_n_points(sw), NULL);
     fclose(f);
     for (int k = 0; k < 2; k++) {
       dcsim_sweep_point *q = NULL;

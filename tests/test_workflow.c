@@ -161,8 +161,9 @@ static void test_bad_inputs(void) {
   check_fail(WF "missing.xml", DCSIM_EIO, 0, "cannot open: No such file or directory", 1);
   check_fail(WF "bad-malformed.xml", DCSIM_EPARSE, 4,
              "Opening and ending tag mismatch: task line 3", 0);
-  check_fail(WF "bad-schema.xml", DCSIM_ESCHEMA, 3, "'device'", 0);
-  check_fail(WF "bad-members-negative.xml", DCSIM_ESCHEMA, 3, "'members'", 0);
+  check_fail(WF "bad-schema.xml", DCSIM_ESCHEMA, 3,
+             "<task device=\"fpga\">: expected one of cpu, gpu, any", 1);
+  check_fail(WF "bad-members-negative.xml", DCSIM_ESCHEMA, 3, "members=\"-2\"", 0);
   check_fail(WF "bad-cycle.xml", DCSIM_ESCHEMA, 4,
              "<task name=\"b\">: dependency cycle: b after c after b", 1);
   check_fail(WF "bad-cycle-implicit.xml", DCSIM_ESCHEMA, 5,
@@ -195,7 +196,7 @@ static void test_bad_inputs(void) {
              1);
   check_fail(WF "bad-stage-byte.xml", DCSIM_ERANGE, 2,
              "<workflow>: stage-in-byte and stage-out-byte must be at most 1e18", 1);
-  check_fail(WF "bad-wms.xml", DCSIM_ESCHEMA, 2, "'wms'", 0);
+  check_fail(WF "bad-wms.xml", DCSIM_ESCHEMA, 2, "wms=\"condor\"", 0);
   check_fail(WF "bad-runtime-gpu.xml", DCSIM_ESCHEMA, 3,
              "<task name=\"a\" runtime-s=\"10\">: a recorded-runtime task runs on CPUs and takes "
              "no case or <set>",
@@ -348,7 +349,7 @@ static void test_workload(void) {
     if (bad[i].msg)
       CHECK_STR(e.msg, bad[i].msg);
     else
-      CHECK(strstr(e.msg, "'at-s'") != NULL);
+      CHECK(strstr(e.msg, "at-s=") != NULL);
   }
 }
 

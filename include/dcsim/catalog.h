@@ -27,5 +27,14 @@ const char *dcsim_catalog_dir(dcsim_kind kind); /* "hw-profiles/cpu", ... */
  */
 int dcsim_catalog_resolve(dcsim_kind kind, const char *ref, const char *ref_file, int ref_line,
                           char *out, size_t size, dcsim_error *err);
+/* The name of the file `path` that does not depend on where the checkout or the working directory
+ * is: its path relative to the data root when it lies inside it, else relative to the directory of
+ * the file `input` (may be NULL) when it lies there, else its base name (symbolic links resolved).
+ * Sweep definitions and the input lists of every output use it (doc/sweep.md). Returns buf. */
+char *dcsim_catalog_relname(const char *path, const char *input, char *buf, size_t size);
+/* The names of the existing data files of a kind (<data root>/<kind dir>/NAME.xml), sorted, for
+ * suggestions and completion: fills up to `max` malloc'd names into names[] and returns how many
+ * (0 when the directory cannot be read). The caller frees each name. */
+size_t dcsim_catalog_names(dcsim_kind kind, char **names, size_t max);
 
 #endif

@@ -41,6 +41,22 @@ typedef struct dcsim_command {
 
 int dcsim_cli_main(int argc, char **argv);
 
+/* The command table (help, the manual page and the completion script are made from it). */
+const dcsim_command *dcsim_cli_commands(size_t *n);
+/* The one-letter alias of a long option ('o' for "output"), 0 when it has none. */
+char dcsim_cli_short_alias(const char *long_name);
+/* dcsim help --man: the manual page (troff, man(7)), doc/dcsim.1 is its output (cli_help.c). */
+void dcsim_cli_man(FILE *f);
+/* dcsim completion bash: the bash completion script, tools/dcsim.bash its output (cli_help.c). */
+void dcsim_cli_completion_bash(FILE *f);
+
+/* A command returns 0, a negative DCSIM_E* status with *err filled (dcsim prints it), or a
+ * positive exit status it has already reported itself: DCSIM_CLI_DEADLINE_MISSED (the run wrote
+ * its results but missed its --deadline-s), or dcsim_cli_exit_code() of the first failure when a
+ * command reports several errors (dcsim validate). doc/cli.md lists the statuses. */
+#define DCSIM_CLI_DEADLINE_MISSED 4
+int dcsim_cli_exit_code(int status);
+
 /* helpers for subcommands */
 const char *dcsim_arg(const dcsim_args *a, const char *name); /* last value or NULL */
 int dcsim_arg_index(const dcsim_args *a,
@@ -74,6 +90,7 @@ int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err);
+int dcsim_cmd_heatmap(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_merge(const dcsim_args *a, dcsim_error *err);
 

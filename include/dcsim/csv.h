@@ -7,6 +7,7 @@
 #define DCSIM_CSV_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "dcsim/error.h"
 
@@ -26,5 +27,9 @@ int dcsim_csv_num(const dcsim_csv_t *t, size_t row, size_t col, double *out, dcs
  * *cap) grows as needed and is freed by the caller. 0, -1 bad quoting, -2 out of memory. For
  * files that are not one table (profiler logs with several tables). */
 int dcsim_csv_split(char *line, char ***cells, size_t *cap, size_t *n);
+
+/* Writes one cell by the same rules: as it is, or double-quoted (a quote doubled) when it holds a
+ * comma, a quote or a line break (a line break becomes a blank). NULL is an empty cell. */
+void dcsim_csv_write_cell(FILE *f, const char *s);
 
 #endif

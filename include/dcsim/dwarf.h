@@ -104,6 +104,8 @@ size_t dcsim_dwarf_n_params(const dcsim_dwarf_t *d);
 const char *dcsim_dwarf_param(const dcsim_dwarf_t *d, size_t i);
 size_t dcsim_dwarf_n_cases(const dcsim_dwarf_t *d);
 const char *dcsim_dwarf_case(const dcsim_dwarf_t *d, size_t i);
+/* The case closest to a mistyped `name` ("did you mean"), or NULL (dcsim_suggest). */
+const char *dcsim_dwarf_suggest_case(const dcsim_dwarf_t *d, const char *name);
 int dcsim_dwarf_has_case(const dcsim_dwarf_t *d, const char *case_name);
 /* A dwarf has a CPU model (<loops>), a GPU model (<kernels>) or both; `device` is its default. */
 int dcsim_dwarf_has_cpu_model(const dcsim_dwarf_t *d);

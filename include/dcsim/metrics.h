@@ -50,4 +50,15 @@ int dcsim_metrics_summarise(const dcsim_run_stats *st, dcsim_metrics_summary *ou
 void dcsim_metrics_bucket(const dcsim_run_stats *st, size_t k, double *t0_s, double *t1_s,
                           double *busy, double *allocated);
 
+/* The run's deadline (--deadline-s, doc/engine.md): every job must run within deadline_s of its
+ * start (end - start, the span the energy-aware policy plans against). */
+typedef struct dcsim_deadline_report {
+  size_t missed;    /* jobs that ran longer */
+  double longest_s; /* the longest end - start of any job */
+  size_t longest;   /* that job's index */
+} dcsim_deadline_report;
+
+/* Nothing is missed when deadline_s <= 0 (no deadline). */
+dcsim_deadline_report dcsim_metrics_deadline(const dcsim_run_stats *st, double deadline_s);
+
 #endif

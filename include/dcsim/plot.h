@@ -10,7 +10,8 @@
  *            Figures 16, 19, 28-30;
  *   roofline log-log roofline / cache-aware roofline with the placed loops or kernels;
  *   gantt    the tasks of a `dcsim run` per node over time;
- *   power    the power of the centre (sum over nodes) and of each node group over time.
+ *   power    the power of the centre over time, stacked by node group;
+ *   heatmap  a sweep's energy or time over nodes x cores, one panel per CPU + GPU + frequency.
  *
  * Ownership: dcsim_plot_trace_new() returns a recorder freed by dcsim_plot_trace_free(); it
  * borrows the scenario. */
@@ -35,14 +36,27 @@ int dcsim_plot_format_of(const char *path, const char *fmt, dcsim_plot_format *o
 /* Writes the path of the gnuplot that would run into buf; DCSIM_EIO when there is none. */
 int dcsim_plot_find_gnuplot(char *buf, size_t size, dcsim_error *err);
 
-int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title, const char *out,
-                      dcsim_plot_format fmt, dcsim_error *err);
+/* `caption` (may be NULL): a small line at the bottom of every picture, what made it
+ * (dcsim_repro_caption of dcsim/repro.h: version, commit, input hashes). */
+int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title,
+                      const char *caption, const char *out, dcsim_plot_format fmt,
+                      dcsim_error *err);
 /* ASK's protocol (dcsim/sampling.h): the median mean relative error of each sampler against the
  * number of samples, log scale, with the target as a dashed line. */
 int dcsim_plot_sampling(const dcsim_sampling_curve *c, size_t n, const char *title, double target,
+                        const char *caption, const char *out, dcsim_plot_format fmt,
+                        dcsim_error *err);
+int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *caption,
                         const char *out, dcsim_plot_format fmt, dcsim_error *err);
-int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *out,
-                        dcsim_plot_format fmt, dcsim_error *err);
+
+/* The sweep as heat maps: x nodes, y cores per node, colour the energy (time = 0) or the time
+ * (time = 1) of each point on a logarithmic scale shared by every panel, one panel per CPU + GPU +
+ * frequency combination (at most DCSIM_PLOT_HEAT_MAX_PANELS), infeasible cells crossed, each
+ * panel's least value framed. */
+#define DCSIM_PLOT_HEAT_MAX_PANELS 12
+int dcsim_plot_heatmap(const dcsim_sweep_point *pts, size_t n, int time, const char *title,
+                       const char *caption, const char *out, dcsim_plot_format fmt,
+                       dcsim_error *err);
 
 /* Recording a run for the Gantt and power charts: give the engine dcsim_plot_trace_sink(), which
  * forwards every call to `next` (e.g. the results database) when not NULL. */
@@ -54,9 +68,9 @@ const dcsim_engine_sink *dcsim_plot_trace_sink(dcsim_plot_trace_t *t);
 /* An upper estimate of the bytes a recorder holds for a run of task_nodes (task, node) pairs
  * (dcsim_run_size): a bar and about two power segments each, arrays grown by doubling. */
 uint64_t dcsim_plot_trace_bytes(uint64_t task_nodes);
-int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_format fmt,
-                     dcsim_error *err);
-int dcsim_plot_power(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_format fmt,
-                     dcsim_error *err);
+int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *caption, const char *out,
+                     dcsim_plot_format fmt, dcsim_error *err);
+int dcsim_plot_power(const dcsim_plot_trace_t *t, const char *caption, const char *out,
+                     dcsim_plot_format fmt, dcsim_error *err);
 
 #endif

@@ -20,6 +20,7 @@ typedef struct dcsim_results dcsim_results_t;
 typedef struct dcsim_run_info {
   const char *input;
   const char *job_policy, *task_policy;
+  double deadline_s; /* --deadline-s (0 = none): runs.deadline_s and runs.deadline_met */
 } dcsim_run_info;
 
 int dcsim_results_open(const char *path, dcsim_results_t **out, dcsim_error *err);

@@ -27,6 +27,7 @@
 #include "dcsim/dwarf.h"
 #include "dcsim/error.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/repro.h"
 
 typedef struct dcsim_roofline_ceiling {
   char name[16]; /* "L1", "L2", "L3", "DRAM", "memory" */
@@ -71,8 +72,10 @@ void dcsim_roofline_free(dcsim_roofline *r);
  */
 double dcsim_roofline_attainable(const dcsim_roofline *r, size_t c, double intensity);
 
-void dcsim_roofline_write_text(FILE *f, const dcsim_roofline *r);
-void dcsim_roofline_write_json(FILE *f, const dcsim_roofline *r);
-void dcsim_roofline_write_csv(FILE *f, const dcsim_roofline *r);
+/* rp (may be NULL): the version, commit and inputs (dcsim/repro.h): a text footer, the JSON key
+ * "dcsim", CSV comment lines before the header. */
+void dcsim_roofline_write_text(FILE *f, const dcsim_roofline *r, const dcsim_repro *rp);
+void dcsim_roofline_write_json(FILE *f, const dcsim_roofline *r, const dcsim_repro *rp);
+void dcsim_roofline_write_csv(FILE *f, const dcsim_roofline *r, const dcsim_repro *rp);
 
 #endif

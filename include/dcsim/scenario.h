@@ -14,6 +14,7 @@
 #define DCSIM_SCENARIO_H
 
 #include "dcsim/error.h"
+#include "dcsim/repro.h"
 #include "dcsim/scenario_types.h"
 
 int dcsim_scenario_load(const char *path, const dcsim_scenario_opts *opts, dcsim_scenario **out,
@@ -49,6 +50,8 @@ void dcsim_scenario_provenance(const dcsim_scenario *s, dcsim_prov *time, dcsim_
 
 /* What the energies of a run cover, one sentence (static text). */
 const char *dcsim_scenario_energy_scope(const dcsim_scenario *s);
+/* Adds every input file the scenario read, with its SHA-256, to r (dcsim/repro.h). */
+int dcsim_scenario_repro(const dcsim_scenario *s, dcsim_repro *r, dcsim_error *err);
 
 int dcsim_scenario_derive(const dcsim_scenario *base, const dcsim_scenario_override *ov,
                           dcsim_scenario **out, dcsim_error *err);

@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "dcsim/error.h"
+
 /* ---- strings ---- */
 
 /* A copy of s, or NULL when s is NULL or out of memory. */
@@ -54,5 +56,21 @@ char *dcsim_path_join(const char *base_file, const char *ref);
 
 /* "dir/file", as written (no normalisation). */
 char *dcsim_path_in(const char *dir, const char *file);
+/* Whether `path` can be written before any work is done (outputs are checked before inputs are
+ * simulated, doc/cli.md): its directory exists and is writable, and the path is not a directory
+ * nor an existing file that cannot be written. 0 ok, else DCSIM_EIO with *err naming the path
+ * and what is wrong ("what" names it: "--plot", "-o"). Nothing is created. */
+int dcsim_path_check_writable(const char *path, const char *what, dcsim_error *err);
+
+/* ---- suggestions ("did you mean") ---- */
+/* The edit (Levenshtein) distance between a and b; strings longer than 63 bytes count as far. */
+size_t dcsim_edit_distance(const char *a, const char *b);
+/* The candidate closest to `word` when it is close enough to be what was meant (edit distance at
+ * most max(2, length/3), or `word` is the beginning of it), else NULL. Ties: the first. */
+const char *dcsim_suggest(const char *word, const char *const *cands, size_t n);
+/* Every candidate as close as the closest (ties, in order), at most max of them into out[]; how
+ * many. For "did you mean xeon-e5-2697v2 or xeon-e5-2697v3?". */
+size_t dcsim_suggest_n(const char *word, const char *const *cands, size_t n, const char **out,
+                       size_t max);
 
 #endif

@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "dcsim/error.h"
+#include "dcsim/repro.h"
 #include "dcsim/sweep_io.h"
 #include "dcsim/workflow.h"
 
@@ -67,6 +68,10 @@ const char *dcsim_sweep_note(const dcsim_sweep_t *sw);
 const char *dcsim_sweep_hash(const dcsim_sweep_t *sw);
 /* The canonical definition text that is hashed (stored with the sweep in the database). */
 const char *dcsim_sweep_definition(const dcsim_sweep_t *sw);
+/* The loaded inputs every point derives from (read only). */
+const struct dcsim_scenario *dcsim_sweep_base(const dcsim_sweep_t *sw);
+/* The sweep's hash and every input file with its SHA-256, added to r (dcsim/repro.h). */
+int dcsim_sweep_repro(const dcsim_sweep_t *sw, dcsim_repro *r, dcsim_error *err);
 
 /* Shards (job arrays, doc/scaling.md): restricts the points dcsim_sweep_run evaluates to shard i of
  * n, the points whose dcsim_sweep_shard_of(index, n) is i: the golden-ratio sequence

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "dcsim/error.h"
+#include "dcsim/repro.h"
 
 /* One configuration and its result. Text fields hold what the point uses: the profile names and
  * values of the override, or the workflow's own value when it has a single one ("" / 0 when its
@@ -33,15 +34,20 @@ typedef struct dcsim_sweep_point {
   unsigned char time_prov, energy_prov;
 } dcsim_sweep_point;
 
-/* Output (doc/sweep.md): JSON array of points (one object per line), CSV with a header, or a text
- * table. Only done points are written. */
-void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n);
-void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n);
-void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n);
+/* Output (doc/sweep.md): JSON {"dcsim": {version, commit, sweep_sha256, inputs}, "points": [one
+ * object per line]}, CSV with the same identity as "# " comment lines before its header, or a text
+ * table (the caller prints the footer, dcsim_repro_text). Only done points are written. rp may be
+ * NULL: no "dcsim" key, no comment lines. */
+void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n, const dcsim_repro *rp);
+void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, const dcsim_repro *rp);
+/* summary: a last line "N points: F feasible, I infeasible; P on the Pareto front" */
+void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int summary);
 
 /* Reads points written by dcsim_sweep_write_json or _csv (the format is recognised by the first
- * character: '[' is JSON); errors name the file and line, and the field or column. JSON keys and
- * values are decoded by jansson, CSV lines cut by dcsim_csv_split(). */
+ * character: '{' or '[' is JSON, the bare array of points that dcsim wrote before issue 17 being
+ * read too); errors name the file and line, and the field or column. JSON keys and values are
+ * decoded by jansson, CSV lines cut by dcsim_csv_split(); CSV lines starting with '#' are
+ * comments. */
 int dcsim_sweep_points_read(const char *path, dcsim_sweep_point **out, size_t *n, dcsim_error *err);
 void dcsim_sweep_points_free(dcsim_sweep_point *pts, size_t n);
 

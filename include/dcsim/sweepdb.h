@@ -32,9 +32,10 @@ int dcsim_sweepdb_attach(dcsim_sweepdb_t *db, dcsim_sweep_t *sw, const char *inp
 int dcsim_sweepdb_store(dcsim_sweepdb_t *db, const dcsim_sweep_point *pts, const size_t *idx,
                         size_t n, dcsim_error *err);
 /* Reads the stored points of sweep `sweep_id` (0 = the most recent sweep) in index order;
- * *n_total (may be NULL) gets the sweep's number of points (more than *n when interrupted). */
+ * *n_total (may be NULL) gets the sweep's number of points (more than *n when interrupted).
+ * rp (may be NULL) gets the sweep's hash and the input files its definition lists. */
 int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **out, size_t *n,
-                       size_t *n_total, dcsim_error *err);
+                       size_t *n_total, dcsim_repro *rp, dcsim_error *err);
 
 /* What dcsim_sweepdb_merge found. */
 typedef struct dcsim_sweepdb_merge_report {

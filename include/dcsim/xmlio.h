@@ -30,6 +30,13 @@ const char *dcsim_xml_path(const dcsim_xml_doc_t *doc);
 int dcsim_xml_peek_root(const char *path, char *root, size_t size, dcsim_error *err);
 /* Validates any file against the schema of its root element. */
 int dcsim_xml_validate_file(const char *path, dcsim_error *err);
+/* The same, reporting every schema error (not only the first) through report(ctx, e), at most
+ * `max` of them; *n_errors counts them all (0 for a malformed file: its first parse error is *err
+ * only). Returns 0 when the file is valid, else the status of the first error, which *err holds.
+ * Schema errors are in plain words (dcsim/xmlmsg.h), as everywhere. */
+typedef void (*dcsim_xml_report_fn)(void *ctx, const dcsim_error *e);
+int dcsim_xml_check_file(const char *path, dcsim_xml_report_fn report, void *ctx, size_t max,
+                         size_t *n_errors, dcsim_error *err);
 
 /* Element children iteration: first/next element child with the given name (NULL = any). */
 xmlNode *dcsim_xml_child(xmlNode *parent, const char *name);

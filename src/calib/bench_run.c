@@ -24,11 +24,8 @@
 #include "dcsim/hvs.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/model.h"
+#include "dcsim/repro.h"
 #include "dcsim/strutil.h"
-
-#ifndef DCSIM_VERSION
-#define DCSIM_VERSION "0"
-#endif
 
 enum { MAXT = 256 };
 static const char *const levels[4] = { "L1", "L2", "L3", "DRAM" };
@@ -583,7 +580,7 @@ static int write_tables(run *R, int have_energy, dcsim_error *err) {
   fputs("\" model=\"", f);
   dcsim_calib_xml_escape(f, R->model);
   fputs("\">\n  <comment>", f);
-  fprintf(f, "%s measured by dcsim bench %s on host ", R->model, DCSIM_VERSION);
+  fprintf(f, "%s measured by dcsim bench %s on host ", R->model, dcsim_version());
   dcsim_calib_xml_escape(f, R->host);
   fprintf(f,
           " (%u CPUs used, kernels %s%s).\n     * Tables: medians of %u repetitions (min and max "
@@ -844,7 +841,7 @@ static int insert_run(sqlite3 *db, const run *R, const char *profile_path, const
                             &st, bench_db_fail, err);
   if (rc) return rc;
   sqlite3_bind_text(st, 1, stamp, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st, 2, DCSIM_VERSION, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, dcsim_version(), -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 3, R->host, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 4, R->model, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 5, R->name, -1, SQLITE_STATIC);

@@ -12,6 +12,7 @@
 
 #include "dcsim/calib.h"
 #include "dcsim/cpu_rates.h"
+#include "dcsim/numfmt.h"
 
 /* Defaults without a reference (assumptions, doc/calibration.md): per-core cache rates follow the
  * core clock (ECM: cache transfers are counted in core cycles); a core's DRAM rate half-way between
@@ -478,22 +479,23 @@ void dcsim_perf_fit_report(const dcsim_perf_fit *f, FILE *out) {
               dcsim_cpu_qty_name((dcsim_cpu_qty)q));
       continue;
     }
-    fprintf(out, "  %-5s %.4g %s/cycle, freq-exp %.3g", dcsim_cpu_qty_name((dcsim_cpu_qty)q),
-            lv->per_cycle, q == DCSIM_CPU_FLOPS ? "flop" : "byte", lv->freq_exp);
+    fprintf(out, "  %-5s %s %s/cycle, freq-exp %s", dcsim_cpu_qty_name((dcsim_cpu_qty)q),
+            DCSIM_SIG(lv->per_cycle), q == DCSIM_CPU_FLOPS ? "flop" : "byte",
+            DCSIM_SIG(lv->freq_exp));
     if (lv->saturates)
-      fprintf(out, ", ceiling %.4g GB/s per socket, sat-freq-exp %.3g, knee %.3g",
-              lv->sat_bps / 1e9, lv->sat_freq_exp, lv->knee);
+      fprintf(out, ", ceiling %s per socket, sat-freq-exp %s, knee %s",
+              DCSIM_SI(lv->sat_bps, "B/s"), DCSIM_SIG(lv->sat_freq_exp), DCSIM_SIG(lv->knee));
     fputc('\n', out);
     if (r->n_cells)
-      fprintf(out,
-              "        fitted %s on %zu cells: rms %.2f %%, worst %.2f %% (%u threads, %g GHz)\n",
+      fprintf(out, "        fitted %s on %zu cells: rms %.2f %%, worst %.2f %% (%u %s, %s GHz)\n",
               r->fitted, r->n_cells, 100 * r->rms_rel, 100 * r->max_rel, r->worst_threads,
-              r->worst_ghz);
+              dcsim_plural(r->worst_threads, "thread", "threads"), DCSIM_SIG(r->worst_ghz));
     if (r->assumed[0]) fprintf(out, "        assumed: %s\n", r->assumed);
   }
   for (size_t i = 0; i < f->model.n_turbo; i++)
-    fprintf(out, "  turbo up to %u active cores per socket: %g GHz\n", f->model.turbo[i].cores,
-            f->model.turbo[i].ghz);
+    fprintf(out, "  turbo up to %u active %s per socket: %s GHz\n", f->model.turbo[i].cores,
+            dcsim_plural(f->model.turbo[i].cores, "core", "cores"),
+            DCSIM_SIG(f->model.turbo[i].ghz));
 }
 
 /* an attribute value, XML-escaped */

@@ -11,17 +11,18 @@
 #include <gsl/gsl_errno.h>
 
 #include "dcsim/model.h"
+#include "dcsim/repro.h"
 #include "dcsim/strutil.h"
 
-#ifndef DCSIM_VERSION
-#define DCSIM_VERSION "0"
-#endif
-
 /* options several commands share word for word */
-#define OPT_FORMAT_TEXT_JSON \
-  { "format", "text|json", 0, "output format (default text)" }
-#define OPT_DEADLINE \
-  { "deadline-s", "SECONDS", 0, "deadline for the energy-aware policy" }
+#define OPT_FORMAT \
+  { "format", "text|json|csv", 0, "output format (default text)" }
+#define OPT_DEADLINE                                                                           \
+  {                                                                                            \
+    "deadline-s", "SECONDS", 0,                                                                \
+        "each workflow must run within SECONDS of its start: met or missed is reported (run: " \
+        "exit 4; sweep: infeasible); the energy policy plans with it"                          \
+  }
 #define OPT_D35 \
   { "d35", NULL, 0, "D3.5's published models exactly (table-only states, the paper's energy data)" }
 #define OPT_STRICT \
@@ -53,7 +54,7 @@ static const dcsim_opt_spec model_opts[] = {
     "GPU: split the domain over N GPUs of a node, with host-device transfer and halo" },
   { "energy-form", "5.3|5.2|none", 0,
     "energy model: §5.3 coefficients (default), §5.2 with E_const, or none" },
-  OPT_FORMAT_TEXT_JSON,
+  OPT_FORMAT,
   OPT_D35,
   OPT_STRICT,
 };
@@ -64,12 +65,12 @@ static const dcsim_opt_spec energy_opts[] = {
   { "freq", "GHZ|NAME", 0, "frequency: GHz, nominal, min, max or a label (default nominal)" },
   { "nodes", "N", 0, "number of nodes, each running for TIME (default 1; §5.6 sum)" },
   { "time", "SECONDS", 0, "measured run time (required)" },
-  OPT_FORMAT_TEXT_JSON,
+  OPT_FORMAT,
   OPT_D35,
   OPT_STRICT,
 };
 static const dcsim_opt_spec list_opts[] = {
-  OPT_FORMAT_TEXT_JSON,
+  OPT_FORMAT,
 };
 static const dcsim_opt_spec validate_opts[] = {
   { "quiet", NULL, 0, "print nothing on success" },
@@ -79,8 +80,9 @@ static const dcsim_opt_spec run_opts[] = {
   { "policy", "NAME", 0,
     "scheduling policy: fcfs, easy, sjf, heft, energy, JOB+TASK (default fcfs+heft)" },
   { "db", "PATH", 0, "SQLite results database (created if missing; one transaction per run)" },
-  OPT_FORMAT_TEXT_JSON,
+  OPT_FORMAT,
   OPT_DEADLINE,
+  { "tasks-csv", "FILE", 0, "write every task (start, end, nodes, energy) to FILE as CSV" },
   { "gantt", "FILE.png|svg", 0, "draw the tasks per node over time (gnuplot)" },
   { "power", "FILE.png|svg", 0,
     "draw the power of the centre and of each node group over time (gnuplot)" },
@@ -122,10 +124,11 @@ static const dcsim_opt_spec sweep_opts[] = {
   { "policy", "NAME", 0, "scheduling policy, as for dcsim run (default fcfs+heft)" },
   OPT_DEADLINE,
   { "db", "PATH", 0, "SQLite database: store each point; an interrupted sweep resumes" },
-  { "format", "text|json|csv", 0, "output format (default text)" },
+  OPT_FORMAT,
   { "threads", "N", 0, "OpenMP threads (default OMP_NUM_THREADS or all cores)" },
   { "plot", "FILE.png|svg", 0, "also draw the Pareto plot (gnuplot)" },
-  { "title", "TEXT", 0, "title of the Pareto plot" },
+  { "heatmap", "FILE.png|svg", 0, "also draw the energy over nodes x cores (gnuplot)" },
+  { "title", "TEXT", 0, "title of the pictures" },
   { "quiet", NULL, 0, "no progress bar or resume message on stderr" },
   { "stop-after", "N", 0, "testing: stop after N new points, as if interrupted" },
   { "shard", "I/N", 0,
@@ -141,6 +144,15 @@ static const dcsim_opt_spec pareto_opts[] = {
   { "format", "text|csv|json|svg|png", 0, "output (default text, or the --out file's extension)" },
   { "out", "FILE", 0, "write to FILE instead of stdout (required for svg and png)" },
   { "sweep", "ID", 0, "with a database: the sweep to read (default the latest)" },
+  { "title", "TEXT", 0, "title of the picture" },
+};
+static const dcsim_opt_spec heatmap_opts[] = {
+  { "out", "FILE.png|svg", 0, "the picture to write (required)" },
+  { "color", "energy|time", 0, "what the colour shows (default energy)" },
+  { "sweep", "ID", 0, "with a database: the sweep to read (default the latest)" },
+  { "cpu", "P1,P2,...", 0, "draw only the panels of these CPU profiles" },
+  { "gpu", "G1,G2,...", 0, "draw only the panels of these GPU profiles" },
+  { "freq", "F1,F2,...", 0, "draw only the panels of these frequencies" },
   { "title", "TEXT", 0, "title of the picture" },
 };
 static const dcsim_opt_spec roofline_opts[] = {
@@ -230,11 +242,14 @@ static const dcsim_command commands[] = {
   { "bench", dcsim_cmd_bench, "measure this machine: tables, profile, loop fits, held-out error",
     "", bench_opts, N_OF(bench_opts), 0, 0 },
   { "validate", dcsim_cmd_validate, "load and check input files: schema, references, values",
-    "FILE...", validate_opts, N_OF(validate_opts), 1, 8 },
+    "FILE...", validate_opts, N_OF(validate_opts), 1, DCSIM_MAX_POSITIONAL },
   { "sweep", dcsim_cmd_sweep, "simulate every combination of CPUs, GPUs, nodes, cores, frequencies",
     "WORKFLOW", sweep_opts, N_OF(sweep_opts), 1, 1 },
   { "pareto", dcsim_cmd_pareto, "Pareto front (time vs energy) of sweep results, with its knee",
     "INPUT", pareto_opts, N_OF(pareto_opts), 1, 1 },
+  { "heatmap", dcsim_cmd_heatmap,
+    "heat map of sweep results: energy or time over nodes x cores, per CPU + GPU + frequency",
+    "INPUT", heatmap_opts, N_OF(heatmap_opts), 1, 1 },
   { "merge", dcsim_cmd_merge, "join the databases of a sweep's shards into one", "DB...",
     merge_opts, N_OF(merge_opts), 1, DCSIM_MAX_POSITIONAL },
   { "roofline", dcsim_cmd_roofline,
@@ -242,11 +257,45 @@ static const dcsim_command commands[] = {
     N_OF(roofline_opts), 0, 0 },
 };
 
+const dcsim_command *dcsim_cli_commands(size_t *n) {
+  *n = N_OF(commands);
+  return commands;
+}
+
+/* the commands dcsim_cli_main() handles itself, beside the table */
+static const char *const builtin_names[] = { "help", "version", "completion" };
+
+/* "; did you mean sweep?" for a mistyped command name, else "" */
+static void suggest_command(const char *name, char *hint, size_t size) {
+  const char *names[N_OF(commands) + N_OF(builtin_names)];
+  size_t n = 0;
+  for (size_t i = 0; i < N_OF(commands); i++) names[n++] = commands[i].name;
+  for (size_t i = 0; i < N_OF(builtin_names); i++) names[n++] = builtin_names[i];
+  const char *best = dcsim_suggest(name, names, n);
+  snprintf(hint, size, "%s%s%s", best ? "; did you mean " : "", best ? best : "", best ? "?" : "");
+}
+
+/* "; did you mean --policy?" for a mistyped option of command c, else "" */
+static void suggest_option(const dcsim_command *c, const char *name, char *hint, size_t size) {
+  const char *names[32];
+  size_t n = 0;
+  for (size_t i = 0; i < c->n_opts && n < 32; i++) names[n++] = c->opts[i].name;
+  const char *best = dcsim_suggest(name, names, n);
+  snprintf(hint, size, "%s%s%s", best ? "; did you mean --" : "", best ? best : "",
+           best ? "?" : "");
+}
+
 /* one-letter aliases, valid for every command that has the long option: -o PATH = --output PATH */
 static const struct {
   char c;
   const char *name;
 } short_opts[] = { { 'o', "output" } };
+
+char dcsim_cli_short_alias(const char *long_name) {
+  for (size_t k = 0; k < N_OF(short_opts); k++)
+    if (strcmp(short_opts[k].name, long_name) == 0) return short_opts[k].c;
+  return 0;
+}
 
 static const char *short_alias(const dcsim_command *c, char letter) {
   for (size_t k = 0; k < N_OF(short_opts); k++)
@@ -260,8 +309,9 @@ static void usage_all(FILE *f) {
   fprintf(f, "usage: dcsim <command> [options]\n\ncommands:\n");
   for (size_t i = 0; i < N_OF(commands); i++)
     fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-  fprintf(f, "  %-10s %s\n", "help", "show help for a command");
-  fprintf(f, "  %-10s %s\n", "version", "print the version");
+  fprintf(f, "  %-10s %s\n", "help", "show help for a command (help --man: the manual page)");
+  fprintf(f, "  %-10s %s\n", "version", "print the version and commit");
+  fprintf(f, "  %-10s %s\n", "completion", "print the bash completion script (completion bash)");
   fprintf(f, "\n'dcsim <command> --help' describes a command's options.\n");
 }
 
@@ -346,8 +396,19 @@ int dcsim_arg_format(const dcsim_args *a, const char *const *allowed, int *out, 
       *out = i;
       return 0;
     }
+  char valid[160] = "";
+  size_t n = 0, len = 0;
+  while (allowed[n]) n++;
+  for (size_t i = 0; i < n; i++) /* "text, json or csv" */
+    len += (size_t)snprintf(valid + len, len < sizeof valid ? sizeof valid - len : 0, "%s%s",
+                            i == 0       ? ""
+                            : i + 1 == n ? " or "
+                                         : ", ",
+                            allowed[i]);
+  const char *best = dcsim_suggest(v, (const char *const *)allowed, n);
   return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"),
-                   "--format '%s': unknown format", v);
+                   "--format '%s': unknown format%s%s%s; expected %s", v,
+                   best ? " (did you mean " : "", best ? best : "", best ? "?)" : "", valid);
 }
 
 static int parse_args(const dcsim_command *c, int argc, char **argv, int first, dcsim_args *a,
@@ -380,10 +441,13 @@ static int parse_args(const dcsim_command *c, int argc, char **argv, int first, 
       memcpy(name, s + 2, nl);
       name[nl] = '\0';
       int k = spec_index(a, name);
-      if (k < 0)
+      if (k < 0) {
+        char hint[96];
+        suggest_option(c, name, hint, sizeof hint);
         return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i,
-                         "unknown option '--%s' for 'dcsim %s' (see dcsim %s --help)", name,
-                         c->name, c->name);
+                         "unknown option '--%s' for 'dcsim %s'%s (see dcsim %s --help)", name,
+                         c->name, hint, c->name);
+      }
       const char *val = NULL;
       int vi = i;
       if (c->opts[k].arg) {
@@ -452,8 +516,10 @@ const char *dcsim_cli_interrupted_by(void) {
 }
 
 /* Exit codes (doc/cli.md): 0 success, 1 bad input data, 2 bad command-line use, 3 I/O, database
- * or internal failure, 128 + N stopped by signal N (130 SIGINT, 143 SIGTERM). */
-static int exit_code(int status) {
+ * or internal failure, 4 results written but the run missed its --deadline-s, 128 + N stopped by
+ * signal N (130 SIGINT, 143 SIGTERM). */
+int dcsim_cli_exit_code(int status) {
+  if (status > 0) return status; /* chosen and reported by the command */
   switch (status) {
     case 0: return 0;
     case DCSIM_EINTR: return 128 + (interrupt_signal ? (int)interrupt_signal : SIGINT);
@@ -466,6 +532,27 @@ static int exit_code(int status) {
   }
 }
 
+/* dcsim help [COMMAND | --man] */
+static int help_command(int argc, char **argv) {
+  if (argc > 2 && strcmp(argv[1], "help") == 0) {
+    if (strcmp(argv[2], "--man") == 0) {
+      dcsim_cli_man(stdout);
+      return fflush(stdout) == 0 ? 0 : 3;
+    }
+    for (size_t i = 0; i < N_OF(commands); i++)
+      if (strcmp(commands[i].name, argv[2]) == 0) {
+        usage_cmd(stdout, &commands[i]);
+        return 0;
+      }
+    char hint[64];
+    suggest_command(argv[2], hint, sizeof hint);
+    fprintf(stderr, "dcsim: command line:2: unknown command '%s'%s\n", argv[2], hint);
+    return 2;
+  }
+  usage_all(stdout);
+  return 0;
+}
+
 int dcsim_cli_main(int argc, char **argv) {
   gsl_set_error_handler_off();
   dcsim_error err;
@@ -476,28 +563,27 @@ int dcsim_cli_main(int argc, char **argv) {
     return 2;
   }
   const char *name = argv[1];
-  if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
-    if (argc > 2 && strcmp(name, "help") == 0) {
-      for (size_t i = 0; i < N_OF(commands); i++)
-        if (strcmp(commands[i].name, argv[2]) == 0) {
-          usage_cmd(stdout, &commands[i]);
-          return 0;
-        }
-      fprintf(stderr, "dcsim: command line:2: unknown command '%s'\n", argv[2]);
-      return 2;
-    }
-    usage_all(stdout);
+  if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0)
+    return help_command(argc, argv);
+  if (strcmp(name, "version") == 0 || strcmp(name, "--version") == 0) {
+    printf("dcsim %s, commit %s\n", dcsim_version(), dcsim_commit());
     return 0;
   }
-  if (strcmp(name, "version") == 0 || strcmp(name, "--version") == 0) {
-    printf("dcsim %s\n", DCSIM_VERSION);
-    return 0;
+  if (strcmp(name, "completion") == 0) {
+    if (argc == 3 && strcmp(argv[2], "bash") == 0) {
+      dcsim_cli_completion_bash(stdout);
+      return fflush(stdout) == 0 ? 0 : 3;
+    }
+    fprintf(stderr, "dcsim: command line:2: 'dcsim completion' takes the shell: bash\n");
+    return 2;
   }
   const dcsim_command *c = NULL;
   for (size_t i = 0; i < N_OF(commands); i++)
     if (strcmp(commands[i].name, name) == 0) c = &commands[i];
   if (!c) {
-    fprintf(stderr, "dcsim: command line:1: unknown command '%s' (see dcsim help)\n", name);
+    char hint[64];
+    suggest_command(name, hint, sizeof hint);
+    fprintf(stderr, "dcsim: command line:1: unknown command '%s'%s (see dcsim help)\n", name, hint);
     return 2;
   }
   dcsim_args *args = calloc(1, sizeof *args);
@@ -515,13 +601,13 @@ int dcsim_cli_main(int argc, char **argv) {
   if (!status) status = c->run(args, &err);
   free(args);
   if (fflush(stdout) != 0 || ferror(stdout)) {
-    if (!status)
+    if (status >= 0)
       status = DCSIM_ERR(&err, DCSIM_EIO, "stdout", 0, "write error: %s", strerror(errno));
   }
-  if (status) {
+  if (status < 0) {
     char buf[2048];
     dcsim_error_format(&err, buf, sizeof buf);
     fprintf(stderr, "dcsim: %s\n", buf);
   }
-  return exit_code(status);
+  return dcsim_cli_exit_code(status);
 }

@@ -15,7 +15,9 @@
 #include "dcsim/hvs.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/plot.h"
+#include "dcsim/repro.h"
 #include "dcsim/sampling.h"
+#include "dcsim/strutil.h"
 #include "dcsim/xmlio.h"
 
 /* Output: -o PATH (written atomically) or stdout. */
@@ -408,6 +410,23 @@ static int plan_sampler(const dcsim_args *a, const dcsim_sampling_curve *c, size
   return 0;
 }
 
+/* The study as a picture, captioned with the profile it ran on (dcsim/repro.h). */
+static int sampling_plot(const dcsim_sampling_curve *c, const char *what, double target,
+                         const char *profile, const char *pf, dcsim_error *err) {
+  dcsim_plot_format fmt = DCSIM_PLOT_PNG;
+  dcsim_repro rp;
+  char caption[512];
+  dcsim_repro_init(&rp, profile);
+  int rc = dcsim_plot_format_of(pf, NULL, &fmt, err);
+  if (!rc) rc = dcsim_repro_add(&rp, profile, NULL, err);
+  if (!rc) {
+    dcsim_repro_caption(&rp, caption, sizeof caption);
+    rc = dcsim_plot_sampling(c, 5, what, target, caption, pf, fmt, err);
+  }
+  dcsim_repro_release(&rp);
+  return rc;
+}
+
 /* ASK's protocol on a profile's table: which (frequency, cores) states to measure */
 static int cal_sampling(const dcsim_args *a, dcsim_error *err) {
   static const dcsim_sampler all[] = { DCSIM_SAMPLER_RANDOM, DCSIM_SAMPLER_LHS, DCSIM_SAMPLER_HVS,
@@ -443,9 +462,7 @@ static int cal_sampling(const dcsim_args *a, dcsim_error *err) {
   snprintf(what, sizeof what, "%s %s over (frequency, cores)", dcsim_cpu_profile_name(cpu), q);
   dcsim_sampling_write_text(stdout, what, &p, &o, c, 5, plan, n_plan, ps);
   const char *pf = dcsim_arg(a, "plot");
-  dcsim_plot_format fmt = DCSIM_PLOT_PNG;
-  if (pf && !(rc = dcsim_plot_format_of(pf, NULL, &fmt, err)))
-    rc = dcsim_plot_sampling(c, 5, what, o.target, pf, fmt, err);
+  if (pf) rc = sampling_plot(c, what, o.target, path, pf, err);
 out:
   free(plan);
   free(x);
@@ -459,29 +476,37 @@ int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err) {
     const char *name;
     int (*run)(const dcsim_args *, dcsim_error *);
     int many;
+    int out_file; /* -o names a file (checked before the work), else a directory */
   } subs[] = {
-    { "cpu", cal_cpu, 0 },
-    { "loops", cal_loops, 0 },
-    { "energy", cal_energy, 0 },
-    { "scaling", cal_scaling, 0 },
-    { "gpu", cal_gpu, 1 },
-    { "import-likwid", cal_import_likwid, 1 },
-    { "import-kerncraft", cal_import_kerncraft, 0 },
-    { "sampling", cal_sampling, 0 },
+    { "cpu", cal_cpu, 0, 1 },
+    { "loops", cal_loops, 0, 1 },
+    { "energy", cal_energy, 0, 1 },
+    { "scaling", cal_scaling, 0, 1 },
+    { "gpu", cal_gpu, 1, 1 },
+    { "import-likwid", cal_import_likwid, 1, 0 },
+    { "import-kerncraft", cal_import_kerncraft, 0, 0 },
+    { "sampling", cal_sampling, 0, 0 },
   };
-  const char *what = a->positional[0];
+  const char *what = a->positional[0], *out = dcsim_arg(a, "output");
   for (size_t i = 0; i < sizeof subs / sizeof *subs; i++) {
     if (strcmp(what, subs[i].name) != 0) continue;
     if (!subs[i].many && a->n_positional > 2)
       return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
                        "'dcsim calibrate %s' takes one argument, not %d", what,
                        a->n_positional - 1);
+    int rc;
+    if (subs[i].out_file && out && strcmp(out, "-") != 0 &&
+        (rc = dcsim_path_check_writable(out, "-o", err)))
+      return rc;
     return subs[i].run(a, err);
   }
+  const char *names[sizeof subs / sizeof *subs];
+  for (size_t i = 0; i < sizeof subs / sizeof *subs; i++) names[i] = subs[i].name;
+  const char *best = dcsim_suggest(what, names, sizeof names / sizeof *names);
   return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 2,
-                   "unknown calibration '%s' (cpu, loops, energy, scaling, gpu, import-likwid, "
-                   "import-kerncraft or sampling)",
-                   what);
+                   "unknown calibration '%s'%s%s%s (cpu, loops, energy, scaling, gpu, "
+                   "import-likwid, import-kerncraft or sampling)",
+                   what, best ? "; did you mean " : "", best ? best : "", best ? "?" : "");
 }
 
 int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err) {

@@ -8,9 +8,11 @@
 
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
+#include "dcsim/csv.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/json.h"
+#include "dcsim/numfmt.h"
 #include "dcsim/platform.h"
 #include "dcsim/swf.h"
 #include "dcsim/trace.h"
@@ -47,13 +49,17 @@ static void freq_summary(const dcsim_cpu_profile_t *p, char *buf, size_t size) {
   }
   double lo = dcsim_cpu_profile_min_ghz(p), hi = dcsim_cpu_profile_max_ghz(p),
          tu = dcsim_cpu_profile_turbo_ghz(p);
-  int n = lo < hi ? snprintf(buf, size, "%g-%g GHz (%zu state%s, ", lo, hi, plain,
-                             plain == 1 ? "" : "s")
-                  : snprintf(buf, size, "%g GHz (", lo);
+  int n = lo < hi ? snprintf(buf, size, "%s-%s GHz (%zu %s, ", DCSIM_SIG(lo), DCSIM_SIG(hi), plain,
+                             dcsim_plural(plain, "state", "states"))
+                  : snprintf(buf, size, "%s GHz (", DCSIM_SIG(lo));
   if (n < 0 || (size_t)n >= size) return;
-  int m = snprintf(buf + n, size - (size_t)n, "nominal %g", dcsim_cpu_profile_nominal_ghz(p));
+  int m = snprintf(buf + n, size - (size_t)n, "nominal %s",
+                   DCSIM_SIG(dcsim_cpu_profile_nominal_ghz(p)));
   if (m < 0 || (size_t)(n + m) >= size) return;
-  snprintf(buf + n + m, size - (size_t)(n + m), tu > 0 ? ", turbo %g)" : ")", tu);
+  if (tu > 0)
+    snprintf(buf + n + m, size - (size_t)(n + m), ", turbo %s)", DCSIM_SIG(tu));
+  else
+    snprintf(buf + n + m, size - (size_t)(n + m), ")");
 }
 
 /* The tables' coverage: "flops L1 L2 L3 DRAM: 1..14 threads x 8 frequencies", per table when
@@ -86,9 +92,10 @@ static void table_summary(const dcsim_cpu_profile_t *p, char *buf, size_t size) 
     n += (size_t)k;
   }
   if (same && n < size)
-    snprintf(buf + n, size - n, ": %zu row%s %u..%u threads x %zu frequenc%s", t[first].n_rows,
-             t[first].n_rows == 1 ? "" : "s", t[first].min_threads, t[first].max_threads,
-             t[first].n_cols, t[first].n_cols == 1 ? "y" : "ies");
+    snprintf(buf + n, size - n, ": %zu %s %u..%u threads x %zu %s", t[first].n_rows,
+             dcsim_plural(t[first].n_rows, "row", "rows"), t[first].min_threads,
+             t[first].max_threads, t[first].n_cols,
+             dcsim_plural(t[first].n_cols, "frequency", "frequencies"));
 }
 
 /* The profile's frequencies and tables as JSON members. */
@@ -128,7 +135,11 @@ static int list_cpu(const char *path, dcsim_json *j, int json, dcsim_error *err)
   dcsim_cpu_profile_t *p = NULL;
   int rc = dcsim_cpu_profile_load(path, &p, err);
   if (rc) return rc;
-  if (json) {
+  if (json == 2) {
+    printf("cpu,%s,", dcsim_cpu_profile_name(p));
+    dcsim_csv_write_cell(stdout, dcsim_cpu_profile_model(p));
+    printf(",cpu,%u,,,\n", dcsim_cpu_profile_max_threads(p));
+  } else if (json) {
     dcsim_json_obj_begin(j);
     dcsim_json_key_str(j, "name", dcsim_cpu_profile_name(p));
     dcsim_json_key_str(j, "model", dcsim_cpu_profile_model(p));
@@ -164,16 +175,20 @@ static int list_gpu(const char *path, dcsim_json *j, int json, dcsim_error *err)
   int rc = dcsim_gpu_profile_load(path, &p, err);
   if (rc) return rc;
   const dcsim_gpu_spec *s = dcsim_gpu_profile_spec(p);
-  if (json) {
+  if (json == 2) {
+    printf("gpu,%s,", dcsim_gpu_profile_name(p));
+    dcsim_csv_write_cell(stdout, dcsim_gpu_profile_model(p));
+    printf(",gpu,,%.10g,,\n", s->power_limit_w);
+  } else if (json) {
     dcsim_json_obj_begin(j);
     dcsim_json_key_str(j, "name", dcsim_gpu_profile_name(p));
     dcsim_json_key_str(j, "model", dcsim_gpu_profile_model(p));
     dcsim_json_key_num(j, "power_limit_w", s->power_limit_w);
     dcsim_json_obj_end(j);
   } else {
-    printf("  %-18s %-26s %u SM, %.3g GFLOP/s DP, %.3g GB/s, %.0f W limit\n",
-           dcsim_gpu_profile_name(p), dcsim_gpu_profile_model(p), s->sm, s->peak_dp_flops / 1e9,
-           s->memory_bw_bps / 1e9, s->power_limit_w);
+    printf("  %-18s %-26s %u SM, %s DP, %s, %s limit\n", dcsim_gpu_profile_name(p),
+           dcsim_gpu_profile_model(p), s->sm, DCSIM_SI(s->peak_dp_flops, "FLOP/s"),
+           DCSIM_SI(s->memory_bw_bps, "B/s"), DCSIM_SI(s->power_limit_w, "W"));
   }
   dcsim_gpu_profile_free(p);
   return 0;
@@ -184,7 +199,16 @@ static int list_dwarf(const char *path, dcsim_json *j, int json, dcsim_error *er
   dcsim_dwarf_t *d = NULL;
   int rc = dcsim_dwarf_load(path, &d, err);
   if (rc) return rc;
-  if (json) {
+  if (json == 2) {
+    printf("dwarf,%s,,%s,,,\"", dcsim_dwarf_name(d),
+           dcsim_dwarf_device_of(d) == DCSIM_DWARF_GPU ? "gpu" : "cpu");
+    for (size_t k = 0; k < dcsim_dwarf_n_params(d); k++)
+      printf("%s%s", k ? " " : "", dcsim_dwarf_param(d, k));
+    printf("\",\"");
+    for (size_t k = 0; k < dcsim_dwarf_n_cases(d); k++)
+      printf("%s%s", k ? " " : "", dcsim_dwarf_case(d, k));
+    printf("\"\n");
+  } else if (json) {
     dcsim_json_obj_begin(j);
     dcsim_json_key_str(j, "name", dcsim_dwarf_name(d));
     dcsim_json_key_str(j, "device", dcsim_dwarf_device_of(d) == DCSIM_DWARF_GPU ? "gpu" : "cpu");
@@ -214,7 +238,9 @@ static int list_workflow(const char *path, const char *name, dcsim_json *j, int 
                          dcsim_error *err) {
   int rc = dcsim_xml_validate_file(path, err);
   if (rc) return rc;
-  if (json)
+  if (json == 2)
+    printf("workflow,%.*s,,,,,,\n", (int)(strlen(name) - 4), name); /* without ".xml" */
+  else if (json)
     dcsim_json_str(j, name);
   else
     printf("  %s\n", name);
@@ -233,13 +259,13 @@ static int list_kind(dcsim_kind kind, dcsim_json *j, int json, dcsim_error *err)
     return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot read directory: %s", strerror(errno));
   static const char *const titles[] = { "CPU profiles", "GPU profiles", "dwarfs", "workflows" };
   int rc = 0;
-  if (json) {
+  if (json == 1) {
     dcsim_json_key(j, kind == DCSIM_KIND_CPU     ? "cpu"
                       : kind == DCSIM_KIND_GPU   ? "gpu"
                       : kind == DCSIM_KIND_DWARF ? "dwarfs"
                                                  : "workflows");
     dcsim_json_arr_begin(j);
-  } else
+  } else if (!json)
     printf("%s (%s):\n", titles[kind], dir);
   for (int i = 0; i < n && !rc; i++) {
     char path[4600];
@@ -255,24 +281,25 @@ static int list_kind(dcsim_kind kind, dcsim_json *j, int json, dcsim_error *err)
   }
   for (int i = 0; i < n; i++) free(ents[i]);
   free(ents);
-  if (json)
+  if (json == 1)
     dcsim_json_arr_end(j);
-  else
+  else if (!json)
     printf("\n");
   return rc;
 }
 
 int dcsim_cmd_list(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = { "text", "json", NULL };
+  static const char *const formats[] = { "text", "json", "csv", NULL };
   int fmt = 0;
   int rc = dcsim_arg_format(a, formats, &fmt, err);
   if (rc) return rc;
   dcsim_json j;
   dcsim_json_init(&j, stdout, 1);
-  if (fmt) dcsim_json_obj_begin(&j);
+  if (fmt == 1) dcsim_json_obj_begin(&j);
+  if (fmt == 2) puts("kind,name,model,device,max_threads,power_limit_w,parameters,cases");
   for (int k = DCSIM_KIND_CPU; k <= DCSIM_KIND_WORKFLOW && !rc; k++)
     rc = list_kind((dcsim_kind)k, &j, fmt, err);
-  if (fmt && !rc) {
+  if (fmt == 1 && !rc) {
     dcsim_json_obj_end(&j);
     dcsim_json_end(&j);
   }
@@ -367,9 +394,11 @@ static int validate_workflow(const char *path, int depth, dcsim_error *err) {
                      : tt->device == DCSIM_DEV_GPU ? "no GPU model"
                                                    : "not both a CPU and a GPU model");
     } else if (tt->case_name && !dcsim_dwarf_has_case(d, tt->case_name)) {
+      const char *best = dcsim_dwarf_suggest_case(d, tt->case_name);
       rc = DCSIM_ERR(err, DCSIM_EREF, path, tt->line,
-                     "<task name=\"%s\">: dwarf %s has no case '%s'", tt->name, dcsim_dwarf_name(d),
-                     tt->case_name);
+                     "<task name=\"%s\">: dwarf %s has no case '%s'%s%s%s", tt->name,
+                     dcsim_dwarf_name(d), tt->case_name, best ? "; did you mean " : "",
+                     best ? best : "", best ? "?" : "");
     } else if (tt->n_sets > sizeof b / sizeof b[0]) {
       rc = DCSIM_ERR(err, DCSIM_ERANGE, path, tt->line,
                      "<task name=\"%s\">: more than %zu <set> elements", tt->name,
@@ -463,17 +492,54 @@ static int validate_file(const char *path, int depth, dcsim_error *err) {
   return rc;
 }
 
-int dcsim_cmd_validate(const dcsim_args *a, dcsim_error *err) {
-  for (int i = 0; i < a->n_positional; i++) {
-    char root[64];
-    dcsim_trace_kind tk = dcsim_trace_detect(a->positional[i]);
-    int rc = validate_file(a->positional[i], 0, err);
-    if (!rc && tk)
-      snprintf(root, sizeof root, "%s", tk == DCSIM_TRACE_SWF ? "SWF trace" : "WfCommons instance");
-    else if (!rc)
-      rc = dcsim_xml_peek_root(a->positional[i], root, sizeof root, err);
-    if (rc) return rc;
-    if (!dcsim_arg_flag(a, "quiet")) printf("%s: valid %s\n", a->positional[i], root);
+/* a schema error of one file, as dcsim prints errors */
+static void print_error(void *ctx, const dcsim_error *e) {
+  (void)ctx;
+  char buf[2048];
+  dcsim_error_format(e, buf, sizeof buf);
+  fprintf(stderr, "dcsim: %s\n", buf);
+}
+
+enum { MAX_SCHEMA_ERRORS = 20 };
+
+/* One file: every schema error, else the first error of the full load; "FILE: valid ROOT". */
+static int validate_one(const char *path, int quiet) {
+  dcsim_error e;
+  memset(&e, 0, sizeof e);
+  char root[64];
+  dcsim_trace_kind tk = dcsim_trace_detect(path);
+  size_t n = 0;
+  int rc = tk ? 0 : dcsim_xml_check_file(path, print_error, NULL, MAX_SCHEMA_ERRORS, &n, &e);
+  if (rc && n > MAX_SCHEMA_ERRORS)
+    fprintf(stderr, "dcsim: %s: ... and %zu more schema errors\n", path, n - MAX_SCHEMA_ERRORS);
+  if (rc) {
+    if (!n) print_error(NULL, &e); /* malformed: its first parse error */
+    return rc;
   }
+  if (!(rc = validate_file(path, 0, &e)) && tk)
+    snprintf(root, sizeof root, "%s", tk == DCSIM_TRACE_SWF ? "SWF trace" : "WfCommons instance");
+  else if (!rc)
+    rc = dcsim_xml_peek_root(path, root, sizeof root, &e);
+  if (rc) {
+    print_error(NULL, &e);
+    return rc;
+  }
+  if (!quiet) printf("%s: valid %s\n", path, root);
   return 0;
+}
+
+/* Every file is checked and every error reported, as compilers and xmllint do; the exit status is
+ * that of the first file that failed. */
+int dcsim_cmd_validate(const dcsim_args *a, dcsim_error *err) {
+  (void)err;
+  int first = 0, quiet = dcsim_arg_flag(a, "quiet");
+  size_t bad = 0;
+  for (int i = 0; i < a->n_positional; i++) {
+    int rc = validate_one(a->positional[i], quiet);
+    if (rc && !first) first = rc;
+    bad += rc != 0;
+  }
+  if (bad && a->n_positional > 1)
+    fprintf(stderr, "dcsim: %zu of %d files failed validation\n", bad, a->n_positional);
+  return first ? dcsim_cli_exit_code(first) : 0;
 }

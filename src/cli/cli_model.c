@@ -6,9 +6,12 @@
 
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
+#include "dcsim/csv.h"
 #include "dcsim/json.h"
 #include "dcsim/model.h"
 #include "dcsim/model_comm.h"
+#include "dcsim/numfmt.h"
+#include "dcsim/repro.h"
 #include "dcsim/xmlio.h"
 
 static int load_dwarf_arg(const dcsim_args *a, dcsim_dwarf_t **d, dcsim_error *err) {
@@ -71,6 +74,12 @@ static int parse_energy_form(const dcsim_args *a, dcsim_energy_form *f, dcsim_er
   return 0;
 }
 
+/* What limits a loop: a loop with no work and no traffic (W = Q = 0) is empty, not bound. */
+static const char *bound_name(const dcsim_loop_part *lp) {
+  if (lp->work_flop == 0 && lp->traffic_byte == 0) return "empty";
+  return lp->compute_bound ? "compute" : "memory";
+}
+
 /* How the CPU time scaled with cores (doc/models.md "Thread scaling"): in the default mode on
  * more than one core, the dwarf's measured law or the per-loop model's ideal scaling. */
 static void print_threads(const dcsim_model_req *rq, const dcsim_prediction *p) {
@@ -88,10 +97,11 @@ static void print_threads(const dcsim_model_req *rq, const dcsim_prediction *p) 
   dcsim_prov_format(ti->prov, tp, sizeof tp);
   double law = dcsim_threads_time(ti->law, n, ti->one_time_s, ti->hw_time_s);
   printf(
-      "threads   %u cores: %.4gx the 1-core time by the measured scaling of %s (sigma %.4g, "
-      "kappa %.4g, fitted on %s up to %u cores); per-loop model alone %.4gx  %s\n",
-      n, law / ti->one_time_s, dcsim_dwarf_name(rq->ev->dwarf), ti->law->sigma, ti->law->kappa,
-      ti->law->cpu, ti->law->cores_max, ti->hw_time_s / ti->one_time_s, tp);
+      "threads   %u cores: %sx the 1-core time by the measured scaling of %s (sigma %s, "
+      "kappa %s, fitted on %s up to %u cores); per-loop model alone %sx  %s\n",
+      n, DCSIM_SIG(law / ti->one_time_s), dcsim_dwarf_name(rq->ev->dwarf),
+      DCSIM_SIG(ti->law->sigma), DCSIM_SIG(ti->law->kappa), ti->law->cpu, ti->law->cores_max,
+      DCSIM_SIG(ti->hw_time_s / ti->one_time_s), tp);
 }
 
 /* "thread_scaling": the law used (or "ideal") and the per-loop model's own computation time. */
@@ -118,8 +128,8 @@ static void json_threads(dcsim_json *j, const dcsim_model_req *rq, const dcsim_p
   dcsim_json_obj_end(j);
 }
 
-static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p,
-                       const char *case_name) {
+static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, const char *case_name,
+                       const dcsim_repro *rp) {
   const dcsim_dwarf_eval *ev = rq->ev;
   printf("dwarf     %s%s%s\n", dcsim_dwarf_name(ev->dwarf), case_name ? " case " : "",
          case_name ? case_name : "");
@@ -130,70 +140,74 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p,
       printf("gpu       %s (cache-line model of irregular accesses)\n",
              dcsim_gpu_profile_name(rq->gpu));
     else /* a labelled state prints as "at turbo" */
-      printf("cpu       %s, %u node(s) x %u core(s) at %s%s\n", dcsim_cpu_profile_name(rq->cpu),
-             rq->nodes, rq->state.threads, fs, rq->state.label ? "" : " GHz");
-    printf("\n%-36s %12s %12s %12s %12s %12s %s\n", "loop (per node)", "W [flop]", "Q [byte]",
+      printf("cpu       %s, %u %s x %u %s at %s%s\n", dcsim_cpu_profile_name(rq->cpu), rq->nodes,
+             dcsim_plural(rq->nodes, "node", "nodes"), rq->state.threads,
+             dcsim_plural(rq->state.threads, "core", "cores"), fs, rq->state.label ? "" : " GHz");
+    printf("\n%-36s %14s %14s %12s %12s %12s %s\n", "loop (per node)", "W [flop]", "Q [byte]",
            "W*Tflop [s]", "Q*Tmop [s]", "T [s]", "bound");
     for (size_t l = 0; l < p->cpu->n_loops; l++) {
       const dcsim_loop_part *lp = &p->cpu->parts[l];
-      printf("%-36s %12.5e %12.5e %12.5e %12.5e %12.5e %s%s%s\n", lp->name, lp->work_flop,
-             lp->traffic_byte, lp->flop_time_s, lp->mem_time_s, lp->time_s,
-             lp->compute_bound ? "compute" : "memory", lp->level ? " " : "",
+      printf("%-36s %14s %14s %12s %12s %12s %s%s%s\n", lp->name, DCSIM_SIG(lp->work_flop),
+             DCSIM_SIG(lp->traffic_byte), DCSIM_SIG(lp->flop_time_s), DCSIM_SIG(lp->mem_time_s),
+             DCSIM_SIG(lp->time_s), bound_name(lp), lp->level ? " " : "",
              lp->level ? lp->level : "");
     }
     if (p->cpu->node_comm_s[0] > 0)
-      printf("%-36s %64s %12.5e\n", "communication (§4.3)", "", p->cpu->node_comm_s[0]);
+      printf("%-36s %68s %12s\n", "communication (§4.3)", "", DCSIM_SIG(p->cpu->node_comm_s[0]));
   } else {
     printf("gpu       %s%s%s\n", dcsim_gpu_profile_name(rq->gpu), rq->host_cpu ? ", host " : "",
            rq->host_cpu ? dcsim_cpu_profile_name(rq->host_cpu) : "");
-    printf("domain    N = %.6g, %u invocation(s) per kernel per call\n", ev->domain_size,
-           ev->invocations);
+    printf("domain    N = %s, %u %s per kernel per call\n", DCSIM_SIG(ev->domain_size),
+           ev->invocations, dcsim_plural(ev->invocations, "invocation", "invocations"));
     if (p->multigpu)
-      printf(
-          "split     %u GPU(s) x %.6g points, %.4g GB of GPU memory each (at least %u GPU(s) "
-          "needed)\n",
-          p->multigpu->gpus, p->multigpu->domain_per_gpu, p->multigpu->memory_per_gpu_byte / 1e9,
-          p->multigpu->min_gpus);
+      printf("split     %u %s x %s points, %s of GPU memory each (at least %u %s needed)\n",
+             p->multigpu->gpus, dcsim_plural(p->multigpu->gpus, "GPU", "GPUs"),
+             DCSIM_SIG(p->multigpu->domain_per_gpu),
+             DCSIM_SI(p->multigpu->memory_per_gpu_byte, "B"), p->multigpu->min_gpus,
+             dcsim_plural(p->multigpu->min_gpus, "GPU", "GPUs"));
     printf("\n%-28s %12s %12s %12s %12s\n", "kernel", "compute [s]", "transfer [s]", "inactive [s]",
            "total [s]");
     for (size_t k = 0; k < p->gpu->n_kernels; k++) {
       const dcsim_kernel_part *kp = &p->gpu->parts[k];
-      printf("%-28s %12.4e %12.4e %12.4e %12.4e\n", kp->name, kp->compute_s, kp->transfer_s,
-             kp->inactive_s, kp->time_s);
+      printf("%-28s %12s %12s %12s %12s\n", kp->name, DCSIM_SIG(kp->compute_s),
+             DCSIM_SIG(kp->transfer_s), DCSIM_SIG(kp->inactive_s), DCSIM_SIG(kp->time_s));
     }
     if (rq->gpu_small_domain)
-      printf("%-28s %51s %12.4e  (occupancy %.4g, launches and ramp)\n", "small-domain overhead",
-             "", p->gpu->overhead_s, p->gpu->n_kernels ? p->gpu->parts[0].occupancy : 1);
+      printf("%-28s %38s %12s  (occupancy %s, launches and ramp)\n", "small-domain overhead", "",
+             DCSIM_SIG(p->gpu->overhead_s),
+             DCSIM_SIG(p->gpu->n_kernels ? p->gpu->parts[0].occupancy : 1));
     else if (p->gpu->overhead_s > 0)
-      printf("%-28s %51s %12.4e  (achieved %.4g of the bulk rate)\n", "launch, waves, occupancy",
-             "", p->gpu->overhead_s, p->gpu->n_kernels ? p->gpu->parts[0].occupancy : 1);
-    printf("%-28s %12.4e %12.4e %12.4e %12.4e\n", p->multigpu ? "dwarf (one GPU's part)" : "dwarf",
-           p->gpu->compute_s, p->gpu->transfer_s, p->gpu->inactive_s, p->gpu->time_s);
+      printf("%-28s %38s %12s  (achieved %s of the bulk rate)\n", "launch, waves, occupancy", "",
+             DCSIM_SIG(p->gpu->overhead_s),
+             DCSIM_SIG(p->gpu->n_kernels ? p->gpu->parts[0].occupancy : 1));
+    printf("%-28s %12s %12s %12s %12s\n", p->multigpu ? "dwarf (one GPU's part)" : "dwarf",
+           DCSIM_SIG(p->gpu->compute_s), DCSIM_SIG(p->gpu->transfer_s),
+           DCSIM_SIG(p->gpu->inactive_s), DCSIM_SIG(p->gpu->time_s));
     if (p->multigpu)
-      printf("%-28s %51s %12.4e\n%-28s %51s %12.4e\n", "host-device transfer", "",
-             p->multigpu->transfer_s, "halo exchange", "", p->multigpu->halo_s);
+      printf("%-28s %38s %12s\n%-28s %38s %12s\n", "host-device transfer", "",
+             DCSIM_SIG(p->multigpu->transfer_s), "halo exchange", "",
+             DCSIM_SIG(p->multigpu->halo_s));
   }
   char tp[600], ep[600];
   dcsim_prov_format(p->time_prov, tp, sizeof tp);
   dcsim_prov_format(p->energy_prov, ep, sizeof ep);
   printf("\nmodel     %s\n", rq->flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default");
   print_threads(rq, p);
-  printf("time      %.6g s  %s\n", p->time_s, tp);
+  printf("time      %s s  %s\n", DCSIM_SIG(p->time_s), tp);
   if (p->has_energy) {
     if (p->cpu)
-      printf("energy    %.6g J (PKG %.6g J, DRAM %.6g J)  %s\n", p->energy_j, p->pkg_j, p->dram_j,
-             ep);
+      printf("energy    %s (PKG %s, DRAM %s)  %s\n", DCSIM_SI(p->energy_j, "J"),
+             DCSIM_SI(p->pkg_j, "J"), DCSIM_SI(p->dram_j, "J"), ep);
     else
-      printf(
-          "energy    %.6g J (%s %.6g J at S = %.4g of the power limit%s, host package %.6g "
-          "J)%s  %s\n",
-          p->energy_j, p->multigpu ? "GPUs" : "GPU", p->gpu_j, p->gpu_fraction,
-          p->multigpu ? " each" : "", p->pkg_j,
-          rq->host_cpu ? "" : " [no --host-cpu: host excluded]", ep);
+      printf("energy    %s (%s %s at S = %s of the power limit%s, host package %s)%s  %s\n",
+             DCSIM_SI(p->energy_j, "J"), p->multigpu ? "GPUs" : "GPU", DCSIM_SI(p->gpu_j, "J"),
+             DCSIM_SIG(p->gpu_fraction), p->multigpu ? " each" : "", DCSIM_SI(p->pkg_j, "J"),
+             rq->host_cpu ? "" : " [no --host-cpu: host excluded]", ep);
     printf("covers    %s\n", p->energy_scope);
   } else {
     printf("energy    not computed (--energy-form none)\n");
   }
+  dcsim_repro_text(stdout, rp);
 }
 
 /* The CPU model's figures: state, energy split, communication. */
@@ -234,7 +248,7 @@ static void json_parts(dcsim_json *j, const dcsim_prediction *p) {
       dcsim_json_key_num(j, "traffic_byte", lp->traffic_byte);
       dcsim_json_key_num(j, "flop_time_s", lp->flop_time_s);
       dcsim_json_key_num(j, "mem_time_s", lp->mem_time_s);
-      dcsim_json_key_str(j, "bound", lp->compute_bound ? "compute" : "memory");
+      dcsim_json_key_str(j, "bound", bound_name(lp));
       if (lp->level) dcsim_json_key_str(j, "level", lp->level);
     } else {
       dcsim_json_key_num(j, "compute_s", kp->compute_s);
@@ -293,8 +307,8 @@ static void json_begin(dcsim_json *j, const dcsim_model_req *rq, const char *cas
     dcsim_json_null(j);
 }
 
-static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p,
-                       const char *case_name) {
+static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p, const char *case_name,
+                       const dcsim_repro *rp) {
   dcsim_json j;
   json_begin(&j, rq, case_name);
   dcsim_json_key_str(&j, "device", rq->gpu ? "gpu" : "cpu");
@@ -316,6 +330,7 @@ static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p,
   else
     json_gpu_prediction(&j, rq, p);
   json_parts(&j, p);
+  dcsim_repro_json(&j, rp);
   dcsim_json_obj_end(&j);
   dcsim_json_end(&j);
 }
@@ -373,7 +388,8 @@ static int scan_models(dcsim_model_req *rq, node_scan *S, dcsim_error *err) {
   return 0;
 }
 
-static void scan_json(const dcsim_model_req *rq, const node_scan *S, const char *case_name) {
+static void scan_json(const dcsim_model_req *rq, const node_scan *S, const char *case_name,
+                      const dcsim_repro *rp) {
   dcsim_json j;
   json_begin(&j, rq, case_name);
   dcsim_json_key_str(&j, "cpu", dcsim_cpu_profile_name(rq->cpu));
@@ -409,27 +425,30 @@ static void scan_json(const dcsim_model_req *rq, const node_scan *S, const char 
     dcsim_json_int(&j, S->nodes[S->b.energy_min]);
   else
     dcsim_json_null(&j);
+  dcsim_repro_json(&j, rp);
   dcsim_json_obj_end(&j);
   dcsim_json_end(&j);
 }
 
-static void scan_text(const dcsim_model_req *rq, const node_scan *S, const char *case_name) {
+static void scan_text(const dcsim_model_req *rq, const node_scan *S, const char *case_name,
+                      const dcsim_repro *rp) {
   const dcsim_balance *b = &S->b;
   printf("dwarf     %s%s%s\n", dcsim_dwarf_name(rq->ev->dwarf), case_name ? " case " : "",
          case_name ? case_name : "");
-  printf("cpu       %s, %u core(s) per node at %s%s\n", dcsim_cpu_profile_name(rq->cpu),
-         rq->state.threads, S->fs, rq->state.label ? "" : " GHz");
+  printf("cpu       %s, %u %s per node at %s%s\n", dcsim_cpu_profile_name(rq->cpu),
+         rq->state.threads, dcsim_plural(rq->state.threads, "core", "cores"), S->fs,
+         rq->state.label ? "" : " GHz");
   if (rq->net_s_per_byte > 0)
-    printf("network   %.6g B/s, latency %.6g s, overlap %.6g%s\n", 1 / rq->net_s_per_byte,
-           rq->net_latency_s, S->overlap, rq->overlap_set ? "" : " (the dwarf's)");
+    printf("network   %s, latency %s s, overlap %s%s\n", DCSIM_SI(1 / rq->net_s_per_byte, "B/s"),
+           DCSIM_SIG(rq->net_latency_s), DCSIM_SIG(S->overlap),
+           rq->overlap_set ? "" : " (the dwarf's)");
   else
     printf("network   none given: communication costs nothing (D3.5's perfect overlap)\n");
   printf("\n%8s %14s %14s %14s %14s\n", "nodes", "time [s]", "compute [s]", "comm [s]",
          "energy [J]");
   for (size_t i = 0; i < S->n; i++) {
-    char es[32] = "-";
-    if (S->has_e) snprintf(es, sizeof es, "%.6g", S->e[i]);
-    printf("%8u %14.6g %14.6g %14.6g %14s%s%s\n", S->nodes[i], S->t[i], S->comp[i], S->comm[i], es,
+    printf("%8u %14s %14s %14s %14s%s%s\n", S->nodes[i], DCSIM_SIG(S->t[i]), DCSIM_SIG(S->comp[i]),
+           DCSIM_SIG(S->comm[i]), S->has_e ? DCSIM_SIG(S->e[i]) : "-",
            b->reached && i == b->balance ? "  <- balance point: more nodes are not faster" : "",
            S->has_e && i == b->energy_min ? "  <- least energy" : "");
   }
@@ -442,12 +461,58 @@ static void scan_text(const dcsim_model_req *rq, const node_scan *S, const char 
   if (!b->reached)
     printf("\nno balance point in this scan: the time still falls at %u nodes\n",
            S->nodes[S->n - 1]);
+  dcsim_repro_text(stdout, rp);
+}
+
+/* --format csv: one line per loop or kernel (the JSON "parts"), then the extra terms and the total;
+ * cells that do not apply are empty. */
+static void print_csv(const dcsim_model_req *rq, const dcsim_prediction *p, const dcsim_repro *rp) {
+  dcsim_repro_csv(stdout, rp);
+  puts(
+      "kind,name,time_s,work_flop,traffic_byte,flop_time_s,mem_time_s,bound,compute_s,"
+      "transfer_s,inactive_s,energy_j");
+  size_t n = p->cpu ? p->cpu->n_loops : p->gpu->n_kernels;
+  for (size_t i = 0; i < n; i++) {
+    const dcsim_loop_part *lp = p->cpu ? &p->cpu->parts[i] : NULL;
+    const dcsim_kernel_part *kp = p->cpu ? NULL : &p->gpu->parts[i];
+    printf("%s,", lp ? "loop" : "kernel");
+    dcsim_csv_write_cell(stdout, lp ? lp->name : kp->name);
+    if (lp)
+      printf(",%.10g,%.10g,%.10g,%.10g,%.10g,%s,,,,\n", lp->time_s, lp->work_flop, lp->traffic_byte,
+             lp->flop_time_s, lp->mem_time_s, bound_name(lp));
+    else
+      printf(",%.10g,,,,,,%.10g,%.10g,%.10g,\n", kp->time_s, kp->compute_s, kp->transfer_s,
+             kp->inactive_s);
+  }
+  if (p->cpu && p->cpu->node_comm_s[0] > 0)
+    printf("communication,§4.3,%.10g,,,,,,,,,\n", p->cpu->node_comm_s[0]);
+  if (!p->cpu && p->gpu->overhead_s > 0)
+    printf("overhead,%s,%.10g,,,,,,,,,\n",
+           rq->gpu_small_domain ? "small-domain launches and ramp" : "launch waves occupancy",
+           p->gpu->overhead_s);
+  if (p->multigpu)
+    printf("transfer,host-device,%.10g,,,,,,,,,\nhalo,halo exchange,%.10g,,,,,,,,,\n",
+           p->multigpu->transfer_s, p->multigpu->halo_s);
+  printf("total,%s,%.10g,,,,,,,,,", dcsim_dwarf_name(rq->ev->dwarf), p->time_s);
+  if (p->has_energy) printf("%.10g", p->energy_j);
+  putchar('\n');
+}
+
+/* --nodes-scan --format csv: one line per node count. */
+static void scan_csv(const node_scan *S, const dcsim_repro *rp) {
+  dcsim_repro_csv(stdout, rp);
+  puts("nodes,time_s,compute_s,comm_s,energy_j,balance_point,least_energy");
+  for (size_t i = 0; i < S->n; i++) {
+    printf("%u,%.10g,%.10g,%.10g,", S->nodes[i], S->t[i], S->comp[i], S->comm[i]);
+    if (S->has_e) printf("%.10g", S->e[i]);
+    printf(",%d,%d\n", S->b.reached && i == S->b.balance, S->has_e && i == S->b.energy_min);
+  }
 }
 
 /* `dcsim model --nodes-scan`: the model at each node count, the balance point marked
  * (dcsim_balance_point, D3.5 §6.1.2). */
 static int run_scan(const dcsim_args *a, dcsim_model_req *rq, const char *case_name, int fmt,
-                    dcsim_error *err) {
+                    const dcsim_repro *rp, dcsim_error *err) {
   node_scan S;
   int rc;
   memset(&S, 0, sizeof S);
@@ -457,9 +522,11 @@ static int run_scan(const dcsim_args *a, dcsim_model_req *rq, const char *case_n
   dcsim_cpu_state_freq_str(&rq->state, S.fs, sizeof S.fs);
   S.overlap = rq->overlap_set ? rq->overlap : rq->ev->comm_overlap;
   if (fmt == 1)
-    scan_json(rq, &S, case_name);
+    scan_json(rq, &S, case_name, rp);
+  else if (fmt == 2)
+    scan_csv(&S, rp);
   else
-    scan_text(rq, &S, case_name);
+    scan_text(rq, &S, case_name, rp);
   return 0;
 }
 
@@ -544,8 +611,19 @@ static int gpu_request(const dcsim_args *a, const dcsim_dwarf_t *d, dcsim_model_
   return 0;
 }
 
+/* The input files of a model: the dwarf and the profiles, with their hashes. */
+static int model_repro(const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu,
+                       const dcsim_gpu_profile_t *gpu, const dcsim_cpu_profile_t *host,
+                       dcsim_repro *rp, dcsim_error *err) {
+  int rc = dcsim_repro_add(rp, dcsim_dwarf_path(d), NULL, err);
+  if (!rc && cpu) rc = dcsim_repro_add(rp, dcsim_cpu_profile_path(cpu), NULL, err);
+  if (!rc && gpu) rc = dcsim_repro_add(rp, dcsim_gpu_profile_path(gpu), NULL, err);
+  if (!rc && host) rc = dcsim_repro_add(rp, dcsim_cpu_profile_path(host), NULL, err);
+  return rc;
+}
+
 int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = { "text", "json", NULL };
+  static const char *const formats[] = { "text", "json", "csv", NULL };
   dcsim_dwarf_t *d = NULL;
   dcsim_dwarf_eval *ev = NULL;
   dcsim_cpu_profile_t *cpu = NULL, *host = NULL;
@@ -558,6 +636,8 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   int fmt = 0, use_gpu = 0;
   dcsim_model_req rq;
   memset(&rq, 0, sizeof rq);
+  dcsim_repro rp;
+  dcsim_repro_init(&rp, NULL);
   int rc;
   if ((rc = dcsim_arg_format(a, formats, &fmt, err))) goto out;
   if ((rc = parse_energy_form(a, &rq.energy_form, err))) goto out;
@@ -566,8 +646,12 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   if ((rc = load_dwarf_arg(a, &d, err))) goto out;
   const char *case_name = dcsim_arg(a, "case");
   if (case_name && !dcsim_dwarf_has_case(d, case_name)) {
-    rc = DCSIM_ERR(err, DCSIM_EREF, "command line", dcsim_arg_index(a, "case"),
-                   "dwarf %s has no case '%s' (see dcsim list)", dcsim_dwarf_name(d), case_name);
+    rc = DCSIM_ERR(
+        err, DCSIM_EREF, "command line", dcsim_arg_index(a, "case"),
+        "dwarf %s has no case '%s'%s%s%s (see dcsim list)", dcsim_dwarf_name(d), case_name,
+        dcsim_dwarf_suggest_case(d, case_name) ? "; did you mean " : "",
+        dcsim_dwarf_suggest_case(d, case_name) ? dcsim_dwarf_suggest_case(d, case_name) : "",
+        dcsim_dwarf_suggest_case(d, case_name) ? "?" : "");
     goto out;
   }
   if ((rc = dcsim_dwarf_evaluate(d, case_name, b, nb, &ev, err))) goto out;
@@ -575,19 +659,23 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   if ((rc = choose_model(a, d, &use_gpu, err))) goto out;
   if (!use_gpu) {
     if ((rc = cpu_request(a, d, &rq, &cpu, err))) goto out;
-    if (dcsim_arg(a, "nodes-scan")) {
-      rc = run_scan(a, &rq, case_name, fmt, err);
-      goto out;
-    }
   } else if ((rc = gpu_request(a, d, &rq, &gpu, &host, err))) {
+    goto out;
+  }
+  if ((rc = model_repro(d, cpu, gpu, host, &rp, err))) goto out;
+  if (!use_gpu && dcsim_arg(a, "nodes-scan")) {
+    rc = run_scan(a, &rq, case_name, fmt, &rp, err);
     goto out;
   }
   if ((rc = dcsim_model_run(&rq, &pred, err))) goto out;
   if (fmt == 1)
-    print_json(&rq, &pred, case_name);
+    print_json(&rq, &pred, case_name, &rp);
+  else if (fmt == 2)
+    print_csv(&rq, &pred, &rp);
   else
-    print_text(&rq, &pred, case_name);
+    print_text(&rq, &pred, case_name, &rp);
 out:
+  dcsim_repro_release(&rp);
   dcsim_prediction_release(&pred);
   dcsim_dwarf_eval_free(ev);
   dcsim_dwarf_free(d);
@@ -598,13 +686,15 @@ out:
 }
 
 int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = { "text", "json", NULL };
+  static const char *const formats[] = { "text", "json", "csv", NULL };
   dcsim_dwarf_t *d = NULL;
   dcsim_cpu_profile_t *cpu = NULL;
   int fmt = 0, rc;
   dcsim_cpu_state st = { 0, NULL, 0 };
   unsigned nodes = 1;
   double t = 0;
+  dcsim_repro rp;
+  dcsim_repro_init(&rp, NULL);
   if ((rc = dcsim_arg_format(a, formats, &fmt, err))) goto out;
   if (!dcsim_arg(a, "cpu") || !dcsim_arg(a, "cores") || !dcsim_arg(a, "time")) {
     rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
@@ -627,6 +717,7 @@ int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err) {
                    dcsim_cpu_profile_name(cpu), dcsim_prov_name(pw.prov.kind), pw.prov.source);
     goto out;
   }
+  if ((rc = model_repro(d, cpu, NULL, NULL, &rp, err))) goto out;
   dcsim_cpu_energy e = dcsim_energy_cpu_53(&ec, &pw, t); /* §5.3 */
   double pkg = e.pkg_j * nodes, dram = e.dram_j * nodes; /* §5.6 */
   if (fmt == 1) {
@@ -641,16 +732,29 @@ int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err) {
     dcsim_json_key_int(&j, "cores", st.threads);
     dcsim_json_key(&j, "provenance");
     dcsim_prov_json(&j, pw.prov);
+    dcsim_repro_json(&j, &rp);
     dcsim_json_obj_end(&j);
     dcsim_json_end(&j);
+  } else if (fmt == 2) {
+    dcsim_repro_csv(stdout, &rp);
+    printf(
+        "pkg_j,dram_j,energy_j,time_s,nodes,cores,provenance,source\n%.10g,%.10g,%.10g,%.10g,%u,"
+        "%u,%s,",
+        pkg, dram, pkg + dram, t, nodes, st.threads, dcsim_prov_name(pw.prov.kind));
+    dcsim_csv_write_cell(stdout, pw.prov.source ? pw.prov.source : "");
+    putchar('\n');
   } else {
     char ep[600];
     dcsim_prov_format(pw.prov, ep, sizeof ep);
-    printf("%s on %s, %u node(s) x %u core(s), %.6g s\n", dcsim_dwarf_name(d),
-           dcsim_cpu_profile_name(cpu), nodes, st.threads, t);
-    printf("PKG     %.6g J\nDRAM    %.6g J\nenergy  %.6g J  %s\n", pkg, dram, pkg + dram, ep);
+    printf("%s on %s, %u %s x %u %s, %s s\n", dcsim_dwarf_name(d), dcsim_cpu_profile_name(cpu),
+           nodes, dcsim_plural(nodes, "node", "nodes"), st.threads,
+           dcsim_plural(st.threads, "core", "cores"), DCSIM_SIG(t));
+    printf("PKG     %s\nDRAM    %s\nenergy  %s  %s\n", DCSIM_SI(pkg, "J"), DCSIM_SI(dram, "J"),
+           DCSIM_SI(pkg + dram, "J"), ep);
+    dcsim_repro_text(stdout, &rp);
   }
 out:
+  dcsim_repro_release(&rp);
   dcsim_dwarf_free(d);
   dcsim_cpu_profile_free(cpu);
   return rc;

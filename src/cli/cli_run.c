@@ -11,13 +11,29 @@
 #include "dcsim/json.h"
 #include "dcsim/metrics.h"
 #include "dcsim/model.h"
+#include "dcsim/numfmt.h"
 #include "dcsim/plot.h"
 #include "dcsim/results.h"
 #include "dcsim/scenario.h"
 #include "dcsim/sched.h"
 #include "dcsim/strutil.h"
+#include "dcsim/taskcsv.h"
 #include "dcsim/trace.h"
 #include "dcsim/wmsconf.h"
+
+/* What the printers of a finished run need. */
+typedef struct run_out {
+  const dcsim_scenario *s;
+  const dcsim_run_stats *st;
+  dcsim_metrics_summary ms;
+  dcsim_job_policy jp;
+  dcsim_task_policy tp;
+  int64_t run_id;
+  const char *db;
+  dcsim_repro rp;
+  double deadline_s; /* --deadline-s, 0 = none */
+  dcsim_deadline_report dl;
+} run_out;
 
 static void json_stat(dcsim_json *j, const char *key, const dcsim_stat *st) {
   dcsim_json_key(j, key);
@@ -143,7 +159,7 @@ static void json_job(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_sta
   dcsim_json_key_num(j, "time_to_solution_s", (double)(js->end_ns - js->submit_ns) * 1e-9);
   dcsim_json_key_num(j, "energy_to_solution_j", js->energy_j);
   dcsim_json_key_num(j, "task_energy_j", js->task_energy_j);
-  dcsim_json_key_num(j, "held_idle_j", js->energy_j - js->task_energy_j);
+  dcsim_json_key_num(j, "held_idle_j", dcsim_num_diff(js->energy_j, js->task_energy_j));
   dcsim_json_key_int(j, "tasks", js->tasks);
   dcsim_job_metrics m = dcsim_metrics_job(js);
   dcsim_json_key_num(j, "flow_s", m.flow_s);
@@ -186,45 +202,104 @@ static void json_groups(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
   dcsim_json_arr_end(j);
 }
 
-static void print_json(const dcsim_scenario *s, const dcsim_run_stats *st,
-                       const dcsim_metrics_summary *ms, dcsim_job_policy jp, dcsim_task_policy tp,
-                       int64_t run_id) {
+/* --deadline-s: met or missed, and by how many jobs (doc/engine.md). */
+static void json_deadline(dcsim_json *j, const run_out *o) {
+  dcsim_json_key(j, "deadline");
+  dcsim_json_obj_begin(j);
+  dcsim_json_key_num(j, "deadline_s", o->deadline_s);
+  dcsim_json_key(j, "met");
+  dcsim_json_bool(j, o->dl.missed == 0);
+  dcsim_json_key_int(j, "jobs_missed", (long long)o->dl.missed);
+  dcsim_json_key_num(j, "longest_run_s", o->dl.longest_s);
+  dcsim_json_obj_end(j);
+}
+
+static void print_json(const run_out *o) {
+  const dcsim_scenario *s = o->s;
+  const dcsim_run_stats *st = o->st;
   dcsim_json j;
   dcsim_json_init(&j, stdout, 1);
   dcsim_json_obj_begin(&j);
-  json_totals(&j, s, st, ms, jp, tp, run_id);
-  json_statistics(&j, st, ms);
+  json_totals(&j, s, st, &o->ms, o->jp, o->tp, o->run_id);
+  if (o->deadline_s > 0) json_deadline(&j, o);
+  json_statistics(&j, st, &o->ms);
   if (s->trace) json_trace(&j, s->trace);
   dcsim_json_key(&j, "workflows");
   dcsim_json_arr_begin(&j);
   for (size_t k = 0; k < st->n_jobs; k++) json_job(&j, s, st, k);
   dcsim_json_arr_end(&j);
   json_groups(&j, s, st);
+  dcsim_repro_json(&j, &o->rp);
   dcsim_json_obj_end(&j);
   dcsim_json_end(&j);
 }
 
-static void print_text(const dcsim_scenario *s, const dcsim_run_stats *st,
-                       const dcsim_metrics_summary *ms, dcsim_job_policy jp, dcsim_task_policy tp,
-                       int64_t run_id, const char *db) {
-  double mk = (double)st->makespan_ns * 1e-9;
-  printf("input       %s\nplatform    %s (%u nodes)\n", s->input_path, s->platform->name,
-         st->n_nodes);
+/* --format csv: one line per workflow instance, the keys of the JSON "workflows" objects. */
+static void print_csv(const run_out *o) {
+  const dcsim_scenario *s = o->s;
+  const dcsim_run_stats *st = o->st;
+  dcsim_repro_csv(stdout, &o->rp);
+  printf(
+      "name,instance,submit_s,start_s,end_s,wait_s,time_to_solution_s,energy_to_solution_j,"
+      "task_energy_j,held_idle_j,tasks,flow_s,slowdown,bounded_slowdown,boot_wait_s,"
+      "trace_job,procs\n");
+  for (size_t k = 0; k < st->n_jobs; k++) {
+    const dcsim_job_stats *js = &st->jobs[k];
+    const dcsim_job *jb = &s->jobs[k];
+    dcsim_job_metrics m = dcsim_metrics_job(js);
+    const char *name = s->wfs[jb->wf].wf->name;
+    printf(strpbrk(name, ",\"") ? "\"%s\"," : "%s,", name); /* names hold no quote (schema) */
+    printf("%u,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%u,%.10g,", jb->instance,
+           (double)js->submit_ns * 1e-9, (double)js->start_ns * 1e-9, (double)js->end_ns * 1e-9,
+           (double)(js->start_ns - js->submit_ns) * 1e-9,
+           (double)(js->end_ns - js->submit_ns) * 1e-9, js->energy_j, js->task_energy_j,
+           dcsim_num_diff(js->energy_j, js->task_energy_j), js->tasks, m.flow_s);
+    if (m.slowdown == m.slowdown) printf("%.10g", m.slowdown); /* NaN: empty */
+    printf(",%.10g,%.10g,", m.bounded_slowdown, (double)(js->start_ns - js->alloc_ns) * 1e-9);
+    if (jb->trace_job) printf("%u", jb->trace_job);
+    putchar(',');
+    if (jb->trace_procs) printf("%u", jb->trace_procs);
+    putchar('\n');
+  }
+}
+
+/* Input, platform and its groups, policy, counts, a WfCommons recording's makespan. */
+static void text_header(const run_out *o) {
+  const dcsim_scenario *s = o->s;
+  const dcsim_run_stats *st = o->st;
+  printf("input       %s\nplatform    %s (%u %s)\n", s->input_path, s->platform->name, st->n_nodes,
+         dcsim_plural(st->n_nodes, "node", "nodes"));
   for (size_t g = 0; g < s->n_groups; g++) {
     const dcsim_group_rt *gr = &s->groups[g];
     printf("  %-10s %5u x %u-socket %s", gr->g->name, gr->g->count, gr->g->sockets,
            dcsim_cpu_profile_name(gr->cpu));
     if (gr->gpu) printf(" + %u x %s", gr->g->gpus_per_node, dcsim_gpu_profile_name(gr->gpu));
-    printf(", idle %.4g W/node\n", gr->idle_w);
+    printf(", idle %s/node\n", DCSIM_SI(gr->idle_w, "W"));
   }
-  printf("policy      %s+%s\n", dcsim_sched_job_name(jp), dcsim_sched_task_name(tp));
+  printf("policy      %s+%s\n", dcsim_sched_job_name(o->jp), dcsim_sched_task_name(o->tp));
   for (size_t i = 0; i < s->n_wfs; i++)
     if (s->wfs[i].wms)
-      printf("wms         %s: profile %s (data %s), %zu auxiliary jobs, %.4g GB staged\n",
+      printf("wms         %s: profile %s (data %s), %zu auxiliary %s, %s staged\n",
              s->wfs[i].wf->name, s->wfs[i].wms->name, dcsim_wms_data_name(s->wfs[i].wms->p.data),
-             s->wfs[i].plan.wms_aux_jobs, s->wfs[i].plan.wms_staged_byte * 1e-9);
-  printf("simulated   %zu job(s), %llu task(s), %llu events\n\n", st->n_jobs,
-         (unsigned long long)st->tasks, (unsigned long long)st->events);
+             s->wfs[i].plan.wms_aux_jobs, dcsim_plural(s->wfs[i].plan.wms_aux_jobs, "job", "jobs"),
+             DCSIM_SI(s->wfs[i].plan.wms_staged_byte, "B"));
+  printf("simulated   %zu %s, %llu %s, %llu %s\n", st->n_jobs,
+         dcsim_plural(st->n_jobs, "job", "jobs"), (unsigned long long)st->tasks,
+         dcsim_plural(st->tasks, "task", "tasks"), (unsigned long long)st->events,
+         dcsim_plural(st->events, "event", "events"));
+  const dcsim_trace_info *tr = s->trace;
+  if (tr && tr->kind == DCSIM_TRACE_WFCOMMONS && tr->recorded_makespan_s > 0) {
+    double mk = (double)st->makespan_ns * 1e-9, rec = tr->recorded_makespan_s;
+    printf("recorded    makespan %s s in the instance; simulated %s s (%+.1f %%)\n", DCSIM_SIG(rec),
+           DCSIM_SIG(mk), 100 * (mk - rec) / rec);
+  }
+  putchar('\n');
+}
+
+/* Model, time, energy, what it covers, utilisation, job statistics, power management, deadline. */
+static void text_summary(const run_out *o) {
+  const dcsim_scenario *s = o->s;
+  const dcsim_run_stats *st = o->st;
   dcsim_prov tprov, eprov;
   dcsim_scenario_provenance(s, &tprov, &eprov);
   char tpb[600], epb[600];
@@ -232,43 +307,111 @@ static void print_text(const dcsim_scenario *s, const dcsim_run_stats *st,
   dcsim_prov_format(eprov, epb, sizeof epb);
   printf("model               %s; task times %s, task energies %s\n",
          s->model_flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default", tpb, epb);
-  printf("time-to-solution    %.6g s\n", mk);
-  printf("energy-to-solution  %.6g J (%.6g kWh), of which %.6g J idle on nodes no job held\n",
-         st->energy_j, st->energy_j / 3.6e6, st->unallocated_idle_j);
+  printf("time-to-solution    %s s\n", DCSIM_SIG((double)st->makespan_ns * 1e-9));
+  printf("energy-to-solution  %s (%s kWh), of which %s idle on nodes no job held\n",
+         DCSIM_SI(st->energy_j, "J"), DCSIM_SIG(st->energy_j / 3.6e6),
+         DCSIM_SI(st->unallocated_idle_j, "J"));
   printf("energy covers       %s\n", dcsim_scenario_energy_scope(s));
   printf("utilisation         %.1f %% of node time running tasks\n", 100 * busy_fraction(st));
   if (st->n_jobs > 1)
-    printf(
-        "jobs                wait mean %.6g s (max %.6g s), bounded slowdown mean %.4g (max "
-        "%.4g)\n",
-        ms->wait_s.mean, ms->wait_s.max, ms->bounded_slowdown.mean, ms->bounded_slowdown.max);
+    printf("jobs                wait mean %s s (max %s s), bounded slowdown mean %s (max %s)\n",
+           DCSIM_SIG(o->ms.wait_s.mean), DCSIM_SIG(o->ms.wait_s.max),
+           DCSIM_SIG(o->ms.bounded_slowdown.mean), DCSIM_SIG(o->ms.bounded_slowdown.max));
   if (st->boots || st->shutdowns)
-    printf("power management    %llu shutdowns, %llu boots\n", (unsigned long long)st->shutdowns,
-           (unsigned long long)st->boots);
-  printf("\n");
+    printf("power management    %llu %s, %llu %s\n", (unsigned long long)st->shutdowns,
+           dcsim_plural(st->shutdowns, "shutdown", "shutdowns"), (unsigned long long)st->boots,
+           dcsim_plural(st->boots, "boot", "boots"));
+  if (o->deadline_s > 0 && !o->dl.missed)
+    printf("deadline            %s s: met by every job (the longest ran %s s)\n",
+           DCSIM_SIG(o->deadline_s), DCSIM_SIG(o->dl.longest_s));
+  else if (o->deadline_s > 0)
+    printf("deadline            %s s: MISSED by %zu of %zu %s (the longest ran %s s, %s #%u)\n",
+           DCSIM_SIG(o->deadline_s), o->dl.missed, st->n_jobs,
+           dcsim_plural(st->n_jobs, "job", "jobs"), DCSIM_SIG(o->dl.longest_s),
+           s->wfs[s->jobs[o->dl.longest].wf].wf->name, s->jobs[o->dl.longest].instance);
+  putchar('\n');
+}
+
+/* The first 50 workflow instances and the node groups, as tables. */
+static void text_tables(const run_out *o) {
+  const dcsim_scenario *s = o->s;
+  const dcsim_run_stats *st = o->st;
+  double mk = (double)st->makespan_ns * 1e-9;
   printf("%-20s %4s %10s %10s %12s %14s %14s %14s\n", "workflow", "inst", "submit [s]", "wait [s]",
          "TTS [s]", "energy [J]", "tasks [J]", "held idle [J]");
   size_t shown = st->n_jobs > 50 ? 50 : st->n_jobs;
   for (size_t k = 0; k < shown; k++) {
     const dcsim_job_stats *js = &st->jobs[k];
-    printf("%-20s %4u %10.6g %10.6g %12.6g %14.6g %14.6g %14.6g\n", s->wfs[s->jobs[k].wf].wf->name,
-           s->jobs[k].instance, (double)js->submit_ns * 1e-9,
-           (double)(js->start_ns - js->submit_ns) * 1e-9,
-           (double)(js->end_ns - js->submit_ns) * 1e-9, js->energy_j, js->task_energy_j,
-           js->energy_j - js->task_energy_j);
+    printf("%-20s %4u %10s %10s %12s %14s %14s %14s\n", s->wfs[s->jobs[k].wf].wf->name,
+           s->jobs[k].instance, DCSIM_SIG((double)js->submit_ns * 1e-9),
+           DCSIM_SIG((double)(js->start_ns - js->submit_ns) * 1e-9),
+           DCSIM_SIG((double)(js->end_ns - js->submit_ns) * 1e-9), DCSIM_SIG(js->energy_j),
+           DCSIM_SIG(js->task_energy_j),
+           DCSIM_SIG(dcsim_num_diff(js->energy_j, js->task_energy_j)));
   }
   if (shown < st->n_jobs)
-    printf("... %zu more (see --format json or the database)\n", st->n_jobs - shown);
+    printf("... %zu more (see --format json or csv, or the database)\n", st->n_jobs - shown);
   printf("\n%-12s %6s %14s %14s %12s %12s\n", "node group", "nodes", "energy [J]", "busy [node-s]",
          "utilisation", "held");
   for (size_t g = 0; g < st->n_groups; g++) {
     const dcsim_node_group *ng = s->groups[g].g;
     const dcsim_group_stats *gs = &st->groups[g];
-    printf("%-12s %6u %14.6g %14.6g %11.1f%% %11.1f%%\n", ng->name, ng->count, gs->energy_j,
-           gs->busy_node_s, mk > 0 ? 100 * gs->busy_node_s / (mk * ng->count) : 0,
+    printf("%-12s %6u %14s %14s %11.1f%% %11.1f%%\n", ng->name, ng->count, DCSIM_SIG(gs->energy_j),
+           DCSIM_SIG(gs->busy_node_s), mk > 0 ? 100 * gs->busy_node_s / (mk * ng->count) : 0,
            mk > 0 ? 100 * gs->alloc_node_s / (mk * ng->count) : 0);
   }
-  if (db) printf("\nresults     %s, run %lld\n", db, (long long)run_id);
+  if (o->db) printf("\nresults     %s, run %lld\n", o->db, (long long)o->run_id);
+}
+
+static void print_text(const run_out *o) {
+  text_header(o);
+  text_summary(o);
+  text_tables(o);
+  dcsim_repro_text(stdout, &o->rp);
+}
+
+/* The pictures and the task trace: their formats, and that they can be written, before the run. */
+typedef struct run_files {
+  const char *gantt, *power, *tasks;
+  dcsim_plot_format gantt_fmt, power_fmt;
+} run_files;
+
+static int check_outputs(const dcsim_args *a, run_files *rf, dcsim_error *err) {
+  static const char *const opt[] = { "gantt", "power", "tasks-csv" };
+  const char **path[] = { &rf->gantt, &rf->power, &rf->tasks };
+  dcsim_plot_format *pf[] = { &rf->gantt_fmt, &rf->power_fmt, NULL };
+  int rc;
+  for (int k = 0; k < 3; k++) {
+    char what[32];
+    snprintf(what, sizeof what, "--%s", opt[k]);
+    if (!(*path[k] = dcsim_arg(a, opt[k]))) continue;
+    if ((pf[k] && (rc = dcsim_plot_format_of(*path[k], NULL, pf[k], err))) ||
+        (rc = dcsim_path_check_writable(*path[k], what, err))) {
+      if (err && strcmp(err->file, "command line") == 0)
+        dcsim_error_at(err, NULL, dcsim_arg_index(a, opt[k]));
+      return rc;
+    }
+  }
+  char gnuplot[1024];
+  if (rf->gantt || rf->power) return dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err);
+  return 0;
+}
+
+/* The policy and what it does with --deadline-s: only the energy task policy plans with it; the
+ * others are checked against it after the run (a note says so). */
+static int run_policy(const dcsim_args *a, dcsim_job_policy *jp, dcsim_task_policy *tp,
+                      dcsim_error *err) {
+  int rc = dcsim_sched_parse_policy(dcsim_arg(a, "policy"), jp, tp, err);
+  if (rc) {
+    dcsim_error_at(err, NULL, dcsim_arg_index(a, "policy"));
+    return rc;
+  }
+  if (dcsim_arg(a, "deadline-s") && *tp != DCSIM_TASK_ENERGY)
+    fprintf(stderr,
+            "dcsim: note: --deadline-s: the task policy %s does not plan with a deadline (energy "
+            "does); the run is only checked against it\n",
+            dcsim_sched_task_name(*tp));
+  return 0;
 }
 
 /* ---- the size of a run, and its progress (doc/engine.md, "The size of a run") ---- */
@@ -358,8 +501,8 @@ static void on_progress(void *ctx, const dcsim_engine_progress *p) {
   if (r->ended ? !r->shown : t - r->start_s < 1 || t - r->last_s < 0.25) return;
   r->last_s = t;
   r->shown = 1;
-  fprintf(stderr, "\rsimulated %.6g s: %llu tasks, %zu of %zu jobs (%.0f%%) in %.0f s ",
-          (double)p->now_ns * 1e-9, (unsigned long long)p->tasks, p->jobs_done, p->jobs,
+  fprintf(stderr, "\rsimulated %s s: %llu tasks, %zu of %zu jobs (%.0f%%) in %.0f s ",
+          DCSIM_SIG((double)p->now_ns * 1e-9), (unsigned long long)p->tasks, p->jobs_done, p->jobs,
           p->jobs ? 100.0 * (double)p->jobs_done / (double)p->jobs : 100.0, t - r->start_s);
   if (r->ended) fputc('\n', stderr);
   fflush(stderr);
@@ -381,101 +524,136 @@ static int wms_option(const dcsim_args *a, dcsim_scenario_opts *so, dcsim_error 
   return 0;
 }
 
-int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = { "text", "json", NULL };
-  int fmt = 0, rc;
-  dcsim_job_policy jp;
-  dcsim_task_policy tp;
-  dcsim_scenario *s = NULL;
-  dcsim_engine_t *e = NULL;
-  dcsim_results_t *db = NULL;
-  dcsim_plot_trace_t *trace = NULL;
-  int64_t run_id = 0;
-  if ((rc = dcsim_arg_format(a, formats, &fmt, err))) return rc;
-  const char *gantt = dcsim_arg(a, "gantt"), *power = dcsim_arg(a, "power");
-  dcsim_plot_format gantt_fmt = DCSIM_PLOT_PNG, power_fmt = DCSIM_PLOT_PNG;
-  if (gantt && (rc = dcsim_plot_format_of(gantt, NULL, &gantt_fmt, err))) {
-    dcsim_error_at(err, NULL, dcsim_arg_index(a, "gantt"));
+/* The scenario options from the command line. */
+static int run_options(const dcsim_args *a, dcsim_task_policy tp, dcsim_scenario_opts *so,
+                       dcsim_engine_opts *eo, dcsim_error *err) {
+  so->platform_path = dcsim_arg(a, "platform");
+  so->task_policy = tp;
+  so->model_flags = dcsim_arg_model_flags(a);
+  so->swf_map = dcsim_arg(a, "swf-map");
+  so->dvfs = dcsim_arg(a, "dvfs-slowdown") != NULL;
+  eo->power_off = dcsim_arg(a, "power-off-after") != NULL;
+  int rc;
+  if ((rc = dcsim_arg_double(a, "deadline-s", 0, &so->deadline_s, err)) ||
+      (rc = dcsim_arg_double(a, "dvfs-slowdown", 0, &so->dvfs_slowdown, err)) ||
+      (rc = dcsim_arg_double(a, "wms-delay-s", 0, &so->wms_delay_s, err)) ||
+      (rc = dcsim_arg_double(a, "wms-dispatch-s", 0, &so->wms_dispatch_s, err)) ||
+      (rc = dcsim_arg_double(a, "io-bw-bps", 0, &so->io_bw_bps, err)) ||
+      (rc = dcsim_arg_double(a, "power-off-after", 0, &eo->power_off_after_s, err)) ||
+      (rc = dcsim_arg_double(a, "bucket-s", 0, &eo->bucket_s, err)) ||
+      (rc = wms_option(a, so, err)))
     return rc;
+  return 0;
+}
+
+/* What a run writes besides stdout: the database, the task trace, the recorder of the pictures;
+ * each passes the engine's records on to the next. */
+typedef struct run_sinks {
+  dcsim_results_t *db;
+  dcsim_taskcsv_t *tasks;
+  dcsim_plot_trace_t *trace;
+} run_sinks;
+
+static int open_sinks(const dcsim_args *a, const run_files *rf, const run_out *o,
+                      dcsim_engine_opts *eo, run_sinks *k, dcsim_error *err) {
+  int rc;
+  if (o->db) {
+    dcsim_run_info info = { a->positional[0], dcsim_sched_job_name(o->jp),
+                            dcsim_sched_task_name(o->tp), o->deadline_s };
+    if ((rc = dcsim_results_open(o->db, &k->db, err)) ||
+        (rc = dcsim_results_begin(k->db, o->s, &info, err)))
+      return rc;
+    eo->sink = dcsim_results_sink(k->db);
   }
-  if (power && (rc = dcsim_plot_format_of(power, NULL, &power_fmt, err))) {
-    dcsim_error_at(err, NULL, dcsim_arg_index(a, "power"));
-    return rc;
+  if (rf->tasks) {
+    if ((rc = dcsim_taskcsv_open(rf->tasks, o->s, &o->rp, eo->sink, &k->tasks, err))) return rc;
+    eo->sink = dcsim_taskcsv_sink(k->tasks);
   }
-  char gnuplot[1024];
-  if ((gantt || power) && (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err)))
-    return rc; /* before simulating */
-  if ((rc = dcsim_sched_parse_policy(dcsim_arg(a, "policy"), &jp, &tp, err))) {
-    dcsim_error_at(err, NULL, dcsim_arg_index(a, "policy"));
-    return rc;
+  if (rf->gantt || rf->power) { /* record the run for the pictures */
+    if (!(k->trace = dcsim_plot_trace_new(o->s, eo->sink, err)))
+      return err ? err->code : DCSIM_ENOMEM;
+    eo->sink = dcsim_plot_trace_sink(k->trace);
   }
-  dcsim_scenario_opts so = { .platform_path = dcsim_arg(a, "platform"),
-                             .task_policy = tp,
-                             .model_flags = dcsim_arg_model_flags(a),
-                             .swf_map = dcsim_arg(a, "swf-map") };
-  dcsim_engine_opts eo = { .job_policy = jp, .power_off = dcsim_arg(a, "power-off-after") != NULL };
-  so.dvfs = dcsim_arg(a, "dvfs-slowdown") != NULL;
-  if ((rc = dcsim_arg_double(a, "deadline-s", 0, &so.deadline_s, err)) ||
-      (rc = dcsim_arg_double(a, "dvfs-slowdown", 0, &so.dvfs_slowdown, err)) ||
-      (rc = dcsim_arg_double(a, "wms-delay-s", 0, &so.wms_delay_s, err)) ||
-      (rc = dcsim_arg_double(a, "wms-dispatch-s", 0, &so.wms_dispatch_s, err)) ||
-      (rc = dcsim_arg_double(a, "io-bw-bps", 0, &so.io_bw_bps, err)) ||
-      (rc = dcsim_arg_double(a, "power-off-after", 0, &eo.power_off_after_s, err)) ||
-      (rc = dcsim_arg_double(a, "bucket-s", 0, &eo.bucket_s, err)) ||
-      (rc = wms_option(a, &so, err)))
-    return rc;
-  /* every input is read and checked before the database is touched */
-  if ((rc = dcsim_scenario_load(a->positional[0], &so, &s, err))) goto out;
-  for (size_t i = 0; i < s->n_notes; i++) fprintf(stderr, "dcsim: note: %s\n", s->notes[i]);
-  if ((rc = check_run_size(a, s, &eo, gantt || power, err))) goto out;
+  return 0;
+}
+
+/* The engine over the scenario, with the progress line on a terminal; an interruption rolls
+ * everything back and says so. */
+static int simulate(run_out *o, const dcsim_engine_opts *eo, int progress, dcsim_engine_t **e,
+                    dcsim_error *err) {
   /* from here on SIGINT/SIGTERM stop the engine and roll the run back instead of killing dcsim */
   const volatile sig_atomic_t *stop = dcsim_cli_catch_interrupts();
-  const char *dbpath = dcsim_arg(a, "db");
-  if (dbpath) {
-    dcsim_run_info info = { a->positional[0], dcsim_sched_job_name(jp), dcsim_sched_task_name(tp) };
-    if ((rc = dcsim_results_open(dbpath, &db, err)) ||
-        (rc = dcsim_results_begin(db, s, &info, err)))
-      goto out;
-    eo.sink = dcsim_results_sink(db);
-  }
-  if (gantt || power) { /* record the run for the pictures, passing everything on to the database */
-    if (!(trace = dcsim_plot_trace_new(s, eo.sink, err))) {
-      rc = err ? err->code : DCSIM_ENOMEM;
-      goto out;
-    }
-    eo.sink = dcsim_plot_trace_sink(trace);
-  }
-  if (!(e = dcsim_engine_new(s, &eo, err))) {
-    rc = err ? err->code : DCSIM_ENOMEM;
-    goto out;
-  }
-  dcsim_engine_set_interrupt(e, stop);
+  if (!(*e = dcsim_engine_new(o->s, eo, err))) return err ? err->code : DCSIM_ENOMEM;
+  dcsim_engine_set_interrupt(*e, stop);
   run_progress pr = { wall_s(), 0, 0, 0 };
-  if (isatty(2) && !dcsim_arg_flag(a, "quiet")) dcsim_engine_set_progress(e, on_progress, &pr);
-  rc = dcsim_engine_run(e, err);
+  if (progress) dcsim_engine_set_progress(*e, on_progress, &pr);
+  int rc = dcsim_engine_run(*e, err);
   if (pr.shown && !pr.ended) fputc('\n', stderr); /* the error goes on a line of its own */
-  if (rc) {
-    if (rc == DCSIM_EINTR && err) { /* the run's one transaction is rolled back below */
-      char what[sizeof err->msg];
-      snprintf(what, sizeof what, "%s", err->msg);
-      DCSIM_ERR(err, DCSIM_EINTR, "", 0, "run stopped by %s (%s); %s%s", dcsim_cli_interrupted_by(),
-                what, dbpath ? "nothing was saved to " : "nothing was saved", dbpath ? dbpath : "");
-    }
-    goto out;
+  if (rc == DCSIM_EINTR && err) { /* the run's one transaction is rolled back by the caller */
+    char what[sizeof err->msg];
+    snprintf(what, sizeof what, "%s", err->msg);
+    DCSIM_ERR(err, DCSIM_EINTR, "", 0, "run stopped by %s (%s); %s%s", dcsim_cli_interrupted_by(),
+              what, o->db ? "nothing was saved to " : "nothing was saved", o->db ? o->db : "");
   }
-  const dcsim_run_stats *st = dcsim_engine_stats(e);
-  dcsim_metrics_summary ms;
-  if ((rc = dcsim_metrics_summarise(st, &ms, err))) goto out;
-  if (db && (rc = dcsim_results_finish(db, st, &run_id, err))) goto out;
+  return rc;
+}
+
+int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
+  static const char *const formats[] = { "text", "json", "csv", NULL };
+  int fmt = 0, rc;
+  run_out o;
+  memset(&o, 0, sizeof o);
+  dcsim_repro_init(&o.rp, a->positional[0]);
+  run_files rf;
+  memset(&rf, 0, sizeof rf);
+  run_sinks k = { NULL, NULL, NULL };
+  dcsim_scenario *s = NULL;
+  dcsim_engine_t *e = NULL;
+  dcsim_scenario_opts so;
+  dcsim_engine_opts eo;
+  memset(&so, 0, sizeof so);
+  memset(&eo, 0, sizeof eo);
+  /* options, policy and outputs are checked before anything is read or simulated */
+  if ((rc = dcsim_arg_format(a, formats, &fmt, err)) || (rc = check_outputs(a, &rf, err)) ||
+      (rc = run_policy(a, &o.jp, &o.tp, err)) || (rc = run_options(a, o.tp, &so, &eo, err)))
+    goto out;
+  eo.job_policy = o.jp;
+  o.deadline_s = so.deadline_s;
+  o.db = dcsim_arg(a, "db");
+  /* every input is read and checked before the database is touched */
+  if ((rc = dcsim_scenario_load(a->positional[0], &so, &s, err))) goto out;
+  o.s = s;
+  for (size_t i = 0; i < s->n_notes; i++) fprintf(stderr, "dcsim: note: %s\n", s->notes[i]);
+  if ((rc = check_run_size(a, s, &eo, rf.gantt || rf.power, err)) ||
+      (rc = dcsim_scenario_repro(s, &o.rp, err)) || (rc = open_sinks(a, &rf, &o, &eo, &k, err)) ||
+      (rc = simulate(&o, &eo, isatty(2) && !dcsim_arg_flag(a, "quiet"), &e, err)))
+    goto out;
+  o.st = dcsim_engine_stats(e);
+  o.dl = dcsim_metrics_deadline(o.st, o.deadline_s);
+  if ((rc = dcsim_metrics_summarise(o.st, &o.ms, err))) goto out;
+  if (k.db && (rc = dcsim_results_finish(k.db, o.st, &o.run_id, err))) goto out;
+  if (k.tasks && (rc = dcsim_taskcsv_finish(k.tasks, err))) goto out;
   if (fmt == 1)
-    print_json(s, st, &ms, jp, tp, run_id);
+    print_json(&o);
+  else if (fmt == 2)
+    print_csv(&o);
   else
-    print_text(s, st, &ms, jp, tp, run_id, dbpath);
-  if (gantt && (rc = dcsim_plot_gantt(trace, gantt, gantt_fmt, err))) goto out;
-  if (power && (rc = dcsim_plot_power(trace, power, power_fmt, err))) goto out;
+    print_text(&o);
+  char caption[512];
+  dcsim_repro_caption(&o.rp, caption, sizeof caption);
+  if (rf.gantt && (rc = dcsim_plot_gantt(k.trace, caption, rf.gantt, rf.gantt_fmt, err))) goto out;
+  if (rf.power && (rc = dcsim_plot_power(k.trace, caption, rf.power, rf.power_fmt, err))) goto out;
+  if (o.dl.missed) {
+    fprintf(stderr, "dcsim: deadline %s s missed by %zu of %zu %s (the longest ran %s s)\n",
+            DCSIM_SIG(o.deadline_s), o.dl.missed, o.st->n_jobs,
+            dcsim_plural(o.st->n_jobs, "job", "jobs"), DCSIM_SIG(o.dl.longest_s));
+    rc = DCSIM_CLI_DEADLINE_MISSED;
+  }
 out:
-  dcsim_plot_trace_free(trace);
-  dcsim_results_close(db); /* rolls back unless finished */
+  dcsim_repro_release(&o.rp);
+  dcsim_plot_trace_free(k.trace);
+  dcsim_taskcsv_close(k.tasks);
+  dcsim_results_close(k.db); /* rolls back unless finished */
   dcsim_engine_free(e);
   dcsim_scenario_free(s);
   return rc;

@@ -10,8 +10,14 @@
 #include "dcsim/cli.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/numfmt.h"
+#include "dcsim/platform.h"
 #include "dcsim/plot.h"
+#include "dcsim/repro.h"
 #include "dcsim/roofline.h"
+#include "dcsim/scenario.h"
+#include "dcsim/sched.h"
+#include "dcsim/strutil.h"
 #include "dcsim/sweep.h"
 #include "dcsim/sweepdb.h"
 #include "dcsim/xmlio.h"
@@ -66,38 +72,45 @@ static int parse_sets(const dcsim_args *a, dcsim_param_set *sets, char names[][6
   return 0;
 }
 
-/* whole numbers "1,2,4" with ranges "1-14" */
-static int uint_list(const dcsim_args *a, const char *name, unsigned *out, size_t *n,
+/* whole numbers "1,2,4" with ranges "1-14", each at most max, at most DCSIM_SWEEP_MAX_LIST; for
+ * --cores also `all` (0: each CPU's full node, resolved per CPU by the sweep) */
+static int uint_list(const dcsim_args *a, const char *name, unsigned max, unsigned *out, size_t *n,
                      dcsim_error *err) {
   list l;
   int rc = split_list(a, name, &l, err);
+  int at = dcsim_arg_index(a, name);
   *n = 0;
   if (rc) return rc;
   for (size_t i = 0; i < l.n; i++) {
-    if (strcmp(name, "cores") == 0 && strcmp(l.v[i], "all") == 0) { /* each CPU's full node */
+    int all_ok = strcmp(name, "cores") == 0;
+    if (all_ok && strcmp(l.v[i], "all") == 0) { /* each CPU's full node */
       if (*n == DCSIM_SWEEP_MAX_LIST)
-        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
-                         "--%s: more than %d values", name, DCSIM_SWEEP_MAX_LIST);
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", at,
+                         "--%s 'all': a list holds at most %d values (with those before it)", name,
+                         DCSIM_SWEEP_MAX_LIST);
       out[(*n)++] = 0;
       continue;
     }
     char *end;
-    unsigned long lo = strtoul(l.v[i], &end, 10), hi = lo;
+    unsigned long long lo = strtoull(l.v[i], &end, 10), hi = lo;
     if (end != l.v[i] && *end == '-') {
       const char *b = end + 1;
-      hi = strtoul(b, &end, 10);
-      if (end == b) end = (char *)b - 1;
+      hi = strtoull(b, &end, 10);
+      if (end == b || *b == '-') end = (char *)b - 1;
     }
-    if (end == l.v[i] || *end || lo < 1 || hi < lo || hi > 1000000 || l.v[i][0] == '-')
-      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
-                       "--%s '%s': expected whole numbers >= 1 or ranges A-B, separated by commas",
-                       name, l.v[i]);
-    for (unsigned long v = lo; v <= hi; v++) {
-      if (*n == DCSIM_SWEEP_MAX_LIST)
-        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
-                         "--%s: more than %d values", name, DCSIM_SWEEP_MAX_LIST);
-      out[(*n)++] = (unsigned)v;
-    }
+    if (end == l.v[i] || *end || lo < 1 || hi < lo || l.v[i][0] == '-')
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", at,
+                       "--%s '%s': expected whole numbers >= 1%s ranges A-B%s, separated by commas",
+                       name, l.v[i], all_ok ? "," : " or", all_ok ? " or all" : "");
+    if (hi > max)
+      return DCSIM_ERR(
+          err, DCSIM_EUSAGE, "command line", at, "--%s '%s': at most %u %s", name, l.v[i], max,
+          strcmp(name, "nodes") == 0 ? "nodes (a platform's limit)" : "cores per node");
+    if (hi - lo + 1 > (unsigned long long)(DCSIM_SWEEP_MAX_LIST - *n))
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", at,
+                       "--%s '%s': %llu values, and a list holds at most %d (with those before it)",
+                       name, l.v[i], hi - lo + 1, DCSIM_SWEEP_MAX_LIST);
+    for (unsigned long long v = lo; v <= hi; v++) out[(*n)++] = (unsigned)v;
   }
   return 0;
 }
@@ -201,16 +214,47 @@ static int parse_shard(const dcsim_args *a, unsigned *i, unsigned *n, dcsim_erro
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "plot"),
                      "--plot needs the whole sweep: draw it from the merged database (dcsim pareto "
                      "ALL.db --out FILE)");
+  if (dcsim_arg(a, "heatmap"))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "heatmap"),
+                     "--heatmap needs the whole sweep: draw it from the merged database (dcsim "
+                     "heatmap ALL.db --out FILE)");
   *i = (unsigned)si;
   *n = (unsigned)sn;
   return 0;
 }
 
+/* What the sweep does with options that might surprise: node counts beyond the platform's groups
+ * (one rule, doc/sweep.md: a sweep point sizes the CPU groups to its node count, dcsim run uses the
+ * platform as written) and a deadline that the task policy does not plan with. */
+static void sweep_notes(const dcsim_args *a, const dcsim_sweep_t *sw, const unsigned *nodes,
+                        size_t n_nodes, double deadline_s) {
+  const dcsim_scenario *s = dcsim_sweep_base(sw);
+  unsigned most = 0;
+  for (size_t i = 0; i < n_nodes; i++)
+    if (nodes[i] > most) most = nodes[i];
+  for (size_t g = 0; g < s->n_groups && most; g++)
+    if (!s->groups[g].gpu && s->groups[g].g->count < most)
+      fprintf(stderr,
+              "dcsim: note: --nodes up to %u: the points size CPU group '%s' (%u %s in %s) to "
+              "their node count; dcsim run uses the platform as written\n",
+              most, s->groups[g].g->name, s->groups[g].g->count,
+              dcsim_plural(s->groups[g].g->count, "node", "nodes"), s->platform->name);
+  dcsim_job_policy jp;
+  dcsim_task_policy tp;
+  if (deadline_s > 0 && dcsim_sched_parse_policy(dcsim_arg(a, "policy"), &jp, &tp, NULL) == 0 &&
+      tp != DCSIM_TASK_ENERGY)
+    fprintf(stderr,
+            "dcsim: note: --deadline-s: the task policy %s does not plan with a deadline (energy "
+            "does); points that miss it are infeasible\n",
+            dcsim_sched_task_name(tp));
+}
+
 typedef struct sweep_cmd {
+  dcsim_repro rp;
   int fmt;
   unsigned threads, stop_after, shard_i, shard_n;
-  const char *plot, *dbpath;
-  dcsim_plot_format pf;
+  const char *plot, *heat, *dbpath;
+  dcsim_plot_format pf, hf;
   int64_t sweep_id;
   dcsim_sweep_t *sw;
   run_ctx ctx;
@@ -230,8 +274,8 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   if ((rc = dcsim_arg_format(a, formats, &c->fmt, err)) ||
       (rc = split_list(a, "cpu", &cpus, err)) || (rc = split_list(a, "gpu", &gpus, err)) ||
       (rc = split_list(a, "freq", &freqs, err)) ||
-      (rc = uint_list(a, "nodes", nodes, &n_nodes, err)) ||
-      (rc = uint_list(a, "cores", cores, &n_cores, err)) ||
+      (rc = uint_list(a, "nodes", DCSIM_PLATFORM_MAX_NODES, nodes, &n_nodes, err)) ||
+      (rc = uint_list(a, "cores", 1000000, cores, &n_cores, err)) ||
       (rc = dcsim_arg_uint(a, "threads", 0, &c->threads, err)) ||
       (rc = dcsim_arg_uint(a, "stop-after", 0, &c->stop_after, err)) ||
       (rc = parse_shard(a, &c->shard_i, &c->shard_n, err)) ||
@@ -243,8 +287,18 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
     dcsim_error_at(err, NULL, dcsim_arg_index(a, "plot"));
     return rc;
   }
+  if (root && c->plot && (rc = dcsim_path_check_writable(c->plot, "--plot", err)))
+    return rc; /* before sweeping */
+  c->heat = dcsim_arg(a, "heatmap");
+  c->hf = DCSIM_PLOT_PNG;
+  if (c->heat && ((rc = dcsim_plot_format_of(c->heat, NULL, &c->hf, err)) ||
+                  (root && (rc = dcsim_path_check_writable(c->heat, "--heatmap", err))))) {
+    if (err && strcmp(err->file, "command line") == 0)
+      dcsim_error_at(err, NULL, dcsim_arg_index(a, "heatmap"));
+    return rc;
+  }
   char gnuplot[1024];
-  if (root && c->plot && (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err)))
+  if (root && (c->plot || c->heat) && (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err)))
     return rc; /* before sweeping */
   dcsim_sweep_def def = { a->positional[0],
                           dcsim_arg(a, "platform"),
@@ -279,13 +333,18 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
     }
     return rc;
   }
-  if ((rc = dcsim_sweep_set_shard(c->sw, c->shard_i, c->shard_n, err))) return rc;
+  if (root && !dcsim_arg_flag(a, "quiet")) sweep_notes(a, c->sw, nodes, n_nodes, def.deadline_s);
+  if ((rc = dcsim_sweep_set_shard(c->sw, c->shard_i, c->shard_n, err)) ||
+      (rc = dcsim_sweep_repro(c->sw, &c->rp, err)))
+    return rc;
   c->dbpath = dcsim_arg(a, "db");
   if (!root) return 0;
   size_t restored = 0;
-  if (c->dbpath && ((rc = dcsim_sweepdb_open(c->dbpath, &c->ctx.db, err)) ||
-                    (rc = dcsim_sweepdb_attach(c->ctx.db, c->sw, a->positional[0], &c->sweep_id,
-                                               &restored, err))))
+  char in_name[4096]; /* the workflow as the definition names it (location-independent) */
+  dcsim_catalog_relname(a->positional[0], a->positional[0], in_name, sizeof in_name);
+  if (c->dbpath &&
+      ((rc = dcsim_sweepdb_open(c->dbpath, &c->ctx.db, err)) ||
+       (rc = dcsim_sweepdb_attach(c->ctx.db, c->sw, in_name, &c->sweep_id, &restored, err))))
     return rc;
   c->ctx.pr.on = isatty(2) && !dcsim_arg_flag(a, "quiet");
   if (dcsim_sweep_note(c->sw) && !dcsim_arg_flag(a, "quiet"))
@@ -302,6 +361,7 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
   int rank = 0, started = 0, rc;
   sweep_cmd c;
   memset(&c, 0, sizeof c);
+  dcsim_repro_init(&c.rp, a->positional[0]);
   if ((rc = dist_begin(&rank, &started, err))) {
     dist_end(started);
     return rc;
@@ -346,18 +406,19 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
     goto out;
   }
   if (c.fmt == 1)
-    dcsim_sweep_write_json(stdout, pts, n);
+    dcsim_sweep_write_json(stdout, pts, n, &c.rp);
   else if (c.fmt == 2)
-    dcsim_sweep_write_csv(stdout, pts, n);
+    dcsim_sweep_write_csv(stdout, pts, n, &c.rp);
   else {
-    dcsim_sweep_write_text(stdout, pts, n);
+    dcsim_sweep_write_text(stdout, pts, n, 1);
     for (size_t i = 0; i < n; i++)
       if (pts[i].knee)
         printf(
             "knee (closest to the utopia point, both axes scaled to [0,1] over the front): point "
-            "%u, %.6g s, %.6g J\n",
-            pts[i].index, pts[i].time_s, pts[i].energy_j);
+            "%u, %s s, %s\n",
+            pts[i].index, DCSIM_SIG(pts[i].time_s), DCSIM_SI(pts[i].energy_j, "J"));
     if (c.dbpath) printf("results: %s, sweep %lld\n", c.dbpath, (long long)c.sweep_id);
+    dcsim_repro_text(stdout, &c.rp);
   }
   if (done < n && !dcsim_arg_flag(a, "quiet")) /* a shard: the front needs every point */
     fprintf(stderr,
@@ -365,8 +426,13 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
             "databases with"
             " dcsim merge, then dcsim pareto\n",
             c.shard_i, c.shard_n, c.dbpath, done, n);
-  if (c.plot) rc = dcsim_plot_pareto(pts, n, dcsim_arg(a, "title"), c.plot, c.pf, err);
+  char caption[512];
+  dcsim_repro_caption(&c.rp, caption, sizeof caption);
+  if (c.plot) rc = dcsim_plot_pareto(pts, n, dcsim_arg(a, "title"), caption, c.plot, c.pf, err);
+  if (!rc && c.heat)
+    rc = dcsim_plot_heatmap(pts, n, 0, dcsim_arg(a, "title"), caption, c.heat, c.hf, err);
 out:
+  dcsim_repro_release(&c.rp);
   dcsim_sweepdb_close(c.ctx.db);
   dcsim_sweep_free(c.sw);
   dist_end(started);
@@ -417,6 +483,27 @@ static int cmp_time(const void *a, const void *b) {
   return (x->index > y->index) - (x->index < y->index);
 }
 
+/* The points of a sweep's results (INPUT: its JSON or CSV output, or a database, --sweep ID) and
+ * what made them: a database gives the sweep's inputs, a file that file. */
+static int read_points(const dcsim_args *a, dcsim_sweep_point **pts, size_t *n, dcsim_repro *rp,
+                       dcsim_error *err) {
+  const char *in = a->positional[0];
+  double sweep_d = 0;
+  size_t total = 0;
+  int rc = dcsim_arg_double(a, "sweep", 0, &sweep_d, err);
+  if (rc) return rc;
+  if (!is_sqlite(in))
+    return (rc = dcsim_sweep_points_read(in, pts, n, err)) ? rc
+                                                           : dcsim_repro_add(rp, in, NULL, err);
+  if ((rc = dcsim_sweepdb_read(in, (int64_t)sweep_d, pts, n, &total, rp, err))) return rc;
+  if (*n < total)
+    fprintf(stderr,
+            "dcsim: %s: the sweep has %zu of its %zu points (interrupted, or one shard: run it "
+            "again to finish, or dcsim merge the shards)\n",
+            in, *n, total);
+  return 0;
+}
+
 int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   static const char *const formats[] = { "csv", "json", "svg", "png", "text", NULL };
   int fmt = 4, rc;
@@ -430,25 +517,19 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   if ((fmt == 2 || fmt == 3) && !out)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"),
                      "--format %s needs --out FILE", formats[fmt]);
-  double sweep_d = 0;
-  if ((rc = dcsim_arg_double(a, "sweep", 0, &sweep_d, err))) return rc;
+  if (out && (rc = dcsim_path_check_writable(out, "--out", err))) return rc;
   const char *in = a->positional[0];
   dcsim_sweep_point *pts = NULL;
-  size_t n = 0, total = 0;
+  size_t n = 0;
   FILE *f = NULL;
-  if (is_sqlite(in)) {
-    if ((rc = dcsim_sweepdb_read(in, (int64_t)sweep_d, &pts, &n, &total, err))) return rc;
-    if (n < total)
-      fprintf(stderr,
-              "dcsim: %s: the sweep has %zu of its %zu points (interrupted, or one shard: run it "
-              "again to finish, or dcsim merge the shards)\n",
-              in, n, total);
-  } else if ((rc = dcsim_sweep_points_read(in, &pts, &n, err))) {
-    return rc;
-  }
+  dcsim_repro rp;
+  dcsim_repro_init(&rp, in);
+  if ((rc = read_points(a, &pts, &n, &rp, err))) goto out;
   dcsim_sweep_mark_front(pts, n);
   if (fmt == 2 || fmt == 3) {
-    rc = dcsim_plot_pareto(pts, n, dcsim_arg(a, "title"), out,
+    char caption[512];
+    dcsim_repro_caption(&rp, caption, sizeof caption);
+    rc = dcsim_plot_pareto(pts, n, dcsim_arg(a, "title"), caption, out,
                            fmt == 2 ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
     goto out;
   }
@@ -468,22 +549,79 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
     goto out;
   }
   if (fmt == 0)
-    dcsim_sweep_write_csv(f, pts, m);
+    dcsim_sweep_write_csv(f, pts, m, &rp);
   else if (fmt == 1)
-    dcsim_sweep_write_json(f, pts, m);
+    dcsim_sweep_write_json(f, pts, m, &rp);
   else {
     size_t feas = 0;
     for (size_t i = 0; i < n; i++) feas += pts[i].feasible != 0;
     fprintf(f,
-            "%zu point(s), %zu feasible; Pareto front of %zu (knee: closest to the utopia point "
-            "after scaling both axes to [0,1])\n\n",
-            n, feas, m);
-    dcsim_sweep_write_text(f, pts, m);
+            "%zu %s read, %zu of them feasible; the Pareto front (time vs energy) has %zu of "
+            "them, listed below by time (knee: closest to the utopia point after scaling both "
+            "axes to [0,1])\n\n",
+            n, dcsim_plural(n, "point", "points"), feas, m);
+    dcsim_sweep_write_text(f, pts, m, 0);
+    dcsim_repro_text(f, &rp);
   }
   if (out && fclose(f) != 0) rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "write error");
   f = NULL;
 out:
   if (f && f != stdout) fclose(f);
+  dcsim_repro_release(&rp);
+  dcsim_sweep_points_free(pts, n);
+  return rc;
+}
+
+/* ---- dcsim heatmap ---- */
+
+/* whether v is one of the comma-separated values of option `name` (or the option is absent) */
+static int selected(const dcsim_args *a, const char *name, const char *v) {
+  const char *vals = dcsim_arg(a, name);
+  if (!vals) return 1;
+  size_t l = strlen(v);
+  for (const char *p = vals; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+    if (strncmp(p, v, l) == 0 && (p[l] == ',' || p[l] == '\0')) return 1;
+  return 0;
+}
+
+/* --color energy|time: 1 for time */
+static int heat_metric(const dcsim_args *a, int *time, dcsim_error *err) {
+  const char *c = dcsim_arg(a, "color");
+  *time = c && strcmp(c, "time") == 0;
+  if (c && !*time && strcmp(c, "energy") != 0)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "color"),
+                     "--color '%s': energy or time", c);
+  return 0;
+}
+
+int dcsim_cmd_heatmap(const dcsim_args *a, dcsim_error *err) {
+  const char *out = dcsim_arg(a, "out");
+  dcsim_plot_format pf = DCSIM_PLOT_PNG;
+  int time = 0, rc;
+  char gnuplot[1024];
+  if (!out)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "dcsim heatmap needs --out FILE.png|svg");
+  if ((rc = heat_metric(a, &time, err)) || (rc = dcsim_plot_format_of(out, NULL, &pf, err)) ||
+      (rc = dcsim_path_check_writable(out, "--out", err)) ||
+      (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err)))
+    return rc;
+  dcsim_sweep_point *pts = NULL;
+  size_t n = 0, m = 0;
+  dcsim_repro rp;
+  dcsim_repro_init(&rp, a->positional[0]);
+  if (!(rc = read_points(a, &pts, &n, &rp, err))) {
+    for (size_t i = 0; i < n; i++) /* --cpu, --gpu, --freq: the panels to draw */
+      pts[i].done = pts[i].done && selected(a, "cpu", pts[i].cpu) &&
+                    selected(a, "gpu", pts[i].gpu) && selected(a, "freq", pts[i].freq);
+    for (size_t i = 0; i < n; i++) m += pts[i].done != 0;
+    char caption[512];
+    dcsim_repro_caption(&rp, caption, sizeof caption);
+    rc = m ? dcsim_plot_heatmap(pts, n, time, dcsim_arg(a, "title"), caption, out, pf, err)
+           : DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                       "no point of %s matches --cpu, --gpu and --freq", a->positional[0]);
+  }
+  dcsim_repro_release(&rp);
   dcsim_sweep_points_free(pts, n);
   return rc;
 }
@@ -503,6 +641,7 @@ int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
   if ((fmt == 3 || fmt == 4) && !out)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"),
                      "--format %s needs --out FILE", formats[fmt]);
+  if (out && (rc = dcsim_path_check_writable(out, "--out", err))) return rc;
   const char *cpu = dcsim_arg(a, "cpu"), *gpu = dcsim_arg(a, "gpu"), *dwarf = dcsim_arg(a, "dwarf");
   const char *kind = dcsim_arg(a, "kind");
   int cache_aware = 1;
@@ -524,6 +663,8 @@ int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
   dcsim_dwarf_eval *ev = NULL;
   dcsim_roofline *r = NULL;
   FILE *f = NULL;
+  dcsim_repro rp;
+  dcsim_repro_init(&rp, NULL);
   if (cpu) {
     if ((rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, cpu, NULL, 0, path, sizeof path, err)) ||
         (rc = dcsim_cpu_profile_load(path, &cp, err)))
@@ -556,9 +697,16 @@ int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
     }
     rc = dcsim_roofline_gpu(gp, ev, label, &r, err);
   }
-  if (rc) goto out;
+  if (rc ||
+      (rc = dcsim_repro_add(&rp, cp ? dcsim_cpu_profile_path(cp) : dcsim_gpu_profile_path(gp), NULL,
+                            err)) ||
+      (d && (rc = dcsim_repro_add(&rp, dcsim_dwarf_path(d), NULL, err))))
+    goto out;
   if (fmt >= 3) {
-    rc = dcsim_plot_roofline(r, cache_aware, out, fmt == 4 ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
+    char caption[512];
+    dcsim_repro_caption(&rp, caption, sizeof caption);
+    rc = dcsim_plot_roofline(r, cache_aware, caption, out,
+                             fmt == 4 ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
     goto out;
   }
   f = out ? fopen(out, "w") : stdout;
@@ -567,15 +715,16 @@ int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
     goto out;
   }
   if (fmt == 1)
-    dcsim_roofline_write_json(f, r);
+    dcsim_roofline_write_json(f, r, &rp);
   else if (fmt == 2)
-    dcsim_roofline_write_csv(f, r);
+    dcsim_roofline_write_csv(f, r, &rp);
   else
-    dcsim_roofline_write_text(f, r);
+    dcsim_roofline_write_text(f, r, &rp);
   if (out && fclose(f) != 0) rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "write error");
   f = NULL;
 out:
   if (f && f != stdout) fclose(f);
+  dcsim_repro_release(&rp);
   dcsim_roofline_free(r);
   dcsim_dwarf_eval_free(ev);
   dcsim_dwarf_free(d);

@@ -692,8 +692,10 @@ static int bind_case(const dcsim_dwarf_t *d, const char *case_name, double *vals
       strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
       strncat(list, d->cases[i].name, sizeof list - strlen(list) - 1);
     }
-    return DCSIM_ERR(err, DCSIM_EREF, d->path, 0, "dwarf %s has no case '%s' (cases: %s)", d->name,
-                     case_name, list);
+    const char *best = dcsim_dwarf_suggest_case(d, case_name);
+    return DCSIM_ERR(err, DCSIM_EREF, d->path, 0, "dwarf %s has no case '%s'%s%s%s (cases: %s)",
+                     d->name, case_name, best ? "; did you mean " : "", best ? best : "",
+                     best ? "?" : "", list);
   }
   for (size_t i = 0; i < d->n_params; i++)
     if (cd->set[i]) {
@@ -897,6 +899,13 @@ int dcsim_dwarf_gpu_fraction(const dcsim_dwarf_t *d, const char *gpu_name, doubl
     }
   return DCSIM_ERR(err, DCSIM_EREF, d->path, 0, "dwarf %s has no <gpu-energy> fraction for GPU %s",
                    d->name, gpu_name);
+}
+
+const char *dcsim_dwarf_suggest_case(const dcsim_dwarf_t *d, const char *name) {
+  const char *names[64];
+  size_t n = 0;
+  for (size_t i = 0; i < d->n_cases && n < 64; i++) names[n++] = d->cases[i].name;
+  return dcsim_suggest(name, names, n);
 }
 
 int dcsim_dwarf_gpu_fraction_measured(const dcsim_dwarf_t *d, const char *gpu_name) {

@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/csv.h"
 #include "dcsim/json.h"
 #include "dcsim/model_cpu.h"
 #include "dcsim/model_gpu.h"
+#include "dcsim/numfmt.h"
 
 void dcsim_roofline_free(dcsim_roofline *r) {
   if (!r) return;
@@ -150,31 +152,40 @@ static const char *bound_of(const dcsim_roofline *r, const dcsim_roofline_point 
   return best_roof >= r->peak_flops ? "peak" : r->ceilings[best].name;
 }
 
-void dcsim_roofline_write_text(FILE *f, const dcsim_roofline *r) {
+static void write_text_body(FILE *f, const dcsim_roofline *r) {
   fprintf(f, "roofline    %s%s%s\n", r->device, r->state[0] ? " at " : "", r->state);
-  fprintf(f, "peak        %.6g GFLOP/s%s", r->peak_flops * 1e-9,
+  fprintf(f, "peak        %s%s", DCSIM_SI(r->peak_flops, "FLOP/s"),
           r->peak_sp_flops > 0 ? " (double precision)" : "");
-  if (r->peak_sp_flops > 0) fprintf(f, ", %.6g GFLOP/s single precision", r->peak_sp_flops * 1e-9);
+  if (r->peak_sp_flops > 0)
+    fprintf(f, ", %s single precision", DCSIM_SI(r->peak_sp_flops, "FLOP/s"));
   fputc('\n', f);
   for (size_t c = 0; c < r->n_ceilings; c++)
-    fprintf(f, "%-11s %.6g GB/s, ridge at %.4g flop/byte\n", r->ceilings[c].name,
-            r->ceilings[c].bw_bps * 1e-9, r->peak_flops / r->ceilings[c].bw_bps);
+    fprintf(f, "%-11s %s, ridge at %s flop/byte\n", r->ceilings[c].name,
+            DCSIM_SI(r->ceilings[c].bw_bps, "B/s"),
+            DCSIM_SIG(r->peak_flops / r->ceilings[c].bw_bps));
   for (size_t c = 0; c < r->n_optim; c++)
-    fprintf(f, "ceiling     %s: %.6g %s (%s)\n", r->optim[c].name, r->optim[c].value * 1e-9,
-            r->optim[c].memory ? "GB/s" : "GFLOP/s", r->optim[c].memory ? "memory" : "in-core");
+    fprintf(f, "ceiling     %s: %s (%s)\n", r->optim[c].name,
+            DCSIM_SI(r->optim[c].value, r->optim[c].memory ? "B/s" : "FLOP/s"),
+            r->optim[c].memory ? "memory" : "in-core");
   if (!r->dwarf[0]) return;
   fprintf(f, "\n%s: %zu placed%s", r->dwarf, r->n_points, r->n_unplaced ? "" : "\n");
   if (r->n_unplaced) fprintf(f, ", %zu without work (W = 0) not placed\n", r->n_unplaced);
-  fprintf(f, "%-28s %12s %12s %12s %12s %12s  %s\n", "loop / kernel", "W [flop]", "Q [byte]",
+  fprintf(f, "%-28s %14s %14s %12s %12s %12s  %s\n", "loop / kernel", "W [flop]", "Q [byte]",
           "T [s]", "W/Q", "W/T [GF/s]", "under");
   for (size_t i = 0; i < r->n_points; i++) {
     const dcsim_roofline_point *p = &r->points[i];
-    fprintf(f, "%-28s %12.4g %12.4g %12.4g %12.4g %12.4g  %s\n", p->name, p->work_flop,
-            p->traffic_byte, p->time_s, p->intensity, p->perf_flops * 1e-9, bound_of(r, p));
+    fprintf(f, "%-28s %14s %14s %12s %12s %12s  %s\n", p->name, DCSIM_SIG(p->work_flop),
+            DCSIM_SIG(p->traffic_byte), DCSIM_SIG(p->time_s), DCSIM_SIG(p->intensity),
+            DCSIM_SIG(p->perf_flops * 1e-9), bound_of(r, p));
   }
 }
 
-void dcsim_roofline_write_json(FILE *f, const dcsim_roofline *r) {
+void dcsim_roofline_write_text(FILE *f, const dcsim_roofline *r, const dcsim_repro *rp) {
+  write_text_body(f, r);
+  if (rp) dcsim_repro_text(f, rp);
+}
+
+void dcsim_roofline_write_json(FILE *f, const dcsim_roofline *r, const dcsim_repro *rp) {
   dcsim_json j;
   dcsim_json_init(&j, f, 1);
   dcsim_json_obj_begin(&j);
@@ -250,11 +261,13 @@ void dcsim_roofline_write_json(FILE *f, const dcsim_roofline *r) {
   dcsim_json_arr_end(&j);
   dcsim_json_key(&j, "unplaced");
   dcsim_json_int(&j, (long long)r->n_unplaced);
+  if (rp) dcsim_repro_json(&j, rp);
   dcsim_json_obj_end(&j);
   dcsim_json_end(&j);
 }
 
-void dcsim_roofline_write_csv(FILE *f, const dcsim_roofline *r) {
+void dcsim_roofline_write_csv(FILE *f, const dcsim_roofline *r, const dcsim_repro *rp) {
+  if (rp) dcsim_repro_csv(f, rp);
   fputs("kind,name,work_flop,traffic_byte,time_s,intensity_flop_per_byte,perf_flops,bw_bps\n", f);
   fprintf(f, "peak,%s,,,,,%.10g,\n", r->peak_sp_flops > 0 ? "double precision" : "flops",
           r->peak_flops);
@@ -270,7 +283,9 @@ void dcsim_roofline_write_csv(FILE *f, const dcsim_roofline *r) {
   }
   for (size_t i = 0; i < r->n_points; i++) {
     const dcsim_roofline_point *p = &r->points[i];
-    fprintf(f, "%s,\"%s\",%.10g,%.10g,%.10g,%.10g,%.10g,\n", p->is_total ? "dwarf" : "loop",
-            p->name, p->work_flop, p->traffic_byte, p->time_s, p->intensity, p->perf_flops);
+    fprintf(f, "%s,", p->is_total ? "dwarf" : "loop");
+    dcsim_csv_write_cell(f, p->name);
+    fprintf(f, ",%.10g,%.10g,%.10g,%.10g,%.10g,\n", p->work_flop, p->traffic_byte, p->time_s,
+            p->intensity, p->perf_flops);
   }
 }

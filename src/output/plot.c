@@ -13,6 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "dcsim/numfmt.h"
+#include "dcsim/strutil.h"
+
 extern char **environ;
 
 static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
@@ -83,8 +86,35 @@ typedef struct gp {
   int oom;
 } gp;
 
+static void gp_str(FILE *f, const char *s);
+
+/* What made the picture, small and grey along the bottom edge, under the plot (which moves up to
+ * leave it room): wrapped at a comma or semicolon into lines of at most 190 characters. */
+static void gp_caption(FILE *f, const char *caption, int height) {
+  if (!caption || !*caption) return;
+  char text[1024];
+  size_t n = 0, line = 0, lines = 1;
+  for (const char *c = caption; *c && n + 2 < sizeof text; c++) {
+    text[n++] = *c;
+    line++;
+    if ((*c == ',' || *c == ';') && c[1] == ' ' && line > 150 && lines < 3) {
+      text[n++] = '\n';
+      c++; /* the blank */
+      line = 0;
+      lines++;
+    }
+  }
+  text[n] = '\0';
+  double lh = 12.0 / height; /* one line of the 7-point font, as a fraction of the picture */
+  fprintf(f, "set origin 0, %.4f\nset size 1, %.4f\nset label 999 ", lines * lh + 0.01,
+          1 - lines * lh - 0.01);
+  gp_str(f, text);
+  fprintf(f, " at screen 0.005, screen %.4f left front font ',7' tc rgb '#888888'\n",
+          (lines - 0.5) * lh + 0.004);
+}
+
 static int gp_open(gp *g, const char *out, dcsim_plot_format fmt, int width, int height,
-                   dcsim_error *err) {
+                   const char *caption, dcsim_error *err) {
   memset(g, 0, sizeof *g);
   const char *tmp = getenv("TMPDIR");
   snprintf(g->dir, sizeof g->dir, "%s/dcsim-plot-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -110,6 +140,7 @@ static int gp_open(gp *g, const char *out, dcsim_plot_format fmt, int width, int
     fputc(*c, g->f);
   }
   fputs("'\nset encoding utf8\nset termoption noenhanced\n", g->f);
+  gp_caption(g->f, caption, height);
   return 0;
 }
 
@@ -188,6 +219,17 @@ static int gp_run(gp *g, const char *out, dcsim_error *err) {
 }
 
 /* ---- Pareto plot ---- */
+
+/* A point's frequency for a picture: GHz with its unit ("2.4 GHz"), a state label as it is
+ * ("turbo"); a sweep point holds the GHz a name resolved to (doc/sweep.md). */
+static const char *freq_text(const char *freq, char *buf, size_t size) {
+  double ghz;
+  if (dcsim_parse_ghz(freq, &ghz) == 0)
+    snprintf(buf, size, "%s GHz", freq);
+  else
+    snprintf(buf, size, "%s", freq);
+  return buf;
+}
 
 /* a log axis over [lo, hi] with a margin and tics at 1, 2, 5 x 10^k */
 static void log_axis(FILE *f, char axis, double lo, double hi) {
@@ -298,17 +340,18 @@ static void pareto_header(FILE *f, const pareto_view *v, const char *title) {
     char nodes[16] = "-", cores[16] = "-";
     if (p->nodes) snprintf(nodes, sizeof nodes, "%u", p->nodes);
     if (p->cores) snprintf(cores, sizeof cores, "%u", p->cores);
+    char fq[40];
     snprintf(kd, sizeof kd, "\nknee: %s%s%s, %s node%s x %s core%s @ %s: %.4g s, %.4g %s", p->cpu,
              p->cpu[0] && p->gpu[0] ? " + " : "", p->gpu, nodes, p->nodes == 1 ? "" : "s", cores,
-             p->cores == 1 ? "" : "s", p->freq[0] ? p->freq : "-", p->time_s, p->energy_j * v->es,
-             v->eu);
+             p->cores == 1 ? "" : "s", p->freq[0] ? freq_text(p->freq, fq, sizeof fq) : "-",
+             p->time_s, p->energy_j * v->es, v->eu);
   }
-  snprintf(t2, sizeof t2, "%s\n%zu feasible point%s of %zu%s; labels: %s%s%s%s",
+  snprintf(t2, sizeof t2,
+           "%s\n%zu feasible point%s of %zu%s; A, B, C...: the front's extremes, knee and a "
+           "few more (see the key)%s",
            title && *title ? title : "Time-to-solution vs energy-to-solution", v->nf,
            v->nf == 1 ? "" : "s", v->n_done,
-           v->n_done > v->nf ? " (infeasible ones not shown)" : "",
-           v->var_nodes || (!v->var_cores && !v->var_freq) ? "nodes" : "",
-           v->var_cores ? " x cores" : "", v->var_freq ? " @ GHz" : "", kd);
+           v->n_done > v->nf ? " (infeasible ones not shown)" : "", kd);
   gp_str(f, t2);
   fprintf(f, "\nset xlabel 'time-to-solution [s]%s'\nset ylabel 'energy-to-solution [%s]%s'\n",
           logx ? " (log scale)" : "", v->eu, logy ? " (log scale)" : "");
@@ -355,35 +398,86 @@ static int pareto_front(FILE *f, const pareto_view *v, dcsim_error *err) {
   return 0;
 }
 
-/* Labels of the feasible points (all of them up to 60, else the front's): what varies. */
-static void pareto_labels(FILE *f, const pareto_view *v) {
-  int label_all = v->nf <= 60;
-  fputs("$labels << EOD\n", f);
-  for (size_t i = 0; i < v->n; i++) {
-    const dcsim_sweep_point *p = &v->pts[i];
-    if (!p->done || !p->feasible || !(label_all || p->pareto)) continue;
-    char lab[96] = "", part[40];
-    if (v->var_nodes || (!v->var_cores && !v->var_freq)) {
-      snprintf(part, sizeof part, "%u", p->nodes);
-      strcat(lab, part);
+/* What varies among the points, for a label: "8 nodes", "4 nodes x 2 cores", "x2 @ 2.4 GHz". */
+static void point_words(const pareto_view *v, const dcsim_sweep_point *p, char *lab, size_t size) {
+  size_t n = 0;
+  lab[0] = '\0';
+  if (v->var_nodes || (!v->var_cores && !v->var_freq))
+    n += (size_t)snprintf(lab + n, size - n, "%u %s", p->nodes, p->nodes == 1 ? "node" : "nodes");
+  if (v->var_cores && n < size)
+    n += (size_t)snprintf(lab + n, size - n, "%s%u %s", n ? " x " : "", p->cores,
+                          p->cores == 1 ? "core" : "cores");
+  char fq[40];
+  if (v->var_freq && n < size)
+    snprintf(lab + n, size - n, "%s@ %s", n ? " " : "", freq_text(p->freq, fq, sizeof fq));
+}
+
+/* Labels where they help (issue 17: a label on every point smeared on large fronts): the fastest
+ * and the least-energy points of the front, the knee, and up to two more front points spread along
+ * it, marked A, B, C... beside the point and explained in the key ("A  16 nodes: fastest, 1705 s");
+ * a front of at most 5 points is marked whole. Writes the marks and *keys (one per line) for the
+ * plot command. */
+static int pareto_labels(FILE *f, const pareto_view *v, char *keys, size_t size, dcsim_error *err) {
+  const dcsim_sweep_point *pts = v->pts;
+  size_t m = 0, len = 0;
+  size_t *fi = malloc((v->n ? v->n : 1) * sizeof *fi);
+  if (!fi) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  for (size_t i = 0; i < v->n; i++)
+    if (pts[i].pareto) fi[m++] = i;
+  for (size_t a = 1; a < m; a++) /* by time (the front's energy falls as its time grows) */
+    for (size_t b = a; b > 0 && pts[fi[b]].time_s < pts[fi[b - 1]].time_s; b--) {
+      size_t t = fi[b];
+      fi[b] = fi[b - 1];
+      fi[b - 1] = t;
     }
-    if (v->var_cores) {
-      snprintf(part, sizeof part, "x%u", p->cores);
-      strcat(lab, part);
-    }
-    if (v->var_freq) {
-      snprintf(part, sizeof part, "@%s", p->freq);
-      strcat(lab, part);
-    }
-    fprintf(f, "%.10g %.10g ", p->time_s, p->energy_j * v->es);
-    gp_str(f, lab);
-    fputc('\n', f);
+  /* which to mark: the extremes and the knee always, the others when no marked point is close
+   * (within 4 % of either axis: their letters would overlap) */
+  unsigned char *take = calloc(m ? m : 1, 1);
+  if (!take) {
+    free(fi);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   }
-  fputs("EOD\n", f);
+  double dx = fmax(v->tmax - v->tmin, 1e-300), dy = fmax((v->emax - v->emin) * v->es, 1e-300);
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t a = 0; a < m; a++) {
+      int must = a == 0 || a + 1 == m || (long)fi[a] == v->knee;
+      int spread = m <= 5 || a == m / 3 || a == 2 * m / 3;
+      if (pass == 0 ? !must : (must || !spread)) continue;
+      int near = 0;
+      for (size_t b = 0; b < m && pass; b++)
+        near |= take[b] && fabs(pts[fi[a]].time_s - pts[fi[b]].time_s) / dx < 0.04 &&
+                fabs(pts[fi[a]].energy_j - pts[fi[b]].energy_j) * v->es / dy < 0.04;
+      take[a] = !near;
+    }
+  char w[96], lab[200], mark = 'A';
+  keys[0] = '\0';
+  for (size_t a = 0; a < m && mark <= 'Z'; a++) {
+    const dcsim_sweep_point *p = &pts[fi[a]];
+    int first = a == 0, last = a + 1 == m && m > 1, knee = (long)fi[a] == v->knee;
+    if (!take[a]) continue;
+    point_words(v, p, w, sizeof w);
+    if (first)
+      snprintf(lab, sizeof lab, "%c  %s: fastest, %.4g s", mark, w, p->time_s);
+    else if (last)
+      snprintf(lab, sizeof lab, "%c  %s: least energy, %.4g %s", mark, w, p->energy_j * v->es,
+               v->eu);
+    else
+      snprintf(lab, sizeof lab, "%c  %s%s, %.4g s, %.4g %s", mark, w, knee ? " (the knee)" : "",
+               p->time_s, p->energy_j * v->es, v->eu);
+    fprintf(f,
+            "set label '%c' at %.10g, %.10g left offset char %s font ',10' tc rgb '#000000' "
+            "front\n",
+            mark, p->time_s, p->energy_j * v->es, knee ? "1.9,-0.9" : "0.8,0.7");
+    len += (size_t)snprintf(keys + len, len < size ? size - len : 0, "%s\n", lab);
+    mark++;
+  }
+  free(take);
+  free(fi);
+  return 0;
 }
 
 /* the data: one block per series, the front, the labels, the knee */
-static int pareto_data(FILE *f, const pareto_view *v, dcsim_error *err) {
+static int pareto_data(FILE *f, const pareto_view *v, char *keys, size_t ksize, dcsim_error *err) {
   int rc;
   for (size_t k = 0; k < v->n_ser; k++) {
     fprintf(f, "$s%zu << EOD\n", k);
@@ -392,8 +486,7 @@ static int pareto_data(FILE *f, const pareto_view *v, dcsim_error *err) {
         fprintf(f, "%.10g %.10g\n", v->pts[i].time_s, v->pts[i].energy_j * v->es);
     fputs("EOD\n", f);
   }
-  if ((rc = pareto_front(f, v, err))) return rc;
-  pareto_labels(f, v);
+  if ((rc = pareto_front(f, v, err)) || (rc = pareto_labels(f, v, keys, ksize, err))) return rc;
   if (v->knee >= 0) {
     const dcsim_sweep_point *p = &v->pts[v->knee];
     char lab[200];
@@ -407,7 +500,7 @@ static int pareto_data(FILE *f, const pareto_view *v, dcsim_error *err) {
 }
 
 /* The plot command: the series, the front, the knee, the labels. */
-static void pareto_plot_cmd(FILE *f, const pareto_view *v) {
+static void pareto_plot_cmd(FILE *f, const pareto_view *v, const char *keys) {
   fputs("plot ", f);
   for (size_t k = 0; k < v->n_ser; k++) {
     fprintf(f, "$s%zu using 1:2 with points pt 7 ps 1.1 lc rgb '%s' title ", k,
@@ -424,14 +517,21 @@ static void pareto_plot_cmd(FILE *f, const pareto_view *v) {
         "     $knee using 1:2 with points pt 6 ps 3.5 lw 2.5 lc rgb '#d62728' title knee_title, "
         "\\\n",
         f);
-  fputs(
-      "     $labels using 1:2:3 with labels offset char 0.9,0.7 left font ',9' tc rgb '#333333' "
-      "notitle\n",
-      f);
+  for (const char *k = keys; *k;) { /* the marked points, explained in the key */
+    const char *e = strchr(k, '\n');
+    char one[200];
+    snprintf(one, sizeof one, "%.*s", (int)(e ? e - k : (long)strlen(k)), k);
+    fputs("     NaN with points ps 0 lc rgb '#ffffff' title ", f);
+    gp_str(f, one);
+    fputs(", \\\n", f);
+    k = e ? e + 1 : k + strlen(k);
+  }
+  fputs("     NaN notitle\n", f);
 }
 
-int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title, const char *out,
-                      dcsim_plot_format fmt, dcsim_error *err) {
+int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title,
+                      const char *caption, const char *out, dcsim_plot_format fmt,
+                      dcsim_error *err) {
   pareto_view v = { .pts = pts, .n = n };
   gp g;
   int rc = 0;
@@ -440,13 +540,15 @@ int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title,
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "no feasible point to plot (%zu infeasible)",
                      v.n_done);
   v.eu = energy_unit(v.emax, &v.es);
-  if ((rc = pareto_series(&v, err)) || (rc = gp_open(&g, out, fmt, 1100, 760, err))) goto out;
+  if ((rc = pareto_series(&v, err)) || (rc = gp_open(&g, out, fmt, 1100, 760, caption, err)))
+    goto out;
   pareto_header(g.f, &v, title);
-  if ((rc = pareto_data(g.f, &v, err))) {
+  char keys[1600];
+  if ((rc = pareto_data(g.f, &v, keys, sizeof keys, err))) {
     gp_cleanup(&g);
     goto out;
   }
-  pareto_plot_cmd(g.f, &v);
+  pareto_plot_cmd(g.f, &v, keys);
   rc = gp_run(&g, out, err);
 out:
   free(v.ser);
@@ -457,9 +559,10 @@ out:
 /* ---- adaptive sampling: error against samples ---- */
 
 int dcsim_plot_sampling(const dcsim_sampling_curve *c, size_t n, const char *title, double target,
-                        const char *out, dcsim_plot_format fmt, dcsim_error *err) {
+                        const char *caption, const char *out, dcsim_plot_format fmt,
+                        dcsim_error *err) {
   gp g;
-  int rc = gp_open(&g, out, fmt, 1000, 640, err);
+  int rc = gp_open(&g, out, fmt, 1000, 640, caption, err);
   if (rc) return rc;
   FILE *f = g.f;
   fputs("set title ", f);
@@ -490,10 +593,10 @@ int dcsim_plot_sampling(const dcsim_sampling_curve *c, size_t n, const char *tit
 
 /* ---- roofline ---- */
 
-int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *out,
-                        dcsim_plot_format fmt, dcsim_error *err) {
+int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *caption,
+                        const char *out, dcsim_plot_format fmt, dcsim_error *err) {
   gp g;
-  int rc = gp_open(&g, out, fmt, 1100, 720, err);
+  int rc = gp_open(&g, out, fmt, 1100, 720, caption, err);
   if (rc) return rc;
   FILE *f = g.f;
   /* x range: from below the smallest intensity to beyond the largest ridge or point */
@@ -718,8 +821,8 @@ static size_t group_of(const dcsim_scenario *s, uint32_t node) {
   return 0;
 }
 
-int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_format fmt,
-                     dcsim_error *err) {
+int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *caption, const char *out,
+                     dcsim_plot_format fmt, dcsim_error *err) {
   const dcsim_scenario *s = t->s;
   if (!t->n_bars) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "no task ran: nothing to draw");
   unsigned nn = s->platform->n_nodes;
@@ -734,7 +837,7 @@ int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_fo
   const char *tu = time_unit((double)t->end_ns * 1e-9, &ts);
   gp g;
   int height = 220 + 22 * (rows < 40 ? rows : 40);
-  int rc = gp_open(&g, out, fmt, 1200, height, err);
+  int rc = gp_open(&g, out, fmt, 1200, height, caption, err);
   if (rc) {
     free(row);
     return rc;
@@ -818,16 +921,77 @@ static int cmp_pev(const void *a, const void *b) {
   return (x->t > y->t) - (x->t < y->t);
 }
 
-int dcsim_plot_power(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_format fmt,
-                     dcsim_error *err) {
+/* Title, axes, one filled band per group (stacked, with its energy) and the centre's outline. */
+static void power_plot(FILE *f, const dcsim_plot_trace_t *t, const double *gj, double energy,
+                       double pmax, double ts, const char *tu) {
+  const dcsim_scenario *s = t->s;
+  size_t ng = s->n_groups;
+  double ps = pmax >= 2e4 ? 1e-3 : 1;
+  char title[512], et[64], kwh[48];
+  snprintf(et, sizeof et, "%s = %s kWh", dcsim_fmt_si(kwh, sizeof kwh, energy, 4, "J"),
+           dcsim_fmt_sig((char[48]){ 0 }, 48, energy / 3.6e6, 4));
+  snprintf(title, sizeof title,
+           "Power of the centre, stacked by node group: %s on %s (energy %s over %.4g %s)",
+           s->n_wfs == 1 ? s->wfs[0].wf->name : "workload", s->platform->name, et,
+           (double)t->end_ns * 1e-9 * ts, tu);
+  fputs("set title ", f);
+  gp_str(f, title);
+  fprintf(f,
+          "\nset xlabel 'time [%s]'\nset ylabel 'power [%s]'\nset yrange [0:*]\nset xrange [0:*]\n"
+          "set grid front lc rgb '#cccccc'\nset key outside right top Left reverse samplen 2\n"
+          "set format x '%%g'\nset format y '%%g'\nset offsets 0, 0, graph 0.08, 0\n"
+          "set style fill solid 0.8 noborder\nplot ",
+          tu, ps >= 1 ? "W" : "kW");
+  for (size_t gi = 0; gi < ng; gi++) {
+    char lt[200], lo[48] = "(0)";
+    if (gi) snprintf(lo, sizeof lo, "($%zu*%g)", gi + 1, ps);
+    fprintf(f, "$p using 1:%s:($%zu*%g) with filledcurves lc rgb '%s' title ", lo, gi + 2, ps,
+            palette[gi % N_PALETTE]);
+    char ej[48];
+    snprintf(lt, sizeof lt, "%s (%u node%s): %s", s->groups[gi].g->name, s->groups[gi].g->count,
+             s->groups[gi].g->count == 1 ? "" : "s", dcsim_fmt_si(ej, sizeof ej, gj[gi], 4, "J"));
+    gp_str(f, lt);
+    fputs(", \\\n     ", f);
+  }
+  fprintf(f, "$p using 1:($%zu*%g) with lines lw 1.5 lc rgb '#000000' title 'centre (all nodes)'\n",
+          ng + 1, ps);
+}
+
+/* The power of every group as stairs: at each instant with changes, one row with the levels
+ * before and one with the levels after, cumulated over the groups (time, g0, g0+g1, ..., centre),
+ * so that filled curves between consecutive columns stack the groups. *pmax: the highest total. */
+static void power_stairs(FILE *f, const pev *ev, size_t ne, size_t ng, double ts, double *cur,
+                         double *pmax) {
+  fputs("$p << EOD\n", f);
+  for (size_t i = 0; i < ne;) {
+    int64_t now = ev[i].t;
+    for (int side = 0; side < 2; side++) {
+      if (side) /* apply every change at this instant */
+        for (; i < ne && ev[i].t == now; i++) cur[ev[i].group] += ev[i].dw;
+      double cum = 0;
+      fprintf(f, "%.9g", (double)now * 1e-9 * ts);
+      for (size_t gi = 0; gi < ng; gi++) {
+        cum += fabs(cur[gi]) < 1e-9 ? 0 : cur[gi];
+        fprintf(f, " %.9g", cum);
+      }
+      fputc('\n', f);
+      if (cum > *pmax) *pmax = cum;
+    }
+  }
+  fputs("EOD\n", f);
+}
+
+int dcsim_plot_power(const dcsim_plot_trace_t *t, const char *caption, const char *out,
+                     dcsim_plot_format fmt, dcsim_error *err) {
   const dcsim_scenario *s = t->s;
   if (!t->n_segs) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "no power record: nothing to draw");
   size_t ng = s->n_groups, ne = 2 * t->n_segs;
   pev *ev = malloc(ne * sizeof *ev);
-  double *cur = calloc(ng + 1, sizeof *cur);
-  if (!ev || !cur) {
+  double *cur = calloc(ng + 1, sizeof *cur), *gj = calloc(ng + 1, sizeof *gj);
+  if (!ev || !cur || !gj) {
     free(ev);
     free(cur);
+    free(gj);
     return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   }
   double energy = 0;
@@ -836,79 +1000,209 @@ int dcsim_plot_power(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_fo
     uint32_t gi = (uint32_t)group_of(s, sg->node);
     ev[2 * i] = (pev){ sg->t0, gi, sg->w };
     ev[2 * i + 1] = (pev){ sg->t1, gi, -sg->w };
+    gj[gi] += sg->w * (double)(sg->t1 - sg->t0) * 1e-9;
     energy += sg->w * (double)(sg->t1 - sg->t0) * 1e-9;
   }
   qsort(ev, ne, sizeof *ev, cmp_pev);
-  double ts;
+  double ts, pmax = 0;
   const char *tu = time_unit((double)t->end_ns * 1e-9, &ts);
-  double pmax = 0;
   gp g;
-  int rc = gp_open(&g, out, fmt, 1200, 640, err);
+  int rc = gp_open(&g, out, fmt, 1200, 640, caption, err);
+  if (!rc) {
+    power_stairs(g.f, ev, ne, ng, ts, cur, &pmax);
+    power_plot(g.f, t, gj, energy, pmax, ts, tu);
+    rc = gp_run(&g, out, err);
+  }
+  free(ev);
+  free(cur);
+  free(gj);
+  return rc;
+}
+
+/* ---- sweep heat map ---- */
+
+/* The panels and axes of a heat map: the distinct node and core counts, and one panel per
+ * CPU + GPU + frequency combination, in point order. */
+typedef struct heat_view {
+  const dcsim_sweep_point *pts;
+  size_t n;
+  unsigned nodes[DCSIM_SWEEP_MAX_LIST], cores[DCSIM_SWEEP_MAX_LIST];
+  size_t nn, nc;
+  size_t panel_of[DCSIM_PLOT_HEAT_MAX_PANELS]; /* a point of each panel */
+  size_t np;
+  double vmin, vmax, scale; /* of the feasible points' metric, and its display scale */
+  const char *unit;
+  int time; /* the metric: 1 time, 0 energy */
+  int logc; /* a logarithmic colour scale (the values span 10x or more) */
+} heat_view;
+
+static double heat_value(const heat_view *h, const dcsim_sweep_point *p) {
+  return (h->time ? p->time_s : p->energy_j) * h->scale;
+}
+
+static int same_panel(const dcsim_sweep_point *a, const dcsim_sweep_point *b) {
+  return strcmp(a->cpu, b->cpu) == 0 && strcmp(a->gpu, b->gpu) == 0 &&
+         strcmp(a->freq, b->freq) == 0;
+}
+
+static void add_sorted(unsigned *v, size_t *n, unsigned x) {
+  size_t i = 0;
+  while (i < *n && v[i] < x) i++;
+  if (i < *n && v[i] == x) return;
+  if (*n == DCSIM_SWEEP_MAX_LIST) return;
+  memmove(v + i + 1, v + i, (*n - i) * sizeof *v);
+  v[i] = x;
+  (*n)++;
+}
+
+static size_t index_of(const unsigned *v, size_t n, unsigned x) {
+  for (size_t i = 0; i < n; i++)
+    if (v[i] == x) return i;
+  return n;
+}
+
+static int heat_scan(heat_view *h, dcsim_error *err) {
+  h->vmin = INFINITY;
+  h->vmax = 0;
+  for (size_t i = 0; i < h->n; i++) {
+    const dcsim_sweep_point *p = &h->pts[i];
+    if (!p->done) continue;
+    add_sorted(h->nodes, &h->nn, p->nodes);
+    add_sorted(h->cores, &h->nc, p->cores);
+    size_t k = 0;
+    while (k < h->np && !same_panel(&h->pts[h->panel_of[k]], p)) k++;
+    if (k == h->np) {
+      if (h->np == DCSIM_PLOT_HEAT_MAX_PANELS)
+        return DCSIM_ERR(err, DCSIM_ERANGE, "", 0,
+                         "more than %d CPU + GPU + frequency combinations: a heat map draws one "
+                         "panel each; choose some with --cpu, --gpu or --freq",
+                         DCSIM_PLOT_HEAT_MAX_PANELS);
+      h->panel_of[h->np++] = i;
+    }
+    if (!p->feasible) continue;
+    double v = h->time ? p->time_s : p->energy_j;
+    if (v < h->vmin) h->vmin = v;
+    if (v > h->vmax) h->vmax = v;
+  }
+  if (!(h->vmax > 0)) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "no feasible point to draw");
+  h->logc = h->vmin > 0 && h->vmax >= 10 * h->vmin;
+  if (h->time)
+    h->unit = time_unit(h->vmax, &h->scale);
+  else
+    h->unit = energy_unit(h->vmax, &h->scale);
+  return 0;
+}
+
+/* "xeon-gold-6148 + tesla-k20m @ 2.4 GHz", what names a panel */
+static void panel_name(const dcsim_sweep_point *p, char *buf, size_t size) {
+  char fq[40];
+  snprintf(buf, size, "%s%s%s%s%s", p->cpu[0] ? p->cpu : "", p->cpu[0] && p->gpu[0] ? " + " : "",
+           p->gpu, p->freq[0] ? " @ " : "", freq_text(p->freq, fq, sizeof fq));
+}
+
+/* tics that name the counts at their positions 0..n-1 */
+static void count_tics(FILE *f, char axis, const unsigned *v, size_t n) {
+  fprintf(f, "set %ctics (", axis);
+  for (size_t i = 0; i < n; i++) fprintf(f, "%s'%u' %zu", i ? ", " : "", v[i], i);
+  fprintf(f, ")\nset %crange [-0.5:%zu.5]\n", axis, n - 1);
+}
+
+/* One panel: the cells of its points, their values written in them (white on the dark end of the
+ * palette), infeasible cells crossed, the panel's best cell framed. */
+static void heat_panel(FILE *f, const heat_view *h, size_t k, int last) {
+  const dcsim_sweep_point *ref = &h->pts[h->panel_of[k]];
+  char name[200];
+  panel_name(ref, name, sizeof name);
+  fputs("set title ", f);
+  gp_str(f, name);
+  fputc('\n', f);
+  long best = -1;
+  fprintf(f, "$h%zu << EOD\n", k);
+  for (size_t i = 0; i < h->n; i++) {
+    const dcsim_sweep_point *p = &h->pts[i];
+    if (!p->done || !same_panel(p, ref)) continue;
+    size_t x = index_of(h->nodes, h->nn, p->nodes), y = index_of(h->cores, h->nc, p->cores);
+    if (!p->feasible) {
+      fprintf(f, "%zu %zu NaN 2\n", x, y);
+      continue;
+    }
+    double v = heat_value(h, p), lo = h->vmin * h->scale, hi = h->vmax * h->scale;
+    double rel =
+        h->logc ? (log(v) - log(lo)) / fmax(log(hi / lo), 1e-12) : (v - lo) / fmax(hi - lo, 1e-300);
+    fprintf(f, "%zu %zu %.10g %d\n", x, y, v, rel < 0.45);
+    if (best < 0 || v < heat_value(h, &h->pts[best])) best = (long)i;
+  }
+  fputs("EOD\n", f);
+  int cells = h->nn * h->nc <= 120;
+  if (best >= 0) {
+    size_t bx = index_of(h->nodes, h->nn, h->pts[best].nodes),
+           by = index_of(h->cores, h->nc, h->pts[best].cores);
+    fprintf(f,
+            "set object 1 rect from %g,%g to %g,%g front fillstyle empty border lc rgb '#d62728' "
+            "lw 3\n",
+            bx - 0.46, by - 0.46, bx + 0.46, by + 0.46);
+  }
+  if (last)
+    fputs("set colorbox user origin screen 0.895, screen 0.2 size screen 0.018, screen 0.6\n", f);
+  else
+    fputs("unset colorbox\n", f);
+  fprintf(f, "plot $h%zu using 1:2:3 with image notitle", k);
+  if (cells)
+    fprintf(
+        f,
+        ", \\\n     $h%zu using 1:2:($4 == 1 ? sprintf('%%.4g', $3) : '') with labels font ',8' "
+        "tc rgb '#ffffff' notitle, \\\n     $h%zu using 1:2:($4 == 0 ? sprintf('%%.4g', $3) : "
+        "'') with labels font ',8' tc rgb '#000000' notitle",
+        k, k);
+  fprintf(f,
+          ", \\\n     $h%zu using 1:2:($4 == 2 ? 'x' : '') with labels font ',10' tc rgb "
+          "'#999999' notitle",
+          k);
+  fputc('\n', f);
+  fputs("unset label 999\nunset object 1\n", f); /* the caption is drawn once */
+}
+
+int dcsim_plot_heatmap(const dcsim_sweep_point *pts, size_t n, int time, const char *title,
+                       const char *caption, const char *out, dcsim_plot_format fmt,
+                       dcsim_error *err) {
+  heat_view *h = calloc(1, sizeof *h);
+  if (!h) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  h->pts = pts;
+  h->n = n;
+  h->time = time;
+  gp g;
+  int rc = heat_scan(h, err);
+  size_t cols = h->np <= 1 ? 1 : h->np <= 4 ? 2 : 3, rows = (h->np + cols - 1) / (cols ? cols : 1);
+  int width = 420 * (int)cols + 260;
+  if (!rc)
+    rc = gp_open(&g, out, fmt, width < 960 ? 960 : width, 330 * (int)rows + 170, caption, err);
   if (rc) {
-    free(ev);
-    free(cur);
+    free(h);
     return rc;
   }
   FILE *f = g.f;
-  /* the step function: after all the changes at one instant, one row (time, centre, groups...) */
-  fputs("$p << EOD\n", f);
-  for (size_t i = 0; i < ne;) {
-    int64_t now = ev[i].t;
-    if (now ==
-        t->end_ns) { /* the end of the run: close the steps at their last level, no drop to 0 */
-      fprintf(f, "%.9g %.9g", (double)now * 1e-9 * ts, fabs(cur[ng]) < 1e-9 ? 0 : cur[ng]);
-      for (size_t gi = 0; gi < ng; gi++) fprintf(f, " %.9g", fabs(cur[gi]) < 1e-9 ? 0 : cur[gi]);
-      fputc('\n', f);
-      break;
-    }
-    while (i < ne && ev[i].t == now) {
-      cur[ev[i].group] += ev[i].dw;
-      cur[ng] += ev[i].dw;
-      i++;
-    }
-    double tot = fabs(cur[ng]) < 1e-9 ? 0 : cur[ng];
-    if (tot > pmax) pmax = tot;
-    fprintf(f, "%.9g %.9g", (double)now * 1e-9 * ts, tot);
-    for (size_t gi = 0; gi < ng; gi++) fprintf(f, " %.9g", fabs(cur[gi]) < 1e-9 ? 0 : cur[gi]);
-    fputc('\n', f);
-  }
-  fputs("EOD\n", f);
-  double ps = 1;
-  const char *pu = "W";
-  if (pmax >= 2e4) {
-    ps = 1e-3;
-    pu = "kW";
-  }
-  char title[512];
-  char et[64];
-  if (energy >= 1e7)
-    snprintf(et, sizeof et, "%.4g MJ = %.4g kWh", energy * 1e-6, energy / 3.6e6);
-  else
-    snprintf(et, sizeof et, "%.4g kJ", energy * 1e-3);
-  snprintf(title, sizeof title, "Power of the centre: %s on %s (energy %s over %.4g %s)",
-           s->n_wfs == 1 ? s->wfs[0].wf->name : "workload", s->platform->name, et,
-           (double)t->end_ns * 1e-9 * ts, tu);
-  fputs("set title ", f);
-  gp_str(f, title);
+  char t[600];
+  snprintf(t, sizeof t,
+           "%s\n%s of every point [%s]%s, the least of each panel framed; x: not feasible",
+           title && *title ? title : "Sweep heat map: nodes x cores",
+           time ? "time-to-solution" : "energy-to-solution", h->unit,
+           h->logc ? " (log colour scale)" : "");
   fprintf(f,
-          "\nset xlabel 'time [%s]'\nset ylabel 'power [%s]'\nset yrange [0:*]\nset xrange [0:*]\n"
-          "set grid back lc rgb '#e4e4e4'\nset key outside right top Left reverse samplen 2\nset "
-          "format x '%%g'\nset format y '%%g'\n"
-          "set offsets 0, 0, graph 0.08, 0\n",
-          tu, pu);
-  fprintf(f,
-          "plot $p using 1:($2*%g) with steps lw 2.2 lc rgb '#000000' title 'centre (all nodes)'",
-          ps);
-  for (size_t gi = 0; gi < ng; gi++) {
-    fprintf(f, ", \\\n     $p using 1:($%zu*%g) with steps lw 1.3 lc rgb '%s' title ", gi + 3, ps,
-            palette[gi % N_PALETTE]);
-    char lt[160];
-    snprintf(lt, sizeof lt, "group %s (%u node%s)", s->groups[gi].g->name, s->groups[gi].g->count,
-             s->groups[gi].g->count == 1 ? "" : "s");
-    gp_str(f, lt);
-  }
+          "set palette defined (0 '#440154', 0.25 '#3b528b', 0.5 '#21918c', 0.75 '#5ec962', 1 "
+          "'#fde725')\n%sset format cb '%%g'\n",
+          h->logc ? "set logscale cb\n" : "");
+  fprintf(f, "set cbrange [%.10g:%.10g]\nset cblabel '%s [%s]'\n", h->vmin * h->scale,
+          h->vmax * h->scale * (h->vmax > h->vmin ? 1 : 1.01), time ? "time" : "energy", h->unit);
+  fputs("set xlabel 'nodes'\nset ylabel 'cores per node'\nset tics out nomirror\n", f);
+  count_tics(f, 'x', h->nodes, h->nn);
+  count_tics(f, 'y', h->cores, h->nc);
+  double height = 330.0 * (double)rows + 170; /* margins in pixels, as fractions */
+  fprintf(f, "set multiplot layout %zu,%zu margins 0.08,0.85,%.3f,%.3f spacing 0.07,%.3f title ",
+          rows, cols, 105 / height, 1 - 95 / height, 115 / height);
+  gp_str(f, t);
   fputc('\n', f);
-  free(ev);
-  free(cur);
+  for (size_t k = 0; k < h->np; k++) heat_panel(f, h, k, k + 1 == h->np);
+  fputs("unset multiplot\n", f);
+  free(h);
   return gp_run(&g, out, err);
 }

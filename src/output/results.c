@@ -9,13 +9,11 @@
 
 #include <sqlite3.h>
 
+#include "dcsim/catalog.h"
 #include "dcsim/db.h"
 #include "dcsim/metrics.h"
+#include "dcsim/repro.h"
 #include "dcsim/strutil.h"
-
-#ifndef DCSIM_VERSION
-#define DCSIM_VERSION "0"
-#endif
 
 static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY, created_utc TEXT, dcsim_version TEXT,"
@@ -67,6 +65,9 @@ static const struct {
   { "tasks", "freq_ghz", "REAL" },
   { "nodes", "off_s", "REAL" },
   { "nodes", "boots", "INTEGER" },
+  { "runs", "dcsim_commit", "TEXT" },
+  { "runs", "deadline_s", "REAL" },
+  { "runs", "deadline_met", "INTEGER" },
 };
 
 struct dcsim_results {
@@ -75,6 +76,7 @@ struct dcsim_results {
   int in_tx;
   int64_t run_id;
   const dcsim_scenario *s;
+  double deadline_s; /* 0 = none */
   sqlite3_stmt *ins_task, *ins_power;
   dcsim_engine_sink sink;
   char *buf;
@@ -201,20 +203,25 @@ int dcsim_results_begin(dcsim_results_t *r, const dcsim_scenario *s, const dcsim
   dcsim_db_utc_now(stamp);
   sqlite3_stmt *st = NULL;
   if ((rc = dcsim_db_prepare(r->db, r->path,
-                             "INSERT INTO runs(created_utc, dcsim_version, input, platform, "
-                             "job_policy, task_policy) VALUES(?,?,?,?,?,?)",
+                             "INSERT INTO runs(created_utc, dcsim_version, dcsim_commit, input, "
+                             "platform, job_policy, task_policy) VALUES(?,?,?,?,?,?,?)",
                              &st, "cannot record the run", err)))
     return rc;
+  char in_name[4096], pl_name[4096]; /* location-independent names (dcsim/repro.h) */
+  dcsim_catalog_relname(info->input, info->input, in_name, sizeof in_name);
+  dcsim_catalog_relname(s->platform->path, info->input, pl_name, sizeof pl_name);
   sqlite3_bind_text(st, 1, stamp, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st, 2, DCSIM_VERSION, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 3, info->input, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st, 4, s->platform->path, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st, 5, info->job_policy, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st, 6, info->task_policy, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 2, dcsim_version(), -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 3, dcsim_commit(), -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 4, in_name, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 5, pl_name, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 6, info->job_policy, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 7, info->task_policy, -1, SQLITE_TRANSIENT);
   rc = dcsim_db_step_done(r->db, r->path, st, "cannot record the run", err);
   sqlite3_finalize(st);
   if (rc) return rc;
   r->run_id = sqlite3_last_insert_rowid(r->db);
+  r->deadline_s = info->deadline_s;
   r->sink = (dcsim_engine_sink){ r, on_task, on_power };
   return 0;
 }
@@ -271,8 +278,10 @@ static int record_inputs(dcsim_results_t *r, dcsim_error *err) {
   int rc = dcsim_db_prepare(r->db, r->path, "INSERT INTO inputs VALUES(?,?,?)", &st,
                             "cannot record inputs", err);
   for (size_t i = 0; i < s->n_inputs && !rc; i++) {
+    char name[4096];
+    dcsim_catalog_relname(s->inputs[i].path, s->input_path, name, sizeof name);
     sqlite3_bind_int64(st, 1, r->run_id);
-    sqlite3_bind_text(st, 2, s->inputs[i].path, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 3, s->inputs[i].sha256, -1, SQLITE_STATIC);
     rc = dcsim_db_step_done(r->db, r->path, st, "cannot record inputs", err);
   }
@@ -386,12 +395,29 @@ static int record_utilisation(dcsim_results_t *r, const dcsim_run_stats *stt, dc
   return rc;
 }
 
+/* --deadline-s and whether every job met it (dcsim_metrics_deadline); NULL without a deadline */
+static int record_deadline(dcsim_results_t *r, const dcsim_run_stats *stt, dcsim_error *err) {
+  if (!(r->deadline_s > 0)) return 0;
+  sqlite3_stmt *st = NULL;
+  int rc =
+      dcsim_db_prepare(r->db, r->path, "UPDATE runs SET deadline_s=?, deadline_met=? WHERE id=?",
+                       &st, "cannot record the run", err);
+  if (rc) return rc;
+  sqlite3_bind_double(st, 1, r->deadline_s);
+  sqlite3_bind_int(st, 2, dcsim_metrics_deadline(stt, r->deadline_s).missed == 0);
+  sqlite3_bind_int64(st, 3, r->run_id);
+  rc = dcsim_db_step_done(r->db, r->path, st, "cannot record the run", err);
+  sqlite3_finalize(st);
+  return rc;
+}
+
 int dcsim_results_finish(dcsim_results_t *r, const dcsim_run_stats *stt, int64_t *run_id,
                          dcsim_error *err) {
   int rc;
-  if ((rc = record_run(r, stt, err)) || (rc = record_inputs(r, err)) ||
-      (rc = record_workflows(r, stt, err)) || (rc = record_nodes(r, stt, err)) ||
-      (rc = record_utilisation(r, stt, err)) || (rc = dcsim_db_commit(r->db, r->path, err)))
+  if ((rc = record_run(r, stt, err)) || (rc = record_deadline(r, stt, err)) ||
+      (rc = record_inputs(r, err)) || (rc = record_workflows(r, stt, err)) ||
+      (rc = record_nodes(r, stt, err)) || (rc = record_utilisation(r, stt, err)) ||
+      (rc = dcsim_db_commit(r->db, r->path, err)))
     return rc;
   r->in_tx = 0;
   if (run_id) *run_id = r->run_id;

@@ -126,3 +126,17 @@ void dcsim_metrics_bucket(const dcsim_run_stats *st, size_t k, double *t0_s, dou
   *busy = cap > 0 ? st->bucket_busy_node_s[k] / cap : 0;
   *allocated = cap > 0 ? st->bucket_alloc_node_s[k] / cap : 0;
 }
+
+dcsim_deadline_report dcsim_metrics_deadline(const dcsim_run_stats *st, double deadline_s) {
+  dcsim_deadline_report r = { 0, 0, 0 };
+  int64_t dl = deadline_s > 0 ? llround(deadline_s * 1e9) : 0; /* the engine's nanoseconds */
+  for (size_t k = 0; k < st->n_jobs; k++) {
+    int64_t run = st->jobs[k].end_ns - st->jobs[k].start_ns;
+    if (dl > 0 && run > dl) r.missed++;
+    if ((double)run * 1e-9 > r.longest_s) {
+      r.longest_s = (double)run * 1e-9;
+      r.longest = k;
+    }
+  }
+  return r;
+}

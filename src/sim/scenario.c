@@ -191,8 +191,9 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf,
   o->nodes = gpu ? 1 : t->nodes;
   if (o->nodes > g->g->count)
     return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line,
-                     "<task name=\"%s\">: asks for %u nodes, group '%s' has %u", t->name, o->nodes,
-                     g->g->name, g->g->count);
+                     "<task name=\"%s\">: asks for %u nodes, group '%s' has %u (dcsim run uses "
+                     "the platform as written; dcsim sweep --nodes sizes the group to fit)",
+                     t->name, o->nodes, g->g->name, g->g->count);
   if (gpu && t->gpus > g->g->gpus_per_node)
     return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line,
                      "<task name=\"%s\">: asks for %u GPUs, nodes of '%s' have %u", t->name,
@@ -287,8 +288,9 @@ static int make_recorded_option(const dcsim_scenario *s, const dcsim_workflow *w
   o->nodes = t->nodes;
   if (o->nodes > g->g->count)
     return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line,
-                     "<task name=\"%s\">: asks for %u nodes, group '%s' has %u", t->name, o->nodes,
-                     g->g->name, g->g->count);
+                     "<task name=\"%s\">: asks for %u nodes, group '%s' has %u (dcsim run uses "
+                     "the platform as written; dcsim sweep --nodes sizes the group to fit)",
+                     t->name, o->nodes, g->g->name, g->g->count);
   dcsim_cpu_state st = { dcsim_cpu_profile_nominal_ghz(g->cpu), NULL, 1 };
   if (t->freq_label)
     rc = dcsim_cpu_profile_freq(g->cpu, t->freq_label, &st, err);
@@ -428,10 +430,13 @@ static int prepare_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scena
     }
     if ((rc = get_dwarf(s, t->dwarf, wf->path, t->line, &d, err))) return rc;
     w->dwarfs[i] = d;
-    if (t->case_name && !dcsim_dwarf_has_case(d, t->case_name))
+    if (t->case_name && !dcsim_dwarf_has_case(d, t->case_name)) {
+      const char *best = dcsim_dwarf_suggest_case(d, t->case_name);
       return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line,
-                       "<task name=\"%s\">: dwarf %s has no case '%s'", t->name,
-                       dcsim_dwarf_name(d), t->case_name);
+                       "<task name=\"%s\">: dwarf %s has no case '%s'%s%s%s", t->name,
+                       dcsim_dwarf_name(d), t->case_name, best ? "; did you mean " : "",
+                       best ? best : "", best ? "?" : "");
+    }
     int want_cpu = t->device == DCSIM_DEV_CPU || t->device == DCSIM_DEV_ANY;
     int want_gpu = t->device == DCSIM_DEV_GPU || t->device == DCSIM_DEV_ANY;
     if (want_cpu && !dcsim_dwarf_has_cpu_model(d) && t->device == DCSIM_DEV_CPU)
@@ -974,4 +979,11 @@ const char *dcsim_scenario_energy_scope(const dcsim_scenario *s) {
                 "no node base power (board, fans, PSU losses, NIC)"
               : "CPU packages and DRAM (RAPL domains) of every node, idle included; no node base "
                 "power (board, fans, PSU losses, NIC)";
+}
+
+int dcsim_scenario_repro(const dcsim_scenario *s, dcsim_repro *r, dcsim_error *err) {
+  int rc = 0;
+  for (size_t i = 0; i < s->n_inputs && !rc; i++)
+    rc = dcsim_repro_add(r, s->inputs[i].path, s->inputs[i].sha256, err);
+  return rc;
 }

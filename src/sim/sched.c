@@ -10,6 +10,7 @@
 
 #include "dcsim/evq.h"
 #include "dcsim/scenario_types.h"
+#include "dcsim/strutil.h"
 #include "dcsim/wms.h"
 
 int dcsim_sched_parse_policy(const char *name, dcsim_job_policy *job, dcsim_task_policy *task,
@@ -44,11 +45,14 @@ int dcsim_sched_parse_policy(const char *name, dcsim_job_policy *job, dcsim_task
     } else if (strcmp(w, "energy") == 0 && !seen_task) {
       *task = DCSIM_TASK_ENERGY;
       seen_task = 1;
-    } else
-      return DCSIM_ERR(
-          err, DCSIM_EUSAGE, "command line", 0,
-          "unknown policy '%s' (fcfs, easy, sjf, heft, energy, or JOB+TASK such as easy+energy)",
-          name);
+    } else {
+      static const char *const words[] = { "fcfs", "easy", "sjf", "heft", "energy" };
+      const char *best = dcsim_suggest(w, words, sizeof words / sizeof *words);
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                       "unknown policy '%s'%s%s%s (fcfs, easy, sjf, heft, energy, or JOB+TASK "
+                       "such as easy+energy)",
+                       name, best ? "; did you mean " : "", best ? best : "", best ? "?" : "");
+    }
   }
   return 0;
 }

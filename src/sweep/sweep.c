@@ -10,7 +10,9 @@
 
 #include <omp.h>
 
+#include "dcsim/catalog.h"
 #include "dcsim/engine.h"
+#include "dcsim/metrics.h"
 #include "dcsim/model.h"
 #include "dcsim/model_comm.h"
 #include "dcsim/pareto.h"
@@ -383,23 +385,32 @@ static int make_points(dcsim_sweep_t *sw, const char *input, dcsim_error *err) {
   return 0;
 }
 
-/* the definition and its hash: everything that decides the results */
+/* The definition and its hash: everything that decides the results. Format 4: files are named by
+ * dcsim_catalog_relname() (relative to the data root, else to the input's directory), so the hash
+ * does not depend on where the checkout or the working directory is; the SHA-256 of every file
+ * read identifies its content (doc/sweep.md). */
 static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_task_policy tp,
                            dcsim_error *err) {
   sbuf b = { 0 };
-  char pol[32];
+  char pol[32], n1[4096], n2[4096];
   snprintf(pol, sizeof pol, "%s+%s", dcsim_sched_job_name(sw->job_policy),
            dcsim_sched_task_name(tp));
-  /* version 2: model modes and provenance (a sweep of version 1 never resumes into these) */
-  /* version 3: frequency names and `all` cores resolved per CPU, nominal without --freq */
-  sb_add(&b, "dcsim sweep 3\ninput %s\nplatform %s\npolicy %s\ndeadline_s %.17g\nmodel %s%s\n",
-         def->input, sw->base->platform->path, pol, def->deadline_s,
-         def->model_flags & DCSIM_MODEL_D35 ? "d35" : "default",
+  /* version 2: model modes and provenance; 4: frequency names and `all` cores resolved per CPU,
+   * nominal without --freq (issue 13) and location-independent names (issue 17), each of which
+   * was a version 3 on its own branch (a sweep of an older version never resumes into these) */
+  sb_add(&b, "dcsim sweep 4\ninput %s\nplatform %s\npolicy %s\ndeadline_s %.17g\nmodel %s%s\n",
+         dcsim_catalog_relname(def->input, def->input, n1, sizeof n1),
+         dcsim_catalog_relname(sw->base->platform->path, def->input, n2, sizeof n2), pol,
+         def->deadline_s, def->model_flags & DCSIM_MODEL_D35 ? "d35" : "default",
          def->model_flags & DCSIM_MODEL_STRICT ? " strict" : "");
   sb_add(&b, "cpu");
-  for (size_t k = 0; k < sw->n_cpus; k++) sb_add(&b, " %s", dcsim_cpu_profile_path(sw->cpus[k]));
+  for (size_t k = 0; k < sw->n_cpus; k++)
+    sb_add(&b, " %s",
+           dcsim_catalog_relname(dcsim_cpu_profile_path(sw->cpus[k]), def->input, n1, sizeof n1));
   sb_add(&b, "\ngpu");
-  for (size_t k = 0; k < sw->n_gpus; k++) sb_add(&b, " %s", dcsim_gpu_profile_path(sw->gpus[k]));
+  for (size_t k = 0; k < sw->n_gpus; k++)
+    sb_add(&b, " %s",
+           dcsim_catalog_relname(dcsim_gpu_profile_path(sw->gpus[k]), def->input, n1, sizeof n1));
   sb_add(&b, "\nnodes");
   for (size_t k = 0; k < sw->n_nodes; k++) sb_add(&b, " %u", sw->nodes[k]);
   sb_add(&b, "\ncores");
@@ -414,7 +425,8 @@ static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_
   }
   sb_add(&b, "\npoints %zu\n", sw->n_points);
   for (size_t k = 0; k < sw->base->n_inputs; k++)
-    sb_add(&b, "file %s %s\n", sw->base->inputs[k].sha256, sw->base->inputs[k].path);
+    sb_add(&b, "file %s %s\n", sw->base->inputs[k].sha256,
+           dcsim_catalog_relname(sw->base->inputs[k].path, def->input, n1, sizeof n1));
   if (b.oom) {
     free(b.s);
     return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
@@ -425,6 +437,13 @@ static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_
   dcsim_sha256_update(&h, sw->definition, strlen(sw->definition));
   dcsim_sha256_hex(&h, sw->hash);
   return 0;
+}
+
+const dcsim_scenario *dcsim_sweep_base(const dcsim_sweep_t *sw) { return sw->base; }
+
+int dcsim_sweep_repro(const dcsim_sweep_t *sw, dcsim_repro *r, dcsim_error *err) {
+  snprintf(r->sweep_sha256, sizeof r->sweep_sha256, "%s", sw->hash);
+  return dcsim_scenario_repro(sw->base, r, err);
 }
 
 int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error *err) {
@@ -528,7 +547,15 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
     else
       rc = dcsim_engine_run(e, &perr);
   }
-  if (!rc) {
+  dcsim_deadline_report dl = { 0, 0, 0 };
+  if (!rc) dl = dcsim_metrics_deadline(dcsim_engine_stats(e), sw->base->deadline_s);
+  if (!rc && dl.missed) { /* --deadline-s is a constraint: a point that misses it is no option */
+    char buf[160];
+    snprintf(buf, sizeof buf, "misses the deadline: a workflow ran %.6g s, the deadline is %.6g s",
+             dl.longest_s, sw->base->deadline_s);
+    if (!(pt->reason = dcsim_strdup(buf)))
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  } else if (!rc) {
     const dcsim_run_stats *st = dcsim_engine_stats(e);
     double ej = 0;
     for (size_t j = 0; j < st->n_jobs; j++) ej += st->jobs[j].energy_j;

@@ -12,6 +12,7 @@
 #include "dcsim/csv.h"
 #include "dcsim/fileio.h"
 #include "dcsim/json.h"
+#include "dcsim/numfmt.h"
 #include "dcsim/provenance.h"
 #include "dcsim/strutil.h"
 
@@ -82,8 +83,17 @@ static void json_point(dcsim_json *j, const dcsim_sweep_point *p) {
   dcsim_json_obj_end(j);
 }
 
-void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n) {
-  fputc('[', f);
+void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n,
+                            const dcsim_repro *rp) {
+  fputs("{", f);
+  if (rp) {
+    dcsim_json j;
+    fputs("\n\"dcsim\": ", f);
+    dcsim_json_init(&j, f, 0);
+    dcsim_repro_json_value(&j, rp);
+    fputc(',', f);
+  }
+  fputs("\n\"points\": [", f);
   int first = 1;
   for (size_t i = 0; i < n; i++) {
     if (!pts[i].done) continue;
@@ -93,23 +103,11 @@ void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n) {
     dcsim_json_init(&j, f, 0);
     json_point(&j, &pts[i]);
   }
-  fputs(first ? "]\n" : "\n]\n", f);
+  fputs(first ? "]\n}\n" : "\n]\n}\n", f);
 }
 
-static void csv_str(FILE *f, const char *s) {
-  if (!strpbrk(s, ",\"\n")) {
-    fputs(s, f);
-    return;
-  }
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"') fputc('"', f);
-    fputc(*s == '\n' ? ' ' : *s, f);
-  }
-  fputc('"', f);
-}
-
-void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n) {
+void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, const dcsim_repro *rp) {
+  if (rp) dcsim_repro_csv(f, rp);
   fputs(
       "index,cpu,gpu,nodes,cores,freq,time_s,energy_j,pareto,knee,feasible,reason,balance,"
       "time_provenance,energy_provenance\n",
@@ -118,21 +116,21 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n) {
     const dcsim_sweep_point *p = &pts[i];
     if (!p->done) continue;
     fprintf(f, "%u,", p->index);
-    csv_str(f, p->cpu);
+    dcsim_csv_write_cell(f, p->cpu);
     fputc(',', f);
-    csv_str(f, p->gpu);
+    dcsim_csv_write_cell(f, p->gpu);
     fputc(',', f);
     if (p->nodes) fprintf(f, "%u", p->nodes);
     fputc(',', f);
     if (p->cores) fprintf(f, "%u", p->cores);
     fputc(',', f);
-    csv_str(f, p->freq);
+    dcsim_csv_write_cell(f, p->freq);
     if (p->feasible)
       fprintf(f, ",%.10g,%.10g,", p->time_s, p->energy_j);
     else
       fputs(",,,", f);
     fprintf(f, "%d,%d,%d,", p->pareto, p->knee, p->feasible);
-    if (!p->feasible) csv_str(f, p->reason ? p->reason : "");
+    if (!p->feasible) dcsim_csv_write_cell(f, p->reason ? p->reason : "");
     fprintf(f, ",%d", p->balance);
     if (p->feasible)
       fprintf(f, ",%s,%s\n", dcsim_prov_name((dcsim_prov_kind)p->time_prov),
@@ -142,7 +140,7 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n) {
   }
 }
 
-void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n) {
+void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int summary) {
   size_t feasible = 0, front = 0, shown = 0;
   fprintf(f, "%6s  %-16s %-14s %5s %5s %-8s %12s %14s  %-12s  %s\n", "point", "cpu", "gpu", "nodes",
           "cores", "freq", "time [s]", "energy [J]", "provenance", "pareto");
@@ -159,7 +157,7 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n) {
       feasible++;
       front += p->pareto != 0;
       int weakest = p->time_prov > p->energy_prov ? p->time_prov : p->energy_prov;
-      fprintf(f, "%12.6g %14.6g  %-12s  %s%s\n", p->time_s, p->energy_j,
+      fprintf(f, "%12s %14s  %-12s  %s%s\n", DCSIM_SIG(p->time_s), DCSIM_SIG(p->energy_j),
               dcsim_prov_name((dcsim_prov_kind)weakest),
               p->knee     ? "knee"
               : p->pareto ? "yes"
@@ -169,8 +167,9 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n) {
       fprintf(f, "%12s %14s  infeasible: %s\n", "-", "-", p->reason ? p->reason : "");
     }
   }
-  fprintf(f, "\n%zu point(s): %zu feasible, %zu infeasible, %zu on the Pareto front\n", shown,
-          feasible, shown - feasible, front);
+  if (summary)
+    fprintf(f, "\n%zu %s: %zu feasible, %zu infeasible; %zu on the Pareto front\n", shown,
+            dcsim_plural(shown, "point", "points"), feasible, shown - feasible, front);
 }
 
 /* ---- reading points back (dcsim pareto) ---- */
@@ -334,20 +333,56 @@ static int read_json_points(jwalk *w, const char *path, dcsim_sweep_point **pts,
   }
 }
 
+/* {"dcsim": {...}, "points": [...]}, after its '{': the points; other keys are skipped */
+static int read_json_object(jwalk *w, const char *path, dcsim_sweep_point **pts, size_t *n,
+                            dcsim_error *err) {
+  int seen = 0, rc;
+  for (;;) {
+    jw_ws(w);
+    int line = w->line;
+    json_t *k = jw_value(w);
+    char key[64] = "";
+    int ok = json_is_string(k);
+    if (ok) snprintf(key, sizeof key, "%s", json_string_value(k));
+    json_decref(k);
+    if (!ok) return DCSIM_ERR(err, DCSIM_EPARSE, path, line, "expected a key");
+    if (!jw_is(w, ':'))
+      return DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "expected ':' after \"%s\"", key);
+    if (strcmp(key, "points") == 0) {
+      if (!jw_is(w, '['))
+        return DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "\"points\": expected an array");
+      if ((rc = read_json_points(w, path, pts, n, err))) return rc;
+      seen = 1;
+    } else {
+      json_t *v = jw_value(w); /* "dcsim" and keys of later versions */
+      if (!v) return DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "\"%s\": bad value", key);
+      json_decref(v);
+    }
+    if (jw_is(w, ',')) continue;
+    if (jw_is(w, '}')) break;
+    return DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "expected ',' or '}'");
+  }
+  if (!seen) return DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "no \"points\" array");
+  return 0;
+}
+
 static int read_json(const char *path, const char *text, size_t len, dcsim_sweep_point **out,
                      size_t *n_out, dcsim_error *err) {
   jwalk w = { text, 0, len, 1 };
   dcsim_sweep_point *pts = NULL;
   size_t n = 0;
   int rc = -1;
-  if (!jw_is(&w, '[')) {
-    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, w.line, "expected a JSON array of sweep points");
-    goto out;
-  }
-  if ((rc = read_json_points(&w, path, &pts, &n, err))) goto out;
+  if (jw_is(&w, '{'))
+    rc = read_json_object(&w, path, &pts, &n, err);
+  else if (jw_is(&w, '['))
+    rc = read_json_points(&w, path, &pts, &n, err);
+  else
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, w.line,
+                   "expected a JSON object with \"points\" (or an array) of sweep points");
+  if (rc) goto out;
   jw_ws(&w);
   if (w.i < w.n) {
-    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, w.line, "text after the array");
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, w.line, "text after the points");
     goto out;
   }
   *out = pts;
@@ -447,7 +482,7 @@ int dcsim_sweep_points_read(const char *path, dcsim_sweep_point **out, size_t *n
   if (rc) return rc;
   size_t i = 0;
   while (i < len && isspace((unsigned char)text[i])) i++;
-  if (i < len && text[i] == '[')
+  if (i < len && (text[i] == '[' || text[i] == '{'))
     rc = read_json(path, text, len, out, n, err);
   else
     rc = read_csv(path, text, out, n, err);

@@ -12,32 +12,45 @@
 
 #include "dcsim/db.h"
 #include "dcsim/provenance.h"
+#include "dcsim/repro.h"
 #include "dcsim/strutil.h"
 
 static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS sweeps(id INTEGER PRIMARY KEY, def_sha256 TEXT NOT NULL UNIQUE,"
-    " created_utc TEXT, input TEXT, definition TEXT NOT NULL, n_points INTEGER NOT NULL);"
+    " created_utc TEXT, input TEXT, definition TEXT NOT NULL, n_points INTEGER NOT NULL,"
+    " dcsim_version TEXT, dcsim_commit TEXT);"
     "CREATE TABLE IF NOT EXISTS sweep_points(sweep_id INTEGER NOT NULL REFERENCES sweeps(id),"
     " idx INTEGER NOT NULL, cpu TEXT, gpu TEXT, nodes INTEGER, cores INTEGER, freq TEXT,"
     " feasible INTEGER NOT NULL, reason TEXT, time_s REAL, energy_j REAL, time_prov TEXT,"
     " energy_prov TEXT, PRIMARY KEY(sweep_id, idx));";
 
-/* A database written before provenance (doc/results.md) gets the two columns; its old sweeps keep
- * NULL there and never resume into a new one (the definition's version differs). */
-static int add_prov_columns(sqlite3 *db, const char *path, dcsim_error *err) {
+/* Columns added after the first schema, appended to an older database when it is opened: `sql`
+ * runs unless `table` already has `column`. The old rows keep NULL there, and old sweeps never
+ * resume into new ones (the definition's format version differs). */
+static int add_columns(sqlite3 *db, const char *path, const char *table, const char *column,
+                       const char *sql, dcsim_error *err) {
   sqlite3_stmt *st = NULL;
-  int rc = dcsim_db_prepare(db, path,
-                            "SELECT 1 FROM pragma_table_info('sweep_points') WHERE name "
-                            "= 'time_prov'",
-                            &st, "cannot read the schema", err);
+  int rc = dcsim_db_prepare(db, path, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", &st,
+                            "cannot read the schema", err);
   if (rc) return rc;
+  sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
   int has = sqlite3_step(st) == SQLITE_ROW;
   sqlite3_finalize(st);
-  if (has) return 0;
-  return dcsim_db_exec(db, path,
+  return has ? 0 : dcsim_db_exec(db, path, sql, err);
+}
+
+/* provenance (doc/results.md) and the build identity (issue 17) */
+static int add_later_columns(sqlite3 *db, const char *path, dcsim_error *err) {
+  int rc = add_columns(db, path, "sweep_points", "time_prov",
                        "ALTER TABLE sweep_points ADD COLUMN time_prov TEXT;"
                        "ALTER TABLE sweep_points ADD COLUMN energy_prov TEXT;",
                        err);
+  return rc ? rc
+            : add_columns(db, path, "sweeps", "dcsim_commit",
+                          "ALTER TABLE sweeps ADD COLUMN dcsim_version TEXT;"
+                          "ALTER TABLE sweeps ADD COLUMN dcsim_commit TEXT;",
+                          err);
 }
 
 static int prov_of(sqlite3_stmt *st, int col) {
@@ -72,7 +85,7 @@ int dcsim_sweepdb_open(const char *path, dcsim_sweepdb_t **out, dcsim_error *err
   int rc = 0;
   if ((rc = dcsim_db_open(path, NULL, DCSIM_DB_WAL, &d->db, err)) ||
       (rc = dcsim_db_exec(d->db, path, schema_sql, err)) ||
-      (rc = add_prov_columns(d->db, path, err)) ||
+      (rc = add_later_columns(d->db, path, err)) ||
       (rc = dcsim_db_prepare(d->db, path,
                              "INSERT OR IGNORE INTO sweep_points VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
                              &d->ins, "cannot prepare statements", err)))
@@ -95,9 +108,12 @@ int dcsim_sweepdb_attach(dcsim_sweepdb_t *d, dcsim_sweep_t *sw, const char *inpu
   dcsim_db_utc_now(stamp);
   if ((rc = dcsim_db_prepare(d->db, d->path,
                              "INSERT OR IGNORE INTO sweeps(def_sha256, created_utc, input, "
-                             "definition, n_points) VALUES(?,?,?,?,?)",
+                             "definition, n_points, dcsim_version, dcsim_commit) "
+                             "VALUES(?,?,?,?,?,?,?)",
                              &st, "cannot record the sweep", err)))
     return rc;
+  sqlite3_bind_text(st, 6, dcsim_version(), -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 7, dcsim_commit(), -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 2, stamp, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 3, input, -1, SQLITE_TRANSIENT);
@@ -204,8 +220,35 @@ int dcsim_sweepdb_store(dcsim_sweepdb_t *d, const dcsim_sweep_point *pts, const 
   return dcsim_db_commit(d->db, d->path, err);
 }
 
+/* The sweep's hash and the "file SHA256 NAME" lines of its definition into rp. */
+static int definition_repro(const char *hash, const char *def, dcsim_repro *rp, const char *path,
+                            dcsim_error *err) {
+  snprintf(rp->sweep_sha256, sizeof rp->sweep_sha256, "%s", hash ? hash : "");
+  for (const char *l = def; l && *l;) {
+    const char *e = strchr(l, '\n');
+    size_t len = e ? (size_t)(e - l) : strlen(l);
+    char line[4200], sha[65];
+    if (len < sizeof line && strncmp(l, "file ", 5) == 0) {
+      memcpy(line, l, len);
+      line[len] = '\0';
+      char *name = strchr(line + 5, ' ');
+      if (name && name - (line + 5) == 64) {
+        memcpy(sha, line + 5, 64);
+        sha[64] = '\0';
+        int rc = dcsim_repro_add_name(rp, name + 1, sha, err);
+        if (rc) {
+          dcsim_error_at(err, path, 0);
+          return rc;
+        }
+      }
+    }
+    l = e ? e + 1 : NULL;
+  }
+  return 0;
+}
+
 int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **out, size_t *n_out,
-                       size_t *n_total, dcsim_error *err) {
+                       size_t *n_total, dcsim_repro *rp, dcsim_error *err) {
   *out = NULL;
   *n_out = 0;
   if (n_total) *n_total = 0;
@@ -216,8 +259,8 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
   int rc = 0;
   if ((rc = dcsim_db_open(path, NULL, DCSIM_DB_READONLY, &db, err))) goto out;
   if (sqlite3_prepare_v2(db,
-                         "SELECT id, n_points FROM sweeps WHERE id = ?1 OR (?1 = 0 AND id = "
-                         "(SELECT max(id) FROM sweeps))",
+                         "SELECT id, n_points, def_sha256, definition FROM sweeps WHERE id = ?1 "
+                         "OR (?1 = 0 AND id = (SELECT max(id) FROM sweeps))",
                          -1, &st, NULL) != SQLITE_OK) {
     rc = DCSIM_ERR(err, DCSIM_EDB, path, 0, "no sweep in this database (%s)", sqlite3_errmsg(db));
     goto out;
@@ -231,6 +274,9 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
   }
   sweep_id = sqlite3_column_int64(st, 0);
   sqlite3_int64 np = sqlite3_column_int64(st, 1);
+  if (rp && (rc = definition_repro((const char *)sqlite3_column_text(st, 2),
+                                   (const char *)sqlite3_column_text(st, 3), rp, path, err)))
+    goto out;
   sqlite3_finalize(st);
   st = NULL;
   if (np < 0 || np > DCSIM_SWEEP_MAX_POINTS) {
@@ -302,6 +348,7 @@ typedef struct stored_sweep {
   char hash[65];
   int64_t id, n_points;
   char *definition, *input, *created;
+  char *version, *commit; /* NULL: not stored (a database of an older dcsim) */
 } stored_sweep;
 
 typedef struct input_db {
@@ -315,6 +362,8 @@ static void input_db_release(input_db *in) {
     free(in->sweeps[k].definition);
     free(in->sweeps[k].input);
     free(in->sweeps[k].created);
+    free(in->sweeps[k].version);
+    free(in->sweeps[k].commit);
   }
   free(in->sweeps);
   in->sweeps = NULL;
@@ -324,6 +373,14 @@ static void input_db_release(input_db *in) {
 static char *dup_col(sqlite3_stmt *st, int col) {
   const char *s = (const char *)sqlite3_column_text(st, col);
   return strdup(s ? s : "");
+}
+
+/* the text of a column that may be NULL, as NULL; *oom when the copy failed */
+static char *dup_col_or_null(sqlite3_stmt *st, int col, int *oom) {
+  const char *s = (const char *)sqlite3_column_text(st, col);
+  char *d = s ? strdup(s) : NULL;
+  if (s && !d) *oom = 1;
+  return d;
 }
 
 /* "file:PATH" with the URI delimiters of PATH escaped. Not mode=ro: a read-only connection cannot
@@ -376,10 +433,15 @@ static int list_sweeps(sqlite3 *db, input_db *in, dcsim_error *err) {
   sqlite3_stmt *st = NULL;
   int rc = 0, s;
   size_t cap = 0;
-  if (sqlite3_prepare_v2(db,
-                         "SELECT id, def_sha256, n_points, definition, input, created_utc FROM "
-                         "src.sweeps ORDER BY id",
-                         -1, &st, NULL) != SQLITE_OK)
+  /* the build columns exist since issue 17: an older database is read without them */
+  int build = sqlite3_prepare_v2(db,
+                                 "SELECT id, def_sha256, n_points, definition, input, created_utc, "
+                                 "dcsim_version, dcsim_commit FROM src.sweeps ORDER BY id",
+                                 -1, &st, NULL) == SQLITE_OK;
+  if (!build && sqlite3_prepare_v2(db,
+                                   "SELECT id, def_sha256, n_points, definition, input, "
+                                   "created_utc FROM src.sweeps ORDER BY id",
+                                   -1, &st, NULL) != SQLITE_OK)
     return DCSIM_ERR(err, DCSIM_EREF, in->path, 0,
                      "holds no sweep (no table sweeps: not written by dcsim sweep --db)");
   while ((s = sqlite3_step(st)) == SQLITE_ROW) {
@@ -396,7 +458,12 @@ static int list_sweeps(sqlite3 *db, input_db *in, dcsim_error *err) {
     w->definition = dup_col(st, 3);
     w->input = dup_col(st, 4);
     w->created = dup_col(st, 5);
-    if (!w->definition || !w->input || !w->created) {
+    int oom = 0;
+    if (build) {
+      w->version = dup_col_or_null(st, 6, &oom);
+      w->commit = dup_col_or_null(st, 7, &oom);
+    }
+    if (!w->definition || !w->input || !w->created || oom) {
       rc = DCSIM_ERR(err, DCSIM_ENOMEM, in->path, 0, "out of memory");
       goto out;
     }
@@ -689,7 +756,7 @@ static int store_merged(sqlite3 *db, const char *out, const stored_sweep *ref, c
   if (rc) return rc;
   if ((rc = dcsim_db_prepare(db, out,
                              "INSERT INTO main.sweeps(def_sha256, created_utc, input, definition, "
-                             "n_points) VALUES(?,?,?,?,?)",
+                             "n_points, dcsim_version, dcsim_commit) VALUES(?,?,?,?,?,?,?)",
                              &st, "cannot record the sweep", err)))
     goto out;
   sqlite3_bind_text(st, 1, ref->hash, -1, SQLITE_STATIC);
@@ -697,6 +764,8 @@ static int store_merged(sqlite3 *db, const char *out, const stored_sweep *ref, c
   sqlite3_bind_text(st, 3, ref->input, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 4, ref->definition, -1, SQLITE_STATIC);
   sqlite3_bind_int64(st, 5, ref->n_points);
+  sqlite3_bind_text(st, 6, ref->version, -1, SQLITE_STATIC); /* the shards' build (NULL: unknown) */
+  sqlite3_bind_text(st, 7, ref->commit, -1, SQLITE_STATIC);
   if ((rc = dcsim_db_step_done(db, out, st, "cannot record the sweep", err))) goto out;
   sqlite3_finalize(st);
   st = NULL;

@@ -1,10 +1,14 @@
 /* catalog.c — resolving names of profiles, dwarfs and workflows to files (see dcsim/catalog.h). */
 #include "dcsim/catalog.h"
 
+#include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include "dcsim/strutil.h"
 
 #ifndef DCSIM_SOURCE_DIR
 #define DCSIM_SOURCE_DIR "."
@@ -27,6 +31,8 @@ static int is_file(const char *p) {
   return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+static void suggest_name(dcsim_kind kind, const char *ref, char *hint, size_t size);
+
 int dcsim_catalog_resolve(dcsim_kind kind, const char *ref, const char *ref_file, int ref_line,
                           char *out, size_t size, dcsim_error *err) {
   const char *where = ref_file ? ref_file : "command line";
@@ -48,8 +54,75 @@ int dcsim_catalog_resolve(dcsim_kind kind, const char *ref, const char *ref_file
   }
   if (n < 0 || (size_t)n >= size)
     return DCSIM_ERR(err, DCSIM_ERANGE, where, ref_line, "%s reference too long", kind_words[kind]);
-  if (!is_file(out))
-    return DCSIM_ERR(err, DCSIM_EREF, where, ref_line, "unknown %s '%s' (no file %s)",
-                     kind_words[kind], ref, out);
+  if (!is_file(out)) {
+    char hint[160] = "";
+    if (!is_path) suggest_name(kind, ref, hint, sizeof hint);
+    return DCSIM_ERR(err, DCSIM_EREF, where, ref_line, "unknown %s '%s' (no file %s)%s",
+                     kind_words[kind], ref, out, hint);
+  }
   return 0;
+}
+
+static int xml_entry(const struct dirent *e) {
+  size_t l = strlen(e->d_name);
+  return l > 4 && strcmp(e->d_name + l - 4, ".xml") == 0 && e->d_name[0] != '.';
+}
+
+size_t dcsim_catalog_names(dcsim_kind kind, char **names, size_t max) {
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/%s", dcsim_catalog_root(), kind_dirs[kind]);
+  struct dirent **ents = NULL;
+  int n = scandir(dir, &ents, xml_entry, alphasort);
+  size_t k = 0;
+  for (int i = 0; i < n; i++) {
+    size_t l = strlen(ents[i]->d_name) - 4;
+    char *name = k < max ? malloc(l + 1) : NULL;
+    if (name) {
+      memcpy(name, ents[i]->d_name, l);
+      name[l] = '\0';
+      names[k++] = name;
+    }
+    free(ents[i]);
+  }
+  free(ents);
+  return k;
+}
+
+/* "; did you mean xeon-e5-2697v3?" when a data file of that kind has a close name */
+static void suggest_name(dcsim_kind kind, const char *ref, char *hint, size_t size) {
+  char *names[512];
+  size_t n = dcsim_catalog_names(kind, names, 512);
+  const char *best[3];
+  size_t k = dcsim_suggest_n(ref, (const char *const *)names, n, best, 3);
+  if (k == 1) snprintf(hint, size, "; did you mean %s?", best[0]);
+  if (k == 2) snprintf(hint, size, "; did you mean %s or %s?", best[0], best[1]);
+  if (k == 3) snprintf(hint, size, "; did you mean %s, %s or %s?", best[0], best[1], best[2]);
+  for (size_t i = 0; i < n; i++) free(names[i]);
+}
+
+/* the part of `path` (a resolved absolute path) below directory `dir` (resolved), or NULL */
+static const char *below(const char *path, const char *dir) {
+  size_t l = strlen(dir);
+  if (l && dir[l - 1] == '/') l--;
+  return strncmp(path, dir, l) == 0 && path[l] == '/' ? path + l + 1 : NULL;
+}
+
+char *dcsim_catalog_relname(const char *path, const char *input, char *buf, size_t size) {
+  char rp[PATH_MAX], rr[PATH_MAX], ri[PATH_MAX];
+  const char *rel = NULL;
+  if (!realpath(path, rp)) snprintf(rp, sizeof rp, "%s", path);
+  if (realpath(dcsim_catalog_root(), rr)) rel = below(rp, rr);
+  if (!rel && input && realpath(input, ri)) {
+    char *slash = strrchr(ri, '/');
+    if (slash) {
+      *slash = '\0';
+      rel = below(rp, ri);
+    }
+  }
+  if (!rel) {
+    const char *slash = strrchr(rp, '/');
+    rel = slash ? slash + 1 : rp;
+  }
+  snprintf(buf, size, "%s", rel);
+  return buf;
 }

@@ -168,3 +168,17 @@ int dcsim_csv_num(const dcsim_csv_t *t, size_t row, size_t col, double *out, dcs
                      col < t->n_cols ? t->cells[col] : "?", s);
   return 0;
 }
+
+void dcsim_csv_write_cell(FILE *f, const char *s) {
+  if (!s) return;
+  if (!strpbrk(s, ",\"\n")) {
+    fputs(s, f);
+    return;
+  }
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"') fputc('"', f);
+    fputc(*s == '\n' ? ' ' : *s, f);
+  }
+  fputc('"', f);
+}

@@ -7,6 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dcsim/error.h"
 
 char *dcsim_strdup(const char *s) {
   if (!s) return NULL;
@@ -128,4 +132,70 @@ char *dcsim_path_in(const char *dir, const char *file) {
   p[d] = '/';
   memcpy(p + d + 1, file, f + 1);
   return p;
+}
+
+int dcsim_path_check_writable(const char *path, const char *what, dcsim_error *err) {
+  struct stat st;
+  if (!path || !*path) return DCSIM_ERR(err, DCSIM_EIO, "command line", 0, "%s: empty path", what);
+  if (stat(path, &st) == 0) {
+    if (S_ISDIR(st.st_mode))
+      return DCSIM_ERR(err, DCSIM_EIO, path, 0, "%s: is a directory, not a file", what);
+    if (access(path, W_OK) != 0)
+      return DCSIM_ERR(err, DCSIM_EIO, path, 0, "%s: cannot write: %s", what, strerror(errno));
+    return 0;
+  }
+  const char *slash = strrchr(path, '/');
+  char dir[4096];
+  if (!slash)
+    snprintf(dir, sizeof dir, ".");
+  else if (slash == path)
+    snprintf(dir, sizeof dir, "/");
+  else
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+    return DCSIM_ERR(err, DCSIM_EIO, path, 0, "%s: no directory %s", what, dir);
+  if (access(dir, W_OK) != 0)
+    return DCSIM_ERR(err, DCSIM_EIO, path, 0, "%s: cannot write in %s: %s", what, dir,
+                     strerror(errno));
+  return 0;
+}
+
+size_t dcsim_edit_distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 63 || lb > 63) return (size_t)-1;
+  size_t row[64];
+  for (size_t j = 0; j <= lb; j++) row[j] = j;
+  for (size_t i = 1; i <= la; i++) { /* one row of the Wagner-Fischer table at a time */
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= lb; j++) {
+      size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < best) best = up + 1;
+      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[lb];
+}
+
+size_t dcsim_suggest_n(const char *word, const char *const *cands, size_t n, const char **out,
+                       size_t max) {
+  if (!word || !*word || !max) return 0;
+  size_t lw = strlen(word), limit = lw / 3 > 2 ? lw / 3 : 2, best_d = (size_t)-1, k = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!cands[i] || strcmp(cands[i], word) == 0) continue;
+    size_t d = dcsim_edit_distance(word, cands[i]);
+    if (lw >= 3 && strncmp(cands[i], word, lw) == 0 && d > 1) d = 1; /* the beginning of it */
+    if (d > limit || d > best_d) continue;
+    if (d < best_d) k = 0; /* a closer one: the ties so far are out */
+    best_d = d;
+    if (k < max) out[k++] = cands[i];
+  }
+  return k;
+}
+
+const char *dcsim_suggest(const char *word, const char *const *cands, size_t n) {
+  const char *best = NULL;
+  return dcsim_suggest_n(word, cands, n, &best, 1) ? best : NULL;
 }

@@ -9,6 +9,8 @@
 #include <libxml/parser.h>
 #include <libxml/xmlschemas.h>
 
+#include "dcsim/xmlmsg.h"
+
 #include "dcsim/fileio.h"
 
 struct dcsim_embedded_schema {
@@ -44,39 +46,27 @@ typedef struct {
   const char *path;
   int set;
   int code;
+  dcsim_xml_report_fn report; /* NULL: the first error only */
+  void *report_ctx;
+  size_t n_reported, max_report;
 } verr_state;
 
-/* libxml2 reports a value rejected by the "nonneg" type of common.xsd as
- *   Element 'set', attribute 'value': [facet 'pattern'] The value 'NaN' is not accepted by the
- *   pattern '\+?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+\-]?[0-9]+)?'.
- * which hides what is wrong behind a regular expression: say it in words instead
- *   Element 'set', attribute 'value': 'NaN' is not a finite, non-negative number */
-static void say_nonneg(char *msg, size_t size) {
-  static const char facet[] = "[facet 'pattern'] The value '";
-  static const char tail[] =
-      "' is not accepted by the pattern '\\+?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+\\-]?[0-9]+)?'.";
-  char *f = strstr(msg, facet);
-  if (!f) return;
-  char *v = f + sizeof facet - 1, *t = strstr(v, tail);
-  if (!t || t[sizeof tail - 1] != '\0') return;
-  char out[1024];
-  snprintf(out, sizeof out, "%.*s'%.*s' is not a finite, non-negative number", (int)(f - msg), msg,
-           (int)(t - v), v);
-  size_t n = strlen(out);
-  if (n >= size) n = size - 1;
-  memcpy(msg, out, n);
-  msg[n] = '\0';
-}
-
+/* Every error libxml2 reports: the first is recorded in *err (in plain words, dcsim/xmlmsg.h);
+ * with a report callback (dcsim_xml_check_file) each one is passed on as well. */
 static void on_structured_error(void *ctx, xmlErrorPtr e) {
   verr_state *st = ctx;
-  if (st->set || !e || e->level < XML_ERR_ERROR) return;
-  st->set = 1;
+  if (!e || e->level < XML_ERR_ERROR) return;
+  if (st->set && !st->report) return;
   char msg[900];
-  snprintf(msg, sizeof msg, "%s", e->message ? e->message : "invalid");
-  size_t l = strlen(msg);
-  while (l && (msg[l - 1] == '\n' || msg[l - 1] == ' ')) msg[--l] = '\0';
-  say_nonneg(msg, sizeof msg);
+  dcsim_xml_plain_message(e->message ? e->message : "invalid", msg, sizeof msg);
+  if (st->report) {
+    dcsim_error one;
+    memset(&one, 0, sizeof one);
+    DCSIM_ERR(&one, st->code, st->path, e->line, "%s", msg);
+    if (st->n_reported++ < st->max_report) st->report(st->report_ctx, &one);
+  }
+  if (st->set) return;
+  st->set = 1;
   DCSIM_ERR(st->err, st->code, st->path, e->line, "%s", msg);
 }
 
@@ -129,7 +119,7 @@ static int parse_buffer(const char *path, const char *buf, size_t len, xmlDocPtr
   if (rc) return rc;
   xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
   if (!ctxt) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-  verr_state st = { err, path, 0, DCSIM_EPARSE };
+  verr_state st = { err, path, 0, DCSIM_EPARSE, NULL, NULL, 0, 0 };
   /* Report the FIRST well-formedness error (where the input goes wrong, e.g. "Opening and ending
    * tag mismatch: param line 5 and parameters"), not the last one, which for an unclosed tag is
    * only "Premature end of data" at the end of the file. */
@@ -156,7 +146,8 @@ static int parse_buffer(const char *path, const char *buf, size_t len, xmlDocPtr
   return 0;
 }
 
-static int validate_doc(const char *path, xmlDocPtr doc, dcsim_error *err) {
+static int validate_doc(const char *path, xmlDocPtr doc, dcsim_xml_report_fn report, void *ctx,
+                        size_t max, size_t *n_errors, dcsim_error *err) {
   xmlNode *root = xmlDocGetRootElement(doc);
   if (!root) return DCSIM_ERR(err, DCSIM_ESCHEMA, path, 0, "empty document");
   const struct dcsim_embedded_schema *s = find_schema((const char *)root->name);
@@ -164,7 +155,7 @@ static int validate_doc(const char *path, xmlDocPtr doc, dcsim_error *err) {
     return DCSIM_ERR(err, DCSIM_ESCHEMA, path, (int)xmlGetLineNo(root),
                      "<%s>: not a dcsim input (unknown root element)", (const char *)root->name);
   int rc = DCSIM_ESCHEMA;
-  verr_state st = { err, path, 0, DCSIM_ESCHEMA };
+  verr_state st = { err, path, 0, DCSIM_ESCHEMA, report, ctx, 0, max };
   xmlSchemaParserCtxtPtr pctxt = xmlSchemaNewMemParserCtxt(s->text, (int)s->len);
   xmlSchemaPtr schema = NULL;
   xmlSchemaValidCtxtPtr vctxt = NULL;
@@ -172,7 +163,7 @@ static int validate_doc(const char *path, xmlDocPtr doc, dcsim_error *err) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  verr_state sst = { err, "embedded schema", 0, DCSIM_EINTERNAL };
+  verr_state sst = { err, "embedded schema", 0, DCSIM_EINTERNAL, NULL, NULL, 0, 0 };
   xmlSchemaSetParserStructuredErrors(pctxt, on_structured_error, &sst);
   schema = xmlSchemaParse(pctxt);
   if (!schema) {
@@ -187,6 +178,7 @@ static int validate_doc(const char *path, xmlDocPtr doc, dcsim_error *err) {
   }
   xmlSchemaSetValidStructuredErrors(vctxt, on_structured_error, &st);
   int v = xmlSchemaValidateDoc(vctxt, doc);
+  if (n_errors) *n_errors = st.n_reported;
   if (v != 0) {
     if (!st.set) DCSIM_ERR(err, DCSIM_ESCHEMA, path, 0, "does not match schema %s.xsd", s->name);
     goto out;
@@ -217,7 +209,7 @@ int dcsim_xml_load(const char *path, const char *expected_root, dcsim_xml_doc_t 
                    root ? (const char *)root->name : "nothing");
     goto out;
   }
-  rc = validate_doc(path, doc, err);
+  rc = validate_doc(path, doc, NULL, NULL, 0, NULL, err);
   if (rc) goto out;
   d = calloc(1, sizeof *d);
   if (!d || !(d->path = strdup(path))) {
@@ -267,6 +259,21 @@ int dcsim_xml_validate_file(const char *path, dcsim_error *err) {
   dcsim_xml_doc_t *d = NULL;
   int rc = dcsim_xml_load(path, NULL, &d, err);
   dcsim_xml_free(d);
+  return rc;
+}
+
+int dcsim_xml_check_file(const char *path, dcsim_xml_report_fn report, void *ctx, size_t max,
+                         size_t *n_errors, dcsim_error *err) {
+  char *buf = NULL;
+  size_t len = 0;
+  xmlDocPtr doc = NULL;
+  *n_errors = 0;
+  xmlInitParser();
+  int rc = read_file(path, &buf, &len, err);
+  if (!rc) rc = parse_buffer(path, buf, len, &doc, err);
+  if (!rc) rc = validate_doc(path, doc, report, ctx, max, n_errors, err);
+  xmlFreeDoc(doc);
+  free(buf);
   return rc;
 }
 

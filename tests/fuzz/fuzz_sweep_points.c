@@ -14,9 +14,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     dcsim_sweep_mark_front(pts, n);
     FILE *f = fopen("/dev/null", "w");
     if (f) {
-      dcsim_sweep_write_json(f, pts, n);
-      dcsim_sweep_write_csv(f, pts, n);
-      dcsim_sweep_write_text(f, pts, n);
+      dcsim_sweep_write_json(f, pts, n, NULL);
+      dcsim_sweep_write_csv(f, pts, n, NULL);
+      dcsim_sweep_write_text(f, pts, n, 1);
       fclose(f);
     }
   }

@@ -36,7 +36,7 @@ static char *json_of(dcsim_sweep_t *sw) {
   char *buf = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
-  dcsim_sweep_write_json(f, dcsim_sweep_points(sw), dcsim_sweep_n_points(sw));
+  dcsim_sweep_write_json(f, dcsim_sweep_points(sw), dcsim_sweep_n_points(sw), NULL);
   fclose(f);
   return buf;
 }

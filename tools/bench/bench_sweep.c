@@ -69,7 +69,7 @@ static int one(int threads, size_t batch, double *run_s, double *load_s, size_t 
   for (size_t i = 0; i < *points; i++) *feasible += dcsim_sweep_points(sw)[i].feasible != 0;
   size_t len = 0;
   FILE *f = open_memstream(json, &len);
-  dcsim_sweep_write_json(f, dcsim_sweep_points(sw), *points);
+  dcsim_sweep_write_json(f, dcsim_sweep_points(sw), *points, NULL);
   fclose(f);
   dcsim_sweep_free(sw);
   return 0;

@@ -1,0 +1,2 @@
+# every result command offers text, json and csv: dcsim run --format csv (one line per workflow instance), the per-task trace --tasks-csv FILE without SQLite, and an unknown format names the valid ones
+dcsim run workflows/alaro.xml --format csv --tasks-csv $TMPDIR/tasks.csv | grep -v "^# input"; grep -v "^# input" $TMPDIR/tasks.csv | head -4; grep -c "^[0-9]" $TMPDIR/tasks.csv; ls $TMPDIR; dcsim run workflows/alaro.xml --format jsn

@@ -1,0 +1,2 @@
+# dcsim validate checks every file and reports every error, as compilers and xmllint do: every schema error of a file in plain words (file, line, element, what is expected), the first error of a malformed file or of the full load; the exit status is that of the first file that failed
+DCSIM_DATA=. dcsim validate tests/data/validate/workflow.xml tests/data/validate/bad-many.xml tests/data/bad/malformed-dwarf.xml tests/data/validate/bad-formula.xml tests/data/bad/cpu-missing-attr.xml hw-profiles/gpu/tesla-k20m.xml

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# completion.sh DCSIM — the bash completion script of `dcsim completion bash` completes commands,
+# options, option values and data-file names as a shell would ask it to (doc/cli.md).
+set -u
+bin=$1
+dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
+ln -s "$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")" "$dir/dcsim"
+export PATH="$dir:$PATH"
+unset DCSIM_DATA
+source <(dcsim completion bash) || { echo "the script does not load"; exit 1; }
+fails=0
+# complete WORDS... -> the sorted candidates for the last word
+complete_line() {
+  COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=()
+  _dcsim
+  printf '%s\n' "${COMPREPLY[@]}" | sort | tr '\n' ' ' | sed 's/ $//'
+}
+expect() { # expect "WANT" WORDS...
+  local want=$1; shift
+  [ -n "$want" ] || { echo "dcsim ${*:2}<TAB>: nothing expected (no such data file?)"; fails=$((fails + 1)); return; }
+  local got; got=$(complete_line "$@")
+  if [ "$got" != "$want" ]; then echo "dcsim ${*:2}<TAB>: got '$got', want '$want'"; fails=$((fails + 1)); fi
+}
+expect "sweep" dcsim swe
+expect "merge model" dcsim m
+expect "--platform --policy --power --power-off-after" dcsim run workflows/alaro.xml --p
+expect "--d35 --db --deadline-s" dcsim sweep alaro.xml --d
+expect "json" dcsim model --format js
+expect "easy easy+energy easy+heft energy" dcsim run x.xml --policy e
+# data-file names: what the data root holds (other branches add profiles)
+names() { (cd "$1" && ls | sed -n "s/^\($2.*\)\.xml$/\1/p" | sort | tr '\n' ' ' | sed 's/ $//'); }
+expect "$(names hw-profiles/cpu xeon-e5-2697)" dcsim model --cpu xeon-e5-2697
+expect "$(names hw-profiles/gpu tesla-k | sed 's/^/xeon-gold-6148,/; s/ / xeon-gold-6148,/g')" dcsim sweep w.xml --gpu xeon-gold-6148,tesla-k
+expect "$(names dwarfs sph)" dcsim roofline --dwarf sph
+expect "cache-aware classic" dcsim roofline --kind ""
+expect "import-kerncraft import-likwid" dcsim calibrate imp
+expect "roofline" dcsim help roo
+expect "bash" dcsim completion ""
+expect "workflows/alaro.xml" dcsim run workflows/alaro.x
+[ "$fails" = 0 ] && echo "completion: all cases pass"
+exit "$fails"
