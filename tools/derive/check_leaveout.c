@@ -127,7 +127,7 @@ static int copy_manifest(const char *src, const char *dst, const char *const *dr
 
 /* `dcsim calibrate cpu dir` into dir/profile.xml, loaded. */
 static int make_profile(const char *dir, dcsim_cpu_profile_t **out, dcsim_error *err) {
-  char *text = NULL, path[4096];
+  char *text = NULL, path[4096 + 16]; /* dir is at most 4096 bytes */
   int rc = dcsim_calib_cpu_profile(dir, &text, err);
   snprintf(path, sizeof path, "%s/profile.xml", dir);
   if (!rc) rc = dcsim_calib_write_file(path, text, err);
