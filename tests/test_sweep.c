@@ -26,7 +26,8 @@ static const char *const FREQS[] = { "nominal", "2.6" };
 /* the ALARO design space of the test: 2 x 3 x 3 x 2 x 2 = 72 points */
 static dcsim_sweep_t *alaro_sweep(void) {
   dcsim_sweep_def d = {
-    "workflows/alaro.xml", NULL, NULL, 0, 2, CPUS, 3, GPUS, 3, NODES, 2, CORES, 2, FREQS, 0
+    "workflows/alaro.xml", NULL, NULL, 0, 2, CPUS, 3, GPUS, 3, NODES, 2, CORES, 2, FREQS,
+    DCSIM_MODEL_D35 /* the feasibility checked below is D3.5's table coverage */
   };
   dcsim_sweep_t *sw = NULL;
   dcsim_error err;

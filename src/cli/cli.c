@@ -41,7 +41,8 @@ static const dcsim_opt_spec model_opts[] = {
   { "gpus", "N", 0,
     "GPU: split the domain over N GPUs of a node, with host-device transfer and halo" },
   { "energy-form", "5.3|5.2|none", 0,
-    "energy model: §5.3 coefficients (default), §5.2 with E_const, or none" },
+    "energy model (default: node wall power; under --d35 §5.3): §5.3 coefficients or §5.2 with "
+    "E_const on the energy table, or none" },
   { "format", "text|json", 0, "output format (default text)" },
   { "d35", NULL, 0,
     "D3.5's published models exactly (table-only states, the paper's energy data)" },
@@ -49,8 +50,10 @@ static const dcsim_opt_spec model_opts[] = {
     "refuse extrapolated and datasheet-only values (provenance, doc/models.md)" },
 };
 static const dcsim_opt_spec energy_opts[] = {
-  { "dwarf", "FILE|NAME", 0, "dwarf whose §5.3 energy coefficients apply" },
-  { "cpu", "PROFILE", 0, "CPU profile with an energy table" },
+  { "dwarf", "FILE|NAME", 0,
+    "dwarf: its power activity (default) or §5.3 energy coefficients (--d35) apply" },
+  { "case", "NAME", 0, "dwarf case whose modelled DRAM bytes the run moves (default model)" },
+  { "cpu", "PROFILE", 0, "CPU profile: its power model (default) or energy table (--d35)" },
   { "cores", "N", 0, "active cores (required)" },
   { "freq", "GHZ|LABEL", 0, "frequency (default nominal)" },
   { "nodes", "N", 0, "number of nodes, each running for TIME (default 1; §5.6 sum)" },

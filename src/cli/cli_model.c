@@ -59,7 +59,9 @@ static int parse_sets(const dcsim_args *a, dcsim_binding *b, char names[][64], s
 
 static int parse_energy_form(const dcsim_args *a, dcsim_energy_form *f, dcsim_error *err) {
   const char *v = dcsim_arg(a, "energy-form");
-  if (!v || strcmp(v, "5.3") == 0)
+  if (!v)
+    *f = DCSIM_ENERGY_MODE; /* the mode's own (dcsim/model.h) */
+  else if (strcmp(v, "5.3") == 0)
     *f = DCSIM_ENERGY_53;
   else if (strcmp(v, "5.2") == 0)
     *f = DCSIM_ENERGY_52;
@@ -125,7 +127,18 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p,
   printf("\nmodel     %s\n", rq->flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default");
   printf("time      %.6g s  %s\n", p->time_s, tp);
   if (p->has_energy) {
-    if (p->cpu)
+    if (p->node_power_w > 0 && p->cpu)
+      printf(
+          "energy    %.6g J (PKG %.6g J, DRAM %.6g J, node base and losses %.6g J; %.6g W per "
+          "node, %.6g W idle)  %s\n",
+          p->energy_j, p->pkg_j, p->dram_j, p->base_j, p->node_power_w, p->node_idle_w, ep);
+    else if (p->node_power_w > 0)
+      printf(
+          "energy    %.6g J (%s %.6g J, host PKG %.6g J, DRAM %.6g J, node base and losses "
+          "%.6g J; %.6g W, %.6g W idle)  %s\n",
+          p->energy_j, p->multigpu ? "GPUs" : "GPU", p->gpu_j, p->pkg_j, p->dram_j, p->base_j,
+          p->node_power_w, p->node_idle_w, ep);
+    else if (p->cpu)
       printf("energy    %.6g J (PKG %.6g J, DRAM %.6g J)  %s\n", p->energy_j, p->pkg_j, p->dram_j,
              ep);
     else
@@ -139,6 +152,17 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p,
   } else {
     printf("energy    not computed (--energy-form none)\n");
   }
+}
+
+/* The node wall power model's figures (dcsim/cpu_power.h), when it made the energy. */
+static void json_wall(dcsim_json *j, const dcsim_prediction *p) {
+  if (!(p->node_power_w > 0)) return;
+  dcsim_json_key(j, "base_j");
+  dcsim_json_num(j, p->base_j);
+  dcsim_json_key(j, "node_power_w");
+  dcsim_json_num(j, p->node_power_w);
+  dcsim_json_key(j, "node_idle_w");
+  dcsim_json_num(j, p->node_idle_w);
 }
 
 /* The CPU model's figures: state, energy split, communication and the loops. */
@@ -161,6 +185,7 @@ static void json_cpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
     dcsim_json_num(j, p->dram_j);
     dcsim_json_key(j, "node_energy_j");
     dcsim_json_num(j, p->node_energy_j);
+    json_wall(j, p);
   }
   dcsim_json_key(j, "comm_s");
   dcsim_json_num(j, p->cpu->node_comm_s[0]);
@@ -237,6 +262,11 @@ static void json_gpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
     dcsim_json_num(j, p->pkg_j);
     dcsim_json_key(j, "gpu_fraction");
     dcsim_json_num(j, p->gpu_fraction);
+    if (p->node_power_w > 0) {
+      dcsim_json_key(j, "dram_j");
+      dcsim_json_num(j, p->dram_j);
+    }
+    json_wall(j, p);
   }
   dcsim_json_key(j, "compute_s");
   dcsim_json_num(j, p->gpu->compute_s);
@@ -616,6 +646,115 @@ out:
   return rc;
 }
 
+/* What `dcsim energy` prints: PKG, DRAM and (node wall power model) the node base power. */
+typedef struct energy_out {
+  double pkg_j, dram_j, base_j, energy_j, node_w;
+  dcsim_prov prov;
+  const char *covers;
+} energy_out;
+
+/* --d35: §5.3 on the profile's <energy> table (D3.5 §5.3, §5.6). */
+static int energy_d35(const dcsim_args *a, const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu,
+                      const dcsim_cpu_state *st, unsigned nodes, double t, energy_out *o,
+                      dcsim_error *err) {
+  dcsim_energy_coeffs ec;
+  dcsim_cpu_power pw;
+  int rc;
+  if ((rc = dcsim_dwarf_energy_coeffs(d, &ec, err))) return rc;
+  if ((rc = dcsim_cpu_profile_power(cpu, st, &pw, err))) return rc;
+  if ((dcsim_arg_model_flags(a) & DCSIM_MODEL_STRICT) && !dcsim_prov_strict_ok(pw.prov.kind))
+    return DCSIM_ERR(err, DCSIM_ERANGE, dcsim_cpu_profile_path(cpu), 0,
+                     "--strict: the power of %s at this state rests on %s values (%s)",
+                     dcsim_cpu_profile_name(cpu), dcsim_prov_name(pw.prov.kind), pw.prov.source);
+  dcsim_cpu_energy e = dcsim_energy_cpu_53(&ec, &pw, t); /* §5.3 */
+  o->pkg_j = e.pkg_j * nodes;                            /* §5.6 */
+  o->dram_j = e.dram_j * nodes;
+  o->energy_j = o->pkg_j + o->dram_j;
+  o->prov = pw.prov;
+  o->covers = "CPU packages and DRAM of the nodes used (RAPL domains, D3.5 §5)";
+  return 0;
+}
+
+/* Default: node wall power (dcsim/cpu_power.h); the CPU model gives the bytes the run moves. */
+static int energy_wall(const dcsim_args *a, const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu,
+                       const dcsim_cpu_state *st, unsigned nodes, double t, energy_out *o,
+                       dcsim_error *err) {
+  dcsim_dwarf_eval *ev = NULL;
+  dcsim_prediction p;
+  memset(&p, 0, sizeof p);
+  int rc = dcsim_dwarf_evaluate(d, dcsim_arg(a, "case"), NULL, 0, &ev, err);
+  if (rc) {
+    dcsim_error_prefix(err,
+                       "the default model needs the bytes the run moves (give --case, or "
+                       "--d35 for D3.5's §5.3 form)");
+    return rc;
+  }
+  dcsim_model_req rq;
+  memset(&rq, 0, sizeof rq);
+  rq.ev = ev;
+  rq.cpu = cpu;
+  rq.nodes = nodes;
+  rq.state = *st;
+  rq.energy_form = DCSIM_ENERGY_MODE;
+  rq.flags = dcsim_arg_model_flags(a);
+  if (!(rc = dcsim_model_energy_at(&rq, t, &p, err))) {
+    o->pkg_j = p.pkg_j;
+    o->dram_j = p.dram_j;
+    o->base_j = p.base_j;
+    o->energy_j = p.energy_j;
+    o->node_w = p.node_power_w;
+    o->prov = p.energy_prov;
+    o->covers = p.energy_scope;
+  }
+  dcsim_prediction_release(&p);
+  dcsim_dwarf_eval_free(ev);
+  return rc;
+}
+
+static void energy_print(int fmt, int d35, const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu,
+                         unsigned nodes, unsigned cores, double t, const energy_out *o) {
+  if (fmt == 1) {
+    dcsim_json j;
+    dcsim_json_init(&j, stdout, 1);
+    dcsim_json_obj_begin(&j);
+    dcsim_json_key(&j, "pkg_j");
+    dcsim_json_num(&j, o->pkg_j);
+    dcsim_json_key(&j, "dram_j");
+    dcsim_json_num(&j, o->dram_j);
+    if (!d35) {
+      dcsim_json_key(&j, "base_j");
+      dcsim_json_num(&j, o->base_j);
+      dcsim_json_key(&j, "node_power_w");
+      dcsim_json_num(&j, o->node_w);
+    }
+    dcsim_json_key(&j, "energy_j");
+    dcsim_json_num(&j, o->energy_j);
+    dcsim_json_key(&j, "time_s");
+    dcsim_json_num(&j, t);
+    dcsim_json_key(&j, "nodes");
+    dcsim_json_int(&j, nodes);
+    dcsim_json_key(&j, "cores");
+    dcsim_json_int(&j, cores);
+    dcsim_json_key(&j, "model");
+    dcsim_json_str(&j, d35 ? "d35" : "default");
+    dcsim_json_key(&j, "energy_covers");
+    dcsim_json_str(&j, o->covers);
+    dcsim_json_key(&j, "provenance");
+    dcsim_prov_json(&j, o->prov);
+    dcsim_json_obj_end(&j);
+    dcsim_json_end(&j);
+    return;
+  }
+  char ep[600];
+  dcsim_prov_format(o->prov, ep, sizeof ep);
+  printf("%s on %s, %u node(s) x %u core(s), %.6g s\n", dcsim_dwarf_name(d),
+         dcsim_cpu_profile_name(cpu), nodes, cores, t);
+  printf("PKG     %.6g J\nDRAM    %.6g J\n", o->pkg_j, o->dram_j);
+  if (!d35)
+    printf("base    %.6g J (node base power and losses; %.6g W per node)\n", o->base_j, o->node_w);
+  printf("energy  %.6g J  %s\ncovers  %s\n", o->energy_j, ep, o->covers);
+}
+
 int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err) {
   static const char *const formats[] = { "text", "json", NULL };
   dcsim_dwarf_t *d = NULL;
@@ -624,6 +763,8 @@ int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err) {
   dcsim_cpu_state st = { 0, NULL, 0 };
   unsigned nodes = 1;
   double t = 0;
+  energy_out o;
+  memset(&o, 0, sizeof o);
   if ((rc = dcsim_arg_format(a, formats, &fmt, err))) goto out;
   if (!dcsim_arg(a, "cpu") || !dcsim_arg(a, "cores") || !dcsim_arg(a, "time")) {
     rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
@@ -636,45 +777,10 @@ int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err) {
   if ((rc = load_dwarf_arg(a, &d, err))) goto out;
   if ((rc = load_cpu_arg(a, "cpu", &cpu, err))) goto out;
   if ((rc = dcsim_cpu_profile_freq(cpu, dcsim_arg(a, "freq"), &st, err))) goto out;
-  dcsim_energy_coeffs ec;
-  dcsim_cpu_power pw;
-  if ((rc = dcsim_dwarf_energy_coeffs(d, &ec, err))) goto out;
-  if ((rc = dcsim_cpu_profile_power(cpu, &st, &pw, err))) goto out;
-  if ((dcsim_arg_model_flags(a) & DCSIM_MODEL_STRICT) && !dcsim_prov_strict_ok(pw.prov.kind)) {
-    rc = DCSIM_ERR(err, DCSIM_ERANGE, dcsim_cpu_profile_path(cpu), 0,
-                   "--strict: the power of %s at this state rests on %s values (%s)",
-                   dcsim_cpu_profile_name(cpu), dcsim_prov_name(pw.prov.kind), pw.prov.source);
-    goto out;
-  }
-  dcsim_cpu_energy e = dcsim_energy_cpu_53(&ec, &pw, t); /* §5.3 */
-  double pkg = e.pkg_j * nodes, dram = e.dram_j * nodes; /* §5.6 */
-  if (fmt == 1) {
-    dcsim_json j;
-    dcsim_json_init(&j, stdout, 1);
-    dcsim_json_obj_begin(&j);
-    dcsim_json_key(&j, "pkg_j");
-    dcsim_json_num(&j, pkg);
-    dcsim_json_key(&j, "dram_j");
-    dcsim_json_num(&j, dram);
-    dcsim_json_key(&j, "energy_j");
-    dcsim_json_num(&j, pkg + dram);
-    dcsim_json_key(&j, "time_s");
-    dcsim_json_num(&j, t);
-    dcsim_json_key(&j, "nodes");
-    dcsim_json_int(&j, nodes);
-    dcsim_json_key(&j, "cores");
-    dcsim_json_int(&j, st.threads);
-    dcsim_json_key(&j, "provenance");
-    dcsim_prov_json(&j, pw.prov);
-    dcsim_json_obj_end(&j);
-    dcsim_json_end(&j);
-  } else {
-    char ep[600];
-    dcsim_prov_format(pw.prov, ep, sizeof ep);
-    printf("%s on %s, %u node(s) x %u core(s), %.6g s\n", dcsim_dwarf_name(d),
-           dcsim_cpu_profile_name(cpu), nodes, st.threads, t);
-    printf("PKG     %.6g J\nDRAM    %.6g J\nenergy  %.6g J  %s\n", pkg, dram, pkg + dram, ep);
-  }
+  const int d35 = (dcsim_arg_model_flags(a) & DCSIM_MODEL_D35) != 0;
+  rc = d35 ? energy_d35(a, d, cpu, &st, nodes, t, &o, err)
+           : energy_wall(a, d, cpu, &st, nodes, t, &o, err);
+  if (!rc) energy_print(fmt, d35, d, cpu, nodes, st.threads, t, &o);
 out:
   dcsim_dwarf_free(d);
   dcsim_cpu_profile_free(cpu);

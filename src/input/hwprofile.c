@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/hwprofile_power.h"
 #include "dcsim/strutil.h"
 #include "dcsim/xmlio.h"
 
@@ -38,6 +39,7 @@ typedef struct energy_row {
 typedef struct energy_table {
   size_t freq;        /* index into freqs */
   int same_all_freqs; /* other-frequencies="same" */
+  int borrowed;       /* borrowed-from another processor (D3.5 §6.1.2) */
   double pkg_idle_w, dram_idle_w;
   size_t n_rows;
   energy_row *rows; /* ascending cores */
@@ -56,7 +58,8 @@ struct dcsim_cpu_profile {
   size_t n_levels;
   dcsim_cache_level levels[Q_COUNT - 1]; /* names point into quantity_names */
   size_t n_etabs;
-  energy_table *etabs; /* one per <energy>, in document order; frequencies distinct */
+  energy_table *etabs;         /* one per <energy>, in document order; frequencies distinct */
+  dcsim_cpu_power_model power; /* <power-spec>, <power-model> (dcsim/hwprofile_power.h) */
 };
 
 struct dcsim_gpu_profile {
@@ -83,6 +86,7 @@ void dcsim_cpu_profile_free(dcsim_cpu_profile_t *p) {
     free(p->etabs[i].source);
   }
   free(p->etabs);
+  dcsim_cpu_power_model_release(&p->power);
   free(p->path);
   free(p->name);
   free(p->model);
@@ -211,6 +215,7 @@ static int load_energy(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNo
           "<energy freq=\"%s\">: a table for this frequency is given twice (line %d)", fid,
           p->etabs[i].line);
   t->same_all_freqs = strcmp(other, "same") == 0;
+  t->borrowed = dcsim_xml_attr(doc, en, "borrowed-from") != NULL;
   t->line = (int)xmlGetLineNo(en);
   const char *src = NULL;
   if ((rc = dcsim_xml_str(doc, en, "source", 1, &src, err))) return rc;
@@ -352,6 +357,7 @@ int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_er
     energy_table *t = &p->etabs[p->n_etabs++];
     if ((rc = load_energy(p, doc, en, t, err))) goto out;
   }
+  if ((rc = dcsim_cpu_power_model_load(doc, root, p->cores_per_socket, &p->power, err))) goto out;
   *out = p;
   p = NULL;
 out:
@@ -596,6 +602,24 @@ int dcsim_cpu_profile_power(const dcsim_cpu_profile_t *p, const dcsim_cpu_state 
   /* other-frequencies="same" at another frequency: the table carried beyond what it measured */
   if (!rc && !state_is_freq(&p->freqs[t->freq], s)) out->prov.kind = DCSIM_PROV_EXTRAPOLATED;
   return rc;
+}
+
+const dcsim_cpu_power_model *dcsim_cpu_profile_power_model(const dcsim_cpu_profile_t *p) {
+  return &p->power;
+}
+
+int dcsim_cpu_profile_own_power(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s,
+                                dcsim_cpu_power *out, int *covered, dcsim_error *err) {
+  *covered = 0;
+  for (size_t i = 0; i < p->n_etabs; i++) {
+    const energy_table *t = &p->etabs[i];
+    if (t->borrowed || !state_is_freq(&p->freqs[t->freq], s) || !t->n_rows) continue;
+    if (s->threads < t->rows[0].cores || s->threads > t->rows[t->n_rows - 1].cores) return 0;
+    int rc = table_power(p, t, s->threads, out, err);
+    if (!rc) *covered = 1;
+    return rc;
+  }
+  return 0;
 }
 
 size_t dcsim_cpu_profile_n_freqs(const dcsim_cpu_profile_t *p) { return p->n_freqs; }
