@@ -111,6 +111,21 @@ static void check_join(const char *base, const char *ref, const char *want) {
   free(got);
 }
 
+static void test_parse_ghz(void) {
+  double g = 0;
+  CHECK_INT(dcsim_parse_ghz("2.385", &g), 0);
+  CHECK_REL(g, 2.385, 1e-15);
+  CHECK_INT(dcsim_parse_ghz("2.385GHz", &g), 0);
+  CHECK_REL(g, 2.385, 1e-15);
+  CHECK_INT(dcsim_parse_ghz(" 1.9ghz", &g), 0);
+  CHECK_REL(g, 1.9, 1e-15);
+  CHECK_INT(dcsim_parse_ghz("turbo", &g), -1);
+  CHECK_INT(dcsim_parse_ghz("GHz", &g), -1);
+  CHECK_INT(dcsim_parse_ghz("2.6 MHz", &g), -1);
+  CHECK_INT(dcsim_parse_ghz("-1.2GHz", &g), 0); /* the range is the caller's */
+  CHECK_REL(g, -1.2, 1e-15);
+}
+
 static void test_paths(void) {
   check_join("platforms/dc.xml", "../hw-profiles/cpu/x.xml", "hw-profiles/cpu/x.xml");
   check_join("a/b/w.xml", "./c/../d.xml", "a/b/d.xml");
@@ -130,6 +145,7 @@ int main(void) {
   test_grow();
   test_parse_double();
   test_parse_uint();
+  test_parse_ghz();
   test_paths();
   CHECK_DONE();
 }

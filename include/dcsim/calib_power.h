@@ -27,8 +27,7 @@ typedef struct dcsim_power_fit_stats {
 } dcsim_power_fit_stats;
 
 int dcsim_fit_package(double idle_w, const unsigned *cores, const double *pkg_w, size_t n,
-                      double *awake_w, double *core_w, dcsim_power_fit_stats *st,
-                      dcsim_error *err);
+                      double *awake_w, double *core_w, dcsim_power_fit_stats *st, dcsim_error *err);
 int dcsim_fit_dram(double idle_w, const double *bw_bps, const double *dram_w, size_t n,
                    double *j_per_byte, dcsim_power_fit_stats *st, dcsim_error *err);
 /* full_w and meas_w at the same core counts; the first row must be 1 core. */

@@ -30,19 +30,19 @@ typedef struct dcsim_node_base {
 
 /* What a node is doing. threads = 0: on and idle. */
 typedef struct dcsim_node_load {
-  double ghz;                /* frequency of the active cores */
-  unsigned threads;          /* active cores of the node */
-  dcsim_power_activity act;  /* {1, 1, NULL}: full load */
-  double dram_bps;           /* DRAM traffic of the node, bytes per second */
-  double other_dc_w;         /* other loads behind the power supply (GPU boards), W */
+  double ghz;               /* frequency of the active cores */
+  unsigned threads;         /* active cores of the node */
+  dcsim_power_activity act; /* {1, 1, NULL}: full load */
+  double dram_bps;          /* DRAM traffic of the node, bytes per second */
+  double other_dc_w;        /* other loads behind the power supply (GPU boards), W */
 } dcsim_node_load;
 
 typedef struct dcsim_node_power {
-  double pkg_w;  /* every package of the node */
-  double dram_w; /* every socket's DRAM */
-  double dc_w;   /* pkg_w + dram_w + other_dc_w */
-  double wall_w; /* base + (1 + load_overhead) * dc_w */
-  int capped;    /* a package's modelled power was limited to its TDP */
+  double pkg_w;    /* every package of the node */
+  double dram_w;   /* every socket's DRAM */
+  double dc_w;     /* pkg_w + dram_w + other_dc_w */
+  double wall_w;   /* base + (1 + load_overhead) * dc_w */
+  int capped;      /* a package's modelled power was limited to its TDP */
   dcsim_prov prov; /* of the package power: table / interpolated (own energy table) or the
                       power model's basis (extrapolated for fitted, spec for datasheet) */
 } dcsim_node_power;

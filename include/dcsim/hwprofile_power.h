@@ -27,17 +27,17 @@ typedef struct dcsim_cpu_power_model {
   int has_spec; /* <power-spec> given */
   double tdp_w; /* per socket */
   char *spec_source;
-  int has_model;          /* <power-model> given: the fields below are set */
-  dcsim_prov_kind basis;  /* DCSIM_PROV_EXTRAPOLATED (fitted) or DCSIM_PROV_SPEC */
-  char *source;           /* <power-model source> */
-  double pkg_idle_w;      /* one socket, no core active (uncore and static power) */
-  double pkg_awake_w;     /* one socket: added once any of its cores is active */
-  double core_w;          /* one active core at the nominal frequency under full load */
-  int core_from_tdp;      /* core_w = (TDP - idle - awake) / cores (no core-w given) */
-  double voltage_slope;   /* kappa of V(f)/V(f_nom) = 1 + kappa (f/f_nom - 1) */
-  double dram_idle_w;     /* DRAM of one socket, no traffic */
-  double dram_j_per_byte; /* DRAM energy per byte moved */
-  double node_base_w;     /* node base power (board, fans, NIC, disks) */
+  int has_model;             /* <power-model> given: the fields below are set */
+  dcsim_prov_kind basis;     /* DCSIM_PROV_EXTRAPOLATED (fitted) or DCSIM_PROV_SPEC */
+  char *source;              /* <power-model source> */
+  double pkg_idle_w;         /* one socket, no core active (uncore and static power) */
+  double pkg_awake_w;        /* one socket: added once any of its cores is active */
+  double core_w;             /* one active core at the nominal frequency under full load */
+  int core_from_tdp;         /* core_w = (TDP - idle - awake) / cores (no core-w given) */
+  double voltage_slope;      /* kappa of V(f)/V(f_nom) = 1 + kappa (f/f_nom - 1) */
+  double dram_idle_w;        /* DRAM of one socket, no traffic */
+  double dram_j_per_byte;    /* DRAM energy per byte moved */
+  double node_base_w;        /* node base power (board, fans, NIC, disks) */
   double node_load_overhead; /* wall power per W drawn by packages, DRAM and GPUs, minus 1 (PSU
                                 and voltage-regulator losses, fans) */
   char *pkg_source, *dram_source, *node_source;

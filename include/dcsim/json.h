@@ -23,6 +23,10 @@ void dcsim_json_int(dcsim_json *j, long long v);
 void dcsim_json_str(dcsim_json *j, const char *s);
 void dcsim_json_bool(dcsim_json *j, int b);
 void dcsim_json_null(dcsim_json *j);
+/* A member of the object being written, key and value in one call: "key": value. */
+void dcsim_json_key_num(dcsim_json *j, const char *key, double v);
+void dcsim_json_key_int(dcsim_json *j, const char *key, long long v);
+void dcsim_json_key_str(dcsim_json *j, const char *key, const char *s);
 /* finishes the document with a newline */
 void dcsim_json_end(dcsim_json *j);
 

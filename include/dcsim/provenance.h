@@ -46,5 +46,8 @@ int dcsim_prov_strict_ok(dcsim_prov_kind kind);
 void dcsim_prov_format(dcsim_prov p, char *buf, size_t size);
 /* {"kind": ..., "source": ...} at the writer's position (a value), for JSON output. */
 void dcsim_prov_json(struct dcsim_json *j, dcsim_prov p);
+/* "provenance": {"time": ..., "energy": ...} as a member of the object being written; energy NULL
+ * (no energy computed) writes null. */
+void dcsim_prov_json_member(struct dcsim_json *j, dcsim_prov time, const dcsim_prov *energy);
 
 #endif

@@ -41,6 +41,11 @@ int dcsim_parse_double(const char *s, double *out);
  * "4.0" are whole numbers). 0 ok, -1 bad or out of range. */
 int dcsim_parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out);
 
+/* A frequency as a number of GHz, the unit optionally written after it ("2.6", "2.6GHz", "2.6ghz";
+ * only the first 63 characters are read). 0, or -1 when it is not such a number (a state label
+ * such as "turbo"); its range is the caller's to check. */
+int dcsim_parse_ghz(const char *s, double *ghz);
+
 /* ---- paths ---- */
 
 /* `ref` as seen from the directory of the file `base_file`, lexically normalised ("a/./b/../c"

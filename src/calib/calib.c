@@ -11,6 +11,7 @@
 
 #include "calib/internal.h"
 #include "dcsim/csv.h"
+#include "dcsim/fileio.h"
 #include "dcsim/xmlio.h"
 
 void dcsim_calib_xml_escape(FILE *f, const char *s) {
@@ -53,6 +54,41 @@ out:
   return rc;
 }
 
+int dcsim_calib_xml_open(const char *path, xmlDoc **doc, dcsim_error *err) {
+  dcsim_error verr;
+  int rc = dcsim_xml_validate_file(path, &verr);
+  if (rc) {
+    if (err) *err = verr;
+    return rc;
+  }
+  *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  if (!*doc) return DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "cannot parse");
+  return 0;
+}
+
+xmlNode *dcsim_calib_xml_named(xmlNode *parent, const char *elem, const char *name) {
+  xmlNode *found = NULL;
+  for (xmlNode *n = dcsim_xml_child(parent, elem); n && !found; n = dcsim_xml_next(n, elem)) {
+    xmlChar *nm = xmlGetProp(n, BAD_CAST "name");
+    if (nm && strcmp((const char *)nm, name) == 0) found = n;
+    xmlFree(nm);
+  }
+  return found;
+}
+
+int dcsim_calib_xml_save(xmlDoc *doc, const char *path, dcsim_error *err) {
+  xmlChar *mem = NULL;
+  int len = 0;
+  xmlDocDumpFormatMemoryEnc(doc, &mem, &len, "UTF-8", 0);
+  if (!mem) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  char *text = strdup((const char *)mem);
+  xmlFree(mem);
+  if (!text) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  int rc = dcsim_calib_write_file(path, text, err);
+  free(text);
+  return rc;
+}
+
 static const char *const quantities[] = { "flops", "L1", "L2", "L3", "DRAM" };
 
 typedef struct freq_state {
@@ -68,41 +104,9 @@ static void attr(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *na
 }
 
 int dcsim_calib_read_text(const char *path, char **text, dcsim_error *err) {
-  int rc = 0;
-  char *buf = NULL;
-  FILE *f = fopen(path, "rb");
-  if (!f) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno));
-  long len = -1;
-  if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);
-  if (len < 0) {
-    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot read");
-    goto out;
-  }
-  if (len > 64L * 1024 * 1024) {
-    rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "file too large (64 MiB at most)");
-    goto out;
-  }
-  rewind(f);
-  buf = malloc((size_t)len + 1);
-  if (!buf) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-    goto out;
-  }
-  if (fread(buf, 1, (size_t)len, f) != (size_t)len) {
-    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "read error");
-    goto out;
-  }
-  buf[len] = '\0';
-  if (memchr(buf, '\0', (size_t)len)) {
-    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "not a text file (holds a NUL byte)");
-    goto out;
-  }
-  *text = buf;
-  buf = NULL;
-out:
-  free(buf);
-  fclose(f);
-  return rc;
+  static const dcsim_file_rules rules = { 64u * 1024 * 1024, "file too large (64 MiB at most)",
+                                          "not a text file (holds a NUL byte)" };
+  return dcsim_file_read(path, &rules, text, NULL, err);
 }
 
 int dcsim_calib_mkdir(const char *dir, dcsim_error *err) {

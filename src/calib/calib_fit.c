@@ -7,6 +7,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "calib/internal.h"
 #include "dcsim/calib.h"
 #include "dcsim/calib_power.h"
 #include "dcsim/csv.h"
@@ -241,30 +242,18 @@ static void set_num(xmlNode *n, const char *name, double v) {
 
 int dcsim_calib_update_dwarf(const char *in_path, const char *out_path, const dcsim_loop_fit *fits,
                              size_t n_fits, const char *source, dcsim_error *err) {
-  dcsim_error verr;
-  int rc = dcsim_xml_validate_file(in_path, &verr);
-  if (rc) {
-    if (err) *err = verr;
-    return rc;
-  }
-  xmlDoc *doc =
-      xmlReadFile(in_path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-  if (!doc) return DCSIM_ERR(err, DCSIM_EPARSE, in_path, 0, "cannot parse");
+  xmlDoc *doc = NULL;
+  int rc = dcsim_calib_xml_open(in_path, &doc, err);
+  if (rc) return rc;
   xmlNode *root = xmlDocGetRootElement(doc);
   xmlNode *loops = dcsim_xml_child(root, "loops");
-  char *text = NULL;
   if (!loops) {
     rc = DCSIM_ERR(err, DCSIM_EREF, in_path, 0, "dwarf has no <loops>");
     goto out;
   }
   for (size_t k = 0; k < n_fits; k++) {
     const dcsim_loop_fit *fl = &fits[k];
-    xmlNode *lp = NULL;
-    for (xmlNode *l = dcsim_xml_child(loops, "loop"); l && !lp; l = dcsim_xml_next(l, "loop")) {
-      xmlChar *nm = xmlGetProp(l, BAD_CAST "name");
-      if (nm && strcmp((const char *)nm, fl->name) == 0) lp = l;
-      xmlFree(nm);
-    }
+    xmlNode *lp = dcsim_calib_xml_named(loops, "loop", fl->name);
     if (!lp) {
       rc = DCSIM_ERR(err, DCSIM_EREF, in_path, 0, "no <loop name=\"%s\"> in the dwarf", fl->name);
       goto out;
@@ -286,22 +275,8 @@ int dcsim_calib_update_dwarf(const char *in_path, const char *out_path, const dc
       xmlSetProp(fp, BAD_CAST "source", BAD_CAST source);
     }
   }
-  xmlChar *mem = NULL;
-  int len = 0;
-  xmlDocDumpFormatMemoryEnc(doc, &mem, &len, "UTF-8", 0);
-  if (!mem) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, out_path, 0, "out of memory");
-    goto out;
-  }
-  text = strdup((const char *)mem);
-  xmlFree(mem);
-  if (!text) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, out_path, 0, "out of memory");
-    goto out;
-  }
-  rc = dcsim_calib_write_file(out_path, text, err);
+  rc = dcsim_calib_xml_save(doc, out_path, err);
 out:
-  free(text);
   xmlFreeDoc(doc);
   return rc;
 }
@@ -389,25 +364,25 @@ int dcsim_calib_fit_energy(const char *csv_path, const dcsim_cpu_profile_t *cpu,
   out->dram_X = y[0];
   out->dram_Y = y[1];
   out->n_states = n;
-  if ((rc = dcsim_fit_evaluate(&pp, method, x, pred, loo, &out->pkg_stats, err))) goto out;
-  if (rep) {
-    fprintf(rep, "PKG:  U %.7g  S %.7g (%s, %zu states)\n  %5s %10s %10s %10s %9s %10s\n", x[0],
-            x[1], dcsim_fit_method_name(method), n, "cores", "E_pkg [J]", "meas [J]", "fit [J]",
-            "err", "held-out");
+  const struct {
+    const char *head, *name, *u, *s, *col; /* "PKG:", "PKG", its two coefficients, E column */
+    const dcsim_linfit *f;
+    const double *c;
+    dcsim_fit_stats *st;
+  } part[2] = { { "PKG:", "PKG", "U", "S", "E_pkg [J]", &pp, x, &out->pkg_stats },
+                { "DRAM:", "DRAM", "X", "Y", "E_dram [J]", &pd, y, &out->dram_stats } };
+  for (int k = 0; k < 2; k++) {
+    const dcsim_linfit *f = part[k].f;
+    if ((rc = dcsim_fit_evaluate(f, method, part[k].c, pred, loo, part[k].st, err))) goto out;
+    if (!rep) continue;
+    fprintf(rep, "%-5s %s %.7g  %s %.7g (%s, %zu states)\n  %5s %10s %10s %10s %9s %10s\n",
+            part[k].head, part[k].u, part[k].c[0], part[k].s, part[k].c[1],
+            dcsim_fit_method_name(method), n, "cores", part[k].col, "meas [J]", "fit [J]", "err",
+            "held-out");
     for (size_t r = 0; r < n; r++)
       fprintf(rep, "  %5s %10.4g %10.4g %10.4g %8.2f%% %10.4g\n", dcsim_csv_cell(t, r, cc),
-              A[2 * r], mp[r], pred[r], 100 * (pred[r] - mp[r]) / mp[r], loo[r]);
-    print_stats(rep, "PKG", &out->pkg_stats);
-  }
-  if ((rc = dcsim_fit_evaluate(&pd, method, y, pred, loo, &out->dram_stats, err))) goto out;
-  if (rep) {
-    fprintf(rep, "DRAM: X %.7g  Y %.7g (%s, %zu states)\n  %5s %10s %10s %10s %9s %10s\n", y[0],
-            y[1], dcsim_fit_method_name(method), n, "cores", "E_dram [J]", "meas [J]", "fit [J]",
-            "err", "held-out");
-    for (size_t r = 0; r < n; r++)
-      fprintf(rep, "  %5s %10.4g %10.4g %10.4g %8.2f%% %10.4g\n", dcsim_csv_cell(t, r, cc),
-              B[2 * r], md[r], pred[r], 100 * (pred[r] - md[r]) / md[r], loo[r]);
-    print_stats(rep, "DRAM", &out->dram_stats);
+              f->A[2 * r], f->b[r], pred[r], 100 * (pred[r] - f->b[r]) / f->b[r], loo[r]);
+    print_stats(rep, part[k].name, part[k].st);
   }
   rc = fit_activity(t, cc, A, mp, n, rep, out, err);
 out:

@@ -917,31 +917,18 @@ static void set_num(xmlNode *n, const char *attr, double v) {
 int dcsim_calib_update_dwarf_kernels(const char *in_path, const char *out_path,
                                      const dcsim_gpu_calib *c, const char *source,
                                      dcsim_error *err) {
-  dcsim_error verr;
-  int rc = dcsim_xml_validate_file(in_path, &verr);
-  if (rc) {
-    if (err) *err = verr;
-    return rc;
-  }
-  xmlDoc *doc =
-      xmlReadFile(in_path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-  if (!doc) return DCSIM_ERR(err, DCSIM_EPARSE, in_path, 0, "cannot parse");
+  xmlDoc *doc = NULL;
+  int rc = dcsim_calib_xml_open(in_path, &doc, err);
+  if (rc) return rc;
   xmlNode *root = xmlDocGetRootElement(doc);
   xmlNode *kernels = dcsim_xml_child(root, "kernels");
-  char *text = NULL;
   if (!kernels) {
     rc = DCSIM_ERR(err, DCSIM_EREF, in_path, (int)xmlGetLineNo(root),
                    "<dwarf>: has no <kernels> (a GPU model) to calibrate");
     goto out;
   }
   for (size_t i = 0; i < c->n_kernels; i++) {
-    xmlNode *kn = NULL;
-    for (xmlNode *k = dcsim_xml_child(kernels, "kernel"); k && !kn;
-         k = dcsim_xml_next(k, "kernel")) {
-      xmlChar *nm = xmlGetProp(k, BAD_CAST "name");
-      if (nm && strcmp((const char *)nm, c->mean[i].name) == 0) kn = k;
-      xmlFree(nm);
-    }
+    xmlNode *kn = dcsim_calib_xml_named(kernels, "kernel", c->mean[i].name);
     if (!kn) {
       rc = DCSIM_ERR(err, DCSIM_EREF, in_path, (int)xmlGetLineNo(kernels),
                      "<kernels>: no <kernel name=\"%s\"> (calibrated from %s)", c->mean[i].name,
@@ -961,22 +948,8 @@ int dcsim_calib_update_dwarf_kernels(const char *in_path, const char *out_path,
     set_num(kn, "IPC-e", m->IPC_e);
     xmlSetProp(kn, BAD_CAST "source", BAD_CAST source);
   }
-  xmlChar *mem = NULL;
-  int len = 0;
-  xmlDocDumpFormatMemoryEnc(doc, &mem, &len, "UTF-8", 0);
-  if (!mem) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, out_path, 0, "out of memory");
-    goto out;
-  }
-  text = strdup((const char *)mem);
-  xmlFree(mem);
-  if (!text) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, out_path, 0, "out of memory");
-    goto out;
-  }
-  rc = dcsim_calib_write_file(out_path, text, err);
+  rc = dcsim_calib_xml_save(doc, out_path, err);
 out:
-  free(text);
   xmlFreeDoc(doc);
   return rc;
 }

@@ -376,35 +376,15 @@ out:
 
 /* machine.xml: one <table> per written quantity */
 static int update_machine(const likwid_import *L, dcsim_error *err) {
-  xmlDoc *doc = NULL;
-  char *text = NULL;
-  int rc;
-  doc = xmlReadFile(L->mpath, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-  if (!doc) {
-    rc = DCSIM_ERR(err, DCSIM_EPARSE, L->mpath, 0, "cannot parse");
-    goto out;
-  }
+  xmlDoc *doc =
+      xmlReadFile(L->mpath, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  if (!doc) return DCSIM_ERR(err, DCSIM_EPARSE, L->mpath, 0, "cannot parse");
   for (int q = 0; q < 5; q++)
     if (L->tab[q].n)
       set_table(xmlDocGetRootElement(doc), qn[q],
                 q == 0 ? "likwid-bench peakflops (dcsim calibrate import-likwid)"
                        : "likwid-bench (dcsim calibrate import-likwid)");
-  xmlChar *mem = NULL;
-  int len = 0;
-  xmlDocDumpFormatMemoryEnc(doc, &mem, &len, "UTF-8", 0);
-  if (!mem) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, L->mpath, 0, "out of memory");
-    goto out;
-  }
-  text = strdup((const char *)mem);
-  xmlFree(mem);
-  if (!text) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, L->mpath, 0, "out of memory");
-    goto out;
-  }
-  rc = dcsim_calib_write_file(L->mpath, text, err);
-out:
-  free(text);
+  int rc = dcsim_calib_xml_save(doc, L->mpath, err);
   xmlFreeDoc(doc);
   return rc;
 }

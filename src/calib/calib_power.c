@@ -74,7 +74,7 @@ int dcsim_fit_package(double idle_w, const unsigned *cores, const double *pkg_w,
   double A[MAX_ROWS * 2], off[MAX_ROWS], x[2];
   if (n > MAX_ROWS) return fit_rows(NULL, NULL, NULL, n, 2, NULL, st, err); /* refused */
   for (size_t i = 0; i < n; i++) {
-    A[2 * i] = 1;         /* awake: once any core is active */
+    A[2 * i] = 1;            /* awake: once any core is active */
     A[2 * i + 1] = cores[i]; /* one core's full-load power each */
     off[i] = idle_w;
   }
@@ -109,7 +109,7 @@ int dcsim_fit_activity(double idle_w, const unsigned *cores, const double *full_
   double A[MAX_ROWS * 2], off[MAX_ROWS], x[2];
   if (n > MAX_ROWS) return fit_rows(NULL, NULL, NULL, n, 2, NULL, st, err); /* refused */
   for (size_t i = 0; i < n; i++) {
-    A[2 * i] = full_w[0] - idle_w;         /* the first core's step: awake + one core */
+    A[2 * i] = full_w[0] - idle_w;        /* the first core's step: awake + one core */
     A[2 * i + 1] = full_w[i] - full_w[0]; /* the further cores' */
     off[i] = idle_w;
   }
@@ -127,8 +127,8 @@ void dcsim_power_fit_report(FILE *f, const char *what, const unsigned *cores, co
   for (size_t i = 0; i < st->n && i < MAX_ROWS; i++)
     fprintf(f, "  %-8s %5u %10.4g %10.4g %7.2f%% %10.4g\n", "", cores[i], meas_w[i], st->pred_w[i],
             100 * (st->pred_w[i] - meas_w[i]) / meas_w[i], st->loo_w[i]);
-  fprintf(f, "  %-8s rms %.3g W, worst %.2f%%, held-out worst %.2f%% mean %.2f%%\n", what, st->rms_w,
-          100 * st->max_rel_err, 100 * st->loo_max_rel_err, 100 * st->loo_mean_rel_err);
+  fprintf(f, "  %-8s rms %.3g W, worst %.2f%%, held-out worst %.2f%% mean %.2f%%\n", what,
+          st->rms_w, 100 * st->max_rel_err, 100 * st->loo_max_rel_err, 100 * st->loo_mean_rel_err);
 }
 
 /* ---- the profile's <power-spec> and <power-model> (dcsim calibrate cpu) ---- */
@@ -171,8 +171,10 @@ static int bandwidths(const char *dir, const char *file, const char *freq,
     if (strcmp(dcsim_csv_cell(t, r, cf), freq) != 0) continue;
     double th, v, scale;
     dcsim_unit_kind kind;
-    if ((rc = dcsim_csv_num(t, r, ct, &th, err)) || (rc = dcsim_csv_num(t, r, cv, &v, err))) goto out;
-    if (dcsim_calib_parse_unit(dcsim_csv_cell(t, r, cu), &kind, &scale) || kind != DCSIM_UNIT_RATE) {
+    if ((rc = dcsim_csv_num(t, r, ct, &th, err)) || (rc = dcsim_csv_num(t, r, cv, &v, err)))
+      goto out;
+    if (dcsim_calib_parse_unit(dcsim_csv_cell(t, r, cu), &kind, &scale) ||
+        kind != DCSIM_UNIT_RATE) {
       rc = DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim_csv_line(t, r), "unit '%s': expected GB/s",
                      dcsim_csv_cell(t, r, cu));
       goto out;

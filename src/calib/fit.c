@@ -13,11 +13,40 @@ typedef struct lp_triplets {
   int k; /* entries so far */
 } lp_triplets;
 
+/* Room for cap entries (GLPK counts from 1); 0, or -1 when out of memory. */
+static int triplets_init(lp_triplets *m, size_t cap) {
+  *m = (lp_triplets){ malloc((cap + 1) * sizeof *m->ia), malloc((cap + 1) * sizeof *m->ja),
+                      malloc((cap + 1) * sizeof *m->ar), 0 };
+  return m->ia && m->ja && m->ar ? 0 : -1;
+}
+
+static void triplets_release(lp_triplets *m) {
+  free(m->ia);
+  free(m->ja);
+  free(m->ar);
+}
+
 static void entry(lp_triplets *m, int row, int col, double val) {
   m->k++;
   m->ia[m->k] = row;
   m->ja[m->k] = col;
   m->ar[m->k] = val;
+}
+
+/* Loads the matrix m into lp and solves it by the simplex method, presolved and quiet; `what`
+ * names the LP in the error. */
+static int solve_lp(glp_prob *lp, const lp_triplets *m, const char *what, dcsim_error *err) {
+  glp_load_matrix(lp, m->k, m->ia, m->ja, m->ar);
+  glp_smcp parm;
+  glp_init_smcp(&parm);
+  parm.msg_lev = GLP_MSG_OFF;
+  parm.presolve = GLP_ON;
+  int s = glp_simplex(lp, &parm);
+  if (s != 0 || glp_get_status(lp) != GLP_OPT)
+    return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0,
+                     "%s: GLPK found no optimal solution (code %d, status %d)", what, s,
+                     glp_get_status(lp));
+  return 0;
 }
 
 /* Inputs checked; *nw: loops that compute. */
@@ -132,32 +161,17 @@ int dcsim_fit_split(const dcsim_split_loop *loops, size_t n, double W, double Q,
   glp_prob *lp = glp_create_prob();
   int na = (int)n;
   split_columns(lp, loops, na, W);
-  size_t cap =
-      (size_t)(16 * na + 8); /* entries: 2n sums + 2n bound rows + n+2 time row + 8n deviations */
-  lp_triplets m = { malloc((cap + 1) * sizeof *m.ia), malloc((cap + 1) * sizeof *m.ja),
-                    malloc((cap + 1) * sizeof *m.ar), 0 };
-  if (!m.ia || !m.ja || !m.ar) {
+  lp_triplets m;
+  /* entries: 2n sums + 2n bound rows + n+2 time row + 8n deviations */
+  if (triplets_init(&m, (size_t)(16 * na + 8))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
     goto out;
   }
   split_rows(lp, &m, loops, na, nw, W, Q, T);
-  glp_load_matrix(lp, m.k, m.ia, m.ja, m.ar);
-  glp_smcp parm;
-  glp_init_smcp(&parm);
-  parm.msg_lev = GLP_MSG_OFF;
-  parm.presolve = GLP_ON;
-  int s = glp_simplex(lp, &parm);
-  if (s != 0 || glp_get_status(lp) != GLP_OPT) {
-    rc = DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0,
-                   "split LP: GLPK found no optimal solution (code %d, status %d)", s,
-                   glp_get_status(lp));
-    goto out;
-  }
+  if ((rc = solve_lp(lp, &m, "split LP", err))) goto out;
   split_result(lp, loops, na, W, Q, T, w_out, q_out, res);
 out:
-  free(m.ia);
-  free(m.ja);
-  free(m.ar);
+  triplets_release(&m);
   glp_delete_prob(lp);
   return rc;
 }
@@ -217,11 +231,9 @@ static int fit_lad(const dcsim_linfit *p, size_t skip, const double *cs, double 
     glp_set_obj_coef(lp, (int)(k + 2 * i) + 2, used ? w : 0);
     if (used) m++;
   }
-  size_t cap = m * (k + 2) + 1;
-  int *ia = malloc((cap + 1) * sizeof *ia), *ja = malloc((cap + 1) * sizeof *ja);
-  double *ar = malloc((cap + 1) * sizeof *ar);
-  int rc = 0, nz = 0, r = 0;
-  if (!ia || !ja || !ar) {
+  lp_triplets t;
+  int rc = 0, r = 0;
+  if (triplets_init(&t, m * (k + 2) + 1)) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
     goto out;
   }
@@ -233,43 +245,19 @@ static int fit_lad(const dcsim_linfit *p, size_t skip, const double *cs, double 
     glp_set_row_bnds(lp, r, GLP_FX, p->b[i] / s, p->b[i] / s);
     for (size_t j = 0; j < k; j++) {
       double a = p->A[i * k + j] * cs[j] / s;
-      if (a != 0) {
-        nz++;
-        ia[nz] = r;
-        ja[nz] = (int)j + 1;
-        ar[nz] = a;
-      }
+      if (a != 0) entry(&t, r, (int)j + 1, a);
     }
-    nz++;
-    ia[nz] = r;
-    ja[nz] = (int)(k + 2 * i) + 1;
-    ar[nz] = -1;
-    nz++;
-    ia[nz] = r;
-    ja[nz] = (int)(k + 2 * i) + 2;
-    ar[nz] = 1;
+    entry(&t, r, (int)(k + 2 * i) + 1, -1);
+    entry(&t, r, (int)(k + 2 * i) + 2, 1);
   }
-  glp_load_matrix(lp, nz, ia, ja, ar);
-  glp_smcp parm;
-  glp_init_smcp(&parm);
-  parm.msg_lev = GLP_MSG_OFF;
-  parm.presolve = GLP_ON;
-  int s = glp_simplex(lp, &parm);
-  if (s != 0 || glp_get_status(lp) != GLP_OPT) {
-    rc = DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0,
-                   "LAD LP: GLPK found no optimal solution (code %d, status %d)", s,
-                   glp_get_status(lp));
-    goto out;
-  }
+  if ((rc = solve_lp(lp, &t, "LAD LP", err))) goto out;
   for (size_t j = 0; j < k; j++) {
     double v = glp_get_col_prim(lp, (int)j + 1);
     if (p->nonneg && p->nonneg[j] && v < 0) v = 0;
     x[j] = v * cs[j];
   }
 out:
-  free(ia);
-  free(ja);
-  free(ar);
+  triplets_release(&t);
   glp_delete_prob(lp);
   return rc;
 }

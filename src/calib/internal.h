@@ -7,12 +7,24 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <libxml/tree.h>
+
 #include "dcsim/error.h"
 #include "dcsim/strutil.h"
 #include "dcsim/xmlio.h"
 
-/* The whole file as a NUL-terminated string (64 MiB at most). */
+/* The whole file as a NUL-terminated string: 64 MiB at most, no NUL byte (dcsim_file_read). */
 int dcsim_calib_read_text(const char *path, char **text, dcsim_error *err);
+
+/* The document at path to edit: checked against its schema (dcsim_xml_validate_file), then
+ * parsed as libxml2 keeps it (comments and layout stay). The caller frees *doc (xmlFreeDoc). */
+int dcsim_calib_xml_open(const char *path, xmlDoc **doc, dcsim_error *err);
+
+/* The first <elem name="name"> child of parent (a document being edited), or NULL. */
+xmlNode *dcsim_calib_xml_named(xmlNode *parent, const char *elem, const char *name);
+
+/* Writes doc to path as libxml2 prints it (UTF-8), atomically (dcsim_calib_write_file). */
+int dcsim_calib_xml_save(xmlDoc *doc, const char *path, dcsim_error *err);
 
 /* Creates directory dir if it does not exist (one level). */
 int dcsim_calib_mkdir(const char *dir, dcsim_error *err);

@@ -17,6 +17,16 @@
 #define DCSIM_VERSION "0"
 #endif
 
+/* options several commands share word for word */
+#define OPT_FORMAT_TEXT_JSON \
+  { "format", "text|json", 0, "output format (default text)" }
+#define OPT_DEADLINE \
+  { "deadline-s", "SECONDS", 0, "deadline for the energy-aware policy" }
+#define OPT_D35 \
+  { "d35", NULL, 0, "D3.5's published models exactly (table-only states, the paper's energy data)" }
+#define OPT_STRICT \
+  { "strict", NULL, 0, "refuse extrapolated and datasheet-only values (provenance, doc/models.md)" }
+
 static const dcsim_opt_spec model_opts[] = {
   { "dwarf", "FILE|NAME", 0, "dwarf to model (dwarfs/NAME.xml or a path)" },
   { "case", "NAME", 0, "named case of the dwarf (sets its parameters)" },
@@ -43,11 +53,9 @@ static const dcsim_opt_spec model_opts[] = {
   { "energy-form", "5.3|5.2|none", 0,
     "energy model (default: node wall power; under --d35 §5.3): §5.3 coefficients or §5.2 with "
     "E_const on the energy table, or none" },
-  { "format", "text|json", 0, "output format (default text)" },
-  { "d35", NULL, 0,
-    "D3.5's published models exactly (table-only states, the paper's energy data)" },
-  { "strict", NULL, 0,
-    "refuse extrapolated and datasheet-only values (provenance, doc/models.md)" },
+  OPT_FORMAT_TEXT_JSON,
+  OPT_D35,
+  OPT_STRICT,
 };
 static const dcsim_opt_spec energy_opts[] = {
   { "dwarf", "FILE|NAME", 0,
@@ -58,14 +66,12 @@ static const dcsim_opt_spec energy_opts[] = {
   { "freq", "GHZ|LABEL", 0, "frequency (default nominal)" },
   { "nodes", "N", 0, "number of nodes, each running for TIME (default 1; §5.6 sum)" },
   { "time", "SECONDS", 0, "measured run time (required)" },
-  { "format", "text|json", 0, "output format (default text)" },
-  { "d35", NULL, 0,
-    "D3.5's published models exactly (table-only states, the paper's energy data)" },
-  { "strict", NULL, 0,
-    "refuse extrapolated and datasheet-only values (provenance, doc/models.md)" },
+  OPT_FORMAT_TEXT_JSON,
+  OPT_D35,
+  OPT_STRICT,
 };
 static const dcsim_opt_spec list_opts[] = {
-  { "format", "text|json", 0, "output format (default text)" },
+  OPT_FORMAT_TEXT_JSON,
 };
 static const dcsim_opt_spec validate_opts[] = {
   { "quiet", NULL, 0, "print nothing on success" },
@@ -75,8 +81,8 @@ static const dcsim_opt_spec run_opts[] = {
   { "policy", "NAME", 0,
     "scheduling policy: fcfs, easy, sjf, heft, energy, JOB+TASK (default fcfs+heft)" },
   { "db", "PATH", 0, "SQLite results database (created if missing; one transaction per run)" },
-  { "format", "text|json", 0, "output format (default text)" },
-  { "deadline-s", "SECONDS", 0, "deadline for the energy-aware policy" },
+  OPT_FORMAT_TEXT_JSON,
+  OPT_DEADLINE,
   { "gantt", "FILE.png|svg", 0, "draw the tasks per node over time (gnuplot)" },
   { "power", "FILE.png|svg", 0,
     "draw the power of the centre and of each node group over time (gnuplot)" },
@@ -92,10 +98,8 @@ static const dcsim_opt_spec run_opts[] = {
   { "io-bw-bps", "BPS", 0,
     "WfCommons: read inputs and write outputs of each task at this rate (default: ignored)" },
   { "bucket-s", "SECONDS", 0, "width of the utilisation-over-time buckets (default 3600)" },
-  { "d35", NULL, 0,
-    "D3.5's published models exactly (table-only states, the paper's energy data)" },
-  { "strict", NULL, 0,
-    "refuse extrapolated and datasheet-only values (provenance, doc/models.md)" },
+  OPT_D35,
+  OPT_STRICT,
 };
 static const dcsim_opt_spec sweep_opts[] = {
   { "cpu", "P1,P2,...", 0, "CPU profiles for the node groups without GPU" },
@@ -105,7 +109,7 @@ static const dcsim_opt_spec sweep_opts[] = {
   { "freq", "F1,F2,...", 0, "frequencies of every CPU task: GHz, a label (turbo) or nominal" },
   { "platform", "FILE", 0, "platform (default: the one the workflow names)" },
   { "policy", "NAME", 0, "scheduling policy, as for dcsim run (default fcfs+heft)" },
-  { "deadline-s", "SECONDS", 0, "deadline for the energy-aware policy" },
+  OPT_DEADLINE,
   { "db", "PATH", 0, "SQLite database: store each point; an interrupted sweep resumes" },
   { "format", "text|json|csv", 0, "output format (default text)" },
   { "threads", "N", 0, "OpenMP threads (default OMP_NUM_THREADS or all cores)" },
@@ -115,10 +119,8 @@ static const dcsim_opt_spec sweep_opts[] = {
   { "stop-after", "N", 0, "testing: stop after N new points, as if interrupted" },
   { "shard", "I/N", 0,
     "evaluate only shard I of N (job arrays; needs --db; join with dcsim merge)" },
-  { "d35", NULL, 0,
-    "D3.5's published models exactly (table-only states, the paper's energy data)" },
-  { "strict", NULL, 0,
-    "refuse extrapolated and datasheet-only values (provenance, doc/models.md)" },
+  OPT_D35,
+  OPT_STRICT,
 };
 static const dcsim_opt_spec merge_opts[] = {
   { "output", "PATH", 0, "the merged database to write (must not exist)" },

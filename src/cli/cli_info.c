@@ -30,12 +30,9 @@ static int list_cpu(const char *path, dcsim_json *j, int json, dcsim_error *err)
   if (rc) return rc;
   if (json) {
     dcsim_json_obj_begin(j);
-    dcsim_json_key(j, "name");
-    dcsim_json_str(j, dcsim_cpu_profile_name(p));
-    dcsim_json_key(j, "model");
-    dcsim_json_str(j, dcsim_cpu_profile_model(p));
-    dcsim_json_key(j, "max_threads");
-    dcsim_json_int(j, dcsim_cpu_profile_max_threads(p));
+    dcsim_json_key_str(j, "name", dcsim_cpu_profile_name(p));
+    dcsim_json_key_str(j, "model", dcsim_cpu_profile_model(p));
+    dcsim_json_key_int(j, "max_threads", dcsim_cpu_profile_max_threads(p));
     dcsim_json_key(j, "energy");
     dcsim_json_bool(j, dcsim_cpu_profile_has_energy(p));
     dcsim_json_obj_end(j);
@@ -62,12 +59,9 @@ static int list_gpu(const char *path, dcsim_json *j, int json, dcsim_error *err)
   const dcsim_gpu_spec *s = dcsim_gpu_profile_spec(p);
   if (json) {
     dcsim_json_obj_begin(j);
-    dcsim_json_key(j, "name");
-    dcsim_json_str(j, dcsim_gpu_profile_name(p));
-    dcsim_json_key(j, "model");
-    dcsim_json_str(j, dcsim_gpu_profile_model(p));
-    dcsim_json_key(j, "power_limit_w");
-    dcsim_json_num(j, s->power_limit_w);
+    dcsim_json_key_str(j, "name", dcsim_gpu_profile_name(p));
+    dcsim_json_key_str(j, "model", dcsim_gpu_profile_model(p));
+    dcsim_json_key_num(j, "power_limit_w", s->power_limit_w);
     dcsim_json_obj_end(j);
   } else {
     printf("  %-18s %-26s %u SM, %.3g GFLOP/s DP, %.3g GB/s, %.0f W limit\n",
@@ -85,10 +79,8 @@ static int list_dwarf(const char *path, dcsim_json *j, int json, dcsim_error *er
   if (rc) return rc;
   if (json) {
     dcsim_json_obj_begin(j);
-    dcsim_json_key(j, "name");
-    dcsim_json_str(j, dcsim_dwarf_name(d));
-    dcsim_json_key(j, "device");
-    dcsim_json_str(j, dcsim_dwarf_device_of(d) == DCSIM_DWARF_GPU ? "gpu" : "cpu");
+    dcsim_json_key_str(j, "name", dcsim_dwarf_name(d));
+    dcsim_json_key_str(j, "device", dcsim_dwarf_device_of(d) == DCSIM_DWARF_GPU ? "gpu" : "cpu");
     dcsim_json_key(j, "parameters");
     dcsim_json_arr_begin(j);
     for (size_t k = 0; k < dcsim_dwarf_n_params(d); k++) dcsim_json_str(j, dcsim_dwarf_param(d, k));

@@ -157,188 +157,126 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p,
 /* The node wall power model's figures (dcsim/cpu_power.h), when it made the energy. */
 static void json_wall(dcsim_json *j, const dcsim_prediction *p) {
   if (!(p->node_power_w > 0)) return;
-  dcsim_json_key(j, "base_j");
-  dcsim_json_num(j, p->base_j);
-  dcsim_json_key(j, "node_power_w");
-  dcsim_json_num(j, p->node_power_w);
-  dcsim_json_key(j, "node_idle_w");
-  dcsim_json_num(j, p->node_idle_w);
+  dcsim_json_key_num(j, "base_j", p->base_j);
+  dcsim_json_key_num(j, "node_power_w", p->node_power_w);
+  dcsim_json_key_num(j, "node_idle_w", p->node_idle_w);
 }
 
-/* The CPU model's figures: state, energy split, communication and the loops. */
+/* The CPU model's figures: state, energy split, communication. */
 static void json_cpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
                                 const dcsim_prediction *p) {
   char fs[32];
   dcsim_cpu_state_freq_str(&rq->state, fs, sizeof fs);
-  dcsim_json_key(j, "cpu");
-  dcsim_json_str(j, dcsim_cpu_profile_name(rq->cpu));
-  dcsim_json_key(j, "nodes");
-  dcsim_json_int(j, rq->nodes);
-  dcsim_json_key(j, "cores");
-  dcsim_json_int(j, rq->state.threads);
-  dcsim_json_key(j, "freq");
-  dcsim_json_str(j, fs);
+  dcsim_json_key_str(j, "cpu", dcsim_cpu_profile_name(rq->cpu));
+  dcsim_json_key_int(j, "nodes", rq->nodes);
+  dcsim_json_key_int(j, "cores", rq->state.threads);
+  dcsim_json_key_str(j, "freq", fs);
   if (p->has_energy) {
-    dcsim_json_key(j, "pkg_j");
-    dcsim_json_num(j, p->pkg_j);
-    dcsim_json_key(j, "dram_j");
-    dcsim_json_num(j, p->dram_j);
-    dcsim_json_key(j, "node_energy_j");
-    dcsim_json_num(j, p->node_energy_j);
+    dcsim_json_key_num(j, "pkg_j", p->pkg_j);
+    dcsim_json_key_num(j, "dram_j", p->dram_j);
+    dcsim_json_key_num(j, "node_energy_j", p->node_energy_j);
     json_wall(j, p);
   }
-  dcsim_json_key(j, "comm_s");
-  dcsim_json_num(j, p->cpu->node_comm_s[0]);
+  dcsim_json_key_num(j, "comm_s", p->cpu->node_comm_s[0]);
+}
+
+/* "parts": one object per loop (CPU) or kernel (GPU), named and timed first. */
+static void json_parts(dcsim_json *j, const dcsim_prediction *p) {
+  size_t n = p->cpu ? p->cpu->n_loops : p->gpu->n_kernels;
   dcsim_json_key(j, "parts");
   dcsim_json_arr_begin(j);
-  for (size_t l = 0; l < p->cpu->n_loops; l++) {
-    const dcsim_loop_part *lp = &p->cpu->parts[l];
+  for (size_t i = 0; i < n; i++) {
+    const dcsim_loop_part *lp = p->cpu ? &p->cpu->parts[i] : NULL;
+    const dcsim_kernel_part *kp = p->cpu ? NULL : &p->gpu->parts[i];
     dcsim_json_obj_begin(j);
-    dcsim_json_key(j, "name");
-    dcsim_json_str(j, lp->name);
-    dcsim_json_key(j, "time_s");
-    dcsim_json_num(j, lp->time_s);
-    dcsim_json_key(j, "work_flop");
-    dcsim_json_num(j, lp->work_flop);
-    dcsim_json_key(j, "traffic_byte");
-    dcsim_json_num(j, lp->traffic_byte);
-    dcsim_json_key(j, "flop_time_s");
-    dcsim_json_num(j, lp->flop_time_s);
-    dcsim_json_key(j, "mem_time_s");
-    dcsim_json_num(j, lp->mem_time_s);
-    dcsim_json_key(j, "bound");
-    dcsim_json_str(j, lp->compute_bound ? "compute" : "memory");
-    if (lp->level) {
-      dcsim_json_key(j, "level");
-      dcsim_json_str(j, lp->level);
+    dcsim_json_key_str(j, "name", lp ? lp->name : kp->name);
+    dcsim_json_key_num(j, "time_s", lp ? lp->time_s : kp->time_s);
+    if (lp) {
+      dcsim_json_key_num(j, "work_flop", lp->work_flop);
+      dcsim_json_key_num(j, "traffic_byte", lp->traffic_byte);
+      dcsim_json_key_num(j, "flop_time_s", lp->flop_time_s);
+      dcsim_json_key_num(j, "mem_time_s", lp->mem_time_s);
+      dcsim_json_key_str(j, "bound", lp->compute_bound ? "compute" : "memory");
+      if (lp->level) dcsim_json_key_str(j, "level", lp->level);
+    } else {
+      dcsim_json_key_num(j, "compute_s", kp->compute_s);
+      dcsim_json_key_num(j, "transfer_s", kp->transfer_s);
+      dcsim_json_key_num(j, "inactive_s", kp->inactive_s);
+      dcsim_json_key_num(j, "G_e_used", kp->G_e_used);
     }
     dcsim_json_obj_end(j);
   }
   dcsim_json_arr_end(j);
 }
 
-/* The GPU model's kernels. */
-static void json_kernel_parts(dcsim_json *j, const dcsim_prediction *p) {
-  dcsim_json_key(j, "parts");
-  dcsim_json_arr_begin(j);
-  for (size_t k = 0; k < p->gpu->n_kernels; k++) {
-    const dcsim_kernel_part *kp = &p->gpu->parts[k];
-    dcsim_json_obj_begin(j);
-    dcsim_json_key(j, "name");
-    dcsim_json_str(j, kp->name);
-    dcsim_json_key(j, "time_s");
-    dcsim_json_num(j, kp->time_s);
-    dcsim_json_key(j, "compute_s");
-    dcsim_json_num(j, kp->compute_s);
-    dcsim_json_key(j, "transfer_s");
-    dcsim_json_num(j, kp->transfer_s);
-    dcsim_json_key(j, "inactive_s");
-    dcsim_json_num(j, kp->inactive_s);
-    dcsim_json_key(j, "G_e_used");
-    dcsim_json_num(j, kp->G_e_used);
-    dcsim_json_obj_end(j);
-  }
-  dcsim_json_arr_end(j);
-}
-
-/* The GPU model's figures: GPU and host, domain, energy split, times, several GPUs, kernels. */
+/* The GPU model's figures: GPU and host, domain, energy split, times, several GPUs. */
 static void json_gpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
                                 const dcsim_prediction *p) {
-  dcsim_json_key(j, "gpu");
-  dcsim_json_str(j, dcsim_gpu_profile_name(rq->gpu));
+  dcsim_json_key_str(j, "gpu", dcsim_gpu_profile_name(rq->gpu));
   dcsim_json_key(j, "host_cpu");
   if (rq->host_cpu)
     dcsim_json_str(j, dcsim_cpu_profile_name(rq->host_cpu));
   else
     dcsim_json_null(j);
-  dcsim_json_key(j, "domain_size");
-  dcsim_json_num(j, rq->ev->domain_size);
-  dcsim_json_key(j, "invocations_per_call");
-  dcsim_json_int(j, rq->ev->invocations);
+  dcsim_json_key_num(j, "domain_size", rq->ev->domain_size);
+  dcsim_json_key_int(j, "invocations_per_call", rq->ev->invocations);
   if (p->has_energy) {
-    dcsim_json_key(j, "gpu_j");
-    dcsim_json_num(j, p->gpu_j);
-    dcsim_json_key(j, "host_pkg_j");
-    dcsim_json_num(j, p->pkg_j);
-    dcsim_json_key(j, "gpu_fraction");
-    dcsim_json_num(j, p->gpu_fraction);
-    if (p->node_power_w > 0) {
-      dcsim_json_key(j, "dram_j");
-      dcsim_json_num(j, p->dram_j);
-    }
+    dcsim_json_key_num(j, "gpu_j", p->gpu_j);
+    dcsim_json_key_num(j, "host_pkg_j", p->pkg_j);
+    dcsim_json_key_num(j, "gpu_fraction", p->gpu_fraction);
+    if (p->node_power_w > 0) dcsim_json_key_num(j, "dram_j", p->dram_j);
     json_wall(j, p);
   }
-  dcsim_json_key(j, "compute_s");
-  dcsim_json_num(j, p->gpu->compute_s);
-  dcsim_json_key(j, "transfer_s");
-  dcsim_json_num(j, p->gpu->transfer_s);
-  dcsim_json_key(j, "inactive_s");
-  dcsim_json_num(j, p->gpu->inactive_s);
-  if (rq->gpu_small_domain) {
-    dcsim_json_key(j, "small_domain_overhead_s");
-    dcsim_json_num(j, p->gpu->overhead_s);
-  }
+  dcsim_json_key_num(j, "compute_s", p->gpu->compute_s);
+  dcsim_json_key_num(j, "transfer_s", p->gpu->transfer_s);
+  dcsim_json_key_num(j, "inactive_s", p->gpu->inactive_s);
+  if (rq->gpu_small_domain) dcsim_json_key_num(j, "small_domain_overhead_s", p->gpu->overhead_s);
   if (p->multigpu) {
-    dcsim_json_key(j, "gpus");
-    dcsim_json_int(j, p->multigpu->gpus);
-    dcsim_json_key(j, "min_gpus");
-    dcsim_json_int(j, p->multigpu->min_gpus);
-    dcsim_json_key(j, "domain_per_gpu");
-    dcsim_json_num(j, p->multigpu->domain_per_gpu);
-    dcsim_json_key(j, "memory_per_gpu_byte");
-    dcsim_json_num(j, p->multigpu->memory_per_gpu_byte);
-    dcsim_json_key(j, "kernel_s");
-    dcsim_json_num(j, p->multigpu->kernel_s);
-    dcsim_json_key(j, "host_transfer_s");
-    dcsim_json_num(j, p->multigpu->transfer_s);
-    dcsim_json_key(j, "halo_s");
-    dcsim_json_num(j, p->multigpu->halo_s);
+    dcsim_json_key_int(j, "gpus", p->multigpu->gpus);
+    dcsim_json_key_int(j, "min_gpus", p->multigpu->min_gpus);
+    dcsim_json_key_num(j, "domain_per_gpu", p->multigpu->domain_per_gpu);
+    dcsim_json_key_num(j, "memory_per_gpu_byte", p->multigpu->memory_per_gpu_byte);
+    dcsim_json_key_num(j, "kernel_s", p->multigpu->kernel_s);
+    dcsim_json_key_num(j, "host_transfer_s", p->multigpu->transfer_s);
+    dcsim_json_key_num(j, "halo_s", p->multigpu->halo_s);
   }
-  json_kernel_parts(j, p);
+}
+
+/* Opens the JSON document on stdout with the dwarf and its case (null without one). */
+static void json_begin(dcsim_json *j, const dcsim_model_req *rq, const char *case_name) {
+  dcsim_json_init(j, stdout, 1);
+  dcsim_json_obj_begin(j);
+  dcsim_json_key_str(j, "dwarf", dcsim_dwarf_name(rq->ev->dwarf));
+  dcsim_json_key(j, "case");
+  if (case_name)
+    dcsim_json_str(j, case_name);
+  else
+    dcsim_json_null(j);
 }
 
 static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p,
                        const char *case_name) {
   dcsim_json j;
-  dcsim_json_init(&j, stdout, 1);
-  dcsim_json_obj_begin(&j);
-  dcsim_json_key(&j, "dwarf");
-  dcsim_json_str(&j, dcsim_dwarf_name(rq->ev->dwarf));
-  dcsim_json_key(&j, "case");
-  if (case_name)
-    dcsim_json_str(&j, case_name);
-  else
-    dcsim_json_null(&j);
-  dcsim_json_key(&j, "device");
-  dcsim_json_str(&j, p->cpu ? "cpu" : "gpu");
-  dcsim_json_key(&j, "time_s");
-  dcsim_json_num(&j, p->time_s);
+  json_begin(&j, rq, case_name);
+  dcsim_json_key_str(&j, "device", p->cpu ? "cpu" : "gpu");
+  dcsim_json_key_num(&j, "time_s", p->time_s);
   dcsim_json_key(&j, "energy_j");
   if (p->has_energy)
     dcsim_json_num(&j, p->energy_j);
   else
     dcsim_json_null(&j);
-  dcsim_json_key(&j, "model");
-  dcsim_json_str(&j, rq->flags & DCSIM_MODEL_D35 ? "d35" : "default");
+  dcsim_json_key_str(&j, "model", rq->flags & DCSIM_MODEL_D35 ? "d35" : "default");
   dcsim_json_key(&j, "energy_covers");
   if (p->has_energy)
     dcsim_json_str(&j, p->energy_scope);
   else
     dcsim_json_null(&j);
-  dcsim_json_key(&j, "provenance");
-  dcsim_json_obj_begin(&j);
-  dcsim_json_key(&j, "time");
-  dcsim_prov_json(&j, p->time_prov);
-  dcsim_json_key(&j, "energy");
-  if (p->has_energy)
-    dcsim_prov_json(&j, p->energy_prov);
-  else
-    dcsim_json_null(&j);
-  dcsim_json_obj_end(&j);
+  dcsim_prov_json_member(&j, p->time_prov, p->has_energy ? &p->energy_prov : NULL);
   if (p->cpu)
     json_cpu_prediction(&j, rq, p);
   else
     json_gpu_prediction(&j, rq, p);
+  json_parts(&j, p);
   dcsim_json_obj_end(&j);
   dcsim_json_end(&j);
 }
@@ -398,51 +336,23 @@ static int scan_models(dcsim_model_req *rq, node_scan *S, dcsim_error *err) {
 
 static void scan_json(const dcsim_model_req *rq, const node_scan *S, const char *case_name) {
   dcsim_json j;
-  dcsim_json_init(&j, stdout, 1);
-  dcsim_json_obj_begin(&j);
-  dcsim_json_key(&j, "dwarf");
-  dcsim_json_str(&j, dcsim_dwarf_name(rq->ev->dwarf));
-  dcsim_json_key(&j, "case");
-  if (case_name)
-    dcsim_json_str(&j, case_name);
-  else
-    dcsim_json_null(&j);
-  dcsim_json_key(&j, "cpu");
-  dcsim_json_str(&j, dcsim_cpu_profile_name(rq->cpu));
-  dcsim_json_key(&j, "cores");
-  dcsim_json_int(&j, rq->state.threads);
-  dcsim_json_key(&j, "freq");
-  dcsim_json_str(&j, S->fs);
-  dcsim_json_key(&j, "net_s_per_byte");
-  dcsim_json_num(&j, rq->net_s_per_byte);
-  dcsim_json_key(&j, "net_latency_s");
-  dcsim_json_num(&j, rq->net_latency_s);
-  dcsim_json_key(&j, "overlap");
-  dcsim_json_num(&j, S->overlap);
-  dcsim_json_key(&j, "model");
-  dcsim_json_str(&j, rq->flags & DCSIM_MODEL_D35 ? "d35" : "default");
-  dcsim_json_key(&j, "provenance");
-  dcsim_json_obj_begin(&j);
-  dcsim_json_key(&j, "time");
-  dcsim_prov_json(&j, S->time_prov);
-  dcsim_json_key(&j, "energy");
-  if (S->has_e)
-    dcsim_prov_json(&j, S->energy_prov);
-  else
-    dcsim_json_null(&j);
-  dcsim_json_obj_end(&j);
+  json_begin(&j, rq, case_name);
+  dcsim_json_key_str(&j, "cpu", dcsim_cpu_profile_name(rq->cpu));
+  dcsim_json_key_int(&j, "cores", rq->state.threads);
+  dcsim_json_key_str(&j, "freq", S->fs);
+  dcsim_json_key_num(&j, "net_s_per_byte", rq->net_s_per_byte);
+  dcsim_json_key_num(&j, "net_latency_s", rq->net_latency_s);
+  dcsim_json_key_num(&j, "overlap", S->overlap);
+  dcsim_json_key_str(&j, "model", rq->flags & DCSIM_MODEL_D35 ? "d35" : "default");
+  dcsim_prov_json_member(&j, S->time_prov, S->has_e ? &S->energy_prov : NULL);
   dcsim_json_key(&j, "scan");
   dcsim_json_arr_begin(&j);
   for (size_t i = 0; i < S->n; i++) {
     dcsim_json_obj_begin(&j);
-    dcsim_json_key(&j, "nodes");
-    dcsim_json_int(&j, S->nodes[i]);
-    dcsim_json_key(&j, "time_s");
-    dcsim_json_num(&j, S->t[i]);
-    dcsim_json_key(&j, "compute_s");
-    dcsim_json_num(&j, S->comp[i]);
-    dcsim_json_key(&j, "comm_s");
-    dcsim_json_num(&j, S->comm[i]);
+    dcsim_json_key_int(&j, "nodes", S->nodes[i]);
+    dcsim_json_key_num(&j, "time_s", S->t[i]);
+    dcsim_json_key_num(&j, "compute_s", S->comp[i]);
+    dcsim_json_key_num(&j, "comm_s", S->comm[i]);
     dcsim_json_key(&j, "energy_j");
     if (S->has_e)
       dcsim_json_num(&j, S->e[i]);
@@ -451,12 +361,10 @@ static void scan_json(const dcsim_model_req *rq, const node_scan *S, const char 
     dcsim_json_obj_end(&j);
   }
   dcsim_json_arr_end(&j);
-  dcsim_json_key(&j, "balance_nodes");
-  dcsim_json_int(&j, S->nodes[S->b.balance]);
+  dcsim_json_key_int(&j, "balance_nodes", S->nodes[S->b.balance]);
   dcsim_json_key(&j, "balance_reached");
   dcsim_json_bool(&j, S->b.reached);
-  dcsim_json_key(&j, "time_min_nodes");
-  dcsim_json_int(&j, S->nodes[S->b.time_min]);
+  dcsim_json_key_int(&j, "time_min_nodes", S->nodes[S->b.time_min]);
   dcsim_json_key(&j, "energy_min_nodes");
   if (S->has_e)
     dcsim_json_int(&j, S->nodes[S->b.energy_min]);
@@ -717,28 +625,18 @@ static void energy_print(int fmt, int d35, const dcsim_dwarf_t *d, const dcsim_c
     dcsim_json j;
     dcsim_json_init(&j, stdout, 1);
     dcsim_json_obj_begin(&j);
-    dcsim_json_key(&j, "pkg_j");
-    dcsim_json_num(&j, o->pkg_j);
-    dcsim_json_key(&j, "dram_j");
-    dcsim_json_num(&j, o->dram_j);
+    dcsim_json_key_num(&j, "pkg_j", o->pkg_j);
+    dcsim_json_key_num(&j, "dram_j", o->dram_j);
     if (!d35) {
-      dcsim_json_key(&j, "base_j");
-      dcsim_json_num(&j, o->base_j);
-      dcsim_json_key(&j, "node_power_w");
-      dcsim_json_num(&j, o->node_w);
+      dcsim_json_key_num(&j, "base_j", o->base_j);
+      dcsim_json_key_num(&j, "node_power_w", o->node_w);
     }
-    dcsim_json_key(&j, "energy_j");
-    dcsim_json_num(&j, o->energy_j);
-    dcsim_json_key(&j, "time_s");
-    dcsim_json_num(&j, t);
-    dcsim_json_key(&j, "nodes");
-    dcsim_json_int(&j, nodes);
-    dcsim_json_key(&j, "cores");
-    dcsim_json_int(&j, cores);
-    dcsim_json_key(&j, "model");
-    dcsim_json_str(&j, d35 ? "d35" : "default");
-    dcsim_json_key(&j, "energy_covers");
-    dcsim_json_str(&j, o->covers);
+    dcsim_json_key_num(&j, "energy_j", o->energy_j);
+    dcsim_json_key_num(&j, "time_s", t);
+    dcsim_json_key_int(&j, "nodes", nodes);
+    dcsim_json_key_int(&j, "cores", cores);
+    dcsim_json_key_str(&j, "model", d35 ? "d35" : "default");
+    dcsim_json_key_str(&j, "energy_covers", o->covers);
     dcsim_json_key(&j, "provenance");
     dcsim_prov_json(&j, o->prov);
     dcsim_json_obj_end(&j);

@@ -17,14 +17,10 @@
 static void json_stat(dcsim_json *j, const char *key, const dcsim_stat *st) {
   dcsim_json_key(j, key);
   dcsim_json_obj_begin(j);
-  dcsim_json_key(j, "mean");
-  dcsim_json_num(j, st->mean);
-  dcsim_json_key(j, "median");
-  dcsim_json_num(j, st->median);
-  dcsim_json_key(j, "p95");
-  dcsim_json_num(j, st->p95);
-  dcsim_json_key(j, "max");
-  dcsim_json_num(j, st->max);
+  dcsim_json_key_num(j, "mean", st->mean);
+  dcsim_json_key_num(j, "median", st->median);
+  dcsim_json_key_num(j, "p95", st->p95);
+  dcsim_json_key_num(j, "max", st->max);
   dcsim_json_obj_end(j);
 }
 
@@ -38,49 +34,26 @@ static double busy_fraction(const dcsim_run_stats *st) {
 static void json_totals(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_stats *st,
                         const dcsim_metrics_summary *ms, dcsim_job_policy jp, dcsim_task_policy tp,
                         int64_t run_id) {
-  dcsim_json_key(j, "input");
-  dcsim_json_str(j, s->input_path);
-  dcsim_json_key(j, "platform");
-  dcsim_json_str(j, s->platform->name);
+  dcsim_json_key_str(j, "input", s->input_path);
+  dcsim_json_key_str(j, "platform", s->platform->name);
   char pol[32];
   snprintf(pol, sizeof pol, "%s+%s", dcsim_sched_job_name(jp), dcsim_sched_task_name(tp));
-  dcsim_json_key(j, "policy");
-  dcsim_json_str(j, pol);
-  dcsim_json_key(j, "time_to_solution_s");
-  dcsim_json_num(j, (double)st->makespan_ns * 1e-9);
-  dcsim_json_key(j, "energy_to_solution_j");
-  dcsim_json_num(j, st->energy_j);
-  dcsim_json_key(j, "unallocated_idle_j");
-  dcsim_json_num(j, st->unallocated_idle_j);
-  dcsim_json_key(j, "tasks");
-  dcsim_json_int(j, (long long)st->tasks);
-  dcsim_json_key(j, "jobs");
-  dcsim_json_int(j, (long long)st->n_jobs);
-  dcsim_json_key(j, "events");
-  dcsim_json_int(j, (long long)st->events);
-  dcsim_json_key(j, "nodes");
-  dcsim_json_int(j, st->n_nodes);
-  dcsim_json_key(j, "utilisation");
-  dcsim_json_num(j, busy_fraction(st));
-  if (run_id > 0) {
-    dcsim_json_key(j, "run_id");
-    dcsim_json_int(j, run_id);
-  }
-  dcsim_json_key(j, "allocated");
-  dcsim_json_num(j, ms->allocated);
-  dcsim_json_key(j, "model");
-  dcsim_json_str(j, s->model_flags & DCSIM_MODEL_D35 ? "d35" : "default");
-  dcsim_json_key(j, "energy_covers");
-  dcsim_json_str(j, dcsim_scenario_energy_scope(s));
+  dcsim_json_key_str(j, "policy", pol);
+  dcsim_json_key_num(j, "time_to_solution_s", (double)st->makespan_ns * 1e-9);
+  dcsim_json_key_num(j, "energy_to_solution_j", st->energy_j);
+  dcsim_json_key_num(j, "unallocated_idle_j", st->unallocated_idle_j);
+  dcsim_json_key_int(j, "tasks", (long long)st->tasks);
+  dcsim_json_key_int(j, "jobs", (long long)st->n_jobs);
+  dcsim_json_key_int(j, "events", (long long)st->events);
+  dcsim_json_key_int(j, "nodes", st->n_nodes);
+  dcsim_json_key_num(j, "utilisation", busy_fraction(st));
+  if (run_id > 0) dcsim_json_key_int(j, "run_id", run_id);
+  dcsim_json_key_num(j, "allocated", ms->allocated);
+  dcsim_json_key_str(j, "model", s->model_flags & DCSIM_MODEL_D35 ? "d35" : "default");
+  dcsim_json_key_str(j, "energy_covers", dcsim_scenario_energy_scope(s));
   dcsim_prov tprov, eprov;
   dcsim_scenario_provenance(s, &tprov, &eprov);
-  dcsim_json_key(j, "provenance");
-  dcsim_json_obj_begin(j);
-  dcsim_json_key(j, "time");
-  dcsim_prov_json(j, tprov);
-  dcsim_json_key(j, "energy");
-  dcsim_prov_json(j, eprov);
-  dcsim_json_obj_end(j);
+  dcsim_prov_json_member(j, tprov, &eprov);
 }
 
 /* Job statistics (doc/workloads.md), power management, utilisation over time. */
@@ -95,19 +68,15 @@ static void json_statistics(dcsim_json *j, const dcsim_run_stats *st,
   dcsim_json_obj_end(j);
   dcsim_json_key(j, "power_management");
   dcsim_json_obj_begin(j);
-  dcsim_json_key(j, "boots");
-  dcsim_json_int(j, (long long)st->boots);
-  dcsim_json_key(j, "shutdowns");
-  dcsim_json_int(j, (long long)st->shutdowns);
+  dcsim_json_key_int(j, "boots", (long long)st->boots);
+  dcsim_json_key_int(j, "shutdowns", (long long)st->shutdowns);
   double off = 0;
   for (unsigned i = 0; i < st->n_nodes; i++) off += st->node_off_s[i];
-  dcsim_json_key(j, "off_node_s");
-  dcsim_json_num(j, off);
+  dcsim_json_key_num(j, "off_node_s", off);
   dcsim_json_obj_end(j);
   dcsim_json_key(j, "utilisation_over_time");
   dcsim_json_obj_begin(j);
-  dcsim_json_key(j, "bucket_s");
-  dcsim_json_num(j, st->bucket_s);
+  dcsim_json_key_num(j, "bucket_s", st->bucket_s);
   for (int which = 0; which < 2; which++) {
     dcsim_json_key(j, which ? "allocated" : "busy");
     dcsim_json_arr_begin(j);
@@ -125,8 +94,7 @@ static void json_statistics(dcsim_json *j, const dcsim_run_stats *st,
 static void json_trace(dcsim_json *j, const dcsim_trace_info *tr) {
   dcsim_json_key(j, "trace");
   dcsim_json_obj_begin(j);
-  dcsim_json_key(j, "kind");
-  dcsim_json_str(j, tr->kind == DCSIM_TRACE_SWF ? "swf" : "wfcommons");
+  dcsim_json_key_str(j, "kind", tr->kind == DCSIM_TRACE_SWF ? "swf" : "wfcommons");
   if (tr->kind == DCSIM_TRACE_WFCOMMONS) {
     dcsim_json_key(j, "recorded_makespan_s");
     if (tr->recorded_makespan_s >= 0)
@@ -134,24 +102,15 @@ static void json_trace(dcsim_json *j, const dcsim_trace_info *tr) {
     else
       dcsim_json_null(j);
   } else {
-    dcsim_json_key(j, "jobs_read");
-    dcsim_json_int(j, (long long)tr->jobs_read);
-    dcsim_json_key(j, "jobs_replayed");
-    dcsim_json_int(j, (long long)tr->jobs_kept);
-    dcsim_json_key(j, "mapped_to_dwarfs");
-    dcsim_json_int(j, (long long)tr->mapped);
-    dcsim_json_key(j, "failed_replayed");
-    dcsim_json_int(j, (long long)tr->failed);
-    dcsim_json_key(j, "skipped_cancelled");
-    dcsim_json_int(j, (long long)tr->skipped_cancelled);
-    dcsim_json_key(j, "skipped_unknown");
-    dcsim_json_int(j, (long long)tr->skipped_unknown);
-    dcsim_json_key(j, "skipped_partial");
-    dcsim_json_int(j, (long long)tr->skipped_partial);
-    dcsim_json_key(j, "skipped_unmatched");
-    dcsim_json_int(j, (long long)tr->skipped_unmatched);
-    dcsim_json_key(j, "processors_per_node");
-    dcsim_json_int(j, tr->procs_per_node);
+    dcsim_json_key_int(j, "jobs_read", (long long)tr->jobs_read);
+    dcsim_json_key_int(j, "jobs_replayed", (long long)tr->jobs_kept);
+    dcsim_json_key_int(j, "mapped_to_dwarfs", (long long)tr->mapped);
+    dcsim_json_key_int(j, "failed_replayed", (long long)tr->failed);
+    dcsim_json_key_int(j, "skipped_cancelled", (long long)tr->skipped_cancelled);
+    dcsim_json_key_int(j, "skipped_unknown", (long long)tr->skipped_unknown);
+    dcsim_json_key_int(j, "skipped_partial", (long long)tr->skipped_partial);
+    dcsim_json_key_int(j, "skipped_unmatched", (long long)tr->skipped_unmatched);
+    dcsim_json_key_int(j, "processors_per_node", tr->procs_per_node);
     static const char *const hk[] = { "max_nodes", "max_procs",
                                       "unix_start_time" }; /* SWF header, null if absent */
     long long hv[] = { tr->max_nodes, tr->max_procs, tr->unix_start_time };
@@ -170,45 +129,24 @@ static void json_trace(dcsim_json *j, const dcsim_trace_info *tr) {
 static void json_job(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_stats *st, size_t k) {
   const dcsim_job_stats *js = &st->jobs[k];
   dcsim_json_obj_begin(j);
-  dcsim_json_key(j, "name");
-  dcsim_json_str(j, s->wfs[s->jobs[k].wf].wf->name);
-  dcsim_json_key(j, "instance");
-  dcsim_json_int(j, s->jobs[k].instance);
-  dcsim_json_key(j, "submit_s");
-  dcsim_json_num(j, (double)js->submit_ns * 1e-9);
-  dcsim_json_key(j, "start_s");
-  dcsim_json_num(j, (double)js->start_ns * 1e-9);
-  dcsim_json_key(j, "end_s");
-  dcsim_json_num(j, (double)js->end_ns * 1e-9);
-  dcsim_json_key(j, "wait_s");
-  dcsim_json_num(j, (double)(js->start_ns - js->submit_ns) * 1e-9);
-  dcsim_json_key(j, "time_to_solution_s");
-  dcsim_json_num(j, (double)(js->end_ns - js->submit_ns) * 1e-9);
-  dcsim_json_key(j, "energy_to_solution_j");
-  dcsim_json_num(j, js->energy_j);
-  dcsim_json_key(j, "task_energy_j");
-  dcsim_json_num(j, js->task_energy_j);
-  dcsim_json_key(j, "held_idle_j");
-  dcsim_json_num(j, js->energy_j - js->task_energy_j);
-  dcsim_json_key(j, "tasks");
-  dcsim_json_int(j, js->tasks);
+  dcsim_json_key_str(j, "name", s->wfs[s->jobs[k].wf].wf->name);
+  dcsim_json_key_int(j, "instance", s->jobs[k].instance);
+  dcsim_json_key_num(j, "submit_s", (double)js->submit_ns * 1e-9);
+  dcsim_json_key_num(j, "start_s", (double)js->start_ns * 1e-9);
+  dcsim_json_key_num(j, "end_s", (double)js->end_ns * 1e-9);
+  dcsim_json_key_num(j, "wait_s", (double)(js->start_ns - js->submit_ns) * 1e-9);
+  dcsim_json_key_num(j, "time_to_solution_s", (double)(js->end_ns - js->submit_ns) * 1e-9);
+  dcsim_json_key_num(j, "energy_to_solution_j", js->energy_j);
+  dcsim_json_key_num(j, "task_energy_j", js->task_energy_j);
+  dcsim_json_key_num(j, "held_idle_j", js->energy_j - js->task_energy_j);
+  dcsim_json_key_int(j, "tasks", js->tasks);
   dcsim_job_metrics m = dcsim_metrics_job(js);
-  dcsim_json_key(j, "flow_s");
-  dcsim_json_num(j, m.flow_s);
-  dcsim_json_key(j, "slowdown");
-  dcsim_json_num(j, m.slowdown);
-  dcsim_json_key(j, "bounded_slowdown");
-  dcsim_json_num(j, m.bounded_slowdown);
-  dcsim_json_key(j, "boot_wait_s");
-  dcsim_json_num(j, (double)(js->start_ns - js->alloc_ns) * 1e-9);
-  if (s->jobs[k].trace_job) {
-    dcsim_json_key(j, "trace_job");
-    dcsim_json_int(j, s->jobs[k].trace_job);
-  }
-  if (s->jobs[k].trace_procs) {
-    dcsim_json_key(j, "procs");
-    dcsim_json_int(j, s->jobs[k].trace_procs);
-  }
+  dcsim_json_key_num(j, "flow_s", m.flow_s);
+  dcsim_json_key_num(j, "slowdown", m.slowdown);
+  dcsim_json_key_num(j, "bounded_slowdown", m.bounded_slowdown);
+  dcsim_json_key_num(j, "boot_wait_s", (double)(js->start_ns - js->alloc_ns) * 1e-9);
+  if (s->jobs[k].trace_job) dcsim_json_key_int(j, "trace_job", s->jobs[k].trace_job);
+  if (s->jobs[k].trace_procs) dcsim_json_key_int(j, "procs", s->jobs[k].trace_procs);
   dcsim_json_obj_end(j);
 }
 
@@ -221,18 +159,12 @@ static void json_groups(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
     const dcsim_node_group *ng = s->groups[g].g;
     const dcsim_group_stats *gs = &st->groups[g];
     dcsim_json_obj_begin(j);
-    dcsim_json_key(j, "name");
-    dcsim_json_str(j, ng->name);
-    dcsim_json_key(j, "nodes");
-    dcsim_json_int(j, ng->count);
-    dcsim_json_key(j, "energy_j");
-    dcsim_json_num(j, gs->energy_j);
-    dcsim_json_key(j, "busy_node_s");
-    dcsim_json_num(j, gs->busy_node_s);
-    dcsim_json_key(j, "utilisation");
-    dcsim_json_num(j, mk > 0 ? gs->busy_node_s / (mk * ng->count) : 0);
-    dcsim_json_key(j, "allocated");
-    dcsim_json_num(j, mk > 0 ? gs->alloc_node_s / (mk * ng->count) : 0);
+    dcsim_json_key_str(j, "name", ng->name);
+    dcsim_json_key_int(j, "nodes", ng->count);
+    dcsim_json_key_num(j, "energy_j", gs->energy_j);
+    dcsim_json_key_num(j, "busy_node_s", gs->busy_node_s);
+    dcsim_json_key_num(j, "utilisation", mk > 0 ? gs->busy_node_s / (mk * ng->count) : 0);
+    dcsim_json_key_num(j, "allocated", mk > 0 ? gs->alloc_node_s / (mk * ng->count) : 0);
     dcsim_json_obj_end(j);
   }
   dcsim_json_arr_end(j);

@@ -8,6 +8,7 @@
 
 #include "dcsim/expr.h"
 #include "dcsim/xmlio.h"
+#include "input/internal.h"
 
 typedef struct formula {
   dcsim_expr_t *e;
@@ -457,24 +458,13 @@ static int load_activity(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *
 
 int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err) {
   dcsim_xml_doc_t *doc = NULL;
-  dcsim_dwarf_t *d = NULL;
-  int rc = dcsim_xml_load(path, "dwarf", &doc, err);
+  const char *dev = NULL;
+  dcsim_dwarf_t *d = calloc(1, sizeof *d);
+  if (!d) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  int rc = dcsim_input_open(path, "dwarf", &doc, &d->path, &d->name, err);
   if (rc) goto out;
   xmlNode *root = dcsim_xml_root(doc);
-  d = calloc(1, sizeof *d);
-  if (!d) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-    goto out;
-  }
-  const char *name = NULL, *dev = NULL;
-  if ((rc = dcsim_xml_str(doc, root, "name", 1, &name, err))) goto out;
   if ((rc = dcsim_xml_str(doc, root, "device", 1, &dev, err))) goto out;
-  d->path = dcsim_strdup(path);
-  d->name = dcsim_strdup(name);
-  if (!d->path || !d->name) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-    goto out;
-  }
   d->device = strcmp(dev, "gpu") == 0 ? DCSIM_DWARF_GPU : DCSIM_DWARF_CPU;
   if ((rc = load_params(d, doc, root, err))) goto out;
   xmlNode *ls = dcsim_xml_child(root, "loops"), *ks = dcsim_xml_child(root, "kernels");

@@ -9,6 +9,7 @@
 #include "dcsim/hwprofile_power.h"
 #include "dcsim/strutil.h"
 #include "dcsim/xmlio.h"
+#include "input/internal.h"
 
 enum { Q_FLOPS, Q_L1, Q_L2, Q_L3, Q_DRAM, Q_COUNT };
 static const char *const quantity_names[Q_COUNT] = { "flops", "L1", "L2", "L3", "DRAM" };
@@ -278,34 +279,36 @@ static int load_cache_levels(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc,
   return 0;
 }
 
-/* what every profile holds: the file it came from, its name= and model= (malloc'd copies) */
-static int read_identity(const dcsim_xml_doc_t *doc, xmlNode *root, const char *path,
-                         char **path_out, char **name_out, char **model_out, dcsim_error *err) {
-  const char *name = NULL, *model = NULL;
-  int rc;
-  if ((rc = dcsim_xml_str(doc, root, "name", 1, &name, err)) ||
-      (rc = dcsim_xml_str(doc, root, "model", 1, &model, err)))
-    return rc;
-  *path_out = dcsim_strdup(path);
-  *name_out = dcsim_strdup(name);
-  *model_out = dcsim_strdup(model);
-  if (!*path_out || !*name_out || !*model_out)
+/* see input/internal.h (dwarf.c uses it too) */
+int dcsim_input_open(const char *path, const char *root_name, dcsim_xml_doc_t **doc,
+                     char **path_copy, char **name_copy, dcsim_error *err) {
+  const char *name = NULL;
+  int rc = dcsim_xml_load(path, root_name, doc, err);
+  if (rc || (rc = dcsim_xml_str(*doc, dcsim_xml_root(*doc), "name", 1, &name, err))) return rc;
+  *path_copy = dcsim_strdup(path);
+  *name_copy = dcsim_strdup(name);
+  if (!*path_copy || !*name_copy) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  return 0;
+}
+
+/* A CPU or GPU profile's document, the file it came from and its name= and model= (copies). */
+static int open_profile(const char *path, const char *root_name, dcsim_xml_doc_t **doc,
+                        char **path_copy, char **name_copy, char **model_copy, dcsim_error *err) {
+  const char *model = NULL;
+  int rc = dcsim_input_open(path, root_name, doc, path_copy, name_copy, err);
+  if (rc || (rc = dcsim_xml_str(*doc, dcsim_xml_root(*doc), "model", 1, &model, err))) return rc;
+  if (!(*model_copy = dcsim_strdup(model)))
     return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   return 0;
 }
 
 int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_error *err) {
   dcsim_xml_doc_t *doc = NULL;
-  dcsim_cpu_profile_t *p = NULL;
-  int rc = dcsim_xml_load(path, "cpu-profile", &doc, err);
+  dcsim_cpu_profile_t *p = calloc(1, sizeof *p);
+  if (!p) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  int rc = open_profile(path, "cpu-profile", &doc, &p->path, &p->name, &p->model, err);
   if (rc) goto out;
   xmlNode *root = dcsim_xml_root(doc);
-  p = calloc(1, sizeof *p);
-  if (!p) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-    goto out;
-  }
-  if ((rc = read_identity(doc, root, path, &p->path, &p->name, &p->model, err))) goto out;
   xmlNode *spec = dcsim_xml_child(root, "spec");
   if ((rc = dcsim_xml_u32(doc, spec, "cores-per-socket", 1, &p->cores_per_socket, err))) goto out;
   if ((rc = dcsim_xml_u32(doc, spec, "sockets", 1, &p->sockets, err))) goto out;
@@ -397,13 +400,8 @@ int dcsim_cpu_profile_freq(const dcsim_cpu_profile_t *p, const char *text, dcsim
       s->ghz = p->freqs[i].ghz;
       return 0;
     }
-  char buf[64];
-  snprintf(buf, sizeof buf, "%s", text);
-  size_t l = strlen(buf);
-  if (l > 3 && (strcmp(buf + l - 3, "GHz") == 0 || strcmp(buf + l - 3, "ghz") == 0))
-    buf[l - 3] = '\0';
   double g;
-  if (dcsim_parse_double(buf, &g) != 0 || !(g > 0))
+  if (dcsim_parse_ghz(text, &g) != 0 || !(g > 0))
     return DCSIM_ERR(
         err, DCSIM_ERANGE, p->path, 0,
         "frequency '%s' is neither a positive number of GHz nor a state label of profile %s", text,
@@ -657,16 +655,11 @@ void dcsim_gpu_profile_free(dcsim_gpu_profile_t *p) {
 
 int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_error *err) {
   dcsim_xml_doc_t *doc = NULL;
-  dcsim_gpu_profile_t *p = NULL;
-  int rc = dcsim_xml_load(path, "gpu-profile", &doc, err);
+  dcsim_gpu_profile_t *p = calloc(1, sizeof *p);
+  if (!p) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  int rc = open_profile(path, "gpu-profile", &doc, &p->path, &p->name, &p->model, err);
   if (rc) goto out;
   xmlNode *root = dcsim_xml_root(doc);
-  p = calloc(1, sizeof *p);
-  if (!p) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-    goto out;
-  }
-  if ((rc = read_identity(doc, root, path, &p->path, &p->name, &p->model, err))) goto out;
   dcsim_gpu_spec *s = &p->spec;
   xmlNode *c = dcsim_xml_child(root, "characteristics");
   struct {

@@ -1,4 +1,5 @@
-/* hwprofile_power.c — <power-spec> and <power-model> of a CPU profile (see dcsim/hwprofile_power.h).
+/* hwprofile_power.c — <power-spec> and <power-model> of a CPU profile (see
+ * dcsim/hwprofile_power.h).
  */
 #include "dcsim/hwprofile_power.h"
 
@@ -49,8 +50,7 @@ static int load_package(const dcsim_xml_doc_t *doc, xmlNode *pk, unsigned cores,
                          "<package>: the TDP of %g W (<power-spec>) is not above the idle package "
                          "power of %g W",
                          m->tdp_w, m->pkg_idle_w);
-  if (dcsim_xml_attr(doc, pk, "core-w"))
-    return nonneg(doc, pk, "core-w", &m->core_w, err);
+  if (dcsim_xml_attr(doc, pk, "core-w")) return nonneg(doc, pk, "core-w", &m->core_w, err);
   /* a package at its TDP runs every core at the nominal frequency under full load */
   if (!m->has_spec)
     return DCSIM_XML_ERR(err, DCSIM_EREF, doc, pk,

@@ -15,8 +15,8 @@ int dcsim_cpu_power_check(const dcsim_cpu_profile_t *cpu, dcsim_error *err) {
 double dcsim_cpu_core_w(const dcsim_cpu_power_model *m, double nominal_ghz, double ghz) {
   double r = ghz / nominal_ghz;
   double v = 1 + m->voltage_slope * (r - 1); /* V(f)/V(f_nom), linear in f */
-  if (v < 0.1) v = 0.1; /* a floor far below any real P-state's voltage */
-  return m->core_w * v * v * r; /* dynamic power C V^2 f, relative to f_nom */
+  if (v < 0.1) v = 0.1;                      /* a floor far below any real P-state's voltage */
+  return m->core_w * v * v * r;              /* dynamic power C V^2 f, relative to f_nom */
 }
 
 dcsim_node_base dcsim_cpu_node_base(const dcsim_cpu_profile_t *cpu) {

@@ -67,63 +67,38 @@ void dcsim_scenario_free(dcsim_scenario *s) {
   free(s);
 }
 
-/* Loads (once) the CPU profile a reference names. */
-static int get_cpu(dcsim_scenario *s, const char *ref, const char *file, int line,
-                   const dcsim_cpu_profile_t **out, dcsim_error *err) {
-  char path[4096];
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, ref, NULL, 0, path, sizeof path, err);
-  if (rc) {
-    dcsim_error_at(err, file, line);
-    return rc;
+/* Defines NAME(s, ref, file, line, out, err): the T that reference `ref` (at file:line) names,
+ * each file loaded once, kept by path in s->ARR[0..s->N) and added to the inputs. A relative path
+ * in a CPU or GPU reference is taken as written (from the working directory), in a dwarf
+ * reference from the directory of the referring file (BESIDE). get_cpu, get_gpu and get_dwarf
+ * differ only in these names. */
+#define DEFINE_GET(NAME, T, KIND, BESIDE, ARR, N, PATH_OF, LOAD)                                   \
+  static int NAME(dcsim_scenario *s, const char *ref, const char *file, int line, const T **out,   \
+                  dcsim_error *err) {                                                              \
+    char path[4096];                                                                               \
+    int rc = dcsim_catalog_resolve(KIND, ref, BESIDE ? file : NULL, line, path, sizeof path, err); \
+    if (rc) {                                                                                      \
+      dcsim_error_at(err, file, line);                                                             \
+      return rc;                                                                                   \
+    }                                                                                              \
+    for (size_t i = 0; i < s->N; i++)                                                              \
+      if (strcmp(PATH_OF(s->ARR[i]), path) == 0) {                                                 \
+        *out = s->ARR[i];                                                                          \
+        return 0;                                                                                  \
+      }                                                                                            \
+    if (DCSIM_GROW_N(s->ARR, s->N))                                                                \
+      return DCSIM_ERR(err, DCSIM_ENOMEM, file, line, "out of memory");                            \
+    if ((rc = LOAD(path, &s->ARR[s->N], err))) return rc;                                          \
+    *out = s->ARR[s->N++];                                                                         \
+    return add_input(s, path, err);                                                                \
   }
-  for (size_t i = 0; i < s->n_cpus; i++)
-    if (strcmp(dcsim_cpu_profile_path(s->cpus[i]), path) == 0) {
-      *out = s->cpus[i];
-      return 0;
-    }
-  if (DCSIM_GROW_N(s->cpus, s->n_cpus))
-    return DCSIM_ERR(err, DCSIM_ENOMEM, file, line, "out of memory");
-  if ((rc = dcsim_cpu_profile_load(path, &s->cpus[s->n_cpus], err))) return rc;
-  *out = s->cpus[s->n_cpus++];
-  return add_input(s, path, err);
-}
 
-static int get_gpu(dcsim_scenario *s, const char *ref, const char *file, int line,
-                   const dcsim_gpu_profile_t **out, dcsim_error *err) {
-  char path[4096];
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, ref, NULL, 0, path, sizeof path, err);
-  if (rc) {
-    dcsim_error_at(err, file, line);
-    return rc;
-  }
-  for (size_t i = 0; i < s->n_gpus; i++)
-    if (strcmp(dcsim_gpu_profile_path(s->gpus[i]), path) == 0) {
-      *out = s->gpus[i];
-      return 0;
-    }
-  if (DCSIM_GROW_N(s->gpus, s->n_gpus))
-    return DCSIM_ERR(err, DCSIM_ENOMEM, file, line, "out of memory");
-  if ((rc = dcsim_gpu_profile_load(path, &s->gpus[s->n_gpus], err))) return rc;
-  *out = s->gpus[s->n_gpus++];
-  return add_input(s, path, err);
-}
-
-static int get_dwarf(dcsim_scenario *s, const char *ref, const char *file, int line,
-                     const dcsim_dwarf_t **out, dcsim_error *err) {
-  char path[4096];
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, ref, file, line, path, sizeof path, err);
-  if (rc) return rc;
-  for (size_t i = 0; i < s->n_dwarfs; i++)
-    if (strcmp(dcsim_dwarf_path(s->dwarfs[i]), path) == 0) {
-      *out = s->dwarfs[i];
-      return 0;
-    }
-  if (DCSIM_GROW_N(s->dwarfs, s->n_dwarfs))
-    return DCSIM_ERR(err, DCSIM_ENOMEM, file, line, "out of memory");
-  if ((rc = dcsim_dwarf_load(path, &s->dwarfs[s->n_dwarfs], err))) return rc;
-  *out = s->dwarfs[s->n_dwarfs++];
-  return add_input(s, path, err);
-}
+DEFINE_GET(get_cpu, dcsim_cpu_profile_t, DCSIM_KIND_CPU, 0, cpus, n_cpus, dcsim_cpu_profile_path,
+           dcsim_cpu_profile_load)
+DEFINE_GET(get_gpu, dcsim_gpu_profile_t, DCSIM_KIND_GPU, 0, gpus, n_gpus, dcsim_gpu_profile_path,
+           dcsim_gpu_profile_load)
+DEFINE_GET(get_dwarf, dcsim_dwarf_t, DCSIM_KIND_DWARF, 1, dwarfs, n_dwarfs, dcsim_dwarf_path,
+           dcsim_dwarf_load)
 
 /* A node group's idle power in D3.5's terms: every socket's package and DRAM idle (RAPL tables,
  * §5.2) and every GPU idle; no node base power. */
@@ -863,7 +838,7 @@ static int derive_sizes(dcsim_scenario *s, dcsim_platform *p, unsigned nodes, dc
     for (size_t k = 0; k < wf->n_templates; k++) {
       const dcsim_task_template *t = &wf->templates[k];
       if (t->device == DCSIM_DEV_GPU) continue;
-      uint32_t g;
+      uint32_t g = 0; /* set by pick_group; GCC -O3 cannot see it */
       if ((rc = pick_group(s, wf, t, 0, &g, err))) return rc;
       if (p->groups[g].count < nodes) p->groups[g].count = nodes;
     }

@@ -154,13 +154,8 @@ static void own_values(dcsim_sweep_t *sw) {
  * of at least one of the sweep's CPU profiles. */
 static int check_freq(const dcsim_sweep_t *sw, const char *f, dcsim_error *err) {
   if (strcmp(f, "nominal") == 0) return 0;
-  char buf[64];
-  snprintf(buf, sizeof buf, "%s", f);
-  size_t l = strlen(buf);
-  if (l > 3 && (strcmp(buf + l - 3, "GHz") == 0 || strcmp(buf + l - 3, "ghz") == 0))
-    buf[l - 3] = '\0';
   double g;
-  if (dcsim_parse_double(buf, &g) == 0) {
+  if (dcsim_parse_ghz(f, &g) == 0) {
     if (g > 0 && g < 100) return 0;
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
                      "--freq '%s': expected a frequency in GHz (0 < f < 100)", f);

@@ -3,7 +3,6 @@
 #include "dcsim/sweep_io.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include <jansson.h>
 
 #include "dcsim/csv.h"
+#include "dcsim/fileio.h"
 #include "dcsim/json.h"
 #include "dcsim/provenance.h"
 #include "dcsim/strutil.h"
@@ -436,39 +436,15 @@ static int read_csv(const char *path, char *text, dcsim_sweep_point **out, size_
 
 int dcsim_sweep_points_read(const char *path, dcsim_sweep_point **out, size_t *n,
                             dcsim_error *err) {
+  static const dcsim_file_rules rules = {
+    0, NULL, "not a text file (a NUL byte); give a JSON or CSV file of sweep points"
+  };
   *out = NULL;
   *n = 0;
-  FILE *f = fopen(path, "rb");
-  if (!f) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno));
-  size_t cap = 1 << 16, len = 0;
-  char *text = malloc(cap);
-  int rc = 0;
-  while (text) {
-    size_t k = fread(text + len, 1, cap - len - 1, f);
-    len += k;
-    if (len + 1 < cap) break;
-    char *nt = realloc(text, cap * 2);
-    if (!nt) {
-      free(text);
-      text = NULL;
-      break;
-    }
-    text = nt;
-    cap *= 2;
-  }
-  int io = ferror(f);
-  fclose(f);
-  if (!text) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-  if (io) {
-    free(text);
-    return DCSIM_ERR(err, DCSIM_EIO, path, 0, "read error");
-  }
-  text[len] = '\0';
-  if (strlen(text) != len) {
-    free(text);
-    return DCSIM_ERR(err, DCSIM_EPARSE, path, 0,
-                     "not a text file (a NUL byte); give a JSON or CSV file of sweep points");
-  }
+  char *text = NULL;
+  size_t len = 0;
+  int rc = dcsim_file_read(path, &rules, &text, &len, err);
+  if (rc) return rc;
   size_t i = 0;
   while (i < len && isspace((unsigned char)text[i])) i++;
   if (i < len && text[i] == '[')

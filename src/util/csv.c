@@ -2,11 +2,11 @@
  * breaks inside quotes), as profiler exports write them. */
 #include "dcsim/csv.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/fileio.h"
 #include "dcsim/strutil.h"
 
 struct dcsim_csv {
@@ -77,40 +77,17 @@ int dcsim_csv_split(char *s, char ***cells, size_t *cap, size_t *n) {
 }
 
 int dcsim_csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err) {
+  static const dcsim_file_rules rules = { 64u * 1024 * 1024, "file too large (64 MiB at most)",
+                                          NULL };
   int rc = 0;
   char **tmp = NULL;
   size_t tmp_cap = 0;
   dcsim_csv_t *t = calloc(1, sizeof *t);
-  FILE *f = fopen(path, "rb");
-  if (!t) {
+  if (!t || !(t->path = strdup(path))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  if (!f) {
-    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno));
-    goto out;
-  }
-  if (fseek(f, 0, SEEK_END) != 0) {
-    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot read");
-    goto out;
-  }
-  long len = ftell(f);
-  if (len < 0 || len > 64L * 1024 * 1024) {
-    rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "file too large (64 MiB at most)");
-    goto out;
-  }
-  rewind(f);
-  t->path = strdup(path);
-  t->text = malloc((size_t)len + 1);
-  if (!t->path || !t->text) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-    goto out;
-  }
-  if (fread(t->text, 1, (size_t)len, f) != (size_t)len) {
-    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "read error");
-    goto out;
-  }
-  t->text[len] = '\0';
+  if ((rc = dcsim_file_read(path, &rules, &t->text, NULL, err))) goto out;
   size_t cap_rows = 16;
   int line = 0;
   size_t row = 0;
@@ -164,7 +141,6 @@ int dcsim_csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err) {
   t = NULL;
 out:
   free(tmp);
-  if (f) fclose(f);
   dcsim_csv_free(t);
   return rc;
 }

@@ -105,4 +105,19 @@ void dcsim_json_null(dcsim_json *j) {
   fputs("null", j->f);
 }
 
+void dcsim_json_key_num(dcsim_json *j, const char *key, double v) {
+  dcsim_json_key(j, key);
+  dcsim_json_num(j, v);
+}
+
+void dcsim_json_key_int(dcsim_json *j, const char *key, long long v) {
+  dcsim_json_key(j, key);
+  dcsim_json_int(j, v);
+}
+
+void dcsim_json_key_str(dcsim_json *j, const char *key, const char *s) {
+  dcsim_json_key(j, key);
+  dcsim_json_str(j, s);
+}
+
 void dcsim_json_end(dcsim_json *j) { fputc('\n', j->f); }

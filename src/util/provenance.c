@@ -49,3 +49,16 @@ void dcsim_prov_json(dcsim_json *j, dcsim_prov p) {
   dcsim_json_str(j, p.source ? p.source : "");
   dcsim_json_obj_end(j);
 }
+
+void dcsim_prov_json_member(dcsim_json *j, dcsim_prov time, const dcsim_prov *energy) {
+  dcsim_json_key(j, "provenance");
+  dcsim_json_obj_begin(j);
+  dcsim_json_key(j, "time");
+  dcsim_prov_json(j, time);
+  dcsim_json_key(j, "energy");
+  if (energy)
+    dcsim_prov_json(j, *energy);
+  else
+    dcsim_json_null(j);
+  dcsim_json_obj_end(j);
+}

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,15 @@ int dcsim_parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out) {
   if (dcsim_parse_double(s, &x) != 0 || x < lo || x > hi || x != floor(x)) return -1;
   *out = (unsigned)x;
   return 0;
+}
+
+int dcsim_parse_ghz(const char *s, double *ghz) {
+  char buf[64];
+  snprintf(buf, sizeof buf, "%s", s);
+  size_t l = strlen(buf);
+  if (l > 3 && (strcmp(buf + l - 3, "GHz") == 0 || strcmp(buf + l - 3, "ghz") == 0))
+    buf[l - 3] = '\0';
+  return dcsim_parse_double(buf, ghz);
 }
 
 char *dcsim_path_join(const char *base_file, const char *ref) {

@@ -1,7 +1,6 @@
 /* xmlio.c — safe XML loading, schema validation and typed attribute access (see dcsim/xmlio.h). */
 #include "dcsim/xmlio.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,8 @@
 
 #include <libxml/parser.h>
 #include <libxml/xmlschemas.h>
+
+#include "dcsim/fileio.h"
 
 struct dcsim_embedded_schema {
   const char *name;
@@ -22,51 +23,13 @@ struct dcsim_xml_doc {
   char *path;
 };
 
-enum { MAX_INPUT_BYTES = 256 * 1024 * 1024 };
+/* XML inputs: 256 MiB at most */
+static const dcsim_file_rules xml_rules = { 256u * 1024 * 1024, "input larger than 268435456 bytes",
+                                            NULL };
 
 static int read_file(const char *path, char **buf, size_t *len, dcsim_error *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno));
-  int rc = DCSIM_EIO;
-  char *data = NULL;
-  size_t cap = 0, n = 0;
-  for (;;) {
-    if (n + 65536 + 1 > cap) {
-      size_t ncap = cap ? cap * 2 : 65536 * 2;
-      if (ncap > (size_t)MAX_INPUT_BYTES + 65536 * 2) {
-        rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "input larger than %d bytes", MAX_INPUT_BYTES);
-        goto out;
-      }
-      char *nd = realloc(data, ncap);
-      if (!nd) {
-        rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory reading file");
-        goto out;
-      }
-      data = nd;
-      cap = ncap;
-    }
-    size_t got = fread(data + n, 1, 65536, f);
-    n += got;
-    if (got < 65536) {
-      if (ferror(f)) {
-        rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "read error");
-        goto out;
-      }
-      break;
-    }
-    if (n > MAX_INPUT_BYTES) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "input larger than %d bytes", MAX_INPUT_BYTES);
-      goto out;
-    }
-  }
-  data[n] = '\0';
-  *buf = data;
-  *len = n;
-  data = NULL;
-  rc = 0;
-out:
-  free(data);
-  fclose(f);
+  int rc = dcsim_file_read(path, &xml_rules, buf, len, err);
+  if (rc == DCSIM_ENOMEM) dcsim_error_suffix(err, " reading file"); /* XML's own wording */
   return rc;
 }
 

@@ -1,0 +1,28 @@
+/* dcsim/fileio.h — reading a whole input file into memory, the one way every reader does it
+ * (XML documents, CSV tables, calibration exports, sweep points).
+ *
+ * Ownership: dcsim_file_read() gives a malloc'd, NUL-terminated *text the caller frees; on
+ * failure *text is left untouched. Nothing here keeps state. */
+#ifndef DCSIM_FILEIO_H
+#define DCSIM_FILEIO_H
+
+#include <stddef.h>
+
+#include "dcsim/error.h"
+
+/* What a reader accepts, and the words it refuses the rest with (each reader keeps its own). */
+typedef struct dcsim_file_rules {
+  size_t max_bytes;      /* a longer file is DCSIM_ERANGE with the message too_large; 0: no limit */
+  const char *too_large; /* that message */
+  const char *nul_byte;  /* NULL: NUL bytes are read like any other; else a file holding one is
+                          * DCSIM_EPARSE with this message */
+} dcsim_file_rules;
+
+/* The whole file at path (a pipe too: it is read to its end, not measured first) as *text,
+ * NUL-terminated; *len (may be NULL) is its length in bytes. rules may be NULL (no limit, NUL
+ * bytes read). Errors name path, line 0: DCSIM_EIO "cannot open: REASON" or "read error",
+ * DCSIM_ENOMEM "out of memory", and the two of the rules. */
+int dcsim_file_read(const char *path, const dcsim_file_rules *rules, char **text, size_t *len,
+                    dcsim_error *err);
+
+#endif
