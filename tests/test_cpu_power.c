@@ -131,9 +131,10 @@ static void test_leave_out_table35(void) {
   double ep = capped / 101.23 - 1, el = line / 101.23 - 1, ed = dram / 19.89 - 1,
          et = (capped + dram) / (101.23 + 19.89) - 1;
   printf("leave-out, E5-2640 v3 (D3.5 Table 35): fit on 1, 2, 4 cores, predict 8\n");
-  printf("  PKG  awake %.3f W + %.3f W/core: line %.2f W (%+.1f%%), at the 90 W TDP %.2f W "
-         "(%+.1f%%), measured 101.23 W\n",
-         awake, core, line, 100 * el, capped, 100 * ep);
+  printf(
+      "  PKG  awake %.3f W + %.3f W/core: line %.2f W (%+.1f%%), at the 90 W TDP %.2f W "
+      "(%+.1f%%), measured 101.23 W\n",
+      awake, core, line, 100 * el, capped, 100 * ep);
   printf("  DRAM %.4g nJ/B x %.3f GB/s: %.2f W (%+.1f%%), measured 19.89 W\n", e * 1e9,
          T29_BW[3] * 1e-9, dram, 100 * ed);
   printf("  PKG + DRAM %.2f W (%+.1f%%), measured 121.12 W\n", capped + dram, 100 * et);
@@ -154,7 +155,8 @@ static double median(double *v, size_t n) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Leave-one-out over the four rows of Table 35: each row refitted without itself, then predicted. */
+/* Leave-one-out over the four rows of Table 35: each row refitted without itself, then predicted.
+ */
 static void test_loo_table35(void) {
   double awake, core, e, ep[4], ed[4];
   dcsim_power_fit_stats sp, sd;
@@ -165,9 +167,10 @@ static void test_loo_table35(void) {
   for (size_t i = 0; i < 4; i++) {
     ep[i] = fabs(sp.loo_w[i] / T35_PKG[i] - 1);
     ed[i] = fabs(sd.loo_w[i] / T35_DRAM[i] - 1);
-    printf("  %u cores: PKG %.2f W (measured %.2f, %+.1f%%), DRAM %.2f W (measured %.2f, %+.1f%%)\n",
-           T35_CORES[i], sp.loo_w[i], T35_PKG[i], 100 * (sp.loo_w[i] / T35_PKG[i] - 1),
-           sd.loo_w[i], T35_DRAM[i], 100 * (sd.loo_w[i] / T35_DRAM[i] - 1));
+    printf(
+        "  %u cores: PKG %.2f W (measured %.2f, %+.1f%%), DRAM %.2f W (measured %.2f, %+.1f%%)\n",
+        T35_CORES[i], sp.loo_w[i], T35_PKG[i], 100 * (sp.loo_w[i] / T35_PKG[i] - 1), sd.loo_w[i],
+        T35_DRAM[i], 100 * (sd.loo_w[i] / T35_DRAM[i] - 1));
   }
   printf("  PKG median %.1f%%, worst %.1f%%; DRAM median %.1f%%, worst %.1f%%\n",
          100 * median(ep, 4), 100 * sp.loo_max_rel_err, 100 * median(ed, 4),
@@ -188,10 +191,14 @@ static void test_bifft_dram(void) {
   CHECK_INT(dcsim_dwarf_load("dwarfs/bifft.xml", &d, &err), 0);
   if (d) CHECK_INT(dcsim_dwarf_evaluate(d, "200x180_525", NULL, 0, &ev, &err), 0);
   if (!p || !ev) goto out;
-  printf("BiFFT 200x180_525 DRAM power above idle, default model on the E5-2697 v3 vs D3.5 "
-         "Table 43\n");
+  printf(
+      "BiFFT 200x180_525 DRAM power above idle, default model on the E5-2697 v3 vs D3.5 "
+      "Table 43\n");
   for (size_t i = 0; i < 3; i++) {
-    dcsim_model_req rq = { .ev = ev, .cpu = p, .nodes = 1, .state = { 2.6, NULL, cores[i] },
+    dcsim_model_req rq = { .ev = ev,
+                           .cpu = p,
+                           .nodes = 1,
+                           .state = { 2.6, NULL, cores[i] },
                            .energy_form = DCSIM_ENERGY_MODE };
     dcsim_prediction pr;
     CHECK_INT(dcsim_model_run(&rq, &pr, &err), 0);
@@ -268,7 +275,7 @@ static void test_sh_table35(void) {
   }
   printf("  median: model %.1f%%, D3.5 %.1f%%; worst: model %.1f%%, D3.5 %.1f%%\n",
          100 * median(ed, 4), 100 * median(e35, 4), 100 * worst, 100 * worst35);
-  CHECK(worst < 0.07);     /* 6.3 % at 4 cores */
+  CHECK(worst < 0.07);    /* 6.3 % at 4 cores */
   CHECK(worst < worst35); /* D3.5's own model: 12.5 % at 8 cores */
 out:
   dcsim_dwarf_free(d);
@@ -292,9 +299,10 @@ static void test_alaro_nodes(void) {
     const dcsim_run_stats *st = dcsim_engine_stats(e);
     double span = (double)st->makespan_ns * 1e-9;
     double hsw = st->groups[0].energy_j / (8 * span), gpu = st->groups[1].energy_j / span;
-    printf("ALARO (default model): Haswell node %.1f W average (idle %.1f W), GPU node %.1f W "
-           "average (idle %.1f W)\n",
-           hsw, s->groups[0].idle_w, gpu, s->groups[1].idle_w);
+    printf(
+        "ALARO (default model): Haswell node %.1f W average (idle %.1f W), GPU node %.1f W "
+        "average (idle %.1f W)\n",
+        hsw, s->groups[0].idle_w, gpu, s->groups[1].idle_w);
     /* SPECpower 2-socket Haswell-EP: 47-53 W idle, 272-307 W at 100 %; Taurus 78-80 W idle */
     CHECK(hsw > s->groups[0].idle_w && hsw > 60 && hsw < 450);
     CHECK(gpu > s->groups[1].idle_w && gpu < 450);

@@ -95,12 +95,16 @@ typedef struct freq_state {
   const char *id;
 } freq_state;
 
-static void attr(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *name) {
+void dcsim_calib_attr(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *name) {
   const char *v = dcsim_xml_attr(doc, n, name);
   if (!v) return;
   fprintf(f, " %s=\"", name);
   dcsim_calib_xml_escape(f, v);
   fputc('"', f);
+}
+
+static void attr(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *name) {
+  dcsim_calib_attr(f, doc, n, name);
 }
 
 int dcsim_calib_read_text(const char *path, char **text, dcsim_error *err) {

@@ -133,14 +133,6 @@ void dcsim_power_fit_report(FILE *f, const char *what, const unsigned *cores, co
 
 /* ---- the profile's <power-spec> and <power-model> (dcsim calibrate cpu) ---- */
 
-static void attr_copy(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *name) {
-  const char *v = dcsim_xml_attr(doc, n, name);
-  if (!v) return;
-  fprintf(f, " %s=\"", name);
-  dcsim_calib_xml_escape(f, v);
-  fputc('"', f);
-}
-
 /* source= of a fitted element: machine.xml's words, then what the fit did and how well. */
 static void fit_source(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *csv,
                        const dcsim_power_fit_stats *st) {
@@ -193,7 +185,8 @@ static int emit_package(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *pk,
   const char *fit = dcsim_xml_attr(doc, pk, "fit");
   if (!fit) {
     const char *names[] = { "idle-w", "awake-w", "core-w", "voltage-slope", "source" };
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) attr_copy(f, doc, pk, names[i]);
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+      dcsim_calib_attr(f, doc, pk, names[i]);
     fputs("/>\n", f);
     return 0;
   }
@@ -208,7 +201,7 @@ static int emit_package(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *pk,
     return rc;
   }
   fprintf(f, " idle-w=\"%.6g\" awake-w=\"%.4g\" core-w=\"%.4g\"", T->pkg_idle_w, awake, core);
-  attr_copy(f, doc, pk, "voltage-slope");
+  dcsim_calib_attr(f, doc, pk, "voltage-slope");
   fit_source(f, doc, pk, T->path, &st);
   fputs("/>\n", f);
   return 0;
@@ -218,9 +211,9 @@ static int emit_dram(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNo
                      const dcsim_calib_power_table *T, dcsim_error *err) {
   fputs("    <dram", f);
   if (!dcsim_xml_attr(doc, dr, "fit")) {
-    attr_copy(f, doc, dr, "idle-w");
-    attr_copy(f, doc, dr, "j-per-byte");
-    attr_copy(f, doc, dr, "source");
+    dcsim_calib_attr(f, doc, dr, "idle-w");
+    dcsim_calib_attr(f, doc, dr, "j-per-byte");
+    dcsim_calib_attr(f, doc, dr, "source");
     fputs("/>\n", f);
     return 0;
   }
@@ -256,8 +249,8 @@ int dcsim_calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc,
   xmlNode *en = dcsim_xml_child(root, "energy");
   if (ps) {
     fputs("  <power-spec", f);
-    attr_copy(f, doc, ps, "tdp-w");
-    attr_copy(f, doc, ps, "source");
+    dcsim_calib_attr(f, doc, ps, "tdp-w");
+    dcsim_calib_attr(f, doc, ps, "source");
     fputs("/>\n", f);
   }
   if (!pm) return 0;
@@ -266,17 +259,17 @@ int dcsim_calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc,
   int rc = en ? dcsim_calib_power_rows(dir, doc, en, &T, err) : 0;
   if (rc) goto out;
   fputs("  <power-model", f);
-  attr_copy(f, doc, pm, "basis");
-  attr_copy(f, doc, pm, "source");
+  dcsim_calib_attr(f, doc, pm, "basis");
+  dcsim_calib_attr(f, doc, pm, "source");
   fputs(">\n", f);
   xmlNode *nd = dcsim_xml_child(pm, "node");
   if ((rc = emit_package(f, doc, dcsim_xml_child(pm, "package"), en ? &T : NULL, err)) ||
       (rc = emit_dram(f, dir, doc, dcsim_xml_child(pm, "dram"), en, en ? &T : NULL, err)))
     goto out;
   fputs("    <node", f);
-  attr_copy(f, doc, nd, "base-w");
-  attr_copy(f, doc, nd, "load-overhead");
-  attr_copy(f, doc, nd, "source");
+  dcsim_calib_attr(f, doc, nd, "base-w");
+  dcsim_calib_attr(f, doc, nd, "load-overhead");
+  dcsim_calib_attr(f, doc, nd, "source");
   fputs("/>\n  </power-model>\n", f);
 out:
   free(T.path);

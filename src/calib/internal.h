@@ -70,6 +70,9 @@ int dcsim_calib_write_table(const char *dir, const char *quantity, const char *f
 /* XML comment text: "--" cannot appear inside a comment; it is written as "- -". */
 void dcsim_calib_xml_comment_text(FILE *f, const char *s);
 
+/* ` NAME="value"` of node's attribute NAME, XML-escaped; nothing when it is absent. */
+void dcsim_calib_attr(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *name);
+
 /* The RAPL power table of a calibration directory (machine.xml <energy>, its CSV) as numbers:
  * idle PKG and DRAM, then one row per core count, ascending. For the power-model fits. */
 typedef struct dcsim_calib_power_table {

@@ -1,6 +1,4 @@
-/* hwprofile_power.c — <power-spec> and <power-model> of a CPU profile (see
- * dcsim/hwprofile_power.h).
- */
+/* hwprofile_power.c — <power-spec> and <power-model> of a CPU profile (dcsim/hwprofile_power.h). */
 #include "dcsim/hwprofile_power.h"
 
 #include <stdlib.h>
@@ -50,17 +48,17 @@ static int load_package(const dcsim_xml_doc_t *doc, xmlNode *pk, unsigned cores,
                          "<package>: the TDP of %g W (<power-spec>) is not above the idle package "
                          "power of %g W",
                          m->tdp_w, m->pkg_idle_w);
+  if (m->has_spec && !(m->tdp_w > idle))
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, pk,
+                         "<package>: the TDP of %g W (<power-spec>) leaves no power for the cores "
+                         "above idle %g W + awake %g W",
+                         m->tdp_w, m->pkg_idle_w, m->pkg_awake_w);
   if (dcsim_xml_attr(doc, pk, "core-w")) return nonneg(doc, pk, "core-w", &m->core_w, err);
   /* a package at its TDP runs every core at the nominal frequency under full load */
   if (!m->has_spec)
     return DCSIM_XML_ERR(err, DCSIM_EREF, doc, pk,
                          "<package>: without core-w the per-core power comes from the TDP, and "
                          "the profile has no <power-spec tdp-w>");
-  if (!(m->tdp_w > idle))
-    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, pk,
-                         "<package>: the TDP of %g W (<power-spec>) leaves no power for the cores "
-                         "above idle %g W + awake %g W",
-                         m->tdp_w, m->pkg_idle_w, m->pkg_awake_w);
   m->core_w = (m->tdp_w - idle) / cores;
   m->core_from_tdp = 1;
   return 0;
