@@ -61,6 +61,15 @@ static int check_count = 0;
     }                                                                                \
   } while (0)
 
+/* Writes text to path (test inputs made on the fly); a failure to open counts as a failed check. */
+static inline void check_write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (!f) return;
+  fputs(text, f);
+  fclose(f);
+}
+
 #define CHECK_DONE()                                                        \
   do {                                                                      \
     fprintf(stderr, "%d checks, %d failed\n", check_count, check_failures); \

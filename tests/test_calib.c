@@ -101,14 +101,6 @@ static void expect_err(int rc, const dcsim_error *err, const char *file_end, int
     fprintf(stderr, "  message was: %s:%d: %s\n", err->file, err->line, err->msg);
 }
 
-static void write_file(const char *path, const char *text) {
-  FILE *f = fopen(path, "w");
-  CHECK(f != NULL);
-  if (!f) return;
-  fputs(text, f);
-  fclose(f);
-}
-
 static void test_gpu_errors(const char *tmp) {
   dcsim_error err = { 0 };
   dcsim_gpu_calib *c = NULL;
@@ -125,35 +117,35 @@ static void test_gpu_errors(const char *tmp) {
   char p[512];
   /* a throughput without a duration */
   snprintf(p, sizeof p, "%s/nodur.csv", tmp);
-  write_file(p,
-             "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric "
-             "Description\",\"Min\",\"Max\",\"Avg\"\n"
-             "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_control\",\"c\",1,1,1\n"
-             "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_bit_convert\",\"c\",1,1,1\n"
-             "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_misc\",\"c\",1,1,1\n"
-             "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_compute_ld_st\",\"c\",1,1,1\n"
-             "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_integer\",\"c\",1,1,1\n"
-             "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_fp_32\",\"c\",1,1,1\n"
-             "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_fp_64\",\"c\",1,1,1\n"
-             "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_executed\",\"c\",1,1,1\n"
-             "\"X (0)\",\"void k<float>(float*, int)\",1,\"ipc\",\"c\",0.5,0.5,0.5\n"
-             "\"X (0)\",\"void k<float>(float*, "
-             "int)\",1,\"gld_requested_throughput\",\"c\",1GB/s,1GB/s,1.0GB/s\n");
+  check_write_file(p,
+                   "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric "
+                   "Description\",\"Min\",\"Max\",\"Avg\"\n"
+                   "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_control\",\"c\",1,1,1\n"
+                   "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_bit_convert\",\"c\",1,1,1\n"
+                   "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_misc\",\"c\",1,1,1\n"
+                   "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_compute_ld_st\",\"c\",1,1,1\n"
+                   "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_integer\",\"c\",1,1,1\n"
+                   "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_fp_32\",\"c\",1,1,1\n"
+                   "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_fp_64\",\"c\",1,1,1\n"
+                   "\"X (0)\",\"void k<float>(float*, int)\",1,\"inst_executed\",\"c\",1,1,1\n"
+                   "\"X (0)\",\"void k<float>(float*, int)\",1,\"ipc\",\"c\",0.5,0.5,0.5\n"
+                   "\"X (0)\",\"void k<float>(float*, "
+                   "int)\",1,\"gld_requested_throughput\",\"c\",1GB/s,1GB/s,1.0GB/s\n");
   const char *nd[] = { p };
   expect_err(dcsim_calib_gpu(nd, 1, 10, &c, &err), &err, "nodur.csv", 2, "needs the duration");
   /* the C++ kernel name became a dwarf name */
   CHECK(strstr(err.msg, "void k<float>") != NULL);
   /* a unit that is not a throughput */
   snprintf(p, sizeof p, "%s/unit.csv", tmp);
-  write_file(p,
-             "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric "
-             "Description\",\"Min\",\"Max\",\"Avg\"\n"
-             "\"X (0)\",\"k\",1,\"gld_throughput\",\"c\",1,1,12.5%\n");
+  check_write_file(p,
+                   "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric "
+                   "Description\",\"Min\",\"Max\",\"Avg\"\n"
+                   "\"X (0)\",\"k\",1,\"gld_throughput\",\"c\",1,1,12.5%\n");
   const char *un[] = { p };
   expect_err(dcsim_calib_gpu(un, 1, 10, &c, &err), &err, "unit.csv", 2, "is not bytes per second");
   /* two devices in one export */
   snprintf(p, sizeof p, "%s/twodev.csv", tmp);
-  write_file(
+  check_write_file(
       p,
       "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric "
       "Description\",\"Min\",\"Max\",\"Avg\"\n"
@@ -162,10 +154,10 @@ static void test_gpu_errors(const char *tmp) {
   expect_err(dcsim_calib_gpu(td, 1, 10, &c, &err), &err, "twodev.csv", 3, "one export per GPU");
   /* a kernel profiled on one GPU only */
   snprintf(p, sizeof p, "%s/onekernel.csv", tmp);
-  write_file(p,
-             "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric "
-             "Description\",\"Min\",\"Max\",\"Avg\"\n"
-             "\"X (0)\",\"acraneb_transt3_212_gpu_A\",1,\"inst_misc\",\"c\",1,1,1\n");
+  check_write_file(p,
+                   "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric "
+                   "Description\",\"Min\",\"Max\",\"Avg\"\n"
+                   "\"X (0)\",\"acraneb_transt3_212_gpu_A\",1,\"inst_misc\",\"c\",1,1,1\n");
   const char *ok[] = { GPU_DIR "gtx970-nvprof.csv", p };
   CHECK(dcsim_calib_gpu(ok, 2, N_D35, &c, &err) == DCSIM_EREF);
   CHECK(strstr(err.msg, "give every kernel on every GPU") != NULL);
@@ -222,7 +214,7 @@ static int rates_of(const char *dir, unsigned threads, dcsim_cpu_rates *r) {
     return -1;
   }
   snprintf(path, sizeof path, "%s/profile.xml", dir);
-  write_file(path, text);
+  check_write_file(path, text);
   free(text);
   dcsim_cpu_profile_t *p = NULL;
   CHECK((rc = dcsim_cpu_profile_load(path, &p, &err)) == 0);
@@ -237,7 +229,7 @@ static void copy_file(const char *from, const char *to) {
   char *text = NULL;
   dcsim_error err = { 0 };
   CHECK(dcsim_calib_read_text(from, &text, &err) == 0);
-  if (text) write_file(to, text);
+  if (text) check_write_file(to, text);
   free(text);
 }
 

@@ -101,6 +101,26 @@ static void test_table_cells(void) {
   dcsim_cpu_profile_free(p);
 }
 
+/* Between two own tables the full-load power is linear in GHz (tests/data/hwprofile/dvfs.xml:
+ * 4 cores 52.61 W at 2.4 GHz, 19.1 W at 1.2 GHz), beyond them the model's. */
+static void test_between_tables(void) {
+  dcsim_cpu_profile_t *p = NULL;
+  dcsim_error err;
+  CHECK_INT(dcsim_cpu_profile_load("tests/data/hwprofile/dvfs.xml", &p, &err), 0);
+  if (!p) return;
+  double w;
+  dcsim_prov pv;
+  int capped;
+  CHECK_INT(dcsim_cpu_socket_full_w(p, 1.8, 4, &w, &pv, &capped, &err), 0);
+  CHECK_REL(w, (52.61 + 19.1) / 2, 1e-12);
+  CHECK(pv.kind == DCSIM_PROV_INTERPOLATED);
+  CHECK_INT(dcsim_cpu_socket_full_w(p, 1.0, 4, &w, &pv, &capped, &err), 0);
+  const dcsim_cpu_power_model *m = dcsim_cpu_profile_power_model(p);
+  CHECK_REL(w, 7.85 + 4.17 + 4 * dcsim_cpu_core_w(m, 2.4, 1.0), 1e-12);
+  CHECK(pv.kind == DCSIM_PROV_EXTRAPOLATED);
+  dcsim_cpu_profile_free(p);
+}
+
 /* D3.5 Table 35 (E5-2640 v3 RAPL) and the E5-2697 v3's DRAM bandwidth (Table 29, 2.6 GHz). */
 static const unsigned T35_CORES[] = { 1, 2, 4, 8 };
 static const double T35_PKG[] = { 44.89, 54.23, 73.93, 101.23 },
@@ -316,6 +336,7 @@ static void test_alaro_nodes(void) {
 int main(void) {
   test_model_by_hand();
   test_table_cells();
+  test_between_tables();
   test_leave_out_table35();
   test_loo_table35();
   test_bifft_dram();

@@ -35,6 +35,12 @@ static void check_diamond(const dcsim_wfc *w) {
   CHECK_REL(w->tasks[0].write_byte, 5e5, 0);
   CHECK_REL(w->tasks[3].read_byte, 2.5e5, 0);
   CHECK(w->has_files);
+  /* the workflow's input in.dat (read by split only) and its final output result.dat */
+  CHECK_REL(w->stage_in_byte, 1e6, 0);
+  CHECK_REL(w->stage_out_byte, 5e4, 0);
+  CHECK_INT(w->tasks[0].reads_inputs, 1);
+  CHECK_INT(w->tasks[1].reads_inputs, 0);
+  CHECK(w->wms_name == NULL && w->wms_version == NULL); /* no runtime system recorded */
   /* join: parents left and right (declared once as a parent, once as a child in 1.4) */
   CHECK_INT((long long)w->tasks[3].n_parents, 2);
   if (w->tasks[3].n_parents == 2) {
@@ -43,6 +49,24 @@ static void check_diamond(const dcsim_wfc *w) {
   }
   CHECK_INT((long long)w->tasks[2].n_parents, 1);
   CHECK_INT((long long)w->tasks[0].n_parents, 0);
+}
+
+/* runtimeSystem (1.5) is read as the instance's WMS */
+static void test_wms(void) {
+  dcsim_wfc *w = load("tests/data/traces/wfc-pegasus.json");
+  if (!w) return;
+  CHECK_STR(w->wms_name, "Pegasus");
+  CHECK_STR(w->wms_version, "4.9.3");
+  dcsim_error err = { 0 };
+  dcsim_wfc_opts o = { 1, 0, 0, 0 };
+  dcsim_workflow *wf = NULL;
+  CHECK_INT(dcsim_wfc_workflow(w, &o, &wf, &err), 0);
+  if (wf) {
+    CHECK_STR(wf->wms_system, "Pegasus");
+    CHECK_STR(wf->wms_version, "4.9.3");
+  }
+  dcsim_workflow_free(wf);
+  dcsim_wfc_free(w);
 }
 
 static void test_layouts(void) {
@@ -66,6 +90,12 @@ static void test_layouts(void) {
       CHECK_REL(wf->dispatch_s, 0.75, 0);
       CHECK_INT(wf->templates[0].cores_per_node, 2);
       CHECK_INT(wf->dep_start[4] - wf->dep_start[3], 2);
+      CHECK_REL(wf->templates[0].input_byte, 1e6, 0);
+      CHECK_REL(wf->templates[0].output_byte, 5e5, 0);
+      CHECK_INT(wf->templates[0].reads_inputs, 1);
+      CHECK_REL(wf->stage_in_byte, 1e6, 0);
+      CHECK_REL(wf->stage_out_byte, 5e4, 0);
+      CHECK(wf->wms_system == NULL);
     }
     dcsim_workflow_free(wf);
     dcsim_wfc_opts o2 = { 0, 0, 0, 1e5 }; /* another platform; files at 100 kB/s */
@@ -142,12 +172,16 @@ static void test_real(void) {
     CHECK_INT((long long)w->n_tasks, inst[i].tasks);
     CHECK_REL(w->makespan_s, inst[i].makespan, 0);
     CHECK_INT((long long)w->n_machines, (long long)inst[i].machines);
+    CHECK_STR(w->wms_name, "Pegasus"); /* every shipped instance ran under Pegasus */
+    CHECK(w->wms_version && (w->wms_version[0] == '4' || w->wms_version[0] == '5'));
+    CHECK(w->stage_in_byte > 0);
     dcsim_wfc_free(w);
   }
 }
 
 int main(void) {
   test_layouts();
+  test_wms();
   test_bad();
   test_real();
   CHECK_DONE();

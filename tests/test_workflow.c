@@ -189,6 +189,13 @@ static void test_bad_inputs(void) {
       WF "bad-neither.xml", DCSIM_ESCHEMA, 3,
       "<task name=\"a\">: give either dwarf= (a modelled call) or runtime-s= (a recorded runtime)",
       1);
+  check_fail(WF "bad-input-byte.xml", DCSIM_ERANGE, 3,
+             "<task name=\"t\">: runtime-s, ref-ghz, delay-s, input-byte and output-byte must be "
+             "finite and >= 0",
+             1);
+  check_fail(WF "bad-stage-byte.xml", DCSIM_ERANGE, 2,
+             "<workflow>: stage-in-byte and stage-out-byte must be at most 1e18", 1);
+  check_fail(WF "bad-wms.xml", DCSIM_ESCHEMA, 2, "'wms'", 0);
   check_fail(WF "bad-runtime-gpu.xml", DCSIM_ESCHEMA, 3,
              "<task name=\"a\" runtime-s=\"10\">: a recorded-runtime task runs on CPUs and takes "
              "no case or <set>",

@@ -52,10 +52,11 @@ void dcsim_cpu_power_model_release(dcsim_cpu_power_model *m);
 /* The profile's power figures (never NULL; has_spec / has_model say what is there). */
 const dcsim_cpu_power_model *dcsim_cpu_profile_power_model(const dcsim_cpu_profile_t *p);
 
-/* Full-load power of the profile's OWN energy tables (not borrowed-from another processor) at
- * exactly the state's frequency, core count between the table's rows: *covered = 0 when no such
- * table covers it (then *out is untouched). Used by the default power model, which keeps measured
- * cells exact (dcsim/cpu_power.h). */
+/* Full-load power of the profile's OWN energy tables (not borrowed-from another processor): the
+ * table of the state's frequency, else linear in GHz between the two nearest tables around it, at
+ * a core count between the tables' rows; *covered = 0 when no such table covers it (then *out is
+ * untouched). Used by the default power model, which keeps measured cells exact
+ * (dcsim/cpu_power.h). */
 int dcsim_cpu_profile_own_power(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s,
                                 dcsim_cpu_power *out, int *covered, dcsim_error *err);
 

@@ -45,6 +45,8 @@ typedef struct dcsim_platform {
   size_t n_groups;
   dcsim_node_group *groups;
   unsigned n_nodes; /* sum of the group counts, <= DCSIM_PLATFORM_MAX_NODES */
+  char *wms;        /* the workflow management system of the centre's workflows that state none
+                     * ("none", "pegasus"; doc/wms.md), NULL if not given */
 } dcsim_platform;
 
 /* Loads and checks path: group and rack names unique, rack references known, count >= 1,

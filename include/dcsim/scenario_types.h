@@ -61,6 +61,10 @@ typedef struct dcsim_wf_plan {
   uint32_t *node_list;  /* node offsets inside the job's allocation of the option's group */
   uint8_t *gpu_slot;    /* GPU index on the node for GPU tasks */
   double task_energy_j; /* sum of the chosen options' energies */
+  /* under a workflow management system (dcsim_wf_rt.wms): its auxiliary jobs, the bytes it
+   * staged and its negotiation waits; makespan_ns runs to DAGMan's exit */
+  size_t wms_aux_jobs;
+  double wms_staged_byte, wms_idle_s;
   /* the plan's task starts and ends in time order (starts first at equal times, then by task):
    * the engine merges the lists of the running jobs instead of queueing every event up front */
   size_t n_events;
@@ -70,6 +74,9 @@ typedef struct dcsim_wf_plan {
 
 typedef struct dcsim_wf_rt {
   dcsim_workflow *wf;
+  /* the workflow management system it runs under (dcsim/wms.h), borrowed from the scenario's
+   * description; NULL: none (tasks start when their predecessors end and resources are free) */
+  const struct dcsim_wms_profile *wms;
   dcsim_tmpl_rt *tmpls;         /* per template */
   const dcsim_dwarf_t **dwarfs; /* per template: its dwarf (one of the scenario's) */
   dcsim_wf_plan plan;           /* filled by dcsim_sched_plan() */
@@ -111,7 +118,8 @@ typedef struct dcsim_scenario {
   dcsim_cpu_profile_t **cpus;
   dcsim_gpu_profile_t **gpus;
   dcsim_dwarf_t **dwarfs;
-  int task_policy; /* as loaded (dcsim_scenario_opts) */
+  struct dcsim_wms_conf *wms_conf; /* the WMS description workflows use, NULL if none */
+  int task_policy;                 /* as loaded (dcsim_scenario_opts) */
   double deadline_s;
   unsigned model_flags;              /* as loaded (dcsim_scenario_opts) */
   const struct dcsim_scenario *base; /* derived scenarios: the one they borrow from, else NULL */
@@ -133,6 +141,13 @@ typedef struct dcsim_scenario_opts {
   double wms_delay_s;  /* WfCommons: latency before every task (workflow-system overhead) */
   double wms_dispatch_s; /* WfCommons: at most one task start per this many seconds */
   double io_bw_bps;      /* WfCommons: > 0 adds (input + output bytes) / io_bw_bps to each task */
+  /* The workflow management system (doc/wms.md): "none", "pegasus", or NULL = what the workflow
+   * states or records, else what the platform states, else none; with wms_delay_s,
+   * wms_dispatch_s or io_bw_bps (the legacy two-number model) NULL means none. wms_file: the
+   * description of the Pegasus model, NULL = workflows/wms/pegasus-htcondor.xml under the data
+   * root. */
+  const char *wms;
+  const char *wms_file;
 } dcsim_scenario_opts;
 
 /* What one point of a sweep changes in a base scenario (dcsim_scenario_derive(), dcsim/scenario.h).

@@ -9,7 +9,8 @@
  *     workflow.makespanInSeconds (or makespan);
  *   schema 1.5/1.6: workflow.specification {tasks[] {id, name, parents, children, inputFiles,
  *     outputFiles}, files[] {id, sizeInBytes}} and workflow.execution {makespanInSeconds,
- *     tasks[] {id, runtimeInSeconds, coreCount, machines[]}, machines[]}.
+ *     tasks[] {id, runtimeInSeconds, coreCount, machines[]}, machines[]}; runtimeSystem {name,
+ *     version} (1.4: wms) at the top level.
  * Dependencies are the union of the parents and children lists. A task without coreCount uses
  * one core. Errors name the file (JSON syntax errors also the line and column) and the JSON path
  * of what is wrong (workflow.execution.tasks[3].runtimeInSeconds).
@@ -39,6 +40,7 @@ typedef struct dcsim_wfc_task {
   unsigned cores;               /* >= 1 */
   long machine;                 /* index into machines, -1 if not recorded */
   double read_byte, write_byte; /* total size of its input and output files */
+  int reads_inputs; /* some of its input files are workflow inputs (no task writes them) */
   size_t n_parents;
   uint32_t *parents; /* indices, ascending, no duplicates */
 } dcsim_wfc_task;
@@ -52,6 +54,12 @@ typedef struct dcsim_wfc {
   size_t n_tasks;
   dcsim_wfc_task *tasks;
   int has_files; /* some task has input or output file sizes */
+  /* files no task writes (the workflow's inputs) and files no task reads (its final outputs),
+   * each file counted once */
+  double stage_in_byte, stage_out_byte;
+  /* the workflow management system that ran it: runtimeSystem (1.5) or wms (1.4) name and
+   * version, NULL if not recorded */
+  char *wms_name, *wms_version;
 } dcsim_wfc;
 
 int dcsim_wfc_load(const char *path, dcsim_wfc **out, dcsim_error *err);

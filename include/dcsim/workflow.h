@@ -69,6 +69,10 @@ typedef struct dcsim_task_template {
   double ref_ghz;   /* >= 0 */
   double delay_s;   /* >= 0: latency between the end of its last predecessor (or the job
                      * start) and its start, holding no resource (workflow-system overhead) */
+  /* Files, for a workflow management system that stages them (dcsim/wms.h): bytes the task reads
+   * and writes, and whether it reads some of the workflow's input files. */
+  double input_byte, output_byte; /* >= 0 */
+  int reads_inputs;
 } dcsim_task_template;
 
 typedef struct dcsim_task_inst {
@@ -89,6 +93,13 @@ typedef struct dcsim_workflow {
   uint32_t *deps;
   double dispatch_s; /* >= 0: the workflow system starts at most one task per dispatch_s
                       * seconds (0 = no limit); set by importers or dispatch-s= */
+  /* The workflow management system it runs under (doc/wms.md): wms "none" or "pegasus" as
+   * stated by wms=, NULL if not stated; the runtime system an instance records (WfCommons
+   * runtimeSystem name and version, or wms-version=), NULL if none; the bytes of its input files
+   * and of its final outputs, which the WMS stages in and out. */
+  char *wms;
+  char *wms_system, *wms_version;
+  double stage_in_byte, stage_out_byte; /* >= 0 */
 } dcsim_workflow;
 
 /* Loads, checks and expands a workflow file. Errors (file:line): unknown or duplicate names,

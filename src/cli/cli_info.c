@@ -15,6 +15,7 @@
 #include "dcsim/swf.h"
 #include "dcsim/trace.h"
 #include "dcsim/wfcommons.h"
+#include "dcsim/wmsconf.h"
 #include "dcsim/workflow.h"
 #include "dcsim/xmlio.h"
 
@@ -346,6 +347,10 @@ static int validate_file(const char *path, int depth, dcsim_error *err) {
     rc = validate_workflow(path, depth, err);
   } else if (strcmp(root, "workload") == 0) {
     rc = validate_workload(path, depth, err);
+  } else if (strcmp(root, "wms") == 0) {
+    dcsim_wms_conf *c = NULL;
+    rc = dcsim_wms_conf_load(path, &c, err);
+    dcsim_wms_conf_free(c);
   } else {
     rc = dcsim_xml_validate_file(path, err); /* names the unknown root */
   }

@@ -13,6 +13,7 @@
 #include "dcsim/scenario.h"
 #include "dcsim/sched.h"
 #include "dcsim/trace.h"
+#include "dcsim/wmsconf.h"
 
 static void json_stat(dcsim_json *j, const char *key, const dcsim_stat *st) {
   dcsim_json_key(j, key);
@@ -147,6 +148,17 @@ static void json_job(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_sta
   dcsim_json_key_num(j, "boot_wait_s", (double)(js->start_ns - js->alloc_ns) * 1e-9);
   if (s->jobs[k].trace_job) dcsim_json_key_int(j, "trace_job", s->jobs[k].trace_job);
   if (s->jobs[k].trace_procs) dcsim_json_key_int(j, "procs", s->jobs[k].trace_procs);
+  const dcsim_wf_rt *w = &s->wfs[s->jobs[k].wf];
+  if (w->wms) { /* the workflow management system it ran under (doc/wms.md) */
+    dcsim_json_key(j, "wms");
+    dcsim_json_obj_begin(j);
+    dcsim_json_key_str(j, "profile", w->wms->name);
+    dcsim_json_key_str(j, "data", dcsim_wms_data_name(w->wms->p.data));
+    dcsim_json_key_int(j, "auxiliary_jobs", (long long)w->plan.wms_aux_jobs);
+    dcsim_json_key_num(j, "staged_byte", w->plan.wms_staged_byte);
+    dcsim_json_key_num(j, "negotiation_wait_s", w->plan.wms_idle_s);
+    dcsim_json_obj_end(j);
+  }
   dcsim_json_obj_end(j);
 }
 
@@ -202,6 +214,11 @@ static void print_text(const dcsim_scenario *s, const dcsim_run_stats *st,
     printf(", idle %.4g W/node\n", gr->idle_w);
   }
   printf("policy      %s+%s\n", dcsim_sched_job_name(jp), dcsim_sched_task_name(tp));
+  for (size_t i = 0; i < s->n_wfs; i++)
+    if (s->wfs[i].wms)
+      printf("wms         %s: profile %s (data %s), %zu auxiliary jobs, %.4g GB staged\n",
+             s->wfs[i].wf->name, s->wfs[i].wms->name, dcsim_wms_data_name(s->wfs[i].wms->p.data),
+             s->wfs[i].plan.wms_aux_jobs, s->wfs[i].plan.wms_staged_byte * 1e-9);
   printf("simulated   %zu job(s), %llu task(s), %llu events\n\n", st->n_jobs,
          (unsigned long long)st->tasks, (unsigned long long)st->events);
   dcsim_prov tprov, eprov;
@@ -250,6 +267,22 @@ static void print_text(const dcsim_scenario *s, const dcsim_run_stats *st,
   if (db) printf("\nresults     %s, run %lld\n", db, (long long)run_id);
 }
 
+/* --wms and --wms-file (doc/wms.md): the model must be known, and the Pegasus model does not
+ * combine with the legacy two-number model. */
+static int wms_option(const dcsim_args *a, dcsim_scenario_opts *so, dcsim_error *err) {
+  so->wms = dcsim_arg(a, "wms");
+  so->wms_file = dcsim_arg(a, "wms-file");
+  if (so->wms && strcmp(so->wms, "none") != 0 && strcmp(so->wms, "pegasus") != 0)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "wms"),
+                     "--wms %s: expected none or pegasus", so->wms);
+  if (so->wms && strcmp(so->wms, "pegasus") == 0 &&
+      (so->wms_delay_s > 0 || so->wms_dispatch_s > 0 || so->io_bw_bps > 0))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "wms"),
+                     "--wms pegasus models latencies and staging itself: drop --wms-delay-s, "
+                     "--wms-dispatch-s and --io-bw-bps (the legacy model)");
+  return 0;
+}
+
 int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   static const char *const formats[] = { "text", "json", NULL };
   int fmt = 0, rc;
@@ -290,7 +323,8 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
       (rc = dcsim_arg_double(a, "wms-dispatch-s", 0, &so.wms_dispatch_s, err)) ||
       (rc = dcsim_arg_double(a, "io-bw-bps", 0, &so.io_bw_bps, err)) ||
       (rc = dcsim_arg_double(a, "power-off-after", 0, &eo.power_off_after_s, err)) ||
-      (rc = dcsim_arg_double(a, "bucket-s", 0, &eo.bucket_s, err)))
+      (rc = dcsim_arg_double(a, "bucket-s", 0, &eo.bucket_s, err)) ||
+      (rc = wms_option(a, &so, err)))
     return rc;
   /* every input is read and checked before the database is touched */
   if ((rc = dcsim_scenario_load(a->positional[0], &so, &s, err))) goto out;

@@ -606,17 +606,42 @@ const dcsim_cpu_power_model *dcsim_cpu_profile_power_model(const dcsim_cpu_profi
   return &p->power;
 }
 
+/* A table of the profile's own (not borrowed) whose rows cover k cores: 1, else 0. */
+static int own_covers(const energy_table *t, unsigned k) {
+  return !t->borrowed && t->n_rows && k >= t->rows[0].cores && k <= t->rows[t->n_rows - 1].cores;
+}
+
 int dcsim_cpu_profile_own_power(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s,
                                 dcsim_cpu_power *out, int *covered, dcsim_error *err) {
   *covered = 0;
+  long lo = -1, hi = -1;
   for (size_t i = 0; i < p->n_etabs; i++) {
     const energy_table *t = &p->etabs[i];
-    if (t->borrowed || !state_is_freq(&p->freqs[t->freq], s) || !t->n_rows) continue;
-    if (s->threads < t->rows[0].cores || s->threads > t->rows[t->n_rows - 1].cores) return 0;
-    int rc = table_power(p, t, s->threads, out, err);
-    if (!rc) *covered = 1;
-    return rc;
+    const freq_col *f = &p->freqs[t->freq];
+    if (!own_covers(t, s->threads)) continue;
+    if (state_is_freq(f, s)) {
+      int rc = table_power(p, t, s->threads, out, err);
+      *covered = rc == 0;
+      return rc;
+    }
+    if (s->label || f->label) continue;
+    if (f->ghz < s->ghz && (lo < 0 || f->ghz > p->freqs[p->etabs[lo].freq].ghz)) lo = (long)i;
+    if (f->ghz > s->ghz && (hi < 0 || f->ghz < p->freqs[p->etabs[hi].freq].ghz)) hi = (long)i;
   }
+  if (lo < 0 || hi < 0) return 0;
+  dcsim_cpu_power a, b; /* linear in GHz between two measured frequencies */
+  int rc;
+  if ((rc = table_power(p, &p->etabs[lo], s->threads, &a, err)) ||
+      (rc = table_power(p, &p->etabs[hi], s->threads, &b, err)))
+    return rc;
+  double f0 = p->freqs[p->etabs[lo].freq].ghz, f1 = p->freqs[p->etabs[hi].freq].ghz;
+  double w = (s->ghz - f0) / (f1 - f0);
+  out->pkg_w = a.pkg_w * (1 - w) + b.pkg_w * w;
+  out->dram_w = a.dram_w * (1 - w) + b.dram_w * w;
+  out->pkg_idle_w = a.pkg_idle_w * (1 - w) + b.pkg_idle_w * w;
+  out->dram_idle_w = a.dram_idle_w * (1 - w) + b.dram_idle_w * w;
+  out->prov = dcsim_prov_make(DCSIM_PROV_INTERPOLATED, a.prov.source);
+  *covered = 1;
   return 0;
 }
 

@@ -18,6 +18,7 @@ void dcsim_platform_free(dcsim_platform *p) {
     free(g->rack);
   }
   free(p->groups);
+  free(p->wms);
   free(p->name);
   free(p->path);
   free(p);
@@ -105,7 +106,8 @@ int dcsim_platform_load(const char *path, dcsim_platform **out, dcsim_error *err
     goto out;
   }
   if ((rc = dcsim_xml_str(doc, root, "name", 1, &name, err))) goto out;
-  if (!(p->path = strdup(path)) || !(p->name = strdup(name))) {
+  const char *wms = dcsim_xml_attr(doc, root, "wms");
+  if (!(p->path = strdup(path)) || !(p->name = strdup(name)) || (wms && !(p->wms = strdup(wms)))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }

@@ -19,6 +19,8 @@ void dcsim_wfc_free(dcsim_wfc *w) {
     free(w->tasks[i].parents);
   }
   free(w->tasks);
+  free(w->wms_name);
+  free(w->wms_version);
   free(w->schema_version);
   free(w->name);
   free(w->path);
@@ -179,9 +181,28 @@ static int cmp_u32(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Sum of the sizes of the files named in list (1.5: ids into files). */
+/* One use of a file by a task: what stage_files() turns into the workflow's inputs and outputs. */
+typedef struct file_use {
+  const char *key; /* the file's id or name, borrowed from the JSON document */
+  double size_byte;
+  uint32_t task;
+  int output;
+} file_use;
+
+typedef struct file_uses {
+  file_use *a;
+  size_t n, cap;
+} file_uses;
+
+static int note_use(file_uses *u, const char *key, double size, size_t task, int output) {
+  if (DCSIM_GROW(u->a, u->cap, u->n + 1)) return -1;
+  u->a[u->n++] = (file_use){ key, size, (uint32_t)task, output };
+  return 0;
+}
+
+/* Sum of the sizes of the files named in list (1.5: ids into files), each use noted. */
 static int file_bytes(const ctx *c, json_t *list, const index_t *files, json_t *farr,
-                      const char *where, double *out) {
+                      const char *where, file_uses *uses, size_t task, int output, double *out) {
   if (!list) return 0;
   if (!json_is_array(list)) return bad(c, where, "not an array");
   for (size_t i = 0; i < json_array_size(list); i++) {
@@ -197,6 +218,8 @@ static int file_bytes(const ctx *c, json_t *list, const index_t *files, json_t *
     int rc = get_num(c, json_array_get(farr, (size_t)f), "sizeInBytes", "size",
                      "workflow.specification.files[]", 0, &sz);
     if (rc) return rc;
+    if (note_use(uses, id, sz, task, output))
+      return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
     *out += sz;
   }
   return 0;
@@ -213,6 +236,7 @@ typedef struct wfc_load {
   size_t n;       /* tasks */
   index_t ix, fx; /* tasks by id and name; 1.5 files by id */
   size_t *pcap;   /* per task: capacity of its parents array */
+  file_uses uses; /* every file a task reads or writes */
 } wfc_load;
 
 /* Name, schema version, layout, makespan, machines, and the size of the task list. */
@@ -386,16 +410,20 @@ static int task_files(wfc_load *L, size_t i, json_t *t, const char *wi) {
       json_t *f = json_array_get(fl, k);
       double sz = 0;
       if ((rc = get_num(c, f, "sizeInBytes", "size", wi, 0, &sz))) return rc;
-      const char *link = get_str(f, "link");
-      if (link && strcmp(link, "input") == 0)
+      const char *link = get_str(f, "link"), *key = get_str(f, "name");
+      int input = link && strcmp(link, "input") == 0;
+      if (input)
         tk->read_byte += sz;
       else
         tk->write_byte += sz;
+      if (!key) key = get_str(f, "id");
+      if (key && note_use(&L->uses, key, sz, i, !input))
+        return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
     }
-  } else if ((rc = file_bytes(c, json_object_get(t, "inputFiles"), &L->fx, L->farr, wi,
-                              &tk->read_byte)) ||
-             (rc = file_bytes(c, json_object_get(t, "outputFiles"), &L->fx, L->farr, wi,
-                              &tk->write_byte))) {
+  } else if ((rc = file_bytes(c, json_object_get(t, "inputFiles"), &L->fx, L->farr, wi, &L->uses, i,
+                              0, &tk->read_byte)) ||
+             (rc = file_bytes(c, json_object_get(t, "outputFiles"), &L->fx, L->farr, wi, &L->uses,
+                              i, 1, &tk->write_byte))) {
     return rc;
   }
   if (tk->read_byte > 0 || tk->write_byte > 0) L->w->has_files = 1;
@@ -411,6 +439,56 @@ static int load_links(wfc_load *L) {
     snprintf(wi, sizeof wi, "%s[%zu]", L->tw, i);
     if ((rc = task_links(L, i, t, wi)) || (rc = task_files(L, i, t, wi))) return rc;
   }
+  return 0;
+}
+
+static int cmp_use(const void *a, const void *b) {
+  const file_use *x = a, *y = b;
+  int r = strcmp(x->key, y->key);
+  if (r) return r;
+  return x->task != y->task ? (x->task > y->task) - (x->task < y->task) : x->output - y->output;
+}
+
+/* The workflow's inputs (files no task writes: stage-in, and the tasks reading them) and final
+ * outputs (files no task reads: stage-out), each file counted once at its largest recorded size. */
+static void stage_files(wfc_load *L) {
+  file_uses *u = &L->uses;
+  if (u->n) qsort(u->a, u->n, sizeof *u->a, cmp_use);
+  for (size_t i = 0; i < u->n;) {
+    size_t k = i;
+    int read = 0, written = 0;
+    double size = 0;
+    for (; k < u->n && strcmp(u->a[k].key, u->a[i].key) == 0; k++) {
+      if (u->a[k].output)
+        written = 1;
+      else
+        read = 1;
+      if (u->a[k].size_byte > size) size = u->a[k].size_byte;
+    }
+    if (read && !written) {
+      L->w->stage_in_byte += size;
+      for (size_t q = i; q < k; q++) L->w->tasks[u->a[q].task].reads_inputs = 1;
+    }
+    if (written && !read) L->w->stage_out_byte += size;
+    i = k;
+  }
+}
+
+/* The runtime system that ran the instance: runtimeSystem (1.5) or wms (1.4). */
+static int read_wms(const ctx *c, dcsim_wfc *w, json_t *root) {
+  json_t *rs = json_object_get(root, "runtimeSystem");
+  if (!json_is_object(rs)) rs = json_object_get(root, "wms");
+  if (!json_is_object(rs)) return 0;
+  const char *name = get_str(rs, "name"), *ver = get_str(rs, "version");
+  char num[64];
+  json_t *v = json_object_get(rs, "version");
+  if (!ver && json_is_number(v)) { /* a version written as a number: 5.0 */
+    snprintf(num, sizeof num, "%g", json_number_value(v));
+    ver = num;
+  }
+  if ((name && !(w->wms_name = dcsim_strdup(name))) ||
+      (ver && !(w->wms_version = dcsim_strdup(ver))))
+    return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
   return 0;
 }
 
@@ -444,16 +522,18 @@ int dcsim_wfc_load(const char *path, dcsim_wfc **out, dcsim_error *err) {
       rc = DCSIM_ERR(err, DCSIM_EPARSE, path, je.line, "column %d: %s", je.column, je.text);
     goto out;
   }
-  if ((rc = read_header(&L, root)) || (rc = index_tasks(&L)) || (rc = index_files(&L)) ||
-      (rc = load_executions(&L)) || (rc = load_links(&L)))
+  if ((rc = read_header(&L, root)) || (rc = read_wms(&L.c, L.w, root)) || (rc = index_tasks(&L)) ||
+      (rc = index_files(&L)) || (rc = load_executions(&L)) || (rc = load_links(&L)))
     goto out;
   sort_parents(L.w);
+  stage_files(&L);
   *out = L.w;
   L.w = NULL;
 out:
   free(L.ix.a);
   free(L.fx.a);
   free(L.pcap);
+  free(L.uses.a);
   json_decref(root);
   dcsim_wfc_free(L.w);
   return rc;
@@ -483,6 +563,9 @@ int dcsim_wfc_workflow(const dcsim_wfc *w, const dcsim_wfc_opts *o, dcsim_workfl
                                    .cores_per_node = t->cores,
                                    .runtime_s = run,
                                    .delay_s = o->delay_s,
+                                   .input_byte = t->read_byte,
+                                   .output_byte = t->write_byte,
+                                   .reads_inputs = t->reads_inputs,
                                    .line = 0 };
     if (o->pin && m) tt[i].group = m->name; /* the machine it ran on */
     if (!o->pin && m && m->speed_mhz > 0)
@@ -508,6 +591,14 @@ int dcsim_wfc_workflow(const dcsim_wfc *w, const dcsim_wfc_opts *o, dcsim_workfl
     goto out;
   }
   (*out)->dispatch_s = o->dispatch_s;
+  (*out)->stage_in_byte = w->stage_in_byte;
+  (*out)->stage_out_byte = w->stage_out_byte;
+  if ((w->wms_name && !((*out)->wms_system = dcsim_strdup(w->wms_name))) ||
+      (w->wms_version && !((*out)->wms_version = dcsim_strdup(w->wms_version)))) {
+    dcsim_workflow_free(*out);
+    *out = NULL;
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, w->path, 0, "out of memory");
+  }
 out:
   if (after)
     for (size_t i = 0; i < n; i++) free(after[i]);

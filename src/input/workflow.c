@@ -154,9 +154,11 @@ static int check_template(const ctx *c, const dcsim_task_template *t) {
     return DCSIM_ERR(c->err, DCSIM_ESCHEMA, f, t->line,
                      "<task name=\"%s\">: needs a name and a dwarf (or runtime-s)", n);
   if (!(t->runtime_s >= 0) || t->runtime_s > 1e10 || !(t->ref_ghz >= 0) || t->ref_ghz > 1e4 ||
-      !(t->delay_s >= 0) || t->delay_s > 1e10)
+      !(t->delay_s >= 0) || t->delay_s > 1e10 || !(t->input_byte >= 0) || t->input_byte > 1e18 ||
+      !(t->output_byte >= 0) || t->output_byte > 1e18)
     return DCSIM_ERR(c->err, DCSIM_ERANGE, f, t->line,
-                     "<task name=\"%s\">: runtime-s, ref-ghz and delay-s must be finite and >= 0",
+                     "<task name=\"%s\">: runtime-s, ref-ghz, delay-s, input-byte and "
+                     "output-byte must be finite and >= 0",
                      n);
   if (t->dwarf && (t->runtime_s > 0 || t->ref_ghz > 0))
     return DCSIM_ERR(c->err, DCSIM_ESCHEMA, f, t->line,
@@ -544,6 +546,9 @@ void dcsim_workflow_free(dcsim_workflow *wf) {
   free(wf->dep_start);
   free(wf->deps);
   free(wf->platform);
+  free(wf->wms);
+  free(wf->wms_system);
+  free(wf->wms_version);
   free(wf->name);
   free(wf->path);
   free(wf);
@@ -615,6 +620,8 @@ static int parse_task(parser *ps, xmlNode *x, dcsim_wf_item *it) {
       (rc = dcsim_xml_double(doc, x, "runtime-s", 0, &t->runtime_s, err)) ||
       (rc = dcsim_xml_double(doc, x, "ref-ghz", 0, &t->ref_ghz, err)) ||
       (rc = dcsim_xml_double(doc, x, "delay-s", 0, &t->delay_s, err)) ||
+      (rc = dcsim_xml_double(doc, x, "input-byte", 0, &t->input_byte, err)) ||
+      (rc = dcsim_xml_double(doc, x, "output-byte", 0, &t->output_byte, err)) ||
       (rc = dcsim_xml_str(doc, x, "case", 0, &cas, err)) ||
       (rc = dcsim_xml_str(doc, x, "device", 1, &dev, err)) ||
       (rc = dcsim_xml_str(doc, x, "group", 0, &group, err)) ||
@@ -633,6 +640,8 @@ static int parse_task(parser *ps, xmlNode *x, dcsim_wf_item *it) {
                                         : DCSIM_DEV_CPU;
   t->gpus = t->device == DCSIM_DEV_CPU ? 0 : 1;
   if ((rc = dcsim_xml_u32(doc, x, "gpus", 0, &t->gpus, err))) return rc;
+  const char *ri = dcsim_xml_attr(doc, x, "reads-inputs");
+  t->reads_inputs = ri && strcmp(ri, "true") == 0;
   int oom_ = 0;
   t->name = dup_or_null(name, &oom_);
   t->dwarf = dup_or_null(dwarf, &oom_);
@@ -683,6 +692,21 @@ static int parse_items(parser *ps, xmlNode *parent, dcsim_wf_item **out, size_t 
   return 0;
 }
 
+/* The workflow management system the root states (wms=, wms-version=, the stage bytes). */
+static int workflow_wms(const dcsim_xml_doc_t *doc, xmlNode *root, dcsim_workflow *wf,
+                        dcsim_error *err) {
+  int rc, oom_ = 0;
+  if ((rc = dcsim_xml_double(doc, root, "stage-in-byte", 0, &wf->stage_in_byte, err)) ||
+      (rc = dcsim_xml_double(doc, root, "stage-out-byte", 0, &wf->stage_out_byte, err)))
+    return rc;
+  if (wf->stage_in_byte > 1e18 || wf->stage_out_byte > 1e18)
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, root,
+                         "<workflow>: stage-in-byte and stage-out-byte must be at most 1e18");
+  wf->wms = dup_or_null(dcsim_xml_attr(doc, root, "wms"), &oom_);
+  wf->wms_version = dup_or_null(dcsim_xml_attr(doc, root, "wms-version"), &oom_);
+  return oom_ ? DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, root, "out of memory") : 0;
+}
+
 int dcsim_workflow_load(const char *path, dcsim_workflow **out, dcsim_error *err) {
   dcsim_xml_doc_t *doc = NULL;
   dcsim_wf_item *items = NULL;
@@ -702,7 +726,9 @@ int dcsim_workflow_load(const char *path, dcsim_workflow **out, dcsim_error *err
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  if ((rc = dcsim_xml_double(doc, root, "dispatch-s", 0, &wf->dispatch_s, err))) goto out;
+  if ((rc = dcsim_xml_double(doc, root, "dispatch-s", 0, &wf->dispatch_s, err)) ||
+      (rc = workflow_wms(doc, root, wf, err)))
+    goto out;
   parser ps = { doc, wf, 0, err };
   if ((rc = parse_items(&ps, root, &items, &n))) goto out;
   if ((rc = expand(wf, items, n, err))) goto out;

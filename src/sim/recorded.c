@@ -75,6 +75,7 @@ int dcsim_recorded_option(const dcsim_group_rt *g, const dcsim_task_template *t,
   o->time_prov =
       dcsim_prov_make(fabs(f->ghz - ref) < 1e-9 ? DCSIM_PROV_TABLE : DCSIM_PROV_EXTRAPOLATED,
                       "recorded runtime of the input");
-  o->energy_prov = dcsim_prov_weakest(o->time_prov, power_prov);
+  o->energy_prov =
+      dcsim_prov_weakest(power_prov, o->time_prov); /* on a tie the power table names it */
   return 0;
 }

@@ -13,6 +13,7 @@
 #include "dcsim/sha256.h"
 #include "dcsim/trace.h"
 #include "dcsim/wfcommons.h"
+#include "dcsim/wmsconf.h"
 #include "dcsim/xmlio.h"
 
 static int add_input(dcsim_scenario *s, const char *path, dcsim_error *err) {
@@ -59,6 +60,7 @@ void dcsim_scenario_free(dcsim_scenario *s) {
   for (size_t i = 0; i < s->n_cpus; i++) dcsim_cpu_profile_free(s->cpus[i]);
   for (size_t i = 0; i < s->n_gpus; i++) dcsim_gpu_profile_free(s->gpus[i]);
   for (size_t i = 0; i < s->n_dwarfs; i++) dcsim_dwarf_free(s->dwarfs[i]);
+  dcsim_wms_conf_free(s->wms_conf);
   free(s->cpus);
   free(s->gpus);
   free(s->dwarfs);
@@ -361,9 +363,92 @@ static int dvfs_option(const dcsim_scenario *s, const dcsim_workflow *wf,
   return 0;
 }
 
+/* ---- the workflow management system (dcsim/wms.h, doc/wms.md) ---- */
+
+static int add_note(dcsim_scenario *s, char *note, dcsim_error *err);
+
+static int add_note_text(dcsim_scenario *s, const char *text, dcsim_error *err) {
+  char *d = dcsim_strdup(text);
+  return d ? add_note(s, d, err) : DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+}
+
+/* The scenario's WMS description, loaded once: o->wms_file or the shipped one. */
+static int wms_conf(dcsim_scenario *s, const dcsim_scenario_opts *o, dcsim_error *err) {
+  if (s->wms_conf) return 0;
+  char path[4096];
+  int n = o->wms_file ? snprintf(path, sizeof path, "%s", o->wms_file)
+                      : snprintf(path, sizeof path, "%s/workflows/wms/pegasus-htcondor.xml",
+                                 dcsim_catalog_root());
+  if (n < 0 || (size_t)n >= sizeof path)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "WMS description path too long");
+  int rc = dcsim_wms_conf_load(path, &s->wms_conf, err);
+  return rc ? rc : add_input(s, path, err);
+}
+
+/* What the run's options, the workflow, then the platform say: "none", "pegasus", or "recorded"
+ * (the runtime system the workflow records decides). */
+static const char *wms_kind(const dcsim_scenario *s, const dcsim_workflow *wf,
+                            const dcsim_scenario_opts *o) {
+  if (o->wms) return o->wms;
+  if (o->wms_delay_s > 0 || o->wms_dispatch_s > 0 || o->io_bw_bps > 0)
+    return "none"; /* the legacy model of --wms-delay-s/--wms-dispatch-s/--io-bw-bps */
+  if (wf->wms) return wf->wms;
+  if (wf->wms_system) return "recorded";
+  return s->platform->wms ? s->platform->wms : "none";
+}
+
+/* The note that tells which model runs the workflow, or that its file sizes are ignored. */
+static int wms_note(dcsim_scenario *s, const dcsim_wf_rt *w, const dcsim_scenario_opts *o,
+                    dcsim_error *err) {
+  const dcsim_workflow *wf = w->wf;
+  char note[1024];
+  int files = wf->stage_in_byte > 0 || wf->stage_out_byte > 0;
+  for (size_t i = 0; i < wf->n_templates && !files; i++)
+    files = wf->templates[i].input_byte > 0 || wf->templates[i].output_byte > 0;
+  if (w->wms) {
+    snprintf(note, sizeof note,
+             "%s: workflow management system %s, profile %s (%s, data %s); --wms none runs "
+             "without it",
+             wf->path, s->wms_conf->name, w->wms->name, s->wms_conf->path,
+             dcsim_wms_data_name(w->wms->p.data));
+    return add_note_text(s, note, err);
+  }
+  if (!files || o->io_bw_bps > 0) return 0;
+  snprintf(note, sizeof note,
+           "%s: file sizes ignored: the recorded runtimes include each task's own I/O "
+           "(--io-bw-bps BPS adds (inputs + outputs) / BPS to every task)",
+           wf->path);
+  return add_note_text(s, note, err);
+}
+
+/* The profile workflow w runs under, or none (dcsim_scenario_opts.wms). */
+static int resolve_wms(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scenario_opts *o,
+                       dcsim_error *err) {
+  const dcsim_workflow *wf = w->wf;
+  const char *kind = wms_kind(s, wf, o);
+  int rc = 0;
+  w->wms = NULL;
+  if (strcmp(kind, "none") != 0) {
+    if (strcmp(kind, "pegasus") != 0 && strcmp(kind, "recorded") != 0)
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "", 0,
+                       "unknown workflow management system '%s' "
+                       "(none, pegasus)",
+                       kind);
+    if ((rc = wms_conf(s, o, err))) return rc;
+    const dcsim_wms_conf *c = s->wms_conf;
+    const char *sys =
+        wf->wms_system ? wf->wms_system : c->profiles[c->default_profile].runtime_system;
+    w->wms = dcsim_wms_conf_select(c, sys, wf->wms_version);
+    if (!w->wms && strcmp(kind, "pegasus") == 0) w->wms = &c->profiles[c->default_profile];
+  }
+  return wms_note(s, w, o, err);
+}
+
 static int prepare_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scenario_opts *o,
                             int options, dcsim_error *err) {
   const dcsim_workflow *wf = w->wf;
+  int rc0 = resolve_wms(s, w, o, err);
+  if (rc0) return rc0;
   w->tmpls = calloc(wf->n_templates ? wf->n_templates : 1, sizeof *w->tmpls);
   w->dwarfs = calloc(wf->n_templates ? wf->n_templates : 1, sizeof *w->dwarfs);
   if (!w->tmpls || !w->dwarfs) return DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
@@ -440,15 +525,6 @@ static int load_wfc(dcsim_scenario *s, const char *path, const dcsim_scenario_op
   if (!rc && !s->trace && !(rc = trace_info(s, err))) {
     s->trace->kind = DCSIM_TRACE_WFCOMMONS;
     s->trace->recorded_makespan_s = w->makespan_s;
-  }
-  if (!rc && w->has_files && !(o->io_bw_bps > 0)) {
-    char note[1024];
-    snprintf(note, sizeof note,
-             "%s: file sizes ignored: the recorded runtimes include each task's own I/O "
-             "(--io-bw-bps BPS adds (inputs + outputs) / BPS to every task)",
-             path);
-    char *d = strdup(note);
-    rc = d ? add_note(s, d, err) : DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   }
   dcsim_wfc_free(w);
   return rc;
@@ -802,9 +878,11 @@ static int derive_copy(dcsim_scenario *s, const dcsim_scenario *base, dcsim_plat
     return DCSIM_ERR(err, DCSIM_ENOMEM, base->input_path, 0, "out of memory");
   memcpy(p->groups, base->platform->groups, p->n_groups * sizeof *p->groups);
   memcpy(s->jobs, base->jobs, s->n_jobs * sizeof *s->jobs);
+  s->wms_conf = NULL; /* the base's description stays the base's */
   for (size_t i = 0; i < s->n_wfs; i++) {
     s->wfs[i].wf = base->wfs[i].wf;
     s->wfs[i].dwarfs = base->wfs[i].dwarfs;
+    s->wfs[i].wms = base->wfs[i].wms;
   }
   return 0;
 }

@@ -10,6 +10,7 @@
 
 #include "dcsim/evq.h"
 #include "dcsim/scenario_types.h"
+#include "dcsim/wms.h"
 
 int dcsim_sched_parse_policy(const char *name, dcsim_job_policy *job, dcsim_task_policy *task,
                              dcsim_error *err) {
@@ -713,6 +714,75 @@ static int plan_list_schedule(plan_ctx *c, dcsim_error *err) {
   return 0;
 }
 
+/* The task t as a job of the workflow management system: its CPU option (*pick) on one machine. */
+static int wms_task(const plan_ctx *c, uint32_t t, dcsim_wms_task *out, uint8_t *pick,
+                    dcsim_error *err) {
+  const dcsim_task_template *tt = &c->wf->templates[c->wf->tasks[t].tmpl];
+  const dcsim_tmpl_rt *tr = &c->w->tmpls[c->wf->tasks[t].tmpl];
+  for (uint32_t o = 0; o < tr->n_opts; o++) {
+    const dcsim_option *op = &tr->opts[o];
+    if (op->gpu || op->gpus) continue;
+    if (op->nodes != 1) break;
+    uint32_t cpn = c->s->groups[op->group].cores_per_node;
+    if (op->cores > cpn)
+      return DCSIM_ERR(err, DCSIM_ERANGE, c->wf->path, tt->line,
+                       "<task name=\"%s\">: %u cores, a node of group '%s' has %u", tt->name,
+                       op->cores, c->s->groups[op->group].g->name, cpn);
+    *out = (dcsim_wms_task){ op->duration_ns, op->group,       op->cores ? op->cores : cpn,
+                             tt->input_byte,  tt->output_byte, tt->reads_inputs };
+    *pick = (uint8_t)o;
+    return 0;
+  }
+  return DCSIM_ERR(err, DCSIM_ERANGE, c->wf->path, tt->line,
+                   "<task name=\"%s\">: the workflow management system model runs CPU tasks on "
+                   "one node each (doc/wms.md)",
+                   tt->name);
+}
+
+/* Under a workflow management system (dcsim/wms.h) its simulation decides when and on which node
+ * of the allocation every task starts; the plan lasts until DAGMan exits. */
+static int plan_wms(plan_ctx *c, dcsim_error *err) {
+  size_t n = c->n, ng = c->ng;
+  dcsim_wms_task *tk = calloc(n ? n : 1, sizeof *tk);
+  uint32_t *gn = calloc(ng ? ng : 1, sizeof *gn), *gc = calloc(ng ? ng : 1, sizeof *gc);
+  uint8_t *pick = calloc(n ? n : 1, 1);
+  dcsim_wms_result r;
+  int rc = 0;
+  memset(&r, 0, sizeof r);
+  if (!tk || !gn || !gc || !pick) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, c->wf->path, 0, "out of memory");
+    goto out;
+  }
+  for (size_t g = 0; g < ng; g++) {
+    gn[g] = c->p->alloc[g];
+    gc[g] = c->s->groups[g].cores_per_node;
+  }
+  for (size_t t = 0; t < n && !rc; t++) rc = wms_task(c, (uint32_t)t, &tk[t], &pick[t], err);
+  dcsim_wms_dag d = { c->wf->path, n,  tk, c->wf->dep_start,     c->wf->deps,
+                      ng,          gn, gc, c->wf->stage_in_byte, c->wf->stage_out_byte };
+  if (rc || (rc = dcsim_wms_simulate(&c->w->wms->p, &d, &r, err))) goto out;
+  for (size_t t = 0; t < n && !rc; t++) {
+    const dcsim_option *op = &c->w->tmpls[c->wf->tasks[t].tmpl].opts[pick[t]];
+    if (r.start_ns[t] > plan_limit_ns - op->duration_ns) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, c->wf->path, 0, "workflow longer than 10^9 s");
+      break;
+    }
+    c->nodes[0] = r.node[t];
+    rc = record_task(c, (uint32_t)t, pick[t], op, r.start_ns[t], err);
+  }
+  if (r.end_ns > c->p->makespan_ns) c->p->makespan_ns = r.end_ns;
+  c->p->wms_aux_jobs = r.aux_jobs;
+  c->p->wms_staged_byte = r.staged_byte;
+  c->p->wms_idle_s = r.idle_s;
+out:
+  dcsim_wms_result_release(&r);
+  free(tk);
+  free(gn);
+  free(gc);
+  free(pick);
+  return rc;
+}
+
 /* Node lists in task order (list scheduling appended them in placement order). */
 static int plan_node_lists(plan_ctx *c, dcsim_error *err) {
   dcsim_wf_plan *p = c->p;
@@ -743,7 +813,8 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
   int rc;
   if ((rc = plan_alloc_arrays(&c, err)) || (rc = plan_graph(&c, err)) ||
       (rc = plan_asap_ranks(&c, err)) || (rc = plan_allocation(&c, err)) ||
-      (rc = plan_resources(&c, err)) || (rc = plan_list_schedule(&c, err)) ||
+      (rc = plan_resources(&c, err)) ||
+      (rc = w->wms ? plan_wms(&c, err) : plan_list_schedule(&c, err)) ||
       (rc = plan_node_lists(&c, err)))
     goto out;
   rc = plan_events(w, c.p, err);

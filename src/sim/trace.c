@@ -165,7 +165,9 @@ static int build_shape(const dcsim_swf *t, const dcsim_swf_map *map, long rule, 
   int rc = dcsim_workflow_build(file, &tt, 1, &it, 1, out, err);
   if (rc) return rc;
   free((*out)->name);
-  if (!((*out)->name = strdup(name)))
+  /* a batch job, submitted to the batch system itself: no workflow management system unless
+   * the run asks for one (doc/wms.md) */
+  if (!((*out)->name = strdup(name)) || !((*out)->wms = strdup("none")))
     return DCSIM_ERR(err, DCSIM_ENOMEM, t->path, 0, "out of memory");
   return 0;
 }

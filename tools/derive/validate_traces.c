@@ -6,13 +6,15 @@
  * .swf.gz).
  *
  * WfCommons: every instance is replayed on a platform equal to its recorded machines (tasks on
- * the machine they ran on, with their recorded runtimes), first as is ("replay"), then with the
- * workflow-system model of doc/workloads.md: a latency O before every task and at most one task
- * start per D seconds. O and D are not fitted to all instances: O comes from the one instance
- * where it is directly visible (a pure chain: O = (makespan - sum of runtimes) / tasks) and D
- * from the one where dispatch dominates (the widest, shortest level: bisection on D so that the
- * simulated makespan equals the recorded one); both are marked "calibration" in the table, the
- * other instances are predictions.
+ * the machine they ran on, with their recorded runtimes), first as is ("replay", --wms none),
+ * then with the legacy two-number model of doc/workloads.md: a latency O before every task and
+ * at most one task start per D seconds. O comes from the one instance where it is directly
+ * visible (a pure chain: O = (makespan - sum of runtimes) / tasks) and D from the one where
+ * dispatch dominates (the widest, shortest level: bisection on D so that the simulated makespan
+ * equals the recorded one); both are marked "calibration", the others are predictions. Then with
+ * the workflow management system model of doc/wms.md (what `dcsim run` does by default): its
+ * fitted parameters refitted here on the instances (wmsfit.h, which must give the values of
+ * workflows/wms/pegasus-htcondor.xml: the ctest wms_fit checks that), and leave-one-out.
  * SWF: every trace is replayed on the platform sized from its header with FCFS, EASY and SJF;
  * the recorded schedule (submit + wait) is the baseline.
  * Prints markdown on stdout; exits 77 (ctest: skipped) when DATA_DIR has no instance. */
@@ -28,6 +30,7 @@
 #include "dcsim/swf.h"
 #include "dcsim/trace.h"
 #include "dcsim/wfcommons.h"
+#include "wmsfit.h"
 
 static int die(const dcsim_error *e) {
   char b[2048];
@@ -122,6 +125,35 @@ static double dispatch_score(const dcsim_wfc *w) {
   return roots > 1 ? (double)roots / (run / (double)roots + 1) : 0;
 }
 
+/* The workflow management system model: the fit and leave-one-out of wmsfit.h; each fitted
+ * makespan is checked against `dcsim run`'s (the engine's) with the description's values. */
+static int wms_model(const char *dir) {
+  wmsfit f;
+  dcsim_error err;
+  int rc = wmsfit_load(dir, NULL, &f, &err), same = 1;
+  if (!rc) rc = wmsfit_run(&f, 1, &err);
+  for (size_t i = 0; i < f.n && !rc; i++) {
+    double mk = 0;
+    dcsim_scenario_opts so = { .task_policy = 0 };
+    if ((rc = simulate(f.inst[i].path, &so, DCSIM_JOB_FCFS, &mk, NULL, &err))) break;
+    if (fabs(mk - f.inst[i].file_s) > 1e-6) {
+      fprintf(stderr, "validate-traces: %s: dcsim run gives %.9g s, the plan %.9g s\n",
+              f.inst[i].path, mk, f.inst[i].file_s);
+      rc = 2;
+    }
+  }
+  if (rc) {
+    if (rc != 2) rc = die(&err);
+    wmsfit_release(&f);
+    return rc;
+  }
+  printf("\n### Workflow management system model (doc/wms.md)\n\n");
+  wmsfit_print_values(&f, &same);
+  wmsfit_print_fit(&f);
+  wmsfit_release(&f);
+  return 0;
+}
+
 static int wfcommons(const char *dir) {
   char **files = NULL;
   static const char *const sfx[] = { ".json", NULL };
@@ -173,12 +205,12 @@ static int wfcommons(const char *dir) {
     printf(
         "| instance | tasks | machines (cores) | recorded makespan [s] | sum of runtimes / "
         "makespan | replay [s] | error | "
-        "WMS model [s] | error | role |\n");
+        "legacy O, D model [s] | error | role |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|\n");
   }
   for (size_t i = 0; i < n && !rc; i++) {
     double replay = 0, model = 0, rec = w[i]->makespan_s;
-    dcsim_scenario_opts so0 = { .task_policy = 0 }, so1 = { .wms_delay_s = O, .wms_dispatch_s = D };
+    dcsim_scenario_opts so0 = { .wms = "none" }, so1 = { .wms_delay_s = O, .wms_dispatch_s = D };
     if ((rc = simulate(files[i], &so0, DCSIM_JOB_FCFS, &replay, NULL, &err)) ||
         (rc = simulate(files[i], &so1, DCSIM_JOB_FCFS, &model, NULL, &err))) {
       rc = die(&err);
@@ -200,7 +232,7 @@ static int wfcommons(const char *dir) {
   }
   if (!rc)
     printf(
-        "\nWMS model parameters: O = %.2f s latency before every task (from %s), D = %.2f s "
+        "\nLegacy model parameters: O = %.2f s latency before every task (from %s), D = %.2f s "
         "between two task "
         "starts (from %s).\n",
         O, chain >= 0 ? base(files[chain]) : "no chain instance", D,
@@ -208,7 +240,7 @@ static int wfcommons(const char *dir) {
   for (size_t i = 0; i < n; i++) dcsim_wfc_free(w[i]);
   free(w);
   free_list(files, n);
-  return rc;
+  return rc ? rc : wms_model(dir);
 }
 
 static int swf(const char *dir) {

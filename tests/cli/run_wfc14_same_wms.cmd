@@ -1,0 +1,2 @@
+# the 1.4 and 1.5 layouts of the diamond give the same run under the WMS model (files, stage-in and stage-out read from both)
+dcsim run tests/data/traces/wfc-14.json --wms pegasus --format json 2>/dev/null | grep -v "\"input\"" > $TMPDIR/a && dcsim run tests/data/traces/wfc-15.json --wms pegasus --format json 2>/dev/null | grep -v "\"input\"" > $TMPDIR/b && cmp $TMPDIR/a $TMPDIR/b && echo "1.4 and 1.5 layouts under the WMS model: identical results"

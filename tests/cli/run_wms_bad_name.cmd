@@ -1,0 +1,1 @@
+dcsim run tests/data/traces/wfc-pegasus.json --wms condor
