@@ -134,4 +134,21 @@ int dcsim_dwarf_power_activity(const dcsim_dwarf_t *d, dcsim_power_activity *out
 int dcsim_dwarf_gpu_fraction(const dcsim_dwarf_t *d, const char *gpu_name, double *out,
                              dcsim_error *err);
 
+/* Measured thread scaling of the dwarf on one CPU profile (<thread-scaling>, written by `dcsim
+ * calibrate scaling`; law in dcsim/scaling.h, doc/models.md "Thread scaling"). Strings are
+ * borrowed from the dwarf. */
+typedef struct dcsim_thread_scaling {
+  const char *cpu;    /* name of the CPU profile the law was fitted on */
+  double sigma;       /* serial fraction (USL contention), 0..1 */
+  double kappa;       /* coherence cost per extra thread (USL), >= 0 */
+  unsigned cores_max; /* the largest thread count measured */
+  const char *source;
+} dcsim_thread_scaling;
+
+/* The law for the CPU profile named cpu: the one fitted on it (*exact = 1), else the dwarf's first
+ * (document order) fitted on another CPU (*exact = 0); NULL when the dwarf has none (ideal
+ * scaling). */
+const dcsim_thread_scaling *dcsim_dwarf_thread_scaling(const dcsim_dwarf_t *d, const char *cpu,
+                                                       int *exact);
+
 #endif

@@ -14,6 +14,7 @@
 #include "dcsim/model_cpu.h"
 #include "dcsim/model_gpu.h"
 #include "dcsim/model_multigpu.h"
+#include "dcsim/model_threads.h"
 
 typedef enum {
   DCSIM_ENERGY_NONE = 0, /* time only */
@@ -28,8 +29,11 @@ typedef enum {
  *                       energy tables and coefficients of the paper, the GPU model as published.
  *                       Without it the default is the best model dcsim has.
  *   DCSIM_MODEL_STRICT  refuse any prediction whose time or energy rests on extrapolated or
- *                       datasheet-only values (`--strict`, dcsim/provenance.h). */
-enum { DCSIM_MODEL_D35 = 1u << 0, DCSIM_MODEL_STRICT = 1u << 1 };
+ *                       datasheet-only values (`--strict`, dcsim/provenance.h).
+ *   DCSIM_MODEL_HW_THREADS  the per-loop model's own thread scaling, without the dwarf's measured
+ *                       <thread-scaling> (what `dcsim calibrate scaling` fits against); --d35
+ *                       implies it. */
+enum { DCSIM_MODEL_D35 = 1u << 0, DCSIM_MODEL_STRICT = 1u << 1, DCSIM_MODEL_HW_THREADS = 1u << 2 };
 
 /* With `gpu` set the GPU model runs (the dwarf needs <kernels>), otherwise the CPU model. */
 typedef struct dcsim_model_req {
@@ -56,6 +60,16 @@ typedef struct dcsim_model_req {
   const dcsim_node_base *node_base;
 } dcsim_model_req;
 
+/* How a CPU prediction scaled with the cores of a node (dcsim/model_threads.h). */
+typedef struct dcsim_thread_info {
+  const dcsim_thread_scaling *law; /* the dwarf's measured law used; NULL: the per-loop model's
+                                      own scaling (one core, --d35, or no measurements) */
+  int exact;                       /* the law was fitted on this CPU */
+  double hw_time_s;                /* a node's computation on n cores by the per-loop model alone */
+  double one_time_s;               /* the same on one core (0 when no law was applied) */
+  dcsim_prov prov;                 /* of the law (only with law) */
+} dcsim_thread_info;
+
 typedef struct dcsim_prediction {
   double time_s;
   int has_energy;
@@ -71,7 +85,8 @@ typedef struct dcsim_prediction {
   dcsim_multigpu_result *multigpu; /* with gpus >= 1 (its own `gpu` moved to the field above) */
   /* where the numbers come from (dcsim/provenance.h): the weakest input of each */
   dcsim_prov time_prov, energy_prov;
-  const char *energy_scope; /* what the energy covers, one phrase (static text) */
+  const char *energy_scope;  /* what the energy covers, one phrase (static text) */
+  dcsim_thread_info threads; /* CPU: measured thread scaling or not */
 } dcsim_prediction;
 
 /* The prediction; with DCSIM_MODEL_STRICT, DCSIM_ERANGE when its time or energy is not table or

@@ -151,10 +151,12 @@ static const dcsim_opt_spec roofline_opts[] = {
 static const dcsim_opt_spec calibrate_opts[] = {
   { "output", "PATH", 0,
     "write the result here (atomically) instead of stdout; import-*: the calibration directory" },
-  { "cpu", "PROFILE", 0, "loops, energy: CPU profile whose tables P, L1..DRAM or power apply" },
+  { "cpu", "PROFILE", 0,
+    "loops, energy: CPU profile whose tables P, L1..DRAM or power apply; scaling: the profile "
+    "(default: DIR/machine.xml's)" },
   { "dwarf", "FILE", 0,
     "loops, gpu: dwarf file whose loop coefficients or kernel characteristics are replaced (with "
-    "-o)" },
+    "-o); scaling: the dwarf (default: DIR's NAME-runs.csv)" },
   { "method", "lad|lsq|endpoints", 0,
     "loops: V,X,Y,Z fit (default lad); energy: U,S,X,Y fit (default lsq)" },
   { "flop-method", "lad|lsq", 0, "loops: U,S fit (default lsq)" },
@@ -202,8 +204,8 @@ static const dcsim_command commands[] = {
   { "calibrate", dcsim_cmd_calibrate,
     "make profiles, coefficients and GPU kernel characteristics from measurements (D3.5 "
     "§3.4-§6.1.2)",
-    "cpu DIR | loops CSV | energy CSV | gpu CSV... | import-likwid FILE... -o DIR | "
-    "import-kerncraft FILE.yml -o DIR",
+    "cpu DIR | loops CSV | energy CSV | scaling DIR|CSV | gpu CSV... | import-likwid FILE... -o "
+    "DIR | import-kerncraft FILE.yml -o DIR",
     calibrate_opts, N_OF(calibrate_opts), 2, DCSIM_MAX_POSITIONAL },
   { "bench", dcsim_cmd_bench, "measure this machine: tables, profile, loop fits, held-out error",
     "", bench_opts, N_OF(bench_opts), 0, 0 },

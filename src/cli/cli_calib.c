@@ -1,12 +1,16 @@
 /* cli_calib.c — `dcsim calibrate` (tables, fits, GPU counters, imports) and `dcsim bench`. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dcsim/bench.h"
 #include "dcsim/calib.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
+#include "dcsim/csv.h"
+#include "dcsim/dwarf.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/xmlio.h"
 
@@ -163,6 +167,130 @@ out:
   return rc;
 }
 
+/* What `calibrate scaling` fits: the runs CSV, the dwarf and the CPU profile. */
+typedef struct scaling_inputs {
+  char csv[4096], dir[4096], dwarf[4096], cpu[4096];
+} scaling_inputs;
+
+/* The one DIR/NAME-runs.csv with a threads column; its NAME into dwarf (when none was given). */
+static int find_runs_csv(const char *dir, scaling_inputs *in, dcsim_error *err) {
+  struct dirent **ents = NULL;
+  int n = scandir(dir, &ents, NULL, alphasort), found = 0, rc = 0;
+  if (n < 0) return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot read the directory");
+  for (int i = 0; i < n; i++) {
+    const char *nm = ents[i]->d_name;
+    size_t l = strlen(nm), sfx = strlen("-runs.csv");
+    char *path = l > sfx && strcmp(nm + l - sfx, "-runs.csv") == 0 ? dcsim_path_in(dir, nm) : NULL;
+    dcsim_csv_t *t = NULL;
+    size_t col;
+    if (path && dcsim_csv_load(path, &t, NULL) == 0 &&
+        dcsim_csv_col(t, "threads", &col, NULL) == 0) {
+      if (found++ == 0) {
+        snprintf(in->csv, sizeof in->csv, "%s", path);
+        snprintf(in->dwarf, sizeof in->dwarf, "%.*s", (int)(l - sfx), nm);
+      }
+    }
+    dcsim_csv_free(t);
+    free(path);
+  }
+  for (int i = 0; i < n; i++) free(ents[i]);
+  free(ents);
+  if (found == 0)
+    rc = DCSIM_ERR(err, DCSIM_EREF, dir, 0, "no DWARF-runs.csv with a threads column here");
+  else if (found > 1)
+    rc = DCSIM_ERR(err, DCSIM_EUSAGE, dir, 0,
+                   "%d DWARF-runs.csv files with a threads column: name the dwarf with --dwarf",
+                   found);
+  return rc;
+}
+
+/* The name= of DIR/machine.xml: the CPU profile the directory calibrates. */
+static int machine_name(const char *dir, char *out, size_t size, dcsim_error *err) {
+  char *mpath = dcsim_path_in(dir, "machine.xml");
+  if (!mpath) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+  dcsim_xml_doc_t *doc = NULL;
+  const char *name = NULL;
+  int rc = dcsim_xml_load(mpath, "calibration-machine", &doc, err);
+  if (!rc && !(rc = dcsim_xml_str(doc, dcsim_xml_root(doc), "name", 1, &name, err)))
+    snprintf(out, size, "%s", name);
+  dcsim_xml_free(doc);
+  free(mpath);
+  return rc;
+}
+
+/* DIR (NAME-runs.csv, machine.xml) or a CSV; --dwarf and --cpu name them otherwise. */
+static int scaling_resolve(const dcsim_args *a, dcsim_dwarf_t **d, dcsim_cpu_profile_t **cpu,
+                           scaling_inputs *in, dcsim_error *err) {
+  const char *pos = a->positional[1], *dw = dcsim_arg(a, "dwarf");
+  struct stat sb;
+  int rc, is_dir = stat(pos, &sb) == 0 && S_ISDIR(sb.st_mode);
+  snprintf(in->dir, sizeof in->dir, "%s", pos);
+  if (!is_dir) { /* a CSV: its directory holds machine.xml */
+    char *slash = strrchr(in->dir, '/');
+    if (slash)
+      *slash = '\0';
+    else
+      snprintf(in->dir, sizeof in->dir, ".");
+    snprintf(in->csv, sizeof in->csv, "%s", pos);
+  }
+  if (dw) snprintf(in->dwarf, sizeof in->dwarf, "%s", dw);
+  if (is_dir && !dw && (rc = find_runs_csv(pos, in, err))) return rc;
+  if (!is_dir && !dw) { /* NAME-runs.csv names the dwarf */
+    const char *base = strrchr(pos, '/') ? strrchr(pos, '/') + 1 : pos;
+    size_t l = strlen(base), sfx = strlen("-runs.csv");
+    if (l <= sfx || strcmp(base + l - sfx, "-runs.csv") != 0)
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                       "%s: name the dwarf with --dwarf (or call the file DWARF-runs.csv)", pos);
+    snprintf(in->dwarf, sizeof in->dwarf, "%.*s", (int)(l - sfx), base);
+  }
+  char path[4096];
+  if ((rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, in->dwarf, NULL, dcsim_arg_index(a, "dwarf"),
+                                  path, sizeof path, err)) ||
+      (rc = dcsim_dwarf_load(path, d, err)))
+    return rc;
+  snprintf(in->dwarf, sizeof in->dwarf, "%s", path);
+  if (is_dir && dw) snprintf(in->csv, sizeof in->csv, "%s/%s-runs.csv", pos, dcsim_dwarf_name(*d));
+  if (dcsim_arg(a, "cpu")) return load_cpu(a, cpu, err);
+  if ((rc = machine_name(in->dir, in->cpu, sizeof in->cpu, err)) ||
+      (rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, in->cpu, NULL, 0, path, sizeof path, err)))
+    return rc;
+  return dcsim_cpu_profile_load(path, cpu, err);
+}
+
+static int cal_scaling(const dcsim_args *a, dcsim_error *err) {
+  int rc = need_pos(a, 2, "a calibration directory or a CSV of runs (case,threads,freq_ghz,time_s)",
+                    err);
+  if (rc) return rc;
+  scaling_inputs in;
+  memset(&in, 0, sizeof in);
+  dcsim_dwarf_t *d = NULL;
+  dcsim_cpu_profile_t *cpu = NULL;
+  dcsim_scaling_fit fit = { 0 };
+  if ((rc = scaling_resolve(a, &d, &cpu, &in, err)) ||
+      (rc = dcsim_calib_fit_scaling(in.csv, d, cpu, &fit, err)))
+    goto out;
+  const char *cname = dcsim_cpu_profile_name(cpu), *outp = dcsim_arg(a, "output");
+  char src[8192];
+  snprintf(src, sizeof src, "fitted: dcsim calibrate scaling %s on %s", in.csv, cname);
+  const char *source = dcsim_arg(a, "source") ? dcsim_arg(a, "source") : src;
+  int quiet = dcsim_arg_flag(a, "quiet");
+  if (!quiet) {
+    dcsim_calib_scaling_report(stdout, &fit, dcsim_dwarf_name(d), cname, in.csv);
+    putchar('\n');
+  }
+  if (outp && strcmp(outp, "-") != 0) {
+    if ((rc = dcsim_calib_update_dwarf_scaling(in.dwarf, outp, &fit, cname, source, err))) goto out;
+    if (!quiet) printf("wrote %s\n", outp);
+  } else {
+    dcsim_calib_scaling_xml(stdout, &fit, cname, source);
+  }
+out:
+  dcsim_scaling_fit_release(&fit);
+  dcsim_cpu_profile_free(cpu);
+  dcsim_dwarf_free(d);
+  return rc;
+}
+
 static int need_dir(const dcsim_args *a, const char **dir, dcsim_error *err) {
   *dir = dcsim_arg(a, "output");
   if (!*dir || strcmp(*dir, "-") == 0)
@@ -198,6 +326,7 @@ int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err) {
     { "cpu", cal_cpu, 0 },
     { "loops", cal_loops, 0 },
     { "energy", cal_energy, 0 },
+    { "scaling", cal_scaling, 0 },
     { "gpu", cal_gpu, 1 },
     { "import-likwid", cal_import_likwid, 1 },
     { "import-kerncraft", cal_import_kerncraft, 0 },
@@ -211,10 +340,10 @@ int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err) {
                        a->n_positional - 1);
     return subs[i].run(a, err);
   }
-  return DCSIM_ERR(
-      err, DCSIM_EUSAGE, "command line", 2,
-      "unknown calibration '%s' (cpu, loops, energy, gpu, import-likwid or import-kerncraft)",
-      what);
+  return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 2,
+                   "unknown calibration '%s' (cpu, loops, energy, scaling, gpu, import-likwid or "
+                   "import-kerncraft)",
+                   what);
 }
 
 int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err) {

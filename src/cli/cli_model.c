@@ -73,6 +73,53 @@ static int parse_energy_form(const dcsim_args *a, dcsim_energy_form *f, dcsim_er
   return 0;
 }
 
+/* How the CPU time scaled with cores (doc/models.md "Thread scaling"): in the default mode on
+ * more than one core, the dwarf's measured law or the per-loop model's ideal scaling. */
+static void print_threads(const dcsim_model_req *rq, const dcsim_prediction *p) {
+  const dcsim_thread_info *ti = &p->threads;
+  unsigned n = rq->state.threads;
+  if (!p->cpu || n <= 1 || (rq->flags & DCSIM_MODEL_D35)) return;
+  if (!ti->law) {
+    printf(
+        "threads   %u cores: ideal scaling, the per-loop model alone (no measured thread "
+        "scaling of %s)\n",
+        n, dcsim_dwarf_name(rq->ev->dwarf));
+    return;
+  }
+  char tp[600];
+  dcsim_prov_format(ti->prov, tp, sizeof tp);
+  double law = dcsim_threads_time(ti->law, n, ti->one_time_s, ti->hw_time_s);
+  printf(
+      "threads   %u cores: %.4gx the 1-core time by the measured scaling of %s (sigma %.4g, "
+      "kappa %.4g, fitted on %s up to %u cores); per-loop model alone %.4gx  %s\n",
+      n, law / ti->one_time_s, dcsim_dwarf_name(rq->ev->dwarf), ti->law->sigma, ti->law->kappa,
+      ti->law->cpu, ti->law->cores_max, ti->hw_time_s / ti->one_time_s, tp);
+}
+
+/* "thread_scaling": the law used (or "ideal") and the per-loop model's own computation time. */
+static void json_threads(dcsim_json *j, const dcsim_model_req *rq, const dcsim_prediction *p) {
+  const dcsim_thread_info *ti = &p->threads;
+  dcsim_json_key(j, "thread_scaling");
+  dcsim_json_obj_begin(j);
+  dcsim_json_key_str(j, "law", ti->law ? "measured" : "ideal");
+  dcsim_json_key_num(j, "per_loop_s", ti->hw_time_s);
+  if (ti->law) {
+    dcsim_json_key_num(j, "sigma", ti->law->sigma);
+    dcsim_json_key_num(j, "kappa", ti->law->kappa);
+    dcsim_json_key_str(j, "fitted_on", ti->law->cpu);
+    dcsim_json_key_int(j, "cores_max", ti->law->cores_max);
+    dcsim_json_key_num(j, "one_core_s", ti->one_time_s);
+    dcsim_json_key(j, "provenance");
+    dcsim_prov_json(j, ti->prov);
+  } else {
+    dcsim_json_key_str(j, "reason",
+                       rq->state.threads <= 1        ? "one core"
+                       : rq->flags & DCSIM_MODEL_D35 ? "D3.5 model (--d35)"
+                                                     : "no measurements");
+  }
+  dcsim_json_obj_end(j);
+}
+
 static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p,
                        const char *case_name) {
   const dcsim_dwarf_eval *ev = rq->ev;
@@ -125,6 +172,7 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p,
   dcsim_prov_format(p->time_prov, tp, sizeof tp);
   dcsim_prov_format(p->energy_prov, ep, sizeof ep);
   printf("\nmodel     %s\n", rq->flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default");
+  print_threads(rq, p);
   printf("time      %.6g s  %s\n", p->time_s, tp);
   if (p->has_energy) {
     if (p->node_power_w > 0 && p->cpu)
@@ -178,6 +226,7 @@ static void json_cpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
     json_wall(j, p);
   }
   dcsim_json_key_num(j, "comm_s", p->cpu->node_comm_s[0]);
+  json_threads(j, rq, p);
 }
 
 /* "parts": one object per loop (CPU) or kernel (GPU), named and timed first. */

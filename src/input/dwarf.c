@@ -80,6 +80,8 @@ struct dcsim_dwarf {
   char *activity_source;
   size_t n_gpu_frac;
   gpu_frac *gpu_frac;
+  size_t n_scaling;
+  dcsim_thread_scaling *scaling; /* cpu and source owned */
 };
 
 void dcsim_dwarf_free(dcsim_dwarf_t *d) {
@@ -124,6 +126,11 @@ void dcsim_dwarf_free(dcsim_dwarf_t *d) {
   for (size_t i = 0; i < d->n_gpu_frac; i++) free(d->gpu_frac[i].gpu);
   free(d->gpu_frac);
   free(d->activity_source);
+  for (size_t i = 0; i < d->n_scaling; i++) {
+    free((char *)d->scaling[i].cpu);
+    free((char *)d->scaling[i].source);
+  }
+  free(d->scaling);
   free(d->path);
   free(d->name);
   free(d);
@@ -456,6 +463,44 @@ static int load_activity(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *
   return 0;
 }
 
+/* <thread-scaling> elements: one per CPU profile, sigma in 0..1 (the <fit-point>s are a record of
+ * the fit for readers and are not loaded). */
+static int load_scaling(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *root,
+                        dcsim_error *err) {
+  size_t n = dcsim_xml_count(root, "thread-scaling");
+  d->scaling = calloc(n ? n : 1, sizeof *d->scaling);
+  if (!d->scaling) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+  for (xmlNode *t = dcsim_xml_child(root, "thread-scaling"); t;
+       t = dcsim_xml_next(t, "thread-scaling")) {
+    dcsim_thread_scaling *ts = &d->scaling[d->n_scaling];
+    const char *cpu = NULL, *src = NULL;
+    int rc;
+    if ((rc = dcsim_xml_str(doc, t, "cpu", 1, &cpu, err)) ||
+        (rc = dcsim_xml_str(doc, t, "source", 1, &src, err)) ||
+        (rc = nonneg_attr(doc, t, "sigma", &ts->sigma, err)) ||
+        (rc = nonneg_attr(doc, t, "kappa", &ts->kappa, err)) ||
+        (rc = dcsim_xml_u32(doc, t, "cores-max", 1, &ts->cores_max, err)))
+      return rc;
+    if (ts->sigma > 1)
+      return DCSIM_XML_ERR(
+          err, DCSIM_ERANGE, doc, t,
+          "<thread-scaling cpu=\"%s\">: sigma %g is a fraction, it must be in 0..1", cpu,
+          ts->sigma);
+    if (ts->cores_max == 0)
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, t,
+                           "<thread-scaling cpu=\"%s\">: cores-max must be >= 1", cpu);
+    for (size_t i = 0; i < d->n_scaling; i++)
+      if (strcmp(d->scaling[i].cpu, cpu) == 0)
+        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, t,
+                             "<thread-scaling cpu=\"%s\">: a second law for the same CPU", cpu);
+    ts->cpu = dcsim_strdup(cpu);
+    ts->source = dcsim_strdup(src);
+    d->n_scaling++;
+    if (!ts->cpu || !ts->source) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+  }
+  return 0;
+}
+
 int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err) {
   dcsim_xml_doc_t *doc = NULL;
   const char *dev = NULL;
@@ -481,6 +526,7 @@ int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err) {
   if ((rc = load_cases(d, doc, root, err))) goto out;
   xmlNode *cm = dcsim_xml_child(root, "communication");
   if (cm && (rc = load_comm(d, doc, cm, err))) goto out;
+  if ((rc = load_scaling(d, doc, root, err))) goto out;
   xmlNode *ec = dcsim_xml_child(root, "energy-coefficients");
   if (ec) {
     d->has_energy = 1;
@@ -793,4 +839,15 @@ int dcsim_dwarf_gpu_fraction(const dcsim_dwarf_t *d, const char *gpu_name, doubl
     }
   return DCSIM_ERR(err, DCSIM_EREF, d->path, 0, "dwarf %s has no <gpu-energy> fraction for GPU %s",
                    d->name, gpu_name);
+}
+
+const dcsim_thread_scaling *dcsim_dwarf_thread_scaling(const dcsim_dwarf_t *d, const char *cpu,
+                                                       int *exact) {
+  *exact = 0;
+  for (size_t i = 0; i < d->n_scaling; i++)
+    if (strcmp(d->scaling[i].cpu, cpu) == 0) {
+      *exact = 1;
+      return &d->scaling[i];
+    }
+  return d->n_scaling ? &d->scaling[0] : NULL;
 }

@@ -93,6 +93,37 @@ static int cpu_energy(const dcsim_model_req *req, double time_s, double comp_s,
   return cpu_energy_d35(req, time_s, comp_s, out, err);
 }
 
+/* Sum of a node's loop times: its computation. */
+static double compute_s(const dcsim_cpu_result *r) {
+  double t = 0;
+  for (size_t l = 0; l < r->n_loops; l++) t += r->parts[l].time_s;
+  return t;
+}
+
+/* The dwarf's measured thread scaling on top of the per-loop model (dcsim/model_threads.h), in the
+ * default mode on more than one core. */
+static int apply_threads(const dcsim_model_req *req, const dcsim_cpu_node_spec *ns,
+                         dcsim_prediction *out, dcsim_error *err) {
+  dcsim_thread_info *ti = &out->threads;
+  ti->hw_time_s = compute_s(out->cpu);
+  unsigned n = ns->state.threads;
+  if (n <= 1 || (req->flags & (DCSIM_MODEL_D35 | DCSIM_MODEL_HW_THREADS))) return 0;
+  ti->law =
+      dcsim_dwarf_thread_scaling(req->ev->dwarf, dcsim_cpu_profile_name(req->cpu), &ti->exact);
+  if (!ti->law) return 0; /* no measurements: ideal scaling, said by the output */
+  dcsim_cpu_node_spec one = *ns;
+  one.state.threads = 1;
+  dcsim_cpu_result *r1 = NULL;
+  int rc = dcsim_model_cpu(req->ev, &one, 1, req->net_s_per_byte, &r1, err);
+  if (rc) return rc;
+  ti->one_time_s = compute_s(r1);
+  ti->prov = dcsim_threads_prov(ti->law, ti->exact, n);
+  dcsim_threads_apply(ti->law, n, r1, req->ev->comm_overlap, out->cpu);
+  out->cpu->prov = dcsim_prov_weakest(dcsim_prov_weakest(out->cpu->prov, r1->prov), ti->prov);
+  dcsim_cpu_result_free(r1);
+  return 0;
+}
+
 static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {
   if (!req->cpu)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a CPU dwarf needs a CPU profile");
@@ -109,7 +140,7 @@ static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
   dcsim_cpu_node_spec ns = { req->cpu, req->state, 1.0 / req->nodes };
   /* homogeneous nodes give identical per-node results: model one node (§4.3: W/n, Q/n) */
   int rc = dcsim_model_cpu(req->ev, &ns, 1, req->net_s_per_byte, &out->cpu, err);
-  if (rc) return rc;
+  if (rc || (rc = apply_threads(req, &ns, out, err))) return rc;
   const double comp = out->cpu->node_time_s[0];
   if (req->overlap_set && !(req->overlap >= 0 && req->overlap <= 1))
     return DCSIM_ERR(err, DCSIM_ERANGE, "command line", 0,

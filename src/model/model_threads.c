@@ -1,0 +1,36 @@
+/* model_threads.c — measured thread scaling on the per-loop model (see dcsim/model_threads.h). */
+#include "dcsim/model_threads.h"
+
+#include "dcsim/model_comm.h"
+
+double dcsim_threads_time(const dcsim_thread_scaling *law, unsigned n, double t1_s, double tn_s) {
+  if (n <= 1) return tn_s;
+  /* USL (Gunther 2007) on the per-loop times: serial part at one thread, the rest at n, plus the
+   * coherence cost of n - 1 extra threads (doc/models.md "Thread scaling") */
+  return law->sigma * t1_s + (1 - law->sigma) * tn_s + law->kappa * (double)(n - 1) * t1_s;
+}
+
+void dcsim_threads_apply(const dcsim_thread_scaling *law, unsigned n, const dcsim_cpu_result *one,
+                         double overlap, dcsim_cpu_result *r) {
+  r->time_s = 0;
+  for (size_t i = 0; i < r->n_nodes; i++) {
+    double t = 0;
+    for (size_t l = 0; l < r->n_loops; l++) {
+      dcsim_loop_part *p = &r->parts[i * r->n_loops + l];
+      double tl = dcsim_threads_time(law, n, one->parts[i * r->n_loops + l].time_s, p->time_s);
+      double f = p->time_s > 0 ? tl / p->time_s : 1; /* both roofline terms keep their ratio */
+      p->flop_time_s *= f;
+      p->mem_time_s *= f;
+      p->time_s = tl;
+      t += tl;
+    }
+    r->node_time_s[i] = dcsim_comm_compose(t, r->node_comm_s[i], overlap); /* model_comm.h */
+    if (r->node_time_s[i] > r->time_s) r->time_s = r->node_time_s[i];
+  }
+}
+
+dcsim_prov dcsim_threads_prov(const dcsim_thread_scaling *law, int exact, unsigned n) {
+  return dcsim_prov_make(
+      exact && n <= law->cores_max ? DCSIM_PROV_INTERPOLATED : DCSIM_PROV_EXTRAPOLATED,
+      law->source);
+}

@@ -1,0 +1,2 @@
+# a dwarf's thread scaling law: sigma is a fraction (above 1 is refused), one law per CPU, cores-max >= 1 (schema)
+DCSIM_DATA=. dcsim validate tests/data/bad/dwarf-scaling-sigma.xml; echo "exit $?"; DCSIM_DATA=. dcsim validate tests/data/bad/dwarf-scaling-twice.xml; echo "exit $?"; sed 's/cores-max="14"/cores-max="0"/' tests/data/bad/dwarf-scaling-sigma.xml > $TMPDIR/zero.xml && DCSIM_DATA=. dcsim validate $TMPDIR/zero.xml 2>&1 | sed "s|$TMPDIR|TMP|"

@@ -1,0 +1,2 @@
+# dcsim calibrate scaling: BiFFT's thread scaling law from D3.5 Tables 38-39 (the calibration directory's bifft-runs.csv, 14 cores assumed for Table 39), its fit and leave-one-out errors, and dwarfs/bifft.xml holding exactly what it writes
+DCSIM_DATA=. dcsim calibrate scaling calibration/xeon-e5-2697v3 -o $TMPDIR/bifft.xml | sed "s|$TMPDIR|TMP|" && cmp dwarfs/bifft.xml $TMPDIR/bifft.xml && echo "dwarfs/bifft.xml holds this fit"
