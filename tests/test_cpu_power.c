@@ -333,6 +333,23 @@ static void test_alaro_nodes(void) {
   dcsim_scenario_free(s);
 }
 
+/* A platform's <node-power> replaces the profile's node base power for its group; the task's power
+ * above idle does not depend on the base, only on the overhead. */
+static void test_platform_base(void) {
+  dcsim_scenario_opts so = { .platform_path = "tests/data/power/node-power.xml" };
+  dcsim_scenario *s = NULL;
+  dcsim_error err;
+  CHECK_INT(dcsim_scenario_load("tests/data/engine/nwp-nooverlap.xml", &so, &s, &err), 0);
+  if (!s) return;
+  CHECK_REL(s->groups[0].idle_w, 63.7 + 1.118 * (15.91 + 1.855), 1e-12);
+  CHECK_REL(s->groups[1].idle_w, 41.3 + 1.207 * (15.91 + 1.855 + 15), 1e-12);
+  const dcsim_option *o = &s->wfs[0].tmpls[0].opts[0];
+  double t = (double)o->duration_ns * 1e-9;
+  /* the task's energy: its nodes' wall power, base included, over its duration */
+  CHECK_REL(o->energy_j, o->nodes * (s->groups[0].idle_w + o->node_delta_w) * t, 1e-6);
+  dcsim_scenario_free(s);
+}
+
 int main(void) {
   test_model_by_hand();
   test_table_cells();
@@ -343,5 +360,6 @@ int main(void) {
   test_activity();
   test_sh_table35();
   test_alaro_nodes();
+  test_platform_base();
   CHECK_DONE();
 }
