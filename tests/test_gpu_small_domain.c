@@ -10,7 +10,7 @@
 
 static dcsim_gpu_result *gpu_run(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *g,
                                  int small, double n) {
-  dcsim_gpu_opts o = { small, n };
+  dcsim_gpu_opts o = { small, n, 0 };
   dcsim_gpu_result *r = NULL;
   dcsim_error err = { 0 };
   int rc = dcsim_model_gpu_opts(ev, g, &o, &r, &err);
@@ -59,7 +59,7 @@ static void test_correction(const dcsim_dwarf_t *d, const dcsim_gpu_profile_t *g
   dcsim_gpu_result_free(off_big);
   /* the K20m has no fitted parameters */
   dcsim_gpu_result *r = NULL;
-  dcsim_gpu_opts o = { 1, 0 };
+  dcsim_gpu_opts o = { 1, 0, 0 };
   CHECK_INT(dcsim_model_gpu_opts(ev, k20, &o, &r, &err), DCSIM_EREF);
   CHECK(strstr(err.msg, "tesla-k20m has no <small-domain> correction") != NULL);
   /* and through dcsim_model_run */
@@ -70,6 +70,10 @@ static void test_correction(const dcsim_dwarf_t *d, const dcsim_gpu_profile_t *g
   rq.gpu_small_domain = 1;
   rq.energy_form = DCSIM_ENERGY_NONE;
   dcsim_prediction p;
+  /* superseded in the default model (launch and occupancy terms for every GPU) */
+  CHECK_INT(dcsim_model_run(&rq, &p, &err), DCSIM_EUSAGE);
+  CHECK(strstr(err.msg, "add --d35") != NULL);
+  rq.flags = DCSIM_MODEL_D35;
   CHECK_INT(dcsim_model_run(&rq, &p, &err), 0);
   if (off)
     CHECK_REL(p.time_s,

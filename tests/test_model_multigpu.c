@@ -33,6 +33,7 @@ static int run(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *g, unsigne
   rq.gpus = gpus;
   rq.gpu_small_domain = small;
   rq.energy_form = DCSIM_ENERGY_53;
+  rq.flags = DCSIM_MODEL_D35; /* the split of D3.5's model; the default model: test_arch_split */
   return dcsim_model_run(&rq, p, err);
 }
 

@@ -4,7 +4,8 @@
  * that makes it (or to the working directory for the command line), or a bare name resolved as
  * <data root>/<kind dir>/<name>.xml. The data root is $DCSIM_DATA if set, else the source tree
  * the binary was built from. Kind dirs: "hw-profiles/cpu", "hw-profiles/gpu", "dwarfs",
- * "workflows". Results are written into caller buffers; nothing is allocated. */
+ * "workflows", "hw-profiles/gpu-arch". Results are written into caller buffers; nothing is
+ * allocated. */
 #ifndef DCSIM_CATALOG_H
 #define DCSIM_CATALOG_H
 
@@ -12,7 +13,13 @@
 
 #include "dcsim/error.h"
 
-typedef enum { DCSIM_KIND_CPU, DCSIM_KIND_GPU, DCSIM_KIND_DWARF, DCSIM_KIND_WORKFLOW } dcsim_kind;
+typedef enum {
+  DCSIM_KIND_CPU,
+  DCSIM_KIND_GPU,
+  DCSIM_KIND_DWARF,
+  DCSIM_KIND_WORKFLOW,
+  DCSIM_KIND_GPU_ARCH /* hw-profiles/gpu-arch: named by a GPU profile's <device arch> */
+} dcsim_kind;
 
 const char *dcsim_catalog_root(void);
 const char *dcsim_catalog_dir(dcsim_kind kind); /* "hw-profiles/cpu", ... */

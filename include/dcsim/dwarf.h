@@ -44,6 +44,16 @@ typedef struct dcsim_gpu_kernel {
   double P_inactive, P_misc, P_cfl, G_e, G_r_byte, i_int, i_sp, i_dp, I_e, IPC_e;
 } dcsim_gpu_kernel;
 
+/* <kernels><launch>: the default GPU model's launch and occupancy parameters (dcsim/model_gpu.h).
+ */
+typedef struct dcsim_gpu_launch {
+  int present, fitted; /* fitted: its source says "fitted" (provenance extrapolated elsewhere) */
+  unsigned threads_per_block;
+  double launch_s, inflight_byte_per_thread;
+  const char *fitted_on; /* GPU profile name, "" if not said (borrowed from the dwarf) */
+  const char *source;    /* borrowed */
+} dcsim_gpu_launch;
+
 /* Communication patterns of a dwarf (<communication><pattern>), evaluated for one node count;
  * costs in dcsim/model_comm.h. Byte formulas may use NODES, the number of nodes. */
 typedef enum {
@@ -69,7 +79,12 @@ typedef struct dcsim_dwarf_eval {
   const dcsim_gpu_kernel *kernels;
   double domain_size;   /* N of D3.5 Table 7 (GPU) */
   unsigned invocations; /* kernel invocations per call (GPU) */
-  int has_multi_gpu;    /* <multi-gpu>: memory and traffic for splitting the domain */
+  /* flop per FP64 thread instruction (GPU work W, doc/models.md "Work counts"): 1 + the FMA share;
+   * 2 when the dwarf does not say (every instruction an FMA, Table 11's convention) */
+  double dp_flop_per_inst;
+  dcsim_gpu_launch launch; /* present = 0: no launch or occupancy terms */
+  const char *measured_on; /* <kernels measured-on>: GPU names, space-separated ("" if none) */
+  int has_multi_gpu;       /* <multi-gpu>: memory and traffic for splitting the domain */
   double gpu_memory_byte_per_point, gpu_transfer_byte_per_point;
   int has_comm;                                        /* §4.3 communication term declared */
   double comm_in_byte, comm_out_byte, comm_iterations; /* per node (the §4.3 attributes) */
@@ -132,6 +147,12 @@ typedef struct dcsim_power_activity {
 int dcsim_dwarf_power_activity(const dcsim_dwarf_t *d, dcsim_power_activity *out);
 /* §5.5 fraction S of the GPU's power limit; DCSIM_EREF if none for that GPU profile name. */
 int dcsim_dwarf_gpu_fraction(const dcsim_dwarf_t *d, const char *gpu_name, double *out,
+                             dcsim_error *err);
+/* 1 when that GPU's <gpu-energy> fraction is measured (its source is not "assumption: ..."). */
+int dcsim_dwarf_gpu_fraction_measured(const dcsim_dwarf_t *d, const char *gpu_name);
+/* <gpu-power activity>: the dwarf's dynamic power per unit of busy time, as a fraction of
+ * (limit - active idle) (doc/models.md "GPU power"); DCSIM_EREF if absent. */
+int dcsim_dwarf_gpu_activity(const dcsim_dwarf_t *d, double *activity, const char **source,
                              dcsim_error *err);
 
 /* Measured thread scaling of the dwarf on one CPU profile (<thread-scaling>, written by `dcsim

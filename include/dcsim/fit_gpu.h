@@ -12,7 +12,9 @@
 
 #include <stddef.h>
 
+#include "dcsim/dwarf.h"
 #include "dcsim/error.h"
+#include "dcsim/hwprofile.h"
 
 typedef struct dcsim_gpu_size_obs {
   double domain_size; /* N */
@@ -32,5 +34,23 @@ double dcsim_gpu_small_time(double model_s, double domain_size, unsigned sm, dou
 
 int dcsim_fit_gpu_small_domain(const dcsim_gpu_size_obs *obs, size_t n, unsigned sm,
                                double launches, dcsim_gpu_small_fit *out, dcsim_error *err);
+
+/* The launch and occupancy terms of the architecture model (dcsim/model_gpu.h, the dwarf's
+ * <launch>) fitted to whole-dwarf times measured on one GPU at several domain sizes: launch-s >= 0
+ * and inflight-byte-per-thread > 0 minimising the sum of squared relative errors of
+ * dcsim_model_gpu_arch (grid search, then a Nelder-Mead simplex from its best point), with
+ * threads_per_block fixed. ev's own <launch> is ignored. */
+typedef struct dcsim_gpu_launch_fit {
+  double launch_s, inflight_byte_per_thread;
+  double rss, mean_abs_rel;
+} dcsim_gpu_launch_fit;
+
+int dcsim_fit_gpu_launch(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu,
+                         const double *domain_size, const double *measured_s, size_t n,
+                         unsigned threads_per_block, dcsim_gpu_launch_fit *out, dcsim_error *err);
+/* The architecture model's time of ev at N points with these launch terms. */
+int dcsim_gpu_launch_time(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu, double N,
+                          unsigned threads_per_block, double launch_s, double inflight_byte,
+                          double *time_s, dcsim_error *err);
 
 #endif

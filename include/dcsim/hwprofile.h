@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "dcsim/error.h"
+#include "dcsim/gpuarch.h"
 #include "dcsim/provenance.h"
 
 typedef struct dcsim_cpu_profile dcsim_cpu_profile_t;
@@ -94,8 +95,18 @@ int dcsim_cpu_profile_freq_at(const dcsim_cpu_profile_t *p, size_t i, dcsim_cpu_
  * between two tables the smaller of theirs. 0 without an energy table. */
 unsigned dcsim_cpu_profile_energy_max_cores(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s);
 
-/* GPU characteristics of D3.5 Table 10, the Fermi G_e adjustment (§3.4) and power (Table 36). */
+/* A GPU: its architecture and <device> (the default model), the characteristics of D3.5 Table 10
+ * (`--d35`; derived from the device when the profile has no <characteristics>), the Fermi G_e
+ * adjustment (§3.4), memory, links and power. */
 typedef struct dcsim_gpu_spec {
+  dcsim_gpu_arch arch;      /* <device arch> */
+  unsigned dev_sm;          /* <device sm> */
+  double dev_clock_hz;      /* <device clock-hz> */
+  double dev_memory_bw_bps; /* <device memory-bw-bps> */
+  int has_characteristics;  /* 1: Table 10 values of the profile; 0: derived from <device> */
+  double peer_link_bps;     /* <peer-link>: GPU-GPU bandwidth per direction; 0 if none */
+  char peer_link_kind[24];  /* "NVLink3", ... ("" if none) */
+  double active_idle_w;     /* <power active-idle-w>: P0 with no kernel; 0 if unknown */
   double clock_hz, memory_clock_hz, memory_bus_bit;
   unsigned sm;
   double dp_per_clock_sm, sp_per_clock_sm, int_per_clock_sm;
@@ -116,7 +127,9 @@ const char *dcsim_gpu_profile_name(const dcsim_gpu_profile_t *p);
 const char *dcsim_gpu_profile_model(const dcsim_gpu_profile_t *p);
 const char *dcsim_gpu_profile_path(const dcsim_gpu_profile_t *p);
 const dcsim_gpu_spec *dcsim_gpu_profile_spec(const dcsim_gpu_profile_t *p);
-/* The source of its <characteristics> (dcsim/provenance.h). */
+/* The source of its <characteristics> (dcsim/provenance.h); of <device> without them. */
 const char *dcsim_gpu_profile_source(const dcsim_gpu_profile_t *p);
+/* The source of its <device> (the default model's inputs). */
+const char *dcsim_gpu_profile_device_source(const dcsim_gpu_profile_t *p);
 
 #endif

@@ -41,7 +41,26 @@ typedef struct dcsim_gpu_result {
 typedef struct dcsim_gpu_opts {
   int small_domain;   /* 1: apply the correction (the profile must have <small-domain>) */
   double domain_size; /* > 0: use this N instead of the dwarf's (a part of a split domain) */
+  int arch;           /* 1: the architecture model (the default; dcsim_model_gpu_arch) */
 } dcsim_gpu_opts;
+
+/* The architecture model (doc/models.md "GPU: architecture model"), the default without --d35.
+ * Per kernel and invocation, with the profile's <device> (SM, clock f, bandwidth B) and its
+ * architecture's per-clock throughput (dcsim/gpuarch.h):
+ *   bulk  T_b = N*i_d/(SM*fp64*f) + N*i_f/(SM*fp32*f) + N*i_i/(SM*int*f)      compute
+ *             + G_r*N/(B*G_e)                                                 transfer
+ *             + (P_i+P_m+P_cfl)*I_e*N/(IPC_e*f*SM)                            inactive
+ *   waves: one thread per point, blocks of b threads (<launch>), r = min(max blocks,
+ *     max threads/b) resident per SM; each wave of at most SM*r blocks takes
+ *     p*SM*(T_b/N)/min(1, p/s) for p points on its busiest SM, where
+ *     s = L*(B/SM)/beta threads per SM hide the DRAM latency L (Little's law, beta bytes in
+ *     flight per thread);
+ *   T_k = launch-s + sum over waves.
+ * Without the dwarf's <launch> it is the bulk alone. */
+int dcsim_model_gpu_arch(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu, double N,
+                         dcsim_gpu_result **out, dcsim_error *err);
+/* Threads per SM that saturate the GPU by Little's law: L*(B/SM)/beta (0 without <launch>). */
+double dcsim_gpu_saturation_threads(const dcsim_dwarf_eval *ev, const dcsim_gpu_spec *g);
 
 /* The occupancy of the small-domain correction: min(1, N/(sm*saturation_threads_per_sm)). */
 double dcsim_gpu_occupancy(double domain_size, unsigned sm, double saturation_threads_per_sm);

@@ -9,6 +9,7 @@
  *   kernels     T_k = the Table 11 model at N/G (dcsim/model_gpu.h; small-domain correction opt-in)
  *   transfer    T_x = x*(N/G)/B_link            each GPU has its own link (assumption)
  *   halo        T_h = 2*h(G)/B_link             device -> host -> device, G > 1 only
+ *               T_h = h(G)/B_peer               architecture model with a <peer-link> (NVLink)
  *   T = T_k + T_x + T_h                         summed, as D3.5 §3.4 sums transfer and compute
  * The GPUs work in parallel on equal parts, so T is the call's time. The single-GPU D3.5 model
  * (no host transfer) stays dcsim_model_gpu(); dcsim_multigpu_check_fit() is its memory check.
@@ -27,6 +28,7 @@ typedef struct dcsim_multigpu_result {
   double memory_per_gpu_byte; /* m*N/G (0 without <multi-gpu>) */
   unsigned min_gpus;          /* G_min */
   double kernel_s, transfer_s, halo_s, time_s;
+  int halo_peer;         /* 1: halos over the peer link (NVLink), 0: through the host */
   dcsim_gpu_result *gpu; /* one GPU's part (owned) */
 } dcsim_multigpu_result;
 
@@ -35,8 +37,9 @@ typedef struct dcsim_multigpu_result {
 int dcsim_multigpu_check_fit(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu,
                              unsigned gpus, unsigned *min_gpus, dcsim_error *err);
 
+/* mode: small_domain and arch as in dcsim_gpu_opts (its domain_size is ignored); NULL = D3.5. */
 int dcsim_model_multigpu(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu, unsigned gpus,
-                         int small_domain, dcsim_multigpu_result **out, dcsim_error *err);
+                         const dcsim_gpu_opts *mode, dcsim_multigpu_result **out, dcsim_error *err);
 void dcsim_multigpu_result_free(dcsim_multigpu_result *r);
 
 #endif

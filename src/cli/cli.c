@@ -169,6 +169,7 @@ static const dcsim_opt_spec calibrate_opts[] = {
     "import-likwid: bandwidth test family (load, copy...); import-kerncraft: kernel (default "
     "load)" },
   { "source", "TEXT", 0, "provenance written with the results (default: the input files)" },
+  { "name", "NAME", 0, "gpu with a gpu-bench CSV: name of the profile (default: the device's)" },
   { "quiet", NULL, 0, "no fit, calibration or import report" },
 };
 

@@ -7,6 +7,7 @@
 
 #include "dcsim/bench.h"
 #include "dcsim/calib.h"
+#include "dcsim/calib_gpubench.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
 #include "dcsim/csv.h"
@@ -121,9 +122,56 @@ static int cal_energy(const dcsim_args *a, dcsim_error *err) {
   return rc;
 }
 
-static int cal_gpu(const dcsim_args *a, dcsim_error *err) {
-  int rc = need_pos(a, 2, "profiler exports (nvprof or ncu --csv), one per GPU", err);
+/* A profile name from a device name: lower case, runs of other characters become '-'. */
+static void profile_name(const char *dev, char *out, size_t size) {
+  size_t n = 0;
+  for (const char *p = dev; *p && n + 1 < size; p++) {
+    char c = *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p;
+    int ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    if (ok)
+      out[n++] = c;
+    else if (n && out[n - 1] != '-')
+      out[n++] = '-';
+  }
+  while (n && out[n - 1] == '-') n--;
+  out[n] = 0;
+  if (!n) snprintf(out, size, "gpu");
+}
+
+/* `dcsim calibrate gpu BENCH.csv [POWER.csv]`: a GPU profile from tools/gpu-bench. */
+static int cal_gpu_bench(const dcsim_args *a, dcsim_error *err) {
+  if (a->n_positional > 3)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "calibrate gpu with a gpu-bench CSV takes at most one power log after it");
+  dcsim_gpubench b;
+  dcsim_gpu_power_fit pw;
+  char name[128], *text = NULL;
+  int rc = dcsim_gpubench_load(a->positional[1], &b, err);
+  if (!rc && a->n_positional == 3) rc = dcsim_gpu_power_fit_csv(a->positional[2], &pw, err);
   if (rc) return rc;
+  if (dcsim_arg(a, "name"))
+    snprintf(name, sizeof name, "%s", dcsim_arg(a, "name"));
+  else
+    profile_name(b.name, name, sizeof name);
+  const dcsim_gpu_power_fit *pp = a->n_positional == 3 ? &pw : NULL;
+  if ((rc = dcsim_gpubench_profile_xml(&b, pp, name, &text, err))) return rc;
+  int quiet = dcsim_arg_flag(a, "quiet");
+  const char *outp = dcsim_arg(a, "output");
+  if (!quiet) dcsim_gpubench_report(stdout, &b, pp);
+  if (outp && strcmp(outp, "-") != 0) {
+    if (!(rc = emit(a, text, err)) && !quiet) printf("wrote %s\n", outp);
+  } else {
+    fputs(text, stdout);
+  }
+  free(text);
+  return rc;
+}
+
+static int cal_gpu(const dcsim_args *a, dcsim_error *err) {
+  int rc = need_pos(a, 2, "profiler exports (nvprof or ncu --csv), one per GPU, or a gpu-bench CSV",
+                    err);
+  if (rc) return rc;
+  if (dcsim_gpubench_is_bench(a->positional[1])) return cal_gpu_bench(a, err);
   double N = 0;
   const char *ns = dcsim_arg(a, "domain-size");
   if (ns && (dcsim_parse_double(ns, &N) != 0 || !(N > 0)))

@@ -162,6 +162,9 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p,
     if (rq->gpu_small_domain)
       printf("%-28s %51s %12.4e  (occupancy %.4g, launches and ramp)\n", "small-domain overhead",
              "", p->gpu->overhead_s, p->gpu->n_kernels ? p->gpu->parts[0].occupancy : 1);
+    else if (p->gpu->overhead_s > 0)
+      printf("%-28s %51s %12.4e  (achieved %.4g of the bulk rate)\n", "launch, waves, occupancy",
+             "", p->gpu->overhead_s, p->gpu->n_kernels ? p->gpu->parts[0].occupancy : 1);
     printf("%-28s %12.4e %12.4e %12.4e %12.4e\n", p->multigpu ? "dwarf (one GPU's part)" : "dwarf",
            p->gpu->compute_s, p->gpu->transfer_s, p->gpu->inactive_s, p->gpu->time_s);
     if (p->multigpu)
@@ -279,7 +282,10 @@ static void json_gpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
   dcsim_json_key_num(j, "compute_s", p->gpu->compute_s);
   dcsim_json_key_num(j, "transfer_s", p->gpu->transfer_s);
   dcsim_json_key_num(j, "inactive_s", p->gpu->inactive_s);
-  if (rq->gpu_small_domain) dcsim_json_key_num(j, "small_domain_overhead_s", p->gpu->overhead_s);
+  if (rq->gpu_small_domain)
+    dcsim_json_key_num(j, "small_domain_overhead_s", p->gpu->overhead_s);
+  else if (!(rq->flags & DCSIM_MODEL_D35)) /* the architecture model's launch and waves */
+    dcsim_json_key_num(j, "launch_occupancy_s", p->gpu->overhead_s);
   if (p->multigpu) {
     dcsim_json_key_int(j, "gpus", p->multigpu->gpus);
     dcsim_json_key_int(j, "min_gpus", p->multigpu->min_gpus);

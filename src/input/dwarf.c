@@ -43,6 +43,7 @@ typedef struct case_def {
 typedef struct gpu_frac {
   char *gpu;
   double S;
+  int assumed; /* its source is an assumption, not a measurement */
 } gpu_frac;
 
 typedef struct pattern_def {
@@ -65,6 +66,9 @@ struct dcsim_dwarf {
   char **kernel_names;
   formula domain;
   unsigned invocations;
+  double dp_flop_per_inst; /* <kernels dp-flop-per-instruction>; 2 when absent */
+  dcsim_gpu_launch launch; /* <kernels><launch> */
+  char *measured_on, *launch_fitted_on, *launch_source;
   int has_multi_gpu;
   double mg_memory, mg_transfer;
   formula mg_halo; /* names: the parameters, then GPUS */
@@ -80,12 +84,17 @@ struct dcsim_dwarf {
   char *activity_source;
   size_t n_gpu_frac;
   gpu_frac *gpu_frac;
+  double gpu_activity;       /* <gpu-power activity>; 0 if absent */
+  char *gpu_activity_source; /* its source */
   size_t n_scaling;
   dcsim_thread_scaling *scaling; /* cpu and source owned */
 };
 
 void dcsim_dwarf_free(dcsim_dwarf_t *d) {
   if (!d) return;
+  free(d->measured_on);
+  free(d->launch_fitted_on);
+  free(d->launch_source);
   for (size_t i = 0; i < d->n_params; i++) free(d->params[i]);
   free(d->params);
   free(d->param_lines);
@@ -126,6 +135,7 @@ void dcsim_dwarf_free(dcsim_dwarf_t *d) {
   for (size_t i = 0; i < d->n_gpu_frac; i++) free(d->gpu_frac[i].gpu);
   free(d->gpu_frac);
   free(d->activity_source);
+  free(d->gpu_activity_source);
   for (size_t i = 0; i < d->n_scaling; i++) {
     free((char *)d->scaling[i].cpu);
     free((char *)d->scaling[i].source);
@@ -268,6 +278,33 @@ static int load_loops(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ls,
   return 0;
 }
 
+/* <launch>: the default GPU model's launch and occupancy parameters. */
+static int load_launch(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *l, dcsim_error *err) {
+  if (!l) return 0;
+  int rc;
+  const char *src = NULL;
+  if ((rc = dcsim_xml_u32(doc, l, "threads-per-block", 1, &d->launch.threads_per_block, err)) ||
+      (rc = dcsim_xml_double(doc, l, "launch-s", 1, &d->launch.launch_s, err)) ||
+      (rc = dcsim_xml_double(doc, l, "inflight-byte-per-thread", 1,
+                             &d->launch.inflight_byte_per_thread, err)) ||
+      (rc = dcsim_xml_str(doc, l, "source", 1, &src, err)))
+    return rc;
+  if (d->launch.threads_per_block == 0 || !(d->launch.inflight_byte_per_thread > 0))
+    return DCSIM_XML_ERR(
+        err, DCSIM_ERANGE, doc, l,
+        "<launch>: threads-per-block and inflight-byte-per-thread must be positive");
+  const char *on = dcsim_xml_attr(doc, l, "fitted-on");
+  d->launch_fitted_on = dcsim_strdup(on ? on : "");
+  d->launch_source = dcsim_strdup(src);
+  if (!d->launch_fitted_on || !d->launch_source)
+    return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+  d->launch.fitted_on = d->launch_fitted_on;
+  d->launch.source = d->launch_source;
+  d->launch.present = 1;
+  d->launch.fitted = strncmp(src, "fitted", 6) == 0;
+  return 0;
+}
+
 static int load_kernels(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ks,
                         dcsim_error *err) {
   int rc;
@@ -276,6 +313,22 @@ static int load_kernels(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *k
   if (d->invocations == 0)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, ks,
                          "<kernels>: invocations-per-call must be >= 1");
+  d->dp_flop_per_inst = 2; /* absent: every FP64 instruction an FMA, Table 11's convention */
+  if ((rc = dcsim_xml_double(doc, ks, "dp-flop-per-instruction", 0, &d->dp_flop_per_inst, err)))
+    return rc;
+  if (!(d->dp_flop_per_inst >= 1 && d->dp_flop_per_inst <= 2))
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, ks,
+                         "<kernels>: dp-flop-per-instruction %g is outside 1..2 (an add or a "
+                         "multiply is 1 flop, an FMA 2)",
+                         d->dp_flop_per_inst);
+  if (xmlHasProp(ks, BAD_CAST "dp-flop-per-instruction") &&
+      !xmlHasProp(ks, BAD_CAST "dp-flop-source"))
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, ks,
+                         "<kernels>: dp-flop-per-instruction needs dp-flop-source");
+  if ((rc = load_launch(d, doc, dcsim_xml_child(ks, "launch"), err))) return rc;
+  const char *mon = dcsim_xml_attr(doc, ks, "measured-on");
+  if (!(d->measured_on = dcsim_strdup(mon ? mon : "")))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
   xmlNode *mg = dcsim_xml_child(ks, "multi-gpu");
   if (mg) {
     if (find_param(d, "GPUS") >= 0)
@@ -549,6 +602,8 @@ int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err) {
     gpu_frac *gf = &d->gpu_frac[d->n_gpu_frac];
     if ((rc = dcsim_xml_str(doc, g, "gpu", 1, &gn, err))) goto out;
     if ((rc = nonneg_attr(doc, g, "fraction", &gf->S, err))) goto out;
+    const char *fsrc = dcsim_xml_attr(doc, g, "source");
+    gf->assumed = fsrc && strncmp(fsrc, "assumption", 10) == 0;
     if (gf->S > 1) {
       rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, g,
                          "<gpu-energy gpu=\"%s\">: fraction must be in 0..1", gn);
@@ -559,6 +614,21 @@ int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err) {
       goto out;
     }
     d->n_gpu_frac++;
+  }
+  xmlNode *gp = dcsim_xml_child(root, "gpu-power");
+  if (gp) {
+    const char *src = NULL;
+    if ((rc = nonneg_attr(doc, gp, "activity", &d->gpu_activity, err)) ||
+        (rc = dcsim_xml_str(doc, gp, "source", 1, &src, err)))
+      goto out;
+    if (!(d->gpu_activity > 0 && d->gpu_activity <= 1)) {
+      rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, gp, "<gpu-power activity>: must be in (0, 1]");
+      goto out;
+    }
+    if (!(d->gpu_activity_source = dcsim_strdup(src))) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+      goto out;
+    }
   }
   *out = d;
   d = NULL;
@@ -715,6 +785,9 @@ static int eval_gpu_comm(const dcsim_dwarf_t *d, const double *vals, dcsim_dwarf
   e->n_kernels = d->n_kernels;
   e->kernels = d->kernels;
   e->invocations = d->invocations;
+  e->dp_flop_per_inst = d->dp_flop_per_inst;
+  e->launch = d->launch;
+  e->measured_on = d->measured_on ? d->measured_on : "";
   e->has_multi_gpu = d->has_multi_gpu;
   e->gpu_memory_byte_per_point = d->mg_memory;
   e->gpu_transfer_byte_per_point = d->mg_transfer;
@@ -839,6 +912,24 @@ int dcsim_dwarf_gpu_fraction(const dcsim_dwarf_t *d, const char *gpu_name, doubl
     }
   return DCSIM_ERR(err, DCSIM_EREF, d->path, 0, "dwarf %s has no <gpu-energy> fraction for GPU %s",
                    d->name, gpu_name);
+}
+
+int dcsim_dwarf_gpu_fraction_measured(const dcsim_dwarf_t *d, const char *gpu_name) {
+  for (size_t i = 0; i < d->n_gpu_frac; i++)
+    if (strcmp(d->gpu_frac[i].gpu, gpu_name) == 0) return !d->gpu_frac[i].assumed;
+  return 0;
+}
+
+int dcsim_dwarf_gpu_activity(const dcsim_dwarf_t *d, double *activity, const char **source,
+                             dcsim_error *err) {
+  if (!(d->gpu_activity > 0))
+    return DCSIM_ERR(err, DCSIM_EREF, d->path, 0,
+                     "dwarf %s has no <gpu-power activity>: the energy on a GPU without a measured "
+                     "<gpu-energy> fraction is unknown",
+                     d->name);
+  *activity = d->gpu_activity;
+  *source = d->gpu_activity_source;
+  return 0;
 }
 
 const dcsim_thread_scaling *dcsim_dwarf_thread_scaling(const dcsim_dwarf_t *d, const char *cpu,

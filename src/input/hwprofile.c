@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/catalog.h"
 #include "dcsim/hwprofile_power.h"
 #include "dcsim/strutil.h"
 #include "dcsim/xmlio.h"
@@ -65,7 +66,8 @@ struct dcsim_cpu_profile {
 
 struct dcsim_gpu_profile {
   char *path, *name, *model;
-  char *source; /* <characteristics source> */
+  char *source;     /* <characteristics source>, or <device source> without them */
+  char *dev_source; /* <device source> */
   dcsim_gpu_spec spec;
 };
 
@@ -675,18 +677,51 @@ void dcsim_gpu_profile_free(dcsim_gpu_profile_t *p) {
   free(p->name);
   free(p->model);
   free(p->source);
+  free(p->dev_source);
   free(p);
 }
 
-int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_error *err) {
-  dcsim_xml_doc_t *doc = NULL;
-  dcsim_gpu_profile_t *p = calloc(1, sizeof *p);
-  if (!p) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-  int rc = open_profile(path, "gpu-profile", &doc, &p->path, &p->name, &p->model, err);
-  if (rc) goto out;
-  xmlNode *root = dcsim_xml_root(doc);
+/* <device>: the architecture file it names, SMs, clock, bandwidth. */
+static int gpu_device(const dcsim_xml_doc_t *doc, xmlNode *dv, dcsim_gpu_profile_t *p,
+                      dcsim_error *err) {
   dcsim_gpu_spec *s = &p->spec;
-  xmlNode *c = dcsim_xml_child(root, "characteristics");
+  const char *arch = NULL, *src = NULL;
+  char apath[4096];
+  int rc;
+  if ((rc = dcsim_xml_str(doc, dv, "arch", 1, &arch, err)) ||
+      (rc = dcsim_xml_str(doc, dv, "source", 1, &src, err)) ||
+      (rc = dcsim_xml_u32(doc, dv, "sm", 1, &s->dev_sm, err)) ||
+      (rc = dcsim_xml_double(doc, dv, "clock-hz", 1, &s->dev_clock_hz, err)) ||
+      (rc = dcsim_xml_double(doc, dv, "memory-bw-bps", 1, &s->dev_memory_bw_bps, err)))
+    return rc;
+  if (s->dev_sm == 0 || !(s->dev_clock_hz > 0) || !(s->dev_memory_bw_bps > 0))
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, dv,
+                         "<device>: sm, clock-hz and memory-bw-bps must be positive");
+  if (!(p->dev_source = dcsim_strdup(src)))
+    return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, dv, "out of memory");
+  if ((rc = dcsim_catalog_resolve(DCSIM_KIND_GPU_ARCH, arch, dcsim_xml_path(doc),
+                                  (int)xmlGetLineNo(dv), apath, sizeof apath, err)))
+    return rc;
+  return dcsim_gpu_arch_load(apath, &s->arch, err);
+}
+
+/* No <characteristics>: D3.5 Table 10's values from the device (O = SM x ops x 2 x C_G). */
+static void gpu_derive_table10(dcsim_gpu_spec *s) {
+  s->clock_hz = s->dev_clock_hz;
+  s->sm = s->dev_sm;
+  s->dp_per_clock_sm = s->arch.fp64;
+  s->sp_per_clock_sm = s->arch.fp32;
+  s->int_per_clock_sm = s->arch.int_add;
+  s->peak_dp_flops = s->sm * s->arch.fp64 * 2 * s->clock_hz;
+  s->peak_sp_flops = s->sm * s->arch.fp32 * 2 * s->clock_hz;
+  s->peak_int_ops = s->sm * s->arch.int_add * s->clock_hz;
+  s->memory_bw_bps = s->dev_memory_bw_bps;
+}
+
+/* <characteristics>: the 11 values of D3.5 Table 10. */
+static int gpu_characteristics(const dcsim_xml_doc_t *doc, xmlNode *c, dcsim_gpu_profile_t *p,
+                               dcsim_error *err) {
+  dcsim_gpu_spec *s = &p->spec;
   struct {
     const char *attr;
     double *dst;
@@ -700,24 +735,71 @@ int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_er
                  { "peak-sp-flops", &s->peak_sp_flops },
                  { "peak-int-ops", &s->peak_int_ops },
                  { "memory-bw-bps", &s->memory_bw_bps } };
+  int rc;
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-    if ((rc = dcsim_xml_double(doc, c, fields[i].attr, 1, fields[i].dst, err))) goto out;
-    if (!(*fields[i].dst > 0)) {
-      rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, c, "<characteristics %s>: must be positive",
-                         fields[i].attr);
+    if ((rc = dcsim_xml_double(doc, c, fields[i].attr, 1, fields[i].dst, err))) return rc;
+    if (!(*fields[i].dst > 0))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, c, "<characteristics %s>: must be positive",
+                           fields[i].attr);
+  }
+  if ((rc = dcsim_xml_u32(doc, c, "sm", 1, &s->sm, err))) return rc;
+  const char *csrc = NULL;
+  if ((rc = dcsim_xml_str(doc, c, "source", 1, &csrc, err))) return rc;
+  free(p->source);
+  if (!(p->source = dcsim_strdup(csrc)))
+    return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, c, "out of memory");
+  if (s->sm == 0)
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, c, "<characteristics sm>: must be >= 1");
+  s->has_characteristics = 1;
+  return 0;
+}
+
+/* <peer-link> and the optional P0 idle of <power>. */
+static int gpu_links_power(const dcsim_xml_doc_t *doc, xmlNode *root, dcsim_gpu_spec *s,
+                           dcsim_error *err) {
+  int rc;
+  xmlNode *pl = dcsim_xml_child(root, "peer-link");
+  if (pl) {
+    const char *kind = NULL;
+    if ((rc = dcsim_xml_double(doc, pl, "bw-bps", 1, &s->peer_link_bps, err)) ||
+        (rc = dcsim_xml_str(doc, pl, "kind", 1, &kind, err)))
+      return rc;
+    if (!(s->peer_link_bps > 0))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, pl, "<peer-link bw-bps>: must be positive");
+    snprintf(s->peer_link_kind, sizeof s->peer_link_kind, "%s", kind);
+  }
+  xmlNode *pw = dcsim_xml_child(root, "power");
+  if ((rc = dcsim_xml_double(doc, pw, "limit-w", 1, &s->power_limit_w, err)) ||
+      (rc = dcsim_xml_double(doc, pw, "idle-w", 1, &s->idle_w, err)) ||
+      (rc = dcsim_xml_double(doc, pw, "active-idle-w", 0, &s->active_idle_w, err)))
+    return rc;
+  if (!(s->power_limit_w > s->idle_w) || s->active_idle_w >= s->power_limit_w)
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, pw,
+                         "<power>: idle-w and active-idle-w must be below limit-w");
+  if (s->active_idle_w > 0 && !dcsim_xml_attr(doc, pw, "active-idle-source"))
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, pw,
+                         "<power>: active-idle-w needs active-idle-source");
+  return 0;
+}
+
+int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_error *err) {
+  dcsim_xml_doc_t *doc = NULL;
+  dcsim_gpu_profile_t *p = calloc(1, sizeof *p);
+  if (!p) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  int rc = open_profile(path, "gpu-profile", &doc, &p->path, &p->name, &p->model, err);
+  if (rc) goto out;
+  xmlNode *root = dcsim_xml_root(doc);
+  dcsim_gpu_spec *s = &p->spec;
+  if ((rc = gpu_device(doc, dcsim_xml_child(root, "device"), p, err))) goto out;
+  xmlNode *c = dcsim_xml_child(root, "characteristics");
+  if (c) {
+    if ((rc = gpu_characteristics(doc, c, p, err))) goto out;
+  } else {
+    gpu_derive_table10(s);
+    if (!(p->source = dcsim_strdup(p->dev_source))) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
       goto out;
     }
-  }
-  if ((rc = dcsim_xml_u32(doc, c, "sm", 1, &s->sm, err))) goto out;
-  const char *csrc = NULL;
-  if ((rc = dcsim_xml_str(doc, c, "source", 1, &csrc, err))) goto out;
-  if (!(p->source = dcsim_strdup(csrc))) {
-    rc = DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, c, "out of memory");
-    goto out;
-  }
-  if (s->sm == 0) {
-    rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, c, "<characteristics sm>: must be >= 1");
-    goto out;
   }
   xmlNode *adj = dcsim_xml_child(root, "global-efficiency-adjustment");
   if (adj) {
@@ -752,9 +834,7 @@ int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_er
     rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, hl, "<host-link bw-bps>: must be positive");
     goto out;
   }
-  xmlNode *pw = dcsim_xml_child(root, "power");
-  if ((rc = dcsim_xml_double(doc, pw, "limit-w", 1, &s->power_limit_w, err))) goto out;
-  if ((rc = dcsim_xml_double(doc, pw, "idle-w", 1, &s->idle_w, err))) goto out;
+  if ((rc = gpu_links_power(doc, root, s, err))) goto out;
   *out = p;
   p = NULL;
 out:
@@ -769,3 +849,4 @@ const char *dcsim_gpu_profile_path(const dcsim_gpu_profile_t *p) { return p->pat
 const dcsim_gpu_spec *dcsim_gpu_profile_spec(const dcsim_gpu_profile_t *p) { return &p->spec; }
 
 const char *dcsim_gpu_profile_source(const dcsim_gpu_profile_t *p) { return p->source; }
+const char *dcsim_gpu_profile_device_source(const dcsim_gpu_profile_t *p) { return p->dev_source; }

@@ -162,8 +162,8 @@ static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
 
 /* The default for a GPU run: wall power of the GPU's node, its host idle (as D3.5 §5.5 keeps the
  * host package idle) and its GPU boards drawing boards_w (S of the power limit, §5.5). */
-static int gpu_energy_wall(const dcsim_model_req *req, double boards_w, dcsim_prediction *out,
-                           dcsim_error *err) {
+static int gpu_energy_wall(const dcsim_model_req *req, double boards_w, dcsim_prov board_prov,
+                           dcsim_prediction *out, dcsim_error *err) {
   const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(req->gpu);
   const double n_gpus = req->gpus >= 1 ? req->gpus : 1;
   dcsim_power_activity full = { 1, 1, NULL };
@@ -177,7 +177,7 @@ static int gpu_energy_wall(const dcsim_model_req *req, double boards_w, dcsim_pr
     return rc;
   const double t = out->time_s;
   out->has_energy = 1;
-  out->energy_prov = dcsim_prov_weakest(out->time_prov, np.prov);
+  out->energy_prov = dcsim_prov_weakest(board_prov, np.prov);
   out->energy_scope =
       "node wall power of the GPU node: GPU boards (S of the power limit), the "
       "host's CPU packages and DRAM idle, and the node base power (board, fans, "
@@ -193,41 +193,99 @@ static int gpu_energy_wall(const dcsim_model_req *req, double boards_w, dcsim_pr
   return 0;
 }
 
+/* Whether name is one of the space-separated names of list. */
+static int in_list(const char *list, const char *name) {
+  size_t n = strlen(name);
+  for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
+    if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0)) return 1;
+  return 0;
+}
+
+/* Provenance of a GPU time (doc/models.md "Provenance"): D3.5's model and the architecture model
+ * on a GPU whose counters were measured (and, with launch terms, fitted on it) are table; the
+ * architecture model elsewhere is extrapolated when it uses fitted launch terms, else spec. */
+static dcsim_prov gpu_time_prov(const dcsim_model_req *req, int arch) {
+  const dcsim_dwarf_eval *ev = req->ev;
+  const char *name = dcsim_gpu_profile_name(req->gpu);
+  if (!arch) /* D3.5's model: Table 10's values, or datasheet-derived ones without them */
+    return dcsim_gpu_profile_spec(req->gpu)->has_characteristics
+               ? dcsim_prov_make(DCSIM_PROV_TABLE, dcsim_gpu_profile_source(req->gpu))
+               : dcsim_prov_make(DCSIM_PROV_SPEC, dcsim_gpu_profile_device_source(req->gpu));
+  int measured = in_list(ev->measured_on, name);
+  int own_fit = !ev->launch.present || strcmp(ev->launch.fitted_on, name) == 0;
+  if (measured && own_fit)
+    return dcsim_prov_make(DCSIM_PROV_TABLE, ev->launch.present
+                                                 ? ev->launch.source
+                                                 : dcsim_gpu_profile_source(req->gpu));
+  if (ev->launch.present && ev->launch.fitted)
+    return dcsim_prov_make(DCSIM_PROV_EXTRAPOLATED, ev->launch.source);
+  return dcsim_prov_make(DCSIM_PROV_SPEC, dcsim_gpu_profile_device_source(req->gpu));
+}
+
+/* The board power of one GPU as a fraction of its limit (S of §5.5) and its provenance: the
+ * dwarf's measured S for this GPU (D3.5 Table 36), or in the default model without one
+ * P = P_0 + activity * busy * (P_limit - P_0), P_0 the active idle (P0 state) and busy the
+ * share of the modelled time spent computing or transferring (doc/models.md "GPU power"). */
+static int gpu_board_fraction(const dcsim_model_req *req, const dcsim_prediction *out, int arch,
+                              double *S, dcsim_prov *prov, dcsim_error *err) {
+  const dcsim_dwarf_t *d = req->ev->dwarf;
+  const char *name = dcsim_gpu_profile_name(req->gpu);
+  const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(req->gpu);
+  if (!arch || dcsim_dwarf_gpu_fraction_measured(d, name)) {
+    *prov = out->time_prov;
+    return dcsim_dwarf_gpu_fraction(d, name, S, err);
+  }
+  double a;
+  const char *src;
+  int rc = dcsim_dwarf_gpu_activity(d, &a, &src, err);
+  if (rc) return rc;
+  const dcsim_gpu_result *r = out->gpu;
+  double busy = r->time_s > 0 ? (r->compute_s + r->transfer_s) / r->time_s : 0;
+  double p0 = g->active_idle_w > 0 ? g->active_idle_w : g->idle_w;
+  double p = p0 + a * fmin(1, busy) * (g->power_limit_w - p0); /* never above the limit */
+  *S = p / g->power_limit_w;
+  *prov = dcsim_prov_weakest(dcsim_prov_make(DCSIM_PROV_EXTRAPOLATED, src), out->time_prov);
+  return 0;
+}
+
 static int run_gpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {
   if (!req->gpu)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a GPU dwarf needs a GPU profile");
   int rc;
+  const int arch = !(req->flags & DCSIM_MODEL_D35);
+  if (arch && req->gpu_small_domain)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "--small-domain is D3.5's model with a GTX 970 correction: the default "
+                     "model has launch and occupancy terms for every GPU; add --d35 to use it");
+  dcsim_gpu_opts mode = { req->gpu_small_domain, 0, arch };
   if (req->gpus >= 1) { /* the domain split over G GPUs (dcsim/model_multigpu.h) */
-    if ((rc = dcsim_model_multigpu(req->ev, req->gpu, req->gpus, req->gpu_small_domain,
-                                   &out->multigpu, err)))
+    if ((rc = dcsim_model_multigpu(req->ev, req->gpu, req->gpus, &mode, &out->multigpu, err)))
       return rc;
     out->gpu = out->multigpu->gpu; /* one GPU's part, for the per-kernel report */
     out->multigpu->gpu = NULL;
     out->time_s = out->multigpu->time_s;
   } else { /* D3.5 §3.4, one GPU: refuse a domain that does not fit its memory */
-    dcsim_gpu_opts o = { req->gpu_small_domain, 0 };
     if ((rc = dcsim_multigpu_check_fit(req->ev, req->gpu, 1, NULL, err))) return rc;
-    if ((rc = dcsim_model_gpu_opts(req->ev, req->gpu, &o, &out->gpu, err))) return rc;
+    if ((rc = dcsim_model_gpu_opts(req->ev, req->gpu, &mode, &out->gpu, err))) return rc;
     out->time_s = out->gpu->time_s;
   }
   const double n_gpus = req->gpus >= 1 ? req->gpus : 1;
-  /* the model of D3.5 §3.4 on the measured kernel counters and the GPU's characteristics */
-  out->time_prov = dcsim_prov_make(DCSIM_PROV_TABLE, dcsim_gpu_profile_source(req->gpu));
+  out->time_prov = gpu_time_prov(req, arch);
   if (req->energy_form == DCSIM_ENERGY_NONE) return 0;
   const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(req->gpu);
-  if ((rc = dcsim_dwarf_gpu_fraction(req->ev->dwarf, dcsim_gpu_profile_name(req->gpu),
-                                     &out->gpu_fraction, err)))
-    return rc;
+  dcsim_prov board_prov;
+  if ((rc = gpu_board_fraction(req, out, arch, &out->gpu_fraction, &board_prov, err))) return rc;
   if (req->host_cpu && req->energy_form == DCSIM_ENERGY_MODE && !(req->flags & DCSIM_MODEL_D35))
-    return gpu_energy_wall(req, n_gpus * out->gpu_fraction * g->power_limit_w, out, err);
+    return gpu_energy_wall(req, n_gpus * out->gpu_fraction * g->power_limit_w, board_prov, out,
+                           err);
   if (req->host_cpu) {
     dcsim_cpu_state hs = { dcsim_cpu_profile_nominal_ghz(req->host_cpu), NULL, 1 };
     dcsim_cpu_power pw;
     if ((rc = dcsim_cpu_profile_power(req->host_cpu, &hs, &pw, err))) return rc;
     out->host_idle_w = pw.pkg_idle_w;
-    out->energy_prov = dcsim_prov_weakest(pw.prov, out->time_prov);
+    out->energy_prov = dcsim_prov_weakest(pw.prov, board_prov);
   } else {
-    out->energy_prov = out->time_prov;
+    out->energy_prov = board_prov;
   }
   out->has_energy = 1;
   out->energy_scope = req->host_cpu ? "GPU boards (S of the power limit) and the host package idle"

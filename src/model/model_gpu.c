@@ -10,6 +10,15 @@ void dcsim_gpu_result_free(dcsim_gpu_result *r) {
   free(r);
 }
 
+/* The dwarf's sums over its kernels. */
+static void add_part(dcsim_gpu_result *r, const dcsim_kernel_part *p) {
+  r->overhead_s += p->ramp_s + p->launch_s;
+  r->compute_s += p->compute_s;
+  r->transfer_s += p->transfer_s;
+  r->inactive_s += p->inactive_s;
+  r->time_s += p->time_s;
+}
+
 double dcsim_gpu_occupancy(double domain_size, unsigned sm, double saturation_threads_per_sm) {
   return fmin(1, domain_size / (sm * saturation_threads_per_sm)); /* one thread per point */
 }
@@ -24,6 +33,9 @@ int dcsim_model_gpu_opts(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *
   if (ev->n_kernels == 0)
     return DCSIM_ERR(err, DCSIM_EREF, dcsim_dwarf_path(ev->dwarf), 0,
                      "dwarf %s has no GPU model (<kernels>)", dcsim_dwarf_name(ev->dwarf));
+  if (opts && opts->arch)
+    return dcsim_model_gpu_arch(
+        ev, gpu, opts->domain_size > 0 ? opts->domain_size : ev->domain_size, out, err);
   const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(gpu);
   const int small = opts && opts->small_domain;
   if (small && !g->has_small_domain)
@@ -71,11 +83,97 @@ int dcsim_model_gpu_opts(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *
     p->ramp_s = p->time_s * (1 / occupancy - 1); /* small domain: T_k/occupancy */
     p->launch_s = small ? inv * g->launch_s : 0; /* small domain: launches */
     p->time_s += p->ramp_s + p->launch_s;
-    r->overhead_s += p->ramp_s + p->launch_s;
-    r->compute_s += p->compute_s;
-    r->transfer_s += p->transfer_s;
-    r->inactive_s += p->inactive_s;
-    r->time_s += p->time_s;
+    add_part(r, p);
+  }
+  *out = r;
+  return 0;
+}
+
+/* ---- the architecture model (dcsim/model_gpu.h) ---- */
+
+double dcsim_gpu_saturation_threads(const dcsim_dwarf_eval *ev, const dcsim_gpu_spec *g) {
+  if (!ev->launch.present) return 0;
+  double latency_s = g->arch.memory_latency_cycles / g->dev_clock_hz;
+  /* Little's law: bytes in flight per SM = latency x bandwidth per SM */
+  return latency_s * (g->dev_memory_bw_bps / g->dev_sm) / ev->launch.inflight_byte_per_thread;
+}
+
+/* One kernel's bulk terms at N points for one invocation: the D3.5 decomposition with the
+ * architecture's per-clock throughput instead of Table 10's. */
+static void arch_bulk(const dcsim_gpu_kernel *c, const dcsim_gpu_spec *g, double N,
+                      dcsim_kernel_part *p) {
+  const double f = g->dev_clock_hz, sm = g->dev_sm;
+  double ge = c->G_e;
+  if (g->has_ge_adjust) /* §3.4: G_e(fermi) = 1/4 G_e if G_e < 40%, else 2/3 G_e */
+    ge = c->G_e < g->ge_threshold ? g->ge_below * c->G_e : g->ge_at_or_above * c->G_e;
+  p->G_e_used = ge;
+  const double issued = c->I_e * N / (c->IPC_e * f * sm); /* cycles of issue over the SMs */
+  p->inactive_only_s = c->P_inactive * issued;
+  p->misc_s = c->P_misc * issued;
+  p->cfl_s = c->P_cfl * issued;
+  p->dp_s = N * c->i_dp / (sm * g->arch.fp64 * f); /* one FP64 instruction per lane slot */
+  p->sp_s = N * c->i_sp / (sm * g->arch.fp32 * f);
+  p->int_s = N * c->i_int / (sm * g->arch.int_add * f);
+  p->transfer_s = c->G_r_byte * N / (g->dev_memory_bw_bps * ge);
+  p->compute_s = p->sp_s + p->dp_s + p->int_s;
+  p->inactive_s = p->inactive_only_s + p->misc_s + p->cfl_s;
+  p->time_s = p->compute_s + p->transfer_s + p->inactive_s;
+}
+
+/* Time of the waves of one invocation whose bulk time is bulk_s (doc/models.md). */
+static double arch_waves(double bulk_s, double N, const dcsim_gpu_spec *g, unsigned b, double sat) {
+  const double sm = g->dev_sm, per_point = bulk_s / N;
+  unsigned r = g->arch.max_threads_sm / b;
+  if (r > g->arch.max_blocks_sm) r = g->arch.max_blocks_sm;
+  const double wave_points = sm * r * (double)b;
+  const double full = floor(N / wave_points), rest = N - full * wave_points;
+  /* a wave with p points on its busiest SM: p*SM*per_point at rate min(1, p/sat) */
+  double p_full = (double)r * b, t = 0;
+  t += full * p_full * sm * per_point / fmin(1, p_full / sat);
+  if (rest > 0) {
+    double blocks = ceil(rest / b), p = ceil(blocks / sm) * b;
+    if (p > rest) p = rest;
+    t += p * sm * per_point / fmin(1, p / sat);
+  }
+  return t;
+}
+
+int dcsim_model_gpu_arch(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu, double N,
+                         dcsim_gpu_result **out, dcsim_error *err) {
+  if (ev->n_kernels == 0)
+    return DCSIM_ERR(err, DCSIM_EREF, dcsim_dwarf_path(ev->dwarf), 0,
+                     "dwarf %s has no GPU model (<kernels>)", dcsim_dwarf_name(ev->dwarf));
+  const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(gpu);
+  const unsigned b = ev->launch.present ? ev->launch.threads_per_block : 0;
+  if (!(N > 0))
+    return DCSIM_ERR(err, DCSIM_ERANGE, dcsim_dwarf_path(ev->dwarf), 0,
+                     "domain size %g: the GPU would do nothing", N);
+  if (b && (b > g->arch.max_threads_sm || b % g->arch.warp_size))
+    return DCSIM_ERR(err, DCSIM_ERANGE, dcsim_dwarf_path(ev->dwarf), 0,
+                     "<launch threads-per-block> %u: not a multiple of %s's warp size %u or more "
+                     "than its %u threads per SM",
+                     b, g->arch.name, g->arch.warp_size, g->arch.max_threads_sm);
+  dcsim_gpu_result *r = calloc(1, sizeof *r);
+  if (r) r->parts = calloc(ev->n_kernels, sizeof *r->parts);
+  if (!r || !r->parts) {
+    dcsim_gpu_result_free(r);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  }
+  r->n_kernels = ev->n_kernels;
+  const double inv = ev->invocations, sat = dcsim_gpu_saturation_threads(ev, g);
+  for (size_t k = 0; k < ev->n_kernels; k++) {
+    dcsim_kernel_part *p = &r->parts[k];
+    p->name = ev->kernels[k].name;
+    arch_bulk(&ev->kernels[k], g, N, p);
+    double bulk = p->time_s, waves = b ? arch_waves(bulk, N, g, b, sat) : bulk;
+    double *terms[] = { &p->inactive_only_s, &p->misc_s,    &p->cfl_s,      &p->sp_s,      &p->dp_s,
+                        &p->int_s,           &p->compute_s, &p->transfer_s, &p->inactive_s };
+    for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++) *terms[i] *= inv;
+    p->occupancy = bulk / waves; /* achieved fraction of the bulk rate */
+    p->ramp_s = inv * (waves - bulk);
+    p->launch_s = b ? inv * ev->launch.launch_s : 0;
+    p->time_s = inv * bulk + p->ramp_s + p->launch_s;
+    add_part(r, p);
   }
   *out = r;
   return 0;

@@ -32,7 +32,8 @@ int dcsim_multigpu_check_fit(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile
 }
 
 int dcsim_model_multigpu(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu, unsigned gpus,
-                         int small_domain, dcsim_multigpu_result **out, dcsim_error *err) {
+                         const dcsim_gpu_opts *mode, dcsim_multigpu_result **out,
+                         dcsim_error *err) {
   const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(gpu);
   if (!ev->has_multi_gpu)
     return DCSIM_ERR(err, DCSIM_EREF, dcsim_dwarf_path(ev->dwarf), 0,
@@ -52,15 +53,17 @@ int dcsim_model_multigpu(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *
   r->min_gpus = gmin;
   r->domain_per_gpu = ev->domain_size / gpus;                                 /* N/G */
   r->memory_per_gpu_byte = ev->gpu_memory_byte_per_point * r->domain_per_gpu; /* m*N/G */
-  dcsim_gpu_opts o = { small_domain, r->domain_per_gpu };
+  dcsim_gpu_opts o = { mode && mode->small_domain, r->domain_per_gpu, mode && mode->arch };
   double halo = 0;
   if ((rc = dcsim_model_gpu_opts(ev, gpu, &o, &r->gpu, err))) goto out;
   if (gpus > 1 && (rc = dcsim_dwarf_gpu_halo(ev, gpus, &halo, err))) goto out;
   r->kernel_s = r->gpu->time_s; /* T_k at N/G */
   r->transfer_s = ev->gpu_transfer_byte_per_point * r->domain_per_gpu /
-                  g->host_link_bps;                    /* T_x = x*(N/G)/B_link */
-  r->halo_s = 2 * halo / g->host_link_bps;             /* T_h = 2*h(G)/B_link */
-  r->time_s = r->kernel_s + r->transfer_s + r->halo_s; /* summed (D3.5 §3.4) */
+                  g->host_link_bps; /* T_x = x*(N/G)/B_link */
+  r->halo_peer = o.arch && g->peer_link_bps > 0;
+  r->halo_s = r->halo_peer ? halo / g->peer_link_bps      /* T_h = h(G)/B_peer, GPU to GPU */
+                           : 2 * halo / g->host_link_bps; /* T_h = 2*h(G)/B_link */
+  r->time_s = r->kernel_s + r->transfer_s + r->halo_s;    /* summed (D3.5 §3.4) */
   *out = r;
   r = NULL;
 out:

@@ -111,7 +111,8 @@ int dcsim_roofline_gpu(const dcsim_gpu_profile_t *gpu, const dcsim_dwarf_eval *e
     double W = 0, Q = 0, N = ev->domain_size, inv = ev->invocations;
     for (size_t k = 0; k < res->n_kernels; k++) {
       const dcsim_gpu_kernel *c = &ev->kernels[k];
-      double w = 2 * c->i_dp * N * inv; /* Table 11's convention: T_cd = 2*N*i_d/O_d */
+      /* W = flop_count_dp = FP64 instructions x (1 + FMA share) (doc/models.md "Work counts") */
+      double w = ev->dp_flop_per_inst * c->i_dp * N * inv;
       double q = c->G_r_byte * N * inv; /* requested global load+store bytes (Table 1's Q) */
       add_point(r, c->name, w, q, res->parts[k].time_s, 0);
       W += w;

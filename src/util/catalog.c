@@ -11,8 +11,9 @@
 #endif
 
 static const char *const kind_dirs[] = { "hw-profiles/cpu", "hw-profiles/gpu", "dwarfs",
-                                         "workflows" };
-static const char *const kind_words[] = { "CPU profile", "GPU profile", "dwarf", "workflow" };
+                                         "workflows", "hw-profiles/gpu-arch" };
+static const char *const kind_words[] = { "CPU profile", "GPU profile", "dwarf", "workflow",
+                                          "GPU architecture" };
 
 const char *dcsim_catalog_root(void) {
   const char *r = getenv("DCSIM_DATA");

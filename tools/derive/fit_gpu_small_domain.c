@@ -37,6 +37,7 @@ static int model_time(const dcsim_dwarf_t *d, const char *cs, const dcsim_gpu_pr
   rq.ev = ev;
   rq.gpu = gpu;
   rq.gpu_small_domain = small;
+  rq.flags = DCSIM_MODEL_D35; /* the correction belongs to D3.5's model */
   rq.energy_form = DCSIM_ENERGY_NONE;
   dcsim_prediction p;
   if (!(rc = dcsim_model_run(&rq, &p, err))) {

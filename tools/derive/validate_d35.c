@@ -66,7 +66,7 @@ static int compute(const char *dwarf, const char *cs, const char *hw, unsigned n
   rq.state.threads = cores ? cores : 1;
   rq.state.ghz = cpu ? dcsim_cpu_profile_nominal_ghz(cpu) : 0;
   rq.energy_form = DCSIM_ENERGY_NONE;
-  rq.flags = DCSIM_MODEL_D35; /* D3.5 as published: the tables it reproduces */
+  rq.flags = DCSIM_MODEL_D35; /* D3.5's published numbers: its model exactly */
   if ((rc = dcsim_model_run(&rq, &p, err))) goto out;
   if (strcmp(item, "*") == 0) {
     if (strcmp(qty, "time_s") == 0)
