@@ -2,7 +2,7 @@
  * profiles of the roofline paper (seed roofline-finite-difference-wave-equation, "roofline-fd"):
  * the operational intensity of Eq. 2 / §4.1 as a function of the stencil size K, the minimum
  * compute-bound orders of §4.1, and a CPU profile without cache tables. The published tables
- * (Table 3) are checked by tools/validate-papers (ctest papers_tables). Run from the source root.
+ * (Table 3) are checked by tools/validate (ctest validation_roofline-fd). Run from the source root.
  */
 #include <stdlib.h>
 

@@ -163,7 +163,8 @@ static void test_power(const dcsim_dwarf_t *dw, const dcsim_gpu_profile_t *k20) 
   if (ev && run(ev, k20, 0, 0, &p, &err) == 0) {
     const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(k20);
     double busy = (p.gpu->compute_s + p.gpu->transfer_s) / p.gpu->time_s;
-    double w = g->active_idle_w + a * busy * (g->power_limit_w - g->active_idle_w);
+    double w = dcsim_energy_gpu_board_w(g, a, busy);
+    CHECK_REL(w, g->active_idle_w + a * busy * (g->power_limit_w - g->active_idle_w), 1e-12);
     CHECK_REL(w, 65, 0.05); /* D3.5 Table 36: 65 W (28.89 % of 225 W) */
     dcsim_prediction_release(&p);
   }

@@ -54,6 +54,23 @@ int main(void) {
   CHECK_INT(f6[2], 0);
   CHECK_INT(dcsim_pareto_knee(3, t6, e6, f6), 1);
 
+  /* ties within the tolerance: SH on 4 and 8 nodes, the same energy up to the rounding of its
+   * sums (59918.52514 J printed for both) and 8 nodes twice as fast; 8 nodes dominates 4 */
+  double t7[] = { 357.0243309, 178.5121654 }, e7[] = { 59918.525140000001, 59918.525140000016 };
+  unsigned char f7[2];
+  CHECK_INT(dcsim_pareto_front(2, t7, e7, NULL, f7), 1);
+  CHECK_INT(f7[1], 1);
+  /* ... also the other way round (the faster run's sum a few ulps larger or smaller) */
+  e7[0] = 59918.525140000016;
+  e7[1] = 59918.525140000001;
+  CHECK_INT(dcsim_pareto_front(2, t7, e7, NULL, f7), 1);
+  CHECK_INT(f7[1], 1);
+  /* a tie in time, energies apart by more than the tolerance: the lower energy only */
+  double t8[] = { 42.125, 42.125 * (1 + 1e-12) }, e8[] = { 9.75, 9.5 };
+  unsigned char f8[2];
+  CHECK_INT(dcsim_pareto_front(2, t8, e8, NULL, f8), 1);
+  CHECK_INT(f8[1], 1);
+
   /* nothing valid: no front, no knee */
   unsigned char none[3] = { 0, 0, 0 }, f5[3];
   CHECK_INT(dcsim_pareto_front(3, t3, e3, none, f5), 0);

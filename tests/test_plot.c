@@ -1,6 +1,6 @@
 /* test_plot.c — every picture kind comes out as a non-empty PNG and SVG (skipped, with a message,
  * when gnuplot is not installed), and a missing gnuplot is a clear error. The numbers in the
- * pictures are tested elsewhere (test_sweep, test_roofline, test_conclusions). */
+ * pictures are tested elsewhere (test_sweep, test_roofline, the validation ctests). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,7 +91,7 @@ int main(void) {
   static const char *const gpus[] = { "geforce-gtx970", "tesla-k20m" };
   static const unsigned nodes[] = { 1, 2, 4, 8 };
   dcsim_sweep_def d = {
-    "workflows/alaro.xml", NULL, NULL, 0, 0, NULL, 2, gpus, 4, nodes, 0, NULL, 0, NULL, 0
+    "workflows/alaro.xml", NULL, NULL, 0, 0, NULL, 2, gpus, 4, nodes, 0, NULL, 0, NULL, 0, 0, NULL
   };
   dcsim_sweep_t *sw = NULL;
   CHECK_INT(dcsim_sweep_new(&d, &sw, &err), 0);

@@ -26,8 +26,23 @@ static const char *const FREQS[] = { "nominal", "2.6" };
 /* the ALARO design space of the test: 2 x 3 x 3 x 2 x 2 = 72 points */
 static dcsim_sweep_t *alaro_sweep(void) {
   dcsim_sweep_def d = {
-    "workflows/alaro.xml", NULL, NULL, 0, 2, CPUS, 3, GPUS, 3, NODES, 2, CORES, 2, FREQS,
-    DCSIM_MODEL_D35 /* the feasibility checked below is D3.5's table coverage */
+    "workflows/alaro.xml",
+    NULL,
+    NULL,
+    0,
+    2,
+    CPUS,
+    3,
+    GPUS,
+    3,
+    NODES,
+    2,
+    CORES,
+    2,
+    FREQS,
+    DCSIM_MODEL_D35 /* the feasibility checked below is D3.5's table coverage */,
+    0,
+    NULL
   };
   dcsim_sweep_t *sw = NULL;
   dcsim_error err;
@@ -312,7 +327,7 @@ int main(void) {
   const dcsim_gpu_profile_t *k20 = NULL;
   CHECK_INT(dcsim_scenario_cpu_profile(base, "xeon-gold-6148", &skl, &err), 0);
   CHECK_INT(dcsim_scenario_gpu_profile(base, "tesla-k20m", &k20, &err), 0);
-  dcsim_scenario_override ov = { skl, k20, 16, 3, "nominal" };
+  dcsim_scenario_override ov = { skl, k20, 16, 3, "nominal", 0, NULL };
   CHECK_INT(dcsim_scenario_derive(base, &ov, &s, &err), 0);
   if (s) {
     CHECK(s->groups[0].cpu == skl);                 /* the CPU group takes the CPU */
@@ -347,7 +362,7 @@ int main(void) {
   dcsim_scenario_free(s);
   dcsim_scenario_free(full);
   /* a state outside the tables: DCSIM_ERANGE naming the task */
-  dcsim_scenario_override bad = { skl, NULL, 0, 0, "2.6" };
+  dcsim_scenario_override bad = { skl, NULL, 0, 0, "2.6", 0, NULL };
   CHECK_INT(dcsim_scenario_derive(base, &bad, &s, &err), DCSIM_ERANGE);
   CHECK(strstr(err.msg, "<task name=\"bifft\">") && strstr(err.msg, "2.6 GHz"));
   CHECK(s == NULL);
@@ -397,12 +412,12 @@ int main(void) {
   /* bad definitions are usage errors before anything runs */
   static const char *const badf[] = { "fast" };
   dcsim_sweep_def d = {
-    "workflows/alaro.xml", NULL, NULL, 0, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 1, badf, 0
+    "workflows/alaro.xml", NULL, NULL, 0, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 1, badf, 0, 0, NULL
   };
   CHECK_INT(dcsim_sweep_new(&d, &sw, &err), DCSIM_EUSAGE);
   static const unsigned dup[] = { 2, 2 };
   dcsim_sweep_def d2 = {
-    "workflows/alaro.xml", NULL, NULL, 0, 0, NULL, 0, NULL, 2, dup, 0, NULL, 0, NULL, 0
+    "workflows/alaro.xml", NULL, NULL, 0, 0, NULL, 0, NULL, 2, dup, 0, NULL, 0, NULL, 0, 0, NULL
   };
   CHECK_INT(dcsim_sweep_new(&d2, &sw, &err), DCSIM_EUSAGE);
   dcsim_sweep_def d3 = { "workflows/sh-tl159.xml",
@@ -419,7 +434,9 @@ int main(void) {
                          NULL,
                          0,
                          NULL,
-                         0 };
+                         0,
+                         0,
+                         NULL };
   CHECK_INT(dcsim_sweep_new(&d3, &sw, &err), 0); /* this platform has a GPU group */
   /* the model mode decides the results: --d35 and --strict are other sweeps (other hashes) */
   char h0[65] = "";

@@ -78,7 +78,8 @@ typedef struct dcsim_bench_opts {
   int quick;            /* under a minute */
   unsigned reps;        /* repetitions per point (0: 5, quick 3) */
   unsigned max_threads; /* 0: all CPUs of the affinity mask */
-  unsigned budget;      /* > 0: adaptive sampling (HVS) of this many bandwidth points */
+  unsigned budget;      /* > 0: adaptive sampling of this many bandwidth points */
+  int sampler;          /* dcsim_sampler of dcsim/hvs.h (0: random; the CLI's default is hvs) */
   uint64_t seed;
   const char *sysfs_cpu; /* NULL: /sys/devices/system/cpu */
   const char *powercap;  /* NULL: /sys/class/powercap */

@@ -36,6 +36,8 @@ typedef struct dcsim_cpu_loop {
    * the CPU profile's cache hierarchy from these totals; traffic_byte is then 0 and V..Z unused */
   int irregular;
   double word_byte, regular_word, irregular_word, working_set_word, hit_word;
+  double footprint_byte; /* bytes of one pass over the data (0: not given), FV §8 */
+  double exchange_word;  /* words crossing the socket link when threads span sockets (0: none) */
 } dcsim_cpu_loop;
 
 /* One GPU kernel's characteristics (D3.5 Table 8), fractions in 0..1. */

@@ -28,6 +28,11 @@ dcsim_cpu_energy dcsim_energy_cpu_52(const dcsim_cpu_power *pw, const dcsim_loop
                                      size_t n_parts);
 double dcsim_energy_gpu(double time_s, double host_pkg_idle_w, double fraction_S,
                         double power_limit_w);
+/* Board power of a GPU in dcsim's default energy model (doc/models.md "GPU power"), for a GPU
+ * without a measured fraction: P = P0 + activity x busy x (limit - P0), P0 the active idle (P0
+ * state; the lowest idle when the profile has none), busy the share of the time spent computing or
+ * transferring (clipped to 1): never above the limit. */
+double dcsim_energy_gpu_board_w(const dcsim_gpu_spec *g, double activity, double busy);
 double dcsim_energy_nwp_nooverlap(double e1_j, double e1const_w, double t1_s, double e2_j,
                                   double e2const_w, double t2_s);
 double dcsim_energy_nwp_overlap(double e1_j, double e1const_w, double t1_s, double e2_j,

@@ -28,6 +28,13 @@ typedef struct dcsim_gpu_small_fit {
   double mean_abs_rel; /* mean |relative error| at the optimum */
 } dcsim_gpu_small_fit;
 
+/* The observation of one profiled case: its domain size N and the model time of the dwarf on the
+ * GPU (D3.5's model in --d35 mode; with small_domain the correction of the profile) in o->model_s
+ * (o->measured_s is left to the caller). */
+int dcsim_gpu_size_obs_of(const dcsim_dwarf_t *d, const char *case_name,
+                          const dcsim_gpu_profile_t *gpu, int small_domain, dcsim_gpu_size_obs *o,
+                          dcsim_error *err);
+
 /* T'(N) of the formula above. */
 double dcsim_gpu_small_time(double model_s, double domain_size, unsigned sm, double launches,
                             double launch_s, double saturation_threads_per_sm);

@@ -65,16 +65,35 @@ int dcsim_cpu_profile_freq(const dcsim_cpu_profile_t *p, const char *text, dcsim
 void dcsim_cpu_state_freq_str(const dcsim_cpu_state *s, char *buf, size_t size);
 
 /* One level of the cache-line model of irregular accesses (finite-volume paper Table 1, Eq. 4-6):
- * its bandwidth is the profile's table of the same name (L1, L2, L3, DRAM); above_byte is the
- * capacity of the level above it (whose misses reach this level), line_byte its line size. */
+ * above_byte is the capacity of the level above it (whose misses reach this level), line_byte its
+ * line size. CPU: the bandwidth is the profile's table of the same name (L1, L2, L3, DRAM), and
+ * above_shared says that the cache above is shared by the threads of a socket (FV §8: the L3's
+ * capacity is divided among the cores that use it). GPU: bw_bps is the level's bandwidth. */
 typedef struct dcsim_cache_level {
   const char *name;
   double above_byte, line_byte;
-  int line; /* line of the <level> element, for errors */
+  int above_shared; /* CPU: <level above-shared="socket"> */
+  double bw_bps;    /* GPU: the level's bandwidth; CPU: 0 (the table of the level's name) */
+  int line;         /* line of the <level> element, for errors */
 } dcsim_cache_level;
 
 /* The <cache-hierarchy> levels in file order; *n = 0 (and NULL) if the profile has none. */
 const dcsim_cache_level *dcsim_cpu_profile_cache_levels(const dcsim_cpu_profile_t *p, size_t *n);
+const dcsim_cache_level *dcsim_gpu_profile_cache_levels(const dcsim_gpu_profile_t *p, size_t *n);
+/* Bandwidth of the link between the sockets (<socket-link>, FV §8: QPI), 0 if not given. */
+double dcsim_cpu_profile_socket_link_bps(const dcsim_cpu_profile_t *p);
+
+/* A roofline ceiling (<ceilings>, Williams et al., CACM 2009): the performance without an
+ * optimisation, in-core (value in flop/s) or of the memory system (B/s). */
+#define DCSIM_MAX_CEILINGS 8
+typedef struct dcsim_profile_ceiling {
+  int memory;    /* 0: in-core (compute), 1: memory */
+  char name[64]; /* "mul/add imbalance", "w/out SW prefetch", ... */
+  double value;  /* flop/s (compute) or B/s (memory) */
+} dcsim_profile_ceiling;
+
+/* The <ceilings> in file order; *n = 0 (and NULL) if the profile has none. */
+const dcsim_profile_ceiling *dcsim_cpu_profile_ceilings(const dcsim_cpu_profile_t *p, size_t *n);
 
 int dcsim_cpu_profile_rates(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s,
                             dcsim_cpu_rates *out, dcsim_error *err);

@@ -1,8 +1,10 @@
 /* dcsim/pareto.h — the Pareto front of (time, energy) pairs, both minimised, and its knee.
  *
- * Dominance: p dominates q when time_p <= time_q and energy_p <= energy_q with at least one of
- * the two strictly smaller. The front is the set of valid points no valid point dominates (two
- * identical points are both on it).
+ * Dominance: p dominates q when p is no worse in both (time_p <= time_q, energy_p <= energy_q)
+ * and better in one. Values within DCSIM_PARETO_REL_TOL of each other (relative) are the same:
+ * the energies of one run on 4 and on 8 nodes differ in their last bits because their sums were
+ * taken in another order, and the faster run must dominate. The front is the set of valid points
+ * no valid point dominates (two identical points are both on it).
  *
  * Knee (doc/sweep.md): the front point closest, in Euclidean distance, to the utopia point
  * (least time, least energy of the front) after each axis is scaled to [0, 1] over the front:
@@ -16,6 +18,8 @@
 #define DCSIM_PARETO_H
 
 #include <stddef.h>
+
+#define DCSIM_PARETO_REL_TOL 1e-9
 
 /* front[i] = 1 when point i is valid (valid == NULL: all; non-finite values never are) and not
  * dominated, else 0. Returns the number of front points, or -1 when out of memory. */

@@ -22,6 +22,7 @@
 #include "dcsim/engine.h"
 #include "dcsim/error.h"
 #include "dcsim/roofline.h"
+#include "dcsim/sampling.h"
 #include "dcsim/scenario.h"
 #include "dcsim/sweep.h"
 
@@ -35,6 +36,10 @@ int dcsim_plot_find_gnuplot(char *buf, size_t size, dcsim_error *err);
 
 int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title, const char *out,
                       dcsim_plot_format fmt, dcsim_error *err);
+/* ASK's protocol (dcsim/sampling.h): the median mean relative error of each sampler against the
+ * number of samples, log scale, with the target as a dashed line. */
+int dcsim_plot_sampling(const dcsim_sampling_curve *c, size_t n, const char *title, double target,
+                        const char *out, dcsim_plot_format fmt, dcsim_error *err);
 int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *out,
                         dcsim_plot_format fmt, dcsim_error *err);
 

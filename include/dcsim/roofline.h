@@ -3,9 +3,11 @@
  * §6.1 Figures 17-18, 21-22 and 24-25).
  *
  * Ceilings: attainable performance = min(peak, I x bandwidth) for operational intensity I in
- * flop/byte. CPU: peak P(f,n) and the L1, L2, L3 and DRAM bandwidths of the profile's tables at
- * the state (f, n) — the cache-aware roofline; the classic roofline is peak and DRAM only. GPU:
- * peak double and single precision and the memory bandwidth of D3.5 Table 10.
+ * flop/byte; below them a CPU profile's optimisation ceilings (<ceilings>: without ILP, SIMD or
+ * multiply-add balance; without memory affinity or software prefetch). CPU: peak P(f,n) and the L1,
+ * L2, L3 and DRAM bandwidths of the profile's tables at the state (f, n) — the cache-aware
+ * roofline; the classic roofline is peak and DRAM only. GPU: peak double and single precision and
+ * the memory bandwidth of D3.5 Table 10.
  *
  * Points: each loop / kernel at (I = W/Q, W/T) with T its model time:
  *   CPU loop  W, Q of the dwarf file; T = max(W*Tflop, Q*Tmop) of the §4.3 model on one node;
@@ -50,6 +52,11 @@ typedef struct dcsim_roofline {
   size_t n_points;
   dcsim_roofline_point *points;
   size_t n_unplaced; /* loops with W = 0 */
+  /* the profile's optimisation ceilings (CACM 2009; CPU profiles with <ceilings>): in-core
+   * ceilings are drawn as min(I x DRAM bandwidth, value), memory ceilings as min(I x value, peak)
+   */
+  size_t n_optim;
+  dcsim_profile_ceiling optim[DCSIM_MAX_CEILINGS];
 } dcsim_roofline;
 
 /* ev may be NULL (ceilings only). The CPU loops are placed with the model on one node. */

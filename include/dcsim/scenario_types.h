@@ -123,6 +123,10 @@ typedef struct dcsim_scenario {
   double deadline_s;
   unsigned model_flags;              /* as loaded (dcsim_scenario_opts) */
   const struct dcsim_scenario *base; /* derived scenarios: the one they borrow from, else NULL */
+  /* derived scenarios: dwarf parameters set on every task whose dwarf has them (after the task's
+   * own <set>s; borrowed from the override) */
+  size_t n_extra_sets;
+  const dcsim_param_set *extra_sets;
 } dcsim_scenario;
 
 typedef struct dcsim_scenario_opts {
@@ -158,6 +162,8 @@ typedef struct dcsim_scenario_override {
   unsigned nodes;                 /* 0 = keep */
   unsigned cores;                 /* cores per node, 0 = keep */
   const char *freq;               /* "2.4", "2.4GHz", a label ("turbo") or "nominal"; NULL = keep */
+  size_t n_sets;                  /* dwarf parameters of every task whose dwarf has them, after */
+  const dcsim_param_set *sets;    /* the task's own <set>s (dcsim sweep --set) */
 } dcsim_scenario_override;
 
 #endif

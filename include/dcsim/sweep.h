@@ -22,6 +22,7 @@
 
 #include "dcsim/error.h"
 #include "dcsim/sweep_io.h"
+#include "dcsim/workflow.h"
 
 #define DCSIM_SWEEP_MAX_LIST   64 /* values per list */
 #define DCSIM_SWEEP_MAX_POINTS 10000000u
@@ -44,6 +45,10 @@ typedef struct dcsim_sweep_def {
   size_t n_freqs;
   const char *const *freqs; /* GHz, a state label, or "nominal" */
   unsigned model_flags;     /* DCSIM_MODEL_* of dcsim/model.h (--d35, --strict) */
+  /* dwarf parameters set on every task whose dwarf has them (after the task's own <set>s); each
+   * name must be a parameter of some task's dwarf. Not a list: one value per name. */
+  size_t n_sets;
+  const dcsim_param_set *sets;
 } dcsim_sweep_def;
 
 typedef struct dcsim_sweep dcsim_sweep_t;
@@ -55,6 +60,9 @@ void dcsim_sweep_free(dcsim_sweep_t *sw);
 
 size_t dcsim_sweep_n_points(const dcsim_sweep_t *sw);
 dcsim_sweep_point *dcsim_sweep_points(dcsim_sweep_t *sw);
+/* A sentence for the user when a point's result is not what the lists suggest (the workflow's CPU
+ * tasks differ in nodes, cores or frequency: a point runs all of them), else NULL. Borrowed. */
+const char *dcsim_sweep_note(const dcsim_sweep_t *sw);
 /* SHA-256 of the definition and of every input file: a sweep resumes only when this matches. */
 const char *dcsim_sweep_hash(const dcsim_sweep_t *sw);
 /* The canonical definition text that is hashed (stored with the sweep in the database). */

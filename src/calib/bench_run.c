@@ -387,7 +387,7 @@ static int phase_hvs(run *R, dcsim_error *err) {
   while (done < budget) {
     size_t want = budget - done < batch ? budget - done : batch;
     size_t k = done == 0 ? dcsim_hvs_next_random(h, want < 8 ? want : 8, pts)
-                         : dcsim_hvs_next(h, want, pts);
+                         : dcsim_hvs_next_with(h, (dcsim_sampler)R->o->sampler, want, pts);
     if (k == 0) break;
     for (size_t j = 0; j < k; j++) {
       unsigned n = (unsigned)xy[2 * pts[j]];

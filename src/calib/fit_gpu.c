@@ -2,11 +2,13 @@
 #include "dcsim/fit_gpu.h"
 
 #include <math.h>
+#include <string.h>
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multimin.h>
 
 #include "dcsim/dwarf.h"
+#include "dcsim/model.h"
 #include "dcsim/model_gpu.h"
 
 double dcsim_gpu_small_time(double model_s, double domain_size, unsigned sm, double launches,
@@ -201,4 +203,27 @@ int dcsim_fit_gpu_launch(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *
     out->mean_abs_rel += fabs(m - measured_s[i]) / measured_s[i] / n;
   }
   return 0;
+}
+
+int dcsim_gpu_size_obs_of(const dcsim_dwarf_t *d, const char *case_name,
+                          const dcsim_gpu_profile_t *gpu, int small_domain, dcsim_gpu_size_obs *o,
+                          dcsim_error *err) {
+  dcsim_dwarf_eval *ev = NULL;
+  int rc = dcsim_dwarf_evaluate(d, case_name, NULL, 0, &ev, err);
+  if (rc) return rc;
+  dcsim_model_req rq;
+  memset(&rq, 0, sizeof rq);
+  rq.ev = ev;
+  rq.gpu = gpu;
+  rq.gpu_small_domain = small_domain;
+  rq.energy_form = DCSIM_ENERGY_NONE;
+  rq.flags = DCSIM_MODEL_D35; /* D3.5's GPU model, corrected only where asked */
+  dcsim_prediction p;
+  if (!(rc = dcsim_model_run(&rq, &p, err))) {
+    o->model_s = p.time_s;
+    o->domain_size = ev->domain_size;
+    dcsim_prediction_release(&p);
+  }
+  dcsim_dwarf_eval_free(ev);
+  return rc;
 }

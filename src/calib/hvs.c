@@ -212,12 +212,14 @@ static int grow(build *b, size_t *idx, size_t n, double *lo, double *hi, int dep
   return rc;
 }
 
-int dcsim_hvs_fit(dcsim_hvs_t *h, dcsim_error *err) {
+/* the CART partition of the samples listed in idx[0..n-1] (indices into sp/sy; a bootstrap
+ * resample may repeat them); idx is reordered */
+static int fit_idx(dcsim_hvs_t *h, size_t *idx, size_t n, dcsim_error *err) {
   h->n_reg = 0;
-  size_t *idx = malloc((h->n_s + 1) * sizeof *idx), *tmp = malloc((h->n_s + 1) * sizeof *tmp);
+  size_t *tmp = malloc((n + 1) * sizeof *tmp);
   double *key = malloc((h->n_s + 1) * sizeof *key), *lo = malloc(2 * h->dim * sizeof *lo);
   int rc = 0;
-  if (!idx || !tmp || !key || !lo) {
+  if (!tmp || !key || !lo) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
     goto out;
   }
@@ -226,9 +228,8 @@ int dcsim_hvs_fit(dcsim_hvs_t *h, dcsim_error *err) {
     lo[d] = -INFINITY;
     hi[d] = INFINITY;
   }
-  for (size_t i = 0; i < h->n_s; i++) idx[i] = i;
-  build b = { h, 0.001 * sse(h->sy, idx, h->n_s, NULL), tmp, key };
-  if (grow(&b, idx, h->n_s, lo, hi, 0) != 0) {
+  build b = { h, 0.001 * sse(h->sy, idx, n, NULL), tmp, key };
+  if (grow(&b, idx, n, lo, hi, 0) != 0) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
     goto out;
   }
@@ -239,10 +240,18 @@ int dcsim_hvs_fit(dcsim_hvs_t *h, dcsim_error *err) {
         break;
       }
 out:
-  free(idx);
   free(tmp);
   free(key);
   free(lo);
+  return rc;
+}
+
+int dcsim_hvs_fit(dcsim_hvs_t *h, dcsim_error *err) {
+  size_t *idx = malloc((h->n_s + 1) * sizeof *idx);
+  if (!idx) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  for (size_t i = 0; i < h->n_s; i++) idx[i] = i;
+  int rc = fit_idx(h, idx, h->n_s, err);
+  free(idx);
   return rc;
 }
 
@@ -276,22 +285,21 @@ size_t dcsim_hvs_next_random(dcsim_hvs_t *h, size_t k, size_t *out) {
   return got;
 }
 
-size_t dcsim_hvs_next(dcsim_hvs_t *h, size_t k, size_t *out) {
+/* HVS (seed §4): samples per region proportional to its variance upper bound x its size; the
+ * relative variant (HVSrelative) divides the bound by the region's squared mean */
+static size_t next_by_regions(dcsim_hvs_t *h, size_t k, size_t *out, int relative) {
   if (h->n_s < 4 || dcsim_hvs_fit(h, NULL) != 0 || h->n_reg == 0)
     return dcsim_hvs_next_random(h, k, out);
   size_t nr = h->n_reg, got = 0;
   double maxub = 0, wsum = 0;
-  for (size_t r = 0; r < nr; r++)
-    if (isfinite(h->reg[r].ub2) && h->reg[r].ub2 > maxub) maxub = h->reg[r].ub2;
-  double *w = calloc(nr, sizeof *w);
+  double *ub = calloc(nr, sizeof *ub), *w = calloc(nr, sizeof *w);
   size_t *cand = malloc(h->n * sizeof *cand), *free_n = calloc(nr, sizeof *free_n),
          *want = calloc(nr, sizeof *want);
-  if (!w || !cand || !free_n || !want) {
-    free(w);
-    free(cand);
-    free(free_n);
-    free(want);
-    return 0;
+  if (!ub || !w || !cand || !free_n || !want) goto out;
+  for (size_t r = 0; r < nr; r++) {
+    double m2 = h->reg[r].mean * h->reg[r].mean;
+    ub[r] = relative && m2 > 0 ? h->reg[r].ub2 / m2 : h->reg[r].ub2; /* seed §4 */
+    if (isfinite(ub[r]) && ub[r] > maxub) maxub = ub[r];
   }
   for (size_t p = 0; p < h->n; p++)
     if (!h->measured[p])
@@ -301,8 +309,8 @@ size_t dcsim_hvs_next(dcsim_hvs_t *h, size_t k, size_t *out) {
           break;
         }
   for (size_t r = 0; r < nr; r++) { /* seed §4: samples proportional to sigma_ub^2 x region size */
-    double ub = isnan(h->reg[r].ub2) || !isfinite(h->reg[r].ub2) ? maxub : h->reg[r].ub2;
-    w[r] = free_n[r] ? (ub > 0 ? ub : 1e-300) * (double)h->reg[r].size : 0;
+    double u = isnan(ub[r]) || !isfinite(ub[r]) ? maxub : ub[r];
+    w[r] = free_n[r] ? (u > 0 ? u : 1e-300) * (double)h->reg[r].size : 0;
     wsum += w[r];
   }
   size_t left = k;
@@ -328,10 +336,177 @@ size_t dcsim_hvs_next(dcsim_hvs_t *h, size_t k, size_t *out) {
       if (!h->measured[p] && in_box(h, &h->reg[r], p)) cand[nc++] = p;
     got += pick(h, cand, nc, want[r], out + got);
   }
+out:
+  free(ub);
   free(w);
   free(cand);
   free(free_n);
   free(want);
   if (got < k) got += dcsim_hvs_next_random(h, k - got, out + got);
   return got;
+}
+
+size_t dcsim_hvs_next(dcsim_hvs_t *h, size_t k, size_t *out) {
+  return next_by_regions(h, k, out, 0);
+}
+
+/* coordinates scaled to [0, 1] per dimension by rank: with m distinct values along a dimension,
+ * the i-th smallest is at (i + 0.5)/m, so the strata of a Latin hypercube of m hold one grid value
+ * each, whatever the values' spacing (log-spaced working sets, GHz) */
+static void scaled(const dcsim_hvs_t *h, size_t p, double *u) {
+  for (size_t d = 0; d < h->dim; d++) {
+    double v = h->x[p * h->dim + d];
+    size_t below = 0, m = 0;
+    for (size_t q = 0; q < h->n; q++) {
+      double w = h->x[q * h->dim + d];
+      int first = 1; /* count each distinct value once: at its first point */
+      for (size_t r = 0; r < q && first; r++) first = h->x[r * h->dim + d] != w;
+      if (!first) continue;
+      m++;
+      below += w < v;
+    }
+    u[d] = ((double)below + 0.5) / (double)(m ? m : 1);
+  }
+}
+
+static double uniform(dcsim_hvs_t *h) { return (double)(next_u64(h) >> 11) * 0x1.0p-53; }
+
+/* the unmeasured, unchosen design point nearest to the scaled target t */
+static size_t nearest_free(const dcsim_hvs_t *h, const double *u_all, const double *t) {
+  size_t best = h->n;
+  double bd = INFINITY;
+  for (size_t p = 0; p < h->n; p++) {
+    if (h->measured[p]) continue;
+    double dd = 0;
+    for (size_t d = 0; d < h->dim; d++)
+      dd += (u_all[p * h->dim + d] - t[d]) * (u_all[p * h->dim + d] - t[d]);
+    if (dd < bd) {
+      bd = dd;
+      best = p;
+    }
+  }
+  return best;
+}
+
+size_t dcsim_hvs_next_lhs(dcsim_hvs_t *h, size_t k, size_t *out) {
+  double *u = malloc(h->n * h->dim * sizeof *u), *t = malloc(h->dim * sizeof *t);
+  size_t *perm = malloc((k ? k : 1) * h->dim * sizeof *perm), got = 0;
+  if (!u || !t || !perm) goto out;
+  for (size_t p = 0; p < h->n; p++) scaled(h, p, u + p * h->dim);
+  for (size_t d = 0; d < h->dim; d++) { /* Latin hypercube: one sample per stratum per axis */
+    size_t *pd = perm + d * k;
+    for (size_t i = 0; i < k; i++) pd[i] = i;
+    for (size_t i = 0; i + 1 < k; i++) {
+      size_t j = i + (size_t)(next_u64(h) % (k - i)), tmp = pd[i];
+      pd[i] = pd[j];
+      pd[j] = tmp;
+    }
+  }
+  for (size_t i = 0; i < k; i++) {
+    for (size_t d = 0; d < h->dim; d++) t[d] = ((double)perm[d * k + i] + uniform(h)) / (double)k;
+    size_t p = nearest_free(h, u, t); /* the design space is a grid: its nearest point */
+    if (p == h->n) break;
+    h->measured[p] = 2; /* chosen */
+    out[got++] = p;
+  }
+out:
+  free(u);
+  free(t);
+  free(perm);
+  return got;
+}
+
+#define QBC_COMMITTEE 20 /* ASK §6: AMART with a committee of twenty */
+
+/* prediction of every point by committee members fitted on bootstrap resamples: pred[c * n + p] */
+static int committee(dcsim_hvs_t *h, double *pred) {
+  size_t *idx = malloc(h->n_s * sizeof *idx);
+  if (!idx) return -1;
+  int rc = 0;
+  for (int c = 0; c < QBC_COMMITTEE && !rc; c++) {
+    for (size_t i = 0; i < h->n_s; i++) idx[i] = (size_t)(next_u64(h) % h->n_s);
+    if ((rc = fit_idx(h, idx, h->n_s, NULL))) break;
+    for (size_t p = 0; p < h->n; p++) pred[(size_t)c * h->n + p] = dcsim_hvs_predict(h, p);
+  }
+  free(idx);
+  return rc;
+}
+
+size_t dcsim_hvs_next_qbc(dcsim_hvs_t *h, size_t k, size_t *out) {
+  if (h->n_s < 4) return dcsim_hvs_next_random(h, k, out);
+  double *pred = malloc(QBC_COMMITTEE * h->n * sizeof *pred), *dis = malloc(h->n * sizeof *dis),
+         *u = malloc(h->n * h->dim * sizeof *u);
+  size_t got = 0;
+  if (!pred || !dis || !u || committee(h, pred)) goto out;
+  for (size_t p = 0; p < h->n; p++) { /* disagreement: the committee's variance */
+    double m = 0, v = 0;
+    for (int c = 0; c < QBC_COMMITTEE; c++) m += pred[(size_t)c * h->n + p] / QBC_COMMITTEE;
+    for (int c = 0; c < QBC_COMMITTEE; c++)
+      v += (pred[(size_t)c * h->n + p] - m) * (pred[(size_t)c * h->n + p] - m);
+    dis[p] = isfinite(v) ? v : 0;
+    scaled(h, p, u + p * h->dim);
+  }
+  /* non-clustered: a point closer than r (scaled) to one already chosen waits */
+  double r = 0.5 / pow((double)(k ? k : 1), 1.0 / (double)h->dim);
+  for (int pass = 0; pass < 2 && got < k; pass++)
+    while (got < k) {
+      size_t best = h->n;
+      for (size_t p = 0; p < h->n; p++) {
+        if (h->measured[p]) continue;
+        int near = 0;
+        for (size_t j = 0; j < got && pass == 0; j++) {
+          double dd = 0;
+          for (size_t d = 0; d < h->dim; d++)
+            dd += (u[p * h->dim + d] - u[out[j] * h->dim + d]) *
+                  (u[p * h->dim + d] - u[out[j] * h->dim + d]);
+          near |= dd < r * r;
+        }
+        if (!near && (best == h->n || dis[p] > dis[best])) best = p;
+      }
+      if (best == h->n) break;
+      h->measured[best] = 2;
+      out[got++] = best;
+    }
+out:
+  free(pred);
+  free(dis);
+  free(u);
+  dcsim_hvs_fit(h, NULL); /* the tree of every sample again */
+  if (got < k) got += dcsim_hvs_next_random(h, k - got, out + got);
+  return got;
+}
+
+size_t dcsim_hvs_next_with(dcsim_hvs_t *h, dcsim_sampler s, size_t k, size_t *out) {
+  switch (s) {
+    case DCSIM_SAMPLER_LHS: return dcsim_hvs_next_lhs(h, k, out);
+    case DCSIM_SAMPLER_HVS: return next_by_regions(h, k, out, 0);
+    case DCSIM_SAMPLER_HVS_RELATIVE: return next_by_regions(h, k, out, 1);
+    case DCSIM_SAMPLER_QBC: return dcsim_hvs_next_qbc(h, k, out);
+    default: return dcsim_hvs_next_random(h, k, out);
+  }
+}
+
+static const char *const SAMPLER_NAMES[] = { "random", "lhs", "hvs", "hvs-relative", "qbc" };
+
+const char *dcsim_sampler_name(dcsim_sampler s) { return (unsigned)s < 5 ? SAMPLER_NAMES[s] : "?"; }
+
+int dcsim_sampler_parse(const char *name, dcsim_sampler *out) {
+  for (int i = 0; i < 5; i++)
+    if (strcmp(name, SAMPLER_NAMES[i]) == 0) return *out = (dcsim_sampler)i, 0;
+  return -1;
+}
+
+int dcsim_hvs_weights(const dcsim_hvs_t *h, double *w) {
+  if (h->n_reg == 0) return -1;
+  for (size_t i = 0; i < h->n_s; i++) {
+    w[i] = 1;
+    for (size_t r = 0; r < h->n_reg; r++)
+      if (in_box(h, &h->reg[r], h->sp[i])) { /* ASK §5: w_r = s_r / n_r */
+        double s_r = (double)h->reg[r].size / (double)h->n,
+               n_r = (double)h->reg[r].n_samples / (double)h->n_s;
+        w[i] = n_r > 0 ? s_r / n_r : 1;
+        break;
+      }
+  }
+  return 0;
 }

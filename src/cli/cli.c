@@ -111,6 +111,8 @@ static const dcsim_opt_spec sweep_opts[] = {
   { "nodes", "N1,N2,...", 0, "nodes of every CPU task (ranges A-B allowed)" },
   { "cores", "C1,C2,...", 0, "cores per node of every CPU task (ranges A-B allowed)" },
   { "freq", "F1,F2,...", 0, "frequencies of every CPU task: GHz, a label (turbo) or nominal" },
+  { "set", "NAME=VALUE", 1,
+    "set a dwarf parameter of every task whose dwarf has it (repeatable; one value each)" },
   { "platform", "FILE", 0, "platform (default: the one the workflow names)" },
   { "policy", "NAME", 0, "scheduling policy, as for dcsim run (default fcfs+heft)" },
   OPT_DEADLINE,
@@ -170,6 +172,15 @@ static const dcsim_opt_spec calibrate_opts[] = {
     "load)" },
   { "source", "TEXT", 0, "provenance written with the results (default: the input files)" },
   { "name", "NAME", 0, "gpu with a gpu-bench CSV: name of the profile (default: the device's)" },
+  { "quantity", "flops|L1|L2|L3|DRAM", 0, "sampling: the table to sample (default DRAM)" },
+  { "budget", "N", 0, "sampling: samples per run (default 64)" },
+  { "batch", "N", 0, "sampling: samples per step (default 8)" },
+  { "seeds", "N", 0, "sampling: runs per sampler, the median is reported (default 9)" },
+  { "seed", "N", 0, "sampling: first seed (default 1)" },
+  { "target", "FRACTION", 0, "sampling: mean relative error to reach (default 0.05)" },
+  { "sampler", "NAME", 0,
+    "sampling: the plan's sampler (default: the one reaching the target first)" },
+  { "plot", "FILE.png|svg", 0, "sampling: draw the error against samples (gnuplot)" },
   { "quiet", NULL, 0, "no fit, calibration or import report" },
 };
 
@@ -182,6 +193,8 @@ static const dcsim_opt_spec bench_opts[] = {
   { "budget", "N", 0,
     "also map bandwidth over (threads, working set) with N adaptively chosen points (HVS)" },
   { "seed", "N", 0, "seed of the adaptive sampling and the gather kernel (default 1)" },
+  { "sampler", "NAME", 0,
+    "with --budget: hvs (default), hvs-relative, qbc, lhs or random (doc/calibration.md)" },
   { "name", "NAME", 0, "profile name (default: from the CPU model)" },
   { "db", "PATH", 0,
     "SQLite results database: tables bench_runs, bench_points, bench_fits, bench_heldout" },
@@ -206,7 +219,7 @@ static const dcsim_command commands[] = {
     "make profiles, coefficients and GPU kernel characteristics from measurements (D3.5 "
     "§3.4-§6.1.2)",
     "cpu DIR | loops CSV | energy CSV | scaling DIR|CSV | gpu CSV... | import-likwid FILE... -o "
-    "DIR | import-kerncraft FILE.yml -o DIR",
+    "DIR | import-kerncraft FILE.yml -o DIR | sampling PROFILE",
     calibrate_opts, N_OF(calibrate_opts), 2, DCSIM_MAX_POSITIONAL },
   { "bench", dcsim_cmd_bench, "measure this machine: tables, profile, loop fits, held-out error",
     "", bench_opts, N_OF(bench_opts), 0, 0 },

@@ -12,7 +12,10 @@
 #include "dcsim/cli.h"
 #include "dcsim/csv.h"
 #include "dcsim/dwarf.h"
+#include "dcsim/hvs.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/plot.h"
+#include "dcsim/sampling.h"
 #include "dcsim/xmlio.h"
 
 /* Output: -o PATH (written atomically) or stdout. */
@@ -365,6 +368,91 @@ static int cal_import_kerncraft(const dcsim_args *a, dcsim_error *err) {
                                       dcsim_arg_flag(a, "quiet") ? NULL : stdout, err);
 }
 
+/* the options of `calibrate sampling` into o (defaults: dcsim_sampling_default_opts) */
+static int sampling_opts(const dcsim_args *a, dcsim_sampling_opts *o, dcsim_error *err) {
+  unsigned budget = 64, batch = 8, seeds = 9, seed = 1;
+  int rc;
+  dcsim_sampling_default_opts(o);
+  if ((rc = dcsim_arg_uint(a, "budget", 64, &budget, err)) ||
+      (rc = dcsim_arg_uint(a, "batch", 8, &batch, err)) ||
+      (rc = dcsim_arg_uint(a, "seeds", 9, &seeds, err)) ||
+      (rc = dcsim_arg_uint(a, "seed", 1, &seed, err)) ||
+      (rc = dcsim_arg_double(a, "target", 0.05, &o->target, err)))
+    return rc;
+  if (budget == 0 || batch == 0 || seeds == 0 || seeds > 99 || !(o->target >= 0))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "sampling: budget, batch and seeds must be >= 1 (seeds <= 99), target >= 0");
+  o->budget = budget;
+  o->batch = batch;
+  o->seeds = seeds;
+  o->seed0 = seed;
+  return 0;
+}
+
+/* the sampler of --sampler, or the first to reach the target (hvs if none does) */
+static int plan_sampler(const dcsim_args *a, const dcsim_sampling_curve *c, size_t n,
+                        dcsim_sampler *s, dcsim_error *err) {
+  const char *name = dcsim_arg(a, "sampler");
+  if (name && dcsim_sampler_parse(name, s) != 0)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "sampler"),
+                     "--sampler '%s': hvs, hvs-relative, qbc, lhs or random", name);
+  if (name) return 0;
+  *s = DCSIM_SAMPLER_HVS;
+  size_t best = 0;
+  for (size_t i = 0; i < n; i++)
+    if (c[i].to_target && (!best || c[i].to_target < best)) {
+      best = c[i].to_target;
+      *s = c[i].sampler;
+    }
+  return 0;
+}
+
+/* ASK's protocol on a profile's table: which (frequency, cores) states to measure */
+static int cal_sampling(const dcsim_args *a, dcsim_error *err) {
+  static const dcsim_sampler all[] = { DCSIM_SAMPLER_RANDOM, DCSIM_SAMPLER_LHS, DCSIM_SAMPLER_HVS,
+                                       DCSIM_SAMPLER_HVS_RELATIVE, DCSIM_SAMPLER_QBC };
+  char path[4096], what[256];
+  const char *q = dcsim_arg(a, "quantity") ? dcsim_arg(a, "quantity") : "DRAM";
+  dcsim_cpu_profile_t *cpu = NULL;
+  double *x = NULL, *y = NULL;
+  size_t n = 0, *plan = NULL, n_plan = 0;
+  dcsim_sampling_opts o;
+  dcsim_sampling_curve c[5];
+  dcsim_sampler ps;
+  int rc;
+  if ((rc = sampling_opts(a, &o, err)) || (rc = plan_sampler(a, NULL, 0, &ps, err)) ||
+      (rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, a->positional[1], NULL, 2, path, sizeof path,
+                                  err)) ||
+      (rc = dcsim_cpu_profile_load(path, &cpu, err)) ||
+      (rc = dcsim_sampling_profile_problem(cpu, q, &x, &y, &n, err)))
+    goto out;
+  dcsim_sampling_problem p = { n, 2, x, y };
+  if ((rc = dcsim_sampling_study(&p, &o, all, 5, c, err)) || (rc = plan_sampler(a, c, 5, &ps, err)))
+    goto out;
+  size_t best = 0;
+  for (size_t i = 0; i < 5; i++)
+    if (c[i].sampler == ps) best = c[i].to_target;
+  dcsim_sampling_opts po = o;
+  po.budget = best ? best : o.budget; /* the plan: as many states as the sampler needed */
+  if (!(plan = malloc(n * sizeof *plan))) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    goto out;
+  }
+  if ((rc = dcsim_sampling_plan(&p, ps, &po, plan, &n_plan, err))) goto out;
+  snprintf(what, sizeof what, "%s %s over (frequency, cores)", dcsim_cpu_profile_name(cpu), q);
+  dcsim_sampling_write_text(stdout, what, &p, &o, c, 5, plan, n_plan, ps);
+  const char *pf = dcsim_arg(a, "plot");
+  dcsim_plot_format fmt = DCSIM_PLOT_PNG;
+  if (pf && !(rc = dcsim_plot_format_of(pf, NULL, &fmt, err)))
+    rc = dcsim_plot_sampling(c, 5, what, o.target, pf, fmt, err);
+out:
+  free(plan);
+  free(x);
+  free(y);
+  dcsim_cpu_profile_free(cpu);
+  return rc;
+}
+
 int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err) {
   static const struct {
     const char *name;
@@ -378,6 +466,7 @@ int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err) {
     { "gpu", cal_gpu, 1 },
     { "import-likwid", cal_import_likwid, 1 },
     { "import-kerncraft", cal_import_kerncraft, 0 },
+    { "sampling", cal_sampling, 0 },
   };
   const char *what = a->positional[0];
   for (size_t i = 0; i < sizeof subs / sizeof *subs; i++) {
@@ -389,8 +478,8 @@ int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err) {
     return subs[i].run(a, err);
   }
   return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 2,
-                   "unknown calibration '%s' (cpu, loops, energy, scaling, gpu, import-likwid or "
-                   "import-kerncraft)",
+                   "unknown calibration '%s' (cpu, loops, energy, scaling, gpu, import-likwid, "
+                   "import-kerncraft or sampling)",
                    what);
 }
 
@@ -419,6 +508,12 @@ int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err) {
   o.max_threads = threads;
   o.budget = budget;
   o.seed = seed;
+  dcsim_sampler sm = DCSIM_SAMPLER_HVS;
+  if (dcsim_arg(a, "sampler") && dcsim_sampler_parse(dcsim_arg(a, "sampler"), &sm) != 0)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "sampler"),
+                     "--sampler '%s': hvs, hvs-relative, qbc, lhs or random",
+                     dcsim_arg(a, "sampler"));
+  o.sampler = (int)sm;
   o.sysfs_cpu = dcsim_arg(a, "sysfs-cpu");
   o.powercap = dcsim_arg(a, "powercap");
   o.progress = dcsim_arg_flag(a, "quiet") ? NULL : stderr;

@@ -128,8 +128,12 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p,
   if (p->cpu) {
     char fs[32];
     dcsim_cpu_state_freq_str(&rq->state, fs, sizeof fs);
-    printf("cpu       %s, %u node(s) x %u core(s) at %s GHz\n", dcsim_cpu_profile_name(rq->cpu),
-           rq->nodes, rq->state.threads, fs);
+    if (rq->gpu) /* irregular loops on a GPU (dcsim/model_irregular.h) */
+      printf("gpu       %s (cache-line model of irregular accesses)\n",
+             dcsim_gpu_profile_name(rq->gpu));
+    else
+      printf("cpu       %s, %u node(s) x %u core(s) at %s GHz\n", dcsim_cpu_profile_name(rq->cpu),
+             rq->nodes, rq->state.threads, fs);
     printf("\n%-36s %12s %12s %12s %12s %12s %s\n", "loop (per node)", "W [flop]", "Q [byte]",
            "W*Tflop [s]", "Q*Tmop [s]", "T [s]", "bound");
     for (size_t l = 0; l < p->cpu->n_loops; l++) {
@@ -218,10 +222,14 @@ static void json_cpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
                                 const dcsim_prediction *p) {
   char fs[32];
   dcsim_cpu_state_freq_str(&rq->state, fs, sizeof fs);
-  dcsim_json_key_str(j, "cpu", dcsim_cpu_profile_name(rq->cpu));
-  dcsim_json_key_int(j, "nodes", rq->nodes);
-  dcsim_json_key_int(j, "cores", rq->state.threads);
-  dcsim_json_key_str(j, "freq", fs);
+  if (rq->gpu) { /* irregular loops on a GPU (dcsim/model_irregular.h) */
+    dcsim_json_key_str(j, "gpu", dcsim_gpu_profile_name(rq->gpu));
+  } else {
+    dcsim_json_key_str(j, "cpu", dcsim_cpu_profile_name(rq->cpu));
+    dcsim_json_key_int(j, "nodes", rq->nodes);
+    dcsim_json_key_int(j, "cores", rq->state.threads);
+    dcsim_json_key_str(j, "freq", fs);
+  }
   if (p->has_energy) {
     dcsim_json_key_num(j, "pkg_j", p->pkg_j);
     dcsim_json_key_num(j, "dram_j", p->dram_j);
@@ -313,7 +321,7 @@ static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p,
                        const char *case_name) {
   dcsim_json j;
   json_begin(&j, rq, case_name);
-  dcsim_json_key_str(&j, "device", p->cpu ? "cpu" : "gpu");
+  dcsim_json_key_str(&j, "device", rq->gpu ? "gpu" : "cpu");
   dcsim_json_key_num(&j, "time_s", p->time_s);
   dcsim_json_key(&j, "energy_j");
   if (p->has_energy)

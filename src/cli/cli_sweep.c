@@ -46,6 +46,26 @@ static int split_list(const dcsim_args *a, const char *name, list *l, dcsim_erro
   return 0;
 }
 
+/* --set NAME=VALUE (repeatable) into sets; names point into the arguments' own buffers */
+static int parse_sets(const dcsim_args *a, dcsim_param_set *sets, char names[][64], size_t *n,
+                      dcsim_error *err) {
+  *n = 0;
+  for (size_t k = 0; k < a->n_specs; k++) {
+    if (strcmp(a->specs[k].name, "set") != 0) continue;
+    for (int i = 0; i < a->count[k]; i++) {
+      const char *s = a->values[k][i], *eq = strchr(s, '=');
+      double v;
+      if (!eq || eq == s || (size_t)(eq - s) >= 64 || dcsim_parse_double(eq + 1, &v) != 0)
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", a->argi[k][i],
+                         "--set '%s': expected NAME=NUMBER", s);
+      snprintf(names[*n], 64, "%.*s", (int)(eq - s), s);
+      sets[*n] = (dcsim_param_set){ names[*n], v };
+      (*n)++;
+    }
+  }
+  return 0;
+}
+
 /* whole numbers "1,2,4" with ranges "1-14" */
 static int uint_list(const dcsim_args *a, const char *name, unsigned *out, size_t *n,
                      dcsim_error *err) {
@@ -196,6 +216,9 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   int rc;
   list cpus, gpus, freqs;
   unsigned nodes[DCSIM_SWEEP_MAX_LIST], cores[DCSIM_SWEEP_MAX_LIST];
+  dcsim_param_set sets[16];
+  char set_names[16][64];
+  size_t n_sets = 0;
   size_t n_nodes = 0, n_cores = 0;
   if ((rc = dcsim_arg_format(a, formats, &c->fmt, err)) ||
       (rc = split_list(a, "cpu", &cpus, err)) || (rc = split_list(a, "gpu", &gpus, err)) ||
@@ -204,7 +227,8 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
       (rc = uint_list(a, "cores", cores, &n_cores, err)) ||
       (rc = dcsim_arg_uint(a, "threads", 0, &c->threads, err)) ||
       (rc = dcsim_arg_uint(a, "stop-after", 0, &c->stop_after, err)) ||
-      (rc = parse_shard(a, &c->shard_i, &c->shard_n, err)))
+      (rc = parse_shard(a, &c->shard_i, &c->shard_n, err)) ||
+      (rc = parse_sets(a, sets, set_names, &n_sets, err)))
     return rc;
   c->plot = dcsim_arg(a, "plot");
   c->pf = DCSIM_PLOT_PNG;
@@ -229,13 +253,15 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
                           cores,
                           freqs.n,
                           freqs.v,
-                          0 };
+                          0,
+                          n_sets,
+                          sets };
   if ((rc = dcsim_arg_double(a, "deadline-s", 0, &def.deadline_s, err))) return rc;
   def.model_flags = dcsim_arg_model_flags(a);
   if ((rc = dcsim_sweep_new(&def, &c->sw, err))) {
     if (err && strcmp(err->file, "command line") == 0 && err->line == 0) { /* point at the option */
-      static const char *const names[] = { "cpu", "gpu", "nodes", "cores", "freq" };
-      for (int k = 0; k < 5; k++) {
+      static const char *const names[] = { "cpu", "gpu", "nodes", "cores", "freq", "set" };
+      for (int k = 0; k < 6; k++) {
         char opt[16];
         snprintf(opt, sizeof opt, "--%s", names[k]);
         if (strncmp(err->msg, opt, strlen(opt)) == 0 ||
@@ -255,6 +281,8 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
                                                &restored, err))))
     return rc;
   c->ctx.pr.on = isatty(2) && !dcsim_arg_flag(a, "quiet");
+  if (dcsim_sweep_note(c->sw) && !dcsim_arg_flag(a, "quiet"))
+    fprintf(stderr, "dcsim: note: %s\n", dcsim_sweep_note(c->sw));
   c->ctx.pr.f = stderr;
   c->ctx.pr.start_s = c->ctx.pr.last_s = now_s();
   if (restored && !dcsim_arg_flag(a, "quiet"))

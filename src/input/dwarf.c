@@ -22,8 +22,9 @@ typedef struct loop_def {
   int has_flop;
   double U, S_flops;
   int irregular; /* <irregular> instead of <mop> */
-  double word_byte, hit_word;
-  formula regular, irreg, wset;
+  double word_byte;
+  formula regular, irreg, wset, hit;
+  formula footprint, exchange; /* optional: e NULL when absent */
 } loop_def;
 
 typedef struct override_def {
@@ -117,6 +118,9 @@ void dcsim_dwarf_free(dcsim_dwarf_t *d) {
     dcsim_expr_free(d->loops[i].regular.e);
     dcsim_expr_free(d->loops[i].irreg.e);
     dcsim_expr_free(d->loops[i].wset.e);
+    dcsim_expr_free(d->loops[i].hit.e);
+    dcsim_expr_free(d->loops[i].footprint.e);
+    dcsim_expr_free(d->loops[i].exchange.e);
   }
   free(d->loops);
   for (size_t i = 0; i < d->n_kernels; i++) free(d->kernel_names[i]);
@@ -240,10 +244,14 @@ static int load_loops(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ls,
                              name);
       ld->irregular = 1;
       if ((rc = nonneg_attr(doc, irr, "word-byte", &ld->word_byte, err)) ||
-          (rc = nonneg_attr(doc, irr, "hit-word", &ld->hit_word, err)) ||
+          (rc = parse_formula(d, doc, irr, "hit-word", &ld->hit, err)) ||
           (rc = parse_formula(d, doc, irr, "regular-word", &ld->regular, err)) ||
           (rc = parse_formula(d, doc, irr, "irregular-word", &ld->irreg, err)) ||
-          (rc = parse_formula(d, doc, irr, "working-set-word", &ld->wset, err)))
+          (rc = parse_formula(d, doc, irr, "working-set-word", &ld->wset, err)) ||
+          (dcsim_xml_attr(doc, irr, "footprint-byte") &&
+           (rc = parse_formula(d, doc, irr, "footprint-byte", &ld->footprint, err))) ||
+          (dcsim_xml_attr(doc, irr, "exchange-word") &&
+           (rc = parse_formula(d, doc, irr, "exchange-word", &ld->exchange, err))))
         return rc;
       if (!(ld->word_byte > 0))
         return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, irr,
@@ -651,7 +659,13 @@ const char *dcsim_dwarf_case(const dcsim_dwarf_t *d, size_t i) {
 }
 
 int dcsim_dwarf_has_cpu_model(const dcsim_dwarf_t *d) { return d->n_loops > 0; }
-int dcsim_dwarf_has_gpu_model(const dcsim_dwarf_t *d) { return d->n_kernels > 0; }
+/* GPU kernels (D3.5 §3.4), or loops that are all <irregular> (FV §7: a GPU has a cache-line model
+ * too, dcsim/model_irregular.h) */
+int dcsim_dwarf_has_gpu_model(const dcsim_dwarf_t *d) {
+  int all_irregular = d->n_loops > 0;
+  for (size_t i = 0; i < d->n_loops; i++) all_irregular &= d->loops[i].irregular;
+  return d->n_kernels > 0 || all_irregular;
+}
 
 int dcsim_dwarf_has_case(const dcsim_dwarf_t *d, const char *case_name) {
   for (size_t i = 0; i < d->n_cases; i++)
@@ -756,10 +770,14 @@ static int eval_loop(const dcsim_dwarf_t *d, const case_def *over, size_t i, con
   if (ld->irregular) {
     l->irregular = 1;
     l->word_byte = ld->word_byte;
-    l->hit_word = ld->hit_word;
-    if ((rc = eval_formula(d, &ld->regular, vals, "regular-word", &l->regular_word, err)) ||
+    if ((rc = eval_formula(d, &ld->hit, vals, "hit-word", &l->hit_word, err)) ||
+        (rc = eval_formula(d, &ld->regular, vals, "regular-word", &l->regular_word, err)) ||
         (rc = eval_formula(d, &ld->irreg, vals, "irregular-word", &l->irregular_word, err)) ||
-        (rc = eval_formula(d, &ld->wset, vals, "working-set-word", &l->working_set_word, err)))
+        (rc = eval_formula(d, &ld->wset, vals, "working-set-word", &l->working_set_word, err)) ||
+        (ld->footprint.e &&
+         (rc = eval_formula(d, &ld->footprint, vals, "footprint-byte", &l->footprint_byte, err))) ||
+        (ld->exchange.e &&
+         (rc = eval_formula(d, &ld->exchange, vals, "exchange-word", &l->exchange_word, err))))
       return rc;
   } else if ((rc = eval_formula(d, fq, vals, "traffic-byte", &l->traffic_byte, err))) {
     return rc;

@@ -59,6 +59,9 @@ struct dcsim_cpu_profile {
   int has_energy;
   size_t n_levels;
   dcsim_cache_level levels[Q_COUNT - 1]; /* names point into quantity_names */
+  double socket_link_bps;                /* <socket-link>, 0 if absent */
+  size_t n_ceilings;
+  dcsim_profile_ceiling ceilings[DCSIM_MAX_CEILINGS];
   size_t n_etabs;
   energy_table *etabs;         /* one per <energy>, in document order; frequencies distinct */
   dcsim_cpu_power_model power; /* <power-spec>, <power-model> (dcsim/hwprofile_power.h) */
@@ -69,6 +72,8 @@ struct dcsim_gpu_profile {
   char *source;     /* <characteristics source>, or <device source> without them */
   char *dev_source; /* <device source> */
   dcsim_gpu_spec spec;
+  size_t n_levels;
+  dcsim_cache_level levels[2]; /* <cache-hierarchy>: L2, DRAM */
 };
 
 void dcsim_cpu_profile_free(dcsim_cpu_profile_t *p) {
@@ -247,6 +252,20 @@ static int load_energy(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNo
   return 0;
 }
 
+/* above-byte and line-byte of a <level> (line size positive) */
+static int read_level_sizes(const dcsim_xml_doc_t *doc, xmlNode *l, const char *name,
+                            dcsim_cache_level *cl, dcsim_error *err) {
+  int rc;
+  cl->line = (int)xmlGetLineNo(l);
+  if ((rc = dcsim_xml_double(doc, l, "above-byte", 1, &cl->above_byte, err)) ||
+      (rc = dcsim_xml_double(doc, l, "line-byte", 1, &cl->line_byte, err)))
+    return rc;
+  if (!(cl->line_byte > 0))
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, l,
+                         "<level name=\"%s\">: line-byte must be positive", name);
+  return 0;
+}
+
 /* <cache-hierarchy>: each level names a bandwidth table of the profile, once. */
 static int load_cache_levels(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *ch,
                              dcsim_error *err) {
@@ -269,16 +288,52 @@ static int load_cache_levels(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc,
                            name);
     dcsim_cache_level *cl = &p->levels[p->n_levels];
     cl->name = quantity_names[q];
-    cl->line = (int)xmlGetLineNo(l);
-    if ((rc = dcsim_xml_double(doc, l, "above-byte", 1, &cl->above_byte, err)) ||
-        (rc = dcsim_xml_double(doc, l, "line-byte", 1, &cl->line_byte, err)))
-      return rc;
-    if (!(cl->line_byte > 0))
-      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, l,
-                           "<level name=\"%s\">: line-byte must be positive", name);
+    if ((rc = read_level_sizes(doc, l, name, cl, err))) return rc;
+    const char *shared = NULL;
+    if ((rc = dcsim_xml_str(doc, l, "above-shared", 0, &shared, err))) return rc;
+    cl->above_shared = shared != NULL; /* the schema allows "socket" only */
     p->n_levels++;
   }
   return 0;
+}
+
+/* <ceilings>: compute ceilings in GFLOP/s, memory ceilings in GB/s (CACM 2009) */
+static int load_ceilings(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *cs,
+                         dcsim_error *err) {
+  int rc;
+  for (xmlNode *c = dcsim_xml_child(cs, "ceiling"); c; c = dcsim_xml_next(c, "ceiling")) {
+    dcsim_profile_ceiling *pc = &p->ceilings[p->n_ceilings];
+    const char *kind = NULL, *name = NULL;
+    if (p->n_ceilings == DCSIM_MAX_CEILINGS)
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, c, "more than %d <ceiling>s",
+                           DCSIM_MAX_CEILINGS);
+    if ((rc = dcsim_xml_str(doc, c, "kind", 1, &kind, err)) ||
+        (rc = dcsim_xml_str(doc, c, "name", 1, &name, err)) ||
+        (rc = dcsim_xml_double(doc, c, "value", 1, &pc->value, err)))
+      return rc;
+    if (!(pc->value > 0))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, c,
+                           "<ceiling name=\"%s\">: value must be positive", name);
+    pc->memory = strcmp(kind, "memory") == 0;
+    pc->value *= 1e9; /* GFLOP/s or GB/s */
+    snprintf(pc->name, sizeof pc->name, "%s", name);
+    p->n_ceilings++;
+  }
+  return 0;
+}
+
+const dcsim_profile_ceiling *dcsim_cpu_profile_ceilings(const dcsim_cpu_profile_t *p, size_t *n) {
+  *n = p->n_ceilings;
+  return p->n_ceilings ? p->ceilings : NULL;
+}
+
+/* <socket-link bw-bps>: the link between sockets (FV §8) */
+static int load_socket_link(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *sl,
+                            dcsim_error *err) {
+  int rc = dcsim_xml_double(doc, sl, "bw-bps", 1, &p->socket_link_bps, err);
+  if (!rc && !(p->socket_link_bps > 0))
+    rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, sl, "<socket-link bw-bps>: must be positive");
+  return rc;
 }
 
 /* see input/internal.h (dwarf.c uses it too) */
@@ -351,8 +406,12 @@ int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_er
   }
   for (xmlNode *t = dcsim_xml_child(root, "table"); t; t = dcsim_xml_next(t, "table"))
     if ((rc = load_table(p, doc, t, err))) goto out;
-  xmlNode *ch = dcsim_xml_child(root, "cache-hierarchy");
+  xmlNode *ch = dcsim_xml_child(root, "cache-hierarchy"),
+          *sl = dcsim_xml_child(root, "socket-link");
   if (ch && (rc = load_cache_levels(p, doc, ch, err))) goto out;
+  if (sl && (rc = load_socket_link(p, doc, sl, err))) goto out;
+  xmlNode *cs = dcsim_xml_child(root, "ceilings");
+  if (cs && (rc = load_ceilings(p, doc, cs, err))) goto out;
   size_t ne = dcsim_xml_count(root, "energy");
   if (ne && !(p->etabs = calloc(ne, sizeof *p->etabs))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
@@ -378,6 +437,9 @@ unsigned dcsim_cpu_profile_cores_per_socket(const dcsim_cpu_profile_t *p) {
   return p->cores_per_socket;
 }
 unsigned dcsim_cpu_profile_sockets(const dcsim_cpu_profile_t *p) { return p->sockets; }
+double dcsim_cpu_profile_socket_link_bps(const dcsim_cpu_profile_t *p) {
+  return p->socket_link_bps;
+}
 double dcsim_cpu_profile_nominal_ghz(const dcsim_cpu_profile_t *p) { return p->nominal_ghz; }
 const dcsim_cache_level *dcsim_cpu_profile_cache_levels(const dcsim_cpu_profile_t *p, size_t *n) {
   *n = p->n_levels;
@@ -681,6 +743,38 @@ void dcsim_gpu_profile_free(dcsim_gpu_profile_t *p) {
   free(p);
 }
 
+/* <cache-hierarchy> of a GPU (FV §7): L2 (traffic between L2 and the SMs' first-level caches)
+ * and DRAM, each with its bandwidth (DRAM: the device's memory bandwidth by default) */
+static int load_gpu_levels(dcsim_gpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *ch,
+                           dcsim_error *err) {
+  static const char *const names[] = { "L2", "DRAM" };
+  int rc;
+  for (xmlNode *l = dcsim_xml_child(ch, "level"); l; l = dcsim_xml_next(l, "level")) {
+    const char *name = NULL;
+    if ((rc = dcsim_xml_str(doc, l, "name", 1, &name, err))) return rc;
+    int q = strcmp(name, "L2") == 0 ? 0 : strcmp(name, "DRAM") == 0 ? 1 : -1;
+    if (q < 0 || p->n_levels >= 2 || (p->n_levels && strcmp(p->levels[0].name, name) == 0))
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l,
+                           "<level name=\"%s\">: a GPU has levels L2 and DRAM, once each", name);
+    dcsim_cache_level *cl = &p->levels[p->n_levels];
+    cl->name = names[q];
+    if ((rc = read_level_sizes(doc, l, name, cl, err)) ||
+        (rc = dcsim_xml_double(doc, l, "bw-bps", q == 0, &cl->bw_bps, err)))
+      return rc;
+    if (q == 1 && cl->bw_bps == 0) cl->bw_bps = p->spec.dev_memory_bw_bps;
+    if (!(cl->bw_bps > 0))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, l,
+                           "<level name=\"%s\">: bw-bps must be positive", name);
+    p->n_levels++;
+  }
+  return 0;
+}
+
+const dcsim_cache_level *dcsim_gpu_profile_cache_levels(const dcsim_gpu_profile_t *p, size_t *n) {
+  *n = p->n_levels;
+  return p->n_levels ? p->levels : NULL;
+}
+
 /* <device>: the architecture file it names, SMs, clock, bandwidth. */
 static int gpu_device(const dcsim_xml_doc_t *doc, xmlNode *dv, dcsim_gpu_profile_t *p,
                       dcsim_error *err) {
@@ -834,6 +928,8 @@ int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_er
     rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, hl, "<host-link bw-bps>: must be positive");
     goto out;
   }
+  xmlNode *ch = dcsim_xml_child(root, "cache-hierarchy");
+  if (ch && (rc = load_gpu_levels(p, doc, ch, err))) goto out;
   if ((rc = gpu_links_power(doc, root, s, err))) goto out;
   *out = p;
   p = NULL;

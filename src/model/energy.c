@@ -1,6 +1,8 @@
 /* energy.c — D3.5 §5 energy models (see dcsim/energy.h). */
 #include "dcsim/energy.h"
 
+#include <math.h>
+
 dcsim_cpu_energy dcsim_energy_cpu_53(const dcsim_energy_coeffs *c, const dcsim_cpu_power *pw,
                                      double time_s) {
   dcsim_cpu_energy e;
@@ -29,6 +31,11 @@ dcsim_cpu_energy dcsim_energy_cpu_52(const dcsim_cpu_power *pw, const dcsim_loop
 double dcsim_energy_gpu(double time_s, double host_pkg_idle_w, double fraction_S,
                         double power_limit_w) {
   return time_s * (host_pkg_idle_w + fraction_S * power_limit_w); /* §5.5 */
+}
+
+double dcsim_energy_gpu_board_w(const dcsim_gpu_spec *g, double activity, double busy) {
+  double p0 = g->active_idle_w > 0 ? g->active_idle_w : g->idle_w;
+  return p0 + activity * fmin(1, busy) * (g->power_limit_w - p0);
 }
 
 double dcsim_energy_nwp_nooverlap(double e1_j, double e1const_w, double t1_s, double e2_j,

@@ -2,6 +2,7 @@
 #include "dcsim/model.h"
 
 #include "dcsim/model_comm.h"
+#include "dcsim/model_irregular.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -240,10 +241,9 @@ static int gpu_board_fraction(const dcsim_model_req *req, const dcsim_prediction
   int rc = dcsim_dwarf_gpu_activity(d, &a, &src, err);
   if (rc) return rc;
   const dcsim_gpu_result *r = out->gpu;
-  double busy = r->time_s > 0 ? (r->compute_s + r->transfer_s) / r->time_s : 0;
-  double p0 = g->active_idle_w > 0 ? g->active_idle_w : g->idle_w;
-  double p = p0 + a * fmin(1, busy) * (g->power_limit_w - p0); /* never above the limit */
-  *S = p / g->power_limit_w;
+  /* the cache-line model of irregular loops (no kernel result) is busy all its time */
+  double busy = !r ? 1 : r->time_s > 0 ? (r->compute_s + r->transfer_s) / r->time_s : 0;
+  *S = dcsim_energy_gpu_board_w(g, a, busy) / g->power_limit_w;
   *prov = dcsim_prov_weakest(dcsim_prov_make(DCSIM_PROV_EXTRAPOLATED, src), out->time_prov);
   return 0;
 }
@@ -258,7 +258,15 @@ static int run_gpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
                      "--small-domain is D3.5's model with a GTX 970 correction: the default "
                      "model has launch and occupancy terms for every GPU; add --d35 to use it");
   dcsim_gpu_opts mode = { req->gpu_small_domain, 0, arch };
-  if (req->gpus >= 1) { /* the domain split over G GPUs (dcsim/model_multigpu.h) */
+  const int irregular = req->ev->n_kernels == 0;
+  if (irregular) { /* irregular loops on a GPU (dcsim/model_irregular.h, FV §7) */
+    if (req->gpus > 1)
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                       "dwarf %s has no GPU kernels: it runs on one GPU",
+                       dcsim_dwarf_name(req->ev->dwarf));
+    if ((rc = dcsim_model_irregular_gpu(req->ev, req->gpu, &out->cpu, err))) return rc;
+    out->time_s = out->cpu->time_s;
+  } else if (req->gpus >= 1) { /* the domain split over G GPUs (dcsim/model_multigpu.h) */
     if ((rc = dcsim_model_multigpu(req->ev, req->gpu, req->gpus, &mode, &out->multigpu, err)))
       return rc;
     out->gpu = out->multigpu->gpu; /* one GPU's part, for the per-kernel report */
@@ -270,7 +278,8 @@ static int run_gpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
     out->time_s = out->gpu->time_s;
   }
   const double n_gpus = req->gpus >= 1 ? req->gpus : 1;
-  out->time_prov = gpu_time_prov(req, arch);
+  /* the cache-line model rests on the profile's bandwidths in either mode */
+  out->time_prov = gpu_time_prov(req, arch && !irregular);
   if (req->energy_form == DCSIM_ENERGY_NONE) return 0;
   const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(req->gpu);
   dcsim_prov board_prov;

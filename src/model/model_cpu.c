@@ -47,6 +47,8 @@ int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes
       goto out;
     }
     dcsim_cpu_rates rt;
+    dcsim_irregular_machine im;
+    int have_im = 0;
     if ((rc = dcsim_cpu_profile_rates(ns->cpu, &ns->state, &rt, err))) goto out;
     double t = 0;
     for (size_t l = 0; l < ev->n_loops; l++) {
@@ -62,7 +64,10 @@ int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes
       if (lp->irregular) { /* FV Eq. 5: the bottleneck level of the cache-line model */
         dcsim_irregular_level lv[DCSIM_IRREGULAR_MAX_LEVELS];
         size_t nlv = 0, b = 0;
-        if ((rc = dcsim_model_irregular(lp, ns->share, ns->cpu, &rt, lv, &nlv, &b, err))) goto out;
+        if (!have_im && (rc = dcsim_irregular_machine_cpu(ns->cpu, &ns->state, &rt, &im, err)))
+          goto out;
+        have_im = 1;
+        if ((rc = dcsim_model_irregular(lp, ns->share, &im, lv, &nlv, &b, err))) goto out;
         p->traffic_byte = lv[b].traffic_byte;
         p->mem_time_s = lv[b].time_s;
         p->level = lv[b].name;

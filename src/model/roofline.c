@@ -65,10 +65,13 @@ int dcsim_roofline_cpu(const dcsim_cpu_profile_t *cpu, const dcsim_cpu_state *st
            st->threads == 1 ? "" : "s");
   snprintf(r->dwarf, sizeof r->dwarf, "%s", dwarf_label ? dwarf_label : "");
   r->peak_flops = rt.flops;
-  add_ceiling(r, "L1", rt.l1_bps);
-  add_ceiling(r, "L2", rt.l2_bps);
-  add_ceiling(r, "L3", rt.l3_bps);
+  if (rt.has_l1) add_ceiling(r, "L1", rt.l1_bps); /* a roofline machine has DRAM only */
+  if (rt.has_l2) add_ceiling(r, "L2", rt.l2_bps);
+  if (rt.has_l3) add_ceiling(r, "L3", rt.l3_bps);
   add_ceiling(r, "DRAM", rt.dram_bps);
+  size_t no = 0;
+  const dcsim_profile_ceiling *oc = dcsim_cpu_profile_ceilings(cpu, &no);
+  for (size_t i = 0; i < no; i++) r->optim[r->n_optim++] = oc[i];
   if (ev) {
     dcsim_cpu_node_spec ns = { cpu, *st, 1.0 };
     dcsim_cpu_result *res = NULL;
@@ -156,6 +159,9 @@ void dcsim_roofline_write_text(FILE *f, const dcsim_roofline *r) {
   for (size_t c = 0; c < r->n_ceilings; c++)
     fprintf(f, "%-11s %.6g GB/s, ridge at %.4g flop/byte\n", r->ceilings[c].name,
             r->ceilings[c].bw_bps * 1e-9, r->peak_flops / r->ceilings[c].bw_bps);
+  for (size_t c = 0; c < r->n_optim; c++)
+    fprintf(f, "ceiling     %s: %.6g %s (%s)\n", r->optim[c].name, r->optim[c].value * 1e-9,
+            r->optim[c].memory ? "GB/s" : "GFLOP/s", r->optim[c].memory ? "memory" : "in-core");
   if (!r->dwarf[0]) return;
   fprintf(f, "\n%s: %zu placed%s", r->dwarf, r->n_points, r->n_unplaced ? "" : "\n");
   if (r->n_unplaced) fprintf(f, ", %zu without work (W = 0) not placed\n", r->n_unplaced);
@@ -203,6 +209,21 @@ void dcsim_roofline_write_json(FILE *f, const dcsim_roofline *r) {
     dcsim_json_obj_end(&j);
   }
   dcsim_json_arr_end(&j);
+  if (r->n_optim) {
+    dcsim_json_key(&j, "optimisation_ceilings");
+    dcsim_json_arr_begin(&j);
+    for (size_t c = 0; c < r->n_optim; c++) {
+      dcsim_json_obj_begin(&j);
+      dcsim_json_key(&j, "kind");
+      dcsim_json_str(&j, r->optim[c].memory ? "memory" : "compute");
+      dcsim_json_key(&j, "name");
+      dcsim_json_str(&j, r->optim[c].name);
+      dcsim_json_key(&j, r->optim[c].memory ? "bw_bps" : "flops");
+      dcsim_json_num(&j, r->optim[c].value);
+      dcsim_json_obj_end(&j);
+    }
+    dcsim_json_arr_end(&j);
+  }
   dcsim_json_key(&j, "points");
   dcsim_json_arr_begin(&j);
   for (size_t i = 0; i < r->n_points; i++) {
@@ -241,6 +262,12 @@ void dcsim_roofline_write_csv(FILE *f, const dcsim_roofline *r) {
   for (size_t c = 0; c < r->n_ceilings; c++)
     fprintf(f, "ceiling,%s,,,,%.10g,,%.10g\n", r->ceilings[c].name,
             r->peak_flops / r->ceilings[c].bw_bps, r->ceilings[c].bw_bps);
+  for (size_t c = 0; c < r->n_optim; c++) {
+    if (r->optim[c].memory)
+      fprintf(f, "memory ceiling,\"%s\",,,,,,%.10g\n", r->optim[c].name, r->optim[c].value);
+    else
+      fprintf(f, "in-core ceiling,\"%s\",,,,,%.10g,\n", r->optim[c].name, r->optim[c].value);
+  }
   for (size_t i = 0; i < r->n_points; i++) {
     const dcsim_roofline_point *p = &r->points[i];
     fprintf(f, "%s,\"%s\",%.10g,%.10g,%.10g,%.10g,%.10g,\n", p->is_total ? "dwarf" : "loop",

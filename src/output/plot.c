@@ -454,6 +454,40 @@ out:
   return rc;
 }
 
+/* ---- adaptive sampling: error against samples ---- */
+
+int dcsim_plot_sampling(const dcsim_sampling_curve *c, size_t n, const char *title, double target,
+                        const char *out, dcsim_plot_format fmt, dcsim_error *err) {
+  gp g;
+  int rc = gp_open(&g, out, fmt, 1000, 640, err);
+  if (rc) return rc;
+  FILE *f = g.f;
+  fputs("set title ", f);
+  gp_str(f, title);
+  fputs(
+      "\nset logscale y 10\nset xlabel 'samples (states measured)'\n"
+      "set ylabel 'mean relative error of the surrogate [%] (median over seeds)'\n"
+      "set grid xtics ytics mytics back lc rgb '#e4e4e4', lc rgb '#f2f2f2'\n"
+      "set key top right\nset format y '%g'\n",
+      f);
+  for (size_t s = 0; s < n; s++) {
+    fprintf(f, "$s%zu << EOD\n", s);
+    for (size_t t = 0; t < c[s].n_steps; t++)
+      fprintf(f, "%zu %.10g\n", c[s].samples[t], 100 * c[s].mre[t]);
+    fputs("EOD\n", f);
+  }
+  fputs("plot ", f);
+  for (size_t s = 0; s < n; s++)
+    fprintf(f, "$s%zu using 1:2 with linespoints lw 2 pt %zu lc rgb '%s' title '%s', \\\n     ", s,
+            5 + 2 * s, palette[s % N_PALETTE], dcsim_sampler_name(c[s].sampler));
+  if (target > 0)
+    fprintf(f, "%.10g with lines dt 2 lc rgb '#777777' title 'target %.3g %%'\n", 100 * target,
+            100 * target);
+  else
+    fputs("NaN notitle\n", f);
+  return gp_run(&g, out, err);
+}
+
 /* ---- roofline ---- */
 
 int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *out,
@@ -534,6 +568,22 @@ int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *ou
             "(x*b%zu < %.10g ? x*b%zu : %.10g) with lines lw 1.5 dt 2 lc rgb '#777777' title 'SP "
             "peak', \\\n     ",
             r->n_ceilings - 1, r->peak_sp_flops * 1e-9, r->n_ceilings - 1, r->peak_sp_flops * 1e-9);
+  /* the optimisation ceilings under the roofs (CACM 2009 Fig. 2): in-core ones flat from where the
+   * DRAM roof reaches them, memory ones diagonal up to the peak; dashed */
+  for (size_t c = 0; c < r->n_optim; c++) {
+    double v = r->optim[c].value * 1e-9;
+    if (r->optim[c].memory)
+      fprintf(f, "(x*%.10g < P ? x*%.10g : P) with lines lw 1.2 dt 2 lc rgb '#8c564b' title ", v,
+              v);
+    else
+      fprintf(f, "(x*b%zu < %.10g ? x*b%zu : %.10g) with lines lw 1.2 dt 4 lc rgb '#1f77b4' title ",
+              r->n_ceilings - 1, v, r->n_ceilings - 1, v);
+    char lab[112];
+    snprintf(lab, sizeof lab, "%s %.3g %s", r->optim[c].name, v,
+             r->optim[c].memory ? "GB/s" : "GFLOP/s");
+    gp_str(f, lab);
+    fputs(", \\\n     ", f);
+  }
   static const int ptypes[] = { 5, 7, 9, 11, 13, 4, 6, 8, 10, 12 };
   size_t k = 0;
   for (size_t i = 0; i < r->n_points; i++) {

@@ -235,14 +235,21 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf,
     return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line,
                      "<task name=\"%s\">: asks for %u GPUs, nodes of '%s' have %u", t->name,
                      t->gpus, g->g->name, g->g->gpus_per_node);
-  /* the dwarf's parameters: its case, then the task's <set>s */
+  /* the dwarf's parameters: its case, then the task's <set>s, then a sweep's --set of the
+   * parameters this dwarf has */
   dcsim_binding b[64];
-  if (t->n_sets > 64)
+  size_t nb = 0;
+  if (t->n_sets + s->n_extra_sets > 64)
     return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line, "<task>: more than 64 <set>s");
   for (size_t i = 0; i < t->n_sets; i++)
-    b[i] = (dcsim_binding){ t->sets[i].name, t->sets[i].value, wf->path, t->line };
+    b[nb++] = (dcsim_binding){ t->sets[i].name, t->sets[i].value, wf->path, t->line };
+  for (size_t i = 0; i < s->n_extra_sets; i++)
+    for (size_t k = 0; k < dcsim_dwarf_n_params(d); k++)
+      if (strcmp(dcsim_dwarf_param(d, k), s->extra_sets[i].name) == 0)
+        b[nb++] =
+            (dcsim_binding){ s->extra_sets[i].name, s->extra_sets[i].value, "command line", 0 };
   dcsim_dwarf_eval *ev = NULL;
-  if ((rc = dcsim_dwarf_evaluate(d, t->case_name, b, t->n_sets, &ev, err))) {
+  if ((rc = dcsim_dwarf_evaluate(d, t->case_name, b, nb, &ev, err))) {
     dcsim_error_at_if_unset(err, wf->path, t->line);
     return rc;
   }
@@ -960,7 +967,7 @@ static int derive_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scenar
 
 int dcsim_scenario_derive(const dcsim_scenario *base, const dcsim_scenario_override *ov,
                           dcsim_scenario **out, dcsim_error *err) {
-  static const dcsim_scenario_override none = { NULL, NULL, 0, 0, NULL };
+  static const dcsim_scenario_override none = { NULL, NULL, 0, 0, NULL, 0, NULL };
   if (!ov) ov = &none;
   *out = NULL;
   if (base->base)
@@ -973,6 +980,8 @@ int dcsim_scenario_derive(const dcsim_scenario *base, const dcsim_scenario_overr
     free(s);
     return DCSIM_ERR(err, DCSIM_ENOMEM, base->input_path, 0, "out of memory");
   }
+  s->n_extra_sets = ov->n_sets;
+  s->extra_sets = ov->sets;
   if ((rc = derive_copy(s, base, p, err)) || (rc = derive_hardware(s, base, p, ov, err)) ||
       (ov->nodes && (rc = derive_sizes(s, p, ov->nodes, err))))
     goto out;

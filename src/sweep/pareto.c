@@ -16,10 +16,23 @@ static int cmp_key(const void *a, const void *b) {
   return (x->i > y->i) - (x->i < y->i);
 }
 
+/* a and b equal to DCSIM_PARETO_REL_TOL (relative): the rounding of sums taken in another order */
+static int same(double a, double b) {
+  return fabs(a - b) <= DCSIM_PARETO_REL_TOL * fmax(fabs(a), fabs(b));
+}
+
+/* a better (smaller) than b beyond the tolerance */
+static int better(double a, double b) { return a < b && !same(a, b); }
+
 long dcsim_pareto_front(size_t n, const double *time_s, const double *energy_j,
                         const unsigned char *valid, unsigned char *front) {
   key *k = malloc((n ? n : 1) * sizeof *k);
-  if (!k) return -1;
+  double *pmin = malloc((n ? n : 1) * sizeof *pmin);
+  if (!k || !pmin) {
+    free(k);
+    free(pmin);
+    return -1;
+  }
   size_t m = 0;
   for (size_t i = 0; i < n; i++) {
     front[i] = 0;
@@ -27,23 +40,25 @@ long dcsim_pareto_front(size_t n, const double *time_s, const double *energy_j,
       k[m++] = (key){ time_s[i], energy_j[i], i };
   }
   qsort(k, m, sizeof *k, cmp_key);
-  /* by time, then energy: a point is on the front when its energy is below every energy seen at a
-   * strictly smaller time and equal to the least energy of its own time */
+  for (size_t a = 0; a < m; a++) /* pmin[a]: least energy of k[0..a] */
+    pmin[a] = a && pmin[a - 1] < k[a].e ? pmin[a - 1] : k[a].e;
+  /* q is dominated when a point no slower (its time better or the same) has less energy, or a
+   * strictly faster point has no more energy (the same or less). Sorted by time, the first are
+   * k[0..hi) (hi: the end of q's group of the same time) and the second k[0..lo) (lo: its start) */
   long count = 0;
-  double best = INFINITY; /* least energy at strictly smaller times */
-  for (size_t a = 0; a < m;) {
-    size_t b = a;
-    while (b < m && k[b].t == k[a].t) b++;
-    double group_min = k[a].e; /* sorted: the first of the group has its least energy */
-    if (group_min < best)
-      for (size_t c = a; c < b && k[c].e == group_min; c++) {
-        front[k[c].i] = 1;
-        count++;
-      }
-    if (group_min < best) best = group_min;
-    a = b;
+  size_t lo = 0, hi = 0;
+  for (size_t a = 0; a < m; a++) {
+    while (lo < a && better(k[lo].t, k[a].t)) lo++;
+    if (hi < a + 1) hi = a + 1;
+    while (hi < m && !better(k[a].t, k[hi].t)) hi++;
+    int dominated = better(pmin[hi - 1], k[a].e) || (lo > 0 && !better(k[a].e, pmin[lo - 1]));
+    if (!dominated) {
+      front[k[a].i] = 1;
+      count++;
+    }
   }
   free(k);
+  free(pmin);
   return count;
 }
 

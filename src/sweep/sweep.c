@@ -28,9 +28,14 @@ struct dcsim_sweep {
   const dcsim_gpu_profile_t **gpus;
   unsigned *nodes, *cores;
   char **freqs;
+  size_t n_sets;
+  dcsim_param_set *sets; /* --set, names owned */
   /* the workflow's own values, shown for lists left empty */
   char own_cpu[64], own_gpu[64], own_freq[24];
   unsigned own_nodes, own_cores;
+  size_t n_cpu_tasks;   /* CPU task templates of the workflows */
+  int cpu_tasks_differ; /* ... in nodes, cores per node or frequency */
+  char note[400];       /* dcsim_sweep_note(); "" = none */
   size_t n_points;
   dcsim_sweep_point *points;
   char *definition;
@@ -44,6 +49,8 @@ void dcsim_sweep_free(dcsim_sweep_t *sw) {
   dcsim_sweep_points_free(sw->points, sw->n_points);
   for (size_t i = 0; i < sw->n_freqs; i++) free(sw->freqs[i]);
   free(sw->freqs);
+  for (size_t i = 0; i < sw->n_sets; i++) free(sw->sets[i].name);
+  free(sw->sets);
   free(sw->cpus);
   free(sw->gpus);
   free(sw->nodes);
@@ -88,6 +95,59 @@ static void sb_add(sbuf *b, const char *fmt, ...) {
   }
 }
 
+/* --set NAME=VALUE: each name a parameter of the dwarf of some task, given once */
+static int take_sets(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_error *err) {
+  if (def->n_sets == 0) return 0;
+  if (def->n_sets > DCSIM_SWEEP_MAX_LIST)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "command line", 0, "--set: more than %d parameters",
+                     DCSIM_SWEEP_MAX_LIST);
+  if (!(sw->sets = calloc(def->n_sets, sizeof *sw->sets)))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
+  const dcsim_scenario *s = sw->base;
+  for (size_t i = 0; i < def->n_sets; i++) {
+    const dcsim_param_set *ps = &def->sets[i];
+    int known = 0;
+    for (size_t w = 0; w < s->n_wfs; w++)
+      for (size_t k = 0; k < s->wfs[w].wf->n_templates; k++) {
+        const dcsim_dwarf_t *d = s->wfs[w].dwarfs[k];
+        for (size_t j = 0; d && j < dcsim_dwarf_n_params(d); j++)
+          known |= strcmp(dcsim_dwarf_param(d, j), ps->name) == 0;
+      }
+    for (size_t j = 0; j < i; j++)
+      if (strcmp(def->sets[j].name, ps->name) == 0)
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--set %s given twice", ps->name);
+    if (!known)
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                       "--set %s: no task of %s has a dwarf with the parameter %s", ps->name,
+                       def->input, ps->name);
+    if (!isfinite(ps->value) || ps->value < 0)
+      return DCSIM_ERR(err, DCSIM_ERANGE, "command line", 0,
+                       "--set %s: value must be a finite number >= 0", ps->name);
+    if (!(sw->sets[i].name = dcsim_strdup(ps->name)))
+      return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
+    sw->sets[i].value = ps->value;
+    sw->n_sets++;
+  }
+  return 0;
+}
+
+/* A point simulates the whole workflow. When its CPU tasks differ in nodes, cores or frequency
+ * (workflows/bifft-scaling.xml: twelve configurations one after the other) a point's time is
+ * their makespan, not one configuration's, and a list would set them all alike: say so. */
+static void make_note(dcsim_sweep_t *sw) {
+  sw->note[0] = '\0';
+  if (!sw->cpu_tasks_differ) return;
+  snprintf(sw->note, sizeof sw->note,
+           "the workflow's %zu CPU tasks differ in nodes, cores or frequency, and every point "
+           "runs all of them: a point's time is their makespan and its energy that of every node "
+           "held, not one configuration's, and --nodes, --cores and --freq set all the tasks "
+           "alike; to compare configurations, sweep a workflow with one task (such as "
+           "workflows/bifft.xml)",
+           sw->n_cpu_tasks);
+}
+
+const char *dcsim_sweep_note(const dcsim_sweep_t *sw) { return sw->note[0] ? sw->note : NULL; }
+
 /* The value every CPU task shares (for lists left empty), or 0 / "" when they differ. */
 static void own_values(dcsim_sweep_t *sw) {
   const dcsim_scenario *s = sw->base;
@@ -98,6 +158,7 @@ static void own_values(dcsim_sweep_t *sw) {
     for (size_t k = 0; k < wf->n_templates; k++) {
       const dcsim_task_template *t = &wf->templates[k];
       if (t->device == DCSIM_DEV_GPU) continue;
+      sw->n_cpu_tasks++;
       char tf[24];
       if (t->freq_label)
         snprintf(tf, sizeof tf, "%s", t->freq_label);
@@ -117,6 +178,7 @@ static void own_values(dcsim_sweep_t *sw) {
       if (strcmp(tf, f) != 0) same_freq = 0;
     }
   }
+  sw->cpu_tasks_differ = !same_nodes || !same_cores || !same_freq;
   if (!same_nodes) sw->own_nodes = 0;
   if (!same_cores) sw->own_cores = 0;
   snprintf(sw->own_freq, sizeof sw->own_freq, "%s", same_freq ? f : "");
@@ -283,6 +345,11 @@ static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_
   for (size_t k = 0; k < sw->n_cores; k++) sb_add(&b, " %u", sw->cores[k]);
   sb_add(&b, "\nfreq");
   for (size_t k = 0; k < sw->n_freqs; k++) sb_add(&b, " %s", sw->freqs[k]);
+  if (sw->n_sets) { /* only when given: the hashes of sweeps without --set stay as they were */
+    sb_add(&b, "\nset");
+    for (size_t k = 0; k < sw->n_sets; k++)
+      sb_add(&b, " %s=%.17g", sw->sets[k].name, sw->sets[k].value);
+  }
   sb_add(&b, "\npoints %zu\n", sw->n_points);
   for (size_t k = 0; k < sw->base->n_inputs; k++)
     sb_add(&b, "file %s %s\n", sw->base->inputs[k].sha256, sw->base->inputs[k].path);
@@ -332,7 +399,9 @@ int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error
       (rc = take_counts("cores", def->cores, def->n_cores, 100000, sw->cores, &sw->n_cores, err)) ||
       (rc = take_freqs(sw, def, err)))
     goto out;
+  if ((rc = take_sets(sw, def, err))) goto out;
   own_values(sw);
+  make_note(sw);
   if ((rc = make_points(sw, def->input, err)) || (rc = make_definition(sw, def, tp, err))) goto out;
   *out = sw;
   sw = NULL;
@@ -384,9 +453,13 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
   size_t g = r % ng;
   r /= ng;
   size_t c = r;
-  dcsim_scenario_override ov = { sw->n_cpus ? sw->cpus[c] : NULL, sw->n_gpus ? sw->gpus[g] : NULL,
-                                 sw->n_nodes ? sw->nodes[n] : 0, sw->n_cores ? sw->cores[k] : 0,
-                                 sw->n_freqs ? sw->freqs[f] : NULL };
+  dcsim_scenario_override ov = { sw->n_cpus ? sw->cpus[c] : NULL,
+                                 sw->n_gpus ? sw->gpus[g] : NULL,
+                                 sw->n_nodes ? sw->nodes[n] : 0,
+                                 sw->n_cores ? sw->cores[k] : 0,
+                                 sw->n_freqs ? sw->freqs[f] : NULL,
+                                 sw->n_sets,
+                                 sw->sets };
   dcsim_scenario *s = NULL;
   dcsim_engine_t *e = NULL;
   dcsim_error perr;

@@ -94,9 +94,23 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: bench_shards [REPEAT]\n");
     return 2;
   }
-  dcsim_sweep_def alaro = {
-    "workflows/alaro.xml", NULL, NULL, 0, 2, CPUS, 3, GPUS, 5, NODES5, 14, CORES14, 8, FREQS, 0
-  };
+  dcsim_sweep_def alaro = { "workflows/alaro.xml",
+                            NULL,
+                            NULL,
+                            0,
+                            2,
+                            CPUS,
+                            3,
+                            GPUS,
+                            5,
+                            NODES5,
+                            14,
+                            CORES14,
+                            8,
+                            FREQS,
+                            0,
+                            0,
+                            NULL };
   unsigned nodes64[64], cores4[] = { 1, 2, 3, 4 };
   for (unsigned k = 0; k < 64; k++) nodes64[k] = k + 1;
   dcsim_sweep_def day = { "workflows/datacentre-day.xml",
@@ -113,7 +127,9 @@ int main(int argc, char **argv) {
                           cores4,
                           1,
                           NOMINAL,
-                          0 };
+                          0,
+                          0,
+                          NULL };
   dcsim_sweep_def day8 = { "workflows/datacentre-day.xml",
                            NULL,
                            NULL,
@@ -128,7 +144,9 @@ int main(int argc, char **argv) {
                            cores4,
                            8,
                            FREQS,
-                           0 };
+                           0,
+                           0,
+                           NULL };
   return one("ALARO (bench_sweep's space)", &alaro, rep) ||
          one("data-centre day (doc/scaling.md)", &day, rep) ||
          one("data-centre day at 8 frequencies", &day8, rep);

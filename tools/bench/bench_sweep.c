@@ -30,9 +30,23 @@ static const char *const FREQS[] = { "1.2", "1.4", "1.6", "1.8", "2.0", "2.4", "
 /* one sweep: returns the run time (excluding the load), the load time, and the JSON output */
 static int one(int threads, size_t batch, double *run_s, double *load_s, size_t *points,
                size_t *feasible, char **json) {
-  dcsim_sweep_def d = {
-    "workflows/alaro.xml", NULL, NULL, 0, 2, CPUS, 3, GPUS, 5, NODES, 14, CORES, 8, FREQS, 0
-  };
+  dcsim_sweep_def d = { "workflows/alaro.xml",
+                        NULL,
+                        NULL,
+                        0,
+                        2,
+                        CPUS,
+                        3,
+                        GPUS,
+                        5,
+                        NODES,
+                        14,
+                        CORES,
+                        8,
+                        FREQS,
+                        0,
+                        0,
+                        NULL };
   dcsim_sweep_t *sw = NULL;
   dcsim_error err;
   double t0 = now_s();

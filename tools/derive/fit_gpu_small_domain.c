@@ -1,13 +1,11 @@
 /* fit-gpu-small-domain — fits the small-domain correction of the GPU model (dcsim/fit_gpu.h) to
  * the profiled whole-dwarf times of one GPU (calibration/geforce-gtx970/acraneb2-runs.csv, D3.5
- * Tables 4/18) and reports the error per size before and after the correction.
+ * Tables 4/18). The errors per size, in sample and leave-one-out, are in doc/validation.md
+ * (tools/derive/check_small_domain.c).
  *
- * usage: fit-gpu-small-domain DWARF GPU RUNS.csv (--xml | --check | --report)
+ * usage: fit-gpu-small-domain DWARF GPU RUNS.csv (--xml | --check)
  *   --xml     prints the <small-domain> element for the GPU profile
- *   --check   exits 1 unless the profile holds the fitted parameters (to 1e-3, relative)
- *   --report  prints the Markdown table of doc/validation.md: per size the profiled time, the
- *             D3.5 model and the corrected model (with the profile's parameters) and their errors,
- *             and the leave-one-out error (refitted without that size, then predicted) */
+ *   --check   exits 1 unless the profile holds the fitted parameters (to 1e-3, relative) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,33 +25,9 @@ static int die(const dcsim_error *e) {
   return 2;
 }
 
-static int model_time(const dcsim_dwarf_t *d, const char *cs, const dcsim_gpu_profile_t *gpu,
-                      int small, double *n_out, double *t_out, dcsim_error *err) {
-  dcsim_dwarf_eval *ev = NULL;
-  int rc = dcsim_dwarf_evaluate(d, cs, NULL, 0, &ev, err);
-  if (rc) return rc;
-  dcsim_model_req rq;
-  memset(&rq, 0, sizeof rq);
-  rq.ev = ev;
-  rq.gpu = gpu;
-  rq.gpu_small_domain = small;
-  rq.flags = DCSIM_MODEL_D35; /* the correction belongs to D3.5's model */
-  rq.energy_form = DCSIM_ENERGY_NONE;
-  dcsim_prediction p;
-  if (!(rc = dcsim_model_run(&rq, &p, err))) {
-    *t_out = p.time_s;
-    *n_out = ev->domain_size;
-    dcsim_prediction_release(&p);
-  }
-  dcsim_dwarf_eval_free(ev);
-  return rc;
-}
-
 int main(int argc, char **argv) {
-  if (argc != 5 ||
-      (strcmp(argv[4], "--xml") && strcmp(argv[4], "--check") && strcmp(argv[4], "--report"))) {
-    fprintf(stderr,
-            "usage: fit-gpu-small-domain DWARF GPU RUNS.csv (--xml | --check | --report)\n");
+  if (argc != 5 || (strcmp(argv[4], "--xml") && strcmp(argv[4], "--check"))) {
+    fprintf(stderr, "usage: fit-gpu-small-domain DWARF GPU RUNS.csv (--xml | --check)\n");
     return 2;
   }
   dcsim_error err;
@@ -74,8 +48,7 @@ int main(int argc, char **argv) {
   dcsim_gpu_size_obs obs[MAX_RUNS];
   for (size_t r = 0; r < n; r++) {
     if (dcsim_csv_num(csv, r, c_t, &obs[r].measured_s, &err) ||
-        model_time(d, dcsim_csv_cell(csv, r, c_case), gpu, 0, &obs[r].domain_size, &obs[r].model_s,
-                   &err))
+        dcsim_gpu_size_obs_of(d, dcsim_csv_cell(csv, r, c_case), gpu, 0, &obs[r], &err))
       return die(&err);
   }
   const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(gpu);
@@ -108,45 +81,6 @@ int main(int argc, char **argv) {
     } else {
       printf("%s holds the fitted small-domain parameters\n", gpath);
     }
-  } else {
-    printf(
-        "| case | N | profiled [s] | D3.5 model [s] | error | corrected [s] | error | "
-        "leave-one-out error |\n"
-        "|---|---|---|---|---|---|---|---|\n");
-    double sum0 = 0, sum1 = 0, sum2 = 0, max0 = 0, max1 = 0, max2 = 0;
-    for (size_t r = 0; r < n; r++) {
-      double nn, t1;
-      if (model_time(d, dcsim_csv_cell(csv, r, c_case), gpu, 1, &nn, &t1, &err)) return die(&err);
-      /* leave-one-out: refit without size r, predict it */
-      dcsim_gpu_size_obs rest[MAX_RUNS];
-      size_t k = 0;
-      for (size_t q = 0; q < n; q++)
-        if (q != r) rest[k++] = obs[q];
-      dcsim_gpu_small_fit lf;
-      if (dcsim_fit_gpu_small_domain(rest, k, g->sm, launches, &lf, &err)) return die(&err);
-      double t2 = dcsim_gpu_small_time(obs[r].model_s, obs[r].domain_size, g->sm, launches,
-                                       lf.launch_s, lf.saturation_threads_per_sm);
-      double e0 = (obs[r].model_s - obs[r].measured_s) / obs[r].measured_s,
-             e1 = (t1 - obs[r].measured_s) / obs[r].measured_s,
-             e2 = (t2 - obs[r].measured_s) / obs[r].measured_s;
-      sum0 += fabs(e0) / n;
-      sum1 += fabs(e1) / n;
-      sum2 += fabs(e2) / n;
-      if (fabs(e0) > max0) max0 = fabs(e0);
-      if (fabs(e1) > max1) max1 = fabs(e1);
-      if (fabs(e2) > max2) max2 = fabs(e2);
-      printf("| %s | %.6g | %.3g | %.4g | %+.2f%% | %.4g | %+.2f%% | %+.2f%% |\n",
-             dcsim_csv_cell(csv, r, c_case), nn, obs[r].measured_s, obs[r].model_s, 100 * e0, t1,
-             100 * e1, 100 * e2);
-    }
-    printf(
-        "\nMean |error| %.2f%% before, %.2f%% after (%.2f%% leave-one-out); largest %.2f%% before, "
-        "%.2f%% after "
-        "(%.2f%% leave-one-out). Profile parameters: launch-s %.4g, saturation-threads-per-sm %.4g "
-        "(%u SM: full "
-        "occupancy from N = %.0f).\n",
-        100 * sum0, 100 * sum1, 100 * sum2, 100 * max0, 100 * max1, 100 * max2, g->launch_s,
-        g->saturation_threads_per_sm, g->sm, g->sm * g->saturation_threads_per_sm);
   }
   dcsim_csv_free(csv);
   dcsim_dwarf_free(d);

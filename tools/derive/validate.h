@@ -1,0 +1,66 @@
+/* validate.h — the checkers of `validate` (tools/derive/validate.c), which generates
+ * doc/validation.md and runs its ctests.
+ *
+ * A section of doc/validation.md is one reference CSV (the CSVs of tests/reference listed in
+ * tests/reference/sections.txt) whose rows are published numbers, and one checker that computes
+ * dcsim's value of a row from the row's own columns. Every CSV has the common columns
+ *
+ *   source     where in the paper (Table 12, §7, Fig. 14)
+ *   published  the printed number (empty for a not-covered row that stands for a group)
+ *   tol        relative tolerance, abs:X for an absolute one (differences in %), or bool: a
+ *              statement, published 1 (the paper states it) or 0, that holds when dcsim's
+ *              value is non-zero
+ *   evidence   independent | derived | construction | measured | in-sample | leave-one-out
+ *   basis      derived: what it follows from; construction: which data were made from it;
+ *              in-sample / leave-one-out: the fit
+ *   expect     reproduced | not-reproduced | not-covered: the status the checker must find
+ *   why        required for not-reproduced and not-covered
+ *   numbers    optional: how many published numbers a not-covered row stands for (default 1;
+ *              0 for a number the paper withholds)
+ *   predict    optional, 1 on a not-covered row: the checker still computes dcsim's value, a
+ *              prediction printed for whoever holds the number (not judged, not counted as
+ *              evidence)
+ *
+ * and the checker's own columns (dwarf, case, hardware, quantity ...). `validate` computes the
+ * status (within tolerance: reproduced) and fails a row whose status is not its `expect`, so a
+ * number that stops (or starts) being reproduced changes the CSV deliberately.
+ *
+ * Adding a checker: write check_<name>.c with a `const val_checker val_<name>` and list it in
+ * validate.c's table and tools/CMakeLists.txt. */
+#ifndef DCSIM_TOOLS_VALIDATE_H
+#define DCSIM_TOOLS_VALIDATE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "dcsim/csv.h"
+#include "dcsim/error.h"
+
+typedef struct val_row {
+  const dcsim_csv_t *t;
+  size_t r;
+  const char *path; /* the CSV */
+} val_row;
+
+/* The row's cell of column `name`; "" when the CSV has no such column. */
+const char *val_col(const val_row *w, const char *name);
+/* The cell as a number (DCSIM_ERANGE naming the file and line when it is not one). */
+int val_num(const val_row *w, const char *name, double *out, dcsim_error *err);
+
+typedef struct val_checker {
+  const char *name;
+  /* per-section state (may be NULL): made before the first row, freed after the last */
+  int (*init)(void **state, dcsim_error *err);
+  void (*fini)(void *state);
+  /* what the row is, for the table's "quantity" column */
+  void (*label)(const val_row *w, char *buf, size_t size);
+  /* dcsim's value of the row */
+  int (*compute)(void *state, const val_row *w, double *out, dcsim_error *err);
+  /* generated markdown printed after the section's table (may be NULL) */
+  int (*extra)(void *state, FILE *f, dcsim_error *err);
+} val_checker;
+
+extern const val_checker val_d35, val_papers, val_conclusions, val_small_domain, val_sampling,
+    val_gpu_default, val_power;
+
+#endif
