@@ -1,10 +1,65 @@
-/* test_metrics.c — wait, flow, slowdown, bounded slowdown (10 s bound), summaries, buckets. */
+/* test_metrics.c — wait, flow, slowdown, bounded slowdown (10 s bound), summaries (against a
+ * sorted reference on many jobs: ties, runs, sorted and reversed orders), buckets. */
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 
 #include "check.h"
 #include "dcsim/metrics.h"
 
+static int cmp_d(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Waits of n jobs in one of five patterns: random with many ties, sorted, reversed, all equal,
+ * organ pipe (up then down). */
+static void waits(int64_t *w, size_t n, int pattern, uint64_t *rng) {
+  for (size_t i = 0; i < n; i++) {
+    *rng = *rng * 6364136223846793005u + 1442695040888963407u;
+    int64_t r = (int64_t)(*rng >> 40) % 97;
+    w[i] = pattern == 0   ? r * 1000000
+           : pattern == 1 ? (int64_t)i
+           : pattern == 2 ? (int64_t)(n - i)
+           : pattern == 3 ? 7
+                          : (int64_t)(i < n / 2 ? i : n - i);
+  }
+}
+
+/* The summary of many jobs' waits equals the one a full sort gives. */
+static void check_many(size_t n, int pattern) {
+  dcsim_job_stats *j = calloc(n, sizeof *j);
+  int64_t *w = malloc(n * sizeof *w);
+  double *ref = malloc(n * sizeof *ref);
+  uint64_t rng = 2385 + n;
+  waits(w, n, pattern, &rng);
+  double sum = 0;
+  for (size_t i = 0; i < n; i++) {
+    j[i] = (dcsim_job_stats){ .submit_ns = 0, .start_ns = w[i], .end_ns = w[i] + 1000000000 };
+    ref[i] = (double)w[i] * 1e-9;
+    sum += ref[i];
+  }
+  qsort(ref, n, sizeof *ref, cmp_d);
+  dcsim_run_stats st = { .makespan_ns = 1, .n_jobs = n, .jobs = j };
+  dcsim_metrics_summary sum_out;
+  dcsim_error err;
+  CHECK_INT(dcsim_metrics_summarise(&st, &sum_out, &err), 0);
+  size_t r = (size_t)ceil(0.95 * (double)n);
+  CHECK_REL(sum_out.wait_s.median, ref[(n - 1) / 2], 0);
+  CHECK_REL(sum_out.wait_s.p95, ref[r - 1], 0);
+  CHECK_REL(sum_out.wait_s.max, ref[n - 1], 0);
+  CHECK_REL(sum_out.wait_s.mean, sum / (double)n, 1e-12);
+  free(j);
+  free(w);
+  free(ref);
+}
+
 int main(void) {
+  for (int pattern = 0; pattern < 5; pattern++) {
+    check_many(10000, pattern);
+    check_many(10001, pattern);
+    check_many(17, pattern);
+  }
   const int64_t s = 1000000000;
   dcsim_job_stats j[4] = {
     { .submit_ns = 0, .start_ns = 0, .end_ns = 100 * s },          /* no wait */

@@ -10,58 +10,58 @@
 set -euo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root"
-
-declare -A rank=([util]=0 [input]=1 [model]=2 [calib]=3 [sim]=3 [sweep]=4 [output]=5 [cli]=6)
-declare -A layer_of # module name -> layer folder
-for c in src/*/*.c; do
-  d=${c#src/}; d=${d%%/*}
-  [ -n "${rank[$d]+x}" ] || { echo "$c:1: src/$d is not a known layer (${!rank[*]})"; exit 1; }
-  layer_of[$(basename "$c" .c)]=$d
-done
-
-header_layer() { # $1 = module name of include/dcsim/$1.h; prints the layer or nothing
-  local m=$1
-  while :; do
-    if [ -n "${layer_of[$m]+x}" ]; then echo "${layer_of[$m]}"; return; fi
-    case $m in *_*) m=${m%_*} ;; *) return ;; esac
-  done
+shopt -s nullglob
+srcs=(src/*/*.c src/*/*.h)
+hdrs=(include/dcsim/*.h)
+# one pass: the module map (every src/*/*.c), then every quoted #include of every file
+{
+  for c in src/*/*.c; do echo "MOD ${c}"; done
+  grep -H -n -E '^[[:space:]]*#[[:space:]]*include[[:space:]]+"' "${srcs[@]}" "${hdrs[@]}" || true
+  for h in "${hdrs[@]}"; do echo "HDR ${h}"; done
+} | awk -v nsrc="$(ls src/*/*.c | wc -l)" -v nhdr="${#hdrs[@]}" '
+function base(p,  b) { b = p; sub(/.*\//, "", b); sub(/\.[ch]$/, "", b); return b }
+function layer_of(m) { # the layer of module name m, or "" (strip "_suffix" until a module matches)
+  while (1) {
+    if (m in mod) return mod[m]
+    if (index(m, "_") == 0) return ""
+    sub(/_[^_]*$/, "", m)
+  }
 }
-
-allowed() { # from-layer to-layer -> 0 if the include is allowed
-  local a=$1 b=$2
-  [ "$a" = "$b" ] && return 0
-  if { [ "$a" = calib ] && [ "$b" = sim ]; } || { [ "$a" = sim ] && [ "$b" = calib ]; }; then return 1; fi
-  [ "${rank[$b]}" -le "${rank[$a]}" ]
+function allowed(a, b) {
+  if (a == b) return 1
+  if ((a == "calib" && b == "sim") || (a == "sim" && b == "calib")) return 0
+  return rank[b] <= rank[a]
 }
-
-bad=0
-check_file() { # file its-layer
-  local f=$1 from=$2 n line inc to
-  while IFS=: read -r n line; do
-    inc=$(sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]+"([^"]+)".*/\1/' <<<"$line")
-    case $inc in
-      dcsim/*.h) to=$(header_layer "$(basename "$inc" .h)") ;;
-      */internal.h) to=${inc%%/*} ;;
-      *) continue ;;
-    esac
-    if [ -z "$to" ]; then
-      echo "$f:$n: includes \"$inc\", which belongs to no layer (no src/*/$(basename "$inc" .h).c)"
-      bad=1
-    elif ! allowed "$from" "$to"; then
-      echo "$f:$n: layer '$from' includes \"$inc\" of layer '$to' (util < input < model < calib|sim < sweep < output < cli)"
-      bad=1
-    fi
-  done < <(grep -n -E '^[[:space:]]*#[[:space:]]*include[[:space:]]+"' "$f" || true)
+BEGIN {
+  split("util input model calib sim sweep output cli", names, " ")
+  split("0 1 2 3 3 4 5 6", ranks, " ")
+  for (i = 1; i <= 8; i++) rank[names[i]] = ranks[i]
+  order = "util < input < model < calib|sim < sweep < output < cli"
 }
-
-for f in src/*/*.c src/*/*.h; do
-  [ -e "$f" ] || continue
-  d=${f#src/}; check_file "$f" "${d%%/*}"
-done
-for h in include/dcsim/*.h; do
-  l=$(header_layer "$(basename "$h" .h)")
-  if [ -z "$l" ]; then echo "$h:1: public header of no module (no src/*/$(basename "$h" .h).c)"; bad=1; continue; fi
-  check_file "$h" "$l"
-done
-[ "$bad" = 0 ] && echo "layers: $(ls src/*/*.c | wc -l) sources and $(ls include/dcsim/*.h | wc -l) headers respect util < input < model < calib|sim < sweep < output < cli"
-exit "$bad"
+/^MOD / {
+  f = $2; split(f, parts, "/"); d = parts[2]
+  if (!(d in rank)) { printf "%s:1: src/%s is not a known layer\n", f, d; bad = 1; next }
+  mod[base(f)] = d; next
+}
+/^HDR / {
+  h = $2
+  if (layer_of(base(h)) == "") { printf "%s:1: public header of no module (no src/*/%s.c)\n", h, base(h); bad = 1 }
+  next
+}
+{
+  # FILE:LINE:#include "x"
+  file = $0; sub(/:.*/, "", file)
+  rest = substr($0, length(file) + 2); line = rest; sub(/:.*/, "", line)
+  inc = $0; sub(/^[^"]*"/, "", inc); sub(/".*/, "", inc)
+  if (file ~ /^src\//) { split(file, parts, "/"); from = parts[2] }
+  else { from = layer_of(base(file)); if (from == "") next }
+  if (inc ~ /^dcsim\/.*\.h$/) to = layer_of(base(inc))
+  else if (inc ~ /\/internal\.h$/) { to = inc; sub(/\/.*/, "", to) }
+  else next
+  if (to == "") { printf "%s:%s: includes \"%s\", which belongs to no layer (no src/*/%s.c)\n", file, line, inc, base(inc); bad = 1 }
+  else if (!allowed(from, to)) { printf "%s:%s: layer '\''%s'\'' includes \"%s\" of layer '\''%s'\'' (%s)\n", file, line, from, inc, to, order; bad = 1 }
+}
+END {
+  if (!bad) printf "layers: %d sources and %d headers respect %s\n", nsrc, nhdr, order
+  exit bad
+}'

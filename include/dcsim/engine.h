@@ -105,6 +105,39 @@ int dcsim_engine_run(dcsim_engine_t *e, dcsim_error *err);
  * non-zero the run stops with DCSIM_EINTR, its statistics incomplete. The flag is the caller's
  * (the CLI's signal flag, doc/design.md); NULL = never stop. */
 void dcsim_engine_set_interrupt(dcsim_engine_t *e, const volatile sig_atomic_t *flag);
+
+/* The size of a run, known before it starts (doc/engine.md, "The size of a run"): jobs, task
+ * instances (every task of every job's workflow), (task, node) pairs (what per-task records such
+ * as the pictures' hold), and an upper estimate of its peak memory in bytes: the loaded scenario,
+ * the engine at its fullest (every job that can run at once running) and the summary of the
+ * jobs. Depends on the inputs only, never on the machine. */
+typedef struct dcsim_run_size {
+  uint64_t jobs, tasks, task_nodes, bytes;
+} dcsim_run_size;
+void dcsim_engine_size(const dcsim_scenario *s, const dcsim_engine_opts *o, dcsim_run_size *out);
+
+/* Limits on a run's size; 0 = none. */
+typedef struct dcsim_run_limits {
+  uint64_t max_tasks, max_bytes;
+} dcsim_run_limits;
+/* 0 when the run fits the limits, else DCSIM_ERANGE with both numbers (tasks and memory) and the
+ * limit crossed in the message: "the run would simulate T tasks of J jobs and need about M of
+ * memory; the limit is ...". */
+int dcsim_engine_check_size(const dcsim_run_size *sz, const dcsim_run_limits *lim,
+                            dcsim_error *err);
+
+/* Where a run is: simulated time, tasks ended, jobs ended of all, events handled. */
+typedef struct dcsim_engine_progress {
+  int64_t now_ns;
+  uint64_t tasks;
+  size_t jobs_done, jobs;
+  uint64_t events;
+} dcsim_engine_progress;
+typedef void (*dcsim_engine_progress_fn)(void *ctx, const dcsim_engine_progress *p);
+#define DCSIM_ENGINE_PROGRESS_EVENTS 65536u /* events between two calls (a power of two) */
+/* Makes dcsim_engine_run() call fn(ctx, progress) every DCSIM_ENGINE_PROGRESS_EVENTS events and
+ * once at the end (the CLI's progress line); fn must not touch the engine. NULL = never. */
+void dcsim_engine_set_progress(dcsim_engine_t *e, dcsim_engine_progress_fn fn, void *ctx);
 const dcsim_run_stats *dcsim_engine_stats(const dcsim_engine_t *e);
 void dcsim_engine_free(dcsim_engine_t *e);
 

@@ -18,6 +18,7 @@
 #define DCSIM_PLOT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "dcsim/engine.h"
 #include "dcsim/error.h"
@@ -50,6 +51,9 @@ dcsim_plot_trace_t *dcsim_plot_trace_new(const dcsim_scenario *s, const dcsim_en
                                          dcsim_error *err);
 void dcsim_plot_trace_free(dcsim_plot_trace_t *t);
 const dcsim_engine_sink *dcsim_plot_trace_sink(dcsim_plot_trace_t *t);
+/* An upper estimate of the bytes a recorder holds for a run of task_nodes (task, node) pairs
+ * (dcsim_run_size): a bar and about two power segments each, arrays grown by doubling. */
+uint64_t dcsim_plot_trace_bytes(uint64_t task_nodes);
 int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_format fmt,
                      dcsim_error *err);
 int dcsim_plot_power(const dcsim_plot_trace_t *t, const char *out, dcsim_plot_format fmt,

@@ -104,6 +104,10 @@ static const dcsim_opt_spec run_opts[] = {
   { "bucket-s", "SECONDS", 0, "width of the utilisation-over-time buckets (default 3600)" },
   OPT_D35,
   OPT_STRICT,
+  { "max-tasks", "N", 0, "refuse a run of more task instances (default 1000000000)" },
+  { "max-memory", "SIZE", 0,
+    "refuse a run that needs more memory: bytes or K, M, G, T (default half of the machine's)" },
+  { "quiet", NULL, 0, "no progress line on stderr" },
 };
 static const dcsim_opt_spec sweep_opts[] = {
   { "cpu", "P1,P2,...", 0, "CPU profiles for the node groups without GPU" },

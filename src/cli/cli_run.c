@@ -1,7 +1,10 @@
 /* cli_run.c — `dcsim run FILE`: simulate a workflow or a workload (doc/engine.md). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "dcsim/cli.h"
 #include "dcsim/engine.h"
@@ -12,6 +15,7 @@
 #include "dcsim/results.h"
 #include "dcsim/scenario.h"
 #include "dcsim/sched.h"
+#include "dcsim/strutil.h"
 #include "dcsim/trace.h"
 #include "dcsim/wmsconf.h"
 
@@ -267,6 +271,100 @@ static void print_text(const dcsim_scenario *s, const dcsim_run_stats *st,
   if (db) printf("\nresults     %s, run %lld\n", db, (long long)run_id);
 }
 
+/* ---- the size of a run, and its progress (doc/engine.md, "The size of a run") ---- */
+
+#define RUN_MAX_TASKS 1000000000ull /* default --max-tasks: minutes of simulation */
+
+/* --max-memory: bytes, or a number followed by K, M, G or T (powers of 1024). 0 ok, -1 bad. */
+static int parse_size(const char *v, double *bytes) {
+  static const char units[] = "KMGT";
+  char buf[64];
+  size_t n = strlen(v);
+  double mult = 1;
+  if (n == 0 || n >= sizeof buf) return -1;
+  memcpy(buf, v, n + 1);
+  const char *u = strchr(units, buf[n - 1]);
+  if (u && *u) {
+    for (const char *k = units; k <= u; k++) mult *= 1024;
+    buf[n - 1] = '\0';
+  }
+  if (dcsim_parse_double(buf, bytes) || !(*bytes >= 1)) return -1;
+  *bytes *= mult;
+  return *bytes < 1.8e19 ? 0 : -1;
+}
+
+/* The limits of --max-tasks and --max-memory; without --max-memory half of the machine's memory
+ * (*phys: the machine's memory in bytes, 0 when the limit was given). */
+static int run_limits(const dcsim_args *a, dcsim_run_limits *lim, double *phys, dcsim_error *err) {
+  const char *t = dcsim_arg(a, "max-tasks"), *m = dcsim_arg(a, "max-memory");
+  double v = 0;
+  *phys = 0;
+  lim->max_tasks = RUN_MAX_TASKS;
+  if (t && (dcsim_parse_double(t, &v) || !(v >= 1 && v < 1.8e19) || v != (double)(uint64_t)v))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "max-tasks"),
+                     "--max-tasks '%s': expected a whole number >= 1", t);
+  if (t) lim->max_tasks = (uint64_t)v;
+  if (m && parse_size(m, &v))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "max-memory"),
+                     "--max-memory '%s': expected bytes, or a number and K, M, G or T", m);
+  if (!m) {
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    v = *phys = pages > 0 && page > 0 ? (double)pages * (double)page : 0;
+    v /= 2;
+  }
+  lim->max_bytes = (uint64_t)v; /* 0 (unknown machine): no limit */
+  return 0;
+}
+
+/* Refuses, before anything is simulated or written, a run of more tasks or memory than allowed:
+ * the message gives both numbers and the option that raises the limit crossed. */
+static int check_run_size(const dcsim_args *a, const dcsim_scenario *s, const dcsim_engine_opts *eo,
+                          int pictures, dcsim_error *err) {
+  dcsim_run_limits lim;
+  double phys = 0;
+  int rc = run_limits(a, &lim, &phys, err);
+  if (rc) return rc;
+  dcsim_run_size sz;
+  dcsim_engine_size(s, eo, &sz);
+  if (pictures) sz.bytes += dcsim_plot_trace_bytes(sz.task_nodes);
+  if (!(rc = dcsim_engine_check_size(&sz, &lim, err))) return 0;
+  dcsim_error_at(err, s->input_path, 0);
+  if (sz.tasks > lim.max_tasks)
+    dcsim_error_suffix(err, " (--max-tasks N raises it)");
+  else if (phys > 0)
+    dcsim_error_suffix(err, " (half of this machine's %.3g GiB; --max-memory SIZE raises it)",
+                       phys / 1073741824.0);
+  else
+    dcsim_error_suffix(err, " (--max-memory SIZE raises it)");
+  return rc;
+}
+
+typedef struct run_progress {
+  double start_s, last_s;
+  int shown, ended;
+} run_progress;
+
+static double wall_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The progress line on stderr: from one second into the run, four times a second. */
+static void on_progress(void *ctx, const dcsim_engine_progress *p) {
+  run_progress *r = ctx;
+  double t = wall_s();
+  r->ended = p->jobs_done == p->jobs;
+  if (r->ended ? !r->shown : t - r->start_s < 1 || t - r->last_s < 0.25) return;
+  r->last_s = t;
+  r->shown = 1;
+  fprintf(stderr, "\rsimulated %.6g s: %llu tasks, %zu of %zu jobs (%.0f%%) in %.0f s ",
+          (double)p->now_ns * 1e-9, (unsigned long long)p->tasks, p->jobs_done, p->jobs,
+          p->jobs ? 100.0 * (double)p->jobs_done / (double)p->jobs : 100.0, t - r->start_s);
+  if (r->ended) fputc('\n', stderr);
+  fflush(stderr);
+}
+
 /* --wms and --wms-file (doc/wms.md): the model must be known, and the Pegasus model does not
  * combine with the legacy two-number model. */
 static int wms_option(const dcsim_args *a, dcsim_scenario_opts *so, dcsim_error *err) {
@@ -329,6 +427,7 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   /* every input is read and checked before the database is touched */
   if ((rc = dcsim_scenario_load(a->positional[0], &so, &s, err))) goto out;
   for (size_t i = 0; i < s->n_notes; i++) fprintf(stderr, "dcsim: note: %s\n", s->notes[i]);
+  if ((rc = check_run_size(a, s, &eo, gantt || power, err))) goto out;
   /* from here on SIGINT/SIGTERM stop the engine and roll the run back instead of killing dcsim */
   const volatile sig_atomic_t *stop = dcsim_cli_catch_interrupts();
   const char *dbpath = dcsim_arg(a, "db");
@@ -351,7 +450,11 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
     goto out;
   }
   dcsim_engine_set_interrupt(e, stop);
-  if ((rc = dcsim_engine_run(e, err))) {
+  run_progress pr = { wall_s(), 0, 0, 0 };
+  if (isatty(2) && !dcsim_arg_flag(a, "quiet")) dcsim_engine_set_progress(e, on_progress, &pr);
+  rc = dcsim_engine_run(e, err);
+  if (pr.shown && !pr.ended) fputc('\n', stderr); /* the error goes on a line of its own */
+  if (rc) {
     if (rc == DCSIM_EINTR && err) { /* the run's one transaction is rolled back below */
       char what[sizeof err->msg];
       snprintf(what, sizeof what, "%s", err->msg);

@@ -681,6 +681,11 @@ dcsim_plot_trace_t *dcsim_plot_trace_new(const dcsim_scenario *s, const dcsim_en
   return t;
 }
 
+uint64_t dcsim_plot_trace_bytes(uint64_t task_nodes) {
+  uint64_t bars = task_nodes < DCSIM_PLOT_MAX_BARS ? task_nodes : DCSIM_PLOT_MAX_BARS;
+  return 2 * (bars * sizeof(bar) + 2 * task_nodes * sizeof(seg));
+}
+
 void dcsim_plot_trace_free(dcsim_plot_trace_t *t) {
   if (!t) return;
   free(t->bars);

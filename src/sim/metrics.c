@@ -20,43 +20,90 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Summary of v[0..n-1], NaNs left out; v is sorted in place. */
+static void swap_d(double *a, double *b) {
+  double t = *a;
+  *a = *b;
+  *b = t;
+}
+
+/* The k-th smallest (from 0) of v[0..n-1], NaN-free, v reordered: Hoare's selection with
+ * median-of-three pivots and three-way partitions (equal values end it at once); a range that
+ * does not shrink within 2 log2(n) + 8 rounds is sorted instead, so the worst case is
+ * O(n log n) and the usual one O(n). */
+static double select_kth(double *v, size_t n, size_t k) {
+  size_t lo = 0, hi = n;
+  int rounds = 8;
+  for (size_t m = n; m > 1; m >>= 1) rounds += 2;
+  while (hi - lo > 16 && rounds-- > 0) {
+    double a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi - 1];
+    double p = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+    size_t lt = lo, i = lo, gt = hi; /* [lo, lt) < p, [lt, gt) == p, [gt, hi) > p */
+    while (i < gt) {
+      if (v[i] < p)
+        swap_d(&v[lt++], &v[i++]);
+      else if (v[i] > p)
+        swap_d(&v[i], &v[--gt]);
+      else
+        i++;
+    }
+    if (k < lt)
+      hi = lt;
+    else if (k >= gt)
+      lo = gt;
+    else
+      return p;
+  }
+  qsort(v + lo, hi - lo, sizeof *v, cmp_double);
+  return v[k];
+}
+
+/* Summary of v[0..n-1], NaNs left out; v is reordered. The mean sums in job order (compensated:
+ * Neumaier), the median and 95th percentile (nearest rank) are selected, not sorted: O(n). */
 static dcsim_stat summarise(double *v, size_t n) {
   dcsim_stat s = { 0, 0, 0, 0, 0 };
   size_t k = 0;
-  for (size_t i = 0; i < n; i++)
-    if (!isnan(v[i])) v[k++] = v[i];
+  double sum = 0, c = 0, mx = -INFINITY;
+  for (size_t i = 0; i < n; i++) {
+    double x = v[i];
+    if (isnan(x)) continue;
+    v[k++] = x;
+    double t = sum + x;
+    c += fabs(sum) >= fabs(x) ? (sum - t) + x : (x - t) + sum;
+    sum = t;
+    if (x > mx) mx = x;
+  }
   if (!k) return s;
-  qsort(v, k, sizeof *v, cmp_double);
-  double sum = 0;
-  for (size_t i = 0; i < k; i++) sum += v[i];
   s.n = k;
-  s.mean = sum / (double)k;
-  s.median = v[(k - 1) / 2];
+  s.mean = (sum + c) / (double)k;
   size_t r = (size_t)ceil(0.95 * (double)k); /* nearest rank */
-  s.p95 = v[(r ? r : 1) - 1];
-  s.max = v[k - 1];
+  s.p95 = select_kth(v, k, (r ? r : 1) - 1);
+  s.median = select_kth(v, k, (k - 1) / 2);
+  s.max = mx;
   return s;
+}
+
+/* One metric of every job into v (which = 0..3: wait, flow, slowdown, bounded slowdown). */
+static void fill_metric(const dcsim_run_stats *st, int which, double *v) {
+  for (size_t j = 0; j < st->n_jobs; j++) {
+    dcsim_job_metrics m = dcsim_metrics_job(&st->jobs[j]);
+    v[j] = which == 0   ? m.wait_s
+           : which == 1 ? m.flow_s
+           : which == 2 ? m.slowdown
+                        : m.bounded_slowdown;
+  }
 }
 
 int dcsim_metrics_summarise(const dcsim_run_stats *st, dcsim_metrics_summary *out,
                             dcsim_error *err) {
   size_t n = st->n_jobs;
-  double *v = malloc((n ? n : 1) * 4 * sizeof *v);
+  double *v = malloc((n ? n : 1) * sizeof *v); /* one metric at a time: 8 bytes per job */
   if (!v) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
-  double *w = v, *f = v + n, *sd = v + 2 * n, *b = v + 3 * n;
-  for (size_t j = 0; j < n; j++) {
-    dcsim_job_metrics m = dcsim_metrics_job(&st->jobs[j]);
-    w[j] = m.wait_s;
-    f[j] = m.flow_s;
-    sd[j] = m.slowdown;
-    b[j] = m.bounded_slowdown;
-  }
+  dcsim_stat *stat[4] = { &out->wait_s, &out->flow_s, &out->slowdown, &out->bounded_slowdown };
   out->n_jobs = n;
-  out->wait_s = summarise(w, n);
-  out->flow_s = summarise(f, n);
-  out->slowdown = summarise(sd, n);
-  out->bounded_slowdown = summarise(b, n);
+  for (int k = 0; k < 4; k++) {
+    fill_metric(st, k, v);
+    *stat[k] = summarise(v, n);
+  }
   free(v);
   out->busy_node_s = out->alloc_node_s = 0;
   for (size_t g = 0; g < st->n_groups; g++) {

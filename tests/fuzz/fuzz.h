@@ -25,7 +25,9 @@
 
 #include <libxml/xmlerror.h>
 
+#include "dcsim/engine.h"
 #include "dcsim/error.h"
+#include "dcsim/scenario.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -136,6 +138,31 @@ static inline void fuzz_check_error(int rc, const dcsim_error *err) {
             err->msg);
     abort();
   }
+}
+
+/* A fuzzed input may be a valid run of billions of tasks (a workload of 2043200 ensemble members
+ * per cycle: 1.6e9): the harnesses that simulate refuse, as `dcsim run` does, a run past these
+ * limits (dcsim_engine_check_size) instead of simulating for minutes. */
+#define FUZZ_MAX_TASKS 2000000u
+#define FUZZ_MAX_BYTES (UINT64_C(1) << 30)
+
+/* Simulates scenario s with options eo, within the limits above; any error must be a proper one. */
+static inline void fuzz_simulate(const dcsim_scenario *s, const dcsim_engine_opts *eo) {
+  dcsim_error err;
+  dcsim_run_size sz;
+  dcsim_run_limits lim = { FUZZ_MAX_TASKS, FUZZ_MAX_BYTES };
+  dcsim_engine_size(s, eo, &sz);
+  int rc = dcsim_engine_check_size(&sz, &lim, &err);
+  if (rc) {
+    fuzz_check_error(rc, &err);
+    return;
+  }
+  dcsim_engine_t *e = dcsim_engine_new(s, eo, &err);
+  if (!e)
+    fuzz_check_error(err.code, &err);
+  else
+    fuzz_check_error(dcsim_engine_run(e, &err), &err);
+  dcsim_engine_free(e);
 }
 
 #endif

@@ -3,8 +3,6 @@
  * by the engine. The input's size picks the policies, DVFS and node power management. */
 // seeds: workflows/*.xml tests/data/engine/*.xml tests/data/workflow/*.xml tests/data/run/*.xml
 // tests/data/recorded/*.xml
-#include "dcsim/engine.h"
-#include "dcsim/scenario.h"
 #include "dcsim/sched.h"
 #include "fuzz.h"
 
@@ -27,12 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     dcsim_engine_opts eo = { .job_policy = (dcsim_job_policy)((size >> 1) % 3),
                              .power_off = (size & 16) != 0,
                              .power_off_after_s = 600 };
-    dcsim_engine_t *e = dcsim_engine_new(s, &eo, &err);
-    if (!e)
-      fuzz_check_error(err.code, &err);
-    else
-      fuzz_check_error(dcsim_engine_run(e, &err), &err);
-    dcsim_engine_free(e);
+    fuzz_simulate(s, &eo);
   }
   dcsim_scenario_free(s);
   return 0;

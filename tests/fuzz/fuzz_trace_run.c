@@ -3,8 +3,6 @@
  * implies and simulated by the engine. The input's size picks the job policy and power management.
  */
 // seeds: tests/data/traces/*.swf tests/data/traces/*.json
-#include "dcsim/engine.h"
-#include "dcsim/scenario.h"
 #include "dcsim/sched.h"
 #include "fuzz.h"
 
@@ -20,12 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     dcsim_engine_opts eo = { .job_policy = (dcsim_job_policy)((size >> 2) % 3),
                              .power_off = (size & 32) != 0,
                              .power_off_after_s = 60 };
-    dcsim_engine_t *e = dcsim_engine_new(s, &eo, &err);
-    if (!e)
-      fuzz_check_error(err.code, &err);
-    else
-      fuzz_check_error(dcsim_engine_run(e, &err), &err);
-    dcsim_engine_free(e);
+    fuzz_simulate(s, &eo);
   }
   dcsim_scenario_free(s);
   return 0;

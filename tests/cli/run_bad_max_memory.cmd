@@ -1,0 +1,1 @@
+dcsim run workflows/datacentre-day.xml --max-memory 2X

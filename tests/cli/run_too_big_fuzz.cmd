@@ -1,0 +1,1 @@
+dcsim run tests/data/guard/ensemble-2043200.xml

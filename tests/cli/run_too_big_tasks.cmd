@@ -1,0 +1,1 @@
+dcsim run workflows/datacentre-day.xml --max-tasks 8000
