@@ -660,14 +660,12 @@ static int energy_wall(const dcsim_args *a, const dcsim_dwarf_t *d, const dcsim_
                        "--d35 for D3.5's §5.3 form)");
     return rc;
   }
-  dcsim_model_req rq;
-  memset(&rq, 0, sizeof rq);
-  rq.ev = ev;
-  rq.cpu = cpu;
-  rq.nodes = nodes;
-  rq.state = *st;
-  rq.energy_form = DCSIM_ENERGY_MODE;
-  rq.flags = dcsim_arg_model_flags(a);
+  dcsim_model_req rq = { .ev = ev,
+                         .cpu = cpu,
+                         .nodes = nodes,
+                         .state = *st,
+                         .energy_form = DCSIM_ENERGY_MODE,
+                         .flags = dcsim_arg_model_flags(a) };
   if (!(rc = dcsim_model_energy_at(&rq, t, &p, err))) {
     o->pkg_j = p.pkg_j;
     o->dram_j = p.dram_j;

@@ -615,6 +615,24 @@ static int table_power(const dcsim_cpu_profile_t *p, const energy_table *t, unsi
   return 0;
 }
 
+/* Linear in GHz between the tables lo and hi (plain frequencies below and above s's). */
+static int between_tables(const dcsim_cpu_profile_t *p, long lo, long hi, const dcsim_cpu_state *s,
+                          dcsim_cpu_power *out, dcsim_error *err) {
+  dcsim_cpu_power a, b;
+  int rc;
+  if ((rc = table_power(p, &p->etabs[lo], s->threads, &a, err)) ||
+      (rc = table_power(p, &p->etabs[hi], s->threads, &b, err)))
+    return rc;
+  double f0 = p->freqs[p->etabs[lo].freq].ghz, f1 = p->freqs[p->etabs[hi].freq].ghz;
+  double w = (s->ghz - f0) / (f1 - f0);
+  out->pkg_w = a.pkg_w * (1 - w) + b.pkg_w * w;
+  out->dram_w = a.dram_w * (1 - w) + b.dram_w * w;
+  out->pkg_idle_w = a.pkg_idle_w * (1 - w) + b.pkg_idle_w * w;
+  out->dram_idle_w = a.dram_idle_w * (1 - w) + b.dram_idle_w * w;
+  out->prov = dcsim_prov_make(DCSIM_PROV_INTERPOLATED, a.prov.source);
+  return 0;
+}
+
 /* Which table(s) give the power at a state (dcsim/hwprofile.h): the table of that frequency;
  * else, between two plain-frequency tables, both (linear in GHz); else the nearest table if it
  * says other-frequencies="same". */
@@ -630,21 +648,7 @@ int dcsim_cpu_profile_power(const dcsim_cpu_profile_t *p, const dcsim_cpu_state 
     if (f->ghz < s->ghz && (lo < 0 || f->ghz > p->freqs[p->etabs[lo].freq].ghz)) lo = (long)i;
     if (f->ghz > s->ghz && (hi < 0 || f->ghz < p->freqs[p->etabs[hi].freq].ghz)) hi = (long)i;
   }
-  if (lo >= 0 && hi >= 0) { /* linear in frequency between the two measured tables */
-    dcsim_cpu_power a, b;
-    int rc;
-    if ((rc = table_power(p, &p->etabs[lo], s->threads, &a, err)) ||
-        (rc = table_power(p, &p->etabs[hi], s->threads, &b, err)))
-      return rc;
-    double f0 = p->freqs[p->etabs[lo].freq].ghz, f1 = p->freqs[p->etabs[hi].freq].ghz;
-    double w = (s->ghz - f0) / (f1 - f0);
-    out->pkg_w = a.pkg_w * (1 - w) + b.pkg_w * w;
-    out->dram_w = a.dram_w * (1 - w) + b.dram_w * w;
-    out->pkg_idle_w = a.pkg_idle_w * (1 - w) + b.pkg_idle_w * w;
-    out->dram_idle_w = a.dram_idle_w * (1 - w) + b.dram_idle_w * w;
-    out->prov = dcsim_prov_make(DCSIM_PROV_INTERPOLATED, a.prov.source);
-    return 0;
-  }
+  if (lo >= 0 && hi >= 0) return between_tables(p, lo, hi, s, out, err);
   near = lo >= 0 ? lo : hi;
   if (near < 0) near = 0; /* a labelled state, or only labelled tables: the first table */
   const energy_table *t = &p->etabs[near];
@@ -693,20 +697,9 @@ int dcsim_cpu_profile_own_power(const dcsim_cpu_profile_t *p, const dcsim_cpu_st
     if (f->ghz > s->ghz && (hi < 0 || f->ghz < p->freqs[p->etabs[hi].freq].ghz)) hi = (long)i;
   }
   if (lo < 0 || hi < 0) return 0;
-  dcsim_cpu_power a, b; /* linear in GHz between two measured frequencies */
-  int rc;
-  if ((rc = table_power(p, &p->etabs[lo], s->threads, &a, err)) ||
-      (rc = table_power(p, &p->etabs[hi], s->threads, &b, err)))
-    return rc;
-  double f0 = p->freqs[p->etabs[lo].freq].ghz, f1 = p->freqs[p->etabs[hi].freq].ghz;
-  double w = (s->ghz - f0) / (f1 - f0);
-  out->pkg_w = a.pkg_w * (1 - w) + b.pkg_w * w;
-  out->dram_w = a.dram_w * (1 - w) + b.dram_w * w;
-  out->pkg_idle_w = a.pkg_idle_w * (1 - w) + b.pkg_idle_w * w;
-  out->dram_idle_w = a.dram_idle_w * (1 - w) + b.dram_idle_w * w;
-  out->prov = dcsim_prov_make(DCSIM_PROV_INTERPOLATED, a.prov.source);
-  *covered = 1;
-  return 0;
+  int rc = between_tables(p, lo, hi, s, out, err);
+  *covered = rc == 0;
+  return rc;
 }
 
 size_t dcsim_cpu_profile_n_freqs(const dcsim_cpu_profile_t *p) { return p->n_freqs; }

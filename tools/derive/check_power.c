@@ -33,15 +33,15 @@
 
 static int load_cpu(const val_row *w, dcsim_cpu_profile_t **cpu, dcsim_error *err) {
   char path[4096];
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, val_col(w, "cpu"), NULL, 0, path, sizeof path,
-                                 err);
+  int rc =
+      dcsim_catalog_resolve(DCSIM_KIND_CPU, val_col(w, "cpu"), NULL, 0, path, sizeof path, err);
   return rc ? rc : dcsim_cpu_profile_load(path, cpu, err);
 }
 
 static int load_dwarf(const val_row *w, dcsim_dwarf_t **d, dcsim_error *err) {
   char path[4096];
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, val_col(w, "dwarf"), NULL, 0, path,
-                                 sizeof path, err);
+  int rc =
+      dcsim_catalog_resolve(DCSIM_KIND_DWARF, val_col(w, "dwarf"), NULL, 0, path, sizeof path, err);
   return rc ? rc : dcsim_dwarf_load(path, d, err);
 }
 
@@ -83,7 +83,8 @@ out:
   return rc;
 }
 
-/* The DRAM bandwidth (B/s) of each of R's core counts at R's frequency, from a table CSV in GB/s. */
+/* The DRAM bandwidth (B/s) of each of R's core counts at R's frequency, from a table CSV in GB/s.
+ */
 static int read_bw(const char *path, rapl *R, dcsim_error *err) {
   dcsim_csv_t *t = NULL;
   size_t cf, ct, cv;
@@ -151,7 +152,9 @@ static int sh_energy(const val_row *w, double *out, dcsim_error *err) {
   if ((rc = val_num(w, "cores", &cores, err)) || (rc = val_num(w, "time_s", &t, err)) ||
       (rc = load_cpu(w, &cpu, err)) || (rc = load_dwarf(w, &d, err)))
     goto out;
-  dcsim_node_load ld = { dcsim_cpu_profile_nominal_ghz(cpu), (unsigned)cores, { 1, 1, NULL }, 0, 0 };
+  dcsim_node_load ld = {
+    dcsim_cpu_profile_nominal_ghz(cpu), (unsigned)cores, { 1, 1, NULL }, 0, 0
+  };
   if (!dcsim_dwarf_power_activity(d, &ld.act)) {
     rc = DCSIM_ERR(err, DCSIM_EREF, w->path, 0, "dwarf %s has no <power-activity>",
                    dcsim_dwarf_name(d));
