@@ -10,18 +10,24 @@
 #include "check.h"
 #include "dcsim/energy.h"
 #include "dcsim/engine.h"
+#include "dcsim/model.h"
 #include "dcsim/results.h"
 #include "dcsim/scenario.h"
 
-static dcsim_scenario *load(const char *path, dcsim_task_policy tp) {
+/* D3.5 mode: the closed forms below are §5.5-§5.7's (check_nwp_wall checks the default). */
+static dcsim_scenario *load_mode(const char *path, dcsim_task_policy tp, unsigned flags) {
   dcsim_error err;
-  dcsim_scenario_opts o = { .task_policy = tp };
+  dcsim_scenario_opts o = { .task_policy = tp, .model_flags = flags };
   dcsim_scenario *s = NULL;
   if (dcsim_scenario_load(path, &o, &s, &err)) {
     fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
     return NULL;
   }
   return s;
+}
+
+static dcsim_scenario *load(const char *path, dcsim_task_policy tp) {
+  return load_mode(path, tp, DCSIM_MODEL_D35);
 }
 
 static dcsim_engine_t *run(const dcsim_scenario *s, dcsim_job_policy jp,
@@ -41,8 +47,8 @@ static dcsim_engine_t *run(const dcsim_scenario *s, dcsim_job_policy jp,
  * With single-socket CPU nodes E1 is exactly the §5.3 model energy; the GPU node's E2 is the §5.5
  * energy plus its DRAM idle (the node's part that §5.5 leaves out). Steps repeat, so the whole
  * job is `steps` times the one-step form. */
-static void check_nwp(const char *path, int overlap) {
-  dcsim_scenario *s = load(path, DCSIM_TASK_HEFT);
+static void check_nwp(const char *path, int overlap, unsigned flags) {
+  dcsim_scenario *s = load_mode(path, DCSIM_TASK_HEFT, flags);
   CHECK(s != NULL);
   if (!s) return;
   dcsim_engine_t *e = run(s, DCSIM_JOB_FCFS, NULL);
@@ -58,8 +64,11 @@ static void check_nwp(const char *path, int overlap) {
   /* the engine works with durations rounded to the ns: use the node powers times those */
   double E1 = o1->nodes * (g1->idle_w + o1->node_delta_w) * T1, E1c = o1->nodes * g1->idle_w;
   double E2 = (g2->idle_w + o2->node_delta_w) * T2, E2c = g2->idle_w;
-  CHECK_REL(E1, o1->energy_j, 1e-6);                        /* = §5.3 model energy */
-  CHECK_REL(E2, o2->energy_j + g2->dram_idle_w * T2, 1e-6); /* = §5.5 + host DRAM idle */
+  CHECK_REL(E1, o1->energy_j, 1e-6); /* = §5.3 model energy (default: node wall energy) */
+  if (flags & DCSIM_MODEL_D35)
+    CHECK_REL(E2, o2->energy_j + g2->dram_idle_w * T2, 1e-6); /* = §5.5 + host DRAM idle */
+  else
+    CHECK_REL(E2, o2->energy_j, 1e-6); /* the GPU node's wall power includes its host */
   double one = overlap ? dcsim_energy_nwp_overlap(E1, E1c, T1, E2, E2c, T2)
                        : dcsim_energy_nwp_nooverlap(E1, E1c, T1, E2, E2c, T2);
   const dcsim_run_stats *st = dcsim_engine_stats(e);
@@ -184,7 +193,9 @@ static int count_gpu(void *ctx, const dcsim_task_record *r, dcsim_error *err) {
 static double run_choice(const char *path, dcsim_task_policy tp, double deadline_s,
                          int *gpu_tasks) {
   dcsim_error err;
-  dcsim_scenario_opts o = { .task_policy = tp, .deadline_s = deadline_s };
+  dcsim_scenario_opts o = { .task_policy = tp,
+                            .deadline_s = deadline_s,
+                            .model_flags = DCSIM_MODEL_D35 };
   dcsim_scenario *s = NULL;
   double e_j = -1;
   *gpu_tasks = 0;
@@ -333,8 +344,10 @@ static void check_power_management(void) {
 
 int main(void) {
   check_any();
-  check_nwp("tests/data/engine/nwp-nooverlap.xml", 0);
-  check_nwp("tests/data/engine/nwp-overlap.xml", 1);
+  check_nwp("tests/data/engine/nwp-nooverlap.xml", 0, DCSIM_MODEL_D35);
+  check_nwp("tests/data/engine/nwp-overlap.xml", 1, DCSIM_MODEL_D35);
+  check_nwp("tests/data/engine/nwp-nooverlap.xml", 0, 0); /* §5.7's forms hold for wall power */
+  check_nwp("tests/data/engine/nwp-overlap.xml", 1, 0);
   check_backfill();
   check_determinism();
   check_results();

@@ -34,7 +34,7 @@ _dcsim() {
         --format) _dcsim_words "text json csv"; return ;;
       esac ;;
     energy)
-      opts="--dwarf --cpu --cores --freq --nodes --time --format --d35 --strict --help"
+      opts="--dwarf --case --cpu --cores --freq --nodes --time --format --d35 --strict --help"
       case $prev in
         --dwarf) _dcsim_names dwarf; return ;;
         --cpu) _dcsim_names cpu; return ;;

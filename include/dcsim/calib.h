@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "dcsim/calib_power.h"
 #include "dcsim/error.h"
 #include "dcsim/fit.h"
 
@@ -72,6 +73,11 @@ typedef struct dcsim_energy_fit {
   double pkg_U, pkg_S, dram_X, dram_Y;
   size_t n_states;
   dcsim_fit_stats pkg_stats, dram_stats;
+  /* the default power model's <power-activity> from the same PKG column (dcsim/calib_power.h);
+   * has_activity 0 when the states do not start with 1 core */
+  int has_activity;
+  double act_first, act_extra;
+  dcsim_power_fit_stats act_stats;
 } dcsim_energy_fit;
 int dcsim_calib_fit_energy(const char *csv_path, const struct dcsim_cpu_profile *cpu,
                            const char *freq, dcsim_fit_method method, FILE *report,

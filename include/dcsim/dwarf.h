@@ -139,6 +139,16 @@ typedef struct dcsim_energy_coeffs {
   double pkg_U, pkg_S, dram_X, dram_Y;
 } dcsim_energy_coeffs;
 int dcsim_dwarf_energy_coeffs(const dcsim_dwarf_t *d, dcsim_energy_coeffs *out, dcsim_error *err);
+/* <power-activity> (doc/models.md, "Power model"): the package power a dwarf draws, as fractions
+ * of the full-load (mprime, D3.5 §5.2) power above idle: first_core of the first active core's
+ * step (awake + one core), extra_core of each further core's. Fitted by `dcsim calibrate energy`
+ * from measured package power (D3.5 Tables 33, 42). source is borrowed from the dwarf. */
+typedef struct dcsim_power_activity {
+  double first_core, extra_core;
+  const char *source;
+} dcsim_power_activity;
+/* 1 and *out filled when the dwarf declares one, else 0 (*out untouched). */
+int dcsim_dwarf_power_activity(const dcsim_dwarf_t *d, dcsim_power_activity *out);
 /* §5.5 fraction S of the GPU's power limit; DCSIM_EREF if none for that GPU profile name. */
 int dcsim_dwarf_gpu_fraction(const dcsim_dwarf_t *d, const char *gpu_name, double *out,
                              dcsim_error *err);

@@ -7,6 +7,7 @@
 #ifndef DCSIM_MODEL_H
 #define DCSIM_MODEL_H
 
+#include "dcsim/cpu_power.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/energy.h"
 #include "dcsim/hwprofile.h"
@@ -17,8 +18,10 @@
 
 typedef enum {
   DCSIM_ENERGY_NONE = 0, /* time only */
-  DCSIM_ENERGY_53 = 53,  /* §5.3 coefficient form (default) */
-  DCSIM_ENERGY_52 = 52   /* §5.2 form with E_const */
+  DCSIM_ENERGY_MODE = 1, /* the mode's own: node wall power (dcsim/cpu_power.h) by default, the
+                            §5.3 coefficient form under DCSIM_MODEL_D35 */
+  DCSIM_ENERGY_53 = 53,  /* §5.3 coefficient form on the <energy> table, in either mode */
+  DCSIM_ENERGY_52 = 52   /* §5.2 form with E_const on the <energy> table, in either mode */
 } dcsim_energy_form;
 
 /* Model modes (doc/models.md, "Model modes"), or-ed into dcsim_model_req.flags:
@@ -51,6 +54,10 @@ typedef struct dcsim_model_req {
                            of one node with host-device transfer and halo (dcsim/model_multigpu.h) */
   dcsim_energy_form energy_form;
   unsigned flags; /* DCSIM_MODEL_* */
+  /* default power model (dcsim/cpu_power.h): CPU sockets of a node (0 = the profile's) and the
+   * node base power (NULL = the CPU or host profile's <power-model><node>) */
+  unsigned sockets;
+  const dcsim_node_base *node_base;
 } dcsim_model_req;
 
 /* How a CPU prediction scaled with the cores of a node (dcsim/model_threads.h). */
@@ -68,6 +75,9 @@ typedef struct dcsim_prediction {
   int has_energy;
   double energy_j, pkg_j, dram_j, gpu_j;
   double node_energy_j; /* energy of one node (CPU, homogeneous) */
+  double base_j;        /* node wall power model: node base power and conversion losses */
+  double node_power_w;  /* node wall power model: one node while the run lasts (0 otherwise) */
+  double node_idle_w;   /* node wall power model: the same node on and idle */
   double host_idle_w;   /* GPU: host package idle power used (0 without host) */
   double gpu_fraction;  /* GPU: S of §5.5 */
   dcsim_cpu_result *cpu;
@@ -83,5 +93,10 @@ typedef struct dcsim_prediction {
  * interpolated (naming the source). */
 int dcsim_model_run(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err);
 void dcsim_prediction_release(dcsim_prediction *p);
+/* The energy of a CPU run whose time was measured (`dcsim energy`): the model gives the bytes the
+ * dwarf moves (DRAM traffic = bytes / time_s), the energy form of the request the power. time_s of
+ * the prediction stays the model's. */
+int dcsim_model_energy_at(const dcsim_model_req *req, double time_s, dcsim_prediction *out,
+                          dcsim_error *err);
 
 #endif

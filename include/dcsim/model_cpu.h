@@ -32,6 +32,9 @@ typedef struct dcsim_cpu_node_spec {
 typedef struct dcsim_loop_part {
   const char *name;
   double work_flop, traffic_byte; /* per node */
+  double dram_byte; /* the part of traffic_byte that DRAM serves: its share Z*DRAM of the loop's
+                       bandwidth L1*V + L2*X + L3*Y + DRAM*Z (§4.3); irregular loops: the DRAM
+                       level's traffic of the cache-line model. For the default power model */
   double flop_time_s, mem_time_s; /* W*Tflop, Q*Tmop */
   double time_s;                  /* max of the two */
   int compute_bound;

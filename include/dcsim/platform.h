@@ -32,8 +32,10 @@ typedef struct dcsim_node_group {
   char *rack;             /* NULL if not given */
   int has_power_states;   /* the five values below are 0 unless set */
   double off_w, boot_s, boot_j, shutdown_s, shutdown_j;
-  unsigned first_node; /* global index of its first node */
-  int line;            /* line of <node-group> in the platform file */
+  int has_node_power; /* <node-power>: overrides the CPU profile's default node base power */
+  double node_base_w, node_load_overhead; /* (dcsim/hwprofile_power.h), 0 unless set */
+  unsigned first_node;                    /* global index of its first node */
+  int line;                               /* line of <node-group> in the platform file */
 } dcsim_node_group;
 
 typedef struct dcsim_platform {

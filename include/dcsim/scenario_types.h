@@ -24,6 +24,9 @@ typedef struct dcsim_group_rt {
   unsigned cores_per_node;
   double pkg_idle_w, dram_idle_w, gpu_idle_w; /* per socket / per GPU */
   double idle_w;                              /* whole node, on and unused */
+  unsigned model_flags; /* DCSIM_MODEL_* it was loaded with: without DCSIM_MODEL_D35 the powers
+                           are node wall powers of the default model (dcsim/cpu_power.h) */
+  double base_w, load_overhead; /* default model: its node base power (platform or profile) */
 } dcsim_group_rt;
 
 /* One way to run a task template: on `nodes` nodes of `group` (GPU tasks: one GPU of one node). */

@@ -96,12 +96,16 @@ typedef struct freq_state {
   const char *id;
 } freq_state;
 
-static void attr(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *name) {
+void dcsim_calib_attr(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *name) {
   const char *v = dcsim_xml_attr(doc, n, name);
   if (!v) return;
   fprintf(f, " %s=\"", name);
   dcsim_calib_xml_escape(f, v);
   fputc('"', f);
+}
+
+static void attr(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *name) {
+  dcsim_calib_attr(f, doc, n, name);
 }
 
 int dcsim_calib_read_text(const char *path, char **text, dcsim_error *err) {
@@ -611,6 +615,36 @@ out:
   return rc;
 }
 
+int dcsim_calib_power_rows(const char *dir, const dcsim_xml_doc_t *doc, xmlNode *en,
+                           dcsim_calib_power_table *out, dcsim_error *err) {
+  power_csv P = { .freq = dcsim_xml_attr(doc, en, "freq") };
+  memset(out, 0, sizeof *out);
+  int rc = 0;
+  if (!(out->path = dcsim_path_in(dir, dcsim_xml_attr(doc, en, "file"))))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+  P.path = out->path;
+  if ((rc = dcsim_csv_load(P.path, &P.t, err)) || (rc = power_csv_read(&P, err))) goto out;
+  for (size_t k = 0; k < P.nr && !rc; k++) {
+    double pk = 0, dr = 0;
+    if (dcsim_parse_double(P.rows[k].pkg, &pk) || dcsim_parse_double(P.rows[k].dram, &dr))
+      rc = DCSIM_ERR(err, DCSIM_EPARSE, P.path, P.rows[k].line, "power: not a number");
+    else if (P.rows[k].idle) {
+      out->pkg_idle_w = pk;
+      out->dram_idle_w = dr;
+    } else if (out->n >= 64) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, P.path, P.rows[k].line, "more than 64 core counts");
+    } else {
+      out->cores[out->n] = P.rows[k].cores;
+      out->pkg_w[out->n] = pk;
+      out->dram_w[out->n++] = dr;
+    }
+  }
+out:
+  free(P.rows);
+  dcsim_csv_free(P.t);
+  return rc;
+}
+
 /* The generated-file comment (with machine.xml's <comment>), <cpu-profile> and its <spec>. */
 static int profile_head(FILE *f, const char *dir, const char *mpath, const dcsim_xml_doc_t *doc,
                         xmlNode *root, dcsim_error *err) {
@@ -738,14 +772,17 @@ static int profile_tables(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, 
 static int profile_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *root,
                           const freq_ids *fr, dcsim_error *err) {
   xmlNode *en = dcsim_xml_child(root, "energy");
-  if (!en) return 0;
-  const char *ef = dcsim_xml_attr(doc, en, "freq");
-  size_t j = 0;
-  while (j < fr->n && strcmp(fr->ids[j], ef) != 0) j++;
-  if (j == fr->n)
-    return DCSIM_XML_ERR(err, DCSIM_EREF, doc, en, "<energy freq=\"%s\">: unknown frequency id",
-                         ef);
-  return emit_energy(f, dir, doc, en, err);
+  if (en) {
+    const char *ef = dcsim_xml_attr(doc, en, "freq");
+    size_t j = 0;
+    while (j < fr->n && strcmp(fr->ids[j], ef) != 0) j++;
+    if (j == fr->n)
+      return DCSIM_XML_ERR(err, DCSIM_EREF, doc, en, "<energy freq=\"%s\">: unknown frequency id",
+                           ef);
+    int rc = emit_energy(f, dir, doc, en, err);
+    if (rc) return rc;
+  }
+  return dcsim_calib_emit_power(f, dir, doc, root, err);
 }
 
 /* One calibration directory turned into a profile: its document, cells, fit and reference. */

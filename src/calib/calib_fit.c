@@ -9,6 +9,7 @@
 
 #include "calib/internal.h"
 #include "dcsim/calib.h"
+#include "dcsim/calib_power.h"
 #include "dcsim/csv.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/xmlio.h"
@@ -280,6 +281,38 @@ out:
   return rc;
 }
 
+/* The default model's <power-activity> (dcsim/calib_power.h) from the same measured PKG column
+ * against the same full-load table: needs the 1-core state first; skipped (has_activity 0,
+ * a line in the report) without it. A: rows [E_pkg(n), E_pkg(idle)]. */
+static int fit_activity(const dcsim_csv_t *t, size_t cc, const double *A, const double *mp,
+                        size_t n, FILE *rep, dcsim_energy_fit *out, dcsim_error *err) {
+  unsigned cores[64];
+  double full[64];
+  out->has_activity = 0;
+  if (n == 0 || n > 64 || strcmp(dcsim_csv_cell(t, 0, cc), "1") != 0) {
+    if (rep) fprintf(rep, "activity: not fitted (needs the 1-core state first, at most 64)\n");
+    return 0;
+  }
+  for (size_t r = 0; r < n; r++) {
+    double c = 0;
+    dcsim_parse_double(dcsim_csv_cell(t, r, cc), &c); /* checked by the caller */
+    cores[r] = (unsigned)c;
+    full[r] = A[2 * r];
+  }
+  dcsim_power_fit_stats st;
+  int rc = dcsim_fit_activity(A[1], cores, full, mp, n, &out->act_first, &out->act_extra, &st, err);
+  if (rc) return rc;
+  out->has_activity = 1;
+  out->act_stats = st;
+  if (rep) {
+    fprintf(rep,
+            "activity: first core %.4g, extra cores %.4g of the full-load step (least squares)\n",
+            out->act_first, out->act_extra);
+    dcsim_power_fit_report(rep, "PKG", cores, mp, &st);
+  }
+  return 0;
+}
+
 int dcsim_calib_fit_energy(const char *csv_path, const dcsim_cpu_profile_t *cpu, const char *freq,
                            dcsim_fit_method method, FILE *rep, dcsim_energy_fit *out,
                            dcsim_error *err) {
@@ -351,6 +384,7 @@ int dcsim_calib_fit_energy(const char *csv_path, const dcsim_cpu_profile_t *cpu,
               f->A[2 * r], f->b[r], pred[r], 100 * (pred[r] - f->b[r]) / f->b[r], loo[r]);
     print_stats(rep, part[k].name, part[k].st);
   }
+  rc = fit_activity(t, cc, A, mp, n, rep, out, err);
 out:
   free(A);
   free(B);

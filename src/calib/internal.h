@@ -11,6 +11,7 @@
 
 #include "dcsim/error.h"
 #include "dcsim/strutil.h"
+#include "dcsim/xmlio.h"
 
 /* The whole file as a NUL-terminated string: 64 MiB at most, no NUL byte (dcsim_file_read). */
 int dcsim_calib_read_text(const char *path, char **text, dcsim_error *err);
@@ -68,5 +69,25 @@ int dcsim_calib_write_table(const char *dir, const char *quantity, const char *f
 
 /* XML comment text: "--" cannot appear inside a comment; it is written as "- -". */
 void dcsim_calib_xml_comment_text(FILE *f, const char *s);
+
+/* ` NAME="value"` of node's attribute NAME, XML-escaped; nothing when it is absent. */
+void dcsim_calib_attr(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *name);
+
+/* The RAPL power table of a calibration directory (machine.xml <energy>, its CSV) as numbers:
+ * idle PKG and DRAM, then one row per core count, ascending. For the power-model fits. */
+typedef struct dcsim_calib_power_table {
+  char *path; /* the CSV read (malloc'd) */
+  double pkg_idle_w, dram_idle_w;
+  size_t n;
+  unsigned cores[64];
+  double pkg_w[64], dram_w[64];
+} dcsim_calib_power_table;
+int dcsim_calib_power_rows(const char *dir, const dcsim_xml_doc_t *doc, xmlNode *en,
+                           dcsim_calib_power_table *out, dcsim_error *err);
+
+/* <power-spec> and <power-model> of the profile from machine.xml (calib_power.c): copied, or with
+ * fit="energy" fitted to the directory's power table (doc/calibration.md, "Power model"). */
+int dcsim_calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *root,
+                           dcsim_error *err);
 
 #endif

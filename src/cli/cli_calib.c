@@ -124,6 +124,13 @@ static int cal_energy(const dcsim_args *a, dcsim_error *err) {
         "source=\"fitted: dcsim calibrate energy %s (%s) on %s\"/>\n",
         ef.pkg_U, ef.pkg_S, ef.dram_X, ef.dram_Y, a->positional[1], dcsim_fit_method_name(m),
         dcsim_cpu_profile_name(cpu));
+  if (!rc && ef.has_activity)
+    printf(
+        "<power-activity first-core=\"%.4g\" extra-core=\"%.4g\" source=\"fitted: dcsim "
+        "calibrate energy %s (least squares) against the full-load table of %s; rms %.3g W, "
+        "leave-one-out worst %.2f%%\"/>\n",
+        ef.act_first, ef.act_extra, a->positional[1], dcsim_cpu_profile_name(cpu),
+        ef.act_stats.rms_w, 100 * ef.act_stats.loo_max_rel_err);
   dcsim_cpu_profile_free(cpu);
   return rc;
 }

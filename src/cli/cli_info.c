@@ -11,6 +11,7 @@
 #include "dcsim/csv.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/hwprofile_power.h"
 #include "dcsim/json.h"
 #include "dcsim/numfmt.h"
 #include "dcsim/platform.h"
@@ -130,15 +131,38 @@ static void cpu_json_coverage(dcsim_json *j, const dcsim_cpu_profile_t *p) {
     dcsim_json_null(j);
 }
 
-/* One CPU profile of `dcsim list`: cores, frequency states, table coverage, the model beneath. */
+/* The power model's basis ("fitted", "spec"), NULL without a <power-model>. */
+static const char *power_kind(const dcsim_cpu_power_model *pw) {
+  if (!pw->has_model) return NULL;
+  return pw->basis == DCSIM_PROV_SPEC ? "spec" : "fitted";
+}
+
+/* The power figures of a CPU profile as JSON members: TDP per socket and the power model. */
+static void cpu_json_power(dcsim_json *j, const dcsim_cpu_power_model *pw) {
+  dcsim_json_key(j, "tdp_w");
+  if (pw->has_spec)
+    dcsim_json_num(j, pw->tdp_w);
+  else
+    dcsim_json_null(j);
+  dcsim_json_key(j, "power_model");
+  if (power_kind(pw))
+    dcsim_json_str(j, power_kind(pw));
+  else
+    dcsim_json_null(j);
+}
+
+/* One CPU profile of `dcsim list`: cores, frequency states, table coverage, the models beneath. */
 static int list_cpu(const char *path, dcsim_json *j, int json, dcsim_error *err) {
   dcsim_cpu_profile_t *p = NULL;
   int rc = dcsim_cpu_profile_load(path, &p, err);
   if (rc) return rc;
+  const dcsim_cpu_power_model *pw = dcsim_cpu_profile_power_model(p);
   if (json == 2) {
     printf("cpu,%s,", dcsim_cpu_profile_name(p));
     dcsim_csv_write_cell(stdout, dcsim_cpu_profile_model(p));
-    printf(",cpu,%u,,,\n", dcsim_cpu_profile_max_threads(p));
+    printf(",cpu,%u,", dcsim_cpu_profile_max_threads(p));
+    if (pw->has_spec) printf("%.10g", pw->tdp_w); /* the package's power limit (RAPL PL1) */
+    printf(",,\n");
   } else if (json) {
     dcsim_json_obj_begin(j);
     dcsim_json_key_str(j, "name", dcsim_cpu_profile_name(p));
@@ -149,21 +173,26 @@ static int list_cpu(const char *path, dcsim_json *j, int json, dcsim_error *err)
     dcsim_json_key_int(j, "cores_per_socket", dcsim_cpu_profile_cores_per_socket(p));
     dcsim_json_key_int(j, "sockets", dcsim_cpu_profile_sockets(p));
     cpu_json_coverage(j, p);
+    cpu_json_power(j, pw);
     dcsim_json_obj_end(j);
   } else {
-    char freqs[160], tables[200];
+    char freqs[160], tables[200], tdp[80] = "";
     freq_summary(p, freqs, sizeof freqs);
     table_summary(p, tables, sizeof tables);
-    const char *mk = model_kind(p);
-    printf("  %-18s %-26s %2u x %2u cores, %s%s\n", dcsim_cpu_profile_name(p),
+    const char *mk = model_kind(p), *pk = power_kind(pw);
+    if (pw->has_spec) snprintf(tdp, sizeof tdp, ", TDP %s", DCSIM_SI(pw->tdp_w, "W"));
+    printf("  %-18s %-26s %2u x %2u cores, %s%s%s\n", dcsim_cpu_profile_name(p),
            dcsim_cpu_profile_model(p), dcsim_cpu_profile_sockets(p),
            dcsim_cpu_profile_cores_per_socket(p), freqs,
-           dcsim_cpu_profile_has_energy(p) ? ", energy table" : "");
-    printf("  %-18s %s%s%s\n", "", tables,
-           mk ? (strcmp(mk, "spec") == 0 ? "; model from the datasheet (spec)"
-                                         : "; model fitted beneath the tables")
+           dcsim_cpu_profile_has_energy(p) ? ", energy table" : "", tdp);
+    printf("  %-18s %s%s%s%s\n", "", tables,
+           mk ? (strcmp(mk, "spec") == 0 ? "; performance model from the datasheet (spec)"
+                                         : "; performance model fitted beneath the tables")
               : "",
-           mk && strcmp(mk, "fitted+spec") == 0 ? " and the datasheet" : "");
+           mk && strcmp(mk, "fitted+spec") == 0 ? " and the datasheet" : "",
+           pk ? (strcmp(pk, "spec") == 0 ? "; power model from the datasheet (spec)"
+                                         : "; power model fitted to its energy table")
+              : "");
   }
   dcsim_cpu_profile_free(p);
   return 0;

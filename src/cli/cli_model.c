@@ -62,7 +62,9 @@ static int parse_sets(const dcsim_args *a, dcsim_binding *b, char names[][64], s
 
 static int parse_energy_form(const dcsim_args *a, dcsim_energy_form *f, dcsim_error *err) {
   const char *v = dcsim_arg(a, "energy-form");
-  if (!v || strcmp(v, "5.3") == 0)
+  if (!v)
+    *f = DCSIM_ENERGY_MODE; /* the mode's own (dcsim/model.h) */
+  else if (strcmp(v, "5.3") == 0)
     *f = DCSIM_ENERGY_53;
   else if (strcmp(v, "5.2") == 0)
     *f = DCSIM_ENERGY_52;
@@ -195,7 +197,19 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, con
   print_threads(rq, p);
   printf("time      %s s  %s\n", DCSIM_SIG(p->time_s), tp);
   if (p->has_energy) {
-    if (p->cpu)
+    if (p->node_power_w > 0 && p->cpu)
+      printf("energy    %s (PKG %s, DRAM %s, node base and losses %s; %s per node, %s idle)  %s\n",
+             DCSIM_SI(p->energy_j, "J"), DCSIM_SI(p->pkg_j, "J"), DCSIM_SI(p->dram_j, "J"),
+             DCSIM_SI(p->base_j, "J"), DCSIM_SI(p->node_power_w, "W"),
+             DCSIM_SI(p->node_idle_w, "W"), ep);
+    else if (p->node_power_w > 0)
+      printf(
+          "energy    %s (%s %s, host PKG %s, DRAM %s, node base and losses %s; %s, %s idle)  "
+          "%s\n",
+          DCSIM_SI(p->energy_j, "J"), p->multigpu ? "GPUs" : "GPU", DCSIM_SI(p->gpu_j, "J"),
+          DCSIM_SI(p->pkg_j, "J"), DCSIM_SI(p->dram_j, "J"), DCSIM_SI(p->base_j, "J"),
+          DCSIM_SI(p->node_power_w, "W"), DCSIM_SI(p->node_idle_w, "W"), ep);
+    else if (p->cpu)
       printf("energy    %s (PKG %s, DRAM %s)  %s\n", DCSIM_SI(p->energy_j, "J"),
              DCSIM_SI(p->pkg_j, "J"), DCSIM_SI(p->dram_j, "J"), ep);
     else
@@ -208,6 +222,14 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, con
     printf("energy    not computed (--energy-form none)\n");
   }
   dcsim_repro_text(stdout, rp);
+}
+
+/* The node wall power model's figures (dcsim/cpu_power.h), when it made the energy. */
+static void json_wall(dcsim_json *j, const dcsim_prediction *p) {
+  if (!(p->node_power_w > 0)) return;
+  dcsim_json_key_num(j, "base_j", p->base_j);
+  dcsim_json_key_num(j, "node_power_w", p->node_power_w);
+  dcsim_json_key_num(j, "node_idle_w", p->node_idle_w);
 }
 
 /* The CPU model's figures: state, energy split, communication. */
@@ -227,6 +249,7 @@ static void json_cpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
     dcsim_json_key_num(j, "pkg_j", p->pkg_j);
     dcsim_json_key_num(j, "dram_j", p->dram_j);
     dcsim_json_key_num(j, "node_energy_j", p->node_energy_j);
+    json_wall(j, p);
   }
   dcsim_json_key_num(j, "comm_s", p->cpu->node_comm_s[0]);
   json_threads(j, rq, p);
@@ -276,6 +299,8 @@ static void json_gpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
     dcsim_json_key_num(j, "gpu_j", p->gpu_j);
     dcsim_json_key_num(j, "host_pkg_j", p->pkg_j);
     dcsim_json_key_num(j, "gpu_fraction", p->gpu_fraction);
+    if (p->node_power_w > 0) dcsim_json_key_num(j, "dram_j", p->dram_j);
+    json_wall(j, p);
   }
   dcsim_json_key_num(j, "compute_s", p->gpu->compute_s);
   dcsim_json_key_num(j, "transfer_s", p->gpu->transfer_s);
@@ -546,6 +571,17 @@ static int choose_model(const dcsim_args *a, const dcsim_dwarf_t *d, int *use_gp
   return 0;
 }
 
+/* --cores N or all (the CPU's full node: cores per socket x sockets). */
+static int parse_cores(const dcsim_args *a, const dcsim_cpu_profile_t *cpu, unsigned *threads,
+                       dcsim_error *err) {
+  const char *cores = dcsim_arg(a, "cores");
+  if (cores && strcmp(cores, "all") == 0) {
+    *threads = dcsim_cpu_profile_cores_per_socket(cpu) * dcsim_cpu_profile_sockets(cpu);
+    return 0;
+  }
+  return dcsim_arg_uint(a, "cores", 1, threads, err);
+}
+
 /* The CPU model's request from the options: profile, nodes, cores, frequency, network. */
 static int cpu_request(const dcsim_args *a, const dcsim_dwarf_t *d, dcsim_model_req *rq,
                        dcsim_cpu_profile_t **cpu, dcsim_error *err) {
@@ -565,11 +601,7 @@ static int cpu_request(const dcsim_args *a, const dcsim_dwarf_t *d, dcsim_model_
   if (dcsim_arg(a, "nodes") && dcsim_arg(a, "nodes-scan"))
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "nodes-scan"),
                      "give --nodes or --nodes-scan, not both");
-  const char *cores = dcsim_arg(a, "cores");
-  if (cores && strcmp(cores, "all") == 0) /* the CPU's full node */
-    rq->state.threads = dcsim_cpu_profile_cores_per_socket(*cpu) * dcsim_cpu_profile_sockets(*cpu);
-  else if ((rc = dcsim_arg_uint(a, "cores", 1, &rq->state.threads, err)))
-    return rc;
+  if ((rc = parse_cores(a, *cpu, &rq->state.threads, err))) return rc;
   if ((rc = dcsim_cpu_profile_freq(*cpu, dcsim_arg(a, "freq"), &rq->state, err))) {
     dcsim_error_at(err, "command line", dcsim_arg_index(a, "freq"));
     return rc;
@@ -685,6 +717,129 @@ out:
   return rc;
 }
 
+/* What `dcsim energy` prints: PKG, DRAM and (node wall power model) the node base power. */
+typedef struct energy_out {
+  double pkg_j, dram_j, base_j, energy_j, node_w;
+  dcsim_prov prov;
+  const char *covers;
+} energy_out;
+
+/* --d35: §5.3 on the profile's <energy> table (D3.5 §5.3, §5.6). */
+static int energy_d35(const dcsim_args *a, const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu,
+                      const dcsim_cpu_state *st, unsigned nodes, double t, energy_out *o,
+                      dcsim_error *err) {
+  dcsim_energy_coeffs ec;
+  dcsim_cpu_power pw;
+  int rc;
+  if ((rc = dcsim_dwarf_energy_coeffs(d, &ec, err))) return rc;
+  if ((rc = dcsim_cpu_profile_power(cpu, st, &pw, err))) return rc;
+  if ((dcsim_arg_model_flags(a) & DCSIM_MODEL_STRICT) && !dcsim_prov_strict_ok(pw.prov.kind))
+    return DCSIM_ERR(err, DCSIM_ERANGE, dcsim_cpu_profile_path(cpu), 0,
+                     "--strict: the power of %s at this state rests on %s values (%s)",
+                     dcsim_cpu_profile_name(cpu), dcsim_prov_name(pw.prov.kind), pw.prov.source);
+  dcsim_cpu_energy e = dcsim_energy_cpu_53(&ec, &pw, t); /* §5.3 */
+  o->pkg_j = e.pkg_j * nodes;                            /* §5.6 */
+  o->dram_j = e.dram_j * nodes;
+  o->energy_j = o->pkg_j + o->dram_j;
+  o->prov = pw.prov;
+  o->covers = "CPU packages and DRAM of the nodes used (RAPL domains, D3.5 §5)";
+  return 0;
+}
+
+/* Default: node wall power (dcsim/cpu_power.h); the CPU model gives the bytes the run moves. */
+static int energy_wall(const dcsim_args *a, const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu,
+                       const dcsim_cpu_state *st, unsigned nodes, double t, energy_out *o,
+                       dcsim_error *err) {
+  dcsim_dwarf_eval *ev = NULL;
+  dcsim_prediction p;
+  memset(&p, 0, sizeof p);
+  int rc = dcsim_dwarf_evaluate(d, dcsim_arg(a, "case"), NULL, 0, &ev, err);
+  if (rc) {
+    dcsim_error_prefix(err,
+                       "the default model needs the bytes the run moves (give --case, or "
+                       "--d35 for D3.5's §5.3 form)");
+    return rc;
+  }
+  dcsim_model_req rq = { .ev = ev,
+                         .cpu = cpu,
+                         .nodes = nodes,
+                         .state = *st,
+                         .energy_form = DCSIM_ENERGY_MODE,
+                         .flags = dcsim_arg_model_flags(a) };
+  if ((rc = dcsim_model_energy_at(&rq, t, &p, err))) {
+    dcsim_error_prefix(err,
+                       "the default model takes the bytes the run moves from the CPU's "
+                       "performance model (or --d35 for D3.5's §5.3 form)");
+  } else {
+    o->pkg_j = p.pkg_j;
+    o->dram_j = p.dram_j;
+    o->base_j = p.base_j;
+    o->energy_j = p.energy_j;
+    o->node_w = p.node_power_w;
+    o->prov = p.energy_prov;
+    o->covers = p.energy_scope;
+  }
+  dcsim_prediction_release(&p);
+  dcsim_dwarf_eval_free(ev);
+  return rc;
+}
+
+static void energy_json(int d35, unsigned nodes, unsigned cores, double t, const energy_out *o,
+                        const dcsim_repro *rp) {
+  dcsim_json j;
+  dcsim_json_init(&j, stdout, 1);
+  dcsim_json_obj_begin(&j);
+  dcsim_json_key_num(&j, "pkg_j", o->pkg_j);
+  dcsim_json_key_num(&j, "dram_j", o->dram_j);
+  if (!d35) {
+    dcsim_json_key_num(&j, "base_j", o->base_j);
+    dcsim_json_key_num(&j, "node_power_w", o->node_w);
+  }
+  dcsim_json_key_num(&j, "energy_j", o->energy_j);
+  dcsim_json_key_num(&j, "time_s", t);
+  dcsim_json_key_int(&j, "nodes", nodes);
+  dcsim_json_key_int(&j, "cores", cores);
+  dcsim_json_key_str(&j, "model", d35 ? "d35" : "default");
+  dcsim_json_key_str(&j, "energy_covers", o->covers);
+  dcsim_json_key(&j, "provenance");
+  dcsim_prov_json(&j, o->prov);
+  dcsim_repro_json(&j, rp);
+  dcsim_json_obj_end(&j);
+  dcsim_json_end(&j);
+}
+
+/* What `dcsim energy` prints, in the format asked (0 text, 1 JSON, 2 CSV). */
+static void energy_print(int fmt, int d35, const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu,
+                         unsigned nodes, unsigned cores, double t, const energy_out *o,
+                         const dcsim_repro *rp) {
+  if (fmt == 1) {
+    energy_json(d35, nodes, cores, t, o, rp);
+  } else if (fmt == 2) {
+    dcsim_repro_csv(stdout, rp);
+    puts("pkg_j,dram_j,energy_j,time_s,nodes,cores,base_j,node_power_w,model,provenance,source");
+    printf("%.10g,%.10g,%.10g,%.10g,%u,%u,", o->pkg_j, o->dram_j, o->energy_j, t, nodes, cores);
+    if (!d35)
+      printf("%.10g,%.10g", o->base_j, o->node_w);
+    else
+      putchar(',');
+    printf(",%s,%s,", d35 ? "d35" : "default", dcsim_prov_name(o->prov.kind));
+    dcsim_csv_write_cell(stdout, o->prov.source ? o->prov.source : "");
+    putchar('\n');
+  } else {
+    char ep[600];
+    dcsim_prov_format(o->prov, ep, sizeof ep);
+    printf("%s on %s, %u %s x %u %s, %s s\n", dcsim_dwarf_name(d), dcsim_cpu_profile_name(cpu),
+           nodes, dcsim_plural(nodes, "node", "nodes"), cores, dcsim_plural(cores, "core", "cores"),
+           DCSIM_SIG(t));
+    printf("PKG     %s\nDRAM    %s\n", DCSIM_SI(o->pkg_j, "J"), DCSIM_SI(o->dram_j, "J"));
+    if (!d35)
+      printf("base    %s (node base power and losses; %s per node)\n", DCSIM_SI(o->base_j, "J"),
+             DCSIM_SI(o->node_w, "W"));
+    printf("energy  %s  %s\ncovers  %s\n", DCSIM_SI(o->energy_j, "J"), ep, o->covers);
+    dcsim_repro_text(stdout, rp);
+  }
+}
+
 int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err) {
   static const char *const formats[] = { "text", "json", "csv", NULL };
   dcsim_dwarf_t *d = NULL;
@@ -695,64 +850,25 @@ int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err) {
   double t = 0;
   dcsim_repro rp;
   dcsim_repro_init(&rp, NULL);
+  energy_out o;
+  memset(&o, 0, sizeof o);
   if ((rc = dcsim_arg_format(a, formats, &fmt, err))) goto out;
   if (!dcsim_arg(a, "cpu") || !dcsim_arg(a, "cores") || !dcsim_arg(a, "time")) {
     rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
                    "dcsim energy needs --dwarf, --cpu, --cores and --time");
     goto out;
   }
-  if ((rc = dcsim_arg_uint(a, "cores", 1, &st.threads, err))) goto out;
   if ((rc = dcsim_arg_uint(a, "nodes", 1, &nodes, err))) goto out;
   if ((rc = dcsim_arg_double(a, "time", 0, &t, err))) goto out;
   if ((rc = load_dwarf_arg(a, &d, err))) goto out;
   if ((rc = load_cpu_arg(a, "cpu", &cpu, err))) goto out;
+  if ((rc = parse_cores(a, cpu, &st.threads, err))) goto out;
   if ((rc = dcsim_cpu_profile_freq(cpu, dcsim_arg(a, "freq"), &st, err))) goto out;
-  dcsim_energy_coeffs ec;
-  dcsim_cpu_power pw;
-  if ((rc = dcsim_dwarf_energy_coeffs(d, &ec, err))) goto out;
-  if ((rc = dcsim_cpu_profile_power(cpu, &st, &pw, err))) goto out;
-  if ((dcsim_arg_model_flags(a) & DCSIM_MODEL_STRICT) && !dcsim_prov_strict_ok(pw.prov.kind)) {
-    rc = DCSIM_ERR(err, DCSIM_ERANGE, dcsim_cpu_profile_path(cpu), 0,
-                   "--strict: the power of %s at this state rests on %s values (%s)",
-                   dcsim_cpu_profile_name(cpu), dcsim_prov_name(pw.prov.kind), pw.prov.source);
-    goto out;
-  }
   if ((rc = model_repro(d, cpu, NULL, NULL, &rp, err))) goto out;
-  dcsim_cpu_energy e = dcsim_energy_cpu_53(&ec, &pw, t); /* §5.3 */
-  double pkg = e.pkg_j * nodes, dram = e.dram_j * nodes; /* §5.6 */
-  if (fmt == 1) {
-    dcsim_json j;
-    dcsim_json_init(&j, stdout, 1);
-    dcsim_json_obj_begin(&j);
-    dcsim_json_key_num(&j, "pkg_j", pkg);
-    dcsim_json_key_num(&j, "dram_j", dram);
-    dcsim_json_key_num(&j, "energy_j", pkg + dram);
-    dcsim_json_key_num(&j, "time_s", t);
-    dcsim_json_key_int(&j, "nodes", nodes);
-    dcsim_json_key_int(&j, "cores", st.threads);
-    dcsim_json_key(&j, "provenance");
-    dcsim_prov_json(&j, pw.prov);
-    dcsim_repro_json(&j, &rp);
-    dcsim_json_obj_end(&j);
-    dcsim_json_end(&j);
-  } else if (fmt == 2) {
-    dcsim_repro_csv(stdout, &rp);
-    printf(
-        "pkg_j,dram_j,energy_j,time_s,nodes,cores,provenance,source\n%.10g,%.10g,%.10g,%.10g,%u,"
-        "%u,%s,",
-        pkg, dram, pkg + dram, t, nodes, st.threads, dcsim_prov_name(pw.prov.kind));
-    dcsim_csv_write_cell(stdout, pw.prov.source ? pw.prov.source : "");
-    putchar('\n');
-  } else {
-    char ep[600];
-    dcsim_prov_format(pw.prov, ep, sizeof ep);
-    printf("%s on %s, %u %s x %u %s, %s s\n", dcsim_dwarf_name(d), dcsim_cpu_profile_name(cpu),
-           nodes, dcsim_plural(nodes, "node", "nodes"), st.threads,
-           dcsim_plural(st.threads, "core", "cores"), DCSIM_SIG(t));
-    printf("PKG     %s\nDRAM    %s\nenergy  %s  %s\n", DCSIM_SI(pkg, "J"), DCSIM_SI(dram, "J"),
-           DCSIM_SI(pkg + dram, "J"), ep);
-    dcsim_repro_text(stdout, &rp);
-  }
+  const int d35 = (dcsim_arg_model_flags(a) & DCSIM_MODEL_D35) != 0;
+  rc = d35 ? energy_d35(a, d, cpu, &st, nodes, t, &o, err)
+           : energy_wall(a, d, cpu, &st, nodes, t, &o, err);
+  if (!rc) energy_print(fmt, d35, d, cpu, nodes, st.threads, t, &o, &rp);
 out:
   dcsim_repro_release(&rp);
   dcsim_dwarf_free(d);

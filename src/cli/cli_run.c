@@ -197,6 +197,7 @@ static void json_groups(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
     dcsim_json_key_num(j, "busy_node_s", gs->busy_node_s);
     dcsim_json_key_num(j, "utilisation", mk > 0 ? gs->busy_node_s / (mk * ng->count) : 0);
     dcsim_json_key_num(j, "allocated", mk > 0 ? gs->alloc_node_s / (mk * ng->count) : 0);
+    dcsim_json_key_num(j, "mean_node_power_w", mk > 0 ? gs->energy_j / (mk * ng->count) : 0);
     dcsim_json_obj_end(j);
   }
   dcsim_json_arr_end(j);
@@ -351,14 +352,16 @@ static void text_tables(const run_out *o) {
   }
   if (shown < st->n_jobs)
     printf("... %zu more (see --format json or csv, or the database)\n", st->n_jobs - shown);
-  printf("\n%-12s %6s %14s %14s %12s %12s\n", "node group", "nodes", "energy [J]", "busy [node-s]",
-         "utilisation", "held");
+  printf("\n%-12s %6s %14s %14s %12s %12s %14s\n", "node group", "nodes", "energy [J]",
+         "busy [node-s]", "utilisation", "held", "mean [W/node]");
   for (size_t g = 0; g < st->n_groups; g++) {
     const dcsim_node_group *ng = s->groups[g].g;
     const dcsim_group_stats *gs = &st->groups[g];
-    printf("%-12s %6u %14s %14s %11.1f%% %11.1f%%\n", ng->name, ng->count, DCSIM_SIG(gs->energy_j),
-           DCSIM_SIG(gs->busy_node_s), mk > 0 ? 100 * gs->busy_node_s / (mk * ng->count) : 0,
-           mk > 0 ? 100 * gs->alloc_node_s / (mk * ng->count) : 0);
+    printf("%-12s %6u %14s %14s %11.1f%% %11.1f%% %14s\n", ng->name, ng->count,
+           DCSIM_SIG(gs->energy_j), DCSIM_SIG(gs->busy_node_s),
+           mk > 0 ? 100 * gs->busy_node_s / (mk * ng->count) : 0,
+           mk > 0 ? 100 * gs->alloc_node_s / (mk * ng->count) : 0,
+           DCSIM_SIG(mk > 0 ? gs->energy_j / (mk * ng->count) : 0));
   }
   if (o->db) printf("\nresults     %s, run %lld\n", o->db, (long long)o->run_id);
 }

@@ -80,6 +80,9 @@ struct dcsim_dwarf {
   pattern_def patterns[DCSIM_COMM_MAX_PATTERNS];
   int has_energy;
   dcsim_energy_coeffs energy;
+  int has_activity;
+  dcsim_power_activity activity; /* <power-activity>; source owned: activity_source */
+  char *activity_source;
   size_t n_gpu_frac;
   gpu_frac *gpu_frac;
   double gpu_activity;       /* <gpu-power activity>; 0 if absent */
@@ -135,6 +138,7 @@ void dcsim_dwarf_free(dcsim_dwarf_t *d) {
   }
   for (size_t i = 0; i < d->n_gpu_frac; i++) free(d->gpu_frac[i].gpu);
   free(d->gpu_frac);
+  free(d->activity_source);
   free(d->gpu_activity_source);
   for (size_t i = 0; i < d->n_scaling; i++) {
     free((char *)d->scaling[i].cpu);
@@ -499,6 +503,27 @@ static int load_comm(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *cm, 
   return 0;
 }
 
+/* <power-activity>: fractions of the full-load core power (doc/models.md, "Power model"). */
+static int load_activity(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *pa,
+                         dcsim_error *err) {
+  const char *src = NULL;
+  int rc;
+  if ((rc = nonneg_attr(doc, pa, "first-core", &d->activity.first_core, err)) ||
+      (rc = nonneg_attr(doc, pa, "extra-core", &d->activity.extra_core, err)) ||
+      (rc = dcsim_xml_str(doc, pa, "source", 1, &src, err)))
+    return rc;
+  if (d->activity.first_core > 1.5 || d->activity.extra_core > 1.5)
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, pa,
+                         "<power-activity>: %g and %g must be fractions of the full-load power "
+                         "(at most 1.5)",
+                         d->activity.first_core, d->activity.extra_core);
+  if (!(d->activity_source = dcsim_strdup(src)))
+    return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, pa, "out of memory");
+  d->activity.source = d->activity_source;
+  d->has_activity = 1;
+  return 0;
+}
+
 /* <thread-scaling> elements: one per CPU profile, sigma in 0..1 (the <fit-point>s are a record of
  * the fit for readers and are not loaded). */
 static int load_scaling(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *root,
@@ -572,6 +597,8 @@ int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err) {
         (rc = nonneg_attr(doc, ec, "dram-Y", &d->energy.dram_Y, err)))
       goto out;
   }
+  xmlNode *pa = dcsim_xml_child(root, "power-activity");
+  if (pa && (rc = load_activity(d, doc, pa, err))) goto out;
   size_t ng = dcsim_xml_count(root, "gpu-energy");
   d->gpu_frac = calloc(ng ? ng : 1, sizeof *d->gpu_frac);
   if (!d->gpu_frac) {
@@ -888,6 +915,12 @@ int dcsim_dwarf_energy_coeffs(const dcsim_dwarf_t *d, dcsim_energy_coeffs *out, 
     return DCSIM_ERR(err, DCSIM_EREF, d->path, 0, "dwarf %s has no <energy-coefficients>", d->name);
   *out = d->energy;
   return 0;
+}
+
+int dcsim_dwarf_power_activity(const dcsim_dwarf_t *d, dcsim_power_activity *out) {
+  if (!d->has_activity) return 0;
+  *out = d->activity;
+  return 1;
 }
 
 int dcsim_dwarf_gpu_fraction(const dcsim_dwarf_t *d, const char *gpu_name, double *out,

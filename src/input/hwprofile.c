@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dcsim/catalog.h"
+#include "dcsim/hwprofile_power.h"
 #include "dcsim/strutil.h"
 #include "dcsim/xmlio.h"
 #include "input/internal.h"
@@ -40,6 +41,7 @@ typedef struct energy_row {
 typedef struct energy_table {
   size_t freq;        /* index into freqs */
   int same_all_freqs; /* other-frequencies="same" */
+  int borrowed;       /* borrowed-from another processor (D3.5 §6.1.2) */
   double pkg_idle_w, dram_idle_w;
   size_t n_rows;
   energy_row *rows; /* ascending cores */
@@ -67,6 +69,7 @@ struct dcsim_cpu_profile {
   int has_perf;
   dcsim_cpu_perf_model pm;
   char *pm_src, *pm_level_src[Q_COUNT];
+  dcsim_cpu_power_model power; /* <power-spec>, <power-model> (dcsim/hwprofile_power.h) */
 };
 
 struct dcsim_gpu_profile {
@@ -100,6 +103,7 @@ void dcsim_cpu_profile_free(dcsim_cpu_profile_t *p) {
   free(p->ds_mem_src);
   free(p->pm_src);
   for (int q = 0; q < Q_COUNT; q++) free(p->pm_level_src[q]);
+  dcsim_cpu_power_model_release(&p->power);
   free(p->path);
   free(p->name);
   free(p->model);
@@ -228,6 +232,7 @@ static int load_energy(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNo
           "<energy freq=\"%s\">: a table for this frequency is given twice (line %d)", fid,
           p->etabs[i].line);
   t->same_all_freqs = strcmp(other, "same") == 0;
+  t->borrowed = dcsim_xml_attr(doc, en, "borrowed-from") != NULL;
   t->line = (int)xmlGetLineNo(en);
   const char *src = NULL;
   if ((rc = dcsim_xml_str(doc, en, "source", 1, &src, err))) return rc;
@@ -564,6 +569,7 @@ int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_er
     energy_table *t = &p->etabs[p->n_etabs++];
     if ((rc = load_energy(p, doc, en, t, err))) goto out;
   }
+  if ((rc = dcsim_cpu_power_model_load(doc, root, p->cores_per_socket, &p->power, err))) goto out;
   *out = p;
   p = NULL;
 out:
@@ -871,6 +877,24 @@ static int table_power(const dcsim_cpu_profile_t *p, const energy_table *t, unsi
   return 0;
 }
 
+/* Linear in GHz between the tables lo and hi (plain frequencies below and above s's). */
+static int between_tables(const dcsim_cpu_profile_t *p, long lo, long hi, const dcsim_cpu_state *s,
+                          dcsim_cpu_power *out, dcsim_error *err) {
+  dcsim_cpu_power a, b;
+  int rc;
+  if ((rc = table_power(p, &p->etabs[lo], s->threads, &a, err)) ||
+      (rc = table_power(p, &p->etabs[hi], s->threads, &b, err)))
+    return rc;
+  double f0 = p->freqs[p->etabs[lo].freq].ghz, f1 = p->freqs[p->etabs[hi].freq].ghz;
+  double w = (s->ghz - f0) / (f1 - f0);
+  out->pkg_w = a.pkg_w * (1 - w) + b.pkg_w * w;
+  out->dram_w = a.dram_w * (1 - w) + b.dram_w * w;
+  out->pkg_idle_w = a.pkg_idle_w * (1 - w) + b.pkg_idle_w * w;
+  out->dram_idle_w = a.dram_idle_w * (1 - w) + b.dram_idle_w * w;
+  out->prov = dcsim_prov_make(DCSIM_PROV_INTERPOLATED, a.prov.source);
+  return 0;
+}
+
 /* Which table(s) give the power at a state (dcsim/hwprofile.h): the table of that frequency;
  * else, between two plain-frequency tables, both (linear in GHz); else the nearest table if it
  * says other-frequencies="same". */
@@ -886,21 +910,7 @@ int dcsim_cpu_profile_power(const dcsim_cpu_profile_t *p, const dcsim_cpu_state 
     if (f->ghz < s->ghz && (lo < 0 || f->ghz > p->freqs[p->etabs[lo].freq].ghz)) lo = (long)i;
     if (f->ghz > s->ghz && (hi < 0 || f->ghz < p->freqs[p->etabs[hi].freq].ghz)) hi = (long)i;
   }
-  if (lo >= 0 && hi >= 0) { /* linear in frequency between the two measured tables */
-    dcsim_cpu_power a, b;
-    int rc;
-    if ((rc = table_power(p, &p->etabs[lo], s->threads, &a, err)) ||
-        (rc = table_power(p, &p->etabs[hi], s->threads, &b, err)))
-      return rc;
-    double f0 = p->freqs[p->etabs[lo].freq].ghz, f1 = p->freqs[p->etabs[hi].freq].ghz;
-    double w = (s->ghz - f0) / (f1 - f0);
-    out->pkg_w = a.pkg_w * (1 - w) + b.pkg_w * w;
-    out->dram_w = a.dram_w * (1 - w) + b.dram_w * w;
-    out->pkg_idle_w = a.pkg_idle_w * (1 - w) + b.pkg_idle_w * w;
-    out->dram_idle_w = a.dram_idle_w * (1 - w) + b.dram_idle_w * w;
-    out->prov = dcsim_prov_make(DCSIM_PROV_INTERPOLATED, a.prov.source);
-    return 0;
-  }
+  if (lo >= 0 && hi >= 0) return between_tables(p, lo, hi, s, out, err);
   near = lo >= 0 ? lo : hi;
   if (near < 0) near = 0; /* a labelled state, or only labelled tables: the first table */
   const energy_table *t = &p->etabs[near];
@@ -919,6 +929,38 @@ int dcsim_cpu_profile_power(const dcsim_cpu_profile_t *p, const dcsim_cpu_state 
   int rc = table_power(p, t, s->threads, out, err);
   /* other-frequencies="same" at another frequency: the table carried beyond what it measured */
   if (!rc && !state_is_freq(&p->freqs[t->freq], s)) out->prov.kind = DCSIM_PROV_EXTRAPOLATED;
+  return rc;
+}
+
+const dcsim_cpu_power_model *dcsim_cpu_profile_power_model(const dcsim_cpu_profile_t *p) {
+  return &p->power;
+}
+
+/* A table of the profile's own (not borrowed) whose rows cover k cores: 1, else 0. */
+static int own_covers(const energy_table *t, unsigned k) {
+  return !t->borrowed && t->n_rows && k >= t->rows[0].cores && k <= t->rows[t->n_rows - 1].cores;
+}
+
+int dcsim_cpu_profile_own_power(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s,
+                                dcsim_cpu_power *out, int *covered, dcsim_error *err) {
+  *covered = 0;
+  long lo = -1, hi = -1;
+  for (size_t i = 0; i < p->n_etabs; i++) {
+    const energy_table *t = &p->etabs[i];
+    const freq_col *f = &p->freqs[t->freq];
+    if (!own_covers(t, s->threads)) continue;
+    if (state_is_freq(f, s)) {
+      int rc = table_power(p, t, s->threads, out, err);
+      *covered = rc == 0;
+      return rc;
+    }
+    if (s->label || f->label) continue;
+    if (f->ghz < s->ghz && (lo < 0 || f->ghz > p->freqs[p->etabs[lo].freq].ghz)) lo = (long)i;
+    if (f->ghz > s->ghz && (hi < 0 || f->ghz < p->freqs[p->etabs[hi].freq].ghz)) hi = (long)i;
+  }
+  if (lo < 0 || hi < 0) return 0;
+  int rc = between_tables(p, lo, hi, s, out, err);
+  *covered = rc == 0;
   return rc;
 }
 

@@ -78,6 +78,16 @@ static int load_group(const dcsim_xml_doc_t *doc, xmlNode *node, dcsim_node_grou
         (rc = dcsim_xml_double(doc, ps, "shutdown-j", 1, &g->shutdown_j, err)))
       return rc;
   }
+  xmlNode *np = dcsim_xml_child(node, "node-power");
+  if (np) {
+    g->has_node_power = 1;
+    if ((rc = dcsim_xml_double(doc, np, "base-w", 1, &g->node_base_w, err)) ||
+        (rc = dcsim_xml_double(doc, np, "load-overhead", 1, &g->node_load_overhead, err)))
+      return rc;
+    if (!(g->node_base_w >= 0) || !(g->node_load_overhead >= 0))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, np,
+                           "<node-power>: base-w and load-overhead must be >= 0");
+  }
   return 0;
 }
 

@@ -18,6 +18,86 @@ void dcsim_prediction_release(dcsim_prediction *p) {
   p->multigpu = NULL;
 }
 
+/* D3.5 §5.2 or §5.3 on the profile's <energy> table, over time_s of one node (comp_s of it
+ * computing, the rest waiting for messages). */
+static int cpu_energy_d35(const dcsim_model_req *req, double time_s, double comp_s,
+                          dcsim_prediction *out, dcsim_error *err) {
+  dcsim_energy_coeffs ec;
+  dcsim_cpu_power pw;
+  int rc;
+  if ((rc = dcsim_cpu_profile_power(req->cpu, &req->state, &pw, err))) return rc;
+  dcsim_cpu_energy e;
+  if (req->energy_form == DCSIM_ENERGY_52) {
+    e = dcsim_energy_cpu_52(&pw, out->cpu->parts, out->cpu->n_loops);
+    double comm = time_s - comp_s; /* the communication time not hidden */
+    e.pkg_j +=
+        pw.pkg_idle_w * comm; /* waiting for messages: idle package (assumption, doc/models.md) */
+    e.energy_j = e.pkg_j + e.dram_j;
+  } else {
+    if ((rc = dcsim_dwarf_energy_coeffs(req->ev->dwarf, &ec, err))) return rc;
+    e = dcsim_energy_cpu_53(&ec, &pw, time_s);
+  }
+  out->has_energy = 1;
+  out->energy_prov = dcsim_prov_weakest(pw.prov, out->time_prov);
+  out->energy_scope = "CPU packages and DRAM of the nodes used (RAPL domains, D3.5 §5)";
+  out->node_energy_j = e.energy_j;
+  out->pkg_j = e.pkg_j * req->nodes; /* §5.6: sum over nodes */
+  out->dram_j = e.dram_j * req->nodes;
+  out->energy_j = e.energy_j * req->nodes;
+  return 0;
+}
+
+/* The dwarf's <power-activity>, or full load (flagged in *prov) when it declares none. */
+static dcsim_power_activity cpu_activity(const dcsim_dwarf_t *d, dcsim_prov *prov) {
+  dcsim_power_activity a = { 1, 1, NULL };
+  if (!dcsim_dwarf_power_activity(d, &a))
+    *prov = dcsim_prov_weakest(
+        *prov, dcsim_prov_make(DCSIM_PROV_EXTRAPOLATED,
+                               "the dwarf has no <power-activity>: cores at full-load power"));
+  return a;
+}
+
+/* The default: node wall power (dcsim/cpu_power.h) over time_s of each node. */
+static int cpu_energy_wall(const dcsim_model_req *req, double time_s, dcsim_prediction *out,
+                           dcsim_error *err) {
+  double dram_byte = 0;
+  for (size_t l = 0; l < out->cpu->n_loops; l++) dram_byte += out->cpu->parts[l].dram_byte;
+  dcsim_prov prov = out->time_prov;
+  dcsim_node_load ld = { req->state.ghz,
+                         req->state.threads,
+                         cpu_activity(req->ev->dwarf, &prov),
+                         time_s > 0 ? dram_byte / time_s : 0,
+                         0,
+                         req->state.label && strcmp(req->state.label, "turbo") == 0 };
+  dcsim_node_load idle = { req->state.ghz, 0, ld.act, 0, 0, 0 };
+  dcsim_node_power np, ni;
+  int rc;
+  if ((rc = dcsim_cpu_node_power(req->cpu, req->sockets, req->node_base, &ld, &np, err)) ||
+      (rc = dcsim_cpu_node_power(req->cpu, req->sockets, req->node_base, &idle, &ni, err)))
+    return rc;
+  out->has_energy = 1;
+  out->energy_prov = dcsim_prov_weakest(np.prov, prov);
+  out->energy_scope =
+      "node wall power of the nodes used: CPU packages, DRAM and the node base "
+      "power (board, fans, NIC, power-supply and regulator losses)";
+  out->node_power_w = np.wall_w;
+  out->node_idle_w = ni.wall_w;
+  out->node_energy_j = np.wall_w * time_s;
+  out->pkg_j = np.pkg_w * time_s * req->nodes; /* §5.6: sum over nodes */
+  out->dram_j = np.dram_w * time_s * req->nodes;
+  out->base_j = (np.wall_w - np.dc_w) * time_s * req->nodes;
+  out->energy_j = out->node_energy_j * req->nodes;
+  return 0;
+}
+
+/* The energy of the form asked for (dcsim/model.h) over time_s of each node. */
+static int cpu_energy(const dcsim_model_req *req, double time_s, double comp_s,
+                      dcsim_prediction *out, dcsim_error *err) {
+  if (req->energy_form == DCSIM_ENERGY_MODE && !(req->flags & DCSIM_MODEL_D35))
+    return cpu_energy_wall(req, time_s, out, err);
+  return cpu_energy_d35(req, time_s, comp_s, out, err);
+}
+
 /* Sum of a node's loop times: its computation. */
 static double compute_s(const dcsim_cpu_result *r) {
   double t = 0;
@@ -83,27 +163,39 @@ static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
   out->time_s = out->cpu->time_s;
   out->time_prov = out->cpu->prov;
   if (req->energy_form == DCSIM_ENERGY_NONE) return 0;
-  dcsim_energy_coeffs ec;
-  dcsim_cpu_power pw;
-  if ((rc = dcsim_cpu_profile_power(req->cpu, &req->state, &pw, err))) return rc;
-  dcsim_cpu_energy e;
-  if (req->energy_form == DCSIM_ENERGY_52) {
-    e = dcsim_energy_cpu_52(&pw, out->cpu->parts, out->cpu->n_loops);
-    double comm = out->cpu->node_time_s[0] - comp; /* the communication time not hidden */
-    e.pkg_j +=
-        pw.pkg_idle_w * comm; /* waiting for messages: idle package (assumption, doc/models.md) */
-    e.energy_j = e.pkg_j + e.dram_j;
-  } else {
-    if ((rc = dcsim_dwarf_energy_coeffs(req->ev->dwarf, &ec, err))) return rc;
-    e = dcsim_energy_cpu_53(&ec, &pw, out->cpu->node_time_s[0]);
-  }
+  return cpu_energy(req, out->cpu->node_time_s[0], comp, out, err);
+}
+
+/* The default for a GPU run: wall power of the GPU's node, its host idle (as D3.5 §5.5 keeps the
+ * host package idle) and its GPU boards drawing boards_w (S of the power limit, §5.5). */
+static int gpu_energy_wall(const dcsim_model_req *req, double boards_w, dcsim_prov board_prov,
+                           dcsim_prediction *out, dcsim_error *err) {
+  const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(req->gpu);
+  const double n_gpus = req->gpus >= 1 ? req->gpus : 1;
+  dcsim_power_activity full = { 1, 1, NULL };
+  dcsim_node_load ld = { dcsim_cpu_profile_nominal_ghz(req->host_cpu), 0, full, 0, boards_w, 0 };
+  dcsim_node_load idle = ld;
+  idle.other_dc_w = n_gpus * g->idle_w;
+  dcsim_node_power np, ni;
+  int rc;
+  if ((rc = dcsim_cpu_node_power(req->host_cpu, req->sockets, req->node_base, &ld, &np, err)) ||
+      (rc = dcsim_cpu_node_power(req->host_cpu, req->sockets, req->node_base, &idle, &ni, err)))
+    return rc;
+  const double t = out->time_s;
   out->has_energy = 1;
-  out->energy_prov = dcsim_prov_weakest(pw.prov, out->time_prov);
-  out->energy_scope = "CPU packages and DRAM of the nodes used (RAPL domains, D3.5 §5)";
-  out->node_energy_j = e.energy_j;
-  out->pkg_j = e.pkg_j * req->nodes; /* §5.6: sum over nodes */
-  out->dram_j = e.dram_j * req->nodes;
-  out->energy_j = e.energy_j * req->nodes;
+  out->energy_prov = dcsim_prov_weakest(board_prov, np.prov);
+  out->energy_scope =
+      "node wall power of the GPU node: GPU boards (S of the power limit), the "
+      "host's CPU packages and DRAM idle, and the node base power (board, fans, "
+      "NIC, power-supply and regulator losses)";
+  out->host_idle_w = np.pkg_w;
+  out->node_power_w = np.wall_w;
+  out->node_idle_w = ni.wall_w;
+  out->energy_j = out->node_energy_j = np.wall_w * t;
+  out->gpu_j = boards_w * t;
+  out->pkg_j = np.pkg_w * t;
+  out->dram_j = np.dram_w * t;
+  out->base_j = (np.wall_w - np.dc_w) * t;
   return 0;
 }
 
@@ -197,6 +289,9 @@ static int run_gpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
   const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(req->gpu);
   dcsim_prov board_prov;
   if ((rc = gpu_board_fraction(req, out, arch, &out->gpu_fraction, &board_prov, err))) return rc;
+  if (req->host_cpu && req->energy_form == DCSIM_ENERGY_MODE && !(req->flags & DCSIM_MODEL_D35))
+    return gpu_energy_wall(req, n_gpus * out->gpu_fraction * g->power_limit_w, board_prov, out,
+                           err);
   if (req->host_cpu) {
     dcsim_cpu_state hs = { dcsim_cpu_profile_nominal_ghz(req->host_cpu), NULL, 1 };
     dcsim_cpu_power pw;
@@ -238,6 +333,22 @@ int dcsim_model_run(const dcsim_model_req *req, dcsim_prediction *out, dcsim_err
   out->time_prov = out->energy_prov = dcsim_prov_make(DCSIM_PROV_TABLE, "");
   int rc =
       req->gpu ? run_gpu(req, out, err) : run_cpu(req, out, err); /* the resources pick the model */
+  if (!rc) rc = check_strict(req, out, err);
+  if (rc) dcsim_prediction_release(out);
+  return rc;
+}
+
+int dcsim_model_energy_at(const dcsim_model_req *req, double time_s, dcsim_prediction *out,
+                          dcsim_error *err) {
+  memset(out, 0, sizeof *out);
+  out->time_prov = out->energy_prov = dcsim_prov_make(DCSIM_PROV_TABLE, "");
+  if (req->gpu || !(time_s >= 0) || !isfinite(time_s))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "the energy of a measured run needs a CPU dwarf and a time >= 0");
+  dcsim_model_req r = *req;
+  r.energy_form = DCSIM_ENERGY_NONE; /* the model for the bytes the run moves, not its time */
+  int rc = run_cpu(&r, out, err);
+  if (!rc) rc = cpu_energy(req, time_s, time_s, out, err);
   if (!rc) rc = check_strict(req, out, err);
   if (rc) dcsim_prediction_release(out);
   return rc;

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 void dcsim_cpu_result_free(dcsim_cpu_result *r) {
   if (!r) return;
@@ -70,6 +71,8 @@ int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes
         p->traffic_byte = lv[b].traffic_byte;
         p->mem_time_s = lv[b].time_s;
         p->level = lv[b].name;
+        for (size_t k = 0; k < nlv; k++)
+          if (strcmp(lv[k].name, "DRAM") == 0) p->dram_byte = lv[k].traffic_byte;
       } else if (p->traffic_byte > 0) {
         const char *miss = lp->V > 0 && !rt.has_l1   ? "L1"
                            : lp->X > 0 && !rt.has_l2 ? "L2"
@@ -83,8 +86,9 @@ int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes
           goto out;
         }
         double bps = rt.l1_bps * lp->V + rt.l2_bps * lp->X + rt.l3_bps * lp->Y +
-                     rt.dram_bps * lp->Z;      /* §4.3: 1/Tmop */
-        p->mem_time_s = p->traffic_byte / bps; /* Q*Tmop */
+                     rt.dram_bps * lp->Z;                           /* §4.3: 1/Tmop */
+        p->mem_time_s = p->traffic_byte / bps;                      /* Q*Tmop */
+        p->dram_byte = p->traffic_byte * rt.dram_bps * lp->Z / bps; /* DRAM's share */
       }
       /* a loop on the ridge (equal times, as BiFFT's fitted loops are) counts as memory-bound */
       p->compute_bound = p->flop_time_s > p->mem_time_s * (1 + 1e-9);

@@ -4,6 +4,9 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "dcsim/cpu_power.h"
+#include "dcsim/model.h"
+
 int dcsim_recorded_core_power(const dcsim_cpu_profile_t *cpu, const dcsim_cpu_state *f,
                               double *core_w, dcsim_prov *prov, dcsim_error *err) {
   dcsim_cpu_state st = *f;
@@ -24,6 +27,20 @@ int dcsim_recorded_core_power(const dcsim_cpu_profile_t *cpu, const dcsim_cpu_st
   return 0;
 }
 
+/* The default model: a busy core's share of a fully loaded socket above idle, at the wall
+ * (dcsim/cpu_power.h); recorded tasks say nothing about their activity or memory traffic. */
+static int wall_core_power(const dcsim_group_rt *g, const dcsim_cpu_state *f, double *core_w,
+                           dcsim_prov *prov, dcsim_error *err) {
+  unsigned cps = dcsim_cpu_profile_cores_per_socket(g->cpu);
+  double full;
+  int capped;
+  int rc = dcsim_cpu_socket_full_w(g->cpu, f->ghz, cps, &full, prov, &capped, err);
+  if (rc) return rc;
+  double idle = dcsim_cpu_profile_power_model(g->cpu)->pkg_idle_w;
+  *core_w = (1 + g->load_overhead) * (full - idle) / cps;
+  return 0;
+}
+
 int dcsim_recorded_option(const dcsim_group_rt *g, const dcsim_task_template *t,
                           const dcsim_cpu_state *f, const char *file, dcsim_option *o,
                           dcsim_error *err) {
@@ -40,7 +57,9 @@ int dcsim_recorded_option(const dcsim_group_rt *g, const dcsim_task_template *t,
                      "<task name=\"%s\">: duration %g s is out of range", t->name, time_s);
   double core_w = 0;
   dcsim_prov power_prov;
-  int rc = dcsim_recorded_core_power(g->cpu, f, &core_w, &power_prov, err);
+  int rc = g->model_flags & DCSIM_MODEL_D35
+               ? dcsim_recorded_core_power(g->cpu, f, &core_w, &power_prov, err)
+               : wall_core_power(g, f, &core_w, &power_prov, err);
   if (rc) {
     dcsim_error_prefix(err, "<task name=\"%s\"> on group '%s'", t->name, g->g->name);
     dcsim_error_at(err, file, t->line);

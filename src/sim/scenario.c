@@ -102,29 +102,65 @@ DEFINE_GET(get_gpu, dcsim_gpu_profile_t, DCSIM_KIND_GPU, 0, gpus, n_gpus, dcsim_
 DEFINE_GET(get_dwarf, dcsim_dwarf_t, DCSIM_KIND_DWARF, 1, dwarfs, n_dwarfs, dcsim_dwarf_path,
            dcsim_dwarf_load)
 
-/* A node group's hardware and powers (also used by dcsim_scenario_derive with other profiles). */
-static int group_rt_init(dcsim_group_rt *g, const dcsim_node_group *ng,
-                         const dcsim_cpu_profile_t *cpu, const dcsim_gpu_profile_t *gpu,
-                         const char *path, dcsim_error *err) {
-  g->g = ng;
-  g->cpu = cpu;
-  g->gpu = gpu;
-  g->cores_per_node = ng->cores ? ng->cores : dcsim_cpu_profile_cores_per_socket(cpu) * ng->sockets;
-  if (!dcsim_cpu_profile_has_energy(cpu))
+/* A node group's idle power in D3.5's terms: every socket's package and DRAM idle (RAPL tables,
+ * §5.2) and every GPU idle; no node base power. */
+static int group_idle_d35(dcsim_group_rt *g, const dcsim_node_group *ng, const char *path,
+                          dcsim_error *err) {
+  if (!dcsim_cpu_profile_has_energy(g->cpu))
     return DCSIM_ERR(err, DCSIM_EREF, path, ng->line,
                      "<node-group name=\"%s\">: CPU profile %s has no <energy> table, so the "
                      "node's power is unknown",
-                     ng->name, dcsim_cpu_profile_name(cpu));
-  dcsim_cpu_state st = { dcsim_cpu_profile_nominal_ghz(cpu), NULL, 1 };
+                     ng->name, dcsim_cpu_profile_name(g->cpu));
+  dcsim_cpu_state st = { dcsim_cpu_profile_nominal_ghz(g->cpu), NULL, 1 };
   dcsim_cpu_power pw;
-  int rc = dcsim_cpu_profile_power(cpu, &st, &pw, err);
+  int rc = dcsim_cpu_profile_power(g->cpu, &st, &pw, err);
   if (rc) return rc;
   g->pkg_idle_w = pw.pkg_idle_w;   /* §5.2: E_pkg(f, idle) */
   g->dram_idle_w = pw.dram_idle_w; /* §5.2: E_dram(f, idle) */
-  g->gpu_idle_w = gpu ? dcsim_gpu_profile_spec(gpu)->idle_w : 0;
   /* a node on and unused: every socket's package and DRAM idle, every GPU idle */
   g->idle_w = ng->sockets * (g->pkg_idle_w + g->dram_idle_w) + ng->gpus_per_node * g->gpu_idle_w;
   return 0;
+}
+
+/* The default: the node's wall power on and idle (dcsim/cpu_power.h), GPUs idle included. */
+static int group_idle_wall(dcsim_group_rt *g, const dcsim_node_group *ng, const char *path,
+                           dcsim_error *err) {
+  int rc = dcsim_cpu_power_check(g->cpu, err);
+  if (rc) {
+    dcsim_error_prefix(err, "<node-group name=\"%s\">", ng->name);
+    dcsim_error_at(err, path, ng->line);
+    return rc;
+  }
+  dcsim_node_base b = dcsim_cpu_node_base(g->cpu);
+  if (ng->has_node_power) b = (dcsim_node_base){ ng->node_base_w, ng->node_load_overhead };
+  g->base_w = b.base_w;
+  g->load_overhead = b.load_overhead;
+  const dcsim_cpu_power_model *m = dcsim_cpu_profile_power_model(g->cpu);
+  g->pkg_idle_w = m->pkg_idle_w;
+  g->dram_idle_w = m->dram_idle_w;
+  dcsim_node_load idle = { dcsim_cpu_profile_nominal_ghz(g->cpu), 0, { 1, 1, NULL }, 0,
+                           ng->gpus_per_node * g->gpu_idle_w,     0 };
+  dcsim_node_power np;
+  if ((rc = dcsim_cpu_node_power(g->cpu, ng->sockets, &b, &idle, &np, err))) {
+    dcsim_error_at(err, path, ng->line);
+    return rc;
+  }
+  g->idle_w = np.wall_w;
+  return 0;
+}
+
+/* A node group's hardware and powers (also used by dcsim_scenario_derive with other profiles). */
+static int group_rt_init(dcsim_group_rt *g, const dcsim_node_group *ng,
+                         const dcsim_cpu_profile_t *cpu, const dcsim_gpu_profile_t *gpu,
+                         unsigned model_flags, const char *path, dcsim_error *err) {
+  g->g = ng;
+  g->cpu = cpu;
+  g->gpu = gpu;
+  g->model_flags = model_flags;
+  g->cores_per_node = ng->cores ? ng->cores : dcsim_cpu_profile_cores_per_socket(cpu) * ng->sockets;
+  g->gpu_idle_w = gpu ? dcsim_gpu_profile_spec(gpu)->idle_w : 0;
+  return model_flags & DCSIM_MODEL_D35 ? group_idle_d35(g, ng, path, err)
+                                       : group_idle_wall(g, ng, path, err);
 }
 
 static int load_platform(dcsim_scenario *s, const char *path, dcsim_error *err) {
@@ -142,7 +178,8 @@ static int load_platform(dcsim_scenario *s, const char *path, dcsim_error *err) 
     if ((rc = get_cpu(s, p->groups[i].cpu, path, p->groups[i].line, &cpu, err))) return rc;
     if (p->groups[i].gpu && (rc = get_gpu(s, p->groups[i].gpu, path, p->groups[i].line, &gpu, err)))
       return rc;
-    if ((rc = group_rt_init(&s->groups[i], &p->groups[i], cpu, gpu, path, err))) return rc;
+    if ((rc = group_rt_init(&s->groups[i], &p->groups[i], cpu, gpu, s->model_flags, path, err)))
+      return rc;
   }
   return 0;
 }
@@ -219,8 +256,11 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf,
   dcsim_model_req rq;
   memset(&rq, 0, sizeof rq);
   rq.ev = ev;
-  rq.energy_form = DCSIM_ENERGY_53;
+  rq.energy_form = DCSIM_ENERGY_MODE;
   rq.flags = s->model_flags;
+  dcsim_node_base base = { g->base_w, g->load_overhead };
+  rq.node_base = &base;
+  rq.sockets = g->g->sockets;
   if (gpu) {
     rq.gpu = g->gpu;
     rq.host_cpu = g->cpu;
@@ -261,7 +301,10 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf,
   o->time_prov = p.time_prov;
   o->energy_prov = p.energy_prov;
   o->ghz = gpu ? 0 : rq.state.ghz;
-  if (gpu) /* §5.5: T*(E_pkg(idle) + S*E_gpu); the host package idle is part of the node idle */
+  if (!(s->model_flags & DCSIM_MODEL_D35)) /* node wall power while it runs, minus idle */
+    o->node_delta_w = p.node_power_w - p.node_idle_w;
+  else if (gpu) /* §5.5: T*(E_pkg(idle) + S*E_gpu); the host package idle is part of the node idle
+                 */
     o->node_delta_w =
         o->gpus * (p.gpu_fraction * dcsim_gpu_profile_spec(g->gpu)->power_limit_w - g->gpu_idle_w);
   else /* §5.3 power of one node, minus the idle of the socket it covers */
@@ -873,7 +916,7 @@ static int derive_hardware(dcsim_scenario *s, const dcsim_scenario *base, dcsim_
       gpu = ov->gpu;
       ng->gpu = (char *)dcsim_gpu_profile_path(gpu);
     } /* read only */
-    if ((rc = group_rt_init(&s->groups[g], ng, cpu, gpu, p->path, err))) return rc;
+    if ((rc = group_rt_init(&s->groups[g], ng, cpu, gpu, s->model_flags, p->path, err))) return rc;
   }
   return 0;
 }
@@ -975,6 +1018,11 @@ void dcsim_scenario_provenance(const dcsim_scenario *s, dcsim_prov *time, dcsim_
 const char *dcsim_scenario_energy_scope(const dcsim_scenario *s) {
   int gpus = 0;
   for (size_t g = 0; g < s->n_groups; g++) gpus |= s->groups[g].gpu != NULL;
+  if (!(s->model_flags & DCSIM_MODEL_D35))
+    return gpus ? "node wall power of every node: CPU packages, DRAM, GPU boards and the node base "
+                  "power (board, fans, NIC, power-supply and regulator losses), idle included"
+                : "node wall power of every node: CPU packages, DRAM and the node base power "
+                  "(board, fans, NIC, power-supply and regulator losses), idle included";
   return gpus ? "CPU packages and DRAM (RAPL domains) and GPU boards of every node, idle included; "
                 "no node base power (board, fans, PSU losses, NIC)"
               : "CPU packages and DRAM (RAPL domains) of every node, idle included; no node base "

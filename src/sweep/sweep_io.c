@@ -142,8 +142,14 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, cons
 
 void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int summary) {
   size_t feasible = 0, front = 0, shown = 0;
-  fprintf(f, "%6s  %-16s %-14s %5s %5s %-8s %12s %14s  %-12s  %s\n", "point", "cpu", "gpu", "nodes",
-          "cores", "freq", "time [s]", "energy [J]", "provenance", "pareto");
+  int cw = 16, gw = 14; /* the name columns widen for longer names (xeon-platinum-8480+) */
+  for (size_t i = 0; i < n; i++) {
+    if (!pts[i].done) continue;
+    if ((int)strlen(pts[i].cpu) > cw) cw = (int)strlen(pts[i].cpu);
+    if ((int)strlen(pts[i].gpu) > gw) gw = (int)strlen(pts[i].gpu);
+  }
+  fprintf(f, "%6s  %-*s %-*s %5s %5s %-8s %12s %14s  %-12s  %s\n", "point", cw, "cpu", gw, "gpu",
+          "nodes", "cores", "freq", "time [s]", "energy [J]", "provenance", "pareto");
   for (size_t i = 0; i < n; i++) {
     const dcsim_sweep_point *p = &pts[i];
     if (!p->done) continue;
@@ -151,7 +157,7 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
     char nodes[16] = "-", cores[16] = "-";
     if (p->nodes) snprintf(nodes, sizeof nodes, "%u", p->nodes);
     if (p->cores) snprintf(cores, sizeof cores, "%u", p->cores);
-    fprintf(f, "%6u  %-16s %-14s %5s %5s %-8s ", p->index, p->cpu[0] ? p->cpu : "-",
+    fprintf(f, "%6u  %-*s %-*s %5s %5s %-8s ", p->index, cw, p->cpu[0] ? p->cpu : "-", gw,
             p->gpu[0] ? p->gpu : "-", nodes, cores, p->freq[0] ? p->freq : "-");
     if (p->feasible) {
       feasible++;

@@ -1,0 +1,108 @@
+/* hwprofile_power.c — <power-spec> and <power-model> of a CPU profile (dcsim/hwprofile_power.h). */
+#include "dcsim/hwprofile_power.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void dcsim_cpu_power_model_release(dcsim_cpu_power_model *m) {
+  if (!m) return;
+  free(m->spec_source);
+  free(m->source);
+  free(m->pkg_source);
+  free(m->dram_source);
+  free(m->node_source);
+  memset(m, 0, sizeof *m);
+}
+
+/* A copy of the element's source= into *out. */
+static int copy_source(const dcsim_xml_doc_t *doc, xmlNode *n, char **out, dcsim_error *err) {
+  const char *s = NULL;
+  int rc = dcsim_xml_str(doc, n, "source", 1, &s, err);
+  if (rc) return rc;
+  if (!(*out = dcsim_strdup(s))) return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, n, "out of memory");
+  return 0;
+}
+
+/* A required attribute that must be >= 0 (the schema says so; checked again for built files). */
+static int nonneg(const dcsim_xml_doc_t *doc, xmlNode *n, const char *name, double *out,
+                  dcsim_error *err) {
+  int rc = dcsim_xml_double(doc, n, name, 1, out, err);
+  if (rc) return rc;
+  if (!(*out >= 0))
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, n, "<%s>: %s must be >= 0", (const char *)n->name,
+                         name);
+  return 0;
+}
+
+static int load_package(const dcsim_xml_doc_t *doc, xmlNode *pk, unsigned cores,
+                        dcsim_cpu_power_model *m, dcsim_error *err) {
+  int rc;
+  if ((rc = nonneg(doc, pk, "idle-w", &m->pkg_idle_w, err)) ||
+      (rc = nonneg(doc, pk, "awake-w", &m->pkg_awake_w, err)) ||
+      (rc = nonneg(doc, pk, "voltage-slope", &m->voltage_slope, err)) ||
+      (rc = copy_source(doc, pk, &m->pkg_source, err)))
+    return rc;
+  double idle = m->pkg_idle_w + m->pkg_awake_w;
+  if (m->has_spec && !(m->tdp_w > m->pkg_idle_w))
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, pk,
+                         "<package>: the TDP of %g W (<power-spec>) is not above the idle package "
+                         "power of %g W",
+                         m->tdp_w, m->pkg_idle_w);
+  if (m->has_spec && !(m->tdp_w > idle))
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, pk,
+                         "<package>: the TDP of %g W (<power-spec>) leaves no power for the cores "
+                         "above idle %g W + awake %g W",
+                         m->tdp_w, m->pkg_idle_w, m->pkg_awake_w);
+  if (dcsim_xml_attr(doc, pk, "core-w")) return nonneg(doc, pk, "core-w", &m->core_w, err);
+  /* a package at its TDP runs every core at the nominal frequency under full load */
+  if (!m->has_spec)
+    return DCSIM_XML_ERR(err, DCSIM_EREF, doc, pk,
+                         "<package>: without core-w the per-core power comes from the TDP, and "
+                         "the profile has no <power-spec tdp-w>");
+  m->core_w = (m->tdp_w - idle) / cores;
+  m->core_from_tdp = 1;
+  return 0;
+}
+
+static int load_model(const dcsim_xml_doc_t *doc, xmlNode *pm, unsigned cores,
+                      dcsim_cpu_power_model *m, dcsim_error *err) {
+  const char *basis = dcsim_xml_attr(doc, pm, "basis");
+  m->basis = basis && strcmp(basis, "spec") == 0 ? DCSIM_PROV_SPEC : DCSIM_PROV_EXTRAPOLATED;
+  int rc = copy_source(doc, pm, &m->source, err);
+  if (rc) return rc;
+  xmlNode *pk = dcsim_xml_child(pm, "package"), *dr = dcsim_xml_child(pm, "dram"),
+          *nd = dcsim_xml_child(pm, "node");
+  if (!pk || !dr || !nd)
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, pm,
+                         "<power-model>: needs <package>, <dram> and <node>");
+  if ((rc = load_package(doc, pk, cores, m, err))) return rc;
+  if ((rc = nonneg(doc, dr, "idle-w", &m->dram_idle_w, err)) ||
+      (rc = nonneg(doc, dr, "j-per-byte", &m->dram_j_per_byte, err)) ||
+      (rc = copy_source(doc, dr, &m->dram_source, err)) ||
+      (rc = nonneg(doc, nd, "base-w", &m->node_base_w, err)) ||
+      (rc = nonneg(doc, nd, "load-overhead", &m->node_load_overhead, err)) ||
+      (rc = copy_source(doc, nd, &m->node_source, err)))
+    return rc;
+  m->has_model = 1;
+  return 0;
+}
+
+int dcsim_cpu_power_model_load(const dcsim_xml_doc_t *doc, xmlNode *root, unsigned cores_per_socket,
+                               dcsim_cpu_power_model *m, dcsim_error *err) {
+  memset(m, 0, sizeof *m);
+  int rc;
+  xmlNode *ps = dcsim_xml_child(root, "power-spec");
+  if (ps) {
+    if ((rc = nonneg(doc, ps, "tdp-w", &m->tdp_w, err)) ||
+        (rc = copy_source(doc, ps, &m->spec_source, err)))
+      return rc;
+    if (!(m->tdp_w > 0))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, ps, "<power-spec>: tdp-w must be positive");
+    m->has_spec = 1;
+  }
+  xmlNode *pm = dcsim_xml_child(root, "power-model");
+  if (!pm) return 0;
+  if (cores_per_socket == 0)
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, pm, "<power-model>: the profile has no cores");
+  return load_model(doc, pm, cores_per_socket, m, err);
+}
