@@ -237,15 +237,21 @@ static void test_hetero(const dcsim_dwarf_eval *ev, const dcsim_cpu_profile_t *e
   /* D3.5's table-only model (--d35): a node whose state is outside its table fails the whole
    * model; the default model extrapolates it, up to the CPU's highest clock */
   ns[0].table_only = ns[1].table_only = 1;
-  ns[1].state.ghz = 2.6;
+  ns[1].state.ghz = 2.6; /* between its 2.4 GHz column and its 3.7 GHz turbo */
   dcsim_cpu_result *bad = NULL;
   dcsim_error err = { 0 };
   CHECK_INT(dcsim_model_cpu(ev, ns, 2, 0, &bad, &err), DCSIM_ERANGE);
   CHECK(bad == NULL);
   CHECK(strstr(err.msg, "outside") != NULL);
   ns[0].table_only = ns[1].table_only = 0;
-  CHECK_INT(dcsim_model_cpu(ev, ns, 2, 0, &bad, &err), DCSIM_ERANGE); /* beyond its 2.4 GHz */
+  ns[1].state.ghz = 4.0;
+  CHECK_INT(dcsim_model_cpu(ev, ns, 2, 0, &bad, &err), DCSIM_ERANGE); /* beyond its 3.7 GHz */
   CHECK(strstr(err.msg, "beyond the highest clock") != NULL);
+  ns[1].state.ghz = 2.6; /* refused by --d35 above, extrapolated by default */
+  CHECK_INT(dcsim_model_cpu(ev, ns, 2, 0, &bad, &err), 0);
+  if (bad) CHECK_INT(bad->prov.kind, DCSIM_PROV_EXTRAPOLATED);
+  dcsim_cpu_result_free(bad);
+  bad = NULL;
   ns[1].state.ghz = 2.0;
   CHECK_INT(dcsim_model_cpu(ev, ns, 2, 0, &bad, &err), 0);
   if (bad) CHECK_INT(bad->prov.kind, DCSIM_PROV_EXTRAPOLATED);
