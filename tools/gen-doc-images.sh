@@ -20,9 +20,9 @@ dcsim sweep workflows/bifft.xml --nodes 1,2,4,8 --cores 1,2,4 --quiet --plot "$o
   --heatmap "$out/heatmap-bifft.png" --title "BiFFT 200x180, 525 fields: nodes x cores (D3.5 Figure 28)" >/dev/null
 # the ALARO space over nodes x cores as heat maps (one panel per CPU + GPU), from its database
 dcsim sweep workflows/alaro.xml --cpu xeon-e5-2697v3,xeon-gold-6148 --gpu geforce-gtx970,tesla-k20m \
-  --nodes 1,2,4,8,16 --cores 1-6 --freq nominal --quiet --db "$tmp/alaro.db" >/dev/null
+  --nodes 1,2,4,8,16 --cores 1-14 --freq nominal --quiet --db "$tmp/alaro.db" >/dev/null
 dcsim heatmap "$tmp/alaro.db" --out "$out/heatmap-alaro.png" \
-  --title "ALARO: energy-to-solution over nodes x cores per node (the energy tables end at 4 cores)"
+  --title "ALARO: energy-to-solution over nodes x cores per node (default power model)"
 # rooflines (D3.5 Figures 17, 24, 21 and 4)
 dcsim roofline --cpu xeon-gold-6148 --dwarf spherical-harmonics --case TCO639 --out "$out/roofline-skylake-sh.png"
 dcsim roofline --cpu xeon-e5-2697v3 --dwarf bifft --case 200x180_525 --out "$out/roofline-haswell-bifft.png"
