@@ -36,5 +36,11 @@ int main(void) {
   CHECK_INT(err.line, 4);
   CHECK(strstr(err.msg, "min- bound above its max- bound") != NULL);
   CHECK(m == NULL);
+  /* an id out of range, or not whole, is an error naming the attribute, never a cast */
+  rc = dcsim_swf_map_load("tests/data/traces/bad-map-id.xml", &m, &err);
+  CHECK_INT(rc, DCSIM_ERANGE);
+  CHECK_INT(err.line, 5);
+  CHECK(strstr(err.msg, "user must be a whole number") != NULL);
+  CHECK(m == NULL);
   CHECK_DONE();
 }

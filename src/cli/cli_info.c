@@ -10,12 +10,14 @@
 #include "dcsim/cli.h"
 #include "dcsim/csv.h"
 #include "dcsim/dwarf.h"
+#include "dcsim/gpuarch.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/hwprofile_power.h"
 #include "dcsim/json.h"
 #include "dcsim/numfmt.h"
 #include "dcsim/platform.h"
 #include "dcsim/swf.h"
+#include "dcsim/swfmap.h"
 #include "dcsim/trace.h"
 #include "dcsim/wfcommons.h"
 #include "dcsim/wmsconf.h"
@@ -515,6 +517,13 @@ static int validate_file(const char *path, int depth, dcsim_error *err) {
     dcsim_wms_conf *c = NULL;
     rc = dcsim_wms_conf_load(path, &c, err);
     dcsim_wms_conf_free(c);
+  } else if (strcmp(root, "swf-map") == 0) {
+    dcsim_swf_map *m = NULL;
+    rc = dcsim_swf_map_load(path, &m, err);
+    dcsim_swf_map_free(m);
+  } else if (strcmp(root, "gpu-arch") == 0) {
+    dcsim_gpu_arch a;
+    rc = dcsim_gpu_arch_load(path, &a, err);
   } else {
     rc = dcsim_xml_validate_file(path, err); /* names the unknown root */
   }

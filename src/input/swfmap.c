@@ -1,6 +1,7 @@
 /* swfmap.c — SWF job -> dwarf rules (see dcsim/swfmap.h). */
 #include "dcsim/swfmap.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,7 +42,13 @@ static int id_attr(const dcsim_xml_doc_t *doc, xmlNode *x, const char *attr, lon
                    dcsim_error *err) {
   double v = -1;
   int rc = dcsim_xml_double(doc, x, attr, 0, &v, err);
-  *out = (long long)v;
+  /* SWF ids are whole numbers (Feitelson's SWF definition: fields are integers, -1 = unknown);
+   * 2^53 keeps every accepted id exact in a double and in range of long long */
+  if (!rc && dcsim_xml_attr(doc, x, attr) && !(v >= 0 && v <= 9007199254740992.0 && v == floor(v)))
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x,
+                         "<rule name=\"%s\">: %s must be a whole number from 0 to 2^53 (an SWF id)",
+                         dcsim_xml_attr(doc, x, "name"), attr);
+  *out = rc ? -1 : (long long)v;
   return rc;
 }
 
