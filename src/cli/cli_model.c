@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/bands.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
 #include "dcsim/csv.h"
@@ -130,8 +131,40 @@ static void json_threads(dcsim_json *j, const dcsim_model_req *rq, const dcsim_p
   dcsim_json_obj_end(j);
 }
 
+/* The uncertainty bands of one prediction (dcsim/bands.h), in seconds and joules. */
+typedef struct model_bands {
+  double time[2], energy[2];
+} model_bands;
+
+static int bands_of(const dcsim_prediction *p, int gpu, model_bands *mb, dcsim_error *err) {
+  dcsim_bands_t *b = NULL;
+  int rc = dcsim_bands_load_default(&b, err);
+  if (rc) return rc;
+  dcsim_bands_apply(b, !gpu, gpu, p->time_prov.kind, p->energy_prov.kind, p->time_s,
+                    p->has_energy ? p->energy_j : 0, mb->time, mb->energy);
+  dcsim_bands_free(b);
+  return 0;
+}
+
+static void json_bands(dcsim_json *j, const dcsim_prediction *p, const model_bands *mb) {
+  dcsim_json_key(j, "time_band");
+  dcsim_json_arr_begin(j);
+  dcsim_json_num(j, mb->time[0]);
+  dcsim_json_num(j, mb->time[1]);
+  dcsim_json_arr_end(j);
+  dcsim_json_key(j, "energy_band");
+  if (!p->has_energy) {
+    dcsim_json_null(j);
+    return;
+  }
+  dcsim_json_arr_begin(j);
+  dcsim_json_num(j, mb->energy[0]);
+  dcsim_json_num(j, mb->energy[1]);
+  dcsim_json_arr_end(j);
+}
+
 static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, const char *case_name,
-                       const dcsim_repro *rp) {
+                       const dcsim_repro *rp, const model_bands *mb) {
   const dcsim_dwarf_eval *ev = rq->ev;
   printf("dwarf     %s%s%s\n", dcsim_dwarf_name(ev->dwarf), case_name ? " case " : "",
          case_name ? case_name : "");
@@ -195,27 +228,29 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, con
   dcsim_prov_format(p->energy_prov, ep, sizeof ep);
   printf("\nmodel     %s\n", rq->flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default");
   print_threads(rq, p);
-  printf("time      %s s  %s\n", DCSIM_SIG(p->time_s), tp);
+  char tb[160], eb[160];
+  dcsim_fmt_band(tb, sizeof tb, p->time_s, mb->time, NULL);
+  dcsim_fmt_band(eb, sizeof eb, p->energy_j, mb->energy, "J");
+  printf("time      %s s  %s\n", tb, tp);
   if (p->has_energy) {
     if (p->node_power_w > 0 && p->cpu)
       printf("energy    %s (PKG %s, DRAM %s, node base and losses %s; %s per node, %s idle)  %s\n",
-             DCSIM_SI(p->energy_j, "J"), DCSIM_SI(p->pkg_j, "J"), DCSIM_SI(p->dram_j, "J"),
-             DCSIM_SI(p->base_j, "J"), DCSIM_SI(p->node_power_w, "W"),
-             DCSIM_SI(p->node_idle_w, "W"), ep);
+             eb, DCSIM_SI(p->pkg_j, "J"), DCSIM_SI(p->dram_j, "J"), DCSIM_SI(p->base_j, "J"),
+             DCSIM_SI(p->node_power_w, "W"), DCSIM_SI(p->node_idle_w, "W"), ep);
     else if (p->node_power_w > 0)
       printf(
           "energy    %s (%s %s, host PKG %s, DRAM %s, node base and losses %s; %s, %s idle)  "
           "%s\n",
-          DCSIM_SI(p->energy_j, "J"), p->multigpu ? "GPUs" : "GPU", DCSIM_SI(p->gpu_j, "J"),
-          DCSIM_SI(p->pkg_j, "J"), DCSIM_SI(p->dram_j, "J"), DCSIM_SI(p->base_j, "J"),
-          DCSIM_SI(p->node_power_w, "W"), DCSIM_SI(p->node_idle_w, "W"), ep);
+          eb, p->multigpu ? "GPUs" : "GPU", DCSIM_SI(p->gpu_j, "J"), DCSIM_SI(p->pkg_j, "J"),
+          DCSIM_SI(p->dram_j, "J"), DCSIM_SI(p->base_j, "J"), DCSIM_SI(p->node_power_w, "W"),
+          DCSIM_SI(p->node_idle_w, "W"), ep);
     else if (p->cpu)
-      printf("energy    %s (PKG %s, DRAM %s)  %s\n", DCSIM_SI(p->energy_j, "J"),
-             DCSIM_SI(p->pkg_j, "J"), DCSIM_SI(p->dram_j, "J"), ep);
+      printf("energy    %s (PKG %s, DRAM %s)  %s\n", eb, DCSIM_SI(p->pkg_j, "J"),
+             DCSIM_SI(p->dram_j, "J"), ep);
     else
-      printf("energy    %s (%s %s at S = %s of the power limit%s, host package %s)%s  %s\n",
-             DCSIM_SI(p->energy_j, "J"), p->multigpu ? "GPUs" : "GPU", DCSIM_SI(p->gpu_j, "J"),
-             DCSIM_SIG(p->gpu_fraction), p->multigpu ? " each" : "", DCSIM_SI(p->pkg_j, "J"),
+      printf("energy    %s (%s %s at S = %s of the power limit%s, host package %s)%s  %s\n", eb,
+             p->multigpu ? "GPUs" : "GPU", DCSIM_SI(p->gpu_j, "J"), DCSIM_SIG(p->gpu_fraction),
+             p->multigpu ? " each" : "", DCSIM_SI(p->pkg_j, "J"),
              rq->host_cpu ? "" : " [no --host-cpu: host excluded]", ep);
     printf("covers    %s\n", p->energy_scope);
   } else {
@@ -333,7 +368,7 @@ static void json_begin(dcsim_json *j, const dcsim_model_req *rq, const char *cas
 }
 
 static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p, const char *case_name,
-                       const dcsim_repro *rp) {
+                       const dcsim_repro *rp, const model_bands *mb) {
   dcsim_json j;
   json_begin(&j, rq, case_name);
   dcsim_json_key_str(&j, "device", rq->gpu ? "gpu" : "cpu");
@@ -350,6 +385,7 @@ static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p, con
   else
     dcsim_json_null(&j);
   dcsim_prov_json_member(&j, p->time_prov, p->has_energy ? &p->energy_prov : NULL);
+  json_bands(&j, p, mb);
   if (p->cpu)
     json_cpu_prediction(&j, rq, p);
   else
@@ -491,11 +527,13 @@ static void scan_text(const dcsim_model_req *rq, const node_scan *S, const char 
 
 /* --format csv: one line per loop or kernel (the JSON "parts"), then the extra terms and the total;
  * cells that do not apply are empty. */
-static void print_csv(const dcsim_model_req *rq, const dcsim_prediction *p, const dcsim_repro *rp) {
+static void print_csv(const dcsim_model_req *rq, const dcsim_prediction *p, const dcsim_repro *rp,
+                      const model_bands *mb) {
   dcsim_repro_csv(stdout, rp);
   puts(
       "kind,name,time_s,work_flop,traffic_byte,flop_time_s,mem_time_s,bound,compute_s,"
-      "transfer_s,inactive_s,energy_j");
+      "transfer_s,inactive_s,energy_j,time_band_low_s,time_band_high_s,energy_band_low_j,"
+      "energy_band_high_j");
   size_t n = p->cpu ? p->cpu->n_loops : p->gpu->n_kernels;
   for (size_t i = 0; i < n; i++) {
     const dcsim_loop_part *lp = p->cpu ? &p->cpu->parts[i] : NULL;
@@ -503,23 +541,25 @@ static void print_csv(const dcsim_model_req *rq, const dcsim_prediction *p, cons
     printf("%s,", lp ? "loop" : "kernel");
     dcsim_csv_write_cell(stdout, lp ? lp->name : kp->name);
     if (lp)
-      printf(",%.10g,%.10g,%.10g,%.10g,%.10g,%s,,,,\n", lp->time_s, lp->work_flop, lp->traffic_byte,
-             lp->flop_time_s, lp->mem_time_s, bound_name(lp));
+      printf(",%.10g,%.10g,%.10g,%.10g,%.10g,%s,,,,,,,,\n", lp->time_s, lp->work_flop,
+             lp->traffic_byte, lp->flop_time_s, lp->mem_time_s, bound_name(lp));
     else
-      printf(",%.10g,,,,,,%.10g,%.10g,%.10g,\n", kp->time_s, kp->compute_s, kp->transfer_s,
+      printf(",%.10g,,,,,,%.10g,%.10g,%.10g,,,,,\n", kp->time_s, kp->compute_s, kp->transfer_s,
              kp->inactive_s);
   }
   if (p->cpu && p->cpu->node_comm_s[0] > 0)
-    printf("communication,§4.3,%.10g,,,,,,,,,\n", p->cpu->node_comm_s[0]);
+    printf("communication,§4.3,%.10g,,,,,,,,,,,,,\n", p->cpu->node_comm_s[0]);
   if (!p->cpu && p->gpu->overhead_s > 0)
-    printf("overhead,%s,%.10g,,,,,,,,,\n",
+    printf("overhead,%s,%.10g,,,,,,,,,,,,,\n",
            rq->gpu_small_domain ? "small-domain launches and ramp" : "launch waves occupancy",
            p->gpu->overhead_s);
   if (p->multigpu)
-    printf("transfer,host-device,%.10g,,,,,,,,,\nhalo,halo exchange,%.10g,,,,,,,,,\n",
+    printf("transfer,host-device,%.10g,,,,,,,,,,,,,\nhalo,halo exchange,%.10g,,,,,,,,,,,,,\n",
            p->multigpu->transfer_s, p->multigpu->halo_s);
   printf("total,%s,%.10g,,,,,,,,,", dcsim_dwarf_name(rq->ev->dwarf), p->time_s);
   if (p->has_energy) printf("%.10g", p->energy_j);
+  printf(",%.10g,%.10g,", mb->time[0], mb->time[1]);
+  if (p->has_energy) printf("%.10g,%.10g", mb->energy[0], mb->energy[1]);
   putchar('\n');
 }
 
@@ -700,12 +740,14 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
     goto out;
   }
   if ((rc = dcsim_model_run(&rq, &pred, err))) goto out;
+  model_bands mb;
+  if ((rc = bands_of(&pred, use_gpu, &mb, err))) goto out;
   if (fmt == 1)
-    print_json(&rq, &pred, case_name, &rp);
+    print_json(&rq, &pred, case_name, &rp, &mb);
   else if (fmt == 2)
-    print_csv(&rq, &pred, &rp);
+    print_csv(&rq, &pred, &rp, &mb);
   else
-    print_text(&rq, &pred, case_name, &rp);
+    print_text(&rq, &pred, case_name, &rp, &mb);
 out:
   dcsim_repro_release(&rp);
   dcsim_prediction_release(&pred);

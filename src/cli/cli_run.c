@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dcsim/bands.h"
 #include "dcsim/cli.h"
 #include "dcsim/engine.h"
 #include "dcsim/json.h"
@@ -33,7 +34,40 @@ typedef struct run_out {
   dcsim_repro rp;
   double deadline_s; /* --deadline-s, 0 = none */
   dcsim_deadline_report dl;
+  double band_t[2], band_e[2]; /* uncertainty bands as factors of a time and an energy (bands.h) */
 } run_out;
+
+/* The bands of this run's times and energies as factors: from the provenance of its planned
+ * tasks and the devices they run on (dcsim/bands.h). */
+static int run_bands(run_out *o, dcsim_error *err) {
+  const dcsim_scenario *s = o->s;
+  int cpu = 0, gpu = 0;
+  for (size_t w = 0; w < s->n_wfs; w++) {
+    const dcsim_wf_rt *wr = &s->wfs[w];
+    if (!wr->plan.opt) continue;
+    for (size_t i = 0; i < wr->wf->n_tasks; i++) {
+      const dcsim_option *op = &wr->tmpls[wr->wf->tasks[i].tmpl].opts[wr->plan.opt[i]];
+      gpu |= op->gpus > 0;
+      cpu |= op->gpus == 0;
+    }
+  }
+  dcsim_prov tprov, eprov;
+  dcsim_scenario_provenance(s, &tprov, &eprov);
+  dcsim_bands_t *b = NULL;
+  int rc = dcsim_bands_load_default(&b, err);
+  if (rc) return rc;
+  dcsim_bands_apply(b, cpu, gpu, tprov.kind, eprov.kind, 1, 1, o->band_t, o->band_e);
+  dcsim_bands_free(b);
+  return 0;
+}
+
+static void json_band(dcsim_json *j, const char *key, double v, const double f[2]) {
+  dcsim_json_key(j, key);
+  dcsim_json_arr_begin(j);
+  dcsim_json_num(j, v * f[0]);
+  dcsim_json_num(j, v * f[1]);
+  dcsim_json_arr_end(j);
+}
 
 static void json_stat(dcsim_json *j, const char *key, const dcsim_stat *st) {
   dcsim_json_key(j, key);
@@ -222,6 +256,8 @@ static void print_json(const run_out *o) {
   dcsim_json_init(&j, stdout, 1);
   dcsim_json_obj_begin(&j);
   json_totals(&j, s, st, &o->ms, o->jp, o->tp, o->run_id);
+  json_band(&j, "time_band", (double)st->makespan_ns * 1e-9, o->band_t);
+  json_band(&j, "energy_band", st->energy_j, o->band_e);
   if (o->deadline_s > 0) json_deadline(&j, o);
   json_statistics(&j, st, &o->ms);
   if (s->trace) json_trace(&j, s->trace);
@@ -243,7 +279,7 @@ static void print_csv(const run_out *o) {
   printf(
       "name,instance,submit_s,start_s,end_s,wait_s,time_to_solution_s,energy_to_solution_j,"
       "task_energy_j,held_idle_j,tasks,flow_s,slowdown,bounded_slowdown,boot_wait_s,"
-      "trace_job,procs\n");
+      "trace_job,procs,time_band_low_s,time_band_high_s,energy_band_low_j,energy_band_high_j\n");
   for (size_t k = 0; k < st->n_jobs; k++) {
     const dcsim_job_stats *js = &st->jobs[k];
     const dcsim_job *jb = &s->jobs[k];
@@ -260,7 +296,9 @@ static void print_csv(const run_out *o) {
     if (jb->trace_job) printf("%u", jb->trace_job);
     putchar(',');
     if (jb->trace_procs) printf("%u", jb->trace_procs);
-    putchar('\n');
+    double tts = (double)(js->end_ns - js->submit_ns) * 1e-9;
+    printf(",%.10g,%.10g,%.10g,%.10g\n", tts * o->band_t[0], tts * o->band_t[1],
+           js->energy_j * o->band_e[0], js->energy_j * o->band_e[1]);
   }
 }
 
@@ -308,10 +346,15 @@ static void text_summary(const run_out *o) {
   dcsim_prov_format(eprov, epb, sizeof epb);
   printf("model               %s; task times %s, task energies %s\n",
          s->model_flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default", tpb, epb);
-  printf("time-to-solution    %s s\n", DCSIM_SIG((double)st->makespan_ns * 1e-9));
-  printf("energy-to-solution  %s (%s kWh), of which %s idle on nodes no job held\n",
-         DCSIM_SI(st->energy_j, "J"), DCSIM_SIG(st->energy_j / 3.6e6),
-         DCSIM_SI(st->unallocated_idle_j, "J"));
+  double mk = (double)st->makespan_ns * 1e-9, tb[2] = { mk * o->band_t[0], mk * o->band_t[1] },
+         eb[2] = { st->energy_j * o->band_e[0], st->energy_j * o->band_e[1] };
+  char tbs[160], ebs[160];
+  printf("time-to-solution    %s s\n", dcsim_fmt_band(tbs, sizeof tbs, mk, tb, NULL));
+  printf(
+      "energy-to-solution  %s (%s kWh), of which %s idle on nodes no job held\n",
+      dcsim_fmt_band(ebs, sizeof ebs, st->energy_j, eb, "J"),
+      dcsim_fmt_sig((char[48]){ 0 }, 48, st->energy_j / 3.6e6, dcsim_band_digits(st->energy_j, eb)),
+      DCSIM_SI(st->unallocated_idle_j, "J"));
   printf("energy covers       %s\n", dcsim_scenario_energy_scope(s));
   printf("utilisation         %.1f %% of node time running tasks\n", 100 * busy_fraction(st));
   if (st->n_jobs > 1)
@@ -633,7 +676,7 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
     goto out;
   o.st = dcsim_engine_stats(e);
   o.dl = dcsim_metrics_deadline(o.st, o.deadline_s);
-  if ((rc = dcsim_metrics_summarise(o.st, &o.ms, err))) goto out;
+  if ((rc = dcsim_metrics_summarise(o.st, &o.ms, err)) || (rc = run_bands(&o, err))) goto out;
   if (k.db && (rc = dcsim_results_finish(k.db, o.st, &o.run_id, err))) goto out;
   if (k.tasks && (rc = dcsim_taskcsv_finish(k.tasks, err))) goto out;
   if (fmt == 1)

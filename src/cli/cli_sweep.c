@@ -19,6 +19,7 @@
 #include "dcsim/sched.h"
 #include "dcsim/strutil.h"
 #include "dcsim/sweep.h"
+#include "dcsim/sweep_bands.h"
 #include "dcsim/sweepdb.h"
 #include "dcsim/xmlio.h"
 
@@ -405,6 +406,7 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
             done, n, c.dbpath ? "; run the same command to resume" : "");
     goto out;
   }
+  if ((rc = dcsim_sweep_bands_mark_default(pts, n, err))) goto out;
   if (c.fmt == 1)
     dcsim_sweep_write_json(stdout, pts, n, &c.rp);
   else if (c.fmt == 2)
@@ -526,6 +528,7 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   dcsim_repro_init(&rp, in);
   if ((rc = read_points(a, &pts, &n, &rp, err))) goto out;
   dcsim_sweep_mark_front(pts, n);
+  if ((rc = dcsim_sweep_bands_mark_default(pts, n, err))) goto out;
   if (fmt == 2 || fmt == 3) {
     char caption[512];
     dcsim_repro_caption(&rp, caption, sizeof caption);
@@ -533,10 +536,12 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
                            fmt == 2 ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
     goto out;
   }
-  /* the front, by increasing time */
-  size_t m = 0;
+  /* the front, and the points indistinguishable from it (dcsim/sweep_bands.h), by increasing
+   * time */
+  size_t m = 0, near = 0;
   for (size_t i = 0; i < n; i++)
-    if (pts[i].pareto) {
+    if (pts[i].pareto || pts[i].near_front) {
+      near += !pts[i].pareto;
       dcsim_sweep_point t = pts[m];
       pts[m] = pts[i];
       pts[i] = t;
@@ -557,9 +562,10 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
     for (size_t i = 0; i < n; i++) feas += pts[i].feasible != 0;
     fprintf(f,
             "%zu %s read, %zu of them feasible; the Pareto front (time vs energy) has %zu of "
-            "them, listed below by time (knee: closest to the utopia point after scaling both "
-            "axes to [0,1])\n\n",
-            n, dcsim_plural(n, "point", "points"), feas, m);
+            "them, and %zu more are indistinguishable from it within their uncertainty bands, "
+            "listed below by time (knee: closest to the utopia point after scaling both axes to "
+            "[0,1])\n\n",
+            n, dcsim_plural(n, "point", "points"), feas, m - near, near);
     dcsim_sweep_write_text(f, pts, m, 0);
     dcsim_repro_text(f, &rp);
   }

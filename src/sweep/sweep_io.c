@@ -56,6 +56,21 @@ static void json_flag(dcsim_json *j, const char *key, int v) {
   dcsim_json_bool(j, v);
 }
 
+/* the bands of a marked point (dcsim/sweep_bands.h) */
+static void json_bands(dcsim_json *j, const dcsim_sweep_point *p) {
+  if (!p->has_band) return;
+  const char *key[2] = { "time_band", "energy_band" };
+  const double *band[2] = { p->time_band, p->energy_band };
+  for (int k = 0; k < 2; k++) {
+    dcsim_json_key(j, key[k]);
+    dcsim_json_arr_begin(j);
+    dcsim_json_num(j, band[k][0]);
+    dcsim_json_num(j, band[k][1]);
+    dcsim_json_arr_end(j);
+  }
+  json_flag(j, "indistinguishable_from_front", p->near_front);
+}
+
 static void json_point(dcsim_json *j, const dcsim_sweep_point *p) {
   dcsim_json_obj_begin(j);
   json_str_or_null(j, "cpu", p->cpu);
@@ -77,6 +92,7 @@ static void json_point(dcsim_json *j, const dcsim_sweep_point *p) {
     dcsim_json_str(j, dcsim_prov_name((dcsim_prov_kind)p->time_prov));
     dcsim_json_key(j, "energy_provenance");
     dcsim_json_str(j, dcsim_prov_name((dcsim_prov_kind)p->energy_prov));
+    json_bands(j, p);
   }
   dcsim_json_key(j, "index");
   dcsim_json_int(j, p->index);
@@ -106,11 +122,21 @@ void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n,
   fputs(first ? "]\n}\n" : "\n]\n}\n", f);
 }
 
+/* the band columns of a point and the end of its line (empty cells when not marked) */
+static void csv_bands(FILE *f, const dcsim_sweep_point *p) {
+  if (p->has_band)
+    fprintf(f, ",%.10g,%.10g,%.10g,%.10g,%d\n", p->time_band[0], p->time_band[1], p->energy_band[0],
+            p->energy_band[1], p->near_front);
+  else
+    fputs(",,,,,\n", f);
+}
+
 void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, const dcsim_repro *rp) {
   if (rp) dcsim_repro_csv(f, rp);
   fputs(
       "index,cpu,gpu,nodes,cores,freq,time_s,energy_j,pareto,knee,feasible,reason,balance,"
-      "time_provenance,energy_provenance\n",
+      "time_provenance,energy_provenance,time_band_low_s,time_band_high_s,energy_band_low_j,"
+      "energy_band_high_j,indistinguishable_from_front\n",
       f);
   for (size_t i = 0; i < n; i++) {
     const dcsim_sweep_point *p = &pts[i];
@@ -133,10 +159,23 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, cons
     if (!p->feasible) dcsim_csv_write_cell(f, p->reason ? p->reason : "");
     fprintf(f, ",%d", p->balance);
     if (p->feasible)
-      fprintf(f, ",%s,%s\n", dcsim_prov_name((dcsim_prov_kind)p->time_prov),
+      fprintf(f, ",%s,%s", dcsim_prov_name((dcsim_prov_kind)p->time_prov),
               dcsim_prov_name((dcsim_prov_kind)p->energy_prov));
     else
-      fputs(",,\n", f);
+      fputs(",,", f);
+    csv_bands(f, p);
+  }
+}
+
+/* a point's time and energy for the text table: with their bands when marked, each to the digits
+ * its band supports (dcsim/numfmt.h) */
+static void text_values(const dcsim_sweep_point *p, char *tb, size_t ts, char *eb, size_t es) {
+  if (p->has_band) {
+    dcsim_fmt_band(tb, ts, p->time_s, p->time_band, NULL);
+    dcsim_fmt_band(eb, es, p->energy_j, p->energy_band, NULL);
+  } else {
+    dcsim_fmt_sig(tb, ts, p->time_s, DCSIM_NUM_DIGITS);
+    dcsim_fmt_sig(eb, es, p->energy_j, DCSIM_NUM_DIGITS);
   }
 }
 
@@ -148,8 +187,9 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
     if ((int)strlen(pts[i].cpu) > cw) cw = (int)strlen(pts[i].cpu);
     if ((int)strlen(pts[i].gpu) > gw) gw = (int)strlen(pts[i].gpu);
   }
-  fprintf(f, "%6s  %-*s %-*s %5s %5s %-8s %12s %14s  %-12s  %s\n", "point", cw, "cpu", gw, "gpu",
-          "nodes", "cores", "freq", "time [s]", "energy [J]", "provenance", "pareto");
+  fprintf(f, "%6s  %-*s %-*s %5s %5s %-8s %24s %30s  %-12s %-12s  %s\n", "point", cw, "cpu", gw,
+          "gpu", "nodes", "cores", "freq", "time [s] [band]", "energy [J] [band]", "time from",
+          "energy from", "pareto");
   for (size_t i = 0; i < n; i++) {
     const dcsim_sweep_point *p = &pts[i];
     if (!p->done) continue;
@@ -162,20 +202,29 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
     if (p->feasible) {
       feasible++;
       front += p->pareto != 0;
-      int weakest = p->time_prov > p->energy_prov ? p->time_prov : p->energy_prov;
-      fprintf(f, "%12s %14s  %-12s  %s%s\n", DCSIM_SIG(p->time_s), DCSIM_SIG(p->energy_j),
-              dcsim_prov_name((dcsim_prov_kind)weakest),
-              p->knee     ? "knee"
-              : p->pareto ? "yes"
-                          : "",
-              p->balance ? (p->pareto ? ", balance point" : "balance point") : "");
+      char tb[96], eb[96];
+      text_values(p, tb, sizeof tb, eb, sizeof eb);
+      fprintf(f, "%24s %30s  %-12s %-12s  %s%s\n", tb, eb,
+              dcsim_prov_name((dcsim_prov_kind)p->time_prov),
+              dcsim_prov_name((dcsim_prov_kind)p->energy_prov),
+              p->knee         ? "knee"
+              : p->pareto     ? "yes"
+              : p->near_front ? "indistinguishable"
+                              : "",
+              p->balance ? (p->pareto || p->near_front ? ", balance point" : "balance point") : "");
     } else {
-      fprintf(f, "%12s %14s  infeasible: %s\n", "-", "-", p->reason ? p->reason : "");
+      fprintf(f, "%24s %30s  infeasible: %s\n", "-", "-", p->reason ? p->reason : "");
     }
   }
-  if (summary)
-    fprintf(f, "\n%zu %s: %zu feasible, %zu infeasible; %zu on the Pareto front\n", shown,
+  if (summary) {
+    size_t near = 0;
+    for (size_t i = 0; i < n; i++) near += pts[i].done && pts[i].near_front;
+    fprintf(f, "\n%zu %s: %zu feasible, %zu infeasible; %zu on the Pareto front", shown,
             dcsim_plural(shown, "point", "points"), feasible, shown - feasible, front);
+    if (near)
+      fprintf(f, ", %zu more indistinguishable from it within their uncertainty bands", near);
+    fputc('\n', f);
+  }
 }
 
 /* ---- reading points back (dcsim pareto) ---- */
@@ -300,12 +349,14 @@ static int read_json_fields(jwalk *w, const char *path, dcsim_sweep_point *pt, d
     jw_ws(w);
     line = w->line;
     v = jw_value(w);
-    ok = v && scalar_of(v, str, sizeof str, &num, &is_null) == 0;
+    /* bands are arrays, recomputed from the provenance (dcsim/sweep_bands.h): skipped */
+    int skip = v && json_is_array(v) && (!strcmp(key, "time_band") || !strcmp(key, "energy_band"));
+    ok = v && (skip || scalar_of(v, str, sizeof str, &num, &is_null) == 0);
     json_decref(v);
     if (!ok)
       return DCSIM_ERR(err, DCSIM_EPARSE, path, line,
                        "\"%s\": expected a string, number, true, false or null", key);
-    int sf = set_field(pt, key, str, num, is_null);
+    int sf = skip ? 0 : set_field(pt, key, str, num, is_null);
     if (sf == -2)
       return DCSIM_ERR(err, DCSIM_EPARSE, path, line,
                        "\"%s\": '%s' is not table, interpolated, extrapolated or spec", key, str);
