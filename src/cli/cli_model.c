@@ -146,14 +146,14 @@ static int bands_of(const dcsim_prediction *p, int gpu, model_bands *mb, dcsim_e
   return 0;
 }
 
-static void json_bands(dcsim_json *j, const dcsim_prediction *p, const model_bands *mb) {
+static void json_bands(dcsim_json *j, int has_energy, const model_bands *mb) {
   dcsim_json_key(j, "time_band");
   dcsim_json_arr_begin(j);
   dcsim_json_num(j, mb->time[0]);
   dcsim_json_num(j, mb->time[1]);
   dcsim_json_arr_end(j);
   dcsim_json_key(j, "energy_band");
-  if (!p->has_energy) {
+  if (!has_energy) {
     dcsim_json_null(j);
     return;
   }
@@ -385,7 +385,7 @@ static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p, con
   else
     dcsim_json_null(&j);
   dcsim_prov_json_member(&j, p->time_prov, p->has_energy ? &p->energy_prov : NULL);
-  json_bands(&j, p, mb);
+  json_bands(&j, p->has_energy, mb);
   if (p->cpu)
     json_cpu_prediction(&j, rq, p);
   else
@@ -428,7 +428,24 @@ typedef struct node_scan {
   char fs[32];                       /* the frequency */
   double overlap;                    /* the communication overlap used */
   dcsim_prov time_prov, energy_prov; /* the weakest over the node counts */
+  double band_t[2], band_e[2];       /* their bands as factors of a time, an energy (bands.h) */
 } node_scan;
+
+static int scan_bands(node_scan *S, dcsim_error *err) {
+  dcsim_bands_t *b = NULL;
+  int rc = dcsim_bands_load_default(&b, err);
+  if (rc) return rc;
+  dcsim_bands_apply(b, 1, 0, S->time_prov.kind, S->energy_prov.kind, 1, 1, S->band_t, S->band_e);
+  dcsim_bands_free(b);
+  return 0;
+}
+
+/* "time_band" and "energy_band" of one node count (energy null without energies) */
+static void scan_json_bands(dcsim_json *j, const node_scan *S, size_t i) {
+  const model_bands mb = { { S->t[i] * S->band_t[0], S->t[i] * S->band_t[1] },
+                           { S->e[i] * S->band_e[0], S->e[i] * S->band_e[1] } };
+  json_bands(j, S->has_e, &mb);
+}
 
 /* The model at each node count of the scan. */
 static int scan_models(dcsim_model_req *rq, node_scan *S, dcsim_error *err) {
@@ -474,6 +491,7 @@ static void scan_json(const dcsim_model_req *rq, const node_scan *S, const char 
       dcsim_json_num(&j, S->e[i]);
     else
       dcsim_json_null(&j);
+    scan_json_bands(&j, S, i);
     dcsim_json_obj_end(&j);
   }
   dcsim_json_arr_end(&j);
@@ -505,11 +523,16 @@ static void scan_text(const dcsim_model_req *rq, const node_scan *S, const char 
            rq->overlap_set ? "" : " (the dwarf's)");
   else
     printf("network   none given: communication costs nothing (D3.5's perfect overlap)\n");
-  printf("\n%8s %14s %14s %14s %14s\n", "nodes", "time [s]", "compute [s]", "comm [s]",
-         "energy [J]");
+  printf("\n%8s %24s %14s %14s %28s\n", "nodes", "time [s] [band]", "compute [s]", "comm [s]",
+         "energy [J] [band]");
   for (size_t i = 0; i < S->n; i++) {
-    printf("%8u %14s %14s %14s %14s%s%s\n", S->nodes[i], DCSIM_SIG(S->t[i]), DCSIM_SIG(S->comp[i]),
-           DCSIM_SIG(S->comm[i]), S->has_e ? DCSIM_SIG(S->e[i]) : "-",
+    char tb[96], eb[96] = "-";
+    const double tr[2] = { S->t[i] * S->band_t[0], S->t[i] * S->band_t[1] },
+                 er[2] = { S->e[i] * S->band_e[0], S->e[i] * S->band_e[1] };
+    dcsim_fmt_band(tb, sizeof tb, S->t[i], tr, NULL);
+    if (S->has_e) dcsim_fmt_band(eb, sizeof eb, S->e[i], er, NULL);
+    printf("%8u %24s %14s %14s %28s%s%s\n", S->nodes[i], tb, DCSIM_SIG(S->comp[i]),
+           DCSIM_SIG(S->comm[i]), eb,
            b->reached && i == b->balance ? "  <- balance point: more nodes are not faster" : "",
            S->has_e && i == b->energy_min ? "  <- least energy" : "");
   }
@@ -566,11 +589,16 @@ static void print_csv(const dcsim_model_req *rq, const dcsim_prediction *p, cons
 /* --nodes-scan --format csv: one line per node count. */
 static void scan_csv(const node_scan *S, const dcsim_repro *rp) {
   dcsim_repro_csv(stdout, rp);
-  puts("nodes,time_s,compute_s,comm_s,energy_j,balance_point,least_energy");
+  puts(
+      "nodes,time_s,compute_s,comm_s,energy_j,balance_point,least_energy,time_band_low_s,"
+      "time_band_high_s,energy_band_low_j,energy_band_high_j");
   for (size_t i = 0; i < S->n; i++) {
     printf("%u,%.10g,%.10g,%.10g,", S->nodes[i], S->t[i], S->comp[i], S->comm[i]);
     if (S->has_e) printf("%.10g", S->e[i]);
-    printf(",%d,%d\n", S->b.reached && i == S->b.balance, S->has_e && i == S->b.energy_min);
+    printf(",%d,%d,%.10g,%.10g,", S->b.reached && i == S->b.balance,
+           S->has_e && i == S->b.energy_min, S->t[i] * S->band_t[0], S->t[i] * S->band_t[1]);
+    if (S->has_e) printf("%.10g,%.10g", S->e[i] * S->band_e[0], S->e[i] * S->band_e[1]);
+    putchar('\n');
   }
 }
 
@@ -581,7 +609,9 @@ static int run_scan(const dcsim_args *a, dcsim_model_req *rq, const char *case_n
   node_scan S;
   int rc;
   memset(&S, 0, sizeof S);
-  if ((rc = parse_scan(a, S.nodes, &S.n, err)) || (rc = scan_models(rq, &S, err))) return rc;
+  if ((rc = parse_scan(a, S.nodes, &S.n, err)) || (rc = scan_models(rq, &S, err)) ||
+      (rc = scan_bands(&S, err)))
+    return rc;
   S.has_e = rq->energy_form != DCSIM_ENERGY_NONE;
   if ((rc = dcsim_balance_point(S.nodes, S.t, S.has_e ? S.e : NULL, S.n, &S.b, err))) return rc;
   dcsim_cpu_state_freq_str(&rq->state, S.fs, sizeof S.fs);

@@ -61,7 +61,8 @@ int dcsim_bands_load(const char *path, dcsim_bands_t **out, dcsim_error *err) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  for (size_t r = 0; r < dcsim_csv_rows(t) && !rc; r++) rc = read_row(t, r, col, path, b, seen, err);
+  for (size_t r = 0; r < dcsim_csv_rows(t) && !rc; r++)
+    rc = read_row(t, r, col, path, b, seen, err);
   for (int p = 0; p < DCSIM_BAND_PARTS && !rc; p++)
     for (int k = 0; k < DCSIM_PROV_N && !rc; k++)
       if (!seen[p][k])
@@ -84,7 +85,8 @@ int dcsim_bands_load_default(dcsim_bands_t **out, dcsim_error *err) {
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "data root path too long");
   /* a data root of the user's own profiles without the file: the bands describe dcsim's models,
    * validated in the tree it was built from (dcsim/bands.h) */
-  if (access(path, F_OK) != 0) snprintf(path, sizeof path, "%s/calibration/bands.csv", DCSIM_SOURCE_DIR);
+  if (access(path, F_OK) != 0)
+    snprintf(path, sizeof path, "%s/calibration/bands.csv", DCSIM_SOURCE_DIR);
   return dcsim_bands_load(path, out, err);
 }
 

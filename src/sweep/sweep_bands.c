@@ -14,9 +14,8 @@ void dcsim_sweep_bands_mark(dcsim_sweep_point *pts, size_t n, const dcsim_bands_
     p->near_front = 0;
     if (!p->has_band) continue;
     int gpu = p->gpu[0] != '\0', cpu = p->cpu[0] != '\0' || !gpu;
-    dcsim_bands_apply(b, cpu, gpu, (dcsim_prov_kind)p->time_prov,
-                      (dcsim_prov_kind)p->energy_prov, p->time_s, p->energy_j, p->time_band,
-                      p->energy_band);
+    dcsim_bands_apply(b, cpu, gpu, (dcsim_prov_kind)p->time_prov, (dcsim_prov_kind)p->energy_prov,
+                      p->time_s, p->energy_j, p->time_band, p->energy_band);
   }
   for (size_t i = 0; i < n; i++) {
     dcsim_sweep_point *q = &pts[i];
