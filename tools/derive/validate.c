@@ -210,7 +210,9 @@ static int check_class(const val_row *w, const row_result *r, dcsim_error *err) 
   int line = dcsim_csv_line(w->t, w->r);
   const char *inputs = val_col(w, "inputs");
   const int oos = r->ev < N_OOS, compared = r->expect != ST_NOT_COVERED;
-  if (compared && (oos || r->ev == EV_INDEPENDENT || r->ev == EV_CONSISTENCY) && !*inputs)
+  if (compared &&
+      (oos || r->ev == EV_INDEPENDENT || r->ev == EV_CONSISTENCY || r->ev == EV_MEASURED) &&
+      !*inputs)
     return DCSIM_ERR(
         err, DCSIM_EPARSE, w->path, line,
         "a compared %s row needs its inputs (what its dwarf and profile were read from)",

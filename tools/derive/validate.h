@@ -19,20 +19,17 @@
  *   basis      derived: what it follows from; construction: which data were made from it;
  *              consistency: which numbers of its own table/row/sentence it is computed from;
  *              in-sample and out-of-sample rows: the fit
- *   inputs     required on compared independent, consistency and out-of-sample rows: what the
- *              dwarf and profile inputs were read from ("dwarfs/x.xml (Tables 7-9), ..."); an
- *              independent row whose inputs cite its own source (the same Table N, Fig. N or
- *              §N of `source`) is refused: it is consistency
- *   band       optional, out-of-sample rows only: PART/CLASS, the uncertainty band the row's
- *              error is evidence for (calibration/bands.csv: `validate --bands`), PART one of
- *              cpu-time, gpu-time, power and CLASS a provenance kind (dcsim/provenance.h)
- *   expect     reproduced | not-reproduced | not-covered: the status the checker must find
- *   why        required for not-reproduced and not-covered
- *   numbers    optional: how many published numbers a not-covered row stands for (default 1;
- *              0 for a number the paper withholds)
- *   predict    optional, 1 on a not-covered row: the checker still computes dcsim's value, a
- *              prediction printed for whoever holds the number (not judged, not counted as
- *              evidence)
+ *   inputs     required on compared independent, consistency, measured and out-of-sample rows: what
+ * the dwarf and profile inputs were read from ("dwarfs/x.xml (Tables 7-9), ..."); an independent
+ * row whose inputs cite its own source (the same Table N, Fig. N or §N of `source`) is refused: it
+ * is consistency band       optional, out-of-sample rows only: PART/CLASS, the uncertainty band the
+ * row's error is evidence for (calibration/bands.csv: `validate --bands`), PART one of cpu-time,
+ * gpu-time, power and CLASS a provenance kind (dcsim/provenance.h) expect     reproduced |
+ * not-reproduced | not-covered: the status the checker must find why        required for
+ * not-reproduced and not-covered numbers    optional: how many published numbers a not-covered row
+ * stands for (default 1; 0 for a number the paper withholds) predict    optional, 1 on a
+ * not-covered row: the checker still computes dcsim's value, a prediction printed for whoever holds
+ * the number (not judged, not counted as evidence)
  *
  * and the checker's own columns (dwarf, case, hardware, quantity ...). `validate` computes the
  * status (within tolerance: reproduced) and fails a row whose status is not its `expect`, so a
