@@ -543,7 +543,10 @@ static void oos_summary(FILE *f, const run *R) {
       sum += fabs(o->err);
       if (!o->is_stat) bias += o->err, nb++;
     }
-    if (!n) continue;
+    if (!n) { /* said, not left out: a class without evidence is a finding */
+      fprintf(f, "| %s | 0 | - | - | - | - | - | - |\n", c < N_OOS ? EV_TEXT[c] : "**all**");
+      continue;
+    }
     qsort(e, n, sizeof *e, cmp_abs);
     double med = n % 2 ? fabs(e[n / 2]) : (fabs(e[n / 2 - 1]) + fabs(e[n / 2])) / 2;
     fprintf(f, "| %s | %zu | %zu | %zu | %.1f %% | %.1f %% | %.1f %% (%s) | ",
