@@ -61,6 +61,13 @@ static int run_bands(run_out *o, dcsim_error *err) {
   return 0;
 }
 
+/* v with the digits its band (factors f) supports, in a buffer living to the end of the block */
+static char *banded(char *buf, size_t size, double v, const double f[2]) {
+  const double band[2] = { v * f[0], v * f[1] };
+  return dcsim_fmt_sig(buf, size, v, dcsim_band_digits(v, band));
+}
+#define BANDED(v, f) banded((char[48]){ 0 }, 48, (v), (f))
+
 static void json_band(dcsim_json *j, const char *key, double v, const double f[2]) {
   dcsim_json_key(j, key);
   dcsim_json_arr_begin(j);
@@ -389,9 +396,9 @@ static void text_tables(const run_out *o) {
     printf("%-20s %4u %10s %10s %12s %14s %14s %14s\n", s->wfs[s->jobs[k].wf].wf->name,
            s->jobs[k].instance, DCSIM_SIG((double)js->submit_ns * 1e-9),
            DCSIM_SIG((double)(js->start_ns - js->submit_ns) * 1e-9),
-           DCSIM_SIG((double)(js->end_ns - js->submit_ns) * 1e-9), DCSIM_SIG(js->energy_j),
-           DCSIM_SIG(js->task_energy_j),
-           DCSIM_SIG(dcsim_num_diff(js->energy_j, js->task_energy_j)));
+           BANDED((double)(js->end_ns - js->submit_ns) * 1e-9, o->band_t),
+           BANDED(js->energy_j, o->band_e), BANDED(js->task_energy_j, o->band_e),
+           BANDED(dcsim_num_diff(js->energy_j, js->task_energy_j), o->band_e));
   }
   if (shown < st->n_jobs)
     printf("... %zu more (see --format json or csv, or the database)\n", st->n_jobs - shown);
@@ -401,7 +408,7 @@ static void text_tables(const run_out *o) {
     const dcsim_node_group *ng = s->groups[g].g;
     const dcsim_group_stats *gs = &st->groups[g];
     printf("%-12s %6u %14s %14s %11.1f%% %11.1f%% %14s\n", ng->name, ng->count,
-           DCSIM_SIG(gs->energy_j), DCSIM_SIG(gs->busy_node_s),
+           BANDED(gs->energy_j, o->band_e), DCSIM_SIG(gs->busy_node_s),
            mk > 0 ? 100 * gs->busy_node_s / (mk * ng->count) : 0,
            mk > 0 ? 100 * gs->alloc_node_s / (mk * ng->count) : 0,
            DCSIM_SIG(mk > 0 ? gs->energy_j / (mk * ng->count) : 0));
