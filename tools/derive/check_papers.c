@@ -303,8 +303,10 @@ static int binding_level(const row_in *r, char *buf, size_t size, dcsim_error *e
         if (lv[i].time_s > lv[b].time_s) b = i;
       /* Q_i = W x WpF_i x word (dcsim/model_irregular.h), so W / T_i = BW_i / (WpF_i x word) */
       double wb = lv[b].word_per_flop * c.ev->loops[0].word_byte;
-      snprintf(buf, size, "the model is bound by %s at %.4g GB/s on %u thread(s): %.4g GFLOP/s",
-               lv[b].name, lv[b].bw_bps / 1e9, r->threads, wb > 0 ? lv[b].bw_bps / wb / 1e9 : 0);
+      char on[48] = "";
+      if (c.cpu) snprintf(on, sizeof on, " on %u thread(s)", r->threads);
+      snprintf(buf, size, "the model is bound by %s at %.4g GB/s%s: %.4g GFLOP/s", lv[b].name,
+               lv[b].bw_bps / 1e9, on, wb > 0 ? lv[b].bw_bps / wb / 1e9 : 0);
     }
   }
   release(&c);
