@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/layers.sh — tools/check-layers.sh passes on the tree and fails on planted violations
-# (a lower layer including a higher one; calib and sim knowing each other; a public header going up).
+# (a lower layer including a higher one; calib and sim knowing each other; a public header going up;
+# a calib job including a higher job; a source folder without README.md).
 set -euo pipefail
 check=$PWD/tools/check-layers.sh
 "$check" "$PWD" >/dev/null || { "$check" "$PWD"; echo "FAIL: the tree violates its layering"; exit 1; }
@@ -14,7 +15,15 @@ plant() { # file line-to-append expected-message
 }
 plant src/util/error.c '#include "dcsim/cli.h"' "layer 'util' includes \"dcsim/cli.h\" of layer 'cli'"
 plant src/model/model_cpu.c '#include "dcsim/engine.h"' "layer 'model' includes \"dcsim/engine.h\" of layer 'sim'"
-plant src/calib/hvs.c '#include "dcsim/sched.h"' "layer 'calib' includes \"dcsim/sched.h\" of layer 'sim'"
+plant src/calib/sample/hvs.c '#include "dcsim/sched.h"' "layer 'calib' includes \"dcsim/sched.h\" of layer 'sim'"
 plant src/sim/engine.c '#include "calib/internal.h"' "layer 'sim' includes \"calib/internal.h\" of layer 'calib'"
 plant include/dcsim/dwarf.h '#include "dcsim/sweep.h"' "layer 'input' includes \"dcsim/sweep.h\" of layer 'sweep'"
-echo "layers: 5 planted violations caught, tree clean"
+plant src/calib/fit/fit.c '#include "dcsim/bench.h"' "job 'calib/fit' includes \"dcsim/bench.h\" of job 'calib/measure'"
+plant src/calib/sample/gbm.c '#include "dcsim/fit.h"' "job 'calib/sample' includes \"dcsim/fit.h\" of job 'calib/fit'"
+plant include/dcsim/perf_fit.h '#include "dcsim/calib.h"' "job 'calib/fit' includes \"dcsim/calib.h\" of job 'calib/import'"
+# a source folder without its README (the one job it holds)
+rm -rf "$tmp/t"; mkdir "$tmp/t"; cp -r src include "$tmp/t/"; rm "$tmp/t/src/calib/sample/README.md"
+if out=$("$check" "$tmp/t" 2>&1); then echo "FAIL: a folder without README.md was not caught"; exit 1; fi
+grep -qF "src/calib/sample:1: a source folder without README.md" <<<"$out" || { echo "FAIL: unexpected report: $out"; exit 1; }
+echo "caught: $out"
+echo "layers: 9 planted violations caught, tree clean"

@@ -29,7 +29,8 @@ int dcsim_csv_num(const dcsim_csv_t *t, size_t row, size_t col, double *out, dcs
 int dcsim_csv_split(char *line, char ***cells, size_t *cap, size_t *n);
 
 /* Writes one cell by the same rules: as it is, or double-quoted (a quote doubled) when it holds a
- * comma, a quote or a line break (a line break becomes a blank). NULL is an empty cell. */
+ * comma, a quote, a line break (which becomes a blank) or a leading or trailing blank (which a
+ * reader would otherwise trim). NULL is an empty cell. */
 void dcsim_csv_write_cell(FILE *f, const char *s);
 
 #endif

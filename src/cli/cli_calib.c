@@ -7,11 +7,16 @@
 
 #include "dcsim/bench.h"
 #include "dcsim/calib.h"
+#include "dcsim/calib_fit.h"
+#include "dcsim/calib_gpu.h"
 #include "dcsim/calib_gpubench.h"
+#include "dcsim/calib_import.h"
+#include "dcsim/calib_scaling.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
 #include "dcsim/csv.h"
 #include "dcsim/dwarf.h"
+#include "dcsim/fileio.h"
 #include "dcsim/hvs.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/plot.h"
@@ -27,7 +32,7 @@ static int emit(const dcsim_args *a, const char *text, dcsim_error *err) {
     fputs(text, stdout);
     return 0;
   }
-  return dcsim_calib_write_file(out, text, err);
+  return dcsim_file_write_atomic(out, text, err);
 }
 
 static int need_pos(const dcsim_args *a, int n, const char *what, dcsim_error *err) {

@@ -58,7 +58,7 @@ int dcsim_taskcsv_open(const char *path, const dcsim_scenario *s, const dcsim_re
     dcsim_taskcsv_close(c);
     return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   }
-  snprintf(c->tmp, n, "%s.tmp%ld", path, (long)getpid()); /* as dcsim_calib_write_file */
+  snprintf(c->tmp, n, "%s.tmp%ld", path, (long)getpid()); /* as dcsim_file_write_atomic */
   if (!(c->f = fopen(c->tmp, "w"))) {
     int rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot write: %s", strerror(errno));
     free(c->tmp);

@@ -171,7 +171,8 @@ int dcsim_csv_num(const dcsim_csv_t *t, size_t row, size_t col, double *out, dcs
 
 void dcsim_csv_write_cell(FILE *f, const char *s) {
   if (!s) return;
-  if (!strpbrk(s, ",\"\n")) {
+  size_t n = strlen(s);
+  if (!strpbrk(s, ",\"\n") && !(n && (s[0] == ' ' || s[n - 1] == ' '))) {
     fputs(s, f);
     return;
   }

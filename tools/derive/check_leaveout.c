@@ -34,6 +34,7 @@
 #include "dcsim/calib.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cpu_rates.h"
+#include "dcsim/fileio.h"
 #include "dcsim/model_cpu.h"
 #include "validate.h"
 
@@ -130,7 +131,7 @@ static int make_profile(const char *dir, dcsim_cpu_profile_t **out, dcsim_error 
   char *text = NULL, path[4096 + 16]; /* dir is at most 4096 bytes */
   int rc = dcsim_calib_cpu_profile(dir, &text, err);
   snprintf(path, sizeof path, "%s/profile.xml", dir);
-  if (!rc) rc = dcsim_calib_write_file(path, text, err);
+  if (!rc) rc = dcsim_file_write_atomic(path, text, err);
   free(text);
   return rc ? rc : dcsim_cpu_profile_load(path, out, err);
 }

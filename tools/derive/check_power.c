@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcsim/calib.h"
+#include "dcsim/calib_fit.h"
 #include "dcsim/calib_power.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cpu_power.h"

@@ -18,14 +18,17 @@
 
 #include "dcsim/bench.h"
 #include "dcsim/calib.h"
+#include "dcsim/calib_fit.h"
 #include "dcsim/db.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/energymeter.h"
+#include "dcsim/fileio.h"
 #include "dcsim/hvs.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/model.h"
 #include "dcsim/repro.h"
 #include "dcsim/strutil.h"
+#include "dcsim/xmledit.h"
 
 enum { MAXT = 256 };
 static const char *const levels[4] = { "L1", "L2", "L3", "DRAM" };
@@ -576,12 +579,12 @@ static int write_tables(run *R, int have_energy, dcsim_error *err) {
   fprintf(f,
           "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- Calibration manifest written by dcsim "
           "bench (doc/calibration.md). -->\n<calibration-machine name=\"");
-  dcsim_calib_xml_escape(f, R->name);
+  dcsim_xml_escape(f, R->name);
   fputs("\" model=\"", f);
-  dcsim_calib_xml_escape(f, R->model);
+  dcsim_xml_escape(f, R->model);
   fputs("\">\n  <comment>", f);
   fprintf(f, "%s measured by dcsim bench %s on host ", R->model, dcsim_version());
-  dcsim_calib_xml_escape(f, R->host);
+  dcsim_xml_escape(f, R->host);
   fprintf(f,
           " (%u CPUs used, kernels %s%s).\n     * Tables: medians of %u repetitions (min and max "
           "in the CSV files); working sets per thread\n"
@@ -589,9 +592,9 @@ static int write_tables(run *R, int have_energy, dcsim_error *err) {
           "Frequency: ",
           R->nthreads, dcsim_bench_isa_name(R->isa), R->o->quick ? ", quick mode" : "", R->reps,
           level_ws(R, 0), level_ws(R, 1), level_ws(R, 2), level_ws(R, 3));
-  dcsim_calib_xml_escape(f, R->freq_note);
+  dcsim_xml_escape(f, R->freq_note);
   fputs("\n     * Energy: ", f);
-  dcsim_calib_xml_escape(f, R->energy_note);
+  dcsim_xml_escape(f, R->energy_note);
   fputs("</comment>\n", f);
   fprintf(f,
           "  <spec cores-per-socket=\"%u\" sockets=\"1\" nominal-ghz=\"%s\" l1-byte=\"%.0f\" "
@@ -603,7 +606,7 @@ static int write_tables(run *R, int have_energy, dcsim_error *err) {
           "clock probe)\"/>\n",
           dcsim_bench_isa_name(R->isa));
   fprintf(f, "  <frequencies>\n    <freq id=\"%s\" ghz=\"%s\" source=\"", R->freq_id, R->freq_id);
-  dcsim_calib_xml_escape(f, R->freq_note);
+  dcsim_xml_escape(f, R->freq_note);
   fputs("\"/>\n  </frequencies>\n", f);
   for (int q = 0; q < 5; q++)
     fprintf(f,
@@ -1190,7 +1193,7 @@ static int write_results(run *R, int have_energy, dcsim_error *err) {
   snprintf(ppath, sizeof ppath, "%s/%s.xml", o->out_dir, R->name);
   if ((rc = write_tables(R, have_energy, err)) || (rc = write_loops(R, err)) ||
       (rc = dcsim_calib_cpu_profile(o->out_dir, &text, err)) ||
-      (rc = dcsim_calib_write_file(ppath, text, err)) ||
+      (rc = dcsim_file_write_atomic(ppath, text, err)) ||
       (rc = dcsim_cpu_profile_load(ppath, &cpu, err)))
     goto out;
   progress(R, "fitting the loop kernels and predicting held-out thread counts");

@@ -15,209 +15,14 @@
 #include "dcsim/perf_fit.h"
 #include "dcsim/xmlio.h"
 
-void dcsim_calib_xml_escape(FILE *f, const char *s) {
-  for (; s && *s; s++) {
-    switch (*s) {
-      case '&': fputs("&amp;", f); break;
-      case '<': fputs("&lt;", f); break;
-      case '>': fputs("&gt;", f); break;
-      case '"': fputs("&quot;", f); break;
-      default: fputc(*s, f);
-    }
-  }
-}
-
-int dcsim_calib_write_file(const char *path, const char *text, dcsim_error *err) {
-  size_t n = strlen(path) + 16;
-  char *tmp = malloc(n);
-  if (!tmp) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-  snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
-  int rc = 0;
-  FILE *f = fopen(tmp, "wb");
-  if (!f) {
-    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot write: %s", strerror(errno));
-    goto out;
-  }
-  size_t len = strlen(text);
-  int bad = fwrite(text, 1, len, f) != len;
-  bad |= fclose(f) != 0;
-  if (bad) {
-    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
-    remove(tmp);
-    goto out;
-  }
-  if (rename(tmp, path) != 0) {
-    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot write: %s", strerror(errno));
-    remove(tmp);
-  }
-out:
-  free(tmp);
-  return rc;
-}
-
-int dcsim_calib_xml_open(const char *path, xmlDoc **doc, dcsim_error *err) {
-  dcsim_error verr;
-  int rc = dcsim_xml_validate_file(path, &verr);
-  if (rc) {
-    if (err) *err = verr;
-    return rc;
-  }
-  *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-  if (!*doc) return DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "cannot parse");
-  return 0;
-}
-
-xmlNode *dcsim_calib_xml_named(xmlNode *parent, const char *elem, const char *name) {
-  xmlNode *found = NULL;
-  for (xmlNode *n = dcsim_xml_child(parent, elem); n && !found; n = dcsim_xml_next(n, elem)) {
-    xmlChar *nm = xmlGetProp(n, BAD_CAST "name");
-    if (nm && strcmp((const char *)nm, name) == 0) found = n;
-    xmlFree(nm);
-  }
-  return found;
-}
-
-int dcsim_calib_xml_save(xmlDoc *doc, const char *path, dcsim_error *err) {
-  xmlChar *mem = NULL;
-  int len = 0;
-  xmlDocDumpFormatMemoryEnc(doc, &mem, &len, "UTF-8", 0);
-  if (!mem) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-  char *text = strdup((const char *)mem);
-  xmlFree(mem);
-  if (!text) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-  int rc = dcsim_calib_write_file(path, text, err);
-  free(text);
-  return rc;
-}
-
 static const char *const quantities[] = { "flops", "L1", "L2", "L3", "DRAM" };
 
 typedef struct freq_state {
   const char *id;
 } freq_state;
 
-void dcsim_calib_attr(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *name) {
-  const char *v = dcsim_xml_attr(doc, n, name);
-  if (!v) return;
-  fprintf(f, " %s=\"", name);
-  dcsim_calib_xml_escape(f, v);
-  fputc('"', f);
-}
-
 static void attr(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *name) {
-  dcsim_calib_attr(f, doc, n, name);
-}
-
-int dcsim_calib_read_text(const char *path, char **text, dcsim_error *err) {
-  static const dcsim_file_rules rules = { 64u * 1024 * 1024, "file too large (64 MiB at most)",
-                                          "not a text file (holds a NUL byte)" };
-  return dcsim_file_read(path, &rules, text, NULL, err);
-}
-
-int dcsim_calib_mkdir(const char *dir, dcsim_error *err) {
-  struct stat st;
-  if (stat(dir, &st) == 0) {
-    if (!S_ISDIR(st.st_mode))
-      return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "exists and is not a directory");
-    return 0;
-  }
-  if (mkdir(dir, 0777) != 0)
-    return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot create directory: %s", strerror(errno));
-  return 0;
-}
-
-static const struct {
-  const char *name;
-  dcsim_unit_kind kind;
-  int prefix;
-} unit_bases[] = {
-  { "byte/second", DCSIM_UNIT_RATE, 1 }, { "byte/s", DCSIM_UNIT_RATE, 1 },
-  { "bytes/s", DCSIM_UNIT_RATE, 1 },     { "B/s", DCSIM_UNIT_RATE, 1 },
-  { "byte", DCSIM_UNIT_BYTES, 1 },       { "bytes", DCSIM_UNIT_BYTES, 1 },
-  { "B", DCSIM_UNIT_BYTES, 1 },          { "second", DCSIM_UNIT_TIME, 1 },
-  { "sec", DCSIM_UNIT_TIME, 1 },         { "s", DCSIM_UNIT_TIME, 1 },
-  { "Hz", DCSIM_UNIT_FREQ, 1 },          { "inst/cycle", DCSIM_UNIT_RATIO, 0 },
-  { "inst", DCSIM_UNIT_COUNT, 1 },       { "warp", DCSIM_UNIT_COUNT, 1 },
-  { "cycle", DCSIM_UNIT_COUNT, 1 },      { "thread", DCSIM_UNIT_COUNT, 1 },
-  { "sector", DCSIM_UNIT_COUNT, 1 },     { "request", DCSIM_UNIT_COUNT, 1 },
-  { "%", DCSIM_UNIT_PERCENT, 0 },
-};
-
-int dcsim_calib_parse_unit(const char *u, dcsim_unit_kind *kind, double *scale) {
-  while (*u == ' ') u++;
-  size_t len = strlen(u);
-  while (len && u[len - 1] == ' ') len--;
-  if (len == 0) {
-    *kind = DCSIM_UNIT_PLAIN;
-    *scale = 1;
-    return 0;
-  }
-  for (size_t i = 0; i < sizeof unit_bases / sizeof *unit_bases; i++)
-    if (strlen(unit_bases[i].name) == len && strncmp(u, unit_bases[i].name, len) == 0) {
-      *kind = unit_bases[i].kind;
-      *scale = *kind == DCSIM_UNIT_PERCENT ? 0.01 : 1;
-      return 0;
-    }
-  static const char pfx[] = "numkKMGTP";
-  static const double dec[] = { 1e-9, 1e-6, 1e-3, 1e3, 1e3, 1e6, 1e9, 1e12, 1e15 };
-  const char *p = strchr(pfx, u[0]);
-  if (!p) return -1;
-  int k = (int)(p - pfx);
-  for (size_t skip = 1; skip <= 2; skip++) {
-    if (skip == 2 && !(k >= 3 && len > 2 && u[1] == 'i')) break; /* binary: KiB, MiB */
-    double sc = skip == 1 ? dec[k] : pow(1024.0, k == 3 ? 1 : k - 3);
-    for (size_t i = 0; i < sizeof unit_bases / sizeof *unit_bases; i++) {
-      if (!unit_bases[i].prefix || strlen(unit_bases[i].name) != len - skip ||
-          strncmp(u + skip, unit_bases[i].name, len - skip) != 0)
-        continue;
-      if ((k < 3) != (unit_bases[i].kind == DCSIM_UNIT_TIME))
-        return -1; /* n/u/m for time only, no kiloseconds */
-      *kind = unit_bases[i].kind;
-      *scale = sc;
-      return 0;
-    }
-  }
-  return -1;
-}
-
-int dcsim_calib_parse_quantity(const char *s, double *value, dcsim_unit_kind *kind) {
-  char buf[128];
-  size_t n = 0;
-  while (*s == ' ' || *s == '\t') s++;
-  for (; *s && n + 1 < sizeof buf; s++) /* drop thousands separators (ncu writes "1,234,567") */
-    if (*s != ',') buf[n++] = *s;
-  if (*s) return -1;
-  buf[n] = '\0';
-  char *end;
-  errno = 0;
-  double v = strtod(buf, &end);
-  if (end == buf || errno == ERANGE || !isfinite(v)) return -1;
-  double scale;
-  if (dcsim_calib_parse_unit(end, kind, &scale) != 0) return -1;
-  *value = v * scale;
-  return isfinite(*value) ? 0 : -1;
-}
-
-void dcsim_calib_csv_cell(FILE *f, const char *s) {
-  size_t n = strlen(s);
-  int quote = strpbrk(s, ",\"") != NULL || (n && (s[0] == ' ' || s[n - 1] == ' '));
-  if (!quote) {
-    fputs(s, f);
-    return;
-  }
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"') fputc('"', f);
-    fputc(*s, f);
-  }
-  fputc('"', f);
-}
-
-void dcsim_calib_xml_comment_text(FILE *f, const char *s) {
-  for (; *s; s++) {
-    fputc(*s, f);
-    if (*s == '-' && (s[1] == '-' || !s[1])) fputc(' ', f);
-  }
+  dcsim_xml_copy_attr(f, doc, n, name);
 }
 
 static int cmp_row(const void *a, const void *b) {
@@ -247,13 +52,13 @@ int dcsim_calib_write_table(const char *dir, const char *quantity, const char *f
   }
   fputs("frequency,threads,value,unit,source\n", f);
   for (size_t i = 0; i < n_rows; i++) {
-    dcsim_calib_csv_cell(f, freq_id);
+    dcsim_csv_write_cell(f, freq_id);
     fprintf(f, ",%u,", rows[i].threads);
-    dcsim_calib_csv_cell(f, rows[i].value);
+    dcsim_csv_write_cell(f, rows[i].value);
     fputc(',', f);
-    dcsim_calib_csv_cell(f, unit);
+    dcsim_csv_write_cell(f, unit);
     fputc(',', f);
-    dcsim_calib_csv_cell(f, rows[i].source);
+    dcsim_csv_write_cell(f, rows[i].source);
     fputc('\n', f);
   }
   if (fclose(f) != 0) {
@@ -262,7 +67,7 @@ int dcsim_calib_write_table(const char *dir, const char *quantity, const char *f
     goto out;
   }
   f = NULL;
-  rc = dcsim_calib_write_file(path, buf, err);
+  rc = dcsim_file_write_atomic(path, buf, err);
 out:
   if (f) fclose(f);
   free(buf);
@@ -418,7 +223,7 @@ static int table_grid(table_csv *T, dcsim_error *err) {
 static void table_xml(FILE *f, const table_csv *T, const dcsim_xml_doc_t *doc, xmlNode *tn) {
   size_t nf = T->nf;
   fprintf(f, "  <table quantity=\"%s\" unit=\"", T->qty);
-  dcsim_calib_xml_escape(f, T->unit);
+  dcsim_xml_escape(f, T->unit);
   fputs("\" freqs=\"", f);
   for (size_t ci = 0; ci < nf; ci++) fprintf(f, "%s%s", ci ? " " : "", T->ids[T->col_of[ci]]);
   fputc('"', f);
@@ -428,7 +233,7 @@ static void table_xml(FILE *f, const table_csv *T, const dcsim_xml_doc_t *doc, x
     fprintf(f, "    <row threads=\"%u\"", T->th[ti]);
     if (T->rsrc[ti] && *T->rsrc[ti]) {
       fputs(" source=\"", f);
-      dcsim_calib_xml_escape(f, T->rsrc[ti]);
+      dcsim_xml_escape(f, T->rsrc[ti]);
       fputc('"', f);
     }
     fputc('>', f);
@@ -591,7 +396,7 @@ static void energy_xml(FILE *f, const power_csv *P, const dcsim_xml_doc_t *doc, 
               rows[k].dram);
     if (*rows[k].source) {
       fputs(" source=\"", f);
-      dcsim_calib_xml_escape(f, rows[k].source);
+      dcsim_xml_escape(f, rows[k].source);
       fputc('"', f);
     }
     fputs("/>\n", f);
@@ -654,7 +459,7 @@ static int profile_head(FILE *f, const char *dir, const char *mpath, const dcsim
   char *shown = strndup(dir, dl);
   if (!shown) return DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory");
   fputs("<!-- GENERATED by \"dcsim calibrate cpu ", f);
-  dcsim_calib_xml_comment_text(f, shown); /* the directory used, "--" made safe for a comment */
+  dcsim_xml_comment_text(f, shown); /* the directory used, "--" made safe for a comment */
   free(shown);
   fputs(
       "\" from the tables of that directory\n"

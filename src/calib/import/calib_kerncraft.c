@@ -9,7 +9,7 @@
 #include <yaml.h>
 
 #include "calib/internal.h"
-#include "dcsim/calib.h"
+#include "dcsim/calib_import.h"
 #include "dcsim/xmlio.h"
 
 /* One import: the options, the YAML document, and what the phases read from it. */
@@ -65,7 +65,7 @@ static int qty_of(kc *k, yaml_node_t *n, const char *what, dcsim_unit_kind want,
                   const char *unit_hint, double *out, dcsim_error *err) {
   const char *s = text_of(n);
   dcsim_unit_kind kind;
-  if (!s || dcsim_calib_parse_quantity(s, out, &kind) != 0 || kind != want || !(*out > 0))
+  if (!s || dcsim_parse_quantity(s, out, &kind) != 0 || kind != want || !(*out > 0))
     return DCSIM_ERR(err, DCSIM_ERANGE, k->path, yline(n),
                      "%s: '%s' is not a positive quantity in %s", what, s ? s : "(not a scalar)",
                      unit_hint);
@@ -346,13 +346,13 @@ static void emit_machine_xml(FILE *f, const kc *k, const char *name) {
           "%s\n     (doc/calibration.md). -->\n",
           k->src_file);
   fputs("<calibration-machine name=\"", f);
-  dcsim_calib_xml_escape(f, name);
+  dcsim_xml_escape(f, name);
   fputs("\" model=\"", f);
-  dcsim_calib_xml_escape(f, k->model ? k->model : name);
+  dcsim_xml_escape(f, k->model ? k->model : name);
   fputc('"', f);
   if (k->arch) {
     fputs(" microarch=\"", f);
-    dcsim_calib_xml_escape(f, k->arch);
+    dcsim_xml_escape(f, k->arch);
     fputc('"', f);
   }
   fputs(">\n  <comment>", f);
@@ -372,20 +372,20 @@ static void emit_machine_xml(FILE *f, const kc *k, const char *name) {
   for (int j = 0; j < 3; j++)
     if (k->size[j] > 0) fprintf(f, " %s=\"%.10g\"", sattr[j], k->size[j]);
   fputs(" source=\"Kerncraft machine file ", f);
-  dcsim_calib_xml_escape(f, k->src_file);
+  dcsim_xml_escape(f, k->src_file);
   fputs(" (clock, sockets, cores per socket, memory hierarchy)\"/>\n  <frequencies>\n", f);
   fprintf(f, "    <freq id=\"%s\" ghz=\"%.10g\" source=\"Kerncraft machine file ", k->fid, k->ghz);
-  dcsim_calib_xml_escape(f, k->src_file);
+  dcsim_xml_escape(f, k->src_file);
   fprintf(
       f,
       ":%d clock\"/>\n  </frequencies>\n  <table quantity=\"flops\" file=\"flops.csv\" source=\"",
       k->clock_line);
-  dcsim_calib_xml_escape(f, k->fsrc);
+  dcsim_xml_escape(f, k->fsrc);
   fputs("\"/>\n", f);
   for (int li = 0; li < 4; li++) {
     if (!k->have_level[li]) continue;
     fprintf(f, "  <table quantity=\"%s\" file=\"%s.csv\" source=\"", dc_levels[li], dc_levels[li]);
-    dcsim_calib_xml_escape(f, k->tsrc[li]);
+    dcsim_xml_escape(f, k->tsrc[li]);
     fputs("\"/>\n", f);
   }
   fputs("</calibration-machine>\n", f);
@@ -413,7 +413,7 @@ static int write_machine(kc *k, dcsim_error *err) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, k->dir, 0, "out of memory");
     goto out;
   }
-  if ((rc = dcsim_calib_write_file(mpath, mx, err))) goto out;
+  if ((rc = dcsim_file_write_atomic(mpath, mx, err))) goto out;
   if (k->report)
     fprintf(k->report, "machine.xml: %s, %u socket%s x %u cores, %.10g GHz; wrote %s\n", name,
             k->sockets, k->sockets == 1 ? "" : "s", k->cps, k->ghz, k->dir);
@@ -432,7 +432,7 @@ int dcsim_calib_import_kerncraft(const char *path, const char *dir, const char *
   char *text = NULL;
   yaml_node_t *root, *bench, *meas;
   k->src_file = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-  if ((rc = dcsim_calib_read_text(path, &text, err))) goto out;
+  if ((rc = dcsim_file_read_text(path, &text, err))) goto out;
   if (!yaml_parser_initialize(&parser)) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
@@ -448,7 +448,7 @@ int dcsim_calib_import_kerncraft(const char *path, const char *dir, const char *
   }
   if ((rc = read_machine(k, root, err)) || (rc = read_cache_sizes(k, root, err)) ||
       (rc = need(k, root, "benchmarks", &bench, err)) ||
-      (rc = need(k, bench, "measurements", &meas, err)) || (rc = dcsim_calib_mkdir(dir, err)))
+      (rc = need(k, bench, "measurements", &meas, err)) || (rc = dcsim_mkdir(dir, err)))
     goto out;
   snprintf(k->fid, sizeof k->fid, "%.10g", k->ghz);
   for (int li = 0; li < 4; li++) {

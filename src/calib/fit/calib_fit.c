@@ -8,7 +8,7 @@
 #include <libxml/tree.h>
 
 #include "calib/internal.h"
-#include "dcsim/calib.h"
+#include "dcsim/calib_fit.h"
 #include "dcsim/calib_power.h"
 #include "dcsim/csv.h"
 #include "dcsim/hwprofile.h"
@@ -243,7 +243,7 @@ static void set_num(xmlNode *n, const char *name, double v) {
 int dcsim_calib_update_dwarf(const char *in_path, const char *out_path, const dcsim_loop_fit *fits,
                              size_t n_fits, const char *source, dcsim_error *err) {
   xmlDoc *doc = NULL;
-  int rc = dcsim_calib_xml_open(in_path, &doc, err);
+  int rc = dcsim_xml_edit_open(in_path, &doc, err);
   if (rc) return rc;
   xmlNode *root = xmlDocGetRootElement(doc);
   xmlNode *loops = dcsim_xml_child(root, "loops");
@@ -253,7 +253,7 @@ int dcsim_calib_update_dwarf(const char *in_path, const char *out_path, const dc
   }
   for (size_t k = 0; k < n_fits; k++) {
     const dcsim_loop_fit *fl = &fits[k];
-    xmlNode *lp = dcsim_calib_xml_named(loops, "loop", fl->name);
+    xmlNode *lp = dcsim_xml_named(loops, "loop", fl->name);
     if (!lp) {
       rc = DCSIM_ERR(err, DCSIM_EREF, in_path, 0, "no <loop name=\"%s\"> in the dwarf", fl->name);
       goto out;
@@ -275,7 +275,7 @@ int dcsim_calib_update_dwarf(const char *in_path, const char *out_path, const dc
       xmlSetProp(fp, BAD_CAST "source", BAD_CAST source);
     }
   }
-  rc = dcsim_calib_xml_save(doc, out_path, err);
+  rc = dcsim_xml_save(doc, out_path, err);
 out:
   xmlFreeDoc(doc);
   return rc;

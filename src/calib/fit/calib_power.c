@@ -5,10 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcsim/calib.h"
+#include "calib/internal.h"
 #include "dcsim/csv.h"
 #include "dcsim/fit.h"
-#include "internal.h"
 
 enum { MAX_ROWS = 64 };
 
@@ -137,9 +136,9 @@ void dcsim_power_fit_report(FILE *f, const char *what, const unsigned *cores, co
 static void fit_source(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *csv,
                        const dcsim_power_fit_stats *st) {
   fputs(" source=\"", f);
-  dcsim_calib_xml_escape(f, dcsim_xml_attr(doc, n, "source"));
+  dcsim_xml_escape(f, dcsim_xml_attr(doc, n, "source"));
   fputs("; fitted by dcsim calibrate cpu (least squares) on ", f);
-  dcsim_calib_xml_escape(f, csv);
+  dcsim_xml_escape(f, csv);
   fprintf(f, ", %zu states: rms %.3g W, worst %.2f%%, leave-one-out worst %.2f%%\"", st->n,
           st->rms_w, 100 * st->max_rel_err, 100 * st->loo_max_rel_err);
 }
@@ -165,8 +164,7 @@ static int bandwidths(const char *dir, const char *file, const char *freq,
     dcsim_unit_kind kind;
     if ((rc = dcsim_csv_num(t, r, ct, &th, err)) || (rc = dcsim_csv_num(t, r, cv, &v, err)))
       goto out;
-    if (dcsim_calib_parse_unit(dcsim_csv_cell(t, r, cu), &kind, &scale) ||
-        kind != DCSIM_UNIT_RATE) {
+    if (dcsim_parse_unit(dcsim_csv_cell(t, r, cu), &kind, &scale) || kind != DCSIM_UNIT_RATE) {
       rc = DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim_csv_line(t, r), "unit '%s': expected GB/s",
                      dcsim_csv_cell(t, r, cu));
       goto out;
@@ -186,7 +184,7 @@ static int emit_package(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *pk,
   if (!fit) {
     const char *names[] = { "idle-w", "awake-w", "core-w", "voltage-slope", "source" };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-      dcsim_calib_attr(f, doc, pk, names[i]);
+      dcsim_xml_copy_attr(f, doc, pk, names[i]);
     fputs("/>\n", f);
     return 0;
   }
@@ -201,7 +199,7 @@ static int emit_package(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *pk,
     return rc;
   }
   fprintf(f, " idle-w=\"%.6g\" awake-w=\"%.4g\" core-w=\"%.4g\"", T->pkg_idle_w, awake, core);
-  dcsim_calib_attr(f, doc, pk, "voltage-slope");
+  dcsim_xml_copy_attr(f, doc, pk, "voltage-slope");
   fit_source(f, doc, pk, T->path, &st);
   fputs("/>\n", f);
   return 0;
@@ -211,9 +209,9 @@ static int emit_dram(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNo
                      const dcsim_calib_power_table *T, dcsim_error *err) {
   fputs("    <dram", f);
   if (!dcsim_xml_attr(doc, dr, "fit")) {
-    dcsim_calib_attr(f, doc, dr, "idle-w");
-    dcsim_calib_attr(f, doc, dr, "j-per-byte");
-    dcsim_calib_attr(f, doc, dr, "source");
+    dcsim_xml_copy_attr(f, doc, dr, "idle-w");
+    dcsim_xml_copy_attr(f, doc, dr, "j-per-byte");
+    dcsim_xml_copy_attr(f, doc, dr, "source");
     fputs("/>\n", f);
     return 0;
   }
@@ -249,8 +247,8 @@ int dcsim_calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc,
   xmlNode *en = dcsim_xml_child(root, "energy");
   if (ps) {
     fputs("  <power-spec", f);
-    dcsim_calib_attr(f, doc, ps, "tdp-w");
-    dcsim_calib_attr(f, doc, ps, "source");
+    dcsim_xml_copy_attr(f, doc, ps, "tdp-w");
+    dcsim_xml_copy_attr(f, doc, ps, "source");
     fputs("/>\n", f);
   }
   if (!pm) return 0;
@@ -259,17 +257,17 @@ int dcsim_calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc,
   int rc = en ? dcsim_calib_power_rows(dir, doc, en, &T, err) : 0;
   if (rc) goto out;
   fputs("  <power-model", f);
-  dcsim_calib_attr(f, doc, pm, "basis");
-  dcsim_calib_attr(f, doc, pm, "source");
+  dcsim_xml_copy_attr(f, doc, pm, "basis");
+  dcsim_xml_copy_attr(f, doc, pm, "source");
   fputs(">\n", f);
   xmlNode *nd = dcsim_xml_child(pm, "node");
   if ((rc = emit_package(f, doc, dcsim_xml_child(pm, "package"), en ? &T : NULL, err)) ||
       (rc = emit_dram(f, dir, doc, dcsim_xml_child(pm, "dram"), en, en ? &T : NULL, err)))
     goto out;
   fputs("    <node", f);
-  dcsim_calib_attr(f, doc, nd, "base-w");
-  dcsim_calib_attr(f, doc, nd, "load-overhead");
-  dcsim_calib_attr(f, doc, nd, "source");
+  dcsim_xml_copy_attr(f, doc, nd, "base-w");
+  dcsim_xml_copy_attr(f, doc, nd, "load-overhead");
+  dcsim_xml_copy_attr(f, doc, nd, "source");
   fputs("/>\n  </power-model>\n", f);
 out:
   free(T.path);

@@ -9,7 +9,7 @@
 #include <libxml/tree.h>
 
 #include "calib/internal.h"
-#include "dcsim/calib.h"
+#include "dcsim/calib_import.h"
 #include "dcsim/xmlio.h"
 
 /* One likwid-bench run: the block from "Test:" to the next "Test:" or the end of the file. */
@@ -81,7 +81,7 @@ static int finish_run(lrun *r, dcsim_error *err) {
 
 static int parse_likwid(const char *path, lrun **runs, size_t *n, size_t *cap, dcsim_error *err) {
   char *text = NULL;
-  int rc = dcsim_calib_read_text(path, &text, err);
+  int rc = dcsim_file_read_text(path, &text, err);
   if (rc) return rc;
   lrun *cur = NULL;
   int line = 0, any = 0;
@@ -384,7 +384,7 @@ static int update_machine(const likwid_import *L, dcsim_error *err) {
       set_table(xmlDocGetRootElement(doc), qn[q],
                 q == 0 ? "likwid-bench peakflops (dcsim calibrate import-likwid)"
                        : "likwid-bench (dcsim calibrate import-likwid)");
-  int rc = dcsim_calib_xml_save(doc, L->mpath, err);
+  int rc = dcsim_xml_save(doc, L->mpath, err);
   xmlFreeDoc(doc);
   return rc;
 }

@@ -10,9 +10,10 @@
 #include <libxml/tree.h>
 
 #include "calib/internal.h"
-#include "dcsim/calib.h"
+#include "dcsim/calib_scaling.h"
 #include "dcsim/csv.h"
 #include "dcsim/dwarf.h"
+#include "dcsim/fit.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/model.h"
 #include "dcsim/xmlio.h"
@@ -314,15 +315,15 @@ void dcsim_calib_scaling_report(FILE *f, const dcsim_scaling_fit *fit, const cha
 void dcsim_calib_scaling_xml(FILE *f, const dcsim_scaling_fit *fit, const char *cpu,
                              const char *source) {
   fprintf(f, "  <thread-scaling cpu=\"");
-  dcsim_calib_xml_escape(f, cpu);
+  dcsim_xml_escape(f, cpu);
   fprintf(f, "\" sigma=\"%.7g\" kappa=\"%.7g\" cores-max=\"%u\" source=\"", fit->sigma, fit->kappa,
           fit->cores_max);
-  dcsim_calib_xml_escape(f, source);
+  dcsim_xml_escape(f, source);
   fprintf(f, "\">\n");
   for (size_t i = 0; i < fit->n_points; i++) {
     const dcsim_scaling_point *p = &fit->points[i];
     fprintf(f, "    <fit-point case=\"");
-    dcsim_calib_xml_escape(f, p->case_name);
+    dcsim_xml_escape(f, p->case_name);
     fprintf(f,
             "\" nodes=\"%u\" cores=\"%u\" freq-ghz=\"%.6g\" per-loop-ratio=\"%.6g\" "
             "measured-ratio=\"%.6g\" fitted-ratio=\"%.6g\"",
@@ -356,7 +357,7 @@ int dcsim_calib_update_dwarf_scaling(const char *in_path, const char *out_path,
                                      const dcsim_scaling_fit *fit, const char *cpu,
                                      const char *source, dcsim_error *err) {
   xmlDoc *doc = NULL;
-  int rc = dcsim_calib_xml_open(in_path, &doc, err);
+  int rc = dcsim_xml_edit_open(in_path, &doc, err);
   if (rc) return rc;
   xmlNode *root = xmlDocGetRootElement(doc), *old = NULL;
   for (xmlNode *n = dcsim_xml_child(root, "thread-scaling"); n && !old;
@@ -385,7 +386,7 @@ int dcsim_calib_update_dwarf_scaling(const char *in_path, const char *out_path,
       xmlAddChild(root, xmlNewDocText(doc, BAD_CAST "\n"));
     }
   }
-  rc = dcsim_calib_xml_save(doc, out_path, err);
+  rc = dcsim_xml_save(doc, out_path, err);
 out:
   xmlFreeDoc(doc);
   return rc;
