@@ -24,6 +24,11 @@ hdrs=(include/dcsim/*.h)
   done
   grep -H -n -E '^[[:space:]]*#[[:space:]]*include[[:space:]]+"' "${srcs[@]}" "${hdrs[@]}" || true
   for h in "${hdrs[@]}"; do echo "HDR ${h}"; done
+  # the public API (include/dcsim) exposes no sqlite3 or libxml2 type and declares no internal
+  # function; a header of src/ declares only internal functions (doc/design.md, "Public and internal")
+  grep -H -n -E '\bsqlite3(_stmt)?\b|\bxml(Node|Doc|Char)\b|<libxml/|<sqlite3\.h>' "${hdrs[@]}" | cut -d: -f1,2 | sed 's/^/EXPOSES /' || true
+  grep -H -n -E '^[A-Za-z_].*[ *]dcsim__[A-Za-z0-9_]+\(' "${hdrs[@]}" | cut -d: -f1,2 | sed 's/^/PUBDECL /' || true
+  grep -H -n -E '^[A-Za-z_].*[ *]dcsim_[A-Za-z0-9][A-Za-z0-9_]*\(' src/*/*.h src/*/*/*.h | cut -d: -f1,2 | sed 's/^/INTDECL /' || true
 } | awk -v nsrc="$(ls src/*/*.c src/*/*/*.c | wc -l)" -v nhdr="${#hdrs[@]}" '
 function base(p,  b) { b = p; sub(/.*\//, "", b); sub(/\.[ch]$/, "", b); return b }
 function module_of(m) { # the module of name m, or "" (strip "_suffix" until a module matches)
@@ -55,6 +60,9 @@ BEGIN {
   for (i = 1; i <= 4; i++) jrank[jnames[i]] = jranks[i]
   jorder = "calib: fit|sample < import < measure"
 }
+/^EXPOSES / { printf "%s: a public header exposes a library type (sqlite3, libxml2): the header belongs in src/\n", $2; bad = 1; next }
+/^PUBDECL / { printf "%s: a public header declares an internal function (dcsim__*)\n", $2; bad = 1; next }
+/^INTDECL / { printf "%s: a header of src/ declares a public name (internal functions are dcsim__*)\n", $2; bad = 1; next }
 /^NOREADME / { printf "%s:1: a source folder without README.md (its one job)\n", $2; bad = 1; next }
 /^MOD / {
   f = $2; n = split(f, parts, "/"); d = parts[2]
@@ -77,7 +85,11 @@ BEGIN {
   else { from = layer_of(base(file)); if (from == "") next; fjob = job_of(base(file)) }
   tjob = ""
   if (inc ~ /^dcsim\/.*\.h$/) { to = layer_of(base(inc)); tjob = job_of(base(inc)) }
-  else if (inc ~ /\/internal\.h$/) { n = split(inc, parts, "/"); to = parts[1]; tjob = n == 3 ? parts[2] : "" }
+  else if (inc ~ /^[a-z]+\/.*\.h$/) {
+    if (file ~ /^include\//) { printf "%s:%s: public header includes \"%s\", a header of src/ (internal)\n", file, line, inc; bad = 1; next }
+    n = split(inc, parts, "/"); to = parts[1]; tjob = n == 3 ? parts[2] : ""
+    if (!(to in rank)) next
+  }
   else next
   if (to == "") { printf "%s:%s: includes \"%s\", which belongs to no layer (no src/*/%s.c)\n", file, line, inc, base(inc); bad = 1 }
   else if (!allowed(from, to)) { printf "%s:%s: layer '\''%s'\'' includes \"%s\" of layer '\''%s'\'' (%s)\n", file, line, from, inc, to, order; bad = 1 }

@@ -10,11 +10,11 @@
 #include <libxml/tree.h>
 
 #include "dcsim/error.h"
-#include "dcsim/fileio.h"
 #include "dcsim/strutil.h"
-#include "dcsim/units.h"
-#include "dcsim/xmledit.h"
-#include "dcsim/xmlio.h"
+#include "util/fileio.h"
+#include "util/units.h"
+#include "util/xmledit.h"
+#include "util/xmlio.h"
 
 /* One row of a calibration table CSV (frequency, threads, value, unit, source). */
 typedef struct dcsim_calib_row {
@@ -25,9 +25,9 @@ typedef struct dcsim_calib_row {
 
 /* Writes dir/<quantity>.csv (quantity: flops, L1, L2, L3, DRAM; unit GFLOP/s or GB/s), rows sorted
  * by thread count, with `comment` as the leading # lines (may hold newlines). */
-int dcsim_calib_write_table(const char *dir, const char *quantity, const char *freq_id,
-                            const char *unit, dcsim_calib_row *rows, size_t n_rows,
-                            const char *comment, dcsim_error *err);
+int dcsim__calib_write_table(const char *dir, const char *quantity, const char *freq_id,
+                             const char *unit, dcsim_calib_row *rows, size_t n_rows,
+                             const char *comment, dcsim_error *err);
 
 /* The RAPL power table of a calibration directory (machine.xml <energy>, its CSV) as numbers:
  * idle PKG and DRAM, then one row per core count, ascending. For the power-model fits. */
@@ -38,12 +38,12 @@ typedef struct dcsim_calib_power_table {
   unsigned cores[64];
   double pkg_w[64], dram_w[64];
 } dcsim_calib_power_table;
-int dcsim_calib_power_rows(const char *dir, const dcsim_xml_doc_t *doc, xmlNode *en,
-                           dcsim_calib_power_table *out, dcsim_error *err);
+int dcsim__calib_power_rows(const char *dir, const dcsim_xml_doc_t *doc, xmlNode *en,
+                            dcsim_calib_power_table *out, dcsim_error *err);
 
 /* <power-spec> and <power-model> of the profile from machine.xml (calib_power.c): copied, or with
  * fit="energy" fitted to the directory's power table (doc/calibration.md, "Power model"). */
-int dcsim_calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *root,
-                           dcsim_error *err);
+int dcsim__calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *root,
+                            dcsim_error *err);
 
 #endif

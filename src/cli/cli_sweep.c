@@ -20,7 +20,7 @@
 #include "dcsim/strutil.h"
 #include "dcsim/sweep.h"
 #include "dcsim/sweepdb.h"
-#include "dcsim/xmlio.h"
+#include "util/xmlio.h"
 
 /* A comma-separated option value split in place into a caller buffer. */
 typedef struct list {

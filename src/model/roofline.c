@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcsim/csv.h"
 #include "dcsim/json.h"
 #include "dcsim/model_cpu.h"
 #include "dcsim/model_gpu.h"
 #include "dcsim/numfmt.h"
+#include "util/csv.h"
 
 void dcsim_roofline_free(dcsim_roofline *r) {
   if (!r) return;
@@ -284,7 +284,7 @@ void dcsim_roofline_write_csv(FILE *f, const dcsim_roofline *r, const dcsim_repr
   for (size_t i = 0; i < r->n_points; i++) {
     const dcsim_roofline_point *p = &r->points[i];
     fprintf(f, "%s,", p->is_total ? "dwarf" : "loop");
-    dcsim_csv_write_cell(f, p->name);
+    dcsim__csv_write_cell(f, p->name);
     fprintf(f, ",%.10g,%.10g,%.10g,%.10g,%.10g,\n", p->work_flop, p->traffic_byte, p->time_s,
             p->intensity, p->perf_flops);
   }

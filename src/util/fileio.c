@@ -1,5 +1,5 @@
-/* fileio.c — reading a whole input file into memory (see dcsim/fileio.h). */
-#include "dcsim/fileio.h"
+/* fileio.c — reading a whole input file into memory (see util/fileio.h). */
+#include "util/fileio.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -30,8 +30,8 @@ static int read_all(FILE *f, const char *path, const dcsim_file_rules *rules, ch
   }
 }
 
-int dcsim_file_read(const char *path, const dcsim_file_rules *rules, char **text, size_t *len,
-                    dcsim_error *err) {
+int dcsim__file_read(const char *path, const dcsim_file_rules *rules, char **text, size_t *len,
+                     dcsim_error *err) {
   FILE *f = fopen(path, "rb");
   if (!f) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno));
   char *buf = NULL;
@@ -52,13 +52,13 @@ out:
   return rc;
 }
 
-int dcsim_file_read_text(const char *path, char **text, dcsim_error *err) {
+int dcsim__file_read_text(const char *path, char **text, dcsim_error *err) {
   static const dcsim_file_rules rules = { 64u * 1024 * 1024, "file too large (64 MiB at most)",
                                           "not a text file (holds a NUL byte)" };
-  return dcsim_file_read(path, &rules, text, NULL, err);
+  return dcsim__file_read(path, &rules, text, NULL, err);
 }
 
-int dcsim_file_write_atomic(const char *path, const char *text, dcsim_error *err) {
+int dcsim__file_write_atomic(const char *path, const char *text, dcsim_error *err) {
   size_t n = strlen(path) + 16;
   char *tmp = malloc(n);
   if (!tmp) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
@@ -86,7 +86,7 @@ out:
   return rc;
 }
 
-int dcsim_mkdir(const char *dir, dcsim_error *err) {
+int dcsim__mkdir(const char *dir, dcsim_error *err) {
   struct stat st;
   if (stat(dir, &st) == 0) {
     if (!S_ISDIR(st.st_mode))

@@ -1,5 +1,5 @@
-/* units.c — units and quantities as profilers and benchmark tools write them (see dcsim/units.h). */
-#include "dcsim/units.h"
+/* units.c — units and quantities as profilers and benchmark tools write them (see util/units.h). */
+#include "util/units.h"
 
 #include <errno.h>
 #include <math.h>
@@ -23,7 +23,7 @@ static const struct {
   { "%", DCSIM_UNIT_PERCENT, 0 },
 };
 
-int dcsim_parse_unit(const char *u, dcsim_unit_kind *kind, double *scale) {
+int dcsim__parse_unit(const char *u, dcsim_unit_kind *kind, double *scale) {
   while (*u == ' ') u++;
   size_t len = strlen(u);
   while (len && u[len - 1] == ' ') len--;
@@ -60,7 +60,7 @@ int dcsim_parse_unit(const char *u, dcsim_unit_kind *kind, double *scale) {
   return -1;
 }
 
-int dcsim_parse_quantity(const char *s, double *value, dcsim_unit_kind *kind) {
+int dcsim__parse_quantity(const char *s, double *value, dcsim_unit_kind *kind) {
   char buf[128];
   size_t n = 0;
   while (*s == ' ' || *s == '\t') s++;
@@ -73,7 +73,7 @@ int dcsim_parse_quantity(const char *s, double *value, dcsim_unit_kind *kind) {
   double v = strtod(buf, &end);
   if (end == buf || errno == ERANGE || !isfinite(v)) return -1;
   double scale;
-  if (dcsim_parse_unit(end, kind, &scale) != 0) return -1;
+  if (dcsim__parse_unit(end, kind, &scale) != 0) return -1;
   *value = v * scale;
   return isfinite(*value) ? 0 : -1;
 }
