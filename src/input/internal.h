@@ -1,6 +1,6 @@
 /* input/internal.h — helpers shared by the files of the input layer (dwarf.c, hwprofile.c,
- * hwprofile_power.c). Not a public header. Ownership: the caller frees the document
- * (dcsim__xml_free) and the strings. */
+ * hwprofile_gpu.c, hwprofile_power.c). Not a public header. Ownership: the caller frees the
+ * document (dcsim__xml_free) and the strings. */
 #ifndef DCSIM_INPUT_INTERNAL_H
 #define DCSIM_INPUT_INTERNAL_H
 
@@ -18,5 +18,14 @@ int dcsim__input_open(const char *path, const char *root_name, dcsim_xml_doc_t *
 int dcsim__cpu_power_model_load(const dcsim_xml_doc_t *doc, xmlNode *root,
                                 unsigned cores_per_socket, dcsim_cpu_power_model *m,
                                 dcsim_error *err);
+
+/* A CPU or GPU profile's document, the file it came from and its name= and model= (copies; the
+ * caller frees them and the document). */
+int dcsim__profile_open(const char *path, const char *root_name, dcsim_xml_doc_t **doc,
+                        char **path_copy, char **name_copy, char **model_copy, dcsim_error *err);
+
+/* above-byte and line-byte of a profile's cache <level> (line size positive). */
+int dcsim__profile_level_sizes(const dcsim_xml_doc_t *doc, xmlNode *l, const char *name,
+                               dcsim_cache_level *cl, dcsim_error *err);
 
 #endif
