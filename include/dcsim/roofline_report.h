@@ -1,5 +1,6 @@
 /* dcsim/roofline_report.h — a roofline (dcsim/roofline.h) written for people and programs: text
- * (ceilings, points and the roof bounding each), JSON and CSV. Nothing is allocated for the caller. */
+ * (ceilings, points and the roof bounding each), JSON and CSV. Nothing is allocated for the caller.
+ */
 #ifndef DCSIM_ROOFLINE_REPORT_H
 #define DCSIM_ROOFLINE_REPORT_H
 

@@ -1,4 +1,5 @@
-/* plot_gantt.c — the Gantt chart of a run: one row per node, one bar per task (see dcsim/plot.h). */
+/* plot_gantt.c — the Gantt chart of a run: one row per node, one bar per task (see dcsim/plot.h).
+ */
 #include "dcsim/plot.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
-/* plot_heatmap.c — the heat maps of a sweep: energy or time over nodes and cores per node (see dcsim/plot.h). */
+/* plot_heatmap.c — the heat maps of a sweep: energy or time over nodes and cores per node (see
+ * dcsim/plot.h). */
 #include "dcsim/plot.h"
 
 #include <math.h>
@@ -165,7 +166,8 @@ int dcsim_plot_heatmap(const dcsim_sweep_point *pts, size_t n, int time, const c
   size_t cols = h->np <= 1 ? 1 : h->np <= 4 ? 2 : 3, rows = (h->np + cols - 1) / (cols ? cols : 1);
   int width = 420 * (int)cols + 260;
   if (!rc)
-    rc = dcsim__plot_open(&g, out, fmt, width < 960 ? 960 : width, 330 * (int)rows + 170, caption, err);
+    rc = dcsim__plot_open(&g, out, fmt, width < 960 ? 960 : width, 330 * (int)rows + 170, caption,
+                          err);
   if (rc) {
     free(h);
     return rc;

@@ -1,4 +1,5 @@
-/* plot_pareto.c — the Pareto chart of a sweep: energy against time, the front drawn (see dcsim/plot.h). */
+/* plot_pareto.c — the Pareto chart of a sweep: energy against time, the front drawn (see
+ * dcsim/plot.h). */
 #include "dcsim/plot.h"
 
 #include <math.h>
@@ -110,8 +111,9 @@ static void pareto_header(FILE *f, const pareto_view *v, const char *title) {
     char fq[40];
     snprintf(kd, sizeof kd, "\nknee: %s%s%s, %s node%s x %s core%s @ %s: %.4g s, %.4g %s", p->cpu,
              p->cpu[0] && p->gpu[0] ? " + " : "", p->gpu, nodes, p->nodes == 1 ? "" : "s", cores,
-             p->cores == 1 ? "" : "s", p->freq[0] ? dcsim__plot_freq_text(p->freq, fq, sizeof fq) : "-",
-             p->time_s, p->energy_j * v->es, v->eu);
+             p->cores == 1 ? "" : "s",
+             p->freq[0] ? dcsim__plot_freq_text(p->freq, fq, sizeof fq) : "-", p->time_s,
+             p->energy_j * v->es, v->eu);
   }
   snprintf(t2, sizeof t2,
            "%s\n%zu feasible point%s of %zu%s; A, B, C...: the front's extremes, knee and a "
@@ -176,7 +178,8 @@ static void point_words(const pareto_view *v, const dcsim_sweep_point *p, char *
                           p->cores == 1 ? "core" : "cores");
   char fq[40];
   if (v->var_freq && n < size)
-    snprintf(lab + n, size - n, "%s@ %s", n ? " " : "", dcsim__plot_freq_text(p->freq, fq, sizeof fq));
+    snprintf(lab + n, size - n, "%s@ %s", n ? " " : "",
+             dcsim__plot_freq_text(p->freq, fq, sizeof fq));
 }
 
 /* Labels where they help (issue 17: a label on every point smeared on large fronts): the fastest
@@ -307,7 +310,8 @@ int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title,
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "no feasible point to plot (%zu infeasible)",
                      v.n_done);
   v.eu = dcsim__plot_energy_unit(v.emax, &v.es);
-  if ((rc = pareto_series(&v, err)) || (rc = dcsim__plot_open(&g, out, fmt, 1100, 760, caption, err)))
+  if ((rc = pareto_series(&v, err)) ||
+      (rc = dcsim__plot_open(&g, out, fmt, 1100, 760, caption, err)))
     goto out;
   pareto_header(g.f, &v, title);
   char keys[1600];

@@ -1,4 +1,5 @@
-/* plot_roofline.c — the roofline chart: ceilings and a dwarf's loops or kernels on them (see dcsim/plot.h). */
+/* plot_roofline.c — the roofline chart: ceilings and a dwarf's loops or kernels on them (see
+ * dcsim/plot.h). */
 #include "dcsim/plot.h"
 
 #include <math.h>

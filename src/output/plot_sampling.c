@@ -1,4 +1,5 @@
-/* plot_sampling.c — the adaptive-sampling chart: each sampler's error against the samples (see dcsim/plot.h). */
+/* plot_sampling.c — the adaptive-sampling chart: each sampler's error against the samples (see
+ * dcsim/plot.h). */
 #include "dcsim/plot.h"
 
 #include <math.h>

@@ -35,7 +35,8 @@ static int on_task(void *ctx, const dcsim_task_record *r, dcsim_error *err) {
       t->bars = nb;
       t->cap_bars = nc;
     }
-    t->bars[t->n_bars++] = (dcsim_plot_bar){ r->nodes[i], r->start_ns, r->end_ns, lab, r->gpu_slot >= 0 };
+    t->bars[t->n_bars++] =
+        (dcsim_plot_bar){ r->nodes[i], r->start_ns, r->end_ns, lab, r->gpu_slot >= 0 };
   }
   if (r->end_ns > t->end_ns) t->end_ns = r->end_ns;
   return t->next && t->next->task ? t->next->task(t->next->ctx, r, err) : 0;
