@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "dcsim/catalog.h"
-#include "dcsim/csv.h"
+#include "util/csv.h"
 
 #ifndef DCSIM_SOURCE_DIR
 #define DCSIM_SOURCE_DIR "."
@@ -23,8 +23,8 @@ struct dcsim_bands {
 static int read_row(const dcsim_csv_t *t, size_t r, const size_t col[4], const char *path,
                     dcsim_bands_t *b, unsigned char seen[DCSIM_BAND_PARTS][DCSIM_PROV_N],
                     dcsim_error *err) {
-  const char *part = dcsim_csv_cell(t, r, col[0]), *cls = dcsim_csv_cell(t, r, col[1]);
-  const int line = dcsim_csv_line(t, r);
+  const char *part = dcsim__csv_cell(t, r, col[0]), *cls = dcsim__csv_cell(t, r, col[1]);
+  const int line = dcsim__csv_line(t, r);
   int p = -1, rc;
   for (int i = 0; i < DCSIM_BAND_PARTS; i++)
     if (strcmp(part, PART_NAME[i]) == 0) p = i;
@@ -36,7 +36,7 @@ static int read_row(const dcsim_csv_t *t, size_t r, const size_t col[4], const c
                      part, cls);
   if (seen[p][k]++) return DCSIM_ERR(err, DCSIM_EPARSE, path, line, "%s %s twice", part, cls);
   double lo, hi;
-  if ((rc = dcsim_csv_num(t, r, col[2], &lo, err)) || (rc = dcsim_csv_num(t, r, col[3], &hi, err)))
+  if ((rc = dcsim__csv_num(t, r, col[2], &lo, err)) || (rc = dcsim__csv_num(t, r, col[3], &hi, err)))
     return rc;
   if (!(lo <= 0 && lo > -1 && hi >= 0))
     return DCSIM_ERR(err, DCSIM_ERANGE, path, line,
@@ -51,17 +51,17 @@ int dcsim_bands_load(const char *path, dcsim_bands_t **out, dcsim_error *err) {
   dcsim_bands_t *b = NULL;
   unsigned char seen[DCSIM_BAND_PARTS][DCSIM_PROV_N] = { { 0 } };
   size_t col[4];
-  int rc = dcsim_csv_load(path, &t, err);
+  int rc = dcsim__csv_load(path, &t, err);
   if (rc) return rc;
-  if ((rc = dcsim_csv_col(t, "part", &col[0], err)) ||
-      (rc = dcsim_csv_col(t, "class", &col[1], err)) ||
-      (rc = dcsim_csv_col(t, "low", &col[2], err)) || (rc = dcsim_csv_col(t, "high", &col[3], err)))
+  if ((rc = dcsim__csv_col(t, "part", &col[0], err)) ||
+      (rc = dcsim__csv_col(t, "class", &col[1], err)) ||
+      (rc = dcsim__csv_col(t, "low", &col[2], err)) || (rc = dcsim__csv_col(t, "high", &col[3], err)))
     goto out;
   if (!(b = calloc(1, sizeof *b))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  for (size_t r = 0; r < dcsim_csv_rows(t) && !rc; r++)
+  for (size_t r = 0; r < dcsim__csv_rows(t) && !rc; r++)
     rc = read_row(t, r, col, path, b, seen, err);
   for (int p = 0; p < DCSIM_BAND_PARTS && !rc; p++)
     for (int k = 0; k < DCSIM_PROV_N && !rc; k++)
@@ -69,7 +69,7 @@ int dcsim_bands_load(const char *path, dcsim_bands_t **out, dcsim_error *err) {
         rc = DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "no band for %s %s", PART_NAME[p],
                        dcsim_prov_name((dcsim_prov_kind)k));
 out:
-  dcsim_csv_free(t);
+  dcsim__csv_free(t);
   if (rc) {
     free(b);
     b = NULL;

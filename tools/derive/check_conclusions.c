@@ -268,7 +268,7 @@ static int verdict(cc_state *s, const val_row *w, const char *mode, double *out,
     if (alaro_test(sw, test, args, out) == 0) return 0;
   }
   int rc = other_test(s, test, args, mode, out, err);
-  if (rc) dcsim_error_at(err, w->path, dcsim_csv_line(w->t, w->r));
+  if (rc) dcsim_error_at(err, w->path, dcsim__csv_line(w->t, w->r));
   return rc;
 }
 
