@@ -36,7 +36,8 @@ static int read_row(const dcsim_csv_t *t, size_t r, const size_t col[4], const c
                      part, cls);
   if (seen[p][k]++) return DCSIM_ERR(err, DCSIM_EPARSE, path, line, "%s %s twice", part, cls);
   double lo, hi;
-  if ((rc = dcsim__csv_num(t, r, col[2], &lo, err)) || (rc = dcsim__csv_num(t, r, col[3], &hi, err)))
+  if ((rc = dcsim__csv_num(t, r, col[2], &lo, err)) ||
+      (rc = dcsim__csv_num(t, r, col[3], &hi, err)))
     return rc;
   if (!(lo <= 0 && lo > -1 && hi >= 0))
     return DCSIM_ERR(err, DCSIM_ERANGE, path, line,
@@ -55,7 +56,8 @@ int dcsim_bands_load(const char *path, dcsim_bands_t **out, dcsim_error *err) {
   if (rc) return rc;
   if ((rc = dcsim__csv_col(t, "part", &col[0], err)) ||
       (rc = dcsim__csv_col(t, "class", &col[1], err)) ||
-      (rc = dcsim__csv_col(t, "low", &col[2], err)) || (rc = dcsim__csv_col(t, "high", &col[3], err)))
+      (rc = dcsim__csv_col(t, "low", &col[2], err)) ||
+      (rc = dcsim__csv_col(t, "high", &col[3], err)))
     goto out;
   if (!(b = calloc(1, sizeof *b))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");

@@ -302,9 +302,10 @@ static int pareto_data(FILE *f, const pareto_view *v, char *keys, size_t ksize, 
 static void pareto_plot_cmd(FILE *f, const pareto_view *v, const char *keys) {
   fputs("plot ", f);
   if (v->n_band)
-    fputs("$bands using 1:2:3:4:5:6 with xyerrorbars pt -1 lw 1 lc rgb '#bbbbbb' title "
-          "'uncertainty band (doc/validation.md)', \\\n     ",
-          f);
+    fputs(
+        "$bands using 1:2:3:4:5:6 with xyerrorbars pt -1 lw 1 lc rgb '#bbbbbb' title "
+        "'uncertainty band (doc/validation.md)', \\\n     ",
+        f);
   for (size_t k = 0; k < v->n_ser; k++) {
     fprintf(f, "$s%zu using 1:2 with points pt 7 ps 1.1 lc rgb '%s' title ", k,
             dcsim__plot_color(k));
