@@ -527,7 +527,7 @@ static void oos_summary(FILE *f, const run *R) {
           "Rows that predict a number the model was not fitted on: a point left out of the fit "
           "(leave-one-out), a case held out of it, or another CPU or GPU than the one fitted. "
           "Error = dcsim / published - 1 (for a row whose value is itself an error statistic, "
-          "that statistic).\n\n"
+          "that statistic); the bias is the mean over the rows that compare a value.\n\n"
           "| class | rows | reproduced | not | mean \\|error\\| | median \\|error\\| | largest "
           "\\|error\\| (where) | mean error (bias) |\n|---|---|---|---|---|---|---|---|\n");
   double *e = malloc((R->n_oos + 1) * sizeof *e);
