@@ -26,9 +26,11 @@
  * context-1 phases without launches, and the activity model of doc/models.md ("GPU power by
  * activity") fitted by non-negative least squares on the phases with counts.
  * Power from a log alone (layout 1, or no phases): active idle = the median of the P0 samples
- * at 0 % utilisation; idle = the median at the lowest SM clock when the log has a clocks column
- * and that clock is under half the highest (no CUDA context), else the active idle (an upper
- * bound, said in the profile's source).
+ * at 0 % utilisation, time-weighted, each run of such samples from 1.5 s after its start (the
+ * power decays for seconds after a load while the utilisation reads 0); idle = the median at
+ * the lowest SM clock when the log has a clocks column and that clock is under half the highest
+ * (no CUDA context), else in the deepest power state when deeper than P0, else the active idle
+ * (an upper bound, said in the profile's source).
  *
  * Ownership: plain structs filled by the caller's call; the XML text is malloc'd. */
 #ifndef DCSIM_CALIB_GPUBENCH_H
@@ -39,7 +41,7 @@
 
 #include "dcsim/error.h"
 
-#define DCSIM_GPUBENCH_MAX_SIZES 64
+#define DCSIM_GPUBENCH_MAX_SIZES  64
 #define DCSIM_GPUBENCH_MAX_PHASES 32
 
 /* A series of one kernel over sizes (kernel_s, transt_sync_s, ...). */
@@ -51,8 +53,8 @@ typedef struct dcsim_gpubench_series {
 /* One labelled power phase; counts are totals over the phase. */
 typedef struct dcsim_gpubench_phase {
   char name[48];
-  int line; /* its first row */
-  unsigned seen;  /* bit per row kind read */
+  int line;      /* its first row */
+  unsigned seen; /* bit per row kind read */
   double start_s, dur_s, power_w, context, launches, busy_s;
   double fp64, fp32, other, dram, l2;
   int has_counts;
@@ -111,8 +113,7 @@ int dcsim_gpubench_load(const char *path, dcsim_gpubench *out, dcsim_error *err)
 int dcsim_gpu_power_fit_csv(const char *path, dcsim_gpu_power_fit *out, dcsim_error *err);
 /* The phase fit of b (its architecture resolved from the catalogue); an error when b has no
  * phases or too few with counts. */
-int dcsim_gpubench_fit_phases(const dcsim_gpubench *b, dcsim_gpu_phase_fit *out,
-                              dcsim_error *err);
+int dcsim_gpubench_fit_phases(const dcsim_gpubench *b, dcsim_gpu_phase_fit *out, dcsim_error *err);
 /* The <gpu-profile> of the measurements: power from the phase fit when given, else from the log
  * when given, else from the bench's power rows; name: the profile name; errors when something a
  * profile needs is missing. */

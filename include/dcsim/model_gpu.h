@@ -33,7 +33,7 @@ typedef struct dcsim_gpu_result {
   size_t n_kernels;
   dcsim_kernel_part *parts;
   double compute_s, transfer_s, inactive_s, time_s;
-  double overhead_s; /* small-domain correction: sum of ramp_s + launch_s (0 without it) */
+  double overhead_s;    /* small-domain correction: sum of ramp_s + launch_s (0 without it) */
   double launch_only_s; /* the launches alone (no kernel on the SMs): sum of launch_s */
 } dcsim_gpu_result;
 

@@ -11,6 +11,7 @@
 #include "dcsim/csv.h"
 #include "dcsim/fit.h"
 #include "dcsim/gpuarch.h"
+#include "dcsim/stats.h"
 #include "dcsim/strutil.h"
 
 #define BENCH_MAGIC "# dcsim gpu-bench "
@@ -54,8 +55,8 @@ static const struct {
   { "phase_l2_byte", offsetof(dcsim_gpubench_phase, l2) },
 };
 #define N_PHASE_FIELDS (sizeof phase_fields / sizeof phase_fields[0])
-#define PHASE_REQUIRED 0x3fu /* the first six */
-#define PHASE_COUNTS 0x7c0u  /* the five counts */
+#define PHASE_REQUIRED 0x3fu  /* the first six */
+#define PHASE_COUNTS   0x7c0u /* the five counts */
 
 /* A phase_* row: the field of the phase named in the size column. */
 static int phase_row(const dcsim_csv_t *t, size_t r, size_t cs, size_t f, double x,
@@ -83,8 +84,9 @@ static int phase_row(const dcsim_csv_t *t, size_t r, size_t cs, size_t f, double
   if (x < 0 || (f == 2 && !(x > 0)) || (f == 3 && x != 0 && x != 1))
     return DCSIM_ERR(err, DCSIM_ERANGE, b->path, line, "%s of phase %s = %g: %s",
                      phase_fields[f].metric, name, x,
-                     f == 3 ? "want 0 (no CUDA context) or 1" : f == 2 ? "must be positive"
-                                                                      : "must be >= 0");
+                     f == 3   ? "want 0 (no CUDA context) or 1"
+                     : f == 2 ? "must be positive"
+                              : "must be >= 0");
   ph->seen |= 1u << f;
   *(double *)((char *)ph + phase_fields[f].off) = x;
   return 0;
@@ -136,9 +138,9 @@ static int bench_row(const dcsim_csv_t *t, size_t r, size_t cm, size_t cs, size_
               { "power_active_idle_w", &b->active_idle_w },
               { "power_loaded_w", &b->loaded_w },
               { "power_limit_w", &b->limit_w } };
-  static const char *const series[DCSIM_GPUBENCH_N_SERIES] = {
-    "kernel_s", "transt_sync_s", "transt_event_s", "stencil_sync_s", "stencil_event_s"
-  };
+  static const char *const series[DCSIM_GPUBENCH_N_SERIES] = { "kernel_s", "transt_sync_s",
+                                                               "transt_event_s", "stencil_sync_s",
+                                                               "stencil_event_s" };
   double x;
   int rc = dcsim_csv_num(t, r, cv, &x, err);
   if (rc) return rc;
@@ -162,8 +164,8 @@ static int check_phases(dcsim_gpubench *b, dcsim_error *err) {
     dcsim_gpubench_phase *ph = &b->phases[i];
     for (size_t f = 0; f < N_PHASE_FIELDS; f++)
       if ((PHASE_REQUIRED & (1u << f)) && !(ph->seen & (1u << f)))
-        return DCSIM_ERR(err, DCSIM_EPARSE, b->path, ph->line, "phase %s has no %s row",
-                         ph->name, phase_fields[f].metric);
+        return DCSIM_ERR(err, DCSIM_EPARSE, b->path, ph->line, "phase %s has no %s row", ph->name,
+                         phase_fields[f].metric);
     unsigned c = ph->seen & PHASE_COUNTS;
     if (c && c != PHASE_COUNTS)
       return DCSIM_ERR(err, DCSIM_EPARSE, b->path, ph->line,
@@ -284,23 +286,12 @@ static int parse_time(const char *s, double *out) {
   return 0;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-/* Median of v[0..n) (sorts v). */
-static double median(double *v, size_t n) {
-  qsort(v, n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 typedef struct wsample {
   double w, weight;
 } wsample;
 
 static int cmp_wsample(const void *a, const void *b) {
-  return cmp_double(&((const wsample *)a)->w, &((const wsample *)b)->w);
+  return dcsim_cmp_double(&((const wsample *)a)->w, &((const wsample *)b)->w);
 }
 
 /* Time-weighted median of v[0..n) (sorts v): the value below which half the time lies. */
@@ -375,7 +366,7 @@ static int power_samples(const dcsim_csv_t *t, const char *path, const power_col
     if (pc->has_time && sp[r].t < run_start + SETTLE_S) continue;
     /* each sample stands for the time to the next (at most 1 s): logs sampled at every kernel
      * launch must not outweigh a slow idle log */
-    double dt = r + 1 < n ? fmin(1, fmax(0, sp[r + 1].t - sp[r].t)) : 0;
+    double dt = fmin(1, fmax(0, r + 1 < n ? sp[r + 1].t - sp[r].t : r ? sp[r].t - sp[r - 1].t : 1));
     ws[o->n_idle].w = sp[r].w;
     ws[o->n_idle++].weight = pc->has_time ? dt : 1;
   }
@@ -386,12 +377,17 @@ static int power_samples(const dcsim_csv_t *t, const char *path, const power_col
                    n, pc->has_clock ? " with the SM clock up" : "");
   if (!rc) o->active_idle_w = weighted_median(ws, o->n_idle);
   size_t k = 0;
-  if (!rc && pc->has_clock && cmin < 0.5 * cmax)
+  int deepest = 0;
+  for (size_t r = 0; r < n && !rc; r++) deepest = sp[r].pstate > deepest ? sp[r].pstate : deepest;
+  if (!rc && pc->has_clock && cmin < 0.5 * cmax) /* no context: the SM clock down */
     for (size_t r = 0; r < n; r++)
       if (sp[r].clock == cmin && sp[r].util == 0) v[k++] = sp[r].w;
+  if (!rc && !k && deepest > 0) /* without clocks: a deeper power state than P0 (P8) */
+    for (size_t r = 0; r < n; r++)
+      if (sp[r].pstate == deepest && sp[r].util == 0) v[k++] = sp[r].w;
   if (!rc) {
     o->idle_measured = k > 0;
-    o->idle_w = k ? median(v, k) : o->active_idle_w;
+    o->idle_w = k ? dcsim_median(v, k) : o->active_idle_w;
   }
   free(sp);
   free(v);
@@ -463,8 +459,8 @@ int dcsim_gpubench_fit_phases(const dcsim_gpubench *b, dcsim_gpu_phase_fit *o, d
     return DCSIM_ERR(err, DCSIM_EPARSE, b->path, 0, "no phase rows (tools/gpu-bench layout 2)");
   char apath[2048];
   dcsim_gpu_arch a;
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_GPU_ARCH, b->arch, b->path, 0, apath, sizeof apath,
-                                 err);
+  int rc =
+      dcsim_catalog_resolve(DCSIM_KIND_GPU_ARCH, b->arch, b->path, 0, apath, sizeof apath, err);
   if (rc || (rc = dcsim_gpu_arch_load(apath, &a, err)) || (rc = phase_idles(b, o, err))) return rc;
   o->n_phases = b->n_phases;
   double A[DCSIM_GPUBENCH_MAX_PHASES * DCSIM_GPU_PM_TERMS], y[DCSIM_GPUBENCH_MAX_PHASES];
@@ -508,8 +504,8 @@ int dcsim_gpubench_fit_phases(const dcsim_gpubench *b, dcsim_gpu_phase_fit *o, d
   for (size_t i = 0; i < b->n_phases; i++) {
     double p = o->active_idle_w;
     for (int j = 0; j < DCSIM_GPU_PM_TERMS; j++) p += o->coef_w[j] * o->row[i].x[j];
-    o->row[i].model_w = b->phases[i].launches == 0 ? (b->phases[i].context ? o->active_idle_w
-                                                                            : o->idle_w)
+    o->row[i].model_w = b->phases[i].launches == 0
+                            ? (b->phases[i].context ? o->active_idle_w : o->idle_w)
                         : b->phases[i].has_counts ? p
                                                   : NAN;
   }
@@ -520,9 +516,15 @@ int dcsim_gpubench_fit_phases(const dcsim_gpubench *b, dcsim_gpu_phase_fit *o, d
  * power rows. */
 static int power_xml(const dcsim_gpubench *b, const dcsim_gpu_power_fit *pw,
                      const dcsim_gpu_phase_fit *ph, char *buf, size_t size, dcsim_error *err) {
-  double lim = ph ? ph->limit_w : pw && pw->limit_w > 0 ? pw->limit_w : b->limit_w,
-         idle = ph ? ph->idle_w : pw ? pw->idle_w : b->idle_w,
-         act = ph ? ph->active_idle_w : pw ? pw->active_idle_w : b->active_idle_w;
+  double lim = ph                      ? ph->limit_w
+               : pw && pw->limit_w > 0 ? pw->limit_w
+                                       : b->limit_w,
+         idle = ph   ? ph->idle_w
+                : pw ? pw->idle_w
+                     : b->idle_w,
+         act = ph   ? ph->active_idle_w
+               : pw ? pw->active_idle_w
+                    : b->active_idle_w;
   int idle_measured = ph ? ph->idle_measured : pw ? pw->idle_measured : b->idle_w > 0;
   if (!(lim > 0) || !(act > 0 || idle > 0))
     return DCSIM_ERR(err, DCSIM_EPARSE, b->path, 0,
@@ -530,8 +532,8 @@ static int power_xml(const dcsim_gpubench *b, const dcsim_gpu_power_fit *pw,
                      "power log (nvidia-smi CSV) or phase rows");
   if (!(act > 0)) act = idle;
   if (!(idle > 0)) idle = act;
-  const char *act_src = ph ? "measured: tools/gpu-bench phases with a CUDA context and nothing "
-                             "running (mean of their medians)"
+  const char *act_src = ph   ? "measured: tools/gpu-bench phases with a CUDA context and nothing "
+                               "running (mean of their medians)"
                         : pw ? "measured: time-weighted median of the power log's P0 samples at "
                                "0 % utilisation, each idle run from 1.5 s after its start"
                              : "measured: tools/gpu-bench NVML readings";
@@ -540,7 +542,8 @@ static int power_xml(const dcsim_gpubench *b, const dcsim_gpu_power_fit *pw,
                                "(an upper bound of the idle)"
                          : ph ? "measured: tools/gpu-bench phase before any CUDA context (median)"
                          : pw ? "measured: median of the power log's samples at the lowest SM "
-                                "clock (no CUDA context)"
+                                "clock or, without clocks, in the deepest power state (no CUDA "
+                                "context)"
                               : "measured: tools/gpu-bench NVML reading";
   size_t l = (size_t)snprintf(
       buf, size,
@@ -646,15 +649,17 @@ void dcsim_gpubench_report(FILE *f, const dcsim_gpubench *b, const dcsim_gpu_pow
   if (b->launch_s > 0) fprintf(f, ", launch %.3g us", b->launch_s * 1e6);
   if (b->sync_launch_s > 0) fprintf(f, ", synchronous launch %.3g us", b->sync_launch_s * 1e6);
   fputc('\n', f);
-  if (b->dep_fp32_cycles > 0 || b->dep_fp64_cycles > 0)
-    fprintf(f, "dependent issue: FP32 FMA %.3g cycles, FP64 FMA %.3g cycles\n", b->dep_fp32_cycles,
-            b->dep_fp64_cycles);
+  if (b->dep_fp32_cycles > 0)
+    fprintf(f, "dependent issue: FP32 FMA %.3g cycles\n", b->dep_fp32_cycles);
+  if (b->dep_fp64_cycles > 0)
+    fprintf(f, "dependent issue: FP64 FMA %.3g cycles\n", b->dep_fp64_cycles);
   if (pw)
     fprintf(f,
             "power log: %zu samples, %zu in P0 at 0 %% utilisation: active idle %.4g W; idle %.4g "
             "W (%s); limit %.4g W\n",
             pw->n_samples, pw->n_idle, pw->active_idle_w, pw->idle_w,
-            pw->idle_measured ? "lowest SM clock, no context" : "no sample before a context",
+            pw->idle_measured ? "no context: lowest SM clock or deepest power state"
+                              : "no sample before a context",
             pw->limit_w);
   if (ph) report_phases(f, ph);
   const dcsim_gpubench_series *ks = &b->series[DCSIM_GPUBENCH_SERIES_KERNEL];

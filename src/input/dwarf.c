@@ -340,8 +340,7 @@ static int kernel_activity(const dcsim_xml_doc_t *doc, xmlNode *k, const char *n
   const char *form = dcsim_xml_attr(doc, k, "time-form");
   if (form && strcmp(form, "roofline") != 0 && strcmp(form, "d35") != 0)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, k,
-                         "<kernel name=\"%s\" time-form=\"%s\">: want d35 or roofline", name,
-                         form);
+                         "<kernel name=\"%s\" time-form=\"%s\">: want d35 or roofline", name, form);
   g->roofline = form && strcmp(form, "roofline") == 0;
   if (g->roofline && !g->has_activity)
     return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, k,

@@ -79,10 +79,11 @@ int dcsim_gpu_arch_load(const char *path, dcsim_gpu_arch *out, dcsim_error *err)
     rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, lat, "<memory-latency cycles>: must be positive");
   out->latency_assumed = strncmp(lsrc, "assumption", 10) == 0;
   xmlNode *il = dcsim_xml_child(root, "issue-latency");
-  if (!rc && il && !(rc = dcsim_xml_double(doc, il, "dependent-cycles", 1, &out->dep_issue_cycles,
-                                           err)) &&
+  if (!rc && il &&
+      !(rc = dcsim_xml_double(doc, il, "dependent-cycles", 1, &out->dep_issue_cycles, err)) &&
       !(out->dep_issue_cycles >= 1))
-    rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, il, "<issue-latency dependent-cycles>: must be >= 1");
+    rc =
+        DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, il, "<issue-latency dependent-cycles>: must be >= 1");
 out:
   dcsim_xml_free(doc);
   return rc;

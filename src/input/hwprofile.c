@@ -74,8 +74,8 @@ struct dcsim_cpu_profile {
 
 struct dcsim_gpu_profile {
   char *path, *name, *model;
-  char *source;     /* <characteristics source>, or <device source> without them */
-  char *dev_source; /* <device source> */
+  char *source;                    /* <characteristics source>, or <device source> without them */
+  char *dev_source;                /* <device source> */
   char *launch_source, *pm_source; /* <launch source>, <power-model source> (NULL without) */
   dcsim_gpu_spec spec;
   size_t n_levels;
@@ -1135,8 +1135,8 @@ static int gpu_links_power(const dcsim_xml_doc_t *doc, xmlNode *root, dcsim_gpu_
 }
 
 /* <launch sync-s async-s source> and <power-model ... source> (both optional). */
-static int gpu_launch_power_model(dcsim_gpu_profile_t *p, const dcsim_xml_doc_t *doc,
-                                  xmlNode *root, dcsim_error *err) {
+static int gpu_launch_power_model(dcsim_gpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *root,
+                                  dcsim_error *err) {
   dcsim_gpu_spec *s = &p->spec;
   xmlNode *l = dcsim_xml_child(root, "launch"), *m = dcsim_xml_child(root, "power-model");
   int rc;

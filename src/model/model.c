@@ -237,8 +237,8 @@ static int kernels_have_activity(const dcsim_dwarf_eval *ev) {
 /* Board power by activity (doc/models.md "GPU power by activity") as a fraction of the limit:
  * the profile's <power-model> on what one GPU's kernels do over the modelled time. Provenance:
  * the weaker of the time's and the power model's (extrapolated: a fit evaluated on other loads). */
-static int gpu_activity_fraction(const dcsim_model_req *req, const dcsim_prediction *out,
-                                 double *S, dcsim_prov *prov, dcsim_error *err) {
+static int gpu_activity_fraction(const dcsim_model_req *req, const dcsim_prediction *out, double *S,
+                                 dcsim_prov *prov, dcsim_error *err) {
   const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(req->gpu);
   const double N = out->multigpu ? out->multigpu->domain_per_gpu : req->ev->domain_size;
   dcsim_gpu_activity a;

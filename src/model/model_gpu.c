@@ -106,10 +106,10 @@ double dcsim_gpu_saturation_threads(const dcsim_dwarf_eval *ev, const dcsim_gpu_
 static void roofline_bulk(const dcsim_gpu_kernel *c, const dcsim_gpu_spec *g, double N,
                           dcsim_kernel_part *p) {
   const double f = g->dev_clock_hz, sm = g->dev_sm;
-  const double issue = N * c->I_e / (c->IPC_e * f * sm);        /* warp instructions at IPC_e */
-  p->dp_s = N * c->i_dp / (sm * g->arch.fp64 * f);              /* one lane slot each */
+  const double issue = N * c->I_e / (c->IPC_e * f * sm); /* warp instructions at IPC_e */
+  p->dp_s = N * c->i_dp / (sm * g->arch.fp64 * f);       /* one lane slot each */
   p->sp_s = N * c->i_sp / (sm * g->arch.fp32 * f);
-  const double mem = N * c->dram_byte / g->dev_memory_bw_bps;   /* DRAM traffic */
+  const double mem = N * c->dram_byte / g->dev_memory_bw_bps; /* DRAM traffic */
   const double comp = fmax(issue, fmax(p->dp_s, p->sp_s));
   p->G_e_used = c->G_e;
   p->compute_s = comp >= mem ? comp : 0;
@@ -242,8 +242,7 @@ int dcsim_model_gpu_arch(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *
     arch_bulk(&ev->kernels[k], g, N, p);
     /* a roofline kernel bound by its instructions has no memory-latency ramp: its latency is the
      * floor of its longest thread */
-    const double ksat =
-        g->has_launch || (ev->kernels[k].roofline && p->transfer_s == 0) ? 0 : sat;
+    const double ksat = g->has_launch || (ev->kernels[k].roofline && p->transfer_s == 0) ? 0 : sat;
     double bulk = p->time_s, waves = b ? arch_waves(bulk, N, g, b, ksat) : bulk;
     double *terms[] = { &p->inactive_only_s, &p->misc_s,    &p->cfl_s,      &p->sp_s,      &p->dp_s,
                         &p->int_s,           &p->compute_s, &p->transfer_s, &p->inactive_s };
