@@ -81,7 +81,7 @@ static int compute(void *st, const val_row *w, double *out, dcsim_error *err) {
   } else if (strcmp(q, "board_w") == 0) {
     *out = p;
   } else {
-    return DCSIM_ERR(err, DCSIM_EREF, w->path, dcsim_csv_line(w->t, w->r), "unknown quantity %s",
+    return DCSIM_ERR(err, DCSIM_EREF, w->path, dcsim__csv_line(w->t, w->r), "unknown quantity %s",
                      q);
   }
   return 0;

@@ -8,11 +8,11 @@
 #include <string.h>
 
 #include "dcsim/catalog.h"
-#include "dcsim/csv.h"
 #include "dcsim/fit.h"
 #include "dcsim/gpuarch.h"
 #include "dcsim/stats.h"
 #include "dcsim/strutil.h"
+#include "util/csv.h"
 
 #define BENCH_MAGIC "# dcsim gpu-bench "
 
@@ -61,8 +61,8 @@ static const struct {
 /* A phase_* row: the field of the phase named in the size column. */
 static int phase_row(const dcsim_csv_t *t, size_t r, size_t cs, size_t f, double x,
                      dcsim_gpubench *b, dcsim_error *err) {
-  const char *name = dcsim_csv_cell(t, r, cs);
-  const int line = dcsim_csv_line(t, r);
+  const char *name = dcsim__csv_cell(t, r, cs);
+  const int line = dcsim__csv_line(t, r);
   if (!*name || strlen(name) >= sizeof b->phases[0].name)
     return DCSIM_ERR(err, DCSIM_EPARSE, b->path, line,
                      "%s: the size column must name the phase (1 to %zu characters)",
@@ -95,11 +95,11 @@ static int phase_row(const dcsim_csv_t *t, size_t r, size_t cs, size_t f, double
 /* A row of a kernel series (size = the kernel's size). */
 static int series_row(const dcsim_csv_t *t, size_t r, size_t cs, dcsim_gpubench_series *sr,
                       double x, const char *path, dcsim_error *err) {
-  const int line = dcsim_csv_line(t, r);
+  const int line = dcsim__csv_line(t, r);
   if (sr->n == DCSIM_GPUBENCH_MAX_SIZES)
     return DCSIM_ERR(err, DCSIM_ERANGE, path, line, "more than %d kernel sizes",
                      DCSIM_GPUBENCH_MAX_SIZES);
-  int rc = dcsim_csv_num(t, r, cs, &sr->size[sr->n], err);
+  int rc = dcsim__csv_num(t, r, cs, &sr->size[sr->n], err);
   if (rc) return rc;
   if (!(sr->size[sr->n] > 0))
     return DCSIM_ERR(err, DCSIM_ERANGE, path, line, "size %g: must be positive", sr->size[sr->n]);
@@ -110,8 +110,8 @@ static int series_row(const dcsim_csv_t *t, size_t r, size_t cs, dcsim_gpubench_
 /* One row metric,size,value,unit into b. */
 static int bench_row(const dcsim_csv_t *t, size_t r, size_t cm, size_t cs, size_t cv,
                      dcsim_gpubench *b, dcsim_error *err) {
-  const char *m = dcsim_csv_cell(t, r, cm), *v = dcsim_csv_cell(t, r, cv);
-  const int line = dcsim_csv_line(t, r);
+  const char *m = dcsim__csv_cell(t, r, cm), *v = dcsim__csv_cell(t, r, cv);
+  const int line = dcsim__csv_line(t, r);
   if (strcmp(m, "device_name") == 0) return snprintf(b->name, sizeof b->name, "%s", v), 0;
   if (strcmp(m, "compute_capability") == 0)
     return arch_name(v, b->arch, sizeof b->arch)
@@ -142,7 +142,7 @@ static int bench_row(const dcsim_csv_t *t, size_t r, size_t cm, size_t cs, size_
                                                                "transt_event_s", "stencil_sync_s",
                                                                "stencil_event_s" };
   double x;
-  int rc = dcsim_csv_num(t, r, cv, &x, err);
+  int rc = dcsim__csv_num(t, r, cv, &x, err);
   if (rc) return rc;
   for (size_t f = 0; f < N_PHASE_FIELDS; f++)
     if (strcmp(m, phase_fields[f].metric) == 0) return phase_row(t, r, cs, f, x, b, err);
@@ -198,11 +198,11 @@ int dcsim_gpubench_load(const char *path, dcsim_gpubench *b, dcsim_error *err) {
   b->layout = first[strlen(BENCH_MAGIC)] - '0';
   dcsim_csv_t *t = NULL;
   size_t cm, cs, cv;
-  int rc = dcsim_csv_load(path, &t, err);
-  if (!rc && !(rc = dcsim_csv_col(t, "metric", &cm, err)) &&
-      !(rc = dcsim_csv_col(t, "size", &cs, err)) && !(rc = dcsim_csv_col(t, "value", &cv, err)))
-    for (size_t r = 0; r < dcsim_csv_rows(t) && !rc; r++) rc = bench_row(t, r, cm, cs, cv, b, err);
-  dcsim_csv_free(t);
+  int rc = dcsim__csv_load(path, &t, err);
+  if (!rc && !(rc = dcsim__csv_col(t, "metric", &cm, err)) &&
+      !(rc = dcsim__csv_col(t, "size", &cs, err)) && !(rc = dcsim__csv_col(t, "value", &cv, err)))
+    for (size_t r = 0; r < dcsim__csv_rows(t) && !rc; r++) rc = bench_row(t, r, cm, cs, cv, b, err);
+  dcsim__csv_free(t);
   if (rc) return rc;
   if (b->n_phases && b->layout < 2)
     return DCSIM_ERR(err, DCSIM_EPARSE, path, b->phases[0].line,
@@ -222,12 +222,12 @@ int dcsim_gpubench_load(const char *path, dcsim_gpubench *b, dcsim_error *err) {
 /* "45.12 W", "12 %", "[N/A]": the leading number and a unit that must be `unit` (or none). */
 static int num_unit(const dcsim_csv_t *t, size_t r, size_t c, const char *unit, double *x,
                     const char *path, dcsim_error *err) {
-  const char *s = dcsim_csv_cell(t, r, c);
+  const char *s = dcsim__csv_cell(t, r, c);
   char *end = NULL;
   *x = strtod(s, &end);
   while (end && *end == ' ') end++;
   if (end == s || !isfinite(*x) || (*end && strcmp(end, unit) != 0))
-    return DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim_csv_line(t, r),
+    return DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim__csv_line(t, r),
                      "'%s' is not a number of %s (nvidia-smi --format=csv)", s, unit);
   return 0;
 }
@@ -240,7 +240,7 @@ typedef struct power_cols {
 /* The column named `a` (nvidia-smi's header with its unit) or `b` (without). */
 static int col2(const dcsim_csv_t *t, const char *a, const char *b, size_t *col) {
   dcsim_error e;
-  return dcsim_csv_col(t, a, col, &e) == 0 || dcsim_csv_col(t, b, col, &e) == 0;
+  return dcsim__csv_col(t, a, col, &e) == 0 || dcsim__csv_col(t, b, col, &e) == 0;
 }
 
 static int power_columns(const dcsim_csv_t *t, const char *path, power_cols *pc, dcsim_error *err) {
@@ -312,21 +312,21 @@ static int power_sample_at(const dcsim_csv_t *t, size_t r, const char *path, con
   sp->clock = 0;
   sp->t = (double)r; /* without timestamps: one per row */
   *limit = 0;
-  if (pc->has_time && parse_time(dcsim_csv_cell(t, r, pc->time), &sp->t))
-    return DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim_csv_line(t, r),
+  if (pc->has_time && parse_time(dcsim__csv_cell(t, r, pc->time), &sp->t))
+    return DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim__csv_line(t, r),
                      "timestamp '%s': want seconds or YYYY/MM/DD HH:MM:SS.mmm",
-                     dcsim_csv_cell(t, r, pc->time));
+                     dcsim__csv_cell(t, r, pc->time));
   if ((rc = num_unit(t, r, pc->draw, "W", &sp->w, path, err)) ||
       (rc = num_unit(t, r, pc->util, "%", &sp->util, path, err)) ||
       (pc->has_limit && (rc = num_unit(t, r, pc->limit, "W", limit, path, err))) ||
       (pc->has_clock && (rc = num_unit(t, r, pc->clock, "MHz", &sp->clock, path, err))))
     return rc;
-  if (pc->has_pstate && sscanf(dcsim_csv_cell(t, r, pc->pstate), "P%d", &sp->pstate) != 1)
-    return DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim_csv_line(t, r), "pstate '%s': want P0..P15",
-                     dcsim_csv_cell(t, r, pc->pstate));
+  if (pc->has_pstate && sscanf(dcsim__csv_cell(t, r, pc->pstate), "P%d", &sp->pstate) != 1)
+    return DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim__csv_line(t, r), "pstate '%s': want P0..P15",
+                     dcsim__csv_cell(t, r, pc->pstate));
   if (sp->w < 0 || sp->util < 0 || sp->util > 100 || (pc->has_limit && !(*limit > 0)) ||
       sp->clock < 0)
-    return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim_csv_line(t, r),
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim__csv_line(t, r),
                      "power %g W, utilisation %g %%, limit %g W: out of range", sp->w, sp->util,
                      *limit);
   return 0;
@@ -346,7 +346,7 @@ static int active_idle_sample(const power_sample *sp, const power_cols *pc, doub
  * highest (no CUDA context), else the active idle. */
 static int power_samples(const dcsim_csv_t *t, const char *path, const power_cols *pc,
                          dcsim_gpu_power_fit *o, dcsim_error *err) {
-  const size_t n = dcsim_csv_rows(t);
+  const size_t n = dcsim__csv_rows(t);
   power_sample *sp = calloc(n ? n : 1, sizeof *sp);
   double *v = calloc(n ? n : 1, sizeof *v), cmin = HUGE_VAL, cmax = 0;
   wsample *ws = calloc(n ? n : 1, sizeof *ws);
@@ -399,10 +399,10 @@ int dcsim_gpu_power_fit_csv(const char *path, dcsim_gpu_power_fit *out, dcsim_er
   memset(out, 0, sizeof *out);
   dcsim_csv_t *t = NULL;
   power_cols pc;
-  int rc = dcsim_csv_load(path, &t, err);
+  int rc = dcsim__csv_load(path, &t, err);
   if (!rc) rc = power_columns(t, path, &pc, err);
   if (!rc) rc = power_samples(t, path, &pc, out, err);
-  dcsim_csv_free(t);
+  dcsim__csv_free(t);
   if (!rc && !(out->active_idle_w > 0 && (out->limit_w == 0 || out->active_idle_w < out->limit_w)))
     rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0,
                    "active idle %.4g W is not between 0 and the limit %.4g W", out->active_idle_w,
