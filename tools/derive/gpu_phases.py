@@ -3,6 +3,7 @@
 and a loads.cu run (../shared/data/gpu/h100/README.md), for `dcsim calibrate gpu`.
 
 usage: tools/derive/gpu_phases.py DIR NCU.csv SMI.csv[,SMI2.csv] > phases.csv
+       tools/derive/gpu_phases.py --recount BENCH.csv NCU.csv > phases.csv   (layout 2, below)
   DIR      holds bench.csv and power.csv (tools/gpu-bench as of d35d502) and loads.csv (loads.cu)
   NCU.csv  Nsight Compute --page raw --csv of `loads profile` (per-point counts of the kernels)
   SMI.csv  nvidia-smi logs, comma-separated (timestamp,power.draw,...,clocks.current.sm,...),
@@ -142,5 +143,49 @@ def main():
         phase(name, a, b - a, statistics.median(win), 1, launches, busy, counts)
 
 
+# ---- --recount: a layout-2 bench CSV with its phases' counts from Nsight Compute ----
+# gpu-bench layout 2 counts each synthetic phase's work from its kernels' source; device-run.sh's
+# ncu.csv measures one launch of each (gpu-bench --profile, in this order). --recount replaces the
+# counts by launches x the measured counts per launch: fp64 and fp32 = the op_fp64 / op_fp32
+# thread instructions, other = all thread instructions less those, dram = bytes read + written,
+# l2 = lts__t_bytes. The kernels of loads.cu keep no counts (their dwarfs predict them).
+PROFILE_ORDER = ['dram', 'fp64', 'fp32', 'int', 'l2', 'latency', 'launch']
+
+
+def recount(bench_path, ncu_path):
+    per = {}
+    for r in csv.reader(open(ncu_path)):
+        if len(r) < 15 or r[0] == 'ID' or not r[0].isdigit():
+            continue
+        per.setdefault(int(r[0]), {})[r[12]] = float(r[14].replace(',', ''))
+    counts = {}
+    for i, name in enumerate(PROFILE_ORDER):
+        m = per[i]
+        f64 = m['smsp__sass_thread_inst_executed_op_fp64_pred_on.sum']
+        f32 = m['smsp__sass_thread_inst_executed_op_fp32_pred_on.sum']
+        counts[name] = (f64, f32, m['smsp__thread_inst_executed.sum'] - f64 - f32,
+                        m['dram__bytes_read.sum'] + m['dram__bytes_write.sum'], m['lts__t_bytes.sum'])
+    rows = list(csv.reader(open(bench_path)))
+    launches = {r[1]: float(r[2]) for r in rows if r and r[0] == 'phase_launches'}
+    keys = ['phase_fp64_inst', 'phase_fp32_inst', 'phase_other_inst', 'phase_dram_byte', 'phase_l2_byte']
+    w = csv.writer(sys.stdout, lineterminator='\n')
+    for r in rows:
+        if r and r[0].startswith('#'):
+            print(','.join(r))
+            if r[0].startswith('# dcsim'):
+                print('# phase counts: launches x Nsight Compute per launch (%s), tools/derive/'
+                      'gpu_phases.py --recount' % ncu_path.split('/')[-1])
+            continue
+        if r and r[0] in keys:
+            if r[1] in counts:
+                r = [r[0], r[1], '%.6g' % (launches[r[1]] * counts[r[1]][keys.index(r[0])]), r[3]]
+            else:
+                continue
+        w.writerow(r)
+
+
 if __name__ == '__main__':
-    main()
+    if len(sys.argv) == 4 and sys.argv[1] == '--recount':
+        recount(sys.argv[2], sys.argv[3])
+    else:
+        main()
