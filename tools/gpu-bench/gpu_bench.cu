@@ -101,29 +101,21 @@ __global__ void triad(double *a, const double *b, const double *c, double s, siz
     a[i] = b[i] + s * c[i];
 }
 
-// 8 independent FMA chains per thread: enough ILP to reach the FP64 pipe's throughput.
-// Per thread: 8*iters DFMA and about 2*iters loop instructions (counter, branch).
-__global__ void fma64(double *out, int iters, double x) {
-  double r[8];
-  for (int k = 0; k < 8; k++) r[k] = x + threadIdx.x + k;
-  for (int i = 0; i < iters; i++)
-#pragma unroll
-    for (int k = 0; k < 8; k++) r[k] = fma(r[k], 0.999999, 1e-7);
-  double s = 0;
-  for (int k = 0; k < 8; k++) s += r[k];
-  if (s == 12345.678) out[0] = s; // keeps the loop alive
-}
+// One FMA in the precision of T (fma for double, fmaf for float).
+__device__ inline double fma_t(double a, double b, double c) { return fma(a, b, c); }
+__device__ inline float fma_t(float a, float b, float c) { return fmaf(a, b, c); }
 
-// The same on the FP32 pipe: 8*iters FFMA per thread.
-__global__ void fma32(float *out, int iters, float x) {
-  float r[8];
+// 8 independent FMA chains per thread: enough ILP to reach the FP64 (T = double) or FP32 (T =
+// float) pipe's throughput. Per thread: 8*iters FMAs and about 2*iters loop instructions.
+template <class T> __global__ void fma_chains(T *out, int iters, T x) {
+  T r[8];
   for (int k = 0; k < 8; k++) r[k] = x + threadIdx.x + k;
   for (int i = 0; i < iters; i++)
 #pragma unroll
-    for (int k = 0; k < 8; k++) r[k] = fmaf(r[k], 0.999999f, 1e-7f);
-  float s = 0;
+    for (int k = 0; k < 8; k++) r[k] = fma_t(r[k], (T)0.999999, (T)1e-7);
+  T s = 0;
   for (int k = 0; k < 8; k++) s += r[k];
-  if (s == 12345.678f) out[0] = s;
+  if (s == (T)12345.678) out[0] = s; // keeps the loop alive
 }
 
 // Integer pipe: 8 independent chains of 32-bit multiply-add, shift and xor (IMAD, SHF, LOP3: 3
@@ -153,22 +145,13 @@ __global__ void l2copy(double *buf, size_t half, int reps) {
 
 // One dependent chain per thread (no ILP): with one warp per SM the kernel is latency-bound.
 // Returns the cycles of the chain in *cyc (thread 0 of block 0): per step one FMA.
-__global__ void chain64(double *out, long long *cyc, int steps, double x) {
-  double r = x + threadIdx.x;
+template <class T> __global__ void chain(T *out, long long *cyc, int steps, T x) {
+  T r = x + threadIdx.x;
   long long t0 = clock64();
-  for (int i = 0; i < steps; i++) r = fma(r, 0.999999, 1e-7);
+  for (int i = 0; i < steps; i++) r = fma_t(r, (T)0.999999, (T)1e-7);
   long long t1 = clock64();
   if (threadIdx.x == 0 && blockIdx.x == 0) cyc[0] = t1 - t0;
-  if (r == 12345.678) out[0] = r;
-}
-
-__global__ void chain32(float *out, long long *cyc, int steps, float x) {
-  float r = x + threadIdx.x;
-  long long t0 = clock64();
-  for (int i = 0; i < steps; i++) r = fmaf(r, 0.999999f, 1e-7f);
-  long long t1 = clock64();
-  if (threadIdx.x == 0 && blockIdx.x == 0) cyc[0] = t1 - t0;
-  if (r == 12345.678f) out[0] = r;
+  if (r == (T)12345.678) out[0] = r;
 }
 
 __global__ void empty_kernel() {}
@@ -330,11 +313,11 @@ static int profile_kernels() {
   CK(cudaMemset(c, 0, n * sizeof(double)));
   CK(cudaMemset(sa, 0, smax * sizeof(double)));
   triad<<<grid, 256>>>(a, b, c, 3.0, n);
-  fma64<<<threads / 256, 256>>>(a, iters, 1.0);
-  fma32<<<threads / 256, 256>>>((float *)a, iters, 1.0f);
+  fma_chains<double><<<threads / 256, 256>>>(a, iters, 1.0);
+  fma_chains<float><<<threads / 256, 256>>>((float *)a, iters, 1.0f);
   int32k<<<threads / 256, 256>>>((unsigned *)a, iters, 1u);
   l2copy<<<grid, 256>>>(a, half, 64);
-  chain64<<<sm, 32>>>(b, cyc, 1 << 20, 1.0);
+  chain<double><<<sm, 32>>>(b, cyc, 1 << 20, 1.0);
   empty_kernel<<<1, 32>>>();
   for (int nx : { 20, 200 })
     transt_like<<<(unsigned)(((size_t)nx * nx * 80 + 127) / 128), 128>>>(b, c, nx, 80);
@@ -408,8 +391,8 @@ int main(int argc, char **argv) {
 
   // FP64 and FP32 FMA peaks: 8 chains x iters FMAs x 2 flop per thread
   const int iters = 4096, threads = sm * 2048;
-  auto k_fma64 = [&] { fma64<<<threads / 256, 256>>>(a, iters, 1.0); };
-  auto k_fma32 = [&] { fma32<<<threads / 256, 256>>>((float *)a, iters, 1.0f); };
+  auto k_fma64 = [&] { fma_chains<double><<<threads / 256, 256>>>(a, iters, 1.0); };
+  auto k_fma32 = [&] { fma_chains<float><<<threads / 256, 256>>>((float *)a, iters, 1.0f); };
   auto k_int = [&] { int32k<<<threads / 256, 256>>>((unsigned *)a, iters, 1u); };
   double tf = time_it(k_fma64, 5), tf32 = time_it(k_fma32, 5), ti = time_it(k_int, 5);
   std::fprintf(out, "fp64_fma_flops,,%.6g,flop/s\n", 2.0 * 8 * iters * threads / tf);
@@ -427,11 +410,11 @@ int main(int argc, char **argv) {
   long long *cyc, hc = 0;
   CK(cudaMalloc(&cyc, sizeof(long long)));
   const int steps = 1 << 16;
-  chain32<<<1, 32>>>((float *)b, cyc, steps, 1.0f);
+  chain<float><<<1, 32>>>((float *)b, cyc, steps, 1.0f);
   CK(cudaDeviceSynchronize());
   CK(cudaMemcpy(&hc, cyc, sizeof hc, cudaMemcpyDeviceToHost));
   std::fprintf(out, "dep_fp32_cycles,,%.4g,cycle\n", (double)hc / steps);
-  chain64<<<1, 32>>>(b, cyc, steps, 1.0);
+  chain<double><<<1, 32>>>(b, cyc, steps, 1.0);
   CK(cudaDeviceSynchronize());
   CK(cudaMemcpy(&hc, cyc, sizeof hc, cudaMemcpyDeviceToHost));
   std::fprintf(out, "dep_fp64_cycles,,%.4g,cycle\n", (double)hc / steps);
@@ -510,7 +493,7 @@ int main(int argc, char **argv) {
     run_phase(out, smp, "l2", 1, [&](long) { return k_l2(), true; }, tl2, &cl);
     // latency-bound: one warp per SM, one dependent FP64 chain per thread
     const int lsteps = 1 << 20;
-    auto k_lat = [&] { chain64<<<sm, 32>>>(b, cyc, lsteps, 1.0); };
+    auto k_lat = [&] { chain<double><<<sm, 32>>>(b, cyc, lsteps, 1.0); };
     double tlat = time_it(k_lat, 1);
     counts cla = { (double)sm * 32 * lsteps, 0, 2.0 * sm * 32 * lsteps, 0, 0 };
     run_phase(out, smp, "latency", 1, [&](long) { return k_lat(), true; }, tlat, &cla);
