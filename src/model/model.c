@@ -209,7 +209,9 @@ static int in_list(const char *list, const char *name) {
 
 /* Provenance of a GPU time (doc/models.md "Provenance"): D3.5's model and the architecture model
  * on a GPU whose counters were measured (and, with launch terms, fitted on it) are table; the
- * architecture model elsewhere is extrapolated when it uses fitted launch terms, else spec. */
+ * architecture model elsewhere is extrapolated when it uses fitted launch terms, else spec. On a
+ * GPU with its own <launch>: table where the dwarf's counters were measured on it, else
+ * extrapolated (counts measured elsewhere), or spec without the dwarf's <launch>. */
 static dcsim_prov gpu_time_prov(const dcsim_model_req *req, int arch) {
   const dcsim_dwarf_eval *ev = req->ev;
   const char *name = dcsim_gpu_profile_name(req->gpu);
@@ -218,6 +220,11 @@ static dcsim_prov gpu_time_prov(const dcsim_model_req *req, int arch) {
                ? dcsim_prov_make(DCSIM_PROV_TABLE, dcsim_gpu_profile_source(req->gpu))
                : dcsim_prov_make(DCSIM_PROV_SPEC, dcsim_gpu_profile_device_source(req->gpu));
   int measured = in_list(ev->measured_on, name);
+  if (dcsim_gpu_profile_spec(req->gpu)->has_launch) /* the GPU's own launch cost and floors */
+    return measured ? dcsim_prov_make(DCSIM_PROV_TABLE, dcsim_gpu_profile_launch_source(req->gpu))
+           : *ev->measured_on /* the counters of other GPUs (their names) on this one */
+               ? dcsim_prov_make(DCSIM_PROV_EXTRAPOLATED, ev->measured_on)
+               : dcsim_prov_make(DCSIM_PROV_SPEC, dcsim_gpu_profile_device_source(req->gpu));
   int own_fit = !ev->launch.present || strcmp(ev->launch.fitted_on, name) == 0;
   if (measured && own_fit)
     return dcsim_prov_make(DCSIM_PROV_TABLE, ev->launch.present
