@@ -53,7 +53,7 @@ double dcsim_bench_fma(dcsim_bench_isa isa, uint64_t iters, double a, double b, 
 double dcsim_bench_load(dcsim_bench_isa isa, const double *x, size_t n, uint64_t passes,
                         double *sum);
 
-enum { DCSIM_BENCH_GATHER_MAX = 1 << 21 }; /* accesses per pass of the gather kernel */
+enum { DCSIM_BENCH_GATHER_MAX = 1 << 20 }; /* accesses per pass of the gather kernel */
 typedef enum {
   DCSIM_LOOP_COPY,
   DCSIM_LOOP_TRIAD,

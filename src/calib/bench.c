@@ -424,7 +424,7 @@ size_t dcsim_bench_loop_elems(dcsim_bench_loop_kind k, size_t n) {
     if (m < 2) m = 2;
     return m * m * m;
   }
-  /* gather: at most 2^21 accesses per pass into a table of n (one pass over a DRAM-sized table
+  /* gather: at most 2^20 accesses per pass into a table of n (one pass over a DRAM-sized table
    * of random accesses took 5.9 s on the development VM; the table keeps its size) */
   if (k == DCSIM_LOOP_GATHER && n > DCSIM_BENCH_GATHER_MAX) return DCSIM_BENCH_GATHER_MAX;
   return n;

@@ -23,8 +23,8 @@
 #include "dcsim/workflow.h"
 
 /* the first CPU task of the workflow with a dwarf; its template */
-static int first_cpu_task(const char *workflow, dcsim_workflow **wf,
-                          const dcsim_task_template **t, dcsim_error *err) {
+static int first_cpu_task(const char *workflow, dcsim_workflow **wf, const dcsim_task_template **t,
+                          dcsim_error *err) {
   int rc = dcsim_workflow_load(workflow, wf, err);
   if (rc) return rc;
   for (size_t i = 0; i < (*wf)->n_templates; i++)
@@ -32,15 +32,16 @@ static int first_cpu_task(const char *workflow, dcsim_workflow **wf,
       *t = &(*wf)->templates[i];
       return 0;
     }
-  return DCSIM_ERR(err, DCSIM_EREF, workflow, 0, "--check: the workflow has no CPU task with a dwarf");
+  return DCSIM_ERR(err, DCSIM_EREF, workflow, 0,
+                   "--check: the workflow has no CPU task with a dwarf");
 }
 
 /* the task's dwarf evaluated at its case and <set>s */
 static int task_eval(const dcsim_task_template *t, const char *workflow, dcsim_dwarf_t **d,
                      dcsim_dwarf_eval **ev, dcsim_error *err) {
   char path[4096];
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, t->dwarf, workflow, t->line, path, sizeof path,
-                                 err);
+  int rc =
+      dcsim_catalog_resolve(DCSIM_KIND_DWARF, t->dwarf, workflow, t->line, path, sizeof path, err);
   if (rc || (rc = dcsim_dwarf_load(path, d, err))) return rc;
   dcsim_binding b[64];
   size_t nb = t->n_sets < 64 ? t->n_sets : 64;
@@ -91,7 +92,8 @@ static int stand_in(const dcsim_cpu_loop *l, const dcsim_cpu_rates *rt, int *ci)
     return DCSIM_LOOP_GATHER;
   }
   if (!(l->traffic_byte > 0)) return -1;
-  double terms[4] = { rt->l1_bps * l->V, rt->l2_bps * l->X, rt->l3_bps * l->Y, rt->dram_bps * l->Z };
+  double terms[4] = { rt->l1_bps * l->V, rt->l2_bps * l->X, rt->l3_bps * l->Y,
+                      rt->dram_bps * l->Z };
   int best = 0;
   for (int j = 1; j < 4; j++)
     if (terms[j] > terms[best]) best = j;
@@ -119,8 +121,8 @@ int dcsim_bench_check_replay(bench_run *R, const char *workflow, const char *pro
   double s_per_byte[NSTAND] = { 0 }, disp_of[NSTAND] = { 0 };
   int rc = check_task_init(&c, workflow, profile_path, err);
   if (rc) return rc;
-  unsigned n = c.t->cores_per_node && c.t->cores_per_node < R->nthreads ? c.t->cores_per_node
-                                                                     : R->nthreads;
+  unsigned n =
+      c.t->cores_per_node && c.t->cores_per_node < R->nthreads ? c.t->cores_per_node : R->nthreads;
   dcsim_cpu_state st;
   dcsim_cpu_rates rt;
   if ((rc = dcsim_cpu_profile_freq(c.cpu, R->freq_id, &st, err))) goto out;
@@ -189,12 +191,14 @@ int dcsim_bench_check(const char *dir, const char *workflow, const char *profile
   int rc = check_task_init(&c, workflow, profile_path, err);
   if (rc) return rc;
   if ((rc = dcsim_csv_load(path, &csv, err)) || (rc = dcsim_csv_col(csv, "dwarf", &cd, err)) ||
-      (rc = dcsim_csv_col(csv, "loop", &cl, err)) || (rc = dcsim_csv_col(csv, "standin", &cs, err)) ||
+      (rc = dcsim_csv_col(csv, "loop", &cl, err)) ||
+      (rc = dcsim_csv_col(csv, "standin", &cs, err)) ||
       (rc = dcsim_csv_col(csv, "threads", &ct, err)) ||
       (rc = dcsim_csv_col(csv, "replay_s", &cr, err)))
     goto out;
   size_t rows = dcsim_csv_rows(csv);
-  if (rows != c.ev->n_loops || (rows && strcmp(dcsim_csv_cell(csv, 0, cd), dcsim_dwarf_name(c.d)))) {
+  if (rows != c.ev->n_loops ||
+      (rows && strcmp(dcsim_csv_cell(csv, 0, cd), dcsim_dwarf_name(c.d)))) {
     rc = DCSIM_ERR(err, DCSIM_EREF, path, 0,
                    "replays of %zu loop(s) of dwarf '%s', but %s's first CPU task runs %s (%zu "
                    "loops): run dcsim bench --check again",

@@ -34,14 +34,13 @@ static const char *const bench_schema_sql =
 
 /* columns added after the first schema: created on a new database, added to an old one */
 static const char *const bench_added[][3] = {
-  { "bench_runs", "time_budget_s", "REAL" },  { "bench_runs", "elapsed_s", "REAL" },
-  { "bench_runs", "reps_max", "INTEGER" },    { "bench_runs", "cache_source", "TEXT" },
-  { "bench_runs", "thread_counts", "TEXT" },  { "bench_runs", "loop_thread_counts", "TEXT" },
-  { "bench_runs", "warmup_note", "TEXT" },    { "bench_runs", "flagged_points", "INTEGER" },
-  { "bench_points", "disp", "REAL" },         { "bench_points", "remeasured", "INTEGER" },
-  { "bench_points", "flag", "TEXT" },         { "bench_points", "weight", "REAL" },
+  { "bench_runs", "time_budget_s", "REAL" }, { "bench_runs", "elapsed_s", "REAL" },
+  { "bench_runs", "reps_max", "INTEGER" },   { "bench_runs", "cache_source", "TEXT" },
+  { "bench_runs", "thread_counts", "TEXT" }, { "bench_runs", "loop_thread_counts", "TEXT" },
+  { "bench_runs", "warmup_note", "TEXT" },   { "bench_runs", "flagged_points", "INTEGER" },
+  { "bench_points", "disp", "REAL" },        { "bench_points", "remeasured", "INTEGER" },
+  { "bench_points", "flag", "TEXT" },        { "bench_points", "weight", "REAL" },
 };
-
 
 /* what every failure after the schema says */
 static const char bench_db_fail[] = "cannot record the bench run";
@@ -63,7 +62,6 @@ static int add_columns(sqlite3 *db, const char *path, dcsim_error *err) {
   }
   return rc;
 }
-
 
 /* the bench_runs row: the machine, the options and the held-out errors; *run_id its id */
 static int insert_run(sqlite3 *db, const bench_run *R, const char *profile_path,
@@ -140,12 +138,12 @@ static int insert_run(sqlite3 *db, const bench_run *R, const char *profile_path,
 static int insert_points(sqlite3 *db, const bench_run *R, int64_t run_id, dcsim_error *err) {
   const char *path = R->o->db_path;
   sqlite3_stmt *st = NULL;
-  int rc =
-      dcsim_db_prepare(db, path,
-                       "INSERT INTO bench_points(run_id, phase, kernel, level, ws_byte, threads, "
-                       "reps, min, median, max, unit, clock_ghz, passes, traffic_byte, work_flop, "
-                       "disp, remeasured, flag, weight) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                       &st, bench_db_fail, err);
+  int rc = dcsim_db_prepare(
+      db, path,
+      "INSERT INTO bench_points(run_id, phase, kernel, level, ws_byte, threads, "
+      "reps, min, median, max, unit, clock_ghz, passes, traffic_byte, work_flop, "
+      "disp, remeasured, flag, weight) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+      &st, bench_db_fail, err);
   for (size_t i = 0; i < R->np && !rc; i++) {
     const bench_point *p = &R->pts[i];
     sqlite3_bind_int64(st, 1, run_id);
@@ -260,4 +258,3 @@ out:
   sqlite3_close(db);
   return rc;
 }
-

@@ -13,8 +13,7 @@
 
 /* Predicted time of the loop point p with the dwarf file dw: the same path as `dcsim model`. */
 static int predict(const char *dw, const dcsim_cpu_profile_t *cpu, const bench_run *R,
-                   const bench_point *p,
-                   double *t_s, dcsim_error *err) {
+                   const bench_point *p, double *t_s, dcsim_error *err) {
   dcsim_dwarf_t *d = NULL;
   dcsim_dwarf_eval *ev = NULL;
   dcsim_prediction pr;
@@ -109,7 +108,6 @@ int dcsim_bench_fit_heldout(bench_run *R, const dcsim_cpu_profile_t *cpu, const 
   *nho = n;
   return 0;
 }
-
 
 /* Each loop point's fit weight: 1/max(disp, 0.5 %) — a point whose repetitions spread twice as
  * wide counts half as much (LAD minimises the weighted sum of relative deviations, so this is the

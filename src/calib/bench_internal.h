@@ -30,8 +30,8 @@ typedef struct bench_point {
   char phase[8], kernel[32], level[8];
   double ws_byte;
   unsigned threads, reps, remeasured; /* remeasured: outlying repetitions measured again */
-  double min, med, max; /* rate (GFLOP/s, GB/s) or time (loops: s) */
-  double disp;          /* 1.4826 x median absolute deviation / median (robust relative s.d.) */
+  double min, med, max;               /* rate (GFLOP/s, GB/s) or time (loops: s) */
+  double disp; /* 1.4826 x median absolute deviation / median (robust relative s.d.) */
   char unit[16];
   char flag[96]; /* "" or why the point is suspect ("non-monotone: ...") */
   double clock_ghz;
@@ -115,8 +115,8 @@ int dcsim_bench_write_loops(bench_run *R, dcsim_error *err);
 
 /* ---- bench_fit.c ---- */
 int dcsim_bench_fit_heldout(bench_run *R, const dcsim_cpu_profile_t *cpu, const char *profile_path,
-                            bench_heldout **ho, size_t *nho, dcsim_loop_fit **fits,
-                            size_t *nfits, dcsim_error *err);
+                            bench_heldout **ho, size_t *nho, dcsim_loop_fit **fits, size_t *nfits,
+                            dcsim_error *err);
 
 /* each loop point's fit weight from its spread (mean 1 per loop) */
 void dcsim_bench_loop_weights(bench_run *R);
@@ -132,7 +132,7 @@ int dcsim_bench_check_replay(bench_run *R, const char *workflow, const char *pro
                              dcsim_error *err);
 
 /* ---- bench_report.c ---- */
-void dcsim_bench_report(bench_run *R, const char *profile_path, const bench_heldout *ho,
-                        size_t nho, const dcsim_loop_fit *fits, size_t nf, int64_t run_id);
+void dcsim_bench_report(bench_run *R, const char *profile_path, const bench_heldout *ho, size_t nho,
+                        const dcsim_loop_fit *fits, size_t nf, int64_t run_id);
 
 #endif

@@ -101,8 +101,7 @@ static double median_sorted(const double *v, unsigned n) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-void dcsim_bench_stats(double *v, unsigned n, double *min, double *med, double *max,
-                       double *disp) {
+void dcsim_bench_stats(double *v, unsigned n, double *min, double *med, double *max, double *disp) {
   qsort(v, n, sizeof *v, cmp_d);
   double m = median_sorted(v, n), dev[BENCH_MAXREP];
   for (unsigned i = 0; i < n; i++) dev[i] = fabs(v[i] - m);
@@ -165,8 +164,9 @@ static uint64_t calibrate_passes(bench_run *R, dcsim_bench_region *rg, bench_reg
 int dcsim_bench_measure(bench_run *R, bench_point *p, bench_region_fn fn, void *ctx,
                         double amount_per_pass, uint64_t first_passes, int as_time, double scale,
                         double allowance_s, dcsim_error *err) {
-  dcsim_bench_region rg = { p->phase, p->kernel, p->level, p->threads, first_passes, p->ws_byte,
-                            0 };
+  dcsim_bench_region rg = {
+    p->phase, p->kernel, p->level, p->threads, first_passes, p->ws_byte, 0
+  };
   double start = dcsim_bench_elapsed_s(R);
   double full[2] = { 0, 0 }, full_clk[2] = { 0, 0 };
   unsigned nfull = 0;
@@ -178,6 +178,14 @@ int dcsim_bench_measure(bench_run *R, bench_point *p, bench_region_fn fn, void *
     csum += full_clk[i];
   }
   for (;;) {
+    /* the budget says stop: one repetition once it is spent, two once the phase's share is */
+    double left = dcsim_bench_left_s(R), spent0 = dcsim_bench_elapsed_s(R) - start;
+    if (!fixed && reps >= 1 && reps < R->reps_min &&
+        (left <= 0 || (reps >= 2 && spent0 >= allowance_s))) {
+      memcpy(w, v, reps * sizeof *v);
+      dcsim_bench_stats(w, reps, &mn, &med, &mx, &disp);
+      break;
+    }
     int redo = reps >= R->reps_min ? outlier(v, reps) : -1;
     if (redo < 0 && reps >= R->reps_min) {
       memcpy(w, v, reps * sizeof *v);

@@ -129,8 +129,7 @@ int dcsim_bench_warmup(bench_run *R, dcsim_error *err) {
   fma_ctx fc;
   memset(&fc, 0, sizeof fc);
   fc.isa = R->isa;
-  double start = dcsim_bench_elapsed_s(R), cap = fmax(0.2, 0.04 * R->budget_s), prev = 0,
-         clk = 0;
+  double start = dcsim_bench_elapsed_s(R), cap = fmax(0.2, 0.04 * R->budget_s), prev = 0, clk = 0;
   dcsim_bench_region rg = { "warmup", "fma", "", R->nthreads, 1u << 16, 0, 0 };
   double t = 0;
   while (t < 0.01 && rg.passes < (1ull << 36)) { /* a chunk of about 50 ms */
@@ -197,8 +196,7 @@ static int table_point(bench_run *R, int q, unsigned n, double allowance_s, benc
     snprintf(p.phase, sizeof p.phase, "peak");
     snprintf(p.kernel, sizeof p.kernel, "fma-%s", dcsim_bench_isa_name(R->isa));
     snprintf(p.unit, sizeof p.unit, "GFLOP/s");
-    rc = dcsim_bench_measure(R, &p, fma_fn, &fc, per_iter * n, 1u << 16, 0, 1e-9, allowance_s,
-                             err);
+    rc = dcsim_bench_measure(R, &p, fma_fn, &fc, per_iter * n, 1u << 16, 0, 1e-9, allowance_s, err);
   } else {
     rc = load_point(R, "bw", dcsim_bench_level_name(q - 1), dcsim_bench_level_ws(R, q - 1, n), n,
                     allowance_s, err);
@@ -273,8 +271,8 @@ static int check_monotone(bench_run *R, dcsim_error *err, unsigned *flagged) {
         const bench_point *pp = &R->pts[pidx];
         if (np->med < pp->med * (1 - fmax(0.05, 3 * fmax(np->disp, pp->disp)))) {
           snprintf(np->flag, sizeof np->flag,
-                   "non-monotone: %.4g %s; %.0f %% below %.4g at %u thread(s)", np->med,
-                   q_unit(q), 100 * (1 - np->med / pp->med), pp->med, pp->threads);
+                   "non-monotone: %.4g %s; %.0f %% below %.4g at %u thread(s)", np->med, q_unit(q),
+                   100 * (1 - np->med / pp->med), pp->med, pp->threads);
           (*flagged)++;
           dcsim_bench_progress(R, "%s%s%s at %u thread(s): %s", q_phase(q), q ? " " : "",
                                q_level(q), np->threads, np->flag);
@@ -315,7 +313,8 @@ int dcsim_bench_phase_tables(bench_run *R, dcsim_error *err) {
       if (R->tc[i] == 1) v1[q] = p.med;
       dcsim_bench_progress(R, "%s%s%s %u thread(s): %.2f %s [%.2f-%.2f] +-%.1f %% (%u reps%s)",
                            q_phase(q), q ? " " : "", q_level(q), p.threads, p.med, p.unit, p.min,
-                           p.max, 100 * p.disp, p.reps, p.remeasured ? ", outliers re-measured" : "");
+                           p.max, 100 * p.disp, p.reps,
+                           p.remeasured ? ", outliers re-measured" : "");
     }
   if (interior) {
     size_t np = (size_t)N * BENCH_NQ, k;
@@ -350,8 +349,8 @@ int dcsim_bench_phase_tables(bench_run *R, dcsim_error *err) {
             (rc = dcsim_hvs_add(h, pts[j], p.med / (n * v1[q]), err)))
           break;
         add_tc(R->tc, &R->ntc, n);
-        dcsim_bench_progress(R, "HVS picked %s%s%s at %u thread(s): %.2f %s +-%.1f %%",
-                             q_phase(q), q ? " " : "", q_level(q), n, p.med, p.unit, 100 * p.disp);
+        dcsim_bench_progress(R, "HVS picked %s%s%s at %u thread(s): %.2f %s +-%.1f %%", q_phase(q),
+                             q ? " " : "", q_level(q), n, p.med, p.unit, 100 * p.disp);
       }
       if (rc) break;
     }
@@ -428,8 +427,8 @@ int dcsim_bench_phase_loops(bench_run *R, dcsim_error *err) {
         /* the time left to the loops' deadline shared by the points still to measure */
         double left = R->deadline_loops_s - dcsim_bench_elapsed_s(R);
         unsigned todo = (no - i) * 2 * DCSIM_LOOP_COUNT - (unsigned)(ci * DCSIM_LOOP_COUNT + k);
-        int rc = dcsim_bench_loop_point(R, ci, k, order[i], left > 0 ? left / todo : 0, "loop",
-                                        err);
+        int rc =
+            dcsim_bench_loop_point(R, ci, k, order[i], left > 0 ? left / todo : 0, "loop", err);
         if (rc) return rc;
       }
     add_tc(R->tc_loops, &R->ntc_loops, order[i]);

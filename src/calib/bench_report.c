@@ -11,8 +11,8 @@
 #include "dcsim/cpu_rates.h"
 #include "dcsim/csv.h"
 
-void dcsim_bench_report(bench_run *R, const char *profile_path, const bench_heldout *ho,
-                        size_t nho, const dcsim_loop_fit *fits, size_t nf, int64_t run_id) {
+void dcsim_bench_report(bench_run *R, const char *profile_path, const bench_heldout *ho, size_t nho,
+                        const dcsim_loop_fit *fits, size_t nf, int64_t run_id) {
   FILE *f = R->o->report;
   if (!f) return;
   fprintf(f, "machine   %s (host %s), %u CPU(s) used, kernels %s\n", R->model, R->host, R->nthreads,
@@ -60,15 +60,17 @@ void dcsim_bench_report(bench_run *R, const char *profile_path, const bench_held
   for (size_t i = 0; i < R->np; i++)
     if (R->pts[i].flag[0]) {
       if (!flagged++)
-        fprintf(f, "flagged (kept in the tables, measured twice; the model expects a curve that "
-                   "does not fall):\n");
+        fprintf(f,
+                "flagged (kept in the tables, measured twice; the model expects a curve that "
+                "does not fall):\n");
       fprintf(f, "  %s %s at %u thread(s): %s\n", R->pts[i].phase, R->pts[i].level,
               R->pts[i].threads, R->pts[i].flag);
     }
   if (!flagged) fprintf(f, "every curve rises or stays within its spread as threads are added\n");
-  fprintf(f,
-          "\nloop coefficients (fitted on all thread counts, weighted by 1/spread; Tmop = 1/(L1 V + "
-          "L2 X + L3 Y + DRAM Z), Tflop = 1/(P U + S))\n");
+  fprintf(
+      f,
+      "\nloop coefficients (fitted on all thread counts, weighted by 1/spread; Tmop = 1/(L1 V + "
+      "L2 X + L3 Y + DRAM Z), Tflop = 1/(P U + S))\n");
   fprintf(f, "%-16s %10s %10s %10s %10s %10s %12s %9s\n", "loop", "V", "X", "Y", "Z", "U",
           "S [flop/s]", "fit err");
   for (size_t i = 0; i < nf; i++) {
@@ -112,7 +114,6 @@ void dcsim_bench_report(bench_run *R, const char *profile_path, const bench_held
       profile_path, R->o->out_dir, R->o->out_dir);
   if (run_id > 0) fprintf(f, "database  %s, bench run %lld\n", R->o->db_path, (long long)run_id);
 }
-
 
 /* ---- --compare ---- */
 

@@ -9,7 +9,8 @@
 #include "dcsim/calib.h"
 #include "dcsim/repro.h"
 
-FILE *dcsim_bench_open_out(const bench_run *R, const char *file, char *path, size_t size, dcsim_error *err) {
+FILE *dcsim_bench_open_out(const bench_run *R, const char *file, char *path, size_t size,
+                           dcsim_error *err) {
   snprintf(path, size, "%s/%s", R->o->out_dir, file);
   FILE *f = fopen(path, "w");
   if (!f) DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot write: %s", strerror(errno));
@@ -22,18 +23,20 @@ int dcsim_bench_write_tables(bench_run *R, int have_energy, dcsim_error *err) {
   for (int q = 0; q < 5; q++) {
     FILE *f = dcsim_bench_open_out(R, files[q], path, sizeof path, err);
     if (!f) return err ? err->code : DCSIM_EIO;
-    fprintf(f,
-            "# measured by dcsim bench: %s; value = median of the repetitions, min and max kept;\n"
-            "# disp = 1.4826 x median absolute deviation / median; remeasured = repetitions measured\n"
-            "# again (outliers, or the whole point where the curve fell); flag: why a point is\n"
-            "# suspect; clock_ghz = core clock probed on every thread before each repetition (mean)\n"
-            "frequency,threads,value,unit,min,max,reps,clock_ghz,ws_byte,disp,remeasured,flag\n",
-            q == 0 ? "vectorised FMA kernel, pinned OpenMP threads"
-                   : "read (load) kernel, working set per thread sized from the caches");
+    fprintf(
+        f,
+        "# measured by dcsim bench: %s; value = median of the repetitions, min and max kept;\n"
+        "# disp = 1.4826 x median absolute deviation / median; remeasured = repetitions measured\n"
+        "# again (outliers, or the whole point where the curve fell); flag: why a point is\n"
+        "# suspect; clock_ghz = core clock probed on every thread before each repetition (mean)\n"
+        "frequency,threads,value,unit,min,max,reps,clock_ghz,ws_byte,disp,remeasured,flag\n",
+        q == 0 ? "vectorised FMA kernel, pinned OpenMP threads"
+               : "read (load) kernel, working set per thread sized from the caches");
     for (size_t i = 0; i < R->np; i++) {
       const bench_point *p = &R->pts[i];
       if (q == 0 ? strcmp(p->phase, "peak") != 0
-                 : (strcmp(p->phase, "bw") != 0 || strcmp(p->level, dcsim_bench_level_name(q - 1)) != 0))
+                 : (strcmp(p->phase, "bw") != 0 ||
+                    strcmp(p->level, dcsim_bench_level_name(q - 1)) != 0))
         continue;
       fprintf(f, "%s,%u,%.4f,%s,%.4f,%.4f,%u,%.3f,%.0f,%.4f,%u,%s\n", R->freq_id, p->threads,
               p->med, p->unit, p->min, p->max, p->reps, p->clock_ghz, p->ws_byte, p->disp,
@@ -165,4 +168,3 @@ int dcsim_bench_write_loops(bench_run *R, dcsim_error *err) {
   if (fclose(f) != 0) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
   return 0;
 }
-
