@@ -96,7 +96,7 @@ static int insert_run(sqlite3 *db, const bench_run *R, const char *profile_path,
   sqlite3_bind_text(st, 7, profile_path, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 8, dcsim_bench_isa_name(R->isa), -1, SQLITE_STATIC);
   sqlite3_bind_int(st, 9, (int)R->nthreads);
-  sqlite3_bind_int(st, 10, R->o->quick);
+  sqlite3_bind_int(st, 10, R->quick);
   sqlite3_bind_int(st, 11, (int)R->reps_min);
   sqlite3_bind_int(st, 12, (int)R->o->budget);
   sqlite3_bind_double(st, 13, R->ghz);

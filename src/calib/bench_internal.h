@@ -60,11 +60,14 @@ typedef struct bench_run {
   unsigned tc[BENCH_MAXT], ntc;               /* thread counts measured in the tables, ascending */
   unsigned tc_loops[BENCH_MAXT], ntc_loops;   /* ... and for the loops */
   unsigned n_mandatory;                       /* tc[0..] includes 1, a socket, the node */
+  double loop_dram_total_byte; /* > 0: the loops' DRAM-sized working set (all threads) capped */
+  char loop_ws_note[256];      /* why, or "" */
   bench_point *pts;
   size_t np, cap;
   double *clk;
   size_t nclk, capclk;
   int short_team, tty;
+  int quick; /* --quick or a budget of at most 60 s: smaller DRAM sets, shorter repetitions */
   char model[256], name[128], host[128], freq_id[32], freq_note[512], warm_note[256];
   double ghz, cpuinfo_mhz;
   char energy_note[1400], gpu_note[1200];

@@ -98,8 +98,8 @@ size_t dcsim_bench_level_ws(const bench_run *R, int lv, unsigned threads) {
       if (ws < 2 * c->l2_byte) ws = 2 * c->l2_byte;
       break;
     default: { /* all threads together 4x the L3 in use (quick 2x), >= 128 MB (quick 64 MB) */
-      double total = (R->o->quick ? 2 : 4) * l3_total(R);
-      double floor_b = R->o->quick ? 64e6 : 128e6;
+      double total = (R->quick ? 2 : 4) * l3_total(R);
+      double floor_b = R->quick ? 64e6 : 128e6;
       ws = (total > floor_b ? total : floor_b) / n;
       if (ws < 4 * c->l2_byte) ws = 4 * c->l2_byte;
       if (ws < 8e6) ws = 8e6;
@@ -373,7 +373,10 @@ int dcsim_bench_loop_point(bench_run *R, int ci, int k, unsigned n, double allow
   loop_ctx lc;
   memset(&lc, 0, sizeof lc);
   lc.k = (dcsim_bench_loop_kind)k;
-  lc.n = (size_t)((double)dcsim_bench_level_ws(R, cls[ci], n) / li->footprint_per_elem);
+  double ws = (double)dcsim_bench_level_ws(R, cls[ci], n);
+  if (cls[ci] == 3 && R->loop_dram_total_byte > 0 && ws > R->loop_dram_total_byte / n)
+    ws = fmax(R->loop_dram_total_byte / n, 4 * R->c.l2_byte);
+  lc.n = (size_t)(ws / li->footprint_per_elem);
   lc.seed = R->o->seed + 17;
   dcsim_bench_on_threads(R, n, loop_alloc, &lc);
   if (lc.fail) {
@@ -403,8 +406,28 @@ int dcsim_bench_loop_point(bench_run *R, int ci, int k, unsigned n, double allow
 
 /* The loops at 1 thread and the node's (always: the fit and the held-out test need two), then
  * the socket's and up to two of the counts HVS picked, while the loops' share lasts. */
+/* The loops' DRAM-sized working set within the loops' share: each of the 10 DRAM-sized points at
+ * 1 and N threads costs about 4 sweeps of it (first touch, calibration, two repetitions) at the
+ * DRAM bandwidth measured at 1 thread; they get 60 % of the share. Capped below the tables' size
+ * only when the budget cannot afford that (a 480 MiB L3 and 3 GB/s on the development VM). */
+static void cap_loop_dram(bench_run *R) {
+  const bench_point *d = dcsim_bench_find(R, "bw", "DRAM", 1);
+  double share = 0.6 * (R->deadline_loops_s - dcsim_bench_elapsed_s(R));
+  if (!d || !(d->med > 0) || R->o->timer) return;
+  double afford = share * d->med * 1e9 / (2 * DCSIM_LOOP_COUNT * 4);
+  double full = (double)dcsim_bench_level_ws(R, 3, 1);
+  if (afford >= full) return;
+  R->loop_dram_total_byte = fmax(afford, 64e6);
+  snprintf(R->loop_ws_note, sizeof R->loop_ws_note,
+           "the loops' DRAM-sized working set is %.0f MB in all, not %.0f: the budget cannot "
+           "afford more at %.2f GB/s (L3 %.0f MB)",
+           R->loop_dram_total_byte / 1e6, full / 1e6, d->med, R->c.l3_byte / 1e6);
+  dcsim_bench_progress(R, "%s", R->loop_ws_note);
+}
+
 int dcsim_bench_phase_loops(bench_run *R, dcsim_error *err) {
   unsigned order[BENCH_MAXT], no = 0, N = R->nthreads;
+  cap_loop_dram(R);
   order[no++] = 1;
   if (N > 1) order[no++] = N;
   if (R->socket_cpus) order[no++] = R->socket_cpus;
@@ -516,7 +539,7 @@ out:
  * stream; idle from a sleep; at the thread counts of the tables. */
 int dcsim_bench_phase_energy(bench_run *R, FILE *csv, dcsim_error *err) {
   uint64_t a[32], b[32];
-  double dur = R->o->quick ? 0.25 : 1.0;
+  double dur = R->quick ? 0.25 : 1.0;
   int rc;
   struct timespec t0, t1;
   if ((rc = dcsim_rapl_read(R->rapl, a, err))) return rc;

@@ -28,6 +28,7 @@ void dcsim_bench_report(bench_run *R, const char *profile_path, const bench_held
           R->nthreads);
   for (unsigned i = 0; i < R->ntc_loops; i++) fprintf(f, "%s%u", i ? "," : " ", R->tc_loops[i]);
   fputc('\n', f);
+  if (R->loop_ws_note[0]) fprintf(f, "loops     %s\n", R->loop_ws_note);
   fprintf(f, "energy    %s\n", R->energy_note);
   fprintf(f, "gpu       %s\n", R->gpu_note);
   fprintf(f,

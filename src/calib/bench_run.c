@@ -157,16 +157,17 @@ static int run_init(bench_run *R, const dcsim_bench_opts *o, cpu_set_t *saved, d
   }
   R->nthreads = o->max_threads && o->max_threads < R->ncpu ? o->max_threads : R->ncpu;
   R->budget_s = o->time_budget_s > 0 ? o->time_budget_s : o->quick ? 60 : 300;
+  R->quick = o->quick || R->budget_s <= 60;
   /* shares of the budget (doc/calibration.md): tables 40 %, loops 30 % (with --budget the HVS
    * map takes 10 % of the tables'); the rest is left for RAPL, the fits, the held-out test and
    * the points that must be measured whatever the time (1 thread and the node) */
   R->deadline_tables_s = 0.40 * R->budget_s;
   R->deadline_loops_s = 0.70 * R->budget_s;
   R->reps_min = o->reps ? o->reps : 3;
-  R->reps_max = o->reps ? o->reps : (o->quick ? 7 : 15);
+  R->reps_max = o->reps ? o->reps : (R->quick ? 7 : 15);
   if (R->reps_max > BENCH_MAXREP) R->reps_min = R->reps_max = BENCH_MAXREP;
   R->tol = 0.02;
-  R->target_s = o->quick ? 0.02 : 0.05;
+  R->target_s = R->quick ? 0.02 : 0.05;
   R->isa = dcsim_bench_isa_best();
   R->tty = o->progress && isatty(fileno(o->progress));
   omp_set_dynamic(0);
