@@ -8,7 +8,7 @@
 
 #include "check.h"
 #include "dcsim/bench.h"
-#include "dcsim/csv.h"
+#include "util/csv.h"
 #include "dcsim/energymeter.h"
 
 static void test_fma(void) {
@@ -195,22 +195,22 @@ static int table_row(const char *path, unsigned n, double *value, double *remeas
   dcsim_error err = { 0 };
   size_t ct, cv, cr, cf;
   int found = 0;
-  if (dcsim_csv_load(path, &t, &err) || dcsim_csv_col(t, "threads", &ct, &err) ||
-      dcsim_csv_col(t, "value", &cv, &err) || dcsim_csv_col(t, "remeasured", &cr, &err) ||
-      dcsim_csv_col(t, "flag", &cf, &err)) {
+  if (dcsim__csv_load(path, &t, &err) || dcsim__csv_col(t, "threads", &ct, &err) ||
+      dcsim__csv_col(t, "value", &cv, &err) || dcsim__csv_col(t, "remeasured", &cr, &err) ||
+      dcsim__csv_col(t, "flag", &cf, &err)) {
     fprintf(stderr, "%s\n", err.msg);
-    dcsim_csv_free(t);
+    dcsim__csv_free(t);
     return 0;
   }
-  for (size_t r = 0; r < dcsim_csv_rows(t); r++) {
+  for (size_t r = 0; r < dcsim__csv_rows(t); r++) {
     double th;
-    if (dcsim_csv_num(t, r, ct, &th, &err) || th != n) continue;
-    dcsim_csv_num(t, r, cv, value, &err);
-    dcsim_csv_num(t, r, cr, remeasured, &err);
-    snprintf(flag, size, "%s", dcsim_csv_cell(t, r, cf));
+    if (dcsim__csv_num(t, r, ct, &th, &err) || th != n) continue;
+    dcsim__csv_num(t, r, cv, value, &err);
+    dcsim__csv_num(t, r, cr, remeasured, &err);
+    snprintf(flag, size, "%s", dcsim__csv_cell(t, r, cf));
     found = 1;
   }
-  dcsim_csv_free(t);
+  dcsim__csv_free(t);
   return found;
 }
 

@@ -17,7 +17,7 @@
 
 #include "calib/bench_internal.h"
 #include "dcsim/catalog.h"
-#include "dcsim/csv.h"
+#include "util/csv.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/model.h"
 #include "dcsim/workflow.h"
@@ -190,24 +190,24 @@ int dcsim_bench_check(const char *dir, const char *workflow, const char *profile
   snprintf(path, sizeof path, "%s/check.csv", dir);
   int rc = check_task_init(&c, workflow, profile_path, err);
   if (rc) return rc;
-  if ((rc = dcsim_csv_load(path, &csv, err)) || (rc = dcsim_csv_col(csv, "dwarf", &cd, err)) ||
-      (rc = dcsim_csv_col(csv, "loop", &cl, err)) ||
-      (rc = dcsim_csv_col(csv, "standin", &cs, err)) ||
-      (rc = dcsim_csv_col(csv, "threads", &ct, err)) ||
-      (rc = dcsim_csv_col(csv, "replay_s", &cr, err)))
+  if ((rc = dcsim__csv_load(path, &csv, err)) || (rc = dcsim__csv_col(csv, "dwarf", &cd, err)) ||
+      (rc = dcsim__csv_col(csv, "loop", &cl, err)) ||
+      (rc = dcsim__csv_col(csv, "standin", &cs, err)) ||
+      (rc = dcsim__csv_col(csv, "threads", &ct, err)) ||
+      (rc = dcsim__csv_col(csv, "replay_s", &cr, err)))
     goto out;
-  size_t rows = dcsim_csv_rows(csv);
+  size_t rows = dcsim__csv_rows(csv);
   if (rows != c.ev->n_loops ||
-      (rows && strcmp(dcsim_csv_cell(csv, 0, cd), dcsim_dwarf_name(c.d)))) {
+      (rows && strcmp(dcsim__csv_cell(csv, 0, cd), dcsim_dwarf_name(c.d)))) {
     rc = DCSIM_ERR(err, DCSIM_EREF, path, 0,
                    "replays of %zu loop(s) of dwarf '%s', but %s's first CPU task runs %s (%zu "
                    "loops): run dcsim bench --check again",
-                   rows, rows ? dcsim_csv_cell(csv, 0, cd) : "-", workflow, dcsim_dwarf_name(c.d),
+                   rows, rows ? dcsim__csv_cell(csv, 0, cd) : "-", workflow, dcsim_dwarf_name(c.d),
                    c.ev->n_loops);
     goto out;
   }
   double th = 0;
-  if (rows && (rc = dcsim_csv_num(csv, 0, ct, &th, err))) goto out;
+  if (rows && (rc = dcsim__csv_num(csv, 0, ct, &th, err))) goto out;
   dcsim_model_req rq;
   memset(&rq, 0, sizeof rq);
   rq.ev = c.ev;
@@ -230,18 +230,18 @@ int dcsim_bench_check(const char *dir, const char *workflow, const char *profile
   double tp = 0, tr = 0, emax = 0;
   for (size_t i = 0; i < rows; i++) {
     double r;
-    if ((rc = dcsim_csv_num(csv, i, cr, &r, err))) goto out;
+    if ((rc = dcsim__csv_num(csv, i, cr, &r, err))) goto out;
     double p = pr.cpu->parts[i].time_s;
     tp += p;
     tr += r;
     if (!(r > 0) && !(p > 0)) { /* a loop this case does not run (no bytes, no flops) */
-      fprintf(out, "%-28s %-14s %12s %12s %9s\n", dcsim_csv_cell(csv, i, cl), "-", "0", "0", "-");
+      fprintf(out, "%-28s %-14s %12s %12s %9s\n", dcsim__csv_cell(csv, i, cl), "-", "0", "0", "-");
       continue;
     }
     double e = r > 0 ? (p - r) / r : INFINITY;
     if (fabs(e) > emax) emax = fabs(e);
-    fprintf(out, "%-28s %-14s %12.4g %12.4g %8.1f%%\n", dcsim_csv_cell(csv, i, cl),
-            dcsim_csv_cell(csv, i, cs), p, r, 100 * e);
+    fprintf(out, "%-28s %-14s %12.4g %12.4g %8.1f%%\n", dcsim__csv_cell(csv, i, cl),
+            dcsim__csv_cell(csv, i, cs), p, r, 100 * e);
   }
   fprintf(out,
           "%-28s %-14s %12.4g %12.4g %8.1f%%\n"
@@ -253,7 +253,7 @@ int dcsim_bench_check(const char *dir, const char *workflow, const char *profile
           tr > 0 ? 100 * fabs(tp - tr) / tr : NAN, 100 * emax);
 out:
   dcsim_prediction_release(&pr);
-  dcsim_csv_free(csv);
+  dcsim__csv_free(csv);
   check_task_release(&c);
   return rc;
 }

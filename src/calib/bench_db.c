@@ -7,7 +7,7 @@
 #include <sqlite3.h>
 
 #include "calib/bench_internal.h"
-#include "dcsim/db.h"
+#include "util/db.h"
 #include "dcsim/repro.h"
 
 static const char *const bench_schema_sql =
@@ -52,13 +52,13 @@ static int add_columns(sqlite3 *db, const char *path, dcsim_error *err) {
     sqlite3_stmt *st = NULL;
     snprintf(sql, sizeof sql, "SELECT 1 FROM pragma_table_info('%s') WHERE name = '%s'",
              bench_added[i][0], bench_added[i][1]);
-    if ((rc = dcsim_db_prepare(db, path, sql, &st, bench_db_fail, err))) break;
+    if ((rc = dcsim__db_prepare(db, path, sql, &st, bench_db_fail, err))) break;
     int have = sqlite3_step(st) == SQLITE_ROW;
     sqlite3_finalize(st);
     if (have) continue;
     snprintf(sql, sizeof sql, "ALTER TABLE %s ADD COLUMN %s %s", bench_added[i][0],
              bench_added[i][1], bench_added[i][2]);
-    rc = dcsim_db_exec(db, path, sql, err);
+    rc = dcsim__db_exec(db, path, sql, err);
   }
   return rc;
 }
@@ -75,8 +75,8 @@ static int insert_run(sqlite3 *db, const bench_run *R, const char *profile_path,
     if (e > emax) emax = e;
   }
   char stamp[32];
-  dcsim_db_utc_now(stamp);
-  int rc = dcsim_db_prepare(db, path,
+  dcsim__db_utc_now(stamp);
+  int rc = dcsim__db_prepare(db, path,
                             "INSERT INTO bench_runs(created_utc, dcsim_version, host, cpu_model, "
                             "profile_name, out_dir, profile_path, isa,"
                             " threads, quick, reps, budget, clock_ghz, clock_note, l1d_byte, "
@@ -128,7 +128,7 @@ static int insert_run(sqlite3 *db, const bench_run *R, const char *profile_path,
   sqlite3_bind_text(st, 27, tcs[1], -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 28, R->warm_note, -1, SQLITE_STATIC);
   sqlite3_bind_int(st, 29, (int)flagged);
-  rc = dcsim_db_step_done(db, path, st, bench_db_fail, err);
+  rc = dcsim__db_step_done(db, path, st, bench_db_fail, err);
   sqlite3_finalize(st);
   if (!rc) *run_id = sqlite3_last_insert_rowid(db);
   return rc;
@@ -138,7 +138,7 @@ static int insert_run(sqlite3 *db, const bench_run *R, const char *profile_path,
 static int insert_points(sqlite3 *db, const bench_run *R, int64_t run_id, dcsim_error *err) {
   const char *path = R->o->db_path;
   sqlite3_stmt *st = NULL;
-  int rc = dcsim_db_prepare(
+  int rc = dcsim__db_prepare(
       db, path,
       "INSERT INTO bench_points(run_id, phase, kernel, level, ws_byte, threads, "
       "reps, min, median, max, unit, clock_ghz, passes, traffic_byte, work_flop, "
@@ -171,7 +171,7 @@ static int insert_points(sqlite3 *db, const bench_run *R, int64_t run_id, dcsim_
       sqlite3_bind_double(st, 19, p->weight);
     else
       sqlite3_bind_null(st, 19);
-    rc = dcsim_db_step_done(db, path, st, bench_db_fail, err);
+    rc = dcsim__db_step_done(db, path, st, bench_db_fail, err);
   }
   sqlite3_finalize(st);
   return rc;
@@ -182,7 +182,7 @@ static int insert_fits(sqlite3 *db, const bench_run *R, const dcsim_loop_fit *fi
                        int64_t run_id, dcsim_error *err) {
   const char *path = R->o->db_path;
   sqlite3_stmt *st = NULL;
-  int rc = dcsim_db_prepare(db, path, "INSERT INTO bench_fits VALUES(?,?,?,?,?,?,?,?,?,?,?,?)", &st,
+  int rc = dcsim__db_prepare(db, path, "INSERT INTO bench_fits VALUES(?,?,?,?,?,?,?,?,?,?,?,?)", &st,
                             bench_db_fail, err);
   for (size_t i = 0; i < nf && !rc; i++) {
     const dcsim_loop_fit *f = &fits[i];
@@ -206,7 +206,7 @@ static int insert_fits(sqlite3 *db, const bench_run *R, const dcsim_loop_fit *fi
       else
         sqlite3_bind_double(st, 4 + k, v[k]);
     }
-    rc = dcsim_db_step_done(db, path, st, bench_db_fail, err);
+    rc = dcsim__db_step_done(db, path, st, bench_db_fail, err);
   }
   sqlite3_finalize(st);
   return rc;
@@ -217,7 +217,7 @@ static int insert_heldout(sqlite3 *db, const bench_run *R, const bench_heldout *
                           int64_t run_id, dcsim_error *err) {
   const char *path = R->o->db_path;
   sqlite3_stmt *st = NULL;
-  int rc = dcsim_db_prepare(db, path, "INSERT INTO bench_heldout VALUES(?,?,?,?,?,?,?)", &st,
+  int rc = dcsim__db_prepare(db, path, "INSERT INTO bench_heldout VALUES(?,?,?,?,?,?,?)", &st,
                             bench_db_fail, err);
   for (size_t i = 0; i < nho && !rc; i++) {
     sqlite3_bind_int64(st, 1, run_id);
@@ -227,7 +227,7 @@ static int insert_heldout(sqlite3 *db, const bench_run *R, const bench_heldout *
     sqlite3_bind_double(st, 5, ho[i].predicted_s);
     sqlite3_bind_double(st, 6, (ho[i].predicted_s - ho[i].measured_s) / ho[i].measured_s);
     sqlite3_bind_double(st, 7, ho[i].insample_s);
-    rc = dcsim_db_step_done(db, path, st, bench_db_fail, err);
+    rc = dcsim__db_step_done(db, path, st, bench_db_fail, err);
   }
   sqlite3_finalize(st);
   return rc;
@@ -239,20 +239,20 @@ int dcsim_bench_write_db(bench_run *R, const char *profile_path, const bench_hel
                          dcsim_error *err) {
   const char *path = R->o->db_path;
   sqlite3 *db = NULL;
-  int rc = dcsim_db_open(path, NULL, 0, &db, err);
-  if (rc || (rc = dcsim_db_begin(db, path, err)) ||
-      (rc = dcsim_db_exec(db, path, bench_schema_sql, err)) || (rc = add_columns(db, path, err)))
+  int rc = dcsim__db_open(path, NULL, 0, &db, err);
+  if (rc || (rc = dcsim__db_begin(db, path, err)) ||
+      (rc = dcsim__db_exec(db, path, bench_schema_sql, err)) || (rc = add_columns(db, path, err)))
     goto out;
   if ((rc = insert_run(db, R, profile_path, ho, nho, run_id, err)) ||
       (rc = insert_points(db, R, *run_id, err)) ||
       (rc = insert_fits(db, R, fits, nf, *run_id, err)) ||
       (rc = insert_heldout(db, R, ho, nho, *run_id, err))) {
-    dcsim_db_rollback(db);
+    dcsim__db_rollback(db);
     goto out;
   }
   if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-    rc = dcsim_db_fail(db, path, bench_db_fail, err);
-    dcsim_db_rollback(db);
+    rc = dcsim__db_fail(db, path, bench_db_fail, err);
+    dcsim__db_rollback(db);
   }
 out:
   sqlite3_close(db);

@@ -9,7 +9,7 @@
 #include "calib/bench_internal.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cpu_rates.h"
-#include "dcsim/csv.h"
+#include "util/csv.h"
 
 void dcsim_bench_report(bench_run *R, const char *profile_path, const bench_heldout *ho, size_t nho,
                         const dcsim_loop_fit *fits, size_t nf, int64_t run_id) {
@@ -132,30 +132,30 @@ static int read_table(const char *dir, const char *file, measured_table *m, dcsi
   snprintf(path, sizeof path, "%s/%s", dir, file);
   dcsim_csv_t *t = NULL;
   size_t ct, cv, cf, cd;
-  int rc = dcsim_csv_load(path, &t, err);
-  if (rc || (rc = dcsim_csv_col(t, "threads", &ct, err)) ||
-      (rc = dcsim_csv_col(t, "value", &cv, err)) || (rc = dcsim_csv_col(t, "frequency", &cf, err)))
+  int rc = dcsim__csv_load(path, &t, err);
+  if (rc || (rc = dcsim__csv_col(t, "threads", &ct, err)) ||
+      (rc = dcsim__csv_col(t, "value", &cv, err)) || (rc = dcsim__csv_col(t, "frequency", &cf, err)))
     goto out;
   dcsim_error none;
-  int has_disp = dcsim_csv_col(t, "disp", &cd, &none) == 0;
+  int has_disp = dcsim__csv_col(t, "disp", &cd, &none) == 0;
   m->n = 0;
-  for (size_t r = 0; r < dcsim_csv_rows(t) && m->n < BENCH_MAXT; r++) {
+  for (size_t r = 0; r < dcsim__csv_rows(t) && m->n < BENCH_MAXT; r++) {
     double th, v, d = NAN;
-    if ((rc = dcsim_csv_num(t, r, ct, &th, err)) || (rc = dcsim_csv_num(t, r, cv, &v, err)) ||
-        (has_disp && (rc = dcsim_csv_num(t, r, cd, &d, err))))
+    if ((rc = dcsim__csv_num(t, r, ct, &th, err)) || (rc = dcsim__csv_num(t, r, cv, &v, err)) ||
+        (has_disp && (rc = dcsim__csv_num(t, r, cd, &d, err))))
       goto out;
     if (th < 1 || th > 1e6 || th != floor(th)) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim_csv_line(t, r), "threads: a whole number >= 1");
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim__csv_line(t, r), "threads: a whole number >= 1");
       goto out;
     }
-    if (r == 0) snprintf(m->freq, sizeof m->freq, "%s", dcsim_csv_cell(t, r, cf));
+    if (r == 0) snprintf(m->freq, sizeof m->freq, "%s", dcsim__csv_cell(t, r, cf));
     m->threads[m->n] = (unsigned)th;
     m->value[m->n] = v;
     m->disp[m->n] = d;
     m->n++;
   }
 out:
-  dcsim_csv_free(t);
+  dcsim__csv_free(t);
   return rc;
 }
 

@@ -236,7 +236,7 @@ static int write_results(bench_run *R, int have_energy, dcsim_error *err) {
   if ((rc = dcsim_bench_write_tables(R, have_energy, err)) ||
       (rc = dcsim_bench_write_loops(R, err)) ||
       (rc = dcsim_calib_cpu_profile(o->out_dir, &text, err)) ||
-      (rc = dcsim_calib_write_file(ppath, text, err)) ||
+      (rc = dcsim__file_write_atomic(ppath, text, err)) ||
       (rc = dcsim_cpu_profile_load(ppath, &cpu, err)))
     goto out;
   dcsim_bench_progress(R, "fitting the loop kernels and predicting held-out thread counts");

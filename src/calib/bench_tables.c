@@ -49,12 +49,12 @@ int dcsim_bench_write_tables(bench_run *R, int have_energy, dcsim_error *err) {
   fprintf(f,
           "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- Calibration manifest written by dcsim "
           "bench (doc/calibration.md). -->\n<calibration-machine name=\"");
-  dcsim_calib_xml_escape(f, R->name);
+  dcsim__xml_escape(f, R->name);
   fputs("\" model=\"", f);
-  dcsim_calib_xml_escape(f, R->model);
+  dcsim__xml_escape(f, R->model);
   fputs("\">\n  <comment>", f);
   fprintf(f, "%s measured by dcsim bench %s on host ", R->model, dcsim_version());
-  dcsim_calib_xml_escape(f, R->host);
+  dcsim__xml_escape(f, R->host);
   fprintf(f,
           " (%u CPUs used, kernels %s, time budget %.0f s).\n     * Tables: medians of %u-%u "
           "repetitions (min, max and dispersion in the CSV files); working sets per thread\n"
@@ -62,11 +62,11 @@ int dcsim_bench_write_tables(bench_run *R, int have_energy, dcsim_error *err) {
           R->nthreads, dcsim_bench_isa_name(R->isa), R->budget_s, R->reps_min, R->reps_max,
           dcsim_bench_level_ws(R, 0, 1), dcsim_bench_level_ws(R, 1, 1),
           dcsim_bench_level_ws(R, 2, 1), dcsim_bench_level_ws(R, 3, 1));
-  dcsim_calib_xml_escape(f, R->c.source);
+  dcsim__xml_escape(f, R->c.source);
   fputs(").\n     * Frequency: ", f);
-  dcsim_calib_xml_escape(f, R->freq_note);
+  dcsim__xml_escape(f, R->freq_note);
   fputs("\n     * Energy: ", f);
-  dcsim_calib_xml_escape(f, R->energy_note);
+  dcsim__xml_escape(f, R->energy_note);
   fputs("</comment>\n", f);
   fprintf(f,
           "  <spec cores-per-socket=\"%u\" sockets=\"1\" nominal-ghz=\"%s\" l1-byte=\"%.0f\" "
@@ -78,7 +78,7 @@ int dcsim_bench_write_tables(bench_run *R, int have_energy, dcsim_error *err) {
           "clock probe)\"/>\n",
           dcsim_bench_isa_name(R->isa), R->c.source);
   fprintf(f, "  <frequencies>\n    <freq id=\"%s\" ghz=\"%s\" source=\"", R->freq_id, R->freq_id);
-  dcsim_calib_xml_escape(f, R->freq_note);
+  dcsim__xml_escape(f, R->freq_note);
   fputs("\"/>\n  </frequencies>\n", f);
   for (int q = 0; q < 5; q++)
     fprintf(f,
