@@ -8,8 +8,8 @@
 
 #include "check.h"
 #include "dcsim/bench.h"
-#include "util/csv.h"
 #include "dcsim/energymeter.h"
+#include "util/csv.h"
 
 static void test_fma(void) {
   for (int isa = 0; isa < 3; isa++) {

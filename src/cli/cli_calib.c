@@ -7,10 +7,13 @@
 
 #include "dcsim/bench.h"
 #include "dcsim/calib.h"
+#include "dcsim/calib_fit.h"
+#include "dcsim/calib_gpu.h"
 #include "dcsim/calib_gpubench.h"
+#include "dcsim/calib_import.h"
+#include "dcsim/calib_scaling.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
-#include "util/csv.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/hvs.h"
 #include "dcsim/hwprofile.h"
@@ -18,6 +21,8 @@
 #include "dcsim/repro.h"
 #include "dcsim/sampling.h"
 #include "dcsim/strutil.h"
+#include "util/csv.h"
+#include "util/fileio.h"
 #include "util/xmlio.h"
 
 /* Output: -o PATH (written atomically) or stdout. */

@@ -1,0 +1,275 @@
+/* calib_power.c — fits of the default power model (see dcsim/calib_power.h). */
+#include "dcsim/calib_power.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calib/internal.h"
+#include "dcsim/fit.h"
+#include "util/csv.h"
+
+enum { MAX_ROWS = 64 };
+
+/* b_i - offset_i = sum_j A_ij x_j over the rows whose keep flag is set, x >= 0, least squares. */
+static int solve(const double *A, const double *meas, const double *offset, size_t n, size_t k,
+                 size_t skip, double *x, dcsim_error *err) {
+  double Ak[MAX_ROWS * 2], bk[MAX_ROWS];
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (i == skip) continue;
+    for (size_t j = 0; j < k; j++) Ak[m * k + j] = A[i * k + j];
+    bk[m++] = meas[i] - offset[i];
+  }
+  const unsigned char nonneg[2] = { 1, 1 };
+  dcsim_linfit p = { m, k, Ak, bk, NULL, nonneg, NULL, 0 };
+  return dcsim_fit_linear(&p, DCSIM_FIT_LSQ, x, err);
+}
+
+/* The fit on every row, its errors on the measured totals and the leave-one-out errors. */
+static int fit_rows(const double *A, const double *meas, const double *offset, size_t n, size_t k,
+                    double *x, dcsim_power_fit_stats *st, dcsim_error *err) {
+  if (n > MAX_ROWS || n < k)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "%zu measured states: need %zu to %d", n, k,
+                     MAX_ROWS);
+  for (size_t i = 0; i < n; i++)
+    if (!(meas[i] > 0) || !isfinite(meas[i]))
+      return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "measured power %g W must be positive", meas[i]);
+  int rc = solve(A, meas, offset, n, k, (size_t)-1, x, err);
+  if (rc) return rc;
+  memset(st, 0, sizeof *st);
+  st->n = n;
+  size_t n_loo = 0;
+  for (size_t i = 0; i < n; i++) {
+    double p = offset[i];
+    for (size_t j = 0; j < k; j++) p += A[i * k + j] * x[j];
+    double e = fabs(p - meas[i]) / meas[i];
+    st->pred_w[i] = p;
+    st->rms_w += (p - meas[i]) * (p - meas[i]) / (double)n;
+    if (e > st->max_rel_err) st->max_rel_err = e;
+    st->loo_w[i] = NAN;
+    double xl[2];
+    dcsim_error ignored;
+    if (n - 1 < k || solve(A, meas, offset, n, k, i, xl, &ignored)) continue;
+    double q = offset[i];
+    for (size_t j = 0; j < k; j++) q += A[i * k + j] * xl[j];
+    double el = fabs(q - meas[i]) / meas[i];
+    st->loo_w[i] = q;
+    if (el > st->loo_max_rel_err) st->loo_max_rel_err = el;
+    st->loo_mean_rel_err += el;
+    n_loo++;
+  }
+  st->rms_w = sqrt(st->rms_w);
+  if (n_loo)
+    st->loo_mean_rel_err /= (double)n_loo;
+  else
+    st->loo_max_rel_err = st->loo_mean_rel_err = NAN;
+  return 0;
+}
+
+int dcsim_fit_package(double idle_w, const unsigned *cores, const double *pkg_w, size_t n,
+                      double *awake_w, double *core_w, dcsim_power_fit_stats *st,
+                      dcsim_error *err) {
+  double A[MAX_ROWS * 2], off[MAX_ROWS], x[2];
+  if (n > MAX_ROWS) return fit_rows(NULL, NULL, NULL, n, 2, NULL, st, err); /* refused */
+  for (size_t i = 0; i < n; i++) {
+    A[2 * i] = 1;            /* awake: once any core is active */
+    A[2 * i + 1] = cores[i]; /* one core's full-load power each */
+    off[i] = idle_w;
+  }
+  int rc = fit_rows(A, pkg_w, off, n, 2, x, st, err);
+  if (rc) return rc;
+  *awake_w = x[0];
+  *core_w = x[1];
+  return 0;
+}
+
+int dcsim_fit_dram(double idle_w, const double *bw_bps, const double *dram_w, size_t n,
+                   double *j_per_byte, dcsim_power_fit_stats *st, dcsim_error *err) {
+  double A[MAX_ROWS], off[MAX_ROWS];
+  if (n > MAX_ROWS) return fit_rows(NULL, NULL, NULL, n, 1, NULL, st, err); /* refused */
+  for (size_t i = 0; i < n; i++) {
+    A[i] = bw_bps[i] * 1e-9; /* scaled to nJ per byte, so that the columns are of order 1 */
+    off[i] = idle_w;
+  }
+  double x[1];
+  int rc = fit_rows(A, dram_w, off, n, 1, x, st, err);
+  if (rc) return rc;
+  *j_per_byte = x[0] * 1e-9;
+  return 0;
+}
+
+int dcsim_fit_activity(double idle_w, const unsigned *cores, const double *full_w,
+                       const double *meas_w, size_t n, double *first_core, double *extra_core,
+                       dcsim_power_fit_stats *st, dcsim_error *err) {
+  if (n == 0 || cores[0] != 1)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0,
+                     "the activity fit needs the 1-core state first (its full-load step)");
+  double A[MAX_ROWS * 2], off[MAX_ROWS], x[2];
+  if (n > MAX_ROWS) return fit_rows(NULL, NULL, NULL, n, 2, NULL, st, err); /* refused */
+  for (size_t i = 0; i < n; i++) {
+    A[2 * i] = full_w[0] - idle_w;        /* the first core's step: awake + one core */
+    A[2 * i + 1] = full_w[i] - full_w[0]; /* the further cores' */
+    off[i] = idle_w;
+  }
+  int rc = fit_rows(A, meas_w, off, n, 2, x, st, err);
+  if (rc) return rc;
+  *first_core = x[0];
+  *extra_core = x[1];
+  return 0;
+}
+
+void dcsim_power_fit_report(FILE *f, const char *what, const unsigned *cores, const double *meas_w,
+                            const dcsim_power_fit_stats *st) {
+  fprintf(f, "  %-8s %5s %10s %10s %8s %10s\n", what, "cores", "meas [W]", "fit [W]", "err",
+          "held-out");
+  for (size_t i = 0; i < st->n && i < MAX_ROWS; i++)
+    fprintf(f, "  %-8s %5u %10.4g %10.4g %7.2f%% %10.4g\n", "", cores[i], meas_w[i], st->pred_w[i],
+            100 * (st->pred_w[i] - meas_w[i]) / meas_w[i], st->loo_w[i]);
+  fprintf(f, "  %-8s rms %.3g W, worst %.2f%%, held-out worst %.2f%% mean %.2f%%\n", what,
+          st->rms_w, 100 * st->max_rel_err, 100 * st->loo_max_rel_err, 100 * st->loo_mean_rel_err);
+}
+
+/* ---- the profile's <power-spec> and <power-model> (dcsim calibrate cpu) ---- */
+
+/* source= of a fitted element: machine.xml's words, then what the fit did and how well. */
+static void fit_source(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *csv,
+                       const dcsim_power_fit_stats *st) {
+  fputs(" source=\"", f);
+  dcsim__xml_escape(f, dcsim__xml_attr(doc, n, "source"));
+  fputs("; fitted by dcsim calibrate cpu (least squares) on ", f);
+  dcsim__xml_escape(f, csv);
+  fprintf(f, ", %zu states: rms %.3g W, worst %.2f%%, leave-one-out worst %.2f%%\"", st->n,
+          st->rms_w, 100 * st->max_rel_err, 100 * st->loo_max_rel_err);
+}
+
+/* DRAM bandwidth (B/s) at the power table's frequency per core count, from a table CSV (columns
+ * frequency, threads, value, unit); 0 where the CSV has no row. */
+static int bandwidths(const char *dir, const char *file, const char *freq,
+                      const dcsim_calib_power_table *T, double *bw, char **path_out,
+                      dcsim_error *err) {
+  dcsim_csv_t *t = NULL;
+  char *path = *path_out = dcsim_path_in(dir, file);
+  if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+  size_t cf, ct, cv, cu;
+  int rc = dcsim__csv_load(path, &t, err);
+  if (rc || (rc = dcsim__csv_col(t, "frequency", &cf, err)) ||
+      (rc = dcsim__csv_col(t, "threads", &ct, err)) ||
+      (rc = dcsim__csv_col(t, "value", &cv, err)) || (rc = dcsim__csv_col(t, "unit", &cu, err)))
+    goto out;
+  for (size_t i = 0; i < T->n; i++) bw[i] = 0;
+  for (size_t r = 0; r < dcsim__csv_rows(t); r++) {
+    if (strcmp(dcsim__csv_cell(t, r, cf), freq) != 0) continue;
+    double th, v, scale;
+    dcsim_unit_kind kind;
+    if ((rc = dcsim__csv_num(t, r, ct, &th, err)) || (rc = dcsim__csv_num(t, r, cv, &v, err)))
+      goto out;
+    if (dcsim__parse_unit(dcsim__csv_cell(t, r, cu), &kind, &scale) || kind != DCSIM_UNIT_RATE) {
+      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim__csv_line(t, r), "unit '%s': expected GB/s",
+                     dcsim__csv_cell(t, r, cu));
+      goto out;
+    }
+    for (size_t i = 0; i < T->n; i++)
+      if ((double)T->cores[i] == th) bw[i] = v * scale;
+  }
+out:
+  dcsim__csv_free(t);
+  return rc;
+}
+
+static int emit_package(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *pk,
+                        const dcsim_calib_power_table *T, dcsim_error *err) {
+  fputs("    <package", f);
+  const char *fit = dcsim__xml_attr(doc, pk, "fit");
+  if (!fit) {
+    const char *names[] = { "idle-w", "awake-w", "core-w", "voltage-slope", "source" };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+      dcsim__xml_copy_attr(f, doc, pk, names[i]);
+    fputs("/>\n", f);
+    return 0;
+  }
+  if (!T)
+    return DCSIM_XML_ERR(err, DCSIM_EREF, doc, pk,
+                         "<package fit=\"energy\">: machine.xml has no <energy> table to fit");
+  double awake, core;
+  dcsim_power_fit_stats st;
+  int rc = dcsim_fit_package(T->pkg_idle_w, T->cores, T->pkg_w, T->n, &awake, &core, &st, err);
+  if (rc) {
+    dcsim_error_at_if_unset(err, T->path, 0);
+    return rc;
+  }
+  fprintf(f, " idle-w=\"%.6g\" awake-w=\"%.4g\" core-w=\"%.4g\"", T->pkg_idle_w, awake, core);
+  dcsim__xml_copy_attr(f, doc, pk, "voltage-slope");
+  fit_source(f, doc, pk, T->path, &st);
+  fputs("/>\n", f);
+  return 0;
+}
+
+static int emit_dram(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *dr, xmlNode *en,
+                     const dcsim_calib_power_table *T, dcsim_error *err) {
+  fputs("    <dram", f);
+  if (!dcsim__xml_attr(doc, dr, "fit")) {
+    dcsim__xml_copy_attr(f, doc, dr, "idle-w");
+    dcsim__xml_copy_attr(f, doc, dr, "j-per-byte");
+    dcsim__xml_copy_attr(f, doc, dr, "source");
+    fputs("/>\n", f);
+    return 0;
+  }
+  const char *bwf = dcsim__xml_attr(doc, dr, "bandwidth");
+  if (!T || !bwf)
+    return DCSIM_XML_ERR(err, DCSIM_EREF, doc, dr,
+                         "<dram fit=\"energy\">: needs machine.xml's <energy> table and "
+                         "bandwidth=\"CSV\" (the DRAM bandwidth of the measured states)");
+  double bw[64], meas[64], e = 0;
+  char *bpath = NULL;
+  int rc = bandwidths(dir, bwf, dcsim__xml_attr(doc, en, "freq"), T, bw, &bpath, err);
+  size_t m = 0;
+  for (size_t i = 0; !rc && i < T->n; i++)
+    if (bw[i] > 0) {
+      bw[m] = bw[i];
+      meas[m++] = T->dram_w[i];
+    }
+  dcsim_power_fit_stats st;
+  if (!rc && m == 0)
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, bpath, 0, "no bandwidth at the power table's core counts");
+  if (!rc && !(rc = dcsim_fit_dram(T->dram_idle_w, bw, meas, m, &e, &st, err))) {
+    fprintf(f, " idle-w=\"%.6g\" j-per-byte=\"%.4g\"", T->dram_idle_w, e);
+    fit_source(f, doc, dr, T->path, &st);
+    fputs("/>\n", f);
+  }
+  free(bpath);
+  return rc;
+}
+
+int dcsim__calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *root,
+                            dcsim_error *err) {
+  xmlNode *ps = dcsim__xml_child(root, "power-spec"), *pm = dcsim__xml_child(root, "power-model");
+  xmlNode *en = dcsim__xml_child(root, "energy");
+  if (ps) {
+    fputs("  <power-spec", f);
+    dcsim__xml_copy_attr(f, doc, ps, "tdp-w");
+    dcsim__xml_copy_attr(f, doc, ps, "source");
+    fputs("/>\n", f);
+  }
+  if (!pm) return 0;
+  dcsim_calib_power_table T;
+  memset(&T, 0, sizeof T);
+  int rc = en ? dcsim__calib_power_rows(dir, doc, en, &T, err) : 0;
+  if (rc) goto out;
+  fputs("  <power-model", f);
+  dcsim__xml_copy_attr(f, doc, pm, "basis");
+  dcsim__xml_copy_attr(f, doc, pm, "source");
+  fputs(">\n", f);
+  xmlNode *nd = dcsim__xml_child(pm, "node");
+  if ((rc = emit_package(f, doc, dcsim__xml_child(pm, "package"), en ? &T : NULL, err)) ||
+      (rc = emit_dram(f, dir, doc, dcsim__xml_child(pm, "dram"), en, en ? &T : NULL, err)))
+    goto out;
+  fputs("    <node", f);
+  dcsim__xml_copy_attr(f, doc, nd, "base-w");
+  dcsim__xml_copy_attr(f, doc, nd, "load-overhead");
+  dcsim__xml_copy_attr(f, doc, nd, "source");
+  fputs("/>\n  </power-model>\n", f);
+out:
+  free(T.path);
+  return rc;
+}

@@ -1,0 +1,419 @@
+/* calib_import.c — likwid-bench text output into a calibration directory (dcsim/calib.h,
+ * doc/calibration.md "Importing likwid-bench output"). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include "calib/internal.h"
+#include "dcsim/calib_import.h"
+#include "util/xmlio.h"
+
+/* One likwid-bench run: the block from "Test:" to the next "Test:" or the end of the file. */
+typedef struct lrun {
+  const char *file;
+  int line; /* of "Test:" */
+  char test[64];
+  unsigned threads, groups;
+  double size_byte, per_thread_byte, mbyte_s, mflop_s;
+  int has_threads, has_size, has_per_thread, has_mbyte, has_mflop;
+  int mbyte_line, mflop_line;
+} lrun;
+
+static int is_peakflops(const char *test) { return strncmp(test, "peakflops", 9) == 0; }
+static int is_single(const char *test) { return strstr(test, "_sp") != NULL; }
+
+/* family of a test: the name up to the first '_' (load_avx -> load, stream_mem_avx_fma -> stream)
+ */
+static void family(const char *test, char *out, size_t n) {
+  size_t l = strcspn(test, "_");
+  snprintf(out, n, "%.*s", (int)l, test);
+}
+
+/* "Key:<blanks>value" -> value, or NULL when the line does not start with key + ':' */
+static const char *field(const char *s, const char *key) {
+  size_t k = strlen(key);
+  if (strncmp(s, key, k) != 0 || s[k] != ':') return NULL;
+  s += k + 1;
+  while (*s == ' ' || *s == '\t') s++;
+  return s;
+}
+
+static int number(const char *v, const char *what, const char *path, int line, double *out,
+                  dcsim_error *err) {
+  char buf[64];
+  size_t n = strcspn(v, " \t");
+  if (n >= sizeof buf) n = sizeof buf - 1;
+  memcpy(buf, v, n);
+  buf[n] = '\0';
+  if (dcsim_parse_double(buf, out) != 0 || *out < 0)
+    return DCSIM_ERR(err, DCSIM_EPARSE, path, line, "%s '%s': not a number", what, v);
+  return 0;
+}
+
+static int finish_run(lrun *r, dcsim_error *err) {
+  if (!r->has_threads)
+    return DCSIM_ERR(err, DCSIM_EPARSE, r->file, r->line,
+                     "test %s: no 'Using N threads' line in this run", r->test);
+  if (!r->groups) r->groups = 1;
+  if (is_peakflops(r->test)) {
+    if (!r->has_mflop)
+      return DCSIM_ERR(err, DCSIM_EPARSE, r->file, r->line,
+                       "test %s: no 'MFlops/s:' line in this run", r->test);
+    return 0;
+  }
+  if (!r->has_mbyte)
+    return DCSIM_ERR(err, DCSIM_EPARSE, r->file, r->line, "test %s: no 'MByte/s:' line in this run",
+                     r->test);
+  if (!r->has_size)
+    return DCSIM_ERR(err, DCSIM_EPARSE, r->file, r->line,
+                     "test %s: no 'Size (Byte):' line in this run", r->test);
+  if (!r->has_per_thread) {
+    if (!r->threads)
+      return DCSIM_ERR(err, DCSIM_EPARSE, r->file, r->line, "test %s: 0 threads", r->test);
+    r->per_thread_byte = r->size_byte / r->threads;
+  }
+  return 0;
+}
+
+static int parse_likwid(const char *path, lrun **runs, size_t *n, size_t *cap, dcsim_error *err) {
+  char *text = NULL;
+  int rc = dcsim__file_read_text(path, &text, err);
+  if (rc) return rc;
+  lrun *cur = NULL;
+  int line = 0, any = 0;
+  for (char *ln = text, *next; ln; ln = next) {
+    next = strchr(ln, '\n');
+    if (next) *next++ = '\0';
+    line++;
+    size_t len = strlen(ln);
+    while (len && (ln[len - 1] == '\r' || ln[len - 1] == ' ' || ln[len - 1] == '\t'))
+      ln[--len] = '\0';
+    const char *s = ln, *v;
+    while (*s == ' ' || *s == '\t') s++;
+    if ((v = field(s, "Test"))) {
+      if (cur && (rc = finish_run(cur, err))) goto out;
+      if (DCSIM_GROW(*runs, *cap, *n + 1)) {
+        rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory");
+        goto out;
+      }
+      cur = &(*runs)[(*n)++];
+      memset(cur, 0, sizeof *cur);
+      cur->file = path;
+      cur->line = line;
+      if (!*v || strlen(v) >= sizeof cur->test || strpbrk(v, " \t")) {
+        rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line, "Test: '%s' is not a likwid-bench test name",
+                       v);
+        goto out;
+      }
+      snprintf(cur->test, sizeof cur->test, "%s", v);
+      any = 1;
+      continue;
+    }
+    if (!cur) continue; /* "Allocate:" lines and the banner come before Test: */
+    unsigned u;
+    double x;
+    char tail[16];
+    if (sscanf(s, "Using %u work group%15s", &u, tail) >= 1 && strstr(s, " work group")) {
+      cur->groups = u;
+      continue;
+    }
+    if (sscanf(s, "Using %u thread%15s", &u, tail) >= 1 && strstr(s, " thread")) {
+      if (u == 0) {
+        rc = DCSIM_ERR(err, DCSIM_ERANGE, path, line, "%s: 0 threads", s);
+        goto out;
+      }
+      cur->threads = u;
+      cur->has_threads = 1;
+      continue;
+    }
+    if ((v = field(s, "Size (Byte)")) || (v = field(s, "Size"))) { /* likwid 5 / likwid 4 */
+      if ((rc = number(v, "Size", path, line, &x, err))) goto out;
+      cur->size_byte = x;
+      cur->has_size = 1;
+    } else if ((v = field(s, "Size per thread"))) {
+      if ((rc = number(v, "Size per thread", path, line, &x, err))) goto out;
+      cur->per_thread_byte = x;
+      cur->has_per_thread = 1;
+    } else if ((v = field(s, "MByte/s"))) {
+      if ((rc = number(v, "MByte/s", path, line, &x, err))) goto out;
+      cur->mbyte_s = x;
+      cur->has_mbyte = 1;
+      cur->mbyte_line = line;
+    } else if ((v = field(s, "MFlops/s"))) {
+      if ((rc = number(v, "MFlops/s", path, line, &x, err))) goto out;
+      cur->mflop_s = x;
+      cur->has_mflop = 1;
+      cur->mflop_line = line;
+    }
+  }
+  if (cur && (rc = finish_run(cur, err))) goto out;
+  if (!any)
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, 1,
+                   "no 'Test:' line in the file: not likwid-bench output");
+out:
+  free(text);
+  return rc;
+}
+
+/* Best (highest) value per thread count of one table. */
+typedef struct best {
+  size_t n, cap;
+  unsigned *threads;
+  double *value;
+  const lrun **run;
+} best;
+
+static int best_put(best *b, const lrun *r, double v) {
+  for (size_t i = 0; i < b->n; i++)
+    if (b->threads[i] == r->threads) {
+      if (v > b->value[i]) {
+        b->value[i] = v;
+        b->run[i] = r;
+      }
+      return 0;
+    }
+  if (b->n == b->cap) {
+    size_t nc = b->cap ? 2 * b->cap : 16;
+    unsigned *t = realloc(b->threads, nc * sizeof *t);
+    if (t) b->threads = t;
+    double *val = realloc(b->value, nc * sizeof *val);
+    if (val) b->value = val;
+    const lrun **rr = realloc(b->run, nc * sizeof *rr);
+    if (rr) b->run = rr;
+    if (!t || !val || !rr) return -1;
+    b->cap = nc;
+  }
+  b->threads[b->n] = r->threads;
+  b->value[b->n] = v;
+  b->run[b->n] = r;
+  b->n++;
+  return 0;
+}
+
+static void best_free(best *b) {
+  free(b->threads);
+  free(b->value);
+  free(b->run);
+}
+
+/* Adds or replaces <table quantity="q" file="q.csv" source="..."> in the machine.xml document. */
+static void set_table(xmlNode *root, const char *q, const char *source) {
+  xmlNode *last = dcsim__xml_child(root, "frequencies"), *found = NULL;
+  for (xmlNode *t = dcsim__xml_child(root, "table"); t; t = dcsim__xml_next(t, "table")) {
+    xmlChar *qq = xmlGetProp(t, BAD_CAST "quantity");
+    if (qq && strcmp((const char *)qq, q) == 0) found = t;
+    xmlFree(qq);
+    last = t;
+  }
+  char file[32];
+  snprintf(file, sizeof file, "%s.csv", q);
+  if (!found) {
+    found = xmlNewNode(NULL, BAD_CAST "table");
+    xmlNode *ws = xmlNewText(BAD_CAST "\n  ");
+    xmlAddNextSibling(last, ws);
+    xmlAddNextSibling(ws, found);
+    xmlSetProp(found, BAD_CAST "quantity", BAD_CAST q);
+  }
+  xmlSetProp(found, BAD_CAST "file", BAD_CAST file);
+  xmlSetProp(found, BAD_CAST "source", BAD_CAST source);
+}
+
+static const char *const qn[5] = { "flops", "L1", "L2", "L3", "DRAM" };
+
+/* One import: the runs read, the machine file, and the best value per thread count of each
+ * quantity (qn[]). */
+typedef struct likwid_import {
+  const char *dir, *test, *freq; /* test, freq: NULL = not chosen */
+  FILE *report;
+  char *mpath; /* DIR/machine.xml */
+  lrun *runs;
+  size_t nr, cap;
+  dcsim_xml_doc_t *mdoc; /* machine.xml as read */
+  double cache[3];       /* L1, L2, L3 bytes */
+  const char *fid;       /* the frequency state (in mdoc) */
+  best tab[5];
+  size_t used, ignored; /* runs */
+} likwid_import;
+
+/* cache sizes and the frequency state come from DIR/machine.xml */
+static int read_machine(likwid_import *L, dcsim_error *err) {
+  int rc;
+  FILE *probe = fopen(L->mpath, "rb");
+  if (!probe)
+    return DCSIM_ERR(
+        err, DCSIM_EIO, L->mpath, 0,
+        "needed for the cache sizes and the frequency state: write one "
+        "(schemas/calibration-machine.xsd) or make it with dcsim calibrate import-kerncraft");
+  fclose(probe);
+  if ((rc = dcsim__xml_load(L->mpath, "calibration-machine", &L->mdoc, err))) return rc;
+  dcsim_xml_doc_t *mdoc = L->mdoc;
+  xmlNode *root = dcsim__xml_root(mdoc), *spec = dcsim__xml_child(root, "spec");
+  static const char *const cattr[3] = { "l1-byte", "l2-byte", "l3-byte" };
+  for (int c = 0; c < 3; c++) {
+    if ((rc = dcsim__xml_double(mdoc, spec, cattr[c], 0, &L->cache[c], err))) return rc;
+    if (!(L->cache[c] > 0))
+      return DCSIM_XML_ERR(
+          err, DCSIM_EREF, mdoc, spec,
+          "<spec>: %s is needed to tell which cache a likwid-bench working set measures", cattr[c]);
+  }
+  xmlNode *fr = dcsim__xml_child(root, "frequencies");
+  for (xmlNode *q = dcsim__xml_child(fr, "freq"); q; q = dcsim__xml_next(q, "freq")) {
+    const char *id = dcsim__xml_attr(mdoc, q, "id");
+    if (L->freq ? strcmp(id, L->freq) == 0 : !L->fid)
+      L->fid = id;
+    else if (!L->freq)
+      return DCSIM_XML_ERR(err, DCSIM_EUSAGE, mdoc, q,
+                           "machine.xml has several frequency states: say which one the "
+                           "likwid-bench runs used with --freq ID");
+  }
+  if (!L->fid)
+    return DCSIM_XML_ERR(err, DCSIM_EREF, mdoc, fr, "<frequencies>: no <freq id=\"%s\">", L->freq);
+  return 0;
+}
+
+/* which bandwidth test: without --test, the files must hold one family */
+static int check_families(const likwid_import *L, dcsim_error *err) {
+  char fam[64] = "", first_fam[64] = "";
+  const lrun *first = NULL, *runs = L->runs;
+  for (size_t i = 0; i < L->nr; i++) {
+    if (is_peakflops(runs[i].test)) continue;
+    family(runs[i].test, fam, sizeof fam);
+    if (L->test) continue;
+    if (!first) {
+      first = &runs[i];
+      snprintf(first_fam, sizeof first_fam, "%s", fam);
+    } else if (strcmp(fam, first_fam) != 0) {
+      return DCSIM_ERR(err, DCSIM_EUSAGE, runs[i].file, runs[i].line,
+                       "test %s: the files hold bandwidth tests of two families (%s, %s at %s:%d): "
+                       "choose one with --test NAME",
+                       runs[i].test, fam, first_fam, first->file, first->line);
+    }
+  }
+  return 0;
+}
+
+/* Each run into the table of what it measures: peakflops (double precision) to flops, bandwidth
+ * runs of the chosen test to the level their working set fits. */
+static int sort_runs(likwid_import *L, dcsim_error *err) {
+  char fam[64];
+  for (size_t i = 0; i < L->nr; i++) {
+    const lrun *r = &L->runs[i];
+    if (is_peakflops(r->test)) {
+      if (is_single(r->test)) {
+        L->ignored++;
+        continue;
+      } /* the profile's P is double precision */
+      if (best_put(&L->tab[0], r, r->mflop_s / 1000))
+        return DCSIM_ERR(err, DCSIM_ENOMEM, r->file, r->line, "out of memory");
+      L->used++;
+      continue;
+    }
+    family(r->test, fam, sizeof fam);
+    if (L->test && strcmp(L->test, r->test) != 0 && strcmp(L->test, fam) != 0) {
+      L->ignored++;
+      continue;
+    }
+    /* L1, L2 private: the working set per thread; L3 shared by the threads of a work group (a
+     * socket) */
+    int lv = r->per_thread_byte <= L->cache[0]         ? 0
+             : r->per_thread_byte <= L->cache[1]       ? 1
+             : r->size_byte / r->groups <= L->cache[2] ? 2
+                                                       : 3;
+    if (best_put(&L->tab[1 + lv], r, r->mbyte_s / 1000))
+      return DCSIM_ERR(err, DCSIM_ENOMEM, r->file, r->line, "out of memory");
+    L->used++;
+  }
+  return 0;
+}
+
+/* DIR/<qn[q]>.csv from table q. */
+static int write_quantity(const likwid_import *L, int q, dcsim_error *err) {
+  const best *b = &L->tab[q];
+  int rc;
+  dcsim_calib_row *rows = calloc(b->n, sizeof *rows);
+  if (!rows) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, L->dir, 0, "out of memory");
+    goto out;
+  }
+  for (size_t i = 0; i < b->n; i++) {
+    const lrun *r = b->run[i];
+    rows[i].threads = b->threads[i];
+    snprintf(rows[i].value, sizeof rows[i].value, "%.10g", b->value[i]);
+    if (q == 0)
+      snprintf(rows[i].source, sizeof rows[i].source, "likwid-bench %s, %s:%d (MFlops/s %.2f)",
+               r->test, r->file, r->mflop_line, r->mflop_s);
+    else
+      snprintf(rows[i].source, sizeof rows[i].source,
+               "likwid-bench %s, %s:%d (MByte/s %.2f; %.0f B per thread, %.0f B in all)", r->test,
+               r->file, r->mbyte_line, r->mbyte_s, r->per_thread_byte, r->size_byte);
+  }
+  char comment[512];
+  snprintf(comment, sizeof comment,
+           "GENERATED by dcsim calibrate import-likwid from likwid-bench output "
+           "(doc/calibration.md):\n"
+           "%s %s, the highest of the runs at each thread count",
+           qn[q],
+           q == 0 ? "from peakflops (MFlops/s / 1000)"
+                  : "from the working sets that fit it (MByte/s / 1000)");
+  if ((rc = dcsim__calib_write_table(L->dir, qn[q], L->fid, q == 0 ? "GFLOP/s" : "GB/s", rows, b->n,
+                                     comment, err)))
+    goto out;
+  if (L->report) {
+    fprintf(L->report, "%s.csv:", qn[q]);
+    for (size_t i = 0; i < b->n; i++) /* sorted by thread count by now */
+      fprintf(L->report, " %u thread%s %s%s", rows[i].threads, rows[i].threads == 1 ? "" : "s",
+              rows[i].value, i + 1 < b->n ? "," : "");
+    fprintf(L->report, " %s\n", q == 0 ? "GFLOP/s" : "GB/s");
+  }
+out:
+  free(rows);
+  return rc;
+}
+
+/* machine.xml: one <table> per written quantity */
+static int update_machine(const likwid_import *L, dcsim_error *err) {
+  xmlDoc *doc =
+      xmlReadFile(L->mpath, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  if (!doc) return DCSIM_ERR(err, DCSIM_EPARSE, L->mpath, 0, "cannot parse");
+  for (int q = 0; q < 5; q++)
+    if (L->tab[q].n)
+      set_table(xmlDocGetRootElement(doc), qn[q],
+                q == 0 ? "likwid-bench peakflops (dcsim calibrate import-likwid)"
+                       : "likwid-bench (dcsim calibrate import-likwid)");
+  int rc = dcsim__xml_save(doc, L->mpath, err);
+  xmlFreeDoc(doc);
+  return rc;
+}
+
+int dcsim_calib_import_likwid(const char *const *paths, size_t n_paths, const char *dir,
+                              const char *test, const char *freq, FILE *report, dcsim_error *err) {
+  likwid_import L = { .dir = dir, .test = test, .freq = freq, .report = report };
+  int rc = 0;
+  if (!(L.mpath = dcsim_path_in(dir, "machine.xml")))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+  for (size_t i = 0; i < n_paths; i++)
+    if ((rc = parse_likwid(paths[i], &L.runs, &L.nr, &L.cap, err))) goto out;
+  if ((rc = read_machine(&L, err)) || (rc = check_families(&L, err)) || (rc = sort_runs(&L, err)))
+    goto out;
+  if (!L.used) {
+    rc = DCSIM_ERR(err, DCSIM_EREF, paths[0], L.runs && L.nr ? L.runs[0].line : 1,
+                   "no likwid-bench run to import%s%s", test ? " of test " : "", test ? test : "");
+    goto out;
+  }
+  for (int q = 0; q < 5; q++)
+    if (L.tab[q].n && (rc = write_quantity(&L, q, err))) goto out;
+  if ((rc = update_machine(&L, err))) goto out;
+  if (report)
+    fprintf(report, "%zu run%s imported, %zu ignored (other tests, single precision); updated %s\n",
+            L.used, L.used == 1 ? "" : "s", L.ignored, L.mpath);
+out:
+  dcsim__xml_free(L.mdoc);
+  for (int q = 0; q < 5; q++) best_free(&L.tab[q]);
+  free(L.runs);
+  free(L.mpath);
+  return rc;
+}
