@@ -197,11 +197,14 @@ int dcsim_bench_compare(const char *dir, const char *cpu_ref, FILE *out, dcsim_e
       }
       fprintf(out,
               "measured in %s (clock %s GHz) beside %s at its %.2f GHz state; ratio = measured / "
-              "catalogue\n",
-              dir, m.freq, dcsim_cpu_profile_name(p), st.ghz);
+              "catalogue;\nat %s GHz: the catalogue's parametric model at the measured clock "
+              "(extrapolated beyond its states; - without a model)\n",
+              dir, m.freq, dcsim_cpu_profile_name(p), st.ghz, m.freq);
     }
-    fprintf(out, "\n%s\n%7s %12s %8s %12s %8s %14s\n", heads[q], "threads", "measured", "+-",
-            "catalogue", "ratio", "provenance");
+    char at[48];
+    snprintf(at, sizeof at, "at %s GHz", m.freq);
+    fprintf(out, "\n%s\n%7s %12s %8s %12s %8s %14s %12s %8s\n", heads[q], "threads", "measured",
+            "+-", "catalogue", "ratio", "provenance", at, "ratio");
     for (size_t i = 0; i < m.n; i++) {
       char disp[16] = "-";
       if (!isnan(m.disp[i])) snprintf(disp, sizeof disp, "%.1f%%", 100 * m.disp[i]);
@@ -220,7 +223,13 @@ int dcsim_bench_compare(const char *dir, const char *cpu_ref, FILE *out, dcsim_e
         continue;
       }
       v *= 1e-9;
-      fprintf(out, " %12.2f %8.3f %14s\n", v, m.value[i] / v, dcsim_prov_name(prov.kind));
+      fprintf(out, " %12.2f %8.3f %14s", v, m.value[i] / v, dcsim_prov_name(prov.kind));
+      dcsim_cpu_state sm = { ghz, NULL, m.threads[i] };
+      double vm = 0;
+      if (ghz > 0 && dcsim_cpu_model_value(p, (dcsim_cpu_qty)q, &sm, &vm, &e2) == 0 && vm > 0)
+        fprintf(out, " %12.2f %8.3f\n", vm * 1e-9, m.value[i] / (vm * 1e-9));
+      else
+        fprintf(out, " %12s %8s\n", "-", "-");
     }
   }
   dcsim_cpu_profile_free(p);
