@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "check.h"
 #include "dcsim/bench.h"
 #include "dcsim/energymeter.h"
@@ -214,6 +216,15 @@ static int table_row(const char *path, unsigned n, double *value, double *remeas
   return found;
 }
 
+static long long query_int(sqlite3 *db, const char *sql) {
+  sqlite3_stmt *st = NULL;
+  long long v = -1;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+    v = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  return v;
+}
+
 static void test_noisy_timer(void) {
   char dir[] = "/tmp/dcsim-test-bench-XXXXXX";
   CHECK(mkdtemp(dir) != NULL);
@@ -270,6 +281,16 @@ static void test_noisy_timer(void) {
   CHECK(table_row(path, 4, &v, &rem, flag, sizeof flag));
   CHECK_REL(v, 160, 0.005);
   CHECK(table_row(path, 8, &v, &rem, flag, sizeof flag));
+  /* the database: every point carries its dispersion, the flagged one its flag */
+  sqlite3 *sdb = NULL;
+  CHECK(sqlite3_open(db, &sdb) == SQLITE_OK);
+  CHECK_INT(query_int(sdb, "select count(*) from bench_points where disp is null"), 0);
+  CHECK(query_int(sdb, "select count(*) from bench_points") > 40);
+  CHECK_INT(query_int(sdb, "select count(*) from bench_points where flag like 'non-monotone:%'"),
+            1);
+  CHECK_INT(query_int(sdb, "select flagged_points from bench_runs"), 1);
+  CHECK(query_int(sdb, "select count(*) from bench_points where remeasured > 0") >= 2);
+  sqlite3_close(sdb);
   /* the budget: the synthetic seconds of the measurements stay within it */
   CHECK(m.seconds <= 60 * 1.1);
   if (rep && check_failures) fputs(rep, stderr);

@@ -21,8 +21,8 @@ void dcsim__bench_report(bench_run *R, const char *profile_path, const bench_hel
           R->c.l2_byte / 1024, R->c.l3_byte / 1024, R->c.source);
   fprintf(f, "clock     %s GHz: %s\n", R->freq_id, R->freq_note);
   fprintf(f, "warm-up   %s\n", R->warm_note);
-  fprintf(f, "budget    %.0f s, %.1f s used by the measurements and fits; thread counts", R->budget_s,
-          dcsim__bench_elapsed_s(R));
+  fprintf(f, "budget    %.0f s, %.1f s used by the measurements and fits; thread counts",
+          R->budget_s, dcsim__bench_elapsed_s(R));
   for (unsigned i = 0; i < R->ntc; i++) fprintf(f, "%s%u", i ? "," : " ", R->tc[i]);
   fprintf(f, " (tables; 1, %s%u and HVS's picks), loops at", R->socket_cpus ? "a socket, " : "",
           R->nthreads);
