@@ -132,12 +132,12 @@ static void test_cache_fallback(void) {
   CHECK(dcsim_bench_find_caches("tests/data/bench/sysfs", &hand, &c, &err) == 0);
   CHECK_ABS(c.l1d_byte, 32768, 0);
   CHECK_ABS(c.l3_byte, 30720.0 * 1024, 0); /* from sysfs */
-  CHECK_STR(c.source, "sysfs and --cache");
+  CHECK_STR(c.source, "sysfs and by hand");
   hand.l3_byte = -1;
   CHECK(dcsim_bench_parse_cache_spec("L1=48K,L2=2M,L3=105M", &hand, &err) == 0);
   CHECK(dcsim_bench_find_caches("tests/data/bench/none", &hand, &c, &err) == 0);
   CHECK_ABS(c.l3_byte, 105.0 * 1024 * 1024, 0);
-  CHECK(strstr(c.source, "--cache") != NULL);
+  CHECK(strstr(c.source, "by hand") != NULL);
   /* one test per bad-input class */
   CHECK(dcsim_bench_parse_cache_spec("L4=1M", &hand, &err) == DCSIM_EUSAGE);
   CHECK(strstr(err.msg, "item 'L4=1M'") != NULL);

@@ -264,9 +264,9 @@ int dcsim_bench_find_caches(const char *cpu_dir, const dcsim_bench_caches *hand,
                      sys.msg[0] ? sys.msg : "no sysfs cache description");
   if (by_hand && found) {
     size_t k = strlen(c.source);
-    snprintf(c.source + k, sizeof c.source - k, " and --cache");
+    snprintf(c.source + k, sizeof c.source - k, " and by hand");
   } else if (by_hand) {
-    snprintf(c.source, sizeof c.source, "--cache");
+    snprintf(c.source, sizeof c.source, "by hand");
   }
   *out = c;
   return 0;
