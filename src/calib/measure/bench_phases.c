@@ -406,7 +406,7 @@ int dcsim__bench_loop_point(bench_run *R, int ci, int k, unsigned n, double allo
 }
 
 /* The loops at 1 thread and the node's (always: the fit and the held-out test need two), then
- * the socket's and up to two of the counts HVS picked, while the loops' share lasts. */
+ * the socket's and up to two of the other counts of the tables, while the loops' share lasts. */
 /* The loops' DRAM-sized working set within the loops' share: each of the 10 DRAM-sized points at
  * 1 and N threads costs about 4 sweeps of it (first touch, calibration, two repetitions) at the
  * DRAM bandwidth measured at 1 thread; they get 60 % of the share. Capped below the tables' size
@@ -432,12 +432,19 @@ int dcsim__bench_phase_loops(bench_run *R, dcsim_error *err) {
   order[no++] = 1;
   if (N > 1) order[no++] = N;
   if (R->socket_cpus) order[no++] = R->socket_cpus;
-  unsigned extra = 0;
-  for (unsigned i = R->ntc; i-- > 0 && extra < 2;) { /* interior counts, largest first */
-    unsigned t = R->tc[i];
-    if (t == 1 || t == N || t == R->socket_cpus) continue;
-    order[no++] = t;
-    extra++;
+  /* up to two of the tables' other counts: the one nearest the geometric middle of 1 and the
+   * socket (or the node), then the one nearest the middle of the socket and the node */
+  unsigned ends[3] = { 1, R->socket_cpus ? R->socket_cpus : N, N };
+  for (int k = 0; k < 2; k++) {
+    double target = k == 0 ? sqrt((double)ends[1]) : 0.5 * (ends[1] + ends[2]);
+    unsigned best = 0;
+    for (unsigned i = 0; i < R->ntc; i++) {
+      unsigned t = R->tc[i];
+      int used = 0;
+      for (unsigned j = 0; j < no; j++) used |= order[j] == t;
+      if (!used && (!best || fabs(t - target) < fabs(best - target))) best = t;
+    }
+    if (best) order[no++] = best;
   }
   double first = dcsim__bench_elapsed_s(R), per_count = 0;
   for (unsigned i = 0; i < no; i++) {
