@@ -128,7 +128,8 @@ int dcsim_bench_run(const dcsim_bench_opts *o, dcsim_error *err);
 
 /* `--compare CPU`: the measured ceilings of a bench directory (flops.csv, L1.csv .. DRAM.csv)
  * per level and thread count beside those of the catalogue profile cpu_ref (a name or a path) at
- * its state nearest the measured clock, with their ratio. */
+ * its state nearest the measured clock, and of its parametric model at the measured clock, with
+ * their ratios. */
 int dcsim_bench_compare(const char *dir, const char *cpu_ref, FILE *out, dcsim_error *err);
 
 /* `--check WORKFLOW`: the first CPU task of the workflow, its dwarf and case, predicted with the

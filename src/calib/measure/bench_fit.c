@@ -114,11 +114,6 @@ int dcsim__bench_fit_heldout(bench_run *R, const dcsim_cpu_profile_t *cpu, const
  * L1 analogue of inverse-variance weights); normalised to mean 1 per loop. */
 void dcsim__bench_loop_weights(bench_run *R) {
   for (size_t i = 0; i < R->np; i++) {
-    bench_point *p = &R->pts[i];
-    if (strcmp(p->phase, "loop") != 0) continue;
-    p->weight = 1 / fmax(p->disp, 0.005);
-  }
-  for (size_t i = 0; i < R->np; i++) {
     if (strcmp(R->pts[i].phase, "loop") != 0) continue;
     double sum = 0;
     size_t n = 0;
