@@ -225,6 +225,38 @@ static long long query_int(sqlite3 *db, const char *sql) {
   return v;
 }
 
+/* dcsim bench on the synthetic machine m with n CPUs (socket CPUs per socket) into dir/b (and
+ * dir/r.db when db); *rep: the report (caller frees). Returns dcsim_bench_run's status. */
+static int fake_run(const char *dir, unsigned n, unsigned socket, int db, fake_machine *m,
+                    char **rep) {
+  char out[4096], dbp[4096];
+  snprintf(out, sizeof out, "%s/b", dir);
+  snprintf(dbp, sizeof dbp, "%s/r.db", dir);
+  double sum;
+  m->flop_per_iter = dcsim_bench_fma(dcsim_bench_isa_best(), 1, 1.0, 0.5, &sum);
+  size_t rep_len = 0;
+  FILE *rf = open_memstream(rep, &rep_len);
+  dcsim_bench_opts o;
+  memset(&o, 0, sizeof o);
+  o.out_dir = out;
+  o.name = "fake";
+  o.db_path = db ? dbp : NULL;
+  o.quick = 1;
+  o.max_threads = n;
+  o.socket_cpus = socket;
+  o.seed = 1;
+  o.sysfs_cpu = "tests/data/bench/sysfs";
+  o.powercap = "tests/data/bench/none";
+  o.timer = fake_timer;
+  o.timer_user = m;
+  o.report = rf;
+  dcsim_error err = { 0 };
+  int rc = dcsim_bench_run(&o, &err);
+  fclose(rf);
+  if (rc) fprintf(stderr, "bench: %s\n", err.msg);
+  return rc;
+}
+
 static void test_noisy_timer(void) {
   char dir[] = "/tmp/dcsim-test-bench-XXXXXX";
   CHECK(mkdtemp(dir) != NULL);
@@ -232,30 +264,8 @@ static void test_noisy_timer(void) {
   snprintf(out, sizeof out, "%s/b", dir);
   snprintf(db, sizeof db, "%s/r.db", dir);
   fake_machine m = { 0, 0, 0, 0, 0 };
-  double sum;
-  m.flop_per_iter = dcsim_bench_fma(dcsim_bench_isa_best(), 1, 1.0, 0.5, &sum);
   char *rep = NULL;
-  size_t rep_len = 0;
-  FILE *rf = open_memstream(&rep, &rep_len);
-  dcsim_bench_opts o;
-  memset(&o, 0, sizeof o);
-  o.out_dir = out;
-  o.name = "fake";
-  o.db_path = db;
-  o.quick = 1;
-  o.time_budget_s = 60;
-  o.max_threads = 8;
-  o.socket_cpus = 4;
-  o.seed = 1;
-  o.sysfs_cpu = "tests/data/bench/sysfs";
-  o.powercap = "tests/data/bench/none";
-  o.timer = fake_timer;
-  o.timer_user = &m;
-  o.report = rf;
-  dcsim_error err = { 0 };
-  int rc = dcsim_bench_run(&o, &err);
-  fclose(rf);
-  if (rc) fprintf(stderr, "bench: %s\n", err.msg);
+  int rc = fake_run(dir, 8, 4, 1, &m, &rep);
   CHECK(rc == 0);
   /* the outlier was measured again and the median is the machine's */
   double v = 0, rem = 0;
@@ -308,28 +318,8 @@ static void test_many_cores(void) {
   char out[4096];
   snprintf(out, sizeof out, "%s/b", dir);
   fake_machine m = { 0, 0, 0, 0, 0 };
-  double sum;
-  m.flop_per_iter = dcsim_bench_fma(dcsim_bench_isa_best(), 1, 1.0, 0.5, &sum);
   char *rep = NULL;
-  size_t rep_len = 0;
-  FILE *rf = open_memstream(&rep, &rep_len);
-  dcsim_bench_opts o;
-  memset(&o, 0, sizeof o);
-  o.out_dir = out;
-  o.name = "fake192";
-  o.quick = 1;
-  o.max_threads = 192;
-  o.socket_cpus = 96;
-  o.seed = 1;
-  o.sysfs_cpu = "tests/data/bench/sysfs";
-  o.powercap = "tests/data/bench/none";
-  o.timer = fake_timer;
-  o.timer_user = &m;
-  o.report = rf;
-  dcsim_error err = { 0 };
-  int rc = dcsim_bench_run(&o, &err);
-  fclose(rf);
-  if (rc) fprintf(stderr, "bench: %s\n", err.msg);
+  int rc = fake_run(dir, 192, 96, 0, &m, &rep);
   CHECK(rc == 0);
   CHECK(m.seconds <= 60 * 1.1);
   double v, rem;
