@@ -439,19 +439,32 @@ int dcsim__bench_phase_loops(bench_run *R, dcsim_error *err) {
   order[no++] = 1;
   if (N > 1) order[no++] = N;
   if (R->socket_cpus) order[no++] = R->socket_cpus;
-  /* up to two of the tables' other counts: the one nearest the geometric middle of 1 and the
-   * socket (or the node), then the one nearest the middle of the socket and the node */
-  unsigned ends[3] = { 1, R->socket_cpus ? R->socket_cpus : N, N };
-  for (int k = 0; k < 2; k++) {
-    double target = k == 0 ? sqrt((double)ends[1]) : 0.5 * (ends[1] + ends[2]);
-    unsigned best = 0;
+  /* then the tables' other counts: first the one nearest sqrt(socket) (sqrt(N) without a socket)
+   * and the one nearest the middle of the socket and the node (of sqrt(N) and N), then, while
+   * the loops' share lasts, the one farthest (in log threads) from those chosen, at most 8 */
+  unsigned S = R->socket_cpus;
+  double targets[2] = { sqrt((double)(S ? S : N)),
+                        S ? 0.5 * (S + N) : 0.5 * (sqrt((double)N) + N) };
+  while (no < 8 && no < R->ntc) {
+    unsigned best = 0, base = S ? 3 : 2; /* counts chosen before the targets */
+    double best_score = 0;
     for (unsigned i = 0; i < R->ntc; i++) {
       unsigned t = R->tc[i];
+      double near = INFINITY;
       int used = 0;
-      for (unsigned j = 0; j < no; j++) used |= order[j] == t;
-      if (!used && (!best || fabs(t - target) < fabs(best - target))) best = t;
+      for (unsigned j = 0; j < no; j++) {
+        used |= order[j] == t;
+        near = fmin(near, fabs(log((double)t / order[j])));
+      }
+      if (used) continue;
+      double score = no - base < 2 ? -fabs((double)t - targets[no - base]) : near;
+      if (!best || score > best_score) {
+        best = t;
+        best_score = score;
+      }
     }
-    if (best) order[no++] = best;
+    if (!best) break;
+    order[no++] = best;
   }
   double first = dcsim__bench_elapsed_s(R), per_count = 0;
   for (unsigned i = 0; i < no; i++) {
