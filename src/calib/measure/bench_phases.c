@@ -433,6 +433,26 @@ static void cap_loop_dram(bench_run *R) {
   dcsim__bench_progress(R, "%s", R->loop_ws_note);
 }
 
+/* Before the node's loops: the 1-thread DRAM-sized points cost s_per_byte seconds per byte of
+ * working set (first touch, calibration, repetitions, as it went on this machine now); the
+ * node's five must end by 90 % of the budget (the rest is the fits'), so their working set is
+ * capped again when they could not (the development VM under a load of 15: 7 s a point). */
+static void recap_loop_dram(bench_run *R, double s_per_byte) {
+  double left = 0.9 * R->budget_s - dcsim__bench_elapsed_s(R) - 1.0; /* 1 s for the L2 ones */
+  double afford = left > 0 ? left / (DCSIM_LOOP_COUNT * s_per_byte) : 0;
+  double now = R->loop_dram_total_byte > 0
+                   ? R->loop_dram_total_byte
+                   : (double)dcsim__bench_level_ws(R, 3, R->nthreads) * R->nthreads;
+  if (afford >= now) return;
+  double old = now;
+  R->loop_dram_total_byte = fmax(afford, 64e6);
+  snprintf(R->loop_ws_note, sizeof R->loop_ws_note,
+           "the loops' DRAM-sized working set is %.0f MB in all at %u threads, not %.0f: the "
+           "1-thread points took %.2f s per GB and the budget cannot afford more",
+           R->loop_dram_total_byte / 1e6, R->nthreads, old / 1e6, s_per_byte * 1e9);
+  dcsim__bench_progress(R, "%s", R->loop_ws_note);
+}
+
 int dcsim__bench_phase_loops(bench_run *R, dcsim_error *err) {
   unsigned order[BENCH_MAXT], no = 0, N = R->nthreads;
   cap_loop_dram(R);
@@ -466,21 +486,27 @@ int dcsim__bench_phase_loops(bench_run *R, dcsim_error *err) {
     if (!best) break;
     order[no++] = best;
   }
-  double first = dcsim__bench_elapsed_s(R), per_count = 0;
+  double first = dcsim__bench_elapsed_s(R), per_count = 0, dram_s = 0, dram_byte = 0;
   for (unsigned i = 0; i < no; i++) {
     double now = dcsim__bench_elapsed_s(R);
     if (i >= 2 && now + per_count > R->deadline_loops_s) {
       dcsim__bench_progress(R, "loops: no time left for %u more thread count(s)", no - i);
       break;
     }
+    if (i == 1 && dram_s > 0) recap_loop_dram(R, dram_s / dram_byte);
     for (int ci = 0; ci < 2; ci++)
       for (int k = 0; k < DCSIM_LOOP_COUNT; k++) {
+        double t0 = dcsim__bench_elapsed_s(R);
         /* the time left to the loops' deadline shared by the points still to measure */
         double left = R->deadline_loops_s - dcsim__bench_elapsed_s(R);
         unsigned todo = (no - i) * 2 * DCSIM_LOOP_COUNT - (unsigned)(ci * DCSIM_LOOP_COUNT + k);
         int rc =
             dcsim__bench_loop_point(R, ci, k, order[i], left > 0 ? left / todo : 0, "loop", err);
         if (rc) return rc;
+        if (ci == 1 && i == 0) { /* what a DRAM-sized point costs per byte of its working set */
+          dram_s += dcsim__bench_elapsed_s(R) - t0;
+          dram_byte += R->pts[R->np - 1].ws_byte;
+        }
       }
     add_tc(R->tc_loops, &R->ntc_loops, order[i]);
     per_count = (dcsim__bench_elapsed_s(R) - first) / (i + 1); /* what one count took */
