@@ -50,11 +50,12 @@
 
 /* One task of the workflow as an HTCondor job. */
 typedef struct dcsim_wms_task {
-  int64_t run_ns;           /* its runtime */
-  uint32_t group;           /* the node group (machine pool) it runs in */
-  uint32_t cores;           /* cores it holds on one machine, >= 1 */
-  double in_byte, out_byte; /* its input and output files (staged unless sharedfs) */
-  int reads_inputs;         /* it reads some of the workflow's input files (child of stage_in) */
+  int64_t run_ns;               /* its runtime */
+  uint32_t group;               /* the node group (machine pool) it runs in */
+  uint32_t cores;               /* cores it holds on one machine, >= 1 */
+  double in_byte, out_byte;     /* its input and output files (staged unless sharedfs) */
+  unsigned in_files, out_files; /* how many files those are */
+  int reads_inputs; /* it reads some of the workflow's input files (child of stage_in) */
 } dcsim_wms_task;
 
 typedef struct dcsim_wms_dag {
