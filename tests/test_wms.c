@@ -98,27 +98,26 @@ static void test_chain(void) {
  * With reuse each starts on its predecessor's claim when it ends: T1 at 51, T2 at 82.
  * With a claim worklife of 40 s, T1 reuses T0's claim (31 s old) but T1's end finds it 62 s old:
  * T2 waits for the negotiation at 85. */
+static void expect_two_starts(const dcsim_wms_params *p, const dag_buf *b, long long t1_s,
+                              long long t2_s) {
+  dcsim_wms_result r;
+  CHECK(run(p, b, &r) == 0);
+  CHECK_INT(r.start_ns[1], t1_s * S);
+  CHECK_INT(r.start_ns[2], t2_s * S);
+  dcsim_wms_result_release(&r);
+}
+
 static void test_claim_reuse(void) {
   dag_buf b;
   const double run_s[] = { 31, 31, 31 };
   make_dag(&b, 3, run_s, 0, 1, 1);
   dcsim_wms_params p = base_params();
-  dcsim_wms_result r;
-  CHECK(run(&p, &b, &r) == 0);
-  CHECK_INT(r.start_ns[1], 55 * S);
-  CHECK_INT(r.start_ns[2], 90 * S);
-  dcsim_wms_result_release(&r);
+  expect_two_starts(&p, &b, 55, 90);
   p.v[DCSIM_WMS_CLAIM_REUSE] = 1;
   p.v[DCSIM_WMS_CLAIM_WORKLIFE_S] = 1200;
-  CHECK(run(&p, &b, &r) == 0);
-  CHECK_INT(r.start_ns[1], 51 * S);
-  CHECK_INT(r.start_ns[2], 82 * S);
-  dcsim_wms_result_release(&r);
+  expect_two_starts(&p, &b, 51, 82);
   p.v[DCSIM_WMS_CLAIM_WORKLIFE_S] = 40;
-  CHECK(run(&p, &b, &r) == 0);
-  CHECK_INT(r.start_ns[1], 51 * S);
-  CHECK_INT(r.start_ns[2], 85 * S);
-  dcsim_wms_result_release(&r);
+  expect_two_starts(&p, &b, 51, 85);
 }
 
 /* The fixed cost per staged file: a task with 2 input and 1 output files starts its run 3 x 1.5 s

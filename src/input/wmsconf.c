@@ -142,20 +142,20 @@ static int load_profile(const dcsim_xml_doc_t *doc, xmlNode *x, const dcsim_wms_
       !(p->version_prefix = dcsim_strdup(dcsim__xml_attr(doc, x, "version-prefix"))))
     return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, x, "out of memory");
   double cores = 0;
-  if ((rc = dcsim_xml_double(doc, x, "machine-cores", 0, &cores, err)) ||
-      (rc = dcsim_xml_double(doc, x, "band", 0, &p->band_rel, err)))
+  if ((rc = dcsim__xml_double(doc, x, "machine-cores", 0, &cores, err)) ||
+      (rc = dcsim__xml_double(doc, x, "band", 0, &p->band_rel, err)))
     return rc;
   if (cores != floor(cores) || cores > 1e6)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x,
                          "<profile>: machine-cores %g is not a whole number of cores", cores);
   p->machine_cores = (unsigned)cores;
-  const char *bsrc = dcsim_xml_attr(doc, x, "band-source");
+  const char *bsrc = dcsim__xml_attr(doc, x, "band-source");
   if ((p->band_rel > 0) != (bsrc != NULL) || p->band_rel >= 10)
     return DCSIM_XML_ERR(
         err, DCSIM_ESCHEMA, doc, x,
         "<profile>: a band (> 0 and < 10: mk / (1 + band) .. mk x (1 + band)) needs its "
         "band-source, and a band-source its band");
-  const char *desc = dcsim_xml_attr(doc, x, "description");
+  const char *desc = dcsim__xml_attr(doc, x, "description");
   if (desc && !(p->description = dcsim_strdup(desc)))
     return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, x, "out of memory");
   if (bsrc && !(p->band_source = dcsim_strdup(bsrc)))

@@ -104,7 +104,7 @@ static void print_bands(const wmsfit *t, int *same) {
     for (size_t j = 0; j < t->conf->n_profiles; j++) {
       const dcsim_wms_profile *q = &t->conf->profiles[j];
       if (strcmp(q->version_prefix, p->version_prefix) != 0) continue;
-      printf(" %s %.3g", q->name, q->band_rel);
+      printf(" %s %.3f", q->name, q->band_rel);
       if (fabs(q->band_rel - band) > 1e-9) *same = 0;
     }
     printf(" |\n");
