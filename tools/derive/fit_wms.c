@@ -15,14 +15,15 @@
  *   --predict  no fit: every instance with the description's values, and the per-family table;
  *   --record   writes the fitted values, standard errors, the instances fitted on and every
  *              instance's error (TSV: workflows/wms/pegasus-htcondor-fit.tsv);
- *   --check-record FILE  no fit: exit 1 unless the description's fitted values are FILE's and
- *              every instance of DIR that FILE lists simulates to FILE's makespan (0.05 s): the
- *              ctest wms_fit, on the shipped instances, which are in the fit share.
+ *   --check-record FILE  no fit: exit 1 unless the description's fitted values and bands are
+ *              FILE's and every instance of DIR that FILE lists simulates to FILE's makespan
+ *              (0.05 s): the ctest wms_fit, on the shipped instances, which are in the fit share.
  * Exits 77 (ctest: skipped) when DIR holds no instance, 2 on errors. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "wmsfit.h"
 
@@ -62,6 +63,18 @@ static int check_record(const wmsfit *f, const char *path) {
       }
       if (!ok) bad = 1;
       params++;
+    } else if (nc >= 7 && strcmp(c[0], "band") == 0) {
+      double want = strtod(c[6], NULL);
+      for (size_t k = 0; k < f->conf->n_profiles; k++) {
+        const dcsim_wms_profile *p = &f->conf->profiles[k];
+        if (strcasecmp(p->runtime_system, c[1]) != 0 || strcmp(p->version_prefix, c[2]) != 0)
+          continue;
+        if (fabs(p->band_rel - want) > 1e-9) {
+          fprintf(stderr, "fit-wms: %s: band %s %s = %s, profile %s has %.3f\n", path, c[1], c[2],
+                  c[6], p->name, p->band_rel);
+          bad = 1;
+        }
+      }
     } else if (nc >= 6 && strcmp(c[0], "instance") == 0) {
       for (size_t i = 0; i < f->n; i++) {
         if (strcmp(wmsfit_base(f->inst[i].path), c[1]) != 0) continue;
@@ -80,36 +93,26 @@ static int check_record(const wmsfit *f, const char *path) {
   return bad;
 }
 
-/* Per WMS version (version prefix of the profiles): the band of the test share's errors, compared
- * with the profiles' band attribute (*same = 0 when one differs). */
+/* Per WMS version: the band of the test share's errors (wmsfit_bands), compared with the profiles'
+ * band attribute (*same = 0 when one differs). */
 static void print_bands(const wmsfit *t, int *same) {
   printf(
       "\n| WMS version | test instances | median abs error | P90 abs error | band | profiles' "
       "band |\n|---|---|---|---|---|---|\n");
-  double *e = malloc((t->n + 1) * sizeof *e);
-  for (size_t k = 0; e && k < t->conf->n_profiles; k++) {
-    const dcsim_wms_profile *p = &t->conf->profiles[k];
-    int seen = 0;
-    for (size_t j = 0; j < k; j++)
-      seen |= strcmp(t->conf->profiles[j].version_prefix, p->version_prefix) == 0 &&
-              strcmp(t->conf->profiles[j].runtime_system, p->runtime_system) == 0;
-    size_t n = wmsfit_abs_errors(t, 1, p->version_prefix, e);
-    if (seen || !n) continue;
-    double med = wmsfit_quantile(e, n, 0.5), p90 = wmsfit_quantile(e, n, 0.9);
-    wmsfit_log_errors(t, 1, p->version_prefix, e);
-    /* the factor exp(P90 of |ln(simulated / recorded)|), as 1 + band, rounded to 0.001 */
-    double band = round(1000 * (exp(wmsfit_quantile(e, n, 0.9)) - 1)) / 1000;
-    printf("| %s %s* | %zu | %.1f %% | %.1f %% | %.3f |", p->runtime_system, p->version_prefix, n,
-           100 * med, 100 * p90, band);
+  wmsfit_band b[16];
+  size_t nb = wmsfit_bands(t, b, 16);
+  for (size_t i = 0; i < nb; i++) {
+    printf("| %s %s* | %zu | %.1f %% | %.1f %% | %.3f |", b[i].system, b[i].prefix, b[i].n,
+           100 * b[i].median_abs, 100 * b[i].p90_abs, b[i].band);
     for (size_t j = 0; j < t->conf->n_profiles; j++) {
       const dcsim_wms_profile *q = &t->conf->profiles[j];
-      if (strcmp(q->version_prefix, p->version_prefix) != 0) continue;
+      if (strcmp(q->version_prefix, b[i].prefix) != 0 || strcmp(q->runtime_system, b[i].system))
+        continue;
       printf(" %s %.3f", q->name, q->band_rel);
-      if (fabs(q->band_rel - band) > 1e-9) *same = 0;
+      if (fabs(q->band_rel - b[i].band) > 1e-9) *same = 0;
     }
     printf(" |\n");
   }
-  free(e);
 }
 
 int main(int argc, char **argv) {

@@ -525,6 +525,30 @@ void wmsfit_print_groups(const wmsfit *f, int fit) {
   free(done);
 }
 
+size_t wmsfit_bands(const wmsfit *f, wmsfit_band *out, size_t max) {
+  double *e = malloc((f->n + 1) * sizeof *e);
+  size_t nb = 0;
+  for (size_t k = 0; e && k < f->conf->n_profiles && nb < max; k++) {
+    const dcsim_wms_profile *p = &f->conf->profiles[k];
+    int seen = 0;
+    for (size_t i = 0; i < nb; i++)
+      seen |= strcmp(out[i].prefix, p->version_prefix) == 0 &&
+              strcmp(out[i].system, p->runtime_system) == 0;
+    size_t n = wmsfit_abs_errors(f, 1, p->version_prefix, e);
+    if (seen || !n) continue;
+    wmsfit_band *b = &out[nb++];
+    b->system = p->runtime_system;
+    b->prefix = p->version_prefix;
+    b->n = n;
+    b->median_abs = wmsfit_quantile(e, n, 0.5);
+    b->p90_abs = wmsfit_quantile(e, n, 0.9);
+    wmsfit_log_errors(f, 1, p->version_prefix, e);
+    b->band = round(1000 * (exp(wmsfit_quantile(e, n, 0.9)) - 1)) / 1000;
+  }
+  free(e);
+  return nb;
+}
+
 static void record_instances(FILE *o, const wmsfit *f, const char *share) {
   for (size_t i = 0; i < f->n; i++) {
     const wmsfit_inst *in = &f->inst[i];
@@ -558,5 +582,14 @@ void wmsfit_write_record(FILE *o, const wmsfit *fit, const wmsfit *test) {
   }
   fprintf(o, "kind\tfile\tshare\tprofile\trecorded_s\tsimulated_s\terror\n");
   record_instances(o, fit, "fit");
-  if (test) record_instances(o, test, "test");
+  if (!test) return;
+  record_instances(o, test, "test");
+  wmsfit_band b[16];
+  size_t nb = wmsfit_bands(test, b, 16);
+  fprintf(o,
+          "kind\truntime_system\tversion_prefix\ttest_instances\tmedian_abs_error\t"
+          "p90_abs_error\tband\n");
+  for (size_t i = 0; i < nb; i++)
+    fprintf(o, "band\t%s\t%s\t%zu\t%.4f\t%.4f\t%.3f\n", b[i].system, b[i].prefix, b[i].n,
+            b[i].median_abs, b[i].p90_abs, b[i].band);
 }

@@ -84,8 +84,19 @@ size_t wmsfit_abs_errors(const wmsfit *f, int fit, const char *prefix, double *e
 size_t wmsfit_log_errors(const wmsfit *f, int fit, const char *prefix, double *e);
 /* The q-quantile (nearest rank) of the sorted a[0..n-1]. */
 double wmsfit_quantile(const double *a, size_t n, double q);
-/* The record (TSV): the fitted parameters with standard errors and the instances fitted on, and
- * every instance of fit and test (may be NULL) with its share and error. */
+/* The uncertainty band of one WMS version (runtime system and version prefix of its profiles)
+ * from the errors of a share under the fitted values: band = exp(P90 of |ln(simulated /
+ * recorded)|) - 1, rounded to 0.001 (doc/wms.md, "Uncertainty band"). */
+typedef struct wmsfit_band {
+  const char *system, *prefix; /* borrowed from the description */
+  size_t n;
+  double median_abs, p90_abs, band;
+} wmsfit_band;
+/* The bands of f's WMS versions that have instances, in profile order (at most max); returns
+ * the count. */
+size_t wmsfit_bands(const wmsfit *f, wmsfit_band *out, size_t max);
+/* The record (TSV): the fitted parameters with standard errors and the instances fitted on,
+ * every instance of fit and test (may be NULL) with its share and error, and test's bands. */
 void wmsfit_write_record(FILE *o, const wmsfit *fit, const wmsfit *test);
 
 #endif
