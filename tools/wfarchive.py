@@ -9,7 +9,7 @@ ARCHIVE is a checkout of the archive or its bare git directory (then the files a
 its HEAD commit with `git show`). OUT receives OUT/SHARE/SYSTEM/*.json (SHARE fit or test, SYSTEM
 the recorded runtime system in lower case: pegasus, makeflow, nextflow), copies of the instances,
 which tools/derive/fit_wms.c reads: `fit-wms OUT/fit/pegasus --test OUT/test/pegasus`. The instances stay out of the repository: the archive is LGPL-3.0
-(its LICENSE), which would allow them, but they are 150 MB. The manifest (default:
+(its LICENSE), which would allow them, but they are 139 MB. The manifest (default:
 workflows/wms/wfcommons-training-set.tsv) records per instance its path in the archive, the
 archive commit, its sha256, family, site, runtime system and version, recorded makespan, machines
 and share. --check FILE extracts again and fails unless the result is FILE byte for byte.
