@@ -120,6 +120,28 @@ static void test_claim_reuse(void) {
   expect_two_starts(&p, &b, 51, 85);
 }
 
+/* Job priorities on a machine of one core: two roots of 10 s, the second of higher priority.
+ * In order of readiness T0 runs 20-30 and T1 from the negotiation at 30; with job-priorities
+ * DAGMan submits T1 first and the negotiator matches it first: T1 20-30, T0 at 30. */
+static void test_priorities(void) {
+  dag_buf b;
+  const double run_s[] = { 10, 10 };
+  make_dag(&b, 2, run_s, 0, 1, 1);
+  b.t[0].priority = 10;
+  b.t[1].priority = 20;
+  dcsim_wms_params p = base_params();
+  dcsim_wms_result r;
+  CHECK(run(&p, &b, &r) == 0);
+  CHECK_INT(r.start_ns[0], 20 * S);
+  CHECK_INT(r.start_ns[1], 30 * S);
+  dcsim_wms_result_release(&r);
+  p.v[DCSIM_WMS_JOB_PRIORITIES] = 1;
+  CHECK(run(&p, &b, &r) == 0);
+  CHECK_INT(r.start_ns[1], 20 * S);
+  CHECK_INT(r.start_ns[0], 30 * S);
+  dcsim_wms_result_release(&r);
+}
+
 /* The fixed cost per staged file: a task with 2 input and 1 output files starts its run 3 x 1.5 s
  * after its match (20 s), after the wrapper; under sharedfs nothing is staged. */
 static void test_file_cost(void) {
@@ -397,6 +419,7 @@ int main(void) {
   test_matching();
   test_claim_reuse();
   test_file_cost();
+  test_priorities();
   test_transfers();
   test_aux();
   test_errors();

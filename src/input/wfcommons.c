@@ -143,7 +143,8 @@ static int load_exec(const ctx *c, dcsim_wfc *w, dcsim_wfc_task *t, json_t *o, c
   int rc;
   if ((rc = get_num(c, o, "runtimeInSeconds", "runtime", where, 1, &t->runtime_s)) ||
       (rc = get_num(c, o, flat ? "cores" : "coreCount", flat ? "coreCount" : "cores", where, 0,
-                    &cores)))
+                    &cores)) ||
+      (rc = get_num(c, o, "priority", NULL, where, 0, &t->priority)))
     return rc;
   if (cores < 1 || cores != floor(cores) || cores > 1e6) {
     char wc[300];
@@ -572,6 +573,7 @@ int dcsim_wfc_workflow(const dcsim_wfc *w, const dcsim_wfc_opts *o, dcsim_workfl
                                    .output_byte = t->write_byte,
                                    .input_files = t->n_read,
                                    .output_files = t->n_write,
+                                   .priority = t->priority,
                                    .reads_inputs = t->reads_inputs,
                                    .line = 0 };
     if (o->pin && m) tt[i].group = m->name; /* the machine it ran on */

@@ -14,6 +14,7 @@ static const char *const param_names[DCSIM_WMS_N_PARAMS] = {
   "post-script-s",  "max-post",       "negotiator-cycle-s",    "matches-per-machine",
   "job-wrapper-s",  "worker-nic-bps", "staging-bps",           "input-bps",
   "aux-job-s",      "claim-reuse",    "claim-worklife-s",      "file-s",
+  "job-priorities",
 };
 
 const char *dcsim_wms_param_name(dcsim_wms_param k) {
@@ -29,7 +30,8 @@ int dcsim_wms_param_find(const char *name) {
 int dcsim_wms_param_is_count(dcsim_wms_param k) {
   return k == DCSIM_WMS_MAX_SUBMITS_PER_CYCLE || k == DCSIM_WMS_MAX_JOBS ||
          k == DCSIM_WMS_MAX_IDLE || k == DCSIM_WMS_MAX_PRE || k == DCSIM_WMS_MAX_POST ||
-         k == DCSIM_WMS_MATCHES_PER_MACHINE || k == DCSIM_WMS_CLAIM_REUSE;
+         k == DCSIM_WMS_MATCHES_PER_MACHINE || k == DCSIM_WMS_CLAIM_REUSE ||
+         k == DCSIM_WMS_JOB_PRIORITIES;
 }
 
 static int is_bandwidth(int k) {
@@ -79,7 +81,7 @@ static int load_param(const dcsim_xml_doc_t *doc, xmlNode *x, dcsim_wms_profile 
   if (dcsim_wms_param_is_count(k) && (v != floor(v) || v > 1e9))
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x, "<param name=\"%s\">: %g is not a count", name,
                          v);
-  if (k == DCSIM_WMS_CLAIM_REUSE && v > 1)
+  if ((k == DCSIM_WMS_CLAIM_REUSE || k == DCSIM_WMS_JOB_PRIORITIES) && v > 1)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x, "<param name=\"%s\">: 0 (off) or 1 (on)", name);
   if ((k == DCSIM_WMS_DAGMAN_CYCLE_S || k == DCSIM_WMS_NEGOTIATOR_CYCLE_S) && !(v > 0))
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x, "<param name=\"%s\">: a cycle must be > 0 s",

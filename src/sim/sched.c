@@ -739,6 +739,7 @@ static int wms_task(const plan_ctx *c, uint32_t t, dcsim_wms_task *out, uint8_t 
                              .out_byte = tt->output_byte,
                              .in_files = tt->input_files,
                              .out_files = tt->output_files,
+                             .priority = tt->priority,
                              .reads_inputs = tt->reads_inputs };
     *pick = (uint8_t)o;
     return 0;
