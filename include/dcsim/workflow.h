@@ -37,6 +37,8 @@
 
 #include "dcsim/error.h"
 
+struct dcsim_budget;
+
 #define DCSIM_WORKFLOW_MAX_TASKS 50000000u  /* expanded task instances */
 #define DCSIM_WORKFLOW_MAX_DEPS  500000000u /* expanded dependency edges (2 GB) */
 
@@ -108,6 +110,10 @@ typedef struct dcsim_workflow {
  * or gpus = 0, a CPU task with gpus > 0, a <set> given twice, a task with both or neither of
  * dwarf= and runtime-s=, a recorded-runtime task that is not a CPU task or has <set>s. */
 int dcsim_workflow_load(const char *path, dcsim_workflow **out, dcsim_error *err);
+/* The same, checking the expansion's tasks, edges and memory against budget (may be NULL) before
+ * expanding it (dcsim/budget.h). */
+int dcsim_workflow_load_budget(const char *path, const struct dcsim_budget *budget,
+                               dcsim_workflow **out, dcsim_error *err);
 
 /* The in-memory form of the structure, for benchmarks and generators. */
 typedef enum { DCSIM_WF_TASK, DCSIM_WF_STEPS, DCSIM_WF_ENSEMBLE } dcsim_wf_kind;

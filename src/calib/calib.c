@@ -110,7 +110,7 @@ static void attr(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *na
 
 int dcsim_calib_read_text(const char *path, char **text, dcsim_error *err) {
   static const dcsim_file_rules rules = { 64u * 1024 * 1024, "file too large (64 MiB at most)",
-                                          "not a text file (holds a NUL byte)" };
+                                          "not a text file (holds a NUL byte)", 1 };
   return dcsim_file_read(path, &rules, text, NULL, err);
 }
 

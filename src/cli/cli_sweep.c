@@ -318,8 +318,15 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
                           n_sets,
                           sets };
   if ((rc = dcsim_arg_double(a, "deadline-s", 0, &def.deadline_s, err))) return rc;
+  if (c->threads > (unsigned)dcsim_sweep_max_threads())
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "threads"),
+                     "--threads %u: at most %d on this machine (4 per online processor, at least "
+                     "16)",
+                     c->threads, dcsim_sweep_max_threads());
+  dcsim_budget budget;
+  if ((rc = dcsim_cli_budget(a, &budget, err))) return rc;
   def.model_flags = dcsim_arg_model_flags(a);
-  if ((rc = dcsim_sweep_new(&def, &c->sw, err))) {
+  if ((rc = dcsim_sweep_new_within(&def, &budget, c->threads, &c->sw, err))) {
     if (err && strcmp(err->file, "command line") == 0 && err->line == 0) { /* point at the option */
       static const char *const names[] = { "cpu", "gpu", "nodes", "cores", "freq", "set" };
       for (int k = 0; k < 6; k++) {

@@ -10,6 +10,8 @@
 
 #include <jansson.h>
 
+#include "dcsim/fileio.h"
+
 void dcsim_wfc_free(dcsim_wfc *w) {
   if (!w) return;
   for (size_t i = 0; i < w->n_machines; i++) free(w->machines[i].name);
@@ -510,6 +512,10 @@ int dcsim_wfc_load(const char *path, dcsim_wfc **out, dcsim_error *err) {
   int rc = 0;
   *out = NULL;
   L.w = calloc(1, sizeof *L.w);
+  if ((rc = dcsim_file_check_input(path, err))) { /* a FIFO would block jansson's open */
+    free(L.w);
+    return rc;
+  }
   json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
   if (!L.w || !(L.w->path = strdup(path))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { CHUNK_BYTES = 65536 };
 
@@ -30,6 +31,10 @@ static int read_all(FILE *f, const char *path, const dcsim_file_rules *rules, ch
 
 int dcsim_file_read(const char *path, const dcsim_file_rules *rules, char **text, size_t *len,
                     dcsim_error *err) {
+  if (rules && rules->regular_only) {
+    int rc = dcsim_file_check_input(path, err);
+    if (rc) return rc;
+  }
   FILE *f = fopen(path, "rb");
   if (!f) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno));
   char *buf = NULL;
@@ -48,4 +53,19 @@ out:
   free(buf);
   fclose(f);
   return rc;
+}
+
+int dcsim_file_check_input(const char *path, dcsim_error *err) {
+  struct stat st;
+  if (stat(path, &st) != 0)
+    return DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno));
+  if (S_ISREG(st.st_mode)) return 0;
+  const char *what = S_ISDIR(st.st_mode)    ? "a directory"
+                     : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)"
+                     : S_ISCHR(st.st_mode)  ? "a character device"
+                     : S_ISBLK(st.st_mode)  ? "a block device"
+                     : S_ISSOCK(st.st_mode) ? "a socket"
+                                            : "not a file";
+  return DCSIM_ERR(err, DCSIM_EIO, path, 0,
+                   "is %s, not a regular file: dcsim reads its inputs from files", what);
 }
