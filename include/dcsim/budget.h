@@ -37,8 +37,8 @@ int dcsim_budget_work(const dcsim_budget *b, uint64_t work, const char *prefix, 
                       const char *path, int line, dcsim_error *err);
 /* 0 when `bytes` fit max_bytes, else DCSIM_ERANGE at path:line: "PREFIX need about 1.2 GiB of
  * memory; the limit is 512 MiB (--max-memory SIZE raises it)". b may be NULL. */
-int dcsim_budget_bytes(const dcsim_budget *b, uint64_t bytes, const char *prefix,
-                       const char *path, int line, dcsim_error *err);
+int dcsim_budget_bytes(const dcsim_budget *b, uint64_t bytes, const char *prefix, const char *path,
+                       int line, dcsim_error *err);
 /* The suffix both append: which option raises the limit (and, for the default memory limit, that
  * it is half of this machine's memory). */
 void dcsim_budget_hint(const dcsim_budget *b, int memory, dcsim_error *err);

@@ -353,6 +353,16 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
       ((rc = dcsim_sweepdb_open(c->dbpath, &c->ctx.db, err)) ||
        (rc = dcsim_sweepdb_attach(c->ctx.db, c->sw, in_name, &c->sweep_id, &restored, err))))
     return rc;
+  if (c->dbpath && dcsim_sweepdb_read_only(c->ctx.db)) { /* complete, or nowhere to store */
+    size_t todo = 0, n = dcsim_sweep_n_points(c->sw);
+    const dcsim_sweep_point *pts = dcsim_sweep_points(c->sw);
+    for (size_t i = 0; i < n; i++) todo += !pts[i].done && dcsim_sweep_in_shard(c->sw, i);
+    if (todo)
+      return DCSIM_ERR(err, DCSIM_EDB, c->dbpath, 0,
+                       "read-only: %zu of this sweep's points remain to compute and cannot be "
+                       "stored here (copy the database somewhere writable to resume)",
+                       todo);
+  }
   c->ctx.pr.on = isatty(2) && !dcsim_arg_flag(a, "quiet");
   if (dcsim_sweep_note(c->sw) && !dcsim_arg_flag(a, "quiet"))
     fprintf(stderr, "dcsim: note: %s\n", dcsim_sweep_note(c->sw));

@@ -383,9 +383,16 @@ static void block_counts(node *nd) {
   nd->edges = sat_add(sat_mul(it->count, body), steps);
 }
 
+/* Peak memory of a workflow expanded and then planned (dcsim/sched.h), measured with
+ * /usr/bin/time on this machine (doc/robustness.md, "One budget"): a chain of 2*10^6 tasks peaked
+ * at 307 MB (150 bytes per task: the expansion's 16, the plan's and the planner's scratch arrays),
+ * 5*10^4 tasks with 9.6*10^7 edges at 767 MB (7.9 bytes per edge: the expansion's 4 and the
+ * planner's successor lists). */
+#define WF_PEAK_BYTES_PER_TASK 150u
+#define WF_PEAK_BYTES_PER_EDGE 8u
+
 /* The figures of the expansion, checked before anything that size is allocated: the fixed caps,
- * then the budget (work: tasks and edges; memory: the expanded graph and the planner's copy of
- * its edges, 16 bytes per task and 8 per edge). */
+ * then the budget (work: tasks and edges; memory: the peak of expanding and planning). */
 static int check_size(ctx *c, const node *top, size_t n, uint64_t tasks, uint64_t edges) {
   const dcsim_wf_item *big = n ? top[0].it : NULL; /* the item that brings most edges */
   uint64_t most = 0;
@@ -405,9 +412,11 @@ static int check_size(ctx *c, const node *top, size_t n, uint64_t tasks, uint64_
                               c->wf->path, line, c->err)))
     return rc;
   char prefix[96];
-  snprintf(prefix, sizeof prefix, "its %llu tasks and %llu dependency edges would",
+  snprintf(prefix, sizeof prefix, "expanding and planning its %llu tasks and %llu edges would",
            (unsigned long long)tasks, (unsigned long long)edges);
-  return dcsim_budget_bytes(c->budget, tasks * 16 + edges * 8, prefix, c->wf->path, line, c->err);
+  return dcsim_budget_bytes(c->budget,
+                            tasks * WF_PEAK_BYTES_PER_TASK + edges * WF_PEAK_BYTES_PER_EDGE, prefix,
+                            c->wf->path, line, c->err);
 }
 
 /* Builds the node tree of items[0..n-1] (children of parent, NULL at the top) into *out. */

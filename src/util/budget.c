@@ -33,8 +33,8 @@ int dcsim_budget_work(const dcsim_budget *b, uint64_t work, const char *prefix, 
   return rc;
 }
 
-int dcsim_budget_bytes(const dcsim_budget *b, uint64_t bytes, const char *prefix,
-                       const char *path, int line, dcsim_error *err) {
+int dcsim_budget_bytes(const dcsim_budget *b, uint64_t bytes, const char *prefix, const char *path,
+                       int line, dcsim_error *err) {
   if (!b || !b->max_bytes || bytes <= b->max_bytes) return 0;
   char need[32], most[32];
   dcsim_human_bytes(bytes, need, sizeof need);
