@@ -27,6 +27,8 @@ typedef struct node {
   /* counted before anything is expanded (saturating at UINT64_MAX): the source and sink tasks of
    * one expansion (what collect() gathers) and the dependency edges inside one expansion */
   uint64_t n_src, n_sink, edges;
+  uint64_t n_bar; /* barrier nodes of one expansion (dcsim/workflow.h) */
+  int barrier;    /* a steps block whose steps are joined by a barrier node */
   size_t n_preds;
   size_t *preds; /* sibling indices it waits for */
   int is_sink;   /* no sibling waits for it */
@@ -47,6 +49,7 @@ typedef struct {
   uint64_t total;             /* dependencies counted so far */
   int line;                   /* item being linked, for messages */
   const dcsim_budget *budget; /* NULL: the fixed caps only */
+  uint64_t n_tasks, next_bar; /* barrier ids: n_tasks + 0, 1, ... in emit order */
   vec pred, src, step;        /* scratch index lists */
 } ctx;
 
@@ -373,14 +376,22 @@ static void block_counts(node *nd) {
     if (!nd->kids[k].n_preds) src = sat_add(src, nd->kids[k].n_src);
     if (nd->kids[k].is_sink) sink = sat_add(sink, nd->kids[k].n_sink);
   }
+  uint64_t bars = 0;
+  for (size_t k = 0; k < nd->n_kids; k++) bars = sat_add(bars, nd->kids[k].n_bar);
   if (it->kind == DCSIM_WF_STEPS) {
-    /* step k+1's source tasks wait for step k's sinks (emit()); a steps body holds tasks only */
-    steps = sat_mul((uint64_t)(it->count - 1), sat_mul(src, sink));
+    /* step k+1's source tasks wait for step k's sinks (emit()); a steps body holds tasks only.
+     * When that is more edges than joining them through a barrier node (every sink -> barrier ->
+     * every source: sink + src edges), the barrier is used */
+    nd->barrier = it->count > 1 && sat_mul(src, sink) > src + sink;
+    uint64_t per = nd->barrier ? src + sink : sat_mul(src, sink);
+    steps = sat_mul((uint64_t)(it->count - 1), per);
+    nd->n_bar = nd->barrier ? (uint64_t)(it->count - 1) : 0;
     nd->n_src = src;
     nd->n_sink = sink;
   } else {
     nd->n_src = sat_mul(it->count, src);
     nd->n_sink = sat_mul(it->count, sink);
+    nd->n_bar = sat_mul(it->count, bars);
   }
   nd->edges = sat_add(sat_mul(it->count, body), steps);
 }
@@ -395,7 +406,8 @@ static void block_counts(node *nd) {
 
 /* The figures of the expansion, checked before anything that size is allocated: the fixed caps,
  * then the budget (work: tasks and edges; memory: the peak of expanding and planning). */
-static int check_size(ctx *c, const node *top, size_t n, uint64_t tasks, uint64_t edges) {
+static int check_size(ctx *c, const node *top, size_t n, uint64_t tasks, uint64_t bars,
+                      uint64_t edges) {
   const dcsim_wf_item *big = n ? top[0].it : NULL; /* the item that brings most edges */
   uint64_t most = 0;
   for (size_t i = 0; i < n; i++)
@@ -404,6 +416,9 @@ static int check_size(ctx *c, const node *top, size_t n, uint64_t tasks, uint64_
       big = top[i].it;
     }
   int line = big ? item_line(c, big) : 0, rc;
+  if (sat_add(tasks, bars) > UINT32_MAX)
+    return DCSIM_ERR(c->err, DCSIM_ERANGE, c->wf->path, line,
+                     "workflow expands to more than %u tasks and step barriers", UINT32_MAX);
   if (edges > DCSIM_WORKFLOW_MAX_DEPS)
     return DCSIM_ERR(c->err, DCSIM_ERANGE, c->wf->path, line,
                      "workflow expands to more than %u dependencies (%llu)",
@@ -416,9 +431,9 @@ static int check_size(ctx *c, const node *top, size_t n, uint64_t tasks, uint64_
   char prefix[96];
   snprintf(prefix, sizeof prefix, "expanding and planning its %llu tasks and %llu edges would",
            (unsigned long long)tasks, (unsigned long long)edges);
-  return dcsim_budget_bytes(c->budget,
-                            tasks * WF_PEAK_BYTES_PER_TASK + edges * WF_PEAK_BYTES_PER_EDGE, prefix,
-                            c->wf->path, line, c->err);
+  return dcsim_budget_bytes(
+      c->budget, (tasks + bars) * WF_PEAK_BYTES_PER_TASK + edges * WF_PEAK_BYTES_PER_EDGE, prefix,
+      c->wf->path, line, c->err);
 }
 
 /* Builds the node tree of items[0..n-1] (children of parent, NULL at the top) into *out. */
@@ -548,13 +563,21 @@ static int emit(ctx *c, const node *nd, uint64_t base, uint32_t member, uint32_t
     }
     if ((rc = emit_scope(c, nd->kids, nd->n_kids, b, member, k + 1))) return rc;
     if (k == 0) continue;
-    /* step k+1's sources wait for step k's sinks */
+    /* step k+1's sources wait for step k's sinks, directly or through a barrier node */
     c->line = item_line(c, it);
     c->step.n = 0;
     if (collect_scope(nd->kids, nd->n_kids, b - body, 1, &c->step)) return oom(c);
+    const uint32_t *wait = c->step.v;
+    size_t n_wait = c->step.n;
+    uint32_t bar = 0;
+    if (nd->barrier) {
+      bar = (uint32_t)(c->n_tasks + c->next_bar++);
+      if ((rc = add_deps(c, bar, c->step.v, c->step.n))) return rc;
+      wait = &bar;
+      n_wait = 1;
+    }
     for (size_t j = 0; j < nd->n_kids; j++)
-      if (!nd->kids[j].n_preds && (rc = add_deps(c, b + nd->kids[j].off, c->step.v, c->step.n)))
-        return rc;
+      if (!nd->kids[j].n_preds && (rc = add_deps(c, b + nd->kids[j].off, wait, n_wait))) return rc;
   }
   return 0;
 }
@@ -587,10 +610,14 @@ static int expand(dcsim_workflow *wf, const dcsim_wf_item *items, size_t n,
     rc = DCSIM_ERR(err, DCSIM_ESCHEMA, wf->path, 0, "workflow has no task");
     goto out;
   }
-  uint64_t edges = scope_edges(top, n);
-  if ((rc = check_size(&c, top, n, size, edges))) goto out;
+  uint64_t edges = scope_edges(top, n), bars = 0;
+  for (size_t i = 0; i < n; i++) bars = sat_add(bars, top[i].n_bar);
+  if ((rc = check_size(&c, top, n, size, bars, edges))) goto out;
   wf->n_tasks = (size_t)size;
-  if (!(wf->dep_start = calloc(size + 1, sizeof *wf->dep_start))) {
+  wf->n_barriers = (size_t)bars;
+  c.n_tasks = size;
+  uint64_t nodes = size + bars;
+  if (!(wf->dep_start = calloc(nodes + 1, sizeof *wf->dep_start))) {
     rc = oom(&c);
     goto out;
   }
@@ -602,7 +629,7 @@ static int expand(dcsim_workflow *wf, const dcsim_wf_item *items, size_t n,
     goto out;
   }
   uint32_t sum = 0;
-  for (size_t i = 0; i < size; i++) { /* dep_start[i+1] becomes the start of task i */
+  for (size_t i = 0; i < nodes; i++) { /* dep_start[i+1] becomes the start of node i */
     uint32_t cnt = wf->dep_start[i + 1];
     wf->dep_start[i + 1] = sum;
     sum += cnt;
@@ -614,8 +641,9 @@ static int expand(dcsim_workflow *wf, const dcsim_wf_item *items, size_t n,
     goto out;
   }
   c.fill = 1;
+  c.next_bar = 0;
   if ((rc = emit_scope(&c, top, n, 0, 0, 0))) goto out;
-  for (size_t i = 0; i < size; i++) {
+  for (size_t i = 0; i < nodes; i++) {
     uint32_t *d = wf->deps + wf->dep_start[i];
     size_t cnt = wf->dep_start[i + 1] - wf->dep_start[i];
     for (size_t k = 1; k < cnt; k++)

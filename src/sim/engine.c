@@ -954,7 +954,7 @@ static int run_init(dcsim_engine_t *e, dcsim_error *err) {
  * two events; the node lists). */
 static uint64_t wf_bytes(const dcsim_wf_rt *w) {
   const dcsim_workflow *wf = w->wf;
-  uint64_t n = wf->n_tasks, deps = wf->dep_start ? wf->dep_start[n] : 0;
+  uint64_t n = wf->n_tasks, deps = wf->dep_start ? wf->dep_start[n + wf->n_barriers] : 0;
   uint64_t nodes = w->plan.node_start ? w->plan.node_start[n] : 0;
   return n * (sizeof(dcsim_task_inst) + sizeof(uint32_t) + sizeof(int64_t) + 1 + sizeof(uint32_t) +
               1 + 2 * (sizeof(int64_t) + sizeof(uint32_t))) +
