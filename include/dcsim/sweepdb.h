@@ -23,7 +23,7 @@
 typedef struct dcsim_sweepdb dcsim_sweepdb_t;
 
 /* Opens (or creates) a sweep database. A database that is not dcsim's is refused before anything
- * is written to it (dcsim_db_check_owner). An existing database in a place dcsim cannot write is
+ * is written to it (dcsim__db_check_owner). An existing database in a place dcsim cannot write is
  * opened read-only: a sweep it holds can be attached (resumed with nothing left to do), nothing
  * stored. */
 int dcsim_sweepdb_open(const char *path, dcsim_sweepdb_t **out, dcsim_error *err);

@@ -12,8 +12,8 @@
 #include <zlib.h>
 
 #include "dcsim/budget.h"
-#include "dcsim/fileio.h"
 #include "dcsim/strutil.h"
+#include "util/fileio.h"
 
 /* What a trace may hold besides its jobs (doc/robustness.md): the Parallel Workloads Archive's
  * headers have tens of lines, its job lines about 100 bytes. */
@@ -235,7 +235,7 @@ static int next_line(reader *r, char **text, size_t *n, dcsim_error *err) {
 static int reader_open(reader *r, const char *path, dcsim_error *err) {
   memset(r, 0, sizeof *r);
   r->path = path;
-  int rc = dcsim_file_check_input(path, err);
+  int rc = dcsim__file_check_input(path, err);
   if (rc) return rc;
   /* a partial line (at most SWF_MAX_LINE_BYTES) + one read + its NUL */
   if (!(r->buf = malloc(SWF_MAX_LINE_BYTES + SWF_READ_BYTES + 2)))

@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "dcsim/fileio.h"
+#include "util/fileio.h"
 
 void dcsim_wfc_free(dcsim_wfc *w) {
   if (!w) return;
@@ -512,7 +512,7 @@ static void sort_parents(dcsim_wfc *w) {
 static void task_lines(dcsim_wfc *w) {
   static const dcsim_file_rules rules = { 256u * 1024 * 1024, "too large", NULL, 1 };
   char *text = NULL;
-  if (dcsim_file_read(w->path, &rules, &text, NULL, NULL)) return;
+  if (dcsim__file_read(w->path, &rules, &text, NULL, NULL)) return;
   const char *p = strstr(text, "\"tasks\"");
   const char *counted = text;
   int line = 1;
@@ -534,7 +534,7 @@ int dcsim_wfc_load(const char *path, dcsim_wfc **out, dcsim_error *err) {
   int rc = 0;
   *out = NULL;
   L.w = calloc(1, sizeof *L.w);
-  if ((rc = dcsim_file_check_input(path, err))) { /* a FIFO would block jansson's open */
+  if ((rc = dcsim__file_check_input(path, err))) { /* a FIFO would block jansson's open */
     free(L.w);
     return rc;
   }

@@ -1,5 +1,5 @@
-/* db.c — SQLite plumbing shared by dcsim's databases (see dcsim/db.h). */
-#include "dcsim/db.h"
+/* db.c — SQLite plumbing shared by dcsim's databases (see util/db.h). */
+#include "util/db.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,11 +8,11 @@
 #include <time.h>
 #include <unistd.h>
 
-int dcsim_db_fail(sqlite3 *db, const char *name, const char *what, dcsim_error *err) {
+int dcsim__db_fail(sqlite3 *db, const char *name, const char *what, dcsim_error *err) {
   return DCSIM_ERR(err, DCSIM_EDB, name, 0, "%s: %s", what, sqlite3_errmsg(db));
 }
 
-int dcsim_db_exec(sqlite3 *db, const char *name, const char *sql, dcsim_error *err) {
+int dcsim__db_exec(sqlite3 *db, const char *name, const char *sql, dcsim_error *err) {
   char *msg = NULL;
   if (sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK) return 0;
   int rc = DCSIM_ERR(err, DCSIM_EDB, name, 0, "%s", msg ? msg : "SQLite error");
@@ -20,17 +20,17 @@ int dcsim_db_exec(sqlite3 *db, const char *name, const char *sql, dcsim_error *e
   return rc;
 }
 
-int dcsim_db_begin(sqlite3 *db, const char *name, dcsim_error *err) {
-  return dcsim_db_exec(db, name, "BEGIN IMMEDIATE", err);
+int dcsim__db_begin(sqlite3 *db, const char *name, dcsim_error *err) {
+  return dcsim__db_exec(db, name, "BEGIN IMMEDIATE", err);
 }
 
-int dcsim_db_commit(sqlite3 *db, const char *name, dcsim_error *err) {
-  return dcsim_db_exec(db, name, "COMMIT", err);
+int dcsim__db_commit(sqlite3 *db, const char *name, dcsim_error *err) {
+  return dcsim__db_exec(db, name, "COMMIT", err);
 }
 
-void dcsim_db_rollback(sqlite3 *db) { sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL); }
+void dcsim__db_rollback(sqlite3 *db) { sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL); }
 
-char *dcsim_db_uri(const char *path, const char *query) {
+char *dcsim__db_uri(const char *path, const char *query) {
   size_t n = strlen(path), q = query ? strlen(query) + 1 : 0;
   char *u = malloc(3 * n + q + 16), *w = u;
   if (!u) return NULL;
@@ -57,7 +57,7 @@ static void dir_of(const char *path, char *buf, size_t size) {
     snprintf(buf, size, "%.*s", (int)(slash - path), path);
 }
 
-int dcsim_db_read_only_location(const char *path) {
+int dcsim__db_read_only_location(const char *path) {
   char dir[4096];
   dir_of(path, dir, sizeof dir);
   if (access(path, F_OK) == 0 && access(path, W_OK) != 0) return 1;
@@ -79,7 +79,7 @@ static int known_table(sqlite3 *db, const char *name, const char *table, dcsim_e
     int has = 0;
     if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", -1, &st,
                            NULL) != SQLITE_OK)
-      return dcsim_db_fail(db, name, "cannot read the schema", err);
+      return dcsim__db_fail(db, name, "cannot read the schema", err);
     sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, dcsim_tables[i][1], -1, SQLITE_STATIC);
     has = sqlite3_step(st) == SQLITE_ROW;
@@ -96,14 +96,14 @@ static int known_table(sqlite3 *db, const char *name, const char *table, dcsim_e
                    table);
 }
 
-int dcsim_db_check_owner(sqlite3 *db, const char *name, dcsim_error *err) {
+int dcsim__db_check_owner(sqlite3 *db, const char *name, dcsim_error *err) {
   sqlite3_stmt *st = NULL;
   if (sqlite3_prepare_v2(db, "PRAGMA application_id", -1, &st, NULL) != SQLITE_OK)
-    return dcsim_db_fail(db, name, "cannot read the database", err);
+    return dcsim__db_fail(db, name, "cannot read the database", err);
   int s = sqlite3_step(st);
   long long id = s == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
   sqlite3_finalize(st);
-  if (s != SQLITE_ROW) return dcsim_db_fail(db, name, "cannot read the database", err);
+  if (s != SQLITE_ROW) return dcsim__db_fail(db, name, "cannot read the database", err);
   if (id == DCSIM_DB_APPLICATION_ID) return 0;
   if (id != 0)
     return DCSIM_ERR(err, DCSIM_EDB, name, 0,
@@ -114,11 +114,11 @@ int dcsim_db_check_owner(sqlite3 *db, const char *name, dcsim_error *err) {
                          "SELECT name FROM sqlite_schema WHERE type = 'table' AND "
                          "substr(name, 1, 7) <> 'sqlite_' ORDER BY name",
                          -1, &st, NULL) != SQLITE_OK)
-    return dcsim_db_fail(db, name, "cannot read the schema", err);
+    return dcsim__db_fail(db, name, "cannot read the schema", err);
   int rc = 0;
   while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW)
     rc = known_table(db, name, (const char *)sqlite3_column_text(st, 0), err);
-  if (!rc && s != SQLITE_DONE) rc = dcsim_db_fail(db, name, "cannot read the schema", err);
+  if (!rc && s != SQLITE_DONE) rc = dcsim__db_fail(db, name, "cannot read the schema", err);
   sqlite3_finalize(st);
   return rc;
 }
@@ -127,7 +127,7 @@ int dcsim_db_check_owner(sqlite3 *db, const char *name, dcsim_error *err) {
  * cannot make the -shm file), unless a -wal file holds changes the database lacks. */
 static int open_immutable(const char *path, const char *name, sqlite3 **db, dcsim_error *err) {
   size_t size = strlen(path) + 5;
-  char *wal = malloc(size), *uri = dcsim_db_uri(path, "immutable=1");
+  char *wal = malloc(size), *uri = dcsim__db_uri(path, "immutable=1");
   struct stat st;
   int rc = 0;
   if (!wal || !uri) {
@@ -155,22 +155,22 @@ out:
 /* The settings every writer uses, after the owner check (nothing is written before it). */
 static int set_up(sqlite3 *db, const char *name, unsigned flags, dcsim_error *err) {
   int rc = 0;
-  if ((flags & DCSIM_DB_OWNED) && (rc = dcsim_db_check_owner(db, name, err))) return rc;
+  if ((flags & DCSIM_DB_OWNED) && (rc = dcsim__db_check_owner(db, name, err))) return rc;
   if ((flags & DCSIM_DB_WAL) &&
-      (rc = dcsim_db_exec(
+      (rc = dcsim__db_exec(
            db, name, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
            err)))
     return rc;
   if ((flags & DCSIM_DB_OWNED) && !(flags & DCSIM_DB_READONLY)) {
     char sql[64];
     snprintf(sql, sizeof sql, "PRAGMA application_id = %d", DCSIM_DB_APPLICATION_ID);
-    rc = dcsim_db_exec(db, name, sql, err);
+    rc = dcsim__db_exec(db, name, sql, err);
   }
   return rc;
 }
 
-int dcsim_db_open(const char *path, const char *name, unsigned flags, sqlite3 **out,
-                  dcsim_error *err) {
+int dcsim__db_open(const char *path, const char *name, unsigned flags, sqlite3 **out,
+                   dcsim_error *err) {
   sqlite3 *db = NULL;
   int rc = 0;
   int mode =
@@ -178,7 +178,8 @@ int dcsim_db_open(const char *path, const char *name, unsigned flags, sqlite3 **
   if (flags & DCSIM_DB_URI) mode |= SQLITE_OPEN_URI;
   *out = NULL;
   if (!name) name = path;
-  if ((flags & DCSIM_DB_READONLY) && !(flags & DCSIM_DB_URI) && dcsim_db_read_only_location(path)) {
+  if ((flags & DCSIM_DB_READONLY) && !(flags & DCSIM_DB_URI) &&
+      dcsim__db_read_only_location(path)) {
     if ((rc = open_immutable(path, name, &db, err))) goto out;
   } else if (sqlite3_open_v2(path, &db, mode | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
     rc = DCSIM_ERR(
@@ -196,20 +197,20 @@ out:
   return rc;
 }
 
-int dcsim_db_prepare(sqlite3 *db, const char *name, const char *sql, sqlite3_stmt **st,
-                     const char *what, dcsim_error *err) {
+int dcsim__db_prepare(sqlite3 *db, const char *name, const char *sql, sqlite3_stmt **st,
+                      const char *what, dcsim_error *err) {
   if (sqlite3_prepare_v2(db, sql, -1, st, NULL) == SQLITE_OK) return 0;
-  return dcsim_db_fail(db, name, what, err);
+  return dcsim__db_fail(db, name, what, err);
 }
 
-int dcsim_db_step_done(sqlite3 *db, const char *name, sqlite3_stmt *st, const char *what,
-                       dcsim_error *err) {
-  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : dcsim_db_fail(db, name, what, err);
+int dcsim__db_step_done(sqlite3 *db, const char *name, sqlite3_stmt *st, const char *what,
+                        dcsim_error *err) {
+  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : dcsim__db_fail(db, name, what, err);
   sqlite3_reset(st);
   return rc;
 }
 
-void dcsim_db_remove(const char *path) {
+void dcsim__db_remove(const char *path) {
   size_t size = strlen(path) + 5;
   char *side = malloc(size);
   unlink(path);
@@ -221,7 +222,7 @@ void dcsim_db_remove(const char *path) {
   free(side);
 }
 
-void dcsim_db_utc_now(char stamp[32]) {
+void dcsim__db_utc_now(char stamp[32]) {
   time_t now = time(NULL);
   struct tm tmv;
   strftime(stamp, 32, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tmv));

@@ -1,10 +1,10 @@
-/* dcsim/db.h — the SQLite plumbing shared by dcsim's databases (run results, sweeps and their
+/* util/db.h — the SQLite plumbing shared by dcsim's databases (run results, sweeps and their
  * merge, bench runs): opening with the common settings, running SQL, transactions, statements and
  * the error messages that go with them.
  *
- * Ownership: dcsim_db_open() returns a connection the caller closes with sqlite3_close()
- * (NULL-safe); a statement from dcsim_db_prepare() is the caller's to sqlite3_finalize(). `name` is
- * the file an error names (the database's path, or the file a temporary database becomes).
+ * Ownership: dcsim__db_open() returns a connection the caller closes with sqlite3_close()
+ * (NULL-safe); a statement from dcsim__db_prepare() is the caller's to sqlite3_finalize(). `name`
+ * is the file an error names (the database's path, or the file a temporary database becomes).
  * Failures are DCSIM_EDB. */
 #ifndef DCSIM_DB_H
 #define DCSIM_DB_H
@@ -18,7 +18,7 @@ enum {
   DCSIM_DB_WAL = 2,      /* journal_mode=WAL, synchronous=NORMAL, foreign_keys=ON */
   DCSIM_DB_URI = 4,      /* "file:" URIs are understood (ATTACH of escaped paths) */
   DCSIM_DB_NEW = 8,      /* the file was just made for it: a failure "cannot create" it */
-  DCSIM_DB_OWNED = 16    /* refuse a database that is not dcsim's (dcsim_db_check_owner) before
+  DCSIM_DB_OWNED = 16    /* refuse a database that is not dcsim's (dcsim__db_check_owner) before
                           * anything is written to it; a writable one is then marked dcsim's */
 };
 
@@ -30,41 +30,41 @@ enum {
  * A read-only open of a file whose directory dcsim cannot write (a read-only file system, another
  * user's results) reads it as immutable, since SQLite could not create the -shm file a WAL
  * database needs: refused when a -wal file holds changes not yet in the database. */
-int dcsim_db_open(const char *path, const char *name, unsigned flags, sqlite3 **out,
-                  dcsim_error *err);
+int dcsim__db_open(const char *path, const char *name, unsigned flags, sqlite3 **out,
+                   dcsim_error *err);
 
 /* 0 when db (named name) is dcsim's: its application_id is DCSIM_DB_APPLICATION_ID, or it is 0
  * (a new file, or one written before the id existed) and every table in it is one of dcsim's
  * results and sweep tables with its columns. Else DCSIM_EDB naming the table or the id: "table
  * 'orders' is not one of dcsim's: another program's database (give --db a new file)". */
-int dcsim_db_check_owner(sqlite3 *db, const char *name, dcsim_error *err);
+int dcsim__db_check_owner(sqlite3 *db, const char *name, dcsim_error *err);
 /* 1 when dcsim cannot write path's file or, for a file still to be created, its directory. */
-int dcsim_db_read_only_location(const char *path);
+int dcsim__db_read_only_location(const char *path);
 /* "file:PATH" with the URI delimiters of PATH escaped, then "?QUERY" when query is not NULL
  * (malloc'd; NULL when out of memory). */
-char *dcsim_db_uri(const char *path, const char *query);
+char *dcsim__db_uri(const char *path, const char *query);
 
 /* Runs one or more statements; an error carries SQLite's message as it is. */
-int dcsim_db_exec(sqlite3 *db, const char *name, const char *sql, dcsim_error *err);
-/* BEGIN IMMEDIATE / COMMIT through dcsim_db_exec; ROLLBACK ignoring errors (for cleanups). */
-int dcsim_db_begin(sqlite3 *db, const char *name, dcsim_error *err);
-int dcsim_db_commit(sqlite3 *db, const char *name, dcsim_error *err);
-void dcsim_db_rollback(sqlite3 *db);
+int dcsim__db_exec(sqlite3 *db, const char *name, const char *sql, dcsim_error *err);
+/* BEGIN IMMEDIATE / COMMIT through dcsim__db_exec; ROLLBACK ignoring errors (for cleanups). */
+int dcsim__db_begin(sqlite3 *db, const char *name, dcsim_error *err);
+int dcsim__db_commit(sqlite3 *db, const char *name, dcsim_error *err);
+void dcsim__db_rollback(sqlite3 *db);
 
 /* Records the connection's last error as "WHAT: SQLite's message"; returns DCSIM_EDB. */
-int dcsim_db_fail(sqlite3 *db, const char *name, const char *what, dcsim_error *err);
-/* Prepares sql into *st (NULL on failure), failing as dcsim_db_fail(what). */
-int dcsim_db_prepare(sqlite3 *db, const char *name, const char *sql, sqlite3_stmt **st,
-                     const char *what, dcsim_error *err);
+int dcsim__db_fail(sqlite3 *db, const char *name, const char *what, dcsim_error *err);
+/* Prepares sql into *st (NULL on failure), failing as dcsim__db_fail(what). */
+int dcsim__db_prepare(sqlite3 *db, const char *name, const char *sql, sqlite3_stmt **st,
+                      const char *what, dcsim_error *err);
 /* Steps a statement that returns no row, then resets it (bindings stay); anything but
- * SQLITE_DONE fails as dcsim_db_fail(what). */
-int dcsim_db_step_done(sqlite3 *db, const char *name, sqlite3_stmt *st, const char *what,
-                       dcsim_error *err);
+ * SQLITE_DONE fails as dcsim__db_fail(what). */
+int dcsim__db_step_done(sqlite3 *db, const char *name, sqlite3_stmt *st, const char *what,
+                        dcsim_error *err);
 
 /* Removes the database file path and its -wal and -shm files (missing ones are no error). */
-void dcsim_db_remove(const char *path);
+void dcsim__db_remove(const char *path);
 
 /* The current UTC time as stored in created_utc columns: "2024-05-01T12:00:00Z". */
-void dcsim_db_utc_now(char stamp[32]);
+void dcsim__db_utc_now(char stamp[32]);
 
 #endif

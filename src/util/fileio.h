@@ -1,7 +1,9 @@
-/* dcsim/fileio.h — reading a whole input file into memory, the one way every reader does it
+/* util/fileio.h — reading a whole input file into memory, the one way every reader does it
  * (XML documents, CSV tables, calibration exports, sweep points).
  *
- * Ownership: dcsim_file_read() gives a malloc'd, NUL-terminated *text the caller frees; on
+ * Also the one way files are written whole (dcsim__file_write_atomic) and directories made.
+ *
+ * Ownership: dcsim__file_read() gives a malloc'd, NUL-terminated *text the caller frees; on
  * failure *text is left untouched. Nothing here keeps state. */
 #ifndef DCSIM_FILEIO_H
 #define DCSIM_FILEIO_H
@@ -17,7 +19,7 @@ typedef struct dcsim_file_rules {
   const char *nul_byte;  /* NULL: NUL bytes are read like any other; else a file holding one is
                           * DCSIM_EPARSE with this message */
   int regular_only;      /* 1: refuse a path that is not a regular file (a FIFO, a device, a
-                          * directory) before opening it (dcsim_file_check_input); 0: a pipe is
+                          * directory) before opening it (dcsim__file_check_input); 0: a pipe is
                           * read to its end */
 } dcsim_file_rules;
 
@@ -26,14 +28,23 @@ typedef struct dcsim_file_rules {
  * NUL-terminated; *len (may be NULL) is its length in bytes. rules may be NULL (no limit, NUL
  * bytes read). Errors name path, line 0: DCSIM_EIO "cannot open: REASON" or "read error",
  * DCSIM_ENOMEM "out of memory", and the two of the rules. */
-int dcsim_file_read(const char *path, const dcsim_file_rules *rules, char **text, size_t *len,
-                    dcsim_error *err);
+int dcsim__file_read(const char *path, const dcsim_file_rules *rules, char **text, size_t *len,
+                     dcsim_error *err);
+
+/* The whole file as a NUL-terminated string: 64 MiB at most, no NUL byte (dcsim__file_read). */
+int dcsim__file_read_text(const char *path, char **text, dcsim_error *err);
+
+/* Writes text to path through a temporary file and rename (never half a file). */
+int dcsim__file_write_atomic(const char *path, const char *text, dcsim_error *err);
+
+/* Creates directory dir if it does not exist (one level); an existing non-directory is an error. */
+int dcsim__mkdir(const char *dir, dcsim_error *err);
 
 /* 0 when path names a regular file (following symbolic links), else DCSIM_EIO naming path, line 0,
  * with the reason: "cannot open: No such file or directory", "is a directory", "is a FIFO (named
  * pipe)", "is a character device", ... ", not a regular file". Checked with stat() before any
  * open, so a FIFO without a writer cannot block the caller. Inputs whose documentation allows a
  * pipe (sweep points) do not call it. */
-int dcsim_file_check_input(const char *path, dcsim_error *err);
+int dcsim__file_check_input(const char *path, dcsim_error *err);
 
 #endif
