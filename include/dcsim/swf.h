@@ -75,7 +75,8 @@ int dcsim_swf_load(const char *path, dcsim_swf **out, dcsim_error *err);
  * first its job lines are counted, refused past the budget's work (one job is one unit) or memory
  * (the stored job, sizeof(dcsim_swf_job), plus budget->job_bytes each), then stored in one array of
  * exactly that size. Either pass refuses: a line longer than 64 KiB, more than 4096 "; Key:
- * value" lines or 1 MiB of them, more than 10^6 comment or blank lines, a NUL byte; a path that is
+ * value" lines or 1 MiB of them, more than 10^6 comment or blank lines or 4 MiB of comments, a NUL
+ * byte; a path that is
  * not a regular file (dcsim__file_check_input). */
 int dcsim_swf_load_budget(const char *path, const struct dcsim_budget *budget, dcsim_swf **out,
                           dcsim_error *err);

@@ -487,7 +487,9 @@ static int validate_trace(const char *path, dcsim_trace_kind kind, vctx *v, dcsi
   int rc;
   if (kind == DCSIM_TRACE_SWF) {
     dcsim_swf *t = NULL;
-    rc = dcsim_swf_load_budget(path, v->budget, &t, err);
+    dcsim_budget b = *v->budget; /* per job what dcsim run keeps too, as run charges it */
+    b.job_bytes = dcsim_engine_job_bytes();
+    rc = dcsim_swf_load_budget(path, &b, &t, err);
     dcsim_swf_free(t);
     return rc;
   }

@@ -17,11 +17,12 @@
 
 /* What a trace may hold besides its jobs (doc/robustness.md): the Parallel Workloads Archive's
  * headers have tens of lines, its job lines about 100 bytes. */
-#define SWF_MAX_LINE_BYTES   65536u   /* any line */
-#define SWF_MAX_HEADERS      4096u    /* stored "; Key: value" lines */
-#define SWF_MAX_HEADER_BYTES 1048576u /* their keys and values */
-#define SWF_MAX_OTHER_LINES  1000000u /* comment and blank lines */
-#define SWF_READ_BYTES       1048576u /* read at once */
+#define SWF_MAX_LINE_BYTES    65536u   /* any line */
+#define SWF_MAX_HEADERS       4096u    /* stored "; Key: value" lines */
+#define SWF_MAX_HEADER_BYTES  1048576u /* their keys and values */
+#define SWF_MAX_OTHER_LINES   1000000u /* comment and blank lines */
+#define SWF_MAX_COMMENT_BYTES 4194304u /* of comment lines (headers and prose) */
+#define SWF_READ_BYTES        1048576u /* read at once */
 
 void dcsim_swf_free(dcsim_swf *t) {
   if (!t) return;
@@ -194,7 +195,8 @@ typedef struct reader {
   char *buf;
   size_t len, pos; /* bytes in buf; start of the next line */
   int eof;
-  uint64_t line, other; /* lines read; comment and blank lines among them */
+  uint64_t line, other;   /* lines read; comment and blank lines among them */
+  uint64_t comment_bytes; /* of the comment lines */
 } reader;
 
 /* The next line (NUL-terminated in place, without its newline) in *text, its length in *n; 0 at
@@ -264,6 +266,10 @@ static int classify(reader *r, char *text, size_t n, char **body, dcsim_error *e
   if (++r->other > SWF_MAX_OTHER_LINES)
     return DCSIM_ERR(err, DCSIM_ERANGE, r->path, (int)r->line,
                      "more than %u comment or blank lines: not an SWF trace", SWF_MAX_OTHER_LINES);
+  if ((r->comment_bytes += n) > SWF_MAX_COMMENT_BYTES)
+    return DCSIM_ERR(err, DCSIM_ERANGE, r->path, (int)r->line,
+                     "more than %u bytes of comment lines: not an SWF header",
+                     SWF_MAX_COMMENT_BYTES);
   return 0;
 }
 
@@ -271,7 +277,7 @@ static int classify(reader *r, char *text, size_t n, char **body, dcsim_error *e
  * before any job is stored. */
 static int count_jobs(const char *path, const dcsim_budget *b, size_t *jobs, dcsim_error *err) {
   reader r;
-  uint64_t n = 0;
+  uint64_t n = 0, per_job = sizeof(dcsim_swf_job) + (b ? b->job_bytes : 0);
   int rc = reader_open(&r, path, err);
   char *text, *body;
   size_t len;
@@ -288,13 +294,15 @@ static int count_jobs(const char *path, const dcsim_budget *b, size_t *jobs, dcs
     }
     if ((rc = dcsim_budget_work(b, n, "the trace has at least", "jobs", path, (int)r.line, err)))
       break;
+    if (b && b->max_bytes && n * per_job > b->max_bytes) { /* refused at once, not at the end */
+      char prefix[64];
+      snprintf(prefix, sizeof prefix, "its %llu jobs so far would", (unsigned long long)n);
+      rc = dcsim_budget_bytes(b, n * per_job, prefix, path, (int)r.line, err);
+      break;
+    }
   }
   reader_close(&r);
   if (rc) return rc;
-  char prefix[64];
-  snprintf(prefix, sizeof prefix, "its %llu jobs would", (unsigned long long)n);
-  uint64_t per_job = sizeof(dcsim_swf_job) + (b ? b->job_bytes : 0);
-  if ((rc = dcsim_budget_bytes(b, n * per_job, prefix, path, 0, err))) return rc;
   *jobs = (size_t)n;
   return 0;
 }
