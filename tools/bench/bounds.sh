@@ -2,7 +2,7 @@
 # bounds.sh [DCSIM] — the hostile inputs of issue 27, generated here (never checked in), each run
 # under /usr/bin/time with a 60-s timeout and a 6 GiB address-space limit: exit status, wall time
 # and peak resident memory per reproducer (doc/robustness.md, "One budget"). DCSIM defaults to
-# build/dcsim; run from the source root. Needs python3 and about 30 MB of temporary disk.
+# build/dcsim; run from the source root; BOUNDS_ONLY=REGEX runs only the reproducers it matches. Needs python3 and about 30 MB of temporary disk.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 dcsim=$(readlink -f "${1:-build/dcsim}")
@@ -53,8 +53,9 @@ printf '%-34s %5s %8s %10s  %s\n' reproducer exit "wall s" "peak MiB" "first lin
 one() {
   local name=$1
   shift
+  if [ -n "${BOUNDS_ONLY:-}" ] && ! [[ $name =~ $BOUNDS_ONLY ]]; then return; fi
   local out
-  out=$( (ulimit -v 6291456; cd "$d" && timeout 60 /usr/bin/time -f 'TIME %e %M' "$@" 2>&1 >/dev/null) )
+  out=$( (ulimit -v 6291456; cd "$d" && timeout -k 5 60 /usr/bin/time -f 'TIME %e %M' "$@" 2>&1 >/dev/null) )
   local rc=$?
   local t m
   read -r t m < <(sed -n 's/^TIME //p' <<<"$out" | tail -1)
@@ -73,6 +74,7 @@ one "workload 1e9 tasks, sweep" "$dcsim" sweep workload-1e9.xml --cpu xeon-e5-26
 one "workload 1e10 tasks, sweep" "$dcsim" sweep workload-1e10.xml --cpu xeon-e5-2697v3 --nodes 1,2
 one "workflow 4.9e8 edges" "$dcsim" run edges-4.9e8.xml
 one "workflow 4e7 steps" "$dcsim" run steps-4e7.xml
+one "workflow 4e7 steps, --max-memory 4G" "$dcsim" run steps-4e7.xml --max-memory 4G
 one "sweep --threads 100000" "$dcsim" sweep "$root"/$sweep --threads 100000
 one "sweep --threads 30000" "$dcsim" sweep "$root"/$sweep --threads 30000
 one "FIFO as workflow, run" "$dcsim" run fifo.xml
