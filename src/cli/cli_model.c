@@ -88,6 +88,10 @@ static void print_threads(const dcsim_model_req *rq, const dcsim_prediction *p) 
   const dcsim_thread_info *ti = &p->threads;
   unsigned n = rq->state.threads;
   if (!p->cpu || n <= 1 || (rq->flags & DCSIM_MODEL_D35)) return;
+  if (!ti->law && (rq->flags & DCSIM_MODEL_HW_THREADS)) {
+    printf("threads   %u cores: ideal scaling, the per-loop model alone (--threading ideal)\n", n);
+    return;
+  }
   if (!ti->law) {
     printf(
         "threads   %u cores: ideal scaling, the per-loop model alone (no measured thread "
@@ -95,14 +99,18 @@ static void print_threads(const dcsim_model_req *rq, const dcsim_prediction *p) 
         n, dcsim_dwarf_name(rq->ev->dwarf));
     return;
   }
-  char tp[600];
+  char tp[600], how[200] = "";
   dcsim_prov_format(ti->prov, tp, sizeof tp);
-  double law = dcsim_threads_time(ti->law, n, ti->one_time_s, ti->hw_time_s);
+  double law = dcsim_threads_time_held(ti->law, n, ti->one_time_s, ti->max_time_s, ti->hw_time_s);
+  if (n > ti->law->cores_max) /* dcsim/model_threads.h: the efficiency at cores_max held */
+    snprintf(how, sizeof how, "; beyond %u cores the parallel efficiency at %u cores held",
+             ti->law->cores_max, ti->law->cores_max);
   printf(
       "threads   %u cores: %sx the 1-core time by the measured scaling of %s (sigma %s, "
-      "kappa %s, fitted on %s up to %u cores); per-loop model alone %sx  %s\n",
+      "kappa %s, fitted on %s up to %u cores%s%s); per-loop model alone %sx  %s\n",
       n, DCSIM_SIG(law / ti->one_time_s), dcsim_dwarf_name(rq->ev->dwarf),
       DCSIM_SIG(ti->law->sigma), DCSIM_SIG(ti->law->kappa), ti->law->cpu, ti->law->cores_max,
+      ti->exact ? "" : ", transferred to this CPU as a function of the thread count", how,
       DCSIM_SIG(ti->hw_time_s / ti->one_time_s), tp);
 }
 
@@ -118,6 +126,10 @@ static void json_threads(dcsim_json *j, const dcsim_model_req *rq, const dcsim_p
     dcsim_json_key_num(j, "kappa", ti->law->kappa);
     dcsim_json_key_str(j, "fitted_on", ti->law->cpu);
     dcsim_json_key_int(j, "cores_max", ti->law->cores_max);
+    dcsim_json_key_str(j, "rule",
+                       !ti->exact                               ? "transferred from another CPU"
+                       : rq->state.threads > ti->law->cores_max ? "efficiency at cores_max held"
+                                                                : "measured range");
     dcsim_json_key_num(j, "one_core_s", ti->one_time_s);
     dcsim_json_key(j, "provenance");
     dcsim_prov_json(j, ti->prov);
@@ -674,6 +686,7 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   if ((rc = dcsim_arg_format(a, formats, &fmt, err))) goto out;
   if ((rc = parse_energy_form(a, &rq.energy_form, err))) goto out;
   rq.flags = dcsim_arg_model_flags(a);
+  if ((rc = dcsim_arg_threading(a, &rq.flags, err))) goto out;
   if ((rc = parse_sets(a, b, names, &nb, err))) goto out;
   if ((rc = load_dwarf_arg(a, &d, err))) goto out;
   const char *case_name = dcsim_arg(a, "case");

@@ -533,10 +533,11 @@ static int run_options(const dcsim_args *a, dcsim_task_policy tp, dcsim_scenario
   so->platform_path = dcsim_arg(a, "platform");
   so->task_policy = tp;
   so->model_flags = dcsim_arg_model_flags(a);
+  int rc;
+  if ((rc = dcsim_arg_threading(a, &so->model_flags, err))) return rc;
   so->swf_map = dcsim_arg(a, "swf-map");
   so->dvfs = dcsim_arg(a, "dvfs-slowdown") != NULL;
   eo->power_off = dcsim_arg(a, "power-off-after") != NULL;
-  int rc;
   if ((rc = dcsim_arg_double(a, "deadline-s", 0, &so->deadline_s, err)) ||
       (rc = dcsim_arg_double(a, "dvfs-slowdown", 0, &so->dvfs_slowdown, err)) ||
       (rc = dcsim_arg_double(a, "wms-delay-s", 0, &so->wms_delay_s, err)) ||
