@@ -755,10 +755,11 @@ static int lookup(const dcsim_cpu_profile_t *p, int q, const dcsim_cpu_state *s,
 
 /* one table of dcsim_cpu_profile_rates: its value and the weakest provenance so far */
 static int lookup_into(const dcsim_cpu_profile_t *p, int q, const dcsim_cpu_state *s, double *out,
-                       dcsim_prov *prov, dcsim_error *err) {
+                       dcsim_cpu_rates *r, dcsim_error *err) {
   dcsim_prov here;
   int rc = lookup(p, q, s, out, &here, err);
-  if (!rc) *prov = q == Q_FLOPS ? here : dcsim_prov_weakest(*prov, here);
+  if (!rc) r->prov = q == Q_FLOPS ? here : dcsim_prov_weakest(r->prov, here);
+  if (!rc) r->qprov[q] = here;
   return rc;
 }
 
@@ -766,19 +767,17 @@ int dcsim_cpu_profile_rates(const dcsim_cpu_profile_t *p, const dcsim_cpu_state 
                             dcsim_cpu_rates *out, dcsim_error *err) {
   dcsim_cpu_rates r;
   memset(&r, 0, sizeof r);
+  for (int q = 0; q < Q_COUNT; q++) r.qprov[q] = dcsim_prov_make(DCSIM_PROV_TABLE, "");
   int rc;
-  if ((rc = lookup_into(p, Q_FLOPS, s, &r.flops, &r.prov, err))) return rc;
+  if ((rc = lookup_into(p, Q_FLOPS, s, &r.flops, &r, err))) return rc;
   /* cache tables are optional (dcsim/hwprofile.h); absent ones stay 0 with their flag cleared */
-  if ((r.has_l1 = p->tables[Q_L1].present) &&
-      (rc = lookup_into(p, Q_L1, s, &r.l1_bps, &r.prov, err)))
+  if ((r.has_l1 = p->tables[Q_L1].present) && (rc = lookup_into(p, Q_L1, s, &r.l1_bps, &r, err)))
     return rc;
-  if ((r.has_l2 = p->tables[Q_L2].present) &&
-      (rc = lookup_into(p, Q_L2, s, &r.l2_bps, &r.prov, err)))
+  if ((r.has_l2 = p->tables[Q_L2].present) && (rc = lookup_into(p, Q_L2, s, &r.l2_bps, &r, err)))
     return rc;
-  if ((r.has_l3 = p->tables[Q_L3].present) &&
-      (rc = lookup_into(p, Q_L3, s, &r.l3_bps, &r.prov, err)))
+  if ((r.has_l3 = p->tables[Q_L3].present) && (rc = lookup_into(p, Q_L3, s, &r.l3_bps, &r, err)))
     return rc;
-  if ((rc = lookup_into(p, Q_DRAM, s, &r.dram_bps, &r.prov, err))) return rc;
+  if ((rc = lookup_into(p, Q_DRAM, s, &r.dram_bps, &r, err))) return rc;
   *out = r;
   return 0;
 }
