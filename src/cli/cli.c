@@ -144,6 +144,9 @@ static const dcsim_opt_spec sweep_opts[] = {
   { "stop-after", "N", 0, "testing: stop after N new points, as if interrupted" },
   { "shard", "I/N", 0,
     "evaluate only shard I of N (job arrays; needs --db; join with dcsim merge)" },
+  { "threading", "measured,ideal", 0,
+    "CPU thread-scaling variants, an axis of the design space: the dwarfs' measured laws, the "
+    "per-loop model with well-behaved threads, or both (default measured)" },
   OPT_D35,
   OPT_STRICT,
 };
