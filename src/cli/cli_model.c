@@ -126,10 +126,13 @@ static void json_threads(dcsim_json *j, const dcsim_model_req *rq, const dcsim_p
     dcsim_json_key_num(j, "kappa", ti->law->kappa);
     dcsim_json_key_str(j, "fitted_on", ti->law->cpu);
     dcsim_json_key_int(j, "cores_max", ti->law->cores_max);
+    int beyond = rq->state.threads > ti->law->cores_max;
     dcsim_json_key_str(j, "rule",
-                       !ti->exact                               ? "transferred from another CPU"
-                       : rq->state.threads > ti->law->cores_max ? "efficiency at cores_max held"
-                                                                : "measured range");
+                       !ti->exact ? (beyond ? "transferred from another CPU; efficiency at "
+                                              "cores_max held"
+                                            : "transferred from another CPU")
+                       : beyond   ? "efficiency at cores_max held"
+                                  : "measured range");
     dcsim_json_key_num(j, "one_core_s", ti->one_time_s);
     dcsim_json_key(j, "provenance");
     dcsim_prov_json(j, ti->prov);

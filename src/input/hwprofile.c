@@ -65,7 +65,7 @@ struct dcsim_cpu_profile {
   size_t n_etabs;
   energy_table *etabs; /* one per <energy>, in document order; frequencies distinct */
   dcsim_cpu_datasheet ds;
-  char *ds_isa_src, *ds_mem_src;
+  char *ds_isa_src, *ds_mem_src, *ds_meas_src[Q_COUNT];
   int has_perf;
   dcsim_cpu_perf_model pm;
   char *pm_src, *pm_level_src[Q_COUNT];
@@ -101,6 +101,7 @@ void dcsim_cpu_profile_free(dcsim_cpu_profile_t *p) {
   free(p->etabs);
   free(p->ds_isa_src);
   free(p->ds_mem_src);
+  for (int q = 0; q < Q_COUNT; q++) free(p->ds_meas_src[q]);
   free(p->pm_src);
   for (int q = 0; q < Q_COUNT; q++) free(p->pm_level_src[q]);
   dcsim_cpu_power_model_release(&p->power);
@@ -361,6 +362,25 @@ static int load_datasheet(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xm
       return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, mem, "<memory>: peak-bps must be positive");
     if ((rc = dup_source(doc, mem, &p->ds_mem_src, err))) return rc;
     p->ds.mem_source = p->ds_mem_src;
+  }
+  /* <measured level=...>: published bandwidths the model was anchored on (dcsim_cpu_measured_bw) */
+  for (xmlNode *m = dcsim_xml_child(dn, "measured"); m; m = dcsim_xml_next(m, "measured")) {
+    const char *lv = dcsim_xml_attr(doc, m, "level");
+    int q = -1;
+    for (int i = Q_L1; i < Q_COUNT; i++)
+      if (lv && strcmp(lv, quantity_names[i]) == 0) q = i;
+    if (q < 0 || p->ds_meas_src[q])
+      return DCSIM_XML_ERR(
+          err, DCSIM_EPARSE, doc, m, "<measured level=\"%s\">: %s", lv ? lv : "",
+          q < 0 ? "level must be L1, L2, L3 or DRAM" : "a second one for this level");
+    dcsim_cpu_measured_bw *b = &p->ds.measured[q];
+    if ((rc = dcsim_xml_double(doc, m, "one-core-bps", 1, &b->one_core_bps, err)) ||
+        (rc = dcsim_xml_double(doc, m, "ghz", 1, &b->ghz, err)) ||
+        (rc = dcsim_xml_double(doc, m, "socket-bps", 0, &b->socket_bps, err)) ||
+        (rc = dcsim_xml_u32(doc, m, "socket-cores", 0, &b->socket_cores, err)) ||
+        (rc = dup_source(doc, m, &p->ds_meas_src[q], err)))
+      return rc;
+    b->source = p->ds_meas_src[q];
   }
   return 0;
 }

@@ -171,7 +171,7 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
   }
   int variants = any_ideal(pts, n);
   fprintf(f, "%6s  %-*s %-*s %5s %5s %-8s %s%12s %14s  %-12s  %s\n", "point", cw, "cpu", gw, "gpu",
-          "nodes", "cores", "freq", variants ? "threads  " : "", "time [s]", "energy [J]",
+          "nodes", "cores", "freq", variants ? "threading " : "", "time [s]", "energy [J]",
           "provenance", "pareto");
   for (size_t i = 0; i < n; i++) {
     const dcsim_sweep_point *p = &pts[i];
@@ -182,7 +182,7 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
     if (p->cores) snprintf(cores, sizeof cores, "%u", p->cores);
     fprintf(f, "%6u  %-*s %-*s %5s %5s %-8s ", p->index, cw, p->cpu[0] ? p->cpu : "-", gw,
             p->gpu[0] ? p->gpu : "-", nodes, cores, p->freq[0] ? p->freq : "-");
-    if (variants) fprintf(f, "%-8s ", threading_of(p));
+    if (variants) fprintf(f, "%-9s ", threading_of(p));
     if (p->feasible) {
       feasible++;
       front += p->pareto != 0;
