@@ -124,10 +124,11 @@ static void test_full_node_ratio(const ctx *c, const char *name) {
                 : DCSIM_CPU_DRAM;
   double pub = published_node_bps(cpu, use) / published_node_bps(c->e5, use);
   double model = t_e5 / t_c;
-  printf("%-20s full node, ideal: %.3g x the E5-2697 v3; published %s ratio %.3g (level %s "
-         "carries %.0f %% of the memory time); model/published %.3f\n",
-         name, model, dcsim_cpu_qty_name((dcsim_cpu_qty)use), pub,
-         dcsim_cpu_qty_name((dcsim_cpu_qty)q), 100 * share, model / pub);
+  printf(
+      "%-20s full node, ideal: %.3g x the E5-2697 v3; published %s ratio %.3g (level %s "
+      "carries %.0f %% of the memory time); model/published %.3f\n",
+      name, model, dcsim_cpu_qty_name((dcsim_cpu_qty)use), pub,
+      dcsim_cpu_qty_name((dcsim_cpu_qty)q), 100 * share, model / pub);
   CHECK(pub > 0);
   CHECK(model > 1);
   CHECK(model / pub >= 0.65 && model / pub <= 1.5);

@@ -77,6 +77,20 @@ static int parse_energy_form(const dcsim_args *a, dcsim_energy_form *f, dcsim_er
 }
 
 /* What limits a loop: a loop with no work and no traffic (W = Q = 0) is empty, not bound. */
+/* --freq min or max that is the nominal clock (a profile with one plain state): said on stderr,
+ * not merged silently; the turbo state, when the profile has one, is named. */
+static void freq_merged_note(const dcsim_cpu_profile_t *cpu, const char *text,
+                             const dcsim_cpu_state *st) {
+  if (!text || (strcmp(text, "max") && strcmp(text, "min")) || st->label ||
+      st->ghz != dcsim_cpu_profile_nominal_ghz(cpu))
+    return;
+  double tu = dcsim_cpu_profile_turbo_ghz(cpu);
+  char t[64] = " and no turbo state";
+  if (tu > 0) snprintf(t, sizeof t, "; its turbo (%s GHz) is --freq turbo", DCSIM_SIG(tu));
+  fprintf(stderr, "dcsim: note: --freq %s is the nominal %s GHz: %s has one non-turbo state%s\n",
+          text, DCSIM_SIG(st->ghz), dcsim_cpu_profile_name(cpu), t);
+}
+
 static const char *bound_name(const dcsim_loop_part *lp) {
   if (lp->work_flop == 0 && lp->traffic_byte == 0) return "empty";
   return lp->compute_bound ? "compute" : "memory";
@@ -621,6 +635,7 @@ static int cpu_request(const dcsim_args *a, const dcsim_dwarf_t *d, dcsim_model_
     dcsim_error_at(err, "command line", dcsim_arg_index(a, "freq"));
     return rc;
   }
+  freq_merged_note(*cpu, dcsim_arg(a, "freq"), &rq->state);
   double bw = 0;
   if ((rc = dcsim_arg_double(a, "net-bw-bps", 0, &bw, err))) return rc;
   if (dcsim_arg(a, "net-bw-bps") && !(bw > 0))

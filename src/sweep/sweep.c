@@ -47,7 +47,7 @@ struct dcsim_sweep {
   unsigned own_nodes, own_cores;
   size_t n_cpu_tasks;   /* CPU task templates of the workflows */
   int cpu_tasks_differ; /* ... in nodes, cores per node or frequency */
-  char note[400];       /* dcsim_sweep_note(); "" = none */
+  char note[2048];      /* dcsim_sweep_note(); "" = none */
   size_t n_points;
   dcsim_sweep_point *points;
   point_key *keys; /* per point: its CPU and GPU in the lists */
@@ -327,9 +327,10 @@ static size_t resolve_cores(const dcsim_sweep_t *sw, const dcsim_cpu_profile_t *
 /* The frequencies of the list (nominal without one; none for a workflow without CPU tasks) for one
  * CPU, as the GHz (or state label) they resolve to; names that resolve to the same state are one.
  * A name the CPU cannot resolve is kept as written: its points fail with the reason. */
-static size_t resolve_freqs(const dcsim_sweep_t *sw, const dcsim_cpu_profile_t *cp,
+static size_t resolve_freqs(dcsim_sweep_t *sw, const dcsim_cpu_profile_t *cp,
                             char out[][sizeof sw->points->freq]) {
   size_t n = 0;
+  const char *first[DCSIM_SWEEP_MAX_LIST + 1];
   for (size_t k = 0; k < (sw->n_freqs ? sw->n_freqs : 1); k++) {
     const char *f = sw->n_freqs ? sw->freqs[k] : sw->n_cpu_tasks ? "nominal" : "";
     char r[24];
@@ -340,7 +341,15 @@ static size_t resolve_freqs(const dcsim_sweep_t *sw, const dcsim_cpu_profile_t *
       snprintf(r, sizeof r, "%s", f);
     size_t j = 0;
     while (j < n && strcmp(out[j], r) != 0) j++;
-    if (j == n) snprintf(out[n++], sizeof out[0], "%s", r);
+    if (j == n) {
+      first[n] = f;
+      snprintf(out[n++], sizeof out[0], "%s", r);
+    } else if (cp) { /* said, not done silently: two names, one state of this CPU */
+      size_t len = strlen(sw->note);
+      snprintf(sw->note + len, sizeof sw->note - len,
+               "%s--freq %s and %s are the same state of %s (%s GHz): one point", len ? "; " : "",
+               first[j], f, dcsim_cpu_profile_name(cp), r);
+    }
   }
   return n;
 }
