@@ -222,7 +222,9 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, con
   char tp[600], ep[600];
   dcsim_prov_format(p->time_prov, tp, sizeof tp);
   dcsim_prov_format(p->energy_prov, ep, sizeof ep);
-  printf("\nmodel     %s\n", rq->flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default");
+  printf("\nmodel     %s%s\n",
+         rq->flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default",
+         rq->flags & DCSIM_MODEL_HW_THREADS ? ", --threading ideal" : "");
   print_threads(rq, p);
   printf("time      %s s  %s\n", DCSIM_SIG(p->time_s), tp);
   if (p->has_energy) {
@@ -373,6 +375,8 @@ static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p, con
   else
     dcsim_json_null(&j);
   dcsim_json_key_str(&j, "model", rq->flags & DCSIM_MODEL_D35 ? "d35" : "default");
+  if (rq->flags & DCSIM_MODEL_HW_THREADS) /* only then: earlier outputs unchanged */
+    dcsim_json_key_str(&j, "threading", "ideal");
   dcsim_json_key(&j, "energy_covers");
   if (p->has_energy)
     dcsim_json_str(&j, p->energy_scope);
@@ -453,6 +457,8 @@ static void scan_json(const dcsim_model_req *rq, const node_scan *S, const char 
   dcsim_json_key_num(&j, "net_latency_s", rq->net_latency_s);
   dcsim_json_key_num(&j, "overlap", S->overlap);
   dcsim_json_key_str(&j, "model", rq->flags & DCSIM_MODEL_D35 ? "d35" : "default");
+  if (rq->flags & DCSIM_MODEL_HW_THREADS) /* only then: earlier outputs unchanged */
+    dcsim_json_key_str(&j, "threading", "ideal");
   dcsim_prov_json_member(&j, S->time_prov, S->has_e ? &S->energy_prov : NULL);
   dcsim_json_key(&j, "scan");
   dcsim_json_arr_begin(&j);

@@ -71,6 +71,8 @@ static void json_totals(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
   if (run_id > 0) dcsim_json_key_int(j, "run_id", run_id);
   dcsim_json_key_num(j, "allocated", ms->allocated);
   dcsim_json_key_str(j, "model", s->model_flags & DCSIM_MODEL_D35 ? "d35" : "default");
+  if (s->model_flags & DCSIM_MODEL_HW_THREADS) /* only then: earlier outputs unchanged */
+    dcsim_json_key_str(j, "threading", "ideal");
   dcsim_json_key_str(j, "energy_covers", dcsim_scenario_energy_scope(s));
   dcsim_prov tprov, eprov;
   dcsim_scenario_provenance(s, &tprov, &eprov);
@@ -306,8 +308,9 @@ static void text_summary(const run_out *o) {
   char tpb[600], epb[600];
   dcsim_prov_format(tprov, tpb, sizeof tpb);
   dcsim_prov_format(eprov, epb, sizeof epb);
-  printf("model               %s; task times %s, task energies %s\n",
-         s->model_flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default", tpb, epb);
+  printf("model               %s%s; task times %s, task energies %s\n",
+         s->model_flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default",
+         s->model_flags & DCSIM_MODEL_HW_THREADS ? ", --threading ideal" : "", tpb, epb);
   printf("time-to-solution    %s s\n", DCSIM_SIG((double)st->makespan_ns * 1e-9));
   printf("energy-to-solution  %s (%s kWh), of which %s idle on nodes no job held\n",
          DCSIM_SI(st->energy_j, "J"), DCSIM_SIG(st->energy_j / 3.6e6),

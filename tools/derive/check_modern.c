@@ -17,9 +17,8 @@
 #include "dcsim/model.h"
 #include "validate.h"
 
-static const char *const CATALOGUE[] = { "xeon-e5-2697v3", "xeon-gold-6148",
-                                         "xeon-platinum-8480+", "epyc-9654",
-                                         "epyc-7763",           "nvidia-grace",
+static const char *const CATALOGUE[] = { "xeon-e5-2697v3", "xeon-gold-6148", "xeon-platinum-8480+",
+                                         "epyc-9654",      "epyc-7763",      "nvidia-grace",
                                          "fujitsu-a64fx" };
 #define N_CAT (sizeof CATALOGUE / sizeof *CATALOGUE)
 
@@ -128,9 +127,8 @@ static int compute(void *state, const val_row *w, double *out, dcsim_error *err)
 static void cited(const dcsim_cpu_profile_t *p, int q, int socket, char *buf, size_t size) {
   const dcsim_cpu_datasheet *ds = dcsim_cpu_profile_datasheet(p);
   const dcsim_cpu_measured_bw *b = ds ? &ds->measured[q] : NULL;
-  unsigned n = socket ? (b && b->socket_cores ? b->socket_cores
-                                              : dcsim_cpu_profile_cores_per_socket(p))
-                      : 1;
+  unsigned n =
+      socket ? (b && b->socket_cores ? b->socket_cores : dcsim_cpu_profile_cores_per_socket(p)) : 1;
   double ghz = b && b->source ? b->ghz : dcsim_cpu_profile_nominal_ghz(p), v = 0;
   dcsim_prov pv;
   dcsim_cpu_state s = { ghz, NULL, n };
@@ -144,16 +142,17 @@ static void cited(const dcsim_cpu_profile_t *p, int q, int socket, char *buf, si
 
 static int extra(void *state, FILE *f, dcsim_error *err) {
   const modern *m = state;
-  fprintf(f,
-          "\n**Per catalogue CPU** (generated: `tools/derive/check_modern.c`). Bandwidths in "
-          "GB/s as \"published (dcsim's model at the same core count and clock)\", one core and "
-          "one socket at the cited core count; – where nothing is cited (a datasheet estimate: "
-          "the reference's per-cycle rates, or a table for the measured CPUs). The peak is the "
-          "datasheet's (cores × clock × flop/cycle). BiFFT: case alaro, one node at the nominal "
-          "clock, seconds.\n\n"
-          "| CPU | node | peak [GFLOP/s] | L1 one core | DRAM one core | DRAM socket | BiFFT 1 core "
-          "| full node, measured | full node, ideal | ideal vs E5-2697 v3 |\n"
-          "|---|---|---|---|---|---|---|---|---|---|\n");
+  fprintf(
+      f,
+      "\n**Per catalogue CPU** (generated: `tools/derive/check_modern.c`). Bandwidths in "
+      "GB/s as \"published (dcsim's model at the same core count and clock)\", one core and "
+      "one socket at the cited core count; – where nothing is cited (a datasheet estimate: "
+      "the reference's per-cycle rates, or a table for the measured CPUs). The peak is the "
+      "datasheet's (cores × clock × flop/cycle). BiFFT: case alaro, one node at the nominal "
+      "clock, seconds.\n\n"
+      "| CPU | node | peak [GFLOP/s] | L1 one core | DRAM one core | DRAM socket | BiFFT 1 core "
+      "| full node, measured | full node, ideal | ideal vs E5-2697 v3 |\n"
+      "|---|---|---|---|---|---|---|---|---|---|\n");
   double te5 = 0;
   int rc = 0;
   for (size_t i = 0; i < N_CAT && !rc; i++) {
@@ -163,7 +162,8 @@ static int extra(void *state, FILE *f, dcsim_error *err) {
     dcsim_prov pv;
     dcsim_cpu_state s = { dcsim_cpu_profile_nominal_ghz(p), NULL, node_cores(p) };
     if (!(rc = dcsim_cpu_rate_at(p, DCSIM_CPU_FLOPS, &s, 0, &peak, &pv, err)) &&
-        !(rc = bifft_s(m, p, 1, 0, &t1, err)) && !(rc = bifft_s(m, p, node_cores(p), 0, &tm, err)) &&
+        !(rc = bifft_s(m, p, 1, 0, &t1, err)) &&
+        !(rc = bifft_s(m, p, node_cores(p), 0, &tm, err)) &&
         !(rc = bifft_s(m, p, node_cores(p), DCSIM_MODEL_HW_THREADS, &ti, err))) {
       if (i == 0) te5 = ti;
       char l1[64], d1[64], ds[64];
