@@ -355,8 +355,8 @@ static int load_datasheet(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xm
     p->ds.mem_source = p->ds_mem_src;
   }
   /* <measured level=...>: published bandwidths the model was anchored on (dcsim_cpu_measured_bw) */
-  for (xmlNode *m = dcsim_xml_child(dn, "measured"); m; m = dcsim_xml_next(m, "measured")) {
-    const char *lv = dcsim_xml_attr(doc, m, "level");
+  for (xmlNode *m = dcsim__xml_child(dn, "measured"); m; m = dcsim__xml_next(m, "measured")) {
+    const char *lv = dcsim__xml_attr(doc, m, "level");
     int q = -1;
     for (int i = Q_L1; i < Q_COUNT; i++)
       if (lv && strcmp(lv, quantity_names[i]) == 0) q = i;
@@ -365,10 +365,10 @@ static int load_datasheet(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xm
           err, DCSIM_EPARSE, doc, m, "<measured level=\"%s\">: %s", lv ? lv : "",
           q < 0 ? "level must be L1, L2, L3 or DRAM" : "a second one for this level");
     dcsim_cpu_measured_bw *b = &p->ds.measured[q];
-    if ((rc = dcsim_xml_double(doc, m, "one-core-bps", 1, &b->one_core_bps, err)) ||
-        (rc = dcsim_xml_double(doc, m, "ghz", 1, &b->ghz, err)) ||
-        (rc = dcsim_xml_double(doc, m, "socket-bps", 0, &b->socket_bps, err)) ||
-        (rc = dcsim_xml_u32(doc, m, "socket-cores", 0, &b->socket_cores, err)) ||
+    if ((rc = dcsim__xml_double(doc, m, "one-core-bps", 1, &b->one_core_bps, err)) ||
+        (rc = dcsim__xml_double(doc, m, "ghz", 1, &b->ghz, err)) ||
+        (rc = dcsim__xml_double(doc, m, "socket-bps", 0, &b->socket_bps, err)) ||
+        (rc = dcsim__xml_u32(doc, m, "socket-cores", 0, &b->socket_cores, err)) ||
         (rc = dup_source(doc, m, &p->ds_meas_src[q], err)))
       return rc;
     b->source = p->ds_meas_src[q];

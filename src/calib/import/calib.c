@@ -508,7 +508,7 @@ static const char *const meas_attrs[] = { "level",      "one-core-bps", "ghz",
 static int datasheet_measured(const dcsim_xml_doc_t *doc, xmlNode *m, dcsim_cpu_datasheet *ds,
                               dcsim_error *err) {
   static const char *const levels[] = { "L1", "L2", "L3", "DRAM" };
-  const char *lv = dcsim_xml_attr(doc, m, "level");
+  const char *lv = dcsim__xml_attr(doc, m, "level");
   int q = -1;
   for (int i = 0; i < 4; i++)
     if (lv && strcmp(lv, levels[i]) == 0) q = i + 1;
@@ -518,10 +518,10 @@ static int datasheet_measured(const dcsim_xml_doc_t *doc, xmlNode *m, dcsim_cpu_
         q < 0 ? "level must be L1, L2, L3 or DRAM" : "a second one for this level");
   dcsim_cpu_measured_bw *b = &ds->measured[q];
   int rc;
-  if ((rc = dcsim_xml_double(doc, m, "one-core-bps", 1, &b->one_core_bps, err)) ||
-      (rc = dcsim_xml_double(doc, m, "ghz", 1, &b->ghz, err)) ||
-      (rc = dcsim_xml_double(doc, m, "socket-bps", 0, &b->socket_bps, err)) ||
-      (rc = dcsim_xml_u32(doc, m, "socket-cores", 0, &b->socket_cores, err)))
+  if ((rc = dcsim__xml_double(doc, m, "one-core-bps", 1, &b->one_core_bps, err)) ||
+      (rc = dcsim__xml_double(doc, m, "ghz", 1, &b->ghz, err)) ||
+      (rc = dcsim__xml_double(doc, m, "socket-bps", 0, &b->socket_bps, err)) ||
+      (rc = dcsim__xml_u32(doc, m, "socket-cores", 0, &b->socket_cores, err)))
     return rc;
   if (!(b->one_core_bps > 0) || !(b->ghz > 0) || (b->socket_bps > 0) != (b->socket_cores >= 1))
     return DCSIM_XML_ERR(
@@ -529,7 +529,7 @@ static int datasheet_measured(const dcsim_xml_doc_t *doc, xmlNode *m, dcsim_cpu_
         "<measured level=\"%s\">: one-core-bps and ghz must be > 0, and socket-bps "
         "and socket-cores given together",
         lv);
-  b->source = dcsim_xml_attr(doc, m, "source");
+  b->source = dcsim__xml_attr(doc, m, "source");
   return 0;
 }
 
