@@ -25,7 +25,7 @@ _dcsim() {
         --threading) _dcsim_words "measured ideal"; return ;;
       esac ;;
     model)
-      opts="--dwarf --case --set --cpu --nodes --cores --freq --net-bw-bps --net-latency-s --overlap --nodes-scan --gpu --host-cpu --small-domain --gpus --energy-form --format --threading --d35 --strict --help"
+      opts="--dwarf --case --set --cpu --nodes --cores --freq --net-bw-bps --net-latency-s --overlap --nodes-scan --gpu --host-cpu --small-domain --gpu-power-activity --gpus --energy-form --format --threading --d35 --strict --help"
       case $prev in
         --dwarf) _dcsim_names dwarf; return ;;
         --cpu) _dcsim_names cpu; return ;;
