@@ -349,10 +349,12 @@ static int fit_level(lvl_ctx *c, const dcsim_perf_fit *ref, dcsim_perf_fit *out,
  * reference's frequency exponent; for a shared level the socket's ceiling solved from the socket
  * figure, S = (B^-k - x^-k)^(-1/k) with x = socket_cores x the one-core rate, so that the smooth
  * minimum (dcsim/cpu_rates.h) gives that figure at that core count. A socket figure above what
- * the one-core rate can give (x <= B: rates grow with the load, which the model's form cannot
- * show) raises the rate of one core to the socket's per core, and the level does not saturate
- * in the measured range; the source says so. Exponents and the knee stay the reference's. The
- * source starts "published:", so the level is extrapolated, not spec (dcsim/provenance.h). */
+ * the one-core rate can give (x <= B) is not used: no core count of the level gives it (the
+ * Sapphire Rapids "L3" socket figure is of a working set that fits the 52 cores' L2s; the
+ * one-core figure is what dcsim bench measures on an Emerald Rapids core); the ceiling is then
+ * assumed as for a datasheet-only level, and the source says so. Exponents and the knee stay the
+ * reference's. The source starts "published:", so the level is extrapolated, not spec
+ * (dcsim/provenance.h). */
 static int anchored_level(const dcsim_perf_machine *m, dcsim_cpu_qty q, const dcsim_perf_fit *ref,
                           dcsim_perf_fit *out) {
   const dcsim_cpu_measured_bw *b = &m->ds.measured[q];
@@ -363,12 +365,13 @@ static int anchored_level(const dcsim_perf_machine *m, dcsim_cpu_qty q, const dc
   if (b->socket_bps > 0) {
     double x = b->socket_cores * one;
     if (x <= b->socket_bps * (1 + 1e-9)) {
-      one = b->socket_bps / b->socket_cores;
-      lv->saturates = 0;
+      char ceil[320] = "";
+      if (lv->saturates) lv->sat_bps = assumed_ceiling(m, ref, q, 0, ceil, sizeof ceil);
       snprintf(why, sizeof why,
-               "; socket %.4g GB/s at %u cores is above %u x the one-core figure: the rate of one "
-               "core is the socket's per core, no saturation in the measured range",
-               b->socket_bps / 1e9, b->socket_cores, b->socket_cores);
+               "; the socket's %.4g GB/s at %u cores is above %u x the one-core figure, which no "
+               "core count of this level can give (per-core rates do not grow with the load; a "
+               "working set that fits the cores' private caches at that count would): not used%s%s",
+               b->socket_bps / 1e9, b->socket_cores, b->socket_cores, *ceil ? "; " : "", ceil);
     } else if (lv->saturates) {
       double k = lv->knee;
       /* (B^-k - x^-k)^(-1/k) = B (1 - (B/x)^k)^(-1/k), in ratios so that no power underflows */
