@@ -60,11 +60,11 @@ _dcsim() {
       case $prev in
       esac ;;
     validate)
-      opts="--quiet --help"
+      opts="--quiet --max-tasks --max-memory --help"
       case $prev in
       esac ;;
     sweep)
-      opts="--cpu --gpu --nodes --cores --freq --set --platform --policy --deadline-s --db --format --threads --plot --heatmap --title --quiet --stop-after --shard --threading --d35 --strict --help"
+      opts="--cpu --gpu --nodes --cores --freq --set --platform --policy --deadline-s --db --format --threads --plot --heatmap --title --quiet --stop-after --max-tasks --max-memory --shard --threading --d35 --strict --help"
       case $prev in
         --cpu) _dcsim_names cpu; return ;;
         --gpu) _dcsim_names gpu; return ;;

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "dcsim/budget.h"
+#include "dcsim/engine.h"
 #include "dcsim/error.h"
 
 typedef struct dcsim_opt_spec {
@@ -88,6 +90,15 @@ const volatile sig_atomic_t *dcsim_cli_catch_interrupts(void);
 const char *dcsim_cli_interrupted_by(void);
 
 /* subcommands (cli_*.c) */
+/* The resource budget of run, sweep and validate (dcsim/budget.h) from --max-tasks N (default
+ * DCSIM_BUDGET_DEFAULT_WORK) and --max-memory SIZE (bytes or a number and K, M, G, T; default half
+ * of this machine's memory). */
+int dcsim_cli_budget(const dcsim_args *a, dcsim_budget *b, dcsim_error *err);
+/* 0 when a run of size sz fits b, else the refusal naming input, both figures, the limit and the
+ * option that raises it. */
+int dcsim_cli_check_size(const dcsim_budget *b, const dcsim_run_size *sz, const char *input,
+                         dcsim_error *err);
+
 int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_list(const dcsim_args *a, dcsim_error *err);

@@ -152,6 +152,10 @@ typedef struct dcsim_scenario_opts {
    * root. */
   const char *wms;
   const char *wms_file;
+  /* The resource budget the loaders check before allocating (dcsim/budget.h): workflows'
+   * expansions, SWF traces' jobs; NULL = only the fixed caps. The run's whole size is checked
+   * after loading with dcsim_engine_size()/dcsim_engine_check_size(). */
+  const struct dcsim_budget *budget;
 } dcsim_scenario_opts;
 
 /* What one point of a sweep changes in a base scenario (dcsim_scenario_derive(), dcsim/scenario.h).

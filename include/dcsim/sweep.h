@@ -57,11 +57,21 @@ typedef struct dcsim_sweep_def {
   const unsigned *threadings;
 } dcsim_sweep_def;
 
+/* The most threads a sweep runs: 4 per online processor, at least 16, at most 4096 (more only
+ * wait for a processor; tens of thousands make libgomp fail). --threads above it is refused; an
+ * OMP_NUM_THREADS above it is cut to it. */
+int dcsim_sweep_max_threads(void);
+
 typedef struct dcsim_sweep dcsim_sweep_t;
 
 /* Loads the inputs, resolves every profile of the lists and checks the lists (values >= 1, no
  * duplicates, frequencies that are a number, "nominal" or a label of one of the CPUs). */
 int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error *err);
+/* The same within a resource budget (dcsim/budget.h; NULL = the fixed caps only): the inputs'
+ * loaders check it, then every point's tasks, and the memory of `threads` points at once (0 = the
+ * default count of dcsim_sweep_run()). dcsim_sweep_new() is this with NULL and 0. */
+int dcsim_sweep_new_within(const dcsim_sweep_def *def, const struct dcsim_budget *budget,
+                           unsigned threads, dcsim_sweep_t **out, dcsim_error *err);
 void dcsim_sweep_free(dcsim_sweep_t *sw);
 
 size_t dcsim_sweep_n_points(const dcsim_sweep_t *sw);

@@ -23,6 +23,18 @@
         "each workflow must run within SECONDS of its start: met or missed is reported (run: " \
         "exit 4; sweep: infeasible); the energy policy plans with it"                          \
   }
+#define OPT_MAX_TASKS                                                                           \
+  {                                                                                             \
+    "max-tasks", "N", 0,                                                                        \
+        "refuse more work: task instances of a run, dependency edges of a workflow, jobs of a " \
+        "trace "                                                                                \
+        "(default 100000000)"                                                                   \
+  }
+#define OPT_MAX_MEMORY                                                                             \
+  {                                                                                                \
+    "max-memory", "SIZE", 0,                                                                       \
+        "refuse a run that needs more memory: bytes or K, M, G, T (default half of the machine's)" \
+  }
 #define OPT_D35 \
   { "d35", NULL, 0, "D3.5's published models exactly (table-only states, the paper's energy data)" }
 #define OPT_STRICT \
@@ -86,6 +98,8 @@ static const dcsim_opt_spec list_opts[] = {
 };
 static const dcsim_opt_spec validate_opts[] = {
   { "quiet", NULL, 0, "print nothing on success" },
+  OPT_MAX_TASKS,
+  OPT_MAX_MEMORY,
 };
 static const dcsim_opt_spec run_opts[] = {
   { "platform", "FILE", 0, "platform to run on (default: the one the workflow/workload names)" },
@@ -117,9 +131,8 @@ static const dcsim_opt_spec run_opts[] = {
   OPT_THREADING,
   OPT_D35,
   OPT_STRICT,
-  { "max-tasks", "N", 0, "refuse a run of more task instances (default 1000000000)" },
-  { "max-memory", "SIZE", 0,
-    "refuse a run that needs more memory: bytes or K, M, G, T (default half of the machine's)" },
+  OPT_MAX_TASKS,
+  OPT_MAX_MEMORY,
   { "quiet", NULL, 0, "no progress line on stderr" },
 };
 static const dcsim_opt_spec sweep_opts[] = {
@@ -144,6 +157,8 @@ static const dcsim_opt_spec sweep_opts[] = {
   { "title", "TEXT", 0, "title of the pictures" },
   { "quiet", NULL, 0, "no progress bar or resume message on stderr" },
   { "stop-after", "N", 0, "testing: stop after N new points, as if interrupted" },
+  OPT_MAX_TASKS,
+  OPT_MAX_MEMORY,
   { "shard", "I/N", 0,
     "evaluate only shard I of N (job arrays; needs --db; join with dcsim merge)" },
   { "threading", "measured,ideal", 0,

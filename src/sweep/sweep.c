@@ -9,7 +9,9 @@
 #include <time.h>
 
 #include <omp.h>
+#include <unistd.h>
 
+#include "dcsim/budget.h"
 #include "dcsim/catalog.h"
 #include "dcsim/engine.h"
 #include "dcsim/metrics.h"
@@ -482,7 +484,33 @@ int dcsim_sweep_repro(const dcsim_sweep_t *sw, dcsim_repro *r, dcsim_error *err)
   return dcsim_scenario_repro(sw->base, r, err);
 }
 
+/* Every point simulates the base's jobs and tasks: refused, like dcsim run, past the budget's
+ * tasks per point, or when `threads` points at once would pass its memory (the base's size without
+ * plans, which dcsim_engine_size() estimates from the jobs' workflows). */
+static int check_point_size(const dcsim_scenario *base, const dcsim_sweep_def *def,
+                            const dcsim_budget *b, unsigned threads, dcsim_error *err) {
+  if (!b) return 0;
+  dcsim_engine_opts eo;
+  memset(&eo, 0, sizeof eo);
+  dcsim_run_size sz;
+  dcsim_engine_size(base, &eo, &sz);
+  dcsim_sweep_run_opts ro = { (int)threads, 0, 0, NULL };
+  uint64_t nt = (uint64_t)dcsim__sweep_threads(&ro);
+  int rc = dcsim_budget_work(b, sz.tasks, "each point of the sweep would simulate", "tasks",
+                             def->input, 0, err);
+  char prefix[96];
+  snprintf(prefix, sizeof prefix, "%llu points at once (one per thread) would",
+           (unsigned long long)nt);
+  if (!rc) rc = dcsim_budget_bytes(b, sz.bytes * nt, prefix, def->input, 0, err);
+  return rc;
+}
+
 int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error *err) {
+  return dcsim_sweep_new_within(def, NULL, 0, out, err);
+}
+
+int dcsim_sweep_new_within(const dcsim_sweep_def *def, const dcsim_budget *budget, unsigned threads,
+                           dcsim_sweep_t **out, dcsim_error *err) {
   *out = NULL;
   int rc = 0;
   dcsim_sweep_t *sw = calloc(1, sizeof *sw);
@@ -500,7 +528,10 @@ int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error
                              .task_policy = tp,
                              .deadline_s = def->deadline_s,
                              .model_flags = def->model_flags };
-  if ((rc = dcsim_scenario_load_inputs(def->input, &so, &sw->base, err))) goto out;
+  so.budget = budget;
+  if ((rc = dcsim_scenario_load_inputs(def->input, &so, &sw->base, err)) ||
+      (rc = check_point_size(sw->base, def, budget, threads, err)))
+    goto out;
   sw->cpus = calloc(def->n_cpus + 1, sizeof *sw->cpus);
   sw->gpus = calloc(def->n_gpus + 1, sizeof *sw->gpus);
   sw->nodes = calloc(def->n_nodes + 1, sizeof *sw->nodes);
@@ -732,9 +763,16 @@ size_t dcsim__sweep_pending(const dcsim_sweep_t *sw, size_t max, size_t *out) {
   return n;
 }
 
+int dcsim_sweep_max_threads(void) {
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  long most = cpus > 0 ? 4 * cpus : 16;
+  return (int)(most < 16 ? 16 : most > 4096 ? 4096 : most);
+}
+
 int dcsim__sweep_threads(const dcsim_sweep_run_opts *o) {
   int nt = o && o->threads > 0 ? o->threads : omp_get_max_threads();
-  return nt < 1 ? 1 : nt;
+  int most = dcsim_sweep_max_threads();
+  return nt < 1 ? 1 : nt > most ? most : nt; /* OMP_NUM_THREADS=100000 would crash libgomp */
 }
 
 int dcsim__sweep_eval_batch(dcsim_sweep_t *sw, const size_t *idx, size_t n, int nt,

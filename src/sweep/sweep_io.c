@@ -504,8 +504,8 @@ static int read_csv(const char *path, char *text, dcsim_sweep_point **out, size_
 int dcsim_sweep_points_read(const char *path, dcsim_sweep_point **out, size_t *n,
                             dcsim_error *err) {
   static const dcsim_file_rules rules = {
-    0, NULL, "not a text file (a NUL byte); give a JSON or CSV file of sweep points"
-  };
+    0, NULL, "not a text file (a NUL byte); give a JSON or CSV file of sweep points", 0
+  }; /* a pipe is fine: dcsim pareto /dev/stdin (doc/sweep.md) */
   *out = NULL;
   *n = 0;
   char *text = NULL;
