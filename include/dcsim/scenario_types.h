@@ -152,6 +152,10 @@ typedef struct dcsim_scenario_opts {
    * root. */
   const char *wms;
   const char *wms_file;
+  /* The resource budget the loaders check before allocating (dcsim/budget.h): workflows'
+   * expansions, SWF traces' jobs; NULL = only the fixed caps. The run's whole size is checked
+   * after loading with dcsim_engine_size()/dcsim_engine_check_size(). */
+  const struct dcsim_budget *budget;
 } dcsim_scenario_opts;
 
 /* What one point of a sweep changes in a base scenario (dcsim_scenario_derive(), dcsim/scenario.h).
@@ -164,6 +168,8 @@ typedef struct dcsim_scenario_override {
   const char *freq;               /* "2.4", "2.4GHz", a label ("turbo") or "nominal"; NULL = keep */
   size_t n_sets;                  /* dwarf parameters of every task whose dwarf has them, after */
   const dcsim_param_set *sets;    /* the task's own <set>s (dcsim sweep --set) */
+  unsigned
+      threading; /* 0 = keep; 1 = measured, 2 = ideal (DCSIM_MODEL_HW_THREADS, dcsim/model.h) */
 } dcsim_scenario_override;
 
 #endif

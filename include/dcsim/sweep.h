@@ -7,7 +7,8 @@
  * point's index, so the output is the same at any thread count. A point whose state lies outside
  * a profile's tables is infeasible, with the reason; it never stops the sweep.
  *
- * Point order: cpu (outermost), gpu, nodes, cores, freq (innermost), each in list order.
+ * Point order: cpu (outermost), gpu, nodes, cores, freq, threading (innermost), each in list
+ * order.
  *
  * Ownership: dcsim_sweep_new() returns a heap object freed by dcsim_sweep_free(); the points
  * returned by dcsim_sweep_points() belong to it. The point type and reading and writing points
@@ -50,13 +51,27 @@ typedef struct dcsim_sweep_def {
    * name must be a parameter of some task's dwarf. Not a list: one value per name. */
   size_t n_sets;
   const dcsim_param_set *sets;
+  /* CPU thread-scaling variants (--threading measured,ideal): each 0 (measured, the dwarfs' laws)
+   * or DCSIM_MODEL_HW_THREADS (ideal); empty = the model_flags' own */
+  size_t n_threadings;
+  const unsigned *threadings;
 } dcsim_sweep_def;
+
+/* The most threads a sweep runs: 4 per online processor, at least 16, at most 4096 (more only
+ * wait for a processor; tens of thousands make libgomp fail). --threads above it is refused; an
+ * OMP_NUM_THREADS above it is cut to it. */
+int dcsim_sweep_max_threads(void);
 
 typedef struct dcsim_sweep dcsim_sweep_t;
 
 /* Loads the inputs, resolves every profile of the lists and checks the lists (values >= 1, no
  * duplicates, frequencies that are a number, "nominal" or a label of one of the CPUs). */
 int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error *err);
+/* The same within a resource budget (dcsim/budget.h; NULL = the fixed caps only): the inputs'
+ * loaders check it, then every point's tasks, and the memory of `threads` points at once (0 = the
+ * default count of dcsim_sweep_run()). dcsim_sweep_new() is this with NULL and 0. */
+int dcsim_sweep_new_within(const dcsim_sweep_def *def, const struct dcsim_budget *budget,
+                           unsigned threads, dcsim_sweep_t **out, dcsim_error *err);
 void dcsim_sweep_free(dcsim_sweep_t *sw);
 
 size_t dcsim_sweep_n_points(const dcsim_sweep_t *sw);

@@ -32,6 +32,8 @@ typedef struct dcsim_sweep_point {
   /* feasible: where its time and energy come from, the weakest task of its workflow
    * (dcsim_prov_kind of dcsim/provenance.h; the sources: dcsim run or model on that point) */
   unsigned char time_prov, energy_prov;
+  /* the CPU thread-scaling variant (sweep --threading): "measured" or "ideal" (dcsim/model.h) */
+  char threading[12];
   /* uncertainty bands (dcsim/sweep_bands.h; has_band 0 until marked, never read back): [low,
    * high] in s and J, and near_front: off the front but indistinguishable from it */
   int has_band, near_front;

@@ -127,6 +127,8 @@ static void json_totals(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
   if (run_id > 0) dcsim_json_key_int(j, "run_id", run_id);
   dcsim_json_key_num(j, "allocated", ms->allocated);
   dcsim_json_key_str(j, "model", s->model_flags & DCSIM_MODEL_D35 ? "d35" : "default");
+  if (s->model_flags & DCSIM_MODEL_HW_THREADS) /* only then: earlier outputs unchanged */
+    dcsim_json_key_str(j, "threading", "ideal");
   dcsim_json_key_str(j, "energy_covers", dcsim_scenario_energy_scope(s));
   dcsim_prov tprov, eprov;
   dcsim_scenario_provenance(s, &tprov, &eprov);
@@ -385,8 +387,9 @@ static void text_summary(const run_out *o) {
   char tpb[600], epb[600];
   dcsim_prov_format(tprov, tpb, sizeof tpb);
   dcsim_prov_format(eprov, epb, sizeof epb);
-  printf("model               %s; task times %s, task energies %s\n",
-         s->model_flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default", tpb, epb);
+  printf("model               %s%s; task times %s, task energies %s\n",
+         s->model_flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default",
+         s->model_flags & DCSIM_MODEL_HW_THREADS ? ", --threading ideal" : "", tpb, epb);
   double mk = (double)st->makespan_ns * 1e-9, tb[2] = { mk * o->band_t[0], mk * o->band_t[1] },
          eb[2] = { st->energy_j * o->band_e[0], st->energy_j * o->band_e[1] };
   char tbs[160], ebs[160];
@@ -503,8 +506,6 @@ static int run_policy(const dcsim_args *a, dcsim_job_policy *jp, dcsim_task_poli
 
 /* ---- the size of a run, and its progress (doc/engine.md, "The size of a run") ---- */
 
-#define RUN_MAX_TASKS 1000000000ull /* default --max-tasks: minutes of simulation */
-
 /* --max-memory: bytes, or a number followed by K, M, G or T (powers of 1024). 0 ok, -1 bad. */
 static int parse_size(const char *v, double *bytes) {
   static const char units[] = "KMGT";
@@ -523,50 +524,46 @@ static int parse_size(const char *v, double *bytes) {
   return *bytes < 1.8e19 ? 0 : -1;
 }
 
-/* The limits of --max-tasks and --max-memory; without --max-memory half of the machine's memory
- * (*phys: the machine's memory in bytes, 0 when the limit was given). */
-static int run_limits(const dcsim_args *a, dcsim_run_limits *lim, double *phys, dcsim_error *err) {
+int dcsim_cli_budget(const dcsim_args *a, dcsim_budget *b, dcsim_error *err) {
   const char *t = dcsim_arg(a, "max-tasks"), *m = dcsim_arg(a, "max-memory");
   double v = 0;
-  *phys = 0;
-  lim->max_tasks = RUN_MAX_TASKS;
+  memset(b, 0, sizeof *b);
+  b->max_work = DCSIM_BUDGET_DEFAULT_WORK;
   if (t && (dcsim_parse_double(t, &v) || !(v >= 1 && v < 1.8e19) || v != (double)(uint64_t)v))
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "max-tasks"),
                      "--max-tasks '%s': expected a whole number >= 1", t);
-  if (t) lim->max_tasks = (uint64_t)v;
+  if (t) b->max_work = (uint64_t)v;
   if (m && parse_size(m, &v))
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "max-memory"),
                      "--max-memory '%s': expected bytes, or a number and K, M, G or T", m);
   if (!m) {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-    v = *phys = pages > 0 && page > 0 ? (double)pages * (double)page : 0;
+    v = pages > 0 && page > 0 ? (double)pages * (double)page : 0;
+    b->machine_bytes = (uint64_t)v;
     v /= 2;
   }
-  lim->max_bytes = (uint64_t)v; /* 0 (unknown machine): no limit */
+  b->max_bytes = (uint64_t)v; /* 0 (unknown machine): no limit */
   return 0;
+}
+
+int dcsim_cli_check_size(const dcsim_budget *b, const dcsim_run_size *sz, const char *input,
+                         dcsim_error *err) {
+  dcsim_run_limits lim = { b->max_work, b->max_bytes };
+  int rc = dcsim_engine_check_size(sz, &lim, err);
+  if (!rc) return 0;
+  dcsim_error_at(err, input, 0);
+  dcsim_budget_hint(b, !(lim.max_tasks && sz->tasks > lim.max_tasks), err);
+  return rc;
 }
 
 /* Refuses, before anything is simulated or written, a run of more tasks or memory than allowed:
  * the message gives both numbers and the option that raises the limit crossed. */
-static int check_run_size(const dcsim_args *a, const dcsim_scenario *s, const dcsim_engine_opts *eo,
-                          int pictures, dcsim_error *err) {
-  dcsim_run_limits lim;
-  double phys = 0;
-  int rc = run_limits(a, &lim, &phys, err);
-  if (rc) return rc;
+static int check_run_size(const dcsim_budget *b, const dcsim_scenario *s,
+                          const dcsim_engine_opts *eo, int pictures, dcsim_error *err) {
   dcsim_run_size sz;
   dcsim_engine_size(s, eo, &sz);
   if (pictures) sz.bytes += dcsim_plot_trace_bytes(sz.task_nodes);
-  if (!(rc = dcsim_engine_check_size(&sz, &lim, err))) return 0;
-  dcsim_error_at(err, s->input_path, 0);
-  if (sz.tasks > lim.max_tasks)
-    dcsim_error_suffix(err, " (--max-tasks N raises it)");
-  else if (phys > 0)
-    dcsim_error_suffix(err, " (half of this machine's %.3g GiB; --max-memory SIZE raises it)",
-                       phys / 1073741824.0);
-  else
-    dcsim_error_suffix(err, " (--max-memory SIZE raises it)");
-  return rc;
+  return dcsim_cli_check_size(b, &sz, s->input_path, err);
 }
 
 typedef struct run_progress {
@@ -617,10 +614,11 @@ static int run_options(const dcsim_args *a, dcsim_task_policy tp, dcsim_scenario
   so->platform_path = dcsim_arg(a, "platform");
   so->task_policy = tp;
   so->model_flags = dcsim_arg_model_flags(a);
+  int rc;
+  if ((rc = dcsim_arg_threading(a, &so->model_flags, err))) return rc;
   so->swf_map = dcsim_arg(a, "swf-map");
   so->dvfs = dcsim_arg(a, "dvfs-slowdown") != NULL;
   eo->power_off = dcsim_arg(a, "power-off-after") != NULL;
-  int rc;
   if ((rc = dcsim_arg_double(a, "deadline-s", 0, &so->deadline_s, err)) ||
       (rc = dcsim_arg_double(a, "dvfs-slowdown", 0, &so->dvfs_slowdown, err)) ||
       (rc = dcsim_arg_double(a, "wms-delay-s", 0, &so->wms_delay_s, err)) ||
@@ -698,12 +696,15 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   dcsim_engine_t *e = NULL;
   dcsim_scenario_opts so;
   dcsim_engine_opts eo;
+  dcsim_budget budget;
   memset(&so, 0, sizeof so);
   memset(&eo, 0, sizeof eo);
   /* options, policy and outputs are checked before anything is read or simulated */
   if ((rc = dcsim_arg_format(a, formats, &fmt, err)) || (rc = check_outputs(a, &rf, err)) ||
-      (rc = run_policy(a, &o.jp, &o.tp, err)) || (rc = run_options(a, o.tp, &so, &eo, err)))
+      (rc = run_policy(a, &o.jp, &o.tp, err)) || (rc = run_options(a, o.tp, &so, &eo, err)) ||
+      (rc = dcsim_cli_budget(a, &budget, err)))
     goto out;
+  so.budget = &budget;
   eo.job_policy = o.jp;
   o.deadline_s = so.deadline_s;
   o.db = dcsim_arg(a, "db");
@@ -711,7 +712,7 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   if ((rc = dcsim_scenario_load(a->positional[0], &so, &s, err))) goto out;
   o.s = s;
   for (size_t i = 0; i < s->n_notes; i++) fprintf(stderr, "dcsim: note: %s\n", s->notes[i]);
-  if ((rc = check_run_size(a, s, &eo, rf.gantt || rf.power, err)) ||
+  if ((rc = check_run_size(&budget, s, &eo, rf.gantt || rf.power, err)) ||
       (rc = dcsim_scenario_repro(s, &o.rp, err)) || (rc = open_sinks(a, &rf, &o, &eo, &k, err)) ||
       (rc = simulate(&o, &eo, isatty(2) && !dcsim_arg_flag(a, "quiet"), &e, err)))
     goto out;

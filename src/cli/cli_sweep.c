@@ -265,15 +265,16 @@ typedef struct sweep_cmd {
 static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error *err) {
   static const char *const formats[] = { "text", "json", "csv", NULL };
   int rc;
-  list cpus, gpus, freqs;
-  unsigned nodes[DCSIM_SWEEP_MAX_LIST], cores[DCSIM_SWEEP_MAX_LIST];
+  list cpus, gpus, freqs, thr;
+  unsigned nodes[DCSIM_SWEEP_MAX_LIST], cores[DCSIM_SWEEP_MAX_LIST], threadings[2];
+  size_t n_threadings = 0;
   dcsim_param_set sets[16];
   char set_names[16][64];
   size_t n_sets = 0;
   size_t n_nodes = 0, n_cores = 0;
   if ((rc = dcsim_arg_format(a, formats, &c->fmt, err)) ||
       (rc = split_list(a, "cpu", &cpus, err)) || (rc = split_list(a, "gpu", &gpus, err)) ||
-      (rc = split_list(a, "freq", &freqs, err)) ||
+      (rc = split_list(a, "freq", &freqs, err)) || (rc = split_list(a, "threading", &thr, err)) ||
       (rc = uint_list(a, "nodes", DCSIM_PLATFORM_MAX_NODES, nodes, &n_nodes, err)) ||
       (rc = uint_list(a, "cores", 1000000, cores, &n_cores, err)) ||
       (rc = dcsim_arg_uint(a, "threads", 0, &c->threads, err)) ||
@@ -316,10 +317,29 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
                           freqs.v,
                           0,
                           n_sets,
-                          sets };
+                          sets,
+                          0,
+                          NULL };
   if ((rc = dcsim_arg_double(a, "deadline-s", 0, &def.deadline_s, err))) return rc;
+  if (c->threads > (unsigned)dcsim_sweep_max_threads())
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "threads"),
+                     "--threads %u: at most %d on this machine (4 per online processor, at least "
+                     "16)",
+                     c->threads, dcsim_sweep_max_threads());
+  dcsim_budget budget;
+  if ((rc = dcsim_cli_budget(a, &budget, err))) return rc;
   def.model_flags = dcsim_arg_model_flags(a);
-  if ((rc = dcsim_sweep_new(&def, &c->sw, err))) {
+  for (size_t k = 0; k < thr.n; k++) { /* --threading measured,ideal: an axis (dcsim/sweep.h) */
+    if (k >= 2 || dcsim_threading_parse(thr.v[k], &threadings[k]) ||
+        (k == 1 && threadings[0] == threadings[1]))
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "threading"),
+                       "--threading %s: a list of measured and ideal, each at most once",
+                       dcsim_arg(a, "threading"));
+    n_threadings = k + 1;
+  }
+  def.n_threadings = n_threadings;
+  def.threadings = threadings;
+  if ((rc = dcsim_sweep_new_within(&def, &budget, c->threads, &c->sw, err))) {
     if (err && strcmp(err->file, "command line") == 0 && err->line == 0) { /* point at the option */
       static const char *const names[] = { "cpu", "gpu", "nodes", "cores", "freq", "set" };
       for (int k = 0; k < 6; k++) {
@@ -346,6 +366,16 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
       ((rc = dcsim_sweepdb_open(c->dbpath, &c->ctx.db, err)) ||
        (rc = dcsim_sweepdb_attach(c->ctx.db, c->sw, in_name, &c->sweep_id, &restored, err))))
     return rc;
+  if (c->dbpath && dcsim_sweepdb_read_only(c->ctx.db)) { /* complete, or nowhere to store */
+    size_t todo = 0, n = dcsim_sweep_n_points(c->sw);
+    const dcsim_sweep_point *pts = dcsim_sweep_points(c->sw);
+    for (size_t i = 0; i < n; i++) todo += !pts[i].done && dcsim_sweep_in_shard(c->sw, i);
+    if (todo)
+      return DCSIM_ERR(err, DCSIM_EDB, c->dbpath, 0,
+                       "read-only: %zu of this sweep's points remain to compute and cannot be "
+                       "stored here (copy the database somewhere writable to resume)",
+                       todo);
+  }
   c->ctx.pr.on = isatty(2) && !dcsim_arg_flag(a, "quiet");
   if (dcsim_sweep_note(c->sw) && !dcsim_arg_flag(a, "quiet"))
     fprintf(stderr, "dcsim: note: %s\n", dcsim_sweep_note(c->sw));

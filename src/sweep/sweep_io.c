@@ -56,6 +56,19 @@ static void json_flag(dcsim_json *j, const char *key, int v) {
   dcsim_json_bool(j, v);
 }
 
+/* Whether a point of the array runs the ideal thread-scaling variant: only then do the writers
+ * name each point's variant (a column at the end), so that the outputs of sweeps without
+ * `--threading ideal` stay as they were; a missing column means measured (doc/sweep.md). */
+static int any_ideal(const dcsim_sweep_point *pts, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (pts[i].done && strcmp(pts[i].threading, "ideal") == 0) return 1;
+  return 0;
+}
+
+static const char *threading_of(const dcsim_sweep_point *p) {
+  return p->threading[0] ? p->threading : "measured";
+}
+
 /* the bands of a marked point (dcsim/sweep_bands.h) */
 static void json_bands(dcsim_json *j, const dcsim_sweep_point *p) {
   if (!p->has_band) return;
@@ -71,7 +84,7 @@ static void json_bands(dcsim_json *j, const dcsim_sweep_point *p) {
   json_flag(j, "indistinguishable_from_front", p->near_front);
 }
 
-static void json_point(dcsim_json *j, const dcsim_sweep_point *p) {
+static void json_point(dcsim_json *j, const dcsim_sweep_point *p, int variants) {
   dcsim_json_obj_begin(j);
   json_str_or_null(j, "cpu", p->cpu);
   json_str_or_null(j, "gpu", p->gpu);
@@ -96,6 +109,10 @@ static void json_point(dcsim_json *j, const dcsim_sweep_point *p) {
   }
   dcsim_json_key(j, "index");
   dcsim_json_int(j, p->index);
+  if (variants) {
+    dcsim_json_key(j, "threading");
+    dcsim_json_str(j, threading_of(p));
+  }
   dcsim_json_obj_end(j);
 }
 
@@ -110,34 +127,36 @@ void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n,
     fputc(',', f);
   }
   fputs("\n\"points\": [", f);
-  int first = 1;
+  int first = 1, variants = any_ideal(pts, n);
   for (size_t i = 0; i < n; i++) {
     if (!pts[i].done) continue;
     fputs(first ? "\n  " : ",\n  ", f);
     first = 0;
     dcsim_json j;
     dcsim_json_init(&j, f, 0);
-    json_point(&j, &pts[i]);
+    json_point(&j, &pts[i], variants);
   }
   fputs(first ? "]\n}\n" : "\n]\n}\n", f);
 }
 
-/* the band columns of a point and the end of its line (empty cells when not marked) */
+/* the band columns of a point (empty cells when not marked) */
 static void csv_bands(FILE *f, const dcsim_sweep_point *p) {
   if (p->has_band)
-    fprintf(f, ",%.10g,%.10g,%.10g,%.10g,%d\n", p->time_band[0], p->time_band[1], p->energy_band[0],
+    fprintf(f, ",%.10g,%.10g,%.10g,%.10g,%d", p->time_band[0], p->time_band[1], p->energy_band[0],
             p->energy_band[1], p->near_front);
   else
-    fputs(",,,,,\n", f);
+    fputs(",,,,,", f);
 }
 
 void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, const dcsim_repro *rp) {
   if (rp) dcsim_repro_csv(f, rp);
+  int variants = any_ideal(pts, n);
   fputs(
       "index,cpu,gpu,nodes,cores,freq,time_s,energy_j,pareto,knee,feasible,reason,balance,"
       "time_provenance,energy_provenance,time_band_low_s,time_band_high_s,energy_band_low_j,"
-      "energy_band_high_j,indistinguishable_from_front\n",
+      "energy_band_high_j,indistinguishable_from_front",
       f);
+  fputs(variants ? ",threading\n" : "\n", f);
   for (size_t i = 0; i < n; i++) {
     const dcsim_sweep_point *p = &pts[i];
     if (!p->done) continue;
@@ -164,6 +183,8 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, cons
     else
       fputs(",,", f);
     csv_bands(f, p);
+    if (variants) fprintf(f, ",%s", threading_of(p));
+    fputc('\n', f);
   }
 }
 
@@ -187,9 +208,10 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
     if ((int)strlen(pts[i].cpu) > cw) cw = (int)strlen(pts[i].cpu);
     if ((int)strlen(pts[i].gpu) > gw) gw = (int)strlen(pts[i].gpu);
   }
-  fprintf(f, "%6s  %-*s %-*s %5s %5s %-8s %24s %30s  %-12s %-12s  %s\n", "point", cw, "cpu", gw,
-          "gpu", "nodes", "cores", "freq", "time [s] [band]", "energy [J] [band]", "time from",
-          "energy from", "pareto");
+  int variants = any_ideal(pts, n);
+  fprintf(f, "%6s  %-*s %-*s %5s %5s %-8s %s%24s %30s  %-12s %-12s  %s\n", "point", cw, "cpu", gw,
+          "gpu", "nodes", "cores", "freq", variants ? "threading " : "", "time [s] [band]",
+          "energy [J] [band]", "time from", "energy from", "pareto");
   for (size_t i = 0; i < n; i++) {
     const dcsim_sweep_point *p = &pts[i];
     if (!p->done) continue;
@@ -199,6 +221,7 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
     if (p->cores) snprintf(cores, sizeof cores, "%u", p->cores);
     fprintf(f, "%6u  %-*s %-*s %5s %5s %-8s ", p->index, cw, p->cpu[0] ? p->cpu : "-", gw,
             p->gpu[0] ? p->gpu : "-", nodes, cores, p->freq[0] ? p->freq : "-");
+    if (variants) fprintf(f, "%-9s ", threading_of(p));
     if (p->feasible) {
       feasible++;
       front += p->pareto != 0;
@@ -237,6 +260,8 @@ static int set_field(dcsim_sweep_point *pt, const char *key, const char *str, do
     snprintf(pt->gpu, sizeof pt->gpu, "%s", str);
   else if (strcmp(key, "freq") == 0)
     snprintf(pt->freq, sizeof pt->freq, "%s", str);
+  else if (strcmp(key, "threading") == 0)
+    snprintf(pt->threading, sizeof pt->threading, "%s", str);
   else if (strcmp(key, "nodes") == 0)
     pt->nodes = is_null || !(num >= 1 && num < 4e9) ? 0 : (unsigned)num;
   else if (strcmp(key, "cores") == 0)
@@ -472,7 +497,7 @@ static int read_csv_point(const char *path, int line, char *const *hdr, size_t n
     int is_null = !*v;
     int text = !strcmp(key, "cpu") || !strcmp(key, "gpu") || !strcmp(key, "freq") ||
                !strcmp(key, "reason") || !strcmp(key, "time_provenance") ||
-               !strcmp(key, "energy_provenance");
+               !strcmp(key, "energy_provenance") || !strcmp(key, "threading");
     if (!is_null && !text && dcsim_parse_double(v, &num) != 0)
       return DCSIM_ERR(err, DCSIM_EPARSE, path, line, "column %s: '%s' is not a number", key, v);
     int sf = set_field(pt, key, v, num, is_null);
@@ -529,8 +554,8 @@ static int read_csv(const char *path, char *text, dcsim_sweep_point **out, size_
 int dcsim_sweep_points_read(const char *path, dcsim_sweep_point **out, size_t *n,
                             dcsim_error *err) {
   static const dcsim_file_rules rules = {
-    0, NULL, "not a text file (a NUL byte); give a JSON or CSV file of sweep points"
-  };
+    0, NULL, "not a text file (a NUL byte); give a JSON or CSV file of sweep points", 0
+  }; /* a pipe is fine: dcsim pareto /dev/stdin (doc/sweep.md) */
   *out = NULL;
   *n = 0;
   char *text = NULL;

@@ -65,6 +65,7 @@ struct dcsim_sweepdb {
   char *path;
   int64_t sweep_id;
   sqlite3_stmt *ins;
+  int read_only; /* a complete database in a place dcsim cannot write: read, never written */
 };
 
 void dcsim_sweepdb_close(dcsim_sweepdb_t *d) {
@@ -83,7 +84,14 @@ int dcsim_sweepdb_open(const char *path, dcsim_sweepdb_t **out, dcsim_error *err
     return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   }
   int rc = 0;
-  if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_WAL, &d->db, err)) ||
+  if (access(path, F_OK) == 0 && dcsim__db_read_only_location(path)) {
+    d->read_only = 1; /* resuming a sweep it holds whole needs nothing written */
+    if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_READONLY | DCSIM_DB_OWNED, &d->db, err)))
+      goto out;
+    *out = d;
+    return 0;
+  }
+  if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_WAL | DCSIM_DB_OWNED, &d->db, err)) ||
       (rc = dcsim__db_exec(d->db, path, schema_sql, err)) ||
       (rc = add_later_columns(d->db, path, err)) ||
       (rc = dcsim__db_prepare(
@@ -106,12 +114,14 @@ int dcsim_sweepdb_attach(dcsim_sweepdb_t *d, dcsim_sweep_t *sw, const char *inpu
   /* create the sweep unless it exists (a concurrent creator is harmless: UNIQUE + OR IGNORE) */
   char stamp[32];
   dcsim__db_utc_now(stamp);
-  if ((rc = dcsim__db_prepare(d->db, d->path,
+  if (!d->read_only &&
+      (rc = dcsim__db_prepare(d->db, d->path,
                               "INSERT OR IGNORE INTO sweeps(def_sha256, created_utc, input, "
                               "definition, n_points, dcsim_version, dcsim_commit) "
                               "VALUES(?,?,?,?,?,?,?)",
                               &st, "cannot record the sweep", err)))
     return rc;
+  if (d->read_only) goto find;
   sqlite3_bind_text(st, 6, dcsim_version(), -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 7, dcsim_commit(), -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
@@ -123,13 +133,16 @@ int dcsim_sweepdb_attach(dcsim_sweepdb_t *d, dcsim_sweep_t *sw, const char *inpu
   sqlite3_finalize(st);
   st = NULL;
   if (rc) return rc;
+find:
   if ((rc =
            dcsim__db_prepare(d->db, d->path, "SELECT id, n_points FROM sweeps WHERE def_sha256 = ?",
                              &st, "cannot find the sweep", err)))
     return rc;
   sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
   if (sqlite3_step(st) != SQLITE_ROW) {
-    rc = dcsim__db_fail(d->db, d->path, "cannot find the sweep", err);
+    rc = d->read_only ? DCSIM_ERR(err, DCSIM_EDB, d->path, 0,
+                                  "cannot write here (read-only) and holds no such sweep")
+                      : dcsim__db_fail(d->db, d->path, "cannot find the sweep", err);
     goto out;
   }
   d->sweep_id = sqlite3_column_int64(st, 0);
@@ -175,8 +188,12 @@ out:
   return rc;
 }
 
+int dcsim_sweepdb_read_only(const dcsim_sweepdb_t *d) { return d && d->read_only; }
+
 int dcsim_sweepdb_store(dcsim_sweepdb_t *d, const dcsim_sweep_point *pts, const size_t *idx,
                         size_t n, dcsim_error *err) {
+  if (d->read_only)
+    return DCSIM_ERR(err, DCSIM_EDB, d->path, 0, "cannot store points: read-only location");
   int rc = dcsim__db_begin(d->db, d->path, err);
   if (rc) return rc;
   sqlite3_stmt *st = d->ins;
@@ -258,7 +275,7 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
   dcsim_sweep_point *pts = NULL;
   size_t n = 0;
   int rc = 0;
-  if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_READONLY, &db, err))) goto out;
+  if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_READONLY | DCSIM_DB_OWNED, &db, err))) goto out;
   if (sqlite3_prepare_v2(db,
                          "SELECT id, n_points, def_sha256, definition FROM sweeps WHERE id = ?1 "
                          "OR (?1 = 0 AND id = (SELECT max(id) FROM sweeps))",
@@ -384,23 +401,8 @@ static char *dup_col_or_null(sqlite3_stmt *st, int col, int *oom) {
   return d;
 }
 
-/* "file:PATH" with the URI delimiters of PATH escaped. Not mode=ro: a read-only connection cannot
- * remove the -wal and -shm files of a WAL database and would leave them beside every input. */
-static char *uri_of(const char *path) {
-  size_t n = strlen(path);
-  char *u = malloc(3 * n + 16), *w = u;
-  if (!u) return NULL;
-  w += sprintf(w, "file:");
-  for (const char *p = path; *p; p++) {
-    if (*p == '%' || *p == '?' || *p == '#')
-      w += sprintf(w, "%%%02X", (unsigned char)*p);
-    else
-      *w++ = *p;
-  }
-  *w = '\0';
-  return u;
-}
-
+/* "file:PATH" (dcsim__db_uri). Not mode=ro: a read-only connection cannot remove the -wal and -shm
+ * files of a WAL database and would leave them beside every input. */
 static int attach_input(sqlite3 *db, const char *path, dcsim_error *err) {
   /* a path that is no SQLite file is refused before SQLite sees it (ATTACH would create it) */
   FILE *f = fopen(path, "rb");
@@ -412,7 +414,7 @@ static int attach_input(sqlite3 *db, const char *path, dcsim_error *err) {
     return DCSIM_ERR(
         err, DCSIM_EDB, path, 0,
         "not an SQLite database (dcsim merge joins the databases of dcsim sweep --db)");
-  char *uri = uri_of(path);
+  char *uri = dcsim__db_uri(path, NULL);
   if (!uri) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   sqlite3_stmt *st = NULL;
   int rc = 0;

@@ -25,10 +25,10 @@
 #include "dcsim/provenance.h"
 #include "validate.h"
 
-static const val_checker *const CHECKERS[] = {
-  &val_d35,         &val_papers,   &val_small_domain, &val_conclusions,  &val_sampling,
-  &val_gpu_default, &val_leaveout, &val_power,        &val_measured_gpus
-};
+static const val_checker *const CHECKERS[] = { &val_d35,         &val_papers,   &val_small_domain,
+                                               &val_conclusions, &val_sampling, &val_gpu_default,
+                                               &val_leaveout,    &val_power,    &val_measured_gpus,
+                                               &val_modern };
 
 /* in the order of the summary: the out-of-sample classes first */
 enum {

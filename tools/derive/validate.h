@@ -80,6 +80,6 @@ typedef struct val_checker {
 size_t val_ask_fig3_samples(double *x, double *y, double *w, size_t cap, size_t region_n[3]);
 
 extern const val_checker val_d35, val_papers, val_conclusions, val_small_domain, val_sampling,
-    val_gpu_default, val_leaveout, val_power, val_measured_gpus;
+    val_gpu_default, val_leaveout, val_power, val_measured_gpus, val_modern;
 
 #endif
