@@ -240,7 +240,7 @@ static void test_likwid(const char *tmp) {
   dcsim_error err = { 0 };
   char dir[512], mx[600];
   snprintf(dir, sizeof dir, "%s/lk", tmp);
-  CHECK(dcsim__mkdir(dir, &err) == 0);
+  CHECK(dcsim__mkdir_p(dir, &err) == 0);
   snprintf(mx, sizeof mx, "%s/machine.xml", dir);
   copy_file(LK "machine.xml", mx);
   const char *files[] = { LK "load_avx-L1.txt",  LK "load_avx-L2.txt",   LK "load_avx-L3.txt",

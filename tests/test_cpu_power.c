@@ -14,6 +14,7 @@
 #include "dcsim/engine.h"
 #include "dcsim/model.h"
 #include "dcsim/scenario.h"
+#include "util/compare.h"
 
 static dcsim_cpu_profile_t *cpu(const char *name) {
   char path[256];
@@ -166,13 +167,8 @@ static void test_leave_out_table35(void) {
   CHECK_REL(dram, 22.41308, 1e-5); /* 3.71 + 0.319788 nJ/B x 58.486 GB/s */
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 static double median(double *v, size_t n) {
-  qsort(v, n, sizeof *v, cmp_double);
+  qsort(v, n, sizeof *v, dcsim__cmp_double);
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 

@@ -60,7 +60,7 @@ s/\bdcsim_file_read\b/dcsim__file_read/g
 s/\bdcsim_file_read_text\b/dcsim__file_read_text/g
 s/\bdcsim_file_write_atomic\b/dcsim__file_write_atomic/g
 s/\bdcsim_input_open\b/dcsim__input_open/g
-s/\bdcsim_mkdir\b/dcsim__mkdir/g
+s/\bdcsim_mkdir\b/dcsim__mkdir_p/g
 s/\bdcsim_parse_quantity\b/dcsim__parse_quantity/g
 s/\bdcsim_parse_unit\b/dcsim__parse_unit/g
 s/\bdcsim_sha256_file\b/dcsim__sha256_file/g
@@ -93,3 +93,4 @@ s/\bdcsim_xml_str\b/dcsim__xml_str/g
 s/\bdcsim_xml_u32\b/dcsim__xml_u32/g
 s/\bdcsim_xml_validate_file\b/dcsim__xml_validate_file/g
 s/\bdcsim_cpu_power_model_load\b/dcsim__cpu_power_model_load/g
+s/\bdcsim__mkdir\b/dcsim__mkdir_p/g

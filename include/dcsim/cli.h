@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "dcsim/dwarf.h"
 #include "dcsim/error.h"
 
 typedef struct dcsim_opt_spec {
@@ -67,6 +68,10 @@ int dcsim_arg_uint(const dcsim_args *a, const char *name, unsigned dflt, unsigne
 int dcsim_arg_double(const dcsim_args *a, const char *name, double dflt, double *out,
                      dcsim_error *err);
 int dcsim_arg_format(const dcsim_args *a, const char *const *allowed, int *out, dcsim_error *err);
+/* --set NAME=NUMBER (repeatable) as bindings of dwarf parameters: names[i] holds the name (NAME at
+ * most 63 bytes), the location is "command line" at the argument's index; at most max. */
+int dcsim_arg_sets(const dcsim_args *a, dcsim_binding *b, char (*names)[64], size_t max, size_t *n,
+                   dcsim_error *err);
 /* DCSIM_MODEL_D35 / DCSIM_MODEL_STRICT (dcsim/model.h) from --d35 and --strict. */
 unsigned dcsim_arg_model_flags(const dcsim_args *a);
 

@@ -16,6 +16,10 @@
 /* A copy of s, or NULL when s is NULL or out of memory. */
 char *dcsim_strdup(const char *s);
 
+/* s without its leading and trailing blanks (as isspace() says): the trailing ones are cut in
+ * place, the result points into s. */
+char *dcsim_trim(char *s);
+
 /* ---- arrays ---- */
 
 /* Makes room for `need` elements of elem_size bytes in *arr, whose room is *cap elements: when

@@ -389,6 +389,30 @@ int dcsim_arg_uint(const dcsim_args *a, const char *name, unsigned dflt, unsigne
   return 0;
 }
 
+int dcsim_arg_sets(const dcsim_args *a, dcsim_binding *b, char (*names)[64], size_t max, size_t *n,
+                   dcsim_error *err) {
+  *n = 0;
+  int k = -1;
+  for (size_t i = 0; i < a->n_specs; i++)
+    if (strcmp(a->specs[i].name, "set") == 0) k = (int)i;
+  for (int i = 0; k >= 0 && i < a->count[k]; i++) {
+    const char *s = a->values[k][i];
+    const char *eq = strchr(s, '=');
+    double v;
+    if (!eq || eq == s || (size_t)(eq - s) >= 64 || dcsim_parse_double(eq + 1, &v) != 0)
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", a->argi[k][i],
+                       "--set '%s': expected NAME=NUMBER", s);
+    if (*n == max)
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", a->argi[k][i], "more than %zu --set",
+                       max);
+    memcpy(names[*n], s, (size_t)(eq - s));
+    names[*n][eq - s] = '\0';
+    b[*n] = (dcsim_binding){ names[*n], v, "command line", a->argi[k][i] };
+    (*n)++;
+  }
+  return 0;
+}
+
 int dcsim_arg_format(const dcsim_args *a, const char *const *allowed, int *out, dcsim_error *err) {
   const char *v = dcsim_arg(a, "format");
   if (!v) {

@@ -38,28 +38,6 @@ static int load_gpu_arg(const dcsim_args *a, dcsim_gpu_profile_t **p, dcsim_erro
   return rc ? rc : dcsim_gpu_profile_load(path, p, err);
 }
 
-/* --set NAME=VALUE values into bindings (names point into argv). */
-static int parse_sets(const dcsim_args *a, dcsim_binding *b, char names[][64], size_t *n,
-                      dcsim_error *err) {
-  *n = 0;
-  int k = -1;
-  for (size_t i = 0; i < a->n_specs; i++)
-    if (strcmp(a->specs[i].name, "set") == 0) k = (int)i;
-  for (int i = 0; k >= 0 && i < a->count[k]; i++) {
-    const char *s = a->values[k][i];
-    const char *eq = strchr(s, '=');
-    double v;
-    if (!eq || eq == s || (size_t)(eq - s) >= 64 || dcsim_parse_double(eq + 1, &v) != 0)
-      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", a->argi[k][i],
-                       "--set '%s': expected NAME=NUMBER", s);
-    memcpy(names[*n], s, (size_t)(eq - s));
-    names[*n][eq - s] = '\0';
-    b[*n] = (dcsim_binding){ names[*n], v, "command line", a->argi[k][i] };
-    (*n)++;
-  }
-  return 0;
-}
-
 static int parse_energy_form(const dcsim_args *a, dcsim_energy_form *f, dcsim_error *err) {
   const char *v = dcsim_arg(a, "energy-form");
   if (!v)
@@ -674,7 +652,7 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   if ((rc = dcsim_arg_format(a, formats, &fmt, err))) goto out;
   if ((rc = parse_energy_form(a, &rq.energy_form, err))) goto out;
   rq.flags = dcsim_arg_model_flags(a);
-  if ((rc = parse_sets(a, b, names, &nb, err))) goto out;
+  if ((rc = dcsim_arg_sets(a, b, names, sizeof b / sizeof *b, &nb, err))) goto out;
   if ((rc = load_dwarf_arg(a, &d, err))) goto out;
   const char *case_name = dcsim_arg(a, "case");
   if (case_name && !dcsim_dwarf_has_case(d, case_name)) {

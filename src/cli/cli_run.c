@@ -20,6 +20,7 @@
 #include "dcsim/taskcsv.h"
 #include "dcsim/trace.h"
 #include "dcsim/wmsconf.h"
+#include "util/clock.h"
 
 /* What the printers of a finished run need. */
 typedef struct run_out {
@@ -490,16 +491,10 @@ typedef struct run_progress {
   int shown, ended;
 } run_progress;
 
-static double wall_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* The progress line on stderr: from one second into the run, four times a second. */
 static void on_progress(void *ctx, const dcsim_engine_progress *p) {
   run_progress *r = ctx;
-  double t = wall_s();
+  double t = dcsim__clock_s();
   r->ended = p->jobs_done == p->jobs;
   if (r->ended ? !r->shown : t - r->start_s < 1 || t - r->last_s < 0.25) return;
   r->last_s = t;
@@ -588,7 +583,7 @@ static int simulate(run_out *o, const dcsim_engine_opts *eo, int progress, dcsim
   const volatile sig_atomic_t *stop = dcsim_cli_catch_interrupts();
   if (!(*e = dcsim_engine_new(o->s, eo, err))) return err ? err->code : DCSIM_ENOMEM;
   dcsim_engine_set_interrupt(*e, stop);
-  run_progress pr = { wall_s(), 0, 0, 0 };
+  run_progress pr = { dcsim__clock_s(), 0, 0, 0 };
   if (progress) dcsim_engine_set_progress(*e, on_progress, &pr);
   int rc = dcsim_engine_run(*e, err);
   if (pr.shown && !pr.ended) fputc('\n', stderr); /* the error goes on a line of its own */

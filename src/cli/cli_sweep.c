@@ -19,6 +19,7 @@
 #include "dcsim/strutil.h"
 #include "dcsim/sweep.h"
 #include "dcsim/sweepdb.h"
+#include "util/clock.h"
 #include "util/xmlio.h"
 
 /* A comma-separated option value split in place into a caller buffer. */
@@ -51,24 +52,13 @@ static int split_list(const dcsim_args *a, const char *name, list *l, dcsim_erro
   return 0;
 }
 
-/* --set NAME=VALUE (repeatable) into sets; names point into the arguments' own buffers */
-static int parse_sets(const dcsim_args *a, dcsim_param_set *sets, char names[][64], size_t *n,
+/* --set NAME=VALUE (repeatable) into sets (dcsim_arg_sets); names point into set_names */
+static int parse_sets(const dcsim_args *a, dcsim_param_set *sets, char (*names)[64], size_t *n,
                       dcsim_error *err) {
-  *n = 0;
-  for (size_t k = 0; k < a->n_specs; k++) {
-    if (strcmp(a->specs[k].name, "set") != 0) continue;
-    for (int i = 0; i < a->count[k]; i++) {
-      const char *s = a->values[k][i], *eq = strchr(s, '=');
-      double v;
-      if (!eq || eq == s || (size_t)(eq - s) >= 64 || dcsim_parse_double(eq + 1, &v) != 0)
-        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", a->argi[k][i],
-                         "--set '%s': expected NAME=NUMBER", s);
-      snprintf(names[*n], 64, "%.*s", (int)(eq - s), s);
-      sets[*n] = (dcsim_param_set){ names[*n], v };
-      (*n)++;
-    }
-  }
-  return 0;
+  dcsim_binding b[16];
+  int rc = dcsim_arg_sets(a, b, names, sizeof b / sizeof *b, n, err);
+  for (size_t i = 0; !rc && i < *n; i++) sets[i] = (dcsim_param_set){ names[i], b[i].value };
+  return rc;
 }
 
 /* whole numbers "1,2,4" with ranges "1-14", each at most max, at most DCSIM_SWEEP_MAX_LIST; for
@@ -123,16 +113,10 @@ typedef struct progress {
   FILE *f;
 } progress;
 
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static void on_progress(void *ctx, size_t done, size_t total) {
   progress *p = ctx;
   if (!p->on) return;
-  double t = now_s();
+  double t = dcsim__clock_s();
   if (done < total && t - p->last_s < 0.1) return;
   p->last_s = t;
   int width = 40, fill = total ? (int)((double)done / (double)total * width) : width;
@@ -349,7 +333,7 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   if (dcsim_sweep_note(c->sw) && !dcsim_arg_flag(a, "quiet"))
     fprintf(stderr, "dcsim: note: %s\n", dcsim_sweep_note(c->sw));
   c->ctx.pr.f = stderr;
-  c->ctx.pr.start_s = c->ctx.pr.last_s = now_s();
+  c->ctx.pr.start_s = c->ctx.pr.last_s = dcsim__clock_s();
   if (restored && !dcsim_arg_flag(a, "quiet"))
     fprintf(stderr, "dcsim: %s: resuming sweep %lld, %zu of %zu points already done\n", c->dbpath,
             (long long)c->sweep_id, restored, dcsim_sweep_n_points(c->sw));

@@ -30,19 +30,12 @@ const char *dcsim_swf_header(const dcsim_swf *t, const char *key) {
   return NULL;
 }
 
-static char *trim(char *s) {
-  while (isspace((unsigned char)*s)) s++;
-  size_t n = strlen(s);
-  while (n && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
-  return s;
-}
-
 /* "; Key: value" -> a header entry (other comments are ignored). */
 static int header_line(dcsim_swf *t, char *text, int line, dcsim_error *err) {
   char *colon = strchr(text, ':');
   if (!colon) return 0;
   *colon = '\0';
-  char *key = trim(text), *value = trim(colon + 1);
+  char *key = dcsim_trim(text), *value = dcsim_trim(colon + 1);
   if (!*key || strchr(key, ' ')) return 0; /* prose, not a "Key: value" comment */
   if (DCSIM_GROW_N(t->header, t->n_header))
     return DCSIM_ERR(err, DCSIM_ENOMEM, t->path, line, "out of memory");

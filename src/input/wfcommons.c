@@ -10,6 +10,8 @@
 
 #include <jansson.h>
 
+#include "util/compare.h"
+
 void dcsim_wfc_free(dcsim_wfc *w) {
   if (!w) return;
   for (size_t i = 0; i < w->n_machines; i++) free(w->machines[i].name);
@@ -174,11 +176,6 @@ static int add_parent(dcsim_wfc_task *t, uint32_t p, size_t *cap) {
   if (DCSIM_GROW(t->parents, *cap, t->n_parents + 1)) return -1;
   t->parents[t->n_parents++] = p;
   return 0;
-}
-
-static int cmp_u32(const void *a, const void *b) {
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return (x > y) - (x < y);
 }
 
 /* One use of a file by a task: what stage_files() turns into the workflow's inputs and outputs. */
@@ -496,7 +493,7 @@ static int read_wms(const ctx *c, dcsim_wfc *w, json_t *root) {
 static void sort_parents(dcsim_wfc *w) {
   for (size_t i = 0; i < w->n_tasks; i++) {
     dcsim_wfc_task *tk = &w->tasks[i];
-    if (tk->n_parents > 1) qsort(tk->parents, tk->n_parents, sizeof *tk->parents, cmp_u32);
+    if (tk->n_parents > 1) qsort(tk->parents, tk->n_parents, sizeof *tk->parents, dcsim__cmp_u32);
     size_t u = 0;
     for (size_t k = 0; k < tk->n_parents; k++)
       if (!k || tk->parents[k] != tk->parents[k - 1]) tk->parents[u++] = tk->parents[k];

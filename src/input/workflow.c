@@ -16,6 +16,7 @@
 
 #include "dcsim/platform.h"
 #include "dcsim/strutil.h"
+#include "util/compare.h"
 #include "util/xmlio.h"
 
 typedef struct node {
@@ -471,11 +472,6 @@ static int emit(ctx *c, const node *nd, uint64_t base, uint32_t member, uint32_t
   return 0;
 }
 
-static int cmp_u32(const void *a, const void *b) {
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return (x > y) - (x < y);
-}
-
 /* Checks the templates of wf and expands items into wf's tasks and dependencies. */
 static int expand(dcsim_workflow *wf, const dcsim_wf_item *items, size_t n, dcsim_error *err) {
   ctx c = { .wf = wf, .err = err };
@@ -523,7 +519,7 @@ static int expand(dcsim_workflow *wf, const dcsim_wf_item *items, size_t n, dcsi
     size_t cnt = wf->dep_start[i + 1] - wf->dep_start[i];
     for (size_t k = 1; k < cnt; k++)
       if (d[k - 1] > d[k]) {
-        qsort(d, cnt, sizeof *d, cmp_u32);
+        qsort(d, cnt, sizeof *d, dcsim__cmp_u32);
         break;
       }
   }

@@ -14,6 +14,7 @@
 #include "dcsim/repro.h"
 #include "dcsim/strutil.h"
 #include "util/db.h"
+#include "util/fileio.h"
 
 static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS sweeps(id INTEGER PRIMARY KEY, def_sha256 TEXT NOT NULL UNIQUE,"
@@ -789,9 +790,7 @@ static int publish(sqlite3 **db, const char *tmp, const char *out, dcsim_error *
   int closed = sqlite3_close(*db) == SQLITE_OK;
   *db = NULL;
   if (!closed) return DCSIM_ERR(err, DCSIM_EDB, out, 0, "cannot close the database");
-  if (rename(tmp, out) != 0)
-    return DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot rename %s: %s", tmp, strerror(errno));
-  return 0;
+  return dcsim__file_publish(tmp, out, err);
 }
 
 int dcsim_sweepdb_merge(const char *const *inputs, size_t n, const char *out,

@@ -26,13 +26,6 @@ void dcsim__csv_free(dcsim_csv_t *t) {
   free(t);
 }
 
-static char *trim(char *s) {
-  while (*s == ' ' || *s == '\t') s++;
-  size_t l = strlen(s);
-  while (l && (s[l - 1] == ' ' || s[l - 1] == '\t' || s[l - 1] == '\r')) s[--l] = '\0';
-  return s;
-}
-
 /* Cuts line s into cells in place: unquoted cells are trimmed; a cell in double quotes may hold
  * commas and "" for a quote (RFC 4180, without line breaks inside quotes). 0, -1 bad quoting,
  * -2 out of memory. (util/csv.h) */
@@ -70,7 +63,7 @@ int dcsim__csv_split(char *s, char ***cells, size_t *cap, size_t *n) {
     }
     int last = *end != ',';
     *end = '\0';
-    (*cells)[(*n)++] = quoted ? cell : trim(cell);
+    (*cells)[(*n)++] = quoted ? cell : dcsim_trim(cell);
     if (last) return 0;
     p = end + 1;
   }
@@ -95,7 +88,7 @@ int dcsim__csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err) {
     next = strchr(ln, '\n');
     if (next) *next++ = '\0';
     line++;
-    char *s = trim(ln);
+    char *s = dcsim_trim(ln);
     if (!*s || *s == '#') continue;
     size_t nc = 0;
     if ((rc = dcsim__csv_split(s, &tmp, &tmp_cap, &nc)) != 0) {

@@ -1,6 +1,7 @@
 /* strutil.c — strings, array growth, number parsing, paths (see dcsim/strutil.h). */
 #include "dcsim/strutil.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -18,6 +19,13 @@ char *dcsim_strdup(const char *s) {
   char *d = malloc(n);
   if (d) memcpy(d, s, n);
   return d;
+}
+
+char *dcsim_trim(char *s) {
+  while (isspace((unsigned char)*s)) s++;
+  size_t n = strlen(s);
+  while (n && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
+  return s;
 }
 
 enum { GROW_FIRST = 8 };

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/compare.h"
+
 void dcsim_sampling_default_opts(dcsim_sampling_opts *o) {
   memset(o, 0, sizeof *o);
   o->budget = 64;
@@ -74,13 +76,8 @@ static int run_one(const dcsim_sampling_problem *p, const dcsim_sampling_opts *o
   return rc;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 static double median(double *v, size_t n) {
-  qsort(v, n, sizeof *v, cmp_double);
+  qsort(v, n, sizeof *v, dcsim__cmp_double);
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
