@@ -33,9 +33,16 @@ int dcsim_grow(void **arr, size_t *cap, size_t need, size_t elem_size);
  * must be grown by dcsim_grow_n() only. */
 int dcsim_grow_n(void **arr, size_t n, size_t elem_size);
 
-/* DCSIM_GROW(p, cap, need) for `T *p; size_t cap;`, DCSIM_GROW_N(p, n) for `T *p; size_t n;`. */
+/* Reallocates *arr to exactly n elements of elem_size bytes (n > 0): for arrays sized by another
+ * count (parallel arrays sharing one capacity, a capacity kept in a narrower type). 0, or -1 when
+ * out of memory or when the size would overflow (then *arr is unchanged). */
+int dcsim_resize(void **arr, size_t n, size_t elem_size);
+
+/* DCSIM_GROW(p, cap, need) for `T *p; size_t cap;`, DCSIM_GROW_N(p, n) for `T *p; size_t n;`,
+ * DCSIM_RESIZE(p, n) for `T *p;` to hold exactly n elements. */
 #define DCSIM_GROW(arr, cap, need) dcsim_grow((void **)&(arr), &(cap), (need), sizeof *(arr))
 #define DCSIM_GROW_N(arr, n)       dcsim_grow_n((void **)&(arr), (n), sizeof *(arr))
+#define DCSIM_RESIZE(arr, n)       dcsim_resize((void **)&(arr), (n), sizeof *(arr))
 
 /* ---- numbers ---- */
 

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +41,7 @@ static int header_line(dcsim_swf *t, char *text, int line, dcsim_error *err) {
   if (DCSIM_GROW_N(t->header, t->n_header))
     return DCSIM_ERR(err, DCSIM_ENOMEM, t->path, line, "out of memory");
   dcsim_swf_header_line *h = &t->header[t->n_header];
-  if (!(h->key = strdup(key)) || !(h->value = strdup(value))) {
+  if (!(h->key = dcsim_strdup(key)) || !(h->value = dcsim_strdup(value))) {
     free(h->key);
     return DCSIM_ERR(err, DCSIM_ENOMEM, t->path, line, "out of memory");
   }
@@ -167,7 +168,7 @@ int dcsim_swf_load(const char *path, dcsim_swf **out, dcsim_error *err) {
   *out = NULL;
   dcsim_swf *t = calloc(1, sizeof *t);
   gzFile f = NULL;
-  if (!t || !(t->path = strdup(path)) || !(buf = malloc(bufcap))) {
+  if (!t || !(t->path = dcsim_strdup(path)) || !(buf = malloc(bufcap))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
@@ -186,12 +187,10 @@ int dcsim_swf_load(const char *path, dcsim_swf **out, dcsim_error *err) {
       len += strlen(buf + len);
       if (len && buf[len - 1] == '\n') break;
       if (len + 1 < bufcap) break; /* end of file without a newline */
-      char *nb = realloc(buf, bufcap * 2);
-      if (!nb) {
+      if (bufcap > SIZE_MAX / 2 || DCSIM_RESIZE(buf, bufcap * 2)) {
         rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line + 1, "out of memory");
         goto out;
       }
-      buf = nb;
       bufcap *= 2;
     }
     int zerr = 0;

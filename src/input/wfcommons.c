@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "dcsim/strutil.h"
 #include "util/compare.h"
 
 void dcsim_wfc_free(dcsim_wfc *w) {
@@ -90,7 +91,7 @@ static const char *get_str(json_t *o, const char *k) {
 
 /* A task name usable in after= lists: whitespace becomes '_'. */
 static char *task_name(const char *s) {
-  char *d = strdup(s);
+  char *d = dcsim_strdup(s);
   if (d)
     for (char *p = d; *p; p++)
       if (isspace((unsigned char)*p)) *p = '_';
@@ -247,7 +248,7 @@ static int read_header(wfc_load *L, json_t *root) {
   if (!json_is_object(root) || !json_is_object(wf))
     return bad(c, "workflow", "missing: not a WfCommons instance");
   if (!(w->name = task_name(name && *name ? name : "wfcommons")) ||
-      !(w->schema_version = strdup(ver ? ver : "?")))
+      !(w->schema_version = dcsim_strdup(ver ? ver : "?")))
     return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
   L->spec = json_object_get(wf, "specification");
   L->exe = json_object_get(wf, "execution");
@@ -508,7 +509,7 @@ int dcsim_wfc_load(const char *path, dcsim_wfc **out, dcsim_error *err) {
   *out = NULL;
   L.w = calloc(1, sizeof *L.w);
   json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-  if (!L.w || !(L.w->path = strdup(path))) {
+  if (!L.w || !(L.w->path = dcsim_strdup(path))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
@@ -581,7 +582,7 @@ int dcsim_wfc_workflow(const dcsim_wfc *w, const dcsim_wfc_opts *o, dcsim_workfl
   }
   if ((rc = dcsim_workflow_build(w->path, tt, n, items, n, out, err))) goto out;
   free((*out)->name);
-  if (!((*out)->name = strdup(w->name))) {
+  if (!((*out)->name = dcsim_strdup(w->name))) {
     dcsim_workflow_free(*out);
     *out = NULL;
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, w->path, 0, "out of memory");

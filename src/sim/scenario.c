@@ -560,11 +560,7 @@ static int swf_pend(dcsim_scenario *s, swf_pending *p, const char *path, double 
   dcsim_swf *t = NULL;
   int rc = dcsim_swf_load(path, &t, err);
   if (rc) return rc;
-  dcsim_swf **nt = realloc(p->t, (p->n + 1) * sizeof *nt);
-  double *no = nt ? realloc(p->offset_s, (p->n + 1) * sizeof *no) : NULL;
-  if (nt) p->t = nt;
-  if (no) p->offset_s = no;
-  if (!nt || !no) {
+  if (DCSIM_RESIZE(p->t, p->n + 1) || DCSIM_RESIZE(p->offset_s, p->n + 1)) {
     dcsim_swf_free(t);
     return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   }
@@ -592,11 +588,8 @@ static int swf_add_pending(dcsim_scenario *s, swf_pending *p, const dcsim_scenar
              dcsim_trace_swf_jobs(p->t[i], map, s->groups[g].g->name, s->groups[g].g->count,
                                   s->groups[g].cores_per_node, p->offset_s[i], &tj, s->trace, err)))
       break;
-    dcsim_job *nj = realloc(s->jobs, (s->n_jobs + tj.n_jobs + 1) * sizeof *nj);
-    dcsim_wf_rt *nw = nj ? realloc(s->wfs, (s->n_wfs + tj.n_wfs + 1) * sizeof *nw) : NULL;
-    if (nj) s->jobs = nj;
-    if (nw) s->wfs = nw;
-    if (!nj || !nw) {
+    if (DCSIM_RESIZE(s->jobs, s->n_jobs + tj.n_jobs + 1) ||
+        DCSIM_RESIZE(s->wfs, s->n_wfs + tj.n_wfs + 1)) {
       dcsim_trace_jobs_release(&tj);
       rc = DCSIM_ERR(err, DCSIM_ENOMEM, p->t[i]->path, 0, "out of memory");
       break;

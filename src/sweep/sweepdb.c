@@ -374,13 +374,13 @@ static void input_db_release(input_db *in) {
 
 static char *dup_col(sqlite3_stmt *st, int col) {
   const char *s = (const char *)sqlite3_column_text(st, col);
-  return strdup(s ? s : "");
+  return dcsim_strdup(s ? s : "");
 }
 
 /* the text of a column that may be NULL, as NULL; *oom when the copy failed */
 static char *dup_col_or_null(sqlite3_stmt *st, int col, int *oom) {
   const char *s = (const char *)sqlite3_column_text(st, col);
-  char *d = s ? strdup(s) : NULL;
+  char *d = s ? dcsim_strdup(s) : NULL;
   if (s && !d) *oom = 1;
   return d;
 }

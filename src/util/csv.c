@@ -2,6 +2,7 @@
  * breaks inside quotes), as profiler exports write them. */
 #include "util/csv.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,7 +77,7 @@ int dcsim__csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err) {
   char **tmp = NULL;
   size_t tmp_cap = 0;
   dcsim_csv_t *t = calloc(1, sizeof *t);
-  if (!t || !(t->path = strdup(path))) {
+  if (!t || !(t->path = dcsim_strdup(path))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
@@ -111,11 +112,8 @@ int dcsim__csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err) {
     }
     if (row == cap_rows) {
       cap_rows *= 2;
-      char **nc2 = realloc(t->cells, cap_rows * t->n_cols * sizeof *nc2);
-      if (nc2) t->cells = nc2;
-      int *nl = realloc(t->lines, cap_rows * sizeof *nl);
-      if (nl) t->lines = nl;
-      if (!nc2 || !nl) {
+      if (cap_rows > SIZE_MAX / t->n_cols || DCSIM_RESIZE(t->cells, cap_rows * t->n_cols) ||
+          DCSIM_RESIZE(t->lines, cap_rows)) {
         rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory");
         goto out;
       }

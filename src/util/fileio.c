@@ -20,9 +20,7 @@ static int read_all(FILE *f, const char *path, const dcsim_file_rules *rules, ch
   for (;;) {
     if (*cap - *n < CHUNK_BYTES + 1) {
       size_t ncap = *cap ? *cap * 2 : 2 * CHUNK_BYTES;
-      char *nb = realloc(*buf, ncap);
-      if (!nb) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-      *buf = nb;
+      if (DCSIM_RESIZE(*buf, ncap)) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
       *cap = ncap;
     }
     size_t got = fread(*buf + *n, 1, CHUNK_BYTES, f);

@@ -30,6 +30,16 @@ char *dcsim_trim(char *s) {
 
 enum { GROW_FIRST = 8 };
 
+int dcsim_resize(void **arr, size_t n, size_t elem_size) {
+  if (elem_size && n > SIZE_MAX / elem_size) return -1;
+  void *old; /* through memcpy: *arr is some T* stored in the caller */
+  memcpy(&old, arr, sizeof old);
+  void *p = realloc(old, n * elem_size);
+  if (!p) return -1;
+  memcpy(arr, &p, sizeof p);
+  return 0;
+}
+
 int dcsim_grow(void **arr, size_t *cap, size_t need, size_t elem_size) {
   if (need <= *cap) return 0;
   size_t nc = *cap ? *cap : GROW_FIRST;
@@ -37,12 +47,7 @@ int dcsim_grow(void **arr, size_t *cap, size_t need, size_t elem_size) {
     if (nc > SIZE_MAX / 2) return -1;
     nc *= 2;
   }
-  if (elem_size && nc > SIZE_MAX / elem_size) return -1;
-  void *old; /* through memcpy: *arr is some T* stored in the caller */
-  memcpy(&old, arr, sizeof old);
-  void *p = realloc(old, nc * elem_size);
-  if (!p) return -1;
-  memcpy(arr, &p, sizeof p);
+  if (dcsim_resize(arr, nc, elem_size)) return -1;
   *cap = nc;
   return 0;
 }

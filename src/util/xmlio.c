@@ -9,6 +9,7 @@
 #include <libxml/parser.h>
 #include <libxml/xmlschemas.h>
 
+#include "dcsim/strutil.h"
 #include "util/xmlmsg.h"
 
 #include "util/fileio.h"
@@ -212,7 +213,7 @@ int dcsim__xml_load(const char *path, const char *expected_root, dcsim_xml_doc_t
   rc = validate_doc(path, doc, NULL, NULL, 0, NULL, err);
   if (rc) goto out;
   d = calloc(1, sizeof *d);
-  if (!d || !(d->path = strdup(path))) {
+  if (!d || !(d->path = dcsim_strdup(path))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
