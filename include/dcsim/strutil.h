@@ -20,6 +20,12 @@ char *dcsim_strdup(const char *s);
  * place, the result points into s. */
 char *dcsim_trim(char *s);
 
+/* snprintf into a fixed buffer that says when the text did not fit: 0, or -1 when it was cut (or
+ * could not be formatted). For paths and names built in char arrays: a cut path names another
+ * file, so every caller handles -1. */
+int dcsim_bufprintf(char *buf, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* ---- arrays ---- */
 
 /* Makes room for `need` elements of elem_size bytes in *arr, whose room is *cap elements: when

@@ -15,6 +15,7 @@
 #include "dcsim/json.h"
 #include "dcsim/numfmt.h"
 #include "dcsim/platform.h"
+#include "dcsim/strutil.h"
 #include "dcsim/swf.h"
 #include "dcsim/swfmap.h"
 #include "dcsim/trace.h"
@@ -281,7 +282,8 @@ static int list_workflow(const char *path, const char *name, dcsim_json *j, int 
 /* Lists one kind directory; every file must load (a broken data file is an error). */
 static int list_kind(dcsim_kind kind, dcsim_json *j, int json, dcsim_error *err) {
   char dir[4096];
-  snprintf(dir, sizeof dir, "%s/%s", dcsim_catalog_root(), dcsim_catalog_dir(kind));
+  if (dcsim_bufprintf(dir, sizeof dir, "%s/%s", dcsim_catalog_root(), dcsim_catalog_dir(kind)))
+    return DCSIM_ERR(err, DCSIM_ERANGE, dcsim_catalog_root(), 0, "data directory path too long");
   struct dirent **ents = NULL;
   int n = scandir(dir, &ents, xml_filter, alphasort);
   if (n < 0 && errno == ENOENT && kind == DCSIM_KIND_WORKFLOW)
@@ -300,8 +302,9 @@ static int list_kind(dcsim_kind kind, dcsim_json *j, int json, dcsim_error *err)
     printf("%s (%s):\n", titles[kind], dir);
   for (int i = 0; i < n && !rc; i++) {
     char path[4600];
-    snprintf(path, sizeof path, "%s/%s", dir, ents[i]->d_name);
-    if (kind == DCSIM_KIND_CPU)
+    if (dcsim_bufprintf(path, sizeof path, "%s/%s", dir, ents[i]->d_name))
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, dir, 0, "%s: path too long", ents[i]->d_name);
+    else if (kind == DCSIM_KIND_CPU)
       rc = list_cpu(path, j, json, err);
     else if (kind == DCSIM_KIND_GPU)
       rc = list_gpu(path, j, json, err);

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,14 @@ char *dcsim_trim(char *s) {
   size_t n = strlen(s);
   while (n && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
   return s;
+}
+
+int dcsim_bufprintf(char *buf, size_t size, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(buf, size, fmt, ap);
+  va_end(ap);
+  return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
 enum { GROW_FIRST = 8 };
