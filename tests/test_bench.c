@@ -7,6 +7,7 @@
 #include "check.h"
 #include "dcsim/bench.h"
 #include "dcsim/energymeter.h"
+#include "dcsim/lib.h"
 
 static void test_fma(void) {
   for (int isa = 0; isa < 3; isa++) {
@@ -149,6 +150,7 @@ static void test_nvsmi(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   test_fma();
   test_load();
   test_loops();

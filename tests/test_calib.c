@@ -13,6 +13,7 @@
 #include "dcsim/calib_import.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/lib.h"
 
 #define GPU_DIR "tests/data/calibration/gpu/"
 #define N_D35   3200000.0
@@ -312,6 +313,7 @@ static void test_kerncraft(const char *tmp) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   char tmp[] = "/tmp/dcsim-test-calib-XXXXXX";
   if (!mkdtemp(tmp)) {
     perror("mkdtemp");

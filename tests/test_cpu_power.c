@@ -12,6 +12,7 @@
 #include "dcsim/calib_power.h"
 #include "dcsim/cpu_power.h"
 #include "dcsim/engine.h"
+#include "dcsim/lib.h"
 #include "dcsim/model.h"
 #include "dcsim/scenario.h"
 #include "util/compare.h"
@@ -412,6 +413,7 @@ static void test_catalogue(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   test_model_by_hand();
   test_table_cells();
   test_between_tables();

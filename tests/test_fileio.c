@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dcsim/lib.h"
+
 #include "check.h"
 
 static void put(const char *path, const char *bytes, size_t n) {
@@ -115,6 +117,7 @@ static void test_pipe(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   char tmp[] = "/tmp/dcsim-test-fileio-XXXXXX";
   if (!mkdtemp(tmp)) {
     perror("mkdtemp");

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "check.h"
+#include "dcsim/lib.h"
 #include "dcsim/workflow.h"
 
 #define WF "tests/data/workflow/"
@@ -354,6 +355,7 @@ static void test_workload(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   test_alaro();
   test_overlap();
   test_ensemble();

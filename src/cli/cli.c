@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_errno.h>
-
+#include "dcsim/lib.h"
 #include "dcsim/model.h"
 #include "dcsim/repro.h"
 #include "dcsim/strutil.h"
@@ -582,7 +581,10 @@ static int help_command(int argc, char **argv) {
 }
 
 int dcsim_cli_main(int argc, char **argv) {
-  gsl_set_error_handler_off();
+  if (dcsim_lib_init() != 0) {
+    fprintf(stderr, "dcsim: cannot initialise SQLite\n");
+    return 1;
+  }
   dcsim_error err;
   memset(&err, 0, sizeof err);
   int status = 0;

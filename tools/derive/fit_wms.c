@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/lib.h"
+
 #include "wmsfit.h"
 
 static int die(const dcsim_error *e) {
@@ -67,6 +69,7 @@ static void print_predict(const wmsfit *f) {
 }
 
 int main(int argc, char **argv) {
+  if (dcsim_lib_init() != 0) return 1;
   const char *dir = NULL, *wms_file = NULL;
   int check = 0, predict = 0, rc, same = 1;
   for (int i = 1; i < argc; i++) {
