@@ -412,27 +412,43 @@ int dcsim_arg_sets(const dcsim_args *a, dcsim_binding *b, char (*names)[64], siz
   return 0;
 }
 
-int dcsim_arg_format(const dcsim_args *a, const char *const *allowed, int *out, dcsim_error *err) {
+static const char *const format_names[DCSIM_FMT_END] = { "text", "json", "csv", "png", "svg" };
+
+const char *dcsim_format_name(dcsim_format f) {
+  return f >= 0 && f < DCSIM_FMT_END ? format_names[f] : "?";
+}
+
+dcsim_format dcsim_format_of_path(const char *path, const dcsim_format *allowed,
+                                  dcsim_format dflt) {
+  const char *dot = path ? strrchr(path, '.') : NULL;
+  for (size_t k = 0; dot && allowed[k] != DCSIM_FMT_END; k++)
+    if (strcmp(dot + 1, format_names[allowed[k]]) == 0) return allowed[k];
+  return dflt;
+}
+
+int dcsim_arg_format(const dcsim_args *a, const dcsim_format *allowed, dcsim_format *out,
+                     dcsim_error *err) {
   const char *v = dcsim_arg(a, "format");
-  if (!v) {
-    *out = 0;
-    return 0;
-  }
-  for (int i = 0; allowed[i]; i++)
-    if (strcmp(allowed[i], v) == 0) {
-      *out = i;
+  if (!v) return 0;
+  const char *names[DCSIM_FMT_END + 1];
+  size_t n = 0;
+  for (; allowed[n] != DCSIM_FMT_END && n < DCSIM_FMT_END; n++) {
+    names[n] = format_names[allowed[n]];
+    if (strcmp(names[n], v) == 0) {
+      *out = allowed[n];
       return 0;
     }
+  }
+  names[n] = NULL;
   char valid[160] = "";
-  size_t n = 0, len = 0;
-  while (allowed[n]) n++;
+  size_t len = 0;
   for (size_t i = 0; i < n; i++) /* "text, json or csv" */
     len += (size_t)snprintf(valid + len, len < sizeof valid ? sizeof valid - len : 0, "%s%s",
                             i == 0       ? ""
                             : i + 1 == n ? " or "
                                          : ", ",
-                            allowed[i]);
-  const char *best = dcsim_suggest(v, (const char *const *)allowed, n);
+                            names[i]);
+  const char *best = dcsim_suggest(v, names, n);
   return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"),
                    "--format '%s': unknown format%s%s%s; expected %s", v,
                    best ? " (did you mean " : "", best ? best : "", best ? "?)" : "", valid);

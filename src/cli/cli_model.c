@@ -514,8 +514,8 @@ static void scan_csv(const node_scan *S, const dcsim_repro *rp) {
 
 /* `dcsim model --nodes-scan`: the model at each node count, the balance point marked
  * (dcsim_balance_point, D3.5 §6.1.2). */
-static int run_scan(const dcsim_args *a, dcsim_model_req *rq, const char *case_name, int fmt,
-                    const dcsim_repro *rp, dcsim_error *err) {
+static int run_scan(const dcsim_args *a, dcsim_model_req *rq, const char *case_name,
+                    dcsim_format fmt, const dcsim_repro *rp, dcsim_error *err) {
   node_scan S;
   int rc;
   memset(&S, 0, sizeof S);
@@ -524,9 +524,9 @@ static int run_scan(const dcsim_args *a, dcsim_model_req *rq, const char *case_n
   if ((rc = dcsim_balance_point(S.nodes, S.t, S.has_e ? S.e : NULL, S.n, &S.b, err))) return rc;
   dcsim_cpu_state_freq_str(&rq->state, S.fs, sizeof S.fs);
   S.overlap = rq->overlap_set ? rq->overlap : rq->ev->comm_overlap;
-  if (fmt == 1)
+  if (fmt == DCSIM_FMT_JSON)
     scan_json(rq, &S, case_name, rp);
-  else if (fmt == 2)
+  else if (fmt == DCSIM_FMT_CSV)
     scan_csv(&S, rp);
   else
     scan_text(rq, &S, case_name, rp);
@@ -633,7 +633,8 @@ static int model_repro(const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu,
 }
 
 int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = { "text", "json", "csv", NULL };
+  static const dcsim_format formats[] = { DCSIM_FMT_TEXT, DCSIM_FMT_JSON, DCSIM_FMT_CSV,
+                                          DCSIM_FMT_END };
   dcsim_dwarf_t *d = NULL;
   dcsim_dwarf_eval *ev = NULL;
   dcsim_cpu_profile_t *cpu = NULL, *host = NULL;
@@ -643,7 +644,8 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   dcsim_binding b[16];
   char names[16][64];
   size_t nb = 0;
-  int fmt = 0, use_gpu = 0;
+  dcsim_format fmt = DCSIM_FMT_TEXT;
+  int use_gpu = 0;
   dcsim_model_req rq;
   memset(&rq, 0, sizeof rq);
   dcsim_repro rp;
@@ -678,9 +680,9 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
     goto out;
   }
   if ((rc = dcsim_model_run(&rq, &pred, err))) goto out;
-  if (fmt == 1)
+  if (fmt == DCSIM_FMT_JSON)
     print_json(&rq, &pred, case_name, &rp);
-  else if (fmt == 2)
+  else if (fmt == DCSIM_FMT_CSV)
     print_csv(&rq, &pred, &rp);
   else
     print_text(&rq, &pred, case_name, &rp);
@@ -787,12 +789,12 @@ static void energy_json(int d35, unsigned nodes, unsigned cores, double t, const
 }
 
 /* What `dcsim energy` prints, in the format asked (0 text, 1 JSON, 2 CSV). */
-static void energy_print(int fmt, int d35, const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu,
-                         unsigned nodes, unsigned cores, double t, const energy_out *o,
-                         const dcsim_repro *rp) {
-  if (fmt == 1) {
+static void energy_print(dcsim_format fmt, int d35, const dcsim_dwarf_t *d,
+                         const dcsim_cpu_profile_t *cpu, unsigned nodes, unsigned cores, double t,
+                         const energy_out *o, const dcsim_repro *rp) {
+  if (fmt == DCSIM_FMT_JSON) {
     energy_json(d35, nodes, cores, t, o, rp);
-  } else if (fmt == 2) {
+  } else if (fmt == DCSIM_FMT_CSV) {
     dcsim_repro_csv(stdout, rp);
     puts("pkg_j,dram_j,energy_j,time_s,nodes,cores,base_j,node_power_w,model,provenance,source");
     printf("%.10g,%.10g,%.10g,%.10g,%u,%u,", o->pkg_j, o->dram_j, o->energy_j, t, nodes, cores);
@@ -819,10 +821,12 @@ static void energy_print(int fmt, int d35, const dcsim_dwarf_t *d, const dcsim_c
 }
 
 int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = { "text", "json", "csv", NULL };
+  static const dcsim_format formats[] = { DCSIM_FMT_TEXT, DCSIM_FMT_JSON, DCSIM_FMT_CSV,
+                                          DCSIM_FMT_END };
   dcsim_dwarf_t *d = NULL;
   dcsim_cpu_profile_t *cpu = NULL;
-  int fmt = 0, rc;
+  dcsim_format fmt = DCSIM_FMT_TEXT;
+  int rc;
   dcsim_cpu_state st = { 0, NULL, 0 };
   unsigned nodes = 1;
   double t = 0;

@@ -597,8 +597,10 @@ static int simulate(run_out *o, const dcsim_engine_opts *eo, int progress, dcsim
 }
 
 int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = { "text", "json", "csv", NULL };
-  int fmt = 0, rc;
+  static const dcsim_format formats[] = { DCSIM_FMT_TEXT, DCSIM_FMT_JSON, DCSIM_FMT_CSV,
+                                          DCSIM_FMT_END };
+  dcsim_format fmt = DCSIM_FMT_TEXT;
+  int rc;
   run_out o;
   memset(&o, 0, sizeof o);
   dcsim_repro_init(&o.rp, a->positional[0]);
@@ -631,9 +633,9 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   if ((rc = dcsim_metrics_summarise(o.st, &o.ms, err))) goto out;
   if (k.db && (rc = dcsim_results_finish(k.db, o.st, &o.run_id, err))) goto out;
   if (k.tasks && (rc = dcsim_taskcsv_finish(k.tasks, err))) goto out;
-  if (fmt == 1)
+  if (fmt == DCSIM_FMT_JSON)
     print_json(&o);
-  else if (fmt == 2)
+  else if (fmt == DCSIM_FMT_CSV)
     print_csv(&o);
   else
     print_text(&o);

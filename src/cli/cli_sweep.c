@@ -234,7 +234,7 @@ static void sweep_notes(const dcsim_args *a, const dcsim_sweep_t *sw, const unsi
 
 typedef struct sweep_cmd {
   dcsim_repro rp;
-  int fmt;
+  dcsim_format fmt;
   unsigned threads, stop_after, shard_i, shard_n;
   const char *plot, *heat, *dbpath;
   dcsim_plot_format pf, hf;
@@ -246,7 +246,8 @@ typedef struct sweep_cmd {
 /* Everything before the points are evaluated: options, inputs, and (on the rank that stores the
  * results) gnuplot and the database. Inputs are read and checked before the database is touched. */
 static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error *err) {
-  static const char *const formats[] = { "text", "json", "csv", NULL };
+  static const dcsim_format formats[] = { DCSIM_FMT_TEXT, DCSIM_FMT_JSON, DCSIM_FMT_CSV,
+                                          DCSIM_FMT_END };
   int rc;
   list cpus, gpus, freqs;
   unsigned nodes[DCSIM_SWEEP_MAX_LIST], cores[DCSIM_SWEEP_MAX_LIST];
@@ -388,9 +389,9 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
             done, n, c.dbpath ? "; run the same command to resume" : "");
     goto out;
   }
-  if (c.fmt == 1)
+  if (c.fmt == DCSIM_FMT_JSON)
     dcsim_sweep_write_json(stdout, pts, n, &c.rp);
-  else if (c.fmt == 2)
+  else if (c.fmt == DCSIM_FMT_CSV)
     dcsim_sweep_write_csv(stdout, pts, n, &c.rp);
   else {
     dcsim_sweep_write_text(stdout, pts, n, 1);
@@ -488,18 +489,17 @@ static int read_points(const dcsim_args *a, dcsim_sweep_point **pts, size_t *n, 
 }
 
 int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = { "csv", "json", "svg", "png", "text", NULL };
-  int fmt = 4, rc;
-  if (dcsim_arg(a, "format") && (rc = dcsim_arg_format(a, formats, &fmt, err))) return rc;
+  static const dcsim_format formats[] = { DCSIM_FMT_CSV, DCSIM_FMT_JSON, DCSIM_FMT_SVG,
+                                          DCSIM_FMT_PNG, DCSIM_FMT_TEXT, DCSIM_FMT_END };
   const char *out = dcsim_arg(a, "out");
-  if (!dcsim_arg(a, "format") && out) { /* the file's extension decides */
-    const char *dot = strrchr(out, '.');
-    for (int k = 0; dot && formats[k]; k++)
-      if (strcmp(dot + 1, formats[k]) == 0) fmt = k;
-  }
-  if ((fmt == 2 || fmt == 3) && !out)
+  /* the file's extension decides when --format is absent */
+  dcsim_format fmt = dcsim_format_of_path(out, formats, DCSIM_FMT_TEXT);
+  int rc;
+  if ((rc = dcsim_arg_format(a, formats, &fmt, err))) return rc;
+  const int picture = fmt == DCSIM_FMT_SVG || fmt == DCSIM_FMT_PNG;
+  if (picture && !out)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"),
-                     "--format %s needs --out FILE", formats[fmt]);
+                     "--format %s needs --out FILE", dcsim_format_name(fmt));
   if (out && (rc = dcsim_path_check_writable(out, "--out", err))) return rc;
   const char *in = a->positional[0];
   dcsim_sweep_point *pts = NULL;
@@ -509,11 +509,11 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   dcsim_repro_init(&rp, in);
   if ((rc = read_points(a, &pts, &n, &rp, err))) goto out;
   dcsim_sweep_mark_front(pts, n);
-  if (fmt == 2 || fmt == 3) {
+  if (picture) {
     char caption[512];
     dcsim_repro_caption(&rp, caption, sizeof caption);
     rc = dcsim_plot_pareto(pts, n, dcsim_arg(a, "title"), caption, out,
-                           fmt == 2 ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
+                           fmt == DCSIM_FMT_SVG ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
     goto out;
   }
   /* the front, by increasing time */
@@ -531,9 +531,9 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
     rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot write");
     goto out;
   }
-  if (fmt == 0)
+  if (fmt == DCSIM_FMT_CSV)
     dcsim_sweep_write_csv(f, pts, m, &rp);
-  else if (fmt == 1)
+  else if (fmt == DCSIM_FMT_JSON)
     dcsim_sweep_write_json(f, pts, m, &rp);
   else {
     size_t feas = 0;
