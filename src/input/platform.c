@@ -1,4 +1,4 @@
-/* platform.c - loading a data-centre description (see dcsim/platform.h). */
+/* platform.c — loading a data-centre description (see dcsim/platform.h). */
 #include "dcsim/platform.h"
 
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* workflow.c - workflow and workload inputs: parsing, checking and expanding the task DAG
+/* workflow.c — workflow and workload inputs: parsing, checking and expanding the task DAG
  * (see dcsim/workflow.h).
  *
  * Expansion works on a tree of `node`s mirroring the items: each node knows the size of one
