@@ -23,9 +23,9 @@ plant include/dcsim/dwarf.h '#include "dcsim/sweep.h"' "layer 'input' includes \
 plant src/calib/fit/fit.c '#include "dcsim/bench.h"' "job 'calib/fit' includes \"dcsim/bench.h\" of job 'calib/measure'"
 plant src/calib/sample/gbm.c '#include "dcsim/fit.h"' "job 'calib/sample' includes \"dcsim/fit.h\" of job 'calib/fit'"
 plant include/dcsim/perf_fit.h '#include "dcsim/calib.h"' "job 'calib/fit' includes \"dcsim/calib.h\" of job 'calib/import'"
-plant include/dcsim/dwarf.h '#include "util/csv.h"' "include/dcsim/dwarf.h:180: public header includes \"util/csv.h\", a header of src/ (internal)"
-plant include/dcsim/dwarf.h 'int dcsim_dwarf_db(sqlite3 *db);' "include/dcsim/dwarf.h:180: a public header exposes a library type"
-plant include/dcsim/dwarf.h 'int dcsim__dwarf_x(void);' "include/dcsim/dwarf.h:180: a public header declares an internal function"
+plant include/dcsim/dwarf.h '#include "util/csv.h"' "include/dcsim/dwarf.h:$(($(wc -l <include/dcsim/dwarf.h) + 1)): public header includes \"util/csv.h\", a header of src/ (internal)"
+plant include/dcsim/dwarf.h 'int dcsim_dwarf_db(sqlite3 *db);' "include/dcsim/dwarf.h:$(($(wc -l <include/dcsim/dwarf.h) + 1)): a public header exposes a library type"
+plant include/dcsim/dwarf.h 'int dcsim__dwarf_x(void);' "include/dcsim/dwarf.h:$(($(wc -l <include/dcsim/dwarf.h) + 1)): a public header declares an internal function"
 plant src/util/csv.h 'int dcsim_csv_x(void);' "src/util/csv.h:$(($(wc -l <src/util/csv.h) + 1)): a header of src/ declares a public name"
 plant src/calib/fit/perf_fit.c 'static void f(void) { gsl_set_error_handler_off(); }' "src/calib/fit/perf_fit.c:$(($(wc -l <src/calib/fit/perf_fit.c) + 1)): library code changes process-wide state"
 # a source folder without its README (the one job it holds)

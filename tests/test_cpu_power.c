@@ -15,7 +15,7 @@
 #include "dcsim/lib.h"
 #include "dcsim/model.h"
 #include "dcsim/scenario.h"
-#include "util/compare.h"
+#include "dcsim/stats.h"
 
 static dcsim_cpu_profile_t *cpu(const char *name) {
   char path[256];
@@ -168,11 +168,6 @@ static void test_leave_out_table35(void) {
   CHECK_REL(dram, 22.41308, 1e-5); /* 3.71 + 0.319788 nJ/B x 58.486 GB/s */
 }
 
-static double median(double *v, size_t n) {
-  qsort(v, n, sizeof *v, dcsim__cmp_double);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* Leave-one-out over the four rows of Table 35: each row refitted without itself, then predicted.
  */
 static void test_loo_table35(void) {
@@ -191,7 +186,7 @@ static void test_loo_table35(void) {
         T35_DRAM[i], 100 * (sd.loo_w[i] / T35_DRAM[i] - 1));
   }
   printf("  PKG median %.1f%%, worst %.1f%%; DRAM median %.1f%%, worst %.1f%%\n",
-         100 * median(ep, 4), 100 * sp.loo_max_rel_err, 100 * median(ed, 4),
+         100 * dcsim_median(ep, 4), 100 * sp.loo_max_rel_err, 100 * dcsim_median(ed, 4),
          100 * sd.loo_max_rel_err);
   CHECK(sp.loo_max_rel_err < 0.12); /* the 1-core row: 11.1 % (the first-core step) */
   CHECK(sd.loo_max_rel_err < 0.32); /* the 1-core row: the through-idle line misses its step */
@@ -292,7 +287,7 @@ static void test_sh_table35(void) {
     if (fabs(err_p) > worst35) worst35 = fabs(err_p);
   }
   printf("  median: model %.1f%%, D3.5 %.1f%%; worst: model %.1f%%, D3.5 %.1f%%\n",
-         100 * median(ed, 4), 100 * median(e35, 4), 100 * worst, 100 * worst35);
+         100 * dcsim_median(ed, 4), 100 * dcsim_median(e35, 4), 100 * worst, 100 * worst35);
   CHECK(worst < 0.07);    /* 6.3 % at 4 cores */
   CHECK(worst < worst35); /* D3.5's own model: 12.5 % at 8 cores */
 out:

@@ -24,7 +24,7 @@ _dcsim() {
         --wms) _dcsim_words "none pegasus"; return ;;
       esac ;;
     model)
-      opts="--dwarf --case --set --cpu --nodes --cores --freq --net-bw-bps --net-latency-s --overlap --nodes-scan --gpu --host-cpu --small-domain --gpus --energy-form --format --d35 --strict --help"
+      opts="--dwarf --case --set --cpu --nodes --cores --freq --net-bw-bps --net-latency-s --overlap --nodes-scan --gpu --host-cpu --small-domain --gpu-power-activity --gpus --energy-form --format --d35 --strict --help"
       case $prev in
         --dwarf) _dcsim_names dwarf; return ;;
         --cpu) _dcsim_names cpu; return ;;

@@ -49,6 +49,8 @@ static const dcsim_opt_spec model_opts[] = {
   { "host-cpu", "PROFILE", 0, "host CPU of the GPU: adds its idle package power (§5.5)" },
   { "small-domain", NULL, 0,
     "GPU: add the fitted launch overhead and occupancy ramp of small domains" },
+  { "gpu-power-activity", NULL, 0,
+    "GPU: board power from the profile's activity model even where D3.5 measured S (Table 36)" },
   { "gpus", "N", 0,
     "GPU: split the domain over N GPUs of a node, with host-device transfer and halo" },
   { "energy-form", "5.3|5.2|none", 0,

@@ -163,19 +163,22 @@ static int cal_gpu_bench(const dcsim_args *a, dcsim_error *err) {
                      "calibrate gpu with a gpu-bench CSV takes at most one power log after it");
   dcsim_gpubench b;
   dcsim_gpu_power_fit pw;
+  dcsim_gpu_phase_fit ph;
   char name[128], *text = NULL;
   int rc = dcsim_gpubench_load(a->positional[1], &b, err);
   if (!rc && a->n_positional == 3) rc = dcsim_gpu_power_fit_csv(a->positional[2], &pw, err);
+  if (!rc && b.n_phases) rc = dcsim_gpubench_fit_phases(&b, &ph, err);
   if (rc) return rc;
   if (dcsim_arg(a, "name"))
     snprintf(name, sizeof name, "%s", dcsim_arg(a, "name"));
   else
     profile_name(b.name, name, sizeof name);
   const dcsim_gpu_power_fit *pp = a->n_positional == 3 ? &pw : NULL;
-  if ((rc = dcsim_gpubench_profile_xml(&b, pp, name, &text, err))) return rc;
+  const dcsim_gpu_phase_fit *php = b.n_phases ? &ph : NULL;
+  if ((rc = dcsim_gpubench_profile_xml(&b, pp, php, name, &text, err))) return rc;
   int quiet = dcsim_arg_flag(a, "quiet");
   const char *outp = dcsim_arg(a, "output");
-  if (!quiet) dcsim_gpubench_report(stdout, &b, pp);
+  if (!quiet) dcsim_gpubench_report(stdout, &b, pp, php);
   if (outp && strcmp(outp, "-") != 0) {
     if (!(rc = emit(a, text, err)) && !quiet) printf("wrote %s\n", outp);
   } else {

@@ -10,8 +10,8 @@
 
 #include <jansson.h>
 
+#include "dcsim/stats.h"
 #include "dcsim/strutil.h"
-#include "util/compare.h"
 
 void dcsim_wfc_free(dcsim_wfc *w) {
   if (!w) return;
@@ -494,7 +494,7 @@ static int read_wms(const ctx *c, dcsim_wfc *w, json_t *root) {
 static void sort_parents(dcsim_wfc *w) {
   for (size_t i = 0; i < w->n_tasks; i++) {
     dcsim_wfc_task *tk = &w->tasks[i];
-    if (tk->n_parents > 1) qsort(tk->parents, tk->n_parents, sizeof *tk->parents, dcsim__cmp_u32);
+    if (tk->n_parents > 1) qsort(tk->parents, tk->n_parents, sizeof *tk->parents, dcsim_cmp_u32);
     size_t u = 0;
     for (size_t k = 0; k < tk->n_parents; k++)
       if (!k || tk->parents[k] != tk->parents[k - 1]) tk->parents[u++] = tk->parents[k];

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "dcsim/platform.h"
+#include "dcsim/stats.h"
 #include "dcsim/strutil.h"
-#include "util/compare.h"
 #include "util/xmlio.h"
 
 typedef struct node {
@@ -519,7 +519,7 @@ static int expand(dcsim_workflow *wf, const dcsim_wf_item *items, size_t n, dcsi
     size_t cnt = wf->dep_start[i + 1] - wf->dep_start[i];
     for (size_t k = 1; k < cnt; k++)
       if (d[k - 1] > d[k]) {
-        qsort(d, cnt, sizeof *d, dcsim__cmp_u32);
+        qsort(d, cnt, sizeof *d, dcsim_cmp_u32);
         break;
       }
   }

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "util/compare.h"
+#include "dcsim/stats.h"
 
 dcsim_job_metrics dcsim_metrics_job(const dcsim_job_stats *js) {
   dcsim_job_metrics m;
@@ -50,7 +50,7 @@ static double select_kth(double *v, size_t n, size_t k) {
     else
       return p;
   }
-  qsort(v + lo, hi - lo, sizeof *v, dcsim__cmp_double);
+  qsort(v + lo, hi - lo, sizeof *v, dcsim_cmp_double);
   return v[k];
 }
 

@@ -11,7 +11,7 @@
 
 #include "calib/internal.h"
 #include "dcsim/perf_fit.h"
-#include "util/compare.h"
+#include "dcsim/stats.h"
 #include "util/csv.h"
 #include "util/fileio.h"
 #include "util/xmlio.h"
@@ -177,7 +177,7 @@ static int table_grid(table_csv *T, dcsim_error *err) {
   unsigned *th = T->th = malloc(n * sizeof *th);
   if (!th) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   memcpy(th, T->threads, n * sizeof *th);
-  qsort(th, n, sizeof *th, dcsim__cmp_uint);
+  qsort(th, n, sizeof *th, dcsim_cmp_uint);
   for (size_t i = 0; i < n; i++)
     if (T->nt == 0 || th[T->nt - 1] != th[i]) th[T->nt++] = th[i];
   size_t nt = T->nt;

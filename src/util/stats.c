@@ -1,0 +1,25 @@
+/* stats.c — order statistics (see dcsim/stats.h). */
+#include "dcsim/stats.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+int dcsim_cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+int dcsim_cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+int dcsim_cmp_uint(const void *a, const void *b) {
+  unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+  return (x > y) - (x < y);
+}
+
+double dcsim_median(double *v, size_t n) {
+  qsort(v, n, sizeof *v, dcsim_cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
