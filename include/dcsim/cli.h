@@ -82,6 +82,12 @@ const char *dcsim_format_name(dcsim_format f);
  * *out untouched when the option is absent. A name not allowed is DCSIM_EUSAGE, "did you mean". */
 int dcsim_arg_format(const dcsim_args *a, const dcsim_format *allowed, dcsim_format *out,
                      dcsim_error *err);
+/* --format and --out of a command that may draw: the format is --format's, else the one --out's
+ * extension names, else text; a picture (PNG, SVG) needs --out, which must be writable. */
+int dcsim_arg_out_format(const dcsim_args *a, const dcsim_format *allowed, dcsim_format *out,
+                         dcsim_error *err);
+/* Whether f is a picture drawn through gnuplot (PNG, SVG). */
+int dcsim_format_is_picture(dcsim_format f);
 /* The allowed format named by path's extension (report.json: DCSIM_FMT_JSON), else dflt. */
 dcsim_format dcsim_format_of_path(const char *path, const dcsim_format *allowed, dcsim_format dflt);
 /* --set NAME=NUMBER (repeatable) as bindings of dwarf parameters: names[i] holds the name (NAME at

@@ -428,6 +428,20 @@ dcsim_format dcsim_format_of_path(const char *path, const dcsim_format *allowed,
   return dflt;
 }
 
+int dcsim_format_is_picture(dcsim_format f) { return f == DCSIM_FMT_PNG || f == DCSIM_FMT_SVG; }
+
+int dcsim_arg_out_format(const dcsim_args *a, const dcsim_format *allowed, dcsim_format *fmt,
+                         dcsim_error *err) {
+  const char *out = dcsim_arg(a, "out");
+  *fmt = dcsim_format_of_path(out, allowed, DCSIM_FMT_TEXT);
+  int rc = dcsim_arg_format(a, allowed, fmt, err);
+  if (rc) return rc;
+  if (dcsim_format_is_picture(*fmt) && !out)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"),
+                     "--format %s needs --out FILE", dcsim_format_name(*fmt));
+  return out ? dcsim_path_check_writable(out, "--out", err) : 0;
+}
+
 int dcsim_arg_format(const dcsim_args *a, const dcsim_format *allowed, dcsim_format *out,
                      dcsim_error *err) {
   const char *v = dcsim_arg(a, "format");

@@ -491,16 +491,11 @@ static int read_points(const dcsim_args *a, dcsim_sweep_point **pts, size_t *n, 
 int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   static const dcsim_format formats[] = { DCSIM_FMT_CSV, DCSIM_FMT_JSON, DCSIM_FMT_SVG,
                                           DCSIM_FMT_PNG, DCSIM_FMT_TEXT, DCSIM_FMT_END };
+  dcsim_format fmt;
+  int rc = dcsim_arg_out_format(a, formats, &fmt, err);
+  if (rc) return rc;
   const char *out = dcsim_arg(a, "out");
-  /* the file's extension decides when --format is absent */
-  dcsim_format fmt = dcsim_format_of_path(out, formats, DCSIM_FMT_TEXT);
-  int rc;
-  if ((rc = dcsim_arg_format(a, formats, &fmt, err))) return rc;
-  const int picture = fmt == DCSIM_FMT_SVG || fmt == DCSIM_FMT_PNG;
-  if (picture && !out)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"),
-                     "--format %s needs --out FILE", dcsim_format_name(fmt));
-  if (out && (rc = dcsim_path_check_writable(out, "--out", err))) return rc;
+  const int picture = dcsim_format_is_picture(fmt);
   const char *in = a->positional[0];
   dcsim_sweep_point *pts = NULL;
   size_t n = 0;
