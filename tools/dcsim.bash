@@ -54,7 +54,7 @@ _dcsim() {
         --flop-method) _dcsim_words "lad lsq"; return ;;
       esac ;;
     bench)
-      opts="--output --quick --reps --threads --budget --seed --sampler --name --db --sysfs-cpu --powercap --quiet --help"
+      opts="--output --quick --time-budget --reps --threads --cache --compare --check --from --budget --seed --sampler --name --db --sysfs-cpu --powercap --quiet --help"
       case $prev in
       esac ;;
     validate)
