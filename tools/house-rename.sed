@@ -2,7 +2,10 @@
 #   git ls-files '*.c' '*.h' '*.md' '*.sh' | xargs sed -i -E -f tools/house-rename.sed
 # (calib.h was split: code using the fits includes dcsim/calib_fit.h, calib_scaling.h, calib_gpu.h
 # or calib_import.h; the roofline writers are declared in dcsim/roofline_report.h; GPU profiles
-# are loaded in src/input/hwprofile_gpu.c, the charts are src/output/plot_*.c). Internal functions (declared in src/*/*.h) are dcsim__*, doc/design.md.
+# are loaded in src/input/hwprofile_gpu.c, the charts are src/output/plot_*.c). Internal functions
+# (declared in src/*/*.h) are dcsim__*, doc/design.md. Not renamed here, by hand: --format is a
+# dcsim_format (dcsim_arg_format takes a DCSIM_FMT_END-ended list of them); a task's node group is
+# dcsim_scenario_task_group's; programs call dcsim_lib_init() first (dcsim/lib.h).
 s/\bdcsim_calib_write_file\b/dcsim_file_write_atomic/g
 s/\bdcsim_calib_mkdir\b/dcsim_mkdir/g
 s/\bdcsim_calib_read_text\b/dcsim_file_read_text/g

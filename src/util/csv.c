@@ -112,8 +112,8 @@ int dcsim__csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err) {
     }
     if (row == cap_rows) {
       cap_rows *= 2;
-      if (cap_rows > SIZE_MAX / t->n_cols || DCSIM_RESIZE(t->cells, cap_rows * t->n_cols) ||
-          DCSIM_RESIZE(t->lines, cap_rows)) {
+      if ((t->n_cols && cap_rows > SIZE_MAX / t->n_cols) ||
+          DCSIM_RESIZE(t->cells, cap_rows * t->n_cols) || DCSIM_RESIZE(t->lines, cap_rows)) {
         rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory");
         goto out;
       }

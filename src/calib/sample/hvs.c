@@ -115,7 +115,7 @@ static int add_region(dcsim_hvs_t *h, const double *lo, const double *hi, const 
                       size_t n) {
   if (h->n_reg == h->cap_reg) {
     size_t c = h->cap_reg ? 2 * h->cap_reg : 16;
-    if (DCSIM_RESIZE(h->reg, c) || c > SIZE_MAX / 2 / h->dim ||
+    if (DCSIM_RESIZE(h->reg, c) || (h->dim && c > SIZE_MAX / 2 / h->dim) ||
         DCSIM_RESIZE(h->bounds, c * 2 * h->dim))
       return -1;
     double *b = h->bounds;
