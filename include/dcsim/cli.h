@@ -96,6 +96,13 @@ int dcsim_arg_sets(const dcsim_args *a, dcsim_binding *b, char (*names)[64], siz
                    dcsim_error *err);
 /* DCSIM_MODEL_D35 / DCSIM_MODEL_STRICT (dcsim/model.h) from --d35 and --strict. */
 unsigned dcsim_arg_model_flags(const dcsim_args *a);
+/* --threading measured|ideal: ors DCSIM_MODEL_HW_THREADS into *flags for ideal; a usage error
+ * for any other value. */
+int dcsim_arg_threading(const dcsim_args *a, unsigned *flags, dcsim_error *err);
+/* "measured" -> 0, "ideal" -> DCSIM_MODEL_HW_THREADS; -1 for another name. */
+int dcsim_threading_parse(const char *name, unsigned *flags);
+/* The variant's name of model flags: "ideal" with DCSIM_MODEL_HW_THREADS, else "measured". */
+const char *dcsim_threading_name(unsigned model_flags);
 
 /* SIGINT/SIGTERM: installs (once) a handler that stores the signal number in a flag and returns
  * the flag, for the command to hand to dcsim_engine_set_interrupt()/dcsim_sweep_set_interrupt().

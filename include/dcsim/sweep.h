@@ -7,7 +7,8 @@
  * point's index, so the output is the same at any thread count. A point whose state lies outside
  * a profile's tables is infeasible, with the reason; it never stops the sweep.
  *
- * Point order: cpu (outermost), gpu, nodes, cores, freq (innermost), each in list order.
+ * Point order: cpu (outermost), gpu, nodes, cores, freq, threading (innermost), each in list
+ * order.
  *
  * Ownership: dcsim_sweep_new() returns a heap object freed by dcsim_sweep_free(); the points
  * returned by dcsim_sweep_points() belong to it. The point type and reading and writing points
@@ -50,6 +51,10 @@ typedef struct dcsim_sweep_def {
    * name must be a parameter of some task's dwarf. Not a list: one value per name. */
   size_t n_sets;
   const dcsim_param_set *sets;
+  /* CPU thread-scaling variants (--threading measured,ideal): each 0 (measured, the dwarfs' laws)
+   * or DCSIM_MODEL_HW_THREADS (ideal); empty = the model_flags' own */
+  size_t n_threadings;
+  const unsigned *threadings;
 } dcsim_sweep_def;
 
 typedef struct dcsim_sweep dcsim_sweep_t;

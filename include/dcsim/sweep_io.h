@@ -32,6 +32,8 @@ typedef struct dcsim_sweep_point {
   /* feasible: where its time and energy come from, the weakest task of its workflow
    * (dcsim_prov_kind of dcsim/provenance.h; the sources: dcsim run or model on that point) */
   unsigned char time_prov, energy_prov;
+  /* the CPU thread-scaling variant (sweep --threading): "measured" or "ideal" (dcsim/model.h) */
+  char threading[12];
 } dcsim_sweep_point;
 
 /* Output (doc/sweep.md): JSON {"dcsim": {version, commit, sweep_sha256, inputs}, "points": [one

@@ -72,6 +72,8 @@ static void json_totals(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
   if (run_id > 0) dcsim_json_key_int(j, "run_id", run_id);
   dcsim_json_key_num(j, "allocated", ms->allocated);
   dcsim_json_key_str(j, "model", s->model_flags & DCSIM_MODEL_D35 ? "d35" : "default");
+  if (s->model_flags & DCSIM_MODEL_HW_THREADS) /* only then: earlier outputs unchanged */
+    dcsim_json_key_str(j, "threading", "ideal");
   dcsim_json_key_str(j, "energy_covers", dcsim_scenario_energy_scope(s));
   dcsim_prov tprov, eprov;
   dcsim_scenario_provenance(s, &tprov, &eprov);
@@ -174,7 +176,16 @@ static void json_job(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_sta
     dcsim_json_key(j, "wms");
     dcsim_json_obj_begin(j);
     dcsim_json_key_str(j, "profile", w->wms->name);
+    dcsim_json_key_str(j, "profile_for", w->wms->description ? w->wms->description : "");
     dcsim_json_key_str(j, "data", dcsim_wms_data_name(w->wms->p.data));
+    if (w->wms->band_rel > 0) { /* the uncertainty of the makespan (doc/wms.md) */
+      dcsim_json_key_num(j, "band_rel", w->wms->band_rel);
+      dcsim_json_key_num(j, "makespan_low_s",
+                         (double)w->plan.makespan_ns * 1e-9 / (1 + w->wms->band_rel));
+      dcsim_json_key_num(j, "makespan_high_s",
+                         (double)w->plan.makespan_ns * 1e-9 * (1 + w->wms->band_rel));
+      dcsim_json_key_str(j, "band_source", w->wms->band_source);
+    }
     dcsim_json_key_int(j, "auxiliary_jobs", (long long)w->plan.wms_aux_jobs);
     dcsim_json_key_num(j, "staged_byte", w->plan.wms_staged_byte);
     dcsim_json_key_num(j, "negotiation_wait_s", w->plan.wms_idle_s);
@@ -280,11 +291,21 @@ static void text_header(const run_out *o) {
   }
   printf("policy      %s+%s\n", dcsim_sched_job_name(o->jp), dcsim_sched_task_name(o->tp));
   for (size_t i = 0; i < s->n_wfs; i++)
-    if (s->wfs[i].wms)
+    if (s->wfs[i].wms) {
+      const dcsim_wms_profile *p = s->wfs[i].wms;
       printf("wms         %s: profile %s (data %s), %zu auxiliary %s, %s staged\n",
-             s->wfs[i].wf->name, s->wfs[i].wms->name, dcsim_wms_data_name(s->wfs[i].wms->p.data),
+             s->wfs[i].wf->name, p->name, dcsim_wms_data_name(p->p.data),
              s->wfs[i].plan.wms_aux_jobs, dcsim_plural(s->wfs[i].plan.wms_aux_jobs, "job", "jobs"),
              DCSIM_SI(s->wfs[i].plan.wms_staged_byte, "B"));
+      if (p->band_rel > 0) { /* makespan / (1 + band) .. makespan x (1 + band): doc/wms.md */
+        double mk = (double)s->wfs[i].plan.makespan_ns * 1e-9;
+        printf(
+            "wms band    %s: makespan %s to %s (a factor %.3g either way: the P90 error of the "
+            "untouched test share for %s)\n",
+            s->wfs[i].wf->name, DCSIM_SI(mk / (1 + p->band_rel), "s"),
+            DCSIM_SI(mk * (1 + p->band_rel), "s"), 1 + p->band_rel, p->name);
+      }
+    }
   printf("simulated   %zu %s, %llu %s, %llu %s\n", st->n_jobs,
          dcsim_plural(st->n_jobs, "job", "jobs"), (unsigned long long)st->tasks,
          dcsim_plural(st->tasks, "task", "tasks"), (unsigned long long)st->events,
@@ -307,8 +328,9 @@ static void text_summary(const run_out *o) {
   char tpb[600], epb[600];
   dcsim_prov_format(tprov, tpb, sizeof tpb);
   dcsim_prov_format(eprov, epb, sizeof epb);
-  printf("model               %s; task times %s, task energies %s\n",
-         s->model_flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default", tpb, epb);
+  printf("model               %s%s; task times %s, task energies %s\n",
+         s->model_flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default",
+         s->model_flags & DCSIM_MODEL_HW_THREADS ? ", --threading ideal" : "", tpb, epb);
   printf("time-to-solution    %s s\n", DCSIM_SIG((double)st->makespan_ns * 1e-9));
   printf("energy-to-solution  %s (%s kWh), of which %s idle on nodes no job held\n",
          DCSIM_SI(st->energy_j, "J"), DCSIM_SIG(st->energy_j / 3.6e6),
@@ -528,10 +550,11 @@ static int run_options(const dcsim_args *a, dcsim_task_policy tp, dcsim_scenario
   so->platform_path = dcsim_arg(a, "platform");
   so->task_policy = tp;
   so->model_flags = dcsim_arg_model_flags(a);
+  int rc;
+  if ((rc = dcsim_arg_threading(a, &so->model_flags, err))) return rc;
   so->swf_map = dcsim_arg(a, "swf-map");
   so->dvfs = dcsim_arg(a, "dvfs-slowdown") != NULL;
   eo->power_off = dcsim_arg(a, "power-off-after") != NULL;
-  int rc;
   if ((rc = dcsim_arg_double(a, "deadline-s", 0, &so->deadline_s, err)) ||
       (rc = dcsim_arg_double(a, "dvfs-slowdown", 0, &so->dvfs_slowdown, err)) ||
       (rc = dcsim_arg_double(a, "wms-delay-s", 0, &so->wms_delay_s, err)) ||

@@ -249,15 +249,16 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   static const dcsim_format formats[] = { DCSIM_FMT_TEXT, DCSIM_FMT_JSON, DCSIM_FMT_CSV,
                                           DCSIM_FMT_END };
   int rc;
-  list cpus, gpus, freqs;
-  unsigned nodes[DCSIM_SWEEP_MAX_LIST], cores[DCSIM_SWEEP_MAX_LIST];
+  list cpus, gpus, freqs, thr;
+  unsigned nodes[DCSIM_SWEEP_MAX_LIST], cores[DCSIM_SWEEP_MAX_LIST], threadings[2];
+  size_t n_threadings = 0;
   dcsim_param_set sets[16];
   char set_names[16][64];
   size_t n_sets = 0;
   size_t n_nodes = 0, n_cores = 0;
   if ((rc = dcsim_arg_format(a, formats, &c->fmt, err)) ||
       (rc = split_list(a, "cpu", &cpus, err)) || (rc = split_list(a, "gpu", &gpus, err)) ||
-      (rc = split_list(a, "freq", &freqs, err)) ||
+      (rc = split_list(a, "freq", &freqs, err)) || (rc = split_list(a, "threading", &thr, err)) ||
       (rc = uint_list(a, "nodes", DCSIM_PLATFORM_MAX_NODES, nodes, &n_nodes, err)) ||
       (rc = uint_list(a, "cores", 1000000, cores, &n_cores, err)) ||
       (rc = dcsim_arg_uint(a, "threads", 0, &c->threads, err)) ||
@@ -300,9 +301,21 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
                           freqs.v,
                           0,
                           n_sets,
-                          sets };
+                          sets,
+                          0,
+                          NULL };
   if ((rc = dcsim_arg_double(a, "deadline-s", 0, &def.deadline_s, err))) return rc;
   def.model_flags = dcsim_arg_model_flags(a);
+  for (size_t k = 0; k < thr.n; k++) { /* --threading measured,ideal: an axis (dcsim/sweep.h) */
+    if (k >= 2 || dcsim_threading_parse(thr.v[k], &threadings[k]) ||
+        (k == 1 && threadings[0] == threadings[1]))
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "threading"),
+                       "--threading %s: a list of measured and ideal, each at most once",
+                       dcsim_arg(a, "threading"));
+    n_threadings = k + 1;
+  }
+  def.n_threadings = n_threadings;
+  def.threadings = threadings;
   if ((rc = dcsim_sweep_new(&def, &c->sw, err))) {
     if (err && strcmp(err->file, "command line") == 0 && err->line == 0) { /* point at the option */
       static const char *const names[] = { "cpu", "gpu", "nodes", "cores", "freq", "set" };

@@ -113,6 +113,8 @@ int main(int argc, char **argv) {
                             FREQS,
                             0,
                             0,
+                            NULL,
+                            0,
                             NULL };
   unsigned nodes64[64], cores4[] = { 1, 2, 3, 4 };
   for (unsigned k = 0; k < 64; k++) nodes64[k] = k + 1;
@@ -132,6 +134,8 @@ int main(int argc, char **argv) {
                           NOMINAL,
                           0,
                           0,
+                          NULL,
+                          0,
                           NULL };
   dcsim_sweep_def day8 = { "workflows/datacentre-day.xml",
                            NULL,
@@ -148,6 +152,8 @@ int main(int argc, char **argv) {
                            8,
                            FREQS,
                            0,
+                           0,
+                           NULL,
                            0,
                            NULL };
   return one("ALARO, nodes 1-16 in powers of 2", &alaro, rep) ||

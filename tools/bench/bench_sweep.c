@@ -47,6 +47,8 @@ static int one(int threads, size_t batch, double *run_s, double *load_s, size_t 
                         FREQS,
                         0,
                         0,
+                        NULL,
+                        0,
                         NULL };
   dcsim_sweep_t *sw = NULL;
   dcsim_error err;
