@@ -95,7 +95,7 @@ int main(void) {
   static const char *const gpus[] = { "geforce-gtx970", "tesla-k20m" };
   static const unsigned nodes[] = { 1, 2, 4, 8 };
   dcsim_sweep_def d = {
-    "workflows/alaro.xml", NULL, NULL, 0, 0, NULL, 2, gpus, 4, nodes, 0, NULL, 0, NULL, 0, 0, NULL
+    "workflows/alaro.xml", NULL, NULL, 0, 0, NULL, 2, gpus, 4, nodes, 0, NULL, 0, NULL, 0, 0, NULL, NULL, 0
   };
   dcsim_sweep_t *sw = NULL;
   CHECK_INT(dcsim_sweep_new(&d, &sw, &err), 0);

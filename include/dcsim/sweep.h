@@ -50,6 +50,10 @@ typedef struct dcsim_sweep_def {
    * name must be a parameter of some task's dwarf. Not a list: one value per name. */
   size_t n_sets;
   const dcsim_param_set *sets;
+  /* cost (issue 26, dcsim/cost.h): NULL = the defaults; what the front is taken over
+   * (DCSIM_OBJ_*; 0 = time and energy) */
+  const struct dcsim_cost_opts *cost;
+  unsigned objectives;
 } dcsim_sweep_def;
 
 typedef struct dcsim_sweep dcsim_sweep_t;
@@ -127,5 +131,14 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
  * nodes no longer reduces the time-to-solution (D3.5 §6.1.2, §7), when that happens inside the
  * series. */
 void dcsim_sweep_mark_front(dcsim_sweep_point *pts, size_t n);
+/* The same over the objectives obj (DCSIM_OBJ_*; dcsim/pareto.h's rule in two or three
+ * dimensions): with cost among them, a point whose cost is unknown is on no front. */
+void dcsim_sweep_mark_front_on(dcsim_sweep_point *pts, size_t n, unsigned obj);
+/* The objectives the sweep's front is taken over. */
+unsigned dcsim_sweep_objectives(const dcsim_sweep_t *sw);
+/* Records the cost of a point read back from a database (NaN and the profile without a price when
+ * unknown). */
+void dcsim_sweep_restore_cost(dcsim_sweep_t *sw, size_t index, double cost_usd,
+                              const char *missing);
 
 #endif

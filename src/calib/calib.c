@@ -694,6 +694,13 @@ static void copy_element(FILE *f, const char *indent, const char *name, const dc
   fputs("/>\n", f);
 }
 
+/* <price> (issue 26) copied as it is, after <spec>, when the machine has one. */
+static void profile_price(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *root) {
+  static const char *const price_attrs[] = { "usd", "date", "source" };
+  xmlNode *pn = dcsim_xml_child(root, "price");
+  if (pn) copy_element(f, "  ", "price", doc, pn, price_attrs, 3);
+}
+
 /* <datasheet> copied as it is; its figures into ds (sources borrowed from the document). */
 static int profile_datasheet(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *root,
                              dcsim_cpu_datasheet *ds, dcsim_error *err) {
@@ -882,6 +889,7 @@ static int gen_run(const char *dir, int depth, FILE *f, FILE *report, cpu_gen *g
   if ((rc = dcsim_xml_load(g->mpath, "calibration-machine", &g->doc, err))) return rc;
   xmlNode *root = dcsim_xml_root(g->doc);
   if ((rc = profile_head(f, dir, g->mpath, g->doc, root, err)) ||
+      (profile_price(f, g->doc, root), 0) ||
       (rc = profile_datasheet(f, g->doc, root, &g->ds, err)) ||
       (rc = profile_freqs(f, g->mpath, g->doc, root, &g->fr, err)) ||
       (rc = profile_tables(f, dir, g->doc, root, &g->fr, &g->sink, err)) ||

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "dcsim/catalog.h"
+#include "dcsim/cost.h"
 #include "dcsim/cli.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/hwprofile.h"
@@ -70,6 +71,15 @@ static int parse_sets(const dcsim_args *a, dcsim_param_set *sets, char names[][6
     }
   }
   return 0;
+}
+
+/* --objectives: time,energy (default), time,cost, energy,cost or all three */
+static int parse_objectives(const dcsim_args *a, unsigned *obj, dcsim_error *err) {
+  const char *s = dcsim_arg(a, "objectives");
+  *obj = DCSIM_OBJ_DEFAULT;
+  int rc = s ? dcsim_objectives_parse(s, obj, err) : 0;
+  if (rc) dcsim_error_at(err, NULL, dcsim_arg_index(a, "objectives"));
+  return rc;
 }
 
 /* whole numbers "1,2,4" with ranges "1-14", each at most max, at most DCSIM_SWEEP_MAX_LIST; for
@@ -268,7 +278,10 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   list cpus, gpus, freqs;
   unsigned nodes[DCSIM_SWEEP_MAX_LIST], cores[DCSIM_SWEEP_MAX_LIST];
   dcsim_param_set sets[16];
-  char set_names[16][64];
+  char set_names[16][64], price_names[16][64];
+  dcsim_price_set prices[16];
+  dcsim_cost_opts cost;
+  unsigned objectives = DCSIM_OBJ_DEFAULT;
   size_t n_sets = 0;
   size_t n_nodes = 0, n_cores = 0;
   if ((rc = dcsim_arg_format(a, formats, &c->fmt, err)) ||
@@ -279,7 +292,9 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
       (rc = dcsim_arg_uint(a, "threads", 0, &c->threads, err)) ||
       (rc = dcsim_arg_uint(a, "stop-after", 0, &c->stop_after, err)) ||
       (rc = parse_shard(a, &c->shard_i, &c->shard_n, err)) ||
-      (rc = parse_sets(a, sets, set_names, &n_sets, err)))
+      (rc = parse_sets(a, sets, set_names, &n_sets, err)) ||
+      (rc = dcsim_arg_cost(a, &cost, prices, price_names, err)) ||
+      (rc = parse_objectives(a, &objectives, err)))
     return rc;
   c->plot = dcsim_arg(a, "plot");
   c->pf = DCSIM_PLOT_PNG;
@@ -316,10 +331,14 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
                           freqs.v,
                           0,
                           n_sets,
-                          sets };
+                          sets,
+                          &cost,
+                          objectives };
   if ((rc = dcsim_arg_double(a, "deadline-s", 0, &def.deadline_s, err))) return rc;
   def.model_flags = dcsim_arg_model_flags(a);
   if ((rc = dcsim_sweep_new(&def, &c->sw, err))) {
+    if (err && strcmp(err->file, "command line") == 0 && err->line == 0)
+      dcsim_error_at(err, NULL, dcsim_arg_cost_index(a, err->msg));
     if (err && strcmp(err->file, "command line") == 0 && err->line == 0) { /* point at the option */
       static const char *const names[] = { "cpu", "gpu", "nodes", "cores", "freq", "set" };
       for (int k = 0; k < 6; k++) {

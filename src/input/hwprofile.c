@@ -49,6 +49,34 @@ typedef struct energy_table {
   char *source; /* its source= (dcsim/provenance.h) */
 } energy_table;
 
+/* <price usd date source>: a list price of one unit (dcsim/hwprofile.h); usd < 0 when absent */
+typedef struct price_rt {
+  double usd;
+  char *date, *source;
+} price_rt;
+
+static int load_price(const dcsim_xml_doc_t *doc, xmlNode *root, price_rt *pr, dcsim_error *err) {
+  xmlNode *n = dcsim_xml_child(root, "price");
+  const char *date = NULL, *src = NULL;
+  pr->usd = -1;
+  if (!n) return 0;
+  int rc;
+  if ((rc = dcsim_xml_double(doc, n, "usd", 1, &pr->usd, err)) ||
+      (rc = dcsim_xml_str(doc, n, "date", 1, &date, err)) ||
+      (rc = dcsim_xml_str(doc, n, "source", 1, &src, err)))
+    return rc;
+  if (!(pr->usd > 0))
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, n, "<price usd>: must be positive");
+  if (!(pr->date = dcsim_strdup(date)) || !(pr->source = dcsim_strdup(src)))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  return 0;
+}
+
+static dcsim_hw_price price_of(const price_rt *pr) {
+  dcsim_hw_price h = { pr->usd > 0, pr->usd > 0 ? pr->usd : 0, pr->date, pr->source };
+  return h;
+}
+
 struct dcsim_cpu_profile {
   char *path, *name, *model;
   unsigned cores_per_socket, sockets;
@@ -70,6 +98,7 @@ struct dcsim_cpu_profile {
   dcsim_cpu_perf_model pm;
   char *pm_src, *pm_level_src[Q_COUNT];
   dcsim_cpu_power_model power; /* <power-spec>, <power-model> (dcsim/hwprofile_power.h) */
+  price_rt price;              /* <price>, issue 26 */
 };
 
 struct dcsim_gpu_profile {
@@ -79,6 +108,7 @@ struct dcsim_gpu_profile {
   dcsim_gpu_spec spec;
   size_t n_levels;
   dcsim_cache_level levels[2]; /* <cache-hierarchy>: L2, DRAM */
+  price_rt price;              /* <price>, issue 26 */
 };
 
 void dcsim_cpu_profile_free(dcsim_cpu_profile_t *p) {
@@ -104,6 +134,8 @@ void dcsim_cpu_profile_free(dcsim_cpu_profile_t *p) {
   free(p->pm_src);
   for (int q = 0; q < Q_COUNT; q++) free(p->pm_level_src[q]);
   dcsim_cpu_power_model_release(&p->power);
+  free(p->price.date);
+  free(p->price.source);
   free(p->path);
   free(p->name);
   free(p->model);
@@ -518,6 +550,7 @@ int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_er
     rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, spec, "<spec>: nominal-ghz must be positive");
     goto out;
   }
+  if ((rc = load_price(doc, root, &p->price, err))) goto out;
   xmlNode *fr = dcsim_xml_child(root, "frequencies");
   size_t nf = dcsim_xml_count(fr, "freq");
   p->freqs = calloc(nf ? nf : 1, sizeof *p->freqs);
@@ -995,6 +1028,8 @@ void dcsim_gpu_profile_free(dcsim_gpu_profile_t *p) {
   free(p->model);
   free(p->source);
   free(p->dev_source);
+  free(p->price.date);
+  free(p->price.source);
   free(p);
 }
 
@@ -1185,7 +1220,8 @@ int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_er
   }
   xmlNode *ch = dcsim_xml_child(root, "cache-hierarchy");
   if (ch && (rc = load_gpu_levels(p, doc, ch, err))) goto out;
-  if ((rc = gpu_links_power(doc, root, s, err))) goto out;
+  if ((rc = gpu_links_power(doc, root, s, err)) || (rc = load_price(doc, root, &p->price, err)))
+    goto out;
   *out = p;
   p = NULL;
 out:
@@ -1195,6 +1231,8 @@ out:
 }
 
 const char *dcsim_gpu_profile_name(const dcsim_gpu_profile_t *p) { return p->name; }
+dcsim_hw_price dcsim_gpu_profile_price(const dcsim_gpu_profile_t *p) { return price_of(&p->price); }
+dcsim_hw_price dcsim_cpu_profile_price(const dcsim_cpu_profile_t *p) { return price_of(&p->price); }
 const char *dcsim_gpu_profile_model(const dcsim_gpu_profile_t *p) { return p->model; }
 const char *dcsim_gpu_profile_path(const dcsim_gpu_profile_t *p) { return p->path; }
 const dcsim_gpu_spec *dcsim_gpu_profile_spec(const dcsim_gpu_profile_t *p) { return &p->spec; }

@@ -11,6 +11,7 @@
 #include <omp.h>
 
 #include "dcsim/catalog.h"
+#include "dcsim/cost.h"
 #include "dcsim/engine.h"
 #include "dcsim/metrics.h"
 #include "dcsim/model.h"
@@ -52,6 +53,9 @@ struct dcsim_sweep {
   char hash[65];
   const volatile sig_atomic_t *interrupt; /* polled before each point; NULL = never */
   unsigned shard_i, shard_n; /* this process evaluates the points of shard i of n (n = 0: all) */
+  dcsim_cost_opts cost;      /* issue 26: its price names owned (cost_names) */
+  dcsim_price_set *cost_prices;
+  unsigned objectives;
 };
 
 void dcsim_sweep_free(dcsim_sweep_t *sw) {
@@ -67,6 +71,9 @@ void dcsim_sweep_free(dcsim_sweep_t *sw) {
   free(sw->nodes);
   free(sw->cores);
   free(sw->definition);
+  for (size_t i = 0; sw->cost_prices && i < sw->cost.n_prices; i++)
+    free((char *)sw->cost_prices[i].name);
+  free(sw->cost_prices);
   dcsim_scenario_free(sw->base);
   free(sw);
 }
@@ -141,6 +148,29 @@ static int take_sets(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_error 
   }
   return 0;
 }
+
+/* The cost options (checked against the loaded profiles, names copied) and the objectives. */
+static int take_cost(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_error *err) {
+  dcsim_cost_opts_default(&sw->cost);
+  sw->objectives = def->objectives ? def->objectives : DCSIM_OBJ_DEFAULT;
+  if (!def->cost) return 0;
+  int rc = dcsim_cost_check(def->cost, sw->base, err);
+  if (rc) return rc;
+  sw->cost.kwh_usd = def->cost->kwh_usd;
+  sw->cost.lifetime_years = def->cost->lifetime_years;
+  size_t n = def->cost->n_prices;
+  if (!(sw->cost_prices = calloc(n ? n : 1, sizeof *sw->cost_prices)))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
+  for (size_t i = 0; i < n; i++, sw->cost.n_prices++) {
+    sw->cost_prices[i].usd = def->cost->prices[i].usd;
+    if (!(sw->cost_prices[i].name = dcsim_strdup(def->cost->prices[i].name)))
+      return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
+  }
+  sw->cost.prices = sw->cost_prices;
+  return 0;
+}
+
+unsigned dcsim_sweep_objectives(const dcsim_sweep_t *sw) { return sw->objectives; }
 
 /* A point simulates the whole workflow. When its CPU tasks differ in nodes, cores or frequency
  * (workflows/bifft-scaling.xml: twelve configurations one after the other) a point's time is
@@ -423,6 +453,16 @@ static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_
     for (size_t k = 0; k < sw->n_sets; k++)
       sb_add(&b, " %s=%.17g", sw->sets[k].name, sw->sets[k].value);
   }
+  if (sw->cost.kwh_usd != DCSIM_COST_KWH_USD ||
+      sw->cost.lifetime_years != DCSIM_COST_LIFETIME_YEARS || sw->cost.n_prices) {
+    /* only when not the defaults: the hashes of earlier sweeps stay as they were */
+    sb_add(&b, "\ncost kwh_usd=%.17g lifetime_years=%.17g", sw->cost.kwh_usd,
+           sw->cost.lifetime_years);
+    for (size_t k = 0; k < sw->cost.n_prices; k++)
+      sb_add(&b, " price %s=%.17g", sw->cost.prices[k].name, sw->cost.prices[k].usd);
+  }
+  if (sw->objectives != DCSIM_OBJ_DEFAULT)
+    sb_add(&b, "\nobjectives %s", dcsim_objectives_name(sw->objectives));
   sb_add(&b, "\npoints %zu\n", sw->n_points);
   for (size_t k = 0; k < sw->base->n_inputs; k++)
     sb_add(&b, "file %s %s\n", sw->base->inputs[k].sha256,
@@ -480,7 +520,7 @@ int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error
       (rc = take_counts("cores", def->cores, def->n_cores, 100000, sw->cores, &sw->n_cores, err)) ||
       (rc = take_freqs(sw, def, err)))
     goto out;
-  if ((rc = take_sets(sw, def, err))) goto out;
+  if ((rc = take_sets(sw, def, err)) || (rc = take_cost(sw, def, err))) goto out;
   own_values(sw);
   make_note(sw);
   if ((rc = make_points(sw, def->input, err)) || (rc = make_definition(sw, def, tp, err))) goto out;
@@ -512,6 +552,14 @@ int dcsim_sweep_restore(dcsim_sweep_t *sw, size_t index, int feasible, double ti
   return 0;
 }
 
+void dcsim_sweep_restore_cost(dcsim_sweep_t *sw, size_t index, double cost_usd,
+                              const char *missing) {
+  if (index >= sw->n_points) return;
+  dcsim_sweep_point *p = &sw->points[index];
+  p->cost_usd = p->feasible ? cost_usd : NAN;
+  snprintf(p->cost_missing, sizeof p->cost_missing, "%s", p->feasible && missing ? missing : "");
+}
+
 void dcsim_sweep_set_interrupt(dcsim_sweep_t *sw, const volatile sig_atomic_t *flag) {
   sw->interrupt = flag;
 }
@@ -538,7 +586,8 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
   free(pt->reason);
   pt->reason = NULL;
   pt->feasible = 0;
-  pt->time_s = pt->energy_j = NAN;
+  pt->time_s = pt->energy_j = pt->cost_usd = NAN;
+  pt->cost_missing[0] = '\0';
   int rc = dcsim_scenario_derive(sw->base, &ov, &s, &perr);
   if (!rc) {
     dcsim_engine_opts eo = { .job_policy = sw->job_policy, .sink = NULL };
@@ -566,6 +615,10 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
     dcsim_scenario_provenance(s, &tp, &ep);
     pt->time_prov = (unsigned char)tp.kind;
     pt->energy_prov = (unsigned char)ep.kind;
+    dcsim_cost c;
+    dcsim_cost_of_run(s, st, &sw->cost, DCSIM_COST_HELD, &c);
+    pt->cost_usd = c.usd;
+    snprintf(pt->cost_missing, sizeof pt->cost_missing, "%s", c.known ? "" : c.missing);
   } else if (rc == DCSIM_ERANGE || rc == DCSIM_EREF) {
     /* a state outside a profile's tables, a profile unusable for a dwarf: a result, not an error */
     char buf[sizeof perr.msg + sizeof perr.file + 32];
@@ -638,25 +691,40 @@ out:
 }
 
 void dcsim_sweep_mark_front(dcsim_sweep_point *pts, size_t n) {
+  dcsim_sweep_mark_front_on(pts, n, DCSIM_OBJ_DEFAULT);
+}
+
+/* the value of objective bit k (DCSIM_OBJ_*) of a point */
+static double objective_of(const dcsim_sweep_point *p, unsigned k) {
+  return k == DCSIM_OBJ_TIME ? p->time_s : k == DCSIM_OBJ_ENERGY ? p->energy_j : p->cost_usd;
+}
+
+void dcsim_sweep_mark_front_on(dcsim_sweep_point *pts, size_t n, unsigned obj) {
   mark_balance(pts, n);
-  double *t = malloc((n ? n : 1) * sizeof *t), *e = malloc((n ? n : 1) * sizeof *e);
-  unsigned char *v = malloc(n ? n : 1), *fr = malloc(n ? n : 1);
+  double *v[3] = { malloc((n ? n : 1) * sizeof(double)), malloc((n ? n : 1) * sizeof(double)),
+                   malloc((n ? n : 1) * sizeof(double)) };
+  unsigned char *ok = malloc(n ? n : 1), *fr = malloc(n ? n : 1);
+  unsigned bits[3];
+  int nk = 0;
+  for (unsigned k = DCSIM_OBJ_TIME; k <= DCSIM_OBJ_COST; k <<= 1)
+    if (obj & k) bits[nk++] = k;
   for (size_t i = 0; i < n; i++) pts[i].pareto = pts[i].knee = 0;
-  if (t && e && v && fr) {
+  if (v[0] && v[1] && v[2] && ok && fr && nk >= 2) {
     for (size_t i = 0; i < n; i++) {
-      t[i] = pts[i].time_s;
-      e[i] = pts[i].energy_j;
-      v[i] = pts[i].done && pts[i].feasible;
+      ok[i] = pts[i].done && pts[i].feasible;
+      for (int k = 0; k < nk; k++) v[k][i] = objective_of(&pts[i], bits[k]);
     }
-    if (dcsim_pareto_front(n, t, e, v, fr) >= 0) {
+    long front = nk == 3 ? dcsim_pareto_front3(n, v[0], v[1], v[2], ok, fr)
+                         : dcsim_pareto_front(n, v[0], v[1], ok, fr);
+    if (front >= 0) {
       for (size_t i = 0; i < n; i++) pts[i].pareto = fr[i];
-      long k = dcsim_pareto_knee(n, t, e, fr);
+      long k = nk == 3 ? dcsim_pareto_knee3(n, v[0], v[1], v[2], fr)
+                       : dcsim_pareto_knee(n, v[0], v[1], fr);
       if (k >= 0) pts[k].knee = 1;
     }
   }
-  free(t);
-  free(e);
-  free(v);
+  for (int k = 0; k < 3; k++) free(v[k]);
+  free(ok);
   free(fr);
 }
 
@@ -793,6 +861,7 @@ int dcsim_sweep_run(dcsim_sweep_t *sw, const dcsim_sweep_run_opts *o, dcsim_erro
     }
   }
   free(pending);
-  if (!rc && done == sw->n_points) dcsim_sweep_mark_front(sw->points, sw->n_points);
+  if (!rc && done == sw->n_points)
+    dcsim_sweep_mark_front_on(sw->points, sw->n_points, sw->objectives);
   return rc;
 }
