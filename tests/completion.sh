@@ -23,7 +23,7 @@ expect() { # expect "WANT" WORDS...
 }
 expect "sweep" dcsim swe
 expect "merge model" dcsim m
-expect "--platform --policy --power --power-off-after" dcsim run workflows/alaro.xml --p
+expect "--platform --policy --power --power-off-after --price" dcsim run workflows/alaro.xml --p
 expect "--d35 --db --deadline-s" dcsim sweep alaro.xml --d
 expect "json" dcsim model --format js
 expect "easy easy+energy easy+heft energy" dcsim run x.xml --policy e

@@ -43,7 +43,9 @@ static dcsim_sweep_t *alaro_sweep(void) {
     FREQS,
     DCSIM_MODEL_D35 /* the feasibility checked below is D3.5's table coverage */,
     0,
-    NULL, NULL, 0
+    NULL,
+    NULL,
+    0
   };
   dcsim_sweep_t *sw = NULL;
   dcsim_error err;
@@ -435,14 +437,46 @@ int main(void) {
 
   /* bad definitions are usage errors before anything runs */
   static const char *const badf[] = { "fast" };
-  dcsim_sweep_def d = {
-    "workflows/alaro.xml", NULL, NULL, 0, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 1, badf, 0, 0, NULL, NULL, 0
-  };
+  dcsim_sweep_def d = { "workflows/alaro.xml",
+                        NULL,
+                        NULL,
+                        0,
+                        0,
+                        NULL,
+                        0,
+                        NULL,
+                        0,
+                        NULL,
+                        0,
+                        NULL,
+                        1,
+                        badf,
+                        0,
+                        0,
+                        NULL,
+                        NULL,
+                        0 };
   CHECK_INT(dcsim_sweep_new(&d, &sw, &err), DCSIM_EUSAGE);
   static const unsigned dup[] = { 2, 2 };
-  dcsim_sweep_def d2 = {
-    "workflows/alaro.xml", NULL, NULL, 0, 0, NULL, 0, NULL, 2, dup, 0, NULL, 0, NULL, 0, 0, NULL, NULL, 0
-  };
+  dcsim_sweep_def d2 = { "workflows/alaro.xml",
+                         NULL,
+                         NULL,
+                         0,
+                         0,
+                         NULL,
+                         0,
+                         NULL,
+                         2,
+                         dup,
+                         0,
+                         NULL,
+                         0,
+                         NULL,
+                         0,
+                         0,
+                         NULL,
+                         NULL,
+                         0 };
   CHECK_INT(dcsim_sweep_new(&d2, &sw, &err), DCSIM_EUSAGE);
   dcsim_sweep_def d3 = { "workflows/sh-tl159.xml",
                          "workflows/platforms/alaro-hsw-gtx970.xml",
@@ -460,7 +494,9 @@ int main(void) {
                          NULL,
                          0,
                          0,
-                         NULL, NULL, 0 };
+                         NULL,
+                         NULL,
+                         0 };
   CHECK_INT(dcsim_sweep_new(&d3, &sw, &err), 0); /* this platform has a GPU group */
   /* the model mode decides the results: --d35 and --strict are other sweeps (other hashes) */
   char h0[65] = "";

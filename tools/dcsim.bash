@@ -17,7 +17,7 @@ _dcsim() {
     help) _dcsim_words "run model energy list calibrate bench validate sweep pareto heatmap merge roofline --man"; return ;;
     completion) _dcsim_words bash; return ;;
     run)
-      opts="--platform --policy --db --format --deadline-s --tasks-csv --gantt --power --power-off-after --dvfs-slowdown --swf-map --wms-delay-s --wms-dispatch-s --io-bw-bps --wms --wms-file --bucket-s --d35 --strict --max-tasks --max-memory --quiet --help"
+      opts="--platform --policy --db --format --deadline-s --tasks-csv --gantt --power --power-off-after --dvfs-slowdown --swf-map --wms-delay-s --wms-dispatch-s --io-bw-bps --wms --wms-file --bucket-s --d35 --strict --max-tasks --max-memory --quiet --price --kwh-price --lifetime-years --help"
       case $prev in
         --policy) _dcsim_words "fcfs easy sjf heft energy fcfs+heft fcfs+energy easy+heft easy+energy sjf+heft sjf+energy"; return ;;
         --format) _dcsim_words "text json csv"; return ;;
@@ -62,7 +62,7 @@ _dcsim() {
       case $prev in
       esac ;;
     sweep)
-      opts="--cpu --gpu --nodes --cores --freq --set --platform --policy --deadline-s --db --format --threads --plot --heatmap --title --quiet --stop-after --shard --d35 --strict --help"
+      opts="--cpu --gpu --nodes --cores --freq --set --platform --policy --deadline-s --db --format --threads --plot --heatmap --title --quiet --stop-after --shard --d35 --strict --price --kwh-price --lifetime-years --objectives --help"
       case $prev in
         --cpu) _dcsim_names cpu; return ;;
         --gpu) _dcsim_names gpu; return ;;
@@ -70,7 +70,7 @@ _dcsim() {
         --format) _dcsim_words "text json csv"; return ;;
       esac ;;
     pareto)
-      opts="--format --out --sweep --title --help"
+      opts="--format --out --sweep --title --objectives --help"
       case $prev in
         --format) _dcsim_words "text csv json svg png"; return ;;
       esac ;;

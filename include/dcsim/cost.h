@@ -16,8 +16,8 @@
  * the whole centre from 0 to the makespan (dcsim run's centre total).
  *
  * Defaults (doc/sweep.md): 0.0688 USD/kWh, the US industrial average retail price of 2011 (EIA,
- * Electric Power Monthly, Table 5.3, release of 24 September 2012); a lifetime of 5 years, the upper
- * end of the "field life of three to five years" of servers (Tom's Hardware, Xeon E5-2600 v3
+ * Electric Power Monthly, Table 5.3, release of 24 September 2012); a lifetime of 5 years, the
+ * upper end of the "field life of three to five years" of servers (Tom's Hardware, Xeon E5-2600 v3
  * launch review, 8 September 2014).
  *
  * Ownership: plain values; the options borrow their names. */
@@ -30,9 +30,9 @@
 #include "dcsim/error.h"
 #include "dcsim/scenario.h"
 
-#define DCSIM_COST_KWH_USD 0.0688     /* EIA Electric Power Monthly Table 5.3, industrial, 2011 */
-#define DCSIM_COST_LIFETIME_YEARS 5.0 /* Tom's Hardware 2014-09-08: servers live 3 to 5 years */
-#define DCSIM_COST_MAX_PRICES 32
+#define DCSIM_COST_KWH_USD        0.0688 /* EIA Electric Power Monthly Table 5.3, industrial, 2011 */
+#define DCSIM_COST_LIFETIME_YEARS 5.0    /* Tom's Hardware 2014-09-08: servers live 3 to 5 years */
+#define DCSIM_COST_MAX_PRICES     32
 
 typedef struct dcsim_price_set {
   const char *name; /* a CPU or GPU profile name */
@@ -60,11 +60,11 @@ typedef enum dcsim_cost_scope {
 } dcsim_cost_scope;
 
 typedef struct dcsim_cost {
-  int known;            /* 0: a used node group's CPU or GPU has no price */
-  double usd;           /* energy_usd + hardware_usd; NaN when unknown */
-  double energy_usd;    /* always known */
-  double hardware_usd;  /* NaN when unknown */
-  char missing[64];     /* unknown: the profile without a price */
+  int known;           /* 0: a used node group's CPU or GPU has no price */
+  double usd;          /* energy_usd + hardware_usd; NaN when unknown */
+  double energy_usd;   /* always known */
+  double hardware_usd; /* NaN when unknown */
+  char missing[64];    /* unknown: the profile without a price */
 } dcsim_cost;
 
 /* The unit price of a CPU or GPU profile: a --price of that name, else the profile's own. */
@@ -74,6 +74,12 @@ int dcsim_cost_unit_price(const dcsim_cost_opts *o, const char *name, dcsim_hw_p
 /* The cost of a finished run of s (its engine's statistics). */
 void dcsim_cost_of_run(const dcsim_scenario *s, const dcsim_run_stats *st, const dcsim_cost_opts *o,
                        dcsim_cost_scope scope, dcsim_cost *out);
+
+/* The cost of job k of the run: its energy and its allocation (the nodes its workflow's plan holds
+ * per group, from when it took them to its end); the job costs of a run add up to its
+ * DCSIM_COST_HELD cost. */
+void dcsim_cost_of_job(const dcsim_scenario *s, const dcsim_run_stats *st, size_t k,
+                       const dcsim_cost_opts *o, dcsim_cost *out);
 
 /* "no price for NAME (give --price NAME=USD)" into buf, for an unknown cost. */
 void dcsim_cost_reason(const dcsim_cost *c, char *buf, size_t size);

@@ -26,11 +26,13 @@
   }
 #define OPT_D35 \
   { "d35", NULL, 0, "D3.5's published models exactly (table-only states, the paper's energy data)" }
-#define OPT_COST                                                                                   \
-  { "price", "NAME=USD", 1,                                                                        \
-    "list price of one CPU or GPU of that profile, setting or replacing its own (repeatable)" },   \
-      { "kwh-price", "USD", 0, "energy price per kWh for the cost (default 0.0688: EIA, 2011)" },   \
-      { "lifetime-years", "YEARS", 0, "lifetime the purchase is amortised over (default 5)" }
+#define OPT_COST                                                                                  \
+  { "price", "NAME=USD", 1,                                                                       \
+    "list price of one CPU or GPU of that profile, setting or replacing its own (repeatable)" },  \
+      { "kwh-price", "USD", 0, "energy price per kWh for the cost (default 0.0688: EIA, 2011)" }, \
+  {                                                                                               \
+    "lifetime-years", "YEARS", 0, "lifetime the purchase is amortised over (default 5)"           \
+  }
 #define OPT_STRICT \
   { "strict", NULL, 0, "refuse extrapolated and datasheet-only values (provenance, doc/models.md)" }
 

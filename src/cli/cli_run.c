@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "dcsim/cli.h"
+#include "dcsim/cost.h"
 #include "dcsim/engine.h"
 #include "dcsim/json.h"
 #include "dcsim/metrics.h"
@@ -33,6 +34,8 @@ typedef struct run_out {
   dcsim_repro rp;
   double deadline_s; /* --deadline-s, 0 = none */
   dcsim_deadline_report dl;
+  dcsim_cost_opts cost; /* issue 26: --price, --kwh-price, --lifetime-years */
+  dcsim_cost held, centre;
 } run_out;
 
 static void json_stat(dcsim_json *j, const char *key, const dcsim_stat *st) {
@@ -75,6 +78,30 @@ static void json_totals(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
   dcsim_prov tprov, eprov;
   dcsim_scenario_provenance(s, &tprov, &eprov);
   dcsim_prov_json_member(j, tprov, &eprov);
+}
+
+/* "cost": of what the jobs held and of the whole centre, the tariff, the lifetime, the prices of
+ * the profiles used (issue 26, dcsim/cost.h) */
+static void json_cost(dcsim_json *j, const run_out *o) {
+  char note[200];
+  dcsim_cost_reason(&o->held, note, sizeof note);
+  dcsim_json_key(j, "cost");
+  dcsim_json_obj_begin(j);
+  dcsim_json_key(j, "usd");
+  o->held.known ? dcsim_json_num(j, o->held.usd) : dcsim_json_null(j);
+  dcsim_json_key_num(j, "energy_usd", o->held.energy_usd);
+  dcsim_json_key(j, "hardware_usd");
+  o->held.known ? dcsim_json_num(j, o->held.hardware_usd) : dcsim_json_null(j);
+  dcsim_json_key(j, "centre_usd");
+  o->centre.known ? dcsim_json_num(j, o->centre.usd) : dcsim_json_null(j);
+  dcsim_json_key_num(j, "centre_energy_usd", o->centre.energy_usd);
+  if (!o->held.known || !o->centre.known) {
+    dcsim_cost_reason(o->held.known ? &o->centre : &o->held, note, sizeof note);
+    dcsim_json_key_str(j, "note", note);
+  }
+  dcsim_json_key_num(j, "kwh_usd", o->cost.kwh_usd);
+  dcsim_json_key_num(j, "lifetime_years", o->cost.lifetime_years);
+  dcsim_json_obj_end(j);
 }
 
 /* Job statistics (doc/workloads.md), power management, utilisation over time. */
@@ -147,7 +174,8 @@ static void json_trace(dcsim_json *j, const dcsim_trace_info *tr) {
 }
 
 /* One job (workflow instance) k: times, energies, metrics, its trace job. */
-static void json_job(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_stats *st, size_t k) {
+static void json_job(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_stats *st, size_t k,
+                     const dcsim_cost_opts *co) {
   const dcsim_job_stats *js = &st->jobs[k];
   dcsim_json_obj_begin(j);
   dcsim_json_key_str(j, "name", s->wfs[s->jobs[k].wf].wf->name);
@@ -179,6 +207,10 @@ static void json_job(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_sta
     dcsim_json_key_num(j, "negotiation_wait_s", w->plan.wms_idle_s);
     dcsim_json_obj_end(j);
   }
+  dcsim_cost c;
+  dcsim_cost_of_job(s, st, k, co, &c);
+  dcsim_json_key(j, "cost_usd");
+  c.known ? dcsim_json_num(j, c.usd) : dcsim_json_null(j);
   dcsim_json_obj_end(j);
 }
 
@@ -227,9 +259,10 @@ static void print_json(const run_out *o) {
   if (s->trace) json_trace(&j, s->trace);
   dcsim_json_key(&j, "workflows");
   dcsim_json_arr_begin(&j);
-  for (size_t k = 0; k < st->n_jobs; k++) json_job(&j, s, st, k);
+  for (size_t k = 0; k < st->n_jobs; k++) json_job(&j, s, st, k, &o->cost);
   dcsim_json_arr_end(&j);
   json_groups(&j, s, st);
+  json_cost(&j, o);
   dcsim_repro_json(&j, &o->rp);
   dcsim_json_obj_end(&j);
   dcsim_json_end(&j);
@@ -243,7 +276,7 @@ static void print_csv(const run_out *o) {
   printf(
       "name,instance,submit_s,start_s,end_s,wait_s,time_to_solution_s,energy_to_solution_j,"
       "task_energy_j,held_idle_j,tasks,flow_s,slowdown,bounded_slowdown,boot_wait_s,"
-      "trace_job,procs\n");
+      "trace_job,procs,cost_usd,cost_note\n");
   for (size_t k = 0; k < st->n_jobs; k++) {
     const dcsim_job_stats *js = &st->jobs[k];
     const dcsim_job *jb = &s->jobs[k];
@@ -260,7 +293,13 @@ static void print_csv(const run_out *o) {
     if (jb->trace_job) printf("%u", jb->trace_job);
     putchar(',');
     if (jb->trace_procs) printf("%u", jb->trace_procs);
-    putchar('\n');
+    dcsim_cost c;
+    char note[200];
+    dcsim_cost_of_job(s, st, k, &o->cost, &c);
+    dcsim_cost_reason(&c, note, sizeof note);
+    putchar(',');
+    if (c.known) printf("%.10g", c.usd);
+    printf(",%s\n", note); /* the note holds no comma or quote */
   }
 }
 
@@ -297,6 +336,26 @@ static void text_header(const run_out *o) {
   putchar('\n');
 }
 
+/* cost of what the jobs held, and of the whole centre (issue 26) */
+static void text_cost(const run_out *o) {
+  char note[200];
+  if (o->held.known)
+    printf(
+        "cost                %s USD of what the jobs held (energy %s, hardware %s, at %s USD/kWh "
+        "over %s years)",
+        DCSIM_SIG(o->held.usd), DCSIM_SIG(o->held.energy_usd), DCSIM_SIG(o->held.hardware_usd),
+        DCSIM_SIG(o->cost.kwh_usd), DCSIM_SIG(o->cost.lifetime_years));
+  else {
+    dcsim_cost_reason(&o->held, note, sizeof note);
+    printf("cost                unknown: %s; the energy alone costs %s USD", note,
+           DCSIM_SIG(o->held.energy_usd));
+  }
+  if (o->centre.known)
+    printf("; whole centre %s USD\n", DCSIM_SIG(o->centre.usd));
+  else
+    putchar('\n');
+}
+
 /* Model, time, energy, what it covers, utilisation, job statistics, power management, deadline. */
 static void text_summary(const run_out *o) {
   const dcsim_scenario *s = o->s;
@@ -313,6 +372,7 @@ static void text_summary(const run_out *o) {
          DCSIM_SI(st->energy_j, "J"), DCSIM_SIG(st->energy_j / 3.6e6),
          DCSIM_SI(st->unallocated_idle_j, "J"));
   printf("energy covers       %s\n", dcsim_scenario_energy_scope(s));
+  text_cost(o);
   printf("utilisation         %.1f %% of node time running tasks\n", 100 * busy_fraction(st));
   if (st->n_jobs > 1)
     printf("jobs                wait mean %s s (max %s s), bounded slowdown mean %s (max %s)\n",
@@ -617,15 +677,26 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   memset(&so, 0, sizeof so);
   memset(&eo, 0, sizeof eo);
   /* options, policy and outputs are checked before anything is read or simulated */
+  dcsim_price_set prices[16];
+  char price_names[16][64];
   if ((rc = dcsim_arg_format(a, formats, &fmt, err)) || (rc = check_outputs(a, &rf, err)) ||
-      (rc = run_policy(a, &o.jp, &o.tp, err)) || (rc = run_options(a, o.tp, &so, &eo, err)))
+      (rc = run_policy(a, &o.jp, &o.tp, err)) || (rc = run_options(a, o.tp, &so, &eo, err)) ||
+      (rc = dcsim_arg_cost(a, &o.cost, prices, price_names, err)) ||
+      (rc = dcsim_cost_check(&o.cost, NULL, err))) {
+    if (err && strcmp(err->file, "command line") == 0 && err->line == 0)
+      dcsim_error_at(err, NULL, dcsim_arg_cost_index(a, err->msg));
     goto out;
+  }
   eo.job_policy = o.jp;
   o.deadline_s = so.deadline_s;
   o.db = dcsim_arg(a, "db");
   /* every input is read and checked before the database is touched */
   if ((rc = dcsim_scenario_load(a->positional[0], &so, &s, err))) goto out;
   o.s = s;
+  if ((rc = dcsim_cost_check(&o.cost, s, err))) { /* the --price names, now the profiles are read */
+    dcsim_error_at(err, NULL, dcsim_arg_cost_index(a, err->msg));
+    goto out;
+  }
   for (size_t i = 0; i < s->n_notes; i++) fprintf(stderr, "dcsim: note: %s\n", s->notes[i]);
   if ((rc = check_run_size(a, s, &eo, rf.gantt || rf.power, err)) ||
       (rc = dcsim_scenario_repro(s, &o.rp, err)) || (rc = open_sinks(a, &rf, &o, &eo, &k, err)) ||
@@ -634,6 +705,8 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   o.st = dcsim_engine_stats(e);
   o.dl = dcsim_metrics_deadline(o.st, o.deadline_s);
   if ((rc = dcsim_metrics_summarise(o.st, &o.ms, err))) goto out;
+  dcsim_cost_of_run(s, o.st, &o.cost, DCSIM_COST_HELD, &o.held);
+  dcsim_cost_of_run(s, o.st, &o.cost, DCSIM_COST_CENTRE, &o.centre);
   if (k.db && (rc = dcsim_results_finish(k.db, o.st, &o.run_id, err))) goto out;
   if (k.tasks && (rc = dcsim_taskcsv_finish(k.tasks, err))) goto out;
   if (fmt == 1)

@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "dcsim/catalog.h"
-#include "dcsim/cost.h"
 #include "dcsim/cli.h"
+#include "dcsim/cost.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/numfmt.h"
@@ -259,6 +259,25 @@ static void sweep_notes(const dcsim_args *a, const dcsim_sweep_t *sw, const unsi
             dcsim_sched_task_name(tp));
 }
 
+/* The knee line of the text output: over time and energy as before issue 26, else naming the
+ * objectives and giving the cost. */
+static void print_knee(const dcsim_sweep_point *pts, size_t n, unsigned obj) {
+  for (size_t i = 0; i < n; i++) {
+    if (!pts[i].knee) continue;
+    if (obj == DCSIM_OBJ_DEFAULT)
+      printf(
+          "knee (closest to the utopia point, both axes scaled to [0,1] over the front): point "
+          "%u, %s s, %s\n",
+          pts[i].index, DCSIM_SIG(pts[i].time_s), DCSIM_SI(pts[i].energy_j, "J"));
+    else
+      printf(
+          "knee (closest to the utopia point, %s each scaled to [0,1] over the front): point "
+          "%u, %s s, %s, %s USD\n",
+          dcsim_objectives_name(obj), pts[i].index, DCSIM_SIG(pts[i].time_s),
+          DCSIM_SI(pts[i].energy_j, "J"), DCSIM_SIG(pts[i].cost_usd));
+  }
+}
+
 typedef struct sweep_cmd {
   dcsim_repro rp;
   int fmt;
@@ -430,12 +449,7 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
     dcsim_sweep_write_csv(stdout, pts, n, &c.rp);
   else {
     dcsim_sweep_write_text(stdout, pts, n, 1);
-    for (size_t i = 0; i < n; i++)
-      if (pts[i].knee)
-        printf(
-            "knee (closest to the utopia point, both axes scaled to [0,1] over the front): point "
-            "%u, %s s, %s\n",
-            pts[i].index, DCSIM_SIG(pts[i].time_s), DCSIM_SI(pts[i].energy_j, "J"));
+    print_knee(pts, n, dcsim_sweep_objectives(c.sw));
     if (c.dbpath) printf("results: %s, sweep %lld\n", c.dbpath, (long long)c.sweep_id);
     dcsim_repro_text(stdout, &c.rp);
   }
@@ -447,7 +461,9 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
             c.shard_i, c.shard_n, c.dbpath, done, n);
   char caption[512];
   dcsim_repro_caption(&c.rp, caption, sizeof caption);
-  if (c.plot) rc = dcsim_plot_pareto(pts, n, dcsim_arg(a, "title"), caption, c.plot, c.pf, err);
+  if (c.plot)
+    rc = dcsim_plot_pareto_on(pts, n, dcsim_sweep_objectives(c.sw), dcsim_arg(a, "title"), caption,
+                              c.plot, c.pf, err);
   if (!rc && c.heat)
     rc = dcsim_plot_heatmap(pts, n, 0, dcsim_arg(a, "title"), caption, c.heat, c.hf, err);
 out:
@@ -543,13 +559,14 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   FILE *f = NULL;
   dcsim_repro rp;
   dcsim_repro_init(&rp, in);
-  if ((rc = read_points(a, &pts, &n, &rp, err))) goto out;
-  dcsim_sweep_mark_front(pts, n);
+  unsigned obj;
+  if ((rc = parse_objectives(a, &obj, err)) || (rc = read_points(a, &pts, &n, &rp, err))) goto out;
+  dcsim_sweep_mark_front_on(pts, n, obj);
   if (fmt == 2 || fmt == 3) {
     char caption[512];
     dcsim_repro_caption(&rp, caption, sizeof caption);
-    rc = dcsim_plot_pareto(pts, n, dcsim_arg(a, "title"), caption, out,
-                           fmt == 2 ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
+    rc = dcsim_plot_pareto_on(pts, n, obj, dcsim_arg(a, "title"), caption, out,
+                              fmt == 2 ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
     goto out;
   }
   /* the front, by increasing time */
@@ -574,11 +591,18 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   else {
     size_t feas = 0;
     for (size_t i = 0; i < n; i++) feas += pts[i].feasible != 0;
-    fprintf(f,
-            "%zu %s read, %zu of them feasible; the Pareto front (time vs energy) has %zu of "
-            "them, listed below by time (knee: closest to the utopia point after scaling both "
-            "axes to [0,1])\n\n",
-            n, dcsim_plural(n, "point", "points"), feas, m);
+    if (obj == DCSIM_OBJ_DEFAULT)
+      fprintf(f,
+              "%zu %s read, %zu of them feasible; the Pareto front (time vs energy) has %zu of "
+              "them, listed below by time (knee: closest to the utopia point after scaling both "
+              "axes to [0,1])\n\n",
+              n, dcsim_plural(n, "point", "points"), feas, m);
+    else
+      fprintf(f,
+              "%zu %s read, %zu of them feasible; the Pareto front over %s has %zu of them, "
+              "listed below by time (knee: closest to the utopia point after scaling each "
+              "objective to [0,1]; a point of unknown cost is on no front)\n\n",
+              n, dcsim_plural(n, "point", "points"), feas, dcsim_objectives_name(obj), m);
     dcsim_sweep_write_text(f, pts, m, 0);
     dcsim_repro_text(f, &rp);
   }

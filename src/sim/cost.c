@@ -99,8 +99,8 @@ void dcsim_cost_of_run(const dcsim_scenario *s, const dcsim_run_stats *st, const
   out->known = 1;
   out->energy_usd = energy_j / 3.6e6 * o->kwh_usd; /* 1 kWh = 3.6e6 J */
   for (size_t g = 0; g < st->n_groups && g < s->n_groups; g++) {
-    double node_s = scope == DCSIM_COST_CENTRE ? mk_s * s->groups[g].g->count
-                                               : st->groups[g].alloc_node_s;
+    double node_s =
+        scope == DCSIM_COST_CENTRE ? mk_s * s->groups[g].g->count : st->groups[g].alloc_node_s;
     if (!(node_s > 0)) continue; /* a group not used costs nothing of this run */
     double p;
     if (!node_price(&s->groups[g], o, &p, out->missing, sizeof out->missing)) {
@@ -108,6 +108,28 @@ void dcsim_cost_of_run(const dcsim_scenario *s, const dcsim_run_stats *st, const
       break;
     }
     hw += p * node_s / lifetime_s;
+  }
+  out->hardware_usd = out->known ? hw : NAN;
+  out->usd = out->known ? out->energy_usd + hw : NAN;
+}
+
+void dcsim_cost_of_job(const dcsim_scenario *s, const dcsim_run_stats *st, size_t k,
+                       const dcsim_cost_opts *o, dcsim_cost *out) {
+  const dcsim_job_stats *js = &st->jobs[k];
+  const dcsim_wf_plan *plan = &s->wfs[s->jobs[k].wf].plan;
+  double held_s = (double)(js->end_ns - js->alloc_ns) * 1e-9, hw = 0;
+  double lifetime_s = o->lifetime_years * 365.25 * 86400;
+  memset(out, 0, sizeof *out);
+  out->known = 1;
+  out->energy_usd = js->energy_j / 3.6e6 * o->kwh_usd;
+  for (size_t g = 0; g < s->n_groups; g++) {
+    if (!plan->alloc || !plan->alloc[g] || !(held_s > 0)) continue;
+    double p;
+    if (!node_price(&s->groups[g], o, &p, out->missing, sizeof out->missing)) {
+      out->known = 0;
+      break;
+    }
+    hw += p * plan->alloc[g] * held_s / lifetime_s;
   }
   out->hardware_usd = out->known ? hw : NAN;
   out->usd = out->known ? out->energy_usd + hw : NAN;

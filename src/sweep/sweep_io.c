@@ -51,10 +51,10 @@ int dcsim_objectives_parse(const char *s, unsigned *out, dcsim_error *err) {
 
 const char *dcsim_objectives_name(unsigned obj) {
   switch (obj) {
-  case DCSIM_OBJ_TIME | DCSIM_OBJ_COST: return "time,cost";
-  case DCSIM_OBJ_ENERGY | DCSIM_OBJ_COST: return "energy,cost";
-  case DCSIM_OBJ_TIME | DCSIM_OBJ_ENERGY | DCSIM_OBJ_COST: return "time,energy,cost";
-  default: return "time,energy";
+    case DCSIM_OBJ_TIME | DCSIM_OBJ_COST: return "time,cost";
+    case DCSIM_OBJ_ENERGY | DCSIM_OBJ_COST: return "energy,cost";
+    case DCSIM_OBJ_TIME | DCSIM_OBJ_ENERGY | DCSIM_OBJ_COST: return "time,energy,cost";
+    default: return "time,energy";
   }
 }
 

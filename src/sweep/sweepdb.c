@@ -22,7 +22,7 @@ static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS sweep_points(sweep_id INTEGER NOT NULL REFERENCES sweeps(id),"
     " idx INTEGER NOT NULL, cpu TEXT, gpu TEXT, nodes INTEGER, cores INTEGER, freq TEXT,"
     " feasible INTEGER NOT NULL, reason TEXT, time_s REAL, energy_j REAL, time_prov TEXT,"
-    " energy_prov TEXT, PRIMARY KEY(sweep_id, idx));";
+    " energy_prov TEXT, cost_usd REAL, cost_note TEXT, PRIMARY KEY(sweep_id, idx));";
 
 /* Columns added after the first schema, appended to an older database when it is opened: `sql`
  * runs unless `table` already has `column`. The old rows keep NULL there, and old sweeps never
@@ -46,11 +46,29 @@ static int add_later_columns(sqlite3 *db, const char *path, dcsim_error *err) {
                        "ALTER TABLE sweep_points ADD COLUMN time_prov TEXT;"
                        "ALTER TABLE sweep_points ADD COLUMN energy_prov TEXT;",
                        err);
-  return rc ? rc
-            : add_columns(db, path, "sweeps", "dcsim_commit",
-                          "ALTER TABLE sweeps ADD COLUMN dcsim_version TEXT;"
-                          "ALTER TABLE sweeps ADD COLUMN dcsim_commit TEXT;",
+  if (!rc)
+    rc = add_columns(db, path, "sweeps", "dcsim_commit",
+                     "ALTER TABLE sweeps ADD COLUMN dcsim_version TEXT;"
+                     "ALTER TABLE sweeps ADD COLUMN dcsim_commit TEXT;",
+                     err);
+  return rc ? rc /* cost (issue 26) */
+            : add_columns(db, path, "sweep_points", "cost_usd",
+                          "ALTER TABLE sweep_points ADD COLUMN cost_usd REAL;"
+                          "ALTER TABLE sweep_points ADD COLUMN cost_note TEXT;",
                           err);
+}
+
+/* the profile an unknown cost lacks a price for, from its note ("" when none) */
+static void cost_missing_of(sqlite3_stmt *st, int col, char *out, size_t size) {
+  const char *note = (const char *)sqlite3_column_text(st, col);
+  char name[64] = "";
+  if (note && sscanf(note, "no price for %63s", name) != 1) name[0] = '\0';
+  snprintf(out, size, "%s", name);
+}
+
+/* a cost column: NULL is unknown */
+static double cost_of(sqlite3_stmt *st, int col) {
+  return sqlite3_column_type(st, col) == SQLITE_NULL ? NAN : sqlite3_column_double(st, col);
 }
 
 static int prov_of(sqlite3_stmt *st, int col) {
@@ -86,9 +104,9 @@ int dcsim_sweepdb_open(const char *path, dcsim_sweepdb_t **out, dcsim_error *err
   if ((rc = dcsim_db_open(path, NULL, DCSIM_DB_WAL, &d->db, err)) ||
       (rc = dcsim_db_exec(d->db, path, schema_sql, err)) ||
       (rc = add_later_columns(d->db, path, err)) ||
-      (rc = dcsim_db_prepare(d->db, path,
-                             "INSERT OR IGNORE INTO sweep_points VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                             &d->ins, "cannot prepare statements", err)))
+      (rc = dcsim_db_prepare(
+           d->db, path, "INSERT OR IGNORE INTO sweep_points VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+           &d->ins, "cannot prepare statements", err)))
     goto out;
   *out = d;
   d = NULL;
@@ -143,7 +161,7 @@ int dcsim_sweepdb_attach(dcsim_sweepdb_t *d, dcsim_sweep_t *sw, const char *inpu
   st = NULL;
   if ((rc = dcsim_db_prepare(d->db, d->path,
                              "SELECT idx, feasible, time_s, energy_j, reason, time_prov, "
-                             "energy_prov FROM sweep_points "
+                             "energy_prov, cost_usd, cost_note FROM sweep_points "
                              "WHERE sweep_id = ? ORDER BY idx",
                              &st, "cannot read the sweep's points", err)))
     return rc;
@@ -161,6 +179,9 @@ int dcsim_sweepdb_attach(dcsim_sweepdb_t *d, dcsim_sweep_t *sw, const char *inpu
                                   sqlite3_column_double(st, 3), prov_of(st, 5), prov_of(st, 6),
                                   (const char *)sqlite3_column_text(st, 4), err)))
       goto out;
+    char missing[64];
+    cost_missing_of(st, 8, missing, sizeof missing);
+    dcsim_sweep_restore_cost(sw, (size_t)idx, cost_of(st, 7), missing);
     n_rest++;
   }
   if (s != SQLITE_DONE) {
@@ -210,6 +231,16 @@ int dcsim_sweepdb_store(dcsim_sweepdb_t *d, const dcsim_sweep_point *pts, const 
       sqlite3_bind_null(st, 12);
       sqlite3_bind_null(st, 13);
     }
+    char note[160];
+    dcsim_sweep_cost_note(p, note, sizeof note);
+    if (p->feasible && isfinite(p->cost_usd))
+      sqlite3_bind_double(st, 14, p->cost_usd);
+    else
+      sqlite3_bind_null(st, 14);
+    if (note[0])
+      sqlite3_bind_text(st, 15, note, -1, SQLITE_TRANSIENT);
+    else
+      sqlite3_bind_null(st, 15);
     rc = dcsim_db_step_done(d->db, d->path, st, "cannot store a sweep point", err);
     sqlite3_clear_bindings(st);
   }
@@ -290,8 +321,8 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
   }
   if ((rc = dcsim_db_prepare(db, path,
                              "SELECT idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, "
-                             "energy_j, time_prov, energy_prov FROM sweep_points WHERE sweep_id = "
-                             "? ORDER BY idx",
+                             "energy_j, time_prov, energy_prov, cost_usd, cost_note FROM "
+                             "sweep_points WHERE sweep_id = ? ORDER BY idx",
                              &st, "cannot read the sweep's points", err)))
     goto out;
   sqlite3_bind_int64(st, 1, sweep_id);
@@ -326,6 +357,8 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
       p->time_prov = (unsigned char)prov_of(st, 10);
       p->energy_prov = (unsigned char)prov_of(st, 11);
     }
+    p->cost_usd = p->feasible ? cost_of(st, 12) : NAN;
+    if (p->feasible) cost_missing_of(st, 13, p->cost_missing, sizeof p->cost_missing);
   }
   if (s != SQLITE_DONE) {
     rc = dcsim_db_fail(db, path, "cannot read the sweep's points", err);
@@ -506,8 +539,10 @@ static void describe_value(sqlite3_stmt *st, int col, char *buf, size_t size) {
   }
 }
 
-#define POINT_COLS \
-  "idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, energy_j, time_prov, energy_prov"
+#define POINT_COLS                                                                     \
+  "idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, energy_j, time_prov, " \
+  "energy_prov, "                                                                      \
+  "cost_usd, cost_note"
 
 /* input k: refuse rows that differ from those already merged, then add its new rows */
 static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sweep *ref,
@@ -669,7 +704,7 @@ static int create_merge_db(const char *out, char **tmp, sqlite3 **db, dcsim_erro
       *db, out,
       "CREATE TEMP TABLE m(idx INTEGER PRIMARY KEY, cpu TEXT, gpu TEXT, nodes INTEGER, cores "
       "INTEGER, freq TEXT, feasible INTEGER, reason TEXT, time_s REAL, energy_j REAL, time_prov "
-      "TEXT, energy_prov TEXT, src INTEGER)",
+      "TEXT, energy_prov TEXT, cost_usd REAL, cost_note TEXT, src INTEGER)",
       err);
 }
 

@@ -46,7 +46,9 @@ static int one(int threads, size_t batch, double *run_s, double *load_s, size_t 
                         FREQS,
                         0,
                         0,
-                        NULL, NULL, 0 };
+                        NULL,
+                        NULL,
+                        0 };
   dcsim_sweep_t *sw = NULL;
   dcsim_error err;
   double t0 = now_s();
