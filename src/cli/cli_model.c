@@ -648,6 +648,25 @@ static int gpu_request(const dcsim_args *a, const dcsim_dwarf_t *d, dcsim_model_
   return 0;
 }
 
+/* Issue 26, item 5: what makes `dcsim model` differ from the same task in `dcsim run` or `sweep`,
+ * said on stderr: communication left out for want of a network (run and sweep take their
+ * platform's <network>), and a node count beyond the finest split of the domain. */
+static void model_notes(const dcsim_args *a, const dcsim_model_req *rq, const char *dwarf) {
+  const dcsim_dwarf_eval *ev = rq->ev;
+  if (ev->has_comm && rq->nodes > 1 && !(rq->net_s_per_byte > 0))
+    fprintf(stderr,
+            "dcsim: note: no --net-bw-bps: the communication of %s over %u nodes is left out; "
+            "dcsim run and sweep take their platform's <network> (the shipped platforms: "
+            "--net-bw-bps 1.25e10 --net-latency-s 1e-6)\n",
+            dwarf, rq->nodes);
+  if (ev->comm_max_nodes > 0 && rq->nodes > ev->comm_max_nodes)
+    fprintf(stderr,
+            "dcsim: note: --nodes %u splits the domain of %s finer than its grid: it splits over "
+            "at most %.0f nodes (%s); beyond that the model is no decomposition of the grid\n",
+            rq->nodes, dwarf, ev->comm_max_nodes, ev->comm_max_nodes_source);
+  (void)a;
+}
+
 /* Issue 26, item 4: a time answer is not blocked by a missing energy model. When the model fails
  * and the same request without energy succeeds, the failure was the energy's (a CPU without power
  * data, a state outside D3.5's energy table): the time is kept, the energy marked unavailable with
@@ -740,6 +759,7 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   char why[sizeof err->msg + sizeof err->file + 32];
   int energy_lost = 0;
   if ((rc = run_time_first(&rq, &pred, &energy_lost, why, sizeof why, err))) goto out;
+  if (!use_gpu) model_notes(a, &rq, dcsim_dwarf_name(d));
   if (fmt == 1)
     print_json(&rq, &pred, case_name, energy_lost ? why : NULL, &rp);
   else if (fmt == 2)
