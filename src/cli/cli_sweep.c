@@ -278,6 +278,22 @@ static void print_knee(const dcsim_sweep_point *pts, size_t n, unsigned obj) {
   }
 }
 
+/* Issue 26: the cores column is what a point's CPU tasks use per node; say what each CPU's node
+ * has (its profile's cores per socket x sockets, as `--cores all`). */
+static void print_cores_available(const dcsim_scenario *s, const dcsim_sweep_point *pts, size_t n) {
+  int first = 1;
+  for (size_t c = 0; c < s->n_cpus; c++) {
+    const char *name = dcsim_cpu_profile_name(s->cpus[c]);
+    size_t i = 0;
+    while (i < n && !(pts[i].done && strcmp(pts[i].cpu, name) == 0)) i++;
+    if (i == n) continue;
+    printf("%s%s %u", first ? "cores per node available (the cores column: in use): " : ", ", name,
+           dcsim_cpu_profile_cores_per_socket(s->cpus[c]) * dcsim_cpu_profile_sockets(s->cpus[c]));
+    first = 0;
+  }
+  if (!first) putchar('\n');
+}
+
 typedef struct sweep_cmd {
   dcsim_repro rp;
   int fmt;
@@ -450,6 +466,7 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
   else {
     dcsim_sweep_write_text(stdout, pts, n, 1);
     print_knee(pts, n, dcsim_sweep_objectives(c.sw));
+    print_cores_available(dcsim_sweep_base(c.sw), pts, n);
     if (c.dbpath) printf("results: %s, sweep %lld\n", c.dbpath, (long long)c.sweep_id);
     dcsim_repro_text(stdout, &c.rp);
   }
