@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # tests/layers.sh — tools/check-layers.sh passes on the tree and fails on planted violations
-# (a lower layer including a higher one; calib and sim knowing each other; a public header going up).
+# (a lower layer including a higher one; calib and sim knowing each other; a public header going up;
+# a calib job including a higher job; a public header including a src/ header, exposing sqlite3 or
+# libxml2, or declaring a dcsim__ function; a src/ header declaring a dcsim_ function; a source
+# folder without README.md).
 set -euo pipefail
 check=$PWD/tools/check-layers.sh
 "$check" "$PWD" >/dev/null || { "$check" "$PWD"; echo "FAIL: the tree violates its layering"; exit 1; }
@@ -14,7 +17,19 @@ plant() { # file line-to-append expected-message
 }
 plant src/util/error.c '#include "dcsim/cli.h"' "layer 'util' includes \"dcsim/cli.h\" of layer 'cli'"
 plant src/model/model_cpu.c '#include "dcsim/engine.h"' "layer 'model' includes \"dcsim/engine.h\" of layer 'sim'"
-plant src/calib/hvs.c '#include "dcsim/sched.h"' "layer 'calib' includes \"dcsim/sched.h\" of layer 'sim'"
+plant src/calib/sample/hvs.c '#include "dcsim/sched.h"' "layer 'calib' includes \"dcsim/sched.h\" of layer 'sim'"
 plant src/sim/engine.c '#include "calib/internal.h"' "layer 'sim' includes \"calib/internal.h\" of layer 'calib'"
 plant include/dcsim/dwarf.h '#include "dcsim/sweep.h"' "layer 'input' includes \"dcsim/sweep.h\" of layer 'sweep'"
-echo "layers: 5 planted violations caught, tree clean"
+plant src/calib/fit/fit.c '#include "dcsim/bench.h"' "job 'calib/fit' includes \"dcsim/bench.h\" of job 'calib/measure'"
+plant src/calib/sample/gbm.c '#include "dcsim/fit.h"' "job 'calib/sample' includes \"dcsim/fit.h\" of job 'calib/fit'"
+plant include/dcsim/perf_fit.h '#include "dcsim/calib.h"' "job 'calib/fit' includes \"dcsim/calib.h\" of job 'calib/import'"
+plant include/dcsim/dwarf.h '#include "util/csv.h"' "include/dcsim/dwarf.h:$(($(wc -l <include/dcsim/dwarf.h) + 1)): public header includes \"util/csv.h\", a header of src/ (internal)"
+plant include/dcsim/dwarf.h 'int dcsim_dwarf_db(sqlite3 *db);' "include/dcsim/dwarf.h:$(($(wc -l <include/dcsim/dwarf.h) + 1)): a public header exposes a library type"
+plant include/dcsim/dwarf.h 'int dcsim__dwarf_x(void);' "include/dcsim/dwarf.h:$(($(wc -l <include/dcsim/dwarf.h) + 1)): a public header declares an internal function"
+plant src/util/csv.h 'int dcsim_csv_x(void);' "src/util/csv.h:$(($(wc -l <src/util/csv.h) + 1)): a header of src/ declares a public name"
+# a source folder without its README (the one job it holds)
+rm -rf "$tmp/t"; mkdir "$tmp/t"; cp -r src include "$tmp/t/"; rm "$tmp/t/src/calib/sample/README.md"
+if out=$("$check" "$tmp/t" 2>&1); then echo "FAIL: a folder without README.md was not caught"; exit 1; fi
+grep -qF "src/calib/sample:1: a source folder without README.md" <<<"$out" || { echo "FAIL: unexpected report: $out"; exit 1; }
+echo "caught: $out"
+echo "layers: 13 planted violations caught, tree clean"

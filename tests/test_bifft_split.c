@@ -6,10 +6,10 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "dcsim/csv.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/fit.h"
 #include "dcsim/hwprofile.h"
+#include "util/csv.h"
 
 #define DWARF "dwarfs/bifft.xml"
 #define CPU   "hw-profiles/cpu/xeon-e5-2697v3.xml"
@@ -112,36 +112,37 @@ int main(void) {
   dcsim_cpu_profile_t *cpu = NULL;
   dcsim_csv_t *csv = NULL;
   if (dcsim_dwarf_load(DWARF, &d, &err) || dcsim_cpu_profile_load(CPU, &cpu, &err) ||
-      dcsim_csv_load(RUNS, &csv, &err)) {
+      dcsim__csv_load(RUNS, &csv, &err)) {
     fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
     CHECK(0);
     goto out;
   }
   size_t c_case, c_thr, c_f, c_w, c_q, c_t;
-  if (dcsim_csv_col(csv, "case", &c_case, &err) || dcsim_csv_col(csv, "threads", &c_thr, &err) ||
-      dcsim_csv_col(csv, "freq_ghz", &c_f, &err) || dcsim_csv_col(csv, "work_gflop", &c_w, &err) ||
-      dcsim_csv_col(csv, "traffic_gb", &c_q, &err) || dcsim_csv_col(csv, "time_s", &c_t, &err)) {
+  if (dcsim__csv_col(csv, "case", &c_case, &err) || dcsim__csv_col(csv, "threads", &c_thr, &err) ||
+      dcsim__csv_col(csv, "freq_ghz", &c_f, &err) ||
+      dcsim__csv_col(csv, "work_gflop", &c_w, &err) ||
+      dcsim__csv_col(csv, "traffic_gb", &c_q, &err) || dcsim__csv_col(csv, "time_s", &c_t, &err)) {
     fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
     CHECK(0);
     goto out;
   }
   int n_checked = 0;
-  for (size_t r = 0; r < dcsim_csv_rows(csv); r++) {
+  for (size_t r = 0; r < dcsim__csv_rows(csv); r++) {
     double thr, f, w, q, t;
-    if (dcsim_csv_num(csv, r, c_thr, &thr, &err) || dcsim_csv_num(csv, r, c_f, &f, &err) ||
-        dcsim_csv_num(csv, r, c_w, &w, &err) || dcsim_csv_num(csv, r, c_q, &q, &err) ||
-        dcsim_csv_num(csv, r, c_t, &t, &err)) {
+    if (dcsim__csv_num(csv, r, c_thr, &thr, &err) || dcsim__csv_num(csv, r, c_f, &f, &err) ||
+        dcsim__csv_num(csv, r, c_w, &w, &err) || dcsim__csv_num(csv, r, c_q, &q, &err) ||
+        dcsim__csv_num(csv, r, c_t, &t, &err)) {
       fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
       CHECK(0);
       continue;
     }
     if (thr != 1) continue; /* the split is fitted on the single-core runs */
-    split_case(d, cpu, dcsim_csv_cell(csv, r, c_case), f, w, q, t, &n_checked);
+    split_case(d, cpu, dcsim__csv_cell(csv, r, c_case), f, w, q, t, &n_checked);
   }
   CHECK_INT(n_checked, 3); /* 200x180_20, 200x180_525, 800x720_20 (D3.5 Table 38) */
   test_alaro(d);
 out:
-  dcsim_csv_free(csv);
+  dcsim__csv_free(csv);
   dcsim_cpu_profile_free(cpu);
   dcsim_dwarf_free(d);
   CHECK_DONE();

@@ -9,6 +9,8 @@
 #include "calib/internal.h"
 #include "check.h"
 #include "dcsim/calib.h"
+#include "dcsim/calib_gpu.h"
+#include "dcsim/calib_import.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/hwprofile.h"
 
@@ -185,22 +187,21 @@ static void test_units(void) {
   for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
     double v = -1;
     dcsim_unit_kind k = DCSIM_UNIT_PLAIN;
-    CHECK(dcsim_calib_parse_quantity(ok[i].s, &v, &k) == 0);
+    CHECK(dcsim__parse_quantity(ok[i].s, &v, &k) == 0);
     CHECK_REL(v, ok[i].v, 1e-12);
     CHECK_INT(k, ok[i].k);
   }
   double sc;
   dcsim_unit_kind k;
-  CHECK(dcsim_calib_parse_unit("usecond", &k, &sc) == 0 && k == DCSIM_UNIT_TIME &&
+  CHECK(dcsim__parse_unit("usecond", &k, &sc) == 0 && k == DCSIM_UNIT_TIME &&
         fabs(sc - 1e-6) < 1e-18);
-  CHECK(dcsim_calib_parse_unit("ms", &k, &sc) == 0 && k == DCSIM_UNIT_TIME &&
-        fabs(sc - 1e-3) < 1e-15);
+  CHECK(dcsim__parse_unit("ms", &k, &sc) == 0 && k == DCSIM_UNIT_TIME && fabs(sc - 1e-3) < 1e-15);
   const char *bad[] = { "mB", "ks", "furlong", "GB/h" };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
-    CHECK(dcsim_calib_parse_unit(bad[i], &k, &sc) != 0);
+    CHECK(dcsim__parse_unit(bad[i], &k, &sc) != 0);
   double v;
-  CHECK(dcsim_calib_parse_quantity("nan GB/s", &v, &k) != 0);
-  CHECK(dcsim_calib_parse_quantity("", &v, &k) != 0);
+  CHECK(dcsim__parse_quantity("nan GB/s", &v, &k) != 0);
+  CHECK(dcsim__parse_quantity("", &v, &k) != 0);
 }
 
 /* profile rates at 2.6 GHz */
@@ -228,7 +229,7 @@ static int rates_of(const char *dir, unsigned threads, dcsim_cpu_rates *r) {
 static void copy_file(const char *from, const char *to) {
   char *text = NULL;
   dcsim_error err = { 0 };
-  CHECK(dcsim_calib_read_text(from, &text, &err) == 0);
+  CHECK(dcsim__file_read_text(from, &text, &err) == 0);
   if (text) check_write_file(to, text);
   free(text);
 }
@@ -239,7 +240,7 @@ static void test_likwid(const char *tmp) {
   dcsim_error err = { 0 };
   char dir[512], mx[600];
   snprintf(dir, sizeof dir, "%s/lk", tmp);
-  CHECK(dcsim_calib_mkdir(dir, &err) == 0);
+  CHECK(dcsim__mkdir(dir, &err) == 0);
   snprintf(mx, sizeof mx, "%s/machine.xml", dir);
   copy_file(LK "machine.xml", mx);
   const char *files[] = { LK "load_avx-L1.txt",  LK "load_avx-L2.txt",   LK "load_avx-L3.txt",

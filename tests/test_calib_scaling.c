@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "dcsim/calib.h"
+#include "dcsim/calib_scaling.h"
 #include "dcsim/model.h"
 
 typedef struct ctx {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "dcsim/calib.h"
+#include "dcsim/calib_fit.h"
 #include "dcsim/calib_power.h"
 #include "dcsim/cpu_power.h"
 #include "dcsim/engine.h"

@@ -1,5 +1,5 @@
-/* test_db.c — the SQLite plumbing shared by the databases (dcsim/db.h). */
-#include "dcsim/db.h"
+/* test_db.c — the SQLite plumbing shared by the databases (util/db.h). */
+#include "util/db.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,42 +22,42 @@ static void test_roundtrip(const char *path) {
   dcsim_error err;
   memset(&err, 0, sizeof err);
   sqlite3 *db = NULL;
-  dcsim_db_remove(path);
-  CHECK_INT(dcsim_db_open(path, NULL, DCSIM_DB_WAL, &db, &err), 0);
+  dcsim__db_remove(path);
+  CHECK_INT(dcsim__db_open(path, NULL, DCSIM_DB_WAL, &db, &err), 0);
   CHECK(db != NULL);
-  CHECK_INT(dcsim_db_exec(db, path, "CREATE TABLE t(x REAL NOT NULL)", &err), 0);
+  CHECK_INT(dcsim__db_exec(db, path, "CREATE TABLE t(x REAL NOT NULL)", &err), 0);
 
   /* a committed transaction stays, a rolled back one does not */
   sqlite3_stmt *st = NULL;
-  CHECK_INT(dcsim_db_begin(db, path, &err), 0);
-  CHECK_INT(dcsim_db_prepare(db, path, "INSERT INTO t VALUES(?)", &st, "cannot insert", &err), 0);
+  CHECK_INT(dcsim__db_begin(db, path, &err), 0);
+  CHECK_INT(dcsim__db_prepare(db, path, "INSERT INTO t VALUES(?)", &st, "cannot insert", &err), 0);
   for (int i = 0; i < 3; i++) {
     sqlite3_bind_double(st, 1, 2.385 * i);
-    CHECK_INT(dcsim_db_step_done(db, path, st, "cannot insert", &err), 0); /* reset: reusable */
+    CHECK_INT(dcsim__db_step_done(db, path, st, "cannot insert", &err), 0); /* reset: reusable */
   }
-  CHECK_INT(dcsim_db_commit(db, path, &err), 0);
+  CHECK_INT(dcsim__db_commit(db, path, &err), 0);
   CHECK_INT(count_rows(db), 3);
-  CHECK_INT(dcsim_db_begin(db, path, &err), 0);
+  CHECK_INT(dcsim__db_begin(db, path, &err), 0);
   sqlite3_bind_double(st, 1, 7.31);
-  CHECK_INT(dcsim_db_step_done(db, path, st, "cannot insert", &err), 0);
-  dcsim_db_rollback(db);
+  CHECK_INT(dcsim__db_step_done(db, path, st, "cannot insert", &err), 0);
+  dcsim__db_rollback(db);
   CHECK_INT(count_rows(db), 3);
 
   /* failures name the database and say what failed, with SQLite's words */
   sqlite3_bind_null(st, 1);
-  CHECK_INT(dcsim_db_step_done(db, path, st, "cannot insert", &err), DCSIM_EDB);
+  CHECK_INT(dcsim__db_step_done(db, path, st, "cannot insert", &err), DCSIM_EDB);
   CHECK_STR(err.file, path);
   CHECK_STR(err.msg, "cannot insert: NOT NULL constraint failed: t.x");
   sqlite3_finalize(st);
   st = (sqlite3_stmt *)&err; /* must become NULL */
-  CHECK_INT(dcsim_db_prepare(db, "shown.db", "SELECT nope FROM t", &st, "cannot read", &err),
+  CHECK_INT(dcsim__db_prepare(db, "shown.db", "SELECT nope FROM t", &st, "cannot read", &err),
             DCSIM_EDB);
   CHECK(st == NULL);
   CHECK_STR(err.file, "shown.db");
   CHECK_STR(err.msg, "cannot read: no such column: nope");
-  CHECK_INT(dcsim_db_exec(db, path, "DROP TABLE missing", &err), DCSIM_EDB);
+  CHECK_INT(dcsim__db_exec(db, path, "DROP TABLE missing", &err), DCSIM_EDB);
   CHECK_STR(err.msg, "no such table: missing");
-  CHECK_INT(dcsim_db_commit(db, path, &err), DCSIM_EDB); /* no transaction */
+  CHECK_INT(dcsim__db_commit(db, path, &err), DCSIM_EDB); /* no transaction */
   CHECK_STR(err.msg, "cannot commit - no transaction is active");
 
   /* WAL as asked */
@@ -68,9 +68,9 @@ static void test_roundtrip(const char *path) {
   sqlite3_close(db);
 
   /* read-only: reads, refuses writes */
-  CHECK_INT(dcsim_db_open(path, NULL, DCSIM_DB_READONLY, &db, &err), 0);
+  CHECK_INT(dcsim__db_open(path, NULL, DCSIM_DB_READONLY, &db, &err), 0);
   CHECK_INT(count_rows(db), 3);
-  CHECK_INT(dcsim_db_exec(db, path, "INSERT INTO t VALUES(1)", &err), DCSIM_EDB);
+  CHECK_INT(dcsim__db_exec(db, path, "INSERT INTO t VALUES(1)", &err), DCSIM_EDB);
   CHECK_STR(err.msg, "attempt to write a readonly database");
   sqlite3_close(db);
 
@@ -82,9 +82,9 @@ static void test_roundtrip(const char *path) {
     FILE *f = fopen(k ? shm : wal, "w");
     if (f) fclose(f);
   }
-  dcsim_db_remove(path);
+  dcsim__db_remove(path);
   CHECK(access(path, F_OK) != 0 && access(wal, F_OK) != 0 && access(shm, F_OK) != 0);
-  dcsim_db_remove(path); /* nothing left: no error */
+  dcsim__db_remove(path); /* nothing left: no error */
 }
 
 static void test_open_errors(const char *dir) {
@@ -93,19 +93,19 @@ static void test_open_errors(const char *dir) {
   char path[600];
   sqlite3 *db = (sqlite3 *)&err;
   snprintf(path, sizeof path, "%s/no-such-dir/x.db", dir);
-  CHECK_INT(dcsim_db_open(path, NULL, 0, &db, &err), DCSIM_EDB);
+  CHECK_INT(dcsim__db_open(path, NULL, 0, &db, &err), DCSIM_EDB);
   CHECK(db == NULL);
   CHECK_STR(err.file, path);
   CHECK_STR(err.msg, "cannot open the results database: unable to open database file");
-  CHECK_INT(dcsim_db_open(path, "out.db", DCSIM_DB_NEW, &db, &err), DCSIM_EDB);
+  CHECK_INT(dcsim__db_open(path, "out.db", DCSIM_DB_NEW, &db, &err), DCSIM_EDB);
   CHECK_STR(err.file, "out.db");
   CHECK_STR(err.msg, "cannot create the database: unable to open database file");
-  CHECK_INT(dcsim_db_open(path, NULL, DCSIM_DB_READONLY, &db, &err), DCSIM_EDB);
+  CHECK_INT(dcsim__db_open(path, NULL, DCSIM_DB_READONLY, &db, &err), DCSIM_EDB);
 }
 
 static void test_stamp(void) {
   char stamp[32];
-  dcsim_db_utc_now(stamp);
+  dcsim__db_utc_now(stamp);
   CHECK_INT(strlen(stamp), 20);
   CHECK(stamp[4] == '-' && stamp[7] == '-' && stamp[10] == 'T' && stamp[13] == ':' &&
         stamp[16] == ':' && stamp[19] == 'Z');

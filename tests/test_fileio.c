@@ -1,7 +1,7 @@
-/* test_fileio.c — whole-file reading (dcsim/fileio.h): the bytes and their length, the rules each
+/* test_fileio.c — whole-file reading (util/fileio.h): the bytes and their length, the rules each
  * reader sets (a size limit, NUL bytes) with the reader's own words, a file that is not there, a
  * file larger than one read chunk, and a pipe, which has no size to measure beforehand. */
-#include "dcsim/fileio.h"
+#include "util/fileio.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,13 +24,13 @@ static void test_plain(const char *tmp) {
   dcsim_error err = { 0 };
   snprintf(p, sizeof p, "%s/a.csv", tmp);
   put(p, "cores,GB/s\n1,13.75\n", 19);
-  CHECK_INT(dcsim_file_read(p, NULL, &text, &len, &err), 0);
+  CHECK_INT(dcsim__file_read(p, NULL, &text, &len, &err), 0);
   CHECK_INT(len, 19);
   CHECK_STR(text, "cores,GB/s\n1,13.75\n");
   free(text);
   text = NULL;
   put(p, "", 0); /* empty: "" of length 0 */
-  CHECK_INT(dcsim_file_read(p, NULL, &text, &len, &err), 0);
+  CHECK_INT(dcsim__file_read(p, NULL, &text, &len, &err), 0);
   CHECK_INT(len, 0);
   CHECK_STR(text, "");
   free(text);
@@ -43,22 +43,22 @@ static void test_rules(const char *tmp) {
   const dcsim_file_rules rules = { 5, "file too large (5 bytes at most)", "holds a NUL byte" };
   snprintf(p, sizeof p, "%s/b.txt", tmp);
   put(p, "2.385", 5); /* exactly the limit */
-  CHECK_INT(dcsim_file_read(p, &rules, &text, &len, &err), 0);
+  CHECK_INT(dcsim__file_read(p, &rules, &text, &len, &err), 0);
   CHECK_STR(text, "2.385");
   free(text);
   text = NULL;
   put(p, "2.3857", 6);
-  CHECK_INT(dcsim_file_read(p, &rules, &text, &len, &err), DCSIM_ERANGE);
+  CHECK_INT(dcsim__file_read(p, &rules, &text, &len, &err), DCSIM_ERANGE);
   CHECK_STR(err.msg, "file too large (5 bytes at most)");
   CHECK_STR(err.file, p);
   CHECK_INT(err.line, 0);
   CHECK(text == NULL);
   static const char nul[5] = { '2', '\0', '3', '8', '5' };
   put(p, nul, sizeof nul);
-  CHECK_INT(dcsim_file_read(p, &rules, &text, &len, &err), DCSIM_EPARSE);
+  CHECK_INT(dcsim__file_read(p, &rules, &text, &len, &err), DCSIM_EPARSE);
   CHECK_STR(err.msg, "holds a NUL byte");
   CHECK(text == NULL);
-  CHECK_INT(dcsim_file_read(p, NULL, &text, &len, &err), 0); /* no rules: the NUL is read */
+  CHECK_INT(dcsim__file_read(p, NULL, &text, &len, &err), 0); /* no rules: the NUL is read */
   CHECK_INT(len, 5);
   CHECK(text && memcmp(text, nul, sizeof nul) == 0 && text[5] == '\0');
   free(text);
@@ -68,7 +68,7 @@ static void test_missing(const char *tmp) {
   char p[512], *text = NULL;
   dcsim_error err = { 0 };
   snprintf(p, sizeof p, "%s/none.xml", tmp);
-  CHECK_INT(dcsim_file_read(p, NULL, &text, NULL, &err), DCSIM_EIO);
+  CHECK_INT(dcsim__file_read(p, NULL, &text, NULL, &err), DCSIM_EIO);
   CHECK_STR(err.msg, "cannot open: No such file or directory");
   CHECK_STR(err.file, p);
   CHECK(text == NULL);
@@ -85,13 +85,13 @@ static void test_large(const char *tmp) {
   for (size_t i = 0; i < n; i++) big[i] = (char)('a' + (i * 7) % 26);
   snprintf(p, sizeof p, "%s/big.txt", tmp);
   put(p, big, n);
-  CHECK_INT(dcsim_file_read(p, NULL, &text, &len, &err), 0);
+  CHECK_INT(dcsim__file_read(p, NULL, &text, &len, &err), 0);
   CHECK_INT(len, n);
   CHECK(text && memcmp(text, big, n) == 0 && text[n] == '\0');
   free(text);
   text = NULL;
   const dcsim_file_rules rules = { 131072, "input larger than 131072 bytes", NULL };
-  CHECK_INT(dcsim_file_read(p, &rules, &text, &len, &err), DCSIM_ERANGE);
+  CHECK_INT(dcsim__file_read(p, &rules, &text, &len, &err), DCSIM_ERANGE);
   CHECK_STR(err.msg, "input larger than 131072 bytes");
   free(big);
 }
@@ -107,7 +107,7 @@ static void test_pipe(void) {
   size_t len = 0;
   dcsim_error err = { 0 };
   snprintf(p, sizeof p, "/proc/self/fd/%d", fd[0]);
-  CHECK_INT(dcsim_file_read(p, NULL, &text, &len, &err), 0);
+  CHECK_INT(dcsim__file_read(p, NULL, &text, &len, &err), 0);
   CHECK_STR(text, msg);
   CHECK_INT(len, strlen(msg));
   free(text);

@@ -7,6 +7,7 @@
 #include "dcsim/dwarf.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/roofline.h"
+#include "dcsim/roofline_report.h"
 
 static const dcsim_roofline_point *find(const dcsim_roofline *r, const char *name) {
   for (size_t i = 0; i < r->n_points; i++)

@@ -1,6 +1,6 @@
-/* test_xmlmsg.c — libxml2's schema errors in plain words (dcsim/xmlmsg.h). The inputs are the
+/* test_xmlmsg.c — libxml2's schema errors in plain words (util/xmlmsg.h). The inputs are the
  * messages libxml2 2.9 gives for the bad files of tests/data/validate and tests/data/bad. */
-#include "dcsim/xmlmsg.h"
+#include "util/xmlmsg.h"
 
 #include <string.h>
 
@@ -8,7 +8,7 @@
 
 static void check_plain(const char *libxml, const char *want) {
   char out[1024];
-  dcsim_xml_plain_message(libxml, out, sizeof out);
+  dcsim__xml_plain_message(libxml, out, sizeof out);
   CHECK_STR(out, want);
 }
 
@@ -30,7 +30,7 @@ static void check_robust(void) {
     for (size_t n = 0; n <= strlen(forms[f]); n++) {
       char in[512];
       snprintf(in, sizeof in, "%.*s", (int)n, forms[f]);
-      dcsim_xml_plain_message(in, out, sizeof out);
+      dcsim__xml_plain_message(in, out, sizeof out);
       ok &= strlen(out) < sizeof out;
     }
   CHECK(ok);
@@ -107,8 +107,8 @@ int main(void) {
               "Opening and ending tag mismatch: param line 5 and parameters");
   check_plain("Element 'x': Some new message.", "Element 'x': Some new message.");
   char tiny[8];
-  dcsim_xml_plain_message("Element 'workflow': The attribute 'source' is required but missing.",
-                          tiny, sizeof tiny);
+  dcsim__xml_plain_message("Element 'workflow': The attribute 'source' is required but missing.",
+                           tiny, sizeof tiny);
   CHECK_INT(strlen(tiny), 7); /* cut, terminated */
   CHECK_DONE();
 }

@@ -17,7 +17,7 @@ for the 8 computing loops, the Tflop coefficients U, S (Table 41), but only the 
 work W and traffic Q per test case (Table 38, with the measured single-core time). The per-loop
 model T = Σ max(W·Tflop, Q·Tmop) needs W and Q per loop.
 
-## The linear program (`dcsim_fit_split`, src/calib/fit.c, GLPK)
+## The linear program (`dcsim_fit_split`, src/calib/fit/fit.c, GLPK)
 
 For one measured run (W, Q, T at 2.6 GHz, 1 thread), with F_l = P·U_l + S_l and
 M_l = L1·V_l + L2·X_l + L3·Y_l + DRAM·Z_l from the E5-2697v3 tables:

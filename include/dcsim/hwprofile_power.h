@@ -21,7 +21,6 @@
 
 #include "dcsim/hwprofile.h"
 #include "dcsim/provenance.h"
-#include "dcsim/xmlio.h"
 
 typedef struct dcsim_cpu_power_model {
   int has_spec; /* <power-spec> given */
@@ -43,10 +42,7 @@ typedef struct dcsim_cpu_power_model {
   char *pkg_source, *dram_source, *node_source;
 } dcsim_cpu_power_model;
 
-/* Reads <power-spec> and <power-model> under the profile's root (either may be absent) and checks
- * them against the profile's core count per socket. */
-int dcsim_cpu_power_model_load(const dcsim_xml_doc_t *doc, xmlNode *root, unsigned cores_per_socket,
-                               dcsim_cpu_power_model *m, dcsim_error *err);
+/* Frees what the profile loader (input/internal.h) allocated in m. */
 void dcsim_cpu_power_model_release(dcsim_cpu_power_model *m);
 
 /* The profile's power figures (never NULL; has_spec / has_model say what is there). */

@@ -72,10 +72,4 @@ void dcsim_roofline_free(dcsim_roofline *r);
  */
 double dcsim_roofline_attainable(const dcsim_roofline *r, size_t c, double intensity);
 
-/* rp (may be NULL): the version, commit and inputs (dcsim/repro.h): a text footer, the JSON key
- * "dcsim", CSV comment lines before the header. */
-void dcsim_roofline_write_text(FILE *f, const dcsim_roofline *r, const dcsim_repro *rp);
-void dcsim_roofline_write_json(FILE *f, const dcsim_roofline *r, const dcsim_repro *rp);
-void dcsim_roofline_write_csv(FILE *f, const dcsim_roofline *r, const dcsim_repro *rp);
-
 #endif

@@ -64,7 +64,7 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
 /* Reads points written by dcsim_sweep_write_json or _csv (the format is recognised by the first
  * character: '{' or '[' is JSON, the bare array of points that dcsim wrote before issue 17 being
  * read too); errors name the file and line, and the field or column. JSON keys and values are
- * decoded by jansson, CSV lines cut by dcsim_csv_split(); CSV lines starting with '#' are
+ * decoded by jansson, CSV lines cut by dcsim__csv_split(); CSV lines starting with '#' are
  * comments. */
 int dcsim_sweep_points_read(const char *path, dcsim_sweep_point **out, size_t *n, dcsim_error *err);
 void dcsim_sweep_points_free(dcsim_sweep_point *pts, size_t n);

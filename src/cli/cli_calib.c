@@ -7,10 +7,13 @@
 
 #include "dcsim/bench.h"
 #include "dcsim/calib.h"
+#include "dcsim/calib_fit.h"
+#include "dcsim/calib_gpu.h"
 #include "dcsim/calib_gpubench.h"
+#include "dcsim/calib_import.h"
+#include "dcsim/calib_scaling.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
-#include "dcsim/csv.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/hvs.h"
 #include "dcsim/hwprofile.h"
@@ -18,7 +21,9 @@
 #include "dcsim/repro.h"
 #include "dcsim/sampling.h"
 #include "dcsim/strutil.h"
-#include "dcsim/xmlio.h"
+#include "util/csv.h"
+#include "util/fileio.h"
+#include "util/xmlio.h"
 
 /* Output: -o PATH (written atomically) or stdout. */
 static int emit(const dcsim_args *a, const char *text, dcsim_error *err) {
@@ -27,7 +32,7 @@ static int emit(const dcsim_args *a, const char *text, dcsim_error *err) {
     fputs(text, stdout);
     return 0;
   }
-  return dcsim_calib_write_file(out, text, err);
+  return dcsim__file_write_atomic(out, text, err);
 }
 
 static int need_pos(const dcsim_args *a, int n, const char *what, dcsim_error *err) {
@@ -244,14 +249,14 @@ static int find_runs_csv(const char *dir, scaling_inputs *in, dcsim_error *err) 
     char *path = l > sfx && strcmp(nm + l - sfx, "-runs.csv") == 0 ? dcsim_path_in(dir, nm) : NULL;
     dcsim_csv_t *t = NULL;
     size_t col;
-    if (path && dcsim_csv_load(path, &t, NULL) == 0 &&
-        dcsim_csv_col(t, "threads", &col, NULL) == 0) {
+    if (path && dcsim__csv_load(path, &t, NULL) == 0 &&
+        dcsim__csv_col(t, "threads", &col, NULL) == 0) {
       if (found++ == 0) {
         snprintf(in->csv, sizeof in->csv, "%s", path);
         snprintf(in->dwarf, sizeof in->dwarf, "%.*s", (int)(l - sfx), nm);
       }
     }
-    dcsim_csv_free(t);
+    dcsim__csv_free(t);
     free(path);
   }
   for (int i = 0; i < n; i++) free(ents[i]);
@@ -271,10 +276,10 @@ static int machine_name(const char *dir, char *out, size_t size, dcsim_error *er
   if (!mpath) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
   dcsim_xml_doc_t *doc = NULL;
   const char *name = NULL;
-  int rc = dcsim_xml_load(mpath, "calibration-machine", &doc, err);
-  if (!rc && !(rc = dcsim_xml_str(doc, dcsim_xml_root(doc), "name", 1, &name, err)))
+  int rc = dcsim__xml_load(mpath, "calibration-machine", &doc, err);
+  if (!rc && !(rc = dcsim__xml_str(doc, dcsim__xml_root(doc), "name", 1, &name, err)))
     snprintf(out, size, "%s", name);
-  dcsim_xml_free(doc);
+  dcsim__xml_free(doc);
   free(mpath);
   return rc;
 }

@@ -8,7 +8,6 @@
 
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
-#include "dcsim/csv.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/gpuarch.h"
 #include "dcsim/hwprofile.h"
@@ -22,7 +21,8 @@
 #include "dcsim/wfcommons.h"
 #include "dcsim/wmsconf.h"
 #include "dcsim/workflow.h"
-#include "dcsim/xmlio.h"
+#include "util/csv.h"
+#include "util/xmlio.h"
 
 static int xml_filter(const struct dirent *e) {
   size_t l = strlen(e->d_name);
@@ -161,7 +161,7 @@ static int list_cpu(const char *path, dcsim_json *j, int json, dcsim_error *err)
   const dcsim_cpu_power_model *pw = dcsim_cpu_profile_power_model(p);
   if (json == 2) {
     printf("cpu,%s,", dcsim_cpu_profile_name(p));
-    dcsim_csv_write_cell(stdout, dcsim_cpu_profile_model(p));
+    dcsim__csv_write_cell(stdout, dcsim_cpu_profile_model(p));
     printf(",cpu,%u,", dcsim_cpu_profile_max_threads(p));
     if (pw->has_spec) printf("%.10g", pw->tdp_w); /* the package's power limit (RAPL PL1) */
     printf(",,\n");
@@ -208,7 +208,7 @@ static int list_gpu(const char *path, dcsim_json *j, int json, dcsim_error *err)
   const dcsim_gpu_spec *s = dcsim_gpu_profile_spec(p);
   if (json == 2) {
     printf("gpu,%s,", dcsim_gpu_profile_name(p));
-    dcsim_csv_write_cell(stdout, dcsim_gpu_profile_model(p));
+    dcsim__csv_write_cell(stdout, dcsim_gpu_profile_model(p));
     printf(",gpu,,%.10g,,\n", s->power_limit_w);
   } else if (json) {
     dcsim_json_obj_begin(j);
@@ -267,7 +267,7 @@ static int list_dwarf(const char *path, dcsim_json *j, int json, dcsim_error *er
 /* One workflow of `dcsim list` (file name), once it validates. */
 static int list_workflow(const char *path, const char *name, dcsim_json *j, int json,
                          dcsim_error *err) {
-  int rc = dcsim_xml_validate_file(path, err);
+  int rc = dcsim__xml_validate_file(path, err);
   if (rc) return rc;
   if (json == 2)
     printf("workflow,%.*s,,,,,,\n", (int)(strlen(name) - 4), name); /* without ".xml" */
@@ -494,7 +494,7 @@ static int validate_file(const char *path, int depth, dcsim_error *err) {
   char root[64];
   dcsim_trace_kind tk = dcsim_trace_detect(path);
   if (tk) return validate_trace(path, tk, err);
-  int rc = dcsim_xml_peek_root(path, root, sizeof root, err);
+  int rc = dcsim__xml_peek_root(path, root, sizeof root, err);
   if (rc) return rc;
   if (depth > 4) return DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "references nested too deeply");
   if (strcmp(root, "cpu-profile") == 0) {
@@ -525,7 +525,7 @@ static int validate_file(const char *path, int depth, dcsim_error *err) {
     dcsim_gpu_arch a;
     rc = dcsim_gpu_arch_load(path, &a, err);
   } else {
-    rc = dcsim_xml_validate_file(path, err); /* names the unknown root */
+    rc = dcsim__xml_validate_file(path, err); /* names the unknown root */
   }
   return rc;
 }
@@ -547,7 +547,7 @@ static int validate_one(const char *path, int quiet) {
   char root[64];
   dcsim_trace_kind tk = dcsim_trace_detect(path);
   size_t n = 0;
-  int rc = tk ? 0 : dcsim_xml_check_file(path, print_error, NULL, MAX_SCHEMA_ERRORS, &n, &e);
+  int rc = tk ? 0 : dcsim__xml_check_file(path, print_error, NULL, MAX_SCHEMA_ERRORS, &n, &e);
   if (rc && n > MAX_SCHEMA_ERRORS)
     fprintf(stderr, "dcsim: %s: ... and %zu more schema errors\n", path, n - MAX_SCHEMA_ERRORS);
   if (rc) {
@@ -557,7 +557,7 @@ static int validate_one(const char *path, int quiet) {
   if (!(rc = validate_file(path, 0, &e)) && tk)
     snprintf(root, sizeof root, "%s", tk == DCSIM_TRACE_SWF ? "SWF trace" : "WfCommons instance");
   else if (!rc)
-    rc = dcsim_xml_peek_root(path, root, sizeof root, &e);
+    rc = dcsim__xml_peek_root(path, root, sizeof root, &e);
   if (rc) {
     print_error(NULL, &e);
     return rc;

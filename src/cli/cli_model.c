@@ -6,13 +6,13 @@
 
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
-#include "dcsim/csv.h"
 #include "dcsim/json.h"
 #include "dcsim/model.h"
 #include "dcsim/model_comm.h"
 #include "dcsim/numfmt.h"
 #include "dcsim/repro.h"
-#include "dcsim/xmlio.h"
+#include "util/csv.h"
+#include "util/xmlio.h"
 
 static int load_dwarf_arg(const dcsim_args *a, dcsim_dwarf_t **d, dcsim_error *err) {
   const char *ref = dcsim_arg(a, "dwarf");
@@ -506,7 +506,7 @@ static void print_csv(const dcsim_model_req *rq, const dcsim_prediction *p, cons
     const dcsim_loop_part *lp = p->cpu ? &p->cpu->parts[i] : NULL;
     const dcsim_kernel_part *kp = p->cpu ? NULL : &p->gpu->parts[i];
     printf("%s,", lp ? "loop" : "kernel");
-    dcsim_csv_write_cell(stdout, lp ? lp->name : kp->name);
+    dcsim__csv_write_cell(stdout, lp ? lp->name : kp->name);
     if (lp)
       printf(",%.10g,%.10g,%.10g,%.10g,%.10g,%s,,,,\n", lp->time_s, lp->work_flop, lp->traffic_byte,
              lp->flop_time_s, lp->mem_time_s, bound_name(lp));
@@ -883,7 +883,7 @@ static void energy_print(int fmt, int d35, const dcsim_dwarf_t *d, const dcsim_c
     else
       putchar(',');
     printf(",%s,%s,", d35 ? "d35" : "default", dcsim_prov_name(o->prov.kind));
-    dcsim_csv_write_cell(stdout, o->prov.source ? o->prov.source : "");
+    dcsim__csv_write_cell(stdout, o->prov.source ? o->prov.source : "");
     putchar('\n');
   } else {
     char ep[600];

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "dcsim/expr.h"
-#include "dcsim/xmlio.h"
 #include "input/internal.h"
+#include "util/xmlio.h"
 
 typedef struct formula {
   dcsim_expr_t *e;
@@ -159,7 +159,7 @@ void dcsim_dwarf_free(dcsim_dwarf_t *d) {
 static int parse_formula_names(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *n,
                                const char *attr, const char *extra, formula *f, dcsim_error *err) {
   const char *text = NULL;
-  int rc = dcsim_xml_str(doc, n, attr, 1, &text, err);
+  int rc = dcsim__xml_str(doc, n, attr, 1, &text, err);
   if (rc) return rc;
   f->line = (int)xmlGetLineNo(n);
   const char *names[257];
@@ -193,7 +193,7 @@ static int find_loop(const dcsim_dwarf_t *d, const char *name) {
 
 static int nonneg_attr(const dcsim_xml_doc_t *doc, xmlNode *n, const char *a, double *v,
                        dcsim_error *err) {
-  int rc = dcsim_xml_double(doc, n, a, 1, v, err);
+  int rc = dcsim__xml_double(doc, n, a, 1, v, err);
   if (rc) return rc;
   if (*v < 0)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, n, "<%s %s>: must not be negative",
@@ -203,15 +203,15 @@ static int nonneg_attr(const dcsim_xml_doc_t *doc, xmlNode *n, const char *a, do
 
 static int load_params(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *root,
                        dcsim_error *err) {
-  xmlNode *ps = dcsim_xml_child(root, "parameters");
-  size_t n = dcsim_xml_count(ps, "param");
+  xmlNode *ps = dcsim__xml_child(root, "parameters");
+  size_t n = dcsim__xml_count(ps, "param");
   d->params = calloc(n ? n : 1, sizeof *d->params);
   d->param_lines = calloc(n ? n : 1, sizeof *d->param_lines);
   if (!d->params || !d->param_lines)
     return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
-  for (xmlNode *p = dcsim_xml_child(ps, "param"); p; p = dcsim_xml_next(p, "param")) {
+  for (xmlNode *p = dcsim__xml_child(ps, "param"); p; p = dcsim__xml_next(p, "param")) {
     const char *name = NULL;
-    int rc = dcsim_xml_str(doc, p, "name", 1, &name, err);
+    int rc = dcsim__xml_str(doc, p, "name", 1, &name, err);
     if (rc) return rc;
     if (find_param(d, name) >= 0)
       return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, p, "<param name=\"%s\">: declared twice", name);
@@ -224,22 +224,22 @@ static int load_params(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ro
 }
 
 static int load_loops(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ls, dcsim_error *err) {
-  size_t n = dcsim_xml_count(ls, "loop");
+  size_t n = dcsim__xml_count(ls, "loop");
   d->loops = calloc(n ? n : 1, sizeof *d->loops);
   if (!d->loops) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
   int rc;
-  for (xmlNode *l = dcsim_xml_child(ls, "loop"); l; l = dcsim_xml_next(l, "loop")) {
+  for (xmlNode *l = dcsim__xml_child(ls, "loop"); l; l = dcsim__xml_next(l, "loop")) {
     loop_def *ld = &d->loops[d->n_loops];
     const char *name = NULL;
-    if ((rc = dcsim_xml_str(doc, l, "name", 1, &name, err))) return rc;
+    if ((rc = dcsim__xml_str(doc, l, "name", 1, &name, err))) return rc;
     if (find_loop(d, name) >= 0)
       return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l, "<loop name=\"%s\">: declared twice", name);
     if (!(ld->name = dcsim_strdup(name)))
       return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
     d->n_loops++;
     if ((rc = parse_formula(d, doc, l, "work-flop", &ld->work, err))) return rc;
-    xmlNode *m = dcsim_xml_child(l, "mop"), *irr = dcsim_xml_child(l, "irregular");
-    int has_q = dcsim_xml_attr(doc, l, "traffic-byte") != NULL;
+    xmlNode *m = dcsim__xml_child(l, "mop"), *irr = dcsim__xml_child(l, "irregular");
+    int has_q = dcsim__xml_attr(doc, l, "traffic-byte") != NULL;
     if (irr) { /* finite-volume paper Eq. 4-6: traffic per cache level, no traffic-byte */
       if (has_q)
         return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l,
@@ -252,9 +252,9 @@ static int load_loops(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ls,
           (rc = parse_formula(d, doc, irr, "regular-word", &ld->regular, err)) ||
           (rc = parse_formula(d, doc, irr, "irregular-word", &ld->irreg, err)) ||
           (rc = parse_formula(d, doc, irr, "working-set-word", &ld->wset, err)) ||
-          (dcsim_xml_attr(doc, irr, "footprint-byte") &&
+          (dcsim__xml_attr(doc, irr, "footprint-byte") &&
            (rc = parse_formula(d, doc, irr, "footprint-byte", &ld->footprint, err))) ||
-          (dcsim_xml_attr(doc, irr, "exchange-word") &&
+          (dcsim__xml_attr(doc, irr, "exchange-word") &&
            (rc = parse_formula(d, doc, irr, "exchange-word", &ld->exchange, err))))
         return rc;
       if (!(ld->word_byte > 0))
@@ -276,7 +276,7 @@ static int load_loops(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ls,
             err, DCSIM_ERANGE, doc, m,
             "<loop name=\"%s\"><mop>: V, X, Y, Z are all zero (Tmop would be infinite)", name);
     }
-    xmlNode *f = dcsim_xml_child(l, "flop");
+    xmlNode *f = dcsim__xml_child(l, "flop");
     if (f) {
       ld->has_flop = 1;
       if ((rc = nonneg_attr(doc, f, "U", &ld->U, err)) ||
@@ -295,17 +295,17 @@ static int load_launch(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *l,
   if (!l) return 0;
   int rc;
   const char *src = NULL;
-  if ((rc = dcsim_xml_u32(doc, l, "threads-per-block", 1, &d->launch.threads_per_block, err)) ||
-      (rc = dcsim_xml_double(doc, l, "launch-s", 1, &d->launch.launch_s, err)) ||
-      (rc = dcsim_xml_double(doc, l, "inflight-byte-per-thread", 1,
-                             &d->launch.inflight_byte_per_thread, err)) ||
-      (rc = dcsim_xml_str(doc, l, "source", 1, &src, err)))
+  if ((rc = dcsim__xml_u32(doc, l, "threads-per-block", 1, &d->launch.threads_per_block, err)) ||
+      (rc = dcsim__xml_double(doc, l, "launch-s", 1, &d->launch.launch_s, err)) ||
+      (rc = dcsim__xml_double(doc, l, "inflight-byte-per-thread", 1,
+                              &d->launch.inflight_byte_per_thread, err)) ||
+      (rc = dcsim__xml_str(doc, l, "source", 1, &src, err)))
     return rc;
   if (d->launch.threads_per_block == 0 || !(d->launch.inflight_byte_per_thread > 0))
     return DCSIM_XML_ERR(
         err, DCSIM_ERANGE, doc, l,
         "<launch>: threads-per-block and inflight-byte-per-thread must be positive");
-  const char *on = dcsim_xml_attr(doc, l, "fitted-on");
+  const char *on = dcsim__xml_attr(doc, l, "fitted-on");
   d->launch_fitted_on = dcsim_strdup(on ? on : "");
   d->launch_source = dcsim_strdup(src);
   if (!d->launch_fitted_on || !d->launch_source)
@@ -321,12 +321,12 @@ static int load_kernels(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *k
                         dcsim_error *err) {
   int rc;
   if ((rc = parse_formula(d, doc, ks, "domain-size", &d->domain, err))) return rc;
-  if ((rc = dcsim_xml_u32(doc, ks, "invocations-per-call", 1, &d->invocations, err))) return rc;
+  if ((rc = dcsim__xml_u32(doc, ks, "invocations-per-call", 1, &d->invocations, err))) return rc;
   if (d->invocations == 0)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, ks,
                          "<kernels>: invocations-per-call must be >= 1");
   d->dp_flop_per_inst = 2; /* absent: every FP64 instruction an FMA, Table 11's convention */
-  if ((rc = dcsim_xml_double(doc, ks, "dp-flop-per-instruction", 0, &d->dp_flop_per_inst, err)))
+  if ((rc = dcsim__xml_double(doc, ks, "dp-flop-per-instruction", 0, &d->dp_flop_per_inst, err)))
     return rc;
   if (!(d->dp_flop_per_inst >= 1 && d->dp_flop_per_inst <= 2))
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, ks,
@@ -337,11 +337,11 @@ static int load_kernels(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *k
       !xmlHasProp(ks, BAD_CAST "dp-flop-source"))
     return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, ks,
                          "<kernels>: dp-flop-per-instruction needs dp-flop-source");
-  if ((rc = load_launch(d, doc, dcsim_xml_child(ks, "launch"), err))) return rc;
-  const char *mon = dcsim_xml_attr(doc, ks, "measured-on");
+  if ((rc = load_launch(d, doc, dcsim__xml_child(ks, "launch"), err))) return rc;
+  const char *mon = dcsim__xml_attr(doc, ks, "measured-on");
   if (!(d->measured_on = dcsim_strdup(mon ? mon : "")))
     return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
-  xmlNode *mg = dcsim_xml_child(ks, "multi-gpu");
+  xmlNode *mg = dcsim__xml_child(ks, "multi-gpu");
   if (mg) {
     if (find_param(d, "GPUS") >= 0)
       return DCSIM_XML_ERR(
@@ -353,15 +353,15 @@ static int load_kernels(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *k
         (rc = parse_formula_names(d, doc, mg, "halo-byte", "GPUS", &d->mg_halo, err)))
       return rc;
   }
-  size_t n = dcsim_xml_count(ks, "kernel");
+  size_t n = dcsim__xml_count(ks, "kernel");
   d->kernels = calloc(n ? n : 1, sizeof *d->kernels);
   d->kernel_names = calloc(n ? n : 1, sizeof *d->kernel_names);
   if (!d->kernels || !d->kernel_names)
     return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
-  for (xmlNode *k = dcsim_xml_child(ks, "kernel"); k; k = dcsim_xml_next(k, "kernel")) {
+  for (xmlNode *k = dcsim__xml_child(ks, "kernel"); k; k = dcsim__xml_next(k, "kernel")) {
     dcsim_gpu_kernel *g = &d->kernels[d->n_kernels];
     const char *name = NULL;
-    if ((rc = dcsim_xml_str(doc, k, "name", 1, &name, err))) return rc;
+    if ((rc = dcsim__xml_str(doc, k, "name", 1, &name, err))) return rc;
     for (size_t i = 0; i < d->n_kernels; i++)
       if (strcmp(d->kernel_names[i], name) == 0)
         return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, k, "<kernel name=\"%s\">: declared twice",
@@ -399,28 +399,28 @@ static int load_kernels(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *k
 
 static int load_cases(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *root,
                       dcsim_error *err) {
-  size_t n = dcsim_xml_count(root, "case");
+  size_t n = dcsim__xml_count(root, "case");
   d->cases = calloc(n ? n : 1, sizeof *d->cases);
   if (!d->cases) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
   int rc;
-  for (xmlNode *c = dcsim_xml_child(root, "case"); c; c = dcsim_xml_next(c, "case")) {
+  for (xmlNode *c = dcsim__xml_child(root, "case"); c; c = dcsim__xml_next(c, "case")) {
     case_def *cd = &d->cases[d->n_cases];
     const char *name = NULL;
-    if ((rc = dcsim_xml_str(doc, c, "name", 1, &name, err))) return rc;
+    if ((rc = dcsim__xml_str(doc, c, "name", 1, &name, err))) return rc;
     if (dcsim_dwarf_has_case(d, name))
       return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, c, "<case name=\"%s\">: declared twice", name);
     cd->name = dcsim_strdup(name);
     cd->line = (int)xmlGetLineNo(c);
     cd->values = calloc(d->n_params ? d->n_params : 1, sizeof *cd->values);
     cd->set = calloc(d->n_params ? d->n_params : 1, 1);
-    size_t no = dcsim_xml_count(c, "override");
+    size_t no = dcsim__xml_count(c, "override");
     cd->over = calloc(no ? no : 1, sizeof *cd->over);
     d->n_cases++;
     if (!cd->name || !cd->values || !cd->set || !cd->over)
       return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
-    for (xmlNode *s = dcsim_xml_child(c, "set"); s; s = dcsim_xml_next(s, "set")) {
+    for (xmlNode *s = dcsim__xml_child(c, "set"); s; s = dcsim__xml_next(s, "set")) {
       const char *pn = NULL;
-      if ((rc = dcsim_xml_str(doc, s, "name", 1, &pn, err))) return rc;
+      if ((rc = dcsim__xml_str(doc, s, "name", 1, &pn, err))) return rc;
       int pi = find_param(d, pn);
       if (pi < 0)
         return DCSIM_XML_ERR(err, DCSIM_EREF, doc, s,
@@ -428,9 +428,9 @@ static int load_cases(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *roo
       if ((rc = nonneg_attr(doc, s, "value", &cd->values[pi], err))) return rc;
       cd->set[pi] = 1;
     }
-    for (xmlNode *o = dcsim_xml_child(c, "override"); o; o = dcsim_xml_next(o, "override")) {
+    for (xmlNode *o = dcsim__xml_child(c, "override"); o; o = dcsim__xml_next(o, "override")) {
       const char *ln = NULL;
-      if ((rc = dcsim_xml_str(doc, o, "loop", 1, &ln, err))) return rc;
+      if ((rc = dcsim__xml_str(doc, o, "loop", 1, &ln, err))) return rc;
       int li = find_loop(d, ln);
       if (li < 0)
         return DCSIM_XML_ERR(err, DCSIM_EREF, doc, o, "<override loop=\"%s\">: unknown loop", ln);
@@ -456,9 +456,9 @@ static int load_comm(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *cm, 
                          "<communication>: NODES is the node count in communication formulas; "
                          "rename the parameter NODES");
   d->has_comm = 1;
-  int na = (dcsim_xml_attr(doc, cm, "in-byte") != NULL) +
-           (dcsim_xml_attr(doc, cm, "out-byte") != NULL) +
-           (dcsim_xml_attr(doc, cm, "iterations") != NULL);
+  int na = (dcsim__xml_attr(doc, cm, "in-byte") != NULL) +
+           (dcsim__xml_attr(doc, cm, "out-byte") != NULL) +
+           (dcsim__xml_attr(doc, cm, "iterations") != NULL);
   if (na != 0 && na != 3)
     return DCSIM_XML_ERR(
         err, DCSIM_ESCHEMA, doc, cm,
@@ -470,8 +470,8 @@ static int load_comm(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *cm, 
         (rc = parse_formula(d, doc, cm, "iterations", &d->comm_iters, err)))
       return rc;
   }
-  if (dcsim_xml_attr(doc, cm, "max-nodes")) { /* the finest split of the domain (issue 26) */
-    const char *src = dcsim_xml_attr(doc, cm, "max-nodes-source");
+  if (dcsim__xml_attr(doc, cm, "max-nodes")) { /* the finest split of the domain (issue 26) */
+    const char *src = dcsim__xml_attr(doc, cm, "max-nodes-source");
     if (!src)
       return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, cm,
                            "<communication max-nodes>: needs max-nodes-source (why that limit)");
@@ -479,23 +479,23 @@ static int load_comm(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *cm, 
     if (!(d->comm_max_nodes_src = dcsim_strdup(src)))
       return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   }
-  if ((rc = dcsim_xml_double(doc, cm, "overlap", 0, &d->comm_overlap, err))) return rc;
+  if ((rc = dcsim__xml_double(doc, cm, "overlap", 0, &d->comm_overlap, err))) return rc;
   if (d->comm_overlap < 0 || d->comm_overlap > 1)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, cm, "<communication overlap>: must be in 0..1");
-  for (xmlNode *p = dcsim_xml_child(cm, "pattern"); p; p = dcsim_xml_next(p, "pattern")) {
+  for (xmlNode *p = dcsim__xml_child(cm, "pattern"); p; p = dcsim__xml_next(p, "pattern")) {
     if (d->n_patterns == DCSIM_COMM_MAX_PATTERNS)
       return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, p, "<pattern>: more than %d patterns",
                            DCSIM_COMM_MAX_PATTERNS);
     pattern_def *pd = &d->patterns[d->n_patterns];
     const char *kind = NULL;
-    if ((rc = dcsim_xml_str(doc, p, "kind", 1, &kind, err))) return rc;
+    if ((rc = dcsim__xml_str(doc, p, "kind", 1, &kind, err))) return rc;
     int k = -1;
     for (int i = 0; i < 4; i++)
       if (strcmp(kind, kinds[i]) == 0) k = i;
     if (k < 0)
       return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, p, "<pattern kind=\"%s\">: unknown kind", kind);
     pd->kind = (dcsim_comm_kind)k;
-    int has_msgs = dcsim_xml_attr(doc, p, "messages") != NULL;
+    int has_msgs = dcsim__xml_attr(doc, p, "messages") != NULL;
     if ((k == DCSIM_COMM_HALO || k == DCSIM_COMM_EXCHANGE) != has_msgs)
       return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, p,
                            has_msgs
@@ -523,7 +523,7 @@ static int load_activity(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *
   int rc;
   if ((rc = nonneg_attr(doc, pa, "first-core", &d->activity.first_core, err)) ||
       (rc = nonneg_attr(doc, pa, "extra-core", &d->activity.extra_core, err)) ||
-      (rc = dcsim_xml_str(doc, pa, "source", 1, &src, err)))
+      (rc = dcsim__xml_str(doc, pa, "source", 1, &src, err)))
     return rc;
   if (d->activity.first_core > 1.5 || d->activity.extra_core > 1.5)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, pa,
@@ -541,19 +541,19 @@ static int load_activity(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *
  * the fit for readers and are not loaded). */
 static int load_scaling(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *root,
                         dcsim_error *err) {
-  size_t n = dcsim_xml_count(root, "thread-scaling");
+  size_t n = dcsim__xml_count(root, "thread-scaling");
   d->scaling = calloc(n ? n : 1, sizeof *d->scaling);
   if (!d->scaling) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
-  for (xmlNode *t = dcsim_xml_child(root, "thread-scaling"); t;
-       t = dcsim_xml_next(t, "thread-scaling")) {
+  for (xmlNode *t = dcsim__xml_child(root, "thread-scaling"); t;
+       t = dcsim__xml_next(t, "thread-scaling")) {
     dcsim_thread_scaling *ts = &d->scaling[d->n_scaling];
     const char *cpu = NULL, *src = NULL;
     int rc;
-    if ((rc = dcsim_xml_str(doc, t, "cpu", 1, &cpu, err)) ||
-        (rc = dcsim_xml_str(doc, t, "source", 1, &src, err)) ||
+    if ((rc = dcsim__xml_str(doc, t, "cpu", 1, &cpu, err)) ||
+        (rc = dcsim__xml_str(doc, t, "source", 1, &src, err)) ||
         (rc = nonneg_attr(doc, t, "sigma", &ts->sigma, err)) ||
         (rc = nonneg_attr(doc, t, "kappa", &ts->kappa, err)) ||
-        (rc = dcsim_xml_u32(doc, t, "cores-max", 1, &ts->cores_max, err)))
+        (rc = dcsim__xml_u32(doc, t, "cores-max", 1, &ts->cores_max, err)))
       return rc;
     if (ts->sigma > 1)
       return DCSIM_XML_ERR(
@@ -580,13 +580,13 @@ int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err) {
   const char *dev = NULL;
   dcsim_dwarf_t *d = calloc(1, sizeof *d);
   if (!d) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-  int rc = dcsim_input_open(path, "dwarf", &doc, &d->path, &d->name, err);
+  int rc = dcsim__input_open(path, "dwarf", &doc, &d->path, &d->name, err);
   if (rc) goto out;
-  xmlNode *root = dcsim_xml_root(doc);
-  if ((rc = dcsim_xml_str(doc, root, "device", 1, &dev, err))) goto out;
+  xmlNode *root = dcsim__xml_root(doc);
+  if ((rc = dcsim__xml_str(doc, root, "device", 1, &dev, err))) goto out;
   d->device = strcmp(dev, "gpu") == 0 ? DCSIM_DWARF_GPU : DCSIM_DWARF_CPU;
   if ((rc = load_params(d, doc, root, err))) goto out;
-  xmlNode *ls = dcsim_xml_child(root, "loops"), *ks = dcsim_xml_child(root, "kernels");
+  xmlNode *ls = dcsim__xml_child(root, "loops"), *ks = dcsim__xml_child(root, "kernels");
   if (d->device == DCSIM_DWARF_CPU && !ls) {
     rc = DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, root, "<dwarf device=\"cpu\">: needs <loops>");
     goto out;
@@ -598,10 +598,10 @@ int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err) {
   if (ls && (rc = load_loops(d, doc, ls, err))) goto out;
   if (ks && (rc = load_kernels(d, doc, ks, err))) goto out;
   if ((rc = load_cases(d, doc, root, err))) goto out;
-  xmlNode *cm = dcsim_xml_child(root, "communication");
+  xmlNode *cm = dcsim__xml_child(root, "communication");
   if (cm && (rc = load_comm(d, doc, cm, err))) goto out;
   if ((rc = load_scaling(d, doc, root, err))) goto out;
-  xmlNode *ec = dcsim_xml_child(root, "energy-coefficients");
+  xmlNode *ec = dcsim__xml_child(root, "energy-coefficients");
   if (ec) {
     d->has_energy = 1;
     if ((rc = nonneg_attr(doc, ec, "pkg-U", &d->energy.pkg_U, err)) ||
@@ -610,20 +610,20 @@ int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err) {
         (rc = nonneg_attr(doc, ec, "dram-Y", &d->energy.dram_Y, err)))
       goto out;
   }
-  xmlNode *pa = dcsim_xml_child(root, "power-activity");
+  xmlNode *pa = dcsim__xml_child(root, "power-activity");
   if (pa && (rc = load_activity(d, doc, pa, err))) goto out;
-  size_t ng = dcsim_xml_count(root, "gpu-energy");
+  size_t ng = dcsim__xml_count(root, "gpu-energy");
   d->gpu_frac = calloc(ng ? ng : 1, sizeof *d->gpu_frac);
   if (!d->gpu_frac) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  for (xmlNode *g = dcsim_xml_child(root, "gpu-energy"); g; g = dcsim_xml_next(g, "gpu-energy")) {
+  for (xmlNode *g = dcsim__xml_child(root, "gpu-energy"); g; g = dcsim__xml_next(g, "gpu-energy")) {
     const char *gn = NULL;
     gpu_frac *gf = &d->gpu_frac[d->n_gpu_frac];
-    if ((rc = dcsim_xml_str(doc, g, "gpu", 1, &gn, err))) goto out;
+    if ((rc = dcsim__xml_str(doc, g, "gpu", 1, &gn, err))) goto out;
     if ((rc = nonneg_attr(doc, g, "fraction", &gf->S, err))) goto out;
-    const char *fsrc = dcsim_xml_attr(doc, g, "source");
+    const char *fsrc = dcsim__xml_attr(doc, g, "source");
     gf->assumed = fsrc && strncmp(fsrc, "assumption", 10) == 0;
     if (gf->S > 1) {
       rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, g,
@@ -636,11 +636,11 @@ int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err) {
     }
     d->n_gpu_frac++;
   }
-  xmlNode *gp = dcsim_xml_child(root, "gpu-power");
+  xmlNode *gp = dcsim__xml_child(root, "gpu-power");
   if (gp) {
     const char *src = NULL;
     if ((rc = nonneg_attr(doc, gp, "activity", &d->gpu_activity, err)) ||
-        (rc = dcsim_xml_str(doc, gp, "source", 1, &src, err)))
+        (rc = dcsim__xml_str(doc, gp, "source", 1, &src, err)))
       goto out;
     if (!(d->gpu_activity > 0 && d->gpu_activity <= 1)) {
       rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, gp, "<gpu-power activity>: must be in (0, 1]");
@@ -655,7 +655,7 @@ int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err) {
   d = NULL;
 out:
   dcsim_dwarf_free(d);
-  dcsim_xml_free(doc);
+  dcsim__xml_free(doc);
   return rc;
 }
 

@@ -1,4 +1,5 @@
-/* hwprofile.c — loading CPU/GPU profiles and looking up table states (see dcsim/hwprofile.h). */
+/* hwprofile.c — loading CPU profiles and looking up table states, and what CPU and GPU profile
+ * loading share (see dcsim/hwprofile.h; GPU profiles are in hwprofile_gpu.c). */
 #include "dcsim/hwprofile.h"
 
 #include <math.h>
@@ -9,8 +10,8 @@
 #include "dcsim/catalog.h"
 #include "dcsim/hwprofile_power.h"
 #include "dcsim/strutil.h"
-#include "dcsim/xmlio.h"
 #include "input/internal.h"
+#include "util/xmlio.h"
 
 enum { Q_FLOPS, Q_L1, Q_L2, Q_L3, Q_DRAM, Q_COUNT };
 static const char *const quantity_names[Q_COUNT] = { "flops", "L1", "L2", "L3", "DRAM" };
@@ -49,34 +50,6 @@ typedef struct energy_table {
   char *source; /* its source= (dcsim/provenance.h) */
 } energy_table;
 
-/* <price usd date source>: a list price of one unit (dcsim/hwprofile.h); usd < 0 when absent */
-typedef struct price_rt {
-  double usd;
-  char *date, *source;
-} price_rt;
-
-static int load_price(const dcsim_xml_doc_t *doc, xmlNode *root, price_rt *pr, dcsim_error *err) {
-  xmlNode *n = dcsim_xml_child(root, "price");
-  const char *date = NULL, *src = NULL;
-  pr->usd = -1;
-  if (!n) return 0;
-  int rc;
-  if ((rc = dcsim_xml_double(doc, n, "usd", 1, &pr->usd, err)) ||
-      (rc = dcsim_xml_str(doc, n, "date", 1, &date, err)) ||
-      (rc = dcsim_xml_str(doc, n, "source", 1, &src, err)))
-    return rc;
-  if (!(pr->usd > 0))
-    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, n, "<price usd>: must be positive");
-  if (!(pr->date = dcsim_strdup(date)) || !(pr->source = dcsim_strdup(src)))
-    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
-  return 0;
-}
-
-static dcsim_hw_price price_of(const price_rt *pr) {
-  dcsim_hw_price h = { pr->usd > 0, pr->usd > 0 ? pr->usd : 0, pr->date, pr->source };
-  return h;
-}
-
 struct dcsim_cpu_profile {
   char *path, *name, *model;
   unsigned cores_per_socket, sockets;
@@ -98,17 +71,7 @@ struct dcsim_cpu_profile {
   dcsim_cpu_perf_model pm;
   char *pm_src, *pm_level_src[Q_COUNT];
   dcsim_cpu_power_model power; /* <power-spec>, <power-model> (dcsim/hwprofile_power.h) */
-  price_rt price;              /* <price>, issue 26 */
-};
-
-struct dcsim_gpu_profile {
-  char *path, *name, *model;
-  char *source;     /* <characteristics source>, or <device source> without them */
-  char *dev_source; /* <device source> */
-  dcsim_gpu_spec spec;
-  size_t n_levels;
-  dcsim_cache_level levels[2]; /* <cache-hierarchy>: L2, DRAM */
-  price_rt price;              /* <price>, issue 26 */
+  dcsim__price price;          /* <price>, issue 26 */
 };
 
 void dcsim_cpu_profile_free(dcsim_cpu_profile_t *p) {
@@ -134,8 +97,7 @@ void dcsim_cpu_profile_free(dcsim_cpu_profile_t *p) {
   free(p->pm_src);
   for (int q = 0; q < Q_COUNT; q++) free(p->pm_level_src[q]);
   dcsim_cpu_power_model_release(&p->power);
-  free(p->price.date);
-  free(p->price.source);
+  dcsim__price_release(&p->price);
   free(p->path);
   free(p->name);
   free(p->model);
@@ -155,9 +117,9 @@ static int load_table(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNod
                       dcsim_error *err) {
   const char *qty = NULL, *unit = NULL, *freqs = NULL;
   int rc;
-  if ((rc = dcsim_xml_str(doc, tn, "quantity", 1, &qty, err))) return rc;
-  if ((rc = dcsim_xml_str(doc, tn, "unit", 1, &unit, err))) return rc;
-  if ((rc = dcsim_xml_str(doc, tn, "freqs", 1, &freqs, err))) return rc;
+  if ((rc = dcsim__xml_str(doc, tn, "quantity", 1, &qty, err))) return rc;
+  if ((rc = dcsim__xml_str(doc, tn, "unit", 1, &unit, err))) return rc;
+  if ((rc = dcsim__xml_str(doc, tn, "freqs", 1, &freqs, err))) return rc;
   int q = -1;
   for (int i = 0; i < Q_COUNT; i++)
     if (strcmp(qty, quantity_names[i]) == 0) q = i;
@@ -182,7 +144,7 @@ static int load_table(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNod
   t->present = 1;
   t->line = (int)xmlGetLineNo(tn);
   const char *src = NULL;
-  if ((rc = dcsim_xml_str(doc, tn, "source", 1, &src, err))) return rc;
+  if ((rc = dcsim__xml_str(doc, tn, "source", 1, &src, err))) return rc;
   if (!(t->source = dcsim_strdup(src)))
     return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, tn, "out of memory");
   /* columns */
@@ -214,20 +176,20 @@ static int load_table(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNod
   }
   free(list);
   if (rc) return rc;
-  size_t nr = dcsim_xml_count(tn, "row");
+  size_t nr = dcsim__xml_count(tn, "row");
   t->threads = calloc(nr ? nr : 1, sizeof *t->threads);
   t->v = calloc((nr ? nr : 1) * (t->n_cols ? t->n_cols : 1), sizeof *t->v);
   if (!t->threads || !t->v) return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, tn, "out of memory");
-  for (xmlNode *r = dcsim_xml_child(tn, "row"); r; r = dcsim_xml_next(r, "row")) {
+  for (xmlNode *r = dcsim__xml_child(tn, "row"); r; r = dcsim__xml_next(r, "row")) {
     unsigned th = 0;
-    if ((rc = dcsim_xml_u32(doc, r, "threads", 1, &th, err))) return rc;
+    if ((rc = dcsim__xml_u32(doc, r, "threads", 1, &th, err))) return rc;
     if (th == 0) return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, r, "<row>: threads must be >= 1");
     if (t->n_rows && th <= t->threads[t->n_rows - 1])
       return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, r,
                            "<row threads=\"%u\">: rows must be in increasing thread order", th);
     double *vals = NULL;
     size_t n = 0;
-    if ((rc = dcsim_xml_numbers(doc, r, &vals, &n, err))) return rc;
+    if ((rc = dcsim__xml_numbers(doc, r, &vals, &n, err))) return rc;
     if (n != t->n_cols) {
       free(vals);
       return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, r,
@@ -252,8 +214,8 @@ static int load_energy(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNo
                        energy_table *t, dcsim_error *err) {
   const char *fid = NULL, *other = NULL;
   int rc;
-  if ((rc = dcsim_xml_str(doc, en, "freq", 1, &fid, err))) return rc;
-  if ((rc = dcsim_xml_str(doc, en, "other-frequencies", 1, &other, err))) return rc;
+  if ((rc = dcsim__xml_str(doc, en, "freq", 1, &fid, err))) return rc;
+  if ((rc = dcsim__xml_str(doc, en, "other-frequencies", 1, &other, err))) return rc;
   if (find_freq_id(p, fid, &t->freq) != 0)
     return DCSIM_XML_ERR(err, DCSIM_EREF, doc, en, "<energy freq=\"%s\">: unknown frequency id",
                          fid);
@@ -264,23 +226,23 @@ static int load_energy(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNo
           "<energy freq=\"%s\">: a table for this frequency is given twice (line %d)", fid,
           p->etabs[i].line);
   t->same_all_freqs = strcmp(other, "same") == 0;
-  t->borrowed = dcsim_xml_attr(doc, en, "borrowed-from") != NULL;
+  t->borrowed = dcsim__xml_attr(doc, en, "borrowed-from") != NULL;
   t->line = (int)xmlGetLineNo(en);
   const char *src = NULL;
-  if ((rc = dcsim_xml_str(doc, en, "source", 1, &src, err))) return rc;
+  if ((rc = dcsim__xml_str(doc, en, "source", 1, &src, err))) return rc;
   if (!(t->source = dcsim_strdup(src)))
     return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, en, "out of memory");
-  xmlNode *idle = dcsim_xml_child(en, "idle");
-  if ((rc = dcsim_xml_double(doc, idle, "pkg-w", 1, &t->pkg_idle_w, err))) return rc;
-  if ((rc = dcsim_xml_double(doc, idle, "dram-w", 1, &t->dram_idle_w, err))) return rc;
-  size_t n = dcsim_xml_count(en, "state");
+  xmlNode *idle = dcsim__xml_child(en, "idle");
+  if ((rc = dcsim__xml_double(doc, idle, "pkg-w", 1, &t->pkg_idle_w, err))) return rc;
+  if ((rc = dcsim__xml_double(doc, idle, "dram-w", 1, &t->dram_idle_w, err))) return rc;
+  size_t n = dcsim__xml_count(en, "state");
   t->rows = calloc(n ? n : 1, sizeof *t->rows);
   if (!t->rows) return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, en, "out of memory");
-  for (xmlNode *s = dcsim_xml_child(en, "state"); s; s = dcsim_xml_next(s, "state")) {
+  for (xmlNode *s = dcsim__xml_child(en, "state"); s; s = dcsim__xml_next(s, "state")) {
     energy_row *r = &t->rows[t->n_rows];
-    if ((rc = dcsim_xml_u32(doc, s, "cores", 1, &r->cores, err))) return rc;
-    if ((rc = dcsim_xml_double(doc, s, "pkg-w", 1, &r->pkg_w, err))) return rc;
-    if ((rc = dcsim_xml_double(doc, s, "dram-w", 1, &r->dram_w, err))) return rc;
+    if ((rc = dcsim__xml_u32(doc, s, "cores", 1, &r->cores, err))) return rc;
+    if ((rc = dcsim__xml_double(doc, s, "pkg-w", 1, &r->pkg_w, err))) return rc;
+    if ((rc = dcsim__xml_double(doc, s, "dram-w", 1, &r->dram_w, err))) return rc;
     if (r->cores == 0)
       return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, s, "<state>: cores must be >= 1");
     if (t->n_rows && r->cores <= t->rows[t->n_rows - 1].cores)
@@ -293,13 +255,12 @@ static int load_energy(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNo
   return 0;
 }
 
-/* above-byte and line-byte of a <level> (line size positive) */
-static int read_level_sizes(const dcsim_xml_doc_t *doc, xmlNode *l, const char *name,
-                            dcsim_cache_level *cl, dcsim_error *err) {
+int dcsim__profile_level_sizes(const dcsim_xml_doc_t *doc, xmlNode *l, const char *name,
+                               dcsim_cache_level *cl, dcsim_error *err) {
   int rc;
   cl->line = (int)xmlGetLineNo(l);
-  if ((rc = dcsim_xml_double(doc, l, "above-byte", 1, &cl->above_byte, err)) ||
-      (rc = dcsim_xml_double(doc, l, "line-byte", 1, &cl->line_byte, err)))
+  if ((rc = dcsim__xml_double(doc, l, "above-byte", 1, &cl->above_byte, err)) ||
+      (rc = dcsim__xml_double(doc, l, "line-byte", 1, &cl->line_byte, err)))
     return rc;
   if (!(cl->line_byte > 0))
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, l,
@@ -311,9 +272,9 @@ static int read_level_sizes(const dcsim_xml_doc_t *doc, xmlNode *l, const char *
 static int load_cache_levels(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *ch,
                              dcsim_error *err) {
   int rc;
-  for (xmlNode *l = dcsim_xml_child(ch, "level"); l; l = dcsim_xml_next(l, "level")) {
+  for (xmlNode *l = dcsim__xml_child(ch, "level"); l; l = dcsim__xml_next(l, "level")) {
     const char *name = NULL;
-    if ((rc = dcsim_xml_str(doc, l, "name", 1, &name, err))) return rc;
+    if ((rc = dcsim__xml_str(doc, l, "name", 1, &name, err))) return rc;
     int q = -1;
     for (int i = Q_L1; i < Q_COUNT; i++)
       if (strcmp(name, quantity_names[i]) == 0) q = i;
@@ -329,9 +290,9 @@ static int load_cache_levels(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc,
                            name);
     dcsim_cache_level *cl = &p->levels[p->n_levels];
     cl->name = quantity_names[q];
-    if ((rc = read_level_sizes(doc, l, name, cl, err))) return rc;
+    if ((rc = dcsim__profile_level_sizes(doc, l, name, cl, err))) return rc;
     const char *shared = NULL;
-    if ((rc = dcsim_xml_str(doc, l, "above-shared", 0, &shared, err))) return rc;
+    if ((rc = dcsim__xml_str(doc, l, "above-shared", 0, &shared, err))) return rc;
     cl->above_shared = shared != NULL; /* the schema allows "socket" only */
     p->n_levels++;
   }
@@ -342,15 +303,15 @@ static int load_cache_levels(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc,
 static int load_ceilings(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *cs,
                          dcsim_error *err) {
   int rc;
-  for (xmlNode *c = dcsim_xml_child(cs, "ceiling"); c; c = dcsim_xml_next(c, "ceiling")) {
+  for (xmlNode *c = dcsim__xml_child(cs, "ceiling"); c; c = dcsim__xml_next(c, "ceiling")) {
     dcsim_profile_ceiling *pc = &p->ceilings[p->n_ceilings];
     const char *kind = NULL, *name = NULL;
     if (p->n_ceilings == DCSIM_MAX_CEILINGS)
       return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, c, "more than %d <ceiling>s",
                            DCSIM_MAX_CEILINGS);
-    if ((rc = dcsim_xml_str(doc, c, "kind", 1, &kind, err)) ||
-        (rc = dcsim_xml_str(doc, c, "name", 1, &name, err)) ||
-        (rc = dcsim_xml_double(doc, c, "value", 1, &pc->value, err)))
+    if ((rc = dcsim__xml_str(doc, c, "kind", 1, &kind, err)) ||
+        (rc = dcsim__xml_str(doc, c, "name", 1, &name, err)) ||
+        (rc = dcsim__xml_double(doc, c, "value", 1, &pc->value, err)))
       return rc;
     if (!(pc->value > 0))
       return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, c,
@@ -366,7 +327,7 @@ static int load_ceilings(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xml
 /* a source= attribute copied (required) */
 static int dup_source(const dcsim_xml_doc_t *doc, xmlNode *n, char **out, dcsim_error *err) {
   const char *src = NULL;
-  int rc = dcsim_xml_str(doc, n, "source", 1, &src, err);
+  int rc = dcsim__xml_str(doc, n, "source", 1, &src, err);
   if (rc) return rc;
   if (!(*out = dcsim_strdup(src))) return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, n, "out of memory");
   return 0;
@@ -376,9 +337,9 @@ static int dup_source(const dcsim_xml_doc_t *doc, xmlNode *n, char **out, dcsim_
 static int load_datasheet(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *dn,
                           dcsim_error *err) {
   int rc;
-  xmlNode *isa = dcsim_xml_child(dn, "isa"), *mem = dcsim_xml_child(dn, "memory");
+  xmlNode *isa = dcsim__xml_child(dn, "isa"), *mem = dcsim__xml_child(dn, "memory");
   if (isa) {
-    if ((rc = dcsim_xml_double(doc, isa, "flop-per-cycle", 1, &p->ds.isa_flop_per_cycle, err)))
+    if ((rc = dcsim__xml_double(doc, isa, "flop-per-cycle", 1, &p->ds.isa_flop_per_cycle, err)))
       return rc;
     if (!(p->ds.isa_flop_per_cycle > 0))
       return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, isa, "<isa>: flop-per-cycle must be positive");
@@ -386,8 +347,8 @@ static int load_datasheet(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xm
     p->ds.isa_source = p->ds_isa_src;
   }
   if (mem) {
-    if ((rc = dcsim_xml_double(doc, mem, "peak-bps", 1, &p->ds.mem_peak_bps, err)) ||
-        (rc = dcsim_xml_double(doc, mem, "sustained-bps", 0, &p->ds.mem_sustained_bps, err)))
+    if ((rc = dcsim__xml_double(doc, mem, "peak-bps", 1, &p->ds.mem_peak_bps, err)) ||
+        (rc = dcsim__xml_double(doc, mem, "sustained-bps", 0, &p->ds.mem_sustained_bps, err)))
       return rc;
     if (!(p->ds.mem_peak_bps > 0))
       return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, mem, "<memory>: peak-bps must be positive");
@@ -405,7 +366,7 @@ const dcsim_profile_ceiling *dcsim_cpu_profile_ceilings(const dcsim_cpu_profile_
 /* <socket-link bw-bps>: the link between sockets (FV §8) */
 static int load_socket_link(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *sl,
                             dcsim_error *err) {
-  int rc = dcsim_xml_double(doc, sl, "bw-bps", 1, &p->socket_link_bps, err);
+  int rc = dcsim__xml_double(doc, sl, "bw-bps", 1, &p->socket_link_bps, err);
   if (!rc && !(p->socket_link_bps > 0))
     rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, sl, "<socket-link bw-bps>: must be positive");
   return rc;
@@ -415,7 +376,7 @@ static int load_socket_link(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, 
 static int load_perf_level(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *l,
                            dcsim_error *err) {
   const char *name = NULL;
-  int rc = dcsim_xml_str(doc, l, "name", 1, &name, err), q = -1;
+  int rc = dcsim__xml_str(doc, l, "name", 1, &name, err), q = -1;
   if (rc) return rc;
   for (int i = 0; i < Q_COUNT; i++)
     if (strcmp(name, quantity_names[i]) == 0) q = i;
@@ -425,23 +386,23 @@ static int load_perf_level(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, x
   if (v->present)
     return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l, "<level name=\"%s\">: given twice", name);
   v->line = (int)xmlGetLineNo(l);
-  if ((rc = dcsim_xml_double(doc, l, "per-cycle", 1, &v->per_cycle, err)) ||
-      (rc = dcsim_xml_double(doc, l, "freq-exp", 1, &v->freq_exp, err)))
+  if ((rc = dcsim__xml_double(doc, l, "per-cycle", 1, &v->per_cycle, err)) ||
+      (rc = dcsim__xml_double(doc, l, "freq-exp", 1, &v->freq_exp, err)))
     return rc;
   if (!(v->per_cycle > 0))
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, l,
                          "<level name=\"%s\">: per-cycle must be positive", name);
-  int n_sat = !!dcsim_xml_attr(doc, l, "sat-bps") + !!dcsim_xml_attr(doc, l, "sat-freq-exp") +
-              !!dcsim_xml_attr(doc, l, "knee");
+  int n_sat = !!dcsim__xml_attr(doc, l, "sat-bps") + !!dcsim__xml_attr(doc, l, "sat-freq-exp") +
+              !!dcsim__xml_attr(doc, l, "knee");
   if (n_sat != 0 && n_sat != 3)
     return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l,
                          "<level name=\"%s\">: a saturation needs sat-bps, sat-freq-exp and knee",
                          name);
   if (n_sat == 3) {
     v->saturates = 1;
-    if ((rc = dcsim_xml_double(doc, l, "sat-bps", 1, &v->sat_bps, err)) ||
-        (rc = dcsim_xml_double(doc, l, "sat-freq-exp", 1, &v->sat_freq_exp, err)) ||
-        (rc = dcsim_xml_double(doc, l, "knee", 1, &v->knee, err)))
+    if ((rc = dcsim__xml_double(doc, l, "sat-bps", 1, &v->sat_bps, err)) ||
+        (rc = dcsim__xml_double(doc, l, "sat-freq-exp", 1, &v->sat_freq_exp, err)) ||
+        (rc = dcsim__xml_double(doc, l, "knee", 1, &v->knee, err)))
       return rc;
     if (!(v->sat_bps > 0) || !(v->knee > 0))
       return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, l,
@@ -457,22 +418,22 @@ static int load_perf_level(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, x
 static int load_perf_model(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *pn,
                            dcsim_error *err) {
   const char *pl = NULL;
-  int rc = dcsim_xml_str(doc, pn, "placement", 1, &pl, err);
+  int rc = dcsim__xml_str(doc, pn, "placement", 1, &pl, err);
   if (rc) return rc;
   p->has_perf = 1;
   p->pm.scatter = strcmp(pl, "scatter") == 0;
   p->pm.line = (int)xmlGetLineNo(pn);
   if ((rc = dup_source(doc, pn, &p->pm_src, err))) return rc;
   p->pm.source = p->pm_src;
-  for (xmlNode *l = dcsim_xml_child(pn, "level"); l; l = dcsim_xml_next(l, "level"))
+  for (xmlNode *l = dcsim__xml_child(pn, "level"); l; l = dcsim__xml_next(l, "level"))
     if ((rc = load_perf_level(p, doc, l, err))) return rc;
-  for (xmlNode *t = dcsim_xml_child(pn, "turbo"); t; t = dcsim_xml_next(t, "turbo")) {
+  for (xmlNode *t = dcsim__xml_child(pn, "turbo"); t; t = dcsim__xml_next(t, "turbo")) {
     if (p->pm.n_turbo == DCSIM_CPU_MAX_TURBO_BINS)
       return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, t, "<turbo>: more than %d bins",
                            DCSIM_CPU_MAX_TURBO_BINS);
     dcsim_cpu_turbo_bin *b = &p->pm.turbo[p->pm.n_turbo];
-    if ((rc = dcsim_xml_u32(doc, t, "cores", 1, &b->cores, err)) ||
-        (rc = dcsim_xml_double(doc, t, "ghz", 1, &b->ghz, err)))
+    if ((rc = dcsim__xml_u32(doc, t, "cores", 1, &b->cores, err)) ||
+        (rc = dcsim__xml_double(doc, t, "ghz", 1, &b->ghz, err)))
       return rc;
     if (b->cores == 0 || !(b->ghz > 0) ||
         (p->pm.n_turbo && b->cores <= p->pm.turbo[p->pm.n_turbo - 1].cores))
@@ -513,23 +474,22 @@ static int check_model_needs(const dcsim_cpu_profile_t *p, const dcsim_xml_doc_t
 }
 
 /* see input/internal.h (dwarf.c uses it too) */
-int dcsim_input_open(const char *path, const char *root_name, dcsim_xml_doc_t **doc,
-                     char **path_copy, char **name_copy, dcsim_error *err) {
+int dcsim__input_open(const char *path, const char *root_name, dcsim_xml_doc_t **doc,
+                      char **path_copy, char **name_copy, dcsim_error *err) {
   const char *name = NULL;
-  int rc = dcsim_xml_load(path, root_name, doc, err);
-  if (rc || (rc = dcsim_xml_str(*doc, dcsim_xml_root(*doc), "name", 1, &name, err))) return rc;
+  int rc = dcsim__xml_load(path, root_name, doc, err);
+  if (rc || (rc = dcsim__xml_str(*doc, dcsim__xml_root(*doc), "name", 1, &name, err))) return rc;
   *path_copy = dcsim_strdup(path);
   *name_copy = dcsim_strdup(name);
   if (!*path_copy || !*name_copy) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   return 0;
 }
 
-/* A CPU or GPU profile's document, the file it came from and its name= and model= (copies). */
-static int open_profile(const char *path, const char *root_name, dcsim_xml_doc_t **doc,
+int dcsim__profile_open(const char *path, const char *root_name, dcsim_xml_doc_t **doc,
                         char **path_copy, char **name_copy, char **model_copy, dcsim_error *err) {
   const char *model = NULL;
-  int rc = dcsim_input_open(path, root_name, doc, path_copy, name_copy, err);
-  if (rc || (rc = dcsim_xml_str(*doc, dcsim_xml_root(*doc), "model", 1, &model, err))) return rc;
+  int rc = dcsim__input_open(path, root_name, doc, path_copy, name_copy, err);
+  if (rc || (rc = dcsim__xml_str(*doc, dcsim__xml_root(*doc), "model", 1, &model, err))) return rc;
   if (!(*model_copy = dcsim_strdup(model)))
     return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   return 0;
@@ -539,31 +499,31 @@ int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_er
   dcsim_xml_doc_t *doc = NULL;
   dcsim_cpu_profile_t *p = calloc(1, sizeof *p);
   if (!p) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-  int rc = open_profile(path, "cpu-profile", &doc, &p->path, &p->name, &p->model, err);
+  int rc = dcsim__profile_open(path, "cpu-profile", &doc, &p->path, &p->name, &p->model, err);
   if (rc) goto out;
-  xmlNode *root = dcsim_xml_root(doc);
-  xmlNode *spec = dcsim_xml_child(root, "spec");
-  if ((rc = dcsim_xml_u32(doc, spec, "cores-per-socket", 1, &p->cores_per_socket, err))) goto out;
-  if ((rc = dcsim_xml_u32(doc, spec, "sockets", 1, &p->sockets, err))) goto out;
-  if ((rc = dcsim_xml_double(doc, spec, "nominal-ghz", 1, &p->nominal_ghz, err))) goto out;
+  xmlNode *root = dcsim__xml_root(doc);
+  xmlNode *spec = dcsim__xml_child(root, "spec");
+  if ((rc = dcsim__xml_u32(doc, spec, "cores-per-socket", 1, &p->cores_per_socket, err))) goto out;
+  if ((rc = dcsim__xml_u32(doc, spec, "sockets", 1, &p->sockets, err))) goto out;
+  if ((rc = dcsim__xml_double(doc, spec, "nominal-ghz", 1, &p->nominal_ghz, err))) goto out;
   if (!(p->nominal_ghz > 0)) {
     rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, spec, "<spec>: nominal-ghz must be positive");
     goto out;
   }
-  if ((rc = load_price(doc, root, &p->price, err))) goto out;
-  xmlNode *fr = dcsim_xml_child(root, "frequencies");
-  size_t nf = dcsim_xml_count(fr, "freq");
+  if ((rc = dcsim__price_load(doc, root, &p->price, err))) goto out;
+  xmlNode *fr = dcsim__xml_child(root, "frequencies");
+  size_t nf = dcsim__xml_count(fr, "freq");
   p->freqs = calloc(nf ? nf : 1, sizeof *p->freqs);
   if (!p->freqs) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  for (xmlNode *f = dcsim_xml_child(fr, "freq"); f; f = dcsim_xml_next(f, "freq")) {
+  for (xmlNode *f = dcsim__xml_child(fr, "freq"); f; f = dcsim__xml_next(f, "freq")) {
     freq_col *c = &p->freqs[p->n_freqs];
     const char *id = NULL, *label = NULL;
-    if ((rc = dcsim_xml_str(doc, f, "id", 1, &id, err))) goto out;
-    if ((rc = dcsim_xml_str(doc, f, "label", 0, &label, err))) goto out;
-    if ((rc = dcsim_xml_double(doc, f, "ghz", 1, &c->ghz, err))) goto out;
+    if ((rc = dcsim__xml_str(doc, f, "id", 1, &id, err))) goto out;
+    if ((rc = dcsim__xml_str(doc, f, "label", 0, &label, err))) goto out;
+    if ((rc = dcsim__xml_double(doc, f, "ghz", 1, &c->ghz, err))) goto out;
     if (!(c->ghz > 0)) {
       rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, f, "<freq id=\"%s\">: ghz must be positive", id);
       goto out;
@@ -581,33 +541,33 @@ int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_er
       goto out;
     }
   }
-  for (xmlNode *t = dcsim_xml_child(root, "table"); t; t = dcsim_xml_next(t, "table"))
+  for (xmlNode *t = dcsim__xml_child(root, "table"); t; t = dcsim__xml_next(t, "table"))
     if ((rc = load_table(p, doc, t, err))) goto out;
-  xmlNode *ch = dcsim_xml_child(root, "cache-hierarchy"),
-          *sl = dcsim_xml_child(root, "socket-link");
+  xmlNode *ch = dcsim__xml_child(root, "cache-hierarchy"),
+          *sl = dcsim__xml_child(root, "socket-link");
   if (ch && (rc = load_cache_levels(p, doc, ch, err))) goto out;
   if (sl && (rc = load_socket_link(p, doc, sl, err))) goto out;
-  xmlNode *cs = dcsim_xml_child(root, "ceilings");
+  xmlNode *cs = dcsim__xml_child(root, "ceilings");
   if (cs && (rc = load_ceilings(p, doc, cs, err))) goto out;
-  xmlNode *dn = dcsim_xml_child(root, "datasheet"), *pn = dcsim_xml_child(root, "perf-model");
+  xmlNode *dn = dcsim__xml_child(root, "datasheet"), *pn = dcsim__xml_child(root, "perf-model");
   if (dn && (rc = load_datasheet(p, doc, dn, err))) goto out;
   if (pn && (rc = load_perf_model(p, doc, pn, err))) goto out;
   if ((rc = check_model_needs(p, doc, root, dn, err))) goto out;
-  size_t ne = dcsim_xml_count(root, "energy");
+  size_t ne = dcsim__xml_count(root, "energy");
   if (ne && !(p->etabs = calloc(ne, sizeof *p->etabs))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  for (xmlNode *en = dcsim_xml_child(root, "energy"); en; en = dcsim_xml_next(en, "energy")) {
+  for (xmlNode *en = dcsim__xml_child(root, "energy"); en; en = dcsim__xml_next(en, "energy")) {
     energy_table *t = &p->etabs[p->n_etabs++];
     if ((rc = load_energy(p, doc, en, t, err))) goto out;
   }
-  if ((rc = dcsim_cpu_power_model_load(doc, root, p->cores_per_socket, &p->power, err))) goto out;
+  if ((rc = dcsim__cpu_power_model_load(doc, root, p->cores_per_socket, &p->power, err))) goto out;
   *out = p;
   p = NULL;
 out:
   dcsim_cpu_profile_free(p);
-  dcsim_xml_free(doc);
+  dcsim__xml_free(doc);
   return rc;
 }
 
@@ -1019,223 +979,37 @@ unsigned dcsim_cpu_profile_energy_max_cores(const dcsim_cpu_profile_t *p,
   return m;
 }
 
-/* ---- GPU ---- */
-
-void dcsim_gpu_profile_free(dcsim_gpu_profile_t *p) {
-  if (!p) return;
-  free(p->path);
-  free(p->name);
-  free(p->model);
-  free(p->source);
-  free(p->dev_source);
-  free(p->price.date);
-  free(p->price.source);
-  free(p);
+dcsim_hw_price dcsim_cpu_profile_price(const dcsim_cpu_profile_t *p) {
+  return dcsim__price_public(&p->price);
 }
 
-/* <cache-hierarchy> of a GPU (FV §7): L2 (traffic between L2 and the SMs' first-level caches)
- * and DRAM, each with its bandwidth (DRAM: the device's memory bandwidth by default) */
-static int load_gpu_levels(dcsim_gpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *ch,
-                           dcsim_error *err) {
-  static const char *const names[] = { "L2", "DRAM" };
-  int rc;
-  for (xmlNode *l = dcsim_xml_child(ch, "level"); l; l = dcsim_xml_next(l, "level")) {
-    const char *name = NULL;
-    if ((rc = dcsim_xml_str(doc, l, "name", 1, &name, err))) return rc;
-    int q = strcmp(name, "L2") == 0 ? 0 : strcmp(name, "DRAM") == 0 ? 1 : -1;
-    if (q < 0 || p->n_levels >= 2 || (p->n_levels && strcmp(p->levels[0].name, name) == 0))
-      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l,
-                           "<level name=\"%s\">: a GPU has levels L2 and DRAM, once each", name);
-    dcsim_cache_level *cl = &p->levels[p->n_levels];
-    cl->name = names[q];
-    if ((rc = read_level_sizes(doc, l, name, cl, err)) ||
-        (rc = dcsim_xml_double(doc, l, "bw-bps", q == 0, &cl->bw_bps, err)))
-      return rc;
-    if (q == 1 && cl->bw_bps == 0) cl->bw_bps = p->spec.dev_memory_bw_bps;
-    if (!(cl->bw_bps > 0))
-      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, l,
-                           "<level name=\"%s\">: bw-bps must be positive", name);
-    p->n_levels++;
-  }
-  return 0;
-}
+/* ---- <price> of CPU and GPU profiles (issue 26) ---- */
 
-const dcsim_cache_level *dcsim_gpu_profile_cache_levels(const dcsim_gpu_profile_t *p, size_t *n) {
-  *n = p->n_levels;
-  return p->n_levels ? p->levels : NULL;
-}
-
-/* <device>: the architecture file it names, SMs, clock, bandwidth. */
-static int gpu_device(const dcsim_xml_doc_t *doc, xmlNode *dv, dcsim_gpu_profile_t *p,
+int dcsim__price_load(const dcsim_xml_doc_t *doc, xmlNode *root, dcsim__price *pr,
                       dcsim_error *err) {
-  dcsim_gpu_spec *s = &p->spec;
-  const char *arch = NULL, *src = NULL;
-  char apath[4096];
+  xmlNode *n = dcsim__xml_child(root, "price");
+  const char *date = NULL, *src = NULL;
+  pr->usd = -1;
+  if (!n) return 0;
   int rc;
-  if ((rc = dcsim_xml_str(doc, dv, "arch", 1, &arch, err)) ||
-      (rc = dcsim_xml_str(doc, dv, "source", 1, &src, err)) ||
-      (rc = dcsim_xml_u32(doc, dv, "sm", 1, &s->dev_sm, err)) ||
-      (rc = dcsim_xml_double(doc, dv, "clock-hz", 1, &s->dev_clock_hz, err)) ||
-      (rc = dcsim_xml_double(doc, dv, "memory-bw-bps", 1, &s->dev_memory_bw_bps, err)))
+  if ((rc = dcsim__xml_double(doc, n, "usd", 1, &pr->usd, err)) ||
+      (rc = dcsim__xml_str(doc, n, "date", 1, &date, err)) ||
+      (rc = dcsim__xml_str(doc, n, "source", 1, &src, err)))
     return rc;
-  if (s->dev_sm == 0 || !(s->dev_clock_hz > 0) || !(s->dev_memory_bw_bps > 0))
-    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, dv,
-                         "<device>: sm, clock-hz and memory-bw-bps must be positive");
-  if (!(p->dev_source = dcsim_strdup(src)))
-    return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, dv, "out of memory");
-  if ((rc = dcsim_catalog_resolve(DCSIM_KIND_GPU_ARCH, arch, dcsim_xml_path(doc),
-                                  (int)xmlGetLineNo(dv), apath, sizeof apath, err)))
-    return rc;
-  return dcsim_gpu_arch_load(apath, &s->arch, err);
-}
-
-/* No <characteristics>: D3.5 Table 10's values from the device (O = SM x ops x 2 x C_G). */
-static void gpu_derive_table10(dcsim_gpu_spec *s) {
-  s->clock_hz = s->dev_clock_hz;
-  s->sm = s->dev_sm;
-  s->dp_per_clock_sm = s->arch.fp64;
-  s->sp_per_clock_sm = s->arch.fp32;
-  s->int_per_clock_sm = s->arch.int_add;
-  s->peak_dp_flops = s->sm * s->arch.fp64 * 2 * s->clock_hz;
-  s->peak_sp_flops = s->sm * s->arch.fp32 * 2 * s->clock_hz;
-  s->peak_int_ops = s->sm * s->arch.int_add * s->clock_hz;
-  s->memory_bw_bps = s->dev_memory_bw_bps;
-}
-
-/* <characteristics>: the 11 values of D3.5 Table 10. */
-static int gpu_characteristics(const dcsim_xml_doc_t *doc, xmlNode *c, dcsim_gpu_profile_t *p,
-                               dcsim_error *err) {
-  dcsim_gpu_spec *s = &p->spec;
-  struct {
-    const char *attr;
-    double *dst;
-  } fields[] = { { "gpu-clock-hz", &s->clock_hz },
-                 { "memory-clock-hz", &s->memory_clock_hz },
-                 { "memory-bus-bit", &s->memory_bus_bit },
-                 { "dp-ops-per-clock-sm", &s->dp_per_clock_sm },
-                 { "sp-ops-per-clock-sm", &s->sp_per_clock_sm },
-                 { "int-ops-per-clock-sm", &s->int_per_clock_sm },
-                 { "peak-dp-flops", &s->peak_dp_flops },
-                 { "peak-sp-flops", &s->peak_sp_flops },
-                 { "peak-int-ops", &s->peak_int_ops },
-                 { "memory-bw-bps", &s->memory_bw_bps } };
-  int rc;
-  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-    if ((rc = dcsim_xml_double(doc, c, fields[i].attr, 1, fields[i].dst, err))) return rc;
-    if (!(*fields[i].dst > 0))
-      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, c, "<characteristics %s>: must be positive",
-                           fields[i].attr);
-  }
-  if ((rc = dcsim_xml_u32(doc, c, "sm", 1, &s->sm, err))) return rc;
-  const char *csrc = NULL;
-  if ((rc = dcsim_xml_str(doc, c, "source", 1, &csrc, err))) return rc;
-  free(p->source);
-  if (!(p->source = dcsim_strdup(csrc)))
-    return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, c, "out of memory");
-  if (s->sm == 0)
-    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, c, "<characteristics sm>: must be >= 1");
-  s->has_characteristics = 1;
+  if (!(pr->usd > 0))
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, n, "<price usd>: must be positive");
+  if (!(pr->date = dcsim_strdup(date)) || !(pr->source = dcsim_strdup(src)))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   return 0;
 }
 
-/* <peer-link> and the optional P0 idle of <power>. */
-static int gpu_links_power(const dcsim_xml_doc_t *doc, xmlNode *root, dcsim_gpu_spec *s,
-                           dcsim_error *err) {
-  int rc;
-  xmlNode *pl = dcsim_xml_child(root, "peer-link");
-  if (pl) {
-    const char *kind = NULL;
-    if ((rc = dcsim_xml_double(doc, pl, "bw-bps", 1, &s->peer_link_bps, err)) ||
-        (rc = dcsim_xml_str(doc, pl, "kind", 1, &kind, err)))
-      return rc;
-    if (!(s->peer_link_bps > 0))
-      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, pl, "<peer-link bw-bps>: must be positive");
-    snprintf(s->peer_link_kind, sizeof s->peer_link_kind, "%s", kind);
-  }
-  xmlNode *pw = dcsim_xml_child(root, "power");
-  if ((rc = dcsim_xml_double(doc, pw, "limit-w", 1, &s->power_limit_w, err)) ||
-      (rc = dcsim_xml_double(doc, pw, "idle-w", 1, &s->idle_w, err)) ||
-      (rc = dcsim_xml_double(doc, pw, "active-idle-w", 0, &s->active_idle_w, err)))
-    return rc;
-  if (!(s->power_limit_w > s->idle_w) || s->active_idle_w >= s->power_limit_w)
-    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, pw,
-                         "<power>: idle-w and active-idle-w must be below limit-w");
-  if (s->active_idle_w > 0 && !dcsim_xml_attr(doc, pw, "active-idle-source"))
-    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, pw,
-                         "<power>: active-idle-w needs active-idle-source");
-  return 0;
+dcsim_hw_price dcsim__price_public(const dcsim__price *pr) {
+  dcsim_hw_price h = { pr->usd > 0, pr->usd > 0 ? pr->usd : 0, pr->date, pr->source };
+  return h;
 }
 
-int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_error *err) {
-  dcsim_xml_doc_t *doc = NULL;
-  dcsim_gpu_profile_t *p = calloc(1, sizeof *p);
-  if (!p) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-  int rc = open_profile(path, "gpu-profile", &doc, &p->path, &p->name, &p->model, err);
-  if (rc) goto out;
-  xmlNode *root = dcsim_xml_root(doc);
-  dcsim_gpu_spec *s = &p->spec;
-  if ((rc = gpu_device(doc, dcsim_xml_child(root, "device"), p, err))) goto out;
-  xmlNode *c = dcsim_xml_child(root, "characteristics");
-  if (c) {
-    if ((rc = gpu_characteristics(doc, c, p, err))) goto out;
-  } else {
-    gpu_derive_table10(s);
-    if (!(p->source = dcsim_strdup(p->dev_source))) {
-      rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-      goto out;
-    }
-  }
-  xmlNode *adj = dcsim_xml_child(root, "global-efficiency-adjustment");
-  if (adj) {
-    s->has_ge_adjust = 1;
-    if ((rc = dcsim_xml_double(doc, adj, "threshold", 1, &s->ge_threshold, err))) goto out;
-    if ((rc = dcsim_xml_double(doc, adj, "below", 1, &s->ge_below, err))) goto out;
-    if ((rc = dcsim_xml_double(doc, adj, "at-or-above", 1, &s->ge_at_or_above, err))) goto out;
-    if (!(s->ge_below > 0) || !(s->ge_at_or_above > 0)) {
-      rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, adj,
-                         "<global-efficiency-adjustment>: factors must be positive");
-      goto out;
-    }
-  }
-  xmlNode *sd = dcsim_xml_child(root, "small-domain");
-  if (sd) {
-    s->has_small_domain = 1;
-    if ((rc = dcsim_xml_double(doc, sd, "launch-s", 1, &s->launch_s, err)) ||
-        (rc = dcsim_xml_double(doc, sd, "saturation-threads-per-sm", 1,
-                               &s->saturation_threads_per_sm, err)))
-      goto out;
-    if (!(s->saturation_threads_per_sm > 0)) {
-      rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, sd,
-                         "<small-domain>: saturation-threads-per-sm must be positive");
-      goto out;
-    }
-  }
-  xmlNode *mem = dcsim_xml_child(root, "memory");
-  if (mem && (rc = dcsim_xml_double(doc, mem, "byte", 1, &s->memory_byte, err))) goto out;
-  xmlNode *hl = dcsim_xml_child(root, "host-link");
-  if (hl && (rc = dcsim_xml_double(doc, hl, "bw-bps", 1, &s->host_link_bps, err))) goto out;
-  if (hl && !(s->host_link_bps > 0)) {
-    rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, hl, "<host-link bw-bps>: must be positive");
-    goto out;
-  }
-  xmlNode *ch = dcsim_xml_child(root, "cache-hierarchy");
-  if (ch && (rc = load_gpu_levels(p, doc, ch, err))) goto out;
-  if ((rc = gpu_links_power(doc, root, s, err)) || (rc = load_price(doc, root, &p->price, err)))
-    goto out;
-  *out = p;
-  p = NULL;
-out:
-  dcsim_gpu_profile_free(p);
-  dcsim_xml_free(doc);
-  return rc;
+void dcsim__price_release(dcsim__price *pr) {
+  free(pr->date);
+  free(pr->source);
+  pr->date = pr->source = NULL;
 }
-
-const char *dcsim_gpu_profile_name(const dcsim_gpu_profile_t *p) { return p->name; }
-dcsim_hw_price dcsim_gpu_profile_price(const dcsim_gpu_profile_t *p) { return price_of(&p->price); }
-dcsim_hw_price dcsim_cpu_profile_price(const dcsim_cpu_profile_t *p) { return price_of(&p->price); }
-const char *dcsim_gpu_profile_model(const dcsim_gpu_profile_t *p) { return p->model; }
-const char *dcsim_gpu_profile_path(const dcsim_gpu_profile_t *p) { return p->path; }
-const dcsim_gpu_spec *dcsim_gpu_profile_spec(const dcsim_gpu_profile_t *p) { return &p->spec; }
-
-const char *dcsim_gpu_profile_source(const dcsim_gpu_profile_t *p) { return p->source; }
-const char *dcsim_gpu_profile_device_source(const dcsim_gpu_profile_t *p) { return p->dev_source; }

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/internal.h"
+
 void dcsim_cpu_power_model_release(dcsim_cpu_power_model *m) {
   if (!m) return;
   free(m->spec_source);
@@ -17,7 +19,7 @@ void dcsim_cpu_power_model_release(dcsim_cpu_power_model *m) {
 /* A copy of the element's source= into *out. */
 static int copy_source(const dcsim_xml_doc_t *doc, xmlNode *n, char **out, dcsim_error *err) {
   const char *s = NULL;
-  int rc = dcsim_xml_str(doc, n, "source", 1, &s, err);
+  int rc = dcsim__xml_str(doc, n, "source", 1, &s, err);
   if (rc) return rc;
   if (!(*out = dcsim_strdup(s))) return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, n, "out of memory");
   return 0;
@@ -26,7 +28,7 @@ static int copy_source(const dcsim_xml_doc_t *doc, xmlNode *n, char **out, dcsim
 /* A required attribute that must be >= 0 (the schema says so; checked again for built files). */
 static int nonneg(const dcsim_xml_doc_t *doc, xmlNode *n, const char *name, double *out,
                   dcsim_error *err) {
-  int rc = dcsim_xml_double(doc, n, name, 1, out, err);
+  int rc = dcsim__xml_double(doc, n, name, 1, out, err);
   if (rc) return rc;
   if (!(*out >= 0))
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, n, "<%s>: %s must be >= 0", (const char *)n->name,
@@ -53,7 +55,7 @@ static int load_package(const dcsim_xml_doc_t *doc, xmlNode *pk, unsigned cores,
                          "<package>: the TDP of %g W (<power-spec>) leaves no power for the cores "
                          "above idle %g W + awake %g W",
                          m->tdp_w, m->pkg_idle_w, m->pkg_awake_w);
-  if (dcsim_xml_attr(doc, pk, "core-w")) return nonneg(doc, pk, "core-w", &m->core_w, err);
+  if (dcsim__xml_attr(doc, pk, "core-w")) return nonneg(doc, pk, "core-w", &m->core_w, err);
   /* a package at its TDP runs every core at the nominal frequency under full load */
   if (!m->has_spec)
     return DCSIM_XML_ERR(err, DCSIM_EREF, doc, pk,
@@ -66,12 +68,12 @@ static int load_package(const dcsim_xml_doc_t *doc, xmlNode *pk, unsigned cores,
 
 static int load_model(const dcsim_xml_doc_t *doc, xmlNode *pm, unsigned cores,
                       dcsim_cpu_power_model *m, dcsim_error *err) {
-  const char *basis = dcsim_xml_attr(doc, pm, "basis");
+  const char *basis = dcsim__xml_attr(doc, pm, "basis");
   m->basis = basis && strcmp(basis, "spec") == 0 ? DCSIM_PROV_SPEC : DCSIM_PROV_EXTRAPOLATED;
   int rc = copy_source(doc, pm, &m->source, err);
   if (rc) return rc;
-  xmlNode *pk = dcsim_xml_child(pm, "package"), *dr = dcsim_xml_child(pm, "dram"),
-          *nd = dcsim_xml_child(pm, "node");
+  xmlNode *pk = dcsim__xml_child(pm, "package"), *dr = dcsim__xml_child(pm, "dram"),
+          *nd = dcsim__xml_child(pm, "node");
   if (!pk || !dr || !nd)
     return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, pm,
                          "<power-model>: needs <package>, <dram> and <node>");
@@ -87,11 +89,12 @@ static int load_model(const dcsim_xml_doc_t *doc, xmlNode *pm, unsigned cores,
   return 0;
 }
 
-int dcsim_cpu_power_model_load(const dcsim_xml_doc_t *doc, xmlNode *root, unsigned cores_per_socket,
-                               dcsim_cpu_power_model *m, dcsim_error *err) {
+int dcsim__cpu_power_model_load(const dcsim_xml_doc_t *doc, xmlNode *root,
+                                unsigned cores_per_socket, dcsim_cpu_power_model *m,
+                                dcsim_error *err) {
   memset(m, 0, sizeof *m);
   int rc;
-  xmlNode *ps = dcsim_xml_child(root, "power-spec");
+  xmlNode *ps = dcsim__xml_child(root, "power-spec");
   if (ps) {
     if ((rc = nonneg(doc, ps, "tdp-w", &m->tdp_w, err)) ||
         (rc = copy_source(doc, ps, &m->spec_source, err)))
@@ -100,7 +103,7 @@ int dcsim_cpu_power_model_load(const dcsim_xml_doc_t *doc, xmlNode *root, unsign
       return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, ps, "<power-spec>: tdp-w must be positive");
     m->has_spec = 1;
   }
-  xmlNode *pm = dcsim_xml_child(root, "power-model");
+  xmlNode *pm = dcsim__xml_child(root, "power-model");
   if (!pm) return 0;
   if (cores_per_socket == 0)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, pm, "<power-model>: the profile has no cores");

@@ -1,14 +1,41 @@
-/* input/internal.h — helpers shared by the files of the input module (dwarf.c, hwprofile.c). Not a
- * public header. Ownership: the caller frees the document (dcsim_xml_free) and the strings. */
+/* input/internal.h — helpers shared by the files of the input layer (dwarf.c, hwprofile.c,
+ * hwprofile_gpu.c, hwprofile_power.c). Not a public header. Ownership: the caller frees the
+ * document (dcsim__xml_free) and the strings. */
 #ifndef DCSIM_INPUT_INTERNAL_H
 #define DCSIM_INPUT_INTERNAL_H
 
 #include "dcsim/error.h"
-#include "dcsim/xmlio.h"
+#include "dcsim/hwprofile_power.h"
+#include "util/xmlio.h"
 
 /* What a profile or dwarf loader starts with: the document at path (root element root_name,
  * checked against its schema) and malloc'd copies of path and of the root's name=. */
-int dcsim_input_open(const char *path, const char *root_name, dcsim_xml_doc_t **doc,
-                     char **path_copy, char **name_copy, dcsim_error *err);
+int dcsim__input_open(const char *path, const char *root_name, dcsim_xml_doc_t **doc,
+                      char **path_copy, char **name_copy, dcsim_error *err);
+
+/* Reads <power-spec> and <power-model> under the profile's root (either may be absent) and checks
+ * them against the profile's core count per socket. */
+int dcsim__cpu_power_model_load(const dcsim_xml_doc_t *doc, xmlNode *root,
+                                unsigned cores_per_socket, dcsim_cpu_power_model *m,
+                                dcsim_error *err);
+
+/* A CPU or GPU profile's document, the file it came from and its name= and model= (copies; the
+ * caller frees them and the document). */
+int dcsim__profile_open(const char *path, const char *root_name, dcsim_xml_doc_t **doc,
+                        char **path_copy, char **name_copy, char **model_copy, dcsim_error *err);
+
+/* above-byte and line-byte of a profile's cache <level> (line size positive). */
+int dcsim__profile_level_sizes(const dcsim_xml_doc_t *doc, xmlNode *l, const char *name,
+                               dcsim_cache_level *cl, dcsim_error *err);
+
+/* A profile's <price usd date source> (issue 26, dcsim/hwprofile.h): usd <= 0 when absent. */
+typedef struct dcsim__price {
+  double usd;
+  char *date, *source;
+} dcsim__price;
+int dcsim__price_load(const dcsim_xml_doc_t *doc, xmlNode *root, dcsim__price *pr,
+                      dcsim_error *err);
+dcsim_hw_price dcsim__price_public(const dcsim__price *pr);
+void dcsim__price_release(dcsim__price *pr);
 
 #endif

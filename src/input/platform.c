@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "dcsim/strutil.h"
-#include "dcsim/xmlio.h"
+#include "util/xmlio.h"
 
 void dcsim_platform_free(dcsim_platform *p) {
   if (!p) return;
@@ -40,17 +40,17 @@ static char *profile_ref(const char *platform_path, const char *ref) {
 static int load_group(const dcsim_xml_doc_t *doc, xmlNode *node, dcsim_node_group *g,
                       dcsim_error *err) {
   const char *name = NULL, *cpu = NULL, *gpu = NULL, *rack = NULL;
-  const char *path = dcsim_xml_path(doc);
+  const char *path = dcsim__xml_path(doc);
   int rc;
-  if ((rc = dcsim_xml_str(doc, node, "name", 1, &name, err)) ||
-      (rc = dcsim_xml_u32(doc, node, "count", 1, &g->count, err)) ||
-      (rc = dcsim_xml_str(doc, node, "cpu", 1, &cpu, err)) ||
-      (rc = dcsim_xml_u32(doc, node, "sockets", 1, &g->sockets, err)) ||
-      (rc = dcsim_xml_u32(doc, node, "cores", 0, &g->cores, err)) ||
-      (rc = dcsim_xml_double(doc, node, "memory-byte", 0, &g->memory_byte, err)) ||
-      (rc = dcsim_xml_str(doc, node, "gpu", 0, &gpu, err)) ||
-      (rc = dcsim_xml_u32(doc, node, "gpus-per-node", 0, &g->gpus_per_node, err)) ||
-      (rc = dcsim_xml_str(doc, node, "rack", 0, &rack, err)))
+  if ((rc = dcsim__xml_str(doc, node, "name", 1, &name, err)) ||
+      (rc = dcsim__xml_u32(doc, node, "count", 1, &g->count, err)) ||
+      (rc = dcsim__xml_str(doc, node, "cpu", 1, &cpu, err)) ||
+      (rc = dcsim__xml_u32(doc, node, "sockets", 1, &g->sockets, err)) ||
+      (rc = dcsim__xml_u32(doc, node, "cores", 0, &g->cores, err)) ||
+      (rc = dcsim__xml_double(doc, node, "memory-byte", 0, &g->memory_byte, err)) ||
+      (rc = dcsim__xml_str(doc, node, "gpu", 0, &gpu, err)) ||
+      (rc = dcsim__xml_u32(doc, node, "gpus-per-node", 0, &g->gpus_per_node, err)) ||
+      (rc = dcsim__xml_str(doc, node, "rack", 0, &rack, err)))
     return rc;
   g->line = (int)xmlGetLineNo(node);
   if (!(g->name = strdup(name)) || !(g->cpu = profile_ref(path, cpu)) ||
@@ -68,21 +68,21 @@ static int load_group(const dcsim_xml_doc_t *doc, xmlNode *node, dcsim_node_grou
   if (!gpu && g->gpus_per_node > 0)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, node,
                          "<node-group name=\"%s\">: gpus-per-node without gpu", name);
-  xmlNode *ps = dcsim_xml_child(node, "power-states");
+  xmlNode *ps = dcsim__xml_child(node, "power-states");
   if (ps) {
     g->has_power_states = 1;
-    if ((rc = dcsim_xml_double(doc, ps, "off-w", 1, &g->off_w, err)) ||
-        (rc = dcsim_xml_double(doc, ps, "boot-s", 1, &g->boot_s, err)) ||
-        (rc = dcsim_xml_double(doc, ps, "boot-j", 1, &g->boot_j, err)) ||
-        (rc = dcsim_xml_double(doc, ps, "shutdown-s", 1, &g->shutdown_s, err)) ||
-        (rc = dcsim_xml_double(doc, ps, "shutdown-j", 1, &g->shutdown_j, err)))
+    if ((rc = dcsim__xml_double(doc, ps, "off-w", 1, &g->off_w, err)) ||
+        (rc = dcsim__xml_double(doc, ps, "boot-s", 1, &g->boot_s, err)) ||
+        (rc = dcsim__xml_double(doc, ps, "boot-j", 1, &g->boot_j, err)) ||
+        (rc = dcsim__xml_double(doc, ps, "shutdown-s", 1, &g->shutdown_s, err)) ||
+        (rc = dcsim__xml_double(doc, ps, "shutdown-j", 1, &g->shutdown_j, err)))
       return rc;
   }
-  xmlNode *np = dcsim_xml_child(node, "node-power");
+  xmlNode *np = dcsim__xml_child(node, "node-power");
   if (np) {
     g->has_node_power = 1;
-    if ((rc = dcsim_xml_double(doc, np, "base-w", 1, &g->node_base_w, err)) ||
-        (rc = dcsim_xml_double(doc, np, "load-overhead", 1, &g->node_load_overhead, err)))
+    if ((rc = dcsim__xml_double(doc, np, "base-w", 1, &g->node_base_w, err)) ||
+        (rc = dcsim__xml_double(doc, np, "load-overhead", 1, &g->node_load_overhead, err)))
       return rc;
     if (!(g->node_base_w >= 0) || !(g->node_load_overhead >= 0))
       return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, np,
@@ -96,35 +96,35 @@ int dcsim_platform_load(const char *path, dcsim_platform **out, dcsim_error *err
   dcsim_platform *p = NULL;
   const char *name = NULL;
   *out = NULL;
-  int rc = dcsim_xml_load(path, "platform", &doc, err);
+  int rc = dcsim__xml_load(path, "platform", &doc, err);
   if (rc) goto out;
-  xmlNode *root = dcsim_xml_root(doc);
-  size_t n = dcsim_xml_count(root, "node-group");
+  xmlNode *root = dcsim__xml_root(doc);
+  size_t n = dcsim__xml_count(root, "node-group");
   p = calloc(1, sizeof *p);
   if (!p || !(p->groups = calloc(n, sizeof *p->groups))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  if ((rc = dcsim_xml_str(doc, root, "name", 1, &name, err))) goto out;
-  const char *wms = dcsim_xml_attr(doc, root, "wms");
+  if ((rc = dcsim__xml_str(doc, root, "name", 1, &name, err))) goto out;
+  const char *wms = dcsim__xml_attr(doc, root, "wms");
   if (!(p->path = strdup(path)) || !(p->name = strdup(name)) || (wms && !(p->wms = strdup(wms)))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  xmlNode *net = dcsim_xml_child(root, "network");
+  xmlNode *net = dcsim__xml_child(root, "network");
   if (net) {
-    if ((rc = dcsim_xml_double(doc, net, "bw-bps", 1, &p->net_bw_bps, err)) ||
-        (rc = dcsim_xml_double(doc, net, "latency-s", 1, &p->net_latency_s, err)))
+    if ((rc = dcsim__xml_double(doc, net, "bw-bps", 1, &p->net_bw_bps, err)) ||
+        (rc = dcsim__xml_double(doc, net, "latency-s", 1, &p->net_latency_s, err)))
       goto out;
     if (p->net_bw_bps <= 0) {
       rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, net, "<network>: bw-bps must be > 0");
       goto out;
     }
   }
-  for (xmlNode *r = dcsim_xml_child(root, "rack"); r; r = dcsim_xml_next(r, "rack")) {
-    const char *rn = dcsim_xml_attr(doc, r, "name");
-    for (xmlNode *q = dcsim_xml_child(root, "rack"); q != r; q = dcsim_xml_next(q, "rack"))
-      if (strcmp(dcsim_xml_attr(doc, q, "name"), rn) == 0) {
+  for (xmlNode *r = dcsim__xml_child(root, "rack"); r; r = dcsim__xml_next(r, "rack")) {
+    const char *rn = dcsim__xml_attr(doc, r, "name");
+    for (xmlNode *q = dcsim__xml_child(root, "rack"); q != r; q = dcsim__xml_next(q, "rack"))
+      if (strcmp(dcsim__xml_attr(doc, q, "name"), rn) == 0) {
         rc =
             DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, r,
                           "<rack name=\"%s\">: duplicate name (line %d)", rn, (int)xmlGetLineNo(q));
@@ -132,8 +132,8 @@ int dcsim_platform_load(const char *path, dcsim_platform **out, dcsim_error *err
       }
   }
   uint64_t nodes = 0;
-  for (xmlNode *gn = dcsim_xml_child(root, "node-group"); gn;
-       gn = dcsim_xml_next(gn, "node-group")) {
+  for (xmlNode *gn = dcsim__xml_child(root, "node-group"); gn;
+       gn = dcsim__xml_next(gn, "node-group")) {
     dcsim_node_group *g = &p->groups[p->n_groups++];
     if ((rc = load_group(doc, gn, g, err))) goto out;
     for (size_t i = 0; i + 1 < p->n_groups; i++)
@@ -144,9 +144,9 @@ int dcsim_platform_load(const char *path, dcsim_platform **out, dcsim_error *err
         goto out;
       }
     if (g->rack) {
-      xmlNode *r = dcsim_xml_child(root, "rack");
-      while (r && strcmp(dcsim_xml_attr(doc, r, "name"), g->rack) != 0)
-        r = dcsim_xml_next(r, "rack");
+      xmlNode *r = dcsim__xml_child(root, "rack");
+      while (r && strcmp(dcsim__xml_attr(doc, r, "name"), g->rack) != 0)
+        r = dcsim__xml_next(r, "rack");
       if (!r) {
         rc = DCSIM_XML_ERR(err, DCSIM_EREF, doc, gn, "<node-group name=\"%s\">: unknown rack '%s'",
                            g->name, g->rack);
@@ -166,7 +166,7 @@ int dcsim_platform_load(const char *path, dcsim_platform **out, dcsim_error *err
   p = NULL;
 out:
   dcsim_platform_free(p);
-  dcsim_xml_free(doc);
+  dcsim__xml_free(doc);
   return rc;
 }
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "dcsim/xmlio.h"
+#include "util/xmlio.h"
 
 static const char *const param_names[DCSIM_WMS_N_PARAMS] = {
   "dagman-start-s", "dagman-cycle-s", "max-submits-per-cycle", "submit-s",
@@ -61,7 +61,7 @@ void dcsim_wms_conf_free(dcsim_wms_conf *c) {
 /* One <param> into profile p (given: the parameters already set at this level). */
 static int load_param(const dcsim_xml_doc_t *doc, xmlNode *x, dcsim_wms_profile *p, int *given,
                       dcsim_error *err) {
-  const char *name = dcsim_xml_attr(doc, x, "name"), *src = dcsim_xml_attr(doc, x, "source");
+  const char *name = dcsim__xml_attr(doc, x, "name"), *src = dcsim__xml_attr(doc, x, "source");
   int k = dcsim_wms_param_find(name), rc;
   if (k < 0) return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, x, "<param>: unknown name '%s'", name);
   if (given[k])
@@ -69,10 +69,10 @@ static int load_param(const dcsim_xml_doc_t *doc, xmlNode *x, dcsim_wms_profile 
   given[k] = 1;
   double v = 0, steps = 0;
   dcsim_wms_fit f = { 0, 0, 0 };
-  if ((rc = dcsim_xml_double(doc, x, "value", 1, &v, err)) ||
-      (rc = dcsim_xml_double(doc, x, "fit-min", 0, &f.min, err)) ||
-      (rc = dcsim_xml_double(doc, x, "fit-max", 0, &f.max, err)) ||
-      (rc = dcsim_xml_double(doc, x, "fit-steps", 0, &steps, err)))
+  if ((rc = dcsim__xml_double(doc, x, "value", 1, &v, err)) ||
+      (rc = dcsim__xml_double(doc, x, "fit-min", 0, &f.min, err)) ||
+      (rc = dcsim__xml_double(doc, x, "fit-max", 0, &f.max, err)) ||
+      (rc = dcsim__xml_double(doc, x, "fit-steps", 0, &steps, err)))
     return rc;
   if (dcsim_wms_param_is_count(k) && (v != floor(v) || v > 1e9))
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x, "<param name=\"%s\">: %g is not a count", name,
@@ -84,7 +84,7 @@ static int load_param(const dcsim_xml_doc_t *doc, xmlNode *x, dcsim_wms_profile 
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x, "<param name=\"%s\">: %g is out of range", name,
                          v);
   int fitted = strncmp(src, "fitted", 6) == 0;
-  int has_grid = dcsim_xml_attr(doc, x, "fit-steps") != NULL;
+  int has_grid = dcsim__xml_attr(doc, x, "fit-steps") != NULL;
   if (fitted != has_grid)
     return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, x,
                          "<param name=\"%s\">: a fitted value (source=\"fitted...\") needs its "
@@ -110,7 +110,7 @@ static int load_param(const dcsim_xml_doc_t *doc, xmlNode *x, dcsim_wms_profile 
 static int load_params(const dcsim_xml_doc_t *doc, xmlNode *node, dcsim_wms_profile *p, int *set,
                        dcsim_error *err) {
   int given[DCSIM_WMS_N_PARAMS] = { 0 }, rc;
-  for (xmlNode *x = dcsim_xml_child(node, "param"); x; x = dcsim_xml_next(x, "param")) {
+  for (xmlNode *x = dcsim__xml_child(node, "param"); x; x = dcsim__xml_next(x, "param")) {
     if ((rc = load_param(doc, x, p, given, err))) return rc;
   }
   for (int k = 0; k < DCSIM_WMS_N_PARAMS; k++) set[k] |= given[k];
@@ -129,13 +129,13 @@ static int load_profile(const dcsim_xml_doc_t *doc, xmlNode *x, const dcsim_wms_
   for (int k = 0; k < DCSIM_WMS_N_PARAMS; k++)
     if (shared->source[k] && !(p->source[k] = dcsim_strdup(shared->source[k])))
       return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, x, "out of memory");
-  const char *data = dcsim_xml_attr(doc, x, "data");
+  const char *data = dcsim__xml_attr(doc, x, "data");
   p->p.data = strcmp(data, "sharedfs") == 0   ? DCSIM_WMS_SHAREDFS
               : strcmp(data, "condorio") == 0 ? DCSIM_WMS_CONDORIO
                                               : DCSIM_WMS_NONSHAREDFS;
-  if (!(p->name = dcsim_strdup(dcsim_xml_attr(doc, x, "name"))) ||
-      !(p->runtime_system = dcsim_strdup(dcsim_xml_attr(doc, x, "runtime-system"))) ||
-      !(p->version_prefix = dcsim_strdup(dcsim_xml_attr(doc, x, "version-prefix"))))
+  if (!(p->name = dcsim_strdup(dcsim__xml_attr(doc, x, "name"))) ||
+      !(p->runtime_system = dcsim_strdup(dcsim__xml_attr(doc, x, "runtime-system"))) ||
+      !(p->version_prefix = dcsim_strdup(dcsim__xml_attr(doc, x, "version-prefix"))))
     return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, x, "out of memory");
   if ((rc = load_params(doc, x, p, set, err))) return rc;
   for (int k = 0; k < DCSIM_WMS_N_PARAMS; k++)
@@ -154,7 +154,8 @@ static int load_profiles(const dcsim_xml_doc_t *doc, xmlNode *root, dcsim_wms_co
   int set[DCSIM_WMS_N_PARAMS] = { 0 }, rc;
   memset(&shared, 0, sizeof shared);
   rc = load_params(doc, root, &shared, set, err);
-  for (xmlNode *x = dcsim_xml_child(root, "profile"); x && !rc; x = dcsim_xml_next(x, "profile")) {
+  for (xmlNode *x = dcsim__xml_child(root, "profile"); x && !rc;
+       x = dcsim__xml_next(x, "profile")) {
     dcsim_wms_profile *p = &c->profiles[c->n_profiles++];
     if ((rc = load_profile(doc, x, &shared, set, p, err))) break;
     for (size_t i = 0; i + 1 < c->n_profiles && !rc; i++)
@@ -165,7 +166,7 @@ static int load_profiles(const dcsim_xml_doc_t *doc, xmlNode *root, dcsim_wms_co
   }
   for (int k = 0; k < DCSIM_WMS_N_PARAMS; k++) free(shared.source[k]);
   if (rc) return rc;
-  const char *def = dcsim_xml_attr(doc, root, "default-profile");
+  const char *def = dcsim__xml_attr(doc, root, "default-profile");
   for (size_t i = 0; i < c->n_profiles; i++)
     if (strcmp(c->profiles[i].name, def) == 0) {
       c->default_profile = i;
@@ -179,13 +180,13 @@ int dcsim_wms_conf_load(const char *path, dcsim_wms_conf **out, dcsim_error *err
   dcsim_xml_doc_t *doc = NULL;
   dcsim_wms_conf *c = NULL;
   *out = NULL;
-  int rc = dcsim_xml_load(path, "wms", &doc, err);
+  int rc = dcsim__xml_load(path, "wms", &doc, err);
   if (rc) goto out;
-  xmlNode *root = dcsim_xml_root(doc);
-  size_t n = dcsim_xml_count(root, "profile");
+  xmlNode *root = dcsim__xml_root(doc);
+  size_t n = dcsim__xml_count(root, "profile");
   if (!(c = calloc(1, sizeof *c)) || !(c->profiles = calloc(n ? n : 1, sizeof *c->profiles)) ||
       !(c->path = dcsim_strdup(path)) ||
-      !(c->name = dcsim_strdup(dcsim_xml_attr(doc, root, "name")))) {
+      !(c->name = dcsim_strdup(dcsim__xml_attr(doc, root, "name")))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
@@ -194,7 +195,7 @@ int dcsim_wms_conf_load(const char *path, dcsim_wms_conf **out, dcsim_error *err
   c = NULL;
 out:
   dcsim_wms_conf_free(c);
-  dcsim_xml_free(doc);
+  dcsim__xml_free(doc);
   return rc;
 }
 

@@ -16,7 +16,7 @@
 
 #include "dcsim/platform.h"
 #include "dcsim/strutil.h"
-#include "dcsim/xmlio.h"
+#include "util/xmlio.h"
 
 typedef struct node {
   const dcsim_wf_item *it;
@@ -615,22 +615,22 @@ static int parse_task(parser *ps, xmlNode *x, dcsim_wf_item *it) {
   const char *name = NULL, *dwarf = NULL, *cas = NULL, *dev = NULL, *group = NULL, *freq = NULL;
   int rc;
   t->nodes = 1;
-  if ((rc = dcsim_xml_str(doc, x, "name", 1, &name, err)) ||
-      (rc = dcsim_xml_str(doc, x, "dwarf", 0, &dwarf, err)) ||
-      (rc = dcsim_xml_double(doc, x, "runtime-s", 0, &t->runtime_s, err)) ||
-      (rc = dcsim_xml_double(doc, x, "ref-ghz", 0, &t->ref_ghz, err)) ||
-      (rc = dcsim_xml_double(doc, x, "delay-s", 0, &t->delay_s, err)) ||
-      (rc = dcsim_xml_double(doc, x, "input-byte", 0, &t->input_byte, err)) ||
-      (rc = dcsim_xml_double(doc, x, "output-byte", 0, &t->output_byte, err)) ||
-      (rc = dcsim_xml_str(doc, x, "case", 0, &cas, err)) ||
-      (rc = dcsim_xml_str(doc, x, "device", 1, &dev, err)) ||
-      (rc = dcsim_xml_str(doc, x, "group", 0, &group, err)) ||
-      (rc = dcsim_xml_str(doc, x, "freq", 0, &freq, err)) ||
-      (rc = dcsim_xml_u32(doc, x, "nodes", 0, &t->nodes, err)) ||
-      (rc = dcsim_xml_u32(doc, x, "cores-per-node", 0, &t->cores_per_node, err)) ||
-      (rc = dcsim_xml_double(doc, x, "deadline-s", 0, &t->deadline_s, err)))
+  if ((rc = dcsim__xml_str(doc, x, "name", 1, &name, err)) ||
+      (rc = dcsim__xml_str(doc, x, "dwarf", 0, &dwarf, err)) ||
+      (rc = dcsim__xml_double(doc, x, "runtime-s", 0, &t->runtime_s, err)) ||
+      (rc = dcsim__xml_double(doc, x, "ref-ghz", 0, &t->ref_ghz, err)) ||
+      (rc = dcsim__xml_double(doc, x, "delay-s", 0, &t->delay_s, err)) ||
+      (rc = dcsim__xml_double(doc, x, "input-byte", 0, &t->input_byte, err)) ||
+      (rc = dcsim__xml_double(doc, x, "output-byte", 0, &t->output_byte, err)) ||
+      (rc = dcsim__xml_str(doc, x, "case", 0, &cas, err)) ||
+      (rc = dcsim__xml_str(doc, x, "device", 1, &dev, err)) ||
+      (rc = dcsim__xml_str(doc, x, "group", 0, &group, err)) ||
+      (rc = dcsim__xml_str(doc, x, "freq", 0, &freq, err)) ||
+      (rc = dcsim__xml_u32(doc, x, "nodes", 0, &t->nodes, err)) ||
+      (rc = dcsim__xml_u32(doc, x, "cores-per-node", 0, &t->cores_per_node, err)) ||
+      (rc = dcsim__xml_double(doc, x, "deadline-s", 0, &t->deadline_s, err)))
     return rc;
-  if (!dwarf == !dcsim_xml_attr(doc, x, "runtime-s"))
+  if (!dwarf == !dcsim__xml_attr(doc, x, "runtime-s"))
     return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, x,
                          "<task name=\"%s\">: give either dwarf= (a modelled call) or runtime-s= "
                          "(a recorded runtime)",
@@ -639,8 +639,8 @@ static int parse_task(parser *ps, xmlNode *x, dcsim_wf_item *it) {
               : strcmp(dev, "any") == 0 ? DCSIM_DEV_ANY
                                         : DCSIM_DEV_CPU;
   t->gpus = t->device == DCSIM_DEV_CPU ? 0 : 1;
-  if ((rc = dcsim_xml_u32(doc, x, "gpus", 0, &t->gpus, err))) return rc;
-  const char *ri = dcsim_xml_attr(doc, x, "reads-inputs");
+  if ((rc = dcsim__xml_u32(doc, x, "gpus", 0, &t->gpus, err))) return rc;
+  const char *ri = dcsim__xml_attr(doc, x, "reads-inputs");
   t->reads_inputs = ri && strcmp(ri, "true") == 0;
   int oom_ = 0;
   t->name = dup_or_null(name, &oom_);
@@ -651,41 +651,41 @@ static int parse_task(parser *ps, xmlNode *x, dcsim_wf_item *it) {
   if (oom_) return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, x, "out of memory");
   if (freq && !t->freq_label && t->freq_ghz <= 0)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x, "<task name=\"%s\">: freq must be > 0", name);
-  size_t n = dcsim_xml_count(x, "set");
+  size_t n = dcsim__xml_count(x, "set");
   if (n && !(t->sets = calloc(n, sizeof *t->sets)))
     return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, x, "out of memory");
-  for (xmlNode *s = dcsim_xml_child(x, "set"); s; s = dcsim_xml_next(s, "set")) {
+  for (xmlNode *s = dcsim__xml_child(x, "set"); s; s = dcsim__xml_next(s, "set")) {
     dcsim_param_set *p = &t->sets[t->n_sets++];
-    const char *pn = dcsim_xml_attr(doc, s, "name");
-    if ((rc = dcsim_xml_double(doc, s, "value", 1, &p->value, err))) return rc;
+    const char *pn = dcsim__xml_attr(doc, s, "name");
+    if ((rc = dcsim__xml_double(doc, s, "value", 1, &p->value, err))) return rc;
     if (!(p->name = strdup(pn))) return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, s, "out of memory");
   }
   return 0;
 }
 
 static int parse_items(parser *ps, xmlNode *parent, dcsim_wf_item **out, size_t *n) {
-  size_t cnt = dcsim_xml_count(parent, NULL);
+  size_t cnt = dcsim__xml_count(parent, NULL);
   dcsim_wf_item *items = calloc(cnt ? cnt : 1, sizeof *items);
   *out = items;
   *n = 0;
   if (!items) return DCSIM_XML_ERR(ps->err, DCSIM_ENOMEM, ps->doc, parent, "out of memory");
-  for (xmlNode *x = dcsim_xml_child(parent, NULL); x; x = dcsim_xml_next(x, NULL)) {
+  for (xmlNode *x = dcsim__xml_child(parent, NULL); x; x = dcsim__xml_next(x, NULL)) {
     const char *el = (const char *)x->name;
     dcsim_wf_item *it = &items[(*n)++];
     int rc;
     it->line = (int)xmlGetLineNo(x);
-    it->after = dcsim_xml_attr(ps->doc, x, "after");
+    it->after = dcsim__xml_attr(ps->doc, x, "after");
     if (strcmp(el, "task") == 0) {
       it->kind = DCSIM_WF_TASK;
       if ((rc = parse_task(ps, x, it))) return rc;
       continue;
     }
     it->kind = strcmp(el, "steps") == 0 ? DCSIM_WF_STEPS : DCSIM_WF_ENSEMBLE;
-    it->name = dcsim_xml_attr(ps->doc, x, "name");
-    const char *ov = dcsim_xml_attr(ps->doc, x, "overlap");
+    it->name = dcsim__xml_attr(ps->doc, x, "name");
+    const char *ov = dcsim__xml_attr(ps->doc, x, "overlap");
     it->overlap = ov && strcmp(ov, "true") == 0;
-    if ((rc = dcsim_xml_u32(ps->doc, x, it->kind == DCSIM_WF_STEPS ? "count" : "members", 1,
-                            &it->count, ps->err)) ||
+    if ((rc = dcsim__xml_u32(ps->doc, x, it->kind == DCSIM_WF_STEPS ? "count" : "members", 1,
+                             &it->count, ps->err)) ||
         (rc = parse_items(ps, x, (dcsim_wf_item **)&it->items, &it->n_items)))
       return rc;
   }
@@ -696,14 +696,14 @@ static int parse_items(parser *ps, xmlNode *parent, dcsim_wf_item **out, size_t 
 static int workflow_wms(const dcsim_xml_doc_t *doc, xmlNode *root, dcsim_workflow *wf,
                         dcsim_error *err) {
   int rc, oom_ = 0;
-  if ((rc = dcsim_xml_double(doc, root, "stage-in-byte", 0, &wf->stage_in_byte, err)) ||
-      (rc = dcsim_xml_double(doc, root, "stage-out-byte", 0, &wf->stage_out_byte, err)))
+  if ((rc = dcsim__xml_double(doc, root, "stage-in-byte", 0, &wf->stage_in_byte, err)) ||
+      (rc = dcsim__xml_double(doc, root, "stage-out-byte", 0, &wf->stage_out_byte, err)))
     return rc;
   if (wf->stage_in_byte > 1e18 || wf->stage_out_byte > 1e18)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, root,
                          "<workflow>: stage-in-byte and stage-out-byte must be at most 1e18");
-  wf->wms = dup_or_null(dcsim_xml_attr(doc, root, "wms"), &oom_);
-  wf->wms_version = dup_or_null(dcsim_xml_attr(doc, root, "wms-version"), &oom_);
+  wf->wms = dup_or_null(dcsim__xml_attr(doc, root, "wms"), &oom_);
+  wf->wms_version = dup_or_null(dcsim__xml_attr(doc, root, "wms-version"), &oom_);
   return oom_ ? DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, root, "out of memory") : 0;
 }
 
@@ -718,15 +718,15 @@ int dcsim_workflow_load(const char *path, dcsim_workflow **out, dcsim_error *err
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  if ((rc = dcsim_xml_load(path, "workflow", &doc, err))) goto out;
-  xmlNode *root = dcsim_xml_root(doc);
-  const char *plat = dcsim_xml_attr(doc, root, "platform");
-  if (!(wf->name = strdup(dcsim_xml_attr(doc, root, "name"))) ||
+  if ((rc = dcsim__xml_load(path, "workflow", &doc, err))) goto out;
+  xmlNode *root = dcsim__xml_root(doc);
+  const char *plat = dcsim__xml_attr(doc, root, "platform");
+  if (!(wf->name = strdup(dcsim__xml_attr(doc, root, "name"))) ||
       (plat && !(wf->platform = dcsim_path_join(path, plat)))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  if ((rc = dcsim_xml_double(doc, root, "dispatch-s", 0, &wf->dispatch_s, err)) ||
+  if ((rc = dcsim__xml_double(doc, root, "dispatch-s", 0, &wf->dispatch_s, err)) ||
       (rc = workflow_wms(doc, root, wf, err)))
     goto out;
   parser ps = { doc, wf, 0, err };
@@ -736,7 +736,7 @@ int dcsim_workflow_load(const char *path, dcsim_workflow **out, dcsim_error *err
   wf = NULL;
 out:
   items_free(items, n);
-  dcsim_xml_free(doc);
+  dcsim__xml_free(doc);
   dcsim_workflow_free(wf);
   return rc;
 }
@@ -755,15 +755,15 @@ void dcsim_workload_free(dcsim_workload *wl) {
 
 static int parse_submit(const dcsim_xml_doc_t *doc, xmlNode *x, dcsim_submission *s,
                         dcsim_error *err) {
-  const char *path = dcsim_xml_path(doc), *wfp = dcsim_xml_attr(doc, x, "workflow");
+  const char *path = dcsim__xml_path(doc), *wfp = dcsim__xml_attr(doc, x, "workflow");
   int rc;
   s->line = (int)xmlGetLineNo(x);
   s->count = 1;
   s->members = 1;
-  if ((rc = dcsim_xml_double(doc, x, "at-s", 1, &s->at_s, err)) ||
-      (rc = dcsim_xml_u32(doc, x, "count", 0, &s->count, err)) ||
-      (rc = dcsim_xml_double(doc, x, "interval-s", 0, &s->interval_s, err)) ||
-      (rc = dcsim_xml_u32(doc, x, "members", 0, &s->members, err)))
+  if ((rc = dcsim__xml_double(doc, x, "at-s", 1, &s->at_s, err)) ||
+      (rc = dcsim__xml_u32(doc, x, "count", 0, &s->count, err)) ||
+      (rc = dcsim__xml_double(doc, x, "interval-s", 0, &s->interval_s, err)) ||
+      (rc = dcsim__xml_u32(doc, x, "members", 0, &s->members, err)))
     return rc;
   if (!(s->workflow_path = dcsim_path_join(path, wfp)))
     return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, x, "out of memory");
@@ -785,23 +785,23 @@ int dcsim_workload_load(const char *path, dcsim_workload **out, dcsim_error *err
   dcsim_xml_doc_t *doc = NULL;
   dcsim_workload *wl = NULL;
   *out = NULL;
-  int rc = dcsim_xml_load(path, "workload", &doc, err);
+  int rc = dcsim__xml_load(path, "workload", &doc, err);
   if (rc) goto out;
-  xmlNode *root = dcsim_xml_root(doc);
-  const char *plat = dcsim_xml_attr(doc, root, "platform");
-  size_t n = dcsim_xml_count(root, "submit");
+  xmlNode *root = dcsim__xml_root(doc);
+  const char *plat = dcsim__xml_attr(doc, root, "platform");
+  size_t n = dcsim__xml_count(root, "submit");
   if (!(wl = calloc(1, sizeof *wl)) || !(wl->subs = calloc(n ? n : 1, sizeof *wl->subs)) ||
-      !(wl->path = strdup(path)) || !(wl->name = strdup(dcsim_xml_attr(doc, root, "name"))) ||
+      !(wl->path = strdup(path)) || !(wl->name = strdup(dcsim__xml_attr(doc, root, "name"))) ||
       (plat && !(wl->platform = dcsim_path_join(path, plat)))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  for (xmlNode *x = dcsim_xml_child(root, "submit"); x; x = dcsim_xml_next(x, "submit"))
+  for (xmlNode *x = dcsim__xml_child(root, "submit"); x; x = dcsim__xml_next(x, "submit"))
     if ((rc = parse_submit(doc, x, &wl->subs[wl->n_submissions++], err))) goto out;
   *out = wl;
   wl = NULL;
 out:
   dcsim_workload_free(wl);
-  dcsim_xml_free(doc);
+  dcsim__xml_free(doc);
   return rc;
 }

@@ -10,10 +10,10 @@
 #include <sqlite3.h>
 
 #include "dcsim/catalog.h"
-#include "dcsim/db.h"
 #include "dcsim/metrics.h"
 #include "dcsim/repro.h"
 #include "dcsim/strutil.h"
+#include "util/db.h"
 
 static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY, created_utc TEXT, dcsim_version TEXT,"
@@ -84,14 +84,14 @@ struct dcsim_results {
 };
 
 static int db_err(dcsim_results_t *r, dcsim_error *err, const char *what) {
-  return dcsim_db_fail(r->db, r->path, what, err);
+  return dcsim__db_fail(r->db, r->path, what, err);
 }
 
 void dcsim_results_close(dcsim_results_t *r) {
   if (!r) return;
   sqlite3_finalize(r->ins_task);
   sqlite3_finalize(r->ins_power);
-  if (r->in_tx) dcsim_db_rollback(r->db); /* nothing half-written */
+  if (r->in_tx) dcsim__db_rollback(r->db); /* nothing half-written */
   sqlite3_close(r->db);
   free(r->path);
   free(r->buf);
@@ -106,13 +106,13 @@ static int add_columns(dcsim_results_t *r, dcsim_error *err) {
     sqlite3_stmt *q = NULL;
     snprintf(sql, sizeof sql, "SELECT 1 FROM pragma_table_info('%s') WHERE name = '%s'",
              added_columns[i].table, added_columns[i].column);
-    if ((rc = dcsim_db_prepare(r->db, r->path, sql, &q, "cannot read the schema", err))) break;
+    if ((rc = dcsim__db_prepare(r->db, r->path, sql, &q, "cannot read the schema", err))) break;
     int have = sqlite3_step(q) == SQLITE_ROW;
     sqlite3_finalize(q);
     if (have) continue;
     snprintf(sql, sizeof sql, "ALTER TABLE %s ADD COLUMN %s %s", added_columns[i].table,
              added_columns[i].column, added_columns[i].type);
-    rc = dcsim_db_exec(r->db, r->path, sql, err);
+    rc = dcsim__db_exec(r->db, r->path, sql, err);
   }
   return rc;
 }
@@ -124,8 +124,8 @@ int dcsim_results_open(const char *path, dcsim_results_t **out, dcsim_error *err
     return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   }
   int rc = 0;
-  if ((rc = dcsim_db_open(path, NULL, DCSIM_DB_WAL, &r->db, err)) ||
-      (rc = dcsim_db_exec(r->db, path, schema_sql, err)) || (rc = add_columns(r, err)))
+  if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_WAL, &r->db, err)) ||
+      (rc = dcsim__db_exec(r->db, path, schema_sql, err)) || (rc = add_columns(r, err)))
     goto out;
   if (sqlite3_prepare_v2(
           r->db,
@@ -179,7 +179,7 @@ static int on_task(void *ctx, const dcsim_task_record *t, dcsim_error *err) {
     sqlite3_bind_double(st, 15, t->opt->ghz);
   else
     sqlite3_bind_null(st, 15);
-  return dcsim_db_step_done(r->db, r->path, st, "cannot write a task", err);
+  return dcsim__db_step_done(r->db, r->path, st, "cannot write a task", err);
 }
 
 static int on_power(void *ctx, uint32_t node, int64_t t0, int64_t t1, double w, dcsim_error *err) {
@@ -190,22 +190,22 @@ static int on_power(void *ctx, uint32_t node, int64_t t0, int64_t t1, double w, 
   sqlite3_bind_int64(st, 3, t0);
   sqlite3_bind_int64(st, 4, t1);
   sqlite3_bind_double(st, 5, w);
-  return dcsim_db_step_done(r->db, r->path, st, "cannot write the power timeline", err);
+  return dcsim__db_step_done(r->db, r->path, st, "cannot write the power timeline", err);
 }
 
 int dcsim_results_begin(dcsim_results_t *r, const dcsim_scenario *s, const dcsim_run_info *info,
                         dcsim_error *err) {
-  int rc = dcsim_db_begin(r->db, r->path, err);
+  int rc = dcsim__db_begin(r->db, r->path, err);
   if (rc) return rc;
   r->in_tx = 1;
   r->s = s;
   char stamp[32];
-  dcsim_db_utc_now(stamp);
+  dcsim__db_utc_now(stamp);
   sqlite3_stmt *st = NULL;
-  if ((rc = dcsim_db_prepare(r->db, r->path,
-                             "INSERT INTO runs(created_utc, dcsim_version, dcsim_commit, input, "
-                             "platform, job_policy, task_policy) VALUES(?,?,?,?,?,?,?)",
-                             &st, "cannot record the run", err)))
+  if ((rc = dcsim__db_prepare(r->db, r->path,
+                              "INSERT INTO runs(created_utc, dcsim_version, dcsim_commit, input, "
+                              "platform, job_policy, task_policy) VALUES(?,?,?,?,?,?,?)",
+                              &st, "cannot record the run", err)))
     return rc;
   char in_name[4096], pl_name[4096]; /* location-independent names (dcsim/repro.h) */
   dcsim_catalog_relname(info->input, info->input, in_name, sizeof in_name);
@@ -217,7 +217,7 @@ int dcsim_results_begin(dcsim_results_t *r, const dcsim_scenario *s, const dcsim
   sqlite3_bind_text(st, 5, pl_name, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 6, info->job_policy, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 7, info->task_policy, -1, SQLITE_TRANSIENT);
-  rc = dcsim_db_step_done(r->db, r->path, st, "cannot record the run", err);
+  rc = dcsim__db_step_done(r->db, r->path, st, "cannot record the run", err);
   sqlite3_finalize(st);
   if (rc) return rc;
   r->run_id = sqlite3_last_insert_rowid(r->db);
@@ -237,13 +237,13 @@ static int record_run(dcsim_results_t *r, const dcsim_run_stats *stt, dcsim_erro
   double util = mk > 0 && stt->n_nodes ? busy / (mk * stt->n_nodes) : 0;
   dcsim_metrics_summary ms;
   int rc = dcsim_metrics_summarise(stt, &ms, err);
-  if (rc || (rc = dcsim_db_prepare(r->db, r->path,
-                                   "UPDATE runs SET time_to_solution_s=?, energy_to_solution_j=?, "
-                                   "unallocated_idle_j=?, nodes=?, jobs=?, tasks=?, events=?, "
-                                   "utilisation=?, allocated=?, mean_wait_s=?, max_wait_s=?, "
-                                   "mean_flow_s=?, mean_slowdown=?, mean_bounded_slowdown=?,"
-                                   " max_bounded_slowdown=?, boots=?, shutdowns=? WHERE id=?",
-                                   &st, "cannot record the run", err)))
+  if (rc || (rc = dcsim__db_prepare(r->db, r->path,
+                                    "UPDATE runs SET time_to_solution_s=?, energy_to_solution_j=?, "
+                                    "unallocated_idle_j=?, nodes=?, jobs=?, tasks=?, events=?, "
+                                    "utilisation=?, allocated=?, mean_wait_s=?, max_wait_s=?, "
+                                    "mean_flow_s=?, mean_slowdown=?, mean_bounded_slowdown=?,"
+                                    " max_bounded_slowdown=?, boots=?, shutdowns=? WHERE id=?",
+                                    &st, "cannot record the run", err)))
     return rc;
   sqlite3_bind_double(st, 1, mk);
   sqlite3_bind_double(st, 2, stt->energy_j);
@@ -266,7 +266,7 @@ static int record_run(dcsim_results_t *r, const dcsim_run_stats *stt, dcsim_erro
   sqlite3_bind_int64(st, 16, (sqlite3_int64)stt->boots);
   sqlite3_bind_int64(st, 17, (sqlite3_int64)stt->shutdowns);
   sqlite3_bind_int64(st, 18, r->run_id);
-  rc = dcsim_db_step_done(r->db, r->path, st, "cannot record the run", err);
+  rc = dcsim__db_step_done(r->db, r->path, st, "cannot record the run", err);
   sqlite3_finalize(st);
   return rc;
 }
@@ -275,15 +275,15 @@ static int record_run(dcsim_results_t *r, const dcsim_run_stats *stt, dcsim_erro
 static int record_inputs(dcsim_results_t *r, dcsim_error *err) {
   const dcsim_scenario *s = r->s;
   sqlite3_stmt *st = NULL;
-  int rc = dcsim_db_prepare(r->db, r->path, "INSERT INTO inputs VALUES(?,?,?)", &st,
-                            "cannot record inputs", err);
+  int rc = dcsim__db_prepare(r->db, r->path, "INSERT INTO inputs VALUES(?,?,?)", &st,
+                             "cannot record inputs", err);
   for (size_t i = 0; i < s->n_inputs && !rc; i++) {
     char name[4096];
     dcsim_catalog_relname(s->inputs[i].path, s->input_path, name, sizeof name);
     sqlite3_bind_int64(st, 1, r->run_id);
     sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 3, s->inputs[i].sha256, -1, SQLITE_STATIC);
-    rc = dcsim_db_step_done(r->db, r->path, st, "cannot record inputs", err);
+    rc = dcsim__db_step_done(r->db, r->path, st, "cannot record inputs", err);
   }
   sqlite3_finalize(st);
   return rc;
@@ -329,16 +329,17 @@ static void bind_workflow(sqlite3_stmt *st, const dcsim_results_t *r, const dcsi
 /* one row per job (workflow instance) */
 static int record_workflows(dcsim_results_t *r, const dcsim_run_stats *stt, dcsim_error *err) {
   sqlite3_stmt *st = NULL;
-  int rc = dcsim_db_prepare(r->db, r->path,
-                            "INSERT INTO workflows(run_id, job, name, instance, submit_s, start_s, "
-                            "end_s, wait_s, time_to_solution_s,"
-                            " energy_to_solution_j, task_energy_j, held_idle_j, tasks, flow_s, "
-                            "slowdown, bounded_slowdown, boot_wait_s,"
-                            " trace_job, procs) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                            &st, "cannot record workflows", err);
+  int rc =
+      dcsim__db_prepare(r->db, r->path,
+                        "INSERT INTO workflows(run_id, job, name, instance, submit_s, start_s, "
+                        "end_s, wait_s, time_to_solution_s,"
+                        " energy_to_solution_j, task_energy_j, held_idle_j, tasks, flow_s, "
+                        "slowdown, bounded_slowdown, boot_wait_s,"
+                        " trace_job, procs) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                        &st, "cannot record workflows", err);
   for (size_t j = 0; j < stt->n_jobs && !rc; j++) {
     bind_workflow(st, r, stt, j);
-    rc = dcsim_db_step_done(r->db, r->path, st, "cannot record workflows", err);
+    rc = dcsim__db_step_done(r->db, r->path, st, "cannot record workflows", err);
   }
   sqlite3_finalize(st);
   return rc;
@@ -349,7 +350,7 @@ static int record_nodes(dcsim_results_t *r, const dcsim_run_stats *stt, dcsim_er
   const dcsim_scenario *s = r->s;
   double mk = (double)stt->makespan_ns * 1e-9;
   sqlite3_stmt *st = NULL;
-  int rc = dcsim_db_prepare(
+  int rc = dcsim__db_prepare(
       r->db, r->path,
       "INSERT INTO nodes(run_id, node, node_group, energy_j, busy_s, utilisation, off_s, boots)"
       " VALUES(?,?,?,?,?,?,?,?)",
@@ -366,7 +367,7 @@ static int record_nodes(dcsim_results_t *r, const dcsim_run_stats *stt, dcsim_er
       sqlite3_bind_double(st, 6, mk > 0 ? stt->node_busy_s[id] / mk : 0);
       sqlite3_bind_double(st, 7, stt->node_off_s[id]);
       sqlite3_bind_int64(st, 8, stt->node_boots[id]);
-      rc = dcsim_db_step_done(r->db, r->path, st, "cannot record nodes", err);
+      rc = dcsim__db_step_done(r->db, r->path, st, "cannot record nodes", err);
     }
   }
   sqlite3_finalize(st);
@@ -376,10 +377,10 @@ static int record_nodes(dcsim_results_t *r, const dcsim_run_stats *stt, dcsim_er
 /* the utilisation timeline, one row per bucket */
 static int record_utilisation(dcsim_results_t *r, const dcsim_run_stats *stt, dcsim_error *err) {
   sqlite3_stmt *st = NULL;
-  int rc = dcsim_db_prepare(r->db, r->path,
-                            "INSERT INTO utilisation(run_id, bucket, t0_s, t1_s, busy, allocated) "
-                            "VALUES(?,?,?,?,?,?)",
-                            &st, "cannot record utilisation", err);
+  int rc = dcsim__db_prepare(r->db, r->path,
+                             "INSERT INTO utilisation(run_id, bucket, t0_s, t1_s, busy, allocated) "
+                             "VALUES(?,?,?,?,?,?)",
+                             &st, "cannot record utilisation", err);
   for (size_t k = 0; k < stt->n_buckets && !rc; k++) {
     double t0, t1, bbusy, alloc;
     dcsim_metrics_bucket(stt, k, &t0, &t1, &bbusy, &alloc);
@@ -389,7 +390,7 @@ static int record_utilisation(dcsim_results_t *r, const dcsim_run_stats *stt, dc
     sqlite3_bind_double(st, 4, t1);
     sqlite3_bind_double(st, 5, bbusy);
     sqlite3_bind_double(st, 6, alloc);
-    rc = dcsim_db_step_done(r->db, r->path, st, "cannot record utilisation", err);
+    rc = dcsim__db_step_done(r->db, r->path, st, "cannot record utilisation", err);
   }
   sqlite3_finalize(st);
   return rc;
@@ -400,13 +401,13 @@ static int record_deadline(dcsim_results_t *r, const dcsim_run_stats *stt, dcsim
   if (!(r->deadline_s > 0)) return 0;
   sqlite3_stmt *st = NULL;
   int rc =
-      dcsim_db_prepare(r->db, r->path, "UPDATE runs SET deadline_s=?, deadline_met=? WHERE id=?",
-                       &st, "cannot record the run", err);
+      dcsim__db_prepare(r->db, r->path, "UPDATE runs SET deadline_s=?, deadline_met=? WHERE id=?",
+                        &st, "cannot record the run", err);
   if (rc) return rc;
   sqlite3_bind_double(st, 1, r->deadline_s);
   sqlite3_bind_int(st, 2, dcsim_metrics_deadline(stt, r->deadline_s).missed == 0);
   sqlite3_bind_int64(st, 3, r->run_id);
-  rc = dcsim_db_step_done(r->db, r->path, st, "cannot record the run", err);
+  rc = dcsim__db_step_done(r->db, r->path, st, "cannot record the run", err);
   sqlite3_finalize(st);
   return rc;
 }
@@ -417,7 +418,7 @@ int dcsim_results_finish(dcsim_results_t *r, const dcsim_run_stats *stt, int64_t
   if ((rc = record_run(r, stt, err)) || (rc = record_deadline(r, stt, err)) ||
       (rc = record_inputs(r, err)) || (rc = record_workflows(r, stt, err)) ||
       (rc = record_nodes(r, stt, err)) || (rc = record_utilisation(r, stt, err)) ||
-      (rc = dcsim_db_commit(r->db, r->path, err)))
+      (rc = dcsim__db_commit(r->db, r->path, err)))
     return rc;
   r->in_tx = 0;
   if (run_id) *run_id = r->run_id;

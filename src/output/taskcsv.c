@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dcsim/csv.h"
 #include "dcsim/strutil.h"
+#include "util/csv.h"
 
 struct dcsim_taskcsv {
   char *path, *tmp;
@@ -26,13 +26,13 @@ static int on_task(void *ctx, const dcsim_task_record *t, dcsim_error *err) {
   char name[256];
   dcsim_workflow_task_name(wf, t->task, name, sizeof name);
   fprintf(c->f, "%u,", t->job);
-  dcsim_csv_write_cell(c->f, wf->name);
+  dcsim__csv_write_cell(c->f, wf->name);
   fprintf(c->f, ",%u,%u,", c->s->jobs[t->job].instance, t->task);
-  dcsim_csv_write_cell(c->f, name);
+  dcsim__csv_write_cell(c->f, name);
   fputc(',', c->f);
-  dcsim_csv_write_cell(c->f, tt->dwarf);
+  dcsim__csv_write_cell(c->f, tt->dwarf);
   fprintf(c->f, ",%s,", t->opt->gpus ? "gpu" : "cpu");
-  dcsim_csv_write_cell(c->f, c->s->groups[t->opt->group].g->name);
+  dcsim__csv_write_cell(c->f, c->s->groups[t->opt->group].g->name);
   fprintf(c->f, ",%.10g,%.10g,", (double)t->start_ns * 1e-9, (double)t->end_ns * 1e-9);
   for (uint32_t i = 0; i < t->n_nodes; i++) fprintf(c->f, i ? " %u" : "%u", t->nodes[i]);
   fputc(',', c->f);
@@ -58,7 +58,7 @@ int dcsim_taskcsv_open(const char *path, const dcsim_scenario *s, const dcsim_re
     dcsim_taskcsv_close(c);
     return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   }
-  snprintf(c->tmp, n, "%s.tmp%ld", path, (long)getpid()); /* as dcsim_calib_write_file */
+  snprintf(c->tmp, n, "%s.tmp%ld", path, (long)getpid()); /* as dcsim__file_write_atomic */
   if (!(c->f = fopen(c->tmp, "w"))) {
     int rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot write: %s", strerror(errno));
     free(c->tmp);

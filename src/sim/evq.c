@@ -194,15 +194,15 @@ static int evq_grow(dcsim_evq_t *q, dcsim_error *err) {
 static int evq_lookup(const dcsim_evq_t *q, dcsim_evh h, const char *what, uint32_t *idx_out,
                       dcsim_error *err) {
   uint32_t idx = h & EVQ_INDEX_MASK;
-  if (idx >= q->nslots) return dcsim_evq_bad_handle(err, what, h, q->nslots, 0);
+  if (idx >= q->nslots) return dcsim__evq_bad_handle(err, what, h, q->nslots, 0);
   uint32_t pos = q->slots[idx].pos;
   if ((pos & EVQ_INDEX_MASK) == EVQ_POS_FREE || (pos & EVQ_GEN_MASK) != (h & EVQ_GEN_MASK))
-    return dcsim_evq_bad_handle(err, what, h, q->nslots, 1);
+    return dcsim__evq_bad_handle(err, what, h, q->nslots, 1);
   *idx_out = idx;
   return 0;
 }
 
-int dcsim_evq_bad_handle(dcsim_error *err, const char *what, dcsim_evh h, uint32_t n, int stale) {
+int dcsim__evq_bad_handle(dcsim_error *err, const char *what, dcsim_evh h, uint32_t n, int stale) {
   if (stale)
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0,
                      "%s: event handle 0x%08lx is stale (its event was popped or cancelled)", what,
@@ -240,7 +240,7 @@ dcsim_evq_t *dcsim_evq_new(size_t capacity_hint) {
 
 dcsim_evq_t *dcsim_evq_new_monotone(void) {
   dcsim_evq_t *q = calloc(1, sizeof *q);
-  if (q && !(q->mono = dcsim_evq_mono_new())) {
+  if (q && !(q->mono = dcsim__evq_mono_new())) {
     free(q);
     q = NULL;
   }
@@ -249,7 +249,7 @@ dcsim_evq_t *dcsim_evq_new_monotone(void) {
 
 void dcsim_evq_free(dcsim_evq_t *q) {
   if (!q) return;
-  dcsim_evq_mono_free(q->mono);
+  dcsim__evq_mono_free(q->mono);
   free(q->slots);
   free(q->heap);
   free(q);
@@ -259,7 +259,7 @@ int dcsim_evq_push(dcsim_evq_t *q, int64_t time_ns, int32_t prio, uint32_t kind,
                    uint64_t payload, dcsim_evh *handle_out, dcsim_error *err) {
   if (!q) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "event push: no queue");
   if (q->mono)
-    return dcsim_evq_mono_push(q->mono, time_ns, prio, kind, target, payload, handle_out, err);
+    return dcsim__evq_mono_push(q->mono, time_ns, prio, kind, target, payload, handle_out, err);
   if (time_ns < 0)
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "event push: time %lld ns is negative",
                      (long long)time_ns);
@@ -288,14 +288,14 @@ int dcsim_evq_push(dcsim_evq_t *q, int64_t time_ns, int32_t prio, uint32_t kind,
 }
 
 int dcsim_evq_peek(dcsim_evq_t *q, dcsim_event *out) {
-  if (q && q->mono) return dcsim_evq_mono_peek(q->mono, out);
+  if (q && q->mono) return dcsim__evq_mono_peek(q->mono, out);
   if (!q || q->n == 0) return 0;
   if (out) evq_copy_out(&q->slots[q->heap[0]], out);
   return 1;
 }
 
 int dcsim_evq_pop(dcsim_evq_t *q, dcsim_event *out) {
-  if (q && q->mono) return dcsim_evq_mono_pop(q->mono, out);
+  if (q && q->mono) return dcsim__evq_mono_pop(q->mono, out);
   if (!q || q->n == 0) return 0;
   uint32_t idx = q->heap[0];
   if (out) evq_copy_out(&q->slots[idx], out);
@@ -307,7 +307,7 @@ int dcsim_evq_pop(dcsim_evq_t *q, dcsim_event *out) {
 int dcsim_evq_replace_top(dcsim_evq_t *q, int64_t time_ns, int32_t prio, uint32_t kind,
                           uint32_t target, uint64_t payload, dcsim_error *err) {
   if (q && q->mono)
-    return dcsim_evq_mono_replace_top(q->mono, time_ns, prio, kind, target, payload, err);
+    return dcsim__evq_mono_replace_top(q->mono, time_ns, prio, kind, target, payload, err);
   if (!q || q->n == 0)
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "event queue: replace_top on an empty queue");
   if (time_ns < 0)
@@ -329,7 +329,7 @@ int dcsim_evq_replace_top(dcsim_evq_t *q, int64_t time_ns, int32_t prio, uint32_
 
 int dcsim_evq_reschedule(dcsim_evq_t *q, dcsim_evh h, int64_t new_time_ns, dcsim_error *err) {
   if (!q) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "event reschedule: no queue");
-  if (q->mono) return dcsim_evq_mono_reschedule(q->mono, h, new_time_ns, err);
+  if (q->mono) return dcsim__evq_mono_reschedule(q->mono, h, new_time_ns, err);
   uint32_t idx = 0;
   int rc = evq_lookup(q, h, "event reschedule", &idx, err);
   if (rc) return rc;
@@ -345,7 +345,7 @@ int dcsim_evq_reschedule(dcsim_evq_t *q, dcsim_evh h, int64_t new_time_ns, dcsim
 
 int dcsim_evq_cancel(dcsim_evq_t *q, dcsim_evh h, dcsim_error *err) {
   if (!q) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "event cancel: no queue");
-  if (q->mono) return dcsim_evq_mono_cancel(q->mono, h, err);
+  if (q->mono) return dcsim__evq_mono_cancel(q->mono, h, err);
   uint32_t idx = 0;
   int rc = evq_lookup(q, h, "event cancel", &idx, err);
   if (rc) return rc;
@@ -356,11 +356,11 @@ int dcsim_evq_cancel(dcsim_evq_t *q, dcsim_evh h, dcsim_error *err) {
 }
 
 size_t dcsim_evq_size(const dcsim_evq_t *q) {
-  return !q ? 0 : q->mono ? dcsim_evq_mono_size(q->mono) : q->n;
+  return !q ? 0 : q->mono ? dcsim__evq_mono_size(q->mono) : q->n;
 }
 
 size_t dcsim_evq_bytes(const dcsim_evq_t *q) {
   if (!q) return 0;
-  if (q->mono) return sizeof *q + dcsim_evq_mono_bytes(q->mono);
+  if (q->mono) return sizeof *q + dcsim__evq_mono_bytes(q->mono);
   return sizeof *q + (size_t)q->cap * (sizeof(evq_slot) + sizeof(uint32_t));
 }

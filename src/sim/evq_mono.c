@@ -372,7 +372,7 @@ static uint32_t mq_entry_new(dcsim_evq_mono *m) {
   return m->n_h++;
 }
 
-dcsim_evq_mono *dcsim_evq_mono_new(void) {
+dcsim_evq_mono *dcsim__evq_mono_new(void) {
   dcsim_evq_mono *m = calloc(1, sizeof *m);
   if (!m) return NULL;
   for (int b = 0; b < MQ_BUCKETS; b++) m->bmin[b] = INT64_MAX;
@@ -388,7 +388,7 @@ static void mq_list_free(mq_list *l) {
   }
 }
 
-void dcsim_evq_mono_free(dcsim_evq_mono *m) {
+void dcsim__evq_mono_free(dcsim_evq_mono *m) {
   if (!m) return;
   for (int b = 0; b < MQ_BUCKETS; b++) mq_list_free(&m->bucket[b]);
   for (int p = 0; p < MQ_PRIOS; p++) mq_list_free(&m->fifo[p]);
@@ -398,9 +398,9 @@ void dcsim_evq_mono_free(dcsim_evq_mono *m) {
   free(m);
 }
 
-int dcsim_evq_mono_push(dcsim_evq_mono *m, int64_t time_ns, int32_t prio, uint32_t kind,
-                        uint32_t target, uint64_t payload, dcsim_evh *handle_out,
-                        dcsim_error *err) {
+int dcsim__evq_mono_push(dcsim_evq_mono *m, int64_t time_ns, int32_t prio, uint32_t kind,
+                         uint32_t target, uint64_t payload, dcsim_evh *handle_out,
+                         dcsim_error *err) {
   mq_rec r = { payload, target, 0, time_ns };
   int rc = mq_check_time(m, time_ns, "event push", err);
   if (!rc) rc = mq_meta(prio, kind, &r.meta, "event push", err);
@@ -439,7 +439,7 @@ static void mq_drop_front(dcsim_evq_mono *m, int f, const mq_rec *r) {
   m->queued--;
 }
 
-int dcsim_evq_mono_pop(dcsim_evq_mono *m, dcsim_event *out) {
+int dcsim__evq_mono_pop(dcsim_evq_mono *m, dcsim_event *out) {
   mq_rec r;
   int f = 0, rc = mq_front(m, &f, &r);
   if (rc != 1) return rc;
@@ -448,15 +448,15 @@ int dcsim_evq_mono_pop(dcsim_evq_mono *m, dcsim_event *out) {
   return 1;
 }
 
-int dcsim_evq_mono_peek(dcsim_evq_mono *m, dcsim_event *out) {
+int dcsim__evq_mono_peek(dcsim_evq_mono *m, dcsim_event *out) {
   mq_rec r;
   int f = 0, rc = mq_front(m, &f, &r);
   if (rc == 1 && out) mq_copy_out(m, &r, out);
   return rc;
 }
 
-int dcsim_evq_mono_replace_top(dcsim_evq_mono *m, int64_t time_ns, int32_t prio, uint32_t kind,
-                               uint32_t target, uint64_t payload, dcsim_error *err) {
+int dcsim__evq_mono_replace_top(dcsim_evq_mono *m, int64_t time_ns, int32_t prio, uint32_t kind,
+                                uint32_t target, uint64_t payload, dcsim_error *err) {
   mq_rec old;
   int f = 0, rc = mq_front(m, &f, &old);
   if (rc < 0) return DCSIM_ERR(err, rc, "", 0, "event queue: out of memory");
@@ -477,16 +477,16 @@ int dcsim_evq_mono_replace_top(dcsim_evq_mono *m, int64_t time_ns, int32_t prio,
 static int mq_lookup(const dcsim_evq_mono *m, dcsim_evh h, const char *what, uint32_t *i,
                      dcsim_error *err) {
   uint32_t idx = h & MQ_INDEX_MASK;
-  if (idx >= m->n_h) return dcsim_evq_bad_handle(err, what, h, m->n_h, 0);
+  if (idx >= m->n_h) return dcsim__evq_bad_handle(err, what, h, m->n_h, 0);
   uint32_t g = m->h[idx].gen;
   if (!(g & MQ_LIVE) || (g & MQ_GEN_MASK) != (h & MQ_GEN_MASK))
-    return dcsim_evq_bad_handle(err, what, h, m->n_h, 1);
+    return dcsim__evq_bad_handle(err, what, h, m->n_h, 1);
   *i = idx;
   return 0;
 }
 
-int dcsim_evq_mono_reschedule(dcsim_evq_mono *m, dcsim_evh h, int64_t new_time_ns,
-                              dcsim_error *err) {
+int dcsim__evq_mono_reschedule(dcsim_evq_mono *m, dcsim_evh h, int64_t new_time_ns,
+                               dcsim_error *err) {
   uint32_t i = 0;
   int rc = mq_lookup(m, h, "event reschedule", &i, err);
   if (!rc) rc = mq_check_time(m, new_time_ns, "event reschedule", err);
@@ -500,7 +500,7 @@ int dcsim_evq_mono_reschedule(dcsim_evq_mono *m, dcsim_evh h, int64_t new_time_n
   return 0;
 }
 
-int dcsim_evq_mono_cancel(dcsim_evq_mono *m, dcsim_evh h, dcsim_error *err) {
+int dcsim__evq_mono_cancel(dcsim_evq_mono *m, dcsim_evh h, dcsim_error *err) {
   uint32_t i = 0;
   int rc = mq_lookup(m, h, "event cancel", &i, err);
   if (rc) return rc;
@@ -510,8 +510,8 @@ int dcsim_evq_mono_cancel(dcsim_evq_mono *m, dcsim_evh h, dcsim_error *err) {
   return 0;
 }
 
-size_t dcsim_evq_mono_size(const dcsim_evq_mono *m) { return m->queued; }
+size_t dcsim__evq_mono_size(const dcsim_evq_mono *m) { return m->queued; }
 
-size_t dcsim_evq_mono_bytes(const dcsim_evq_mono *m) {
+size_t dcsim__evq_mono_bytes(const dcsim_evq_mono *m) {
   return sizeof *m + m->n_chunks * sizeof(mq_chunk) + (size_t)m->cap_h * sizeof(mq_hent);
 }

@@ -10,11 +10,11 @@
 #include "dcsim/model.h"
 #include "dcsim/recorded.h"
 #include "dcsim/sched.h"
-#include "dcsim/sha256.h"
 #include "dcsim/trace.h"
 #include "dcsim/wfcommons.h"
 #include "dcsim/wmsconf.h"
-#include "dcsim/xmlio.h"
+#include "util/sha256.h"
+#include "util/xmlio.h"
 
 static int add_input(dcsim_scenario *s, const char *path, dcsim_error *err) {
   for (size_t i = 0; i < s->n_inputs; i++)
@@ -25,7 +25,7 @@ static int add_input(dcsim_scenario *s, const char *path, dcsim_error *err) {
   if (!(f->path = dcsim_strdup(path)))
     return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   s->n_inputs++;
-  return dcsim_sha256_file(path, f->sha256, err);
+  return dcsim__sha256_file(path, f->sha256, err);
 }
 
 void dcsim_scenario_free(dcsim_scenario *s) {
@@ -788,7 +788,7 @@ static int load(const char *path, const dcsim_scenario_opts *o, int options, dcs
   char root[64] = "";
   dcsim_trace_kind tk =
       dcsim_trace_detect(path); /* an SWF trace or a WfCommons instance (dcsim/trace.h) */
-  if (!tk && (rc = dcsim_xml_peek_root(path, root, sizeof root, err))) goto out;
+  if (!tk && (rc = dcsim__xml_peek_root(path, root, sizeof root, err))) goto out;
   const char *platform = o->platform_path;
   if (tk)
     rc = load_trace_input(s, path, tk, o, &pend, &platform, err);

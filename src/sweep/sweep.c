@@ -19,9 +19,9 @@
 #include "dcsim/pareto.h"
 #include "dcsim/scenario.h"
 #include "dcsim/sched.h"
-#include "dcsim/sha256.h"
 #include "dcsim/strutil.h"
 #include "sweep/internal.h"
+#include "util/sha256.h"
 
 /* Which profiles of the lists a point uses (its sizes and frequency are in the point itself:
  * frequency names and `all` cores are resolved per CPU, so the lists need not form a grid). */
@@ -473,9 +473,9 @@ static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_
   }
   sw->definition = b.s;
   dcsim_sha256 h;
-  dcsim_sha256_init(&h);
-  dcsim_sha256_update(&h, sw->definition, strlen(sw->definition));
-  dcsim_sha256_hex(&h, sw->hash);
+  dcsim__sha256_init(&h);
+  dcsim__sha256_update(&h, sw->definition, strlen(sw->definition));
+  dcsim__sha256_hex(&h, sw->hash);
   return 0;
 }
 
@@ -755,20 +755,20 @@ int dcsim_sweep_in_shard(const dcsim_sweep_t *sw, size_t index) {
   return sw->shard_n < 2 || dcsim_sweep_shard_of(index, sw->shard_n) == sw->shard_i;
 }
 
-size_t dcsim_sweep_pending(const dcsim_sweep_t *sw, size_t max, size_t *out) {
+size_t dcsim__sweep_pending(const dcsim_sweep_t *sw, size_t max, size_t *out) {
   size_t n = 0;
   for (size_t i = 0; i < sw->n_points && (!max || n < max); i++)
     if (!sw->points[i].done && dcsim_sweep_in_shard(sw, i)) out[n++] = i;
   return n;
 }
 
-int dcsim_sweep_threads(const dcsim_sweep_run_opts *o) {
+int dcsim__sweep_threads(const dcsim_sweep_run_opts *o) {
   int nt = o && o->threads > 0 ? o->threads : omp_get_max_threads();
   return nt < 1 ? 1 : nt;
 }
 
-int dcsim_sweep_eval_batch(dcsim_sweep_t *sw, const size_t *idx, size_t n, int nt,
-                           void (*tick)(void *ctx, size_t k), void *ctx, dcsim_error *err) {
+int dcsim__sweep_eval_batch(dcsim_sweep_t *sw, const size_t *idx, size_t n, int nt,
+                            void (*tick)(void *ctx, size_t k), void *ctx, dcsim_error *err) {
   long fail_at = -1;
   dcsim_error fail_err;
   memset(&fail_err, 0, sizeof fail_err);
@@ -833,10 +833,10 @@ static void on_tick(void *ctx, size_t k) {
 int dcsim_sweep_run(dcsim_sweep_t *sw, const dcsim_sweep_run_opts *o, dcsim_error *err) {
   static const dcsim_sweep_run_opts dflt = { 0, 0, 0, NULL };
   if (!o) o = &dflt;
-  int nt = dcsim_sweep_threads(o);
+  int nt = dcsim__sweep_threads(o);
   size_t *pending = malloc((sw->n_points ? sw->n_points : 1) * sizeof *pending);
   if (!pending) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
-  size_t n_pending = dcsim_sweep_pending(sw, o->stop_after, pending), done = 0;
+  size_t n_pending = dcsim__sweep_pending(sw, o->stop_after, pending), done = 0;
   for (size_t i = 0; i < sw->n_points; i++) done += sw->points[i].done != 0;
   size_t batch = o->batch ? o->batch : 32 * (size_t)nt;
   const dcsim_sweep_sink *sink = o->sink;
@@ -846,8 +846,8 @@ int dcsim_sweep_run(dcsim_sweep_t *sw, const dcsim_sweep_run_opts *o, dcsim_erro
   for (size_t b0 = 0; b0 < n_pending && !rc; b0 += batch) {
     size_t bn = n_pending - b0 < batch ? n_pending - b0 : batch;
     t.done = done;
-    if ((rc = dcsim_sweep_eval_batch(sw, pending + b0, bn, nt,
-                                     sink && sink->progress ? on_tick : NULL, &t, err)))
+    if ((rc = dcsim__sweep_eval_batch(sw, pending + b0, bn, nt,
+                                      sink && sink->progress ? on_tick : NULL, &t, err)))
       break;
     size_t finished = 0; /* fewer than bn when interrupted: the sink stores only done points */
     for (size_t k = 0; k < bn; k++) finished += sw->points[pending[b0 + k]].done != 0;

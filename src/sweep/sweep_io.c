@@ -9,12 +9,12 @@
 
 #include <jansson.h>
 
-#include "dcsim/csv.h"
-#include "dcsim/fileio.h"
 #include "dcsim/json.h"
 #include "dcsim/numfmt.h"
 #include "dcsim/provenance.h"
 #include "dcsim/strutil.h"
+#include "util/csv.h"
+#include "util/fileio.h"
 
 void dcsim_sweep_points_free(dcsim_sweep_point *pts, size_t n) {
   if (!pts) return;
@@ -168,7 +168,7 @@ static void csv_cost(FILE *f, const dcsim_sweep_point *p) {
   fputc(',', f);
   if (p->feasible && isfinite(p->cost_usd)) fprintf(f, "%.10g", p->cost_usd);
   fputc(',', f);
-  dcsim_csv_write_cell(f, note);
+  dcsim__csv_write_cell(f, note);
   fputc('\n', f);
 }
 
@@ -182,21 +182,21 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, cons
     const dcsim_sweep_point *p = &pts[i];
     if (!p->done) continue;
     fprintf(f, "%u,", p->index);
-    dcsim_csv_write_cell(f, p->cpu);
+    dcsim__csv_write_cell(f, p->cpu);
     fputc(',', f);
-    dcsim_csv_write_cell(f, p->gpu);
+    dcsim__csv_write_cell(f, p->gpu);
     fputc(',', f);
     if (p->nodes) fprintf(f, "%u", p->nodes);
     fputc(',', f);
     if (p->cores) fprintf(f, "%u", p->cores);
     fputc(',', f);
-    dcsim_csv_write_cell(f, p->freq);
+    dcsim__csv_write_cell(f, p->freq);
     if (p->feasible)
       fprintf(f, ",%.10g,%.10g,", p->time_s, p->energy_j);
     else
       fputs(",,,", f);
     fprintf(f, "%d,%d,%d,", p->pareto, p->knee, p->feasible);
-    if (!p->feasible) dcsim_csv_write_cell(f, p->reason ? p->reason : "");
+    if (!p->feasible) dcsim__csv_write_cell(f, p->reason ? p->reason : "");
     fprintf(f, ",%d", p->balance);
     if (p->feasible)
       fprintf(f, ",%s,%s", dcsim_prov_name((dcsim_prov_kind)p->time_prov),
@@ -534,9 +534,9 @@ static int read_csv(const char *path, char *text, dcsim_sweep_point **out, size_
     size_t nc = 0;
     int split;
     if (!nh) {
-      if (!(split = dcsim_csv_split(l, &hdr, &hdr_cap, &nh)))
+      if (!(split = dcsim__csv_split(l, &hdr, &hdr_cap, &nh)))
         rc = read_csv_header(path, line, hdr, nh, err);
-    } else if (!(split = dcsim_csv_split(l, &cells, &cells_cap, &nc))) {
+    } else if (!(split = dcsim__csv_split(l, &cells, &cells_cap, &nc))) {
       dcsim_sweep_point *pt = new_point(&pts, &n, &cap);
       rc = pt ? read_csv_point(path, line, hdr, nh, cells, nc, pt, err)
               : DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory");
@@ -567,7 +567,7 @@ int dcsim_sweep_points_read(const char *path, dcsim_sweep_point **out, size_t *n
   *n = 0;
   char *text = NULL;
   size_t len = 0;
-  int rc = dcsim_file_read(path, &rules, &text, &len, err);
+  int rc = dcsim__file_read(path, &rules, &text, &len, err);
   if (rc) return rc;
   size_t i = 0;
   while (i < len && isspace((unsigned char)text[i])) i++;

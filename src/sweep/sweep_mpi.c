@@ -378,9 +378,9 @@ static void on_root_tick(void *ctx, size_t k) {
 }
 
 static int root_run(root *r, dcsim_error *err) {
-  int nt = dcsim_sweep_threads(r->o);
+  int nt = dcsim__sweep_threads(r->o);
   size_t np = dcsim_sweep_n_points(r->sw);
-  r->n_pending = dcsim_sweep_pending(r->sw, r->o->stop_after, r->b->pending);
+  r->n_pending = dcsim__sweep_pending(r->sw, r->o->stop_after, r->b->pending);
   for (size_t k = 0; k < r->n_pending; k++) r->b->pend32[k] = (uint32_t)r->b->pending[k];
   r->total = np;
   for (size_t i = 0; i < np; i++) r->done += dcsim_sweep_points(r->sw)[i].done != 0;
@@ -392,7 +392,7 @@ static int root_run(root *r, dcsim_error *err) {
     if (!c) break;
     dcsim_error e;
     memset(&e, 0, sizeof e);
-    int rc = dcsim_sweep_eval_batch(r->sw, r->b->pending + first, c, nt, on_root_tick, r, &e);
+    int rc = dcsim__sweep_eval_batch(r->sw, r->b->pending + first, c, nt, on_root_tick, r, &e);
     if (rc)
       root_fail(r, rc, &e, 0);
     else
@@ -413,7 +413,7 @@ static int root_run(root *r, dcsim_error *err) {
 /* ---- the other ranks ---- */
 
 static void worker_run(MPI_Comm comm, dcsim_sweep_t *sw, const dcsim_sweep_run_opts *o, bufs *b) {
-  int nt = dcsim_sweep_threads(o), failed = 0;
+  int nt = dcsim__sweep_threads(o), failed = 0;
   size_t np = dcsim_sweep_n_points(sw);
   MPI_Request req[DEPTH];
   unsigned sends = 0, outstanding = 0;
@@ -439,7 +439,7 @@ static void worker_run(MPI_Comm comm, dcsim_sweep_t *sw, const dcsim_sweep_run_o
       b->widx[k] = b->chunk[k];
     }
     if (!failed && !status)
-      status = dcsim_sweep_eval_batch(sw, b->widx, (size_t)m, nt, NULL, NULL, &e);
+      status = dcsim__sweep_eval_batch(sw, b->widx, (size_t)m, nt, NULL, NULL, &e);
     /* the results, or the error, or (after an error) a bare request: each asks for the next chunk
      */
     bytes *out = &b->out[sends % DEPTH];

@@ -10,10 +10,10 @@
 
 #include <sqlite3.h>
 
-#include "dcsim/db.h"
 #include "dcsim/provenance.h"
 #include "dcsim/repro.h"
 #include "dcsim/strutil.h"
+#include "util/db.h"
 
 static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS sweeps(id INTEGER PRIMARY KEY, def_sha256 TEXT NOT NULL UNIQUE,"
@@ -30,14 +30,14 @@ static const char *const schema_sql =
 static int add_columns(sqlite3 *db, const char *path, const char *table, const char *column,
                        const char *sql, dcsim_error *err) {
   sqlite3_stmt *st = NULL;
-  int rc = dcsim_db_prepare(db, path, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", &st,
-                            "cannot read the schema", err);
+  int rc = dcsim__db_prepare(db, path, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", &st,
+                             "cannot read the schema", err);
   if (rc) return rc;
   sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
   int has = sqlite3_step(st) == SQLITE_ROW;
   sqlite3_finalize(st);
-  return has ? 0 : dcsim_db_exec(db, path, sql, err);
+  return has ? 0 : dcsim__db_exec(db, path, sql, err);
 }
 
 /* provenance (doc/results.md) and the build identity (issue 17) */
@@ -101,10 +101,10 @@ int dcsim_sweepdb_open(const char *path, dcsim_sweepdb_t **out, dcsim_error *err
     return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   }
   int rc = 0;
-  if ((rc = dcsim_db_open(path, NULL, DCSIM_DB_WAL, &d->db, err)) ||
-      (rc = dcsim_db_exec(d->db, path, schema_sql, err)) ||
+  if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_WAL, &d->db, err)) ||
+      (rc = dcsim__db_exec(d->db, path, schema_sql, err)) ||
       (rc = add_later_columns(d->db, path, err)) ||
-      (rc = dcsim_db_prepare(
+      (rc = dcsim__db_prepare(
            d->db, path, "INSERT OR IGNORE INTO sweep_points VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
            &d->ins, "cannot prepare statements", err)))
     goto out;
@@ -123,12 +123,12 @@ int dcsim_sweepdb_attach(dcsim_sweepdb_t *d, dcsim_sweep_t *sw, const char *inpu
   const char *hash = dcsim_sweep_hash(sw);
   /* create the sweep unless it exists (a concurrent creator is harmless: UNIQUE + OR IGNORE) */
   char stamp[32];
-  dcsim_db_utc_now(stamp);
-  if ((rc = dcsim_db_prepare(d->db, d->path,
-                             "INSERT OR IGNORE INTO sweeps(def_sha256, created_utc, input, "
-                             "definition, n_points, dcsim_version, dcsim_commit) "
-                             "VALUES(?,?,?,?,?,?,?)",
-                             &st, "cannot record the sweep", err)))
+  dcsim__db_utc_now(stamp);
+  if ((rc = dcsim__db_prepare(d->db, d->path,
+                              "INSERT OR IGNORE INTO sweeps(def_sha256, created_utc, input, "
+                              "definition, n_points, dcsim_version, dcsim_commit) "
+                              "VALUES(?,?,?,?,?,?,?)",
+                              &st, "cannot record the sweep", err)))
     return rc;
   sqlite3_bind_text(st, 6, dcsim_version(), -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 7, dcsim_commit(), -1, SQLITE_STATIC);
@@ -137,16 +137,17 @@ int dcsim_sweepdb_attach(dcsim_sweepdb_t *d, dcsim_sweep_t *sw, const char *inpu
   sqlite3_bind_text(st, 3, input, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 4, dcsim_sweep_definition(sw), -1, SQLITE_STATIC);
   sqlite3_bind_int64(st, 5, (sqlite3_int64)dcsim_sweep_n_points(sw));
-  rc = dcsim_db_step_done(d->db, d->path, st, "cannot record the sweep", err);
+  rc = dcsim__db_step_done(d->db, d->path, st, "cannot record the sweep", err);
   sqlite3_finalize(st);
   st = NULL;
   if (rc) return rc;
-  if ((rc = dcsim_db_prepare(d->db, d->path, "SELECT id, n_points FROM sweeps WHERE def_sha256 = ?",
+  if ((rc =
+           dcsim__db_prepare(d->db, d->path, "SELECT id, n_points FROM sweeps WHERE def_sha256 = ?",
                              &st, "cannot find the sweep", err)))
     return rc;
   sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
   if (sqlite3_step(st) != SQLITE_ROW) {
-    rc = dcsim_db_fail(d->db, d->path, "cannot find the sweep", err);
+    rc = dcsim__db_fail(d->db, d->path, "cannot find the sweep", err);
     goto out;
   }
   d->sweep_id = sqlite3_column_int64(st, 0);
@@ -159,11 +160,11 @@ int dcsim_sweepdb_attach(dcsim_sweepdb_t *d, dcsim_sweep_t *sw, const char *inpu
   }
   sqlite3_finalize(st);
   st = NULL;
-  if ((rc = dcsim_db_prepare(d->db, d->path,
-                             "SELECT idx, feasible, time_s, energy_j, reason, time_prov, "
-                             "energy_prov, cost_usd, cost_note FROM sweep_points "
-                             "WHERE sweep_id = ? ORDER BY idx",
-                             &st, "cannot read the sweep's points", err)))
+  if ((rc = dcsim__db_prepare(d->db, d->path,
+                              "SELECT idx, feasible, time_s, energy_j, reason, time_prov, "
+                              "energy_prov, cost_usd, cost_note FROM sweep_points "
+                              "WHERE sweep_id = ? ORDER BY idx",
+                              &st, "cannot read the sweep's points", err)))
     return rc;
   sqlite3_bind_int64(st, 1, d->sweep_id);
   int s;
@@ -185,7 +186,7 @@ int dcsim_sweepdb_attach(dcsim_sweepdb_t *d, dcsim_sweep_t *sw, const char *inpu
     n_rest++;
   }
   if (s != SQLITE_DONE) {
-    rc = dcsim_db_fail(d->db, d->path, "cannot read the sweep's points", err);
+    rc = dcsim__db_fail(d->db, d->path, "cannot read the sweep's points", err);
     goto out;
   }
   if (sweep_id) *sweep_id = d->sweep_id;
@@ -197,7 +198,7 @@ out:
 
 int dcsim_sweepdb_store(dcsim_sweepdb_t *d, const dcsim_sweep_point *pts, const size_t *idx,
                         size_t n, dcsim_error *err) {
-  int rc = dcsim_db_begin(d->db, d->path, err);
+  int rc = dcsim__db_begin(d->db, d->path, err);
   if (rc) return rc;
   sqlite3_stmt *st = d->ins;
   for (size_t k = 0; k < n && !rc; k++) {
@@ -241,14 +242,14 @@ int dcsim_sweepdb_store(dcsim_sweepdb_t *d, const dcsim_sweep_point *pts, const 
       sqlite3_bind_text(st, 15, note, -1, SQLITE_TRANSIENT);
     else
       sqlite3_bind_null(st, 15);
-    rc = dcsim_db_step_done(d->db, d->path, st, "cannot store a sweep point", err);
+    rc = dcsim__db_step_done(d->db, d->path, st, "cannot store a sweep point", err);
     sqlite3_clear_bindings(st);
   }
   if (rc) {
-    dcsim_db_rollback(d->db);
+    dcsim__db_rollback(d->db);
     return rc;
   }
-  return dcsim_db_commit(d->db, d->path, err);
+  return dcsim__db_commit(d->db, d->path, err);
 }
 
 /* The sweep's hash and the "file SHA256 NAME" lines of its definition into rp. */
@@ -288,7 +289,7 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
   dcsim_sweep_point *pts = NULL;
   size_t n = 0;
   int rc = 0;
-  if ((rc = dcsim_db_open(path, NULL, DCSIM_DB_READONLY, &db, err))) goto out;
+  if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_READONLY, &db, err))) goto out;
   if (sqlite3_prepare_v2(db,
                          "SELECT id, n_points, def_sha256, definition FROM sweeps WHERE id = ?1 "
                          "OR (?1 = 0 AND id = (SELECT max(id) FROM sweeps))",
@@ -319,11 +320,11 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  if ((rc = dcsim_db_prepare(db, path,
-                             "SELECT idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, "
-                             "energy_j, time_prov, energy_prov, cost_usd, cost_note FROM "
-                             "sweep_points WHERE sweep_id = ? ORDER BY idx",
-                             &st, "cannot read the sweep's points", err)))
+  if ((rc = dcsim__db_prepare(db, path,
+                              "SELECT idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, "
+                              "energy_j, time_prov, energy_prov, cost_usd, cost_note FROM "
+                              "sweep_points WHERE sweep_id = ? ORDER BY idx",
+                              &st, "cannot read the sweep's points", err)))
     goto out;
   sqlite3_bind_int64(st, 1, sweep_id);
   int s;
@@ -361,7 +362,7 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
     if (p->feasible) cost_missing_of(st, 13, p->cost_missing, sizeof p->cost_missing);
   }
   if (s != SQLITE_DONE) {
-    rc = dcsim_db_fail(db, path, "cannot read the sweep's points", err);
+    rc = dcsim__db_fail(db, path, "cannot read the sweep's points", err);
     goto out;
   }
   if (n_total) *n_total = (size_t)np;
@@ -449,10 +450,10 @@ static int attach_input(sqlite3 *db, const char *path, dcsim_error *err) {
   sqlite3_stmt *st = NULL;
   int rc = 0;
   if (sqlite3_prepare_v2(db, "ATTACH DATABASE ?1 AS src", -1, &st, NULL) != SQLITE_OK) {
-    rc = dcsim_db_fail(db, path, "cannot open", err);
+    rc = dcsim__db_fail(db, path, "cannot open", err);
   } else {
     sqlite3_bind_text(st, 1, uri, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) != SQLITE_DONE) rc = dcsim_db_fail(db, path, "cannot open", err);
+    if (sqlite3_step(st) != SQLITE_DONE) rc = dcsim__db_fail(db, path, "cannot open", err);
   }
   sqlite3_finalize(st);
   free(uri);
@@ -501,7 +502,7 @@ static int list_sweeps(sqlite3 *db, input_db *in, dcsim_error *err) {
       goto out;
     }
   }
-  if (s != SQLITE_DONE) rc = dcsim_db_fail(db, in->path, "cannot read its sweeps", err);
+  if (s != SQLITE_DONE) rc = dcsim__db_fail(db, in->path, "cannot read its sweeps", err);
 out:
   sqlite3_finalize(st);
   return rc;
@@ -563,7 +564,7 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
           db, "SELECT count(*), min(idx), max(idx) FROM src.sweep_points WHERE sweep_id = ?1", -1,
           &st, NULL) != SQLITE_OK ||
       (sqlite3_bind_int64(st, 1, w->id), sqlite3_step(st)) != SQLITE_ROW) {
-    rc = dcsim_db_fail(db, in->path, "cannot read the sweep's points", err);
+    rc = dcsim__db_fail(db, in->path, "cannot read the sweep's points", err);
     goto out;
   }
   *rows = (size_t)sqlite3_column_int64(st, 0);
@@ -593,7 +594,7 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
           "b.energy_prov)"
           " ORDER BY b.idx LIMIT 1",
           -1, &st, NULL) != SQLITE_OK) {
-    rc = dcsim_db_fail(db, in->path, "cannot compare the sweep's points", err);
+    rc = dcsim__db_fail(db, in->path, "cannot compare the sweep's points", err);
     goto out;
   }
   sqlite3_bind_int64(st, 1, w->id);
@@ -623,7 +624,7 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
     goto out;
   }
   if (s != SQLITE_DONE) {
-    rc = dcsim_db_fail(db, in->path, "cannot compare the sweep's points", err);
+    rc = dcsim__db_fail(db, in->path, "cannot compare the sweep's points", err);
     goto out;
   }
   sqlite3_finalize(st);
@@ -632,13 +633,13 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
                          "INSERT OR IGNORE INTO temp.m SELECT " POINT_COLS
                          ", ?2 FROM src.sweep_points WHERE sweep_id = ?1",
                          -1, &st, NULL) != SQLITE_OK) {
-    rc = dcsim_db_fail(db, in->path, "cannot read the sweep's points", err);
+    rc = dcsim__db_fail(db, in->path, "cannot read the sweep's points", err);
     goto out;
   }
   sqlite3_bind_int64(st, 1, w->id);
   sqlite3_bind_int64(st, 2, (sqlite3_int64)k);
   if (sqlite3_step(st) != SQLITE_DONE) {
-    rc = dcsim_db_fail(db, in->path, "cannot read the sweep's points", err);
+    rc = dcsim__db_fail(db, in->path, "cannot read the sweep's points", err);
     goto out;
   }
   *added = (size_t)sqlite3_changes(db);
@@ -652,7 +653,7 @@ static int find_missing(sqlite3 *db, const char *path, dcsim_sweepdb_merge_repor
                         dcsim_error *err) {
   sqlite3_stmt *st = NULL;
   if (sqlite3_prepare_v2(db, "SELECT idx FROM temp.m ORDER BY idx", -1, &st, NULL) != SQLITE_OK)
-    return dcsim_db_fail(db, path, "cannot list the merged points", err);
+    return dcsim__db_fail(db, path, "cannot list the merged points", err);
   size_t next = 0, len = 0, cap = sizeof rep->missing - 8;
   int s, full = 0;
   rep->missing[0] = '\0';
@@ -677,7 +678,7 @@ static int find_missing(sqlite3 *db, const char *path, dcsim_sweepdb_merge_repor
     next = idx + 1;
   }
   sqlite3_finalize(st);
-  return s == SQLITE_DONE ? 0 : dcsim_db_fail(db, path, "cannot list the merged points", err);
+  return s == SQLITE_DONE ? 0 : dcsim__db_fail(db, path, "cannot list the merged points", err);
 }
 
 /* out.tmp-XXXXXX, a new database next to out that is renamed over it when complete (no
@@ -697,10 +698,10 @@ static int create_merge_db(const char *out, char **tmp, sqlite3 **db, dcsim_erro
   close(fd);
   *tmp = t;
   int rc;
-  if ((rc = dcsim_db_open(t, out, DCSIM_DB_NEW | DCSIM_DB_URI | DCSIM_DB_WAL, db, err)) ||
-      (rc = dcsim_db_exec(*db, out, schema_sql, err)))
+  if ((rc = dcsim__db_open(t, out, DCSIM_DB_NEW | DCSIM_DB_URI | DCSIM_DB_WAL, db, err)) ||
+      (rc = dcsim__db_exec(*db, out, schema_sql, err)))
     return rc;
-  return dcsim_db_exec(
+  return dcsim__db_exec(
       *db, out,
       "CREATE TEMP TABLE m(idx INTEGER PRIMARY KEY, cpu TEXT, gpu TEXT, nodes INTEGER, cores "
       "INTEGER, freq TEXT, feasible INTEGER, reason TEXT, time_s REAL, energy_j REAL, time_prov "
@@ -787,12 +788,12 @@ static int merge_inputs(sqlite3 *db, const input_db *ins, size_t n, const stored
 static int store_merged(sqlite3 *db, const char *out, const stored_sweep *ref, const char *created,
                         dcsim_error *err) {
   sqlite3_stmt *st = NULL;
-  int rc = dcsim_db_begin(db, out, err);
+  int rc = dcsim__db_begin(db, out, err);
   if (rc) return rc;
-  if ((rc = dcsim_db_prepare(db, out,
-                             "INSERT INTO main.sweeps(def_sha256, created_utc, input, definition, "
-                             "n_points, dcsim_version, dcsim_commit) VALUES(?,?,?,?,?,?,?)",
-                             &st, "cannot record the sweep", err)))
+  if ((rc = dcsim__db_prepare(db, out,
+                              "INSERT INTO main.sweeps(def_sha256, created_utc, input, definition, "
+                              "n_points, dcsim_version, dcsim_commit) VALUES(?,?,?,?,?,?,?)",
+                              &st, "cannot record the sweep", err)))
     goto out;
   sqlite3_bind_text(st, 1, ref->hash, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 2, created, -1, SQLITE_STATIC);
@@ -801,20 +802,20 @@ static int store_merged(sqlite3 *db, const char *out, const stored_sweep *ref, c
   sqlite3_bind_int64(st, 5, ref->n_points);
   sqlite3_bind_text(st, 6, ref->version, -1, SQLITE_STATIC); /* the shards' build (NULL: unknown) */
   sqlite3_bind_text(st, 7, ref->commit, -1, SQLITE_STATIC);
-  if ((rc = dcsim_db_step_done(db, out, st, "cannot record the sweep", err))) goto out;
+  if ((rc = dcsim__db_step_done(db, out, st, "cannot record the sweep", err))) goto out;
   sqlite3_finalize(st);
   st = NULL;
-  if ((rc = dcsim_db_prepare(db, out,
-                             "INSERT INTO main.sweep_points SELECT ?1, " POINT_COLS
-                             " FROM temp.m ORDER BY idx",
-                             &st, "cannot store the points", err)))
+  if ((rc = dcsim__db_prepare(db, out,
+                              "INSERT INTO main.sweep_points SELECT ?1, " POINT_COLS
+                              " FROM temp.m ORDER BY idx",
+                              &st, "cannot store the points", err)))
     goto out;
   sqlite3_bind_int64(st, 1, sqlite3_last_insert_rowid(db));
-  if ((rc = dcsim_db_step_done(db, out, st, "cannot store the points", err))) goto out;
-  rc = dcsim_db_commit(db, out, err);
+  if ((rc = dcsim__db_step_done(db, out, st, "cannot store the points", err))) goto out;
+  rc = dcsim__db_commit(db, out, err);
 out:
   sqlite3_finalize(st);
-  if (rc) dcsim_db_rollback(db);
+  if (rc) dcsim__db_rollback(db);
   return rc;
 }
 
@@ -856,7 +857,7 @@ int dcsim_sweepdb_merge(const char *const *inputs, size_t n, const char *out,
   published = (rc = publish(&db, tmp, out, err)) == 0;
 out:
   sqlite3_close(db);
-  if (tmp && !published) dcsim_db_remove(tmp);
+  if (tmp && !published) dcsim__db_remove(tmp);
   for (size_t k = 0; ins && k < n; k++) input_db_release(&ins[k]);
   free(ins);
   free(tmp);

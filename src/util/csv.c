@@ -1,13 +1,13 @@
-/* csv.c — small CSV tables (see dcsim/csv.h). Cells may be double-quoted (RFC 4180, no line
+/* csv.c — small CSV tables (see util/csv.h). Cells may be double-quoted (RFC 4180, no line
  * breaks inside quotes), as profiler exports write them. */
-#include "dcsim/csv.h"
+#include "util/csv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcsim/fileio.h"
 #include "dcsim/strutil.h"
+#include "util/fileio.h"
 
 struct dcsim_csv {
   char *path;
@@ -17,7 +17,7 @@ struct dcsim_csv {
   int *lines;   /* per row */
 };
 
-void dcsim_csv_free(dcsim_csv_t *t) {
+void dcsim__csv_free(dcsim_csv_t *t) {
   if (!t) return;
   free(t->path);
   free(t->text);
@@ -35,8 +35,8 @@ static char *trim(char *s) {
 
 /* Cuts line s into cells in place: unquoted cells are trimmed; a cell in double quotes may hold
  * commas and "" for a quote (RFC 4180, without line breaks inside quotes). 0, -1 bad quoting,
- * -2 out of memory. (dcsim/csv.h) */
-int dcsim_csv_split(char *s, char ***cells, size_t *cap, size_t *n) {
+ * -2 out of memory. (util/csv.h) */
+int dcsim__csv_split(char *s, char ***cells, size_t *cap, size_t *n) {
   *n = 0;
   for (char *p = s;;) {
     if (dcsim_grow((void **)cells, cap, *n + 1, sizeof **cells)) return -2;
@@ -76,7 +76,7 @@ int dcsim_csv_split(char *s, char ***cells, size_t *cap, size_t *n) {
   }
 }
 
-int dcsim_csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err) {
+int dcsim__csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err) {
   static const dcsim_file_rules rules = { 64u * 1024 * 1024, "file too large (64 MiB at most)",
                                           NULL };
   int rc = 0;
@@ -87,7 +87,7 @@ int dcsim_csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  if ((rc = dcsim_file_read(path, &rules, &t->text, NULL, err))) goto out;
+  if ((rc = dcsim__file_read(path, &rules, &t->text, NULL, err))) goto out;
   size_t cap_rows = 16;
   int line = 0;
   size_t row = 0;
@@ -98,7 +98,7 @@ int dcsim_csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err) {
     char *s = trim(ln);
     if (!*s || *s == '#') continue;
     size_t nc = 0;
-    if ((rc = dcsim_csv_split(s, &tmp, &tmp_cap, &nc)) != 0) {
+    if ((rc = dcsim__csv_split(s, &tmp, &tmp_cap, &nc)) != 0) {
       rc = rc == -2 ? DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory")
                     : DCSIM_ERR(err, DCSIM_EPARSE, path, line,
                                 "unterminated quoted cell or text after a closing quote");
@@ -141,17 +141,17 @@ int dcsim_csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err) {
   t = NULL;
 out:
   free(tmp);
-  dcsim_csv_free(t);
+  dcsim__csv_free(t);
   return rc;
 }
 
-size_t dcsim_csv_rows(const dcsim_csv_t *t) { return t->n_rows; }
-int dcsim_csv_line(const dcsim_csv_t *t, size_t row) { return t->lines[row + 1]; }
-const char *dcsim_csv_cell(const dcsim_csv_t *t, size_t row, size_t col) {
+size_t dcsim__csv_rows(const dcsim_csv_t *t) { return t->n_rows; }
+int dcsim__csv_line(const dcsim_csv_t *t, size_t row) { return t->lines[row + 1]; }
+const char *dcsim__csv_cell(const dcsim_csv_t *t, size_t row, size_t col) {
   return row < t->n_rows && col < t->n_cols ? t->cells[(row + 1) * t->n_cols + col] : "";
 }
 
-int dcsim_csv_col(const dcsim_csv_t *t, const char *name, size_t *col, dcsim_error *err) {
+int dcsim__csv_col(const dcsim_csv_t *t, const char *name, size_t *col, dcsim_error *err) {
   for (size_t c = 0; c < t->n_cols; c++)
     if (strcmp(t->cells[c], name) == 0) {
       *col = c;
@@ -160,18 +160,19 @@ int dcsim_csv_col(const dcsim_csv_t *t, const char *name, size_t *col, dcsim_err
   return DCSIM_ERR(err, DCSIM_EREF, t->path, t->lines[0], "no column '%s'", name);
 }
 
-int dcsim_csv_num(const dcsim_csv_t *t, size_t row, size_t col, double *out, dcsim_error *err) {
-  const char *s = dcsim_csv_cell(t, row, col);
+int dcsim__csv_num(const dcsim_csv_t *t, size_t row, size_t col, double *out, dcsim_error *err) {
+  const char *s = dcsim__csv_cell(t, row, col);
   if (dcsim_parse_double(s, out) != 0)
-    return DCSIM_ERR(err, DCSIM_ERANGE, t->path, row < t->n_rows ? dcsim_csv_line(t, row) : 0,
+    return DCSIM_ERR(err, DCSIM_ERANGE, t->path, row < t->n_rows ? dcsim__csv_line(t, row) : 0,
                      "column %s: '%s' is not a finite number",
                      col < t->n_cols ? t->cells[col] : "?", s);
   return 0;
 }
 
-void dcsim_csv_write_cell(FILE *f, const char *s) {
+void dcsim__csv_write_cell(FILE *f, const char *s) {
   if (!s) return;
-  if (!strpbrk(s, ",\"\n")) {
+  size_t n = strlen(s);
+  if (!strpbrk(s, ",\"\n") && !(n && (s[0] == ' ' || s[n - 1] == ' '))) {
     fputs(s, f);
     return;
   }

@@ -1,5 +1,5 @@
-/* db.c — SQLite plumbing shared by dcsim's databases (see dcsim/db.h). */
-#include "dcsim/db.h"
+/* db.c — SQLite plumbing shared by dcsim's databases (see util/db.h). */
+#include "util/db.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,11 +7,11 @@
 #include <time.h>
 #include <unistd.h>
 
-int dcsim_db_fail(sqlite3 *db, const char *name, const char *what, dcsim_error *err) {
+int dcsim__db_fail(sqlite3 *db, const char *name, const char *what, dcsim_error *err) {
   return DCSIM_ERR(err, DCSIM_EDB, name, 0, "%s: %s", what, sqlite3_errmsg(db));
 }
 
-int dcsim_db_exec(sqlite3 *db, const char *name, const char *sql, dcsim_error *err) {
+int dcsim__db_exec(sqlite3 *db, const char *name, const char *sql, dcsim_error *err) {
   char *msg = NULL;
   if (sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK) return 0;
   int rc = DCSIM_ERR(err, DCSIM_EDB, name, 0, "%s", msg ? msg : "SQLite error");
@@ -19,18 +19,18 @@ int dcsim_db_exec(sqlite3 *db, const char *name, const char *sql, dcsim_error *e
   return rc;
 }
 
-int dcsim_db_begin(sqlite3 *db, const char *name, dcsim_error *err) {
-  return dcsim_db_exec(db, name, "BEGIN IMMEDIATE", err);
+int dcsim__db_begin(sqlite3 *db, const char *name, dcsim_error *err) {
+  return dcsim__db_exec(db, name, "BEGIN IMMEDIATE", err);
 }
 
-int dcsim_db_commit(sqlite3 *db, const char *name, dcsim_error *err) {
-  return dcsim_db_exec(db, name, "COMMIT", err);
+int dcsim__db_commit(sqlite3 *db, const char *name, dcsim_error *err) {
+  return dcsim__db_exec(db, name, "COMMIT", err);
 }
 
-void dcsim_db_rollback(sqlite3 *db) { sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL); }
+void dcsim__db_rollback(sqlite3 *db) { sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL); }
 
-int dcsim_db_open(const char *path, const char *name, unsigned flags, sqlite3 **out,
-                  dcsim_error *err) {
+int dcsim__db_open(const char *path, const char *name, unsigned flags, sqlite3 **out,
+                   dcsim_error *err) {
   sqlite3 *db = NULL;
   int rc = 0;
   int mode =
@@ -47,7 +47,7 @@ int dcsim_db_open(const char *path, const char *name, unsigned flags, sqlite3 **
   }
   sqlite3_busy_timeout(db, 10000);
   if ((flags & DCSIM_DB_WAL) &&
-      (rc = dcsim_db_exec(
+      (rc = dcsim__db_exec(
            db, name, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
            err)))
     goto out;
@@ -58,20 +58,20 @@ out:
   return rc;
 }
 
-int dcsim_db_prepare(sqlite3 *db, const char *name, const char *sql, sqlite3_stmt **st,
-                     const char *what, dcsim_error *err) {
+int dcsim__db_prepare(sqlite3 *db, const char *name, const char *sql, sqlite3_stmt **st,
+                      const char *what, dcsim_error *err) {
   if (sqlite3_prepare_v2(db, sql, -1, st, NULL) == SQLITE_OK) return 0;
-  return dcsim_db_fail(db, name, what, err);
+  return dcsim__db_fail(db, name, what, err);
 }
 
-int dcsim_db_step_done(sqlite3 *db, const char *name, sqlite3_stmt *st, const char *what,
-                       dcsim_error *err) {
-  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : dcsim_db_fail(db, name, what, err);
+int dcsim__db_step_done(sqlite3 *db, const char *name, sqlite3_stmt *st, const char *what,
+                        dcsim_error *err) {
+  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : dcsim__db_fail(db, name, what, err);
   sqlite3_reset(st);
   return rc;
 }
 
-void dcsim_db_remove(const char *path) {
+void dcsim__db_remove(const char *path) {
   size_t size = strlen(path) + 5;
   char *side = malloc(size);
   unlink(path);
@@ -83,7 +83,7 @@ void dcsim_db_remove(const char *path) {
   free(side);
 }
 
-void dcsim_db_utc_now(char stamp[32]) {
+void dcsim__db_utc_now(char stamp[32]) {
   time_t now = time(NULL);
   struct tm tmv;
   strftime(stamp, 32, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tmv));

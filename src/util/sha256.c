@@ -1,5 +1,5 @@
-/* sha256.c — SHA-256, FIPS 180-4 (see dcsim/sha256.h). */
-#include "dcsim/sha256.h"
+/* sha256.c — SHA-256, FIPS 180-4 (see util/sha256.h). */
+#include "util/sha256.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -58,7 +58,7 @@ static void block(dcsim_sha256 *c, const unsigned char *p) {
   c->h[7] += h;
 }
 
-void dcsim_sha256_init(dcsim_sha256 *c) {
+void dcsim__sha256_init(dcsim_sha256 *c) {
   static const uint32_t h0[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
   memcpy(c->h, h0, sizeof h0);
@@ -66,7 +66,7 @@ void dcsim_sha256_init(dcsim_sha256 *c) {
   c->n = 0;
 }
 
-void dcsim_sha256_update(dcsim_sha256 *c, const void *data, size_t len) {
+void dcsim__sha256_update(dcsim_sha256 *c, const void *data, size_t len) {
   const unsigned char *p = data;
   c->len += len;
   while (len) {
@@ -82,27 +82,27 @@ void dcsim_sha256_update(dcsim_sha256 *c, const void *data, size_t len) {
   }
 }
 
-void dcsim_sha256_hex(dcsim_sha256 *c, char out[65]) {
+void dcsim__sha256_hex(dcsim_sha256 *c, char out[65]) {
   uint64_t bits = c->len * 8;
   unsigned char pad = 0x80, zero = 0, lenb[8];
-  dcsim_sha256_update(c, &pad, 1);
-  while (c->n != 56) dcsim_sha256_update(c, &zero, 1);
+  dcsim__sha256_update(c, &pad, 1);
+  while (c->n != 56) dcsim__sha256_update(c, &zero, 1);
   for (int i = 0; i < 8; i++) lenb[i] = (unsigned char)(bits >> (56 - 8 * i));
-  dcsim_sha256_update(c, lenb, 8);
+  dcsim__sha256_update(c, lenb, 8);
   for (int i = 0; i < 8; i++) snprintf(out + 8 * i, 9, "%08x", c->h[i]);
 }
 
-int dcsim_sha256_file(const char *path, char out[65], dcsim_error *err) {
+int dcsim__sha256_file(const char *path, char out[65], dcsim_error *err) {
   FILE *f = fopen(path, "rb");
   if (!f) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno));
   dcsim_sha256 c;
-  dcsim_sha256_init(&c);
+  dcsim__sha256_init(&c);
   unsigned char buf[65536];
   size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) dcsim_sha256_update(&c, buf, n);
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) dcsim__sha256_update(&c, buf, n);
   int bad = ferror(f);
   fclose(f);
   if (bad) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "read error");
-  dcsim_sha256_hex(&c, out);
+  dcsim__sha256_hex(&c, out);
   return 0;
 }

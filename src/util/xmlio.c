@@ -1,5 +1,5 @@
-/* xmlio.c — safe XML loading, schema validation and typed attribute access (see dcsim/xmlio.h). */
-#include "dcsim/xmlio.h"
+/* xmlio.c — safe XML loading, schema validation and typed attribute access (see util/xmlio.h). */
+#include "util/xmlio.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -9,9 +9,9 @@
 #include <libxml/parser.h>
 #include <libxml/xmlschemas.h>
 
-#include "dcsim/xmlmsg.h"
+#include "util/xmlmsg.h"
 
-#include "dcsim/fileio.h"
+#include "util/fileio.h"
 
 struct dcsim_embedded_schema {
   const char *name;
@@ -30,7 +30,7 @@ static const dcsim_file_rules xml_rules = { 256u * 1024 * 1024, "input larger th
                                             NULL };
 
 static int read_file(const char *path, char **buf, size_t *len, dcsim_error *err) {
-  int rc = dcsim_file_read(path, &xml_rules, buf, len, err);
+  int rc = dcsim__file_read(path, &xml_rules, buf, len, err);
   if (rc == DCSIM_ENOMEM) dcsim_error_suffix(err, " reading file"); /* XML's own wording */
   return rc;
 }
@@ -51,14 +51,14 @@ typedef struct {
   size_t n_reported, max_report;
 } verr_state;
 
-/* Every error libxml2 reports: the first is recorded in *err (in plain words, dcsim/xmlmsg.h);
- * with a report callback (dcsim_xml_check_file) each one is passed on as well. */
+/* Every error libxml2 reports: the first is recorded in *err (in plain words, util/xmlmsg.h);
+ * with a report callback (dcsim__xml_check_file) each one is passed on as well. */
 static void on_structured_error(void *ctx, xmlErrorPtr e) {
   verr_state *st = ctx;
   if (!e || e->level < XML_ERR_ERROR) return;
   if (st->set && !st->report) return;
   char msg[900];
-  dcsim_xml_plain_message(e->message ? e->message : "invalid", msg, sizeof msg);
+  dcsim__xml_plain_message(e->message ? e->message : "invalid", msg, sizeof msg);
   if (st->report) {
     dcsim_error one;
     memset(&one, 0, sizeof one);
@@ -191,8 +191,8 @@ out:
   return rc;
 }
 
-int dcsim_xml_load(const char *path, const char *expected_root, dcsim_xml_doc_t **out,
-                   dcsim_error *err) {
+int dcsim__xml_load(const char *path, const char *expected_root, dcsim_xml_doc_t **out,
+                    dcsim_error *err) {
   char *buf = NULL;
   size_t len = 0;
   xmlDocPtr doc = NULL;
@@ -228,17 +228,17 @@ out:
   return rc;
 }
 
-void dcsim_xml_free(dcsim_xml_doc_t *d) {
+void dcsim__xml_free(dcsim_xml_doc_t *d) {
   if (!d) return;
   xmlFreeDoc(d->doc);
   free(d->path);
   free(d);
 }
 
-xmlNode *dcsim_xml_root(const dcsim_xml_doc_t *d) { return xmlDocGetRootElement(d->doc); }
-const char *dcsim_xml_path(const dcsim_xml_doc_t *d) { return d ? d->path : ""; }
+xmlNode *dcsim__xml_root(const dcsim_xml_doc_t *d) { return xmlDocGetRootElement(d->doc); }
+const char *dcsim__xml_path(const dcsim_xml_doc_t *d) { return d ? d->path : ""; }
 
-int dcsim_xml_peek_root(const char *path, char *root, size_t size, dcsim_error *err) {
+int dcsim__xml_peek_root(const char *path, char *root, size_t size, dcsim_error *err) {
   char *buf = NULL;
   size_t len = 0;
   xmlDocPtr doc = NULL;
@@ -255,15 +255,15 @@ out:
   return rc;
 }
 
-int dcsim_xml_validate_file(const char *path, dcsim_error *err) {
+int dcsim__xml_validate_file(const char *path, dcsim_error *err) {
   dcsim_xml_doc_t *d = NULL;
-  int rc = dcsim_xml_load(path, NULL, &d, err);
-  dcsim_xml_free(d);
+  int rc = dcsim__xml_load(path, NULL, &d, err);
+  dcsim__xml_free(d);
   return rc;
 }
 
-int dcsim_xml_check_file(const char *path, dcsim_xml_report_fn report, void *ctx, size_t max,
-                         size_t *n_errors, dcsim_error *err) {
+int dcsim__xml_check_file(const char *path, dcsim_xml_report_fn report, void *ctx, size_t max,
+                          size_t *n_errors, dcsim_error *err) {
   char *buf = NULL;
   size_t len = 0;
   xmlDocPtr doc = NULL;
@@ -277,14 +277,14 @@ int dcsim_xml_check_file(const char *path, dcsim_xml_report_fn report, void *ctx
   return rc;
 }
 
-xmlNode *dcsim_xml_next(xmlNode *n, const char *name) {
+xmlNode *dcsim__xml_next(xmlNode *n, const char *name) {
   for (n = n ? n->next : NULL; n; n = n->next)
     if (n->type == XML_ELEMENT_NODE && (!name || strcmp((const char *)n->name, name) == 0))
       return n;
   return NULL;
 }
 
-xmlNode *dcsim_xml_child(xmlNode *parent, const char *name) {
+xmlNode *dcsim__xml_child(xmlNode *parent, const char *name) {
   if (!parent) return NULL;
   for (xmlNode *n = parent->children; n; n = n->next)
     if (n->type == XML_ELEMENT_NODE && (!name || strcmp((const char *)n->name, name) == 0))
@@ -292,22 +292,22 @@ xmlNode *dcsim_xml_child(xmlNode *parent, const char *name) {
   return NULL;
 }
 
-size_t dcsim_xml_count(xmlNode *parent, const char *name) {
+size_t dcsim__xml_count(xmlNode *parent, const char *name) {
   size_t c = 0;
-  for (xmlNode *n = dcsim_xml_child(parent, name); n; n = dcsim_xml_next(n, name)) c++;
+  for (xmlNode *n = dcsim__xml_child(parent, name); n; n = dcsim__xml_next(n, name)) c++;
   return c;
 }
 
-const char *dcsim_xml_attr(const dcsim_xml_doc_t *doc, xmlNode *node, const char *name) {
+const char *dcsim__xml_attr(const dcsim_xml_doc_t *doc, xmlNode *node, const char *name) {
   (void)doc;
   xmlAttr *a = xmlHasProp(node, (const xmlChar *)name);
   if (!a || !a->children || !a->children->content) return NULL;
   return (const char *)a->children->content;
 }
 
-int dcsim_xml_str(const dcsim_xml_doc_t *doc, xmlNode *node, const char *name, int required,
-                  const char **out, dcsim_error *err) {
-  const char *v = dcsim_xml_attr(doc, node, name);
+int dcsim__xml_str(const dcsim_xml_doc_t *doc, xmlNode *node, const char *name, int required,
+                   const char **out, dcsim_error *err) {
+  const char *v = dcsim__xml_attr(doc, node, name);
   if (!v) {
     if (required)
       return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, node, "<%s>: missing attribute '%s'",
@@ -318,10 +318,10 @@ int dcsim_xml_str(const dcsim_xml_doc_t *doc, xmlNode *node, const char *name, i
   return 0;
 }
 
-int dcsim_xml_double(const dcsim_xml_doc_t *doc, xmlNode *node, const char *name, int required,
-                     double *out, dcsim_error *err) {
+int dcsim__xml_double(const dcsim_xml_doc_t *doc, xmlNode *node, const char *name, int required,
+                      double *out, dcsim_error *err) {
   const char *v = NULL;
-  int rc = dcsim_xml_str(doc, node, name, required, &v, err);
+  int rc = dcsim__xml_str(doc, node, name, required, &v, err);
   if (rc || !v) return rc;
   double x;
   if (dcsim_parse_double(v, &x) != 0)
@@ -331,11 +331,11 @@ int dcsim_xml_double(const dcsim_xml_doc_t *doc, xmlNode *node, const char *name
   return 0;
 }
 
-int dcsim_xml_u32(const dcsim_xml_doc_t *doc, xmlNode *node, const char *name, int required,
-                  unsigned *out, dcsim_error *err) {
+int dcsim__xml_u32(const dcsim_xml_doc_t *doc, xmlNode *node, const char *name, int required,
+                   unsigned *out, dcsim_error *err) {
   double x = 0;
-  const char *v = dcsim_xml_attr(doc, node, name);
-  int rc = dcsim_xml_double(doc, node, name, required, &x, err);
+  const char *v = dcsim__xml_attr(doc, node, name);
+  int rc = dcsim__xml_double(doc, node, name, required, &x, err);
   if (rc || !v) return rc;
   if (x < 0 || x > 4294967295.0 || x != floor(x))
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, node,
@@ -345,8 +345,8 @@ int dcsim_xml_u32(const dcsim_xml_doc_t *doc, xmlNode *node, const char *name, i
   return 0;
 }
 
-int dcsim_xml_numbers(const dcsim_xml_doc_t *doc, xmlNode *node, double **out, size_t *n,
-                      dcsim_error *err) {
+int dcsim__xml_numbers(const dcsim_xml_doc_t *doc, xmlNode *node, double **out, size_t *n,
+                       dcsim_error *err) {
   xmlChar *text = xmlNodeGetContent(node);
   int rc = 0;
   double *vals = NULL;

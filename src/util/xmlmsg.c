@@ -1,6 +1,6 @@
-/* xmlmsg.c — libxml2's schema errors in plain words (see dcsim/xmlmsg.h). The message forms are
+/* xmlmsg.c — libxml2's schema errors in plain words (see util/xmlmsg.h). The message forms are
  * those of libxml2's xmlschemas.c (2.9): "Element 'E'[, attribute 'A']: TEXT". */
-#include "dcsim/xmlmsg.h"
+#include "util/xmlmsg.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -250,7 +250,7 @@ static int plain_type(const msg_parts *m, char *out, size_t size) {
   return 0;
 }
 
-void dcsim_xml_plain_message(const char *msg, char *out, size_t size) {
+void dcsim__xml_plain_message(const char *msg, char *out, size_t size) {
   if (!out || !size) return;
   char in[1024];
   snprintf(in, sizeof in, "%s", msg ? msg : "");

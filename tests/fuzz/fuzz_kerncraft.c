@@ -3,6 +3,7 @@
  * refuse with an error. */
 // seeds: tests/data/calibration/kerncraft/*.yml
 #include "dcsim/calib.h"
+#include "dcsim/calib_import.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -264,7 +264,7 @@ static int compute(void *st, const val_row *w, double *out, dcsim_error *err) {
     if (alaro_test(sw, test, args, out) == 0) return 0;
   }
   int rc = other_test(s, test, args, val_col(w, "mode"), out, err);
-  if (rc) dcsim_error_at(err, w->path, dcsim_csv_line(w->t, w->r));
+  if (rc) dcsim_error_at(err, w->path, dcsim__csv_line(w->t, w->r));
   return rc;
 }
 

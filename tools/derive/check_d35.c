@@ -199,7 +199,7 @@ out:
 static int diffs(const val_row *w, const char *qty, int kernels, double *d, size_t *n,
                  dcsim_error *err) {
   *n = 0;
-  for (size_t r = 0; r < dcsim_csv_rows(w->t) && *n < 64; r++) {
+  for (size_t r = 0; r < dcsim__csv_rows(w->t) && *n < 64; r++) {
     val_row o = { w->t, r, w->path };
     if (strcmp(val_col(&o, "evidence"), "measured") || strcmp(val_col(&o, "quantity"), qty) ||
         strcmp(val_col(&o, "dwarf"), val_col(w, "dwarf")) ||
@@ -244,7 +244,7 @@ static int work_loo(d35_state *s, const val_row *w, const d35_in *in, double *ou
                     dcsim_error *err) {
   double sr[2] = { 0 }, srr[2] = { 0 }, xi = 0, wi = 0; /* [0]: without the kernel, [1]: all */
   int rc;
-  for (size_t r = 0; r < dcsim_csv_rows(w->t); r++) {
+  for (size_t r = 0; r < dcsim__csv_rows(w->t); r++) {
     val_row o = { w->t, r, w->path };
     d35_in oi;
     double x, pub;
@@ -261,7 +261,7 @@ static int work_loo(d35_state *s, const val_row *w, const d35_in *in, double *ou
     if (self) xi = x;
   }
   if (!(srr[0] > 0) || !(xi > 0))
-    return DCSIM_ERR(err, DCSIM_EREF, w->path, dcsim_csv_line(w->t, w->r),
+    return DCSIM_ERR(err, DCSIM_EREF, w->path, dcsim__csv_line(w->t, w->r),
                      "work_flop_loo: no in-sample work_flop row of %s and of another kernel",
                      in->item);
   d35_in wi_in = *in;

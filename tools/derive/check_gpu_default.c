@@ -107,14 +107,14 @@ static int read_runs(gd_fit *f, const dcsim_dwarf_t *d, const char *runs, dcsim_
   dcsim_csv_t *csv = NULL;
   size_t c_case, c_t;
   int rc;
-  if ((rc = dcsim_csv_load(runs, &csv, err)) || (rc = dcsim_csv_col(csv, "case", &c_case, err)) ||
-      (rc = dcsim_csv_col(csv, "time_s", &c_t, err)))
+  if ((rc = dcsim__csv_load(runs, &csv, err)) || (rc = dcsim__csv_col(csv, "case", &c_case, err)) ||
+      (rc = dcsim__csv_col(csv, "time_s", &c_t, err)))
     goto out;
-  f->n = dcsim_csv_rows(csv) < MAX_RUNS ? dcsim_csv_rows(csv) : MAX_RUNS;
+  f->n = dcsim__csv_rows(csv) < MAX_RUNS ? dcsim__csv_rows(csv) : MAX_RUNS;
   for (size_t i = 0; i < f->n && !rc; i++) {
     dcsim_dwarf_eval *ev = NULL;
-    snprintf(f->cases[i], sizeof f->cases[i], "%s", dcsim_csv_cell(csv, i, c_case));
-    if ((rc = dcsim_csv_num(csv, i, c_t, &f->t[i], err)) ||
+    snprintf(f->cases[i], sizeof f->cases[i], "%s", dcsim__csv_cell(csv, i, c_case));
+    if ((rc = dcsim__csv_num(csv, i, c_t, &f->t[i], err)) ||
         (rc = dcsim_dwarf_evaluate(d, f->cases[i], NULL, 0, &ev, err)))
       break;
     f->N[i] = ev->domain_size;
@@ -128,7 +128,7 @@ static int read_runs(gd_fit *f, const dcsim_dwarf_t *d, const char *runs, dcsim_
     }
   }
 out:
-  dcsim_csv_free(csv);
+  dcsim__csv_free(csv);
   return rc;
 }
 
@@ -160,7 +160,7 @@ static int loo(gd_state *s, const val_row *w, double *out, dcsim_error *err) {
   if (rc) return rc;
   for (size_t i = 0; i < f->n; i++)
     if (strcmp(f->cases[i], val_col(w, "case")) == 0) return *out = f->loo_s[i], 0;
-  return DCSIM_ERR(err, DCSIM_EREF, w->path, dcsim_csv_line(w->t, w->r), "no run %s in %s",
+  return DCSIM_ERR(err, DCSIM_EREF, w->path, dcsim__csv_line(w->t, w->r), "no run %s in %s",
                    val_col(w, "case"), val_col(w, "runs"));
 }
 
@@ -203,7 +203,7 @@ static int compute(void *st, const val_row *w, double *out, dcsim_error *err) {
     if (!(rc = dcsim_dwarf_gpu_activity(d, &activity, &src, err)))
       *out = dcsim_energy_gpu_board_w(dcsim_gpu_profile_spec(gpu), activity, busy);
   } else {
-    rc = DCSIM_ERR(err, DCSIM_EREF, w->path, dcsim_csv_line(w->t, w->r), "unknown quantity %s", q);
+    rc = DCSIM_ERR(err, DCSIM_EREF, w->path, dcsim__csv_line(w->t, w->r), "unknown quantity %s", q);
   }
 out:
   dcsim_dwarf_free(d);

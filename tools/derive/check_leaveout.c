@@ -35,6 +35,7 @@
 #include "dcsim/catalog.h"
 #include "dcsim/cpu_rates.h"
 #include "dcsim/model_cpu.h"
+#include "util/fileio.h"
 #include "validate.h"
 
 #define HSW "calibration/xeon-e5-2697v3"
@@ -130,7 +131,7 @@ static int make_profile(const char *dir, dcsim_cpu_profile_t **out, dcsim_error 
   char *text = NULL, path[4096 + 16]; /* dir is at most 4096 bytes */
   int rc = dcsim_calib_cpu_profile(dir, &text, err);
   snprintf(path, sizeof path, "%s/profile.xml", dir);
-  if (!rc) rc = dcsim_calib_write_file(path, text, err);
+  if (!rc) rc = dcsim__file_write_atomic(path, text, err);
   free(text);
   return rc ? rc : dcsim_cpu_profile_load(path, out, err);
 }
@@ -368,7 +369,7 @@ static errs *row_errs(lo_state *s, const val_row *w) {
 }
 
 static int compute(void *st, const val_row *w, double *out, dcsim_error *err) {
-  int line = dcsim_csv_line(w->t, w->r);
+  int line = dcsim__csv_line(w->t, w->r);
   errs *e = row_errs(st, w);
   const char *stat = val_col(w, "statistic");
   if (!e || !e->n)

@@ -35,9 +35,9 @@
 #include <string.h>
 
 #include "dcsim/catalog.h"
-#include "dcsim/csv.h"
 #include "dcsim/model.h"
 #include "dcsim/model_irregular.h"
+#include "util/csv.h"
 #include "validate.h"
 
 typedef struct row_in {
@@ -264,7 +264,7 @@ static int compute_row(void *st, const val_row *w, double *out, dcsim_error *err
   row_in in = { val_col(w, "dwarf"), val_col(w, "case"),     val_col(w, "hw"),  val_col(w, "set"),
                 val_col(w, "item"),  val_col(w, "quantity"), (unsigned)threads, ref };
   if ((rc = compute(&in, out, err))) {
-    dcsim_error_at(err, w->path, dcsim_csv_line(w->t, w->r));
+    dcsim_error_at(err, w->path, dcsim__csv_line(w->t, w->r));
     return rc;
   }
   *out = *out * scale + offset;

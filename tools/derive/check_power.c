@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcsim/calib.h"
+#include "dcsim/calib_fit.h"
 #include "dcsim/calib_power.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cpu_power.h"
@@ -58,28 +58,28 @@ static int read_rapl(const char *path, rapl *R, dcsim_error *err) {
   dcsim_csv_t *t = NULL;
   size_t cf, ct, cd, cv;
   memset(R, 0, sizeof *R);
-  int rc = dcsim_csv_load(path, &t, err);
-  if (rc || (rc = dcsim_csv_col(t, "frequency", &cf, err)) ||
-      (rc = dcsim_csv_col(t, "threads", &ct, err)) || (rc = dcsim_csv_col(t, "domain", &cd, err)) ||
-      (rc = dcsim_csv_col(t, "value", &cv, err)))
+  int rc = dcsim__csv_load(path, &t, err);
+  if (rc || (rc = dcsim__csv_col(t, "frequency", &cf, err)) ||
+      (rc = dcsim__csv_col(t, "threads", &ct, err)) ||
+      (rc = dcsim__csv_col(t, "domain", &cd, err)) || (rc = dcsim__csv_col(t, "value", &cv, err)))
     goto out;
-  for (size_t r = 0; r < dcsim_csv_rows(t) && !rc; r++) {
+  for (size_t r = 0; r < dcsim__csv_rows(t) && !rc; r++) {
     double v, c = 0;
-    if ((rc = dcsim_csv_num(t, r, cv, &v, err))) break;
-    snprintf(R->freq, sizeof R->freq, "%s", dcsim_csv_cell(t, r, cf));
-    int pkg = strcmp(dcsim_csv_cell(t, r, cd), "PKG") == 0;
-    if (strcmp(dcsim_csv_cell(t, r, ct), "idle") == 0) {
+    if ((rc = dcsim__csv_num(t, r, cv, &v, err))) break;
+    snprintf(R->freq, sizeof R->freq, "%s", dcsim__csv_cell(t, r, cf));
+    int pkg = strcmp(dcsim__csv_cell(t, r, cd), "PKG") == 0;
+    if (strcmp(dcsim__csv_cell(t, r, ct), "idle") == 0) {
       *(pkg ? &R->pkg_idle : &R->dram_idle) = v;
       continue;
     }
-    if ((rc = dcsim_csv_num(t, r, ct, &c, err))) break;
+    if ((rc = dcsim__csv_num(t, r, ct, &c, err))) break;
     size_t k = 0;
     while (k < R->n && R->cores[k] != (unsigned)c) k++;
     if (k == R->n && R->n < MAX_ROWS) R->cores[R->n++] = (unsigned)c;
     if (k < MAX_ROWS) *(pkg ? &R->pkg[k] : &R->dram[k]) = v;
   }
 out:
-  dcsim_csv_free(t);
+  dcsim__csv_free(t);
   return rc;
 }
 
@@ -88,19 +88,20 @@ out:
 static int read_bw(const char *path, rapl *R, dcsim_error *err) {
   dcsim_csv_t *t = NULL;
   size_t cf, ct, cv;
-  int rc = dcsim_csv_load(path, &t, err);
-  if (rc || (rc = dcsim_csv_col(t, "frequency", &cf, err)) ||
-      (rc = dcsim_csv_col(t, "threads", &ct, err)) || (rc = dcsim_csv_col(t, "value", &cv, err)))
+  int rc = dcsim__csv_load(path, &t, err);
+  if (rc || (rc = dcsim__csv_col(t, "frequency", &cf, err)) ||
+      (rc = dcsim__csv_col(t, "threads", &ct, err)) || (rc = dcsim__csv_col(t, "value", &cv, err)))
     goto out;
-  for (size_t r = 0; r < dcsim_csv_rows(t) && !rc; r++) {
+  for (size_t r = 0; r < dcsim__csv_rows(t) && !rc; r++) {
     double th, v;
-    if (strcmp(dcsim_csv_cell(t, r, cf), R->freq) != 0) continue;
-    if ((rc = dcsim_csv_num(t, r, ct, &th, err)) || (rc = dcsim_csv_num(t, r, cv, &v, err))) break;
+    if (strcmp(dcsim__csv_cell(t, r, cf), R->freq) != 0) continue;
+    if ((rc = dcsim__csv_num(t, r, ct, &th, err)) || (rc = dcsim__csv_num(t, r, cv, &v, err)))
+      break;
     for (size_t k = 0; k < R->n; k++)
       if ((double)R->cores[k] == th) R->bw[k] = v * 1e9;
   }
 out:
-  dcsim_csv_free(t);
+  dcsim__csv_free(t);
   return rc;
 }
 

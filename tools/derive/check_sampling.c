@@ -99,7 +99,7 @@ static int compute(void *st, const val_row *w, double *out, dcsim_error *err) {
   const char *t = val_col(w, "test");
   if (strcmp(t, "hvs_avoids_flat") == 0) return avoids_flat(out, err);
   if (strcmp(t, "weights_help") == 0) return weights_help(out, err);
-  return DCSIM_ERR(err, DCSIM_EREF, w->path, dcsim_csv_line(w->t, w->r), "unknown test %s", t);
+  return DCSIM_ERR(err, DCSIM_EREF, w->path, dcsim__csv_line(w->t, w->r), "unknown test %s", t);
 }
 
 static void label(const val_row *w, char *buf, size_t size) {

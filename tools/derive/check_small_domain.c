@@ -77,14 +77,14 @@ static int load(sd_state *s, const val_row *w, dcsim_error *err) {
       (rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, val_col(w, "hw"), NULL, 0, gpath, sizeof gpath,
                                   err)) ||
       (rc = dcsim_gpu_profile_load(gpath, &gpu, err)) ||
-      (rc = dcsim_csv_load(val_col(w, "runs"), &csv, err)) ||
-      (rc = dcsim_csv_col(csv, "case", &c_case, err)) ||
-      (rc = dcsim_csv_col(csv, "time_s", &c_t, err)))
+      (rc = dcsim__csv_load(val_col(w, "runs"), &csv, err)) ||
+      (rc = dcsim__csv_col(csv, "case", &c_case, err)) ||
+      (rc = dcsim__csv_col(csv, "time_s", &c_t, err)))
     goto out;
-  s->n = dcsim_csv_rows(csv) < MAX_RUNS ? dcsim_csv_rows(csv) : MAX_RUNS;
+  s->n = dcsim__csv_rows(csv) < MAX_RUNS ? dcsim__csv_rows(csv) : MAX_RUNS;
   for (size_t r = 0; r < s->n && !rc; r++) {
-    snprintf(s->cases[r], sizeof s->cases[r], "%s", dcsim_csv_cell(csv, r, c_case));
-    if (!(rc = dcsim_csv_num(csv, r, c_t, &s->obs[r].measured_s, err)))
+    snprintf(s->cases[r], sizeof s->cases[r], "%s", dcsim__csv_cell(csv, r, c_case));
+    if (!(rc = dcsim__csv_num(csv, r, c_t, &s->obs[r].measured_s, err)))
       rc = dcsim_gpu_size_obs_of(d, s->cases[r], gpu, 0, &s->obs[r], err);
   }
   if (!rc && !(rc = fit_all(s, d, gpu, err))) {
@@ -92,7 +92,7 @@ static int load(sd_state *s, const val_row *w, dcsim_error *err) {
     s->have = 1;
   }
 out:
-  dcsim_csv_free(csv);
+  dcsim__csv_free(csv);
   dcsim_dwarf_free(d);
   dcsim_gpu_profile_free(gpu);
   return rc;
@@ -122,11 +122,11 @@ static int compute(void *st, const val_row *w, double *out, dcsim_error *err) {
     else if (strcmp(q, "diff") == 0)
       *out = s->obs[r].model_s / s->obs[r].measured_s - 1; /* D3.5 §3.5 */
     else
-      return DCSIM_ERR(err, DCSIM_EREF, w->path, dcsim_csv_line(w->t, w->r), "unknown quantity %s",
+      return DCSIM_ERR(err, DCSIM_EREF, w->path, dcsim__csv_line(w->t, w->r), "unknown quantity %s",
                        q);
     return 0;
   }
-  return DCSIM_ERR(err, DCSIM_EREF, w->path, dcsim_csv_line(w->t, w->r), "no profiled run %s", cs);
+  return DCSIM_ERR(err, DCSIM_EREF, w->path, dcsim__csv_line(w->t, w->r), "no profiled run %s", cs);
 }
 
 static void label(const val_row *w, char *buf, size_t size) {

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcsim/csv.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/fit.h"
 #include "dcsim/hwprofile.h"
+#include "util/csv.h"
 
 #define FORMULA_CASE "200x180_525"
 
@@ -35,26 +35,27 @@ int main(int argc, char **argv) {
   dcsim_cpu_profile_t *cpu = NULL;
   dcsim_csv_t *csv = NULL;
   if (dcsim_dwarf_load(argv[1], &d, &err) || dcsim_cpu_profile_load(argv[2], &cpu, &err) ||
-      dcsim_csv_load(argv[3], &csv, &err))
+      dcsim__csv_load(argv[3], &csv, &err))
     return die(&err);
   size_t c_case, c_thr, c_f, c_w, c_q, c_t;
-  if (dcsim_csv_col(csv, "case", &c_case, &err) || dcsim_csv_col(csv, "threads", &c_thr, &err) ||
-      dcsim_csv_col(csv, "freq_ghz", &c_f, &err) || dcsim_csv_col(csv, "work_gflop", &c_w, &err) ||
-      dcsim_csv_col(csv, "traffic_gb", &c_q, &err) || dcsim_csv_col(csv, "time_s", &c_t, &err))
+  if (dcsim__csv_col(csv, "case", &c_case, &err) || dcsim__csv_col(csv, "threads", &c_thr, &err) ||
+      dcsim__csv_col(csv, "freq_ghz", &c_f, &err) ||
+      dcsim__csv_col(csv, "work_gflop", &c_w, &err) ||
+      dcsim__csv_col(csv, "traffic_gb", &c_q, &err) || dcsim__csv_col(csv, "time_s", &c_t, &err))
     return die(&err);
   if (!xml) {
     printf(
         "| case | loop | W [flop] | Q [byte] | W*Tflop [s] | Q*Tmop [s] "
         "|\n|---|---|---|---|---|---|\n");
   }
-  for (size_t r = 0; r < dcsim_csv_rows(csv); r++) {
+  for (size_t r = 0; r < dcsim__csv_rows(csv); r++) {
     double thr, f, w, q, t;
-    if (dcsim_csv_num(csv, r, c_thr, &thr, &err) || dcsim_csv_num(csv, r, c_f, &f, &err) ||
-        dcsim_csv_num(csv, r, c_w, &w, &err) || dcsim_csv_num(csv, r, c_q, &q, &err) ||
-        dcsim_csv_num(csv, r, c_t, &t, &err))
+    if (dcsim__csv_num(csv, r, c_thr, &thr, &err) || dcsim__csv_num(csv, r, c_f, &f, &err) ||
+        dcsim__csv_num(csv, r, c_w, &w, &err) || dcsim__csv_num(csv, r, c_q, &q, &err) ||
+        dcsim__csv_num(csv, r, c_t, &t, &err))
       return die(&err);
     if (thr != 1) continue; /* the split is fitted on the single-core runs */
-    const char *cs = dcsim_csv_cell(csv, r, c_case);
+    const char *cs = dcsim__csv_cell(csv, r, c_case);
     dcsim_dwarf_eval *ev = NULL;
     if (dcsim_dwarf_evaluate(d, cs, NULL, 0, &ev, &err)) return die(&err);
     dcsim_cpu_state st = { f, NULL, 1 };
@@ -117,7 +118,7 @@ int main(int argc, char **argv) {
     free(qo);
     dcsim_dwarf_eval_free(ev);
   }
-  dcsim_csv_free(csv);
+  dcsim__csv_free(csv);
   dcsim_cpu_profile_free(cpu);
   dcsim_dwarf_free(d);
   return 0;

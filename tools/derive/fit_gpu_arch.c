@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "dcsim/catalog.h"
-#include "dcsim/csv.h"
 #include "dcsim/fit_gpu.h"
 #include "dcsim/model.h"
+#include "util/csv.h"
 
 #define MAX_RUNS 64
 
@@ -42,14 +42,14 @@ static int load_gpu(const char *ref, dcsim_gpu_profile_t **g, dcsim_error *err) 
 static int load_runs(const dcsim_dwarf_t *d, dcsim_csv_t *csv, runs *r, dcsim_error *err) {
   size_t c_case, c_t;
   int rc;
-  if ((rc = dcsim_csv_col(csv, "case", &c_case, err)) ||
-      (rc = dcsim_csv_col(csv, "time_s", &c_t, err)))
+  if ((rc = dcsim__csv_col(csv, "case", &c_case, err)) ||
+      (rc = dcsim__csv_col(csv, "time_s", &c_t, err)))
     return rc;
-  r->n = dcsim_csv_rows(csv) < MAX_RUNS ? dcsim_csv_rows(csv) : MAX_RUNS;
+  r->n = dcsim__csv_rows(csv) < MAX_RUNS ? dcsim__csv_rows(csv) : MAX_RUNS;
   for (size_t i = 0; i < r->n; i++) {
     dcsim_dwarf_eval *ev = NULL;
-    r->cases[i] = dcsim_csv_cell(csv, i, c_case);
-    if ((rc = dcsim_csv_num(csv, i, c_t, &r->t[i], err)) ||
+    r->cases[i] = dcsim__csv_cell(csv, i, c_case);
+    if ((rc = dcsim__csv_num(csv, i, c_t, &r->t[i], err)) ||
         (rc = dcsim_dwarf_evaluate(d, r->cases[i], NULL, 0, &ev, err)))
       return rc;
     r->N[i] = ev->domain_size;
@@ -74,7 +74,7 @@ int main(int argc, char **argv) {
   runs r = { 0 };
   if (dcsim_catalog_resolve(DCSIM_KIND_DWARF, argv[1], NULL, 0, dpath, sizeof dpath, &err) ||
       dcsim_dwarf_load(dpath, &d, &err) || load_gpu(argv[2], &gpu, &err) ||
-      dcsim_csv_load(argv[3], &csv, &err) || load_runs(d, csv, &r, &err))
+      dcsim__csv_load(argv[3], &csv, &err) || load_runs(d, csv, &r, &err))
     return die(&err);
   const dcsim_gpu_launch *have = &r.ev->launch;
   unsigned tpb = have->present ? have->threads_per_block : 128;
@@ -104,7 +104,7 @@ int main(int argc, char **argv) {
     }
   }
   dcsim_dwarf_eval_free(r.ev);
-  dcsim_csv_free(csv);
+  dcsim__csv_free(csv);
   dcsim_dwarf_free(d);
   dcsim_gpu_profile_free(gpu);
   return status;

@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "dcsim/catalog.h"
-#include "dcsim/csv.h"
 #include "dcsim/fit_gpu.h"
 #include "dcsim/model.h"
+#include "util/csv.h"
 
 #define MAX_RUNS 64
 
@@ -38,22 +38,22 @@ int main(int argc, char **argv) {
   if (dcsim_catalog_resolve(DCSIM_KIND_DWARF, argv[1], NULL, 0, dpath, sizeof dpath, &err) ||
       dcsim_dwarf_load(dpath, &d, &err) ||
       dcsim_catalog_resolve(DCSIM_KIND_GPU, argv[2], NULL, 0, gpath, sizeof gpath, &err) ||
-      dcsim_gpu_profile_load(gpath, &gpu, &err) || dcsim_csv_load(argv[3], &csv, &err))
+      dcsim_gpu_profile_load(gpath, &gpu, &err) || dcsim__csv_load(argv[3], &csv, &err))
     return die(&err);
   size_t c_case, c_t;
-  if (dcsim_csv_col(csv, "case", &c_case, &err) || dcsim_csv_col(csv, "time_s", &c_t, &err))
+  if (dcsim__csv_col(csv, "case", &c_case, &err) || dcsim__csv_col(csv, "time_s", &c_t, &err))
     return die(&err);
-  size_t n = dcsim_csv_rows(csv);
+  size_t n = dcsim__csv_rows(csv);
   if (n > MAX_RUNS) n = MAX_RUNS;
   dcsim_gpu_size_obs obs[MAX_RUNS];
   for (size_t r = 0; r < n; r++) {
-    if (dcsim_csv_num(csv, r, c_t, &obs[r].measured_s, &err) ||
-        dcsim_gpu_size_obs_of(d, dcsim_csv_cell(csv, r, c_case), gpu, 0, &obs[r], &err))
+    if (dcsim__csv_num(csv, r, c_t, &obs[r].measured_s, &err) ||
+        dcsim_gpu_size_obs_of(d, dcsim__csv_cell(csv, r, c_case), gpu, 0, &obs[r], &err))
       return die(&err);
   }
   const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(gpu);
   dcsim_dwarf_eval *ev0 = NULL;
-  if (dcsim_dwarf_evaluate(d, dcsim_csv_cell(csv, 0, c_case), NULL, 0, &ev0, &err))
+  if (dcsim_dwarf_evaluate(d, dcsim__csv_cell(csv, 0, c_case), NULL, 0, &ev0, &err))
     return die(&err);
   double launches = (double)ev0->n_kernels * ev0->invocations; /* kernel launches per call */
   dcsim_dwarf_eval_free(ev0);
@@ -82,7 +82,7 @@ int main(int argc, char **argv) {
       printf("%s holds the fitted small-domain parameters\n", gpath);
     }
   }
-  dcsim_csv_free(csv);
+  dcsim__csv_free(csv);
   dcsim_dwarf_free(d);
   dcsim_gpu_profile_free(gpu);
   return status;

@@ -61,14 +61,14 @@ typedef struct run {
 const char *val_col(const val_row *w, const char *name) {
   size_t c;
   dcsim_error e;
-  if (dcsim_csv_col(w->t, name, &c, &e)) return "";
-  return dcsim_csv_cell(w->t, w->r, c);
+  if (dcsim__csv_col(w->t, name, &c, &e)) return "";
+  return dcsim__csv_cell(w->t, w->r, c);
 }
 
 int val_num(const val_row *w, const char *name, double *out, dcsim_error *err) {
   size_t c;
-  int rc = dcsim_csv_col(w->t, name, &c, err);
-  return rc ? rc : dcsim_csv_num(w->t, w->r, c, out, err);
+  int rc = dcsim__csv_col(w->t, name, &c, err);
+  return rc ? rc : dcsim__csv_num(w->t, w->r, c, out, err);
 }
 
 static int die(const dcsim_error *e) {
@@ -96,7 +96,7 @@ typedef struct row_result {
 
 /* the common columns of a row (validate.h) */
 static int read_common(const val_row *w, row_result *r, dcsim_error *err) {
-  int line = dcsim_csv_line(w->t, w->r);
+  int line = dcsim__csv_line(w->t, w->r);
   memset(r, 0, sizeof *r);
   r->ev = lookup(val_col(w, "evidence"), EV_NAME, N_EV);
   r->expect = lookup(val_col(w, "expect"), ST_NAME, N_ST);
@@ -206,7 +206,7 @@ static int do_row(run *R, const val_checker *ck, void *st, const val_row *w, tal
   if (r.status != r.expect) {
     R->failures++;
     fprintf(stderr, "%s:%d: %s %s: %s, expected %s (dcsim %.6g, published %.6g, tolerance %s)\n",
-            w->path, dcsim_csv_line(w->t, w->r), val_col(w, "source"), label, ST_NAME[r.status],
+            w->path, dcsim__csv_line(w->t, w->r), val_col(w, "source"), label, ST_NAME[r.status],
             ST_NAME[r.expect], r.got, r.pub, val_col(w, "tol"));
   }
   return 0;
@@ -265,7 +265,7 @@ static int do_section(run *R, paper *p, const char *dir, const char *csv, const 
   snprintf(ipath, sizeof ipath, "doc/validation/%s", intro);
   dcsim_csv_t *t = NULL;
   void *st = NULL;
-  int rc = dcsim_csv_load(path, &t, err);
+  int rc = dcsim__csv_load(path, &t, err);
   if (rc) return rc;
   if (ck->init && (rc = ck->init(&st, err))) goto out;
   FILE *out = R->markdown ? R->body : NULL;
@@ -277,7 +277,7 @@ static int do_section(run *R, paper *p, const char *dir, const char *csv, const 
   }
   tally t0;
   memset(&t0, 0, sizeof t0);
-  for (size_t r = 0; r < dcsim_csv_rows(t); r++) {
+  for (size_t r = 0; r < dcsim__csv_rows(t); r++) {
     val_row w = { t, r, path };
     if ((rc = do_row(R, ck, st, &w, &t0, out, err))) goto out;
   }
@@ -294,7 +294,7 @@ static int do_section(run *R, paper *p, const char *dir, const char *csv, const 
   }
 out:
   if (ck->fini) ck->fini(st);
-  dcsim_csv_free(t);
+  dcsim__csv_free(t);
   return rc;
 }
 

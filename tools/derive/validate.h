@@ -33,8 +33,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "dcsim/csv.h"
 #include "dcsim/error.h"
+#include "util/csv.h"
 
 typedef struct val_row {
   const dcsim_csv_t *t;

@@ -1,4 +1,4 @@
-/* dcsim/xmlmsg.h — libxml2's schema errors in plain words (doc/cli.md, "dcsim validate").
+/* util/xmlmsg.h — libxml2's schema errors in plain words (doc/cli.md, "dcsim validate").
  *
  * libxml2 says what broke which rule of the XSD ("Element 'task', attribute 'device': [facet
  * 'enumeration'] The value 'cpux' is not an element of the set {'cpu', 'gpu', 'any'}."); a user
@@ -15,6 +15,6 @@
 
 /* Writes the plain form of libxml2's message `msg` (trailing blanks and newline ignored) into
  * out (size bytes, always terminated). */
-void dcsim_xml_plain_message(const char *msg, char *out, size_t size);
+void dcsim__xml_plain_message(const char *msg, char *out, size_t size);
 
 #endif

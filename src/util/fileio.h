@@ -1,7 +1,9 @@
-/* dcsim/fileio.h — reading a whole input file into memory, the one way every reader does it
+/* util/fileio.h — reading a whole input file into memory, the one way every reader does it
  * (XML documents, CSV tables, calibration exports, sweep points).
  *
- * Ownership: dcsim_file_read() gives a malloc'd, NUL-terminated *text the caller frees; on
+ * Also the one way files are written whole (dcsim__file_write_atomic) and directories made.
+ *
+ * Ownership: dcsim__file_read() gives a malloc'd, NUL-terminated *text the caller frees; on
  * failure *text is left untouched. Nothing here keeps state. */
 #ifndef DCSIM_FILEIO_H
 #define DCSIM_FILEIO_H
@@ -22,7 +24,16 @@ typedef struct dcsim_file_rules {
  * NUL-terminated; *len (may be NULL) is its length in bytes. rules may be NULL (no limit, NUL
  * bytes read). Errors name path, line 0: DCSIM_EIO "cannot open: REASON" or "read error",
  * DCSIM_ENOMEM "out of memory", and the two of the rules. */
-int dcsim_file_read(const char *path, const dcsim_file_rules *rules, char **text, size_t *len,
-                    dcsim_error *err);
+int dcsim__file_read(const char *path, const dcsim_file_rules *rules, char **text, size_t *len,
+                     dcsim_error *err);
+
+/* The whole file as a NUL-terminated string: 64 MiB at most, no NUL byte (dcsim__file_read). */
+int dcsim__file_read_text(const char *path, char **text, dcsim_error *err);
+
+/* Writes text to path through a temporary file and rename (never half a file). */
+int dcsim__file_write_atomic(const char *path, const char *text, dcsim_error *err);
+
+/* Creates directory dir if it does not exist (one level); an existing non-directory is an error. */
+int dcsim__mkdir(const char *dir, dcsim_error *err);
 
 #endif

@@ -9,8 +9,8 @@
 #include <libxml/tree.h>
 
 #include "calib/internal.h"
-#include "dcsim/calib.h"
-#include "dcsim/xmlio.h"
+#include "dcsim/calib_import.h"
+#include "util/xmlio.h"
 
 /* One likwid-bench run: the block from "Test:" to the next "Test:" or the end of the file. */
 typedef struct lrun {
@@ -81,7 +81,7 @@ static int finish_run(lrun *r, dcsim_error *err) {
 
 static int parse_likwid(const char *path, lrun **runs, size_t *n, size_t *cap, dcsim_error *err) {
   char *text = NULL;
-  int rc = dcsim_calib_read_text(path, &text, err);
+  int rc = dcsim__file_read_text(path, &text, err);
   if (rc) return rc;
   lrun *cur = NULL;
   int line = 0, any = 0;
@@ -202,8 +202,8 @@ static void best_free(best *b) {
 
 /* Adds or replaces <table quantity="q" file="q.csv" source="..."> in the machine.xml document. */
 static void set_table(xmlNode *root, const char *q, const char *source) {
-  xmlNode *last = dcsim_xml_child(root, "frequencies"), *found = NULL;
-  for (xmlNode *t = dcsim_xml_child(root, "table"); t; t = dcsim_xml_next(t, "table")) {
+  xmlNode *last = dcsim__xml_child(root, "frequencies"), *found = NULL;
+  for (xmlNode *t = dcsim__xml_child(root, "table"); t; t = dcsim__xml_next(t, "table")) {
     xmlChar *qq = xmlGetProp(t, BAD_CAST "quantity");
     if (qq && strcmp((const char *)qq, q) == 0) found = t;
     xmlFree(qq);
@@ -249,20 +249,20 @@ static int read_machine(likwid_import *L, dcsim_error *err) {
         "needed for the cache sizes and the frequency state: write one "
         "(schemas/calibration-machine.xsd) or make it with dcsim calibrate import-kerncraft");
   fclose(probe);
-  if ((rc = dcsim_xml_load(L->mpath, "calibration-machine", &L->mdoc, err))) return rc;
+  if ((rc = dcsim__xml_load(L->mpath, "calibration-machine", &L->mdoc, err))) return rc;
   dcsim_xml_doc_t *mdoc = L->mdoc;
-  xmlNode *root = dcsim_xml_root(mdoc), *spec = dcsim_xml_child(root, "spec");
+  xmlNode *root = dcsim__xml_root(mdoc), *spec = dcsim__xml_child(root, "spec");
   static const char *const cattr[3] = { "l1-byte", "l2-byte", "l3-byte" };
   for (int c = 0; c < 3; c++) {
-    if ((rc = dcsim_xml_double(mdoc, spec, cattr[c], 0, &L->cache[c], err))) return rc;
+    if ((rc = dcsim__xml_double(mdoc, spec, cattr[c], 0, &L->cache[c], err))) return rc;
     if (!(L->cache[c] > 0))
       return DCSIM_XML_ERR(
           err, DCSIM_EREF, mdoc, spec,
           "<spec>: %s is needed to tell which cache a likwid-bench working set measures", cattr[c]);
   }
-  xmlNode *fr = dcsim_xml_child(root, "frequencies");
-  for (xmlNode *q = dcsim_xml_child(fr, "freq"); q; q = dcsim_xml_next(q, "freq")) {
-    const char *id = dcsim_xml_attr(mdoc, q, "id");
+  xmlNode *fr = dcsim__xml_child(root, "frequencies");
+  for (xmlNode *q = dcsim__xml_child(fr, "freq"); q; q = dcsim__xml_next(q, "freq")) {
+    const char *id = dcsim__xml_attr(mdoc, q, "id");
     if (L->freq ? strcmp(id, L->freq) == 0 : !L->fid)
       L->fid = id;
     else if (!L->freq)
@@ -359,8 +359,8 @@ static int write_quantity(const likwid_import *L, int q, dcsim_error *err) {
            qn[q],
            q == 0 ? "from peakflops (MFlops/s / 1000)"
                   : "from the working sets that fit it (MByte/s / 1000)");
-  if ((rc = dcsim_calib_write_table(L->dir, qn[q], L->fid, q == 0 ? "GFLOP/s" : "GB/s", rows, b->n,
-                                    comment, err)))
+  if ((rc = dcsim__calib_write_table(L->dir, qn[q], L->fid, q == 0 ? "GFLOP/s" : "GB/s", rows, b->n,
+                                     comment, err)))
     goto out;
   if (L->report) {
     fprintf(L->report, "%s.csv:", qn[q]);
@@ -384,7 +384,7 @@ static int update_machine(const likwid_import *L, dcsim_error *err) {
       set_table(xmlDocGetRootElement(doc), qn[q],
                 q == 0 ? "likwid-bench peakflops (dcsim calibrate import-likwid)"
                        : "likwid-bench (dcsim calibrate import-likwid)");
-  int rc = dcsim_calib_xml_save(doc, L->mpath, err);
+  int rc = dcsim__xml_save(doc, L->mpath, err);
   xmlFreeDoc(doc);
   return rc;
 }
@@ -411,7 +411,7 @@ int dcsim_calib_import_likwid(const char *const *paths, size_t n_paths, const ch
     fprintf(report, "%zu run%s imported, %zu ignored (other tests, single precision); updated %s\n",
             L.used, L.used == 1 ? "" : "s", L.ignored, L.mpath);
 out:
-  dcsim_xml_free(L.mdoc);
+  dcsim__xml_free(L.mdoc);
   for (int q = 0; q < 5; q++) best_free(&L.tab[q]);
   free(L.runs);
   free(L.mpath);

@@ -5,10 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcsim/calib.h"
-#include "dcsim/csv.h"
+#include "calib/internal.h"
 #include "dcsim/fit.h"
-#include "internal.h"
+#include "util/csv.h"
 
 enum { MAX_ROWS = 64 };
 
@@ -137,9 +136,9 @@ void dcsim_power_fit_report(FILE *f, const char *what, const unsigned *cores, co
 static void fit_source(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *csv,
                        const dcsim_power_fit_stats *st) {
   fputs(" source=\"", f);
-  dcsim_calib_xml_escape(f, dcsim_xml_attr(doc, n, "source"));
+  dcsim__xml_escape(f, dcsim__xml_attr(doc, n, "source"));
   fputs("; fitted by dcsim calibrate cpu (least squares) on ", f);
-  dcsim_calib_xml_escape(f, csv);
+  dcsim__xml_escape(f, csv);
   fprintf(f, ", %zu states: rms %.3g W, worst %.2f%%, leave-one-out worst %.2f%%\"", st->n,
           st->rms_w, 100 * st->max_rel_err, 100 * st->loo_max_rel_err);
 }
@@ -153,40 +152,39 @@ static int bandwidths(const char *dir, const char *file, const char *freq,
   char *path = *path_out = dcsim_path_in(dir, file);
   if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
   size_t cf, ct, cv, cu;
-  int rc = dcsim_csv_load(path, &t, err);
-  if (rc || (rc = dcsim_csv_col(t, "frequency", &cf, err)) ||
-      (rc = dcsim_csv_col(t, "threads", &ct, err)) || (rc = dcsim_csv_col(t, "value", &cv, err)) ||
-      (rc = dcsim_csv_col(t, "unit", &cu, err)))
+  int rc = dcsim__csv_load(path, &t, err);
+  if (rc || (rc = dcsim__csv_col(t, "frequency", &cf, err)) ||
+      (rc = dcsim__csv_col(t, "threads", &ct, err)) ||
+      (rc = dcsim__csv_col(t, "value", &cv, err)) || (rc = dcsim__csv_col(t, "unit", &cu, err)))
     goto out;
   for (size_t i = 0; i < T->n; i++) bw[i] = 0;
-  for (size_t r = 0; r < dcsim_csv_rows(t); r++) {
-    if (strcmp(dcsim_csv_cell(t, r, cf), freq) != 0) continue;
+  for (size_t r = 0; r < dcsim__csv_rows(t); r++) {
+    if (strcmp(dcsim__csv_cell(t, r, cf), freq) != 0) continue;
     double th, v, scale;
     dcsim_unit_kind kind;
-    if ((rc = dcsim_csv_num(t, r, ct, &th, err)) || (rc = dcsim_csv_num(t, r, cv, &v, err)))
+    if ((rc = dcsim__csv_num(t, r, ct, &th, err)) || (rc = dcsim__csv_num(t, r, cv, &v, err)))
       goto out;
-    if (dcsim_calib_parse_unit(dcsim_csv_cell(t, r, cu), &kind, &scale) ||
-        kind != DCSIM_UNIT_RATE) {
-      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim_csv_line(t, r), "unit '%s': expected GB/s",
-                     dcsim_csv_cell(t, r, cu));
+    if (dcsim__parse_unit(dcsim__csv_cell(t, r, cu), &kind, &scale) || kind != DCSIM_UNIT_RATE) {
+      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim__csv_line(t, r), "unit '%s': expected GB/s",
+                     dcsim__csv_cell(t, r, cu));
       goto out;
     }
     for (size_t i = 0; i < T->n; i++)
       if ((double)T->cores[i] == th) bw[i] = v * scale;
   }
 out:
-  dcsim_csv_free(t);
+  dcsim__csv_free(t);
   return rc;
 }
 
 static int emit_package(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *pk,
                         const dcsim_calib_power_table *T, dcsim_error *err) {
   fputs("    <package", f);
-  const char *fit = dcsim_xml_attr(doc, pk, "fit");
+  const char *fit = dcsim__xml_attr(doc, pk, "fit");
   if (!fit) {
     const char *names[] = { "idle-w", "awake-w", "core-w", "voltage-slope", "source" };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-      dcsim_calib_attr(f, doc, pk, names[i]);
+      dcsim__xml_copy_attr(f, doc, pk, names[i]);
     fputs("/>\n", f);
     return 0;
   }
@@ -201,7 +199,7 @@ static int emit_package(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *pk,
     return rc;
   }
   fprintf(f, " idle-w=\"%.6g\" awake-w=\"%.4g\" core-w=\"%.4g\"", T->pkg_idle_w, awake, core);
-  dcsim_calib_attr(f, doc, pk, "voltage-slope");
+  dcsim__xml_copy_attr(f, doc, pk, "voltage-slope");
   fit_source(f, doc, pk, T->path, &st);
   fputs("/>\n", f);
   return 0;
@@ -210,21 +208,21 @@ static int emit_package(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *pk,
 static int emit_dram(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *dr, xmlNode *en,
                      const dcsim_calib_power_table *T, dcsim_error *err) {
   fputs("    <dram", f);
-  if (!dcsim_xml_attr(doc, dr, "fit")) {
-    dcsim_calib_attr(f, doc, dr, "idle-w");
-    dcsim_calib_attr(f, doc, dr, "j-per-byte");
-    dcsim_calib_attr(f, doc, dr, "source");
+  if (!dcsim__xml_attr(doc, dr, "fit")) {
+    dcsim__xml_copy_attr(f, doc, dr, "idle-w");
+    dcsim__xml_copy_attr(f, doc, dr, "j-per-byte");
+    dcsim__xml_copy_attr(f, doc, dr, "source");
     fputs("/>\n", f);
     return 0;
   }
-  const char *bwf = dcsim_xml_attr(doc, dr, "bandwidth");
+  const char *bwf = dcsim__xml_attr(doc, dr, "bandwidth");
   if (!T || !bwf)
     return DCSIM_XML_ERR(err, DCSIM_EREF, doc, dr,
                          "<dram fit=\"energy\">: needs machine.xml's <energy> table and "
                          "bandwidth=\"CSV\" (the DRAM bandwidth of the measured states)");
   double bw[64], meas[64], e = 0;
   char *bpath = NULL;
-  int rc = bandwidths(dir, bwf, dcsim_xml_attr(doc, en, "freq"), T, bw, &bpath, err);
+  int rc = bandwidths(dir, bwf, dcsim__xml_attr(doc, en, "freq"), T, bw, &bpath, err);
   size_t m = 0;
   for (size_t i = 0; !rc && i < T->n; i++)
     if (bw[i] > 0) {
@@ -243,33 +241,33 @@ static int emit_dram(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNo
   return rc;
 }
 
-int dcsim_calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *root,
-                           dcsim_error *err) {
-  xmlNode *ps = dcsim_xml_child(root, "power-spec"), *pm = dcsim_xml_child(root, "power-model");
-  xmlNode *en = dcsim_xml_child(root, "energy");
+int dcsim__calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *root,
+                            dcsim_error *err) {
+  xmlNode *ps = dcsim__xml_child(root, "power-spec"), *pm = dcsim__xml_child(root, "power-model");
+  xmlNode *en = dcsim__xml_child(root, "energy");
   if (ps) {
     fputs("  <power-spec", f);
-    dcsim_calib_attr(f, doc, ps, "tdp-w");
-    dcsim_calib_attr(f, doc, ps, "source");
+    dcsim__xml_copy_attr(f, doc, ps, "tdp-w");
+    dcsim__xml_copy_attr(f, doc, ps, "source");
     fputs("/>\n", f);
   }
   if (!pm) return 0;
   dcsim_calib_power_table T;
   memset(&T, 0, sizeof T);
-  int rc = en ? dcsim_calib_power_rows(dir, doc, en, &T, err) : 0;
+  int rc = en ? dcsim__calib_power_rows(dir, doc, en, &T, err) : 0;
   if (rc) goto out;
   fputs("  <power-model", f);
-  dcsim_calib_attr(f, doc, pm, "basis");
-  dcsim_calib_attr(f, doc, pm, "source");
+  dcsim__xml_copy_attr(f, doc, pm, "basis");
+  dcsim__xml_copy_attr(f, doc, pm, "source");
   fputs(">\n", f);
-  xmlNode *nd = dcsim_xml_child(pm, "node");
-  if ((rc = emit_package(f, doc, dcsim_xml_child(pm, "package"), en ? &T : NULL, err)) ||
-      (rc = emit_dram(f, dir, doc, dcsim_xml_child(pm, "dram"), en, en ? &T : NULL, err)))
+  xmlNode *nd = dcsim__xml_child(pm, "node");
+  if ((rc = emit_package(f, doc, dcsim__xml_child(pm, "package"), en ? &T : NULL, err)) ||
+      (rc = emit_dram(f, dir, doc, dcsim__xml_child(pm, "dram"), en, en ? &T : NULL, err)))
     goto out;
   fputs("    <node", f);
-  dcsim_calib_attr(f, doc, nd, "base-w");
-  dcsim_calib_attr(f, doc, nd, "load-overhead");
-  dcsim_calib_attr(f, doc, nd, "source");
+  dcsim__xml_copy_attr(f, doc, nd, "base-w");
+  dcsim__xml_copy_attr(f, doc, nd, "load-overhead");
+  dcsim__xml_copy_attr(f, doc, nd, "source");
   fputs("/>\n  </power-model>\n", f);
 out:
   free(T.path);

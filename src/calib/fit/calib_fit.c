@@ -8,11 +8,11 @@
 #include <libxml/tree.h>
 
 #include "calib/internal.h"
-#include "dcsim/calib.h"
+#include "dcsim/calib_fit.h"
 #include "dcsim/calib_power.h"
-#include "dcsim/csv.h"
 #include "dcsim/hwprofile.h"
-#include "dcsim/xmlio.h"
+#include "util/csv.h"
+#include "util/xmlio.h"
 
 typedef struct obs {
   size_t loop;
@@ -49,14 +49,14 @@ typedef struct fit_work {
 static int fit_work_alloc(fit_work *W, dcsim_error *err) {
   dcsim_csv_t *t = W->t;
   int rc;
-  if ((rc = dcsim_csv_col(t, "loop", &W->cl, err)) ||
-      (rc = dcsim_csv_col(t, "frequency", &W->cf, err)) ||
-      (rc = dcsim_csv_col(t, "threads", &W->ct, err)) ||
-      (rc = dcsim_csv_col(t, "traffic_byte", &W->cq, err)) ||
-      (rc = dcsim_csv_col(t, "work_flop", &W->cw, err)) ||
-      (rc = dcsim_csv_col(t, "time_s", &W->cti, err)))
+  if ((rc = dcsim__csv_col(t, "loop", &W->cl, err)) ||
+      (rc = dcsim__csv_col(t, "frequency", &W->cf, err)) ||
+      (rc = dcsim__csv_col(t, "threads", &W->ct, err)) ||
+      (rc = dcsim__csv_col(t, "traffic_byte", &W->cq, err)) ||
+      (rc = dcsim__csv_col(t, "work_flop", &W->cw, err)) ||
+      (rc = dcsim__csv_col(t, "time_s", &W->cti, err)))
     return rc;
-  size_t n = dcsim_csv_rows(t);
+  size_t n = dcsim__csv_rows(t);
   W->ob = calloc(n ? n : 1, sizeof *W->ob);
   W->fits = calloc(n ? n : 1, sizeof *W->fits);
   size_t nmax = n ? n : 1;
@@ -75,11 +75,11 @@ static int fit_work_alloc(fit_work *W, dcsim_error *err) {
 static int read_observation(fit_work *W, size_t r, dcsim_error *err) {
   dcsim_csv_t *t = W->t;
   const char *csv_path = W->csv_path;
-  int line = dcsim_csv_line(t, r), rc;
-  const char *name = dcsim_csv_cell(t, r, W->cl);
+  int line = dcsim__csv_line(t, r), rc;
+  const char *name = dcsim__csv_cell(t, r, W->cl);
   double th, q, w, ti;
-  if ((rc = dcsim_csv_num(t, r, W->ct, &th, err)) || (rc = dcsim_csv_num(t, r, W->cq, &q, err)) ||
-      (rc = dcsim_csv_num(t, r, W->cw, &w, err)) || (rc = dcsim_csv_num(t, r, W->cti, &ti, err)))
+  if ((rc = dcsim__csv_num(t, r, W->ct, &th, err)) || (rc = dcsim__csv_num(t, r, W->cq, &q, err)) ||
+      (rc = dcsim__csv_num(t, r, W->cw, &w, err)) || (rc = dcsim__csv_num(t, r, W->cti, &ti, err)))
     return rc;
   if (th < 1 || th > 1e6 || th != floor(th) || !(q > 0 && q <= 1e30) || !(w >= 0 && w <= 1e30) ||
       !(ti >= 1e-9 && ti <= 1e9))
@@ -99,7 +99,7 @@ static int read_observation(fit_work *W, size_t r, dcsim_error *err) {
   obs *x = &W->ob[W->no];
   x->loop = k;
   x->line = line;
-  snprintf(x->freq, sizeof x->freq, "%s", dcsim_csv_cell(t, r, W->cf));
+  snprintf(x->freq, sizeof x->freq, "%s", dcsim__csv_cell(t, r, W->cf));
   if ((rc = dcsim_cpu_profile_freq(W->cpu, x->freq, &x->st, err))) {
     dcsim_error_at(err, csv_path, line);
     return rc;
@@ -208,10 +208,10 @@ int dcsim_calib_fit_loops(const char *csv_path, const dcsim_cpu_profile_t *cpu,
                           const dcsim_loop_fit_opts *o, dcsim_loop_fit **fits_out, size_t *n_out,
                           dcsim_error *err) {
   fit_work W = { .csv_path = csv_path, .cpu = cpu, .o = o };
-  int rc = dcsim_csv_load(csv_path, &W.t, err);
+  int rc = dcsim__csv_load(csv_path, &W.t, err);
   if (rc) return rc;
   if ((rc = fit_work_alloc(&W, err))) goto out;
-  for (size_t r = 0; r < dcsim_csv_rows(W.t); r++)
+  for (size_t r = 0; r < dcsim__csv_rows(W.t); r++)
     if ((rc = read_observation(&W, r, err))) goto out;
   if (W.nf == 0) {
     rc = DCSIM_ERR(err, DCSIM_ERANGE, csv_path, 0, "no measurements");
@@ -230,7 +230,7 @@ out:
   free(W.pred);
   free(W.loo);
   free(W.reg);
-  dcsim_csv_free(W.t);
+  dcsim__csv_free(W.t);
   return rc;
 }
 
@@ -243,29 +243,29 @@ static void set_num(xmlNode *n, const char *name, double v) {
 int dcsim_calib_update_dwarf(const char *in_path, const char *out_path, const dcsim_loop_fit *fits,
                              size_t n_fits, const char *source, dcsim_error *err) {
   xmlDoc *doc = NULL;
-  int rc = dcsim_calib_xml_open(in_path, &doc, err);
+  int rc = dcsim__xml_edit_open(in_path, &doc, err);
   if (rc) return rc;
   xmlNode *root = xmlDocGetRootElement(doc);
-  xmlNode *loops = dcsim_xml_child(root, "loops");
+  xmlNode *loops = dcsim__xml_child(root, "loops");
   if (!loops) {
     rc = DCSIM_ERR(err, DCSIM_EREF, in_path, 0, "dwarf has no <loops>");
     goto out;
   }
   for (size_t k = 0; k < n_fits; k++) {
     const dcsim_loop_fit *fl = &fits[k];
-    xmlNode *lp = dcsim_calib_xml_named(loops, "loop", fl->name);
+    xmlNode *lp = dcsim__xml_named(loops, "loop", fl->name);
     if (!lp) {
       rc = DCSIM_ERR(err, DCSIM_EREF, in_path, 0, "no <loop name=\"%s\"> in the dwarf", fl->name);
       goto out;
     }
-    xmlNode *mop = dcsim_xml_child(lp, "mop");
+    xmlNode *mop = dcsim__xml_child(lp, "mop");
     set_num(mop, "V", fl->V);
     set_num(mop, "X", fl->X);
     set_num(mop, "Y", fl->Y);
     set_num(mop, "Z", fl->Z);
     xmlSetProp(mop, BAD_CAST "source", BAD_CAST source);
     if (fl->has_flop) {
-      xmlNode *fp = dcsim_xml_child(lp, "flop");
+      xmlNode *fp = dcsim__xml_child(lp, "flop");
       if (!fp) {
         fp = xmlNewNode(NULL, BAD_CAST "flop");
         xmlAddNextSibling(mop, fp);
@@ -275,7 +275,7 @@ int dcsim_calib_update_dwarf(const char *in_path, const char *out_path, const dc
       xmlSetProp(fp, BAD_CAST "source", BAD_CAST source);
     }
   }
-  rc = dcsim_calib_xml_save(doc, out_path, err);
+  rc = dcsim__xml_save(doc, out_path, err);
 out:
   xmlFreeDoc(doc);
   return rc;
@@ -289,13 +289,13 @@ static int fit_activity(const dcsim_csv_t *t, size_t cc, const double *A, const 
   unsigned cores[64];
   double full[64];
   out->has_activity = 0;
-  if (n == 0 || n > 64 || strcmp(dcsim_csv_cell(t, 0, cc), "1") != 0) {
+  if (n == 0 || n > 64 || strcmp(dcsim__csv_cell(t, 0, cc), "1") != 0) {
     if (rep) fprintf(rep, "activity: not fitted (needs the 1-core state first, at most 64)\n");
     return 0;
   }
   for (size_t r = 0; r < n; r++) {
     double c = 0;
-    dcsim_parse_double(dcsim_csv_cell(t, r, cc), &c); /* checked by the caller */
+    dcsim_parse_double(dcsim__csv_cell(t, r, cc), &c); /* checked by the caller */
     cores[r] = (unsigned)c;
     full[r] = A[2 * r];
   }
@@ -317,9 +317,9 @@ int dcsim_calib_fit_energy(const char *csv_path, const dcsim_cpu_profile_t *cpu,
                            dcsim_fit_method method, FILE *rep, dcsim_energy_fit *out,
                            dcsim_error *err) {
   dcsim_csv_t *t = NULL;
-  int rc = dcsim_csv_load(csv_path, &t, err);
+  int rc = dcsim__csv_load(csv_path, &t, err);
   if (rc) return rc;
-  size_t cc, cp, cd, n = dcsim_csv_rows(t);
+  size_t cc, cp, cd, n = dcsim__csv_rows(t);
   double *A = calloc(2 * (n ? n : 1), sizeof *A), *B = calloc(2 * (n ? n : 1), sizeof *B);
   double *mp = calloc(n ? n : 1, sizeof *mp), *md = calloc(n ? n : 1, sizeof *md);
   double *pred = calloc(n ? n : 1, sizeof *pred), *loo = calloc(n ? n : 1, sizeof *loo);
@@ -327,23 +327,23 @@ int dcsim_calib_fit_energy(const char *csv_path, const dcsim_cpu_profile_t *cpu,
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, csv_path, 0, "out of memory");
     goto out;
   }
-  if ((rc = dcsim_csv_col(t, "cores", &cc, err)) || (rc = dcsim_csv_col(t, "pkg_j", &cp, err)) ||
-      (rc = dcsim_csv_col(t, "dram_j", &cd, err)))
+  if ((rc = dcsim__csv_col(t, "cores", &cc, err)) || (rc = dcsim__csv_col(t, "pkg_j", &cp, err)) ||
+      (rc = dcsim__csv_col(t, "dram_j", &cd, err)))
     goto out;
   dcsim_cpu_state st = { 0, NULL, 0 };
   if ((rc = dcsim_cpu_profile_freq(cpu, freq, &st, err))) goto out;
   for (size_t r = 0; r < n; r++) {
     double c;
-    if ((rc = dcsim_csv_num(t, r, cc, &c, err)) || (rc = dcsim_csv_num(t, r, cp, &mp[r], err)) ||
-        (rc = dcsim_csv_num(t, r, cd, &md[r], err)))
+    if ((rc = dcsim__csv_num(t, r, cc, &c, err)) || (rc = dcsim__csv_num(t, r, cp, &mp[r], err)) ||
+        (rc = dcsim__csv_num(t, r, cd, &md[r], err)))
       goto out;
     if (c < 1 || c > 1e6 || c != floor(c)) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, csv_path, dcsim_csv_line(t, r),
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, csv_path, dcsim__csv_line(t, r),
                      "cores: expected a whole number from 1 to 1000000");
       goto out;
     }
     if (!(mp[r] >= 0 && mp[r] <= 1e6 && md[r] >= 0 && md[r] <= 1e6)) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, csv_path, dcsim_csv_line(t, r),
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, csv_path, dcsim__csv_line(t, r),
                      "pkg_j, dram_j: expected 0 to 1e6 J per one-second sample");
       goto out;
     }
@@ -380,7 +380,7 @@ int dcsim_calib_fit_energy(const char *csv_path, const dcsim_cpu_profile_t *cpu,
             dcsim_fit_method_name(method), n, "cores", part[k].col, "meas [J]", "fit [J]", "err",
             "held-out");
     for (size_t r = 0; r < n; r++)
-      fprintf(rep, "  %5s %10.4g %10.4g %10.4g %8.2f%% %10.4g\n", dcsim_csv_cell(t, r, cc),
+      fprintf(rep, "  %5s %10.4g %10.4g %10.4g %8.2f%% %10.4g\n", dcsim__csv_cell(t, r, cc),
               f->A[2 * r], f->b[r], pred[r], 100 * (pred[r] - f->b[r]) / f->b[r], loo[r]);
     print_stats(rep, part[k].name, part[k].st);
   }
@@ -392,6 +392,6 @@ out:
   free(md);
   free(pred);
   free(loo);
-  dcsim_csv_free(t);
+  dcsim__csv_free(t);
   return rc;
 }

@@ -10,12 +10,13 @@
 #include <libxml/tree.h>
 
 #include "calib/internal.h"
-#include "dcsim/calib.h"
-#include "dcsim/csv.h"
+#include "dcsim/calib_scaling.h"
 #include "dcsim/dwarf.h"
+#include "dcsim/fit.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/model.h"
-#include "dcsim/xmlio.h"
+#include "util/csv.h"
+#include "util/xmlio.h"
 
 /* One run of the CSV. */
 typedef struct run {
@@ -36,19 +37,20 @@ static int same_group(const run *a, const run *b) {
 static int read_runs(const char *path, const dcsim_cpu_profile_t *cpu, dcsim_csv_t *t, run *r,
                      size_t *n, dcsim_error *err) {
   size_t cc, ct, cf, cs, cn = 0;
-  int rc, has_nodes = dcsim_csv_col(t, "nodes", &cn, NULL) == 0;
-  if ((rc = dcsim_csv_col(t, "case", &cc, err)) || (rc = dcsim_csv_col(t, "threads", &ct, err)) ||
-      (rc = dcsim_csv_col(t, "freq_ghz", &cf, err)) || (rc = dcsim_csv_col(t, "time_s", &cs, err)))
+  int rc, has_nodes = dcsim__csv_col(t, "nodes", &cn, NULL) == 0;
+  if ((rc = dcsim__csv_col(t, "case", &cc, err)) || (rc = dcsim__csv_col(t, "threads", &ct, err)) ||
+      (rc = dcsim__csv_col(t, "freq_ghz", &cf, err)) ||
+      (rc = dcsim__csv_col(t, "time_s", &cs, err)))
     return rc;
-  *n = dcsim_csv_rows(t);
+  *n = dcsim__csv_rows(t);
   for (size_t i = 0; i < *n; i++) {
     run *x = &r[i];
     double th, no = 1;
-    x->line = dcsim_csv_line(t, i);
-    x->case_name = dcsim_csv_cell(t, i, cc);
-    if ((rc = dcsim_csv_num(t, i, ct, &th, err)) ||
-        (rc = dcsim_csv_num(t, i, cs, &x->time_s, err)) ||
-        (has_nodes && (rc = dcsim_csv_num(t, i, cn, &no, err))))
+    x->line = dcsim__csv_line(t, i);
+    x->case_name = dcsim__csv_cell(t, i, cc);
+    if ((rc = dcsim__csv_num(t, i, ct, &th, err)) ||
+        (rc = dcsim__csv_num(t, i, cs, &x->time_s, err)) ||
+        (has_nodes && (rc = dcsim__csv_num(t, i, cn, &no, err))))
       return rc;
     if (!(th >= 1 && th <= 100000 && th == floor(th)) || !(no >= 1 && no <= 1e6 && no == floor(no)))
       return DCSIM_ERR(err, DCSIM_ERANGE, path, x->line,
@@ -57,7 +59,7 @@ static int read_runs(const char *path, const dcsim_cpu_profile_t *cpu, dcsim_csv
     if (!(x->time_s > 0)) return DCSIM_ERR(err, DCSIM_ERANGE, path, x->line, "time_s must be > 0");
     x->threads = (unsigned)th;
     x->nodes = (unsigned)no;
-    if ((rc = dcsim_cpu_profile_freq(cpu, dcsim_csv_cell(t, i, cf), &x->st, err))) {
+    if ((rc = dcsim_cpu_profile_freq(cpu, dcsim__csv_cell(t, i, cf), &x->st, err))) {
       dcsim_error_at(err, path, x->line);
       return rc;
     }
@@ -238,9 +240,9 @@ int dcsim_calib_fit_scaling(const char *csv_path, const dcsim_dwarf_t *dwarf,
   dcsim_csv_t *t = NULL;
   run *r = NULL;
   size_t n = 0;
-  int rc = dcsim_csv_load(csv_path, &t, err);
+  int rc = dcsim__csv_load(csv_path, &t, err);
   if (rc) return rc;
-  size_t rows = dcsim_csv_rows(t);
+  size_t rows = dcsim__csv_rows(t);
   if (rows > 64) {
     rc = DCSIM_ERR(err, DCSIM_ERANGE, csv_path, 0, "%zu runs: at most 64", rows);
     goto out;
@@ -265,7 +267,7 @@ int dcsim_calib_fit_scaling(const char *csv_path, const dcsim_dwarf_t *dwarf,
     dcsim_error_at(err, csv_path, 0);
 out:
   free(r);
-  dcsim_csv_free(t);
+  dcsim__csv_free(t);
   if (rc) dcsim_scaling_fit_release(out);
   return rc;
 }
@@ -314,15 +316,15 @@ void dcsim_calib_scaling_report(FILE *f, const dcsim_scaling_fit *fit, const cha
 void dcsim_calib_scaling_xml(FILE *f, const dcsim_scaling_fit *fit, const char *cpu,
                              const char *source) {
   fprintf(f, "  <thread-scaling cpu=\"");
-  dcsim_calib_xml_escape(f, cpu);
+  dcsim__xml_escape(f, cpu);
   fprintf(f, "\" sigma=\"%.7g\" kappa=\"%.7g\" cores-max=\"%u\" source=\"", fit->sigma, fit->kappa,
           fit->cores_max);
-  dcsim_calib_xml_escape(f, source);
+  dcsim__xml_escape(f, source);
   fprintf(f, "\">\n");
   for (size_t i = 0; i < fit->n_points; i++) {
     const dcsim_scaling_point *p = &fit->points[i];
     fprintf(f, "    <fit-point case=\"");
-    dcsim_calib_xml_escape(f, p->case_name);
+    dcsim__xml_escape(f, p->case_name);
     fprintf(f,
             "\" nodes=\"%u\" cores=\"%u\" freq-ghz=\"%.6g\" per-loop-ratio=\"%.6g\" "
             "measured-ratio=\"%.6g\" fitted-ratio=\"%.6g\"",
@@ -356,11 +358,11 @@ int dcsim_calib_update_dwarf_scaling(const char *in_path, const char *out_path,
                                      const dcsim_scaling_fit *fit, const char *cpu,
                                      const char *source, dcsim_error *err) {
   xmlDoc *doc = NULL;
-  int rc = dcsim_calib_xml_open(in_path, &doc, err);
+  int rc = dcsim__xml_edit_open(in_path, &doc, err);
   if (rc) return rc;
   xmlNode *root = xmlDocGetRootElement(doc), *old = NULL;
-  for (xmlNode *n = dcsim_xml_child(root, "thread-scaling"); n && !old;
-       n = dcsim_xml_next(n, "thread-scaling")) {
+  for (xmlNode *n = dcsim__xml_child(root, "thread-scaling"); n && !old;
+       n = dcsim__xml_next(n, "thread-scaling")) {
     xmlChar *c = xmlGetProp(n, BAD_CAST "cpu");
     if (c && strcmp((const char *)c, cpu) == 0) old = n;
     xmlFree(c);
@@ -385,7 +387,7 @@ int dcsim_calib_update_dwarf_scaling(const char *in_path, const char *out_path,
       xmlAddChild(root, xmlNewDocText(doc, BAD_CAST "\n"));
     }
   }
-  rc = dcsim_calib_xml_save(doc, out_path, err);
+  rc = dcsim__xml_save(doc, out_path, err);
 out:
   xmlFreeDoc(doc);
   return rc;

@@ -18,7 +18,7 @@
 
 #include "dcsim/bench.h"
 #include "dcsim/calib.h"
-#include "dcsim/db.h"
+#include "dcsim/calib_fit.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/energymeter.h"
 #include "dcsim/hvs.h"
@@ -26,6 +26,9 @@
 #include "dcsim/model.h"
 #include "dcsim/repro.h"
 #include "dcsim/strutil.h"
+#include "util/db.h"
+#include "util/fileio.h"
+#include "util/xmledit.h"
 
 enum { MAXT = 256 };
 static const char *const levels[4] = { "L1", "L2", "L3", "DRAM" };
@@ -576,12 +579,12 @@ static int write_tables(run *R, int have_energy, dcsim_error *err) {
   fprintf(f,
           "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- Calibration manifest written by dcsim "
           "bench (doc/calibration.md). -->\n<calibration-machine name=\"");
-  dcsim_calib_xml_escape(f, R->name);
+  dcsim__xml_escape(f, R->name);
   fputs("\" model=\"", f);
-  dcsim_calib_xml_escape(f, R->model);
+  dcsim__xml_escape(f, R->model);
   fputs("\">\n  <comment>", f);
   fprintf(f, "%s measured by dcsim bench %s on host ", R->model, dcsim_version());
-  dcsim_calib_xml_escape(f, R->host);
+  dcsim__xml_escape(f, R->host);
   fprintf(f,
           " (%u CPUs used, kernels %s%s).\n     * Tables: medians of %u repetitions (min and max "
           "in the CSV files); working sets per thread\n"
@@ -589,9 +592,9 @@ static int write_tables(run *R, int have_energy, dcsim_error *err) {
           "Frequency: ",
           R->nthreads, dcsim_bench_isa_name(R->isa), R->o->quick ? ", quick mode" : "", R->reps,
           level_ws(R, 0), level_ws(R, 1), level_ws(R, 2), level_ws(R, 3));
-  dcsim_calib_xml_escape(f, R->freq_note);
+  dcsim__xml_escape(f, R->freq_note);
   fputs("\n     * Energy: ", f);
-  dcsim_calib_xml_escape(f, R->energy_note);
+  dcsim__xml_escape(f, R->energy_note);
   fputs("</comment>\n", f);
   fprintf(f,
           "  <spec cores-per-socket=\"%u\" sockets=\"1\" nominal-ghz=\"%s\" l1-byte=\"%.0f\" "
@@ -603,7 +606,7 @@ static int write_tables(run *R, int have_energy, dcsim_error *err) {
           "clock probe)\"/>\n",
           dcsim_bench_isa_name(R->isa));
   fprintf(f, "  <frequencies>\n    <freq id=\"%s\" ghz=\"%s\" source=\"", R->freq_id, R->freq_id);
-  dcsim_calib_xml_escape(f, R->freq_note);
+  dcsim__xml_escape(f, R->freq_note);
   fputs("\"/>\n  </frequencies>\n", f);
   for (int q = 0; q < 5; q++)
     fprintf(f,
@@ -830,15 +833,15 @@ static int insert_run(sqlite3 *db, const run *R, const char *profile_path, const
     if (e > emax) emax = e;
   }
   char stamp[32];
-  dcsim_db_utc_now(stamp);
-  int rc = dcsim_db_prepare(db, path,
-                            "INSERT INTO bench_runs(created_utc, dcsim_version, host, cpu_model, "
-                            "profile_name, out_dir, profile_path, isa,"
-                            " threads, quick, reps, budget, clock_ghz, clock_note, l1d_byte, "
-                            "l2_byte, l3_byte, energy_note, gpu_note,"
-                            " heldout_mean_abs_err, heldout_max_abs_err) "
-                            "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                            &st, bench_db_fail, err);
+  dcsim__db_utc_now(stamp);
+  int rc = dcsim__db_prepare(db, path,
+                             "INSERT INTO bench_runs(created_utc, dcsim_version, host, cpu_model, "
+                             "profile_name, out_dir, profile_path, isa,"
+                             " threads, quick, reps, budget, clock_ghz, clock_note, l1d_byte, "
+                             "l2_byte, l3_byte, energy_note, gpu_note,"
+                             " heldout_mean_abs_err, heldout_max_abs_err) "
+                             "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                             &st, bench_db_fail, err);
   if (rc) return rc;
   sqlite3_bind_text(st, 1, stamp, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 2, dcsim_version(), -1, SQLITE_STATIC);
@@ -863,7 +866,7 @@ static int insert_run(sqlite3 *db, const run *R, const char *profile_path, const
     sqlite3_bind_double(st, 20, emean);
     sqlite3_bind_double(st, 21, emax);
   }
-  rc = dcsim_db_step_done(db, path, st, bench_db_fail, err);
+  rc = dcsim__db_step_done(db, path, st, bench_db_fail, err);
   sqlite3_finalize(st);
   if (!rc) *run_id = sqlite3_last_insert_rowid(db);
   return rc;
@@ -874,8 +877,8 @@ static int insert_points(sqlite3 *db, const run *R, int64_t run_id, dcsim_error 
   const char *path = R->o->db_path;
   sqlite3_stmt *st = NULL;
   int rc =
-      dcsim_db_prepare(db, path, "INSERT INTO bench_points VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                       &st, bench_db_fail, err);
+      dcsim__db_prepare(db, path, "INSERT INTO bench_points VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                        &st, bench_db_fail, err);
   for (size_t i = 0; i < R->np && !rc; i++) {
     const point *p = &R->pts[i];
     sqlite3_bind_int64(st, 1, run_id);
@@ -893,7 +896,7 @@ static int insert_points(sqlite3 *db, const run *R, int64_t run_id, dcsim_error 
     sqlite3_bind_int64(st, 13, (sqlite3_int64)p->passes);
     sqlite3_bind_double(st, 14, p->traffic_byte);
     sqlite3_bind_double(st, 15, p->work_flop);
-    rc = dcsim_db_step_done(db, path, st, bench_db_fail, err);
+    rc = dcsim__db_step_done(db, path, st, bench_db_fail, err);
   }
   sqlite3_finalize(st);
   return rc;
@@ -904,8 +907,8 @@ static int insert_fits(sqlite3 *db, const run *R, const dcsim_loop_fit *fits, si
                        int64_t run_id, dcsim_error *err) {
   const char *path = R->o->db_path;
   sqlite3_stmt *st = NULL;
-  int rc = dcsim_db_prepare(db, path, "INSERT INTO bench_fits VALUES(?,?,?,?,?,?,?,?,?,?,?,?)", &st,
-                            bench_db_fail, err);
+  int rc = dcsim__db_prepare(db, path, "INSERT INTO bench_fits VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+                             &st, bench_db_fail, err);
   for (size_t i = 0; i < nf && !rc; i++) {
     const dcsim_loop_fit *f = &fits[i];
     sqlite3_bind_int64(st, 1, run_id);
@@ -928,7 +931,7 @@ static int insert_fits(sqlite3 *db, const run *R, const dcsim_loop_fit *fits, si
       else
         sqlite3_bind_double(st, 4 + k, v[k]);
     }
-    rc = dcsim_db_step_done(db, path, st, bench_db_fail, err);
+    rc = dcsim__db_step_done(db, path, st, bench_db_fail, err);
   }
   sqlite3_finalize(st);
   return rc;
@@ -939,8 +942,8 @@ static int insert_heldout(sqlite3 *db, const run *R, const heldout *ho, size_t n
                           dcsim_error *err) {
   const char *path = R->o->db_path;
   sqlite3_stmt *st = NULL;
-  int rc = dcsim_db_prepare(db, path, "INSERT INTO bench_heldout VALUES(?,?,?,?,?,?,?)", &st,
-                            bench_db_fail, err);
+  int rc = dcsim__db_prepare(db, path, "INSERT INTO bench_heldout VALUES(?,?,?,?,?,?,?)", &st,
+                             bench_db_fail, err);
   for (size_t i = 0; i < nho && !rc; i++) {
     sqlite3_bind_int64(st, 1, run_id);
     sqlite3_bind_text(st, 2, ho[i].loop, -1, SQLITE_STATIC);
@@ -949,7 +952,7 @@ static int insert_heldout(sqlite3 *db, const run *R, const heldout *ho, size_t n
     sqlite3_bind_double(st, 5, ho[i].predicted_s);
     sqlite3_bind_double(st, 6, (ho[i].predicted_s - ho[i].measured_s) / ho[i].measured_s);
     sqlite3_bind_double(st, 7, ho[i].insample_s);
-    rc = dcsim_db_step_done(db, path, st, bench_db_fail, err);
+    rc = dcsim__db_step_done(db, path, st, bench_db_fail, err);
   }
   sqlite3_finalize(st);
   return rc;
@@ -960,20 +963,20 @@ static int write_db(run *R, const char *profile_path, const heldout *ho, size_t 
                     const dcsim_loop_fit *fits, size_t nf, int64_t *run_id, dcsim_error *err) {
   const char *path = R->o->db_path;
   sqlite3 *db = NULL;
-  int rc = dcsim_db_open(path, NULL, 0, &db, err);
-  if (rc || (rc = dcsim_db_begin(db, path, err)) ||
-      (rc = dcsim_db_exec(db, path, bench_schema_sql, err)))
+  int rc = dcsim__db_open(path, NULL, 0, &db, err);
+  if (rc || (rc = dcsim__db_begin(db, path, err)) ||
+      (rc = dcsim__db_exec(db, path, bench_schema_sql, err)))
     goto out;
   if ((rc = insert_run(db, R, profile_path, ho, nho, run_id, err)) ||
       (rc = insert_points(db, R, *run_id, err)) ||
       (rc = insert_fits(db, R, fits, nf, *run_id, err)) ||
       (rc = insert_heldout(db, R, ho, nho, *run_id, err))) {
-    dcsim_db_rollback(db);
+    dcsim__db_rollback(db);
     goto out;
   }
   if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-    rc = dcsim_db_fail(db, path, bench_db_fail, err);
-    dcsim_db_rollback(db);
+    rc = dcsim__db_fail(db, path, bench_db_fail, err);
+    dcsim__db_rollback(db);
   }
 out:
   sqlite3_close(db);
@@ -1190,7 +1193,7 @@ static int write_results(run *R, int have_energy, dcsim_error *err) {
   snprintf(ppath, sizeof ppath, "%s/%s.xml", o->out_dir, R->name);
   if ((rc = write_tables(R, have_energy, err)) || (rc = write_loops(R, err)) ||
       (rc = dcsim_calib_cpu_profile(o->out_dir, &text, err)) ||
-      (rc = dcsim_calib_write_file(ppath, text, err)) ||
+      (rc = dcsim__file_write_atomic(ppath, text, err)) ||
       (rc = dcsim_cpu_profile_load(ppath, &cpu, err)))
     goto out;
   progress(R, "fitting the loop kernels and predicting held-out thread counts");

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcsim/calib.h"
 #include "dcsim/cpu_rates.h"
 #include "dcsim/numfmt.h"
+#include "util/xmledit.h"
 
 /* Defaults without a reference (assumptions, doc/calibration.md): per-core cache rates follow the
  * core clock (ECM: cache transfers are counted in core cycles); a core's DRAM rate half-way between
@@ -501,7 +501,7 @@ void dcsim_perf_fit_report(const dcsim_perf_fit *f, FILE *out) {
 /* an attribute value, XML-escaped */
 static void xml_attr(FILE *f, const char *name, const char *v) {
   fprintf(f, " %s=\"", name);
-  dcsim_calib_xml_escape(f, v);
+  dcsim__xml_escape(f, v);
   fputc('"', f);
 }
 

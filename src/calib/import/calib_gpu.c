@@ -10,9 +10,9 @@
 #include <libxml/tree.h>
 
 #include "calib/internal.h"
-#include "dcsim/calib.h"
-#include "dcsim/csv.h"
-#include "dcsim/xmlio.h"
+#include "dcsim/calib_gpu.h"
+#include "util/csv.h"
+#include "util/xmlio.h"
 
 /* Quantities taken from an export, per kernel. _B: bytes, _R: bytes per second. */
 enum {
@@ -315,13 +315,13 @@ static int value_of(const char *cell, const char *unit, int q, const char *metri
     return 1;
   dcsim_unit_kind k, uk = DCSIM_UNIT_PLAIN;
   double x, us = 1;
-  if (dcsim_calib_parse_quantity(cell, &x, &k) != 0) {
+  if (dcsim__parse_quantity(cell, &x, &k) != 0) {
     *rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line, "%s: '%s' is not a number with a known unit",
                     metric, cell);
     return -1;
   }
   if (unit && *unit) {
-    if (k != DCSIM_UNIT_PLAIN || dcsim_calib_parse_unit(unit, &uk, &us) != 0) {
+    if (k != DCSIM_UNIT_PLAIN || dcsim__parse_unit(unit, &uk, &us) != 0) {
       *rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line, "%s: unit '%s' is not one dcsim knows", metric,
                       unit);
       return -1;
@@ -448,7 +448,7 @@ static int units_row(gfile *F, char **cells, dcsim_error *err) {
   snprintf(L->time_unit, sizeof L->time_unit, "%s", cells[L->c_value]);
   dcsim_unit_kind k;
   double sc;
-  if (dcsim_calib_parse_unit(L->time_unit, &k, &sc) != 0 || k != DCSIM_UNIT_TIME)
+  if (dcsim__parse_unit(L->time_unit, &k, &sc) != 0 || k != DCSIM_UNIT_TIME)
     return DCSIM_ERR(err, DCSIM_EPARSE, F->path, F->line,
                      "units row: '%s' under column %s is not a time unit (nvprof --csv writes s, "
                      "ms, us or ns)",
@@ -554,7 +554,7 @@ static int parse_file(gexport **ex, size_t *nex, size_t *cap, const char *path, 
               .gi = (size_t)-1 };
   char *text = NULL, **cells = NULL;
   size_t cells_cap = 0;
-  int rc = dcsim_calib_read_text(path, &text, err);
+  int rc = dcsim__file_read_text(path, &text, err);
   if (rc) return rc;
   for (char *ln = text, *next; ln; ln = next) {
     next = strchr(ln, '\n');
@@ -572,7 +572,7 @@ static int parse_file(gexport **ex, size_t *nex, size_t *cap, const char *path, 
     if (*s == '#' && (F.L.kind == L_NONE || F.L.kind == L_MANIFEST))
       continue; /* comments (manifests) */
     size_t nc = 0;
-    int sr = dcsim_csv_split(s, &cells, &cells_cap, &nc);
+    int sr = dcsim__csv_split(s, &cells, &cells_cap, &nc);
     if (sr == -2) {
       rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, F.line, "out of memory");
       goto out;
@@ -876,7 +876,7 @@ int dcsim_calib_gpu_kernels_xml(const dcsim_gpu_calib *c, const char *source, ch
     char line[2048];
     snprintf(line, sizeof line, "       %s: %s, N = %.10g\n", c->gpu_label[g], c->gpu_file[g],
              c->domain_size[g]);
-    dcsim_calib_xml_comment_text(f, line);
+    dcsim__xml_comment_text(f, line);
   }
   fputs(
       "     domain-size below is the profiled N: replace it by the dwarf's formula of its "
@@ -892,11 +892,11 @@ int dcsim_calib_gpu_kernels_xml(const dcsim_gpu_calib *c, const char *source, ch
           c->domain_size[0]);
   for (size_t i = 0; i < c->n_kernels; i++) {
     fputs("  <kernel name=\"", f);
-    dcsim_calib_xml_escape(f, c->mean[i].name);
+    dcsim__xml_escape(f, c->mean[i].name);
     fputc('"', f);
     chars_attrs(f, &c->mean[i]);
     fputs(" source=\"", f);
-    dcsim_calib_xml_escape(f, source);
+    dcsim__xml_escape(f, source);
     fputs("\"/>\n", f);
   }
   fputs("</kernels>\n", f);
@@ -918,17 +918,17 @@ int dcsim_calib_update_dwarf_kernels(const char *in_path, const char *out_path,
                                      const dcsim_gpu_calib *c, const char *source,
                                      dcsim_error *err) {
   xmlDoc *doc = NULL;
-  int rc = dcsim_calib_xml_open(in_path, &doc, err);
+  int rc = dcsim__xml_edit_open(in_path, &doc, err);
   if (rc) return rc;
   xmlNode *root = xmlDocGetRootElement(doc);
-  xmlNode *kernels = dcsim_xml_child(root, "kernels");
+  xmlNode *kernels = dcsim__xml_child(root, "kernels");
   if (!kernels) {
     rc = DCSIM_ERR(err, DCSIM_EREF, in_path, (int)xmlGetLineNo(root),
                    "<dwarf>: has no <kernels> (a GPU model) to calibrate");
     goto out;
   }
   for (size_t i = 0; i < c->n_kernels; i++) {
-    xmlNode *kn = dcsim_calib_xml_named(kernels, "kernel", c->mean[i].name);
+    xmlNode *kn = dcsim__xml_named(kernels, "kernel", c->mean[i].name);
     if (!kn) {
       rc = DCSIM_ERR(err, DCSIM_EREF, in_path, (int)xmlGetLineNo(kernels),
                      "<kernels>: no <kernel name=\"%s\"> (calibrated from %s)", c->mean[i].name,
@@ -948,7 +948,7 @@ int dcsim_calib_update_dwarf_kernels(const char *in_path, const char *out_path,
     set_num(kn, "IPC-e", m->IPC_e);
     xmlSetProp(kn, BAD_CAST "source", BAD_CAST source);
   }
-  rc = dcsim_calib_xml_save(doc, out_path, err);
+  rc = dcsim__xml_save(doc, out_path, err);
 out:
   xmlFreeDoc(doc);
   return rc;

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "dcsim/catalog.h"
-#include "dcsim/csv.h"
 #include "dcsim/gpuarch.h"
 #include "dcsim/strutil.h"
+#include "util/csv.h"
 
 #define BENCH_MAGIC "# dcsim gpu-bench 1"
 
@@ -36,8 +36,8 @@ static int arch_name(const char *cc, char *out, size_t size) {
 /* One row metric,size,value,unit into b. */
 static int bench_row(const dcsim_csv_t *t, size_t r, size_t cm, size_t cs, size_t cv,
                      dcsim_gpubench *b, dcsim_error *err) {
-  const char *m = dcsim_csv_cell(t, r, cm), *v = dcsim_csv_cell(t, r, cv);
-  const int line = dcsim_csv_line(t, r);
+  const char *m = dcsim__csv_cell(t, r, cm), *v = dcsim__csv_cell(t, r, cv);
+  const int line = dcsim__csv_line(t, r);
   if (strcmp(m, "device_name") == 0) return snprintf(b->name, sizeof b->name, "%s", v), 0;
   if (strcmp(m, "compute_capability") == 0)
     return arch_name(v, b->arch, sizeof b->arch)
@@ -59,7 +59,7 @@ static int bench_row(const dcsim_csv_t *t, size_t r, size_t cm, size_t cs, size_
               { "power_loaded_w", &b->loaded_w },
               { "power_limit_w", &b->limit_w } };
   double x;
-  int rc = dcsim_csv_num(t, r, cv, &x, err);
+  int rc = dcsim__csv_num(t, r, cv, &x, err);
   if (rc) return rc;
   if (!(x > 0))
     return DCSIM_ERR(err, DCSIM_ERANGE, b->path, line, "%s = %g: must be positive", m, x);
@@ -72,7 +72,7 @@ static int bench_row(const dcsim_csv_t *t, size_t r, size_t cm, size_t cs, size_
   if (b->n_sizes == DCSIM_GPUBENCH_MAX_SIZES)
     return DCSIM_ERR(err, DCSIM_ERANGE, b->path, line, "more than %d kernel sizes",
                      DCSIM_GPUBENCH_MAX_SIZES);
-  if ((rc = dcsim_csv_num(t, r, cs, &b->size[b->n_sizes], err))) return rc;
+  if ((rc = dcsim__csv_num(t, r, cs, &b->size[b->n_sizes], err))) return rc;
   b->kernel_s[b->n_sizes++] = x;
   return 0;
 }
@@ -85,11 +85,11 @@ int dcsim_gpubench_load(const char *path, dcsim_gpubench *b, dcsim_error *err) {
                      BENCH_MAGIC);
   dcsim_csv_t *t = NULL;
   size_t cm, cs, cv;
-  int rc = dcsim_csv_load(path, &t, err);
-  if (!rc && !(rc = dcsim_csv_col(t, "metric", &cm, err)) &&
-      !(rc = dcsim_csv_col(t, "size", &cs, err)) && !(rc = dcsim_csv_col(t, "value", &cv, err)))
-    for (size_t r = 0; r < dcsim_csv_rows(t) && !rc; r++) rc = bench_row(t, r, cm, cs, cv, b, err);
-  dcsim_csv_free(t);
+  int rc = dcsim__csv_load(path, &t, err);
+  if (!rc && !(rc = dcsim__csv_col(t, "metric", &cm, err)) &&
+      !(rc = dcsim__csv_col(t, "size", &cs, err)) && !(rc = dcsim__csv_col(t, "value", &cv, err)))
+    for (size_t r = 0; r < dcsim__csv_rows(t) && !rc; r++) rc = bench_row(t, r, cm, cs, cv, b, err);
+  dcsim__csv_free(t);
   if (rc) return rc;
   const char *missing = !*b->name               ? "device_name"
                         : !*b->arch             ? "compute_capability"
@@ -105,12 +105,12 @@ int dcsim_gpubench_load(const char *path, dcsim_gpubench *b, dcsim_error *err) {
 /* "45.12 W", "12 %", "[N/A]": the leading number and a unit that must be `unit` (or none). */
 static int num_unit(const dcsim_csv_t *t, size_t r, size_t c, const char *unit, double *x,
                     const char *path, dcsim_error *err) {
-  const char *s = dcsim_csv_cell(t, r, c);
+  const char *s = dcsim__csv_cell(t, r, c);
   char *end = NULL;
   *x = strtod(s, &end);
   while (end && *end == ' ') end++;
   if (end == s || !isfinite(*x) || (*end && strcmp(end, unit) != 0))
-    return DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim_csv_line(t, r),
+    return DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim__csv_line(t, r),
                      "'%s' is not a number of %s (nvidia-smi --format=csv)", s, unit);
   return 0;
 }
@@ -123,7 +123,7 @@ typedef struct power_cols {
 /* The column named `a` (nvidia-smi's header with its unit) or `b` (without). */
 static int col2(const dcsim_csv_t *t, const char *a, const char *b, size_t *col) {
   dcsim_error e;
-  return dcsim_csv_col(t, a, col, &e) == 0 || dcsim_csv_col(t, b, col, &e) == 0;
+  return dcsim__csv_col(t, a, col, &e) == 0 || dcsim__csv_col(t, b, col, &e) == 0;
 }
 
 static int power_columns(const dcsim_csv_t *t, const char *path, power_cols *pc, dcsim_error *err) {
@@ -144,18 +144,18 @@ static int power_samples(const dcsim_csv_t *t, const char *path, const power_col
   double su = 0, sp = 0, suu = 0, sup = 0, umin = HUGE_VAL, umax = -HUGE_VAL;
   int deepest = -1;
   o->idle_w = HUGE_VAL;
-  for (size_t r = 0; r < dcsim_csv_rows(t); r++) {
+  for (size_t r = 0; r < dcsim__csv_rows(t); r++) {
     double p, u, l;
     int rc, ps = 0;
     if ((rc = num_unit(t, r, pc->draw, "W", &p, path, err)) ||
         (rc = num_unit(t, r, pc->util, "%", &u, path, err)) ||
         (rc = num_unit(t, r, pc->limit, "W", &l, path, err)))
       return rc;
-    if (pc->has_pstate && sscanf(dcsim_csv_cell(t, r, pc->pstate), "P%d", &ps) != 1)
-      return DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim_csv_line(t, r), "pstate '%s': want P0..P15",
-                       dcsim_csv_cell(t, r, pc->pstate));
+    if (pc->has_pstate && sscanf(dcsim__csv_cell(t, r, pc->pstate), "P%d", &ps) != 1)
+      return DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim__csv_line(t, r), "pstate '%s': want P0..P15",
+                       dcsim__csv_cell(t, r, pc->pstate));
     if (p < 0 || u < 0 || u > 100 || !(l > 0))
-      return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim_csv_line(t, r),
+      return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim__csv_line(t, r),
                        "power %g W, utilisation %g %%, limit %g W: out of range", p, u, l);
     o->n_samples++;
     o->limit_w = fmax(o->limit_w, l);
@@ -184,10 +184,10 @@ int dcsim_gpu_power_fit_csv(const char *path, dcsim_gpu_power_fit *out, dcsim_er
   memset(out, 0, sizeof *out);
   dcsim_csv_t *t = NULL;
   power_cols pc;
-  int rc = dcsim_csv_load(path, &t, err);
+  int rc = dcsim__csv_load(path, &t, err);
   if (!rc) rc = power_columns(t, path, &pc, err);
   if (!rc) rc = power_samples(t, path, &pc, out, err);
-  dcsim_csv_free(t);
+  dcsim__csv_free(t);
   if (!rc && !(out->active_idle_w > 0 && out->active_idle_w < out->limit_w))
     rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0,
                    "fitted active idle %.4g W is not between 0 and the limit %.4g W",

@@ -10,85 +10,10 @@
 #include <unistd.h>
 
 #include "calib/internal.h"
-#include "dcsim/csv.h"
-#include "dcsim/fileio.h"
 #include "dcsim/perf_fit.h"
-#include "dcsim/xmlio.h"
-
-void dcsim_calib_xml_escape(FILE *f, const char *s) {
-  for (; s && *s; s++) {
-    switch (*s) {
-      case '&': fputs("&amp;", f); break;
-      case '<': fputs("&lt;", f); break;
-      case '>': fputs("&gt;", f); break;
-      case '"': fputs("&quot;", f); break;
-      default: fputc(*s, f);
-    }
-  }
-}
-
-int dcsim_calib_write_file(const char *path, const char *text, dcsim_error *err) {
-  size_t n = strlen(path) + 16;
-  char *tmp = malloc(n);
-  if (!tmp) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-  snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
-  int rc = 0;
-  FILE *f = fopen(tmp, "wb");
-  if (!f) {
-    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot write: %s", strerror(errno));
-    goto out;
-  }
-  size_t len = strlen(text);
-  int bad = fwrite(text, 1, len, f) != len;
-  bad |= fclose(f) != 0;
-  if (bad) {
-    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
-    remove(tmp);
-    goto out;
-  }
-  if (rename(tmp, path) != 0) {
-    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot write: %s", strerror(errno));
-    remove(tmp);
-  }
-out:
-  free(tmp);
-  return rc;
-}
-
-int dcsim_calib_xml_open(const char *path, xmlDoc **doc, dcsim_error *err) {
-  dcsim_error verr;
-  int rc = dcsim_xml_validate_file(path, &verr);
-  if (rc) {
-    if (err) *err = verr;
-    return rc;
-  }
-  *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-  if (!*doc) return DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "cannot parse");
-  return 0;
-}
-
-xmlNode *dcsim_calib_xml_named(xmlNode *parent, const char *elem, const char *name) {
-  xmlNode *found = NULL;
-  for (xmlNode *n = dcsim_xml_child(parent, elem); n && !found; n = dcsim_xml_next(n, elem)) {
-    xmlChar *nm = xmlGetProp(n, BAD_CAST "name");
-    if (nm && strcmp((const char *)nm, name) == 0) found = n;
-    xmlFree(nm);
-  }
-  return found;
-}
-
-int dcsim_calib_xml_save(xmlDoc *doc, const char *path, dcsim_error *err) {
-  xmlChar *mem = NULL;
-  int len = 0;
-  xmlDocDumpFormatMemoryEnc(doc, &mem, &len, "UTF-8", 0);
-  if (!mem) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-  char *text = strdup((const char *)mem);
-  xmlFree(mem);
-  if (!text) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-  int rc = dcsim_calib_write_file(path, text, err);
-  free(text);
-  return rc;
-}
+#include "util/csv.h"
+#include "util/fileio.h"
+#include "util/xmlio.h"
 
 static const char *const quantities[] = { "flops", "L1", "L2", "L3", "DRAM" };
 
@@ -96,128 +21,8 @@ typedef struct freq_state {
   const char *id;
 } freq_state;
 
-void dcsim_calib_attr(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *name) {
-  const char *v = dcsim_xml_attr(doc, n, name);
-  if (!v) return;
-  fprintf(f, " %s=\"", name);
-  dcsim_calib_xml_escape(f, v);
-  fputc('"', f);
-}
-
 static void attr(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *name) {
-  dcsim_calib_attr(f, doc, n, name);
-}
-
-int dcsim_calib_read_text(const char *path, char **text, dcsim_error *err) {
-  static const dcsim_file_rules rules = { 64u * 1024 * 1024, "file too large (64 MiB at most)",
-                                          "not a text file (holds a NUL byte)" };
-  return dcsim_file_read(path, &rules, text, NULL, err);
-}
-
-int dcsim_calib_mkdir(const char *dir, dcsim_error *err) {
-  struct stat st;
-  if (stat(dir, &st) == 0) {
-    if (!S_ISDIR(st.st_mode))
-      return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "exists and is not a directory");
-    return 0;
-  }
-  if (mkdir(dir, 0777) != 0)
-    return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot create directory: %s", strerror(errno));
-  return 0;
-}
-
-static const struct {
-  const char *name;
-  dcsim_unit_kind kind;
-  int prefix;
-} unit_bases[] = {
-  { "byte/second", DCSIM_UNIT_RATE, 1 }, { "byte/s", DCSIM_UNIT_RATE, 1 },
-  { "bytes/s", DCSIM_UNIT_RATE, 1 },     { "B/s", DCSIM_UNIT_RATE, 1 },
-  { "byte", DCSIM_UNIT_BYTES, 1 },       { "bytes", DCSIM_UNIT_BYTES, 1 },
-  { "B", DCSIM_UNIT_BYTES, 1 },          { "second", DCSIM_UNIT_TIME, 1 },
-  { "sec", DCSIM_UNIT_TIME, 1 },         { "s", DCSIM_UNIT_TIME, 1 },
-  { "Hz", DCSIM_UNIT_FREQ, 1 },          { "inst/cycle", DCSIM_UNIT_RATIO, 0 },
-  { "inst", DCSIM_UNIT_COUNT, 1 },       { "warp", DCSIM_UNIT_COUNT, 1 },
-  { "cycle", DCSIM_UNIT_COUNT, 1 },      { "thread", DCSIM_UNIT_COUNT, 1 },
-  { "sector", DCSIM_UNIT_COUNT, 1 },     { "request", DCSIM_UNIT_COUNT, 1 },
-  { "%", DCSIM_UNIT_PERCENT, 0 },
-};
-
-int dcsim_calib_parse_unit(const char *u, dcsim_unit_kind *kind, double *scale) {
-  while (*u == ' ') u++;
-  size_t len = strlen(u);
-  while (len && u[len - 1] == ' ') len--;
-  if (len == 0) {
-    *kind = DCSIM_UNIT_PLAIN;
-    *scale = 1;
-    return 0;
-  }
-  for (size_t i = 0; i < sizeof unit_bases / sizeof *unit_bases; i++)
-    if (strlen(unit_bases[i].name) == len && strncmp(u, unit_bases[i].name, len) == 0) {
-      *kind = unit_bases[i].kind;
-      *scale = *kind == DCSIM_UNIT_PERCENT ? 0.01 : 1;
-      return 0;
-    }
-  static const char pfx[] = "numkKMGTP";
-  static const double dec[] = { 1e-9, 1e-6, 1e-3, 1e3, 1e3, 1e6, 1e9, 1e12, 1e15 };
-  const char *p = strchr(pfx, u[0]);
-  if (!p) return -1;
-  int k = (int)(p - pfx);
-  for (size_t skip = 1; skip <= 2; skip++) {
-    if (skip == 2 && !(k >= 3 && len > 2 && u[1] == 'i')) break; /* binary: KiB, MiB */
-    double sc = skip == 1 ? dec[k] : pow(1024.0, k == 3 ? 1 : k - 3);
-    for (size_t i = 0; i < sizeof unit_bases / sizeof *unit_bases; i++) {
-      if (!unit_bases[i].prefix || strlen(unit_bases[i].name) != len - skip ||
-          strncmp(u + skip, unit_bases[i].name, len - skip) != 0)
-        continue;
-      if ((k < 3) != (unit_bases[i].kind == DCSIM_UNIT_TIME))
-        return -1; /* n/u/m for time only, no kiloseconds */
-      *kind = unit_bases[i].kind;
-      *scale = sc;
-      return 0;
-    }
-  }
-  return -1;
-}
-
-int dcsim_calib_parse_quantity(const char *s, double *value, dcsim_unit_kind *kind) {
-  char buf[128];
-  size_t n = 0;
-  while (*s == ' ' || *s == '\t') s++;
-  for (; *s && n + 1 < sizeof buf; s++) /* drop thousands separators (ncu writes "1,234,567") */
-    if (*s != ',') buf[n++] = *s;
-  if (*s) return -1;
-  buf[n] = '\0';
-  char *end;
-  errno = 0;
-  double v = strtod(buf, &end);
-  if (end == buf || errno == ERANGE || !isfinite(v)) return -1;
-  double scale;
-  if (dcsim_calib_parse_unit(end, kind, &scale) != 0) return -1;
-  *value = v * scale;
-  return isfinite(*value) ? 0 : -1;
-}
-
-void dcsim_calib_csv_cell(FILE *f, const char *s) {
-  size_t n = strlen(s);
-  int quote = strpbrk(s, ",\"") != NULL || (n && (s[0] == ' ' || s[n - 1] == ' '));
-  if (!quote) {
-    fputs(s, f);
-    return;
-  }
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"') fputc('"', f);
-    fputc(*s, f);
-  }
-  fputc('"', f);
-}
-
-void dcsim_calib_xml_comment_text(FILE *f, const char *s) {
-  for (; *s; s++) {
-    fputc(*s, f);
-    if (*s == '-' && (s[1] == '-' || !s[1])) fputc(' ', f);
-  }
+  dcsim__xml_copy_attr(f, doc, n, name);
 }
 
 static int cmp_row(const void *a, const void *b) {
@@ -225,9 +30,9 @@ static int cmp_row(const void *a, const void *b) {
   return x->threads < y->threads ? -1 : x->threads > y->threads;
 }
 
-int dcsim_calib_write_table(const char *dir, const char *quantity, const char *freq_id,
-                            const char *unit, dcsim_calib_row *rows, size_t n_rows,
-                            const char *comment, dcsim_error *err) {
+int dcsim__calib_write_table(const char *dir, const char *quantity, const char *freq_id,
+                             const char *unit, dcsim_calib_row *rows, size_t n_rows,
+                             const char *comment, dcsim_error *err) {
   char file[64];
   snprintf(file, sizeof file, "%s.csv", quantity);
   char *path = dcsim_path_in(dir, file), *buf = NULL;
@@ -247,13 +52,13 @@ int dcsim_calib_write_table(const char *dir, const char *quantity, const char *f
   }
   fputs("frequency,threads,value,unit,source\n", f);
   for (size_t i = 0; i < n_rows; i++) {
-    dcsim_calib_csv_cell(f, freq_id);
+    dcsim__csv_write_cell(f, freq_id);
     fprintf(f, ",%u,", rows[i].threads);
-    dcsim_calib_csv_cell(f, rows[i].value);
+    dcsim__csv_write_cell(f, rows[i].value);
     fputc(',', f);
-    dcsim_calib_csv_cell(f, unit);
+    dcsim__csv_write_cell(f, unit);
     fputc(',', f);
-    dcsim_calib_csv_cell(f, rows[i].source);
+    dcsim__csv_write_cell(f, rows[i].source);
     fputc('\n', f);
   }
   if (fclose(f) != 0) {
@@ -262,7 +67,7 @@ int dcsim_calib_write_table(const char *dir, const char *quantity, const char *f
     goto out;
   }
   f = NULL;
-  rc = dcsim_calib_write_file(path, buf, err);
+  rc = dcsim__file_write_atomic(path, buf, err);
 out:
   if (f) fclose(f);
   free(buf);
@@ -273,14 +78,14 @@ out:
 /* an optional column: index or (size_t)-1 */
 static size_t opt_col(const dcsim_csv_t *t, const char *name) {
   size_t c;
-  return dcsim_csv_col(t, name, &c, NULL) == 0 ? c : (size_t)-1;
+  return dcsim__csv_col(t, name, &c, NULL) == 0 ? c : (size_t)-1;
 }
 
 static int parse_threads(const dcsim_csv_t *t, size_t row, size_t col, const char *path,
                          unsigned *out, dcsim_error *err) {
-  const char *s = dcsim_csv_cell(t, row, col);
+  const char *s = dcsim__csv_cell(t, row, col);
   if (dcsim_parse_uint(s, 1, 1000000, out) != 0)
-    return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim_csv_line(t, row),
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim__csv_line(t, row),
                      "threads '%s': expected a whole number >= 1", s);
   return 0;
 }
@@ -329,38 +134,39 @@ static int table_rows(table_csv *T, dcsim_error *err) {
   const char *path = T->path;
   int rc;
   T->cs = opt_col(t, "source");
-  if ((rc = dcsim_csv_col(t, "frequency", &T->cf, err)) ||
-      (rc = dcsim_csv_col(t, "threads", &T->ct, err)) ||
-      (rc = dcsim_csv_col(t, "value", &T->cv, err)) || (rc = dcsim_csv_col(t, "unit", &T->cu, err)))
+  if ((rc = dcsim__csv_col(t, "frequency", &T->cf, err)) ||
+      (rc = dcsim__csv_col(t, "threads", &T->ct, err)) ||
+      (rc = dcsim__csv_col(t, "value", &T->cv, err)) ||
+      (rc = dcsim__csv_col(t, "unit", &T->cu, err)))
     return rc;
-  size_t n = T->n = dcsim_csv_rows(t);
+  size_t n = T->n = dcsim__csv_rows(t);
   if (n == 0) return DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "no rows");
   T->threads = calloc(n, sizeof *T->threads);
   T->used_freq = calloc(T->n_ids, sizeof *T->used_freq);
   if (!T->threads || !T->used_freq) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-  const char *unit = T->unit = dcsim_csv_cell(t, 0, T->cu);
+  const char *unit = T->unit = dcsim__csv_cell(t, 0, T->cu);
   int is_flops = strcmp(T->qty, "flops") == 0;
   if (is_flops ? strcmp(unit, "GFLOP/s") && strcmp(unit, "flop/s")
                : strcmp(unit, "GB/s") && strcmp(unit, "B/s"))
-    return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim_csv_line(t, 0),
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim__csv_line(t, 0),
                      "unit '%s' does not fit quantity %s (%s)", unit, T->qty,
                      is_flops ? "GFLOP/s or flop/s" : "GB/s or B/s");
   for (size_t r = 0; r < n; r++) {
-    if (strcmp(dcsim_csv_cell(t, r, T->cu), unit) != 0)
-      return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim_csv_line(t, r),
-                       "unit '%s' differs from the first row's '%s'", dcsim_csv_cell(t, r, T->cu),
+    if (strcmp(dcsim__csv_cell(t, r, T->cu), unit) != 0)
+      return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim__csv_line(t, r),
+                       "unit '%s' differs from the first row's '%s'", dcsim__csv_cell(t, r, T->cu),
                        unit);
     if ((rc = parse_threads(t, r, T->ct, path, &T->threads[r], err))) return rc;
     double v;
-    if ((rc = dcsim_csv_num(t, r, T->cv, &v, err))) return rc;
+    if ((rc = dcsim__csv_num(t, r, T->cv, &v, err))) return rc;
     if (!(v > 0))
-      return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim_csv_line(t, r), "value must be positive");
+      return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim__csv_line(t, r), "value must be positive");
     size_t k = 0;
-    while (k < T->n_ids && strcmp(T->ids[k], dcsim_csv_cell(t, r, T->cf)) != 0) k++;
+    while (k < T->n_ids && strcmp(T->ids[k], dcsim__csv_cell(t, r, T->cf)) != 0) k++;
     if (k == T->n_ids)
-      return DCSIM_ERR(err, DCSIM_EREF, path, dcsim_csv_line(t, r),
+      return DCSIM_ERR(err, DCSIM_EREF, path, dcsim__csv_line(t, r),
                        "frequency '%s' is not a <freq id> of machine.xml",
-                       dcsim_csv_cell(t, r, T->cf));
+                       dcsim__csv_cell(t, r, T->cf));
     T->used_freq[k] = 1;
   }
   return 0;
@@ -391,15 +197,15 @@ static int table_grid(table_csv *T, dcsim_error *err) {
     size_t ti = 0;
     while (th[ti] != T->threads[r]) ti++;
     size_t k = 0;
-    while (strcmp(T->ids[k], dcsim_csv_cell(t, r, T->cf)) != 0) k++;
+    while (strcmp(T->ids[k], dcsim__csv_cell(t, r, T->cf)) != 0) k++;
     size_t ci = (size_t)T->fcol[k];
     if (cells[ti * nf + ci])
-      return DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim_csv_line(t, r),
+      return DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim__csv_line(t, r),
                        "second value for threads=%u at frequency %s", T->threads[r], T->ids[k]);
-    cells[ti * nf + ci] = dcsim_csv_cell(t, r, T->cv);
-    const char *s = T->cs != (size_t)-1 ? dcsim_csv_cell(t, r, T->cs) : "";
+    cells[ti * nf + ci] = dcsim__csv_cell(t, r, T->cv);
+    const char *s = T->cs != (size_t)-1 ? dcsim__csv_cell(t, r, T->cs) : "";
     if (rsrc[ti] && strcmp(rsrc[ti], s) != 0)
-      return DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim_csv_line(t, r),
+      return DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim__csv_line(t, r),
                        "source differs from the other cells of threads=%u (a row has one source)",
                        T->threads[r]);
     rsrc[ti] = s;
@@ -418,7 +224,7 @@ static int table_grid(table_csv *T, dcsim_error *err) {
 static void table_xml(FILE *f, const table_csv *T, const dcsim_xml_doc_t *doc, xmlNode *tn) {
   size_t nf = T->nf;
   fprintf(f, "  <table quantity=\"%s\" unit=\"", T->qty);
-  dcsim_calib_xml_escape(f, T->unit);
+  dcsim__xml_escape(f, T->unit);
   fputs("\" freqs=\"", f);
   for (size_t ci = 0; ci < nf; ci++) fprintf(f, "%s%s", ci ? " " : "", T->ids[T->col_of[ci]]);
   fputc('"', f);
@@ -428,7 +234,7 @@ static void table_xml(FILE *f, const table_csv *T, const dcsim_xml_doc_t *doc, x
     fprintf(f, "    <row threads=\"%u\"", T->th[ti]);
     if (T->rsrc[ti] && *T->rsrc[ti]) {
       fputs(" source=\"", f);
-      dcsim_calib_xml_escape(f, T->rsrc[ti]);
+      dcsim__xml_escape(f, T->rsrc[ti]);
       fputc('"', f);
     }
     fputc('>', f);
@@ -463,23 +269,23 @@ static int table_cells(const table_csv *T, int q, const freq_ids *fr, cell_sink 
 /* One <table> from its CSV, its cells into sink. fr: the frequency states of the manifest. */
 static int emit_table(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *tn, int q,
                       const freq_ids *fr, cell_sink *sink, dcsim_error *err) {
-  table_csv T = { .qty = dcsim_xml_attr(doc, tn, "quantity"), .ids = fr->ids, .n_ids = fr->n };
+  table_csv T = { .qty = dcsim__xml_attr(doc, tn, "quantity"), .ids = fr->ids, .n_ids = fr->n };
   int rc = 0;
-  char *path = dcsim_path_in(dir, dcsim_xml_attr(doc, tn, "file"));
+  char *path = dcsim_path_in(dir, dcsim__xml_attr(doc, tn, "file"));
   if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
   T.path = path;
-  if ((rc = dcsim_csv_load(path, &T.t, err)) || (rc = table_rows(&T, err)) ||
+  if ((rc = dcsim__csv_load(path, &T.t, err)) || (rc = table_rows(&T, err)) ||
       (rc = table_grid(&T, err)) || (rc = table_cells(&T, q, fr, sink, err)))
     goto out;
   table_xml(f, &T, doc, tn);
-  sink->tsrc[q] = dcsim_xml_attr(doc, tn, "source");
+  sink->tsrc[q] = dcsim__xml_attr(doc, tn, "source");
 out:
   free(T.cells);
   free(T.rsrc);
   free(T.th);
   free(T.threads);
   free(T.used_freq);
-  dcsim_csv_free(T.t);
+  dcsim__csv_free(T.t);
   free(path);
   return rc;
 }
@@ -510,26 +316,26 @@ typedef struct power_csv {
 static int power_csv_row(power_csv *P, size_t r, dcsim_error *err) {
   dcsim_csv_t *t = P->t;
   const char *path = P->path, *freq = P->freq;
-  int line = dcsim_csv_line(t, r), rc;
-  if (strcmp(dcsim_csv_cell(t, r, P->cf), freq) != 0)
+  int line = dcsim__csv_line(t, r), rc;
+  if (strcmp(dcsim__csv_cell(t, r, P->cf), freq) != 0)
     return DCSIM_ERR(
         err, DCSIM_ERANGE, path, line,
         "frequency '%s': the power table is measured at one frequency, machine.xml says %s",
-        dcsim_csv_cell(t, r, P->cf), freq);
-  if (strcmp(dcsim_csv_cell(t, r, P->cu), "W") != 0)
+        dcsim__csv_cell(t, r, P->cf), freq);
+  if (strcmp(dcsim__csv_cell(t, r, P->cu), "W") != 0)
     return DCSIM_ERR(err, DCSIM_ERANGE, path, line, "unit '%s': expected W",
-                     dcsim_csv_cell(t, r, P->cu));
+                     dcsim__csv_cell(t, r, P->cu));
   double v;
-  if ((rc = dcsim_csv_num(t, r, P->cv, &v, err))) return rc;
+  if ((rc = dcsim__csv_num(t, r, P->cv, &v, err))) return rc;
   if (v < 0) return DCSIM_ERR(err, DCSIM_ERANGE, path, line, "power must be >= 0");
   power_row key = { 0 };
-  key.idle = strcmp(dcsim_csv_cell(t, r, P->ct), "idle") == 0;
+  key.idle = strcmp(dcsim__csv_cell(t, r, P->ct), "idle") == 0;
   if (!key.idle && (rc = parse_threads(t, r, P->ct, path, &key.cores, err))) return rc;
-  const char *dom = dcsim_csv_cell(t, r, P->cd);
+  const char *dom = dcsim__csv_cell(t, r, P->cd);
   int is_pkg = strcmp(dom, "PKG") == 0;
   if (!is_pkg && strcmp(dom, "DRAM") != 0)
     return DCSIM_ERR(err, DCSIM_ERANGE, path, line, "domain '%s': expected PKG or DRAM", dom);
-  const char *src = P->cs != (size_t)-1 ? dcsim_csv_cell(t, r, P->cs) : "";
+  const char *src = P->cs != (size_t)-1 ? dcsim__csv_cell(t, r, P->cs) : "";
   power_row *rows = P->rows;
   size_t k = 0;
   while (k < P->nr && !(rows[k].idle == key.idle && rows[k].cores == key.cores)) k++;
@@ -545,7 +351,7 @@ static int power_csv_row(power_csv *P, size_t r, dcsim_error *err) {
   if (strcmp(pr->source, src) != 0)
     return DCSIM_ERR(err, DCSIM_EPARSE, path, line,
                      "source differs from the other domain of this state");
-  *slot = dcsim_csv_cell(t, r, P->cv);
+  *slot = dcsim__csv_cell(t, r, P->cv);
   return 0;
 }
 
@@ -554,12 +360,13 @@ static int power_csv_read(power_csv *P, dcsim_error *err) {
   dcsim_csv_t *t = P->t;
   int rc;
   P->cs = opt_col(t, "source");
-  if ((rc = dcsim_csv_col(t, "frequency", &P->cf, err)) ||
-      (rc = dcsim_csv_col(t, "threads", &P->ct, err)) ||
-      (rc = dcsim_csv_col(t, "domain", &P->cd, err)) ||
-      (rc = dcsim_csv_col(t, "value", &P->cv, err)) || (rc = dcsim_csv_col(t, "unit", &P->cu, err)))
+  if ((rc = dcsim__csv_col(t, "frequency", &P->cf, err)) ||
+      (rc = dcsim__csv_col(t, "threads", &P->ct, err)) ||
+      (rc = dcsim__csv_col(t, "domain", &P->cd, err)) ||
+      (rc = dcsim__csv_col(t, "value", &P->cv, err)) ||
+      (rc = dcsim__csv_col(t, "unit", &P->cu, err)))
     return rc;
-  size_t n = dcsim_csv_rows(t);
+  size_t n = dcsim__csv_rows(t);
   P->rows = calloc(n ? n : 1, sizeof *P->rows);
   if (!P->rows) return DCSIM_ERR(err, DCSIM_ENOMEM, P->path, 0, "out of memory");
   for (size_t r = 0; r < n; r++)
@@ -591,7 +398,7 @@ static void energy_xml(FILE *f, const power_csv *P, const dcsim_xml_doc_t *doc, 
               rows[k].dram);
     if (*rows[k].source) {
       fputs(" source=\"", f);
-      dcsim_calib_xml_escape(f, rows[k].source);
+      dcsim__xml_escape(f, rows[k].source);
       fputc('"', f);
     }
     fputs("/>\n", f);
@@ -601,29 +408,29 @@ static void energy_xml(FILE *f, const power_csv *P, const dcsim_xml_doc_t *doc, 
 
 static int emit_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *en,
                        dcsim_error *err) {
-  power_csv P = { .freq = dcsim_xml_attr(doc, en, "freq") };
+  power_csv P = { .freq = dcsim__xml_attr(doc, en, "freq") };
   int rc = 0;
-  char *path = dcsim_path_in(dir, dcsim_xml_attr(doc, en, "file"));
+  char *path = dcsim_path_in(dir, dcsim__xml_attr(doc, en, "file"));
   if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
   P.path = path;
-  if ((rc = dcsim_csv_load(path, &P.t, err)) || (rc = power_csv_read(&P, err))) goto out;
+  if ((rc = dcsim__csv_load(path, &P.t, err)) || (rc = power_csv_read(&P, err))) goto out;
   energy_xml(f, &P, doc, en);
 out:
   free(P.rows);
-  dcsim_csv_free(P.t);
+  dcsim__csv_free(P.t);
   free(path);
   return rc;
 }
 
-int dcsim_calib_power_rows(const char *dir, const dcsim_xml_doc_t *doc, xmlNode *en,
-                           dcsim_calib_power_table *out, dcsim_error *err) {
-  power_csv P = { .freq = dcsim_xml_attr(doc, en, "freq") };
+int dcsim__calib_power_rows(const char *dir, const dcsim_xml_doc_t *doc, xmlNode *en,
+                            dcsim_calib_power_table *out, dcsim_error *err) {
+  power_csv P = { .freq = dcsim__xml_attr(doc, en, "freq") };
   memset(out, 0, sizeof *out);
   int rc = 0;
-  if (!(out->path = dcsim_path_in(dir, dcsim_xml_attr(doc, en, "file"))))
+  if (!(out->path = dcsim_path_in(dir, dcsim__xml_attr(doc, en, "file"))))
     return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
   P.path = out->path;
-  if ((rc = dcsim_csv_load(P.path, &P.t, err)) || (rc = power_csv_read(&P, err))) goto out;
+  if ((rc = dcsim__csv_load(P.path, &P.t, err)) || (rc = power_csv_read(&P, err))) goto out;
   for (size_t k = 0; k < P.nr && !rc; k++) {
     double pk = 0, dr = 0;
     if (dcsim_parse_double(P.rows[k].pkg, &pk) || dcsim_parse_double(P.rows[k].dram, &dr))
@@ -641,7 +448,7 @@ int dcsim_calib_power_rows(const char *dir, const dcsim_xml_doc_t *doc, xmlNode 
   }
 out:
   free(P.rows);
-  dcsim_csv_free(P.t);
+  dcsim__csv_free(P.t);
   return rc;
 }
 
@@ -654,13 +461,13 @@ static int profile_head(FILE *f, const char *dir, const char *mpath, const dcsim
   char *shown = strndup(dir, dl);
   if (!shown) return DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory");
   fputs("<!-- GENERATED by \"dcsim calibrate cpu ", f);
-  dcsim_calib_xml_comment_text(f, shown); /* the directory used, "--" made safe for a comment */
+  dcsim__xml_comment_text(f, shown); /* the directory used, "--" made safe for a comment */
   free(shown);
   fputs(
       "\" from the tables of that directory\n"
       "     (doc/calibration.md); do not edit by hand: edit them and re-run it.",
       f);
-  xmlNode *cm = dcsim_xml_child(root, "comment");
+  xmlNode *cm = dcsim__xml_child(root, "comment");
   if (cm) {
     xmlChar *c = xmlNodeGetContent(cm);
     if (!c) return DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory");
@@ -677,7 +484,7 @@ static int profile_head(FILE *f, const char *dir, const char *mpath, const dcsim
   attr(f, doc, root, "model");
   attr(f, doc, root, "microarch");
   fputs(">\n  <spec", f);
-  xmlNode *spec = dcsim_xml_child(root, "spec");
+  xmlNode *spec = dcsim__xml_child(root, "spec");
   const char *spec_attrs[] = { "cores-per-socket", "sockets", "nominal-ghz", "l1-byte",
                                "l2-byte",          "l3-byte", "isa",         "source" };
   for (size_t i = 0; i < sizeof spec_attrs / sizeof *spec_attrs; i++)
@@ -697,7 +504,7 @@ static void copy_element(FILE *f, const char *indent, const char *name, const dc
 /* <price> (issue 26) copied as it is, after <spec>, when the machine has one. */
 static void profile_price(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *root) {
   static const char *const price_attrs[] = { "usd", "date", "source" };
-  xmlNode *pn = dcsim_xml_child(root, "price");
+  xmlNode *pn = dcsim__xml_child(root, "price");
   if (pn) copy_element(f, "  ", "price", doc, pn, price_attrs, 3);
 }
 
@@ -706,22 +513,23 @@ static int profile_datasheet(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *root,
                              dcsim_cpu_datasheet *ds, dcsim_error *err) {
   static const char *const isa_attrs[] = { "flop-per-cycle", "source" };
   static const char *const mem_attrs[] = { "peak-bps", "sustained-bps", "source" };
-  xmlNode *dn = dcsim_xml_child(root, "datasheet");
+  xmlNode *dn = dcsim__xml_child(root, "datasheet");
   if (!dn) return 0;
-  xmlNode *isa = dcsim_xml_child(dn, "isa"), *mem = dcsim_xml_child(dn, "memory");
+  xmlNode *isa = dcsim__xml_child(dn, "isa"), *mem = dcsim__xml_child(dn, "memory");
   int rc;
   if ((isa &&
-       (rc = dcsim_xml_double(doc, isa, "flop-per-cycle", 1, &ds->isa_flop_per_cycle, err))) ||
-      (mem && ((rc = dcsim_xml_double(doc, mem, "peak-bps", 1, &ds->mem_peak_bps, err)) ||
-               (rc = dcsim_xml_double(doc, mem, "sustained-bps", 0, &ds->mem_sustained_bps, err)))))
+       (rc = dcsim__xml_double(doc, isa, "flop-per-cycle", 1, &ds->isa_flop_per_cycle, err))) ||
+      (mem &&
+       ((rc = dcsim__xml_double(doc, mem, "peak-bps", 1, &ds->mem_peak_bps, err)) ||
+        (rc = dcsim__xml_double(doc, mem, "sustained-bps", 0, &ds->mem_sustained_bps, err)))))
     return rc;
   fputs("  <datasheet>\n", f);
   if (isa) {
-    ds->isa_source = dcsim_xml_attr(doc, isa, "source");
+    ds->isa_source = dcsim__xml_attr(doc, isa, "source");
     copy_element(f, "    ", "isa", doc, isa, isa_attrs, 2);
   }
   if (mem) {
-    ds->mem_source = dcsim_xml_attr(doc, mem, "source");
+    ds->mem_source = dcsim__xml_attr(doc, mem, "source");
     copy_element(f, "    ", "memory", doc, mem, mem_attrs, 3);
   }
   fputs("  </datasheet>\n", f);
@@ -732,19 +540,19 @@ static int profile_datasheet(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *root,
 static int profile_freqs(FILE *f, const char *mpath, const dcsim_xml_doc_t *doc, xmlNode *root,
                          freq_ids *fr, dcsim_error *err) {
   fputs("  <frequencies>\n", f);
-  xmlNode *fq = dcsim_xml_child(root, "frequencies");
-  size_t nf = dcsim_xml_count(fq, "freq");
+  xmlNode *fq = dcsim__xml_child(root, "frequencies");
+  size_t nf = dcsim__xml_count(fq, "freq");
   fr->ids = calloc(nf ? nf : 1, sizeof *fr->ids);
   fr->labels = calloc(nf ? nf : 1, sizeof *fr->labels);
   fr->ghz = calloc(nf ? nf : 1, sizeof *fr->ghz);
   if (!fr->ids || !fr->labels || !fr->ghz)
     return DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory");
   int rc;
-  for (xmlNode *q = dcsim_xml_child(fq, "freq"); q; q = dcsim_xml_next(q, "freq")) {
+  for (xmlNode *q = dcsim__xml_child(fq, "freq"); q; q = dcsim__xml_next(q, "freq")) {
     size_t k = fr->n;
-    fr->ids[k] = dcsim_xml_attr(doc, q, "id");
-    fr->labels[k] = dcsim_xml_attr(doc, q, "label");
-    if ((rc = dcsim_xml_double(doc, q, "ghz", 1, &fr->ghz[k], err))) return rc;
+    fr->ids[k] = dcsim__xml_attr(doc, q, "id");
+    fr->labels[k] = dcsim__xml_attr(doc, q, "label");
+    if ((rc = dcsim__xml_double(doc, q, "ghz", 1, &fr->ghz[k], err))) return rc;
     for (size_t j = 0; j < k; j++)
       if (strcmp(fr->ids[j], fr->ids[k]) == 0)
         return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, q, "<freq id=\"%s\">: id given twice",
@@ -763,8 +571,8 @@ static int profile_tables(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, 
   int rc;
   for (int q = 0; q < 5; q++) {
     xmlNode *found = NULL;
-    for (xmlNode *tn = dcsim_xml_child(root, "table"); tn; tn = dcsim_xml_next(tn, "table")) {
-      if (strcmp(dcsim_xml_attr(doc, tn, "quantity"), quantities[q]) != 0) continue;
+    for (xmlNode *tn = dcsim__xml_child(root, "table"); tn; tn = dcsim__xml_next(tn, "table")) {
+      if (strcmp(dcsim__xml_attr(doc, tn, "quantity"), quantities[q]) != 0) continue;
       if (found)
         return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, tn, "<table quantity=\"%s\">: given twice",
                              quantities[q]);
@@ -778,9 +586,9 @@ static int profile_tables(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, 
 /* The power table of the profile. */
 static int profile_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *root,
                           const freq_ids *fr, dcsim_error *err) {
-  xmlNode *en = dcsim_xml_child(root, "energy");
+  xmlNode *en = dcsim__xml_child(root, "energy");
   if (en) {
-    const char *ef = dcsim_xml_attr(doc, en, "freq");
+    const char *ef = dcsim__xml_attr(doc, en, "freq");
     size_t j = 0;
     while (j < fr->n && strcmp(fr->ids[j], ef) != 0) j++;
     if (j == fr->n)
@@ -789,7 +597,7 @@ static int profile_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, 
     int rc = emit_energy(f, dir, doc, en, err);
     if (rc) return rc;
   }
-  return dcsim_calib_emit_power(f, dir, doc, root, err);
+  return dcsim__calib_emit_power(f, dir, doc, root, err);
 }
 
 /* One calibration directory turned into a profile: its document, cells, fit and reference. */
@@ -814,7 +622,7 @@ static void gen_release(cpu_gen *g) {
   free(g->fr.ids);
   free(g->fr.labels);
   free(g->fr.ghz);
-  dcsim_xml_free(g->doc);
+  dcsim__xml_free(g->doc);
   free(g->mpath);
 }
 
@@ -823,9 +631,9 @@ static int gen_run(const char *dir, int depth, FILE *f, FILE *report, cpu_gen *g
 /* <perf-fit>: placement and the reference directory (generated first, depth-limited). */
 static int gen_reference(const char *dir, int depth, cpu_gen *g, xmlNode *pf, int *scatter,
                          dcsim_error *err) {
-  const char *pl = dcsim_xml_attr(g->doc, pf, "placement"), *ref = NULL;
+  const char *pl = dcsim__xml_attr(g->doc, pf, "placement"), *ref = NULL;
   *scatter = pl && strcmp(pl, "scatter") == 0;
-  ref = dcsim_xml_attr(g->doc, pf, "reference");
+  ref = dcsim__xml_attr(g->doc, pf, "reference");
   if (!ref) return 0;
   if (depth >= 4)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, g->doc, pf,
@@ -852,17 +660,17 @@ static int gen_reference(const char *dir, int depth, cpu_gen *g, xmlNode *pf, in
  * reference (dcsim/perf_fit.h); none for an energy-only directory. */
 static int gen_fit(const char *dir, int depth, cpu_gen *g, FILE *f, FILE *report,
                    dcsim_error *err) {
-  xmlNode *root = dcsim_xml_root(g->doc), *pf = dcsim_xml_child(root, "perf-fit");
-  xmlNode *spec = dcsim_xml_child(root, "spec");
+  xmlNode *root = dcsim__xml_root(g->doc), *pf = dcsim__xml_child(root, "perf-fit");
+  xmlNode *spec = dcsim__xml_child(root, "spec");
   int scatter = 0, rc;
-  if (!g->sink.n && !dcsim_xml_child(root, "datasheet") && !pf) return 0; /* energy only */
+  if (!g->sink.n && !dcsim__xml_child(root, "datasheet") && !pf) return 0; /* energy only */
   if (pf && (rc = gen_reference(dir, depth, g, pf, &scatter, err))) return rc;
-  dcsim_perf_machine m = { .name = dcsim_xml_attr(g->doc, root, "name"),
+  dcsim_perf_machine m = { .name = dcsim__xml_attr(g->doc, root, "name"),
                            .scatter = scatter,
                            .ds = g->ds };
-  if ((rc = dcsim_xml_u32(g->doc, spec, "cores-per-socket", 1, &m.cores_per_socket, err)) ||
-      (rc = dcsim_xml_u32(g->doc, spec, "sockets", 1, &m.sockets, err)) ||
-      (rc = dcsim_xml_double(g->doc, spec, "nominal-ghz", 1, &m.nominal_ghz, err)))
+  if ((rc = dcsim__xml_u32(g->doc, spec, "cores-per-socket", 1, &m.cores_per_socket, err)) ||
+      (rc = dcsim__xml_u32(g->doc, spec, "sockets", 1, &m.sockets, err)) ||
+      (rc = dcsim__xml_double(g->doc, spec, "nominal-ghz", 1, &m.nominal_ghz, err)))
     return rc;
   if (m.cores_per_socket == 0 || m.sockets == 0 || !(m.nominal_ghz > 0))
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, g->doc, spec,
@@ -886,8 +694,8 @@ static int gen_run(const char *dir, int depth, FILE *f, FILE *report, cpu_gen *g
   int rc;
   if (!(g->mpath = dcsim_path_in(dir, "machine.xml")))
     return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
-  if ((rc = dcsim_xml_load(g->mpath, "calibration-machine", &g->doc, err))) return rc;
-  xmlNode *root = dcsim_xml_root(g->doc);
+  if ((rc = dcsim__xml_load(g->mpath, "calibration-machine", &g->doc, err))) return rc;
+  xmlNode *root = dcsim__xml_root(g->doc);
   if ((rc = profile_head(f, dir, g->mpath, g->doc, root, err)) ||
       (profile_price(f, g->doc, root), 0) ||
       (rc = profile_datasheet(f, g->doc, root, &g->ds, err)) ||

@@ -1,0 +1,118 @@
+/* cli_roofline.c — `dcsim roofline`: a CPU state's or a GPU's roofline with a dwarf's loops or
+ * kernels on it, as text, JSON, CSV or a picture (doc/sweep.md). */
+#include <stdio.h>
+#include <string.h>
+
+#include "dcsim/catalog.h"
+#include "dcsim/cli.h"
+#include "dcsim/dwarf.h"
+#include "dcsim/hwprofile.h"
+#include "dcsim/plot.h"
+#include "dcsim/repro.h"
+#include "dcsim/roofline.h"
+#include "dcsim/roofline_report.h"
+
+int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
+  static const char *const formats[] = { "text", "json", "csv", "png", "svg", NULL };
+  int fmt = 0, rc;
+  if (dcsim_arg(a, "format") && (rc = dcsim_arg_format(a, formats, &fmt, err))) return rc;
+  const char *out = dcsim_arg(a, "out");
+  if (!dcsim_arg(a, "format") && out) {
+    const char *dot = strrchr(out, '.');
+    for (int k = 0; dot && formats[k]; k++)
+      if (strcmp(dot + 1, formats[k]) == 0) fmt = k;
+  }
+  if ((fmt == 3 || fmt == 4) && !out)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"),
+                     "--format %s needs --out FILE", formats[fmt]);
+  if (out && (rc = dcsim_path_check_writable(out, "--out", err))) return rc;
+  const char *cpu = dcsim_arg(a, "cpu"), *gpu = dcsim_arg(a, "gpu"), *dwarf = dcsim_arg(a, "dwarf");
+  const char *kind = dcsim_arg(a, "kind");
+  int cache_aware = 1;
+  if (kind && strcmp(kind, "classic") == 0)
+    cache_aware = 0;
+  else if (kind && strcmp(kind, "cache-aware") != 0)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "kind"),
+                     "--kind '%s': classic or cache-aware", kind);
+  if (!!cpu == !!gpu)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "give either --cpu PROFILE or --gpu PROFILE");
+  if (dcsim_arg(a, "case") && !dwarf)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "case"),
+                     "--case needs --dwarf");
+  char path[4096];
+  dcsim_cpu_profile_t *cp = NULL;
+  dcsim_gpu_profile_t *gp = NULL;
+  dcsim_dwarf_t *d = NULL;
+  dcsim_dwarf_eval *ev = NULL;
+  dcsim_roofline *r = NULL;
+  FILE *f = NULL;
+  dcsim_repro rp;
+  dcsim_repro_init(&rp, NULL);
+  if (cpu) {
+    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, cpu, NULL, 0, path, sizeof path, err)) ||
+        (rc = dcsim_cpu_profile_load(path, &cp, err)))
+      goto out;
+  } else {
+    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, gpu, NULL, 0, path, sizeof path, err)) ||
+        (rc = dcsim_gpu_profile_load(path, &gp, err)))
+      goto out;
+  }
+  char label[96] = "";
+  if (dwarf) {
+    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, dwarf, NULL, 0, path, sizeof path, err)) ||
+        (rc = dcsim_dwarf_load(path, &d, err)))
+      goto out;
+    const char *cs = dcsim_arg(a, "case");
+    if ((rc = dcsim_dwarf_evaluate(d, cs, NULL, 0, &ev, err))) goto out;
+    snprintf(label, sizeof label, "%s%s%s", dcsim_dwarf_name(d), cs ? " " : "", cs ? cs : "");
+  }
+  if (cp) {
+    unsigned cores = 1;
+    if ((rc = dcsim_arg_uint(a, "cores", 1, &cores, err))) goto out;
+    dcsim_cpu_state st = { 0, NULL, cores };
+    if ((rc = dcsim_cpu_profile_freq(cp, dcsim_arg(a, "freq"), &st, err))) goto out;
+    rc = dcsim_roofline_cpu(cp, &st, ev, label, &r, err);
+  } else {
+    if (dcsim_arg(a, "cores") || dcsim_arg(a, "freq")) {
+      rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "--cores and --freq apply to a CPU roofline only");
+      goto out;
+    }
+    rc = dcsim_roofline_gpu(gp, ev, label, &r, err);
+  }
+  if (rc ||
+      (rc = dcsim_repro_add(&rp, cp ? dcsim_cpu_profile_path(cp) : dcsim_gpu_profile_path(gp), NULL,
+                            err)) ||
+      (d && (rc = dcsim_repro_add(&rp, dcsim_dwarf_path(d), NULL, err))))
+    goto out;
+  if (fmt >= 3) {
+    char caption[512];
+    dcsim_repro_caption(&rp, caption, sizeof caption);
+    rc = dcsim_plot_roofline(r, cache_aware, caption, out,
+                             fmt == 4 ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
+    goto out;
+  }
+  f = out ? fopen(out, "w") : stdout;
+  if (!f) {
+    rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot write");
+    goto out;
+  }
+  if (fmt == 1)
+    dcsim_roofline_write_json(f, r, &rp);
+  else if (fmt == 2)
+    dcsim_roofline_write_csv(f, r, &rp);
+  else
+    dcsim_roofline_write_text(f, r, &rp);
+  if (out && fclose(f) != 0) rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "write error");
+  f = NULL;
+out:
+  if (f && f != stdout) fclose(f);
+  dcsim_repro_release(&rp);
+  dcsim_roofline_free(r);
+  dcsim_dwarf_eval_free(ev);
+  dcsim_dwarf_free(d);
+  dcsim_cpu_profile_free(cp);
+  dcsim_gpu_profile_free(gp);
+  return rc;
+}

@@ -1,0 +1,71 @@
+/* output/internal.h — what the chart files of src/output share (plot.c and plot_*.c): the gnuplot
+ * script's plumbing, the colours and units of every chart, and the run recorder the Gantt and
+ * power charts read. Not a public header. Ownership: a dcsim_plot_gp is the caller's; its files
+ * are removed by dcsim__plot_run or dcsim__plot_cleanup. */
+#ifndef DCSIM_OUTPUT_INTERNAL_H
+#define DCSIM_OUTPUT_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dcsim/error.h"
+#include "dcsim/plot.h"
+
+/* A gnuplot script being written in a temporary directory (dcsim__plot_open .. _run). */
+typedef struct dcsim_plot_gp {
+  char dir[512];
+  char script[600];
+  FILE *f; /* the script */
+  int oom;
+} dcsim_plot_gp;
+
+/* What dcsim_plot_trace records of a run: a bar per (task, node), a power segment per node. */
+typedef struct dcsim_plot_bar {
+  uint32_t node;
+  int64_t t0, t1;
+  uint32_t label;
+  int gpu;
+} dcsim_plot_bar;
+typedef struct dcsim_plot_seg {
+  uint32_t node;
+  int64_t t0, t1;
+  double w;
+} dcsim_plot_seg;
+
+struct dcsim_plot_trace {
+  const dcsim_scenario *s;
+  const dcsim_engine_sink *next;
+  dcsim_engine_sink sink;
+  dcsim_plot_bar *bars;
+  size_t n_bars, cap_bars;
+  dcsim_plot_seg *segs;
+  size_t n_segs, cap_segs;
+  const char **labels;
+  size_t n_labels;
+  int64_t end_ns;
+};
+
+/* Opens the script of a picture of width x height pixels to be written to out (a temporary
+ * directory; the terminal, the output and the caption set). */
+int dcsim__plot_open(dcsim_plot_gp *g, const char *out, dcsim_plot_format fmt, int width,
+                     int height, const char *caption, dcsim_error *err);
+/* Runs gnuplot on the script (dcsim_plot_find_gnuplot), checks that out was written, and removes
+ * the temporary files; an error quotes gnuplot's first complaint. */
+int dcsim__plot_run(dcsim_plot_gp *g, const char *out, dcsim_error *err);
+/* Removes the temporary files (the script not run). */
+void dcsim__plot_cleanup(dcsim_plot_gp *g);
+/* s as a double-quoted gnuplot string (data files and script). */
+void dcsim__plot_str(FILE *f, const char *s);
+/* The i-th colour of the charts' palette (it repeats). */
+const char *dcsim__plot_color(size_t i);
+/* A point's frequency for a picture: GHz with its unit ("2.4 GHz"), a state label as it is. */
+const char *dcsim__plot_freq_text(const char *freq, char *buf, size_t size);
+/* The unit (J, kJ, MJ) energies up to emax are drawn in, and its scale. */
+const char *dcsim__plot_energy_unit(double emax, double *scale);
+/* The unit (s, h, d) times up to t_s are drawn in, and its scale. */
+const char *dcsim__plot_time_unit(double t_s, double *scale);
+/* The node group of a global node number. */
+size_t dcsim__plot_group_of(const dcsim_scenario *s, uint32_t node);
+
+#endif

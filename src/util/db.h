@@ -1,0 +1,51 @@
+/* util/db.h — the SQLite plumbing shared by dcsim's databases (run results, sweeps and their
+ * merge, bench runs): opening with the common settings, running SQL, transactions, statements and
+ * the error messages that go with them.
+ *
+ * Ownership: dcsim__db_open() returns a connection the caller closes with sqlite3_close()
+ * (NULL-safe); a statement from dcsim__db_prepare() is the caller's to sqlite3_finalize(). `name`
+ * is the file an error names (the database's path, or the file a temporary database becomes).
+ * Failures are DCSIM_EDB. */
+#ifndef DCSIM_DB_H
+#define DCSIM_DB_H
+
+#include <sqlite3.h>
+
+#include "dcsim/error.h"
+
+enum {
+  DCSIM_DB_READONLY = 1, /* else read-write, created when missing */
+  DCSIM_DB_WAL = 2,      /* journal_mode=WAL, synchronous=NORMAL, foreign_keys=ON */
+  DCSIM_DB_URI = 4,      /* "file:" URIs are understood (ATTACH of escaped paths) */
+  DCSIM_DB_NEW = 8       /* the file was just made for it: a failure "cannot create" it */
+};
+
+/* Opens path (one thread per connection, 10 s busy timeout) with the DCSIM_DB_* flags. Errors:
+ * "NAME: cannot open the results database: WHY" (DCSIM_DB_NEW: "cannot create the database"). */
+int dcsim__db_open(const char *path, const char *name, unsigned flags, sqlite3 **out,
+                   dcsim_error *err);
+
+/* Runs one or more statements; an error carries SQLite's message as it is. */
+int dcsim__db_exec(sqlite3 *db, const char *name, const char *sql, dcsim_error *err);
+/* BEGIN IMMEDIATE / COMMIT through dcsim__db_exec; ROLLBACK ignoring errors (for cleanups). */
+int dcsim__db_begin(sqlite3 *db, const char *name, dcsim_error *err);
+int dcsim__db_commit(sqlite3 *db, const char *name, dcsim_error *err);
+void dcsim__db_rollback(sqlite3 *db);
+
+/* Records the connection's last error as "WHAT: SQLite's message"; returns DCSIM_EDB. */
+int dcsim__db_fail(sqlite3 *db, const char *name, const char *what, dcsim_error *err);
+/* Prepares sql into *st (NULL on failure), failing as dcsim__db_fail(what). */
+int dcsim__db_prepare(sqlite3 *db, const char *name, const char *sql, sqlite3_stmt **st,
+                      const char *what, dcsim_error *err);
+/* Steps a statement that returns no row, then resets it (bindings stay); anything but
+ * SQLITE_DONE fails as dcsim__db_fail(what). */
+int dcsim__db_step_done(sqlite3 *db, const char *name, sqlite3_stmt *st, const char *what,
+                        dcsim_error *err);
+
+/* Removes the database file path and its -wal and -shm files (missing ones are no error). */
+void dcsim__db_remove(const char *path);
+
+/* The current UTC time as stored in created_utc columns: "2024-05-01T12:00:00Z". */
+void dcsim__db_utc_now(char stamp[32]);
+
+#endif

@@ -1,0 +1,35 @@
+/* util/xmledit.h — editing an XML document in place (comments and layout kept) and writing XML
+ * text by hand: the calibration commands that rewrite dwarf files and write profiles.
+ *
+ * Ownership: dcsim__xml_edit_open() gives a libxml2 document the caller frees (xmlFreeDoc); node
+ * pointers are borrowed from their document. Nothing here keeps state. */
+#ifndef DCSIM_XMLEDIT_H
+#define DCSIM_XMLEDIT_H
+
+#include <stdio.h>
+
+#include <libxml/tree.h>
+
+#include "dcsim/error.h"
+#include "util/xmlio.h"
+
+/* The document at path to edit: checked against its schema (dcsim__xml_validate_file), then
+ * parsed as libxml2 keeps it (comments and layout stay). The caller frees *doc (xmlFreeDoc). */
+int dcsim__xml_edit_open(const char *path, xmlDoc **doc, dcsim_error *err);
+
+/* The first <elem name="name"> child of parent (a document being edited), or NULL. */
+xmlNode *dcsim__xml_named(xmlNode *parent, const char *elem, const char *name);
+
+/* Writes doc to path as libxml2 prints it (UTF-8), atomically (dcsim__file_write_atomic). */
+int dcsim__xml_save(xmlDoc *doc, const char *path, dcsim_error *err);
+
+/* XML-escapes s for an attribute value or element text into f. */
+void dcsim__xml_escape(FILE *f, const char *s);
+
+/* XML comment text: "--" cannot appear inside a comment; it is written as "- -". */
+void dcsim__xml_comment_text(FILE *f, const char *s);
+
+/* ` NAME="value"` of node's attribute NAME, XML-escaped; nothing when it is absent. */
+void dcsim__xml_copy_attr(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *name);
+
+#endif
