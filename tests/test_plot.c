@@ -112,7 +112,11 @@ int main(void) {
                         0,
                         NULL,
                         NULL,
-                        0 };
+                        0,
+                        0,
+                        NULL,
+                        0,
+                        NULL };
   dcsim_sweep_t *sw = NULL;
   CHECK_INT(dcsim_sweep_new(&d, &sw, &err), 0);
   if (sw && dcsim_sweep_run(sw, NULL, &err) == 0) {

@@ -62,10 +62,11 @@ _dcsim() {
       case $prev in
       esac ;;
     sweep)
-      opts="--cpu --gpu --nodes --cores --freq --set --platform --policy --deadline-s --db --format --threads --plot --heatmap --title --quiet --stop-after --shard --d35 --strict --price --kwh-price --lifetime-years --objectives --help"
+      opts="--cpu --gpu --gpus --host-cpu --nodes --cores --freq --set --platform --policy --deadline-s --db --format --threads --plot --heatmap --title --quiet --stop-after --shard --d35 --strict --price --kwh-price --lifetime-years --objectives --help"
       case $prev in
         --cpu) _dcsim_names cpu; return ;;
         --gpu) _dcsim_names gpu; return ;;
+        --host-cpu) _dcsim_names cpu; return ;;
         --policy) _dcsim_words "fcfs easy sjf heft energy fcfs+heft fcfs+energy easy+heft easy+energy sjf+heft sjf+energy"; return ;;
         --format) _dcsim_words "text json csv"; return ;;
       esac ;;

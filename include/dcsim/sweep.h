@@ -7,7 +7,8 @@
  * point's index, so the output is the same at any thread count. A point whose state lies outside
  * a profile's tables is infeasible, with the reason; it never stops the sweep.
  *
- * Point order: cpu (outermost), gpu, nodes, cores, freq (innermost), each in list order.
+ * Point order: cpu (outermost), gpu, host cpu, gpus, nodes, cores, freq (innermost), each in list
+ * order.
  *
  * Ownership: dcsim_sweep_new() returns a heap object freed by dcsim_sweep_free(); the points
  * returned by dcsim_sweep_points() belong to it. The point type and reading and writing points
@@ -54,6 +55,12 @@ typedef struct dcsim_sweep_def {
    * (DCSIM_OBJ_*; 0 = time and energy) */
   const struct dcsim_cost_opts *cost;
   unsigned objectives;
+  /* issue 26: GPUs per GPU node (each GPU task split over them, the multi-GPU model) and the CPU
+   * profiles of the GPU node groups; each list may be empty (the platform's) */
+  size_t n_gpu_counts;
+  const unsigned *gpu_counts;
+  size_t n_host_cpus;
+  const char *const *host_cpus;
 } dcsim_sweep_def;
 
 typedef struct dcsim_sweep dcsim_sweep_t;

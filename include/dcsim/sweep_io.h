@@ -37,6 +37,10 @@ typedef struct dcsim_sweep_point {
    * names the CPU or GPU profile without a price ("" when known or infeasible) */
   double cost_usd;
   char cost_missing[64];
+  /* issue 26 (--gpus, --host-cpu): GPUs per GPU node and the GPU nodes' CPU when the sweep sets
+   * them (0 and "" when it does not: the platform's) */
+  unsigned gpus;
+  char host_cpu[64];
 } dcsim_sweep_point;
 
 /* What the Pareto front is taken over (--objectives): two or three of time, energy, cost. */

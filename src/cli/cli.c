@@ -124,6 +124,10 @@ static const dcsim_opt_spec run_opts[] = {
 static const dcsim_opt_spec sweep_opts[] = {
   { "cpu", "P1,P2,...", 0, "CPU profiles for the node groups without GPU" },
   { "gpu", "G1,G2,...", 0, "GPU profiles for the node groups with GPUs" },
+  { "gpus", "N1,N2,...", 0,
+    "GPUs per GPU node, each GPU task split over them (multi-GPU model, memory checked)" },
+  { "host-cpu", "P1,P2,...", 0,
+    "CPU profiles of the node groups with GPUs (default: the platform's)" },
   { "nodes", "N1,N2,...", 0, "nodes of every CPU task (ranges A-B allowed)" },
   { "cores", "C1,C2,...", 0,
     "cores per node of every CPU task (ranges A-B allowed; all = each CPU's full node)" },

@@ -112,9 +112,11 @@ static int uint_list(const dcsim_args *a, const char *name, unsigned max, unsign
                        "--%s '%s': expected whole numbers >= 1%s ranges A-B%s, separated by commas",
                        name, l.v[i], all_ok ? "," : " or", all_ok ? " or all" : "");
     if (hi > max)
-      return DCSIM_ERR(
-          err, DCSIM_EUSAGE, "command line", at, "--%s '%s': at most %u %s", name, l.v[i], max,
-          strcmp(name, "nodes") == 0 ? "nodes (a platform's limit)" : "cores per node");
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", at, "--%s '%s': at most %u %s", name,
+                       l.v[i], max,
+                       strcmp(name, "nodes") == 0  ? "nodes (a platform's limit)"
+                       : strcmp(name, "gpus") == 0 ? "GPUs per node"
+                                                   : "cores per node");
     if (hi - lo + 1 > (unsigned long long)(DCSIM_SWEEP_MAX_LIST - *n))
       return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", at,
                        "--%s '%s': %llu values, and a list holds at most %d (with those before it)",
@@ -309,8 +311,9 @@ typedef struct sweep_cmd {
 static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error *err) {
   static const char *const formats[] = { "text", "json", "csv", NULL };
   int rc;
-  list cpus, gpus, freqs;
-  unsigned nodes[DCSIM_SWEEP_MAX_LIST], cores[DCSIM_SWEEP_MAX_LIST];
+  list cpus, gpus, freqs, hosts;
+  unsigned nodes[DCSIM_SWEEP_MAX_LIST], cores[DCSIM_SWEEP_MAX_LIST], gcounts[DCSIM_SWEEP_MAX_LIST];
+  size_t n_gcounts = 0;
   dcsim_param_set sets[16];
   char set_names[16][64], price_names[16][64];
   dcsim_price_set prices[16];
@@ -320,7 +323,8 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   size_t n_nodes = 0, n_cores = 0;
   if ((rc = dcsim_arg_format(a, formats, &c->fmt, err)) ||
       (rc = split_list(a, "cpu", &cpus, err)) || (rc = split_list(a, "gpu", &gpus, err)) ||
-      (rc = split_list(a, "freq", &freqs, err)) ||
+      (rc = split_list(a, "freq", &freqs, err)) || (rc = split_list(a, "host-cpu", &hosts, err)) ||
+      (rc = uint_list(a, "gpus", 64, gcounts, &n_gcounts, err)) ||
       (rc = uint_list(a, "nodes", DCSIM_PLATFORM_MAX_NODES, nodes, &n_nodes, err)) ||
       (rc = uint_list(a, "cores", 1000000, cores, &n_cores, err)) ||
       (rc = dcsim_arg_uint(a, "threads", 0, &c->threads, err)) ||
@@ -367,15 +371,20 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
                           n_sets,
                           sets,
                           &cost,
-                          objectives };
+                          objectives,
+                          n_gcounts,
+                          gcounts,
+                          hosts.n,
+                          hosts.v };
   if ((rc = dcsim_arg_double(a, "deadline-s", 0, &def.deadline_s, err))) return rc;
   def.model_flags = dcsim_arg_model_flags(a);
   if ((rc = dcsim_sweep_new(&def, &c->sw, err))) {
     if (err && strcmp(err->file, "command line") == 0 && err->line == 0)
       dcsim_error_at(err, NULL, dcsim_arg_cost_index(a, err->msg));
     if (err && strcmp(err->file, "command line") == 0 && err->line == 0) { /* point at the option */
-      static const char *const names[] = { "cpu", "gpu", "nodes", "cores", "freq", "set" };
-      for (int k = 0; k < 6; k++) {
+      static const char *const names[] = { "cpu",  "gpu", "nodes", "cores",
+                                           "freq", "set", "gpus",  "host-cpu" };
+      for (int k = 0; k < 8; k++) {
         char opt[16];
         snprintf(opt, sizeof opt, "--%s", names[k]);
         if (strncmp(err->msg, opt, strlen(opt)) == 0 ||

@@ -26,7 +26,7 @@
 /* Which profiles of the lists a point uses (its sizes and frequency are in the point itself:
  * frequency names and `all` cores are resolved per CPU, so the lists need not form a grid). */
 typedef struct point_key {
-  uint32_t c, g;
+  uint32_t c, g, h; /* h: the host CPU (--host-cpu) */
 } point_key;
 
 struct dcsim_sweep {
@@ -56,6 +56,9 @@ struct dcsim_sweep {
   dcsim_cost_opts cost;      /* issue 26: its price names owned (cost_names) */
   dcsim_price_set *cost_prices;
   unsigned objectives;
+  size_t n_gcounts, n_hosts; /* --gpus, --host-cpu */
+  unsigned *gcounts;
+  const dcsim_cpu_profile_t **hosts;
 };
 
 void dcsim_sweep_free(dcsim_sweep_t *sw) {
@@ -74,6 +77,8 @@ void dcsim_sweep_free(dcsim_sweep_t *sw) {
   for (size_t i = 0; sw->cost_prices && i < sw->cost.n_prices; i++)
     free((char *)sw->cost_prices[i].name);
   free(sw->cost_prices);
+  free(sw->gcounts);
+  free(sw->hosts);
   dcsim_scenario_free(sw->base);
   free(sw);
 }
@@ -149,6 +154,9 @@ static int take_sets(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_error 
   return 0;
 }
 
+static int take_counts(const char *opt, const unsigned *v, size_t n, unsigned max, unsigned *dst,
+                       size_t *count, dcsim_error *err);
+
 /* The cost options (checked against the loaded profiles, names copied) and the objectives. */
 static int take_cost(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_error *err) {
   dcsim_cost_opts_default(&sw->cost);
@@ -171,6 +179,35 @@ static int take_cost(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_error 
 }
 
 unsigned dcsim_sweep_objectives(const dcsim_sweep_t *sw) { return sw->objectives; }
+
+/* --gpus (GPUs per GPU node, 1 to 64, each once) and --host-cpu (CPU profiles of the GPU nodes) */
+static int take_gpu_axes(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_error *err) {
+  int rc, has_gpu_group = 0;
+  for (size_t g = 0; g < sw->base->n_groups; g++) has_gpu_group |= sw->base->groups[g].gpu != NULL;
+  if ((def->n_gpu_counts || def->n_host_cpus) && !has_gpu_group)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "--%s: platform %s has no node group with GPUs",
+                     def->n_gpu_counts ? "gpus" : "host-cpu", sw->base->platform->path);
+  if (def->n_gpu_counts > DCSIM_SWEEP_MAX_LIST || def->n_host_cpus > DCSIM_SWEEP_MAX_LIST)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a sweep list has more than %d values",
+                     DCSIM_SWEEP_MAX_LIST);
+  sw->gcounts = calloc(def->n_gpu_counts + 1, sizeof *sw->gcounts);
+  sw->hosts = calloc(def->n_host_cpus + 1, sizeof *sw->hosts);
+  if (!sw->gcounts || !sw->hosts)
+    return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
+  if ((rc = take_counts("gpus", def->gpu_counts, def->n_gpu_counts, 64, sw->gcounts, &sw->n_gcounts,
+                        err)))
+    return rc;
+  for (size_t i = 0; i < def->n_host_cpus; i++, sw->n_hosts++) {
+    if ((rc = dcsim_scenario_cpu_profile(sw->base, def->host_cpus[i], &sw->hosts[i], err)))
+      return rc;
+    for (size_t k = 0; k < i; k++)
+      if (sw->hosts[k] == sw->hosts[i])
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--host-cpu: %s given twice",
+                         def->host_cpus[i]);
+  }
+  return 0;
+}
 
 /* A point simulates the whole workflow. When its CPU tasks differ in nodes, cores or frequency
  * (workflows/bifft-scaling.xml: twelve configurations one after the other) a point's time is
@@ -378,7 +415,8 @@ static int make_points(dcsim_sweep_t *sw, const char *input, dcsim_error *err) {
   size_t nc = sw->n_cpus ? sw->n_cpus : 1, ng = sw->n_gpus ? sw->n_gpus : 1,
          nn = sw->n_nodes ? sw->n_nodes : 1;
   size_t nk = sw->n_cores ? sw->n_cores : 1, nf = sw->n_freqs ? sw->n_freqs : 1;
-  double total = (double)nc * ng * nn * nk * nf;
+  size_t nh = sw->n_hosts ? sw->n_hosts : 1, nq = sw->n_gcounts ? sw->n_gcounts : 1;
+  double total = (double)nc * ng * nh * nq * nn * nk * nf;
   if (total > DCSIM_SWEEP_MAX_POINTS)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "%g points: at most %u", total,
                      DCSIM_SWEEP_MAX_POINTS);
@@ -397,19 +435,25 @@ static int make_points(dcsim_sweep_t *sw, const char *input, dcsim_error *err) {
         return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
                          "--cores all: the workflow's CPU tasks run on different CPUs; give --cpu");
     for (size_t g = 0; g < ng; g++)
-      for (size_t n = 0; n < nn; n++)
-        for (size_t k = 0; k < rk; k++)
-          for (size_t f = 0; f < rf; f++, i++) {
-            dcsim_sweep_point *p = &sw->points[i];
-            sw->keys[i] = (point_key){ (uint32_t)c, (uint32_t)g };
-            p->index = (uint32_t)i;
-            snprintf(p->cpu, sizeof p->cpu, "%s", cp ? dcsim_cpu_profile_name(cp) : sw->own_cpu);
-            snprintf(p->gpu, sizeof p->gpu, "%s",
-                     sw->n_gpus ? dcsim_gpu_profile_name(sw->gpus[g]) : sw->own_gpu);
-            p->nodes = sw->n_nodes ? sw->nodes[n] : sw->own_nodes;
-            p->cores = cores[k];
-            memcpy(p->freq, freqs[f], sizeof p->freq); /* both 24 bytes, NUL-terminated */
-          }
+      for (size_t h = 0; h < nh; h++)
+        for (size_t q = 0; q < nq; q++)
+          for (size_t n = 0; n < nn; n++)
+            for (size_t k = 0; k < rk; k++)
+              for (size_t f = 0; f < rf; f++, i++) {
+                dcsim_sweep_point *p = &sw->points[i];
+                sw->keys[i] = (point_key){ (uint32_t)c, (uint32_t)g, (uint32_t)h };
+                p->gpus = sw->n_gcounts ? sw->gcounts[q] : 0;
+                snprintf(p->host_cpu, sizeof p->host_cpu, "%s",
+                         sw->n_hosts ? dcsim_cpu_profile_name(sw->hosts[h]) : "");
+                p->index = (uint32_t)i;
+                snprintf(p->cpu, sizeof p->cpu, "%s",
+                         cp ? dcsim_cpu_profile_name(cp) : sw->own_cpu);
+                snprintf(p->gpu, sizeof p->gpu, "%s",
+                         sw->n_gpus ? dcsim_gpu_profile_name(sw->gpus[g]) : sw->own_gpu);
+                p->nodes = sw->n_nodes ? sw->nodes[n] : sw->own_nodes;
+                p->cores = cores[k];
+                memcpy(p->freq, freqs[f], sizeof p->freq); /* both 24 bytes, NUL-terminated */
+              }
   }
   sw->n_points = i;
   return 0;
@@ -463,6 +507,17 @@ static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_
   }
   if (sw->objectives != DCSIM_OBJ_DEFAULT)
     sb_add(&b, "\nobjectives %s", dcsim_objectives_name(sw->objectives));
+  if (sw->n_gcounts) { /* only when given, as --set */
+    sb_add(&b, "\ngpus");
+    for (size_t k = 0; k < sw->n_gcounts; k++) sb_add(&b, " %u", sw->gcounts[k]);
+  }
+  if (sw->n_hosts) {
+    sb_add(&b, "\nhost_cpu");
+    for (size_t k = 0; k < sw->n_hosts; k++)
+      sb_add(
+          &b, " %s",
+          dcsim_catalog_relname(dcsim_cpu_profile_path(sw->hosts[k]), def->input, n1, sizeof n1));
+  }
   sb_add(&b, "\npoints %zu\n", sw->n_points);
   for (size_t k = 0; k < sw->base->n_inputs; k++)
     sb_add(&b, "file %s %s\n", sw->base->inputs[k].sha256,
@@ -520,7 +575,9 @@ int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error
       (rc = take_counts("cores", def->cores, def->n_cores, 100000, sw->cores, &sw->n_cores, err)) ||
       (rc = take_freqs(sw, def, err)))
     goto out;
-  if ((rc = take_sets(sw, def, err)) || (rc = take_cost(sw, def, err))) goto out;
+  if ((rc = take_sets(sw, def, err)) || (rc = take_cost(sw, def, err)) ||
+      (rc = take_gpu_axes(sw, def, err)))
+    goto out;
   own_values(sw);
   make_note(sw);
   if ((rc = make_points(sw, def->input, err)) || (rc = make_definition(sw, def, tp, err))) goto out;
@@ -578,7 +635,9 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
                                  sw->n_cores ? sp->cores : 0,
                                  sp->freq[0] ? sp->freq : NULL,
                                  sw->n_sets,
-                                 sw->sets };
+                                 sw->sets,
+                                 sp->gpus,
+                                 sw->n_hosts ? sw->hosts[key->h] : NULL };
   dcsim_scenario *s = NULL;
   dcsim_engine_t *e = NULL;
   dcsim_error perr;

@@ -135,6 +135,14 @@ static void json_point(dcsim_json *j, const dcsim_sweep_point *p) {
   dcsim_json_key(j, "index");
   dcsim_json_int(j, p->index);
   json_cost(j, p);
+  if (p->gpus) { /* --gpus, --host-cpu (issue 26): only in sweeps that set them */
+    dcsim_json_key(j, "gpus");
+    dcsim_json_int(j, p->gpus);
+  }
+  if (p->host_cpu[0]) {
+    dcsim_json_key(j, "host_cpu");
+    dcsim_json_str(j, p->host_cpu);
+  }
   dcsim_json_obj_end(j);
 }
 
@@ -161,14 +169,21 @@ void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n,
   fputs(first ? "]\n}\n" : "\n]\n}\n", f);
 }
 
-/* ",COST,NOTE\n": the cost (empty when unknown or infeasible) and why it is unknown */
-static void csv_cost(FILE *f, const dcsim_sweep_point *p) {
+/* ",COST,NOTE[,GPUS,HOST]\n": the cost (empty when unknown or infeasible) and why it is unknown;
+ * with axes, the GPUs per node and the host CPU (issue 26) */
+static void csv_cost(FILE *f, const dcsim_sweep_point *p, int axes) {
   char note[160];
   dcsim_sweep_cost_note(p, note, sizeof note);
   fputc(',', f);
   if (p->feasible && isfinite(p->cost_usd)) fprintf(f, "%.10g", p->cost_usd);
   fputc(',', f);
   dcsim__csv_write_cell(f, note);
+  if (axes) {
+    fputc(',', f);
+    if (p->gpus) fprintf(f, "%u", p->gpus);
+    fputc(',', f);
+    dcsim__csv_write_cell(f, p->host_cpu);
+  }
   fputc('\n', f);
 }
 
@@ -176,8 +191,11 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, cons
   if (rp) dcsim_repro_csv(f, rp);
   fputs(
       "index,cpu,gpu,nodes,cores,freq,time_s,energy_j,pareto,knee,feasible,reason,balance,"
-      "time_provenance,energy_provenance,cost_usd,cost_note\n",
+      "time_provenance,energy_provenance,cost_usd,cost_note",
       f);
+  int axes = 0; /* --gpus, --host-cpu: two more columns in sweeps that set them (issue 26) */
+  for (size_t i = 0; i < n && !axes; i++) axes = pts[i].gpus || pts[i].host_cpu[0];
+  fputs(axes ? ",gpus,host_cpu\n" : "\n", f);
   for (size_t i = 0; i < n; i++) {
     const dcsim_sweep_point *p = &pts[i];
     if (!p->done) continue;
@@ -203,17 +221,28 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, cons
               dcsim_prov_name((dcsim_prov_kind)p->energy_prov));
     else
       fputs(",,", f);
-    csv_cost(f, p);
+    csv_cost(f, p, axes);
   }
+}
+
+/* the gpu column: the GPU, "x N" per node with --gpus, "on HOST" with --host-cpu (issue 26) */
+static void gpu_text(const dcsim_sweep_point *p, char *buf, size_t size) {
+  int k = snprintf(buf, size, "%s", p->gpu[0] ? p->gpu : "-");
+  if (p->gpus && k >= 0 && (size_t)k < size)
+    k += snprintf(buf + k, size - (size_t)k, " x%u", p->gpus);
+  if (p->host_cpu[0] && k >= 0 && (size_t)k < size)
+    snprintf(buf + k, size - (size_t)k, " on %s", p->host_cpu);
 }
 
 void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int summary) {
   size_t feasible = 0, front = 0, shown = 0;
   int cw = 16, gw = 14; /* the name columns widen for longer names (xeon-platinum-8480+) */
+  char gname[160];
   for (size_t i = 0; i < n; i++) {
     if (!pts[i].done) continue;
     if ((int)strlen(pts[i].cpu) > cw) cw = (int)strlen(pts[i].cpu);
-    if ((int)strlen(pts[i].gpu) > gw) gw = (int)strlen(pts[i].gpu);
+    gpu_text(&pts[i], gname, sizeof gname);
+    if ((int)strlen(gname) > gw) gw = (int)strlen(gname);
   }
   fprintf(f, "%6s  %-*s %-*s %5s %5s %-8s %12s %14s %12s  %-12s  %s\n", "point", cw, "cpu", gw,
           "gpu", "nodes", "cores", "freq", "time [s]", "energy [J]", "cost [USD]", "provenance",
@@ -227,8 +256,9 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
     char nodes[16] = "-", cores[16] = "-";
     if (p->nodes) snprintf(nodes, sizeof nodes, "%u", p->nodes);
     if (p->cores) snprintf(cores, sizeof cores, "%u", p->cores);
-    fprintf(f, "%6u  %-*s %-*s %5s %5s %-8s ", p->index, cw, p->cpu[0] ? p->cpu : "-", gw,
-            p->gpu[0] ? p->gpu : "-", nodes, cores, p->freq[0] ? p->freq : "-");
+    gpu_text(p, gname, sizeof gname);
+    fprintf(f, "%6u  %-*s %-*s %5s %5s %-8s ", p->index, cw, p->cpu[0] ? p->cpu : "-", gw, gname,
+            nodes, cores, p->freq[0] ? p->freq : "-");
     if (p->feasible) {
       feasible++;
       front += p->pareto != 0;
@@ -286,6 +316,10 @@ static int set_field(dcsim_sweep_point *pt, const char *key, const char *str, do
       pt->energy_prov = (unsigned char)k;
   } else if (strcmp(key, "index") == 0)
     pt->index = num >= 0 && num < 4e9 ? (uint32_t)num : 0;
+  else if (strcmp(key, "gpus") == 0)
+    pt->gpus = is_null || !(num >= 1 && num <= 64) ? 0 : (unsigned)num;
+  else if (strcmp(key, "host_cpu") == 0)
+    snprintf(pt->host_cpu, sizeof pt->host_cpu, "%s", str);
   else if (strcmp(key, "cost_usd") == 0)
     pt->cost_usd = is_null ? NAN : num;
   else if (strcmp(key, "cost_note") == 0 && str[0]) {
@@ -504,7 +538,8 @@ static int read_csv_point(const char *path, int line, char *const *hdr, size_t n
     int is_null = !*v;
     int text = !strcmp(key, "cpu") || !strcmp(key, "gpu") || !strcmp(key, "freq") ||
                !strcmp(key, "reason") || !strcmp(key, "time_provenance") ||
-               !strcmp(key, "energy_provenance") || !strcmp(key, "cost_note");
+               !strcmp(key, "energy_provenance") || !strcmp(key, "cost_note") ||
+               !strcmp(key, "host_cpu");
     if (!is_null && !text && dcsim_parse_double(v, &num) != 0)
       return DCSIM_ERR(err, DCSIM_EPARSE, path, line, "column %s: '%s' is not a number", key, v);
     int sf = set_field(pt, key, v, num, is_null);
