@@ -29,6 +29,10 @@
 #define DCSIM_SWEEP_MAX_LIST   64 /* values per list */
 #define DCSIM_SWEEP_MAX_POINTS 10000000u
 #define DCSIM_SWEEP_MAX_SHARDS 1000000u
+/* one limit per list, the same in the option parser and the sweep (issue 26: --nodes said "at most
+ * 10000000" and then "not from 1 to 1000000"); a point's node count must fit a platform */
+#define DCSIM_SWEEP_MAX_NODES 1000000u
+#define DCSIM_SWEEP_MAX_CORES 100000u
 
 typedef struct dcsim_sweep_def {
   const char *input;    /* a <workflow> (or <workload>) file */

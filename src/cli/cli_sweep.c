@@ -6,6 +6,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
 #include "dcsim/cost.h"
@@ -114,7 +116,7 @@ static int uint_list(const dcsim_args *a, const char *name, unsigned max, unsign
     if (hi > max)
       return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", at, "--%s '%s': at most %u %s", name,
                        l.v[i], max,
-                       strcmp(name, "nodes") == 0  ? "nodes (a platform's limit)"
+                       strcmp(name, "nodes") == 0  ? "nodes"
                        : strcmp(name, "gpus") == 0 ? "GPUs per node"
                                                    : "cores per node");
     if (hi - lo + 1 > (unsigned long long)(DCSIM_SWEEP_MAX_LIST - *n))
@@ -325,8 +327,8 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
       (rc = split_list(a, "cpu", &cpus, err)) || (rc = split_list(a, "gpu", &gpus, err)) ||
       (rc = split_list(a, "freq", &freqs, err)) || (rc = split_list(a, "host-cpu", &hosts, err)) ||
       (rc = uint_list(a, "gpus", 64, gcounts, &n_gcounts, err)) ||
-      (rc = uint_list(a, "nodes", DCSIM_PLATFORM_MAX_NODES, nodes, &n_nodes, err)) ||
-      (rc = uint_list(a, "cores", 1000000, cores, &n_cores, err)) ||
+      (rc = uint_list(a, "nodes", DCSIM_SWEEP_MAX_NODES, nodes, &n_nodes, err)) ||
+      (rc = uint_list(a, "cores", DCSIM_SWEEP_MAX_CORES, cores, &n_cores, err)) ||
       (rc = dcsim_arg_uint(a, "threads", 0, &c->threads, err)) ||
       (rc = dcsim_arg_uint(a, "stop-after", 0, &c->stop_after, err)) ||
       (rc = parse_shard(a, &c->shard_i, &c->shard_n, err)) ||
@@ -484,6 +486,18 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
             "databases with"
             " dcsim merge, then dcsim pareto\n",
             c.shard_i, c.shard_n, c.dbpath, done, n);
+  size_t feasible = 0;
+  for (size_t i = 0; i < n; i++) feasible += pts[i].done && pts[i].feasible;
+  if (!feasible && done == n) { /* issue 26: nothing to choose from is a failure, not a result */
+    if (n == 1)
+      rc =
+          DCSIM_ERR(err, DCSIM_ERANGE, a->positional[0], 0,
+                    "no feasible point: the sweep's one point is infeasible (the reason is above)");
+    else
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, a->positional[0], 0,
+                     "no feasible point: all %zu points are infeasible (the reasons are above)", n);
+    goto out;
+  }
   char caption[512];
   dcsim_repro_caption(&c.rp, caption, sizeof caption);
   if (c.plot)
@@ -543,8 +557,46 @@ static int cmp_time(const void *a, const void *b) {
   return (x->index > y->index) - (x->index < y->index);
 }
 
+/* What made a sweep's JSON or CSV file (issue 26): its "# sweep HASH" and "# input SHA256 PATH"
+ * comment lines, or its "dcsim" object's sweep_sha256 and inputs, kept in rp (so that `dcsim
+ * pareto FILE.csv` lists the sweep's inputs, not only the file). A file without them adds nothing.
+ */
+static int file_repro(const char *path, dcsim_repro *rp, dcsim_error *err) {
+  FILE *f = fopen(path, "r");
+  if (!f) return 0; /* read_points has said what is wrong with it */
+  char line[8192];
+  int rc = 0, first = 1, json = 0;
+  while (!rc && fgets(line, sizeof line, f)) {
+    char sha[65], name[4096];
+    if (first && (line[0] == '{' || line[0] == '[')) json = 1;
+    first = 0;
+    if (json) break;
+    if (line[0] != '#') break; /* the comments come before the header */
+    if (sscanf(line, "# sweep %64s", sha) == 1)
+      snprintf(rp->sweep_sha256, sizeof rp->sweep_sha256, "%s", sha);
+    else if (sscanf(line, "# input %64s %4095[^\n]", sha, name) == 2)
+      rc = dcsim_repro_add_name(rp, name, sha, err);
+  }
+  fclose(f);
+  if (rc || !json) return rc;
+  json_error_t je;
+  json_t *root = json_load_file(path, 0, &je), *d = json_object_get(root, "dcsim");
+  const char *sw = json_string_value(json_object_get(d, "sweep_sha256"));
+  if (sw) snprintf(rp->sweep_sha256, sizeof rp->sweep_sha256, "%s", sw);
+  json_t *ins = json_object_get(d, "inputs");
+  for (size_t i = 0; !rc && i < json_array_size(ins); i++) {
+    json_t *in = json_array_get(ins, i);
+    const char *p = json_string_value(json_object_get(in, "path")),
+               *h = json_string_value(json_object_get(in, "sha256"));
+    if (p && h) rc = dcsim_repro_add_name(rp, p, h, err);
+  }
+  json_decref(root);
+  return rc;
+}
+
 /* The points of a sweep's results (INPUT: its JSON or CSV output, or a database, --sweep ID) and
- * what made them: a database gives the sweep's inputs, a file that file. */
+ * what made them: a database gives the sweep's inputs, a file that file and the sweep's inputs it
+ * lists. */
 static int read_points(const dcsim_args *a, dcsim_sweep_point **pts, size_t *n, dcsim_repro *rp,
                        dcsim_error *err) {
   const char *in = a->positional[0];
@@ -553,8 +605,10 @@ static int read_points(const dcsim_args *a, dcsim_sweep_point **pts, size_t *n, 
   int rc = dcsim_arg_double(a, "sweep", 0, &sweep_d, err);
   if (rc) return rc;
   if (!is_sqlite(in))
-    return (rc = dcsim_sweep_points_read(in, pts, n, err)) ? rc
-                                                           : dcsim_repro_add(rp, in, NULL, err);
+    return (rc = dcsim_sweep_points_read(in, pts, n, err)) ||
+                   (rc = dcsim_repro_add(rp, in, NULL, err))
+               ? rc
+               : file_repro(in, rp, err);
   if ((rc = dcsim_sweepdb_read(in, (int64_t)sweep_d, pts, n, &total, rp, err))) return rc;
   if (*n < total)
     fprintf(stderr,

@@ -570,9 +570,10 @@ int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error
     goto out;
   }
   if ((rc = take_profiles(sw, def, err)) ||
-      (rc =
-           take_counts("nodes", def->nodes, def->n_nodes, 1000000, sw->nodes, &sw->n_nodes, err)) ||
-      (rc = take_counts("cores", def->cores, def->n_cores, 100000, sw->cores, &sw->n_cores, err)) ||
+      (rc = take_counts("nodes", def->nodes, def->n_nodes, DCSIM_SWEEP_MAX_NODES, sw->nodes,
+                        &sw->n_nodes, err)) ||
+      (rc = take_counts("cores", def->cores, def->n_cores, DCSIM_SWEEP_MAX_CORES, sw->cores,
+                        &sw->n_cores, err)) ||
       (rc = take_freqs(sw, def, err)))
     goto out;
   if ((rc = take_sets(sw, def, err)) || (rc = take_cost(sw, def, err)) ||
