@@ -645,7 +645,13 @@ static int gen_reference(const char *dir, int depth, cpu_gen *g, xmlNode *pf, in
   if (!rdir || !sink || !(g->ref = calloc(1, sizeof *g->ref))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
   } else if ((rc = gen_run(rdir, depth + 1, sink, NULL, g->ref, err))) {
-    dcsim_error_prefix(err, "reference %s of %s", ref, g->mpath);
+    if (ref[0] == '/')
+      dcsim_error_prefix(err, "reference %s of %s", ref, g->mpath);
+    else /* issue 26: a copied directory breaks relative references; say which path to fix */
+      dcsim_error_prefix(err,
+                         "reference %s of %s (a relative reference= is resolved against the "
+                         "directory of that machine.xml, %s: fix <perf-fit reference> there)",
+                         ref, g->mpath, dir);
   } else if (!g->ref->fit) {
     rc = DCSIM_XML_ERR(err, DCSIM_EREF, g->doc, pf,
                        "<perf-fit reference=\"%s\">: that directory has no parametric model", ref);
