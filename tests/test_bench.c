@@ -2,11 +2,16 @@
  * and loop kernels compute what they should (every ISA variant the machine runs), sysfs cache
  * descriptions parse (a fake tree), RAPL zones are found by name and a wrapped counter is counted
  * once (a fake powercap tree), and nvidia-smi output parses. No timing is asserted. */
+#define _GNU_SOURCE /* mkdtemp */
 #include <stdlib.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
 
 #include "check.h"
 #include "dcsim/bench.h"
 #include "dcsim/energymeter.h"
+#include "util/csv.h"
 
 static void test_fma(void) {
   for (int isa = 0; isa < 3; isa++) {
@@ -105,6 +110,233 @@ static void test_sysfs(void) {
   CHECK(g >= 0 && isfinite(g));
 }
 
+/* the fallbacks when sysfs has no cache description, and --cache by hand */
+static void test_cache_fallback(void) {
+  dcsim_bench_caches c;
+  dcsim_error err = { 0 };
+  int cpuid = dcsim_bench_caches_cpuid(&c) == 0, sc = dcsim_bench_caches_sysconf(&c) == 0;
+  int rc = dcsim_bench_find_caches("tests/data/bench/none", NULL, &c, &err);
+  if (cpuid || sc) { /* this machine answers one of them: the run goes on, saying which */
+    CHECK(rc == 0);
+    CHECK(c.l1d_byte >= 1024 && c.l2_byte >= c.l1d_byte);
+    CHECK_STR(c.source, cpuid ? "CPUID" : "sysconf");
+  } else {
+    CHECK(rc == DCSIM_EIO && strstr(err.msg, "--cache") != NULL);
+  }
+  /* by hand: only the levels named replace the found ones */
+  dcsim_bench_caches hand = { -1, -1, -1, 0, 0, "" };
+  CHECK(dcsim_bench_parse_cache_spec("L1=32K,L2=1280K", &hand, &err) == 0);
+  CHECK_ABS(hand.l1d_byte, 32768, 0);
+  CHECK_ABS(hand.l2_byte, 1310720, 0);
+  CHECK_ABS(hand.l3_byte, -1, 0);
+  CHECK(dcsim_bench_find_caches("tests/data/bench/sysfs", &hand, &c, &err) == 0);
+  CHECK_ABS(c.l1d_byte, 32768, 0);
+  CHECK_ABS(c.l3_byte, 30720.0 * 1024, 0); /* from sysfs */
+  CHECK_STR(c.source, "sysfs and by hand");
+  hand.l3_byte = -1;
+  CHECK(dcsim_bench_parse_cache_spec("L1=48K,L2=2M,L3=105M", &hand, &err) == 0);
+  CHECK(dcsim_bench_find_caches("tests/data/bench/none", &hand, &c, &err) == 0);
+  CHECK_ABS(c.l3_byte, 105.0 * 1024 * 1024, 0);
+  CHECK(strstr(c.source, "by hand") != NULL);
+  /* one test per bad-input class */
+  CHECK(dcsim_bench_parse_cache_spec("L4=1M", &hand, &err) == DCSIM_EUSAGE);
+  CHECK(strstr(err.msg, "item 'L4=1M'") != NULL);
+  CHECK(dcsim_bench_parse_cache_spec("L1=12X", &hand, &err) == DCSIM_EUSAGE);
+  CHECK(dcsim_bench_parse_cache_spec("L2=100", &hand, &err) == DCSIM_EUSAGE); /* < 1K */
+  CHECK(dcsim_bench_parse_cache_spec("", &hand, &err) == DCSIM_EUSAGE);
+  CHECK(dcsim_bench_parse_cache_spec("L1", &hand, &err) == DCSIM_EUSAGE);
+  CHECK_ABS(dcsim_bench_parse_duration("2m"), 120, 0);
+  CHECK_ABS(dcsim_bench_parse_duration("90"), 90, 0);
+  CHECK_ABS(dcsim_bench_parse_duration("1.5h"), 5400, 0);
+  CHECK(dcsim_bench_parse_duration("2x") < 0 && dcsim_bench_parse_duration("-3s") < 0);
+}
+
+/* A synthetic machine of 8 CPUs (4 per socket) behind an injected timer: peak 40 GFLOP/s per
+ * thread, L1 100 GB/s per thread, L2 60 GB/s per thread except at 8 threads where it falls to
+ * 40 % (a curve that falls, which the model does not expect), DRAM min(10 n, 40) GB/s; every
+ * region +-0.4 % of deterministic noise, and the second repetition of L1 at 1 thread (the first
+ * region with the same pass count as the one before) lasts 3x (a preempted repetition). */
+typedef struct fake_machine {
+  double flop_per_iter;
+  unsigned calls, l1_repeats;
+  uint64_t l1_passes;
+  double seconds;
+} fake_machine;
+
+static double fake_timer(void *user, dcsim_bench_region *r) {
+  fake_machine *m = user;
+  m->calls++;
+  double noise = 1 + 0.004 * sin(1.7 * m->calls); /* deterministic, within +-0.4 % */
+  double n = r->threads, t;
+  r->clock_ghz = 2.5;
+  if (strcmp(r->phase, "peak") == 0 || strcmp(r->phase, "warmup") == 0 ||
+      strcmp(r->phase, "energy") == 0) {
+    t = m->flop_per_iter * n * (double)r->passes / (40e9 * n);
+  } else if (strcmp(r->phase, "bw") == 0) {
+    double gbps = strcmp(r->level, "L1") == 0   ? 100 * n
+                  : strcmp(r->level, "L2") == 0 ? (r->threads == 8 ? 0.4 : 1) * 60 * n
+                  : strcmp(r->level, "L3") == 0 ? 30 * n
+                                                : fmin(10 * n, 40);
+    t = r->ws_byte * n * (double)r->passes / (gbps * 1e9);
+    if (strcmp(r->level, "L1") == 0 && r->threads == 1) {
+      if (r->passes == m->l1_passes && ++m->l1_repeats == 1) t *= 3;
+      m->l1_passes = r->passes;
+    }
+  } else { /* loops: 20 GB/s per thread over the working set */
+    t = r->ws_byte * (double)r->passes / 20e9;
+  }
+  t *= noise;
+  m->seconds += t;
+  return t;
+}
+
+/* the row of a table CSV at n threads: value, disp, remeasured, flag (copied) */
+static int table_row(const char *path, unsigned n, double *value, double *remeasured, char *flag,
+                     size_t size) {
+  dcsim_csv_t *t = NULL;
+  dcsim_error err = { 0 };
+  size_t ct, cv, cr, cf;
+  int found = 0;
+  if (dcsim__csv_load(path, &t, &err) || dcsim__csv_col(t, "threads", &ct, &err) ||
+      dcsim__csv_col(t, "value", &cv, &err) || dcsim__csv_col(t, "remeasured", &cr, &err) ||
+      dcsim__csv_col(t, "flag", &cf, &err)) {
+    fprintf(stderr, "%s\n", err.msg);
+    dcsim__csv_free(t);
+    return 0;
+  }
+  for (size_t r = 0; r < dcsim__csv_rows(t); r++) {
+    double th;
+    if (dcsim__csv_num(t, r, ct, &th, &err) || th != n) continue;
+    dcsim__csv_num(t, r, cv, value, &err);
+    dcsim__csv_num(t, r, cr, remeasured, &err);
+    snprintf(flag, size, "%s", dcsim__csv_cell(t, r, cf));
+    found = 1;
+  }
+  dcsim__csv_free(t);
+  return found;
+}
+
+static long long query_int(sqlite3 *db, const char *sql) {
+  sqlite3_stmt *st = NULL;
+  long long v = -1;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+    v = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  return v;
+}
+
+/* dcsim bench on the synthetic machine m with n CPUs (socket CPUs per socket) into dir/b (and
+ * dir/r.db when db); *rep: the report (caller frees). Returns dcsim_bench_run's status. */
+static int fake_run(const char *dir, unsigned n, unsigned socket, int db, fake_machine *m,
+                    char **rep) {
+  char out[4096], dbp[4096];
+  snprintf(out, sizeof out, "%s/b", dir);
+  snprintf(dbp, sizeof dbp, "%s/r.db", dir);
+  double sum;
+  m->flop_per_iter = dcsim_bench_fma(dcsim_bench_isa_best(), 1, 1.0, 0.5, &sum);
+  size_t rep_len = 0;
+  FILE *rf = open_memstream(rep, &rep_len);
+  dcsim_bench_opts o;
+  memset(&o, 0, sizeof o);
+  o.out_dir = out;
+  o.name = "fake";
+  o.db_path = db ? dbp : NULL;
+  o.quick = 1;
+  o.max_threads = n;
+  o.socket_cpus = socket;
+  o.seed = 1;
+  o.sysfs_cpu = "tests/data/bench/sysfs";
+  o.powercap = "tests/data/bench/none";
+  o.timer = fake_timer;
+  o.timer_user = m;
+  o.report = rf;
+  dcsim_error err = { 0 };
+  int rc = dcsim_bench_run(&o, &err);
+  fclose(rf);
+  if (rc) fprintf(stderr, "bench: %s\n", err.msg);
+  return rc;
+}
+
+static void test_noisy_timer(void) {
+  char dir[] = "/tmp/dcsim-test-bench-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char out[4096], db[4096], path[4200];
+  snprintf(out, sizeof out, "%s/b", dir);
+  snprintf(db, sizeof db, "%s/r.db", dir);
+  fake_machine m = { 0, 0, 0, 0, 0 };
+  char *rep = NULL;
+  int rc = fake_run(dir, 8, 4, 1, &m, &rep);
+  CHECK(rc == 0);
+  /* the outlier was measured again and the median is the machine's */
+  double v = 0, rem = 0;
+  char flag[128] = "";
+  snprintf(path, sizeof path, "%s/L1.csv", out);
+  CHECK(table_row(path, 1, &v, &rem, flag, sizeof flag));
+  CHECK(rem >= 1);
+  CHECK_REL(v, 100, 0.005);
+  CHECK_STR(flag, "");
+  /* the falling L2 curve: measured twice, kept, flagged in the CSV and the report */
+  snprintf(path, sizeof path, "%s/L2.csv", out);
+  CHECK(table_row(path, 8, &v, &rem, flag, sizeof flag));
+  CHECK_REL(v, 0.4 * 480, 0.005);
+  CHECK(rem >= 3);
+  CHECK(strncmp(flag, "non-monotone: ", 14) == 0);
+  CHECK(table_row(path, 4, &v, &rem, flag, sizeof flag));
+  CHECK_STR(flag, "");
+  CHECK(rep && strstr(rep, "flagged (kept in the tables") != NULL);
+  CHECK(rep && strstr(rep, "bw L2 at 8 thread(s): non-monotone") != NULL);
+  /* the thread counts: 1, the socket, the node and HVS's picks within the budget */
+  CHECK(rep && strstr(rep, "thread counts 1,") != NULL);
+  snprintf(path, sizeof path, "%s/flops.csv", out);
+  CHECK(table_row(path, 4, &v, &rem, flag, sizeof flag));
+  CHECK_REL(v, 160, 0.005);
+  CHECK(table_row(path, 8, &v, &rem, flag, sizeof flag));
+  /* the database: every point carries its dispersion, the flagged one its flag */
+  sqlite3 *sdb = NULL;
+  CHECK(sqlite3_open(db, &sdb) == SQLITE_OK);
+  CHECK_INT(query_int(sdb, "select count(*) from bench_points where disp is null"), 0);
+  CHECK(query_int(sdb, "select count(*) from bench_points") > 40);
+  CHECK_INT(query_int(sdb, "select count(*) from bench_points where flag like 'non-monotone:%'"),
+            1);
+  CHECK_INT(query_int(sdb, "select flagged_points from bench_runs"), 1);
+  CHECK(query_int(sdb, "select count(*) from bench_points where remeasured > 0") >= 2);
+  sqlite3_close(sdb);
+  /* the budget: the synthetic seconds of the measurements stay within it */
+  CHECK(m.seconds <= 60 * 1.1);
+  if (rep && check_failures) fputs(rep, stderr);
+  free(rep);
+  char cmd[8400];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  CHECK(system(cmd) == 0);
+}
+
+/* A synthetic 192-CPU node (2 sockets of 96): the budget, not the core count, bounds the run
+ * (issue #31: every count 1..N at every level would take an hour); 1, 96 and 192 are measured. */
+static void test_many_cores(void) {
+  char dir[] = "/tmp/dcsim-test-bench-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char out[4096];
+  snprintf(out, sizeof out, "%s/b", dir);
+  fake_machine m = { 0, 0, 0, 0, 0 };
+  char *rep = NULL;
+  int rc = fake_run(dir, 192, 96, 0, &m, &rep);
+  CHECK(rc == 0);
+  CHECK(m.seconds <= 60 * 1.1);
+  double v, rem;
+  char flag[128], path[4200];
+  snprintf(path, sizeof path, "%s/DRAM.csv", out);
+  CHECK(table_row(path, 1, &v, &rem, flag, sizeof flag));
+  CHECK(table_row(path, 96, &v, &rem, flag, sizeof flag));
+  CHECK(table_row(path, 192, &v, &rem, flag, sizeof flag));
+  CHECK_REL(v, 40, 0.01); /* min(10 n, 40) */
+  if (rep && getenv("DCSIM_TEST_VERBOSE")) fputs(rep, stderr);
+  if (rep && check_failures) fputs(rep, stderr);
+  free(rep);
+  char cmd[8400];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  CHECK(system(cmd) == 0);
+}
+
 static void test_rapl(void) {
   dcsim_rapl_t *r = NULL;
   dcsim_error err = { 0 };
@@ -153,6 +385,9 @@ int main(void) {
   test_load();
   test_loops();
   test_sysfs();
+  test_cache_fallback();
+  test_noisy_timer();
+  test_many_cores();
   test_rapl();
   test_nvsmi();
   CHECK_DONE();

@@ -139,7 +139,30 @@ static void test_nwp(void) {
   CHECK_REL(dcsim_energy_nwp_overlap(1000.5, 37.35, 20, 2385, 5.53, 20), 3385.5, 1e-12);
 }
 
+/* The activity model (doc/models.md "GPU power by activity") by hand, high-entropy numbers: the
+ * active idle plus each resource's use times its watts, busy clamped to 0..1, never above the
+ * limit. */
+static void test_gpu_activity(void) {
+  dcsim_gpu_spec g;
+  memset(&g, 0, sizeof g);
+  g.active_idle_w = 122.9;
+  g.power_limit_w = 700;
+  g.pm_busy_w = 10.35, g.pm_fp64_w = 372.8, g.pm_fp32_w = 208.9, g.pm_int_w = 211.6;
+  g.pm_dram_w = 149.4, g.pm_l2_w = 62.45;
+  dcsim_gpu_activity a = { 0.97, 0.265, 0.0038, 0.725, 0.012, 0.028 };
+  double want = 122.9 + 0.97 * 10.35 + 0.265 * 372.8 + 0.0038 * 208.9 + 0.725 * 211.6 +
+                0.012 * 149.4 + 0.028 * 62.45;
+  CHECK_REL(dcsim_energy_gpu_activity_w(&g, &a), want, 1e-12);
+  a.busy = 1.7; /* clamped to 1 */
+  CHECK_REL(dcsim_energy_gpu_activity_w(&g, &a), want + 0.03 * 10.35, 1e-12);
+  dcsim_gpu_activity hot = { 1, 0.9, 0, 1.5, 0.9, 3 }; /* above the limit: capped */
+  CHECK_REL(dcsim_energy_gpu_activity_w(&g, &hot), 700, 0);
+  dcsim_gpu_activity none = { 0, 0, 0, 0, 0, 0 };
+  CHECK_REL(dcsim_energy_gpu_activity_w(&g, &none), 122.9, 0);
+}
+
 int main(void) {
+  test_gpu_activity();
   test_53_by_hand();
   test_53_table35();
   test_52();

@@ -24,7 +24,7 @@ _dcsim() {
         --wms) _dcsim_words "none pegasus"; return ;;
       esac ;;
     model)
-      opts="--dwarf --case --set --cpu --nodes --cores --freq --net-bw-bps --net-latency-s --overlap --nodes-scan --gpu --host-cpu --small-domain --gpus --energy-form --format --d35 --strict --help"
+      opts="--dwarf --case --set --cpu --nodes --cores --freq --net-bw-bps --net-latency-s --overlap --nodes-scan --gpu --host-cpu --small-domain --gpu-power-activity --gpus --energy-form --format --d35 --strict --help"
       case $prev in
         --dwarf) _dcsim_names dwarf; return ;;
         --cpu) _dcsim_names cpu; return ;;
@@ -54,7 +54,7 @@ _dcsim() {
         --flop-method) _dcsim_words "lad lsq"; return ;;
       esac ;;
     bench)
-      opts="--output --quick --reps --threads --budget --seed --sampler --name --db --sysfs-cpu --powercap --quiet --help"
+      opts="--output --quick --time-budget --reps --threads --cache --compare --check --from --budget --seed --sampler --name --db --sysfs-cpu --powercap --quiet --help"
       case $prev in
       esac ;;
     validate)

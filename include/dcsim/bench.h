@@ -15,13 +15,29 @@
 
 #include "dcsim/error.h"
 
-/* ---- caches from sysfs ---- */
+/* ---- cache sizes: sysfs, CPUID, sysconf or by hand ---- */
 typedef struct dcsim_bench_caches {
-  double l1d_byte, l2_byte, l3_byte; /* per instance */
+  double l1d_byte, l2_byte, l3_byte; /* per instance; 0 = unknown (L3: none) */
   unsigned l2_shared_cpus, l3_shared_cpus;
+  char source[64]; /* where the sizes came from: "sysfs", "CPUID", "sysconf", "by hand" (--cache),
+                      ... */
 } dcsim_bench_caches;
 /* cpu_dir: normally "/sys/devices/system/cpu"; reads cpu0/cache/index*. */
 int dcsim_bench_read_caches(const char *cpu_dir, dcsim_bench_caches *out, dcsim_error *err);
+/* The caches the CPUID instruction describes (x86-64: Intel leaf 4, AMD leaf 0x8000001D or the
+ * legacy leaves 0x80000005/6); 0, or -1 where CPUID gives no L1d and L2 size (other
+ * architectures, a hypervisor that hides the leaves). */
+int dcsim_bench_caches_cpuid(dcsim_bench_caches *out);
+/* The C library's sysconf(_SC_LEVEL1_DCACHE_SIZE, ...); 0, or -1 where it gives no L1d and L2. */
+int dcsim_bench_caches_sysconf(dcsim_bench_caches *out);
+/* "L1=48K,L2=1M,L3=30M" (any subset; sizes as dcsim_bench_parse_size; L3=0: no L3) into the
+ * levels of *out it names (others untouched; a named level's sharing count becomes 0). */
+int dcsim_bench_parse_cache_spec(const char *spec, dcsim_bench_caches *out, dcsim_error *err);
+/* The caches of this machine: sysfs under cpu_dir, else CPUID, else sysconf; then the levels that
+ * `hand` (may be NULL; a --cache spec parsed with every level -1 = not given) names replace the
+ * found ones. An error, naming what was tried, when L1d or L2 stays unknown. */
+int dcsim_bench_find_caches(const char *cpu_dir, const dcsim_bench_caches *hand,
+                            dcsim_bench_caches *out, dcsim_error *err);
 /* "32K" "512K" "32768K" "1M" -> bytes; -1 if malformed */
 double dcsim_bench_parse_size(const char *s);
 
@@ -38,6 +54,7 @@ double dcsim_bench_fma(dcsim_bench_isa isa, uint64_t iters, double a, double b, 
 double dcsim_bench_load(dcsim_bench_isa isa, const double *x, size_t n, uint64_t passes,
                         double *sum);
 
+enum { DCSIM_BENCH_GATHER_MAX = 1 << 20 }; /* accesses per pass of the gather kernel */
 typedef enum {
   DCSIM_LOOP_COPY,
   DCSIM_LOOP_TRIAD,
@@ -71,22 +88,59 @@ double dcsim_bench_loop_out(const dcsim_bench_loop_data *d, size_t i);
 double dcsim_bench_clock_probe_ghz(uint64_t n);
 
 /* ---- a whole run ---- */
+/* One timed region, as an injected timer sees it (tests: a synthetic, noisy machine). */
+typedef struct dcsim_bench_region {
+  const char *phase;  /* "warmup", "peak", "bw", "loop", "hvs", "energy" */
+  const char *kernel; /* "fma-AVX2+FMA", "load", "triad.L2", ... */
+  const char *level;  /* "L1".."DRAM", or "" */
+  unsigned threads;
+  uint64_t passes;
+  double ws_byte;   /* working set per thread */
+  double clock_ghz; /* out: the core clock the timer pretends (0: none) */
+} dcsim_bench_region;
+/* Seconds the region took. With a timer the kernels are not run and no CPU is pinned. */
+typedef double (*dcsim_bench_timer_fn)(void *user, dcsim_bench_region *r);
+
 typedef struct dcsim_bench_opts {
   const char *out_dir;  /* calibration directory written (created) */
   const char *name;     /* profile name; NULL: from the CPU model name */
   const char *db_path;  /* SQLite results database, or NULL */
-  int quick;            /* under a minute */
-  unsigned reps;        /* repetitions per point (0: 5, quick 3) */
+  int quick;            /* time budget 60 s unless time_budget_s says otherwise */
+  double time_budget_s; /* 0: quick 60 s, else 300 s */
+  unsigned reps;        /* > 0: exactly this many repetitions per point (no adaptive count) */
   unsigned max_threads; /* 0: all CPUs of the affinity mask */
   unsigned budget;      /* > 0: adaptive sampling of this many bandwidth points */
   int sampler;          /* dcsim_sampler of dcsim/hvs.h (0: random; the CLI's default is hvs) */
   uint64_t seed;
-  const char *sysfs_cpu; /* NULL: /sys/devices/system/cpu */
-  const char *powercap;  /* NULL: /sys/class/powercap */
-  FILE *progress;        /* progress lines (stderr), may be NULL */
-  FILE *report;          /* the report (stdout), may be NULL */
+  const char *sysfs_cpu;            /* NULL: /sys/devices/system/cpu */
+  const char *powercap;             /* NULL: /sys/class/powercap */
+  const dcsim_bench_caches *caches; /* --cache by hand (levels < 0: not given), or NULL */
+  const char *compare_cpu;          /* --compare: a catalogue CPU profile, or NULL */
+  const char *check_workflow;       /* --check: a workflow file, or NULL */
+  dcsim_bench_timer_fn timer;       /* NULL: the real clock around the real kernels */
+  void *timer_user;
+  unsigned socket_cpus; /* with a timer: CPUs of one socket (0: all) */
+  FILE *progress;       /* progress lines (stderr), may be NULL */
+  FILE *report;         /* the report (stdout), may be NULL */
 } dcsim_bench_opts;
 
 int dcsim_bench_run(const dcsim_bench_opts *o, dcsim_error *err);
+
+/* `--compare CPU`: the measured ceilings of a bench directory (flops.csv, L1.csv .. DRAM.csv)
+ * per level and thread count beside those of the catalogue profile cpu_ref (a name or a path) at
+ * its state nearest the measured clock, and of its parametric model at the measured clock, with
+ * their ratios. */
+int dcsim_bench_compare(const char *dir, const char *cpu_ref, FILE *out, dcsim_error *err);
+
+/* `--check WORKFLOW`: the first CPU task of the workflow, its dwarf and case, predicted with the
+ * profile at profile_path against the replay of its loops recorded in dir/check.csv by a bench run
+ * with --check (doc/calibration.md "--check"). */
+int dcsim_bench_check(const char *dir, const char *workflow, const char *profile_path, FILE *out,
+                      dcsim_error *err);
+
+/* Duration "90", "90s", "2m", "1.5m", "1h" -> seconds; -1 if malformed or not positive */
+double dcsim_bench_parse_duration(const char *s);
+/* elements a loop of kind k uses when asked for n (the stencil rounds down to a cube) */
+size_t dcsim_bench_loop_elems(dcsim_bench_loop_kind k, size_t n);
 
 #endif

@@ -44,6 +44,13 @@ typedef struct dcsim_cpu_loop {
 typedef struct dcsim_gpu_kernel {
   const char *name;
   double P_inactive, P_misc, P_cfl, G_e, G_r_byte, i_int, i_sp, i_dp, I_e, IPC_e;
+  /* activity per point for the power model and the latency floor (doc/models.md "GPU power by
+   * activity", "Launch and latency"); has_activity: other/dram/l2 given (else 0) */
+  int has_activity;
+  double other_inst; /* thread instructions neither FP64 nor FP32 */
+  double dram_byte, l2_byte;
+  double chain_inst; /* dependent instructions of the longest thread; 0 = not given */
+  int roofline;      /* time-form="roofline": bulk = max(issue, FP64, FP32, DRAM) */
 } dcsim_gpu_kernel;
 
 /* <kernels><launch>: the default GPU model's launch and occupancy parameters (dcsim/model_gpu.h).
@@ -51,6 +58,8 @@ typedef struct dcsim_gpu_kernel {
 typedef struct dcsim_gpu_launch {
   int present, fitted; /* fitted: its source says "fitted" (provenance extrapolated elsewhere) */
   unsigned threads_per_block;
+  int has_launch_s; /* launch-s given: the application's per-launch term, used on GPUs whose
+                     * profile has no <launch> of its own */
   double launch_s, inflight_byte_per_thread;
   const char *fitted_on; /* GPU profile name, "" if not said (borrowed from the dwarf) */
   const char *source;    /* borrowed */

@@ -33,6 +33,15 @@ double dcsim_energy_gpu(double time_s, double host_pkg_idle_w, double fraction_S
  * state; the lowest idle when the profile has none), busy the share of the time spent computing or
  * transferring (clipped to 1): never above the limit. */
 double dcsim_energy_gpu_board_w(const dcsim_gpu_spec *g, double activity, double busy);
+/* The activity of a GPU over a run (dcsim/model_gpu.h dcsim_gpu_activity_of): busy share and
+ * utilisations (instruction rates over peaks; traffic over the memory bandwidth; may exceed 1). */
+typedef struct dcsim_gpu_activity {
+  double busy, u_fp64, u_fp32, u_int, u_dram, u_l2;
+} dcsim_gpu_activity;
+/* Board power by activity (doc/models.md "GPU power by activity"), the profile's <power-model>:
+ * P = P_ctx + busy*busy_w + u_fp64*fp64_w + u_fp32*fp32_w + u_int*int_w + u_dram*dram_w +
+ * u_l2*l2_w, P_ctx the active idle; never above the limit. */
+double dcsim_energy_gpu_activity_w(const dcsim_gpu_spec *g, const dcsim_gpu_activity *a);
 double dcsim_energy_nwp_nooverlap(double e1_j, double e1const_w, double t1_s, double e2_j,
                                   double e2const_w, double t2_s);
 double dcsim_energy_nwp_overlap(double e1_j, double e1const_w, double t1_s, double e2_j,

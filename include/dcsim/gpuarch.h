@@ -15,7 +15,8 @@ typedef struct dcsim_gpu_arch {
   unsigned warp_size, max_threads_sm, max_blocks_sm, max_warps_sm, registers_sm;
   double shared_memory_sm_byte;
   double memory_latency_cycles;
-  int latency_assumed; /* 1 when the latency's source is an assumption */
+  int latency_assumed;     /* 1 when the latency's source is an assumption */
+  double dep_issue_cycles; /* <issue-latency dependent-cycles>; 0 if not given */
 } dcsim_gpu_arch;
 
 /* Loads path (a <gpu-arch> file). */

@@ -228,6 +228,16 @@ typedef struct dcsim_gpu_spec {
   double launch_s;      /* fixed overhead per kernel invocation */
   double saturation_threads_per_sm; /* threads per SM at which the GPU is fully used */
   double power_limit_w, idle_w;
+  /* <launch>: the GPU's own launch cost (measured by tools/gpu-bench or cited); without it the
+   * default model uses the dwarf's fitted per-launch term (doc/models.md "Launch and latency") */
+  int has_launch;
+  double launch_sync_s;  /* one launch followed by a device synchronisation, wall seconds */
+  double launch_async_s; /* back-to-back launches, seconds each (0 if not given) */
+  /* <power-model>: board power by activity (doc/models.md "GPU power by activity"), watts above
+   * the active idle at full use of each resource: P = P_ctx + busy*busy_w + u64*fp64_w +
+   * u32*fp32_w + uint*int_w + udram*dram_w + ul2*l2_w */
+  int has_power_model;
+  double pm_busy_w, pm_fp64_w, pm_fp32_w, pm_int_w, pm_dram_w, pm_l2_w;
 } dcsim_gpu_spec;
 
 int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_error *err);
@@ -251,5 +261,8 @@ const dcsim_gpu_spec *dcsim_gpu_profile_spec(const dcsim_gpu_profile_t *p);
 const char *dcsim_gpu_profile_source(const dcsim_gpu_profile_t *p);
 /* The source of its <device> (the default model's inputs). */
 const char *dcsim_gpu_profile_device_source(const dcsim_gpu_profile_t *p);
+/* The sources of its <launch> and <power-model> ("" without them). */
+const char *dcsim_gpu_profile_launch_source(const dcsim_gpu_profile_t *p);
+const char *dcsim_gpu_profile_power_model_source(const dcsim_gpu_profile_t *p);
 
 #endif

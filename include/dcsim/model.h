@@ -49,9 +49,10 @@ typedef struct dcsim_model_req {
   /* GPU dwarfs */
   const dcsim_gpu_profile_t *gpu;
   const dcsim_cpu_profile_t *host_cpu; /* may be NULL: then E excludes the host package */
-  int gpu_small_domain; /* 1: the fitted small-domain correction (dcsim/model_gpu.h) */
-  unsigned gpus;        /* 0: D3.5's single-GPU model; >= 1: the domain split over that many GPUs
-                           of one node with host-device transfer and halo (dcsim/model_multigpu.h) */
+  int gpu_small_domain;   /* 1: the fitted small-domain correction (dcsim/model_gpu.h) */
+  int gpu_power_activity; /* 1: board power by activity even where D3.5 measured S (Table 36) */
+  unsigned gpus;          /* 0: D3.5's single-GPU model; >= 1: the domain split over that many GPUs
+                             of one node with host-device transfer and halo (dcsim/model_multigpu.h) */
   dcsim_energy_form energy_form;
   unsigned flags; /* DCSIM_MODEL_* */
   /* default power model (dcsim/cpu_power.h): CPU sockets of a node (0 = the profile's) and the

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "dcsim/dwarf.h"
+#include "dcsim/energy.h"
 #include "dcsim/hwprofile.h"
 
 typedef struct dcsim_kernel_part {
@@ -24,13 +25,16 @@ typedef struct dcsim_kernel_part {
   double G_e_used;         /* after the Fermi adjustment */
   double occupancy;        /* small-domain correction: min(1, N/(SM*sat)); 1 without it */
   double ramp_s, launch_s; /* its terms: Table 11 sum*(1/occupancy - 1), invocations*launch */
+  double latency_s;        /* architecture model: invocations x the latency floor of the longest
+                            * thread (chain-inst x dependent-issue cycles / clock), 0 without */
 } dcsim_kernel_part;
 
 typedef struct dcsim_gpu_result {
   size_t n_kernels;
   dcsim_kernel_part *parts;
   double compute_s, transfer_s, inactive_s, time_s;
-  double overhead_s; /* small-domain correction: sum of ramp_s + launch_s (0 without it) */
+  double overhead_s;    /* small-domain correction: sum of ramp_s + launch_s (0 without it) */
+  double launch_only_s; /* the launches alone (no kernel on the SMs): sum of launch_s */
 } dcsim_gpu_result;
 
 /* Small-domain correction (opt-in; doc/models.md "GPU: small domains"), with the profile's
@@ -59,6 +63,21 @@ typedef struct dcsim_gpu_opts {
  * Without the dwarf's <launch> it is the bulk alone. */
 int dcsim_model_gpu_arch(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu, double N,
                          dcsim_gpu_result **out, dcsim_error *err);
+/* Launch and latency (doc/models.md "Launch and latency"): on a GPU whose profile has <launch>,
+ * each invocation costs the profile's synchronous launch plus the latency floor of the kernel's
+ * longest thread, chain-inst x <issue-latency dependent-cycles> / clock (Brent's bound: time <=
+ * work/throughput + span); elsewhere the dwarf's fitted launch-s, as before. A kernel with
+ * time-form="roofline" has bulk max(N I_e/(IPC_e f SM), N i_d/(SM fp64 f), N i_f/(SM fp32 f),
+ * N dram/B) instead of D3.5's sum. */
+
+/* What one call does on one GPU for the power model (doc/models.md "GPU power by activity"),
+ * over the call's modelled time T: busy = 1 - launches/T; the FP64, FP32 and integer/other
+ * instruction rates over the architecture's peaks; DRAM and L2 traffic over the device's memory
+ * bandwidth. N: the points one GPU computes. Errors when a kernel has no activity counts. */
+int dcsim_gpu_activity_of(const dcsim_dwarf_eval *ev, const dcsim_gpu_spec *g,
+                          const dcsim_gpu_result *r, double N, dcsim_gpu_activity *out,
+                          dcsim_error *err);
+
 /* Threads per SM that saturate the GPU by Little's law: L*(B/SM)/beta (0 without <launch>). */
 double dcsim_gpu_saturation_threads(const dcsim_dwarf_eval *ev, const dcsim_gpu_spec *g);
 

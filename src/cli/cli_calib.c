@@ -194,19 +194,22 @@ static int cal_gpu_bench(const dcsim_args *a, dcsim_error *err) {
                      "calibrate gpu with a gpu-bench CSV takes at most one power log after it");
   dcsim_gpubench b;
   dcsim_gpu_power_fit pw;
+  dcsim_gpu_phase_fit ph;
   char name[128], *text = NULL;
   int rc = dcsim_gpubench_load(a->positional[1], &b, err);
   if (!rc && a->n_positional == 3) rc = dcsim_gpu_power_fit_csv(a->positional[2], &pw, err);
+  if (!rc && b.n_phases) rc = dcsim_gpubench_fit_phases(&b, &ph, err);
   if (rc) return rc;
   if (dcsim_arg(a, "name"))
     snprintf(name, sizeof name, "%s", dcsim_arg(a, "name"));
   else
     profile_name(b.name, name, sizeof name);
   const dcsim_gpu_power_fit *pp = a->n_positional == 3 ? &pw : NULL;
-  if ((rc = dcsim_gpubench_profile_xml(&b, pp, name, &text, err))) return rc;
+  const dcsim_gpu_phase_fit *php = b.n_phases ? &ph : NULL;
+  if ((rc = dcsim_gpubench_profile_xml(&b, pp, php, name, &text, err))) return rc;
   int quiet = dcsim_arg_flag(a, "quiet");
   const char *outp = dcsim_arg(a, "output");
-  if (!quiet) dcsim_gpubench_report(stdout, &b, pp);
+  if (!quiet) dcsim_gpubench_report(stdout, &b, pp, php);
   if (outp && strcmp(outp, "-") != 0) {
     if (!(rc = emit(a, text, err)) && !quiet) printf("wrote %s\n", outp);
   } else {
@@ -552,6 +555,33 @@ int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err) {
                    what, best ? "; did you mean " : "", best ? best : "", best ? "?" : "");
 }
 
+/* `dcsim bench --from DIR`: --compare and --check on a recorded bench directory, nothing measured;
+ * its profile is DIR/NAME.xml, NAME from --name or DIR/machine.xml */
+static int bench_from(const dcsim_args *a, const char *dir, dcsim_error *err) {
+  const char *cmp = dcsim_arg(a, "compare"), *chk = dcsim_arg(a, "check");
+  if (!cmp && !chk)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "from"),
+                     "--from DIR needs --compare CPU or --check WORKFLOW (it measures nothing)");
+  int rc = 0;
+  if (cmp && (rc = dcsim_bench_compare(dir, cmp, stdout, err))) return rc;
+  if (!chk) return 0;
+  char name[256], ppath[4096];
+  if (dcsim_arg(a, "name")) {
+    snprintf(name, sizeof name, "%s", dcsim_arg(a, "name"));
+  } else {
+    char mpath[4096];
+    dcsim_xml_doc_t *doc = NULL;
+    snprintf(mpath, sizeof mpath, "%s/machine.xml", dir);
+    if ((rc = dcsim__xml_load(mpath, "calibration-machine", &doc, err))) return rc;
+    const char *nm = dcsim__xml_attr(doc, dcsim__xml_root(doc), "name");
+    snprintf(name, sizeof name, "%s", nm ? nm : "");
+    dcsim__xml_free(doc);
+  }
+  snprintf(ppath, sizeof ppath, "%s/%s.xml", dir, name);
+  if (cmp) fputc('\n', stdout);
+  return dcsim_bench_check(dir, chk, ppath, stdout, err);
+}
+
 int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err) {
   dcsim_bench_opts o;
   memset(&o, 0, sizeof o);
@@ -587,5 +617,22 @@ int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err) {
   o.powercap = dcsim_arg(a, "powercap");
   o.progress = dcsim_arg_flag(a, "quiet") ? NULL : stderr;
   o.report = stdout;
+  o.compare_cpu = dcsim_arg(a, "compare");
+  o.check_workflow = dcsim_arg(a, "check");
+  const char *tb = dcsim_arg(a, "time-budget");
+  if (tb && !((o.time_budget_s = dcsim_bench_parse_duration(tb)) >= 5 && o.time_budget_s <= 86400))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "time-budget"),
+                     "--time-budget '%s': a duration from 5s to 24h such as 90, 90s, 2m or 1h", tb);
+  dcsim_bench_caches hand = { -1, -1, -1, 0, 0, "" };
+  const char *cs = dcsim_arg(a, "cache");
+  if (cs) {
+    if ((rc = dcsim_bench_parse_cache_spec(cs, &hand, err))) {
+      dcsim_error_at(err, "command line", dcsim_arg_index(a, "cache"));
+      return rc;
+    }
+    o.caches = &hand;
+  }
+  const char *from = dcsim_arg(a, "from");
+  if (from) return bench_from(a, from, err);
   return dcsim_bench_run(&o, err);
 }

@@ -600,6 +600,9 @@ static int cpu_request(const dcsim_args *a, const dcsim_dwarf_t *d, dcsim_model_
   if (dcsim_arg_flag(a, "small-domain"))
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "small-domain"),
                      "--small-domain applies to the GPU model only");
+  if (dcsim_arg_flag(a, "gpu-power-activity"))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "gpu-power-activity"),
+                     "--gpu-power-activity applies to the GPU model only");
   if ((rc = load_cpu_arg(a, "cpu", cpu, err))) return rc;
   rq->cpu = *cpu;
   if ((rc = dcsim_arg_uint(a, "nodes", 1, &rq->nodes, err))) return rc;
@@ -642,6 +645,7 @@ static int gpu_request(const dcsim_args *a, const dcsim_dwarf_t *d, dcsim_model_
   if ((rc = load_gpu_arg(a, gpu, err))) return rc;
   rq->gpu = *gpu;
   rq->gpu_small_domain = dcsim_arg_flag(a, "small-domain");
+  rq->gpu_power_activity = dcsim_arg_flag(a, "gpu-power-activity");
   if ((rc = dcsim_arg_uint(a, "gpus", 0, &rq->gpus, err))) return rc;
   if (dcsim_arg(a, "host-cpu") && (rc = load_cpu_arg(a, "host-cpu", host, err))) return rc;
   rq->host_cpu = *host;

@@ -296,7 +296,7 @@ static int load_launch(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *l,
   int rc;
   const char *src = NULL;
   if ((rc = dcsim__xml_u32(doc, l, "threads-per-block", 1, &d->launch.threads_per_block, err)) ||
-      (rc = dcsim__xml_double(doc, l, "launch-s", 1, &d->launch.launch_s, err)) ||
+      (rc = dcsim__xml_double(doc, l, "launch-s", 0, &d->launch.launch_s, err)) ||
       (rc = dcsim__xml_double(doc, l, "inflight-byte-per-thread", 1,
                               &d->launch.inflight_byte_per_thread, err)) ||
       (rc = dcsim__xml_str(doc, l, "source", 1, &src, err)))
@@ -313,7 +313,42 @@ static int load_launch(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *l,
   d->launch.fitted_on = d->launch_fitted_on;
   d->launch.source = d->launch_source;
   d->launch.present = 1;
+  d->launch.has_launch_s = xmlHasProp(l, BAD_CAST "launch-s") != NULL;
   d->launch.fitted = strncmp(src, "fitted", 6) == 0;
+  return 0;
+}
+
+/* The optional activity of a <kernel> (dcsim/dwarf.h): other-inst, dram-byte and l2-byte all or
+ * none, chain-inst, time-form; activity-source when any is given. */
+static int kernel_activity(const dcsim_xml_doc_t *doc, xmlNode *k, const char *name,
+                           dcsim_gpu_kernel *g, dcsim_error *err) {
+  const char *act[] = { "other-inst", "dram-byte", "l2-byte" };
+  double *dst[] = { &g->other_inst, &g->dram_byte, &g->l2_byte };
+  int n = 0, rc;
+  for (int i = 0; i < 3; i++)
+    if (xmlHasProp(k, BAD_CAST act[i])) {
+      if ((rc = nonneg_attr(doc, k, act[i], dst[i], err))) return rc;
+      n++;
+    }
+  if (n != 0 && n != 3)
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, k,
+                         "<kernel name=\"%s\">: other-inst, dram-byte and l2-byte go together",
+                         name);
+  g->has_activity = n == 3;
+  if (xmlHasProp(k, BAD_CAST "chain-inst") &&
+      (rc = nonneg_attr(doc, k, "chain-inst", &g->chain_inst, err)))
+    return rc;
+  if ((n || g->chain_inst > 0) && !xmlHasProp(k, BAD_CAST "activity-source"))
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, k,
+                         "<kernel name=\"%s\">: activity counts need activity-source", name);
+  const char *form = dcsim__xml_attr(doc, k, "time-form");
+  if (form && strcmp(form, "roofline") != 0 && strcmp(form, "d35") != 0)
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, k,
+                         "<kernel name=\"%s\" time-form=\"%s\">: want d35 or roofline", name, form);
+  g->roofline = form && strcmp(form, "roofline") == 0;
+  if (g->roofline && !g->has_activity)
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, k,
+                         "<kernel name=\"%s\">: time-form=\"roofline\" needs dram-byte", name);
   return 0;
 }
 
@@ -393,6 +428,7 @@ static int load_kernels(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *k
     if (!(g->G_e > 0) || !(g->IPC_e > 0))
       return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, k,
                            "<kernel name=\"%s\">: G-e and IPC-e must be positive", name);
+    if ((rc = kernel_activity(doc, k, name, g, err))) return rc;
   }
   return 0;
 }

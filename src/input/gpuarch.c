@@ -78,6 +78,12 @@ int dcsim_gpu_arch_load(const char *path, dcsim_gpu_arch *out, dcsim_error *err)
   if (!(out->memory_latency_cycles > 0))
     rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, lat, "<memory-latency cycles>: must be positive");
   out->latency_assumed = strncmp(lsrc, "assumption", 10) == 0;
+  xmlNode *il = dcsim__xml_child(root, "issue-latency");
+  if (!rc && il &&
+      !(rc = dcsim__xml_double(doc, il, "dependent-cycles", 1, &out->dep_issue_cycles, err)) &&
+      !(out->dep_issue_cycles >= 1))
+    rc =
+        DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, il, "<issue-latency dependent-cycles>: must be >= 1");
 out:
   dcsim__xml_free(doc);
   return rc;

@@ -325,7 +325,8 @@ static int load_ceilings(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xml
 }
 
 /* a source= attribute copied (required) */
-static int dup_source(const dcsim_xml_doc_t *doc, xmlNode *n, char **out, dcsim_error *err) {
+int dcsim__profile_dup_source(const dcsim_xml_doc_t *doc, xmlNode *n, char **out,
+                              dcsim_error *err) {
   const char *src = NULL;
   int rc = dcsim__xml_str(doc, n, "source", 1, &src, err);
   if (rc) return rc;
@@ -343,7 +344,7 @@ static int load_datasheet(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xm
       return rc;
     if (!(p->ds.isa_flop_per_cycle > 0))
       return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, isa, "<isa>: flop-per-cycle must be positive");
-    if ((rc = dup_source(doc, isa, &p->ds_isa_src, err))) return rc;
+    if ((rc = dcsim__profile_dup_source(doc, isa, &p->ds_isa_src, err))) return rc;
     p->ds.isa_source = p->ds_isa_src;
   }
   if (mem) {
@@ -352,7 +353,7 @@ static int load_datasheet(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xm
       return rc;
     if (!(p->ds.mem_peak_bps > 0))
       return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, mem, "<memory>: peak-bps must be positive");
-    if ((rc = dup_source(doc, mem, &p->ds_mem_src, err))) return rc;
+    if ((rc = dcsim__profile_dup_source(doc, mem, &p->ds_mem_src, err))) return rc;
     p->ds.mem_source = p->ds_mem_src;
   }
   return 0;
@@ -408,7 +409,7 @@ static int load_perf_level(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, x
       return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, l,
                            "<level name=\"%s\">: sat-bps and knee must be positive", name);
   }
-  if ((rc = dup_source(doc, l, &p->pm_level_src[q], err))) return rc;
+  if ((rc = dcsim__profile_dup_source(doc, l, &p->pm_level_src[q], err))) return rc;
   v->source = p->pm_level_src[q];
   v->present = 1;
   return 0;
@@ -423,7 +424,7 @@ static int load_perf_model(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, x
   p->has_perf = 1;
   p->pm.scatter = strcmp(pl, "scatter") == 0;
   p->pm.line = (int)xmlGetLineNo(pn);
-  if ((rc = dup_source(doc, pn, &p->pm_src, err))) return rc;
+  if ((rc = dcsim__profile_dup_source(doc, pn, &p->pm_src, err))) return rc;
   p->pm.source = p->pm_src;
   for (xmlNode *l = dcsim__xml_child(pn, "level"); l; l = dcsim__xml_next(l, "level"))
     if ((rc = load_perf_level(p, doc, l, err))) return rc;

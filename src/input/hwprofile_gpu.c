@@ -14,8 +14,9 @@
 
 struct dcsim_gpu_profile {
   char *path, *name, *model;
-  char *source;     /* <characteristics source>, or <device source> without them */
-  char *dev_source; /* <device source> */
+  char *source;                    /* <characteristics source>, or <device source> without them */
+  char *dev_source;                /* <device source> */
+  char *launch_source, *pm_source; /* <launch source>, <power-model source> (NULL without) */
   dcsim_gpu_spec spec;
   size_t n_levels;
   dcsim_cache_level levels[2]; /* <cache-hierarchy>: L2, DRAM */
@@ -29,8 +30,45 @@ void dcsim_gpu_profile_free(dcsim_gpu_profile_t *p) {
   free(p->model);
   free(p->source);
   free(p->dev_source);
+  free(p->launch_source);
+  free(p->pm_source);
   dcsim__price_release(&p->price);
   free(p);
+}
+
+/* <launch sync-s async-s source> and <power-model ... source> (both optional). */
+static int gpu_launch_power_model(dcsim_gpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *root,
+                                  dcsim_error *err) {
+  dcsim_gpu_spec *s = &p->spec;
+  xmlNode *l = dcsim__xml_child(root, "launch"), *m = dcsim__xml_child(root, "power-model");
+  int rc;
+  if (l) {
+    if ((rc = dcsim__xml_double(doc, l, "sync-s", 1, &s->launch_sync_s, err)) ||
+        (rc = dcsim__xml_double(doc, l, "async-s", 0, &s->launch_async_s, err)) ||
+        (rc = dcsim__profile_dup_source(doc, l, &p->launch_source, err)))
+      return rc;
+    if (!(s->launch_sync_s > 0) || s->launch_async_s < 0 || s->launch_async_s > s->launch_sync_s)
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, l,
+                           "<launch>: sync-s must be positive and async-s in 0..sync-s");
+    s->has_launch = 1;
+  }
+  if (!m) return 0;
+  struct {
+    const char *a;
+    double *v;
+  } f[] = { { "busy-w", &s->pm_busy_w }, { "fp64-w", &s->pm_fp64_w }, { "fp32-w", &s->pm_fp32_w },
+            { "int-w", &s->pm_int_w },   { "dram-w", &s->pm_dram_w }, { "l2-w", &s->pm_l2_w } };
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+    if ((rc = dcsim__xml_double(doc, m, f[i].a, 1, f[i].v, err))) return rc;
+    if (!(*f[i].v >= 0) || !isfinite(*f[i].v))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, m, "<power-model %s>: must be >= 0", f[i].a);
+  }
+  if (!(s->active_idle_w > 0))
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, m,
+                         "<power-model>: needs <power active-idle-w> (the model's floor)");
+  if ((rc = dcsim__profile_dup_source(doc, m, &p->pm_source, err))) return rc;
+  s->has_power_model = 1;
+  return 0;
 }
 
 /* <cache-hierarchy> of a GPU (FV §7): L2 (traffic between L2 and the SMs' first-level caches)
@@ -220,9 +258,9 @@ int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_er
   }
   xmlNode *ch = dcsim__xml_child(root, "cache-hierarchy");
   if (ch && (rc = load_gpu_levels(p, doc, ch, err))) goto out;
-  if ((rc = gpu_links_power(doc, root, s, err)) ||
-      (rc = dcsim__price_load(doc, root, &p->price, err)))
-    goto out;
+  if ((rc = gpu_links_power(doc, root, s, err))) goto out;
+  if ((rc = gpu_launch_power_model(p, doc, root, err))) goto out;
+  if ((rc = dcsim__price_load(doc, root, &p->price, err))) goto out;
   *out = p;
   p = NULL;
 out:
@@ -241,3 +279,9 @@ const dcsim_gpu_spec *dcsim_gpu_profile_spec(const dcsim_gpu_profile_t *p) { ret
 
 const char *dcsim_gpu_profile_source(const dcsim_gpu_profile_t *p) { return p->source; }
 const char *dcsim_gpu_profile_device_source(const dcsim_gpu_profile_t *p) { return p->dev_source; }
+const char *dcsim_gpu_profile_launch_source(const dcsim_gpu_profile_t *p) {
+  return p->launch_source ? p->launch_source : "";
+}
+const char *dcsim_gpu_profile_power_model_source(const dcsim_gpu_profile_t *p) {
+  return p->pm_source ? p->pm_source : "";
+}

@@ -25,6 +25,8 @@ int dcsim__profile_open(const char *path, const char *root_name, dcsim_xml_doc_t
                         char **path_copy, char **name_copy, char **model_copy, dcsim_error *err);
 
 /* above-byte and line-byte of a profile's cache <level> (line size positive). */
+/* The source attribute of n, copied into *out (the caller frees it). */
+int dcsim__profile_dup_source(const dcsim_xml_doc_t *doc, xmlNode *n, char **out, dcsim_error *err);
 int dcsim__profile_level_sizes(const dcsim_xml_doc_t *doc, xmlNode *l, const char *name,
                                dcsim_cache_level *cl, dcsim_error *err);
 

@@ -38,6 +38,16 @@ double dcsim_energy_gpu_board_w(const dcsim_gpu_spec *g, double activity, double
   return p0 + activity * fmin(1, busy) * (g->power_limit_w - p0);
 }
 
+double dcsim_energy_gpu_activity_w(const dcsim_gpu_spec *g, const dcsim_gpu_activity *a) {
+  /* doc/models.md "GPU power by activity": a linear model in the resources' use, fitted on
+   * labelled power phases (dcsim calibrate gpu), in the spirit of Hong and Kim's integrated
+   * power model (ISCA 2010: idle + per-unit access rates x unit powers) */
+  double p = g->active_idle_w + fmin(1, fmax(0, a->busy)) * g->pm_busy_w +
+             a->u_fp64 * g->pm_fp64_w + a->u_fp32 * g->pm_fp32_w + a->u_int * g->pm_int_w +
+             a->u_dram * g->pm_dram_w + a->u_l2 * g->pm_l2_w;
+  return fmin(p, g->power_limit_w);
+}
+
 double dcsim_energy_nwp_nooverlap(double e1_j, double e1const_w, double t1_s, double e2_j,
                                   double e2const_w, double t2_s) {
   return e1_j + e1const_w * t2_s + e2_j + e2const_w * t1_s; /* §5.7 no overlap */

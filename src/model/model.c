@@ -209,7 +209,9 @@ static int in_list(const char *list, const char *name) {
 
 /* Provenance of a GPU time (doc/models.md "Provenance"): D3.5's model and the architecture model
  * on a GPU whose counters were measured (and, with launch terms, fitted on it) are table; the
- * architecture model elsewhere is extrapolated when it uses fitted launch terms, else spec. */
+ * architecture model elsewhere is extrapolated when it uses fitted launch terms, else spec. On a
+ * GPU with its own <launch>: table where the dwarf's counters were measured on it, else
+ * extrapolated (counts measured elsewhere), or spec without the dwarf's <launch>. */
 static dcsim_prov gpu_time_prov(const dcsim_model_req *req, int arch) {
   const dcsim_dwarf_eval *ev = req->ev;
   const char *name = dcsim_gpu_profile_name(req->gpu);
@@ -218,6 +220,11 @@ static dcsim_prov gpu_time_prov(const dcsim_model_req *req, int arch) {
                ? dcsim_prov_make(DCSIM_PROV_TABLE, dcsim_gpu_profile_source(req->gpu))
                : dcsim_prov_make(DCSIM_PROV_SPEC, dcsim_gpu_profile_device_source(req->gpu));
   int measured = in_list(ev->measured_on, name);
+  if (dcsim_gpu_profile_spec(req->gpu)->has_launch) /* the GPU's own launch cost and floors */
+    return measured ? dcsim_prov_make(DCSIM_PROV_TABLE, dcsim_gpu_profile_launch_source(req->gpu))
+           : *ev->measured_on /* the counters of other GPUs (their names) on this one */
+               ? dcsim_prov_make(DCSIM_PROV_EXTRAPOLATED, ev->measured_on)
+               : dcsim_prov_make(DCSIM_PROV_SPEC, dcsim_gpu_profile_device_source(req->gpu));
   int own_fit = !ev->launch.present || strcmp(ev->launch.fitted_on, name) == 0;
   if (measured && own_fit)
     return dcsim_prov_make(DCSIM_PROV_TABLE, ev->launch.present
@@ -226,6 +233,29 @@ static dcsim_prov gpu_time_prov(const dcsim_model_req *req, int arch) {
   if (ev->launch.present && ev->launch.fitted)
     return dcsim_prov_make(DCSIM_PROV_EXTRAPOLATED, ev->launch.source);
   return dcsim_prov_make(DCSIM_PROV_SPEC, dcsim_gpu_profile_device_source(req->gpu));
+}
+
+static int kernels_have_activity(const dcsim_dwarf_eval *ev) {
+  for (size_t k = 0; k < ev->n_kernels; k++)
+    if (!ev->kernels[k].has_activity) return 0;
+  return ev->n_kernels > 0;
+}
+
+/* Board power by activity (doc/models.md "GPU power by activity") as a fraction of the limit:
+ * the profile's <power-model> on what one GPU's kernels do over the modelled time. Provenance:
+ * the weaker of the time's and the power model's (extrapolated: a fit evaluated on other loads). */
+static int gpu_activity_fraction(const dcsim_model_req *req, const dcsim_prediction *out, double *S,
+                                 dcsim_prov *prov, dcsim_error *err) {
+  const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(req->gpu);
+  const double N = out->multigpu ? out->multigpu->domain_per_gpu : req->ev->domain_size;
+  dcsim_gpu_activity a;
+  int rc = dcsim_gpu_activity_of(req->ev, g, out->gpu, N, &a, err);
+  if (rc) return rc;
+  *S = dcsim_energy_gpu_activity_w(g, &a) / g->power_limit_w;
+  *prov = dcsim_prov_weakest(
+      out->time_prov,
+      dcsim_prov_make(DCSIM_PROV_EXTRAPOLATED, dcsim_gpu_profile_power_model_source(req->gpu)));
+  return 0;
 }
 
 /* The board power of one GPU as a fraction of its limit (S of §5.5) and its provenance: the
@@ -237,10 +267,17 @@ static int gpu_board_fraction(const dcsim_model_req *req, const dcsim_prediction
   const dcsim_dwarf_t *d = req->ev->dwarf;
   const char *name = dcsim_gpu_profile_name(req->gpu);
   const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(req->gpu);
-  if (!arch || dcsim_dwarf_gpu_fraction_measured(d, name)) {
+  if (!arch || (dcsim_dwarf_gpu_fraction_measured(d, name) && !req->gpu_power_activity)) {
     *prov = out->time_prov;
     return dcsim_dwarf_gpu_fraction(d, name, S, err);
   }
+  if (g->has_power_model && out->gpu && kernels_have_activity(req->ev))
+    return gpu_activity_fraction(req, out, S, prov, err);
+  if (req->gpu_power_activity)
+    return DCSIM_ERR(err, DCSIM_EREF, dcsim_gpu_profile_path(req->gpu), 0,
+                     "board power by activity needs the profile's <power-model> and the kernels' "
+                     "activity counts (GPU %s, dwarf %s)",
+                     name, dcsim_dwarf_name(d));
   double a;
   const char *src;
   int rc = dcsim_dwarf_gpu_activity(d, &a, &src, err);
@@ -262,6 +299,10 @@ static int run_gpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
                      "--small-domain is D3.5's model with a GTX 970 correction: the default "
                      "model has launch and occupancy terms for every GPU; add --d35 to use it");
+  if (!arch && req->gpu_power_activity)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "--gpu-power-activity is dcsim's default GPU power model; --d35 keeps "
+                     "§5.5's measured fraction S");
   dcsim_gpu_opts mode = { req->gpu_small_domain, 0, arch };
   const int irregular = req->ev->n_kernels == 0;
   if (irregular) { /* irregular loops on a GPU (dcsim/model_irregular.h, FV §7) */

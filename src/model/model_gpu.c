@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 void dcsim_gpu_result_free(dcsim_gpu_result *r) {
   if (!r) return;
@@ -12,7 +13,8 @@ void dcsim_gpu_result_free(dcsim_gpu_result *r) {
 
 /* The dwarf's sums over its kernels. */
 static void add_part(dcsim_gpu_result *r, const dcsim_kernel_part *p) {
-  r->overhead_s += p->ramp_s + p->launch_s;
+  r->overhead_s += p->ramp_s + p->launch_s + p->latency_s;
+  r->launch_only_s += p->launch_s;
   r->compute_s += p->compute_s;
   r->transfer_s += p->transfer_s;
   r->inactive_s += p->inactive_s;
@@ -98,10 +100,31 @@ double dcsim_gpu_saturation_threads(const dcsim_dwarf_eval *ev, const dcsim_gpu_
   return latency_s * (g->dev_memory_bw_bps / g->dev_sm) / ev->launch.inflight_byte_per_thread;
 }
 
+/* time-form="roofline" (dcsim/model_gpu.h): the bulk is the largest of the issue time at the
+ * kernel's measured IPC, the FP64 and FP32 pipes and DRAM; it is booked as compute or transfer,
+ * whichever bounds it. */
+static void roofline_bulk(const dcsim_gpu_kernel *c, const dcsim_gpu_spec *g, double N,
+                          dcsim_kernel_part *p) {
+  const double f = g->dev_clock_hz, sm = g->dev_sm;
+  const double issue = N * c->I_e / (c->IPC_e * f * sm); /* warp instructions at IPC_e */
+  p->dp_s = N * c->i_dp / (sm * g->arch.fp64 * f);       /* one lane slot each */
+  p->sp_s = N * c->i_sp / (sm * g->arch.fp32 * f);
+  const double mem = N * c->dram_byte / g->dev_memory_bw_bps; /* DRAM traffic */
+  const double comp = fmax(issue, fmax(p->dp_s, p->sp_s));
+  p->G_e_used = c->G_e;
+  p->compute_s = comp >= mem ? comp : 0;
+  p->transfer_s = comp >= mem ? 0 : mem;
+  p->time_s = fmax(comp, mem);
+}
+
 /* One kernel's bulk terms at N points for one invocation: the D3.5 decomposition with the
  * architecture's per-clock throughput instead of Table 10's. */
 static void arch_bulk(const dcsim_gpu_kernel *c, const dcsim_gpu_spec *g, double N,
                       dcsim_kernel_part *p) {
+  if (c->roofline) {
+    roofline_bulk(c, g, N, p);
+    return;
+  }
   const double f = g->dev_clock_hz, sm = g->dev_sm;
   double ge = c->G_e;
   if (g->has_ge_adjust) /* §3.4: G_e(fermi) = 1/4 G_e if G_e < 40%, else 2/3 G_e */
@@ -129,13 +152,65 @@ static double arch_waves(double bulk_s, double N, const dcsim_gpu_spec *g, unsig
   const double full = floor(N / wave_points), rest = N - full * wave_points;
   /* a wave with p points on its busiest SM: p*SM*per_point at rate min(1, p/sat) */
   double p_full = (double)r * b, t = 0;
-  t += full * p_full * sm * per_point / fmin(1, p_full / sat);
+  t += full * p_full * sm * per_point / (sat > 0 ? fmin(1, p_full / sat) : 1);
   if (rest > 0) {
     double blocks = ceil(rest / b), p = ceil(blocks / sm) * b;
     if (p > rest) p = rest;
-    t += p * sm * per_point / fmin(1, p / sat);
+    t += p * sm * per_point / (sat > 0 ? fmin(1, p / sat) : 1);
   }
   return t;
+}
+
+/* Per invocation of kernel c: the launch cost and the latency floor (dcsim/model_gpu.h "Launch
+ * and latency"). */
+static int arch_launch(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu,
+                       const dcsim_gpu_kernel *c, double *launch_s, double *latency_s,
+                       dcsim_error *err) {
+  const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(gpu);
+  *latency_s = 0;
+  if (!g->has_launch) {
+    if (!ev->launch.has_launch_s)
+      return DCSIM_ERR(err, DCSIM_EREF, dcsim_gpu_profile_path(gpu), 0,
+                       "GPU profile %s has no <launch> (its launch cost) and dwarf %s no fitted "
+                       "<launch launch-s>: nothing gives the cost of a launch",
+                       dcsim_gpu_profile_name(gpu), dcsim_dwarf_name(ev->dwarf));
+    *launch_s = ev->launch.launch_s; /* the application's term, fitted on another GPU */
+    return 0;
+  }
+  *launch_s = g->launch_sync_s; /* the GPU's own synchronous launch */
+  if (c->chain_inst > 0) {
+    if (!(g->arch.dep_issue_cycles > 0))
+      return DCSIM_ERR(err, DCSIM_EREF, dcsim_gpu_profile_path(gpu), 0,
+                       "architecture %s has no <issue-latency>: the latency floor of kernel %s "
+                       "needs its dependent-issue cycles",
+                       g->arch.name, c->name);
+    /* Brent (1974): T <= W/P + S, the span S = the longest thread's dependent chain */
+    *latency_s = c->chain_inst * g->arch.dep_issue_cycles / g->dev_clock_hz;
+  }
+  return 0;
+}
+
+int dcsim_gpu_activity_of(const dcsim_dwarf_eval *ev, const dcsim_gpu_spec *g,
+                          const dcsim_gpu_result *r, double N, dcsim_gpu_activity *a,
+                          dcsim_error *err) {
+  memset(a, 0, sizeof *a);
+  const double T = r->time_s, f = g->dev_clock_hz, sm = g->dev_sm, inv = ev->invocations;
+  if (!(T > 0)) return DCSIM_ERR(err, DCSIM_ERANGE, dcsim_dwarf_path(ev->dwarf), 0, "no time");
+  for (size_t k = 0; k < ev->n_kernels; k++) {
+    const dcsim_gpu_kernel *c = &ev->kernels[k];
+    if (!c->has_activity)
+      return DCSIM_ERR(err, DCSIM_EREF, dcsim_dwarf_path(ev->dwarf), 0,
+                       "kernel %s has no activity counts (other-inst, dram-byte, l2-byte)",
+                       c->name);
+    const double n = inv * N / T; /* points per second */
+    a->u_fp64 += n * c->i_dp / (sm * g->arch.fp64 * f);
+    a->u_fp32 += n * c->i_sp / (sm * g->arch.fp32 * f);
+    a->u_int += n * c->other_inst / (sm * g->arch.int_add * f);
+    a->u_dram += n * c->dram_byte / g->dev_memory_bw_bps;
+    a->u_l2 += n * c->l2_byte / g->dev_memory_bw_bps;
+  }
+  a->busy = fmax(0, 1 - r->launch_only_s / T);
+  return 0;
 }
 
 int dcsim_model_gpu_arch(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu, double N,
@@ -165,14 +240,24 @@ int dcsim_model_gpu_arch(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *
     dcsim_kernel_part *p = &r->parts[k];
     p->name = ev->kernels[k].name;
     arch_bulk(&ev->kernels[k], g, N, p);
-    double bulk = p->time_s, waves = b ? arch_waves(bulk, N, g, b, sat) : bulk;
+    /* a roofline kernel bound by its instructions has no memory-latency ramp: its latency is the
+     * floor of its longest thread */
+    const double ksat = g->has_launch || (ev->kernels[k].roofline && p->transfer_s == 0) ? 0 : sat;
+    double bulk = p->time_s, waves = b ? arch_waves(bulk, N, g, b, ksat) : bulk;
     double *terms[] = { &p->inactive_only_s, &p->misc_s,    &p->cfl_s,      &p->sp_s,      &p->dp_s,
                         &p->int_s,           &p->compute_s, &p->transfer_s, &p->inactive_s };
     for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++) *terms[i] *= inv;
     p->occupancy = bulk / waves; /* achieved fraction of the bulk rate */
     p->ramp_s = inv * (waves - bulk);
-    p->launch_s = b ? inv * ev->launch.launch_s : 0;
-    p->time_s = inv * bulk + p->ramp_s + p->launch_s;
+    double launch = 0, latency = 0;
+    int rc = b ? arch_launch(ev, gpu, &ev->kernels[k], &launch, &latency, err) : 0;
+    if (rc) {
+      dcsim_gpu_result_free(r);
+      return rc;
+    }
+    p->launch_s = inv * launch;
+    p->latency_s = inv * latency;
+    p->time_s = inv * bulk + p->ramp_s + p->launch_s + p->latency_s;
     add_part(r, p);
   }
   *out = r;

@@ -18,6 +18,7 @@ typedef struct obs {
   size_t loop;
   dcsim_cpu_state st;
   double R, M; /* measured byte/s and flop/s */
+  double w;    /* weight (the CSV's optional weight column; 1 without it) */
   double rates[5];
   int line;
   char freq[32];
@@ -38,11 +39,13 @@ typedef struct fit_work {
   const dcsim_loop_fit_opts *o;
   dcsim_csv_t *t;
   size_t cl, cf, ct, cq, cw, cti; /* columns */
+  size_t cwt;                     /* the optional weight column, or (size_t)-1 */
   obs *ob;                        /* no observations */
   size_t no;
   dcsim_loop_fit *fits; /* nf loops */
   size_t nf;
   double *A, *b, *pred, *loo, *reg; /* one loop's system, its fit and held-out predictions */
+  double *w;                        /* its weights */
 } fit_work;
 
 /* The CSV's columns and the arrays for its rows. */
@@ -56,6 +59,8 @@ static int fit_work_alloc(fit_work *W, dcsim_error *err) {
       (rc = dcsim__csv_col(t, "work_flop", &W->cw, err)) ||
       (rc = dcsim__csv_col(t, "time_s", &W->cti, err)))
     return rc;
+  dcsim_error none;
+  if (dcsim__csv_col(t, "weight", &W->cwt, &none) != 0) W->cwt = (size_t)-1;
   size_t n = dcsim__csv_rows(t);
   W->ob = calloc(n ? n : 1, sizeof *W->ob);
   W->fits = calloc(n ? n : 1, sizeof *W->fits);
@@ -64,8 +69,9 @@ static int fit_work_alloc(fit_work *W, dcsim_error *err) {
   W->b = calloc(nmax, sizeof *W->b);
   W->pred = calloc(nmax, sizeof *W->pred);
   W->loo = calloc(nmax, sizeof *W->loo);
+  W->w = calloc(nmax, sizeof *W->w);
   W->reg = calloc(4, sizeof *W->reg);
-  if (!W->ob || !W->fits || !W->A || !W->b || !W->pred || !W->loo || !W->reg)
+  if (!W->ob || !W->fits || !W->A || !W->b || !W->pred || !W->loo || !W->reg || !W->w)
     return DCSIM_ERR(err, DCSIM_ENOMEM, W->csv_path, 0, "out of memory");
   return 0;
 }
@@ -86,6 +92,12 @@ static int read_observation(fit_work *W, size_t r, dcsim_error *err) {
     return DCSIM_ERR(err, DCSIM_ERANGE, csv_path, line,
                      "need threads 1..1000000 (whole), traffic_byte in (0, 1e30], "
                      "work_flop in [0, 1e30], time_s in [1e-9, 1e9]");
+  double wt = 1;
+  if (W->cwt != (size_t)-1) {
+    if ((rc = dcsim__csv_num(t, r, W->cwt, &wt, err))) return rc;
+    if (!(wt > 0 && wt <= 1e6))
+      return DCSIM_ERR(err, DCSIM_ERANGE, csv_path, line, "weight must be in (0, 1e6]");
+  }
   if (W->o->exclude_threads && (unsigned)th == W->o->exclude_threads) return 0;
   dcsim_loop_fit *fits = W->fits;
   if (strlen(name) >= sizeof fits[0].name || !*name)
@@ -114,6 +126,7 @@ static int read_observation(fit_work *W, size_t r, dcsim_error *err) {
   x->rates[4] = rt.dram_bps;
   x->R = q / ti; /* §6.1.2: R(f,n), measured bandwidth of the loop */
   x->M = w / ti; /* §6.1.2: M(f,n), measured performance of the loop */
+  x->w = wt;
   if (w > 0) fits[k].has_flop = 1;
   W->no++;
   return 0;
@@ -154,11 +167,12 @@ static int fit_mop(fit_work *W, size_t k, dcsim_error *err) {
       /* tie-break (doc/calibration.md): prefer the level whose bandwidth is closest to R */
       reg[j] += fabs(log(ob[i].rates[1 + j] / ob[i].R)) * ob[i].rates[1 + j] / ob[i].R;
     }
+    W->w[m] = ob[i].w;
     b[m++] = ob[i].R;
   }
   fl->n_states = m;
   const unsigned char nn4[4] = { 1, 1, 1, 1 };
-  dcsim_linfit p = { m, 4, A, b, NULL, nn4, reg, 1 };
+  dcsim_linfit p = { m, 4, A, b, W->cwt != (size_t)-1 ? W->w : NULL, nn4, reg, 1 };
   double x[4];
   if ((rc = dcsim_fit_linear(&p, W->o->mop_method, x, err))) return rc;
   fl->V = x[0];
@@ -181,10 +195,11 @@ static int fit_flop(fit_work *W, size_t k, dcsim_error *err) {
     if (W->ob[i].loop != k) continue;
     A[m * 2] = W->ob[i].rates[0];
     A[m * 2 + 1] = 1;
+    W->w[m] = W->ob[i].w;
     b[m++] = W->ob[i].M;
   }
   const unsigned char nn2[2] = { 1, 1 };
-  dcsim_linfit pf = { m, 2, A, b, NULL, nn2, NULL, 1 };
+  dcsim_linfit pf = { m, 2, A, b, W->cwt != (size_t)-1 ? W->w : NULL, nn2, NULL, 1 };
   double us[2];
   if (m == 1) {
     us[0] = b[0] / A[0];
@@ -229,6 +244,7 @@ out:
   free(W.b);
   free(W.pred);
   free(W.loo);
+  free(W.w);
   free(W.reg);
   dcsim__csv_free(W.t);
   return rc;

@@ -7,7 +7,10 @@
 #include <string.h>
 #include <time.h>
 
+#include <unistd.h>
+
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -32,6 +35,24 @@ double dcsim_bench_parse_size(const char *s) {
   }
   if (*end == 'B') end++;
   while (*end == ' ' || *end == '\n') end++;
+  return *end ? -1 : v * mul;
+}
+
+double dcsim_bench_parse_duration(const char *s) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (end == s || errno || !(v > 0) || !isfinite(v)) return -1;
+  double mul = 1;
+  if (*end == 's')
+    end++;
+  else if (*end == 'm') {
+    mul = 60;
+    end++;
+  } else if (*end == 'h') {
+    mul = 3600;
+    end++;
+  }
   return *end ? -1 : v * mul;
 }
 
@@ -61,7 +82,8 @@ static unsigned count_cpu_list(const char *s) {
 }
 
 int dcsim_bench_read_caches(const char *cpu_dir, dcsim_bench_caches *out, dcsim_error *err) {
-  dcsim_bench_caches c = { 0, 0, 0, 0, 0 };
+  dcsim_bench_caches c;
+  memset(&c, 0, sizeof c);
   char path[1024], buf[256];
   int found = 0;
   for (int i = 0; i < 16; i++) {
@@ -98,6 +120,153 @@ int dcsim_bench_read_caches(const char *cpu_dir, dcsim_bench_caches *out, dcsim_
     return DCSIM_ERR(
         err, DCSIM_EIO, path, 0,
         "no L1 data and L2 cache description found (sysfs cache directory missing or unreadable)");
+  }
+  snprintf(c.source, sizeof c.source, "sysfs");
+  *out = c;
+  return 0;
+}
+
+#if defined(__x86_64__)
+/* One deterministic cache-parameters sub-leaf (Intel SDM vol. 2A, CPUID leaf 04H; AMD APM vol. 3,
+ * CPUID Fn8000_001D, same layout): size = ways x partitions x line size x sets. Returns 0 at
+ * the end of the list. */
+static int cpuid_cache_leaf(unsigned leaf, unsigned sub, dcsim_bench_caches *c) {
+  unsigned a, b, cc, d;
+  if (!__get_cpuid_count(leaf, sub, &a, &b, &cc, &d)) return 0;
+  unsigned type = a & 0x1f, level = (a >> 5) & 7;
+  if (type == 0) return 0;
+  if (type == 2) return 1; /* instruction cache */
+  double bytes = (double)(((b >> 22) & 0x3ff) + 1) * (double)(((b >> 12) & 0x3ff) + 1) *
+                 (double)((b & 0xfff) + 1) * ((double)cc + 1);
+  unsigned shared = ((a >> 14) & 0xfff) + 1; /* at most this many logical CPUs share it */
+  if (level == 1) c->l1d_byte = bytes;
+  if (level == 2) {
+    c->l2_byte = bytes;
+    c->l2_shared_cpus = shared;
+  }
+  if (level == 3) {
+    c->l3_byte = bytes;
+    c->l3_shared_cpus = shared;
+  }
+  return 1;
+}
+#endif
+
+int dcsim_bench_caches_cpuid(dcsim_bench_caches *out) {
+#if defined(__x86_64__)
+  dcsim_bench_caches c;
+  memset(&c, 0, sizeof c);
+  unsigned a, b, cc, d, max_ext = 0;
+  if (!__get_cpuid(0, &a, &b, &cc, &d)) return -1;
+  unsigned max_std = a;
+  int amd = b == 0x68747541; /* "Auth"enticAMD */
+  if (__get_cpuid(0x80000000u, &a, &b, &cc, &d)) max_ext = a;
+  unsigned leaf = 0;
+  if (!amd && max_std >= 4) leaf = 4;
+  if (amd && max_ext >= 0x8000001du && __get_cpuid(0x80000001u, &a, &b, &cc, &d) &&
+      (cc >> 22) & 1) /* TopologyExtensions */
+    leaf = 0x8000001du;
+  for (unsigned i = 0; leaf && i < 16; i++)
+    if (!cpuid_cache_leaf(leaf, i, &c)) break;
+  if (amd && (c.l1d_byte <= 0 || c.l2_byte <= 0) && max_ext >= 0x80000006u) {
+    /* AMD APM vol. 3, Fn8000_0005 ECX[31:24] L1d KiB; Fn8000_0006 ECX[31:16] L2 KiB,
+     * EDX[31:18] L3 in 512 KiB units */
+    if (__get_cpuid(0x80000005u, &a, &b, &cc, &d)) c.l1d_byte = (double)(cc >> 24) * 1024;
+    if (__get_cpuid(0x80000006u, &a, &b, &cc, &d)) {
+      c.l2_byte = (double)(cc >> 16) * 1024;
+      c.l3_byte = (double)(d >> 18) * 512 * 1024;
+    }
+  }
+  if (c.l1d_byte <= 0 || c.l2_byte <= 0) return -1;
+  snprintf(c.source, sizeof c.source, "CPUID");
+  *out = c;
+  return 0;
+#else
+  (void)out;
+  return -1;
+#endif
+}
+
+int dcsim_bench_caches_sysconf(dcsim_bench_caches *out) {
+  dcsim_bench_caches c;
+  memset(&c, 0, sizeof c);
+#if defined(_SC_LEVEL1_DCACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE)
+  long l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  c.l1d_byte = l1 > 0 ? (double)l1 : 0;
+  c.l2_byte = l2 > 0 ? (double)l2 : 0;
+#if defined(_SC_LEVEL3_CACHE_SIZE)
+  long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  c.l3_byte = l3 > 0 ? (double)l3 : 0;
+#endif
+#endif
+  if (c.l1d_byte <= 0 || c.l2_byte <= 0) return -1;
+  snprintf(c.source, sizeof c.source, "sysconf");
+  *out = c;
+  return 0;
+}
+
+int dcsim_bench_parse_cache_spec(const char *spec, dcsim_bench_caches *out, dcsim_error *err) {
+  const char *p = spec;
+  if (!*p)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "--cache '': expected L1=SIZE,L2=SIZE,L3=SIZE (for example L1=48K,L2=1M)");
+  while (*p) {
+    size_t len = strcspn(p, ",");
+    char item[64];
+    if (len >= sizeof item) len = sizeof item - 1;
+    memcpy(item, p, len);
+    item[len] = '\0';
+    char *eq = strchr(item, '=');
+    double v = eq ? dcsim_bench_parse_size(eq + 1) : -1;
+    int lv = eq && eq - item == 2 && (item[0] == 'L' || item[0] == 'l') ? item[1] - '0' : 0;
+    if (lv < 1 || lv > 3 || v < 0 || (lv < 3 && v < 1024) || v > 64e9)
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                       "--cache '%s': item '%s': expected L1=, L2= or L3= and a size from 1K "
+                       "to 64G with K, M or G (L3=0: none)",
+                       spec, item);
+    if (lv == 1) out->l1d_byte = v;
+    if (lv == 2) {
+      out->l2_byte = v;
+      out->l2_shared_cpus = 0;
+    }
+    if (lv == 3) {
+      out->l3_byte = v;
+      out->l3_shared_cpus = 0;
+    }
+    p += strcspn(p, ",");
+    if (*p == ',') p++;
+  }
+  return 0;
+}
+
+int dcsim_bench_find_caches(const char *cpu_dir, const dcsim_bench_caches *hand,
+                            dcsim_bench_caches *out, dcsim_error *err) {
+  dcsim_bench_caches c;
+  memset(&c, 0, sizeof c);
+  dcsim_error sys;
+  memset(&sys, 0, sizeof sys);
+  int found = dcsim_bench_read_caches(cpu_dir, &c, &sys) == 0 ||
+              dcsim_bench_caches_cpuid(&c) == 0 || dcsim_bench_caches_sysconf(&c) == 0;
+  if (sys.code == DCSIM_EPARSE) { /* a malformed sysfs file is an error, not a reason to guess */
+    if (err) *err = sys;
+    return sys.code;
+  }
+  int by_hand = 0;
+  if (hand) {
+    if (hand->l1d_byte >= 0) c.l1d_byte = hand->l1d_byte, by_hand = 1;
+    if (hand->l2_byte >= 0) c.l2_byte = hand->l2_byte, c.l2_shared_cpus = 0, by_hand = 1;
+    if (hand->l3_byte >= 0) c.l3_byte = hand->l3_byte, c.l3_shared_cpus = 0, by_hand = 1;
+  }
+  if (c.l1d_byte <= 0 || c.l2_byte <= 0)
+    return DCSIM_ERR(err, DCSIM_EIO, cpu_dir, 0,
+                     "cache sizes unknown: %s; CPUID and sysconf give no L1d and L2 size either; "
+                     "give them with --cache L1=48K,L2=2M,L3=32M",
+                     sys.msg[0] ? sys.msg : "no sysfs cache description");
+  if (by_hand && found) {
+    size_t k = strlen(c.source);
+    snprintf(c.source + k, sizeof c.source - k, " and by hand");
+  } else if (by_hand) {
+    snprintf(c.source, sizeof c.source, "by hand");
   }
   *out = c;
   return 0;
@@ -241,16 +410,29 @@ static const dcsim_bench_loop_info loop_info[DCSIM_LOOP_COUNT] = {
   { "triad", "a[i] = b[i] + s*c[i]", 24, 2, 24 },
   { "dot", "s += a[i]*b[i]", 16, 2, 16 },
   { "stencil7", "out = c0*in + c1*(6 neighbours), 3-D grid", 64, 8, 16 },
-  { "gather", "s += b[idx[i]], idx a random permutation", 12, 1, 12 },
+  { "gather", "s += b[idx[i]], idx distinct random indices into b", 12, 1, 12 },
 };
 
 const dcsim_bench_loop_info *dcsim_bench_loop(dcsim_bench_loop_kind k) {
   return (unsigned)k < DCSIM_LOOP_COUNT ? &loop_info[k] : NULL;
 }
 
+size_t dcsim_bench_loop_elems(dcsim_bench_loop_kind k, size_t n) {
+  if (k == DCSIM_LOOP_STENCIL7) {
+    size_t m = (size_t)cbrt((double)n);
+    while ((m + 1) * (m + 1) * (m + 1) <= n) m++;
+    if (m < 2) m = 2;
+    return m * m * m;
+  }
+  /* gather: at most 2^20 accesses per pass into a table of n (one pass over a DRAM-sized table
+   * of random accesses took 5.9 s on the development VM; the table keeps its size) */
+  if (k == DCSIM_LOOP_GATHER && n > DCSIM_BENCH_GATHER_MAX) return DCSIM_BENCH_GATHER_MAX;
+  return n;
+}
+
 struct dcsim_bench_loop_data {
   dcsim_bench_loop_kind kind;
-  size_t n, m; /* elements; stencil: interior edge m, n = m^3 */
+  size_t n, m; /* elements; stencil: interior edge m, n = m^3; gather: m = table size */
   double *a, *b, *c;
   int32_t *idx;
 };
@@ -276,21 +458,20 @@ int dcsim_bench_loop_alloc(dcsim_bench_loop_kind k, size_t n, uint64_t seed,
   dcsim_bench_loop_data *d = calloc(1, sizeof *d);
   if (!d) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   d->kind = k;
-  size_t cells = n;
+  if (k == DCSIM_LOOP_GATHER && n > INT32_MAX) n = INT32_MAX;
+  size_t table = n;
+  n = dcsim_bench_loop_elems(k, n);
+  size_t cells = k == DCSIM_LOOP_GATHER ? table : n;
   if (k == DCSIM_LOOP_STENCIL7) {
-    size_t m = (size_t)cbrt((double)n);
-    while ((m + 1) * (m + 1) * (m + 1) <= n) m++;
-    if (m < 2) m = 2;
+    size_t m = (size_t)llround(cbrt((double)n));
     d->m = m;
-    n = m * m * m;
     cells = (m + 2) * (m + 2) * (m + 2);
   }
-  if (k == DCSIM_LOOP_GATHER && n > INT32_MAX) n = INT32_MAX;
   d->n = n;
   d->a = dalloc(cells);
   d->b = dalloc(cells);
   if (k == DCSIM_LOOP_TRIAD) d->c = dalloc(n);
-  if (k == DCSIM_LOOP_GATHER) d->idx = malloc(n * sizeof *d->idx);
+  if (k == DCSIM_LOOP_GATHER) d->idx = malloc(table * sizeof *d->idx);
   if (!d->a || !d->b || (k == DCSIM_LOOP_TRIAD && !d->c) || (k == DCSIM_LOOP_GATHER && !d->idx)) {
     dcsim_bench_loop_free(d);
     return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory (%zu elements)", n);
@@ -303,10 +484,12 @@ int dcsim_bench_loop_alloc(dcsim_bench_loop_kind k, size_t n, uint64_t seed,
     for (size_t i = 0; i < n; i++) d->c[i] = 0.25 * (double)(i % 3);
   if (d->idx) {
     uint64_t s = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-    for (size_t i = 0; i < n; i++) d->idx[i] = (int32_t)i;
-    for (size_t i = n - 1; i > 0; i--) { /* Fisher-Yates with a 64-bit LCG */
+    for (size_t i = 0; i < table; i++) d->idx[i] = (int32_t)i;
+    /* the first n of a Fisher-Yates shuffle (64-bit LCG): a random permutation when n = table,
+     * else n distinct random indices */
+    for (size_t i = 0; i < n && i + 1 < table; i++) {
       s = s * 6364136223846793005ULL + 1442695040888963407ULL;
-      size_t j = (size_t)((s >> 33) % (i + 1));
+      size_t j = i + (size_t)((s >> 33) % (table - i));
       int32_t t = d->idx[i];
       d->idx[i] = d->idx[j];
       d->idx[j] = t;
@@ -394,11 +577,13 @@ static double now_s(void) {
 
 double dcsim_bench_clock_probe_ghz(uint64_t n) {
 #if defined(__x86_64__)
-  uint64_t x = 0, rounds = n / 64 ? n / 64 : 1;
+  uint64_t x = 0, one = 1, rounds = n / 64 ? n / 64 : 1;
   double t0 = now_s();
+  /* 64 dependent register-register adds: 64 cycles. Not `add $1, reg`: Golden Cove and later
+   * cores (Sapphire and Emerald Rapids) fold immediate adds at rename and ran that chain at
+   * about 20 "GHz" on the development VM (doc/calibration.md) */
   for (uint64_t r = 0; r < rounds; r++)
-    __asm__ volatile(".rept 64\n\tadd $1, %0\n\t.endr"
-                     : "+r"(x)); /* 64 dependent adds: 64 cycles */
+    __asm__ volatile(".rept 64\n\tadd %1, %0\n\t.endr" : "+r"(x) : "r"(one));
   double t = now_s() - t0;
   return t > 0 && x == rounds * 64 ? (double)(rounds * 64) / t * 1e-9 : 0;
 #else

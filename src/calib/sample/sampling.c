@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/stats.h"
+
 void dcsim_sampling_default_opts(dcsim_sampling_opts *o) {
   memset(o, 0, sizeof *o);
   o->budget = 64;
@@ -74,16 +76,6 @@ static int run_one(const dcsim_sampling_problem *p, const dcsim_sampling_opts *o
   return rc;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n) {
-  qsort(v, n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* the median over seeds of each step */
 static void summarise(const dcsim_sampling_opts *o, size_t steps, const size_t *counts,
                       const double *rm, const double *mr, double *tmp, dcsim_sampling_curve *c) {
@@ -92,9 +84,9 @@ static void summarise(const dcsim_sampling_opts *o, size_t steps, const size_t *
   for (size_t t = 0; t < steps; t++) {
     c->samples[t] = counts[t];
     for (unsigned k = 0; k < o->seeds; k++) tmp[k] = rm[k * DCSIM_SAMPLING_MAX_STEPS + t];
-    c->rmse[t] = median(tmp, o->seeds);
+    c->rmse[t] = dcsim_median(tmp, o->seeds);
     for (unsigned k = 0; k < o->seeds; k++) tmp[k] = mr[k * DCSIM_SAMPLING_MAX_STEPS + t];
-    c->mre[t] = median(tmp, o->seeds);
+    c->mre[t] = dcsim_median(tmp, o->seeds);
     if (!c->to_target && o->target > 0 && c->mre[t] <= o->target) c->to_target = c->samples[t];
   }
 }

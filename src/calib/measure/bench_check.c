@@ -1,0 +1,259 @@
+/* bench_check.c — `dcsim bench --check WORKFLOW`: the first CPU task of a shipped workflow, its
+ * dwarf and case, predicted by `dcsim model` with the profile bench fitted, against a replay of
+ * the dwarf's loops timed on this machine (doc/calibration.md "--check").
+ *
+ * The dwarf's own code (Fortran of the ESCAPE dwarfs) is not here, so each loop is replayed by the
+ * bench loop kernel closest to it: copy when it does no flops, else the kernel of nearest flop per
+ * byte among triad, dot and stencil7 (gather for an <irregular> loop), at the L2-sized working set
+ * when the loop's largest bandwidth term (L1 V, L2 X, L3 Y, DRAM Z of §4.3 at this state) is L1 or
+ * L2, else the DRAM-sized one. A stand-in is timed once and its time per byte scaled to the loop's
+ * Q; the loop's replay time is the larger of that and W at the peak measured now (the model's
+ * time of a loop is the larger of Q Tmop and W Tflop, dcsim/model_cpu.h). The replays are written
+ * to DIR/check.csv; the comparison is made from that file, so `--from DIR` re-reports it. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calib/measure/bench_internal.h"
+#include "dcsim/catalog.h"
+#include "dcsim/dwarf.h"
+#include "dcsim/model.h"
+#include "dcsim/workflow.h"
+#include "util/csv.h"
+
+/* the first CPU task of the workflow with a dwarf; its template */
+static int first_cpu_task(const char *workflow, dcsim_workflow **wf, const dcsim_task_template **t,
+                          dcsim_error *err) {
+  int rc = dcsim_workflow_load(workflow, wf, err);
+  if (rc) return rc;
+  for (size_t i = 0; i < (*wf)->n_templates; i++)
+    if ((*wf)->templates[i].dwarf && (*wf)->templates[i].device == DCSIM_DEV_CPU) {
+      *t = &(*wf)->templates[i];
+      return 0;
+    }
+  return DCSIM_ERR(err, DCSIM_EREF, workflow, 0,
+                   "--check: the workflow has no CPU task with a dwarf");
+}
+
+/* the task's dwarf evaluated at its case and <set>s */
+static int task_eval(const dcsim_task_template *t, const char *workflow, dcsim_dwarf_t **d,
+                     dcsim_dwarf_eval **ev, dcsim_error *err) {
+  char path[4096];
+  int rc =
+      dcsim_catalog_resolve(DCSIM_KIND_DWARF, t->dwarf, workflow, t->line, path, sizeof path, err);
+  if (rc || (rc = dcsim_dwarf_load(path, d, err))) return rc;
+  dcsim_binding b[64];
+  size_t nb = t->n_sets < 64 ? t->n_sets : 64;
+  for (size_t i = 0; i < nb; i++) {
+    b[i].name = t->sets[i].name;
+    b[i].value = t->sets[i].value;
+    b[i].file = workflow;
+    b[i].line = t->line;
+  }
+  return dcsim_dwarf_evaluate(*d, t->case_name, b, nb, ev, err);
+}
+
+/* what both halves of --check load: the task, its dwarf evaluated, the bench profile */
+typedef struct check_task {
+  dcsim_workflow *wf;
+  const dcsim_task_template *t;
+  dcsim_dwarf_t *d;
+  dcsim_dwarf_eval *ev;
+  dcsim_cpu_profile_t *cpu;
+} check_task;
+
+static void check_task_release(check_task *c) {
+  dcsim_cpu_profile_free(c->cpu);
+  dcsim_dwarf_eval_free(c->ev);
+  dcsim_dwarf_free(c->d);
+  dcsim_workflow_free(c->wf);
+}
+
+static int check_task_init(check_task *c, const char *workflow, const char *profile_path,
+                           dcsim_error *err) {
+  memset(c, 0, sizeof *c);
+  int rc;
+  if ((rc = first_cpu_task(workflow, &c->wf, &c->t, err)) ||
+      (rc = task_eval(c->t, workflow, &c->d, &c->ev, err)) ||
+      (rc = dcsim_cpu_profile_load(profile_path, &c->cpu, err)))
+    check_task_release(c);
+  return rc;
+}
+
+/* ---- the replay (a live run) ---- */
+
+enum { NSTAND = 2 * DCSIM_LOOP_COUNT };
+
+/* the stand-in of loop l: kernel k at class ci (0: L2-sized, 1: DRAM-sized); -1: flops only */
+static int stand_in(const dcsim_cpu_loop *l, const dcsim_cpu_rates *rt, int *ci) {
+  if (l->irregular) {
+    *ci = 1;
+    return DCSIM_LOOP_GATHER;
+  }
+  if (!(l->traffic_byte > 0)) return -1;
+  double terms[4] = { rt->l1_bps * l->V, rt->l2_bps * l->X, rt->l3_bps * l->Y,
+                      rt->dram_bps * l->Z };
+  int best = 0;
+  for (int j = 1; j < 4; j++)
+    if (terms[j] > terms[best]) best = j;
+  *ci = best >= 2;
+  if (!(l->work_flop > 0)) return DCSIM_LOOP_COPY;
+  double want = l->work_flop / l->traffic_byte, gap = INFINITY;
+  int k = DCSIM_LOOP_TRIAD;
+  const int cand[3] = { DCSIM_LOOP_TRIAD, DCSIM_LOOP_DOT, DCSIM_LOOP_STENCIL7 };
+  for (int j = 0; j < 3; j++) {
+    const dcsim_bench_loop_info *li = dcsim_bench_loop((dcsim_bench_loop_kind)cand[j]);
+    double g = fabs(log((li->flop_per_elem / li->byte_per_elem) / want));
+    if (g < gap) {
+      gap = g;
+      k = cand[j];
+    }
+  }
+  return k;
+}
+
+int dcsim__bench_check_replay(bench_run *R, const char *workflow, const char *profile_path,
+                              dcsim_error *err) {
+  check_task c;
+  FILE *f = NULL;
+  char path[4096];
+  double s_per_byte[NSTAND] = { 0 }, disp_of[NSTAND] = { 0 };
+  int rc = check_task_init(&c, workflow, profile_path, err);
+  if (rc) return rc;
+  unsigned n =
+      c.t->cores_per_node && c.t->cores_per_node < R->nthreads ? c.t->cores_per_node : R->nthreads;
+  dcsim_cpu_state st;
+  dcsim_cpu_rates rt;
+  if ((rc = dcsim_cpu_profile_freq(c.cpu, R->freq_id, &st, err))) goto out;
+  st.threads = n;
+  if ((rc = dcsim_cpu_profile_rates(c.cpu, &st, &rt, err))) goto out;
+  const bench_point *peak = dcsim__bench_find(R, "peak", "", n);
+  double peak_flops = peak ? peak->med * 1e9 : rt.flops;
+  if (!(f = dcsim__bench_open_out(R, "check.csv", path, sizeof path, err))) {
+    rc = err ? err->code : DCSIM_EIO;
+    goto out;
+  }
+  fprintf(f,
+          "# dcsim bench --check: the loops of dwarf %s (case %s, task %s of %s) replayed by bench "
+          "kernels at %u thread(s);\n# replay_s = the stand-in's time per byte x traffic_byte, or "
+          "work_flop at the measured peak if longer\n"
+          "task,dwarf,case,loop,standin,threads,traffic_byte,work_flop,replay_s,disp\n",
+          dcsim_dwarf_name(c.d), c.t->case_name ? c.t->case_name : "-", c.t->name, workflow, n);
+  for (size_t i = 0; i < c.ev->n_loops && !rc; i++) {
+    const dcsim_cpu_loop *l = &c.ev->loops[i];
+    int ci = 0, k = stand_in(l, &rt, &ci);
+    double mem_s = 0, disp = 0;
+    char name[40] = "fma";
+    if (!(l->traffic_byte > 0) && !(l->work_flop > 0)) snprintf(name, sizeof name, "-");
+    if (k >= 0) {
+      const dcsim_bench_loop_info *li = dcsim_bench_loop((dcsim_bench_loop_kind)k);
+      snprintf(name, sizeof name, "%s.%s", li->name, ci ? "DRAM" : "L2");
+      int slot = ci * DCSIM_LOOP_COUNT + k;
+      if (s_per_byte[slot] == 0) { /* the loop phase's measurement, else one now */
+        const bench_point *p = NULL;
+        for (size_t j = 0; j < R->np && !p; j++)
+          if (strcmp(R->pts[j].phase, "loop") == 0 && strcmp(R->pts[j].kernel, name) == 0 &&
+              R->pts[j].threads == n)
+            p = &R->pts[j];
+        if (!p) {
+          if ((rc = dcsim__bench_loop_point(R, ci, k, n, 0, "check", err))) break;
+          p = &R->pts[R->np - 1];
+        }
+        s_per_byte[slot] = p->med / p->traffic_byte;
+        disp_of[slot] = p->disp;
+      }
+      disp = disp_of[slot];
+      mem_s = s_per_byte[slot] * l->traffic_byte;
+    }
+    double flop_s = l->work_flop > 0 ? l->work_flop / peak_flops : 0;
+    fprintf(f, "%s,%s,%s,%s,%s,%u,%.6g,%.6g,%.6g,%.4f\n", c.t->name, dcsim_dwarf_name(c.d),
+            c.t->case_name ? c.t->case_name : "-", l->name, name, n, l->traffic_byte, l->work_flop,
+            fmax(mem_s, flop_s), disp);
+  }
+  if (fclose(f) != 0 && !rc) rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
+out:
+  check_task_release(&c);
+  return rc;
+}
+
+/* ---- the comparison (live or recorded) ---- */
+
+int dcsim_bench_check(const char *dir, const char *workflow, const char *profile_path, FILE *out,
+                      dcsim_error *err) {
+  check_task c;
+  dcsim_csv_t *csv = NULL;
+  dcsim_prediction pr;
+  memset(&pr, 0, sizeof pr);
+  char path[4096];
+  size_t cd, cl, cs, ct, cr;
+  snprintf(path, sizeof path, "%s/check.csv", dir);
+  int rc = check_task_init(&c, workflow, profile_path, err);
+  if (rc) return rc;
+  if ((rc = dcsim__csv_load(path, &csv, err)) || (rc = dcsim__csv_col(csv, "dwarf", &cd, err)) ||
+      (rc = dcsim__csv_col(csv, "loop", &cl, err)) ||
+      (rc = dcsim__csv_col(csv, "standin", &cs, err)) ||
+      (rc = dcsim__csv_col(csv, "threads", &ct, err)) ||
+      (rc = dcsim__csv_col(csv, "replay_s", &cr, err)))
+    goto out;
+  size_t rows = dcsim__csv_rows(csv);
+  if (rows != c.ev->n_loops ||
+      (rows && strcmp(dcsim__csv_cell(csv, 0, cd), dcsim_dwarf_name(c.d)))) {
+    rc = DCSIM_ERR(err, DCSIM_EREF, path, 0,
+                   "replays of %zu loop(s) of dwarf '%s', but %s's first CPU task runs %s (%zu "
+                   "loops): run dcsim bench --check again",
+                   rows, rows ? dcsim__csv_cell(csv, 0, cd) : "-", workflow, dcsim_dwarf_name(c.d),
+                   c.ev->n_loops);
+    goto out;
+  }
+  double th = 0;
+  if (rows && (rc = dcsim__csv_num(csv, 0, ct, &th, err))) goto out;
+  dcsim_model_req rq;
+  memset(&rq, 0, sizeof rq);
+  rq.ev = c.ev;
+  rq.cpu = c.cpu;
+  rq.nodes = 1;
+  if ((rc = dcsim_cpu_profile_freq_at(c.cpu, 0, &rq.state))) {
+    rc = DCSIM_ERR(err, DCSIM_EREF, profile_path, 0, "profile has no frequency state");
+    goto out;
+  }
+  rq.state.threads = th >= 1 ? (unsigned)th : 1;
+  rq.energy_form = DCSIM_ENERGY_NONE;
+  rq.flags = DCSIM_MODEL_HW_THREADS; /* the per-loop model: what the replay times */
+  if ((rc = dcsim_model_run(&rq, &pr, err))) goto out;
+  fprintf(out,
+          "task %s of %s: dwarf %s, case %s, one node at %u thread(s), %s\n"
+          "%-28s %-14s %12s %12s %9s\n",
+          c.t->name, workflow, dcsim_dwarf_name(c.d), c.t->case_name ? c.t->case_name : "-",
+          rq.state.threads, dcsim_cpu_profile_name(c.cpu), "loop", "replayed by", "predicted s",
+          "replay s", "error");
+  double tp = 0, tr = 0, emax = 0;
+  for (size_t i = 0; i < rows; i++) {
+    double r;
+    if ((rc = dcsim__csv_num(csv, i, cr, &r, err))) goto out;
+    double p = pr.cpu->parts[i].time_s;
+    tp += p;
+    tr += r;
+    if (!(r > 0) && !(p > 0)) { /* a loop this case does not run (no bytes, no flops) */
+      fprintf(out, "%-28s %-14s %12s %12s %9s\n", dcsim__csv_cell(csv, i, cl), "-", "0", "0", "-");
+      continue;
+    }
+    double e = r > 0 ? (p - r) / r : INFINITY;
+    if (fabs(e) > emax) emax = fabs(e);
+    fprintf(out, "%-28s %-14s %12.4g %12.4g %8.1f%%\n", dcsim__csv_cell(csv, i, cl),
+            dcsim__csv_cell(csv, i, cs), p, r, 100 * e);
+  }
+  fprintf(out,
+          "%-28s %-14s %12.4g %12.4g %8.1f%%\n"
+          "check     the profile predicts this dwarf's loops %s than their replay here by %.0f %% "
+          "(worst loop %.0f %%);\n"
+          "          the replay runs bench kernels of the same bytes and flops, not the dwarf's "
+          "code (doc/calibration.md)\n",
+          "total", "", tp, tr, tr > 0 ? 100 * (tp - tr) / tr : NAN, tp >= tr ? "slower" : "faster",
+          tr > 0 ? 100 * fabs(tp - tr) / tr : NAN, 100 * emax);
+out:
+  dcsim_prediction_release(&pr);
+  dcsim__csv_free(csv);
+  check_task_release(&c);
+  return rc;
+}

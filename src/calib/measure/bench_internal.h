@@ -1,0 +1,142 @@
+/* bench_internal.h — what the files of `dcsim bench` share; not a public header.
+ *   bench_run.c     the run: set-up, the phases in order, the results
+ *   bench_measure.c timed regions, repetitions, robust statistics, outliers, the budget clock
+ *   bench_phases.c  warm-up, thread counts, peak and bandwidth tables, loops, HVS map, RAPL
+ *   bench_tables.c  the calibration directory: table CSVs, machine.xml, loops.csv, the dwarf
+ *   bench_fit.c     loop fits (weighted by spread) and the held-out test
+ *   bench_db.c      the SQLite record (--db)
+ *   bench_report.c  the report and --compare
+ *   bench_check.c   --check WORKFLOW
+ * Ownership: a bench_run owns its points and clock probes (freed by dcsim_bench_run). */
+#ifndef DCSIM_CALIB_BENCH_INTERNAL_H
+#define DCSIM_CALIB_BENCH_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dcsim/bench.h"
+#include "dcsim/calib_fit.h"
+#include "dcsim/energymeter.h"
+#include "dcsim/error.h"
+#include "dcsim/hwprofile.h"
+
+enum { BENCH_MAXT = 256, BENCH_MAXREP = 32, BENCH_NQ = 5 /* peak, L1, L2, L3, DRAM */ };
+
+/* "L1", "L2", "L3", "DRAM" */
+const char *dcsim__bench_level_name(int lv);
+
+typedef struct bench_point {
+  char phase[8], kernel[32], level[8];
+  double ws_byte;
+  unsigned threads, reps, remeasured; /* remeasured: outlying repetitions measured again */
+  double min, med, max;               /* rate (GFLOP/s, GB/s) or time (loops: s) */
+  double disp; /* 1.4826 x median absolute deviation / median (robust relative s.d.) */
+  char unit[16];
+  char flag[96]; /* "" or why the point is suspect ("non-monotone: ...") */
+  double clock_ghz;
+  double work_flop, traffic_byte; /* loops: per measurement */
+  uint64_t passes;
+  size_t n_elem;
+  double weight; /* loops: fit weight from the spread (mean 1 per loop) */
+} bench_point;
+
+typedef struct bench_heldout {
+  char loop[32];
+  unsigned threads;
+  double measured_s, predicted_s, insample_s;
+} bench_heldout;
+
+typedef struct bench_run {
+  const dcsim_bench_opts *o;
+  unsigned cpus[BENCH_MAXT], ncpu, nthreads, socket_cpus;
+  unsigned reps_min, reps_max;
+  double tol;      /* repetitions stop when the dispersion is below this */
+  double target_s; /* seconds per repetition */
+  dcsim_bench_isa isa;
+  dcsim_bench_caches c;
+  double budget_s, t0_s, fake_s; /* the budget; its start; seconds spent by an injected timer */
+  double deadline_tables_s, deadline_loops_s; /* elapsed seconds at which the phase stops */
+  unsigned tc[BENCH_MAXT], ntc;               /* thread counts measured in the tables, ascending */
+  unsigned tc_loops[BENCH_MAXT], ntc_loops;   /* ... and for the loops */
+  unsigned n_mandatory;                       /* tc[0..] includes 1, a socket, the node */
+  double loop_dram_total_byte; /* > 0: the loops' DRAM-sized working set (all threads) capped */
+  char loop_ws_note[256];      /* why, or "" */
+  bench_point *pts;
+  size_t np, cap;
+  double *clk;
+  size_t nclk, capclk;
+  int short_team, tty;
+  int quick; /* --quick or a budget of at most 60 s: smaller DRAM sets, shorter repetitions */
+  char model[256], name[128], host[128], freq_id[32], freq_note[512], warm_note[256];
+  double ghz, cpuinfo_mhz;
+  char energy_note[1400], gpu_note[1200];
+  dcsim_rapl_t *rapl;
+} bench_run;
+
+/* ---- bench_measure.c ---- */
+double dcsim__bench_elapsed_s(const bench_run *R); /* since the start (injected: its seconds) */
+double dcsim__bench_left_s(const bench_run *R);
+void dcsim__bench_progress(bench_run *R, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+typedef void (*bench_region_fn)(void *ctx, unsigned tid, uint64_t passes);
+/* One timed region: n pinned threads run fn (or the injected timer answers); *clk (may be NULL):
+ * mean core clock of the threads, probed just before. */
+double dcsim__bench_timed(bench_run *R, const dcsim_bench_region *what, bench_region_fn fn,
+                          void *ctx, double *clk);
+/* fn on n pinned threads, untimed (allocation, first touch); nothing with an injected timer */
+void dcsim__bench_on_threads(bench_run *R, unsigned n, bench_region_fn fn, void *ctx);
+/* min, median, max and the robust relative dispersion of v[0..n) (sorted in place) */
+void dcsim__bench_stats(double *v, unsigned n, double *min, double *med, double *max, double *disp);
+/* Calibrates the passes to R->target_s, then repeats until the spread is below R->tol (at least
+ * reps_min, at most reps_max repetitions, no longer than allowance_s), measures outlying
+ * repetitions again, and appends the point. amount_per_pass: flop or byte of all threads per
+ * pass; rates are amount/s x scale; as_time: the values are times (loops). */
+int dcsim__bench_measure(bench_run *R, bench_point *p, bench_region_fn fn, void *ctx,
+                         double amount_per_pass, uint64_t first_passes, int as_time, double scale,
+                         double allowance_s, dcsim_error *err);
+
+/* ---- bench_phases.c ---- */
+size_t dcsim__bench_level_ws(const bench_run *R, int lv, unsigned threads); /* bytes per thread */
+int dcsim__bench_warmup(bench_run *R, dcsim_error *err);
+int dcsim__bench_phase_tables(bench_run *R, dcsim_error *err); /* peak and bandwidth */
+int dcsim__bench_phase_loops(bench_run *R, dcsim_error *err);
+/* loop kernel k at the L2- (ci 0) or DRAM-sized (ci 1) working set on n threads, as a point of
+ * `phase` ("loop", "check") */
+int dcsim__bench_loop_point(bench_run *R, int ci, int k, unsigned n, double allowance_s,
+                            const char *phase, dcsim_error *err);
+int dcsim__bench_phase_hvs(bench_run *R, dcsim_error *err); /* --budget N */
+int dcsim__bench_phase_energy(bench_run *R, FILE *csv, dcsim_error *err);
+/* the point of phase/level at n threads, or NULL */
+const bench_point *dcsim__bench_find(const bench_run *R, const char *phase, const char *level,
+                                     unsigned n);
+
+/* ---- bench_tables.c ---- */
+FILE *dcsim__bench_open_out(const bench_run *R, const char *file, char *path, size_t size,
+                            dcsim_error *err);
+int dcsim__bench_write_tables(bench_run *R, int have_energy, dcsim_error *err);
+int dcsim__bench_write_loops(bench_run *R, dcsim_error *err);
+
+/* ---- bench_fit.c ---- */
+int dcsim__bench_fit_heldout(bench_run *R, const dcsim_cpu_profile_t *cpu, const char *profile_path,
+                             bench_heldout **ho, size_t *nho, dcsim_loop_fit **fits, size_t *nfits,
+                             dcsim_error *err);
+
+/* each loop point's fit weight from its spread (mean 1 per loop) */
+void dcsim__bench_loop_weights(bench_run *R);
+
+/* ---- bench_db.c ---- */
+int dcsim__bench_write_db(bench_run *R, const char *profile_path, const bench_heldout *ho,
+                          size_t nho, const dcsim_loop_fit *fits, size_t nf, int64_t *run_id,
+                          dcsim_error *err);
+
+/* ---- bench_check.c ---- */
+/* --check: the loops of the workflow's first CPU task replayed here into DIR/check.csv */
+int dcsim__bench_check_replay(bench_run *R, const char *workflow, const char *profile_path,
+                              dcsim_error *err);
+
+/* ---- bench_report.c ---- */
+void dcsim__bench_report(bench_run *R, const char *profile_path, const bench_heldout *ho,
+                         size_t nho, const dcsim_loop_fit *fits, size_t nf, int64_t run_id);
+
+#endif

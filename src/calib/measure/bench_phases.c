@@ -1,0 +1,650 @@
+/* bench_phases.c — `dcsim bench`'s measurements: warm-up, the thread counts (1, a socket, the
+ * node and what HVS picks in between), the peak and bandwidth tables with their monotonicity
+ * check, the loop kernels, the HVS bandwidth map and RAPL (doc/calibration.md "dcsim bench"). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "calib/measure/bench_internal.h"
+#include "dcsim/hvs.h"
+
+/* ---- kernel contexts ---- */
+
+typedef struct fma_ctx {
+  dcsim_bench_isa isa;
+  double sink[BENCH_MAXT], flop[BENCH_MAXT];
+} fma_ctx;
+static void fma_fn(void *c, unsigned tid, uint64_t passes) {
+  fma_ctx *x = c;
+  x->flop[tid] = dcsim_bench_fma(x->isa, passes, 1.0, 0.5, &x->sink[tid]);
+}
+
+typedef struct load_ctx {
+  dcsim_bench_isa isa;
+  size_t n;
+  double *buf[BENCH_MAXT];
+  double sink[BENCH_MAXT];
+  int fail;
+} load_ctx;
+static void load_alloc(void *c, unsigned tid, uint64_t p) {
+  (void)p;
+  load_ctx *x = c;
+  x->buf[tid] = aligned_alloc(64, x->n * sizeof(double));
+  if (!x->buf[tid]) {
+    x->fail = 1;
+    return;
+  }
+  for (size_t i = 0; i < x->n; i++) x->buf[tid][i] = (double)(i & 7) * 0.5;
+}
+static void load_fn(void *c, unsigned tid, uint64_t passes) {
+  load_ctx *x = c;
+  dcsim_bench_load(x->isa, x->buf[tid], x->n, passes, &x->sink[tid]);
+}
+static void load_free(load_ctx *x, unsigned n) {
+  for (unsigned i = 0; i < n; i++) {
+    free(x->buf[i]);
+    x->buf[i] = NULL;
+  }
+}
+
+typedef struct loop_ctx {
+  dcsim_bench_loop_kind k;
+  size_t n;
+  uint64_t seed;
+  dcsim_bench_loop_data *d[BENCH_MAXT];
+  double sink[BENCH_MAXT];
+  int fail;
+} loop_ctx;
+static void loop_alloc(void *c, unsigned tid, uint64_t p) {
+  (void)p;
+  loop_ctx *x = c;
+  if (dcsim_bench_loop_alloc(x->k, x->n, x->seed + tid, &x->d[tid], NULL) != 0) x->fail = 1;
+}
+static void loop_fn(void *c, unsigned tid, uint64_t passes) {
+  loop_ctx *x = c;
+  x->sink[tid] += dcsim_bench_loop_run(x->d[tid], passes);
+}
+static void loop_free(loop_ctx *x, unsigned n) {
+  for (unsigned i = 0; i < n; i++) {
+    dcsim_bench_loop_free(x->d[i]);
+    x->d[i] = NULL;
+  }
+}
+
+/* ---- working sets ---- */
+
+/* the L3 of the CPUs in use: one instance per l3_shared_cpus CPUs */
+static double l3_total(const bench_run *R) {
+  const dcsim_bench_caches *c = &R->c;
+  double l3 = c->l3_byte > 0 ? c->l3_byte : 4 * c->l2_byte;
+  unsigned sh = c->l3_shared_cpus;
+  double inst = sh > 0 && sh < R->nthreads ? ceil((double)R->nthreads / sh) : 1;
+  return l3 * inst;
+}
+
+size_t dcsim__bench_level_ws(const bench_run *R, int lv, unsigned threads) {
+  const dcsim_bench_caches *c = &R->c;
+  double ws;
+  unsigned n = threads ? threads : 1;
+  switch (lv) {
+    case 0: ws = 0.5 * c->l1d_byte; break;
+    case 1:
+      ws = 0.5 * c->l2_byte;
+      if (ws < 4 * c->l1d_byte) ws = 4 * c->l1d_byte;
+      break;
+    case 2:
+      ws = 0.5 * (c->l3_byte > 0 ? c->l3_byte : 4 * c->l2_byte) / (R->nthreads ? R->nthreads : 1);
+      if (ws < 2 * c->l2_byte) ws = 2 * c->l2_byte;
+      break;
+    default: { /* all threads together 4x the L3 in use (quick 2x), >= 128 MB (quick 64 MB) */
+      double total = (R->quick ? 2 : 4) * l3_total(R);
+      double floor_b = R->quick ? 64e6 : 128e6;
+      ws = (total > floor_b ? total : floor_b) / n;
+      if (ws < 4 * c->l2_byte) ws = 4 * c->l2_byte;
+      if (ws < 8e6) ws = 8e6;
+      break;
+    }
+  }
+  size_t b = (size_t)ws / 256 * 256;
+  return b < 256 ? 256 : b;
+}
+
+const bench_point *dcsim__bench_find(const bench_run *R, const char *phase, const char *level,
+                                     unsigned n) {
+  for (size_t i = 0; i < R->np; i++)
+    if (strcmp(R->pts[i].phase, phase) == 0 && strcmp(R->pts[i].level, level) == 0 &&
+        R->pts[i].threads == n)
+      return &R->pts[i];
+  return NULL;
+}
+
+/* ---- warm-up ---- */
+
+/* The FMA kernel on every thread until the probed clock stops rising (two chunks within 1 %),
+ * for at least 0.2 s and at most 4 % of the budget: the clock ramps up from idle and the first
+ * measurement would otherwise be slow (issue #31: 37 against 75 GFLOP/s at 1 thread). */
+int dcsim__bench_warmup(bench_run *R, dcsim_error *err) {
+  (void)err;
+  fma_ctx fc;
+  memset(&fc, 0, sizeof fc);
+  fc.isa = R->isa;
+  double start = dcsim__bench_elapsed_s(R), cap = fmax(0.2, 0.04 * R->budget_s), prev = 0, clk = 0;
+  dcsim_bench_region rg = { "warmup", "fma", "", R->nthreads, 1u << 16, 0, 0 };
+  double t = 0;
+  while (t < 0.01 && rg.passes < (1ull << 36)) { /* a chunk of about 50 ms */
+    rg.passes *= 4;
+    t = dcsim__bench_timed(R, &rg, fma_fn, &fc, NULL);
+  }
+  if (t > 0 && t < 0.05) rg.passes = (uint64_t)((double)rg.passes * 0.05 / t);
+  unsigned chunks = 0;
+  for (;;) {
+    dcsim__bench_timed(R, &rg, fma_fn, &fc, &clk);
+    chunks++;
+    double spent = dcsim__bench_elapsed_s(R) - start;
+    int steady = prev > 0 && fabs(clk - prev) <= 0.01 * prev;
+    if ((steady && spent >= 0.2) || spent >= cap) break;
+    prev = clk;
+  }
+  snprintf(R->warm_note, sizeof R->warm_note,
+           "%.2f s of the FMA kernel on %u thread(s) (%u chunks), clock %.3f GHz at the end%s",
+           dcsim__bench_elapsed_s(R) - start, R->nthreads, chunks, clk,
+           prev > 0 && fabs(clk - prev) <= 0.01 * prev ? " (steady)" : " (still changing)");
+  dcsim__bench_progress(R, "warm-up: %s", R->warm_note);
+  return 0;
+}
+
+/* ---- one point ---- */
+
+/* the load kernel over ws bytes per thread on n threads, a point of phase/level */
+static int load_point(bench_run *R, const char *phase, const char *level, size_t ws, unsigned n,
+                      double allowance_s, dcsim_error *err) {
+  load_ctx lc;
+  memset(&lc, 0, sizeof lc);
+  lc.isa = R->isa;
+  lc.n = ws / sizeof(double) / 32 * 32;
+  if (lc.n < 32) lc.n = 32;
+  dcsim__bench_on_threads(R, n, load_alloc, &lc);
+  bench_point p;
+  memset(&p, 0, sizeof p);
+  p.threads = n;
+  snprintf(p.phase, sizeof p.phase, "%s", phase);
+  snprintf(p.kernel, sizeof p.kernel, "load");
+  snprintf(p.level, sizeof p.level, "%s", level);
+  snprintf(p.unit, sizeof p.unit, "GB/s");
+  p.ws_byte = (double)lc.n * 8;
+  p.n_elem = lc.n;
+  int rc = lc.fail ? DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory (%zu bytes per thread)", ws)
+                   : dcsim__bench_measure(R, &p, load_fn, &lc, 8.0 * (double)lc.n * n, 1, 0, 1e-9,
+                                          allowance_s, err);
+  load_free(&lc, n);
+  return rc;
+}
+
+/* quantity q (0 peak, 1..4 L1..DRAM) at n threads within allowance_s */
+static int table_point(bench_run *R, int q, unsigned n, double allowance_s, bench_point *out,
+                       dcsim_error *err) {
+  bench_point p;
+  memset(&p, 0, sizeof p);
+  p.threads = n;
+  int rc = 0;
+  if (q == 0) {
+    fma_ctx fc;
+    memset(&fc, 0, sizeof fc);
+    fc.isa = R->isa;
+    double dummy, per_iter = dcsim_bench_fma(R->isa, 1, 1.0, 0.5, &dummy); /* flop/iteration */
+    snprintf(p.phase, sizeof p.phase, "peak");
+    snprintf(p.kernel, sizeof p.kernel, "fma-%s", dcsim_bench_isa_name(R->isa));
+    snprintf(p.unit, sizeof p.unit, "GFLOP/s");
+    rc =
+        dcsim__bench_measure(R, &p, fma_fn, &fc, per_iter * n, 1u << 16, 0, 1e-9, allowance_s, err);
+  } else {
+    rc = load_point(R, "bw", dcsim__bench_level_name(q - 1), dcsim__bench_level_ws(R, q - 1, n), n,
+                    allowance_s, err);
+  }
+  if (!rc && out) *out = R->pts[R->np - 1];
+  return rc;
+}
+
+static const char *q_phase(int q) { return q == 0 ? "peak" : "bw"; }
+static const char *q_level(int q) { return q == 0 ? "" : dcsim__bench_level_name(q - 1); }
+static const char *q_unit(int q) { return q == 0 ? "GFLOP/s" : "GB/s"; }
+
+/* ---- thread counts ---- */
+
+/* CPUs of the affinity mask on the first CPU's package (sysfs topology); 0 if unknown */
+static unsigned socket_cpus(const bench_run *R) {
+  if (R->o->timer) return R->o->socket_cpus;
+  const char *dir = R->o->sysfs_cpu ? R->o->sysfs_cpu : "/sys/devices/system/cpu";
+  int first = -1;
+  unsigned n = 0;
+  for (unsigned i = 0; i < R->nthreads; i++) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/cpu%u/topology/physical_package_id", dir, R->cpus[i]);
+    FILE *f = fopen(path, "r");
+    int id = -1;
+    if (!f) return 0;
+    if (fscanf(f, "%d", &id) != 1) id = -1;
+    fclose(f);
+    if (id < 0) return 0;
+    if (first < 0) first = id;
+    if (id == first) n++;
+  }
+  return n;
+}
+
+static void add_tc(unsigned *tc, unsigned *ntc, unsigned t) {
+  for (unsigned i = 0; i < *ntc; i++)
+    if (tc[i] == t) return;
+  unsigned i = (*ntc)++;
+  while (i > 0 && tc[i - 1] > t) {
+    tc[i] = tc[i - 1];
+    i--;
+  }
+  tc[i] = t;
+}
+
+/* ---- monotonicity ---- */
+
+/* The model expects each ceiling not to fall as threads are added (D3.5 §4.3 interpolates the
+ * tables between thread counts). A fall beyond the spread of both points — more than
+ * max(5 %, 3 x the larger dispersion) below the highest value at fewer threads — is measured
+ * again once; if it stays, the point is kept
+ * and flagged (report, CSV, database). Returns the number of flagged points. */
+/* how far a point may fall below an earlier one before it is suspect: 5 %, or 3 times the larger
+ * dispersion, but never more than 25 % (a point whose repetitions spread by 30 % and falls by
+ * half is suspect too: the host of the lent H100 showed both) */
+static double fall_tolerance(const bench_point *p, const bench_point *prev) {
+  return fmin(0.25, fmax(0.05, 3 * fmax(p->disp, prev->disp)));
+}
+
+static int check_monotone(bench_run *R, dcsim_error *err, unsigned *flagged) {
+  *flagged = 0;
+  for (int q = 0; q < BENCH_NQ; q++) {
+    const bench_point *prev = NULL;
+    for (unsigned i = 0; i < R->ntc; i++) {
+      const bench_point *p = dcsim__bench_find(R, q_phase(q), q_level(q), R->tc[i]);
+      if (!p) continue;
+      if (prev && p->med < prev->med * (1 - fall_tolerance(p, prev)) &&
+          dcsim__bench_left_s(R) > 0) {
+        size_t idx = (size_t)(p - R->pts), pidx = (size_t)(prev - R->pts);
+        unsigned old_reps = p->reps + p->remeasured;
+        bench_point again;
+        int rc = table_point(R, q, R->tc[i], R->target_s * 10, &again, err);
+        if (rc) return rc; /* R->pts may have moved: indices from here on */
+        R->np--;           /* the new measurement replaces the old one in place */
+        again.remeasured += old_reps;
+        R->pts[idx] = again;
+        bench_point *np = &R->pts[idx];
+        const bench_point *pp = &R->pts[pidx];
+        if (np->med < pp->med * (1 - fall_tolerance(np, pp))) {
+          snprintf(np->flag, sizeof np->flag,
+                   "non-monotone: %.4g %s; %.0f %% below %.4g at %u thread(s)", np->med, q_unit(q),
+                   100 * (1 - np->med / pp->med), pp->med, pp->threads);
+          (*flagged)++;
+          dcsim__bench_progress(R, "%s%s%s at %u thread(s): %s", q_phase(q), q ? " " : "",
+                                q_level(q), np->threads, np->flag);
+        }
+        p = np;
+      }
+      if (!prev || p->med > prev->med) prev = p; /* compared with the highest so far */
+    }
+  }
+  return 0;
+}
+
+/* ---- the tables ---- */
+
+/* 1, one socket's CPUs and the node's, every quantity; then HVS over (threads, quantity) with
+ * the per-thread efficiency value/(n x value at 1 thread) as response picks the thread counts in
+ * between while the tables' share of the budget lasts (ASK §4: samples where the response varies
+ * most — the knee of the DRAM curve, the step at the socket). */
+int dcsim__bench_phase_tables(bench_run *R, dcsim_error *err) {
+  unsigned N = R->nthreads, S = socket_cpus(R);
+  R->socket_cpus = S && S < N ? S : 0;
+  add_tc(R->tc, &R->ntc, 1);
+  if (R->socket_cpus) add_tc(R->tc, &R->ntc, R->socket_cpus);
+  add_tc(R->tc, &R->ntc, N);
+  R->n_mandatory = R->ntc;
+  unsigned interior = N > R->ntc ? N - R->ntc : 0, want_interior = interior < 4 ? interior : 4;
+  double per_point = (R->deadline_tables_s - dcsim__bench_elapsed_s(R)) /
+                     ((double)BENCH_NQ * (R->n_mandatory + want_interior));
+  if (per_point < R->target_s) per_point = R->target_s;
+  double v1[BENCH_NQ] = { 0 };
+  int rc;
+  for (unsigned i = 0; i < R->n_mandatory; i++)
+    for (int q = 0; q < BENCH_NQ; q++) {
+      bench_point p;
+      double left = R->deadline_tables_s - dcsim__bench_elapsed_s(R);
+      unsigned todo = (R->n_mandatory - i) * BENCH_NQ - (unsigned)q + want_interior * BENCH_NQ;
+      if ((rc = table_point(R, q, R->tc[i], left > 0 ? left / todo : 0, &p, err))) return rc;
+      if (R->tc[i] == 1) v1[q] = p.med;
+      dcsim__bench_progress(R, "%s%s%s %u thread(s): %.2f %s [%.2f-%.2f] +-%.1f %% (%u reps%s)",
+                            q_phase(q), q ? " " : "", q_level(q), p.threads, p.med, p.unit, p.min,
+                            p.max, 100 * p.disp, p.reps,
+                            p.remeasured ? ", outliers re-measured" : "");
+    }
+  if (interior) {
+    size_t np = (size_t)N * BENCH_NQ, k;
+    double *xy = malloc(np * 2 * sizeof *xy);
+    size_t *pts = malloc(np * sizeof *pts);
+    dcsim_hvs_t *h = NULL;
+    if (!xy || !pts) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+      goto out;
+    }
+    for (unsigned n = 1; n <= N; n++)
+      for (int q = 0; q < BENCH_NQ; q++) {
+        xy[2 * ((n - 1) * BENCH_NQ + q)] = n;
+        xy[2 * ((n - 1) * BENCH_NQ + q) + 1] = q;
+      }
+    if ((rc = dcsim_hvs_new(np, 2, xy, 0.1, R->o->seed, &h, err))) goto out;
+    for (unsigned i = 0; i < R->ntc; i++)
+      for (int q = 0; q < BENCH_NQ; q++) {
+        const bench_point *p = dcsim__bench_find(R, q_phase(q), q_level(q), R->tc[i]);
+        if (p && v1[q] > 0 &&
+            (rc = dcsim_hvs_add(h, (R->tc[i] - 1) * BENCH_NQ + (size_t)q,
+                                p->med / (R->tc[i] * v1[q]), err)))
+          goto out;
+      }
+    while (dcsim__bench_elapsed_s(R) + per_point < R->deadline_tables_s &&
+           (k = dcsim_hvs_next_with(h, DCSIM_SAMPLER_HVS, 2, pts)) > 0) {
+      for (size_t j = 0; j < k && !rc; j++) {
+        unsigned n = (unsigned)xy[2 * pts[j]];
+        int q = (int)xy[2 * pts[j] + 1];
+        bench_point p;
+        if ((rc = table_point(R, q, n, per_point, &p, err)) ||
+            (rc = dcsim_hvs_add(h, pts[j], p.med / (n * v1[q]), err)))
+          break;
+        add_tc(R->tc, &R->ntc, n);
+        dcsim__bench_progress(R, "HVS picked %s%s%s at %u thread(s): %.2f %s +-%.1f %%", q_phase(q),
+                              q ? " " : "", q_level(q), n, p.med, p.unit, 100 * p.disp);
+      }
+      if (rc) break;
+    }
+  out:
+    dcsim_hvs_free(h);
+    free(xy);
+    free(pts);
+    if (rc) return rc;
+  }
+  unsigned flagged = 0;
+  return check_monotone(R, err, &flagged);
+}
+
+/* ---- loops ---- */
+
+int dcsim__bench_loop_point(bench_run *R, int ci, int k, unsigned n, double allowance_s,
+                            const char *phase, dcsim_error *err) {
+  const int cls[2] = { 1, 3 }; /* L2- and DRAM-sized working sets */
+  const dcsim_bench_loop_info *li = dcsim_bench_loop((dcsim_bench_loop_kind)k);
+  loop_ctx lc;
+  memset(&lc, 0, sizeof lc);
+  lc.k = (dcsim_bench_loop_kind)k;
+  double ws = (double)dcsim__bench_level_ws(R, cls[ci], n);
+  if (cls[ci] == 3 && R->loop_dram_total_byte > 0 && ws > R->loop_dram_total_byte / n)
+    ws = fmax(R->loop_dram_total_byte / n, 4 * R->c.l2_byte);
+  lc.n = (size_t)(ws / li->footprint_per_elem);
+  lc.seed = R->o->seed + 17;
+  dcsim__bench_on_threads(R, n, loop_alloc, &lc);
+  if (lc.fail) {
+    loop_free(&lc, n);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory (loop %s)", li->name);
+  }
+  bench_point p;
+  memset(&p, 0, sizeof p);
+  p.threads = n;
+  snprintf(p.phase, sizeof p.phase, "%s", phase);
+  snprintf(p.kernel, sizeof p.kernel, "%s.%s", li->name, dcsim__bench_level_name(cls[ci]));
+  snprintf(p.level, sizeof p.level, "%s", dcsim__bench_level_name(cls[ci]));
+  snprintf(p.unit, sizeof p.unit, "s");
+  p.n_elem = dcsim_bench_loop_elems(lc.k, lc.n);
+  p.ws_byte = (double)p.n_elem * li->footprint_per_elem;
+  int rc = dcsim__bench_measure(R, &p, loop_fn, &lc, 0, 1, 1, 1, allowance_s, err);
+  loop_free(&lc, n);
+  if (rc) return rc;
+  bench_point *q = &R->pts[R->np - 1];
+  q->traffic_byte = li->byte_per_elem * (double)q->n_elem * n * (double)q->passes;
+  q->work_flop = li->flop_per_elem * (double)q->n_elem * n * (double)q->passes;
+  dcsim__bench_progress(R, "%s %s, %u thread(s): %.3g s +-%.1f %% for %llu pass(es), %.2f GB/s",
+                        phase, q->kernel, n, q->med, 100 * q->disp, (unsigned long long)q->passes,
+                        q->traffic_byte / q->med * 1e-9);
+  return 0;
+}
+
+/* The loops at 1 thread and the node's (always: the fit and the held-out test need two), then
+ * the socket's and up to two of the other counts of the tables, while the loops' share lasts. */
+/* The loops' DRAM-sized working set within the loops' share: each of the 10 DRAM-sized points at
+ * 1 and N threads costs about 4 sweeps of it (first touch, calibration, two repetitions) at the
+ * DRAM bandwidth measured at 1 thread; they get 60 % of the share. Capped below the tables' size
+ * only when the budget cannot afford that (a 480 MiB L3 and 3 GB/s on the development VM). */
+static void cap_loop_dram(bench_run *R) {
+  const bench_point *d = dcsim__bench_find(R, "bw", "DRAM", 1);
+  double share = 0.6 * (R->deadline_loops_s - dcsim__bench_elapsed_s(R));
+  if (!d || !(d->med > 0) || R->o->timer) return;
+  double afford = share * d->med * 1e9 / (2 * DCSIM_LOOP_COUNT * 4);
+  double full = (double)dcsim__bench_level_ws(R, 3, 1);
+  if (afford >= full) return;
+  R->loop_dram_total_byte = fmax(afford, 64e6);
+  snprintf(R->loop_ws_note, sizeof R->loop_ws_note,
+           "the loops' DRAM-sized working set is %.0f MB in all, not %.0f: the budget cannot "
+           "afford more at %.2f GB/s (L3 %.0f MB)",
+           R->loop_dram_total_byte / 1e6, full / 1e6, d->med, R->c.l3_byte / 1e6);
+  dcsim__bench_progress(R, "%s", R->loop_ws_note);
+}
+
+/* Before the node's loops: the 1-thread DRAM-sized points cost s_per_byte seconds per byte of
+ * working set (first touch, calibration, repetitions, as it went on this machine now); the
+ * node's five must end by 90 % of the budget (the rest is the fits'), so their working set is
+ * capped again when they could not (the development VM under a load of 15: 7 s a point). */
+static void recap_loop_dram(bench_run *R, double s_per_byte) {
+  double left = 0.9 * R->budget_s - dcsim__bench_elapsed_s(R) - 1.0; /* 1 s for the L2 ones */
+  double afford = left > 0 ? left / (DCSIM_LOOP_COUNT * s_per_byte) : 0;
+  double now = R->loop_dram_total_byte > 0
+                   ? R->loop_dram_total_byte
+                   : (double)dcsim__bench_level_ws(R, 3, R->nthreads) * R->nthreads;
+  if (afford >= now) return;
+  double old = now;
+  R->loop_dram_total_byte = fmax(afford, 64e6);
+  snprintf(R->loop_ws_note, sizeof R->loop_ws_note,
+           "the loops' DRAM-sized working set is %.0f MB in all at %u threads, not %.0f: the "
+           "1-thread points took %.2f s per GB and the budget cannot afford more",
+           R->loop_dram_total_byte / 1e6, R->nthreads, old / 1e6, s_per_byte * 1e9);
+  dcsim__bench_progress(R, "%s", R->loop_ws_note);
+}
+
+int dcsim__bench_phase_loops(bench_run *R, dcsim_error *err) {
+  unsigned order[BENCH_MAXT], no = 0, N = R->nthreads;
+  cap_loop_dram(R);
+  order[no++] = 1;
+  if (N > 1) order[no++] = N;
+  if (R->socket_cpus) order[no++] = R->socket_cpus;
+  /* then the tables' other counts: first the one nearest sqrt(socket) (sqrt(N) without a socket)
+   * and the one nearest the middle of the socket and the node (of sqrt(N) and N), then, while
+   * the loops' share lasts, the one farthest (in log threads) from those chosen, at most 8 */
+  unsigned S = R->socket_cpus;
+  double targets[2] = { sqrt((double)(S ? S : N)),
+                        S ? 0.5 * (S + N) : 0.5 * (sqrt((double)N) + N) };
+  while (no < 8 && no < R->ntc) {
+    unsigned best = 0, base = S ? 3 : 2; /* counts chosen before the targets */
+    double best_score = 0;
+    for (unsigned i = 0; i < R->ntc; i++) {
+      unsigned t = R->tc[i];
+      double near = INFINITY;
+      int used = 0;
+      for (unsigned j = 0; j < no; j++) {
+        used |= order[j] == t;
+        near = fmin(near, fabs(log((double)t / order[j])));
+      }
+      if (used) continue;
+      double score = no - base < 2 ? -fabs((double)t - targets[no - base]) : near;
+      if (!best || score > best_score) {
+        best = t;
+        best_score = score;
+      }
+    }
+    if (!best) break;
+    order[no++] = best;
+  }
+  double first = dcsim__bench_elapsed_s(R), per_count = 0, dram_s = 0, dram_byte = 0;
+  for (unsigned i = 0; i < no; i++) {
+    double now = dcsim__bench_elapsed_s(R);
+    if (i >= 2 && now + per_count > R->deadline_loops_s) {
+      dcsim__bench_progress(R, "loops: no time left for %u more thread count(s)", no - i);
+      break;
+    }
+    if (i == 1 && dram_s > 0) recap_loop_dram(R, dram_s / dram_byte);
+    for (int ci = 0; ci < 2; ci++)
+      for (int k = 0; k < DCSIM_LOOP_COUNT; k++) {
+        double t0 = dcsim__bench_elapsed_s(R);
+        /* the time left to the loops' deadline shared by the points still to measure */
+        double left = R->deadline_loops_s - dcsim__bench_elapsed_s(R);
+        unsigned todo = (no - i) * 2 * DCSIM_LOOP_COUNT - (unsigned)(ci * DCSIM_LOOP_COUNT + k);
+        int rc =
+            dcsim__bench_loop_point(R, ci, k, order[i], left > 0 ? left / todo : 0, "loop", err);
+        if (rc) return rc;
+        if (ci == 1 && i == 0) { /* what a DRAM-sized point costs per byte of its working set */
+          dram_s += dcsim__bench_elapsed_s(R) - t0;
+          dram_byte += R->pts[R->np - 1].ws_byte;
+        }
+      }
+    add_tc(R->tc_loops, &R->ntc_loops, order[i]);
+    per_count = (dcsim__bench_elapsed_s(R) - first) / (i + 1); /* what one count took */
+  }
+  return 0;
+}
+
+/* ---- HVS map (--budget N) ---- */
+
+/* HVS over (threads, log2 working set) for the load kernel; bandwidth-map.csv */
+int dcsim__bench_phase_hvs(bench_run *R, dcsim_error *err) {
+  size_t nws = 24, np = nws * R->nthreads;
+  double lo = log2(4096), hi = log2((double)dcsim__bench_level_ws(R, 3, 1));
+  double *xy = malloc(np * 2 * sizeof *xy);
+  size_t *pts = malloc(np * sizeof *pts);
+  dcsim_hvs_t *h = NULL;
+  FILE *f = NULL;
+  char path[4096];
+  int rc = 0;
+  if (!xy || !pts) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    goto out;
+  }
+  for (unsigned n = 1; n <= R->nthreads; n++)
+    for (size_t w = 0; w < nws; w++) {
+      size_t i = (n - 1) * nws + w;
+      xy[2 * i] = n;
+      xy[2 * i + 1] = lo + (hi - lo) * (double)w / (double)(nws - 1);
+    }
+  if ((rc = dcsim_hvs_new(np, 2, xy, 0.1, R->o->seed, &h, err))) goto out;
+  size_t budget = R->o->budget < np ? R->o->budget : np, done = 0;
+  size_t batch = budget / 8 < 4 ? 4 : budget / 8;
+  dcsim__bench_progress(R, "adaptive sampling (HVS): %zu of %zu (threads, working set) points",
+                        budget, np);
+  while (done < budget) {
+    size_t want = budget - done < batch ? budget - done : batch;
+    size_t k = done == 0 ? dcsim_hvs_next_random(h, want < 8 ? want : 8, pts)
+                         : dcsim_hvs_next_with(h, (dcsim_sampler)R->o->sampler, want, pts);
+    if (k == 0) break;
+    for (size_t j = 0; j < k; j++) {
+      unsigned n = (unsigned)xy[2 * pts[j]];
+      size_t ws = (size_t)exp2(xy[2 * pts[j] + 1]);
+      rc = load_point(R, "hvs", "", ws, n, R->target_s * R->reps_min, err);
+      if (rc || (rc = dcsim_hvs_add(h, pts[j], R->pts[R->np - 1].med, err))) goto out;
+    }
+    done += k;
+  }
+  if ((rc = dcsim_hvs_fit(h, err))) goto out;
+  if (!(f = dcsim__bench_open_out(R, "bandwidth-map.csv", path, sizeof path, err))) {
+    rc = err ? err->code : DCSIM_EIO;
+    goto out;
+  }
+  fprintf(f,
+          "# load-kernel bandwidth over (threads, working set per thread): HVS-chosen measurements "
+          "and the\n"
+          "# CART surrogate (region means) at every design point; doc/calibration.md\n"
+          "threads,ws_byte,measured_gbps,predicted_gbps\n");
+  for (size_t i = 0; i < np; i++) {
+    double meas = NAN;
+    for (size_t q = 0; q < R->np; q++)
+      if (strcmp(R->pts[q].phase, "hvs") == 0 && R->pts[q].threads == (unsigned)xy[2 * i] &&
+          fabs(log2(R->pts[q].ws_byte) - xy[2 * i + 1]) < 0.05)
+        meas = R->pts[q].med;
+    fprintf(f, "%u,%.0f,", (unsigned)xy[2 * i], exp2(xy[2 * i + 1]));
+    if (isnan(meas))
+      fprintf(f, ",%.4g\n", dcsim_hvs_predict(h, i));
+    else
+      fprintf(f, "%.4g,%.4g\n", meas, dcsim_hvs_predict(h, i));
+  }
+  if (fclose(f) != 0) rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
+  if (!rc)
+    dcsim__bench_progress(R, "HVS: %zu points measured, %zu regions", dcsim_hvs_n_measured(h),
+                          dcsim_hvs_n_regions(h));
+out:
+  dcsim_hvs_free(h);
+  free(xy);
+  free(pts);
+  return rc;
+}
+
+/* ---- RAPL ---- */
+
+/* RAPL power per active core count (D3.5 §5.2): PKG under the FMA kernel, DRAM under the DRAM
+ * stream; idle from a sleep; at the thread counts of the tables. */
+int dcsim__bench_phase_energy(bench_run *R, FILE *csv, dcsim_error *err) {
+  uint64_t a[32], b[32];
+  double dur = R->quick ? 0.25 : 1.0;
+  int rc;
+  struct timespec t0, t1;
+  if ((rc = dcsim_rapl_read(R->rapl, a, err))) return rc;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  struct timespec ts = { (time_t)dur, (long)((dur - (double)(time_t)dur) * 1e9) };
+  nanosleep(&ts, NULL);
+  if ((rc = dcsim_rapl_read(R->rapl, b, err))) return rc;
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double t = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  fprintf(csv, "%s,idle,PKG,%.4g,W,measured: RAPL %.2f s asleep\n", R->freq_id,
+          dcsim_rapl_domain_j(R->rapl, DCSIM_RAPL_PKG, a, b) / t, t);
+  fprintf(csv, "%s,idle,DRAM,%.4g,W,measured: RAPL %.2f s asleep\n", R->freq_id,
+          dcsim_rapl_domain_j(R->rapl, DCSIM_RAPL_DRAM, a, b) / t, t);
+  for (unsigned i = 0; i < R->ntc; i++) {
+    unsigned n = R->tc[i];
+    fma_ctx fc;
+    memset(&fc, 0, sizeof fc);
+    fc.isa = R->isa;
+    dcsim_bench_region rf = { "energy", "fma", "", n, (uint64_t)(dur * 2e8), 0, 0 };
+    if ((rc = dcsim_rapl_read(R->rapl, a, err))) return rc;
+    double dt = dcsim__bench_timed(R, &rf, fma_fn, &fc, NULL);
+    if ((rc = dcsim_rapl_read(R->rapl, b, err))) return rc;
+    double pkg = dt > 0 ? dcsim_rapl_domain_j(R->rapl, DCSIM_RAPL_PKG, a, b) / dt : 0;
+    load_ctx lc;
+    memset(&lc, 0, sizeof lc);
+    lc.isa = R->isa;
+    lc.n = dcsim__bench_level_ws(R, 3, n) / 8 / 32 * 32;
+    dcsim__bench_on_threads(R, n, load_alloc, &lc);
+    if (lc.fail) {
+      load_free(&lc, n);
+      return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    }
+    dcsim_bench_region rl = { "energy", "load", "DRAM", n, 4, (double)lc.n * 8, 0 };
+    if ((rc = dcsim_rapl_read(R->rapl, a, err))) {
+      load_free(&lc, n);
+      return rc;
+    }
+    double dt2 = dcsim__bench_timed(R, &rl, load_fn, &lc, NULL);
+    rc = dcsim_rapl_read(R->rapl, b, err);
+    load_free(&lc, n);
+    if (rc) return rc;
+    double dram = dt2 > 0 ? dcsim_rapl_domain_j(R->rapl, DCSIM_RAPL_DRAM, a, b) / dt2 : 0;
+    fprintf(csv,
+            "%s,%u,PKG,%.4g,W,measured: RAPL (PKG under the FMA kernel; DRAM under the DRAM load "
+            "kernel)\n",
+            R->freq_id, n, pkg);
+    fprintf(csv,
+            "%s,%u,DRAM,%.4g,W,measured: RAPL (PKG under the FMA kernel; DRAM under the DRAM load "
+            "kernel)\n",
+            R->freq_id, n, dram);
+    dcsim__bench_progress(R, "RAPL %u core(s): PKG %.2f W, DRAM %.2f W", n, pkg, dram);
+  }
+  return 0;
+}

@@ -1,0 +1,237 @@
+/* bench_report.c — `dcsim bench`'s report (tables with their spread and flags, loop fits,
+ * held-out error) and `--compare CPU`: the measured ceilings beside a catalogue profile's
+ * (doc/calibration.md "dcsim bench"). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calib/measure/bench_internal.h"
+#include "dcsim/catalog.h"
+#include "dcsim/cpu_rates.h"
+#include "util/csv.h"
+
+void dcsim__bench_report(bench_run *R, const char *profile_path, const bench_heldout *ho,
+                         size_t nho, const dcsim_loop_fit *fits, size_t nf, int64_t run_id) {
+  FILE *f = R->o->report;
+  if (!f) return;
+  fprintf(f, "machine   %s (host %s), %u CPU(s) used, kernels %s\n", R->model, R->host, R->nthreads,
+          dcsim_bench_isa_name(R->isa));
+  fprintf(f, "caches    L1d %.0f KiB, L2 %.0f KiB, L3 %.0f KiB (%s)\n", R->c.l1d_byte / 1024,
+          R->c.l2_byte / 1024, R->c.l3_byte / 1024, R->c.source);
+  fprintf(f, "clock     %s GHz: %s\n", R->freq_id, R->freq_note);
+  fprintf(f, "warm-up   %s\n", R->warm_note);
+  fprintf(f, "budget    %.0f s, %.1f s used by the measurements and fits; thread counts",
+          R->budget_s, dcsim__bench_elapsed_s(R));
+  for (unsigned i = 0; i < R->ntc; i++) fprintf(f, "%s%u", i ? "," : " ", R->tc[i]);
+  fprintf(f, " (tables; 1, %s%u and HVS's picks), loops at", R->socket_cpus ? "a socket, " : "",
+          R->nthreads);
+  for (unsigned i = 0; i < R->ntc_loops; i++) fprintf(f, "%s%u", i ? "," : " ", R->tc_loops[i]);
+  fputc('\n', f);
+  if (R->loop_ws_note[0]) fprintf(f, "loops     %s\n", R->loop_ws_note);
+  fprintf(f, "energy    %s\n", R->energy_note);
+  fprintf(f, "gpu       %s\n", R->gpu_note);
+  fprintf(f,
+          "\nmedian [min-max] +-dispersion (1.4826 MAD/median) of %u-%u repetitions; * outliers "
+          "re-measured, ! flagged\n%7s %30s",
+          R->reps_min, R->reps_max, "threads", "peak GFLOP/s");
+  for (int lv = 0; lv < 4; lv++) {
+    char h[32];
+    snprintf(h, sizeof h, "%s GB/s", dcsim__bench_level_name(lv));
+    fprintf(f, " %30s", h);
+  }
+  fputc('\n', f);
+  for (unsigned i = 0; i < R->ntc; i++) {
+    unsigned n = R->tc[i];
+    fprintf(f, "%7u", n);
+    for (int q = 0; q < BENCH_NQ; q++) {
+      const bench_point *p =
+          dcsim__bench_find(R, q ? "bw" : "peak", q ? dcsim__bench_level_name(q - 1) : "", n);
+      char cell[96];
+      if (p)
+        snprintf(cell, sizeof cell, "%.2f [%.2f-%.2f] +-%.1f%%%s%s", p->med, p->min, p->max,
+                 100 * p->disp, p->remeasured ? "*" : "", p->flag[0] ? "!" : "");
+      else
+        snprintf(cell, sizeof cell, "-");
+      fprintf(f, " %30s", cell);
+    }
+    fputc('\n', f);
+  }
+  unsigned flagged = 0;
+  for (size_t i = 0; i < R->np; i++)
+    if (R->pts[i].flag[0]) {
+      if (!flagged++)
+        fprintf(f,
+                "flagged (kept in the tables, measured twice; the model expects a curve that "
+                "does not fall):\n");
+      fprintf(f, "  %s %s at %u thread(s): %s\n", R->pts[i].phase, R->pts[i].level,
+              R->pts[i].threads, R->pts[i].flag);
+    }
+  if (!flagged) fprintf(f, "every curve rises or stays within its spread as threads are added\n");
+  fprintf(
+      f,
+      "\nloop coefficients (fitted on all thread counts, weighted by 1/spread; Tmop = 1/(L1 V + "
+      "L2 X + L3 Y + DRAM Z), Tflop = 1/(P U + S))\n");
+  fprintf(f, "%-16s %10s %10s %10s %10s %10s %12s %9s\n", "loop", "V", "X", "Y", "Z", "U",
+          "S [flop/s]", "fit err");
+  for (size_t i = 0; i < nf; i++) {
+    fprintf(f, "%-16s %10.4g %10.4g %10.4g %10.4g", fits[i].name, fits[i].V, fits[i].X, fits[i].Y,
+            fits[i].Z);
+    if (fits[i].has_flop)
+      fprintf(f, " %10.4g %12.4g", fits[i].U, fits[i].S_flops);
+    else
+      fprintf(f, " %10s %12s", "-", "-");
+    fprintf(f, " %8.2f%%\n", 100 * fits[i].mop_stats.max_rel_err);
+  }
+  if (nho) {
+    fprintf(f,
+            "\nheld-out test: each thread count predicted by `dcsim model` with coefficients "
+            "fitted without it\n");
+    fprintf(f, "%-16s %7s %12s %12s %9s %12s %9s\n", "loop", "threads", "measured s", "predicted s",
+            "error", "in-sample s", "error");
+    double emean = 0, emax = 0, imean = 0;
+    for (size_t i = 0; i < nho; i++) {
+      double e = (ho[i].predicted_s - ho[i].measured_s) / ho[i].measured_s,
+             ei = (ho[i].insample_s - ho[i].measured_s) / ho[i].measured_s;
+      fprintf(f, "%-16s %7u %12.4g %12.4g %8.1f%% %12.4g %8.1f%%\n", ho[i].loop, ho[i].threads,
+              ho[i].measured_s, ho[i].predicted_s, 100 * e, ho[i].insample_s, 100 * ei);
+      emean += fabs(e) / (double)nho;
+      imean += fabs(ei) / (double)nho;
+      if (fabs(e) > emax) emax = fabs(e);
+    }
+    fprintf(f,
+            "held-out error: mean |error| %.1f %%, max %.1f %% over %zu predictions (in-sample "
+            "mean %.1f %%)\n",
+            100 * emean, 100 * emax, nho, 100 * imean);
+    fprintf(f,
+            "trust     a loop time predicted from this profile at a thread count it was not fitted "
+            "on is off by %.0f %% on average, %.0f %% at worst (the held-out error above)\n",
+            100 * emean, 100 * emax);
+  } else {
+    fprintf(f, "\nheld-out test: needs at least two thread counts (this run measured one)\n");
+  }
+  fprintf(
+      f, "\nwrote     %s (profile), %s/bench-kernels.xml (dwarf), CSV tables and loops.csv in %s\n",
+      profile_path, R->o->out_dir, R->o->out_dir);
+  if (run_id > 0) fprintf(f, "database  %s, bench run %lld\n", R->o->db_path, (long long)run_id);
+}
+
+/* ---- --compare ---- */
+
+/* one measured table of a bench directory: thread counts, medians and dispersions (NAN where
+ * the CSV has no disp column), and its frequency id */
+typedef struct measured_table {
+  size_t n;
+  unsigned threads[BENCH_MAXT];
+  double value[BENCH_MAXT], disp[BENCH_MAXT];
+  char freq[32];
+} measured_table;
+
+static int read_table(const char *dir, const char *file, measured_table *m, dcsim_error *err) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, file);
+  dcsim_csv_t *t = NULL;
+  size_t ct, cv, cf, cd;
+  int rc = dcsim__csv_load(path, &t, err);
+  if (rc || (rc = dcsim__csv_col(t, "threads", &ct, err)) ||
+      (rc = dcsim__csv_col(t, "value", &cv, err)) ||
+      (rc = dcsim__csv_col(t, "frequency", &cf, err)))
+    goto out;
+  dcsim_error none;
+  int has_disp = dcsim__csv_col(t, "disp", &cd, &none) == 0;
+  m->n = 0;
+  for (size_t r = 0; r < dcsim__csv_rows(t) && m->n < BENCH_MAXT; r++) {
+    double th, v, d = NAN;
+    if ((rc = dcsim__csv_num(t, r, ct, &th, err)) || (rc = dcsim__csv_num(t, r, cv, &v, err)) ||
+        (has_disp && (rc = dcsim__csv_num(t, r, cd, &d, err))))
+      goto out;
+    if (th < 1 || th > 1e6 || th != floor(th)) {
+      rc =
+          DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim__csv_line(t, r), "threads: a whole number >= 1");
+      goto out;
+    }
+    if (r == 0) snprintf(m->freq, sizeof m->freq, "%s", dcsim__csv_cell(t, r, cf));
+    m->threads[m->n] = (unsigned)th;
+    m->value[m->n] = v;
+    m->disp[m->n] = d;
+    m->n++;
+  }
+out:
+  dcsim__csv_free(t);
+  return rc;
+}
+
+/* the catalogue state nearest ghz */
+static int nearest_state(const dcsim_cpu_profile_t *p, double ghz, dcsim_cpu_state *s) {
+  size_t nf = dcsim_cpu_profile_n_freqs(p);
+  int found = 0;
+  for (size_t i = 0; i < nf; i++) {
+    dcsim_cpu_state c;
+    if (dcsim_cpu_profile_freq_at(p, i, &c) != 0 || c.label) continue;
+    if (!found || fabs(c.ghz - ghz) < fabs(s->ghz - ghz)) *s = c;
+    found = 1;
+  }
+  return found ? 0 : -1;
+}
+
+int dcsim_bench_compare(const char *dir, const char *cpu_ref, FILE *out, dcsim_error *err) {
+  static const char *const files[BENCH_NQ] = { "flops.csv", "L1.csv", "L2.csv", "L3.csv",
+                                               "DRAM.csv" };
+  static const char *const heads[BENCH_NQ] = { "peak GFLOP/s", "L1 GB/s", "L2 GB/s", "L3 GB/s",
+                                               "DRAM GB/s" };
+  char path[4096];
+  dcsim_cpu_profile_t *p = NULL;
+  int rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, cpu_ref, NULL, 0, path, sizeof path, err);
+  if (rc || (rc = dcsim_cpu_profile_load(path, &p, err))) return rc;
+  measured_table m;
+  dcsim_cpu_state st = { 0, NULL, 0 };
+  unsigned cores = dcsim_cpu_profile_cores_per_socket(p) * dcsim_cpu_profile_sockets(p);
+  for (int q = 0; q < BENCH_NQ && !rc; q++) {
+    if ((rc = read_table(dir, files[q], &m, err))) break;
+    double ghz = atof(m.freq);
+    if (q == 0) {
+      if (nearest_state(p, ghz, &st) != 0) {
+        rc = DCSIM_ERR(err, DCSIM_EREF, path, 0, "profile %s has no plain frequency state",
+                       dcsim_cpu_profile_name(p));
+        break;
+      }
+      fprintf(out,
+              "measured in %s (clock %s GHz) beside %s at its %.2f GHz state; ratio = measured / "
+              "catalogue;\nat %s GHz: the catalogue's parametric model at the measured clock "
+              "(extrapolated beyond its states; - without a model)\n",
+              dir, m.freq, dcsim_cpu_profile_name(p), st.ghz, m.freq);
+    }
+    char at[48];
+    snprintf(at, sizeof at, "at %s GHz", m.freq);
+    fprintf(out, "\n%s\n%7s %12s %8s %12s %8s %14s %12s %8s\n", heads[q], "threads", "measured",
+            "+-", "catalogue", "ratio", "provenance", at, "ratio");
+    for (size_t i = 0; i < m.n; i++) {
+      char disp[16] = "-";
+      if (!isnan(m.disp[i])) snprintf(disp, sizeof disp, "%.1f%%", 100 * m.disp[i]);
+      fprintf(out, "%7u %12.2f %8s", m.threads[i], m.value[i], disp);
+      dcsim_cpu_state s = st;
+      s.threads = m.threads[i];
+      double v = 0;
+      dcsim_prov prov;
+      dcsim_error e2;
+      if (m.threads[i] > cores) {
+        fprintf(out, " %12s %8s %14s\n", "-", "-", "beyond cores");
+        continue;
+      }
+      if (dcsim_cpu_rate_at(p, (dcsim_cpu_qty)q, &s, 0, &v, &prov, &e2) != 0 || !(v > 0)) {
+        fprintf(out, " %12s %8s %14s\n", "-", "-", "not in profile");
+        continue;
+      }
+      v *= 1e-9;
+      fprintf(out, " %12.2f %8.3f %14s", v, m.value[i] / v, dcsim_prov_name(prov.kind));
+      dcsim_cpu_state sm = { ghz, NULL, m.threads[i] };
+      double vm = 0;
+      if (ghz > 0 && dcsim_cpu_model_value(p, (dcsim_cpu_qty)q, &sm, &vm, &e2) == 0 && vm > 0)
+        fprintf(out, " %12.2f %8.3f\n", vm * 1e-9, m.value[i] / (vm * 1e-9));
+      else
+        fprintf(out, " %12s %8s\n", "-", "-");
+    }
+  }
+  dcsim_cpu_profile_free(p);
+  return rc;
+}

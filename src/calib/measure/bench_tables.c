@@ -1,0 +1,171 @@
+/* bench_tables.c — `dcsim bench`'s calibration directory: the table CSVs (median, min, max,
+ * dispersion, re-measured repetitions and flags), machine.xml, loops.csv (with the fit weights)
+ * and the bench-kernels dwarf (doc/calibration.md "dcsim bench"). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "calib/measure/bench_internal.h"
+#include "dcsim/calib.h"
+#include "dcsim/repro.h"
+#include "util/xmledit.h"
+
+FILE *dcsim__bench_open_out(const bench_run *R, const char *file, char *path, size_t size,
+                            dcsim_error *err) {
+  snprintf(path, size, "%s/%s", R->o->out_dir, file);
+  FILE *f = fopen(path, "w");
+  if (!f) DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot write: %s", strerror(errno));
+  return f;
+}
+
+int dcsim__bench_write_tables(bench_run *R, int have_energy, dcsim_error *err) {
+  char path[4096];
+  const char *files[5] = { "flops.csv", "L1.csv", "L2.csv", "L3.csv", "DRAM.csv" };
+  for (int q = 0; q < 5; q++) {
+    FILE *f = dcsim__bench_open_out(R, files[q], path, sizeof path, err);
+    if (!f) return err ? err->code : DCSIM_EIO;
+    fprintf(
+        f,
+        "# measured by dcsim bench: %s; value = median of the repetitions, min and max kept;\n"
+        "# disp = 1.4826 x median absolute deviation / median; remeasured = repetitions measured\n"
+        "# again (outliers, or the whole point where the curve fell); flag: why a point is\n"
+        "# suspect; clock_ghz = core clock probed on every thread before each repetition (mean)\n"
+        "frequency,threads,value,unit,min,max,reps,clock_ghz,ws_byte,disp,remeasured,flag\n",
+        q == 0 ? "vectorised FMA kernel, pinned OpenMP threads"
+               : "read (load) kernel, working set per thread sized from the caches");
+    for (size_t i = 0; i < R->np; i++) {
+      const bench_point *p = &R->pts[i];
+      if (q == 0 ? strcmp(p->phase, "peak") != 0
+                 : (strcmp(p->phase, "bw") != 0 ||
+                    strcmp(p->level, dcsim__bench_level_name(q - 1)) != 0))
+        continue;
+      fprintf(f, "%s,%u,%.4f,%s,%.4f,%.4f,%u,%.3f,%.0f,%.4f,%u,%s\n", R->freq_id, p->threads,
+              p->med, p->unit, p->min, p->max, p->reps, p->clock_ghz, p->ws_byte, p->disp,
+              p->remeasured, p->flag);
+    }
+    if (fclose(f) != 0) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
+  }
+  FILE *f = dcsim__bench_open_out(R, "machine.xml", path, sizeof path, err);
+  if (!f) return err ? err->code : DCSIM_EIO;
+  fprintf(f,
+          "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- Calibration manifest written by dcsim "
+          "bench (doc/calibration.md). -->\n<calibration-machine name=\"");
+  dcsim__xml_escape(f, R->name);
+  fputs("\" model=\"", f);
+  dcsim__xml_escape(f, R->model);
+  fputs("\">\n  <comment>", f);
+  fprintf(f, "%s measured by dcsim bench %s on host ", R->model, dcsim_version());
+  dcsim__xml_escape(f, R->host);
+  fprintf(f,
+          " (%u CPUs used, kernels %s, time budget %.0f s).\n     * Tables: medians of %u-%u "
+          "repetitions (min, max and dispersion in the CSV files); working sets per thread\n"
+          "       L1 %zu B, L2 %zu B, L3 %zu B, DRAM %zu B at 1 thread, from the cache sizes (",
+          R->nthreads, dcsim_bench_isa_name(R->isa), R->budget_s, R->reps_min, R->reps_max,
+          dcsim__bench_level_ws(R, 0, 1), dcsim__bench_level_ws(R, 1, 1),
+          dcsim__bench_level_ws(R, 2, 1), dcsim__bench_level_ws(R, 3, 1));
+  dcsim__xml_escape(f, R->c.source);
+  fputs(").\n     * Frequency: ", f);
+  dcsim__xml_escape(f, R->freq_note);
+  fputs("\n     * Energy: ", f);
+  dcsim__xml_escape(f, R->energy_note);
+  fputs("</comment>\n", f);
+  fprintf(f,
+          "  <spec cores-per-socket=\"%u\" sockets=\"1\" nominal-ghz=\"%s\" l1-byte=\"%.0f\" "
+          "l2-byte=\"%.0f\"",
+          R->nthreads, R->freq_id, R->c.l1d_byte, R->c.l2_byte);
+  if (R->c.l3_byte > 0) fprintf(f, " l3-byte=\"%.0f\"", R->c.l3_byte);
+  fprintf(f,
+          " isa=\"%s\" source=\"measured: dcsim bench (%s caches, CPUs of the affinity mask, "
+          "clock probe)\"/>\n",
+          dcsim_bench_isa_name(R->isa), R->c.source);
+  fprintf(f, "  <frequencies>\n    <freq id=\"%s\" ghz=\"%s\" source=\"", R->freq_id, R->freq_id);
+  dcsim__xml_escape(f, R->freq_note);
+  fputs("\"/>\n  </frequencies>\n", f);
+  for (int q = 0; q < 5; q++)
+    fprintf(f,
+            "  <table quantity=\"%s\" file=\"%s\" source=\"measured: dcsim bench, %s kernel\"/>\n",
+            q ? dcsim__bench_level_name(q - 1) : "flops", files[q], q ? "load" : "FMA");
+  if (have_energy)
+    fprintf(f,
+            "  <energy file=\"power.csv\" freq=\"%s\" other-frequencies=\"error\" "
+            "source=\"measured: dcsim bench, RAPL (powercap)\"/>\n",
+            R->freq_id);
+  fputs("</calibration-machine>\n", f);
+  if (fclose(f) != 0) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
+  return 0;
+}
+
+int dcsim__bench_write_loops(bench_run *R, dcsim_error *err) {
+  char path[4096];
+  FILE *f = dcsim__bench_open_out(R, "loops.csv", path, sizeof path, err);
+  if (!f) return err ? err->code : DCSIM_EIO;
+  fputs(
+      "# loop kernels measured by dcsim bench: time_s is the median of the repetitions of `passes` "
+      "passes\n"
+      "# over n_elem elements per thread; Q counts the bytes loaded and stored by the code, W its "
+      "flops;\n"
+      "# disp: robust relative spread of the repetitions; weight: the fit's weight, 1/max(disp, "
+      "0.5 %), mean 1 per loop\n"
+      "loop,frequency,threads,traffic_byte,work_flop,time_s,time_min_s,time_max_s,n_elem,passes,"
+      "clock_ghz,disp,remeasured,weight\n",
+      f);
+  for (size_t i = 0; i < R->np; i++) {
+    const bench_point *p = &R->pts[i];
+    if (strcmp(p->phase, "loop") != 0) continue;
+    fprintf(f, "%s,%s,%u,%.6g,%.6g,%.6g,%.6g,%.6g,%zu,%llu,%.3f,%.4f,%u,%.4f\n", p->kernel,
+            R->freq_id, p->threads, p->traffic_byte, p->work_flop, p->med, p->min, p->max,
+            p->n_elem, (unsigned long long)p->passes, p->clock_ghz, p->disp, p->remeasured,
+            p->weight);
+  }
+  if (fclose(f) != 0) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
+  /* the dwarf: W and Q formulas per loop, placeholder coefficients replaced by the fit */
+  f = dcsim__bench_open_out(R, "bench-kernels.xml", path, sizeof path, err);
+  if (!f) return err ? err->code : DCSIM_EIO;
+  fputs(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- The loop kernels of dcsim bench as a "
+      "dwarf: W and Q per element (Q = bytes loaded and stored by\n"
+      "     the code, the convention of Intel Advisor used by D3.5 4.3); coefficients fitted by "
+      "dcsim bench from\n"
+      "     loops.csv (doc/calibration.md). N_L2, N_DRAM: elements per thread of the L2- and "
+      "DRAM-sized working\n"
+      "     sets; THREADS: threads, each with its own arrays; ITER: passes. -->\n"
+      "<dwarf name=\"bench-kernels\" device=\"cpu\" description=\"dcsim bench loop kernels\" "
+      "source=\"measured: dcsim bench\">\n"
+      "  <parameters>\n    <param name=\"N_L2\" description=\"elements per thread, L2-sized "
+      "working set\"/>\n"
+      "    <param name=\"N_DRAM\" description=\"elements per thread, DRAM-sized working set\"/>\n"
+      "    <param name=\"THREADS\" description=\"threads\"/>\n    <param name=\"ITER\" "
+      "description=\"passes over the arrays\"/>\n  </parameters>\n",
+      f);
+  size_t nl2 = 0, nd = 0;
+  for (size_t i = 0; i < R->np; i++)
+    if (strcmp(R->pts[i].phase, "loop") == 0 && strncmp(R->pts[i].kernel, "triad.", 6) == 0) {
+      if (strcmp(R->pts[i].level, "L2") == 0)
+        nl2 = R->pts[i].n_elem;
+      else
+        nd = R->pts[i].n_elem;
+    }
+  fprintf(f,
+          "  <case name=\"triad-size\" source=\"measured: dcsim bench (the triad working sets, one "
+          "pass, one thread)\">\n"
+          "    <set name=\"N_L2\" value=\"%zu\"/>\n    <set name=\"N_DRAM\" value=\"%zu\"/>\n    "
+          "<set name=\"THREADS\" value=\"1\"/>\n"
+          "    <set name=\"ITER\" value=\"1\"/>\n  </case>\n  <loops>\n",
+          nl2 ? nl2 : 1, nd ? nd : 1);
+  for (int ci = 0; ci < 2; ci++)
+    for (int k = 0; k < DCSIM_LOOP_COUNT; k++) {
+      const dcsim_bench_loop_info *li = dcsim_bench_loop((dcsim_bench_loop_kind)k);
+      const char *cls = ci ? "DRAM" : "L2";
+      fprintf(f,
+              "    <loop name=\"%s.%s\" work-flop=\"%g*N_%s*THREADS*ITER\" "
+              "traffic-byte=\"%g*N_%s*THREADS*ITER\" source=\"dcsim bench kernel: %s\">\n"
+              "      <mop V=\"0\" X=\"0\" Y=\"0\" Z=\"1\" source=\"placeholder\"/>\n",
+              li->name, cls, li->flop_per_elem, cls, li->byte_per_elem, cls, li->code);
+      if (li->flop_per_elem > 0)
+        fputs("      <flop U=\"1\" s-flops=\"0\" source=\"placeholder\"/>\n", f);
+      fputs("    </loop>\n", f);
+    }
+  fputs("  </loops>\n</dwarf>\n", f);
+  if (fclose(f) != 0) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
+  return 0;
+}
