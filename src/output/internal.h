@@ -18,6 +18,8 @@ typedef struct dcsim_plot_gp {
   char script[600];
   FILE *f; /* the script */
   int oom;
+  dcsim_plot_format fmt; /* issue 26: what made the picture goes into its metadata */
+  char meta[1024];       /* the caption: version, commit, input hashes */
 } dcsim_plot_gp;
 
 /* What dcsim_plot_trace records of a run: a bar per (task, node), a power segment per node. */
