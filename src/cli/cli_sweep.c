@@ -380,7 +380,12 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
                           hosts.v };
   if ((rc = dcsim_arg_double(a, "deadline-s", 0, &def.deadline_s, err))) return rc;
   def.model_flags = dcsim_arg_model_flags(a);
-  if ((rc = dcsim_sweep_new(&def, &c->sw, err))) {
+  const volatile sig_atomic_t *stop = dcsim_cli_catch_interrupts(); /* loading too (issue 26) */
+  if (!(rc = dcsim_sweep_new(&def, &c->sw, err)) && *stop)
+    return DCSIM_ERR(err, DCSIM_EINTR, a->positional[0], 0,
+                     "sweep stopped by %s while loading its inputs; nothing was evaluated or saved",
+                     dcsim_cli_interrupted_by());
+  if (rc) {
     if (err && strcmp(err->file, "command line") == 0 && err->line == 0)
       dcsim_error_at(err, NULL, dcsim_arg_cost_index(a, err->msg));
     if (err && strcmp(err->file, "command line") == 0 && err->line == 0) { /* point at the option */
