@@ -84,6 +84,30 @@ const char *dcsim__plot_color(size_t i) {
   return palette[i % (sizeof palette / sizeof palette[0])];
 }
 
+/* Colour i of n: the palette while it suffices, else n hues spread around the colour wheel with
+ * alternating lightness (HSL with S = 0.65, L = 0.38 or 0.55), so no two series share a colour. */
+const char *dcsim__plot_color_n(size_t i, size_t n, char buf[8]) {
+  if (n <= 10) return dcsim__plot_color(i);
+  double h = 6.0 * (double)(i % n) / (double)n, l = i % 2 ? 0.55 : 0.38, s = 0.65;
+  double c = (1 - fabs(2 * l - 1)) * s, x = c * (1 - fabs(fmod(h, 2) - 1)), m = l - c / 2;
+  double r = 0, g = 0, b = 0;
+  if (h < 1)
+    r = c, g = x;
+  else if (h < 2)
+    r = x, g = c;
+  else if (h < 3)
+    g = c, b = x;
+  else if (h < 4)
+    g = x, b = c;
+  else if (h < 5)
+    r = x, b = c;
+  else
+    r = c, b = x;
+  snprintf(buf, 8, "#%02x%02x%02x", (unsigned)lround((r + m) * 255),
+           (unsigned)lround((g + m) * 255), (unsigned)lround((b + m) * 255));
+  return buf;
+}
+
 /* ---- a temporary directory with the script and data ---- */
 
 /* What made the picture, small and grey along the bottom edge, under the plot (which moves up to

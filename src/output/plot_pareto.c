@@ -273,9 +273,12 @@ static int pareto_data(FILE *f, const pareto_view *v, char *keys, size_t ksize, 
 /* The plot command: the series, the front, the knee, the labels. */
 static void pareto_plot_cmd(FILE *f, const pareto_view *v, const char *keys) {
   fputs("plot ", f);
+  static const int shapes[] = { 7, 5, 9, 11, 13 }; /* circle, square, triangles, diamond */
   for (size_t k = 0; k < v->n_ser; k++) {
-    fprintf(f, "$s%zu using 1:2 with points pt 7 ps 1.1 lc rgb '%s' title ", k,
-            dcsim__plot_color(k));
+    char col[8];
+    /* issue 26: more series than the palette's 10 colours get distinct colours and shapes */
+    fprintf(f, "$s%zu using 1:2 with points pt %d ps 1.1 lc rgb '%s' title ", k,
+            v->n_ser > 10 ? shapes[k % 5] : 7, dcsim__plot_color_n(k, v->n_ser, col));
     dcsim__plot_str(f, v->ser[k].key);
     fputs(", \\\n     ", f);
   }
