@@ -41,7 +41,7 @@ static void make_dag(dag_buf *b, size_t n, const double *run_s, int chain, uint3
                      uint32_t cores) {
   memset(b, 0, sizeof *b);
   for (size_t i = 0; i < n; i++) {
-    b->t[i] = (dcsim_wms_task){ llround(run_s[i] * 1e9), 0, 1, 0, 0, 0 };
+    b->t[i] = (dcsim_wms_task){ .run_ns = llround(run_s[i] * 1e9), .cores = 1 };
     b->dep_start[i + 1] = b->dep_start[i];
     if (chain && i) b->deps[b->dep_start[i + 1]++] = (uint32_t)(i - 1);
   }
@@ -90,6 +90,68 @@ static void test_chain(void) {
   CHECK(run(&p, &b, &r) == 0);
   CHECK_INT(r.start_ns[0], 26400000000LL);
   CHECK_INT(r.start_ns[1], 55 * S + 6400000000LL);
+  dcsim_wms_result_release(&r);
+}
+
+/* Claim reuse on a machine of one core: three tasks of 31 s, submitted at 18.
+ * Without reuse each waits for a negotiation cycle: T0 20-51, T1 55-86, T2 90.
+ * With reuse each starts on its predecessor's claim when it ends: T1 at 51, T2 at 82.
+ * With a claim worklife of 40 s, T1 reuses T0's claim (31 s old) but T1's end finds it 62 s old:
+ * T2 waits for the negotiation at 85. */
+/* Runs the DAG and checks that task i starts at want_s[i] seconds, for i < n. */
+static void expect_starts(const dcsim_wms_params *p, const dag_buf *b, const long long *want_s,
+                          size_t n) {
+  dcsim_wms_result r;
+  CHECK(run(p, b, &r) == 0);
+  for (size_t i = 0; i < n; i++) CHECK_INT(r.start_ns[i], want_s[i] * S);
+  dcsim_wms_result_release(&r);
+}
+
+static void test_claim_reuse(void) {
+  dag_buf b;
+  const double run_s[] = { 31, 31, 31 };
+  make_dag(&b, 3, run_s, 0, 1, 1);
+  dcsim_wms_params p = base_params();
+  expect_starts(&p, &b, (const long long[]){ 20, 55, 90 }, 3);
+  p.v[DCSIM_WMS_CLAIM_REUSE] = 1;
+  p.v[DCSIM_WMS_CLAIM_WORKLIFE_S] = 1200;
+  expect_starts(&p, &b, (const long long[]){ 20, 51, 82 }, 3);
+  p.v[DCSIM_WMS_CLAIM_WORKLIFE_S] = 40;
+  expect_starts(&p, &b, (const long long[]){ 20, 51, 85 }, 3);
+}
+
+/* Job priorities on a machine of one core: two roots of 10 s, the second of higher priority.
+ * In order of readiness T0 runs 20-30 and T1 from the negotiation at 30; with job-priorities
+ * DAGMan submits T1 first and the negotiator matches it first: T1 20-30, T0 at 30. */
+static void test_priorities(void) {
+  dag_buf b;
+  const double run_s[] = { 10, 10 };
+  make_dag(&b, 2, run_s, 0, 1, 1);
+  b.t[0].priority = 10;
+  b.t[1].priority = 20;
+  dcsim_wms_params p = base_params();
+  expect_starts(&p, &b, (const long long[]){ 20, 30 }, 2);
+  p.v[DCSIM_WMS_JOB_PRIORITIES] = 1;
+  expect_starts(&p, &b, (const long long[]){ 30, 20 }, 2);
+}
+
+/* The fixed cost per staged file: a task with 2 input and 1 output files starts its run 3 x 1.5 s
+ * after its match (20 s), after the wrapper; under sharedfs nothing is staged. */
+static void test_file_cost(void) {
+  dag_buf b;
+  const double run_s[] = { 10 };
+  make_dag(&b, 1, run_s, 0, 1, 4);
+  b.t[0].in_files = 2;
+  b.t[0].out_files = 1;
+  dcsim_wms_params p = base_params();
+  p.v[DCSIM_WMS_FILE_S] = 1.5;
+  dcsim_wms_result r;
+  CHECK(run(&p, &b, &r) == 0);
+  CHECK_INT(r.start_ns[0], 24500000000LL);
+  dcsim_wms_result_release(&r);
+  p.data = DCSIM_WMS_SHAREDFS;
+  CHECK(run(&p, &b, &r) == 0);
+  CHECK_INT(r.start_ns[0], 20 * S);
   dcsim_wms_result_release(&r);
 }
 
@@ -256,12 +318,19 @@ static void test_conf(void) {
   if (!c) return;
   for (size_t i = 0; i < c->n_profiles; i++)
     for (int k = 0; k < DCSIM_WMS_N_PARAMS; k++) CHECK(c->profiles[i].source[k] != NULL);
-  CHECK_STR(dcsim_wms_conf_select(c, "Pegasus", "4.9.3")->name, "pegasus-4");
-  CHECK_STR(dcsim_wms_conf_select(c, "pegasus", "5.0")->name, "pegasus-5");
-  CHECK_STR(dcsim_wms_conf_select(c, "Pegasus", "7.1")->name, "pegasus-5"); /* the default */
-  CHECK_STR(dcsim_wms_conf_select(c, NULL, NULL)->name, "pegasus-5");
-  CHECK(dcsim_wms_conf_select(c, "Nextflow", "23.04") == NULL);
-  CHECK_REL(dcsim_wms_conf_select(c, "Pegasus", "4.9.3")->p.v[DCSIM_WMS_DAGMAN_CYCLE_S], 5, 0);
+  CHECK_STR(dcsim_wms_conf_select(c, "Pegasus", "4.9.3", 0)->name, "pegasus-4");
+  /* Pegasus 5 by node type: 96- and 64-core machines have their own profiles, others the default */
+  CHECK_STR(dcsim_wms_conf_select(c, "Pegasus", "5.0", 96)->name, "pegasus-5-96c");
+  CHECK_STR(dcsim_wms_conf_select(c, "Pegasus", "5.0", 64)->name, "pegasus-5-64c");
+  CHECK_STR(dcsim_wms_conf_select(c, "Pegasus", "5.0", 48)->name, "pegasus-5");
+  CHECK_STR(dcsim_wms_conf_select(c, "Pegasus", "4.9.3", 96)->name, "pegasus-4");
+  for (size_t i = 0; i < c->n_profiles; i++) /* every profile states its uncertainty band */
+    CHECK(c->profiles[i].band_rel > 0 && c->profiles[i].band_source != NULL);
+  CHECK_STR(dcsim_wms_conf_select(c, "pegasus", "5.0", 0)->name, "pegasus-5");
+  CHECK_STR(dcsim_wms_conf_select(c, "Pegasus", "7.1", 0)->name, "pegasus-5"); /* the default */
+  CHECK_STR(dcsim_wms_conf_select(c, NULL, NULL, 0)->name, "pegasus-5");
+  CHECK(dcsim_wms_conf_select(c, "Nextflow", "23.04", 0) == NULL);
+  CHECK_REL(dcsim_wms_conf_select(c, "Pegasus", "4.9.3", 0)->p.v[DCSIM_WMS_DAGMAN_CYCLE_S], 5, 0);
   dcsim_wms_conf_free(c);
 }
 
@@ -321,6 +390,17 @@ static void test_conf_bad(void) {
              "  <profile name=\"q\" runtime-system=\"Pegasus\" version-prefix=\"4.\" "
              "data=\"condorio\" source=\"test\"/>\n",
              4, "no value"); /* every profile is checked before the default profile */
+  snprintf(body, sizeof body,
+           "%s    <param name=\"claim-reuse\" value=\"2\" source=\"test\"/>\n  </profile>\n", prof);
+  expect_bad(dir, body, 5, "0 (off) or 1 (on)");
+  expect_bad(dir,
+             "  <profile name=\"p\" runtime-system=\"Pegasus\" version-prefix=\"4.\" "
+             "machine-cores=\"1.5\" data=\"condorio\" source=\"test\"/>\n",
+             4, "not a whole number of cores");
+  expect_bad(dir,
+             "  <profile name=\"p\" runtime-system=\"Pegasus\" version-prefix=\"4.\" "
+             "band=\"0.2\" data=\"condorio\" source=\"test\"/>\n",
+             4, "needs its band-source");
   char path[600];
   snprintf(path, sizeof path, "%s/bad.xml", dir);
   unlink(path);
@@ -330,6 +410,9 @@ static void test_conf_bad(void) {
 int main(void) {
   test_chain();
   test_matching();
+  test_claim_reuse();
+  test_file_cost();
+  test_priorities();
   test_transfers();
   test_aux();
   test_errors();

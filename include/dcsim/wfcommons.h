@@ -40,6 +40,8 @@ typedef struct dcsim_wfc_task {
   unsigned cores;               /* >= 1 */
   long machine;                 /* index into machines, -1 if not recorded */
   double read_byte, write_byte; /* total size of its input and output files */
+  unsigned n_read, n_write;     /* the number of its input and output files */
+  double priority;              /* its recorded job priority (Pegasus: 10 x depth), 0 if none */
   int reads_inputs; /* some of its input files are workflow inputs (no task writes them) */
   size_t n_parents;
   uint32_t *parents; /* indices, ascending, no duplicates */

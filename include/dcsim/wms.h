@@ -14,19 +14,23 @@
  *     submitted in the next cycle, after their PRE script if pre_script_s > 0). Scripts last
  *     pre_script_s / post_script_s, at most max_pre / max_post at once (the others queue); a
  *     script of 0 s is no script. Ready nodes are submitted in the order they became ready (then
- *     by node). DAGMan exits in the cycle that completes the last node: the workflow's end.
+ *     by node); with job_priorities, the highest task priority first (auxiliary jobs: 1000, as
+ *     Pegasus gives them 700-1000), and the negotiator and claim reuse then take idle jobs by
+ *     priority, then submission order. DAGMan exits in the cycle that completes the last node: the
+ * workflow's end.
  *   - A submitted job waits in the schedd's queue for the next negotiation cycle (cycles at the
  *     multiples of negotiator_cycle_s while jobs are idle). A cycle takes the idle jobs in
  *     submission order and gives each the lowest-numbered machine of its node group with enough
  *     free cores that has not yet received matches_per_machine jobs in this cycle (0: no limit);
  *     a job that finds none waits for the next cycle. Slots are cores: a machine runs jobs while
- *     their cores fit.
- *   - A matched job holds its cores for job_wrapper_s (the job wrapper: kickstart, PegasusLite),
- *     then the transfer of its input bytes, then its runtime, then the transfer of its output
- *     bytes, and terminates. Transfers happen only for data configurations that stage job files
- *     (not sharedfs); each crosses the machine's network interface (worker_nic_bps) and the
- *     staging site (staging_bps), which the transfers in flight share max-min fairly (0:
- *     unlimited; with both unlimited a transfer takes no time).
+ *     their cores fit. With claim_reuse, a job that ends hands its claim at once to the first idle
+ *     job of its group that fits its cores, unless the claim is claim_worklife_s old.
+ *   - A matched job holds its cores for job_wrapper_s (the job wrapper: kickstart, PegasusLite)
+ *     plus file_s per file it stages, then the transfer of its input bytes, then its runtime, then
+ * the transfer of its output bytes, and terminates. Transfers happen only for data configurations
+ * that stage job files (not sharedfs); each crosses the machine's network interface
+ * (worker_nic_bps) and the staging site (staging_bps), which the transfers in flight share max-min
+ * fairly (0: unlimited; with both unlimited a transfer takes no time).
  *   - Auxiliary jobs run in the local universe of the submit host (no negotiation, no slot) and
  *     last aux_job_s plus their transfer over the input link (input_bps, shared max-min fairly):
  *     create_dir (parent of every root task), stage_in of the workflow's input files (child of
@@ -50,11 +54,13 @@
 
 /* One task of the workflow as an HTCondor job. */
 typedef struct dcsim_wms_task {
-  int64_t run_ns;           /* its runtime */
-  uint32_t group;           /* the node group (machine pool) it runs in */
-  uint32_t cores;           /* cores it holds on one machine, >= 1 */
-  double in_byte, out_byte; /* its input and output files (staged unless sharedfs) */
-  int reads_inputs;         /* it reads some of the workflow's input files (child of stage_in) */
+  int64_t run_ns;               /* its runtime */
+  uint32_t group;               /* the node group (machine pool) it runs in */
+  uint32_t cores;               /* cores it holds on one machine, >= 1 */
+  double in_byte, out_byte;     /* its input and output files (staged unless sharedfs) */
+  unsigned in_files, out_files; /* how many files those are */
+  double priority;              /* its job priority (served highest first with job-priorities) */
+  int reads_inputs; /* it reads some of the workflow's input files (child of stage_in) */
 } dcsim_wms_task;
 
 typedef struct dcsim_wms_dag {

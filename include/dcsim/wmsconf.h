@@ -24,7 +24,8 @@ typedef enum {
 } dcsim_wms_data;
 
 /* The parameters, in the order of dcsim_wms_param_name(). Bandwidths of 0 mean unlimited;
- * counts of 0 (max_jobs, max_idle, matches_per_machine) mean no limit. */
+ * counts of 0 (max_jobs, max_idle, matches_per_machine) mean no limit; claim_reuse is 0 (off) or
+ * 1 (on). */
 typedef enum {
   DCSIM_WMS_DAGMAN_START_S,
   DCSIM_WMS_DAGMAN_CYCLE_S,
@@ -43,6 +44,10 @@ typedef enum {
   DCSIM_WMS_STAGING_BPS,
   DCSIM_WMS_INPUT_BPS,
   DCSIM_WMS_AUX_JOB_S,
+  DCSIM_WMS_CLAIM_REUSE,
+  DCSIM_WMS_CLAIM_WORKLIFE_S,
+  DCSIM_WMS_FILE_S,
+  DCSIM_WMS_JOB_PRIORITIES,
   DCSIM_WMS_N_PARAMS
 } dcsim_wms_param;
 
@@ -61,8 +66,14 @@ typedef struct dcsim_wms_fit {
 
 typedef struct dcsim_wms_profile {
   char *name;
+  char *description;    /* what the profile stands for (campaign, node type), NULL if not given */
   char *runtime_system; /* compared without case */
   char *version_prefix;
+  unsigned machine_cores; /* applies only where every machine has this many cores; 0 = any */
+  double band_rel;        /* uncertainty of a makespan mk under this profile: the recorded one lies
+                           * in mk / (1 + band_rel) .. mk x (1 + band_rel); 0 = none stated
+                           * (doc/wms.md, "Uncertainty band") */
+  char *band_source;      /* NULL when band_rel is 0 */
   dcsim_wms_params p;
   char *source[DCSIM_WMS_N_PARAMS];
   dcsim_wms_fit fit[DCSIM_WMS_N_PARAMS];
@@ -94,10 +105,12 @@ int dcsim_wms_conf_load(const char *path, dcsim_wms_conf **out, dcsim_error *err
 void dcsim_wms_conf_free(dcsim_wms_conf *c);
 
 /* The profile for a workflow that records runtime system `system` (NULL or "" = none recorded)
- * at `version` (may be NULL): the first profile whose runtime-system equals system (without case)
- * and whose version-prefix starts version; else, for a recorded system some profile names, or
- * for none recorded, the default profile; NULL for a runtime system no profile describes. */
+ * at `version` (may be NULL) on machines of machine_cores cores each (0: unknown or mixed): the
+ * first profile whose runtime-system equals system (without case), whose version-prefix starts
+ * version and whose machine-cores, if it names one, is machine_cores; else, for a recorded system
+ * some profile names, or for none recorded, the default profile; NULL for a runtime system no
+ * profile describes. */
 const dcsim_wms_profile *dcsim_wms_conf_select(const dcsim_wms_conf *c, const char *system,
-                                               const char *version);
+                                               const char *version, unsigned machine_cores);
 
 #endif

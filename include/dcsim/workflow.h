@@ -71,7 +71,9 @@ typedef struct dcsim_task_template {
                      * start) and its start, holding no resource (workflow-system overhead) */
   /* Files, for a workflow management system that stages them (dcsim/wms.h): bytes the task reads
    * and writes, and whether it reads some of the workflow's input files. */
-  double input_byte, output_byte; /* >= 0 */
+  double input_byte, output_byte;     /* >= 0 */
+  unsigned input_files, output_files; /* how many files those are (0: not recorded) */
+  double priority; /* the job priority the WMS recorded (WfCommons priority), 0 if none */
   int reads_inputs;
 } dcsim_task_template;
 

@@ -203,7 +203,16 @@ static void json_job(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_sta
     dcsim_json_key(j, "wms");
     dcsim_json_obj_begin(j);
     dcsim_json_key_str(j, "profile", w->wms->name);
+    dcsim_json_key_str(j, "profile_for", w->wms->description ? w->wms->description : "");
     dcsim_json_key_str(j, "data", dcsim_wms_data_name(w->wms->p.data));
+    if (w->wms->band_rel > 0) { /* the uncertainty of the makespan (doc/wms.md) */
+      dcsim_json_key_num(j, "band_rel", w->wms->band_rel);
+      dcsim_json_key_num(j, "makespan_low_s",
+                         (double)w->plan.makespan_ns * 1e-9 / (1 + w->wms->band_rel));
+      dcsim_json_key_num(j, "makespan_high_s",
+                         (double)w->plan.makespan_ns * 1e-9 * (1 + w->wms->band_rel));
+      dcsim_json_key_str(j, "band_source", w->wms->band_source);
+    }
     dcsim_json_key_int(j, "auxiliary_jobs", (long long)w->plan.wms_aux_jobs);
     dcsim_json_key_num(j, "staged_byte", w->plan.wms_staged_byte);
     dcsim_json_key_num(j, "negotiation_wait_s", w->plan.wms_idle_s);
@@ -467,11 +476,21 @@ static void text_header(const run_out *o) {
   }
   printf("policy      %s+%s\n", dcsim_sched_job_name(o->jp), dcsim_sched_task_name(o->tp));
   for (size_t i = 0; i < s->n_wfs; i++)
-    if (s->wfs[i].wms)
+    if (s->wfs[i].wms) {
+      const dcsim_wms_profile *p = s->wfs[i].wms;
       printf("wms         %s: profile %s (data %s), %zu auxiliary %s, %s staged\n",
-             s->wfs[i].wf->name, s->wfs[i].wms->name, dcsim_wms_data_name(s->wfs[i].wms->p.data),
+             s->wfs[i].wf->name, p->name, dcsim_wms_data_name(p->p.data),
              s->wfs[i].plan.wms_aux_jobs, dcsim_plural(s->wfs[i].plan.wms_aux_jobs, "job", "jobs"),
              DCSIM_SI(s->wfs[i].plan.wms_staged_byte, "B"));
+      if (p->band_rel > 0) { /* makespan / (1 + band) .. makespan x (1 + band): doc/wms.md */
+        double mk = (double)s->wfs[i].plan.makespan_ns * 1e-9;
+        printf(
+            "wms band    %s: makespan %s to %s (a factor %.3g either way: the P90 error of the "
+            "untouched test share for %s)\n",
+            s->wfs[i].wf->name, DCSIM_SI(mk / (1 + p->band_rel), "s"),
+            DCSIM_SI(mk * (1 + p->band_rel), "s"), 1 + p->band_rel, p->name);
+      }
+    }
   printf("simulated   %zu %s, %llu %s, %llu %s\n", st->n_jobs,
          dcsim_plural(st->n_jobs, "job", "jobs"), (unsigned long long)st->tasks,
          dcsim_plural(st->tasks, "task", "tasks"), (unsigned long long)st->events,

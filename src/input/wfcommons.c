@@ -143,7 +143,8 @@ static int load_exec(const ctx *c, dcsim_wfc *w, dcsim_wfc_task *t, json_t *o, c
   int rc;
   if ((rc = get_num(c, o, "runtimeInSeconds", "runtime", where, 1, &t->runtime_s)) ||
       (rc = get_num(c, o, flat ? "cores" : "coreCount", flat ? "coreCount" : "cores", where, 0,
-                    &cores)))
+                    &cores)) ||
+      (rc = get_num(c, o, "priority", NULL, where, 0, &t->priority)))
     return rc;
   if (cores < 1 || cores != floor(cores) || cores > 1e6) {
     char wc[300];
@@ -202,7 +203,8 @@ static int note_use(file_uses *u, const char *key, double size, size_t task, int
 
 /* Sum of the sizes of the files named in list (1.5: ids into files), each use noted. */
 static int file_bytes(const ctx *c, json_t *list, const index_t *files, json_t *farr,
-                      const char *where, file_uses *uses, size_t task, int output, double *out) {
+                      const char *where, file_uses *uses, size_t task, int output, double *out,
+                      unsigned *count) {
   if (!list) return 0;
   if (!json_is_array(list)) return bad(c, where, "not an array");
   for (size_t i = 0; i < json_array_size(list); i++) {
@@ -221,6 +223,7 @@ static int file_bytes(const ctx *c, json_t *list, const index_t *files, json_t *
     if (note_use(uses, id, sz, task, output))
       return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
     *out += sz;
+    ++*count;
   }
   return 0;
 }
@@ -412,18 +415,21 @@ static int task_files(wfc_load *L, size_t i, json_t *t, const char *wi) {
       if ((rc = get_num(c, f, "sizeInBytes", "size", wi, 0, &sz))) return rc;
       const char *link = get_str(f, "link"), *key = get_str(f, "name");
       int input = link && strcmp(link, "input") == 0;
-      if (input)
+      if (input) {
         tk->read_byte += sz;
-      else
+        tk->n_read++;
+      } else {
         tk->write_byte += sz;
+        tk->n_write++;
+      }
       if (!key) key = get_str(f, "id");
       if (key && note_use(&L->uses, key, sz, i, !input))
         return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
     }
   } else if ((rc = file_bytes(c, json_object_get(t, "inputFiles"), &L->fx, L->farr, wi, &L->uses, i,
-                              0, &tk->read_byte)) ||
+                              0, &tk->read_byte, &tk->n_read)) ||
              (rc = file_bytes(c, json_object_get(t, "outputFiles"), &L->fx, L->farr, wi, &L->uses,
-                              i, 1, &tk->write_byte))) {
+                              i, 1, &tk->write_byte, &tk->n_write))) {
     return rc;
   }
   if (tk->read_byte > 0 || tk->write_byte > 0) L->w->has_files = 1;
@@ -565,6 +571,9 @@ int dcsim_wfc_workflow(const dcsim_wfc *w, const dcsim_wfc_opts *o, dcsim_workfl
                                    .delay_s = o->delay_s,
                                    .input_byte = t->read_byte,
                                    .output_byte = t->write_byte,
+                                   .input_files = t->n_read,
+                                   .output_files = t->n_write,
+                                   .priority = t->priority,
                                    .reads_inputs = t->reads_inputs,
                                    .line = 0 };
     if (o->pin && m) tt[i].group = m->name; /* the machine it ran on */

@@ -13,7 +13,8 @@ static const char *const param_names[DCSIM_WMS_N_PARAMS] = {
   "max-jobs",       "max-idle",       "pre-script-s",          "max-pre",
   "post-script-s",  "max-post",       "negotiator-cycle-s",    "matches-per-machine",
   "job-wrapper-s",  "worker-nic-bps", "staging-bps",           "input-bps",
-  "aux-job-s",
+  "aux-job-s",      "claim-reuse",    "claim-worklife-s",      "file-s",
+  "job-priorities",
 };
 
 const char *dcsim_wms_param_name(dcsim_wms_param k) {
@@ -29,7 +30,8 @@ int dcsim_wms_param_find(const char *name) {
 int dcsim_wms_param_is_count(dcsim_wms_param k) {
   return k == DCSIM_WMS_MAX_SUBMITS_PER_CYCLE || k == DCSIM_WMS_MAX_JOBS ||
          k == DCSIM_WMS_MAX_IDLE || k == DCSIM_WMS_MAX_PRE || k == DCSIM_WMS_MAX_POST ||
-         k == DCSIM_WMS_MATCHES_PER_MACHINE;
+         k == DCSIM_WMS_MATCHES_PER_MACHINE || k == DCSIM_WMS_CLAIM_REUSE ||
+         k == DCSIM_WMS_JOB_PRIORITIES;
 }
 
 static int is_bandwidth(int k) {
@@ -50,6 +52,8 @@ void dcsim_wms_conf_free(dcsim_wms_conf *c) {
     free(p->name);
     free(p->runtime_system);
     free(p->version_prefix);
+    free(p->band_source);
+    free(p->description);
     for (int k = 0; k < DCSIM_WMS_N_PARAMS; k++) free(p->source[k]);
   }
   free(c->profiles);
@@ -77,6 +81,8 @@ static int load_param(const dcsim_xml_doc_t *doc, xmlNode *x, dcsim_wms_profile 
   if (dcsim_wms_param_is_count(k) && (v != floor(v) || v > 1e9))
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x, "<param name=\"%s\">: %g is not a count", name,
                          v);
+  if ((k == DCSIM_WMS_CLAIM_REUSE || k == DCSIM_WMS_JOB_PRIORITIES) && v > 1)
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x, "<param name=\"%s\">: 0 (off) or 1 (on)", name);
   if ((k == DCSIM_WMS_DAGMAN_CYCLE_S || k == DCSIM_WMS_NEGOTIATOR_CYCLE_S) && !(v > 0))
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x, "<param name=\"%s\">: a cycle must be > 0 s",
                          name);
@@ -136,6 +142,25 @@ static int load_profile(const dcsim_xml_doc_t *doc, xmlNode *x, const dcsim_wms_
   if (!(p->name = dcsim_strdup(dcsim__xml_attr(doc, x, "name"))) ||
       !(p->runtime_system = dcsim_strdup(dcsim__xml_attr(doc, x, "runtime-system"))) ||
       !(p->version_prefix = dcsim_strdup(dcsim__xml_attr(doc, x, "version-prefix"))))
+    return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, x, "out of memory");
+  double cores = 0;
+  if ((rc = dcsim__xml_double(doc, x, "machine-cores", 0, &cores, err)) ||
+      (rc = dcsim__xml_double(doc, x, "band", 0, &p->band_rel, err)))
+    return rc;
+  if (cores != floor(cores) || cores > 1e6)
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x,
+                         "<profile>: machine-cores %g is not a whole number of cores", cores);
+  p->machine_cores = (unsigned)cores;
+  const char *bsrc = dcsim__xml_attr(doc, x, "band-source");
+  if ((p->band_rel > 0) != (bsrc != NULL) || p->band_rel >= 10)
+    return DCSIM_XML_ERR(
+        err, DCSIM_ESCHEMA, doc, x,
+        "<profile>: a band (> 0 and < 10: mk / (1 + band) .. mk x (1 + band)) needs its "
+        "band-source, and a band-source its band");
+  const char *desc = dcsim__xml_attr(doc, x, "description");
+  if (desc && !(p->description = dcsim_strdup(desc)))
+    return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, x, "out of memory");
+  if (bsrc && !(p->band_source = dcsim_strdup(bsrc)))
     return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, x, "out of memory");
   if ((rc = load_params(doc, x, p, set, err))) return rc;
   for (int k = 0; k < DCSIM_WMS_N_PARAMS; k++)
@@ -200,13 +225,14 @@ out:
 }
 
 const dcsim_wms_profile *dcsim_wms_conf_select(const dcsim_wms_conf *c, const char *system,
-                                               const char *version) {
+                                               const char *version, unsigned machine_cores) {
   if (!system || !*system) return &c->profiles[c->default_profile];
   int named = 0;
   for (size_t i = 0; i < c->n_profiles; i++) {
     const dcsim_wms_profile *p = &c->profiles[i];
     if (strcasecmp(p->runtime_system, system) != 0) continue;
     named = 1;
+    if (p->machine_cores && p->machine_cores != machine_cores) continue;
     if (version && strncmp(version, p->version_prefix, strlen(p->version_prefix)) == 0) return p;
   }
   return named ? &c->profiles[c->default_profile] : NULL;

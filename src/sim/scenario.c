@@ -415,9 +415,10 @@ static int wms_note(dcsim_scenario *s, const dcsim_wf_rt *w, const dcsim_scenari
     files = wf->templates[i].input_byte > 0 || wf->templates[i].output_byte > 0;
   if (w->wms) {
     snprintf(note, sizeof note,
-             "%s: workflow management system %s, profile %s (%s, data %s); --wms none runs "
-             "without it",
-             wf->path, s->wms_conf->name, w->wms->name, s->wms_conf->path,
+             "%s: workflow management system %s, profile %s%s%s (%s, data %s); --wms none "
+             "runs without it",
+             wf->path, s->wms_conf->name, w->wms->name, w->wms->description ? " for " : "",
+             w->wms->description ? w->wms->description : "", s->wms_conf->path,
              dcsim_wms_data_name(w->wms->p.data));
     return add_note_text(s, note, err);
   }
@@ -427,6 +428,17 @@ static int wms_note(dcsim_scenario *s, const dcsim_wf_rt *w, const dcsim_scenari
            "(--io-bw-bps BPS adds (inputs + outputs) / BPS to every task)",
            wf->path);
   return add_note_text(s, note, err);
+}
+
+/* The cores of every node of the platform, 0 when they differ (the node type a WMS profile may
+ * name). */
+static unsigned machine_cores(const dcsim_scenario *s) {
+  unsigned c = 0;
+  for (size_t g = 0; g < s->n_groups; g++) {
+    if (c && s->groups[g].cores_per_node != c) return 0;
+    c = s->groups[g].cores_per_node;
+  }
+  return c;
 }
 
 /* The profile workflow w runs under, or none (dcsim_scenario_opts.wms). */
@@ -446,7 +458,7 @@ static int resolve_wms(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scenario_o
     const dcsim_wms_conf *c = s->wms_conf;
     const char *sys =
         wf->wms_system ? wf->wms_system : c->profiles[c->default_profile].runtime_system;
-    w->wms = dcsim_wms_conf_select(c, sys, wf->wms_version);
+    w->wms = dcsim_wms_conf_select(c, sys, wf->wms_version, machine_cores(s));
     if (!w->wms && strcmp(kind, "pegasus") == 0) w->wms = &c->profiles[c->default_profile];
   }
   return wms_note(s, w, o, err);

@@ -732,8 +732,15 @@ static int wms_task(const plan_ctx *c, uint32_t t, dcsim_wms_task *out, uint8_t 
       return DCSIM_ERR(err, DCSIM_ERANGE, c->wf->path, tt->line,
                        "<task name=\"%s\">: %u cores, a node of group '%s' has %u", tt->name,
                        op->cores, c->s->groups[op->group].g->name, cpn);
-    *out = (dcsim_wms_task){ op->duration_ns, op->group,       op->cores ? op->cores : cpn,
-                             tt->input_byte,  tt->output_byte, tt->reads_inputs };
+    *out = (dcsim_wms_task){ .run_ns = op->duration_ns,
+                             .group = op->group,
+                             .cores = op->cores ? op->cores : cpn,
+                             .in_byte = tt->input_byte,
+                             .out_byte = tt->output_byte,
+                             .in_files = tt->input_files,
+                             .out_files = tt->output_files,
+                             .priority = tt->priority,
+                             .reads_inputs = tt->reads_inputs };
     *pick = (uint8_t)o;
     return 0;
   }

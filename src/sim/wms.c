@@ -22,10 +22,13 @@ static const int64_t limit_ns = INT64_MAX / 4; /* "longer than 10^9 s": sched.c'
 typedef struct job {
   int64_t run_ns;           /* runtime (tasks) or fixed part (auxiliary jobs) */
   double in_byte, out_byte; /* staged before and after the run (auxiliary jobs: out_byte) */
+  unsigned files;           /* files it stages (per-file cost file_s, in its wrapper phase) */
+  double priority;          /* served highest first with job_priorities (auxiliary jobs: 0) */
   uint32_t group, cores, machine;
   uint32_t waiting; /* parents not yet complete */
   int local;        /* auxiliary job: local universe, no negotiation */
   int64_t start_ns;
+  int64_t claim_ns; /* when the negotiator made the claim the job runs on */
 } job;
 
 typedef struct flow {
@@ -121,7 +124,7 @@ static size_t aux_jobs(wms_sim *s, edge *e, size_t ne, size_t *n_out) {
     e[ne++] = (edge){ out, clean };
   }
   for (size_t j = nt; j < n; j++)
-    s->jobs[j] = (job){ .run_ns = ns(s->p->v[DCSIM_WMS_AUX_JOB_S]), .local = 1 };
+    s->jobs[j] = (job){ .run_ns = ns(s->p->v[DCSIM_WMS_AUX_JOB_S]), .local = 1, .priority = 1000 };
   if (in != UINT32_MAX) s->jobs[in].out_byte = d->stage_in_byte;
   if (out != UINT32_MAX) s->jobs[out].out_byte = d->stage_out_byte;
   *n_out = n;
@@ -183,7 +186,9 @@ static int build_jobs(wms_sim *s) {
     if (s->p->data != DCSIM_WMS_SHAREDFS) {
       s->jobs[i].in_byte = t->in_byte;
       s->jobs[i].out_byte = t->out_byte;
+      s->jobs[i].files = t->in_files + t->out_files;
     }
+    s->jobs[i].priority = t->priority;
   }
   s->fail_cores = calloc(d->n_groups + 1, sizeof *s->fail_cores);
   s->fail_cycle = calloc(d->n_groups + 1, sizeof *s->fail_cycle);
@@ -379,6 +384,15 @@ static int submit_ready(wms_sim *s) {
         (v[DCSIM_WMS_MAX_JOBS] > 0 && s->queued >= v[DCSIM_WMS_MAX_JOBS]) ||
         (v[DCSIM_WMS_MAX_IDLE] > 0 && s->idle >= v[DCSIM_WMS_MAX_IDLE]))
       break;
+    if (v[DCSIM_WMS_JOB_PRIORITIES] > 0) { /* DagPriorityQ: the highest priority first */
+      size_t best = s->ready.head;
+      for (size_t i = s->ready.head + 1; i < s->ready.n; i++)
+        if (s->jobs[s->ready.a[i]].priority > s->jobs[s->ready.a[best]].priority) best = i;
+      uint32_t b = s->ready.a[best];
+      memmove(&s->ready.a[s->ready.head + 1], &s->ready.a[s->ready.head],
+              (best - s->ready.head) * sizeof *s->ready.a);
+      s->ready.a[s->ready.head] = b;
+    }
     uint32_t j = s->ready.a[s->ready.head++];
     t += ns(v[DCSIM_WMS_SUBMIT_S]);
     s->queued++;
@@ -430,6 +444,8 @@ static int want_negotiation(wms_sim *s) {
   return push(s, (s->now + c - 1) / c * c, EV_NEGOTIATE, 0, 0);
 }
 
+static int start_on(wms_sim *s, uint32_t j, uint32_t m, int64_t claim_ns);
+
 /* The machine of j's group that takes it in this cycle, or UINT32_MAX. */
 static uint32_t find_machine(wms_sim *s, const job *jb, uint32_t cycle) {
   double mpm = s->p->v[DCSIM_WMS_MATCHES_PER_MACHINE];
@@ -467,6 +483,14 @@ static int negotiate(wms_sim *s) {
   uint32_t cycle = (uint32_t)++s->r->negotiation_cycles;
   size_t k = 0, i = 0, exhausted = 0;
   s->negotiation_pending = 0;
+  if (s->p->v[DCSIM_WMS_JOB_PRIORITIES] > 0) /* the schedd's order: priority, then submission */
+    for (size_t a = 1; a < s->n_idle_jobs; a++) {
+      uint32_t x = s->idle_jobs[a];
+      size_t b = a;
+      for (; b > 0 && s->jobs[s->idle_jobs[b - 1]].priority < s->jobs[x].priority; b--)
+        s->idle_jobs[b] = s->idle_jobs[b - 1];
+      s->idle_jobs[b] = x;
+    }
   for (; i < s->n_idle_jobs && exhausted < s->n_used_groups && !rc; i++) {
     uint32_t j = s->idle_jobs[i];
     job *jb = &s->jobs[j];
@@ -476,13 +500,8 @@ static int negotiate(wms_sim *s) {
       s->idle_jobs[k++] = j;
       continue;
     }
-    s->free_cores[m] -= jb->cores;
     s->matched[m]++;
-    jb->machine = m;
-    s->idle--;
-    s->r->idle_s += (double)(s->now - jb->start_ns) * 1e-9; /* start_ns holds its submission */
-    jb->start_ns = -1;                                      /* not running yet */
-    rc = push(s, s->now + ns(s->p->v[DCSIM_WMS_JOB_WRAPPER_S]), EV_PHASE, j, PH_WRAPPER);
+    rc = start_on(s, j, m, s->now);
   }
   for (; i < s->n_idle_jobs; i++) s->idle_jobs[k++] = s->idle_jobs[i]; /* the rest wait */
   s->n_idle_jobs = k;
@@ -504,10 +523,56 @@ static int submitted(wms_sim *s, uint32_t j) {
   return want_negotiation(s);
 }
 
+/* A job matched to machine m (by the negotiator, or on a reused claim made at claim_ns): its
+ * wrapper starts. */
+static int start_on(wms_sim *s, uint32_t j, uint32_t m, int64_t claim_ns) {
+  job *jb = &s->jobs[j];
+  jb->claim_ns = claim_ns;
+  s->free_cores[m] -= jb->cores;
+  jb->machine = m;
+  s->idle--;
+  s->r->idle_s += (double)(s->now - jb->start_ns) * 1e-9; /* start_ns holds its submission */
+  jb->start_ns = -1;                                      /* not running yet */
+  /* the wrapper, and the fixed cost of every file it stages (pegasus-transfer per file) */
+  double wrap_s = s->p->v[DCSIM_WMS_JOB_WRAPPER_S] + jb->files * s->p->v[DCSIM_WMS_FILE_S];
+  return push(s, s->now + ns(wrap_s), EV_PHASE, j, PH_WRAPPER);
+}
+
+/* Claim reuse: the schedd keeps the claim of a job that ends and starts on it, without a
+ * negotiation cycle, the first idle job (in submission order) of the same group that fits the
+ * claimed cores, while the claim is younger than claim_worklife_s (HTCondor at 7491a145f6:
+ * schedd.cpp:9717 FindRunnableJob for a claim whose job left; the startd refuses further jobs on
+ * a claim older than CLAIM_WORKLIFE, Resource.cpp:2214, default 1200 s, param_info.in:4531). */
+static int reuse_claim(wms_sim *s, const job *done) {
+  if (s->now - done->claim_ns >= ns(s->p->v[DCSIM_WMS_CLAIM_WORKLIFE_S])) return 0;
+  size_t pick = SIZE_MAX;
+  for (size_t i = 0; i < s->n_idle_jobs; i++) {
+    uint32_t j = s->idle_jobs[i];
+    if (s->jobs[j].group != done->group || s->jobs[j].cores > done->cores) continue;
+    if (pick == SIZE_MAX || (s->p->v[DCSIM_WMS_JOB_PRIORITIES] > 0 &&
+                             s->jobs[j].priority > s->jobs[s->idle_jobs[pick]].priority))
+      pick = i;
+    if (s->p->v[DCSIM_WMS_JOB_PRIORITIES] <= 0) break;
+  }
+  if (pick != SIZE_MAX) {
+    size_t i = pick;
+    uint32_t j = s->idle_jobs[i];
+    memmove(&s->idle_jobs[i], &s->idle_jobs[i + 1],
+            (s->n_idle_jobs - i - 1) * sizeof *s->idle_jobs);
+    s->n_idle_jobs--;
+    return start_on(s, j, done->machine, done->claim_ns);
+  }
+  return 0;
+}
+
 static int terminate(wms_sim *s, uint32_t j) {
   job *jb = &s->jobs[j];
-  if (!jb->local) s->free_cores[jb->machine] += jb->cores;
-  return write_log(s, j, LOG_TERMINATED);
+  int rc = 0;
+  if (!jb->local) {
+    s->free_cores[jb->machine] += jb->cores;
+    if (s->p->v[DCSIM_WMS_CLAIM_REUSE] > 0) rc = reuse_claim(s, jb);
+  }
+  return rc ? rc : write_log(s, j, LOG_TERMINATED);
 }
 
 /* The end of a phase of job j (phase + 100: the transfer after that phase has completed). */

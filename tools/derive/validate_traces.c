@@ -12,9 +12,9 @@
  * visible (a pure chain: O = (makespan - sum of runtimes) / tasks) and D from the one where
  * dispatch dominates (the widest, shortest level: bisection on D so that the simulated makespan
  * equals the recorded one); both are marked "calibration", the others are predictions. Then with
- * the workflow management system model of doc/wms.md (what `dcsim run` does by default): its
- * fitted parameters refitted here on the instances (wmsfit.h, which must give the values of
- * workflows/wms/pegasus-htcondor.xml: the ctest wms_fit checks that), and leave-one-out.
+ * the workflow management system model of doc/wms.md (what `dcsim run` does by default) with the
+ * values of workflows/wms/pegasus-htcondor.xml, fitted on the fit share of the WfCommons archive
+ * (tools/wfarchive.py, fit-wms; the instances here are in that share).
  * SWF: every trace is replayed on the platform sized from its header with FCFS, EASY and SJF;
  * the recorded schedule (submit + wait) is the baseline.
  * Prints markdown on stdout; exits 77 (ctest: skipped) when DATA_DIR has no instance. */
@@ -125,13 +125,13 @@ static double dispatch_score(const dcsim_wfc *w) {
   return roots > 1 ? (double)roots / (run / (double)roots + 1) : 0;
 }
 
-/* The workflow management system model: the fit and leave-one-out of wmsfit.h; each fitted
- * makespan is checked against `dcsim run`'s (the engine's) with the description's values. */
+/* The workflow management system model with the description's values (fitted on the archive's
+ * fit share, doc/wms.md); each makespan is checked against `dcsim run`'s (the engine's). */
 static int wms_model(const char *dir) {
   wmsfit f;
   dcsim_error err;
-  int rc = wmsfit_load(dir, NULL, &f, &err), same = 1;
-  if (!rc) rc = wmsfit_run(&f, 1, &err);
+  int rc = wmsfit_load(dir, NULL, &f, &err);
+  if (!rc) rc = wmsfit_predict(&f, &err);
   for (size_t i = 0; i < f.n && !rc; i++) {
     double mk = 0;
     dcsim_scenario_opts so = { .task_policy = 0 };
@@ -148,8 +148,16 @@ static int wms_model(const char *dir) {
     return rc;
   }
   printf("\n### Workflow management system model (doc/wms.md)\n\n");
-  wmsfit_print_values(&f, &same);
-  wmsfit_print_fit(&f);
+  wmsfit_print_instances(&f, 0);
+  double *e = malloc((f.n + 1) * sizeof *e);
+  size_t n = e ? wmsfit_abs_errors(&f, 0, NULL, e) : 0, within = 0;
+  for (size_t i = 0; i < n; i++) within += e[i] <= 0.15;
+  if (n)
+    printf(
+        "\nWith the shipped values: median |error| %.1f %%, worst %.1f %%; within 15 %%: %zu "
+        "of %zu.\n",
+        100 * wmsfit_quantile(e, n, 0.5), 100 * e[n - 1], within, n);
+  free(e);
   wmsfit_release(&f);
   return 0;
 }

@@ -1,4 +1,4 @@
-/* wmsfit.c — fitting a WMS description on recorded instances, with leave-one-out (see wmsfit.h). */
+/* wmsfit.c — fitting a WMS description on recorded instances, and its errors (see wmsfit.h). */
 #include "wmsfit.h"
 
 #include <dirent.h>
@@ -47,7 +47,10 @@ void wmsfit_release(wmsfit *f) {
   }
   free(f->inst);
   free(f->fit_v);
+  free(f->fit_se);
   free(f->fitted);
+  free(f->members);
+  free(f->evaluations);
   dcsim_wms_conf_free(f->conf);
   memset(f, 0, sizeof *f);
 }
@@ -93,8 +96,11 @@ int wmsfit_load(const char *dir, const char *wms_file, wmsfit *f, dcsim_error *e
   if (!rc && (rc = dcsim_wms_conf_load(wms_file, &f->conf, err))) goto out;
   f->inst = calloc(n ? n : 1, sizeof *f->inst);
   f->fit_v = calloc(f->conf ? f->conf->n_profiles : 1, sizeof *f->fit_v);
+  f->fit_se = calloc(f->conf ? f->conf->n_profiles : 1, sizeof *f->fit_se);
   f->fitted = calloc(f->conf ? f->conf->n_profiles : 1, sizeof *f->fitted);
-  if (!rc && (!f->inst || !f->fit_v || !f->fitted))
+  f->members = calloc(f->conf ? f->conf->n_profiles : 1, sizeof *f->members);
+  f->evaluations = calloc(f->conf ? f->conf->n_profiles : 1, sizeof *f->evaluations);
+  if (!rc && (!f->inst || !f->fit_v || !f->fit_se || !f->fitted || !f->members || !f->evaluations))
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
   for (size_t i = 0; i < n && !rc; i++) {
     int keep;
@@ -140,15 +146,6 @@ static size_t grid_of(const dcsim_wms_profile *p, int *ks, size_t *nk) {
   return *nk ? total : 0;
 }
 
-/* Grid point g of profile p into v (mixed radix, the first fitted parameter slowest). */
-static void grid_point(const dcsim_wms_profile *p, const int *ks, size_t nk, size_t g, double *v) {
-  for (size_t q = nk; q-- > 0;) {
-    size_t m = grid_size(&p->fit[ks[q]], ks[q]);
-    v[ks[q]] = grid_value(&p->fit[ks[q]], ks[q], g % m);
-    g /= m;
-  }
-}
-
 /* ---- simulation and fit ---- */
 
 /* Simulated makespan of instance in with the values v of its profile's fitted parameters. */
@@ -163,65 +160,221 @@ static int simulate(wmsfit_inst *in, const int *ks, size_t nk, const double *v, 
   return rc;
 }
 
-/* The grid point of least sum of squared log errors over the members except `skip`. */
-static size_t best_point(const double *e, size_t npts, const size_t *mem, size_t nm, size_t skip) {
+/* The points a profile's fit has simulated: grid indices, log errors per member, their SSE. */
+typedef struct point {
+  size_t idx[DCSIM_WMS_N_PARAMS];
+  double sse;
+  double *e; /* nm log errors */
+} point;
+
+typedef struct fitctx {
+  wmsfit *f;
+  const dcsim_wms_profile *p;
+  int ks[DCSIM_WMS_N_PARAMS];
+  size_t nk, nm, *mem;
+  point *pts;
+  size_t n_pts, cap;
+} fitctx;
+
+/* The point at grid indices idx, simulated on every member unless done before. */
+static int eval_point(fitctx *c, const size_t *idx, const point **out, dcsim_error *err) {
+  for (size_t i = 0; i < c->n_pts; i++)
+    if (memcmp(c->pts[i].idx, idx, c->nk * sizeof *idx) == 0) {
+      *out = &c->pts[i];
+      return 0;
+    }
+  if (DCSIM_GROW(c->pts, c->cap, c->n_pts + 1))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, c->f->conf->path, 0, "out of memory");
+  point *pt = &c->pts[c->n_pts];
+  memset(pt, 0, sizeof *pt);
+  memcpy(pt->idx, idx, c->nk * sizeof *idx);
+  if (!(pt->e = malloc((c->nm ? c->nm : 1) * sizeof *pt->e)))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, c->f->conf->path, 0, "out of memory");
+  double v[DCSIM_WMS_N_PARAMS];
+  for (size_t q = 0; q < c->nk; q++)
+    v[c->ks[q]] = grid_value(&c->p->fit[c->ks[q]], c->ks[q], idx[q]);
+  int rc = 0;
+  for (size_t m = 0; m < c->nm && !rc; m++) {
+    wmsfit_inst *in = &c->f->inst[c->mem[m]];
+    double sim = 0;
+    rc = simulate(in, c->ks, c->nk, v, &sim, err);
+    pt->e[m] = log(sim / in->recorded_s);
+    pt->sse += pt->e[m] * pt->e[m];
+  }
+  if (rc) {
+    free(pt->e);
+    return rc;
+  }
+  c->n_pts++;
+  *out = pt;
+  return 0;
+}
+
+/* The grid index nearest value v of parameter k (the start of the descent). */
+static size_t nearest_index(const dcsim_wms_fit *g, int k, double v) {
   size_t best = 0;
-  double bs = INFINITY;
-  for (size_t g = 0; g < npts; g++) {
-    double sum = 0;
-    for (size_t m = 0; m < nm; m++)
-      if (mem[m] != skip) sum += fabs(e[g * nm + m]);
-    if (sum < bs) {
-      bs = sum;
-      best = g;
+  double bd = INFINITY;
+  for (size_t i = 0; i < grid_size(g, k); i++) {
+    double x = grid_value(g, k, i);
+    double d =
+        is_bps(k) ? (x > 0 && v > 0 ? fabs(log(x / v)) : (x == v ? 0 : INFINITY)) : fabs(x - v);
+    if (d < bd) {
+      bd = d;
+      best = i;
     }
   }
   return best;
 }
 
-/* Fit of profile k: log errors of every member at every grid point, then the best points. */
-static int fit_profile(wmsfit *f, size_t k, int loo, dcsim_error *err) {
-  const dcsim_wms_profile *p = &f->conf->profiles[k];
-  int ks[DCSIM_WMS_N_PARAMS];
-  size_t nk, npts = grid_of(p, ks, &nk), nm = 0, *mem = calloc(f->n + 1, sizeof *mem);
-  double v[DCSIM_WMS_N_PARAMS], *e = NULL;
+/* Coordinate descent from the description's values to a point no single coordinate improves. */
+static int descend(fitctx *c, size_t *idx, dcsim_error *err) {
+  const point *pt;
   int rc = 0;
-  for (size_t i = 0; mem && i < f->n; i++)
-    if (f->inst[i].profile == k) mem[nm++] = i;
-  if (!mem || !npts || !nm) goto out;
-  if (!(e = malloc(npts * nm * sizeof *e))) {
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, f->conf->path, 0, "out of memory");
-    goto out;
-  }
-  for (size_t g = 0; g < npts && !rc; g++) {
-    grid_point(p, ks, nk, g, v);
-    for (size_t m = 0; m < nm && !rc; m++) {
-      double sim = 0;
-      rc = simulate(&f->inst[mem[m]], ks, nk, v, &sim, err);
-      e[g * nm + m] = log(sim / f->inst[mem[m]].recorded_s);
+  for (size_t q = 0; q < c->nk; q++)
+    idx[q] = nearest_index(&c->p->fit[c->ks[q]], c->ks[q], c->p->p.v[c->ks[q]]);
+  for (int round = 0, moved = 1; moved && round < WMSFIT_MAX_ROUNDS && !rc; round++) {
+    moved = 0;
+    for (size_t q = 0; q < c->nk && !rc; q++) {
+      size_t try[DCSIM_WMS_N_PARAMS], best = idx[q];
+      memcpy(try, idx, sizeof try);
+      double bs = INFINITY;
+      for (size_t i = 0; i < grid_size(&c->p->fit[c->ks[q]], c->ks[q]) && !rc; i++) {
+        try[q] = i;
+        if ((rc = eval_point(c, try, &pt, err))) break;
+        if (pt->sse < bs) {
+          bs = pt->sse;
+          best = i;
+        }
+      }
+      if (best != idx[q]) moved = 1;
+      idx[q] = best;
     }
   }
-  if (rc) goto out;
-  f->fitted[k] = 1;
-  grid_point(p, ks, nk, best_point(e, npts, mem, nm, SIZE_MAX), f->fit_v[k]);
-  for (size_t m = 0; m < nm && !rc; m++) {
-    wmsfit_inst *in = &f->inst[mem[m]];
-    in->fit_s = exp(e[best_point(e, npts, mem, nm, SIZE_MAX) * nm + m]) * in->recorded_s;
-    if (!loo) continue;
-    size_t g = best_point(e, npts, mem, nm, nm > 1 ? mem[m] : SIZE_MAX);
-    if (nm == 1) g = 0; /* nobody else: the least-overhead point */
-    in->loo_refit = nm > 1;
-    grid_point(p, ks, nk, g, in->loo_v);
-    in->loo_s = exp(e[g * nm + m]) * in->recorded_s;
-  }
-out:
-  free(e);
-  free(mem);
   return rc;
 }
 
-/* Every instance with the values of the description as written. */
-static int simulate_file(wmsfit *f, dcsim_error *err) {
+/* The coordinate of parameter k's grid point i: ln(value) for bandwidths, else the value. */
+static double coord(const dcsim_wms_fit *g, int k, size_t i) {
+  double v = grid_value(g, k, i);
+  return is_bps(k) ? log(v) : v;
+}
+
+/* Inverts the symmetric n x n matrix a in place (Gauss-Jordan); 0 when singular. */
+static int invert(double *a, size_t n) {
+  double inv[DCSIM_WMS_N_PARAMS * DCSIM_WMS_N_PARAMS] = { 0 };
+  for (size_t i = 0; i < n; i++) inv[i * n + i] = 1;
+  for (size_t col = 0; col < n; col++) {
+    size_t piv = col;
+    for (size_t r = col + 1; r < n; r++)
+      if (fabs(a[r * n + col]) > fabs(a[piv * n + col])) piv = r;
+    if (!(fabs(a[piv * n + col]) > 1e-12)) return 0;
+    for (size_t k = 0; k < n; k++) {
+      double t = a[col * n + k];
+      a[col * n + k] = a[piv * n + k];
+      a[piv * n + k] = t;
+      t = inv[col * n + k];
+      inv[col * n + k] = inv[piv * n + k];
+      inv[piv * n + k] = t;
+    }
+    double d = a[col * n + col];
+    for (size_t k = 0; k < n; k++) {
+      a[col * n + k] /= d;
+      inv[col * n + k] /= d;
+    }
+    for (size_t r = 0; r < n; r++) {
+      if (r == col) continue;
+      double m = a[r * n + col];
+      for (size_t k = 0; k < n; k++) {
+        a[r * n + k] -= m * a[col * n + k];
+        inv[r * n + k] -= m * inv[col * n + k];
+      }
+    }
+  }
+  memcpy(a, inv, n * n * sizeof *a);
+  return 1;
+}
+
+/* Standard errors at the optimum idx (wmsfit.h): J by differences over the neighbours. */
+static int std_errors(fitctx *c, const size_t *idx, double sse, double *se, dcsim_error *err) {
+  size_t nm = c->nm, use[DCSIM_WMS_N_PARAMS], nu = 0;
+  double *J = calloc(nm * c->nk + 1, sizeof *J);
+  int rc = 0;
+  if (!J) return DCSIM_ERR(err, DCSIM_ENOMEM, c->f->conf->path, 0, "out of memory");
+  for (size_t q = 0; q < c->nk; q++) se[c->ks[q]] = NAN;
+  for (size_t q = 0; q < c->nk && !rc; q++) {
+    const dcsim_wms_fit *g = &c->p->fit[c->ks[q]];
+    size_t n = grid_size(g, c->ks[q]), lo = idx[q], hi = idx[q];
+    size_t first = is_bps(c->ks[q]) ? 1 : 0; /* unlimited has no coordinate */
+    if (idx[q] < first) continue;
+    if (lo > first) lo--;
+    if (hi + 1 < n) hi++;
+    if (lo == hi) continue;
+    size_t a[DCSIM_WMS_N_PARAMS], b[DCSIM_WMS_N_PARAMS];
+    memcpy(a, idx, sizeof a);
+    memcpy(b, idx, sizeof b);
+    a[q] = lo;
+    b[q] = hi;
+    const point *pa, *pb;
+    if ((rc = eval_point(c, a, &pa, err)) || (rc = eval_point(c, b, &pb, err))) break;
+    double du = coord(g, c->ks[q], hi) - coord(g, c->ks[q], lo), norm = 0;
+    for (size_t m = 0; m < nm; m++) {
+      J[nu * nm + m] = (pb->e[m] - pa->e[m]) / du;
+      norm += J[nu * nm + m] * J[nu * nm + m];
+    }
+    if (norm > 0) use[nu++] = q;
+  }
+  if (!rc && nu && nm > nu) {
+    double A[DCSIM_WMS_N_PARAMS * DCSIM_WMS_N_PARAMS];
+    for (size_t i = 0; i < nu; i++)
+      for (size_t j = 0; j < nu; j++) {
+        A[i * nu + j] = 0;
+        for (size_t m = 0; m < nm; m++) A[i * nu + j] += J[i * nm + m] * J[j * nm + m];
+      }
+    double s2 = sse / (double)(nm - nu);
+    if (invert(A, nu))
+      for (size_t i = 0; i < nu; i++) {
+        int k = c->ks[use[i]];
+        double sd = sqrt(s2 * A[i * nu + i]);
+        se[k] = is_bps(k) ? grid_value(&c->p->fit[k], k, idx[use[i]]) * sd : sd;
+      }
+  }
+  free(J);
+  return rc;
+}
+
+/* Fit of profile k on all its instances. */
+static int fit_profile(wmsfit *f, size_t k, dcsim_error *err) {
+  fitctx c;
+  memset(&c, 0, sizeof c);
+  c.f = f;
+  c.p = &f->conf->profiles[k];
+  c.mem = calloc(f->n + 1, sizeof *c.mem);
+  int rc = 0;
+  if (!c.mem) return DCSIM_ERR(err, DCSIM_ENOMEM, f->conf->path, 0, "out of memory");
+  for (size_t i = 0; i < f->n; i++)
+    if (f->inst[i].profile == k) c.mem[c.nm++] = i;
+  size_t idx[DCSIM_WMS_N_PARAMS] = { 0 };
+  if (grid_of(c.p, c.ks, &c.nk) && c.nm) {
+    const point *pt = NULL;
+    if (!(rc = descend(&c, idx, err)) && !(rc = eval_point(&c, idx, &pt, err))) {
+      double sse = pt->sse;
+      f->fitted[k] = 1;
+      f->members[k] = c.nm;
+      for (size_t q = 0; q < c.nk; q++)
+        f->fit_v[k][c.ks[q]] = grid_value(&c.p->fit[c.ks[q]], c.ks[q], idx[q]);
+      for (size_t m = 0; m < c.nm; m++)
+        f->inst[c.mem[m]].fit_s = exp(pt->e[m]) * f->inst[c.mem[m]].recorded_s;
+      rc = std_errors(&c, idx, sse, f->fit_se[k], err);
+    }
+    f->evaluations[k] = c.n_pts;
+  }
+  for (size_t i = 0; i < c.n_pts; i++) free(c.pts[i].e);
+  free(c.pts);
+  free(c.mem);
+  return rc;
+}
+
+int wmsfit_predict(wmsfit *f, dcsim_error *err) {
   int ks[DCSIM_WMS_N_PARAMS], rc = 0;
   for (size_t i = 0; i < f->n && !rc; i++) {
     wmsfit_inst *in = &f->inst[i];
@@ -229,14 +382,28 @@ static int simulate_file(wmsfit *f, dcsim_error *err) {
     size_t nk;
     grid_of(p, ks, &nk);
     rc = simulate(in, ks, nk, p->p.v, &in->file_s, err);
-    in->fit_s = in->loo_s = in->file_s; /* profiles without fitted parameters */
+    in->fit_s = in->file_s; /* profiles without fitted parameters */
   }
   return rc;
 }
 
-int wmsfit_run(wmsfit *f, int loo, dcsim_error *err) {
-  int rc = simulate_file(f, err);
-  for (size_t k = 0; k < f->conf->n_profiles && !rc; k++) rc = fit_profile(f, k, loo, err);
+int wmsfit_fit(wmsfit *f, dcsim_error *err) {
+  int rc = 0;
+  for (size_t k = 0; k < f->conf->n_profiles && !rc; k++) rc = fit_profile(f, k, err);
+  return rc;
+}
+
+int wmsfit_apply(const wmsfit *from, wmsfit *to, dcsim_error *err) {
+  int ks[DCSIM_WMS_N_PARAMS], rc = 0;
+  for (size_t i = 0; i < to->n && !rc; i++) {
+    wmsfit_inst *in = &to->inst[i];
+    size_t k = in->profile, nk;
+    if (k >= from->conf->n_profiles || !from->fitted[k] ||
+        strcmp(from->conf->profiles[k].name, to->conf->profiles[k].name) != 0)
+      continue;
+    grid_of(&to->conf->profiles[k], ks, &nk);
+    rc = simulate(in, ks, nk, from->fit_v[k], &in->fit_s, err);
+  }
   return rc;
 }
 
@@ -244,67 +411,185 @@ int wmsfit_run(wmsfit *f, int loo, dcsim_error *err) {
 
 double wmsfit_rel(double sim, double rec) { return sim / rec - 1; }
 
-/* The fitted parameters: the fit's value and the file's; *same = 0 when one differs. */
+size_t wmsfit_family_len(const char *path) {
+  const char *b = wmsfit_base(path), *dash = strchr(b, '-');
+  return dash ? (size_t)(dash - b) : strlen(b);
+}
+
+static int cmp_dbl(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double wmsfit_quantile(const double *a, size_t n, double q) {
+  if (!n) return NAN;
+  size_t r = (size_t)ceil(q * (double)n); /* nearest rank */
+  return a[(r ? r : 1) - 1];
+}
+
+static double sim_of(const wmsfit_inst *in, int fit) { return fit ? in->fit_s : in->file_s; }
+
+size_t wmsfit_abs_errors(const wmsfit *f, int fit, const char *prefix, double *e) {
+  size_t n = 0;
+  for (size_t i = 0; i < f->n; i++) {
+    const dcsim_wms_profile *p = &f->conf->profiles[f->inst[i].profile];
+    if (prefix && strcmp(p->version_prefix, prefix) != 0) continue;
+    e[n++] = fabs(wmsfit_rel(sim_of(&f->inst[i], fit), f->inst[i].recorded_s));
+  }
+  qsort(e, n, sizeof *e, cmp_dbl);
+  return n;
+}
+
+size_t wmsfit_log_errors(const wmsfit *f, int fit, const char *prefix, double *e) {
+  size_t n = 0;
+  for (size_t i = 0; i < f->n; i++) {
+    const dcsim_wms_profile *p = &f->conf->profiles[f->inst[i].profile];
+    if (prefix && strcmp(p->version_prefix, prefix) != 0) continue;
+    e[n++] = fabs(log(sim_of(&f->inst[i], fit) / f->inst[i].recorded_s));
+  }
+  qsort(e, n, sizeof *e, cmp_dbl);
+  return n;
+}
+
+static void print_se(double se) {
+  if (isnan(se))
+    printf(" none |");
+  else
+    printf(" %.3g |", se);
+}
+
 void wmsfit_print_values(const wmsfit *f, int *same) {
-  printf("| profile | parameter | fit | in %s |\n|---|---|---|---|\n", wmsfit_base(f->conf->path));
+  printf(
+      "| profile | parameter | fit | standard error | instances | in %s |\n"
+      "|---|---|---|---|---|---|\n",
+      wmsfit_base(f->conf->path));
   *same = 1;
   for (size_t k = 0; k < f->conf->n_profiles; k++) {
     const dcsim_wms_profile *p = &f->conf->profiles[k];
     for (int q = 0; q < DCSIM_WMS_N_PARAMS; q++) {
       if (!p->fit[q].steps) continue;
       if (!f->fitted[k]) {
-        printf("| %s | %s | (no instance) | %.6g |\n", p->name,
+        printf("| %s | %s | (no instance) | | 0 | %.6g |\n", p->name,
                dcsim_wms_param_name((dcsim_wms_param)q), p->p.v[q]);
         continue;
       }
       double fv = f->fit_v[k][q], v = p->p.v[q];
       if (fabs(fv - v) > 1e-6 * fmax(fabs(fv), 1e-12)) *same = 0;
-      printf("| %s | %s | %.6g | %.6g |\n", p->name, dcsim_wms_param_name((dcsim_wms_param)q), fv,
-             v);
+      printf("| %s | %s | %.6g |", p->name, dcsim_wms_param_name((dcsim_wms_param)q), fv);
+      print_se(f->fit_se[k][q]);
+      printf(" %zu | %.6g |\n", f->members[k], v);
     }
   }
 }
 
-/* Mean and worst |error| and the count within 15 % of sim[i] against the records. */
-static void summary(const char *what, const wmsfit *f, int loo) {
-  double sum = 0, worst = -1;
-  size_t within = 0, wi = 0;
-  for (size_t i = 0; i < f->n; i++) {
-    double e = fabs(wmsfit_rel(loo ? f->inst[i].loo_s : f->inst[i].fit_s, f->inst[i].recorded_s));
-    sum += e;
-    within += e <= 0.15;
-    if (e > worst) {
-      worst = e;
-      wi = i;
-    }
-  }
-  printf("%s: mean |error| %.1f %%, worst %.1f %% (%s); within 15 %%: %zu of %zu.\n", what,
-         100 * sum / (double)f->n, 100 * worst, wmsfit_base(f->inst[wi].path), within, f->n);
-}
-
-void wmsfit_print_fit(const wmsfit *f) {
-  printf(
-      "\n| instance | profile | recorded [s] | fitted model [s] | error | leave-one-out [s] "
-      "| error | leave-one-out values |\n|---|---|---|---|---|---|---|---|\n");
+void wmsfit_print_instances(const wmsfit *f, int fit) {
+  printf("| instance | profile | recorded [s] | model [s] | error |\n|---|---|---|---|---|\n");
   for (size_t i = 0; i < f->n; i++) {
     const wmsfit_inst *in = &f->inst[i];
-    const dcsim_wms_profile *p = &f->conf->profiles[in->profile];
-    char vals[512] = "";
-    size_t pos = 0;
-    for (int q = 0; q < DCSIM_WMS_N_PARAMS && pos < sizeof vals - 80; q++)
-      if (p->fit[q].steps && is_bps(q) && in->loo_v[q] == 0)
-        pos += (size_t)snprintf(vals + pos, sizeof vals - pos, "%s%s unlimited", pos ? ", " : "",
-                                dcsim_wms_param_name((dcsim_wms_param)q));
-      else if (p->fit[q].steps)
-        pos += (size_t)snprintf(vals + pos, sizeof vals - pos, "%s%s %.3g", pos ? ", " : "",
-                                dcsim_wms_param_name((dcsim_wms_param)q), in->loo_v[q]);
-    printf("| %s | %s | %.0f | %.1f | %+.1f %% | %.1f | %+.1f %% | %s%s |\n", wmsfit_base(in->path),
-           p->name, in->recorded_s, in->fit_s, 100 * wmsfit_rel(in->fit_s, in->recorded_s),
-           in->loo_s, 100 * wmsfit_rel(in->loo_s, in->recorded_s), vals,
-           in->loo_refit ? "" : " (no other instance of its profile)");
+    printf("| %s | %s | %.0f | %.1f | %+.1f %% |\n", wmsfit_base(in->path),
+           f->conf->profiles[in->profile].name, in->recorded_s, sim_of(in, fit),
+           100 * wmsfit_rel(sim_of(in, fit), in->recorded_s));
   }
-  printf("\n");
-  summary("Fitted model", f, 0);
-  printf("\n");
-  summary("Leave-one-out", f, 1);
+}
+
+void wmsfit_print_groups(const wmsfit *f, int fit) {
+  printf(
+      "| family | profile | instances | median error | median abs | P90 abs | worst abs |\n"
+      "|---|---|---|---|---|---|---|\n");
+  double *e = malloc((f->n + 1) * sizeof *e), *a = malloc((f->n + 1) * sizeof *a);
+  char *done = calloc(f->n + 1, 1);
+  for (size_t i = 0; e && a && done && i < f->n; i++) {
+    if (done[i]) continue;
+    const char *b = wmsfit_base(f->inst[i].path);
+    size_t len = wmsfit_family_len(b), n = 0;
+    for (size_t k = i; k < f->n; k++) {
+      const char *c = wmsfit_base(f->inst[k].path);
+      if (done[k] || wmsfit_family_len(c) != len || strncmp(c, b, len) != 0 ||
+          f->inst[k].profile != f->inst[i].profile)
+        continue;
+      done[k] = 1;
+      e[n] = wmsfit_rel(sim_of(&f->inst[k], fit), f->inst[k].recorded_s);
+      a[n] = fabs(e[n]);
+      n++;
+    }
+    qsort(e, n, sizeof *e, cmp_dbl);
+    qsort(a, n, sizeof *a, cmp_dbl);
+    double med = n % 2 ? e[n / 2] : 0.5 * (e[n / 2 - 1] + e[n / 2]);
+    double amed = n % 2 ? a[n / 2] : 0.5 * (a[n / 2 - 1] + a[n / 2]);
+    printf("| %.*s | %s | %zu | %+.1f %% | %.1f %% | %.1f %% | %.1f %% |\n", (int)len, b,
+           f->conf->profiles[f->inst[i].profile].name, n, 100 * med, 100 * amed,
+           100 * wmsfit_quantile(a, n, 0.9), 100 * a[n - 1]);
+  }
+  free(e);
+  free(a);
+  free(done);
+}
+
+size_t wmsfit_bands(const wmsfit *f, wmsfit_band *out, size_t max) {
+  double *e = malloc((f->n + 1) * sizeof *e);
+  size_t nb = 0;
+  for (size_t k = 0; e && k < f->conf->n_profiles && nb < max; k++) {
+    const dcsim_wms_profile *p = &f->conf->profiles[k];
+    int seen = 0;
+    for (size_t i = 0; i < nb; i++)
+      seen |= strcmp(out[i].prefix, p->version_prefix) == 0 &&
+              strcmp(out[i].system, p->runtime_system) == 0;
+    size_t n = wmsfit_abs_errors(f, 1, p->version_prefix, e);
+    if (seen || !n) continue;
+    wmsfit_band *b = &out[nb++];
+    b->system = p->runtime_system;
+    b->prefix = p->version_prefix;
+    b->n = n;
+    b->median_abs = wmsfit_quantile(e, n, 0.5);
+    b->p90_abs = wmsfit_quantile(e, n, 0.9);
+    wmsfit_log_errors(f, 1, p->version_prefix, e);
+    b->band = round(1000 * (exp(wmsfit_quantile(e, n, 0.9)) - 1)) / 1000;
+  }
+  free(e);
+  return nb;
+}
+
+static void record_instances(FILE *o, const wmsfit *f, const char *share) {
+  for (size_t i = 0; i < f->n; i++) {
+    const wmsfit_inst *in = &f->inst[i];
+    fprintf(o, "instance\t%s\t%s\t%s\t%.0f\t%.1f\t%+.4f\n", wmsfit_base(in->path), share,
+            f->conf->profiles[in->profile].name, in->recorded_s, in->fit_s,
+            wmsfit_rel(in->fit_s, in->recorded_s));
+  }
+}
+
+void wmsfit_write_record(FILE *o, const wmsfit *fit, const wmsfit *test) {
+  fprintf(o, "kind\tprofile\tparameter\tvalue\tstandard_error\tn_instances\tinstances\n");
+  for (size_t k = 0; k < fit->conf->n_profiles; k++) {
+    const dcsim_wms_profile *p = &fit->conf->profiles[k];
+    if (!fit->fitted[k]) continue;
+    for (int q = 0; q < DCSIM_WMS_N_PARAMS; q++) {
+      if (!p->fit[q].steps) continue;
+      fprintf(o, "param\t%s\t%s\t%.6g\t", p->name, dcsim_wms_param_name((dcsim_wms_param)q),
+              fit->fit_v[k][q]);
+      if (isnan(fit->fit_se[k][q]))
+        fprintf(o, "none");
+      else
+        fprintf(o, "%.3g", fit->fit_se[k][q]);
+      fprintf(o, "\t%zu\t", fit->members[k]);
+      for (size_t i = 0, first = 1; i < fit->n; i++)
+        if (fit->inst[i].profile == k) {
+          fprintf(o, "%s%s", first ? "" : ",", wmsfit_base(fit->inst[i].path));
+          first = 0;
+        }
+      fprintf(o, "\n");
+    }
+  }
+  fprintf(o, "kind\tfile\tshare\tprofile\trecorded_s\tsimulated_s\terror\n");
+  record_instances(o, fit, "fit");
+  if (!test) return;
+  record_instances(o, test, "test");
+  wmsfit_band b[16];
+  size_t nb = wmsfit_bands(test, b, 16);
+  fprintf(o,
+          "kind\truntime_system\tversion_prefix\ttest_instances\tmedian_abs_error\t"
+          "p90_abs_error\tband\n");
+  for (size_t i = 0; i < nb; i++)
+    fprintf(o, "band\t%s\t%s\t%zu\t%.4f\t%.4f\t%.3f\n", b[i].system, b[i].prefix, b[i].n,
+            b[i].median_abs, b[i].p90_abs, b[i].band);
 }
