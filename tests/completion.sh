@@ -37,5 +37,7 @@ expect "import-kerncraft import-likwid" dcsim calibrate imp
 expect "roofline" dcsim help roo
 expect "bash" dcsim completion ""
 expect "workflows/alaro.xml" dcsim run workflows/alaro.x
+expect "nominal" dcsim model --freq nom
+expect "time,cost time,energy time,energy,cost" dcsim sweep workflows/alaro.xml --objectives time
 [ "$fails" = 0 ] && echo "completion: all cases pass"
 exit "$fails"

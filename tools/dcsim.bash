@@ -28,6 +28,7 @@ _dcsim() {
       case $prev in
         --dwarf) _dcsim_names dwarf; return ;;
         --cpu) _dcsim_names cpu; return ;;
+        --freq) _dcsim_words "nominal min max turbo"; return ;;
         --gpu) _dcsim_names gpu; return ;;
         --host-cpu) _dcsim_names cpu; return ;;
         --energy-form) _dcsim_words "5.3 5.2 none"; return ;;
@@ -38,6 +39,7 @@ _dcsim() {
       case $prev in
         --dwarf) _dcsim_names dwarf; return ;;
         --cpu) _dcsim_names cpu; return ;;
+        --freq) _dcsim_words "nominal min max turbo"; return ;;
         --format) _dcsim_words "text json csv"; return ;;
       esac ;;
     list)
@@ -52,6 +54,7 @@ _dcsim() {
         --dwarf) _dcsim_names dwarf; return ;;
         --method) _dcsim_words "lad lsq endpoints"; return ;;
         --flop-method) _dcsim_words "lad lsq"; return ;;
+        --freq) _dcsim_words "nominal min max turbo"; return ;;
       esac ;;
     bench)
       opts="--output --quick --time-budget --reps --threads --cache --compare --check --from --budget --seed --sampler --name --db --sysfs-cpu --powercap --quiet --help"
@@ -67,13 +70,16 @@ _dcsim() {
         --cpu) _dcsim_names cpu; return ;;
         --gpu) _dcsim_names gpu; return ;;
         --host-cpu) _dcsim_names cpu; return ;;
+        --freq) _dcsim_words "nominal min max turbo"; return ;;
         --policy) _dcsim_words "fcfs easy sjf heft energy fcfs+heft fcfs+energy easy+heft easy+energy sjf+heft sjf+energy"; return ;;
         --format) _dcsim_words "text json csv"; return ;;
+        --objectives) _dcsim_words "time,energy time,cost energy,cost time,energy,cost"; return ;;
       esac ;;
     pareto)
       opts="--format --out --sweep --title --objectives --help"
       case $prev in
         --format) _dcsim_words "text csv json svg png"; return ;;
+        --objectives) _dcsim_words "time,energy time,cost energy,cost time,energy,cost"; return ;;
       esac ;;
     heatmap)
       opts="--out --color --sweep --cpu --gpu --freq --title --help"
@@ -81,6 +87,7 @@ _dcsim() {
         --color) _dcsim_words "energy time"; return ;;
         --cpu) _dcsim_names cpu; return ;;
         --gpu) _dcsim_names gpu; return ;;
+        --freq) _dcsim_words "nominal min max turbo"; return ;;
       esac ;;
     merge)
       opts="--output --sweep --help"
@@ -91,6 +98,7 @@ _dcsim() {
       case $prev in
         --cpu) _dcsim_names cpu; return ;;
         --gpu) _dcsim_names gpu; return ;;
+        --freq) _dcsim_words "nominal min max turbo"; return ;;
         --dwarf) _dcsim_names dwarf; return ;;
         --kind) _dcsim_words "cache-aware classic"; return ;;
         --format) _dcsim_words "text json csv png svg"; return ;;

@@ -126,7 +126,7 @@ void dcsim_cli_man(FILE *f) {
 static int listed_values(const char *arg, char *out, size_t size) {
   if (!arg || !strchr(arg, '|') || strlen(arg) >= size) return 0;
   for (const char *p = arg; *p; p++)
-    if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || strchr("|.-+", *p))) return 0;
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || strchr("|.-+,", *p))) return 0;
   size_t n = 0;
   for (const char *p = arg; *p; p++) out[n++] = *p == '|' ? ' ' : *p;
   out[n] = '\0';
@@ -151,6 +151,8 @@ static void completion_command(FILE *f, const dcsim_command *c) {
           "        --policy) _dcsim_words \"fcfs easy sjf heft energy fcfs+heft fcfs+energy "
           "easy+heft easy+energy sjf+heft sjf+energy\"; return ;;\n",
           f);
+    else if (strcmp(o->name, "freq") == 0) /* the names every CPU resolves (issue 26) */
+      fputs("        --freq) _dcsim_words \"nominal min max turbo\"; return ;;\n", f);
     else if (listed_values(o->arg, vals, sizeof vals))
       fprintf(f, "        --%s) _dcsim_words \"%s\"; return ;;\n", o->name, vals);
   }
