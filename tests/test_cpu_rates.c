@@ -152,14 +152,15 @@ static void test_gold(void) {
   dcsim_cpu_profile_free(p);
 }
 
-/* A spec-only profile: every rate from the datasheet (spec), the peak = cores x f x flop/cycle,
- * DRAM at most the two sockets' ceilings; a profile without model keeps D3.5's errors. */
+/* A profile without tables: the peak from the datasheet (spec) = cores x f x flop/cycle, DRAM
+ * anchored on published measurements (extrapolated: <datasheet><measured>), at most the two
+ * sockets' ceilings; a profile without model keeps D3.5's errors. */
 static void test_spec(void) {
   dcsim_cpu_profile_t *p = load_cpu(CPU "epyc-9654.xml");
   if (!p) return;
   CHECK_REL(rate(p, DCSIM_CPU_FLOPS, 2.4, NULL, 192, DCSIM_PROV_SPEC), 192 * 2.4e9 * 16, 1e-12);
   const dcsim_cpu_perf_model *pm = dcsim_cpu_profile_perf_model(p);
-  double dram = rate(p, DCSIM_CPU_DRAM, 2.4, NULL, 192, DCSIM_PROV_SPEC);
+  double dram = rate(p, DCSIM_CPU_DRAM, 2.4, NULL, 192, DCSIM_PROV_EXTRAPOLATED);
   CHECK(pm && dram <= 2 * pm->q[DCSIM_CPU_DRAM].sat_bps * (1 + 1e-12) &&
         dram > 1.5 * pm->q[DCSIM_CPU_DRAM].sat_bps);
   /* the turbo state without bins: its clock at every core count */
@@ -168,6 +169,8 @@ static void test_spec(void) {
   dcsim_error err = { 0 };
   CHECK_INT(dcsim_cpu_rates_at(p, &(dcsim_cpu_state){ 2.4, NULL, 8 }, 0, &r, &err), 0);
   CHECK_INT(r.prov.kind, DCSIM_PROV_SPEC);
+  CHECK_INT(r.qprov[DCSIM_CPU_FLOPS].kind, DCSIM_PROV_SPEC); /* each quantity its own */
+  CHECK_INT(r.qprov[DCSIM_CPU_DRAM].kind, DCSIM_PROV_EXTRAPOLATED);
   CHECK(r.has_l1 && r.has_l2 && r.has_l3);
   /* under --d35 a spec-only profile has no tables to answer from */
   CHECK_INT(dcsim_cpu_rates_at(p, &(dcsim_cpu_state){ 2.4, NULL, 8 }, 1, &r, &err), DCSIM_EREF);

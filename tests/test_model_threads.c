@@ -44,7 +44,7 @@ static void test_apply(void) {
   dcsim_cpu_result r = {
     .n_nodes = 1, .n_loops = 2, .parts = pn, .node_time_s = &nt, .node_comm_s = &cn, .time_s = tn
   };
-  dcsim_threads_apply(&law, 4, &one, 1, &r);
+  dcsim_threads_apply(&law, 4, &one, NULL, 1, &r);
   CHECK_REL(pn[0].time_s, 0.25 * 0.9 + 0.75 * 0.3 + 0.01 * 3 * 0.9, 1e-12);
   CHECK_REL(pn[0].flop_time_s / pn[0].mem_time_s, 0.05 / 0.3, 1e-12);
   CHECK_REL(pn[1].time_s, 0.25 * 0.6 + 0.75 * 0.15 + 0.01 * 3 * 0.6, 1e-12);

@@ -17,14 +17,15 @@ _dcsim() {
     help) _dcsim_words "run model energy list calibrate bench validate sweep pareto heatmap merge roofline --man"; return ;;
     completion) _dcsim_words bash; return ;;
     run)
-      opts="--platform --policy --db --format --deadline-s --tasks-csv --gantt --power --power-off-after --dvfs-slowdown --swf-map --wms-delay-s --wms-dispatch-s --io-bw-bps --wms --wms-file --bucket-s --d35 --strict --max-tasks --max-memory --quiet --price --kwh-price --lifetime-years --help"
+      opts="--platform --policy --db --format --deadline-s --tasks-csv --gantt --power --power-off-after --dvfs-slowdown --swf-map --wms-delay-s --wms-dispatch-s --io-bw-bps --wms --wms-file --bucket-s --threading --d35 --strict --max-tasks --max-memory --quiet --price --kwh-price --lifetime-years --help"
       case $prev in
         --policy) _dcsim_words "fcfs easy sjf heft energy fcfs+heft fcfs+energy easy+heft easy+energy sjf+heft sjf+energy"; return ;;
         --format) _dcsim_words "text json csv"; return ;;
         --wms) _dcsim_words "none pegasus"; return ;;
+        --threading) _dcsim_words "measured ideal"; return ;;
       esac ;;
     model)
-      opts="--dwarf --case --set --cpu --nodes --cores --freq --net-bw-bps --net-latency-s --overlap --nodes-scan --gpu --host-cpu --small-domain --gpu-power-activity --gpus --energy-form --format --d35 --strict --help"
+      opts="--dwarf --case --set --cpu --nodes --cores --freq --net-bw-bps --net-latency-s --overlap --nodes-scan --gpu --host-cpu --small-domain --gpu-power-activity --gpus --energy-form --format --threading --d35 --strict --help"
       case $prev in
         --dwarf) _dcsim_names dwarf; return ;;
         --cpu) _dcsim_names cpu; return ;;
@@ -33,6 +34,7 @@ _dcsim() {
         --host-cpu) _dcsim_names cpu; return ;;
         --energy-form) _dcsim_words "5.3 5.2 none"; return ;;
         --format) _dcsim_words "text json csv"; return ;;
+        --threading) _dcsim_words "measured ideal"; return ;;
       esac ;;
     energy)
       opts="--dwarf --case --cpu --cores --freq --nodes --time --format --d35 --strict --help"
@@ -65,7 +67,7 @@ _dcsim() {
       case $prev in
       esac ;;
     sweep)
-      opts="--cpu --gpu --gpus --host-cpu --nodes --cores --freq --set --platform --policy --deadline-s --db --format --threads --plot --heatmap --title --quiet --stop-after --shard --d35 --strict --price --kwh-price --lifetime-years --objectives --help"
+      opts="--cpu --gpu --gpus --host-cpu --nodes --cores --freq --set --platform --policy --deadline-s --db --format --threads --plot --heatmap --title --quiet --stop-after --shard --threading --d35 --strict --price --kwh-price --lifetime-years --objectives --help"
       case $prev in
         --cpu) _dcsim_names cpu; return ;;
         --gpu) _dcsim_names gpu; return ;;

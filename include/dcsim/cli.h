@@ -69,6 +69,13 @@ int dcsim_arg_double(const dcsim_args *a, const char *name, double dflt, double 
 int dcsim_arg_format(const dcsim_args *a, const char *const *allowed, int *out, dcsim_error *err);
 /* DCSIM_MODEL_D35 / DCSIM_MODEL_STRICT (dcsim/model.h) from --d35 and --strict. */
 unsigned dcsim_arg_model_flags(const dcsim_args *a);
+/* --threading measured|ideal: ors DCSIM_MODEL_HW_THREADS into *flags for ideal; a usage error
+ * for any other value. */
+int dcsim_arg_threading(const dcsim_args *a, unsigned *flags, dcsim_error *err);
+/* "measured" -> 0, "ideal" -> DCSIM_MODEL_HW_THREADS; -1 for another name. */
+int dcsim_threading_parse(const char *name, unsigned *flags);
+/* The variant's name of model flags: "ideal" with DCSIM_MODEL_HW_THREADS, else "measured". */
+const char *dcsim_threading_name(unsigned model_flags);
 /* --price NAME=USD (repeatable, at most 16), --kwh-price, --lifetime-years into o (dcsim/cost.h);
  * prices and names are the caller's buffers of 16 entries. The argv index of the option a
  * dcsim_cost_check() message names (0 when none). */

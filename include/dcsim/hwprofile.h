@@ -39,6 +39,9 @@ typedef struct dcsim_cpu_rates {
    * that needs that level reports an error. The flops and DRAM tables are always required. */
   int has_l1, has_l2, has_l3;
   dcsim_prov prov; /* the weakest of the lookups, with its table's source (dcsim/provenance.h) */
+  /* each quantity's own (indexed by dcsim_cpu_qty; absent levels keep kind table and ""): a
+   * loop's time rests only on the rates it is bound by (dcsim/model_cpu.h) */
+  dcsim_prov qprov[5];
 } dcsim_cpu_rates;
 
 typedef struct dcsim_cpu_power {
@@ -113,12 +116,22 @@ int dcsim_cpu_profile_lookup(const dcsim_cpu_profile_t *p, dcsim_cpu_qty q,
 int dcsim_cpu_profile_anchor(const dcsim_cpu_profile_t *p, dcsim_cpu_qty q,
                              const dcsim_cpu_state *s, dcsim_cpu_state *anchor, dcsim_error *err);
 
+/* <datasheet><measured>: a published bandwidth of one level (0 / NULL when absent). */
+typedef struct dcsim_cpu_measured_bw {
+  double one_core_bps; /* one core */
+  double ghz;          /* the clock it was measured at */
+  double socket_bps;   /* one socket with socket_cores active (0: not given) */
+  unsigned socket_cores;
+  const char *source;
+} dcsim_cpu_measured_bw;
+
 /* <datasheet>: the figures the parametric model is derived from (0 when absent). */
 typedef struct dcsim_cpu_datasheet {
   double isa_flop_per_cycle; /* DP flop per cycle and core of the ISA (FMA counted as 2) */
   const char *isa_source;
   double mem_peak_bps, mem_sustained_bps; /* one socket; sustained 0 = not measured */
   const char *mem_source;
+  dcsim_cpu_measured_bw measured[5]; /* by dcsim_cpu_qty; [0] (flops) unused */
 } dcsim_cpu_datasheet;
 const dcsim_cpu_datasheet *dcsim_cpu_profile_datasheet(const dcsim_cpu_profile_t *p);
 

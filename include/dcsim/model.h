@@ -31,8 +31,10 @@ typedef enum {
  *   DCSIM_MODEL_STRICT  refuse any prediction whose time or energy rests on extrapolated or
  *                       datasheet-only values (`--strict`, dcsim/provenance.h).
  *   DCSIM_MODEL_HW_THREADS  the per-loop model's own thread scaling, without the dwarf's measured
- *                       <thread-scaling> (what `dcsim calibrate scaling` fits against); --d35
- *                       implies it. */
+ *                       <thread-scaling>: `--threading ideal`, the same algorithm threaded well
+ *                       (what `dcsim calibrate scaling` fits against); --d35 implies it. Without
+ *                       it (`--threading measured`, the default) the dwarf's measured law
+ *                       applies (dcsim/model_threads.h). */
 enum { DCSIM_MODEL_D35 = 1u << 0, DCSIM_MODEL_STRICT = 1u << 1, DCSIM_MODEL_HW_THREADS = 1u << 2 };
 
 /* With `gpu` set the GPU model runs (the dwarf needs <kernels>), otherwise the CPU model. */
@@ -68,7 +70,8 @@ typedef struct dcsim_thread_info {
   int exact;                       /* the law was fitted on this CPU */
   double hw_time_s;                /* a node's computation on n cores by the per-loop model alone */
   double one_time_s;               /* the same on one core (0 when no law was applied) */
-  dcsim_prov prov;                 /* of the law (only with law) */
+  double max_time_s; /* the same on the law's cores_max (0 unless the request is beyond it) */
+  dcsim_prov prov;   /* of the law (only with law) */
 } dcsim_thread_info;
 
 typedef struct dcsim_prediction {

@@ -7,7 +7,8 @@
  * point's index, so the output is the same at any thread count. A point whose state lies outside
  * a profile's tables is infeasible, with the reason; it never stops the sweep.
  *
- * Point order: cpu (outermost), gpu, host cpu, gpus, nodes, cores, freq (innermost), each in list
+ * Point order: cpu (outermost), gpu, host cpu, gpus, nodes, cores, freq, threading (innermost),
+ * each in list
  * order.
  *
  * Ownership: dcsim_sweep_new() returns a heap object freed by dcsim_sweep_free(); the points
@@ -55,6 +56,10 @@ typedef struct dcsim_sweep_def {
    * name must be a parameter of some task's dwarf. Not a list: one value per name. */
   size_t n_sets;
   const dcsim_param_set *sets;
+  /* CPU thread-scaling variants (--threading measured,ideal): each 0 (measured, the dwarfs' laws)
+   * or DCSIM_MODEL_HW_THREADS (ideal); empty = the model_flags' own */
+  size_t n_threadings;
+  const unsigned *threadings;
   /* cost (issue 26, dcsim/cost.h): NULL = the defaults; what the front is taken over
    * (DCSIM_OBJ_*; 0 = time and energy) */
   const struct dcsim_cost_opts *cost;

@@ -32,6 +32,8 @@ typedef struct dcsim_sweep_point {
   /* feasible: where its time and energy come from, the weakest task of its workflow
    * (dcsim_prov_kind of dcsim/provenance.h; the sources: dcsim run or model on that point) */
   unsigned char time_prov, energy_prov;
+  /* the CPU thread-scaling variant (sweep --threading): "measured" or "ideal" (dcsim/model.h) */
+  char threading[12];
   /* feasible: its cost in USD (dcsim/cost.h: the energy of the nodes held at the kWh price plus
    * their purchase amortised over the node-seconds held), NaN when unknown; then cost_missing
    * names the CPU or GPU profile without a price ("" when known or infeasible) */

@@ -35,6 +35,12 @@
   }
 #define OPT_STRICT \
   { "strict", NULL, 0, "refuse extrapolated and datasheet-only values (provenance, doc/models.md)" }
+#define OPT_THREADING                                                                           \
+  {                                                                                             \
+    "threading", "measured|ideal", 0,                                                           \
+        "CPU thread scaling: the dwarf's measured law where it applies, or the per-loop model " \
+        "with well-behaved threads (default measured; doc/models.md \"Thread scaling\")"        \
+  }
 
 static const dcsim_opt_spec model_opts[] = {
   { "dwarf", "FILE|NAME", 0, "dwarf to model (dwarfs/NAME.xml or a path)" },
@@ -66,6 +72,7 @@ static const dcsim_opt_spec model_opts[] = {
     "energy model (default: node wall power; under --d35 §5.3): §5.3 coefficients or §5.2 with "
     "E_const on the energy table, or none" },
   OPT_FORMAT,
+  OPT_THREADING,
   OPT_D35,
   OPT_STRICT,
 };
@@ -115,6 +122,7 @@ static const dcsim_opt_spec run_opts[] = {
   { "wms-file", "FILE", 0,
     "WMS description (default workflows/wms/pegasus-htcondor.xml, schemas/wms.xsd)" },
   { "bucket-s", "SECONDS", 0, "width of the utilisation-over-time buckets (default 3600)" },
+  OPT_THREADING,
   OPT_D35,
   OPT_STRICT,
   { "max-tasks", "N", 0, "refuse a run of more task instances (default 1000000000)" },
@@ -151,6 +159,9 @@ static const dcsim_opt_spec sweep_opts[] = {
   { "stop-after", "N", 0, "testing: stop after N new points, as if interrupted" },
   { "shard", "I/N", 0,
     "evaluate only shard I of N (job arrays; needs --db; join with dcsim merge)" },
+  { "threading", "measured,ideal", 0,
+    "CPU thread-scaling variants, an axis of the design space: the dwarfs' measured laws, the "
+    "per-loop model with well-behaved threads, or both (default measured)" },
   OPT_D35,
   OPT_STRICT,
   OPT_COST,
@@ -425,6 +436,30 @@ int dcsim_arg_cost_index(const dcsim_args *a, const char *msg) {
 unsigned dcsim_arg_model_flags(const dcsim_args *a) {
   return (dcsim_arg_flag(a, "d35") ? DCSIM_MODEL_D35 : 0u) |
          (dcsim_arg_flag(a, "strict") ? DCSIM_MODEL_STRICT : 0u);
+}
+
+int dcsim_threading_parse(const char *name, unsigned *flags) {
+  if (strcmp(name, "measured") == 0)
+    *flags = 0;
+  else if (strcmp(name, "ideal") == 0)
+    *flags = DCSIM_MODEL_HW_THREADS;
+  else
+    return -1;
+  return 0;
+}
+
+const char *dcsim_threading_name(unsigned model_flags) {
+  return model_flags & DCSIM_MODEL_HW_THREADS ? "ideal" : "measured";
+}
+
+int dcsim_arg_threading(const dcsim_args *a, unsigned *flags, dcsim_error *err) {
+  const char *v = dcsim_arg(a, "threading");
+  unsigned f = 0;
+  if (v && dcsim_threading_parse(v, &f))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "threading"),
+                     "--threading %s: expected measured or ideal", v);
+  *flags |= f;
+  return 0;
 }
 
 int dcsim_arg_double(const dcsim_args *a, const char *name, double dflt, double *out,

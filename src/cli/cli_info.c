@@ -32,14 +32,17 @@ static int xml_filter(const struct dirent *e) {
 /* How the parametric model of a profile was made: "fitted", "spec", "fitted+spec", or NULL. */
 static const char *model_kind(const dcsim_cpu_profile_t *p) {
   const dcsim_cpu_perf_model *pm = dcsim_cpu_profile_perf_model(p);
-  int fitted = 0, spec = 0;
+  int fitted = 0, spec = 0, published = 0;
   for (int q = 0; pm && q < DCSIM_CPU_NQTY; q++) {
     if (!pm->q[q].present) continue;
     if (strncmp(pm->q[q].source, "spec", 4) == 0)
       spec = 1;
+    else if (strncmp(pm->q[q].source, "published", 9) == 0)
+      published = 1; /* anchored on <datasheet><measured> (doc/models.md) */
     else
       fitted = 1;
   }
+  if (published) return fitted ? "fitted+published" : spec ? "published+spec" : "published";
   return fitted && spec ? "fitted+spec" : fitted ? "fitted" : spec ? "spec" : NULL;
 }
 
@@ -189,9 +192,11 @@ static int list_cpu(const char *path, dcsim_json *j, int json, dcsim_error *err)
            dcsim_cpu_profile_has_energy(p) ? ", energy table" : "", tdp);
     printf("  %-18s %s%s%s%s\n", "", tables,
            mk ? (strcmp(mk, "spec") == 0 ? "; performance model from the datasheet (spec)"
-                                         : "; performance model fitted beneath the tables")
+                 : strncmp(mk, "published", 9) == 0
+                     ? "; performance model anchored on published measurements"
+                     : "; performance model fitted beneath the tables")
               : "",
-           mk && strcmp(mk, "fitted+spec") == 0 ? " and the datasheet" : "",
+           mk && strstr(mk, "+spec") ? " and the datasheet" : "",
            pk ? (strcmp(pk, "spec") == 0 ? "; power model from the datasheet (spec)"
                                          : "; power model fitted to its energy table")
               : "");

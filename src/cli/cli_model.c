@@ -77,6 +77,20 @@ static int parse_energy_form(const dcsim_args *a, dcsim_energy_form *f, dcsim_er
 }
 
 /* What limits a loop: a loop with no work and no traffic (W = Q = 0) is empty, not bound. */
+/* --freq min or max that is the nominal clock (a profile with one plain state): said on stderr,
+ * not merged silently; the turbo state, when the profile has one, is named. */
+static void freq_merged_note(const dcsim_cpu_profile_t *cpu, const char *text,
+                             const dcsim_cpu_state *st) {
+  if (!text || (strcmp(text, "max") && strcmp(text, "min")) || st->label ||
+      st->ghz != dcsim_cpu_profile_nominal_ghz(cpu))
+    return;
+  double tu = dcsim_cpu_profile_turbo_ghz(cpu);
+  char t[64] = " and no turbo state";
+  if (tu > 0) snprintf(t, sizeof t, "; its turbo (%s GHz) is --freq turbo", DCSIM_SIG(tu));
+  fprintf(stderr, "dcsim: note: --freq %s is the nominal %s GHz: %s has one non-turbo state%s\n",
+          text, DCSIM_SIG(st->ghz), dcsim_cpu_profile_name(cpu), t);
+}
+
 static const char *bound_name(const dcsim_loop_part *lp) {
   if (lp->work_flop == 0 && lp->traffic_byte == 0) return "empty";
   return lp->compute_bound ? "compute" : "memory";
@@ -88,6 +102,10 @@ static void print_threads(const dcsim_model_req *rq, const dcsim_prediction *p) 
   const dcsim_thread_info *ti = &p->threads;
   unsigned n = rq->state.threads;
   if (!p->cpu || n <= 1 || (rq->flags & DCSIM_MODEL_D35)) return;
+  if (!ti->law && (rq->flags & DCSIM_MODEL_HW_THREADS)) {
+    printf("threads   %u cores: ideal scaling, the per-loop model alone (--threading ideal)\n", n);
+    return;
+  }
   if (!ti->law) {
     printf(
         "threads   %u cores: ideal scaling, the per-loop model alone (no measured thread "
@@ -95,14 +113,18 @@ static void print_threads(const dcsim_model_req *rq, const dcsim_prediction *p) 
         n, dcsim_dwarf_name(rq->ev->dwarf));
     return;
   }
-  char tp[600];
+  char tp[600], how[200] = "";
   dcsim_prov_format(ti->prov, tp, sizeof tp);
-  double law = dcsim_threads_time(ti->law, n, ti->one_time_s, ti->hw_time_s);
+  double law = dcsim_threads_time_held(ti->law, n, ti->one_time_s, ti->max_time_s, ti->hw_time_s);
+  if (n > ti->law->cores_max) /* dcsim/model_threads.h: the efficiency at cores_max held */
+    snprintf(how, sizeof how, "; beyond %u cores the parallel efficiency at %u cores held",
+             ti->law->cores_max, ti->law->cores_max);
   printf(
       "threads   %u cores: %sx the 1-core time by the measured scaling of %s (sigma %s, "
-      "kappa %s, fitted on %s up to %u cores); per-loop model alone %sx  %s\n",
+      "kappa %s, fitted on %s up to %u cores%s%s); per-loop model alone %sx  %s\n",
       n, DCSIM_SIG(law / ti->one_time_s), dcsim_dwarf_name(rq->ev->dwarf),
       DCSIM_SIG(ti->law->sigma), DCSIM_SIG(ti->law->kappa), ti->law->cpu, ti->law->cores_max,
+      ti->exact ? "" : ", transferred to this CPU as a function of the thread count", how,
       DCSIM_SIG(ti->hw_time_s / ti->one_time_s), tp);
 }
 
@@ -118,6 +140,13 @@ static void json_threads(dcsim_json *j, const dcsim_model_req *rq, const dcsim_p
     dcsim_json_key_num(j, "kappa", ti->law->kappa);
     dcsim_json_key_str(j, "fitted_on", ti->law->cpu);
     dcsim_json_key_int(j, "cores_max", ti->law->cores_max);
+    int beyond = rq->state.threads > ti->law->cores_max;
+    dcsim_json_key_str(j, "rule",
+                       !ti->exact ? (beyond ? "transferred from another CPU; efficiency at "
+                                              "cores_max held"
+                                            : "transferred from another CPU")
+                       : beyond   ? "efficiency at cores_max held"
+                                  : "measured range");
     dcsim_json_key_num(j, "one_core_s", ti->one_time_s);
     dcsim_json_key(j, "provenance");
     dcsim_prov_json(j, ti->prov);
@@ -193,7 +222,9 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, con
   char tp[600], ep[600];
   dcsim_prov_format(p->time_prov, tp, sizeof tp);
   dcsim_prov_format(p->energy_prov, ep, sizeof ep);
-  printf("\nmodel     %s\n", rq->flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default");
+  printf("\nmodel     %s%s\n",
+         rq->flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default",
+         rq->flags & DCSIM_MODEL_HW_THREADS ? ", --threading ideal" : "");
   print_threads(rq, p);
   printf("time      %s s  %s\n", DCSIM_SIG(p->time_s), tp);
   if (p->has_energy) {
@@ -346,6 +377,8 @@ static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p, con
   else
     dcsim_json_null(&j);
   dcsim_json_key_str(&j, "model", rq->flags & DCSIM_MODEL_D35 ? "d35" : "default");
+  if (rq->flags & DCSIM_MODEL_HW_THREADS) /* only then: earlier outputs unchanged */
+    dcsim_json_key_str(&j, "threading", "ideal");
   dcsim_json_key(&j, "energy_covers");
   if (p->has_energy)
     dcsim_json_str(&j, p->energy_scope);
@@ -427,6 +460,8 @@ static void scan_json(const dcsim_model_req *rq, const node_scan *S, const char 
   dcsim_json_key_num(&j, "net_latency_s", rq->net_latency_s);
   dcsim_json_key_num(&j, "overlap", S->overlap);
   dcsim_json_key_str(&j, "model", rq->flags & DCSIM_MODEL_D35 ? "d35" : "default");
+  if (rq->flags & DCSIM_MODEL_HW_THREADS) /* only then: earlier outputs unchanged */
+    dcsim_json_key_str(&j, "threading", "ideal");
   dcsim_prov_json_member(&j, S->time_prov, S->has_e ? &S->energy_prov : NULL);
   dcsim_json_key(&j, "scan");
   dcsim_json_arr_begin(&j);
@@ -614,6 +649,7 @@ static int cpu_request(const dcsim_args *a, const dcsim_dwarf_t *d, dcsim_model_
     dcsim_error_at(err, "command line", dcsim_arg_index(a, "freq"));
     return rc;
   }
+  freq_merged_note(*cpu, dcsim_arg(a, "freq"), &rq->state);
   double bw = 0;
   if ((rc = dcsim_arg_double(a, "net-bw-bps", 0, &bw, err))) return rc;
   if (dcsim_arg(a, "net-bw-bps") && !(bw > 0))
@@ -735,6 +771,7 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   if ((rc = dcsim_arg_format(a, formats, &fmt, err))) goto out;
   if ((rc = parse_energy_form(a, &rq.energy_form, err))) goto out;
   rq.flags = dcsim_arg_model_flags(a);
+  if ((rc = dcsim_arg_threading(a, &rq.flags, err))) goto out;
   if ((rc = parse_sets(a, b, names, &nb, err))) goto out;
   if ((rc = load_dwarf_arg(a, &d, err))) goto out;
   const char *case_name = dcsim_arg(a, "case");

@@ -76,6 +76,8 @@ static void json_totals(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
   if (run_id > 0) dcsim_json_key_int(j, "run_id", run_id);
   dcsim_json_key_num(j, "allocated", ms->allocated);
   dcsim_json_key_str(j, "model", s->model_flags & DCSIM_MODEL_D35 ? "d35" : "default");
+  if (s->model_flags & DCSIM_MODEL_HW_THREADS) /* only then: earlier outputs unchanged */
+    dcsim_json_key_str(j, "threading", "ideal");
   dcsim_json_key_str(j, "energy_covers", dcsim_scenario_energy_scope(s));
   dcsim_prov tprov, eprov;
   dcsim_scenario_provenance(s, &tprov, &eprov);
@@ -533,8 +535,9 @@ static void text_summary(const run_out *o) {
   char tpb[600], epb[600];
   dcsim_prov_format(tprov, tpb, sizeof tpb);
   dcsim_prov_format(eprov, epb, sizeof epb);
-  printf("model               %s; task times %s, task energies %s\n",
-         s->model_flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default", tpb, epb);
+  printf("model               %s%s; task times %s, task energies %s\n",
+         s->model_flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default",
+         s->model_flags & DCSIM_MODEL_HW_THREADS ? ", --threading ideal" : "", tpb, epb);
   printf("time-to-solution    %s s\n", DCSIM_SIG((double)st->makespan_ns * 1e-9));
   printf("energy-to-solution  %s (%s kWh), of which %s idle on nodes no job held\n",
          DCSIM_SI(st->energy_j, "J"), DCSIM_SIG(st->energy_j / 3.6e6),
@@ -762,10 +765,11 @@ static int run_options(const dcsim_args *a, dcsim_task_policy tp, dcsim_scenario
   so->platform_path = dcsim_arg(a, "platform");
   so->task_policy = tp;
   so->model_flags = dcsim_arg_model_flags(a);
+  int rc;
+  if ((rc = dcsim_arg_threading(a, &so->model_flags, err))) return rc;
   so->swf_map = dcsim_arg(a, "swf-map");
   so->dvfs = dcsim_arg(a, "dvfs-slowdown") != NULL;
   eo->power_off = dcsim_arg(a, "power-off-after") != NULL;
-  int rc;
   if ((rc = dcsim_arg_double(a, "deadline-s", 0, &so->deadline_s, err)) ||
       (rc = dcsim_arg_double(a, "dvfs-slowdown", 0, &so->dvfs_slowdown, err)) ||
       (rc = dcsim_arg_double(a, "wms-delay-s", 0, &so->wms_delay_s, err)) ||

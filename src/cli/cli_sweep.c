@@ -313,9 +313,10 @@ typedef struct sweep_cmd {
 static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error *err) {
   static const char *const formats[] = { "text", "json", "csv", NULL };
   int rc;
-  list cpus, gpus, freqs, hosts;
-  unsigned nodes[DCSIM_SWEEP_MAX_LIST], cores[DCSIM_SWEEP_MAX_LIST], gcounts[DCSIM_SWEEP_MAX_LIST];
-  size_t n_gcounts = 0;
+  list cpus, gpus, freqs, hosts, thr;
+  unsigned nodes[DCSIM_SWEEP_MAX_LIST], cores[DCSIM_SWEEP_MAX_LIST], gcounts[DCSIM_SWEEP_MAX_LIST],
+      threadings[2];
+  size_t n_gcounts = 0, n_threadings = 0;
   dcsim_param_set sets[16];
   char set_names[16][64], price_names[16][64];
   dcsim_price_set prices[16];
@@ -326,6 +327,7 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   if ((rc = dcsim_arg_format(a, formats, &c->fmt, err)) ||
       (rc = split_list(a, "cpu", &cpus, err)) || (rc = split_list(a, "gpu", &gpus, err)) ||
       (rc = split_list(a, "freq", &freqs, err)) || (rc = split_list(a, "host-cpu", &hosts, err)) ||
+      (rc = split_list(a, "threading", &thr, err)) ||
       (rc = uint_list(a, "gpus", 64, gcounts, &n_gcounts, err)) ||
       (rc = uint_list(a, "nodes", DCSIM_SWEEP_MAX_NODES, nodes, &n_nodes, err)) ||
       (rc = uint_list(a, "cores", DCSIM_SWEEP_MAX_CORES, cores, &n_cores, err)) ||
@@ -355,31 +357,39 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   char gnuplot[1024];
   if (root && (c->plot || c->heat) && (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err)))
     return rc; /* before sweeping */
-  dcsim_sweep_def def = { a->positional[0],
-                          dcsim_arg(a, "platform"),
-                          dcsim_arg(a, "policy"),
-                          0,
-                          cpus.n,
-                          cpus.v,
-                          gpus.n,
-                          gpus.v,
-                          n_nodes,
-                          nodes,
-                          n_cores,
-                          cores,
-                          freqs.n,
-                          freqs.v,
-                          0,
-                          n_sets,
-                          sets,
-                          &cost,
-                          objectives,
-                          n_gcounts,
-                          gcounts,
-                          hosts.n,
-                          hosts.v };
+  dcsim_sweep_def def = { .input = a->positional[0],
+                          .platform = dcsim_arg(a, "platform"),
+                          .policy = dcsim_arg(a, "policy"),
+                          .n_cpus = cpus.n,
+                          .cpus = cpus.v,
+                          .n_gpus = gpus.n,
+                          .gpus = gpus.v,
+                          .n_nodes = n_nodes,
+                          .nodes = nodes,
+                          .n_cores = n_cores,
+                          .cores = cores,
+                          .n_freqs = freqs.n,
+                          .freqs = freqs.v,
+                          .n_sets = n_sets,
+                          .sets = sets };
+  def.cost = &cost; /* issue 26 */
+  def.objectives = objectives;
+  def.n_gpu_counts = n_gcounts;
+  def.gpu_counts = gcounts;
+  def.n_host_cpus = hosts.n;
+  def.host_cpus = hosts.v;
   if ((rc = dcsim_arg_double(a, "deadline-s", 0, &def.deadline_s, err))) return rc;
   def.model_flags = dcsim_arg_model_flags(a);
+  for (size_t k = 0; k < thr.n; k++) { /* --threading measured,ideal: an axis (dcsim/sweep.h) */
+    if (k >= 2 || dcsim_threading_parse(thr.v[k], &threadings[k]) ||
+        (k == 1 && threadings[0] == threadings[1]))
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "threading"),
+                       "--threading %s: a list of measured and ideal, each at most once",
+                       dcsim_arg(a, "threading"));
+    n_threadings = k + 1;
+  }
+  def.n_threadings = n_threadings;
+  def.threadings = threadings;
   const volatile sig_atomic_t *stop = dcsim_cli_catch_interrupts(); /* loading too (issue 26) */
   if (!(rc = dcsim_sweep_new(&def, &c->sw, err)) && *stop)
     return DCSIM_ERR(err, DCSIM_EINTR, a->positional[0], 0,

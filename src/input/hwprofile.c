@@ -66,7 +66,7 @@ struct dcsim_cpu_profile {
   size_t n_etabs;
   energy_table *etabs; /* one per <energy>, in document order; frequencies distinct */
   dcsim_cpu_datasheet ds;
-  char *ds_isa_src, *ds_mem_src;
+  char *ds_isa_src, *ds_mem_src, *ds_meas_src[Q_COUNT];
   int has_perf;
   dcsim_cpu_perf_model pm;
   char *pm_src, *pm_level_src[Q_COUNT];
@@ -94,6 +94,7 @@ void dcsim_cpu_profile_free(dcsim_cpu_profile_t *p) {
   free(p->etabs);
   free(p->ds_isa_src);
   free(p->ds_mem_src);
+  for (int q = 0; q < Q_COUNT; q++) free(p->ds_meas_src[q]);
   free(p->pm_src);
   for (int q = 0; q < Q_COUNT; q++) free(p->pm_level_src[q]);
   dcsim_cpu_power_model_release(&p->power);
@@ -355,6 +356,25 @@ static int load_datasheet(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xm
       return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, mem, "<memory>: peak-bps must be positive");
     if ((rc = dcsim__profile_dup_source(doc, mem, &p->ds_mem_src, err))) return rc;
     p->ds.mem_source = p->ds_mem_src;
+  }
+  /* <measured level=...>: published bandwidths the model was anchored on (dcsim_cpu_measured_bw) */
+  for (xmlNode *m = dcsim__xml_child(dn, "measured"); m; m = dcsim__xml_next(m, "measured")) {
+    const char *lv = dcsim__xml_attr(doc, m, "level");
+    int q = -1;
+    for (int i = Q_L1; i < Q_COUNT; i++)
+      if (lv && strcmp(lv, quantity_names[i]) == 0) q = i;
+    if (q < 0 || p->ds_meas_src[q])
+      return DCSIM_XML_ERR(
+          err, DCSIM_EPARSE, doc, m, "<measured level=\"%s\">: %s", lv ? lv : "",
+          q < 0 ? "level must be L1, L2, L3 or DRAM" : "a second one for this level");
+    dcsim_cpu_measured_bw *b = &p->ds.measured[q];
+    if ((rc = dcsim__xml_double(doc, m, "one-core-bps", 1, &b->one_core_bps, err)) ||
+        (rc = dcsim__xml_double(doc, m, "ghz", 1, &b->ghz, err)) ||
+        (rc = dcsim__xml_double(doc, m, "socket-bps", 0, &b->socket_bps, err)) ||
+        (rc = dcsim__xml_u32(doc, m, "socket-cores", 0, &b->socket_cores, err)) ||
+        (rc = dcsim__profile_dup_source(doc, m, &p->ds_meas_src[q], err)))
+      return rc;
+    b->source = p->ds_meas_src[q];
   }
   return 0;
 }
@@ -749,10 +769,11 @@ static int lookup(const dcsim_cpu_profile_t *p, int q, const dcsim_cpu_state *s,
 
 /* one table of dcsim_cpu_profile_rates: its value and the weakest provenance so far */
 static int lookup_into(const dcsim_cpu_profile_t *p, int q, const dcsim_cpu_state *s, double *out,
-                       dcsim_prov *prov, dcsim_error *err) {
+                       dcsim_cpu_rates *r, dcsim_error *err) {
   dcsim_prov here;
   int rc = lookup(p, q, s, out, &here, err);
-  if (!rc) *prov = q == Q_FLOPS ? here : dcsim_prov_weakest(*prov, here);
+  if (!rc) r->prov = q == Q_FLOPS ? here : dcsim_prov_weakest(r->prov, here);
+  if (!rc) r->qprov[q] = here;
   return rc;
 }
 
@@ -760,19 +781,17 @@ int dcsim_cpu_profile_rates(const dcsim_cpu_profile_t *p, const dcsim_cpu_state 
                             dcsim_cpu_rates *out, dcsim_error *err) {
   dcsim_cpu_rates r;
   memset(&r, 0, sizeof r);
+  for (int q = 0; q < Q_COUNT; q++) r.qprov[q] = dcsim_prov_make(DCSIM_PROV_TABLE, "");
   int rc;
-  if ((rc = lookup_into(p, Q_FLOPS, s, &r.flops, &r.prov, err))) return rc;
+  if ((rc = lookup_into(p, Q_FLOPS, s, &r.flops, &r, err))) return rc;
   /* cache tables are optional (dcsim/hwprofile.h); absent ones stay 0 with their flag cleared */
-  if ((r.has_l1 = p->tables[Q_L1].present) &&
-      (rc = lookup_into(p, Q_L1, s, &r.l1_bps, &r.prov, err)))
+  if ((r.has_l1 = p->tables[Q_L1].present) && (rc = lookup_into(p, Q_L1, s, &r.l1_bps, &r, err)))
     return rc;
-  if ((r.has_l2 = p->tables[Q_L2].present) &&
-      (rc = lookup_into(p, Q_L2, s, &r.l2_bps, &r.prov, err)))
+  if ((r.has_l2 = p->tables[Q_L2].present) && (rc = lookup_into(p, Q_L2, s, &r.l2_bps, &r, err)))
     return rc;
-  if ((r.has_l3 = p->tables[Q_L3].present) &&
-      (rc = lookup_into(p, Q_L3, s, &r.l3_bps, &r.prov, err)))
+  if ((r.has_l3 = p->tables[Q_L3].present) && (rc = lookup_into(p, Q_L3, s, &r.l3_bps, &r, err)))
     return rc;
-  if ((rc = lookup_into(p, Q_DRAM, s, &r.dram_bps, &r.prov, err))) return rc;
+  if ((rc = lookup_into(p, Q_DRAM, s, &r.dram_bps, &r, err))) return rc;
   *out = r;
   return 0;
 }

@@ -148,6 +148,7 @@ int dcsim_cpu_rates_at(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s, i
                          : "its highest state; no turbo state known");
   dcsim_cpu_rates r;
   memset(&r, 0, sizeof r);
+  for (int q = 0; q < DCSIM_CPU_NQTY; q++) r.qprov[q] = dcsim_prov_make(DCSIM_PROV_TABLE, "");
   const dcsim_cpu_perf_model *pm = dcsim_cpu_profile_perf_model(p);
   double *dst[DCSIM_CPU_NQTY] = { &r.flops, &r.l1_bps, &r.l2_bps, &r.l3_bps, &r.dram_bps };
   int *has[DCSIM_CPU_NQTY] = { NULL, &r.has_l1, &r.has_l2, &r.has_l3, NULL };
@@ -160,6 +161,7 @@ int dcsim_cpu_rates_at(const dcsim_cpu_profile_t *p, const dcsim_cpu_state *s, i
     int rc = dcsim_cpu_rate_at(p, (dcsim_cpu_qty)q, s, 0, dst[q], &here, err);
     if (rc) return rc;
     r.prov = q == 0 ? here : dcsim_prov_weakest(r.prov, here);
+    r.qprov[q] = here;
   }
   *out = r;
   return 0;

@@ -118,15 +118,23 @@ static int apply_threads(const dcsim_model_req *req, const dcsim_cpu_node_spec *
   if (!ti->law) return 0; /* no measurements: ideal scaling, said by the output */
   dcsim_cpu_node_spec one = *ns;
   one.state.threads = 1;
-  dcsim_cpu_result *r1 = NULL;
+  dcsim_cpu_result *r1 = NULL, *rm = NULL;
   int rc = dcsim_model_cpu(req->ev, &one, 1, req->net_s_per_byte, &r1, err);
-  if (rc) return rc;
+  if (!rc && n > ti->law->cores_max) { /* beyond the measured range: the efficiency at its end */
+    dcsim_cpu_node_spec at_max = *ns;
+    at_max.state.threads = ti->law->cores_max;
+    rc = dcsim_model_cpu(req->ev, &at_max, 1, req->net_s_per_byte, &rm, err);
+  }
+  if (rc) goto out;
   ti->one_time_s = compute_s(r1);
+  ti->max_time_s = rm ? compute_s(rm) : 0;
   ti->prov = dcsim_threads_prov(ti->law, ti->exact, n);
-  dcsim_threads_apply(ti->law, n, r1, req->ev->comm_overlap, out->cpu);
+  dcsim_threads_apply(ti->law, n, r1, rm, req->ev->comm_overlap, out->cpu);
   out->cpu->prov = dcsim_prov_weakest(dcsim_prov_weakest(out->cpu->prov, r1->prov), ti->prov);
+out:
   dcsim_cpu_result_free(r1);
-  return 0;
+  dcsim_cpu_result_free(rm);
+  return rc;
 }
 
 static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {

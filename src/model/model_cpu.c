@@ -16,6 +16,24 @@ void dcsim_cpu_result_free(dcsim_cpu_result *r) {
   free(r);
 }
 
+/* The evidence a loop's time rests on: the peak's when it is compute-bound, else the levels its
+ * memory term uses (a nonzero V, X, Y, Z of D3.5 §4.3); a rate the loop does not use does not
+ * weaken it (doc/models.md "Provenance"). Irregular loops: every rate. */
+static dcsim_prov loop_prov(const dcsim_cpu_loop *lp, const dcsim_loop_part *p,
+                            const dcsim_cpu_rates *rt) {
+  if (lp->irregular) return rt->prov;
+  if (p->compute_bound) return rt->qprov[DCSIM_CPU_FLOPS];
+  const double coef[] = { 0, lp->V, lp->X, lp->Y, lp->Z };
+  dcsim_prov w = dcsim_prov_make(DCSIM_PROV_TABLE, "");
+  int any = 0;
+  for (int q = DCSIM_CPU_L1; q <= DCSIM_CPU_DRAM; q++) {
+    if (!(coef[q] > 0)) continue;
+    w = any ? dcsim_prov_weakest(w, rt->qprov[q]) : rt->qprov[q];
+    any = 1;
+  }
+  return any ? w : rt->prov;
+}
+
 int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes, size_t n_nodes,
                     double net_s_per_byte, dcsim_cpu_result **out, dcsim_error *err) {
   const char *dpath = dcsim_dwarf_path(ev->dwarf);
@@ -51,6 +69,8 @@ int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes
     int have_im = 0;
     if ((rc = dcsim_cpu_rates_at(ns->cpu, &ns->state, ns->table_only, &rt, err))) goto out;
     double t = 0;
+    dcsim_prov used = dcsim_prov_make(DCSIM_PROV_TABLE, "");
+    int any_used = 0;
     for (size_t l = 0; l < ev->n_loops; l++) {
       const dcsim_cpu_loop *lp = &ev->loops[l];
       dcsim_loop_part *p = &r->parts[i * ev->n_loops + l];
@@ -95,12 +115,19 @@ int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes
       p->time_s = p->compute_bound ? p->flop_time_s
                                    : p->mem_time_s; /* §4.3: T_func = max(W*Tflop, Q*Tmop) */
       t += p->time_s;                               /* §4.3: T = sum of T_func */
+      if (p->work_flop > 0 || p->traffic_byte > 0) {
+        dcsim_prov lpv = loop_prov(lp, p, &rt);
+        used = any_used ? dcsim_prov_weakest(used, lpv) : lpv;
+        any_used = 1;
+      }
     }
+    /* as weak as every rate: name the first weakest of all, as the rates do (stable sources) */
+    if (!any_used || used.kind == rt.prov.kind) used = rt.prov;
     r->node_comm_s[i] = comm; /* §4.3: T_comm_i, dcsim/model_comm.h */
     r->node_time_s[i] =
         dcsim_comm_compose(t, comm, ev->comm_overlap); /* §4.3: T_i = sum of T_func + T_comm_i */
     if (r->node_time_s[i] > r->time_s) r->time_s = r->node_time_s[i]; /* §4.3: T = max_i T_i */
-    r->prov = i == 0 ? rt.prov : dcsim_prov_weakest(r->prov, rt.prov);
+    r->prov = i == 0 ? used : dcsim_prov_weakest(r->prov, used);
   }
   *out = r;
   r = NULL;

@@ -10,14 +10,25 @@ double dcsim_threads_time(const dcsim_thread_scaling *law, unsigned n, double t1
   return law->sigma * t1_s + (1 - law->sigma) * tn_s + law->kappa * (double)(n - 1) * t1_s;
 }
 
+double dcsim_threads_time_held(const dcsim_thread_scaling *law, unsigned n, double t1_s,
+                               double tm_s, double tn_s) {
+  unsigned m = law->cores_max;
+  if (n <= m || !(tm_s > 0)) return dcsim_threads_time(law, n, t1_s, tn_s);
+  /* beyond the measured range: the efficiency at m relative to the per-loop model held,
+   * T(n) = T_law(m) T_hw(n) / T_hw(m) (dcsim/model_threads.h, doc/models.md) */
+  return dcsim_threads_time(law, m, t1_s, tm_s) * tn_s / tm_s;
+}
+
 void dcsim_threads_apply(const dcsim_thread_scaling *law, unsigned n, const dcsim_cpu_result *one,
-                         double overlap, dcsim_cpu_result *r) {
+                         const dcsim_cpu_result *at_max, double overlap, dcsim_cpu_result *r) {
   r->time_s = 0;
   for (size_t i = 0; i < r->n_nodes; i++) {
     double t = 0;
     for (size_t l = 0; l < r->n_loops; l++) {
       dcsim_loop_part *p = &r->parts[i * r->n_loops + l];
-      double tl = dcsim_threads_time(law, n, one->parts[i * r->n_loops + l].time_s, p->time_s);
+      size_t k = i * r->n_loops + l;
+      double tm = at_max ? at_max->parts[k].time_s : 0;
+      double tl = dcsim_threads_time_held(law, n, one->parts[k].time_s, tm, p->time_s);
       double f = p->time_s > 0 ? tl / p->time_s : 1; /* both roofline terms keep their ratio */
       p->flop_time_s *= f;
       p->mem_time_s *= f;

@@ -992,7 +992,7 @@ static int derive_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scenar
 
 int dcsim_scenario_derive(const dcsim_scenario *base, const dcsim_scenario_override *ov,
                           dcsim_scenario **out, dcsim_error *err) {
-  static const dcsim_scenario_override none = { NULL, NULL, 0, 0, NULL, 0, NULL, 0, NULL };
+  static const dcsim_scenario_override none = { NULL, NULL, 0, 0, NULL, 0, NULL, 0, 0, NULL };
   if (!ov) ov = &none;
   *out = NULL;
   if (base->base)
@@ -1007,7 +1007,11 @@ int dcsim_scenario_derive(const dcsim_scenario *base, const dcsim_scenario_overr
   }
   s->n_extra_sets = ov->n_sets;
   s->extra_sets = ov->sets;
-  if ((rc = derive_copy(s, base, p, err)) || (rc = derive_hardware(s, base, p, ov, err)) ||
+  if ((rc = derive_copy(s, base, p, err))) goto out;
+  if (ov->threading) /* the thread-scaling variant of the point (dcsim/model.h) */
+    s->model_flags = (s->model_flags & ~(unsigned)DCSIM_MODEL_HW_THREADS) |
+                     (ov->threading == 2 ? (unsigned)DCSIM_MODEL_HW_THREADS : 0u);
+  if ((rc = derive_hardware(s, base, p, ov, err)) ||
       (ov->nodes && (rc = derive_sizes(s, p, ov->nodes, err))))
     goto out;
   for (size_t i = 0; i < s->n_wfs; i++)

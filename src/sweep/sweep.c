@@ -33,6 +33,9 @@ struct dcsim_sweep {
   dcsim_scenario *base;
   dcsim_job_policy job_policy;
   size_t n_cpus, n_gpus, n_nodes, n_cores, n_freqs;
+  size_t n_threadings;
+  unsigned threadings[2]; /* DCSIM_MODEL_HW_THREADS or 0, in list order */
+  unsigned model_flags;   /* the definition's (dcsim/model.h) */
   const dcsim_cpu_profile_t **cpus;
   const dcsim_gpu_profile_t **gpus;
   unsigned *nodes, *cores;
@@ -45,7 +48,7 @@ struct dcsim_sweep {
   unsigned own_nodes, own_cores;
   size_t n_cpu_tasks;   /* CPU task templates of the workflows */
   int cpu_tasks_differ; /* ... in nodes, cores per node or frequency */
-  char note[400];       /* dcsim_sweep_note(); "" = none */
+  char note[2048];      /* dcsim_sweep_note(); "" = none */
   size_t n_points;
   dcsim_sweep_point *points;
   point_key *keys; /* per point: its CPU and GPU in the lists */
@@ -391,9 +394,10 @@ static size_t resolve_cores(const dcsim_sweep_t *sw, const dcsim_cpu_profile_t *
 /* The frequencies of the list (nominal without one; none for a workflow without CPU tasks) for one
  * CPU, as the GHz (or state label) they resolve to; names that resolve to the same state are one.
  * A name the CPU cannot resolve is kept as written: its points fail with the reason. */
-static size_t resolve_freqs(const dcsim_sweep_t *sw, const dcsim_cpu_profile_t *cp,
+static size_t resolve_freqs(dcsim_sweep_t *sw, const dcsim_cpu_profile_t *cp,
                             char out[][sizeof sw->points->freq]) {
   size_t n = 0;
+  const char *first[DCSIM_SWEEP_MAX_LIST + 1];
   for (size_t k = 0; k < (sw->n_freqs ? sw->n_freqs : 1); k++) {
     const char *f = sw->n_freqs ? sw->freqs[k] : sw->n_cpu_tasks ? "nominal" : "";
     char r[24];
@@ -404,19 +408,41 @@ static size_t resolve_freqs(const dcsim_sweep_t *sw, const dcsim_cpu_profile_t *
       snprintf(r, sizeof r, "%s", f);
     size_t j = 0;
     while (j < n && strcmp(out[j], r) != 0) j++;
-    if (j == n) snprintf(out[n++], sizeof out[0], "%s", r);
+    if (j == n) {
+      first[n] = f;
+      snprintf(out[n++], sizeof out[0], "%s", r);
+    } else if (cp) { /* said, not done silently: two names, one state of this CPU */
+      size_t len = strlen(sw->note);
+      snprintf(sw->note + len, sizeof sw->note - len,
+               "%s--freq %s and %s are the same state of %s (%s GHz): one point", len ? "; " : "",
+               first[j], f, dcsim_cpu_profile_name(cp), r);
+    }
   }
   return n;
 }
 
-/* every combination of the lists, cpu outermost and freq innermost (dcsim/sweep.h), with the
+/* the thread-scaling variants: measured and ideal at most once each */
+static int take_threadings(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_error *err) {
+  sw->model_flags = def->model_flags;
+  for (size_t i = 0; i < def->n_threadings; i++) {
+    unsigned f = def->threadings[i];
+    if ((f & ~(unsigned)DCSIM_MODEL_HW_THREADS) || i >= 2 || (i == 1 && sw->threadings[0] == f))
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                       "--threading: measured and ideal, each at most once");
+    sw->threadings[sw->n_threadings++] = f;
+  }
+  return 0;
+}
+
+/* every combination of the lists, cpu outermost and threading innermost (dcsim/sweep.h), with the
  * frequencies and `all` cores of each CPU resolved */
 static int make_points(dcsim_sweep_t *sw, const char *input, dcsim_error *err) {
   size_t nc = sw->n_cpus ? sw->n_cpus : 1, ng = sw->n_gpus ? sw->n_gpus : 1,
          nn = sw->n_nodes ? sw->n_nodes : 1;
   size_t nk = sw->n_cores ? sw->n_cores : 1, nf = sw->n_freqs ? sw->n_freqs : 1;
   size_t nh = sw->n_hosts ? sw->n_hosts : 1, nq = sw->n_gcounts ? sw->n_gcounts : 1;
-  double total = (double)nc * ng * nh * nq * nn * nk * nf;
+  size_t nt = sw->n_threadings ? sw->n_threadings : 1;
+  double total = (double)nc * ng * nh * nq * nn * nk * nf * nt;
   if (total > DCSIM_SWEEP_MAX_POINTS)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "%g points: at most %u", total,
                      DCSIM_SWEEP_MAX_POINTS);
@@ -439,21 +465,25 @@ static int make_points(dcsim_sweep_t *sw, const char *input, dcsim_error *err) {
         for (size_t q = 0; q < nq; q++)
           for (size_t n = 0; n < nn; n++)
             for (size_t k = 0; k < rk; k++)
-              for (size_t f = 0; f < rf; f++, i++) {
-                dcsim_sweep_point *p = &sw->points[i];
-                sw->keys[i] = (point_key){ (uint32_t)c, (uint32_t)g, (uint32_t)h };
-                p->gpus = sw->n_gcounts ? sw->gcounts[q] : 0;
-                snprintf(p->host_cpu, sizeof p->host_cpu, "%s",
-                         sw->n_hosts ? dcsim_cpu_profile_name(sw->hosts[h]) : "");
-                p->index = (uint32_t)i;
-                snprintf(p->cpu, sizeof p->cpu, "%s",
-                         cp ? dcsim_cpu_profile_name(cp) : sw->own_cpu);
-                snprintf(p->gpu, sizeof p->gpu, "%s",
-                         sw->n_gpus ? dcsim_gpu_profile_name(sw->gpus[g]) : sw->own_gpu);
-                p->nodes = sw->n_nodes ? sw->nodes[n] : sw->own_nodes;
-                p->cores = cores[k];
-                memcpy(p->freq, freqs[f], sizeof p->freq); /* both 24 bytes, NUL-terminated */
-              }
+              for (size_t f = 0; f < rf; f++)
+                for (size_t t = 0; t < nt; t++, i++) {
+                  dcsim_sweep_point *p = &sw->points[i];
+                  sw->keys[i] = (point_key){ (uint32_t)c, (uint32_t)g, (uint32_t)h };
+                  p->gpus = sw->n_gcounts ? sw->gcounts[q] : 0;
+                  snprintf(p->host_cpu, sizeof p->host_cpu, "%s",
+                           sw->n_hosts ? dcsim_cpu_profile_name(sw->hosts[h]) : "");
+                  p->index = (uint32_t)i;
+                  snprintf(p->cpu, sizeof p->cpu, "%s",
+                           cp ? dcsim_cpu_profile_name(cp) : sw->own_cpu);
+                  snprintf(p->gpu, sizeof p->gpu, "%s",
+                           sw->n_gpus ? dcsim_gpu_profile_name(sw->gpus[g]) : sw->own_gpu);
+                  p->nodes = sw->n_nodes ? sw->nodes[n] : sw->own_nodes;
+                  p->cores = cores[k];
+                  memcpy(p->freq, freqs[f], sizeof p->freq); /* both 24 bytes, NUL-terminated */
+                  unsigned tf = sw->n_threadings ? sw->threadings[t] : sw->model_flags;
+                  snprintf(p->threading, sizeof p->threading, "%s",
+                           tf & DCSIM_MODEL_HW_THREADS ? "ideal" : "measured");
+                }
   }
   sw->n_points = i;
   return 0;
@@ -472,11 +502,12 @@ static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_
   /* version 2: model modes and provenance; 4: frequency names and `all` cores resolved per CPU,
    * nominal without --freq (issue 13) and location-independent names (issue 17), each of which
    * was a version 3 on its own branch (a sweep of an older version never resumes into these) */
-  sb_add(&b, "dcsim sweep 4\ninput %s\nplatform %s\npolicy %s\ndeadline_s %.17g\nmodel %s%s\n",
+  sb_add(&b, "dcsim sweep 4\ninput %s\nplatform %s\npolicy %s\ndeadline_s %.17g\nmodel %s%s%s\n",
          dcsim_catalog_relname(def->input, def->input, n1, sizeof n1),
          dcsim_catalog_relname(sw->base->platform->path, def->input, n2, sizeof n2), pol,
          def->deadline_s, def->model_flags & DCSIM_MODEL_D35 ? "d35" : "default",
-         def->model_flags & DCSIM_MODEL_STRICT ? " strict" : "");
+         def->model_flags & DCSIM_MODEL_STRICT ? " strict" : "",
+         def->model_flags & DCSIM_MODEL_HW_THREADS ? " ideal-threads" : "");
   sb_add(&b, "cpu");
   for (size_t k = 0; k < sw->n_cpus; k++)
     sb_add(&b, " %s",
@@ -492,6 +523,11 @@ static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_
     sw->cores[k] ? sb_add(&b, " %u", sw->cores[k]) : sb_add(&b, " all");
   sb_add(&b, "\nfreq");
   for (size_t k = 0; k < sw->n_freqs; k++) sb_add(&b, " %s", sw->freqs[k]);
+  if (sw->n_threadings) { /* only when given, like --set */
+    sb_add(&b, "\nthreading");
+    for (size_t k = 0; k < sw->n_threadings; k++)
+      sb_add(&b, " %s", sw->threadings[k] & DCSIM_MODEL_HW_THREADS ? "ideal" : "measured");
+  }
   if (sw->n_sets) { /* only when given: the hashes of sweeps without --set stay as they were */
     sb_add(&b, "\nset");
     for (size_t k = 0; k < sw->n_sets; k++)
@@ -576,8 +612,8 @@ int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error
                         &sw->n_cores, err)) ||
       (rc = take_freqs(sw, def, err)))
     goto out;
-  if ((rc = take_sets(sw, def, err)) || (rc = take_cost(sw, def, err)) ||
-      (rc = take_gpu_axes(sw, def, err)))
+  if ((rc = take_sets(sw, def, err)) || (rc = take_threadings(sw, def, err)) ||
+      (rc = take_cost(sw, def, err)) || (rc = take_gpu_axes(sw, def, err)))
     goto out;
   own_values(sw);
   make_note(sw);
@@ -637,6 +673,8 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
                                  sp->freq[0] ? sp->freq : NULL,
                                  sw->n_sets,
                                  sw->sets,
+                                 sw->n_threadings ? (strcmp(sp->threading, "ideal") == 0 ? 2u : 1u)
+                                                  : 0u,
                                  sp->gpus,
                                  sw->n_hosts ? sw->hosts[key->h] : NULL };
   dcsim_scenario *s = NULL;
@@ -705,7 +743,7 @@ static int cmp_series(const void *a, const void *b) {
   const dcsim_sweep_point *x = ((const series_key *)a)->p, *y = ((const series_key *)b)->p;
   int c;
   if ((c = strcmp(x->cpu, y->cpu)) || (c = strcmp(x->gpu, y->gpu)) ||
-      (c = strcmp(x->freq, y->freq)))
+      (c = strcmp(x->freq, y->freq)) || (c = strcmp(x->threading, y->threading)))
     return c;
   if (x->cores != y->cores) return x->cores < y->cores ? -1 : 1;
   if (x->nodes != y->nodes) return x->nodes < y->nodes ? -1 : 1;
@@ -727,7 +765,7 @@ static void mark_balance(dcsim_sweep_point *pts, size_t n) {
     size_t b = a + 1;
     while (b < m && strcmp(k[b].p->cpu, k[a].p->cpu) == 0 &&
            strcmp(k[b].p->gpu, k[a].p->gpu) == 0 && strcmp(k[b].p->freq, k[a].p->freq) == 0 &&
-           k[b].p->cores == k[a].p->cores)
+           strcmp(k[b].p->threading, k[a].p->threading) == 0 && k[b].p->cores == k[a].p->cores)
       b++;
     size_t len = 0;
     for (size_t j = a; j < b; j++) {

@@ -110,7 +110,20 @@ static void json_cost(dcsim_json *j, const dcsim_sweep_point *p) {
   }
 }
 
-static void json_point(dcsim_json *j, const dcsim_sweep_point *p) {
+/* Whether a point of the array runs the ideal thread-scaling variant: only then do the writers
+ * name each point's variant (a column at the end), so that the outputs of sweeps without
+ * `--threading ideal` stay as they were; a missing column means measured (doc/sweep.md). */
+static int any_ideal(const dcsim_sweep_point *pts, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (pts[i].done && strcmp(pts[i].threading, "ideal") == 0) return 1;
+  return 0;
+}
+
+static const char *threading_of(const dcsim_sweep_point *p) {
+  return p->threading[0] ? p->threading : "measured";
+}
+
+static void json_point(dcsim_json *j, const dcsim_sweep_point *p, int variants) {
   dcsim_json_obj_begin(j);
   json_str_or_null(j, "cpu", p->cpu);
   json_str_or_null(j, "gpu", p->gpu);
@@ -143,6 +156,10 @@ static void json_point(dcsim_json *j, const dcsim_sweep_point *p) {
     dcsim_json_key(j, "host_cpu");
     dcsim_json_str(j, p->host_cpu);
   }
+  if (variants) {
+    dcsim_json_key(j, "threading");
+    dcsim_json_str(j, threading_of(p));
+  }
   dcsim_json_obj_end(j);
 }
 
@@ -157,21 +174,21 @@ void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n,
     fputc(',', f);
   }
   fputs("\n\"points\": [", f);
-  int first = 1;
+  int first = 1, variants = any_ideal(pts, n);
   for (size_t i = 0; i < n; i++) {
     if (!pts[i].done) continue;
     fputs(first ? "\n  " : ",\n  ", f);
     first = 0;
     dcsim_json j;
     dcsim_json_init(&j, f, 0);
-    json_point(&j, &pts[i]);
+    json_point(&j, &pts[i], variants);
   }
   fputs(first ? "]\n}\n" : "\n]\n}\n", f);
 }
 
 /* ",COST,NOTE[,GPUS,HOST]\n": the cost (empty when unknown or infeasible) and why it is unknown;
  * with axes, the GPUs per node and the host CPU (issue 26) */
-static void csv_cost(FILE *f, const dcsim_sweep_point *p, int axes) {
+static void csv_cost(FILE *f, const dcsim_sweep_point *p, int axes, const char *threading) {
   char note[160];
   dcsim_sweep_cost_note(p, note, sizeof note);
   fputc(',', f);
@@ -184,18 +201,21 @@ static void csv_cost(FILE *f, const dcsim_sweep_point *p, int axes) {
     fputc(',', f);
     dcsim__csv_write_cell(f, p->host_cpu);
   }
+  if (threading) fprintf(f, ",%s", threading);
   fputc('\n', f);
 }
 
 void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, const dcsim_repro *rp) {
   if (rp) dcsim_repro_csv(f, rp);
+  int variants = any_ideal(pts, n);
   fputs(
       "index,cpu,gpu,nodes,cores,freq,time_s,energy_j,pareto,knee,feasible,reason,balance,"
       "time_provenance,energy_provenance,cost_usd,cost_note",
       f);
   int axes = 0; /* --gpus, --host-cpu: two more columns in sweeps that set them (issue 26) */
   for (size_t i = 0; i < n && !axes; i++) axes = pts[i].gpus || pts[i].host_cpu[0];
-  fputs(axes ? ",gpus,host_cpu\n" : "\n", f);
+  fputs(axes ? ",gpus,host_cpu" : "", f);
+  fputs(variants ? ",threading\n" : "\n", f);
   for (size_t i = 0; i < n; i++) {
     const dcsim_sweep_point *p = &pts[i];
     if (!p->done) continue;
@@ -221,7 +241,7 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, cons
               dcsim_prov_name((dcsim_prov_kind)p->energy_prov));
     else
       fputs(",,", f);
-    csv_cost(f, p, axes);
+    csv_cost(f, p, axes, variants ? threading_of(p) : NULL);
   }
 }
 
@@ -244,9 +264,10 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
     gpu_text(&pts[i], gname, sizeof gname);
     if ((int)strlen(gname) > gw) gw = (int)strlen(gname);
   }
-  fprintf(f, "%6s  %-*s %-*s %5s %5s %-8s %12s %14s %12s  %-12s  %s\n", "point", cw, "cpu", gw,
-          "gpu", "nodes", "cores", "freq", "time [s]", "energy [J]", "cost [USD]", "provenance",
-          "pareto");
+  int variants = any_ideal(pts, n);
+  fprintf(f, "%6s  %-*s %-*s %5s %5s %-8s %s%12s %14s %12s  %-12s  %s\n", "point", cw, "cpu", gw,
+          "gpu", "nodes", "cores", "freq", variants ? "threading " : "", "time [s]", "energy [J]",
+          "cost [USD]", "provenance", "pareto");
   size_t no_cost = 0;
   const dcsim_sweep_point *first_no_cost = NULL;
   for (size_t i = 0; i < n; i++) {
@@ -259,6 +280,7 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
     gpu_text(p, gname, sizeof gname);
     fprintf(f, "%6u  %-*s %-*s %5s %5s %-8s ", p->index, cw, p->cpu[0] ? p->cpu : "-", gw, gname,
             nodes, cores, p->freq[0] ? p->freq : "-");
+    if (variants) fprintf(f, "%-9s ", threading_of(p));
     if (p->feasible) {
       feasible++;
       front += p->pareto != 0;
@@ -297,6 +319,8 @@ static int set_field(dcsim_sweep_point *pt, const char *key, const char *str, do
     snprintf(pt->gpu, sizeof pt->gpu, "%s", str);
   else if (strcmp(key, "freq") == 0)
     snprintf(pt->freq, sizeof pt->freq, "%s", str);
+  else if (strcmp(key, "threading") == 0)
+    snprintf(pt->threading, sizeof pt->threading, "%s", str);
   else if (strcmp(key, "nodes") == 0)
     pt->nodes = is_null || !(num >= 1 && num < 4e9) ? 0 : (unsigned)num;
   else if (strcmp(key, "cores") == 0)
@@ -539,7 +563,7 @@ static int read_csv_point(const char *path, int line, char *const *hdr, size_t n
     int text = !strcmp(key, "cpu") || !strcmp(key, "gpu") || !strcmp(key, "freq") ||
                !strcmp(key, "reason") || !strcmp(key, "time_provenance") ||
                !strcmp(key, "energy_provenance") || !strcmp(key, "cost_note") ||
-               !strcmp(key, "host_cpu");
+               !strcmp(key, "host_cpu") || !strcmp(key, "threading");
     if (!is_null && !text && dcsim_parse_double(v, &num) != 0)
       return DCSIM_ERR(err, DCSIM_EPARSE, path, line, "column %s: '%s' is not a number", key, v);
     int sf = set_field(pt, key, v, num, is_null);

@@ -24,8 +24,8 @@ enum { N_POINTS = 2 * 3 * 5 * 14 * 8 };
 static dcsim_sweep_t *alaro(void) {
   /* D3.5's tables (--d35): 540 of the 3360 points are feasible */
   dcsim_sweep_def d = {
-    "workflows/alaro.xml", NULL, NULL, 0, 2, CPUS, 3, GPUS, 5, NODES, 14, CORES, 8, FREQS,
-    DCSIM_MODEL_D35,       0,    NULL
+    "workflows/alaro.xml", NULL, NULL, 0, 2,   CPUS, 3, GPUS, 5, NODES, 14, CORES, 8, FREQS,
+    DCSIM_MODEL_D35,       0,    NULL, 0, NULL
   };
   dcsim_sweep_t *sw = NULL;
   dcsim_error err;

@@ -22,10 +22,10 @@
 
 #include "validate.h"
 
-static const val_checker *const CHECKERS[] = {
-  &val_d35,         &val_papers,   &val_small_domain, &val_conclusions,  &val_sampling,
-  &val_gpu_default, &val_leaveout, &val_power,        &val_measured_gpus
-};
+static const val_checker *const CHECKERS[] = { &val_d35,         &val_papers,   &val_small_domain,
+                                               &val_conclusions, &val_sampling, &val_gpu_default,
+                                               &val_leaveout,    &val_power,    &val_measured_gpus,
+                                               &val_modern };
 
 /* in the order of the summary's columns */
 enum { EV_INDEPENDENT, EV_MEASURED, EV_DERIVED, EV_CONSTRUCTION, EV_INSAMPLE, EV_LOO, N_EV };

@@ -61,6 +61,6 @@ typedef struct val_checker {
 } val_checker;
 
 extern const val_checker val_d35, val_papers, val_conclusions, val_small_domain, val_sampling,
-    val_gpu_default, val_leaveout, val_power, val_measured_gpus;
+    val_gpu_default, val_leaveout, val_power, val_measured_gpus, val_modern;
 
 #endif

@@ -344,6 +344,56 @@ static int fit_level(lvl_ctx *c, const dcsim_perf_fit *ref, dcsim_perf_fit *out,
   return 0;
 }
 
+/* A level without cells anchored on a published measurement (<datasheet><measured>): the rate
+ * of one core from the one-core figure, carried from its clock to the nominal one by the
+ * reference's frequency exponent; for a shared level the socket's ceiling solved from the socket
+ * figure, S = (B^-k - x^-k)^(-1/k) with x = socket_cores x the one-core rate, so that the smooth
+ * minimum (dcsim/cpu_rates.h) gives that figure at that core count. A socket figure above what
+ * the one-core rate can give (x <= B) is not used: no core count of the level gives it (the
+ * Sapphire Rapids "L3" socket figure is of a working set that fits the 52 cores' L2s; the
+ * one-core figure is what dcsim bench measures on an Emerald Rapids core); the ceiling is then
+ * assumed as for a datasheet-only level, and the source says so. Exponents and the knee stay the
+ * reference's. The source starts "published:", so the level is extrapolated, not spec
+ * (dcsim/provenance.h). */
+static int anchored_level(const dcsim_perf_machine *m, dcsim_cpu_qty q, const dcsim_perf_fit *ref,
+                          dcsim_perf_fit *out) {
+  const dcsim_cpu_measured_bw *b = &m->ds.measured[q];
+  dcsim_cpu_perf_level *lv = &out->model.q[q];
+  const double f = m->nominal_ghz;
+  double one = b->one_core_bps * pow(f / b->ghz, lv->freq_exp); /* at the nominal clock */
+  char why[400] = "";
+  if (b->socket_bps > 0) {
+    double x = b->socket_cores * one;
+    if (x <= b->socket_bps * (1 + 1e-9)) {
+      char ceil[320] = "";
+      if (lv->saturates) lv->sat_bps = assumed_ceiling(m, ref, q, 0, ceil, sizeof ceil);
+      snprintf(why, sizeof why,
+               "; the socket's %.4g GB/s at %u cores is above %u x the one-core figure, which no "
+               "core count of this level can give (per-core rates do not grow with the load; a "
+               "working set that fits the cores' private caches at that count would): not used%s%s",
+               b->socket_bps / 1e9, b->socket_cores, b->socket_cores, *ceil ? "; " : "", ceil);
+    } else if (lv->saturates) {
+      double k = lv->knee;
+      /* (B^-k - x^-k)^(-1/k) = B (1 - (B/x)^k)^(-1/k), in ratios so that no power underflows */
+      lv->sat_bps = b->socket_bps * pow(1 - pow(b->socket_bps / x, k), -1 / k);
+      snprintf(why, sizeof why, "; ceiling %.4g GB/s from the socket's %.4g GB/s at %u cores",
+               lv->sat_bps / 1e9, b->socket_bps / 1e9, b->socket_cores);
+    }
+  } else if (lv->saturates) {
+    char ceil[320] = "";
+    lv->sat_bps = assumed_ceiling(m, ref, q, 0, ceil, sizeof ceil);
+    snprintf(why, sizeof why, "; %s", ceil);
+  }
+  lv->per_cycle = one / (f * 1e9);
+  snprintf(out->src[q], sizeof out->src[q],
+           "published: one core %.4g GB/s at %g GHz (%.4g byte/cycle at %g GHz by freq-exp %.3g "
+           "of reference %s)%s; %s",
+           b->one_core_bps / 1e9, b->ghz, lv->per_cycle, f, lv->freq_exp, ref->machine.name, why,
+           b->source);
+  snprintf(out->rep[q].assumed, sizeof out->rep[q].assumed, "%s", out->src[q]);
+  return 0;
+}
+
 /* A level without cells, from the datasheet (peak) or the reference carried per core (spec). */
 static int derive_level(const dcsim_perf_machine *m, dcsim_cpu_qty q, const dcsim_perf_fit *ref,
                         dcsim_perf_fit *out, dcsim_error *err) {
@@ -373,6 +423,7 @@ static int derive_level(const dcsim_perf_machine *m, dcsim_cpu_qty q, const dcsi
   }
   const dcsim_cpu_perf_level *r = &ref->model.q[q];
   *lv = *r;
+  if (m->ds.measured[q].source) return anchored_level(m, q, ref, out);
   lv->per_cycle = carried_per_cycle(ref, q, m->nominal_ghz);
   char why[320] = "";
   if (r->saturates) {

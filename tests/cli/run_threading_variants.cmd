@@ -1,0 +1,2 @@
+# Issue 24: dcsim run --threading: the BiFFT scaling workflow (1, 2 and 4 cores per node) under the measured law (interpolated on the E5-2697 v3 it was fitted on) and with ideal threads (the per-loop model alone, table rates); the model line and JSON name the variant.
+for t in measured ideal; do dcsim run workflows/bifft-scaling.xml --threading $t --quiet | grep -E '^(model|time-to-solution)' | cut -c1-120; done; dcsim run workflows/bifft-scaling.xml --threading ideal --quiet --format json | grep -E '"(model|threading)"'
