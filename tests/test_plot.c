@@ -12,10 +12,10 @@
 #include "dcsim/engine.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/plot.h"
-#include "output/internal.h"
 #include "dcsim/roofline.h"
 #include "dcsim/scenario.h"
 #include "dcsim/sweep.h"
+#include "output/internal.h"
 
 static char dir[] = "/tmp/dcsim-test-plot-XXXXXX";
 
@@ -123,7 +123,13 @@ int main(void) {
                         0,
                         NULL,
                         0,
-                        NULL, NULL, 0, 0, NULL, 0, NULL };
+                        NULL,
+                        NULL,
+                        0,
+                        0,
+                        NULL,
+                        0,
+                        NULL };
   dcsim_sweep_t *sw = NULL;
   CHECK_INT(dcsim_sweep_new(&d, &sw, &err), 0);
   if (sw && dcsim_sweep_run(sw, NULL, &err) == 0) {

@@ -45,7 +45,13 @@ static dcsim_sweep_t *alaro_sweep(void) {
     0,
     NULL,
     0,
-    NULL, NULL, 0, 0, NULL, 0, NULL
+    NULL,
+    NULL,
+    0,
+    0,
+    NULL,
+    0,
+    NULL
   };
   dcsim_sweep_t *sw = NULL;
   dcsim_error err;
@@ -455,7 +461,13 @@ int main(void) {
                         0,
                         NULL,
                         0,
-                        NULL, NULL, 0, 0, NULL, 0, NULL };
+                        NULL,
+                        NULL,
+                        0,
+                        0,
+                        NULL,
+                        0,
+                        NULL };
   CHECK_INT(dcsim_sweep_new(&d, &sw, &err), DCSIM_EUSAGE);
   static const unsigned dup[] = { 2, 2 };
   dcsim_sweep_def d2 = { "workflows/alaro.xml",
@@ -476,7 +488,13 @@ int main(void) {
                          0,
                          NULL,
                          0,
-                         NULL, NULL, 0, 0, NULL, 0, NULL };
+                         NULL,
+                         NULL,
+                         0,
+                         0,
+                         NULL,
+                         0,
+                         NULL };
   CHECK_INT(dcsim_sweep_new(&d2, &sw, &err), DCSIM_EUSAGE);
   dcsim_sweep_def d3 = { "workflows/sh-tl159.xml",
                          "workflows/platforms/alaro-hsw-gtx970.xml",
@@ -496,7 +514,13 @@ int main(void) {
                          0,
                          NULL,
                          0,
-                         NULL, NULL, 0, 0, NULL, 0, NULL };
+                         NULL,
+                         NULL,
+                         0,
+                         0,
+                         NULL,
+                         0,
+                         NULL };
   CHECK_INT(dcsim_sweep_new(&d3, &sw, &err), 0); /* this platform has a GPU group */
   /* the model mode decides the results: --d35 and --strict are other sweeps (other hashes) */
   char h0[65] = "";

@@ -113,7 +113,13 @@ int main(int argc, char **argv) {
                             0,
                             NULL,
                             0,
-                            NULL, NULL, 0, 0, NULL, 0, NULL };
+                            NULL,
+                            NULL,
+                            0,
+                            0,
+                            NULL,
+                            0,
+                            NULL };
   unsigned nodes64[64], cores4[] = { 1, 2, 3, 4 };
   for (unsigned k = 0; k < 64; k++) nodes64[k] = k + 1;
   dcsim_sweep_def day = { "workflows/datacentre-day.xml",
@@ -134,7 +140,13 @@ int main(int argc, char **argv) {
                           0,
                           NULL,
                           0,
-                          NULL, NULL, 0, 0, NULL, 0, NULL };
+                          NULL,
+                          NULL,
+                          0,
+                          0,
+                          NULL,
+                          0,
+                          NULL };
   dcsim_sweep_def day8 = { "workflows/datacentre-day.xml",
                            NULL,
                            NULL,
@@ -153,7 +165,13 @@ int main(int argc, char **argv) {
                            0,
                            NULL,
                            0,
-                           NULL, NULL, 0, 0, NULL, 0, NULL };
+                           NULL,
+                           NULL,
+                           0,
+                           0,
+                           NULL,
+                           0,
+                           NULL };
   return one("ALARO, nodes 1-16 in powers of 2", &alaro, rep) ||
          one("data-centre day (doc/scaling.md)", &day, rep) ||
          one("data-centre day at 8 frequencies", &day8, rep);
