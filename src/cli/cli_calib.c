@@ -52,10 +52,24 @@ static int load_cpu(const dcsim_args *a, dcsim_cpu_profile_t **p, dcsim_error *e
   return rc ? rc : dcsim_cpu_profile_load(path, p, err);
 }
 
+/* The schema errors of a made profile, every one (issue 26: all missing items at once). */
+typedef struct made_errors {
+  char text[3000];
+  size_t len;
+} made_errors;
+
+static void on_made_error(void *ctx, const dcsim_error *e) {
+  made_errors *m = ctx;
+  if (m->len >= sizeof m->text) return;
+  int k = snprintf(m->text + m->len, sizeof m->text - m->len, "%sline %d: %s", m->len ? "; " : "",
+                   e->line, e->msg);
+  if (k > 0) m->len += (size_t)k;
+}
+
 /* Issue 26: `calibrate cpu` never writes a profile that `validate` would reject. The text is
- * loaded as dcsim loads a profile (schema, then every check) from a temporary file; a failure names
- * the calibration directory's machine.xml to fix and the line of the made profile, and nothing is
- * written. */
+ * checked against the profile schema (every error reported, up to 20) and then loaded as dcsim
+ * loads a profile, from a temporary file; a failure names the calibration directory's
+ * machine.xml to fix and the lines of the made profile, and nothing is written. */
 static int check_made_profile(const char *dir, const char *text, dcsim_error *err) {
   char tmp[4096];
   const char *td = getenv("TMPDIR");
@@ -68,13 +82,21 @@ static int check_made_profile(const char *dir, const char *text, dcsim_error *er
   dcsim_cpu_profile_t *p = NULL;
   dcsim_error e;
   memset(&e, 0, sizeof e);
-  int rc =
-      ok ? dcsim_cpu_profile_load(tmp, &p, &e) : DCSIM_ERR(&e, DCSIM_EIO, tmp, 0, "write error");
+  made_errors me = { "", 0 };
+  size_t n_schema = 0;
+  int rc = ok ? dcsim__xml_check_file(tmp, on_made_error, &me, 20, &n_schema, &e)
+              : DCSIM_ERR(&e, DCSIM_EIO, tmp, 0, "write error");
+  if (!rc) rc = dcsim_cpu_profile_load(tmp, &p, &e);
   dcsim_cpu_profile_free(p);
   unlink(tmp);
   if (!rc) return 0;
   char mpath[4096];
   snprintf(mpath, sizeof mpath, "%s/machine.xml", dir);
+  if (n_schema)
+    return DCSIM_ERR(err, DCSIM_ESCHEMA, mpath, 0,
+                     "the profile made from it would not load: %zu %s (%s); fix this file, "
+                     "nothing was written",
+                     n_schema, n_schema == 1 ? "error" : "errors", me.text);
   return DCSIM_ERR(err, rc == DCSIM_EIO ? DCSIM_EIO : DCSIM_ESCHEMA, mpath, 0,
                    "the profile made from it would not load (its line %d: %s); fix this file, "
                    "nothing was written",
