@@ -38,6 +38,7 @@ expect "roofline" dcsim help roo
 expect "bash" dcsim completion ""
 expect "workflows/alaro.xml" dcsim run workflows/alaro.x
 expect "nominal" dcsim model --freq nom
+expect "sampling scaling" dcsim calibrate s
 expect "time,cost time,energy time,energy,cost" dcsim sweep workflows/alaro.xml --objectives time
 [ "$fails" = 0 ] && echo "completion: all cases pass"
 exit "$fails"

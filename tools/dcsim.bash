@@ -108,7 +108,7 @@ _dcsim() {
     *) return ;;
   esac
   if [ "${COMP_WORDS[1]}" = calibrate ] && [ "$COMP_CWORD" -eq 2 ]; then
-    _dcsim_words "cpu loops energy gpu import-likwid import-kerncraft"
+    _dcsim_words "cpu loops energy scaling gpu import-likwid import-kerncraft sampling"
     return
   fi
   if [[ $cur == -* ]]; then _dcsim_words "$opts"; return; fi

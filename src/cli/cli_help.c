@@ -187,7 +187,8 @@ void dcsim_cli_completion_bash(FILE *f) {
   fputs(
       "    *) return ;;\n  esac\n"
       "  if [ \"${COMP_WORDS[1]}\" = calibrate ] && [ \"$COMP_CWORD\" -eq 2 ]; then\n"
-      "    _dcsim_words \"cpu loops energy gpu import-likwid import-kerncraft\"\n    return\n"
+      "    _dcsim_words \"cpu loops energy scaling gpu import-likwid import-kerncraft sampling\"\n"
+      "    return\n"
       "  fi\n"
       "  if [[ $cur == -* ]]; then _dcsim_words \"$opts\"; return; fi\n"
       "  COMPREPLY=($(compgen -f -- \"$cur\"))\n}\n"
