@@ -467,7 +467,10 @@ static int prepare(ctx *c, const dcsim_wf_item *items, size_t n, const dcsim_wf_
     nd[i].off = *size;
     *size += nd[i].size;
     if (*size > DCSIM_WORKFLOW_MAX_TASKS)
-      return item_err(c, DCSIM_ERANGE, it, "workflow expands to more than %u tasks",
+      return item_err(c, DCSIM_ERANGE, it,
+                      "workflow expands to more than %u tasks (the most one workflow file may "
+                      "describe, whatever --max-tasks: split it into several workflows of a "
+                      "workload)",
                       DCSIM_WORKFLOW_MAX_TASKS);
   }
   int rc = resolve_preds(c, nd, n, parent);
@@ -727,6 +730,16 @@ static void items_free(dcsim_wf_item *items, size_t n) {
   free(items);
 }
 
+/* cores-per-node: a whole number, or all (0: the node's cores, as --cores all; issue 26) */
+static int cores_attr(const dcsim_xml_doc_t *doc, xmlNode *x, unsigned *out, dcsim_error *err) {
+  const char *v = dcsim__xml_attr(doc, x, "cores-per-node");
+  if (v && strcmp(v, "all") == 0) {
+    *out = 0;
+    return 0;
+  }
+  return dcsim__xml_u32(doc, x, "cores-per-node", 0, out, err);
+}
+
 static int parse_task(parser *ps, xmlNode *x, dcsim_wf_item *it) {
   const dcsim_xml_doc_t *doc = ps->doc;
   dcsim_workflow *wf = ps->wf;
@@ -752,7 +765,7 @@ static int parse_task(parser *ps, xmlNode *x, dcsim_wf_item *it) {
       (rc = dcsim__xml_str(doc, x, "group", 0, &group, err)) ||
       (rc = dcsim__xml_str(doc, x, "freq", 0, &freq, err)) ||
       (rc = dcsim__xml_u32(doc, x, "nodes", 0, &t->nodes, err)) ||
-      (rc = dcsim__xml_u32(doc, x, "cores-per-node", 0, &t->cores_per_node, err)) ||
+      (rc = cores_attr(doc, x, &t->cores_per_node, err)) ||
       (rc = dcsim__xml_double(doc, x, "deadline-s", 0, &t->deadline_s, err)))
     return rc;
   if (!dwarf == !dcsim__xml_attr(doc, x, "runtime-s"))

@@ -942,7 +942,12 @@ static int derive_hardware(dcsim_scenario *s, const dcsim_scenario *base, dcsim_
     if (gpu && ov->gpu) {
       gpu = ov->gpu;
       ng->gpu = (char *)dcsim_gpu_profile_path(gpu);
-    } /* read only */
+    }                          /* read only */
+    if (gpu && ov->host_cpu) { /* --host-cpu: the CPU of the GPU nodes */
+      cpu = ov->host_cpu;
+      ng->cpu = (char *)dcsim_cpu_profile_path(cpu);
+    }
+    if (gpu && ov->gpus) ng->gpus_per_node = ov->gpus; /* --gpus: GPUs per GPU node */
     if ((rc = group_rt_init(&s->groups[g], ng, cpu, gpu, s->model_flags, p->path, err))) return rc;
   }
   return 0;
@@ -992,7 +997,9 @@ static int derive_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scenar
     }
     if (want_cpu && (rc = make_option(s, wf, &tt, w->dwarfs[k], 0, &tr->opts[tr->n_opts++], err)))
       return rc;
-    if (want_gpu && (rc = make_option(s, wf, t, w->dwarfs[k], 1, &tr->opts[tr->n_opts++], err)))
+    dcsim_task_template tg = *t; /* --gpus: every GPU task split over the node's GPUs */
+    if (ov->gpus) tg.gpus = ov->gpus;
+    if (want_gpu && (rc = make_option(s, wf, &tg, w->dwarfs[k], 1, &tr->opts[tr->n_opts++], err)))
       return rc;
   }
   return dcsim_sched_plan(s, w, (dcsim_task_policy)s->task_policy, s->deadline_s, err);
@@ -1000,7 +1007,7 @@ static int derive_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scenar
 
 int dcsim_scenario_derive(const dcsim_scenario *base, const dcsim_scenario_override *ov,
                           dcsim_scenario **out, dcsim_error *err) {
-  static const dcsim_scenario_override none = { NULL, NULL, 0, 0, NULL, 0, NULL, 0 };
+  static const dcsim_scenario_override none = { NULL, NULL, 0, 0, NULL, 0, NULL, 0, 0, NULL };
   if (!ov) ov = &none;
   *out = NULL;
   if (base->base)
