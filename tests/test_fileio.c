@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dcsim/lib.h"
@@ -42,7 +43,7 @@ static void test_rules(const char *tmp) {
   char p[512], *text = NULL;
   size_t len = 0;
   dcsim_error err = { 0 };
-  const dcsim_file_rules rules = { 5, "file too large (5 bytes at most)", "holds a NUL byte" };
+  const dcsim_file_rules rules = { 5, "file too large (5 bytes at most)", "holds a NUL byte", 0 };
   snprintf(p, sizeof p, "%s/b.txt", tmp);
   put(p, "2.385", 5); /* exactly the limit */
   CHECK_INT(dcsim__file_read(p, &rules, &text, &len, &err), 0);
@@ -92,7 +93,7 @@ static void test_large(const char *tmp) {
   CHECK(text && memcmp(text, big, n) == 0 && text[n] == '\0');
   free(text);
   text = NULL;
-  const dcsim_file_rules rules = { 131072, "input larger than 131072 bytes", NULL };
+  const dcsim_file_rules rules = { 131072, "input larger than 131072 bytes", NULL, 0 };
   CHECK_INT(dcsim__file_read(p, &rules, &text, &len, &err), DCSIM_ERANGE);
   CHECK_STR(err.msg, "input larger than 131072 bytes");
   free(big);
@@ -116,6 +117,27 @@ static void test_pipe(void) {
   close(fd[0]);
 }
 
+/* inputs must be regular files: a FIFO (which would block the open), a directory, a device are
+ * refused with the reason, before any open (issue 27) */
+static void test_not_regular(const char *tmp) {
+  char p[512], *text = NULL;
+  dcsim_error err = { 0 };
+  const dcsim_file_rules rules = { 0, NULL, NULL, 1 };
+  snprintf(p, sizeof p, "%s/fifo.xml", tmp);
+  CHECK_INT(mkfifo(p, 0600), 0);
+  CHECK_INT(dcsim__file_read(p, &rules, &text, NULL, &err), DCSIM_EIO);
+  CHECK_STR(err.msg,
+            "is a FIFO (named pipe), not a regular file: dcsim reads its inputs from files");
+  CHECK_INT(dcsim__file_check_input(tmp, &err), DCSIM_EIO);
+  CHECK_STR(err.msg, "is a directory, not a regular file: dcsim reads its inputs from files");
+  CHECK_INT(dcsim__file_check_input("/dev/zero", &err), DCSIM_EIO);
+  CHECK_STR(err.msg,
+            "is a character device, not a regular file: dcsim reads its inputs from files");
+  CHECK_STR(err.file, "/dev/zero");
+  CHECK(text == NULL);
+  unlink(p);
+}
+
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
   char tmp[] = "/tmp/dcsim-test-fileio-XXXXXX";
@@ -128,6 +150,7 @@ int main(void) {
   test_missing(tmp);
   test_large(tmp);
   test_pipe();
+  test_not_regular(tmp);
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
   if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmp);

@@ -1,10 +1,12 @@
 /* test_workflow.c - workflow expansion (steps, overlap, ensembles, after=), its checks, the
  * in-memory builder at scale, and workloads. Run from the source root. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "check.h"
+#include "dcsim/budget.h"
 #include "dcsim/lib.h"
 #include "dcsim/workflow.h"
 
@@ -116,10 +118,14 @@ static void test_overlap(void) {
   CHECK_INT(c->n_sets, 2);
   CHECK_STR(c->sets[1].name, "NPROMA");
   CHECK_REL(c->sets[1].value, 32, 1e-15);
-  /* no dependency inside a step; every task of step k+1 waits for every task of step k */
+  /* no dependency inside a step; every task of step k+1 waits for every task of step k, through
+   * a barrier node (3 x 3 pairs are more than 3 + 3 edges): nodes 9 and 10 */
+  CHECK_INT(wf->n_barriers, 2);
   for (size_t i = 0; i < 3; i++) NODEPS(wf, i);
-  for (size_t i = 3; i < 6; i++) DEPS(wf, i, 0, 1, 2);
-  for (size_t i = 6; i < 9; i++) DEPS(wf, i, 3, 4, 5);
+  DEPS(wf, 9, 0, 1, 2);
+  for (size_t i = 3; i < 6; i++) DEPS(wf, i, 9);
+  DEPS(wf, 10, 3, 4, 5);
+  for (size_t i = 6; i < 9; i++) DEPS(wf, i, 10);
   CHECK_STR(name_of(wf, 7), "s3.b");
   dcsim_workflow_free(wf);
 }
@@ -175,7 +181,9 @@ static void test_bad_inputs(void) {
   check_fail(WF "bad-count-1e30.xml", DCSIM_ERANGE, 3,
              "<steps count=\"1e30\">: not a whole number in 0..4294967295", 1);
   check_fail(WF "bad-huge.xml", DCSIM_ERANGE, 4,
-             "<steps>: workflow expands to more than 50000000 tasks", 1);
+             "<steps>: workflow expands to more than 50000000 tasks (the most one workflow file "
+             "may describe, whatever --max-tasks: split it into several workflows of a workload)",
+             1);
   check_fail(WF "bad-dup.xml", DCSIM_ESCHEMA, 5, "<task name=\"a\">: duplicate task name (line 3)",
              1);
   check_fail(WF "bad-gpu-nodes.xml", DCSIM_ERANGE, 3,
@@ -247,7 +255,9 @@ static void test_build(void) {
   CHECK_INT(dcsim_workflow_build("gen", t, 2, &ens, 1, &wf, &err), DCSIM_ERANGE);
   CHECK_STR(err.file, "gen");
   CHECK_INT(err.line, 7);
-  CHECK_STR(err.msg, "<steps>: workflow expands to more than 50000000 tasks");
+  CHECK_STR(err.msg,
+            "<steps>: workflow expands to more than 50000000 tasks (the most one workflow file may "
+            "describe, whatever --max-tasks: split it into several workflows of a workload)");
   steps.count = 2;
   tasks[1].tmpl = 0;
   CHECK_INT(dcsim_workflow_build("gen", t, 2, &ens, 1, &wf, &err), DCSIM_EREF);
@@ -281,7 +291,8 @@ static void test_build(void) {
     CHECK_STR(name_of(wf, 2), "s2.rad");
   }
   dcsim_workflow_free(wf);
-  /* overlap=true at width 20: every task of a step waits for the 20 of the previous one */
+  /* overlap=true at width 20: every task of a step waits for the 20 of the previous one, through
+   * one barrier per step: 40 edges per step instead of 400 */
   dcsim_task_template wide[20];
   dcsim_wf_item wide_items[20];
   char names[20][8];
@@ -296,8 +307,10 @@ static void test_build(void) {
   CHECK_INT(dcsim_workflow_build("wide", wide, 20, &wsteps, 1, &wf, &err), 0);
   if (wf) {
     CHECK_INT(wf->n_tasks, 20000);
-    CHECK_INT(wf->dep_start[wf->n_tasks], 999 * 20 * 20);
-    CHECK_INT(wf->deps[wf->dep_start[20000 - 1]], 20000 - 40);
+    CHECK_INT(wf->n_barriers, 999);
+    CHECK_INT(wf->dep_start[wf->n_tasks + wf->n_barriers], 999 * (20 + 20));
+    DEPS(wf, 20000 - 1, 20000 + 998); /* the last task waits for the last barrier */
+    CHECK_INT(wf->deps[wf->dep_start[20000 + 998]], 20000 - 40); /* which waits for step 999 */
   }
   dcsim_workflow_free(wf);
 }
@@ -354,8 +367,68 @@ static void test_workload(void) {
   }
 }
 
+/* Issue 27: the expansion's size is known from the counts before anything is expanded (the
+ * budget's refusals, exact figures), and a long cycle's message says where it was cut. */
+static void test_budget_and_cycle(void) {
+  dcsim_budget b = { 100000000, 0, 0, 0 };
+  dcsim_workflow *wf = NULL;
+  dcsim_error err = { 0 };
+  CHECK_INT(dcsim_workflow_load_budget("tests/data/guard/after-4.9e8.xml", &b, &wf, &err),
+            DCSIM_ERANGE);
+  CHECK(wf == NULL);
+  CHECK_INT(err.line, 4);
+  CHECK_STR(err.msg,
+            "the workflow expands to 490000000 dependency edges; the limit is 100000000 "
+            "(--max-tasks N raises it)");
+  /* the 4.9e8 pairs of 100 overlapping tasks x 49000 steps are 9.8e6 edges through barriers */
+  b = (dcsim_budget){ 1000000, 0, 0, 0 };
+  CHECK_INT(dcsim_workflow_load_budget("tests/data/guard/edges-4.9e8.xml", &b, &wf, &err),
+            DCSIM_ERANGE);
+  CHECK_STR(err.msg,
+            "the workflow expands to 4900000 tasks; the limit is 1000000 (--max-tasks N "
+            "raises it)");
+  b = (dcsim_budget){ 0, 1u << 30, 0, 0 };
+  CHECK_INT(dcsim_workflow_load_budget("tests/data/guard/steps-4e7.xml", &b, &wf, &err),
+            DCSIM_ERANGE);
+  CHECK_STR(err.msg,
+            "expanding and planning its 40000000 tasks and 39999999 edges would need "
+            "about 5.89 GiB of memory; the limit is 1 GiB (--max-memory SIZE raises it)");
+  /* 3 overlapping tasks x 4 steps within the budget: 3 + 3 edges between consecutive steps */
+  b = (dcsim_budget){ 18, 0, 0, 0 };
+  dcsim_task_template t[3] = { { .name = "a", .runtime_s = 1, .nodes = 1 },
+                               { .name = "b", .runtime_s = 1, .nodes = 1 },
+                               { .name = "c", .runtime_s = 1, .nodes = 1 } };
+  dcsim_wf_item tasks[3] = { { .kind = DCSIM_WF_TASK, .tmpl = 0 },
+                             { .kind = DCSIM_WF_TASK, .tmpl = 1 },
+                             { .kind = DCSIM_WF_TASK, .tmpl = 2 } };
+  dcsim_wf_item steps = {
+    .kind = DCSIM_WF_STEPS, .count = 4, .overlap = 1, .n_items = 3, .items = tasks
+  };
+  CHECK_INT(dcsim_workflow_build("gen", t, 3, &steps, 1, &wf, &err), 0);
+  if (wf) CHECK_INT(wf->dep_start[wf->n_tasks + wf->n_barriers], 18);
+  dcsim_workflow_free(wf);
+  wf = NULL;
+  /* a cycle through 60 long names: cut, with "..." */
+  enum { N = 60 };
+  dcsim_task_template tc[N];
+  dcsim_wf_item items[N];
+  char names[N][40], after[N][40];
+  for (int i = 0; i < N; i++) {
+    snprintf(names[i], sizeof names[i], "a-rather-long-task-name-number-%02d", i);
+    snprintf(after[i], sizeof after[i], "a-rather-long-task-name-number-%02d", (i + 1) % N);
+    tc[i] = (dcsim_task_template){ .name = names[i], .runtime_s = 1, .nodes = 1 };
+    items[i] = (dcsim_wf_item){ .kind = DCSIM_WF_TASK, .tmpl = (uint32_t)i, .after = after[i] };
+  }
+  CHECK_INT(dcsim_workflow_build("gen", tc, N, items, N, &wf, &err), DCSIM_ESCHEMA);
+  size_t len = strlen(err.msg);
+  CHECK(len > 3 && strcmp(err.msg + len - 3, "...") == 0);
+  CHECK(strncmp(err.msg,
+                "<task name=\"a-rather-long-task-name-number-00\">: dependency cycle: ", 66) == 0);
+}
+
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
+  test_budget_and_cycle();
   test_alaro();
   test_overlap();
   test_ensemble();

@@ -8,7 +8,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "dcsim/budget.h"
 #include "dcsim/dwarf.h"
+#include "dcsim/engine.h"
 #include "dcsim/error.h"
 
 typedef struct dcsim_opt_spec {
@@ -103,6 +105,14 @@ int dcsim_arg_threading(const dcsim_args *a, unsigned *flags, dcsim_error *err);
 int dcsim_threading_parse(const char *name, unsigned *flags);
 /* The variant's name of model flags: "ideal" with DCSIM_MODEL_HW_THREADS, else "measured". */
 const char *dcsim_threading_name(unsigned model_flags);
+/* --price NAME=USD (repeatable, at most 16), --kwh-price, --lifetime-years into o (dcsim/cost.h);
+ * prices and names are the caller's buffers of 16 entries. The argv index of the option a
+ * dcsim_cost_check() message names (0 when none). */
+struct dcsim_cost_opts;
+struct dcsim_price_set;
+int dcsim_arg_cost(const dcsim_args *a, struct dcsim_cost_opts *o, struct dcsim_price_set *prices,
+                   char names[][64], dcsim_error *err);
+int dcsim_arg_cost_index(const dcsim_args *a, const char *msg);
 
 /* SIGINT/SIGTERM: installs (once) a handler that stores the signal number in a flag and returns
  * the flag, for the command to hand to dcsim_engine_set_interrupt()/dcsim_sweep_set_interrupt().
@@ -115,6 +125,15 @@ const volatile sig_atomic_t *dcsim_cli_catch_interrupts(void);
 const char *dcsim_cli_interrupted_by(void);
 
 /* subcommands (cli_*.c) */
+/* The resource budget of run, sweep and validate (dcsim/budget.h) from --max-tasks N (default
+ * DCSIM_BUDGET_DEFAULT_WORK) and --max-memory SIZE (bytes or a number and K, M, G, T; default half
+ * of this machine's memory). */
+int dcsim_cli_budget(const dcsim_args *a, dcsim_budget *b, dcsim_error *err);
+/* 0 when a run of size sz fits b, else the refusal naming input, both figures, the limit and the
+ * option that raises it. */
+int dcsim_cli_check_size(const dcsim_budget *b, const dcsim_run_size *sz, const char *input,
+                         dcsim_error *err);
+
 int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err);
 int dcsim_cmd_list(const dcsim_args *a, dcsim_error *err);

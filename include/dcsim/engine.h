@@ -115,6 +115,9 @@ typedef struct dcsim_run_size {
   uint64_t jobs, tasks, task_nodes, bytes;
 } dcsim_run_size;
 void dcsim_engine_size(const dcsim_scenario *s, const dcsim_engine_opts *o, dcsim_run_size *out);
+/* The bytes a run keeps per job besides the job's workflow (what a trace loader charges to the
+ * budget per job before storing it: dcsim/budget.h's job_bytes). */
+uint64_t dcsim_engine_job_bytes(void);
 
 /* Limits on a run's size; 0 = none. */
 typedef struct dcsim_run_limits {

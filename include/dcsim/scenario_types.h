@@ -152,6 +152,10 @@ typedef struct dcsim_scenario_opts {
    * root. */
   const char *wms;
   const char *wms_file;
+  /* The resource budget the loaders check before allocating (dcsim/budget.h): workflows'
+   * expansions, SWF traces' jobs; NULL = only the fixed caps. The run's whole size is checked
+   * after loading with dcsim_engine_size()/dcsim_engine_check_size(). */
+  const struct dcsim_budget *budget;
 } dcsim_scenario_opts;
 
 /* What one point of a sweep changes in a base scenario (dcsim_scenario_derive(), dcsim/scenario.h).
@@ -166,6 +170,11 @@ typedef struct dcsim_scenario_override {
   const dcsim_param_set *sets;    /* the task's own <set>s (dcsim sweep --set) */
   unsigned
       threading; /* 0 = keep; 1 = measured, 2 = ideal (DCSIM_MODEL_HW_THREADS, dcsim/model.h) */
+  /* issue 26 (dcsim sweep --gpus, --host-cpu): GPUs per node of the GPU node groups, each GPU task
+   * split over all of them (the multi-GPU model with its memory check), 0 = keep; the CPU of the
+   * GPU node groups, NULL = keep */
+  unsigned gpus;
+  const dcsim_cpu_profile_t *host_cpu;
 } dcsim_scenario_override;
 
 #endif

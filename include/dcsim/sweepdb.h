@@ -22,8 +22,14 @@
 
 typedef struct dcsim_sweepdb dcsim_sweepdb_t;
 
+/* Opens (or creates) a sweep database. A database that is not dcsim's is refused before anything
+ * is written to it (dcsim__db_check_owner). An existing database in a place dcsim cannot write is
+ * opened read-only: a sweep it holds can be attached (resumed with nothing left to do), nothing
+ * stored. */
 int dcsim_sweepdb_open(const char *path, dcsim_sweepdb_t **out, dcsim_error *err);
 void dcsim_sweepdb_close(dcsim_sweepdb_t *db);
+/* 1 when db was opened read-only (above). */
+int dcsim_sweepdb_read_only(const dcsim_sweepdb_t *db);
 
 /* Finds (or creates) the sweep of sw's hash and restores its stored points into sw. */
 int dcsim_sweepdb_attach(dcsim_sweepdb_t *db, dcsim_sweep_t *sw, const char *input,

@@ -7,8 +7,8 @@
  * field and header line; what the fields mean for a simulation is decided by dcsim/trace.h.
  *
  * Errors name the file and line: a job line without exactly 18 fields, a field that is not a
- * finite number or is below -1, a non-integral count or identifier, a submit time that goes back
- * in time (the format requires ascending submit times), more than DCSIM_SWF_MAX_JOBS jobs.
+ * finite number or is below -1, a non-integral count or identifier, a status above 5, more than
+ * DCSIM_SWF_MAX_JOBS jobs.
  *
  * Ownership: dcsim_swf_load() stores a heap object in *out that the caller frees with
  * dcsim_swf_free() (NULL-safe); every string and array in it is owned by it. */
@@ -18,6 +18,8 @@
 #include <stddef.h>
 
 #include "dcsim/error.h"
+
+struct dcsim_budget;
 
 #define DCSIM_SWF_MAX_JOBS 50000000u
 
@@ -69,6 +71,15 @@ typedef struct dcsim_swf {
 } dcsim_swf;
 
 int dcsim_swf_load(const char *path, dcsim_swf **out, dcsim_error *err);
+/* The same within a budget (dcsim/budget.h; NULL: the fixed caps only). The file is read twice:
+ * first its job lines are counted, refused past the budget's work (one job is one unit) or memory
+ * (the stored job, sizeof(dcsim_swf_job), plus budget->job_bytes each), then stored in one array of
+ * exactly that size. Either pass refuses: a line longer than 64 KiB, more than 4096 "; Key:
+ * value" lines or 1 MiB of them, more than 10^6 comment or blank lines or 4 MiB of comments, a NUL
+ * byte; a path that is
+ * not a regular file (dcsim__file_check_input). */
+int dcsim_swf_load_budget(const char *path, const struct dcsim_budget *budget, dcsim_swf **out,
+                          dcsim_error *err);
 void dcsim_swf_free(dcsim_swf *t);
 
 /* Value of the header comment `key` (case-sensitive, e.g. "MaxNodes"), or NULL. */

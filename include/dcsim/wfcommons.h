@@ -45,6 +45,8 @@ typedef struct dcsim_wfc_task {
   int reads_inputs; /* some of its input files are workflow inputs (no task writes them) */
   size_t n_parents;
   uint32_t *parents; /* indices, ascending, no duplicates */
+  int line; /* where its name is first written after the first "tasks" key, in task order (the
+             * JSON reader keeps no positions); 0 when not found, for messages only */
 } dcsim_wfc_task;
 
 typedef struct dcsim_wfc {

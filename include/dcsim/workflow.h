@@ -25,10 +25,17 @@
  * member 1 completely, then member 2...; a steps block emits step 1's tasks, then step 2's...
  * Each instance stores its template and its member/step numbers (1-based, 0 = not inside an
  * ensemble / steps block); names are built on demand: "m2.s17.bifft", "s3.rad", "post".
- * Dependencies are stored in CSR form: the predecessors of task i are
- * deps[dep_start[i] .. dep_start[i+1]-1], ascending, without duplicates. A predecessor may come
- * later in the order than its successor (after= naming a later sibling).
- * Memory: 16 bytes per task plus 4 per dependency edge. */
+ * Dependencies are stored in CSR form over nodes 0 .. n_tasks + n_barriers - 1: the predecessors
+ * of node i are deps[dep_start[i] .. dep_start[i+1]-1], ascending, without duplicates. A
+ * predecessor may come later in the order than its successor (after= naming a later sibling).
+ * Nodes 0 .. n_tasks-1 are the task instances; nodes n_tasks .. n_tasks + n_barriers - 1 are step
+ * barriers: when the sources of step k+1 would each wait for every sink of step k and that is
+ * more edges than going through one node (sources x sinks > sources + sinks, e.g. overlap="true"
+ * with two or more tasks), the sinks of step k are the predecessors of a barrier node (no work,
+ * no resource: it ends when the last of them ends) and the barrier is the one predecessor of each
+ * source of step k+1 (issue 27: O(tasks) edges, not O(tasks^2)). Barriers are numbered in
+ * expansion order; a barrier never waits for a barrier.
+ * Memory: 16 bytes per task and 4 per barrier, plus 4 per dependency edge. */
 #ifndef DCSIM_WORKFLOW_H
 #define DCSIM_WORKFLOW_H
 
@@ -36,6 +43,8 @@
 #include <stdint.h>
 
 #include "dcsim/error.h"
+
+struct dcsim_budget;
 
 #define DCSIM_WORKFLOW_MAX_TASKS 50000000u  /* expanded task instances */
 #define DCSIM_WORKFLOW_MAX_DEPS  500000000u /* expanded dependency edges (2 GB) */
@@ -91,7 +100,8 @@ typedef struct dcsim_workflow {
   dcsim_task_template *templates;
   size_t n_tasks;
   dcsim_task_inst *tasks;
-  uint32_t *dep_start; /* n_tasks + 1 entries */
+  size_t n_barriers;   /* step barrier nodes, numbered from n_tasks (above) */
+  uint32_t *dep_start; /* n_tasks + n_barriers + 1 entries */
   uint32_t *deps;
   double dispatch_s; /* >= 0: the workflow system starts at most one task per dispatch_s
                       * seconds (0 = no limit); set by importers or dispatch-s= */
@@ -110,6 +120,10 @@ typedef struct dcsim_workflow {
  * or gpus = 0, a CPU task with gpus > 0, a <set> given twice, a task with both or neither of
  * dwarf= and runtime-s=, a recorded-runtime task that is not a CPU task or has <set>s. */
 int dcsim_workflow_load(const char *path, dcsim_workflow **out, dcsim_error *err);
+/* The same, checking the expansion's tasks, edges and memory against budget (may be NULL) before
+ * expanding it (dcsim/budget.h). */
+int dcsim_workflow_load_budget(const char *path, const struct dcsim_budget *budget,
+                               dcsim_workflow **out, dcsim_error *err);
 
 /* The in-memory form of the structure, for benchmarks and generators. */
 typedef enum { DCSIM_WF_TASK, DCSIM_WF_STEPS, DCSIM_WF_ENSEMBLE } dcsim_wf_kind;

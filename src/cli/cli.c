@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/cost.h"
 #include "dcsim/lib.h"
 #include "dcsim/model.h"
 #include "dcsim/repro.h"
@@ -22,8 +23,27 @@
         "each workflow must run within SECONDS of its start: met or missed is reported (run: " \
         "exit 4; sweep: infeasible); the energy policy plans with it"                          \
   }
+#define OPT_MAX_TASKS                                                                           \
+  {                                                                                             \
+    "max-tasks", "N", 0,                                                                        \
+        "refuse more work: task instances of a run, dependency edges of a workflow, jobs of a " \
+        "trace "                                                                                \
+        "(default 100000000)"                                                                   \
+  }
+#define OPT_MAX_MEMORY                                                                             \
+  {                                                                                                \
+    "max-memory", "SIZE", 0,                                                                       \
+        "refuse a run that needs more memory: bytes or K, M, G, T (default half of the machine's)" \
+  }
 #define OPT_D35 \
   { "d35", NULL, 0, "D3.5's published models exactly (table-only states, the paper's energy data)" }
+#define OPT_COST                                                                                  \
+  { "price", "NAME=USD", 1,                                                                       \
+    "list price of one CPU or GPU of that profile, setting or replacing its own (repeatable)" },  \
+      { "kwh-price", "USD", 0, "energy price per kWh for the cost (default 0.0688: EIA, 2011)" }, \
+  {                                                                                               \
+    "lifetime-years", "YEARS", 0, "lifetime the purchase is amortised over (default 5)"           \
+  }
 #define OPT_STRICT \
   { "strict", NULL, 0, "refuse extrapolated and datasheet-only values (provenance, doc/models.md)" }
 #define OPT_THREADING                                                                           \
@@ -85,6 +105,8 @@ static const dcsim_opt_spec list_opts[] = {
 };
 static const dcsim_opt_spec validate_opts[] = {
   { "quiet", NULL, 0, "print nothing on success" },
+  OPT_MAX_TASKS,
+  OPT_MAX_MEMORY,
 };
 static const dcsim_opt_spec run_opts[] = {
   { "platform", "FILE", 0, "platform to run on (default: the one the workflow/workload names)" },
@@ -116,14 +138,18 @@ static const dcsim_opt_spec run_opts[] = {
   OPT_THREADING,
   OPT_D35,
   OPT_STRICT,
-  { "max-tasks", "N", 0, "refuse a run of more task instances (default 1000000000)" },
-  { "max-memory", "SIZE", 0,
-    "refuse a run that needs more memory: bytes or K, M, G, T (default half of the machine's)" },
+  OPT_MAX_TASKS,
+  OPT_MAX_MEMORY,
   { "quiet", NULL, 0, "no progress line on stderr" },
+  OPT_COST,
 };
 static const dcsim_opt_spec sweep_opts[] = {
   { "cpu", "P1,P2,...", 0, "CPU profiles for the node groups without GPU" },
   { "gpu", "G1,G2,...", 0, "GPU profiles for the node groups with GPUs" },
+  { "gpus", "N1,N2,...", 0,
+    "GPUs per GPU node, each GPU task split over them (multi-GPU model, memory checked)" },
+  { "host-cpu", "P1,P2,...", 0,
+    "CPU profiles of the node groups with GPUs (default: the platform's)" },
   { "nodes", "N1,N2,...", 0, "nodes of every CPU task (ranges A-B allowed)" },
   { "cores", "C1,C2,...", 0,
     "cores per node of every CPU task (ranges A-B allowed; all = each CPU's full node)" },
@@ -143,6 +169,8 @@ static const dcsim_opt_spec sweep_opts[] = {
   { "title", "TEXT", 0, "title of the pictures" },
   { "quiet", NULL, 0, "no progress bar or resume message on stderr" },
   { "stop-after", "N", 0, "testing: stop after N new points, as if interrupted" },
+  OPT_MAX_TASKS,
+  OPT_MAX_MEMORY,
   { "shard", "I/N", 0,
     "evaluate only shard I of N (job arrays; needs --db; join with dcsim merge)" },
   { "threading", "measured,ideal", 0,
@@ -150,6 +178,9 @@ static const dcsim_opt_spec sweep_opts[] = {
     "per-loop model with well-behaved threads, or both (default measured)" },
   OPT_D35,
   OPT_STRICT,
+  OPT_COST,
+  { "objectives", "time,energy|time,cost|energy,cost|time,energy,cost", 0,
+    "what the Pareto front is taken over (default time,energy)" },
 };
 static const dcsim_opt_spec merge_opts[] = {
   { "output", "PATH", 0, "the merged database to write (must not exist)" },
@@ -160,6 +191,8 @@ static const dcsim_opt_spec pareto_opts[] = {
   { "out", "FILE", 0, "write to FILE instead of stdout (required for svg and png)" },
   { "sweep", "ID", 0, "with a database: the sweep to read (default the latest)" },
   { "title", "TEXT", 0, "title of the picture" },
+  { "objectives", "time,energy|time,cost|energy,cost|time,energy,cost", 0,
+    "what the Pareto front is taken over (default time,energy)" },
 };
 static const dcsim_opt_spec heatmap_opts[] = {
   { "out", "FILE.png|svg", 0, "the picture to write (required)" },
@@ -377,6 +410,41 @@ int dcsim_arg_index(const dcsim_args *a, const char *name) {
 int dcsim_arg_flag(const dcsim_args *a, const char *name) {
   int i = spec_index(a, name);
   return i >= 0 && a->count[i] > 0;
+}
+
+int dcsim_arg_cost(const dcsim_args *a, struct dcsim_cost_opts *o, dcsim_price_set *prices,
+                   char names[][64], dcsim_error *err) {
+  int rc;
+  dcsim_cost_opts_default(o);
+  if ((rc = dcsim_arg_double(a, "kwh-price", DCSIM_COST_KWH_USD, &o->kwh_usd, err)) ||
+      (rc = dcsim_arg_double(a, "lifetime-years", DCSIM_COST_LIFETIME_YEARS, &o->lifetime_years,
+                             err)))
+    return rc;
+  int k = spec_index(a, "price");
+  for (int i = 0; k >= 0 && i < a->count[k]; i++) {
+    const char *s = a->values[k][i], *eq = strchr(s, '=');
+    double v;
+    if (!eq || eq == s || (size_t)(eq - s) >= 64 || dcsim_parse_double(eq + 1, &v) != 0)
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", a->argi[k][i],
+                       "--price '%s': expected NAME=USD (a CPU or GPU profile and its price)", s);
+    snprintf(names[i], 64, "%.*s", (int)(eq - s), s);
+    prices[i] = (dcsim_price_set){ names[i], v };
+    o->n_prices++;
+  }
+  o->prices = prices;
+  return 0;
+}
+
+/* the argv index of the option an error from dcsim_cost_check() is about */
+int dcsim_arg_cost_index(const dcsim_args *a, const char *msg) {
+  static const char *const names[] = { "price", "kwh-price", "lifetime-years" };
+  for (int k = 0; k < 3; k++) {
+    char opt[32];
+    snprintf(opt, sizeof opt, "--%s", names[k]);
+    if (strncmp(msg, opt, strlen(opt)) == 0 && (msg[strlen(opt)] == ' ' || msg[strlen(opt)] == ':'))
+      return dcsim_arg_index(a, names[k]);
+  }
+  return 0;
 }
 
 unsigned dcsim_arg_model_flags(const dcsim_args *a) {

@@ -15,6 +15,8 @@
 #include "dcsim/json.h"
 #include "dcsim/numfmt.h"
 #include "dcsim/platform.h"
+#include "dcsim/scenario.h"
+#include "dcsim/sched.h"
 #include "dcsim/strutil.h"
 #include "dcsim/swf.h"
 #include "dcsim/swfmap.h"
@@ -349,7 +351,15 @@ int dcsim_cmd_list(const dcsim_args *a, dcsim_error *err) {
 
 /* ---- dcsim validate: the full semantic load of each file, not only its schema ---- */
 
-static int validate_file(const char *path, int depth, dcsim_error *err);
+/* What validating one command-line file carries down its references: the budget of the loaders,
+ * and whether the file is something `dcsim run` takes with a platform it names (then validate also
+ * does what run does before simulating). */
+typedef struct vctx {
+  const dcsim_budget *budget;
+  int runnable;
+} vctx;
+
+static int validate_file(const char *path, int depth, vctx *v, dcsim_error *err);
 
 /* A dwarf loads, and every case that sets all parameters evaluates (formulas finite and
  * non-negative, loops with work have <flop> coefficients). */
@@ -408,9 +418,10 @@ static int validate_platform(const char *path, dcsim_error *err) {
 
 /* Every task's dwarf resolves and loads, runs on the task's device, and evaluates with the task's
  * case and <set>s; the platform it names, if any, validates too. */
-static int validate_workflow(const char *path, int depth, dcsim_error *err) {
+static int validate_workflow(const char *path, int depth, vctx *v, dcsim_error *err) {
   dcsim_workflow *wf = NULL;
-  int rc = dcsim_workflow_load(path, &wf, err);
+  int rc = dcsim_workflow_load_budget(path, v->budget, &wf, err);
+  if (!rc && depth == 0) v->runnable = wf->platform != NULL;
   for (size_t t = 0; !rc && t < wf->n_templates; t++) {
     const dcsim_task_template *tt = &wf->templates[t];
     if (!tt->dwarf) continue; /* a recorded runtime: no dwarf */
@@ -449,8 +460,8 @@ static int validate_workflow(const char *path, int depth, dcsim_error *err) {
         b[k] = (dcsim_binding){ tt->sets[k].name, tt->sets[k].value, path, tt->line };
       for (size_t k = 0; !rc && k < dcsim_dwarf_n_params(d); k++) { /* every parameter given here */
         const char *pn = dcsim_dwarf_param(d, k);
-        double v;
-        int given = tt->case_name && dcsim_dwarf_case_value(d, tt->case_name, pn, &v, NULL) == 0;
+        double val;
+        int given = tt->case_name && dcsim_dwarf_case_value(d, tt->case_name, pn, &val, NULL) == 0;
         for (size_t j = 0; j < tt->n_sets && !given; j++) given = strcmp(tt->sets[j].name, pn) == 0;
         if (!given)
           rc = DCSIM_ERR(
@@ -465,27 +476,30 @@ static int validate_workflow(const char *path, int depth, dcsim_error *err) {
     dcsim_dwarf_eval_free(ev);
     dcsim_dwarf_free(d);
   }
-  if (!rc && wf->platform) rc = validate_file(wf->platform, depth + 1, err);
+  if (!rc && wf->platform) rc = validate_file(wf->platform, depth + 1, v, err);
   dcsim_workflow_free(wf);
   return rc;
 }
 
-static int validate_workload(const char *path, int depth, dcsim_error *err) {
+static int validate_workload(const char *path, int depth, vctx *v, dcsim_error *err) {
   dcsim_workload *wl = NULL;
   int rc = dcsim_workload_load(path, &wl, err);
   for (size_t i = 0; !rc && i < wl->n_submissions; i++)
-    rc = validate_file(wl->subs[i].workflow_path, depth + 1, err);
-  if (!rc && wl->platform) rc = validate_file(wl->platform, depth + 1, err);
+    rc = validate_file(wl->subs[i].workflow_path, depth + 1, v, err);
+  if (!rc && wl->platform) rc = validate_file(wl->platform, depth + 1, v, err);
+  if (!rc && depth == 0) v->runnable = wl->platform != NULL;
   dcsim_workload_free(wl);
   return rc;
 }
 
 /* An SWF trace parses; a WfCommons instance parses and its DAG has no cycle (doc/workloads.md). */
-static int validate_trace(const char *path, dcsim_trace_kind kind, dcsim_error *err) {
+static int validate_trace(const char *path, dcsim_trace_kind kind, vctx *v, dcsim_error *err) {
   int rc;
   if (kind == DCSIM_TRACE_SWF) {
     dcsim_swf *t = NULL;
-    rc = dcsim_swf_load(path, &t, err);
+    dcsim_budget b = *v->budget; /* per job what dcsim run keeps too, as run charges it */
+    b.job_bytes = dcsim_engine_job_bytes();
+    rc = dcsim_swf_load_budget(path, &b, &t, err);
     dcsim_swf_free(t);
     return rc;
   }
@@ -500,10 +514,10 @@ static int validate_trace(const char *path, dcsim_trace_kind kind, dcsim_error *
 }
 
 /* Dispatches on the root element to the module's loader, which checks the schema first. */
-static int validate_file(const char *path, int depth, dcsim_error *err) {
+static int validate_file(const char *path, int depth, vctx *v, dcsim_error *err) {
   char root[64];
   dcsim_trace_kind tk = dcsim_trace_detect(path);
-  if (tk) return validate_trace(path, tk, err);
+  if (tk) return validate_trace(path, tk, v, err);
   int rc = dcsim__xml_peek_root(path, root, sizeof root, err);
   if (rc) return rc;
   if (depth > 4) return DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "references nested too deeply");
@@ -520,9 +534,9 @@ static int validate_file(const char *path, int depth, dcsim_error *err) {
   } else if (strcmp(root, "platform") == 0) {
     rc = validate_platform(path, err);
   } else if (strcmp(root, "workflow") == 0) {
-    rc = validate_workflow(path, depth, err);
+    rc = validate_workflow(path, depth, v, err);
   } else if (strcmp(root, "workload") == 0) {
-    rc = validate_workload(path, depth, err);
+    rc = validate_workload(path, depth, v, err);
   } else if (strcmp(root, "wms") == 0) {
     dcsim_wms_conf *c = NULL;
     rc = dcsim_wms_conf_load(path, &c, err);
@@ -550,8 +564,33 @@ static void print_error(void *ctx, const dcsim_error *e) {
 
 enum { MAX_SCHEMA_ERRORS = 20 };
 
+/* What `dcsim run FILE` checks before it simulates, for a workflow or workload naming its
+ * platform: the scenario (profiles, dwarfs, frequencies on the chosen nodes, options, plans) with
+ * run's default policy, and the run's size against the budget. */
+static int validate_as_run(const char *path, const dcsim_budget *b, dcsim_error *err) {
+  dcsim_scenario_opts so;
+  memset(&so, 0, sizeof so);
+  dcsim_job_policy jp;
+  dcsim_task_policy tp;
+  dcsim_scenario *s = NULL;
+  int rc = dcsim_sched_parse_policy(NULL, &jp, &tp, err);
+  so.task_policy = tp;
+  so.budget = b;
+  if (!rc) rc = dcsim_scenario_load(path, &so, &s, err);
+  if (!rc) {
+    dcsim_engine_opts eo;
+    memset(&eo, 0, sizeof eo);
+    eo.job_policy = jp;
+    dcsim_run_size sz;
+    dcsim_engine_size(s, &eo, &sz);
+    rc = dcsim_cli_check_size(b, &sz, path, err);
+  }
+  dcsim_scenario_free(s);
+  return rc;
+}
+
 /* One file: every schema error, else the first error of the full load; "FILE: valid ROOT". */
-static int validate_one(const char *path, int quiet) {
+static int validate_one(const char *path, int quiet, const dcsim_budget *b) {
   dcsim_error e;
   memset(&e, 0, sizeof e);
   char root[64];
@@ -564,7 +603,9 @@ static int validate_one(const char *path, int quiet) {
     if (!n) print_error(NULL, &e); /* malformed: its first parse error */
     return rc;
   }
-  if (!(rc = validate_file(path, 0, &e)) && tk)
+  vctx v = { b, 0 };
+  if (!(rc = validate_file(path, 0, &v, &e)) && v.runnable) rc = validate_as_run(path, b, &e);
+  if (!rc && tk)
     snprintf(root, sizeof root, "%s", tk == DCSIM_TRACE_SWF ? "SWF trace" : "WfCommons instance");
   else if (!rc)
     rc = dcsim__xml_peek_root(path, root, sizeof root, &e);
@@ -579,11 +620,13 @@ static int validate_one(const char *path, int quiet) {
 /* Every file is checked and every error reported, as compilers and xmllint do; the exit status is
  * that of the first file that failed. */
 int dcsim_cmd_validate(const dcsim_args *a, dcsim_error *err) {
-  (void)err;
   int first = 0, quiet = dcsim_arg_flag(a, "quiet");
   size_t bad = 0;
+  dcsim_budget budget;
+  int rc = dcsim_cli_budget(a, &budget, err);
+  if (rc) return rc;
   for (int i = 0; i < a->n_positional; i++) {
-    int rc = validate_one(a->positional[i], quiet);
+    rc = validate_one(a->positional[i], quiet, &budget);
     if (rc && !first) first = rc;
     bad += rc != 0;
   }

@@ -138,7 +138,7 @@ static void json_threads(dcsim_json *j, const dcsim_model_req *rq, const dcsim_p
 }
 
 static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, const char *case_name,
-                       const dcsim_repro *rp) {
+                       const char *why, const dcsim_repro *rp) {
   const dcsim_dwarf_eval *ev = rq->ev;
   printf("dwarf     %s%s%s\n", dcsim_dwarf_name(ev->dwarf), case_name ? " case " : "",
          case_name ? case_name : "");
@@ -227,6 +227,8 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, con
              DCSIM_SIG(p->gpu_fraction), p->multigpu ? " each" : "", DCSIM_SI(p->pkg_j, "J"),
              rq->host_cpu ? "" : " [no --host-cpu: host excluded]", ep);
     printf("covers    %s\n", p->energy_scope);
+  } else if (why) {
+    printf("energy    unavailable: %s (the time above stands; --strict refuses)\n", why);
   } else {
     printf("energy    not computed (--energy-form none)\n");
   }
@@ -342,7 +344,7 @@ static void json_begin(dcsim_json *j, const dcsim_model_req *rq, const char *cas
 }
 
 static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p, const char *case_name,
-                       const dcsim_repro *rp) {
+                       const char *why, const dcsim_repro *rp) {
   dcsim_json j;
   json_begin(&j, rq, case_name);
   dcsim_json_key_str(&j, "device", rq->gpu ? "gpu" : "cpu");
@@ -361,6 +363,7 @@ static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p, con
   else
     dcsim_json_null(&j);
   dcsim_prov_json_member(&j, p->time_prov, p->has_energy ? &p->energy_prov : NULL);
+  if (why) dcsim_json_key_str(&j, "energy_unavailable", why);
   if (p->cpu)
     json_cpu_prediction(&j, rq, p);
   else
@@ -504,8 +507,10 @@ static void scan_text(const dcsim_model_req *rq, const node_scan *S, const char 
 
 /* --format csv: one line per loop or kernel (the JSON "parts"), then the extra terms and the total;
  * cells that do not apply are empty. */
-static void print_csv(const dcsim_model_req *rq, const dcsim_prediction *p, const dcsim_repro *rp) {
+static void print_csv(const dcsim_model_req *rq, const dcsim_prediction *p, const char *why,
+                      const dcsim_repro *rp) {
   dcsim_repro_csv(stdout, rp);
+  if (why) printf("# energy unavailable: %s\n", why);
   puts(
       "kind,name,time_s,work_flop,traffic_byte,flop_time_s,mem_time_s,bound,compute_s,"
       "transfer_s,inactive_s,energy_j");
@@ -661,6 +666,58 @@ static int gpu_request(const dcsim_args *a, const dcsim_dwarf_t *d, dcsim_model_
   return 0;
 }
 
+/* Issue 26, item 5: what makes `dcsim model` differ from the same task in `dcsim run` or `sweep`,
+ * said on stderr: communication left out for want of a network (run and sweep take their
+ * platform's <network>), and a node count beyond the finest split of the domain. */
+static void model_notes(const dcsim_args *a, const dcsim_model_req *rq, const char *dwarf) {
+  const dcsim_dwarf_eval *ev = rq->ev;
+  if (ev->has_comm && rq->nodes > 1 && !(rq->net_s_per_byte > 0))
+    fprintf(stderr,
+            "dcsim: note: no --net-bw-bps: the communication of %s over %u nodes is left out; "
+            "dcsim run and sweep take their platform's <network> (the shipped platforms: "
+            "--net-bw-bps 1.25e10 --net-latency-s 1e-6)\n",
+            dwarf, rq->nodes);
+  if (ev->comm_max_nodes > 0 && rq->nodes > ev->comm_max_nodes)
+    fprintf(stderr,
+            "dcsim: note: --nodes %u splits the domain of %s finer than its grid: it splits over "
+            "at most %.0f nodes (%s); beyond that the model is no decomposition of the grid\n",
+            rq->nodes, dwarf, ev->comm_max_nodes, ev->comm_max_nodes_source);
+  (void)a;
+}
+
+/* Issue 26, item 4: a time answer is not blocked by a missing energy model. When the model fails
+ * and the same request without energy succeeds, the failure was the energy's (a CPU without power
+ * data, a state outside D3.5's energy table): the time is kept, the energy marked unavailable with
+ * that reason (*lost, why). --strict refuses instead, as does --energy-form none's own failure. */
+static int run_time_first(dcsim_model_req *rq, dcsim_prediction *p, int *lost, char *why,
+                          size_t size, dcsim_error *err) {
+  dcsim_error first;
+  memset(&first, 0, sizeof first);
+  int rc = dcsim_model_run(rq, p, &first);
+  *lost = 0;
+  if (!rc) return 0;
+  dcsim_energy_form form = rq->energy_form;
+  if (form == DCSIM_ENERGY_NONE || (rq->flags & DCSIM_MODEL_STRICT)) {
+    if (err) *err = first;
+    return rc;
+  }
+  dcsim_prediction_release(p);
+  memset(p, 0, sizeof *p);
+  rq->energy_form = DCSIM_ENERGY_NONE;
+  int rc2 = dcsim_model_run(rq, p, NULL);
+  rq->energy_form = form;
+  if (rc2) {
+    if (err) *err = first;
+    return rc;
+  }
+  char rel[sizeof first.file];
+  dcsim_catalog_relname(first.file, first.file, rel, sizeof rel); /* location-independent */
+  snprintf(first.file, sizeof first.file, "%s", rel);
+  dcsim_error_format(&first, why, size);
+  *lost = 1;
+  return 0;
+}
+
 /* The input files of a model: the dwarf and the profiles, with their hashes. */
 static int model_repro(const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu,
                        const dcsim_gpu_profile_t *gpu, const dcsim_cpu_profile_t *host,
@@ -720,13 +777,16 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
     rc = run_scan(a, &rq, case_name, fmt, &rp, err);
     goto out;
   }
-  if ((rc = dcsim_model_run(&rq, &pred, err))) goto out;
+  char why[sizeof err->msg + sizeof err->file + 32];
+  int energy_lost = 0;
+  if ((rc = run_time_first(&rq, &pred, &energy_lost, why, sizeof why, err))) goto out;
+  if (!use_gpu) model_notes(a, &rq, dcsim_dwarf_name(d));
   if (fmt == DCSIM_FMT_JSON)
-    print_json(&rq, &pred, case_name, &rp);
+    print_json(&rq, &pred, case_name, energy_lost ? why : NULL, &rp);
   else if (fmt == DCSIM_FMT_CSV)
-    print_csv(&rq, &pred, &rp);
+    print_csv(&rq, &pred, energy_lost ? why : NULL, &rp);
   else
-    print_text(&rq, &pred, case_name, &rp);
+    print_text(&rq, &pred, case_name, energy_lost ? why : NULL, &rp);
 out:
   dcsim_repro_release(&rp);
   dcsim_prediction_release(&pred);

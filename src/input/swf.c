@@ -11,7 +11,18 @@
 
 #include <zlib.h>
 
+#include "dcsim/budget.h"
 #include "dcsim/strutil.h"
+#include "util/fileio.h"
+
+/* What a trace may hold besides its jobs (doc/robustness.md): the Parallel Workloads Archive's
+ * headers have tens of lines, its job lines about 100 bytes. */
+#define SWF_MAX_LINE_BYTES    65536u   /* any line */
+#define SWF_MAX_HEADERS       4096u    /* stored "; Key: value" lines */
+#define SWF_MAX_HEADER_BYTES  1048576u /* their keys and values */
+#define SWF_MAX_OTHER_LINES   1000000u /* comment and blank lines */
+#define SWF_MAX_COMMENT_BYTES 4194304u /* of comment lines (headers and prose) */
+#define SWF_READ_BYTES        1048576u /* read at once */
 
 void dcsim_swf_free(dcsim_swf *t) {
   if (!t) return;
@@ -31,13 +42,20 @@ const char *dcsim_swf_header(const dcsim_swf *t, const char *key) {
   return NULL;
 }
 
-/* "; Key: value" -> a header entry (other comments are ignored). */
-static int header_line(dcsim_swf *t, char *text, int line, dcsim_error *err) {
+/* "; Key: value" -> a header entry (other comments are ignored); at most SWF_MAX_HEADERS of them,
+ * SWF_MAX_HEADER_BYTES in all. */
+static int header_line(dcsim_swf *t, char *text, int line, size_t *bytes, dcsim_error *err) {
   char *colon = strchr(text, ':');
   if (!colon) return 0;
   *colon = '\0';
   char *key = dcsim_trim(text), *value = dcsim_trim(colon + 1);
   if (!*key || strchr(key, ' ')) return 0; /* prose, not a "Key: value" comment */
+  *bytes += strlen(key) + strlen(value) + 2;
+  if (t->n_header == SWF_MAX_HEADERS || *bytes > SWF_MAX_HEADER_BYTES)
+    return DCSIM_ERR(err, DCSIM_ERANGE, t->path, line,
+                     "more than %u '; Key: value' header lines or %u bytes of them: not an SWF "
+                     "header",
+                     SWF_MAX_HEADERS, SWF_MAX_HEADER_BYTES);
   if (DCSIM_GROW_N(t->header, t->n_header))
     return DCSIM_ERR(err, DCSIM_ENOMEM, t->path, line, "out of memory");
   dcsim_swf_header_line *h = &t->header[t->n_header];
@@ -106,7 +124,7 @@ static const char *const field_names[18] = { "job number",
                                              "preceding job",
                                              "think time" };
 
-static int job_line(dcsim_swf *t, char *text, int line, size_t *cap, dcsim_error *err) {
+static int job_line(dcsim_swf *t, char *text, int line, size_t cap, dcsim_error *err) {
   double v[18];
   int n = 0;
   char *p = text;
@@ -129,16 +147,17 @@ static int job_line(dcsim_swf *t, char *text, int line, size_t *cap, dcsim_error
     if (integral && (x != floor(x) || x > 9e15))
       return DCSIM_ERR(err, DCSIM_EPARSE, t->path, line, "field %d (%s): %g is not a whole number",
                        n + 1, field_names[n], x);
+    if (n == 10 && x > DCSIM_SWF_CANCELLED) /* stored as an int: checked before the cast */
+      return DCSIM_ERR(err, DCSIM_ERANGE, t->path, line,
+                       "field 11 (status): %g is not an SWF status (-1 unknown, 0 to 5)", x);
     v[n++] = x;
     p = end;
   }
   if (n == 0) return 0;
   if (n != 18)
     return DCSIM_ERR(err, DCSIM_EPARSE, t->path, line, "%d fields, SWF has 18 per job", n);
-  if (t->n_jobs == *cap && *cap >= DCSIM_SWF_MAX_JOBS)
-    return DCSIM_ERR(err, DCSIM_ERANGE, t->path, line, "more than %u jobs", DCSIM_SWF_MAX_JOBS);
-  if (DCSIM_GROW(t->jobs, *cap, t->n_jobs + 1))
-    return DCSIM_ERR(err, DCSIM_ENOMEM, t->path, line, "out of memory");
+  if (t->n_jobs == cap) /* the first pass counted the job lines: the file changed since */
+    return DCSIM_ERR(err, DCSIM_EIO, t->path, line, "the file changed while it was read");
   t->jobs[t->n_jobs++] = (dcsim_swf_job){ (long long)v[0],
                                           v[1],
                                           v[2],
@@ -161,59 +180,162 @@ static int job_line(dcsim_swf *t, char *text, int line, size_t *cap, dcsim_error
   return 0;
 }
 
+/* ---- reading lines: 64-bit counts, no line longer than SWF_MAX_LINE_BYTES ---- */
+
+typedef struct reader {
+  gzFile f;
+  const char *path;
+  char *buf;
+  size_t len, pos; /* bytes in buf; start of the next line */
+  int eof;
+  uint64_t line, other;   /* lines read; comment and blank lines among them */
+  uint64_t comment_bytes; /* of the comment lines */
+} reader;
+
+/* The next line (NUL-terminated in place, without its newline) in *text, its length in *n; 0 at
+ * the end of the file (*text NULL), else an error naming the line. */
+static int next_line(reader *r, char **text, size_t *n, dcsim_error *err) {
+  *text = NULL;
+  for (;;) {
+    char *nl = memchr(r->buf + r->pos, '\n', r->len - r->pos);
+    size_t have = nl ? (size_t)(nl - (r->buf + r->pos)) : r->len - r->pos;
+    if (have > SWF_MAX_LINE_BYTES)
+      return DCSIM_ERR(err, DCSIM_EPARSE, r->path, (int)(r->line + 1),
+                       "a line longer than %u bytes: not an SWF trace", SWF_MAX_LINE_BYTES);
+    if (nl || (r->eof && have)) {
+      *text = r->buf + r->pos;
+      (*text)[have] = '\0';
+      *n = have;
+      r->pos += have + (nl != NULL);
+      if (++r->line > INT32_MAX - 1)
+        return DCSIM_ERR(err, DCSIM_ERANGE, r->path, 0, "more than %d lines", INT32_MAX - 1);
+      return 0;
+    }
+    if (r->eof) return 0;
+    memmove(r->buf, r->buf + r->pos, have); /* keep the partial line, read more after it */
+    r->len = have;
+    r->pos = 0;
+    int got = gzread(r->f, r->buf + r->len, SWF_READ_BYTES); /* room: see reader_open */
+    if (got < 0) {
+      int zerr = 0;
+      const char *zmsg = gzerror(r->f, &zerr);
+      return DCSIM_ERR(err, DCSIM_EIO, r->path, (int)(r->line + 1), "cannot read: %s",
+                       zerr == Z_ERRNO ? strerror(errno) : zmsg);
+    }
+    r->len += (size_t)got;
+    r->eof = got == 0;
+  }
+}
+
+static int reader_open(reader *r, const char *path, dcsim_error *err) {
+  memset(r, 0, sizeof *r);
+  r->path = path;
+  int rc = dcsim__file_check_input(path, err);
+  if (rc) return rc;
+  /* a partial line (at most SWF_MAX_LINE_BYTES) + one read + its NUL */
+  if (!(r->buf = malloc(SWF_MAX_LINE_BYTES + SWF_READ_BYTES + 2)))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  if (!(r->f = gzopen(path, "rb")))
+    return DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno));
+  gzbuffer(r->f, 1 << 17);
+  return 0;
+}
+
+static void reader_close(reader *r) {
+  if (r->f) gzclose(r->f);
+  free(r->buf);
+  r->f = NULL;
+  r->buf = NULL;
+}
+
+/* A job line, a comment (';' first) or a blank line; NUL bytes are refused. */
+static int classify(reader *r, char *text, size_t n, char **body, dcsim_error *err) {
+  if (strlen(text) != n)
+    return DCSIM_ERR(err, DCSIM_EPARSE, r->path, (int)r->line, "binary data: not an SWF text file");
+  char *p = text;
+  while (isspace((unsigned char)*p)) p++;
+  *body = p;
+  if (*p && *p != ';') return 1;
+  if (++r->other > SWF_MAX_OTHER_LINES)
+    return DCSIM_ERR(err, DCSIM_ERANGE, r->path, (int)r->line,
+                     "more than %u comment or blank lines: not an SWF trace", SWF_MAX_OTHER_LINES);
+  if ((r->comment_bytes += n) > SWF_MAX_COMMENT_BYTES)
+    return DCSIM_ERR(err, DCSIM_ERANGE, r->path, (int)r->line,
+                     "more than %u bytes of comment lines: not an SWF header",
+                     SWF_MAX_COMMENT_BYTES);
+  return 0;
+}
+
+/* The first pass: the job lines counted, and checked against the fixed cap and the budget,
+ * before any job is stored. */
+static int count_jobs(const char *path, const dcsim_budget *b, size_t *jobs, dcsim_error *err) {
+  reader r;
+  uint64_t n = 0, per_job = sizeof(dcsim_swf_job) + (b ? b->job_bytes : 0);
+  int rc = reader_open(&r, path, err);
+  char *text, *body;
+  size_t len;
+  while (!rc && !(rc = next_line(&r, &text, &len, err)) && text) {
+    int k = classify(&r, text, len, &body, err);
+    if (k < 0) {
+      rc = k;
+      break;
+    }
+    if (!k) continue;
+    if (++n > DCSIM_SWF_MAX_JOBS) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, (int)r.line, "more than %u jobs", DCSIM_SWF_MAX_JOBS);
+      break;
+    }
+    if ((rc = dcsim_budget_work(b, n, "the trace has at least", "jobs", path, (int)r.line, err)))
+      break;
+    if (b && b->max_bytes && n * per_job > b->max_bytes) { /* refused at once, not at the end */
+      char prefix[64];
+      snprintf(prefix, sizeof prefix, "its %llu jobs so far would", (unsigned long long)n);
+      rc = dcsim_budget_bytes(b, n * per_job, prefix, path, (int)r.line, err);
+      break;
+    }
+  }
+  reader_close(&r);
+  if (rc) return rc;
+  *jobs = (size_t)n;
+  return 0;
+}
+
 int dcsim_swf_load(const char *path, dcsim_swf **out, dcsim_error *err) {
-  int rc = 0;
-  char *buf = NULL;
-  size_t cap = 0, bufcap = 4096;
+  return dcsim_swf_load_budget(path, NULL, out, err);
+}
+
+int dcsim_swf_load_budget(const char *path, const dcsim_budget *budget, dcsim_swf **out,
+                          dcsim_error *err) {
+  size_t cap = 0, header_bytes = 0;
+  reader r = { 0 };
   *out = NULL;
   dcsim_swf *t = calloc(1, sizeof *t);
-  gzFile f = NULL;
-  if (!t || !(t->path = dcsim_strdup(path)) || !(buf = malloc(bufcap))) {
+  int rc = 0;
+  if (!t || !(t->path = dcsim_strdup(path))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  if (!(f = gzopen(path, "rb"))) {
-    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno));
+  if ((rc = count_jobs(path, budget, &cap, err))) goto out;
+  if (cap && !(t->jobs = malloc(cap * sizeof *t->jobs))) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  gzbuffer(f, 1 << 17);
-  int line = 0;
-  for (;;) {
-    /* one whole line, however long */
-    size_t len = 0;
-    int got = 0;
-    while (gzgets(f, buf + len, (int)(bufcap - len))) {
-      got = 1;
-      len += strlen(buf + len);
-      if (len && buf[len - 1] == '\n') break;
-      if (len + 1 < bufcap) break; /* end of file without a newline */
-      if (bufcap > SIZE_MAX / 2 || DCSIM_RESIZE(buf, bufcap * 2)) {
-        rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line + 1, "out of memory");
-        goto out;
-      }
-      bufcap *= 2;
+  if ((rc = reader_open(&r, path, err))) goto out;
+  char *text, *body;
+  size_t len;
+  while (!(rc = next_line(&r, &text, &len, err)) && text) {
+    int k = classify(&r, text, len, &body, err);
+    if (k < 0) {
+      rc = k;
+      break;
     }
-    int zerr = 0;
-    const char *zmsg = gzerror(f, &zerr);
-    if (zerr != Z_OK && zerr != Z_STREAM_END) {
-      rc = DCSIM_ERR(err, DCSIM_EIO, path, line + 1, "cannot read: %s",
-                     zerr == Z_ERRNO ? strerror(errno) : zmsg);
-      goto out;
-    }
-    if (!got) break;
-    line++;
-    if (memchr(buf, '\0', len) || strlen(buf) != len) {
-      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line, "binary data: not an SWF text file");
-      goto out;
-    }
-    char *p = buf;
-    while (isspace((unsigned char)*p)) p++;
-    if (*p == ';')
-      rc = header_line(t, p + 1, line, err);
-    else
-      rc = job_line(t, p, line, &cap, err);
-    if (rc) goto out;
+    if (!k && *body == ';')
+      rc = header_line(t, body + 1, (int)r.line, &header_bytes, err);
+    else if (k)
+      rc = job_line(t, body, (int)r.line, cap, err);
+    if (rc) break;
   }
+  if (rc) goto out;
   if ((rc = header_int(t, "MaxNodes", &t->max_nodes, err)) ||
       (rc = header_int(t, "MaxProcs", &t->max_procs, err)) ||
       (rc = header_int(t, "MaxJobs", &t->max_jobs, err)) ||
@@ -224,8 +346,7 @@ int dcsim_swf_load(const char *path, dcsim_swf **out, dcsim_error *err) {
   *out = t;
   t = NULL;
 out:
-  if (f) gzclose(f);
-  free(buf);
+  reader_close(&r);
   dcsim_swf_free(t);
   return rc;
 }

@@ -12,6 +12,7 @@
 
 #include "dcsim/stats.h"
 #include "dcsim/strutil.h"
+#include "util/fileio.h"
 
 void dcsim_wfc_free(dcsim_wfc *w) {
   if (!w) return;
@@ -508,12 +509,38 @@ static void sort_parents(dcsim_wfc *w) {
   }
 }
 
+/* The line of each task for messages: its quoted name searched for in the file's text, in task
+ * order, from the first "tasks" key on (the order of the specification). Best effort: a name the
+ * file escapes is not found (line 0). */
+static void task_lines(dcsim_wfc *w) {
+  static const dcsim_file_rules rules = { 256u * 1024 * 1024, "too large", NULL, 1 };
+  char *text = NULL;
+  if (dcsim__file_read(w->path, &rules, &text, NULL, NULL)) return;
+  const char *p = strstr(text, "\"tasks\"");
+  const char *counted = text;
+  int line = 1;
+  for (size_t i = 0; p && i < w->n_tasks; i++) {
+    size_t n = strlen(w->tasks[i].id);
+    const char *q = p;
+    while ((q = strstr(q, w->tasks[i].id)) && (q[-1] != '"' || q[n] != '"')) q += n ? n : 1;
+    if (!q) continue;
+    for (; counted < q; counted++) line += *counted == '\n';
+    w->tasks[i].line = line;
+    p = q + n;
+  }
+  free(text);
+}
+
 int dcsim_wfc_load(const char *path, dcsim_wfc **out, dcsim_error *err) {
   wfc_load L = { .c = { path, err } };
   json_error_t je;
   int rc = 0;
   *out = NULL;
   L.w = calloc(1, sizeof *L.w);
+  if ((rc = dcsim__file_check_input(path, err))) { /* a FIFO would block jansson's open */
+    free(L.w);
+    return rc;
+  }
   json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
   if (!L.w || !(L.w->path = dcsim_strdup(path))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
@@ -531,6 +558,7 @@ int dcsim_wfc_load(const char *path, dcsim_wfc **out, dcsim_error *err) {
     goto out;
   sort_parents(L.w);
   stage_files(&L);
+  task_lines(L.w);
   *out = L.w;
   L.w = NULL;
 out:
@@ -573,7 +601,7 @@ int dcsim_wfc_workflow(const dcsim_wfc *w, const dcsim_wfc_opts *o, dcsim_workfl
                                    .output_files = t->n_write,
                                    .priority = t->priority,
                                    .reads_inputs = t->reads_inputs,
-                                   .line = 0 };
+                                   .line = t->line };
     if (o->pin && m) tt[i].group = m->name; /* the machine it ran on */
     if (!o->pin && m && m->speed_mhz > 0)
       tt[i].ref_ghz = m->speed_mhz / 1000; /* scaled to the simulated clock */

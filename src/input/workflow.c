@@ -14,15 +14,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/budget.h"
 #include "dcsim/platform.h"
 #include "dcsim/stats.h"
 #include "dcsim/strutil.h"
+#include "util/fileio.h"
 #include "util/xmlio.h"
 
 typedef struct node {
   const dcsim_wf_item *it;
   uint64_t size; /* task instances in one expansion */
   uint64_t off;  /* offset in one expansion of the parent's body */
+  /* counted before anything is expanded (saturating at UINT64_MAX): the source and sink tasks of
+   * one expansion (what collect() gathers) and the dependency edges inside one expansion */
+  uint64_t n_src, n_sink, edges;
+  uint64_t n_bar; /* barrier nodes of one expansion (dcsim/workflow.h) */
+  int barrier;    /* a steps block whose steps are joined by a barrier node */
   size_t n_preds;
   size_t *preds; /* sibling indices it waits for */
   int is_sink;   /* no sibling waits for it */
@@ -38,11 +45,13 @@ typedef struct {
 typedef struct {
   dcsim_workflow *wf;
   dcsim_error *err;
-  unsigned char *used; /* per template: used by a task item */
-  int fill;            /* 0: count dependencies into dep_start, 1: write them */
-  uint64_t total;      /* dependencies counted so far */
-  int line;            /* item being linked, for messages */
-  vec pred, src, step; /* scratch index lists */
+  unsigned char *used;        /* per template: used by a task item */
+  int fill;                   /* 0: count dependencies into dep_start, 1: write them */
+  uint64_t total;             /* dependencies counted so far */
+  int line;                   /* item being linked, for messages */
+  const dcsim_budget *budget; /* NULL: the fixed caps only */
+  uint64_t n_tasks, next_bar; /* barrier ids: n_tasks + 0, 1, ... in emit order */
+  vec pred, src, step;        /* scratch index lists */
 } ctx;
 
 static const char *const dev_names[] = { "cpu", "gpu", "any" };
@@ -256,11 +265,13 @@ static int check_cycles(ctx *c, node *nd, size_t n) {
       } else if (color[w] == 1) {
         size_t k = top - 1;
         while (stack[k] != w) k--;
-        char msg[800];
+        char msg[600];
         size_t len = 0;
         for (size_t i = k; i <= top && len < sizeof msg; i++)
           len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%s", i > k ? " after " : "",
                                   item_name(c, nd[i < top ? stack[i] : w].it));
+        if (len >= sizeof msg) /* cut: say so */
+          memcpy(msg + sizeof msg - 4, "...", 4);
         rc = item_err(c, DCSIM_ESCHEMA, nd[w].it, "dependency cycle: %s", msg);
         goto out;
       }
@@ -337,6 +348,95 @@ out:
   return rc;
 }
 
+/* ---- counting before expanding (the budget's figures, dcsim/budget.h) ---- */
+
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+static uint64_t sat_mul(uint64_t a, uint64_t b) {
+  return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
+
+/* Edges of one expansion of the scope kids[0..n-1]: those inside each item, and every source of
+ * an item with after= (or the in-step chain) waiting for every sink of each item it names. */
+static uint64_t scope_edges(const node *kids, size_t n) {
+  uint64_t e = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t sinks = 0;
+    for (size_t p = 0; p < kids[i].n_preds; p++)
+      sinks = sat_add(sinks, kids[kids[i].preds[p]].n_sink);
+    e = sat_add(sat_add(e, kids[i].edges), sat_mul(kids[i].n_src, sinks));
+  }
+  return e;
+}
+
+/* Sources, sinks and edges of one expansion of block nd, from its children's (emit() and
+ * collect() do the same walk, one task at a time). */
+static void block_counts(node *nd) {
+  const dcsim_wf_item *it = nd->it;
+  uint64_t src = 0, sink = 0, body = scope_edges(nd->kids, nd->n_kids), steps = 0;
+  for (size_t k = 0; k < nd->n_kids; k++) {
+    if (!nd->kids[k].n_preds) src = sat_add(src, nd->kids[k].n_src);
+    if (nd->kids[k].is_sink) sink = sat_add(sink, nd->kids[k].n_sink);
+  }
+  uint64_t bars = 0;
+  for (size_t k = 0; k < nd->n_kids; k++) bars = sat_add(bars, nd->kids[k].n_bar);
+  if (it->kind == DCSIM_WF_STEPS) {
+    /* step k+1's source tasks wait for step k's sinks (emit()); a steps body holds tasks only.
+     * When that is more edges than joining them through a barrier node (every sink -> barrier ->
+     * every source: sink + src edges), the barrier is used */
+    nd->barrier = it->count > 1 && sat_mul(src, sink) > src + sink;
+    uint64_t per = nd->barrier ? src + sink : sat_mul(src, sink);
+    steps = sat_mul((uint64_t)(it->count - 1), per);
+    nd->n_bar = nd->barrier ? (uint64_t)(it->count - 1) : 0;
+    nd->n_src = src;
+    nd->n_sink = sink;
+  } else {
+    nd->n_src = sat_mul(it->count, src);
+    nd->n_sink = sat_mul(it->count, sink);
+    nd->n_bar = sat_mul(it->count, bars);
+  }
+  nd->edges = sat_add(sat_mul(it->count, body), steps);
+}
+
+/* Peak memory of a workflow expanded and then planned (dcsim/sched.h), measured with
+ * /usr/bin/time on this machine (doc/robustness.md, "One budget"): a chain of 2*10^6 tasks peaked
+ * at 307 MB (150 bytes per task: the expansion's 16, the plan's and the planner's scratch arrays),
+ * 5*10^4 tasks with 9.6*10^7 edges at 767 MB (7.9 bytes per edge: the expansion's 4 and the
+ * planner's successor lists). */
+#define WF_PEAK_BYTES_PER_TASK 150u
+#define WF_PEAK_BYTES_PER_EDGE 8u
+
+/* The figures of the expansion, checked before anything that size is allocated: the fixed caps,
+ * then the budget (work: tasks and edges; memory: the peak of expanding and planning). */
+static int check_size(ctx *c, const node *top, size_t n, uint64_t tasks, uint64_t bars,
+                      uint64_t edges) {
+  const dcsim_wf_item *big = n ? top[0].it : NULL; /* the item that brings most edges */
+  uint64_t most = 0;
+  for (size_t i = 0; i < n; i++)
+    if (top[i].edges > most) {
+      most = top[i].edges;
+      big = top[i].it;
+    }
+  int line = big ? item_line(c, big) : 0, rc;
+  if (sat_add(tasks, bars) > UINT32_MAX)
+    return DCSIM_ERR(c->err, DCSIM_ERANGE, c->wf->path, line,
+                     "workflow expands to more than %u tasks and step barriers", UINT32_MAX);
+  if (edges > DCSIM_WORKFLOW_MAX_DEPS)
+    return DCSIM_ERR(c->err, DCSIM_ERANGE, c->wf->path, line,
+                     "workflow expands to more than %u dependencies (%llu)",
+                     DCSIM_WORKFLOW_MAX_DEPS, (unsigned long long)edges);
+  if ((rc = dcsim_budget_work(c->budget, tasks, "the workflow expands to", "tasks", c->wf->path,
+                              line, c->err)) ||
+      (rc = dcsim_budget_work(c->budget, edges, "the workflow expands to", "dependency edges",
+                              c->wf->path, line, c->err)))
+    return rc;
+  char prefix[96];
+  snprintf(prefix, sizeof prefix, "expanding and planning its %llu tasks and %llu edges would",
+           (unsigned long long)tasks, (unsigned long long)edges);
+  return dcsim_budget_bytes(
+      c->budget, (tasks + bars) * WF_PEAK_BYTES_PER_TASK + edges * WF_PEAK_BYTES_PER_EDGE, prefix,
+      c->wf->path, line, c->err);
+}
+
 /* Builds the node tree of items[0..n-1] (children of parent, NULL at the top) into *out. */
 static int prepare(ctx *c, const dcsim_wf_item *items, size_t n, const dcsim_wf_item *parent,
                    node **out, uint64_t *size) {
@@ -368,10 +468,19 @@ static int prepare(ctx *c, const dcsim_wf_item *items, size_t n, const dcsim_wf_
     nd[i].off = *size;
     *size += nd[i].size;
     if (*size > DCSIM_WORKFLOW_MAX_TASKS)
-      return item_err(c, DCSIM_ERANGE, it, "workflow expands to more than %u tasks",
+      return item_err(c, DCSIM_ERANGE, it,
+                      "workflow expands to more than %u tasks (the most one workflow file may "
+                      "describe, whatever --max-tasks: split it into several workflows of a "
+                      "workload)",
                       DCSIM_WORKFLOW_MAX_TASKS);
   }
-  return resolve_preds(c, nd, n, parent);
+  int rc = resolve_preds(c, nd, n, parent);
+  for (size_t i = 0; i < n && !rc; i++)
+    if (nd[i].it->kind == DCSIM_WF_TASK)
+      nd[i].n_src = nd[i].n_sink = 1;
+    else
+      block_counts(&nd[i]);
+  return rc;
 }
 
 /* ---- expansion ---- */
@@ -409,9 +518,6 @@ static int add_deps(ctx *c, uint64_t t, const uint32_t *preds, size_t n) {
     return 0;
   }
   c->total += n;
-  if (c->total > DCSIM_WORKFLOW_MAX_DEPS)
-    return DCSIM_ERR(c->err, DCSIM_ERANGE, c->wf->path, c->line,
-                     "workflow expands to more than %u dependencies", DCSIM_WORKFLOW_MAX_DEPS);
   *slot += (uint32_t)n;
   return 0;
 }
@@ -461,20 +567,29 @@ static int emit(ctx *c, const node *nd, uint64_t base, uint32_t member, uint32_t
     }
     if ((rc = emit_scope(c, nd->kids, nd->n_kids, b, member, k + 1))) return rc;
     if (k == 0) continue;
-    /* step k+1's sources wait for step k's sinks */
+    /* step k+1's sources wait for step k's sinks, directly or through a barrier node */
     c->line = item_line(c, it);
     c->step.n = 0;
     if (collect_scope(nd->kids, nd->n_kids, b - body, 1, &c->step)) return oom(c);
+    const uint32_t *wait = c->step.v;
+    size_t n_wait = c->step.n;
+    uint32_t bar = 0;
+    if (nd->barrier) {
+      bar = (uint32_t)(c->n_tasks + c->next_bar++);
+      if ((rc = add_deps(c, bar, c->step.v, c->step.n))) return rc;
+      wait = &bar;
+      n_wait = 1;
+    }
     for (size_t j = 0; j < nd->n_kids; j++)
-      if (!nd->kids[j].n_preds && (rc = add_deps(c, b + nd->kids[j].off, c->step.v, c->step.n)))
-        return rc;
+      if (!nd->kids[j].n_preds && (rc = add_deps(c, b + nd->kids[j].off, wait, n_wait))) return rc;
   }
   return 0;
 }
 
 /* Checks the templates of wf and expands items into wf's tasks and dependencies. */
-static int expand(dcsim_workflow *wf, const dcsim_wf_item *items, size_t n, dcsim_error *err) {
-  ctx c = { .wf = wf, .err = err };
+static int expand(dcsim_workflow *wf, const dcsim_wf_item *items, size_t n,
+                  const dcsim_budget *budget, dcsim_error *err) {
+  ctx c = { .wf = wf, .err = err, .budget = budget };
   node *top = NULL;
   uint64_t size = 0;
   int rc = check_templates(&c);
@@ -494,14 +609,26 @@ static int expand(dcsim_workflow *wf, const dcsim_wf_item *items, size_t n, dcsi
     rc = DCSIM_ERR(err, DCSIM_ESCHEMA, wf->path, 0, "workflow has no task");
     goto out;
   }
+  uint64_t edges = scope_edges(top, n), bars = 0;
+  for (size_t i = 0; i < n; i++) bars = sat_add(bars, top[i].n_bar);
+  if ((rc = check_size(&c, top, n, size, bars, edges))) goto out;
   wf->n_tasks = (size_t)size;
-  if (!(wf->dep_start = calloc(size + 1, sizeof *wf->dep_start))) {
+  wf->n_barriers = (size_t)bars;
+  c.n_tasks = size;
+  uint64_t nodes = size + bars;
+  if (!(wf->dep_start = calloc(nodes + 1, sizeof *wf->dep_start))) {
     rc = oom(&c);
     goto out;
   }
   if ((rc = emit_scope(&c, top, n, 0, 0, 0))) goto out;
+  if (c.total != edges) {
+    rc = DCSIM_ERR(err, DCSIM_EINTERNAL, wf->path, 0,
+                   "counted %llu dependency edges before expanding, %llu while expanding",
+                   (unsigned long long)edges, (unsigned long long)c.total);
+    goto out;
+  }
   uint32_t sum = 0;
-  for (size_t i = 0; i < size; i++) { /* dep_start[i+1] becomes the start of task i */
+  for (size_t i = 0; i < nodes; i++) { /* dep_start[i+1] becomes the start of node i */
     uint32_t cnt = wf->dep_start[i + 1];
     wf->dep_start[i + 1] = sum;
     sum += cnt;
@@ -513,8 +640,9 @@ static int expand(dcsim_workflow *wf, const dcsim_wf_item *items, size_t n, dcsi
     goto out;
   }
   c.fill = 1;
+  c.next_bar = 0;
   if ((rc = emit_scope(&c, top, n, 0, 0, 0))) goto out;
-  for (size_t i = 0; i < size; i++) {
+  for (size_t i = 0; i < nodes; i++) {
     uint32_t *d = wf->deps + wf->dep_start[i];
     size_t cnt = wf->dep_start[i + 1] - wf->dep_start[i];
     for (size_t k = 1; k < cnt; k++)
@@ -564,7 +692,7 @@ int dcsim_workflow_build(const char *name, const dcsim_task_template *templates,
       wf->n_templates++;
       goto nomem;
     }
-  if ((rc = expand(wf, items, n_items, err))) goto out;
+  if ((rc = expand(wf, items, n_items, NULL, err))) goto out;
   *out = wf;
   return 0;
 nomem:
@@ -598,6 +726,16 @@ static void items_free(dcsim_wf_item *items, size_t n) {
   free(items);
 }
 
+/* cores-per-node: a whole number, or all (0: the node's cores, as --cores all; issue 26) */
+static int cores_attr(const dcsim_xml_doc_t *doc, xmlNode *x, unsigned *out, dcsim_error *err) {
+  const char *v = dcsim__xml_attr(doc, x, "cores-per-node");
+  if (v && strcmp(v, "all") == 0) {
+    *out = 0;
+    return 0;
+  }
+  return dcsim__xml_u32(doc, x, "cores-per-node", 0, out, err);
+}
+
 static int parse_task(parser *ps, xmlNode *x, dcsim_wf_item *it) {
   const dcsim_xml_doc_t *doc = ps->doc;
   dcsim_workflow *wf = ps->wf;
@@ -623,7 +761,7 @@ static int parse_task(parser *ps, xmlNode *x, dcsim_wf_item *it) {
       (rc = dcsim__xml_str(doc, x, "group", 0, &group, err)) ||
       (rc = dcsim__xml_str(doc, x, "freq", 0, &freq, err)) ||
       (rc = dcsim__xml_u32(doc, x, "nodes", 0, &t->nodes, err)) ||
-      (rc = dcsim__xml_u32(doc, x, "cores-per-node", 0, &t->cores_per_node, err)) ||
+      (rc = cores_attr(doc, x, &t->cores_per_node, err)) ||
       (rc = dcsim__xml_double(doc, x, "deadline-s", 0, &t->deadline_s, err)))
     return rc;
   if (!dwarf == !dcsim__xml_attr(doc, x, "runtime-s"))
@@ -705,6 +843,11 @@ static int workflow_wms(const dcsim_xml_doc_t *doc, xmlNode *root, dcsim_workflo
 }
 
 int dcsim_workflow_load(const char *path, dcsim_workflow **out, dcsim_error *err) {
+  return dcsim_workflow_load_budget(path, NULL, out, err);
+}
+
+int dcsim_workflow_load_budget(const char *path, const dcsim_budget *budget, dcsim_workflow **out,
+                               dcsim_error *err) {
   dcsim_xml_doc_t *doc = NULL;
   dcsim_wf_item *items = NULL;
   size_t n = 0;
@@ -728,7 +871,7 @@ int dcsim_workflow_load(const char *path, dcsim_workflow **out, dcsim_error *err
     goto out;
   parser ps = { doc, wf, 0, err };
   if ((rc = parse_items(&ps, root, &items, &n))) goto out;
-  if ((rc = expand(wf, items, n, err))) goto out;
+  if ((rc = expand(wf, items, n, budget, err))) goto out;
   *out = wf;
   wf = NULL;
 out:
@@ -770,11 +913,11 @@ static int parse_submit(const dcsim_xml_doc_t *doc, xmlNode *x, dcsim_submission
   if (s->count > 1 && !(s->interval_s > 0))
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, x,
                          "<submit workflow=\"%s\">: count > 1 needs interval-s > 0", wfp);
-  FILE *f = fopen(s->workflow_path, "r");
-  if (!f)
+  dcsim_error e;
+  if (dcsim__file_check_input(s->workflow_path, &e))
     return DCSIM_XML_ERR(err, DCSIM_EREF, doc, x, "<submit workflow=\"%s\">: cannot open %s: %s",
-                         wfp, s->workflow_path, strerror(errno));
-  fclose(f);
+                         wfp, s->workflow_path,
+                         strncmp(e.msg, "cannot open: ", 13) == 0 ? e.msg + 13 : e.msg);
   return 0;
 }
 

@@ -124,7 +124,7 @@ int dcsim_results_open(const char *path, dcsim_results_t **out, dcsim_error *err
     return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   }
   int rc = 0;
-  if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_WAL, &r->db, err)) ||
+  if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_WAL | DCSIM_DB_OWNED, &r->db, err)) ||
       (rc = dcsim__db_exec(r->db, path, schema_sql, err)) || (rc = add_columns(r, err)))
     goto out;
   if (dcsim__db_try_prepare(

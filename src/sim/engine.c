@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/budget.h"
 #include "dcsim/evq.h"
 #include "dcsim/strutil.h"
 
@@ -951,7 +952,7 @@ static int run_init(dcsim_engine_t *e, dcsim_error *err) {
  * two events; the node lists). */
 static uint64_t wf_bytes(const dcsim_wf_rt *w) {
   const dcsim_workflow *wf = w->wf;
-  uint64_t n = wf->n_tasks, deps = wf->dep_start ? wf->dep_start[n] : 0;
+  uint64_t n = wf->n_tasks, deps = wf->dep_start ? wf->dep_start[n + wf->n_barriers] : 0;
   uint64_t nodes = w->plan.node_start ? w->plan.node_start[n] : 0;
   return n * (sizeof(dcsim_task_inst) + sizeof(uint32_t) + sizeof(int64_t) + 1 + sizeof(uint32_t) +
               1 + 2 * (sizeof(int64_t) + sizeof(uint32_t))) +
@@ -970,6 +971,13 @@ static uint64_t engine_bytes(const dcsim_engine_opts *o, uint64_t n_nodes, uint6
   if (o->job_policy == DCSIM_JOB_EASY) b += 2 * running * sizeof(end_key);
   b += events * 24 + 512 * 4096; /* event records; partly filled chunks (evq_mono.c) */
   return b + 2 * alloc_slots * sizeof(uint32_t);
+}
+
+uint64_t dcsim_engine_job_bytes(void) {
+  /* what dcsim_engine_size() counts per job (a running one: its two events, its waiting-queue
+   * entries, its summary); a job's allocation is counted with its nodes */
+  return sizeof(dcsim_job) + sizeof(dcsim_job_stats) + 2 * sizeof(uint32_t) + sizeof(double) +
+         2 * 24;
 }
 
 void dcsim_engine_size(const dcsim_scenario *s, const dcsim_engine_opts *o, dcsim_run_size *out) {
@@ -992,23 +1000,11 @@ void dcsim_engine_size(const dcsim_scenario *s, const dcsim_engine_opts *o, dcsi
                jobs * sizeof(double); /* the summary of the jobs (dcsim/metrics.h) */
 }
 
-/* "1.23 GiB" */
-static void human_bytes(uint64_t b, char *buf, size_t size) {
-  static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB", "TiB", "PiB" };
-  double v = (double)b;
-  int k = 0;
-  while (v >= 1024 && k < 5) {
-    v /= 1024;
-    k++;
-  }
-  snprintf(buf, size, "%.3g %s", v, unit[k]);
-}
-
 int dcsim_engine_check_size(const dcsim_run_size *sz, const dcsim_run_limits *lim,
                             dcsim_error *err) {
   char need[32], most[32];
-  human_bytes(sz->bytes, need, sizeof need);
-  human_bytes(lim->max_bytes, most, sizeof most);
+  dcsim_human_bytes(sz->bytes, need, sizeof need);
+  dcsim_human_bytes(lim->max_bytes, most, sizeof most);
 #define RUN_SIZE "the run would simulate %llu tasks of %llu jobs and need about %s of memory"
   if (lim->max_tasks && sz->tasks > lim->max_tasks)
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, RUN_SIZE "; the limit is %llu tasks",

@@ -6,13 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/budget.h"
 #include "dcsim/catalog.h"
+#include "dcsim/engine.h"
 #include "dcsim/model.h"
 #include "dcsim/recorded.h"
 #include "dcsim/sched.h"
 #include "dcsim/trace.h"
 #include "dcsim/wfcommons.h"
 #include "dcsim/wmsconf.h"
+#include "util/fileio.h"
 #include "util/sha256.h"
 #include "util/xmlio.h"
 
@@ -559,6 +562,7 @@ typedef struct swf_pending {
   size_t n;
   dcsim_swf **t;
   double *offset_s;
+  uint64_t jobs; /* of the traces loaded so far, charged to the budget */
 } swf_pending;
 
 static void swf_pending_release(swf_pending *p) {
@@ -567,11 +571,23 @@ static void swf_pending_release(swf_pending *p) {
   free(p->offset_s);
 }
 
+/* Loads one SWF trace within what the budget has left after the traces before it: its jobs and,
+ * per job, the trace's record and what the run keeps (dcsim_engine_job_bytes). */
 static int swf_pend(dcsim_scenario *s, swf_pending *p, const char *path, double offset_s,
-                    dcsim_error *err) {
+                    const dcsim_scenario_opts *o, dcsim_error *err) {
   dcsim_swf *t = NULL;
-  int rc = dcsim_swf_load(path, &t, err);
+  dcsim_budget b = { 0, 0, 0, 0 }, *bp = NULL;
+  if (o->budget) {
+    uint64_t per_job = sizeof(dcsim_swf_job) + dcsim_engine_job_bytes(), spent = p->jobs * per_job;
+    b = *o->budget;
+    b.job_bytes = dcsim_engine_job_bytes();
+    if (b.max_work) b.max_work = b.max_work > p->jobs ? b.max_work - p->jobs : 1;
+    if (b.max_bytes) b.max_bytes = b.max_bytes > spent ? b.max_bytes - spent : 1;
+    bp = &b;
+  }
+  int rc = dcsim_swf_load_budget(path, bp, &t, err);
   if (rc) return rc;
+  p->jobs += t->n_jobs;
   if (DCSIM_RESIZE(p->t, p->n + 1) || DCSIM_RESIZE(p->offset_s, p->n + 1)) {
     dcsim_swf_free(t);
     return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
@@ -647,7 +663,7 @@ static int load_trace_input(dcsim_scenario *s, const char *path, dcsim_trace_kin
     return rc;
   }
   if (kind == DCSIM_TRACE_SWF) {
-    if (!(rc = swf_pend(s, pend, path, 0, err)) && node &&
+    if (!(rc = swf_pend(s, pend, path, 0, o, err)) && node &&
         !(rc = dcsim_trace_swf_platform(pend->t[0], &node->groups[0], &s->platform, err)))
       *platform = s->platform->path;
     dcsim_platform_free(node);
@@ -685,12 +701,11 @@ static int add_workflow(dcsim_scenario *s, const char *path, const dcsim_scenari
   memset(w, 0, sizeof *w);
   int rc = dcsim_trace_detect(path) == DCSIM_TRACE_WFCOMMONS
                ? load_wfc(s, path, o, 0, &w->wf, err)
-               : dcsim_workflow_load(path, &w->wf, err);
+               : dcsim_workflow_load_budget(path, o->budget, &w->wf, err);
   if (rc) return rc;
   s->n_wfs++;
   if ((rc = add_input(s, path, err))) return rc;
   *index = (uint32_t)(s->n_wfs - 1);
-  (void)o;
   return 0;
 }
 
@@ -739,7 +754,7 @@ static int load_workload(dcsim_scenario *s, const char *path, const dcsim_scenar
     if (dcsim_trace_detect(sb->workflow_path) ==
         DCSIM_TRACE_SWF) { /* its jobs, once the platform is known */
       for (unsigned k = 0; k < sb->count && !rc; k++)
-        rc = swf_pend(s, pend, sb->workflow_path, sb->at_s + k * sb->interval_s, err);
+        rc = swf_pend(s, pend, sb->workflow_path, sb->at_s + k * sb->interval_s, o, err);
       if (rc) return rc;
       continue;
     }
@@ -779,7 +794,7 @@ static int load(const char *path, const dcsim_scenario_opts *o, int options, dcs
                 dcsim_error *err) {
   dcsim_scenario *s = calloc(1, sizeof *s);
   dcsim_workload *wl = NULL;
-  swf_pending pend = { 0, NULL, NULL };
+  swf_pending pend = { 0, NULL, NULL, 0 };
   int rc = 0;
   if (!s || !(s->input_path = dcsim_strdup(path))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
@@ -920,7 +935,12 @@ static int derive_hardware(dcsim_scenario *s, const dcsim_scenario *base, dcsim_
     if (gpu && ov->gpu) {
       gpu = ov->gpu;
       ng->gpu = (char *)dcsim_gpu_profile_path(gpu);
-    } /* read only */
+    }                          /* read only */
+    if (gpu && ov->host_cpu) { /* --host-cpu: the CPU of the GPU nodes */
+      cpu = ov->host_cpu;
+      ng->cpu = (char *)dcsim_cpu_profile_path(cpu);
+    }
+    if (gpu && ov->gpus) ng->gpus_per_node = ov->gpus; /* --gpus: GPUs per GPU node */
     if ((rc = group_rt_init(&s->groups[g], ng, cpu, gpu, s->model_flags, p->path, err))) return rc;
   }
   return 0;
@@ -970,7 +990,9 @@ static int derive_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scenar
     }
     if (want_cpu && (rc = make_option(s, wf, &tt, w->dwarfs[k], 0, &tr->opts[tr->n_opts++], err)))
       return rc;
-    if (want_gpu && (rc = make_option(s, wf, t, w->dwarfs[k], 1, &tr->opts[tr->n_opts++], err)))
+    dcsim_task_template tg = *t; /* --gpus: every GPU task split over the node's GPUs */
+    if (ov->gpus) tg.gpus = ov->gpus;
+    if (want_gpu && (rc = make_option(s, wf, &tg, w->dwarfs[k], 1, &tr->opts[tr->n_opts++], err)))
       return rc;
   }
   return dcsim_sched_plan(s, w, (dcsim_task_policy)s->task_policy, s->deadline_s, err);
@@ -978,7 +1000,7 @@ static int derive_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scenar
 
 int dcsim_scenario_derive(const dcsim_scenario *base, const dcsim_scenario_override *ov,
                           dcsim_scenario **out, dcsim_error *err) {
-  static const dcsim_scenario_override none = { NULL, NULL, 0, 0, NULL, 0, NULL, 0 };
+  static const dcsim_scenario_override none = { NULL, NULL, 0, 0, NULL, 0, NULL, 0, 0, NULL };
   if (!ov) ov = &none;
   *out = NULL;
   if (base->base)

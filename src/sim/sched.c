@@ -402,6 +402,7 @@ typedef struct plan_ctx {
   const dcsim_workflow *wf;
   dcsim_wf_plan *p;
   size_t n, ng;
+  size_t nn; /* nodes of the graph: the n tasks, then the workflow's step barriers */
   uint32_t *indeg, *succ_start, *succ, *fill, *topo; /* the task graph (successors in CSR) */
   int64_t *end;                                      /* per task: ASAP end, then planned end */
   int64_t *asap;       /* per task: ASAP start with the shortest option */
@@ -440,21 +441,21 @@ static void plan_ctx_release(plan_ctx *c) {
 /* The per-task arrays of the plan and of the context. */
 static int plan_alloc_arrays(plan_ctx *c, dcsim_error *err) {
   dcsim_wf_plan *p = c->p;
-  size_t n = c->n, n1 = n ? n : 1, n_deps = c->wf->dep_start[n];
+  size_t n = c->n, n1 = n ? n : 1, nn = c->nn, nn1 = nn ? nn : 1, n_deps = c->wf->dep_start[nn];
   p->alloc = calloc(c->ng, sizeof *p->alloc);
   p->start_ns = calloc(n1, sizeof *p->start_ns);
   p->opt = calloc(n1, 1);
   p->gpu_slot = calloc(n1, 1);
   p->node_start = calloc(n + 1, sizeof *p->node_start);
-  c->indeg = calloc(n1, sizeof *c->indeg);
-  c->succ_start = calloc(n + 1, sizeof *c->succ_start);
+  c->indeg = calloc(nn1, sizeof *c->indeg);
+  c->succ_start = calloc(nn + 1, sizeof *c->succ_start);
   c->succ = calloc(n_deps ? n_deps : 1, sizeof *c->succ);
-  c->fill = calloc(n1, sizeof *c->fill);
-  c->topo = calloc(n1, sizeof *c->topo);
-  c->end = calloc(n1, sizeof *c->end);
-  c->asap = calloc(n1, sizeof *c->asap);
-  c->rank = calloc(n1, sizeof *c->rank);
-  c->tail = calloc(n1, sizeof *c->tail);
+  c->fill = calloc(nn1, sizeof *c->fill);
+  c->topo = calloc(nn1, sizeof *c->topo);
+  c->end = calloc(nn1, sizeof *c->end);
+  c->asap = calloc(nn1, sizeof *c->asap);
+  c->rank = calloc(nn1, sizeof *c->rank);
+  c->tail = calloc(nn1, sizeof *c->tail);
   if (!p->alloc || !p->start_ns || !p->opt || !p->gpu_slot || !p->node_start || !c->indeg ||
       !c->succ_start || !c->succ || !c->fill || !c->topo || !c->end || !c->asap || !c->rank ||
       !c->tail)
@@ -465,7 +466,7 @@ static int plan_alloc_arrays(plan_ctx *c, dcsim_error *err) {
 /* Successors (CSR) and a topological order (Kahn; the loader has rejected cycles). */
 static int plan_graph(plan_ctx *c, dcsim_error *err) {
   const dcsim_workflow *wf = c->wf;
-  size_t n = c->n, n_deps = wf->dep_start[n];
+  size_t n = c->nn, n_deps = wf->dep_start[n]; /* every node, barriers included */
   uint32_t *succ_start = c->succ_start, *succ = c->succ, *topo = c->topo, *indeg = c->indeg;
   for (size_t i = 0; i < n_deps; i++) succ_start[wf->deps[i] + 1]++;
   for (size_t i = 0; i < n; i++) succ_start[i + 1] += succ_start[i];
@@ -491,16 +492,19 @@ static int plan_graph(plan_ctx *c, dcsim_error *err) {
 /* ASAP times with the shortest option, and upward ranks (HEFT). */
 static int plan_asap_ranks(plan_ctx *c, dcsim_error *err) {
   const dcsim_workflow *wf = c->wf;
-  size_t n = c->n;
+  size_t n = c->nn;
   for (size_t k = 0; k < n; k++) {
     uint32_t t = c->topo[k];
-    const dcsim_tmpl_rt *tr = &c->w->tmpls[wf->tasks[t].tmpl];
-    int64_t st = 0, dmin = tr->opts[0].duration_ns;
-    for (uint32_t o = 1; o < tr->n_opts; o++)
-      if (tr->opts[o].duration_ns < dmin) dmin = tr->opts[o].duration_ns;
+    int64_t st = 0, dmin = 0; /* a barrier: no work, no delay */
     for (uint32_t d = wf->dep_start[t]; d < wf->dep_start[t + 1]; d++)
       st = max64(st, c->end[wf->deps[d]]);
-    st += delay_ns(wf, t);
+    if (t < c->n) {
+      const dcsim_tmpl_rt *tr = &c->w->tmpls[wf->tasks[t].tmpl];
+      dmin = tr->opts[0].duration_ns;
+      for (uint32_t o = 1; o < tr->n_opts; o++)
+        if (tr->opts[o].duration_ns < dmin) dmin = tr->opts[o].duration_ns;
+      st += delay_ns(wf, t);
+    }
     if (st > plan_limit_ns - dmin)
       return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, 0, "workflow longer than 10^9 s");
     c->asap[t] = st;
@@ -700,19 +704,40 @@ static int place_task(plan_ctx *c, uint32_t t, dcsim_error *err) {
   return record_task(c, t, pick, op, st, err);
 }
 
+/* Node t has ended (a task placed, or a barrier whose predecessors have all ended): its
+ * successors that now wait for nothing become ready. A barrier ends with the last of its
+ * predecessors, at once: the tasks after it become ready exactly when they would if each waited
+ * for every predecessor of the barrier itself (the ready list is a total order, so the order in
+ * which they are pushed does not matter). */
+static void release_successors(plan_ctx *c, uint32_t t) {
+  const dcsim_workflow *wf = c->wf;
+  for (uint32_t j = c->succ_start[t]; j < c->succ_start[t + 1]; j++) {
+    uint32_t s = c->succ[j];
+    if (--c->indeg[s]) continue;
+    if (s < c->n) {
+      ready_push(&c->rh, s);
+      continue;
+    }
+    int64_t end = 0; /* a barrier never follows a barrier: one level */
+    for (uint32_t d = wf->dep_start[s]; d < wf->dep_start[s + 1]; d++)
+      end = max64(end, c->end[wf->deps[d]]);
+    c->end[s] = end;
+    release_successors(c, s);
+  }
+}
+
 /* List scheduling inside the allocation, by upward rank. */
 static int plan_list_schedule(plan_ctx *c, dcsim_error *err) {
   const dcsim_workflow *wf = c->wf;
   int rc;
-  for (size_t i = 0; i < c->n; i++) {
+  for (size_t i = 0; i < c->nn; i++) {
     c->indeg[i] = wf->dep_start[i + 1] - wf->dep_start[i];
-    if (!c->indeg[i]) ready_push(&c->rh, (uint32_t)i);
+    if (!c->indeg[i] && i < c->n) ready_push(&c->rh, (uint32_t)i);
   }
   while (c->rh.n) {
     uint32_t t = ready_pop(&c->rh);
     if ((rc = place_task(c, t, err))) return rc;
-    for (uint32_t j = c->succ_start[t]; j < c->succ_start[t + 1]; j++)
-      if (--c->indeg[c->succ[j]] == 0) ready_push(&c->rh, c->succ[j]);
+    release_successors(c, t);
   }
   return 0;
 }
@@ -749,10 +774,64 @@ static int wms_task(const plan_ctx *c, uint32_t t, dcsim_wms_task *out, uint8_t 
                    tt->name);
 }
 
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The task-to-task dependencies of wf (CSR over its tasks, ascending): a step barrier replaced by
+ * its predecessors, as the WMS model's DAG has one edge per dependency. *start and *deps are
+ * malloc'd, or point into wf when it has no barrier. */
+static int flat_deps(const dcsim_workflow *wf, uint32_t **start, uint32_t **deps,
+                     dcsim_error *err) {
+  size_t n = wf->n_tasks;
+  *start = wf->dep_start;
+  *deps = wf->deps;
+  if (!wf->n_barriers) return 0;
+  uint64_t total = 0;
+  for (size_t t = 0; t < n; t++)
+    for (uint32_t d = wf->dep_start[t]; d < wf->dep_start[t + 1]; d++) {
+      uint32_t p = wf->deps[d];
+      total += p < n ? 1 : wf->dep_start[p + 1] - wf->dep_start[p];
+    }
+  if (total > DCSIM_WORKFLOW_MAX_DEPS)
+    return DCSIM_ERR(err, DCSIM_ERANGE, wf->path, 0,
+                     "under the WMS model every dependency is an edge of its DAG: %llu edges, at "
+                     "most %u",
+                     (unsigned long long)total, DCSIM_WORKFLOW_MAX_DEPS);
+  uint32_t *s = malloc((n + 1) * sizeof *s), *e = malloc((total ? total : 1) * sizeof *e);
+  if (!s || !e) {
+    free(s);
+    free(e);
+    *start = *deps = NULL;
+    return DCSIM_ERR(err, DCSIM_ENOMEM, wf->path, 0, "out of memory");
+  }
+  uint32_t k = 0;
+  for (size_t t = 0; t < n; t++) {
+    s[t] = k;
+    int merged = 0;
+    for (uint32_t d = wf->dep_start[t]; d < wf->dep_start[t + 1]; d++) {
+      uint32_t p = wf->deps[d];
+      if (p < n) {
+        e[k++] = p;
+        continue;
+      }
+      for (uint32_t q = wf->dep_start[p]; q < wf->dep_start[p + 1]; q++) e[k++] = wf->deps[q];
+      merged = 1;
+    }
+    if (merged) qsort(e + s[t], k - s[t], sizeof *e, cmp_u32);
+  }
+  s[n] = k;
+  *start = s;
+  *deps = e;
+  return 0;
+}
+
 /* Under a workflow management system (dcsim/wms.h) its simulation decides when and on which node
  * of the allocation every task starts; the plan lasts until DAGMan exits. */
 static int plan_wms(plan_ctx *c, dcsim_error *err) {
   size_t n = c->n, ng = c->ng;
+  uint32_t *dep_start = NULL, *deps = NULL;
   dcsim_wms_task *tk = calloc(n ? n : 1, sizeof *tk);
   uint32_t *gn = calloc(ng ? ng : 1, sizeof *gn), *gc = calloc(ng ? ng : 1, sizeof *gc);
   uint8_t *pick = calloc(n ? n : 1, 1);
@@ -768,8 +847,10 @@ static int plan_wms(plan_ctx *c, dcsim_error *err) {
     gc[g] = c->s->groups[g].cores_per_node;
   }
   for (size_t t = 0; t < n && !rc; t++) rc = wms_task(c, (uint32_t)t, &tk[t], &pick[t], err);
-  dcsim_wms_dag d = { c->wf->path, n,  tk, c->wf->dep_start,     c->wf->deps,
-                      ng,          gn, gc, c->wf->stage_in_byte, c->wf->stage_out_byte };
+  if (!rc) rc = flat_deps(c->wf, &dep_start, &deps, err);
+  dcsim_wms_dag d = {
+    c->wf->path, n, tk, dep_start, deps, ng, gn, gc, c->wf->stage_in_byte, c->wf->stage_out_byte
+  };
   if (rc || (rc = dcsim_wms_simulate(&c->w->wms->p, &d, &r, err))) goto out;
   for (size_t t = 0; t < n && !rc; t++) {
     const dcsim_option *op = &c->w->tmpls[c->wf->tasks[t].tmpl].opts[pick[t]];
@@ -786,6 +867,8 @@ static int plan_wms(plan_ctx *c, dcsim_error *err) {
   c->p->wms_idle_s = r.idle_s;
 out:
   dcsim_wms_result_release(&r);
+  if (dep_start != c->wf->dep_start) free(dep_start);
+  if (deps != c->wf->deps) free(deps);
   free(tk);
   free(gn);
   free(gc);
@@ -816,6 +899,7 @@ int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy 
                  .wf = w->wf,
                  .p = &w->plan,
                  .n = w->wf->n_tasks,
+                 .nn = w->wf->n_tasks + w->wf->n_barriers,
                  .ng = s->n_groups,
                  .policy = policy };
   c.deadline_all_ns = deadline_s > 0 ? llround(deadline_s * 1e9) : 0;

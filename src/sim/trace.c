@@ -3,6 +3,7 @@
 
 #include "dcsim/catalog.h"
 #include "dcsim/strutil.h"
+#include "util/fileio.h"
 
 #include <ctype.h>
 #include <float.h>
@@ -15,6 +16,7 @@
 
 dcsim_trace_kind dcsim_trace_detect(const char *path) {
   unsigned char b[64];
+  if (dcsim__file_check_input(path, NULL)) return DCSIM_TRACE_NONE; /* never open a FIFO here */
   FILE *f = fopen(path, "rb");
   if (!f) return DCSIM_TRACE_NONE;
   size_t n = fread(b, 1, sizeof b, f);

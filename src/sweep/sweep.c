@@ -9,8 +9,11 @@
 #include <time.h>
 
 #include <omp.h>
+#include <unistd.h>
 
+#include "dcsim/budget.h"
 #include "dcsim/catalog.h"
+#include "dcsim/cost.h"
 #include "dcsim/engine.h"
 #include "dcsim/metrics.h"
 #include "dcsim/model.h"
@@ -25,7 +28,7 @@
 /* Which profiles of the lists a point uses (its sizes and frequency are in the point itself:
  * frequency names and `all` cores are resolved per CPU, so the lists need not form a grid). */
 typedef struct point_key {
-  uint32_t c, g;
+  uint32_t c, g, h; /* h: the host CPU (--host-cpu) */
 } point_key;
 
 struct dcsim_sweep {
@@ -55,6 +58,12 @@ struct dcsim_sweep {
   char hash[65];
   const volatile sig_atomic_t *interrupt; /* polled before each point; NULL = never */
   unsigned shard_i, shard_n; /* this process evaluates the points of shard i of n (n = 0: all) */
+  dcsim_cost_opts cost;      /* issue 26: its price names owned (cost_names) */
+  dcsim_price_set *cost_prices;
+  unsigned objectives;
+  size_t n_gcounts, n_hosts; /* --gpus, --host-cpu */
+  unsigned *gcounts;
+  const dcsim_cpu_profile_t **hosts;
 };
 
 void dcsim_sweep_free(dcsim_sweep_t *sw) {
@@ -70,6 +79,11 @@ void dcsim_sweep_free(dcsim_sweep_t *sw) {
   free(sw->nodes);
   free(sw->cores);
   free(sw->definition);
+  for (size_t i = 0; sw->cost_prices && i < sw->cost.n_prices; i++)
+    free((char *)sw->cost_prices[i].name);
+  free(sw->cost_prices);
+  free(sw->gcounts);
+  free(sw->hosts);
   dcsim_scenario_free(sw->base);
   free(sw);
 }
@@ -141,6 +155,61 @@ static int take_sets(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_error 
       return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
     sw->sets[i].value = ps->value;
     sw->n_sets++;
+  }
+  return 0;
+}
+
+static int take_counts(const char *opt, const unsigned *v, size_t n, unsigned max, unsigned *dst,
+                       size_t *count, dcsim_error *err);
+
+/* The cost options (checked against the loaded profiles, names copied) and the objectives. */
+static int take_cost(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_error *err) {
+  dcsim_cost_opts_default(&sw->cost);
+  sw->objectives = def->objectives ? def->objectives : DCSIM_OBJ_DEFAULT;
+  if (!def->cost) return 0;
+  int rc = dcsim_cost_check(def->cost, sw->base, err);
+  if (rc) return rc;
+  sw->cost.kwh_usd = def->cost->kwh_usd;
+  sw->cost.lifetime_years = def->cost->lifetime_years;
+  size_t n = def->cost->n_prices;
+  if (!(sw->cost_prices = calloc(n ? n : 1, sizeof *sw->cost_prices)))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
+  for (size_t i = 0; i < n; i++, sw->cost.n_prices++) {
+    sw->cost_prices[i].usd = def->cost->prices[i].usd;
+    if (!(sw->cost_prices[i].name = dcsim_strdup(def->cost->prices[i].name)))
+      return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
+  }
+  sw->cost.prices = sw->cost_prices;
+  return 0;
+}
+
+unsigned dcsim_sweep_objectives(const dcsim_sweep_t *sw) { return sw->objectives; }
+
+/* --gpus (GPUs per GPU node, 1 to 64, each once) and --host-cpu (CPU profiles of the GPU nodes) */
+static int take_gpu_axes(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_error *err) {
+  int rc, has_gpu_group = 0;
+  for (size_t g = 0; g < sw->base->n_groups; g++) has_gpu_group |= sw->base->groups[g].gpu != NULL;
+  if ((def->n_gpu_counts || def->n_host_cpus) && !has_gpu_group)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "--%s: platform %s has no node group with GPUs",
+                     def->n_gpu_counts ? "gpus" : "host-cpu", sw->base->platform->path);
+  if (def->n_gpu_counts > DCSIM_SWEEP_MAX_LIST || def->n_host_cpus > DCSIM_SWEEP_MAX_LIST)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a sweep list has more than %d values",
+                     DCSIM_SWEEP_MAX_LIST);
+  sw->gcounts = calloc(def->n_gpu_counts + 1, sizeof *sw->gcounts);
+  sw->hosts = calloc(def->n_host_cpus + 1, sizeof *sw->hosts);
+  if (!sw->gcounts || !sw->hosts)
+    return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
+  if ((rc = take_counts("gpus", def->gpu_counts, def->n_gpu_counts, 64, sw->gcounts, &sw->n_gcounts,
+                        err)))
+    return rc;
+  for (size_t i = 0; i < def->n_host_cpus; i++, sw->n_hosts++) {
+    if ((rc = dcsim_scenario_cpu_profile(sw->base, def->host_cpus[i], &sw->hosts[i], err)))
+      return rc;
+    for (size_t k = 0; k < i; k++)
+      if (sw->hosts[k] == sw->hosts[i])
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--host-cpu: %s given twice",
+                         def->host_cpus[i]);
   }
   return 0;
 }
@@ -371,8 +440,9 @@ static int make_points(dcsim_sweep_t *sw, const char *input, dcsim_error *err) {
   size_t nc = sw->n_cpus ? sw->n_cpus : 1, ng = sw->n_gpus ? sw->n_gpus : 1,
          nn = sw->n_nodes ? sw->n_nodes : 1;
   size_t nk = sw->n_cores ? sw->n_cores : 1, nf = sw->n_freqs ? sw->n_freqs : 1;
+  size_t nh = sw->n_hosts ? sw->n_hosts : 1, nq = sw->n_gcounts ? sw->n_gcounts : 1;
   size_t nt = sw->n_threadings ? sw->n_threadings : 1;
-  double total = (double)nc * ng * nn * nk * nf * nt;
+  double total = (double)nc * ng * nh * nq * nn * nk * nf * nt;
   if (total > DCSIM_SWEEP_MAX_POINTS)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "%g points: at most %u", total,
                      DCSIM_SWEEP_MAX_POINTS);
@@ -391,23 +461,29 @@ static int make_points(dcsim_sweep_t *sw, const char *input, dcsim_error *err) {
         return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
                          "--cores all: the workflow's CPU tasks run on different CPUs; give --cpu");
     for (size_t g = 0; g < ng; g++)
-      for (size_t n = 0; n < nn; n++)
-        for (size_t k = 0; k < rk; k++)
-          for (size_t f = 0; f < rf; f++)
-            for (size_t t = 0; t < nt; t++, i++) {
-              dcsim_sweep_point *p = &sw->points[i];
-              sw->keys[i] = (point_key){ (uint32_t)c, (uint32_t)g };
-              p->index = (uint32_t)i;
-              snprintf(p->cpu, sizeof p->cpu, "%s", cp ? dcsim_cpu_profile_name(cp) : sw->own_cpu);
-              snprintf(p->gpu, sizeof p->gpu, "%s",
-                       sw->n_gpus ? dcsim_gpu_profile_name(sw->gpus[g]) : sw->own_gpu);
-              p->nodes = sw->n_nodes ? sw->nodes[n] : sw->own_nodes;
-              p->cores = cores[k];
-              memcpy(p->freq, freqs[f], sizeof p->freq); /* both 24 bytes, NUL-terminated */
-              unsigned tf = sw->n_threadings ? sw->threadings[t] : sw->model_flags;
-              snprintf(p->threading, sizeof p->threading, "%s",
-                       tf & DCSIM_MODEL_HW_THREADS ? "ideal" : "measured");
-            }
+      for (size_t h = 0; h < nh; h++)
+        for (size_t q = 0; q < nq; q++)
+          for (size_t n = 0; n < nn; n++)
+            for (size_t k = 0; k < rk; k++)
+              for (size_t f = 0; f < rf; f++)
+                for (size_t t = 0; t < nt; t++, i++) {
+                  dcsim_sweep_point *p = &sw->points[i];
+                  sw->keys[i] = (point_key){ (uint32_t)c, (uint32_t)g, (uint32_t)h };
+                  p->gpus = sw->n_gcounts ? sw->gcounts[q] : 0;
+                  snprintf(p->host_cpu, sizeof p->host_cpu, "%s",
+                           sw->n_hosts ? dcsim_cpu_profile_name(sw->hosts[h]) : "");
+                  p->index = (uint32_t)i;
+                  snprintf(p->cpu, sizeof p->cpu, "%s",
+                           cp ? dcsim_cpu_profile_name(cp) : sw->own_cpu);
+                  snprintf(p->gpu, sizeof p->gpu, "%s",
+                           sw->n_gpus ? dcsim_gpu_profile_name(sw->gpus[g]) : sw->own_gpu);
+                  p->nodes = sw->n_nodes ? sw->nodes[n] : sw->own_nodes;
+                  p->cores = cores[k];
+                  memcpy(p->freq, freqs[f], sizeof p->freq); /* both 24 bytes, NUL-terminated */
+                  unsigned tf = sw->n_threadings ? sw->threadings[t] : sw->model_flags;
+                  snprintf(p->threading, sizeof p->threading, "%s",
+                           tf & DCSIM_MODEL_HW_THREADS ? "ideal" : "measured");
+                }
   }
   sw->n_points = i;
   return 0;
@@ -457,6 +533,27 @@ static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_
     for (size_t k = 0; k < sw->n_sets; k++)
       sb_add(&b, " %s=%.17g", sw->sets[k].name, sw->sets[k].value);
   }
+  if (sw->cost.kwh_usd != DCSIM_COST_KWH_USD ||
+      sw->cost.lifetime_years != DCSIM_COST_LIFETIME_YEARS || sw->cost.n_prices) {
+    /* only when not the defaults: the hashes of earlier sweeps stay as they were */
+    sb_add(&b, "\ncost kwh_usd=%.17g lifetime_years=%.17g", sw->cost.kwh_usd,
+           sw->cost.lifetime_years);
+    for (size_t k = 0; k < sw->cost.n_prices; k++)
+      sb_add(&b, " price %s=%.17g", sw->cost.prices[k].name, sw->cost.prices[k].usd);
+  }
+  if (sw->objectives != DCSIM_OBJ_DEFAULT)
+    sb_add(&b, "\nobjectives %s", dcsim_objectives_name(sw->objectives));
+  if (sw->n_gcounts) { /* only when given, as --set */
+    sb_add(&b, "\ngpus");
+    for (size_t k = 0; k < sw->n_gcounts; k++) sb_add(&b, " %u", sw->gcounts[k]);
+  }
+  if (sw->n_hosts) {
+    sb_add(&b, "\nhost_cpu");
+    for (size_t k = 0; k < sw->n_hosts; k++)
+      sb_add(
+          &b, " %s",
+          dcsim_catalog_relname(dcsim_cpu_profile_path(sw->hosts[k]), def->input, n1, sizeof n1));
+  }
   sb_add(&b, "\npoints %zu\n", sw->n_points);
   for (size_t k = 0; k < sw->base->n_inputs; k++)
     sb_add(&b, "file %s %s\n", sw->base->inputs[k].sha256,
@@ -480,7 +577,33 @@ int dcsim_sweep_repro(const dcsim_sweep_t *sw, dcsim_repro *r, dcsim_error *err)
   return dcsim_scenario_repro(sw->base, r, err);
 }
 
+/* Every point simulates the base's jobs and tasks: refused, like dcsim run, past the budget's
+ * tasks per point, or when `threads` points at once would pass its memory (the base's size without
+ * plans, which dcsim_engine_size() estimates from the jobs' workflows). */
+static int check_point_size(const dcsim_scenario *base, const dcsim_sweep_def *def,
+                            const dcsim_budget *b, unsigned threads, dcsim_error *err) {
+  if (!b) return 0;
+  dcsim_engine_opts eo;
+  memset(&eo, 0, sizeof eo);
+  dcsim_run_size sz;
+  dcsim_engine_size(base, &eo, &sz);
+  dcsim_sweep_run_opts ro = { (int)threads, 0, 0, NULL };
+  uint64_t nt = (uint64_t)dcsim__sweep_threads(&ro);
+  int rc = dcsim_budget_work(b, sz.tasks, "each point of the sweep would simulate", "tasks",
+                             def->input, 0, err);
+  char prefix[96];
+  snprintf(prefix, sizeof prefix, "%llu points at once (one per thread) would",
+           (unsigned long long)nt);
+  if (!rc) rc = dcsim_budget_bytes(b, sz.bytes * nt, prefix, def->input, 0, err);
+  return rc;
+}
+
 int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error *err) {
+  return dcsim_sweep_new_within(def, NULL, 0, out, err);
+}
+
+int dcsim_sweep_new_within(const dcsim_sweep_def *def, const dcsim_budget *budget, unsigned threads,
+                           dcsim_sweep_t **out, dcsim_error *err) {
   *out = NULL;
   int rc = 0;
   dcsim_sweep_t *sw = calloc(1, sizeof *sw);
@@ -498,7 +621,10 @@ int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error
                              .task_policy = tp,
                              .deadline_s = def->deadline_s,
                              .model_flags = def->model_flags };
-  if ((rc = dcsim_scenario_load_inputs(def->input, &so, &sw->base, err))) goto out;
+  so.budget = budget;
+  if ((rc = dcsim_scenario_load_inputs(def->input, &so, &sw->base, err)) ||
+      (rc = check_point_size(sw->base, def, budget, threads, err)))
+    goto out;
   sw->cpus = calloc(def->n_cpus + 1, sizeof *sw->cpus);
   sw->gpus = calloc(def->n_gpus + 1, sizeof *sw->gpus);
   sw->nodes = calloc(def->n_nodes + 1, sizeof *sw->nodes);
@@ -509,12 +635,15 @@ int dcsim_sweep_new(const dcsim_sweep_def *def, dcsim_sweep_t **out, dcsim_error
     goto out;
   }
   if ((rc = take_profiles(sw, def, err)) ||
-      (rc =
-           take_counts("nodes", def->nodes, def->n_nodes, 1000000, sw->nodes, &sw->n_nodes, err)) ||
-      (rc = take_counts("cores", def->cores, def->n_cores, 100000, sw->cores, &sw->n_cores, err)) ||
+      (rc = take_counts("nodes", def->nodes, def->n_nodes, DCSIM_SWEEP_MAX_NODES, sw->nodes,
+                        &sw->n_nodes, err)) ||
+      (rc = take_counts("cores", def->cores, def->n_cores, DCSIM_SWEEP_MAX_CORES, sw->cores,
+                        &sw->n_cores, err)) ||
       (rc = take_freqs(sw, def, err)))
     goto out;
-  if ((rc = take_sets(sw, def, err)) || (rc = take_threadings(sw, def, err))) goto out;
+  if ((rc = take_sets(sw, def, err)) || (rc = take_threadings(sw, def, err)) ||
+      (rc = take_cost(sw, def, err)) || (rc = take_gpu_axes(sw, def, err)))
+    goto out;
   own_values(sw);
   make_note(sw);
   if ((rc = make_points(sw, def->input, err)) || (rc = make_definition(sw, def, tp, err))) goto out;
@@ -546,6 +675,14 @@ int dcsim_sweep_restore(dcsim_sweep_t *sw, size_t index, int feasible, double ti
   return 0;
 }
 
+void dcsim_sweep_restore_cost(dcsim_sweep_t *sw, size_t index, double cost_usd,
+                              const char *missing) {
+  if (index >= sw->n_points) return;
+  dcsim_sweep_point *p = &sw->points[index];
+  p->cost_usd = p->feasible ? cost_usd : NAN;
+  snprintf(p->cost_missing, sizeof p->cost_missing, "%s", p->feasible && missing ? missing : "");
+}
+
 void dcsim_sweep_set_interrupt(dcsim_sweep_t *sw, const volatile sig_atomic_t *flag) {
   sw->interrupt = flag;
 }
@@ -566,7 +703,9 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
                                  sw->n_sets,
                                  sw->sets,
                                  sw->n_threadings ? (strcmp(sp->threading, "ideal") == 0 ? 2u : 1u)
-                                                  : 0u };
+                                                  : 0u,
+                                 sp->gpus,
+                                 sw->n_hosts ? sw->hosts[key->h] : NULL };
   dcsim_scenario *s = NULL;
   dcsim_engine_t *e = NULL;
   dcsim_error perr;
@@ -574,7 +713,8 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
   free(pt->reason);
   pt->reason = NULL;
   pt->feasible = 0;
-  pt->time_s = pt->energy_j = NAN;
+  pt->time_s = pt->energy_j = pt->cost_usd = NAN;
+  pt->cost_missing[0] = '\0';
   int rc = dcsim_scenario_derive(sw->base, &ov, &s, &perr);
   if (!rc) {
     dcsim_engine_opts eo = { .job_policy = sw->job_policy, .sink = NULL };
@@ -602,6 +742,10 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
     dcsim_scenario_provenance(s, &tp, &ep);
     pt->time_prov = (unsigned char)tp.kind;
     pt->energy_prov = (unsigned char)ep.kind;
+    dcsim_cost c;
+    dcsim_cost_of_run(s, st, &sw->cost, DCSIM_COST_HELD, &c);
+    pt->cost_usd = c.usd;
+    snprintf(pt->cost_missing, sizeof pt->cost_missing, "%s", c.known ? "" : c.missing);
   } else if (rc == DCSIM_ERANGE || rc == DCSIM_EREF) {
     /* a state outside a profile's tables, a profile unusable for a dwarf: a result, not an error */
     char buf[sizeof perr.msg + sizeof perr.file + 32];
@@ -674,25 +818,40 @@ out:
 }
 
 void dcsim_sweep_mark_front(dcsim_sweep_point *pts, size_t n) {
+  dcsim_sweep_mark_front_on(pts, n, DCSIM_OBJ_DEFAULT);
+}
+
+/* the value of objective bit k (DCSIM_OBJ_*) of a point */
+static double objective_of(const dcsim_sweep_point *p, unsigned k) {
+  return k == DCSIM_OBJ_TIME ? p->time_s : k == DCSIM_OBJ_ENERGY ? p->energy_j : p->cost_usd;
+}
+
+void dcsim_sweep_mark_front_on(dcsim_sweep_point *pts, size_t n, unsigned obj) {
   mark_balance(pts, n);
-  double *t = malloc((n ? n : 1) * sizeof *t), *e = malloc((n ? n : 1) * sizeof *e);
-  unsigned char *v = malloc(n ? n : 1), *fr = malloc(n ? n : 1);
+  double *v[3] = { malloc((n ? n : 1) * sizeof(double)), malloc((n ? n : 1) * sizeof(double)),
+                   malloc((n ? n : 1) * sizeof(double)) };
+  unsigned char *ok = malloc(n ? n : 1), *fr = malloc(n ? n : 1);
+  unsigned bits[3];
+  int nk = 0;
+  for (unsigned k = DCSIM_OBJ_TIME; k <= DCSIM_OBJ_COST; k <<= 1)
+    if (obj & k) bits[nk++] = k;
   for (size_t i = 0; i < n; i++) pts[i].pareto = pts[i].knee = 0;
-  if (t && e && v && fr) {
+  if (v[0] && v[1] && v[2] && ok && fr && nk >= 2) {
     for (size_t i = 0; i < n; i++) {
-      t[i] = pts[i].time_s;
-      e[i] = pts[i].energy_j;
-      v[i] = pts[i].done && pts[i].feasible;
+      ok[i] = pts[i].done && pts[i].feasible;
+      for (int k = 0; k < nk; k++) v[k][i] = objective_of(&pts[i], bits[k]);
     }
-    if (dcsim_pareto_front(n, t, e, v, fr) >= 0) {
+    long front = nk == 3 ? dcsim_pareto_front3(n, v[0], v[1], v[2], ok, fr)
+                         : dcsim_pareto_front(n, v[0], v[1], ok, fr);
+    if (front >= 0) {
       for (size_t i = 0; i < n; i++) pts[i].pareto = fr[i];
-      long k = dcsim_pareto_knee(n, t, e, fr);
+      long k = nk == 3 ? dcsim_pareto_knee3(n, v[0], v[1], v[2], fr)
+                       : dcsim_pareto_knee(n, v[0], v[1], fr);
       if (k >= 0) pts[k].knee = 1;
     }
   }
-  free(t);
-  free(e);
-  free(v);
+  for (int k = 0; k < 3; k++) free(v[k]);
+  free(ok);
   free(fr);
 }
 
@@ -730,9 +889,16 @@ size_t dcsim__sweep_pending(const dcsim_sweep_t *sw, size_t max, size_t *out) {
   return n;
 }
 
+int dcsim_sweep_max_threads(void) {
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  long most = cpus > 0 ? 4 * cpus : 16;
+  return (int)(most < 16 ? 16 : most > 4096 ? 4096 : most);
+}
+
 int dcsim__sweep_threads(const dcsim_sweep_run_opts *o) {
   int nt = o && o->threads > 0 ? o->threads : omp_get_max_threads();
-  return nt < 1 ? 1 : nt;
+  int most = dcsim_sweep_max_threads();
+  return nt < 1 ? 1 : nt > most ? most : nt; /* OMP_NUM_THREADS=100000 would crash libgomp */
 }
 
 int dcsim__sweep_eval_batch(dcsim_sweep_t *sw, const size_t *idx, size_t n, int nt,
@@ -829,6 +995,7 @@ int dcsim_sweep_run(dcsim_sweep_t *sw, const dcsim_sweep_run_opts *o, dcsim_erro
     }
   }
   free(pending);
-  if (!rc && done == sw->n_points) dcsim_sweep_mark_front(sw->points, sw->n_points);
+  if (!rc && done == sw->n_points)
+    dcsim_sweep_mark_front_on(sw->points, sw->n_points, sw->objectives);
   return rc;
 }

@@ -23,7 +23,8 @@ static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS sweep_points(sweep_id INTEGER NOT NULL REFERENCES sweeps(id),"
     " idx INTEGER NOT NULL, cpu TEXT, gpu TEXT, nodes INTEGER, cores INTEGER, freq TEXT,"
     " feasible INTEGER NOT NULL, reason TEXT, time_s REAL, energy_j REAL, time_prov TEXT,"
-    " energy_prov TEXT, PRIMARY KEY(sweep_id, idx));";
+    " energy_prov TEXT, cost_usd REAL, cost_note TEXT, gpus INTEGER, host_cpu TEXT,"
+    " PRIMARY KEY(sweep_id, idx));";
 
 /* Columns added after the first schema, appended to an older database when it is opened: `sql`
  * runs unless `table` already has `column`. The old rows keep NULL there, and old sweeps never
@@ -47,11 +48,31 @@ static int add_later_columns(sqlite3 *db, const char *path, dcsim_error *err) {
                        "ALTER TABLE sweep_points ADD COLUMN time_prov TEXT;"
                        "ALTER TABLE sweep_points ADD COLUMN energy_prov TEXT;",
                        err);
-  return rc ? rc
-            : add_columns(db, path, "sweeps", "dcsim_commit",
-                          "ALTER TABLE sweeps ADD COLUMN dcsim_version TEXT;"
-                          "ALTER TABLE sweeps ADD COLUMN dcsim_commit TEXT;",
+  if (!rc)
+    rc = add_columns(db, path, "sweeps", "dcsim_commit",
+                     "ALTER TABLE sweeps ADD COLUMN dcsim_version TEXT;"
+                     "ALTER TABLE sweeps ADD COLUMN dcsim_commit TEXT;",
+                     err);
+  return rc ? rc /* cost (issue 26) */
+            : add_columns(db, path, "sweep_points", "cost_usd",
+                          "ALTER TABLE sweep_points ADD COLUMN cost_usd REAL;"
+                          "ALTER TABLE sweep_points ADD COLUMN cost_note TEXT;"
+                          "ALTER TABLE sweep_points ADD COLUMN gpus INTEGER;"
+                          "ALTER TABLE sweep_points ADD COLUMN host_cpu TEXT;",
                           err);
+}
+
+/* the profile an unknown cost lacks a price for, from its note ("" when none) */
+static void cost_missing_of(sqlite3_stmt *st, int col, char *out, size_t size) {
+  const char *note = (const char *)sqlite3_column_text(st, col);
+  char name[64] = "";
+  if (note && sscanf(note, "no price for %63s", name) != 1) name[0] = '\0';
+  snprintf(out, size, "%s", name);
+}
+
+/* a cost column: NULL is unknown */
+static double cost_of(sqlite3_stmt *st, int col) {
+  return sqlite3_column_type(st, col) == SQLITE_NULL ? NAN : sqlite3_column_double(st, col);
 }
 
 static int prov_of(sqlite3_stmt *st, int col) {
@@ -66,6 +87,7 @@ struct dcsim_sweepdb {
   char *path;
   int64_t sweep_id;
   sqlite3_stmt *ins;
+  int read_only; /* a complete database in a place dcsim cannot write: read, never written */
 };
 
 void dcsim_sweepdb_close(dcsim_sweepdb_t *d) {
@@ -84,12 +106,20 @@ int dcsim_sweepdb_open(const char *path, dcsim_sweepdb_t **out, dcsim_error *err
     return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   }
   int rc = 0;
-  if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_WAL, &d->db, err)) ||
+  if (access(path, F_OK) == 0 && dcsim__db_read_only_location(path)) {
+    d->read_only = 1; /* resuming a sweep it holds whole needs nothing written */
+    if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_READONLY | DCSIM_DB_OWNED, &d->db, err)))
+      goto out;
+    *out = d;
+    return 0;
+  }
+  if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_WAL | DCSIM_DB_OWNED, &d->db, err)) ||
       (rc = dcsim__db_exec(d->db, path, schema_sql, err)) ||
       (rc = add_later_columns(d->db, path, err)) ||
       (rc = dcsim__db_prepare(
-           d->db, path, "INSERT OR IGNORE INTO sweep_points VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
-           &d->ins, "cannot prepare statements", err)))
+           d->db, path,
+           "INSERT OR IGNORE INTO sweep_points VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &d->ins,
+           "cannot prepare statements", err)))
     goto out;
   *out = d;
   d = NULL;
@@ -107,12 +137,14 @@ int dcsim_sweepdb_attach(dcsim_sweepdb_t *d, dcsim_sweep_t *sw, const char *inpu
   /* create the sweep unless it exists (a concurrent creator is harmless: UNIQUE + OR IGNORE) */
   char stamp[32];
   dcsim__db_utc_now(stamp);
-  if ((rc = dcsim__db_prepare(d->db, d->path,
+  if (!d->read_only &&
+      (rc = dcsim__db_prepare(d->db, d->path,
                               "INSERT OR IGNORE INTO sweeps(def_sha256, created_utc, input, "
                               "definition, n_points, dcsim_version, dcsim_commit) "
                               "VALUES(?,?,?,?,?,?,?)",
                               &st, "cannot record the sweep", err)))
     return rc;
+  if (d->read_only) goto find;
   sqlite3_bind_text(st, 6, dcsim_version(), -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 7, dcsim_commit(), -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
@@ -124,13 +156,16 @@ int dcsim_sweepdb_attach(dcsim_sweepdb_t *d, dcsim_sweep_t *sw, const char *inpu
   sqlite3_finalize(st);
   st = NULL;
   if (rc) return rc;
+find:
   if ((rc =
            dcsim__db_prepare(d->db, d->path, "SELECT id, n_points FROM sweeps WHERE def_sha256 = ?",
                              &st, "cannot find the sweep", err)))
     return rc;
   sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
   if (sqlite3_step(st) != SQLITE_ROW) {
-    rc = dcsim__db_fail(d->db, d->path, "cannot find the sweep", err);
+    rc = d->read_only ? DCSIM_ERR(err, DCSIM_EDB, d->path, 0,
+                                  "cannot write here (read-only) and holds no such sweep")
+                      : dcsim__db_fail(d->db, d->path, "cannot find the sweep", err);
     goto out;
   }
   d->sweep_id = sqlite3_column_int64(st, 0);
@@ -145,7 +180,7 @@ int dcsim_sweepdb_attach(dcsim_sweepdb_t *d, dcsim_sweep_t *sw, const char *inpu
   st = NULL;
   if ((rc = dcsim__db_prepare(d->db, d->path,
                               "SELECT idx, feasible, time_s, energy_j, reason, time_prov, "
-                              "energy_prov FROM sweep_points "
+                              "energy_prov, cost_usd, cost_note FROM sweep_points "
                               "WHERE sweep_id = ? ORDER BY idx",
                               &st, "cannot read the sweep's points", err)))
     return rc;
@@ -163,6 +198,9 @@ int dcsim_sweepdb_attach(dcsim_sweepdb_t *d, dcsim_sweep_t *sw, const char *inpu
                                   sqlite3_column_double(st, 3), prov_of(st, 5), prov_of(st, 6),
                                   (const char *)sqlite3_column_text(st, 4), err)))
       goto out;
+    char missing[64];
+    cost_missing_of(st, 8, missing, sizeof missing);
+    dcsim_sweep_restore_cost(sw, (size_t)idx, cost_of(st, 7), missing);
     n_rest++;
   }
   if (s != SQLITE_DONE) {
@@ -176,8 +214,12 @@ out:
   return rc;
 }
 
+int dcsim_sweepdb_read_only(const dcsim_sweepdb_t *d) { return d && d->read_only; }
+
 int dcsim_sweepdb_store(dcsim_sweepdb_t *d, const dcsim_sweep_point *pts, const size_t *idx,
                         size_t n, dcsim_error *err) {
+  if (d->read_only)
+    return DCSIM_ERR(err, DCSIM_EDB, d->path, 0, "cannot store points: read-only location");
   int rc = dcsim__db_begin(d->db, d->path, err);
   if (rc) return rc;
   sqlite3_stmt *st = d->ins;
@@ -212,6 +254,24 @@ int dcsim_sweepdb_store(dcsim_sweepdb_t *d, const dcsim_sweep_point *pts, const 
       sqlite3_bind_null(st, 12);
       sqlite3_bind_null(st, 13);
     }
+    char note[160];
+    dcsim_sweep_cost_note(p, note, sizeof note);
+    if (p->feasible && isfinite(p->cost_usd))
+      sqlite3_bind_double(st, 14, p->cost_usd);
+    else
+      sqlite3_bind_null(st, 14);
+    if (note[0])
+      sqlite3_bind_text(st, 15, note, -1, SQLITE_TRANSIENT);
+    else
+      sqlite3_bind_null(st, 15);
+    if (p->gpus) /* --gpus, --host-cpu (issue 26); NULL when the sweep does not set them */
+      sqlite3_bind_int64(st, 16, p->gpus);
+    else
+      sqlite3_bind_null(st, 16);
+    if (p->host_cpu[0])
+      sqlite3_bind_text(st, 17, p->host_cpu, -1, SQLITE_STATIC);
+    else
+      sqlite3_bind_null(st, 17);
     rc = dcsim__db_step_done(d->db, d->path, st, "cannot store a sweep point", err);
     sqlite3_clear_bindings(st);
   }
@@ -259,7 +319,7 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
   dcsim_sweep_point *pts = NULL;
   size_t n = 0;
   int rc = 0;
-  if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_READONLY, &db, err))) goto out;
+  if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_READONLY | DCSIM_DB_OWNED, &db, err))) goto out;
   if (dcsim__db_try_prepare(db,
                             "SELECT id, n_points, def_sha256, definition FROM sweeps WHERE id = ?1 "
                             "OR (?1 = 0 AND id = (SELECT max(id) FROM sweeps))",
@@ -290,11 +350,12 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  if ((rc = dcsim__db_prepare(db, path,
-                              "SELECT idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, "
-                              "energy_j, time_prov, energy_prov FROM sweep_points WHERE sweep_id = "
-                              "? ORDER BY idx",
-                              &st, "cannot read the sweep's points", err)))
+  if ((rc = dcsim__db_prepare(
+           db, path,
+           "SELECT idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, "
+           "energy_j, time_prov, energy_prov, cost_usd, cost_note, gpus, host_cpu "
+           "FROM sweep_points WHERE sweep_id = ? ORDER BY idx",
+           &st, "cannot read the sweep's points", err)))
     goto out;
   sqlite3_bind_int64(st, 1, sweep_id);
   int s;
@@ -328,6 +389,11 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
       p->time_prov = (unsigned char)prov_of(st, 10);
       p->energy_prov = (unsigned char)prov_of(st, 11);
     }
+    p->cost_usd = p->feasible ? cost_of(st, 12) : NAN;
+    if (p->feasible) cost_missing_of(st, 13, p->cost_missing, sizeof p->cost_missing);
+    p->gpus = (unsigned)sqlite3_column_int64(st, 14);
+    if ((c = sqlite3_column_text(st, 15)))
+      snprintf(p->host_cpu, sizeof p->host_cpu, "%s", (const char *)c);
   }
   if (s != SQLITE_DONE) {
     rc = dcsim__db_fail(db, path, "cannot read the sweep's points", err);
@@ -385,23 +451,8 @@ static char *dup_col_or_null(sqlite3_stmt *st, int col, int *oom) {
   return d;
 }
 
-/* "file:PATH" with the URI delimiters of PATH escaped. Not mode=ro: a read-only connection cannot
- * remove the -wal and -shm files of a WAL database and would leave them beside every input. */
-static char *uri_of(const char *path) {
-  size_t n = strlen(path);
-  char *u = malloc(3 * n + 16), *w = u;
-  if (!u) return NULL;
-  w += sprintf(w, "file:");
-  for (const char *p = path; *p; p++) {
-    if (*p == '%' || *p == '?' || *p == '#')
-      w += sprintf(w, "%%%02X", (unsigned char)*p);
-    else
-      *w++ = *p;
-  }
-  *w = '\0';
-  return u;
-}
-
+/* "file:PATH" (dcsim__db_uri). Not mode=ro: a read-only connection cannot remove the -wal and -shm
+ * files of a WAL database and would leave them beside every input. */
 static int attach_input(sqlite3 *db, const char *path, dcsim_error *err) {
   /* a path that is no SQLite file is refused before SQLite sees it (ATTACH would create it) */
   FILE *f = fopen(path, "rb");
@@ -413,7 +464,7 @@ static int attach_input(sqlite3 *db, const char *path, dcsim_error *err) {
     return DCSIM_ERR(
         err, DCSIM_EDB, path, 0,
         "not an SQLite database (dcsim merge joins the databases of dcsim sweep --db)");
-  char *uri = uri_of(path);
+  char *uri = dcsim__db_uri(path, NULL);
   if (!uri) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   sqlite3_stmt *st = NULL;
   int rc = 0;
@@ -509,8 +560,10 @@ static void describe_value(sqlite3_stmt *st, int col, char *buf, size_t size) {
   }
 }
 
-#define POINT_COLS \
-  "idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, energy_j, time_prov, energy_prov"
+#define POINT_COLS                                                                     \
+  "idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, energy_j, time_prov, " \
+  "energy_prov, "                                                                      \
+  "cost_usd, cost_note, gpus, host_cpu"
 
 /* input k: refuse rows that differ from those already merged, then add its new rows */
 static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sweep *ref,
@@ -672,7 +725,8 @@ static int create_merge_db(const char *out, char **tmp, sqlite3 **db, dcsim_erro
       *db, out,
       "CREATE TEMP TABLE m(idx INTEGER PRIMARY KEY, cpu TEXT, gpu TEXT, nodes INTEGER, cores "
       "INTEGER, freq TEXT, feasible INTEGER, reason TEXT, time_s REAL, energy_j REAL, time_prov "
-      "TEXT, energy_prov TEXT, src INTEGER)",
+      "TEXT, energy_prov TEXT, cost_usd REAL, cost_note TEXT, gpus INTEGER, host_cpu TEXT, src "
+      "INTEGER)",
       err);
 }
 

@@ -72,7 +72,7 @@ int dcsim__csv_split(char *s, char ***cells, size_t *cap, size_t *n) {
 
 int dcsim__csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err) {
   static const dcsim_file_rules rules = { 64u * 1024 * 1024, "file too large (64 MiB at most)",
-                                          NULL };
+                                          NULL, 1 };
   int rc = 0;
   char **tmp = NULL;
   size_t tmp_cap = 0;

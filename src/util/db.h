@@ -17,13 +17,32 @@ enum {
   DCSIM_DB_READONLY = 1, /* else read-write, created when missing */
   DCSIM_DB_WAL = 2,      /* journal_mode=WAL, synchronous=NORMAL, foreign_keys=ON */
   DCSIM_DB_URI = 4,      /* "file:" URIs are understood (ATTACH of escaped paths) */
-  DCSIM_DB_NEW = 8       /* the file was just made for it: a failure "cannot create" it */
+  DCSIM_DB_NEW = 8,      /* the file was just made for it: a failure "cannot create" it */
+  DCSIM_DB_OWNED = 16    /* refuse a database that is not dcsim's (dcsim__db_check_owner) before
+                          * anything is written to it; a writable one is then marked dcsim's */
 };
 
+/* dcsim's databases carry this PRAGMA application_id ("dcsm"), set when dcsim first writes one. */
+#define DCSIM_DB_APPLICATION_ID 0x6463736d
+
 /* Opens path (one thread per connection, 10 s busy timeout) with the DCSIM_DB_* flags. Errors:
- * "NAME: cannot open the results database: WHY" (DCSIM_DB_NEW: "cannot create the database"). */
+ * "NAME: cannot open the results database: WHY" (DCSIM_DB_NEW: "cannot create the database").
+ * A read-only open of a file whose directory dcsim cannot write (a read-only file system, another
+ * user's results) reads it as immutable, since SQLite could not create the -shm file a WAL
+ * database needs: refused when a -wal file holds changes not yet in the database. */
 int dcsim__db_open(const char *path, const char *name, unsigned flags, sqlite3 **out,
                    dcsim_error *err);
+
+/* 0 when db (named name) is dcsim's: its application_id is DCSIM_DB_APPLICATION_ID, or it is 0
+ * (a new file, or one written before the id existed) and every table in it is one of dcsim's
+ * results and sweep tables with its columns. Else DCSIM_EDB naming the table or the id: "table
+ * 'orders' is not one of dcsim's: another program's database (give --db a new file)". */
+int dcsim__db_check_owner(sqlite3 *db, const char *name, dcsim_error *err);
+/* 1 when dcsim cannot write path's file or, for a file still to be created, its directory. */
+int dcsim__db_read_only_location(const char *path);
+/* "file:PATH" with the URI delimiters of PATH escaped, then "?QUERY" when query is not NULL
+ * (malloc'd; NULL when out of memory). */
+char *dcsim__db_uri(const char *path, const char *query);
 
 /* Runs one or more statements; an error carries SQLite's message as it is. */
 int dcsim__db_exec(sqlite3 *db, const char *name, const char *sql, dcsim_error *err);

@@ -32,6 +32,10 @@ static int read_all(FILE *f, const char *path, const dcsim_file_rules *rules, ch
 
 int dcsim__file_read(const char *path, const dcsim_file_rules *rules, char **text, size_t *len,
                      dcsim_error *err) {
+  if (rules && rules->regular_only) {
+    int rc = dcsim__file_check_input(path, err);
+    if (rc) return rc;
+  }
   FILE *f = fopen(path, "rb");
   if (!f) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno));
   char *buf = NULL;
@@ -52,9 +56,24 @@ out:
   return rc;
 }
 
+int dcsim__file_check_input(const char *path, dcsim_error *err) {
+  struct stat st;
+  if (stat(path, &st) != 0)
+    return DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno));
+  if (S_ISREG(st.st_mode)) return 0;
+  const char *what = S_ISDIR(st.st_mode)    ? "a directory"
+                     : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)"
+                     : S_ISCHR(st.st_mode)  ? "a character device"
+                     : S_ISBLK(st.st_mode)  ? "a block device"
+                     : S_ISSOCK(st.st_mode) ? "a socket"
+                                            : "not a file";
+  return DCSIM_ERR(err, DCSIM_EIO, path, 0,
+                   "is %s, not a regular file: dcsim reads its inputs from files", what);
+}
+
 int dcsim__file_read_text(const char *path, char **text, dcsim_error *err) {
   static const dcsim_file_rules rules = { 64u * 1024 * 1024, "file too large (64 MiB at most)",
-                                          "not a text file (holds a NUL byte)" };
+                                          "not a text file (holds a NUL byte)", 1 };
   return dcsim__file_read(path, &rules, text, NULL, err);
 }
 

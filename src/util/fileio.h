@@ -18,9 +18,13 @@ typedef struct dcsim_file_rules {
   const char *too_large; /* that message */
   const char *nul_byte;  /* NULL: NUL bytes are read like any other; else a file holding one is
                           * DCSIM_EPARSE with this message */
+  int regular_only;      /* 1: refuse a path that is not a regular file (a FIFO, a device, a
+                          * directory) before opening it (dcsim__file_check_input); 0: a pipe is
+                          * read to its end */
 } dcsim_file_rules;
 
-/* The whole file at path (a pipe too: it is read to its end, not measured first) as *text,
+/* The whole file at path (a pipe too, unless the rules say regular_only: it is read to its end,
+ * not measured first) as *text,
  * NUL-terminated; *len (may be NULL) is its length in bytes. rules may be NULL (no limit, NUL
  * bytes read). Errors name path, line 0: DCSIM_EIO "cannot open: REASON" or "read error",
  * DCSIM_ENOMEM "out of memory", and the two of the rules. */
@@ -43,5 +47,12 @@ int dcsim__file_write_atomic(const char *path, const char *text, dcsim_error *er
 /* Creates directory dir and its missing parents (mkdir -p); an existing non-directory is an
  * error naming dir. */
 int dcsim__mkdir_p(const char *dir, dcsim_error *err);
+
+/* 0 when path names a regular file (following symbolic links), else DCSIM_EIO naming path, line 0,
+ * with the reason: "cannot open: No such file or directory", "is a directory", "is a FIFO (named
+ * pipe)", "is a character device", ... ", not a regular file". Checked with stat() before any
+ * open, so a FIFO without a writer cannot block the caller. Inputs whose documentation allows a
+ * pipe (sweep points) do not call it. */
+int dcsim__file_check_input(const char *path, dcsim_error *err);
 
 #endif

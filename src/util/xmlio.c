@@ -28,7 +28,7 @@ struct dcsim_xml_doc {
 
 /* XML inputs: 256 MiB at most */
 static const dcsim_file_rules xml_rules = { 256u * 1024 * 1024, "input larger than 268435456 bytes",
-                                            NULL };
+                                            NULL, 1 };
 
 static int read_file(const char *path, char **buf, size_t *len, dcsim_error *err) {
   int rc = dcsim__file_read(path, &xml_rules, buf, len, err);

@@ -256,6 +256,16 @@ void dcsim__xml_plain_message(const char *msg, char *out, size_t size) {
   snprintf(in, sizeof in, "%s", msg ? msg : "");
   size_t l = strlen(in);
   while (l && (in[l - 1] == '\n' || in[l - 1] == ' ')) in[--l] = '\0';
+  /* the parser's size limits name an option of libxml2 users cannot set: say what the limit is */
+  int depth = 0;
+  if (sscanf(in, "Excessive depth in document: %d", &depth) == 1) {
+    snprintf(out, size, "elements nested more than %d deep (dcsim inputs nest a few levels)",
+             depth);
+    return;
+  }
+  char *huge = strstr(in, " use XML_PARSE_HUGE option");
+  if (!huge) huge = strstr(in, ", use XML_PARSE_HUGE option");
+  if (huge) snprintf(huge, sizeof in - (size_t)(huge - in), " (a limit of dcsim's XML reader)");
   msg_parts m;
   if (split_msg(in, &m) == 0 &&
       (plain_facet(&m, out, size) == 0 || plain_structure(&m, out, size) == 0 ||

@@ -25,6 +25,7 @@
 
 #include <libxml/xmlerror.h>
 
+#include "dcsim/budget.h"
 #include "dcsim/engine.h"
 #include "dcsim/error.h"
 #include "dcsim/lib.h"
@@ -147,6 +148,9 @@ static inline void fuzz_check_error(int rc, const dcsim_error *err) {
  * limits (dcsim_engine_check_size) instead of simulating for minutes. */
 #define FUZZ_MAX_TASKS 2000000u
 #define FUZZ_MAX_BYTES (UINT64_C(1) << 30)
+/* ... and every loader gets the same limits as its budget (dcsim/budget.h), as dcsim's commands
+ * give theirs: a workflow's expansion and a trace's jobs are refused before they are allocated */
+static const dcsim_budget fuzz_budget = { FUZZ_MAX_TASKS, FUZZ_MAX_BYTES, 0, 0 };
 
 /* Simulates scenario s with options eo, within the limits above; any error must be a proper one. */
 static inline void fuzz_simulate(const dcsim_scenario *s, const dcsim_engine_opts *eo) {

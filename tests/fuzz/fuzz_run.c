@@ -18,7 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   dcsim_scenario_opts so = { .task_policy = (size & 1) ? DCSIM_TASK_ENERGY : DCSIM_TASK_HEFT,
                              .deadline_s = (size & 4) ? 50.0 : 0,
                              .dvfs = (size & 8) != 0,
-                             .dvfs_slowdown = 0.25 };
+                             .dvfs_slowdown = 0.25,
+                             .budget = &fuzz_budget };
   int rc = dcsim_scenario_load(fuzz_file("input.xml", data, size), &so, &s, &err);
   fuzz_check_error(rc, &err);
   if (!rc) {

@@ -9,7 +9,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   dcsim_error err;
   dcsim_swf *t = NULL;
-  int rc = dcsim_swf_load(fuzz_file("trace.swf", data, size), &t, &err);
+  int rc = dcsim_swf_load_budget(fuzz_file("trace.swf", data, size), &fuzz_budget, &t, &err);
   fuzz_check_error(rc, &err);
   if (rc) return 0;
   dcsim_swf_header(t, "MaxNodes");

@@ -11,7 +11,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   dcsim_scenario *s = NULL;
   dcsim_scenario_opts so = { .task_policy = DCSIM_TASK_HEFT,
                              .wms_delay_s = (size & 1) ? 0.5 : 0,
-                             .io_bw_bps = (size & 2) ? 1e8 : 0 };
+                             .io_bw_bps = (size & 2) ? 1e8 : 0,
+                             .budget = &fuzz_budget };
   int rc = dcsim_scenario_load(fuzz_file("trace", data, size), &so, &s, &err);
   fuzz_check_error(rc, &err);
   if (!rc) {

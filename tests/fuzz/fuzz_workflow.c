@@ -13,7 +13,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   } /* platform="platforms/..." resolves */
   dcsim_error err;
   dcsim_workflow *wf = NULL;
-  int rc = dcsim_workflow_load(fuzz_file("workflow.xml", data, size), &wf, &err);
+  int rc =
+      dcsim_workflow_load_budget(fuzz_file("workflow.xml", data, size), &fuzz_budget, &wf, &err);
   fuzz_check_error(rc, &err);
   if (!rc) {
     char name[64];

@@ -115,6 +115,12 @@ int main(int argc, char **argv) {
                             0,
                             NULL,
                             0,
+                            NULL,
+                            NULL,
+                            0,
+                            0,
+                            NULL,
+                            0,
                             NULL };
   unsigned nodes64[64], cores4[] = { 1, 2, 3, 4 };
   for (unsigned k = 0; k < 64; k++) nodes64[k] = k + 1;
@@ -136,6 +142,12 @@ int main(int argc, char **argv) {
                           0,
                           NULL,
                           0,
+                          NULL,
+                          NULL,
+                          0,
+                          0,
+                          NULL,
+                          0,
                           NULL };
   dcsim_sweep_def day8 = { "workflows/datacentre-day.xml",
                            NULL,
@@ -151,6 +163,12 @@ int main(int argc, char **argv) {
                            cores4,
                            8,
                            FREQS,
+                           0,
+                           0,
+                           NULL,
+                           0,
+                           NULL,
+                           NULL,
                            0,
                            0,
                            NULL,

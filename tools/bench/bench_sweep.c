@@ -49,6 +49,12 @@ static int one(int threads, size_t batch, double *run_s, double *load_s, size_t 
                         0,
                         NULL,
                         0,
+                        NULL,
+                        NULL,
+                        0,
+                        0,
+                        NULL,
+                        0,
                         NULL };
   dcsim_sweep_t *sw = NULL;
   dcsim_error err;

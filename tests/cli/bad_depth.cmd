@@ -1,0 +1,1 @@
+dcsim validate tests/data/bad/deep.xml

@@ -1,0 +1,1 @@
+dcsim run /dev/zero; dcsim validate /dev/null

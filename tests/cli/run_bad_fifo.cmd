@@ -1,0 +1,1 @@
+mkfifo $TMPDIR/f.xml && cd $TMPDIR && dcsim run f.xml; dcsim validate f.xml

@@ -1,0 +1,1 @@
+{ printf '; MaxNodes: 4\n; MaxProcs: 4\n'; for i in $(seq 1001); do echo "$i 0 -1 100 1 -1 -1 1 100 -1 1 1 1 1 1 -1 -1 -1"; done; } | gzip > $TMPDIR/j.swf.gz; cd $TMPDIR && dcsim run j.swf.gz --max-tasks 1000; dcsim validate j.swf.gz --max-memory 100K

@@ -1,0 +1,1 @@
+python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE sweeps(id INTEGER PRIMARY KEY, owner TEXT)'); c.commit()" $TMPDIR/f.db && cp $TMPDIR/f.db $TMPDIR/orig.db && cd $TMPDIR && dcsim sweep $OLDPWD/workflows/bifft.xml --nodes 1,2 --db f.db; dcsim run $OLDPWD/workflows/bifft.xml --db f.db >/dev/null; cmp f.db orig.db && ls f.db*

@@ -1,0 +1,1 @@
+dcsim validate tests/data/guard/workload-1e9.xml
