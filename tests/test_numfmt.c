@@ -1,4 +1,5 @@
 /* test_numfmt.c — the one rule for numbers people read (dcsim/numfmt.h). */
+#include "dcsim/lib.h"
 #include "dcsim/numfmt.h"
 
 #include <math.h>
@@ -48,6 +49,7 @@ static void test_noise_plural(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   test_sig();
   test_si();
   test_noise_plural();

@@ -3,9 +3,11 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "dcsim/lib.h"
 #include "dcsim/pareto.h"
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   /* A hand-made front with a clear elbow, plus dominated points, a duplicate, a tie in time and
    * an invalid point. Times and energies are "high-entropy" so a swapped axis would show. */
   /*                     0      1      2      3      4      5      6      7      8      9 */

@@ -11,6 +11,7 @@
 #include "dcsim/dwarf.h"
 #include "dcsim/engine.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/lib.h"
 #include "dcsim/plot.h"
 #include "dcsim/roofline.h"
 #include "dcsim/scenario.h"
@@ -75,6 +76,7 @@ static int draw_power(const void *c, const char *out, dcsim_plot_format fmt, dcs
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   dcsim_error err;
   char gp[1024];
   /* issue 26: 25 series get 25 distinct colours (the palette has 10) */

@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "dcsim/engine.h"
+#include "dcsim/lib.h"
 #include "dcsim/model.h"
 #include "dcsim/scenario.h"
 #include "dcsim/sweep.h"
@@ -322,6 +323,7 @@ static void test_shards(const char *dir) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   char dir[] = "/tmp/dcsim-test-sweep-XXXXXX";
   CHECK(mkdtemp(dir) != NULL);
   test_resume(dir); /* first: fork before OpenMP starts its threads */

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "dcsim/budget.h"
+#include "dcsim/lib.h"
 #include "dcsim/workflow.h"
 
 #define WF "tests/data/workflow/"
@@ -426,6 +427,7 @@ static void test_budget_and_cycle(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   test_budget_and_cycle();
   test_alaro();
   test_overlap();

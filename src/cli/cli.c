@@ -8,9 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_errno.h>
-
 #include "dcsim/cost.h"
+#include "dcsim/lib.h"
 #include "dcsim/model.h"
 #include "dcsim/repro.h"
 #include "dcsim/strutil.h"
@@ -505,27 +504,81 @@ int dcsim_arg_uint(const dcsim_args *a, const char *name, unsigned dflt, unsigne
   return 0;
 }
 
-int dcsim_arg_format(const dcsim_args *a, const char *const *allowed, int *out, dcsim_error *err) {
-  const char *v = dcsim_arg(a, "format");
-  if (!v) {
-    *out = 0;
-    return 0;
+int dcsim_arg_sets(const dcsim_args *a, dcsim_binding *b, char (*names)[64], size_t max, size_t *n,
+                   dcsim_error *err) {
+  *n = 0;
+  int k = -1;
+  for (size_t i = 0; i < a->n_specs; i++)
+    if (strcmp(a->specs[i].name, "set") == 0) k = (int)i;
+  for (int i = 0; k >= 0 && i < a->count[k]; i++) {
+    const char *s = a->values[k][i];
+    const char *eq = strchr(s, '=');
+    double v;
+    if (!eq || eq == s || (size_t)(eq - s) >= 64 || dcsim_parse_double(eq + 1, &v) != 0)
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", a->argi[k][i],
+                       "--set '%s': expected NAME=NUMBER", s);
+    if (*n == max)
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", a->argi[k][i], "more than %zu --set",
+                       max);
+    memcpy(names[*n], s, (size_t)(eq - s));
+    names[*n][eq - s] = '\0';
+    b[*n] = (dcsim_binding){ names[*n], v, "command line", a->argi[k][i] };
+    (*n)++;
   }
-  for (int i = 0; allowed[i]; i++)
-    if (strcmp(allowed[i], v) == 0) {
-      *out = i;
+  return 0;
+}
+
+static const char *const format_names[DCSIM_FMT_END] = { "text", "json", "csv", "png", "svg" };
+
+const char *dcsim_format_name(dcsim_format f) {
+  return f >= 0 && f < DCSIM_FMT_END ? format_names[f] : "?";
+}
+
+dcsim_format dcsim_format_of_path(const char *path, const dcsim_format *allowed,
+                                  dcsim_format dflt) {
+  const char *dot = path ? strrchr(path, '.') : NULL;
+  for (size_t k = 0; dot && allowed[k] != DCSIM_FMT_END; k++)
+    if (strcmp(dot + 1, format_names[allowed[k]]) == 0) return allowed[k];
+  return dflt;
+}
+
+int dcsim_format_is_picture(dcsim_format f) { return f == DCSIM_FMT_PNG || f == DCSIM_FMT_SVG; }
+
+int dcsim_arg_out_format(const dcsim_args *a, const dcsim_format *allowed, dcsim_format *fmt,
+                         dcsim_error *err) {
+  const char *out = dcsim_arg(a, "out");
+  *fmt = dcsim_format_of_path(out, allowed, DCSIM_FMT_TEXT);
+  int rc = dcsim_arg_format(a, allowed, fmt, err);
+  if (rc) return rc;
+  if (dcsim_format_is_picture(*fmt) && !out)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"),
+                     "--format %s needs --out FILE", dcsim_format_name(*fmt));
+  return out ? dcsim_path_check_writable(out, "--out", err) : 0;
+}
+
+int dcsim_arg_format(const dcsim_args *a, const dcsim_format *allowed, dcsim_format *out,
+                     dcsim_error *err) {
+  const char *v = dcsim_arg(a, "format");
+  if (!v) return 0;
+  const char *names[DCSIM_FMT_END + 1];
+  size_t n = 0;
+  for (; allowed[n] != DCSIM_FMT_END && n < DCSIM_FMT_END; n++) {
+    names[n] = format_names[allowed[n]];
+    if (strcmp(names[n], v) == 0) {
+      *out = allowed[n];
       return 0;
     }
+  }
+  names[n] = NULL;
   char valid[160] = "";
-  size_t n = 0, len = 0;
-  while (allowed[n]) n++;
+  size_t len = 0;
   for (size_t i = 0; i < n; i++) /* "text, json or csv" */
     len += (size_t)snprintf(valid + len, len < sizeof valid ? sizeof valid - len : 0, "%s%s",
                             i == 0       ? ""
                             : i + 1 == n ? " or "
                                          : ", ",
-                            allowed[i]);
-  const char *best = dcsim_suggest(v, (const char *const *)allowed, n);
+                            names[i]);
+  const char *best = dcsim_suggest(v, names, n);
   return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"),
                    "--format '%s': unknown format%s%s%s; expected %s", v,
                    best ? " (did you mean " : "", best ? best : "", best ? "?)" : "", valid);
@@ -674,7 +727,10 @@ static int help_command(int argc, char **argv) {
 }
 
 int dcsim_cli_main(int argc, char **argv) {
-  gsl_set_error_handler_off();
+  if (dcsim_lib_init() != 0) {
+    fprintf(stderr, "dcsim: cannot initialise SQLite\n");
+    return 1;
+  }
   dcsim_error err;
   memset(&err, 0, sizeof err);
   int status = 0;

@@ -371,7 +371,9 @@ static int scaling_resolve(const dcsim_args *a, dcsim_dwarf_t **d, dcsim_cpu_pro
       (rc = dcsim_dwarf_load(path, d, err)))
     return rc;
   snprintf(in->dwarf, sizeof in->dwarf, "%s", path);
-  if (is_dir && dw) snprintf(in->csv, sizeof in->csv, "%s/%s-runs.csv", pos, dcsim_dwarf_name(*d));
+  if (is_dir && dw &&
+      dcsim_bufprintf(in->csv, sizeof in->csv, "%s/%s-runs.csv", pos, dcsim_dwarf_name(*d)))
+    return DCSIM_ERR(err, DCSIM_ERANGE, pos, 0, "path too long");
   if (dcsim_arg(a, "cpu")) return load_cpu(a, cpu, err);
   if ((rc = machine_name(in->dir, in->cpu, sizeof in->cpu, err)) ||
       (rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, in->cpu, NULL, 0, path, sizeof path, err)))

@@ -38,28 +38,6 @@ static int load_gpu_arg(const dcsim_args *a, dcsim_gpu_profile_t **p, dcsim_erro
   return rc ? rc : dcsim_gpu_profile_load(path, p, err);
 }
 
-/* --set NAME=VALUE values into bindings (names point into argv). */
-static int parse_sets(const dcsim_args *a, dcsim_binding *b, char names[][64], size_t *n,
-                      dcsim_error *err) {
-  *n = 0;
-  int k = -1;
-  for (size_t i = 0; i < a->n_specs; i++)
-    if (strcmp(a->specs[i].name, "set") == 0) k = (int)i;
-  for (int i = 0; k >= 0 && i < a->count[k]; i++) {
-    const char *s = a->values[k][i];
-    const char *eq = strchr(s, '=');
-    double v;
-    if (!eq || eq == s || (size_t)(eq - s) >= 64 || dcsim_parse_double(eq + 1, &v) != 0)
-      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", a->argi[k][i],
-                       "--set '%s': expected NAME=NUMBER", s);
-    memcpy(names[*n], s, (size_t)(eq - s));
-    names[*n][eq - s] = '\0';
-    b[*n] = (dcsim_binding){ names[*n], v, "command line", a->argi[k][i] };
-    (*n)++;
-  }
-  return 0;
-}
-
 static int parse_energy_form(const dcsim_args *a, dcsim_energy_form *f, dcsim_error *err) {
   const char *v = dcsim_arg(a, "energy-form");
   if (!v)
@@ -576,8 +554,8 @@ static void scan_csv(const node_scan *S, const dcsim_repro *rp) {
 
 /* `dcsim model --nodes-scan`: the model at each node count, the balance point marked
  * (dcsim_balance_point, D3.5 §6.1.2). */
-static int run_scan(const dcsim_args *a, dcsim_model_req *rq, const char *case_name, int fmt,
-                    const dcsim_repro *rp, dcsim_error *err) {
+static int run_scan(const dcsim_args *a, dcsim_model_req *rq, const char *case_name,
+                    dcsim_format fmt, const dcsim_repro *rp, dcsim_error *err) {
   node_scan S;
   int rc;
   memset(&S, 0, sizeof S);
@@ -586,9 +564,9 @@ static int run_scan(const dcsim_args *a, dcsim_model_req *rq, const char *case_n
   if ((rc = dcsim_balance_point(S.nodes, S.t, S.has_e ? S.e : NULL, S.n, &S.b, err))) return rc;
   dcsim_cpu_state_freq_str(&rq->state, S.fs, sizeof S.fs);
   S.overlap = rq->overlap_set ? rq->overlap : rq->ev->comm_overlap;
-  if (fmt == 1)
+  if (fmt == DCSIM_FMT_JSON)
     scan_json(rq, &S, case_name, rp);
-  else if (fmt == 2)
+  else if (fmt == DCSIM_FMT_CSV)
     scan_csv(&S, rp);
   else
     scan_text(rq, &S, case_name, rp);
@@ -752,7 +730,8 @@ static int model_repro(const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu,
 }
 
 int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = { "text", "json", "csv", NULL };
+  static const dcsim_format formats[] = { DCSIM_FMT_TEXT, DCSIM_FMT_JSON, DCSIM_FMT_CSV,
+                                          DCSIM_FMT_END };
   dcsim_dwarf_t *d = NULL;
   dcsim_dwarf_eval *ev = NULL;
   dcsim_cpu_profile_t *cpu = NULL, *host = NULL;
@@ -762,7 +741,8 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   dcsim_binding b[16];
   char names[16][64];
   size_t nb = 0;
-  int fmt = 0, use_gpu = 0;
+  dcsim_format fmt = DCSIM_FMT_TEXT;
+  int use_gpu = 0;
   dcsim_model_req rq;
   memset(&rq, 0, sizeof rq);
   dcsim_repro rp;
@@ -772,7 +752,7 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   if ((rc = parse_energy_form(a, &rq.energy_form, err))) goto out;
   rq.flags = dcsim_arg_model_flags(a);
   if ((rc = dcsim_arg_threading(a, &rq.flags, err))) goto out;
-  if ((rc = parse_sets(a, b, names, &nb, err))) goto out;
+  if ((rc = dcsim_arg_sets(a, b, names, sizeof b / sizeof *b, &nb, err))) goto out;
   if ((rc = load_dwarf_arg(a, &d, err))) goto out;
   const char *case_name = dcsim_arg(a, "case");
   if (case_name && !dcsim_dwarf_has_case(d, case_name)) {
@@ -801,9 +781,9 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   int energy_lost = 0;
   if ((rc = run_time_first(&rq, &pred, &energy_lost, why, sizeof why, err))) goto out;
   if (!use_gpu) model_notes(a, &rq, dcsim_dwarf_name(d));
-  if (fmt == 1)
+  if (fmt == DCSIM_FMT_JSON)
     print_json(&rq, &pred, case_name, energy_lost ? why : NULL, &rp);
-  else if (fmt == 2)
+  else if (fmt == DCSIM_FMT_CSV)
     print_csv(&rq, &pred, energy_lost ? why : NULL, &rp);
   else
     print_text(&rq, &pred, case_name, energy_lost ? why : NULL, &rp);
@@ -910,12 +890,12 @@ static void energy_json(int d35, unsigned nodes, unsigned cores, double t, const
 }
 
 /* What `dcsim energy` prints, in the format asked (0 text, 1 JSON, 2 CSV). */
-static void energy_print(int fmt, int d35, const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu,
-                         unsigned nodes, unsigned cores, double t, const energy_out *o,
-                         const dcsim_repro *rp) {
-  if (fmt == 1) {
+static void energy_print(dcsim_format fmt, int d35, const dcsim_dwarf_t *d,
+                         const dcsim_cpu_profile_t *cpu, unsigned nodes, unsigned cores, double t,
+                         const energy_out *o, const dcsim_repro *rp) {
+  if (fmt == DCSIM_FMT_JSON) {
     energy_json(d35, nodes, cores, t, o, rp);
-  } else if (fmt == 2) {
+  } else if (fmt == DCSIM_FMT_CSV) {
     dcsim_repro_csv(stdout, rp);
     puts("pkg_j,dram_j,energy_j,time_s,nodes,cores,base_j,node_power_w,model,provenance,source");
     printf("%.10g,%.10g,%.10g,%.10g,%u,%u,", o->pkg_j, o->dram_j, o->energy_j, t, nodes, cores);
@@ -942,10 +922,12 @@ static void energy_print(int fmt, int d35, const dcsim_dwarf_t *d, const dcsim_c
 }
 
 int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = { "text", "json", "csv", NULL };
+  static const dcsim_format formats[] = { DCSIM_FMT_TEXT, DCSIM_FMT_JSON, DCSIM_FMT_CSV,
+                                          DCSIM_FMT_END };
   dcsim_dwarf_t *d = NULL;
   dcsim_cpu_profile_t *cpu = NULL;
-  int fmt = 0, rc;
+  dcsim_format fmt = DCSIM_FMT_TEXT;
+  int rc;
   dcsim_cpu_state st = { 0, NULL, 0 };
   unsigned nodes = 1;
   double t = 0;

@@ -21,6 +21,7 @@
 #include "dcsim/taskcsv.h"
 #include "dcsim/trace.h"
 #include "dcsim/wmsconf.h"
+#include "util/clock.h"
 
 /* What the printers of a finished run need. */
 typedef struct run_out {
@@ -716,16 +717,10 @@ typedef struct run_progress {
   int shown, ended;
 } run_progress;
 
-static double wall_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* The progress line on stderr: from one second into the run, four times a second. */
 static void on_progress(void *ctx, const dcsim_engine_progress *p) {
   run_progress *r = ctx;
-  double t = wall_s();
+  double t = dcsim__clock_s();
   r->ended = p->jobs_done == p->jobs;
   if (r->ended ? !r->shown : t - r->start_s < 1 || t - r->last_s < 0.25) return;
   r->last_s = t;
@@ -815,7 +810,7 @@ static int simulate(run_out *o, const dcsim_engine_opts *eo, int progress, dcsim
   const volatile sig_atomic_t *stop = dcsim_cli_catch_interrupts();
   if (!(*e = dcsim_engine_new(o->s, eo, err))) return err ? err->code : DCSIM_ENOMEM;
   dcsim_engine_set_interrupt(*e, stop);
-  run_progress pr = { wall_s(), 0, 0, 0 };
+  run_progress pr = { dcsim__clock_s(), 0, 0, 0 };
   if (progress) dcsim_engine_set_progress(*e, on_progress, &pr);
   int rc = dcsim_engine_run(*e, err);
   if (pr.shown && !pr.ended) fputc('\n', stderr); /* the error goes on a line of its own */
@@ -829,8 +824,10 @@ static int simulate(run_out *o, const dcsim_engine_opts *eo, int progress, dcsim
 }
 
 int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = { "text", "json", "csv", NULL };
-  int fmt = 0, rc;
+  static const dcsim_format formats[] = { DCSIM_FMT_TEXT, DCSIM_FMT_JSON, DCSIM_FMT_CSV,
+                                          DCSIM_FMT_END };
+  dcsim_format fmt = DCSIM_FMT_TEXT;
+  int rc;
   run_out o;
   memset(&o, 0, sizeof o);
   dcsim_repro_init(&o.rp, a->positional[0]);
@@ -888,9 +885,9 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   dcsim_cost_of_run(s, o.st, &o.cost, DCSIM_COST_CENTRE, &o.centre);
   if (k.db && (rc = dcsim_results_finish(k.db, o.st, &o.run_id, err))) goto out;
   if (k.tasks && (rc = dcsim_taskcsv_finish(k.tasks, err))) goto out;
-  if (fmt == 1)
+  if (fmt == DCSIM_FMT_JSON)
     print_json(&o);
-  else if (fmt == 2)
+  else if (fmt == DCSIM_FMT_CSV)
     print_csv(&o);
   else
     print_text(&o);

@@ -22,6 +22,7 @@
 #include "dcsim/strutil.h"
 #include "dcsim/sweep.h"
 #include "dcsim/sweepdb.h"
+#include "util/clock.h"
 #include "util/xmlio.h"
 
 /* A comma-separated option value split in place into a caller buffer. */
@@ -54,24 +55,13 @@ static int split_list(const dcsim_args *a, const char *name, list *l, dcsim_erro
   return 0;
 }
 
-/* --set NAME=VALUE (repeatable) into sets; names point into the arguments' own buffers */
-static int parse_sets(const dcsim_args *a, dcsim_param_set *sets, char names[][64], size_t *n,
+/* --set NAME=VALUE (repeatable) into sets (dcsim_arg_sets); names point into set_names */
+static int parse_sets(const dcsim_args *a, dcsim_param_set *sets, char (*names)[64], size_t *n,
                       dcsim_error *err) {
-  *n = 0;
-  for (size_t k = 0; k < a->n_specs; k++) {
-    if (strcmp(a->specs[k].name, "set") != 0) continue;
-    for (int i = 0; i < a->count[k]; i++) {
-      const char *s = a->values[k][i], *eq = strchr(s, '=');
-      double v;
-      if (!eq || eq == s || (size_t)(eq - s) >= 64 || dcsim_parse_double(eq + 1, &v) != 0)
-        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", a->argi[k][i],
-                         "--set '%s': expected NAME=NUMBER", s);
-      snprintf(names[*n], 64, "%.*s", (int)(eq - s), s);
-      sets[*n] = (dcsim_param_set){ names[*n], v };
-      (*n)++;
-    }
-  }
-  return 0;
+  dcsim_binding b[16];
+  int rc = dcsim_arg_sets(a, b, names, sizeof b / sizeof *b, n, err);
+  for (size_t i = 0; !rc && i < *n; i++) sets[i] = (dcsim_param_set){ names[i], b[i].value };
+  return rc;
 }
 
 /* --objectives: time,energy (default), time,cost, energy,cost or all three */
@@ -137,16 +127,10 @@ typedef struct progress {
   FILE *f;
 } progress;
 
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static void on_progress(void *ctx, size_t done, size_t total) {
   progress *p = ctx;
   if (!p->on) return;
-  double t = now_s();
+  double t = dcsim__clock_s();
   if (done < total && t - p->last_s < 0.1) return;
   p->last_s = t;
   int width = 40, fill = total ? (int)((double)done / (double)total * width) : width;
@@ -299,7 +283,7 @@ static void print_cores_available(const dcsim_scenario *s, const dcsim_sweep_poi
 
 typedef struct sweep_cmd {
   dcsim_repro rp;
-  int fmt;
+  dcsim_format fmt;
   unsigned threads, stop_after, shard_i, shard_n;
   const char *plot, *heat, *dbpath;
   dcsim_plot_format pf, hf;
@@ -311,7 +295,8 @@ typedef struct sweep_cmd {
 /* Everything before the points are evaluated: options, inputs, and (on the rank that stores the
  * results) gnuplot and the database. Inputs are read and checked before the database is touched. */
 static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error *err) {
-  static const char *const formats[] = { "text", "json", "csv", NULL };
+  static const dcsim_format formats[] = { DCSIM_FMT_TEXT, DCSIM_FMT_JSON, DCSIM_FMT_CSV,
+                                          DCSIM_FMT_END };
   int rc;
   list cpus, gpus, freqs, hosts, thr;
   unsigned nodes[DCSIM_SWEEP_MAX_LIST], cores[DCSIM_SWEEP_MAX_LIST], gcounts[DCSIM_SWEEP_MAX_LIST],
@@ -446,7 +431,7 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   if (dcsim_sweep_note(c->sw) && !dcsim_arg_flag(a, "quiet"))
     fprintf(stderr, "dcsim: note: %s\n", dcsim_sweep_note(c->sw));
   c->ctx.pr.f = stderr;
-  c->ctx.pr.start_s = c->ctx.pr.last_s = now_s();
+  c->ctx.pr.start_s = c->ctx.pr.last_s = dcsim__clock_s();
   if (restored && !dcsim_arg_flag(a, "quiet"))
     fprintf(stderr, "dcsim: %s: resuming sweep %lld, %zu of %zu points already done\n", c->dbpath,
             (long long)c->sweep_id, restored, dcsim_sweep_n_points(c->sw));
@@ -501,9 +486,9 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
             done, n, c.dbpath ? "; run the same command to resume" : "");
     goto out;
   }
-  if (c.fmt == 1)
+  if (c.fmt == DCSIM_FMT_JSON)
     dcsim_sweep_write_json(stdout, pts, n, &c.rp);
-  else if (c.fmt == 2)
+  else if (c.fmt == DCSIM_FMT_CSV)
     dcsim_sweep_write_csv(stdout, pts, n, &c.rp);
   else {
     dcsim_sweep_write_text(stdout, pts, n, 1);
@@ -651,19 +636,13 @@ static int read_points(const dcsim_args *a, dcsim_sweep_point **pts, size_t *n, 
 }
 
 int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = { "csv", "json", "svg", "png", "text", NULL };
-  int fmt = 4, rc;
-  if (dcsim_arg(a, "format") && (rc = dcsim_arg_format(a, formats, &fmt, err))) return rc;
+  static const dcsim_format formats[] = { DCSIM_FMT_CSV, DCSIM_FMT_JSON, DCSIM_FMT_SVG,
+                                          DCSIM_FMT_PNG, DCSIM_FMT_TEXT, DCSIM_FMT_END };
+  dcsim_format fmt;
+  int rc = dcsim_arg_out_format(a, formats, &fmt, err);
+  if (rc) return rc;
   const char *out = dcsim_arg(a, "out");
-  if (!dcsim_arg(a, "format") && out) { /* the file's extension decides */
-    const char *dot = strrchr(out, '.');
-    for (int k = 0; dot && formats[k]; k++)
-      if (strcmp(dot + 1, formats[k]) == 0) fmt = k;
-  }
-  if ((fmt == 2 || fmt == 3) && !out)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"),
-                     "--format %s needs --out FILE", formats[fmt]);
-  if (out && (rc = dcsim_path_check_writable(out, "--out", err))) return rc;
+  const int picture = dcsim_format_is_picture(fmt);
   const char *in = a->positional[0];
   dcsim_sweep_point *pts = NULL;
   size_t n = 0;
@@ -673,11 +652,11 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   unsigned obj;
   if ((rc = parse_objectives(a, &obj, err)) || (rc = read_points(a, &pts, &n, &rp, err))) goto out;
   dcsim_sweep_mark_front_on(pts, n, obj);
-  if (fmt == 2 || fmt == 3) {
+  if (picture) {
     char caption[512];
     dcsim_repro_caption(&rp, caption, sizeof caption);
     rc = dcsim_plot_pareto_on(pts, n, obj, dcsim_arg(a, "title"), caption, out,
-                              fmt == 2 ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
+                              fmt == DCSIM_FMT_SVG ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
     goto out;
   }
   /* the front, by increasing time */
@@ -695,9 +674,9 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
     rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot write");
     goto out;
   }
-  if (fmt == 0)
+  if (fmt == DCSIM_FMT_CSV)
     dcsim_sweep_write_csv(f, pts, m, &rp);
-  else if (fmt == 1)
+  else if (fmt == DCSIM_FMT_JSON)
     dcsim_sweep_write_json(f, pts, m, &rp);
   else {
     size_t feas = 0;

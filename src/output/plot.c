@@ -273,8 +273,7 @@ void dcsim__plot_cleanup(dcsim_plot_gp *g) {
   char p[700];
   static const char *const files[] = { "plot.gp", "gnuplot.log" };
   for (size_t i = 0; i < 2; i++) {
-    snprintf(p, sizeof p, "%s/%s", g->dir, files[i]);
-    unlink(p);
+    if (dcsim_bufprintf(p, sizeof p, "%s/%s", g->dir, files[i]) == 0) unlink(p);
   }
   rmdir(g->dir);
 }

@@ -265,7 +265,7 @@ static void own_values(dcsim_sweep_t *sw) {
   sw->cpu_tasks_differ = !same_nodes || !same_cores || !same_freq;
   if (!same_nodes) sw->own_nodes = 0;
   if (!same_cores) sw->own_cores = 0;
-  /* the profiles of the groups the tasks run on (group= or the first group fit for the device) */
+  /* the profiles of the groups the tasks run on (dcsim_scenario_task_group) */
   const char *cpu = NULL, *gpu = NULL;
   int cpu_same = 1, gpu_same = 1;
   for (size_t w = 0; w < s->n_wfs; w++) {
@@ -275,10 +275,8 @@ static void own_values(dcsim_sweep_t *sw) {
       for (int dev = 0; dev < 2; dev++) {
         if (dev == 0 && t->device == DCSIM_DEV_GPU) continue;
         if (dev == 1 && t->device == DCSIM_DEV_CPU) continue;
-        long g = t->group ? dcsim_platform_find_group(s->platform, t->group) : -1;
-        for (size_t i = 0; g < 0 && i < s->n_groups; i++)
-          if (dev ? s->groups[i].gpu != NULL : s->groups[i].gpu == NULL) g = (long)i;
-        if (g < 0) continue;
+        uint32_t g;
+        if (dcsim_scenario_task_group(s, wf, t, dev, &g, NULL)) continue; /* the scenario said */
         if (dev == 1 && s->groups[g].gpu) {
           const char *n = dcsim_gpu_profile_name(s->groups[g].gpu);
           if (gpu && strcmp(gpu, n) != 0) gpu_same = 0;

@@ -14,6 +14,7 @@
 #include "dcsim/repro.h"
 #include "dcsim/strutil.h"
 #include "util/db.h"
+#include "util/fileio.h"
 
 static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS sweeps(id INTEGER PRIMARY KEY, def_sha256 TEXT NOT NULL UNIQUE,"
@@ -319,10 +320,10 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
   size_t n = 0;
   int rc = 0;
   if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_READONLY | DCSIM_DB_OWNED, &db, err))) goto out;
-  if (sqlite3_prepare_v2(db,
-                         "SELECT id, n_points, def_sha256, definition FROM sweeps WHERE id = ?1 "
-                         "OR (?1 = 0 AND id = (SELECT max(id) FROM sweeps))",
-                         -1, &st, NULL) != SQLITE_OK) {
+  if (dcsim__db_try_prepare(db,
+                            "SELECT id, n_points, def_sha256, definition FROM sweeps WHERE id = ?1 "
+                            "OR (?1 = 0 AND id = (SELECT max(id) FROM sweeps))",
+                            &st) != 0) {
     rc = DCSIM_ERR(err, DCSIM_EDB, path, 0, "no sweep in this database (%s)", sqlite3_errmsg(db));
     goto out;
   }
@@ -439,13 +440,13 @@ static void input_db_release(input_db *in) {
 
 static char *dup_col(sqlite3_stmt *st, int col) {
   const char *s = (const char *)sqlite3_column_text(st, col);
-  return strdup(s ? s : "");
+  return dcsim_strdup(s ? s : "");
 }
 
 /* the text of a column that may be NULL, as NULL; *oom when the copy failed */
 static char *dup_col_or_null(sqlite3_stmt *st, int col, int *oom) {
   const char *s = (const char *)sqlite3_column_text(st, col);
-  char *d = s ? strdup(s) : NULL;
+  char *d = s ? dcsim_strdup(s) : NULL;
   if (s && !d) *oom = 1;
   return d;
 }
@@ -467,7 +468,7 @@ static int attach_input(sqlite3 *db, const char *path, dcsim_error *err) {
   if (!uri) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   sqlite3_stmt *st = NULL;
   int rc = 0;
-  if (sqlite3_prepare_v2(db, "ATTACH DATABASE ?1 AS src", -1, &st, NULL) != SQLITE_OK) {
+  if (dcsim__db_try_prepare(db, "ATTACH DATABASE ?1 AS src", &st) != 0) {
     rc = dcsim__db_fail(db, path, "cannot open", err);
   } else {
     sqlite3_bind_text(st, 1, uri, -1, SQLITE_STATIC);
@@ -486,14 +487,15 @@ static int list_sweeps(sqlite3 *db, input_db *in, dcsim_error *err) {
   int rc = 0, s;
   size_t cap = 0;
   /* the build columns exist since issue 17: an older database is read without them */
-  int build = sqlite3_prepare_v2(db,
-                                 "SELECT id, def_sha256, n_points, definition, input, created_utc, "
-                                 "dcsim_version, dcsim_commit FROM src.sweeps ORDER BY id",
-                                 -1, &st, NULL) == SQLITE_OK;
-  if (!build && sqlite3_prepare_v2(db,
-                                   "SELECT id, def_sha256, n_points, definition, input, "
-                                   "created_utc FROM src.sweeps ORDER BY id",
-                                   -1, &st, NULL) != SQLITE_OK)
+  int build =
+      dcsim__db_try_prepare(db,
+                            "SELECT id, def_sha256, n_points, definition, input, created_utc, "
+                            "dcsim_version, dcsim_commit FROM src.sweeps ORDER BY id",
+                            &st) == 0;
+  if (!build && dcsim__db_try_prepare(db,
+                                      "SELECT id, def_sha256, n_points, definition, input, "
+                                      "created_utc FROM src.sweeps ORDER BY id",
+                                      &st) != 0)
     return DCSIM_ERR(err, DCSIM_EREF, in->path, 0,
                      "holds no sweep (no table sweeps: not written by dcsim sweep --db)");
   while ((s = sqlite3_step(st)) == SQLITE_ROW) {
@@ -578,9 +580,9 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
                      "sweep %lld: not the definition %s holds under the same hash %.12s",
                      (long long)w->id, ins[0].path, ref->hash);
   }
-  if (sqlite3_prepare_v2(
-          db, "SELECT count(*), min(idx), max(idx) FROM src.sweep_points WHERE sweep_id = ?1", -1,
-          &st, NULL) != SQLITE_OK ||
+  if (dcsim__db_try_prepare(
+          db, "SELECT count(*), min(idx), max(idx) FROM src.sweep_points WHERE sweep_id = ?1",
+          &st) != 0 ||
       (sqlite3_bind_int64(st, 1, w->id), sqlite3_step(st)) != SQLITE_ROW) {
     rc = dcsim__db_fail(db, in->path, "cannot read the sweep's points", err);
     goto out;
@@ -598,7 +600,7 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
   sqlite3_finalize(st);
   st = NULL;
   /* a point merged already must come back with the same bytes in every column */
-  if (sqlite3_prepare_v2(
+  if (dcsim__db_try_prepare(
           db,
           "SELECT b.idx, m.src, m.cpu, m.gpu, m.nodes, m.cores, m.freq, m.feasible, m.reason, "
           "m.time_s, m.energy_j, m.time_prov, m.energy_prov,"
@@ -611,7 +613,7 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
           "m.energy_j IS b.energy_j AND m.time_prov IS b.time_prov AND m.energy_prov IS "
           "b.energy_prov)"
           " ORDER BY b.idx LIMIT 1",
-          -1, &st, NULL) != SQLITE_OK) {
+          &st) != 0) {
     rc = dcsim__db_fail(db, in->path, "cannot compare the sweep's points", err);
     goto out;
   }
@@ -647,10 +649,10 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
   }
   sqlite3_finalize(st);
   st = NULL;
-  if (sqlite3_prepare_v2(db,
-                         "INSERT OR IGNORE INTO temp.m SELECT " POINT_COLS
-                         ", ?2 FROM src.sweep_points WHERE sweep_id = ?1",
-                         -1, &st, NULL) != SQLITE_OK) {
+  if (dcsim__db_try_prepare(db,
+                            "INSERT OR IGNORE INTO temp.m SELECT " POINT_COLS
+                            ", ?2 FROM src.sweep_points WHERE sweep_id = ?1",
+                            &st) != 0) {
     rc = dcsim__db_fail(db, in->path, "cannot read the sweep's points", err);
     goto out;
   }
@@ -670,7 +672,7 @@ out:
 static int find_missing(sqlite3 *db, const char *path, dcsim_sweepdb_merge_report *rep,
                         dcsim_error *err) {
   sqlite3_stmt *st = NULL;
-  if (sqlite3_prepare_v2(db, "SELECT idx FROM temp.m ORDER BY idx", -1, &st, NULL) != SQLITE_OK)
+  if (dcsim__db_try_prepare(db, "SELECT idx FROM temp.m ORDER BY idx", &st) != 0)
     return dcsim__db_fail(db, path, "cannot list the merged points", err);
   size_t next = 0, len = 0, cap = sizeof rep->missing - 8;
   int s, full = 0;
@@ -843,9 +845,7 @@ static int publish(sqlite3 **db, const char *tmp, const char *out, dcsim_error *
   int closed = sqlite3_close(*db) == SQLITE_OK;
   *db = NULL;
   if (!closed) return DCSIM_ERR(err, DCSIM_EDB, out, 0, "cannot close the database");
-  if (rename(tmp, out) != 0)
-    return DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot rename %s: %s", tmp, strerror(errno));
-  return 0;
+  return dcsim__file_publish(tmp, out, err);
 }
 
 int dcsim_sweepdb_merge(const char *const *inputs, size_t n, const char *out,

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/lib.h"
+
 #include "validate.h"
 
 static const val_checker *const CHECKERS[] = { &val_d35,         &val_papers,   &val_small_domain,
@@ -363,6 +365,7 @@ static int do_manifest(run *R, dcsim_error *err) {
 }
 
 int main(int argc, char **argv) {
+  if (dcsim_lib_init() != 0) return 1;
   if (argc < 3 || (strcmp(argv[2], "--markdown") && strcmp(argv[2], "--check"))) {
     fprintf(stderr, "usage: validate MANIFEST (--markdown | --check [CSV...])\n");
     return 2;

@@ -11,6 +11,7 @@
 
 #include "calib/internal.h"
 #include "dcsim/perf_fit.h"
+#include "dcsim/stats.h"
 #include "util/csv.h"
 #include "util/fileio.h"
 #include "util/xmlio.h"
@@ -88,11 +89,6 @@ static int parse_threads(const dcsim_csv_t *t, size_t row, size_t col, const cha
     return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim__csv_line(t, row),
                      "threads '%s': expected a whole number >= 1", s);
   return 0;
-}
-
-static int cmp_uint(const void *a, const void *b) {
-  unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
-  return x < y ? -1 : x > y;
 }
 
 /* The frequency states of machine.xml in order: ids, GHz, labels (borrowed from its document). */
@@ -181,7 +177,7 @@ static int table_grid(table_csv *T, dcsim_error *err) {
   unsigned *th = T->th = malloc(n * sizeof *th);
   if (!th) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   memcpy(th, T->threads, n * sizeof *th);
-  qsort(th, n, sizeof *th, cmp_uint);
+  qsort(th, n, sizeof *th, dcsim_cmp_uint);
   for (size_t i = 0; i < n; i++)
     if (T->nt == 0 || th[T->nt - 1] != th[i]) th[T->nt++] = th[i];
   size_t nt = T->nt;
