@@ -23,7 +23,7 @@ expect() { # expect "WANT" WORDS...
 }
 expect "sweep" dcsim swe
 expect "merge model" dcsim m
-expect "--platform --policy --power --power-off-after" dcsim run workflows/alaro.xml --p
+expect "--platform --policy --power --power-off-after --price" dcsim run workflows/alaro.xml --p
 expect "--d35 --db --deadline-s" dcsim sweep alaro.xml --d
 expect "json" dcsim model --format js
 expect "easy easy+energy easy+heft energy" dcsim run x.xml --policy e
@@ -37,5 +37,8 @@ expect "import-kerncraft import-likwid" dcsim calibrate imp
 expect "roofline" dcsim help roo
 expect "bash" dcsim completion ""
 expect "workflows/alaro.xml" dcsim run workflows/alaro.x
+expect "nominal" dcsim model --freq nom
+expect "sampling scaling" dcsim calibrate s
+expect "time,cost time,energy time,energy,cost" dcsim sweep workflows/alaro.xml --objectives time
 [ "$fails" = 0 ] && echo "completion: all cases pass"
 exit "$fails"

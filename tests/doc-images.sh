@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # doc-images.sh BUILD_DIR — the pictures of doc/img are drawn by dcsim: tools/gen-doc-images.sh
 # draws each of them again into a temporary directory; every one must come out as a PNG picture,
-# doc/img must hold exactly those pictures, and each must be shown by a page of doc/ or README.md.
+# doc/img must hold exactly those pictures, and each must be shown by a page of doc/ or README.md;
+# each carries dcsim's version, commit and input hashes in its PNG text chunks (issue 26).
 # Skipped (77) without gnuplot.
 set -u
 build=$1
@@ -14,6 +15,8 @@ for f in "$tmp"/img/*.png; do
   if [ "$(head -c 8 "$f" | od -An -tx1 | tr -d ' \n')" != 89504e470d0a1a0a ] || [ "$(stat -c %s "$f")" -lt 10000 ]; then
     echo "$name: not a PNG picture"; fails=$((fails + 1))
   fi
+  grep -aq 'tEXtSoftware.dcsim ' "$f" && grep -aq 'tEXtComment.dcsim ' "$f" ||
+    { echo "$name: no dcsim provenance in its PNG text chunks (issue 26)"; fails=$((fails + 1)); }
   [ -f "doc/img/$name" ] || { echo "$name: drawn but not in doc/img (run tools/gen-doc-images.sh)"; fails=$((fails + 1)); }
   grep -q "img/$name" README.md doc/*.md || { echo "$name: shown by no page of doc/ or README.md"; fails=$((fails + 1)); }
 done

@@ -2,8 +2,8 @@
 # tests/layers.sh — tools/check-layers.sh passes on the tree and fails on planted violations
 # (a lower layer including a higher one; calib and sim knowing each other; a public header going up;
 # a calib job including a higher job; a public header including a src/ header, exposing sqlite3 or
-# libxml2, or declaring a dcsim__ function; a src/ header declaring a dcsim_ function; a source
-# folder without README.md).
+# libxml2, or declaring a dcsim__ function; a src/ header declaring a dcsim_ function; library
+# code changing process-wide state outside dcsim_lib_init; a source folder without README.md).
 set -euo pipefail
 check=$PWD/tools/check-layers.sh
 "$check" "$PWD" >/dev/null || { "$check" "$PWD"; echo "FAIL: the tree violates its layering"; exit 1; }
@@ -27,9 +27,10 @@ plant include/dcsim/dwarf.h '#include "util/csv.h"' "include/dcsim/dwarf.h:$(($(
 plant include/dcsim/dwarf.h 'int dcsim_dwarf_db(sqlite3 *db);' "include/dcsim/dwarf.h:$(($(wc -l <include/dcsim/dwarf.h) + 1)): a public header exposes a library type"
 plant include/dcsim/dwarf.h 'int dcsim__dwarf_x(void);' "include/dcsim/dwarf.h:$(($(wc -l <include/dcsim/dwarf.h) + 1)): a public header declares an internal function"
 plant src/util/csv.h 'int dcsim_csv_x(void);' "src/util/csv.h:$(($(wc -l <src/util/csv.h) + 1)): a header of src/ declares a public name"
+plant src/calib/fit/perf_fit.c 'static void f(void) { gsl_set_error_handler_off(); }' "src/calib/fit/perf_fit.c:$(($(wc -l <src/calib/fit/perf_fit.c) + 1)): library code changes process-wide state"
 # a source folder without its README (the one job it holds)
 rm -rf "$tmp/t"; mkdir "$tmp/t"; cp -r src include "$tmp/t/"; rm "$tmp/t/src/calib/sample/README.md"
 if out=$("$check" "$tmp/t" 2>&1); then echo "FAIL: a folder without README.md was not caught"; exit 1; fi
 grep -qF "src/calib/sample:1: a source folder without README.md" <<<"$out" || { echo "FAIL: unexpected report: $out"; exit 1; }
 echo "caught: $out"
-echo "layers: 13 planted violations caught, tree clean"
+echo "layers: 14 planted violations caught, tree clean"

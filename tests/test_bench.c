@@ -11,6 +11,7 @@
 #include "check.h"
 #include "dcsim/bench.h"
 #include "dcsim/energymeter.h"
+#include "dcsim/lib.h"
 #include "util/csv.h"
 
 static void test_fma(void) {
@@ -381,6 +382,7 @@ static void test_nvsmi(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   test_fma();
   test_load();
   test_loops();

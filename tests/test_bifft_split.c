@@ -9,6 +9,7 @@
 #include "dcsim/dwarf.h"
 #include "dcsim/fit.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/lib.h"
 #include "util/csv.h"
 
 #define DWARF "dwarfs/bifft.xml"
@@ -107,6 +108,7 @@ static void test_alaro(const dcsim_dwarf_t *d) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   dcsim_error err = { 0 };
   dcsim_dwarf_t *d = NULL;
   dcsim_cpu_profile_t *cpu = NULL;

@@ -13,6 +13,7 @@
 #include "dcsim/calib_import.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/lib.h"
 
 #define GPU_DIR "tests/data/calibration/gpu/"
 #define N_D35   3200000.0
@@ -240,7 +241,7 @@ static void test_likwid(const char *tmp) {
   dcsim_error err = { 0 };
   char dir[512], mx[600];
   snprintf(dir, sizeof dir, "%s/lk", tmp);
-  CHECK(dcsim__mkdir(dir, &err) == 0);
+  CHECK(dcsim__mkdir_p(dir, &err) == 0);
   snprintf(mx, sizeof mx, "%s/machine.xml", dir);
   copy_file(LK "machine.xml", mx);
   const char *files[] = { LK "load_avx-L1.txt",  LK "load_avx-L2.txt",   LK "load_avx-L3.txt",
@@ -312,6 +313,7 @@ static void test_kerncraft(const char *tmp) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   char tmp[] = "/tmp/dcsim-test-calib-XXXXXX";
   if (!mkdtemp(tmp)) {
     perror("mkdtemp");

@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "dcsim/calib_scaling.h"
+#include "dcsim/lib.h"
 #include "dcsim/model.h"
 
 typedef struct ctx {
@@ -216,6 +217,7 @@ static void test_bad(const ctx *c) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   ctx c = { 0 };
   dcsim_error err = { 0 };
   snprintf(c.dir, sizeof c.dir, "/tmp/dcsim-scaling-XXXXXX");

@@ -12,8 +12,10 @@
 #include "dcsim/calib_power.h"
 #include "dcsim/cpu_power.h"
 #include "dcsim/engine.h"
+#include "dcsim/lib.h"
 #include "dcsim/model.h"
 #include "dcsim/scenario.h"
+#include "dcsim/stats.h"
 
 static dcsim_cpu_profile_t *cpu(const char *name) {
   char path[256];
@@ -166,16 +168,6 @@ static void test_leave_out_table35(void) {
   CHECK_REL(dram, 22.41308, 1e-5); /* 3.71 + 0.319788 nJ/B x 58.486 GB/s */
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double median(double *v, size_t n) {
-  qsort(v, n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* Leave-one-out over the four rows of Table 35: each row refitted without itself, then predicted.
  */
 static void test_loo_table35(void) {
@@ -194,7 +186,7 @@ static void test_loo_table35(void) {
         T35_DRAM[i], 100 * (sd.loo_w[i] / T35_DRAM[i] - 1));
   }
   printf("  PKG median %.1f%%, worst %.1f%%; DRAM median %.1f%%, worst %.1f%%\n",
-         100 * median(ep, 4), 100 * sp.loo_max_rel_err, 100 * median(ed, 4),
+         100 * dcsim_median(ep, 4), 100 * sp.loo_max_rel_err, 100 * dcsim_median(ed, 4),
          100 * sd.loo_max_rel_err);
   CHECK(sp.loo_max_rel_err < 0.12); /* the 1-core row: 11.1 % (the first-core step) */
   CHECK(sd.loo_max_rel_err < 0.32); /* the 1-core row: the through-idle line misses its step */
@@ -295,7 +287,7 @@ static void test_sh_table35(void) {
     if (fabs(err_p) > worst35) worst35 = fabs(err_p);
   }
   printf("  median: model %.1f%%, D3.5 %.1f%%; worst: model %.1f%%, D3.5 %.1f%%\n",
-         100 * median(ed, 4), 100 * median(e35, 4), 100 * worst, 100 * worst35);
+         100 * dcsim_median(ed, 4), 100 * dcsim_median(e35, 4), 100 * worst, 100 * worst35);
   CHECK(worst < 0.07);    /* 6.3 % at 4 cores */
   CHECK(worst < worst35); /* D3.5's own model: 12.5 % at 8 cores */
 out:
@@ -416,6 +408,7 @@ static void test_catalogue(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   test_model_by_hand();
   test_table_cells();
   test_between_tables();

@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "dcsim/cpu_rates.h"
+#include "dcsim/lib.h"
 
 #define CPU "hw-profiles/cpu/"
 
@@ -183,6 +184,7 @@ static void test_spec(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   test_placement_and_knee();
   test_haswell();
   test_gold();

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dcsim/lib.h"
+
 #include "check.h"
 
 static long long count_rows(sqlite3 *db) {
@@ -112,6 +114,7 @@ static void test_stamp(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
   char dir[512], path[600];
   snprintf(dir, sizeof dir, "%s/dcsim-test-db-XXXXXX", tmp);

@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "dcsim/dwarf.h"
+#include "dcsim/lib.h"
 
 static dcsim_dwarf_t *load(const char *path) {
   dcsim_error err = { 0 };
@@ -270,6 +271,7 @@ static void test_comm_dwarf(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   test_sh();
   test_errors();
   test_bifft_overrides();

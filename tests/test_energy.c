@@ -5,6 +5,7 @@
 #include "dcsim/dwarf.h"
 #include "dcsim/energy.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/lib.h"
 
 /* §5.3, D3.5 Table 35 (SH on the E5-2640v3), 2 cores, computed from the printed numbers only:
  *   PKG  = (U*E_pkg(2) + S*E_pkg(idle)) * T = (0.58309038*54.23 + 0.50242954*31.82) * 71.2
@@ -162,6 +163,7 @@ static void test_gpu_activity(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   test_gpu_activity();
   test_53_by_hand();
   test_53_table35();

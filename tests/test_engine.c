@@ -10,6 +10,7 @@
 #include "check.h"
 #include "dcsim/energy.h"
 #include "dcsim/engine.h"
+#include "dcsim/lib.h"
 #include "dcsim/model.h"
 #include "dcsim/results.h"
 #include "dcsim/scenario.h"
@@ -343,6 +344,7 @@ static void check_power_management(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   check_any();
   check_nwp("tests/data/engine/nwp-nooverlap.xml", 0, DCSIM_MODEL_D35);
   check_nwp("tests/data/engine/nwp-overlap.xml", 1, DCSIM_MODEL_D35);

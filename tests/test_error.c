@@ -1,5 +1,6 @@
 /* test_error.c — recording errors and adding context on the way up (dcsim/error.h). */
 #include "dcsim/error.h"
+#include "dcsim/lib.h"
 
 #include <string.h>
 
@@ -81,6 +82,7 @@ static void test_prefix_suffix(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   test_set_and_format();
   test_location();
   test_prefix_suffix();

@@ -3,6 +3,7 @@
  * operation sequences run on both queues side by side and on a linear-scan reference, which must
  * pop the same events in the same order. */
 #include "dcsim/evq.h"
+#include "dcsim/lib.h"
 
 #include "check.h"
 
@@ -472,6 +473,7 @@ static void test_random(int mode) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   for (int mono = 0; mono < 2; mono++) {
     test_empty(mono);
     test_order(mono);

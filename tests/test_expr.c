@@ -1,5 +1,6 @@
 /* test_expr.c — formula parser/evaluator: values, precedence, every error class, robustness. */
 #include "dcsim/expr.h"
+#include "dcsim/lib.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -248,6 +249,7 @@ static void test_random(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   test_values();
   test_errors();
   test_limits();

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "dcsim/lib.h"
 #include "dcsim/model.h"
 
 static dcsim_dwarf_t *load_dwarf(const char *path) {
@@ -106,6 +107,7 @@ static void test_missing_cache_table(const dcsim_cpu_profile_t *xeon) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   const dcsim_dwarf_t *d[3];
   dcsim_dwarf_t *ac = load_dwarf("dwarfs/fd-acoustic.xml"), *vti = load_dwarf("dwarfs/fd-vti.xml"),
                 *tti = load_dwarf("dwarfs/fd-tti.xml");

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dcsim/lib.h"
+
 #include "check.h"
 
 static void put(const char *path, const char *bytes, size_t n) {
@@ -137,6 +139,7 @@ static void test_not_regular(const char *tmp) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   char tmp[] = "/tmp/dcsim-test-fileio-XXXXXX";
   if (!mkdtemp(tmp)) {
     perror("mkdtemp");

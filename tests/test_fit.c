@@ -10,6 +10,7 @@
 #include "check.h"
 #include "dcsim/fit.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/lib.h"
 
 #define CPU "hw-profiles/cpu/xeon-e5-2697v3.xml"
 
@@ -172,7 +173,7 @@ static void test_d35_energy_tables(void) {
 }
 
 int main(void) {
-  gsl_set_error_handler_off();
+  if (dcsim_lib_init() != 0) return 1;
   test_loop_recovery();
   test_nonneg();
   test_d35_energy_tables();

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "dcsim/lib.h"
 #include "dcsim/model.h"
 
 static dcsim_gpu_profile_t *gpu(const char *name) {
@@ -208,6 +209,7 @@ static void test_errors(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   dcsim_gpu_profile_t *gtx = gpu("geforce-gtx970"), *k20 = gpu("tesla-k20m"),
                       *m2070 = gpu("tesla-m2070q");
   dcsim_dwarf_t *dw = NULL;

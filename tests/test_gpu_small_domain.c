@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "dcsim/fit_gpu.h"
+#include "dcsim/lib.h"
 #include "dcsim/model.h"
 
 static dcsim_gpu_result *gpu_run(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *g,
@@ -108,6 +109,7 @@ static void test_fit(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   dcsim_error err = { 0 };
   dcsim_dwarf_t *d = NULL;
   dcsim_gpu_profile_t *gtx = NULL, *k20 = NULL;

@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "dcsim/hvs.h"
+#include "dcsim/lib.h"
 
 static double s_of(double x) { return x <= 20 ? 1 : x <= 40 ? x - 20 : 20; }
 
@@ -46,7 +47,7 @@ static int cmp(const void *a, const void *b) {
 }
 
 int main(void) {
-  gsl_set_error_handler_off();
+  if (dcsim_lib_init() != 0) return 1;
   size_t nh[9], nr[9];
   for (uint64_t s = 0; s < 9; s++) {
     nh[s] = samples_to_reach(1, 2385 + s, 0.75, 100);

@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/lib.h"
 
 #define CPU "hw-profiles/cpu/"
 #define GPU "hw-profiles/gpu/"
@@ -378,6 +379,7 @@ static void test_provenance(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   test_provenance();
   test_energy_per_frequency();
   test_e5_2697v3();

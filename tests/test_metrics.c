@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "dcsim/lib.h"
 #include "dcsim/metrics.h"
 
 static int cmp_d(const void *a, const void *b) {
@@ -55,6 +56,7 @@ static void check_many(size_t n, int pattern) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   for (int pattern = 0; pattern < 5; pattern++) {
     check_many(10000, pattern);
     check_many(10001, pattern);

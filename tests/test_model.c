@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "dcsim/lib.h"
 #include "dcsim/model.h"
 
 static dcsim_dwarf_t *load_dwarf(const char *path) {
@@ -426,6 +427,7 @@ static void test_gpu_run(const dcsim_cpu_profile_t *e5) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   dcsim_cpu_profile_t *e5 = load_cpu("hw-profiles/cpu/xeon-e5-2697v3.xml");
   dcsim_cpu_profile_t *gold = load_cpu("hw-profiles/cpu/xeon-gold-6148.xml");
   dcsim_dwarf_t *sh = load_dwarf("dwarfs/spherical-harmonics.xml");

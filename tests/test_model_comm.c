@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "dcsim/lib.h"
 #include "dcsim/model.h"
 #include "dcsim/model_comm.h"
 
@@ -208,6 +209,7 @@ static void test_bad_inputs(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   dcsim_error err = { 0 };
   dcsim_cpu_profile_t *e5 = NULL;
   if (dcsim_cpu_profile_load("hw-profiles/cpu/xeon-e5-2697v3.xml", &e5, &err))

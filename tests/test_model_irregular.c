@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "dcsim/lib.h"
 #include "dcsim/model.h"
 #include "dcsim/model_irregular.h"
 
@@ -225,6 +226,7 @@ static void test_bad_inputs(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   dcsim_cpu_profile_t *snb = load_cpu("hw-profiles/cpu/xeon-e5-2670.xml");
   if (snb) {
     test_levels(snb);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "dcsim/lib.h"
 #include "dcsim/model.h"
 
 static dcsim_dwarf_eval *eval(const char *path, const char *cs, dcsim_dwarf_t **d) {
@@ -155,6 +156,7 @@ static void test_halo(const dcsim_gpu_profile_t *gtx, const dcsim_gpu_profile_t 
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   dcsim_gpu_profile_t *gtx = gpu("hw-profiles/gpu/geforce-gtx970.xml"),
                       *k20 = gpu("hw-profiles/gpu/tesla-k20m.xml"),
                       *m2070 = gpu("hw-profiles/gpu/tesla-m2070q.xml"),

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "dcsim/lib.h"
 #include "dcsim/model.h"
 
 static const char *const DWARF = "dwarfs/bifft.xml",
@@ -159,6 +160,7 @@ static void test_no_law(const ctx *c) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   test_usl();
   test_apply();
   test_prov();

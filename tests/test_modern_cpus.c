@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "dcsim/lib.h"
 #include "dcsim/model.h"
 
 static const char *const E5 = "hw-profiles/cpu/xeon-e5-2697v3.xml";
@@ -176,6 +177,7 @@ static void test_epyc_measured(const ctx *c) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   ctx c = { 0 };
   dcsim_error err = { 0 };
   if (dcsim_dwarf_load("dwarfs/bifft.xml", &c.d, &err) ||

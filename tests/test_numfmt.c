@@ -1,4 +1,5 @@
 /* test_numfmt.c — the one rule for numbers people read (dcsim/numfmt.h). */
+#include "dcsim/lib.h"
 #include "dcsim/numfmt.h"
 
 #include <math.h>
@@ -61,6 +62,7 @@ static void test_band(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   test_band();
   test_sig();
   test_si();

@@ -3,9 +3,11 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "dcsim/lib.h"
 #include "dcsim/pareto.h"
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   /* A hand-made front with a clear elbow, plus dominated points, a duplicate, a tie in time and
    * an invalid point. Times and energies are "high-entropy" so a swapped axis would show. */
   /*                     0      1      2      3      4      5      6      7      8      9 */
@@ -75,5 +77,23 @@ int main(void) {
   unsigned char none[3] = { 0, 0, 0 }, f5[3];
   CHECK_INT(dcsim_pareto_front(3, t3, e3, none, f5), 0);
   CHECK_INT(dcsim_pareto_knee(3, t3, e3, f5), -1);
+
+  /* three objectives (issue 26, time, energy, cost), worked by hand: point 3 is beaten by 0 in all
+   * three; 1 is the fastest, 2 the cheapest, 0 the least energy; 4 equals 0 (both stay); 5 is
+   * dominated by 1 only through its cost (same time and energy, cost higher) */
+  double ta[] = { 30.5, 10.25, 50.75, 31.5, 30.5, 10.25 },
+         eb[] = { 100.5, 300.25, 200.5, 101.5, 100.5, 300.25 },
+         cc[] = { 7.25, 9.5, 2.125, 7.5, 7.25, 9.625 };
+  unsigned char f9[6];
+  CHECK_INT(dcsim_pareto_front3(6, ta, eb, cc, NULL, f9), 4);
+  CHECK_INT(f9[0] && f9[1] && f9[2] && f9[4], 1);
+  CHECK_INT(f9[3] || f9[5], 0);
+  /* the knee: scaled to [0,1] over the front (t 10.25..50.75, e 100.5..300.25, c 2.125..9.5),
+   * point 0 is at (0.5, 0, 0.695) -> 0.856, 1 at (0, 1, 1) -> 1.414, 2 at (1, 0.5, 0) -> 1.118;
+   * 0 and 4 tie, the lower index wins */
+  CHECK_INT(dcsim_pareto_knee3(6, ta, eb, cc, f9), 0);
+  unsigned char only2[6] = { 0, 0, 1, 1, 0, 0 };
+  CHECK_INT(dcsim_pareto_front3(6, ta, eb, cc, only2, f9),
+            2); /* 2 and 3: neither beats the other */
   CHECK_DONE();
 }

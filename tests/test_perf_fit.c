@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "dcsim/cpu_rates.h"
+#include "dcsim/lib.h"
 #include "dcsim/perf_fit.h"
 
 static const dcsim_cpu_perf_level TRUTH[DCSIM_CPU_NQTY] = {
@@ -155,6 +156,7 @@ static void test_turbo(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   dcsim_perf_fit *ref = malloc(sizeof *ref);
   if (ref) {
     test_recover(ref);

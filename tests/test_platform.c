@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "dcsim/lib.h"
 #include "dcsim/platform.h"
 
 #define DATA "tests/data/platform/"
@@ -30,6 +31,7 @@ static void check_fail(const char *file, int code, int line, const char *msg, in
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   check_join("a/b.xml", "c.xml", "a/c.xml");
   check_join("a/b.xml", "../c.xml", "c.xml");
   check_join("a/b.xml", "../../c.xml", "../c.xml");

@@ -11,11 +11,13 @@
 #include "dcsim/dwarf.h"
 #include "dcsim/engine.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/lib.h"
 #include "dcsim/plot.h"
 #include "dcsim/roofline.h"
 #include "dcsim/scenario.h"
 #include "dcsim/sweep.h"
 #include "dcsim/sweep_bands.h"
+#include "output/internal.h"
 
 static char dir[] = "/tmp/dcsim-test-plot-XXXXXX";
 
@@ -75,8 +77,19 @@ static int draw_power(const void *c, const char *out, dcsim_plot_format fmt, dcs
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   dcsim_error err;
   char gp[1024];
+  /* issue 26: 25 series get 25 distinct colours (the palette has 10) */
+  {
+    char cols[25][8], buf[8];
+    int same = 0;
+    for (size_t i = 0; i < 25; i++) snprintf(cols[i], 8, "%s", dcsim__plot_color_n(i, 25, buf));
+    for (size_t i = 0; i < 25; i++)
+      for (size_t j = 0; j < i; j++) same += strcmp(cols[i], cols[j]) == 0;
+    CHECK_INT(same, 0);
+    CHECK_INT(strcmp(dcsim__plot_color_n(3, 10, buf), dcsim__plot_color(3)), 0);
+  }
   /* a gnuplot that is not there: a clear error, not a crash */
   setenv("DCSIM_GNUPLOT", "/nonexistent/gnuplot", 1);
   CHECK_INT(dcsim_plot_find_gnuplot(gp, sizeof gp, &err), DCSIM_EIO);
@@ -108,6 +121,12 @@ int main(void) {
                         0,
                         NULL,
                         0,
+                        NULL,
+                        0,
+                        0,
+                        NULL,
+                        0,
+                        NULL,
                         NULL,
                         0,
                         0,

@@ -4,6 +4,7 @@
 
 #include "check.h"
 #include "dcsim/json.h"
+#include "dcsim/lib.h"
 #include "dcsim/provenance.h"
 
 static void test_names(void) {
@@ -60,6 +61,7 @@ static void test_forms(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   test_names();
   test_weakest();
   test_forms();

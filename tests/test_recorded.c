@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "dcsim/lib.h"
 #include "dcsim/model.h"
 #include "dcsim/recorded.h"
 #include "dcsim/scenario.h"
@@ -86,6 +87,7 @@ static void test_dvfs(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   test_rule();
   test_dvfs();
   CHECK_DONE();

@@ -6,6 +6,7 @@
 #include "check.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/lib.h"
 #include "dcsim/roofline.h"
 #include "dcsim/roofline_report.h"
 
@@ -16,6 +17,7 @@ static const dcsim_roofline_point *find(const dcsim_roofline *r, const char *nam
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   dcsim_error err;
   dcsim_cpu_profile_t *hsw = NULL, *skl = NULL;
   dcsim_gpu_profile_t *gtx = NULL;

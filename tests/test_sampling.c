@@ -9,6 +9,7 @@
 #include "check.h"
 #include "dcsim/gbm.h"
 #include "dcsim/hvs.h"
+#include "dcsim/lib.h"
 #include "dcsim/sampling.h"
 
 static void test_gbm(void) {
@@ -124,6 +125,7 @@ static void test_study(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   test_gbm();
   test_samplers();
   test_study();

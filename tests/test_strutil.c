@@ -1,4 +1,5 @@
 /* test_strutil.c — string duplication, array growth, strict numbers and paths (dcsim/strutil.h). */
+#include "dcsim/lib.h"
 #include "dcsim/strutil.h"
 
 #include <stdint.h>
@@ -179,6 +180,7 @@ static void test_suggest(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   test_writable();
   test_suggest();
   test_strdup();

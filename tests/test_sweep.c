@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "dcsim/engine.h"
+#include "dcsim/lib.h"
 #include "dcsim/model.h"
 #include "dcsim/scenario.h"
 #include "dcsim/sweep.h"
@@ -42,6 +43,12 @@ static dcsim_sweep_t *alaro_sweep(void) {
     2,
     FREQS,
     DCSIM_MODEL_D35 /* the feasibility checked below is D3.5's table coverage */,
+    0,
+    NULL,
+    0,
+    NULL,
+    NULL,
+    0,
     0,
     NULL,
     0,
@@ -316,6 +323,7 @@ static void test_shards(const char *dir) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   char dir[] = "/tmp/dcsim-test-sweep-XXXXXX";
   CHECK(mkdtemp(dir) != NULL);
   test_resume(dir); /* first: fork before OpenMP starts its threads */
@@ -330,7 +338,7 @@ int main(void) {
   const dcsim_gpu_profile_t *k20 = NULL;
   CHECK_INT(dcsim_scenario_cpu_profile(base, "xeon-gold-6148", &skl, &err), 0);
   CHECK_INT(dcsim_scenario_gpu_profile(base, "tesla-k20m", &k20, &err), 0);
-  dcsim_scenario_override ov = { skl, k20, 16, 3, "nominal", 0, NULL, 0 };
+  dcsim_scenario_override ov = { skl, k20, 16, 3, "nominal", 0, NULL, 0, 0, NULL };
   CHECK_INT(dcsim_scenario_derive(base, &ov, &s, &err), 0);
   if (s) {
     CHECK(s->groups[0].cpu == skl);                 /* the CPU group takes the CPU */
@@ -365,7 +373,7 @@ int main(void) {
   dcsim_scenario_free(s);
   dcsim_scenario_free(full);
   /* a state outside the tables: the model beneath them (extrapolated) by default ... */
-  dcsim_scenario_override low = { skl, NULL, 0, 0, "2.0", 0, NULL, 0 };
+  dcsim_scenario_override low = { skl, NULL, 0, 0, "2.0", 0, NULL, 0, 0, NULL };
   CHECK_INT(dcsim_scenario_derive(base, &low, &s, &err), 0);
   if (s) {
     dcsim_prov tp, ep;
@@ -375,7 +383,7 @@ int main(void) {
   dcsim_scenario_free(s);
   s = NULL;
   /* ... but never beyond the CPU's highest clock (the Gold 6148's is its 3.7 GHz turbo) ... */
-  dcsim_scenario_override bad = { skl, NULL, 0, 0, "4.0", 0, NULL, 0 };
+  dcsim_scenario_override bad = { skl, NULL, 0, 0, "4.0", 0, NULL, 0, 0, NULL };
   CHECK_INT(dcsim_scenario_derive(base, &bad, &s, &err), DCSIM_ERANGE);
   CHECK(strstr(err.msg, "<task name=\"bifft\">") && strstr(err.msg, "beyond the highest clock"));
   dcsim_scenario_free(base);
@@ -455,6 +463,12 @@ int main(void) {
                         0,
                         NULL,
                         0,
+                        NULL,
+                        NULL,
+                        0,
+                        0,
+                        NULL,
+                        0,
                         NULL };
   CHECK_INT(dcsim_sweep_new(&d, &sw, &err), DCSIM_EUSAGE);
   static const unsigned dup[] = { 2, 2 };
@@ -476,6 +490,12 @@ int main(void) {
                          0,
                          NULL,
                          0,
+                         NULL,
+                         NULL,
+                         0,
+                         0,
+                         NULL,
+                         0,
                          NULL };
   CHECK_INT(dcsim_sweep_new(&d2, &sw, &err), DCSIM_EUSAGE);
   dcsim_sweep_def d3 = { "workflows/sh-tl159.xml",
@@ -491,6 +511,12 @@ int main(void) {
                          0,
                          NULL,
                          0,
+                         NULL,
+                         0,
+                         0,
+                         NULL,
+                         0,
+                         NULL,
                          NULL,
                          0,
                          0,

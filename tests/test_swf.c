@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include "check.h"
+#include "dcsim/lib.h"
 #include "dcsim/swf.h"
 
 static dcsim_swf *load(const char *path) {
@@ -111,6 +112,7 @@ static void test_nasa(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   test_plain_and_gzip();
   test_bad();
   test_nasa();

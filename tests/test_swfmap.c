@@ -2,9 +2,11 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "dcsim/lib.h"
 #include "dcsim/swfmap.h"
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   dcsim_swf_map *m = NULL;
   dcsim_error err = { 0 };
   int rc = dcsim_swf_map_load("tests/data/traces/map.xml", &m, &err);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "dcsim/lib.h"
 #include "dcsim/trace.h"
 
 static void test_detect(void) {
@@ -95,6 +96,7 @@ static void test_jobs(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   test_detect();
   test_jobs();
   CHECK_DONE();

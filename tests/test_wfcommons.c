@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "dcsim/lib.h"
 #include "dcsim/wfcommons.h"
 
 static dcsim_wfc *load(const char *path) {
@@ -180,6 +181,7 @@ static void test_real(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   test_layouts();
   test_wms();
   test_bad();

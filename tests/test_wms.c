@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "dcsim/lib.h"
 #include "dcsim/wms.h"
 #include "dcsim/wmsconf.h"
 
@@ -408,6 +409,7 @@ static void test_conf_bad(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   test_chain();
   test_matching();
   test_claim_reuse();

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "dcsim/budget.h"
+#include "dcsim/lib.h"
 #include "dcsim/workflow.h"
 
 #define WF "tests/data/workflow/"
@@ -180,7 +181,9 @@ static void test_bad_inputs(void) {
   check_fail(WF "bad-count-1e30.xml", DCSIM_ERANGE, 3,
              "<steps count=\"1e30\">: not a whole number in 0..4294967295", 1);
   check_fail(WF "bad-huge.xml", DCSIM_ERANGE, 4,
-             "<steps>: workflow expands to more than 50000000 tasks", 1);
+             "<steps>: workflow expands to more than 50000000 tasks (the most one workflow file "
+             "may describe, whatever --max-tasks: split it into several workflows of a workload)",
+             1);
   check_fail(WF "bad-dup.xml", DCSIM_ESCHEMA, 5, "<task name=\"a\">: duplicate task name (line 3)",
              1);
   check_fail(WF "bad-gpu-nodes.xml", DCSIM_ERANGE, 3,
@@ -252,7 +255,9 @@ static void test_build(void) {
   CHECK_INT(dcsim_workflow_build("gen", t, 2, &ens, 1, &wf, &err), DCSIM_ERANGE);
   CHECK_STR(err.file, "gen");
   CHECK_INT(err.line, 7);
-  CHECK_STR(err.msg, "<steps>: workflow expands to more than 50000000 tasks");
+  CHECK_STR(err.msg,
+            "<steps>: workflow expands to more than 50000000 tasks (the most one workflow file may "
+            "describe, whatever --max-tasks: split it into several workflows of a workload)");
   steps.count = 2;
   tasks[1].tmpl = 0;
   CHECK_INT(dcsim_workflow_build("gen", t, 2, &ens, 1, &wf, &err), DCSIM_EREF);
@@ -422,6 +427,7 @@ static void test_budget_and_cycle(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   test_budget_and_cycle();
   test_alaro();
   test_overlap();

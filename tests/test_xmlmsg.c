@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "dcsim/lib.h"
+
 #include "check.h"
 
 static void check_plain(const char *libxml, const char *want) {
@@ -37,6 +39,7 @@ static void check_robust(void) {
 }
 
 int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
   check_robust();
   check_plain(
       "Element 'task', attribute 'device': [facet 'enumeration'] The value 'cpux' is not "

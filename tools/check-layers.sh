@@ -29,6 +29,8 @@ hdrs=(include/dcsim/*.h)
   grep -H -n -E '\bsqlite3(_stmt)?\b|\bxml(Node|Doc|Char)\b|<libxml/|<sqlite3\.h>' "${hdrs[@]}" | cut -d: -f1,2 | sed 's/^/EXPOSES /' || true
   grep -H -n -E '^[A-Za-z_].*[ *]dcsim__[A-Za-z0-9_]+\(' "${hdrs[@]}" | cut -d: -f1,2 | sed 's/^/PUBDECL /' || true
   grep -H -n -E '^[A-Za-z_].*[ *]dcsim_[A-Za-z0-9][A-Za-z0-9_]*\(' src/*/*.h src/*/*/*.h | cut -d: -f1,2 | sed 's/^/INTDECL /' || true
+  # process-wide state of the linked libraries is set up in one place, dcsim_lib_init (dcsim/lib.h)
+  grep -H -n -E '\b(gsl_set_error_handler(_off)?|xmlInitParser|sqlite3_initialize|sqlite3_config|setlocale|xmlSetGenericErrorFunc|xmlSetStructuredErrorFunc|glp_term_hook)\(' "${srcs[@]}" | grep -v '^src/util/lib\.c:' | cut -d: -f1,2 | sed 's/^/GLOBAL /' || true
 } | awk -v nsrc="$(ls src/*/*.c src/*/*/*.c | wc -l)" -v nhdr="${#hdrs[@]}" '
 function base(p,  b) { b = p; sub(/.*\//, "", b); sub(/\.[ch]$/, "", b); return b }
 function module_of(m) { # the module of name m, or "" (strip "_suffix" until a module matches)
@@ -63,6 +65,7 @@ BEGIN {
 /^EXPOSES / { printf "%s: a public header exposes a library type (sqlite3, libxml2): the header belongs in src/\n", $2; bad = 1; next }
 /^PUBDECL / { printf "%s: a public header declares an internal function (dcsim__*)\n", $2; bad = 1; next }
 /^INTDECL / { printf "%s: a header of src/ declares a public name (internal functions are dcsim__*)\n", $2; bad = 1; next }
+/^GLOBAL / { printf "%s: library code changes process-wide state: only dcsim_lib_init (src/util/lib.c) may\n", $2; bad = 1; next }
 /^NOREADME / { printf "%s:1: a source folder without README.md (its one job)\n", $2; bad = 1; next }
 /^MOD / {
   f = $2; n = split(f, parts, "/"); d = parts[2]

@@ -17,7 +17,7 @@ _dcsim() {
     help) _dcsim_words "run model energy list calibrate bench validate sweep pareto heatmap merge roofline --man"; return ;;
     completion) _dcsim_words bash; return ;;
     run)
-      opts="--platform --policy --db --format --deadline-s --tasks-csv --gantt --power --power-off-after --dvfs-slowdown --swf-map --wms-delay-s --wms-dispatch-s --io-bw-bps --wms --wms-file --bucket-s --threading --d35 --strict --max-tasks --max-memory --quiet --help"
+      opts="--platform --policy --db --format --deadline-s --tasks-csv --gantt --power --power-off-after --dvfs-slowdown --swf-map --wms-delay-s --wms-dispatch-s --io-bw-bps --wms --wms-file --bucket-s --threading --d35 --strict --max-tasks --max-memory --quiet --price --kwh-price --lifetime-years --help"
       case $prev in
         --policy) _dcsim_words "fcfs easy sjf heft energy fcfs+heft fcfs+energy easy+heft easy+energy sjf+heft sjf+energy"; return ;;
         --format) _dcsim_words "text json csv"; return ;;
@@ -29,6 +29,7 @@ _dcsim() {
       case $prev in
         --dwarf) _dcsim_names dwarf; return ;;
         --cpu) _dcsim_names cpu; return ;;
+        --freq) _dcsim_words "nominal min max turbo"; return ;;
         --gpu) _dcsim_names gpu; return ;;
         --host-cpu) _dcsim_names cpu; return ;;
         --energy-form) _dcsim_words "5.3 5.2 none"; return ;;
@@ -40,6 +41,7 @@ _dcsim() {
       case $prev in
         --dwarf) _dcsim_names dwarf; return ;;
         --cpu) _dcsim_names cpu; return ;;
+        --freq) _dcsim_words "nominal min max turbo"; return ;;
         --format) _dcsim_words "text json csv"; return ;;
       esac ;;
     list)
@@ -54,6 +56,7 @@ _dcsim() {
         --dwarf) _dcsim_names dwarf; return ;;
         --method) _dcsim_words "lad lsq endpoints"; return ;;
         --flop-method) _dcsim_words "lad lsq"; return ;;
+        --freq) _dcsim_words "nominal min max turbo"; return ;;
       esac ;;
     bench)
       opts="--output --quick --time-budget --reps --threads --cache --compare --check --from --budget --seed --sampler --name --db --sysfs-cpu --powercap --quiet --help"
@@ -64,17 +67,21 @@ _dcsim() {
       case $prev in
       esac ;;
     sweep)
-      opts="--cpu --gpu --nodes --cores --freq --set --platform --policy --deadline-s --db --format --threads --plot --heatmap --title --quiet --stop-after --max-tasks --max-memory --shard --threading --d35 --strict --help"
+      opts="--cpu --gpu --gpus --host-cpu --nodes --cores --freq --set --platform --policy --deadline-s --db --format --threads --plot --heatmap --title --quiet --stop-after --max-tasks --max-memory --shard --threading --d35 --strict --price --kwh-price --lifetime-years --objectives --help"
       case $prev in
         --cpu) _dcsim_names cpu; return ;;
         --gpu) _dcsim_names gpu; return ;;
+        --host-cpu) _dcsim_names cpu; return ;;
+        --freq) _dcsim_words "nominal min max turbo"; return ;;
         --policy) _dcsim_words "fcfs easy sjf heft energy fcfs+heft fcfs+energy easy+heft easy+energy sjf+heft sjf+energy"; return ;;
         --format) _dcsim_words "text json csv"; return ;;
+        --objectives) _dcsim_words "time,energy time,cost energy,cost time,energy,cost"; return ;;
       esac ;;
     pareto)
-      opts="--format --out --sweep --title --help"
+      opts="--format --out --sweep --title --objectives --help"
       case $prev in
         --format) _dcsim_words "text csv json svg png"; return ;;
+        --objectives) _dcsim_words "time,energy time,cost energy,cost time,energy,cost"; return ;;
       esac ;;
     heatmap)
       opts="--out --color --sweep --cpu --gpu --freq --title --help"
@@ -82,6 +89,7 @@ _dcsim() {
         --color) _dcsim_words "energy time"; return ;;
         --cpu) _dcsim_names cpu; return ;;
         --gpu) _dcsim_names gpu; return ;;
+        --freq) _dcsim_words "nominal min max turbo"; return ;;
       esac ;;
     merge)
       opts="--output --sweep --help"
@@ -92,6 +100,7 @@ _dcsim() {
       case $prev in
         --cpu) _dcsim_names cpu; return ;;
         --gpu) _dcsim_names gpu; return ;;
+        --freq) _dcsim_words "nominal min max turbo"; return ;;
         --dwarf) _dcsim_names dwarf; return ;;
         --kind) _dcsim_words "cache-aware classic"; return ;;
         --format) _dcsim_words "text json csv png svg"; return ;;
@@ -99,7 +108,7 @@ _dcsim() {
     *) return ;;
   esac
   if [ "${COMP_WORDS[1]}" = calibrate ] && [ "$COMP_CWORD" -eq 2 ]; then
-    _dcsim_words "cpu loops energy gpu import-likwid import-kerncraft"
+    _dcsim_words "cpu loops energy scaling gpu import-likwid import-kerncraft sampling"
     return
   fi
   if [[ $cur == -* ]]; then _dcsim_words "$opts"; return; fi

@@ -23,6 +23,10 @@ dcsim sweep workflows/alaro.xml --cpu xeon-e5-2697v3,xeon-gold-6148 --gpu geforc
   --nodes 1,2,4,8,16 --cores 1-14 --freq nominal --quiet --db "$tmp/alaro.db" >/dev/null
 dcsim heatmap "$tmp/alaro.db" --out "$out/heatmap-alaro.png" \
   --title "ALARO: energy-to-solution over nodes x cores per node (default power model)"
+# the cost axis (issue 26): BiFFT on EPYC 7763 nodes, time against cost (its list price, EIA's kWh)
+dcsim sweep workflows/bifft.xml --cpu epyc-7763 --nodes 1,2,4,8,16 --cores 8,16,32,64,128 \
+  --objectives time,cost --quiet --plot "$out/pareto-cost-bifft.png" \
+  --title "BiFFT 200x180 on EPYC 7763 nodes: time vs cost (list price amortised over 5 years + energy)" >/dev/null
 # rooflines (D3.5 Figures 17, 24, 21 and 4)
 dcsim roofline --cpu xeon-gold-6148 --dwarf spherical-harmonics --case TCO639 --out "$out/roofline-skylake-sh.png"
 dcsim roofline --cpu xeon-e5-2697v3 --dwarf bifft --case 200x180_525 --out "$out/roofline-haswell-bifft.png"

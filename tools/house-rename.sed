@@ -2,7 +2,10 @@
 #   git ls-files '*.c' '*.h' '*.md' '*.sh' | xargs sed -i -E -f tools/house-rename.sed
 # (calib.h was split: code using the fits includes dcsim/calib_fit.h, calib_scaling.h, calib_gpu.h
 # or calib_import.h; the roofline writers are declared in dcsim/roofline_report.h; GPU profiles
-# are loaded in src/input/hwprofile_gpu.c, the charts are src/output/plot_*.c). Internal functions (declared in src/*/*.h) are dcsim__*, doc/design.md.
+# are loaded in src/input/hwprofile_gpu.c, the charts are src/output/plot_*.c). Internal functions
+# (declared in src/*/*.h) are dcsim__*, doc/design.md. Not renamed here, by hand: --format is a
+# dcsim_format (dcsim_arg_format takes a DCSIM_FMT_END-ended list of them); a task's node group is
+# dcsim_scenario_task_group's; programs call dcsim_lib_init() first (dcsim/lib.h).
 s/\bdcsim_calib_write_file\b/dcsim_file_write_atomic/g
 s/\bdcsim_calib_mkdir\b/dcsim_mkdir/g
 s/\bdcsim_calib_read_text\b/dcsim_file_read_text/g
@@ -60,7 +63,7 @@ s/\bdcsim_file_read\b/dcsim__file_read/g
 s/\bdcsim_file_read_text\b/dcsim__file_read_text/g
 s/\bdcsim_file_write_atomic\b/dcsim__file_write_atomic/g
 s/\bdcsim_input_open\b/dcsim__input_open/g
-s/\bdcsim_mkdir\b/dcsim__mkdir/g
+s/\bdcsim_mkdir\b/dcsim__mkdir_p/g
 s/\bdcsim_parse_quantity\b/dcsim__parse_quantity/g
 s/\bdcsim_parse_unit\b/dcsim__parse_unit/g
 s/\bdcsim_sha256_file\b/dcsim__sha256_file/g
@@ -93,3 +96,4 @@ s/\bdcsim_xml_str\b/dcsim__xml_str/g
 s/\bdcsim_xml_u32\b/dcsim__xml_u32/g
 s/\bdcsim_xml_validate_file\b/dcsim__xml_validate_file/g
 s/\bdcsim_cpu_power_model_load\b/dcsim__cpu_power_model_load/g
+s/\bdcsim__mkdir\b/dcsim__mkdir_p/g

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "dcsim/budget.h"
+#include "dcsim/dwarf.h"
 #include "dcsim/engine.h"
 #include "dcsim/error.h"
 
@@ -68,7 +69,33 @@ int dcsim_arg_uint(const dcsim_args *a, const char *name, unsigned dflt, unsigne
                    dcsim_error *err);
 int dcsim_arg_double(const dcsim_args *a, const char *name, double dflt, double *out,
                      dcsim_error *err);
-int dcsim_arg_format(const dcsim_args *a, const char *const *allowed, int *out, dcsim_error *err);
+/* The output formats of --format, one set for every command (each accepts some of them). */
+typedef enum {
+  DCSIM_FMT_TEXT,
+  DCSIM_FMT_JSON,
+  DCSIM_FMT_CSV,
+  DCSIM_FMT_PNG,
+  DCSIM_FMT_SVG,
+  DCSIM_FMT_END /* ends a list of formats */
+} dcsim_format;
+/* The format's --format name ("text", "json", ...). */
+const char *dcsim_format_name(dcsim_format f);
+/* --format among allowed (a list ended by DCSIM_FMT_END, in the order the error lists them);
+ * *out untouched when the option is absent. A name not allowed is DCSIM_EUSAGE, "did you mean". */
+int dcsim_arg_format(const dcsim_args *a, const dcsim_format *allowed, dcsim_format *out,
+                     dcsim_error *err);
+/* --format and --out of a command that may draw: the format is --format's, else the one --out's
+ * extension names, else text; a picture (PNG, SVG) needs --out, which must be writable. */
+int dcsim_arg_out_format(const dcsim_args *a, const dcsim_format *allowed, dcsim_format *out,
+                         dcsim_error *err);
+/* Whether f is a picture drawn through gnuplot (PNG, SVG). */
+int dcsim_format_is_picture(dcsim_format f);
+/* The allowed format named by path's extension (report.json: DCSIM_FMT_JSON), else dflt. */
+dcsim_format dcsim_format_of_path(const char *path, const dcsim_format *allowed, dcsim_format dflt);
+/* --set NAME=NUMBER (repeatable) as bindings of dwarf parameters: names[i] holds the name (NAME at
+ * most 63 bytes), the location is "command line" at the argument's index; at most max. */
+int dcsim_arg_sets(const dcsim_args *a, dcsim_binding *b, char (*names)[64], size_t max, size_t *n,
+                   dcsim_error *err);
 /* DCSIM_MODEL_D35 / DCSIM_MODEL_STRICT (dcsim/model.h) from --d35 and --strict. */
 unsigned dcsim_arg_model_flags(const dcsim_args *a);
 /* --threading measured|ideal: ors DCSIM_MODEL_HW_THREADS into *flags for ideal; a usage error
@@ -78,6 +105,14 @@ int dcsim_arg_threading(const dcsim_args *a, unsigned *flags, dcsim_error *err);
 int dcsim_threading_parse(const char *name, unsigned *flags);
 /* The variant's name of model flags: "ideal" with DCSIM_MODEL_HW_THREADS, else "measured". */
 const char *dcsim_threading_name(unsigned model_flags);
+/* --price NAME=USD (repeatable, at most 16), --kwh-price, --lifetime-years into o (dcsim/cost.h);
+ * prices and names are the caller's buffers of 16 entries. The argv index of the option a
+ * dcsim_cost_check() message names (0 when none). */
+struct dcsim_cost_opts;
+struct dcsim_price_set;
+int dcsim_arg_cost(const dcsim_args *a, struct dcsim_cost_opts *o, struct dcsim_price_set *prices,
+                   char names[][64], dcsim_error *err);
+int dcsim_arg_cost_index(const dcsim_args *a, const char *msg);
 
 /* SIGINT/SIGTERM: installs (once) a handler that stores the signal number in a flag and returns
  * the flag, for the command to hand to dcsim_engine_set_interrupt()/dcsim_sweep_set_interrupt().

@@ -100,7 +100,11 @@ typedef struct dcsim_dwarf_eval {
   int has_comm;                                        /* §4.3 communication term declared */
   double comm_in_byte, comm_out_byte, comm_iterations; /* per node (the §4.3 attributes) */
   double comm_overlap; /* fraction of the communication time computation can hide (0..1) */
-  double *values;      /* the parameter values used, in dcsim_dwarf_param() order (owned) */
+  /* <communication max-nodes>: the most nodes the domain splits over (finer is no longer a
+   * decomposition of its grid), 0 when the dwarf gives none; its source (borrowed) */
+  double comm_max_nodes;
+  const char *comm_max_nodes_source;
+  double *values; /* the parameter values used, in dcsim_dwarf_param() order (owned) */
 } dcsim_dwarf_eval;
 
 int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err);

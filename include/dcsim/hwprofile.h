@@ -256,6 +256,17 @@ typedef struct dcsim_gpu_spec {
 int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_error *err);
 void dcsim_gpu_profile_free(dcsim_gpu_profile_t *p);
 const char *dcsim_gpu_profile_name(const dcsim_gpu_profile_t *p);
+
+/* A profile's list price (<price usd date source>, issue 26, doc/sweep.md "Cost"): the price of
+ * one unit (a CPU package, a GPU board) in US dollars, when and where it was published. known = 0
+ * when the profile has none (no price is invented). Strings borrowed from the profile. */
+typedef struct dcsim_hw_price {
+  int known;
+  double usd;
+  const char *date, *source;
+} dcsim_hw_price;
+dcsim_hw_price dcsim_cpu_profile_price(const dcsim_cpu_profile_t *p);
+dcsim_hw_price dcsim_gpu_profile_price(const dcsim_gpu_profile_t *p);
 const char *dcsim_gpu_profile_model(const dcsim_gpu_profile_t *p);
 const char *dcsim_gpu_profile_path(const dcsim_gpu_profile_t *p);
 const dcsim_gpu_spec *dcsim_gpu_profile_spec(const dcsim_gpu_profile_t *p);

@@ -30,4 +30,12 @@ long dcsim_pareto_front(size_t n, const double *time_s, const double *energy_j,
 long dcsim_pareto_knee(size_t n, const double *time_s, const double *energy_j,
                        const unsigned char *front);
 
+/* The same over three objectives (time, energy, cost): dominance in all three, the knee closest to
+ * the utopia point with each axis scaled to [0, 1] over the front (ties: the smaller product of the
+ * three, then the lower index). */
+long dcsim_pareto_front3(size_t n, const double *a, const double *b, const double *c,
+                         const unsigned char *valid, unsigned char *front);
+long dcsim_pareto_knee3(size_t n, const double *a, const double *b, const double *c,
+                        const unsigned char *front);
+
 #endif

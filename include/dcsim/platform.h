@@ -1,4 +1,4 @@
-/* dcsim/platform.h - a data centre: groups of identical nodes, racks and one network
+/* dcsim/platform.h — a data centre: groups of identical nodes, racks and one network
  * (schemas/platform.xsd).
  *
  * Ownership: dcsim_platform_load() stores in *out a heap object that the caller frees with

@@ -41,6 +41,12 @@ int dcsim_plot_find_gnuplot(char *buf, size_t size, dcsim_error *err);
 int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title,
                       const char *caption, const char *out, dcsim_plot_format fmt,
                       dcsim_error *err);
+/* The front over the objectives obj (DCSIM_OBJ_* of dcsim/sweep_io.h, issue 26): time against
+ * energy (as dcsim_plot_pareto), time or energy against cost (USD), or, for all three, time against
+ * cost with the three-objective front marked. Points without a cost are not drawn. */
+int dcsim_plot_pareto_on(const dcsim_sweep_point *pts, size_t n, unsigned obj, const char *title,
+                         const char *caption, const char *out, dcsim_plot_format fmt,
+                         dcsim_error *err);
 /* ASK's protocol (dcsim/sampling.h): the median mean relative error of each sampler against the
  * number of samples, log scale, with the target as a dashed line. */
 int dcsim_plot_sampling(const dcsim_sampling_curve *c, size_t n, const char *title, double target,

@@ -21,6 +21,15 @@ int dcsim_scenario_load(const char *path, const dcsim_scenario_opts *opts, dcsim
                         dcsim_error *err);
 void dcsim_scenario_free(dcsim_scenario *s);
 
+/* The node group a task of template t (of workflow wf) runs in on one device (gpu: 0 CPU, 1 GPU):
+ * its group= if given, else the first group fit for the device — CPU: the first group without
+ * GPUs, else the first group; GPU: the first group with GPUs. The one rule that dcsim run, dcsim
+ * sweep and the MPI sweep place tasks by. DCSIM_EREF for an unknown group, a group= without GPUs
+ * for a GPU task, or no GPU group at all. */
+int dcsim_scenario_task_group(const dcsim_scenario *s, const dcsim_workflow *wf,
+                              const dcsim_task_template *t, int gpu, uint32_t *group,
+                              dcsim_error *err);
+
 /* ---- one set of inputs, many variants (dcsim sweep, doc/sweep.md) ----
  *
  * dcsim_scenario_load_inputs() reads and checks everything dcsim_scenario_load() does (platform,

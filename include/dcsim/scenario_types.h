@@ -170,6 +170,11 @@ typedef struct dcsim_scenario_override {
   const dcsim_param_set *sets;    /* the task's own <set>s (dcsim sweep --set) */
   unsigned
       threading; /* 0 = keep; 1 = measured, 2 = ideal (DCSIM_MODEL_HW_THREADS, dcsim/model.h) */
+  /* issue 26 (dcsim sweep --gpus, --host-cpu): GPUs per node of the GPU node groups, each GPU task
+   * split over all of them (the multi-GPU model with its memory check), 0 = keep; the CPU of the
+   * GPU node groups, NULL = keep */
+  unsigned gpus;
+  const dcsim_cpu_profile_t *host_cpu;
 } dcsim_scenario_override;
 
 #endif

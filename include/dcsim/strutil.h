@@ -16,6 +16,16 @@
 /* A copy of s, or NULL when s is NULL or out of memory. */
 char *dcsim_strdup(const char *s);
 
+/* s without its leading and trailing blanks (as isspace() says): the trailing ones are cut in
+ * place, the result points into s. */
+char *dcsim_trim(char *s);
+
+/* snprintf into a fixed buffer that says when the text did not fit: 0, or -1 when it was cut (or
+ * could not be formatted). For paths and names built in char arrays: a cut path names another
+ * file, so every caller handles -1. */
+int dcsim_bufprintf(char *buf, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* ---- arrays ---- */
 
 /* Makes room for `need` elements of elem_size bytes in *arr, whose room is *cap elements: when
@@ -29,9 +39,16 @@ int dcsim_grow(void **arr, size_t *cap, size_t need, size_t elem_size);
  * must be grown by dcsim_grow_n() only. */
 int dcsim_grow_n(void **arr, size_t n, size_t elem_size);
 
-/* DCSIM_GROW(p, cap, need) for `T *p; size_t cap;`, DCSIM_GROW_N(p, n) for `T *p; size_t n;`. */
+/* Reallocates *arr to exactly n elements of elem_size bytes (n > 0): for arrays sized by another
+ * count (parallel arrays sharing one capacity, a capacity kept in a narrower type). 0, or -1 when
+ * out of memory or when the size would overflow (then *arr is unchanged). */
+int dcsim_resize(void **arr, size_t n, size_t elem_size);
+
+/* DCSIM_GROW(p, cap, need) for `T *p; size_t cap;`, DCSIM_GROW_N(p, n) for `T *p; size_t n;`,
+ * DCSIM_RESIZE(p, n) for `T *p;` to hold exactly n elements. */
 #define DCSIM_GROW(arr, cap, need) dcsim_grow((void **)&(arr), &(cap), (need), sizeof *(arr))
 #define DCSIM_GROW_N(arr, n)       dcsim_grow_n((void **)&(arr), (n), sizeof *(arr))
+#define DCSIM_RESIZE(arr, n)       dcsim_resize((void **)&(arr), (n), sizeof *(arr))
 
 /* ---- numbers ---- */
 

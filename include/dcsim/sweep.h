@@ -7,7 +7,8 @@
  * point's index, so the output is the same at any thread count. A point whose state lies outside
  * a profile's tables is infeasible, with the reason; it never stops the sweep.
  *
- * Point order: cpu (outermost), gpu, nodes, cores, freq, threading (innermost), each in list
+ * Point order: cpu (outermost), gpu, host cpu, gpus, nodes, cores, freq, threading (innermost),
+ * each in list
  * order.
  *
  * Ownership: dcsim_sweep_new() returns a heap object freed by dcsim_sweep_free(); the points
@@ -29,6 +30,10 @@
 #define DCSIM_SWEEP_MAX_LIST   64 /* values per list */
 #define DCSIM_SWEEP_MAX_POINTS 10000000u
 #define DCSIM_SWEEP_MAX_SHARDS 1000000u
+/* one limit per list, the same in the option parser and the sweep (issue 26: --nodes said "at most
+ * 10000000" and then "not from 1 to 1000000"); a point's node count must fit a platform */
+#define DCSIM_SWEEP_MAX_NODES 1000000u
+#define DCSIM_SWEEP_MAX_CORES 100000u
 
 typedef struct dcsim_sweep_def {
   const char *input;    /* a <workflow> (or <workload>) file */
@@ -55,6 +60,16 @@ typedef struct dcsim_sweep_def {
    * or DCSIM_MODEL_HW_THREADS (ideal); empty = the model_flags' own */
   size_t n_threadings;
   const unsigned *threadings;
+  /* cost (issue 26, dcsim/cost.h): NULL = the defaults; what the front is taken over
+   * (DCSIM_OBJ_*; 0 = time and energy) */
+  const struct dcsim_cost_opts *cost;
+  unsigned objectives;
+  /* issue 26: GPUs per GPU node (each GPU task split over them, the multi-GPU model) and the CPU
+   * profiles of the GPU node groups; each list may be empty (the platform's) */
+  size_t n_gpu_counts;
+  const unsigned *gpu_counts;
+  size_t n_host_cpus;
+  const char *const *host_cpus;
 } dcsim_sweep_def;
 
 /* The most threads a sweep runs: 4 per online processor, at least 16, at most 4096 (more only
@@ -142,5 +157,14 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
  * nodes no longer reduces the time-to-solution (D3.5 §6.1.2, §7), when that happens inside the
  * series. */
 void dcsim_sweep_mark_front(dcsim_sweep_point *pts, size_t n);
+/* The same over the objectives obj (DCSIM_OBJ_*; dcsim/pareto.h's rule in two or three
+ * dimensions): with cost among them, a point whose cost is unknown is on no front. */
+void dcsim_sweep_mark_front_on(dcsim_sweep_point *pts, size_t n, unsigned obj);
+/* The objectives the sweep's front is taken over. */
+unsigned dcsim_sweep_objectives(const dcsim_sweep_t *sw);
+/* Records the cost of a point read back from a database (NaN and the profile without a price when
+ * unknown). */
+void dcsim_sweep_restore_cost(dcsim_sweep_t *sw, size_t index, double cost_usd,
+                              const char *missing);
 
 #endif

@@ -34,11 +34,32 @@ typedef struct dcsim_sweep_point {
   unsigned char time_prov, energy_prov;
   /* the CPU thread-scaling variant (sweep --threading): "measured" or "ideal" (dcsim/model.h) */
   char threading[12];
+  /* feasible: its cost in USD (dcsim/cost.h: the energy of the nodes held at the kWh price plus
+   * their purchase amortised over the node-seconds held), NaN when unknown; then cost_missing
+   * names the CPU or GPU profile without a price ("" when known or infeasible) */
+  double cost_usd;
+  char cost_missing[64];
+  /* issue 26 (--gpus, --host-cpu): GPUs per GPU node and the GPU nodes' CPU when the sweep sets
+   * them (0 and "" when it does not: the platform's) */
+  unsigned gpus;
+  char host_cpu[64];
   /* uncertainty bands (dcsim/sweep_bands.h; has_band 0 until marked, never read back): [low,
    * high] in s and J, and near_front: off the front but indistinguishable from it */
   int has_band, near_front;
   double time_band[2], energy_band[2];
 } dcsim_sweep_point;
+
+/* What the Pareto front is taken over (--objectives): two or three of time, energy, cost. */
+#define DCSIM_OBJ_TIME    1u
+#define DCSIM_OBJ_ENERGY  2u
+#define DCSIM_OBJ_COST    4u
+#define DCSIM_OBJ_DEFAULT (DCSIM_OBJ_TIME | DCSIM_OBJ_ENERGY)
+/* "time,energy", "time,cost", "energy,cost" or "time,energy,cost" (any order, each once) */
+int dcsim_objectives_parse(const char *s, unsigned *out, dcsim_error *err);
+/* the canonical name: "time,energy" ... */
+const char *dcsim_objectives_name(unsigned obj);
+/* the sentence of an unknown cost: "no price for NAME (give --price NAME=USD)" into buf */
+void dcsim_sweep_cost_note(const dcsim_sweep_point *p, char *buf, size_t size);
 
 /* Output (doc/sweep.md): JSON {"dcsim": {version, commit, sweep_sha256, inputs}, "points": [one
  * object per line]}, CSV with the same identity as "# " comment lines before its header, or a text
@@ -46,7 +67,8 @@ typedef struct dcsim_sweep_point {
  * NULL: no "dcsim" key, no comment lines. */
 void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n, const dcsim_repro *rp);
 void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, const dcsim_repro *rp);
-/* summary: a last line "N points: F feasible, I infeasible; P on the Pareto front" */
+/* summary: a last line "N points: F feasible, I infeasible; P on the Pareto front", then a line
+ * for the points whose cost is unknown and why */
 void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int summary);
 
 /* Reads points written by dcsim_sweep_write_json or _csv (the format is recognised by the first

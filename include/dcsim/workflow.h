@@ -1,4 +1,4 @@
-/* dcsim/workflow.h - workflow inputs: a workflow (a DAG of dwarf calls, schemas/workflow.xsd)
+/* dcsim/workflow.h — workflow inputs: a workflow (a DAG of dwarf calls, schemas/workflow.xsd)
  * expanded into task instances, and a workload (workflow submissions over time,
  * schemas/workload.xsd).
  *

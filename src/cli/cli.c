@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_errno.h>
-
+#include "dcsim/cost.h"
+#include "dcsim/lib.h"
 #include "dcsim/model.h"
 #include "dcsim/repro.h"
 #include "dcsim/strutil.h"
@@ -37,6 +37,13 @@
   }
 #define OPT_D35 \
   { "d35", NULL, 0, "D3.5's published models exactly (table-only states, the paper's energy data)" }
+#define OPT_COST                                                                                  \
+  { "price", "NAME=USD", 1,                                                                       \
+    "list price of one CPU or GPU of that profile, setting or replacing its own (repeatable)" },  \
+      { "kwh-price", "USD", 0, "energy price per kWh for the cost (default 0.0688: EIA, 2011)" }, \
+  {                                                                                               \
+    "lifetime-years", "YEARS", 0, "lifetime the purchase is amortised over (default 5)"           \
+  }
 #define OPT_STRICT \
   { "strict", NULL, 0, "refuse extrapolated and datasheet-only values (provenance, doc/models.md)" }
 #define OPT_THREADING                                                                           \
@@ -134,10 +141,15 @@ static const dcsim_opt_spec run_opts[] = {
   OPT_MAX_TASKS,
   OPT_MAX_MEMORY,
   { "quiet", NULL, 0, "no progress line on stderr" },
+  OPT_COST,
 };
 static const dcsim_opt_spec sweep_opts[] = {
   { "cpu", "P1,P2,...", 0, "CPU profiles for the node groups without GPU" },
   { "gpu", "G1,G2,...", 0, "GPU profiles for the node groups with GPUs" },
+  { "gpus", "N1,N2,...", 0,
+    "GPUs per GPU node, each GPU task split over them (multi-GPU model, memory checked)" },
+  { "host-cpu", "P1,P2,...", 0,
+    "CPU profiles of the node groups with GPUs (default: the platform's)" },
   { "nodes", "N1,N2,...", 0, "nodes of every CPU task (ranges A-B allowed)" },
   { "cores", "C1,C2,...", 0,
     "cores per node of every CPU task (ranges A-B allowed; all = each CPU's full node)" },
@@ -166,6 +178,9 @@ static const dcsim_opt_spec sweep_opts[] = {
     "per-loop model with well-behaved threads, or both (default measured)" },
   OPT_D35,
   OPT_STRICT,
+  OPT_COST,
+  { "objectives", "time,energy|time,cost|energy,cost|time,energy,cost", 0,
+    "what the Pareto front is taken over (default time,energy)" },
 };
 static const dcsim_opt_spec merge_opts[] = {
   { "output", "PATH", 0, "the merged database to write (must not exist)" },
@@ -176,6 +191,8 @@ static const dcsim_opt_spec pareto_opts[] = {
   { "out", "FILE", 0, "write to FILE instead of stdout (required for svg and png)" },
   { "sweep", "ID", 0, "with a database: the sweep to read (default the latest)" },
   { "title", "TEXT", 0, "title of the picture" },
+  { "objectives", "time,energy|time,cost|energy,cost|time,energy,cost", 0,
+    "what the Pareto front is taken over (default time,energy)" },
 };
 static const dcsim_opt_spec heatmap_opts[] = {
   { "out", "FILE.png|svg", 0, "the picture to write (required)" },
@@ -395,6 +412,41 @@ int dcsim_arg_flag(const dcsim_args *a, const char *name) {
   return i >= 0 && a->count[i] > 0;
 }
 
+int dcsim_arg_cost(const dcsim_args *a, struct dcsim_cost_opts *o, dcsim_price_set *prices,
+                   char names[][64], dcsim_error *err) {
+  int rc;
+  dcsim_cost_opts_default(o);
+  if ((rc = dcsim_arg_double(a, "kwh-price", DCSIM_COST_KWH_USD, &o->kwh_usd, err)) ||
+      (rc = dcsim_arg_double(a, "lifetime-years", DCSIM_COST_LIFETIME_YEARS, &o->lifetime_years,
+                             err)))
+    return rc;
+  int k = spec_index(a, "price");
+  for (int i = 0; k >= 0 && i < a->count[k]; i++) {
+    const char *s = a->values[k][i], *eq = strchr(s, '=');
+    double v;
+    if (!eq || eq == s || (size_t)(eq - s) >= 64 || dcsim_parse_double(eq + 1, &v) != 0)
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", a->argi[k][i],
+                       "--price '%s': expected NAME=USD (a CPU or GPU profile and its price)", s);
+    snprintf(names[i], 64, "%.*s", (int)(eq - s), s);
+    prices[i] = (dcsim_price_set){ names[i], v };
+    o->n_prices++;
+  }
+  o->prices = prices;
+  return 0;
+}
+
+/* the argv index of the option an error from dcsim_cost_check() is about */
+int dcsim_arg_cost_index(const dcsim_args *a, const char *msg) {
+  static const char *const names[] = { "price", "kwh-price", "lifetime-years" };
+  for (int k = 0; k < 3; k++) {
+    char opt[32];
+    snprintf(opt, sizeof opt, "--%s", names[k]);
+    if (strncmp(msg, opt, strlen(opt)) == 0 && (msg[strlen(opt)] == ' ' || msg[strlen(opt)] == ':'))
+      return dcsim_arg_index(a, names[k]);
+  }
+  return 0;
+}
+
 unsigned dcsim_arg_model_flags(const dcsim_args *a) {
   return (dcsim_arg_flag(a, "d35") ? DCSIM_MODEL_D35 : 0u) |
          (dcsim_arg_flag(a, "strict") ? DCSIM_MODEL_STRICT : 0u);
@@ -452,27 +504,81 @@ int dcsim_arg_uint(const dcsim_args *a, const char *name, unsigned dflt, unsigne
   return 0;
 }
 
-int dcsim_arg_format(const dcsim_args *a, const char *const *allowed, int *out, dcsim_error *err) {
-  const char *v = dcsim_arg(a, "format");
-  if (!v) {
-    *out = 0;
-    return 0;
+int dcsim_arg_sets(const dcsim_args *a, dcsim_binding *b, char (*names)[64], size_t max, size_t *n,
+                   dcsim_error *err) {
+  *n = 0;
+  int k = -1;
+  for (size_t i = 0; i < a->n_specs; i++)
+    if (strcmp(a->specs[i].name, "set") == 0) k = (int)i;
+  for (int i = 0; k >= 0 && i < a->count[k]; i++) {
+    const char *s = a->values[k][i];
+    const char *eq = strchr(s, '=');
+    double v;
+    if (!eq || eq == s || (size_t)(eq - s) >= 64 || dcsim_parse_double(eq + 1, &v) != 0)
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", a->argi[k][i],
+                       "--set '%s': expected NAME=NUMBER", s);
+    if (*n == max)
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", a->argi[k][i], "more than %zu --set",
+                       max);
+    memcpy(names[*n], s, (size_t)(eq - s));
+    names[*n][eq - s] = '\0';
+    b[*n] = (dcsim_binding){ names[*n], v, "command line", a->argi[k][i] };
+    (*n)++;
   }
-  for (int i = 0; allowed[i]; i++)
-    if (strcmp(allowed[i], v) == 0) {
-      *out = i;
+  return 0;
+}
+
+static const char *const format_names[DCSIM_FMT_END] = { "text", "json", "csv", "png", "svg" };
+
+const char *dcsim_format_name(dcsim_format f) {
+  return f >= 0 && f < DCSIM_FMT_END ? format_names[f] : "?";
+}
+
+dcsim_format dcsim_format_of_path(const char *path, const dcsim_format *allowed,
+                                  dcsim_format dflt) {
+  const char *dot = path ? strrchr(path, '.') : NULL;
+  for (size_t k = 0; dot && allowed[k] != DCSIM_FMT_END; k++)
+    if (strcmp(dot + 1, format_names[allowed[k]]) == 0) return allowed[k];
+  return dflt;
+}
+
+int dcsim_format_is_picture(dcsim_format f) { return f == DCSIM_FMT_PNG || f == DCSIM_FMT_SVG; }
+
+int dcsim_arg_out_format(const dcsim_args *a, const dcsim_format *allowed, dcsim_format *fmt,
+                         dcsim_error *err) {
+  const char *out = dcsim_arg(a, "out");
+  *fmt = dcsim_format_of_path(out, allowed, DCSIM_FMT_TEXT);
+  int rc = dcsim_arg_format(a, allowed, fmt, err);
+  if (rc) return rc;
+  if (dcsim_format_is_picture(*fmt) && !out)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"),
+                     "--format %s needs --out FILE", dcsim_format_name(*fmt));
+  return out ? dcsim_path_check_writable(out, "--out", err) : 0;
+}
+
+int dcsim_arg_format(const dcsim_args *a, const dcsim_format *allowed, dcsim_format *out,
+                     dcsim_error *err) {
+  const char *v = dcsim_arg(a, "format");
+  if (!v) return 0;
+  const char *names[DCSIM_FMT_END + 1];
+  size_t n = 0;
+  for (; allowed[n] != DCSIM_FMT_END && n < DCSIM_FMT_END; n++) {
+    names[n] = format_names[allowed[n]];
+    if (strcmp(names[n], v) == 0) {
+      *out = allowed[n];
       return 0;
     }
+  }
+  names[n] = NULL;
   char valid[160] = "";
-  size_t n = 0, len = 0;
-  while (allowed[n]) n++;
+  size_t len = 0;
   for (size_t i = 0; i < n; i++) /* "text, json or csv" */
     len += (size_t)snprintf(valid + len, len < sizeof valid ? sizeof valid - len : 0, "%s%s",
                             i == 0       ? ""
                             : i + 1 == n ? " or "
                                          : ", ",
-                            allowed[i]);
-  const char *best = dcsim_suggest(v, (const char *const *)allowed, n);
+                            names[i]);
+  const char *best = dcsim_suggest(v, names, n);
   return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"),
                    "--format '%s': unknown format%s%s%s; expected %s", v,
                    best ? " (did you mean " : "", best ? best : "", best ? "?)" : "", valid);
@@ -621,7 +727,10 @@ static int help_command(int argc, char **argv) {
 }
 
 int dcsim_cli_main(int argc, char **argv) {
-  gsl_set_error_handler_off();
+  if (dcsim_lib_init() != 0) {
+    fprintf(stderr, "dcsim: cannot initialise SQLite\n");
+    return 1;
+  }
   dcsim_error err;
   memset(&err, 0, sizeof err);
   int status = 0;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "dcsim/bench.h"
 #include "dcsim/calib.h"
@@ -51,6 +52,57 @@ static int load_cpu(const dcsim_args *a, dcsim_cpu_profile_t **p, dcsim_error *e
   return rc ? rc : dcsim_cpu_profile_load(path, p, err);
 }
 
+/* The schema errors of a made profile, every one (issue 26: all missing items at once). */
+typedef struct made_errors {
+  char text[3000];
+  size_t len;
+} made_errors;
+
+static void on_made_error(void *ctx, const dcsim_error *e) {
+  made_errors *m = ctx;
+  if (m->len >= sizeof m->text) return;
+  int k = snprintf(m->text + m->len, sizeof m->text - m->len, "%sline %d: %s", m->len ? "; " : "",
+                   e->line, e->msg);
+  if (k > 0) m->len += (size_t)k;
+}
+
+/* Issue 26: `calibrate cpu` never writes a profile that `validate` would reject. The text is
+ * checked against the profile schema (every error reported, up to 20) and then loaded as dcsim
+ * loads a profile, from a temporary file; a failure names the calibration directory's
+ * machine.xml to fix and the lines of the made profile, and nothing is written. */
+static int check_made_profile(const char *dir, const char *text, dcsim_error *err) {
+  char tmp[4096];
+  const char *td = getenv("TMPDIR");
+  snprintf(tmp, sizeof tmp, "%s/dcsim-calibrate-XXXXXX", td && *td ? td : "/tmp");
+  int fd = mkstemp(tmp);
+  if (fd < 0) return DCSIM_ERR(err, DCSIM_EIO, tmp, 0, "cannot create a temporary file");
+  size_t len = strlen(text);
+  int ok = write(fd, text, len) == (ssize_t)len;
+  close(fd);
+  dcsim_cpu_profile_t *p = NULL;
+  dcsim_error e;
+  memset(&e, 0, sizeof e);
+  made_errors me = { "", 0 };
+  size_t n_schema = 0;
+  int rc = ok ? dcsim__xml_check_file(tmp, on_made_error, &me, 20, &n_schema, &e)
+              : DCSIM_ERR(&e, DCSIM_EIO, tmp, 0, "write error");
+  if (!rc) rc = dcsim_cpu_profile_load(tmp, &p, &e);
+  dcsim_cpu_profile_free(p);
+  unlink(tmp);
+  if (!rc) return 0;
+  char mpath[4096];
+  snprintf(mpath, sizeof mpath, "%s/machine.xml", dir);
+  if (n_schema)
+    return DCSIM_ERR(err, DCSIM_ESCHEMA, mpath, 0,
+                     "the profile made from it would not load: %zu %s (%s); fix this file, "
+                     "nothing was written",
+                     n_schema, n_schema == 1 ? "error" : "errors", me.text);
+  return DCSIM_ERR(err, rc == DCSIM_EIO ? DCSIM_EIO : DCSIM_ESCHEMA, mpath, 0,
+                   "the profile made from it would not load (its line %d: %s); fix this file, "
+                   "nothing was written",
+                   e.line, e.msg);
+}
+
 static int cal_cpu(const dcsim_args *a, dcsim_error *err) {
   int rc = need_pos(a, 2, "a calibration directory", err);
   if (rc) return rc;
@@ -60,6 +112,7 @@ static int cal_cpu(const dcsim_args *a, dcsim_error *err) {
   if (!rf) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   rc = dcsim_calib_cpu_profile_report(a->positional[1], &text, rf, err);
   fclose(rf);
+  if (!rc) rc = check_made_profile(a->positional[1], text, err);
   if (!rc) rc = emit(a, text, err);
   /* what was fitted and assumed: beside the profile on stdout, or on stderr when it is stdout */
   const char *out = dcsim_arg(a, "output");
@@ -318,7 +371,9 @@ static int scaling_resolve(const dcsim_args *a, dcsim_dwarf_t **d, dcsim_cpu_pro
       (rc = dcsim_dwarf_load(path, d, err)))
     return rc;
   snprintf(in->dwarf, sizeof in->dwarf, "%s", path);
-  if (is_dir && dw) snprintf(in->csv, sizeof in->csv, "%s/%s-runs.csv", pos, dcsim_dwarf_name(*d));
+  if (is_dir && dw &&
+      dcsim_bufprintf(in->csv, sizeof in->csv, "%s/%s-runs.csv", pos, dcsim_dwarf_name(*d)))
+    return DCSIM_ERR(err, DCSIM_ERANGE, pos, 0, "path too long");
   if (dcsim_arg(a, "cpu")) return load_cpu(a, cpu, err);
   if ((rc = machine_name(in->dir, in->cpu, sizeof in->cpu, err)) ||
       (rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, in->cpu, NULL, 0, path, sizeof path, err)))

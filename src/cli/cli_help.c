@@ -93,6 +93,27 @@ void dcsim_cli_man(FILE *f) {
       "and workflows are found (default: the source tree dcsim was built from)\n.TP\n"
       "DCSIM_GNUPLOT\nthe gnuplot that draws pictures (default /usr/bin/gnuplot, else PATH)\n"
       ".TP\nOMP_NUM_THREADS\nthreads of \\fBdcsim sweep\\fR without \\fB\\-\\-threads\\fR\n"
+      ".SH EXAMPLES\n"
+      "Simulate the ALARO workflow of D3.5 on its Haswell and GTX 970 nodes:\n"
+      ".PP\n.nf\n.RS\ndcsim run workflows/alaro.xml\n.RE\n.fi\n"
+      "The same with a quote for the Haswell (2000 USD, an example; the GTX 970 has its list "
+      "price): its cost line is known:\n"
+      ".PP\n.nf\n.RS\ndcsim run workflows/alaro.xml \\-\\-price xeon\\-e5\\-2697v3=2000\n.RE\n.fi\n"
+      "Time and energy of one dwarf call on 8 nodes, the network of the shipped platforms:\n"
+      ".PP\n.nf\n.RS\ndcsim model \\-\\-dwarf bifft \\-\\-case alaro \\-\\-cpu xeon\\-gold\\-6148 "
+      "\\-\\-nodes 8 \\-\\-net\\-bw\\-bps 1.25e10\n.RE\n.fi\n"
+      "Compare hardware mixes and GPUs per node, the front taken over time and cost, with a "
+      "picture:\n"
+      ".PP\n.nf\n.RS\ndcsim sweep workflows/alaro.xml \\-\\-gpu "
+      "geforce\\-gtx970,a100\\-sxm4\\-80gb "
+      "\\-\\-gpus 1,2,4 \\-\\-nodes 1,2,4,8 \\-\\-objectives time,cost \\-\\-plot front.png\n"
+      ".RE\n.fi\n"
+      "Store a sweep, resume it after an interruption, and draw its front from the database:\n"
+      ".PP\n.nf\n.RS\ndcsim sweep workflows/bifft.xml \\-\\-nodes 1,2,4,8 \\-\\-cores 1,2,4 "
+      "\\-\\-db s.db\ndcsim pareto s.db \\-\\-out front.svg\n.RE\n.fi\n"
+      "Make a CPU profile from a calibration directory:\n"
+      ".PP\n.nf\n.RS\ndcsim calibrate cpu calibration/xeon\\-e5\\-2697v3 \\-o "
+      "/tmp/hsw.xml\n.RE\n.fi\n"
       ".SH SEE ALSO\ndoc/cli.md (commands, formats, numbers, reproducibility), doc/engine.md, "
       "doc/sweep.md, doc/models.md, doc/results.md, doc/calibration.md in the source tree.\n",
       f);
@@ -105,7 +126,7 @@ void dcsim_cli_man(FILE *f) {
 static int listed_values(const char *arg, char *out, size_t size) {
   if (!arg || !strchr(arg, '|') || strlen(arg) >= size) return 0;
   for (const char *p = arg; *p; p++)
-    if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || strchr("|.-+", *p))) return 0;
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || strchr("|.-+,", *p))) return 0;
   size_t n = 0;
   for (const char *p = arg; *p; p++) out[n++] = *p == '|' ? ' ' : *p;
   out[n] = '\0';
@@ -130,6 +151,8 @@ static void completion_command(FILE *f, const dcsim_command *c) {
           "        --policy) _dcsim_words \"fcfs easy sjf heft energy fcfs+heft fcfs+energy "
           "easy+heft easy+energy sjf+heft sjf+energy\"; return ;;\n",
           f);
+    else if (strcmp(o->name, "freq") == 0) /* the names every CPU resolves (issue 26) */
+      fputs("        --freq) _dcsim_words \"nominal min max turbo\"; return ;;\n", f);
     else if (listed_values(o->arg, vals, sizeof vals))
       fprintf(f, "        --%s) _dcsim_words \"%s\"; return ;;\n", o->name, vals);
   }
@@ -164,7 +187,8 @@ void dcsim_cli_completion_bash(FILE *f) {
   fputs(
       "    *) return ;;\n  esac\n"
       "  if [ \"${COMP_WORDS[1]}\" = calibrate ] && [ \"$COMP_CWORD\" -eq 2 ]; then\n"
-      "    _dcsim_words \"cpu loops energy gpu import-likwid import-kerncraft\"\n    return\n"
+      "    _dcsim_words \"cpu loops energy scaling gpu import-likwid import-kerncraft sampling\"\n"
+      "    return\n"
       "  fi\n"
       "  if [[ $cur == -* ]]; then _dcsim_words \"$opts\"; return; fi\n"
       "  COMPREPLY=($(compgen -f -- \"$cur\"))\n}\n"

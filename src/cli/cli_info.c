@@ -17,6 +17,7 @@
 #include "dcsim/platform.h"
 #include "dcsim/scenario.h"
 #include "dcsim/sched.h"
+#include "dcsim/strutil.h"
 #include "dcsim/swf.h"
 #include "dcsim/swfmap.h"
 #include "dcsim/trace.h"
@@ -159,18 +160,18 @@ static void cpu_json_power(dcsim_json *j, const dcsim_cpu_power_model *pw) {
 }
 
 /* One CPU profile of `dcsim list`: cores, frequency states, table coverage, the models beneath. */
-static int list_cpu(const char *path, dcsim_json *j, int json, dcsim_error *err) {
+static int list_cpu(const char *path, dcsim_json *j, dcsim_format json, dcsim_error *err) {
   dcsim_cpu_profile_t *p = NULL;
   int rc = dcsim_cpu_profile_load(path, &p, err);
   if (rc) return rc;
   const dcsim_cpu_power_model *pw = dcsim_cpu_profile_power_model(p);
-  if (json == 2) {
+  if (json == DCSIM_FMT_CSV) {
     printf("cpu,%s,", dcsim_cpu_profile_name(p));
     dcsim__csv_write_cell(stdout, dcsim_cpu_profile_model(p));
     printf(",cpu,%u,", dcsim_cpu_profile_max_threads(p));
     if (pw->has_spec) printf("%.10g", pw->tdp_w); /* the package's power limit (RAPL PL1) */
     printf(",,\n");
-  } else if (json) {
+  } else if (json == DCSIM_FMT_JSON) {
     dcsim_json_obj_begin(j);
     dcsim_json_key_str(j, "name", dcsim_cpu_profile_name(p));
     dcsim_json_key_str(j, "model", dcsim_cpu_profile_model(p));
@@ -208,16 +209,16 @@ static int list_cpu(const char *path, dcsim_json *j, int json, dcsim_error *err)
 }
 
 /* One GPU profile of `dcsim list`. */
-static int list_gpu(const char *path, dcsim_json *j, int json, dcsim_error *err) {
+static int list_gpu(const char *path, dcsim_json *j, dcsim_format json, dcsim_error *err) {
   dcsim_gpu_profile_t *p = NULL;
   int rc = dcsim_gpu_profile_load(path, &p, err);
   if (rc) return rc;
   const dcsim_gpu_spec *s = dcsim_gpu_profile_spec(p);
-  if (json == 2) {
+  if (json == DCSIM_FMT_CSV) {
     printf("gpu,%s,", dcsim_gpu_profile_name(p));
     dcsim__csv_write_cell(stdout, dcsim_gpu_profile_model(p));
     printf(",gpu,,%.10g,,\n", s->power_limit_w);
-  } else if (json) {
+  } else if (json == DCSIM_FMT_JSON) {
     dcsim_json_obj_begin(j);
     dcsim_json_key_str(j, "name", dcsim_gpu_profile_name(p));
     dcsim_json_key_str(j, "model", dcsim_gpu_profile_model(p));
@@ -233,11 +234,11 @@ static int list_gpu(const char *path, dcsim_json *j, int json, dcsim_error *err)
 }
 
 /* One dwarf of `dcsim list`: its device, parameters and cases. */
-static int list_dwarf(const char *path, dcsim_json *j, int json, dcsim_error *err) {
+static int list_dwarf(const char *path, dcsim_json *j, dcsim_format json, dcsim_error *err) {
   dcsim_dwarf_t *d = NULL;
   int rc = dcsim_dwarf_load(path, &d, err);
   if (rc) return rc;
-  if (json == 2) {
+  if (json == DCSIM_FMT_CSV) {
     printf("dwarf,%s,,%s,,,\"", dcsim_dwarf_name(d),
            dcsim_dwarf_device_of(d) == DCSIM_DWARF_GPU ? "gpu" : "cpu");
     for (size_t k = 0; k < dcsim_dwarf_n_params(d); k++)
@@ -246,7 +247,7 @@ static int list_dwarf(const char *path, dcsim_json *j, int json, dcsim_error *er
     for (size_t k = 0; k < dcsim_dwarf_n_cases(d); k++)
       printf("%s%s", k ? " " : "", dcsim_dwarf_case(d, k));
     printf("\"\n");
-  } else if (json) {
+  } else if (json == DCSIM_FMT_JSON) {
     dcsim_json_obj_begin(j);
     dcsim_json_key_str(j, "name", dcsim_dwarf_name(d));
     dcsim_json_key_str(j, "device", dcsim_dwarf_device_of(d) == DCSIM_DWARF_GPU ? "gpu" : "cpu");
@@ -272,13 +273,13 @@ static int list_dwarf(const char *path, dcsim_json *j, int json, dcsim_error *er
 }
 
 /* One workflow of `dcsim list` (file name), once it validates. */
-static int list_workflow(const char *path, const char *name, dcsim_json *j, int json,
+static int list_workflow(const char *path, const char *name, dcsim_json *j, dcsim_format json,
                          dcsim_error *err) {
   int rc = dcsim__xml_validate_file(path, err);
   if (rc) return rc;
-  if (json == 2)
+  if (json == DCSIM_FMT_CSV)
     printf("workflow,%.*s,,,,,,\n", (int)(strlen(name) - 4), name); /* without ".xml" */
-  else if (json)
+  else if (json == DCSIM_FMT_JSON)
     dcsim_json_str(j, name);
   else
     printf("  %s\n", name);
@@ -286,9 +287,10 @@ static int list_workflow(const char *path, const char *name, dcsim_json *j, int 
 }
 
 /* Lists one kind directory; every file must load (a broken data file is an error). */
-static int list_kind(dcsim_kind kind, dcsim_json *j, int json, dcsim_error *err) {
+static int list_kind(dcsim_kind kind, dcsim_json *j, dcsim_format json, dcsim_error *err) {
   char dir[4096];
-  snprintf(dir, sizeof dir, "%s/%s", dcsim_catalog_root(), dcsim_catalog_dir(kind));
+  if (dcsim_bufprintf(dir, sizeof dir, "%s/%s", dcsim_catalog_root(), dcsim_catalog_dir(kind)))
+    return DCSIM_ERR(err, DCSIM_ERANGE, dcsim_catalog_root(), 0, "data directory path too long");
   struct dirent **ents = NULL;
   int n = scandir(dir, &ents, xml_filter, alphasort);
   if (n < 0 && errno == ENOENT && kind == DCSIM_KIND_WORKFLOW)
@@ -297,18 +299,19 @@ static int list_kind(dcsim_kind kind, dcsim_json *j, int json, dcsim_error *err)
     return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot read directory: %s", strerror(errno));
   static const char *const titles[] = { "CPU profiles", "GPU profiles", "dwarfs", "workflows" };
   int rc = 0;
-  if (json == 1) {
+  if (json == DCSIM_FMT_JSON) {
     dcsim_json_key(j, kind == DCSIM_KIND_CPU     ? "cpu"
                       : kind == DCSIM_KIND_GPU   ? "gpu"
                       : kind == DCSIM_KIND_DWARF ? "dwarfs"
                                                  : "workflows");
     dcsim_json_arr_begin(j);
-  } else if (!json)
+  } else if (json == DCSIM_FMT_TEXT)
     printf("%s (%s):\n", titles[kind], dir);
   for (int i = 0; i < n && !rc; i++) {
     char path[4600];
-    snprintf(path, sizeof path, "%s/%s", dir, ents[i]->d_name);
-    if (kind == DCSIM_KIND_CPU)
+    if (dcsim_bufprintf(path, sizeof path, "%s/%s", dir, ents[i]->d_name))
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, dir, 0, "%s: path too long", ents[i]->d_name);
+    else if (kind == DCSIM_KIND_CPU)
       rc = list_cpu(path, j, json, err);
     else if (kind == DCSIM_KIND_GPU)
       rc = list_gpu(path, j, json, err);
@@ -319,25 +322,27 @@ static int list_kind(dcsim_kind kind, dcsim_json *j, int json, dcsim_error *err)
   }
   for (int i = 0; i < n; i++) free(ents[i]);
   free(ents);
-  if (json == 1)
+  if (json == DCSIM_FMT_JSON)
     dcsim_json_arr_end(j);
-  else if (!json)
+  else if (json == DCSIM_FMT_TEXT)
     printf("\n");
   return rc;
 }
 
 int dcsim_cmd_list(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = { "text", "json", "csv", NULL };
-  int fmt = 0;
+  static const dcsim_format formats[] = { DCSIM_FMT_TEXT, DCSIM_FMT_JSON, DCSIM_FMT_CSV,
+                                          DCSIM_FMT_END };
+  dcsim_format fmt = DCSIM_FMT_TEXT;
   int rc = dcsim_arg_format(a, formats, &fmt, err);
   if (rc) return rc;
   dcsim_json j;
   dcsim_json_init(&j, stdout, 1);
-  if (fmt == 1) dcsim_json_obj_begin(&j);
-  if (fmt == 2) puts("kind,name,model,device,max_threads,power_limit_w,parameters,cases");
+  if (fmt == DCSIM_FMT_JSON) dcsim_json_obj_begin(&j);
+  if (fmt == DCSIM_FMT_CSV)
+    puts("kind,name,model,device,max_threads,power_limit_w,parameters,cases");
   for (int k = DCSIM_KIND_CPU; k <= DCSIM_KIND_WORKFLOW && !rc; k++)
     rc = list_kind((dcsim_kind)k, &j, fmt, err);
-  if (fmt == 1 && !rc) {
+  if (fmt == DCSIM_FMT_JSON && !rc) {
     dcsim_json_obj_end(&j);
     dcsim_json_end(&j);
   }

@@ -39,28 +39,6 @@ static int load_gpu_arg(const dcsim_args *a, dcsim_gpu_profile_t **p, dcsim_erro
   return rc ? rc : dcsim_gpu_profile_load(path, p, err);
 }
 
-/* --set NAME=VALUE values into bindings (names point into argv). */
-static int parse_sets(const dcsim_args *a, dcsim_binding *b, char names[][64], size_t *n,
-                      dcsim_error *err) {
-  *n = 0;
-  int k = -1;
-  for (size_t i = 0; i < a->n_specs; i++)
-    if (strcmp(a->specs[i].name, "set") == 0) k = (int)i;
-  for (int i = 0; k >= 0 && i < a->count[k]; i++) {
-    const char *s = a->values[k][i];
-    const char *eq = strchr(s, '=');
-    double v;
-    if (!eq || eq == s || (size_t)(eq - s) >= 64 || dcsim_parse_double(eq + 1, &v) != 0)
-      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", a->argi[k][i],
-                       "--set '%s': expected NAME=NUMBER", s);
-    memcpy(names[*n], s, (size_t)(eq - s));
-    names[*n][eq - s] = '\0';
-    b[*n] = (dcsim_binding){ names[*n], v, "command line", a->argi[k][i] };
-    (*n)++;
-  }
-  return 0;
-}
-
 static int parse_energy_form(const dcsim_args *a, dcsim_energy_form *f, dcsim_error *err) {
   const char *v = dcsim_arg(a, "energy-form");
   if (!v)
@@ -193,7 +171,7 @@ static void json_bands(dcsim_json *j, int has_energy, const model_bands *mb) {
 }
 
 static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, const char *case_name,
-                       const dcsim_repro *rp, const model_bands *mb) {
+                       const char *why, const dcsim_repro *rp, const model_bands *mb) {
   const dcsim_dwarf_eval *ev = rq->ev;
   printf("dwarf     %s%s%s\n", dcsim_dwarf_name(ev->dwarf), case_name ? " case " : "",
          case_name ? case_name : "");
@@ -284,6 +262,8 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, con
              p->multigpu ? " each" : "", DCSIM_SI(p->pkg_j, "J"),
              rq->host_cpu ? "" : " [no --host-cpu: host excluded]", ep);
     printf("covers    %s\n", p->energy_scope);
+  } else if (why) {
+    printf("energy    unavailable: %s (the time above stands; --strict refuses)\n", why);
   } else {
     printf("energy    not computed (--energy-form none)\n");
   }
@@ -399,7 +379,7 @@ static void json_begin(dcsim_json *j, const dcsim_model_req *rq, const char *cas
 }
 
 static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p, const char *case_name,
-                       const dcsim_repro *rp, const model_bands *mb) {
+                       const char *why, const dcsim_repro *rp, const model_bands *mb) {
   dcsim_json j;
   json_begin(&j, rq, case_name);
   dcsim_json_key_str(&j, "device", rq->gpu ? "gpu" : "cpu");
@@ -418,6 +398,7 @@ static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p, con
   else
     dcsim_json_null(&j);
   dcsim_prov_json_member(&j, p->time_prov, p->has_energy ? &p->energy_prov : NULL);
+  if (why) dcsim_json_key_str(&j, "energy_unavailable", why);
   json_bands(&j, p->has_energy, mb);
   if (p->cpu)
     json_cpu_prediction(&j, rq, p);
@@ -585,9 +566,10 @@ static void scan_text(const dcsim_model_req *rq, const node_scan *S, const char 
 
 /* --format csv: one line per loop or kernel (the JSON "parts"), then the extra terms and the total;
  * cells that do not apply are empty. */
-static void print_csv(const dcsim_model_req *rq, const dcsim_prediction *p, const dcsim_repro *rp,
-                      const model_bands *mb) {
+static void print_csv(const dcsim_model_req *rq, const dcsim_prediction *p, const char *why,
+                      const dcsim_repro *rp, const model_bands *mb) {
   dcsim_repro_csv(stdout, rp);
+  if (why) printf("# energy unavailable: %s\n", why);
   puts(
       "kind,name,time_s,work_flop,traffic_byte,flop_time_s,mem_time_s,bound,compute_s,"
       "transfer_s,inactive_s,energy_j,time_band_low_s,time_band_high_s,energy_band_low_j,"
@@ -639,8 +621,8 @@ static void scan_csv(const node_scan *S, const dcsim_repro *rp) {
 
 /* `dcsim model --nodes-scan`: the model at each node count, the balance point marked
  * (dcsim_balance_point, D3.5 §6.1.2). */
-static int run_scan(const dcsim_args *a, dcsim_model_req *rq, const char *case_name, int fmt,
-                    const dcsim_repro *rp, dcsim_error *err) {
+static int run_scan(const dcsim_args *a, dcsim_model_req *rq, const char *case_name,
+                    dcsim_format fmt, const dcsim_repro *rp, dcsim_error *err) {
   node_scan S;
   int rc;
   memset(&S, 0, sizeof S);
@@ -651,9 +633,9 @@ static int run_scan(const dcsim_args *a, dcsim_model_req *rq, const char *case_n
   if ((rc = dcsim_balance_point(S.nodes, S.t, S.has_e ? S.e : NULL, S.n, &S.b, err))) return rc;
   dcsim_cpu_state_freq_str(&rq->state, S.fs, sizeof S.fs);
   S.overlap = rq->overlap_set ? rq->overlap : rq->ev->comm_overlap;
-  if (fmt == 1)
+  if (fmt == DCSIM_FMT_JSON)
     scan_json(rq, &S, case_name, rp);
-  else if (fmt == 2)
+  else if (fmt == DCSIM_FMT_CSV)
     scan_csv(&S, rp);
   else
     scan_text(rq, &S, case_name, rp);
@@ -753,6 +735,58 @@ static int gpu_request(const dcsim_args *a, const dcsim_dwarf_t *d, dcsim_model_
   return 0;
 }
 
+/* Issue 26, item 5: what makes `dcsim model` differ from the same task in `dcsim run` or `sweep`,
+ * said on stderr: communication left out for want of a network (run and sweep take their
+ * platform's <network>), and a node count beyond the finest split of the domain. */
+static void model_notes(const dcsim_args *a, const dcsim_model_req *rq, const char *dwarf) {
+  const dcsim_dwarf_eval *ev = rq->ev;
+  if (ev->has_comm && rq->nodes > 1 && !(rq->net_s_per_byte > 0))
+    fprintf(stderr,
+            "dcsim: note: no --net-bw-bps: the communication of %s over %u nodes is left out; "
+            "dcsim run and sweep take their platform's <network> (the shipped platforms: "
+            "--net-bw-bps 1.25e10 --net-latency-s 1e-6)\n",
+            dwarf, rq->nodes);
+  if (ev->comm_max_nodes > 0 && rq->nodes > ev->comm_max_nodes)
+    fprintf(stderr,
+            "dcsim: note: --nodes %u splits the domain of %s finer than its grid: it splits over "
+            "at most %.0f nodes (%s); beyond that the model is no decomposition of the grid\n",
+            rq->nodes, dwarf, ev->comm_max_nodes, ev->comm_max_nodes_source);
+  (void)a;
+}
+
+/* Issue 26, item 4: a time answer is not blocked by a missing energy model. When the model fails
+ * and the same request without energy succeeds, the failure was the energy's (a CPU without power
+ * data, a state outside D3.5's energy table): the time is kept, the energy marked unavailable with
+ * that reason (*lost, why). --strict refuses instead, as does --energy-form none's own failure. */
+static int run_time_first(dcsim_model_req *rq, dcsim_prediction *p, int *lost, char *why,
+                          size_t size, dcsim_error *err) {
+  dcsim_error first;
+  memset(&first, 0, sizeof first);
+  int rc = dcsim_model_run(rq, p, &first);
+  *lost = 0;
+  if (!rc) return 0;
+  dcsim_energy_form form = rq->energy_form;
+  if (form == DCSIM_ENERGY_NONE || (rq->flags & DCSIM_MODEL_STRICT)) {
+    if (err) *err = first;
+    return rc;
+  }
+  dcsim_prediction_release(p);
+  memset(p, 0, sizeof *p);
+  rq->energy_form = DCSIM_ENERGY_NONE;
+  int rc2 = dcsim_model_run(rq, p, NULL);
+  rq->energy_form = form;
+  if (rc2) {
+    if (err) *err = first;
+    return rc;
+  }
+  char rel[sizeof first.file];
+  dcsim_catalog_relname(first.file, first.file, rel, sizeof rel); /* location-independent */
+  snprintf(first.file, sizeof first.file, "%s", rel);
+  dcsim_error_format(&first, why, size);
+  *lost = 1;
+  return 0;
+}
+
 /* The input files of a model: the dwarf and the profiles, with their hashes. */
 static int model_repro(const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu,
                        const dcsim_gpu_profile_t *gpu, const dcsim_cpu_profile_t *host,
@@ -765,7 +799,8 @@ static int model_repro(const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu,
 }
 
 int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = { "text", "json", "csv", NULL };
+  static const dcsim_format formats[] = { DCSIM_FMT_TEXT, DCSIM_FMT_JSON, DCSIM_FMT_CSV,
+                                          DCSIM_FMT_END };
   dcsim_dwarf_t *d = NULL;
   dcsim_dwarf_eval *ev = NULL;
   dcsim_cpu_profile_t *cpu = NULL, *host = NULL;
@@ -775,7 +810,8 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   dcsim_binding b[16];
   char names[16][64];
   size_t nb = 0;
-  int fmt = 0, use_gpu = 0;
+  dcsim_format fmt = DCSIM_FMT_TEXT;
+  int use_gpu = 0;
   dcsim_model_req rq;
   memset(&rq, 0, sizeof rq);
   dcsim_repro rp;
@@ -785,7 +821,7 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   if ((rc = parse_energy_form(a, &rq.energy_form, err))) goto out;
   rq.flags = dcsim_arg_model_flags(a);
   if ((rc = dcsim_arg_threading(a, &rq.flags, err))) goto out;
-  if ((rc = parse_sets(a, b, names, &nb, err))) goto out;
+  if ((rc = dcsim_arg_sets(a, b, names, sizeof b / sizeof *b, &nb, err))) goto out;
   if ((rc = load_dwarf_arg(a, &d, err))) goto out;
   const char *case_name = dcsim_arg(a, "case");
   if (case_name && !dcsim_dwarf_has_case(d, case_name)) {
@@ -810,15 +846,18 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
     rc = run_scan(a, &rq, case_name, fmt, &rp, err);
     goto out;
   }
-  if ((rc = dcsim_model_run(&rq, &pred, err))) goto out;
+  char why[sizeof err->msg + sizeof err->file + 32];
+  int energy_lost = 0;
+  if ((rc = run_time_first(&rq, &pred, &energy_lost, why, sizeof why, err))) goto out;
+  if (!use_gpu) model_notes(a, &rq, dcsim_dwarf_name(d));
   model_bands mb;
   if ((rc = bands_of(&pred, use_gpu, &mb, err))) goto out;
-  if (fmt == 1)
-    print_json(&rq, &pred, case_name, &rp, &mb);
-  else if (fmt == 2)
-    print_csv(&rq, &pred, &rp, &mb);
+  if (fmt == DCSIM_FMT_JSON)
+    print_json(&rq, &pred, case_name, energy_lost ? why : NULL, &rp, &mb);
+  else if (fmt == DCSIM_FMT_CSV)
+    print_csv(&rq, &pred, energy_lost ? why : NULL, &rp, &mb);
   else
-    print_text(&rq, &pred, case_name, &rp, &mb);
+    print_text(&rq, &pred, case_name, energy_lost ? why : NULL, &rp, &mb);
 out:
   dcsim_repro_release(&rp);
   dcsim_prediction_release(&pred);
@@ -922,12 +961,12 @@ static void energy_json(int d35, unsigned nodes, unsigned cores, double t, const
 }
 
 /* What `dcsim energy` prints, in the format asked (0 text, 1 JSON, 2 CSV). */
-static void energy_print(int fmt, int d35, const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu,
-                         unsigned nodes, unsigned cores, double t, const energy_out *o,
-                         const dcsim_repro *rp) {
-  if (fmt == 1) {
+static void energy_print(dcsim_format fmt, int d35, const dcsim_dwarf_t *d,
+                         const dcsim_cpu_profile_t *cpu, unsigned nodes, unsigned cores, double t,
+                         const energy_out *o, const dcsim_repro *rp) {
+  if (fmt == DCSIM_FMT_JSON) {
     energy_json(d35, nodes, cores, t, o, rp);
-  } else if (fmt == 2) {
+  } else if (fmt == DCSIM_FMT_CSV) {
     dcsim_repro_csv(stdout, rp);
     puts("pkg_j,dram_j,energy_j,time_s,nodes,cores,base_j,node_power_w,model,provenance,source");
     printf("%.10g,%.10g,%.10g,%.10g,%u,%u,", o->pkg_j, o->dram_j, o->energy_j, t, nodes, cores);
@@ -954,10 +993,12 @@ static void energy_print(int fmt, int d35, const dcsim_dwarf_t *d, const dcsim_c
 }
 
 int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = { "text", "json", "csv", NULL };
+  static const dcsim_format formats[] = { DCSIM_FMT_TEXT, DCSIM_FMT_JSON, DCSIM_FMT_CSV,
+                                          DCSIM_FMT_END };
   dcsim_dwarf_t *d = NULL;
   dcsim_cpu_profile_t *cpu = NULL;
-  int fmt = 0, rc;
+  dcsim_format fmt = DCSIM_FMT_TEXT;
+  int rc;
   dcsim_cpu_state st = { 0, NULL, 0 };
   unsigned nodes = 1;
   double t = 0;

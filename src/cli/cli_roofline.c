@@ -13,19 +13,13 @@
 #include "dcsim/roofline_report.h"
 
 int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = { "text", "json", "csv", "png", "svg", NULL };
-  int fmt = 0, rc;
-  if (dcsim_arg(a, "format") && (rc = dcsim_arg_format(a, formats, &fmt, err))) return rc;
+  static const dcsim_format formats[] = { DCSIM_FMT_TEXT, DCSIM_FMT_JSON, DCSIM_FMT_CSV,
+                                          DCSIM_FMT_PNG,  DCSIM_FMT_SVG,  DCSIM_FMT_END };
+  dcsim_format fmt;
+  int rc = dcsim_arg_out_format(a, formats, &fmt, err);
+  if (rc) return rc;
   const char *out = dcsim_arg(a, "out");
-  if (!dcsim_arg(a, "format") && out) {
-    const char *dot = strrchr(out, '.');
-    for (int k = 0; dot && formats[k]; k++)
-      if (strcmp(dot + 1, formats[k]) == 0) fmt = k;
-  }
-  if ((fmt == 3 || fmt == 4) && !out)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"),
-                     "--format %s needs --out FILE", formats[fmt]);
-  if (out && (rc = dcsim_path_check_writable(out, "--out", err))) return rc;
+  const int picture = dcsim_format_is_picture(fmt);
   const char *cpu = dcsim_arg(a, "cpu"), *gpu = dcsim_arg(a, "gpu"), *dwarf = dcsim_arg(a, "dwarf");
   const char *kind = dcsim_arg(a, "kind");
   int cache_aware = 1;
@@ -86,11 +80,11 @@ int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
                             err)) ||
       (d && (rc = dcsim_repro_add(&rp, dcsim_dwarf_path(d), NULL, err))))
     goto out;
-  if (fmt >= 3) {
+  if (picture) {
     char caption[512];
     dcsim_repro_caption(&rp, caption, sizeof caption);
     rc = dcsim_plot_roofline(r, cache_aware, caption, out,
-                             fmt == 4 ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
+                             fmt == DCSIM_FMT_SVG ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
     goto out;
   }
   f = out ? fopen(out, "w") : stdout;
@@ -98,9 +92,9 @@ int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
     rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot write");
     goto out;
   }
-  if (fmt == 1)
+  if (fmt == DCSIM_FMT_JSON)
     dcsim_roofline_write_json(f, r, &rp);
-  else if (fmt == 2)
+  else if (fmt == DCSIM_FMT_CSV)
     dcsim_roofline_write_csv(f, r, &rp);
   else
     dcsim_roofline_write_text(f, r, &rp);

@@ -8,6 +8,7 @@
 
 #include "dcsim/bands.h"
 #include "dcsim/cli.h"
+#include "dcsim/cost.h"
 #include "dcsim/engine.h"
 #include "dcsim/json.h"
 #include "dcsim/metrics.h"
@@ -21,6 +22,7 @@
 #include "dcsim/taskcsv.h"
 #include "dcsim/trace.h"
 #include "dcsim/wmsconf.h"
+#include "util/clock.h"
 
 /* What the printers of a finished run need. */
 typedef struct run_out {
@@ -34,8 +36,12 @@ typedef struct run_out {
   dcsim_repro rp;
   double deadline_s; /* --deadline-s, 0 = none */
   dcsim_deadline_report dl;
+  dcsim_cost_opts cost; /* issue 26: --price, --kwh-price, --lifetime-years */
+  dcsim_cost held, centre;
   double band_t[2], band_e[2]; /* uncertainty bands as factors of a time and an energy (bands.h) */
 } run_out;
+
+static void json_task_types(dcsim_json *j, const dcsim_scenario *s);
 
 /* A workflow run under a WMS whose makespan has its own band (doc/wms.md, out of sample on
  * WfCommons' untouched test share: makespan / (1 + b) to makespan x (1 + b)) widens the run's time
@@ -135,6 +141,30 @@ static void json_totals(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
   dcsim_prov_json_member(j, tprov, &eprov);
 }
 
+/* "cost": of what the jobs held and of the whole centre, the tariff, the lifetime, the prices of
+ * the profiles used (issue 26, dcsim/cost.h) */
+static void json_cost(dcsim_json *j, const run_out *o) {
+  char note[200];
+  dcsim_cost_reason(&o->held, note, sizeof note);
+  dcsim_json_key(j, "cost");
+  dcsim_json_obj_begin(j);
+  dcsim_json_key(j, "usd");
+  o->held.known ? dcsim_json_num(j, o->held.usd) : dcsim_json_null(j);
+  dcsim_json_key_num(j, "energy_usd", o->held.energy_usd);
+  dcsim_json_key(j, "hardware_usd");
+  o->held.known ? dcsim_json_num(j, o->held.hardware_usd) : dcsim_json_null(j);
+  dcsim_json_key(j, "centre_usd");
+  o->centre.known ? dcsim_json_num(j, o->centre.usd) : dcsim_json_null(j);
+  dcsim_json_key_num(j, "centre_energy_usd", o->centre.energy_usd);
+  if (!o->held.known || !o->centre.known) {
+    dcsim_cost_reason(o->held.known ? &o->centre : &o->held, note, sizeof note);
+    dcsim_json_key_str(j, "note", note);
+  }
+  dcsim_json_key_num(j, "kwh_usd", o->cost.kwh_usd);
+  dcsim_json_key_num(j, "lifetime_years", o->cost.lifetime_years);
+  dcsim_json_obj_end(j);
+}
+
 /* Job statistics (doc/workloads.md), power management, utilisation over time. */
 static void json_statistics(dcsim_json *j, const dcsim_run_stats *st,
                             const dcsim_metrics_summary *ms) {
@@ -205,7 +235,8 @@ static void json_trace(dcsim_json *j, const dcsim_trace_info *tr) {
 }
 
 /* One job (workflow instance) k: times, energies, metrics, its trace job. */
-static void json_job(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_stats *st, size_t k) {
+static void json_job(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_stats *st, size_t k,
+                     const dcsim_cost_opts *co) {
   const dcsim_job_stats *js = &st->jobs[k];
   dcsim_json_obj_begin(j);
   dcsim_json_key_str(j, "name", s->wfs[s->jobs[k].wf].wf->name);
@@ -246,6 +277,10 @@ static void json_job(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_sta
     dcsim_json_key_num(j, "negotiation_wait_s", w->plan.wms_idle_s);
     dcsim_json_obj_end(j);
   }
+  dcsim_cost c;
+  dcsim_cost_of_job(s, st, k, co, &c);
+  dcsim_json_key(j, "cost_usd");
+  c.known ? dcsim_json_num(j, c.usd) : dcsim_json_null(j);
   dcsim_json_obj_end(j);
 }
 
@@ -296,12 +331,161 @@ static void print_json(const run_out *o) {
   if (s->trace) json_trace(&j, s->trace);
   dcsim_json_key(&j, "workflows");
   dcsim_json_arr_begin(&j);
-  for (size_t k = 0; k < st->n_jobs; k++) json_job(&j, s, st, k);
+  for (size_t k = 0; k < st->n_jobs; k++) json_job(&j, s, st, k, &o->cost);
   dcsim_json_arr_end(&j);
   json_groups(&j, s, st);
+  json_cost(&j, o);
+  json_task_types(&j, s);
   dcsim_repro_json(&j, &o->rp);
   dcsim_json_obj_end(&j);
   dcsim_json_end(&j);
+}
+
+/* ---- what was simulated (issue 26): cores in use per node kind, time and energy per task type */
+
+typedef struct task_type {
+  size_t wf, tmpl, opt;    /* the workflow, its template, the option the plan chose */
+  double calls;            /* instances over every job (times each job's time scale for sums) */
+  double time_s, energy_j; /* summed over the calls, each scaled by its job's time scale */
+} task_type;
+
+/* The task types of the run: per workflow, template and chosen option, how many calls and their
+ * summed time and energy over every job (a trace job's times are scaled by its time scale). */
+static task_type *task_types(const dcsim_scenario *s, size_t *n_out) {
+  size_t n = 0, cap = 0;
+  task_type *tt = NULL;
+  for (size_t w = 0; w < s->n_wfs; w++) {
+    const dcsim_wf_rt *wr = &s->wfs[w];
+    double jobs = 0, scale = 0;
+    for (size_t k = 0; k < s->n_jobs; k++)
+      if (s->jobs[k].wf == w) {
+        jobs += 1;
+        scale += s->jobs[k].time_scale > 0 ? s->jobs[k].time_scale : 1;
+      }
+    if (!jobs || !wr->plan.opt) continue;
+    size_t first = n;
+    for (size_t i = 0; i < wr->wf->n_tasks; i++) {
+      size_t tm = wr->wf->tasks[i].tmpl, op = wr->plan.opt[i], j = first;
+      while (j < n && !(tt[j].tmpl == tm && tt[j].opt == op)) j++;
+      if (j == n) {
+        if (DCSIM_GROW(tt, cap, n + 1)) {
+          free(tt);
+          *n_out = 0;
+          return NULL;
+        }
+        tt[n++] = (task_type){ w, tm, op, 0, 0, 0 };
+      }
+      const dcsim_option *o = &wr->tmpls[tm].opts[op];
+      tt[j].calls += jobs;
+      tt[j].time_s += (double)o->duration_ns * 1e-9 * scale;
+      tt[j].energy_j += o->energy_j * scale;
+    }
+  }
+  *n_out = n;
+  return tt;
+}
+
+/* the cores a task uses on each node of its group (its template's, else the group's all) */
+static unsigned task_cores(const dcsim_scenario *s, const task_type *t) {
+  const dcsim_option *o = &s->wfs[t->wf].tmpls[t->tmpl].opts[t->opt];
+  const dcsim_task_template *tp = &s->wfs[t->wf].wf->templates[t->tmpl];
+  if (o->cores) return o->cores;
+  return tp->cores_per_node ? tp->cores_per_node : s->groups[o->group].cores_per_node;
+}
+
+/* per node group: the most cores (GPUs) per node a task of the run uses, of those available */
+static void text_simulated(const run_out *o) {
+  const dcsim_scenario *s = o->s;
+  size_t n = 0;
+  task_type *tt = task_types(s, &n);
+  printf("what ran    cores (GPUs) per node the tasks use, of those the node has:\n");
+  for (size_t g = 0; g < s->n_groups; g++) {
+    const dcsim_group_rt *gr = &s->groups[g];
+    unsigned cores = 0, gpus = 0;
+    for (size_t k = 0; k < n; k++) {
+      const dcsim_option *op = &s->wfs[tt[k].wf].tmpls[tt[k].tmpl].opts[tt[k].opt];
+      if (op->group != g) continue;
+      if (op->gpus) {
+        if (op->gpus > gpus) gpus = op->gpus;
+      } else if (task_cores(s, &tt[k]) > cores)
+        cores = task_cores(s, &tt[k]);
+    }
+    printf("  %-10s %u of %u cores", gr->g->name, cores, gr->cores_per_node);
+    if (gr->gpu)
+      printf(", %u of %u %s", gpus, gr->g->gpus_per_node,
+             gr->g->gpus_per_node == 1 ? "GPU" : "GPUs");
+    printf(" per node%s\n", cores || gpus ? "" : " (no task ran here)");
+  }
+  printf("\n%-20s %-6s %-10s %-13s %10s %14s %16s\n", "task type", "device", "group",
+         "nodes x cores", "calls", "time/call [s]", "energy/call [J]");
+  for (size_t k = 0; k < n; k++) {
+    const task_type *t = &tt[k];
+    const dcsim_option *op = &s->wfs[t->wf].tmpls[t->tmpl].opts[t->opt];
+    const dcsim_task_template *tp = &s->wfs[t->wf].wf->templates[t->tmpl];
+    char shape[32];
+    if (op->gpus)
+      snprintf(shape, sizeof shape, "1 x %u %s", op->gpus, op->gpus == 1 ? "GPU" : "GPUs");
+    else
+      snprintf(shape, sizeof shape, "%u x %u", op->nodes, task_cores(s, t));
+    printf("%-20s %-6s %-10s %-13s %10s %14s %16s\n", tp->name, op->gpus ? "gpu" : "cpu",
+           s->groups[op->group].g->name, shape, DCSIM_SIG(t->calls),
+           DCSIM_SIG(t->time_s / t->calls), DCSIM_SIG(t->energy_j / t->calls));
+    if (k == 49 && n > 50) {
+      printf("... %zu more task types (see --format json)\n", n - 50);
+      break;
+    }
+  }
+  putchar('\n');
+  free(tt);
+}
+
+/* The task types as JSON: "task_types": [{"workflow", "task", "device", "group", "nodes", "cores",
+ * "gpus", "calls", "time_per_call_s", "energy_per_call_j"}]; "groups" gain cores_per_node and
+ * cores_in_use (issue 26). */
+static void json_task_types(dcsim_json *j, const dcsim_scenario *s) {
+  size_t n = 0;
+  task_type *tt = task_types(s, &n);
+  dcsim_json_key(j, "task_types");
+  dcsim_json_arr_begin(j);
+  for (size_t k = 0; k < n; k++) {
+    const task_type *t = &tt[k];
+    const dcsim_option *op = &s->wfs[t->wf].tmpls[t->tmpl].opts[t->opt];
+    dcsim_json_obj_begin(j);
+    dcsim_json_key_str(j, "workflow", s->wfs[t->wf].wf->name);
+    dcsim_json_key_str(j, "task", s->wfs[t->wf].wf->templates[t->tmpl].name);
+    dcsim_json_key_str(j, "device", op->gpus ? "gpu" : "cpu");
+    dcsim_json_key_str(j, "group", s->groups[op->group].g->name);
+    dcsim_json_key_int(j, "nodes", op->nodes);
+    dcsim_json_key_int(j, "cores", op->gpus ? 0 : task_cores(s, t));
+    dcsim_json_key_int(j, "gpus", op->gpus);
+    dcsim_json_key_num(j, "calls", t->calls);
+    dcsim_json_key_num(j, "time_per_call_s", t->time_s / t->calls);
+    dcsim_json_key_num(j, "energy_per_call_j", t->energy_j / t->calls);
+    dcsim_json_obj_end(j);
+  }
+  dcsim_json_arr_end(j);
+  free(tt);
+}
+
+/* The whole centre after the jobs (issue 26): the nodes the jobs held (the sum of the job rows),
+ * the idle energy of the nodes no job held, and the total (the JSON's energy_to_solution_j): the
+ * job rows and the idle row add up to the total row. kind: subtotal, idle, total. */
+static void csv_totals(const run_out *o) {
+  const dcsim_run_stats *st = o->st;
+  double held = 0, mk = (double)st->makespan_ns * 1e-9;
+  for (size_t k = 0; k < st->n_jobs; k++) held += st->jobs[k].energy_j;
+  char note[200];
+  dcsim_cost_reason(&o->held, note, sizeof note);
+  printf("centre:allocated,,,0,%.10g,,,%.10g,,,,,,,,,,", mk, held);
+  if (o->held.known) printf("%.10g", o->held.usd);
+  printf(",%s,subtotal,,,,\n", note);
+  printf("centre:idle-unallocated,,,0,%.10g,,,%.10g,,,,,,,,,,,,idle,,,,\n", mk,
+         st->unallocated_idle_j);
+  dcsim_cost_reason(&o->centre, note, sizeof note);
+  printf("centre:total,,,0,%.10g,,,%.10g,,,,,,,,,,", mk, st->energy_j);
+  if (o->centre.known) printf("%.10g", o->centre.usd);
+  printf(",%s,total,%.10g,%.10g,%.10g,%.10g\n", note, mk * o->band_t[0], mk * o->band_t[1],
+         st->energy_j * o->band_e[0], st->energy_j * o->band_e[1]);
 }
 
 /* --format csv: one line per workflow instance, the keys of the JSON "workflows" objects. */
@@ -312,7 +496,8 @@ static void print_csv(const run_out *o) {
   printf(
       "name,instance,submit_s,start_s,end_s,wait_s,time_to_solution_s,energy_to_solution_j,"
       "task_energy_j,held_idle_j,tasks,flow_s,slowdown,bounded_slowdown,boot_wait_s,"
-      "trace_job,procs,time_band_low_s,time_band_high_s,energy_band_low_j,energy_band_high_j\n");
+      "trace_job,procs,cost_usd,cost_note,kind,time_band_low_s,time_band_high_s,energy_band_low_j,"
+      "energy_band_high_j\n");
   for (size_t k = 0; k < st->n_jobs; k++) {
     const dcsim_job_stats *js = &st->jobs[k];
     const dcsim_job *jb = &s->jobs[k];
@@ -329,10 +514,18 @@ static void print_csv(const run_out *o) {
     if (jb->trace_job) printf("%u", jb->trace_job);
     putchar(',');
     if (jb->trace_procs) printf("%u", jb->trace_procs);
+    dcsim_cost c;
+    char note[200];
+    dcsim_cost_of_job(s, st, k, &o->cost, &c);
+    dcsim_cost_reason(&c, note, sizeof note);
+    putchar(',');
+    if (c.known) printf("%.10g", c.usd);
+    printf(",%s,job", note); /* the note holds no comma or quote */
     double tts = (double)(js->end_ns - js->submit_ns) * 1e-9;
     printf(",%.10g,%.10g,%.10g,%.10g\n", tts * o->band_t[0], tts * o->band_t[1],
            js->energy_j * o->band_e[0], js->energy_j * o->band_e[1]);
   }
+  csv_totals(o);
 }
 
 /* Input, platform and its groups, policy, counts, a WfCommons recording's makespan. */
@@ -378,6 +571,26 @@ static void text_header(const run_out *o) {
   putchar('\n');
 }
 
+/* cost of what the jobs held, and of the whole centre (issue 26) */
+static void text_cost(const run_out *o) {
+  char note[200];
+  if (o->held.known)
+    printf(
+        "cost                %s USD of what the jobs held (energy %s, hardware %s, at %s USD/kWh "
+        "over %s years)",
+        DCSIM_SIG(o->held.usd), DCSIM_SIG(o->held.energy_usd), DCSIM_SIG(o->held.hardware_usd),
+        DCSIM_SIG(o->cost.kwh_usd), DCSIM_SIG(o->cost.lifetime_years));
+  else {
+    dcsim_cost_reason(&o->held, note, sizeof note);
+    printf("cost                unknown: %s; the energy alone costs %s USD", note,
+           DCSIM_SIG(o->held.energy_usd));
+  }
+  if (o->centre.known)
+    printf("; whole centre %s USD\n", DCSIM_SIG(o->centre.usd));
+  else
+    putchar('\n');
+}
+
 /* Model, time, energy, what it covers, utilisation, job statistics, power management, deadline. */
 static void text_summary(const run_out *o) {
   const dcsim_scenario *s = o->s;
@@ -400,6 +613,7 @@ static void text_summary(const run_out *o) {
       dcsim_fmt_sig((char[48]){ 0 }, 48, st->energy_j / 3.6e6, dcsim_band_digits(st->energy_j, eb)),
       DCSIM_SI(st->unallocated_idle_j, "J"));
   printf("energy covers       %s\n", dcsim_scenario_energy_scope(s));
+  text_cost(o);
   printf("utilisation         %.1f %% of node time running tasks\n", 100 * busy_fraction(st));
   if (st->n_jobs > 1)
     printf("jobs                wait mean %s s (max %s s), bounded slowdown mean %s (max %s)\n",
@@ -456,6 +670,7 @@ static void text_tables(const run_out *o) {
 static void print_text(const run_out *o) {
   text_header(o);
   text_summary(o);
+  text_simulated(o);
   text_tables(o);
   dcsim_repro_text(stdout, &o->rp);
 }
@@ -571,16 +786,10 @@ typedef struct run_progress {
   int shown, ended;
 } run_progress;
 
-static double wall_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* The progress line on stderr: from one second into the run, four times a second. */
 static void on_progress(void *ctx, const dcsim_engine_progress *p) {
   run_progress *r = ctx;
-  double t = wall_s();
+  double t = dcsim__clock_s();
   r->ended = p->jobs_done == p->jobs;
   if (r->ended ? !r->shown : t - r->start_s < 1 || t - r->last_s < 0.25) return;
   r->last_s = t;
@@ -670,7 +879,7 @@ static int simulate(run_out *o, const dcsim_engine_opts *eo, int progress, dcsim
   const volatile sig_atomic_t *stop = dcsim_cli_catch_interrupts();
   if (!(*e = dcsim_engine_new(o->s, eo, err))) return err ? err->code : DCSIM_ENOMEM;
   dcsim_engine_set_interrupt(*e, stop);
-  run_progress pr = { wall_s(), 0, 0, 0 };
+  run_progress pr = { dcsim__clock_s(), 0, 0, 0 };
   if (progress) dcsim_engine_set_progress(*e, on_progress, &pr);
   int rc = dcsim_engine_run(*e, err);
   if (pr.shown && !pr.ended) fputc('\n', stderr); /* the error goes on a line of its own */
@@ -684,8 +893,10 @@ static int simulate(run_out *o, const dcsim_engine_opts *eo, int progress, dcsim
 }
 
 int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = { "text", "json", "csv", NULL };
-  int fmt = 0, rc;
+  static const dcsim_format formats[] = { DCSIM_FMT_TEXT, DCSIM_FMT_JSON, DCSIM_FMT_CSV,
+                                          DCSIM_FMT_END };
+  dcsim_format fmt = DCSIM_FMT_TEXT;
+  int rc;
   run_out o;
   memset(&o, 0, sizeof o);
   dcsim_repro_init(&o.rp, a->positional[0]);
@@ -700,17 +911,37 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   memset(&so, 0, sizeof so);
   memset(&eo, 0, sizeof eo);
   /* options, policy and outputs are checked before anything is read or simulated */
+  dcsim_price_set prices[16];
+  char price_names[16][64];
   if ((rc = dcsim_arg_format(a, formats, &fmt, err)) || (rc = check_outputs(a, &rf, err)) ||
       (rc = run_policy(a, &o.jp, &o.tp, err)) || (rc = run_options(a, o.tp, &so, &eo, err)) ||
       (rc = dcsim_cli_budget(a, &budget, err)))
     goto out;
   so.budget = &budget;
+  if ((rc = dcsim_arg_cost(a, &o.cost, prices, price_names, err)) ||
+      (rc = dcsim_cost_check(&o.cost, NULL, err))) {
+    if (err && strcmp(err->file, "command line") == 0 && err->line == 0)
+      dcsim_error_at(err, NULL, dcsim_arg_cost_index(a, err->msg));
+    goto out;
+  }
   eo.job_policy = o.jp;
   o.deadline_s = so.deadline_s;
   o.db = dcsim_arg(a, "db");
-  /* every input is read and checked before the database is touched */
+  /* every input is read and checked before the database is touched; SIGINT/SIGTERM while loading
+   * (a big trace) is caught too and ends the run with a message once loading returns (issue 26) */
+  const volatile sig_atomic_t *stop = dcsim_cli_catch_interrupts();
   if ((rc = dcsim_scenario_load(a->positional[0], &so, &s, err))) goto out;
+  if (*stop) {
+    rc = DCSIM_ERR(err, DCSIM_EINTR, a->positional[0], 0,
+                   "run stopped by %s while loading its inputs; nothing was simulated or saved",
+                   dcsim_cli_interrupted_by());
+    goto out;
+  }
   o.s = s;
+  if ((rc = dcsim_cost_check(&o.cost, s, err))) { /* the --price names, now the profiles are read */
+    dcsim_error_at(err, NULL, dcsim_arg_cost_index(a, err->msg));
+    goto out;
+  }
   for (size_t i = 0; i < s->n_notes; i++) fprintf(stderr, "dcsim: note: %s\n", s->notes[i]);
   if ((rc = check_run_size(&budget, s, &eo, rf.gantt || rf.power, err)) ||
       (rc = dcsim_scenario_repro(s, &o.rp, err)) || (rc = open_sinks(a, &rf, &o, &eo, &k, err)) ||
@@ -719,11 +950,13 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   o.st = dcsim_engine_stats(e);
   o.dl = dcsim_metrics_deadline(o.st, o.deadline_s);
   if ((rc = dcsim_metrics_summarise(o.st, &o.ms, err)) || (rc = run_bands(&o, err))) goto out;
+  dcsim_cost_of_run(s, o.st, &o.cost, DCSIM_COST_HELD, &o.held);
+  dcsim_cost_of_run(s, o.st, &o.cost, DCSIM_COST_CENTRE, &o.centre);
   if (k.db && (rc = dcsim_results_finish(k.db, o.st, &o.run_id, err))) goto out;
   if (k.tasks && (rc = dcsim_taskcsv_finish(k.tasks, err))) goto out;
-  if (fmt == 1)
+  if (fmt == DCSIM_FMT_JSON)
     print_json(&o);
-  else if (fmt == 2)
+  else if (fmt == DCSIM_FMT_CSV)
     print_csv(&o);
   else
     print_text(&o);

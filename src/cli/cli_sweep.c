@@ -6,8 +6,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
+#include "dcsim/cost.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/numfmt.h"
@@ -20,6 +23,7 @@
 #include "dcsim/sweep.h"
 #include "dcsim/sweep_bands.h"
 #include "dcsim/sweepdb.h"
+#include "util/clock.h"
 #include "util/xmlio.h"
 
 /* A comma-separated option value split in place into a caller buffer. */
@@ -52,24 +56,22 @@ static int split_list(const dcsim_args *a, const char *name, list *l, dcsim_erro
   return 0;
 }
 
-/* --set NAME=VALUE (repeatable) into sets; names point into the arguments' own buffers */
-static int parse_sets(const dcsim_args *a, dcsim_param_set *sets, char names[][64], size_t *n,
+/* --set NAME=VALUE (repeatable) into sets (dcsim_arg_sets); names point into set_names */
+static int parse_sets(const dcsim_args *a, dcsim_param_set *sets, char (*names)[64], size_t *n,
                       dcsim_error *err) {
-  *n = 0;
-  for (size_t k = 0; k < a->n_specs; k++) {
-    if (strcmp(a->specs[k].name, "set") != 0) continue;
-    for (int i = 0; i < a->count[k]; i++) {
-      const char *s = a->values[k][i], *eq = strchr(s, '=');
-      double v;
-      if (!eq || eq == s || (size_t)(eq - s) >= 64 || dcsim_parse_double(eq + 1, &v) != 0)
-        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", a->argi[k][i],
-                         "--set '%s': expected NAME=NUMBER", s);
-      snprintf(names[*n], 64, "%.*s", (int)(eq - s), s);
-      sets[*n] = (dcsim_param_set){ names[*n], v };
-      (*n)++;
-    }
-  }
-  return 0;
+  dcsim_binding b[16];
+  int rc = dcsim_arg_sets(a, b, names, sizeof b / sizeof *b, n, err);
+  for (size_t i = 0; !rc && i < *n; i++) sets[i] = (dcsim_param_set){ names[i], b[i].value };
+  return rc;
+}
+
+/* --objectives: time,energy (default), time,cost, energy,cost or all three */
+static int parse_objectives(const dcsim_args *a, unsigned *obj, dcsim_error *err) {
+  const char *s = dcsim_arg(a, "objectives");
+  *obj = DCSIM_OBJ_DEFAULT;
+  int rc = s ? dcsim_objectives_parse(s, obj, err) : 0;
+  if (rc) dcsim_error_at(err, NULL, dcsim_arg_index(a, "objectives"));
+  return rc;
 }
 
 /* whole numbers "1,2,4" with ranges "1-14", each at most max, at most DCSIM_SWEEP_MAX_LIST; for
@@ -103,9 +105,11 @@ static int uint_list(const dcsim_args *a, const char *name, unsigned max, unsign
                        "--%s '%s': expected whole numbers >= 1%s ranges A-B%s, separated by commas",
                        name, l.v[i], all_ok ? "," : " or", all_ok ? " or all" : "");
     if (hi > max)
-      return DCSIM_ERR(
-          err, DCSIM_EUSAGE, "command line", at, "--%s '%s': at most %u %s", name, l.v[i], max,
-          strcmp(name, "nodes") == 0 ? "nodes (a platform's limit)" : "cores per node");
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", at, "--%s '%s': at most %u %s", name,
+                       l.v[i], max,
+                       strcmp(name, "nodes") == 0  ? "nodes"
+                       : strcmp(name, "gpus") == 0 ? "GPUs per node"
+                                                   : "cores per node");
     if (hi - lo + 1 > (unsigned long long)(DCSIM_SWEEP_MAX_LIST - *n))
       return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", at,
                        "--%s '%s': %llu values, and a list holds at most %d (with those before it)",
@@ -124,16 +128,10 @@ typedef struct progress {
   FILE *f;
 } progress;
 
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static void on_progress(void *ctx, size_t done, size_t total) {
   progress *p = ctx;
   if (!p->on) return;
-  double t = now_s();
+  double t = dcsim__clock_s();
   if (done < total && t - p->last_s < 0.1) return;
   p->last_s = t;
   int width = 40, fill = total ? (int)((double)done / (double)total * width) : width;
@@ -249,9 +247,44 @@ static void sweep_notes(const dcsim_args *a, const dcsim_sweep_t *sw, const unsi
             dcsim_sched_task_name(tp));
 }
 
+/* The knee line of the text output: over time and energy as before issue 26, else naming the
+ * objectives and giving the cost. */
+static void print_knee(const dcsim_sweep_point *pts, size_t n, unsigned obj) {
+  for (size_t i = 0; i < n; i++) {
+    if (!pts[i].knee) continue;
+    if (obj == DCSIM_OBJ_DEFAULT)
+      printf(
+          "knee (closest to the utopia point, both axes scaled to [0,1] over the front): point "
+          "%u, %s s, %s\n",
+          pts[i].index, DCSIM_SIG(pts[i].time_s), DCSIM_SI(pts[i].energy_j, "J"));
+    else
+      printf(
+          "knee (closest to the utopia point, %s each scaled to [0,1] over the front): point "
+          "%u, %s s, %s, %s USD\n",
+          dcsim_objectives_name(obj), pts[i].index, DCSIM_SIG(pts[i].time_s),
+          DCSIM_SI(pts[i].energy_j, "J"), DCSIM_SIG(pts[i].cost_usd));
+  }
+}
+
+/* Issue 26: the cores column is what a point's CPU tasks use per node; say what each CPU's node
+ * has (its profile's cores per socket x sockets, as `--cores all`). */
+static void print_cores_available(const dcsim_scenario *s, const dcsim_sweep_point *pts, size_t n) {
+  int first = 1;
+  for (size_t c = 0; c < s->n_cpus; c++) {
+    const char *name = dcsim_cpu_profile_name(s->cpus[c]);
+    size_t i = 0;
+    while (i < n && !(pts[i].done && strcmp(pts[i].cpu, name) == 0)) i++;
+    if (i == n) continue;
+    printf("%s%s %u", first ? "cores per node available (the cores column: in use): " : ", ", name,
+           dcsim_cpu_profile_cores_per_socket(s->cpus[c]) * dcsim_cpu_profile_sockets(s->cpus[c]));
+    first = 0;
+  }
+  if (!first) putchar('\n');
+}
+
 typedef struct sweep_cmd {
   dcsim_repro rp;
-  int fmt;
+  dcsim_format fmt;
   unsigned threads, stop_after, shard_i, shard_n;
   const char *plot, *heat, *dbpath;
   dcsim_plot_format pf, hf;
@@ -263,24 +296,33 @@ typedef struct sweep_cmd {
 /* Everything before the points are evaluated: options, inputs, and (on the rank that stores the
  * results) gnuplot and the database. Inputs are read and checked before the database is touched. */
 static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error *err) {
-  static const char *const formats[] = { "text", "json", "csv", NULL };
+  static const dcsim_format formats[] = { DCSIM_FMT_TEXT, DCSIM_FMT_JSON, DCSIM_FMT_CSV,
+                                          DCSIM_FMT_END };
   int rc;
-  list cpus, gpus, freqs, thr;
-  unsigned nodes[DCSIM_SWEEP_MAX_LIST], cores[DCSIM_SWEEP_MAX_LIST], threadings[2];
-  size_t n_threadings = 0;
+  list cpus, gpus, freqs, hosts, thr;
+  unsigned nodes[DCSIM_SWEEP_MAX_LIST], cores[DCSIM_SWEEP_MAX_LIST], gcounts[DCSIM_SWEEP_MAX_LIST],
+      threadings[2];
+  size_t n_gcounts = 0, n_threadings = 0;
   dcsim_param_set sets[16];
-  char set_names[16][64];
+  char set_names[16][64], price_names[16][64];
+  dcsim_price_set prices[16];
+  dcsim_cost_opts cost;
+  unsigned objectives = DCSIM_OBJ_DEFAULT;
   size_t n_sets = 0;
   size_t n_nodes = 0, n_cores = 0;
   if ((rc = dcsim_arg_format(a, formats, &c->fmt, err)) ||
       (rc = split_list(a, "cpu", &cpus, err)) || (rc = split_list(a, "gpu", &gpus, err)) ||
-      (rc = split_list(a, "freq", &freqs, err)) || (rc = split_list(a, "threading", &thr, err)) ||
-      (rc = uint_list(a, "nodes", DCSIM_PLATFORM_MAX_NODES, nodes, &n_nodes, err)) ||
-      (rc = uint_list(a, "cores", 1000000, cores, &n_cores, err)) ||
+      (rc = split_list(a, "freq", &freqs, err)) || (rc = split_list(a, "host-cpu", &hosts, err)) ||
+      (rc = split_list(a, "threading", &thr, err)) ||
+      (rc = uint_list(a, "gpus", 64, gcounts, &n_gcounts, err)) ||
+      (rc = uint_list(a, "nodes", DCSIM_SWEEP_MAX_NODES, nodes, &n_nodes, err)) ||
+      (rc = uint_list(a, "cores", DCSIM_SWEEP_MAX_CORES, cores, &n_cores, err)) ||
       (rc = dcsim_arg_uint(a, "threads", 0, &c->threads, err)) ||
       (rc = dcsim_arg_uint(a, "stop-after", 0, &c->stop_after, err)) ||
       (rc = parse_shard(a, &c->shard_i, &c->shard_n, err)) ||
-      (rc = parse_sets(a, sets, set_names, &n_sets, err)))
+      (rc = parse_sets(a, sets, set_names, &n_sets, err)) ||
+      (rc = dcsim_arg_cost(a, &cost, prices, price_names, err)) ||
+      (rc = parse_objectives(a, &objectives, err)))
     return rc;
   c->plot = dcsim_arg(a, "plot");
   c->pf = DCSIM_PLOT_PNG;
@@ -301,25 +343,27 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   char gnuplot[1024];
   if (root && (c->plot || c->heat) && (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err)))
     return rc; /* before sweeping */
-  dcsim_sweep_def def = { a->positional[0],
-                          dcsim_arg(a, "platform"),
-                          dcsim_arg(a, "policy"),
-                          0,
-                          cpus.n,
-                          cpus.v,
-                          gpus.n,
-                          gpus.v,
-                          n_nodes,
-                          nodes,
-                          n_cores,
-                          cores,
-                          freqs.n,
-                          freqs.v,
-                          0,
-                          n_sets,
-                          sets,
-                          0,
-                          NULL };
+  dcsim_sweep_def def = { .input = a->positional[0],
+                          .platform = dcsim_arg(a, "platform"),
+                          .policy = dcsim_arg(a, "policy"),
+                          .n_cpus = cpus.n,
+                          .cpus = cpus.v,
+                          .n_gpus = gpus.n,
+                          .gpus = gpus.v,
+                          .n_nodes = n_nodes,
+                          .nodes = nodes,
+                          .n_cores = n_cores,
+                          .cores = cores,
+                          .n_freqs = freqs.n,
+                          .freqs = freqs.v,
+                          .n_sets = n_sets,
+                          .sets = sets };
+  def.cost = &cost; /* issue 26 */
+  def.objectives = objectives;
+  def.n_gpu_counts = n_gcounts;
+  def.gpu_counts = gcounts;
+  def.n_host_cpus = hosts.n;
+  def.host_cpus = hosts.v;
   if ((rc = dcsim_arg_double(a, "deadline-s", 0, &def.deadline_s, err))) return rc;
   if (c->threads > (unsigned)dcsim_sweep_max_threads())
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "threads"),
@@ -339,10 +383,18 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   }
   def.n_threadings = n_threadings;
   def.threadings = threadings;
-  if ((rc = dcsim_sweep_new_within(&def, &budget, c->threads, &c->sw, err))) {
+  const volatile sig_atomic_t *stop = dcsim_cli_catch_interrupts(); /* loading too (issue 26) */
+  if (!(rc = dcsim_sweep_new_within(&def, &budget, c->threads, &c->sw, err)) && *stop)
+    return DCSIM_ERR(err, DCSIM_EINTR, a->positional[0], 0,
+                     "sweep stopped by %s while loading its inputs; nothing was evaluated or saved",
+                     dcsim_cli_interrupted_by());
+  if (rc) {
+    if (err && strcmp(err->file, "command line") == 0 && err->line == 0)
+      dcsim_error_at(err, NULL, dcsim_arg_cost_index(a, err->msg));
     if (err && strcmp(err->file, "command line") == 0 && err->line == 0) { /* point at the option */
-      static const char *const names[] = { "cpu", "gpu", "nodes", "cores", "freq", "set" };
-      for (int k = 0; k < 6; k++) {
+      static const char *const names[] = { "cpu",  "gpu", "nodes", "cores",
+                                           "freq", "set", "gpus",  "host-cpu" };
+      for (int k = 0; k < 8; k++) {
         char opt[16];
         snprintf(opt, sizeof opt, "--%s", names[k]);
         if (strncmp(err->msg, opt, strlen(opt)) == 0 ||
@@ -380,7 +432,7 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   if (dcsim_sweep_note(c->sw) && !dcsim_arg_flag(a, "quiet"))
     fprintf(stderr, "dcsim: note: %s\n", dcsim_sweep_note(c->sw));
   c->ctx.pr.f = stderr;
-  c->ctx.pr.start_s = c->ctx.pr.last_s = now_s();
+  c->ctx.pr.start_s = c->ctx.pr.last_s = dcsim__clock_s();
   if (restored && !dcsim_arg_flag(a, "quiet"))
     fprintf(stderr, "dcsim: %s: resuming sweep %lld, %zu of %zu points already done\n", c->dbpath,
             (long long)c->sweep_id, restored, dcsim_sweep_n_points(c->sw));
@@ -435,19 +487,18 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
             done, n, c.dbpath ? "; run the same command to resume" : "");
     goto out;
   }
-  if ((rc = dcsim_sweep_bands_mark_default(pts, n, err))) goto out;
-  if (c.fmt == 1)
+  /* the bands and the points indistinguishable from a time-energy front (dcsim/sweep_bands.h) */
+  if (dcsim_sweep_objectives(c.sw) == DCSIM_OBJ_DEFAULT &&
+      (rc = dcsim_sweep_bands_mark_default(pts, n, err)))
+    goto out;
+  if (c.fmt == DCSIM_FMT_JSON)
     dcsim_sweep_write_json(stdout, pts, n, &c.rp);
-  else if (c.fmt == 2)
+  else if (c.fmt == DCSIM_FMT_CSV)
     dcsim_sweep_write_csv(stdout, pts, n, &c.rp);
   else {
     dcsim_sweep_write_text(stdout, pts, n, 1);
-    for (size_t i = 0; i < n; i++)
-      if (pts[i].knee)
-        printf(
-            "knee (closest to the utopia point, both axes scaled to [0,1] over the front): point "
-            "%u, %s s, %s\n",
-            pts[i].index, DCSIM_SIG(pts[i].time_s), DCSIM_SI(pts[i].energy_j, "J"));
+    print_knee(pts, n, dcsim_sweep_objectives(c.sw));
+    print_cores_available(dcsim_sweep_base(c.sw), pts, n);
     if (c.dbpath) printf("results: %s, sweep %lld\n", c.dbpath, (long long)c.sweep_id);
     dcsim_repro_text(stdout, &c.rp);
   }
@@ -457,9 +508,23 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
             "databases with"
             " dcsim merge, then dcsim pareto\n",
             c.shard_i, c.shard_n, c.dbpath, done, n);
+  size_t feasible = 0;
+  for (size_t i = 0; i < n; i++) feasible += pts[i].done && pts[i].feasible;
+  if (!feasible && done == n) { /* issue 26: nothing to choose from is a failure, not a result */
+    if (n == 1)
+      rc =
+          DCSIM_ERR(err, DCSIM_ERANGE, a->positional[0], 0,
+                    "no feasible point: the sweep's one point is infeasible (the reason is above)");
+    else
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, a->positional[0], 0,
+                     "no feasible point: all %zu points are infeasible (the reasons are above)", n);
+    goto out;
+  }
   char caption[512];
   dcsim_repro_caption(&c.rp, caption, sizeof caption);
-  if (c.plot) rc = dcsim_plot_pareto(pts, n, dcsim_arg(a, "title"), caption, c.plot, c.pf, err);
+  if (c.plot)
+    rc = dcsim_plot_pareto_on(pts, n, dcsim_sweep_objectives(c.sw), dcsim_arg(a, "title"), caption,
+                              c.plot, c.pf, err);
   if (!rc && c.heat)
     rc = dcsim_plot_heatmap(pts, n, 0, dcsim_arg(a, "title"), caption, c.heat, c.hf, err);
 out:
@@ -514,8 +579,46 @@ static int cmp_time(const void *a, const void *b) {
   return (x->index > y->index) - (x->index < y->index);
 }
 
+/* What made a sweep's JSON or CSV file (issue 26): its "# sweep HASH" and "# input SHA256 PATH"
+ * comment lines, or its "dcsim" object's sweep_sha256 and inputs, kept in rp (so that `dcsim
+ * pareto FILE.csv` lists the sweep's inputs, not only the file). A file without them adds nothing.
+ */
+static int file_repro(const char *path, dcsim_repro *rp, dcsim_error *err) {
+  FILE *f = fopen(path, "r");
+  if (!f) return 0; /* read_points has said what is wrong with it */
+  char line[8192];
+  int rc = 0, first = 1, json = 0;
+  while (!rc && fgets(line, sizeof line, f)) {
+    char sha[65], name[4096];
+    if (first && (line[0] == '{' || line[0] == '[')) json = 1;
+    first = 0;
+    if (json) break;
+    if (line[0] != '#') break; /* the comments come before the header */
+    if (sscanf(line, "# sweep %64s", sha) == 1)
+      snprintf(rp->sweep_sha256, sizeof rp->sweep_sha256, "%s", sha);
+    else if (sscanf(line, "# input %64s %4095[^\n]", sha, name) == 2)
+      rc = dcsim_repro_add_name(rp, name, sha, err);
+  }
+  fclose(f);
+  if (rc || !json) return rc;
+  json_error_t je;
+  json_t *root = json_load_file(path, 0, &je), *d = json_object_get(root, "dcsim");
+  const char *sw = json_string_value(json_object_get(d, "sweep_sha256"));
+  if (sw) snprintf(rp->sweep_sha256, sizeof rp->sweep_sha256, "%s", sw);
+  json_t *ins = json_object_get(d, "inputs");
+  for (size_t i = 0; !rc && i < json_array_size(ins); i++) {
+    json_t *in = json_array_get(ins, i);
+    const char *p = json_string_value(json_object_get(in, "path")),
+               *h = json_string_value(json_object_get(in, "sha256"));
+    if (p && h) rc = dcsim_repro_add_name(rp, p, h, err);
+  }
+  json_decref(root);
+  return rc;
+}
+
 /* The points of a sweep's results (INPUT: its JSON or CSV output, or a database, --sweep ID) and
- * what made them: a database gives the sweep's inputs, a file that file. */
+ * what made them: a database gives the sweep's inputs, a file that file and the sweep's inputs it
+ * lists. */
 static int read_points(const dcsim_args *a, dcsim_sweep_point **pts, size_t *n, dcsim_repro *rp,
                        dcsim_error *err) {
   const char *in = a->positional[0];
@@ -524,8 +627,10 @@ static int read_points(const dcsim_args *a, dcsim_sweep_point **pts, size_t *n, 
   int rc = dcsim_arg_double(a, "sweep", 0, &sweep_d, err);
   if (rc) return rc;
   if (!is_sqlite(in))
-    return (rc = dcsim_sweep_points_read(in, pts, n, err)) ? rc
-                                                           : dcsim_repro_add(rp, in, NULL, err);
+    return (rc = dcsim_sweep_points_read(in, pts, n, err)) ||
+                   (rc = dcsim_repro_add(rp, in, NULL, err))
+               ? rc
+               : file_repro(in, rp, err);
   if ((rc = dcsim_sweepdb_read(in, (int64_t)sweep_d, pts, n, &total, rp, err))) return rc;
   if (*n < total)
     fprintf(stderr,
@@ -536,33 +641,28 @@ static int read_points(const dcsim_args *a, dcsim_sweep_point **pts, size_t *n, 
 }
 
 int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
-  static const char *const formats[] = { "csv", "json", "svg", "png", "text", NULL };
-  int fmt = 4, rc;
-  if (dcsim_arg(a, "format") && (rc = dcsim_arg_format(a, formats, &fmt, err))) return rc;
+  static const dcsim_format formats[] = { DCSIM_FMT_CSV, DCSIM_FMT_JSON, DCSIM_FMT_SVG,
+                                          DCSIM_FMT_PNG, DCSIM_FMT_TEXT, DCSIM_FMT_END };
+  dcsim_format fmt;
+  int rc = dcsim_arg_out_format(a, formats, &fmt, err);
+  if (rc) return rc;
   const char *out = dcsim_arg(a, "out");
-  if (!dcsim_arg(a, "format") && out) { /* the file's extension decides */
-    const char *dot = strrchr(out, '.');
-    for (int k = 0; dot && formats[k]; k++)
-      if (strcmp(dot + 1, formats[k]) == 0) fmt = k;
-  }
-  if ((fmt == 2 || fmt == 3) && !out)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "format"),
-                     "--format %s needs --out FILE", formats[fmt]);
-  if (out && (rc = dcsim_path_check_writable(out, "--out", err))) return rc;
+  const int picture = dcsim_format_is_picture(fmt);
   const char *in = a->positional[0];
   dcsim_sweep_point *pts = NULL;
   size_t n = 0;
   FILE *f = NULL;
   dcsim_repro rp;
   dcsim_repro_init(&rp, in);
-  if ((rc = read_points(a, &pts, &n, &rp, err))) goto out;
-  dcsim_sweep_mark_front(pts, n);
-  if ((rc = dcsim_sweep_bands_mark_default(pts, n, err))) goto out;
-  if (fmt == 2 || fmt == 3) {
+  unsigned obj;
+  if ((rc = parse_objectives(a, &obj, err)) || (rc = read_points(a, &pts, &n, &rp, err))) goto out;
+  dcsim_sweep_mark_front_on(pts, n, obj);
+  if (obj == DCSIM_OBJ_DEFAULT && (rc = dcsim_sweep_bands_mark_default(pts, n, err))) goto out;
+  if (picture) {
     char caption[512];
     dcsim_repro_caption(&rp, caption, sizeof caption);
-    rc = dcsim_plot_pareto(pts, n, dcsim_arg(a, "title"), caption, out,
-                           fmt == 2 ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
+    rc = dcsim_plot_pareto_on(pts, n, obj, dcsim_arg(a, "title"), caption, out,
+                              fmt == DCSIM_FMT_SVG ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
     goto out;
   }
   /* the front, and the points indistinguishable from it (dcsim/sweep_bands.h), by increasing
@@ -582,19 +682,26 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
     rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot write");
     goto out;
   }
-  if (fmt == 0)
+  if (fmt == DCSIM_FMT_CSV)
     dcsim_sweep_write_csv(f, pts, m, &rp);
-  else if (fmt == 1)
+  else if (fmt == DCSIM_FMT_JSON)
     dcsim_sweep_write_json(f, pts, m, &rp);
   else {
     size_t feas = 0;
     for (size_t i = 0; i < n; i++) feas += pts[i].feasible != 0;
-    fprintf(f,
-            "%zu %s read, %zu of them feasible; the Pareto front (time vs energy) has %zu of "
-            "them, and %zu more are indistinguishable from it within their uncertainty bands, "
-            "listed below by time (knee: closest to the utopia point after scaling both axes to "
-            "[0,1])\n\n",
-            n, dcsim_plural(n, "point", "points"), feas, m - near, near);
+    if (obj == DCSIM_OBJ_DEFAULT)
+      fprintf(f,
+              "%zu %s read, %zu of them feasible; the Pareto front (time vs energy) has %zu of "
+              "them, and %zu more are indistinguishable from it within their uncertainty bands, "
+              "listed below by time (knee: closest to the utopia point after scaling both axes to "
+              "[0,1])\n\n",
+              n, dcsim_plural(n, "point", "points"), feas, m - near, near);
+    else
+      fprintf(f,
+              "%zu %s read, %zu of them feasible; the Pareto front over %s has %zu of them, "
+              "listed below by time (knee: closest to the utopia point after scaling each "
+              "objective to [0,1]; a point of unknown cost is on no front)\n\n",
+              n, dcsim_plural(n, "point", "points"), feas, dcsim_objectives_name(obj), m);
     dcsim_sweep_write_text(f, pts, m, 0);
     dcsim_repro_text(f, &rp);
   }

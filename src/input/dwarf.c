@@ -75,6 +75,8 @@ struct dcsim_dwarf {
   formula mg_halo; /* names: the parameters, then GPUS */
   int has_comm, has_comm_attrs;
   formula comm_in, comm_out, comm_iters;
+  formula comm_max_nodes; /* <communication max-nodes>, issue 26; .e NULL when absent */
+  char *comm_max_nodes_src;
   double comm_overlap;
   size_t n_patterns;
   pattern_def patterns[DCSIM_COMM_MAX_PATTERNS];
@@ -129,6 +131,8 @@ void dcsim_dwarf_free(dcsim_dwarf_t *d) {
   dcsim_expr_free(d->domain.e);
   dcsim_expr_free(d->mg_halo.e);
   dcsim_expr_free(d->comm_in.e);
+  dcsim_expr_free(d->comm_max_nodes.e);
+  free(d->comm_max_nodes_src);
   dcsim_expr_free(d->comm_out.e);
   dcsim_expr_free(d->comm_iters.e);
   for (size_t i = 0; i < d->n_patterns; i++) {
@@ -502,6 +506,15 @@ static int load_comm(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *cm, 
         (rc = parse_formula(d, doc, cm, "iterations", &d->comm_iters, err)))
       return rc;
   }
+  if (dcsim__xml_attr(doc, cm, "max-nodes")) { /* the finest split of the domain (issue 26) */
+    const char *src = dcsim__xml_attr(doc, cm, "max-nodes-source");
+    if (!src)
+      return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, cm,
+                           "<communication max-nodes>: needs max-nodes-source (why that limit)");
+    if ((rc = parse_formula(d, doc, cm, "max-nodes", &d->comm_max_nodes, err))) return rc;
+    if (!(d->comm_max_nodes_src = dcsim_strdup(src)))
+      return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  }
   if ((rc = dcsim__xml_double(doc, cm, "overlap", 0, &d->comm_overlap, err))) return rc;
   if (d->comm_overlap < 0 || d->comm_overlap > 1)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, cm, "<communication overlap>: must be in 0..1");
@@ -852,6 +865,11 @@ static int eval_gpu_comm(const dcsim_dwarf_t *d, const double *vals, dcsim_dwarf
   if (d->has_comm) {
     e->has_comm = 1;
     e->comm_overlap = d->comm_overlap;
+  }
+  if (d->comm_max_nodes.e) {
+    if ((rc = eval_formula(d, &d->comm_max_nodes, vals, "max-nodes", &e->comm_max_nodes, err)))
+      return rc;
+    e->comm_max_nodes_source = d->comm_max_nodes_src;
   }
   if (d->has_comm_attrs &&
       ((rc = eval_formula(d, &d->comm_in, vals, "in-byte", &e->comm_in_byte, err)) ||

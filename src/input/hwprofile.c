@@ -71,6 +71,7 @@ struct dcsim_cpu_profile {
   dcsim_cpu_perf_model pm;
   char *pm_src, *pm_level_src[Q_COUNT];
   dcsim_cpu_power_model power; /* <power-spec>, <power-model> (dcsim/hwprofile_power.h) */
+  dcsim__price price;          /* <price>, issue 26 */
 };
 
 void dcsim_cpu_profile_free(dcsim_cpu_profile_t *p) {
@@ -97,6 +98,7 @@ void dcsim_cpu_profile_free(dcsim_cpu_profile_t *p) {
   free(p->pm_src);
   for (int q = 0; q < Q_COUNT; q++) free(p->pm_level_src[q]);
   dcsim_cpu_power_model_release(&p->power);
+  dcsim__price_release(&p->price);
   free(p->path);
   free(p->name);
   free(p->model);
@@ -529,6 +531,7 @@ int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_er
     rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, spec, "<spec>: nominal-ghz must be positive");
     goto out;
   }
+  if ((rc = dcsim__price_load(doc, root, &p->price, err))) goto out;
   xmlNode *fr = dcsim__xml_child(root, "frequencies");
   size_t nf = dcsim__xml_count(fr, "freq");
   p->freqs = calloc(nf ? nf : 1, sizeof *p->freqs);
@@ -994,4 +997,39 @@ unsigned dcsim_cpu_profile_energy_max_cores(const dcsim_cpu_profile_t *p,
     if (!m || c < m) m = c; /* interpolating between tables: the smaller full load covers both */
   }
   return m;
+}
+
+dcsim_hw_price dcsim_cpu_profile_price(const dcsim_cpu_profile_t *p) {
+  return dcsim__price_public(&p->price);
+}
+
+/* ---- <price> of CPU and GPU profiles (issue 26) ---- */
+
+int dcsim__price_load(const dcsim_xml_doc_t *doc, xmlNode *root, dcsim__price *pr,
+                      dcsim_error *err) {
+  xmlNode *n = dcsim__xml_child(root, "price");
+  const char *date = NULL, *src = NULL;
+  pr->usd = -1;
+  if (!n) return 0;
+  int rc;
+  if ((rc = dcsim__xml_double(doc, n, "usd", 1, &pr->usd, err)) ||
+      (rc = dcsim__xml_str(doc, n, "date", 1, &date, err)) ||
+      (rc = dcsim__xml_str(doc, n, "source", 1, &src, err)))
+    return rc;
+  if (!(pr->usd > 0))
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, n, "<price usd>: must be positive");
+  if (!(pr->date = dcsim_strdup(date)) || !(pr->source = dcsim_strdup(src)))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  return 0;
+}
+
+dcsim_hw_price dcsim__price_public(const dcsim__price *pr) {
+  dcsim_hw_price h = { pr->usd > 0, pr->usd > 0 ? pr->usd : 0, pr->date, pr->source };
+  return h;
+}
+
+void dcsim__price_release(dcsim__price *pr) {
+  free(pr->date);
+  free(pr->source);
+  pr->date = pr->source = NULL;
 }

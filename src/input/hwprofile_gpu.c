@@ -20,6 +20,7 @@ struct dcsim_gpu_profile {
   dcsim_gpu_spec spec;
   size_t n_levels;
   dcsim_cache_level levels[2]; /* <cache-hierarchy>: L2, DRAM */
+  dcsim__price price;          /* <price>, issue 26 */
 };
 
 void dcsim_gpu_profile_free(dcsim_gpu_profile_t *p) {
@@ -31,6 +32,7 @@ void dcsim_gpu_profile_free(dcsim_gpu_profile_t *p) {
   free(p->dev_source);
   free(p->launch_source);
   free(p->pm_source);
+  dcsim__price_release(&p->price);
   free(p);
 }
 
@@ -258,6 +260,7 @@ int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_er
   if (ch && (rc = load_gpu_levels(p, doc, ch, err))) goto out;
   if ((rc = gpu_links_power(doc, root, s, err))) goto out;
   if ((rc = gpu_launch_power_model(p, doc, root, err))) goto out;
+  if ((rc = dcsim__price_load(doc, root, &p->price, err))) goto out;
   *out = p;
   p = NULL;
 out:
@@ -267,6 +270,9 @@ out:
 }
 
 const char *dcsim_gpu_profile_name(const dcsim_gpu_profile_t *p) { return p->name; }
+dcsim_hw_price dcsim_gpu_profile_price(const dcsim_gpu_profile_t *p) {
+  return dcsim__price_public(&p->price);
+}
 const char *dcsim_gpu_profile_model(const dcsim_gpu_profile_t *p) { return p->model; }
 const char *dcsim_gpu_profile_path(const dcsim_gpu_profile_t *p) { return p->path; }
 const dcsim_gpu_spec *dcsim_gpu_profile_spec(const dcsim_gpu_profile_t *p) { return &p->spec; }

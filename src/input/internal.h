@@ -30,4 +30,14 @@ int dcsim__profile_dup_source(const dcsim_xml_doc_t *doc, xmlNode *n, char **out
 int dcsim__profile_level_sizes(const dcsim_xml_doc_t *doc, xmlNode *l, const char *name,
                                dcsim_cache_level *cl, dcsim_error *err);
 
+/* A profile's <price usd date source> (issue 26, dcsim/hwprofile.h): usd <= 0 when absent. */
+typedef struct dcsim__price {
+  double usd;
+  char *date, *source;
+} dcsim__price;
+int dcsim__price_load(const dcsim_xml_doc_t *doc, xmlNode *root, dcsim__price *pr,
+                      dcsim_error *err);
+dcsim_hw_price dcsim__price_public(const dcsim__price *pr);
+void dcsim__price_release(dcsim__price *pr);
+
 #endif

@@ -1,4 +1,4 @@
-/* platform.c - loading a data-centre description (see dcsim/platform.h). */
+/* platform.c — loading a data-centre description (see dcsim/platform.h). */
 #include "dcsim/platform.h"
 
 #include <stdint.h>
@@ -34,7 +34,7 @@ long dcsim_platform_find_group(const dcsim_platform *p, const char *name) {
 static char *profile_ref(const char *platform_path, const char *ref) {
   size_t n = strlen(ref);
   if (n > 4 && strcmp(ref + n - 4, ".xml") == 0) return dcsim_path_join(platform_path, ref);
-  return strdup(ref);
+  return dcsim_strdup(ref);
 }
 
 static int load_group(const dcsim_xml_doc_t *doc, xmlNode *node, dcsim_node_group *g,
@@ -53,8 +53,8 @@ static int load_group(const dcsim_xml_doc_t *doc, xmlNode *node, dcsim_node_grou
       (rc = dcsim__xml_str(doc, node, "rack", 0, &rack, err)))
     return rc;
   g->line = (int)xmlGetLineNo(node);
-  if (!(g->name = strdup(name)) || !(g->cpu = profile_ref(path, cpu)) ||
-      (gpu && !(g->gpu = profile_ref(path, gpu))) || (rack && !(g->rack = strdup(rack))))
+  if (!(g->name = dcsim_strdup(name)) || !(g->cpu = profile_ref(path, cpu)) ||
+      (gpu && !(g->gpu = profile_ref(path, gpu))) || (rack && !(g->rack = dcsim_strdup(rack))))
     return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, node, "out of memory");
   if (g->count < 1)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, node,
@@ -107,7 +107,8 @@ int dcsim_platform_load(const char *path, dcsim_platform **out, dcsim_error *err
   }
   if ((rc = dcsim__xml_str(doc, root, "name", 1, &name, err))) goto out;
   const char *wms = dcsim__xml_attr(doc, root, "wms");
-  if (!(p->path = strdup(path)) || !(p->name = strdup(name)) || (wms && !(p->wms = strdup(wms)))) {
+  if (!(p->path = dcsim_strdup(path)) || !(p->name = dcsim_strdup(name)) ||
+      (wms && !(p->wms = dcsim_strdup(wms)))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
@@ -177,7 +178,7 @@ int dcsim_platform_build(const char *name, const dcsim_node_group *groups, size_
   *out = NULL;
   dcsim_platform *p = calloc(1, sizeof *p);
   if (!p || !(p->groups = calloc(n_groups ? n_groups : 1, sizeof *p->groups)) ||
-      !(p->path = strdup(name)) || !(p->name = strdup(name))) {
+      !(p->path = dcsim_strdup(name)) || !(p->name = dcsim_strdup(name))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, name, 0, "out of memory");
     goto out;
   }
@@ -202,9 +203,9 @@ int dcsim_platform_build(const char *name, const dcsim_node_group *groups, size_
       rc = DCSIM_ERR(err, DCSIM_ESCHEMA, name, src->line, "<node-group>: needs a name and a cpu");
       goto out;
     }
-    if (!(g->name = strdup(src->name)) || !(g->cpu = strdup(src->cpu)) ||
-        (src->gpu && !(g->gpu = strdup(src->gpu))) ||
-        (src->rack && !(g->rack = strdup(src->rack)))) {
+    if (!(g->name = dcsim_strdup(src->name)) || !(g->cpu = dcsim_strdup(src->cpu)) ||
+        (src->gpu && !(g->gpu = dcsim_strdup(src->gpu))) ||
+        (src->rack && !(g->rack = dcsim_strdup(src->rack)))) {
       rc = DCSIM_ERR(err, DCSIM_ENOMEM, name, 0, "out of memory");
       goto out;
     }

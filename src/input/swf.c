@@ -42,20 +42,13 @@ const char *dcsim_swf_header(const dcsim_swf *t, const char *key) {
   return NULL;
 }
 
-static char *trim(char *s) {
-  while (isspace((unsigned char)*s)) s++;
-  size_t n = strlen(s);
-  while (n && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
-  return s;
-}
-
 /* "; Key: value" -> a header entry (other comments are ignored); at most SWF_MAX_HEADERS of them,
  * SWF_MAX_HEADER_BYTES in all. */
 static int header_line(dcsim_swf *t, char *text, int line, size_t *bytes, dcsim_error *err) {
   char *colon = strchr(text, ':');
   if (!colon) return 0;
   *colon = '\0';
-  char *key = trim(text), *value = trim(colon + 1);
+  char *key = dcsim_trim(text), *value = dcsim_trim(colon + 1);
   if (!*key || strchr(key, ' ')) return 0; /* prose, not a "Key: value" comment */
   *bytes += strlen(key) + strlen(value) + 2;
   if (t->n_header == SWF_MAX_HEADERS || *bytes > SWF_MAX_HEADER_BYTES)
@@ -66,7 +59,7 @@ static int header_line(dcsim_swf *t, char *text, int line, size_t *bytes, dcsim_
   if (DCSIM_GROW_N(t->header, t->n_header))
     return DCSIM_ERR(err, DCSIM_ENOMEM, t->path, line, "out of memory");
   dcsim_swf_header_line *h = &t->header[t->n_header];
-  if (!(h->key = strdup(key)) || !(h->value = strdup(value))) {
+  if (!(h->key = dcsim_strdup(key)) || !(h->value = dcsim_strdup(value))) {
     free(h->key);
     return DCSIM_ERR(err, DCSIM_ENOMEM, t->path, line, "out of memory");
   }
@@ -318,7 +311,7 @@ int dcsim_swf_load_budget(const char *path, const dcsim_budget *budget, dcsim_sw
   *out = NULL;
   dcsim_swf *t = calloc(1, sizeof *t);
   int rc = 0;
-  if (!t || !(t->path = strdup(path))) {
+  if (!t || !(t->path = dcsim_strdup(path))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/strutil.h"
 #include "util/xmlio.h"
 
 void dcsim_swf_map_free(dcsim_swf_map *m) {
@@ -58,8 +59,8 @@ static int load_rule(const dcsim_xml_doc_t *doc, xmlNode *x, dcsim_swf_rule *r, 
   int rc;
   r->line = (int)xmlGetLineNo(x);
   r->min_procs = r->max_procs = r->min_run_s = r->max_run_s = -1;
-  if (!(r->name = strdup(name)) || !(r->dwarf = strdup(dwarf)) ||
-      (cas && !(r->case_name = strdup(cas))))
+  if (!(r->name = dcsim_strdup(name)) || !(r->dwarf = dcsim_strdup(dwarf)) ||
+      (cas && !(r->case_name = dcsim_strdup(cas))))
     return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, x, "out of memory");
   r->device = !dev || strcmp(dev, "cpu") == 0 ? DCSIM_DEV_CPU
               : strcmp(dev, "gpu") == 0       ? DCSIM_DEV_GPU
@@ -89,7 +90,7 @@ static int load_rule(const dcsim_xml_doc_t *doc, xmlNode *x, dcsim_swf_rule *r, 
   for (xmlNode *s = dcsim__xml_child(x, "set"); s; s = dcsim__xml_next(s, "set")) {
     dcsim_param_set *p = &r->sets[r->n_sets];
     if ((rc = dcsim__xml_double(doc, s, "value", 1, &p->value, err))) return rc;
-    if (!(p->name = strdup(dcsim__xml_attr(doc, s, "name"))))
+    if (!(p->name = dcsim_strdup(dcsim__xml_attr(doc, s, "name"))))
       return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, s, "out of memory");
     r->n_sets++;
     for (size_t k = 0; k + 1 < r->n_sets; k++)
@@ -109,7 +110,8 @@ int dcsim_swf_map_load(const char *path, dcsim_swf_map **out, dcsim_error *err) 
   size_t n = dcsim__xml_count(root, "rule");
   const char *um = dcsim__xml_attr(doc, root, "unmatched");
   if (!(m = calloc(1, sizeof *m)) || !(m->rules = calloc(n ? n : 1, sizeof *m->rules)) ||
-      !(m->path = strdup(path)) || !(m->name = strdup(dcsim__xml_attr(doc, root, "name")))) {
+      !(m->path = dcsim_strdup(path)) ||
+      !(m->name = dcsim_strdup(dcsim__xml_attr(doc, root, "name")))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }

@@ -10,6 +10,8 @@
 
 #include <jansson.h>
 
+#include "dcsim/stats.h"
+#include "dcsim/strutil.h"
 #include "util/fileio.h"
 
 void dcsim_wfc_free(dcsim_wfc *w) {
@@ -90,7 +92,7 @@ static const char *get_str(json_t *o, const char *k) {
 
 /* A task name usable in after= lists: whitespace becomes '_'. */
 static char *task_name(const char *s) {
-  char *d = strdup(s);
+  char *d = dcsim_strdup(s);
   if (d)
     for (char *p = d; *p; p++)
       if (isspace((unsigned char)*p)) *p = '_';
@@ -179,11 +181,6 @@ static int add_parent(dcsim_wfc_task *t, uint32_t p, size_t *cap) {
   return 0;
 }
 
-static int cmp_u32(const void *a, const void *b) {
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return (x > y) - (x < y);
-}
-
 /* One use of a file by a task: what stage_files() turns into the workflow's inputs and outputs. */
 typedef struct file_use {
   const char *key; /* the file's id or name, borrowed from the JSON document */
@@ -255,7 +252,7 @@ static int read_header(wfc_load *L, json_t *root) {
   if (!json_is_object(root) || !json_is_object(wf))
     return bad(c, "workflow", "missing: not a WfCommons instance");
   if (!(w->name = task_name(name && *name ? name : "wfcommons")) ||
-      !(w->schema_version = strdup(ver ? ver : "?")))
+      !(w->schema_version = dcsim_strdup(ver ? ver : "?")))
     return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
   L->spec = json_object_get(wf, "specification");
   L->exe = json_object_get(wf, "execution");
@@ -504,7 +501,7 @@ static int read_wms(const ctx *c, dcsim_wfc *w, json_t *root) {
 static void sort_parents(dcsim_wfc *w) {
   for (size_t i = 0; i < w->n_tasks; i++) {
     dcsim_wfc_task *tk = &w->tasks[i];
-    if (tk->n_parents > 1) qsort(tk->parents, tk->n_parents, sizeof *tk->parents, cmp_u32);
+    if (tk->n_parents > 1) qsort(tk->parents, tk->n_parents, sizeof *tk->parents, dcsim_cmp_u32);
     size_t u = 0;
     for (size_t k = 0; k < tk->n_parents; k++)
       if (!k || tk->parents[k] != tk->parents[k - 1]) tk->parents[u++] = tk->parents[k];
@@ -545,7 +542,7 @@ int dcsim_wfc_load(const char *path, dcsim_wfc **out, dcsim_error *err) {
     return rc;
   }
   json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-  if (!L.w || !(L.w->path = strdup(path))) {
+  if (!L.w || !(L.w->path = dcsim_strdup(path))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
@@ -622,7 +619,7 @@ int dcsim_wfc_workflow(const dcsim_wfc *w, const dcsim_wfc_opts *o, dcsim_workfl
   }
   if ((rc = dcsim_workflow_build(w->path, tt, n, items, n, out, err))) goto out;
   free((*out)->name);
-  if (!((*out)->name = strdup(w->name))) {
+  if (!((*out)->name = dcsim_strdup(w->name))) {
     dcsim_workflow_free(*out);
     *out = NULL;
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, w->path, 0, "out of memory");

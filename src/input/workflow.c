@@ -1,4 +1,4 @@
-/* workflow.c - workflow and workload inputs: parsing, checking and expanding the task DAG
+/* workflow.c — workflow and workload inputs: parsing, checking and expanding the task DAG
  * (see dcsim/workflow.h).
  *
  * Expansion works on a tree of `node`s mirroring the items: each node knows the size of one
@@ -16,6 +16,7 @@
 
 #include "dcsim/budget.h"
 #include "dcsim/platform.h"
+#include "dcsim/stats.h"
 #include "dcsim/strutil.h"
 #include "util/fileio.h"
 #include "util/xmlio.h"
@@ -308,7 +309,7 @@ static int resolve_preds(ctx *c, node *nd, size_t n, const dcsim_wf_item *parent
     for (const char *p = it->after; p && *p; p++) cap += strchr(" \t\r\n", *p) != NULL;
     free(buf);
     if (!(nd[i].preds = malloc(cap * sizeof *nd[i].preds)) ||
-        !(buf = strdup(it->after ? it->after : ""))) {
+        !(buf = dcsim_strdup(it->after ? it->after : ""))) {
       rc = DCSIM_ERR(c->err, DCSIM_ENOMEM, c->wf->path, 0, "out of memory");
       goto out;
     }
@@ -467,7 +468,10 @@ static int prepare(ctx *c, const dcsim_wf_item *items, size_t n, const dcsim_wf_
     nd[i].off = *size;
     *size += nd[i].size;
     if (*size > DCSIM_WORKFLOW_MAX_TASKS)
-      return item_err(c, DCSIM_ERANGE, it, "workflow expands to more than %u tasks",
+      return item_err(c, DCSIM_ERANGE, it,
+                      "workflow expands to more than %u tasks (the most one workflow file may "
+                      "describe, whatever --max-tasks: split it into several workflows of a "
+                      "workload)",
                       DCSIM_WORKFLOW_MAX_TASKS);
   }
   int rc = resolve_preds(c, nd, n, parent);
@@ -582,11 +586,6 @@ static int emit(ctx *c, const node *nd, uint64_t base, uint32_t member, uint32_t
   return 0;
 }
 
-static int cmp_u32(const void *a, const void *b) {
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return (x > y) - (x < y);
-}
-
 /* Checks the templates of wf and expands items into wf's tasks and dependencies. */
 static int expand(dcsim_workflow *wf, const dcsim_wf_item *items, size_t n,
                   const dcsim_budget *budget, dcsim_error *err) {
@@ -648,7 +647,7 @@ static int expand(dcsim_workflow *wf, const dcsim_wf_item *items, size_t n,
     size_t cnt = wf->dep_start[i + 1] - wf->dep_start[i];
     for (size_t k = 1; k < cnt; k++)
       if (d[k - 1] > d[k]) {
-        qsort(d, cnt, sizeof *d, cmp_u32);
+        qsort(d, cnt, sizeof *d, dcsim_cmp_u32);
         break;
       }
   }
@@ -685,7 +684,7 @@ int dcsim_workflow_build(const char *name, const dcsim_task_template *templates,
   int rc = DCSIM_ENOMEM;
   dcsim_workflow *wf = calloc(1, sizeof *wf);
   *out = NULL;
-  if (!wf || !(wf->path = strdup(name)) || !(wf->name = strdup(name)) ||
+  if (!wf || !(wf->path = dcsim_strdup(name)) || !(wf->name = dcsim_strdup(name)) ||
       !(wf->templates = calloc(n_templates + 1, sizeof *wf->templates)))
     goto nomem;
   for (; wf->n_templates < n_templates; wf->n_templates++)
@@ -727,6 +726,16 @@ static void items_free(dcsim_wf_item *items, size_t n) {
   free(items);
 }
 
+/* cores-per-node: a whole number, or all (0: the node's cores, as --cores all; issue 26) */
+static int cores_attr(const dcsim_xml_doc_t *doc, xmlNode *x, unsigned *out, dcsim_error *err) {
+  const char *v = dcsim__xml_attr(doc, x, "cores-per-node");
+  if (v && strcmp(v, "all") == 0) {
+    *out = 0;
+    return 0;
+  }
+  return dcsim__xml_u32(doc, x, "cores-per-node", 0, out, err);
+}
+
 static int parse_task(parser *ps, xmlNode *x, dcsim_wf_item *it) {
   const dcsim_xml_doc_t *doc = ps->doc;
   dcsim_workflow *wf = ps->wf;
@@ -752,7 +761,7 @@ static int parse_task(parser *ps, xmlNode *x, dcsim_wf_item *it) {
       (rc = dcsim__xml_str(doc, x, "group", 0, &group, err)) ||
       (rc = dcsim__xml_str(doc, x, "freq", 0, &freq, err)) ||
       (rc = dcsim__xml_u32(doc, x, "nodes", 0, &t->nodes, err)) ||
-      (rc = dcsim__xml_u32(doc, x, "cores-per-node", 0, &t->cores_per_node, err)) ||
+      (rc = cores_attr(doc, x, &t->cores_per_node, err)) ||
       (rc = dcsim__xml_double(doc, x, "deadline-s", 0, &t->deadline_s, err)))
     return rc;
   if (!dwarf == !dcsim__xml_attr(doc, x, "runtime-s"))
@@ -783,7 +792,8 @@ static int parse_task(parser *ps, xmlNode *x, dcsim_wf_item *it) {
     dcsim_param_set *p = &t->sets[t->n_sets++];
     const char *pn = dcsim__xml_attr(doc, s, "name");
     if ((rc = dcsim__xml_double(doc, s, "value", 1, &p->value, err))) return rc;
-    if (!(p->name = strdup(pn))) return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, s, "out of memory");
+    if (!(p->name = dcsim_strdup(pn)))
+      return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, s, "out of memory");
   }
   return 0;
 }
@@ -844,14 +854,14 @@ int dcsim_workflow_load_budget(const char *path, const dcsim_budget *budget, dcs
   dcsim_workflow *wf = calloc(1, sizeof *wf);
   *out = NULL;
   int rc = DCSIM_ENOMEM;
-  if (!wf || !(wf->path = strdup(path))) {
+  if (!wf || !(wf->path = dcsim_strdup(path))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
   if ((rc = dcsim__xml_load(path, "workflow", &doc, err))) goto out;
   xmlNode *root = dcsim__xml_root(doc);
   const char *plat = dcsim__xml_attr(doc, root, "platform");
-  if (!(wf->name = strdup(dcsim__xml_attr(doc, root, "name"))) ||
+  if (!(wf->name = dcsim_strdup(dcsim__xml_attr(doc, root, "name"))) ||
       (plat && !(wf->platform = dcsim_path_join(path, plat)))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
@@ -921,7 +931,8 @@ int dcsim_workload_load(const char *path, dcsim_workload **out, dcsim_error *err
   const char *plat = dcsim__xml_attr(doc, root, "platform");
   size_t n = dcsim__xml_count(root, "submit");
   if (!(wl = calloc(1, sizeof *wl)) || !(wl->subs = calloc(n ? n : 1, sizeof *wl->subs)) ||
-      !(wl->path = strdup(path)) || !(wl->name = strdup(dcsim__xml_attr(doc, root, "name"))) ||
+      !(wl->path = dcsim_strdup(path)) ||
+      !(wl->name = dcsim_strdup(dcsim__xml_attr(doc, root, "name"))) ||
       (plat && !(wl->platform = dcsim_path_join(path, plat)))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;

@@ -18,6 +18,8 @@ typedef struct dcsim_plot_gp {
   char script[600];
   FILE *f; /* the script */
   int oom;
+  dcsim_plot_format fmt; /* issue 26: what made the picture goes into its metadata */
+  char meta[1024];       /* the caption: version, commit, input hashes */
 } dcsim_plot_gp;
 
 /* What dcsim_plot_trace records of a run: a bar per (task, node), a power segment per node. */
@@ -57,6 +59,8 @@ int dcsim__plot_run(dcsim_plot_gp *g, const char *out, dcsim_error *err);
 void dcsim__plot_cleanup(dcsim_plot_gp *g);
 /* s as a double-quoted gnuplot string (data files and script). */
 void dcsim__plot_str(FILE *f, const char *s);
+/* Colour i of n series: the palette's for n <= 10, else distinct hues (buf holds "#rrggbb"). */
+const char *dcsim__plot_color_n(size_t i, size_t n, char buf[8]);
 /* The i-th colour of the charts' palette (it repeats). */
 const char *dcsim__plot_color(size_t i);
 /* A point's frequency for a picture: GHz with its unit ("2.4 GHz"), a state label as it is. */

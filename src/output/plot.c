@@ -14,7 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "dcsim/numfmt.h"
+#include "dcsim/repro.h"
 #include "dcsim/strutil.h"
 #include "output/internal.h"
 
@@ -81,6 +84,30 @@ const char *dcsim__plot_color(size_t i) {
   return palette[i % (sizeof palette / sizeof palette[0])];
 }
 
+/* Colour i of n: the palette while it suffices, else n hues spread around the colour wheel with
+ * alternating lightness (HSL with S = 0.65, L = 0.38 or 0.55), so no two series share a colour. */
+const char *dcsim__plot_color_n(size_t i, size_t n, char buf[8]) {
+  if (n <= 10) return dcsim__plot_color(i);
+  double h = 6.0 * (double)(i % n) / (double)n, l = i % 2 ? 0.55 : 0.38, s = 0.65;
+  double c = (1 - fabs(2 * l - 1)) * s, x = c * (1 - fabs(fmod(h, 2) - 1)), m = l - c / 2;
+  double r = 0, g = 0, b = 0;
+  if (h < 1)
+    r = c, g = x;
+  else if (h < 2)
+    r = x, g = c;
+  else if (h < 3)
+    g = c, b = x;
+  else if (h < 4)
+    g = x, b = c;
+  else if (h < 5)
+    r = x, b = c;
+  else
+    r = c, b = x;
+  snprintf(buf, 8, "#%02x%02x%02x", (unsigned)lround((r + m) * 255),
+           (unsigned)lround((g + m) * 255), (unsigned)lround((b + m) * 255));
+  return buf;
+}
+
 /* ---- a temporary directory with the script and data ---- */
 
 /* What made the picture, small and grey along the bottom edge, under the plot (which moves up to
@@ -136,7 +163,94 @@ int dcsim__plot_open(dcsim_plot_gp *g, const char *out, dcsim_plot_format fmt, i
   }
   fputs("'\nset encoding utf8\nset termoption noenhanced\n", g->f);
   gp_caption(g->f, caption, height);
+  g->fmt = fmt;
+  snprintf(g->meta, sizeof g->meta, "%s", caption ? caption : "");
   return 0;
+}
+
+/* ---- provenance in the picture's own metadata (issue 26) ---- */
+
+static void put_be32(unsigned char *p, uint32_t v) {
+  p[0] = (unsigned char)(v >> 24);
+  p[1] = (unsigned char)(v >> 16);
+  p[2] = (unsigned char)(v >> 8);
+  p[3] = (unsigned char)v;
+}
+
+/* a PNG tEXt chunk (PNG specification, 11.3.4.3: keyword, NUL, Latin-1 text; CRC-32 over type and
+ * data) appended to buf */
+static size_t png_text_chunk(unsigned char *buf, const char *key, const char *text) {
+  size_t kl = strlen(key), tl = strlen(text), n = kl + 1 + tl;
+  put_be32(buf, (uint32_t)n);
+  memcpy(buf + 4, "tEXt", 4);
+  memcpy(buf + 8, key, kl + 1);
+  memcpy(buf + 8 + kl + 1, text, tl);
+  put_be32(buf + 8 + n, (uint32_t)crc32(0L, buf + 4, (uInt)(n + 4)));
+  return n + 12;
+}
+
+/* the file's bytes with ins inserted at `at`, written over it (a temporary file, then rename) */
+static int splice_file(const char *out, const unsigned char *data, size_t len, size_t at,
+                       const void *ins, size_t ins_len, size_t skip, dcsim_error *err) {
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s.meta-tmp", out);
+  FILE *w = fopen(tmp, "wb");
+  int ok = w && fwrite(data, 1, at, w) == at && fwrite(ins, 1, ins_len, w) == ins_len &&
+           fwrite(data + at + skip, 1, len - at - skip, w) == len - at - skip;
+  if (w && fclose(w) != 0) ok = 0;
+  if (!ok || rename(tmp, out) != 0) {
+    unlink(tmp);
+    return DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot write its metadata");
+  }
+  return 0;
+}
+
+/* PNG: tEXt "Software" (dcsim and its commit) and "Comment" (the caption) after IHDR; SVG: the
+ * caption as its <title> and <desc> in place of gnuplot's. */
+static int embed_metadata(const char *out, dcsim_plot_format fmt, const char *meta,
+                          dcsim_error *err) {
+  FILE *f = fopen(out, "rb");
+  if (!f) return DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot read it back");
+  unsigned char *data = NULL;
+  size_t len = 0, cap = 0, k;
+  unsigned char chunk[65536];
+  while ((k = fread(chunk, 1, sizeof chunk, f)) > 0) {
+    if (DCSIM_GROW(data, cap, len + k)) {
+      fclose(f);
+      free(data);
+      return DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory");
+    }
+    memcpy(data + len, chunk, k);
+    len += k;
+  }
+  fclose(f);
+  int rc = 0;
+  char soft[256];
+  snprintf(soft, sizeof soft, "dcsim %s, commit %s", dcsim_version(), dcsim_commit());
+  if (fmt == DCSIM_PLOT_PNG && len > 33 && memcmp(data + 12, "IHDR", 4) == 0) {
+    unsigned char ins[2 * 1400];
+    size_t n = png_text_chunk(ins, "Software", soft);
+    n += png_text_chunk(ins + n, "Comment", meta);
+    rc = splice_file(out, data, len, 33, ins, n, 0, err); /* 8 signature + 25 IHDR */
+  } else if (fmt == DCSIM_PLOT_SVG) {
+    const char *t = data ? strstr((const char *)data, "<title>Gnuplot</title>") : NULL;
+    const char *d = t ? strstr(t, "</desc>") : NULL;
+    if (t && d) {
+      char ins[4096], esc[2048];
+      size_t e = 0;
+      for (const char *c = meta; *c && e + 6 < sizeof esc; c++) /* XML text: & < > escaped */
+        e += (size_t)snprintf(esc + e, sizeof esc - e, "%s",
+                              *c == '&'   ? "&amp;"
+                              : *c == '<' ? "&lt;"
+                              : *c == '>' ? "&gt;"
+                                          : (char[]){ *c, 0 });
+      int m = snprintf(ins, sizeof ins, "<title>%s</title>\n<desc>%s</desc>", soft, esc);
+      size_t at = (size_t)(t - (const char *)data), skip = (size_t)(d + 7 - t);
+      rc = splice_file(out, data, len, at, ins, (size_t)m, skip, err);
+    }
+  }
+  free(data);
+  return rc;
 }
 
 /* a double-quoted gnuplot string (data files and script) */
@@ -159,8 +273,7 @@ void dcsim__plot_cleanup(dcsim_plot_gp *g) {
   char p[700];
   static const char *const files[] = { "plot.gp", "gnuplot.log" };
   for (size_t i = 0; i < 2; i++) {
-    snprintf(p, sizeof p, "%s/%s", g->dir, files[i]);
-    unlink(p);
+    if (dcsim_bufprintf(p, sizeof p, "%s/%s", g->dir, files[i]) == 0) unlink(p);
   }
   rmdir(g->dir);
 }
@@ -209,6 +322,7 @@ int dcsim__plot_run(dcsim_plot_gp *g, const char *out, dcsim_error *err) {
                      msg);
     }
   }
+  if (!rc) rc = embed_metadata(out, g->fmt, g->meta, err);
   dcsim__plot_cleanup(g);
   return rc;
 }

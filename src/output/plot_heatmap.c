@@ -134,10 +134,15 @@ static void heat_panel(FILE *f, const heat_view *h, size_t k, int last) {
             bx - 0.46, by - 0.46, bx + 0.46, by + 0.46);
   }
   if (last)
-    fputs("set colorbox user origin screen 0.895, screen 0.2 size screen 0.018, screen 0.6\n", f);
+    fputs("set colorbox user origin screen 0.875, screen 0.2 size screen 0.018, screen 0.6\n", f);
   else
     fputs("unset colorbox\n", f);
-  fprintf(f, "plot $h%zu using 1:2:3 with image notitle", k);
+  /* cells as boxes, not `with image` (gnuplot needs 2 x 2 pixels for an image: a sweep with one
+   * value on an axis drew empty panels, issue 26): a strip or a bar row draws as well as a grid */
+  fprintf(f,
+          "plot $h%zu using 1:2:(0.5):(0.5):($4 == 2 ? NaN : $3) with boxxyerror fs solid 1.0 "
+          "noborder lc palette notitle",
+          k);
   if (cells)
     fprintf(
         f,
@@ -183,8 +188,10 @@ int dcsim_plot_heatmap(const dcsim_sweep_point *pts, size_t n, int time, const c
           "set palette defined (0 '#440154', 0.25 '#3b528b', 0.5 '#21918c', 0.75 '#5ec962', 1 "
           "'#fde725')\n%sset format cb '%%g'\n",
           h->logc ? "set logscale cb\n" : "");
-  fprintf(f, "set cbrange [%.10g:%.10g]\nset cblabel '%s [%s]'\n", h->vmin * h->scale,
-          h->vmax * h->scale * (h->vmax > h->vmin ? 1 : 1.01), time ? "time" : "energy", h->unit);
+  /* the label clear of the tick labels (issue 26: they overlapped) */
+  fprintf(f, "set cbrange [%.10g:%.10g]\nset cblabel '%s [%s]' offset char 2,0\n",
+          h->vmin * h->scale, h->vmax * h->scale * (h->vmax > h->vmin ? 1 : 1.01),
+          time ? "time" : "energy", h->unit);
   fputs("set xlabel 'nodes'\nset ylabel 'cores per node'\nset tics out nomirror\n", f);
   count_tics(f, 'x', h->nodes, h->nn);
   count_tics(f, 'y', h->cores, h->nc);

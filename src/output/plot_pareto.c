@@ -41,6 +41,8 @@ typedef struct pareto_view {
   int var_cpu, var_gpu, var_nodes, var_cores, var_freq; /* what varies among feasible points */
   double es;                                            /* energy scale to unit eu */
   const char *eu;
+  /* the axes (issue 26, --objectives): x holds time_s, y energy_j of the points drawn */
+  const char *xq, *xu, *yq, *xbest, *ybest, *deftitle;
   series *ser; /* n_ser series; sid: each feasible point's series */
   size_t *sid, n_ser;
   size_t n_band; /* feasible points with uncertainty bands (dcsim/sweep_bands.h) */
@@ -137,21 +139,20 @@ static void pareto_header(FILE *f, const pareto_view *v, const char *title) {
     if (p->nodes) snprintf(nodes, sizeof nodes, "%u", p->nodes);
     if (p->cores) snprintf(cores, sizeof cores, "%u", p->cores);
     char fq[40];
-    snprintf(kd, sizeof kd, "\nknee: %s%s%s, %s node%s x %s core%s @ %s: %.4g s, %.4g %s", p->cpu,
+    snprintf(kd, sizeof kd, "\nknee: %s%s%s, %s node%s x %s core%s @ %s: %.4g %s, %.4g %s", p->cpu,
              p->cpu[0] && p->gpu[0] ? " + " : "", p->gpu, nodes, p->nodes == 1 ? "" : "s", cores,
              p->cores == 1 ? "" : "s",
-             p->freq[0] ? dcsim__plot_freq_text(p->freq, fq, sizeof fq) : "-", p->time_s,
+             p->freq[0] ? dcsim__plot_freq_text(p->freq, fq, sizeof fq) : "-", p->time_s, v->xu,
              p->energy_j * v->es, v->eu);
   }
   snprintf(t2, sizeof t2,
            "%s\n%zu feasible point%s of %zu%s; A, B, C...: the front's extremes, knee and a "
            "few more (see the key)%s",
-           title && *title ? title : "Time-to-solution vs energy-to-solution", v->nf,
-           v->nf == 1 ? "" : "s", v->n_done,
+           title && *title ? title : v->deftitle, v->nf, v->nf == 1 ? "" : "s", v->n_done,
            v->n_done > v->nf ? " (infeasible ones not shown)" : "", kd);
   dcsim__plot_str(f, t2);
-  fprintf(f, "\nset xlabel 'time-to-solution [s]%s'\nset ylabel 'energy-to-solution [%s]%s'\n",
-          logx ? " (log scale)" : "", v->eu, logy ? " (log scale)" : "");
+  fprintf(f, "\nset xlabel '%s [%s]%s'\nset ylabel '%s [%s]%s'\n", v->xq, v->xu,
+          logx ? " (log scale)" : "", v->yq, v->eu, logy ? " (log scale)" : "");
   if (logx) {
     fputs("set logscale x\n", f);
     log_axis(f, 'x', v->tmin, v->tmax);
@@ -255,13 +256,13 @@ static int pareto_labels(FILE *f, const pareto_view *v, char *keys, size_t size,
     if (!take[a]) continue;
     point_words(v, p, w, sizeof w);
     if (first)
-      snprintf(lab, sizeof lab, "%c  %s: fastest, %.4g s", mark, w, p->time_s);
+      snprintf(lab, sizeof lab, "%c  %s: %s, %.4g %s", mark, w, v->xbest, p->time_s, v->xu);
     else if (last)
-      snprintf(lab, sizeof lab, "%c  %s: least energy, %.4g %s", mark, w, p->energy_j * v->es,
+      snprintf(lab, sizeof lab, "%c  %s: %s, %.4g %s", mark, w, v->ybest, p->energy_j * v->es,
                v->eu);
     else
-      snprintf(lab, sizeof lab, "%c  %s%s, %.4g s, %.4g %s", mark, w, knee ? " (the knee)" : "",
-               p->time_s, p->energy_j * v->es, v->eu);
+      snprintf(lab, sizeof lab, "%c  %s%s, %.4g %s, %.4g %s", mark, w, knee ? " (the knee)" : "",
+               p->time_s, v->xu, p->energy_j * v->es, v->eu);
     fprintf(f,
             "set label '%c' at %.10g, %.10g left offset char %s font ',10' tc rgb '#000000' "
             "front\n",
@@ -306,9 +307,12 @@ static void pareto_plot_cmd(FILE *f, const pareto_view *v, const char *keys) {
         "$bands using 1:2:3:4:5:6 with xyerrorbars pt -1 lw 1 lc rgb '#bbbbbb' title "
         "'uncertainty band (doc/validation.md)', \\\n     ",
         f);
+  static const int shapes[] = { 7, 5, 9, 11, 13 }; /* circle, square, triangles, diamond */
   for (size_t k = 0; k < v->n_ser; k++) {
-    fprintf(f, "$s%zu using 1:2 with points pt 7 ps 1.1 lc rgb '%s' title ", k,
-            dcsim__plot_color(k));
+    char col[8];
+    /* issue 26: more series than the palette's 10 colours get distinct colours and shapes */
+    fprintf(f, "$s%zu using 1:2 with points pt %d ps 1.1 lc rgb '%s' title ", k,
+            v->n_ser > 10 ? shapes[k % 5] : 7, dcsim__plot_color_n(k, v->n_ser, col));
     dcsim__plot_str(f, v->ser[k].key);
     fputs(", \\\n     ", f);
   }
@@ -336,15 +340,63 @@ static void pareto_plot_cmd(FILE *f, const pareto_view *v, const char *keys) {
 int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title,
                       const char *caption, const char *out, dcsim_plot_format fmt,
                       dcsim_error *err) {
-  pareto_view v = { .pts = pts, .n = n };
+  return dcsim_plot_pareto_on(pts, n, DCSIM_OBJ_DEFAULT, title, caption, out, fmt, err);
+}
+
+/* The points as drawn over the objectives obj: x (time_s) the time, else the energy; y (energy_j)
+ * the cost when it is an objective, else the energy. A point without a value is left out (as an
+ * infeasible one). Three objectives are drawn over time and cost, the front being the points no
+ * point beats in all three. */
+static dcsim_sweep_point *axes_points(const dcsim_sweep_point *pts, size_t n, unsigned obj) {
+  dcsim_sweep_point *q = malloc((n ? n : 1) * sizeof *q);
+  for (size_t i = 0; q && i < n; i++) {
+    q[i] = pts[i];
+    q[i].time_s = obj & DCSIM_OBJ_TIME ? pts[i].time_s : pts[i].energy_j;
+    q[i].energy_j = obj & DCSIM_OBJ_COST ? pts[i].cost_usd : pts[i].energy_j;
+    if (!isfinite(q[i].time_s) || !isfinite(q[i].energy_j)) q[i].feasible = 0;
+  }
+  return q;
+}
+
+/* the default title of the chart over obj */
+static const char *chart_title(unsigned obj) {
+  if (obj == DCSIM_OBJ_DEFAULT) return "Time-to-solution vs energy-to-solution";
+  if (obj == (DCSIM_OBJ_TIME | DCSIM_OBJ_COST)) return "Time-to-solution vs cost";
+  if (obj == (DCSIM_OBJ_ENERGY | DCSIM_OBJ_COST)) return "Energy-to-solution vs cost";
+  return "Time-to-solution vs cost (front over time, energy and cost)";
+}
+
+int dcsim_plot_pareto_on(const dcsim_sweep_point *pts0, size_t n, unsigned obj, const char *title,
+                         const char *caption, const char *out, dcsim_plot_format fmt,
+                         dcsim_error *err) {
+  if (obj == 0) obj = DCSIM_OBJ_DEFAULT;
+  dcsim_sweep_point *copy = obj == DCSIM_OBJ_DEFAULT ? NULL : axes_points(pts0, n, obj);
+  if (obj != DCSIM_OBJ_DEFAULT && !copy)
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  int xt = (obj & DCSIM_OBJ_TIME) != 0, yc = (obj & DCSIM_OBJ_COST) != 0;
+  pareto_view v = { .pts = copy ? copy : pts0,
+                    .n = n,
+                    .xq = xt ? "time-to-solution" : "energy-to-solution",
+                    .xu = xt ? "s" : "J",
+                    .yq = yc ? "cost" : "energy-to-solution",
+                    .xbest = xt ? "fastest" : "least energy",
+                    .ybest = yc ? "least cost" : "least energy",
+                    .deftitle = chart_title(obj) };
   dcsim_plot_gp g;
   int rc = 0;
   pareto_scan(&v);
-  if (v.nf == 0)
-    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "no feasible point to plot (%zu infeasible)",
-                     v.n_done);
-  pareto_scan_bands(&v);
-  v.eu = dcsim__plot_energy_unit(v.emax, &v.es);
+  if (v.nf == 0) {
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "no feasible point%s to plot (%zu infeasible)",
+                   yc ? " with a cost" : "", v.n_done);
+    free(copy);
+    return rc;
+  }
+  if (obj == DCSIM_OBJ_DEFAULT) pareto_scan_bands(&v); /* bands of time and energy only */
+  if (yc) {
+    v.eu = "USD";
+    v.es = 1;
+  } else
+    v.eu = dcsim__plot_energy_unit(v.emax, &v.es);
   if ((rc = pareto_series(&v, err)) ||
       (rc = dcsim__plot_open(&g, out, fmt, 1100, 760, caption, err)))
     goto out;
@@ -359,5 +411,6 @@ int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title,
 out:
   free(v.ser);
   free(v.sid);
+  free(copy);
   return rc;
 }

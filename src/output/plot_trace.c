@@ -19,9 +19,8 @@ static int on_task(void *ctx, const dcsim_task_record *r, dcsim_error *err) {
   uint32_t lab = 0;
   while (lab < t->n_labels && strcmp(t->labels[lab], name) != 0) lab++;
   if (lab == t->n_labels) {
-    const char **nl = realloc(t->labels, (t->n_labels + 1) * sizeof *nl);
-    if (!nl) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
-    t->labels = nl;
+    if (DCSIM_GROW_N(t->labels, t->n_labels))
+      return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
     t->labels[t->n_labels++] = name;
   }
   for (uint32_t i = 0; i < r->n_nodes; i++) {
@@ -30,9 +29,7 @@ static int on_task(void *ctx, const dcsim_task_record *r, dcsim_error *err) {
         return DCSIM_ERR(err, DCSIM_ERANGE, "", 0,
                          "more than %u task bars: too many for a Gantt chart", DCSIM_PLOT_MAX_BARS);
       size_t nc = t->cap_bars ? 2 * t->cap_bars : 1024;
-      dcsim_plot_bar *nb = realloc(t->bars, nc * sizeof *nb);
-      if (!nb) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
-      t->bars = nb;
+      if (DCSIM_RESIZE(t->bars, nc)) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
       t->cap_bars = nc;
     }
     t->bars[t->n_bars++] =

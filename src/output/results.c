@@ -127,15 +127,15 @@ int dcsim_results_open(const char *path, dcsim_results_t **out, dcsim_error *err
   if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_WAL | DCSIM_DB_OWNED, &r->db, err)) ||
       (rc = dcsim__db_exec(r->db, path, schema_sql, err)) || (rc = add_columns(r, err)))
     goto out;
-  if (sqlite3_prepare_v2(
+  if (dcsim__db_try_prepare(
           r->db,
           "INSERT INTO tasks(run_id, job, task, name, dwarf, device, node_group, start_ns, end_ns, "
           "start_s,"
           " end_s, nodes, gpu, energy_j, freq_ghz) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-          -1, &r->ins_task, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2(r->db,
-                         "INSERT INTO power(run_id, node, t0_ns, t1_ns, power_w) VALUES(?,?,?,?,?)",
-                         -1, &r->ins_power, NULL) != SQLITE_OK) {
+          &r->ins_task) != 0 ||
+      dcsim__db_try_prepare(
+          r->db, "INSERT INTO power(run_id, node, t0_ns, t1_ns, power_w) VALUES(?,?,?,?,?)",
+          &r->ins_power) != 0) {
     rc = db_err(r, err, "cannot prepare statements");
     goto out;
   }

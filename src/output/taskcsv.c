@@ -9,6 +9,7 @@
 
 #include "dcsim/strutil.h"
 #include "util/csv.h"
+#include "util/fileio.h"
 
 struct dcsim_taskcsv {
   char *path, *tmp;
@@ -53,12 +54,10 @@ int dcsim_taskcsv_open(const char *path, const dcsim_scenario *s, const dcsim_re
                        const dcsim_engine_sink *next, dcsim_taskcsv_t **out, dcsim_error *err) {
   *out = NULL;
   dcsim_taskcsv_t *c = calloc(1, sizeof *c);
-  size_t n = strlen(path) + 16;
-  if (!c || !(c->path = dcsim_strdup(path)) || !(c->tmp = malloc(n))) {
+  if (!c || !(c->path = dcsim_strdup(path)) || !(c->tmp = dcsim__file_tmp_path(path))) {
     dcsim_taskcsv_close(c);
     return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   }
-  snprintf(c->tmp, n, "%s.tmp%ld", path, (long)getpid()); /* as dcsim__file_write_atomic */
   if (!(c->f = fopen(c->tmp, "w"))) {
     int rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot write: %s", strerror(errno));
     free(c->tmp);
@@ -85,8 +84,8 @@ int dcsim_taskcsv_finish(dcsim_taskcsv_t *t, dcsim_error *err) {
   bad |= fclose(t->f) != 0;
   t->f = NULL;
   if (bad) return DCSIM_ERR(err, DCSIM_EIO, t->path, 0, "write error");
-  if (rename(t->tmp, t->path) != 0)
-    return DCSIM_ERR(err, DCSIM_EIO, t->path, 0, "cannot write: %s", strerror(errno));
+  int rc = dcsim__file_publish(t->tmp, t->path, err);
+  if (rc) return rc;
   t->finished = 1;
   return 0;
 }

@@ -321,10 +321,8 @@ static int bucket_reserve(dcsim_engine_t *e, size_t n) {
   while (nc < n) nc *= 2;
   double **arr[2] = { &e->b_busy, &e->b_alloc };
   for (int k = 0; k < 2; k++) {
-    double *na = realloc(*arr[k], nc * sizeof *na);
-    if (!na) return -1;
-    memset(na + e->bucket_cap, 0, (nc - e->bucket_cap) * sizeof *na);
-    *arr[k] = na;
+    if (DCSIM_RESIZE(*arr[k], nc)) return -1;
+    memset(*arr[k] + e->bucket_cap, 0, (nc - e->bucket_cap) * sizeof **arr[k]);
   }
   e->bucket_cap = nc;
   return 0;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/strutil.h"
 #include "sim/internal.h"
 
 /* Low DCSIM_EVQ_INDEX_BITS bits of a handle: slot index; high bits: generation. The same split is
@@ -179,13 +180,9 @@ static int evq_grow(dcsim_evq_t *q, dcsim_error *err) {
                      "event queue full: %lu events queued, the limit is %lu", (unsigned long)q->n,
                      (unsigned long)DCSIM_EVQ_MAX_EVENTS);
   uint32_t newcap = q->cap > DCSIM_EVQ_MAX_EVENTS / 2 ? DCSIM_EVQ_MAX_EVENTS : 2 * q->cap;
-  evq_slot *s = realloc(q->slots, (size_t)newcap * sizeof *s);
-  if (s) q->slots = s;
-  uint32_t *h = s ? realloc(q->heap, (size_t)newcap * sizeof *h) : NULL;
-  if (!h)
+  if (DCSIM_RESIZE(q->slots, newcap) || DCSIM_RESIZE(q->heap, newcap))
     return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "event queue: cannot grow to %lu events",
                      (unsigned long)newcap);
-  q->heap = h;
   q->cap = newcap;
   return 0;
 }

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "dcsim/evq.h"
+#include "dcsim/strutil.h"
 #include "sim/internal.h"
 
 #define MQ_INDEX_MASK ((uint32_t)((UINT32_C(1) << DCSIM_EVQ_INDEX_BITS) - 1))
@@ -363,9 +364,7 @@ static uint32_t mq_entry_new(dcsim_evq_mono *m) {
     uint32_t cap = m->cap_h < 16                         ? 16
                    : m->cap_h > DCSIM_EVQ_MAX_EVENTS / 2 ? DCSIM_EVQ_MAX_EVENTS
                                                          : 2 * m->cap_h;
-    mq_hent *p = realloc(m->h, (size_t)cap * sizeof *p);
-    if (!p) return MQ_NIL;
-    m->h = p;
+    if (DCSIM_RESIZE(m->h, cap)) return MQ_NIL;
     m->cap_h = cap;
   }
   m->h[m->n_h] = (mq_hent){ 0, 0, 0, 0, 0 }; /* generation 0 */

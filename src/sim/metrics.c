@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "dcsim/stats.h"
+
 dcsim_job_metrics dcsim_metrics_job(const dcsim_job_stats *js) {
   dcsim_job_metrics m;
   m.wait_s = (double)(js->start_ns - js->submit_ns) * 1e-9;
@@ -13,11 +15,6 @@ dcsim_job_metrics dcsim_metrics_job(const dcsim_job_stats *js) {
   double b = m.flow_s / fmax(m.run_s, DCSIM_BSLD_BOUND_S); /* bounded slowdown, bound 10 s */
   m.bounded_slowdown = b > 1 ? b : 1;
   return m;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
 }
 
 static void swap_d(double *a, double *b) {
@@ -53,7 +50,7 @@ static double select_kth(double *v, size_t n, size_t k) {
     else
       return p;
   }
-  qsort(v + lo, hi - lo, sizeof *v, cmp_double);
+  qsort(v + lo, hi - lo, sizeof *v, dcsim_cmp_double);
   return v[k];
 }
 

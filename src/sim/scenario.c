@@ -187,10 +187,16 @@ static int load_platform(dcsim_scenario *s, const char *path, dcsim_error *err) 
   return 0;
 }
 
-/* The group a task runs in for one device: its group= if given, else the first group fit for it
- * (CPU: the first group without GPUs, else the first group; GPU: the first group with GPUs). */
-static int pick_group(const dcsim_scenario *s, const dcsim_workflow *wf,
-                      const dcsim_task_template *t, int gpu, uint32_t *out, dcsim_error *err) {
+/* The group a task without group= runs in on one device, or -1 (see dcsim_scenario_task_group). */
+static long default_group(const dcsim_scenario *s, int gpu) {
+  for (size_t g = 0; g < s->n_groups; g++)
+    if (gpu ? s->groups[g].gpu != NULL : s->groups[g].gpu == NULL) return (long)g;
+  return !gpu && s->n_groups ? 0 : -1;
+}
+
+int dcsim_scenario_task_group(const dcsim_scenario *s, const dcsim_workflow *wf,
+                              const dcsim_task_template *t, int gpu, uint32_t *out,
+                              dcsim_error *err) {
   if (t->group) {
     long g = dcsim_platform_find_group(s->platform, t->group);
     if (g < 0)
@@ -203,24 +209,19 @@ static int pick_group(const dcsim_scenario *s, const dcsim_workflow *wf,
     *out = (uint32_t)g;
     return 0;
   }
-  for (size_t g = 0; g < s->n_groups; g++)
-    if (gpu ? s->groups[g].gpu != NULL : s->groups[g].gpu == NULL) {
-      *out = (uint32_t)g;
-      return 0;
-    }
-  if (!gpu && s->n_groups) {
-    *out = 0;
-    return 0;
-  }
-  return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line,
-                   "<task name=\"%s\">: needs a GPU, platform %s has none", t->name,
-                   s->platform->path);
+  long g = default_group(s, gpu);
+  if (g < 0)
+    return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line,
+                     "<task name=\"%s\">: needs a GPU, platform %s has none", t->name,
+                     s->platform->path);
+  *out = (uint32_t)g;
+  return 0;
 }
 
 static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf,
                        const dcsim_task_template *t, const dcsim_dwarf_t *d, int gpu,
                        dcsim_option *o, dcsim_error *err) {
-  int rc = pick_group(s, wf, t, gpu, &o->group, err);
+  int rc = dcsim_scenario_task_group(s, wf, t, gpu, &o->group, err);
   if (rc) return rc;
   const dcsim_group_rt *g = &s->groups[o->group];
   /* a task on several GPUs (dcsim/model_multigpu.h) holds its whole node, like a CPU task:
@@ -328,7 +329,7 @@ out:
 /* The CPU option of a recorded-runtime task (dcsim/recorded.h). */
 static int make_recorded_option(const dcsim_scenario *s, const dcsim_workflow *wf,
                                 const dcsim_task_template *t, dcsim_option *o, dcsim_error *err) {
-  int rc = pick_group(s, wf, t, 0, &o->group, err);
+  int rc = dcsim_scenario_task_group(s, wf, t, 0, &o->group, err);
   if (rc) return rc;
   const dcsim_group_rt *g = &s->groups[o->group];
   o->nodes = t->nodes;
@@ -587,11 +588,7 @@ static int swf_pend(dcsim_scenario *s, swf_pending *p, const char *path, double 
   int rc = dcsim_swf_load_budget(path, bp, &t, err);
   if (rc) return rc;
   p->jobs += t->n_jobs;
-  dcsim_swf **nt = realloc(p->t, (p->n + 1) * sizeof *nt);
-  double *no = nt ? realloc(p->offset_s, (p->n + 1) * sizeof *no) : NULL;
-  if (nt) p->t = nt;
-  if (no) p->offset_s = no;
-  if (!nt || !no) {
+  if (DCSIM_RESIZE(p->t, p->n + 1) || DCSIM_RESIZE(p->offset_s, p->n + 1)) {
     dcsim_swf_free(t);
     return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   }
@@ -610,9 +607,8 @@ static int swf_add_pending(dcsim_scenario *s, swf_pending *p, const dcsim_scenar
       ((rc = dcsim_swf_map_load(o->swf_map, &map, err)) || (rc = add_input(s, o->swf_map, err))))
     goto out;
   if ((rc = trace_info(s, err))) goto out;
-  size_t g = 0; /* the group a CPU task without group= goes to (pick_group) */
-  while (g < s->n_groups && s->groups[g].gpu) g++;
-  if (g == s->n_groups) g = 0;
+  long dg = default_group(s, 0); /* where a CPU task without group= goes */
+  size_t g = dg < 0 ? 0 : (size_t)dg;
   for (size_t i = 0; i < p->n && !rc; i++) {
     dcsim_trace_jobs tj;
     dcsim_trace_info before = *s->trace;
@@ -620,11 +616,8 @@ static int swf_add_pending(dcsim_scenario *s, swf_pending *p, const dcsim_scenar
              dcsim_trace_swf_jobs(p->t[i], map, s->groups[g].g->name, s->groups[g].g->count,
                                   s->groups[g].cores_per_node, p->offset_s[i], &tj, s->trace, err)))
       break;
-    dcsim_job *nj = realloc(s->jobs, (s->n_jobs + tj.n_jobs + 1) * sizeof *nj);
-    dcsim_wf_rt *nw = nj ? realloc(s->wfs, (s->n_wfs + tj.n_wfs + 1) * sizeof *nw) : NULL;
-    if (nj) s->jobs = nj;
-    if (nw) s->wfs = nw;
-    if (!nj || !nw) {
+    if (DCSIM_RESIZE(s->jobs, s->n_jobs + tj.n_jobs + 1) ||
+        DCSIM_RESIZE(s->wfs, s->n_wfs + tj.n_wfs + 1)) {
       dcsim_trace_jobs_release(&tj);
       rc = DCSIM_ERR(err, DCSIM_ENOMEM, p->t[i]->path, 0, "out of memory");
       break;
@@ -942,7 +935,12 @@ static int derive_hardware(dcsim_scenario *s, const dcsim_scenario *base, dcsim_
     if (gpu && ov->gpu) {
       gpu = ov->gpu;
       ng->gpu = (char *)dcsim_gpu_profile_path(gpu);
-    } /* read only */
+    }                          /* read only */
+    if (gpu && ov->host_cpu) { /* --host-cpu: the CPU of the GPU nodes */
+      cpu = ov->host_cpu;
+      ng->cpu = (char *)dcsim_cpu_profile_path(cpu);
+    }
+    if (gpu && ov->gpus) ng->gpus_per_node = ov->gpus; /* --gpus: GPUs per GPU node */
     if ((rc = group_rt_init(&s->groups[g], ng, cpu, gpu, s->model_flags, p->path, err))) return rc;
   }
   return 0;
@@ -956,8 +954,8 @@ static int derive_sizes(dcsim_scenario *s, dcsim_platform *p, unsigned nodes, dc
     for (size_t k = 0; k < wf->n_templates; k++) {
       const dcsim_task_template *t = &wf->templates[k];
       if (t->device == DCSIM_DEV_GPU) continue;
-      uint32_t g = 0; /* set by pick_group; GCC -O3 cannot see it */
-      if ((rc = pick_group(s, wf, t, 0, &g, err))) return rc;
+      uint32_t g = 0; /* set by dcsim_scenario_task_group; GCC -O3 cannot see it */
+      if ((rc = dcsim_scenario_task_group(s, wf, t, 0, &g, err))) return rc;
       if (p->groups[g].count < nodes) p->groups[g].count = nodes;
     }
   }
@@ -992,7 +990,9 @@ static int derive_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scenar
     }
     if (want_cpu && (rc = make_option(s, wf, &tt, w->dwarfs[k], 0, &tr->opts[tr->n_opts++], err)))
       return rc;
-    if (want_gpu && (rc = make_option(s, wf, t, w->dwarfs[k], 1, &tr->opts[tr->n_opts++], err)))
+    dcsim_task_template tg = *t; /* --gpus: every GPU task split over the node's GPUs */
+    if (ov->gpus) tg.gpus = ov->gpus;
+    if (want_gpu && (rc = make_option(s, wf, &tg, w->dwarfs[k], 1, &tr->opts[tr->n_opts++], err)))
       return rc;
   }
   return dcsim_sched_plan(s, w, (dcsim_task_policy)s->task_policy, s->deadline_s, err);
@@ -1000,7 +1000,7 @@ static int derive_workflow(dcsim_scenario *s, dcsim_wf_rt *w, const dcsim_scenar
 
 int dcsim_scenario_derive(const dcsim_scenario *base, const dcsim_scenario_override *ov,
                           dcsim_scenario **out, dcsim_error *err) {
-  static const dcsim_scenario_override none = { NULL, NULL, 0, 0, NULL, 0, NULL, 0 };
+  static const dcsim_scenario_override none = { NULL, NULL, 0, 0, NULL, 0, NULL, 0, 0, NULL };
   if (!ov) ov = &none;
   *out = NULL;
   if (base->base)

@@ -667,9 +667,8 @@ static int record_task(plan_ctx *c, uint32_t t, uint32_t pick, const dcsim_optio
   uint32_t k = op->gpu ? 1 : op->nodes;
   if (c->list_n + k > c->list_cap) {
     while (c->list_n + k > c->list_cap) c->list_cap *= 2;
-    uint32_t *nl = realloc(p->node_list, c->list_cap * sizeof *nl);
-    if (!nl) return DCSIM_ERR(err, DCSIM_ENOMEM, c->wf->path, 0, "out of memory");
-    p->node_list = nl;
+    if (DCSIM_RESIZE(p->node_list, c->list_cap))
+      return DCSIM_ERR(err, DCSIM_ENOMEM, c->wf->path, 0, "out of memory");
   }
   c->first[t] = (uint32_t)c->list_n;
   c->count[t] = k;

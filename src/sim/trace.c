@@ -2,6 +2,7 @@
 #include "dcsim/trace.h"
 
 #include "dcsim/catalog.h"
+#include "dcsim/strutil.h"
 #include "util/fileio.h"
 
 #include <ctype.h>
@@ -48,7 +49,7 @@ int dcsim_trace_node_load(dcsim_platform **out, char **path_out, dcsim_error *er
     dcsim_platform_free(*out);
     *out = NULL;
   }
-  if (!rc && path_out && !(*path_out = strdup(path))) {
+  if (!rc && path_out && !(*path_out = dcsim_strdup(path))) {
     dcsim_platform_free(*out);
     *out = NULL;
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
@@ -169,7 +170,7 @@ static int build_shape(const dcsim_swf *t, const dcsim_swf_map *map, long rule, 
   free((*out)->name);
   /* a batch job, submitted to the batch system itself: no workflow management system unless
    * the run asks for one (doc/wms.md) */
-  if (!((*out)->name = strdup(name)) || !((*out)->wms = strdup("none")))
+  if (!((*out)->name = dcsim_strdup(name)) || !((*out)->wms = dcsim_strdup("none")))
     return DCSIM_ERR(err, DCSIM_ENOMEM, t->path, 0, "out of memory");
   return 0;
 }
@@ -247,13 +248,8 @@ static int shape_workflow(swf_conv *C, long rule, unsigned n, unsigned c, uint32
   uint64_t k = shape_key(rule, n, c);
   size_t slot = shape_slot(h, k);
   if (!h->key[slot]) { /* a new shape */
-    if (out->n_wfs == C->wcap) {
-      size_t nc = C->wcap ? 2 * C->wcap : 16;
-      dcsim_workflow **nw = realloc(out->wfs, nc * sizeof *nw);
-      if (!nw) return DCSIM_ERR(err, DCSIM_ENOMEM, C->t->path, 0, "out of memory");
-      out->wfs = nw;
-      C->wcap = nc;
-    }
+    if (DCSIM_GROW(out->wfs, C->wcap, out->n_wfs + 1))
+      return DCSIM_ERR(err, DCSIM_ENOMEM, C->t->path, 0, "out of memory");
     if ((rc = build_shape(C->t, C->map, rule, C->group, n, c, &out->wfs[out->n_wfs], err)))
       return rc;
     h->key[slot] = k;
@@ -352,5 +348,5 @@ char *dcsim_trace_swf_note(const dcsim_trace_info *in, const char *path) {
            "submit time, %zu partial-execution lines, %zu matched no map rule",
            path, skipped, in->jobs_read, in->skipped_cancelled, in->skipped_unknown,
            in->skipped_partial, in->skipped_unmatched);
-  return strdup(buf);
+  return dcsim_strdup(buf);
 }

@@ -1,4 +1,4 @@
-/* sweep_internal.h — helpers of the sweep module shared by sweep.c and sweep_mpi.c (the point
+/* sweep/internal.h — helpers of the sweep layer shared by sweep.c and sweep_mpi.c (the point
  * evaluation of dcsim_sweep_run, reused by the distributed run). Not part of the public API. */
 #ifndef DCSIM_SWEEP_INTERNAL_H
 #define DCSIM_SWEEP_INTERNAL_H

@@ -89,3 +89,92 @@ long dcsim_pareto_knee(size_t n, const double *time_s, const double *energy_j,
   }
   return knee;
 }
+
+/* ---- three objectives (time, energy, cost: dcsim sweep --objectives time,energy,cost) ---- */
+
+/* p no worse than q in every objective (to the tolerance) and better in one */
+static int dominates3(const double *const v[3], size_t p, size_t q) {
+  int strictly = 0;
+  for (int k = 0; k < 3; k++) {
+    if (better(v[k][q], v[k][p])) return 0;
+    strictly |= better(v[k][p], v[k][q]);
+  }
+  return strictly;
+}
+
+typedef struct key3 {
+  double v[3];
+  size_t i;
+} key3;
+
+static int cmp3(const void *a, const void *b) {
+  const key3 *x = a, *y = b;
+  for (int k = 0; k < 3; k++)
+    if (x->v[k] != y->v[k]) return x->v[k] < y->v[k] ? -1 : 1;
+  return (x->i > y->i) - (x->i < y->i);
+}
+
+/* The simple cull (Kung, Luccio and Preparata, "On finding the maxima of a set of vectors", JACM
+ * 1975, the naive archive method): points are taken in lexicographic order; each is compared with
+ * the archive of points not dominated so far, dropped when one dominates it, else added and the
+ * archive members it dominates dropped. O(n x front size); the order only makes drops rare. */
+long dcsim_pareto_front3(size_t n, const double *a, const double *b, const double *c,
+                         const unsigned char *valid, unsigned char *front) {
+  const double *const v[3] = { a, b, c };
+  key3 *idx = malloc((n ? n : 1) * sizeof *idx);
+  size_t *arch = malloc((n ? n : 1) * sizeof *arch);
+  if (!idx || !arch) {
+    free(idx);
+    free(arch);
+    return -1;
+  }
+  size_t m = 0, na = 0;
+  for (size_t i = 0; i < n; i++) {
+    front[i] = 0;
+    if ((!valid || valid[i]) && isfinite(a[i]) && isfinite(b[i]) && isfinite(c[i]))
+      idx[m++] = (key3){ { a[i], b[i], c[i] }, i };
+  }
+  qsort(idx, m, sizeof *idx, cmp3);
+  for (size_t t = 0; t < m; t++) {
+    size_t p = idx[t].i, keep = 0;
+    int dominated = 0;
+    for (size_t j = 0; j < na && !dominated; j++) dominated = dominates3(v, arch[j], p);
+    if (dominated) continue;
+    for (size_t j = 0; j < na; j++)
+      if (!dominates3(v, p, arch[j])) arch[keep++] = arch[j];
+    na = keep;
+    arch[na++] = p;
+  }
+  for (size_t j = 0; j < na; j++) front[arch[j]] = 1;
+  free(idx);
+  free(arch);
+  return (long)na;
+}
+
+long dcsim_pareto_knee3(size_t n, const double *a, const double *b, const double *c,
+                        const unsigned char *front) {
+  const double *const v[3] = { a, b, c };
+  double lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
+  for (size_t i = 0; i < n; i++)
+    for (int k = 0; k < 3 && front[i]; k++) {
+      if (v[k][i] < lo[k]) lo[k] = v[k][i];
+      if (v[k][i] > hi[k]) hi[k] = v[k][i];
+    }
+  long knee = -1;
+  double best = INFINITY, best_prod = INFINITY;
+  for (size_t i = 0; i < n; i++) {
+    if (!front[i]) continue;
+    double d2 = 0;
+    for (int k = 0; k < 3; k++) {
+      double x = hi[k] > lo[k] ? (v[k][i] - lo[k]) / (hi[k] - lo[k]) : 0;
+      d2 += x * x;
+    }
+    double d = sqrt(d2), prod = a[i] * b[i] * c[i];
+    if (knee < 0 || d < best || (d == best && prod < best_prod)) { /* ties: as in two objectives */
+      knee = (long)i;
+      best = d;
+      best_prod = prod;
+    }
+  }
+  return knee;
+}

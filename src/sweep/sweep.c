@@ -13,6 +13,7 @@
 
 #include "dcsim/budget.h"
 #include "dcsim/catalog.h"
+#include "dcsim/cost.h"
 #include "dcsim/engine.h"
 #include "dcsim/metrics.h"
 #include "dcsim/model.h"
@@ -27,7 +28,7 @@
 /* Which profiles of the lists a point uses (its sizes and frequency are in the point itself:
  * frequency names and `all` cores are resolved per CPU, so the lists need not form a grid). */
 typedef struct point_key {
-  uint32_t c, g;
+  uint32_t c, g, h; /* h: the host CPU (--host-cpu) */
 } point_key;
 
 struct dcsim_sweep {
@@ -57,6 +58,12 @@ struct dcsim_sweep {
   char hash[65];
   const volatile sig_atomic_t *interrupt; /* polled before each point; NULL = never */
   unsigned shard_i, shard_n; /* this process evaluates the points of shard i of n (n = 0: all) */
+  dcsim_cost_opts cost;      /* issue 26: its price names owned (cost_names) */
+  dcsim_price_set *cost_prices;
+  unsigned objectives;
+  size_t n_gcounts, n_hosts; /* --gpus, --host-cpu */
+  unsigned *gcounts;
+  const dcsim_cpu_profile_t **hosts;
 };
 
 void dcsim_sweep_free(dcsim_sweep_t *sw) {
@@ -72,6 +79,11 @@ void dcsim_sweep_free(dcsim_sweep_t *sw) {
   free(sw->nodes);
   free(sw->cores);
   free(sw->definition);
+  for (size_t i = 0; sw->cost_prices && i < sw->cost.n_prices; i++)
+    free((char *)sw->cost_prices[i].name);
+  free(sw->cost_prices);
+  free(sw->gcounts);
+  free(sw->hosts);
   dcsim_scenario_free(sw->base);
   free(sw);
 }
@@ -147,6 +159,61 @@ static int take_sets(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_error 
   return 0;
 }
 
+static int take_counts(const char *opt, const unsigned *v, size_t n, unsigned max, unsigned *dst,
+                       size_t *count, dcsim_error *err);
+
+/* The cost options (checked against the loaded profiles, names copied) and the objectives. */
+static int take_cost(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_error *err) {
+  dcsim_cost_opts_default(&sw->cost);
+  sw->objectives = def->objectives ? def->objectives : DCSIM_OBJ_DEFAULT;
+  if (!def->cost) return 0;
+  int rc = dcsim_cost_check(def->cost, sw->base, err);
+  if (rc) return rc;
+  sw->cost.kwh_usd = def->cost->kwh_usd;
+  sw->cost.lifetime_years = def->cost->lifetime_years;
+  size_t n = def->cost->n_prices;
+  if (!(sw->cost_prices = calloc(n ? n : 1, sizeof *sw->cost_prices)))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
+  for (size_t i = 0; i < n; i++, sw->cost.n_prices++) {
+    sw->cost_prices[i].usd = def->cost->prices[i].usd;
+    if (!(sw->cost_prices[i].name = dcsim_strdup(def->cost->prices[i].name)))
+      return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
+  }
+  sw->cost.prices = sw->cost_prices;
+  return 0;
+}
+
+unsigned dcsim_sweep_objectives(const dcsim_sweep_t *sw) { return sw->objectives; }
+
+/* --gpus (GPUs per GPU node, 1 to 64, each once) and --host-cpu (CPU profiles of the GPU nodes) */
+static int take_gpu_axes(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_error *err) {
+  int rc, has_gpu_group = 0;
+  for (size_t g = 0; g < sw->base->n_groups; g++) has_gpu_group |= sw->base->groups[g].gpu != NULL;
+  if ((def->n_gpu_counts || def->n_host_cpus) && !has_gpu_group)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "--%s: platform %s has no node group with GPUs",
+                     def->n_gpu_counts ? "gpus" : "host-cpu", sw->base->platform->path);
+  if (def->n_gpu_counts > DCSIM_SWEEP_MAX_LIST || def->n_host_cpus > DCSIM_SWEEP_MAX_LIST)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a sweep list has more than %d values",
+                     DCSIM_SWEEP_MAX_LIST);
+  sw->gcounts = calloc(def->n_gpu_counts + 1, sizeof *sw->gcounts);
+  sw->hosts = calloc(def->n_host_cpus + 1, sizeof *sw->hosts);
+  if (!sw->gcounts || !sw->hosts)
+    return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
+  if ((rc = take_counts("gpus", def->gpu_counts, def->n_gpu_counts, 64, sw->gcounts, &sw->n_gcounts,
+                        err)))
+    return rc;
+  for (size_t i = 0; i < def->n_host_cpus; i++, sw->n_hosts++) {
+    if ((rc = dcsim_scenario_cpu_profile(sw->base, def->host_cpus[i], &sw->hosts[i], err)))
+      return rc;
+    for (size_t k = 0; k < i; k++)
+      if (sw->hosts[k] == sw->hosts[i])
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--host-cpu: %s given twice",
+                         def->host_cpus[i]);
+  }
+  return 0;
+}
+
 /* A point simulates the whole workflow. When its CPU tasks differ in nodes, cores or frequency
  * (workflows/bifft-scaling.xml: twelve configurations one after the other) a point's time is
  * their makespan, not one configuration's, and a list would set them all alike: say so. */
@@ -198,7 +265,7 @@ static void own_values(dcsim_sweep_t *sw) {
   sw->cpu_tasks_differ = !same_nodes || !same_cores || !same_freq;
   if (!same_nodes) sw->own_nodes = 0;
   if (!same_cores) sw->own_cores = 0;
-  /* the profiles of the groups the tasks run on (group= or the first group fit for the device) */
+  /* the profiles of the groups the tasks run on (dcsim_scenario_task_group) */
   const char *cpu = NULL, *gpu = NULL;
   int cpu_same = 1, gpu_same = 1;
   for (size_t w = 0; w < s->n_wfs; w++) {
@@ -208,10 +275,8 @@ static void own_values(dcsim_sweep_t *sw) {
       for (int dev = 0; dev < 2; dev++) {
         if (dev == 0 && t->device == DCSIM_DEV_GPU) continue;
         if (dev == 1 && t->device == DCSIM_DEV_CPU) continue;
-        long g = t->group ? dcsim_platform_find_group(s->platform, t->group) : -1;
-        for (size_t i = 0; g < 0 && i < s->n_groups; i++)
-          if (dev ? s->groups[i].gpu != NULL : s->groups[i].gpu == NULL) g = (long)i;
-        if (g < 0) continue;
+        uint32_t g;
+        if (dcsim_scenario_task_group(s, wf, t, dev, &g, NULL)) continue; /* the scenario said */
         if (dev == 1 && s->groups[g].gpu) {
           const char *n = dcsim_gpu_profile_name(s->groups[g].gpu);
           if (gpu && strcmp(gpu, n) != 0) gpu_same = 0;
@@ -375,8 +440,9 @@ static int make_points(dcsim_sweep_t *sw, const char *input, dcsim_error *err) {
   size_t nc = sw->n_cpus ? sw->n_cpus : 1, ng = sw->n_gpus ? sw->n_gpus : 1,
          nn = sw->n_nodes ? sw->n_nodes : 1;
   size_t nk = sw->n_cores ? sw->n_cores : 1, nf = sw->n_freqs ? sw->n_freqs : 1;
+  size_t nh = sw->n_hosts ? sw->n_hosts : 1, nq = sw->n_gcounts ? sw->n_gcounts : 1;
   size_t nt = sw->n_threadings ? sw->n_threadings : 1;
-  double total = (double)nc * ng * nn * nk * nf * nt;
+  double total = (double)nc * ng * nh * nq * nn * nk * nf * nt;
   if (total > DCSIM_SWEEP_MAX_POINTS)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "%g points: at most %u", total,
                      DCSIM_SWEEP_MAX_POINTS);
@@ -395,23 +461,29 @@ static int make_points(dcsim_sweep_t *sw, const char *input, dcsim_error *err) {
         return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
                          "--cores all: the workflow's CPU tasks run on different CPUs; give --cpu");
     for (size_t g = 0; g < ng; g++)
-      for (size_t n = 0; n < nn; n++)
-        for (size_t k = 0; k < rk; k++)
-          for (size_t f = 0; f < rf; f++)
-            for (size_t t = 0; t < nt; t++, i++) {
-              dcsim_sweep_point *p = &sw->points[i];
-              sw->keys[i] = (point_key){ (uint32_t)c, (uint32_t)g };
-              p->index = (uint32_t)i;
-              snprintf(p->cpu, sizeof p->cpu, "%s", cp ? dcsim_cpu_profile_name(cp) : sw->own_cpu);
-              snprintf(p->gpu, sizeof p->gpu, "%s",
-                       sw->n_gpus ? dcsim_gpu_profile_name(sw->gpus[g]) : sw->own_gpu);
-              p->nodes = sw->n_nodes ? sw->nodes[n] : sw->own_nodes;
-              p->cores = cores[k];
-              memcpy(p->freq, freqs[f], sizeof p->freq); /* both 24 bytes, NUL-terminated */
-              unsigned tf = sw->n_threadings ? sw->threadings[t] : sw->model_flags;
-              snprintf(p->threading, sizeof p->threading, "%s",
-                       tf & DCSIM_MODEL_HW_THREADS ? "ideal" : "measured");
-            }
+      for (size_t h = 0; h < nh; h++)
+        for (size_t q = 0; q < nq; q++)
+          for (size_t n = 0; n < nn; n++)
+            for (size_t k = 0; k < rk; k++)
+              for (size_t f = 0; f < rf; f++)
+                for (size_t t = 0; t < nt; t++, i++) {
+                  dcsim_sweep_point *p = &sw->points[i];
+                  sw->keys[i] = (point_key){ (uint32_t)c, (uint32_t)g, (uint32_t)h };
+                  p->gpus = sw->n_gcounts ? sw->gcounts[q] : 0;
+                  snprintf(p->host_cpu, sizeof p->host_cpu, "%s",
+                           sw->n_hosts ? dcsim_cpu_profile_name(sw->hosts[h]) : "");
+                  p->index = (uint32_t)i;
+                  snprintf(p->cpu, sizeof p->cpu, "%s",
+                           cp ? dcsim_cpu_profile_name(cp) : sw->own_cpu);
+                  snprintf(p->gpu, sizeof p->gpu, "%s",
+                           sw->n_gpus ? dcsim_gpu_profile_name(sw->gpus[g]) : sw->own_gpu);
+                  p->nodes = sw->n_nodes ? sw->nodes[n] : sw->own_nodes;
+                  p->cores = cores[k];
+                  memcpy(p->freq, freqs[f], sizeof p->freq); /* both 24 bytes, NUL-terminated */
+                  unsigned tf = sw->n_threadings ? sw->threadings[t] : sw->model_flags;
+                  snprintf(p->threading, sizeof p->threading, "%s",
+                           tf & DCSIM_MODEL_HW_THREADS ? "ideal" : "measured");
+                }
   }
   sw->n_points = i;
   return 0;
@@ -460,6 +532,27 @@ static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_
     sb_add(&b, "\nset");
     for (size_t k = 0; k < sw->n_sets; k++)
       sb_add(&b, " %s=%.17g", sw->sets[k].name, sw->sets[k].value);
+  }
+  if (sw->cost.kwh_usd != DCSIM_COST_KWH_USD ||
+      sw->cost.lifetime_years != DCSIM_COST_LIFETIME_YEARS || sw->cost.n_prices) {
+    /* only when not the defaults: the hashes of earlier sweeps stay as they were */
+    sb_add(&b, "\ncost kwh_usd=%.17g lifetime_years=%.17g", sw->cost.kwh_usd,
+           sw->cost.lifetime_years);
+    for (size_t k = 0; k < sw->cost.n_prices; k++)
+      sb_add(&b, " price %s=%.17g", sw->cost.prices[k].name, sw->cost.prices[k].usd);
+  }
+  if (sw->objectives != DCSIM_OBJ_DEFAULT)
+    sb_add(&b, "\nobjectives %s", dcsim_objectives_name(sw->objectives));
+  if (sw->n_gcounts) { /* only when given, as --set */
+    sb_add(&b, "\ngpus");
+    for (size_t k = 0; k < sw->n_gcounts; k++) sb_add(&b, " %u", sw->gcounts[k]);
+  }
+  if (sw->n_hosts) {
+    sb_add(&b, "\nhost_cpu");
+    for (size_t k = 0; k < sw->n_hosts; k++)
+      sb_add(
+          &b, " %s",
+          dcsim_catalog_relname(dcsim_cpu_profile_path(sw->hosts[k]), def->input, n1, sizeof n1));
   }
   sb_add(&b, "\npoints %zu\n", sw->n_points);
   for (size_t k = 0; k < sw->base->n_inputs; k++)
@@ -542,12 +635,15 @@ int dcsim_sweep_new_within(const dcsim_sweep_def *def, const dcsim_budget *budge
     goto out;
   }
   if ((rc = take_profiles(sw, def, err)) ||
-      (rc =
-           take_counts("nodes", def->nodes, def->n_nodes, 1000000, sw->nodes, &sw->n_nodes, err)) ||
-      (rc = take_counts("cores", def->cores, def->n_cores, 100000, sw->cores, &sw->n_cores, err)) ||
+      (rc = take_counts("nodes", def->nodes, def->n_nodes, DCSIM_SWEEP_MAX_NODES, sw->nodes,
+                        &sw->n_nodes, err)) ||
+      (rc = take_counts("cores", def->cores, def->n_cores, DCSIM_SWEEP_MAX_CORES, sw->cores,
+                        &sw->n_cores, err)) ||
       (rc = take_freqs(sw, def, err)))
     goto out;
-  if ((rc = take_sets(sw, def, err)) || (rc = take_threadings(sw, def, err))) goto out;
+  if ((rc = take_sets(sw, def, err)) || (rc = take_threadings(sw, def, err)) ||
+      (rc = take_cost(sw, def, err)) || (rc = take_gpu_axes(sw, def, err)))
+    goto out;
   own_values(sw);
   make_note(sw);
   if ((rc = make_points(sw, def->input, err)) || (rc = make_definition(sw, def, tp, err))) goto out;
@@ -579,6 +675,14 @@ int dcsim_sweep_restore(dcsim_sweep_t *sw, size_t index, int feasible, double ti
   return 0;
 }
 
+void dcsim_sweep_restore_cost(dcsim_sweep_t *sw, size_t index, double cost_usd,
+                              const char *missing) {
+  if (index >= sw->n_points) return;
+  dcsim_sweep_point *p = &sw->points[index];
+  p->cost_usd = p->feasible ? cost_usd : NAN;
+  snprintf(p->cost_missing, sizeof p->cost_missing, "%s", p->feasible && missing ? missing : "");
+}
+
 void dcsim_sweep_set_interrupt(dcsim_sweep_t *sw, const volatile sig_atomic_t *flag) {
   sw->interrupt = flag;
 }
@@ -599,7 +703,9 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
                                  sw->n_sets,
                                  sw->sets,
                                  sw->n_threadings ? (strcmp(sp->threading, "ideal") == 0 ? 2u : 1u)
-                                                  : 0u };
+                                                  : 0u,
+                                 sp->gpus,
+                                 sw->n_hosts ? sw->hosts[key->h] : NULL };
   dcsim_scenario *s = NULL;
   dcsim_engine_t *e = NULL;
   dcsim_error perr;
@@ -607,7 +713,8 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
   free(pt->reason);
   pt->reason = NULL;
   pt->feasible = 0;
-  pt->time_s = pt->energy_j = NAN;
+  pt->time_s = pt->energy_j = pt->cost_usd = NAN;
+  pt->cost_missing[0] = '\0';
   int rc = dcsim_scenario_derive(sw->base, &ov, &s, &perr);
   if (!rc) {
     dcsim_engine_opts eo = { .job_policy = sw->job_policy, .sink = NULL };
@@ -635,6 +742,10 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
     dcsim_scenario_provenance(s, &tp, &ep);
     pt->time_prov = (unsigned char)tp.kind;
     pt->energy_prov = (unsigned char)ep.kind;
+    dcsim_cost c;
+    dcsim_cost_of_run(s, st, &sw->cost, DCSIM_COST_HELD, &c);
+    pt->cost_usd = c.usd;
+    snprintf(pt->cost_missing, sizeof pt->cost_missing, "%s", c.known ? "" : c.missing);
   } else if (rc == DCSIM_ERANGE || rc == DCSIM_EREF) {
     /* a state outside a profile's tables, a profile unusable for a dwarf: a result, not an error */
     char buf[sizeof perr.msg + sizeof perr.file + 32];
@@ -707,25 +818,40 @@ out:
 }
 
 void dcsim_sweep_mark_front(dcsim_sweep_point *pts, size_t n) {
+  dcsim_sweep_mark_front_on(pts, n, DCSIM_OBJ_DEFAULT);
+}
+
+/* the value of objective bit k (DCSIM_OBJ_*) of a point */
+static double objective_of(const dcsim_sweep_point *p, unsigned k) {
+  return k == DCSIM_OBJ_TIME ? p->time_s : k == DCSIM_OBJ_ENERGY ? p->energy_j : p->cost_usd;
+}
+
+void dcsim_sweep_mark_front_on(dcsim_sweep_point *pts, size_t n, unsigned obj) {
   mark_balance(pts, n);
-  double *t = malloc((n ? n : 1) * sizeof *t), *e = malloc((n ? n : 1) * sizeof *e);
-  unsigned char *v = malloc(n ? n : 1), *fr = malloc(n ? n : 1);
+  double *v[3] = { malloc((n ? n : 1) * sizeof(double)), malloc((n ? n : 1) * sizeof(double)),
+                   malloc((n ? n : 1) * sizeof(double)) };
+  unsigned char *ok = malloc(n ? n : 1), *fr = malloc(n ? n : 1);
+  unsigned bits[3];
+  int nk = 0;
+  for (unsigned k = DCSIM_OBJ_TIME; k <= DCSIM_OBJ_COST; k <<= 1)
+    if (obj & k) bits[nk++] = k;
   for (size_t i = 0; i < n; i++) pts[i].pareto = pts[i].knee = 0;
-  if (t && e && v && fr) {
+  if (v[0] && v[1] && v[2] && ok && fr && nk >= 2) {
     for (size_t i = 0; i < n; i++) {
-      t[i] = pts[i].time_s;
-      e[i] = pts[i].energy_j;
-      v[i] = pts[i].done && pts[i].feasible;
+      ok[i] = pts[i].done && pts[i].feasible;
+      for (int k = 0; k < nk; k++) v[k][i] = objective_of(&pts[i], bits[k]);
     }
-    if (dcsim_pareto_front(n, t, e, v, fr) >= 0) {
+    long front = nk == 3 ? dcsim_pareto_front3(n, v[0], v[1], v[2], ok, fr)
+                         : dcsim_pareto_front(n, v[0], v[1], ok, fr);
+    if (front >= 0) {
       for (size_t i = 0; i < n; i++) pts[i].pareto = fr[i];
-      long k = dcsim_pareto_knee(n, t, e, fr);
+      long k = nk == 3 ? dcsim_pareto_knee3(n, v[0], v[1], v[2], fr)
+                       : dcsim_pareto_knee(n, v[0], v[1], fr);
       if (k >= 0) pts[k].knee = 1;
     }
   }
-  free(t);
-  free(e);
-  free(v);
+  for (int k = 0; k < 3; k++) free(v[k]);
+  free(ok);
   free(fr);
 }
 
@@ -869,6 +995,7 @@ int dcsim_sweep_run(dcsim_sweep_t *sw, const dcsim_sweep_run_opts *o, dcsim_erro
     }
   }
   free(pending);
-  if (!rc && done == sw->n_points) dcsim_sweep_mark_front(sw->points, sw->n_points);
+  if (!rc && done == sw->n_points)
+    dcsim_sweep_mark_front_on(sw->points, sw->n_points, sw->objectives);
   return rc;
 }

@@ -22,6 +22,49 @@ void dcsim_sweep_points_free(dcsim_sweep_point *pts, size_t n) {
   free(pts);
 }
 
+/* ---- objectives and cost notes ---- */
+
+int dcsim_objectives_parse(const char *s, unsigned *out, dcsim_error *err) {
+  static const char *const names[] = { "time", "energy", "cost" };
+  unsigned obj = 0, n = 0;
+  const char *p = s;
+  while (p && *p) {
+    const char *c = strchr(p, ',');
+    size_t l = c ? (size_t)(c - p) : strlen(p);
+    int k = 0;
+    while (k < 3 && !(strlen(names[k]) == l && strncmp(p, names[k], l) == 0)) k++;
+    if (k == 3 || (obj & (1u << k)))
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                       "--objectives '%s': expected two or three of time, energy, cost, each once "
+                       "(time,energy; time,cost; energy,cost; time,energy,cost)",
+                       s);
+    obj |= 1u << k;
+    n++;
+    p = c ? c + 1 : NULL;
+  }
+  if (n < 2)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "--objectives '%s': a front needs two or three of time, energy, cost", s);
+  *out = obj;
+  return 0;
+}
+
+const char *dcsim_objectives_name(unsigned obj) {
+  switch (obj) {
+    case DCSIM_OBJ_TIME | DCSIM_OBJ_COST: return "time,cost";
+    case DCSIM_OBJ_ENERGY | DCSIM_OBJ_COST: return "energy,cost";
+    case DCSIM_OBJ_TIME | DCSIM_OBJ_ENERGY | DCSIM_OBJ_COST: return "time,energy,cost";
+    default: return "time,energy";
+  }
+}
+
+void dcsim_sweep_cost_note(const dcsim_sweep_point *p, char *buf, size_t size) {
+  if (p->feasible && p->cost_missing[0])
+    snprintf(buf, size, "no price for %s (give --price %s=USD)", p->cost_missing, p->cost_missing);
+  else
+    snprintf(buf, size, "%s", "");
+}
+
 /* ---- writing ---- */
 
 /* "key": the string, or null when it is empty */
@@ -54,6 +97,17 @@ static void json_result(dcsim_json *j, const char *key, int feasible, double v) 
 static void json_flag(dcsim_json *j, const char *key, int v) {
   dcsim_json_key(j, key);
   dcsim_json_bool(j, v);
+}
+
+/* "cost_usd": the cost, or null with "cost_note" saying why (issue 26; appended keys) */
+static void json_cost(dcsim_json *j, const dcsim_sweep_point *p) {
+  json_result(j, "cost_usd", p->feasible && isfinite(p->cost_usd), p->cost_usd);
+  char note[160];
+  dcsim_sweep_cost_note(p, note, sizeof note);
+  if (note[0]) {
+    dcsim_json_key(j, "cost_note");
+    dcsim_json_str(j, note);
+  }
 }
 
 /* Whether a point of the array runs the ideal thread-scaling variant: only then do the writers
@@ -109,6 +163,15 @@ static void json_point(dcsim_json *j, const dcsim_sweep_point *p, int variants) 
   }
   dcsim_json_key(j, "index");
   dcsim_json_int(j, p->index);
+  json_cost(j, p);
+  if (p->gpus) { /* --gpus, --host-cpu (issue 26): only in sweeps that set them */
+    dcsim_json_key(j, "gpus");
+    dcsim_json_int(j, p->gpus);
+  }
+  if (p->host_cpu[0]) {
+    dcsim_json_key(j, "host_cpu");
+    dcsim_json_str(j, p->host_cpu);
+  }
   if (variants) {
     dcsim_json_key(j, "threading");
     dcsim_json_str(j, threading_of(p));
@@ -139,6 +202,8 @@ void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n,
   fputs(first ? "]\n}\n" : "\n]\n}\n", f);
 }
 
+/* ",COST,NOTE[,GPUS,HOST]\n": the cost (empty when unknown or infeasible) and why it is unknown;
+ * with axes, the GPUs per node and the host CPU (issue 26) */
 /* the band columns of a point (empty cells when not marked) */
 static void csv_bands(FILE *f, const dcsim_sweep_point *p) {
   if (p->has_band)
@@ -148,14 +213,35 @@ static void csv_bands(FILE *f, const dcsim_sweep_point *p) {
     fputs(",,,,,", f);
 }
 
+static void csv_cost(FILE *f, const dcsim_sweep_point *p, int axes, const char *threading) {
+  char note[160];
+  dcsim_sweep_cost_note(p, note, sizeof note);
+  fputc(',', f);
+  if (p->feasible && isfinite(p->cost_usd)) fprintf(f, "%.10g", p->cost_usd);
+  fputc(',', f);
+  dcsim__csv_write_cell(f, note);
+  csv_bands(f, p);
+  if (axes) {
+    fputc(',', f);
+    if (p->gpus) fprintf(f, "%u", p->gpus);
+    fputc(',', f);
+    dcsim__csv_write_cell(f, p->host_cpu);
+  }
+  if (threading) fprintf(f, ",%s", threading);
+  fputc('\n', f);
+}
+
 void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, const dcsim_repro *rp) {
   if (rp) dcsim_repro_csv(f, rp);
   int variants = any_ideal(pts, n);
   fputs(
       "index,cpu,gpu,nodes,cores,freq,time_s,energy_j,pareto,knee,feasible,reason,balance,"
-      "time_provenance,energy_provenance,time_band_low_s,time_band_high_s,energy_band_low_j,"
-      "energy_band_high_j,indistinguishable_from_front",
+      "time_provenance,energy_provenance,cost_usd,cost_note,time_band_low_s,time_band_high_s,"
+      "energy_band_low_j,energy_band_high_j,indistinguishable_from_front",
       f);
+  int axes = 0; /* --gpus, --host-cpu: two more columns in sweeps that set them (issue 26) */
+  for (size_t i = 0; i < n && !axes; i++) axes = pts[i].gpus || pts[i].host_cpu[0];
+  fputs(axes ? ",gpus,host_cpu" : "", f);
   fputs(variants ? ",threading\n" : "\n", f);
   for (size_t i = 0; i < n; i++) {
     const dcsim_sweep_point *p = &pts[i];
@@ -182,10 +268,17 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, cons
               dcsim_prov_name((dcsim_prov_kind)p->energy_prov));
     else
       fputs(",,", f);
-    csv_bands(f, p);
-    if (variants) fprintf(f, ",%s", threading_of(p));
-    fputc('\n', f);
+    csv_cost(f, p, axes, variants ? threading_of(p) : NULL);
   }
+}
+
+/* the gpu column: the GPU, "x N" per node with --gpus, "on HOST" with --host-cpu (issue 26) */
+static void gpu_text(const dcsim_sweep_point *p, char *buf, size_t size) {
+  int k = snprintf(buf, size, "%s", p->gpu[0] ? p->gpu : "-");
+  if (p->gpus && k >= 0 && (size_t)k < size)
+    k += snprintf(buf + k, size - (size_t)k, " x%u", p->gpus);
+  if (p->host_cpu[0] && k >= 0 && (size_t)k < size)
+    snprintf(buf + k, size - (size_t)k, " on %s", p->host_cpu);
 }
 
 /* a point's time and energy for the text table: with their bands when marked, each to the digits
@@ -203,15 +296,19 @@ static void text_values(const dcsim_sweep_point *p, char *tb, size_t ts, char *e
 void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int summary) {
   size_t feasible = 0, front = 0, shown = 0;
   int cw = 16, gw = 14; /* the name columns widen for longer names (xeon-platinum-8480+) */
+  char gname[160];
   for (size_t i = 0; i < n; i++) {
     if (!pts[i].done) continue;
     if ((int)strlen(pts[i].cpu) > cw) cw = (int)strlen(pts[i].cpu);
-    if ((int)strlen(pts[i].gpu) > gw) gw = (int)strlen(pts[i].gpu);
+    gpu_text(&pts[i], gname, sizeof gname);
+    if ((int)strlen(gname) > gw) gw = (int)strlen(gname);
   }
   int variants = any_ideal(pts, n);
-  fprintf(f, "%6s  %-*s %-*s %5s %5s %-8s %s%24s %30s  %-12s %-12s  %s\n", "point", cw, "cpu", gw,
-          "gpu", "nodes", "cores", "freq", variants ? "threading " : "", "time [s] [band]",
-          "energy [J] [band]", "time from", "energy from", "pareto");
+  fprintf(f, "%6s  %-*s %-*s %5s %5s %-8s %s%24s %30s %12s  %-12s %-12s  %s\n", "point", cw, "cpu",
+          gw, "gpu", "nodes", "cores", "freq", variants ? "threading " : "", "time [s] [band]",
+          "energy [J] [band]", "cost [USD]", "time from", "energy from", "pareto");
+  size_t no_cost = 0;
+  const dcsim_sweep_point *first_no_cost = NULL;
   for (size_t i = 0; i < n; i++) {
     const dcsim_sweep_point *p = &pts[i];
     if (!p->done) continue;
@@ -219,15 +316,18 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
     char nodes[16] = "-", cores[16] = "-";
     if (p->nodes) snprintf(nodes, sizeof nodes, "%u", p->nodes);
     if (p->cores) snprintf(cores, sizeof cores, "%u", p->cores);
-    fprintf(f, "%6u  %-*s %-*s %5s %5s %-8s ", p->index, cw, p->cpu[0] ? p->cpu : "-", gw,
-            p->gpu[0] ? p->gpu : "-", nodes, cores, p->freq[0] ? p->freq : "-");
+    gpu_text(p, gname, sizeof gname);
+    fprintf(f, "%6u  %-*s %-*s %5s %5s %-8s ", p->index, cw, p->cpu[0] ? p->cpu : "-", gw, gname,
+            nodes, cores, p->freq[0] ? p->freq : "-");
     if (variants) fprintf(f, "%-9s ", threading_of(p));
     if (p->feasible) {
       feasible++;
       front += p->pareto != 0;
+      if (!isfinite(p->cost_usd) && !no_cost++) first_no_cost = p;
       char tb[96], eb[96];
       text_values(p, tb, sizeof tb, eb, sizeof eb);
-      fprintf(f, "%24s %30s  %-12s %-12s  %s%s\n", tb, eb,
+      fprintf(f, "%24s %30s %12s  %-12s %-12s  %s%s\n", tb, eb,
+              isfinite(p->cost_usd) ? DCSIM_SIG(p->cost_usd) : "-",
               dcsim_prov_name((dcsim_prov_kind)p->time_prov),
               dcsim_prov_name((dcsim_prov_kind)p->energy_prov),
               p->knee         ? "knee"
@@ -236,7 +336,7 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
                               : "",
               p->balance ? (p->pareto || p->near_front ? ", balance point" : "balance point") : "");
     } else {
-      fprintf(f, "%24s %30s  infeasible: %s\n", "-", "-", p->reason ? p->reason : "");
+      fprintf(f, "%24s %30s %12s  infeasible: %s\n", "-", "-", "-", p->reason ? p->reason : "");
     }
   }
   if (summary) {
@@ -247,6 +347,13 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
     if (near)
       fprintf(f, ", %zu more indistinguishable from it within their uncertainty bands", near);
     fputc('\n', f);
+  }
+  if (summary && no_cost) {
+    char note[160];
+    dcsim_sweep_cost_note(first_no_cost, note, sizeof note);
+    fprintf(f, "cost unknown for %zu feasible %s: %s%s\n", no_cost,
+            dcsim_plural(no_cost, "point", "points"), note,
+            no_cost > 1 ? " (the first; see the cost_note column of --format csv)" : "");
   }
 }
 
@@ -281,7 +388,15 @@ static int set_field(dcsim_sweep_point *pt, const char *key, const char *str, do
       pt->energy_prov = (unsigned char)k;
   } else if (strcmp(key, "index") == 0)
     pt->index = num >= 0 && num < 4e9 ? (uint32_t)num : 0;
-  else if (strcmp(key, "reason") == 0 && str[0]) {
+  else if (strcmp(key, "gpus") == 0)
+    pt->gpus = is_null || !(num >= 1 && num <= 64) ? 0 : (unsigned)num;
+  else if (strcmp(key, "host_cpu") == 0)
+    snprintf(pt->host_cpu, sizeof pt->host_cpu, "%s", str);
+  else if (strcmp(key, "cost_usd") == 0)
+    pt->cost_usd = is_null ? NAN : num;
+  else if (strcmp(key, "cost_note") == 0 && str[0]) {
+    if (sscanf(str, "no price for %63s", pt->cost_missing) != 1) pt->cost_missing[0] = '\0';
+  } else if (strcmp(key, "reason") == 0 && str[0]) {
     free(pt->reason);
     if (!(pt->reason = dcsim_strdup(str))) return -1;
   }
@@ -296,7 +411,7 @@ static dcsim_sweep_point *new_point(dcsim_sweep_point **pts, size_t *n, size_t *
   pt->index = (uint32_t)(*n - 1);
   pt->done = 1;
   pt->feasible = 1;
-  pt->time_s = pt->energy_j = NAN;
+  pt->time_s = pt->energy_j = pt->cost_usd = NAN;
   return pt;
 }
 
@@ -497,7 +612,8 @@ static int read_csv_point(const char *path, int line, char *const *hdr, size_t n
     int is_null = !*v;
     int text = !strcmp(key, "cpu") || !strcmp(key, "gpu") || !strcmp(key, "freq") ||
                !strcmp(key, "reason") || !strcmp(key, "time_provenance") ||
-               !strcmp(key, "energy_provenance") || !strcmp(key, "threading");
+               !strcmp(key, "energy_provenance") || !strcmp(key, "cost_note") ||
+               !strcmp(key, "host_cpu") || !strcmp(key, "threading");
     if (!is_null && !text && dcsim_parse_double(v, &num) != 0)
       return DCSIM_ERR(err, DCSIM_EPARSE, path, line, "column %s: '%s' is not a number", key, v);
     int sf = set_field(pt, key, v, num, is_null);

@@ -120,7 +120,8 @@ static void put(bytes *b, const void *v, size_t n) {
 }
 
 /* header: threads of the sender, status, count; the error when status != 0; then per point its
- * index, feasible, time_s and energy_j (bit for bit), the two provenance kinds and reason. (The
+ * index, feasible, time_s and energy_j (bit for bit), the two provenance kinds, the cost and the
+ * profile it lacks a price for (issue 26), and reason. (The
  * ranks run one binary on one kind of node: no conversion.) */
 static void pack(bytes *b, int32_t threads, int status, const dcsim_error *e,
                  const dcsim_sweep_point *pts, const size_t *idx, size_t n) {
@@ -144,6 +145,8 @@ static void pack(bytes *b, int32_t threads, int status, const dcsim_error *e,
     put(b, &p->energy_j, sizeof p->energy_j);
     put(b, &p->time_prov, 1);
     put(b, &p->energy_prov, 1);
+    put(b, &p->cost_usd, sizeof p->cost_usd);
+    put(b, p->cost_missing, sizeof p->cost_missing);
     put(b, &rl, sizeof rl);
     if (rl) put(b, p->reason, rl);
   }
@@ -305,13 +308,17 @@ static void root_serve_one(root *r, const MPI_Status *st) {
   for (; got < n && !rd.bad; got++) {
     uint32_t i, rl;
     unsigned char f, tp, ep;
-    double t, e;
+    double t, e, cost;
+    char missing[sizeof((dcsim_sweep_point *)0)->cost_missing];
     get(&rd, &i, sizeof i);
     get(&rd, &f, 1);
     get(&rd, &t, sizeof t);
     get(&rd, &e, sizeof e);
     get(&rd, &tp, 1);
     get(&rd, &ep, 1);
+    get(&rd, &cost, sizeof cost);
+    get(&rd, missing, sizeof missing);
+    missing[sizeof missing - 1] = '\0';
     get(&rd, &rl, sizeof rl);
     if (rd.bad || i >= r->total || rl > rd.n - rd.at) {
       rd.bad = 1;
@@ -330,6 +337,7 @@ static void root_serve_one(root *r, const MPI_Status *st) {
       root_fail(r, rc, &e2, 0);
       break;
     }
+    dcsim_sweep_restore_cost(r->sw, i, cost, missing);
     b->idx[got] = i;
   }
   if (rd.bad) {
@@ -397,7 +405,8 @@ static int root_run(root *r, dcsim_error *err) {
     if (err) *err = r->err;
     return r->rc;
   }
-  if (r->done == np) dcsim_sweep_mark_front(dcsim_sweep_points(r->sw), np);
+  if (r->done == np)
+    dcsim_sweep_mark_front_on(dcsim_sweep_points(r->sw), np, dcsim_sweep_objectives(r->sw));
   return 0;
 }
 

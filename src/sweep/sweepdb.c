@@ -14,6 +14,7 @@
 #include "dcsim/repro.h"
 #include "dcsim/strutil.h"
 #include "util/db.h"
+#include "util/fileio.h"
 
 static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS sweeps(id INTEGER PRIMARY KEY, def_sha256 TEXT NOT NULL UNIQUE,"
@@ -22,7 +23,8 @@ static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS sweep_points(sweep_id INTEGER NOT NULL REFERENCES sweeps(id),"
     " idx INTEGER NOT NULL, cpu TEXT, gpu TEXT, nodes INTEGER, cores INTEGER, freq TEXT,"
     " feasible INTEGER NOT NULL, reason TEXT, time_s REAL, energy_j REAL, time_prov TEXT,"
-    " energy_prov TEXT, PRIMARY KEY(sweep_id, idx));";
+    " energy_prov TEXT, cost_usd REAL, cost_note TEXT, gpus INTEGER, host_cpu TEXT,"
+    " PRIMARY KEY(sweep_id, idx));";
 
 /* Columns added after the first schema, appended to an older database when it is opened: `sql`
  * runs unless `table` already has `column`. The old rows keep NULL there, and old sweeps never
@@ -46,11 +48,31 @@ static int add_later_columns(sqlite3 *db, const char *path, dcsim_error *err) {
                        "ALTER TABLE sweep_points ADD COLUMN time_prov TEXT;"
                        "ALTER TABLE sweep_points ADD COLUMN energy_prov TEXT;",
                        err);
-  return rc ? rc
-            : add_columns(db, path, "sweeps", "dcsim_commit",
-                          "ALTER TABLE sweeps ADD COLUMN dcsim_version TEXT;"
-                          "ALTER TABLE sweeps ADD COLUMN dcsim_commit TEXT;",
+  if (!rc)
+    rc = add_columns(db, path, "sweeps", "dcsim_commit",
+                     "ALTER TABLE sweeps ADD COLUMN dcsim_version TEXT;"
+                     "ALTER TABLE sweeps ADD COLUMN dcsim_commit TEXT;",
+                     err);
+  return rc ? rc /* cost (issue 26) */
+            : add_columns(db, path, "sweep_points", "cost_usd",
+                          "ALTER TABLE sweep_points ADD COLUMN cost_usd REAL;"
+                          "ALTER TABLE sweep_points ADD COLUMN cost_note TEXT;"
+                          "ALTER TABLE sweep_points ADD COLUMN gpus INTEGER;"
+                          "ALTER TABLE sweep_points ADD COLUMN host_cpu TEXT;",
                           err);
+}
+
+/* the profile an unknown cost lacks a price for, from its note ("" when none) */
+static void cost_missing_of(sqlite3_stmt *st, int col, char *out, size_t size) {
+  const char *note = (const char *)sqlite3_column_text(st, col);
+  char name[64] = "";
+  if (note && sscanf(note, "no price for %63s", name) != 1) name[0] = '\0';
+  snprintf(out, size, "%s", name);
+}
+
+/* a cost column: NULL is unknown */
+static double cost_of(sqlite3_stmt *st, int col) {
+  return sqlite3_column_type(st, col) == SQLITE_NULL ? NAN : sqlite3_column_double(st, col);
 }
 
 static int prov_of(sqlite3_stmt *st, int col) {
@@ -95,8 +117,9 @@ int dcsim_sweepdb_open(const char *path, dcsim_sweepdb_t **out, dcsim_error *err
       (rc = dcsim__db_exec(d->db, path, schema_sql, err)) ||
       (rc = add_later_columns(d->db, path, err)) ||
       (rc = dcsim__db_prepare(
-           d->db, path, "INSERT OR IGNORE INTO sweep_points VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
-           &d->ins, "cannot prepare statements", err)))
+           d->db, path,
+           "INSERT OR IGNORE INTO sweep_points VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &d->ins,
+           "cannot prepare statements", err)))
     goto out;
   *out = d;
   d = NULL;
@@ -157,7 +180,7 @@ find:
   st = NULL;
   if ((rc = dcsim__db_prepare(d->db, d->path,
                               "SELECT idx, feasible, time_s, energy_j, reason, time_prov, "
-                              "energy_prov FROM sweep_points "
+                              "energy_prov, cost_usd, cost_note FROM sweep_points "
                               "WHERE sweep_id = ? ORDER BY idx",
                               &st, "cannot read the sweep's points", err)))
     return rc;
@@ -175,6 +198,9 @@ find:
                                   sqlite3_column_double(st, 3), prov_of(st, 5), prov_of(st, 6),
                                   (const char *)sqlite3_column_text(st, 4), err)))
       goto out;
+    char missing[64];
+    cost_missing_of(st, 8, missing, sizeof missing);
+    dcsim_sweep_restore_cost(sw, (size_t)idx, cost_of(st, 7), missing);
     n_rest++;
   }
   if (s != SQLITE_DONE) {
@@ -228,6 +254,24 @@ int dcsim_sweepdb_store(dcsim_sweepdb_t *d, const dcsim_sweep_point *pts, const 
       sqlite3_bind_null(st, 12);
       sqlite3_bind_null(st, 13);
     }
+    char note[160];
+    dcsim_sweep_cost_note(p, note, sizeof note);
+    if (p->feasible && isfinite(p->cost_usd))
+      sqlite3_bind_double(st, 14, p->cost_usd);
+    else
+      sqlite3_bind_null(st, 14);
+    if (note[0])
+      sqlite3_bind_text(st, 15, note, -1, SQLITE_TRANSIENT);
+    else
+      sqlite3_bind_null(st, 15);
+    if (p->gpus) /* --gpus, --host-cpu (issue 26); NULL when the sweep does not set them */
+      sqlite3_bind_int64(st, 16, p->gpus);
+    else
+      sqlite3_bind_null(st, 16);
+    if (p->host_cpu[0])
+      sqlite3_bind_text(st, 17, p->host_cpu, -1, SQLITE_STATIC);
+    else
+      sqlite3_bind_null(st, 17);
     rc = dcsim__db_step_done(d->db, d->path, st, "cannot store a sweep point", err);
     sqlite3_clear_bindings(st);
   }
@@ -276,10 +320,10 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
   size_t n = 0;
   int rc = 0;
   if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_READONLY | DCSIM_DB_OWNED, &db, err))) goto out;
-  if (sqlite3_prepare_v2(db,
-                         "SELECT id, n_points, def_sha256, definition FROM sweeps WHERE id = ?1 "
-                         "OR (?1 = 0 AND id = (SELECT max(id) FROM sweeps))",
-                         -1, &st, NULL) != SQLITE_OK) {
+  if (dcsim__db_try_prepare(db,
+                            "SELECT id, n_points, def_sha256, definition FROM sweeps WHERE id = ?1 "
+                            "OR (?1 = 0 AND id = (SELECT max(id) FROM sweeps))",
+                            &st) != 0) {
     rc = DCSIM_ERR(err, DCSIM_EDB, path, 0, "no sweep in this database (%s)", sqlite3_errmsg(db));
     goto out;
   }
@@ -306,11 +350,12 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  if ((rc = dcsim__db_prepare(db, path,
-                              "SELECT idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, "
-                              "energy_j, time_prov, energy_prov FROM sweep_points WHERE sweep_id = "
-                              "? ORDER BY idx",
-                              &st, "cannot read the sweep's points", err)))
+  if ((rc = dcsim__db_prepare(
+           db, path,
+           "SELECT idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, "
+           "energy_j, time_prov, energy_prov, cost_usd, cost_note, gpus, host_cpu "
+           "FROM sweep_points WHERE sweep_id = ? ORDER BY idx",
+           &st, "cannot read the sweep's points", err)))
     goto out;
   sqlite3_bind_int64(st, 1, sweep_id);
   int s;
@@ -344,6 +389,11 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
       p->time_prov = (unsigned char)prov_of(st, 10);
       p->energy_prov = (unsigned char)prov_of(st, 11);
     }
+    p->cost_usd = p->feasible ? cost_of(st, 12) : NAN;
+    if (p->feasible) cost_missing_of(st, 13, p->cost_missing, sizeof p->cost_missing);
+    p->gpus = (unsigned)sqlite3_column_int64(st, 14);
+    if ((c = sqlite3_column_text(st, 15)))
+      snprintf(p->host_cpu, sizeof p->host_cpu, "%s", (const char *)c);
   }
   if (s != SQLITE_DONE) {
     rc = dcsim__db_fail(db, path, "cannot read the sweep's points", err);
@@ -390,13 +440,13 @@ static void input_db_release(input_db *in) {
 
 static char *dup_col(sqlite3_stmt *st, int col) {
   const char *s = (const char *)sqlite3_column_text(st, col);
-  return strdup(s ? s : "");
+  return dcsim_strdup(s ? s : "");
 }
 
 /* the text of a column that may be NULL, as NULL; *oom when the copy failed */
 static char *dup_col_or_null(sqlite3_stmt *st, int col, int *oom) {
   const char *s = (const char *)sqlite3_column_text(st, col);
-  char *d = s ? strdup(s) : NULL;
+  char *d = s ? dcsim_strdup(s) : NULL;
   if (s && !d) *oom = 1;
   return d;
 }
@@ -418,7 +468,7 @@ static int attach_input(sqlite3 *db, const char *path, dcsim_error *err) {
   if (!uri) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   sqlite3_stmt *st = NULL;
   int rc = 0;
-  if (sqlite3_prepare_v2(db, "ATTACH DATABASE ?1 AS src", -1, &st, NULL) != SQLITE_OK) {
+  if (dcsim__db_try_prepare(db, "ATTACH DATABASE ?1 AS src", &st) != 0) {
     rc = dcsim__db_fail(db, path, "cannot open", err);
   } else {
     sqlite3_bind_text(st, 1, uri, -1, SQLITE_STATIC);
@@ -437,14 +487,15 @@ static int list_sweeps(sqlite3 *db, input_db *in, dcsim_error *err) {
   int rc = 0, s;
   size_t cap = 0;
   /* the build columns exist since issue 17: an older database is read without them */
-  int build = sqlite3_prepare_v2(db,
-                                 "SELECT id, def_sha256, n_points, definition, input, created_utc, "
-                                 "dcsim_version, dcsim_commit FROM src.sweeps ORDER BY id",
-                                 -1, &st, NULL) == SQLITE_OK;
-  if (!build && sqlite3_prepare_v2(db,
-                                   "SELECT id, def_sha256, n_points, definition, input, "
-                                   "created_utc FROM src.sweeps ORDER BY id",
-                                   -1, &st, NULL) != SQLITE_OK)
+  int build =
+      dcsim__db_try_prepare(db,
+                            "SELECT id, def_sha256, n_points, definition, input, created_utc, "
+                            "dcsim_version, dcsim_commit FROM src.sweeps ORDER BY id",
+                            &st) == 0;
+  if (!build && dcsim__db_try_prepare(db,
+                                      "SELECT id, def_sha256, n_points, definition, input, "
+                                      "created_utc FROM src.sweeps ORDER BY id",
+                                      &st) != 0)
     return DCSIM_ERR(err, DCSIM_EREF, in->path, 0,
                      "holds no sweep (no table sweeps: not written by dcsim sweep --db)");
   while ((s = sqlite3_step(st)) == SQLITE_ROW) {
@@ -509,8 +560,10 @@ static void describe_value(sqlite3_stmt *st, int col, char *buf, size_t size) {
   }
 }
 
-#define POINT_COLS \
-  "idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, energy_j, time_prov, energy_prov"
+#define POINT_COLS                                                                     \
+  "idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, energy_j, time_prov, " \
+  "energy_prov, "                                                                      \
+  "cost_usd, cost_note, gpus, host_cpu"
 
 /* input k: refuse rows that differ from those already merged, then add its new rows */
 static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sweep *ref,
@@ -527,9 +580,9 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
                      "sweep %lld: not the definition %s holds under the same hash %.12s",
                      (long long)w->id, ins[0].path, ref->hash);
   }
-  if (sqlite3_prepare_v2(
-          db, "SELECT count(*), min(idx), max(idx) FROM src.sweep_points WHERE sweep_id = ?1", -1,
-          &st, NULL) != SQLITE_OK ||
+  if (dcsim__db_try_prepare(
+          db, "SELECT count(*), min(idx), max(idx) FROM src.sweep_points WHERE sweep_id = ?1",
+          &st) != 0 ||
       (sqlite3_bind_int64(st, 1, w->id), sqlite3_step(st)) != SQLITE_ROW) {
     rc = dcsim__db_fail(db, in->path, "cannot read the sweep's points", err);
     goto out;
@@ -547,7 +600,7 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
   sqlite3_finalize(st);
   st = NULL;
   /* a point merged already must come back with the same bytes in every column */
-  if (sqlite3_prepare_v2(
+  if (dcsim__db_try_prepare(
           db,
           "SELECT b.idx, m.src, m.cpu, m.gpu, m.nodes, m.cores, m.freq, m.feasible, m.reason, "
           "m.time_s, m.energy_j, m.time_prov, m.energy_prov,"
@@ -560,7 +613,7 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
           "m.energy_j IS b.energy_j AND m.time_prov IS b.time_prov AND m.energy_prov IS "
           "b.energy_prov)"
           " ORDER BY b.idx LIMIT 1",
-          -1, &st, NULL) != SQLITE_OK) {
+          &st) != 0) {
     rc = dcsim__db_fail(db, in->path, "cannot compare the sweep's points", err);
     goto out;
   }
@@ -596,10 +649,10 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
   }
   sqlite3_finalize(st);
   st = NULL;
-  if (sqlite3_prepare_v2(db,
-                         "INSERT OR IGNORE INTO temp.m SELECT " POINT_COLS
-                         ", ?2 FROM src.sweep_points WHERE sweep_id = ?1",
-                         -1, &st, NULL) != SQLITE_OK) {
+  if (dcsim__db_try_prepare(db,
+                            "INSERT OR IGNORE INTO temp.m SELECT " POINT_COLS
+                            ", ?2 FROM src.sweep_points WHERE sweep_id = ?1",
+                            &st) != 0) {
     rc = dcsim__db_fail(db, in->path, "cannot read the sweep's points", err);
     goto out;
   }
@@ -619,7 +672,7 @@ out:
 static int find_missing(sqlite3 *db, const char *path, dcsim_sweepdb_merge_report *rep,
                         dcsim_error *err) {
   sqlite3_stmt *st = NULL;
-  if (sqlite3_prepare_v2(db, "SELECT idx FROM temp.m ORDER BY idx", -1, &st, NULL) != SQLITE_OK)
+  if (dcsim__db_try_prepare(db, "SELECT idx FROM temp.m ORDER BY idx", &st) != 0)
     return dcsim__db_fail(db, path, "cannot list the merged points", err);
   size_t next = 0, len = 0, cap = sizeof rep->missing - 8;
   int s, full = 0;
@@ -672,7 +725,8 @@ static int create_merge_db(const char *out, char **tmp, sqlite3 **db, dcsim_erro
       *db, out,
       "CREATE TEMP TABLE m(idx INTEGER PRIMARY KEY, cpu TEXT, gpu TEXT, nodes INTEGER, cores "
       "INTEGER, freq TEXT, feasible INTEGER, reason TEXT, time_s REAL, energy_j REAL, time_prov "
-      "TEXT, energy_prov TEXT, src INTEGER)",
+      "TEXT, energy_prov TEXT, cost_usd REAL, cost_note TEXT, gpus INTEGER, host_cpu TEXT, src "
+      "INTEGER)",
       err);
 }
 
@@ -791,9 +845,7 @@ static int publish(sqlite3 **db, const char *tmp, const char *out, dcsim_error *
   int closed = sqlite3_close(*db) == SQLITE_OK;
   *db = NULL;
   if (!closed) return DCSIM_ERR(err, DCSIM_EDB, out, 0, "cannot close the database");
-  if (rename(tmp, out) != 0)
-    return DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot rename %s: %s", tmp, strerror(errno));
-  return 0;
+  return dcsim__file_publish(tmp, out, err);
 }
 
 int dcsim_sweepdb_merge(const char *const *inputs, size_t n, const char *out,

@@ -70,7 +70,7 @@ static int xml_entry(const struct dirent *e) {
 
 size_t dcsim_catalog_names(dcsim_kind kind, char **names, size_t max) {
   char dir[4096];
-  snprintf(dir, sizeof dir, "%s/%s", dcsim_catalog_root(), kind_dirs[kind]);
+  if (dcsim_bufprintf(dir, sizeof dir, "%s/%s", dcsim_catalog_root(), kind_dirs[kind])) return 0;
   struct dirent **ents = NULL;
   int n = scandir(dir, &ents, xml_entry, alphasort);
   size_t k = 0;

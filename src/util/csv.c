@@ -2,6 +2,7 @@
  * breaks inside quotes), as profiler exports write them. */
 #include "util/csv.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,13 +25,6 @@ void dcsim__csv_free(dcsim_csv_t *t) {
   free(t->cells);
   free(t->lines);
   free(t);
-}
-
-static char *trim(char *s) {
-  while (*s == ' ' || *s == '\t') s++;
-  size_t l = strlen(s);
-  while (l && (s[l - 1] == ' ' || s[l - 1] == '\t' || s[l - 1] == '\r')) s[--l] = '\0';
-  return s;
 }
 
 /* Cuts line s into cells in place: unquoted cells are trimmed; a cell in double quotes may hold
@@ -70,7 +64,7 @@ int dcsim__csv_split(char *s, char ***cells, size_t *cap, size_t *n) {
     }
     int last = *end != ',';
     *end = '\0';
-    (*cells)[(*n)++] = quoted ? cell : trim(cell);
+    (*cells)[(*n)++] = quoted ? cell : dcsim_trim(cell);
     if (last) return 0;
     p = end + 1;
   }
@@ -83,7 +77,7 @@ int dcsim__csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err) {
   char **tmp = NULL;
   size_t tmp_cap = 0;
   dcsim_csv_t *t = calloc(1, sizeof *t);
-  if (!t || !(t->path = strdup(path))) {
+  if (!t || !(t->path = dcsim_strdup(path))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
@@ -95,7 +89,7 @@ int dcsim__csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err) {
     next = strchr(ln, '\n');
     if (next) *next++ = '\0';
     line++;
-    char *s = trim(ln);
+    char *s = dcsim_trim(ln);
     if (!*s || *s == '#') continue;
     size_t nc = 0;
     if ((rc = dcsim__csv_split(s, &tmp, &tmp_cap, &nc)) != 0) {
@@ -118,11 +112,8 @@ int dcsim__csv_load(const char *path, dcsim_csv_t **out, dcsim_error *err) {
     }
     if (row == cap_rows) {
       cap_rows *= 2;
-      char **nc2 = realloc(t->cells, cap_rows * t->n_cols * sizeof *nc2);
-      if (nc2) t->cells = nc2;
-      int *nl = realloc(t->lines, cap_rows * sizeof *nl);
-      if (nl) t->lines = nl;
-      if (!nc2 || !nl) {
+      if ((t->n_cols && cap_rows > SIZE_MAX / t->n_cols) ||
+          DCSIM_RESIZE(t->cells, cap_rows * t->n_cols) || DCSIM_RESIZE(t->lines, cap_rows)) {
         rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory");
         goto out;
       }

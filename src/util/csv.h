@@ -1,6 +1,8 @@
 /* util/csv.h — reading the comma-separated benchmark tables of calibration/.
  * Lines starting with '#' are comments; the first other line names the columns. A cell may be
- * double-quoted (RFC 4180: commas inside, "" for a quote; no line breaks inside quotes).
+ * double-quoted (RFC 4180: commas inside, "" for a quote; no line breaks inside quotes); an
+ * unquoted cell loses its leading and trailing blanks (dcsim_trim: isspace(), so a CRLF line's
+ * carriage return too).
  * Ownership: dcsim__csv_load() returns a table freed by dcsim__csv_free(); cell strings are
  * borrowed.
  */

@@ -197,9 +197,13 @@ out:
   return rc;
 }
 
+int dcsim__db_try_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st) {
+  return sqlite3_prepare_v2(db, sql, -1, st, NULL) == SQLITE_OK ? 0 : -1;
+}
+
 int dcsim__db_prepare(sqlite3 *db, const char *name, const char *sql, sqlite3_stmt **st,
                       const char *what, dcsim_error *err) {
-  if (sqlite3_prepare_v2(db, sql, -1, st, NULL) == SQLITE_OK) return 0;
+  if (dcsim__db_try_prepare(db, sql, st) == 0) return 0;
   return dcsim__db_fail(db, name, what, err);
 }
 

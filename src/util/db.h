@@ -53,6 +53,9 @@ void dcsim__db_rollback(sqlite3 *db);
 
 /* Records the connection's last error as "WHAT: SQLite's message"; returns DCSIM_EDB. */
 int dcsim__db_fail(sqlite3 *db, const char *name, const char *what, dcsim_error *err);
+/* Prepares sql into *st (NULL on failure): 0, or -1 with nothing recorded (the caller says what
+ * failing means; sqlite3_errmsg(db) says why). The only sqlite3_prepare of dcsim. */
+int dcsim__db_try_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st);
 /* Prepares sql into *st (NULL on failure), failing as dcsim__db_fail(what). */
 int dcsim__db_prepare(sqlite3 *db, const char *name, const char *sql, sqlite3_stmt **st,
                       const char *what, dcsim_error *err);

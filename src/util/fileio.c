@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dcsim/strutil.h"
+
 enum { CHUNK_BYTES = 65536 };
 
 /* Reads f to its end into *buf (room *cap, *n bytes read), stopping once more than max bytes
@@ -18,9 +20,7 @@ static int read_all(FILE *f, const char *path, const dcsim_file_rules *rules, ch
   for (;;) {
     if (*cap - *n < CHUNK_BYTES + 1) {
       size_t ncap = *cap ? *cap * 2 : 2 * CHUNK_BYTES;
-      char *nb = realloc(*buf, ncap);
-      if (!nb) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-      *buf = nb;
+      if (DCSIM_RESIZE(*buf, ncap)) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
       *cap = ncap;
     }
     size_t got = fread(*buf + *n, 1, CHUNK_BYTES, f);
@@ -77,11 +77,23 @@ int dcsim__file_read_text(const char *path, char **text, dcsim_error *err) {
   return dcsim__file_read(path, &rules, text, NULL, err);
 }
 
-int dcsim__file_write_atomic(const char *path, const char *text, dcsim_error *err) {
-  size_t n = strlen(path) + 16;
+char *dcsim__file_tmp_path(const char *path) {
+  size_t n = strlen(path) + 32;
   char *tmp = malloc(n);
+  if (tmp) snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
+  return tmp;
+}
+
+int dcsim__file_publish(const char *tmp, const char *path, dcsim_error *err) {
+  if (rename(tmp, path) == 0) return 0;
+  int rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot write: %s", strerror(errno));
+  remove(tmp);
+  return rc;
+}
+
+int dcsim__file_write_atomic(const char *path, const char *text, dcsim_error *err) {
+  char *tmp = dcsim__file_tmp_path(path);
   if (!tmp) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-  snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
   int rc = 0;
   FILE *f = fopen(tmp, "wb");
   if (!f) {
@@ -96,23 +108,37 @@ int dcsim__file_write_atomic(const char *path, const char *text, dcsim_error *er
     remove(tmp);
     goto out;
   }
-  if (rename(tmp, path) != 0) {
-    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot write: %s", strerror(errno));
-    remove(tmp);
-  }
+  rc = dcsim__file_publish(tmp, path, err);
 out:
   free(tmp);
   return rc;
 }
 
-int dcsim__mkdir(const char *dir, dcsim_error *err) {
+/* one directory level: 0 when dir exists as a directory or was made */
+static int mkdir1(const char *dir, dcsim_error *err) {
   struct stat st;
   if (stat(dir, &st) == 0) {
     if (!S_ISDIR(st.st_mode))
       return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "exists and is not a directory");
     return 0;
   }
-  if (mkdir(dir, 0777) != 0)
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST)
     return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot create directory: %s", strerror(errno));
   return 0;
+}
+
+int dcsim__mkdir_p(const char *dir, dcsim_error *err) {
+  char *d = dcsim_strdup(dir);
+  if (!d) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+  int rc = 0;
+  for (char *p = d + 1; *p && !rc; p++) /* each parent, then the whole path */
+    if (*p == '/' && p[-1] != '/') {
+      *p = '\0';
+      struct stat st;
+      if (stat(d, &st) != 0) rc = mkdir1(d, err);
+      *p = '/';
+    }
+  if (!rc) rc = mkdir1(d, err);
+  free(d);
+  return rc;
 }

@@ -34,11 +34,19 @@ int dcsim__file_read(const char *path, const dcsim_file_rules *rules, char **tex
 /* The whole file as a NUL-terminated string: 64 MiB at most, no NUL byte (dcsim__file_read). */
 int dcsim__file_read_text(const char *path, char **text, dcsim_error *err);
 
+/* The temporary file a whole file is written to before it is published: path.tmpPID (malloc'd;
+ * NULL when out of memory). */
+char *dcsim__file_tmp_path(const char *path);
+
+/* Renames the finished temporary file tmp to path (removing tmp when that fails). */
+int dcsim__file_publish(const char *tmp, const char *path, dcsim_error *err);
+
 /* Writes text to path through a temporary file and rename (never half a file). */
 int dcsim__file_write_atomic(const char *path, const char *text, dcsim_error *err);
 
-/* Creates directory dir if it does not exist (one level); an existing non-directory is an error. */
-int dcsim__mkdir(const char *dir, dcsim_error *err);
+/* Creates directory dir and its missing parents (mkdir -p); an existing non-directory is an
+ * error naming dir. */
+int dcsim__mkdir_p(const char *dir, dcsim_error *err);
 
 /* 0 when path names a regular file (following symbolic links), else DCSIM_EIO naming path, line 0,
  * with the reason: "cannot open: No such file or directory", "is a directory", "is a FIFO (named

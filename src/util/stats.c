@@ -1,10 +1,21 @@
 /* stats.c — order statistics (see dcsim/stats.h). */
 #include "dcsim/stats.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 int dcsim_cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+int dcsim_cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+int dcsim_cmp_uint(const void *a, const void *b) {
+  unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
   return (x > y) - (x < y);
 }
 

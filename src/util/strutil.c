@@ -1,8 +1,10 @@
 /* strutil.c — strings, array growth, number parsing, paths (see dcsim/strutil.h). */
 #include "dcsim/strutil.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +22,32 @@ char *dcsim_strdup(const char *s) {
   return d;
 }
 
+char *dcsim_trim(char *s) {
+  while (isspace((unsigned char)*s)) s++;
+  size_t n = strlen(s);
+  while (n && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
+  return s;
+}
+
+int dcsim_bufprintf(char *buf, size_t size, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(buf, size, fmt, ap);
+  va_end(ap);
+  return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
 enum { GROW_FIRST = 8 };
+
+int dcsim_resize(void **arr, size_t n, size_t elem_size) {
+  if (elem_size && n > SIZE_MAX / elem_size) return -1;
+  void *old; /* through memcpy: *arr is some T* stored in the caller */
+  memcpy(&old, arr, sizeof old);
+  void *p = realloc(old, n * elem_size);
+  if (!p) return -1;
+  memcpy(arr, &p, sizeof p);
+  return 0;
+}
 
 int dcsim_grow(void **arr, size_t *cap, size_t need, size_t elem_size) {
   if (need <= *cap) return 0;
@@ -29,12 +56,7 @@ int dcsim_grow(void **arr, size_t *cap, size_t need, size_t elem_size) {
     if (nc > SIZE_MAX / 2) return -1;
     nc *= 2;
   }
-  if (elem_size && nc > SIZE_MAX / elem_size) return -1;
-  void *old; /* through memcpy: *arr is some T* stored in the caller */
-  memcpy(&old, arr, sizeof old);
-  void *p = realloc(old, nc * elem_size);
-  if (!p) return -1;
-  memcpy(arr, &p, sizeof p);
+  if (dcsim_resize(arr, nc, elem_size)) return -1;
   *cap = nc;
   return 0;
 }
@@ -187,6 +209,8 @@ size_t dcsim_suggest_n(const char *word, const char *const *cands, size_t n, con
     if (!cands[i] || strcmp(cands[i], word) == 0) continue;
     size_t d = dcsim_edit_distance(word, cands[i]);
     if (lw >= 3 && strncmp(cands[i], word, lw) == 0 && d > 1) d = 1; /* the beginning of it */
+    /* a part of it (issue 26: v100 -> tesla-v100-sxm2, 8480 -> xeon-platinum-8480+) */
+    if (lw >= 3 && d > 1 && strstr(cands[i], word)) d = 1;
     if (d > limit || d > best_d) continue;
     if (d < best_d) k = 0; /* a closer one: the ties so far are out */
     best_d = d;

@@ -6,6 +6,7 @@
 
 #include <libxml/parser.h>
 
+#include "dcsim/strutil.h"
 #include "util/fileio.h"
 
 void dcsim__xml_escape(FILE *f, const char *s) {
@@ -62,7 +63,7 @@ int dcsim__xml_save(xmlDoc *doc, const char *path, dcsim_error *err) {
   int len = 0;
   xmlDocDumpFormatMemoryEnc(doc, &mem, &len, "UTF-8", 0);
   if (!mem) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-  char *text = strdup((const char *)mem);
+  char *text = dcsim_strdup((const char *)mem);
   xmlFree(mem);
   if (!text) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   int rc = dcsim__file_write_atomic(path, text, err);

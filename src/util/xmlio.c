@@ -9,6 +9,7 @@
 #include <libxml/parser.h>
 #include <libxml/xmlschemas.h>
 
+#include "dcsim/strutil.h"
 #include "util/xmlmsg.h"
 
 #include "util/fileio.h"
@@ -197,7 +198,6 @@ int dcsim__xml_load(const char *path, const char *expected_root, dcsim_xml_doc_t
   size_t len = 0;
   xmlDocPtr doc = NULL;
   dcsim_xml_doc_t *d = NULL;
-  xmlInitParser();
   int rc = read_file(path, &buf, &len, err);
   if (rc) goto out;
   rc = parse_buffer(path, buf, len, &doc, err);
@@ -212,7 +212,7 @@ int dcsim__xml_load(const char *path, const char *expected_root, dcsim_xml_doc_t
   rc = validate_doc(path, doc, NULL, NULL, 0, NULL, err);
   if (rc) goto out;
   d = calloc(1, sizeof *d);
-  if (!d || !(d->path = strdup(path))) {
+  if (!d || !(d->path = dcsim_strdup(path))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
@@ -242,7 +242,6 @@ int dcsim__xml_peek_root(const char *path, char *root, size_t size, dcsim_error 
   char *buf = NULL;
   size_t len = 0;
   xmlDocPtr doc = NULL;
-  xmlInitParser();
   int rc = read_file(path, &buf, &len, err);
   if (rc) goto out;
   rc = parse_buffer(path, buf, len, &doc, err);
@@ -268,7 +267,6 @@ int dcsim__xml_check_file(const char *path, dcsim_xml_report_fn report, void *ct
   size_t len = 0;
   xmlDocPtr doc = NULL;
   *n_errors = 0;
-  xmlInitParser();
   int rc = read_file(path, &buf, &len, err);
   if (!rc) rc = parse_buffer(path, buf, len, &doc, err);
   if (!rc) rc = validate_doc(path, doc, report, ctx, max, n_errors, err);

@@ -28,6 +28,7 @@
 #include "dcsim/budget.h"
 #include "dcsim/engine.h"
 #include "dcsim/error.h"
+#include "dcsim/lib.h"
 #include "dcsim/scenario.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -76,6 +77,7 @@ static inline const char *fuzz_dir(void) {
     }
     atexit(fuzz_cleanup);
     setenv("DCSIM_DATA", DCSIM_SOURCE_DIR, 1);
+    if (dcsim_lib_init() != 0) abort();
     xmlSetGenericErrorFunc(NULL, fuzz_libxml_output);
   }
   return fuzz_tmp_dir;

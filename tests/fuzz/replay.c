@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "dcsim/lib.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int run_file(const char *path) {
@@ -90,6 +92,7 @@ static int run_path(const char *path, size_t *count) {
 }
 
 int main(int argc, char **argv) {
+  if (dcsim_lib_init() != 0) return 1;
   size_t count = 0;
   for (int i = 1; i < argc; i++)
     if (run_path(argv[i], &count) != 0) return 1;

@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include "check.h"
+#include "dcsim/lib.h"
 #include "dcsim/model.h"
 #include "dcsim/sweep.h"
 #include "dcsim/sweep_mpi.h"
@@ -70,6 +71,7 @@ static size_t done_here(dcsim_sweep_t *sw) {
 }
 
 int main(int argc, char **argv) {
+  if (dcsim_lib_init() != 0) return 1;
   int level = 0, rank = 0, size = 1;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &level);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "dcsim/engine.h"
+#include "dcsim/lib.h"
 #include "dcsim/scenario.h"
 
 static double now_s(void) {
@@ -107,6 +108,7 @@ static void remove_inputs(const char *dir) {
 }
 
 int main(int argc, char **argv) {
+  if (dcsim_lib_init() != 0) return 1;
   long jobs = argc > 1 ? atol(argv[1]) : 10000, tasks = argc > 2 ? atol(argv[2]) : 100;
   long nodes = argc > 3 ? atol(argv[3]) : 10000;
   double interval = argc > 4 ? atof(argv[4]) : 0.05;

@@ -10,6 +10,7 @@
  *        QUEUE: monotone, heap or both) */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c11 */
 #include "dcsim/evq.h"
+#include "dcsim/lib.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -126,6 +127,7 @@ out:
 }
 
 int main(int argc, char **argv) {
+  if (dcsim_lib_init() != 0) return 1;
   long n = argc > 1 ? strtol(argv[1], NULL, 10) : 1000000L;
   long pairs = argc > 2 ? strtol(argv[2], NULL, 10) : 20000000L;
   const char *which = argc > 3 ? argv[3] : "both";

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "dcsim/lib.h"
 #include "dcsim/sweep.h"
 
 static double now_s(void) {
@@ -90,6 +91,7 @@ static int one(const char *name, const dcsim_sweep_def *d, int rep) {
 }
 
 int main(int argc, char **argv) {
+  if (dcsim_lib_init() != 0) return 1;
   int rep = argc > 1 ? atoi(argv[1]) : 3;
   if (rep < 1) {
     fprintf(stderr, "usage: bench_shards [REPEAT]\n");
@@ -109,6 +111,12 @@ int main(int argc, char **argv) {
                             CORES14,
                             8,
                             FREQS,
+                            0,
+                            0,
+                            NULL,
+                            0,
+                            NULL,
+                            NULL,
                             0,
                             0,
                             NULL,
@@ -134,6 +142,12 @@ int main(int argc, char **argv) {
                           0,
                           NULL,
                           0,
+                          NULL,
+                          NULL,
+                          0,
+                          0,
+                          NULL,
+                          0,
                           NULL };
   dcsim_sweep_def day8 = { "workflows/datacentre-day.xml",
                            NULL,
@@ -149,6 +163,12 @@ int main(int argc, char **argv) {
                            cores4,
                            8,
                            FREQS,
+                           0,
+                           0,
+                           NULL,
+                           0,
+                           NULL,
+                           NULL,
                            0,
                            0,
                            NULL,

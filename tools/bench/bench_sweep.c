@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "dcsim/lib.h"
 #include "dcsim/sweep.h"
 
 static double now_s(void) {
@@ -48,6 +49,12 @@ static int one(int threads, size_t batch, double *run_s, double *load_s, size_t 
                         0,
                         NULL,
                         0,
+                        NULL,
+                        NULL,
+                        0,
+                        0,
+                        NULL,
+                        0,
                         NULL };
   dcsim_sweep_t *sw = NULL;
   dcsim_error err;
@@ -78,6 +85,7 @@ static int one(int threads, size_t batch, double *run_s, double *load_s, size_t 
 }
 
 int main(int argc, char **argv) {
+  if (dcsim_lib_init() != 0) return 1;
   int nt = argc > 1 ? atoi(argv[1]) : 2, rep = argc > 2 ? atoi(argv[2]) : 5;
   size_t batch = argc > 3 ? (size_t)atol(argv[3]) : 0; /* 0 = the default, 32 per thread */
   if (nt < 1 || rep < 1) {

@@ -22,6 +22,7 @@
 #include <zlib.h>
 
 #include "dcsim/engine.h"
+#include "dcsim/lib.h"
 #include "dcsim/metrics.h"
 #include "dcsim/scenario.h"
 #include "dcsim/swf.h"
@@ -134,6 +135,7 @@ static int bench(const char *label, const char *path) {
 }
 
 int main(int argc, char **argv) {
+  if (dcsim_lib_init() != 0) return 1;
   long jobs = argc > 1 ? atol(argv[1]) : 200000, procs = argc > 2 ? atol(argv[2]) : 25000;
   double load = argc > 3 ? atof(argv[3]) : 0.85;
   long nodes = argc > 4 ? atol(argv[4]) : procs;

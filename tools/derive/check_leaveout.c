@@ -144,7 +144,8 @@ static int haswell_without(const char *tmp, const char *name, keep_fn keep,
                            dcsim_cpu_profile_t **out, dcsim_error *err) {
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/%s", tmp, name);
-  if (mkdir(dir, 0777) != 0) return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot create");
+  int rc = dcsim__mkdir_p(dir, err);
+  if (rc) return rc;
   if (copy_manifest(HSW, dir, NULL, 0, NULL, NULL) != 0)
     return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot copy machine.xml");
   for (size_t i = 0; i < sizeof TABLES / sizeof *TABLES; i++)
@@ -280,14 +281,15 @@ static int exp_columns(experiment *x, const char *tmp, const dwarfs *w,
 static int exp_gold(experiment *x, const char *tmp, const dwarfs *w, dcsim_error *err) {
   char dir[4096], ref[4096], to[4200];
   snprintf(dir, sizeof dir, "%s/gold-from-haswell", tmp);
-  if (mkdir(dir, 0777) != 0) return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot create");
+  int rc = dcsim__mkdir_p(dir, err);
+  if (rc) return rc;
   if (!realpath(HSW, ref)) return DCSIM_ERR(err, DCSIM_EIO, HSW, 0, "%s", strerror(errno));
   snprintf(to, sizeof to, "reference=\"%s\"", ref);
   static const char *const drop[] = { "<table ", "<energy " };
   if (copy_manifest(SKL, dir, drop, 2, "reference=\"../xeon-e5-2697v3\"", to) != 0)
     return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot copy machine.xml");
   dcsim_cpu_profile_t *spec = NULL, *full = NULL;
-  int rc = make_profile(dir, &spec, err);
+  rc = make_profile(dir, &spec, err);
   if (!rc) rc = dcsim_cpu_profile_load("hw-profiles/cpu/xeon-gold-6148.xml", &full, err);
   static const unsigned rows[] = { 1, 2, 4, 8, 16, 20, 30, 40 };
   for (size_t i = 0; !rc && i < sizeof rows / sizeof *rows; i++) {

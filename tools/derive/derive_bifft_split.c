@@ -13,6 +13,7 @@
 #include "dcsim/dwarf.h"
 #include "dcsim/fit.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/lib.h"
 #include "util/csv.h"
 
 #define FORMULA_CASE "200x180_525"
@@ -25,6 +26,7 @@ static int die(const dcsim_error *e) {
 }
 
 int main(int argc, char **argv) {
+  if (dcsim_lib_init() != 0) return 1;
   if (argc < 4) {
     fprintf(stderr, "usage: derive-bifft-split DWARF.xml CPU.xml RUNS.csv [--xml|--report]\n");
     return 2;

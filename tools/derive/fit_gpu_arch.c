@@ -14,6 +14,7 @@
 
 #include "dcsim/catalog.h"
 #include "dcsim/fit_gpu.h"
+#include "dcsim/lib.h"
 #include "dcsim/model.h"
 #include "util/csv.h"
 
@@ -62,6 +63,7 @@ static int load_runs(const dcsim_dwarf_t *d, dcsim_csv_t *csv, runs *r, dcsim_er
 }
 
 int main(int argc, char **argv) {
+  if (dcsim_lib_init() != 0) return 1;
   if (argc != 5 || (strcmp(argv[4], "--xml") && strcmp(argv[4], "--check"))) {
     fprintf(stderr, "usage: fit-gpu-arch DWARF GPU RUNS.csv (--xml | --check)\n");
     return 2;

@@ -13,6 +13,7 @@
 
 #include "dcsim/catalog.h"
 #include "dcsim/fit_gpu.h"
+#include "dcsim/lib.h"
 #include "dcsim/model.h"
 #include "util/csv.h"
 
@@ -26,6 +27,7 @@ static int die(const dcsim_error *e) {
 }
 
 int main(int argc, char **argv) {
+  if (dcsim_lib_init() != 0) return 1;
   if (argc != 5 || (strcmp(argv[4], "--xml") && strcmp(argv[4], "--check"))) {
     fprintf(stderr, "usage: fit-gpu-small-domain DWARF GPU RUNS.csv (--xml | --check)\n");
     return 2;

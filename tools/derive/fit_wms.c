@@ -25,6 +25,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "dcsim/lib.h"
+
 #include "wmsfit.h"
 
 static int die(const dcsim_error *e) {
@@ -116,6 +118,7 @@ static void print_bands(const wmsfit *t, int *same) {
 }
 
 int main(int argc, char **argv) {
+  if (dcsim_lib_init() != 0) return 1;
   const char *dir = NULL, *wms_file = NULL, *test_dir = NULL, *record = NULL, *check_rec = NULL;
   int check = 0, predict = 0, rc, same = 1, usage = 0;
   for (int i = 1; i < argc; i++) {

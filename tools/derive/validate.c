@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/lib.h"
 #include "dcsim/provenance.h"
 #include "validate.h"
 
@@ -760,6 +761,7 @@ static int do_manifest(run *R, dcsim_error *err) {
 }
 
 int main(int argc, char **argv) {
+  if (dcsim_lib_init() != 0) return 1;
   if (argc < 3 ||
       (strcmp(argv[2], "--markdown") && strcmp(argv[2], "--check") && strcmp(argv[2], "--bands"))) {
     fprintf(stderr, "usage: validate MANIFEST (--markdown | --check [CSV...] | --bands)\n");

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "dcsim/engine.h"
+#include "dcsim/lib.h"
 #include "dcsim/metrics.h"
 #include "dcsim/scenario.h"
 #include "dcsim/swf.h"
@@ -317,6 +318,7 @@ static int swf(const char *dir) {
 }
 
 int main(int argc, char **argv) {
+  if (dcsim_lib_init() != 0) return 1;
   if (argc != 2) {
     fprintf(stderr, "usage: validate-traces DATA_DIR (holding wfinstances/ and swf/)\n");
     return 2;

@@ -483,7 +483,6 @@ int dcsim_perf_fit_run(const dcsim_perf_machine *m, const dcsim_perf_obs *obs, s
   memset(out, 0, sizeof *out);
   out->machine = *m;
   out->model.scatter = m->scatter;
-  gsl_set_error_handler_off();
   dcsim_perf_obs *sorted = malloc((n ? n : 1) * sizeof *sorted);
   const dcsim_perf_obs **cells = malloc((n ? n : 1) * sizeof *cells);
   int rc = 0;

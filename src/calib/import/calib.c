@@ -11,6 +11,7 @@
 
 #include "calib/internal.h"
 #include "dcsim/perf_fit.h"
+#include "dcsim/stats.h"
 #include "util/csv.h"
 #include "util/fileio.h"
 #include "util/xmlio.h"
@@ -88,11 +89,6 @@ static int parse_threads(const dcsim_csv_t *t, size_t row, size_t col, const cha
     return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim__csv_line(t, row),
                      "threads '%s': expected a whole number >= 1", s);
   return 0;
-}
-
-static int cmp_uint(const void *a, const void *b) {
-  unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
-  return x < y ? -1 : x > y;
 }
 
 /* The frequency states of machine.xml in order: ids, GHz, labels (borrowed from its document). */
@@ -181,7 +177,7 @@ static int table_grid(table_csv *T, dcsim_error *err) {
   unsigned *th = T->th = malloc(n * sizeof *th);
   if (!th) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   memcpy(th, T->threads, n * sizeof *th);
-  qsort(th, n, sizeof *th, cmp_uint);
+  qsort(th, n, sizeof *th, dcsim_cmp_uint);
   for (size_t i = 0; i < n; i++)
     if (T->nt == 0 || th[T->nt - 1] != th[i]) th[T->nt++] = th[i];
   size_t nt = T->nt;
@@ -533,6 +529,13 @@ static int datasheet_measured(const dcsim_xml_doc_t *doc, xmlNode *m, dcsim_cpu_
   return 0;
 }
 
+/* <price> (issue 26) copied as it is, after <spec>, when the machine has one. */
+static void profile_price(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *root) {
+  static const char *const price_attrs[] = { "usd", "date", "source" };
+  xmlNode *pn = dcsim__xml_child(root, "price");
+  if (pn) copy_element(f, "  ", "price", doc, pn, price_attrs, 3);
+}
+
 /* <datasheet> copied as it is; its figures into ds (sources borrowed from the document). */
 static int profile_datasheet(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *root,
                              dcsim_cpu_datasheet *ds, dcsim_error *err) {
@@ -675,7 +678,13 @@ static int gen_reference(const char *dir, int depth, cpu_gen *g, xmlNode *pf, in
   if (!rdir || !sink || !(g->ref = calloc(1, sizeof *g->ref))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
   } else if ((rc = gen_run(rdir, depth + 1, sink, NULL, g->ref, err))) {
-    dcsim_error_prefix(err, "reference %s of %s", ref, g->mpath);
+    if (ref[0] == '/')
+      dcsim_error_prefix(err, "reference %s of %s", ref, g->mpath);
+    else /* issue 26: a copied directory breaks relative references; say which path to fix */
+      dcsim_error_prefix(err,
+                         "reference %s of %s (a relative reference= is resolved against the "
+                         "directory of that machine.xml, %s: fix <perf-fit reference> there)",
+                         ref, g->mpath, dir);
   } else if (!g->ref->fit) {
     rc = DCSIM_XML_ERR(err, DCSIM_EREF, g->doc, pf,
                        "<perf-fit reference=\"%s\">: that directory has no parametric model", ref);
@@ -727,6 +736,7 @@ static int gen_run(const char *dir, int depth, FILE *f, FILE *report, cpu_gen *g
   if ((rc = dcsim__xml_load(g->mpath, "calibration-machine", &g->doc, err))) return rc;
   xmlNode *root = dcsim__xml_root(g->doc);
   if ((rc = profile_head(f, dir, g->mpath, g->doc, root, err)) ||
+      (profile_price(f, g->doc, root), 0) ||
       (rc = profile_datasheet(f, g->doc, root, &g->ds, err)) ||
       (rc = profile_freqs(f, g->mpath, g->doc, root, &g->fr, err)) ||
       (rc = profile_tables(f, dir, g->doc, root, &g->fr, &g->sink, err)) ||

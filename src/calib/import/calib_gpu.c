@@ -11,6 +11,7 @@
 
 #include "calib/internal.h"
 #include "dcsim/calib_gpu.h"
+#include "dcsim/strutil.h"
 #include "util/csv.h"
 #include "util/xmlio.h"
 
@@ -427,7 +428,7 @@ static int manifest_row(gfile *F, char **cells, dcsim_error *err) {
   const char *slash = strrchr(path, '/');
   char *ref = NULL;
   if (ep[0] == '/' || !slash)
-    ref = strdup(ep); /* relative to the manifest's directory */
+    ref = dcsim_strdup(ep); /* relative to the manifest's directory */
   else {
     size_t sz = (size_t)(slash - path) + strlen(ep) + 2;
     ref = malloc(sz);

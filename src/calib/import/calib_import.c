@@ -178,13 +178,8 @@ static int best_put(best *b, const lrun *r, double v) {
     }
   if (b->n == b->cap) {
     size_t nc = b->cap ? 2 * b->cap : 16;
-    unsigned *t = realloc(b->threads, nc * sizeof *t);
-    if (t) b->threads = t;
-    double *val = realloc(b->value, nc * sizeof *val);
-    if (val) b->value = val;
-    const lrun **rr = realloc(b->run, nc * sizeof *rr);
-    if (rr) b->run = rr;
-    if (!t || !val || !rr) return -1;
+    if (DCSIM_RESIZE(b->threads, nc) || DCSIM_RESIZE(b->value, nc) || DCSIM_RESIZE(b->run, nc))
+      return -1;
     b->cap = nc;
   }
   b->threads[b->n] = r->threads;

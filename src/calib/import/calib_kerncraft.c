@@ -449,7 +449,7 @@ int dcsim_calib_import_kerncraft(const char *path, const char *dir, const char *
   }
   if ((rc = read_machine(k, root, err)) || (rc = read_cache_sizes(k, root, err)) ||
       (rc = need(k, root, "benchmarks", &bench, err)) ||
-      (rc = need(k, bench, "measurements", &meas, err)) || (rc = dcsim__mkdir(dir, err)))
+      (rc = need(k, bench, "measurements", &meas, err)) || (rc = dcsim__mkdir_p(dir, err)))
     goto out;
   snprintf(k->fid, sizeof k->fid, "%.10g", k->ghz);
   for (int li = 0; li < 4; li++) {

@@ -14,6 +14,8 @@
 #include <immintrin.h>
 #endif
 
+#include "util/clock.h"
+
 /* ---- sysfs ---- */
 
 double dcsim_bench_parse_size(const char *s) {
@@ -569,22 +571,16 @@ double dcsim_bench_loop_run(dcsim_bench_loop_data *d, uint64_t passes) {
 
 /* ---- clock ---- */
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 double dcsim_bench_clock_probe_ghz(uint64_t n) {
 #if defined(__x86_64__)
   uint64_t x = 0, one = 1, rounds = n / 64 ? n / 64 : 1;
-  double t0 = now_s();
+  double t0 = dcsim__clock_s();
   /* 64 dependent register-register adds: 64 cycles. Not `add $1, reg`: Golden Cove and later
    * cores (Sapphire and Emerald Rapids) fold immediate adds at rename and ran that chain at
    * about 20 "GHz" on the development VM (doc/calibration.md) */
   for (uint64_t r = 0; r < rounds; r++)
     __asm__ volatile(".rept 64\n\tadd %1, %0\n\t.endr" : "+r"(x) : "r"(one));
-  double t = now_s() - t0;
+  double t = dcsim__clock_s() - t0;
   return t > 0 && x == rounds * 64 ? (double)(rounds * 64) / t * 1e-9 : 0;
 #else
   (void)n;

@@ -1,4 +1,4 @@
-/* bench_internal.h — what the files of `dcsim bench` share; not a public header.
+/* calib/measure/bench_internal.h — what the files of `dcsim bench` share; not a public header.
  *   bench_run.c     the run: set-up, the phases in order, the results
  *   bench_measure.c timed regions, repetitions, robust statistics, outliers, the budget clock
  *   bench_phases.c  warm-up, thread counts, peak and bandwidth tables, loops, HVS map, RAPL

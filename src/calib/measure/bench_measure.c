@@ -11,16 +11,12 @@
 #include <time.h>
 
 #include "calib/measure/bench_internal.h"
+#include "dcsim/stats.h"
 #include "dcsim/strutil.h"
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "util/clock.h"
 
 double dcsim__bench_elapsed_s(const bench_run *R) {
-  return R->o->timer ? R->fake_s : now_s() - R->t0_s;
+  return R->o->timer ? R->fake_s : dcsim__clock_s() - R->t0_s;
 }
 
 double dcsim__bench_left_s(const bench_run *R) { return R->budget_s - dcsim__bench_elapsed_s(R); }
@@ -69,13 +65,13 @@ double dcsim__bench_timed(bench_run *R, const dcsim_bench_region *what, bench_re
 #pragma omp master
     {
       team = omp_get_num_threads();
-      t0 = now_s();
+      t0 = dcsim__clock_s();
     }
 #pragma omp barrier
     fn(ctx, tid, passes);
 #pragma omp barrier
 #pragma omp master
-    t1 = now_s();
+    t1 = dcsim__clock_s();
   }
   if (team != (int)n) R->short_team = 1;
   if (clk) *clk = csum / n;
@@ -92,21 +88,16 @@ void dcsim__bench_on_threads(bench_run *R, unsigned n, bench_region_fn fn, void 
   }
 }
 
-static int cmp_d(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 static double median_sorted(const double *v, unsigned n) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 void dcsim__bench_stats(double *v, unsigned n, double *min, double *med, double *max,
                         double *disp) {
-  qsort(v, n, sizeof *v, cmp_d);
+  qsort(v, n, sizeof *v, dcsim_cmp_double);
   double m = median_sorted(v, n), dev[BENCH_MAXREP];
   for (unsigned i = 0; i < n; i++) dev[i] = fabs(v[i] - m);
-  qsort(dev, n, sizeof *dev, cmp_d);
+  qsort(dev, n, sizeof *dev, dcsim_cmp_double);
   *min = v[0];
   *max = v[n - 1];
   *med = m;

@@ -8,6 +8,7 @@
 
 #include "calib/measure/bench_internal.h"
 #include "dcsim/hvs.h"
+#include "util/clock.h"
 
 /* ---- kernel contexts ---- */
 
@@ -595,14 +596,12 @@ int dcsim__bench_phase_energy(bench_run *R, FILE *csv, dcsim_error *err) {
   uint64_t a[32], b[32];
   double dur = R->quick ? 0.25 : 1.0;
   int rc;
-  struct timespec t0, t1;
   if ((rc = dcsim_rapl_read(R->rapl, a, err))) return rc;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
+  double t0 = dcsim__clock_s();
   struct timespec ts = { (time_t)dur, (long)((dur - (double)(time_t)dur) * 1e9) };
   nanosleep(&ts, NULL);
   if ((rc = dcsim_rapl_read(R->rapl, b, err))) return rc;
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  double t = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  double t = dcsim__clock_s() - t0;
   fprintf(csv, "%s,idle,PKG,%.4g,W,measured: RAPL %.2f s asleep\n", R->freq_id,
           dcsim_rapl_domain_j(R->rapl, DCSIM_RAPL_PKG, a, b) / t, t);
   fprintf(csv, "%s,idle,DRAM,%.4g,W,measured: RAPL %.2f s asleep\n", R->freq_id,

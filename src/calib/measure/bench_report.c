@@ -9,6 +9,7 @@
 #include "calib/measure/bench_internal.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cpu_rates.h"
+#include "dcsim/strutil.h"
 #include "util/csv.h"
 
 void dcsim__bench_report(bench_run *R, const char *profile_path, const bench_heldout *ho,
@@ -129,7 +130,8 @@ typedef struct measured_table {
 
 static int read_table(const char *dir, const char *file, measured_table *m, dcsim_error *err) {
   char path[4096];
-  snprintf(path, sizeof path, "%s/%s", dir, file);
+  if (dcsim_bufprintf(path, sizeof path, "%s/%s", dir, file))
+    return DCSIM_ERR(err, DCSIM_ERANGE, dir, 0, "path too long");
   dcsim_csv_t *t = NULL;
   size_t ct, cv, cf, cd;
   int rc = dcsim__csv_load(path, &t, err);

@@ -17,16 +17,14 @@
 #include "calib/measure/bench_internal.h"
 #include "dcsim/calib.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/stats.h"
+#include "dcsim/strutil.h"
+#include "util/clock.h"
 #include "util/fileio.h"
 
 const char *dcsim__bench_level_name(int lv) {
   static const char *const levels[4] = { "L1", "L2", "L3", "DRAM" };
   return lv >= 0 && lv < 4 ? levels[lv] : "";
-}
-
-static int cmp_d(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
 }
 
 /* ---- machine facts ---- */
@@ -71,16 +69,6 @@ static void machine_info(bench_run *R) {
   }
 }
 
-static int mkdir_p1(const char *d, dcsim_error *err) {
-  struct stat st;
-  if (stat(d, &st) == 0)
-    return S_ISDIR(st.st_mode) ? 0
-                               : DCSIM_ERR(err, DCSIM_EIO, d, 0, "exists and is not a directory");
-  if (mkdir(d, 0777) != 0)
-    return DCSIM_ERR(err, DCSIM_EIO, d, 0, "cannot create: %s", strerror(errno));
-  return 0;
-}
-
 /* the energy meters: RAPL for the CPUs (kept open in R->rapl), nvidia-smi's idle reading for GPUs;
  * what was found, or why nothing was, goes into the notes */
 static void probe_meters(bench_run *R) {
@@ -120,7 +108,7 @@ static int settle_clock(bench_run *R, double idle_clk, dcsim_error *err) {
     fclose(cf);
   }
   if (R->nclk) {
-    qsort(R->clk, R->nclk, sizeof *R->clk, cmp_d);
+    qsort(R->clk, R->nclk, sizeof *R->clk, dcsim_cmp_double);
     R->ghz = R->clk[R->nclk / 2];
     snprintf(
         R->freq_note, sizeof R->freq_note,
@@ -231,7 +219,8 @@ static int write_results(bench_run *R, int have_energy, dcsim_error *err) {
   int64_t run_id = 0;
   char ppath[4096];
   int rc;
-  snprintf(ppath, sizeof ppath, "%s/%s.xml", o->out_dir, R->name);
+  if (dcsim_bufprintf(ppath, sizeof ppath, "%s/%s.xml", o->out_dir, R->name))
+    return DCSIM_ERR(err, DCSIM_ERANGE, o->out_dir, 0, "path too long");
   qsort(R->pts, R->np, sizeof *R->pts, cmp_point);
   dcsim__bench_loop_weights(R);
   if ((rc = dcsim__bench_write_tables(R, have_energy, err)) ||
@@ -272,11 +261,8 @@ int dcsim_bench_run(const dcsim_bench_opts *o, dcsim_error *err) {
   int have_energy = 0;
   int rc = run_init(&R, o, &saved, err);
   if (rc) return rc;
-  R.t0_s = 0;
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  R.t0_s = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-  if ((rc = mkdir_p1(o->out_dir, err)) ||
+  R.t0_s = dcsim__clock_s();
+  if ((rc = dcsim__mkdir_p(o->out_dir, err)) ||
       (rc = dcsim_bench_find_caches(o->sysfs_cpu ? o->sysfs_cpu : "/sys/devices/system/cpu",
                                     o->caches, &R.c, err)))
     goto out;

@@ -8,11 +8,15 @@
 #include "calib/measure/bench_internal.h"
 #include "dcsim/calib.h"
 #include "dcsim/repro.h"
+#include "dcsim/strutil.h"
 #include "util/xmledit.h"
 
 FILE *dcsim__bench_open_out(const bench_run *R, const char *file, char *path, size_t size,
                             dcsim_error *err) {
-  snprintf(path, size, "%s/%s", R->o->out_dir, file);
+  if (dcsim_bufprintf(path, size, "%s/%s", R->o->out_dir, file)) {
+    DCSIM_ERR(err, DCSIM_ERANGE, R->o->out_dir, 0, "path too long");
+    return NULL;
+  }
   FILE *f = fopen(path, "w");
   if (!f) DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot write: %s", strerror(errno));
   return f;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/strutil.h"
+
 typedef struct zone {
   char name[64];
   char path[1024]; /* .../energy_uj */
@@ -57,8 +59,9 @@ int dcsim_rapl_open(const char *dir, dcsim_rapl_t **out, dcsim_error *err) {
       continue; /* AMD's RAPL uses this driver name too */
     char p[1024], name[64], v[64];
     int eno = 0;
-    snprintf(p, sizeof p, "%s/%s/name", dir, e->d_name);
-    if (read_text(p, name, sizeof name, &eno) != 0) continue;
+    if (dcsim_bufprintf(p, sizeof p, "%s/%s/name", dir, e->d_name) ||
+        read_text(p, name, sizeof name, &eno) != 0)
+      continue;
     dcsim_rapl_domain dom;
     if (strncmp(name, "package-", 8) == 0)
       dom = DCSIM_RAPL_PKG;
@@ -69,8 +72,9 @@ int dcsim_rapl_open(const char *dir, dcsim_rapl_t **out, dcsim_error *err) {
     zone *z = &r->z[r->n];
     snprintf(z->name, sizeof z->name, "%s", name);
     z->domain = dom;
-    snprintf(z->path, sizeof z->path, "%s/%s/energy_uj", dir, e->d_name);
-    snprintf(p, sizeof p, "%s/%s/max_energy_range_uj", dir, e->d_name);
+    if (dcsim_bufprintf(z->path, sizeof z->path, "%s/%s/energy_uj", dir, e->d_name) ||
+        dcsim_bufprintf(p, sizeof p, "%s/%s/max_energy_range_uj", dir, e->d_name))
+      continue;
     if (read_text(p, v, sizeof v, &eno) != 0) {
       if (eno == EACCES || eno == EPERM) denied = 1;
       continue;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/strutil.h"
+
 /* one node of a tree: a leaf (dim < 0) with its value, or a split x[dim] <= thr */
 typedef struct node {
   int dim;
@@ -41,9 +43,7 @@ void dcsim_gbm_free(dcsim_gbm_t *m) {
 static int new_node(dcsim_gbm_t *m) {
   if (m->n_nodes == m->cap_nodes) {
     size_t c = m->cap_nodes ? 2 * m->cap_nodes : 256;
-    node *nn = realloc(m->nodes, c * sizeof *nn);
-    if (!nn) return -1;
-    m->nodes = nn;
+    if (DCSIM_RESIZE(m->nodes, c)) return -1;
     m->cap_nodes = c;
   }
   m->nodes[m->n_nodes] = (node){ -1, 0, 0, -1, -1 };

@@ -2,10 +2,13 @@
 #include "dcsim/hvs.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
+
+#include "dcsim/strutil.h"
 
 typedef struct region {
   double *lo, *hi;  /* box: lo < x <= hi per coordinate */
@@ -71,11 +74,8 @@ int dcsim_hvs_add(dcsim_hvs_t *h, size_t p, double y, dcsim_error *err) {
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "HVS: bad point or response");
   if (h->n_s == h->cap_s) {
     size_t c = h->cap_s ? 2 * h->cap_s : 64;
-    size_t *sp = realloc(h->sp, c * sizeof *sp);
-    if (sp) h->sp = sp;
-    double *sy = realloc(h->sy, c * sizeof *sy);
-    if (sy) h->sy = sy;
-    if (!sp || !sy) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    if (DCSIM_RESIZE(h->sp, c) || DCSIM_RESIZE(h->sy, c))
+      return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
     h->cap_s = c;
   }
   h->sp[h->n_s] = p;
@@ -115,12 +115,10 @@ static int add_region(dcsim_hvs_t *h, const double *lo, const double *hi, const 
                       size_t n) {
   if (h->n_reg == h->cap_reg) {
     size_t c = h->cap_reg ? 2 * h->cap_reg : 16;
-    region *r = realloc(h->reg, c * sizeof *r);
-    if (!r) return -1;
-    h->reg = r;
-    double *b = realloc(h->bounds, c * 2 * h->dim * sizeof *b);
-    if (!b) return -1;
-    h->bounds = b;
+    if (DCSIM_RESIZE(h->reg, c) || (h->dim && c > SIZE_MAX / 2 / h->dim) ||
+        DCSIM_RESIZE(h->bounds, c * 2 * h->dim))
+      return -1;
+    double *b = h->bounds;
     for (size_t i = 0; i < h->n_reg; i++) {
       h->reg[i].lo = b + i * 2 * h->dim;
       h->reg[i].hi = h->reg[i].lo + h->dim;

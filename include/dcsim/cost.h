@@ -1,0 +1,87 @@
+/* dcsim/cost.h — the cost of a run (issue 26, doc/sweep.md "Cost"), the axis a purchase is decided
+ * on: the energy the nodes drew at a price per kWh, plus the purchase price of every node kind
+ * amortised over the hardware's lifetime in proportion to the node-seconds used:
+ *
+ *   cost = E / 3.6e6 J/kWh x kwh_usd + sum over node groups g of price_g x node_s_g / lifetime_s
+ *   price_g = sockets_g x price(CPU_g) + gpus_per_node_g x price(GPU_g)
+ *   lifetime_s = lifetime_years x 365.25 x 86400
+ *
+ * (straight-line depreciation of the purchase over the lifetime, each node-second used paying its
+ * share; the energy at one flat tariff). The prices are the list prices of the profiles
+ * (<price usd date source>, dcsim/hwprofile.h) or --price NAME=USD; only the CPU packages and GPU
+ * boards are priced (board, memory, network and building are not: the cost is a lower bound, and
+ * comparable between mixes only as far as those are alike). A node group that was used but whose
+ * CPU or GPU has no price makes the cost unknown: `missing` names the profile (no price is
+ * guessed). Energy and node-seconds are those of what the jobs held (a sweep point's energy) or of
+ * the whole centre from 0 to the makespan (dcsim run's centre total).
+ *
+ * Defaults (doc/sweep.md): 0.0688 USD/kWh, the US industrial average retail price of 2011 (EIA,
+ * Electric Power Monthly, Table 5.3, release of 24 September 2012); a lifetime of 5 years, the
+ * upper end of the "field life of three to five years" of servers (Tom's Hardware, Xeon E5-2600 v3
+ * launch review, 8 September 2014).
+ *
+ * Ownership: plain values; the options borrow their names. */
+#ifndef DCSIM_COST_H
+#define DCSIM_COST_H
+
+#include <stddef.h>
+
+#include "dcsim/engine.h"
+#include "dcsim/error.h"
+#include "dcsim/scenario.h"
+
+#define DCSIM_COST_KWH_USD        0.0688 /* EIA Electric Power Monthly Table 5.3, industrial, 2011 */
+#define DCSIM_COST_LIFETIME_YEARS 5.0    /* Tom's Hardware 2014-09-08: servers live 3 to 5 years */
+#define DCSIM_COST_MAX_PRICES     32
+
+typedef struct dcsim_price_set {
+  const char *name; /* a CPU or GPU profile name */
+  double usd;       /* > 0, per unit */
+} dcsim_price_set;
+
+typedef struct dcsim_cost_opts {
+  double kwh_usd;        /* >= 0 */
+  double lifetime_years; /* > 0 */
+  size_t n_prices;
+  const dcsim_price_set *prices; /* --price: set or override a profile's price */
+} dcsim_cost_opts;
+
+/* The defaults above, no --price. */
+void dcsim_cost_opts_default(dcsim_cost_opts *o);
+
+/* Checks the options against a loaded scenario: kwh_usd finite and >= 0, lifetime_years finite and
+ * > 0, each price finite and > 0, each --price name a CPU or GPU profile the scenario loaded
+ * (with a suggestion), given once. Errors name "command line". */
+int dcsim_cost_check(const dcsim_cost_opts *o, const dcsim_scenario *s, dcsim_error *err);
+
+typedef enum dcsim_cost_scope {
+  DCSIM_COST_HELD,  /* the energy and node-seconds of what the jobs held */
+  DCSIM_COST_CENTRE /* every node from 0 to the makespan */
+} dcsim_cost_scope;
+
+typedef struct dcsim_cost {
+  int known;           /* 0: a used node group's CPU or GPU has no price */
+  double usd;          /* energy_usd + hardware_usd; NaN when unknown */
+  double energy_usd;   /* always known */
+  double hardware_usd; /* NaN when unknown */
+  char missing[64];    /* unknown: the profile without a price */
+} dcsim_cost;
+
+/* The unit price of a CPU or GPU profile: a --price of that name, else the profile's own. */
+int dcsim_cost_unit_price(const dcsim_cost_opts *o, const char *name, dcsim_hw_price hp,
+                          double *usd);
+
+/* The cost of a finished run of s (its engine's statistics). */
+void dcsim_cost_of_run(const dcsim_scenario *s, const dcsim_run_stats *st, const dcsim_cost_opts *o,
+                       dcsim_cost_scope scope, dcsim_cost *out);
+
+/* The cost of job k of the run: its energy and its allocation (the nodes its workflow's plan holds
+ * per group, from when it took them to its end); the job costs of a run add up to its
+ * DCSIM_COST_HELD cost. */
+void dcsim_cost_of_job(const dcsim_scenario *s, const dcsim_run_stats *st, size_t k,
+                       const dcsim_cost_opts *o, dcsim_cost *out);
+
+/* "no price for NAME (give --price NAME=USD)" into buf, for an unknown cost. */
+void dcsim_cost_reason(const dcsim_cost *c, char *buf, size_t size);
+
+#endif

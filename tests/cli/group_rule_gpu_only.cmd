@@ -1,0 +1,2 @@
+# One rule places a task (dcsim_scenario_task_group): a CPU task without group= on a platform whose only node group has GPUs runs on that group's CPU in dcsim run and in dcsim sweep alike (same time and energy; the sweep's cpu column names it), and --cores all sweeps that CPU's cores (issue 30)
+dcsim run tests/data/workflow/cpu-task-gpu-only.xml && dcsim sweep tests/data/workflow/cpu-task-gpu-only.xml --format csv && dcsim sweep tests/data/workflow/cpu-task-gpu-only.xml --format csv --nodes 1 --cores all | grep -v '^#'
