@@ -361,7 +361,7 @@ static int anchored_level(const dcsim_perf_machine *m, dcsim_cpu_qty q, const dc
   dcsim_cpu_perf_level *lv = &out->model.q[q];
   const double f = m->nominal_ghz;
   double one = b->one_core_bps * pow(f / b->ghz, lv->freq_exp); /* at the nominal clock */
-  char why[400] = "";
+  char why[1024] = ""; /* the fixed text (about 240 bytes) and ceil (320) always fit */
   if (b->socket_bps > 0) {
     double x = b->socket_cores * one;
     if (x <= b->socket_bps * (1 + 1e-9)) {
