@@ -344,6 +344,11 @@ static int fit_level(lvl_ctx *c, const dcsim_perf_fit *ref, dcsim_perf_fit *out,
   return 0;
 }
 
+/* A provenance text that did not fit its buffer ends in "..." rather than mid-word unmarked. */
+static void mark_cut(char *buf, size_t size) {
+  if (size >= 4) memcpy(buf + size - 4, "...", 4);
+}
+
 /* A level without cells anchored on a published measurement (<datasheet><measured>): the rate
  * of one core from the one-core figure, carried from its clock to the nominal one by the
  * reference's frequency exponent; for a shared level the socket's ceiling solved from the socket
@@ -367,11 +372,13 @@ static int anchored_level(const dcsim_perf_machine *m, dcsim_cpu_qty q, const dc
     if (x <= b->socket_bps * (1 + 1e-9)) {
       char ceil[320] = "";
       if (lv->saturates) lv->sat_bps = assumed_ceiling(m, ref, q, 0, ceil, sizeof ceil);
-      snprintf(why, sizeof why,
-               "; the socket's %.4g GB/s at %u cores is above %u x the one-core figure, which no "
-               "core count of this level can give (per-core rates do not grow with the load; a "
-               "working set that fits the cores' private caches at that count would): not used%s%s",
-               b->socket_bps / 1e9, b->socket_cores, b->socket_cores, *ceil ? "; " : "", ceil);
+      if (dcsim_bufprintf(
+              why, sizeof why,
+              "; the socket's %.4g GB/s at %u cores is above %u x the one-core figure, which no "
+              "core count of this level can give (per-core rates do not grow with the load; a "
+              "working set that fits the cores' private caches at that count would): not used%s%s",
+              b->socket_bps / 1e9, b->socket_cores, b->socket_cores, *ceil ? "; " : "", ceil) < 0)
+        mark_cut(why, sizeof why);
     } else if (lv->saturates) {
       double k = lv->knee;
       /* (B^-k - x^-k)^(-1/k) = B (1 - (B/x)^k)^(-1/k), in ratios so that no power underflows */
@@ -385,11 +392,13 @@ static int anchored_level(const dcsim_perf_machine *m, dcsim_cpu_qty q, const dc
     snprintf(why, sizeof why, "; %s", ceil);
   }
   lv->per_cycle = one / (f * 1e9);
-  snprintf(out->src[q], sizeof out->src[q],
-           "published: one core %.4g GB/s at %g GHz (%.4g byte/cycle at %g GHz by freq-exp %.3g "
-           "of reference %s)%s; %s",
-           b->one_core_bps / 1e9, b->ghz, lv->per_cycle, f, lv->freq_exp, ref->machine.name, why,
-           b->source);
+  if (dcsim_bufprintf(
+          out->src[q], sizeof out->src[q],
+          "published: one core %.4g GB/s at %g GHz (%.4g byte/cycle at %g GHz by freq-exp %.3g "
+          "of reference %s)%s; %s",
+          b->one_core_bps / 1e9, b->ghz, lv->per_cycle, f, lv->freq_exp, ref->machine.name, why,
+          b->source) < 0)
+    mark_cut(out->src[q], sizeof out->src[q]);
   snprintf(out->rep[q].assumed, sizeof out->rep[q].assumed, "%s", out->src[q]);
   return 0;
 }
