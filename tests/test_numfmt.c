@@ -48,8 +48,22 @@ static void test_noise_plural(void) {
   CHECK_STR(dcsim_plural(8, "point", "points"), "points");
 }
 
+/* a value with a band prints no more digits than the band supports (dcsim/bands.h) */
+static void test_band(void) {
+  char b[160];
+  const double t[2] = { 115.6, 124.98 }, e[2] = { 1.6e6, 4.7e6 }, none[2] = { 117.72, 117.72 };
+  CHECK(dcsim_band_digits(120.101, t) == 3);   /* half-width 4.7: the units digit */
+  CHECK(dcsim_band_digits(3.05e6, e) == 1);    /* half-width 1.55e6: the millions */
+  CHECK(dcsim_band_digits(117.72, none) == 6); /* no band: the usual 6 */
+  CHECK_STR(dcsim_fmt_band(b, sizeof b, 120.101, t, NULL), "120 [116, 125]");
+  CHECK_STR(dcsim_fmt_band(b, sizeof b, 3.05e6, e, "J"), "3 MJ [2 MJ, 5 MJ]");
+  const double g[2] = { 9.59, 14.53 };
+  CHECK_STR(dcsim_fmt_band(b, sizeof b, 11.8637, g, NULL), "12 [10, 15]");
+}
+
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
+  test_band();
   test_sig();
   test_si();
   test_noise_plural();

@@ -16,6 +16,7 @@
 #include "dcsim/roofline.h"
 #include "dcsim/scenario.h"
 #include "dcsim/sweep.h"
+#include "dcsim/sweep_bands.h"
 #include "output/internal.h"
 
 static char dir[] = "/tmp/dcsim-test-plot-XXXXXX";
@@ -137,6 +138,9 @@ int main(void) {
   if (sw && dcsim_sweep_run(sw, NULL, &err) == 0) {
     pts p = { dcsim_sweep_points(sw), dcsim_sweep_n_points(sw) };
     both("pareto", draw_pareto, &p);
+    /* with every point's uncertainty band drawn (dcsim/sweep_bands.h) */
+    CHECK_INT(dcsim_sweep_bands_mark_default(p.p, p.n, &err), 0);
+    both("pareto-bands", draw_pareto, &p);
     both("heatmap", draw_heat, &p); /* 2 panels over 4 node counts x 1 core count */
     /* more panels than a heat map draws: refused with the filters to use */
     dcsim_sweep_point many[DCSIM_PLOT_HEAT_MAX_PANELS + 1];

@@ -33,6 +33,14 @@ char *dcsim_fmt_si(char *buf, size_t size, double x, int digits, const char *uni
 /* `one` when n is 1, else `many`: printf("%u %s", n, dcsim_plural(n, "node", "nodes")). */
 const char *dcsim_plural(unsigned long long n, const char *one, const char *many);
 
+/* The significant digits a value with an uncertainty band [low, high] supports (dcsim/bands.h):
+ * its last digit at the order of the band's half-width, 1..DCSIM_NUM_DIGITS (6 when the band is
+ * empty). */
+int dcsim_band_digits(double x, const double band[2]);
+/* "x [low, high]": x with dcsim_band_digits() digits, the band's ends to the same decimal place;
+ * with a unit (not NULL), each in SI form as dcsim_fmt_si: "2.4 MJ [1.9 MJ, 3.5 MJ]". */
+char *dcsim_fmt_band(char *buf, size_t size, double x, const double band[2], const char *unit);
+
 #define DCSIM_NUM_DIGITS 6 /* the significant digits of text output */
 #define DCSIM_SIG(x)     dcsim_fmt_sig((char[48]){ 0 }, 48, (x), DCSIM_NUM_DIGITS)
 #define DCSIM_SI(x, u)   dcsim_fmt_si((char[64]){ 0 }, 64, (x), DCSIM_NUM_DIGITS, (u))

@@ -43,6 +43,10 @@ typedef struct dcsim_sweep_point {
    * them (0 and "" when it does not: the platform's) */
   unsigned gpus;
   char host_cpu[64];
+  /* uncertainty bands (dcsim/sweep_bands.h; has_band 0 until marked, never read back): [low,
+   * high] in s and J, and near_front: off the front but indistinguishable from it */
+  int has_band, near_front;
+  double time_band[2], energy_band[2];
 } dcsim_sweep_point;
 
 /* What the Pareto front is taken over (--objectives): two or three of time, energy, cost. */

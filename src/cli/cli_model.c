@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/bands.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
 #include "dcsim/json.h"
@@ -137,8 +138,40 @@ static void json_threads(dcsim_json *j, const dcsim_model_req *rq, const dcsim_p
   dcsim_json_obj_end(j);
 }
 
+/* The uncertainty bands of one prediction (dcsim/bands.h), in seconds and joules. */
+typedef struct model_bands {
+  double time[2], energy[2];
+} model_bands;
+
+static int bands_of(const dcsim_prediction *p, int gpu, model_bands *mb, dcsim_error *err) {
+  dcsim_bands_t *b = NULL;
+  int rc = dcsim_bands_load_default(&b, err);
+  if (rc) return rc;
+  dcsim_bands_apply(b, !gpu, gpu, p->time_prov.kind, p->energy_prov.kind, p->time_s,
+                    p->has_energy ? p->energy_j : 0, mb->time, mb->energy);
+  dcsim_bands_free(b);
+  return 0;
+}
+
+static void json_bands(dcsim_json *j, int has_energy, const model_bands *mb) {
+  dcsim_json_key(j, "time_band");
+  dcsim_json_arr_begin(j);
+  dcsim_json_num(j, mb->time[0]);
+  dcsim_json_num(j, mb->time[1]);
+  dcsim_json_arr_end(j);
+  dcsim_json_key(j, "energy_band");
+  if (!has_energy) {
+    dcsim_json_null(j);
+    return;
+  }
+  dcsim_json_arr_begin(j);
+  dcsim_json_num(j, mb->energy[0]);
+  dcsim_json_num(j, mb->energy[1]);
+  dcsim_json_arr_end(j);
+}
+
 static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, const char *case_name,
-                       const char *why, const dcsim_repro *rp) {
+                       const char *why, const dcsim_repro *rp, const model_bands *mb) {
   const dcsim_dwarf_eval *ev = rq->ev;
   printf("dwarf     %s%s%s\n", dcsim_dwarf_name(ev->dwarf), case_name ? " case " : "",
          case_name ? case_name : "");
@@ -204,27 +237,29 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, con
          rq->flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default",
          rq->flags & DCSIM_MODEL_HW_THREADS ? ", --threading ideal" : "");
   print_threads(rq, p);
-  printf("time      %s s  %s\n", DCSIM_SIG(p->time_s), tp);
+  char tb[160], eb[160];
+  dcsim_fmt_band(tb, sizeof tb, p->time_s, mb->time, NULL);
+  dcsim_fmt_band(eb, sizeof eb, p->energy_j, mb->energy, "J");
+  printf("time      %s s  %s\n", tb, tp);
   if (p->has_energy) {
     if (p->node_power_w > 0 && p->cpu)
       printf("energy    %s (PKG %s, DRAM %s, node base and losses %s; %s per node, %s idle)  %s\n",
-             DCSIM_SI(p->energy_j, "J"), DCSIM_SI(p->pkg_j, "J"), DCSIM_SI(p->dram_j, "J"),
-             DCSIM_SI(p->base_j, "J"), DCSIM_SI(p->node_power_w, "W"),
-             DCSIM_SI(p->node_idle_w, "W"), ep);
+             eb, DCSIM_SI(p->pkg_j, "J"), DCSIM_SI(p->dram_j, "J"), DCSIM_SI(p->base_j, "J"),
+             DCSIM_SI(p->node_power_w, "W"), DCSIM_SI(p->node_idle_w, "W"), ep);
     else if (p->node_power_w > 0)
       printf(
           "energy    %s (%s %s, host PKG %s, DRAM %s, node base and losses %s; %s, %s idle)  "
           "%s\n",
-          DCSIM_SI(p->energy_j, "J"), p->multigpu ? "GPUs" : "GPU", DCSIM_SI(p->gpu_j, "J"),
-          DCSIM_SI(p->pkg_j, "J"), DCSIM_SI(p->dram_j, "J"), DCSIM_SI(p->base_j, "J"),
-          DCSIM_SI(p->node_power_w, "W"), DCSIM_SI(p->node_idle_w, "W"), ep);
+          eb, p->multigpu ? "GPUs" : "GPU", DCSIM_SI(p->gpu_j, "J"), DCSIM_SI(p->pkg_j, "J"),
+          DCSIM_SI(p->dram_j, "J"), DCSIM_SI(p->base_j, "J"), DCSIM_SI(p->node_power_w, "W"),
+          DCSIM_SI(p->node_idle_w, "W"), ep);
     else if (p->cpu)
-      printf("energy    %s (PKG %s, DRAM %s)  %s\n", DCSIM_SI(p->energy_j, "J"),
-             DCSIM_SI(p->pkg_j, "J"), DCSIM_SI(p->dram_j, "J"), ep);
+      printf("energy    %s (PKG %s, DRAM %s)  %s\n", eb, DCSIM_SI(p->pkg_j, "J"),
+             DCSIM_SI(p->dram_j, "J"), ep);
     else
-      printf("energy    %s (%s %s at S = %s of the power limit%s, host package %s)%s  %s\n",
-             DCSIM_SI(p->energy_j, "J"), p->multigpu ? "GPUs" : "GPU", DCSIM_SI(p->gpu_j, "J"),
-             DCSIM_SIG(p->gpu_fraction), p->multigpu ? " each" : "", DCSIM_SI(p->pkg_j, "J"),
+      printf("energy    %s (%s %s at S = %s of the power limit%s, host package %s)%s  %s\n", eb,
+             p->multigpu ? "GPUs" : "GPU", DCSIM_SI(p->gpu_j, "J"), DCSIM_SIG(p->gpu_fraction),
+             p->multigpu ? " each" : "", DCSIM_SI(p->pkg_j, "J"),
              rq->host_cpu ? "" : " [no --host-cpu: host excluded]", ep);
     printf("covers    %s\n", p->energy_scope);
   } else if (why) {
@@ -344,7 +379,7 @@ static void json_begin(dcsim_json *j, const dcsim_model_req *rq, const char *cas
 }
 
 static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p, const char *case_name,
-                       const char *why, const dcsim_repro *rp) {
+                       const char *why, const dcsim_repro *rp, const model_bands *mb) {
   dcsim_json j;
   json_begin(&j, rq, case_name);
   dcsim_json_key_str(&j, "device", rq->gpu ? "gpu" : "cpu");
@@ -364,6 +399,7 @@ static void print_json(const dcsim_model_req *rq, const dcsim_prediction *p, con
     dcsim_json_null(&j);
   dcsim_prov_json_member(&j, p->time_prov, p->has_energy ? &p->energy_prov : NULL);
   if (why) dcsim_json_key_str(&j, "energy_unavailable", why);
+  json_bands(&j, p->has_energy, mb);
   if (p->cpu)
     json_cpu_prediction(&j, rq, p);
   else
@@ -406,7 +442,24 @@ typedef struct node_scan {
   char fs[32];                       /* the frequency */
   double overlap;                    /* the communication overlap used */
   dcsim_prov time_prov, energy_prov; /* the weakest over the node counts */
+  double band_t[2], band_e[2];       /* their bands as factors of a time, an energy (bands.h) */
 } node_scan;
+
+static int scan_bands(node_scan *S, dcsim_error *err) {
+  dcsim_bands_t *b = NULL;
+  int rc = dcsim_bands_load_default(&b, err);
+  if (rc) return rc;
+  dcsim_bands_apply(b, 1, 0, S->time_prov.kind, S->energy_prov.kind, 1, 1, S->band_t, S->band_e);
+  dcsim_bands_free(b);
+  return 0;
+}
+
+/* "time_band" and "energy_band" of one node count (energy null without energies) */
+static void scan_json_bands(dcsim_json *j, const node_scan *S, size_t i) {
+  const model_bands mb = { { S->t[i] * S->band_t[0], S->t[i] * S->band_t[1] },
+                           { S->e[i] * S->band_e[0], S->e[i] * S->band_e[1] } };
+  json_bands(j, S->has_e, &mb);
+}
 
 /* The model at each node count of the scan. */
 static int scan_models(dcsim_model_req *rq, node_scan *S, dcsim_error *err) {
@@ -454,6 +507,7 @@ static void scan_json(const dcsim_model_req *rq, const node_scan *S, const char 
       dcsim_json_num(&j, S->e[i]);
     else
       dcsim_json_null(&j);
+    scan_json_bands(&j, S, i);
     dcsim_json_obj_end(&j);
   }
   dcsim_json_arr_end(&j);
@@ -485,11 +539,16 @@ static void scan_text(const dcsim_model_req *rq, const node_scan *S, const char 
            rq->overlap_set ? "" : " (the dwarf's)");
   else
     printf("network   none given: communication costs nothing (D3.5's perfect overlap)\n");
-  printf("\n%8s %14s %14s %14s %14s\n", "nodes", "time [s]", "compute [s]", "comm [s]",
-         "energy [J]");
+  printf("\n%8s %24s %14s %14s %28s\n", "nodes", "time [s] [band]", "compute [s]", "comm [s]",
+         "energy [J] [band]");
   for (size_t i = 0; i < S->n; i++) {
-    printf("%8u %14s %14s %14s %14s%s%s\n", S->nodes[i], DCSIM_SIG(S->t[i]), DCSIM_SIG(S->comp[i]),
-           DCSIM_SIG(S->comm[i]), S->has_e ? DCSIM_SIG(S->e[i]) : "-",
+    char tb[96], eb[96] = "-";
+    const double tr[2] = { S->t[i] * S->band_t[0], S->t[i] * S->band_t[1] },
+                 er[2] = { S->e[i] * S->band_e[0], S->e[i] * S->band_e[1] };
+    dcsim_fmt_band(tb, sizeof tb, S->t[i], tr, NULL);
+    if (S->has_e) dcsim_fmt_band(eb, sizeof eb, S->e[i], er, NULL);
+    printf("%8u %24s %14s %14s %28s%s%s\n", S->nodes[i], tb, DCSIM_SIG(S->comp[i]),
+           DCSIM_SIG(S->comm[i]), eb,
            b->reached && i == b->balance ? "  <- balance point: more nodes are not faster" : "",
            S->has_e && i == b->energy_min ? "  <- least energy" : "");
   }
@@ -508,12 +567,13 @@ static void scan_text(const dcsim_model_req *rq, const node_scan *S, const char 
 /* --format csv: one line per loop or kernel (the JSON "parts"), then the extra terms and the total;
  * cells that do not apply are empty. */
 static void print_csv(const dcsim_model_req *rq, const dcsim_prediction *p, const char *why,
-                      const dcsim_repro *rp) {
+                      const dcsim_repro *rp, const model_bands *mb) {
   dcsim_repro_csv(stdout, rp);
   if (why) printf("# energy unavailable: %s\n", why);
   puts(
       "kind,name,time_s,work_flop,traffic_byte,flop_time_s,mem_time_s,bound,compute_s,"
-      "transfer_s,inactive_s,energy_j");
+      "transfer_s,inactive_s,energy_j,time_band_low_s,time_band_high_s,energy_band_low_j,"
+      "energy_band_high_j");
   size_t n = p->cpu ? p->cpu->n_loops : p->gpu->n_kernels;
   for (size_t i = 0; i < n; i++) {
     const dcsim_loop_part *lp = p->cpu ? &p->cpu->parts[i] : NULL;
@@ -521,34 +581,41 @@ static void print_csv(const dcsim_model_req *rq, const dcsim_prediction *p, cons
     printf("%s,", lp ? "loop" : "kernel");
     dcsim__csv_write_cell(stdout, lp ? lp->name : kp->name);
     if (lp)
-      printf(",%.10g,%.10g,%.10g,%.10g,%.10g,%s,,,,\n", lp->time_s, lp->work_flop, lp->traffic_byte,
-             lp->flop_time_s, lp->mem_time_s, bound_name(lp));
+      printf(",%.10g,%.10g,%.10g,%.10g,%.10g,%s,,,,,,,,\n", lp->time_s, lp->work_flop,
+             lp->traffic_byte, lp->flop_time_s, lp->mem_time_s, bound_name(lp));
     else
-      printf(",%.10g,,,,,,%.10g,%.10g,%.10g,\n", kp->time_s, kp->compute_s, kp->transfer_s,
+      printf(",%.10g,,,,,,%.10g,%.10g,%.10g,,,,,\n", kp->time_s, kp->compute_s, kp->transfer_s,
              kp->inactive_s);
   }
   if (p->cpu && p->cpu->node_comm_s[0] > 0)
-    printf("communication,§4.3,%.10g,,,,,,,,,\n", p->cpu->node_comm_s[0]);
+    printf("communication,§4.3,%.10g,,,,,,,,,,,,,\n", p->cpu->node_comm_s[0]);
   if (!p->cpu && p->gpu->overhead_s > 0)
-    printf("overhead,%s,%.10g,,,,,,,,,\n",
+    printf("overhead,%s,%.10g,,,,,,,,,,,,,\n",
            rq->gpu_small_domain ? "small-domain launches and ramp" : "launch waves occupancy",
            p->gpu->overhead_s);
   if (p->multigpu)
-    printf("transfer,host-device,%.10g,,,,,,,,,\nhalo,halo exchange,%.10g,,,,,,,,,\n",
+    printf("transfer,host-device,%.10g,,,,,,,,,,,,,\nhalo,halo exchange,%.10g,,,,,,,,,,,,,\n",
            p->multigpu->transfer_s, p->multigpu->halo_s);
   printf("total,%s,%.10g,,,,,,,,,", dcsim_dwarf_name(rq->ev->dwarf), p->time_s);
   if (p->has_energy) printf("%.10g", p->energy_j);
+  printf(",%.10g,%.10g,", mb->time[0], mb->time[1]);
+  if (p->has_energy) printf("%.10g,%.10g", mb->energy[0], mb->energy[1]);
   putchar('\n');
 }
 
 /* --nodes-scan --format csv: one line per node count. */
 static void scan_csv(const node_scan *S, const dcsim_repro *rp) {
   dcsim_repro_csv(stdout, rp);
-  puts("nodes,time_s,compute_s,comm_s,energy_j,balance_point,least_energy");
+  puts(
+      "nodes,time_s,compute_s,comm_s,energy_j,balance_point,least_energy,time_band_low_s,"
+      "time_band_high_s,energy_band_low_j,energy_band_high_j");
   for (size_t i = 0; i < S->n; i++) {
     printf("%u,%.10g,%.10g,%.10g,", S->nodes[i], S->t[i], S->comp[i], S->comm[i]);
     if (S->has_e) printf("%.10g", S->e[i]);
-    printf(",%d,%d\n", S->b.reached && i == S->b.balance, S->has_e && i == S->b.energy_min);
+    printf(",%d,%d,%.10g,%.10g,", S->b.reached && i == S->b.balance,
+           S->has_e && i == S->b.energy_min, S->t[i] * S->band_t[0], S->t[i] * S->band_t[1]);
+    if (S->has_e) printf("%.10g,%.10g", S->e[i] * S->band_e[0], S->e[i] * S->band_e[1]);
+    putchar('\n');
   }
 }
 
@@ -559,7 +626,9 @@ static int run_scan(const dcsim_args *a, dcsim_model_req *rq, const char *case_n
   node_scan S;
   int rc;
   memset(&S, 0, sizeof S);
-  if ((rc = parse_scan(a, S.nodes, &S.n, err)) || (rc = scan_models(rq, &S, err))) return rc;
+  if ((rc = parse_scan(a, S.nodes, &S.n, err)) || (rc = scan_models(rq, &S, err)) ||
+      (rc = scan_bands(&S, err)))
+    return rc;
   S.has_e = rq->energy_form != DCSIM_ENERGY_NONE;
   if ((rc = dcsim_balance_point(S.nodes, S.t, S.has_e ? S.e : NULL, S.n, &S.b, err))) return rc;
   dcsim_cpu_state_freq_str(&rq->state, S.fs, sizeof S.fs);
@@ -781,12 +850,14 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   int energy_lost = 0;
   if ((rc = run_time_first(&rq, &pred, &energy_lost, why, sizeof why, err))) goto out;
   if (!use_gpu) model_notes(a, &rq, dcsim_dwarf_name(d));
+  model_bands mb;
+  if ((rc = bands_of(&pred, use_gpu, &mb, err))) goto out;
   if (fmt == DCSIM_FMT_JSON)
-    print_json(&rq, &pred, case_name, energy_lost ? why : NULL, &rp);
+    print_json(&rq, &pred, case_name, energy_lost ? why : NULL, &rp, &mb);
   else if (fmt == DCSIM_FMT_CSV)
-    print_csv(&rq, &pred, energy_lost ? why : NULL, &rp);
+    print_csv(&rq, &pred, energy_lost ? why : NULL, &rp, &mb);
   else
-    print_text(&rq, &pred, case_name, energy_lost ? why : NULL, &rp);
+    print_text(&rq, &pred, case_name, energy_lost ? why : NULL, &rp, &mb);
 out:
   dcsim_repro_release(&rp);
   dcsim_prediction_release(&pred);

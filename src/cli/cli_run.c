@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dcsim/bands.h"
 #include "dcsim/cli.h"
 #include "dcsim/cost.h"
 #include "dcsim/engine.h"
@@ -37,9 +38,64 @@ typedef struct run_out {
   dcsim_deadline_report dl;
   dcsim_cost_opts cost; /* issue 26: --price, --kwh-price, --lifetime-years */
   dcsim_cost held, centre;
+  double band_t[2], band_e[2]; /* uncertainty bands as factors of a time and an energy (bands.h) */
 } run_out;
 
 static void json_task_types(dcsim_json *j, const dcsim_scenario *s);
+
+/* A workflow run under a WMS whose makespan has its own band (doc/wms.md, out of sample on
+ * WfCommons' untouched test share: makespan / (1 + b) to makespan x (1 + b)) widens the run's time
+ * band to cover it, and the energy band by the same factors (an energy is a power times a time). */
+static void wms_widen(run_out *o) {
+  const dcsim_scenario *s = o->s;
+  for (size_t w = 0; w < s->n_wfs; w++) {
+    const dcsim_wms_profile *p = s->wfs[w].wms;
+    if (!p || !(p->band_rel > 0)) continue;
+    double lo = 1 / (1 + p->band_rel), hi = 1 + p->band_rel;
+    if (lo < o->band_t[0]) o->band_e[0] *= lo / o->band_t[0], o->band_t[0] = lo;
+    if (hi > o->band_t[1]) o->band_e[1] *= hi / o->band_t[1], o->band_t[1] = hi;
+  }
+}
+
+/* The bands of this run's times and energies as factors: from the provenance of its planned
+ * tasks and the devices they run on (dcsim/bands.h). */
+static int run_bands(run_out *o, dcsim_error *err) {
+  const dcsim_scenario *s = o->s;
+  int cpu = 0, gpu = 0;
+  for (size_t w = 0; w < s->n_wfs; w++) {
+    const dcsim_wf_rt *wr = &s->wfs[w];
+    if (!wr->plan.opt) continue;
+    for (size_t i = 0; i < wr->wf->n_tasks; i++) {
+      const dcsim_option *op = &wr->tmpls[wr->wf->tasks[i].tmpl].opts[wr->plan.opt[i]];
+      gpu |= op->gpus > 0;
+      cpu |= op->gpus == 0;
+    }
+  }
+  dcsim_prov tprov, eprov;
+  dcsim_scenario_provenance(s, &tprov, &eprov);
+  dcsim_bands_t *b = NULL;
+  int rc = dcsim_bands_load_default(&b, err);
+  if (rc) return rc;
+  dcsim_bands_apply(b, cpu, gpu, tprov.kind, eprov.kind, 1, 1, o->band_t, o->band_e);
+  dcsim_bands_free(b);
+  wms_widen(o);
+  return 0;
+}
+
+/* v with the digits its band (factors f) supports, in a buffer living to the end of the block */
+static char *banded(char *buf, size_t size, double v, const double f[2]) {
+  const double band[2] = { v * f[0], v * f[1] };
+  return dcsim_fmt_sig(buf, size, v, dcsim_band_digits(v, band));
+}
+#define BANDED(v, f) banded((char[48]){ 0 }, 48, (v), (f))
+
+static void json_band(dcsim_json *j, const char *key, double v, const double f[2]) {
+  dcsim_json_key(j, key);
+  dcsim_json_arr_begin(j);
+  dcsim_json_num(j, v * f[0]);
+  dcsim_json_num(j, v * f[1]);
+  dcsim_json_arr_end(j);
+}
 
 static void json_stat(dcsim_json *j, const char *key, const dcsim_stat *st) {
   dcsim_json_key(j, key);
@@ -268,6 +324,8 @@ static void print_json(const run_out *o) {
   dcsim_json_init(&j, stdout, 1);
   dcsim_json_obj_begin(&j);
   json_totals(&j, s, st, &o->ms, o->jp, o->tp, o->run_id);
+  json_band(&j, "time_band", (double)st->makespan_ns * 1e-9, o->band_t);
+  json_band(&j, "energy_band", st->energy_j, o->band_e);
   if (o->deadline_s > 0) json_deadline(&j, o);
   json_statistics(&j, st, &o->ms);
   if (s->trace) json_trace(&j, s->trace);
@@ -420,12 +478,14 @@ static void csv_totals(const run_out *o) {
   dcsim_cost_reason(&o->held, note, sizeof note);
   printf("centre:allocated,,,0,%.10g,,,%.10g,,,,,,,,,,", mk, held);
   if (o->held.known) printf("%.10g", o->held.usd);
-  printf(",%s,subtotal\n", note);
-  printf("centre:idle-unallocated,,,0,%.10g,,,%.10g,,,,,,,,,,,,idle\n", mk, st->unallocated_idle_j);
+  printf(",%s,subtotal,,,,\n", note);
+  printf("centre:idle-unallocated,,,0,%.10g,,,%.10g,,,,,,,,,,,,idle,,,,\n", mk,
+         st->unallocated_idle_j);
   dcsim_cost_reason(&o->centre, note, sizeof note);
   printf("centre:total,,,0,%.10g,,,%.10g,,,,,,,,,,", mk, st->energy_j);
   if (o->centre.known) printf("%.10g", o->centre.usd);
-  printf(",%s,total\n", note);
+  printf(",%s,total,%.10g,%.10g,%.10g,%.10g\n", note, mk * o->band_t[0], mk * o->band_t[1],
+         st->energy_j * o->band_e[0], st->energy_j * o->band_e[1]);
 }
 
 /* --format csv: one line per workflow instance, the keys of the JSON "workflows" objects. */
@@ -436,7 +496,8 @@ static void print_csv(const run_out *o) {
   printf(
       "name,instance,submit_s,start_s,end_s,wait_s,time_to_solution_s,energy_to_solution_j,"
       "task_energy_j,held_idle_j,tasks,flow_s,slowdown,bounded_slowdown,boot_wait_s,"
-      "trace_job,procs,cost_usd,cost_note,kind\n");
+      "trace_job,procs,cost_usd,cost_note,kind,time_band_low_s,time_band_high_s,energy_band_low_j,"
+      "energy_band_high_j\n");
   for (size_t k = 0; k < st->n_jobs; k++) {
     const dcsim_job_stats *js = &st->jobs[k];
     const dcsim_job *jb = &s->jobs[k];
@@ -459,7 +520,10 @@ static void print_csv(const run_out *o) {
     dcsim_cost_reason(&c, note, sizeof note);
     putchar(',');
     if (c.known) printf("%.10g", c.usd);
-    printf(",%s,job\n", note); /* the note holds no comma or quote */
+    printf(",%s,job", note); /* the note holds no comma or quote */
+    double tts = (double)(js->end_ns - js->submit_ns) * 1e-9;
+    printf(",%.10g,%.10g,%.10g,%.10g\n", tts * o->band_t[0], tts * o->band_t[1],
+           js->energy_j * o->band_e[0], js->energy_j * o->band_e[1]);
   }
   csv_totals(o);
 }
@@ -539,10 +603,15 @@ static void text_summary(const run_out *o) {
   printf("model               %s%s; task times %s, task energies %s\n",
          s->model_flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default",
          s->model_flags & DCSIM_MODEL_HW_THREADS ? ", --threading ideal" : "", tpb, epb);
-  printf("time-to-solution    %s s\n", DCSIM_SIG((double)st->makespan_ns * 1e-9));
-  printf("energy-to-solution  %s (%s kWh), of which %s idle on nodes no job held\n",
-         DCSIM_SI(st->energy_j, "J"), DCSIM_SIG(st->energy_j / 3.6e6),
-         DCSIM_SI(st->unallocated_idle_j, "J"));
+  double mk = (double)st->makespan_ns * 1e-9, tb[2] = { mk * o->band_t[0], mk * o->band_t[1] },
+         eb[2] = { st->energy_j * o->band_e[0], st->energy_j * o->band_e[1] };
+  char tbs[160], ebs[160];
+  printf("time-to-solution    %s s\n", dcsim_fmt_band(tbs, sizeof tbs, mk, tb, NULL));
+  printf(
+      "energy-to-solution  %s (%s kWh), of which %s idle on nodes no job held\n",
+      dcsim_fmt_band(ebs, sizeof ebs, st->energy_j, eb, "J"),
+      dcsim_fmt_sig((char[48]){ 0 }, 48, st->energy_j / 3.6e6, dcsim_band_digits(st->energy_j, eb)),
+      DCSIM_SI(st->unallocated_idle_j, "J"));
   printf("energy covers       %s\n", dcsim_scenario_energy_scope(s));
   text_cost(o);
   printf("utilisation         %.1f %% of node time running tasks\n", 100 * busy_fraction(st));
@@ -578,9 +647,9 @@ static void text_tables(const run_out *o) {
     printf("%-20s %4u %10s %10s %12s %14s %14s %14s\n", s->wfs[s->jobs[k].wf].wf->name,
            s->jobs[k].instance, DCSIM_SIG((double)js->submit_ns * 1e-9),
            DCSIM_SIG((double)(js->start_ns - js->submit_ns) * 1e-9),
-           DCSIM_SIG((double)(js->end_ns - js->submit_ns) * 1e-9), DCSIM_SIG(js->energy_j),
-           DCSIM_SIG(js->task_energy_j),
-           DCSIM_SIG(dcsim_num_diff(js->energy_j, js->task_energy_j)));
+           BANDED((double)(js->end_ns - js->submit_ns) * 1e-9, o->band_t),
+           BANDED(js->energy_j, o->band_e), BANDED(js->task_energy_j, o->band_e),
+           BANDED(dcsim_num_diff(js->energy_j, js->task_energy_j), o->band_e));
   }
   if (shown < st->n_jobs)
     printf("... %zu more (see --format json or csv, or the database)\n", st->n_jobs - shown);
@@ -590,7 +659,7 @@ static void text_tables(const run_out *o) {
     const dcsim_node_group *ng = s->groups[g].g;
     const dcsim_group_stats *gs = &st->groups[g];
     printf("%-12s %6u %14s %14s %11.1f%% %11.1f%% %14s\n", ng->name, ng->count,
-           DCSIM_SIG(gs->energy_j), DCSIM_SIG(gs->busy_node_s),
+           BANDED(gs->energy_j, o->band_e), DCSIM_SIG(gs->busy_node_s),
            mk > 0 ? 100 * gs->busy_node_s / (mk * ng->count) : 0,
            mk > 0 ? 100 * gs->alloc_node_s / (mk * ng->count) : 0,
            DCSIM_SIG(mk > 0 ? gs->energy_j / (mk * ng->count) : 0));
@@ -880,7 +949,7 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
     goto out;
   o.st = dcsim_engine_stats(e);
   o.dl = dcsim_metrics_deadline(o.st, o.deadline_s);
-  if ((rc = dcsim_metrics_summarise(o.st, &o.ms, err))) goto out;
+  if ((rc = dcsim_metrics_summarise(o.st, &o.ms, err)) || (rc = run_bands(&o, err))) goto out;
   dcsim_cost_of_run(s, o.st, &o.cost, DCSIM_COST_HELD, &o.held);
   dcsim_cost_of_run(s, o.st, &o.cost, DCSIM_COST_CENTRE, &o.centre);
   if (k.db && (rc = dcsim_results_finish(k.db, o.st, &o.run_id, err))) goto out;

@@ -21,6 +21,7 @@
 #include "dcsim/sched.h"
 #include "dcsim/strutil.h"
 #include "dcsim/sweep.h"
+#include "dcsim/sweep_bands.h"
 #include "dcsim/sweepdb.h"
 #include "util/clock.h"
 #include "util/xmlio.h"
@@ -486,6 +487,10 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
             done, n, c.dbpath ? "; run the same command to resume" : "");
     goto out;
   }
+  /* the bands and the points indistinguishable from a time-energy front (dcsim/sweep_bands.h) */
+  if (dcsim_sweep_objectives(c.sw) == DCSIM_OBJ_DEFAULT &&
+      (rc = dcsim_sweep_bands_mark_default(pts, n, err)))
+    goto out;
   if (c.fmt == DCSIM_FMT_JSON)
     dcsim_sweep_write_json(stdout, pts, n, &c.rp);
   else if (c.fmt == DCSIM_FMT_CSV)
@@ -652,6 +657,7 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   unsigned obj;
   if ((rc = parse_objectives(a, &obj, err)) || (rc = read_points(a, &pts, &n, &rp, err))) goto out;
   dcsim_sweep_mark_front_on(pts, n, obj);
+  if (obj == DCSIM_OBJ_DEFAULT && (rc = dcsim_sweep_bands_mark_default(pts, n, err))) goto out;
   if (picture) {
     char caption[512];
     dcsim_repro_caption(&rp, caption, sizeof caption);
@@ -659,10 +665,12 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
                               fmt == DCSIM_FMT_SVG ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
     goto out;
   }
-  /* the front, by increasing time */
-  size_t m = 0;
+  /* the front, and the points indistinguishable from it (dcsim/sweep_bands.h), by increasing
+   * time */
+  size_t m = 0, near = 0;
   for (size_t i = 0; i < n; i++)
-    if (pts[i].pareto) {
+    if (pts[i].pareto || pts[i].near_front) {
+      near += !pts[i].pareto;
       dcsim_sweep_point t = pts[m];
       pts[m] = pts[i];
       pts[i] = t;
@@ -684,9 +692,10 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
     if (obj == DCSIM_OBJ_DEFAULT)
       fprintf(f,
               "%zu %s read, %zu of them feasible; the Pareto front (time vs energy) has %zu of "
-              "them, listed below by time (knee: closest to the utopia point after scaling both "
-              "axes to [0,1])\n\n",
-              n, dcsim_plural(n, "point", "points"), feas, m);
+              "them, and %zu more are indistinguishable from it within their uncertainty bands, "
+              "listed below by time (knee: closest to the utopia point after scaling both axes to "
+              "[0,1])\n\n",
+              n, dcsim_plural(n, "point", "points"), feas, m - near, near);
     else
       fprintf(f,
               "%zu %s read, %zu of them feasible; the Pareto front over %s has %zu of them, "

@@ -45,7 +45,35 @@ typedef struct pareto_view {
   const char *xq, *xu, *yq, *xbest, *ybest, *deftitle;
   series *ser; /* n_ser series; sid: each feasible point's series */
   size_t *sid, n_ser;
+  size_t n_band; /* feasible points with uncertainty bands (dcsim/sweep_bands.h) */
 } pareto_view;
+
+/* The axes' ranges cover the bands of the points that have them. */
+static void pareto_scan_bands(pareto_view *v) {
+  for (size_t i = 0; i < v->n; i++) {
+    const dcsim_sweep_point *p = &v->pts[i];
+    if (!p->done || !p->feasible || !p->has_band) continue;
+    v->n_band++;
+    v->tmin = fmin(v->tmin, p->time_band[0]);
+    v->tmax = fmax(v->tmax, p->time_band[1]);
+    v->emin = fmin(v->emin, p->energy_band[0]);
+    v->emax = fmax(v->emax, p->energy_band[1]);
+  }
+}
+
+/* every banded point's band as an error cross: time, energy, their lows and highs */
+static void pareto_bands(FILE *f, const pareto_view *v) {
+  if (!v->n_band) return;
+  fputs("$bands << EOD\n", f);
+  for (size_t i = 0; i < v->n; i++) {
+    const dcsim_sweep_point *p = &v->pts[i];
+    if (p->done && p->feasible && p->has_band)
+      fprintf(f, "%.10g %.10g %.10g %.10g %.10g %.10g\n", p->time_s, p->energy_j * v->es,
+              p->time_band[0], p->time_band[1], p->energy_band[0] * v->es,
+              p->energy_band[1] * v->es);
+  }
+  fputs("EOD\n", f);
+}
 
 /* Ranges of the feasible points, what varies among them, counts and the knee. */
 static void pareto_scan(pareto_view *v) {
@@ -250,6 +278,7 @@ static int pareto_labels(FILE *f, const pareto_view *v, char *keys, size_t size,
 /* the data: one block per series, the front, the labels, the knee */
 static int pareto_data(FILE *f, const pareto_view *v, char *keys, size_t ksize, dcsim_error *err) {
   int rc;
+  pareto_bands(f, v);
   for (size_t k = 0; k < v->n_ser; k++) {
     fprintf(f, "$s%zu << EOD\n", k);
     for (size_t i = 0; i < v->n; i++)
@@ -273,6 +302,11 @@ static int pareto_data(FILE *f, const pareto_view *v, char *keys, size_t ksize, 
 /* The plot command: the series, the front, the knee, the labels. */
 static void pareto_plot_cmd(FILE *f, const pareto_view *v, const char *keys) {
   fputs("plot ", f);
+  if (v->n_band)
+    fputs(
+        "$bands using 1:2:3:4:5:6 with xyerrorbars pt -1 lw 1 lc rgb '#bbbbbb' title "
+        "'uncertainty band (doc/validation.md)', \\\n     ",
+        f);
   static const int shapes[] = { 7, 5, 9, 11, 13 }; /* circle, square, triangles, diamond */
   for (size_t k = 0; k < v->n_ser; k++) {
     char col[8];
@@ -357,6 +391,7 @@ int dcsim_plot_pareto_on(const dcsim_sweep_point *pts0, size_t n, unsigned obj, 
     free(copy);
     return rc;
   }
+  if (obj == DCSIM_OBJ_DEFAULT) pareto_scan_bands(&v); /* bands of time and energy only */
   if (yc) {
     v.eu = "USD";
     v.es = 1;

@@ -123,6 +123,21 @@ static const char *threading_of(const dcsim_sweep_point *p) {
   return p->threading[0] ? p->threading : "measured";
 }
 
+/* the bands of a marked point (dcsim/sweep_bands.h) */
+static void json_bands(dcsim_json *j, const dcsim_sweep_point *p) {
+  if (!p->has_band) return;
+  const char *key[2] = { "time_band", "energy_band" };
+  const double *band[2] = { p->time_band, p->energy_band };
+  for (int k = 0; k < 2; k++) {
+    dcsim_json_key(j, key[k]);
+    dcsim_json_arr_begin(j);
+    dcsim_json_num(j, band[k][0]);
+    dcsim_json_num(j, band[k][1]);
+    dcsim_json_arr_end(j);
+  }
+  json_flag(j, "indistinguishable_from_front", p->near_front);
+}
+
 static void json_point(dcsim_json *j, const dcsim_sweep_point *p, int variants) {
   dcsim_json_obj_begin(j);
   json_str_or_null(j, "cpu", p->cpu);
@@ -144,6 +159,7 @@ static void json_point(dcsim_json *j, const dcsim_sweep_point *p, int variants) 
     dcsim_json_str(j, dcsim_prov_name((dcsim_prov_kind)p->time_prov));
     dcsim_json_key(j, "energy_provenance");
     dcsim_json_str(j, dcsim_prov_name((dcsim_prov_kind)p->energy_prov));
+    json_bands(j, p);
   }
   dcsim_json_key(j, "index");
   dcsim_json_int(j, p->index);
@@ -188,6 +204,15 @@ void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n,
 
 /* ",COST,NOTE[,GPUS,HOST]\n": the cost (empty when unknown or infeasible) and why it is unknown;
  * with axes, the GPUs per node and the host CPU (issue 26) */
+/* the band columns of a point (empty cells when not marked) */
+static void csv_bands(FILE *f, const dcsim_sweep_point *p) {
+  if (p->has_band)
+    fprintf(f, ",%.10g,%.10g,%.10g,%.10g,%d", p->time_band[0], p->time_band[1], p->energy_band[0],
+            p->energy_band[1], p->near_front);
+  else
+    fputs(",,,,,", f);
+}
+
 static void csv_cost(FILE *f, const dcsim_sweep_point *p, int axes, const char *threading) {
   char note[160];
   dcsim_sweep_cost_note(p, note, sizeof note);
@@ -195,6 +220,7 @@ static void csv_cost(FILE *f, const dcsim_sweep_point *p, int axes, const char *
   if (p->feasible && isfinite(p->cost_usd)) fprintf(f, "%.10g", p->cost_usd);
   fputc(',', f);
   dcsim__csv_write_cell(f, note);
+  csv_bands(f, p);
   if (axes) {
     fputc(',', f);
     if (p->gpus) fprintf(f, "%u", p->gpus);
@@ -210,7 +236,8 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, cons
   int variants = any_ideal(pts, n);
   fputs(
       "index,cpu,gpu,nodes,cores,freq,time_s,energy_j,pareto,knee,feasible,reason,balance,"
-      "time_provenance,energy_provenance,cost_usd,cost_note",
+      "time_provenance,energy_provenance,cost_usd,cost_note,time_band_low_s,time_band_high_s,"
+      "energy_band_low_j,energy_band_high_j,indistinguishable_from_front",
       f);
   int axes = 0; /* --gpus, --host-cpu: two more columns in sweeps that set them (issue 26) */
   for (size_t i = 0; i < n && !axes; i++) axes = pts[i].gpus || pts[i].host_cpu[0];
@@ -254,6 +281,18 @@ static void gpu_text(const dcsim_sweep_point *p, char *buf, size_t size) {
     snprintf(buf + k, size - (size_t)k, " on %s", p->host_cpu);
 }
 
+/* a point's time and energy for the text table: with their bands when marked, each to the digits
+ * its band supports (dcsim/numfmt.h) */
+static void text_values(const dcsim_sweep_point *p, char *tb, size_t ts, char *eb, size_t es) {
+  if (p->has_band) {
+    dcsim_fmt_band(tb, ts, p->time_s, p->time_band, NULL);
+    dcsim_fmt_band(eb, es, p->energy_j, p->energy_band, NULL);
+  } else {
+    dcsim_fmt_sig(tb, ts, p->time_s, DCSIM_NUM_DIGITS);
+    dcsim_fmt_sig(eb, es, p->energy_j, DCSIM_NUM_DIGITS);
+  }
+}
+
 void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int summary) {
   size_t feasible = 0, front = 0, shown = 0;
   int cw = 16, gw = 14; /* the name columns widen for longer names (xeon-platinum-8480+) */
@@ -265,9 +304,9 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
     if ((int)strlen(gname) > gw) gw = (int)strlen(gname);
   }
   int variants = any_ideal(pts, n);
-  fprintf(f, "%6s  %-*s %-*s %5s %5s %-8s %s%12s %14s %12s  %-12s  %s\n", "point", cw, "cpu", gw,
-          "gpu", "nodes", "cores", "freq", variants ? "threading " : "", "time [s]", "energy [J]",
-          "cost [USD]", "provenance", "pareto");
+  fprintf(f, "%6s  %-*s %-*s %5s %5s %-8s %s%24s %30s %12s  %-12s %-12s  %s\n", "point", cw, "cpu",
+          gw, "gpu", "nodes", "cores", "freq", variants ? "threading " : "", "time [s] [band]",
+          "energy [J] [band]", "cost [USD]", "time from", "energy from", "pareto");
   size_t no_cost = 0;
   const dcsim_sweep_point *first_no_cost = NULL;
   for (size_t i = 0; i < n; i++) {
@@ -284,22 +323,31 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
     if (p->feasible) {
       feasible++;
       front += p->pareto != 0;
-      int weakest = p->time_prov > p->energy_prov ? p->time_prov : p->energy_prov;
       if (!isfinite(p->cost_usd) && !no_cost++) first_no_cost = p;
-      fprintf(f, "%12s %14s %12s  %-12s  %s%s\n", DCSIM_SIG(p->time_s), DCSIM_SIG(p->energy_j),
+      char tb[96], eb[96];
+      text_values(p, tb, sizeof tb, eb, sizeof eb);
+      fprintf(f, "%24s %30s %12s  %-12s %-12s  %s%s\n", tb, eb,
               isfinite(p->cost_usd) ? DCSIM_SIG(p->cost_usd) : "-",
-              dcsim_prov_name((dcsim_prov_kind)weakest),
-              p->knee     ? "knee"
-              : p->pareto ? "yes"
-                          : "",
-              p->balance ? (p->pareto ? ", balance point" : "balance point") : "");
+              dcsim_prov_name((dcsim_prov_kind)p->time_prov),
+              dcsim_prov_name((dcsim_prov_kind)p->energy_prov),
+              p->knee         ? "knee"
+              : p->pareto     ? "yes"
+              : p->near_front ? "indistinguishable"
+                              : "",
+              p->balance ? (p->pareto || p->near_front ? ", balance point" : "balance point") : "");
     } else {
-      fprintf(f, "%12s %14s %12s  infeasible: %s\n", "-", "-", "-", p->reason ? p->reason : "");
+      fprintf(f, "%24s %30s %12s  infeasible: %s\n", "-", "-", "-", p->reason ? p->reason : "");
     }
   }
-  if (summary)
-    fprintf(f, "\n%zu %s: %zu feasible, %zu infeasible; %zu on the Pareto front\n", shown,
+  if (summary) {
+    size_t near = 0;
+    for (size_t i = 0; i < n; i++) near += pts[i].done && pts[i].near_front;
+    fprintf(f, "\n%zu %s: %zu feasible, %zu infeasible; %zu on the Pareto front", shown,
             dcsim_plural(shown, "point", "points"), feasible, shown - feasible, front);
+    if (near)
+      fprintf(f, ", %zu more indistinguishable from it within their uncertainty bands", near);
+    fputc('\n', f);
+  }
   if (summary && no_cost) {
     char note[160];
     dcsim_sweep_cost_note(first_no_cost, note, sizeof note);
@@ -441,12 +489,14 @@ static int read_json_fields(jwalk *w, const char *path, dcsim_sweep_point *pt, d
     jw_ws(w);
     line = w->line;
     v = jw_value(w);
-    ok = v && scalar_of(v, str, sizeof str, &num, &is_null) == 0;
+    /* bands are arrays, recomputed from the provenance (dcsim/sweep_bands.h): skipped */
+    int skip = v && json_is_array(v) && (!strcmp(key, "time_band") || !strcmp(key, "energy_band"));
+    ok = v && (skip || scalar_of(v, str, sizeof str, &num, &is_null) == 0);
     json_decref(v);
     if (!ok)
       return DCSIM_ERR(err, DCSIM_EPARSE, path, line,
                        "\"%s\": expected a string, number, true, false or null", key);
-    int sf = set_field(pt, key, str, num, is_null);
+    int sf = skip ? 0 : set_field(pt, key, str, num, is_null);
     if (sf == -2)
       return DCSIM_ERR(err, DCSIM_EPARSE, path, line,
                        "\"%s\": '%s' is not table, interpolated, extrapolated or spec", key, str);

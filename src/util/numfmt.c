@@ -56,6 +56,38 @@ char *dcsim_fmt_sig(char *buf, size_t size, double x, int digits) {
   return buf;
 }
 
+int dcsim_band_digits(double x, const double band[2]) {
+  double w = (band[1] - band[0]) / 2;
+  if (!(w > 0) || !isfinite(w) || !isfinite(x) || x == 0) return DCSIM_NUM_DIGITS;
+  /* the digit of x at w's order: 12.3 with a half-width of 3 prints as 12 */
+  int d = (int)floor(log10(fabs(x))) - (int)floor(log10(w)) + 1;
+  return d < 1 ? 1 : d > DCSIM_NUM_DIGITS ? DCSIM_NUM_DIGITS : d;
+}
+
+/* the digits that print y to the same decimal place as x printed with d digits */
+static int same_place(double x, int d, double y) {
+  if (x == 0 || y == 0 || !isfinite(x) || !isfinite(y)) return d;
+  int k = (int)floor(log10(fabs(y))) - ((int)floor(log10(fabs(x))) - d + 1) + 1;
+  return k < 1 ? 1 : k > DCSIM_NUM_DIGITS ? DCSIM_NUM_DIGITS : k;
+}
+
+char *dcsim_fmt_band(char *buf, size_t size, double x, const double band[2], const char *unit) {
+  char v[64], lo[64], hi[64];
+  int d = dcsim_band_digits(x, band), dl = same_place(x, d, band[0]),
+      dh = same_place(x, d, band[1]);
+  if (unit) {
+    dcsim_fmt_si(v, sizeof v, x, d, unit);
+    dcsim_fmt_si(lo, sizeof lo, band[0], dl, unit);
+    dcsim_fmt_si(hi, sizeof hi, band[1], dh, unit);
+  } else {
+    dcsim_fmt_sig(v, sizeof v, x, d);
+    dcsim_fmt_sig(lo, sizeof lo, band[0], dl);
+    dcsim_fmt_sig(hi, sizeof hi, band[1], dh);
+  }
+  snprintf(buf, size, "%s [%s, %s]", v, lo, hi);
+  return buf;
+}
+
 char *dcsim_fmt_si(char *buf, size_t size, double x, int digits, const char *unit) {
   static const char *const prefix[] = { "p", "n", "µ", "m", "", "k", "M", "G", "T", "P", "E" };
   if (!buf || !size) return buf;

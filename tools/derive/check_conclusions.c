@@ -37,7 +37,7 @@
 #include "dcsim/sweep.h"
 #include "validate.h"
 
-#define MAX_SWEEPS 16
+#define MAX_SWEEPS 32
 static const char *const CPUS[] = { "xeon-e5-2697v3", "xeon-gold-6148" };
 static const char *const GPUS[] = { "geforce-gtx970", "tesla-k20m", "tesla-m2070q" };
 static const unsigned NODES[] = { 1, 2, 4, 8, 16 };
@@ -78,15 +78,15 @@ static int get(cc_state *s, const char *which, double iter, dcsim_sweep_t **out,
   dcsim_param_set it = { "ITER", iter };
   /* D3.5's models exactly (--d35): the conclusions are the paper's */
   dcsim_sweep_def d = { .model_flags = DCSIM_MODEL_D35 };
-  if (strcmp(which, "alaro") == 0) {
+  if (strncmp(which, "alaro", 5) == 0) {
     d.input = "workflows/alaro.xml";
     d.n_cpus = 2, d.cpus = CPUS, d.n_gpus = 3, d.gpus = GPUS, d.n_nodes = 5, d.nodes = NODES;
     d.n_freqs = 1, d.freqs = NOMINAL, d.n_sets = iter > 0, d.sets = &it;
   } else if (strncmp(which, "acraneb2", 8) == 0) {
     d.input = "workflows/acraneb2.xml";
     d.n_gpus = 3, d.gpus = GPUS;
-  } else if (strcmp(which, "sh-tl159") == 0 || strcmp(which, "sh-tco639") == 0) {
-    int tco = strcmp(which, "sh-tco639") == 0;
+  } else if (strncmp(which, "sh-", 3) == 0) {
+    int tco = strncmp(which, "sh-tco639", 9) == 0;
     d.input = tco ? "workflows/sh-tco639.xml" : "workflows/sh-tl159.xml";
     d.n_cpus = tco ? 2 : 0, d.cpus = CPUS, d.n_nodes = 4, d.nodes = n8;
   } else {
@@ -206,7 +206,11 @@ static int other_test(cc_state *s, const char *test, const char *args, const cha
     *out = strcmp(test, "acraneb2_spread") == 0 ? tmax / tmin - 1 : !strcmp(p[best].gpu, args);
   } else if (strncmp(test, "sh_", 3) == 0) {
     int tco = strcmp(test, "sh_skylake_faster") == 0;
-    if ((rc = get(s, tco ? "sh-tco639" : "sh-tl159", 0, &sw, err))) return rc;
+    if ((rc = get(s,
+                  tco ? (dflt ? "sh-tco639 default" : "sh-tco639")
+                      : (dflt ? "sh-tl159 default" : "sh-tl159"),
+                  0, &sw, err)))
+      return rc;
     const dcsim_sweep_point *one = pt(sw, tco ? CPUS[0] : "", "", 1, 0);
     *out = tco;
     for (unsigned n = 1; n <= 8; n *= 2) {
@@ -253,18 +257,67 @@ static int other_test(cc_state *s, const char *test, const char *args, const cha
   return 0;
 }
 
-static int compute(void *st, const val_row *w, double *out, dcsim_error *err) {
-  cc_state *s = st;
+/* the row's conclusion in `mode` ("default": dcsim's default model, else --d35) */
+static int verdict(cc_state *s, const val_row *w, const char *mode, double *out, dcsim_error *err) {
   const char *test = val_col(w, "test"), *args = val_col(w, "args");
   double iter = atof(val_col(w, "iter"));
   if (strncmp(test, "acraneb2_", 9) && strncmp(test, "sh_", 3) && strncmp(test, "bifft_", 6)) {
     dcsim_sweep_t *sw = NULL;
-    int rc = get(s, "alaro", iter, &sw, err);
+    int rc = get(s, strcmp(mode, "default") == 0 ? "alaro default" : "alaro", iter, &sw, err);
     if (rc) return rc;
     if (alaro_test(sw, test, args, out) == 0) return 0;
   }
-  int rc = other_test(s, test, args, val_col(w, "mode"), out, err);
+  int rc = other_test(s, test, args, mode, out, err);
   if (rc) dcsim_error_at(err, w->path, dcsim__csv_line(w->t, w->r));
+  return rc;
+}
+
+static int compute(void *st, const val_row *w, double *out, dcsim_error *err) {
+  return verdict(st, w, val_col(w, "mode"), out, err);
+}
+
+static void say(char *buf, size_t size, const val_row *w, double v) {
+  if (strcmp(val_col(w, "tol"), "bool") == 0)
+    snprintf(buf, size, "%s", v != 0 ? "holds" : "does not hold");
+  else
+    snprintf(buf, size, "%.3g", v);
+}
+
+/* Among the one-core BiFFT points of the row's model: how many share the least energy. */
+static int ties(cc_state *s, const val_row *w, char *buf, size_t size, dcsim_error *err) {
+  dcsim_sweep_t *sw = NULL;
+  int dflt = strcmp(val_col(w, "mode"), "default") == 0;
+  int rc = get(s, dflt ? "bifft default" : "bifft", 0, &sw, err);
+  if (rc) return rc;
+  double least = INFINITY;
+  for (unsigned n = 1; n <= 8; n *= 2) least = fmin(least, pt(sw, "", "", n, 1)->energy_j);
+  char who[64] = "";
+  int k = 0;
+  for (unsigned n = 1; n <= 8; n *= 2)
+    if (pt(sw, "", "", n, 1)->energy_j <= least * (1 + 1e-9)) {
+      size_t l = strlen(who);
+      snprintf(who + l, sizeof who - l, "%s%u", k++ ? ", " : "", n);
+    }
+  if (k > 1)
+    snprintf(buf, size, "; the least energy is a %d-way tie (%s nodes, within 1e-9) in %s", k, who,
+             dflt ? "the default model" : "--d35");
+  return 0;
+}
+
+/* Every conclusion under both models side by side, and what flips it (the `flip` column). */
+static int note(void *st, const val_row *w, char *buf, size_t size, dcsim_error *err) {
+  double d35 = 0, dflt = 0;
+  int rc;
+  if ((rc = verdict(st, w, "d35", &d35, err)) || (rc = verdict(st, w, "default", &dflt, err)))
+    return rc;
+  char a[32], b[32];
+  say(a, sizeof a, w, d35);
+  say(b, sizeof b, w, dflt);
+  const char *flip = val_col(w, "flip");
+  size_t n = (size_t)snprintf(buf, size, "under --d35 %s, in the default model %s%s%s", a, b,
+                              *flip ? "; " : "", flip);
+  if (strcmp(val_col(w, "test"), "bifft_best_one_core") == 0 && n < size)
+    rc = ties(st, w, buf + n, size - n, err);
   return rc;
 }
 
@@ -274,11 +327,12 @@ static void label(const val_row *w, char *buf, size_t size) {
            *iter ? ")" : "");
 }
 
-static void knee_table(FILE *f, dcsim_sweep_t *sw) {
+static void knee_table(FILE *f, dcsim_sweep_t *sw, const char *model) {
   fprintf(f,
-          "ALARO (ITER = 100) per BiFFT node count: the knee of the six CPU+GPU points, and "
+          "ALARO (ITER = 100) per BiFFT node count, %s: the knee of the six CPU+GPU points, and "
           "the fastest and the thriftiest of them.\n\n| BiFFT nodes | knee | time [s] | "
-          "energy [kJ] | fastest | least energy |\n|---|---|---|---|---|---|\n");
+          "energy [kJ] | fastest | least energy |\n|---|---|---|---|---|---|\n",
+          model);
   for (int k = 0; k < 5; k++) {
     int kn = knee_at(sw, NODES[k]), fast = 0, thrift = 0;
     for (int c = 1; c < 6; c++) {
@@ -306,7 +360,10 @@ static int extra(void *st, FILE *f, dcsim_error *err) {
   dcsim_sweep_t *sw = NULL;
   int rc = get(s, "alaro", 100, &sw, err);
   if (rc) return rc;
-  knee_table(f, sw);
+  knee_table(f, sw, "under --d35");
+  if ((rc = get(s, "alaro default", 100, &sw, err))) return rc;
+  fputc('\n', f);
+  knee_table(f, sw, "in dcsim's default model");
   fprintf(f,
           "\nGPU energy of ALARO over BiFFT's iterations per step (`dcsim sweep "
           "workflows/alaro.xml --set ITER=N ...`): energy of the whole workflow in kJ with the "
@@ -329,4 +386,4 @@ static int extra(void *st, FILE *f, dcsim_error *err) {
   return 0;
 }
 
-const val_checker val_conclusions = { "conclusions", init, fini, label, compute, extra };
+const val_checker val_conclusions = { "conclusions", init, fini, label, compute, extra, note };

@@ -328,4 +328,4 @@ static int extra(void *st, FILE *f, dcsim_error *err) {
   return 0;
 }
 
-const val_checker val_d35 = { "d35", init, fini, label, compute, extra };
+const val_checker val_d35 = { "d35", init, fini, label, compute, extra, NULL };

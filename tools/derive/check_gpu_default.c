@@ -33,7 +33,8 @@ typedef struct gd_fit {
   size_t n;
   char cases[MAX_RUNS][32];
   double N[MAX_RUNS], t[MAX_RUNS], d35_s[MAX_RUNS], def_s[MAX_RUNS], loo_s[MAX_RUNS];
-  dcsim_gpu_launch_fit all;       /* refitted on every size */
+  dcsim_gpu_launch_fit loo[MAX_RUNS]; /* <launch> refitted without each size */
+  dcsim_gpu_launch_fit all;           /* refitted on every size */
   unsigned tpb;                   /* threads per block of the dwarf's <launch> (128 without one) */
   double launch_s, inflight_byte; /* the dwarf's <launch> */
 } gd_fit;
@@ -96,6 +97,7 @@ static int fit_sizes(gd_fit *f, const dcsim_dwarf_t *d, const dcsim_gpu_profile_
         (rc = model_time(d, f->cases[i], gpu, 0, &f->def_s[i], NULL, err)) ||
         (rc = dcsim_fit_gpu_launch(ev, gpu, N, t, k, tpb, &lf, err)))
       break;
+    f->loo[i] = lf;
     rc = dcsim_gpu_launch_time(ev, gpu, f->N[i], tpb, lf.launch_s, lf.inflight_byte_per_thread,
                                &f->loo_s[i], err);
   }
@@ -261,4 +263,21 @@ static int extra(void *st, FILE *f, dcsim_error *err) {
   return 0;
 }
 
-const val_checker val_gpu_default = { "gpu-default", init, fini, label, compute, extra };
+/* A leave-one-out row: what the refit of <launch> without its size moves, and the error left. */
+static int note(void *st, const val_row *w, char *buf, size_t size, dcsim_error *err) {
+  (void)err;
+  const gd_state *s = st;
+  const gd_fit *f = &s->fit;
+  if (!s->have || strcmp(val_col(w, "quantity"), "loo_s") != 0) return 0;
+  for (size_t i = 0; i < f->n; i++)
+    if (strcmp(f->cases[i], val_col(w, "case")) == 0)
+      snprintf(buf, size,
+               "refitted without %s, launch-s %.4g -> %.4g ms, inflight-byte-per-thread %.3g -> "
+               "%.3g; the prediction there is %+.1f %% of the profiled time",
+               f->cases[i], 1e3 * f->all.launch_s, 1e3 * f->loo[i].launch_s,
+               f->all.inflight_byte_per_thread, f->loo[i].inflight_byte_per_thread,
+               100 * (f->loo_s[i] / f->t[i] - 1));
+  return 0;
+}
+
+const val_checker val_gpu_default = { "gpu-default", init, fini, label, compute, extra, note };

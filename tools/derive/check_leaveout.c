@@ -444,4 +444,4 @@ static int extra(void *st, FILE *f, dcsim_error *err) {
   return 0;
 }
 
-const val_checker val_leaveout = { "leaveout", init, fini, label, compute, extra };
+const val_checker val_leaveout = { "leaveout", init, fini, label, compute, extra, NULL };

@@ -179,4 +179,4 @@ static int extra(void *state, FILE *f, dcsim_error *err) {
   return rc;
 }
 
-const val_checker val_modern = { "modern", init, fini, label, compute, extra };
+const val_checker val_modern = { "modern", init, fini, label, compute, extra, NULL };

@@ -279,4 +279,55 @@ static void label(const val_row *w, char *buf, size_t size) {
            strcmp(item, "*") ? item : "", strcmp(item, "*") ? " " : "", val_col(w, "quantity"));
 }
 
-const val_checker val_papers = { "papers", NULL, NULL, label, compute_row, NULL };
+/* The binding level of the cache-line model at the row's state: name, bandwidth, GFLOP/s. */
+static int binding_level(const row_in *r, char *buf, size_t size, dcsim_error *err) {
+  run_ctx c;
+  memset(&c, 0, sizeof c);
+  int rc = load(&c, r, err);
+  if (!rc) rc = run_model(&c, r->cs, c.nb, r->threads, err);
+  if (!rc) {
+    dcsim_irregular_machine m;
+    dcsim_irregular_level lv[DCSIM_IRREGULAR_MAX_LEVELS];
+    size_t n = 0, bn = 0;
+    if (c.cpu) {
+      dcsim_cpu_state st = { dcsim_cpu_profile_nominal_ghz(c.cpu), NULL, r->threads };
+      dcsim_cpu_rates rt;
+      if (!(rc = dcsim_cpu_profile_rates(c.cpu, &st, &rt, err)))
+        rc = dcsim_irregular_machine_cpu(c.cpu, &st, &rt, &m, err);
+    } else {
+      rc = dcsim_irregular_machine_gpu(c.gpu, &m, err);
+    }
+    if (!rc && !(rc = dcsim_model_irregular(&c.ev->loops[0], 1, &m, lv, &n, &bn, err)) && n) {
+      size_t b = 0;
+      for (size_t i = 1; i < n; i++)
+        if (lv[i].time_s > lv[b].time_s) b = i;
+      /* Q_i = W x WpF_i x word (dcsim/model_irregular.h), so W / T_i = BW_i / (WpF_i x word) */
+      double wb = lv[b].word_per_flop * c.ev->loops[0].word_byte;
+      char on[48] = "";
+      if (c.cpu) snprintf(on, sizeof on, " on %u thread(s)", r->threads);
+      snprintf(buf, size, "the model is bound by %s at %.4g GB/s%s: %.4g GFLOP/s", lv[b].name,
+               lv[b].bw_bps / 1e9, on, wb > 0 ? lv[b].bw_bps / wb / 1e9 : 0);
+    }
+  }
+  release(&c);
+  dcsim_dwarf_free(c.d);
+  dcsim_cpu_profile_free(c.cpu);
+  dcsim_gpu_profile_free(c.gpu);
+  return rc;
+}
+
+/* A measured GFLOP/s the model does not reproduce: which level binds, at what bandwidth. */
+static int note(void *st, const val_row *w, char *buf, size_t size, dcsim_error *err) {
+  (void)st;
+  if (strcmp(val_col(w, "quantity"), "level_gflops") || strcmp(val_col(w, "item"), "min") ||
+      strcmp(val_col(w, "evidence"), "measured") || strcmp(val_col(w, "expect"), "not-reproduced"))
+    return 0;
+  double threads = 1;
+  int rc;
+  if (*val_col(w, "threads") && (rc = val_num(w, "threads", &threads, err))) return rc;
+  row_in in = { val_col(w, "dwarf"), val_col(w, "case"),     val_col(w, "hw"),  val_col(w, "set"),
+                val_col(w, "item"),  val_col(w, "quantity"), (unsigned)threads, 0 };
+  return binding_level(&in, buf, size, err);
+}
+
+const val_checker val_papers = { "papers", NULL, NULL, label, compute_row, NULL, note };

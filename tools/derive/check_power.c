@@ -253,4 +253,4 @@ static int compute(void *state, const val_row *w, double *out, dcsim_error *err)
   return DCSIM_ERR(err, DCSIM_EPARSE, w->path, 0, "unknown quantity '%s'", q);
 }
 
-const val_checker val_power = { "power", NULL, NULL, label, compute, NULL };
+const val_checker val_power = { "power", NULL, NULL, label, compute, NULL, NULL };

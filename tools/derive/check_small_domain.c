@@ -28,6 +28,7 @@ typedef struct sd_state {
   char cases[MAX_RUNS][32];
   dcsim_gpu_size_obs obs[MAX_RUNS];
   double corrected_s[MAX_RUNS], loo_s[MAX_RUNS];
+  double loo_launch_s[MAX_RUNS], loo_sat[MAX_RUNS]; /* the parameters refitted without the size */
   const char *gpu_name;
   unsigned sm;
   double launch_s, sat;
@@ -56,6 +57,8 @@ static int fit_all(sd_state *s, const dcsim_dwarf_t *d, const dcsim_gpu_profile_
       if (q != r) rest[k++] = s->obs[q];
     dcsim_gpu_small_fit lf;
     if ((rc = dcsim_fit_gpu_small_domain(rest, k, g->sm, launches, &lf, err))) return rc;
+    s->loo_launch_s[r] = lf.launch_s;
+    s->loo_sat[r] = lf.saturation_threads_per_sm;
     s->loo_s[r] = dcsim_gpu_small_time(s->obs[r].model_s, s->obs[r].domain_size, g->sm, launches,
                                        lf.launch_s, lf.saturation_threads_per_sm);
   }
@@ -164,4 +167,19 @@ static int extra(void *st, FILE *f, dcsim_error *err) {
   return 0;
 }
 
-const val_checker val_small_domain = { "small-domain", init, fini, label, compute, extra };
+/* A leave-one-out row: what the refit without its size moves, and the error it leaves there. */
+static int note(void *st, const val_row *w, char *buf, size_t size, dcsim_error *err) {
+  (void)err;
+  const sd_state *s = st;
+  if (strcmp(val_col(w, "quantity"), "loo_s") != 0) return 0;
+  for (size_t r = 0; r < s->n; r++)
+    if (strcmp(s->cases[r], val_col(w, "case")) == 0)
+      snprintf(buf, size,
+               "refitted without %s, launch-s %.4g -> %.4g ms, saturation-threads-per-sm %.4g -> "
+               "%.4g; the prediction there is %+.1f %% of the profiled time",
+               s->cases[r], 1e3 * s->launch_s, 1e3 * s->loo_launch_s[r], s->sat, s->loo_sat[r],
+               100 * (s->loo_s[r] / s->obs[r].measured_s - 1));
+  return 0;
+}
+
+const val_checker val_small_domain = { "small-domain", init, fini, label, compute, extra, note };

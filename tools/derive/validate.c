@@ -5,6 +5,8 @@
  * usage: validate MANIFEST --markdown        the body of doc/validation.md
  *        validate MANIFEST --check [CSV...]  every section (or the named CSVs): exit 1 when a
  *                                            row's status is not its `expect`
+ *        validate MANIFEST --bands           calibration/bands.csv: the uncertainty bands of
+ *                                            dcsim's outputs, from the out-of-sample rows
  *
  * Manifest lines (# comments):
  *   paper KEY TITLE...                      a paper: a top-level heading of the page
@@ -21,7 +23,7 @@
 #include <string.h>
 
 #include "dcsim/lib.h"
-
+#include "dcsim/provenance.h"
 #include "validate.h"
 
 static const val_checker *const CHECKERS[] = { &val_d35,         &val_papers,   &val_small_domain,
@@ -29,18 +31,46 @@ static const val_checker *const CHECKERS[] = { &val_d35,         &val_papers,   
                                                &val_leaveout,    &val_power,    &val_measured_gpus,
                                                &val_modern };
 
-/* in the order of the summary's columns */
-enum { EV_INDEPENDENT, EV_MEASURED, EV_DERIVED, EV_CONSTRUCTION, EV_INSAMPLE, EV_LOO, N_EV };
-static const char *const EV_NAME[N_EV] = { "independent",  "measured",  "derived",
-                                           "construction", "in-sample", "leave-one-out" };
-static const char *const EV_TEXT[N_EV] = { "independent",     "measured",  "derived",
-                                           "by construction", "in sample", "leave-one-out" };
+/* in the order of the summary: the out-of-sample classes first */
+enum {
+  EV_LOO,
+  EV_HELDOUT,
+  EV_OTHERHW,
+  EV_INDEPENDENT,
+  EV_CONSISTENCY,
+  EV_MEASURED,
+  EV_DERIVED,
+  EV_CONSTRUCTION,
+  EV_INSAMPLE,
+  N_EV
+};
+#define N_OOS 3 /* EV_LOO .. EV_OTHERHW */
+static const char *const EV_NAME[N_EV] = { "leave-one-out", "held-out",     "other-hw",
+                                           "independent",   "consistency",  "measured",
+                                           "derived",       "construction", "in-sample" };
+static const char *const EV_TEXT[N_EV] = { "leave-one-out", "held out",        "another CPU/GPU",
+                                           "independent",   "consistency",     "measured",
+                                           "derived",       "by construction", "in sample" };
+/* the model parts a band is stated for (calibration/bands.csv) */
+enum { PART_CPU_TIME, PART_GPU_TIME, PART_POWER, N_PART };
+static const char *const PART_NAME[N_PART] = { "cpu-time", "gpu-time", "power" };
 enum { ST_REPRODUCED, ST_NOT_REPRODUCED, ST_NOT_COVERED, N_ST };
 static const char *const ST_NAME[N_ST] = { "reproduced", "not-reproduced", "not-covered" };
 
 typedef struct tally {
-  long n[N_EV][N_ST]; /* published numbers by evidence and status */
+  long n[N_EV][N_ST];      /* published numbers by evidence and status */
+  long stmt[N_EV][N_ST];   /* of them true/false statements (tol bool) */
+  long repeat[N_EV][N_ST]; /* of them repeats of an earlier row's computation in the section */
+  long wide[N_EV];         /* reproduced numbers beyond half a unit of their printed digit */
 } tally;
+
+/* one compared out-of-sample row: its relative error (dcsim / published - 1) */
+typedef struct oos_err {
+  int ev, band, reproduced; /* band: PART * DCSIM_PROV_N + kind, or -1 */
+  int is_stat;              /* the row's value is itself a statistic of errors: +-|err| */
+  double err;
+  char where[160]; /* CSV:line */
+} oos_err;
 
 typedef struct paper {
   char key[64], title[256];
@@ -58,7 +88,11 @@ typedef struct run {
   int n_papers;
   FILE *body; /* markdown of the sections, printed after the summary */
   int failures;
-  int n_done; /* sections checked */
+  int n_done;   /* sections checked */
+  oos_err *oos; /* every compared out-of-sample row */
+  size_t n_oos, cap_oos;
+  char (*seen)[96]; /* the section's computations so far (repeats count once) */
+  size_t n_seen, cap_seen;
 } run;
 
 const char *val_col(const val_row *w, const char *name) {
@@ -94,8 +128,114 @@ static void cell(FILE *f, const char *s) {
 
 typedef struct row_result {
   int ev, expect, status, numbers, tol_abs, is_bool, has_pub, has_got;
+  int band;   /* PART * DCSIM_PROV_N + kind, or -1 */
+  int wide;   /* reproduced only within a tolerance wider than the printed digit */
+  int repeat; /* the same computation as an earlier row of the section */
   double pub, got, tol;
 } row_result;
+
+/* The references a text makes to tables, figures and sections ("Tables 1, 12 and 15" gives T1,
+ * T12, T15; "Tables 38-39" T38, T39; "Fig. 28" F28; "§6.1.2" S6.1.2) into out[max]; returns how
+ * many. */
+static int refs_of(const char *s, char out[][24], int max) {
+  static const struct {
+    const char *word;
+    char kind;
+  } W[] = { { "Tables", 'T' },  { "Table", 'T' },  { "Figs.", 'F' },   { "Fig.", 'F' },
+            { "Figures", 'F' }, { "Figure", 'F' }, { "\xc2\xa7", 'S' } };
+  int n = 0;
+  for (const char *p = s; *p && n < max;) {
+    int k = -1;
+    for (size_t i = 0; i < sizeof W / sizeof *W && k < 0; i++)
+      if (strncmp(p, W[i].word, strlen(W[i].word)) == 0) k = (int)i;
+    if (k < 0) {
+      p++;
+      continue;
+    }
+    p += strlen(W[k].word);
+    for (int first = 1;; first = 0) { /* a list: N, N-M, separated by ",", "and", "-" */
+      while (*p == ' ') p++;
+      const char *end = p; /* digits, and dots between digits (§6.1.2) */
+      while ((*end >= '0' && *end <= '9') || (*end == '.' && end[1] >= '0' && end[1] <= '9')) end++;
+      if (end == p) break;
+      double a = atof(p);
+      /* "Table 31, 1 node": a count, not another table */
+      if (!first && end[0] == ' ' && end[1] >= 'a' && end[1] <= 'z' && strncmp(end, " and ", 5))
+        break;
+      size_t len = (size_t)(end - p);
+      if (n < max) snprintf(out[n++], 24, "%c%.*s", W[k].kind, (int)len, p);
+      p = end;
+      if (*p == '-' && W[k].kind != 'S') { /* a range of whole numbers */
+        char *e2;
+        double b = strtod(p + 1, &e2);
+        if (e2 != p + 1 && b > a && b - a < 64)
+          for (int v = (int)a + 1; v <= (int)b && n < max; v++)
+            snprintf(out[n++], 24, "%c%d", W[k].kind, v);
+        p = e2;
+      }
+      const char *q = p;
+      while (*q == ' ' || *q == ',') q++;
+      if (strncmp(q, "and ", 4) == 0) q += 4;
+      while (*q == ' ') q++;
+      if (q == p || !(*q >= '0' && *q <= '9')) break;
+      p = q;
+    }
+  }
+  return n;
+}
+
+/* The first reference of `inputs` that is also one of `source` (the row computed from its own
+ * table, figure or section), or NULL. */
+static const char *self_ref(const char *source, const char *inputs, char buf[24]) {
+  char a[64][24], b[64][24];
+  int na = refs_of(source, a, 64), nb = refs_of(inputs, b, 64);
+  for (int i = 0; i < na; i++)
+    for (int j = 0; j < nb; j++)
+      if (strcmp(a[i], b[j]) == 0) return strcpy(buf, a[i]);
+  return NULL;
+}
+
+/* PART/CLASS of the band column: its index, -1 when empty, -2 when not one */
+static int band_of(const char *s) {
+  if (!*s) return -1;
+  for (int p = 0; p < N_PART; p++) {
+    size_t l = strlen(PART_NAME[p]);
+    dcsim_prov_kind k;
+    if (strncmp(s, PART_NAME[p], l) == 0 && s[l] == '/' && dcsim_prov_parse(s + l + 1, &k) == 0)
+      return p * DCSIM_PROV_N + (int)k;
+  }
+  return -2;
+}
+
+/* the classification rules of validate.h: inputs, self-sourced independence, bands */
+static int check_class(const val_row *w, const row_result *r, dcsim_error *err) {
+  int line = dcsim__csv_line(w->t, w->r);
+  const char *inputs = val_col(w, "inputs");
+  const int oos = r->ev < N_OOS, compared = r->expect != ST_NOT_COVERED;
+  if (compared &&
+      (oos || r->ev == EV_INDEPENDENT || r->ev == EV_CONSISTENCY || r->ev == EV_MEASURED) &&
+      !*inputs)
+    return DCSIM_ERR(
+        err, DCSIM_EPARSE, w->path, line,
+        "a compared %s row needs its inputs (what its dwarf and profile were read from)",
+        EV_NAME[r->ev]);
+  char ref[24];
+  if (r->ev == EV_INDEPENDENT && self_ref(val_col(w, "source"), inputs, ref))
+    return DCSIM_ERR(err, DCSIM_EPARSE, w->path, line,
+                     "its inputs are read from its own source (%s %s): a row computed from "
+                     "numbers of its own table, row or sentence is consistency, not independent",
+                     ref[0] == 'T'   ? "Table"
+                     : ref[0] == 'F' ? "Fig."
+                                     : "\xc2\xa7",
+                     ref + 1);
+  if (r->band == -2)
+    return DCSIM_ERR(err, DCSIM_EPARSE, w->path, line, "bad band '%s' (PART/CLASS)",
+                     val_col(w, "band"));
+  if (r->band >= 0 && !oos)
+    return DCSIM_ERR(err, DCSIM_EPARSE, w->path, line,
+                     "a band takes its width from out-of-sample rows only, not %s", EV_NAME[r->ev]);
+  return 0;
+}
 
 /* the common columns of a row (validate.h) */
 static int read_common(const val_row *w, row_result *r, dcsim_error *err) {
@@ -108,8 +248,12 @@ static int read_common(const val_row *w, row_result *r, dcsim_error *err) {
                      val_col(w, "evidence"), val_col(w, "expect"));
   if (r->expect != ST_REPRODUCED && !*val_col(w, "why"))
     return DCSIM_ERR(err, DCSIM_EPARSE, w->path, line, "a %s row needs a why", ST_NAME[r->expect]);
-  if ((r->ev == EV_DERIVED || r->ev == EV_CONSTRUCTION) && !*val_col(w, "basis"))
+  if ((r->ev == EV_DERIVED || r->ev == EV_CONSTRUCTION || r->ev == EV_CONSISTENCY) &&
+      !*val_col(w, "basis"))
     return DCSIM_ERR(err, DCSIM_EPARSE, w->path, line, "a %s row needs a basis", EV_NAME[r->ev]);
+  r->band = band_of(val_col(w, "band"));
+  int rc0 = check_class(w, r, err);
+  if (rc0) return rc0;
   r->numbers = 1;
   if (*val_col(w, "numbers")) {
     double n;
@@ -143,7 +287,16 @@ static double deviation(const row_result *r) {
   return r->tol_abs || r->pub == 0 ? r->got - r->pub : (r->got - r->pub) / fabs(r->pub);
 }
 
-static void print_row(FILE *f, const val_row *w, const char *label, const row_result *r) {
+/* Half a unit of the last digit printed in `published` ("0.823": 0.0005, "1.84E+00": 0.005). */
+static double half_unit(const char *pub) {
+  const char *dot = strchr(pub, '.'), *e = strpbrk(pub, "eE");
+  int decimals = 0;
+  if (dot && (!e || dot < e)) decimals = (int)((e ? e : pub + strlen(pub)) - dot - 1);
+  return 0.5 * pow(10, (e ? atoi(e + 1) : 0) - decimals);
+}
+
+static void print_row(FILE *f, const val_row *w, const char *label, const row_result *r,
+                      const char *note) {
   fprintf(f, "| ");
   cell(f, val_col(w, "source"));
   fprintf(f, " | ");
@@ -172,16 +325,67 @@ static void print_row(FILE *f, const val_row *w, const char *label, const row_re
     fprintf(f, ": ");
     cell(f, val_col(w, "basis"));
   }
+  if (*val_col(w, "inputs") && r->has_got) {
+    fprintf(f, "; inputs: ");
+    cell(f, val_col(w, "inputs"));
+  }
+  if (r->band >= 0)
+    fprintf(f, "; band %s/%s", PART_NAME[r->band / DCSIM_PROV_N],
+            dcsim_prov_name((dcsim_prov_kind)(r->band % DCSIM_PROV_N)));
   fprintf(f, " | %s",
           r->status == ST_REPRODUCED       ? "reproduced"
           : r->status == ST_NOT_REPRODUCED ? "**not reproduced**"
                                            : "not covered");
+  if (r->wide) fprintf(f, " (only within the tolerance: not to the printed digit)");
+  if (r->repeat) fprintf(f, " (repeats an earlier row: counted once)");
   if (r->status != ST_REPRODUCED && *val_col(w, "why")) {
     fprintf(f, ": ");
     cell(f, val_col(w, "why"));
   }
+  if (note && *note) {
+    fprintf(f, "%schecker: ", r->status != ST_REPRODUCED && *val_col(w, "why") ? "; " : ": ");
+    cell(f, note);
+  }
   if (r->numbers > 1) fprintf(f, " (%d numbers)", r->numbers);
   fprintf(f, " |\n");
+}
+
+/* A compared row's repeat and tolerance flags; an out-of-sample row's error, kept. */
+static int classify_result(run *R, const val_row *w, row_result *r, dcsim_error *err) {
+  if (!r->is_bool && isfinite(r->got)) {
+    char key[96];
+    snprintf(key, sizeof key, "%.40s|%.12g", val_col(w, "published"), r->got);
+    for (size_t i = 0; i < R->n_seen && !r->repeat; i++) r->repeat = strcmp(R->seen[i], key) == 0;
+    if (!r->repeat) {
+      if (R->n_seen == R->cap_seen) {
+        size_t cap = R->cap_seen ? 2 * R->cap_seen : 64;
+        void *q = realloc(R->seen, cap * sizeof *R->seen);
+        if (!q) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+        R->seen = q, R->cap_seen = cap;
+      }
+      snprintf(R->seen[R->n_seen++], sizeof *R->seen, "%s", key);
+    }
+    r->wide = r->status == ST_REPRODUCED && (r->ev == EV_INDEPENDENT || r->ev == EV_CONSISTENCY) &&
+              fabs(r->got - r->pub) > half_unit(val_col(w, "published")) * (1 + 1e-9);
+  }
+  if (r->ev >= N_OOS || r->is_bool || !isfinite(r->got)) return 0;
+  if (R->n_oos == R->cap_oos) {
+    size_t cap = R->cap_oos ? 2 * R->cap_oos : 64;
+    void *q = realloc(R->oos, cap * sizeof *R->oos);
+    if (!q) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    R->oos = q, R->cap_oos = cap;
+  }
+  oos_err *o = &R->oos[R->n_oos++];
+  o->ev = r->ev;
+  o->band = r->band;
+  o->reproduced = r->status == ST_REPRODUCED;
+  /* a row whose value is a statistic of errors (published 0, absolute tolerance) gives it */
+  o->is_stat = r->pub == 0 && r->tol_abs;
+  o->err = o->is_stat ? r->got : r->got / r->pub - 1;
+  const char *slash = strrchr(w->path, '/');
+  snprintf(o->where, sizeof o->where, "%s:%d", slash ? slash + 1 : w->path,
+           dcsim__csv_line(w->t, w->r));
+  return 0;
 }
 
 /* One row: its status, printed (markdown) or checked against `expect`. */
@@ -201,11 +405,16 @@ static int do_row(run *R, const val_checker *ck, void *st, const val_row *w, tal
     int ok = r.is_bool ? (r.got != 0) == (r.pub != 0)
                        : isfinite(r.got) && fabs(deviation(&r)) <= r.tol * (1 + 1e-9) + 1e-300;
     r.status = ok ? ST_REPRODUCED : ST_NOT_REPRODUCED;
+    if ((rc = classify_result(R, w, &r, err))) return rc;
   }
   t->n[r.ev][r.status] += r.numbers;
-  char label[512] = "";
+  if (r.is_bool) t->stmt[r.ev][r.status] += r.numbers;
+  if (r.repeat) t->repeat[r.ev][r.status] += r.numbers;
+  t->wide[r.ev] += r.wide ? r.numbers : 0;
+  char label[512] = "", note[1024] = "";
   ck->label(w, label, sizeof label);
-  if (out) print_row(out, w, label, &r);
+  if (r.has_got && ck->note && (rc = ck->note(st, w, note, sizeof note, err))) return rc;
+  if (out) print_row(out, w, label, &r, note);
   if (r.status != r.expect) {
     R->failures++;
     fprintf(stderr, "%s:%d: %s %s: %s, expected %s (dcsim %.6g, published %.6g, tolerance %s)\n",
@@ -280,12 +489,19 @@ static int do_section(run *R, paper *p, const char *dir, const char *csv, const 
   }
   tally t0;
   memset(&t0, 0, sizeof t0);
+  R->n_seen = 0; /* repeats count once within a section */
   for (size_t r = 0; r < dcsim__csv_rows(t); r++) {
     val_row w = { t, r, path };
     if ((rc = do_row(R, ck, st, &w, &t0, out, err))) goto out;
   }
-  for (int e = 0; e < N_EV; e++)
-    for (int s = 0; s < N_ST; s++) p->t.n[e][s] += t0.n[e][s];
+  for (int e = 0; e < N_EV; e++) {
+    for (int s = 0; s < N_ST; s++) {
+      p->t.n[e][s] += t0.n[e][s];
+      p->t.stmt[e][s] += t0.stmt[e][s];
+      p->t.repeat[e][s] += t0.repeat[e][s];
+    }
+    p->t.wide[e] += t0.wide[e];
+  }
   if (out) {
     fprintf(out, "\n`tests/reference/%s`: ", csv);
     tally_line(out, &t0);
@@ -301,10 +517,185 @@ out:
   return rc;
 }
 
-static void summary(FILE *f, const run *R) {
+static int cmp_abs(const void *a, const void *b) {
+  double x = fabs(*(const double *)a), y = fabs(*(const double *)b);
+  return (x > y) - (x < y);
+}
+
+/* The out-of-sample rows first: count and error statistics per class, then all together. */
+static void oos_summary(FILE *f, const run *R) {
   fprintf(f,
-          "## Summary\n\n| paper | independent | measured | derived | by construction | in "
-          "sample | leave-one-out | not covered |\n|---|---|---|---|---|---|---|---|\n");
+          "### Out-of-sample predictions\n\n"
+          "Rows that predict a number the model was not fitted on: a point left out of the fit "
+          "(leave-one-out), a case held out of it, or another CPU or GPU than the one fitted. "
+          "Error = dcsim / published - 1 (for a row whose value is itself an error statistic, "
+          "that statistic); the bias is the mean over the rows that compare a value.\n\n"
+          "| class | rows | reproduced | not | mean \\|error\\| | median \\|error\\| | largest "
+          "\\|error\\| (where) | mean error (bias) |\n|---|---|---|---|---|---|---|---|\n");
+  double *e = malloc((R->n_oos + 1) * sizeof *e);
+  for (int c = 0; c <= N_OOS && e; c++) {
+    size_t n = 0, rep = 0, nb = 0, worst = 0;
+    double sum = 0, bias = 0;
+    for (size_t i = 0; i < R->n_oos; i++) {
+      const oos_err *o = &R->oos[i];
+      if (c < N_OOS && o->ev != c) continue;
+      if (!n || fabs(o->err) > fabs(R->oos[worst].err)) worst = i;
+      e[n++] = o->err;
+      rep += o->reproduced;
+      sum += fabs(o->err);
+      if (!o->is_stat) bias += o->err, nb++;
+    }
+    if (!n) { /* said, not left out: a class without evidence is a finding */
+      fprintf(f, "| %s | 0 | - | - | - | - | - | - |\n", c < N_OOS ? EV_TEXT[c] : "**all**");
+      continue;
+    }
+    qsort(e, n, sizeof *e, cmp_abs);
+    double med = n % 2 ? fabs(e[n / 2]) : (fabs(e[n / 2 - 1]) + fabs(e[n / 2])) / 2;
+    fprintf(f, "| %s | %zu | %zu | %zu | %.1f %% | %.1f %% | %.1f %% (%s) | ",
+            c < N_OOS ? EV_TEXT[c] : "**all out of sample**", n, rep, n - rep, 100 * sum / n,
+            100 * med, 100 * fabs(R->oos[worst].err), R->oos[worst].where);
+    if (nb)
+      fprintf(f, "%+.1f %% |\n", 100 * bias / nb);
+    else
+      fprintf(f, "- |\n");
+  }
+  free(e);
+  fputc('\n', f);
+}
+
+/* ---- uncertainty bands (calibration/bands.csv) ---- */
+
+typedef struct band {
+  double emin, emax; /* signed errors dcsim / truth - 1 they cover (emin <= 0 <= emax) */
+  int rows;          /* out-of-sample rows of its own */
+  char basis[768];
+} band;
+
+/* Each part's bands (doc/validation/head.md, "Uncertainty bands"): a class with out-of-sample rows
+ * of its own covers their errors; a class without, stronger than one with, takes the band of the
+ * nearest weaker class with rows (measured cells, or an interpolation between them, are no
+ * further from the truth than the fitted model carried beyond them); a class without, weaker
+ * than every class with rows, takes the widest band seen in any part (nothing bounds it better);
+ * then each class covers the stronger classes of its part (weaker evidence never gets a narrower
+ * band). */
+static void bands_derive(const run *R, band b[N_PART][DCSIM_PROV_N]) {
+  memset(b, 0, sizeof(band) * N_PART * DCSIM_PROV_N);
+  band widest = { 0, 0, 0, "" };
+  for (size_t i = 0; i < R->n_oos; i++) {
+    const oos_err *o = &R->oos[i];
+    if (o->band < 0) continue;
+    band *x = &b[o->band / DCSIM_PROV_N][o->band % DCSIM_PROV_N];
+    double lo = o->is_stat ? -fabs(o->err) : o->err, hi = o->is_stat ? fabs(o->err) : o->err;
+    x->emin = fmin(x->emin, lo);
+    x->emax = fmax(x->emax, hi);
+    widest.emin = fmin(widest.emin, lo);
+    widest.emax = fmax(widest.emax, hi);
+    size_t l = strlen(x->basis);
+    snprintf(x->basis + l, sizeof x->basis - l, "%s%s", x->rows++ ? " " : "rows ", o->where);
+  }
+  for (int p = 0; p < N_PART; p++) {
+    for (int k = 0; k < DCSIM_PROV_N; k++) {
+      band *x = &b[p][k];
+      if (x->rows) continue;
+      int w = k + 1;
+      while (w < DCSIM_PROV_N && !b[p][w].rows) w++;
+      if (w < DCSIM_PROV_N) {
+        x->emin = b[p][w].emin, x->emax = b[p][w].emax;
+        snprintf(x->basis, sizeof x->basis, "no row of its own: the %s band",
+                 dcsim_prov_name((dcsim_prov_kind)w));
+      } else {
+        x->emin = widest.emin, x->emax = widest.emax;
+        snprintf(x->basis, sizeof x->basis,
+                 "no row of its own nor of a weaker class: the widest band of every part");
+      }
+    }
+    for (int k = 1; k < DCSIM_PROV_N; k++) {
+      band *x = &b[p][k], *s = &b[p][k - 1];
+      if (s->emin < x->emin || s->emax > x->emax) {
+        x->emin = fmin(x->emin, s->emin), x->emax = fmax(x->emax, s->emax);
+        size_t l = strlen(x->basis);
+        snprintf(x->basis + l, sizeof x->basis - l, "; widened to cover %s",
+                 dcsim_prov_name((dcsim_prov_kind)(k - 1)));
+      }
+    }
+  }
+}
+
+/* the band as multipliers of the value: truth in [v (1 + low), v (1 + high)] */
+static void band_range(const band *x, double *low, double *high) {
+  *low = 1 / (1 + x->emax) - 1;
+  *high = x->emin > -1 ? 1 / (1 + x->emin) - 1 : INFINITY;
+}
+
+/* The bands: the summary's table (doc/validation.md) or calibration/bands.csv, from one derivation
+ * so that the two cannot differ. */
+static void bands_write(FILE *f, const run *R, int csv) {
+  band b[N_PART][DCSIM_PROV_N];
+  bands_derive(R, b);
+  if (csv)
+    fprintf(f,
+            "# Relative uncertainty bands of dcsim's predictions per model part and provenance "
+            "class (dcsim/bands.h).\n# Generated by `build/tools/validate "
+            "tests/reference/sections.txt --bands > calibration/bands.csv` from the\n# "
+            "out-of-sample rows of the reference CSVs (doc/validation.md, \"Uncertainty "
+            "bands\"); do not edit: ctest\n# bands_current fails when this file differs. A "
+            "value v of the class has the band [v (1 + low), v (1 + high)].\n"
+            "part,class,low,high,rows,source\n");
+  else
+    fprintf(
+        f,
+        "### Uncertainty bands\n\n"
+        "The relative band dcsim prints with every prediction (`time_band`, `energy_band`; "
+        "calibration/bands.csv, written by `validate tests/reference/sections.txt --bands` "
+        "and checked by ctest bands_current), per model part and provenance class, from the "
+        "out-of-sample rows only (their `band` column): the truth lies in [value x (1 + "
+        "low), value x (1 + high)] for every error seen (dcsim / truth - 1 between the "
+        "smallest and the largest). An energy's band combines its time's and its "
+        "power's.\n\n| part | class | rows | low | high | basis |\n|---|---|---|---|---|---|\n");
+  for (int p = 0; p < N_PART; p++)
+    for (int k = 0; k < DCSIM_PROV_N; k++) {
+      double lo, hi;
+      band_range(&b[p][k], &lo, &hi);
+      const char *cls = dcsim_prov_name((dcsim_prov_kind)k);
+      if (csv)
+        fprintf(f, "%s,%s,%.4g,%.4g,%d,\"tests/reference: %s\"\n", PART_NAME[p], cls, lo, hi,
+                b[p][k].rows, b[p][k].basis);
+      else
+        fprintf(f, "| %s | %s | %d | %+.1f %% | %+.1f %% | %s |\n", PART_NAME[p], cls, b[p][k].rows,
+                100 * lo, 100 * hi, b[p][k].basis);
+    }
+  if (!csv) fputc('\n', f);
+}
+
+/* a cell of the split: numbers, then what they hold apart */
+static void split_cell(FILE *f, const tally *t, int e) {
+  long r = t->n[e][ST_REPRODUCED], n = t->n[e][ST_NOT_REPRODUCED];
+  if (r + n == 0) {
+    fprintf(f, " - |");
+    return;
+  }
+  if (e == EV_CONSTRUCTION) {
+    fprintf(f, " %ld |", r + n);
+    return;
+  }
+  long st = t->stmt[e][ST_REPRODUCED] + t->stmt[e][ST_NOT_REPRODUCED],
+       rep = t->repeat[e][ST_REPRODUCED] + t->repeat[e][ST_NOT_REPRODUCED];
+  fprintf(f, " %ld reproduced, %ld not", r, n);
+  if (e == EV_INDEPENDENT || e == EV_CONSISTENCY)
+    fprintf(f, " (%ld numbers: %ld distinct, %ld only within a wide tolerance; %ld statements)",
+            r + n - st, r + n - st - rep, t->wide[e], st);
+  fprintf(f, " |");
+}
+
+static void summary(FILE *f, const run *R) {
+  fprintf(f, "## Summary\n\n");
+  oos_summary(f, R);
+  bands_write(f, R, 0);
+  fprintf(f, "### Every published number by evidence\n\n| paper |");
+  for (int e = 0; e < N_EV; e++) fprintf(f, " %s |", EV_TEXT[e]);
+  fprintf(f, " not covered |\n|");
+  for (int e = 0; e <= N_EV + 1; e++) fprintf(f, "---|");
+  fputc('\n', f);
   tally all;
   memset(&all, 0, sizeof all);
   for (int i = 0; i <= R->n_papers; i++) {
@@ -312,24 +703,29 @@ static void summary(FILE *f, const run *R) {
     fprintf(f, "| %s |", i < R->n_papers ? R->papers[i].title : "**all**");
     long cov = 0;
     for (int e = 0; e < N_EV; e++) {
-      long r = t->n[e][ST_REPRODUCED], n = t->n[e][ST_NOT_REPRODUCED];
       cov += t->n[e][ST_NOT_COVERED];
-      if (r + n == 0)
-        fprintf(f, " - |");
-      else if (e == EV_CONSTRUCTION)
-        fprintf(f, " %ld |", r + n);
-      else
-        fprintf(f, " %ld reproduced, %ld not |", r, n);
-      if (i < R->n_papers)
-        for (int s = 0; s < N_ST; s++) all.n[e][s] += t->n[e][s];
+      split_cell(f, t, e);
+      if (i < R->n_papers) {
+        for (int s = 0; s < N_ST; s++) {
+          all.n[e][s] += t->n[e][s];
+          all.stmt[e][s] += t->stmt[e][s];
+          all.repeat[e][s] += t->repeat[e][s];
+        }
+        all.wide[e] += t->wide[e];
+      }
     }
     fprintf(f, " %ld |\n", cov);
   }
   fprintf(f,
           "\nEach cell counts published numbers (a not-covered row may stand for several). "
-          "Independent numbers are the evidence; derived ones follow arithmetically from "
-          "other rows, those by construction were used to make dcsim's data, and in-sample "
-          "ones were fitted: they are counted apart and add no evidence.\n\n");
+          "Out-of-sample rows are the evidence of prediction; independent ones are computed "
+          "from inputs read elsewhere than the compared number's own table, row or sentence, "
+          "consistency ones only from numbers of it. For both: *distinct* counts a repeated "
+          "computation once, *only within a wide tolerance* counts numbers reproduced within "
+          "the row's tolerance but not to half a unit of the printed digit, and true/false "
+          "statements are counted apart. Derived numbers follow arithmetically from other rows, "
+          "those by construction were used to make dcsim's data, and in-sample ones were "
+          "fitted: they add no evidence.\n\n");
 }
 
 static int do_manifest(run *R, dcsim_error *err) {
@@ -366,16 +762,18 @@ static int do_manifest(run *R, dcsim_error *err) {
 
 int main(int argc, char **argv) {
   if (dcsim_lib_init() != 0) return 1;
-  if (argc < 3 || (strcmp(argv[2], "--markdown") && strcmp(argv[2], "--check"))) {
-    fprintf(stderr, "usage: validate MANIFEST (--markdown | --check [CSV...])\n");
+  if (argc < 3 ||
+      (strcmp(argv[2], "--markdown") && strcmp(argv[2], "--check") && strcmp(argv[2], "--bands"))) {
+    fprintf(stderr, "usage: validate MANIFEST (--markdown | --check [CSV...] | --bands)\n");
     return 2;
   }
   run R;
   memset(&R, 0, sizeof R);
   R.manifest = argv[1];
   R.markdown = strcmp(argv[2], "--markdown") == 0;
+  const int bands = strcmp(argv[2], "--bands") == 0;
   R.only = argv + 3;
-  R.n_only = argc - 3;
+  R.n_only = bands ? 0 : argc - 3;
   char *buf = NULL;
   size_t len = 0;
   if (R.markdown && !(R.body = open_memstream(&buf, &len))) return 2;
@@ -386,14 +784,20 @@ int main(int argc, char **argv) {
     rc = DCSIM_ERR(&err, DCSIM_EREF, R.manifest, 0, "a CSV named is not a section of the manifest");
   if (rc) {
     free(buf);
+    free(R.oos);
+    free(R.seen);
     return die(&err);
   }
   if (R.markdown) {
     summary(stdout, &R);
     fwrite(buf, 1, len, stdout);
+  } else if (bands) {
+    bands_write(stdout, &R, 1);
   } else {
     printf("%s\n", R.failures ? "FAILED" : "all rows have their expected status");
   }
   free(buf);
+  free(R.oos);
+  free(R.seen);
   return R.failures ? 1 : 0;
 }

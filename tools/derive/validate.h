@@ -10,16 +10,26 @@
  *   tol        relative tolerance, abs:X for an absolute one (differences in %), or bool: a
  *              statement, published 1 (the paper states it) or 0, that holds when dcsim's
  *              value is non-zero
- *   evidence   independent | derived | construction | measured | in-sample | leave-one-out
+ *   evidence   what the row predicts (doc/validation/head.md, "Evidence"):
+ *                out of sample: leave-one-out | held-out | other-hw (a CPU or GPU other than
+ *                the one the model was fitted on);
+ *                independent | consistency (the compared value is, or is computed only from,
+ *                numbers of the same table, row or sentence) | measured | derived |
+ *                construction | in-sample
  *   basis      derived: what it follows from; construction: which data were made from it;
- *              in-sample / leave-one-out: the fit
- *   expect     reproduced | not-reproduced | not-covered: the status the checker must find
- *   why        required for not-reproduced and not-covered
- *   numbers    optional: how many published numbers a not-covered row stands for (default 1;
- *              0 for a number the paper withholds)
- *   predict    optional, 1 on a not-covered row: the checker still computes dcsim's value, a
- *              prediction printed for whoever holds the number (not judged, not counted as
- *              evidence)
+ *              consistency: which numbers of its own table/row/sentence it is computed from;
+ *              in-sample and out-of-sample rows: the fit
+ *   inputs     required on compared independent, consistency, measured and out-of-sample rows: what
+ * the dwarf and profile inputs were read from ("dwarfs/x.xml (Tables 7-9), ..."); an independent
+ * row whose inputs cite its own source (the same Table N, Fig. N or §N of `source`) is refused: it
+ * is consistency band       optional, out-of-sample rows only: PART/CLASS, the uncertainty band the
+ * row's error is evidence for (calibration/bands.csv: `validate --bands`), PART one of cpu-time,
+ * gpu-time, power and CLASS a provenance kind (dcsim/provenance.h) expect     reproduced |
+ * not-reproduced | not-covered: the status the checker must find why        required for
+ * not-reproduced and not-covered numbers    optional: how many published numbers a not-covered row
+ * stands for (default 1; 0 for a number the paper withholds) predict    optional, 1 on a
+ * not-covered row: the checker still computes dcsim's value, a prediction printed for whoever holds
+ * the number (not judged, not counted as evidence)
  *
  * and the checker's own columns (dwarf, case, hardware, quantity ...). `validate` computes the
  * status (within tolerance: reproduced) and fails a row whose status is not its `expect`, so a
@@ -58,7 +68,16 @@ typedef struct val_checker {
   int (*compute)(void *state, const val_row *w, double *out, dcsim_error *err);
   /* generated markdown printed after the section's table (may be NULL) */
   int (*extra)(void *state, FILE *f, dcsim_error *err);
+  /* the checker's own account of a compared row, printed after its status (may be NULL; called
+   * after compute): what moves and by how much, a verdict under the other model. Leaves buf
+   * empty when it has nothing to say. */
+  int (*note)(void *state, const val_row *w, char *buf, size_t size, dcsim_error *err);
 } val_checker;
+
+/* ASK Fig. 3's sampled function (check_sampling.c): fills at most cap points of s(x), R2 ten
+ * times denser, and counts the points of each region (R1 (0, 20], R2 (20, 40], R3 (40, 100]).
+ * Returns the number of points; all 280 fit when cap >= 280. */
+size_t val_ask_fig3_samples(double *x, double *y, double *w, size_t cap, size_t region_n[3]);
 
 extern const val_checker val_d35, val_papers, val_conclusions, val_small_domain, val_sampling,
     val_gpu_default, val_leaveout, val_power, val_measured_gpus, val_modern;

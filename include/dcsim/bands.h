@@ -1,0 +1,46 @@
+/* dcsim/bands.h — the uncertainty band of every prediction (doc/models.md, "Uncertainty bands").
+ *
+ * calibration/bands.csv holds, per model part (the CPU time, the GPU time, the power) and
+ * provenance class (dcsim/provenance.h), a relative band [low, high]: a value v of that class has
+ * the band [v (1 + low), v (1 + high)]. The file is not written by hand: `validate
+ * tests/reference/sections.txt --bands` derives it from the out-of-sample rows of
+ * doc/validation.md (leave-one-out, held out, another CPU or GPU) and ctest bands_current fails
+ * when the two differ.
+ *
+ * Ownership: dcsim_bands_load*() return a table freed by dcsim_bands_free(). */
+#ifndef DCSIM_BANDS_H
+#define DCSIM_BANDS_H
+
+#include "dcsim/error.h"
+#include "dcsim/provenance.h"
+
+typedef struct dcsim_bands dcsim_bands_t;
+
+typedef enum dcsim_band_part {
+  DCSIM_BAND_CPU_TIME = 0,
+  DCSIM_BAND_GPU_TIME = 1,
+  DCSIM_BAND_POWER = 2
+} dcsim_band_part;
+#define DCSIM_BAND_PARTS 3
+
+/* Reads a bands file: every part and class once, low <= 0 <= high. */
+int dcsim_bands_load(const char *path, dcsim_bands_t **out, dcsim_error *err);
+/* calibration/bands.csv of the data root (dcsim/catalog.h); a data root without one (a copy of
+ * the user's own profiles) uses the file of the tree dcsim was built from, since the bands
+ * describe dcsim's models, not the profiles. */
+int dcsim_bands_load_default(dcsim_bands_t **out, dcsim_error *err);
+void dcsim_bands_free(dcsim_bands_t *b);
+
+/* The relative band [low, high] of one part and class. */
+void dcsim_bands_rel(const dcsim_bands_t *b, dcsim_band_part part, dcsim_prov_kind kind,
+                     double rel[2]);
+
+/* The bands of a prediction in seconds and joules: the time's from the parts that ran (cpu, gpu:
+ * 1 when that device ran some of it; the union of their bands at time_kind), the energy's from
+ * that time band and the power band at energy_kind, multiplied: an energy is a power times a
+ * time, each off by its own band. energy_band may be NULL (no energy). */
+void dcsim_bands_apply(const dcsim_bands_t *b, int cpu, int gpu, dcsim_prov_kind time_kind,
+                       dcsim_prov_kind energy_kind, double time_s, double energy_j,
+                       double time_band[2], double energy_band[2]);
+
+#endif

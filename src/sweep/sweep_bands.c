@@ -1,0 +1,37 @@
+/* sweep_bands.c — a sweep's bands and the points indistinguishable from its front (see
+ * dcsim/sweep_bands.h). */
+#include "dcsim/sweep_bands.h"
+
+/* p is surely better than q in both time and energy: p's band ends where q's begins, or below */
+static int surely_dominates(const dcsim_sweep_point *p, const dcsim_sweep_point *q) {
+  return p->time_band[1] <= q->time_band[0] && p->energy_band[1] <= q->energy_band[0];
+}
+
+void dcsim_sweep_bands_mark(dcsim_sweep_point *pts, size_t n, const dcsim_bands_t *b) {
+  for (size_t i = 0; i < n; i++) {
+    dcsim_sweep_point *p = &pts[i];
+    p->has_band = p->done && p->feasible;
+    p->near_front = 0;
+    if (!p->has_band) continue;
+    int gpu = p->gpu[0] != '\0', cpu = p->cpu[0] != '\0' || !gpu;
+    dcsim_bands_apply(b, cpu, gpu, (dcsim_prov_kind)p->time_prov, (dcsim_prov_kind)p->energy_prov,
+                      p->time_s, p->energy_j, p->time_band, p->energy_band);
+  }
+  for (size_t i = 0; i < n; i++) {
+    dcsim_sweep_point *q = &pts[i];
+    if (!q->has_band || q->pareto) continue;
+    int sure = 0;
+    for (size_t k = 0; k < n && !sure; k++)
+      sure = pts[k].pareto && pts[k].has_band && surely_dominates(&pts[k], q);
+    q->near_front = !sure;
+  }
+}
+
+int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, dcsim_error *err) {
+  dcsim_bands_t *b = NULL;
+  int rc = dcsim_bands_load_default(&b, err);
+  if (rc) return rc;
+  dcsim_sweep_bands_mark(pts, n, b);
+  dcsim_bands_free(b);
+  return 0;
+}

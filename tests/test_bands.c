@@ -1,0 +1,102 @@
+/* test_bands.c — the uncertainty bands of dcsim/bands.h: calibration/bands.csv as validate derives
+ * it (issue 24 item 4, issue 29), their use on a prediction, and bad files. */
+#include "dcsim/bands.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "check.h"
+
+static double width(const dcsim_bands_t *b, dcsim_band_part part, dcsim_prov_kind k) {
+  double r[2];
+  dcsim_bands_rel(b, part, k, r);
+  return r[1] - r[0];
+}
+
+/* the shipped bands: a measured (table) value is known better than an extrapolated one, and
+ * weaker evidence never has a narrower band (the rule of doc/validation/head.md) */
+static void test_shipped(void) {
+  dcsim_bands_t *b = NULL;
+  dcsim_error e;
+  CHECK(dcsim_bands_load("calibration/bands.csv", &b, &e) == 0);
+  if (!b) return;
+  /* the GPU time: table from the leave-one-size-out inside the GTX 970's fitted sizes, extrapolated
+   * from the smallest and largest size, outside the other nine */
+  CHECK(width(b, DCSIM_BAND_GPU_TIME, DCSIM_PROV_TABLE) <
+        width(b, DCSIM_BAND_GPU_TIME, DCSIM_PROV_EXTRAPOLATED));
+  for (int p = 0; p < DCSIM_BAND_PARTS; p++)
+    for (int k = 1; k < DCSIM_PROV_N; k++) {
+      double s[2], w[2];
+      dcsim_bands_rel(b, (dcsim_band_part)p, (dcsim_prov_kind)(k - 1), s);
+      dcsim_bands_rel(b, (dcsim_band_part)p, (dcsim_prov_kind)k, w);
+      CHECK(w[0] <= s[0] && w[1] >= s[1]);
+      CHECK(w[0] <= 0 && w[1] >= 0);
+    }
+  /* a table GPU time of 11.8637 s (ACRANEB2 on the GTX 970) and its energy of 1079.6 J */
+  double tb[2], eb[2], rt[2], rp[2];
+  dcsim_bands_apply(b, 0, 1, DCSIM_PROV_TABLE, DCSIM_PROV_TABLE, 11.8637, 1079.6, tb, eb);
+  dcsim_bands_rel(b, DCSIM_BAND_GPU_TIME, DCSIM_PROV_TABLE, rt);
+  dcsim_bands_rel(b, DCSIM_BAND_POWER, DCSIM_PROV_TABLE, rp);
+  CHECK_REL(tb[0], 11.8637 * (1 + rt[0]), 1e-12);
+  CHECK_REL(tb[1], 11.8637 * (1 + rt[1]), 1e-12);
+  CHECK_REL(eb[0], 1079.6 * (1 + rt[0]) * (1 + rp[0]), 1e-12);
+  CHECK_REL(eb[1], 1079.6 * (1 + rt[1]) * (1 + rp[1]), 1e-12);
+  CHECK(tb[0] < 11.8637 && 11.8637 < tb[1]);
+  /* a workflow on both devices: the union of the CPU's and the GPU's time bands */
+  double both[2], cpu[2];
+  dcsim_bands_apply(b, 1, 1, DCSIM_PROV_SPEC, DCSIM_PROV_SPEC, 1, 1, both, eb);
+  dcsim_bands_rel(b, DCSIM_BAND_CPU_TIME, DCSIM_PROV_SPEC, cpu);
+  dcsim_bands_rel(b, DCSIM_BAND_GPU_TIME, DCSIM_PROV_SPEC, rt);
+  CHECK_REL(both[0], 1 + (cpu[0] < rt[0] ? cpu[0] : rt[0]), 1e-12);
+  CHECK_REL(both[1], 1 + (cpu[1] > rt[1] ? cpu[1] : rt[1]), 1e-12);
+  dcsim_bands_free(b);
+}
+
+static int load_text(const char *text, dcsim_error *e) {
+  char path[] = "/tmp/dcsim_bandsXXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) return -100;
+  FILE *f = fdopen(fd, "w");
+  fputs(text, f);
+  fclose(f);
+  dcsim_bands_t *b = NULL;
+  int rc = dcsim_bands_load(path, &b, e);
+  dcsim_bands_free(b);
+  unlink(path);
+  return rc;
+}
+
+/* one bad file per class of error: a missing class, a twice-given one, an unknown part, a band
+ * that does not contain the value */
+static void test_bad(void) {
+  dcsim_error e;
+  const char *hdr = "part,class,low,high,rows,source\n";
+  char all[4096];
+  size_t n = 0;
+  static const char *const parts[] = { "cpu-time", "gpu-time", "power" };
+  static const char *const cls[] = { "table", "interpolated", "extrapolated", "spec" };
+  n += (size_t)snprintf(all + n, sizeof all - n, "%s", hdr);
+  for (int p = 0; p < 3; p++)
+    for (int k = 0; k < 4; k++)
+      n += (size_t)snprintf(all + n, sizeof all - n, "%s,%s,-0.1,0.2,1,x\n", parts[p], cls[k]);
+  CHECK(load_text(all, &e) == 0);
+  char bad[4200];
+  snprintf(bad, sizeof bad, "%s", all);
+  bad[strlen(bad) - strlen("power,spec,-0.1,0.2,1,x\n")] = '\0'; /* power spec missing */
+  CHECK(load_text(bad, &e) != 0 && strstr(e.msg, "no band for power spec"));
+  snprintf(bad, sizeof bad, "%scpu-time,table,-0.1,0.2,1,x\n", all);
+  CHECK(load_text(bad, &e) != 0 && strstr(e.msg, "twice"));
+  snprintf(bad, sizeof bad, "%sdisk-time,table,-0.1,0.2,1,x\n", all);
+  CHECK(load_text(bad, &e) != 0 && strstr(e.msg, "part 'disk-time'"));
+  snprintf(bad, sizeof bad, "%s", all);
+  char *q = strstr(bad, "cpu-time,table,-0.1,0.2");
+  q[15] = '+'; /* low +0.1: the band would not contain the value */
+  CHECK(load_text(bad, &e) != 0 && strstr(e.msg, "low must lie in (-1, 0]"));
+}
+
+int main(void) {
+  test_shipped();
+  test_bad();
+  CHECK_DONE();
+}

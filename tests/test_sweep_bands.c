@@ -1,0 +1,72 @@
+/* test_sweep_bands.c — a sweep's bands and the points indistinguishable from its front
+ * (dcsim/sweep_bands.h), on hand-made points and bands. */
+#include "dcsim/sweep_bands.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+
+/* bands of -10 % / +20 % for every CPU class, -30 % / +40 % for every GPU and power class */
+static dcsim_bands_t *make_bands(void) {
+  char path[] = "/tmp/dcsim_sweep_bandsXXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) return NULL;
+  FILE *f = fdopen(fd, "w");
+  static const char *const cls[] = { "table", "interpolated", "extrapolated", "spec" };
+  fputs("part,class,low,high,rows,source\n", f);
+  for (int k = 0; k < 4; k++)
+    fprintf(f, "cpu-time,%s,-0.1,0.2,1,t\ngpu-time,%s,-0.3,0.4,1,t\npower,%s,-0.3,0.4,1,t\n",
+            cls[k], cls[k], cls[k]);
+  fclose(f);
+  dcsim_bands_t *b = NULL;
+  dcsim_error e;
+  if (dcsim_bands_load(path, &b, &e)) fprintf(stderr, "%s\n", e.msg);
+  unlink(path);
+  return b;
+}
+
+static dcsim_sweep_point point(double t, double e, int pareto, const char *gpu) {
+  dcsim_sweep_point p;
+  memset(&p, 0, sizeof p);
+  p.done = p.feasible = 1;
+  p.time_s = t;
+  p.energy_j = e;
+  p.pareto = pareto;
+  snprintf(p.cpu, sizeof p.cpu, "c");
+  snprintf(p.gpu, sizeof p.gpu, "%s", gpu);
+  return p;
+}
+
+int main(void) {
+  dcsim_bands_t *b = make_bands();
+  CHECK(b != NULL);
+  if (!b) CHECK_DONE();
+  dcsim_sweep_point p[5];
+  p[0] = point(100, 1000, 1, "");  /* the front */
+  p[1] = point(110, 1100, 0, "");  /* dominated, but its band starts below the front's end */
+  p[2] = point(300, 3000, 0, "");  /* surely worse: time 270 > 120 and energy 1890 > 1680 */
+  p[3] = point(300, 1100, 0, "");  /* surely slower, but maybe thriftier: indistinguishable */
+  p[4] = point(400, 4000, 0, "g"); /* a GPU point: the union of the two time bands */
+  dcsim_sweep_bands_mark(p, 5, b);
+  for (int i = 0; i < 5; i++) CHECK(p[i].has_band);
+  CHECK_REL(p[0].time_band[0], 90, 1e-12);
+  CHECK_REL(p[0].time_band[1], 120, 1e-12);
+  CHECK_REL(p[0].energy_band[0], 1000 * 0.9 * 0.7, 1e-12); /* time band x power band */
+  CHECK_REL(p[0].energy_band[1], 1000 * 1.2 * 1.4, 1e-12);
+  CHECK_REL(p[4].time_band[0], 400 * 0.7, 1e-12);
+  CHECK_REL(p[4].time_band[1], 400 * 1.4, 1e-12);
+  CHECK(!p[0].near_front); /* on the front: not "near" it */
+  CHECK(p[1].near_front);
+  CHECK(!p[2].near_front);
+  CHECK(p[3].near_front);
+  CHECK(!p[4].near_front);
+  /* an infeasible point gets no band */
+  p[2].feasible = 0;
+  dcsim_sweep_bands_mark(p, 5, b);
+  CHECK(!p[2].has_band && !p[2].near_front);
+  dcsim_bands_free(b);
+  CHECK_DONE();
+}
