@@ -2,18 +2,25 @@
  * dcsim/sweep_bands.h). */
 #include "dcsim/sweep_bands.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcsim/catalog.h"
+
 /* p is surely better than q in both time and energy: p's band ends where q's begins, or below */
 static int surely_dominates(const dcsim_sweep_point *p, const dcsim_sweep_point *q) {
   return p->time_band[1] <= q->time_band[0] && p->energy_band[1] <= q->energy_band[0];
 }
 
-void dcsim_sweep_bands_mark(dcsim_sweep_point *pts, size_t n, const dcsim_bands_t *b) {
+void dcsim_sweep_bands_mark(dcsim_sweep_point *pts, size_t n, const dcsim_bands_t *b,
+                            const unsigned char *transferred) {
   for (size_t i = 0; i < n; i++) {
     dcsim_sweep_point *p = &pts[i];
     p->has_band = p->done && p->feasible;
     p->near_front = 0;
     if (!p->has_band) continue;
     int gpu = p->gpu[0] != '\0', cpu = p->cpu[0] != '\0' || !gpu;
+    if (cpu && transferred && transferred[i]) cpu = 2;
     dcsim_bands_apply(b, cpu, gpu, (dcsim_prov_kind)p->time_prov, (dcsim_prov_kind)p->energy_prov,
                       p->time_s, p->energy_j, p->time_band, p->energy_band);
   }
@@ -31,7 +38,34 @@ int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, dcsim_error
   dcsim_bands_t *b = NULL;
   int rc = dcsim_bands_load_default(&b, err);
   if (rc) return rc;
-  dcsim_sweep_bands_mark(pts, n, b);
+  unsigned char *tr = calloc(n ? n : 1, 1);
+  if (!tr) {
+    dcsim_bands_free(b);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  }
+  for (size_t i = 0; i < n && !rc; i++) {
+    if (!pts[i].cpu[0] || !(pts[i].done && pts[i].feasible)) continue;
+    size_t k = 0; /* the same CPU as an earlier banded point: its answer */
+    while (k < i && !(pts[k].done && pts[k].feasible && strcmp(pts[k].cpu, pts[i].cpu) == 0)) k++;
+    if (k < i) {
+      tr[i] = tr[k];
+      continue;
+    }
+    char path[4096];
+    dcsim_cpu_profile_t *cpu = NULL;
+    dcsim_error none;
+    /* a CPU the catalogue does not hold (points read from a file of another data root): no
+     * tables of its own can be vouched for, so the wider band of a transferred CPU */
+    if (dcsim_catalog_resolve(DCSIM_KIND_CPU, pts[i].cpu, NULL, 0, path, sizeof path, &none)) {
+      tr[i] = 1;
+      continue;
+    }
+    if (!(rc = dcsim_cpu_profile_load(path, &cpu, err)))
+      tr[i] = (unsigned char)dcsim_bands_cpu_transferred(cpu);
+    dcsim_cpu_profile_free(cpu);
+  }
+  if (!rc) dcsim_sweep_bands_mark(pts, n, b, tr);
+  free(tr);
   dcsim_bands_free(b);
-  return 0;
+  return rc;
 }
