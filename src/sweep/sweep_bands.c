@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dcsim/catalog.h"
+#include "dcsim/scenario_types.h"
 
 /* p is surely better than q in both time and energy: p's band ends where q's begins, or below */
 static int surely_dominates(const dcsim_sweep_point *p, const dcsim_sweep_point *q) {
@@ -34,7 +35,8 @@ void dcsim_sweep_bands_mark(dcsim_sweep_point *pts, size_t n, const dcsim_bands_
   }
 }
 
-int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, dcsim_error *err) {
+int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, int unnamed_transferred,
+                                   dcsim_error *err) {
   dcsim_bands_t *b = NULL;
   int rc = dcsim_bands_load_default(&b, err);
   if (rc) return rc;
@@ -44,9 +46,15 @@ int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, dcsim_error
     return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   }
   for (size_t i = 0; i < n && !rc; i++) {
-    if (!pts[i].cpu[0] || !(pts[i].done && pts[i].feasible)) continue;
+    if (!(pts[i].done && pts[i].feasible)) continue;
+    if (!pts[i].cpu[0]) {
+      tr[i] = (unsigned char)(unnamed_transferred != 0);
+      continue;
+    }
     size_t k = 0; /* the same CPU as an earlier banded point: its answer */
-    while (k < i && !(pts[k].done && pts[k].feasible && strcmp(pts[k].cpu, pts[i].cpu) == 0)) k++;
+    while (k < i && !(pts[k].done && pts[k].feasible && pts[k].cpu[0] &&
+                      strcmp(pts[k].cpu, pts[i].cpu) == 0))
+      k++;
     if (k < i) {
       tr[i] = tr[k];
       continue;
@@ -68,4 +76,14 @@ int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, dcsim_error
   free(tr);
   dcsim_bands_free(b);
   return rc;
+}
+
+/* CPU tasks run on the first group without GPUs, else on the first group
+ * (dcsim_scenario_task_group; a group= may name another: any group without GPUs counts) */
+int dcsim_sweep_scenario_transferred(const struct dcsim_scenario *s) {
+  int cpu_groups = 0, tr = 0;
+  for (size_t g = 0; g < s->n_groups; g++)
+    if (!s->groups[g].gpu) cpu_groups = 1, tr |= dcsim_bands_cpu_transferred(s->groups[g].cpu);
+  if (!cpu_groups && s->n_groups) tr = dcsim_bands_cpu_transferred(s->groups[0].cpu);
+  return tr;
 }
