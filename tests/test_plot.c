@@ -108,31 +108,9 @@ int main(void) {
   /* pareto: a small ALARO sweep */
   static const char *const gpus[] = { "geforce-gtx970", "tesla-k20m" };
   static const unsigned nodes[] = { 1, 2, 4, 8 };
-  dcsim_sweep_def d = { "workflows/alaro.xml",
-                        NULL,
-                        NULL,
-                        0,
-                        0,
-                        NULL,
-                        2,
-                        gpus,
-                        4,
-                        nodes,
-                        0,
-                        NULL,
-                        0,
-                        NULL,
-                        0,
-                        0,
-                        NULL,
-                        0,
-                        NULL,
-                        NULL,
-                        0,
-                        0,
-                        NULL,
-                        0,
-                        NULL };
+  dcsim_sweep_def d = {
+    .input = "workflows/alaro.xml", .n_gpus = 2, .gpus = gpus, .n_nodes = 4, .nodes = nodes
+  };
   dcsim_sweep_t *sw = NULL;
   CHECK_INT(dcsim_sweep_new(&d, &sw, &err), 0);
   if (sw && dcsim_sweep_run(sw, NULL, &err) == 0) {

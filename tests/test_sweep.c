@@ -27,33 +27,19 @@ static const char *const FREQS[] = { "nominal", "2.6" };
 /* the ALARO design space of the test: 2 x 3 x 3 x 2 x 2 = 72 combinations, 54 points once the
  * frequencies are resolved per CPU */
 static dcsim_sweep_t *alaro_sweep(void) {
-  dcsim_sweep_def d = {
-    "workflows/alaro.xml",
-    NULL,
-    NULL,
-    0,
-    2,
-    CPUS,
-    3,
-    GPUS,
-    3,
-    NODES,
-    2,
-    CORES,
-    2,
-    FREQS,
-    DCSIM_MODEL_D35 /* the feasibility checked below is D3.5's table coverage */,
-    0,
-    NULL,
-    0,
-    NULL,
-    NULL,
-    0,
-    0,
-    NULL,
-    0,
-    NULL
-  };
+  /* model_flags: the feasibility checked below is D3.5's table coverage */
+  dcsim_sweep_def d = { .input = "workflows/alaro.xml",
+                        .n_cpus = 2,
+                        .cpus = CPUS,
+                        .n_gpus = 3,
+                        .gpus = GPUS,
+                        .n_nodes = 3,
+                        .nodes = NODES,
+                        .n_cores = 2,
+                        .cores = CORES,
+                        .n_freqs = 2,
+                        .freqs = FREQS,
+                        .model_flags = DCSIM_MODEL_D35 };
   dcsim_sweep_t *sw = NULL;
   dcsim_error err;
   if (dcsim_sweep_new(&d, &sw, &err)) {
@@ -445,84 +431,15 @@ int main(void) {
 
   /* bad definitions are usage errors before anything runs */
   static const char *const badf[] = { "fast" };
-  dcsim_sweep_def d = { "workflows/alaro.xml",
-                        NULL,
-                        NULL,
-                        0,
-                        0,
-                        NULL,
-                        0,
-                        NULL,
-                        0,
-                        NULL,
-                        0,
-                        NULL,
-                        1,
-                        badf,
-                        0,
-                        0,
-                        NULL,
-                        0,
-                        NULL,
-                        NULL,
-                        0,
-                        0,
-                        NULL,
-                        0,
-                        NULL };
+  dcsim_sweep_def d = { .input = "workflows/alaro.xml", .n_freqs = 1, .freqs = badf };
   CHECK_INT(dcsim_sweep_new(&d, &sw, &err), DCSIM_EUSAGE);
   static const unsigned dup[] = { 2, 2 };
-  dcsim_sweep_def d2 = { "workflows/alaro.xml",
-                         NULL,
-                         NULL,
-                         0,
-                         0,
-                         NULL,
-                         0,
-                         NULL,
-                         2,
-                         dup,
-                         0,
-                         NULL,
-                         0,
-                         NULL,
-                         0,
-                         0,
-                         NULL,
-                         0,
-                         NULL,
-                         NULL,
-                         0,
-                         0,
-                         NULL,
-                         0,
-                         NULL };
+  dcsim_sweep_def d2 = { .input = "workflows/alaro.xml", .n_nodes = 2, .nodes = dup };
   CHECK_INT(dcsim_sweep_new(&d2, &sw, &err), DCSIM_EUSAGE);
-  dcsim_sweep_def d3 = { "workflows/sh-tl159.xml",
-                         "workflows/platforms/alaro-hsw-gtx970.xml",
-                         NULL,
-                         0,
-                         0,
-                         NULL,
-                         1,
-                         GPUS,
-                         0,
-                         NULL,
-                         0,
-                         NULL,
-                         0,
-                         NULL,
-                         0,
-                         0,
-                         NULL,
-                         0,
-                         NULL,
-                         NULL,
-                         0,
-                         0,
-                         NULL,
-                         0,
-                         NULL };
+  dcsim_sweep_def d3 = { .input = "workflows/sh-tl159.xml",
+                         .platform = "workflows/platforms/alaro-hsw-gtx970.xml",
+                         .n_gpus = 1,
+                         .gpus = GPUS };
   CHECK_INT(dcsim_sweep_new(&d3, &sw, &err), 0); /* this platform has a GPU group */
   /* the model mode decides the results: --d35 and --strict are other sweeps (other hashes) */
   char h0[65] = "";

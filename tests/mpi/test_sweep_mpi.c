@@ -24,10 +24,18 @@ enum { N_POINTS = 2 * 3 * 5 * 14 * 8 };
 /* the full ALARO design space of D3.5 §6.2: 3360 points, 540 feasible */
 static dcsim_sweep_t *alaro(void) {
   /* D3.5's tables (--d35): 540 of the 3360 points are feasible */
-  dcsim_sweep_def d = {
-    "workflows/alaro.xml", NULL, NULL, 0, 2,   CPUS, 3, GPUS, 5, NODES, 14, CORES, 8, FREQS,
-    DCSIM_MODEL_D35,       0,    NULL, 0, NULL
-  };
+  dcsim_sweep_def d = { .input = "workflows/alaro.xml",
+                        .n_cpus = 2,
+                        .cpus = CPUS,
+                        .n_gpus = 3,
+                        .gpus = GPUS,
+                        .n_nodes = 5,
+                        .nodes = NODES,
+                        .n_cores = 14,
+                        .cores = CORES,
+                        .n_freqs = 8,
+                        .freqs = FREQS,
+                        .model_flags = DCSIM_MODEL_D35 };
   dcsim_sweep_t *sw = NULL;
   dcsim_error err;
   if (dcsim_sweep_new(&d, &sw, &err)) fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
