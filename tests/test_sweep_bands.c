@@ -9,7 +9,8 @@
 
 #include "check.h"
 
-/* bands of -10 % / +20 % for every CPU class, -30 % / +40 % for every GPU and power class */
+/* bands of -10 % / +20 % for every CPU class but spec (-25 % / +50 %), -30 % / +40 % for every
+ * GPU and power class */
 static dcsim_bands_t *make_bands(void) {
   char path[] = "/tmp/dcsim_sweep_bandsXXXXXX";
   int fd = mkstemp(path);
@@ -18,8 +19,8 @@ static dcsim_bands_t *make_bands(void) {
   static const char *const cls[] = { "table", "interpolated", "extrapolated", "spec" };
   fputs("part,class,low,high,rows,source\n", f);
   for (int k = 0; k < 4; k++)
-    fprintf(f, "cpu-time,%s,-0.1,0.2,1,t\ngpu-time,%s,-0.3,0.4,1,t\npower,%s,-0.3,0.4,1,t\n",
-            cls[k], cls[k], cls[k]);
+    fprintf(f, "cpu-time,%s,%s,1,t\ngpu-time,%s,-0.3,0.4,1,t\npower,%s,-0.3,0.4,1,t\n", cls[k],
+            k == 3 ? "-0.25,0.5" : "-0.1,0.2", cls[k], cls[k]);
   fclose(f);
   dcsim_bands_t *b = NULL;
   dcsim_error e;
@@ -50,7 +51,7 @@ int main(void) {
   p[2] = point(300, 3000, 0, "");  /* surely worse: time 270 > 120 and energy 1890 > 1680 */
   p[3] = point(300, 1100, 0, "");  /* surely slower, but maybe thriftier: indistinguishable */
   p[4] = point(400, 4000, 0, "g"); /* a GPU point: the union of the two time bands */
-  dcsim_sweep_bands_mark(p, 5, b);
+  dcsim_sweep_bands_mark(p, 5, b, NULL);
   for (int i = 0; i < 5; i++) CHECK(p[i].has_band);
   CHECK_REL(p[0].time_band[0], 90, 1e-12);
   CHECK_REL(p[0].time_band[1], 120, 1e-12);
@@ -65,8 +66,15 @@ int main(void) {
   CHECK(!p[4].near_front);
   /* an infeasible point gets no band */
   p[2].feasible = 0;
-  dcsim_sweep_bands_mark(p, 5, b);
+  dcsim_sweep_bands_mark(p, 5, b, NULL);
   CHECK(!p[2].has_band && !p[2].near_front);
+  /* a point on a CPU whose rates were carried from another: the cpu-time spec band at its class
+   * (here table; make_bands gives spec -25 % / +50 %) */
+  unsigned char tr[5] = { 1, 0, 0, 0, 0 };
+  dcsim_sweep_bands_mark(p, 5, b, tr);
+  CHECK_REL(p[0].time_band[0], 75, 1e-12);
+  CHECK_REL(p[0].time_band[1], 150, 1e-12);
+  CHECK_REL(p[1].time_band[1], 110 * 1.2, 1e-12);
   dcsim_bands_free(b);
   CHECK_DONE();
 }

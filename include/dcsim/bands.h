@@ -12,6 +12,7 @@
 #define DCSIM_BANDS_H
 
 #include "dcsim/error.h"
+#include "dcsim/hwprofile.h"
 #include "dcsim/provenance.h"
 
 typedef struct dcsim_bands dcsim_bands_t;
@@ -35,10 +36,20 @@ void dcsim_bands_free(dcsim_bands_t *b);
 void dcsim_bands_rel(const dcsim_bands_t *b, dcsim_band_part part, dcsim_prov_kind kind,
                      double rel[2]);
 
+/* Whether the CPU's rates were carried from another CPU: a profile without measured performance
+ * tables (dcsim_cpu_profile_max_threads 0), whose levels are anchored on a sibling's published
+ * figure, carried per cycle from the reference CPU or taken from its datasheet
+ * (src/calib/fit/perf_fit.c anchored_level). Its own tables' leave-out rows say nothing of such a
+ * transfer (doc/models.md, "Uncertainty bands"). */
+int dcsim_bands_cpu_transferred(const dcsim_cpu_profile_t *cpu);
+
 /* The bands of a prediction in seconds and joules: the time's from the parts that ran (cpu, gpu:
  * 1 when that device ran some of it; the union of their bands at time_kind), the energy's from
  * that time band and the power band at energy_kind, multiplied: an energy is a power times a
- * time, each off by its own band. energy_band may be NULL (no energy). */
+ * time, each off by its own band. cpu == 2: the CPU that ran is transferred
+ * (dcsim_bands_cpu_transferred): its CPU time takes the cpu-time spec band, the band of a model
+ * carried to another CPU, at every class (its provenance class is unchanged). energy_band may be
+ * NULL (no energy). */
 void dcsim_bands_apply(const dcsim_bands_t *b, int cpu, int gpu, dcsim_prov_kind time_kind,
                        dcsim_prov_kind energy_kind, double time_s, double energy_j,
                        double time_band[2], double energy_band[2]);

@@ -14,10 +14,23 @@
 #include "dcsim/bands.h"
 #include "dcsim/sweep_io.h"
 
+struct dcsim_scenario;
+
 /* Sets has_band, time_band, energy_band and near_front of every done point; the front (pareto)
- * must be marked already (dcsim_sweep_mark_front). */
-void dcsim_sweep_bands_mark(dcsim_sweep_point *pts, size_t n, const dcsim_bands_t *b);
-/* The same with calibration/bands.csv (dcsim_bands_load_default). */
-int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, dcsim_error *err);
+ * must be marked already (dcsim_sweep_mark_front). transferred (n entries, or NULL for none):
+ * the point's CPU had its rates carried from another CPU (dcsim_bands_cpu_transferred). */
+void dcsim_sweep_bands_mark(dcsim_sweep_point *pts, size_t n, const dcsim_bands_t *b,
+                            const unsigned char *transferred);
+/* The same with calibration/bands.csv (dcsim_bands_load_default), each named CPU's profile read
+ * from the catalogue to tell whether it is transferred (a name the catalogue does not hold counts
+ * as transferred: no tables of its own can be vouched for). A point without a CPU name ran on the
+ * workflow's own platform: unnamed_transferred says whether that platform's CPU work ran on a
+ * transferred CPU (dcsim sweep: from its scenario, dcsim_sweep_scenario_transferred; dcsim
+ * pareto, whose points come from a file: unknown, so 1). */
+int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, int unnamed_transferred,
+                                   dcsim_error *err);
+/* Whether a CPU group of the scenario (its platform as written) is on a transferred CPU
+ * (dcsim_bands_cpu_transferred). */
+int dcsim_sweep_scenario_transferred(const struct dcsim_scenario *s);
 
 #endif

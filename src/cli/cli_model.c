@@ -143,11 +143,13 @@ typedef struct model_bands {
   double time[2], energy[2];
 } model_bands;
 
-static int bands_of(const dcsim_prediction *p, int gpu, model_bands *mb, dcsim_error *err) {
+static int bands_of(const dcsim_model_req *rq, const dcsim_prediction *p, int gpu, model_bands *mb,
+                    dcsim_error *err) {
   dcsim_bands_t *b = NULL;
   int rc = dcsim_bands_load_default(&b, err);
   if (rc) return rc;
-  dcsim_bands_apply(b, !gpu, gpu, p->time_prov.kind, p->energy_prov.kind, p->time_s,
+  int cpu = gpu ? 0 : 1 + dcsim_bands_cpu_transferred(rq->cpu);
+  dcsim_bands_apply(b, cpu, gpu, p->time_prov.kind, p->energy_prov.kind, p->time_s,
                     p->has_energy ? p->energy_j : 0, mb->time, mb->energy);
   dcsim_bands_free(b);
   return 0;
@@ -445,11 +447,12 @@ typedef struct node_scan {
   double band_t[2], band_e[2];       /* their bands as factors of a time, an energy (bands.h) */
 } node_scan;
 
-static int scan_bands(node_scan *S, dcsim_error *err) {
+static int scan_bands(const dcsim_model_req *rq, node_scan *S, dcsim_error *err) {
   dcsim_bands_t *b = NULL;
   int rc = dcsim_bands_load_default(&b, err);
   if (rc) return rc;
-  dcsim_bands_apply(b, 1, 0, S->time_prov.kind, S->energy_prov.kind, 1, 1, S->band_t, S->band_e);
+  dcsim_bands_apply(b, 1 + dcsim_bands_cpu_transferred(rq->cpu), 0, S->time_prov.kind,
+                    S->energy_prov.kind, 1, 1, S->band_t, S->band_e);
   dcsim_bands_free(b);
   return 0;
 }
@@ -627,7 +630,7 @@ static int run_scan(const dcsim_args *a, dcsim_model_req *rq, const char *case_n
   int rc;
   memset(&S, 0, sizeof S);
   if ((rc = parse_scan(a, S.nodes, &S.n, err)) || (rc = scan_models(rq, &S, err)) ||
-      (rc = scan_bands(&S, err)))
+      (rc = scan_bands(rq, &S, err)))
     return rc;
   S.has_e = rq->energy_form != DCSIM_ENERGY_NONE;
   if ((rc = dcsim_balance_point(S.nodes, S.t, S.has_e ? S.e : NULL, S.n, &S.b, err))) return rc;
@@ -851,7 +854,7 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   if ((rc = run_time_first(&rq, &pred, &energy_lost, why, sizeof why, err))) goto out;
   if (!use_gpu) model_notes(a, &rq, dcsim_dwarf_name(d));
   model_bands mb;
-  if ((rc = bands_of(&pred, use_gpu, &mb, err))) goto out;
+  if ((rc = bands_of(&rq, &pred, use_gpu, &mb, err))) goto out;
   if (fmt == DCSIM_FMT_JSON)
     print_json(&rq, &pred, case_name, energy_lost ? why : NULL, &rp, &mb);
   else if (fmt == DCSIM_FMT_CSV)

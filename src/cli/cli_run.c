@@ -68,7 +68,8 @@ static int run_bands(run_out *o, dcsim_error *err) {
     for (size_t i = 0; i < wr->wf->n_tasks; i++) {
       const dcsim_option *op = &wr->tmpls[wr->wf->tasks[i].tmpl].opts[wr->plan.opt[i]];
       gpu |= op->gpus > 0;
-      cpu |= op->gpus == 0;
+      if (op->gpus == 0) /* 2: on a CPU whose rates were carried from another (dcsim/bands.h) */
+        cpu = cpu == 2 ? 2 : 1 + dcsim_bands_cpu_transferred(s->groups[op->group].cpu);
     }
   }
   dcsim_prov tprov, eprov;

@@ -489,7 +489,8 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
   }
   /* the bands and the points indistinguishable from a time-energy front (dcsim/sweep_bands.h) */
   if (dcsim_sweep_objectives(c.sw) == DCSIM_OBJ_DEFAULT &&
-      (rc = dcsim_sweep_bands_mark_default(pts, n, err)))
+      (rc = dcsim_sweep_bands_mark_default(
+           pts, n, dcsim_sweep_scenario_transferred(dcsim_sweep_base(c.sw)), err)))
     goto out;
   if (c.fmt == DCSIM_FMT_JSON)
     dcsim_sweep_write_json(stdout, pts, n, &c.rp);
@@ -657,7 +658,8 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   unsigned obj;
   if ((rc = parse_objectives(a, &obj, err)) || (rc = read_points(a, &pts, &n, &rp, err))) goto out;
   dcsim_sweep_mark_front_on(pts, n, obj);
-  if (obj == DCSIM_OBJ_DEFAULT && (rc = dcsim_sweep_bands_mark_default(pts, n, err))) goto out;
+  /* points read from a file: the platform of a point without a CPU name is unknown here */
+  if (obj == DCSIM_OBJ_DEFAULT && (rc = dcsim_sweep_bands_mark_default(pts, n, 1, err))) goto out;
   if (picture) {
     char caption[512];
     dcsim_repro_caption(&rp, caption, sizeof caption);

@@ -100,12 +100,18 @@ void dcsim_bands_rel(const dcsim_bands_t *b, dcsim_band_part part, dcsim_prov_ki
   rel[1] = b->rel[part][kind][1];
 }
 
+int dcsim_bands_cpu_transferred(const dcsim_cpu_profile_t *cpu) {
+  return cpu && dcsim_cpu_profile_max_threads(cpu) == 0;
+}
+
 void dcsim_bands_apply(const dcsim_bands_t *b, int cpu, int gpu, dcsim_prov_kind time_kind,
                        dcsim_prov_kind energy_kind, double time_s, double energy_j,
                        double time_band[2], double energy_band[2]) {
   double t[2] = { 0, 0 }, p[2], r[2];
   if (cpu || !gpu) { /* a prediction without either device still gets the CPU's band */
-    dcsim_bands_rel(b, DCSIM_BAND_CPU_TIME, time_kind, r);
+    /* a transferred CPU: the rows of a model carried to another CPU (experiment C, the lent
+     * Emerald Rapids host) are the cpu-time spec band's (doc/validation/head.md) */
+    dcsim_bands_rel(b, DCSIM_BAND_CPU_TIME, cpu == 2 ? DCSIM_PROV_SPEC : time_kind, r);
     t[0] = fmin(t[0], r[0]), t[1] = fmax(t[1], r[1]);
   }
   if (gpu) {

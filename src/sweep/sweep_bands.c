@@ -2,18 +2,26 @@
  * dcsim/sweep_bands.h). */
 #include "dcsim/sweep_bands.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcsim/catalog.h"
+#include "dcsim/scenario_types.h"
+
 /* p is surely better than q in both time and energy: p's band ends where q's begins, or below */
 static int surely_dominates(const dcsim_sweep_point *p, const dcsim_sweep_point *q) {
   return p->time_band[1] <= q->time_band[0] && p->energy_band[1] <= q->energy_band[0];
 }
 
-void dcsim_sweep_bands_mark(dcsim_sweep_point *pts, size_t n, const dcsim_bands_t *b) {
+void dcsim_sweep_bands_mark(dcsim_sweep_point *pts, size_t n, const dcsim_bands_t *b,
+                            const unsigned char *transferred) {
   for (size_t i = 0; i < n; i++) {
     dcsim_sweep_point *p = &pts[i];
     p->has_band = p->done && p->feasible;
     p->near_front = 0;
     if (!p->has_band) continue;
     int gpu = p->gpu[0] != '\0', cpu = p->cpu[0] != '\0' || !gpu;
+    if (cpu && transferred && transferred[i]) cpu = 2;
     dcsim_bands_apply(b, cpu, gpu, (dcsim_prov_kind)p->time_prov, (dcsim_prov_kind)p->energy_prov,
                       p->time_s, p->energy_j, p->time_band, p->energy_band);
   }
@@ -27,11 +35,55 @@ void dcsim_sweep_bands_mark(dcsim_sweep_point *pts, size_t n, const dcsim_bands_
   }
 }
 
-int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, dcsim_error *err) {
+int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, int unnamed_transferred,
+                                   dcsim_error *err) {
   dcsim_bands_t *b = NULL;
   int rc = dcsim_bands_load_default(&b, err);
   if (rc) return rc;
-  dcsim_sweep_bands_mark(pts, n, b);
+  unsigned char *tr = calloc(n ? n : 1, 1);
+  if (!tr) {
+    dcsim_bands_free(b);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  }
+  for (size_t i = 0; i < n && !rc; i++) {
+    if (!(pts[i].done && pts[i].feasible)) continue;
+    if (!pts[i].cpu[0]) {
+      tr[i] = (unsigned char)(unnamed_transferred != 0);
+      continue;
+    }
+    size_t k = 0; /* the same CPU as an earlier banded point: its answer */
+    while (k < i && !(pts[k].done && pts[k].feasible && pts[k].cpu[0] &&
+                      strcmp(pts[k].cpu, pts[i].cpu) == 0))
+      k++;
+    if (k < i) {
+      tr[i] = tr[k];
+      continue;
+    }
+    char path[4096];
+    dcsim_cpu_profile_t *cpu = NULL;
+    dcsim_error none;
+    /* a CPU the catalogue does not hold (points read from a file of another data root): no
+     * tables of its own can be vouched for, so the wider band of a transferred CPU */
+    if (dcsim_catalog_resolve(DCSIM_KIND_CPU, pts[i].cpu, NULL, 0, path, sizeof path, &none)) {
+      tr[i] = 1;
+      continue;
+    }
+    if (!(rc = dcsim_cpu_profile_load(path, &cpu, err)))
+      tr[i] = (unsigned char)dcsim_bands_cpu_transferred(cpu);
+    dcsim_cpu_profile_free(cpu);
+  }
+  if (!rc) dcsim_sweep_bands_mark(pts, n, b, tr);
+  free(tr);
   dcsim_bands_free(b);
-  return 0;
+  return rc;
+}
+
+/* CPU tasks run on the first group without GPUs, else on the first group
+ * (dcsim_scenario_task_group; a group= may name another: any group without GPUs counts) */
+int dcsim_sweep_scenario_transferred(const struct dcsim_scenario *s) {
+  int cpu_groups = 0, tr = 0;
+  for (size_t g = 0; g < s->n_groups; g++)
+    if (!s->groups[g].gpu) cpu_groups = 1, tr |= dcsim_bands_cpu_transferred(s->groups[g].cpu);
+  if (!cpu_groups && s->n_groups) tr = dcsim_bands_cpu_transferred(s->groups[0].cpu);
+  return tr;
 }

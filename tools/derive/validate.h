@@ -24,7 +24,9 @@
  * row whose inputs cite its own source (the same Table N, Fig. N or §N of `source`) is refused: it
  * is consistency band       optional, out-of-sample rows only: PART/CLASS, the uncertainty band the
  * row's error is evidence for (calibration/bands.csv: `validate --bands`), PART one of cpu-time,
- * gpu-time, power and CLASS a provenance kind (dcsim/provenance.h) expect     reproduced |
+ * gpu-time, power and CLASS a provenance kind (dcsim/provenance.h); PART/CLASS/rate on a row
+ * whose value is a rate (a bandwidth) and PART a time: its error e counts as the time's,
+ * 1 / (1 + e) - 1 (a time is work over a rate) expect     reproduced |
  * not-reproduced | not-covered: the status the checker must find why        required for
  * not-reproduced and not-covered numbers    optional: how many published numbers a not-covered row
  * stands for (default 1; 0 for a number the paper withholds) predict    optional, 1 on a
