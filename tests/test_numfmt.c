@@ -55,10 +55,14 @@ static void test_band(void) {
   CHECK(dcsim_band_digits(120.101, t) == 3);   /* half-width 4.7: the units digit */
   CHECK(dcsim_band_digits(3.05e6, e) == 1);    /* half-width 1.55e6: the millions */
   CHECK(dcsim_band_digits(117.72, none) == 6); /* no band: the usual 6 */
-  CHECK_STR(dcsim_fmt_band(b, sizeof b, 120.101, t, NULL), "120 [116, 125]");
-  CHECK_STR(dcsim_fmt_band(b, sizeof b, 3.05e6, e, "J"), "3 MJ [2 MJ, 5 MJ]");
+  CHECK_STR(dcsim_fmt_band(b, sizeof b, 120.101, t, NULL), "120 [115, 125]"); /* ends outwards */
+  CHECK_STR(dcsim_fmt_band(b, sizeof b, 3.05e6, e, "J"),
+            "3 MJ [1.6 MJ, 4.7 MJ]"); /* ends: 2 digits */
   const double g[2] = { 9.59, 14.53 };
-  CHECK_STR(dcsim_fmt_band(b, sizeof b, 11.8637, g, NULL), "12 [10, 15]");
+  CHECK_STR(dcsim_fmt_band(b, sizeof b, 11.8637, g, NULL), "12 [9.5, 15]");
+  /* an end rounded to the nearest would say 400 [400, 600]: the band's low end is 354 */
+  const double k[2] = { 354.2506637, 583.8121086 };
+  CHECK_STR(dcsim_fmt_band(b, sizeof b, 438.4290392, k, NULL), "400 [350, 590]");
 }
 
 int main(void) {

@@ -37,8 +37,9 @@ const char *dcsim_plural(unsigned long long n, const char *one, const char *many
  * its last digit at the order of the band's half-width, 1..DCSIM_NUM_DIGITS (6 when the band is
  * empty). */
 int dcsim_band_digits(double x, const double band[2]);
-/* "x [low, high]": x with dcsim_band_digits() digits, the band's ends to the same decimal place;
- * with a unit (not NULL), each in SI form as dcsim_fmt_si: "2.4 MJ [1.9 MJ, 3.5 MJ]". */
+/* "x [low, high]": x with dcsim_band_digits() digits, each end to the same decimal place (at least
+ * 2 significant digits), rounded outwards; with a unit (not NULL), each in SI form as dcsim_fmt_si:
+ * "2.4 MJ [1.9 MJ, 3.5 MJ]". */
 char *dcsim_fmt_band(char *buf, size_t size, double x, const double band[2], const char *unit);
 
 #define DCSIM_NUM_DIGITS 6 /* the significant digits of text output */

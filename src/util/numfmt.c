@@ -71,18 +71,31 @@ static int same_place(double x, int d, double y) {
   return k < 1 ? 1 : k > DCSIM_NUM_DIGITS ? DCSIM_NUM_DIGITS : k;
 }
 
+/* y to `digits` significant digits, rounded outwards (down when `up` is 0, else up): a band's
+ * printed ends never claim less than the band. The 1e-9 keeps an end already on the place. */
+static double outward(double y, int digits, int up) {
+  if (y == 0 || !isfinite(y)) return y;
+  double place = pow(10, (int)floor(log10(fabs(y))) - digits + 1);
+  return (up ? ceil(y / place - 1e-9) : floor(y / place + 1e-9)) * place;
+}
+
 char *dcsim_fmt_band(char *buf, size_t size, double x, const double band[2], const char *unit) {
   char v[64], lo[64], hi[64];
+  /* the value to the digits the band supports; each end to the value's decimal place but at least
+   * 2 significant digits, rounded outwards (438 [354, 584] prints as 400 [350, 590]) */
   int d = dcsim_band_digits(x, band), dl = same_place(x, d, band[0]),
       dh = same_place(x, d, band[1]);
+  dl = dl < 2 ? 2 : dl;
+  dh = dh < 2 ? 2 : dh;
+  double l = outward(band[0], dl, 0), h = outward(band[1], dh, 1);
   if (unit) {
     dcsim_fmt_si(v, sizeof v, x, d, unit);
-    dcsim_fmt_si(lo, sizeof lo, band[0], dl, unit);
-    dcsim_fmt_si(hi, sizeof hi, band[1], dh, unit);
+    dcsim_fmt_si(lo, sizeof lo, l, dl, unit);
+    dcsim_fmt_si(hi, sizeof hi, h, dh, unit);
   } else {
     dcsim_fmt_sig(v, sizeof v, x, d);
-    dcsim_fmt_sig(lo, sizeof lo, band[0], dl);
-    dcsim_fmt_sig(hi, sizeof hi, band[1], dh);
+    dcsim_fmt_sig(lo, sizeof lo, l, dl);
+    dcsim_fmt_sig(hi, sizeof hi, h, dh);
   }
   snprintf(buf, size, "%s [%s, %s]", v, lo, hi);
   return buf;
