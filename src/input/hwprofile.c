@@ -359,23 +359,39 @@ static int load_datasheet(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xm
   }
   /* <measured level=...>: published bandwidths the model was anchored on (dcsim_cpu_measured_bw) */
   for (xmlNode *m = dcsim__xml_child(dn, "measured"); m; m = dcsim__xml_next(m, "measured")) {
-    const char *lv = dcsim__xml_attr(doc, m, "level");
-    int q = -1;
-    for (int i = Q_L1; i < Q_COUNT; i++)
-      if (lv && strcmp(lv, quantity_names[i]) == 0) q = i;
-    if (q < 0 || p->ds_meas_src[q])
-      return DCSIM_XML_ERR(
-          err, DCSIM_EPARSE, doc, m, "<measured level=\"%s\">: %s", lv ? lv : "",
-          q < 0 ? "level must be L1, L2, L3 or DRAM" : "a second one for this level");
-    dcsim_cpu_measured_bw *b = &p->ds.measured[q];
-    if ((rc = dcsim__xml_double(doc, m, "one-core-bps", 1, &b->one_core_bps, err)) ||
-        (rc = dcsim__xml_double(doc, m, "ghz", 1, &b->ghz, err)) ||
-        (rc = dcsim__xml_double(doc, m, "socket-bps", 0, &b->socket_bps, err)) ||
-        (rc = dcsim__xml_u32(doc, m, "socket-cores", 0, &b->socket_cores, err)) ||
+    int q;
+    if ((rc = dcsim__cpu_measured_parse(doc, m, p->ds.measured, &q, err)) ||
         (rc = dcsim__profile_dup_source(doc, m, &p->ds_meas_src[q], err)))
       return rc;
-    b->source = p->ds_meas_src[q];
+    p->ds.measured[q].source = p->ds_meas_src[q]; /* owned by the profile, not the document */
   }
+  return 0;
+}
+
+int dcsim__cpu_measured_parse(const dcsim_xml_doc_t *doc, xmlNode *m,
+                              dcsim_cpu_measured_bw measured[Q_COUNT], int *q_out,
+                              dcsim_error *err) {
+  const char *lv = dcsim__xml_attr(doc, m, "level");
+  int q = -1, rc;
+  for (int i = Q_L1; i < Q_COUNT; i++)
+    if (lv && strcmp(lv, quantity_names[i]) == 0) q = i;
+  if (q < 0 || measured[q].one_core_bps > 0)
+    return DCSIM_XML_ERR(
+        err, DCSIM_EPARSE, doc, m, "<measured level=\"%s\">: %s", lv ? lv : "",
+        q < 0 ? "level must be L1, L2, L3 or DRAM" : "a second one for this level");
+  dcsim_cpu_measured_bw *b = &measured[q];
+  if ((rc = dcsim__xml_double(doc, m, "one-core-bps", 1, &b->one_core_bps, err)) ||
+      (rc = dcsim__xml_double(doc, m, "ghz", 1, &b->ghz, err)) ||
+      (rc = dcsim__xml_double(doc, m, "socket-bps", 0, &b->socket_bps, err)) ||
+      (rc = dcsim__xml_u32(doc, m, "socket-cores", 0, &b->socket_cores, err)))
+    return rc;
+  if (!(b->one_core_bps > 0) || !(b->ghz > 0) || (b->socket_bps > 0) != (b->socket_cores >= 1))
+    return DCSIM_XML_ERR(err, DCSIM_EPARSE, doc, m,
+                         "<measured level=\"%s\">: one-core-bps and ghz must be > 0, and "
+                         "socket-bps and socket-cores given together",
+                         lv);
+  b->source = dcsim__xml_attr(doc, m, "source");
+  *q_out = q;
   return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "calib/internal.h"
 #include "dcsim/perf_fit.h"
 #include "dcsim/stats.h"
+#include "input/internal.h"
 #include "util/csv.h"
 #include "util/fileio.h"
 #include "util/xmlio.h"
@@ -500,35 +501,6 @@ static void copy_element(FILE *f, const char *indent, const char *name, const dc
 static const char *const meas_attrs[] = { "level",      "one-core-bps", "ghz",
                                           "socket-bps", "socket-cores", "source" };
 
-/* One <measured> of <datasheet> into ds->measured (by its level; once per level). */
-static int datasheet_measured(const dcsim_xml_doc_t *doc, xmlNode *m, dcsim_cpu_datasheet *ds,
-                              dcsim_error *err) {
-  static const char *const levels[] = { "L1", "L2", "L3", "DRAM" };
-  const char *lv = dcsim__xml_attr(doc, m, "level");
-  int q = -1;
-  for (int i = 0; i < 4; i++)
-    if (lv && strcmp(lv, levels[i]) == 0) q = i + 1;
-  if (q < 0 || ds->measured[q].source)
-    return DCSIM_XML_ERR(
-        err, DCSIM_EPARSE, doc, m, "<measured level=\"%s\">: %s", lv ? lv : "",
-        q < 0 ? "level must be L1, L2, L3 or DRAM" : "a second one for this level");
-  dcsim_cpu_measured_bw *b = &ds->measured[q];
-  int rc;
-  if ((rc = dcsim__xml_double(doc, m, "one-core-bps", 1, &b->one_core_bps, err)) ||
-      (rc = dcsim__xml_double(doc, m, "ghz", 1, &b->ghz, err)) ||
-      (rc = dcsim__xml_double(doc, m, "socket-bps", 0, &b->socket_bps, err)) ||
-      (rc = dcsim__xml_u32(doc, m, "socket-cores", 0, &b->socket_cores, err)))
-    return rc;
-  if (!(b->one_core_bps > 0) || !(b->ghz > 0) || (b->socket_bps > 0) != (b->socket_cores >= 1))
-    return DCSIM_XML_ERR(
-        err, DCSIM_EPARSE, doc, m,
-        "<measured level=\"%s\">: one-core-bps and ghz must be > 0, and socket-bps "
-        "and socket-cores given together",
-        lv);
-  b->source = dcsim__xml_attr(doc, m, "source");
-  return 0;
-}
-
 /* <price> (issue 26) copied as it is, after <spec>, when the machine has one. */
 static void profile_price(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *root) {
   static const char *const price_attrs[] = { "usd", "date", "source" };
@@ -562,7 +534,8 @@ static int profile_datasheet(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *root,
   }
   for (xmlNode *m = dn->children; m; m = m->next) {
     if (m->type != XML_ELEMENT_NODE || !xmlStrEqual(m->name, BAD_CAST "measured")) continue;
-    if ((rc = datasheet_measured(doc, m, ds, err))) return rc;
+    int q;
+    if ((rc = dcsim__cpu_measured_parse(doc, m, ds->measured, &q, err))) return rc;
     copy_element(f, "    ", "measured", doc, m, meas_attrs, 6);
   }
   fputs("  </datasheet>\n", f);
