@@ -41,6 +41,13 @@ int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, int unnamed
   int rc = dcsim_bands_load_default(&b, err);
   if (rc) return rc;
   unsigned char *tr = calloc(n ? n : 1, 1);
+  /* each CPU name's answer, found once: a sweep names a few CPUs over many points */
+  enum { SEEN_MAX = 64 };
+  struct {
+    const char *cpu;
+    unsigned char tr;
+  } seen[SEEN_MAX];
+  size_t n_seen = 0;
   if (!tr) {
     dcsim_bands_free(b);
     return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
@@ -51,12 +58,10 @@ int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, int unnamed
       tr[i] = (unsigned char)(unnamed_transferred != 0);
       continue;
     }
-    size_t k = 0; /* the same CPU as an earlier banded point: its answer */
-    while (k < i && !(pts[k].done && pts[k].feasible && pts[k].cpu[0] &&
-                      strcmp(pts[k].cpu, pts[i].cpu) == 0))
-      k++;
-    if (k < i) {
-      tr[i] = tr[k];
+    size_t k = 0;
+    while (k < n_seen && strcmp(seen[k].cpu, pts[i].cpu) != 0) k++;
+    if (k < n_seen) {
+      tr[i] = seen[k].tr;
       continue;
     }
     char path[4096];
@@ -64,13 +69,12 @@ int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, int unnamed
     dcsim_error none;
     /* a CPU the catalogue does not hold (points read from a file of another data root): no
      * tables of its own can be vouched for, so the wider band of a transferred CPU */
-    if (dcsim_catalog_resolve(DCSIM_KIND_CPU, pts[i].cpu, NULL, 0, path, sizeof path, &none)) {
+    if (dcsim_catalog_resolve(DCSIM_KIND_CPU, pts[i].cpu, NULL, 0, path, sizeof path, &none))
       tr[i] = 1;
-      continue;
-    }
-    if (!(rc = dcsim_cpu_profile_load(path, &cpu, err)))
+    else if (!(rc = dcsim_cpu_profile_load(path, &cpu, err)))
       tr[i] = (unsigned char)dcsim_bands_cpu_transferred(cpu);
     dcsim_cpu_profile_free(cpu);
+    if (!rc && n_seen < SEEN_MAX) seen[n_seen].cpu = pts[i].cpu, seen[n_seen++].tr = tr[i];
   }
   if (!rc) dcsim_sweep_bands_mark(pts, n, b, tr);
   free(tr);
