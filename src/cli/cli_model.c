@@ -239,6 +239,11 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, con
          rq->flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default",
          rq->flags & DCSIM_MODEL_HW_THREADS ? ", --threading ideal" : "");
   print_threads(rq, p);
+  if (p->gpu && (rq->flags & DCSIM_MODEL_HW_THREADS) && !(rq->flags & DCSIM_MODEL_D35))
+    printf(
+        "kernels   the algorithm done well (--threading ideal): D3.5-form kernels with their "
+        "active lanes in full warps at the issue width and only the requested bytes moved "
+        "(doc/models.md)\n");
   char tb[160], eb[160];
   dcsim_fmt_band(tb, sizeof tb, p->time_s, mb->time, NULL);
   dcsim_fmt_band(eb, sizeof eb, p->energy_j, mb->energy, "J");

@@ -298,7 +298,7 @@ static int gpu_board_fraction(const dcsim_model_req *req, const dcsim_prediction
   return 0;
 }
 
-static int run_gpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {
+static int run_gpu_as(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {
   if (!req->gpu)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a GPU dwarf needs a GPU profile");
   int rc;
@@ -360,6 +360,54 @@ static int run_gpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
   out->pkg_j = out->time_s * out->host_idle_w;
   out->node_energy_j = out->energy_j;
   return 0;
+}
+
+/* `--threading ideal` on a GPU (doc/models.md "GPU: the algorithm done well"): each D3.5-form
+ * kernel as a well-ported code would run it, the roofline form on the same work: the active lanes'
+ * instructions packed into full warps ((1 - P_inactive) I_e warp instructions, D3.5 Table 8: P_i =
+ * 1 - i/(32 I_e)) issued at the architecture's issue width, and only the requested bytes moved
+ * (G_e = 1, dram-byte = l2-byte = G_r). Kernels measured on their GPU (time-form="roofline") stay
+ * as measured. The default (measured) mode keeps D3.5's counters of the OpenACC code. */
+static int gpu_ideal_kernels(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile_t *gpu,
+                             dcsim_gpu_kernel **out, dcsim_error *err) {
+  const dcsim_gpu_spec *g = dcsim_gpu_profile_spec(gpu);
+  dcsim_gpu_kernel *k = calloc(ev->n_kernels, sizeof *k);
+  if (!k) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  for (size_t i = 0; i < ev->n_kernels; i++) {
+    k[i] = ev->kernels[i];
+    if (k[i].roofline) continue;
+    if (!(g->arch.issue_width > 0)) {
+      free(k);
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                       "--threading ideal on GPU %s needs its architecture's <issue-width> (%s "
+                       "has none): use --threading measured",
+                       dcsim_gpu_profile_name(gpu), g->arch.name);
+    }
+    k[i].I_e = (1 - k[i].P_inactive) * k[i].I_e;
+    k[i].IPC_e = g->arch.issue_width;
+    k[i].P_inactive = k[i].P_misc = k[i].P_cfl = 0;
+    k[i].G_e = 1;
+    k[i].dram_byte = k[i].l2_byte = k[i].G_r_byte;
+    k[i].roofline = 1;
+  }
+  *out = k;
+  return 0;
+}
+
+static int run_gpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {
+  if (!req->gpu || !(req->flags & DCSIM_MODEL_HW_THREADS) || (req->flags & DCSIM_MODEL_D35) ||
+      req->ev->n_kernels == 0)
+    return run_gpu_as(req, out, err);
+  dcsim_gpu_kernel *k = NULL;
+  int rc = gpu_ideal_kernels(req->ev, req->gpu, &k, err);
+  if (rc) return rc;
+  dcsim_dwarf_eval ev = *req->ev;
+  ev.kernels = k;
+  dcsim_model_req r = *req;
+  r.ev = &ev;
+  rc = run_gpu_as(&r, out, err);
+  free(k);
+  return rc;
 }
 
 /* --strict: only measured or interpolated values (dcsim/provenance.h). */
