@@ -29,6 +29,7 @@ typedef struct dcsim_args {
   int argi[32][16];           /* argv index of each value, for error locations */
   int count[32];
   const char *positional[DCSIM_MAX_POSITIONAL];
+  int positional_argi[DCSIM_MAX_POSITIONAL]; /* argv index of each, for error locations */
   int n_positional;
 } dcsim_args;
 

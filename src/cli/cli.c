@@ -291,8 +291,10 @@ static const dcsim_command commands[] = {
   { "energy", dcsim_cmd_energy,
     "energy of a run whose time was measured (node wall power; --d35: D3.5 §5.3)", "", energy_opts,
     N_OF(energy_opts), 0, 0 },
-  { "list", dcsim_cmd_list, "list the profiles, dwarfs, cases and workflows found", "", list_opts,
-    N_OF(list_opts), 0, 0 },
+  { "list", dcsim_cmd_list,
+    "list the profiles, dwarfs, cases and workflows found; with DWARF, its cases and their "
+    "parameter values",
+    "[DWARF]", list_opts, N_OF(list_opts), 0, 1 },
   { "calibrate", dcsim_cmd_calibrate,
     "make profiles, coefficients and GPU kernel characteristics from measurements (D3.5 "
     "§3.4-§6.1.2)",
@@ -648,6 +650,7 @@ static int parse_args(const dcsim_command *c, int argc, char **argv, int first, 
     } else {
       if (a->n_positional >= DCSIM_MAX_POSITIONAL)
         return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "too many arguments");
+      a->positional_argi[a->n_positional] = i;
       a->positional[a->n_positional++] = s;
     }
   }
