@@ -691,6 +691,25 @@ const char *dcsim_cli_interrupted_by(void) {
                                        : NULL;
 }
 
+int dcsim_cli_loading_init(dcsim_cli_loading *l, dcsim_error *err) {
+  static const char hook[] = "DCSIM_TEST_SIGTERM_AT_STEP";
+  const char *v = getenv(hook);
+  memset(l, 0, sizeof *l);
+  if (v && dcsim_parse_uint(v, 1, 1000000, &l->raise_at))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, hook, 0,
+                     "'%s': expected a step of loading from 1 to 1000000 (a test hook, "
+                     "doc/robustness.md)",
+                     v);
+  l->flag = dcsim_cli_catch_interrupts();
+  return 0;
+}
+
+int dcsim_cli_loading_stop(void *loading) {
+  dcsim_cli_loading *l = loading;
+  if (++l->steps == l->raise_at) raise(SIGTERM); /* the test hook: the handler sets the flag */
+  return *l->flag != 0;
+}
+
 /* Exit codes (doc/cli.md): 0 success, 1 bad input data, 2 bad command-line use, 3 I/O, database
  * or internal failure, 4 results written but the run missed its --deadline-s, 128 + N stopped by
  * signal N (130 SIGINT, 143 SIGTERM). */
