@@ -158,8 +158,8 @@ typedef struct dcsim_scenario_opts {
   const struct dcsim_budget *budget;
   /* Asked between the steps of loading (after the main input is read, after the platform, after
    * each workflow is prepared): a non-zero answer stops loading with DCSIM_EINTR, everything
-   * loaded so far freed. NULL = never stop. dcsim run answers from its SIGINT/SIGTERM flag (and
-   * its test hook raises a signal from here, doc/robustness.md). */
+   * loaded so far freed. NULL = never stop. dcsim run and sweep answer from their SIGINT/SIGTERM
+   * flag (and their test hook raises a signal from here, doc/robustness.md). */
   int (*stop_loading)(void *ctx);
   void *stop_loading_ctx;
 } dcsim_scenario_opts;
