@@ -47,6 +47,9 @@ expect "alaro alaro-operational" dcsim energy --cpu xeon-gold-6148 --dwarf=bifft
 expect "alaro alaro-operational" dcsim roofline --dwarf = dwarfs/bifft.xml --case al
 expect "TCO639" dcsim model --dwarf "$PWD/dwarfs/spherical-harmonics.xml" --case TC
 expect "order-24 order-26" dcsim roofline --cpu xeon-gold-6148 --dwarf fd-vti --case order-2
+expect "200x200x80 20x20x80" dcsim model --dwarf = acraneb2 --case = 2 # --case=2, as bash splits it
+expect "json" dcsim sweep w.xml --format = j
+expect "10 100 20 200 300 5 50" dcsim model --dwarf=transt-like --case = # --case=<TAB>
 # nothing without a --dwarf, for an unknown dwarf, or when --dwarf has no value yet
 none() { # none WORDS...: no candidate (the expected list is empty)
   local got; got=$(complete_line "$@")

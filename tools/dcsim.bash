@@ -22,6 +22,12 @@ _dcsim_cases() {
 }
 _dcsim() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} opts=
+  # --name=value: bash splits it at '=' (COMP_WORDBREAKS): '=' is a word of its own, the
+  # option the word before it, and readline completes the text after the '='
+  if [ "$cur" = = ]; then cur=; fi
+  if [ "$prev" = = ] && [ "$COMP_CWORD" -gt 2 ]; then
+    prev=${COMP_WORDS[COMP_CWORD-2]}
+  fi
   if [ "$COMP_CWORD" -eq 1 ]; then
     _dcsim_words "run model energy list calibrate bench validate sweep pareto heatmap merge roofline help version completion"
     return

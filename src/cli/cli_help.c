@@ -188,6 +188,12 @@ void dcsim_cli_completion_bash(FILE *f) {
       "| awk -F, 'NR > 1 {print $1}')\"\n}\n"
       "_dcsim() {\n"
       "  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} opts=\n"
+      "  # --name=value: bash splits it at '=' (COMP_WORDBREAKS): '=' is a word of its own, the\n"
+      "  # option the word before it, and readline completes the text after the '='\n"
+      "  if [ \"$cur\" = = ]; then cur=; fi\n"
+      "  if [ \"$prev\" = = ] && [ \"$COMP_CWORD\" -gt 2 ]; then\n"
+      "    prev=${COMP_WORDS[COMP_CWORD-2]}\n"
+      "  fi\n"
       "  if [ \"$COMP_CWORD\" -eq 1 ]; then\n    _dcsim_words \"",
       f);
   for (size_t i = 0; i < n; i++) fprintf(f, "%s ", cmds[i].name);
