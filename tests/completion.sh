@@ -40,5 +40,23 @@ expect "workflows/alaro.xml" dcsim run workflows/alaro.x
 expect "nominal" dcsim model --freq nom
 expect "sampling scaling" dcsim calibrate s
 expect "time,cost time,energy time,energy,cost" dcsim sweep workflows/alaro.xml --objectives time
+# --case: the cases of the dwarf given earlier on the line, by name or path (`dcsim list DWARF`)
+expect "200x200x80 20x20x80" dcsim model --dwarf acraneb2 --case 2
+expect "10 100 20 200 300 5 50" dcsim model --dwarf transt-like --gpu a100-sxm4-80gb --case ""
+expect "alaro alaro-operational" dcsim energy --cpu xeon-gold-6148 --dwarf=bifft --case al
+expect "alaro alaro-operational" dcsim roofline --dwarf = dwarfs/bifft.xml --case al
+expect "TCO639" dcsim model --dwarf "$PWD/dwarfs/spherical-harmonics.xml" --case TC
+expect "order-24 order-26" dcsim roofline --cpu xeon-gold-6148 --dwarf fd-vti --case order-2
+expect "200x200x80 20x20x80" dcsim model --dwarf = acraneb2 --case = 2 # --case=2, as bash splits it
+expect "json" dcsim sweep w.xml --format = j
+expect "10 100 20 200 300 5 50" dcsim model --dwarf=transt-like --case = # --case=<TAB>
+# nothing without a --dwarf, for an unknown dwarf, or when --dwarf has no value yet
+none() { # none WORDS...: no candidate (the expected list is empty)
+  local got; got=$(complete_line "$@")
+  if [ -n "$got" ]; then echo "dcsim ${*:2}<TAB>: got '$got', want nothing"; fails=$((fails + 1)); fi
+}
+none dcsim model --case ""
+none dcsim model --dwarf nosuch --case ""
+none dcsim model --dwarf --case ""
 [ "$fails" = 0 ] && echo "completion: all cases pass"
 exit "$fails"

@@ -343,6 +343,41 @@ static void check_power_management(void) {
   dcsim_scenario_free(s);
 }
 
+/* dcsim_scenario_opts.stop_loading: asked after the main input, after the platform and after
+ * each workflow is prepared; a yes stops loading there with DCSIM_EINTR and no scenario (the
+ * sanitizer build checks that what was loaded is freed). */
+typedef struct {
+  unsigned calls, stop_at;
+} stop_count;
+
+static int stop_after(void *ctx) {
+  stop_count *c = ctx;
+  return ++c->calls == c->stop_at;
+}
+
+static void check_stop_loading(void) {
+  const char *path = "workflows/datacentre-day.xml";
+  stop_count c = { 0, 0 };
+  dcsim_scenario_opts o = { .stop_loading = stop_after, .stop_loading_ctx = &c };
+  dcsim_scenario *s = NULL;
+  dcsim_error err;
+  CHECK_INT(dcsim_scenario_load(path, &o, &s, &err), 0);
+  if (!s) return;
+  CHECK(s->n_wfs >= 2); /* a workload: more than one workflow-prepared step */
+  CHECK_INT(c.calls, 2 + s->n_wfs);
+  unsigned steps = c.calls;
+  dcsim_scenario_free(s);
+  for (unsigned k = 1; k <= steps; k++) {
+    c = (stop_count){ 0, k };
+    s = NULL;
+    CHECK_INT(dcsim_scenario_load(path, &o, &s, &err), DCSIM_EINTR);
+    CHECK(s == NULL);
+    CHECK_INT(c.calls, k); /* stopped at once */
+    CHECK_INT(err.code, DCSIM_EINTR);
+    dcsim_scenario_free(s);
+  }
+}
+
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
   check_any();
@@ -357,5 +392,6 @@ int main(void) {
   check_sjf();
   check_easy_estimates();
   check_power_management();
+  check_stop_loading();
   CHECK_DONE();
 }

@@ -7,8 +7,27 @@ _dcsim_names() {
   if [[ $cur == *,* ]]; then pre=${cur%,*},; last=${cur##*,}; fi
   COMPREPLY=($(compgen -P "$pre" -W "$("${COMP_WORDS[0]}" list --format csv 2>/dev/null | awk -F, -v k="$1" '$1 == k {print $2}')" -- "$last"))
 }
+# the cases of the dwarf named earlier on the line (--dwarf NAME|PATH, as `dcsim list DWARF`
+# lists them); nothing without one
+_dcsim_cases() {
+  local i d=
+  for ((i = 2; i < COMP_CWORD; i++)); do
+    case ${COMP_WORDS[i]} in
+      --dwarf) d=${COMP_WORDS[i+1]}; [ "$d" = = ] && d=${COMP_WORDS[i+2]} ;;
+      --dwarf=*) d=${COMP_WORDS[i]#--dwarf=} ;;
+    esac
+  done
+  [[ -n $d && $d != -* ]] || return
+  _dcsim_words "$("${COMP_WORDS[0]}" list "${d/#\~/$HOME}" --format csv 2>/dev/null | awk -F, 'NR > 1 {print $1}')"
+}
 _dcsim() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} opts=
+  # --name=value: bash splits it at '=' (COMP_WORDBREAKS): '=' is a word of its own, the
+  # option the word before it, and readline completes the text after the '='
+  if [ "$cur" = = ]; then cur=; fi
+  if [ "$prev" = = ] && [ "$COMP_CWORD" -gt 2 ]; then
+    prev=${COMP_WORDS[COMP_CWORD-2]}
+  fi
   if [ "$COMP_CWORD" -eq 1 ]; then
     _dcsim_words "run model energy list calibrate bench validate sweep pareto heatmap merge roofline help version completion"
     return
@@ -28,6 +47,7 @@ _dcsim() {
       opts="--dwarf --case --set --cpu --nodes --cores --freq --net-bw-bps --net-latency-s --overlap --nodes-scan --gpu --host-cpu --small-domain --gpu-power-activity --gpus --energy-form --format --threading --d35 --strict --help"
       case $prev in
         --dwarf) _dcsim_names dwarf; return ;;
+        --case) _dcsim_cases; return ;;
         --cpu) _dcsim_names cpu; return ;;
         --freq) _dcsim_words "nominal min max turbo"; return ;;
         --gpu) _dcsim_names gpu; return ;;
@@ -40,6 +60,7 @@ _dcsim() {
       opts="--dwarf --case --cpu --cores --freq --nodes --time --format --d35 --strict --help"
       case $prev in
         --dwarf) _dcsim_names dwarf; return ;;
+        --case) _dcsim_cases; return ;;
         --cpu) _dcsim_names cpu; return ;;
         --freq) _dcsim_words "nominal min max turbo"; return ;;
         --format) _dcsim_words "text json csv"; return ;;
@@ -102,6 +123,7 @@ _dcsim() {
         --gpu) _dcsim_names gpu; return ;;
         --freq) _dcsim_words "nominal min max turbo"; return ;;
         --dwarf) _dcsim_names dwarf; return ;;
+        --case) _dcsim_cases; return ;;
         --kind) _dcsim_words "cache-aware classic"; return ;;
         --format) _dcsim_words "text json csv png svg"; return ;;
       esac ;;

@@ -29,6 +29,7 @@ typedef struct dcsim_args {
   int argi[32][16];           /* argv index of each value, for error locations */
   int count[32];
   const char *positional[DCSIM_MAX_POSITIONAL];
+  int positional_argi[DCSIM_MAX_POSITIONAL]; /* argv index of each, for error locations */
   int n_positional;
 } dcsim_args;
 
@@ -123,6 +124,18 @@ int dcsim_arg_cost_index(const dcsim_args *a, const char *msg);
 const volatile sig_atomic_t *dcsim_cli_catch_interrupts(void);
 /* The name of the signal caught ("SIGINT"), or NULL when none was. */
 const char *dcsim_cli_interrupted_by(void);
+/* Loading that SIGINT/SIGTERM stop between its steps (dcsim_scenario_opts.stop_loading with
+ * dcsim_cli_loading_stop and the struct as its context). _init installs the handler and reads the
+ * test hook DCSIM_TEST_SIGTERM_AT_STEP=N (doc/robustness.md): at the N-th step of loading dcsim
+ * raises SIGTERM at itself, so that a test stops loading at a defined point without timing. A
+ * value that is not a whole number from 1 to 1000000 is refused (DCSIM_EUSAGE). */
+typedef struct dcsim_cli_loading {
+  const volatile sig_atomic_t *flag; /* dcsim_cli_catch_interrupts() */
+  unsigned raise_at;                 /* the hook's step, 0 = none */
+  unsigned steps;                    /* steps asked so far */
+} dcsim_cli_loading;
+int dcsim_cli_loading_init(dcsim_cli_loading *l, dcsim_error *err);
+int dcsim_cli_loading_stop(void *loading);
 
 /* subcommands (cli_*.c) */
 /* The resource budget of run, sweep and validate (dcsim/budget.h) from --max-tasks N (default

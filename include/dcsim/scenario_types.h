@@ -156,6 +156,12 @@ typedef struct dcsim_scenario_opts {
    * expansions, SWF traces' jobs; NULL = only the fixed caps. The run's whole size is checked
    * after loading with dcsim_engine_size()/dcsim_engine_check_size(). */
   const struct dcsim_budget *budget;
+  /* Asked between the steps of loading (after the main input is read, after the platform, after
+   * each workflow is prepared): a non-zero answer stops loading with DCSIM_EINTR, everything
+   * loaded so far freed. NULL = never stop. dcsim run and sweep answer from their SIGINT/SIGTERM
+   * flag (and their test hook raises a signal from here, doc/robustness.md). */
+  int (*stop_loading)(void *ctx);
+  void *stop_loading_ctx;
 } dcsim_scenario_opts;
 
 /* What one point of a sweep changes in a base scenario (dcsim_scenario_derive(), dcsim/scenario.h).

@@ -70,6 +70,10 @@ typedef struct dcsim_sweep_def {
   const unsigned *gpu_counts;
   size_t n_host_cpus;
   const char *const *host_cpus;
+  /* loading the inputs stops between its steps when this answers non-zero (DCSIM_EINTR; the
+   * scenario loader's stop_loading, dcsim/scenario_types.h); NULL = never */
+  int (*stop_loading)(void *ctx);
+  void *stop_loading_ctx;
 } dcsim_sweep_def;
 
 /* The most threads a sweep runs: 4 per online processor, at least 16, at most 4096 (more only

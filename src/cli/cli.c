@@ -291,8 +291,10 @@ static const dcsim_command commands[] = {
   { "energy", dcsim_cmd_energy,
     "energy of a run whose time was measured (node wall power; --d35: D3.5 §5.3)", "", energy_opts,
     N_OF(energy_opts), 0, 0 },
-  { "list", dcsim_cmd_list, "list the profiles, dwarfs, cases and workflows found", "", list_opts,
-    N_OF(list_opts), 0, 0 },
+  { "list", dcsim_cmd_list,
+    "list the profiles, dwarfs, cases and workflows found; with DWARF, its cases and their "
+    "parameter values",
+    "[DWARF]", list_opts, N_OF(list_opts), 0, 1 },
   { "calibrate", dcsim_cmd_calibrate,
     "make profiles, coefficients and GPU kernel characteristics from measurements (D3.5 "
     "§3.4-§6.1.2)",
@@ -648,6 +650,7 @@ static int parse_args(const dcsim_command *c, int argc, char **argv, int first, 
     } else {
       if (a->n_positional >= DCSIM_MAX_POSITIONAL)
         return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "too many arguments");
+      a->positional_argi[a->n_positional] = i;
       a->positional[a->n_positional++] = s;
     }
   }
@@ -686,6 +689,25 @@ const char *dcsim_cli_interrupted_by(void) {
          : interrupt_signal == SIGTERM ? "SIGTERM"
          : interrupt_signal            ? "a signal"
                                        : NULL;
+}
+
+int dcsim_cli_loading_init(dcsim_cli_loading *l, dcsim_error *err) {
+  static const char hook[] = "DCSIM_TEST_SIGTERM_AT_STEP";
+  const char *v = getenv(hook);
+  memset(l, 0, sizeof *l);
+  if (v && dcsim_parse_uint(v, 1, 1000000, &l->raise_at))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, hook, 0,
+                     "'%s': expected a step of loading from 1 to 1000000 (a test hook, "
+                     "doc/robustness.md)",
+                     v);
+  l->flag = dcsim_cli_catch_interrupts();
+  return 0;
+}
+
+int dcsim_cli_loading_stop(void *loading) {
+  dcsim_cli_loading *l = loading;
+  if (++l->steps == l->raise_at) raise(SIGTERM); /* the test hook: the handler sets the flag */
+  return *l->flag != 0;
 }
 
 /* Exit codes (doc/cli.md): 0 success, 1 bad input data, 2 bad command-line use, 3 I/O, database

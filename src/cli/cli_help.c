@@ -151,6 +151,8 @@ static void completion_command(FILE *f, const dcsim_command *c) {
           "        --policy) _dcsim_words \"fcfs easy sjf heft energy fcfs+heft fcfs+energy "
           "easy+heft easy+energy sjf+heft sjf+energy\"; return ;;\n",
           f);
+    else if (strcmp(o->name, "case") == 0) /* the cases of the --dwarf given (issue 26) */
+      fputs("        --case) _dcsim_cases; return ;;\n", f);
     else if (strcmp(o->name, "freq") == 0) /* the names every CPU resolves (issue 26) */
       fputs("        --freq) _dcsim_words \"nominal min max turbo\"; return ;;\n", f);
     else if (listed_values(o->arg, vals, sizeof vals))
@@ -172,8 +174,26 @@ void dcsim_cli_completion_bash(FILE *f) {
       "  if [[ $cur == *,* ]]; then pre=${cur%,*},; last=${cur##*,}; fi\n"
       "  COMPREPLY=($(compgen -P \"$pre\" -W \"$(\"${COMP_WORDS[0]}\" list --format csv "
       "2>/dev/null | awk -F, -v k=\"$1\" '$1 == k {print $2}')\" -- \"$last\"))\n}\n"
+      "# the cases of the dwarf named earlier on the line (--dwarf NAME|PATH, as `dcsim list "
+      "DWARF`\n# lists them); nothing without one\n_dcsim_cases() {\n"
+      "  local i d=\n"
+      "  for ((i = 2; i < COMP_CWORD; i++)); do\n"
+      "    case ${COMP_WORDS[i]} in\n"
+      "      --dwarf) d=${COMP_WORDS[i+1]}; [ \"$d\" = = ] && d=${COMP_WORDS[i+2]} ;;\n"
+      "      --dwarf=*) d=${COMP_WORDS[i]#--dwarf=} ;;\n"
+      "    esac\n"
+      "  done\n"
+      "  [[ -n $d && $d != -* ]] || return\n"
+      "  _dcsim_words \"$(\"${COMP_WORDS[0]}\" list \"${d/#\\~/$HOME}\" --format csv 2>/dev/null "
+      "| awk -F, 'NR > 1 {print $1}')\"\n}\n"
       "_dcsim() {\n"
       "  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} opts=\n"
+      "  # --name=value: bash splits it at '=' (COMP_WORDBREAKS): '=' is a word of its own, the\n"
+      "  # option the word before it, and readline completes the text after the '='\n"
+      "  if [ \"$cur\" = = ]; then cur=; fi\n"
+      "  if [ \"$prev\" = = ] && [ \"$COMP_CWORD\" -gt 2 ]; then\n"
+      "    prev=${COMP_WORDS[COMP_CWORD-2]}\n"
+      "  fi\n"
       "  if [ \"$COMP_CWORD\" -eq 1 ]; then\n    _dcsim_words \"",
       f);
   for (size_t i = 0; i < n; i++) fprintf(f, "%s ", cmds[i].name);

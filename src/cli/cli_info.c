@@ -329,12 +329,83 @@ static int list_kind(dcsim_kind kind, dcsim_json *j, dcsim_format json, dcsim_er
   return rc;
 }
 
+/* One case of `dcsim list DWARF`: its name and the values it sets, in parameter order (a
+ * parameter the case leaves unset: absent from text and JSON, an empty CSV cell). */
+static void list_case(const dcsim_dwarf_t *d, const char *name, dcsim_json *j, dcsim_format fmt) {
+  if (fmt == DCSIM_FMT_JSON) {
+    dcsim_json_obj_begin(j);
+    dcsim_json_key_str(j, "name", name);
+    dcsim_json_key(j, "values");
+    dcsim_json_obj_begin(j);
+  } else if (fmt == DCSIM_FMT_CSV)
+    dcsim__csv_write_cell(stdout, name);
+  else
+    printf("  %-20s", name);
+  for (size_t k = 0; k < dcsim_dwarf_n_params(d); k++) {
+    double v;
+    int set = dcsim_dwarf_case_value(d, name, dcsim_dwarf_param(d, k), &v, NULL) == 0;
+    if (fmt == DCSIM_FMT_JSON && set)
+      dcsim_json_key_num(j, dcsim_dwarf_param(d, k), v);
+    else if (fmt == DCSIM_FMT_CSV)
+      printf(set ? ",%.15g" : ",", v);
+    else if (fmt == DCSIM_FMT_TEXT && set)
+      printf(" %s=%.15g", dcsim_dwarf_param(d, k), v);
+  }
+  if (fmt == DCSIM_FMT_JSON) {
+    dcsim_json_obj_end(j);
+    dcsim_json_obj_end(j);
+  } else
+    putchar('\n');
+}
+
+/* dcsim list DWARF: the cases of one dwarf (a name of the data root or a path, as --dwarf takes
+ * it) with the parameter values each sets; the bash completion of --case reads its CSV. */
+static int list_cases(const dcsim_args *a, dcsim_format fmt, dcsim_error *err) {
+  char path[4096];
+  dcsim_dwarf_t *d = NULL;
+  int rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, a->positional[0], NULL, a->positional_argi[0],
+                                 path, sizeof path, err);
+  if (rc || (rc = dcsim_dwarf_load(path, &d, err))) return rc;
+  dcsim_json j;
+  dcsim_json_init(&j, stdout, 1);
+  size_t np = dcsim_dwarf_n_params(d), nc = dcsim_dwarf_n_cases(d);
+  if (fmt == DCSIM_FMT_JSON) {
+    dcsim_json_obj_begin(&j);
+    dcsim_json_key_str(&j, "dwarf", dcsim_dwarf_name(d));
+    dcsim_json_key_str(&j, "file", path);
+    dcsim_json_key(&j, "parameters");
+    dcsim_json_arr_begin(&j);
+    for (size_t k = 0; k < np; k++) dcsim_json_str(&j, dcsim_dwarf_param(d, k));
+    dcsim_json_arr_end(&j);
+    dcsim_json_key(&j, "cases");
+    dcsim_json_arr_begin(&j);
+  } else if (fmt == DCSIM_FMT_CSV) {
+    printf("case");
+    for (size_t k = 0; k < np; k++) {
+      putchar(',');
+      dcsim__csv_write_cell(stdout, dcsim_dwarf_param(d, k));
+    }
+    putchar('\n');
+  } else
+    printf("dwarf %s (%s): %zu %s\n", dcsim_dwarf_name(d), path, nc,
+           dcsim_plural(nc, "case", "cases"));
+  for (size_t i = 0; i < nc; i++) list_case(d, dcsim_dwarf_case(d, i), &j, fmt);
+  if (fmt == DCSIM_FMT_JSON) {
+    dcsim_json_arr_end(&j);
+    dcsim_json_obj_end(&j);
+    dcsim_json_end(&j);
+  }
+  dcsim_dwarf_free(d);
+  return 0;
+}
+
 int dcsim_cmd_list(const dcsim_args *a, dcsim_error *err) {
   static const dcsim_format formats[] = { DCSIM_FMT_TEXT, DCSIM_FMT_JSON, DCSIM_FMT_CSV,
                                           DCSIM_FMT_END };
   dcsim_format fmt = DCSIM_FMT_TEXT;
   int rc = dcsim_arg_format(a, formats, &fmt, err);
   if (rc) return rc;
+  if (a->n_positional) return list_cases(a, fmt, err);
   dcsim_json j;
   dcsim_json_init(&j, stdout, 1);
   if (fmt == DCSIM_FMT_JSON) dcsim_json_obj_begin(&j);

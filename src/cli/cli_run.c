@@ -929,15 +929,19 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   o.deadline_s = so.deadline_s;
   o.db = dcsim_arg(a, "db");
   /* every input is read and checked before the database is touched; SIGINT/SIGTERM while loading
-   * (a big trace) is caught too and ends the run with a message once loading returns (issue 26) */
-  const volatile sig_atomic_t *stop = dcsim_cli_catch_interrupts();
-  if ((rc = dcsim_scenario_load(a->positional[0], &so, &s, err))) goto out;
-  if (*stop) {
+   * (a big trace) stops it at its next step and ends the run with a message (issue 26) */
+  dcsim_cli_loading ld;
+  if ((rc = dcsim_cli_loading_init(&ld, err))) goto out;
+  so.stop_loading = dcsim_cli_loading_stop;
+  so.stop_loading_ctx = &ld;
+  rc = dcsim_scenario_load(a->positional[0], &so, &s, err);
+  if (rc == DCSIM_EINTR || (!rc && *ld.flag)) {
     rc = DCSIM_ERR(err, DCSIM_EINTR, a->positional[0], 0,
                    "run stopped by %s while loading its inputs; nothing was simulated or saved",
                    dcsim_cli_interrupted_by());
     goto out;
   }
+  if (rc) goto out;
   o.s = s;
   if ((rc = dcsim_cost_check(&o.cost, s, err))) { /* the --price names, now the profiles are read */
     dcsim_error_at(err, NULL, dcsim_arg_cost_index(a, err->msg));

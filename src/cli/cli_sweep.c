@@ -383,8 +383,12 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   }
   def.n_threadings = n_threadings;
   def.threadings = threadings;
-  const volatile sig_atomic_t *stop = dcsim_cli_catch_interrupts(); /* loading too (issue 26) */
-  if (!(rc = dcsim_sweep_new_within(&def, &budget, c->threads, &c->sw, err)) && *stop)
+  dcsim_cli_loading ld; /* SIGINT/SIGTERM while loading stop it at its next step (issue 26) */
+  if ((rc = dcsim_cli_loading_init(&ld, err))) return rc;
+  def.stop_loading = dcsim_cli_loading_stop;
+  def.stop_loading_ctx = &ld;
+  rc = dcsim_sweep_new_within(&def, &budget, c->threads, &c->sw, err);
+  if (rc == DCSIM_EINTR || (!rc && *ld.flag))
     return DCSIM_ERR(err, DCSIM_EINTR, a->positional[0], 0,
                      "sweep stopped by %s while loading its inputs; nothing was evaluated or saved",
                      dcsim_cli_interrupted_by());

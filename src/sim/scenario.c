@@ -790,6 +790,13 @@ static int order_jobs(dcsim_scenario *s, const char *path, dcsim_error *err) {
   return 0;
 }
 
+/* Between two steps of loading: DCSIM_EINTR when the caller asks to stop (stop_loading). */
+static int load_step(const char *path, const dcsim_scenario_opts *o, dcsim_error *err) {
+  if (o->stop_loading && o->stop_loading(o->stop_loading_ctx))
+    return DCSIM_ERR(err, DCSIM_EINTR, path, 0, "loading stopped on request");
+  return 0;
+}
+
 static int load(const char *path, const dcsim_scenario_opts *o, int options, dcsim_scenario **out,
                 dcsim_error *err) {
   dcsim_scenario *s = calloc(1, sizeof *s);
@@ -819,7 +826,7 @@ static int load(const char *path, const dcsim_scenario_opts *o, int options, dcs
   else
     rc = DCSIM_ERR(err, DCSIM_ESCHEMA, path, 1,
                    "<%s>: dcsim run takes a <workflow> or a <workload>", root);
-  if (rc) goto out;
+  if (rc || (rc = load_step(path, o, err))) goto out;
   if (!platform) {
     rc = DCSIM_ERR(err, DCSIM_EUSAGE, path, 0,
                    "no platform: the input names none (platform=\"...\"), give --platform FILE");
@@ -828,10 +835,11 @@ static int load(const char *path, const dcsim_scenario_opts *o, int options, dcs
   s->task_policy = o->task_policy;
   s->deadline_s = o->deadline_s;
   s->model_flags = o->model_flags;
-  if ((rc = load_platform(s, platform, err))) goto out;
+  if ((rc = load_platform(s, platform, err)) || (rc = load_step(path, o, err))) goto out;
   if ((rc = swf_add_pending(s, &pend, o, err))) goto out;
   for (size_t i = 0; i < s->n_wfs; i++)
-    if ((rc = prepare_workflow(s, &s->wfs[i], o, options, err))) goto out;
+    if ((rc = prepare_workflow(s, &s->wfs[i], o, options, err)) || (rc = load_step(path, o, err)))
+      goto out;
   if ((rc = order_jobs(s, path, err))) goto out;
   *out = s;
   s = NULL;

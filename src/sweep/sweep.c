@@ -620,7 +620,9 @@ int dcsim_sweep_new_within(const dcsim_sweep_def *def, const dcsim_budget *budge
   dcsim_scenario_opts so = { .platform_path = def->platform,
                              .task_policy = tp,
                              .deadline_s = def->deadline_s,
-                             .model_flags = def->model_flags };
+                             .model_flags = def->model_flags,
+                             .stop_loading = def->stop_loading,
+                             .stop_loading_ctx = def->stop_loading_ctx };
   so.budget = budget;
   if ((rc = dcsim_scenario_load_inputs(def->input, &so, &sw->base, err)) ||
       (rc = check_point_size(sw->base, def, budget, threads, err)))

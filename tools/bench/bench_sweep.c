@@ -31,31 +31,17 @@ static const char *const FREQS[] = { "1.2", "1.4", "1.6", "1.8", "2.0", "2.4", "
 /* one sweep: returns the run time (excluding the load), the load time, and the JSON output */
 static int one(int threads, size_t batch, double *run_s, double *load_s, size_t *points,
                size_t *feasible, char **json) {
-  dcsim_sweep_def d = { "workflows/alaro.xml",
-                        NULL,
-                        NULL,
-                        0,
-                        2,
-                        CPUS,
-                        3,
-                        GPUS,
-                        16,
-                        NODES,
-                        14,
-                        CORES,
-                        8,
-                        FREQS,
-                        0,
-                        0,
-                        NULL,
-                        0,
-                        NULL,
-                        NULL,
-                        0,
-                        0,
-                        NULL,
-                        0,
-                        NULL };
+  dcsim_sweep_def d = { .input = "workflows/alaro.xml",
+                        .n_cpus = 2,
+                        .cpus = CPUS,
+                        .n_gpus = 3,
+                        .gpus = GPUS,
+                        .n_nodes = 16,
+                        .nodes = NODES,
+                        .n_cores = 14,
+                        .cores = CORES,
+                        .n_freqs = 8,
+                        .freqs = FREQS };
   dcsim_sweep_t *sw = NULL;
   dcsim_error err;
   double t0 = now_s();
