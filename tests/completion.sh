@@ -39,6 +39,7 @@ expect "bash" dcsim completion ""
 expect "workflows/alaro.xml" dcsim run workflows/alaro.x
 expect "nominal" dcsim model --freq nom
 expect "sampling scaling" dcsim calibrate s
+expect "templates" dcsim calibrate cpu --template templ
 expect "time,cost time,energy time,energy,cost" dcsim sweep workflows/alaro.xml --objectives time
 [ "$fails" = 0 ] && echo "completion: all cases pass"
 exit "$fails"
