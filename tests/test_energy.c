@@ -149,16 +149,16 @@ static void test_gpu_activity(void) {
   g.active_idle_w = 122.9;
   g.power_limit_w = 700;
   g.pm_busy_w = 10.35, g.pm_fp64_w = 372.8, g.pm_fp32_w = 208.9, g.pm_int_w = 211.6;
-  g.pm_dram_w = 149.4, g.pm_l2_w = 62.45;
-  dcsim_gpu_activity a = { 0.97, 0.265, 0.0038, 0.725, 0.012, 0.028 };
+  g.pm_dram_w = 149.4, g.pm_l2_w = 62.45, g.pm_issue_w = 123.4, g.pm_scatter_w = 157.3;
+  dcsim_gpu_activity a = { 0.97, 0.265, 0.0038, 0.725, 0.012, 0.028, 0.166, 0.047 };
   double want = 122.9 + 0.97 * 10.35 + 0.265 * 372.8 + 0.0038 * 208.9 + 0.725 * 211.6 +
-                0.012 * 149.4 + 0.028 * 62.45;
+                0.012 * 149.4 + 0.028 * 62.45 + 0.166 * 123.4 + 0.047 * 157.3;
   CHECK_REL(dcsim_energy_gpu_activity_w(&g, &a), want, 1e-12);
   a.busy = 1.7; /* clamped to 1 */
   CHECK_REL(dcsim_energy_gpu_activity_w(&g, &a), want + 0.03 * 10.35, 1e-12);
-  dcsim_gpu_activity hot = { 1, 0.9, 0, 1.5, 0.9, 3 }; /* above the limit: capped */
+  dcsim_gpu_activity hot = { 1, 0.9, 0, 1.5, 0.9, 3, 0, 0 }; /* above the limit: capped */
   CHECK_REL(dcsim_energy_gpu_activity_w(&g, &hot), 700, 0);
-  dcsim_gpu_activity none = { 0, 0, 0, 0, 0, 0 };
+  dcsim_gpu_activity none = { 0, 0, 0, 0, 0, 0, 0, 0 };
   CHECK_REL(dcsim_energy_gpu_activity_w(&g, &none), 122.9, 0);
 }
 

@@ -19,6 +19,8 @@
  *     phase_busy_s (device seconds of the launches)                required for each phase
  *     phase_fp64_inst, phase_fp32_inst, phase_other_inst (thread instructions),
  *     phase_dram_byte, phase_l2_byte: what the phase's launches did, all five or none
+ *     phase_warp_inst (warp instructions issued), phase_request_byte (global-memory bytes the
+ *     threads requested): optional, only beside the five (the issue and scatter terms)
  * A phase with counts is fitted; one without (the kernels of loads.cu) is reported only. Every
  * bad row is refused with its file and line.
  *
@@ -57,7 +59,9 @@ typedef struct dcsim_gpubench_phase {
   unsigned seen; /* bit per row kind read */
   double start_s, dur_s, power_w, context, launches, busy_s;
   double fp64, fp32, other, dram, l2;
-  int has_counts;
+  double warp;    /* warp instructions issued (phase_warp_inst; optional) */
+  double request; /* global-memory bytes the threads requested (phase_request_byte; optional) */
+  int has_counts, has_warp, has_request;
 } dcsim_gpubench_phase;
 
 enum {
@@ -75,6 +79,8 @@ typedef struct dcsim_gpubench {
   double sm, clock_hz, memory_byte, stream_bps;
   double fp64_flops, fp32_flops, int_ops, launch_s, sync_launch_s, h2d_bps, l2_bps; /* 0: none */
   double dep_fp32_cycles, dep_fp64_cycles;
+  double diverge_s, gather_s, mix_s; /* device seconds of one launch of the diverge, gather and
+                                        mix phases' kernels (0: none) */
   double idle_w, active_idle_w, loaded_w, limit_w;
   dcsim_gpubench_series series[DCSIM_GPUBENCH_N_SERIES];
   size_t n_phases;
@@ -91,7 +97,7 @@ typedef struct dcsim_gpu_power_fit {
 } dcsim_gpu_power_fit;
 
 /* The activity model fitted on labelled phases (doc/models.md "GPU power by activity"). */
-#define DCSIM_GPU_PM_TERMS 6 /* busy, fp64, fp32, int, dram, l2 */
+#define DCSIM_GPU_PM_TERMS 8 /* busy, fp64, fp32, int, dram, l2, issue, scatter */
 typedef struct dcsim_gpu_phase_fit {
   double idle_w, active_idle_w, limit_w;
   int idle_measured;

@@ -37,10 +37,14 @@ double dcsim_energy_gpu_board_w(const dcsim_gpu_spec *g, double activity, double
  * utilisations (instruction rates over peaks; traffic over the memory bandwidth; may exceed 1). */
 typedef struct dcsim_gpu_activity {
   double busy, u_fp64, u_fp32, u_int, u_dram, u_l2;
+  double u_issue;   /* warp instructions issued over the SMs' issue slots (lanes ignored) */
+  double u_scatter; /* DRAM bytes moved beyond those requested (uncoalesced access), over the
+                       memory bandwidth */
 } dcsim_gpu_activity;
 /* Board power by activity (doc/models.md "GPU power by activity"), the profile's <power-model>:
  * P = P_ctx + busy*busy_w + u_fp64*fp64_w + u_fp32*fp32_w + u_int*int_w + u_dram*dram_w +
- * u_l2*l2_w, P_ctx the active idle; never above the limit. */
+ * u_l2*l2_w + u_issue*issue_w + u_scatter*scatter_w, P_ctx the active idle; never above the
+ * limit. */
 double dcsim_energy_gpu_activity_w(const dcsim_gpu_spec *g, const dcsim_gpu_activity *a);
 double dcsim_energy_nwp_nooverlap(double e1_j, double e1const_w, double t1_s, double e2_j,
                                   double e2const_w, double t2_s);

@@ -17,6 +17,8 @@ typedef struct dcsim_gpu_arch {
   double memory_latency_cycles;
   int latency_assumed;     /* 1 when the latency's source is an assumption */
   double dep_issue_cycles; /* <issue-latency dependent-cycles>; 0 if not given */
+  double issue_width;      /* <issue-width warps-per-clock>: warp instructions per clock per SM;
+                              0 if not given */
 } dcsim_gpu_arch;
 
 /* Loads path (a <gpu-arch> file). */

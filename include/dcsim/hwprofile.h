@@ -248,9 +248,10 @@ typedef struct dcsim_gpu_spec {
   double launch_async_s; /* back-to-back launches, seconds each (0 if not given) */
   /* <power-model>: board power by activity (doc/models.md "GPU power by activity"), watts above
    * the active idle at full use of each resource: P = P_ctx + busy*busy_w + u64*fp64_w +
-   * u32*fp32_w + uint*int_w + udram*dram_w + ul2*l2_w */
+   * u32*fp32_w + uint*int_w + udram*dram_w + ul2*l2_w + uissue*issue_w + uscatter*scatter_w
+   * (the last two 0 when the profile's fit had no phase exercising them) */
   int has_power_model;
-  double pm_busy_w, pm_fp64_w, pm_fp32_w, pm_int_w, pm_dram_w, pm_l2_w;
+  double pm_busy_w, pm_fp64_w, pm_fp32_w, pm_int_w, pm_dram_w, pm_l2_w, pm_issue_w, pm_scatter_w;
 } dcsim_gpu_spec;
 
 int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_error *err);

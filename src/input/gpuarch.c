@@ -84,6 +84,11 @@ int dcsim_gpu_arch_load(const char *path, dcsim_gpu_arch *out, dcsim_error *err)
       !(out->dep_issue_cycles >= 1))
     rc =
         DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, il, "<issue-latency dependent-cycles>: must be >= 1");
+  xmlNode *iw = dcsim__xml_child(root, "issue-width");
+  if (!rc && iw &&
+      !(rc = dcsim__xml_double(doc, iw, "warps-per-clock", 1, &out->issue_width, err)) &&
+      !(out->issue_width > 0))
+    rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, iw, "<issue-width warps-per-clock>: must be > 0");
 out:
   dcsim__xml_free(doc);
   return rc;

@@ -56,10 +56,13 @@ static int gpu_launch_power_model(dcsim_gpu_profile_t *p, const dcsim_xml_doc_t 
   struct {
     const char *a;
     double *v;
-  } f[] = { { "busy-w", &s->pm_busy_w }, { "fp64-w", &s->pm_fp64_w }, { "fp32-w", &s->pm_fp32_w },
-            { "int-w", &s->pm_int_w },   { "dram-w", &s->pm_dram_w }, { "l2-w", &s->pm_l2_w } };
+  } f[] = { { "busy-w", &s->pm_busy_w },   { "fp64-w", &s->pm_fp64_w },
+            { "fp32-w", &s->pm_fp32_w },   { "int-w", &s->pm_int_w },
+            { "dram-w", &s->pm_dram_w },   { "l2-w", &s->pm_l2_w },
+            { "issue-w", &s->pm_issue_w }, { "scatter-w", &s->pm_scatter_w } };
   for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
-    if ((rc = dcsim__xml_double(doc, m, f[i].a, 1, f[i].v, err))) return rc;
+    /* issue-w and scatter-w may be left out: a fit without phases exercising them (doc) */
+    if ((rc = dcsim__xml_double(doc, m, f[i].a, i < 6, f[i].v, err))) return rc;
     if (!(*f[i].v >= 0) || !isfinite(*f[i].v))
       return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, m, "<power-model %s>: must be >= 0", f[i].a);
   }

@@ -44,7 +44,8 @@ double dcsim_energy_gpu_activity_w(const dcsim_gpu_spec *g, const dcsim_gpu_acti
    * power model (ISCA 2010: idle + per-unit access rates x unit powers) */
   double p = g->active_idle_w + fmin(1, fmax(0, a->busy)) * g->pm_busy_w +
              a->u_fp64 * g->pm_fp64_w + a->u_fp32 * g->pm_fp32_w + a->u_int * g->pm_int_w +
-             a->u_dram * g->pm_dram_w + a->u_l2 * g->pm_l2_w;
+             a->u_dram * g->pm_dram_w + a->u_l2 * g->pm_l2_w + a->u_issue * g->pm_issue_w +
+             a->u_scatter * g->pm_scatter_w;
   return fmin(p, g->power_limit_w);
 }
 

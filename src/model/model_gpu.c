@@ -208,7 +208,20 @@ int dcsim_gpu_activity_of(const dcsim_dwarf_eval *ev, const dcsim_gpu_spec *g,
     a->u_int += n * c->other_inst / (sm * g->arch.int_add * f);
     a->u_dram += n * c->dram_byte / g->dev_memory_bw_bps;
     a->u_l2 += n * c->l2_byte / g->dev_memory_bw_bps;
+    /* warp instructions over the issue slots, whatever their active lanes: D3.5's "inactive"
+     * threads still occupy the scheduler, operand collectors and pipes (gpu-bench's diverge
+     * phase, doc/models.md "GPU power by activity") */
+    if (g->arch.issue_width > 0) a->u_issue += n * c->I_e / (sm * g->arch.issue_width * f);
+    /* bytes moved beyond those requested: G_e = requested / transferred (D3.5 Table 8), so
+     * transferred - requested = dram-byte x (1 - G_e); each such access opens a DRAM row for
+     * little data (gpu-bench's gather phase) */
+    if (c->G_e > 0 && c->G_e < 1)
+      a->u_scatter += n * c->dram_byte * (1 - c->G_e) / g->dev_memory_bw_bps;
   }
+  if (g->pm_issue_w > 0 && !(g->arch.issue_width > 0))
+    return DCSIM_ERR(err, DCSIM_EREF, "", 0,
+                     "the GPU's <power-model issue-w> needs its architecture's <issue-width> (%s)",
+                     g->arch.name);
   a->busy = fmax(0, 1 - r->launch_only_s / T);
   return 0;
 }

@@ -148,8 +148,22 @@ def main():
 # ncu.csv measures one launch of each (gpu-bench --profile, in this order). --recount replaces the
 # counts by launches x the measured counts per launch: fp64 and fp32 = the op_fp64 / op_fp32
 # thread instructions, other = all thread instructions less those, dram = bytes read + written,
-# l2 = lts__t_bytes. The kernels of loads.cu keep no counts (their dwarfs predict them).
-PROFILE_ORDER = ['dram', 'fp64', 'fp32', 'int', 'l2', 'latency', 'launch']
+# l2 = lts__t_bytes, warp = smsp__inst_executed (warp instructions issued). The requested bytes
+# (phase_request_byte) are the source's: kept from the bench CSV, or, for a CSV written before
+# gpu-bench had that row, computed from gpu_bench.cu's launch sizes (REQUEST below). The kernels
+# of loads.cu keep no counts (their dwarfs predict them).
+PROFILE_ORDER = ['dram', 'fp64', 'fp32', 'int', 'l2', 'latency', 'launch', None, None, None,
+                 'diverge', 'gather', 'mix']
+
+
+def request_per_launch(name, val, triad_bytes):
+    """Global-memory bytes one launch of a synthetic phase's kernel requests (gpu_bench.cu)."""
+    threads = val['sm'] * 2048
+    return {'dram': triad_bytes,                   # triad: 2 loads + 1 store of 8 B per element
+            'l2': 16.0 * (1 << 20) * 64,           # l2copy: 8 B load + 8 B store, 2^20 x 64
+            'gather': 8.0 * threads * 1024,        # one 8 B load per step, 1024 steps
+            'mix': 8.0 * threads * 12 / 32 * 256,  # 12 of 32 lanes, 256 steps
+            }.get(name, 0.0)
 
 
 def recount(bench_path, ncu_path):
@@ -160,14 +174,22 @@ def recount(bench_path, ncu_path):
         per.setdefault(int(r[0]), {})[r[12]] = float(r[14].replace(',', ''))
     counts = {}
     for i, name in enumerate(PROFILE_ORDER):
+        if name is None or i not in per:
+            continue
         m = per[i]
         f64 = m['smsp__sass_thread_inst_executed_op_fp64_pred_on.sum']
         f32 = m['smsp__sass_thread_inst_executed_op_fp32_pred_on.sum']
         counts[name] = (f64, f32, m['smsp__thread_inst_executed.sum'] - f64 - f32,
-                        m['dram__bytes_read.sum'] + m['dram__bytes_write.sum'], m['lts__t_bytes.sum'])
+                        m['dram__bytes_read.sum'] + m['dram__bytes_write.sum'], m['lts__t_bytes.sum'],
+                        m['smsp__inst_executed.sum'])
     rows = list(csv.reader(open(bench_path)))
     launches = {r[1]: float(r[2]) for r in rows if r and r[0] == 'phase_launches'}
-    keys = ['phase_fp64_inst', 'phase_fp32_inst', 'phase_other_inst', 'phase_dram_byte', 'phase_l2_byte']
+    val = {r[0]: float(r[2]) for r in rows
+           if r and not r[0].startswith('#') and r[0] in ('sm',)}
+    triad = [float(r[1]) for r in rows if r and r[0] == 'stream_triad_bps']
+    has_req = {r[1] for r in rows if r and r[0] == 'phase_request_byte'}
+    keys = ['phase_fp64_inst', 'phase_fp32_inst', 'phase_other_inst', 'phase_dram_byte',
+            'phase_l2_byte', 'phase_warp_inst']
     w = csv.writer(sys.stdout, lineterminator='\n')
     for r in rows:
         if r and r[0].startswith('#'):
@@ -177,11 +199,18 @@ def recount(bench_path, ncu_path):
                       'gpu_phases.py --recount' % ncu_path.split('/')[-1])
             continue
         if r and r[0] in keys:
-            if r[1] in counts:
-                r = [r[0], r[1], '%.6g' % (launches[r[1]] * counts[r[1]][keys.index(r[0])]), r[3]]
-            else:
+            if r[1] not in counts:
                 continue
+            r = [r[0], r[1], '%.6g' % (launches[r[1]] * counts[r[1]][keys.index(r[0])]), r[3]]
         w.writerow(r)
+        if r and r[0] == 'phase_l2_byte' and r[1] in counts:
+            name = r[1]
+            if not any(x and x[0] == 'phase_warp_inst' and x[1] == name for x in rows):
+                w.writerow(['phase_warp_inst', name, '%.6g' % (launches[name] * counts[name][5]),
+                            'inst'])
+            if name not in has_req:
+                w.writerow(['phase_request_byte', name, '%.6g' % (
+                    launches[name] * request_per_launch(name, val, triad[0] if triad else 0)), 'B'])
 
 
 if __name__ == '__main__':

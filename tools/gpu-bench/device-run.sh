@@ -37,7 +37,7 @@ if command -v ncu > /dev/null; then
   M=gpu__time_duration.sum,smsp__thread_inst_executed.sum,smsp__inst_executed.sum
   M=$M,smsp__sass_thread_inst_executed_op_fp64_pred_on.sum,smsp__sass_thread_inst_executed_op_fp32_pred_on.sum
   M=$M,smsp__sass_thread_inst_executed_op_integer_pred_on.sum,dram__bytes_read.sum,dram__bytes_write.sum
-  M=$M,lts__t_bytes.sum,l1tex__t_bytes.sum,sm__warps_active.avg.pct_of_peak_sustained_active
+  M=$M,lts__t_bytes.sum,l1tex__t_bytes.sum,sm__warps_active.avg.pct_of_peak_sustained_active,sm__cycles_active.avg
   S=$(date +%s)
   timeout 90 ncu --metrics "$M" --csv "$BIN" --profile > "$O/ncu.csv" 2>&1
   echo "ncu rc $? after $(( $(date +%s) - S )) s"

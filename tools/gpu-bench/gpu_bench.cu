@@ -185,11 +185,64 @@ __global__ void stencil7(const double *a, double *b, int n) {
   b[i] = 0.4 * a[i] + 0.1 * (a[i - 1] + a[i + 1] + a[i - n] + a[i + n] + a[i - s] + a[i + s]);
 }
 
+// D3.5's "inactive" execution (§3.4: threads predicated off or diverged): fma_chains<double>
+// with only `lanes` of each warp's 32 threads working (the others return at once). The warp
+// issues as many instructions as with 32 lanes; its threads do lanes/32 of the work.
+__global__ void fma_diverge(double *out, int iters, double x, int lanes) {
+  if ((int)(threadIdx.x & 31) >= lanes) return;
+  double r[8];
+  for (int k = 0; k < 8; k++) r[k] = x + threadIdx.x + k;
+  for (int i = 0; i < iters; i++)
+#pragma unroll
+    for (int k = 0; k < 8; k++) r[k] = fma(r[k], 0.999999, 1e-7);
+  double s = 0;
+  for (int k = 0; k < 8; k++) s += r[k];
+  if (s == 12345.678) out[0] = s;
+}
+
+// Uncoalesced gathers: each thread reads `steps` doubles at pseudo-random places of an array of
+// mask + 1 (a power of two) doubles, from an LCG of its index: every 8 B requested moves at
+// least a 32 B sector (D3.5's global-load efficiency G_e of 25 % or less); latency-bound.
+__global__ void gather(const double *a, double *out, size_t mask, int steps) {
+  size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+  unsigned h = (unsigned)i * 2654435761u + 12345u;
+  double s = 0;
+#pragma unroll 4
+  for (int k = 0; k < steps; k++) {
+    h = h * 1664525u + 1013904223u;
+    s += a[h & mask];
+  }
+  if (s == 12345.678) out[i & 1023] = s;
+}
+
+// The regime D3.5's model gives ACRANEB2 on a large GPU (Table 9: 49-68 % of the issue slots
+// inactive, global-load efficiency 31-62 %, IPC well below the issue width): `lanes` of each
+// warp's 32 threads work; each step one uncoalesced gather (as gather) feeding two dependent
+// FP64 FMA chains of 8 (16 FMAs per gather).
+__global__ void acraneb_mix(const double *a, double *out, size_t mask, int steps, int lanes) {
+  if ((int)(threadIdx.x & 31) >= lanes) return;
+  size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+  unsigned h = (unsigned)i * 2654435761u + 12345u;
+  double x = 1.0 + threadIdx.x, y = 2.0 - threadIdx.x;
+  for (int k = 0; k < steps; k++) {
+    h = h * 1664525u + 1013904223u;
+    double v = a[h & mask] + 1e-3;
+#pragma unroll
+    for (int j = 0; j < 8; j++) {
+      x = fma(x, v, 1e-7);
+      y = fma(y, v, -1e-7);
+    }
+  }
+  if (x + y == 12345.678) out[i & 1023] = x;
+}
+
 // ---- power phases ----
 
 // What one launch of a phase's kernel does (0 where not counted).
+// warp: warp instructions issued (thread instructions over the working lanes of a warp);
+// req: global-memory bytes the threads request (DRAM bytes beyond them are the scatter term's).
 struct counts {
-  double fp64, fp32, other, dram, l2;
+  double fp64, fp32, other, dram, l2, warp, req;
 };
 
 #ifdef DCSIM_HAVE_NVML
@@ -288,12 +341,17 @@ static void run_phase(FILE *out, sampler &s, const char *name, int context, F la
     std::fprintf(out,
                  "phase_fp64_inst,%s,%.6g,inst\nphase_fp32_inst,%s,%.6g,inst\n"
                  "phase_other_inst,%s,%.6g,inst\nphase_dram_byte,%s,%.6g,B\n"
-                 "phase_l2_byte,%s,%.6g,B\n",
+                 "phase_l2_byte,%s,%.6g,B\nphase_warp_inst,%s,%.6g,inst\n"
+                 "phase_request_byte,%s,%.6g,B\n",
                  name, n * c->fp64, name, n * c->fp32, name, n * c->other, name, n * c->dram, name,
-                 n * c->l2);
+                 n * c->l2, name, n * c->warp, name, n * c->req);
   std::fflush(out);
 }
 #endif
+
+// The regimes of the last three phases: 8 of 32 lanes working (diverge), gathers per thread
+// (gather), and 12 of 32 lanes with gathers feeding FP64 chains (acraneb_mix).
+static const int DIVERGE_LANES = 8, GATHER_STEPS = 1024, MIX_STEPS = 256, MIX_LANES = 12;
 
 // --profile: one launch of each phase's kernel, with the phases' launch configurations.
 static int profile_kernels() {
@@ -322,6 +380,9 @@ static int profile_kernels() {
   for (int nx : { 20, 200 })
     transt_like<<<(unsigned)(((size_t)nx * nx * 80 + 127) / 128), 128>>>(b, c, nx, 80);
   stencil7<<<(unsigned)((smax + 255) / 256), 256>>>(sa, sb, 512);
+  fma_diverge<<<threads / 256, 256>>>(a, iters, 1.0, DIVERGE_LANES);
+  gather<<<threads / 256, 256>>>(sa, b, smax - 1, GATHER_STEPS);
+  acraneb_mix<<<threads / 256, 256>>>(sa, b, smax - 1, MIX_STEPS, MIX_LANES);
   CK(cudaDeviceSynchronize());
   return 0;
 }
@@ -477,14 +538,14 @@ int main(int argc, char **argv) {
     // Nsight Compute counted on an H100 with CUDA 13 (calibration/h100-sxm5-run2/ncu.csv): they
     // depend on the compiler; device-run.sh's ncu.csv and tools/derive/gpu_phases.py --recount
     // replace them by this GPU's own counts.
-    counts c64 = { 8.0 * iters * threads, 0, 1.75 * iters * threads, 0, 0 };
+    counts c64 = { 8.0 * iters * threads, 0, 1.75 * iters * threads, 0, 0, 9.75 * iters * threads / 32, 0 };
     run_phase(out, smp, "fp64", 1, [&](long) { return k_fma64(), true; }, tf, &c64);
-    counts c32 = { 0, 8.0 * iters * threads, 1.0 * iters * threads, 0, 0 };
+    counts c32 = { 0, 8.0 * iters * threads, 1.0 * iters * threads, 0, 0, 9.0 * iters * threads / 32, 0 };
     run_phase(out, smp, "fp32", 1, [&](long) { return k_fma32(), true; }, tf32, &c32);
-    counts ci = { 0, 0, 25.0 * iters * threads, 0, 0 };
+    counts ci = { 0, 0, 25.0 * iters * threads, 0, 0, 25.0 * iters * threads / 32, 0 };
     run_phase(out, smp, "int", 1, [&](long) { return k_int(), true; }, ti, &ci);
     // sustained DRAM: triad, 24 B per element through L2 and DRAM
-    counts ct = { (double)n, 0, 16.7 * n, 24.0 * n, 36.6 * n };
+    counts ct = { (double)n, 0, 16.7 * n, 24.0 * n, 36.6 * n, 17.7 * n / 32, 24.0 * n };
     run_phase(out, smp, "dram", 1, [&](long) { return k_triad(), true; }, tt, &ct);
     // cache-heavy: L2-resident copy, 2 x 8 MiB, 64 passes per launch
     const size_t half = (size_t)1 << 20;
@@ -493,16 +554,17 @@ int main(int argc, char **argv) {
     double tl2 = time_it(k_l2, 3);
     std::fprintf(out, "l2_copy_bps,%zu,%.6g,B/s\n", 2 * half * sizeof(double),
                  16.0 * half * l2reps / tl2);
-    counts cl = { 1.0 * half * l2reps, 0, 34.6 * half * l2reps, 0, 20.1 * half * l2reps };
+    counts cl = { 1.0 * half * l2reps, 0, 34.6 * half * l2reps, 0, 20.1 * half * l2reps,
+                  35.6 * half * l2reps / 32, 16.0 * half * l2reps };
     run_phase(out, smp, "l2", 1, [&](long) { return k_l2(), true; }, tl2, &cl);
     // latency-bound: one warp per SM, one dependent FP64 chain per thread
     const int lsteps = 1 << 20;
     auto k_lat = [&] { chain<double><<<sm, 32>>>(b, cyc, lsteps, 1.0); };
     double tlat = time_it(k_lat, 1);
-    counts cla = { (double)sm * 32 * lsteps, 0, 0.44 * sm * 32 * lsteps, 0, 0 };
+    counts cla = { (double)sm * 32 * lsteps, 0, 0.44 * sm * 32 * lsteps, 0, 0, 1.44 * sm * lsteps, 0 };
     run_phase(out, smp, "latency", 1, [&](long) { return k_lat(), true; }, tlat, &cla);
     // launch-bound: empty kernels, one synchronous launch after another
-    counts ce = { 0, 0, 0, 0, 0 };
+    counts ce = { 0, 0, 0, 0, 0, 0, 0 };
     run_phase(out, smp, "launch", 1, [&](long) { return k_empty(), true; }, tl, &ce);
     // loads.cu's phases (counts: the dwarfs' own, dwarfs/transt-like.xml and stencil7.xml)
     double t200 = time_it([&] { k_transt(200); }, 3), t300 = time_it([&] { k_transt(300); }, 3),
@@ -512,6 +574,26 @@ int main(int argc, char **argv) {
     run_phase(out, smp, "transt20_sync", 1, [&](long) { return k_transt(20), true; }, t20, nullptr);
     run_phase(out, smp, "stencil512", 1, [&](long) { return k_stencil(512), true; }, s512,
               nullptr);
+    // D3.5's regime of ACRANEB2 (after the fit's phases, so that a board's power has settled
+    // the same way for each): masked lanes, uncoalesced gathers, and both with FP64 chains.
+    // Counts from the source (per working thread: diverge as fp64; gather 1 load of 8 B
+    // requested, 1 DADD and about 5 integer instructions of the LCG and address; mix the same
+    // plus 16 DFMA). A random 8 B load moves 64 B of DRAM traffic on an H100 (Nsight Compute,
+    // calibration/h100-sxm5-run4/ncu.csv). device-run.sh's ncu.csv and --recount replace the
+    // counts but the requested bytes (a property of the source) by the measured ones.
+    const double wd = (double)threads * DIVERGE_LANES / 32, wm = (double)threads * MIX_LANES / 32;
+    auto k_div = [&] { fma_diverge<<<threads / 256, 256>>>(a, iters, 1.0, DIVERGE_LANES); };
+    auto k_gat = [&] { gather<<<threads / 256, 256>>>(sa, b, smax - 1, GATHER_STEPS); };
+    auto k_mix = [&] { acraneb_mix<<<threads / 256, 256>>>(sa, b, smax - 1, MIX_STEPS, MIX_LANES); };
+    double tdv = time_it(k_div, 3), tga = time_it(k_gat, 3), tmx = time_it(k_mix, 3);
+    std::fprintf(out, "diverge_s,,%.6g,s\ngather_s,,%.6g,s\nmix_s,,%.6g,s\n", tdv, tga, tmx);
+    counts cdv = { 8.0 * iters * wd, 0, 1.75 * iters * wd, 0, 0, 9.75 * iters * wd / DIVERGE_LANES, 0 };
+    run_phase(out, smp, "diverge", 1, [&](long) { return k_div(), true; }, tdv, &cdv);
+    const double gl = (double)threads * GATHER_STEPS, ml = wm * MIX_STEPS;
+    counts cga = { gl, 0, 6.0 * gl, 64.0 * gl, 64.0 * gl, 7.0 * gl / 32, 8.0 * gl };
+    run_phase(out, smp, "gather", 1, [&](long) { return k_gat(), true; }, tga, &cga);
+    counts cmx = { 16.0 * ml, 0, 6.0 * ml, 64.0 * ml, 64.0 * ml, 22.0 * ml / MIX_LANES, 8.0 * ml };
+    run_phase(out, smp, "mix", 1, [&](long) { return k_mix(), true; }, tmx, &cmx);
     run_phase(out, smp, "idle_context2", 1, none, 0, nullptr);
     smp.finish();
     nvmlShutdown();

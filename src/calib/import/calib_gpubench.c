@@ -53,10 +53,14 @@ static const struct {
   { "phase_other_inst", offsetof(dcsim_gpubench_phase, other) },
   { "phase_dram_byte", offsetof(dcsim_gpubench_phase, dram) },
   { "phase_l2_byte", offsetof(dcsim_gpubench_phase, l2) },
+  { "phase_warp_inst", offsetof(dcsim_gpubench_phase, warp) },
+  { "phase_request_byte", offsetof(dcsim_gpubench_phase, request) },
 };
 #define N_PHASE_FIELDS (sizeof phase_fields / sizeof phase_fields[0])
-#define PHASE_REQUIRED 0x3fu  /* the first six */
-#define PHASE_COUNTS   0x7c0u /* the five counts */
+#define PHASE_REQUIRED 0x3fu   /* the first six */
+#define PHASE_COUNTS   0x7c0u  /* the five counts */
+#define PHASE_WARP     0x800u  /* optional: warp instructions (the issue term) */
+#define PHASE_REQUEST  0x1000u /* optional: bytes requested (the scatter term) */
 
 /* A phase_* row: the field of the phase named in the size column. */
 static int phase_row(const dcsim_csv_t *t, size_t r, size_t cs, size_t f, double x,
@@ -134,6 +138,9 @@ static int bench_row(const dcsim_csv_t *t, size_t r, size_t cm, size_t cs, size_
               { "dep_fp64_cycles", &b->dep_fp64_cycles },
               { "h2d_bps", &b->h2d_bps },
               { "l2_copy_bps", &b->l2_bps },
+              { "diverge_s", &b->diverge_s },
+              { "gather_s", &b->gather_s },
+              { "mix_s", &b->mix_s },
               { "power_idle_w", &b->idle_w },
               { "power_active_idle_w", &b->active_idle_w },
               { "power_loaded_w", &b->loaded_w },
@@ -173,6 +180,12 @@ static int check_phases(dcsim_gpubench *b, dcsim_error *err) {
                        "phase_dram_byte and phase_l2_byte go together (all five or none)",
                        ph->name);
     ph->has_counts = c != 0;
+    if ((ph->seen & (PHASE_WARP | PHASE_REQUEST)) && !c)
+      return DCSIM_ERR(err, DCSIM_EPARSE, b->path, ph->line,
+                       "phase %s: phase_warp_inst and phase_request_byte need the five counts",
+                       ph->name);
+    ph->has_warp = (ph->seen & PHASE_WARP) != 0;
+    ph->has_request = (ph->seen & PHASE_REQUEST) != 0;
     if (!(ph->dur_s > 0) || ph->busy_s > 1.01 * ph->dur_s || ph->launches != floor(ph->launches))
       return DCSIM_ERR(err, DCSIM_ERANGE, b->path, ph->line,
                        "phase %s: duration %g s, busy %g s, %g launches: want a positive "
@@ -412,8 +425,8 @@ int dcsim_gpu_power_fit_csv(const char *path, dcsim_gpu_power_fit *out, dcsim_er
 
 /* ---- the activity model from labelled phases (doc/models.md "GPU power by activity") ---- */
 
-static const char *const term_name[DCSIM_GPU_PM_TERMS] = { "busy", "fp64", "fp32",
-                                                           "int",  "dram", "l2" };
+static const char *const term_name[DCSIM_GPU_PM_TERMS] = { "busy", "fp64", "fp32",  "int",
+                                                           "dram", "l2",   "issue", "scatter" };
 
 /* A phase's activity over its duration: busy share, pipe rates over the architecture's peaks
  * (SM x per-clock rate x clock), traffic over the measured DRAM bandwidth. */
@@ -426,6 +439,10 @@ static void phase_activity(const dcsim_gpubench *b, const dcsim_gpu_arch *a,
   x[3] = ph->other / d / (sf * a->int_add);
   x[4] = ph->dram / d / b->stream_bps;
   x[5] = ph->l2 / d / b->stream_bps;
+  /* warp instructions over the issue slots (SM x issue width x clock), lanes ignored */
+  x[6] = ph->has_warp && a->issue_width > 0 ? ph->warp / d / (sf * a->issue_width) : 0;
+  /* DRAM bytes moved beyond those requested (uncoalesced access) over the bandwidth */
+  x[7] = ph->has_request ? fmax(0, ph->dram - ph->request) / d / b->stream_bps : 0;
 }
 
 /* Idle and active idle from the phases without launches. */
@@ -581,6 +598,9 @@ int dcsim_gpubench_profile_xml(const dcsim_gpubench *b, const dcsim_gpu_power_fi
   char *s = malloc(cap);
   if (!s) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   char link[256] = "", launch[320] = "";
+  /* schemas/gpu-profile.xsd: <power>, then <launch>, then <power-model> */
+  const char *pm = strstr(power, "  <power-model");
+  const size_t pm_at = pm ? (size_t)(pm - power) : strlen(power);
   if (b->h2d_bps > 0)
     snprintf(
         link, sizeof link,
@@ -599,10 +619,10 @@ int dcsim_gpubench_profile_xml(const dcsim_gpubench *b, const dcsim_gpu_power_fi
            "<gpu-profile name=\"%s\" model=\"%s\">\n"
            "  <device arch=\"%s\" sm=\"%.0f\" clock-hz=\"%.6g\" memory-bw-bps=\"%.6g\" "
            "source=\"measured: tools/gpu-bench (device query; STREAM triad bandwidth)\"/>\n"
-           "  <memory byte=\"%.0f\" source=\"measured: device query\"/>\n%s%s%s"
+           "  <memory byte=\"%.0f\" source=\"measured: device query\"/>\n%s%.*s%s%s"
            "</gpu-profile>\n",
            b->path, name, b->name, b->arch, b->sm, b->clock_hz, b->stream_bps, b->memory_byte, link,
-           power, launch);
+           (int)pm_at, power, launch, power + pm_at);
   *text = s;
   return 0;
 }
@@ -615,12 +635,12 @@ static void report_phases(FILE *f, const dcsim_gpu_phase_fit *ph) {
   fprintf(f, "power model (W at full use):");
   for (int j = 0; j < DCSIM_GPU_PM_TERMS; j++)
     fprintf(f, " %s %.4g%s", term_name[j], ph->coef_w[j], ph->exercised[j] ? "" : " (not fitted)");
-  fprintf(f, "\n%-16s %7s %7s %7s %7s %7s %7s %9s %9s %9s\n", "phase", "busy", "fp64", "fp32",
-          "int", "dram", "l2", "measured", "model", "held out");
+  fprintf(f, "\n%-16s %7s %7s %7s %7s %7s %7s %7s %7s %9s %9s %9s\n", "phase", "busy", "fp64",
+          "fp32", "int", "dram", "l2", "issue", "scatter", "measured", "model", "held out");
   for (size_t i = 0; i < ph->n_phases; i++) {
     const double *x = ph->row[i].x;
-    fprintf(f, "%-16s %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %9.4g ", ph->row[i].ph->name, x[0], x[1],
-            x[2], x[3], x[4], x[5], ph->row[i].ph->power_w);
+    fprintf(f, "%-16s %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %9.4g ", ph->row[i].ph->name,
+            x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], ph->row[i].ph->power_w);
     if (isfinite(ph->row[i].model_w))
       fprintf(f, "%9.4g", ph->row[i].model_w);
     else
