@@ -1,8 +1,10 @@
 /* test_fileio.c — whole-file reading (util/fileio.h): the bytes and their length, the rules each
  * reader sets (a size limit, NUL bytes) with the reader's own words, a file that is not there, a
- * file larger than one read chunk, and a pipe, which has no size to measure beforehand. */
+ * file larger than one read chunk, and a pipe, which has no size to measure beforehand; a directory
+ * written all or nothing. */
 #include "util/fileio.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +140,48 @@ static void test_not_regular(const char *tmp) {
   unlink(p);
 }
 
+/* entries of directory d, . and .. aside; -1 when it cannot be opened */
+static int n_entries(const char *d) {
+  DIR *dh = opendir(d);
+  if (!dh) return -1;
+  int n = 0;
+  for (struct dirent *e; (e = readdir(dh));)
+    n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+  closedir(dh);
+  return n;
+}
+
+/* dcsim__dir_write_atomic (issue 26, calibrate cpu --template): a new or empty directory gets all
+ * the files; a directory with something in it, or a failure while writing (the third file's name
+ * names a missing subfolder), leaves nothing behind: no target, no temporary directory. */
+static void test_dir_atomic(const char *tmp) {
+  char d[512], p[600], *text = NULL;
+  dcsim_error err = { 0 };
+  const char *names[] = { "machine.xml", "flops.csv", "no-such/DRAM.csv" };
+  const char *texts[] = { "<m/>\n", "frequency,threads,value,unit\n", "x\n" };
+  snprintf(d, sizeof d, "%s/deep/cal/", tmp); /* missing parents; a trailing slash */
+  CHECK_INT(dcsim__dir_write_atomic(d, names, texts, 2, &err), 0);
+  snprintf(p, sizeof p, "%s/deep/cal/flops.csv", tmp);
+  CHECK_INT(dcsim__file_read_text(p, &text, &err), 0);
+  CHECK_STR(text, "frequency,threads,value,unit\n");
+  free(text);
+  snprintf(p, sizeof p, "%s/deep", tmp);
+  CHECK_INT(n_entries(p), 1); /* cal only: the temporary directory is gone */
+  CHECK_INT(dcsim__dir_write_atomic(d, names, texts, 2, &err), DCSIM_EIO);
+  CHECK_STR(err.msg, "exists and is not empty (nothing was written)");
+  snprintf(d, sizeof d, "%s/deep/half", tmp);
+  CHECK_INT(dcsim__dir_write_atomic(d, names, texts, 3, &err), DCSIM_EIO);
+  CHECK(strstr(err.msg, "cannot write no-such/DRAM.csv") != NULL);
+  CHECK_INT(n_entries(d), -1);
+  CHECK_INT(n_entries(p), 1);   /* neither half nor half.tmpPID */
+  CHECK_INT(mkdir(d, 0777), 0); /* an empty directory is taken */
+  CHECK_INT(dcsim__dir_write_atomic(d, names, texts, 2, &err), 0);
+  CHECK_INT(n_entries(d), 2);
+  snprintf(d, sizeof d, "%s/deep/cal/flops.csv/x", tmp); /* a parent that is a file */
+  CHECK_INT(dcsim__dir_write_atomic(d, names, texts, 2, &err), DCSIM_EIO);
+  CHECK_STR(err.msg, "exists and is not a directory");
+}
+
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
   char tmp[] = "/tmp/dcsim-test-fileio-XXXXXX";
@@ -151,6 +195,7 @@ int main(void) {
   test_large(tmp);
   test_pipe();
   test_not_regular(tmp);
+  test_dir_atomic(tmp);
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
   if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmp);

@@ -71,8 +71,9 @@ _dcsim() {
         --format) _dcsim_words "text json csv"; return ;;
       esac ;;
     calibrate)
-      opts="--output --cpu --dwarf --method --flop-method --freq --domain-size --test --source --name --quantity --budget --batch --seeds --seed --target --sampler --plot --quiet --help"
+      opts="--template --output --cpu --dwarf --method --flop-method --freq --domain-size --test --source --name --quantity --budget --batch --seeds --seed --target --sampler --plot --quiet --help"
       case $prev in
+        --template) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --cpu) _dcsim_names cpu; return ;;
         --dwarf) _dcsim_names dwarf; return ;;
         --method) _dcsim_words "lad lsq endpoints"; return ;;
@@ -82,6 +83,10 @@ _dcsim() {
     bench)
       opts="--output --quick --time-budget --reps --threads --cache --compare --check --from --budget --seed --sampler --name --db --sysfs-cpu --powercap --quiet --help"
       case $prev in
+        --output) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --from) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --sysfs-cpu) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --powercap) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       esac ;;
     validate)
       opts="--quiet --max-tasks --max-memory --help"

@@ -217,6 +217,9 @@ static const dcsim_opt_spec roofline_opts[] = {
 };
 
 static const dcsim_opt_spec calibrate_opts[] = {
+  { "template", "DIR", 0,
+    "cpu: write a commented skeleton calibration directory (tables, machine.xml, power, README) "
+    "into DIR, which must be new or empty; fill its FILL values, then calibrate cpu DIR" },
   { "output", "PATH", 0,
     "write the result here (atomically) instead of stdout; import-*: the calibration directory" },
   { "cpu", "PROFILE", 0,
@@ -298,9 +301,9 @@ static const dcsim_command commands[] = {
   { "calibrate", dcsim_cmd_calibrate,
     "make profiles, coefficients and GPU kernel characteristics from measurements (D3.5 "
     "§3.4-§6.1.2)",
-    "cpu DIR | loops CSV | energy CSV | scaling DIR|CSV | gpu CSV... | import-likwid FILE... -o "
-    "DIR | import-kerncraft FILE.yml -o DIR | sampling PROFILE",
-    calibrate_opts, N_OF(calibrate_opts), 2, DCSIM_MAX_POSITIONAL },
+    "cpu DIR | cpu --template DIR | loops CSV | energy CSV | scaling DIR|CSV | gpu CSV... | "
+    "import-likwid FILE... -o DIR | import-kerncraft FILE.yml -o DIR | sampling PROFILE",
+    calibrate_opts, N_OF(calibrate_opts), 1, DCSIM_MAX_POSITIONAL },
   { "bench", dcsim_cmd_bench, "measure this machine: tables, profile, loop fits, held-out error",
     "", bench_opts, N_OF(bench_opts), 0, 0 },
   { "validate", dcsim_cmd_validate, "load and check input files: schema, references, values",

@@ -13,6 +13,7 @@
 #include "dcsim/calib_gpubench.h"
 #include "dcsim/calib_import.h"
 #include "dcsim/calib_scaling.h"
+#include "dcsim/calib_template.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
 #include "dcsim/dwarf.h"
@@ -103,9 +104,28 @@ static int check_made_profile(const char *dir, const char *text, dcsim_error *er
                    e.line, e.msg);
 }
 
+/* `dcsim calibrate cpu --template DIR`: the skeleton to fill (dcsim/calib_template.h) */
+static int cal_cpu_template(const dcsim_args *a, const char *dir, dcsim_error *err) {
+  if (a->n_positional > 1 || dcsim_arg(a, "output"))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "template"),
+                     "--template DIR writes the directory DIR; it takes no calibration directory "
+                     "and no -o");
+  int rc = dcsim_calib_cpu_template(dir, err);
+  if (!rc && !dcsim_arg_flag(a, "quiet"))
+    printf(
+        "wrote %s: fill every FILL of machine.xml and the CSV files (README.md says how), then "
+        "dcsim calibrate cpu %s\n",
+        dir, dir);
+  return rc;
+}
+
 static int cal_cpu(const dcsim_args *a, dcsim_error *err) {
-  int rc = need_pos(a, 2, "a calibration directory", err);
+  const char *tdir = dcsim_arg(a, "template");
+  if (tdir) return cal_cpu_template(a, tdir, err);
+  int rc = need_pos(a, 2, "a calibration directory (or --template DIR to write one to fill)", err);
   if (rc) return rc;
+  /* every placeholder of a template left unfilled, listed at once on stderr */
+  if ((rc = dcsim_calib_cpu_unfilled(a->positional[1], stderr, err))) return rc;
   char *text = NULL, *rep = NULL;
   size_t rlen = 0;
   FILE *rf = open_memstream(&rep, &rlen);
@@ -510,7 +530,8 @@ static int cal_sampling(const dcsim_args *a, dcsim_error *err) {
   dcsim_sampling_curve c[5];
   dcsim_sampler ps;
   int rc;
-  if ((rc = sampling_opts(a, &o, err)) || (rc = plan_sampler(a, NULL, 0, &ps, err)) ||
+  if ((rc = need_pos(a, 2, "a CPU profile", err)) || (rc = sampling_opts(a, &o, err)) ||
+      (rc = plan_sampler(a, NULL, 0, &ps, err)) ||
       (rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, a->positional[1], NULL, 2, path, sizeof path,
                                   err)) ||
       (rc = dcsim_cpu_profile_load(path, &cpu, err)) ||
@@ -560,6 +581,9 @@ int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err) {
   const char *what = a->positional[0], *out = dcsim_arg(a, "output");
   for (size_t i = 0; i < sizeof subs / sizeof *subs; i++) {
     if (strcmp(what, subs[i].name) != 0) continue;
+    if (i > 0 && dcsim_arg(a, "template"))
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "template"),
+                       "--template is for 'dcsim calibrate cpu' only");
     if (!subs[i].many && a->n_positional > 2)
       return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
                        "'dcsim calibrate %s' takes one argument, not %d", what,

@@ -114,6 +114,10 @@ void dcsim_cli_man(FILE *f) {
       "Make a CPU profile from a calibration directory:\n"
       ".PP\n.nf\n.RS\ndcsim calibrate cpu calibration/xeon\\-e5\\-2697v3 \\-o "
       "/tmp/hsw.xml\n.RE\n.fi\n"
+      "Start the calibration directory of a new CPU: a commented skeleton to fill (every FILL), "
+      "then make its profile:\n"
+      ".PP\n.nf\n.RS\ndcsim calibrate cpu \\-\\-template calibration/mycpu\n"
+      "dcsim calibrate cpu calibration/mycpu \\-o hw\\-profiles/cpu/mycpu.xml\n.RE\n.fi\n"
       ".SH SEE ALSO\ndoc/cli.md (commands, formats, numbers, reproducibility), doc/engine.md, "
       "doc/sweep.md, doc/models.md, doc/results.md, doc/calibration.md in the source tree.\n",
       f);
@@ -155,6 +159,8 @@ static void completion_command(FILE *f, const dcsim_command *c) {
       fputs("        --case) _dcsim_cases; return ;;\n", f);
     else if (strcmp(o->name, "freq") == 0) /* the names every CPU resolves (issue 26) */
       fputs("        --freq) _dcsim_words \"nominal min max turbo\"; return ;;\n", f);
+    else if (o->arg && strcmp(o->arg, "DIR") == 0) /* --template DIR, --from DIR: directories */
+      fprintf(f, "        --%s) COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n", o->name);
     else if (listed_values(o->arg, vals, sizeof vals))
       fprintf(f, "        --%s) _dcsim_words \"%s\"; return ;;\n", o->name, vals);
   }

@@ -1,6 +1,7 @@
 /* fileio.c — reading a whole input file into memory (see util/fileio.h). */
 #include "util/fileio.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,14 +115,19 @@ out:
   return rc;
 }
 
+/* 1 when dir exists as a directory, 0 when nothing is there, DCSIM_EIO when something else is */
+static int existing_dir(const char *dir, dcsim_error *err) {
+  struct stat st;
+  if (stat(dir, &st) != 0) return 0;
+  if (!S_ISDIR(st.st_mode))
+    return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "exists and is not a directory");
+  return 1;
+}
+
 /* one directory level: 0 when dir exists as a directory or was made */
 static int mkdir1(const char *dir, dcsim_error *err) {
-  struct stat st;
-  if (stat(dir, &st) == 0) {
-    if (!S_ISDIR(st.st_mode))
-      return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "exists and is not a directory");
-    return 0;
-  }
+  int e = existing_dir(dir, err);
+  if (e) return e < 0 ? e : 0;
   if (mkdir(dir, 0777) != 0 && errno != EEXIST)
     return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot create directory: %s", strerror(errno));
   return 0;
@@ -139,6 +145,93 @@ int dcsim__mkdir_p(const char *dir, dcsim_error *err) {
       *p = '/';
     }
   if (!rc) rc = mkdir1(d, err);
+  free(d);
+  return rc;
+}
+
+/* 1 when directory d holds nothing but . and .., 0 when it holds something, -1 unreadable */
+static int dir_is_empty(const char *d) {
+  DIR *dh = opendir(d);
+  if (!dh) return -1;
+  int empty = 1;
+  for (struct dirent *e; empty && (e = readdir(dh));)
+    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) empty = 0;
+  closedir(dh);
+  return empty;
+}
+
+/* dir must be absent or an empty directory; its parent is made when missing */
+static int dir_target_ok(const char *dir, dcsim_error *err) {
+  int e = existing_dir(dir, err);
+  if (e < 0) dcsim_error_suffix(err, " (nothing was written)");
+  if (e < 0) return e;
+  if (e) {
+    int empty = dir_is_empty(dir);
+    if (empty < 0) return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot read: %s", strerror(errno));
+    if (!empty)
+      return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "exists and is not empty (nothing was written)");
+    return 0;
+  }
+  char *parent = dcsim_strdup(dir);
+  if (!parent) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+  char *slash = strrchr(parent, '/');
+  int rc = 0;
+  if (slash && slash != parent) {
+    *slash = '\0';
+    rc = dcsim__mkdir_p(parent, err);
+  }
+  free(parent);
+  return rc;
+}
+
+int dcsim__dir_write_atomic(const char *dir, const char *const *names, const char *const *texts,
+                            size_t n, dcsim_error *err) {
+  size_t dl = strlen(dir);
+  while (dl > 1 && dir[dl - 1] == '/') dl--; /* DIR/ is DIR: rename() takes no trailing slash */
+  char *d = strndup(dir, dl), *tmp = d ? dcsim__file_tmp_path(d) : NULL, *path = NULL;
+  size_t written = 0;
+  int rc = 0, made = 0;
+  if (!d || !tmp) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+    goto out;
+  }
+  if ((rc = dir_target_ok(d, err))) goto out;
+  if (mkdir(tmp, 0777) != 0) {
+    rc = DCSIM_ERR(err, DCSIM_EIO, d, 0, "cannot create directory %s: %s", tmp, strerror(errno));
+    goto out;
+  }
+  made = 1;
+  for (; written < n; written++) {
+    free(path);
+    if (!(path = dcsim_path_in(tmp, names[written]))) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, d, 0, "out of memory");
+      goto out;
+    }
+    FILE *f = fopen(path, "wb");
+    size_t len = strlen(texts[written]);
+    int bad = !f || fwrite(texts[written], 1, len, f) != len;
+    if (f) bad |= fclose(f) != 0;
+    if (bad) {
+      rc = DCSIM_ERR(err, DCSIM_EIO, d, 0, "cannot write %s: %s (nothing was written)",
+                     names[written], strerror(errno ? errno : EIO));
+      written += f != NULL; /* a file was created: remove it too */
+      goto out;
+    }
+  }
+  if (rename(tmp, d) != 0) {
+    rc =
+        DCSIM_ERR(err, DCSIM_EIO, d, 0, "cannot create: %s (nothing was written)", strerror(errno));
+    goto out;
+  }
+  made = 0;
+out:
+  for (size_t i = 0; made && i < written && i < n; i++) { /* all or nothing */
+    free(path);
+    if ((path = dcsim_path_in(tmp, names[i]))) remove(path);
+  }
+  if (made) rmdir(tmp);
+  free(path);
+  free(tmp);
   free(d);
   return rc;
 }

@@ -44,6 +44,14 @@ int dcsim__file_publish(const char *tmp, const char *path, dcsim_error *err);
 /* Writes text to path through a temporary file and rename (never half a file). */
 int dcsim__file_write_atomic(const char *path, const char *text, dcsim_error *err);
 
+/* A new directory dir holding the n files names[i] (plain names) with the texts texts[i], all or
+ * nothing: they are written into a temporary directory beside it (dir.tmpPID) which is renamed to
+ * dir at the end; a failure removes what was written. dir must not exist or be an empty directory
+ * (else DCSIM_EIO naming dir: "exists and is not empty" or "exists and is not a directory", and
+ * nothing is written); missing parents are made. */
+int dcsim__dir_write_atomic(const char *dir, const char *const *names, const char *const *texts,
+                            size_t n, dcsim_error *err);
+
 /* Creates directory dir and its missing parents (mkdir -p); an existing non-directory is an
  * error naming dir. */
 int dcsim__mkdir_p(const char *dir, dcsim_error *err);

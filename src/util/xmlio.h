@@ -23,6 +23,9 @@ typedef struct dcsim_xml_doc dcsim_xml_doc_t;
 int dcsim__xml_load(const char *path, const char *expected_root, dcsim_xml_doc_t **out,
                     dcsim_error *err);
 void dcsim__xml_free(dcsim_xml_doc_t *doc);
+/* Parses path as dcsim_xml_load does (same limits, no DOCTYPE) but checks no schema: for reading
+ * a document that is not yet valid (a calibration template's placeholders). */
+int dcsim__xml_parse(const char *path, dcsim_xml_doc_t **out, dcsim_error *err);
 
 xmlNode *dcsim__xml_root(const dcsim_xml_doc_t *doc);
 const char *dcsim__xml_path(const dcsim_xml_doc_t *doc);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "calib/internal.h"
+#include "dcsim/calib_template.h"
 #include "dcsim/perf_fit.h"
 #include "dcsim/stats.h"
 #include "input/internal.h"
@@ -100,6 +101,74 @@ typedef struct freq_ids {
   size_t n;
 } freq_ids;
 
+/* What machine.xml's datasheet allows a table cell (issue 26, doc/calibration.md "Plausibility"):
+ * a figure that is 0 is absent and its check is not made. */
+typedef struct cell_limits {
+  unsigned cores_per_socket, sockets, threads_per_core; /* threads_per_core 0: not given (1) */
+  unsigned hw_threads;   /* cores_per_socket x threads per core x sockets */
+  double flop_per_cycle; /* <isa flop-per-cycle> of one core */
+  double max_ghz;        /* the highest clock of <frequencies>, turbo included */
+  double mem_peak_bps;   /* <memory peak-bps> of one socket */
+  int scatter;           /* <perf-fit placement="scatter"> */
+} cell_limits;
+
+/* A flops cell may exceed threads x flop/cycle x the highest clock by this factor (timer and clock
+ * rounding); a DRAM cell the memory peak of the sockets in use by FAR_DRAM (published tables pass
+ * the peak by up to 29 %: D3.5 Table 37, working sets partly in the caches). */
+#define NEAR_PEAK 1.10
+#define FAR_DRAM  2.0
+
+/* threads within the CPU's hardware threads */
+static int check_threads(const char *path, int line, unsigned threads, const cell_limits *lim,
+                         dcsim_error *err) {
+  if (!lim || threads <= lim->hw_threads) return 0;
+  return DCSIM_ERR(err, DCSIM_ERANGE, path, line,
+                   "threads=%u: more than the %u hardware threads of machine.xml's <spec> (%u "
+                   "cores per socket x %u thread%s per core%s x %u socket%s)",
+                   threads, lim->hw_threads, lim->cores_per_socket,
+                   lim->threads_per_core ? lim->threads_per_core : 1,
+                   lim->threads_per_core > 1 ? "s" : "",
+                   lim->threads_per_core ? "" : " (threads-per-core not given: one)", lim->sockets,
+                   lim->sockets > 1 ? "s" : "");
+}
+
+/* A cell against the datasheet peak: flops against threads x flop/cycle x the highest clock,
+ * DRAM against the memory peak of the sockets the threads use (compact: filled one after the
+ * other; scatter: spread). v in flop/s or B/s. */
+static int check_cell(const char *path, int line, const char *qty, const char *cell,
+                      const char *unit, unsigned threads, double v, const cell_limits *lim,
+                      dcsim_error *err) {
+  if (!lim) return 0;
+  if (strcmp(qty, "flops") == 0 && lim->flop_per_cycle > 0 && lim->max_ghz > 0) {
+    unsigned cores = lim->cores_per_socket * lim->sockets;
+    if (threads < cores) cores = threads; /* SMT threads share their core's units */
+    double peak = cores * lim->max_ghz * 1e9 * lim->flop_per_cycle;
+    if (v > NEAR_PEAK * peak)
+      return DCSIM_ERR(err, DCSIM_ERANGE, path, line,
+                       "%s %s at %u threads is above the datasheet peak of the cores they use: %u "
+                       "core%s x %g GHz (the highest <freq> of machine.xml) x %g flop/cycle (<isa "
+                       "flop-per-cycle>) = %.4g GFLOP/s, which a measurement may pass by 10 %% at "
+                       "most (a wrong unit or column? a turbo clock missing from <frequencies>?)",
+                       cell, unit, threads, cores, cores > 1 ? "s" : "", lim->max_ghz,
+                       lim->flop_per_cycle, peak / 1e9);
+  }
+  if (strcmp(qty, "DRAM") == 0 && lim->mem_peak_bps > 0) {
+    unsigned used =
+        lim->scatter ? threads : (threads + lim->cores_per_socket - 1) / lim->cores_per_socket;
+    if (used > lim->sockets) used = lim->sockets;
+    double peak = used * lim->mem_peak_bps;
+    if (v > FAR_DRAM * peak)
+      return DCSIM_ERR(err, DCSIM_ERANGE, path, line,
+                       "%s %s at %u threads is more than twice the datasheet memory peak of the "
+                       "%u socket%s they use (%s placement): %u x %.5g GB/s (<memory peak-bps>) = "
+                       "%.4g GB/s (a cache-sized working set, a wrong unit or column?)",
+                       cell, unit, threads, used, used > 1 ? "s" : "",
+                       lim->scatter ? "scatter" : "compact", used, lim->mem_peak_bps / 1e9,
+                       peak / 1e9);
+  }
+  return 0;
+}
+
 /* The tables' cells collected for the parametric fit, and each table's source=. */
 typedef struct cell_sink {
   dcsim_perf_obs *obs;
@@ -123,6 +192,7 @@ typedef struct table_csv {
   int fcol[256];          /* per id: its column, -1 = unused */
   const char **cells;     /* nt x nf values */
   const char **rsrc;      /* per thread count: the source of its row */
+  const cell_limits *lim; /* the datasheet's bounds */
 } table_csv;
 
 /* Columns, then every row checked: unit, threads, value > 0, a frequency of machine.xml. */
@@ -153,11 +223,17 @@ static int table_rows(table_csv *T, dcsim_error *err) {
       return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim__csv_line(t, r),
                        "unit '%s' differs from the first row's '%s'", dcsim__csv_cell(t, r, T->cu),
                        unit);
-    if ((rc = parse_threads(t, r, T->ct, path, &T->threads[r], err))) return rc;
+    if ((rc = parse_threads(t, r, T->ct, path, &T->threads[r], err)) ||
+        (rc = check_threads(path, dcsim__csv_line(t, r), T->threads[r], T->lim, err)))
+      return rc;
     double v;
     if ((rc = dcsim__csv_num(t, r, T->cv, &v, err))) return rc;
     if (!(v > 0))
       return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim__csv_line(t, r), "value must be positive");
+    double scale = strcmp(unit, "GFLOP/s") == 0 || strcmp(unit, "GB/s") == 0 ? 1e9 : 1;
+    if ((rc = check_cell(path, dcsim__csv_line(t, r), T->qty, dcsim__csv_cell(t, r, T->cv), unit,
+                         T->threads[r], v * scale, T->lim, err)))
+      return rc;
     size_t k = 0;
     while (k < T->n_ids && strcmp(T->ids[k], dcsim__csv_cell(t, r, T->cf)) != 0) k++;
     if (k == T->n_ids)
@@ -265,8 +341,11 @@ static int table_cells(const table_csv *T, int q, const freq_ids *fr, cell_sink 
 
 /* One <table> from its CSV, its cells into sink. fr: the frequency states of the manifest. */
 static int emit_table(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *tn, int q,
-                      const freq_ids *fr, cell_sink *sink, dcsim_error *err) {
-  table_csv T = { .qty = dcsim__xml_attr(doc, tn, "quantity"), .ids = fr->ids, .n_ids = fr->n };
+                      const freq_ids *fr, const cell_limits *lim, cell_sink *sink,
+                      dcsim_error *err) {
+  table_csv T = {
+    .qty = dcsim__xml_attr(doc, tn, "quantity"), .ids = fr->ids, .n_ids = fr->n, .lim = lim
+  };
   int rc = 0;
   char *path = dcsim_path_in(dir, dcsim__xml_attr(doc, tn, "file"));
   if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
@@ -303,6 +382,7 @@ static int cmp_power(const void *a, const void *b) {
 /* The power CSV read by emit_energy(): one row per state (idle or a core count). */
 typedef struct power_csv {
   const char *path, *freq; /* freq: <energy freq>, the one frequency of every row */
+  const cell_limits *lim;  /* NULL: core counts not checked */
   dcsim_csv_t *t;
   size_t cf, ct, cd, cv, cu, cs; /* columns; cs (source) is optional: (size_t)-1 */
   power_row *rows;
@@ -327,7 +407,9 @@ static int power_csv_row(power_csv *P, size_t r, dcsim_error *err) {
   if (v < 0) return DCSIM_ERR(err, DCSIM_ERANGE, path, line, "power must be >= 0");
   power_row key = { 0 };
   key.idle = strcmp(dcsim__csv_cell(t, r, P->ct), "idle") == 0;
-  if (!key.idle && (rc = parse_threads(t, r, P->ct, path, &key.cores, err))) return rc;
+  if (!key.idle && ((rc = parse_threads(t, r, P->ct, path, &key.cores, err)) ||
+                    (rc = check_threads(path, line, key.cores, P->lim, err))))
+    return rc;
   const char *dom = dcsim__csv_cell(t, r, P->cd);
   int is_pkg = strcmp(dom, "PKG") == 0;
   if (!is_pkg && strcmp(dom, "DRAM") != 0)
@@ -404,8 +486,8 @@ static void energy_xml(FILE *f, const power_csv *P, const dcsim_xml_doc_t *doc, 
 }
 
 static int emit_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *en,
-                       dcsim_error *err) {
-  power_csv P = { .freq = dcsim__xml_attr(doc, en, "freq") };
+                       const cell_limits *lim, dcsim_error *err) {
+  power_csv P = { .freq = dcsim__xml_attr(doc, en, "freq"), .lim = lim };
   int rc = 0;
   char *path = dcsim_path_in(dir, dcsim__xml_attr(doc, en, "file"));
   if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
@@ -573,7 +655,8 @@ static int profile_freqs(FILE *f, const char *mpath, const dcsim_xml_doc_t *doc,
 
 /* The tables (flops, L1..DRAM, each at most once), their cells into sink. */
 static int profile_tables(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *root,
-                          const freq_ids *fr, cell_sink *sink, dcsim_error *err) {
+                          const freq_ids *fr, const cell_limits *lim, cell_sink *sink,
+                          dcsim_error *err) {
   int rc;
   for (int q = 0; q < 5; q++) {
     xmlNode *found = NULL;
@@ -584,14 +667,14 @@ static int profile_tables(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, 
                              quantities[q]);
       found = tn;
     }
-    if (found && (rc = emit_table(f, dir, doc, found, q, fr, sink, err))) return rc;
+    if (found && (rc = emit_table(f, dir, doc, found, q, fr, lim, sink, err))) return rc;
   }
   return 0;
 }
 
 /* The power table of the profile. */
 static int profile_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *root,
-                          const freq_ids *fr, dcsim_error *err) {
+                          const freq_ids *fr, const cell_limits *lim, dcsim_error *err) {
   xmlNode *en = dcsim__xml_child(root, "energy");
   if (en) {
     const char *ef = dcsim__xml_attr(doc, en, "freq");
@@ -600,10 +683,37 @@ static int profile_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, 
     if (j == fr->n)
       return DCSIM_XML_ERR(err, DCSIM_EREF, doc, en, "<energy freq=\"%s\">: unknown frequency id",
                            ef);
-    int rc = emit_energy(f, dir, doc, en, err);
+    int rc = emit_energy(f, dir, doc, en, lim, err);
     if (rc) return rc;
   }
   return dcsim__calib_emit_power(f, dir, doc, root, err);
+}
+
+/* The bounds of the cells from <spec>, <datasheet>, <frequencies> and <perf-fit placement>. */
+static int gen_limits(const dcsim_xml_doc_t *doc, xmlNode *root, const freq_ids *fr,
+                      const dcsim_cpu_datasheet *ds, cell_limits *lim, dcsim_error *err) {
+  xmlNode *spec = dcsim__xml_child(root, "spec"), *pf = dcsim__xml_child(root, "perf-fit");
+  memset(lim, 0, sizeof *lim);
+  int rc;
+  if ((rc = dcsim__xml_u32(doc, spec, "cores-per-socket", 1, &lim->cores_per_socket, err)) ||
+      (rc = dcsim__xml_u32(doc, spec, "sockets", 1, &lim->sockets, err)) ||
+      (rc = dcsim__xml_u32(doc, spec, "threads-per-core", 0, &lim->threads_per_core, err)))
+    return rc;
+  double hw = (double)lim->cores_per_socket * lim->sockets *
+              (lim->threads_per_core ? lim->threads_per_core : 1);
+  if (hw < 1 || hw > 1000000)
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, spec,
+                         "<spec>: cores-per-socket x threads-per-core x sockets = %.0f hardware "
+                         "threads (1 to 1000000)",
+                         hw);
+  lim->hw_threads = (unsigned)hw;
+  lim->flop_per_cycle = ds->isa_flop_per_cycle;
+  lim->mem_peak_bps = ds->mem_peak_bps;
+  for (size_t k = 0; k < fr->n; k++)
+    if (fr->ghz[k] > lim->max_ghz) lim->max_ghz = fr->ghz[k];
+  const char *pl = pf ? dcsim__xml_attr(doc, pf, "placement") : NULL;
+  lim->scatter = pl && strcmp(pl, "scatter") == 0;
+  return 0;
 }
 
 /* One calibration directory turned into a profile: its document, cells, fit and reference. */
@@ -704,17 +814,21 @@ static int gen_fit(const char *dir, int depth, cpu_gen *g, FILE *f, FILE *report
 static int gen_run(const char *dir, int depth, FILE *f, FILE *report, cpu_gen *g,
                    dcsim_error *err) {
   int rc;
+  cell_limits lim;
   if (!(g->mpath = dcsim_path_in(dir, "machine.xml")))
     return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+  /* a skeleton of `calibrate cpu --template` still holding FILL makes no profile */
+  if ((rc = dcsim_calib_cpu_unfilled(dir, NULL, err))) return rc;
   if ((rc = dcsim__xml_load(g->mpath, "calibration-machine", &g->doc, err))) return rc;
   xmlNode *root = dcsim__xml_root(g->doc);
   if ((rc = profile_head(f, dir, g->mpath, g->doc, root, err)) ||
       (profile_price(f, g->doc, root), 0) ||
       (rc = profile_datasheet(f, g->doc, root, &g->ds, err)) ||
       (rc = profile_freqs(f, g->mpath, g->doc, root, &g->fr, err)) ||
-      (rc = profile_tables(f, dir, g->doc, root, &g->fr, &g->sink, err)) ||
+      (rc = gen_limits(g->doc, root, &g->fr, &g->ds, &lim, err)) ||
+      (rc = profile_tables(f, dir, g->doc, root, &g->fr, &lim, &g->sink, err)) ||
       (rc = gen_fit(dir, depth, g, f, report, err)) ||
-      (rc = profile_energy(f, dir, g->doc, root, &g->fr, err)))
+      (rc = profile_energy(f, dir, g->doc, root, &g->fr, &lim, err)))
     return rc;
   fputs("</cpu-profile>\n", f);
   return 0;

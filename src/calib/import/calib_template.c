@@ -1,0 +1,173 @@
+/* calib_template.c — the calibration directory skeleton and its FILL placeholders (see
+ * dcsim/calib_template.h, doc/calibration.md "A directory to fill"). */
+#include "dcsim/calib_template.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/csv.h"
+#include "util/fileio.h"
+#include "util/xmlio.h"
+
+/* templates/calibration-cpu/, embedded by tools/embed-templates.cmake */
+struct dcsim_embedded_file {
+  const char *name;
+  const char *text;
+  size_t len;
+};
+extern const struct dcsim_embedded_file dcsim_cpu_template_files[];
+
+int dcsim_calib_cpu_template(const char *dir, dcsim_error *err) {
+  const char *names[16], *texts[16];
+  size_t n = 0;
+  for (const struct dcsim_embedded_file *f = dcsim_cpu_template_files; f->name && n < 16; f++) {
+    names[n] = f->name;
+    texts[n++] = f->text;
+  }
+  int rc = dcsim__dir_write_atomic(dir, names, texts, n, err);
+  if (rc == DCSIM_EIO)
+    dcsim_error_suffix(err, "; the template is written into a new or empty directory only");
+  return rc;
+}
+
+/* "FILL" or "FILL: a hint" */
+static int is_placeholder(const char *s) {
+  while (*s == ' ' || *s == '\t' || *s == '\n') s++;
+  return strncmp(s, "FILL", 4) == 0 && (s[4] == '\0' || s[4] == ':');
+}
+
+/* The placeholders found: their count, each as a line of text, the first few for the message. */
+typedef struct unfilled {
+  size_t n;
+  FILE *list;      /* every item, NULL: none */
+  char first[600]; /* the first items, "; "-separated, cut at whole items */
+  size_t first_len;
+  int first_full;
+} unfilled;
+
+static void add_item(unfilled *u, size_t count, const char *path, int line, const char *what) {
+  u->n += count;
+  if (u->list) fprintf(u->list, "%s:%d: %s\n", path, line, what);
+  char item[600];
+  snprintf(item, sizeof item, "%s%s:%d %s", u->first_len ? "; " : "", path, line, what);
+  size_t l = strlen(item);
+  if (!u->first_full && u->first_len + l < sizeof u->first) {
+    memcpy(u->first + u->first_len, item, l + 1);
+    u->first_len += l;
+  } else {
+    u->first_full = 1;
+  }
+}
+
+/* One line per element: "<table quantity="L1"> FILL in source, ..." (the element named by its
+ * quantity, id or level when that is filled), its text too; then its children, in document order.
+ */
+static void scan_element(unfilled *u, const dcsim_xml_doc_t *doc, xmlNode *n) {
+  char what[512];
+  size_t wl = 0, count = 0;
+  wl += (size_t)snprintf(what, sizeof what, "<%s", (const char *)n->name);
+  static const char *const keys[] = { "quantity", "id", "level" };
+  for (size_t k = 0; k < 3; k++) {
+    const char *v = dcsim__xml_attr(doc, n, keys[k]);
+    if (v && !is_placeholder(v) && wl + strlen(v) + 32 < sizeof what) {
+      wl += (size_t)snprintf(what + wl, sizeof what - wl, " %s=\"%s\"", keys[k], v);
+      break;
+    }
+  }
+  wl += (size_t)snprintf(what + wl, sizeof what - wl, "> FILL in");
+  for (xmlAttr *a = n->properties; a && wl + 64 < sizeof what; a = a->next) {
+    const char *v = dcsim__xml_attr(doc, n, (const char *)a->name);
+    if (!v || !is_placeholder(v)) continue;
+    wl += (size_t)snprintf(what + wl, sizeof what - wl, "%s %s", count++ ? "," : "",
+                           (const char *)a->name);
+  }
+  for (xmlNode *c = n->children; c && wl + 64 < sizeof what; c = c->next)
+    if (c->type == XML_TEXT_NODE && c->content && is_placeholder((const char *)c->content))
+      wl += (size_t)snprintf(what + wl, sizeof what - wl, "%s its text", count++ ? "," : "");
+  if (count) add_item(u, count, dcsim__xml_path(doc), (int)xmlGetLineNo(n), what);
+  for (xmlNode *c = n->children; c; c = c->next)
+    if (c->type == XML_ELEMENT_NODE) scan_element(u, doc, c);
+}
+
+/* The rows of one CSV: per line, the columns whose cells are placeholders. An unreadable file is
+ * left to the table reader, which names it. */
+static void scan_csv(unfilled *u, const char *path) {
+  char *text = NULL, **cells = NULL, **head = NULL;
+  size_t cap = 0, hcap = 0, nh = 0, nc;
+  dcsim_error e;
+  if (dcsim__file_read_text(path, &text, &e) != 0) return;
+  int line = 0;
+  for (char *p = text, *nl; p && *p; p = nl ? nl + 1 : NULL) {
+    nl = strchr(p, '\n');
+    if (nl) *nl = '\0';
+    line++;
+    if (*p == '#' || strspn(p, " \t\r") == strlen(p)) continue;
+    if (!head) { /* the header: its names are kept (the split is in place) */
+      if (dcsim__csv_split(p, &head, &hcap, &nh) != 0) break;
+      continue;
+    }
+    if (dcsim__csv_split(p, &cells, &cap, &nc) != 0) continue; /* the table reader says why */
+    char what[512];
+    size_t wl = 0, count = 0;
+    for (size_t i = 0; i < nc && wl + 64 < sizeof what; i++)
+      if (is_placeholder(cells[i])) {
+        count++;
+        wl += (size_t)snprintf(what + wl, sizeof what - wl, "%s%s", wl ? ", " : "FILL in ",
+                               i < nh ? head[i] : "a cell beyond the header");
+      }
+    if (count) add_item(u, count, path, line, what);
+  }
+  free(cells);
+  free(head);
+  free(text);
+}
+
+/* The CSV files named by machine.xml, each once: <table file>, <energy file>, <dram bandwidth>. */
+static void scan_csvs(unfilled *u, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *root) {
+  const char *files[16];
+  size_t nf = 0;
+  xmlNode *pm = dcsim__xml_child(root, "power-model");
+  xmlNode *srcs[] = { dcsim__xml_child(root, "energy"), pm ? dcsim__xml_child(pm, "dram") : NULL };
+  for (xmlNode *t = dcsim__xml_child(root, "table"); t && nf < 8; t = dcsim__xml_next(t, "table"))
+    files[nf++] = dcsim__xml_attr(doc, t, "file");
+  if (srcs[0]) files[nf++] = dcsim__xml_attr(doc, srcs[0], "file");
+  if (srcs[1]) files[nf++] = dcsim__xml_attr(doc, srcs[1], "bandwidth");
+  for (size_t i = 0; i < nf; i++) {
+    int seen = !files[i] || is_placeholder(files[i]);
+    for (size_t j = 0; j < i && !seen; j++) seen = files[j] && strcmp(files[i], files[j]) == 0;
+    if (seen) continue;
+    char *path = dcsim_path_in(dir, files[i]);
+    if (path) scan_csv(u, path);
+    free(path);
+  }
+}
+
+int dcsim_calib_cpu_unfilled(const char *dir, FILE *list, dcsim_error *err) {
+  char *mpath = dcsim_path_in(dir, "machine.xml");
+  if (!mpath) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+  dcsim_xml_doc_t *doc = NULL;
+  dcsim_error e;
+  unfilled u;
+  memset(&u, 0, sizeof u);
+  u.list = list;
+  int rc = 0;
+  if (dcsim__xml_parse(mpath, &doc, &e) == 0) {
+    xmlNode *root = dcsim__xml_root(doc);
+    scan_element(&u, doc, root);
+    scan_csvs(&u, dir, doc, root);
+  }
+  if (u.n && list)
+    rc = DCSIM_ERR(err, DCSIM_ESCHEMA, mpath, 0,
+                   "not filled in: %zu placeholder%s FILL left (every one is listed above); give "
+                   "each its figure and source, nothing was written",
+                   u.n, u.n == 1 ? "" : "s");
+  else if (u.n)
+    rc = DCSIM_ERR(err, DCSIM_ESCHEMA, mpath, 0,
+                   "not filled in: %zu placeholder%s FILL left (%s%s); give each its figure and "
+                   "source, nothing was written",
+                   u.n, u.n == 1 ? "" : "s", u.first, u.first_full ? "; ..." : "");
+  dcsim__xml_free(doc);
+  free(mpath);
+  return rc;
+}

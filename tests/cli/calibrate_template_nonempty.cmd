@@ -1,0 +1,4 @@
+# Issue 26, item 6: --template writes only into a new or empty directory: one holding a file, a path
+# that is a file, a parent that is a file are refused naming the path, nothing written (the notes stay
+# alone); --template takes no calibration directory and no -o, and belongs to calibrate cpu only.
+mkdir $TMPDIR/d && echo notes > $TMPDIR/d/notes.txt && dcsim calibrate cpu --template $TMPDIR/d 2>&1 | sed "s|$TMPDIR|TMP|g"; echo "exit ${PIPESTATUS[0]}"; ls $TMPDIR/d; ls $TMPDIR | sed 's/[0-9]*$//'; dcsim calibrate cpu --template $TMPDIR/d/notes.txt 2>&1 | sed "s|$TMPDIR|TMP|g"; dcsim calibrate cpu --template $TMPDIR/d/notes.txt/cal 2>&1 | sed "s|$TMPDIR|TMP|g"; dcsim calibrate cpu calibration/xeon-gold-6148 --template $TMPDIR/x; dcsim calibrate cpu --template $TMPDIR/x -o $TMPDIR/p.xml; dcsim calibrate loops tests/data/calib/loops-bifft.csv --template $TMPDIR/x; dcsim calibrate cpu; echo "exit $?"; ls $TMPDIR

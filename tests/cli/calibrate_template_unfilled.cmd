@@ -1,0 +1,4 @@
+# Issue 26, item 6: the untouched template is refused, every placeholder listed at once (file, line,
+# element and attribute or CSV columns), nothing written; with machine.xml filled only the table rows
+# are left; a placeholder in a <perf-fit reference> directory is refused too (the first ones named).
+dcsim calibrate cpu --template $TMPDIR/t >/dev/null && dcsim calibrate cpu $TMPDIR/t -o $TMPDIR/p.xml 2>&1 | sed "s|$TMPDIR|TMP|g"; echo "exit ${PIPESTATUS[0]}"; ls $TMPDIR; sed -i -f tests/data/calibration/template-fill-e5-2697v3.sed $TMPDIR/t/machine.xml && dcsim calibrate cpu $TMPDIR/t 2>&1 | sed "s|$TMPDIR|TMP|g"; echo "exit ${PIPESTATUS[0]}"; mkdir $TMPDIR/r && sed "s|reference=\"[^\"]*\"|reference=\"$TMPDIR/t\"|" tests/data/calibration/implausible-peak/machine.xml > $TMPDIR/r/machine.xml && cp calibration/xeon-gold-6148/flops.csv $TMPDIR/r/ && dcsim calibrate cpu $TMPDIR/r 2>&1 | sed "s|$TMPDIR|TMP|g"; echo "exit ${PIPESTATUS[0]}"
