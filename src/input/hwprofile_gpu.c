@@ -69,6 +69,11 @@ static int gpu_launch_power_model(dcsim_gpu_profile_t *p, const dcsim_xml_doc_t 
   if (!(s->active_idle_w > 0))
     return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, m,
                          "<power-model>: needs <power active-idle-w> (the model's floor)");
+  if (s->pm_issue_w > 0 && !(s->arch.issue_width > 0))
+    return DCSIM_XML_ERR(err, DCSIM_EREF, doc, m,
+                         "<power-model issue-w>: architecture '%s' has no <issue-width> (the "
+                         "term's denominator)",
+                         s->arch.name[0] ? s->arch.name : "(none)");
   if ((rc = dcsim__profile_dup_source(doc, m, &p->pm_source, err))) return rc;
   s->has_power_model = 1;
   return 0;

@@ -218,10 +218,6 @@ int dcsim_gpu_activity_of(const dcsim_dwarf_eval *ev, const dcsim_gpu_spec *g,
     if (c->G_e > 0 && c->G_e < 1)
       a->u_scatter += n * c->dram_byte * (1 - c->G_e) / g->dev_memory_bw_bps;
   }
-  if (g->pm_issue_w > 0 && !(g->arch.issue_width > 0))
-    return DCSIM_ERR(err, DCSIM_EREF, "", 0,
-                     "the GPU's <power-model issue-w> needs its architecture's <issue-width> (%s)",
-                     g->arch.name);
   a->busy = fmax(0, 1 - r->launch_only_s / T);
   return 0;
 }
