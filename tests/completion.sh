@@ -39,7 +39,7 @@ expect "bash" dcsim completion ""
 expect "workflows/alaro.xml" dcsim run workflows/alaro.x
 expect "nominal" dcsim model --freq nom
 expect "sampling scaling" dcsim calibrate s
-expect "templates" dcsim calibrate cpu --template templ
+expect "workflows" dcsim calibrate cpu --template workf
 expect "time,cost time,energy time,energy,cost" dcsim sweep workflows/alaro.xml --objectives time
 # --case: the cases of the dwarf given earlier on the line, by name or path (`dcsim list DWARF`)
 expect "200x200x80 20x20x80" dcsim model --dwarf acraneb2 --case 2

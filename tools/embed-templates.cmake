@@ -1,4 +1,4 @@
-# Turns every file of templates/calibration-cpu/ into a C string, so that `dcsim calibrate cpu
+# Turns every file of calibration/template-cpu/ into a C string, so that `dcsim calibrate cpu
 # --template DIR` writes the skeleton from any directory (src/calib/import/calib_template.c).
 # The files stay data files of the tree: edit them there, not in C.
 include(${CMAKE_CURRENT_LIST_DIR}/embed-bytes.cmake)

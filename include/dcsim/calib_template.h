@@ -1,6 +1,6 @@
 /* dcsim/calib_template.h — the skeleton of a CPU calibration directory and its placeholders.
  *
- * `dcsim calibrate cpu --template DIR` writes the files of templates/calibration-cpu/ (embedded in
+ * `dcsim calibrate cpu --template DIR` writes the files of calibration/template-cpu/ (embedded in
  * the library) into DIR: machine.xml, the tables and the power table with every value to give
  * written FILL, each explained by a comment, and a README. `dcsim calibrate cpu` refuses a
  * directory in which a placeholder is left, listing every one (doc/calibration.md, "A directory to

@@ -10,7 +10,7 @@
 #include "util/fileio.h"
 #include "util/xmlio.h"
 
-/* templates/calibration-cpu/, embedded by tools/embed-templates.cmake */
+/* calibration/template-cpu/, embedded by tools/embed-templates.cmake */
 struct dcsim_embedded_file {
   const char *name;
   const char *text;
