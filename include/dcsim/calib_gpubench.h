@@ -79,8 +79,9 @@ typedef struct dcsim_gpubench {
   double sm, clock_hz, memory_byte, stream_bps;
   double fp64_flops, fp32_flops, int_ops, launch_s, sync_launch_s, h2d_bps, l2_bps; /* 0: none */
   double dep_fp32_cycles, dep_fp64_cycles;
-  double diverge_s, gather_s, mix_s; /* device seconds of one launch of the diverge, gather and
-                                        mix phases' kernels (0: none) */
+  double diverge_s, gather_s, mix_s,
+      lowipc_s; /* device seconds of one launch of the diverge,
+                    gather, mix and lowipc phases' kernels (0: none) */
   double idle_w, active_idle_w, loaded_w, limit_w;
   dcsim_gpubench_series series[DCSIM_GPUBENCH_N_SERIES];
   size_t n_phases;

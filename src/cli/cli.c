@@ -46,11 +46,12 @@
   }
 #define OPT_STRICT \
   { "strict", NULL, 0, "refuse extrapolated and datasheet-only values (provenance, doc/models.md)" }
-#define OPT_THREADING                                                                           \
-  {                                                                                             \
-    "threading", "measured|ideal", 0,                                                           \
-        "CPU thread scaling: the dwarf's measured law where it applies, or the per-loop model " \
-        "with well-behaved threads (default measured; doc/models.md \"Thread scaling\")"        \
+#define OPT_THREADING                                                                        \
+  {                                                                                          \
+    "threading", "measured|ideal", 0,                                                        \
+        "the code as measured (the dwarf's thread-scaling law; D3.5's GPU counters) or the " \
+        "algorithm done well (per-loop model; GPU kernels in full warps, requested bytes "   \
+        "only); default measured (doc/models.md \"Thread scaling\")"                         \
   }
 
 static const dcsim_opt_spec model_opts[] = {

@@ -153,7 +153,7 @@ def main():
 # gpu-bench had that row, computed from gpu_bench.cu's launch sizes (REQUEST below). The kernels
 # of loads.cu keep no counts (their dwarfs predict them).
 PROFILE_ORDER = ['dram', 'fp64', 'fp32', 'int', 'l2', 'latency', 'launch', None, None, None,
-                 'diverge', 'gather', 'mix']
+                 'diverge', 'gather', 'mix', 'lowipc']
 
 
 def request_per_launch(name, val, triad_bytes):
@@ -163,6 +163,7 @@ def request_per_launch(name, val, triad_bytes):
             'l2': 16.0 * (1 << 20) * 64,           # l2copy: 8 B load + 8 B store, 2^20 x 64
             'gather': 8.0 * threads * 1024,        # one 8 B load per step, 1024 steps
             'mix': 8.0 * threads * 12 / 32 * 256,  # 12 of 32 lanes, 256 steps
+            'lowipc': 8.0 * val['sm'] * 256 * 12 / 32 * 4096,  # one block of 256 per SM
             }.get(name, 0.0)
 
 

@@ -352,6 +352,10 @@ static void run_phase(FILE *out, sampler &s, const char *name, int context, F la
 // The regimes of the last three phases: 8 of 32 lanes working (diverge), gathers per thread
 // (gather), and 12 of 32 lanes with gathers feeding FP64 chains (acraneb_mix).
 static const int DIVERGE_LANES = 8, GATHER_STEPS = 1024, MIX_STEPS = 256, MIX_LANES = 12;
+// lowipc: acraneb_mix with 8 warps per SM (one block of 256) gathering from 8 MiB (L2-resident):
+// latency-bound at an IPC near D3.5's ACRANEB2 (0.45-0.73), masked lanes, little DRAM traffic.
+static const int LOWIPC_STEPS = 4096;
+static const size_t LOWIPC_MASK = ((size_t)1 << 20) - 1;
 
 // --profile: one launch of each phase's kernel, with the phases' launch configurations.
 static int profile_kernels() {
@@ -383,6 +387,7 @@ static int profile_kernels() {
   fma_diverge<<<threads / 256, 256>>>(a, iters, 1.0, DIVERGE_LANES);
   gather<<<threads / 256, 256>>>(sa, b, smax - 1, GATHER_STEPS);
   acraneb_mix<<<threads / 256, 256>>>(sa, b, smax - 1, MIX_STEPS, MIX_LANES);
+  acraneb_mix<<<sm, 256>>>(sa, b, LOWIPC_MASK, LOWIPC_STEPS, MIX_LANES);
   CK(cudaDeviceSynchronize());
   return 0;
 }
@@ -594,6 +599,12 @@ int main(int argc, char **argv) {
     run_phase(out, smp, "gather", 1, [&](long) { return k_gat(), true; }, tga, &cga);
     counts cmx = { 16.0 * ml, 0, 6.0 * ml, 64.0 * ml, 64.0 * ml, 22.0 * ml / MIX_LANES, 8.0 * ml };
     run_phase(out, smp, "mix", 1, [&](long) { return k_mix(), true; }, tmx, &cmx);
+    auto k_low = [&] { acraneb_mix<<<sm, 256>>>(sa, b, LOWIPC_MASK, LOWIPC_STEPS, MIX_LANES); };
+    double tlo = time_it(k_low, 3);
+    std::fprintf(out, "lowipc_s,,%.6g,s\n", tlo);
+    const double ll = (double)sm * 256 * MIX_LANES / 32 * LOWIPC_STEPS;
+    counts clo = { 16.0 * ll, 0, 6.0 * ll, 0, 32.0 * ll, 22.0 * ll / MIX_LANES, 8.0 * ll };
+    run_phase(out, smp, "lowipc", 1, [&](long) { return k_low(), true; }, tlo, &clo);
     run_phase(out, smp, "idle_context2", 1, none, 0, nullptr);
     smp.finish();
     nvmlShutdown();

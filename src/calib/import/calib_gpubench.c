@@ -141,6 +141,7 @@ static int bench_row(const dcsim_csv_t *t, size_t r, size_t cm, size_t cs, size_
               { "diverge_s", &b->diverge_s },
               { "gather_s", &b->gather_s },
               { "mix_s", &b->mix_s },
+              { "lowipc_s", &b->lowipc_s },
               { "power_idle_w", &b->idle_w },
               { "power_active_idle_w", &b->active_idle_w },
               { "power_loaded_w", &b->loaded_w },
