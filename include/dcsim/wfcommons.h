@@ -27,6 +27,8 @@
 #include "dcsim/platform.h"
 #include "dcsim/workflow.h"
 
+struct dcsim_budget;
+
 typedef struct dcsim_wfc_machine {
   char *name;
   unsigned cores;     /* coreCount, 0 if unknown */
@@ -66,7 +68,19 @@ typedef struct dcsim_wfc {
   char *wms_name, *wms_version;
 } dcsim_wfc;
 
+/* A JSON tree costs more memory than its text: a 62.4 MB instance of 200 000 tasks peaked at
+ * 841 MB resident in `dcsim validate` (13.5 x, doc/robustness.md), so the file's size times
+ * DCSIM_WFC_BYTES_PER_BYTE is what loading is charged before jansson reads a byte. */
+#define DCSIM_WFC_BYTES_PER_BYTE 14u
+/* Without a budget, a file larger than this is refused (about 14 GiB of memory). */
+#define DCSIM_WFC_MAX_FILE_BYTE (1ull << 30)
+
 int dcsim_wfc_load(const char *path, dcsim_wfc **out, dcsim_error *err);
+/* The same within a budget (dcsim/budget.h; NULL: the fixed cap DCSIM_WFC_MAX_FILE_BYTE only):
+ * refused with the figure and the option that raises it when the file's size times
+ * DCSIM_WFC_BYTES_PER_BYTE passes the budget's memory. */
+int dcsim_wfc_load_budget(const char *path, const struct dcsim_budget *budget, dcsim_wfc **out,
+                          dcsim_error *err);
 void dcsim_wfc_free(dcsim_wfc *w);
 
 typedef struct dcsim_wfc_opts {

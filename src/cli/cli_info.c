@@ -577,7 +577,7 @@ static int validate_trace(const char *path, dcsim_trace_kind kind, vctx *v, dcsi
   dcsim_wfc *w = NULL;
   dcsim_workflow *wf = NULL;
   dcsim_wfc_opts o = { 0, 0, 0, 0 };
-  rc = dcsim_wfc_load(path, &w, err);
+  rc = dcsim_wfc_load_budget(path, v->budget, &w, err);
   if (!rc) rc = dcsim_wfc_workflow(w, &o, &wf, err);
   dcsim_workflow_free(wf);
   dcsim_wfc_free(w);

@@ -3,12 +3,16 @@
 #include "dcsim/wfcommons.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
+
+#include "dcsim/budget.h"
 
 #include "dcsim/stats.h"
 #include "dcsim/strutil.h"
@@ -532,15 +536,38 @@ static void task_lines(dcsim_wfc *w) {
 }
 
 int dcsim_wfc_load(const char *path, dcsim_wfc **out, dcsim_error *err) {
+  return dcsim_wfc_load_budget(path, NULL, out, err);
+}
+
+/* The memory jansson's tree of the file would take, against the budget (or the fixed cap). */
+static int check_size(const char *path, const dcsim_budget *b, dcsim_error *err) {
+  struct stat st;
+  if (stat(path, &st) != 0) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "%s", strerror(errno));
+  const uint64_t size = (uint64_t)st.st_size;
+  if (!b && size > DCSIM_WFC_MAX_FILE_BYTE) {
+    char h[32], m[32];
+    dcsim_human_bytes(size, h, sizeof h);
+    dcsim_human_bytes(DCSIM_WFC_MAX_FILE_BYTE, m, sizeof m);
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, 0,
+                     "a WfCommons instance of %s: more than the %s this command reads", h, m);
+  }
+  if (b && size > UINT64_MAX / DCSIM_WFC_BYTES_PER_BYTE)
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "a WfCommons instance of %llu bytes",
+                     (unsigned long long)size);
+  return dcsim_budget_bytes(b, size * DCSIM_WFC_BYTES_PER_BYTE,
+                            "reading the WfCommons instance would", path, 0, err);
+}
+
+int dcsim_wfc_load_budget(const char *path, const dcsim_budget *budget, dcsim_wfc **out,
+                          dcsim_error *err) {
   wfc_load L = { .c = { path, err } };
   json_error_t je;
   int rc = 0;
   *out = NULL;
-  L.w = calloc(1, sizeof *L.w);
-  if ((rc = dcsim__file_check_input(path, err))) { /* a FIFO would block jansson's open */
-    free(L.w);
+  if ((rc = dcsim__file_check_input(path, err)) || /* a FIFO would block jansson's open */
+      (rc = check_size(path, budget, err)))
     return rc;
-  }
+  L.w = calloc(1, sizeof *L.w);
   json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
   if (!L.w || !(L.w->path = dcsim_strdup(path))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");

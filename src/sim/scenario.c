@@ -547,7 +547,7 @@ static int load_wfc(dcsim_scenario *s, const char *path, const dcsim_scenario_op
                     dcsim_workflow **out, dcsim_error *err) {
   dcsim_wfc *w = NULL;
   dcsim_wfc_opts wo = { pin, o->wms_delay_s, o->wms_dispatch_s, o->io_bw_bps };
-  int rc = dcsim_wfc_load(path, &w, err);
+  int rc = dcsim_wfc_load_budget(path, o->budget, &w, err);
   if (!rc) rc = dcsim_wfc_workflow(w, &wo, out, err);
   if (!rc && !s->trace && !(rc = trace_info(s, err))) {
     s->trace->kind = DCSIM_TRACE_WFCOMMONS;
@@ -671,7 +671,7 @@ static int load_trace_input(dcsim_scenario *s, const char *path, dcsim_trace_kin
   }
   dcsim_wfc *w = NULL;
   if (node) { /* its recorded machines */
-    if (!(rc = dcsim_wfc_load(path, &w, err)) &&
+    if (!(rc = dcsim_wfc_load_budget(path, o->budget, &w, err)) &&
         !(rc = dcsim_wfc_platform(w, &node->groups[0], &s->platform, err)))
       *platform = s->platform->path;
     dcsim_wfc_free(w);
