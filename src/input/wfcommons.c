@@ -13,7 +13,6 @@
 #include <jansson.h>
 
 #include "dcsim/budget.h"
-
 #include "dcsim/stats.h"
 #include "dcsim/strutil.h"
 #include "util/fileio.h"

@@ -530,8 +530,7 @@ int dcsim_gpubench_fit_phases(const dcsim_gpubench *b, dcsim_gpu_phase_fit *o, d
   return 0;
 }
 
-/* The <power> (and <power-model>) elements: from the phase fit, else the log, else the bench's
- * power rows. */
+/* The <power> element: from the phase fit, else the log, else the bench's power rows. */
 static int power_xml(const dcsim_gpubench *b, const dcsim_gpu_power_fit *pw,
                      const dcsim_gpu_phase_fit *ph, char *buf, size_t size, dcsim_error *err) {
   double lim = ph                      ? ph->limit_w
@@ -568,7 +567,16 @@ static int power_xml(const dcsim_gpubench *b, const dcsim_gpu_power_fit *pw,
       "  <power limit-w=\"%.4g\" limit-source=\"measured: NVML power limit\" idle-w=\"%.4g\" "
       "idle-source=\"%s\" active-idle-w=\"%.4g\" active-idle-source=\"%s\"/>\n",
       lim, fmin(idle, act), idle_src, act, act_src);
-  if (ph && l < size) {
+  if (l >= size) return DCSIM_ERR(err, DCSIM_ERANGE, b->path, 0, "profile text too long");
+  return 0;
+}
+
+/* The <power-model> element of the phase fit ("" without one). */
+static int power_model_xml(const dcsim_gpubench *b, const dcsim_gpu_phase_fit *ph, char *buf,
+                           size_t size, dcsim_error *err) {
+  size_t l = 0;
+  buf[0] = 0;
+  if (ph) {
     l += (size_t)snprintf(buf + l, size - l, "  <power-model");
     for (int j = 0; j < DCSIM_GPU_PM_TERMS && l < size; j++)
       l += (size_t)snprintf(buf + l, size - l, " %s-w=\"%.4g\"", term_name[j], ph->coef_w[j]);
@@ -590,18 +598,17 @@ static int power_xml(const dcsim_gpubench *b, const dcsim_gpu_power_fit *pw,
 int dcsim_gpubench_profile_xml(const dcsim_gpubench *b, const dcsim_gpu_power_fit *pw,
                                const dcsim_gpu_phase_fit *ph, const char *name, char **text,
                                dcsim_error *err) {
-  char apath[2048], power[2048];
+  char apath[2048], power[1024], model[2048];
   int rc =
       dcsim_catalog_resolve(DCSIM_KIND_GPU_ARCH, b->arch, b->path, 0, apath, sizeof apath, err);
   if (rc) return rc;
-  if ((rc = power_xml(b, pw, ph, power, sizeof power, err))) return rc;
+  if ((rc = power_xml(b, pw, ph, power, sizeof power, err)) ||
+      (rc = power_model_xml(b, ph, model, sizeof model, err)))
+    return rc;
   size_t cap = 8192;
   char *s = malloc(cap);
   if (!s) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   char link[256] = "", launch[320] = "";
-  /* schemas/gpu-profile.xsd: <power>, then <launch>, then <power-model> */
-  const char *pm = strstr(power, "  <power-model");
-  const size_t pm_at = pm ? (size_t)(pm - power) : strlen(power);
   if (b->h2d_bps > 0)
     snprintf(
         link, sizeof link,
@@ -620,10 +627,10 @@ int dcsim_gpubench_profile_xml(const dcsim_gpubench *b, const dcsim_gpu_power_fi
            "<gpu-profile name=\"%s\" model=\"%s\">\n"
            "  <device arch=\"%s\" sm=\"%.0f\" clock-hz=\"%.6g\" memory-bw-bps=\"%.6g\" "
            "source=\"measured: tools/gpu-bench (device query; STREAM triad bandwidth)\"/>\n"
-           "  <memory byte=\"%.0f\" source=\"measured: device query\"/>\n%s%.*s%s%s"
+           "  <memory byte=\"%.0f\" source=\"measured: device query\"/>\n%s%s%s%s"
            "</gpu-profile>\n",
            b->path, name, b->name, b->arch, b->sm, b->clock_hz, b->stream_bps, b->memory_byte, link,
-           (int)pm_at, power, launch, power + pm_at);
+           power, launch, model); /* schemas/gpu-profile.xsd's order */
   *text = s;
   return 0;
 }
