@@ -189,23 +189,19 @@ static int check_dram_peak(const char *path, int line, const char *cell, const c
   return 0;
 }
 
-/* Any cell per core in use and per cycle of the highest clock (issue 35; the bounds above). */
-static int check_per_cycle(const char *path, int line, const char *qty, const char *cell,
-                           const char *unit, unsigned threads, double v, const cell_limits *lim,
-                           dcsim_error *err) {
-  unsigned cores = lim->cores_per_socket * lim->sockets;
+int dcsim__calib_cell_per_cycle(const char *path, int line, const char *qty, const char *cell,
+                                const char *unit, unsigned threads, unsigned cores, double ghz,
+                                const char *ghz_from, double v, dcsim_error *err) {
   if (threads < cores) cores = threads;
-  if (!(lim->max_ghz > 0) || cores == 0) return 0;
-  double per = v / (cores * lim->max_ghz * 1e9);
+  if (!(ghz > 0) || cores == 0) return 0;
+  double per = v / (cores * ghz * 1e9);
   if (per >= CELL_MIN_PER_CYCLE && per <= CELL_MAX_PER_CYCLE) return 0;
   const char *what = strcmp(qty, "flops") == 0 ? "flop" : "byte";
-  return DCSIM_ERR(
-      err, DCSIM_ERANGE, path, line,
-      "%s %s at %u thread%s is %.3g %s per cycle of each core in use (%u core%s x %g "
-      "GHz, the highest <freq> of machine.xml), outside the %g to %g of any CPU core (a "
-      "wrong unit or column?)",
-      cell, unit, threads, threads > 1 ? "s" : "", per, what, cores, cores > 1 ? "s" : "",
-      lim->max_ghz, CELL_MIN_PER_CYCLE, CELL_MAX_PER_CYCLE);
+  return DCSIM_ERR(err, DCSIM_ERANGE, path, line,
+                   "%s %s at %u thread%s is %.3g %s per cycle of each core in use (%u core%s x %g "
+                   "GHz, %s), outside the %g to %g of any CPU core (a wrong unit or column?)",
+                   cell, unit, threads, threads > 1 ? "s" : "", per, what, cores,
+                   cores > 1 ? "s" : "", ghz, ghz_from, CELL_MIN_PER_CYCLE, CELL_MAX_PER_CYCLE);
 }
 
 /* A cell against the datasheet peak: flops against threads x flop/cycle x the highest clock,
@@ -220,7 +216,10 @@ static int check_cell(const char *path, int line, const char *qty, const char *c
     rc = check_flops_peak(path, line, cell, unit, threads, v, lim, err);
   if (!rc && strcmp(qty, "DRAM") == 0 && lim->mem_peak_bps > 0)
     rc = check_dram_peak(path, line, cell, unit, threads, v, lim, err);
-  if (!rc) rc = check_per_cycle(path, line, qty, cell, unit, threads, v, lim, err);
+  if (!rc) /* at the highest <freq> of machine.xml */
+    rc = dcsim__calib_cell_per_cycle(path, line, qty, cell, unit, threads,
+                                     lim->cores_per_socket * lim->sockets, lim->max_ghz,
+                                     "the highest <freq> of machine.xml", v, err);
   return rc;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calib/internal.h"
 #include "dcsim/catalog.h"
 #include "dcsim/fit.h"
 #include "dcsim/gpuarch.h"
@@ -166,8 +167,8 @@ static const bench_metric bench_metrics[] = {
   { "power_limit_w", offsetof(dcsim_gpubench, limit_w), 1e-3, 1e7, "W" },
 };
 #define N_BENCH_METRICS (sizeof bench_metrics / sizeof bench_metrics[0])
-#define SERIES_LO_S     1e-9 /* kernel and series times: calibration times (calib_fit.c) */
-#define SERIES_HI_S     1e9
+#define SERIES_LO_S     DCSIM_CALIB_TIME_MIN_S /* kernel and series times: calibration times */
+#define SERIES_HI_S     DCSIM_CALIB_TIME_MAX_S
 
 /* The line each scalar row was first seen on (0: not yet), device_name and compute_capability
  * after the metrics of the table. */
