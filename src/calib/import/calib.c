@@ -443,9 +443,9 @@ typedef struct power_csv {
   size_t nr;
 } power_csv;
 
-/* Issue 35: a power cell (all packages or all DRAM of the node) is at most 10^3 x the 1 kW that two
- * packages of the highest TDP draw (500 W: AMD EPYC 9965 and Intel Xeon 6980P product briefs). */
-#define POWER_MAX_W 1e6
+/* Issue 35: a power cell (all packages or all DRAM of the node) is at most DCSIM_POWER_MAX_W, the
+ * bound of every power figure of a profile (dcsim/hwprofile.h). */
+#define POWER_MAX_W DCSIM_POWER_MAX_W
 
 /* CSV row r into the PKG or DRAM value of its state. */
 static int power_csv_row(power_csv *P, size_t r, dcsim_error *err) {
