@@ -313,6 +313,33 @@ int dcsim_gpubench_load(const char *path, dcsim_gpubench *b, dcsim_error *err) {
   return 0;
 }
 
+int dcsim_gpubench_check_peaks(const dcsim_gpubench *b, dcsim_error *err) {
+  char apath[2048];
+  dcsim_gpu_arch a;
+  int rc =
+      dcsim_catalog_resolve(DCSIM_KIND_GPU_ARCH, b->arch, b->path, 0, apath, sizeof apath, err);
+  if (rc || (rc = dcsim_gpu_arch_load(apath, &a, err))) return rc;
+  const struct {
+    const char *metric;
+    double v, per_clock; /* measured; operations per clock per SM */
+  } m[] = { { "fp64_fma_flops", b->fp64_flops, a.fp64 },
+            { "fp32_fma_flops", b->fp32_flops, a.fp32 },
+            { "int32_ops", b->int_ops, a.int_add } };
+  for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
+    /* an FMA (or the integer multiply-add of gpu-bench) is two operations */
+    double peak = b->sm * m[i].per_clock * 2 * b->clock_hz;
+    if (!(m[i].v > 0) || !(peak > 0)) continue; /* not measured, or no native instruction */
+    if (m[i].v > 1.10 * peak || m[i].v < 1e-3 * peak)
+      return DCSIM_ERR(err, DCSIM_ERANGE, b->path, 0,
+                       "%s = %g: %s the peak of architecture %s, %g SMs x %g per clock x 2 x %g "
+                       "GHz = %.4g (a measurement may pass it by 10 %% at most; a wrong unit, "
+                       "clock or compute capability?)",
+                       m[i].metric, m[i].v, m[i].v > peak ? "above" : "below a thousandth of",
+                       a.name, b->sm, m[i].per_clock, b->clock_hz * 1e-9, peak);
+  }
+  return 0;
+}
+
 /* "45.12 W", "12 %", "[N/A]": the leading number and a unit that must be `unit` (or none). */
 static int num_unit(const dcsim_csv_t *t, size_t r, size_t c, const char *unit, double *x,
                     const char *path, dcsim_error *err) {
