@@ -665,7 +665,10 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   unsigned obj;
   if ((rc = parse_objectives(a, &obj, err)) || (rc = read_points(a, &pts, &n, &rp, err))) goto out;
   dcsim_sweep_mark_front_on(pts, n, obj);
-  if ((rc = dcsim_sweep_check_objectives(pts, n, obj, in, err))) goto out;
+  if ((rc = dcsim_sweep_check_objectives(pts, n, obj, in, err))) {
+    dcsim_error_suffix(err, "; --price is an option of dcsim sweep: run the sweep again with it");
+    goto out;
+  }
   /* points read from a file: the platform of a point without a CPU name is unknown here */
   if (obj == DCSIM_OBJ_DEFAULT && (rc = dcsim_sweep_bands_mark_default(pts, n, 1, err))) goto out;
   if (picture) {
