@@ -118,23 +118,15 @@ static int apply_threads(const dcsim_model_req *req, const dcsim_cpu_node_spec *
   if (!ti->law) return 0; /* no measurements: ideal scaling, said by the output */
   dcsim_cpu_node_spec one = *ns;
   one.state.threads = 1;
-  dcsim_cpu_result *r1 = NULL, *rm = NULL;
+  dcsim_cpu_result *r1 = NULL;
   int rc = dcsim_model_cpu(req->ev, &one, 1, req->net_s_per_byte, &r1, err);
-  if (!rc && n > ti->law->cores_max) { /* beyond the measured range: the efficiency at its end */
-    dcsim_cpu_node_spec at_max = *ns;
-    at_max.state.threads = ti->law->cores_max;
-    rc = dcsim_model_cpu(req->ev, &at_max, 1, req->net_s_per_byte, &rm, err);
-  }
-  if (rc) goto out;
+  if (rc) return rc;
   ti->one_time_s = compute_s(r1);
-  ti->max_time_s = rm ? compute_s(rm) : 0;
   ti->prov = dcsim_threads_prov(ti->law, ti->exact, n);
-  dcsim_threads_apply(ti->law, n, r1, rm, req->ev->comm_overlap, out->cpu);
+  ti->law_time_s = dcsim_threads_apply(ti->law, n, r1, req->ev->comm_overlap, out->cpu);
   out->cpu->prov = dcsim_prov_weakest(dcsim_prov_weakest(out->cpu->prov, r1->prov), ti->prov);
-out:
   dcsim_cpu_result_free(r1);
-  dcsim_cpu_result_free(rm);
-  return rc;
+  return 0;
 }
 
 static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {
@@ -170,6 +162,10 @@ static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
   }
   out->time_s = out->cpu->time_s;
   out->time_prov = out->cpu->prov;
+  if (out->threads.law && out->threads.law_time_s > comp) { /* beyond the law's measured cores */
+    out->time_cover_s[0] = out->time_s;
+    out->time_cover_s[1] = out->time_s + out->threads.law_time_s - comp;
+  }
   if (req->energy_form == DCSIM_ENERGY_NONE) return 0;
   return cpu_energy(req, out->cpu->node_time_s[0], comp, out, err);
 }
