@@ -47,13 +47,17 @@ static int cpu_energy_d35(const dcsim_model_req *req, double time_s, double comp
   return 0;
 }
 
-/* The dwarf's <power-activity>, or full load (flagged in *prov) when it declares none. */
-static dcsim_power_activity cpu_activity(const dcsim_dwarf_t *d, dcsim_prov *prov) {
+/* The dwarf's <power-activity>, or full load (flagged in *prov) when it declares none. Under
+ * --threading ideal (DCSIM_MODEL_HW_THREADS) every active core is busy: the extra cores take the
+ * activity of the dwarf's first, busy core (the power model's busy-core power at this code's
+ * activity), not the measured code's waiting threads (doc/models.md "Variants"). */
+static dcsim_power_activity cpu_activity(const dcsim_model_req *req, dcsim_prov *prov) {
   dcsim_power_activity a = { 1, 1, NULL };
-  if (!dcsim_dwarf_power_activity(d, &a))
+  if (!dcsim_dwarf_power_activity(req->ev->dwarf, &a))
     *prov = dcsim_prov_weakest(
         *prov, dcsim_prov_make(DCSIM_PROV_EXTRAPOLATED,
                                "the dwarf has no <power-activity>: cores at full-load power"));
+  if (req->flags & DCSIM_MODEL_HW_THREADS) a.extra_core = a.first_core;
   return a;
 }
 
@@ -65,7 +69,7 @@ static int cpu_energy_wall(const dcsim_model_req *req, double time_s, dcsim_pred
   dcsim_prov prov = out->time_prov;
   dcsim_node_load ld = { req->state.ghz,
                          req->state.threads,
-                         cpu_activity(req->ev->dwarf, &prov),
+                         cpu_activity(req, &prov),
                          time_s > 0 ? dram_byte / time_s : 0,
                          0,
                          req->state.label && strcmp(req->state.label, "turbo") == 0 };
