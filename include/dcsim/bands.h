@@ -54,4 +54,12 @@ void dcsim_bands_apply(const dcsim_bands_t *b, int cpu, int gpu, dcsim_prov_kind
                        dcsim_prov_kind energy_kind, double time_s, double energy_j,
                        double time_band[2], double energy_band[2]);
 
+/* Widens the bands of a prediction of time_s (from dcsim_bands_apply) so that the time band also
+ * reaches the range cover_s (dcsim_prediction.time_cover_s: a thread law's continuation beyond
+ * its measured cores), each end with the class band's relative width; the energy band stretches
+ * by the same factors. cover_s {0, 0}: unchanged. energy_band may be NULL. Call it once, on the
+ * bands dcsim_bands_apply gave (the widths are read from them). */
+void dcsim_bands_cover(double time_s, const double cover_s[2], double time_band[2],
+                       double energy_band[2]);
+
 #endif

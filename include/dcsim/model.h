@@ -70,7 +70,8 @@ typedef struct dcsim_thread_info {
   int exact;                       /* the law was fitted on this CPU */
   double hw_time_s;                /* a node's computation on n cores by the per-loop model alone */
   double one_time_s;               /* the same on one core (0 when no law was applied) */
-  double max_time_s; /* the same on the law's cores_max (0 unless the request is beyond it) */
+  double law_time_s; /* the time by the law continued unchanged beyond cores_max (its coherence
+                        cost growing); equal to the prediction's time up to cores_max */
   dcsim_prov prov;   /* of the law (only with law) */
 } dcsim_thread_info;
 
@@ -91,6 +92,10 @@ typedef struct dcsim_prediction {
   dcsim_prov time_prov, energy_prov;
   const char *energy_scope;  /* what the energy covers, one phrase (static text) */
   dcsim_thread_info threads; /* CPU: measured thread scaling or not */
+  /* a range of times the time's band must reach besides its class band (dcsim/bands.h,
+   * dcsim_bands_cover): beyond a thread law's measured cores, [time, the law continued]
+   * (doc/models.md "Thread scaling"); {0, 0}: none */
+  double time_cover_s[2];
 } dcsim_prediction;
 
 /* The prediction; with DCSIM_MODEL_STRICT, DCSIM_ERANGE when its time or energy is not table or

@@ -840,6 +840,33 @@ static int gen_reference(const char *dir, int depth, cpu_gen *g, xmlNode *pf, in
   return rc;
 }
 
+/* <perf-fit><turbo>: published clocks per active cores of a socket (issue 37), the model's turbo
+ * bins with their own sources; refused beside bins read off a turbo column of the peak table. */
+static int published_turbo(cpu_gen *g, xmlNode *pf, dcsim_error *err) {
+  dcsim_cpu_perf_model *pm = &g->fit->model;
+  for (xmlNode *t = dcsim__xml_child(pf, "turbo"); t; t = dcsim__xml_next(t, "turbo")) {
+    if (pm->n_turbo && !g->fit->turbo_bin_src[0])
+      return DCSIM_XML_ERR(err, DCSIM_EREF, g->doc, t,
+                           "<turbo>: the peak table's turbo column already gives the clock per "
+                           "active cores; give one or the other");
+    dcsim_cpu_turbo_bin b;
+    int rc;
+    if ((rc = dcsim__xml_u32(g->doc, t, "cores", 1, &b.cores, err)) ||
+        (rc = dcsim__xml_double(g->doc, t, "ghz", 1, &b.ghz, err)))
+      return rc;
+    if (pm->n_turbo == DCSIM_CPU_MAX_TURBO_BINS || !(b.ghz > 0) ||
+        b.cores > g->fit->machine.cores_per_socket ||
+        (pm->n_turbo && b.cores <= pm->turbo[pm->n_turbo - 1].cores))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, g->doc, t,
+                           "<turbo cores=\"%u\">: cores must increase from bin to bin up to the "
+                           "cores of a socket (%u), ghz be positive, at most %d bins",
+                           b.cores, g->fit->machine.cores_per_socket, DCSIM_CPU_MAX_TURBO_BINS);
+    g->fit->turbo_bin_src[pm->n_turbo] = dcsim__xml_attr(g->doc, t, "source");
+    pm->turbo[pm->n_turbo++] = b;
+  }
+  return 0;
+}
+
 /* The parametric model of the directory: fitted to its cells, the rest from its datasheet and
  * reference (dcsim/perf_fit.h); none for an energy-only directory. */
 static int gen_fit(const char *dir, int depth, cpu_gen *g, FILE *f, FILE *report,
@@ -867,6 +894,7 @@ static int gen_fit(const char *dir, int depth, cpu_gen *g, FILE *f, FILE *report
     dcsim_error_at(err, g->mpath, (int)xmlGetLineNo(pf ? pf : root));
     return rc;
   }
+  if (pf && (rc = published_turbo(g, pf, err))) return rc;
   dcsim_perf_fit_xml(f, g->fit);
   if (report) dcsim_perf_fit_report(g->fit, report);
   return 0;
