@@ -198,9 +198,9 @@ int dcsim__calib_cell_per_cycle(const char *path, int line, const char *qty, con
   if (per >= CELL_MIN_PER_CYCLE && per <= CELL_MAX_PER_CYCLE) return 0;
   const char *what = strcmp(qty, "flops") == 0 ? "flop" : "byte";
   return DCSIM_ERR(err, DCSIM_ERANGE, path, line,
-                   "%s %s at %u thread%s is %.3g %s per cycle of each core in use (%u core%s x %g "
-                   "GHz, %s), outside the %g to %g of any CPU core (a wrong unit or column?)",
-                   cell, unit, threads, threads > 1 ? "s" : "", per, what, cores,
+                   "%s%s%s at %u thread%s is %.3g %s per cycle of each core in use (%u core%s x "
+                   "%g GHz, %s), outside the %g to %g of any CPU core (a wrong unit or column?)",
+                   cell, *unit ? " " : "", unit, threads, threads > 1 ? "s" : "", per, what, cores,
                    cores > 1 ? "s" : "", ghz, ghz_from, CELL_MIN_PER_CYCLE, CELL_MAX_PER_CYCLE);
 }
 
