@@ -261,6 +261,19 @@ const char *dcsim_gpu_profile_name(const dcsim_gpu_profile_t *p);
 /* A profile's list price (<price usd date source>, issue 26, doc/sweep.md "Cost"): the price of
  * one unit (a CPU package, a GPU board) in US dollars, when and where it was published. known = 0
  * when the profile has none (no price is invented). Strings borrowed from the profile. */
+/* The plausible power of one figure of a profile or a calibration table (issue 35): at most 10^6 W,
+ * 10^3 x the 1 kW of a node's two CPU packages at the highest TDP (500 W: AMD EPYC 9965, Intel
+ * Xeon 6980P) or of a GPU board (B200: 1000 W). With it (and the bounds of counts and times) the
+ * energy of a run stays far from overflowing; dcsim_run_stats_check() still refuses one that does.
+ */
+#define DCSIM_POWER_MAX_W 1e6
+
+/* The plausible unit price (issue 35): 0.01 USD to 10^8 USD, beyond 10^-3 x the cheapest and 10^3 x
+ * the dearest CPU package or GPU board (tens of dollars to about 40 000 USD for an H100 board); a
+ * price outside is refused, in a profile and in --price. */
+#define DCSIM_PRICE_MIN_USD 0.01
+#define DCSIM_PRICE_MAX_USD 1e8
+
 typedef struct dcsim_hw_price {
   int known;
   double usd;

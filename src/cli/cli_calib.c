@@ -239,6 +239,7 @@ static int cal_gpu_bench(const dcsim_args *a, dcsim_error *err) {
   dcsim_gpu_phase_fit ph;
   char name[128], *text = NULL;
   int rc = dcsim_gpubench_load(a->positional[1], &b, err);
+  if (!rc) rc = dcsim_gpubench_check_peaks(&b, err);
   if (!rc && a->n_positional == 3) rc = dcsim_gpu_power_fit_csv(a->positional[2], &pw, err);
   if (!rc && b.n_phases) rc = dcsim_gpubench_fit_phases(&b, &ph, err);
   if (rc) return rc;

@@ -957,6 +957,9 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   if ((rc = dcsim_metrics_summarise(o.st, &o.ms, err)) || (rc = run_bands(&o, err))) goto out;
   dcsim_cost_of_run(s, o.st, &o.cost, DCSIM_COST_HELD, &o.held);
   dcsim_cost_of_run(s, o.st, &o.cost, DCSIM_COST_CENTRE, &o.centre);
+  if ((rc = dcsim_cost_check_figures(s, o.st, &o.held, a->positional[0], err)) ||
+      (rc = dcsim_cost_check_figures(s, o.st, &o.centre, a->positional[0], err)))
+    goto out;
   if (k.db && (rc = dcsim_results_finish(k.db, o.st, &o.run_id, err))) goto out;
   if (k.tasks && (rc = dcsim_taskcsv_finish(k.tasks, err))) goto out;
   if (fmt == DCSIM_FMT_JSON)

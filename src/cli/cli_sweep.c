@@ -525,6 +525,9 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
                      "no feasible point: all %zu points are infeasible (the reasons are above)", n);
     goto out;
   }
+  if (done == n && (rc = dcsim_sweep_check_objectives(pts, n, dcsim_sweep_objectives(c.sw),
+                                                      a->positional[0], err)))
+    goto out;
   char caption[512];
   dcsim_repro_caption(&c.rp, caption, sizeof caption);
   if (c.plot)
@@ -662,6 +665,10 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   unsigned obj;
   if ((rc = parse_objectives(a, &obj, err)) || (rc = read_points(a, &pts, &n, &rp, err))) goto out;
   dcsim_sweep_mark_front_on(pts, n, obj);
+  if ((rc = dcsim_sweep_check_objectives(pts, n, obj, in, err))) {
+    dcsim_error_suffix(err, "; --price is an option of dcsim sweep: run the sweep again with it");
+    goto out;
+  }
   /* points read from a file: the platform of a point without a CPU name is unknown here */
   if (obj == DCSIM_OBJ_DEFAULT && (rc = dcsim_sweep_bands_mark_default(pts, n, 1, err))) goto out;
   if (picture) {

@@ -63,8 +63,9 @@ static int gpu_launch_power_model(dcsim_gpu_profile_t *p, const dcsim_xml_doc_t 
   for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
     /* issue-w and scatter-w may be left out: a fit without phases exercising them (doc) */
     if ((rc = dcsim__xml_double(doc, m, f[i].a, i < 6, f[i].v, err))) return rc;
-    if (!(*f[i].v >= 0) || !isfinite(*f[i].v))
-      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, m, "<power-model %s>: must be >= 0", f[i].a);
+    if (!(*f[i].v >= 0 && *f[i].v <= DCSIM_POWER_MAX_W))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, m, "<power-model %s>: must be 0 to %g W", f[i].a,
+                           DCSIM_POWER_MAX_W);
   }
   if (!(s->active_idle_w > 0))
     return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, m,
@@ -206,6 +207,10 @@ static int gpu_links_power(const dcsim_xml_doc_t *doc, xmlNode *root, dcsim_gpu_
   if (!(s->power_limit_w > s->idle_w) || s->active_idle_w >= s->power_limit_w)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, pw,
                          "<power>: idle-w and active-idle-w must be below limit-w");
+  if (!(s->power_limit_w <= DCSIM_POWER_MAX_W))
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, pw,
+                         "<power limit-w=\"%g\">: above the plausible %g W of one power figure",
+                         s->power_limit_w, DCSIM_POWER_MAX_W);
   if (s->active_idle_w > 0 && !dcsim__xml_attr(doc, pw, "active-idle-source"))
     return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, pw,
                          "<power>: active-idle-w needs active-idle-source");

@@ -746,6 +746,7 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
     pt->energy_prov = (unsigned char)ep.kind;
     dcsim_cost c;
     dcsim_cost_of_run(s, st, &sw->cost, DCSIM_COST_HELD, &c);
+    if ((rc = dcsim_cost_check_figures(s, st, &c, sw->base->input_path, &perr)) && err) *err = perr;
     pt->cost_usd = c.usd;
     snprintf(pt->cost_missing, sizeof pt->cost_missing, "%s", c.known ? "" : c.missing);
   } else if (rc == DCSIM_ERANGE || rc == DCSIM_EREF) {

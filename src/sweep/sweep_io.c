@@ -65,6 +65,27 @@ void dcsim_sweep_cost_note(const dcsim_sweep_point *p, char *buf, size_t size) {
     snprintf(buf, size, "%s", "");
 }
 
+int dcsim_sweep_check_objectives(const dcsim_sweep_point *pts, size_t n, unsigned obj,
+                                 const char *file, dcsim_error *err) {
+  if (!(obj & DCSIM_OBJ_COST)) return 0; /* time and energy are known for every feasible point */
+  size_t feasible = 0;
+  const dcsim_sweep_point *first = NULL;
+  for (size_t i = 0; i < n; i++) {
+    if (!pts[i].done || !pts[i].feasible) continue;
+    feasible++;
+    if (isfinite(pts[i].cost_usd)) return 0;
+    if (!first) first = &pts[i];
+  }
+  if (!first) return 0; /* no feasible point: the caller's own error */
+  char note[160];
+  dcsim_sweep_cost_note(first, note, sizeof note);
+  return DCSIM_ERR(err, DCSIM_ERANGE, file, 0,
+                   "--objectives %s: the cost of every feasible point (%zu) is unknown, so the "
+                   "front is empty: %s%s",
+                   dcsim_objectives_name(obj), feasible, note[0] ? note : "no cost recorded",
+                   feasible > 1 ? " (the first; see the cost_note column of --format csv)" : "");
+}
+
 /* ---- writing ---- */
 
 /* "key": the string, or null when it is empty */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calib/internal.h"
 #include "calib/measure/bench_internal.h"
 #include "dcsim/catalog.h"
 #include "dcsim/dwarf.h"
@@ -208,6 +209,11 @@ int dcsim_bench_check(const char *dir, const char *workflow, const char *profile
   }
   double th = 0;
   if (rows && (rc = dcsim__csv_num(csv, 0, ct, &th, err))) goto out;
+  if (rows && (th < 1 || th > 1e6 || th != floor(th))) {
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim__csv_line(csv, 0),
+                   "threads %s: a whole number 1 to 1000000", dcsim__csv_cell(csv, 0, ct));
+    goto out;
+  }
   dcsim_model_req rq;
   memset(&rq, 0, sizeof rq);
   rq.ev = c.ev;
@@ -231,6 +237,12 @@ int dcsim_bench_check(const char *dir, const char *workflow, const char *profile
   for (size_t i = 0; i < rows; i++) {
     double r;
     if ((rc = dcsim__csv_num(csv, i, cr, &r, err))) goto out;
+    if (r != 0 && !(r >= DCSIM_CALIB_TIME_MIN_S && r <= DCSIM_CALIB_TIME_MAX_S)) { /* issue 35 */
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim__csv_line(csv, i),
+                     "replay_s %s: 0 (a loop not run) or a time of %g to %g s",
+                     dcsim__csv_cell(csv, i, cr), DCSIM_CALIB_TIME_MIN_S, DCSIM_CALIB_TIME_MAX_S);
+      goto out;
+    }
     double p = pr.cpu->parts[i].time_s;
     tp += p;
     tr += r;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calib/internal.h"
 #include "calib/measure/bench_internal.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cpu_rates.h"
@@ -128,31 +129,62 @@ typedef struct measured_table {
   char freq[32];
 } measured_table;
 
-static int read_table(const char *dir, const char *file, measured_table *m, dcsim_error *err) {
+/* Issue 35: a recorded cell is a measurement (the rule of calibrate cpu, per core and cycle of the
+ * recorded clock, each thread counted as a core) and its dispersion 0 to MAX_DISP (10^5 %: a
+ * median absolute deviation 10^3 x the median cannot come from repetitions of one kernel). */
+#define MAX_DISP 1e3
+
+/* Row r of a recorded table: threads, value and dispersion, checked. */
+static int read_cell(const dcsim_csv_t *t, size_t r, const char *path, const char *qty,
+                     const size_t col[5], double *th, double *v, double *d, dcsim_error *err) {
+  enum { CT, CV, CF, CD, CU };
+  const int line = dcsim__csv_line(t, r);
+  int rc;
+  *d = NAN;
+  if ((rc = dcsim__csv_num(t, r, col[CT], th, err)) ||
+      (rc = dcsim__csv_num(t, r, col[CV], v, err)) ||
+      (col[CD] != (size_t)-1 && (rc = dcsim__csv_num(t, r, col[CD], d, err))))
+    return rc;
+  if (*th < 1 || *th > 1e6 || *th != floor(*th))
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, line, "threads: a whole number >= 1");
+  const char *unit = col[CU] != (size_t)-1 ? dcsim__csv_cell(t, r, col[CU]) : "";
+  int giga = strcmp(unit, "GFLOP/s") == 0 || strcmp(unit, "GB/s") == 0 || !*unit;
+  double ghz = 0;
+  if (!(*v > 0))
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, line, "value %s: must be positive",
+                     dcsim__csv_cell(t, r, col[CV]));
+  if (dcsim_parse_double(dcsim__csv_cell(t, r, col[CF]), &ghz) == 0 &&
+      (rc = dcsim__calib_cell_per_cycle(path, line, qty, dcsim__csv_cell(t, r, col[CV]),
+                                        *unit ? unit : "G/s", (unsigned)*th, (unsigned)*th, ghz,
+                                        "the recorded clock", *v * (giga ? 1e9 : 1), err)))
+    return rc;
+  if (!isnan(*d) && !(*d >= 0 && *d <= MAX_DISP))
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, line,
+                     "disp %s: a relative dispersion is 0 to %g (a wrong column?)",
+                     dcsim__csv_cell(t, r, col[CD]), MAX_DISP);
+  return 0;
+}
+
+static int read_table(const char *dir, const char *file, const char *qty, measured_table *m,
+                      dcsim_error *err) {
   char path[4096];
   if (dcsim_bufprintf(path, sizeof path, "%s/%s", dir, file))
     return DCSIM_ERR(err, DCSIM_ERANGE, dir, 0, "path too long");
   dcsim_csv_t *t = NULL;
-  size_t ct, cv, cf, cd;
+  size_t col[5]; /* threads, value, frequency, disp and unit (both optional: (size_t)-1) */
   int rc = dcsim__csv_load(path, &t, err);
-  if (rc || (rc = dcsim__csv_col(t, "threads", &ct, err)) ||
-      (rc = dcsim__csv_col(t, "value", &cv, err)) ||
-      (rc = dcsim__csv_col(t, "frequency", &cf, err)))
+  if (rc || (rc = dcsim__csv_col(t, "threads", &col[0], err)) ||
+      (rc = dcsim__csv_col(t, "value", &col[1], err)) ||
+      (rc = dcsim__csv_col(t, "frequency", &col[2], err)))
     goto out;
   dcsim_error none;
-  int has_disp = dcsim__csv_col(t, "disp", &cd, &none) == 0;
+  if (dcsim__csv_col(t, "disp", &col[3], &none) != 0) col[3] = (size_t)-1;
+  if (dcsim__csv_col(t, "unit", &col[4], &none) != 0) col[4] = (size_t)-1;
   m->n = 0;
   for (size_t r = 0; r < dcsim__csv_rows(t) && m->n < BENCH_MAXT; r++) {
-    double th, v, d = NAN;
-    if ((rc = dcsim__csv_num(t, r, ct, &th, err)) || (rc = dcsim__csv_num(t, r, cv, &v, err)) ||
-        (has_disp && (rc = dcsim__csv_num(t, r, cd, &d, err))))
-      goto out;
-    if (th < 1 || th > 1e6 || th != floor(th)) {
-      rc =
-          DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim__csv_line(t, r), "threads: a whole number >= 1");
-      goto out;
-    }
-    if (r == 0) snprintf(m->freq, sizeof m->freq, "%s", dcsim__csv_cell(t, r, cf));
+    double th, v, d;
+    if ((rc = read_cell(t, r, path, qty, col, &th, &v, &d, err))) goto out;
+    if (r == 0) snprintf(m->freq, sizeof m->freq, "%s", dcsim__csv_cell(t, r, col[2]));
     m->threads[m->n] = (unsigned)th;
     m->value[m->n] = v;
     m->disp[m->n] = d;
@@ -179,6 +211,7 @@ static int nearest_state(const dcsim_cpu_profile_t *p, double ghz, dcsim_cpu_sta
 int dcsim_bench_compare(const char *dir, const char *cpu_ref, FILE *out, dcsim_error *err) {
   static const char *const files[BENCH_NQ] = { "flops.csv", "L1.csv", "L2.csv", "L3.csv",
                                                "DRAM.csv" };
+  static const char *const qtys[BENCH_NQ] = { "flops", "L1", "L2", "L3", "DRAM" };
   static const char *const heads[BENCH_NQ] = { "peak GFLOP/s", "L1 GB/s", "L2 GB/s", "L3 GB/s",
                                                "DRAM GB/s" };
   char path[4096];
@@ -189,7 +222,7 @@ int dcsim_bench_compare(const char *dir, const char *cpu_ref, FILE *out, dcsim_e
   dcsim_cpu_state st = { 0, NULL, 0 };
   unsigned cores = dcsim_cpu_profile_cores_per_socket(p) * dcsim_cpu_profile_sockets(p);
   for (int q = 0; q < BENCH_NQ && !rc; q++) {
-    if ((rc = read_table(dir, files[q], &m, err))) break;
+    if ((rc = read_table(dir, files[q], qtys[q], &m, err))) break;
     double ghz = atof(m.freq);
     if (q == 0) {
       if (nearest_state(p, ghz, &st) != 0) {
