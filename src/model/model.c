@@ -313,6 +313,10 @@ static int run_gpu_as(const dcsim_model_req *req, dcsim_prediction *out, dcsim_e
                      "§5.5's measured fraction S");
   dcsim_gpu_opts mode = { req->gpu_small_domain, 0, arch };
   const int irregular = req->ev->n_kernels == 0;
+  /* One model per GPU count (issue 37): in the default model one GPU is the split at G = 1, so the
+   * host transfer of a dwarf with <multi-gpu> is counted for one GPU as for several; --d35 keeps
+   * D3.5's single-GPU model, which leaves it out (§3.3), when no count is given. */
+  const unsigned gpus = req->gpus >= 1 ? req->gpus : arch && req->ev->has_multi_gpu ? 1 : 0;
   if (irregular) { /* irregular loops on a GPU (dcsim/model_irregular.h, FV §7) */
     if (req->gpus > 1)
       return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
@@ -320,9 +324,8 @@ static int run_gpu_as(const dcsim_model_req *req, dcsim_prediction *out, dcsim_e
                        dcsim_dwarf_name(req->ev->dwarf));
     if ((rc = dcsim_model_irregular_gpu(req->ev, req->gpu, &out->cpu, err))) return rc;
     out->time_s = out->cpu->time_s;
-  } else if (req->gpus >= 1) { /* the domain split over G GPUs (dcsim/model_multigpu.h) */
-    if ((rc = dcsim_model_multigpu(req->ev, req->gpu, req->gpus, &mode, &out->multigpu, err)))
-      return rc;
+  } else if (gpus >= 1) { /* the domain split over G GPUs (dcsim/model_multigpu.h) */
+    if ((rc = dcsim_model_multigpu(req->ev, req->gpu, gpus, &mode, &out->multigpu, err))) return rc;
     out->gpu = out->multigpu->gpu; /* one GPU's part, for the per-kernel report */
     out->multigpu->gpu = NULL;
     out->time_s = out->multigpu->time_s;
@@ -331,7 +334,7 @@ static int run_gpu_as(const dcsim_model_req *req, dcsim_prediction *out, dcsim_e
     if ((rc = dcsim_model_gpu_opts(req->ev, req->gpu, &mode, &out->gpu, err))) return rc;
     out->time_s = out->gpu->time_s;
   }
-  const double n_gpus = req->gpus >= 1 ? req->gpus : 1;
+  const double n_gpus = gpus >= 1 ? gpus : 1;
   /* the cache-line model rests on the profile's bandwidths in either mode */
   out->time_prov = gpu_time_prov(req, arch && !irregular);
   if (req->energy_form == DCSIM_ENERGY_NONE) return 0;
