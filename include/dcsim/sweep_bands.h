@@ -3,13 +3,12 @@
  *
  * Each feasible point gets a time and an energy band (dcsim/bands.h) from its provenance and the
  * devices it names (a GPU: the GPU time's band joins the CPU's), and a point of known cost a cost
- * band: its cost times the smaller and the larger of the time's and the energy's relative bands
- * (the energy part of the cost scales with the energy, the purchase part with the node-seconds
- * held; prices are inputs, taken as exact). A point off the front is indistinguishable from it
- * when its bands meet a front point's on every objective of the front (the intervals overlap)
- * and no point is surely better on every objective (its band's high end at most the point's low
- * end). A point whose bands meet no front point's is told apart from the front, whether or not
- * a point surely dominates it (doc/sweep.md "Uncertainty bands"). */
+ * band (dcsim_bands_cost: its cost times the smaller and the larger of the time's and the
+ * energy's relative bands; prices are inputs, taken as exact). A point off the front is
+ * indistinguishable from it when its bands meet a front point's on every objective of the front
+ * (the intervals overlap) and no point is surely better on every objective (its band's high end at
+ * most the point's low end). A point whose bands meet no front point's is told apart from the
+ * front, whether or not a point surely dominates it (doc/sweep.md "Uncertainty bands"). */
 #ifndef DCSIM_SWEEP_BANDS_H
 #define DCSIM_SWEEP_BANDS_H
 

@@ -45,20 +45,12 @@ static int overlaps(const dcsim_sweep_point *p, const dcsim_sweep_point *q, unsi
   return 1;
 }
 
-/* The cost band from the time and energy bands (doc/sweep.md "Uncertainty bands"): cost = the
- * energy at the tariff (proportional to E) plus the purchase amortised over the node-seconds held
- * (proportional to the time), each price an input taken as exact; whatever the split, the sum's
- * relative error lies between the smaller and the larger of the two relative bands. */
+/* A point of known cost gets its cost band (dcsim_bands_cost, the one rule). */
 static void cost_band(dcsim_sweep_point *p) {
   p->has_cost_band = p->has_band && isfinite(p->cost_usd);
-  if (!p->has_cost_band) return;
-  double lo = 1, hi = 1;
-  if (p->time_s > 0 && p->energy_j > 0) {
-    lo = fmin(p->time_band[0] / p->time_s, p->energy_band[0] / p->energy_j);
-    hi = fmax(p->time_band[1] / p->time_s, p->energy_band[1] / p->energy_j);
-  }
-  p->cost_band[0] = p->cost_usd * lo;
-  p->cost_band[1] = p->cost_usd * hi;
+  if (p->has_cost_band)
+    dcsim_bands_cost(p->cost_usd, p->time_s, p->time_band, p->energy_j, p->energy_band,
+                     p->cost_band);
 }
 
 void dcsim_sweep_bands_mark(dcsim_sweep_point *pts, size_t n, const dcsim_bands_t *b,
