@@ -300,7 +300,8 @@ static void json_job(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_sta
   dcsim_json_obj_end(j);
 }
 
-/* Per node group: energy, busy node-seconds, utilisation, allocated fraction. */
+/* Per node group: its CPU (and GPU and host CPU), energy, busy node-seconds, utilisation,
+ * allocated fraction. */
 static void json_groups(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_stats *st) {
   dcsim_json_key(j, "groups");
   dcsim_json_arr_begin(j);
@@ -311,6 +312,12 @@ static void json_groups(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
     dcsim_json_obj_begin(j);
     dcsim_json_key_str(j, "name", ng->name);
     dcsim_json_key_int(j, "nodes", ng->count);
+    /* issue 37: what the nodes are; a GPU node's CPU is its host */
+    dcsim_json_key_str(j, "cpu", dcsim_cpu_profile_name(s->groups[g].cpu));
+    if (s->groups[g].gpu) {
+      dcsim_json_key_str(j, "gpu", dcsim_gpu_profile_name(s->groups[g].gpu));
+      dcsim_json_key_str(j, "host_cpu", dcsim_cpu_profile_name(s->groups[g].cpu));
+    }
     dcsim_json_key_num(j, "energy_j", gs->energy_j);
     dcsim_json_key_num(j, "busy_node_s", gs->busy_node_s);
     dcsim_json_key_num(j, "utilisation", mk > 0 ? gs->busy_node_s / (mk * ng->count) : 0);
