@@ -237,8 +237,20 @@ static void test_one_model_per_count(const dcsim_dwarf_t *dw) {
     CHECK_INT(run(small, h100, NO_ENERGY, 0, &ph, &err), 0);
     CHECK(pa.time_s > ph.time_s && pa.time_s < 2 * ph.time_s);
     CHECK(dcsim_gpu_profile_spec(a100)->has_launch);
+    CHECK_INT(pa.time_prov.kind, DCSIM_PROV_EXTRAPOLATED); /* published launch, counts elsewhere */
     dcsim_prediction_release(&pa);
     dcsim_prediction_release(&ph);
+    /* a figure borrowed from the nearest architecture: spec, the source saying whose */
+    dcsim_gpu_profile_t *bor = NULL;
+    CHECK_INT(dcsim_gpu_profile_load("tests/data/gpu/borrowed-launch.xml", &bor, &err), 0);
+    if (bor) {
+      CHECK(strcmp(dcsim_gpu_profile_launch_borrowed_from(bor), "h100-sxm5") == 0);
+      CHECK_INT(run(small, bor, NO_ENERGY, 0, &pa, &err), 0);
+      CHECK_INT(pa.time_prov.kind, DCSIM_PROV_SPEC);
+      CHECK(strstr(pa.time_prov.source, "H100") != NULL);
+      dcsim_prediction_release(&pa);
+    }
+    dcsim_gpu_profile_free(bor);
   }
   dcsim_dwarf_eval_free(alaro);
   dcsim_dwarf_eval_free(small);

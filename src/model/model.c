@@ -219,7 +219,9 @@ static int in_list(const char *list, const char *name) {
  * on a GPU whose counters were measured (and, with launch terms, fitted on it) are table; the
  * architecture model elsewhere is extrapolated when it uses fitted launch terms, else spec. On a
  * GPU with its own <launch>: table where the dwarf's counters were measured on it, else
- * extrapolated (counts measured elsewhere), or spec without the dwarf's <launch>. */
+ * extrapolated (counts measured elsewhere), or spec without the dwarf's <launch>; with a launch
+ * figure borrowed from another GPU (<launch borrowed-from>, issue 37) spec, its source the reason.
+ */
 static dcsim_prov gpu_time_prov(const dcsim_model_req *req, int arch) {
   const dcsim_dwarf_eval *ev = req->ev;
   const char *name = dcsim_gpu_profile_name(req->gpu);
@@ -228,6 +230,8 @@ static dcsim_prov gpu_time_prov(const dcsim_model_req *req, int arch) {
                ? dcsim_prov_make(DCSIM_PROV_TABLE, dcsim_gpu_profile_source(req->gpu))
                : dcsim_prov_make(DCSIM_PROV_SPEC, dcsim_gpu_profile_device_source(req->gpu));
   int measured = in_list(ev->measured_on, name);
+  if (dcsim_gpu_profile_spec(req->gpu)->launch_borrowed) /* another GPU's figure: the widest band */
+    return dcsim_prov_make(DCSIM_PROV_SPEC, dcsim_gpu_profile_launch_source(req->gpu));
   if (dcsim_gpu_profile_spec(req->gpu)->has_launch) /* the GPU's own launch cost and floors */
     return measured ? dcsim_prov_make(DCSIM_PROV_TABLE, dcsim_gpu_profile_launch_source(req->gpu))
            : *ev->measured_on /* the counters of other GPUs (their names) on this one */
