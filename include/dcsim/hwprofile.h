@@ -246,6 +246,10 @@ typedef struct dcsim_gpu_spec {
   int has_launch;
   double launch_sync_s;  /* one launch followed by a device synchronisation, wall seconds */
   double launch_async_s; /* back-to-back launches, seconds each (0 if not given) */
+  /* <launch borrowed-from="GPU">: no figure of this GPU's own nor a published one, the nearest
+   * architecture's measured one (issue 37): the time's provenance is then spec (the widest band)
+   * and its source says whose figure it is */
+  int launch_borrowed;
   /* <power-model>: board power by activity (doc/models.md "GPU power by activity"), watts above
    * the active idle at full use of each resource: P = P_ctx + busy*busy_w + u64*fp64_w +
    * u32*fp32_w + uint*int_w + udram*dram_w + ul2*l2_w + uissue*issue_w + uscatter*scatter_w
@@ -288,6 +292,9 @@ const dcsim_gpu_spec *dcsim_gpu_profile_spec(const dcsim_gpu_profile_t *p);
 const char *dcsim_gpu_profile_source(const dcsim_gpu_profile_t *p);
 /* The source of its <device> (the default model's inputs). */
 const char *dcsim_gpu_profile_device_source(const dcsim_gpu_profile_t *p);
+/* <launch borrowed-from>: the GPU whose launch figure this profile borrows ("" when its own or
+ * published; dcsim_gpu_spec launch_borrowed). */
+const char *dcsim_gpu_profile_launch_borrowed_from(const dcsim_gpu_profile_t *p);
 /* The sources of its <launch> and <power-model> ("" without them). */
 const char *dcsim_gpu_profile_launch_source(const dcsim_gpu_profile_t *p);
 const char *dcsim_gpu_profile_power_model_source(const dcsim_gpu_profile_t *p);

@@ -44,9 +44,10 @@ typedef struct dcsim_sweep_point {
   unsigned gpus;
   char host_cpu[64];
   /* uncertainty bands (dcsim/sweep_bands.h; has_band 0 until marked, never read back): [low,
-   * high] in s and J, and near_front: off the front but indistinguishable from it */
-  int has_band, near_front;
-  double time_band[2], energy_band[2];
+   * high] in s, J and USD (cost: has_cost_band, when the cost is known), and near_front: off the
+   * front but indistinguishable from it */
+  int has_band, near_front, has_cost_band;
+  double time_band[2], energy_band[2], cost_band[2];
 } dcsim_sweep_point;
 
 /* What the Pareto front is taken over (--objectives): two or three of time, energy, cost. */

@@ -261,17 +261,17 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, con
       printf(
           "energy    %s (%s %s, host PKG %s, DRAM %s, node base and losses %s; %s, %s idle)  "
           "%s\n",
-          eb, p->multigpu ? "GPUs" : "GPU", DCSIM_SI(p->gpu_j, "J"), DCSIM_SI(p->pkg_j, "J"),
-          DCSIM_SI(p->dram_j, "J"), DCSIM_SI(p->base_j, "J"), DCSIM_SI(p->node_power_w, "W"),
-          DCSIM_SI(p->node_idle_w, "W"), ep);
+          eb, p->multigpu && p->multigpu->gpus > 1 ? "GPUs" : "GPU", DCSIM_SI(p->gpu_j, "J"),
+          DCSIM_SI(p->pkg_j, "J"), DCSIM_SI(p->dram_j, "J"), DCSIM_SI(p->base_j, "J"),
+          DCSIM_SI(p->node_power_w, "W"), DCSIM_SI(p->node_idle_w, "W"), ep);
     else if (p->cpu)
       printf("energy    %s (PKG %s, DRAM %s)  %s\n", eb, DCSIM_SI(p->pkg_j, "J"),
              DCSIM_SI(p->dram_j, "J"), ep);
     else
       printf("energy    %s (%s %s at S = %s of the power limit%s, host package %s)%s  %s\n", eb,
-             p->multigpu ? "GPUs" : "GPU", DCSIM_SI(p->gpu_j, "J"), DCSIM_SIG(p->gpu_fraction),
-             p->multigpu ? " each" : "", DCSIM_SI(p->pkg_j, "J"),
-             rq->host_cpu ? "" : " [no --host-cpu: host excluded]", ep);
+             p->multigpu && p->multigpu->gpus > 1 ? "GPUs" : "GPU", DCSIM_SI(p->gpu_j, "J"),
+             DCSIM_SIG(p->gpu_fraction), p->multigpu && p->multigpu->gpus > 1 ? " each" : "",
+             DCSIM_SI(p->pkg_j, "J"), rq->host_cpu ? "" : " [no --host-cpu: host excluded]", ep);
     printf("covers    %s\n", p->energy_scope);
   } else if (why) {
     printf("energy    unavailable: %s (the time above stands; --strict refuses)\n", why);

@@ -142,6 +142,12 @@ static void json_totals(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
   dcsim_prov_json_member(j, tprov, &eprov);
 }
 
+/* The band of a cost of this run (dcsim_bands_cost): band_t and band_e are factors of a time and
+ * an energy of 1. */
+static void run_cost_band(const run_out *o, double usd, double cb[2]) {
+  dcsim_bands_cost(usd, 1, o->band_t, 1, o->band_e, cb);
+}
+
 /* "cost": of what the jobs held and of the whole centre, the tariff, the lifetime, the prices of
  * the profiles used (issue 26, dcsim/cost.h) */
 static void json_cost(dcsim_json *j, const run_out *o) {
@@ -151,6 +157,15 @@ static void json_cost(dcsim_json *j, const run_out *o) {
   dcsim_json_obj_begin(j);
   dcsim_json_key(j, "usd");
   o->held.known ? dcsim_json_num(j, o->held.usd) : dcsim_json_null(j);
+  if (o->held.known) { /* issue 37: the cost's band from the time's and the energy's */
+    double cb[2];
+    run_cost_band(o, o->held.usd, cb);
+    dcsim_json_key(j, "usd_band");
+    dcsim_json_arr_begin(j);
+    dcsim_json_num(j, cb[0]);
+    dcsim_json_num(j, cb[1]);
+    dcsim_json_arr_end(j);
+  }
   dcsim_json_key_num(j, "energy_usd", o->held.energy_usd);
   dcsim_json_key(j, "hardware_usd");
   o->held.known ? dcsim_json_num(j, o->held.hardware_usd) : dcsim_json_null(j);
@@ -285,7 +300,8 @@ static void json_job(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_sta
   dcsim_json_obj_end(j);
 }
 
-/* Per node group: energy, busy node-seconds, utilisation, allocated fraction. */
+/* Per node group: its CPU (and GPU and host CPU), energy, busy node-seconds, utilisation,
+ * allocated fraction. */
 static void json_groups(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_stats *st) {
   dcsim_json_key(j, "groups");
   dcsim_json_arr_begin(j);
@@ -296,6 +312,12 @@ static void json_groups(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
     dcsim_json_obj_begin(j);
     dcsim_json_key_str(j, "name", ng->name);
     dcsim_json_key_int(j, "nodes", ng->count);
+    /* issue 37: what the nodes are; a GPU node's CPU is its host */
+    dcsim_json_key_str(j, "cpu", dcsim_cpu_profile_name(s->groups[g].cpu));
+    if (s->groups[g].gpu) {
+      dcsim_json_key_str(j, "gpu", dcsim_gpu_profile_name(s->groups[g].gpu));
+      dcsim_json_key_str(j, "host_cpu", dcsim_cpu_profile_name(s->groups[g].cpu));
+    }
     dcsim_json_key_num(j, "energy_j", gs->energy_j);
     dcsim_json_key_num(j, "busy_node_s", gs->busy_node_s);
     dcsim_json_key_num(j, "utilisation", mk > 0 ? gs->busy_node_s / (mk * ng->count) : 0);
@@ -575,20 +597,25 @@ static void text_header(const run_out *o) {
 /* cost of what the jobs held, and of the whole centre (issue 26) */
 static void text_cost(const run_out *o) {
   char note[200];
-  if (o->held.known)
+  char cb[96];
+  double band[2];
+  if (o->held.known) {
+    run_cost_band(o, o->held.usd, band);
     printf(
         "cost                %s USD of what the jobs held (energy %s, hardware %s, at %s USD/kWh "
         "over %s years)",
-        DCSIM_SIG(o->held.usd), DCSIM_SIG(o->held.energy_usd), DCSIM_SIG(o->held.hardware_usd),
-        DCSIM_SIG(o->cost.kwh_usd), DCSIM_SIG(o->cost.lifetime_years));
-  else {
+        dcsim_fmt_band(cb, sizeof cb, o->held.usd, band, NULL), DCSIM_SIG(o->held.energy_usd),
+        DCSIM_SIG(o->held.hardware_usd), DCSIM_SIG(o->cost.kwh_usd),
+        DCSIM_SIG(o->cost.lifetime_years));
+  } else {
     dcsim_cost_reason(&o->held, note, sizeof note);
     printf("cost                unknown: %s; the energy alone costs %s USD", note,
            DCSIM_SIG(o->held.energy_usd));
   }
-  if (o->centre.known)
-    printf("; whole centre %s USD\n", DCSIM_SIG(o->centre.usd));
-  else
+  if (o->centre.known) {
+    run_cost_band(o, o->centre.usd, band);
+    printf("; whole centre %s USD\n", dcsim_fmt_band(cb, sizeof cb, o->centre.usd, band, NULL));
+  } else
     putchar('\n');
 }
 

@@ -219,7 +219,9 @@ static int in_list(const char *list, const char *name) {
  * on a GPU whose counters were measured (and, with launch terms, fitted on it) are table; the
  * architecture model elsewhere is extrapolated when it uses fitted launch terms, else spec. On a
  * GPU with its own <launch>: table where the dwarf's counters were measured on it, else
- * extrapolated (counts measured elsewhere), or spec without the dwarf's <launch>. */
+ * extrapolated (counts measured elsewhere), or spec without the dwarf's <launch>; with a launch
+ * figure borrowed from another GPU (<launch borrowed-from>, issue 37) spec, its source the reason.
+ */
 static dcsim_prov gpu_time_prov(const dcsim_model_req *req, int arch) {
   const dcsim_dwarf_eval *ev = req->ev;
   const char *name = dcsim_gpu_profile_name(req->gpu);
@@ -228,6 +230,8 @@ static dcsim_prov gpu_time_prov(const dcsim_model_req *req, int arch) {
                ? dcsim_prov_make(DCSIM_PROV_TABLE, dcsim_gpu_profile_source(req->gpu))
                : dcsim_prov_make(DCSIM_PROV_SPEC, dcsim_gpu_profile_device_source(req->gpu));
   int measured = in_list(ev->measured_on, name);
+  if (dcsim_gpu_profile_spec(req->gpu)->launch_borrowed) /* another GPU's figure: the widest band */
+    return dcsim_prov_make(DCSIM_PROV_SPEC, dcsim_gpu_profile_launch_source(req->gpu));
   if (dcsim_gpu_profile_spec(req->gpu)->has_launch) /* the GPU's own launch cost and floors */
     return measured ? dcsim_prov_make(DCSIM_PROV_TABLE, dcsim_gpu_profile_launch_source(req->gpu))
            : *ev->measured_on /* the counters of other GPUs (their names) on this one */
@@ -313,6 +317,10 @@ static int run_gpu_as(const dcsim_model_req *req, dcsim_prediction *out, dcsim_e
                      "§5.5's measured fraction S");
   dcsim_gpu_opts mode = { req->gpu_small_domain, 0, arch };
   const int irregular = req->ev->n_kernels == 0;
+  /* One model per GPU count (issue 37): in the default model one GPU is the split at G = 1, so the
+   * host transfer of a dwarf with <multi-gpu> is counted for one GPU as for several; --d35 keeps
+   * D3.5's single-GPU model, which leaves it out (§3.3), when no count is given. */
+  const unsigned gpus = req->gpus >= 1 ? req->gpus : arch && req->ev->has_multi_gpu ? 1 : 0;
   if (irregular) { /* irregular loops on a GPU (dcsim/model_irregular.h, FV §7) */
     if (req->gpus > 1)
       return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
@@ -320,9 +328,8 @@ static int run_gpu_as(const dcsim_model_req *req, dcsim_prediction *out, dcsim_e
                        dcsim_dwarf_name(req->ev->dwarf));
     if ((rc = dcsim_model_irregular_gpu(req->ev, req->gpu, &out->cpu, err))) return rc;
     out->time_s = out->cpu->time_s;
-  } else if (req->gpus >= 1) { /* the domain split over G GPUs (dcsim/model_multigpu.h) */
-    if ((rc = dcsim_model_multigpu(req->ev, req->gpu, req->gpus, &mode, &out->multigpu, err)))
-      return rc;
+  } else if (gpus >= 1) { /* the domain split over G GPUs (dcsim/model_multigpu.h) */
+    if ((rc = dcsim_model_multigpu(req->ev, req->gpu, gpus, &mode, &out->multigpu, err))) return rc;
     out->gpu = out->multigpu->gpu; /* one GPU's part, for the per-kernel report */
     out->multigpu->gpu = NULL;
     out->time_s = out->multigpu->time_s;
@@ -331,7 +338,7 @@ static int run_gpu_as(const dcsim_model_req *req, dcsim_prediction *out, dcsim_e
     if ((rc = dcsim_model_gpu_opts(req->ev, req->gpu, &mode, &out->gpu, err))) return rc;
     out->time_s = out->gpu->time_s;
   }
-  const double n_gpus = req->gpus >= 1 ? req->gpus : 1;
+  const double n_gpus = gpus >= 1 ? gpus : 1;
   /* the cache-line model rests on the profile's bandwidths in either mode */
   out->time_prov = gpu_time_prov(req, arch && !irregular);
   if (req->energy_form == DCSIM_ENERGY_NONE) return 0;

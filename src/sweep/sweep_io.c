@@ -59,7 +59,11 @@ const char *dcsim_objectives_name(unsigned obj) {
 }
 
 void dcsim_sweep_cost_note(const dcsim_sweep_point *p, char *buf, size_t size) {
-  if (p->feasible && p->cost_missing[0])
+  if (p->feasible && p->cost_missing[0] && p->gpu[0] && !strcmp(p->cost_missing, p->host_cpu))
+    snprintf(buf, size,
+             "no price for %s (give --price %s=USD, or choose the GPU nodes' CPU with --host-cpu)",
+             p->cost_missing, p->cost_missing);
+  else if (p->feasible && p->cost_missing[0])
     snprintf(buf, size, "no price for %s (give --price %s=USD)", p->cost_missing, p->cost_missing);
   else
     snprintf(buf, size, "%s", "");
@@ -123,7 +127,7 @@ static void json_flag(dcsim_json *j, const char *key, int v) {
 /* "cost_usd": the cost, or null with "cost_note" saying why (issue 26; appended keys) */
 static void json_cost(dcsim_json *j, const dcsim_sweep_point *p) {
   json_result(j, "cost_usd", p->feasible && isfinite(p->cost_usd), p->cost_usd);
-  char note[160];
+  char note[256];
   dcsim_sweep_cost_note(p, note, sizeof note);
   if (note[0]) {
     dcsim_json_key(j, "cost_note");
@@ -147,9 +151,9 @@ static const char *threading_of(const dcsim_sweep_point *p) {
 /* the bands of a marked point (dcsim/sweep_bands.h) */
 static void json_bands(dcsim_json *j, const dcsim_sweep_point *p) {
   if (!p->has_band) return;
-  const char *key[2] = { "time_band", "energy_band" };
-  const double *band[2] = { p->time_band, p->energy_band };
-  for (int k = 0; k < 2; k++) {
+  const char *key[3] = { "time_band", "energy_band", "cost_band" };
+  const double *band[3] = { p->time_band, p->energy_band, p->cost_band };
+  for (int k = 0; k < 2 + (p->has_cost_band != 0); k++) {
     dcsim_json_key(j, key[k]);
     dcsim_json_arr_begin(j);
     dcsim_json_num(j, band[k][0]);
@@ -232,10 +236,14 @@ static void csv_bands(FILE *f, const dcsim_sweep_point *p) {
             p->energy_band[1], p->near_front);
   else
     fputs(",,,,,", f);
+  if (p->has_cost_band)
+    fprintf(f, ",%.10g,%.10g", p->cost_band[0], p->cost_band[1]);
+  else
+    fputs(",,", f);
 }
 
 static void csv_cost(FILE *f, const dcsim_sweep_point *p, int axes, const char *threading) {
-  char note[160];
+  char note[256];
   dcsim_sweep_cost_note(p, note, sizeof note);
   fputc(',', f);
   if (p->feasible && isfinite(p->cost_usd)) fprintf(f, "%.10g", p->cost_usd);
@@ -258,7 +266,8 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, cons
   fputs(
       "index,cpu,gpu,nodes,cores,freq,time_s,energy_j,pareto,knee,feasible,reason,balance,"
       "time_provenance,energy_provenance,cost_usd,cost_note,time_band_low_s,time_band_high_s,"
-      "energy_band_low_j,energy_band_high_j,indistinguishable_from_front",
+      "energy_band_low_j,energy_band_high_j,indistinguishable_from_front,cost_band_low_usd,"
+      "cost_band_high_usd",
       f);
   int axes = 0; /* --gpus, --host-cpu: two more columns in sweeps that set them (issue 26) */
   for (size_t i = 0; i < n && !axes; i++) axes = pts[i].gpus || pts[i].host_cpu[0];
@@ -325,9 +334,9 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
     if ((int)strlen(gname) > gw) gw = (int)strlen(gname);
   }
   int variants = any_ideal(pts, n);
-  fprintf(f, "%6s  %-*s %-*s %5s %5s %-8s %s%24s %30s %12s  %-12s %-12s  %s\n", "point", cw, "cpu",
+  fprintf(f, "%6s  %-*s %-*s %5s %5s %-8s %s%24s %30s %26s  %-12s %-12s  %s\n", "point", cw, "cpu",
           gw, "gpu", "nodes", "cores", "freq", variants ? "threading " : "", "time [s] [band]",
-          "energy [J] [band]", "cost [USD]", "time from", "energy from", "pareto");
+          "energy [J] [band]", "cost [USD] [band]", "time from", "energy from", "pareto");
   size_t no_cost = 0;
   const dcsim_sweep_point *first_no_cost = NULL;
   for (size_t i = 0; i < n; i++) {
@@ -345,10 +354,13 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
       feasible++;
       front += p->pareto != 0;
       if (!isfinite(p->cost_usd) && !no_cost++) first_no_cost = p;
-      char tb[96], eb[96];
+      char tb[96], eb[96], cb[96];
       text_values(p, tb, sizeof tb, eb, sizeof eb);
-      fprintf(f, "%24s %30s %12s  %-12s %-12s  %s%s\n", tb, eb,
-              isfinite(p->cost_usd) ? DCSIM_SIG(p->cost_usd) : "-",
+      if (p->has_cost_band)
+        dcsim_fmt_band(cb, sizeof cb, p->cost_usd, p->cost_band, NULL);
+      else
+        snprintf(cb, sizeof cb, "%s", isfinite(p->cost_usd) ? DCSIM_SIG(p->cost_usd) : "-");
+      fprintf(f, "%24s %30s %26s  %-12s %-12s  %s%s\n", tb, eb, cb,
               dcsim_prov_name((dcsim_prov_kind)p->time_prov),
               dcsim_prov_name((dcsim_prov_kind)p->energy_prov),
               p->knee         ? "knee"
@@ -357,7 +369,7 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
                               : "",
               p->balance ? (p->pareto || p->near_front ? ", balance point" : "balance point") : "");
     } else {
-      fprintf(f, "%24s %30s %12s  infeasible: %s\n", "-", "-", "-", p->reason ? p->reason : "");
+      fprintf(f, "%24s %30s %26s  infeasible: %s\n", "-", "-", "-", p->reason ? p->reason : "");
     }
   }
   if (summary) {
@@ -366,11 +378,11 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
     fprintf(f, "\n%zu %s: %zu feasible, %zu infeasible; %zu on the Pareto front", shown,
             dcsim_plural(shown, "point", "points"), feasible, shown - feasible, front);
     if (near)
-      fprintf(f, ", %zu more indistinguishable from it within their uncertainty bands", near);
+      fprintf(f, ", %zu more indistinguishable from it (their bands meet a front point's)", near);
     fputc('\n', f);
   }
   if (summary && no_cost) {
-    char note[160];
+    char note[256];
     dcsim_sweep_cost_note(first_no_cost, note, sizeof note);
     fprintf(f, "cost unknown for %zu feasible %s: %s%s\n", no_cost,
             dcsim_plural(no_cost, "point", "points"), note,

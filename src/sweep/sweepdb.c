@@ -254,7 +254,7 @@ int dcsim_sweepdb_store(dcsim_sweepdb_t *d, const dcsim_sweep_point *pts, const 
       sqlite3_bind_null(st, 12);
       sqlite3_bind_null(st, 13);
     }
-    char note[160];
+    char note[256];
     dcsim_sweep_cost_note(p, note, sizeof note);
     if (p->feasible && isfinite(p->cost_usd))
       sqlite3_bind_double(st, 14, p->cost_usd);
