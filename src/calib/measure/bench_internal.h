@@ -22,6 +22,7 @@
 #include "dcsim/hwprofile.h"
 
 enum { BENCH_MAXT = 256, BENCH_MAXREP = 32, BENCH_NQ = 5 /* peak, L1, L2, L3, DRAM */ };
+enum { BENCH_PROBE_REPS = 31 }; /* --probe: calls per level */
 
 /* "L1", "L2", "L3", "DRAM" */
 const char *dcsim__bench_level_name(int lv);
@@ -49,7 +50,9 @@ typedef struct bench_point {
 
 /* what one timed region saw besides its time */
 typedef struct bench_obs {
-  double clk_ghz;   /* mean core clock probed on the threads just before (0: none) */
+  double clk_ghz;   /* mean core clock probed on the threads just before, over wall time (0: none) */
+  double clk_run_ghz; /* the same probes over the threads' CPU time: the clock while they ran
+                         (a probe preempted reads low over wall time, not over CPU time) */
   double cpu_share; /* CPU time in the kernel / (threads x wall time) */
   double steal;     /* injected timer: stolen share; real runs: 0 (read per point) */
 } bench_obs;

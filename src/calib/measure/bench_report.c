@@ -87,7 +87,7 @@ void dcsim__bench_report(bench_run *R, const char *profile_path, const bench_hel
           100 * R->steal_max, R->n_rejected);
   if (R->probed) {
     fprintf(f,
-            "probe     1 thread, GB/s: harness median / load kernel called directly (best of 7, "
+            "probe     1 thread, GB/s: harness median / load kernel called directly (best of 31, "
             "median) = ratio; plain triad best\n");
     for (int lv = 0; lv < 4; lv++) {
       const bench_point *p = dcsim__bench_find(R, "bw", dcsim__bench_level_name(lv), 1);

@@ -194,7 +194,8 @@ static int run_phases(bench_run *R, dcsim_error *err) {
   if (R->o->budget) R->deadline_tables_s -= 0.1 * R->budget_s;
   int rc;
   if ((rc = dcsim__bench_warmup(R, err)) || (rc = dcsim__bench_phase_tables(R, err)) ||
-      (rc = dcsim__bench_accept_tables(R, err)))
+      (rc = dcsim__bench_accept_tables(R, err)) ||
+      (R->o->probe && (rc = dcsim__bench_phase_probe(R, err)))) /* even before a refusal */
     return rc;
   if (R->refusal[0]) { /* nothing more is measured: the raw data is written, then the reason */
     qsort(R->pts, R->np, sizeof *R->pts, cmp_point);
@@ -203,8 +204,7 @@ static int run_phases(bench_run *R, dcsim_error *err) {
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "bench refused: %s", R->refusal);
   }
   if ((rc = dcsim__bench_phase_loops(R, err)) ||
-      (R->o->budget && (rc = dcsim__bench_phase_hvs(R, err))) ||
-      (R->o->probe && (rc = dcsim__bench_phase_probe(R, err))))
+      (R->o->budget && (rc = dcsim__bench_phase_hvs(R, err))))
     return rc;
   return settle_clock(R, idle_clk, err);
 }
