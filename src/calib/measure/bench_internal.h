@@ -50,11 +50,11 @@ typedef struct bench_point {
 
 /* what one timed region saw besides its time */
 typedef struct bench_obs {
-  double clk_ghz;   /* mean core clock probed on the threads just before, over wall time (0: none) */
+  double clk_ghz; /* mean core clock probed on the threads just before, over wall time (0: none) */
   double clk_run_ghz; /* the same probes over the threads' CPU time: the clock while they ran
                          (a probe preempted reads low over wall time, not over CPU time) */
-  double cpu_share; /* CPU time in the kernel / (threads x wall time) */
-  double steal;     /* injected timer: stolen share; real runs: 0 (read per point) */
+  double cpu_share;   /* CPU time in the kernel / (threads x wall time) */
+  double steal;       /* injected timer: stolen share; real runs: 0 (read per point) */
 } bench_obs;
 
 typedef struct bench_heldout {

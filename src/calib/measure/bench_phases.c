@@ -794,8 +794,7 @@ int dcsim__bench_phase_energy(bench_run *R, FILE *csv, dcsim_error *err) {
  * about 2 ms long (calibrated first; one pass where a pass is longer): short calls so that the
  * best of them finds a moment without preemption on a shared machine, as STREAM's best-of does */
 typedef double (*probe_fn)(void *ctx, uint64_t passes); /* returns the bytes moved */
-static void probe_rate(probe_fn fn, void *ctx, unsigned reps, double *best,
-                       double *med) {
+static void probe_rate(probe_fn fn, void *ctx, unsigned reps, double *best, double *med) {
   uint64_t passes = 1;
   double t = 0, v[BENCH_MAXREP], mn, mx, disp;
   for (;;) {
