@@ -159,9 +159,12 @@ static int outlier(const double *v, unsigned n) {
 
 /* A calibration run, run again (at most 3 times) while its threads got less than R->min_share of
  * its wall time: a preempted run looks long and would leave one-pass repetitions that time the
- * barrier's wake-up (0.005 GB/s "L1" at 2 threads on the development VM under a load of 13). */
+ * barrier's wake-up (0.005 GB/s "L1" at 2 threads on the development VM under a load of 13).
+ * Returns the time the pass count is judged by: the wall time, or where the last try was still
+ * disturbed, the wall time x the CPU share (about what it would have taken undisturbed); *wall:
+ * the wall time itself (may be NULL). */
 static double calib_timed(bench_run *R, dcsim_bench_region *rg, bench_region_fn fn, void *ctx,
-                          bench_obs *keep) {
+                          bench_obs *keep, double *wall) {
   bench_obs ob;
   double t = 0;
   for (int i = 0; i < 4; i++) {
@@ -169,7 +172,8 @@ static double calib_timed(bench_run *R, dcsim_bench_region *rg, bench_region_fn 
     if (ob.cpu_share >= R->min_share || dcsim__bench_left_s(R) <= 0) break;
   }
   if (keep) *keep = ob;
-  return t;
+  if (wall) *wall = t;
+  return ob.cpu_share > 0 && ob.cpu_share < R->min_share ? t * ob.cpu_share : t;
 }
 
 /* the passes that make one repetition last about R->target_s. When the first run already lasts
@@ -180,12 +184,12 @@ static double calib_timed(bench_run *R, dcsim_bench_region *rg, bench_region_fn 
 static uint64_t calibrate_passes(bench_run *R, dcsim_bench_region *rg, bench_region_fn fn,
                                  void *ctx, double *full, bench_obs *full_obs, unsigned *nfull) {
   *nfull = 0;
-  double t = calib_timed(R, rg, fn, ctx, &full_obs[0]);
+  double w = 0, t = calib_timed(R, rg, fn, ctx, &full_obs[0], &w);
   if (t >= R->target_s) {
-    full[0] = t;
-    double t2 = calib_timed(R, rg, fn, ctx, &full_obs[1]);
+    full[0] = w;
+    double w2 = 0, t2 = calib_timed(R, rg, fn, ctx, &full_obs[1], &w2);
     if (t2 >= 0.5 * R->target_s) {
-      full[1] = t2;
+      full[1] = w2;
       *nfull = 2;
       return rg->passes;
     }
@@ -193,7 +197,7 @@ static uint64_t calibrate_passes(bench_run *R, dcsim_bench_region *rg, bench_reg
   }
   while (t < R->target_s * 0.2 && rg->passes < (1ull << 40)) {
     rg->passes *= 4;
-    t = calib_timed(R, rg, fn, ctx, NULL);
+    t = calib_timed(R, rg, fn, ctx, NULL, NULL);
   }
   if (t < R->target_s)
     rg->passes = (uint64_t)ceil((double)rg->passes * R->target_s / (t > 0 ? t : 1e-9));
