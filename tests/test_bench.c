@@ -468,7 +468,7 @@ static void test_interference(void) {
       CHECK(lo && strstr(lo + 1, ",left-out,") == NULL);
       CHECK(raw && strstr(raw, "\nbw,load,L2,8,") != NULL);
       CHECK(rep && strstr(rep, "0 disturbed repetition(s) measured again") == NULL);
-      CHECK(rep && strstr(rep, "measured again, 0 kept") != NULL);
+      CHECK(rep && strstr(rep, "measured again, 0 kept (") != NULL);
     } else if (mode == 1 || mode == 3) {
       CHECK(rc == 0);
       const char *files[5] = { "flops.csv", "L1.csv", "L2.csv", "L3.csv", "DRAM.csv" };

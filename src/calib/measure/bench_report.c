@@ -81,7 +81,8 @@ void dcsim__bench_report(bench_run *R, const char *profile_path, const bench_hel
   if (!flagged) fprintf(f, "every curve rises or stays within its spread as threads are added\n");
   fprintf(f,
           "interference: load average %.1f at the start on %u CPU(s); lowest CPU share of a "
-          "repetition %.0f %%; %u disturbed repetition(s) measured again, %u kept; steal up to "
+          "repetition %.0f %%; %u disturbed repetition(s) measured again, %u kept (loop points, "
+          "cells left out); steal up to "
           "%.1f %%; %u cell(s) left out\n",
           R->load_start, R->ncpu, 100 * R->share_min, R->n_redone, R->n_disturbed,
           100 * R->steal_max, R->n_rejected);
