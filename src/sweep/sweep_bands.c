@@ -2,6 +2,7 @@
  * dcsim/sweep_bands.h). */
 #include "dcsim/sweep_bands.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +28,7 @@ void dcsim_sweep_bands_mark(dcsim_sweep_point *pts, size_t n, const dcsim_bands_
   }
   for (size_t i = 0; i < n; i++) {
     dcsim_sweep_point *q = &pts[i];
-    if (!q->has_band || q->pareto) continue;
+    if (!q->has_band || q->pareto || !isfinite(q->energy_j)) continue; /* energy unknown */
     int sure = 0;
     for (size_t k = 0; k < n && !sure; k++)
       sure = pts[k].pareto && pts[k].has_band && surely_dominates(&pts[k], q);
