@@ -140,7 +140,9 @@ static void json_totals(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
   dcsim_json_key_str(j, "energy_covers", dcsim_scenario_energy_scope(s));
   dcsim_prov tprov, eprov;
   dcsim_scenario_provenance(s, &tprov, &eprov);
-  dcsim_prov_json_member(j, tprov, &eprov);
+  const char *unknown = dcsim_scenario_energy_unknown(s);
+  dcsim_prov_json_member(j, tprov, unknown ? NULL : &eprov);
+  if (unknown) dcsim_json_key_str(j, "energy_unknown", unknown); /* why it is null (issue 38) */
 }
 
 /* "cost": of what the jobs held and of the whole centre, the tariff, the lifetime, the prices of
