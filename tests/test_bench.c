@@ -355,6 +355,14 @@ static void test_noisy_timer(void) {
                 "select count(*) from bench_points where flag like 'left out: non-monotone:%'"),
       1);
   CHECK_INT(query_int(sdb, "select flagged_points from bench_runs"), 1);
+  CHECK_INT(query_int(sdb,
+                      "select count(*) from bench_points where status = 'left-out' and "
+                      "level = 'L2' and threads = 8"),
+            1);
+  CHECK_INT(query_int(sdb,
+                      "select count(*) from bench_points where status is null or cpu_share "
+                      "is null or disturbed is null"),
+            0);
   CHECK(query_int(sdb, "select count(*) from bench_points where remeasured > 0") >= 2);
   sqlite3_close(sdb);
   /* the budget: the synthetic seconds of the measurements stay within it */
