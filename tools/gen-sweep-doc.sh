@@ -35,7 +35,8 @@ awk -F, -v text="$tmp/text" '
     i = $(col["index"]); cpu = $(col["cpu"])
     if ($(col["feasible"]) != 1) cell = "infeasible: no power model (neither a <power-model> nor an <energy> table)"
     else {
-      cell = v[i, 0] " s, " mj(v[i, 1]) " MJ"
+      if ($(col["energy_j"]) == "") cell = v[i, 0] " s, energy unknown (no power model)"
+      else cell = v[i, 0] " s, " mj(v[i, 1]) " MJ"
       if ($(col["knee"]) == 1) cell = cell " (the knee)"
       else if ($(col["pareto"]) == 1) cell = cell " (front)"
     }

@@ -652,6 +652,8 @@ int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err) {
   }
   o.db_path = dcsim_arg(a, "db");
   o.quick = dcsim_arg_flag(a, "quick");
+  o.probe = dcsim_arg_flag(a, "probe");
+  o.keep_suspect = dcsim_arg_flag(a, "keep-suspect");
   o.reps = reps;
   o.max_threads = threads;
   o.budget = budget;

@@ -1,4 +1,5 @@
 /* cli_run.c — `dcsim run FILE`: simulate a workflow or a workload (doc/engine.md). */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,7 +140,9 @@ static void json_totals(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
   dcsim_json_key_str(j, "energy_covers", dcsim_scenario_energy_scope(s));
   dcsim_prov tprov, eprov;
   dcsim_scenario_provenance(s, &tprov, &eprov);
-  dcsim_prov_json_member(j, tprov, &eprov);
+  const char *unknown = dcsim_scenario_energy_unknown(s);
+  dcsim_prov_json_member(j, tprov, unknown ? NULL : &eprov);
+  if (unknown) dcsim_json_key_str(j, "energy_unknown", unknown); /* why it is null (issue 38) */
 }
 
 /* The band of a cost of this run (dcsim_bands_cost): band_t and band_e are factors of a time and
@@ -628,18 +631,23 @@ static void text_summary(const run_out *o) {
   char tpb[600], epb[600];
   dcsim_prov_format(tprov, tpb, sizeof tpb);
   dcsim_prov_format(eprov, epb, sizeof epb);
+  const char *unknown = dcsim_scenario_energy_unknown(s);
   printf("model               %s%s; task times %s, task energies %s\n",
          s->model_flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default",
-         s->model_flags & DCSIM_MODEL_HW_THREADS ? ", --threading ideal" : "", tpb, epb);
+         s->model_flags & DCSIM_MODEL_HW_THREADS ? ", --threading ideal" : "", tpb,
+         unknown ? "unknown" : epb);
   double mk = (double)st->makespan_ns * 1e-9, tb[2] = { mk * o->band_t[0], mk * o->band_t[1] },
          eb[2] = { st->energy_j * o->band_e[0], st->energy_j * o->band_e[1] };
   char tbs[160], ebs[160];
   printf("time-to-solution    %s s\n", dcsim_fmt_band(tbs, sizeof tbs, mk, tb, NULL));
-  printf(
-      "energy-to-solution  %s (%s kWh), of which %s idle on nodes no job held\n",
-      dcsim_fmt_band(ebs, sizeof ebs, st->energy_j, eb, "J"),
-      dcsim_fmt_sig((char[48]){ 0 }, 48, st->energy_j / 3.6e6, dcsim_band_digits(st->energy_j, eb)),
-      DCSIM_SI(st->unallocated_idle_j, "J"));
+  if (unknown && !isfinite(st->energy_j)) /* issue 38: the time alone */
+    printf("energy-to-solution  unknown: %s\n", unknown);
+  else
+    printf("energy-to-solution  %s (%s kWh), of which %s idle on nodes no job held\n",
+           dcsim_fmt_band(ebs, sizeof ebs, st->energy_j, eb, "J"),
+           dcsim_fmt_sig((char[48]){ 0 }, 48, st->energy_j / 3.6e6,
+                         dcsim_band_digits(st->energy_j, eb)),
+           DCSIM_SI(st->unallocated_idle_j, "J"));
   printf("energy covers       %s\n", dcsim_scenario_energy_scope(s));
   text_cost(o);
   printf("utilisation         %.1f %% of node time running tasks\n", 100 * busy_fraction(st));

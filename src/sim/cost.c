@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dcsim/scenario.h"
 #include "dcsim/strutil.h"
 
 void dcsim_cost_opts_default(dcsim_cost_opts *o) {
@@ -150,16 +151,19 @@ int dcsim_cost_check_figures(const dcsim_scenario *s, const dcsim_run_stats *st,
                              const dcsim_cost *c, const char *file, dcsim_error *err) {
   for (size_t g = 0; g < st->n_groups && g < s->n_groups; g++) {
     const dcsim_group_rt *gr = &s->groups[g];
-    if (!isfinite(st->groups[g].energy_j))
+    /* NaN is a group whose power is unknown (its energy_unknown says why): not an overflow */
+    if (!isfinite(st->groups[g].energy_j) &&
+        !(isnan(st->groups[g].energy_j) && gr->energy_unknown[0]))
       return DCSIM_ERR(err, DCSIM_ERANGE, file, 0,
                        "the energy of node group %s overflows (%g J): the power figures of its "
                        "profiles (CPU %s%s%s) or of the platform are out of range",
                        gr->g->name, st->groups[g].energy_j, dcsim_cpu_profile_name(gr->cpu),
                        gr->gpu ? ", GPU " : "", gr->gpu ? dcsim_gpu_profile_name(gr->gpu) : "");
   }
-  int bad_job = 0;
-  for (size_t j = 0; j < st->n_jobs; j++) bad_job |= !isfinite(st->jobs[j].energy_j);
-  if (!isfinite(st->energy_j) || bad_job)
+  int unknown = dcsim_scenario_energy_unknown(s) != NULL, bad_job = 0;
+  for (size_t j = 0; j < st->n_jobs; j++)
+    bad_job |= isinf(st->jobs[j].energy_j) || (isnan(st->jobs[j].energy_j) && !unknown);
+  if (isinf(st->energy_j) || (isnan(st->energy_j) && !unknown) || bad_job)
     return DCSIM_ERR(err, DCSIM_ERANGE, file, 0,
                      "the energy of the run overflows (%g J): a power figure of its profiles or "
                      "platform is out of range",

@@ -669,7 +669,9 @@ int dcsim_sweep_restore(dcsim_sweep_t *sw, size_t index, int feasible, double ti
   dcsim_sweep_point *p = &sw->points[index];
   free(p->reason);
   p->reason = NULL;
-  if (!feasible && !(p->reason = dcsim_strdup(reason ? reason : "infeasible")))
+  /* a feasible point keeps a reason when its energy is unknown (issue 38) */
+  if ((!feasible || (reason && reason[0])) &&
+      !(p->reason = dcsim_strdup(reason ? reason : "infeasible")))
     return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   p->done = 1;
   p->feasible = feasible != 0;
@@ -744,6 +746,13 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
     pt->feasible = 1;
     pt->time_s = (double)st->makespan_ns * 1e-9;
     pt->energy_j = ej;
+    const char *why = dcsim_scenario_energy_unknown(s);
+    if (why) {
+      char buf[700];
+      snprintf(buf, sizeof buf, "energy unknown: %.600s", why);
+      if (!(pt->reason = dcsim_strdup(buf)))
+        rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    }
     dcsim_prov tp, ep;
     dcsim_scenario_provenance(s, &tp, &ep);
     pt->time_prov = (unsigned char)tp.kind;

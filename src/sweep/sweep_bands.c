@@ -70,7 +70,7 @@ void dcsim_sweep_bands_mark(dcsim_sweep_point *pts, size_t n, const dcsim_bands_
    * point at all is surely better on every objective (that one would rule it out) */
   for (size_t i = 0; i < n; i++) {
     dcsim_sweep_point *q = &pts[i];
-    if (!banded(q, obj) || q->pareto) continue;
+    if (!banded(q, obj) || q->pareto || !isfinite(q->energy_j)) continue; /* energy unknown */
     int meets = 0, ruled_out = 0;
     for (size_t k = 0; k < n && !ruled_out; k++) {
       const dcsim_sweep_point *p = &pts[k];

@@ -65,6 +65,8 @@ void dcsim_sweep_cost_note(const dcsim_sweep_point *p, char *buf, size_t size) {
              p->cost_missing, p->cost_missing);
   else if (p->feasible && p->cost_missing[0])
     snprintf(buf, size, "no price for %s (give --price %s=USD)", p->cost_missing, p->cost_missing);
+  else if (p->feasible && !isfinite(p->energy_j))
+    snprintf(buf, size, "%s", "energy unknown, so its electricity cost is");
   else
     snprintf(buf, size, "%s", "");
 }
@@ -183,8 +185,15 @@ static void json_point(dcsim_json *j, const dcsim_sweep_point *p, int variants) 
     dcsim_json_key(j, "time_provenance");
     dcsim_json_str(j, dcsim_prov_name((dcsim_prov_kind)p->time_prov));
     dcsim_json_key(j, "energy_provenance");
-    dcsim_json_str(j, dcsim_prov_name((dcsim_prov_kind)p->energy_prov));
+    if (isfinite(p->energy_j))
+      dcsim_json_str(j, dcsim_prov_name((dcsim_prov_kind)p->energy_prov));
+    else
+      dcsim_json_null(j);
     json_bands(j, p);
+    if (p->reason) { /* why the energy is unknown (issue 38) */
+      dcsim_json_key(j, "reason");
+      dcsim_json_str(j, p->reason);
+    }
   }
   dcsim_json_key(j, "index");
   dcsim_json_int(j, p->index);
@@ -231,9 +240,11 @@ void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n,
  * with axes, the GPUs per node and the host CPU (issue 26) */
 /* the band columns of a point (empty cells when not marked) */
 static void csv_bands(FILE *f, const dcsim_sweep_point *p) {
-  if (p->has_band)
+  if (p->has_band && isfinite(p->energy_j))
     fprintf(f, ",%.10g,%.10g,%.10g,%.10g,%d", p->time_band[0], p->time_band[1], p->energy_band[0],
             p->energy_band[1], p->near_front);
+  else if (p->has_band) /* energy unknown: its band too (issue 38) */
+    fprintf(f, ",%.10g,%.10g,,,%d", p->time_band[0], p->time_band[1], p->near_front);
   else
     fputs(",,,,,", f);
   if (p->has_cost_band)
@@ -286,16 +297,19 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, cons
     if (p->cores) fprintf(f, "%u", p->cores);
     fputc(',', f);
     dcsim__csv_write_cell(f, p->freq);
-    if (p->feasible)
-      fprintf(f, ",%.10g,%.10g,", p->time_s, p->energy_j);
-    else
+    if (p->feasible) {
+      fprintf(f, ",%.10g,", p->time_s);
+      if (isfinite(p->energy_j)) fprintf(f, "%.10g", p->energy_j); /* empty: unknown */
+      fputc(',', f);
+    } else {
       fputs(",,,", f);
+    }
     fprintf(f, "%d,%d,%d,", p->pareto, p->knee, p->feasible);
-    if (!p->feasible) dcsim__csv_write_cell(f, p->reason ? p->reason : "");
+    if (p->reason) dcsim__csv_write_cell(f, p->reason); /* feasible: why the energy is unknown */
     fprintf(f, ",%d", p->balance);
     if (p->feasible)
       fprintf(f, ",%s,%s", dcsim_prov_name((dcsim_prov_kind)p->time_prov),
-              dcsim_prov_name((dcsim_prov_kind)p->energy_prov));
+              isfinite(p->energy_j) ? dcsim_prov_name((dcsim_prov_kind)p->energy_prov) : "");
     else
       fputs(",,", f);
     csv_cost(f, p, axes, variants ? threading_of(p) : NULL);
@@ -321,6 +335,7 @@ static void text_values(const dcsim_sweep_point *p, char *tb, size_t ts, char *e
     dcsim_fmt_sig(tb, ts, p->time_s, DCSIM_NUM_DIGITS);
     dcsim_fmt_sig(eb, es, p->energy_j, DCSIM_NUM_DIGITS);
   }
+  if (!isfinite(p->energy_j)) snprintf(eb, es, "unknown"); /* the note under the table: why */
 }
 
 void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int summary) {
@@ -337,8 +352,8 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
   fprintf(f, "%6s  %-*s %-*s %5s %5s %-8s %s%24s %30s %26s  %-12s %-12s  %s\n", "point", cw, "cpu",
           gw, "gpu", "nodes", "cores", "freq", variants ? "threading " : "", "time [s] [band]",
           "energy [J] [band]", "cost [USD] [band]", "time from", "energy from", "pareto");
-  size_t no_cost = 0;
-  const dcsim_sweep_point *first_no_cost = NULL;
+  size_t no_cost = 0, no_energy = 0;
+  const dcsim_sweep_point *first_no_cost = NULL, *first_no_energy = NULL;
   for (size_t i = 0; i < n; i++) {
     const dcsim_sweep_point *p = &pts[i];
     if (!p->done) continue;
@@ -354,6 +369,7 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
       feasible++;
       front += p->pareto != 0;
       if (!isfinite(p->cost_usd) && !no_cost++) first_no_cost = p;
+      if (!isfinite(p->energy_j) && !no_energy++) first_no_energy = p;
       char tb[96], eb[96], cb[96];
       text_values(p, tb, sizeof tb, eb, sizeof eb);
       if (p->has_cost_band)
@@ -362,7 +378,7 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
         snprintf(cb, sizeof cb, "%s", isfinite(p->cost_usd) ? DCSIM_SIG(p->cost_usd) : "-");
       fprintf(f, "%24s %30s %26s  %-12s %-12s  %s%s\n", tb, eb, cb,
               dcsim_prov_name((dcsim_prov_kind)p->time_prov),
-              dcsim_prov_name((dcsim_prov_kind)p->energy_prov),
+              isfinite(p->energy_j) ? dcsim_prov_name((dcsim_prov_kind)p->energy_prov) : "unknown",
               p->knee         ? "knee"
               : p->pareto     ? "yes"
               : p->near_front ? "indistinguishable"
@@ -387,6 +403,13 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
     fprintf(f, "cost unknown for %zu feasible %s: %s%s\n", no_cost,
             dcsim_plural(no_cost, "point", "points"), note,
             no_cost > 1 ? " (the first; see the cost_note column of --format csv)" : "");
+  }
+  if (summary && no_energy) { /* issue 38: the times stand, the energies are not made up */
+    const char *why = first_no_energy->reason ? first_no_energy->reason : "";
+    if (strncmp(why, "energy unknown: ", 16) == 0) why += 16;
+    fprintf(f, "energy unknown for %zu feasible %s (on no Pareto front): %s%s\n", no_energy,
+            dcsim_plural(no_energy, "point", "points"), why,
+            no_energy > 1 ? " (the first's reason; each point's is in the reason column)" : "");
   }
 }
 
@@ -448,9 +471,11 @@ static dcsim_sweep_point *new_point(dcsim_sweep_point **pts, size_t *n, size_t *
   return pt;
 }
 
+/* a feasible point: finite, non-negative time; energy the same, or empty/null = unknown (a
+ * profile without power data, issue 38: on no front) */
 static int check_feasible(const dcsim_sweep_point *pt) {
-  return !pt->feasible ||
-         (isfinite(pt->time_s) && isfinite(pt->energy_j) && pt->time_s >= 0 && pt->energy_j >= 0);
+  return !pt->feasible || (isfinite(pt->time_s) && pt->time_s >= 0 &&
+                           (isnan(pt->energy_j) || (isfinite(pt->energy_j) && pt->energy_j >= 0)));
 }
 
 /* JSON: an array of flat objects. The structure is walked here so that every error names its line

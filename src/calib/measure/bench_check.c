@@ -123,7 +123,7 @@ int dcsim__bench_check_replay(bench_run *R, const char *workflow, const char *pr
   int rc = check_task_init(&c, workflow, profile_path, err);
   if (rc) return rc;
   unsigned n =
-      c.t->cores_per_node && c.t->cores_per_node < R->nthreads ? c.t->cores_per_node : R->nthreads;
+      c.t->cores_per_node && c.t->cores_per_node < R->cover_n ? c.t->cores_per_node : R->cover_n;
   dcsim_cpu_state st;
   dcsim_cpu_rates rt;
   if ((rc = dcsim_cpu_profile_freq(c.cpu, R->freq_id, &st, err))) goto out;

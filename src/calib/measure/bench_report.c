@@ -30,12 +30,17 @@ void dcsim__bench_report(bench_run *R, const char *profile_path, const bench_hel
           R->nthreads);
   for (unsigned i = 0; i < R->ntc_loops; i++) fprintf(f, "%s%u", i ? "," : " ", R->tc_loops[i]);
   fputc('\n', f);
+  if (R->cover_n && R->cover_n < R->nthreads)
+    fprintf(f,
+            "cover     every table keeps a cell up to %u thread(s) of %u; the loops, their fits "
+            "and --check stay within that (the profile has no value beyond it)\n",
+            R->cover_n, R->nthreads);
   if (R->loop_ws_note[0]) fprintf(f, "loops     %s\n", R->loop_ws_note);
   fprintf(f, "energy    %s\n", R->energy_note);
   fprintf(f, "gpu       %s\n", R->gpu_note);
   fprintf(f,
           "\nmedian [min-max] +-dispersion (1.4826 MAD/median) of %u-%u repetitions; * outliers "
-          "re-measured, ! flagged\n%7s %30s",
+          "or disturbed repetitions re-measured, ! flagged, x left out\n%7s %30s",
           R->reps_min, R->reps_max, "threads", "peak GFLOP/s");
   for (int lv = 0; lv < 4; lv++) {
     char h[32];
@@ -52,7 +57,10 @@ void dcsim__bench_report(bench_run *R, const char *profile_path, const bench_hel
       char cell[96];
       if (p)
         snprintf(cell, sizeof cell, "%.2f [%.2f-%.2f] +-%.1f%%%s%s", p->med, p->min, p->max,
-                 100 * p->disp, p->remeasured ? "*" : "", p->flag[0] ? "!" : "");
+                 100 * p->disp, p->remeasured || p->redone ? "*" : "",
+                 p->rejected  ? "x"
+                 : p->flag[0] ? "!"
+                              : "");
       else
         snprintf(cell, sizeof cell, "-");
       fprintf(f, " %30s", cell);
@@ -61,15 +69,37 @@ void dcsim__bench_report(bench_run *R, const char *profile_path, const bench_hel
   }
   unsigned flagged = 0;
   for (size_t i = 0; i < R->np; i++)
-    if (R->pts[i].flag[0]) {
+    if (R->pts[i].flag[0] && (!strcmp(R->pts[i].phase, "peak") || !strcmp(R->pts[i].phase, "bw"))) {
       if (!flagged++)
-        fprintf(f,
-                "flagged (kept in the tables, measured twice; the model expects a curve that "
-                "does not fall):\n");
+        fprintf(f, "%s",
+                R->o->keep_suspect
+                    ? "flagged (kept in the tables by --keep-suspect; the model expects a curve "
+                      "that does not fall):\n"
+                    : "left out of the tables (measured again first; raw.csv keeps them):\n");
       fprintf(f, "  %s %s at %u thread(s): %s\n", R->pts[i].phase, R->pts[i].level,
               R->pts[i].threads, R->pts[i].flag);
     }
   if (!flagged) fprintf(f, "every curve rises or stays within its spread as threads are added\n");
+  fprintf(f,
+          "interference: load average %.1f at the start on %u CPU(s); lowest CPU share of a "
+          "repetition %.0f %%; %u disturbed repetition(s) measured again, %u kept (loop points, "
+          "cells left out); steal up to "
+          "%.1f %%; %u cell(s) left out\n",
+          R->load_start, R->ncpu, 100 * R->share_min, R->n_redone, R->n_disturbed,
+          100 * R->steal_max, R->n_rejected);
+  if (R->probed) {
+    fprintf(f,
+            "probe     1 thread, GB/s: harness median / load kernel called directly (best of 31, "
+            "median) = ratio; plain triad best\n");
+    for (int lv = 0; lv < 4; lv++) {
+      const bench_point *p = dcsim__bench_find(R, "bw", dcsim__bench_level_name(lv), 1);
+      double h = p ? p->med : NAN;
+      fprintf(f, "  %-4s %8.2f / %8.2f (%8.2f) = %.2f", dcsim__bench_level_name(lv), h,
+              R->probe_best[lv], R->probe_med[lv], h / R->probe_best[lv]);
+      if (lv == 0 || lv == 3) fprintf(f, "; triad %.2f", R->probe_triad[lv ? 1 : 0]);
+      fputc('\n', f);
+    }
+  }
   fprintf(
       f,
       "\nloop coefficients (fitted on all thread counts, weighted by 1/spread; Tmop = 1/(L1 V + "
