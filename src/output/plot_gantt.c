@@ -53,8 +53,9 @@ int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *caption, const cha
     for (unsigned i = 0; i < nn; i++) {
       if (row[i] < 0) continue;
       size_t gi = dcsim__plot_group_of(s, i);
-      fprintf(f, "%s'%s %u' %d", firstt ? "" : ", ", s->groups[gi].g->name,
-              i - s->groups[gi].g->first_node, row[i]);
+      fputs(firstt ? "" : ", ", f);
+      dcsim__plot_str(f, s->groups[gi].g->name); /* 'group'.' index' position */
+      fprintf(f, ".' %u' %d", i - s->groups[gi].g->first_node, row[i]);
       firstt = 0;
     }
     fputs(")\n", f);
@@ -70,8 +71,9 @@ int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *caption, const cha
           hi = row[i];
         }
       if (lo < 0) continue;
-      fprintf(f, "set label %d '%s' at graph 1.01, first %g left font ',10'\n", ++k,
-              s->groups[gi].g->name, (lo + hi) / 2.0);
+      fprintf(f, "set label %d ", ++k);
+      dcsim__plot_str(f, s->groups[gi].g->name);
+      fprintf(f, " at graph 1.01, first %g left font ',10'\n", (lo + hi) / 2.0);
       if (lo > 0)
         fprintf(f,
                 "set arrow %d from graph 0, first %g to graph 1, first %g nohead dt 3 lc rgb "
