@@ -340,6 +340,9 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
       dcsim_error_at(err, NULL, dcsim_arg_index(a, "heatmap"));
     return rc;
   }
+  if (!c->plot && !c->heat && dcsim_arg(a, "title")) /* no option silently ignored (issue 35) */
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "title"),
+                     "--title names the pictures of --plot and --heatmap; there is none");
   char gnuplot[1024];
   if (root && (c->plot || c->heat) && (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err)))
     return rc; /* before sweeping */
@@ -653,6 +656,9 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   if (rc) return rc;
   const char *out = dcsim_arg(a, "out");
   const int picture = dcsim_format_is_picture(fmt);
+  if (!picture && dcsim_arg(a, "title")) /* no option silently ignored (issue 35) */
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "title"),
+                     "--title is the title of a picture: --format png|svg or --out FILE.png|svg");
   const char *in = a->positional[0];
   dcsim_sweep_point *pts = NULL;
   size_t n = 0;
