@@ -123,6 +123,30 @@ for ext in png svg; do
     >/dev/null 2>&1
   refused "loop name: roofline" $?
 done
+# the writers of a run's results, fed a trace whose file name holds the payload and a line break:
+# the database binds it (read back exactly), the JSON parses and holds it, every CSV row has the
+# header's number of cells (the path's line break is a '?' in the "# input" comment)
+name="$PAY"$'\n'"line.swf"
+printf '; Computer: %s\n; MaxNodes: 4\n1 0 0 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1\n' "$PAY" >"$name"
+"$bin" run "$name" --db r.db --format json --tasks-csv t.csv >r.json 2>/dev/null
+rc=$?
+ran "writers: run --db --format json --tasks-csv"
+[ "$rc" = 0 ] || { echo "FAIL: writers: exit $rc" >&2; fail=1; }
+[ "$(sqlite3 r.db "SELECT input = '${name//\'/\'\'}' FROM runs")" = 1 ] ||
+  { echo "FAIL: sqlite: the input path does not read back" >&2; fail=1; }
+python3 - "$name" r.json <<'PY' || { echo "FAIL: json: does not parse or lost the path" >&2; fail=1; }
+import json, sys
+d = json.load(open(sys.argv[2], encoding="utf-8"))
+sys.exit(0 if d["input"] == sys.argv[1] else 1)
+PY
+"$bin" run "$name" --format csv >r.csv 2>/dev/null
+for c in r.csv t.csv; do
+  python3 - "$c" <<'PY' || { echo "FAIL: csv: $c: rows of unequal width" >&2; fail=1; }
+import csv, sys
+rows = [r for r in csv.reader(l for l in open(sys.argv[1], encoding="utf-8", newline="") if not l.startswith("#"))]
+sys.exit(0 if rows and all(len(r) == len(rows[0]) for r in rows) else 1)
+PY
+done
 ran "the end"
 [ "$fail" = 0 ] && echo "escape-payload: no command ran through any channel (png and svg)"
 exit "$fail"

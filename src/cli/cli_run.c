@@ -23,6 +23,7 @@
 #include "dcsim/trace.h"
 #include "dcsim/wmsconf.h"
 #include "util/clock.h"
+#include "util/csv.h"
 
 /* What the printers of a finished run need. */
 typedef struct run_out {
@@ -504,7 +505,8 @@ static void print_csv(const run_out *o) {
     const dcsim_job *jb = &s->jobs[k];
     dcsim_job_metrics m = dcsim_metrics_job(js);
     const char *name = s->wfs[jb->wf].wf->name;
-    printf(strpbrk(name, ",\"") ? "\"%s\"," : "%s,", name); /* names hold no quote (schema) */
+    dcsim__csv_write_cell(stdout, name); /* RFC 4180 (util/csv.h) */
+    putchar(',');
     printf("%u,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%u,%.10g,", jb->instance,
            (double)js->submit_ns * 1e-9, (double)js->start_ns * 1e-9, (double)js->end_ns * 1e-9,
            (double)(js->start_ns - js->submit_ns) * 1e-9,
