@@ -24,7 +24,7 @@
 #include "util/csv.h"
 #include "util/xmledit.h"
 
-#define N_NAMES 7
+#define N_NAMES  7
 #define LONG_LEN 100000
 
 static char *names[N_NAMES];
@@ -215,7 +215,7 @@ static void test_svg(const char *dir) {
   char out[256];
   snprintf(out, sizeof out, "%s/t.svg", dir);
   for (int i = 0; i < N_NAMES; i++) {
-    int rc = dcsim_plot_pareto(p, N_NAMES, names[i], names[i], out, DCSIM_PLOT_SVG, &err);
+    int rc = dcsim_plot_pareto(p, N_NAMES, names[i], names[i], out, DCSIM_PLOT_SVG, NULL, &err);
     if (rc) fprintf(stderr, "svg: %s\n", err.msg);
     CHECK_INT(rc, 0);
     xmlDoc *d = rc ? NULL : xmlReadFile(out, NULL, XML_PARSE_NONET | XML_PARSE_HUGE);

@@ -555,7 +555,8 @@ static int sampling_plot(const dcsim_sampling_curve *c, const char *what, double
   if (!rc) rc = dcsim_repro_add(&rp, profile, NULL, err);
   if (!rc) {
     dcsim_repro_caption(&rp, caption, sizeof caption);
-    rc = dcsim_plot_sampling(c, 5, what, target, caption, pf, fmt, err);
+    rc = dcsim_plot_sampling(c, 5, what, target, caption, pf, fmt, dcsim_cli_catch_interrupts(),
+                             err);
   }
   dcsim_repro_release(&rp);
   return rc;

@@ -87,7 +87,8 @@ int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
     char caption[512];
     dcsim_repro_caption(&rp, caption, sizeof caption);
     rc = dcsim_plot_roofline(r, cache_aware, caption, out,
-                             fmt == DCSIM_FMT_SVG ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
+                             fmt == DCSIM_FMT_SVG ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG,
+                             dcsim_cli_catch_interrupts(), err);
     goto out;
   }
   f = out ? fopen(out, "w") : stdout;

@@ -969,8 +969,11 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
     print_text(&o);
   char caption[512];
   dcsim_repro_caption(&o.rp, caption, sizeof caption);
-  if (rf.gantt && (rc = dcsim_plot_gantt(k.trace, caption, rf.gantt, rf.gantt_fmt, err))) goto out;
-  if (rf.power && (rc = dcsim_plot_power(k.trace, caption, rf.power, rf.power_fmt, err))) goto out;
+  const volatile sig_atomic_t *stop = dcsim_cli_catch_interrupts(); /* answered while drawing */
+  if (rf.gantt && (rc = dcsim_plot_gantt(k.trace, caption, rf.gantt, rf.gantt_fmt, stop, err)))
+    goto out;
+  if (rf.power && (rc = dcsim_plot_power(k.trace, caption, rf.power, rf.power_fmt, stop, err)))
+    goto out;
   if (o.dl.missed) {
     fprintf(stderr, "dcsim: deadline %s s missed by %zu of %zu %s (the longest ran %s s)\n",
             DCSIM_SIG(o.deadline_s), o.dl.missed, o.st->n_jobs,

@@ -532,9 +532,10 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
   dcsim_repro_caption(&c.rp, caption, sizeof caption);
   if (c.plot)
     rc = dcsim_plot_pareto_on(pts, n, dcsim_sweep_objectives(c.sw), dcsim_arg(a, "title"), caption,
-                              c.plot, c.pf, err);
+                              c.plot, c.pf, dcsim_cli_catch_interrupts(), err);
   if (!rc && c.heat)
-    rc = dcsim_plot_heatmap(pts, n, 0, dcsim_arg(a, "title"), caption, c.heat, c.hf, err);
+    rc = dcsim_plot_heatmap(pts, n, 0, dcsim_arg(a, "title"), caption, c.heat, c.hf,
+                            dcsim_cli_catch_interrupts(), err);
 out:
   dcsim_repro_release(&c.rp);
   dcsim_sweepdb_close(c.ctx.db);
@@ -674,7 +675,8 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
     char caption[512];
     dcsim_repro_caption(&rp, caption, sizeof caption);
     rc = dcsim_plot_pareto_on(pts, n, obj, dcsim_arg(a, "title"), caption, out,
-                              fmt == DCSIM_FMT_SVG ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
+                              fmt == DCSIM_FMT_SVG ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG,
+                              dcsim_cli_catch_interrupts(), err);
     goto out;
   }
   /* the front, and the points indistinguishable from it (dcsim/sweep_bands.h), by increasing
@@ -771,7 +773,8 @@ int dcsim_cmd_heatmap(const dcsim_args *a, dcsim_error *err) {
     for (size_t i = 0; i < n; i++) m += pts[i].done != 0;
     char caption[512];
     dcsim_repro_caption(&rp, caption, sizeof caption);
-    rc = m ? dcsim_plot_heatmap(pts, n, time, dcsim_arg(a, "title"), caption, out, pf, err)
+    rc = m ? dcsim_plot_heatmap(pts, n, time, dcsim_arg(a, "title"), caption, out, pf,
+                                dcsim_cli_catch_interrupts(), err)
            : DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
                        "no point of %s matches --cpu, --gpu and --freq", a->positional[0]);
   }

@@ -52,10 +52,11 @@ struct dcsim_plot_trace {
 };
 
 /* Opens the script of a picture of width x height pixels to be written to out (a temporary
- * directory; the terminal, the output and the caption set). An out that exists and is not a
- * regular file (a FIFO, a device) is refused before anything is made. */
+ * directory; the terminal, the output and the caption set; stop: polled while gnuplot runs). An out
+ * that exists and is not a regular file (a FIFO, a device) is refused before anything is made. */
 int dcsim__plot_open(dcsim_plot_gp *g, const char *out, dcsim_plot_format fmt, int width,
-                     int height, const char *caption, dcsim_error *err);
+                     int height, const char *caption, const volatile sig_atomic_t *stop,
+                     dcsim_error *err);
 /* Runs gnuplot on the script (dcsim_plot_find_gnuplot), checks that it drew the picture, publishes
  * it at out atomically (a temporary file beside out, then rename: an existing picture stays whole
  * when anything fails) and removes the temporary files; an error quotes gnuplot's first

@@ -155,8 +155,10 @@ static int plot_target_ok(const char *out, dcsim_error *err) {
 }
 
 int dcsim__plot_open(dcsim_plot_gp *g, const char *out, dcsim_plot_format fmt, int width,
-                     int height, const char *caption, dcsim_error *err) {
+                     int height, const char *caption, const volatile sig_atomic_t *stop,
+                     dcsim_error *err) {
   memset(g, 0, sizeof *g);
+  g->stop = stop;
   int rc = plot_target_ok(out, err);
   if (rc) return rc;
   const char *tmp = getenv("TMPDIR");

@@ -13,7 +13,7 @@
 #include "output/internal.h"
 
 int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *caption, const char *out,
-                     dcsim_plot_format fmt, dcsim_error *err) {
+                     dcsim_plot_format fmt, const volatile sig_atomic_t *stop, dcsim_error *err) {
   const dcsim_scenario *s = t->s;
   if (!t->n_bars) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "no task ran: nothing to draw");
   unsigned nn = s->platform->n_nodes;
@@ -28,7 +28,7 @@ int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *caption, const cha
   const char *tu = dcsim__plot_time_unit((double)t->end_ns * 1e-9, &ts);
   dcsim_plot_gp g;
   int height = 220 + 22 * (rows < 40 ? rows : 40);
-  int rc = dcsim__plot_open(&g, out, fmt, 1200, height, caption, err);
+  int rc = dcsim__plot_open(&g, out, fmt, 1200, height, caption, stop, err);
   if (rc) {
     free(row);
     return rc;

@@ -13,9 +13,10 @@
 #include "output/internal.h"
 
 int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *caption,
-                        const char *out, dcsim_plot_format fmt, dcsim_error *err) {
+                        const char *out, dcsim_plot_format fmt, const volatile sig_atomic_t *stop,
+                        dcsim_error *err) {
   dcsim_plot_gp g;
-  int rc = dcsim__plot_open(&g, out, fmt, 1100, 720, caption, err);
+  int rc = dcsim__plot_open(&g, out, fmt, 1100, 720, caption, stop, err);
   if (rc) return rc;
   FILE *f = g.f;
   /* x range: from below the smallest intensity to beyond the largest ridge or point */

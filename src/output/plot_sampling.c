@@ -14,9 +14,9 @@
 
 int dcsim_plot_sampling(const dcsim_sampling_curve *c, size_t n, const char *title, double target,
                         const char *caption, const char *out, dcsim_plot_format fmt,
-                        dcsim_error *err) {
+                        const volatile sig_atomic_t *stop, dcsim_error *err) {
   dcsim_plot_gp g;
-  int rc = dcsim__plot_open(&g, out, fmt, 1000, 640, caption, err);
+  int rc = dcsim__plot_open(&g, out, fmt, 1000, 640, caption, stop, err);
   if (rc) return rc;
   FILE *f = g.f;
   fputs("set title ", f);

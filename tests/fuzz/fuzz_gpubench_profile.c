@@ -36,8 +36,8 @@ static void check_profile(const dcsim_gpubench *b, const char *text) {
     fprintf(stderr, "fuzz_gpubench_profile: the profile does not parse:\n%.2000s\n", text);
     abort();
   }
-  static const char *const allowed[] = { "device", "memory",     "host-link",
-                                         "power",  "launch",     "power-model" };
+  static const char *const allowed[] = { "device", "memory", "host-link",
+                                         "power",  "launch", "power-model" };
   xmlNode *r = xmlDocGetRootElement(d);
   int ok = r && strcmp((const char *)r->name, "gpu-profile") == 0;
   for (xmlNode *c = r ? r->children : NULL; ok && c; c = c->next) {
