@@ -607,10 +607,10 @@ out:
   return rc;
 }
 
-/* An option given that the calibration `sub` does not read (not in the comma-separated `opts`) is
- * refused, naming the ones it reads: no option is silently ignored (issue 35: calibrate energy
- * dropped -o and --source). */
-static int only_options(const dcsim_args *a, const char *sub, const char *opts, dcsim_error *err) {
+/* An option given that the command `cmd` ("calibrate cpu", "bench --from") does not read (not in
+ * the comma-separated `opts`) is refused, naming the ones it reads: no option is silently ignored
+ * (issue 35: calibrate energy dropped -o and --source). */
+static int only_options(const dcsim_args *a, const char *cmd, const char *opts, dcsim_error *err) {
   for (size_t i = 0; i < a->n_specs; i++) {
     const char *name = a->specs[i].name;
     size_t l = strlen(name);
@@ -626,8 +626,7 @@ static int only_options(const dcsim_args *a, const char *sub, const char *opts, 
       p += k + (p[k] != 0);
     }
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", a->argi[i][0],
-                     "--%s is not an option of 'dcsim calibrate %s', which reads %s", name, sub,
-                     list);
+                     "--%s is not an option of 'dcsim %s', which reads %s", name, cmd, list);
   }
   return 0;
 }
@@ -659,7 +658,9 @@ int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err) {
       return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
                        "'dcsim calibrate %s' takes one argument, not %d", what,
                        a->n_positional - 1);
-    int rc = only_options(a, what, subs[i].opts, err);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "calibrate %s", what);
+    int rc = only_options(a, cmd, subs[i].opts, err);
     if (rc) return rc;
     if (subs[i].out_file && out && strcmp(out, "-") != 0 &&
         (rc = dcsim_path_check_writable(out, "-o", err)))
@@ -752,7 +753,11 @@ int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err) {
     }
     o.caches = &hand;
   }
+  if (dcsim_arg(a, "sampler") && !budget) /* no option silently ignored (issue 35) */
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "sampler"),
+                     "--sampler chooses the points of --budget N; there is no --budget");
   const char *from = dcsim_arg(a, "from");
+  if (from && (rc = only_options(a, "bench --from", "from,compare,check,name", err))) return rc;
   if (from) return bench_from(a, from, err);
   return dcsim_bench_run(&o, err);
 }
