@@ -9,6 +9,11 @@
 # platform, group, profile, dwarf and loop names: letters, digits and _ . : > + -) must be refused
 # with exit 1 instead.
 set -u
+# without gnuplot no chart is drawn: skipped (ctest SKIP_RETURN_CODE 77), as test_plot is
+if [ -z "${DCSIM_GNUPLOT:-}" ] && [ ! -x /usr/bin/gnuplot ] && ! command -v gnuplot >/dev/null; then
+  echo "escape-payload: gnuplot not installed: skipped" >&2
+  exit 77
+fi
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 src=$(pwd)
 dir=$(mktemp -d)
