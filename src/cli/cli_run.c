@@ -24,6 +24,7 @@
 #include "dcsim/trace.h"
 #include "dcsim/wmsconf.h"
 #include "util/clock.h"
+#include "util/csv.h"
 
 /* What the printers of a finished run need. */
 typedef struct run_out {
@@ -529,7 +530,8 @@ static void print_csv(const run_out *o) {
     const dcsim_job *jb = &s->jobs[k];
     dcsim_job_metrics m = dcsim_metrics_job(js);
     const char *name = s->wfs[jb->wf].wf->name;
-    printf(strpbrk(name, ",\"") ? "\"%s\"," : "%s,", name); /* names hold no quote (schema) */
+    dcsim__csv_write_cell(stdout, name); /* RFC 4180 (util/csv.h) */
+    putchar(',');
     printf("%u,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%u,%.10g,", jb->instance,
            (double)js->submit_ns * 1e-9, (double)js->start_ns * 1e-9, (double)js->end_ns * 1e-9,
            (double)(js->start_ns - js->submit_ns) * 1e-9,
@@ -1005,8 +1007,11 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
     print_text(&o);
   char caption[512];
   dcsim_repro_caption(&o.rp, caption, sizeof caption);
-  if (rf.gantt && (rc = dcsim_plot_gantt(k.trace, caption, rf.gantt, rf.gantt_fmt, err))) goto out;
-  if (rf.power && (rc = dcsim_plot_power(k.trace, caption, rf.power, rf.power_fmt, err))) goto out;
+  const volatile sig_atomic_t *stop = dcsim_cli_catch_interrupts(); /* answered while drawing */
+  if (rf.gantt && (rc = dcsim_plot_gantt(k.trace, caption, rf.gantt, rf.gantt_fmt, stop, err)))
+    goto out;
+  if (rf.power && (rc = dcsim_plot_power(k.trace, caption, rf.power, rf.power_fmt, stop, err)))
+    goto out;
   if (o.dl.missed) {
     fprintf(stderr, "dcsim: deadline %s s missed by %zu of %zu %s (the longest ran %s s)\n",
             DCSIM_SIG(o.deadline_s), o.dl.missed, o.st->n_jobs,

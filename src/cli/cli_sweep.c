@@ -369,6 +369,9 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
       dcsim_error_at(err, NULL, dcsim_arg_index(a, "heatmap"));
     return rc;
   }
+  if (!c->plot && !c->heat && dcsim_arg(a, "title")) /* no option silently ignored (issue 35) */
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "title"),
+                     "--title names the pictures of --plot and --heatmap; there is none");
   char gnuplot[1024];
   if (root && (c->plot || c->heat) && (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err)))
     return rc; /* before sweeping */
@@ -562,9 +565,10 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
   dcsim_repro_caption(&c.rp, caption, sizeof caption);
   if (c.plot)
     rc = dcsim_plot_pareto_on(pts, n, dcsim_sweep_objectives(c.sw), dcsim_arg(a, "title"), caption,
-                              c.plot, c.pf, err);
+                              c.plot, c.pf, dcsim_cli_catch_interrupts(), err);
   if (!rc && c.heat)
-    rc = dcsim_plot_heatmap(pts, n, 0, dcsim_arg(a, "title"), caption, c.heat, c.hf, err);
+    rc = dcsim_plot_heatmap(pts, n, 0, dcsim_arg(a, "title"), caption, c.heat, c.hf,
+                            dcsim_cli_catch_interrupts(), err);
 out:
   dcsim_repro_release(&c.rp);
   dcsim_sweepdb_close(c.ctx.db);
@@ -686,6 +690,9 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   if (rc) return rc;
   const char *out = dcsim_arg(a, "out");
   const int picture = dcsim_format_is_picture(fmt);
+  if (!picture && dcsim_arg(a, "title")) /* no option silently ignored (issue 35) */
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "title"),
+                     "--title is the title of a picture: --format png|svg or --out FILE.png|svg");
   const char *in = a->positional[0];
   dcsim_sweep_point *pts = NULL;
   size_t n = 0;
@@ -705,7 +712,8 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
     char caption[512];
     dcsim_repro_caption(&rp, caption, sizeof caption);
     rc = dcsim_plot_pareto_on(pts, n, obj, dcsim_arg(a, "title"), caption, out,
-                              fmt == DCSIM_FMT_SVG ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
+                              fmt == DCSIM_FMT_SVG ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG,
+                              dcsim_cli_catch_interrupts(), err);
     goto out;
   }
   /* the front, and the points indistinguishable from it (dcsim/sweep_bands.h), by increasing
@@ -796,7 +804,8 @@ int dcsim_cmd_heatmap(const dcsim_args *a, dcsim_error *err) {
     for (size_t i = 0; i < n; i++) m += pts[i].done != 0;
     char caption[512];
     dcsim_repro_caption(&rp, caption, sizeof caption);
-    rc = m ? dcsim_plot_heatmap(pts, n, time, dcsim_arg(a, "title"), caption, out, pf, err)
+    rc = m ? dcsim_plot_heatmap(pts, n, time, dcsim_arg(a, "title"), caption, out, pf,
+                                dcsim_cli_catch_interrupts(), err)
            : DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
                        "no point of %s matches --cpu, --gpu and --freq", a->positional[0]);
   }

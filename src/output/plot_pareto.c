@@ -341,8 +341,8 @@ static void pareto_plot_cmd(FILE *f, const pareto_view *v, const char *keys) {
 
 int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title,
                       const char *caption, const char *out, dcsim_plot_format fmt,
-                      dcsim_error *err) {
-  return dcsim_plot_pareto_on(pts, n, DCSIM_OBJ_DEFAULT, title, caption, out, fmt, err);
+                      const volatile sig_atomic_t *stop, dcsim_error *err) {
+  return dcsim_plot_pareto_on(pts, n, DCSIM_OBJ_DEFAULT, title, caption, out, fmt, stop, err);
 }
 
 /* The points as drawn over the objectives obj: x (time_s) the time, else the energy; y (energy_j)
@@ -376,7 +376,7 @@ static const char *chart_title(unsigned obj) {
 
 int dcsim_plot_pareto_on(const dcsim_sweep_point *pts0, size_t n, unsigned obj, const char *title,
                          const char *caption, const char *out, dcsim_plot_format fmt,
-                         dcsim_error *err) {
+                         const volatile sig_atomic_t *stop, dcsim_error *err) {
   if (obj == 0) obj = DCSIM_OBJ_DEFAULT;
   dcsim_sweep_point *copy = obj == DCSIM_OBJ_DEFAULT ? NULL : axes_points(pts0, n, obj);
   if (obj != DCSIM_OBJ_DEFAULT && !copy)
@@ -406,7 +406,7 @@ int dcsim_plot_pareto_on(const dcsim_sweep_point *pts0, size_t n, unsigned obj, 
   } else
     v.eu = dcsim__plot_energy_unit(v.emax, &v.es);
   if ((rc = pareto_series(&v, err)) ||
-      (rc = dcsim__plot_open(&g, out, fmt, 1100, 760, caption, err)))
+      (rc = dcsim__plot_open(&g, out, fmt, 1100, 760, caption, stop, err)))
     goto out;
   pareto_header(g.f, &v, title);
   char keys[1600];

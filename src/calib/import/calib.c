@@ -533,10 +533,13 @@ static void energy_xml(FILE *f, const power_csv *P, const dcsim_xml_doc_t *doc, 
   fputs(">\n", f);
   for (size_t k = 0; k < P->nr; k++) {
     if (rows[k].idle)
-      fprintf(f, "    <idle pkg-w=\"%s\" dram-w=\"%s\"", rows[k].pkg, rows[k].dram);
+      fputs("    <idle pkg-w=\"", f);
     else
-      fprintf(f, "    <state cores=\"%u\" pkg-w=\"%s\" dram-w=\"%s\"", rows[k].cores, rows[k].pkg,
-              rows[k].dram);
+      fprintf(f, "    <state cores=\"%u\" pkg-w=\"", rows[k].cores);
+    dcsim__xml_escape(f, rows[k].pkg); /* the cells as written (issue 35: one escaping) */
+    fputs("\" dram-w=\"", f);
+    dcsim__xml_escape(f, rows[k].dram);
+    fputc('"', f);
     if (*rows[k].source) {
       fputs(" source=\"", f);
       dcsim__xml_escape(f, rows[k].source);

@@ -168,9 +168,14 @@ int dcsim__bench_check_replay(bench_run *R, const char *workflow, const char *pr
       mem_s = s_per_byte[slot] * l->traffic_byte;
     }
     double flop_s = l->work_flop > 0 ? l->work_flop / peak_flops : 0;
-    fprintf(f, "%s,%s,%s,%s,%s,%u,%.6g,%.6g,%.6g,%.4f\n", c.t->name, dcsim_dwarf_name(c.d),
-            c.t->case_name ? c.t->case_name : "-", l->name, name, n, l->traffic_byte, l->work_flop,
-            fmax(mem_s, flop_s), disp);
+    const char *cells[] = { c.t->name, dcsim_dwarf_name(c.d), c.t->case_name ? c.t->case_name : "-",
+                            l->name, name };
+    for (size_t q = 0; q < sizeof cells / sizeof *cells; q++) { /* RFC 4180 (util/csv.h) */
+      dcsim__csv_write_cell(f, cells[q]);
+      fputc(',', f);
+    }
+    fprintf(f, "%u,%.6g,%.6g,%.6g,%.4f\n", n, l->traffic_byte, l->work_flop, fmax(mem_s, flop_s),
+            disp);
   }
   if (fclose(f) != 0 && !rc) rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
 out:
