@@ -17,8 +17,10 @@
 #   --tools DIR          where rc-clock and librc_marks.so are (default build/tools)
 #   --upstream TEXT      e.g. "ectrans=1.7.0@5f63b00" recorded in build.csv (repeatable)
 #   --only CODE          run only the plan's rows of CODE (ectrans-global|ectrans-lam|cloudsc)
+#   --case REGEX         run only the plan's rows whose case name matches REGEX (grep -E, whole name)
 #   --max-gib N          skip (and say so) a CLOUDSC condition needing more than N GiB
-#                        (105 KiB per column, dwarf-p-cloudsc's README; default: half of MemTotal)
+#                        (about 105 KiB per column, as measured in issue 36's first trial;
+#                        default: half of MemTotal)
 #   --no-machine         keep machine.csv as it is (a second campaign on the same machine)
 # A condition already in measurements.csv (same code, case, parameters, threads and variant) is
 # replaced by the new measurement; the others are kept. Each condition is written when it is done,
@@ -29,7 +31,7 @@ export LC_ALL=C
 
 die() { echo "measure.sh: $*" >&2; exit 2; }
 
-plan="" out="" tools_dir="build/tools" only="" max_gib="" write_machine=1
+plan="" out="" tools_dir="build/tools" only="" case_re="" max_gib="" write_machine=1
 ectrans_bin="${RC_ECTRANS_BIN:-}" ectrans_build="${RC_ECTRANS_BUILD:-}"
 cloudsc_bin="${RC_CLOUDSC_BIN:-}" cloudsc_build="${RC_CLOUDSC_BUILD:-}"
 cloudsc_data="${RC_CLOUDSC_DATA:-}"
@@ -46,9 +48,10 @@ while [ $# -gt 0 ]; do
     --tools) tools_dir="${2:?}"; shift 2 ;;
     --upstream) upstream+=("${2:?}"); shift 2 ;;
     --only) only="${2:?}"; shift 2 ;;
+    --case) case_re="${2:?}"; shift 2 ;;
     --max-gib) max_gib="${2:?}"; shift 2 ;;
     --no-machine) write_machine=0; shift ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     *) die "unknown option '$1' (--help lists them)" ;;
   esac
 done
@@ -79,7 +82,7 @@ csv_field() { printf '%s' "$1" | tr ',\n' ';  '; } # values never hold the separ
 put() { printf '%s,%s,%s\n' "$1" "$(csv_field "$2")" "$(csv_field "$3")"; }
 
 write_machine_csv() {
-  local f="$out/machine.csv.tmp" c
+  local f="$out/machine.csv.tmp.$$" c
   {
     echo "key,value,source"
     put cpu_model "$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)" "/proc/cpuinfo model name"
@@ -157,7 +160,7 @@ build_rows() { # code build-folder targets...
 }
 
 write_build_csv() {
-  local f="$out/build.csv.tmp" u
+  local f="$out/build.csv.tmp.$$" u
   {
     echo "key,value,source"
     build_rows ectrans "$ectrans_build" ectrans-benchmark-cpu-dp ectrans-lam-benchmark-cpu-dp \
@@ -275,7 +278,7 @@ res_new="$logdir/res.csv"; : > "$res_new"
 
 # ---- merge: the kept rows, then the new ones (which replace rows of the same condition) ----
 merge() { # file header new-rows
-  local f="$1" h="$2" new="$3" tmp="$1.tmp"
+  local f="$1" h="$2" new="$3" tmp="$1.tmp.$$"
   {
     echo "$h"
     if [ -r "$f" ]; then
@@ -290,7 +293,7 @@ merge() { # file header new-rows
 }
 # raw rows: the repeats of a re-measured condition replace the old ones
 raw_merge() {
-  local f="$out/raw/runs.csv" tmp="$out/raw/runs.csv.tmp" row k
+  local f="$out/raw/runs.csv" tmp="$out/raw/runs.csv.tmp.$$" row k
   {
     echo "$RAW_HEADER"
     if [ -r "$f" ]; then
@@ -308,6 +311,7 @@ while IFS=, read -r code case T N octa NLON NLAT NLEV NFLD NGPTOT NPROMA threads
   lineno=$((lineno + 1))
   [ -n "$code" ] || continue
   [ -z "$only" ] || [ "$only" = "$code" ] || continue
+  [ -z "$case_re" ] || grep -qxE -- "$case_re" <<<"$case" || continue
   case "$code" in ectrans-global|ectrans-lam|cloudsc) ;; *) die "$plan:$lineno: unknown code '$code'" ;; esac
   case "$role" in fit|test) ;; *) die "$plan:$lineno: role must be fit or test, not '$role'" ;; esac
   params="$T,$N,$octa,$NLON,$NLAT,$NLEV,$NFLD,$NGPTOT,$NPROMA"
