@@ -538,7 +538,8 @@ int dcsim_wfc_load(const char *path, dcsim_wfc **out, dcsim_error *err) {
   return dcsim_wfc_load_budget(path, NULL, out, err);
 }
 
-/* The memory jansson's tree of the file would take, against the budget (or the fixed cap). */
+/* The memory jansson's tree of the file would take and the time reading it would, against the
+ * budget (or the fixed cap). */
 static int check_size(const char *path, const dcsim_budget *b, dcsim_error *err) {
   struct stat st;
   if (stat(path, &st) != 0) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "%s", strerror(errno));
@@ -553,8 +554,14 @@ static int check_size(const char *path, const dcsim_budget *b, dcsim_error *err)
   if (b && size > UINT64_MAX / DCSIM_WFC_BYTES_PER_BYTE)
     return DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "a WfCommons instance of %llu bytes",
                      (unsigned long long)size);
-  return dcsim_budget_bytes(b, size * DCSIM_WFC_BYTES_PER_BYTE,
-                            "reading the WfCommons instance would", path, 0, err);
+  int rc = dcsim_budget_bytes(b, size * DCSIM_WFC_BYTES_PER_BYTE,
+                              "reading the WfCommons instance would", path, 0, err);
+  if (rc) return rc;
+  char prefix[96];
+  snprintf(prefix, sizeof prefix, "reading the WfCommons instance (%llu bytes) takes as long as",
+           (unsigned long long)size);
+  return dcsim_budget_work(b, size * DCSIM_WFC_WORK_PER_BYTE, prefix, "simulated tasks", path, 0,
+                           err);
 }
 
 int dcsim_wfc_load_budget(const char *path, const dcsim_budget *budget, dcsim_wfc **out,
