@@ -888,12 +888,13 @@ static int open_sinks(const dcsim_args *a, const run_files *rf, const run_out *o
 
 /* The engine over the scenario, with the progress line on a terminal; an interruption rolls
  * everything back and says so. */
-static int simulate(run_out *o, const dcsim_engine_opts *eo, int progress, dcsim_engine_t **e,
-                    dcsim_error *err) {
+static int simulate(run_out *o, const dcsim_engine_opts *eo, int progress, dcsim_cli_loading *ld,
+                    dcsim_engine_t **e, dcsim_error *err) {
   /* from here on SIGINT/SIGTERM stop the engine and roll the run back instead of killing dcsim */
   const volatile sig_atomic_t *stop = dcsim_cli_catch_interrupts();
   if (!(*e = dcsim_engine_new(o->s, eo, err))) return err ? err->code : DCSIM_ENOMEM;
   dcsim_engine_set_interrupt(*e, stop);
+  dcsim_cli_stage(ld, DCSIM_CLI_STAGE_SIMULATION);
   run_progress pr = { dcsim__clock_s(), 0, 0, 0 };
   if (progress) dcsim_engine_set_progress(*e, on_progress, &pr);
   int rc = dcsim_engine_run(*e, err);
@@ -905,6 +906,16 @@ static int simulate(run_out *o, const dcsim_engine_opts *eo, int progress, dcsim
               what, o->db ? "nothing was saved to " : "nothing was saved", o->db ? o->db : "");
   }
   return rc;
+}
+
+/* SIGINT/SIGTERM in the output stage (issue 35: it exited 0 with every output): DCSIM_EINTR
+ * before the next output, saying what was written (`done`); every output is whole or absent (the
+ * database's transaction, the task CSV's and the pictures' temporary files). */
+static int output_stop(const run_out *o, const char *done, dcsim_error *err) {
+  if (!*dcsim_cli_catch_interrupts()) return 0;
+  return DCSIM_ERR(err, DCSIM_EINTR, o->s->input_path, 0,
+                   "run stopped by %s while writing its outputs; %s", dcsim_cli_interrupted_by(),
+                   done);
 }
 
 int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
@@ -948,6 +959,8 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   if ((rc = dcsim_cli_loading_init(&ld, err))) goto out;
   so.stop_loading = dcsim_cli_loading_stop;
   so.stop_loading_ctx = &ld;
+  so.stop_planning = dcsim_cli_planning_stop;
+  so.stop_planning_ctx = &ld;
   rc = dcsim_scenario_load(a->positional[0], &so, &s, err);
   if (rc == DCSIM_EINTR || (!rc && *ld.flag)) {
     rc = DCSIM_ERR(err, DCSIM_EINTR, a->positional[0], 0,
@@ -964,15 +977,22 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   for (size_t i = 0; i < s->n_notes; i++) fprintf(stderr, "dcsim: note: %s\n", s->notes[i]);
   if ((rc = check_run_size(&budget, s, &eo, rf.gantt || rf.power, err)) ||
       (rc = dcsim_scenario_repro(s, &o.rp, err)) || (rc = open_sinks(a, &rf, &o, &eo, &k, err)) ||
-      (rc = simulate(&o, &eo, isatty(2) && !dcsim_arg_flag(a, "quiet"), &e, err)))
+      (rc = simulate(&o, &eo, isatty(2) && !dcsim_arg_flag(a, "quiet"), &ld, &e, err)))
     goto out;
   o.st = dcsim_engine_stats(e);
   o.dl = dcsim_metrics_deadline(o.st, o.deadline_s);
   if ((rc = dcsim_metrics_summarise(o.st, &o.ms, err)) || (rc = run_bands(&o, err))) goto out;
   dcsim_cost_of_run(s, o.st, &o.cost, DCSIM_COST_HELD, &o.held);
   dcsim_cost_of_run(s, o.st, &o.cost, DCSIM_COST_CENTRE, &o.centre);
-  if (k.db && (rc = dcsim_results_finish(k.db, o.st, &o.run_id, err))) goto out;
-  if (k.tasks && (rc = dcsim_taskcsv_finish(k.tasks, err))) goto out;
+  dcsim_cli_stage(&ld, DCSIM_CLI_STAGE_OUTPUT);
+  const char *saved =
+      o.db ? "its run was saved to the database, nothing was printed" : "nothing was printed";
+  if ((rc = output_stop(&o, "nothing was saved or printed", err)) ||
+      (k.db && (rc = dcsim_results_finish(k.db, o.st, &o.run_id, err))) ||
+      (k.tasks && (rc = output_stop(&o, saved, err))) ||
+      (k.tasks && (rc = dcsim_taskcsv_finish(k.tasks, err))) ||
+      (rc = output_stop(&o, k.tasks ? "its results were saved, nothing was printed" : saved, err)))
+    goto out;
   if (fmt == DCSIM_FMT_JSON)
     print_json(&o);
   else if (fmt == DCSIM_FMT_CSV)
@@ -981,6 +1001,9 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
     print_text(&o);
   char caption[512];
   dcsim_repro_caption(&o.rp, caption, sizeof caption);
+  if ((rf.gantt || rf.power) &&
+      (rc = output_stop(&o, "its results were saved and printed, no picture was drawn", err)))
+    goto out;
   if (rf.gantt && (rc = dcsim_plot_gantt(k.trace, caption, rf.gantt, rf.gantt_fmt, err))) goto out;
   if (rf.power && (rc = dcsim_plot_power(k.trace, caption, rf.power, rf.power_fmt, err))) goto out;
   if (o.dl.missed) {

@@ -154,6 +154,17 @@ static int check_object(sqlite3 *db, sqlite3 *ref, const char *name, const char 
                    not_ours);
 }
 
+/* PRAGMA application_id, or -1 when it cannot be read */
+static long long application_id(sqlite3 *db) {
+  sqlite3_stmt *st = NULL;
+  long long id = -1;
+  if (dcsim__db_try_prepare(db, "PRAGMA application_id", &st) == 0 &&
+      sqlite3_step(st) == SQLITE_ROW)
+    id = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  return id;
+}
+
 int dcsim__db_check_owner(sqlite3 *db, const char *name, dcsim_error *err) {
   sqlite3_stmt *st = NULL;
   sqlite3 *ref = NULL;
@@ -254,9 +265,12 @@ int dcsim__db_migrate(sqlite3 *db, const char *name, const dcsim__db_schema *sch
              : DCSIM_ERR(err, DCSIM_ENOMEM, name, 0, "out of memory");
     sqlite3_free(sql);
   }
-  char sql[64];
+  char sql[64]; /* written only when it differs: a database that needs nothing stays unchanged */
   snprintf(sql, sizeof sql, "PRAGMA application_id = %d", DCSIM_DB_APPLICATION_ID);
-  if (rc || (rc = dcsim__db_exec(db, name, sql, err)) || (rc = dcsim__db_commit(db, name, err)))
+  if (rc ||
+      (application_id(db) != DCSIM_DB_APPLICATION_ID &&
+       (rc = dcsim__db_exec(db, name, sql, err))) ||
+      (rc = dcsim__db_commit(db, name, err)))
     goto fail;
   return use_wal(db, name, err);
 fail:
