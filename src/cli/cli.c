@@ -27,13 +27,14 @@
   {                                                                                             \
     "max-tasks", "N", 0,                                                                        \
         "refuse more work: task instances of a run, dependency edges of a workflow, jobs of a " \
-        "trace "                                                                                \
-        "(default 100000000)"                                                                   \
+        "trace, 2 per byte of a WfCommons instance (default 100000000)"                         \
   }
-#define OPT_MAX_MEMORY                                                                             \
-  {                                                                                                \
-    "max-memory", "SIZE", 0,                                                                       \
-        "refuse a run that needs more memory: bytes or K, M, G, T (default half of the machine's)" \
+#define OPT_MAX_MEMORY                                                                           \
+  {                                                                                              \
+    "max-memory", "SIZE", 0,                                                                     \
+        "refuse a run that needs more memory (a trace's decompressed text counts): bytes or K, " \
+        "M, "                                                                                    \
+        "G, T (default half of the machine's)"                                                   \
   }
 #define OPT_D35 \
   { "d35", NULL, 0, "D3.5's published models exactly (table-only states, the paper's energy data)" }
