@@ -5,6 +5,7 @@
 #define DCSIM_CLI_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -124,18 +125,28 @@ int dcsim_arg_cost_index(const dcsim_args *a, const char *msg);
 const volatile sig_atomic_t *dcsim_cli_catch_interrupts(void);
 /* The name of the signal caught ("SIGINT"), or NULL when none was. */
 const char *dcsim_cli_interrupted_by(void);
-/* Loading that SIGINT/SIGTERM stop between its steps (dcsim_scenario_opts.stop_loading with
- * dcsim_cli_loading_stop and the struct as its context). _init installs the handler and reads the
- * test hook DCSIM_TEST_SIGTERM_AT_STEP=N (doc/robustness.md): at the N-th step of loading dcsim
- * raises SIGTERM at itself, so that a test stops loading at a defined point without timing. A
- * value that is not a whole number from 1 to 1000000 is refused (DCSIM_EUSAGE). */
+/* A command's stages that SIGINT/SIGTERM stop: loading between its steps
+ * (dcsim_scenario_opts.stop_loading with dcsim_cli_loading_stop and the struct as its context),
+ * planning before each task (stop_planning with dcsim_cli_planning_stop), simulation (the
+ * engine's interrupt flag) and output (the command checks the flag before each output). _init
+ * installs the handler and reads the test hook DCSIM_TEST_SIGTERM_AT_STEP (doc/robustness.md):
+ * N, at the N-th step of loading, or `planning`, `simulation`, `output`, on entering that stage
+ * (dcsim_cli_stage), dcsim raises SIGTERM at itself once, so that a test stops a command at a
+ * defined point without timing. Another value is refused (DCSIM_EUSAGE). */
+enum { DCSIM_CLI_STAGE_PLANNING = 1, DCSIM_CLI_STAGE_SIMULATION, DCSIM_CLI_STAGE_OUTPUT };
 typedef struct dcsim_cli_loading {
   const volatile sig_atomic_t *flag; /* dcsim_cli_catch_interrupts() */
   unsigned raise_at;                 /* the hook's step, 0 = none */
+  _Atomic int raise_stage;           /* the hook's stage (DCSIM_CLI_STAGE_*), 0 = none */
   unsigned steps;                    /* steps asked so far */
 } dcsim_cli_loading;
 int dcsim_cli_loading_init(dcsim_cli_loading *l, dcsim_error *err);
 int dcsim_cli_loading_stop(void *loading);
+/* The test hook on entering a stage: SIGTERM raised when it is the hook's (the first time only,
+ * whichever thread asks). */
+void dcsim_cli_stage(dcsim_cli_loading *l, int stage);
+/* stop_planning's answer (thread-safe): the hook's planning stage, then the flag. */
+int dcsim_cli_planning_stop(void *loading);
 
 /* subcommands (cli_*.c) */
 /* The resource budget of run, sweep and validate (dcsim/budget.h) from --max-tasks N (default

@@ -131,6 +131,9 @@ typedef struct dcsim_scenario {
    * own <set>s; borrowed from the override) */
   size_t n_extra_sets;
   const dcsim_param_set *extra_sets;
+  /* dcsim_scenario_opts.stop_planning, kept for the planner; derived scenarios copy the base's */
+  int (*stop_planning)(void *ctx);
+  void *stop_planning_ctx;
 } dcsim_scenario;
 
 typedef struct dcsim_scenario_opts {
@@ -166,6 +169,12 @@ typedef struct dcsim_scenario_opts {
    * flag (and their test hook raises a signal from here, doc/robustness.md). */
   int (*stop_loading)(void *ctx);
   void *stop_loading_ctx;
+  /* Asked by the planner (dcsim_sched_plan) before each task it places, in loading and in every
+   * scenario derived from this one (a sweep's points, from several threads at once: it must be
+   * thread-safe): a non-zero answer stops planning with DCSIM_EINTR (issue 35: a sweep point of
+   * 10^6 nodes planned for minutes deaf to SIGTERM). NULL = never stop. */
+  int (*stop_planning)(void *ctx);
+  void *stop_planning_ctx;
 } dcsim_scenario_opts;
 
 /* What one point of a sweep changes in a base scenario (dcsim_scenario_derive(), dcsim/scenario.h).

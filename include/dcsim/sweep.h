@@ -31,8 +31,10 @@
 #define DCSIM_SWEEP_MAX_POINTS 10000000u
 #define DCSIM_SWEEP_MAX_SHARDS 1000000u
 /* one limit per list, the same in the option parser and the sweep (issue 26: --nodes said "at most
- * 10000000" and then "not from 1 to 1000000"); a point's node count must fit a platform */
-#define DCSIM_SWEEP_MAX_NODES 1000000u
+ * 10000000" and then "not from 1 to 1000000"); a point's node count must fit a platform. Issue 35:
+ * the planner places a task on k of N nodes in O(k log N), so a point of alaro.xml at 10^6 nodes
+ * planned for 10 min and 849 MB; at 10^5, 5.8 s of CPU and 93 MB (doc/robustness.md). */
+#define DCSIM_SWEEP_MAX_NODES 100000u
 #define DCSIM_SWEEP_MAX_CORES 100000u
 
 typedef struct dcsim_sweep_def {
@@ -74,6 +76,10 @@ typedef struct dcsim_sweep_def {
    * scenario loader's stop_loading, dcsim/scenario_types.h); NULL = never */
   int (*stop_loading)(void *ctx);
   void *stop_loading_ctx;
+  /* planning every point stops before its next task when this answers non-zero (the point is
+   * left undone: dcsim_scenario_opts.stop_planning; called from several threads) */
+  int (*stop_planning)(void *ctx);
+  void *stop_planning_ctx;
 } dcsim_sweep_def;
 
 /* The most threads a sweep runs: 4 per online processor, at least 16, at most 4096 (more only
@@ -145,10 +151,11 @@ typedef struct dcsim_sweep_run_opts {
  * an error (out of memory, internal) stops the sweep and names the lowest failing point. */
 int dcsim_sweep_run(dcsim_sweep_t *sw, const dcsim_sweep_run_opts *o, dcsim_error *err);
 
-/* Makes dcsim_sweep_run() poll *flag before each point: once it is non-zero no new point starts,
- * the points in progress finish, the batch's finished points go to the sink (one last
- * transaction) and the run returns DCSIM_EINTR. The flag is the caller's (the CLI's signal flag,
- * doc/design.md); NULL = never stop. */
+/* Makes dcsim_sweep_run() poll *flag before each point and the engines of the points poll it as
+ * they simulate: once it is non-zero no new point starts, the points in progress stop and stay
+ * undone (issue 35: a point could simulate for minutes), the batch's finished points go to the sink
+ * (one last transaction) and the run returns DCSIM_EINTR. The flag is the caller's (the CLI's
+ * signal flag, doc/design.md); NULL = never stop. */
 void dcsim_sweep_set_interrupt(dcsim_sweep_t *sw, const volatile sig_atomic_t *flag);
 
 /* Evaluates one point of the sweep (the same code dcsim_sweep_run uses). */

@@ -27,13 +27,14 @@
   {                                                                                             \
     "max-tasks", "N", 0,                                                                        \
         "refuse more work: task instances of a run, dependency edges of a workflow, jobs of a " \
-        "trace "                                                                                \
-        "(default 100000000)"                                                                   \
+        "trace, 2 per byte of a WfCommons instance (default 100000000)"                         \
   }
-#define OPT_MAX_MEMORY                                                                             \
-  {                                                                                                \
-    "max-memory", "SIZE", 0,                                                                       \
-        "refuse a run that needs more memory: bytes or K, M, G, T (default half of the machine's)" \
+#define OPT_MAX_MEMORY                                                                           \
+  {                                                                                              \
+    "max-memory", "SIZE", 0,                                                                     \
+        "refuse a run that needs more memory (a trace's decompressed text counts): bytes or K, " \
+        "M, "                                                                                    \
+        "G, T (default half of the machine's)"                                                   \
   }
 #define OPT_D35 \
   { "d35", NULL, 0, "D3.5's published models exactly (table-only states, the paper's energy data)" }
@@ -701,15 +702,34 @@ const char *dcsim_cli_interrupted_by(void) {
 
 int dcsim_cli_loading_init(dcsim_cli_loading *l, dcsim_error *err) {
   static const char hook[] = "DCSIM_TEST_SIGTERM_AT_STEP";
+  static const char *const stages[] = { "planning", "simulation", "output" };
   const char *v = getenv(hook);
   memset(l, 0, sizeof *l);
-  if (v && dcsim_parse_uint(v, 1, 1000000, &l->raise_at))
+  int stage = 0;
+  for (int k = 0; v && k < 3; k++)
+    if (strcmp(v, stages[k]) == 0) stage = DCSIM_CLI_STAGE_PLANNING + k;
+  atomic_init(&l->raise_stage, stage);
+  if (v && !stage && dcsim_parse_uint(v, 1, 1000000, &l->raise_at))
     return DCSIM_ERR(err, DCSIM_EUSAGE, hook, 0,
-                     "'%s': expected a step of loading from 1 to 1000000 (a test hook, "
-                     "doc/robustness.md)",
+                     "'%s': expected a step of loading from 1 to 1000000, planning, simulation or "
+                     "output (a test hook, doc/robustness.md)",
                      v);
   l->flag = dcsim_cli_catch_interrupts();
   return 0;
+}
+
+void dcsim_cli_stage(dcsim_cli_loading *l, int stage) {
+  int expected = stage; /* once, whichever thread comes first: a second SIGTERM would kill dcsim
+                         * (SA_RESETHAND) */
+  if (l && atomic_load(&l->raise_stage) == stage &&
+      atomic_compare_exchange_strong(&l->raise_stage, &expected, 0))
+    raise(SIGTERM); /* the handler sets the flag before raise returns */
+}
+
+int dcsim_cli_planning_stop(void *loading) {
+  dcsim_cli_loading *l = loading;
+  dcsim_cli_stage(l, DCSIM_CLI_STAGE_PLANNING);
+  return *l->flag != 0;
 }
 
 int dcsim_cli_loading_stop(void *loading) {

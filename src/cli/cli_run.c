@@ -377,39 +377,53 @@ typedef struct task_type {
 } task_type;
 
 /* The task types of the run: per workflow, template and chosen option, how many calls and their
- * summed time and energy over every job (a trace job's times are scaled by its time scale). */
+ * summed time and energy over every job (a trace job's times are scaled by its time scale), in
+ * the order of their first task. Linear in jobs and tasks (issue 35: a search of the types found
+ * so far made 10^5 independent WfCommons tasks take 8.5 s): the jobs are counted per workflow in
+ * one pass, and each (template, option) of a workflow has its slot (a template has at most two
+ * options). NULL when out of memory. */
 static task_type *task_types(const dcsim_scenario *s, size_t *n_out) {
-  size_t n = 0, cap = 0;
+  size_t n = 0, cap = 0, slot_cap = 0;
   task_type *tt = NULL;
+  size_t *slot = NULL; /* per template * 2 + option: 1 + its index in tt, 0 = none yet */
+  double *jobs = calloc(2 * s->n_wfs + 1, sizeof *jobs); /* per workflow: jobs, summed scale */
+  if (!jobs) goto fail;
+  for (size_t k = 0; k < s->n_jobs; k++) {
+    jobs[2 * s->jobs[k].wf] += 1;
+    jobs[2 * s->jobs[k].wf + 1] += s->jobs[k].time_scale > 0 ? s->jobs[k].time_scale : 1;
+  }
   for (size_t w = 0; w < s->n_wfs; w++) {
     const dcsim_wf_rt *wr = &s->wfs[w];
-    double jobs = 0, scale = 0;
-    for (size_t k = 0; k < s->n_jobs; k++)
-      if (s->jobs[k].wf == w) {
-        jobs += 1;
-        scale += s->jobs[k].time_scale > 0 ? s->jobs[k].time_scale : 1;
-      }
-    if (!jobs || !wr->plan.opt) continue;
-    size_t first = n;
+    double nj = jobs[2 * w], scale = jobs[2 * w + 1];
+    if (!nj || !wr->plan.opt) continue;
+    if (DCSIM_GROW(slot, slot_cap, 2 * wr->wf->n_templates)) goto fail;
+    memset(slot, 0, 2 * wr->wf->n_templates * sizeof *slot);
     for (size_t i = 0; i < wr->wf->n_tasks; i++) {
-      size_t tm = wr->wf->tasks[i].tmpl, op = wr->plan.opt[i], j = first;
-      while (j < n && !(tt[j].tmpl == tm && tt[j].opt == op)) j++;
-      if (j == n) {
-        if (DCSIM_GROW(tt, cap, n + 1)) {
-          free(tt);
-          *n_out = 0;
-          return NULL;
-        }
-        tt[n++] = (task_type){ w, tm, op, 0, 0, 0 };
+      size_t tm = wr->wf->tasks[i].tmpl, op = wr->plan.opt[i], j;
+      if (slot[2 * tm + op])
+        j = slot[2 * tm + op] - 1;
+      else {
+        if (DCSIM_GROW(tt, cap, n + 1)) goto fail;
+        tt[n] = (task_type){ w, tm, op, 0, 0, 0 };
+        j = n++;
+        slot[2 * tm + op] = n;
       }
       const dcsim_option *o = &wr->tmpls[tm].opts[op];
-      tt[j].calls += jobs;
+      tt[j].calls += nj;
       tt[j].time_s += (double)o->duration_ns * 1e-9 * scale;
       tt[j].energy_j += o->energy_j * scale;
     }
   }
+  free(slot);
+  free(jobs);
   *n_out = n;
   return tt;
+fail:
+  free(slot);
+  free(jobs);
+  free(tt);
+  *n_out = 0;
+  return NULL;
 }
 
 /* the cores a task uses on each node of its group (its template's, else the group's all) */
@@ -911,12 +925,13 @@ static int open_sinks(const dcsim_args *a, const run_files *rf, const run_out *o
 
 /* The engine over the scenario, with the progress line on a terminal; an interruption rolls
  * everything back and says so. */
-static int simulate(run_out *o, const dcsim_engine_opts *eo, int progress, dcsim_engine_t **e,
-                    dcsim_error *err) {
+static int simulate(run_out *o, const dcsim_engine_opts *eo, int progress, dcsim_cli_loading *ld,
+                    dcsim_engine_t **e, dcsim_error *err) {
   /* from here on SIGINT/SIGTERM stop the engine and roll the run back instead of killing dcsim */
   const volatile sig_atomic_t *stop = dcsim_cli_catch_interrupts();
   if (!(*e = dcsim_engine_new(o->s, eo, err))) return err ? err->code : DCSIM_ENOMEM;
   dcsim_engine_set_interrupt(*e, stop);
+  dcsim_cli_stage(ld, DCSIM_CLI_STAGE_SIMULATION);
   run_progress pr = { dcsim__clock_s(), 0, 0, 0 };
   if (progress) dcsim_engine_set_progress(*e, on_progress, &pr);
   int rc = dcsim_engine_run(*e, err);
@@ -928,6 +943,16 @@ static int simulate(run_out *o, const dcsim_engine_opts *eo, int progress, dcsim
               what, o->db ? "nothing was saved to " : "nothing was saved", o->db ? o->db : "");
   }
   return rc;
+}
+
+/* SIGINT/SIGTERM in the output stage (issue 35: it exited 0 with every output): DCSIM_EINTR
+ * before the next output, saying what was written (`done`); every output is whole or absent (the
+ * database's transaction, the task CSV's and the pictures' temporary files). */
+static int output_stop(const run_out *o, const char *done, dcsim_error *err) {
+  if (!*dcsim_cli_catch_interrupts()) return 0;
+  return DCSIM_ERR(err, DCSIM_EINTR, o->s->input_path, 0,
+                   "run stopped by %s while writing its outputs; %s", dcsim_cli_interrupted_by(),
+                   done);
 }
 
 int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
@@ -971,6 +996,8 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   if ((rc = dcsim_cli_loading_init(&ld, err))) goto out;
   so.stop_loading = dcsim_cli_loading_stop;
   so.stop_loading_ctx = &ld;
+  so.stop_planning = dcsim_cli_planning_stop;
+  so.stop_planning_ctx = &ld;
   rc = dcsim_scenario_load(a->positional[0], &so, &s, err);
   if (rc == DCSIM_EINTR || (!rc && *ld.flag)) {
     rc = DCSIM_ERR(err, DCSIM_EINTR, a->positional[0], 0,
@@ -987,7 +1014,7 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   for (size_t i = 0; i < s->n_notes; i++) fprintf(stderr, "dcsim: note: %s\n", s->notes[i]);
   if ((rc = check_run_size(&budget, s, &eo, rf.gantt || rf.power, err)) ||
       (rc = dcsim_scenario_repro(s, &o.rp, err)) || (rc = open_sinks(a, &rf, &o, &eo, &k, err)) ||
-      (rc = simulate(&o, &eo, isatty(2) && !dcsim_arg_flag(a, "quiet"), &e, err)))
+      (rc = simulate(&o, &eo, isatty(2) && !dcsim_arg_flag(a, "quiet"), &ld, &e, err)))
     goto out;
   o.st = dcsim_engine_stats(e);
   o.dl = dcsim_metrics_deadline(o.st, o.deadline_s);
@@ -997,8 +1024,15 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   if ((rc = dcsim_cost_check_figures(s, o.st, &o.held, a->positional[0], err)) ||
       (rc = dcsim_cost_check_figures(s, o.st, &o.centre, a->positional[0], err)))
     goto out;
-  if (k.db && (rc = dcsim_results_finish(k.db, o.st, &o.run_id, err))) goto out;
-  if (k.tasks && (rc = dcsim_taskcsv_finish(k.tasks, err))) goto out;
+  dcsim_cli_stage(&ld, DCSIM_CLI_STAGE_OUTPUT);
+  const char *saved =
+      o.db ? "its run was saved to the database, nothing was printed" : "nothing was printed";
+  if ((rc = output_stop(&o, "nothing was saved or printed", err)) ||
+      (k.db && (rc = dcsim_results_finish(k.db, o.st, &o.run_id, err))) ||
+      (k.tasks && (rc = output_stop(&o, saved, err))) ||
+      (k.tasks && (rc = dcsim_taskcsv_finish(k.tasks, err))) ||
+      (rc = output_stop(&o, k.tasks ? "its results were saved, nothing was printed" : saved, err)))
+    goto out;
   if (fmt == DCSIM_FMT_JSON)
     print_json(&o);
   else if (fmt == DCSIM_FMT_CSV)
@@ -1008,6 +1042,9 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   char caption[512];
   dcsim_repro_caption(&o.rp, caption, sizeof caption);
   const volatile sig_atomic_t *stop = dcsim_cli_catch_interrupts(); /* answered while drawing */
+  if ((rf.gantt || rf.power) &&
+      (rc = output_stop(&o, "its results were saved and printed, no picture was drawn", err)))
+    goto out;
   if (rf.gantt && (rc = dcsim_plot_gantt(k.trace, caption, rf.gantt, rf.gantt_fmt, stop, err)))
     goto out;
   if (rf.power && (rc = dcsim_plot_power(k.trace, caption, rf.power, rf.power_fmt, stop, err)))

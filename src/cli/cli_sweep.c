@@ -320,6 +320,7 @@ typedef struct sweep_cmd {
   int64_t sweep_id;
   dcsim_sweep_t *sw;
   run_ctx ctx;
+  dcsim_cli_loading ld; /* SIGINT/SIGTERM and the test hook, from loading to output */
 } sweep_cmd;
 
 /* Everything before the points are evaluated: options, inputs, and (on the rank that stores the
@@ -415,12 +416,15 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   }
   def.n_threadings = n_threadings;
   def.threadings = threadings;
-  dcsim_cli_loading ld; /* SIGINT/SIGTERM while loading stop it at its next step (issue 26) */
-  if ((rc = dcsim_cli_loading_init(&ld, err))) return rc;
+  /* SIGINT/SIGTERM while loading stop it at its next step (issue 26), while planning a point
+   * before its next task (issue 35) */
+  if ((rc = dcsim_cli_loading_init(&c->ld, err))) return rc;
   def.stop_loading = dcsim_cli_loading_stop;
-  def.stop_loading_ctx = &ld;
+  def.stop_loading_ctx = &c->ld;
+  def.stop_planning = dcsim_cli_planning_stop;
+  def.stop_planning_ctx = &c->ld;
   rc = dcsim_sweep_new_within(&def, &budget, c->threads, &c->sw, err);
-  if (rc == DCSIM_EINTR || (!rc && *ld.flag))
+  if (rc == DCSIM_EINTR || (!rc && *c->ld.flag))
     return DCSIM_ERR(err, DCSIM_EINTR, a->positional[0], 0,
                      "sweep stopped by %s while loading its inputs; nothing was evaluated or saved",
                      dcsim_cli_interrupted_by());
@@ -475,6 +479,18 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   return 0;
 }
 
+/* SIGINT/SIGTERM in the output stage (issue 35): DCSIM_EINTR before the next output, saying what
+ * was written (`done`) and where the points are. */
+static int output_stop(const dcsim_args *a, const sweep_cmd *c, const char *done,
+                       dcsim_error *err) {
+  if (!*dcsim_cli_catch_interrupts()) return 0;
+  return DCSIM_ERR(err, DCSIM_EINTR, a->positional[0], 0,
+                   "sweep stopped by %s while writing its outputs; %s%s%s",
+                   dcsim_cli_interrupted_by(), done,
+                   c->dbpath ? "; every point is saved in " : " (nothing was saved)",
+                   c->dbpath ? c->dbpath : "");
+}
+
 int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
   int rank = 0, started = 0, rc;
   sweep_cmd c;
@@ -489,6 +505,7 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
   dcsim_sweep_run_opts ro = { (int)c.threads, c.stop_after, 0, &sink };
   /* SIGINT/SIGTERM: the points in progress finish and are committed, then dcsim stops */
   if (!rc && c.sw) dcsim_sweep_set_interrupt(c.sw, dcsim_cli_catch_interrupts());
+  if (!rc && c.sw) dcsim_cli_stage(&c.ld, DCSIM_CLI_STAGE_SIMULATION);
   rc = dist_run(c.sw, rc, &ro, err);
   if (rc == DCSIM_EINTR && rank == 0 && c.sw) {
     size_t n_all = dcsim_sweep_n_points(c.sw), n_done = 0;
@@ -528,6 +545,8 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
                                            dcsim_sweep_scenario_transferred(dcsim_sweep_base(c.sw)),
                                            dcsim_sweep_objectives(c.sw), err)))
     goto out;
+  dcsim_cli_stage(&c.ld, DCSIM_CLI_STAGE_OUTPUT);
+  if ((rc = output_stop(a, &c, "nothing was printed", err))) goto out;
   if (c.fmt == DCSIM_FMT_JSON)
     dcsim_sweep_write_json(stdout, pts, n, &c.rp);
   else if (c.fmt == DCSIM_FMT_CSV)
@@ -563,6 +582,9 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
     goto out;
   char caption[512];
   dcsim_repro_caption(&c.rp, caption, sizeof caption);
+  if ((c.plot || c.heat) &&
+      (rc = output_stop(a, &c, "its results were printed, no picture was drawn", err)))
+    goto out;
   if (c.plot)
     rc = dcsim_plot_pareto_on(pts, n, dcsim_sweep_objectives(c.sw), dcsim_arg(a, "title"), caption,
                               c.plot, c.pf, dcsim_cli_catch_interrupts(), err);

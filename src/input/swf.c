@@ -17,12 +17,16 @@
 
 /* What a trace may hold besides its jobs (doc/robustness.md): the Parallel Workloads Archive's
  * headers have tens of lines, its job lines about 100 bytes. */
-#define SWF_MAX_LINE_BYTES    65536u   /* any line */
-#define SWF_MAX_HEADERS       4096u    /* stored "; Key: value" lines */
-#define SWF_MAX_HEADER_BYTES  1048576u /* their keys and values */
-#define SWF_MAX_OTHER_LINES   1000000u /* comment and blank lines */
-#define SWF_MAX_COMMENT_BYTES 4194304u /* of comment lines (headers and prose) */
-#define SWF_READ_BYTES        1048576u /* read at once */
+#define SWF_MAX_LINE_BYTES 65536u /* any line */
+#define SWF_MAX_JOB_BYTES                                          \
+  1024u /* a job line: 18 numbers, at most 24 characters each with \
+         * their blanks, are 432 bytes (archive lines: ~100) */
+#define SWF_MAX_TEXT_BYTES    (16ull << 30) /* decompressed text, without a memory budget */
+#define SWF_MAX_HEADERS       4096u         /* stored "; Key: value" lines */
+#define SWF_MAX_HEADER_BYTES  1048576u      /* their keys and values */
+#define SWF_MAX_OTHER_LINES   1000000u      /* comment and blank lines */
+#define SWF_MAX_COMMENT_BYTES 4194304u      /* of comment lines (headers and prose) */
+#define SWF_READ_BYTES        1048576u      /* read at once */
 
 void dcsim_swf_free(dcsim_swf *t) {
   if (!t) return;
@@ -190,6 +194,7 @@ typedef struct reader {
   int eof;
   uint64_t line, other;   /* lines read; comment and blank lines among them */
   uint64_t comment_bytes; /* of the comment lines */
+  uint64_t text_bytes;    /* decompressed bytes of the lines read, newlines included */
 } reader;
 
 /* The next line (NUL-terminated in place, without its newline) in *text, its length in *n; 0 at
@@ -207,6 +212,7 @@ static int next_line(reader *r, char **text, size_t *n, dcsim_error *err) {
       (*text)[have] = '\0';
       *n = have;
       r->pos += have + (nl != NULL);
+      r->text_bytes += have + (nl != NULL);
       if (++r->line > INT32_MAX - 1)
         return DCSIM_ERR(err, DCSIM_ERANGE, r->path, 0, "more than %d lines", INT32_MAX - 1);
       return 0;
@@ -255,6 +261,10 @@ static int classify(reader *r, char *text, size_t n, char **body, dcsim_error *e
   char *p = text;
   while (isspace((unsigned char)*p)) p++;
   *body = p;
+  if (*p && *p != ';' && n > SWF_MAX_JOB_BYTES)
+    return DCSIM_ERR(err, DCSIM_EPARSE, r->path, (int)r->line,
+                     "a job line of %zu bytes, longer than %u: not an SWF job (18 numbers)", n,
+                     SWF_MAX_JOB_BYTES);
   if (*p && *p != ';') return 1;
   if (++r->other > SWF_MAX_OTHER_LINES)
     return DCSIM_ERR(err, DCSIM_ERANGE, r->path, (int)r->line,
@@ -266,8 +276,23 @@ static int classify(reader *r, char *text, size_t n, char **body, dcsim_error *e
   return 0;
 }
 
+/* The decompressed text read so far: at most the memory budget (charged as if it were kept: the
+ * time to read a trace grows with it, and a gzip of padded members inflates a thousandfold,
+ * issue 35), and SWF_MAX_TEXT_BYTES without one. */
+static int charge_text(const reader *r, const dcsim_budget *b, dcsim_error *err) {
+  if (b && b->max_bytes)
+    return r->text_bytes > b->max_bytes
+               ? dcsim_budget_bytes(b, r->text_bytes, "its decompressed text so far would", r->path,
+                                    (int)r->line, err)
+               : 0;
+  if (r->text_bytes <= SWF_MAX_TEXT_BYTES) return 0;
+  return DCSIM_ERR(err, DCSIM_ERANGE, r->path, (int)r->line,
+                   "more than %llu GiB of decompressed text: not an SWF trace",
+                   SWF_MAX_TEXT_BYTES >> 30);
+}
+
 /* The first pass: the job lines counted, and checked against the fixed cap and the budget,
- * before any job is stored. */
+ * before any job is stored; the decompressed text charged (charge_text). */
 static int count_jobs(const char *path, const dcsim_budget *b, size_t *jobs, dcsim_error *err) {
   reader r;
   uint64_t n = 0, per_job = sizeof(dcsim_swf_job) + (b ? b->job_bytes : 0);
@@ -280,6 +305,7 @@ static int count_jobs(const char *path, const dcsim_budget *b, size_t *jobs, dcs
       rc = k;
       break;
     }
+    if ((rc = charge_text(&r, b, err))) break;
     if (!k) continue;
     if (++n > DCSIM_SWF_MAX_JOBS) {
       rc = DCSIM_ERR(err, DCSIM_ERANGE, path, (int)r.line, "more than %u jobs", DCSIM_SWF_MAX_JOBS);

@@ -512,21 +512,34 @@ static void sort_parents(dcsim_wfc *w) {
   }
 }
 
+/* The first `"id"` (id quoted, n bytes) in [p, end), or NULL: a scan from quote to quote. */
+static const char *find_quoted(const char *p, const char *end, const char *id, size_t n) {
+  while ((p = memchr(p, '"', (size_t)(end - p)))) {
+    if ((size_t)(end - p) > n + 1 && memcmp(p + 1, id, n) == 0 && p[n + 1] == '"') return p + 1;
+    p++;
+  }
+  return NULL;
+}
+
 /* The line of each task for messages: its quoted name searched for in the file's text, in task
  * order, from the first "tasks" key on (the order of the specification). Best effort: a name the
- * file escapes is not found (line 0). */
+ * file escapes is not found (line 0); after 16 such names the rest get no line, since each miss
+ * reads the rest of the file (issue 35: a search per task of the whole rest is quadratic). */
 static void task_lines(dcsim_wfc *w) {
   static const dcsim_file_rules rules = { 256u * 1024 * 1024, "too large", NULL, 1 };
   char *text = NULL;
-  if (dcsim__file_read(w->path, &rules, &text, NULL, NULL)) return;
-  const char *p = strstr(text, "\"tasks\"");
+  size_t len = 0;
+  if (dcsim__file_read(w->path, &rules, &text, &len, NULL)) return;
+  const char *end = text + len, *p = find_quoted(text, end, "tasks", 5);
   const char *counted = text;
-  int line = 1;
-  for (size_t i = 0; p && i < w->n_tasks; i++) {
+  int line = 1, misses = 0;
+  for (size_t i = 0; p && i < w->n_tasks && misses <= 16; i++) {
     size_t n = strlen(w->tasks[i].id);
-    const char *q = p;
-    while ((q = strstr(q, w->tasks[i].id)) && (q[-1] != '"' || q[n] != '"')) q += n ? n : 1;
-    if (!q) continue;
+    const char *q = find_quoted(p, end, w->tasks[i].id, n);
+    if (!q) {
+      misses++;
+      continue;
+    }
     for (; counted < q; counted++) line += *counted == '\n';
     w->tasks[i].line = line;
     p = q + n;
@@ -538,7 +551,8 @@ int dcsim_wfc_load(const char *path, dcsim_wfc **out, dcsim_error *err) {
   return dcsim_wfc_load_budget(path, NULL, out, err);
 }
 
-/* The memory jansson's tree of the file would take, against the budget (or the fixed cap). */
+/* The memory jansson's tree of the file would take and the time reading it would, against the
+ * budget (or the fixed cap). */
 static int check_size(const char *path, const dcsim_budget *b, dcsim_error *err) {
   struct stat st;
   if (stat(path, &st) != 0) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "%s", strerror(errno));
@@ -553,8 +567,14 @@ static int check_size(const char *path, const dcsim_budget *b, dcsim_error *err)
   if (b && size > UINT64_MAX / DCSIM_WFC_BYTES_PER_BYTE)
     return DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "a WfCommons instance of %llu bytes",
                      (unsigned long long)size);
-  return dcsim_budget_bytes(b, size * DCSIM_WFC_BYTES_PER_BYTE,
-                            "reading the WfCommons instance would", path, 0, err);
+  int rc = dcsim_budget_bytes(b, size * DCSIM_WFC_BYTES_PER_BYTE,
+                              "reading the WfCommons instance would", path, 0, err);
+  if (rc) return rc;
+  char prefix[96];
+  snprintf(prefix, sizeof prefix, "reading the WfCommons instance (%llu bytes) takes as long as",
+           (unsigned long long)size);
+  return dcsim_budget_work(b, size * DCSIM_WFC_WORK_PER_BYTE, prefix, "simulated tasks", path, 0,
+                           err);
 }
 
 int dcsim_wfc_load_budget(const char *path, const dcsim_budget *budget, dcsim_wfc **out,

@@ -15,61 +15,6 @@
 #include "dcsim/strutil.h"
 #include "util/db.h"
 
-static const char *const schema_sql =
-    "CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY, created_utc TEXT, dcsim_version TEXT,"
-    " input TEXT, platform TEXT, job_policy TEXT, task_policy TEXT, time_to_solution_s REAL,"
-    " energy_to_solution_j REAL, unallocated_idle_j REAL, nodes INTEGER, jobs INTEGER, tasks "
-    "INTEGER,"
-    " events INTEGER, utilisation REAL);"
-    "CREATE TABLE IF NOT EXISTS inputs(run_id INTEGER REFERENCES runs(id), path TEXT, sha256 TEXT);"
-    "CREATE TABLE IF NOT EXISTS workflows(run_id INTEGER REFERENCES runs(id), job INTEGER, name "
-    "TEXT,"
-    " instance INTEGER, submit_s REAL, start_s REAL, end_s REAL, wait_s REAL, time_to_solution_s "
-    "REAL,"
-    " energy_to_solution_j REAL, task_energy_j REAL, held_idle_j REAL, tasks INTEGER);"
-    "CREATE TABLE IF NOT EXISTS tasks(run_id INTEGER REFERENCES runs(id), job INTEGER, task "
-    "INTEGER,"
-    " name TEXT, dwarf TEXT, device TEXT, node_group TEXT, start_ns INTEGER, end_ns INTEGER,"
-    " start_s REAL, end_s REAL, nodes TEXT, gpu INTEGER, energy_j REAL);"
-    "CREATE TABLE IF NOT EXISTS nodes(run_id INTEGER REFERENCES runs(id), node INTEGER, node_group "
-    "TEXT,"
-    " energy_j REAL, busy_s REAL, utilisation REAL);"
-    "CREATE TABLE IF NOT EXISTS power(run_id INTEGER REFERENCES runs(id), node INTEGER, t0_ns "
-    "INTEGER,"
-    " t1_ns INTEGER, power_w REAL);"
-    "CREATE INDEX IF NOT EXISTS tasks_run ON tasks(run_id, job);"
-    "CREATE INDEX IF NOT EXISTS power_run ON power(run_id, node);"
-    "CREATE TABLE IF NOT EXISTS utilisation(run_id INTEGER REFERENCES runs(id), bucket INTEGER, "
-    "t0_s REAL, t1_s REAL,"
-    " busy REAL, allocated REAL);";
-
-/* Columns added after the first schema (doc/results.md): appended to existing databases. */
-static const struct {
-  const char *table, *column, *type;
-} added_columns[] = {
-  { "runs", "allocated", "REAL" },
-  { "runs", "mean_wait_s", "REAL" },
-  { "runs", "max_wait_s", "REAL" },
-  { "runs", "mean_flow_s", "REAL" },
-  { "runs", "mean_slowdown", "REAL" },
-  { "runs", "mean_bounded_slowdown", "REAL" },
-  { "runs", "max_bounded_slowdown", "REAL" },
-  { "runs", "boots", "INTEGER" },
-  { "runs", "shutdowns", "INTEGER" },
-  { "workflows", "flow_s", "REAL" },
-  { "workflows", "slowdown", "REAL" },
-  { "workflows", "bounded_slowdown", "REAL" },
-  { "workflows", "boot_wait_s", "REAL" },
-  { "workflows", "trace_job", "INTEGER" },
-  { "workflows", "procs", "INTEGER" },
-  { "tasks", "freq_ghz", "REAL" },
-  { "nodes", "off_s", "REAL" },
-  { "nodes", "boots", "INTEGER" },
-  { "runs", "dcsim_commit", "TEXT" },
-  { "runs", "deadline_s", "REAL" },
-  { "runs", "deadline_met", "INTEGER" },
-};
-
 struct dcsim_results {
   sqlite3 *db;
   char *path;
@@ -98,25 +43,6 @@ void dcsim_results_close(dcsim_results_t *r) {
   free(r);
 }
 
-/* the columns of added_columns that an older database lacks */
-static int add_columns(dcsim_results_t *r, dcsim_error *err) {
-  int rc = 0;
-  for (size_t i = 0; i < sizeof added_columns / sizeof *added_columns && !rc; i++) {
-    char sql[256];
-    sqlite3_stmt *q = NULL;
-    snprintf(sql, sizeof sql, "SELECT 1 FROM pragma_table_info('%s') WHERE name = '%s'",
-             added_columns[i].table, added_columns[i].column);
-    if ((rc = dcsim__db_prepare(r->db, r->path, sql, &q, "cannot read the schema", err))) break;
-    int have = sqlite3_step(q) == SQLITE_ROW;
-    sqlite3_finalize(q);
-    if (have) continue;
-    snprintf(sql, sizeof sql, "ALTER TABLE %s ADD COLUMN %s %s", added_columns[i].table,
-             added_columns[i].column, added_columns[i].type);
-    rc = dcsim__db_exec(r->db, r->path, sql, err);
-  }
-  return rc;
-}
-
 int dcsim_results_open(const char *path, dcsim_results_t **out, dcsim_error *err) {
   dcsim_results_t *r = calloc(1, sizeof *r);
   if (!r || !(r->path = dcsim_strdup(path))) {
@@ -125,7 +51,7 @@ int dcsim_results_open(const char *path, dcsim_results_t **out, dcsim_error *err
   }
   int rc = 0;
   if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_WAL | DCSIM_DB_OWNED, &r->db, err)) ||
-      (rc = dcsim__db_exec(r->db, path, schema_sql, err)) || (rc = add_columns(r, err)))
+      (rc = dcsim__db_migrate(r->db, path, &dcsim__db_results_schema, err)))
     goto out;
   if (dcsim__db_try_prepare(
           r->db,

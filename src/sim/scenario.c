@@ -858,6 +858,8 @@ static int load(const char *path, const dcsim_scenario_opts *o, int options, dcs
   }
   s->task_policy = o->task_policy;
   s->deadline_s = o->deadline_s;
+  s->stop_planning = o->stop_planning;
+  s->stop_planning_ctx = o->stop_planning_ctx;
   s->model_flags = o->model_flags;
   if ((rc = load_platform(s, platform, err)) || (rc = load_step(path, o, err))) goto out;
   if ((rc = swf_add_pending(s, &pend, o, err))) goto out;
@@ -928,6 +930,8 @@ static int derive_copy(dcsim_scenario *s, const dcsim_scenario *base, dcsim_plat
   s->dwarfs = base->dwarfs;
   s->task_policy = base->task_policy;
   s->deadline_s = base->deadline_s;
+  s->stop_planning = base->stop_planning;
+  s->stop_planning_ctx = base->stop_planning_ctx;
   s->model_flags = base->model_flags;
   /* owned: a copy of the platform whose groups carry the point's hardware and sizes */
   *p = *base->platform;

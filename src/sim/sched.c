@@ -680,6 +680,8 @@ static int record_task(plan_ctx *c, uint32_t t, uint32_t pick, const dcsim_optio
 /* Places ready task t: the earliest finish of each option, the policy's pick, then its start. */
 static int place_task(plan_ctx *c, uint32_t t, dcsim_error *err) {
   const dcsim_workflow *wf = c->wf;
+  if (c->s->stop_planning && c->s->stop_planning(c->s->stop_planning_ctx))
+    return DCSIM_ERR(err, DCSIM_EINTR, wf->path, 0, "planning stopped on request");
   const dcsim_tmpl_rt *tr = &c->w->tmpls[wf->tasks[t].tmpl];
   int64_t est = 0, st = 0, fin[2] = { 0, 0 };
   uint32_t slot[2] = { 0, 0 };

@@ -57,7 +57,7 @@ struct dcsim_sweep {
   point_key *keys; /* per point: its CPU and GPU in the lists */
   char *definition;
   char hash[65];
-  const volatile sig_atomic_t *interrupt; /* polled before each point; NULL = never */
+  const volatile sig_atomic_t *interrupt; /* polled before each point and by its engine */
   unsigned shard_i, shard_n; /* this process evaluates the points of shard i of n (n = 0: all) */
   dcsim_cost_opts cost;      /* issue 26: its price names owned (cost_names) */
   dcsim_price_set *cost_prices;
@@ -626,7 +626,9 @@ int dcsim_sweep_new_within(const dcsim_sweep_def *def, const dcsim_budget *budge
                              .deadline_s = def->deadline_s,
                              .model_flags = def->model_flags,
                              .stop_loading = def->stop_loading,
-                             .stop_loading_ctx = def->stop_loading_ctx };
+                             .stop_loading_ctx = def->stop_loading_ctx,
+                             .stop_planning = def->stop_planning,
+                             .stop_planning_ctx = def->stop_planning_ctx };
   so.budget = budget;
   if ((rc = dcsim_scenario_load_inputs(def->input, &so, &sw->base, err)) ||
       (rc = check_point_size(sw->base, def, budget, threads, err)))
@@ -728,8 +730,16 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
     dcsim_engine_opts eo = { .job_policy = sw->job_policy, .sink = NULL };
     if (!(e = dcsim_engine_new(s, &eo, &perr)))
       rc = perr.code ? perr.code : DCSIM_ENOMEM;
-    else
+    else {
+      if (sw->interrupt) dcsim_engine_set_interrupt(e, sw->interrupt);
       rc = dcsim_engine_run(e, &perr);
+    }
+  }
+  if (rc == DCSIM_EINTR) { /* stopped in its planning or simulation: left undone, no error (the
+                            * batch stores the points that are done and reports the stop) */
+    dcsim_engine_free(e);
+    dcsim_scenario_free(s);
+    return 0;
   }
   dcsim_deadline_report dl = { 0, 0, 0 };
   if (!rc) dl = dcsim_metrics_deadline(dcsim_engine_stats(e), sw->base->deadline_s);

@@ -16,52 +16,6 @@
 #include "util/db.h"
 #include "util/fileio.h"
 
-static const char *const schema_sql =
-    "CREATE TABLE IF NOT EXISTS sweeps(id INTEGER PRIMARY KEY, def_sha256 TEXT NOT NULL UNIQUE,"
-    " created_utc TEXT, input TEXT, definition TEXT NOT NULL, n_points INTEGER NOT NULL,"
-    " dcsim_version TEXT, dcsim_commit TEXT);"
-    "CREATE TABLE IF NOT EXISTS sweep_points(sweep_id INTEGER NOT NULL REFERENCES sweeps(id),"
-    " idx INTEGER NOT NULL, cpu TEXT, gpu TEXT, nodes INTEGER, cores INTEGER, freq TEXT,"
-    " feasible INTEGER NOT NULL, reason TEXT, time_s REAL, energy_j REAL, time_prov TEXT,"
-    " energy_prov TEXT, cost_usd REAL, cost_note TEXT, gpus INTEGER, host_cpu TEXT,"
-    " PRIMARY KEY(sweep_id, idx));";
-
-/* Columns added after the first schema, appended to an older database when it is opened: `sql`
- * runs unless `table` already has `column`. The old rows keep NULL there, and old sweeps never
- * resume into new ones (the definition's format version differs). */
-static int add_columns(sqlite3 *db, const char *path, const char *table, const char *column,
-                       const char *sql, dcsim_error *err) {
-  sqlite3_stmt *st = NULL;
-  int rc = dcsim__db_prepare(db, path, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", &st,
-                             "cannot read the schema", err);
-  if (rc) return rc;
-  sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
-  int has = sqlite3_step(st) == SQLITE_ROW;
-  sqlite3_finalize(st);
-  return has ? 0 : dcsim__db_exec(db, path, sql, err);
-}
-
-/* provenance (doc/results.md) and the build identity (issue 17) */
-static int add_later_columns(sqlite3 *db, const char *path, dcsim_error *err) {
-  int rc = add_columns(db, path, "sweep_points", "time_prov",
-                       "ALTER TABLE sweep_points ADD COLUMN time_prov TEXT;"
-                       "ALTER TABLE sweep_points ADD COLUMN energy_prov TEXT;",
-                       err);
-  if (!rc)
-    rc = add_columns(db, path, "sweeps", "dcsim_commit",
-                     "ALTER TABLE sweeps ADD COLUMN dcsim_version TEXT;"
-                     "ALTER TABLE sweeps ADD COLUMN dcsim_commit TEXT;",
-                     err);
-  return rc ? rc /* cost (issue 26) */
-            : add_columns(db, path, "sweep_points", "cost_usd",
-                          "ALTER TABLE sweep_points ADD COLUMN cost_usd REAL;"
-                          "ALTER TABLE sweep_points ADD COLUMN cost_note TEXT;"
-                          "ALTER TABLE sweep_points ADD COLUMN gpus INTEGER;"
-                          "ALTER TABLE sweep_points ADD COLUMN host_cpu TEXT;",
-                          err);
-}
-
 /* the profile an unknown cost lacks a price for, from its note ("" when none) */
 static void cost_missing_of(sqlite3_stmt *st, int col, char *out, size_t size) {
   const char *note = (const char *)sqlite3_column_text(st, col);
@@ -114,8 +68,7 @@ int dcsim_sweepdb_open(const char *path, dcsim_sweepdb_t **out, dcsim_error *err
     return 0;
   }
   if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_WAL | DCSIM_DB_OWNED, &d->db, err)) ||
-      (rc = dcsim__db_exec(d->db, path, schema_sql, err)) ||
-      (rc = add_later_columns(d->db, path, err)) ||
+      (rc = dcsim__db_migrate(d->db, path, &dcsim__db_sweeps_schema, err)) ||
       (rc = dcsim__db_prepare(
            d->db, path,
            "INSERT OR IGNORE INTO sweep_points VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &d->ins,
@@ -733,7 +686,7 @@ static int create_merge_db(const char *out, char **tmp, sqlite3 **db, dcsim_erro
   *tmp = t;
   int rc;
   if ((rc = dcsim__db_open(t, out, DCSIM_DB_NEW | DCSIM_DB_URI | DCSIM_DB_WAL, db, err)) ||
-      (rc = dcsim__db_exec(*db, out, schema_sql, err)))
+      (rc = dcsim__db_exec(*db, out, dcsim__db_sweeps_schema.create_sql, err)))
     return rc;
   return dcsim__db_exec(
       *db, out,

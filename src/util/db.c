@@ -1,6 +1,8 @@
 /* db.c — SQLite plumbing shared by dcsim's databases (see util/db.h). */
 #include "util/db.h"
 
+#include "util/dbschema.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,62 +66,134 @@ int dcsim__db_read_only_location(const char *path) {
   return access(dir, W_OK) != 0;
 }
 
-/* The tables dcsim writes (src/output/results.c, src/sweep/sweepdb.c), each with a column only
- * dcsim's version of it has. */
-static const char *const dcsim_tables[][2] = {
-  { "runs", "time_to_solution_s" }, { "inputs", "sha256" },     { "workflows", "held_idle_j" },
-  { "tasks", "start_ns" },          { "nodes", "busy_s" },      { "power", "power_w" },
-  { "utilisation", "allocated" },   { "sweeps", "def_sha256" }, { "sweep_points", "feasible" }
-};
+/* 1 when table of db has column (0 also when it cannot be read: the caller refuses then). */
+static int has_column(sqlite3 *db, const char *table, const char *column) {
+  sqlite3_stmt *st = NULL;
+  if (dcsim__db_try_prepare(db, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", &st))
+    return 0;
+  sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
+  int has = sqlite3_step(st) == SQLITE_ROW;
+  sqlite3_finalize(st);
+  return has;
+}
 
-static int known_table(sqlite3 *db, const char *name, const char *table, dcsim_error *err) {
-  for (size_t i = 0; i < sizeof dcsim_tables / sizeof *dcsim_tables; i++) {
-    if (strcmp(dcsim_tables[i][0], table) != 0) continue;
-    sqlite3_stmt *st = NULL;
-    int has = 0;
-    if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", -1, &st,
-                           NULL) != SQLITE_OK)
-      return dcsim__db_fail(db, name, "cannot read the schema", err);
-    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, dcsim_tables[i][1], -1, SQLITE_STATIC);
-    has = sqlite3_step(st) == SQLITE_ROW;
-    sqlite3_finalize(st);
-    if (has) return 0;
-    return DCSIM_ERR(err, DCSIM_EDB, name, 0,
-                     "table '%s' has no column %s: another program's database, not dcsim's (give "
-                     "--db a new file or a dcsim results database)",
-                     table, dcsim_tables[i][1]);
+/* 1 when column of table is one a later version added (not required of an older database) */
+static int added_column(const char *table, const char *column) {
+  for (const dcsim__db_schema *const *s = dcsim__db_schemas; *s; s++)
+    for (size_t i = 0; i < (*s)->n_added; i++)
+      if (strcmp((*s)->added[i].table, table) == 0 && strcmp((*s)->added[i].column, column) == 0)
+        return 1;
+  return 0;
+}
+
+/* An empty database holding every table and index of every dcsim schema: what a database is
+ * compared with (util/dbschema.h). */
+static int open_reference(sqlite3 **ref, const char *name, dcsim_error *err) {
+  int rc = 0;
+  if (sqlite3_open_v2(":memory:", ref, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
+      SQLITE_OK)
+    return DCSIM_ERR(err, DCSIM_ENOMEM, name, 0, "out of memory");
+  for (const dcsim__db_schema *const *s = dcsim__db_schemas; *s && !rc; s++)
+    rc = dcsim__db_exec(*ref, name, (*s)->create_sql, err);
+  return rc;
+}
+
+static const char not_ours[] =
+    "another program's database, not dcsim's (give --db a new file or a dcsim results database)";
+
+/* The columns of table: every column of dcsim's table but those added later, and none other. */
+static int check_columns(sqlite3 *db, sqlite3 *ref, const char *name, const char *table,
+                         dcsim_error *err) {
+  sqlite3_stmt *st = NULL;
+  int rc = 0, s;
+  if (dcsim__db_try_prepare(ref, "SELECT name FROM pragma_table_info(?1)", &st))
+    return dcsim__db_fail(ref, name, "cannot read the schema", err);
+  sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+  while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+    const char *col = (const char *)sqlite3_column_text(st, 0);
+    if (!added_column(table, col) && !has_column(db, table, col))
+      rc = DCSIM_ERR(err, DCSIM_EDB, name, 0, "table '%s' has no column %s: %s", table, col,
+                     not_ours);
   }
-  return DCSIM_ERR(err, DCSIM_EDB, name, 0,
-                   "table '%.100s' is not one of dcsim's: another program's database (give --db a "
-                   "new file or a dcsim results database)",
-                   table);
+  sqlite3_finalize(st);
+  if (rc) return rc;
+  if (dcsim__db_try_prepare(db, "SELECT name FROM pragma_table_info(?1)", &st))
+    return dcsim__db_fail(db, name, "cannot read the schema", err);
+  sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+  while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
+    const char *col = (const char *)sqlite3_column_text(st, 0);
+    if (!added_column(table, col) && !has_column(ref, table, col))
+      rc = DCSIM_ERR(err, DCSIM_EDB, name, 0,
+                     "table '%s' has a column '%.100s' dcsim's has not: %s", table, col, not_ours);
+  }
+  if (!rc && s != SQLITE_DONE) rc = dcsim__db_fail(db, name, "cannot read the schema", err);
+  sqlite3_finalize(st);
+  return rc;
+}
+
+/* One object of the database's schema (type, name): a table of dcsim's with its columns, or one
+ * of its indexes; never a view or a trigger (SQL that would run on dcsim's writes). */
+static int check_object(sqlite3 *db, sqlite3 *ref, const char *name, const char *type,
+                        const char *obj, dcsim_error *err) {
+  sqlite3_stmt *st = NULL;
+  int known = 0;
+  if (dcsim__db_try_prepare(ref, "SELECT 1 FROM sqlite_schema WHERE type = ?1 AND name = ?2", &st))
+    return dcsim__db_fail(ref, name, "cannot read the schema", err);
+  sqlite3_bind_text(st, 1, type, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, obj, -1, SQLITE_STATIC);
+  known = sqlite3_step(st) == SQLITE_ROW;
+  sqlite3_finalize(st);
+  if (known) return strcmp(type, "table") == 0 ? check_columns(db, ref, name, obj, err) : 0;
+  if (strcmp(type, "table") == 0)
+    return DCSIM_ERR(err, DCSIM_EDB, name, 0,
+                     "table '%.100s' is not one of dcsim's: another program's database (give --db "
+                     "a new file or a dcsim results database)",
+                     obj);
+  return DCSIM_ERR(err, DCSIM_EDB, name, 0, "%.20s '%.100s' is not one of dcsim's: %s", type, obj,
+                   not_ours);
+}
+
+/* PRAGMA application_id, or -1 when it cannot be read */
+static long long application_id(sqlite3 *db) {
+  sqlite3_stmt *st = NULL;
+  long long id = -1;
+  if (dcsim__db_try_prepare(db, "PRAGMA application_id", &st) == 0 &&
+      sqlite3_step(st) == SQLITE_ROW)
+    id = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  return id;
 }
 
 int dcsim__db_check_owner(sqlite3 *db, const char *name, dcsim_error *err) {
   sqlite3_stmt *st = NULL;
+  sqlite3 *ref = NULL;
   if (sqlite3_prepare_v2(db, "PRAGMA application_id", -1, &st, NULL) != SQLITE_OK)
     return dcsim__db_fail(db, name, "cannot read the database", err);
   int s = sqlite3_step(st);
   long long id = s == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
   sqlite3_finalize(st);
   if (s != SQLITE_ROW) return dcsim__db_fail(db, name, "cannot read the database", err);
-  if (id == DCSIM_DB_APPLICATION_ID) return 0;
-  if (id != 0)
-    return DCSIM_ERR(err, DCSIM_EDB, name, 0,
-                     "application_id 0x%08llx: another program's database, not dcsim's (give --db "
-                     "a new file or a dcsim results database)",
-                     (unsigned long long)(id & 0xffffffffll));
+  if (id != 0 && id != DCSIM_DB_APPLICATION_ID)
+    return DCSIM_ERR(err, DCSIM_EDB, name, 0, "application_id 0x%08llx: %s",
+                     (unsigned long long)(id & 0xffffffffll), not_ours);
+  /* the id alone proves nothing (any program can set it): the tables must be dcsim's too */
+  int rc = open_reference(&ref, name, err);
+  if (rc) goto out;
   if (sqlite3_prepare_v2(db,
-                         "SELECT name FROM sqlite_schema WHERE type = 'table' AND "
-                         "substr(name, 1, 7) <> 'sqlite_' ORDER BY name",
-                         -1, &st, NULL) != SQLITE_OK)
-    return dcsim__db_fail(db, name, "cannot read the schema", err);
-  int rc = 0;
+                         "SELECT type, name FROM sqlite_schema WHERE substr(name, 1, 7) <> "
+                         "'sqlite_' ORDER BY type = 'table' DESC, name",
+                         -1, &st, NULL) != SQLITE_OK) {
+    rc = dcsim__db_fail(db, name, "cannot read the schema", err);
+    goto out;
+  }
   while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW)
-    rc = known_table(db, name, (const char *)sqlite3_column_text(st, 0), err);
+    rc = check_object(db, ref, name, (const char *)sqlite3_column_text(st, 0),
+                      (const char *)sqlite3_column_text(st, 1), err);
   if (!rc && s != SQLITE_DONE) rc = dcsim__db_fail(db, name, "cannot read the schema", err);
+out:
   sqlite3_finalize(st);
+  sqlite3_close(ref);
   return rc;
 }
 
@@ -152,20 +226,68 @@ out:
   return rc;
 }
 
-/* The settings every writer uses, after the owner check (nothing is written before it). */
+/* The journal in WAL mode (readers never wait for a writer), unless it is already. Changing the
+ * mode needs every other connection gone; while others open the same new file it is retried, as
+ * long as the busy timeout. */
+static int use_wal(sqlite3 *db, const char *name, dcsim_error *err) {
+  for (int tries = 0;; tries++) {
+    sqlite3_stmt *st = NULL;
+    if (dcsim__db_try_prepare(db, "PRAGMA journal_mode", &st))
+      return dcsim__db_fail(db, name, "cannot read the database", err);
+    int s = sqlite3_step(st);
+    int wal =
+        s == SQLITE_ROW && sqlite3_stricmp((const char *)sqlite3_column_text(st, 0), "wal") == 0;
+    sqlite3_finalize(st);
+    if (wal) return 0;
+    if (s != SQLITE_ROW && s != SQLITE_BUSY && s != SQLITE_LOCKED)
+      return dcsim__db_fail(db, name, "cannot read the database", err);
+    int e = sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
+    if (e == SQLITE_OK) continue; /* read the mode back */
+    if ((e != SQLITE_BUSY && e != SQLITE_LOCKED) || tries >= DCSIM_DB_BUSY_MS / 10)
+      return dcsim__db_fail(db, name, "cannot switch the journal to WAL", err);
+    sqlite3_sleep(10);
+  }
+}
+
+int dcsim__db_migrate(sqlite3 *db, const char *name, const dcsim__db_schema *schema,
+                      dcsim_error *err) {
+  int rc = dcsim__db_begin(db, name, err);
+  if (rc) return rc;
+  if ((rc = dcsim__db_check_owner(db, name, err)) ||
+      (rc = dcsim__db_exec(db, name, schema->create_sql, err)))
+    goto fail;
+  for (size_t i = 0; i < schema->n_added && !rc; i++) {
+    const dcsim__db_column *c = &schema->added[i];
+    if (has_column(db, c->table, c->column)) continue;
+    char *sql =
+        sqlite3_mprintf("ALTER TABLE \"%w\" ADD COLUMN \"%w\" %s", c->table, c->column, c->type);
+    rc = sql ? dcsim__db_exec(db, name, sql, err)
+             : DCSIM_ERR(err, DCSIM_ENOMEM, name, 0, "out of memory");
+    sqlite3_free(sql);
+  }
+  char sql[64]; /* written only when it differs: a database that needs nothing stays unchanged */
+  snprintf(sql, sizeof sql, "PRAGMA application_id = %d", DCSIM_DB_APPLICATION_ID);
+  if (rc ||
+      (application_id(db) != DCSIM_DB_APPLICATION_ID &&
+       (rc = dcsim__db_exec(db, name, sql, err))) ||
+      (rc = dcsim__db_commit(db, name, err)))
+    goto fail;
+  return use_wal(db, name, err);
+fail:
+  dcsim__db_rollback(db);
+  return rc;
+}
+
+/* The settings of every connection. Nothing is written here: an owned database is checked
+ * (nothing written before the proof) and is changed only by dcsim__db_migrate; a database that is
+ * not owned (a new temporary file) is switched to WAL at once. */
 static int set_up(sqlite3 *db, const char *name, unsigned flags, dcsim_error *err) {
   int rc = 0;
   if ((flags & DCSIM_DB_OWNED) && (rc = dcsim__db_check_owner(db, name, err))) return rc;
   if ((flags & DCSIM_DB_WAL) &&
-      (rc = dcsim__db_exec(
-           db, name, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
-           err)))
+      (rc = dcsim__db_exec(db, name, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;", err)))
     return rc;
-  if ((flags & DCSIM_DB_OWNED) && !(flags & DCSIM_DB_READONLY)) {
-    char sql[64];
-    snprintf(sql, sizeof sql, "PRAGMA application_id = %d", DCSIM_DB_APPLICATION_ID);
-    rc = dcsim__db_exec(db, name, sql, err);
-  }
+  if ((flags & DCSIM_DB_WAL) && !(flags & DCSIM_DB_OWNED)) rc = use_wal(db, name, err);
   return rc;
 }
 
@@ -188,7 +310,7 @@ int dcsim__db_open(const char *path, const char *name, unsigned flags, sqlite3 *
         db ? sqlite3_errmsg(db) : "out of memory");
     goto out;
   }
-  sqlite3_busy_timeout(db, 10000);
+  sqlite3_busy_timeout(db, DCSIM_DB_BUSY_MS);
   if ((rc = set_up(db, name, flags, err))) goto out;
   *out = db;
   db = NULL;

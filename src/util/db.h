@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 
 #include "dcsim/error.h"
+#include "util/dbschema.h"
 
 enum {
   DCSIM_DB_READONLY = 1, /* else read-write, created when missing */
@@ -19,24 +20,39 @@ enum {
   DCSIM_DB_URI = 4,      /* "file:" URIs are understood (ATTACH of escaped paths) */
   DCSIM_DB_NEW = 8,      /* the file was just made for it: a failure "cannot create" it */
   DCSIM_DB_OWNED = 16    /* refuse a database that is not dcsim's (dcsim__db_check_owner) before
-                          * anything is written to it; a writable one is then marked dcsim's */
+                          * anything is written to it; nothing is written by the open (WAL and
+                          * the application id come with dcsim__db_migrate) */
 };
+
+/* How long a connection waits for another's lock (sqlite3_busy_timeout): a run holds its write
+ * transaction while it simulates, so concurrent `run --db` into one file wait for each other. */
+#define DCSIM_DB_BUSY_MS 60000
 
 /* dcsim's databases carry this PRAGMA application_id ("dcsm"), set when dcsim first writes one. */
 #define DCSIM_DB_APPLICATION_ID 0x6463736d
 
-/* Opens path (one thread per connection, 10 s busy timeout) with the DCSIM_DB_* flags. Errors:
- * "NAME: cannot open the results database: WHY" (DCSIM_DB_NEW: "cannot create the database").
- * A read-only open of a file whose directory dcsim cannot write (a read-only file system, another
- * user's results) reads it as immutable, since SQLite could not create the -shm file a WAL
- * database needs: refused when a -wal file holds changes not yet in the database. */
+/* Opens path (one thread per connection, DCSIM_DB_BUSY_MS busy timeout) with the DCSIM_DB_* flags.
+ * Errors: "NAME: cannot open the results database: WHY" (DCSIM_DB_NEW: "cannot create the
+ * database"). A read-only open of a file whose directory dcsim cannot write (a read-only file
+ * system, another user's results) reads it as immutable, since SQLite could not create the -shm
+ * file a WAL database needs: refused when a -wal file holds changes not yet in the database. */
 int dcsim__db_open(const char *path, const char *name, unsigned flags, sqlite3 **out,
                    dcsim_error *err);
 
+/* Gives db (opened with DCSIM_DB_OWNED, writable) schema's tables and columns, in one
+ * BEGIN IMMEDIATE transaction (waiting up to DCSIM_DB_BUSY_MS for other writers): the owner check
+ * again under the lock (another process may have changed the file since the open), the tables
+ * and indexes that are missing, the columns an older database lacks, the application id; then the
+ * journal in WAL mode. Any number of processes may do this at once on one new file. */
+int dcsim__db_migrate(sqlite3 *db, const char *name, const dcsim__db_schema *schema,
+                      dcsim_error *err);
+
 /* 0 when db (named name) is dcsim's: its application_id is DCSIM_DB_APPLICATION_ID, or it is 0
- * (a new file, or one written before the id existed) and every table in it is one of dcsim's
- * results and sweep tables with its columns. Else DCSIM_EDB naming the table or the id: "table
- * 'orders' is not one of dcsim's: another program's database (give --db a new file)". */
+ * (a new file, or one written before the id existed), and, whatever its id, every table in it is
+ * one of dcsim's (util/dbschema.h) with every column but those added later and no other column,
+ * and every other object is one of dcsim's indexes (no view, no trigger). Else DCSIM_EDB naming the
+ * table or the id: "table 'orders' is not one of dcsim's: another program's database (give --db a
+ * new file)". */
 int dcsim__db_check_owner(sqlite3 *db, const char *name, dcsim_error *err);
 /* 1 when dcsim cannot write path's file or, for a file still to be created, its directory. */
 int dcsim__db_read_only_location(const char *path);

@@ -1,2 +1,2 @@
-# list limits are stated (64 values per list, 10^7 nodes), and a bad --plot path is found before any point is evaluated
+# list limits are stated (64 values per list, 10^5 nodes), and a bad --plot path is found before any point is evaluated
 dcsim sweep workflows/alaro.xml --nodes 1-10000000; dcsim sweep workflows/alaro.xml --nodes 1-40,50-80; dcsim sweep workflows/alaro.xml --nodes 20000000; dcsim sweep workflows/alaro.xml --nodes 1,2 --plot $TMPDIR/no-such-dir/front.png --db $TMPDIR/s.db 2>&1 | sed "s#$TMPDIR#TMP#g"; ls $TMPDIR

@@ -1,0 +1,88 @@
+/* dbschema.c — the tables and columns of dcsim's databases (see util/dbschema.h). */
+#include "util/dbschema.h"
+
+/* doc/results.md */
+static const char results_sql[] =
+    "CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY, created_utc TEXT, dcsim_version TEXT,"
+    " input TEXT, platform TEXT, job_policy TEXT, task_policy TEXT, time_to_solution_s REAL,"
+    " energy_to_solution_j REAL, unallocated_idle_j REAL, nodes INTEGER, jobs INTEGER, tasks "
+    "INTEGER,"
+    " events INTEGER, utilisation REAL);"
+    "CREATE TABLE IF NOT EXISTS inputs(run_id INTEGER REFERENCES runs(id), path TEXT, sha256 TEXT);"
+    "CREATE TABLE IF NOT EXISTS workflows(run_id INTEGER REFERENCES runs(id), job INTEGER, name "
+    "TEXT,"
+    " instance INTEGER, submit_s REAL, start_s REAL, end_s REAL, wait_s REAL, time_to_solution_s "
+    "REAL,"
+    " energy_to_solution_j REAL, task_energy_j REAL, held_idle_j REAL, tasks INTEGER);"
+    "CREATE TABLE IF NOT EXISTS tasks(run_id INTEGER REFERENCES runs(id), job INTEGER, task "
+    "INTEGER,"
+    " name TEXT, dwarf TEXT, device TEXT, node_group TEXT, start_ns INTEGER, end_ns INTEGER,"
+    " start_s REAL, end_s REAL, nodes TEXT, gpu INTEGER, energy_j REAL);"
+    "CREATE TABLE IF NOT EXISTS nodes(run_id INTEGER REFERENCES runs(id), node INTEGER, node_group "
+    "TEXT,"
+    " energy_j REAL, busy_s REAL, utilisation REAL);"
+    "CREATE TABLE IF NOT EXISTS power(run_id INTEGER REFERENCES runs(id), node INTEGER, t0_ns "
+    "INTEGER,"
+    " t1_ns INTEGER, power_w REAL);"
+    "CREATE INDEX IF NOT EXISTS tasks_run ON tasks(run_id, job);"
+    "CREATE INDEX IF NOT EXISTS power_run ON power(run_id, node);"
+    "CREATE TABLE IF NOT EXISTS utilisation(run_id INTEGER REFERENCES runs(id), bucket INTEGER, "
+    "t0_s REAL, t1_s REAL,"
+    " busy REAL, allocated REAL);";
+
+static const dcsim__db_column results_added[] = {
+  { "runs", "allocated", "REAL" },
+  { "runs", "mean_wait_s", "REAL" },
+  { "runs", "max_wait_s", "REAL" },
+  { "runs", "mean_flow_s", "REAL" },
+  { "runs", "mean_slowdown", "REAL" },
+  { "runs", "mean_bounded_slowdown", "REAL" },
+  { "runs", "max_bounded_slowdown", "REAL" },
+  { "runs", "boots", "INTEGER" },
+  { "runs", "shutdowns", "INTEGER" },
+  { "workflows", "flow_s", "REAL" },
+  { "workflows", "slowdown", "REAL" },
+  { "workflows", "bounded_slowdown", "REAL" },
+  { "workflows", "boot_wait_s", "REAL" },
+  { "workflows", "trace_job", "INTEGER" },
+  { "workflows", "procs", "INTEGER" },
+  { "tasks", "freq_ghz", "REAL" },
+  { "nodes", "off_s", "REAL" },
+  { "nodes", "boots", "INTEGER" },
+  { "runs", "dcsim_commit", "TEXT" },
+  { "runs", "deadline_s", "REAL" },
+  { "runs", "deadline_met", "INTEGER" },
+};
+
+const dcsim__db_schema dcsim__db_results_schema = { results_sql, results_added,
+                                                    sizeof results_added / sizeof *results_added };
+
+/* doc/sweep.md. The CREATE statement has every column; an older database gains the added ones
+ * (NULL in its old rows; old sweeps never resume into new ones: the definition's format version
+ * differs). */
+static const char sweeps_sql[] =
+    "CREATE TABLE IF NOT EXISTS sweeps(id INTEGER PRIMARY KEY, def_sha256 TEXT NOT NULL UNIQUE,"
+    " created_utc TEXT, input TEXT, definition TEXT NOT NULL, n_points INTEGER NOT NULL,"
+    " dcsim_version TEXT, dcsim_commit TEXT);"
+    "CREATE TABLE IF NOT EXISTS sweep_points(sweep_id INTEGER NOT NULL REFERENCES sweeps(id),"
+    " idx INTEGER NOT NULL, cpu TEXT, gpu TEXT, nodes INTEGER, cores INTEGER, freq TEXT,"
+    " feasible INTEGER NOT NULL, reason TEXT, time_s REAL, energy_j REAL, time_prov TEXT,"
+    " energy_prov TEXT, cost_usd REAL, cost_note TEXT, gpus INTEGER, host_cpu TEXT,"
+    " PRIMARY KEY(sweep_id, idx));";
+
+static const dcsim__db_column sweeps_added[] = {
+  { "sweep_points", "time_prov", "TEXT" }, /* provenance (doc/results.md) */
+  { "sweep_points", "energy_prov", "TEXT" },
+  { "sweeps", "dcsim_version", "TEXT" }, /* the build identity (issue 17) */
+  { "sweeps", "dcsim_commit", "TEXT" },
+  { "sweep_points", "cost_usd", "REAL" }, /* cost (issue 26) */
+  { "sweep_points", "cost_note", "TEXT" },
+  { "sweep_points", "gpus", "INTEGER" },
+  { "sweep_points", "host_cpu", "TEXT" },
+};
+
+const dcsim__db_schema dcsim__db_sweeps_schema = { sweeps_sql, sweeps_added,
+                                                   sizeof sweeps_added / sizeof *sweeps_added };
+
+const dcsim__db_schema *const dcsim__db_schemas[] = { &dcsim__db_results_schema,
+                                                      &dcsim__db_sweeps_schema, NULL };

@@ -1,0 +1,34 @@
+/* util/dbschema.h — the tables and columns of dcsim's databases (run results, sweeps), in one
+ * place: what `run --db` and `sweep --db` create, what later versions added to older databases,
+ * and therefore what a database must hold to be proved dcsim's (dcsim__db_check_owner) before
+ * anything is written to it (doc/results.md, doc/robustness.md).
+ *
+ * Ownership: static data; nothing here allocates. */
+#ifndef DCSIM_DBSCHEMA_H
+#define DCSIM_DBSCHEMA_H
+
+#include <stddef.h>
+
+/* A column added after a table's first version: appended (ALTER TABLE ... ADD COLUMN) to an older
+ * database that lacks it, and not required of one. */
+typedef struct dcsim__db_column {
+  const char *table, *column, *type;
+} dcsim__db_column;
+
+/* One database's schema: its CREATE statements (IF NOT EXISTS; tables and indexes) and the
+ * columns added since. */
+typedef struct dcsim__db_schema {
+  const char *create_sql;
+  const dcsim__db_column *added;
+  size_t n_added;
+} dcsim__db_schema;
+
+/* The results of `dcsim run --db` (src/output/results.c). */
+extern const dcsim__db_schema dcsim__db_results_schema;
+/* The sweeps of `dcsim sweep --db` and `dcsim merge` (src/sweep/sweepdb.c). */
+extern const dcsim__db_schema dcsim__db_sweeps_schema;
+
+/* Every schema a dcsim database may hold (one file may hold runs and sweeps), NULL-terminated. */
+extern const dcsim__db_schema *const dcsim__db_schemas[];
+
+#endif

@@ -1,0 +1,2 @@
+# dcsim's application id and a view: refused by run and sweep before anything is written (the file byte-identical, no -wal)
+python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()" $TMPDIR/f.db "PRAGMA application_id=1684239213; CREATE VIEW runs_v AS SELECT 1;" && cp $TMPDIR/f.db $TMPDIR/orig.db && cd $TMPDIR && dcsim run $OLDPWD/workflows/bifft.xml --db f.db; echo "run: exit $?"; dcsim sweep $OLDPWD/workflows/bifft.xml --nodes 1,2 --db f.db >/dev/null; echo "sweep: exit $?"; cmp f.db orig.db && ls f.db*

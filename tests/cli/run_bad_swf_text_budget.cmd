@@ -1,0 +1,2 @@
+# decompressed text is charged to --max-memory as if it were kept (issue 35): 3000 job lines of 1000 bytes, 2.9 MiB of text, past a 2 MiB budget that their 3000 jobs alone fit
+{ printf '; MaxNodes: 4\n'; for i in $(seq 3000); do printf "$i 0 -1 100 1 -1 -1 1 100 -1 1 1 1 1 1 -1 -1 -1%950s\n" ''; done; } | gzip > $TMPDIR/t.swf.gz; cd $TMPDIR && dcsim run t.swf.gz --max-memory 2M; dcsim validate t.swf.gz --max-memory 2M; dcsim validate t.swf.gz --max-memory 4M
