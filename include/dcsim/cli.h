@@ -12,6 +12,7 @@
 #include "dcsim/dwarf.h"
 #include "dcsim/engine.h"
 #include "dcsim/error.h"
+#include "dcsim/hwprofile.h"
 
 typedef struct dcsim_opt_spec {
   const char *name; /* long name without "--" */
@@ -70,6 +71,10 @@ int dcsim_arg_uint(const dcsim_args *a, const char *name, unsigned dflt, unsigne
                    dcsim_error *err);
 int dcsim_arg_double(const dcsim_args *a, const char *name, double dflt, double *out,
                      dcsim_error *err);
+/* --cores N or `all` (the CPU's full node: cores per socket x sockets), default 1: one rule for
+ * model, energy and roofline. */
+int dcsim_arg_cores(const dcsim_args *a, const dcsim_cpu_profile_t *cpu, unsigned *threads,
+                    dcsim_error *err);
 /* The output formats of --format, one set for every command (each accepts some of them). */
 typedef enum {
   DCSIM_FMT_TEXT,

@@ -207,7 +207,7 @@ static const dcsim_opt_spec heatmap_opts[] = {
 static const dcsim_opt_spec roofline_opts[] = {
   { "cpu", "PROFILE", 0, "CPU profile: peak and L1/L2/L3/DRAM ceilings of its tables" },
   { "gpu", "PROFILE", 0, "GPU profile: double/single precision peaks and memory ceiling" },
-  { "cores", "N", 0, "CPU: threads of the state (default 1)" },
+  { "cores", "N|all", 0, "CPU: threads of the state (default 1; all = the CPU's full node)" },
   { "freq", "GHZ|NAME", 0,
     "CPU: frequency of the state: GHz, nominal, min, max, turbo (default nominal)" },
   { "dwarf", "FILE|NAME", 0, "place the dwarf's loops or kernels on the roofline" },
@@ -385,14 +385,17 @@ static void usage_cmd(FILE *f, const dcsim_command *c) {
   fprintf(f, "usage: dcsim %s [options]%s%s\n\n%s\n\noptions:\n", c->name, *c->usage ? " " : "",
           c->usage, c->summary);
   for (size_t i = 0; i < c->n_opts; i++) {
-    char lhs[64];
     char sh = 0;
     for (size_t k = 0; k < N_OF(short_opts); k++)
       if (strcmp(short_opts[k].name, c->opts[i].name) == 0) sh = short_opts[k].c;
-    snprintf(lhs, sizeof lhs, "%s%c%s--%s%s%s", sh ? "-" : "", sh ? sh : ' ', sh ? ", " : "",
-             c->opts[i].name, c->opts[i].arg ? " " : "", c->opts[i].arg ? c->opts[i].arg : "");
-    if (!sh) memmove(lhs, lhs + 1, strlen(lhs)); /* drop the placeholder blank */
-    fprintf(f, "  %-26s %s\n", lhs, c->opts[i].help);
+    /* printed piece by piece, never cut: a left-hand side wider than its column (--objectives
+     * LIST) has its line, the help the next one, aligned with the others */
+    int w = fprintf(f, "  ");
+    if (sh) w += fprintf(f, "-%c, ", sh);
+    w += fprintf(f, "--%s%s%s", c->opts[i].name, c->opts[i].arg ? " " : "",
+                 c->opts[i].arg ? c->opts[i].arg : "");
+    if (w > 28) w = fprintf(f, "\n") - 1;
+    fprintf(f, "%*s%s\n", 29 - w, "", c->opts[i].help);
   }
   fprintf(f, "  %-26s %s\n", "--help", "show this help");
 }
@@ -495,6 +498,18 @@ int dcsim_arg_double(const dcsim_args *a, const char *name, double dflt, double 
                      "--%s '%s': expected a finite, non-negative number", name, v);
   *out = x;
   return 0;
+}
+
+/* --cores N or all (the CPU's full node: cores per socket x sockets); model, energy and roofline
+ * read it here, sweep its list of them (cli_sweep.c, `all` resolved per CPU). */
+int dcsim_arg_cores(const dcsim_args *a, const dcsim_cpu_profile_t *cpu, unsigned *threads,
+                    dcsim_error *err) {
+  const char *cores = dcsim_arg(a, "cores");
+  if (cores && strcmp(cores, "all") == 0) {
+    *threads = dcsim_cpu_profile_cores_per_socket(cpu) * dcsim_cpu_profile_sockets(cpu);
+    return 0;
+  }
+  return dcsim_arg_uint(a, "cores", 1, threads, err);
 }
 
 int dcsim_arg_uint(const dcsim_args *a, const char *name, unsigned dflt, unsigned *out,
