@@ -695,12 +695,12 @@ static int cpu_request(const dcsim_args *a, const dcsim_dwarf_t *d, dcsim_model_
   }
   freq_merged_note(*cpu, dcsim_arg(a, "freq"), &rq->state);
   double bw = 0;
-  if ((rc = dcsim_arg_double(a, "net-bw-bps", 0, &bw, err))) return rc;
+  if ((rc = dcsim_arg_quantity(a, "net-bw-bps", "B/s", 0, &bw, err))) return rc;
   if (dcsim_arg(a, "net-bw-bps") && !(bw > 0))
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "net-bw-bps"),
                      "--net-bw-bps must be positive");
   rq->net_s_per_byte = bw > 0 ? 1.0 / bw : 0; /* §4.3: T_single, time to send one byte */
-  if ((rc = dcsim_arg_double(a, "net-latency-s", 0, &rq->net_latency_s, err))) return rc;
+  if ((rc = dcsim_arg_quantity(a, "net-latency-s", "s", 0, &rq->net_latency_s, err))) return rc;
   if (dcsim_arg(a, "overlap")) {
     rq->overlap_set = 1;
     if ((rc = dcsim_arg_double(a, "overlap", 0, &rq->overlap, err))) return rc;

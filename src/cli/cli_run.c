@@ -37,6 +37,7 @@ typedef struct run_out {
   double deadline_s; /* --deadline-s, 0 = none */
   dcsim_deadline_report dl;
   dcsim_cost_opts cost; /* issue 26: --price, --kwh-price, --lifetime-years */
+  int kwh_default;      /* no --kwh-price: the tariff is printed with its year and source */
   dcsim_cost held, centre;
   double band_t[2], band_e[2]; /* uncertainty bands as factors of a time and an energy (bands.h) */
 } run_out;
@@ -575,16 +576,18 @@ static void text_header(const run_out *o) {
 /* cost of what the jobs held, and of the whole centre (issue 26) */
 static void text_cost(const run_out *o) {
   char note[200];
+  /* the default tariff with its year and source (dcsim/cost.h), issue 40 */
+  const char *tariff_src = o->kwh_default ? " (default: US industrial average of 2011, EIA)" : "";
   if (o->held.known)
     printf(
-        "cost                %s USD of what the jobs held (energy %s, hardware %s, at %s USD/kWh "
+        "cost                %s USD of what the jobs held (energy %s, hardware %s, at %s USD/kWh%s "
         "over %s years)",
         DCSIM_SIG(o->held.usd), DCSIM_SIG(o->held.energy_usd), DCSIM_SIG(o->held.hardware_usd),
-        DCSIM_SIG(o->cost.kwh_usd), DCSIM_SIG(o->cost.lifetime_years));
+        DCSIM_SIG(o->cost.kwh_usd), tariff_src, DCSIM_SIG(o->cost.lifetime_years));
   else {
     dcsim_cost_reason(&o->held, note, sizeof note);
-    printf("cost                unknown: %s; the energy alone costs %s USD", note,
-           DCSIM_SIG(o->held.energy_usd));
+    printf("cost                unknown: %s; the energy alone costs %s USD at %s USD/kWh%s", note,
+           DCSIM_SIG(o->held.energy_usd), DCSIM_SIG(o->cost.kwh_usd), tariff_src);
   }
   if (o->centre.known)
     printf("; whole centre %s USD\n", DCSIM_SIG(o->centre.usd));
@@ -829,7 +832,7 @@ static int run_options(const dcsim_args *a, dcsim_task_policy tp, dcsim_scenario
   so->swf_map = dcsim_arg(a, "swf-map");
   so->dvfs = dcsim_arg(a, "dvfs-slowdown") != NULL;
   eo->power_off = dcsim_arg(a, "power-off-after") != NULL;
-  if ((rc = dcsim_arg_double(a, "deadline-s", 0, &so->deadline_s, err)) ||
+  if ((rc = dcsim_arg_quantity(a, "deadline-s", "s", 0, &so->deadline_s, err)) ||
       (rc = dcsim_arg_double(a, "dvfs-slowdown", 0, &so->dvfs_slowdown, err)) ||
       (rc = dcsim_arg_double(a, "wms-delay-s", 0, &so->wms_delay_s, err)) ||
       (rc = dcsim_arg_double(a, "wms-dispatch-s", 0, &so->wms_dispatch_s, err)) ||
@@ -919,6 +922,7 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
       (rc = dcsim_cli_budget(a, &budget, err)))
     goto out;
   so.budget = &budget;
+  o.kwh_default = !dcsim_arg(a, "kwh-price");
   if ((rc = dcsim_arg_cost(a, &o.cost, prices, price_names, err)) ||
       (rc = dcsim_cost_check(&o.cost, NULL, err))) {
     if (err && strcmp(err->file, "command line") == 0 && err->line == 0)
