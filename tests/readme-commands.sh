@@ -4,7 +4,8 @@
 # over their trailing backslashes, the part before ` && ` dropped (tools/setup.sh), comments cut.
 # They run in a scratch folder that links every top-level entry of the source tree, so the files
 # they write (pareto.png, sweep.db, /tmp/... made scratch paths) land there; `dcsim` is DCSIM.
-# Fails on the first command that exits non-zero, naming it; at least 20 commands must be found.
+# Fails on the first command that exits non-zero, naming it (4, "results written but the run missed
+# its --deadline-s", doc/cli.md, is an answer and passes); at least 20 commands must be found.
 set -euo pipefail
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,8 +26,9 @@ n=0
 while IFS= read -r c; do
   n=$((n + 1))
   c=${c//\/tmp\//$tmp\/}
-  if ! (cd "$tmp/w" && PATH="$tmp/bin:$PATH" bash -c "$c" > "$tmp/out" 2>&1); then
-    echo "README command $n failed: $c"; tail -5 "$tmp/out"; exit 1
+  rc=0; (cd "$tmp/w" && PATH="$tmp/bin:$PATH" bash -c "$c" > "$tmp/out" 2>&1) || rc=$?
+  if [ "$rc" -ne 0 ] && ! { [ "$rc" -eq 4 ] && [[ $c == *--deadline-s* ]]; }; then
+    echo "README command $n failed (exit $rc): $c"; tail -5 "$tmp/out"; exit 1
   fi
   echo "ok $n: $c"
 done < "$tmp/cmds"
