@@ -1010,7 +1010,7 @@ int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err) {
     goto out;
   }
   if ((rc = dcsim_arg_uint(a, "nodes", 1, &nodes, err))) goto out;
-  if ((rc = dcsim_arg_double(a, "time", 0, &t, err))) goto out;
+  if ((rc = dcsim_arg_quantity(a, "time", "s", 0, &t, err))) goto out;
   if ((rc = load_dwarf_arg(a, &d, err))) goto out;
   if ((rc = load_cpu_arg(a, "cpu", &cpu, err))) goto out;
   if ((rc = dcsim_arg_cores(a, cpu, &st.threads, err))) goto out;

@@ -834,11 +834,11 @@ static int run_options(const dcsim_args *a, dcsim_task_policy tp, dcsim_scenario
   eo->power_off = dcsim_arg(a, "power-off-after") != NULL;
   if ((rc = dcsim_arg_quantity(a, "deadline-s", "s", 0, &so->deadline_s, err)) ||
       (rc = dcsim_arg_double(a, "dvfs-slowdown", 0, &so->dvfs_slowdown, err)) ||
-      (rc = dcsim_arg_double(a, "wms-delay-s", 0, &so->wms_delay_s, err)) ||
-      (rc = dcsim_arg_double(a, "wms-dispatch-s", 0, &so->wms_dispatch_s, err)) ||
-      (rc = dcsim_arg_double(a, "io-bw-bps", 0, &so->io_bw_bps, err)) ||
-      (rc = dcsim_arg_double(a, "power-off-after", 0, &eo->power_off_after_s, err)) ||
-      (rc = dcsim_arg_double(a, "bucket-s", 0, &eo->bucket_s, err)) ||
+      (rc = dcsim_arg_quantity(a, "wms-delay-s", "s", 0, &so->wms_delay_s, err)) ||
+      (rc = dcsim_arg_quantity(a, "wms-dispatch-s", "s", 0, &so->wms_dispatch_s, err)) ||
+      (rc = dcsim_arg_quantity(a, "io-bw-bps", "B/s", 0, &so->io_bw_bps, err)) ||
+      (rc = dcsim_arg_quantity(a, "power-off-after", "s", 0, &eo->power_off_after_s, err)) ||
+      (rc = dcsim_arg_quantity(a, "bucket-s", "s", 0, &eo->bucket_s, err)) ||
       (rc = wms_option(a, so, err)))
     return rc;
   return 0;
