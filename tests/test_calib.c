@@ -184,6 +184,20 @@ static void test_units(void) {
     { "2.7 GHz", 2.7e9, DCSIM_UNIT_FREQ },
     { "3 Minst", 3e6, DCSIM_UNIT_COUNT },
     { "0.61 inst/cycle", 0.61, DCSIM_UNIT_RATIO },
+    /* as people type them on the command line (issue 40) */
+    { "100Gb/s", 1.25e10, DCSIM_UNIT_RATE }, /* bits: 100e9 / 8 bytes per second */
+    { "25 Gbit/s", 3.125e9, DCSIM_UNIT_RATE },
+    { "12.5GB/s", 1.25e10, DCSIM_UNIT_RATE },
+    { "2m", 120, DCSIM_UNIT_TIME },
+    { "90min", 5400, DCSIM_UNIT_TIME },
+    { "48h", 172800, DCSIM_UNIT_TIME },
+    { "2.5d", 216000, DCSIM_UNIT_TIME },
+    { "5y", 5 * 365.25 * 86400, DCSIM_UNIT_TIME },
+    { "250ms", 0.25, DCSIM_UNIT_TIME },
+    { "0.15USD/kWh", 0.15, DCSIM_UNIT_TARIFF },
+    { "150 USD/MWh", 0.15, DCSIM_UNIT_TARIFF },
+    { "2.538MJ", 2.538e6, DCSIM_UNIT_ENERGY },
+    { "3.5 kWh", 1.26e7, DCSIM_UNIT_ENERGY },
   };
   for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
     double v = -1;
@@ -197,7 +211,7 @@ static void test_units(void) {
   CHECK(dcsim__parse_unit("usecond", &k, &sc) == 0 && k == DCSIM_UNIT_TIME &&
         fabs(sc - 1e-6) < 1e-18);
   CHECK(dcsim__parse_unit("ms", &k, &sc) == 0 && k == DCSIM_UNIT_TIME && fabs(sc - 1e-3) < 1e-15);
-  const char *bad[] = { "mB", "ks", "furlong", "GB/h" };
+  const char *bad[] = { "mB", "ks", "furlong", "GB/h", "Mb", "kh", "Gbps", "EUR/kWh", "mJ" };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
     CHECK(dcsim__parse_unit(bad[i], &k, &sc) != 0);
   double v;

@@ -13,6 +13,7 @@
 #include "dcsim/dwarf.h"
 #include "dcsim/engine.h"
 #include "dcsim/error.h"
+#include "dcsim/hwprofile.h"
 
 typedef struct dcsim_opt_spec {
   const char *name; /* long name without "--" */
@@ -71,6 +72,16 @@ int dcsim_arg_uint(const dcsim_args *a, const char *name, unsigned dflt, unsigne
                    dcsim_error *err);
 int dcsim_arg_double(const dcsim_args *a, const char *name, double dflt, double *out,
                      dcsim_error *err);
+/* --NAME with a unit a person types (issue 40, doc/cli.md "Units"): a bare number is in the
+ * option's own unit `unit` (as util/units.h spells it: "B/s", "s", "y", "USD/kWh"); a number with a
+ * unit of the same kind ("100Gb/s", "48h", "5y", "150USD/MWh") is converted to it, and the value
+ * as understood is noted on stderr. Finite and >= 0, else an error naming the option. */
+int dcsim_arg_quantity(const dcsim_args *a, const char *name, const char *unit, double dflt,
+                       double *out, dcsim_error *err);
+/* --cores N or `all` (the CPU's full node: cores per socket x sockets), default 1: one rule for
+ * model, energy and roofline. */
+int dcsim_arg_cores(const dcsim_args *a, const dcsim_cpu_profile_t *cpu, unsigned *threads,
+                    dcsim_error *err);
 /* The output formats of --format, one set for every command (each accepts some of them). */
 typedef enum {
   DCSIM_FMT_TEXT,

@@ -30,8 +30,15 @@
 #include "dcsim/error.h"
 #include "dcsim/scenario.h"
 
-#define DCSIM_COST_KWH_USD        0.0688 /* EIA Electric Power Monthly Table 5.3, industrial, 2011 */
-#define DCSIM_COST_LIFETIME_YEARS 5.0    /* Tom's Hardware 2014-09-08: servers live 3 to 5 years */
+#define DCSIM_COST_KWH_USD 0.0688 /* EIA Electric Power Monthly Table 5.3, industrial, 2011 */
+/* The tariffs --kwh-price accepts (issue 40: 150 was taken silently, 106.6 USD per run): a factor
+ * of about 5 below and 2 above the average retail prices of the US states in 2023, from 0.0575
+ * USD/kWh (New Mexico, industrial) to 0.4239 (Hawaii, residential) (EIA, Electric Power Annual
+ * 2023, "Average revenue per kilowatthour", released 17 October 2024). Outside them the value is
+ * taken to be a mistake (a price per MWh, cents) and refused with the range. */
+#define DCSIM_COST_KWH_USD_MIN    0.01
+#define DCSIM_COST_KWH_USD_MAX    1.0
+#define DCSIM_COST_LIFETIME_YEARS 5.0 /* Tom's Hardware 2014-09-08: servers live 3 to 5 years */
 #define DCSIM_COST_MAX_PRICES     32
 /* Plausible ranges (issue 35): a tariff up to 100 USD/kWh (10^3 x the default's order of
  * magnitude, 0.0688: no grid has charged that); a lifetime from 0.01 year (3.65 days, the shortest

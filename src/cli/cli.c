@@ -11,17 +11,19 @@
 #include "dcsim/cost.h"
 #include "dcsim/lib.h"
 #include "dcsim/model.h"
+#include "dcsim/numfmt.h"
 #include "dcsim/repro.h"
 #include "dcsim/strutil.h"
+#include "util/units.h"
 
 /* options several commands share word for word */
 #define OPT_FORMAT \
   { "format", "text|json|csv", 0, "output format (default text)" }
-#define OPT_DEADLINE                                                                           \
-  {                                                                                            \
-    "deadline-s", "SECONDS", 0,                                                                \
-        "each workflow must run within SECONDS of its start: met or missed is reported (run: " \
-        "exit 4; sweep: infeasible); the energy policy plans with it"                          \
+#define OPT_DEADLINE                                                                         \
+  {                                                                                          \
+    "deadline-s", "SECONDS", 0,                                                              \
+        "each workflow must run within SECONDS (or 90m, 3h) of its start: met or missed is " \
+        "reported (run: exit 4; sweep: infeasible); the energy policy plans with it"         \
   }
 #define OPT_MAX_TASKS                                                                           \
   {                                                                                             \
@@ -41,9 +43,12 @@
 #define OPT_COST                                                                                  \
   { "price", "NAME=USD", 1,                                                                       \
     "list price of one CPU or GPU of that profile, setting or replacing its own (repeatable)" },  \
-      { "kwh-price", "USD", 0, "energy price per kWh for the cost (default 0.0688: EIA, 2011)" }, \
+      { "kwh-price", "USD", 0,                                                                    \
+        "energy price per kWh, 0.01 to 1 USD/kWh, or with its unit: 150USD/MWh (default 0.0688: " \
+        "US industrial average of 2011, EIA)" },                                                  \
   {                                                                                               \
-    "lifetime-years", "YEARS", 0, "lifetime the purchase is amortised over (default 5)"           \
+    "lifetime-years", "YEARS", 0,                                                                 \
+        "lifetime the purchase is amortised over, in years (5 or 5y; default 5)"                  \
   }
 #define OPT_STRICT \
   { "strict", NULL, 0, "refuse extrapolated and datasheet-only values (provenance, doc/models.md)" }
@@ -66,9 +71,10 @@ static const dcsim_opt_spec model_opts[] = {
     "CPU frequency: GHz (modelled where the tables lack it), nominal, min, max (highest "
     "non-turbo), turbo or another state label (default nominal)" },
   { "net-bw-bps", "BPS", 0,
-    "network bandwidth for the §4.3 communication term (default: perfect overlap)" },
+    "network bandwidth for the §4.3 communication term: bytes/s, or with a unit: 100Gb/s (bits, "
+    "= 1.25e10 B/s), 12.5GB/s (default: perfect overlap)" },
   { "net-latency-s", "S", 0,
-    "network latency (Hockney alpha) of the communication patterns (default 0)" },
+    "network latency (Hockney alpha) of the communication patterns: seconds or 1us (default 0)" },
   { "overlap", "F", 0,
     "fraction 0..1 of communication hidden by computation (default: the dwarf's)" },
   { "nodes-scan", "N,N,...", 0,
@@ -208,7 +214,7 @@ static const dcsim_opt_spec heatmap_opts[] = {
 static const dcsim_opt_spec roofline_opts[] = {
   { "cpu", "PROFILE", 0, "CPU profile: peak and L1/L2/L3/DRAM ceilings of its tables" },
   { "gpu", "PROFILE", 0, "GPU profile: double/single precision peaks and memory ceiling" },
-  { "cores", "N", 0, "CPU: threads of the state (default 1)" },
+  { "cores", "N|all", 0, "CPU: threads of the state (default 1; all = the CPU's full node)" },
   { "freq", "GHZ|NAME", 0,
     "CPU: frequency of the state: GHz, nominal, min, max, turbo (default nominal)" },
   { "dwarf", "FILE|NAME", 0, "place the dwarf's loops or kernels on the roofline" },
@@ -390,14 +396,17 @@ static void usage_cmd(FILE *f, const dcsim_command *c) {
   fprintf(f, "usage: dcsim %s [options]%s%s\n\n%s\n\noptions:\n", c->name, *c->usage ? " " : "",
           c->usage, c->summary);
   for (size_t i = 0; i < c->n_opts; i++) {
-    char lhs[64];
     char sh = 0;
     for (size_t k = 0; k < N_OF(short_opts); k++)
       if (strcmp(short_opts[k].name, c->opts[i].name) == 0) sh = short_opts[k].c;
-    snprintf(lhs, sizeof lhs, "%s%c%s--%s%s%s", sh ? "-" : "", sh ? sh : ' ', sh ? ", " : "",
-             c->opts[i].name, c->opts[i].arg ? " " : "", c->opts[i].arg ? c->opts[i].arg : "");
-    if (!sh) memmove(lhs, lhs + 1, strlen(lhs)); /* drop the placeholder blank */
-    fprintf(f, "  %-26s %s\n", lhs, c->opts[i].help);
+    /* printed piece by piece, never cut: a left-hand side wider than its column (--objectives
+     * LIST) has its line, the help the next one, aligned with the others */
+    int w = fprintf(f, "  ");
+    if (sh) w += fprintf(f, "-%c, ", sh);
+    w += fprintf(f, "--%s%s%s", c->opts[i].name, c->opts[i].arg ? " " : "",
+                 c->opts[i].arg ? c->opts[i].arg : "");
+    if (w > 28) w = fprintf(f, "\n") - 1;
+    fprintf(f, "%*s%s\n", 29 - w, "", c->opts[i].help);
   }
   fprintf(f, "  %-26s %s\n", "--help", "show this help");
 }
@@ -427,10 +436,20 @@ int dcsim_arg_cost(const dcsim_args *a, struct dcsim_cost_opts *o, dcsim_price_s
                    char names[][64], dcsim_error *err) {
   int rc;
   dcsim_cost_opts_default(o);
-  if ((rc = dcsim_arg_double(a, "kwh-price", DCSIM_COST_KWH_USD, &o->kwh_usd, err)) ||
-      (rc = dcsim_arg_double(a, "lifetime-years", DCSIM_COST_LIFETIME_YEARS, &o->lifetime_years,
-                             err)))
+  if ((rc = dcsim_arg_quantity(a, "kwh-price", "USD/kWh", DCSIM_COST_KWH_USD, &o->kwh_usd, err)) ||
+      (rc = dcsim_arg_quantity(a, "lifetime-years", "years", DCSIM_COST_LIFETIME_YEARS,
+                               &o->lifetime_years, err)))
     return rc;
+  if (dcsim_arg(a, "kwh-price") &&
+      !(o->kwh_usd >= DCSIM_COST_KWH_USD_MIN && o->kwh_usd <= DCSIM_COST_KWH_USD_MAX))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "kwh-price"),
+                     "--kwh-price %s: %s USD/kWh is outside the plausible range %s to %s USD/kWh "
+                     "(US state averages of 2023: 0.0575 to 0.4239, EIA)%s%s%s",
+                     dcsim_arg(a, "kwh-price"), DCSIM_SIG(o->kwh_usd),
+                     DCSIM_SIG(DCSIM_COST_KWH_USD_MIN), DCSIM_SIG(DCSIM_COST_KWH_USD_MAX),
+                     o->kwh_usd > DCSIM_COST_KWH_USD_MAX ? "; a price per MWh is written " : "",
+                     o->kwh_usd > DCSIM_COST_KWH_USD_MAX ? DCSIM_SIG(o->kwh_usd) : "",
+                     o->kwh_usd > DCSIM_COST_KWH_USD_MAX ? "USD/MWh" : "");
   int k = spec_index(a, "price");
   for (int i = 0; k >= 0 && i < a->count[k]; i++) {
     const char *s = a->values[k][i], *eq = strchr(s, '=');
@@ -499,6 +518,53 @@ int dcsim_arg_double(const dcsim_args *a, const char *name, double dflt, double 
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
                      "--%s '%s': expected a finite, non-negative number", name, v);
   *out = x;
+  return 0;
+}
+
+/* --cores N or all (the CPU's full node: cores per socket x sockets); model, energy and roofline
+ * read it here, sweep its list of them (cli_sweep.c, `all` resolved per CPU). */
+int dcsim_arg_cores(const dcsim_args *a, const dcsim_cpu_profile_t *cpu, unsigned *threads,
+                    dcsim_error *err) {
+  const char *cores = dcsim_arg(a, "cores");
+  if (cores && strcmp(cores, "all") == 0) {
+    *threads = dcsim_cpu_profile_cores_per_socket(cpu) * dcsim_cpu_profile_sockets(cpu);
+    return 0;
+  }
+  return dcsim_arg_uint(a, "cores", 1, threads, err);
+}
+
+/* what a person may write after the number, per kind of the option's unit (doc/cli.md, "Units") */
+static const char *unit_examples(dcsim_unit_kind k) {
+  switch (k) {
+    case DCSIM_UNIT_RATE: return "100Gb/s or 12.5GB/s";
+    case DCSIM_UNIT_TIME: return "90s, 2m, 48h or 5y";
+    case DCSIM_UNIT_TARIFF: return "0.15USD/kWh or 150USD/MWh";
+    case DCSIM_UNIT_BYTES: return "512MB or 2GiB";
+    case DCSIM_UNIT_ENERGY: return "2.5MJ or 700kWh";
+    default: return NULL;
+  }
+}
+
+int dcsim_arg_quantity(const dcsim_args *a, const char *name, const char *unit, double dflt,
+                       double *out, dcsim_error *err) {
+  const char *v = dcsim_arg(a, name);
+  if (!v) {
+    *out = dflt;
+    return 0;
+  }
+  dcsim_unit_kind want, got;
+  double unit_scale, x;
+  if (dcsim__parse_unit(unit, &want, &unit_scale) != 0)
+    return DCSIM_ERR(err, DCSIM_EINTERNAL, "command line", 0, "--%s: unknown unit %s", name, unit);
+  int plain = dcsim_parse_double(v, &x) == 0;
+  if (!plain && (dcsim__parse_quantity(v, &x, &got) != 0 || got != want)) x = -1;
+  if (!(x >= 0))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
+                     "--%s '%s': expected a finite, non-negative number (%s, or with its unit: %s)",
+                     name, v, unit, unit_examples(want));
+  *out = plain ? x : x / unit_scale;
+  if (!plain) /* the value as understood (issue 40): 100Gb/s is 1.25e10 B/s, not 1e11 */
+    fprintf(stderr, "dcsim: note: --%s %s read as %s %s\n", name, v, DCSIM_SIG(*out), unit);
   return 0;
 }
 

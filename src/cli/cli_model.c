@@ -680,17 +680,6 @@ static int choose_model(const dcsim_args *a, const dcsim_dwarf_t *d, int *use_gp
   return 0;
 }
 
-/* --cores N or all (the CPU's full node: cores per socket x sockets). */
-static int parse_cores(const dcsim_args *a, const dcsim_cpu_profile_t *cpu, unsigned *threads,
-                       dcsim_error *err) {
-  const char *cores = dcsim_arg(a, "cores");
-  if (cores && strcmp(cores, "all") == 0) {
-    *threads = dcsim_cpu_profile_cores_per_socket(cpu) * dcsim_cpu_profile_sockets(cpu);
-    return 0;
-  }
-  return dcsim_arg_uint(a, "cores", 1, threads, err);
-}
-
 /* The CPU model's request from the options: profile, nodes, cores, frequency, network. */
 static int cpu_request(const dcsim_args *a, const dcsim_dwarf_t *d, dcsim_model_req *rq,
                        dcsim_cpu_profile_t **cpu, dcsim_error *err) {
@@ -713,19 +702,19 @@ static int cpu_request(const dcsim_args *a, const dcsim_dwarf_t *d, dcsim_model_
   if (dcsim_arg(a, "nodes") && dcsim_arg(a, "nodes-scan"))
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "nodes-scan"),
                      "give --nodes or --nodes-scan, not both");
-  if ((rc = parse_cores(a, *cpu, &rq->state.threads, err))) return rc;
+  if ((rc = dcsim_arg_cores(a, *cpu, &rq->state.threads, err))) return rc;
   if ((rc = dcsim_cpu_profile_freq(*cpu, dcsim_arg(a, "freq"), &rq->state, err))) {
     dcsim_error_at(err, "command line", dcsim_arg_index(a, "freq"));
     return rc;
   }
   freq_merged_note(*cpu, dcsim_arg(a, "freq"), &rq->state);
   double bw = 0;
-  if ((rc = dcsim_arg_double(a, "net-bw-bps", 0, &bw, err))) return rc;
+  if ((rc = dcsim_arg_quantity(a, "net-bw-bps", "B/s", 0, &bw, err))) return rc;
   if (dcsim_arg(a, "net-bw-bps") && !(bw > 0))
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "net-bw-bps"),
                      "--net-bw-bps must be positive");
   rq->net_s_per_byte = bw > 0 ? 1.0 / bw : 0; /* §4.3: T_single, time to send one byte */
-  if ((rc = dcsim_arg_double(a, "net-latency-s", 0, &rq->net_latency_s, err))) return rc;
+  if ((rc = dcsim_arg_quantity(a, "net-latency-s", "s", 0, &rq->net_latency_s, err))) return rc;
   if (dcsim_arg(a, "overlap")) {
     rq->overlap_set = 1;
     if ((rc = dcsim_arg_double(a, "overlap", 0, &rq->overlap, err))) return rc;
@@ -1035,10 +1024,10 @@ int dcsim_cmd_energy(const dcsim_args *a, dcsim_error *err) {
     goto out;
   }
   if ((rc = dcsim_arg_uint(a, "nodes", 1, &nodes, err))) goto out;
-  if ((rc = dcsim_arg_double(a, "time", 0, &t, err))) goto out;
+  if ((rc = dcsim_arg_quantity(a, "time", "s", 0, &t, err))) goto out;
   if ((rc = load_dwarf_arg(a, &d, err))) goto out;
   if ((rc = load_cpu_arg(a, "cpu", &cpu, err))) goto out;
-  if ((rc = parse_cores(a, cpu, &st.threads, err))) goto out;
+  if ((rc = dcsim_arg_cores(a, cpu, &st.threads, err))) goto out;
   if ((rc = dcsim_cpu_profile_freq(cpu, dcsim_arg(a, "freq"), &st, err))) goto out;
   if ((rc = model_repro(d, cpu, NULL, NULL, &rp, err))) goto out;
   const int d35 = (dcsim_arg_model_flags(a) & DCSIM_MODEL_D35) != 0;

@@ -66,7 +66,7 @@ int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
   }
   if (cp) {
     unsigned cores = 1;
-    if ((rc = dcsim_arg_uint(a, "cores", 1, &cores, err))) goto out;
+    if ((rc = dcsim_arg_cores(a, cp, &cores, err))) goto out;
     dcsim_cpu_state st = { 0, NULL, cores };
     if ((rc = dcsim_cpu_profile_freq(cp, dcsim_arg(a, "freq"), &st, err))) goto out;
     rc = dcsim_roofline_cpu(cp, &st, ev, label, &r, err);

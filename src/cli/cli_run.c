@@ -39,6 +39,7 @@ typedef struct run_out {
   double deadline_s; /* --deadline-s, 0 = none */
   dcsim_deadline_report dl;
   dcsim_cost_opts cost; /* issue 26: --price, --kwh-price, --lifetime-years */
+  int kwh_default;      /* no --kwh-price: the tariff is printed with its year and source */
   dcsim_cost held, centre;
   double band_t[2], band_e[2]; /* uncertainty bands as factors of a time and an energy (bands.h) */
 } run_out;
@@ -618,18 +619,20 @@ static void text_cost(const run_out *o) {
   char note[200];
   char cb[96];
   double band[2];
+  /* the default tariff with its year and source (dcsim/cost.h), issue 40 */
+  const char *tariff_src = o->kwh_default ? " (default: US industrial average of 2011, EIA)" : "";
   if (o->held.known) {
     run_cost_band(o, o->held.usd, band);
     printf(
-        "cost                %s USD of what the jobs held (energy %s, hardware %s, at %s USD/kWh "
+        "cost                %s USD of what the jobs held (energy %s, hardware %s, at %s USD/kWh%s "
         "over %s years)",
         dcsim_fmt_band(cb, sizeof cb, o->held.usd, band, NULL), DCSIM_SIG(o->held.energy_usd),
-        DCSIM_SIG(o->held.hardware_usd), DCSIM_SIG(o->cost.kwh_usd),
+        DCSIM_SIG(o->held.hardware_usd), DCSIM_SIG(o->cost.kwh_usd), tariff_src,
         DCSIM_SIG(o->cost.lifetime_years));
   } else {
     dcsim_cost_reason(&o->held, note, sizeof note);
-    printf("cost                unknown: %s; the energy alone costs %s USD", note,
-           DCSIM_SIG(o->held.energy_usd));
+    printf("cost                unknown: %s; the energy alone costs %s USD at %s USD/kWh%s", note,
+           DCSIM_SIG(o->held.energy_usd), DCSIM_SIG(o->cost.kwh_usd), tariff_src);
   }
   if (o->centre.known) {
     run_cost_band(o, o->centre.usd, band);
@@ -880,13 +883,13 @@ static int run_options(const dcsim_args *a, dcsim_task_policy tp, dcsim_scenario
   so->swf_map = dcsim_arg(a, "swf-map");
   so->dvfs = dcsim_arg(a, "dvfs-slowdown") != NULL;
   eo->power_off = dcsim_arg(a, "power-off-after") != NULL;
-  if ((rc = dcsim_arg_double(a, "deadline-s", 0, &so->deadline_s, err)) ||
+  if ((rc = dcsim_arg_quantity(a, "deadline-s", "s", 0, &so->deadline_s, err)) ||
       (rc = dcsim_arg_double(a, "dvfs-slowdown", 0, &so->dvfs_slowdown, err)) ||
-      (rc = dcsim_arg_double(a, "wms-delay-s", 0, &so->wms_delay_s, err)) ||
-      (rc = dcsim_arg_double(a, "wms-dispatch-s", 0, &so->wms_dispatch_s, err)) ||
-      (rc = dcsim_arg_double(a, "io-bw-bps", 0, &so->io_bw_bps, err)) ||
-      (rc = dcsim_arg_double(a, "power-off-after", 0, &eo->power_off_after_s, err)) ||
-      (rc = dcsim_arg_double(a, "bucket-s", 0, &eo->bucket_s, err)) ||
+      (rc = dcsim_arg_quantity(a, "wms-delay-s", "s", 0, &so->wms_delay_s, err)) ||
+      (rc = dcsim_arg_quantity(a, "wms-dispatch-s", "s", 0, &so->wms_dispatch_s, err)) ||
+      (rc = dcsim_arg_quantity(a, "io-bw-bps", "B/s", 0, &so->io_bw_bps, err)) ||
+      (rc = dcsim_arg_quantity(a, "power-off-after", "s", 0, &eo->power_off_after_s, err)) ||
+      (rc = dcsim_arg_quantity(a, "bucket-s", "s", 0, &eo->bucket_s, err)) ||
       (rc = wms_option(a, so, err)))
     return rc;
   return 0;
@@ -981,6 +984,7 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
       (rc = dcsim_cli_budget(a, &budget, err)))
     goto out;
   so.budget = &budget;
+  o.kwh_default = !dcsim_arg(a, "kwh-price");
   if ((rc = dcsim_arg_cost(a, &o.cost, prices, price_names, err)) ||
       (rc = dcsim_cost_check(&o.cost, NULL, err))) {
     if (err && strcmp(err->file, "command line") == 0 && err->line == 0)

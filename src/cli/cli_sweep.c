@@ -397,7 +397,7 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   def.gpu_counts = gcounts;
   def.n_host_cpus = hosts.n;
   def.host_cpus = hosts.v;
-  if ((rc = dcsim_arg_double(a, "deadline-s", 0, &def.deadline_s, err))) return rc;
+  if ((rc = dcsim_arg_quantity(a, "deadline-s", "s", 0, &def.deadline_s, err))) return rc;
   if (c->threads > (unsigned)dcsim_sweep_max_threads())
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "threads"),
                      "--threads %u: at most %d on this machine (4 per online processor, at least "

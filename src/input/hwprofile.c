@@ -607,7 +607,9 @@ int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_er
     energy_table *t = &p->etabs[p->n_etabs++];
     if ((rc = load_energy(p, doc, en, t, err))) goto out;
   }
-  if ((rc = dcsim__cpu_power_model_load(doc, root, p->cores_per_socket, &p->power, err))) goto out;
+  if ((rc =
+           dcsim__cpu_power_model_load(doc, root, p->cores_per_socket, p->n_etabs, &p->power, err)))
+    goto out;
   *out = p;
   p = NULL;
 out:

@@ -106,8 +106,8 @@ static int load_model(const dcsim_xml_doc_t *doc, xmlNode *pm, unsigned cores,
 }
 
 int dcsim__cpu_power_model_load(const dcsim_xml_doc_t *doc, xmlNode *root,
-                                unsigned cores_per_socket, dcsim_cpu_power_model *m,
-                                dcsim_error *err) {
+                                unsigned cores_per_socket, size_t n_energy_tables,
+                                dcsim_cpu_power_model *m, dcsim_error *err) {
   memset(m, 0, sizeof *m);
   int rc;
   xmlNode *ps = dcsim__xml_child(root, "power-spec");
@@ -123,5 +123,15 @@ int dcsim__cpu_power_model_load(const dcsim_xml_doc_t *doc, xmlNode *root,
   if (!pm) return 0;
   if (cores_per_socket == 0)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, pm, "<power-model>: the profile has no cores");
+  /* the label follows the data (issue 40): a model labelled fitted is printed as a RAPL fit with
+   * its band, so it must carry the measured power it was fitted on, the profile's <energy> tables
+   * (as calibrate cpu writes them beside the fit); a model written by hand from datasheet
+   * figures is basis="spec" */
+  const char *basis = dcsim__xml_attr(doc, pm, "basis");
+  if (basis && strcmp(basis, "fitted") == 0 && n_energy_tables == 0)
+    return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, pm,
+                         "<power-model basis=\"fitted\">: the profile has no <energy> table, the "
+                         "measured (RAPL) power a fit is made on; give the measurements it was "
+                         "fitted on, or write basis=\"spec\" for a model from datasheet figures");
   return load_model(doc, pm, cores_per_socket, m, err);
 }

@@ -16,10 +16,11 @@ int dcsim__input_open(const char *path, const char *root_name, dcsim_xml_doc_t *
                       char **path_copy, char **name_copy, dcsim_error *err);
 
 /* Reads <power-spec> and <power-model> under the profile's root (either may be absent) and checks
- * them against the profile's core count per socket. */
+ * them against the profile's core count per socket and, for basis="fitted", against the measured
+ * power it was fitted on (n_energy_tables: the profile's <energy> tables; issue 40). */
 int dcsim__cpu_power_model_load(const dcsim_xml_doc_t *doc, xmlNode *root,
-                                unsigned cores_per_socket, dcsim_cpu_power_model *m,
-                                dcsim_error *err);
+                                unsigned cores_per_socket, size_t n_energy_tables,
+                                dcsim_cpu_power_model *m, dcsim_error *err);
 
 /* A CPU or GPU profile's document, the file it came from and its name= and model= (copies; the
  * caller frees them and the document). */

@@ -1,0 +1,2 @@
+# --net-bw-bps 100Gb/s is 100e9 bits/s = 1.25e10 B/s, noted on stderr; the same model as --net-bw-bps 1.25e10 (issue 40)
+dcsim model --dwarf spherical-harmonics --case TL159 --cpu xeon-e5-2697v3 --cores 4 --nodes 8 --net-bw-bps 100Gb/s --net-latency-s 5us --format json > $TMPDIR/a.json && dcsim model --dwarf spherical-harmonics --case TL159 --cpu xeon-e5-2697v3 --cores 4 --nodes 8 --net-bw-bps 1.25e10 --net-latency-s 5e-6 --format json > $TMPDIR/b.json && cmp $TMPDIR/a.json $TMPDIR/b.json && grep -m1 -E '"communication_s|comm' $TMPDIR/a.json
