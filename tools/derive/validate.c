@@ -24,6 +24,7 @@
 
 #include "dcsim/lib.h"
 #include "dcsim/provenance.h"
+#include "dcsim/stats.h"
 #include "validate.h"
 
 static const val_checker *const CHECKERS[] = { &val_d35,         &val_papers,   &val_small_domain,
@@ -70,6 +71,7 @@ typedef struct oos_err {
   int is_stat;              /* the row's value is itself a statistic of errors: +-|err| */
   int band_rate;            /* err is a rate's; its band's part a time (validate.h, band) */
   double err;
+  double got;      /* dcsim's value: replicates of one condition share it (bands_derive) */
   char where[160]; /* CSV:line */
 } oos_err;
 
@@ -392,6 +394,7 @@ static int classify_result(run *R, const val_row *w, row_result *r, dcsim_error 
   /* a row whose value is a statistic of errors (published 0, absolute tolerance) gives it */
   o->is_stat = r->pub == 0 && r->tol_abs;
   o->err = o->is_stat ? r->got : r->got / r->pub - 1;
+  o->got = r->got;
   /* a rate's error as the time's (validate.h, band): a memory time is traffic over a rate (D3.5
    * §4.3, Q*Tmop with Tmop = 1 / bandwidth; src/model/model_cpu.c), so dcsim / truth of the time
    * is truth / dcsim of the rate, 1 / (1 + e) - 1: a bandwidth 12 % high is a time 10.7 % short
@@ -583,33 +586,79 @@ static void oos_summary(FILE *f, const run *R) {
 typedef struct band {
   double emin, emax; /* signed errors dcsim / truth - 1 they cover (emin <= 0 <= emax) */
   int rows;          /* out-of-sample rows of its own */
+  int conds;         /* the conditions they are (replicates of one condition count once) */
+  double coverage;   /* the probability >= which a new condition's error falls inside (0: none) */
   char basis[768];
 } band;
 
-/* Each part's bands (doc/validation/head.md, "Uncertainty bands"): a class with out-of-sample rows
- * of its own covers their errors; a class without, stronger than one with, takes the band of the
- * nearest weaker class with rows (measured cells, or an interpolation between them, are no
- * further from the truth than the fitted model carried beyond them); a class without, weaker
- * than every class with rows, takes the widest band seen in any part (nothing bounds it better);
- * then each class covers the stronger classes of its part (weaker evidence never gets a narrower
- * band). */
-static void bands_derive(const run *R, band b[N_PART][DCSIM_PROV_N]) {
-  memset(b, 0, sizeof(band) * N_PART * DCSIM_PROV_N);
-  band widest = { 0, 0, 0, "" };
+/* The band of one class from its rows (issue 36 item 6): replicates of one condition — rows of the
+ * class whose dcsim value is the same number, one prediction measured several times (the H100
+ * boards of measured-gpus.csv) — count once, with the median of their errors; the band is the
+ * quantile interval of the conditions' errors (dcsim/stats.h dcsim_quantile_band_of: the k-th
+ * smallest and largest, k as large as a coverage of 80 % allows, else the smallest and largest). */
+static void band_of_class(const run *R, int cls, band *x) {
+  size_t n = 0;
+  char rows[sizeof x->basis] = "";
+  double *lo = calloc(R->n_oos + 1, sizeof *lo), *hi = calloc(R->n_oos + 1, sizeof *hi);
+  double *rl = calloc(R->n_oos + 1, sizeof *rl), *rh = calloc(R->n_oos + 1, sizeof *rh);
+  unsigned char *done = calloc(R->n_oos + 1, 1);
+  if (!lo || !hi || !rl || !rh || !done) goto out;
   for (size_t i = 0; i < R->n_oos; i++) {
     const oos_err *o = &R->oos[i];
-    if (o->band < 0) continue;
-    band *x = &b[o->band / DCSIM_PROV_N][o->band % DCSIM_PROV_N];
-    /* a rate's error as its time's (see where band_rate is set) */
-    double e = o->band_rate && !o->is_stat ? 1 / (1 + o->err) - 1 : o->err;
-    double lo = o->is_stat ? -fabs(e) : e, hi = o->is_stat ? fabs(e) : e;
-    x->emin = fmin(x->emin, lo);
-    x->emax = fmax(x->emax, hi);
-    widest.emin = fmin(widest.emin, lo);
-    widest.emax = fmax(widest.emax, hi);
-    size_t l = strlen(x->basis);
-    snprintf(x->basis + l, sizeof x->basis - l, "%s%s", x->rows++ ? " " : "rows ", o->where);
+    if (o->band != cls || done[i]) continue;
+    size_t r = 0;
+    for (size_t j = i; j < R->n_oos; j++) {
+      const oos_err *q = &R->oos[j];
+      if (q->band != cls || done[j] || q->got != o->got) continue;
+      done[j] = 1;
+      /* a rate's error as its time's (see where band_rate is set) */
+      double e = q->band_rate && !q->is_stat ? 1 / (1 + q->err) - 1 : q->err;
+      rl[r] = q->is_stat ? -fabs(e) : e;
+      rh[r] = q->is_stat ? fabs(e) : e;
+      r++;
+      size_t l = strlen(rows);
+      snprintf(rows + l, sizeof rows - l, "%s%s", x->rows++ ? " " : "rows ", q->where);
+    }
+    lo[n] = dcsim_median(rl, r);
+    hi[n] = dcsim_median(rh, r);
+    n++;
   }
+  if (n) {
+    dcsim_quantile_band q;
+    dcsim_quantile_band_of(lo, hi, n, &q);
+    x->conds = (int)n;
+    x->coverage = q.coverage;
+    x->emin = fmin(0, q.low);
+    x->emax = fmax(0, q.high);
+    char rank[64] = "the smallest and the largest error";
+    if (q.k > 1) snprintf(rank, sizeof rank, "the k-th smallest and largest error, k = %zu", q.k);
+    snprintf(x->basis, sizeof x->basis,
+             "%zu condition%s, %s: covers a new one with probability >= %.0f %%%s; %s", n,
+             n == 1 ? "" : "s", rank, 100 * q.coverage,
+             q.coverage < DCSIM_BAND_COVERAGE - 1e-9 ? " (too few conditions for 80 %)" : "", rows);
+  }
+out:
+  free(lo), free(hi), free(rl), free(rh), free(done);
+}
+
+/* Each part's bands (doc/validation/head.md, "Uncertainty bands"): a class with out-of-sample rows
+ * of its own takes the quantile band of their errors (band_of_class); a class without, stronger
+ * than one with, takes the band of the nearest weaker class with rows (measured cells, or an
+ * interpolation between them, are no further from the truth than the fitted model carried beyond
+ * them) and says so; a class without, weaker than every class with rows, takes the widest band
+ * seen in any part (nothing bounds it better) and says so; then each class covers the stronger
+ * classes of its part (weaker evidence never gets a narrower band). */
+static void bands_derive(const run *R, band b[N_PART][DCSIM_PROV_N]) {
+  memset(b, 0, sizeof(band) * N_PART * DCSIM_PROV_N);
+  band widest = { 0, 0, 0, 0, 0, "" };
+  for (int p = 0; p < N_PART; p++)
+    for (int k = 0; k < DCSIM_PROV_N; k++) {
+      band *x = &b[p][k];
+      band_of_class(R, p * DCSIM_PROV_N + k, x);
+      if (!x->rows) continue;
+      widest.emin = fmin(widest.emin, x->emin);
+      widest.emax = fmax(widest.emax, x->emax);
+    }
   for (int p = 0; p < N_PART; p++) {
     for (int k = 0; k < DCSIM_PROV_N; k++) {
       band *x = &b[p][k];
@@ -618,12 +667,12 @@ static void bands_derive(const run *R, band b[N_PART][DCSIM_PROV_N]) {
       while (w < DCSIM_PROV_N && !b[p][w].rows) w++;
       if (w < DCSIM_PROV_N) {
         x->emin = b[p][w].emin, x->emax = b[p][w].emax;
-        snprintf(x->basis, sizeof x->basis, "no row of its own: the %s band",
+        snprintf(x->basis, sizeof x->basis, "no row of its own: borrows the %s band",
                  dcsim_prov_name((dcsim_prov_kind)w));
       } else {
         x->emin = widest.emin, x->emax = widest.emax;
         snprintf(x->basis, sizeof x->basis,
-                 "no row of its own nor of a weaker class: the widest band of every part");
+                 "no row of its own nor of a weaker class: borrows the widest band of every part");
       }
     }
     for (int k = 1; k < DCSIM_PROV_N; k++) {
@@ -657,29 +706,35 @@ static void bands_write(FILE *f, const run *R, int csv) {
             "out-of-sample rows of the reference CSVs (doc/validation.md, \"Uncertainty "
             "bands\"); do not edit: ctest\n# bands_current fails when this file differs. A "
             "value v of the class has the band [v (1 + low), v (1 + high)].\n"
-            "part,class,low,high,rows,source\n");
+            "part,class,low,high,rows,conditions,coverage,source\n");
   else
-    fprintf(
-        f,
-        "### Uncertainty bands\n\n"
-        "The relative band dcsim prints with every prediction (`time_band`, `energy_band`; "
-        "calibration/bands.csv, written by `validate tests/reference/sections.txt --bands` "
-        "and checked by ctest bands_current), per model part and provenance class, from the "
-        "out-of-sample rows only (their `band` column): the truth lies in [value x (1 + "
-        "low), value x (1 + high)] for every error seen (dcsim / truth - 1 between the "
-        "smallest and the largest). An energy's band combines its time's and its "
-        "power's.\n\n| part | class | rows | low | high | basis |\n|---|---|---|---|---|---|\n");
+    fprintf(f,
+            "### Uncertainty bands\n\n"
+            "The relative band dcsim prints with every prediction (`time_band`, `energy_band`; "
+            "calibration/bands.csv, written by `validate tests/reference/sections.txt --bands` "
+            "and checked by ctest bands_current), per model part and provenance class, from the "
+            "out-of-sample rows only (their `band` column): the truth lies in [value x (1 + "
+            "low), value x (1 + high)]. Replicates of one condition (rows with the same dcsim "
+            "value) count once, with their median error; the band is the interval between the "
+            "k-th smallest and the k-th largest error of the n conditions, which covers a new "
+            "condition with probability at least 1 - 2k/(n + 1) (`coverage`): k is the largest "
+            "that keeps it at 80 %%, or 1 (the smallest and the largest) when n is too small for "
+            "80 %%, which the basis then says. A class without rows borrows a band and says "
+            "which. An energy's band combines its time's and its "
+            "power's.\n\n| part | class | rows | conditions | coverage | low | high | basis "
+            "|\n|---|---|---|---|---|---|---|---|\n");
   for (int p = 0; p < N_PART; p++)
     for (int k = 0; k < DCSIM_PROV_N; k++) {
       double lo, hi;
       band_range(&b[p][k], &lo, &hi);
       const char *cls = dcsim_prov_name((dcsim_prov_kind)k);
       if (csv)
-        fprintf(f, "%s,%s,%.4g,%.4g,%d,\"tests/reference: %s\"\n", PART_NAME[p], cls, lo, hi,
-                b[p][k].rows, b[p][k].basis);
+        fprintf(f, "%s,%s,%.4g,%.4g,%d,%d,%.2f,\"tests/reference: %s\"\n", PART_NAME[p], cls, lo,
+                hi, b[p][k].rows, b[p][k].conds, b[p][k].coverage, b[p][k].basis);
       else
-        fprintf(f, "| %s | %s | %d | %+.1f %% | %+.1f %% | %s |\n", PART_NAME[p], cls, b[p][k].rows,
-                100 * lo, 100 * hi, b[p][k].basis);
+        fprintf(f, "| %s | %s | %d | %d | %.0f %% | %+.1f %% | %+.1f %% | %s |\n", PART_NAME[p],
+                cls, b[p][k].rows, b[p][k].conds, 100 * b[p][k].coverage, 100 * lo, 100 * hi,
+                b[p][k].basis);
     }
   if (!csv) fputc('\n', f);
 }
