@@ -17,9 +17,8 @@ check() { # dwarf loop known tolerance
 }
 check ectrans-global fft 0.113 1e-4
 check ectrans-global legendre 0.347 1e-4
-check ectrans-global transpositions 0.452 1e-4
-check ectrans-lam fft 0.0871 1e-4
-check ectrans-lam transpositions 0.318 1e-4
+check ectrans-global memory 0.452 1e-4
+check ectrans-lam transform 0.318 1e-4
 check cloudsc columns 0.0413 1e-4
 check cloudsc blocks 0.00217 1e-2
 exit $fail

@@ -12,10 +12,11 @@
 #include "dcsim/fit.h"
 #include "dcsim/model.h"
 #include "dcsim/strutil.h"
+#include "util/xmledit.h"
 
 #define MAX_BIND 8
 
-const char *const RC_CODES[3] = { "ectrans-global", "ectrans-lam", "cloudsc" };
+const char *const RC_CODES[4] = { "ectrans-global", "ectrans-lam", "cloudsc", "cloudsc-c" };
 
 static const char *cell(const dcsim_csv_t *t, size_t r, const char *col) {
   size_t c;
@@ -32,7 +33,7 @@ int rc_is_gpu_variant(const char *v) {
 static int load_rows(rc_ctx *c, rc_machine *m, dcsim_error *err) {
   if (dcsim__csv_load(m->path, &m->rows, err)) return -1;
   size_t col;
-  static const char *const need[] = { "code", "threads", "cpu_s_median", "role", "variant" };
+  static const char *const need[] = { "code", "threads", "cpu_s_min", "role", "variant" };
   for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
     if (dcsim__csv_col(m->rows, need[i], &col, err)) return -1;
   for (size_t r = 0; r < dcsim__csv_rows(m->rows); r++) {
@@ -44,6 +45,9 @@ static int load_rows(rc_ctx *c, rc_machine *m, dcsim_error *err) {
     w->r = r;
     w->code = cell(m->rows, r, "code");
     w->variant = cell(m->rows, r, "variant");
+    w->dwarf = w->code;
+    for (size_t k = 0; k < RC_N_CODES; k++)
+      if (!strcmp(w->variant, RC_CODES[k])) w->dwarf = RC_CODES[k];
     const char *role = cell(m->rows, r, "role");
     if (strcmp(role, "fit") && strcmp(role, "test"))
       return DCSIM_ERR(err, DCSIM_EPARSE, m->path, dcsim__csv_line(m->rows, r),
@@ -54,12 +58,12 @@ static int load_rows(rc_ctx *c, rc_machine *m, dcsim_error *err) {
     double th, cpu;
     if (dcsim__csv_col(m->rows, "threads", &col, err) ||
         dcsim__csv_num(m->rows, r, col, &th, err) ||
-        dcsim__csv_col(m->rows, "cpu_s_median", &col, err) ||
+        dcsim__csv_col(m->rows, "cpu_s_min", &col, err) ||
         dcsim__csv_num(m->rows, r, col, &cpu, err))
       return -1;
     if (!(th >= 1 && th <= 4096 && th == floor(th)) || !(cpu > 0))
       return DCSIM_ERR(err, DCSIM_ERANGE, m->path, dcsim__csv_line(m->rows, r),
-                       "threads %g and cpu_s_median %g: a positive thread count and time", th, cpu);
+                       "threads %g and cpu_s_min %g: a positive thread count and time", th, cpu);
     w->threads = (unsigned)th;
     w->measured_s = cpu / th;
     c->n_rows++;
@@ -141,11 +145,42 @@ static int bindings(const dcsim_dwarf_t *d, const rc_row *w, dcsim_binding *b, s
   return 0;
 }
 
+/* Which coefficient of each loop is fitted, as the file says (issue 36: "the file says which"):
+ * the <flop U> whose source starts with "fitted", else the <mop Z> whose source does; 0 when
+ * neither (the loop is counted with the file's coefficients). */
+int rc_fitted_terms(const dcsim_dwarf_t *d, char *kind, size_t *n, dcsim_error *err) {
+  xmlDoc *doc = NULL;
+  if (dcsim__xml_edit_open(dcsim_dwarf_path(d), &doc, err)) return -1;
+  *n = 0;
+  for (xmlNode *x = xmlDocGetRootElement(doc)->children; x; x = x->next) {
+    if (x->type != XML_ELEMENT_NODE || xmlStrcmp(x->name, BAD_CAST "loops")) continue;
+    for (xmlNode *lp = x->children; lp; lp = lp->next) {
+      if (lp->type != XML_ELEMENT_NODE) continue;
+      if (*n == RC_MAX_LOOPS) break;
+      char k = 0;
+      for (xmlNode *y = lp->children; y; y = y->next) {
+        if (y->type != XML_ELEMENT_NODE) continue;
+        xmlChar *src = xmlGetProp(y, BAD_CAST "source");
+        int fitted = src && !strncmp((const char *)src, "fitted", 6);
+        xmlFree(src);
+        if (fitted && !xmlStrcmp(y->name, BAD_CAST "flop")) k = 'U';
+        if (fitted && !xmlStrcmp(y->name, BAD_CAST "mop") && !k) k = 'Z';
+      }
+      kind[(*n)++] = k;
+    }
+  }
+  xmlFreeDoc(doc);
+  return 0;
+}
+
 /* The model of one row: its time, its band (as dcsim model prints it) and, per loop, the loop's
  * time with its fitted coefficient set to 1 (x). coef (NULL: the file's) replaces the fitted
  * coefficients. */
 int rc_predict(const rc_ctx *c, const dcsim_dwarf_t *d, const rc_row *w, const double *coef,
                double *x, size_t *n_loops, rc_pred *out, dcsim_error *err) {
+  char kind[RC_MAX_LOOPS];
+  size_t nk;
+  if (rc_fitted_terms(d, kind, &nk, err)) return -1;
   dcsim_binding b[MAX_BIND];
   size_t nb;
   dcsim_dwarf_eval *ev = NULL, *ev1 = NULL;
@@ -159,12 +194,16 @@ int rc_predict(const rc_ctx *c, const dcsim_dwarf_t *d, const rc_row *w, const d
     goto out;
   }
   *n_loops = ev->n_loops;
+  if (nk != ev->n_loops) {
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, dcsim_dwarf_path(d), 0, "loops of the file and of the dwarf");
+    goto out;
+  }
   for (size_t k = 0; k < ev->n_loops; k++) {
     dcsim_cpu_loop *l = &ev->loops[k], *l1 = &ev1->loops[k];
-    if (l->has_flop) {
+    if (kind[k] == 'U') {
       l1->U = 1, l1->S_flops = 0;
       if (coef) l->U = coef[k], l->S_flops = 0;
-    } else {
+    } else if (kind[k] == 'Z') {
       if (l->V > 0 || l->X > 0 || l->Y > 0 || l->irregular) {
         rc = DCSIM_ERR(err, DCSIM_EPARSE, dcsim_dwarf_path(d), 0,
                        "loop %s: a fitted memory loop uses DRAM only (mop Z)", l->name);
@@ -184,9 +223,18 @@ int rc_predict(const rc_ctx *c, const dcsim_dwarf_t *d, const rc_row *w, const d
   if (dcsim_model_run(&rq, &p, err)) goto out;
   rq.ev = ev1;
   if (dcsim_model_run(&rq, &p1, err)) goto out;
+  out->fixed_s = 0;
+  out->unbound = 0;
   for (size_t k = 0; k < ev->n_loops; k++) {
     const dcsim_loop_part *q = &p1.cpu->parts[k];
-    if (x) x[k] = ev->loops[k].has_flop ? q->flop_time_s : q->mem_time_s;
+    /* the fitted term's time at coefficient 1; a loop without one is counted as it is */
+    if (x) x[k] = kind[k] == 'U' ? q->flop_time_s : kind[k] == 'Z' ? q->mem_time_s : 0;
+    out->fixed_s += kind[k] ? 0 : p.cpu->parts[k].time_s;
+    /* a fitted term that does not bind (the loop's other, counted term is longer) */
+    const dcsim_loop_part *f = &p.cpu->parts[k];
+    if (kind[k] &&
+        (kind[k] == 'U' ? f->mem_time_s > f->flop_time_s : f->flop_time_s > f->mem_time_s))
+      out->unbound++;
   }
   out->time_s = p.time_s;
   out->kind = p.time_prov.kind;
@@ -205,45 +253,61 @@ out:
 /* The file's fitted coefficients (the default case's loops: they are constants). */
 int rc_file_coefs(const dcsim_dwarf_t *d, double *coef, size_t *n, dcsim_error *err) {
   dcsim_dwarf_eval *ev = NULL;
-  if (dcsim_dwarf_evaluate(d, "default", NULL, 0, &ev, err)) return -1;
-  *n = ev->n_loops < RC_MAX_LOOPS ? ev->n_loops : RC_MAX_LOOPS;
-  for (size_t k = 0; k < *n; k++) coef[k] = ev->loops[k].has_flop ? ev->loops[k].U : ev->loops[k].Z;
+  char kind[RC_MAX_LOOPS];
+  size_t nk;
+  if (rc_fitted_terms(d, kind, &nk, err) || dcsim_dwarf_evaluate(d, "default", NULL, 0, &ev, err))
+    return -1;
+  *n = ev->n_loops < nk ? ev->n_loops : nk;
+  for (size_t k = 0; k < *n; k++)
+    coef[k] = kind[k] == 'U' ? ev->loops[k].U : kind[k] == 'Z' ? ev->loops[k].Z : 0;
   dcsim_dwarf_eval_free(ev);
   return 0;
 }
 
-/* The fit of one dwarf on its role=fit rows: coef[k] = 1 / a_k of T = sum a_k x_k. */
+/* The fit of one dwarf on its role=fit rows: T = fixed + sum_k a_k x_k over the fitted loops
+ * (rc_fitted_terms), minimising the relative errors sum ((T - measured) / measured)^2 with a >= 0;
+ * coef[k] = 1 / a_k (0 for a loop that is not fitted). */
 int rc_fit(const rc_ctx *c, const dcsim_dwarf_t *d, double *coef, size_t *n_loops, size_t *n_fit,
            dcsim_error *err) {
   static double A[RC_MAX_ROWS * RC_MAX_LOOPS], bv[RC_MAX_ROWS];
   unsigned char nonneg[RC_MAX_LOOPS];
   double a[RC_MAX_LOOPS];
-  size_t n = 0;
-  *n_loops = 0;
+  char kind[RC_MAX_LOOPS];
+  size_t n = 0, nk, col[RC_MAX_LOOPS], nc = 0;
+  if (rc_fitted_terms(d, kind, &nk, err)) return -1;
+  for (size_t k = 0; k < nk; k++)
+    if (kind[k]) col[nc++] = k;
+  *n_loops = nk;
   for (size_t i = 0; i < c->n_rows; i++) {
     const rc_row *w = &c->rows[i];
-    if (strcmp(w->code, dcsim_dwarf_name(d)) || rc_is_gpu_variant(w->variant)) continue;
+    if (strcmp(w->dwarf, dcsim_dwarf_name(d)) || rc_is_gpu_variant(w->variant)) continue;
     if (!w->fit) continue; /* the fit reads role=fit rows only */
     double x[RC_MAX_LOOPS];
     rc_pred pr;
-    if (rc_predict(c, d, w, NULL, x, n_loops, &pr, err)) return -1;
-    for (size_t k = 0; k < *n_loops; k++) A[n * *n_loops + k] = x[k];
-    bv[n++] = w->measured_s;
+    size_t nl;
+    if (rc_predict(c, d, w, NULL, x, &nl, &pr, err)) return -1;
+    for (size_t j = 0; j < nc; j++) A[n * nc + j] = x[col[j]] / w->measured_s;
+    bv[n++] = (w->measured_s - pr.fixed_s) / w->measured_s;
   }
   *n_fit = n;
-  if (n < *n_loops)
+  if (!n)
+    return DCSIM_ERR(err, DCSIM_ERANGE, dcsim_dwarf_path(d), 0, "no role=fit row of %s",
+                     dcsim_dwarf_name(d));
+  if (n < nc)
     return DCSIM_ERR(err, DCSIM_ERANGE, dcsim_dwarf_path(d), 0, "%zu fit rows for %zu coefficients",
-                     n, *n_loops);
+                     n, nc);
   memset(nonneg, 1, sizeof nonneg);
-  dcsim_linfit lf = { n, *n_loops, A, bv, NULL, nonneg, NULL, 1 };
+  /* rows already divided by the measured time: plain least squares of the relative errors */
+  dcsim_linfit lf = { n, nc, A, bv, NULL, nonneg, NULL, 0 };
   if (dcsim_fit_linear(&lf, DCSIM_FIT_LSQ, a, err)) return -1;
-  for (size_t k = 0; k < *n_loops; k++) {
-    if (!(a[k] > 0))
+  for (size_t k = 0; k < nk; k++) coef[k] = 0;
+  for (size_t j = 0; j < nc; j++) {
+    if (!(a[j] > 0))
       return DCSIM_ERR(err, DCSIM_ERANGE, dcsim_dwarf_path(d), 0,
                        "loop %zu: the fit rows give it no time (coefficient 0); they do not "
                        "determine it",
-                       k + 1);
-    coef[k] = 1 / a[k];
+                       col[j] + 1);
+    coef[col[j]] = 1 / a[j];
   }
   return 0;
 }

@@ -17,9 +17,11 @@
 #define RC_MAX_ROWS     1024
 #define RC_MAX_LOOPS    8
 
-/* the dwarfs of the real codes, in report order */
-extern const char *const RC_CODES[3];
-#define RC_N_CODES 3
+/* the dwarfs of the real codes, in report order: a row belongs to the dwarf named by its variant
+ * when there is one (cloudsc-c: the C translation of CLOUDSC, another code with other
+ * efficiencies), else to the dwarf named by its code (rc_row.dwarf) */
+extern const char *const RC_CODES[4];
+#define RC_N_CODES 4
 
 typedef struct rc_machine {
   char name[64], cpu_name[64];
@@ -33,10 +35,11 @@ typedef struct rc_row {
   const rc_machine *m;
   size_t r; /* row of m->rows */
   const char *code, *variant;
-  int fit;       /* role=fit */
-  int contended; /* the contended column says yes/1/true */
+  const char *dwarf; /* the dwarf that predicts it: the variant's, else the code's */
+  int fit;           /* role=fit */
+  int contended;     /* the contended column says yes/1/true */
   unsigned threads;
-  double measured_s; /* cpu_s_median / threads */
+  double measured_s; /* cpu_s_min / threads */
 } rc_row;
 
 typedef struct rc_ctx {
@@ -51,6 +54,8 @@ typedef struct rc_ctx {
  * whether the CPU's rates were transferred (its band is then cpu-time spec, dcsim/bands.h). */
 typedef struct rc_pred {
   double time_s, band[2];
+  double fixed_s; /* the loops without a fitted coefficient */
+  int unbound;    /* loops whose fitted term is not the one that binds */
   dcsim_prov_kind kind;
   int transferred;
 } rc_pred;
@@ -66,7 +71,10 @@ int rc_predict(const rc_ctx *c, const dcsim_dwarf_t *d, const rc_row *w, const d
 /* the fit of the dwarf on its role=fit rows: coef[k] (U or Z of loop k) */
 int rc_fit(const rc_ctx *c, const dcsim_dwarf_t *d, double *coef, size_t *n_loops, size_t *n_fit,
            dcsim_error *err);
-/* the file's fitted coefficients */
+/* which coefficient of each loop is fitted, as the file says: 'U' (its <flop> source starts with
+ * "fitted"), 'Z' (its <mop> source does), 0 (none) */
+int rc_fitted_terms(const dcsim_dwarf_t *d, char *kind, size_t *n, dcsim_error *err);
+/* the file's fitted coefficients (0 for a loop without one) */
 int rc_file_coefs(const dcsim_dwarf_t *d, double *coef, size_t *n, dcsim_error *err);
 
 #endif

@@ -835,7 +835,7 @@ static int do_realcode(run *R, const char *manifest, dcsim_error *err) {
     if (rc_load_dwarf(RC_CODES[ci], &d, err)) goto out;
     for (size_t i = 0; i < c.n_rows; i++) {
       const rc_row *w = &c.rows[i];
-      if (w->fit || strcmp(w->code, RC_CODES[ci]) || rc_is_gpu_variant(w->variant)) continue;
+      if (w->fit || strcmp(w->dwarf, RC_CODES[ci]) || rc_is_gpu_variant(w->variant)) continue;
       rc_pred pr;
       size_t nl;
       if (rc_predict(&c, d, w, NULL, NULL, &nl, &pr, err)) {
