@@ -197,18 +197,20 @@ static void pct(char *b, size_t n, double e) { snprintf(b, n, "%+.1f %%", 100 * 
 static void print_table(const res *R, size_t n, int fit_rows) {
   printf(
       "| machine | size | threads | variant | measured [s] | dcsim [band] [s] | error | in band "
-      "|\n");
-  printf("|---|---|---|---|---|---|---|---|\n");
+      "| median [s] | error vs median |\n");
+  printf("|---|---|---|---|---|---|---|---|---|---|\n");
   for (size_t i = 0; i < n; i++) {
     const res *x = &R[i];
     if (x->w->fit != fit_rows) continue;
-    char sz[128], m[32], p[64], e[32];
+    char sz[128], m[32], p[64], e[32], md[32], em[32];
     dcsim_fmt_si(m, sizeof m, x->w->measured_s, 4, "s");
     dcsim_fmt_band(p, sizeof p, x->pred_s, x->band, "s");
     pct(e, sizeof e, x->err);
-    printf("| %s | %s | %u%s | %s | %s | %s | %s | %s |\n", x->w->m->name,
+    dcsim_fmt_si(md, sizeof md, x->w->median_s, 4, "s");
+    pct(em, sizeof em, x->pred_s / x->w->median_s - 1);
+    printf("| %s | %s | %u%s | %s | %s | %s | %s | %s | %s | %s |\n", x->w->m->name,
            size_of(x->w, sz, sizeof sz), x->w->threads, x->w->contended ? " (contended)" : "",
-           x->w->variant, m, p, e, x->inside ? "yes" : "no");
+           x->w->variant, m, p, e, x->inside ? "yes" : "no", md, em);
   }
 }
 
@@ -320,7 +322,7 @@ typedef struct target {
   const char *code;
   const rc_machine *m;
   size_t n, inside;
-  double median;
+  double median, median_vs_median; /* of |error|, against cpu_s_min and cpu_s_median */
 } target;
 
 static int cmd_report(rc_ctx *c, dcsim_error *err) {
@@ -337,7 +339,8 @@ static int cmd_report(rc_ctx *c, dcsim_error *err) {
       "Measured: the least process CPU time of one driver iteration over the row's repeats, "
       "divided by its threads (`cpu_s_min / threads`): on a machine shared with other work the "
       "CPU time is the honest figure, and the least disturbed repeat is the run dcsim "
-      "describes (the medians, up to 4x the least on 2 threads, are in the data). Predicted: "
+      "describes (the median of the repeats, up to 3.4x the least on 2 threads, and the error "
+      "against it are shown beside; neither is fitted nor counted). Predicted: "
       "`dcsim model --dwarf CODE --set ... --cpu CPU --freq GHZ "
       "--cores THREADS` with the band dcsim prints (calibration/bands.csv). Error = predicted / "
       "measured - 1. Fit rows were used to fit the dwarfs' efficiencies; test rows were not "
@@ -385,11 +388,12 @@ static int cmd_report(rc_ctx *c, dcsim_error *err) {
         "from the test errors (coverage) |\n|---|---|---|---|---|---|\n");
     for (size_t mi = 0; mi < c->n_m; mi++) {
       for (int f = 1; f >= 0; f--) {
-        static double e[RC_MAX_ROWS], e2[RC_MAX_ROWS], a[RC_MAX_ROWS];
+        static double e[RC_MAX_ROWS], e2[RC_MAX_ROWS], a[RC_MAX_ROWS], am[RC_MAX_ROWS];
         size_t k = 0, in = 0;
         for (size_t i = 0; i < n; i++)
           if (R[i].w->m == &c->m[mi] && R[i].w->fit == f) {
             e[k] = e2[k] = R[i].err;
+            am[k] = fabs(R[i].pred_s / R[i].w->median_s - 1);
             a[k] = fabs(R[i].err);
             in += (size_t)R[i].inside;
             k++;
@@ -398,7 +402,8 @@ static int cmd_report(rc_ctx *c, dcsim_error *err) {
         char med[32], qb[160] = "(fit rows: not evidence)";
         pct(med, sizeof med, dcsim_median(a, k));
         if (!f) {
-          T[n_t++] = (target){ RC_CODES[ci], &c->m[mi], k, in, dcsim_median(a, k) };
+          T[n_t++] =
+              (target){ RC_CODES[ci], &c->m[mi], k, in, dcsim_median(a, k), dcsim_median(am, k) };
           dcsim_quantile_band q;
           dcsim_quantile_band_of(e, e2, k, &q);
           snprintf(qb, sizeof qb, "[%+.1f %%, %+.1f %%] on %zu rows, coverage >= %.0f %%%s",
@@ -419,18 +424,25 @@ static int cmd_report(rc_ctx *c, dcsim_error *err) {
     printf("\n");
   }
   printf(
-      "## Targets on the test share\n\nIssue 36 asks, on the test rows, a median |error| of at "
-      "most "
-      "20 %% per code and machine and at least 80 %% of the measured values inside the band "
-      "dcsim prints.\n\n| code | machine | test rows | median \\|error\\| | <= 20 %% | inside "
-      "the band | >= 80 %% |\n|---|---|---|---|---|---|---|\n");
+      "## Targets on the test share\n\nIssue 36 asks, on the test rows, a median |error| of "
+      "at most 20 %% per code and machine and at least 80 %% of the measured values inside "
+      "the band dcsim prints. The last column compares with the median repeat instead (not "
+      "the figure of this report; shown for a reader who compares medians).\n\n| code | "
+      "machine | test rows | median \\|error\\| | <= 20 %% | inside the band | >= 80 %% | "
+      "median \\|error\\| against the median repeats |\n|---|---|---|---|---|---|---|---|\n");
+  size_t all_n = 0, all_in = 0;
+  for (size_t i = 0; i < n_t; i++) all_n += T[i].n, all_in += T[i].inside;
   for (size_t i = 0; i < n_t; i++) {
     const target *t = &T[i];
     double share = (double)t->inside / (double)t->n;
-    printf("| %s | %s | %zu | %.1f %% | %s | %zu of %zu (%.0f %%) | %s |\n", t->code, t->m->name,
-           t->n, 100 * t->median, t->median <= 0.2 ? "yes" : "**no**", t->inside, t->n, 100 * share,
-           share >= 0.8 - 1e-12 ? "yes" : "**no**");
+    printf("| %s | %s | %zu | %.1f %% | %s | %zu of %zu (%.0f %%) | %s | %.1f %% |\n", t->code,
+           t->m->name, t->n, 100 * t->median, t->median <= 0.2 ? "yes" : "**no**", t->inside, t->n,
+           100 * share, share >= 0.8 - 1e-12 ? "yes" : "**no**", 100 * t->median_vs_median);
   }
+  if (all_n)
+    printf("| **all** | | %zu | | | %zu of %zu (%.0f %%) | %s | |\n", all_n, all_in, all_n,
+           100.0 * (double)all_in / (double)all_n,
+           (double)all_in / (double)all_n >= 0.8 - 1e-12 ? "yes" : "**no**");
   printf("\n");
   return 0;
 }

@@ -33,7 +33,8 @@ int rc_is_gpu_variant(const char *v) {
 static int load_rows(rc_ctx *c, rc_machine *m, dcsim_error *err) {
   if (dcsim__csv_load(m->path, &m->rows, err)) return -1;
   size_t col;
-  static const char *const need[] = { "code", "threads", "cpu_s_min", "role", "variant" };
+  static const char *const need[] = { "code",         "threads", "cpu_s_min",
+                                      "cpu_s_median", "role",    "variant" };
   for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
     if (dcsim__csv_col(m->rows, need[i], &col, err)) return -1;
   for (size_t r = 0; r < dcsim__csv_rows(m->rows); r++) {
@@ -66,6 +67,11 @@ static int load_rows(rc_ctx *c, rc_machine *m, dcsim_error *err) {
                        "threads %g and cpu_s_min %g: a positive thread count and time", th, cpu);
     w->threads = (unsigned)th;
     w->measured_s = cpu / th;
+    double med;
+    if (dcsim__csv_col(m->rows, "cpu_s_median", &col, err) ||
+        dcsim__csv_num(m->rows, r, col, &med, err))
+      return -1;
+    w->median_s = med / th;
     c->n_rows++;
   }
   return 0;

@@ -40,6 +40,7 @@ typedef struct rc_row {
   int contended;     /* the contended column says yes/1/true */
   unsigned threads;
   double measured_s; /* cpu_s_min / threads */
+  double median_s;   /* cpu_s_median / threads (shown beside, not fitted or compared) */
 } rc_row;
 
 typedef struct rc_ctx {
