@@ -408,7 +408,7 @@ static int cmd_report(rc_ctx *c, dcsim_error *err) {
           dcsim_quantile_band_of(e, e2, k, &q);
           snprintf(qb, sizeof qb, "[%+.1f %%, %+.1f %%] on %zu rows, coverage >= %.0f %%%s",
                    100 * q.low, 100 * q.high, k, 100 * q.coverage,
-                   q.coverage < DCSIM_BAND_COVERAGE - 1e-9 ? ": too few rows for 80 %" : "");
+                   q.coverage < DCSIM_BAND_COVERAGE - 1e-9 ? ": too few rows for 90 %" : "");
         }
         printf("| %s | %s | %zu | %s | %zu of %zu | %s |\n", c->m[mi].name, f ? "fit" : "test", k,
                med + (med[0] == '+'), in, k, qb);
