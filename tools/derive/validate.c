@@ -77,6 +77,8 @@ typedef struct oos_err {
   int band_rate;            /* err is a rate's; its band's part a time (validate.h, band) */
   double err;
   double got;      /* dcsim's value: replicates of one condition share it (bands_derive) */
+  char cond[160];  /* a condition named by its source (the real codes' rows): replicates share
+                    * it; "" = the dcsim value says (same_condition) */
   char where[160]; /* CSV:line */
 } oos_err;
 
@@ -394,6 +396,7 @@ static int classify_result(run *R, const val_row *w, row_result *r, dcsim_error 
     R->oos = q, R->cap_oos = cap;
   }
   oos_err *o = &R->oos[R->n_oos++];
+  o->cond[0] = 0; /* named only for the real codes' rows (do_realcode) */
   o->ev = r->ev;
   o->band = r->band;
   o->reproduced = r->status == ST_REPRODUCED;
@@ -547,6 +550,15 @@ static int cmp_abs(const void *a, const void *b) {
 }
 
 /* The out-of-sample rows first: count and error statistics per class, then all together. */
+/* Whether two out-of-sample rows are replicates of one condition: the same named condition when
+ * their source names one (the real codes' rows: two sizes on two thread counts can share a
+ * prediction), else the same dcsim value (one prediction measured several times, such as the four
+ * H100 boards). */
+static int same_condition(const oos_err *a, const oos_err *b) {
+  if (*a->cond || *b->cond) return strcmp(a->cond, b->cond) == 0;
+  return a->got == b->got;
+}
+
 static void oos_summary(FILE *f, const run *R) {
   fprintf(
       f,
@@ -556,7 +568,7 @@ static void oos_summary(FILE *f, const run *R) {
       "Error = dcsim / published - 1 (for a row whose value is itself an error statistic, "
       "that statistic); the bias is the mean over the rows that compare a value. Conditions: "
       "the rows counted once per dcsim value (replicates of one condition, such as one "
-      "prediction measured on four boards, are one).\n\n"
+      "prediction measured on four boards, are one; a real code's row is one of its own).\n\n"
       "| class | rows | conditions | reproduced | not | mean \\|error\\| | median \\|error\\| | "
       "largest \\|error\\| (where) | mean error (bias) |\n"
       "|---|---|---|---|---|---|---|---|---|\n");
@@ -584,7 +596,7 @@ static void oos_summary(FILE *f, const run *R) {
       size_t j = 0;
       for (; j < i; j++) {
         const oos_err *q = &R->oos[j];
-        if ((c == N_OOS || q->ev == c) && q->got == o->got && q->band == o->band) break;
+        if ((c == N_OOS || q->ev == c) && q->band == o->band && same_condition(q, o)) break;
       }
       conds += j == i;
     }
@@ -612,9 +624,9 @@ typedef struct band {
   char basis[768];
 } band;
 
-/* The band of one class from its rows (issue 36 item 6): replicates of one condition — rows of the
- * class whose dcsim value is the same number, one prediction measured several times (the H100
- * boards of measured-gpus.csv) — count once, with the median of their errors; the band is the
+/* The band of one class from its rows (issue 36 item 6): replicates of one condition
+ * (same_condition: one prediction measured several times, the H100 boards of measured-gpus.csv)
+ * count once, with the median of their errors; the band is the
  * quantile interval of the conditions' errors (dcsim/stats.h dcsim_quantile_band_of: the k-th
  * smallest and largest, k as large as a coverage of DCSIM_BAND_COVERAGE allows, else the smallest
  * and largest). */
@@ -631,7 +643,7 @@ static void band_of_class(const run *R, int cls, band *x) {
     size_t r = 0;
     for (size_t j = i; j < R->n_oos; j++) {
       const oos_err *q = &R->oos[j];
-      if (q->band != cls || done[j] || q->got != o->got) continue;
+      if (q->band != cls || done[j] || !same_condition(q, o)) continue;
       done[j] = 1;
       /* a rate's error as its time's (see where band_rate is set) */
       double e = q->band_rate && !q->is_stat ? 1 / (1 + q->err) - 1 : q->err;
@@ -864,6 +876,8 @@ static int do_realcode(run *R, const char *manifest, dcsim_error *err) {
       o->reproduced = fabs(o->err) <= 0.2;
       snprintf(o->where, sizeof o->where, "%s/measurements.csv:%d", w->m->name,
                dcsim__csv_line(w->m->rows, w->r));
+      /* one row is one condition (its repeats are already one row) */
+      snprintf(o->cond, sizeof o->cond, "%s", o->where);
     }
     dcsim_dwarf_free(d);
   }
