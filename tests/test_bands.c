@@ -127,7 +127,28 @@ static void test_transferred(void) {
   dcsim_bands_free(b);
 }
 
+/* A range the time band must reach (a thread law continued, issue 37): each end with the class
+ * band's relative width, the energy band stretched by the same factors; none leaves both alone. */
+static void test_cover(void) {
+  const double t = 2.385, e = 97.1;
+  double tb[2] = { t * 0.9, t * 1.2 }, eb[2] = { e * 0.8, e * 1.5 };
+  const double none[2] = { 0, 0 };
+  dcsim_bands_cover(t, none, tb, eb);
+  CHECK_REL(tb[0], t * 0.9, 0);
+  CHECK_REL(eb[1], e * 1.5, 0);
+  const double cover[2] = { t, 3 * t };
+  dcsim_bands_cover(t, cover, tb, eb);
+  CHECK_REL(tb[0], t * 0.9, 1e-15);
+  CHECK_REL(tb[1], 3 * t * 1.2, 1e-15);
+  CHECK_REL(eb[0], e * 0.8, 1e-15);
+  CHECK_REL(eb[1], e * 1.5 * 3, 1e-15);
+  double tb2[2] = { t * 0.9, t * 1.2 }; /* no energy band */
+  dcsim_bands_cover(t, cover, tb2, NULL);
+  CHECK_REL(tb2[1], 3 * t * 1.2, 1e-15);
+}
+
 int main(void) {
+  test_cover();
   test_shipped();
   test_bad();
   test_transferred();

@@ -45,12 +45,30 @@ static void test_apply(void) {
   dcsim_cpu_result r = {
     .n_nodes = 1, .n_loops = 2, .parts = pn, .node_time_s = &nt, .node_comm_s = &cn, .time_s = tn
   };
-  dcsim_threads_apply(&law, 4, &one, NULL, 1, &r);
+  double cont = dcsim_threads_apply(&law, 4, &one, 1, &r);
   CHECK_REL(pn[0].time_s, 0.25 * 0.9 + 0.75 * 0.3 + 0.01 * 3 * 0.9, 1e-12);
   CHECK_REL(pn[0].flop_time_s / pn[0].mem_time_s, 0.05 / 0.3, 1e-12);
   CHECK_REL(pn[1].time_s, 0.25 * 0.6 + 0.75 * 0.15 + 0.01 * 3 * 0.6, 1e-12);
   CHECK_REL(r.time_s, dcsim_threads_time(&law, 4, t1, tn), 1e-12);
   CHECK_REL(nt, r.time_s, 0);
+  CHECK_REL(cont, r.time_s, 0); /* within the measured cores the law continued is the law */
+}
+
+/* Beyond cores_max the time never falls faster than the law allows: the parallel part (1 - s)
+ * follows the hardware, the serial part does not, the coherence cost stays at cores_max's; the
+ * law continued unchanged (kappa (n - 1)) is slower, the other end of the band. */
+static void test_beyond(void) {
+  const double t1 = 2.385, tn = 0.0417;
+  dcsim_thread_scaling serial = { "x", 1, 0.006741, 14, "test" };
+  double t14 = dcsim_threads_time(&serial, 14, t1, 0.2);
+  /* sigma = 1: no further speed-up, whatever the hardware does at 192 threads */
+  CHECK_REL(dcsim_threads_time_bounded(&serial, 192, t1, tn), t14, 1e-12);
+  CHECK(dcsim_threads_time(&serial, 192, t1, tn) > 2 * t1);
+  dcsim_thread_scaling law = { "x", 0.137, 0.0213, 8, "test" };
+  CHECK_REL(dcsim_threads_time_bounded(&law, 8, t1, 0.5), dcsim_threads_time(&law, 8, t1, 0.5), 0);
+  CHECK_REL(dcsim_threads_time_bounded(&law, 32, t1, tn), 0.137 * t1 + 0.863 * tn + 0.0213 * 7 * t1,
+            1e-12);
+  CHECK(dcsim_threads_time_bounded(&law, 32, t1, tn) < dcsim_threads_time(&law, 32, t1, tn));
 }
 
 static void test_prov(void) {
@@ -162,6 +180,7 @@ static void test_no_law(const ctx *c) {
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
   test_usl();
+  test_beyond();
   test_apply();
   test_prov();
   ctx c = { 0 };

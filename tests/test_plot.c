@@ -60,20 +60,20 @@ typedef struct pts {
 } pts;
 static int draw_pareto(const void *c, const char *out, dcsim_plot_format fmt, dcsim_error *err) {
   const pts *p = c;
-  return dcsim_plot_pareto(p->p, p->n, "test", "dcsim test caption", out, fmt, err);
+  return dcsim_plot_pareto(p->p, p->n, "test", "dcsim test caption", out, fmt, NULL, err);
 }
 static int draw_heat(const void *c, const char *out, dcsim_plot_format fmt, dcsim_error *err) {
   const pts *p = c;
-  return dcsim_plot_heatmap(p->p, p->n, 1, "test", "dcsim test caption", out, fmt, err);
+  return dcsim_plot_heatmap(p->p, p->n, 1, "test", "dcsim test caption", out, fmt, NULL, err);
 }
 static int draw_roof(const void *c, const char *out, dcsim_plot_format fmt, dcsim_error *err) {
-  return dcsim_plot_roofline(c, 1, NULL, out, fmt, err);
+  return dcsim_plot_roofline(c, 1, NULL, out, fmt, NULL, err);
 }
 static int draw_gantt(const void *c, const char *out, dcsim_plot_format fmt, dcsim_error *err) {
-  return dcsim_plot_gantt(c, NULL, out, fmt, err);
+  return dcsim_plot_gantt(c, NULL, out, fmt, NULL, err);
 }
 static int draw_power(const void *c, const char *out, dcsim_plot_format fmt, dcsim_error *err) {
-  return dcsim_plot_power(c, NULL, out, fmt, err);
+  return dcsim_plot_power(c, NULL, out, fmt, NULL, err);
 }
 
 int main(void) {
@@ -117,8 +117,9 @@ int main(void) {
     pts p = { dcsim_sweep_points(sw), dcsim_sweep_n_points(sw) };
     both("pareto", draw_pareto, &p);
     /* with every point's uncertainty band drawn (dcsim/sweep_bands.h) */
-    CHECK_INT(dcsim_sweep_bands_mark_default(
-                  p.p, p.n, dcsim_sweep_scenario_transferred(dcsim_sweep_base(sw)), &err),
+    CHECK_INT(dcsim_sweep_bands_mark_default(p.p, p.n,
+                                             dcsim_sweep_scenario_transferred(dcsim_sweep_base(sw)),
+                                             DCSIM_OBJ_DEFAULT, &err),
               0);
     both("pareto-bands", draw_pareto, &p);
     both("heatmap", draw_heat, &p); /* 2 panels over 4 node counts x 1 core count */
@@ -131,7 +132,7 @@ int main(void) {
       snprintf(many[i].freq, sizeof many[i].freq, "%zu", i + 1);
     }
     CHECK_INT(dcsim_plot_heatmap(many, DCSIM_PLOT_HEAT_MAX_PANELS + 1, 0, NULL, NULL,
-                                 "/tmp/never.png", DCSIM_PLOT_PNG, &err),
+                                 "/tmp/never.png", DCSIM_PLOT_PNG, NULL, &err),
               DCSIM_ERANGE);
     CHECK(strstr(err.msg, "--cpu, --gpu or --freq") != NULL);
   }

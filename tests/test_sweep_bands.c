@@ -2,6 +2,7 @@
  * (dcsim/sweep_bands.h), on hand-made points and bands. */
 #include "dcsim/sweep_bands.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,13 +46,15 @@ int main(void) {
   dcsim_bands_t *b = make_bands();
   CHECK(b != NULL);
   if (!b) CHECK_DONE();
-  dcsim_sweep_point p[5];
-  p[0] = point(100, 1000, 1, "");  /* the front */
-  p[1] = point(110, 1100, 0, "");  /* dominated, but its band starts below the front's end */
-  p[2] = point(300, 3000, 0, "");  /* surely worse: time 270 > 120 and energy 1890 > 1680 */
-  p[3] = point(300, 1100, 0, "");  /* surely slower, but maybe thriftier: indistinguishable */
+  dcsim_sweep_point p[6];
+  p[0] = point(100, 1000, 1, ""); /* the front */
+  p[1] = point(110, 1100, 0, ""); /* dominated, but its bands meet the front's: indistinguishable */
+  p[2] = point(300, 3000, 0, ""); /* surely worse: time 270 > 120 and energy 1890 > 1680 */
+  p[3] = point(300, 1100, 0, ""); /* its time band [270, 360] meets no front point's: told apart */
   p[4] = point(400, 4000, 0, "g"); /* a GPU point: the union of the two time bands */
-  dcsim_sweep_bands_mark(p, 5, b, NULL);
+  p[5] = point(115, 1150, 0, "");  /* its bands meet the front's, nothing surely beats it: near */
+  for (int i = 0; i < 6; i++) p[i].cost_usd = NAN;
+  dcsim_sweep_bands_mark(p, 6, b, NULL, DCSIM_OBJ_DEFAULT);
   for (int i = 0; i < 5; i++) CHECK(p[i].has_band);
   CHECK_REL(p[0].time_band[0], 90, 1e-12);
   CHECK_REL(p[0].time_band[1], 120, 1e-12);
@@ -62,16 +65,35 @@ int main(void) {
   CHECK(!p[0].near_front); /* on the front: not "near" it */
   CHECK(p[1].near_front);
   CHECK(!p[2].near_front);
-  CHECK(p[3].near_front);
+  CHECK(!p[3].near_front); /* issue 37: not surely dominated, but its bands meet no front point's */
   CHECK(!p[4].near_front);
+  CHECK(p[5].near_front);
+  CHECK(!p[0].has_cost_band); /* no cost: no cost band */
+  /* a point that meets the front's bands but that another point surely beats is ruled out */
+  p[5] = point(118, 1180, 0, "");
+  p[1] = point(40, 300, 0, ""); /* off the front as marked here, surely better than p[5] */
+  p[5].cost_usd = p[1].cost_usd = NAN;
+  dcsim_sweep_bands_mark(p, 6, b, NULL, DCSIM_OBJ_DEFAULT);
+  CHECK(!p[5].near_front);
+  p[1] = point(110, 1100, 0, "");
+  p[1].cost_usd = NAN;
+  /* the cost band: cost x the smaller and the larger of the relative time and energy bands, and
+   * the front over time and cost */
+  for (int i = 0; i < 6; i++) p[i].cost_usd = 2.385 * p[i].time_s;
+  p[3].cost_usd = NAN; /* unknown cost: no cost band, on no cost front, never near it */
+  dcsim_sweep_bands_mark(p, 6, b, NULL, DCSIM_OBJ_TIME | DCSIM_OBJ_COST);
+  CHECK(p[0].has_cost_band && !p[3].has_cost_band);
+  CHECK_REL(p[0].cost_band[0], 238.5 * 0.9 * 0.7, 1e-12);
+  CHECK_REL(p[0].cost_band[1], 238.5 * 1.2 * 1.4, 1e-12);
+  CHECK(p[1].near_front && !p[3].near_front && !p[2].near_front);
   /* an infeasible point gets no band */
   p[2].feasible = 0;
-  dcsim_sweep_bands_mark(p, 5, b, NULL);
+  dcsim_sweep_bands_mark(p, 6, b, NULL, DCSIM_OBJ_DEFAULT);
   CHECK(!p[2].has_band && !p[2].near_front);
   /* a point on a CPU whose rates were carried from another: the cpu-time spec band at its class
    * (here table; make_bands gives spec -25 % / +50 %) */
-  unsigned char tr[5] = { 1, 0, 0, 0, 0 };
-  dcsim_sweep_bands_mark(p, 5, b, tr);
+  unsigned char tr[6] = { 1, 0, 0, 0, 0, 0 };
+  dcsim_sweep_bands_mark(p, 6, b, tr, DCSIM_OBJ_DEFAULT);
   CHECK_REL(p[0].time_band[0], 75, 1e-12);
   CHECK_REL(p[0].time_band[1], 150, 1e-12);
   CHECK_REL(p[1].time_band[1], 110 * 1.2, 1e-12);

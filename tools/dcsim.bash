@@ -81,7 +81,7 @@ _dcsim() {
         --freq) _dcsim_words "nominal min max turbo"; return ;;
       esac ;;
     bench)
-      opts="--output --quick --time-budget --reps --threads --cache --compare --check --from --budget --seed --sampler --name --db --sysfs-cpu --powercap --quiet --help"
+      opts="--output --quick --time-budget --reps --threads --cache --compare --check --from --budget --probe --keep-suspect --seed --sampler --name --db --sysfs-cpu --powercap --quiet --help"
       case $prev in
         --output) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --from) COMPREPLY=($(compgen -d -- "$cur")); return ;;

@@ -54,4 +54,19 @@ void dcsim_bands_apply(const dcsim_bands_t *b, int cpu, int gpu, dcsim_prov_kind
                        dcsim_prov_kind energy_kind, double time_s, double energy_j,
                        double time_band[2], double energy_band[2]);
 
+/* Widens the bands of a prediction of time_s (from dcsim_bands_apply) so that the time band also
+ * reaches the range cover_s (dcsim_prediction.time_cover_s: a thread law's continuation beyond
+ * its measured cores), each end with the class band's relative width; the energy band stretches
+ * by the same factors. cover_s {0, 0}: unchanged. energy_band may be NULL. Call it once, on the
+ * bands dcsim_bands_apply gave (the widths are read from them). */
+void dcsim_bands_cover(double time_s, const double cover_s[2], double time_band[2],
+                       double energy_band[2]);
+
+/* The band of a cost (dcsim/cost.h: the energy at a tariff plus the purchase amortised over the
+ * node-seconds held, which scale with the time) from its time's and energy's bands: the cost times
+ * the smaller and the larger of their relative bands, the prices being inputs taken as exact
+ * (doc/sweep.md "The cost band"). time_band and energy_band in s and J. */
+void dcsim_bands_cost(double cost_usd, double time_s, const double time_band[2], double energy_j,
+                      const double energy_band[2], double cost_band[2]);
+
 #endif

@@ -50,7 +50,8 @@ dcsim_bench_isa dcsim_bench_isa_best(void);
  * AVX-512). Returns the flop count (2 per lane per FMA); *sum = sum of all accumulator lanes,
  * which start at 1, 2, 3, ... */
 double dcsim_bench_fma(dcsim_bench_isa isa, uint64_t iters, double a, double b, double *sum);
-/* passes over n doubles (n a multiple of 32) summing them; returns bytes read; *sum = the total */
+/* passes over n doubles (n a multiple of 32) summing them, with 512-bit loads where isa is AVX-512,
+ * x 64-byte aligned and n a multiple of 64 (else 256-bit); returns bytes read; *sum = the total */
 double dcsim_bench_load(dcsim_bench_isa isa, const double *x, size_t n, uint64_t passes,
                         double *sum);
 
@@ -97,6 +98,11 @@ typedef struct dcsim_bench_region {
   uint64_t passes;
   double ws_byte;   /* working set per thread */
   double clock_ghz; /* out: the core clock the timer pretends (0: none) */
+  /* out, what the interference checks see (doc/calibration.md "Interference"): the threads' CPU
+   * time in the kernel over threads x the region's wall time (1: nothing else ran on their CPUs;
+   * a timer that leaves it says 1), and the share of the CPUs' time stolen by the hypervisor
+   * (/proc/stat steal; a timer that leaves it says 0) */
+  double cpu_share, steal_frac;
 } dcsim_bench_region;
 /* Seconds the region took. With a timer the kernels are not run and no CPU is pinned. */
 typedef double (*dcsim_bench_timer_fn)(void *user, dcsim_bench_region *r);
@@ -120,6 +126,9 @@ typedef struct dcsim_bench_opts {
   dcsim_bench_timer_fn timer;       /* NULL: the real clock around the real kernels */
   void *timer_user;
   unsigned socket_cpus; /* with a timer: CPUs of one socket (0: all) */
+  int keep_suspect;     /* --keep-suspect: cells that fail the checks are kept and flagged, not
+                           left out, and the run never refuses (tests of the file formats) */
+  int probe;            /* --probe: the harness against plain loops at 1 thread (probe.csv) */
   FILE *progress;       /* progress lines (stderr), may be NULL */
   FILE *report;         /* the report (stdout), may be NULL */
 } dcsim_bench_opts;

@@ -117,6 +117,11 @@ typedef struct dcsim_gpu_phase_fit {
 /* 1 when path starts with the bench CSV's first line (either layout). */
 int dcsim_gpubench_is_bench(const char *path);
 int dcsim_gpubench_load(const char *path, dcsim_gpubench *out, dcsim_error *err);
+/* Issue 35: the measured FP64 and FP32 FMA rates and integer rate of b against its architecture's
+ * peak (SMs x operations per clock per SM x 2 for an FMA x clock; the architecture resolved from
+ * the catalogue): at most 1.10 x (the rule of calibrate cpu's flops cells) and at least 10^-3 x
+ * that peak; an error naming the metric otherwise. */
+int dcsim_gpubench_check_peaks(const dcsim_gpubench *b, dcsim_error *err);
 int dcsim_gpu_power_fit_csv(const char *path, dcsim_gpu_power_fit *out, dcsim_error *err);
 /* The phase fit of b (its architecture resolved from the catalogue); an error when b has no
  * phases or too few with counts. */

@@ -33,6 +33,12 @@
 #define DCSIM_COST_KWH_USD        0.0688 /* EIA Electric Power Monthly Table 5.3, industrial, 2011 */
 #define DCSIM_COST_LIFETIME_YEARS 5.0    /* Tom's Hardware 2014-09-08: servers live 3 to 5 years */
 #define DCSIM_COST_MAX_PRICES     32
+/* Plausible ranges (issue 35): a tariff up to 100 USD/kWh (10^3 x the default's order of
+ * magnitude, 0.0688: no grid has charged that); a lifetime from 0.01 year (3.65 days, the shortest
+ * span a purchase is written off over is months) to 100 years. */
+#define DCSIM_COST_KWH_MAX_USD        100.0
+#define DCSIM_COST_LIFETIME_MIN_YEARS 0.01
+#define DCSIM_COST_LIFETIME_MAX_YEARS 100.0
 
 typedef struct dcsim_price_set {
   const char *name; /* a CPU or GPU profile name */
@@ -49,9 +55,10 @@ typedef struct dcsim_cost_opts {
 /* The defaults above, no --price. */
 void dcsim_cost_opts_default(dcsim_cost_opts *o);
 
-/* Checks the options against a loaded scenario: kwh_usd finite and >= 0, lifetime_years finite and
- * > 0, each price finite and > 0, each --price name a CPU or GPU profile the scenario loaded
- * (with a suggestion), given once. Errors name "command line". */
+/* Checks the options against a loaded scenario: kwh_usd 0 to DCSIM_COST_KWH_MAX_USD, lifetime_years
+ * within DCSIM_COST_LIFETIME_{MIN,MAX}_YEARS, each price within DCSIM_PRICE_{MIN,MAX}_USD, each
+ * --price name a CPU or GPU profile the scenario loaded (with a suggestion), given once. Errors
+ * name "command line". */
 int dcsim_cost_check(const dcsim_cost_opts *o, const dcsim_scenario *s, dcsim_error *err);
 
 typedef enum dcsim_cost_scope {
@@ -74,6 +81,13 @@ int dcsim_cost_unit_price(const dcsim_cost_opts *o, const char *name, dcsim_hw_p
 /* The cost of a finished run of s (its engine's statistics). */
 void dcsim_cost_of_run(const dcsim_scenario *s, const dcsim_run_stats *st, const dcsim_cost_opts *o,
                        dcsim_cost_scope scope, dcsim_cost *out);
+
+/* Issue 35: every derived figure of a finished run finite — its makespan, the energy of each node
+ * group (naming the group and its CPU and GPU profiles, whose power figures are the input), of each
+ * job, and a known cost c (naming --price, --kwh-price and --lifetime-years) — or an error saying
+ * which figure overflowed; never inf or null in an output. c may be NULL. file: the run's input. */
+int dcsim_cost_check_figures(const dcsim_scenario *s, const dcsim_run_stats *st,
+                             const dcsim_cost *c, const char *file, dcsim_error *err);
 
 /* The cost of job k of the run: its energy and its allocation (the nodes its workflow's plan holds
  * per group, from when it took them to its end); the job costs of a run add up to its

@@ -53,8 +53,10 @@ typedef struct dcsim_model_req {
   const dcsim_cpu_profile_t *host_cpu; /* may be NULL: then E excludes the host package */
   int gpu_small_domain;   /* 1: the fitted small-domain correction (dcsim/model_gpu.h) */
   int gpu_power_activity; /* 1: board power by activity even where D3.5 measured S (Table 36) */
-  unsigned gpus;          /* 0: D3.5's single-GPU model; >= 1: the domain split over that many GPUs
-                             of one node with host-device transfer and halo (dcsim/model_multigpu.h) */
+  unsigned gpus;          /* >= 1: the domain split over that many GPUs of one node with host-device
+                             transfer and halo (dcsim/model_multigpu.h); 0: one GPU, which the default model
+                             takes as the split at 1 for a dwarf with <multi-gpu> (one model per GPU count,
+                             issue 37) and --d35 as D3.5's single-GPU model without host transfer */
   dcsim_energy_form energy_form;
   unsigned flags; /* DCSIM_MODEL_* */
   /* default power model (dcsim/cpu_power.h): CPU sockets of a node (0 = the profile's) and the
@@ -70,7 +72,8 @@ typedef struct dcsim_thread_info {
   int exact;                       /* the law was fitted on this CPU */
   double hw_time_s;                /* a node's computation on n cores by the per-loop model alone */
   double one_time_s;               /* the same on one core (0 when no law was applied) */
-  double max_time_s; /* the same on the law's cores_max (0 unless the request is beyond it) */
+  double law_time_s; /* the time by the law continued unchanged beyond cores_max (its coherence
+                        cost growing); equal to the prediction's time up to cores_max */
   dcsim_prov prov;   /* of the law (only with law) */
 } dcsim_thread_info;
 
@@ -85,12 +88,16 @@ typedef struct dcsim_prediction {
   double host_idle_w;   /* GPU: host package idle power used (0 without host) */
   double gpu_fraction;  /* GPU: S of §5.5 */
   dcsim_cpu_result *cpu;
-  dcsim_gpu_result *gpu;           /* with gpus >= 1: one GPU's part of the split domain */
-  dcsim_multigpu_result *multigpu; /* with gpus >= 1 (its own `gpu` moved to the field above) */
+  dcsim_gpu_result *gpu;           /* with a split: one GPU's part of the split domain */
+  dcsim_multigpu_result *multigpu; /* with a split, NULL without (its `gpu` moved to the above) */
   /* where the numbers come from (dcsim/provenance.h): the weakest input of each */
   dcsim_prov time_prov, energy_prov;
   const char *energy_scope;  /* what the energy covers, one phrase (static text) */
   dcsim_thread_info threads; /* CPU: measured thread scaling or not */
+  /* a range of times the time's band must reach besides its class band (dcsim/bands.h,
+   * dcsim_bands_cover): beyond a thread law's measured cores, [time, the law continued]
+   * (doc/models.md "Thread scaling"); {0, 0}: none */
+  double time_cover_s[2];
 } dcsim_prediction;
 
 /* The prediction; with DCSIM_MODEL_STRICT, DCSIM_ERANGE when its time or energy is not table or

@@ -16,17 +16,18 @@
  * kappa n(n-1)). The law is linear in the times, so it is applied loop by loop (each loop's time
  * from its own 1- and n-thread times) and the dwarf's time is the same as the law on the sums.
  *
- * The law holds within the thread counts it was measured on (1..cores_max). Beyond them it is
- * not extended by its curvature (kappa n^2 grows without bound): the code keeps the parallel
- * efficiency it had at cores_max relative to the per-loop model,
+ * The law holds within the thread counts it was measured on (1..cores_max). Beyond them the time
+ * never falls faster than the law's own curve allows: its parallel part (1 - sigma) speeds up with
+ * the hardware, its serial part does not, and its coherence cost is held at what was measured,
  *
- *   T(n) = T_law(m) * T_hw(n) / T_hw(m),  m = cores_max < n,
+ *   T(n) = sigma*T_hw(1) + (1 - sigma)*T_hw(n) + kappa*(m - 1)*T_hw(1),  m = cores_max < n,
  *
- * so the extra cores help exactly as much as the hardware lets them (more sockets, more
- * bandwidth) and the code's measured inefficiency stays what it was. Such values are
- * extrapolated; a law fitted on another CPU is transferred only as this function of the thread
- * count (sigma and kappa are fractions of the 1-thread time, properties of the code's
- * synchronisation) and is extrapolated at every thread count (doc/models.md "Thread scaling").
+ * so sigma = 1 (no parallel part) gives no further speed-up. The law continued unchanged (its
+ * coherence cost kappa*(n - 1) growing, USL's retrograde curve) is not measured either: it is
+ * the other end of the value's band (dcsim_prediction.time_cover_s, doc/models.md "Thread
+ * scaling"). Such values are extrapolated; a law fitted on another CPU is transferred only as
+ * this function of the thread count (sigma and kappa are fractions of the 1-thread time,
+ * properties of the code's synchronisation) and is extrapolated at every thread count.
  *
  * Ownership: pure functions on caller-owned values; nothing is allocated. */
 #ifndef DCSIM_MODEL_THREADS_H
@@ -39,17 +40,17 @@
 /* The law's time on n threads from the 1- and n-thread times of the per-loop model. */
 double dcsim_threads_time(const dcsim_thread_scaling *law, unsigned n, double t1_s, double tn_s);
 
-/* The time on n threads by the rule above: the law up to cores_max, the held efficiency beyond.
- * tm_s: the per-loop model's time on cores_max threads (used only when n > cores_max). */
-double dcsim_threads_time_held(const dcsim_thread_scaling *law, unsigned n, double t1_s,
-                               double tm_s, double tn_s);
+/* The time on n threads by the rule above: the law up to cores_max, beyond it the law with its
+ * coherence cost held at cores_max. */
+double dcsim_threads_time_bounded(const dcsim_thread_scaling *law, unsigned n, double t1_s,
+                                  double tn_s);
 
 /* Applies the rule to r (the per-loop model on n threads) with one (the same on 1 thread, same
- * nodes, loops and state) and at_max (the same on cores_max threads; may be NULL when n <=
- * cores_max): every loop's times are scaled to the rule's time, node times recomputed with the
- * dwarf's communication overlap. */
-void dcsim_threads_apply(const dcsim_thread_scaling *law, unsigned n, const dcsim_cpu_result *one,
-                         const dcsim_cpu_result *at_max, double overlap, dcsim_cpu_result *r);
+ * nodes, loops and state): every loop's times are scaled to the rule's time, node times
+ * recomputed with the dwarf's communication overlap. Returns the slowest node's time by the law
+ * continued unchanged (dcsim_threads_time on every loop; equal to r->time_s up to cores_max). */
+double dcsim_threads_apply(const dcsim_thread_scaling *law, unsigned n, const dcsim_cpu_result *one,
+                           double overlap, dcsim_cpu_result *r);
 
 /* Where the law's number comes from on n threads: interpolated up to the largest measured thread
  * count on the CPU it was fitted on (a fit used inside its data), extrapolated beyond it or on

@@ -62,6 +62,9 @@ typedef struct dcsim_perf_fit {
   char src[DCSIM_CPU_NQTY][1024];
   char model_src[256];
   char turbo_src[512];
+  /* per bin: the source of a published clock (calibration <perf-fit><turbo>); NULL: turbo_src.
+   * Borrowed from the calibration document, valid while it is. */
+  const char *turbo_bin_src[DCSIM_CPU_MAX_TURBO_BINS];
   dcsim_perf_level_report rep[DCSIM_CPU_NQTY];
 } dcsim_perf_fit;
 

@@ -18,6 +18,7 @@
 #ifndef DCSIM_PLOT_H
 #define DCSIM_PLOT_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,23 +38,27 @@ int dcsim_plot_format_of(const char *path, const char *fmt, dcsim_plot_format *o
 int dcsim_plot_find_gnuplot(char *buf, size_t size, dcsim_error *err);
 
 /* `caption` (may be NULL): a small line at the bottom of every picture, what made it
- * (dcsim_repro_caption of dcsim/repro.h: version, commit, input hashes). */
+ * (dcsim_repro_caption of dcsim/repro.h: version, commit, input hashes). `stop` (may be NULL): the
+ * command's SIGINT/SIGTERM flag (dcsim_cli_catch_interrupts), polled every 10 ms while gnuplot
+ * draws: when it is set gnuplot is killed and reaped, nothing is written and the function returns
+ * DCSIM_EINTR (issue 35: a signal was not answered while gnuplot ran). */
 int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title,
                       const char *caption, const char *out, dcsim_plot_format fmt,
-                      dcsim_error *err);
+                      const volatile sig_atomic_t *stop, dcsim_error *err);
 /* The front over the objectives obj (DCSIM_OBJ_* of dcsim/sweep_io.h, issue 26): time against
  * energy (as dcsim_plot_pareto), time or energy against cost (USD), or, for all three, time against
  * cost with the three-objective front marked. Points without a cost are not drawn. */
 int dcsim_plot_pareto_on(const dcsim_sweep_point *pts, size_t n, unsigned obj, const char *title,
                          const char *caption, const char *out, dcsim_plot_format fmt,
-                         dcsim_error *err);
+                         const volatile sig_atomic_t *stop, dcsim_error *err);
 /* ASK's protocol (dcsim/sampling.h): the median mean relative error of each sampler against the
  * number of samples, log scale, with the target as a dashed line. */
 int dcsim_plot_sampling(const dcsim_sampling_curve *c, size_t n, const char *title, double target,
                         const char *caption, const char *out, dcsim_plot_format fmt,
-                        dcsim_error *err);
+                        const volatile sig_atomic_t *stop, dcsim_error *err);
 int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *caption,
-                        const char *out, dcsim_plot_format fmt, dcsim_error *err);
+                        const char *out, dcsim_plot_format fmt, const volatile sig_atomic_t *stop,
+                        dcsim_error *err);
 
 /* The sweep as heat maps: x nodes, y cores per node, colour the energy (time = 0) or the time
  * (time = 1) of each point on a logarithmic scale shared by every panel, one panel per CPU + GPU +
@@ -62,7 +67,7 @@ int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *ca
 #define DCSIM_PLOT_HEAT_MAX_PANELS 12
 int dcsim_plot_heatmap(const dcsim_sweep_point *pts, size_t n, int time, const char *title,
                        const char *caption, const char *out, dcsim_plot_format fmt,
-                       dcsim_error *err);
+                       const volatile sig_atomic_t *stop, dcsim_error *err);
 
 /* Recording a run for the Gantt and power charts: give the engine dcsim_plot_trace_sink(), which
  * forwards every call to `next` (e.g. the results database) when not NULL. */
@@ -75,8 +80,8 @@ const dcsim_engine_sink *dcsim_plot_trace_sink(dcsim_plot_trace_t *t);
  * (dcsim_run_size): a bar and about two power segments each, arrays grown by doubling. */
 uint64_t dcsim_plot_trace_bytes(uint64_t task_nodes);
 int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *caption, const char *out,
-                     dcsim_plot_format fmt, dcsim_error *err);
+                     dcsim_plot_format fmt, const volatile sig_atomic_t *stop, dcsim_error *err);
 int dcsim_plot_power(const dcsim_plot_trace_t *t, const char *caption, const char *out,
-                     dcsim_plot_format fmt, dcsim_error *err);
+                     dcsim_plot_format fmt, const volatile sig_atomic_t *stop, dcsim_error *err);
 
 #endif

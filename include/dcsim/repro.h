@@ -55,6 +55,8 @@ void dcsim_repro_text(FILE *f, const dcsim_repro *r);
 void dcsim_repro_json(dcsim_json *j, const dcsim_repro *r);
 /* the object alone (as a value) */
 void dcsim_repro_json_value(dcsim_json *j, const dcsim_repro *r);
+/* the "# dcsim", "# sweep" and "# input SHA256 PATH" comment lines of a CSV output; a control
+ * character of a path (a line break would start a row) is written as "?" */
 void dcsim_repro_csv(FILE *f, const dcsim_repro *r);
 /* "dcsim 0.1.0 (3f2a9c1b2d3e) · alaro.xml 9f86d081884c, ..." cut to fit `size` */
 void dcsim_repro_caption(const dcsim_repro *r, char *buf, size_t size);

@@ -27,6 +27,10 @@ typedef struct dcsim_group_rt {
   unsigned model_flags; /* DCSIM_MODEL_* it was loaded with: without DCSIM_MODEL_D35 the powers
                            are node wall powers of the default model (dcsim/cpu_power.h) */
   double base_w, load_overhead; /* default model: its node base power (platform or profile) */
+  /* "" when the group's power is known; else why it is not (a profile without a <power-model>
+   * or <energy> table, such as one written by dcsim bench): its tasks' times are modelled alone
+   * and every energy it contributes is NaN, "unknown" in the outputs (issue 38) */
+  char energy_unknown[512];
 } dcsim_group_rt;
 
 /* One way to run a task template: on `nodes` nodes of `group` (GPU tasks: one GPU of one node). */

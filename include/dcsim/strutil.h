@@ -26,6 +26,12 @@ char *dcsim_trim(char *s);
 int dcsim_bufprintf(char *buf, size_t size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The length in bytes (1 to 4) of the well-formed UTF-8 character s begins with (RFC 3629,
+ * section 4: no overlong form, no surrogate, nothing above U+10FFFF), or 0 when s begins with a
+ * byte that does not start one (or with the NUL byte). The one check of every writer that must
+ * emit valid UTF-8 (XML, chart labels). */
+size_t dcsim_utf8_len(const char *s);
+
 /* ---- arrays ---- */
 
 /* Makes room for `need` elements of elem_size bytes in *arr, whose room is *cap elements: when
@@ -74,8 +80,9 @@ char *dcsim_path_join(const char *base_file, const char *ref);
 /* "dir/file", as written (no normalisation). */
 char *dcsim_path_in(const char *dir, const char *file);
 /* Whether `path` can be written before any work is done (outputs are checked before inputs are
- * simulated, doc/cli.md): its directory exists and is writable, and the path is not a directory
- * nor an existing file that cannot be written. 0 ok, else DCSIM_EIO with *err naming the path
+ * simulated, doc/cli.md): its directory exists and is writable, and the path is not a directory,
+ * not anything else but a regular file (a FIFO, a device: issue 35) nor an existing file that
+ * cannot be written. 0 ok, else DCSIM_EIO with *err naming the path
  * and what is wrong ("what" names it: "--plot", "-o"). Nothing is created. */
 int dcsim_path_check_writable(const char *path, const char *what, dcsim_error *err);
 

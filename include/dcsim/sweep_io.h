@@ -44,9 +44,10 @@ typedef struct dcsim_sweep_point {
   unsigned gpus;
   char host_cpu[64];
   /* uncertainty bands (dcsim/sweep_bands.h; has_band 0 until marked, never read back): [low,
-   * high] in s and J, and near_front: off the front but indistinguishable from it */
-  int has_band, near_front;
-  double time_band[2], energy_band[2];
+   * high] in s, J and USD (cost: has_cost_band, when the cost is known), and near_front: off the
+   * front but indistinguishable from it */
+  int has_band, near_front, has_cost_band;
+  double time_band[2], energy_band[2], cost_band[2];
 } dcsim_sweep_point;
 
 /* What the Pareto front is taken over (--objectives): two or three of time, energy, cost. */
@@ -60,6 +61,11 @@ int dcsim_objectives_parse(const char *s, unsigned *out, dcsim_error *err);
 const char *dcsim_objectives_name(unsigned obj);
 /* the sentence of an unknown cost: "no price for NAME (give --price NAME=USD)" into buf */
 void dcsim_sweep_cost_note(const dcsim_sweep_point *p, char *buf, size_t size);
+/* Issue 35: a front over obj that can hold no point, though feasible points were done, because
+ * every one has an unknown objective (cost without a price) is an error naming what is missing
+ * and the option that gives it (file: the input the error names); 0 otherwise. */
+int dcsim_sweep_check_objectives(const dcsim_sweep_point *pts, size_t n, unsigned obj,
+                                 const char *file, dcsim_error *err);
 
 /* Output (doc/sweep.md): JSON {"dcsim": {version, commit, sweep_sha256, inputs}, "points": [one
  * object per line]}, CSV with the same identity as "# " comment lines before its header, or a text

@@ -25,6 +25,7 @@
 #include "dcsim/strutil.h"
 #include "util/csv.h"
 #include "util/fileio.h"
+#include "util/xmledit.h"
 #include "util/xmlio.h"
 
 /* Output: -o PATH (written atomically) or stdout. */
@@ -186,6 +187,42 @@ out:
   return rc;
 }
 
+/* The fitted <energy-coefficients> and <power-activity> elements: every text (the CSV's path, the
+ * profile's name, --source) through the one XML escaping (dcsim__xml_escape). */
+static void energy_xml(FILE *f, const dcsim_args *a, const dcsim_energy_fit *ef, dcsim_fit_method m,
+                       const char *cpu) {
+  const char *user = dcsim_arg(a, "source");
+  fprintf(f,
+          "<energy-coefficients pkg-U=\"%.7g\" pkg-S=\"%.7g\" dram-X=\"%.7g\" dram-Y=\"%.7g\" "
+          "source=\"",
+          ef->pkg_U, ef->pkg_S, ef->dram_X, ef->dram_Y);
+  if (user)
+    dcsim__xml_escape(f, user);
+  else {
+    fputs("fitted: dcsim calibrate energy ", f);
+    dcsim__xml_escape(f, a->positional[1]);
+    fprintf(f, " (%s) on ", dcsim_fit_method_name(m));
+    dcsim__xml_escape(f, cpu);
+  }
+  fputs("\"/>\n", f);
+  if (!ef->has_activity) return;
+  fprintf(f, "<power-activity first-core=\"%.4g\" extra-core=\"%.4g\" source=\"", ef->act_first,
+          ef->act_extra);
+  if (user)
+    dcsim__xml_escape(f, user);
+  else {
+    fputs("fitted: dcsim calibrate energy ", f);
+    dcsim__xml_escape(f, a->positional[1]);
+    fputs(" (least squares) against the full-load table of ", f);
+    dcsim__xml_escape(f, cpu);
+    fprintf(f, "; rms %.3g W, leave-one-out worst %.2f%%", ef->act_stats.rms_w,
+            100 * ef->act_stats.loo_max_rel_err);
+  }
+  fputs("\"/>\n", f);
+}
+
+/* `dcsim calibrate energy CSV --cpu P`: the fit's report, then its elements on stdout or to -o
+ * (atomically). */
 static int cal_energy(const dcsim_args *a, dcsim_error *err) {
   int rc = need_pos(a, 2, "a CSV of energy measurements (cores,pkg_j,dram_j)", err);
   if (rc) return rc;
@@ -196,19 +233,19 @@ static int cal_energy(const dcsim_args *a, dcsim_error *err) {
   if ((rc = load_cpu(a, &cpu, err))) return rc;
   rc = dcsim_calib_fit_energy(a->positional[1], cpu, dcsim_arg(a, "freq"), m,
                               dcsim_arg_flag(a, "quiet") ? NULL : stdout, &ef, err);
-  if (!rc)
-    printf(
-        "<energy-coefficients pkg-U=\"%.7g\" pkg-S=\"%.7g\" dram-X=\"%.7g\" dram-Y=\"%.7g\" "
-        "source=\"fitted: dcsim calibrate energy %s (%s) on %s\"/>\n",
-        ef.pkg_U, ef.pkg_S, ef.dram_X, ef.dram_Y, a->positional[1], dcsim_fit_method_name(m),
-        dcsim_cpu_profile_name(cpu));
-  if (!rc && ef.has_activity)
-    printf(
-        "<power-activity first-core=\"%.4g\" extra-core=\"%.4g\" source=\"fitted: dcsim "
-        "calibrate energy %s (least squares) against the full-load table of %s; rms %.3g W, "
-        "leave-one-out worst %.2f%%\"/>\n",
-        ef.act_first, ef.act_extra, a->positional[1], dcsim_cpu_profile_name(cpu),
-        ef.act_stats.rms_w, 100 * ef.act_stats.loo_max_rel_err);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = rc ? NULL : open_memstream(&text, &len);
+  if (!rc && !f) rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  if (f) {
+    energy_xml(f, a, &ef, m, dcsim_cpu_profile_name(cpu));
+    if (fclose(f) != 0) rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  }
+  const char *outp = dcsim_arg(a, "output");
+  if (!rc && !(rc = emit(a, text, err)) && outp && strcmp(outp, "-") != 0 &&
+      !dcsim_arg_flag(a, "quiet"))
+    printf("wrote %s\n", outp);
+  free(text);
   dcsim_cpu_profile_free(cpu);
   return rc;
 }
@@ -238,12 +275,20 @@ static int cal_gpu_bench(const dcsim_args *a, dcsim_error *err) {
   dcsim_gpu_power_fit pw;
   dcsim_gpu_phase_fit ph;
   char name[128], *text = NULL;
+  const char *nm = dcsim_arg(a, "name");
+  if (nm && (!*nm || strlen(nm) >= sizeof name ||
+             strspn(nm, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:>+-") !=
+                 strlen(nm)))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "name"),
+                     "--name: a profile name is 1 to %zu letters, digits and _ . : > + -",
+                     sizeof name - 1);
   int rc = dcsim_gpubench_load(a->positional[1], &b, err);
+  if (!rc) rc = dcsim_gpubench_check_peaks(&b, err);
   if (!rc && a->n_positional == 3) rc = dcsim_gpu_power_fit_csv(a->positional[2], &pw, err);
   if (!rc && b.n_phases) rc = dcsim_gpubench_fit_phases(&b, &ph, err);
   if (rc) return rc;
-  if (dcsim_arg(a, "name"))
-    snprintf(name, sizeof name, "%s", dcsim_arg(a, "name"));
+  if (nm) /* checked above: the profile schema's name, so that the profile loads */
+    snprintf(name, sizeof name, "%s", nm);
   else
     profile_name(b.name, name, sizeof name);
   const dcsim_gpu_power_fit *pp = a->n_positional == 3 ? &pw : NULL;
@@ -511,7 +556,8 @@ static int sampling_plot(const dcsim_sampling_curve *c, const char *what, double
   if (!rc) rc = dcsim_repro_add(&rp, profile, NULL, err);
   if (!rc) {
     dcsim_repro_caption(&rp, caption, sizeof caption);
-    rc = dcsim_plot_sampling(c, 5, what, target, caption, pf, fmt, err);
+    rc = dcsim_plot_sampling(c, 5, what, target, caption, pf, fmt, dcsim_cli_catch_interrupts(),
+                             err);
   }
   dcsim_repro_release(&rp);
   return rc;
@@ -562,21 +608,46 @@ out:
   return rc;
 }
 
+/* An option given that the command `cmd` ("calibrate cpu", "bench --from") does not read (not in
+ * the comma-separated `opts`) is refused, naming the ones it reads: no option is silently ignored
+ * (issue 35: calibrate energy dropped -o and --source). */
+static int only_options(const dcsim_args *a, const char *cmd, const char *opts, dcsim_error *err) {
+  for (size_t i = 0; i < a->n_specs; i++) {
+    const char *name = a->specs[i].name;
+    size_t l = strlen(name);
+    int listed = 0;
+    for (const char *p = opts; *p && !listed; p += strcspn(p, ",") + (p[strcspn(p, ",")] != 0))
+      listed = strncmp(p, name, l) == 0 && (p[l] == ',' || p[l] == 0);
+    if (a->count[i] == 0 || listed) continue;
+    char list[400] = "";
+    size_t n = 0;
+    for (const char *p = opts; *p && n < sizeof list;) {
+      size_t k = strcspn(p, ",");
+      n += (size_t)snprintf(list + n, sizeof list - n, "%s--%.*s", n ? ", " : "", (int)k, p);
+      p += k + (p[k] != 0);
+    }
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", a->argi[i][0],
+                     "--%s is not an option of 'dcsim %s', which reads %s", name, cmd, list);
+  }
+  return 0;
+}
+
 int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err) {
   static const struct {
     const char *name;
     int (*run)(const dcsim_args *, dcsim_error *);
     int many;
-    int out_file; /* -o names a file (checked before the work), else a directory */
+    int out_file;     /* -o names a file (checked before the work), else a directory */
+    const char *opts; /* the options it reads: any other is refused (issue 35) */
   } subs[] = {
-    { "cpu", cal_cpu, 0, 1 },
-    { "loops", cal_loops, 0, 1 },
-    { "energy", cal_energy, 0, 1 },
-    { "scaling", cal_scaling, 0, 1 },
-    { "gpu", cal_gpu, 1, 1 },
-    { "import-likwid", cal_import_likwid, 1, 0 },
-    { "import-kerncraft", cal_import_kerncraft, 0, 0 },
-    { "sampling", cal_sampling, 0, 0 },
+    { "cpu", cal_cpu, 0, 1, "template,output,quiet" },
+    { "loops", cal_loops, 0, 1, "cpu,dwarf,method,flop-method,source,output,quiet" },
+    { "energy", cal_energy, 0, 1, "cpu,method,freq,source,output,quiet" },
+    { "scaling", cal_scaling, 0, 1, "cpu,dwarf,source,output,quiet" },
+    { "gpu", cal_gpu, 1, 1, "dwarf,domain-size,name,source,output,quiet" },
+    { "import-likwid", cal_import_likwid, 1, 0, "test,freq,output,quiet" },
+    { "import-kerncraft", cal_import_kerncraft, 0, 0, "test,output,quiet" },
+    { "sampling", cal_sampling, 0, 0, "quantity,budget,batch,seeds,seed,target,sampler,plot" },
   };
   const char *what = a->positional[0], *out = dcsim_arg(a, "output");
   for (size_t i = 0; i < sizeof subs / sizeof *subs; i++) {
@@ -588,7 +659,10 @@ int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err) {
       return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
                        "'dcsim calibrate %s' takes one argument, not %d", what,
                        a->n_positional - 1);
-    int rc;
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "calibrate %s", what);
+    int rc = only_options(a, cmd, subs[i].opts, err);
+    if (rc) return rc;
     if (subs[i].out_file && out && strcmp(out, "-") != 0 &&
         (rc = dcsim_path_check_writable(out, "-o", err)))
       return rc;
@@ -651,6 +725,8 @@ int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err) {
   }
   o.db_path = dcsim_arg(a, "db");
   o.quick = dcsim_arg_flag(a, "quick");
+  o.probe = dcsim_arg_flag(a, "probe");
+  o.keep_suspect = dcsim_arg_flag(a, "keep-suspect");
   o.reps = reps;
   o.max_threads = threads;
   o.budget = budget;
@@ -680,7 +756,11 @@ int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err) {
     }
     o.caches = &hand;
   }
+  if (dcsim_arg(a, "sampler") && !budget) /* no option silently ignored (issue 35) */
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "sampler"),
+                     "--sampler chooses the points of --budget N; there is no --budget");
   const char *from = dcsim_arg(a, "from");
+  if (from && (rc = only_options(a, "bench --from", "from,compare,check,name", err))) return rc;
   if (from) return bench_from(a, from, err);
   return dcsim_bench_run(&o, err);
 }

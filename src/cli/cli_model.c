@@ -94,10 +94,12 @@ static void print_threads(const dcsim_model_req *rq, const dcsim_prediction *p) 
   }
   char tp[600], how[200] = "";
   dcsim_prov_format(ti->prov, tp, sizeof tp);
-  double law = dcsim_threads_time_held(ti->law, n, ti->one_time_s, ti->max_time_s, ti->hw_time_s);
-  if (n > ti->law->cores_max) /* dcsim/model_threads.h: the efficiency at cores_max held */
-    snprintf(how, sizeof how, "; beyond %u cores the parallel efficiency at %u cores held",
-             ti->law->cores_max, ti->law->cores_max);
+  double law = dcsim_threads_time_bounded(ti->law, n, ti->one_time_s, ti->hw_time_s);
+  if (n > ti->law->cores_max) /* dcsim/model_threads.h: no faster than the law's own curve */
+    snprintf(how, sizeof how,
+             "; beyond %u cores no faster than the law allows (its coherence cost held at %u "
+             "cores; the law continued unchanged, %sx, bounds the band)",
+             ti->law->cores_max, ti->law->cores_max, DCSIM_SIG(ti->law_time_s / ti->one_time_s));
   printf(
       "threads   %u cores: %sx the 1-core time by the measured scaling of %s (sigma %s, "
       "kappa %s, fitted on %s up to %u cores%s%s); per-loop model alone %sx  %s\n",
@@ -121,11 +123,12 @@ static void json_threads(dcsim_json *j, const dcsim_model_req *rq, const dcsim_p
     dcsim_json_key_int(j, "cores_max", ti->law->cores_max);
     int beyond = rq->state.threads > ti->law->cores_max;
     dcsim_json_key_str(j, "rule",
-                       !ti->exact ? (beyond ? "transferred from another CPU; efficiency at "
-                                              "cores_max held"
+                       !ti->exact ? (beyond ? "transferred from another CPU; bounded by the "
+                                              "law beyond cores_max"
                                             : "transferred from another CPU")
-                       : beyond   ? "efficiency at cores_max held"
+                       : beyond   ? "bounded by the law beyond cores_max"
                                   : "measured range");
+    if (beyond) dcsim_json_key_num(j, "law_continued_s", ti->law_time_s);
     dcsim_json_key_num(j, "one_core_s", ti->one_time_s);
     dcsim_json_key(j, "provenance");
     dcsim_prov_json(j, ti->prov);
@@ -151,6 +154,7 @@ static int bands_of(const dcsim_model_req *rq, const dcsim_prediction *p, int gp
   int cpu = gpu ? 0 : 1 + dcsim_bands_cpu_transferred(rq->cpu);
   dcsim_bands_apply(b, cpu, gpu, p->time_prov.kind, p->energy_prov.kind, p->time_s,
                     p->has_energy ? p->energy_j : 0, mb->time, mb->energy);
+  dcsim_bands_cover(p->time_s, p->time_cover_s, mb->time, mb->energy);
   dcsim_bands_free(b);
   return 0;
 }
@@ -257,17 +261,17 @@ static void print_text(const dcsim_model_req *rq, const dcsim_prediction *p, con
       printf(
           "energy    %s (%s %s, host PKG %s, DRAM %s, node base and losses %s; %s, %s idle)  "
           "%s\n",
-          eb, p->multigpu ? "GPUs" : "GPU", DCSIM_SI(p->gpu_j, "J"), DCSIM_SI(p->pkg_j, "J"),
-          DCSIM_SI(p->dram_j, "J"), DCSIM_SI(p->base_j, "J"), DCSIM_SI(p->node_power_w, "W"),
-          DCSIM_SI(p->node_idle_w, "W"), ep);
+          eb, p->multigpu && p->multigpu->gpus > 1 ? "GPUs" : "GPU", DCSIM_SI(p->gpu_j, "J"),
+          DCSIM_SI(p->pkg_j, "J"), DCSIM_SI(p->dram_j, "J"), DCSIM_SI(p->base_j, "J"),
+          DCSIM_SI(p->node_power_w, "W"), DCSIM_SI(p->node_idle_w, "W"), ep);
     else if (p->cpu)
       printf("energy    %s (PKG %s, DRAM %s)  %s\n", eb, DCSIM_SI(p->pkg_j, "J"),
              DCSIM_SI(p->dram_j, "J"), ep);
     else
       printf("energy    %s (%s %s at S = %s of the power limit%s, host package %s)%s  %s\n", eb,
-             p->multigpu ? "GPUs" : "GPU", DCSIM_SI(p->gpu_j, "J"), DCSIM_SIG(p->gpu_fraction),
-             p->multigpu ? " each" : "", DCSIM_SI(p->pkg_j, "J"),
-             rq->host_cpu ? "" : " [no --host-cpu: host excluded]", ep);
+             p->multigpu && p->multigpu->gpus > 1 ? "GPUs" : "GPU", DCSIM_SI(p->gpu_j, "J"),
+             DCSIM_SIG(p->gpu_fraction), p->multigpu && p->multigpu->gpus > 1 ? " each" : "",
+             DCSIM_SI(p->pkg_j, "J"), rq->host_cpu ? "" : " [no --host-cpu: host excluded]", ep);
     printf("covers    %s\n", p->energy_scope);
   } else if (why) {
     printf("energy    unavailable: %s (the time above stands; --strict refuses)\n", why);
@@ -443,6 +447,7 @@ static int parse_scan(const dcsim_args *a, unsigned *nodes, size_t *n, dcsim_err
 typedef struct node_scan {
   unsigned nodes[64];
   double t[64], comp[64], comm[64], e[64]; /* time, compute, communication, energy */
+  double cover[64][2]; /* the range each time's band must reach (dcsim_prediction.time_cover_s) */
   size_t n;
   int has_e; /* energies computed */
   dcsim_balance b;
@@ -462,10 +467,17 @@ static int scan_bands(const dcsim_model_req *rq, node_scan *S, dcsim_error *err)
   return 0;
 }
 
+/* The bands of node count i in seconds and joules. */
+static model_bands scan_band(const node_scan *S, size_t i) {
+  model_bands mb = { { S->t[i] * S->band_t[0], S->t[i] * S->band_t[1] },
+                     { S->e[i] * S->band_e[0], S->e[i] * S->band_e[1] } };
+  dcsim_bands_cover(S->t[i], S->cover[i], mb.time, mb.energy);
+  return mb;
+}
+
 /* "time_band" and "energy_band" of one node count (energy null without energies) */
 static void scan_json_bands(dcsim_json *j, const node_scan *S, size_t i) {
-  const model_bands mb = { { S->t[i] * S->band_t[0], S->t[i] * S->band_t[1] },
-                           { S->e[i] * S->band_e[0], S->e[i] * S->band_e[1] } };
+  const model_bands mb = scan_band(S, i);
   json_bands(j, S->has_e, &mb);
 }
 
@@ -477,6 +489,8 @@ static int scan_models(dcsim_model_req *rq, node_scan *S, dcsim_error *err) {
     rq->nodes = S->nodes[i];
     if ((rc = dcsim_model_run(rq, &p, err))) return rc;
     S->t[i] = p.time_s;
+    S->cover[i][0] = p.time_cover_s[0];
+    S->cover[i][1] = p.time_cover_s[1];
     S->comm[i] = p.cpu->node_comm_s[0];
     S->comp[i] = 0;
     for (size_t l = 0; l < p.cpu->n_loops; l++) S->comp[i] += p.cpu->parts[l].time_s;
@@ -551,10 +565,9 @@ static void scan_text(const dcsim_model_req *rq, const node_scan *S, const char 
          "energy [J] [band]");
   for (size_t i = 0; i < S->n; i++) {
     char tb[96], eb[96] = "-";
-    const double tr[2] = { S->t[i] * S->band_t[0], S->t[i] * S->band_t[1] },
-                 er[2] = { S->e[i] * S->band_e[0], S->e[i] * S->band_e[1] };
-    dcsim_fmt_band(tb, sizeof tb, S->t[i], tr, NULL);
-    if (S->has_e) dcsim_fmt_band(eb, sizeof eb, S->e[i], er, NULL);
+    const model_bands mb = scan_band(S, i);
+    dcsim_fmt_band(tb, sizeof tb, S->t[i], mb.time, NULL);
+    if (S->has_e) dcsim_fmt_band(eb, sizeof eb, S->e[i], mb.energy, NULL);
     printf("%8u %24s %14s %14s %28s%s%s\n", S->nodes[i], tb, DCSIM_SIG(S->comp[i]),
            DCSIM_SIG(S->comm[i]), eb,
            b->reached && i == b->balance ? "  <- balance point: more nodes are not faster" : "",
@@ -620,9 +633,10 @@ static void scan_csv(const node_scan *S, const dcsim_repro *rp) {
   for (size_t i = 0; i < S->n; i++) {
     printf("%u,%.10g,%.10g,%.10g,", S->nodes[i], S->t[i], S->comp[i], S->comm[i]);
     if (S->has_e) printf("%.10g", S->e[i]);
+    const model_bands mb = scan_band(S, i);
     printf(",%d,%d,%.10g,%.10g,", S->b.reached && i == S->b.balance,
-           S->has_e && i == S->b.energy_min, S->t[i] * S->band_t[0], S->t[i] * S->band_t[1]);
-    if (S->has_e) printf("%.10g,%.10g", S->e[i] * S->band_e[0], S->e[i] * S->band_e[1]);
+           S->has_e && i == S->b.energy_min, mb.time[0], mb.time[1]);
+    if (S->has_e) printf("%.10g,%.10g", mb.energy[0], mb.energy[1]);
     putchar('\n');
   }
 }

@@ -28,6 +28,9 @@ int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
   else if (kind && strcmp(kind, "cache-aware") != 0)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "kind"),
                      "--kind '%s': classic or cache-aware", kind);
+  if (kind && !picture) /* no option silently ignored (issue 35) */
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "kind"),
+                     "--kind chooses the picture: --format png|svg or --out FILE.png|svg");
   if (!!cpu == !!gpu)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
                      "give either --cpu PROFILE or --gpu PROFILE");
@@ -84,7 +87,8 @@ int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
     char caption[512];
     dcsim_repro_caption(&rp, caption, sizeof caption);
     rc = dcsim_plot_roofline(r, cache_aware, caption, out,
-                             fmt == DCSIM_FMT_SVG ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
+                             fmt == DCSIM_FMT_SVG ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG,
+                             dcsim_cli_catch_interrupts(), err);
     goto out;
   }
   f = out ? fopen(out, "w") : stdout;

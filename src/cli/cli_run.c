@@ -1,4 +1,5 @@
 /* cli_run.c — `dcsim run FILE`: simulate a workflow or a workload (doc/engine.md). */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include "dcsim/trace.h"
 #include "dcsim/wmsconf.h"
 #include "util/clock.h"
+#include "util/csv.h"
 
 /* What the printers of a finished run need. */
 typedef struct run_out {
@@ -139,7 +141,15 @@ static void json_totals(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
   dcsim_json_key_str(j, "energy_covers", dcsim_scenario_energy_scope(s));
   dcsim_prov tprov, eprov;
   dcsim_scenario_provenance(s, &tprov, &eprov);
-  dcsim_prov_json_member(j, tprov, &eprov);
+  const char *unknown = dcsim_scenario_energy_unknown(s);
+  dcsim_prov_json_member(j, tprov, unknown ? NULL : &eprov);
+  if (unknown) dcsim_json_key_str(j, "energy_unknown", unknown); /* why it is null (issue 38) */
+}
+
+/* The band of a cost of this run (dcsim_bands_cost): band_t and band_e are factors of a time and
+ * an energy of 1. */
+static void run_cost_band(const run_out *o, double usd, double cb[2]) {
+  dcsim_bands_cost(usd, 1, o->band_t, 1, o->band_e, cb);
 }
 
 /* "cost": of what the jobs held and of the whole centre, the tariff, the lifetime, the prices of
@@ -151,6 +161,15 @@ static void json_cost(dcsim_json *j, const run_out *o) {
   dcsim_json_obj_begin(j);
   dcsim_json_key(j, "usd");
   o->held.known ? dcsim_json_num(j, o->held.usd) : dcsim_json_null(j);
+  if (o->held.known) { /* issue 37: the cost's band from the time's and the energy's */
+    double cb[2];
+    run_cost_band(o, o->held.usd, cb);
+    dcsim_json_key(j, "usd_band");
+    dcsim_json_arr_begin(j);
+    dcsim_json_num(j, cb[0]);
+    dcsim_json_num(j, cb[1]);
+    dcsim_json_arr_end(j);
+  }
   dcsim_json_key_num(j, "energy_usd", o->held.energy_usd);
   dcsim_json_key(j, "hardware_usd");
   o->held.known ? dcsim_json_num(j, o->held.hardware_usd) : dcsim_json_null(j);
@@ -285,7 +304,8 @@ static void json_job(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_sta
   dcsim_json_obj_end(j);
 }
 
-/* Per node group: energy, busy node-seconds, utilisation, allocated fraction. */
+/* Per node group: its CPU (and GPU and host CPU), energy, busy node-seconds, utilisation,
+ * allocated fraction. */
 static void json_groups(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_stats *st) {
   dcsim_json_key(j, "groups");
   dcsim_json_arr_begin(j);
@@ -296,6 +316,12 @@ static void json_groups(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
     dcsim_json_obj_begin(j);
     dcsim_json_key_str(j, "name", ng->name);
     dcsim_json_key_int(j, "nodes", ng->count);
+    /* issue 37: what the nodes are; a GPU node's CPU is its host */
+    dcsim_json_key_str(j, "cpu", dcsim_cpu_profile_name(s->groups[g].cpu));
+    if (s->groups[g].gpu) {
+      dcsim_json_key_str(j, "gpu", dcsim_gpu_profile_name(s->groups[g].gpu));
+      dcsim_json_key_str(j, "host_cpu", dcsim_cpu_profile_name(s->groups[g].cpu));
+    }
     dcsim_json_key_num(j, "energy_j", gs->energy_j);
     dcsim_json_key_num(j, "busy_node_s", gs->busy_node_s);
     dcsim_json_key_num(j, "utilisation", mk > 0 ? gs->busy_node_s / (mk * ng->count) : 0);
@@ -504,7 +530,8 @@ static void print_csv(const run_out *o) {
     const dcsim_job *jb = &s->jobs[k];
     dcsim_job_metrics m = dcsim_metrics_job(js);
     const char *name = s->wfs[jb->wf].wf->name;
-    printf(strpbrk(name, ",\"") ? "\"%s\"," : "%s,", name); /* names hold no quote (schema) */
+    dcsim__csv_write_cell(stdout, name); /* RFC 4180 (util/csv.h) */
+    putchar(',');
     printf("%u,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%u,%.10g,", jb->instance,
            (double)js->submit_ns * 1e-9, (double)js->start_ns * 1e-9, (double)js->end_ns * 1e-9,
            (double)(js->start_ns - js->submit_ns) * 1e-9,
@@ -575,20 +602,25 @@ static void text_header(const run_out *o) {
 /* cost of what the jobs held, and of the whole centre (issue 26) */
 static void text_cost(const run_out *o) {
   char note[200];
-  if (o->held.known)
+  char cb[96];
+  double band[2];
+  if (o->held.known) {
+    run_cost_band(o, o->held.usd, band);
     printf(
         "cost                %s USD of what the jobs held (energy %s, hardware %s, at %s USD/kWh "
         "over %s years)",
-        DCSIM_SIG(o->held.usd), DCSIM_SIG(o->held.energy_usd), DCSIM_SIG(o->held.hardware_usd),
-        DCSIM_SIG(o->cost.kwh_usd), DCSIM_SIG(o->cost.lifetime_years));
-  else {
+        dcsim_fmt_band(cb, sizeof cb, o->held.usd, band, NULL), DCSIM_SIG(o->held.energy_usd),
+        DCSIM_SIG(o->held.hardware_usd), DCSIM_SIG(o->cost.kwh_usd),
+        DCSIM_SIG(o->cost.lifetime_years));
+  } else {
     dcsim_cost_reason(&o->held, note, sizeof note);
     printf("cost                unknown: %s; the energy alone costs %s USD", note,
            DCSIM_SIG(o->held.energy_usd));
   }
-  if (o->centre.known)
-    printf("; whole centre %s USD\n", DCSIM_SIG(o->centre.usd));
-  else
+  if (o->centre.known) {
+    run_cost_band(o, o->centre.usd, band);
+    printf("; whole centre %s USD\n", dcsim_fmt_band(cb, sizeof cb, o->centre.usd, band, NULL));
+  } else
     putchar('\n');
 }
 
@@ -601,18 +633,23 @@ static void text_summary(const run_out *o) {
   char tpb[600], epb[600];
   dcsim_prov_format(tprov, tpb, sizeof tpb);
   dcsim_prov_format(eprov, epb, sizeof epb);
+  const char *unknown = dcsim_scenario_energy_unknown(s);
   printf("model               %s%s; task times %s, task energies %s\n",
          s->model_flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default",
-         s->model_flags & DCSIM_MODEL_HW_THREADS ? ", --threading ideal" : "", tpb, epb);
+         s->model_flags & DCSIM_MODEL_HW_THREADS ? ", --threading ideal" : "", tpb,
+         unknown ? "unknown" : epb);
   double mk = (double)st->makespan_ns * 1e-9, tb[2] = { mk * o->band_t[0], mk * o->band_t[1] },
          eb[2] = { st->energy_j * o->band_e[0], st->energy_j * o->band_e[1] };
   char tbs[160], ebs[160];
   printf("time-to-solution    %s s\n", dcsim_fmt_band(tbs, sizeof tbs, mk, tb, NULL));
-  printf(
-      "energy-to-solution  %s (%s kWh), of which %s idle on nodes no job held\n",
-      dcsim_fmt_band(ebs, sizeof ebs, st->energy_j, eb, "J"),
-      dcsim_fmt_sig((char[48]){ 0 }, 48, st->energy_j / 3.6e6, dcsim_band_digits(st->energy_j, eb)),
-      DCSIM_SI(st->unallocated_idle_j, "J"));
+  if (unknown && !isfinite(st->energy_j)) /* issue 38: the time alone */
+    printf("energy-to-solution  unknown: %s\n", unknown);
+  else
+    printf("energy-to-solution  %s (%s kWh), of which %s idle on nodes no job held\n",
+           dcsim_fmt_band(ebs, sizeof ebs, st->energy_j, eb, "J"),
+           dcsim_fmt_sig((char[48]){ 0 }, 48, st->energy_j / 3.6e6,
+                         dcsim_band_digits(st->energy_j, eb)),
+           DCSIM_SI(st->unallocated_idle_j, "J"));
   printf("energy covers       %s\n", dcsim_scenario_energy_scope(s));
   text_cost(o);
   printf("utilisation         %.1f %% of node time running tasks\n", 100 * busy_fraction(st));
@@ -957,6 +994,9 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   if ((rc = dcsim_metrics_summarise(o.st, &o.ms, err)) || (rc = run_bands(&o, err))) goto out;
   dcsim_cost_of_run(s, o.st, &o.cost, DCSIM_COST_HELD, &o.held);
   dcsim_cost_of_run(s, o.st, &o.cost, DCSIM_COST_CENTRE, &o.centre);
+  if ((rc = dcsim_cost_check_figures(s, o.st, &o.held, a->positional[0], err)) ||
+      (rc = dcsim_cost_check_figures(s, o.st, &o.centre, a->positional[0], err)))
+    goto out;
   if (k.db && (rc = dcsim_results_finish(k.db, o.st, &o.run_id, err))) goto out;
   if (k.tasks && (rc = dcsim_taskcsv_finish(k.tasks, err))) goto out;
   if (fmt == DCSIM_FMT_JSON)
@@ -967,8 +1007,11 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
     print_text(&o);
   char caption[512];
   dcsim_repro_caption(&o.rp, caption, sizeof caption);
-  if (rf.gantt && (rc = dcsim_plot_gantt(k.trace, caption, rf.gantt, rf.gantt_fmt, err))) goto out;
-  if (rf.power && (rc = dcsim_plot_power(k.trace, caption, rf.power, rf.power_fmt, err))) goto out;
+  const volatile sig_atomic_t *stop = dcsim_cli_catch_interrupts(); /* answered while drawing */
+  if (rf.gantt && (rc = dcsim_plot_gantt(k.trace, caption, rf.gantt, rf.gantt_fmt, stop, err)))
+    goto out;
+  if (rf.power && (rc = dcsim_plot_power(k.trace, caption, rf.power, rf.power_fmt, stop, err)))
+    goto out;
   if (o.dl.missed) {
     fprintf(stderr, "dcsim: deadline %s s missed by %zu of %zu %s (the longest ran %s s)\n",
             DCSIM_SIG(o.deadline_s), o.dl.missed, o.st->n_jobs,

@@ -249,20 +249,37 @@ static void sweep_notes(const dcsim_args *a, const dcsim_sweep_t *sw, const unsi
 
 /* The knee line of the text output: over time and energy as before issue 26, else naming the
  * objectives and giving the cost. */
+/* A value of the knee line with its band when it has one (issue 37: bands wherever a number is
+ * printed), in SI form (si) or plain, then its unit. */
+static void knee_value(char *buf, size_t size, double x, const double *band, int si,
+                       const char *unit) {
+  if (si)
+    band ? dcsim_fmt_band(buf, size, x, band, unit) : dcsim_fmt_si(buf, size, x, 6, unit);
+  else {
+    band ? dcsim_fmt_band(buf, size, x, band, NULL) : dcsim_fmt_sig(buf, size, x, 6);
+    size_t k = strlen(buf);
+    if (k + 1 < size) snprintf(buf + k, size - k, " %s", unit);
+  }
+}
+
 static void print_knee(const dcsim_sweep_point *pts, size_t n, unsigned obj) {
   for (size_t i = 0; i < n; i++) {
     if (!pts[i].knee) continue;
+    const dcsim_sweep_point *p = &pts[i];
+    char tb[96], eb[96], cb[96];
+    knee_value(tb, sizeof tb, p->time_s, p->has_band ? p->time_band : NULL, 0, "s");
+    knee_value(eb, sizeof eb, p->energy_j, p->has_band ? p->energy_band : NULL, 1, "J");
+    knee_value(cb, sizeof cb, p->cost_usd, p->has_cost_band ? p->cost_band : NULL, 0, "USD");
     if (obj == DCSIM_OBJ_DEFAULT)
       printf(
           "knee (closest to the utopia point, both axes scaled to [0,1] over the front): point "
-          "%u, %s s, %s\n",
-          pts[i].index, DCSIM_SIG(pts[i].time_s), DCSIM_SI(pts[i].energy_j, "J"));
+          "%u, %s, %s\n",
+          p->index, tb, eb);
     else
       printf(
           "knee (closest to the utopia point, %s each scaled to [0,1] over the front): point "
-          "%u, %s s, %s, %s USD\n",
-          dcsim_objectives_name(obj), pts[i].index, DCSIM_SIG(pts[i].time_s),
-          DCSIM_SI(pts[i].energy_j, "J"), DCSIM_SIG(pts[i].cost_usd));
+          "%u, %s, %s, %s\n",
+          dcsim_objectives_name(obj), p->index, tb, eb, cb);
   }
 }
 
@@ -280,6 +297,18 @@ static void print_cores_available(const dcsim_scenario *s, const dcsim_sweep_poi
     first = 0;
   }
   if (!first) putchar('\n');
+}
+
+/* Issue 37: a sweep over GPU nodes without --host-cpu says which CPU those nodes have (the
+ * platform's), since it weighs in their power and cost. */
+static void print_gpu_host(const dcsim_args *a, const dcsim_sweep_point *pts, size_t n) {
+  if (dcsim_arg(a, "host-cpu")) return;
+  for (size_t i = 0; i < n; i++)
+    if (pts[i].done && pts[i].gpu[0] && pts[i].host_cpu[0]) {
+      printf("GPU nodes' host CPU: %s, the platform's (--host-cpu chooses others)\n",
+             pts[i].host_cpu);
+      return;
+    }
 }
 
 typedef struct sweep_cmd {
@@ -340,6 +369,9 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
       dcsim_error_at(err, NULL, dcsim_arg_index(a, "heatmap"));
     return rc;
   }
+  if (!c->plot && !c->heat && dcsim_arg(a, "title")) /* no option silently ignored (issue 35) */
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "title"),
+                     "--title names the pictures of --plot and --heatmap; there is none");
   char gnuplot[1024];
   if (root && (c->plot || c->heat) && (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err)))
     return rc; /* before sweeping */
@@ -492,9 +524,9 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
     goto out;
   }
   /* the bands and the points indistinguishable from a time-energy front (dcsim/sweep_bands.h) */
-  if (dcsim_sweep_objectives(c.sw) == DCSIM_OBJ_DEFAULT &&
-      (rc = dcsim_sweep_bands_mark_default(
-           pts, n, dcsim_sweep_scenario_transferred(dcsim_sweep_base(c.sw)), err)))
+  if ((rc = dcsim_sweep_bands_mark_default(pts, n,
+                                           dcsim_sweep_scenario_transferred(dcsim_sweep_base(c.sw)),
+                                           dcsim_sweep_objectives(c.sw), err)))
     goto out;
   if (c.fmt == DCSIM_FMT_JSON)
     dcsim_sweep_write_json(stdout, pts, n, &c.rp);
@@ -504,6 +536,7 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
     dcsim_sweep_write_text(stdout, pts, n, 1);
     print_knee(pts, n, dcsim_sweep_objectives(c.sw));
     print_cores_available(dcsim_sweep_base(c.sw), pts, n);
+    print_gpu_host(a, pts, n);
     if (c.dbpath) printf("results: %s, sweep %lld\n", c.dbpath, (long long)c.sweep_id);
     dcsim_repro_text(stdout, &c.rp);
   }
@@ -525,13 +558,17 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
                      "no feasible point: all %zu points are infeasible (the reasons are above)", n);
     goto out;
   }
+  if (done == n && (rc = dcsim_sweep_check_objectives(pts, n, dcsim_sweep_objectives(c.sw),
+                                                      a->positional[0], err)))
+    goto out;
   char caption[512];
   dcsim_repro_caption(&c.rp, caption, sizeof caption);
   if (c.plot)
     rc = dcsim_plot_pareto_on(pts, n, dcsim_sweep_objectives(c.sw), dcsim_arg(a, "title"), caption,
-                              c.plot, c.pf, err);
+                              c.plot, c.pf, dcsim_cli_catch_interrupts(), err);
   if (!rc && c.heat)
-    rc = dcsim_plot_heatmap(pts, n, 0, dcsim_arg(a, "title"), caption, c.heat, c.hf, err);
+    rc = dcsim_plot_heatmap(pts, n, 0, dcsim_arg(a, "title"), caption, c.heat, c.hf,
+                            dcsim_cli_catch_interrupts(), err);
 out:
   dcsim_repro_release(&c.rp);
   dcsim_sweepdb_close(c.ctx.db);
@@ -653,6 +690,9 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   if (rc) return rc;
   const char *out = dcsim_arg(a, "out");
   const int picture = dcsim_format_is_picture(fmt);
+  if (!picture && dcsim_arg(a, "title")) /* no option silently ignored (issue 35) */
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "title"),
+                     "--title is the title of a picture: --format png|svg or --out FILE.png|svg");
   const char *in = a->positional[0];
   dcsim_sweep_point *pts = NULL;
   size_t n = 0;
@@ -662,13 +702,18 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   unsigned obj;
   if ((rc = parse_objectives(a, &obj, err)) || (rc = read_points(a, &pts, &n, &rp, err))) goto out;
   dcsim_sweep_mark_front_on(pts, n, obj);
+  if ((rc = dcsim_sweep_check_objectives(pts, n, obj, in, err))) {
+    dcsim_error_suffix(err, "; --price is an option of dcsim sweep: run the sweep again with it");
+    goto out;
+  }
   /* points read from a file: the platform of a point without a CPU name is unknown here */
-  if (obj == DCSIM_OBJ_DEFAULT && (rc = dcsim_sweep_bands_mark_default(pts, n, 1, err))) goto out;
+  if ((rc = dcsim_sweep_bands_mark_default(pts, n, 1, obj, err))) goto out;
   if (picture) {
     char caption[512];
     dcsim_repro_caption(&rp, caption, sizeof caption);
     rc = dcsim_plot_pareto_on(pts, n, obj, dcsim_arg(a, "title"), caption, out,
-                              fmt == DCSIM_FMT_SVG ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG, err);
+                              fmt == DCSIM_FMT_SVG ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG,
+                              dcsim_cli_catch_interrupts(), err);
     goto out;
   }
   /* the front, and the points indistinguishable from it (dcsim/sweep_bands.h), by increasing
@@ -695,19 +740,13 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   else {
     size_t feas = 0;
     for (size_t i = 0; i < n; i++) feas += pts[i].feasible != 0;
-    if (obj == DCSIM_OBJ_DEFAULT)
-      fprintf(f,
-              "%zu %s read, %zu of them feasible; the Pareto front (time vs energy) has %zu of "
-              "them, and %zu more are indistinguishable from it within their uncertainty bands, "
-              "listed below by time (knee: closest to the utopia point after scaling both axes to "
-              "[0,1])\n\n",
-              n, dcsim_plural(n, "point", "points"), feas, m - near, near);
-    else
-      fprintf(f,
-              "%zu %s read, %zu of them feasible; the Pareto front over %s has %zu of them, "
-              "listed below by time (knee: closest to the utopia point after scaling each "
-              "objective to [0,1]; a point of unknown cost is on no front)\n\n",
-              n, dcsim_plural(n, "point", "points"), feas, dcsim_objectives_name(obj), m);
+    fprintf(f,
+            "%zu %s read, %zu of them feasible; the Pareto front over %s has %zu of them, and %zu "
+            "more are indistinguishable from it (their uncertainty bands meet a front point's on "
+            "every objective), listed below by time (knee: closest to the utopia point after "
+            "scaling each objective to [0,1]%s)\n\n",
+            n, dcsim_plural(n, "point", "points"), feas, dcsim_objectives_name(obj), m - near, near,
+            obj & DCSIM_OBJ_COST ? "; a point of unknown cost is on no front" : "");
     dcsim_sweep_write_text(f, pts, m, 0);
     dcsim_repro_text(f, &rp);
   }
@@ -765,7 +804,8 @@ int dcsim_cmd_heatmap(const dcsim_args *a, dcsim_error *err) {
     for (size_t i = 0; i < n; i++) m += pts[i].done != 0;
     char caption[512];
     dcsim_repro_caption(&rp, caption, sizeof caption);
-    rc = m ? dcsim_plot_heatmap(pts, n, time, dcsim_arg(a, "title"), caption, out, pf, err)
+    rc = m ? dcsim_plot_heatmap(pts, n, time, dcsim_arg(a, "title"), caption, out, pf,
+                                dcsim_cli_catch_interrupts(), err)
            : DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
                        "no point of %s matches --cpu, --gpu and --freq", a->positional[0]);
   }

@@ -125,3 +125,32 @@ void dcsim_bands_apply(const dcsim_bands_t *b, int cpu, int gpu, dcsim_prov_kind
   energy_band[0] = energy_j * (1 + t[0]) * (1 + p[0]);
   energy_band[1] = energy_j * (1 + t[1]) * (1 + p[1]);
 }
+
+void dcsim_bands_cover(double time_s, const double cover_s[2], double time_band[2],
+                       double energy_band[2]) {
+  if (!(time_s > 0) || !(cover_s[1] > 0)) return;
+  /* the cover's ends carry the class band's relative widths; the energy is a power times the
+   * time, so its band stretches by the same factors (doc/models.md "Uncertainty bands") */
+  double lo = fmin(time_band[0], cover_s[0] * time_band[0] / time_s);
+  double hi = fmax(time_band[1], cover_s[1] * time_band[1] / time_s);
+  if (energy_band) {
+    if (time_band[0] > 0) energy_band[0] *= lo / time_band[0];
+    if (time_band[1] > 0) energy_band[1] *= hi / time_band[1];
+  }
+  time_band[0] = lo;
+  time_band[1] = hi;
+}
+
+void dcsim_bands_cost(double cost_usd, double time_s, const double time_band[2], double energy_j,
+                      const double energy_band[2], double cost_band[2]) {
+  /* cost = a E + b T (a: the tariff, b: the prices over their lifetime; both >= 0, inputs taken
+   * as exact), so (a E' + b T') / (a E + b T) lies between the smaller and the larger of E'/E and
+   * T'/T whatever a and b are (issue 37; doc/sweep.md "The cost band") */
+  double lo = 1, hi = 1;
+  if (time_s > 0 && energy_j > 0) {
+    lo = fmin(time_band[0] / time_s, energy_band[0] / energy_j);
+    hi = fmax(time_band[1] / time_s, energy_band[1] / energy_j);
+  }
+  cost_band[0] = cost_usd * lo;
+  cost_band[1] = cost_usd * hi;
+}

@@ -236,6 +236,10 @@ static int load_energy(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNo
   xmlNode *idle = dcsim__xml_child(en, "idle");
   if ((rc = dcsim__xml_double(doc, idle, "pkg-w", 1, &t->pkg_idle_w, err))) return rc;
   if ((rc = dcsim__xml_double(doc, idle, "dram-w", 1, &t->dram_idle_w, err))) return rc;
+  if (!(t->pkg_idle_w >= 0 && t->pkg_idle_w <= DCSIM_POWER_MAX_W && t->dram_idle_w >= 0 &&
+        t->dram_idle_w <= DCSIM_POWER_MAX_W))
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, idle, "<idle>: pkg-w and dram-w are 0 to %g W",
+                         DCSIM_POWER_MAX_W);
   size_t n = dcsim__xml_count(en, "state");
   t->rows = calloc(n ? n : 1, sizeof *t->rows);
   if (!t->rows) return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, en, "out of memory");
@@ -246,6 +250,10 @@ static int load_energy(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNo
     if ((rc = dcsim__xml_double(doc, s, "dram-w", 1, &r->dram_w, err))) return rc;
     if (r->cores == 0)
       return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, s, "<state>: cores must be >= 1");
+    if (!(r->pkg_w >= 0 && r->pkg_w <= DCSIM_POWER_MAX_W && r->dram_w >= 0 &&
+          r->dram_w <= DCSIM_POWER_MAX_W))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, s, "<state>: pkg-w and dram-w are 0 to %g W",
+                           DCSIM_POWER_MAX_W);
     if (t->n_rows && r->cores <= t->rows[t->n_rows - 1].cores)
       return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, s,
                            "<state cores=\"%u\">: states must be in increasing core order",
@@ -1032,8 +1040,10 @@ int dcsim__price_load(const dcsim_xml_doc_t *doc, xmlNode *root, dcsim__price *p
       (rc = dcsim__xml_str(doc, n, "date", 1, &date, err)) ||
       (rc = dcsim__xml_str(doc, n, "source", 1, &src, err)))
     return rc;
-  if (!(pr->usd > 0))
-    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, n, "<price usd>: must be positive");
+  if (!(pr->usd >= DCSIM_PRICE_MIN_USD && pr->usd <= DCSIM_PRICE_MAX_USD))
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, n,
+                         "<price usd=\"%g\">: a unit price is %g to %g USD", pr->usd,
+                         DCSIM_PRICE_MIN_USD, DCSIM_PRICE_MAX_USD);
   if (!(pr->date = dcsim_strdup(date)) || !(pr->source = dcsim_strdup(src)))
     return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   return 0;

@@ -17,6 +17,7 @@ struct dcsim_gpu_profile {
   char *source;                    /* <characteristics source>, or <device source> without them */
   char *dev_source;                /* <device source> */
   char *launch_source, *pm_source; /* <launch source>, <power-model source> (NULL without) */
+  char *launch_borrowed_from;      /* <launch borrowed-from> (NULL without) */
   dcsim_gpu_spec spec;
   size_t n_levels;
   dcsim_cache_level levels[2]; /* <cache-hierarchy>: L2, DRAM */
@@ -31,6 +32,7 @@ void dcsim_gpu_profile_free(dcsim_gpu_profile_t *p) {
   free(p->source);
   free(p->dev_source);
   free(p->launch_source);
+  free(p->launch_borrowed_from);
   free(p->pm_source);
   dcsim__price_release(&p->price);
   free(p);
@@ -51,6 +53,15 @@ static int gpu_launch_power_model(dcsim_gpu_profile_t *p, const dcsim_xml_doc_t 
       return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, l,
                            "<launch>: sync-s must be positive and async-s in 0..sync-s");
     s->has_launch = 1;
+    const char *from = dcsim__xml_attr(doc, l, "borrowed-from");
+    if (from) {
+      if (!*from)
+        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l,
+                             "<launch borrowed-from>: name the GPU whose figure it is");
+      if (!(p->launch_borrowed_from = dcsim_strdup(from)))
+        return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+      s->launch_borrowed = 1;
+    }
   }
   if (!m) return 0;
   struct {
@@ -63,8 +74,9 @@ static int gpu_launch_power_model(dcsim_gpu_profile_t *p, const dcsim_xml_doc_t 
   for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
     /* issue-w and scatter-w may be left out: a fit without phases exercising them (doc) */
     if ((rc = dcsim__xml_double(doc, m, f[i].a, i < 6, f[i].v, err))) return rc;
-    if (!(*f[i].v >= 0) || !isfinite(*f[i].v))
-      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, m, "<power-model %s>: must be >= 0", f[i].a);
+    if (!(*f[i].v >= 0 && *f[i].v <= DCSIM_POWER_MAX_W))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, m, "<power-model %s>: must be 0 to %g W", f[i].a,
+                           DCSIM_POWER_MAX_W);
   }
   if (!(s->active_idle_w > 0))
     return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, m,
@@ -206,6 +218,10 @@ static int gpu_links_power(const dcsim_xml_doc_t *doc, xmlNode *root, dcsim_gpu_
   if (!(s->power_limit_w > s->idle_w) || s->active_idle_w >= s->power_limit_w)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, pw,
                          "<power>: idle-w and active-idle-w must be below limit-w");
+  if (!(s->power_limit_w <= DCSIM_POWER_MAX_W))
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, pw,
+                         "<power limit-w=\"%g\">: above the plausible %g W of one power figure",
+                         s->power_limit_w, DCSIM_POWER_MAX_W);
   if (s->active_idle_w > 0 && !dcsim__xml_attr(doc, pw, "active-idle-source"))
     return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, pw,
                          "<power>: active-idle-w needs active-idle-source");
@@ -287,6 +303,10 @@ const dcsim_gpu_spec *dcsim_gpu_profile_spec(const dcsim_gpu_profile_t *p) { ret
 
 const char *dcsim_gpu_profile_source(const dcsim_gpu_profile_t *p) { return p->source; }
 const char *dcsim_gpu_profile_device_source(const dcsim_gpu_profile_t *p) { return p->dev_source; }
+const char *dcsim_gpu_profile_launch_borrowed_from(const dcsim_gpu_profile_t *p) {
+  return p->launch_borrowed_from ? p->launch_borrowed_from : "";
+}
+
 const char *dcsim_gpu_profile_launch_source(const dcsim_gpu_profile_t *p) {
   return p->launch_source ? p->launch_source : "";
 }

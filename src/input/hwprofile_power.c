@@ -25,7 +25,14 @@ static int copy_source(const dcsim_xml_doc_t *doc, xmlNode *n, char **out, dcsim
   return 0;
 }
 
-/* A required attribute that must be >= 0 (the schema says so; checked again for built files). */
+/* Issue 35: DRAM energy per byte is about 3e-10 J (D3.5 Tables 35 and 29: 2.989e-10); 10^-6 J is
+ * 10^3 x beyond any memory. The factors (voltage-slope 0.5, load-overhead 0.207 in the shipped
+ * profiles) at most 10^3. */
+#define MAX_J_PER_BYTE 1e-6
+#define MAX_FACTOR     1e3
+
+/* A required attribute that must be >= 0 (the schema says so; checked again for built files) and,
+ * at most DCSIM_POWER_MAX_W for a power (a name ending in -w), MAX_J_PER_BYTE or MAX_FACTOR. */
 static int nonneg(const dcsim_xml_doc_t *doc, xmlNode *n, const char *name, double *out,
                   dcsim_error *err) {
   int rc = dcsim__xml_double(doc, n, name, 1, out, err);
@@ -33,6 +40,15 @@ static int nonneg(const dcsim_xml_doc_t *doc, xmlNode *n, const char *name, doub
   if (!(*out >= 0))
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, n, "<%s>: %s must be >= 0", (const char *)n->name,
                          name);
+  size_t l = strlen(name);
+  int watts = l > 2 && strcmp(name + l - 2, "-w") == 0, jpb = strcmp(name, "j-per-byte") == 0;
+  double hi = watts ? DCSIM_POWER_MAX_W : jpb ? MAX_J_PER_BYTE : MAX_FACTOR;
+  if (*out > hi)
+    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, n, "<%s %s=\"%g\">: above the plausible %g%s",
+                         (const char *)n->name, name, *out, hi,
+                         watts ? " W of one power figure"
+                         : jpb ? " J per byte of DRAM traffic"
+                               : " of a dimensionless factor");
   return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/hwprofile.h"
 #include "dcsim/strutil.h"
 #include "util/xmlio.h"
 
@@ -84,9 +85,12 @@ static int load_group(const dcsim_xml_doc_t *doc, xmlNode *node, dcsim_node_grou
     if ((rc = dcsim__xml_double(doc, np, "base-w", 1, &g->node_base_w, err)) ||
         (rc = dcsim__xml_double(doc, np, "load-overhead", 1, &g->node_load_overhead, err)))
       return rc;
-    if (!(g->node_base_w >= 0) || !(g->node_load_overhead >= 0))
+    if (!(g->node_base_w >= 0 && g->node_base_w <= DCSIM_POWER_MAX_W) ||
+        !(g->node_load_overhead >= 0 && g->node_load_overhead <= 1e3))
       return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, np,
-                           "<node-power>: base-w and load-overhead must be >= 0");
+                           "<node-power>: base-w must be 0 to %g W (dcsim/hwprofile.h) and "
+                           "load-overhead 0 to 1000",
+                           DCSIM_POWER_MAX_W);
   }
   return 0;
 }

@@ -47,13 +47,17 @@ static int cpu_energy_d35(const dcsim_model_req *req, double time_s, double comp
   return 0;
 }
 
-/* The dwarf's <power-activity>, or full load (flagged in *prov) when it declares none. */
-static dcsim_power_activity cpu_activity(const dcsim_dwarf_t *d, dcsim_prov *prov) {
+/* The dwarf's <power-activity>, or full load (flagged in *prov) when it declares none. Under
+ * --threading ideal (DCSIM_MODEL_HW_THREADS) every active core is busy: the extra cores take the
+ * activity of the dwarf's first, busy core (the power model's busy-core power at this code's
+ * activity), not the measured code's waiting threads (doc/models.md "Variants"). */
+static dcsim_power_activity cpu_activity(const dcsim_model_req *req, dcsim_prov *prov) {
   dcsim_power_activity a = { 1, 1, NULL };
-  if (!dcsim_dwarf_power_activity(d, &a))
+  if (!dcsim_dwarf_power_activity(req->ev->dwarf, &a))
     *prov = dcsim_prov_weakest(
         *prov, dcsim_prov_make(DCSIM_PROV_EXTRAPOLATED,
                                "the dwarf has no <power-activity>: cores at full-load power"));
+  if (req->flags & DCSIM_MODEL_HW_THREADS) a.extra_core = a.first_core;
   return a;
 }
 
@@ -65,7 +69,7 @@ static int cpu_energy_wall(const dcsim_model_req *req, double time_s, dcsim_pred
   dcsim_prov prov = out->time_prov;
   dcsim_node_load ld = { req->state.ghz,
                          req->state.threads,
-                         cpu_activity(req->ev->dwarf, &prov),
+                         cpu_activity(req, &prov),
                          time_s > 0 ? dram_byte / time_s : 0,
                          0,
                          req->state.label && strcmp(req->state.label, "turbo") == 0 };
@@ -118,23 +122,15 @@ static int apply_threads(const dcsim_model_req *req, const dcsim_cpu_node_spec *
   if (!ti->law) return 0; /* no measurements: ideal scaling, said by the output */
   dcsim_cpu_node_spec one = *ns;
   one.state.threads = 1;
-  dcsim_cpu_result *r1 = NULL, *rm = NULL;
+  dcsim_cpu_result *r1 = NULL;
   int rc = dcsim_model_cpu(req->ev, &one, 1, req->net_s_per_byte, &r1, err);
-  if (!rc && n > ti->law->cores_max) { /* beyond the measured range: the efficiency at its end */
-    dcsim_cpu_node_spec at_max = *ns;
-    at_max.state.threads = ti->law->cores_max;
-    rc = dcsim_model_cpu(req->ev, &at_max, 1, req->net_s_per_byte, &rm, err);
-  }
-  if (rc) goto out;
+  if (rc) return rc;
   ti->one_time_s = compute_s(r1);
-  ti->max_time_s = rm ? compute_s(rm) : 0;
   ti->prov = dcsim_threads_prov(ti->law, ti->exact, n);
-  dcsim_threads_apply(ti->law, n, r1, rm, req->ev->comm_overlap, out->cpu);
+  ti->law_time_s = dcsim_threads_apply(ti->law, n, r1, req->ev->comm_overlap, out->cpu);
   out->cpu->prov = dcsim_prov_weakest(dcsim_prov_weakest(out->cpu->prov, r1->prov), ti->prov);
-out:
   dcsim_cpu_result_free(r1);
-  dcsim_cpu_result_free(rm);
-  return rc;
+  return 0;
 }
 
 static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {
@@ -170,6 +166,10 @@ static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
   }
   out->time_s = out->cpu->time_s;
   out->time_prov = out->cpu->prov;
+  if (out->threads.law && out->threads.law_time_s > comp) { /* beyond the law's measured cores */
+    out->time_cover_s[0] = out->time_s;
+    out->time_cover_s[1] = out->time_s + out->threads.law_time_s - comp;
+  }
   if (req->energy_form == DCSIM_ENERGY_NONE) return 0;
   return cpu_energy(req, out->cpu->node_time_s[0], comp, out, err);
 }
@@ -219,7 +219,9 @@ static int in_list(const char *list, const char *name) {
  * on a GPU whose counters were measured (and, with launch terms, fitted on it) are table; the
  * architecture model elsewhere is extrapolated when it uses fitted launch terms, else spec. On a
  * GPU with its own <launch>: table where the dwarf's counters were measured on it, else
- * extrapolated (counts measured elsewhere), or spec without the dwarf's <launch>. */
+ * extrapolated (counts measured elsewhere), or spec without the dwarf's <launch>; with a launch
+ * figure borrowed from another GPU (<launch borrowed-from>, issue 37) spec, its source the reason.
+ */
 static dcsim_prov gpu_time_prov(const dcsim_model_req *req, int arch) {
   const dcsim_dwarf_eval *ev = req->ev;
   const char *name = dcsim_gpu_profile_name(req->gpu);
@@ -228,6 +230,8 @@ static dcsim_prov gpu_time_prov(const dcsim_model_req *req, int arch) {
                ? dcsim_prov_make(DCSIM_PROV_TABLE, dcsim_gpu_profile_source(req->gpu))
                : dcsim_prov_make(DCSIM_PROV_SPEC, dcsim_gpu_profile_device_source(req->gpu));
   int measured = in_list(ev->measured_on, name);
+  if (dcsim_gpu_profile_spec(req->gpu)->launch_borrowed) /* another GPU's figure: the widest band */
+    return dcsim_prov_make(DCSIM_PROV_SPEC, dcsim_gpu_profile_launch_source(req->gpu));
   if (dcsim_gpu_profile_spec(req->gpu)->has_launch) /* the GPU's own launch cost and floors */
     return measured ? dcsim_prov_make(DCSIM_PROV_TABLE, dcsim_gpu_profile_launch_source(req->gpu))
            : *ev->measured_on /* the counters of other GPUs (their names) on this one */
@@ -313,6 +317,10 @@ static int run_gpu_as(const dcsim_model_req *req, dcsim_prediction *out, dcsim_e
                      "§5.5's measured fraction S");
   dcsim_gpu_opts mode = { req->gpu_small_domain, 0, arch };
   const int irregular = req->ev->n_kernels == 0;
+  /* One model per GPU count (issue 37): in the default model one GPU is the split at G = 1, so the
+   * host transfer of a dwarf with <multi-gpu> is counted for one GPU as for several; --d35 keeps
+   * D3.5's single-GPU model, which leaves it out (§3.3), when no count is given. */
+  const unsigned gpus = req->gpus >= 1 ? req->gpus : arch && req->ev->has_multi_gpu ? 1 : 0;
   if (irregular) { /* irregular loops on a GPU (dcsim/model_irregular.h, FV §7) */
     if (req->gpus > 1)
       return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
@@ -320,9 +328,8 @@ static int run_gpu_as(const dcsim_model_req *req, dcsim_prediction *out, dcsim_e
                        dcsim_dwarf_name(req->ev->dwarf));
     if ((rc = dcsim_model_irregular_gpu(req->ev, req->gpu, &out->cpu, err))) return rc;
     out->time_s = out->cpu->time_s;
-  } else if (req->gpus >= 1) { /* the domain split over G GPUs (dcsim/model_multigpu.h) */
-    if ((rc = dcsim_model_multigpu(req->ev, req->gpu, req->gpus, &mode, &out->multigpu, err)))
-      return rc;
+  } else if (gpus >= 1) { /* the domain split over G GPUs (dcsim/model_multigpu.h) */
+    if ((rc = dcsim_model_multigpu(req->ev, req->gpu, gpus, &mode, &out->multigpu, err))) return rc;
     out->gpu = out->multigpu->gpu; /* one GPU's part, for the per-kernel report */
     out->multigpu->gpu = NULL;
     out->time_s = out->multigpu->time_s;
@@ -331,7 +338,7 @@ static int run_gpu_as(const dcsim_model_req *req, dcsim_prediction *out, dcsim_e
     if ((rc = dcsim_model_gpu_opts(req->ev, req->gpu, &mode, &out->gpu, err))) return rc;
     out->time_s = out->gpu->time_s;
   }
-  const double n_gpus = req->gpus >= 1 ? req->gpus : 1;
+  const double n_gpus = gpus >= 1 ? gpus : 1;
   /* the cache-line model rests on the profile's bandwidths in either mode */
   out->time_prov = gpu_time_prov(req, arch && !irregular);
   if (req->energy_form == DCSIM_ENERGY_NONE) return 0;

@@ -5,6 +5,7 @@
 #ifndef DCSIM_OUTPUT_INTERNAL_H
 #define DCSIM_OUTPUT_INTERNAL_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,7 +17,9 @@
 typedef struct dcsim_plot_gp {
   char dir[512];
   char script[600];
-  FILE *f; /* the script */
+  char picture[600]; /* what gnuplot draws into, in dir; published to the output by _run */
+  const volatile sig_atomic_t *stop; /* SIGINT/SIGTERM flag polled while gnuplot runs (or NULL) */
+  FILE *f;                           /* the script */
   int oom;
   dcsim_plot_format fmt; /* issue 26: what made the picture goes into its metadata */
   char meta[1024];       /* the caption: version, commit, input hashes */
@@ -49,15 +52,20 @@ struct dcsim_plot_trace {
 };
 
 /* Opens the script of a picture of width x height pixels to be written to out (a temporary
- * directory; the terminal, the output and the caption set). */
+ * directory; the terminal, the output and the caption set; stop: polled while gnuplot runs). An out
+ * that exists and is not a regular file (a FIFO, a device) is refused before anything is made. */
 int dcsim__plot_open(dcsim_plot_gp *g, const char *out, dcsim_plot_format fmt, int width,
-                     int height, const char *caption, dcsim_error *err);
-/* Runs gnuplot on the script (dcsim_plot_find_gnuplot), checks that out was written, and removes
- * the temporary files; an error quotes gnuplot's first complaint. */
+                     int height, const char *caption, const volatile sig_atomic_t *stop,
+                     dcsim_error *err);
+/* Runs gnuplot on the script (dcsim_plot_find_gnuplot), checks that it drew the picture, publishes
+ * it at out atomically (a temporary file beside out, then rename: an existing picture stays whole
+ * when anything fails) and removes the temporary files; an error quotes gnuplot's first
+ * complaint. */
 int dcsim__plot_run(dcsim_plot_gp *g, const char *out, dcsim_error *err);
 /* Removes the temporary files (the script not run). */
 void dcsim__plot_cleanup(dcsim_plot_gp *g);
-/* s as a double-quoted gnuplot string (data files and script). */
+/* s as a gnuplot string expression in which nothing is substituted (single-quoted lines): every
+ * text that reaches a script (names, titles, paths) goes through it, and nothing else does. */
 void dcsim__plot_str(FILE *f, const char *s);
 /* Colour i of n series: the palette's for n <= 10, else distinct hues (buf holds "#rrggbb"). */
 const char *dcsim__plot_color_n(size_t i, size_t n, char buf[8]);

@@ -5,14 +5,18 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include <zlib.h>
 
@@ -20,6 +24,8 @@
 #include "dcsim/repro.h"
 #include "dcsim/strutil.h"
 #include "output/internal.h"
+#include "util/fileio.h"
+#include "util/xmledit.h"
 
 extern char **environ;
 
@@ -135,15 +141,35 @@ static void gp_caption(FILE *f, const char *caption, int height) {
           (lines - 0.5) * lh + 0.004);
 }
 
+/* Refuses an output path that exists and is not a regular file (a FIFO, a device, a socket, a
+ * directory): a picture is written by renaming a finished file over it, and a FIFO without a
+ * reader would block (issue 35). Checked before any work. */
+static int plot_target_ok(const char *out, dcsim_error *err) {
+  struct stat st;
+  if (!out || !*out) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "empty picture path");
+  if (stat(out, &st) == 0 && !S_ISREG(st.st_mode))
+    return DCSIM_ERR(err, DCSIM_EIO, out, 0,
+                     "is not a regular file (a FIFO, device, socket or directory): a picture is "
+                     "only written to a regular file");
+  return 0;
+}
+
 int dcsim__plot_open(dcsim_plot_gp *g, const char *out, dcsim_plot_format fmt, int width,
-                     int height, const char *caption, dcsim_error *err) {
+                     int height, const char *caption, const volatile sig_atomic_t *stop,
+                     dcsim_error *err) {
   memset(g, 0, sizeof *g);
+  g->stop = stop;
+  int rc = plot_target_ok(out, err);
+  if (rc) return rc;
   const char *tmp = getenv("TMPDIR");
-  snprintf(g->dir, sizeof g->dir, "%s/dcsim-plot-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (dcsim_bufprintf(g->dir, sizeof g->dir, "%s/dcsim-plot-XXXXXX", tmp && *tmp ? tmp : "/tmp"))
+    return DCSIM_ERR(err, DCSIM_EIO, tmp, 0, "TMPDIR: too long a path");
   if (!mkdtemp(g->dir))
     return DCSIM_ERR(err, DCSIM_EIO, g->dir, 0, "cannot create a temporary directory: %s",
                      strerror(errno));
   snprintf(g->script, sizeof g->script, "%s/plot.gp", g->dir);
+  snprintf(g->picture, sizeof g->picture, "%s/picture.%s", g->dir,
+           fmt == DCSIM_PLOT_PNG ? "png" : "svg");
   if (!(g->f = fopen(g->script, "w"))) {
     rmdir(g->dir);
     return DCSIM_ERR(err, DCSIM_EIO, g->script, 0, "cannot write: %s", strerror(errno));
@@ -156,12 +182,11 @@ int dcsim__plot_open(dcsim_plot_gp *g, const char *out, dcsim_plot_format fmt, i
             "set terminal svg size %d,%d dynamic font 'DejaVu Sans,11' noenhanced background "
             "'#ffffff'\n",
             width, height);
-  fputs("set output '", g->f);
-  for (const char *c = out; *c; c++) { /* single-quoted gnuplot string: a quote is doubled */
-    if (*c == '\'') fputc('\'', g->f);
-    fputc(*c, g->f);
-  }
-  fputs("'\nset encoding utf8\nset termoption noenhanced\n", g->f);
+  /* gnuplot draws into the temporary directory; dcsim__plot_run publishes the picture (no user
+   * path in the script) */
+  fputs("set output ", g->f);
+  dcsim__plot_str(g->f, g->picture);
+  fputs("\nset encoding utf8\nset termoption noenhanced\n", g->f);
   gp_caption(g->f, caption, height);
   g->fmt = fmt;
   snprintf(g->meta, sizeof g->meta, "%s", caption ? caption : "");
@@ -189,87 +214,95 @@ static size_t png_text_chunk(unsigned char *buf, const char *key, const char *te
   return n + 12;
 }
 
-/* the file's bytes with ins inserted at `at`, written over it (a temporary file, then rename) */
-static int splice_file(const char *out, const unsigned char *data, size_t len, size_t at,
-                       const void *ins, size_t ins_len, size_t skip, dcsim_error *err) {
-  char tmp[4096];
-  snprintf(tmp, sizeof tmp, "%s.meta-tmp", out);
-  FILE *w = fopen(tmp, "wb");
-  int ok = w && fwrite(data, 1, at, w) == at && fwrite(ins, 1, ins_len, w) == ins_len &&
-           fwrite(data + at + skip, 1, len - at - skip, w) == len - at - skip;
-  if (w && fclose(w) != 0) ok = 0;
-  if (!ok || rename(tmp, out) != 0) {
-    unlink(tmp);
-    return DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot write its metadata");
-  }
-  return 0;
+/* the picture's bytes with ins (ins_len bytes) in place of the skip bytes at `at`, written to out
+ * atomically (dcsim__file_write_atomic_bytes: a temporary file beside it, then rename) */
+static int publish_spliced(const char *out, const unsigned char *data, size_t len, size_t at,
+                           const void *ins, size_t ins_len, size_t skip, dcsim_error *err) {
+  size_t total = len - skip + ins_len;
+  unsigned char *buf = malloc(total ? total : 1);
+  if (!buf) return DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory");
+  memcpy(buf, data, at);
+  memcpy(buf + at, ins, ins_len);
+  memcpy(buf + at + ins_len, data + at + skip, len - at - skip);
+  int rc = dcsim__file_write_atomic_bytes(out, buf, total, err);
+  free(buf);
+  return rc;
 }
 
-/* PNG: tEXt "Software" (dcsim and its commit) and "Comment" (the caption) after IHDR; SVG: the
- * caption as its <title> and <desc> in place of gnuplot's. */
-static int embed_metadata(const char *out, dcsim_plot_format fmt, const char *meta,
-                          dcsim_error *err) {
-  FILE *f = fopen(out, "rb");
-  if (!f) return DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot read it back");
-  unsigned char *data = NULL;
-  size_t len = 0, cap = 0, k;
-  unsigned char chunk[65536];
-  while ((k = fread(chunk, 1, sizeof chunk, f)) > 0) {
-    if (DCSIM_GROW(data, cap, len + k)) {
-      fclose(f);
-      free(data);
-      return DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory");
-    }
-    memcpy(data + len, chunk, k);
-    len += k;
+/* the SVG's <title> (what made it) and <desc> (the caption), XML-escaped by the one helper
+ * (dcsim__xml_escape); malloc'd, NULL when out of memory */
+static char *svg_meta(const char *soft, const char *meta, size_t *len) {
+  char *text = NULL;
+  FILE *m = open_memstream(&text, len);
+  if (!m) return NULL;
+  fputs("<title>", m);
+  dcsim__xml_escape(m, soft);
+  fputs("</title>\n<desc>", m);
+  dcsim__xml_escape(m, meta);
+  fputs("</desc>", m);
+  if (fclose(m) != 0) {
+    free(text);
+    return NULL;
   }
-  fclose(f);
-  int rc = 0;
+  return text;
+}
+
+/* Publishes gnuplot's picture (data, len bytes) at out with its provenance (issue 26): PNG, tEXt
+ * "Software" (dcsim and its commit) and "Comment" (the caption) after IHDR; SVG, the caption as
+ * its <title> and <desc> in place of gnuplot's. */
+static int publish_picture(const char *out, dcsim_plot_format fmt, const unsigned char *data,
+                           size_t len, const char *meta, dcsim_error *err) {
   char soft[256];
   snprintf(soft, sizeof soft, "dcsim %s, commit %s", dcsim_version(), dcsim_commit());
   if (fmt == DCSIM_PLOT_PNG && len > 33 && memcmp(data + 12, "IHDR", 4) == 0) {
     unsigned char ins[2 * 1400];
     size_t n = png_text_chunk(ins, "Software", soft);
     n += png_text_chunk(ins + n, "Comment", meta);
-    rc = splice_file(out, data, len, 33, ins, n, 0, err); /* 8 signature + 25 IHDR */
-  } else if (fmt == DCSIM_PLOT_SVG) {
-    const char *t = data ? strstr((const char *)data, "<title>Gnuplot</title>") : NULL;
-    const char *d = t ? strstr(t, "</desc>") : NULL;
-    if (t && d) {
-      char ins[4096], esc[2048];
-      size_t e = 0;
-      for (const char *c = meta; *c && e + 6 < sizeof esc; c++) /* XML text: & < > escaped */
-        e += (size_t)snprintf(esc + e, sizeof esc - e, "%s",
-                              *c == '&'   ? "&amp;"
-                              : *c == '<' ? "&lt;"
-                              : *c == '>' ? "&gt;"
-                                          : (char[]){ *c, 0 });
-      int m = snprintf(ins, sizeof ins, "<title>%s</title>\n<desc>%s</desc>", soft, esc);
-      size_t at = (size_t)(t - (const char *)data), skip = (size_t)(d + 7 - t);
-      rc = splice_file(out, data, len, at, ins, (size_t)m, skip, err);
-    }
+    return publish_spliced(out, data, len, 33, ins, n, 0, err); /* 8 signature + 25 IHDR */
   }
-  free(data);
+  const char *t =
+      fmt == DCSIM_PLOT_SVG ? strstr((const char *)data, "<title>Gnuplot</title>") : NULL;
+  const char *d = t ? strstr(t, "</desc>") : NULL;
+  if (!t || !d) return dcsim__file_write_atomic_bytes(out, data, len, err);
+  size_t il = 0;
+  char *ins = svg_meta(soft, meta, &il);
+  if (!ins) return DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory");
+  size_t at = (size_t)(t - (const char *)data), skip = (size_t)(d + 7 - t);
+  int rc = publish_spliced(out, data, len, at, ins, il, skip, err);
+  free(ins);
   return rc;
 }
 
-/* a double-quoted gnuplot string (data files and script) */
+/* s as a gnuplot string expression that no substitution reaches (gnuplot 5.4 manual, "quote
+ * marks" and "substitution": backquoted commands and @macros are not expanded inside strings
+ * delimited by single quotes, where a backslash is an ordinary character and a quote is doubled):
+ * every line single-quoted, the lines joined by ."\n". (a fixed double-quoted line break, the
+ * only text dcsim itself puts in double quotes); a control character or a byte that does not
+ * begin a UTF-8 character is drawn as U+FFFD, so no input byte can end the string or the line. */
 void dcsim__plot_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '\n') {
-      fputs("\\n", f);
-      continue;
-    } /* a line break in a title */
-    if (*s == '"' || *s == '\\') fputc('\\', f);
-    fputc(*s, f);
+  fputc('\'', f);
+  while (s && *s) {
+    unsigned char c = (unsigned char)*s;
+    size_t n = dcsim_utf8_len(s);
+    if (c == '\n') {
+      fputs("'.\"\\n\".'", f);
+      s++;
+    } else if (n == 0 || c < 0x20 || c == 0x7f) {
+      fputs("\xEF\xBF\xBD", f); /* U+FFFD REPLACEMENT CHARACTER */
+      s++;
+    } else {
+      if (c == '\'') fputc('\'', f);
+      fwrite(s, 1, n, f);
+      s += n;
+    }
   }
-  fputc('"', f);
+  fputc('\'', f);
 }
 
 void dcsim__plot_cleanup(dcsim_plot_gp *g) {
   if (g->f) fclose(g->f);
   g->f = NULL;
+  if (g->picture[0]) unlink(g->picture);
   char p[700];
   static const char *const files[] = { "plot.gp", "gnuplot.log" };
   for (size_t i = 0; i < 2; i++) {
@@ -278,51 +311,101 @@ void dcsim__plot_cleanup(dcsim_plot_gp *g) {
   rmdir(g->dir);
 }
 
+/* gnuplot's first complaint in its log ("" when none) */
+static void first_complaint(const char *log, char *msg, size_t size) {
+  msg[0] = '\0';
+  FILE *l = fopen(log, "r");
+  if (!l) return;
+  char line[512];
+  while (fgets(line, sizeof line, l))
+    if (strstr(line, "rror") || strstr(line, "arning") || !msg[0]) {
+      snprintf(msg, size, "%s", line);
+      if (strstr(line, "rror")) break;
+    }
+  fclose(l);
+  msg[strcspn(msg, "\n")] = '\0';
+}
+
+/* Starts gnuplot on the script, its output in log: fork and exec, so that the child can ask the
+ * kernel (Linux prctl PR_SET_PDEATHSIG) to kill it when dcsim dies: no gnuplot outlives dcsim
+ * (issue 35: a second signal orphaned it). Only async-signal-safe calls in the child. */
+static int spawn_gnuplot(const char *exe, const char *script, const char *log, pid_t *pid,
+                         dcsim_error *err) {
+  pid_t parent = getpid();
+  pid_t p = fork();
+  if (p < 0) return DCSIM_ERR(err, DCSIM_EIO, exe, 0, "cannot run gnuplot: %s", strerror(errno));
+  if (p == 0) {
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127); /* dcsim died before the request */
+#else
+    (void)parent;
+#endif
+    int in = open("/dev/null", O_RDONLY), o = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (in < 0 || o < 0 || dup2(in, 0) < 0 || dup2(o, 1) < 0 || dup2(o, 2) < 0) _exit(127);
+    char *argv[] = { (char *)exe, (char *)script, NULL };
+    execve(exe, argv, environ);
+    _exit(127);
+  }
+  *pid = p;
+  return 0;
+}
+
+/* Waits for gnuplot; when *stop is set (a SIGINT/SIGTERM flag, may be NULL) it is killed and
+ * reaped, DCSIM_EINTR. Polls every 10 ms, so a signal is answered within a second. */
+static int wait_gnuplot(pid_t pid, const volatile sig_atomic_t *stop, int *st, dcsim_error *err) {
+  for (;;) {
+    pid_t w = waitpid(pid, st, WNOHANG);
+    if (w == pid) return 0;
+    if (w < 0 && errno != EINTR)
+      return DCSIM_ERR(err, DCSIM_EIO, "", 0, "waiting for gnuplot: %s", strerror(errno));
+    if (stop && *stop) {
+      kill(pid, SIGKILL);
+      while (waitpid(pid, st, 0) < 0 && errno == EINTR) {}
+      return DCSIM_ERR(err, DCSIM_EINTR, "", 0, "stopped while gnuplot was drawing");
+    }
+    nanosleep(&(struct timespec){ 0, 10000000L }, NULL);
+  }
+}
+
+/* the finished picture read back: malloc'd, NUL-terminated (an SVG is searched as text) */
+static int read_picture(const dcsim_plot_gp *g, const char *out, const char *exe,
+                        unsigned char **data, size_t *len, dcsim_error *err) {
+  char log[600], msg[512];
+  snprintf(log, sizeof log, "%s/gnuplot.log", g->dir);
+  char *text = NULL;
+  dcsim_error e;
+  if (dcsim__file_read(g->picture, NULL, &text, len, &e) != 0 || *len == 0) {
+    free(text);
+    first_complaint(log, msg, sizeof msg);
+    return DCSIM_ERR(err, DCSIM_EIO, out, 0, "gnuplot (%s) failed%s%s", exe, msg[0] ? ": " : "",
+                     msg);
+  }
+  *data = (unsigned char *)text;
+  return 0;
+}
+
 int dcsim__plot_run(dcsim_plot_gp *g, const char *out, dcsim_error *err) {
-  char exe[1024];
+  char exe[1024], log[600];
   int rc = dcsim_plot_find_gnuplot(exe, sizeof exe, err);
   if (!rc && (fputs("unset output\n", g->f) < 0 || fclose(g->f) != 0))
     rc = DCSIM_ERR(err, DCSIM_EIO, g->script, 0, "cannot write the gnuplot script");
   g->f = NULL;
-  if (rc) {
-    dcsim__plot_cleanup(g);
-    return rc;
-  }
-  char log[600];
   snprintf(log, sizeof log, "%s/gnuplot.log", g->dir);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  char *argv[] = { exe, g->script, NULL };
-  pid_t pid;
-  int s = posix_spawn(&pid, exe, &fa, NULL, argv, environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (s != 0) {
-    rc = DCSIM_ERR(err, DCSIM_EIO, exe, 0, "cannot run gnuplot: %s", strerror(s));
-  } else {
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
-    struct stat sb;
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || stat(out, &sb) != 0 || sb.st_size == 0) {
-      char msg[512] = "";
-      FILE *l = fopen(log, "r");
-      if (l) { /* the first line gnuplot complained with */
-        char line[512];
-        while (fgets(line, sizeof line, l))
-          if (strstr(line, "rror") || strstr(line, "arning") || !msg[0]) {
-            snprintf(msg, sizeof msg, "%s", line);
-            if (strstr(line, "rror")) break;
-          }
-        fclose(l);
-        msg[strcspn(msg, "\n")] = '\0';
-      }
-      rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "gnuplot (%s) failed%s%s", exe, msg[0] ? ": " : "",
-                     msg);
-    }
+  pid_t pid = -1;
+  int st = 0;
+  if (!rc) rc = spawn_gnuplot(exe, g->script, log, &pid, err);
+  if (!rc) rc = wait_gnuplot(pid, g->stop, &st, err);
+  unsigned char *data = NULL;
+  size_t len = 0;
+  if (!rc && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+    char msg[512];
+    first_complaint(log, msg, sizeof msg);
+    rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "gnuplot (%s) failed%s%s", exe, msg[0] ? ": " : "", msg);
   }
-  if (!rc) rc = embed_metadata(out, g->fmt, g->meta, err);
+  if (!rc) rc = read_picture(g, out, exe, &data, &len, err);
+  if (!rc) rc = publish_picture(out, g->fmt, data, len, g->meta, err);
+  free(data);
   dcsim__plot_cleanup(g);
   return rc;
 }

@@ -13,7 +13,7 @@
 #include "output/internal.h"
 
 int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *caption, const char *out,
-                     dcsim_plot_format fmt, dcsim_error *err) {
+                     dcsim_plot_format fmt, const volatile sig_atomic_t *stop, dcsim_error *err) {
   const dcsim_scenario *s = t->s;
   if (!t->n_bars) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "no task ran: nothing to draw");
   unsigned nn = s->platform->n_nodes;
@@ -28,7 +28,7 @@ int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *caption, const cha
   const char *tu = dcsim__plot_time_unit((double)t->end_ns * 1e-9, &ts);
   dcsim_plot_gp g;
   int height = 220 + 22 * (rows < 40 ? rows : 40);
-  int rc = dcsim__plot_open(&g, out, fmt, 1200, height, caption, err);
+  int rc = dcsim__plot_open(&g, out, fmt, 1200, height, caption, stop, err);
   if (rc) {
     free(row);
     return rc;
@@ -53,8 +53,9 @@ int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *caption, const cha
     for (unsigned i = 0; i < nn; i++) {
       if (row[i] < 0) continue;
       size_t gi = dcsim__plot_group_of(s, i);
-      fprintf(f, "%s'%s %u' %d", firstt ? "" : ", ", s->groups[gi].g->name,
-              i - s->groups[gi].g->first_node, row[i]);
+      fputs(firstt ? "" : ", ", f);
+      dcsim__plot_str(f, s->groups[gi].g->name); /* 'group'.' index' position */
+      fprintf(f, ".' %u' %d", i - s->groups[gi].g->first_node, row[i]);
       firstt = 0;
     }
     fputs(")\n", f);
@@ -70,8 +71,9 @@ int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *caption, const cha
           hi = row[i];
         }
       if (lo < 0) continue;
-      fprintf(f, "set label %d '%s' at graph 1.01, first %g left font ',10'\n", ++k,
-              s->groups[gi].g->name, (lo + hi) / 2.0);
+      fprintf(f, "set label %d ", ++k);
+      dcsim__plot_str(f, s->groups[gi].g->name);
+      fprintf(f, " at graph 1.01, first %g left font ',10'\n", (lo + hi) / 2.0);
       if (lo > 0)
         fprintf(f,
                 "set arrow %d from graph 0, first %g to graph 1, first %g nohead dt 3 lc rgb "

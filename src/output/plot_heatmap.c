@@ -160,7 +160,7 @@ static void heat_panel(FILE *f, const heat_view *h, size_t k, int last) {
 
 int dcsim_plot_heatmap(const dcsim_sweep_point *pts, size_t n, int time, const char *title,
                        const char *caption, const char *out, dcsim_plot_format fmt,
-                       dcsim_error *err) {
+                       const volatile sig_atomic_t *stop, dcsim_error *err) {
   heat_view *h = calloc(1, sizeof *h);
   if (!h) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   h->pts = pts;
@@ -172,7 +172,7 @@ int dcsim_plot_heatmap(const dcsim_sweep_point *pts, size_t n, int time, const c
   int width = 420 * (int)cols + 260;
   if (!rc)
     rc = dcsim__plot_open(&g, out, fmt, width < 960 ? 960 : width, 330 * (int)rows + 170, caption,
-                          err);
+                          stop, err);
   if (rc) {
     free(h);
     return rc;

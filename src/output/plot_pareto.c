@@ -28,7 +28,7 @@ static void log_axis(FILE *f, char axis, double lo, double hi) {
 }
 
 typedef struct series {
-  char key[140];
+  char key[224];
 } series;
 
 /* The points of a Pareto plot and what the phases of dcsim_plot_pareto() learn about them. */
@@ -91,7 +91,7 @@ static void pareto_scan(pareto_view *v) {
     if (v->first == n) v->first = i;
     const dcsim_sweep_point *q = &pts[v->first];
     v->var_cpu |= strcmp(p->cpu, q->cpu) != 0;
-    v->var_gpu |= strcmp(p->gpu, q->gpu) != 0;
+    v->var_gpu |= strcmp(p->gpu, q->gpu) != 0 || strcmp(p->host_cpu, q->host_cpu) != 0;
     v->var_nodes |= p->nodes != q->nodes;
     v->var_cores |= p->cores != q->cores;
     v->var_freq |= strcmp(p->freq, q->freq) != 0;
@@ -112,10 +112,12 @@ static int pareto_series(pareto_view *v, dcsim_error *err) {
   for (size_t i = 0; i < v->n; i++) {
     const dcsim_sweep_point *p = &v->pts[i];
     if (!p->done || !p->feasible) continue;
-    char key[140];
-    if (by_hw)
-      snprintf(key, sizeof key, "%s%s%s", v->var_cpu ? p->cpu : "",
-               v->var_cpu && v->var_gpu ? " + " : "", v->var_gpu ? p->gpu : "");
+    char key[224];
+    if (by_hw) /* a GPU names its node's host CPU (issue 37) */
+      snprintf(key, sizeof key, "%s%s%s%s%s", v->var_cpu ? p->cpu : "",
+               v->var_cpu && v->var_gpu ? " + " : "", v->var_gpu ? p->gpu : "",
+               v->var_gpu && p->gpu[0] && p->host_cpu[0] ? " on " : "",
+               v->var_gpu && p->gpu[0] ? p->host_cpu : "");
     else if (v->var_nodes)
       snprintf(key, sizeof key, "%u node%s", p->nodes, p->nodes == 1 ? "" : "s");
     else
@@ -339,8 +341,8 @@ static void pareto_plot_cmd(FILE *f, const pareto_view *v, const char *keys) {
 
 int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title,
                       const char *caption, const char *out, dcsim_plot_format fmt,
-                      dcsim_error *err) {
-  return dcsim_plot_pareto_on(pts, n, DCSIM_OBJ_DEFAULT, title, caption, out, fmt, err);
+                      const volatile sig_atomic_t *stop, dcsim_error *err) {
+  return dcsim_plot_pareto_on(pts, n, DCSIM_OBJ_DEFAULT, title, caption, out, fmt, stop, err);
 }
 
 /* The points as drawn over the objectives obj: x (time_s) the time, else the energy; y (energy_j)
@@ -353,6 +355,12 @@ static dcsim_sweep_point *axes_points(const dcsim_sweep_point *pts, size_t n, un
     q[i] = pts[i];
     q[i].time_s = obj & DCSIM_OBJ_TIME ? pts[i].time_s : pts[i].energy_j;
     q[i].energy_j = obj & DCSIM_OBJ_COST ? pts[i].cost_usd : pts[i].energy_j;
+    /* the bands follow their quantities onto the axes (dcsim/sweep_bands.h) */
+    if (!(obj & DCSIM_OBJ_TIME)) memcpy(q[i].time_band, pts[i].energy_band, sizeof q[i].time_band);
+    if (obj & DCSIM_OBJ_COST) {
+      memcpy(q[i].energy_band, pts[i].cost_band, sizeof q[i].energy_band);
+      q[i].has_band = pts[i].has_band && pts[i].has_cost_band;
+    }
     if (!isfinite(q[i].time_s) || !isfinite(q[i].energy_j)) q[i].feasible = 0;
   }
   return q;
@@ -368,7 +376,7 @@ static const char *chart_title(unsigned obj) {
 
 int dcsim_plot_pareto_on(const dcsim_sweep_point *pts0, size_t n, unsigned obj, const char *title,
                          const char *caption, const char *out, dcsim_plot_format fmt,
-                         dcsim_error *err) {
+                         const volatile sig_atomic_t *stop, dcsim_error *err) {
   if (obj == 0) obj = DCSIM_OBJ_DEFAULT;
   dcsim_sweep_point *copy = obj == DCSIM_OBJ_DEFAULT ? NULL : axes_points(pts0, n, obj);
   if (obj != DCSIM_OBJ_DEFAULT && !copy)
@@ -391,14 +399,14 @@ int dcsim_plot_pareto_on(const dcsim_sweep_point *pts0, size_t n, unsigned obj, 
     free(copy);
     return rc;
   }
-  if (obj == DCSIM_OBJ_DEFAULT) pareto_scan_bands(&v); /* bands of time and energy only */
+  pareto_scan_bands(&v); /* the bands of the quantities drawn */
   if (yc) {
     v.eu = "USD";
     v.es = 1;
   } else
     v.eu = dcsim__plot_energy_unit(v.emax, &v.es);
   if ((rc = pareto_series(&v, err)) ||
-      (rc = dcsim__plot_open(&g, out, fmt, 1100, 760, caption, err)))
+      (rc = dcsim__plot_open(&g, out, fmt, 1100, 760, caption, stop, err)))
     goto out;
   pareto_header(g.f, &v, title);
   char keys[1600];

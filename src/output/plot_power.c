@@ -83,7 +83,7 @@ static void power_stairs(FILE *f, const pev *ev, size_t ne, size_t ng, double ts
 }
 
 int dcsim_plot_power(const dcsim_plot_trace_t *t, const char *caption, const char *out,
-                     dcsim_plot_format fmt, dcsim_error *err) {
+                     dcsim_plot_format fmt, const volatile sig_atomic_t *stop, dcsim_error *err) {
   const dcsim_scenario *s = t->s;
   if (!t->n_segs) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "no power record: nothing to draw");
   size_t ng = s->n_groups, ne = 2 * t->n_segs;
@@ -108,7 +108,7 @@ int dcsim_plot_power(const dcsim_plot_trace_t *t, const char *caption, const cha
   double ts, pmax = 0;
   const char *tu = dcsim__plot_time_unit((double)t->end_ns * 1e-9, &ts);
   dcsim_plot_gp g;
-  int rc = dcsim__plot_open(&g, out, fmt, 1200, 640, caption, err);
+  int rc = dcsim__plot_open(&g, out, fmt, 1200, 640, caption, stop, err);
   if (!rc) {
     power_stairs(g.f, ev, ne, ng, ts, cur, &pmax);
     power_plot(g.f, t, gj, energy, pmax, ts, tu);

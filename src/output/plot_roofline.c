@@ -13,9 +13,10 @@
 #include "output/internal.h"
 
 int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *caption,
-                        const char *out, dcsim_plot_format fmt, dcsim_error *err) {
+                        const char *out, dcsim_plot_format fmt, const volatile sig_atomic_t *stop,
+                        dcsim_error *err) {
   dcsim_plot_gp g;
-  int rc = dcsim__plot_open(&g, out, fmt, 1100, 720, caption, err);
+  int rc = dcsim__plot_open(&g, out, fmt, 1100, 720, caption, stop, err);
   if (rc) return rc;
   FILE *f = g.f;
   /* x range: from below the smallest intensity to beyond the largest ridge or point */
@@ -82,9 +83,11 @@ int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *ca
             r->points[i].perf_flops * 1e-9);
   }
   fputs("plot ", f);
-  for (size_t c = c0; c < r->n_ceilings; c++)
-    fprintf(f, "roof%zu(x) with lines lw 2 lc rgb '%s' title '%s %.4g GB/s', \\\n     ", c,
-            dcsim__plot_color(c), r->ceilings[c].name, r->ceilings[c].bw_bps * 1e-9);
+  for (size_t c = c0; c < r->n_ceilings; c++) {
+    fprintf(f, "roof%zu(x) with lines lw 2 lc rgb '%s' title ", c, dcsim__plot_color(c));
+    dcsim__plot_str(f, r->ceilings[c].name); /* 'name'.' 12.3 GB/s' */
+    fprintf(f, ".' %.4g GB/s', \\\n     ", r->ceilings[c].bw_bps * 1e-9);
+  }
   if (r->peak_sp_flops > 0)
     fprintf(f,
             "(x*b%zu < %.10g ? x*b%zu : %.10g) with lines lw 1.5 dt 2 lc rgb '#777777' title 'SP "

@@ -14,9 +14,9 @@
 
 int dcsim_plot_sampling(const dcsim_sampling_curve *c, size_t n, const char *title, double target,
                         const char *caption, const char *out, dcsim_plot_format fmt,
-                        dcsim_error *err) {
+                        const volatile sig_atomic_t *stop, dcsim_error *err) {
   dcsim_plot_gp g;
-  int rc = dcsim__plot_open(&g, out, fmt, 1000, 640, caption, err);
+  int rc = dcsim__plot_open(&g, out, fmt, 1000, 640, caption, stop, err);
   if (rc) return rc;
   FILE *f = g.f;
   fputs("set title ", f);
@@ -34,9 +34,12 @@ int dcsim_plot_sampling(const dcsim_sampling_curve *c, size_t n, const char *tit
     fputs("EOD\n", f);
   }
   fputs("plot ", f);
-  for (size_t s = 0; s < n; s++)
-    fprintf(f, "$s%zu using 1:2 with linespoints lw 2 pt %zu lc rgb '%s' title '%s', \\\n     ", s,
-            5 + 2 * s, dcsim__plot_color(s), dcsim_sampler_name(c[s].sampler));
+  for (size_t s = 0; s < n; s++) {
+    fprintf(f, "$s%zu using 1:2 with linespoints lw 2 pt %zu lc rgb '%s' title ", s, 5 + 2 * s,
+            dcsim__plot_color(s));
+    dcsim__plot_str(f, dcsim_sampler_name(c[s].sampler));
+    fputs(", \\\n     ", f);
+  }
   if (target > 0)
     fprintf(f, "%.10g with lines dt 2 lc rgb '#777777' title 'target %.3g %%'\n", 100 * target,
             100 * target);

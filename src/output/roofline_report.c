@@ -145,14 +145,18 @@ void dcsim_roofline_write_csv(FILE *f, const dcsim_roofline *r, const dcsim_repr
   fprintf(f, "peak,%s,,,,,%.10g,\n", r->peak_sp_flops > 0 ? "double precision" : "flops",
           r->peak_flops);
   if (r->peak_sp_flops > 0) fprintf(f, "peak,single precision,,,,,%.10g,\n", r->peak_sp_flops);
-  for (size_t c = 0; c < r->n_ceilings; c++)
-    fprintf(f, "ceiling,%s,,,,%.10g,,%.10g\n", r->ceilings[c].name,
-            r->peak_flops / r->ceilings[c].bw_bps, r->ceilings[c].bw_bps);
-  for (size_t c = 0; c < r->n_optim; c++) {
+  for (size_t c = 0; c < r->n_ceilings; c++) {
+    fputs("ceiling,", f);
+    dcsim__csv_write_cell(f, r->ceilings[c].name);
+    fprintf(f, ",,,,%.10g,,%.10g\n", r->peak_flops / r->ceilings[c].bw_bps, r->ceilings[c].bw_bps);
+  }
+  for (size_t c = 0; c < r->n_optim; c++) { /* names through the one CSV quoting (issue 35) */
+    fputs(r->optim[c].memory ? "memory ceiling," : "in-core ceiling,", f);
+    dcsim__csv_write_cell(f, r->optim[c].name);
     if (r->optim[c].memory)
-      fprintf(f, "memory ceiling,\"%s\",,,,,,%.10g\n", r->optim[c].name, r->optim[c].value);
+      fprintf(f, ",,,,,,%.10g\n", r->optim[c].value);
     else
-      fprintf(f, "in-core ceiling,\"%s\",,,,,%.10g,\n", r->optim[c].name, r->optim[c].value);
+      fprintf(f, ",,,,,%.10g,\n", r->optim[c].value);
   }
   for (size_t i = 0; i < r->n_points; i++) {
     const dcsim_roofline_point *p = &r->points[i];

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dcsim/scenario.h"
 #include "dcsim/strutil.h"
 
 void dcsim_cost_opts_default(dcsim_cost_opts *o) {
@@ -23,12 +24,15 @@ static size_t profile_names(const dcsim_scenario *s, const char **names, size_t 
 }
 
 int dcsim_cost_check(const dcsim_cost_opts *o, const dcsim_scenario *s, dcsim_error *err) {
-  if (!isfinite(o->kwh_usd) || o->kwh_usd < 0)
+  if (!(o->kwh_usd >= 0 && o->kwh_usd <= DCSIM_COST_KWH_MAX_USD))
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                     "--kwh-price: expected a finite number of USD per kWh, >= 0");
-  if (!isfinite(o->lifetime_years) || !(o->lifetime_years > 0) || o->lifetime_years > 100)
+                     "--kwh-price %g: expected 0 to %g USD per kWh", o->kwh_usd,
+                     DCSIM_COST_KWH_MAX_USD);
+  if (!(o->lifetime_years >= DCSIM_COST_LIFETIME_MIN_YEARS &&
+        o->lifetime_years <= DCSIM_COST_LIFETIME_MAX_YEARS))
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                     "--lifetime-years: expected a number of years above 0, at most 100");
+                     "--lifetime-years %g: expected %g to %g years", o->lifetime_years,
+                     DCSIM_COST_LIFETIME_MIN_YEARS, DCSIM_COST_LIFETIME_MAX_YEARS);
   if (o->n_prices > DCSIM_COST_MAX_PRICES)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--price: more than %d prices",
                      DCSIM_COST_MAX_PRICES);
@@ -36,9 +40,10 @@ int dcsim_cost_check(const dcsim_cost_opts *o, const dcsim_scenario *s, dcsim_er
   size_t nn = s ? profile_names(s, names, 256) : 0;
   for (size_t i = 0; i < o->n_prices; i++) {
     const dcsim_price_set *p = &o->prices[i];
-    if (!isfinite(p->usd) || !(p->usd > 0))
+    if (!(p->usd >= DCSIM_PRICE_MIN_USD && p->usd <= DCSIM_PRICE_MAX_USD))
       return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                       "--price %s: expected a price in USD above 0", p->name);
+                       "--price %s: expected a unit price of %g to %g USD", p->name,
+                       DCSIM_PRICE_MIN_USD, DCSIM_PRICE_MAX_USD);
     for (size_t k = 0; k < i; k++)
       if (strcmp(o->prices[k].name, p->name) == 0)
         return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--price %s given twice", p->name);
@@ -140,4 +145,33 @@ void dcsim_cost_reason(const dcsim_cost *c, char *buf, size_t size) {
     snprintf(buf, size, "%s", "");
   else
     snprintf(buf, size, "no price for %s (give --price %s=USD)", c->missing, c->missing);
+}
+
+int dcsim_cost_check_figures(const dcsim_scenario *s, const dcsim_run_stats *st,
+                             const dcsim_cost *c, const char *file, dcsim_error *err) {
+  for (size_t g = 0; g < st->n_groups && g < s->n_groups; g++) {
+    const dcsim_group_rt *gr = &s->groups[g];
+    /* NaN is a group whose power is unknown (its energy_unknown says why): not an overflow */
+    if (!isfinite(st->groups[g].energy_j) &&
+        !(isnan(st->groups[g].energy_j) && gr->energy_unknown[0]))
+      return DCSIM_ERR(err, DCSIM_ERANGE, file, 0,
+                       "the energy of node group %s overflows (%g J): the power figures of its "
+                       "profiles (CPU %s%s%s) or of the platform are out of range",
+                       gr->g->name, st->groups[g].energy_j, dcsim_cpu_profile_name(gr->cpu),
+                       gr->gpu ? ", GPU " : "", gr->gpu ? dcsim_gpu_profile_name(gr->gpu) : "");
+  }
+  int unknown = dcsim_scenario_energy_unknown(s) != NULL, bad_job = 0;
+  for (size_t j = 0; j < st->n_jobs; j++)
+    bad_job |= isinf(st->jobs[j].energy_j) || (isnan(st->jobs[j].energy_j) && !unknown);
+  if (isinf(st->energy_j) || (isnan(st->energy_j) && !unknown) || bad_job)
+    return DCSIM_ERR(err, DCSIM_ERANGE, file, 0,
+                     "the energy of the run overflows (%g J): a power figure of its profiles or "
+                     "platform is out of range",
+                     st->energy_j);
+  if (c && c->known && !(isfinite(c->usd) && isfinite(c->energy_usd) && isfinite(c->hardware_usd)))
+    return DCSIM_ERR(err, DCSIM_ERANGE, file, 0,
+                     "the cost of the run overflows (%g USD): --price, --kwh-price, "
+                     "--lifetime-years or a profile's <price> is out of range",
+                     c->usd);
+  return 0;
 }

@@ -56,10 +56,14 @@ int dcsim_recorded_option(const dcsim_group_rt *g, const dcsim_task_template *t,
     return DCSIM_ERR(err, DCSIM_ERANGE, file, t->line,
                      "<task name=\"%s\">: duration %g s is out of range", t->name, time_s);
   double core_w = 0;
-  dcsim_prov power_prov;
-  int rc = g->model_flags & DCSIM_MODEL_D35
-               ? dcsim_recorded_core_power(g->cpu, f, &core_w, &power_prov, err)
-               : wall_core_power(g, f, &core_w, &power_prov, err);
+  dcsim_prov power_prov = dcsim_prov_make(DCSIM_PROV_SPEC, "");
+  int rc = 0;
+  if (g->model_flags & DCSIM_MODEL_D35)
+    rc = dcsim_recorded_core_power(g->cpu, f, &core_w, &power_prov, err);
+  else if (g->energy_unknown[0])
+    core_w = NAN; /* the group's power is unknown: the time alone (issue 38) */
+  else
+    rc = wall_core_power(g, f, &core_w, &power_prov, err);
   if (rc) {
     dcsim_error_prefix(err, "<task name=\"%s\"> on group '%s'", t->name, g->g->name);
     dcsim_error_at(err, file, t->line);

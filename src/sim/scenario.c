@@ -128,7 +128,16 @@ static int group_idle_d35(dcsim_group_rt *g, const dcsim_node_group *ng, const c
 /* The default: the node's wall power on and idle (dcsim/cpu_power.h), GPUs idle included. */
 static int group_idle_wall(dcsim_group_rt *g, const dcsim_node_group *ng, const char *path,
                            dcsim_error *err) {
-  int rc = dcsim_cpu_power_check(g->cpu, err);
+  dcsim_error pe;
+  memset(&pe, 0, sizeof pe);
+  int rc = dcsim_cpu_power_check(g->cpu, &pe);
+  if (rc == DCSIM_EREF) { /* no power data: the times alone, the energy unknown (issue 38) */
+    snprintf(g->energy_unknown, sizeof g->energy_unknown, "%.500s", pe.msg);
+    g->base_w = g->idle_w = g->pkg_idle_w = g->dram_idle_w = NAN;
+    g->load_overhead = 0;
+    return 0;
+  }
+  if (rc && err) *err = pe;
   if (rc) {
     dcsim_error_prefix(err, "<node-group name=\"%s\">", ng->name);
     dcsim_error_at(err, path, ng->line);
@@ -166,6 +175,8 @@ static int group_rt_init(dcsim_group_rt *g, const dcsim_node_group *ng,
                                        : group_idle_wall(g, ng, path, err);
 }
 
+static int add_note_text(dcsim_scenario *s, const char *text, dcsim_error *err);
+
 static int load_platform(dcsim_scenario *s, const char *path, dcsim_error *err) {
   int preset = s->platform != NULL; /* built in memory by a trace import (dcsim/trace.h) */
   int rc = preset ? 0 : dcsim_platform_load(path, &s->platform, err);
@@ -183,6 +194,13 @@ static int load_platform(dcsim_scenario *s, const char *path, dcsim_error *err) 
       return rc;
     if ((rc = group_rt_init(&s->groups[i], &p->groups[i], cpu, gpu, s->model_flags, path, err)))
       return rc;
+    if (s->groups[i].energy_unknown[0]) { /* said once, by run (dcsim: note: ...) */
+      char note[700];
+      snprintf(note, sizeof note,
+               "node group '%s': energy unknown, the times are modelled alone: %s",
+               p->groups[i].name, s->groups[i].energy_unknown);
+      if ((rc = add_note_text(s, note, err))) return rc;
+    }
   }
   return 0;
 }
@@ -260,7 +278,7 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf,
   dcsim_model_req rq;
   memset(&rq, 0, sizeof rq);
   rq.ev = ev;
-  rq.energy_form = DCSIM_ENERGY_MODE;
+  rq.energy_form = g->energy_unknown[0] ? DCSIM_ENERGY_NONE : DCSIM_ENERGY_MODE;
   rq.flags = s->model_flags;
   dcsim_node_base base = { g->base_w, g->load_overhead };
   rq.node_base = &base;
@@ -314,6 +332,8 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf,
   else /* §5.3 power of one node, minus the idle of the socket it covers */
     o->node_delta_w =
         (p.time_s > 0 ? p.node_energy_j / p.time_s : 0) - (g->pkg_idle_w + g->dram_idle_w);
+  if (g->energy_unknown[0]) /* the time alone: its energy and power are unknown */
+    o->energy_j = o->node_delta_w = NAN;
   if (g->idle_w + o->node_delta_w < 0) {
     rc = DCSIM_ERR(err, DCSIM_ERANGE, wf->path, t->line,
                    "<task name=\"%s\">: node power would be negative (%g W)", t->name,
@@ -356,6 +376,10 @@ static int dvfs_option(const dcsim_scenario *s, const dcsim_workflow *wf,
   int rc = !t->dwarf ? make_recorded_option(s, wf, t, o, err) : make_option(s, wf, t, d, 0, o, err);
   if (rc || t->freq_ghz > 0 || t->freq_label) return rc; /* an explicit frequency is kept */
   const dcsim_cpu_profile_t *cpu = s->groups[o->group].cpu;
+  if (s->groups[o->group].energy_unknown[0])
+    return DCSIM_ERR(err, DCSIM_EREF, wf->path, t->line,
+                     "<task name=\"%s\">: --dvfs-slowdown picks the state of least energy, but %s",
+                     t->name, s->groups[o->group].energy_unknown);
   double limit_ns = (double)o->duration_ns * (1 + slowdown);
   for (size_t i = 0; i < dcsim_cpu_profile_n_freqs(cpu); i++) {
     dcsim_cpu_state st;
@@ -1052,6 +1076,12 @@ void dcsim_scenario_provenance(const dcsim_scenario *s, dcsim_prov *time, dcsim_
       first = 0;
     }
   }
+}
+
+const char *dcsim_scenario_energy_unknown(const dcsim_scenario *s) {
+  for (size_t g = 0; g < s->n_groups; g++)
+    if (s->groups[g].energy_unknown[0]) return s->groups[g].energy_unknown;
+  return NULL;
 }
 
 const char *dcsim_scenario_energy_scope(const dcsim_scenario *s) {

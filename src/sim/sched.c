@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dcsim/evq.h"
+#include "dcsim/scenario.h"
 #include "dcsim/scenario_types.h"
 #include "dcsim/strutil.h"
 #include "dcsim/wms.h"
@@ -894,6 +895,10 @@ static int plan_node_lists(plan_ctx *c, dcsim_error *err) {
 
 int dcsim_sched_plan(const dcsim_scenario *s, dcsim_wf_rt *w, dcsim_task_policy policy,
                      double deadline_s, dcsim_error *err) {
+  if (policy == DCSIM_TASK_ENERGY && dcsim_scenario_energy_unknown(s))
+    return DCSIM_ERR(err, DCSIM_EREF, w->wf->path, 0,
+                     "the energy task policy chooses by energy, but %s",
+                     dcsim_scenario_energy_unknown(s));
   plan_ctx c = { .s = s,
                  .w = w,
                  .wf = w->wf,

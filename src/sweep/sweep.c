@@ -46,6 +46,7 @@ struct dcsim_sweep {
   dcsim_param_set *sets; /* --set, names owned */
   /* the workflow's own values, shown for lists left empty */
   char own_cpu[64], own_gpu[64];
+  char own_host[64]; /* the CPU of the GPU nodes the GPU tasks run on (issue 37) */
   const dcsim_cpu_profile_t *own_cpu_profile; /* the one CPU of the CPU tasks, or NULL */
   unsigned own_nodes, own_cores;
   size_t n_cpu_tasks;   /* CPU task templates of the workflows */
@@ -279,6 +280,9 @@ static void own_values(dcsim_sweep_t *sw) {
         if (dcsim_scenario_task_group(s, wf, t, dev, &g, NULL)) continue; /* the scenario said */
         if (dev == 1 && s->groups[g].gpu) {
           const char *n = dcsim_gpu_profile_name(s->groups[g].gpu);
+          if (!sw->own_host[0]) /* the first GPU group's host: where the GPU tasks run */
+            snprintf(sw->own_host, sizeof sw->own_host, "%s",
+                     dcsim_cpu_profile_name(s->groups[g].cpu));
           if (gpu && strcmp(gpu, n) != 0) gpu_same = 0;
           if (!gpu) gpu = n;
         } else if (dev == 0) {
@@ -471,7 +475,7 @@ static int make_points(dcsim_sweep_t *sw, const char *input, dcsim_error *err) {
                   sw->keys[i] = (point_key){ (uint32_t)c, (uint32_t)g, (uint32_t)h };
                   p->gpus = sw->n_gcounts ? sw->gcounts[q] : 0;
                   snprintf(p->host_cpu, sizeof p->host_cpu, "%s",
-                           sw->n_hosts ? dcsim_cpu_profile_name(sw->hosts[h]) : "");
+                           sw->n_hosts ? dcsim_cpu_profile_name(sw->hosts[h]) : sw->own_host);
                   p->index = (uint32_t)i;
                   snprintf(p->cpu, sizeof p->cpu, "%s",
                            cp ? dcsim_cpu_profile_name(cp) : sw->own_cpu);
@@ -665,7 +669,9 @@ int dcsim_sweep_restore(dcsim_sweep_t *sw, size_t index, int feasible, double ti
   dcsim_sweep_point *p = &sw->points[index];
   free(p->reason);
   p->reason = NULL;
-  if (!feasible && !(p->reason = dcsim_strdup(reason ? reason : "infeasible")))
+  /* a feasible point keeps a reason when its energy is unknown (issue 38) */
+  if ((!feasible || (reason && reason[0])) &&
+      !(p->reason = dcsim_strdup(reason ? reason : "infeasible")))
     return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   p->done = 1;
   p->feasible = feasible != 0;
@@ -740,12 +746,20 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
     pt->feasible = 1;
     pt->time_s = (double)st->makespan_ns * 1e-9;
     pt->energy_j = ej;
+    const char *why = dcsim_scenario_energy_unknown(s);
+    if (why) {
+      char buf[700];
+      snprintf(buf, sizeof buf, "energy unknown: %.600s", why);
+      if (!(pt->reason = dcsim_strdup(buf)))
+        rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    }
     dcsim_prov tp, ep;
     dcsim_scenario_provenance(s, &tp, &ep);
     pt->time_prov = (unsigned char)tp.kind;
     pt->energy_prov = (unsigned char)ep.kind;
     dcsim_cost c;
     dcsim_cost_of_run(s, st, &sw->cost, DCSIM_COST_HELD, &c);
+    if ((rc = dcsim_cost_check_figures(s, st, &c, sw->base->input_path, &perr)) && err) *err = perr;
     pt->cost_usd = c.usd;
     snprintf(pt->cost_missing, sizeof pt->cost_missing, "%s", c.known ? "" : c.missing);
   } else if (rc == DCSIM_ERANGE || rc == DCSIM_EREF) {

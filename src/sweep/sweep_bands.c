@@ -2,41 +2,88 @@
  * dcsim/sweep_bands.h). */
 #include "dcsim/sweep_bands.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dcsim/catalog.h"
 #include "dcsim/scenario_types.h"
 
-/* p is surely better than q in both time and energy: p's band ends where q's begins, or below */
-static int surely_dominates(const dcsim_sweep_point *p, const dcsim_sweep_point *q) {
-  return p->time_band[1] <= q->time_band[0] && p->energy_band[1] <= q->energy_band[0];
+/* The band of a point's objective k (0 time, 1 energy, 2 cost) as [lo, hi]. */
+static void band_of(const dcsim_sweep_point *p, int k, double b[2]) {
+  const double *v = k == 0 ? p->time_band : k == 1 ? p->energy_band : p->cost_band;
+  b[0] = v[0];
+  b[1] = v[1];
+}
+
+/* Whether p has a band on every objective of obj (cost: only when its cost is known). */
+static int banded(const dcsim_sweep_point *p, unsigned obj) {
+  return p->has_band && (!(obj & DCSIM_OBJ_COST) || p->has_cost_band);
+}
+
+/* p is surely better than q on every objective: p's band ends where q's begins, or below */
+static int surely_dominates(const dcsim_sweep_point *p, const dcsim_sweep_point *q, unsigned obj) {
+  for (int k = 0; k < 3; k++) {
+    if (!(obj & (1u << k))) continue;
+    double a[2], b[2];
+    band_of(p, k, a);
+    band_of(q, k, b);
+    if (!(a[1] <= b[0])) return 0;
+  }
+  return 1;
+}
+
+/* the bands of p and q meet on every objective: within them, either may be the better */
+static int overlaps(const dcsim_sweep_point *p, const dcsim_sweep_point *q, unsigned obj) {
+  for (int k = 0; k < 3; k++) {
+    if (!(obj & (1u << k))) continue;
+    double a[2], b[2];
+    band_of(p, k, a);
+    band_of(q, k, b);
+    if (a[0] > b[1] || b[0] > a[1]) return 0;
+  }
+  return 1;
+}
+
+/* A point of known cost gets its cost band (dcsim_bands_cost, the one rule). */
+static void cost_band(dcsim_sweep_point *p) {
+  p->has_cost_band = p->has_band && isfinite(p->cost_usd);
+  if (p->has_cost_band)
+    dcsim_bands_cost(p->cost_usd, p->time_s, p->time_band, p->energy_j, p->energy_band,
+                     p->cost_band);
 }
 
 void dcsim_sweep_bands_mark(dcsim_sweep_point *pts, size_t n, const dcsim_bands_t *b,
-                            const unsigned char *transferred) {
+                            const unsigned char *transferred, unsigned obj) {
   for (size_t i = 0; i < n; i++) {
     dcsim_sweep_point *p = &pts[i];
     p->has_band = p->done && p->feasible;
-    p->near_front = 0;
+    p->near_front = p->has_cost_band = 0;
     if (!p->has_band) continue;
     int gpu = p->gpu[0] != '\0', cpu = p->cpu[0] != '\0' || !gpu;
     if (cpu && transferred && transferred[i]) cpu = 2;
     dcsim_bands_apply(b, cpu, gpu, (dcsim_prov_kind)p->time_prov, (dcsim_prov_kind)p->energy_prov,
                       p->time_s, p->energy_j, p->time_band, p->energy_band);
+    cost_band(p);
   }
+  /* indistinguishable: off the front, its bands meet a front point's on every objective, and no
+   * point at all is surely better on every objective (that one would rule it out) */
   for (size_t i = 0; i < n; i++) {
     dcsim_sweep_point *q = &pts[i];
-    if (!q->has_band || q->pareto) continue;
-    int sure = 0;
-    for (size_t k = 0; k < n && !sure; k++)
-      sure = pts[k].pareto && pts[k].has_band && surely_dominates(&pts[k], q);
-    q->near_front = !sure;
+    if (!banded(q, obj) || q->pareto || !isfinite(q->energy_j)) continue; /* energy unknown */
+    int meets = 0, ruled_out = 0;
+    for (size_t k = 0; k < n && !ruled_out; k++) {
+      const dcsim_sweep_point *p = &pts[k];
+      if (k == i || !banded(p, obj)) continue;
+      meets |= p->pareto && overlaps(p, q, obj);
+      ruled_out = surely_dominates(p, q, obj);
+    }
+    q->near_front = meets && !ruled_out;
   }
 }
 
 int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, int unnamed_transferred,
-                                   dcsim_error *err) {
+                                   unsigned obj, dcsim_error *err) {
   dcsim_bands_t *b = NULL;
   int rc = dcsim_bands_load_default(&b, err);
   if (rc) return rc;
@@ -76,7 +123,7 @@ int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, int unnamed
     dcsim_cpu_profile_free(cpu);
     if (!rc && n_seen < SEEN_MAX) seen[n_seen].cpu = pts[i].cpu, seen[n_seen++].tr = tr[i];
   }
-  if (!rc) dcsim_sweep_bands_mark(pts, n, b, tr);
+  if (!rc) dcsim_sweep_bands_mark(pts, n, b, tr, obj);
   free(tr);
   dcsim_bands_free(b);
   return rc;

@@ -59,10 +59,37 @@ const char *dcsim_objectives_name(unsigned obj) {
 }
 
 void dcsim_sweep_cost_note(const dcsim_sweep_point *p, char *buf, size_t size) {
-  if (p->feasible && p->cost_missing[0])
+  if (p->feasible && p->cost_missing[0] && p->gpu[0] && !strcmp(p->cost_missing, p->host_cpu))
+    snprintf(buf, size,
+             "no price for %s (give --price %s=USD, or choose the GPU nodes' CPU with --host-cpu)",
+             p->cost_missing, p->cost_missing);
+  else if (p->feasible && p->cost_missing[0])
     snprintf(buf, size, "no price for %s (give --price %s=USD)", p->cost_missing, p->cost_missing);
+  else if (p->feasible && !isfinite(p->energy_j))
+    snprintf(buf, size, "%s", "energy unknown, so its electricity cost is");
   else
     snprintf(buf, size, "%s", "");
+}
+
+int dcsim_sweep_check_objectives(const dcsim_sweep_point *pts, size_t n, unsigned obj,
+                                 const char *file, dcsim_error *err) {
+  if (!(obj & DCSIM_OBJ_COST)) return 0; /* time and energy are known for every feasible point */
+  size_t feasible = 0;
+  const dcsim_sweep_point *first = NULL;
+  for (size_t i = 0; i < n; i++) {
+    if (!pts[i].done || !pts[i].feasible) continue;
+    feasible++;
+    if (isfinite(pts[i].cost_usd)) return 0;
+    if (!first) first = &pts[i];
+  }
+  if (!first) return 0; /* no feasible point: the caller's own error */
+  char note[160];
+  dcsim_sweep_cost_note(first, note, sizeof note);
+  return DCSIM_ERR(err, DCSIM_ERANGE, file, 0,
+                   "--objectives %s: the cost of every feasible point (%zu) is unknown, so the "
+                   "front is empty: %s%s",
+                   dcsim_objectives_name(obj), feasible, note[0] ? note : "no cost recorded",
+                   feasible > 1 ? " (the first; see the cost_note column of --format csv)" : "");
 }
 
 /* ---- writing ---- */
@@ -102,7 +129,7 @@ static void json_flag(dcsim_json *j, const char *key, int v) {
 /* "cost_usd": the cost, or null with "cost_note" saying why (issue 26; appended keys) */
 static void json_cost(dcsim_json *j, const dcsim_sweep_point *p) {
   json_result(j, "cost_usd", p->feasible && isfinite(p->cost_usd), p->cost_usd);
-  char note[160];
+  char note[256];
   dcsim_sweep_cost_note(p, note, sizeof note);
   if (note[0]) {
     dcsim_json_key(j, "cost_note");
@@ -126,9 +153,9 @@ static const char *threading_of(const dcsim_sweep_point *p) {
 /* the bands of a marked point (dcsim/sweep_bands.h) */
 static void json_bands(dcsim_json *j, const dcsim_sweep_point *p) {
   if (!p->has_band) return;
-  const char *key[2] = { "time_band", "energy_band" };
-  const double *band[2] = { p->time_band, p->energy_band };
-  for (int k = 0; k < 2; k++) {
+  const char *key[3] = { "time_band", "energy_band", "cost_band" };
+  const double *band[3] = { p->time_band, p->energy_band, p->cost_band };
+  for (int k = 0; k < 2 + (p->has_cost_band != 0); k++) {
     dcsim_json_key(j, key[k]);
     dcsim_json_arr_begin(j);
     dcsim_json_num(j, band[k][0]);
@@ -158,8 +185,15 @@ static void json_point(dcsim_json *j, const dcsim_sweep_point *p, int variants) 
     dcsim_json_key(j, "time_provenance");
     dcsim_json_str(j, dcsim_prov_name((dcsim_prov_kind)p->time_prov));
     dcsim_json_key(j, "energy_provenance");
-    dcsim_json_str(j, dcsim_prov_name((dcsim_prov_kind)p->energy_prov));
+    if (isfinite(p->energy_j))
+      dcsim_json_str(j, dcsim_prov_name((dcsim_prov_kind)p->energy_prov));
+    else
+      dcsim_json_null(j);
     json_bands(j, p);
+    if (p->reason) { /* why the energy is unknown (issue 38) */
+      dcsim_json_key(j, "reason");
+      dcsim_json_str(j, p->reason);
+    }
   }
   dcsim_json_key(j, "index");
   dcsim_json_int(j, p->index);
@@ -206,15 +240,21 @@ void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n,
  * with axes, the GPUs per node and the host CPU (issue 26) */
 /* the band columns of a point (empty cells when not marked) */
 static void csv_bands(FILE *f, const dcsim_sweep_point *p) {
-  if (p->has_band)
+  if (p->has_band && isfinite(p->energy_j))
     fprintf(f, ",%.10g,%.10g,%.10g,%.10g,%d", p->time_band[0], p->time_band[1], p->energy_band[0],
             p->energy_band[1], p->near_front);
+  else if (p->has_band) /* energy unknown: its band too (issue 38) */
+    fprintf(f, ",%.10g,%.10g,,,%d", p->time_band[0], p->time_band[1], p->near_front);
   else
     fputs(",,,,,", f);
+  if (p->has_cost_band)
+    fprintf(f, ",%.10g,%.10g", p->cost_band[0], p->cost_band[1]);
+  else
+    fputs(",,", f);
 }
 
 static void csv_cost(FILE *f, const dcsim_sweep_point *p, int axes, const char *threading) {
-  char note[160];
+  char note[256];
   dcsim_sweep_cost_note(p, note, sizeof note);
   fputc(',', f);
   if (p->feasible && isfinite(p->cost_usd)) fprintf(f, "%.10g", p->cost_usd);
@@ -237,7 +277,8 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, cons
   fputs(
       "index,cpu,gpu,nodes,cores,freq,time_s,energy_j,pareto,knee,feasible,reason,balance,"
       "time_provenance,energy_provenance,cost_usd,cost_note,time_band_low_s,time_band_high_s,"
-      "energy_band_low_j,energy_band_high_j,indistinguishable_from_front",
+      "energy_band_low_j,energy_band_high_j,indistinguishable_from_front,cost_band_low_usd,"
+      "cost_band_high_usd",
       f);
   int axes = 0; /* --gpus, --host-cpu: two more columns in sweeps that set them (issue 26) */
   for (size_t i = 0; i < n && !axes; i++) axes = pts[i].gpus || pts[i].host_cpu[0];
@@ -256,16 +297,19 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, cons
     if (p->cores) fprintf(f, "%u", p->cores);
     fputc(',', f);
     dcsim__csv_write_cell(f, p->freq);
-    if (p->feasible)
-      fprintf(f, ",%.10g,%.10g,", p->time_s, p->energy_j);
-    else
+    if (p->feasible) {
+      fprintf(f, ",%.10g,", p->time_s);
+      if (isfinite(p->energy_j)) fprintf(f, "%.10g", p->energy_j); /* empty: unknown */
+      fputc(',', f);
+    } else {
       fputs(",,,", f);
+    }
     fprintf(f, "%d,%d,%d,", p->pareto, p->knee, p->feasible);
-    if (!p->feasible) dcsim__csv_write_cell(f, p->reason ? p->reason : "");
+    if (p->reason) dcsim__csv_write_cell(f, p->reason); /* feasible: why the energy is unknown */
     fprintf(f, ",%d", p->balance);
     if (p->feasible)
       fprintf(f, ",%s,%s", dcsim_prov_name((dcsim_prov_kind)p->time_prov),
-              dcsim_prov_name((dcsim_prov_kind)p->energy_prov));
+              isfinite(p->energy_j) ? dcsim_prov_name((dcsim_prov_kind)p->energy_prov) : "");
     else
       fputs(",,", f);
     csv_cost(f, p, axes, variants ? threading_of(p) : NULL);
@@ -291,6 +335,7 @@ static void text_values(const dcsim_sweep_point *p, char *tb, size_t ts, char *e
     dcsim_fmt_sig(tb, ts, p->time_s, DCSIM_NUM_DIGITS);
     dcsim_fmt_sig(eb, es, p->energy_j, DCSIM_NUM_DIGITS);
   }
+  if (!isfinite(p->energy_j)) snprintf(eb, es, "unknown"); /* the note under the table: why */
 }
 
 void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int summary) {
@@ -304,11 +349,11 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
     if ((int)strlen(gname) > gw) gw = (int)strlen(gname);
   }
   int variants = any_ideal(pts, n);
-  fprintf(f, "%6s  %-*s %-*s %5s %5s %-8s %s%24s %30s %12s  %-12s %-12s  %s\n", "point", cw, "cpu",
+  fprintf(f, "%6s  %-*s %-*s %5s %5s %-8s %s%24s %30s %26s  %-12s %-12s  %s\n", "point", cw, "cpu",
           gw, "gpu", "nodes", "cores", "freq", variants ? "threading " : "", "time [s] [band]",
-          "energy [J] [band]", "cost [USD]", "time from", "energy from", "pareto");
-  size_t no_cost = 0;
-  const dcsim_sweep_point *first_no_cost = NULL;
+          "energy [J] [band]", "cost [USD] [band]", "time from", "energy from", "pareto");
+  size_t no_cost = 0, no_energy = 0;
+  const dcsim_sweep_point *first_no_cost = NULL, *first_no_energy = NULL;
   for (size_t i = 0; i < n; i++) {
     const dcsim_sweep_point *p = &pts[i];
     if (!p->done) continue;
@@ -324,19 +369,23 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
       feasible++;
       front += p->pareto != 0;
       if (!isfinite(p->cost_usd) && !no_cost++) first_no_cost = p;
-      char tb[96], eb[96];
+      if (!isfinite(p->energy_j) && !no_energy++) first_no_energy = p;
+      char tb[96], eb[96], cb[96];
       text_values(p, tb, sizeof tb, eb, sizeof eb);
-      fprintf(f, "%24s %30s %12s  %-12s %-12s  %s%s\n", tb, eb,
-              isfinite(p->cost_usd) ? DCSIM_SIG(p->cost_usd) : "-",
+      if (p->has_cost_band)
+        dcsim_fmt_band(cb, sizeof cb, p->cost_usd, p->cost_band, NULL);
+      else
+        snprintf(cb, sizeof cb, "%s", isfinite(p->cost_usd) ? DCSIM_SIG(p->cost_usd) : "-");
+      fprintf(f, "%24s %30s %26s  %-12s %-12s  %s%s\n", tb, eb, cb,
               dcsim_prov_name((dcsim_prov_kind)p->time_prov),
-              dcsim_prov_name((dcsim_prov_kind)p->energy_prov),
+              isfinite(p->energy_j) ? dcsim_prov_name((dcsim_prov_kind)p->energy_prov) : "unknown",
               p->knee         ? "knee"
               : p->pareto     ? "yes"
               : p->near_front ? "indistinguishable"
                               : "",
               p->balance ? (p->pareto || p->near_front ? ", balance point" : "balance point") : "");
     } else {
-      fprintf(f, "%24s %30s %12s  infeasible: %s\n", "-", "-", "-", p->reason ? p->reason : "");
+      fprintf(f, "%24s %30s %26s  infeasible: %s\n", "-", "-", "-", p->reason ? p->reason : "");
     }
   }
   if (summary) {
@@ -345,15 +394,22 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
     fprintf(f, "\n%zu %s: %zu feasible, %zu infeasible; %zu on the Pareto front", shown,
             dcsim_plural(shown, "point", "points"), feasible, shown - feasible, front);
     if (near)
-      fprintf(f, ", %zu more indistinguishable from it within their uncertainty bands", near);
+      fprintf(f, ", %zu more indistinguishable from it (their bands meet a front point's)", near);
     fputc('\n', f);
   }
   if (summary && no_cost) {
-    char note[160];
+    char note[256];
     dcsim_sweep_cost_note(first_no_cost, note, sizeof note);
     fprintf(f, "cost unknown for %zu feasible %s: %s%s\n", no_cost,
             dcsim_plural(no_cost, "point", "points"), note,
             no_cost > 1 ? " (the first; see the cost_note column of --format csv)" : "");
+  }
+  if (summary && no_energy) { /* issue 38: the times stand, the energies are not made up */
+    const char *why = first_no_energy->reason ? first_no_energy->reason : "";
+    if (strncmp(why, "energy unknown: ", 16) == 0) why += 16;
+    fprintf(f, "energy unknown for %zu feasible %s (on no Pareto front): %s%s\n", no_energy,
+            dcsim_plural(no_energy, "point", "points"), why,
+            no_energy > 1 ? " (the first's reason; each point's is in the reason column)" : "");
   }
 }
 
@@ -415,9 +471,11 @@ static dcsim_sweep_point *new_point(dcsim_sweep_point **pts, size_t *n, size_t *
   return pt;
 }
 
+/* a feasible point: finite, non-negative time; energy the same, or empty/null = unknown (a
+ * profile without power data, issue 38: on no front) */
 static int check_feasible(const dcsim_sweep_point *pt) {
-  return !pt->feasible ||
-         (isfinite(pt->time_s) && isfinite(pt->energy_j) && pt->time_s >= 0 && pt->energy_j >= 0);
+  return !pt->feasible || (isfinite(pt->time_s) && pt->time_s >= 0 &&
+                           (isnan(pt->energy_j) || (isfinite(pt->energy_j) && pt->energy_j >= 0)));
 }
 
 /* JSON: an array of flat objects. The structure is walked here so that every error names its line

@@ -195,7 +195,7 @@ find:
       goto out;
     }
     if ((rc = dcsim_sweep_restore(sw, (size_t)idx, feasible, sqlite3_column_double(st, 2),
-                                  sqlite3_column_double(st, 3), prov_of(st, 5), prov_of(st, 6),
+                                  cost_of(st, 3), prov_of(st, 5), prov_of(st, 6),
                                   (const char *)sqlite3_column_text(st, 4), err)))
       goto out;
     char missing[64];
@@ -241,12 +241,21 @@ int dcsim_sweepdb_store(dcsim_sweepdb_t *d, const dcsim_sweep_point *pts, const 
     sqlite3_bind_text(st, 7, p->freq, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 8, p->feasible);
     if (p->feasible) {
-      sqlite3_bind_null(st, 9);
+      if (p->reason) /* why its energy is unknown (issue 38); the energy is then NULL */
+        sqlite3_bind_text(st, 9, p->reason, -1, SQLITE_STATIC);
+      else
+        sqlite3_bind_null(st, 9);
       sqlite3_bind_double(st, 10, p->time_s);
-      sqlite3_bind_double(st, 11, p->energy_j);
+      if (isfinite(p->energy_j))
+        sqlite3_bind_double(st, 11, p->energy_j);
+      else
+        sqlite3_bind_null(st, 11);
       sqlite3_bind_text(st, 12, dcsim_prov_name((dcsim_prov_kind)p->time_prov), -1, SQLITE_STATIC);
-      sqlite3_bind_text(st, 13, dcsim_prov_name((dcsim_prov_kind)p->energy_prov), -1,
-                        SQLITE_STATIC);
+      if (isfinite(p->energy_j))
+        sqlite3_bind_text(st, 13, dcsim_prov_name((dcsim_prov_kind)p->energy_prov), -1,
+                          SQLITE_STATIC);
+      else
+        sqlite3_bind_null(st, 13);
     } else {
       sqlite3_bind_text(st, 9, p->reason ? p->reason : "", -1, SQLITE_STATIC);
       sqlite3_bind_null(st, 10);
@@ -254,7 +263,7 @@ int dcsim_sweepdb_store(dcsim_sweepdb_t *d, const dcsim_sweep_point *pts, const 
       sqlite3_bind_null(st, 12);
       sqlite3_bind_null(st, 13);
     }
-    char note[160];
+    char note[256];
     dcsim_sweep_cost_note(p, note, sizeof note);
     if (p->feasible && isfinite(p->cost_usd))
       sqlite3_bind_double(st, 14, p->cost_usd);
@@ -384,8 +393,13 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
       }
       p->time_s = p->energy_j = NAN;
     } else {
+      const char *r = (const char *)sqlite3_column_text(st, 7);
+      if (r && r[0] && !(p->reason = dcsim_strdup(r))) { /* energy unknown (issue 38) */
+        rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+        goto out;
+      }
       p->time_s = sqlite3_column_double(st, 8);
-      p->energy_j = sqlite3_column_double(st, 9);
+      p->energy_j = cost_of(st, 9); /* NULL: unknown */
       p->time_prov = (unsigned char)prov_of(st, 10);
       p->energy_prov = (unsigned char)prov_of(st, 11);
     }

@@ -2,6 +2,8 @@
  * breaks inside quotes), as profiler exports write them. */
 #include "util/csv.h"
 
+#include <ctype.h>
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,7 +165,8 @@ int dcsim__csv_num(const dcsim_csv_t *t, size_t row, size_t col, double *out, dc
 void dcsim__csv_write_cell(FILE *f, const char *s) {
   if (!s) return;
   size_t n = strlen(s);
-  if (!strpbrk(s, ",\"\n") && !(n && (s[0] == ' ' || s[n - 1] == ' '))) {
+  if (!strpbrk(s, ",\"\n\r") &&
+      !(n && (isspace((unsigned char)s[0]) || isspace((unsigned char)s[n - 1])))) {
     fputs(s, f);
     return;
   }

@@ -31,9 +31,10 @@ int dcsim__csv_num(const dcsim_csv_t *t, size_t row, size_t col, double *out, dc
  * files that are not one table (profiler logs with several tables). */
 int dcsim__csv_split(char *line, char ***cells, size_t *cap, size_t *n);
 
-/* Writes one cell by the same rules: as it is, or double-quoted (a quote doubled) when it holds a
- * comma, a quote, a line break (which becomes a blank) or a leading or trailing blank (which a
- * reader would otherwise trim). NULL is an empty cell. */
+/* Writes one cell by the same rules (RFC 4180): as it is, or double-quoted (a quote doubled) when
+ * it holds a comma, a quote, a line break or a carriage return, or begins or ends with white space
+ * (which a reader would otherwise trim). A line break becomes a blank: the reader takes one line
+ * per row (doc/robustness.md), every other byte round-trips. NULL is an empty cell. */
 void dcsim__csv_write_cell(FILE *f, const char *s);
 
 #endif

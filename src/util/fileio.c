@@ -92,7 +92,8 @@ int dcsim__file_publish(const char *tmp, const char *path, dcsim_error *err) {
   return rc;
 }
 
-int dcsim__file_write_atomic(const char *path, const char *text, dcsim_error *err) {
+int dcsim__file_write_atomic_bytes(const char *path, const void *data, size_t len,
+                                   dcsim_error *err) {
   char *tmp = dcsim__file_tmp_path(path);
   if (!tmp) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   int rc = 0;
@@ -101,8 +102,7 @@ int dcsim__file_write_atomic(const char *path, const char *text, dcsim_error *er
     rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot write: %s", strerror(errno));
     goto out;
   }
-  size_t len = strlen(text);
-  int bad = fwrite(text, 1, len, f) != len;
+  int bad = fwrite(data, 1, len, f) != len;
   bad |= fclose(f) != 0;
   if (bad) {
     rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
@@ -113,6 +113,10 @@ int dcsim__file_write_atomic(const char *path, const char *text, dcsim_error *er
 out:
   free(tmp);
   return rc;
+}
+
+int dcsim__file_write_atomic(const char *path, const char *text, dcsim_error *err) {
+  return dcsim__file_write_atomic_bytes(path, text, strlen(text), err);
 }
 
 /* 1 when dir exists as a directory, 0 when nothing is there, DCSIM_EIO when something else is */

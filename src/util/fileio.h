@@ -43,6 +43,9 @@ int dcsim__file_publish(const char *tmp, const char *path, dcsim_error *err);
 
 /* Writes text to path through a temporary file and rename (never half a file). */
 int dcsim__file_write_atomic(const char *path, const char *text, dcsim_error *err);
+/* The same for len bytes of data (a picture: NUL bytes are data). */
+int dcsim__file_write_atomic_bytes(const char *path, const void *data, size_t len,
+                                   dcsim_error *err);
 
 /* A new directory dir holding the n files names[i] (plain names) with the texts texts[i], all or
  * nothing: they are written into a temporary directory beside it (dir.tmpPID) which is renamed to

@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include "dcsim/strutil.h"
+
 void dcsim_json_init(dcsim_json *j, FILE *f, int pretty) {
   j->f = f;
   j->depth = 0;
@@ -50,20 +52,31 @@ void dcsim_json_obj_end(dcsim_json *j) { close_(j, '}'); }
 void dcsim_json_arr_begin(dcsim_json *j) { open(j, '['); }
 void dcsim_json_arr_end(dcsim_json *j) { close_(j, ']'); }
 
+/* A JSON string (RFC 8259, section 7): " and \ escaped, control characters as \n, \t or \u00XX,
+ * and a byte that begins no UTF-8 character (dcsim_utf8_len) as \ufffd, the replacement
+ * character, so that every parser (jansson refuses invalid UTF-8) reads the document. */
 static void raw_str(dcsim_json *j, const char *s) {
   fputc('"', j->f);
-  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-    if (*p == '"' || *p == '\\') {
+  for (const char *p = s ? s : ""; *p;) {
+    unsigned char c = (unsigned char)*p;
+    size_t n = dcsim_utf8_len(p);
+    if (c == '"' || c == '\\') {
       fputc('\\', j->f);
-      fputc(*p, j->f);
-    } else if (*p == '\n')
+      fputc(c, j->f);
+    } else if (c == '\n')
       fputs("\\n", j->f);
-    else if (*p == '\t')
+    else if (c == '\t')
       fputs("\\t", j->f);
-    else if (*p < 0x20)
-      fprintf(j->f, "\\u%04x", *p);
-    else
-      fputc(*p, j->f);
+    else if (c < 0x20)
+      fprintf(j->f, "\\u%04x", c);
+    else if (n == 0)
+      fputs("\\ufffd", j->f);
+    else {
+      fwrite(p, 1, n, j->f);
+      p += n;
+      continue;
+    }
+    p++;
   }
   fputc('"', j->f);
 }

@@ -91,8 +91,12 @@ void dcsim_repro_json_value(dcsim_json *j, const dcsim_repro *r) {
 void dcsim_repro_csv(FILE *f, const dcsim_repro *r) {
   fprintf(f, "# dcsim %s commit %s\n", dcsim_version(), dcsim_commit());
   if (r->sweep_sha256[0]) fprintf(f, "# sweep %s\n", r->sweep_sha256);
-  for (size_t i = 0; i < r->n_inputs; i++)
-    fprintf(f, "# input %s %s\n", r->inputs[i].sha256, r->inputs[i].path);
+  for (size_t i = 0; i < r->n_inputs; i++) {
+    fprintf(f, "# input %s ", r->inputs[i].sha256);
+    for (const char *c = r->inputs[i].path; *c; c++) /* a line break would end the comment and */
+      fputc((unsigned char)*c < 0x20 ? '?' : *c, f); /* start a row (issue 35): shown as '?' */
+    fputc('\n', f);
+  }
 }
 
 void dcsim_repro_caption(const dcsim_repro *r, char *buf, size_t size) {

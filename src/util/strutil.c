@@ -29,6 +29,33 @@ char *dcsim_trim(char *s) {
   return s;
 }
 
+/* RFC 3629, section 4 (UTF8-octets): the second byte's range depends on the first (E0: A0-BF,
+ * ED: 80-9F, F0: 90-BF, F4: 80-8F), every other continuation byte is 80-BF. */
+size_t dcsim_utf8_len(const char *str) {
+  const unsigned char *s = (const unsigned char *)str;
+  unsigned char c = s[0];
+  if (c == 0) return 0;
+  if (c < 0x80) return 1;
+  size_t n;
+  unsigned char lo = 0x80, hi = 0xbf;
+  if (c >= 0xc2 && c <= 0xdf)
+    n = 2;
+  else if (c >= 0xe0 && c <= 0xef) {
+    n = 3;
+    if (c == 0xe0) lo = 0xa0;
+    if (c == 0xed) hi = 0x9f;
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    n = 4;
+    if (c == 0xf0) lo = 0x90;
+    if (c == 0xf4) hi = 0x8f;
+  } else
+    return 0;
+  if (s[1] < lo || s[1] > hi) return 0;
+  for (size_t i = 2; i < n; i++)
+    if (s[i] < 0x80 || s[i] > 0xbf) return 0;
+  return n;
+}
+
 int dcsim_bufprintf(char *buf, size_t size, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -162,6 +189,11 @@ int dcsim_path_check_writable(const char *path, const char *what, dcsim_error *e
   if (stat(path, &st) == 0) {
     if (S_ISDIR(st.st_mode))
       return DCSIM_ERR(err, DCSIM_EIO, path, 0, "%s: is a directory, not a file", what);
+    if (!S_ISREG(st.st_mode)) /* written by rename over it: a FIFO would block, a device be lost */
+      return DCSIM_ERR(err, DCSIM_EIO, path, 0,
+                       "%s: is not a regular file (a FIFO, device or socket): outputs are only "
+                       "written to regular files",
+                       what);
     if (access(path, W_OK) != 0)
       return DCSIM_ERR(err, DCSIM_EIO, path, 0, "%s: cannot write: %s", what, strerror(errno));
     return 0;

@@ -9,22 +9,44 @@
 #include "dcsim/strutil.h"
 #include "util/fileio.h"
 
-void dcsim__xml_escape(FILE *f, const char *s) {
-  for (; s && *s; s++) {
-    switch (*s) {
-      case '&': fputs("&amp;", f); break;
-      case '<': fputs("&lt;", f); break;
-      case '>': fputs("&gt;", f); break;
-      case '"': fputs("&quot;", f); break;
-      default: fputc(*s, f);
-    }
+/* Writes the character at s (n bytes) as XML 1.0 allows it (section 2.2, Char: tab, line feed,
+ * carriage return and U+0020 upwards, but not U+FFFE or U+FFFF): other control characters and
+ * bytes that begin no UTF-8 character (dcsim_utf8_len) become U+FFFD, the replacement
+ * character, so the output always parses. How many bytes of s were consumed. */
+static size_t put_xml_char(FILE *f, const char *s, int escape) {
+  unsigned char c = (unsigned char)*s;
+  size_t n = dcsim_utf8_len(s);
+  int bad = n == 0 || (c < 0x20 && c != '\t' && c != '\n' && c != '\r') ||
+            (n == 3 && c == 0xef && (unsigned char)s[1] == 0xbf && (unsigned char)s[2] >= 0xbe);
+  if (bad) {
+    fputs("\xEF\xBF\xBD", f);
+    return 1;
   }
+  if (escape)
+    switch (c) { /* attribute values keep tab, line feed and return as references
+                  * (section 3.3.3 would normalise them to blanks) */
+      case '&': fputs("&amp;", f); return 1;
+      case '<': fputs("&lt;", f); return 1;
+      case '>': fputs("&gt;", f); return 1;
+      case '"': fputs("&quot;", f); return 1;
+      case '\t': fputs("&#9;", f); return 1;
+      case '\n': fputs("&#10;", f); return 1;
+      case '\r': fputs("&#13;", f); return 1;
+      default: break;
+    }
+  fwrite(s, 1, n, f);
+  return n;
+}
+
+void dcsim__xml_escape(FILE *f, const char *s) {
+  while (s && *s) s += put_xml_char(f, s, 1);
 }
 
 void dcsim__xml_comment_text(FILE *f, const char *s) {
-  for (; *s; s++) {
-    fputc(*s, f);
+  while (s && *s) {
+    size_t n = put_xml_char(f, s, 0);
     if (*s == '-' && (s[1] == '-' || !s[1])) fputc(' ', f);
+    s += n;
   }
 }
 

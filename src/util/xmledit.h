@@ -23,10 +23,15 @@ xmlNode *dcsim__xml_named(xmlNode *parent, const char *elem, const char *name);
 /* Writes doc to path as libxml2 prints it (UTF-8), atomically (dcsim__file_write_atomic). */
 int dcsim__xml_save(xmlDoc *doc, const char *path, dcsim_error *err);
 
-/* XML-escapes s for an attribute value or element text into f. */
+/* The one XML escaping of text dcsim writes by hand: s for an attribute value or element text into
+ * f, & < > " as entities (values are written in double quotes), tab, line feed and carriage return
+ * as character references (so that an attribute keeps them), and what XML 1.0 cannot hold (other
+ * control characters, U+FFFE, U+FFFF, bytes that are not UTF-8) as U+FFFD. Every valid text
+ * round-trips through a parser. */
 void dcsim__xml_escape(FILE *f, const char *s);
 
-/* XML comment text: "--" cannot appear inside a comment; it is written as "- -". */
+/* XML comment text: "--" cannot appear inside a comment; it is written as "- -"; what XML cannot
+ * hold becomes U+FFFD as in dcsim__xml_escape. */
 void dcsim__xml_comment_text(FILE *f, const char *s);
 
 /* ` NAME="value"` of node's attribute NAME, XML-escaped; nothing when it is absent. */

@@ -88,7 +88,7 @@ static int read_observation(fit_work *W, size_t r, dcsim_error *err) {
       (rc = dcsim__csv_num(t, r, W->cw, &w, err)) || (rc = dcsim__csv_num(t, r, W->cti, &ti, err)))
     return rc;
   if (th < 1 || th > 1e6 || th != floor(th) || !(q > 0 && q <= 1e30) || !(w >= 0 && w <= 1e30) ||
-      !(ti >= 1e-9 && ti <= 1e9))
+      !(ti >= DCSIM_CALIB_TIME_MIN_S && ti <= DCSIM_CALIB_TIME_MAX_S))
     return DCSIM_ERR(err, DCSIM_ERANGE, csv_path, line,
                      "need threads 1..1000000 (whole), traffic_byte in (0, 1e30], "
                      "work_flop in [0, 1e30], time_s in [1e-9, 1e9]");

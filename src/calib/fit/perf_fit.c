@@ -582,7 +582,7 @@ void dcsim_perf_fit_xml(FILE *f, const dcsim_perf_fit *fit) {
   }
   for (size_t i = 0; i < pm->n_turbo; i++) {
     fprintf(f, "    <turbo cores=\"%u\" ghz=\"%.4g\"", pm->turbo[i].cores, pm->turbo[i].ghz);
-    xml_attr(f, "source", fit->turbo_src);
+    xml_attr(f, "source", fit->turbo_bin_src[i] ? fit->turbo_bin_src[i] : fit->turbo_src);
     fputs("/>\n", f);
   }
   fputs("  </perf-model>\n", f);

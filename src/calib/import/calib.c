@@ -132,41 +132,95 @@ static int check_threads(const char *path, int line, unsigned threads, const cel
                    lim->sockets > 1 ? "s" : "");
 }
 
+/* Issue 35: a cell below a thousandth of the datasheet peak cannot be a measurement of it (a unit
+ * off by 10^3 or more, a garbled digit); and any cell, with or without a datasheet figure, per core
+ * in use and per cycle of the highest clock lies within [CELL_MIN_PER_CYCLE, CELL_MAX_PER_CYCLE]
+ * flop or byte: the widest cores issue 32 double-precision flop/cycle (AVX-512 or SVE-512 with two
+ * FMA units: Intel 64 and IA-32 Optimization Reference Manual, A64FX Microarchitecture Manual) and
+ * load 128 to 192 B/cycle from L1; a DRAM cell with every core busy stays above 0.1 B/cycle (the
+ * EPYC 7763's 204.8 GB/s over 64 cores at 3.5 GHz is 0.91). The bounds are those figures divided
+ * and multiplied by about 10^3, as wide as the issue's "below 1e-3 or above 10^3 of what the
+ * datasheet allows". */
+#define FAR_BELOW          1e-3
+#define CELL_MIN_PER_CYCLE 1e-3
+#define CELL_MAX_PER_CYCLE 1e3
+
+/* A flops cell against threads x flop/cycle x the highest clock. */
+static int check_flops_peak(const char *path, int line, const char *cell, const char *unit,
+                            unsigned threads, double v, const cell_limits *lim, dcsim_error *err) {
+  unsigned cores = lim->cores_per_socket * lim->sockets;
+  if (threads < cores) cores = threads; /* SMT threads share their core's units */
+  double peak = cores * lim->max_ghz * 1e9 * lim->flop_per_cycle;
+  if (v > NEAR_PEAK * peak)
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, line,
+                     "%s %s at %u threads is above the datasheet peak of the cores they use: %u "
+                     "core%s x %g GHz (the highest <freq> of machine.xml) x %g flop/cycle (<isa "
+                     "flop-per-cycle>) = %.4g GFLOP/s, which a measurement may pass by 10 %% at "
+                     "most (a wrong unit or column? a turbo clock missing from <frequencies>?)",
+                     cell, unit, threads, cores, cores > 1 ? "s" : "", lim->max_ghz,
+                     lim->flop_per_cycle, peak / 1e9);
+  if (v < FAR_BELOW * peak)
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, line,
+                     "%s %s at %u threads is below a thousandth of the datasheet peak of the cores "
+                     "they use: %u core%s x %g GHz (the highest <freq> of machine.xml) x %g "
+                     "flop/cycle (<isa flop-per-cycle>) = %.4g GFLOP/s (a wrong unit or column?)",
+                     cell, unit, threads, cores, cores > 1 ? "s" : "", lim->max_ghz,
+                     lim->flop_per_cycle, peak / 1e9);
+  return 0;
+}
+
+/* A DRAM cell against the memory peak of the sockets the threads use. */
+static int check_dram_peak(const char *path, int line, const char *cell, const char *unit,
+                           unsigned threads, double v, const cell_limits *lim, dcsim_error *err) {
+  unsigned used =
+      lim->scatter ? threads : (threads + lim->cores_per_socket - 1) / lim->cores_per_socket;
+  if (used > lim->sockets) used = lim->sockets;
+  double peak = used * lim->mem_peak_bps;
+  if (v > FAR_DRAM * peak || v < FAR_BELOW * peak)
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, line,
+                     "%s %s at %u threads is %s the datasheet memory peak of the %u socket%s they "
+                     "use (%s placement): %u x %.5g GB/s (<memory peak-bps>) = %.4g GB/s (%s)",
+                     cell, unit, threads,
+                     v > FAR_DRAM * peak ? "more than twice" : "below a thousandth of", used,
+                     used > 1 ? "s" : "", lim->scatter ? "scatter" : "compact", used,
+                     lim->mem_peak_bps / 1e9, peak / 1e9,
+                     v > FAR_DRAM * peak ? "a cache-sized working set, a wrong unit or column?"
+                                         : "a wrong unit or column?");
+  return 0;
+}
+
+int dcsim__calib_cell_per_cycle(const char *path, int line, const char *qty, const char *cell,
+                                const char *unit, unsigned threads, unsigned cores, double ghz,
+                                const char *ghz_from, double v, dcsim_error *err) {
+  if (threads < cores) cores = threads;
+  if (!(ghz > 0) || cores == 0) return 0;
+  double per = v / (cores * ghz * 1e9);
+  if (per >= CELL_MIN_PER_CYCLE && per <= CELL_MAX_PER_CYCLE) return 0;
+  const char *what = strcmp(qty, "flops") == 0 ? "flop" : "byte";
+  return DCSIM_ERR(err, DCSIM_ERANGE, path, line,
+                   "%s%s%s at %u thread%s is %.3g %s per cycle of each core in use (%u core%s x "
+                   "%g GHz, %s), outside the %g to %g of any CPU core (a wrong unit or column?)",
+                   cell, *unit ? " " : "", unit, threads, threads > 1 ? "s" : "", per, what, cores,
+                   cores > 1 ? "s" : "", ghz, ghz_from, CELL_MIN_PER_CYCLE, CELL_MAX_PER_CYCLE);
+}
+
 /* A cell against the datasheet peak: flops against threads x flop/cycle x the highest clock,
  * DRAM against the memory peak of the sockets the threads use (compact: filled one after the
- * other; scatter: spread). v in flop/s or B/s. */
+ * other; scatter: spread); then every cell per core and cycle. v in flop/s or B/s. */
 static int check_cell(const char *path, int line, const char *qty, const char *cell,
                       const char *unit, unsigned threads, double v, const cell_limits *lim,
                       dcsim_error *err) {
   if (!lim) return 0;
-  if (strcmp(qty, "flops") == 0 && lim->flop_per_cycle > 0 && lim->max_ghz > 0) {
-    unsigned cores = lim->cores_per_socket * lim->sockets;
-    if (threads < cores) cores = threads; /* SMT threads share their core's units */
-    double peak = cores * lim->max_ghz * 1e9 * lim->flop_per_cycle;
-    if (v > NEAR_PEAK * peak)
-      return DCSIM_ERR(err, DCSIM_ERANGE, path, line,
-                       "%s %s at %u threads is above the datasheet peak of the cores they use: %u "
-                       "core%s x %g GHz (the highest <freq> of machine.xml) x %g flop/cycle (<isa "
-                       "flop-per-cycle>) = %.4g GFLOP/s, which a measurement may pass by 10 %% at "
-                       "most (a wrong unit or column? a turbo clock missing from <frequencies>?)",
-                       cell, unit, threads, cores, cores > 1 ? "s" : "", lim->max_ghz,
-                       lim->flop_per_cycle, peak / 1e9);
-  }
-  if (strcmp(qty, "DRAM") == 0 && lim->mem_peak_bps > 0) {
-    unsigned used =
-        lim->scatter ? threads : (threads + lim->cores_per_socket - 1) / lim->cores_per_socket;
-    if (used > lim->sockets) used = lim->sockets;
-    double peak = used * lim->mem_peak_bps;
-    if (v > FAR_DRAM * peak)
-      return DCSIM_ERR(err, DCSIM_ERANGE, path, line,
-                       "%s %s at %u threads is more than twice the datasheet memory peak of the "
-                       "%u socket%s they use (%s placement): %u x %.5g GB/s (<memory peak-bps>) = "
-                       "%.4g GB/s (a cache-sized working set, a wrong unit or column?)",
-                       cell, unit, threads, used, used > 1 ? "s" : "",
-                       lim->scatter ? "scatter" : "compact", used, lim->mem_peak_bps / 1e9,
-                       peak / 1e9);
-  }
-  return 0;
+  int rc = 0;
+  if (strcmp(qty, "flops") == 0 && lim->flop_per_cycle > 0 && lim->max_ghz > 0)
+    rc = check_flops_peak(path, line, cell, unit, threads, v, lim, err);
+  if (!rc && strcmp(qty, "DRAM") == 0 && lim->mem_peak_bps > 0)
+    rc = check_dram_peak(path, line, cell, unit, threads, v, lim, err);
+  if (!rc) /* at the highest <freq> of machine.xml */
+    rc = dcsim__calib_cell_per_cycle(path, line, qty, cell, unit, threads,
+                                     lim->cores_per_socket * lim->sockets, lim->max_ghz,
+                                     "the highest <freq> of machine.xml", v, err);
+  return rc;
 }
 
 /* The tables' cells collected for the parametric fit, and each table's source=. */
@@ -389,6 +443,10 @@ typedef struct power_csv {
   size_t nr;
 } power_csv;
 
+/* Issue 35: a power cell (all packages or all DRAM of the node) is at most DCSIM_POWER_MAX_W, the
+ * bound of every power figure of a profile (dcsim/hwprofile.h). */
+#define POWER_MAX_W DCSIM_POWER_MAX_W
+
 /* CSV row r into the PKG or DRAM value of its state. */
 static int power_csv_row(power_csv *P, size_t r, dcsim_error *err) {
   dcsim_csv_t *t = P->t;
@@ -404,7 +462,11 @@ static int power_csv_row(power_csv *P, size_t r, dcsim_error *err) {
                      dcsim__csv_cell(t, r, P->cu));
   double v;
   if ((rc = dcsim__csv_num(t, r, P->cv, &v, err))) return rc;
-  if (v < 0) return DCSIM_ERR(err, DCSIM_ERANGE, path, line, "power must be >= 0");
+  if (!(v >= 0 && v <= POWER_MAX_W))
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, line,
+                     "power %s W: must be 0 to %g W (10^3 x the 1 kW of a two-socket node's "
+                     "packages at the highest TDP, 500 W; a wrong unit or column?)",
+                     dcsim__csv_cell(t, r, P->cv), POWER_MAX_W);
   power_row key = { 0 };
   key.idle = strcmp(dcsim__csv_cell(t, r, P->ct), "idle") == 0;
   if (!key.idle && ((rc = parse_threads(t, r, P->ct, path, &key.cores, err)) ||
@@ -471,10 +533,13 @@ static void energy_xml(FILE *f, const power_csv *P, const dcsim_xml_doc_t *doc, 
   fputs(">\n", f);
   for (size_t k = 0; k < P->nr; k++) {
     if (rows[k].idle)
-      fprintf(f, "    <idle pkg-w=\"%s\" dram-w=\"%s\"", rows[k].pkg, rows[k].dram);
+      fputs("    <idle pkg-w=\"", f);
     else
-      fprintf(f, "    <state cores=\"%u\" pkg-w=\"%s\" dram-w=\"%s\"", rows[k].cores, rows[k].pkg,
-              rows[k].dram);
+      fprintf(f, "    <state cores=\"%u\" pkg-w=\"", rows[k].cores);
+    dcsim__xml_escape(f, rows[k].pkg); /* the cells as written (issue 35: one escaping) */
+    fputs("\" dram-w=\"", f);
+    dcsim__xml_escape(f, rows[k].dram);
+    fputc('"', f);
     if (*rows[k].source) {
       fputs(" source=\"", f);
       dcsim__xml_escape(f, rows[k].source);
@@ -778,6 +843,33 @@ static int gen_reference(const char *dir, int depth, cpu_gen *g, xmlNode *pf, in
   return rc;
 }
 
+/* <perf-fit><turbo>: published clocks per active cores of a socket (issue 37), the model's turbo
+ * bins with their own sources; refused beside bins read off a turbo column of the peak table. */
+static int published_turbo(cpu_gen *g, xmlNode *pf, dcsim_error *err) {
+  dcsim_cpu_perf_model *pm = &g->fit->model;
+  for (xmlNode *t = dcsim__xml_child(pf, "turbo"); t; t = dcsim__xml_next(t, "turbo")) {
+    if (pm->n_turbo && !g->fit->turbo_bin_src[0])
+      return DCSIM_XML_ERR(err, DCSIM_EREF, g->doc, t,
+                           "<turbo>: the peak table's turbo column already gives the clock per "
+                           "active cores; give one or the other");
+    dcsim_cpu_turbo_bin b;
+    int rc;
+    if ((rc = dcsim__xml_u32(g->doc, t, "cores", 1, &b.cores, err)) ||
+        (rc = dcsim__xml_double(g->doc, t, "ghz", 1, &b.ghz, err)))
+      return rc;
+    if (pm->n_turbo == DCSIM_CPU_MAX_TURBO_BINS || !(b.ghz > 0) ||
+        b.cores > g->fit->machine.cores_per_socket ||
+        (pm->n_turbo && b.cores <= pm->turbo[pm->n_turbo - 1].cores))
+      return DCSIM_XML_ERR(err, DCSIM_ERANGE, g->doc, t,
+                           "<turbo cores=\"%u\">: cores must increase from bin to bin up to the "
+                           "cores of a socket (%u), ghz be positive, at most %d bins",
+                           b.cores, g->fit->machine.cores_per_socket, DCSIM_CPU_MAX_TURBO_BINS);
+    g->fit->turbo_bin_src[pm->n_turbo] = dcsim__xml_attr(g->doc, t, "source");
+    pm->turbo[pm->n_turbo++] = b;
+  }
+  return 0;
+}
+
 /* The parametric model of the directory: fitted to its cells, the rest from its datasheet and
  * reference (dcsim/perf_fit.h); none for an energy-only directory. */
 static int gen_fit(const char *dir, int depth, cpu_gen *g, FILE *f, FILE *report,
@@ -805,6 +897,7 @@ static int gen_fit(const char *dir, int depth, cpu_gen *g, FILE *f, FILE *report
     dcsim_error_at(err, g->mpath, (int)xmlGetLineNo(pf ? pf : root));
     return rc;
   }
+  if (pf && (rc = published_turbo(g, pf, err))) return rc;
   dcsim_perf_fit_xml(f, g->fit);
   if (report) dcsim_perf_fit_report(g->fit, report);
   return 0;

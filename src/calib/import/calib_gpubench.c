@@ -7,12 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calib/internal.h"
 #include "dcsim/catalog.h"
 #include "dcsim/fit.h"
 #include "dcsim/gpuarch.h"
 #include "dcsim/stats.h"
 #include "dcsim/strutil.h"
 #include "util/csv.h"
+#include "util/xmledit.h"
 
 #define BENCH_MAGIC "# dcsim gpu-bench "
 
@@ -41,20 +43,21 @@ static int arch_name(const char *cc, char *out, size_t size) {
 static const struct {
   const char *metric;
   size_t off;
+  double hi; /* issue 35: the plausible maximum (below, with the scalar metrics) */
 } phase_fields[] = {
-  { "phase_start_s", offsetof(dcsim_gpubench_phase, start_s) },
-  { "phase_s", offsetof(dcsim_gpubench_phase, dur_s) },
-  { "phase_w", offsetof(dcsim_gpubench_phase, power_w) },
-  { "phase_context", offsetof(dcsim_gpubench_phase, context) },
-  { "phase_launches", offsetof(dcsim_gpubench_phase, launches) },
-  { "phase_busy_s", offsetof(dcsim_gpubench_phase, busy_s) },
-  { "phase_fp64_inst", offsetof(dcsim_gpubench_phase, fp64) },
-  { "phase_fp32_inst", offsetof(dcsim_gpubench_phase, fp32) },
-  { "phase_other_inst", offsetof(dcsim_gpubench_phase, other) },
-  { "phase_dram_byte", offsetof(dcsim_gpubench_phase, dram) },
-  { "phase_l2_byte", offsetof(dcsim_gpubench_phase, l2) },
-  { "phase_warp_inst", offsetof(dcsim_gpubench_phase, warp) },
-  { "phase_request_byte", offsetof(dcsim_gpubench_phase, request) },
+  { "phase_start_s", offsetof(dcsim_gpubench_phase, start_s), 1e11 },
+  { "phase_s", offsetof(dcsim_gpubench_phase, dur_s), 1e9 },
+  { "phase_w", offsetof(dcsim_gpubench_phase, power_w), 1e7 },
+  { "phase_context", offsetof(dcsim_gpubench_phase, context), 1 },
+  { "phase_launches", offsetof(dcsim_gpubench_phase, launches), 1e30 },
+  { "phase_busy_s", offsetof(dcsim_gpubench_phase, busy_s), 1e9 },
+  { "phase_fp64_inst", offsetof(dcsim_gpubench_phase, fp64), 1e30 },
+  { "phase_fp32_inst", offsetof(dcsim_gpubench_phase, fp32), 1e30 },
+  { "phase_other_inst", offsetof(dcsim_gpubench_phase, other), 1e30 },
+  { "phase_dram_byte", offsetof(dcsim_gpubench_phase, dram), 1e30 },
+  { "phase_l2_byte", offsetof(dcsim_gpubench_phase, l2), 1e30 },
+  { "phase_warp_inst", offsetof(dcsim_gpubench_phase, warp), 1e30 },
+  { "phase_request_byte", offsetof(dcsim_gpubench_phase, request), 1e30 },
 };
 #define N_PHASE_FIELDS (sizeof phase_fields / sizeof phase_fields[0])
 #define PHASE_REQUIRED 0x3fu   /* the first six */
@@ -91,77 +94,152 @@ static int phase_row(const dcsim_csv_t *t, size_t r, size_t cs, size_t f, double
                      f == 3   ? "want 0 (no CUDA context) or 1"
                      : f == 2 ? "must be positive"
                               : "must be >= 0");
+  if (x > phase_fields[f].hi)
+    return DCSIM_ERR(err, DCSIM_ERANGE, b->path, line,
+                     "%s of phase %s = %g: above the plausible %g of any GPU (a wrong unit or a "
+                     "garbled number?)",
+                     phase_fields[f].metric, name, x, phase_fields[f].hi);
   ph->seen |= 1u << f;
   *(double *)((char *)ph + phase_fields[f].off) = x;
   return 0;
 }
 
-/* A row of a kernel series (size = the kernel's size). */
+/* A row of a kernel series (size = the kernel's size); a size given twice is refused. */
 static int series_row(const dcsim_csv_t *t, size_t r, size_t cs, dcsim_gpubench_series *sr,
-                      double x, const char *path, dcsim_error *err) {
+                      const char *metric, double x, const char *path, dcsim_error *err) {
   const int line = dcsim__csv_line(t, r);
   if (sr->n == DCSIM_GPUBENCH_MAX_SIZES)
     return DCSIM_ERR(err, DCSIM_ERANGE, path, line, "more than %d kernel sizes",
                      DCSIM_GPUBENCH_MAX_SIZES);
-  int rc = dcsim__csv_num(t, r, cs, &sr->size[sr->n], err);
+  double size;
+  int rc = dcsim__csv_num(t, r, cs, &size, err);
   if (rc) return rc;
-  if (!(sr->size[sr->n] > 0))
-    return DCSIM_ERR(err, DCSIM_ERANGE, path, line, "size %g: must be positive", sr->size[sr->n]);
+  if (!(size > 0))
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, line, "size %g: must be positive", size);
+  for (size_t i = 0; i < sr->n; i++)
+    if (sr->size[i] == size)
+      return DCSIM_ERR(err, DCSIM_EPARSE, path, line,
+                       "%s at size %g given twice: one measurement per size", metric, size);
+  sr->size[sr->n] = size;
   sr->value[sr->n++] = x;
   return 0;
 }
 
+/* The plausible range of each scalar metric (issue 35 item 5): about 10^-3 x the smallest and
+ * 10^3 x the largest figure of any GPU, so that a wrong unit or a garbled number is refused and no
+ * real board is. The figures: 13 (GTX 970) to 304 (MI300X) SMs or CUs; clocks 0.5 to 3 GHz; 1 to
+ * 192 GB of memory; 0.1 to 8 TB/s of memory bandwidth (B200); FP64 FMA 3e10 (a consumer board at
+ * 1:64) to 8.2e13 flop/s (MI300X), FP32 and integer 1e12 to 1.6e14; launches of 2 to 20 us
+ * (calibration/h100-sxm5 and h200-run1: 3.4 and 8.4 us); dependent FMA issue 4 to 48 cycles;
+ * host links 1 GB/s (PCIe 2 x4) to 450 GB/s (NVLink-C2C); L2 copies 0.1 to 20 TB/s; board power 5
+ * W idle to 1.2 kW (B200's 1000 W limit). Kernel and series times are calibration times,
+ * 10^-9 to 10^9 s, as every calibration measurement (calib_fit.c). Each bound: the figure over or
+ * times 10^3, rounded out to a power of ten. Phase rows: power as above, durations and busy time
+ * calibration times, start times up to 10^11 s (seconds since 1970, as gpu-bench writes them:
+ * the year 5138), counts and launches up to 10^30 (the calibration rule for traffic and work). */
+typedef struct bench_metric {
+  const char *name;
+  size_t off; /* of the double in dcsim_gpubench */
+  double lo, hi;
+  const char *unit;
+} bench_metric;
+
+static const bench_metric bench_metrics[] = {
+  { "sm", offsetof(dcsim_gpubench, sm), 1, 1e6, "" },
+  { "clock_hz", offsetof(dcsim_gpubench, clock_hz), 1e5, 1e13, "Hz" },
+  { "memory_byte", offsetof(dcsim_gpubench, memory_byte), 1e6, 1e15, "B" },
+  { "stream_triad_bps", offsetof(dcsim_gpubench, stream_bps), 1e8, 1e16, "B/s" },
+  { "fp64_fma_flops", offsetof(dcsim_gpubench, fp64_flops), 1e7, 1e17, "flop/s" },
+  { "fp32_fma_flops", offsetof(dcsim_gpubench, fp32_flops), 1e9, 1e18, "flop/s" },
+  { "int32_ops", offsetof(dcsim_gpubench, int_ops), 1e9, 1e18, "op/s" },
+  { "launch_s", offsetof(dcsim_gpubench, launch_s), 1e-9, 0.1, "s" },
+  { "sync_launch_s", offsetof(dcsim_gpubench, sync_launch_s), 1e-9, 0.1, "s" },
+  { "dep_fp32_cycles", offsetof(dcsim_gpubench, dep_fp32_cycles), 1e-3, 1e5, "cycle" },
+  { "dep_fp64_cycles", offsetof(dcsim_gpubench, dep_fp64_cycles), 1e-3, 1e5, "cycle" },
+  { "h2d_bps", offsetof(dcsim_gpubench, h2d_bps), 1e6, 1e15, "B/s" },
+  { "l2_copy_bps", offsetof(dcsim_gpubench, l2_bps), 1e8, 1e17, "B/s" },
+  { "diverge_s", offsetof(dcsim_gpubench, diverge_s), 1e-9, 1e9, "s" },
+  { "gather_s", offsetof(dcsim_gpubench, gather_s), 1e-9, 1e9, "s" },
+  { "mix_s", offsetof(dcsim_gpubench, mix_s), 1e-9, 1e9, "s" },
+  { "lowipc_s", offsetof(dcsim_gpubench, lowipc_s), 1e-9, 1e9, "s" },
+  { "power_idle_w", offsetof(dcsim_gpubench, idle_w), 1e-3, 1e7, "W" },
+  { "power_active_idle_w", offsetof(dcsim_gpubench, active_idle_w), 1e-3, 1e7, "W" },
+  { "power_loaded_w", offsetof(dcsim_gpubench, loaded_w), 1e-3, 1e7, "W" },
+  { "power_limit_w", offsetof(dcsim_gpubench, limit_w), 1e-3, 1e7, "W" },
+};
+#define N_BENCH_METRICS (sizeof bench_metrics / sizeof bench_metrics[0])
+#define SERIES_LO_S     DCSIM_CALIB_TIME_MIN_S /* kernel and series times: calibration times */
+#define SERIES_HI_S     DCSIM_CALIB_TIME_MAX_S
+
+/* The line each scalar row was first seen on (0: not yet), device_name and compute_capability
+ * after the metrics of the table. */
+typedef struct bench_seen {
+  int line[N_BENCH_METRICS + 2];
+} bench_seen;
+
+/* A metric given twice: refused naming both lines (the last one used to win silently). */
+static int seen_once(bench_seen *seen, size_t k, const char *m, const char *path, int line,
+                     dcsim_error *err) {
+  if (seen->line[k])
+    return DCSIM_ERR(err, DCSIM_EPARSE, path, line,
+                     "%s given twice (first on line %d): one measurement per metric", m,
+                     seen->line[k]);
+  seen->line[k] = line;
+  return 0;
+}
+
+/* x within [lo, hi], or the error saying so. */
+static int in_range(const char *m, double x, double lo, double hi, const char *unit,
+                    const char *path, int line, dcsim_error *err) {
+  if (x >= lo && x <= hi) return 0;
+  return DCSIM_ERR(err, DCSIM_ERANGE, path, line,
+                   "%s = %g%s%s: outside the plausible %g to %g%s%s of any GPU (a wrong unit or "
+                   "a garbled number?)",
+                   m, x, *unit ? " " : "", unit, lo, hi, *unit ? " " : "", unit);
+}
+
 /* One row metric,size,value,unit into b. */
 static int bench_row(const dcsim_csv_t *t, size_t r, size_t cm, size_t cs, size_t cv,
-                     dcsim_gpubench *b, dcsim_error *err) {
+                     dcsim_gpubench *b, bench_seen *seen, dcsim_error *err) {
   const char *m = dcsim__csv_cell(t, r, cm), *v = dcsim__csv_cell(t, r, cv);
   const int line = dcsim__csv_line(t, r);
-  if (strcmp(m, "device_name") == 0) return snprintf(b->name, sizeof b->name, "%s", v), 0;
-  if (strcmp(m, "compute_capability") == 0)
+  int rc;
+  if (strcmp(m, "device_name") == 0)
+    return (rc = seen_once(seen, N_BENCH_METRICS, m, b->path, line, err))
+               ? rc
+               : (snprintf(b->name, sizeof b->name, "%s", v), 0);
+  if (strcmp(m, "compute_capability") == 0) {
+    if ((rc = seen_once(seen, N_BENCH_METRICS + 1, m, b->path, line, err))) return rc;
     return arch_name(v, b->arch, sizeof b->arch)
                ? DCSIM_ERR(err, DCSIM_ERANGE, b->path, line,
                            "compute_capability '%s': want X.Y (NVIDIA) or gfxNNN (AMD)", v)
                : 0;
-  struct {
-    const char *name;
-    double *dst;
-  } num[] = { { "sm", &b->sm },
-              { "clock_hz", &b->clock_hz },
-              { "memory_byte", &b->memory_byte },
-              { "stream_triad_bps", &b->stream_bps },
-              { "fp64_fma_flops", &b->fp64_flops },
-              { "fp32_fma_flops", &b->fp32_flops },
-              { "int32_ops", &b->int_ops },
-              { "launch_s", &b->launch_s },
-              { "sync_launch_s", &b->sync_launch_s },
-              { "dep_fp32_cycles", &b->dep_fp32_cycles },
-              { "dep_fp64_cycles", &b->dep_fp64_cycles },
-              { "h2d_bps", &b->h2d_bps },
-              { "l2_copy_bps", &b->l2_bps },
-              { "diverge_s", &b->diverge_s },
-              { "gather_s", &b->gather_s },
-              { "mix_s", &b->mix_s },
-              { "lowipc_s", &b->lowipc_s },
-              { "power_idle_w", &b->idle_w },
-              { "power_active_idle_w", &b->active_idle_w },
-              { "power_loaded_w", &b->loaded_w },
-              { "power_limit_w", &b->limit_w } };
+  }
   static const char *const series[DCSIM_GPUBENCH_N_SERIES] = { "kernel_s", "transt_sync_s",
                                                                "transt_event_s", "stencil_sync_s",
                                                                "stencil_event_s" };
   double x;
-  int rc = dcsim__csv_num(t, r, cv, &x, err);
-  if (rc) return rc;
+  if ((rc = dcsim__csv_num(t, r, cv, &x, err))) return rc;
   for (size_t f = 0; f < N_PHASE_FIELDS; f++)
     if (strcmp(m, phase_fields[f].metric) == 0) return phase_row(t, r, cs, f, x, b, err);
   if (!(x > 0))
     return DCSIM_ERR(err, DCSIM_ERANGE, b->path, line, "%s = %g: must be positive", m, x);
   if (strcmp(m, "sm") == 0 && x != floor(x))
     return DCSIM_ERR(err, DCSIM_ERANGE, b->path, line, "sm = %g: must be a whole number", x);
-  for (size_t i = 0; i < sizeof num / sizeof num[0]; i++)
-    if (strcmp(m, num[i].name) == 0) return *num[i].dst = x, 0;
+  for (size_t i = 0; i < N_BENCH_METRICS; i++) {
+    const bench_metric *bm = &bench_metrics[i];
+    if (strcmp(m, bm->name) != 0) continue;
+    if ((rc = seen_once(seen, i, m, b->path, line, err)) ||
+        (rc = in_range(m, x, bm->lo, bm->hi, bm->unit, b->path, line, err)))
+      return rc;
+    *(double *)((char *)b + bm->off) = x;
+    return 0;
+  }
   for (int i = 0; i < DCSIM_GPUBENCH_N_SERIES; i++)
-    if (strcmp(m, series[i]) == 0) return series_row(t, r, cs, &b->series[i], x, b->path, err);
+    if (strcmp(m, series[i]) == 0)
+      return (rc = in_range(m, x, SERIES_LO_S, SERIES_HI_S, "s", b->path, line, err))
+                 ? rc
+                 : series_row(t, r, cs, &b->series[i], m, x, b->path, err);
   return DCSIM_ERR(err, DCSIM_ERANGE, b->path, line, "unknown metric '%s'", m);
 }
 
@@ -212,10 +290,13 @@ int dcsim_gpubench_load(const char *path, dcsim_gpubench *b, dcsim_error *err) {
   b->layout = first[strlen(BENCH_MAGIC)] - '0';
   dcsim_csv_t *t = NULL;
   size_t cm, cs, cv;
+  bench_seen seen;
+  memset(&seen, 0, sizeof seen);
   int rc = dcsim__csv_load(path, &t, err);
   if (!rc && !(rc = dcsim__csv_col(t, "metric", &cm, err)) &&
       !(rc = dcsim__csv_col(t, "size", &cs, err)) && !(rc = dcsim__csv_col(t, "value", &cv, err)))
-    for (size_t r = 0; r < dcsim__csv_rows(t) && !rc; r++) rc = bench_row(t, r, cm, cs, cv, b, err);
+    for (size_t r = 0; r < dcsim__csv_rows(t) && !rc; r++)
+      rc = bench_row(t, r, cm, cs, cv, b, &seen, err);
   dcsim__csv_free(t);
   if (rc) return rc;
   if (b->n_phases && b->layout < 2)
@@ -230,6 +311,33 @@ int dcsim_gpubench_load(const char *path, dcsim_gpubench *b, dcsim_error *err) {
                         : !(b->stream_bps > 0)  ? "stream_triad_bps"
                                                 : NULL;
   if (missing) return DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "no %s row", missing);
+  return 0;
+}
+
+int dcsim_gpubench_check_peaks(const dcsim_gpubench *b, dcsim_error *err) {
+  char apath[2048];
+  dcsim_gpu_arch a;
+  int rc =
+      dcsim_catalog_resolve(DCSIM_KIND_GPU_ARCH, b->arch, b->path, 0, apath, sizeof apath, err);
+  if (rc || (rc = dcsim_gpu_arch_load(apath, &a, err))) return rc;
+  const struct {
+    const char *metric;
+    double v, per_clock; /* measured; operations per clock per SM */
+  } m[] = { { "fp64_fma_flops", b->fp64_flops, a.fp64 },
+            { "fp32_fma_flops", b->fp32_flops, a.fp32 },
+            { "int32_ops", b->int_ops, a.int_add } };
+  for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
+    /* an FMA (or the integer multiply-add of gpu-bench) is two operations */
+    double peak = b->sm * m[i].per_clock * 2 * b->clock_hz;
+    if (!(m[i].v > 0) || !(peak > 0)) continue; /* not measured, or no native instruction */
+    if (m[i].v > 1.10 * peak || m[i].v < 1e-3 * peak)
+      return DCSIM_ERR(err, DCSIM_ERANGE, b->path, 0,
+                       "%s = %g: %s the peak of architecture %s, %g SMs x %g per clock x 2 x %g "
+                       "GHz = %.4g (a measurement may pass it by 10 %% at most; a wrong unit, "
+                       "clock or compute capability?)",
+                       m[i].metric, m[i].v, m[i].v > peak ? "above" : "below a thousandth of",
+                       a.name, b->sm, m[i].per_clock, b->clock_hz * 1e-9, peak);
+  }
   return 0;
 }
 
@@ -531,8 +639,8 @@ int dcsim_gpubench_fit_phases(const dcsim_gpubench *b, dcsim_gpu_phase_fit *o, d
 }
 
 /* The <power> element: from the phase fit, else the log, else the bench's power rows. */
-static int power_xml(const dcsim_gpubench *b, const dcsim_gpu_power_fit *pw,
-                     const dcsim_gpu_phase_fit *ph, char *buf, size_t size, dcsim_error *err) {
+static int power_xml(FILE *f, const dcsim_gpubench *b, const dcsim_gpu_power_fit *pw,
+                     const dcsim_gpu_phase_fit *ph, dcsim_error *err) {
   double lim = ph                      ? ph->limit_w
                : pw && pw->limit_w > 0 ? pw->limit_w
                                        : b->limit_w,
@@ -562,75 +670,87 @@ static int power_xml(const dcsim_gpubench *b, const dcsim_gpu_power_fit *pw,
                                 "clock or, without clocks, in the deepest power state (no CUDA "
                                 "context)"
                               : "measured: tools/gpu-bench NVML reading";
-  size_t l = (size_t)snprintf(
-      buf, size,
-      "  <power limit-w=\"%.4g\" limit-source=\"measured: NVML power limit\" idle-w=\"%.4g\" "
-      "idle-source=\"%s\" active-idle-w=\"%.4g\" active-idle-source=\"%s\"/>\n",
-      lim, fmin(idle, act), idle_src, act, act_src);
-  if (l >= size) return DCSIM_ERR(err, DCSIM_ERANGE, b->path, 0, "profile text too long");
+  fprintf(f,
+          "  <power limit-w=\"%.4g\" limit-source=\"measured: NVML power limit\" idle-w=\"%.4g\" "
+          "idle-source=\"%s\" active-idle-w=\"%.4g\" active-idle-source=\"%s\"/>\n",
+          lim, fmin(idle, act), idle_src, act, act_src);
   return 0;
 }
 
-/* The <power-model> element of the phase fit ("" without one). */
-static int power_model_xml(const dcsim_gpubench *b, const dcsim_gpu_phase_fit *ph, char *buf,
-                           size_t size, dcsim_error *err) {
-  size_t l = 0;
-  buf[0] = 0;
-  if (ph) {
-    l += (size_t)snprintf(buf + l, size - l, "  <power-model");
-    for (int j = 0; j < DCSIM_GPU_PM_TERMS && l < size; j++)
-      l += (size_t)snprintf(buf + l, size - l, " %s-w=\"%.4g\"", term_name[j], ph->coef_w[j]);
-    if (l < size)
-      l += (size_t)snprintf(buf + l, size - l,
-                            " source=\"fitted: dcsim calibrate gpu, non-negative least squares "
-                            "on %zu labelled phases of %s",
-                            ph->n_fit, b->path);
-    for (int j = 0; j < DCSIM_GPU_PM_TERMS && l < size; j++)
-      if (!ph->exercised[j])
-        l += (size_t)snprintf(buf + l, size - l, "; %s not exercised by any phase (%s)",
-                              term_name[j], j == 2 ? "taken as int" : "0");
-    if (l < size) l += (size_t)snprintf(buf + l, size - l, "\"/>\n");
-  }
-  if (l >= size) return DCSIM_ERR(err, DCSIM_ERANGE, b->path, 0, "profile text too long");
+/* The <power-model> element of the phase fit (nothing without one). */
+static void power_model_xml(FILE *f, const dcsim_gpubench *b, const dcsim_gpu_phase_fit *ph) {
+  if (!ph) return;
+  fputs("  <power-model", f);
+  for (int j = 0; j < DCSIM_GPU_PM_TERMS; j++)
+    fprintf(f, " %s-w=\"%.4g\"", term_name[j], ph->coef_w[j]);
+  fprintf(f,
+          " source=\"fitted: dcsim calibrate gpu, non-negative least squares on %zu labelled "
+          "phases of ",
+          ph->n_fit);
+  dcsim__xml_escape(f, b->path);
+  for (int j = 0; j < DCSIM_GPU_PM_TERMS; j++)
+    if (!ph->exercised[j])
+      fprintf(f, "; %s not exercised by any phase (%s)", term_name[j],
+              j == 2 ? "taken as int" : "0");
+  fputs("\"/>\n", f);
+}
+
+/* The document: every text from the input (the bench's path, its device name, the profile name)
+ * through the one XML escaping (dcsim__xml_escape, dcsim__xml_comment_text), so no input can add
+ * markup (issue 35). */
+static int profile_doc(FILE *f, const dcsim_gpubench *b, const dcsim_gpu_power_fit *pw,
+                       const dcsim_gpu_phase_fit *ph, const char *name, dcsim_error *err) {
+  fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- GENERATED by dcsim calibrate gpu from ",
+        f);
+  dcsim__xml_comment_text(f, b->path);
+  fputs(
+      " (tools/gpu-bench): the default (architecture) model's profile of this GPU "
+      "(doc/calibration.md). -->\n<gpu-profile name=\"",
+      f);
+  dcsim__xml_escape(f, name);
+  fputs("\" model=\"", f);
+  dcsim__xml_escape(f, b->name);
+  fputs("\">\n  <device arch=\"", f);
+  dcsim__xml_escape(f, b->arch);
+  fprintf(f,
+          "\" sm=\"%.0f\" clock-hz=\"%.6g\" memory-bw-bps=\"%.6g\" source=\"measured: "
+          "tools/gpu-bench (device query; STREAM triad bandwidth)\"/>\n"
+          "  <memory byte=\"%.0f\" source=\"measured: device query\"/>\n",
+          b->sm, b->clock_hz, b->stream_bps, b->memory_byte);
+  if (b->h2d_bps > 0) /* schemas/gpu-profile.xsd's order from here */
+    fprintf(f,
+            "  <host-link bw-bps=\"%.4g\" source=\"measured: tools/gpu-bench pinned "
+            "host-to-device copy\"/>\n",
+            b->h2d_bps);
+  int rc = power_xml(f, b, pw, ph, err);
+  if (rc) return rc;
+  if (b->sync_launch_s > 0)
+    fprintf(f,
+            "  <launch sync-s=\"%.4g\" async-s=\"%.4g\" source=\"measured: tools/gpu-bench (empty "
+            "kernel: one launch and a device synchronisation; back to back)\"/>\n",
+            b->sync_launch_s, fmin(b->launch_s, b->sync_launch_s));
+  power_model_xml(f, b, ph);
+  fputs("</gpu-profile>\n", f);
   return 0;
 }
 
 int dcsim_gpubench_profile_xml(const dcsim_gpubench *b, const dcsim_gpu_power_fit *pw,
                                const dcsim_gpu_phase_fit *ph, const char *name, char **text,
                                dcsim_error *err) {
-  char apath[2048], power[1024], model[2048];
+  char apath[2048];
   int rc =
       dcsim_catalog_resolve(DCSIM_KIND_GPU_ARCH, b->arch, b->path, 0, apath, sizeof apath, err);
   if (rc) return rc;
-  if ((rc = power_xml(b, pw, ph, power, sizeof power, err)) ||
-      (rc = power_model_xml(b, ph, model, sizeof model, err)))
+  char *s = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&s, &len);
+  if (!f) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  rc = profile_doc(f, b, pw, ph, name, err);
+  if (fclose(f) != 0 && !rc) rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  if (rc) {
+    free(s);
     return rc;
-  size_t cap = 8192;
-  char *s = malloc(cap);
-  if (!s) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
-  char link[256] = "", launch[320] = "";
-  if (b->h2d_bps > 0)
-    snprintf(
-        link, sizeof link,
-        "  <host-link bw-bps=\"%.4g\" source=\"measured: tools/gpu-bench pinned host-to-device "
-        "copy\"/>\n",
-        b->h2d_bps);
-  if (b->sync_launch_s > 0)
-    snprintf(launch, sizeof launch,
-             "  <launch sync-s=\"%.4g\" async-s=\"%.4g\" source=\"measured: tools/gpu-bench "
-             "(empty kernel: one launch and a device synchronisation; back to back)\"/>\n",
-             b->sync_launch_s, fmin(b->launch_s, b->sync_launch_s));
-  snprintf(s, cap,
-           "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-           "<!-- GENERATED by dcsim calibrate gpu from %s (tools/gpu-bench): the default "
-           "(architecture) model's profile of this GPU (doc/calibration.md). -->\n"
-           "<gpu-profile name=\"%s\" model=\"%s\">\n"
-           "  <device arch=\"%s\" sm=\"%.0f\" clock-hz=\"%.6g\" memory-bw-bps=\"%.6g\" "
-           "source=\"measured: tools/gpu-bench (device query; STREAM triad bandwidth)\"/>\n"
-           "  <memory byte=\"%.0f\" source=\"measured: device query\"/>\n%s%s%s%s"
-           "</gpu-profile>\n",
-           b->path, name, b->name, b->arch, b->sm, b->clock_hz, b->stream_bps, b->memory_byte, link,
-           power, launch, model); /* schemas/gpu-profile.xsd's order */
+  }
   *text = s;
   return 0;
 }

@@ -230,6 +230,8 @@ typedef struct likwid_import {
   dcsim_xml_doc_t *mdoc; /* machine.xml as read */
   double cache[3];       /* L1, L2, L3 bytes */
   const char *fid;       /* the frequency state (in mdoc) */
+  unsigned cores;        /* cores-per-socket x sockets of <spec> */
+  double ghz;            /* the clock of that state */
   best tab[5];
   size_t used, ignored; /* runs */
 } likwid_import;
@@ -267,6 +269,15 @@ static int read_machine(likwid_import *L, dcsim_error *err) {
   }
   if (!L->fid)
     return DCSIM_XML_ERR(err, DCSIM_EREF, mdoc, fr, "<frequencies>: no <freq id=\"%s\">", L->freq);
+  unsigned cps = 0, sockets = 0;
+  for (xmlNode *q = dcsim__xml_child(fr, "freq"); q; q = dcsim__xml_next(q, "freq"))
+    if (strcmp(dcsim__xml_attr(mdoc, q, "id"), L->fid) == 0 &&
+        (rc = dcsim__xml_double(mdoc, q, "ghz", 1, &L->ghz, err)))
+      return rc;
+  if ((rc = dcsim__xml_u32(mdoc, spec, "cores-per-socket", 1, &cps, err)) ||
+      (rc = dcsim__xml_u32(mdoc, spec, "sockets", 1, &sockets, err)))
+    return rc;
+  L->cores = cps * sockets;
   return 0;
 }
 
@@ -291,6 +302,17 @@ static int check_families(const likwid_import *L, dcsim_error *err) {
   return 0;
 }
 
+/* A run's figure against the per-cycle rule of every calibration cell (calib/internal.h), naming
+ * the likwid-bench file and line (issue 35). */
+static int check_run(const likwid_import *L, const lrun *r, int flops, dcsim_error *err) {
+  char cell[64];
+  snprintf(cell, sizeof cell, "%g", flops ? r->mflop_s : r->mbyte_s);
+  return dcsim__calib_cell_per_cycle(
+      r->file, flops ? r->mflop_line : r->mbyte_line, flops ? "flops" : "L1", cell,
+      flops ? "MFlops/s" : "MByte/s", r->threads, L->cores, L->ghz,
+      "the frequency state of machine.xml", (flops ? r->mflop_s : r->mbyte_s) * 1e6, err);
+}
+
 /* Each run into the table of what it measures: peakflops (double precision) to flops, bandwidth
  * runs of the chosen test to the level their working set fits. */
 static int sort_runs(likwid_import *L, dcsim_error *err) {
@@ -302,6 +324,8 @@ static int sort_runs(likwid_import *L, dcsim_error *err) {
         L->ignored++;
         continue;
       } /* the profile's P is double precision */
+      int rc = check_run(L, r, 1, err);
+      if (rc) return rc;
       if (best_put(&L->tab[0], r, r->mflop_s / 1000))
         return DCSIM_ERR(err, DCSIM_ENOMEM, r->file, r->line, "out of memory");
       L->used++;
@@ -318,6 +342,8 @@ static int sort_runs(likwid_import *L, dcsim_error *err) {
              : r->per_thread_byte <= L->cache[1]       ? 1
              : r->size_byte / r->groups <= L->cache[2] ? 2
                                                        : 3;
+    int rc = check_run(L, r, 0, err);
+    if (rc) return rc;
     if (best_put(&L->tab[1 + lv], r, r->mbyte_s / 1000))
       return DCSIM_ERR(err, DCSIM_ENOMEM, r->file, r->line, "out of memory");
     L->used++;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calib/internal.h"
 #include "calib/measure/bench_internal.h"
 #include "dcsim/catalog.h"
 #include "dcsim/dwarf.h"
@@ -122,7 +123,7 @@ int dcsim__bench_check_replay(bench_run *R, const char *workflow, const char *pr
   int rc = check_task_init(&c, workflow, profile_path, err);
   if (rc) return rc;
   unsigned n =
-      c.t->cores_per_node && c.t->cores_per_node < R->nthreads ? c.t->cores_per_node : R->nthreads;
+      c.t->cores_per_node && c.t->cores_per_node < R->cover_n ? c.t->cores_per_node : R->cover_n;
   dcsim_cpu_state st;
   dcsim_cpu_rates rt;
   if ((rc = dcsim_cpu_profile_freq(c.cpu, R->freq_id, &st, err))) goto out;
@@ -167,9 +168,14 @@ int dcsim__bench_check_replay(bench_run *R, const char *workflow, const char *pr
       mem_s = s_per_byte[slot] * l->traffic_byte;
     }
     double flop_s = l->work_flop > 0 ? l->work_flop / peak_flops : 0;
-    fprintf(f, "%s,%s,%s,%s,%s,%u,%.6g,%.6g,%.6g,%.4f\n", c.t->name, dcsim_dwarf_name(c.d),
-            c.t->case_name ? c.t->case_name : "-", l->name, name, n, l->traffic_byte, l->work_flop,
-            fmax(mem_s, flop_s), disp);
+    const char *cells[] = { c.t->name, dcsim_dwarf_name(c.d), c.t->case_name ? c.t->case_name : "-",
+                            l->name, name };
+    for (size_t q = 0; q < sizeof cells / sizeof *cells; q++) { /* RFC 4180 (util/csv.h) */
+      dcsim__csv_write_cell(f, cells[q]);
+      fputc(',', f);
+    }
+    fprintf(f, "%u,%.6g,%.6g,%.6g,%.4f\n", n, l->traffic_byte, l->work_flop, fmax(mem_s, flop_s),
+            disp);
   }
   if (fclose(f) != 0 && !rc) rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
 out:
@@ -208,6 +214,11 @@ int dcsim_bench_check(const char *dir, const char *workflow, const char *profile
   }
   double th = 0;
   if (rows && (rc = dcsim__csv_num(csv, 0, ct, &th, err))) goto out;
+  if (rows && (th < 1 || th > 1e6 || th != floor(th))) {
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim__csv_line(csv, 0),
+                   "threads %s: a whole number 1 to 1000000", dcsim__csv_cell(csv, 0, ct));
+    goto out;
+  }
   dcsim_model_req rq;
   memset(&rq, 0, sizeof rq);
   rq.ev = c.ev;
@@ -231,6 +242,12 @@ int dcsim_bench_check(const char *dir, const char *workflow, const char *profile
   for (size_t i = 0; i < rows; i++) {
     double r;
     if ((rc = dcsim__csv_num(csv, i, cr, &r, err))) goto out;
+    if (r != 0 && !(r >= DCSIM_CALIB_TIME_MIN_S && r <= DCSIM_CALIB_TIME_MAX_S)) { /* issue 35 */
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim__csv_line(csv, i),
+                     "replay_s %s: 0 (a loop not run) or a time of %g to %g s",
+                     dcsim__csv_cell(csv, i, cr), DCSIM_CALIB_TIME_MIN_S, DCSIM_CALIB_TIME_MAX_S);
+      goto out;
+    }
     double p = pr.cpu->parts[i].time_s;
     tp += p;
     tr += r;

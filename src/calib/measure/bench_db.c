@@ -34,12 +34,26 @@ static const char *const bench_schema_sql =
 
 /* columns added after the first schema: created on a new database, added to an old one */
 static const char *const bench_added[][3] = {
-  { "bench_runs", "time_budget_s", "REAL" }, { "bench_runs", "elapsed_s", "REAL" },
-  { "bench_runs", "reps_max", "INTEGER" },   { "bench_runs", "cache_source", "TEXT" },
-  { "bench_runs", "thread_counts", "TEXT" }, { "bench_runs", "loop_thread_counts", "TEXT" },
-  { "bench_runs", "warmup_note", "TEXT" },   { "bench_runs", "flagged_points", "INTEGER" },
-  { "bench_points", "disp", "REAL" },        { "bench_points", "remeasured", "INTEGER" },
-  { "bench_points", "flag", "TEXT" },        { "bench_points", "weight", "REAL" },
+  { "bench_runs", "time_budget_s", "REAL" },
+  { "bench_runs", "elapsed_s", "REAL" },
+  { "bench_runs", "reps_max", "INTEGER" },
+  { "bench_runs", "cache_source", "TEXT" },
+  { "bench_runs", "thread_counts", "TEXT" },
+  { "bench_runs", "loop_thread_counts", "TEXT" },
+  { "bench_runs", "warmup_note", "TEXT" },
+  { "bench_runs", "flagged_points", "INTEGER" },
+  { "bench_points", "disp", "REAL" },
+  { "bench_points", "remeasured", "INTEGER" },
+  { "bench_points", "flag", "TEXT" },
+  { "bench_points", "weight", "REAL" },
+  /* issue 38: what the interference checks saw (raw.csv's columns) */
+  { "bench_points", "redone", "INTEGER" },
+  { "bench_points", "disturbed", "INTEGER" },
+  { "bench_points", "cpu_share", "REAL" },
+  { "bench_points", "clock_min_ghz", "REAL" },
+  { "bench_points", "clock_max_ghz", "REAL" },
+  { "bench_points", "steal", "REAL" },
+  { "bench_points", "status", "TEXT" },
 };
 
 /* what every failure after the schema says */
@@ -142,7 +156,8 @@ static int insert_points(sqlite3 *db, const bench_run *R, int64_t run_id, dcsim_
       db, path,
       "INSERT INTO bench_points(run_id, phase, kernel, level, ws_byte, threads, "
       "reps, min, median, max, unit, clock_ghz, passes, traffic_byte, work_flop, "
-      "disp, remeasured, flag, weight) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+      "disp, remeasured, flag, weight, redone, disturbed, cpu_share, clock_min_ghz, "
+      "clock_max_ghz, steal, status) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
       &st, bench_db_fail, err);
   for (size_t i = 0; i < R->np && !rc; i++) {
     const bench_point *p = &R->pts[i];
@@ -171,6 +186,17 @@ static int insert_points(sqlite3 *db, const bench_run *R, int64_t run_id, dcsim_
       sqlite3_bind_double(st, 19, p->weight);
     else
       sqlite3_bind_null(st, 19);
+    sqlite3_bind_int(st, 20, (int)p->redone);
+    sqlite3_bind_int(st, 21, (int)p->disturbed);
+    sqlite3_bind_double(st, 22, p->cpu_share);
+    sqlite3_bind_double(st, 23, p->clk_min);
+    sqlite3_bind_double(st, 24, p->clk_max);
+    sqlite3_bind_double(st, 25, p->steal);
+    sqlite3_bind_text(st, 26,
+                      p->rejected  ? "left-out"
+                      : p->flag[0] ? "flagged"
+                                   : "kept",
+                      -1, SQLITE_STATIC);
     rc = dcsim__db_step_done(db, path, st, bench_db_fail, err);
   }
   sqlite3_finalize(st);

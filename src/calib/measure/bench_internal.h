@@ -22,6 +22,7 @@
 #include "dcsim/hwprofile.h"
 
 enum { BENCH_MAXT = 256, BENCH_MAXREP = 32, BENCH_NQ = 5 /* peak, L1, L2, L3, DRAM */ };
+enum { BENCH_PROBE_REPS = 31 }; /* --probe: calls per level */
 
 /* "L1", "L2", "L3", "DRAM" */
 const char *dcsim__bench_level_name(int lv);
@@ -33,13 +34,28 @@ typedef struct bench_point {
   double min, med, max;               /* rate (GFLOP/s, GB/s) or time (loops: s) */
   double disp; /* 1.4826 x median absolute deviation / median (robust relative s.d.) */
   char unit[16];
-  char flag[96]; /* "" or why the point is suspect ("non-monotone: ...") */
+  char flag[320]; /* "" or why the point is suspect ("non-monotone: ...", "left out: ...") */
   double clock_ghz;
   double work_flop, traffic_byte; /* loops: per measurement */
   uint64_t passes;
   size_t n_elem;
   double weight; /* loops: fit weight from the spread (mean 1 per loop) */
+  /* interference (doc/calibration.md "Interference"): of the repetitions kept, the lowest CPU
+   * share and the clock probes' range; the CPUs' stolen share over the whole point; repetitions
+   * still disturbed, and those measured again because they were */
+  double cpu_share, clk_min, clk_max, steal;
+  unsigned disturbed, redone;
+  int rejected; /* left out of the tables (flag says why) */
 } bench_point;
+
+/* what one timed region saw besides its time */
+typedef struct bench_obs {
+  double clk_ghz; /* mean core clock probed on the threads just before, over wall time (0: none) */
+  double clk_run_ghz; /* the same probes over the threads' CPU time: the clock while they ran
+                         (a probe preempted reads low over wall time, not over CPU time) */
+  double cpu_share;   /* CPU time in the kernel / (threads x wall time) */
+  double steal;       /* injected timer: stolen share; real runs: 0 (read per point) */
+} bench_obs;
 
 typedef struct bench_heldout {
   char loop[32];
@@ -72,6 +88,17 @@ typedef struct bench_run {
   double ghz, cpuinfo_mhz;
   char energy_note[1400], gpu_note[1200];
   dcsim_rapl_t *rapl;
+  /* interference: limits, and what the run saw (doc/calibration.md "Interference") */
+  double min_share, max_steal, max_disp_accept, clk_drop;
+  double load_start, load_max, steal_max, share_min; /* share_min: lowest of any repetition */
+  unsigned n_disturbed, n_redone, n_rejected;
+  unsigned cover_n;   /* every table keeps a cell at this many threads or more: the loops, their
+                         fits and --check stay within 1..cover_n (the node's count when all kept) */
+  char refusal[1024]; /* "" or why no profile was written */
+  /* --probe at 1 thread: L1..DRAM with the load kernel called directly (best and median of its
+   * repetitions), and the plain triad loop at the L1 and DRAM sizes (best), GB/s */
+  double probe_best[4], probe_med[4], probe_triad[2];
+  int probed;
 } bench_run;
 
 /* ---- bench_measure.c ---- */
@@ -80,10 +107,12 @@ double dcsim__bench_left_s(const bench_run *R);
 void dcsim__bench_progress(bench_run *R, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 typedef void (*bench_region_fn)(void *ctx, unsigned tid, uint64_t passes);
-/* One timed region: n pinned threads run fn (or the injected timer answers); *clk (may be NULL):
- * mean core clock of the threads, probed just before. */
+/* One timed region: n pinned threads run fn (or the injected timer answers); *obs (may be NULL:
+ * no clock probe): the clock probed on the threads just before and the CPU share they got. */
 double dcsim__bench_timed(bench_run *R, const dcsim_bench_region *what, bench_region_fn fn,
-                          void *ctx, double *clk);
+                          void *ctx, bench_obs *obs);
+/* the 1-minute load average (/proc/loadavg), -1 if unreadable */
+double dcsim__bench_loadavg(void);
 /* fn on n pinned threads, untimed (allocation, first touch); nothing with an injected timer */
 void dcsim__bench_on_threads(bench_run *R, unsigned n, bench_region_fn fn, void *ctx);
 /* min, median, max and the robust relative dispersion of v[0..n) (sorted in place) */
@@ -107,6 +136,12 @@ int dcsim__bench_loop_point(bench_run *R, int ci, int k, unsigned n, double allo
                             const char *phase, dcsim_error *err);
 int dcsim__bench_phase_hvs(bench_run *R, dcsim_error *err); /* --budget N */
 int dcsim__bench_phase_energy(bench_run *R, FILE *csv, dcsim_error *err);
+/* The tables' cells against the interference limits: a failing cell is measured again while the
+ * tables' time lasts, then left out (rejected, unless --keep-suspect); R->refusal says why when a
+ * quantity keeps no 1-thread cell. */
+int dcsim__bench_accept_tables(bench_run *R, dcsim_error *err);
+/* --probe: the harness's 1-thread cells against the kernels called directly and a plain triad */
+int dcsim__bench_phase_probe(bench_run *R, dcsim_error *err);
 /* the point of phase/level at n threads, or NULL */
 const bench_point *dcsim__bench_find(const bench_run *R, const char *phase, const char *level,
                                      unsigned n);
@@ -116,6 +151,8 @@ FILE *dcsim__bench_open_out(const bench_run *R, const char *file, char *path, si
                             dcsim_error *err);
 int dcsim__bench_write_tables(bench_run *R, int have_energy, dcsim_error *err);
 int dcsim__bench_write_loops(bench_run *R, dcsim_error *err);
+/* raw.csv: every point measured, accepted or not, with what the interference checks saw */
+int dcsim__bench_write_raw(bench_run *R, dcsim_error *err);
 
 /* ---- bench_fit.c ---- */
 int dcsim__bench_fit_heldout(bench_run *R, const dcsim_cpu_profile_t *cpu, const char *profile_path,

@@ -42,25 +42,48 @@ static void pin(bench_run *R, unsigned tid) {
   sched_setaffinity(0, sizeof s, &s);
 }
 
+static double thread_cpu_s(void) {
+  struct timespec ts;
+  return clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0 ? (double)ts.tv_sec + 1e-9 * ts.tv_nsec
+                                                          : 0;
+}
+
+double dcsim__bench_loadavg(void) {
+  FILE *f = fopen("/proc/loadavg", "r");
+  double l = -1;
+  if (f && fscanf(f, "%lf", &l) != 1) l = -1;
+  if (f) fclose(f);
+  return l;
+}
+
 double dcsim__bench_timed(bench_run *R, const dcsim_bench_region *what, bench_region_fn fn,
-                          void *ctx, double *clk) {
+                          void *ctx, bench_obs *obs) {
   if (R->o->timer) {
     dcsim_bench_region r = *what;
     r.clock_ghz = 0;
+    r.cpu_share = 1;
+    r.steal_frac = 0;
     double t = R->o->timer(R->o->timer_user, &r);
     R->fake_s += t > 0 ? t : 0;
-    if (clk) *clk = r.clock_ghz;
+    if (obs) *obs = (bench_obs){ r.clock_ghz, r.clock_ghz, r.cpu_share, r.steal_frac };
     return t;
   }
   unsigned n = what->threads;
   uint64_t passes = what->passes;
-  double t0 = 0, t1 = 0, csum = 0;
+  double t0 = 0, t1 = 0, csum = 0, crun = 0, cpu = 0;
   int team = 0;
-#pragma omp parallel num_threads(n) reduction(+ : csum)
+  int probe = obs != NULL;
+#pragma omp parallel num_threads(n) reduction(+ : csum, crun, cpu)
   {
     unsigned tid = (unsigned)omp_get_thread_num();
     pin(R, tid);
-    if (clk) csum += dcsim_bench_clock_probe_ghz(1u << 21);
+    if (probe) {
+      double w0 = dcsim__clock_s(), p0 = thread_cpu_s();
+      double g = dcsim_bench_clock_probe_ghz(1u << 21);
+      double w = dcsim__clock_s() - w0, c = thread_cpu_s() - p0;
+      csum += g;
+      crun += c > 0 && w > 0 ? g * w / c : g; /* the same cycles over the CPU time */
+    }
 #pragma omp barrier
 #pragma omp master
     {
@@ -68,13 +91,22 @@ double dcsim__bench_timed(bench_run *R, const dcsim_bench_region *what, bench_re
       t0 = dcsim__clock_s();
     }
 #pragma omp barrier
+    double c0 = thread_cpu_s();
     fn(ctx, tid, passes);
+    cpu += thread_cpu_s() - c0; /* this thread's CPU time in the kernel */
 #pragma omp barrier
 #pragma omp master
     t1 = dcsim__clock_s();
   }
   if (team != (int)n) R->short_team = 1;
-  if (clk) *clk = csum / n;
+  if (obs) {
+    obs->clk_ghz = csum / n;
+    obs->clk_run_ghz = crun / n;
+    /* a thread preempted by another process gets less CPU time than the wall time it was timed
+     * over, and the others wait for it at the barrier: both lower the share */
+    obs->cpu_share = t1 > t0 ? fmin(1.0, cpu / (n * (t1 - t0))) : 0;
+    obs->steal = 0;
+  }
   return t1 - t0;
 }
 
@@ -125,20 +157,39 @@ static int outlier(const double *v, unsigned n) {
   return worst;
 }
 
+/* A calibration run, run again (at most 3 times) while its threads got less than R->min_share of
+ * its wall time: a preempted run looks long and would leave one-pass repetitions that time the
+ * barrier's wake-up (0.005 GB/s "L1" at 2 threads on the development VM under a load of 13).
+ * Returns the time the pass count is judged by: the wall time, or where the last try was still
+ * disturbed, the wall time x the CPU share (about what it would have taken undisturbed); *wall:
+ * the wall time itself (may be NULL). */
+static double calib_timed(bench_run *R, dcsim_bench_region *rg, bench_region_fn fn, void *ctx,
+                          bench_obs *keep, double *wall) {
+  bench_obs ob;
+  double t = 0;
+  for (int i = 0; i < 4; i++) {
+    t = dcsim__bench_timed(R, rg, fn, ctx, &ob);
+    if (ob.cpu_share >= R->min_share || dcsim__bench_left_s(R) <= 0) break;
+  }
+  if (keep) *keep = ob;
+  if (wall) *wall = t;
+  return ob.cpu_share > 0 && ob.cpu_share < R->min_share ? t * ob.cpu_share : t;
+}
+
 /* the passes that make one repetition last about R->target_s. When the first run already lasts
- * that long it is run once more: if the second also does, both count as repetitions (v[0..1],
+ * that long it is run once more: if the second also does, both count as repetitions (full[0..1],
  * *nfull = 2; a DRAM-sized pass of 0.3 s is not repeated just to calibrate); if not, the first
  * was preempted and the calibration goes on from the second (a preempted first run of one pass
  * gave one-pass repetitions timing the OpenMP barrier on the development VM). */
 static uint64_t calibrate_passes(bench_run *R, dcsim_bench_region *rg, bench_region_fn fn,
-                                 void *ctx, double *full, double *full_clk, unsigned *nfull) {
+                                 void *ctx, double *full, bench_obs *full_obs, unsigned *nfull) {
   *nfull = 0;
-  double t = dcsim__bench_timed(R, rg, fn, ctx, &full_clk[0]);
+  double w = 0, t = calib_timed(R, rg, fn, ctx, &full_obs[0], &w);
   if (t >= R->target_s) {
-    full[0] = t;
-    double t2 = dcsim__bench_timed(R, rg, fn, ctx, &full_clk[1]);
+    full[0] = w;
+    double w2 = 0, t2 = calib_timed(R, rg, fn, ctx, &full_obs[1], &w2);
     if (t2 >= 0.5 * R->target_s) {
-      full[1] = t2;
+      full[1] = w2;
       *nfull = 2;
       return rg->passes;
     }
@@ -146,76 +197,171 @@ static uint64_t calibrate_passes(bench_run *R, dcsim_bench_region *rg, bench_reg
   }
   while (t < R->target_s * 0.2 && rg->passes < (1ull << 40)) {
     rg->passes *= 4;
-    t = dcsim__bench_timed(R, rg, fn, ctx, NULL);
+    t = calib_timed(R, rg, fn, ctx, NULL, NULL);
   }
   if (t < R->target_s)
     rg->passes = (uint64_t)ceil((double)rg->passes * R->target_s / (t > 0 ? t : 1e-9));
   return rg->passes;
 }
 
+/* the CPUs' stolen and total time in jiffies (/proc/stat's "cpu" line: user nice system idle
+ * iowait irq softirq steal, proc(5)); -1 where unreadable */
+static int proc_steal(double *steal, double *total) {
+  FILE *f = fopen("/proc/stat", "r");
+  unsigned long long v[8] = { 0 };
+  int n = f ? fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+                     &v[4], &v[5], &v[6], &v[7])
+            : 0;
+  if (f) fclose(f);
+  if (n < 8) return -1;
+  *steal = (double)v[7];
+  *total = 0;
+  for (int i = 0; i < 8; i++) *total += (double)v[i];
+  return 0;
+}
+
+/* one repetition as kept: its value and what its region saw */
+typedef struct bench_rep {
+  double v;
+  bench_obs o;
+} bench_rep;
+
+/* A repetition is disturbed when its threads got less than R->min_share of their wall time, or
+ * the clock they ran at (the probe over CPU time) was more than R->clk_drop below the fastest of
+ * the point (another tenant's load lowering the clock; a lower all-core clock lowers every probe
+ * of the point alike). A probe preempted reads low over wall time only: that is reported
+ * (clock_min_ghz), not counted, since the kernel after it may have run undisturbed. */
+static int rep_disturbed(const bench_run *R, const bench_rep *r, double ref_clk) {
+  return r->o.cpu_share < R->min_share ||
+         (r->o.clk_run_ghz > 0 && ref_clk > 0 && r->o.clk_run_ghz < (1 - R->clk_drop) * ref_clk);
+}
+
+static double ref_clock(const bench_rep *r, unsigned n) {
+  double m = 0;
+  for (unsigned i = 0; i < n; i++) m = fmax(m, r[i].o.clk_run_ghz);
+  return m;
+}
+
+static int first_disturbed(const bench_run *R, const bench_rep *r, unsigned n) {
+  double ref = ref_clock(r, n);
+  for (unsigned i = 0; i < n; i++)
+    if (rep_disturbed(R, &r[i], ref)) return (int)i;
+  return -1;
+}
+
+static void rep_stats(const bench_rep *r, unsigned n, double *mn, double *med, double *mx,
+                      double *disp) {
+  double w[BENCH_MAXREP];
+  for (unsigned i = 0; i < n; i++) w[i] = r[i].v;
+  dcsim__bench_stats(w, n, mn, med, mx, disp);
+}
+
+static int rep_outlier(const bench_rep *r, unsigned n) {
+  double w[BENCH_MAXREP];
+  for (unsigned i = 0; i < n; i++) w[i] = r[i].v;
+  return outlier(w, n);
+}
+
+/* what the kept repetitions saw, into p */
+static void point_interference(bench_run *R, bench_point *p, const bench_rep *r, unsigned n) {
+  double ref = ref_clock(r, n), csum = 0;
+  unsigned nclk = 0;
+  p->cpu_share = 1;
+  p->clk_min = p->clk_max = 0;
+  p->disturbed = 0;
+  for (unsigned i = 0; i < n; i++) {
+    p->cpu_share = fmin(p->cpu_share, r[i].o.cpu_share);
+    if (r[i].o.clk_ghz > 0) {
+      p->clk_min = nclk ? fmin(p->clk_min, r[i].o.clk_ghz) : r[i].o.clk_ghz;
+      p->clk_max = fmax(p->clk_max, r[i].o.clk_ghz);
+      csum += r[i].o.clk_ghz;
+      nclk++;
+    }
+    if (rep_disturbed(R, &r[i], ref)) p->disturbed++;
+  }
+  p->clock_ghz = nclk ? csum / nclk : 0;
+  R->n_disturbed += p->disturbed;
+  R->n_redone += p->redone;
+}
+
 int dcsim__bench_measure(bench_run *R, bench_point *p, bench_region_fn fn, void *ctx,
                          double amount_per_pass, uint64_t first_passes, int as_time, double scale,
                          double allowance_s, dcsim_error *err) {
-  dcsim_bench_region rg = {
-    p->phase, p->kernel, p->level, p->threads, first_passes, p->ws_byte, 0
-  };
-  double start = dcsim__bench_elapsed_s(R);
-  double full[2] = { 0, 0 }, full_clk[2] = { 0, 0 };
+  dcsim_bench_region rg = { p->phase,   p->kernel, p->level, p->threads, first_passes,
+                            p->ws_byte, 0,         1,        0 };
+  double start = dcsim__bench_elapsed_s(R), st0 = 0, tot0 = 0, st1 = 0, tot1 = 0;
+  int have_stat = !R->o->timer && proc_steal(&st0, &tot0) == 0;
+  double full[2] = { 0, 0 }, steal_t = 0, all_t = 0;
+  bench_obs full_obs[2];
+  memset(full_obs, 0, sizeof full_obs);
   unsigned nfull = 0;
-  uint64_t passes = calibrate_passes(R, &rg, fn, ctx, full, full_clk, &nfull);
-  double v[BENCH_MAXREP], w[BENCH_MAXREP], csum = 0, mn = 0, med = 0, mx = 0, disp = 0;
-  unsigned reps = 0, remeasured = 0, fixed = R->o->reps != 0;
+  uint64_t passes = calibrate_passes(R, &rg, fn, ctx, full, full_obs, &nfull);
+  bench_rep r[BENCH_MAXREP];
+  double mn = 0, med = 0, mx = 0, disp = 0;
+  unsigned reps = 0, remeasured = 0, redone = 0, fixed = R->o->reps != 0;
   for (unsigned i = 0; i < nfull && i < R->reps_max; i++) {
-    v[reps++] = as_time ? full[i] : amount_per_pass * (double)passes / full[i] * scale;
-    csum += full_clk[i];
+    r[reps].v = as_time ? full[i] : amount_per_pass * (double)passes / full[i] * scale;
+    r[reps++].o = full_obs[i];
+    steal_t += full_obs[i].steal * full[i];
+    all_t += full[i];
   }
   for (;;) {
     /* the budget says stop: one repetition once it is spent, two once the phase's share is */
-    double left = dcsim__bench_left_s(R), spent0 = dcsim__bench_elapsed_s(R) - start;
+    double left = dcsim__bench_left_s(R), spent = dcsim__bench_elapsed_s(R) - start;
     if (!fixed && reps >= 1 && reps < R->reps_min &&
-        (left <= 0 || (reps >= 2 && spent0 >= allowance_s))) {
-      memcpy(w, v, reps * sizeof *v);
-      dcsim__bench_stats(w, reps, &mn, &med, &mx, &disp);
+        (left <= 0 || (reps >= 2 && spent >= allowance_s)))
       break;
-    }
-    int redo = reps >= R->reps_min ? outlier(v, reps) : -1;
-    if (redo < 0 && reps >= R->reps_min) {
-      memcpy(w, v, reps * sizeof *v);
-      dcsim__bench_stats(w, reps, &mn, &med, &mx, &disp);
-      double spent = dcsim__bench_elapsed_s(R) - start;
-      if (fixed || reps >= R->reps_max || disp <= R->tol || spent >= allowance_s ||
-          dcsim__bench_left_s(R) <= 0)
+    /* a disturbed repetition is measured again first, while twice the point's allowance and the
+     * budget last (doc/calibration.md "Interference") */
+    int redo = reps && redone < 4 * R->reps_max && spent < 2 * allowance_s && left > 0
+                   ? first_disturbed(R, r, reps)
+                   : -1;
+    int for_noise = redo >= 0;
+    if (redo < 0 && reps >= R->reps_min) redo = rep_outlier(r, reps);
+    if (!for_noise && redo < 0 && reps >= R->reps_min) {
+      rep_stats(r, reps, &mn, &med, &mx, &disp);
+      if (fixed || reps >= R->reps_max || disp <= R->tol || spent >= allowance_s || left <= 0)
         break;
     }
-    if (redo >= 0 && (remeasured >= R->reps_max || dcsim__bench_left_s(R) <= 0)) {
-      memcpy(w, v, reps * sizeof *v);
-      dcsim__bench_stats(w, reps, &mn, &med, &mx, &disp);
+    if (!for_noise && redo >= 0 && (remeasured >= R->reps_max || left <= 0))
       break; /* kept: no time left to measure it again */
-    }
-    double clk = 0, tr = dcsim__bench_timed(R, &rg, fn, ctx, &clk);
+    bench_obs ob;
+    double tr = dcsim__bench_timed(R, &rg, fn, ctx, &ob);
     if (!(tr > 0))
       return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0,
                        "bench: a measurement took no time (clock resolution)");
-    double val = as_time ? tr : amount_per_pass * (double)passes / tr * scale;
+    bench_rep nr = { as_time ? tr : amount_per_pass * (double)passes / tr * scale, ob };
+    steal_t += ob.steal * tr;
+    all_t += tr;
     if (redo >= 0) {
-      v[redo] = val;
-      remeasured++;
+      r[redo] = nr;
+      if (for_noise)
+        redone++;
+      else
+        remeasured++;
     } else {
-      v[reps++] = val;
+      r[reps++] = nr;
     }
-    csum += clk;
-    if (clk > 0 && DCSIM_GROW(R->clk, R->capclk, R->nclk + 1))
+    R->share_min = fmin(R->share_min, ob.cpu_share);
+    if (ob.clk_ghz > 0 && DCSIM_GROW(R->clk, R->capclk, R->nclk + 1))
       return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
-    if (clk > 0) R->clk[R->nclk++] = clk;
+    if (ob.clk_ghz > 0) R->clk[R->nclk++] = ob.clk_ghz;
   }
+  rep_stats(r, reps, &mn, &med, &mx, &disp);
   p->reps = reps;
   p->remeasured = remeasured;
+  p->redone = redone;
   p->min = mn;
   p->med = med;
   p->max = mx;
   p->disp = disp;
-  p->clock_ghz = csum / (reps + remeasured);
   p->passes = passes;
+  point_interference(R, p, r, reps);
+  if (have_stat && proc_steal(&st1, &tot1) == 0 && tot1 > tot0)
+    p->steal = (st1 - st0) / (tot1 - tot0);
+  else
+    p->steal = all_t > 0 ? steal_t / all_t : 0;
+  R->steal_max = fmax(R->steal_max, p->steal);
   if (R->short_team)
     return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0,
                      "bench: OpenMP gave fewer threads than asked (OMP_THREAD_LIMIT?)");

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calib/internal.h"
 #include "calib/measure/bench_internal.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cpu_rates.h"
@@ -29,12 +30,17 @@ void dcsim__bench_report(bench_run *R, const char *profile_path, const bench_hel
           R->nthreads);
   for (unsigned i = 0; i < R->ntc_loops; i++) fprintf(f, "%s%u", i ? "," : " ", R->tc_loops[i]);
   fputc('\n', f);
+  if (R->cover_n && R->cover_n < R->nthreads)
+    fprintf(f,
+            "cover     every table keeps a cell up to %u thread(s) of %u; the loops, their fits "
+            "and --check stay within that (the profile has no value beyond it)\n",
+            R->cover_n, R->nthreads);
   if (R->loop_ws_note[0]) fprintf(f, "loops     %s\n", R->loop_ws_note);
   fprintf(f, "energy    %s\n", R->energy_note);
   fprintf(f, "gpu       %s\n", R->gpu_note);
   fprintf(f,
           "\nmedian [min-max] +-dispersion (1.4826 MAD/median) of %u-%u repetitions; * outliers "
-          "re-measured, ! flagged\n%7s %30s",
+          "or disturbed repetitions re-measured, ! flagged, x left out\n%7s %30s",
           R->reps_min, R->reps_max, "threads", "peak GFLOP/s");
   for (int lv = 0; lv < 4; lv++) {
     char h[32];
@@ -51,7 +57,10 @@ void dcsim__bench_report(bench_run *R, const char *profile_path, const bench_hel
       char cell[96];
       if (p)
         snprintf(cell, sizeof cell, "%.2f [%.2f-%.2f] +-%.1f%%%s%s", p->med, p->min, p->max,
-                 100 * p->disp, p->remeasured ? "*" : "", p->flag[0] ? "!" : "");
+                 100 * p->disp, p->remeasured || p->redone ? "*" : "",
+                 p->rejected  ? "x"
+                 : p->flag[0] ? "!"
+                              : "");
       else
         snprintf(cell, sizeof cell, "-");
       fprintf(f, " %30s", cell);
@@ -60,15 +69,37 @@ void dcsim__bench_report(bench_run *R, const char *profile_path, const bench_hel
   }
   unsigned flagged = 0;
   for (size_t i = 0; i < R->np; i++)
-    if (R->pts[i].flag[0]) {
+    if (R->pts[i].flag[0] && (!strcmp(R->pts[i].phase, "peak") || !strcmp(R->pts[i].phase, "bw"))) {
       if (!flagged++)
-        fprintf(f,
-                "flagged (kept in the tables, measured twice; the model expects a curve that "
-                "does not fall):\n");
+        fprintf(f, "%s",
+                R->o->keep_suspect
+                    ? "flagged (kept in the tables by --keep-suspect; the model expects a curve "
+                      "that does not fall):\n"
+                    : "left out of the tables (measured again first; raw.csv keeps them):\n");
       fprintf(f, "  %s %s at %u thread(s): %s\n", R->pts[i].phase, R->pts[i].level,
               R->pts[i].threads, R->pts[i].flag);
     }
   if (!flagged) fprintf(f, "every curve rises or stays within its spread as threads are added\n");
+  fprintf(f,
+          "interference: load average %.1f at the start on %u CPU(s); lowest CPU share of a "
+          "repetition %.0f %%; %u disturbed repetition(s) measured again, %u kept (loop points, "
+          "cells left out); steal up to "
+          "%.1f %%; %u cell(s) left out\n",
+          R->load_start, R->ncpu, 100 * R->share_min, R->n_redone, R->n_disturbed,
+          100 * R->steal_max, R->n_rejected);
+  if (R->probed) {
+    fprintf(f,
+            "probe     1 thread, GB/s: harness median / load kernel called directly (best of 31, "
+            "median) = ratio; plain triad best\n");
+    for (int lv = 0; lv < 4; lv++) {
+      const bench_point *p = dcsim__bench_find(R, "bw", dcsim__bench_level_name(lv), 1);
+      double h = p ? p->med : NAN;
+      fprintf(f, "  %-4s %8.2f / %8.2f (%8.2f) = %.2f", dcsim__bench_level_name(lv), h,
+              R->probe_best[lv], R->probe_med[lv], h / R->probe_best[lv]);
+      if (lv == 0 || lv == 3) fprintf(f, "; triad %.2f", R->probe_triad[lv ? 1 : 0]);
+      fputc('\n', f);
+    }
+  }
   fprintf(
       f,
       "\nloop coefficients (fitted on all thread counts, weighted by 1/spread; Tmop = 1/(L1 V + "
@@ -128,31 +159,62 @@ typedef struct measured_table {
   char freq[32];
 } measured_table;
 
-static int read_table(const char *dir, const char *file, measured_table *m, dcsim_error *err) {
+/* Issue 35: a recorded cell is a measurement (the rule of calibrate cpu, per core and cycle of the
+ * recorded clock, each thread counted as a core) and its dispersion 0 to MAX_DISP (10^5 %: a
+ * median absolute deviation 10^3 x the median cannot come from repetitions of one kernel). */
+#define MAX_DISP 1e3
+
+/* Row r of a recorded table: threads, value and dispersion, checked. */
+static int read_cell(const dcsim_csv_t *t, size_t r, const char *path, const char *qty,
+                     const size_t col[5], double *th, double *v, double *d, dcsim_error *err) {
+  enum { CT, CV, CF, CD, CU };
+  const int line = dcsim__csv_line(t, r);
+  int rc;
+  *d = NAN;
+  if ((rc = dcsim__csv_num(t, r, col[CT], th, err)) ||
+      (rc = dcsim__csv_num(t, r, col[CV], v, err)) ||
+      (col[CD] != (size_t)-1 && (rc = dcsim__csv_num(t, r, col[CD], d, err))))
+    return rc;
+  if (*th < 1 || *th > 1e6 || *th != floor(*th))
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, line, "threads: a whole number >= 1");
+  const char *unit = col[CU] != (size_t)-1 ? dcsim__csv_cell(t, r, col[CU]) : "";
+  int giga = strcmp(unit, "GFLOP/s") == 0 || strcmp(unit, "GB/s") == 0 || !*unit;
+  double ghz = 0;
+  if (!(*v > 0))
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, line, "value %s: must be positive",
+                     dcsim__csv_cell(t, r, col[CV]));
+  if (dcsim_parse_double(dcsim__csv_cell(t, r, col[CF]), &ghz) == 0 &&
+      (rc = dcsim__calib_cell_per_cycle(path, line, qty, dcsim__csv_cell(t, r, col[CV]),
+                                        *unit ? unit : "G/s", (unsigned)*th, (unsigned)*th, ghz,
+                                        "the recorded clock", *v * (giga ? 1e9 : 1), err)))
+    return rc;
+  if (!isnan(*d) && !(*d >= 0 && *d <= MAX_DISP))
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, line,
+                     "disp %s: a relative dispersion is 0 to %g (a wrong column?)",
+                     dcsim__csv_cell(t, r, col[CD]), MAX_DISP);
+  return 0;
+}
+
+static int read_table(const char *dir, const char *file, const char *qty, measured_table *m,
+                      dcsim_error *err) {
   char path[4096];
   if (dcsim_bufprintf(path, sizeof path, "%s/%s", dir, file))
     return DCSIM_ERR(err, DCSIM_ERANGE, dir, 0, "path too long");
   dcsim_csv_t *t = NULL;
-  size_t ct, cv, cf, cd;
+  size_t col[5]; /* threads, value, frequency, disp and unit (both optional: (size_t)-1) */
   int rc = dcsim__csv_load(path, &t, err);
-  if (rc || (rc = dcsim__csv_col(t, "threads", &ct, err)) ||
-      (rc = dcsim__csv_col(t, "value", &cv, err)) ||
-      (rc = dcsim__csv_col(t, "frequency", &cf, err)))
+  if (rc || (rc = dcsim__csv_col(t, "threads", &col[0], err)) ||
+      (rc = dcsim__csv_col(t, "value", &col[1], err)) ||
+      (rc = dcsim__csv_col(t, "frequency", &col[2], err)))
     goto out;
   dcsim_error none;
-  int has_disp = dcsim__csv_col(t, "disp", &cd, &none) == 0;
+  if (dcsim__csv_col(t, "disp", &col[3], &none) != 0) col[3] = (size_t)-1;
+  if (dcsim__csv_col(t, "unit", &col[4], &none) != 0) col[4] = (size_t)-1;
   m->n = 0;
   for (size_t r = 0; r < dcsim__csv_rows(t) && m->n < BENCH_MAXT; r++) {
-    double th, v, d = NAN;
-    if ((rc = dcsim__csv_num(t, r, ct, &th, err)) || (rc = dcsim__csv_num(t, r, cv, &v, err)) ||
-        (has_disp && (rc = dcsim__csv_num(t, r, cd, &d, err))))
-      goto out;
-    if (th < 1 || th > 1e6 || th != floor(th)) {
-      rc =
-          DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim__csv_line(t, r), "threads: a whole number >= 1");
-      goto out;
-    }
-    if (r == 0) snprintf(m->freq, sizeof m->freq, "%s", dcsim__csv_cell(t, r, cf));
+    double th, v, d;
+    if ((rc = read_cell(t, r, path, qty, col, &th, &v, &d, err))) goto out;
+    if (r == 0) snprintf(m->freq, sizeof m->freq, "%s", dcsim__csv_cell(t, r, col[2]));
     m->threads[m->n] = (unsigned)th;
     m->value[m->n] = v;
     m->disp[m->n] = d;
@@ -179,6 +241,7 @@ static int nearest_state(const dcsim_cpu_profile_t *p, double ghz, dcsim_cpu_sta
 int dcsim_bench_compare(const char *dir, const char *cpu_ref, FILE *out, dcsim_error *err) {
   static const char *const files[BENCH_NQ] = { "flops.csv", "L1.csv", "L2.csv", "L3.csv",
                                                "DRAM.csv" };
+  static const char *const qtys[BENCH_NQ] = { "flops", "L1", "L2", "L3", "DRAM" };
   static const char *const heads[BENCH_NQ] = { "peak GFLOP/s", "L1 GB/s", "L2 GB/s", "L3 GB/s",
                                                "DRAM GB/s" };
   char path[4096];
@@ -189,7 +252,7 @@ int dcsim_bench_compare(const char *dir, const char *cpu_ref, FILE *out, dcsim_e
   dcsim_cpu_state st = { 0, NULL, 0 };
   unsigned cores = dcsim_cpu_profile_cores_per_socket(p) * dcsim_cpu_profile_sockets(p);
   for (int q = 0; q < BENCH_NQ && !rc; q++) {
-    if ((rc = read_table(dir, files[q], &m, err))) break;
+    if ((rc = read_table(dir, files[q], qtys[q], &m, err))) break;
     double ghz = atof(m.freq);
     if (q == 0) {
       if (nearest_state(p, ghz, &st) != 0) {

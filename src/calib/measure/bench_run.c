@@ -156,12 +156,31 @@ static int run_init(bench_run *R, const dcsim_bench_opts *o, cpu_set_t *saved, d
   R->reps_max = o->reps ? o->reps : (R->quick ? 7 : 15);
   if (R->reps_max > BENCH_MAXREP) R->reps_min = R->reps_max = BENCH_MAXREP;
   R->tol = 0.02;
+  /* interference limits (doc/calibration.md "Interference"): a repetition whose threads got
+   * less than 90 % of its wall time, or whose clock probe read 10 % below the point's fastest,
+   * is measured again; a table cell whose repetitions still spread by more than 5 %, or that
+   * lost more than 5 % of its CPUs' time to the hypervisor, is left out */
+  R->min_share = 0.9;
+  R->clk_drop = 0.10;
+  R->max_disp_accept = 0.05;
+  R->max_steal = 0.05;
+  R->share_min = 1;
   R->target_s = R->quick ? 0.02 : 0.05;
   R->isa = dcsim_bench_isa_best();
   R->tty = o->progress && isatty(fileno(o->progress));
   omp_set_dynamic(0);
   machine_info(R);
   return 0;
+}
+
+/* points in a stable order for the files: phase, kernel, level, threads */
+static int cmp_point(const void *a, const void *b) {
+  const bench_point *x = a, *y = b;
+  int c;
+  if ((c = strcmp(x->phase, y->phase)) || (c = strcmp(x->kernel, y->kernel)) ||
+      (c = strcmp(x->level, y->level)))
+    return c;
+  return (x->threads > y->threads) - (x->threads < y->threads);
 }
 
 /* the clock probed at idle, warm-up, the tables, the loops, the HVS map; then the clock they ran
@@ -175,7 +194,16 @@ static int run_phases(bench_run *R, dcsim_error *err) {
   if (R->o->budget) R->deadline_tables_s -= 0.1 * R->budget_s;
   int rc;
   if ((rc = dcsim__bench_warmup(R, err)) || (rc = dcsim__bench_phase_tables(R, err)) ||
-      (rc = dcsim__bench_phase_loops(R, err)) ||
+      (rc = dcsim__bench_accept_tables(R, err)) ||
+      (R->o->probe && (rc = dcsim__bench_phase_probe(R, err)))) /* even before a refusal */
+    return rc;
+  if (R->refusal[0]) { /* nothing more is measured: the raw data is written, then the reason */
+    qsort(R->pts, R->np, sizeof *R->pts, cmp_point);
+    if ((rc = dcsim__bench_write_raw(R, err))) return rc;
+    if (R->tty) fputc('\n', R->o->progress); /* end the status line */
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "bench refused: %s", R->refusal);
+  }
+  if ((rc = dcsim__bench_phase_loops(R, err)) ||
       (R->o->budget && (rc = dcsim__bench_phase_hvs(R, err))))
     return rc;
   return settle_clock(R, idle_clk, err);
@@ -197,16 +225,6 @@ static int measure_energy(bench_run *R, int *have_energy, dcsim_error *err) {
   return rc;
 }
 
-/* points in a stable order for the files: phase, kernel, level, threads */
-static int cmp_point(const void *a, const void *b) {
-  const bench_point *x = a, *y = b;
-  int c;
-  if ((c = strcmp(x->phase, y->phase)) || (c = strcmp(x->kernel, y->kernel)) ||
-      (c = strcmp(x->level, y->level)))
-    return c;
-  return (x->threads > y->threads) - (x->threads < y->threads);
-}
-
 /* the calibration directory and the profile written from it, loaded back to fit the loops and
  * predict the held-out thread counts; then the database, the report, --compare and --check */
 static int write_results(bench_run *R, int have_energy, dcsim_error *err) {
@@ -223,7 +241,8 @@ static int write_results(bench_run *R, int have_energy, dcsim_error *err) {
     return DCSIM_ERR(err, DCSIM_ERANGE, o->out_dir, 0, "path too long");
   qsort(R->pts, R->np, sizeof *R->pts, cmp_point);
   dcsim__bench_loop_weights(R);
-  if ((rc = dcsim__bench_write_tables(R, have_energy, err)) ||
+  if ((rc = dcsim__bench_write_raw(R, err)) ||
+      (rc = dcsim__bench_write_tables(R, have_energy, err)) ||
       (rc = dcsim__bench_write_loops(R, err)) ||
       (rc = dcsim_calib_cpu_profile(o->out_dir, &text, err)) ||
       (rc = dcsim__file_write_atomic(ppath, text, err)) ||
@@ -262,6 +281,7 @@ int dcsim_bench_run(const dcsim_bench_opts *o, dcsim_error *err) {
   int rc = run_init(&R, o, &saved, err);
   if (rc) return rc;
   R.t0_s = dcsim__clock_s();
+  R.load_start = o->timer ? 0 : dcsim__bench_loadavg();
   if ((rc = dcsim__mkdir_p(o->out_dir, err)) ||
       (rc = dcsim_bench_find_caches(o->sysfs_cpu ? o->sysfs_cpu : "/sys/devices/system/cpu",
                                     o->caches, &R.c, err)))

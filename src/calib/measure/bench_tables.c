@@ -9,6 +9,7 @@
 #include "dcsim/calib.h"
 #include "dcsim/repro.h"
 #include "dcsim/strutil.h"
+#include "util/csv.h"
 #include "util/xmledit.h"
 
 FILE *dcsim__bench_open_out(const bench_run *R, const char *file, char *path, size_t size,
@@ -20,6 +21,55 @@ FILE *dcsim__bench_open_out(const bench_run *R, const char *file, char *path, si
   FILE *f = fopen(path, "w");
   if (!f) DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot write: %s", strerror(errno));
   return f;
+}
+
+static int is_table(const bench_point *p, int q) {
+  return q == 0
+             ? strcmp(p->phase, "peak") == 0
+             : strcmp(p->phase, "bw") == 0 && strcmp(p->level, dcsim__bench_level_name(q - 1)) == 0;
+}
+
+/* the thread counts of quantity q's cells that were kept (rejected 0) or left out (1), printed
+ * " 1, 2" to f (may be NULL); returns how many */
+static unsigned covered(const bench_run *R, int q, int rejected, FILE *f) {
+  unsigned k = 0;
+  for (unsigned t = 0; t < R->ntc; t++)
+    for (size_t i = 0; i < R->np; i++) {
+      const bench_point *p = &R->pts[i];
+      if (p->threads != R->tc[t] || !is_table(p, q) || p->rejected != rejected) continue;
+      if (f) fprintf(f, "%s %u", k ? "," : "", p->threads);
+      k++;
+    }
+  return k;
+}
+
+int dcsim__bench_write_raw(bench_run *R, dcsim_error *err) {
+  char path[4096];
+  FILE *f = dcsim__bench_open_out(R, "raw.csv", path, sizeof path, err);
+  if (!f) return err ? err->code : DCSIM_EIO;
+  fputs(
+      "# every point dcsim bench measured, kept or not (doc/calibration.md \"Interference\");\n"
+      "# cpu_share: the lowest of the repetitions kept (threads' CPU time in the kernel / threads\n"
+      "# x wall time); clock_min/max_ghz: their clock probes; steal: the CPUs' stolen share over\n"
+      "# the point (/proc/stat); disturbed: repetitions kept although disturbed; redone:\n"
+      "# disturbed repetitions measured again; status: kept, left-out, or flagged\n"
+      "phase,kernel,level,threads,ws_byte,reps,median,min,max,unit,disp,remeasured,redone,"
+      "disturbed,cpu_share,clock_min_ghz,clock_max_ghz,steal,status,flag\n",
+      f);
+  for (size_t i = 0; i < R->np; i++) {
+    const bench_point *p = &R->pts[i];
+    fprintf(f, "%s,%s,%s,%u,%.0f,%u,%.6g,%.6g,%.6g,%s,%.4f,%u,%u,%u,%.3f,%.3f,%.3f,%.4f,%s,",
+            p->phase, p->kernel, p->level, p->threads, p->ws_byte, p->reps, p->med, p->min, p->max,
+            p->unit, p->disp, p->remeasured, p->redone, p->disturbed, p->cpu_share, p->clk_min,
+            p->clk_max, p->steal,
+            p->rejected  ? "left-out"
+            : p->flag[0] ? "flagged"
+                         : "kept");
+    dcsim__csv_write_cell(f, p->flag);
+    fputc('\n', f);
+  }
+  if (fclose(f) != 0) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
+  return 0;
 }
 
 int dcsim__bench_write_tables(bench_run *R, int have_energy, dcsim_error *err) {
@@ -39,13 +89,15 @@ int dcsim__bench_write_tables(bench_run *R, int have_energy, dcsim_error *err) {
                : "read (load) kernel, working set per thread sized from the caches");
     for (size_t i = 0; i < R->np; i++) {
       const bench_point *p = &R->pts[i];
-      if (q == 0 ? strcmp(p->phase, "peak") != 0
-                 : (strcmp(p->phase, "bw") != 0 ||
-                    strcmp(p->level, dcsim__bench_level_name(q - 1)) != 0))
+      if (p->rejected || (q == 0 ? strcmp(p->phase, "peak") != 0
+                                 : (strcmp(p->phase, "bw") != 0 ||
+                                    strcmp(p->level, dcsim__bench_level_name(q - 1)) != 0)))
         continue;
-      fprintf(f, "%s,%u,%.4f,%s,%.4f,%.4f,%u,%.3f,%.0f,%.4f,%u,%s\n", R->freq_id, p->threads,
-              p->med, p->unit, p->min, p->max, p->reps, p->clock_ghz, p->ws_byte, p->disp,
-              p->remeasured, p->flag);
+      fprintf(f, "%s,%u,%.4f,%s,%.4f,%.4f,%u,%.3f,%.0f,%.4f,%u,", R->freq_id, p->threads, p->med,
+              p->unit, p->min, p->max, p->reps, p->clock_ghz, p->ws_byte, p->disp,
+              p->remeasured + p->redone);
+      dcsim__csv_write_cell(f, p->flag);
+      fputc('\n', f);
     }
     if (fclose(f) != 0) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
   }
@@ -85,10 +137,18 @@ int dcsim__bench_write_tables(bench_run *R, int have_energy, dcsim_error *err) {
   fprintf(f, "  <frequencies>\n    <freq id=\"%s\" ghz=\"%s\" source=\"", R->freq_id, R->freq_id);
   dcsim__xml_escape(f, R->freq_note);
   fputs("\"/>\n  </frequencies>\n", f);
-  for (int q = 0; q < 5; q++)
+  for (int q = 0; q < 5; q++) {
     fprintf(f,
-            "  <table quantity=\"%s\" file=\"%s\" source=\"measured: dcsim bench, %s kernel\"/>\n",
+            "  <table quantity=\"%s\" file=\"%s\" source=\"measured: dcsim bench, %s kernel; "
+            "thread counts",
             q ? dcsim__bench_level_name(q - 1) : "flops", files[q], q ? "load" : "FMA");
+    covered(R, q, 0, f);
+    if (covered(R, q, 1, NULL)) {
+      fputs("; left out (interference, spread or a fall; raw.csv):", f);
+      covered(R, q, 1, f);
+    }
+    fputs("\"/>\n", f);
+  }
   if (have_energy)
     fprintf(f,
             "  <energy file=\"power.csv\" freq=\"%s\" other-frequencies=\"error\" "

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Regenerates the tables of doc/sweep.md that show dcsim's numbers (issue 37: the page once said
+# whole EPYC 7763 nodes take 4544 s and 6.63 MJ on ALARO while the binary gave about 1300 s and
+# 1 MJ): the block between the markers <!-- gen-sweep-doc: catalogue --> and <!-- end gen-sweep-doc -->
+# is replaced by what `dcsim sweep` prints now, each time and energy with its band.
+# usage: tools/gen-sweep-doc.sh [BUILD_DIR] [--stdout]
+#   BUILD_DIR  where dcsim was built (default build); --stdout prints the page instead of writing it
+#   (ctest doc_sweep_current diffs that with doc/sweep.md). tools/gen-doc-images.sh runs it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=build out=doc/sweep.md
+for a in "$@"; do
+  case $a in --stdout) out=/dev/stdout ;; *) build=$a ;; esac
+done
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cpus=xeon-e5-2697v3,xeon-gold-6148,xeon-platinum-8480+,epyc-7763,epyc-9654,nvidia-grace,fujitsu-a64fx
+"$build"/dcsim sweep workflows/alaro.xml --cpu "$cpus" --gpu geforce-gtx970 --nodes 8 --cores 1,all \
+  --quiet >"$tmp/text"
+"$build"/dcsim sweep workflows/alaro.xml --cpu "$cpus" --gpu geforce-gtx970 --nodes 8 --cores 1,all \
+  --quiet --format csv | grep -v '^#' >"$tmp/csv"
+# one row per CPU: its 1-core point, then its whole-node point (the sweep's order: cpu, cores)
+awk -F, -v text="$tmp/text" '
+  # "3000000 [1400000, 6000000]" (J, to the digits its band supports) as "3 [1.4, 6]" (MJ)
+  function mj(s,   a) { gsub(/[][,]/, " ", s); split(s, a, " "); return sprintf("%g [%g, %g]", a[1] / 1e6, a[2] / 1e6, a[3] / 1e6) }
+  BEGIN {
+    # the banded values of each point as dcsim prints them: "2900 [2300, 3600]"
+    while ((getline l < text) > 0) {
+      if (l !~ /^ *[0-9]+  /) continue
+      split(l, w, " "); i = w[1]; k = 0
+      while (match(l, /[^ ]+ \[[^]]+\]/) && k < 2) { v[i, k++] = substr(l, RSTART, RLENGTH); l = substr(l, RSTART + RLENGTH) }
+    }
+  }
+  NR == 1 { for (c = 1; c <= NF; c++) col[$c] = c; next }
+  {
+    i = $(col["index"]); cpu = $(col["cpu"])
+    if ($(col["feasible"]) != 1) cell = "infeasible: no power model (neither a <power-model> nor an <energy> table)"
+    else {
+      if ($(col["energy_j"]) == "") cell = v[i, 0] " s, energy unknown (no power model)"
+      else cell = v[i, 0] " s, " mj(v[i, 1]) " MJ"
+      if ($(col["knee"]) == 1) cell = cell " (the knee)"
+      else if ($(col["pareto"]) == 1) cell = cell " (front)"
+    }
+    if (!(cpu in first)) { first[cpu] = cell; order[++n] = cpu }
+    else row[cpu] = $(col["cores"]) ", " cell
+  }
+  END {
+    print "| CPU | 1 core/node: time, energy [band] | whole node: cores, time, energy [band] |"
+    print "|---|---|---|"
+    for (k = 1; k <= n; k++) print "| " order[k] " | " first[order[k]] " | " row[order[k]] " |"
+  }' "$tmp/csv" >"$tmp/table"
+awk -v table="$tmp/table" '
+  /^<!-- gen-sweep-doc: catalogue -->$/ { print; while ((getline l < table) > 0) print l; skip = 1; next }
+  /^<!-- end gen-sweep-doc -->$/ { skip = 0 }
+  !skip' doc/sweep.md >"$tmp/page"
+cat "$tmp/page" >"$out"
