@@ -14,4 +14,20 @@ int dcsim_cmp_uint(const void *a, const void *b);
 /* The median of v[0..n), n >= 1 (the mean of the middle two for an even n); sorts v. */
 double dcsim_median(double *v, size_t n);
 
+/* The quantile band of n >= 1 errors (issue 36, doc/models.md "Uncertainty bands"): with n
+ * exchangeable errors, a new one falls between the k-th smallest and the k-th largest with
+ * probability at least 1 - 2k/(n + 1) (order statistics: each of the n + 1 ranks of the new error
+ * is equally likely). k is the largest giving at least DCSIM_BAND_COVERAGE, and at least 1 (the
+ * smallest and the largest) when n is too small for that. lo[] and hi[] are the errors' lower and
+ * upper ends (equal for a plain error; -|e| and +|e| for a statistic of errors); both are sorted.
+ * Fills *low = the k-th smallest lo, *high = the k-th largest hi, *k and the coverage that n and k
+ * support (below DCSIM_BAND_COVERAGE: too few rows for it). */
+/* 90 %: the share of new errors inside scatters around the probability; issue 36 asks 80 % */
+#define DCSIM_BAND_COVERAGE 0.9
+typedef struct dcsim_quantile_band {
+  double low, high, coverage;
+  size_t k, n;
+} dcsim_quantile_band;
+void dcsim_quantile_band_of(double *lo, double *hi, size_t n, dcsim_quantile_band *out);
+
 #endif

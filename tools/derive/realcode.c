@@ -1,0 +1,485 @@
+/* realcode — the real NWP codes (issue 36): fits the efficiencies of the dwarfs ectrans-global,
+ * ectrans-lam and cloudsc on the measured rows marked role=fit, checks the fit, and writes the
+ * report doc/validation-realcode.md (predicted [band] against measured for every row).
+ *
+ * usage: realcode fit DWARF MANIFEST [--write]   the fitted coefficients (--write: into the dwarf)
+ *        realcode check MANIFEST                 exit 1 unless every dwarf holds the coefficients
+ *                                                its fit rows give and the test rows move nothing
+ *        realcode report MANIFEST                the report (markdown) on stdout
+ *
+ * MANIFEST (calibration/realcode/machines.csv) lists the machines: `machine,cpu,ghz,source`, the
+ * CPU profile and clock dcsim predicts each with; the rows are MACHINE/measurements.csv beside it
+ * (tools/realcode, header in doc/validation-realcode.md).
+ *
+ * The model of a row is `dcsim model --dwarf CODE --set ... --cpu CPU --freq GHZ --cores THREADS`
+ * (dcsim_model_run in the default mode). The file says which coefficient of a loop is fitted: its
+ * <flop U> when that element's source starts with "fitted", else its <mop Z> when that one's does
+ * (DRAM only), else none (the loop is counted as it is); the other term of a loop keeps the file's
+ * coefficients. With x_k the time of loop k's fitted term at c_k = 1, a row's time is
+ * T = fixed + sum_k x_k / c_k wherever the fitted terms bind, linear in the inverses, so the fit is
+ * a non-negative least squares of relative errors (dcsim_fit_linear, LSQ) on the fit rows; the
+ * measured time of a row is its least process CPU time per iteration over its repeats, divided by
+ * its threads (cpu_s_min / threads): the machine is shared, and the repeat least disturbed by
+ * others is the run the model describes. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <libxml/tree.h>
+
+#include "dcsim/bands.h"
+#include "dcsim/catalog.h"
+#include "dcsim/fit.h"
+#include "dcsim/lib.h"
+#include "dcsim/model.h"
+#include "dcsim/numfmt.h"
+#include "dcsim/stats.h"
+#include "dcsim/strutil.h"
+#include "realcode_model.h"
+#include "util/csv.h"
+#include "util/xmledit.h"
+
+static int die(const dcsim_error *e) {
+  char b[2048];
+  dcsim_error_format(e, b, sizeof b);
+  fprintf(stderr, "realcode: %s\n", b);
+  return 2;
+}
+
+static const char *cell(const dcsim_csv_t *t, size_t r, const char *col) {
+  size_t c;
+  dcsim_error e;
+  if (dcsim__csv_col(t, col, &c, &e)) return "";
+  return dcsim__csv_cell(t, r, c);
+}
+
+/* ---- fit ---- */
+
+static int write_coefs(const rc_ctx *c, const dcsim_dwarf_t *d, const double *coef, size_t n,
+                       size_t n_fit, dcsim_error *err) {
+  xmlDoc *doc = NULL;
+  int rc = -1;
+  char kind[RC_MAX_LOOPS];
+  size_t nk;
+  if (rc_fitted_terms(d, kind, &nk, err) || dcsim__xml_edit_open(dcsim_dwarf_path(d), &doc, err))
+    return -1;
+  xmlNode *loops = NULL;
+  for (xmlNode *x = xmlDocGetRootElement(doc)->children; x; x = x->next)
+    if (x->type == XML_ELEMENT_NODE && !xmlStrcmp(x->name, BAD_CAST "loops")) loops = x;
+  char machines[512] = "";
+  for (size_t i = 0; i < c->n_m; i++) {
+    size_t l = strlen(machines);
+    snprintf(machines + l, sizeof machines - l, "%s%s (%s at %g GHz)", i ? ", " : "", c->m[i].name,
+             c->m[i].cpu_name, c->m[i].ghz);
+  }
+  size_t k = 0;
+  for (xmlNode *lp = loops ? loops->children : NULL; lp; lp = lp->next) {
+    if (lp->type != XML_ELEMENT_NODE) continue;
+    if (k >= n || k >= nk) break;
+    if (!kind[k]) { /* counted, not fitted */
+      k++;
+      continue;
+    }
+    xmlNode *fl = NULL, *mop = NULL;
+    for (xmlNode *y = lp->children; y; y = y->next) {
+      if (y->type != XML_ELEMENT_NODE) continue;
+      if (!xmlStrcmp(y->name, BAD_CAST "flop")) fl = y;
+      if (!xmlStrcmp(y->name, BAD_CAST "mop")) mop = y;
+    }
+    char v[64], src[1024];
+    snprintf(v, sizeof v, "%.6g", coef[k]);
+    snprintf(src, sizeof src,
+             "fitted: build/tools/realcode fit %s calibration/realcode/machines.csv --write, "
+             "relative non-negative least squares on the %zu role=fit rows of "
+             "calibration/realcode/MACHINE/measurements.csv, machines %s "
+             "(doc/validation-realcode.md; ctest realcode_fit)",
+             dcsim_dwarf_name(d), n_fit, machines);
+    xmlNode *e = kind[k] == 'U' ? fl : mop;
+    if (!e) {
+      rc = DCSIM_ERR(err, DCSIM_EPARSE, dcsim_dwarf_path(d), 0, "loop without <flop> or <mop>");
+      goto out;
+    }
+    xmlSetProp(e, BAD_CAST(kind[k] == 'U' ? "U" : "Z"), BAD_CAST v);
+    xmlSetProp(e, BAD_CAST "source", BAD_CAST src);
+    k++;
+  }
+  rc = dcsim__xml_save(doc, dcsim_dwarf_path(d), err);
+out:
+  xmlFreeDoc(doc);
+  return rc;
+}
+
+static int cmd_fit(rc_ctx *c, const char *dwarf, int write, dcsim_error *err) {
+  dcsim_dwarf_t *d = NULL;
+  double coef[RC_MAX_LOOPS];
+  char kind[RC_MAX_LOOPS];
+  size_t n, n_fit, nk;
+  int rc = -1;
+  dcsim_dwarf_eval *ev = NULL;
+  if (rc_load_dwarf(dwarf, &d, err) || rc_fitted_terms(d, kind, &nk, err) ||
+      rc_fit(c, d, coef, &n, &n_fit, err) || dcsim_dwarf_evaluate(d, "default", NULL, 0, &ev, err))
+    goto out;
+  for (size_t k = 0; k < n && k < nk; k++)
+    if (kind[k])
+      printf("%s %s %c=%.6g (%zu fit rows)\n", dwarf, ev->loops[k].name, kind[k], coef[k], n_fit);
+  rc = write ? write_coefs(c, d, coef, n, n_fit, err) : 0;
+out:
+  dcsim_dwarf_eval_free(ev);
+  dcsim_dwarf_free(d);
+  return rc;
+}
+
+/* ---- check (ctest realcode_fit) ---- */
+
+static int cmd_check(rc_ctx *c, dcsim_error *err) {
+  int bad = 0;
+  /* the same rows with every test row's time and thread count changed: a fit that read them would
+   * move */
+  static rc_ctx t;
+  t = *c;
+  for (size_t i = 0; i < t.n_rows; i++)
+    if (!t.rows[i].fit) t.rows[i].measured_s *= 3.7, t.rows[i].threads = 1;
+  for (size_t i = 0; i < RC_N_CODES; i++) {
+    dcsim_dwarf_t *d = NULL;
+    double f[RC_MAX_LOOPS], g[RC_MAX_LOOPS], h[RC_MAX_LOOPS];
+    size_t n, n2, nf, nfit;
+    if (rc_load_dwarf(RC_CODES[i], &d, err) || rc_file_coefs(d, f, &nf, err) ||
+        rc_fit(c, d, g, &n, &nfit, err) || rc_fit(&t, d, h, &n2, &nfit, err)) {
+      dcsim_dwarf_free(d);
+      return -1;
+    }
+    for (size_t k = 0; k < n; k++) {
+      if (f[k] == 0 && g[k] == 0 && h[k] == 0) continue; /* a loop that is counted, not fitted */
+      /* the file holds 6 significant digits */
+      if (fabs(f[k] / g[k] - 1) > 1e-5) {
+        printf("FAIL %s loop %zu: file %.6g, fit on the role=fit rows %.6g\n", RC_CODES[i], k + 1,
+               f[k], g[k]);
+        bad = 1;
+      }
+      if (g[k] != h[k]) {
+        printf("FAIL %s loop %zu: the test rows moved the fit (%.17g, %.17g)\n", RC_CODES[i], k + 1,
+               g[k], h[k]);
+        bad = 1;
+      }
+    }
+    if (!bad) printf("ok %s: %zu coefficients from %zu fit rows\n", RC_CODES[i], n, nfit);
+    dcsim_dwarf_free(d);
+  }
+  return bad;
+}
+
+/* ---- report ---- */
+
+typedef struct res {
+  const rc_row *w;
+  double pred_s, band[2], err; /* err = pred / measured - 1 */
+  int inside;
+} res;
+
+static const char *size_of(const rc_row *w, char *buf, size_t size) {
+  const dcsim_csv_t *t = w->m->rows;
+  if (!strcmp(w->code, "ectrans-global"))
+    snprintf(buf, size, "T%s %s%s, %s lev x (2+%s) +1", cell(t, w->r, "T"),
+             atoi(cell(t, w->r, "octahedral")) ? "O" : "F", cell(t, w->r, "N"),
+             cell(t, w->r, "NLEV"), cell(t, w->r, "NFLD"));
+  else if (!strcmp(w->code, "ectrans-lam"))
+    snprintf(buf, size, "%sx%s, %s lev x %s +1", cell(t, w->r, "NLON"), cell(t, w->r, "NLAT"),
+             cell(t, w->r, "NLEV"), cell(t, w->r, "NFLD"));
+  else
+    snprintf(buf, size, "NGPTOT %s, NPROMA %s", cell(t, w->r, "NGPTOT"), cell(t, w->r, "NPROMA"));
+  return buf;
+}
+
+static void pct(char *b, size_t n, double e) { snprintf(b, n, "%+.1f %%", 100 * e); }
+
+static void print_table(const res *R, size_t n, int fit_rows) {
+  printf(
+      "| machine | size | threads | variant | measured [s] | dcsim [band] [s] | error | in band "
+      "| median [s] | error vs median |\n");
+  printf("|---|---|---|---|---|---|---|---|---|---|\n");
+  for (size_t i = 0; i < n; i++) {
+    const res *x = &R[i];
+    if (x->w->fit != fit_rows) continue;
+    char sz[128], m[32], p[64], e[32], md[32], em[32];
+    dcsim_fmt_si(m, sizeof m, x->w->measured_s, 4, "s");
+    dcsim_fmt_band(p, sizeof p, x->pred_s, x->band, "s");
+    pct(e, sizeof e, x->err);
+    dcsim_fmt_si(md, sizeof md, x->w->median_s, 4, "s");
+    pct(em, sizeof em, x->pred_s / x->w->median_s - 1);
+    printf("| %s | %s | %u%s | %s | %s | %s | %s | %s | %s | %s |\n", x->w->m->name,
+           size_of(x->w, sz, sizeof sz), x->w->threads, x->w->contended ? " (contended)" : "",
+           x->w->variant, m, p, e, x->inside ? "yes" : "no", md, em);
+  }
+}
+
+/* ---- D3.5's dwarfs on the same rows (doc/models.md "Real codes: from D3.5's dwarfs") ---- */
+
+/* The time of one driver iteration by D3.5's dwarf of the same algorithm: bifft for ectrans-lam
+ * (NX = NLON, NY = NLAT, FIELDS = NFLD x NLEV + 1, ITER = 1: the formulas of the 525-field split),
+ * spherical-harmonics for ectrans-global (NSMAX = T, GRIDN = N, PTS = the grid's points,
+ * F = (2 + NFLD) x NLEV + 1, ITER = 1); the same CPU profile, clock and cores. */
+static int d35_time(const rc_row *w, const dcsim_dwarf_t *d, double *time_s, dcsim_error *err) {
+  const dcsim_csv_t *t = w->m->rows;
+  double v[6] = { 0 };
+  static const char *const lam[] = { "NLON", "NLAT", "NLEV", "NFLD" };
+  static const char *const glo[] = { "T", "N", "octahedral", "NLEV", "NFLD" };
+  int is_lam = !strcmp(w->code, "ectrans-lam");
+  for (int i = 0; i < (is_lam ? 4 : 5); i++) {
+    size_t col;
+    if (dcsim__csv_col(t, is_lam ? lam[i] : glo[i], &col, err) ||
+        dcsim__csv_num(t, w->r, col, &v[i], err))
+      return -1;
+  }
+  dcsim_binding b[5];
+  size_t nb;
+  const char *f = w->m->path;
+  int line = dcsim__csv_line(t, w->r);
+  if (is_lam) {
+    b[0] = (dcsim_binding){ "NX", v[0], f, line };
+    b[1] = (dcsim_binding){ "NY", v[1], f, line };
+    b[2] = (dcsim_binding){ "FIELDS", v[3] * v[2] + 1, f, line };
+    b[3] = (dcsim_binding){ "ITER", 1, f, line };
+    nb = 4;
+  } else {
+    double n = v[1];
+    /* ectrans-benchmark.F90 parse_grid: O<N> 4N^2 + 36N points, F<N> 8N^2 */
+    double pts = v[2] != 0 ? 4 * n * n + 36 * n : 8 * n * n;
+    b[0] = (dcsim_binding){ "NSMAX", v[0], f, line };
+    b[1] = (dcsim_binding){ "GRIDN", n, f, line };
+    b[2] = (dcsim_binding){ "PTS", pts, f, line };
+    b[3] = (dcsim_binding){ "F", (2 + v[4]) * v[3] + 1, f, line };
+    b[4] = (dcsim_binding){ "ITER", 1, f, line };
+    nb = 5;
+  }
+  dcsim_dwarf_eval *ev = NULL;
+  dcsim_prediction p = { 0 };
+  int rc = -1;
+  if (dcsim_dwarf_evaluate(d, NULL, b, nb, &ev, err)) goto out;
+  dcsim_model_req rq = { 0 };
+  rq.ev = ev;
+  rq.cpu = w->m->cpu;
+  rq.nodes = 1;
+  rq.state.ghz = w->m->ghz;
+  rq.state.threads = w->threads;
+  rq.energy_form = DCSIM_ENERGY_NONE;
+  rq.flags = DCSIM_MODEL_HW_THREADS; /* the per-loop model: D3.5's Haswell law is no ectrans' */
+  if (dcsim_model_run(&rq, &p, err)) goto out;
+  *time_s = p.time_s;
+  rc = 0;
+out:
+  dcsim_prediction_release(&p);
+  dcsim_dwarf_eval_free(ev);
+  return rc;
+}
+
+static int report_d35(const rc_ctx *c, const res *R, size_t n, const char *code, dcsim_error *err) {
+  const char *dname = !strcmp(code, "ectrans-lam") ? "bifft" : "spherical-harmonics";
+  dcsim_dwarf_t *d = NULL;
+  if (rc_load_dwarf(dname, &d, err)) return -1;
+  (void)c;
+  printf(
+      "\n### D3.5's dwarf %s on the same rows\n\n"
+      "One iteration by D3.5's %s dwarf (its per-loop W, Q and coefficients of 2017, "
+      "`--threading ideal`), on the same profile, clock and cores; error = D3.5's dwarf / "
+      "measured - 1, next to today's dwarf's.\n\n"
+      "| machine | size | threads | role | measured [s] | D3.5 dwarf [s] | its error | %s's error "
+      "|\n|---|---|---|---|---|---|---|---|\n",
+      dname, dname, code);
+  double ea[RC_MAX_ROWS], eb[RC_MAX_ROWS];
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    double t;
+    if (d35_time(R[i].w, d, &t, err)) {
+      dcsim_dwarf_free(d);
+      return -1;
+    }
+    char sz[128], m[32], p[32], e1[32], e2[32];
+    dcsim_fmt_si(m, sizeof m, R[i].w->measured_s, 4, "s");
+    dcsim_fmt_si(p, sizeof p, t, 4, "s");
+    pct(e1, sizeof e1, t / R[i].w->measured_s - 1);
+    pct(e2, sizeof e2, R[i].err);
+    ea[k] = fabs(t / R[i].w->measured_s - 1);
+    eb[k++] = fabs(R[i].err);
+    printf("| %s | %s | %u | %s | %s | %s | %s | %s |\n", R[i].w->m->name,
+           size_of(R[i].w, sz, sizeof sz), R[i].w->threads, R[i].w->fit ? "fit" : "test", m, p, e1,
+           e2);
+  }
+  if (k) {
+    char a[32], b[32];
+    pct(a, sizeof a, dcsim_median(ea, k));
+    pct(b, sizeof b, dcsim_median(eb, k));
+    printf("\nMedian |error| over these %zu rows: D3.5's %s %s, %s %s.\n", k, dname, a + 1, code,
+           b + 1);
+  }
+  dcsim_dwarf_free(d);
+  return 0;
+}
+
+/* the targets of issue 36 on the test share, per code and machine */
+typedef struct target {
+  const char *code;
+  const rc_machine *m;
+  size_t n, inside;
+  double median, median_vs_median; /* of |error|, against cpu_s_min and cpu_s_median */
+} target;
+
+static int cmd_report(rc_ctx *c, dcsim_error *err) {
+  static res R[RC_MAX_ROWS];
+  static target T[RC_N_CODES * RC_MAX_MACHINES];
+  size_t n_t = 0;
+  printf(
+      "# Real codes: predicted against measured\n\n"
+      "Generated by `tools/gen-validation-realcode-doc.sh` (`build/tools/realcode report "
+      "calibration/realcode/machines.csv`); do not edit: ctest doc_validation_realcode_current "
+      "fails when this page and the generator differ. How the dwarfs count, what is fitted and "
+      "why: doc/models.md, \"Real codes\".\n\n");
+  printf(
+      "Measured: the least process CPU time of one driver iteration over the row's repeats, "
+      "divided by its threads (`cpu_s_min / threads`): on a machine shared with other work the "
+      "CPU time is the honest figure, and the least disturbed repeat is the run dcsim "
+      "describes (the median of the repeats, up to 3.4x the least on 2 threads, and the error "
+      "against it are shown beside; neither is fitted nor counted). Predicted: "
+      "`dcsim model --dwarf CODE --set ... --cpu CPU --freq GHZ "
+      "--cores THREADS` with the band dcsim prints (calibration/bands.csv). Error = predicted / "
+      "measured - 1. Fit rows were used to fit the dwarfs' efficiencies; test rows were not "
+      "(`role` in the data, fixed before any prediction was compared). The band dcsim prints "
+      "for these CPU times rests on these test rows themselves (they are held-out evidence of "
+      "their class in calibration/bands.csv, `validate --bands`), so how many of them it covers "
+      "is no test of it; the coverage a new row can expect is the one calibration/bands.csv "
+      "states for the class.\n\n");
+  printf("| machine | CPU profile | clock [GHz] |\n|---|---|---|\n");
+  for (size_t i = 0; i < c->n_m; i++)
+    printf("| %s | %s | %g |\n", c->m[i].name, c->m[i].cpu_name, c->m[i].ghz);
+  printf("\n");
+  for (size_t ci = 0; ci < RC_N_CODES; ci++) {
+    dcsim_dwarf_t *d = NULL;
+    if (rc_load_dwarf(RC_CODES[ci], &d, err)) return -1;
+    size_t n = 0, gpu_rows = 0;
+    for (size_t i = 0; i < c->n_rows; i++) {
+      const rc_row *w = &c->rows[i];
+      if (strcmp(w->dwarf, RC_CODES[ci])) continue;
+      if (rc_is_gpu_variant(w->variant)) {
+        gpu_rows++;
+        continue;
+      }
+      rc_pred pr;
+      size_t nl;
+      if (rc_predict(c, d, w, NULL, NULL, &nl, &pr, err)) {
+        dcsim_dwarf_free(d);
+        return -1;
+      }
+      R[n] = (res){ w,
+                    pr.time_s,
+                    { pr.band[0], pr.band[1] },
+                    pr.time_s / w->measured_s - 1,
+                    w->measured_s >= pr.band[0] && w->measured_s <= pr.band[1] };
+      n++;
+    }
+    dcsim_dwarf_free(d);
+    printf("## %s\n\n", RC_CODES[ci]);
+    if (!n) {
+      printf("No measured row.\n\n");
+      continue;
+    }
+    printf(
+        "### Summary\n\n| machine | share | rows | median abs. error | in dcsim's band | band "
+        "from the test errors (coverage) |\n|---|---|---|---|---|---|\n");
+    for (size_t mi = 0; mi < c->n_m; mi++) {
+      for (int f = 1; f >= 0; f--) {
+        static double e[RC_MAX_ROWS], e2[RC_MAX_ROWS], a[RC_MAX_ROWS], am[RC_MAX_ROWS];
+        size_t k = 0, in = 0;
+        for (size_t i = 0; i < n; i++)
+          if (R[i].w->m == &c->m[mi] && R[i].w->fit == f) {
+            e[k] = e2[k] = R[i].err;
+            am[k] = fabs(R[i].pred_s / R[i].w->median_s - 1);
+            a[k] = fabs(R[i].err);
+            in += (size_t)R[i].inside;
+            k++;
+          }
+        if (!k) continue;
+        char med[32], qb[160] = "(fit rows: not evidence)";
+        pct(med, sizeof med, dcsim_median(a, k));
+        if (!f) {
+          T[n_t++] =
+              (target){ RC_CODES[ci], &c->m[mi], k, in, dcsim_median(a, k), dcsim_median(am, k) };
+          dcsim_quantile_band q;
+          dcsim_quantile_band_of(e, e2, k, &q);
+          snprintf(qb, sizeof qb, "[%+.1f %%, %+.1f %%] on %zu rows, coverage >= %.0f %%%s",
+                   100 * q.low, 100 * q.high, k, 100 * q.coverage,
+                   q.coverage < DCSIM_BAND_COVERAGE - 1e-9 ? ": too few rows for 90 %" : "");
+        }
+        printf("| %s | %s | %zu | %s | %zu of %zu | %s |\n", c->m[mi].name, f ? "fit" : "test", k,
+               med + (med[0] == '+'), in, k, qb);
+      }
+    }
+    printf("\n### Test rows\n\n");
+    print_table(R, n, 0);
+    printf("\n### Fit rows\n\n");
+    print_table(R, n, 1);
+    if (strncmp(RC_CODES[ci], "cloudsc", 7) && report_d35(c, R, n, RC_CODES[ci], err)) return -1;
+    if (gpu_rows)
+      printf("\n%zu GPU row(s) are not predicted: the dwarf has no GPU model.\n", gpu_rows);
+    printf("\n");
+  }
+  printf(
+      "## Targets on the test share\n\nIssue 36 asks, on the test rows, a median |error| of "
+      "at most 20 %% per code and machine and at least 80 %% of the measured values inside "
+      "the band dcsim prints. The last column compares with the median repeat instead (not "
+      "the figure of this report; shown for a reader who compares medians).\n\n| code | "
+      "machine | test rows | median \\|error\\| | <= 20 %% | inside the band | >= 80 %% | "
+      "median \\|error\\| against the median repeats |\n|---|---|---|---|---|---|---|---|\n");
+  size_t all_n = 0, all_in = 0;
+  for (size_t i = 0; i < n_t; i++) all_n += T[i].n, all_in += T[i].inside;
+  for (size_t i = 0; i < n_t; i++) {
+    const target *t = &T[i];
+    double share = (double)t->inside / (double)t->n;
+    printf("| %s | %s | %zu | %.1f %% | %s | %zu of %zu (%.0f %%) | %s | %.1f %% |\n", t->code,
+           t->m->name, t->n, 100 * t->median, t->median <= 0.2 ? "yes" : "**no**", t->inside, t->n,
+           100 * share, share >= 0.8 - 1e-12 ? "yes" : "**no**", 100 * t->median_vs_median);
+  }
+  if (all_n)
+    printf("| **all** | | %zu | | | %zu of %zu (%.0f %%) | %s | |\n", all_n, all_in, all_n,
+           100.0 * (double)all_in / (double)all_n,
+           (double)all_in / (double)all_n >= 0.8 - 1e-12 ? "yes" : "**no**");
+  printf("\n");
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (dcsim_lib_init() != 0) return 1;
+  dcsim_error err;
+  static rc_ctx c;
+  int rc = 2;
+  const char *usage =
+      "usage: realcode fit DWARF MANIFEST [--write] | check MANIFEST | report "
+      "MANIFEST\n";
+  if (argc < 3) {
+    fputs(usage, stderr);
+    return 2;
+  }
+  const char *manifest = !strcmp(argv[1], "fit") ? (argc >= 4 ? argv[3] : NULL) : argv[2];
+  if (!manifest) {
+    fputs(usage, stderr);
+    return 2;
+  }
+  if (rc_ctx_load(&c, manifest, &err)) {
+    rc = die(&err);
+    goto out;
+  }
+  if (!strcmp(argv[1], "fit")) {
+    int write = argc == 5 && !strcmp(argv[4], "--write");
+    rc = cmd_fit(&c, argv[2], write, &err) ? die(&err) : 0;
+  } else if (!strcmp(argv[1], "check") && argc == 3) {
+    int r = cmd_check(&c, &err);
+    rc = r < 0 ? die(&err) : r;
+  } else if (!strcmp(argv[1], "report") && argc == 3) {
+    rc = cmd_report(&c, &err) ? die(&err) : 0;
+  } else {
+    fputs(usage, stderr);
+  }
+out:
+  rc_ctx_free(&c);
+  return rc;
+}

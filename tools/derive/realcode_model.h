@@ -1,0 +1,81 @@
+/* realcode_model.h — the real NWP codes (issue 36) for the tools realcode and validate: the
+ * measured rows of calibration/realcode/MACHINE/measurements.csv, dcsim's prediction of each with
+ * its band, and the fit of the dwarfs' efficiencies on the role=fit rows (tools/derive/realcode.c
+ * says how). Ownership: rc_ctx_load fills a caller-owned context freed by rc_ctx_free; row strings
+ * are borrowed from it. */
+#ifndef DCSIM_TOOLS_REALCODE_MODEL_H
+#define DCSIM_TOOLS_REALCODE_MODEL_H
+
+#include <stddef.h>
+
+#include "dcsim/bands.h"
+#include "dcsim/dwarf.h"
+#include "dcsim/hwprofile.h"
+#include "util/csv.h"
+
+#define RC_MAX_MACHINES 16
+#define RC_MAX_ROWS     1024
+#define RC_MAX_LOOPS    8
+
+/* the dwarfs of the real codes, in report order: a row belongs to the dwarf named by its variant
+ * when there is one (cloudsc-c: the C translation of CLOUDSC, another code with other
+ * efficiencies), else to the dwarf named by its code (rc_row.dwarf) */
+extern const char *const RC_CODES[4];
+#define RC_N_CODES 4
+
+typedef struct rc_machine {
+  char name[64], cpu_name[64];
+  double ghz;
+  dcsim_cpu_profile_t *cpu;
+  dcsim_csv_t *rows;
+  char path[4096];
+} rc_machine;
+
+typedef struct rc_row {
+  const rc_machine *m;
+  size_t r; /* row of m->rows */
+  const char *code, *variant;
+  const char *dwarf; /* the dwarf that predicts it: the variant's, else the code's */
+  int fit;           /* role=fit */
+  int contended;     /* the contended column says yes/1/true */
+  unsigned threads;
+  double measured_s; /* cpu_s_min / threads */
+  double median_s;   /* cpu_s_median / threads (shown beside, not fitted or compared) */
+} rc_row;
+
+typedef struct rc_ctx {
+  rc_machine m[RC_MAX_MACHINES];
+  size_t n_m;
+  rc_row rows[RC_MAX_ROWS];
+  size_t n_rows;
+  dcsim_bands_t *bands;
+} rc_ctx;
+
+/* One prediction: the time, its band as dcsim prints it, the provenance class of the time, and
+ * whether the CPU's rates were transferred (its band is then cpu-time spec, dcsim/bands.h). */
+typedef struct rc_pred {
+  double time_s, band[2];
+  double fixed_s; /* the loops without a fitted coefficient */
+  int unbound;    /* loops whose fitted term is not the one that binds */
+  dcsim_prov_kind kind;
+  int transferred;
+} rc_pred;
+
+int rc_ctx_load(rc_ctx *c, const char *manifest, dcsim_error *err);
+void rc_ctx_free(rc_ctx *c);
+int rc_is_gpu_variant(const char *variant);
+int rc_load_dwarf(const char *name, dcsim_dwarf_t **d, dcsim_error *err);
+/* the prediction of a row; x (RC_MAX_LOOPS, may be NULL) gets each loop's time with its fitted
+ * coefficient set to 1; coef (NULL: the file's) replaces the fitted coefficients */
+int rc_predict(const rc_ctx *c, const dcsim_dwarf_t *d, const rc_row *w, const double *coef,
+               double *x, size_t *n_loops, rc_pred *out, dcsim_error *err);
+/* the fit of the dwarf on its role=fit rows: coef[k] (U or Z of loop k) */
+int rc_fit(const rc_ctx *c, const dcsim_dwarf_t *d, double *coef, size_t *n_loops, size_t *n_fit,
+           dcsim_error *err);
+/* which coefficient of each loop is fitted, as the file says: 'U' (its <flop> source starts with
+ * "fitted"), 'Z' (its <mop> source does), 0 (none) */
+int rc_fitted_terms(const dcsim_dwarf_t *d, char *kind, size_t *n, dcsim_error *err);
+/* the file's fitted coefficients (0 for a loop without one) */
+int rc_file_coefs(const dcsim_dwarf_t *d, double *coef, size_t *n, dcsim_error *err);
+
+#endif
