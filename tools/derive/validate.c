@@ -672,7 +672,7 @@ static void band_of_class(const run *R, int cls, band *x) {
                  n == 1 ? "" : "s", rank, 100 * q.coverage,
                  q.coverage < DCSIM_BAND_COVERAGE - 1e-9 ? " (too few conditions for 90 %)" : "");
     /* the row list as far as it fits, never cut silently: a cut list says so */
-    static const char more[] = " ... (doc/validation.md lists every row)";
+    static const char more[] = " ... (the section tables of doc/validation.md list every row)";
     size_t used = m > 0 && (size_t)m < sizeof x->basis ? (size_t)m : sizeof x->basis - 1;
     size_t room = sizeof x->basis - used;
     if (strlen(rows) < room)
