@@ -517,7 +517,8 @@ static int report_bench(const rc_ctx *c, const target *T, size_t n_t, dcsim_erro
     printf("| %s | %s | %g |\n", b.m[i].name, b.m[i].bench_path, b.m[i].ghz);
   printf(
       "\n### Test rows\n\n| code | machine | size | threads | measured [s] | shipped [band] [s] | "
-      "error | in band | refitted error | in its band |\n|---|---|---|---|---|---|---|---|---|---|\n");
+      "error | in band | refitted error | in its band "
+      "|\n|---|---|---|---|---|---|---|---|---|---|\n");
   for (size_t ci = 0; ci < RC_N_CODES; ci++)
     if (bench_code(&b, RC_CODES[ci], &F[ci], err)) goto out;
   printf(
@@ -535,8 +536,8 @@ static int report_bench(const rc_ctx *c, const target *T, size_t n_t, dcsim_erro
     double sh = (double)f->in / (double)f->n;
     printf("| %s | %zu | %s | %.1f %% | %s | %zu of %zu (%.0f %%) | %s | %.1f %% | %zu of %zu |\n",
            RC_CODES[ci], f->n, cat, 100 * f->median, f->median <= 0.3 ? "yes" : "**no**", f->in,
-           f->n, 100 * sh, sh >= 0.7 - 1e-12 ? "yes" : "**no**", 100 * f->median_refit,
-           f->in_refit, f->n);
+           f->n, 100 * sh, sh >= 0.7 - 1e-12 ? "yes" : "**no**", 100 * f->median_refit, f->in_refit,
+           f->n);
     all_n += f->n, all_in += f->in, all_inr += f->in_refit;
   }
   if (all_n)
