@@ -15,7 +15,8 @@
  * measured on a machine whose machine.csv names the profile's CPU model (the clock suffix
  * " @ 2.50GHz" aside) and as many logical CPUs as the profile has cores (a VM's model string
  * alone names no host), their test rows are predicted with the bench profile (as
- * tools/derive/realcode.c does with the catalogue profile) and printed beside the measured times. */
+ * tools/derive/realcode.c does with the catalogue profile) and printed beside the measured times.
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -351,8 +352,8 @@ out:
 enum { RC_CODES_MAX = 8, RC_ROWS_MAX = 1024 };
 
 /* the test rows of DIR/measurements.csv predicted and printed, then the median |error| per dwarf */
-static int realcode_compare(const char *dir, const char *machine, const dcsim_cpu_profile_t *cpu,
-                            FILE *out, dcsim_error *err) {
+static int realcode_compare(const char *dir, const char *machine, const char *fitted_on,
+                            const dcsim_cpu_profile_t *cpu, FILE *out, dcsim_error *err) {
   char path[4096];
   dcsim_csv_t *t = NULL;
   size_t cc, ccase, cth, ccpu, crole, cvar;
@@ -379,7 +380,8 @@ static int realcode_compare(const char *dir, const char *machine, const dcsim_cp
       continue;
     const char *dwarf = dcsim__realcode_dwarf(dcsim__csv_cell(t, r, cc), variant);
     double th, cpu_s, pred_s;
-    if ((rc = dcsim__csv_num(t, r, cth, &th, err)) || (rc = dcsim__csv_num(t, r, ccpu, &cpu_s, err)))
+    if ((rc = dcsim__csv_num(t, r, cth, &th, err)) ||
+        (rc = dcsim__csv_num(t, r, ccpu, &cpu_s, err)))
       goto out;
     if (!(th >= 1 && th <= 4096 && th == floor(th)) || !(cpu_s > 0)) {
       rc = DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim__csv_line(t, r),
@@ -397,9 +399,13 @@ static int realcode_compare(const char *dir, const char *machine, const dcsim_cp
   }
   fprintf(out, "median |error|:");
   for (size_t k = 0; k < nc; k++)
-    fprintf(out, "%s %s %.1f %% (%zu rows)", k ? "," : "", codes[k], 100 * dcsim_median(e[k], ne[k]),
-            ne[k]);
-  fprintf(out, "%s\n", nc ? "" : " no test row");
+    fprintf(out, "%s %s %.1f %% (%zu rows)", k ? "," : "", codes[k],
+            100 * dcsim_median(e[k], ne[k]), ne[k]);
+  fprintf(out,
+          "%s\nthe dwarfs' fitted efficiencies are relative to the profile they were fitted with "
+          "(%s, calibration/realcode/machines.csv);\nthe same rows refitted on this profile: "
+          "doc/validation-realcode.md\n",
+          nc ? "" : " no test row", fitted_on);
 out:
   dcsim__csv_free(t);
   return rc;
@@ -409,12 +415,13 @@ int dcsim__bench_check_realcode(const char *profile_path, FILE *out, dcsim_error
   char manifest[4096], dir[4096];
   dcsim_csv_t *t = NULL;
   dcsim_cpu_profile_t *cpu = NULL;
-  size_t cm;
+  size_t cm, cc;
   int rc = 0;
   dcsim_error e;
   if (dcsim_bufprintf(manifest, sizeof manifest, "%s/calibration/realcode/machines.csv",
                       dcsim_catalog_root()) ||
-      dcsim__csv_load(manifest, &t, &e) || dcsim__csv_col(t, "machine", &cm, &e))
+      dcsim__csv_load(manifest, &t, &e) || dcsim__csv_col(t, "machine", &cm, &e) ||
+      dcsim__csv_col(t, "cpu", &cc, &e))
     goto out; /* no real-code data: nothing to compare */
   if ((rc = dcsim_cpu_profile_load(profile_path, &cpu, err))) goto out;
   for (size_t r = 0; r < dcsim__csv_rows(t) && !rc; r++) {
@@ -424,7 +431,7 @@ int dcsim__bench_check_realcode(const char *profile_path, FILE *out, dcsim_error
     if (same_machine(dir, cpu)) {
       char rel[300];
       snprintf(rel, sizeof rel, "calibration/realcode/%s", dcsim__csv_cell(t, r, cm));
-      rc = realcode_compare(dir, rel, cpu, out, err);
+      rc = realcode_compare(dir, rel, dcsim__csv_cell(t, r, cc), cpu, out, err);
     }
   }
 out:
