@@ -358,11 +358,14 @@ static int realcode_compare(const char *dir, const char *machine, const char *fi
   dcsim_csv_t *t = NULL;
   size_t cc, ccase, cth, ccpu, crole, cvar;
   const char *codes[RC_CODES_MAX];
-  static double e[RC_CODES_MAX][RC_ROWS_MAX];
+  double(*e)[RC_ROWS_MAX] = calloc(RC_CODES_MAX, sizeof *e); /* no static: no shared state */
   size_t ne[RC_CODES_MAX] = { 0 }, nc = 0;
   int rc;
-  if ((rc = dcsim_bufprintf(path, sizeof path, "%s/measurements.csv", dir)))
+  if (!e) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+  if (dcsim_bufprintf(path, sizeof path, "%s/measurements.csv", dir)) {
+    free(e);
     return DCSIM_ERR(err, DCSIM_ERANGE, dir, 0, "path too long");
+  }
   if ((rc = dcsim__csv_load(path, &t, err)) || (rc = dcsim__csv_col(t, "code", &cc, err)) ||
       (rc = dcsim__csv_col(t, "case", &ccase, err)) ||
       (rc = dcsim__csv_col(t, "threads", &cth, err)) ||
@@ -407,6 +410,7 @@ static int realcode_compare(const char *dir, const char *machine, const char *fi
           "doc/validation-realcode.md\n",
           nc ? "" : " no test row", fitted_on);
 out:
+  free(e);
   dcsim__csv_free(t);
   return rc;
 }
