@@ -9,8 +9,10 @@
 
 #include <libxml/tree.h>
 
+#include "dcsim/dwarf.h"
 #include "dcsim/error.h"
 #include "dcsim/strutil.h"
+#include "util/csv.h"
 #include "util/fileio.h"
 #include "util/units.h"
 #include "util/xmledit.h"
@@ -57,5 +59,16 @@ int dcsim__calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc
 int dcsim__calib_cell_per_cycle(const char *path, int line, const char *qty, const char *cell,
                                 const char *unit, unsigned threads, unsigned cores, double ghz,
                                 const char *ghz_from, double v, dcsim_error *err);
+
+/* The real codes' measured rows (fit/realcode.c; calibration/realcode/MACHINE/measurements.csv):
+ * whether a row's variant ran on a GPU (no dwarf predicts it); the dwarf that predicts a row: its
+ * variant when the catalogue holds a dwarf of that name (cloudsc-c, the C translation), else its
+ * code (returns one of the two pointers); row r's values of the dwarf's parameters, each from the
+ * column of its name or of its name in lower case (path and the row's line go into b). */
+int dcsim__realcode_gpu_variant(const char *variant);
+const char *dcsim__realcode_dwarf(const char *code, const char *variant);
+int dcsim__realcode_bindings(const dcsim_dwarf_t *d, const dcsim_csv_t *t, size_t r,
+                             const char *path, dcsim_binding *b, size_t max, size_t *n,
+                             dcsim_error *err);
 
 #endif

@@ -275,7 +275,8 @@ static const dcsim_opt_spec bench_opts[] = {
     "cache sizes by hand (default: sysfs, else CPUID, else sysconf), e.g. L1=48K,L2=2M,L3=105M" },
   { "compare", "CPU", 0, "print the measured ceilings beside a catalogue profile's" },
   { "check", "WORKFLOW", 0,
-    "predict the first CPU dwarf of WORKFLOW with the fitted profile against a replay here" },
+    "predict the first CPU dwarf of WORKFLOW with the fitted profile against a replay here, "
+    "and the real codes measured on this CPU (calibration/realcode) against their times" },
   { "from", "DIR", 0,
     "measure nothing: --compare and --check on the recorded bench directory DIR" },
   { "budget", "N", 0,

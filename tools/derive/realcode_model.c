@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "calib/internal.h"
 #include "dcsim/catalog.h"
 #include "dcsim/fit.h"
 #include "dcsim/model.h"
@@ -25,9 +26,7 @@ static const char *cell(const dcsim_csv_t *t, size_t r, const char *col) {
   return dcsim__csv_cell(t, r, c);
 }
 
-int rc_is_gpu_variant(const char *v) {
-  return strstr(v, "cuda") || strstr(v, "gpu") || strstr(v, "GPU");
-}
+int rc_is_gpu_variant(const char *v) { return dcsim__realcode_gpu_variant(v); }
 
 /* one measurements.csv: its rows appended to c->rows */
 static int load_rows(rc_ctx *c, rc_machine *m, dcsim_error *err) {
@@ -46,9 +45,7 @@ static int load_rows(rc_ctx *c, rc_machine *m, dcsim_error *err) {
     w->r = r;
     w->code = cell(m->rows, r, "code");
     w->variant = cell(m->rows, r, "variant");
-    w->dwarf = w->code;
-    for (size_t k = 0; k < RC_N_CODES; k++)
-      if (!strcmp(w->variant, RC_CODES[k])) w->dwarf = RC_CODES[k];
+    w->dwarf = dcsim__realcode_dwarf(w->code, w->variant);
     const char *role = cell(m->rows, r, "role");
     if (strcmp(role, "fit") && strcmp(role, "test"))
       return DCSIM_ERR(err, DCSIM_EPARSE, m->path, dcsim__csv_line(m->rows, r),
@@ -110,12 +107,52 @@ int rc_ctx_load(rc_ctx *c, const char *manifest, dcsim_error *err) {
       goto out;
     }
     free(p);
+    size_t cb;
+    dcsim_error e2;
+    const char *bp = dcsim__csv_col(t, "bench_profile", &cb, &e2) ? "" : dcsim__csv_cell(t, r, cb);
+    if (*bp) {
+      char *q = dcsim_path_join(manifest, bp);
+      if (!q || dcsim_bufprintf(m->bench_path, sizeof m->bench_path, "%s", q)) {
+        free(q);
+        rc = DCSIM_ERR(err, DCSIM_ENOMEM, manifest, 0, "path");
+        goto out;
+      }
+      free(q);
+    }
     if (load_rows(c, m, err)) goto out;
   }
   rc = dcsim_bands_load_default(&c->bands, err);
 out:
   dcsim__csv_free(t);
   return rc;
+}
+
+int rc_ctx_bench(const rc_ctx *c, rc_ctx *b, dcsim_error *err) {
+  memset(b, 0, sizeof *b);
+  b->bands = c->bands;
+  for (size_t i = 0; i < c->n_m; i++) {
+    if (!c->m[i].bench_path[0]) continue;
+    rc_machine *m = &b->m[b->n_m];
+    *m = c->m[i];
+    m->cpu = NULL;
+    dcsim_cpu_state st;
+    if (dcsim_cpu_profile_load(m->bench_path, &m->cpu, err)) return -1;
+    b->n_m++;
+    if (dcsim_cpu_profile_freq_at(m->cpu, 0, &st))
+      return DCSIM_ERR(err, DCSIM_EREF, m->bench_path, 0, "profile has no frequency state");
+    m->ghz = st.ghz;
+    snprintf(m->cpu_name, sizeof m->cpu_name, "%s", dcsim_cpu_profile_name(m->cpu));
+    for (size_t r = 0; r < c->n_rows; r++)
+      if (c->rows[r].m == &c->m[i]) {
+        b->rows[b->n_rows] = c->rows[r];
+        b->rows[b->n_rows++].m = m;
+      }
+  }
+  return 0;
+}
+
+void rc_ctx_bench_free(rc_ctx *b) {
+  for (size_t i = 0; i < b->n_m; i++) dcsim_cpu_profile_free(b->m[i].cpu);
 }
 
 void rc_ctx_free(rc_ctx *c) {
@@ -126,29 +163,9 @@ void rc_ctx_free(rc_ctx *c) {
   dcsim_bands_free(c->bands);
 }
 
-/* The row's parameter values: each parameter of the dwarf from the column of its name, compared
- * without case (the column `octahedral` gives OCTAHEDRAL). */
 static int bindings(const dcsim_dwarf_t *d, const rc_row *w, dcsim_binding *b, size_t *n,
                     dcsim_error *err) {
-  const dcsim_csv_t *t = w->m->rows;
-  *n = dcsim_dwarf_n_params(d);
-  if (*n > MAX_BIND) return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "too many parameters");
-  for (size_t i = 0; i < *n; i++) {
-    const char *p = dcsim_dwarf_param(d, i);
-    char low[64];
-    size_t k = 0;
-    for (; p[k] && k + 1 < sizeof low; k++)
-      low[k] = (char)(p[k] >= 'A' && p[k] <= 'Z' ? p[k] + 32 : p[k]);
-    low[k] = 0;
-    size_t col;
-    dcsim_error e2;
-    if (dcsim__csv_col(t, p, &col, &e2) && dcsim__csv_col(t, low, &col, err)) return -1;
-    b[i].name = p;
-    b[i].file = w->m->path;
-    b[i].line = dcsim__csv_line(t, w->r);
-    if (dcsim__csv_num(t, w->r, col, &b[i].value, err)) return -1;
-  }
-  return 0;
+  return dcsim__realcode_bindings(d, w->m->rows, w->r, w->m->path, b, MAX_BIND, n, err);
 }
 
 /* Which coefficient of each loop is fitted, as the file says (issue 36: "the file says which"):

@@ -18,8 +18,9 @@
 #define RC_MAX_LOOPS    8
 
 /* the dwarfs of the real codes, in report order: a row belongs to the dwarf named by its variant
- * when there is one (cloudsc-c: the C translation of CLOUDSC, another code with other
- * efficiencies), else to the dwarf named by its code (rc_row.dwarf) */
+ * when the catalogue holds one (cloudsc-c: the C translation of CLOUDSC, another code with other
+ * efficiencies), else to the dwarf named by its code (rc_row.dwarf; dcsim__realcode_dwarf of
+ * src/calib/fit/realcode.c, the rule `dcsim bench --check` applies too) */
 extern const char *const RC_CODES[4];
 #define RC_N_CODES 4
 
@@ -29,6 +30,9 @@ typedef struct rc_machine {
   dcsim_cpu_profile_t *cpu;
   dcsim_csv_t *rows;
   char path[4096];
+  /* the manifest's optional column bench_profile: the profile `dcsim bench --quick` wrote on this
+   * machine (path relative to the manifest; "" when none), loaded by rc_ctx_bench */
+  char bench_path[4096];
 } rc_machine;
 
 typedef struct rc_row {
@@ -62,6 +66,12 @@ typedef struct rc_pred {
 } rc_pred;
 
 int rc_ctx_load(rc_ctx *c, const char *manifest, dcsim_error *err);
+/* The rows of the machines with a bench profile (rc_machine.bench_path) copied into b, each
+ * machine's CPU profile replaced by the bench profile at its first frequency state (the clock the
+ * bench measured); b borrows c's rows and must be freed by rc_ctx_bench_free, not rc_ctx_free.
+ * b->n_m = 0 when no machine has one. */
+int rc_ctx_bench(const rc_ctx *c, rc_ctx *b, dcsim_error *err);
+void rc_ctx_bench_free(rc_ctx *b);
 void rc_ctx_free(rc_ctx *c);
 int rc_is_gpu_variant(const char *variant);
 int rc_load_dwarf(const char *name, dcsim_dwarf_t **d, dcsim_error *err);

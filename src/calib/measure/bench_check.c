@@ -9,7 +9,14 @@
  * L2, else the DRAM-sized one. A stand-in is timed once and its time per byte scaled to the loop's
  * Q; the loop's replay time is the larger of that and W at the peak measured now (the model's
  * time of a loop is the larger of Q Tmop and W Tflop, dcsim/model_cpu.h). The replays are written
- * to DIR/check.csv; the comparison is made from that file, so `--from DIR` re-reports it. */
+ * to DIR/check.csv; the comparison is made from that file, so `--from DIR` re-reports it.
+ *
+ * Then the real codes (issue 38 item 6): when calibration/realcode/MACHINE/ holds the codes
+ * measured on a machine whose machine.csv names the profile's CPU model (the clock suffix
+ * " @ 2.50GHz" aside) and as many logical CPUs as the profile has cores (a VM's model string
+ * alone names no host), their test rows are predicted with the bench profile (as
+ * tools/derive/realcode.c does with the catalogue profile) and printed beside the measured times.
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +27,8 @@
 #include "dcsim/catalog.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/model.h"
+#include "dcsim/stats.h"
+#include "dcsim/strutil.h"
 #include "dcsim/workflow.h"
 #include "util/csv.h"
 
@@ -268,9 +277,169 @@ int dcsim_bench_check(const char *dir, const char *workflow, const char *profile
           "code (doc/calibration.md)\n",
           "total", "", tp, tr, tr > 0 ? 100 * (tp - tr) / tr : NAN, tp >= tr ? "slower" : "faster",
           tr > 0 ? 100 * fabs(tp - tr) / tr : NAN, 100 * emax);
+  rc = dcsim__bench_check_realcode(profile_path, out, err);
 out:
   dcsim_prediction_release(&pr);
   dcsim__csv_free(csv);
   check_task_release(&c);
+  return rc;
+}
+
+/* ---- the real codes measured on this machine ---- */
+
+static size_t model_len(const char *m) {
+  const char *at = strstr(m, " @ ");
+  return at ? (size_t)(at - m) : strlen(m);
+}
+
+/* 1 when DIR/machine.csv (key,value) describes the profile's CPU, 0 when not or unreadable */
+static int same_machine(const char *dir, const dcsim_cpu_profile_t *cpu) {
+  char path[4096];
+  dcsim_csv_t *t = NULL;
+  dcsim_error e;
+  size_t ck, cv;
+  int model = 0, cpus = 0;
+  if (dcsim_bufprintf(path, sizeof path, "%s/machine.csv", dir) || dcsim__csv_load(path, &t, &e))
+    return 0;
+  if (!dcsim__csv_col(t, "key", &ck, &e) && !dcsim__csv_col(t, "value", &cv, &e))
+    for (size_t r = 0; r < dcsim__csv_rows(t); r++) {
+      const char *k = dcsim__csv_cell(t, r, ck), *v = dcsim__csv_cell(t, r, cv);
+      const char *pm = dcsim_cpu_profile_model(cpu);
+      if (!strcmp(k, "cpu_model"))
+        model = model_len(v) == model_len(pm) && !strncmp(v, pm, model_len(v));
+      if (!strcmp(k, "logical_cpus"))
+        cpus = strtoul(v, NULL, 10) ==
+               dcsim_cpu_profile_cores_per_socket(cpu) * dcsim_cpu_profile_sockets(cpu);
+    }
+  dcsim__csv_free(t);
+  return model && cpus;
+}
+
+/* one row predicted with the profile: the dwarf of the row at its parameters, the default model */
+static int realcode_row(const dcsim_csv_t *t, size_t r, const char *path, const char *dwarf,
+                        const dcsim_cpu_profile_t *cpu, unsigned threads, double *time_s,
+                        dcsim_error *err) {
+  char dpath[4096];
+  dcsim_dwarf_t *d = NULL;
+  dcsim_dwarf_eval *ev = NULL;
+  dcsim_prediction p;
+  dcsim_binding b[16];
+  size_t nb;
+  memset(&p, 0, sizeof p);
+  int rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, dwarf, path, dcsim__csv_line(t, r), dpath,
+                                 sizeof dpath, err);
+  if (rc || (rc = dcsim_dwarf_load(dpath, &d, err)) ||
+      (rc = dcsim__realcode_bindings(d, t, r, path, b, 16, &nb, err)) ||
+      (rc = dcsim_dwarf_evaluate(d, NULL, b, nb, &ev, err)))
+    goto out;
+  dcsim_model_req rq;
+  memset(&rq, 0, sizeof rq);
+  rq.ev = ev;
+  rq.cpu = cpu;
+  rq.nodes = 1;
+  dcsim_cpu_profile_freq_at(cpu, 0, &rq.state);
+  rq.state.threads = threads;
+  rq.energy_form = DCSIM_ENERGY_NONE;
+  if ((rc = dcsim_model_run(&rq, &p, err))) goto out;
+  *time_s = p.time_s;
+out:
+  dcsim_prediction_release(&p);
+  dcsim_dwarf_eval_free(ev);
+  dcsim_dwarf_free(d);
+  return rc;
+}
+
+enum { RC_CODES_MAX = 8, RC_ROWS_MAX = 1024 };
+
+/* the test rows of DIR/measurements.csv predicted and printed, then the median |error| per dwarf */
+static int realcode_compare(const char *dir, const char *machine, const char *fitted_on,
+                            const dcsim_cpu_profile_t *cpu, FILE *out, dcsim_error *err) {
+  char path[4096];
+  dcsim_csv_t *t = NULL;
+  size_t cc, ccase, cth, ccpu, crole, cvar;
+  const char *codes[RC_CODES_MAX];
+  double(*e)[RC_ROWS_MAX] = calloc(RC_CODES_MAX, sizeof *e); /* no static: no shared state */
+  size_t ne[RC_CODES_MAX] = { 0 }, nc = 0;
+  int rc;
+  if (!e) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+  if (dcsim_bufprintf(path, sizeof path, "%s/measurements.csv", dir)) {
+    free(e);
+    return DCSIM_ERR(err, DCSIM_ERANGE, dir, 0, "path too long");
+  }
+  if ((rc = dcsim__csv_load(path, &t, err)) || (rc = dcsim__csv_col(t, "code", &cc, err)) ||
+      (rc = dcsim__csv_col(t, "case", &ccase, err)) ||
+      (rc = dcsim__csv_col(t, "threads", &cth, err)) ||
+      (rc = dcsim__csv_col(t, "cpu_s_min", &ccpu, err)) ||
+      (rc = dcsim__csv_col(t, "role", &crole, err)) ||
+      (rc = dcsim__csv_col(t, "variant", &cvar, err)))
+    goto out;
+  fprintf(out,
+          "\nreal codes measured on this machine (%s: CPU model and count match), test rows, "
+          "predicted with this profile:\n%-15s %-24s %7s %12s %12s %9s\n",
+          machine, "dwarf", "case", "threads", "measured s", "predicted s", "error");
+  for (size_t r = 0; r < dcsim__csv_rows(t); r++) {
+    const char *variant = dcsim__csv_cell(t, r, cvar);
+    if (strcmp(dcsim__csv_cell(t, r, crole), "test") || dcsim__realcode_gpu_variant(variant))
+      continue;
+    const char *dwarf = dcsim__realcode_dwarf(dcsim__csv_cell(t, r, cc), variant);
+    double th, cpu_s, pred_s;
+    if ((rc = dcsim__csv_num(t, r, cth, &th, err)) ||
+        (rc = dcsim__csv_num(t, r, ccpu, &cpu_s, err)))
+      goto out;
+    if (!(th >= 1 && th <= 4096 && th == floor(th)) || !(cpu_s > 0)) {
+      rc = DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim__csv_line(t, r),
+                     "threads %g and cpu_s_min %g: a positive thread count and time", th, cpu_s);
+      goto out;
+    }
+    if ((rc = realcode_row(t, r, path, dwarf, cpu, (unsigned)th, &pred_s, err))) goto out;
+    double meas_s = cpu_s / th; /* doc/validation-realcode.md: cpu_s_min / threads */
+    size_t k = 0;
+    while (k < nc && strcmp(codes[k], dwarf)) k++;
+    if (k == nc && nc < RC_CODES_MAX) codes[nc++] = dwarf;
+    if (k < nc && ne[k] < RC_ROWS_MAX) e[k][ne[k]++] = fabs(pred_s / meas_s - 1);
+    fprintf(out, "%-15s %-24s %7u %12.4g %12.4g %8.1f%%\n", dwarf, dcsim__csv_cell(t, r, ccase),
+            (unsigned)th, meas_s, pred_s, 100 * (pred_s / meas_s - 1));
+  }
+  fprintf(out, "median |error|:");
+  for (size_t k = 0; k < nc; k++)
+    fprintf(out, "%s %s %.1f %% (%zu rows)", k ? "," : "", codes[k],
+            100 * dcsim_median(e[k], ne[k]), ne[k]);
+  fprintf(out,
+          "%s\nthe dwarfs' fitted efficiencies are relative to the profile they were fitted with "
+          "(%s, calibration/realcode/machines.csv);\nthe same rows refitted on this profile: "
+          "doc/validation-realcode.md\n",
+          nc ? "" : " no test row", fitted_on);
+out:
+  free(e);
+  dcsim__csv_free(t);
+  return rc;
+}
+
+int dcsim__bench_check_realcode(const char *profile_path, FILE *out, dcsim_error *err) {
+  char manifest[4096], dir[4096];
+  dcsim_csv_t *t = NULL;
+  dcsim_cpu_profile_t *cpu = NULL;
+  size_t cm, cc;
+  int rc = 0;
+  dcsim_error e;
+  if (dcsim_bufprintf(manifest, sizeof manifest, "%s/calibration/realcode/machines.csv",
+                      dcsim_catalog_root()) ||
+      dcsim__csv_load(manifest, &t, &e) || dcsim__csv_col(t, "machine", &cm, &e) ||
+      dcsim__csv_col(t, "cpu", &cc, &e))
+    goto out; /* no real-code data: nothing to compare */
+  if ((rc = dcsim_cpu_profile_load(profile_path, &cpu, err))) goto out;
+  for (size_t r = 0; r < dcsim__csv_rows(t) && !rc; r++) {
+    if (dcsim_bufprintf(dir, sizeof dir, "%s/calibration/realcode/%s", dcsim_catalog_root(),
+                        dcsim__csv_cell(t, r, cm)))
+      continue;
+    if (same_machine(dir, cpu)) {
+      char rel[300];
+      snprintf(rel, sizeof rel, "calibration/realcode/%s", dcsim__csv_cell(t, r, cm));
+      rc = realcode_compare(dir, rel, dcsim__csv_cell(t, r, cc), cpu, out, err);
+    }
+  }
+out:
+  dcsim_cpu_profile_free(cpu);
+  dcsim__csv_free(t);
   return rc;
 }

@@ -1,0 +1,2 @@
+# dcsim bench --check on the bench profile recorded on the 2-vCPU Cascade Lake VM (calibration/realcode/cascadelake-2vcpu/bench-quick, `dcsim bench --quick --check workflows/alaro.xml` as written): after the replay, the real codes measured on that machine (its machine.csv names the same CPU model and count) predicted with the profile, test rows, median |error| per dwarf (issue 38 item 6); nothing is measured (--from)
+DCSIM_DATA=. dcsim bench --from calibration/realcode/cascadelake-2vcpu/bench-quick --check workflows/alaro.xml
