@@ -2,7 +2,8 @@
 # sigterm-stages.sh DCSIM — SIGTERM in the planning, simulation and output stages of `dcsim run`
 # and `dcsim sweep` ends them cleanly (doc/robustness.md, issue 35): exit 143, one line on stderr
 # saying what was saved, nothing on stdout, the --db database holding a finished result and the
-# --tasks-csv file untouched (a sweep keeps the points it finished). The signal comes from the
+# --tasks-csv file untouched (a sweep keeps the points it finished); the planning stage also for a
+# WfCommons instance under its recorded WMS (plan_wms). The signal comes from the
 # test hook DCSIM_TEST_SIGTERM_AT_STEP=planning|simulation|output (dcsim raises SIGTERM at itself
 # on entering the stage), so nothing depends on timing; then a real SIGTERM sent to a sweep point
 # of 10^5 nodes while it plans (5.8 s of CPU) must end it within a second (3 s allowed on a loaded
@@ -54,6 +55,28 @@ for stage in planning simulation output; do
   [ "$(grep -c '^[^#]' "$tmp/out")" = 4 ] || bad "sweep, $stage: the resumed sweep did not print 3 points"
 done
 [ $fail = 0 ] && echo "sigterm-stages: sweep: SIGTERM in planning, simulation, output: exit 143, the finished points kept, resumed"
+
+# a WfCommons instance under its recorded WMS (pegasus-htcondor) is planned by the WMS model
+# (plan_wms), which asks the same stop_planning before each task: it used to run to the end
+wfc=tests/data/traces/wfc-pegasus.json
+DCSIM_TEST_SIGTERM_AT_STEP=planning dcsim run "$wfc" --db "$tmp/run.db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+msg="dcsim: $wfc: run stopped by SIGTERM while loading its inputs; nothing was simulated or saved"
+[ $rc -eq 143 ] || bad "run $wfc, planning: exit $rc, want 143"
+[ "$(cat "$tmp/err")" = "$msg" ] || bad "run $wfc, planning: stderr '$(cat "$tmp/err")', want '$msg'"
+[ -s "$tmp/out" ] && bad "run $wfc, planning: stdout: $(head -c 200 "$tmp/out")"
+cmp -s "$tmp/run.db" "$tmp/run.ref" || bad "run $wfc, planning: the database changed"
+db=$tmp/sweep-wfc.db
+DCSIM_TEST_SIGTERM_AT_STEP=planning dcsim sweep "$wfc" --nodes 1,2 --db "$db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+msg="dcsim: sweep interrupted by SIGTERM: 0 of 2 points saved in $db; rerun the same command to resume"
+[ $rc -eq 143 ] || bad "sweep $wfc, planning: exit $rc, want 143"
+[ "$(tail -n 1 "$tmp/err")" = "$msg" ] || bad "sweep $wfc, planning: stderr '$(tail -n 1 "$tmp/err")', want '$msg'"
+[ -s "$tmp/out" ] && bad "sweep $wfc, planning: stdout: $(head -c 200 "$tmp/out")"
+[ "$(q "$db" "SELECT count(*) FROM sweep_points")" = 0 ] || bad "sweep $wfc, planning: points saved"
+dcsim sweep "$wfc" --nodes 1,2 --db "$db" --format csv >"$tmp/out" 2>/dev/null || bad "sweep $wfc: no resume"
+[ "$(grep -c '^[^#]' "$tmp/out")" = 3 ] || bad "sweep $wfc: the resumed sweep did not print 2 points"
+[ $fail = 0 ] && echo "sigterm-stages: WfCommons under its WMS: SIGTERM in planning of run and sweep: exit 143, nothing written, resumed"
 
 # a real signal while a point of 10^5 nodes plans
 python3 - "$bin" "$wf" <<'PY' || fail=1

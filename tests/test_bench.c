@@ -4,6 +4,8 @@
  * once (a fake powercap tree), and nvidia-smi output parses. No timing is asserted. */
 #define _GNU_SOURCE /* mkdtemp */
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -257,24 +259,26 @@ static long long query_int(sqlite3 *db, const char *sql) {
 }
 
 /* dcsim bench on the synthetic machine m with n CPUs (socket CPUs per socket) into dir/b (and
- * dir/r.db when db); *rep: the report (caller frees). Returns dcsim_bench_run's status. */
-static int fake_run_with(const char *dir, unsigned n, unsigned socket, int db, fake_machine *m,
-                         dcsim_bench_timer_fn timer, void *user, int keep, char **rep,
-                         dcsim_error *err);
+ * dir/r.db when db; fake_run_with: into the database db unless NULL); *rep: the report (caller
+ * frees). Returns dcsim_bench_run's status. */
+static int fake_run_with(const char *dir, unsigned n, unsigned socket, const char *db,
+                         fake_machine *m, dcsim_bench_timer_fn timer, void *user, int keep,
+                         char **rep, dcsim_error *err);
 static int fake_run(const char *dir, unsigned n, unsigned socket, int db, fake_machine *m,
                     char **rep) {
   dcsim_error err = { 0 };
-  int rc = fake_run_with(dir, n, socket, db, m, fake_timer, m, 0, rep, &err);
+  char dbp[4096];
+  snprintf(dbp, sizeof dbp, "%s/r.db", dir);
+  int rc = fake_run_with(dir, n, socket, db ? dbp : NULL, m, fake_timer, m, 0, rep, &err);
   if (rc) fprintf(stderr, "bench: %s\n", err.msg);
   return rc;
 }
 
-static int fake_run_with(const char *dir, unsigned n, unsigned socket, int db, fake_machine *m,
-                         dcsim_bench_timer_fn timer, void *user, int keep, char **rep,
-                         dcsim_error *err) {
-  char out[4096], dbp[4096];
+static int fake_run_with(const char *dir, unsigned n, unsigned socket, const char *db,
+                         fake_machine *m, dcsim_bench_timer_fn timer, void *user, int keep,
+                         char **rep, dcsim_error *err) {
+  char out[4096];
   snprintf(out, sizeof out, "%s/b", dir);
-  snprintf(dbp, sizeof dbp, "%s/r.db", dir);
   double sum;
   m->flop_per_iter = dcsim_bench_fma(dcsim_bench_isa_best(), 1, 1.0, 0.5, &sum);
   size_t rep_len = 0;
@@ -283,7 +287,7 @@ static int fake_run_with(const char *dir, unsigned n, unsigned socket, int db, f
   memset(&o, 0, sizeof o);
   o.out_dir = out;
   o.name = "fake";
-  o.db_path = db ? dbp : NULL;
+  o.db_path = db;
   o.quick = 1;
   o.max_threads = n;
   o.socket_cpus = socket;
@@ -453,8 +457,8 @@ static void test_interference(void) {
     memset(&m, 0, sizeof m);
     m.mode = mode == 4 ? 2 : mode;
     dcsim_error err = { 0 };
-    int rc = fake_run_with(dir, mode == 0 ? 8 : 2, mode == 0 ? 4 : 0, 0, &m.base, noisy_timer, &m,
-                           mode == 4, &rep, &err);
+    int rc = fake_run_with(dir, mode == 0 ? 8 : 2, mode == 0 ? 4 : 0, NULL, &m.base, noisy_timer,
+                           &m, mode == 4, &rep, &err);
     snprintf(path, sizeof path, "%s/raw.csv", out);
     CHECK(slurp(path, &raw) == 0); /* the raw data, always */
     double v = 0, rem = 0;
@@ -571,14 +575,99 @@ static void test_nvsmi(void) {
   CHECK(dcsim_nvsmi_parse("0, x, 1\n", g, 4, &err) == DCSIM_EPARSE);
 }
 
+/* the first schema of bench --db (before the spread and interference columns): what an older
+ * dcsim wrote, with no application id */
+static const char old_bench_schema[] =
+    "CREATE TABLE bench_runs(id INTEGER PRIMARY KEY, created_utc TEXT, dcsim_version TEXT, host "
+    "TEXT, cpu_model TEXT, profile_name TEXT, out_dir TEXT, profile_path TEXT, isa TEXT, threads "
+    "INTEGER, quick INTEGER, reps INTEGER, budget INTEGER, clock_ghz REAL, clock_note TEXT, "
+    "l1d_byte REAL, l2_byte REAL, l3_byte REAL, energy_note TEXT, gpu_note TEXT, "
+    "heldout_mean_abs_err REAL, heldout_max_abs_err REAL);"
+    "CREATE TABLE bench_points(run_id INTEGER REFERENCES bench_runs(id), phase TEXT, kernel TEXT, "
+    "level TEXT, ws_byte REAL, threads INTEGER, reps INTEGER, min REAL, median REAL, max REAL, "
+    "unit TEXT, clock_ghz REAL, passes INTEGER, traffic_byte REAL, work_flop REAL);"
+    "CREATE TABLE bench_fits(run_id INTEGER REFERENCES bench_runs(id), loop TEXT, states INTEGER, "
+    "V REAL, X REAL, Y REAL, Z REAL, U REAL, S_flops REAL, mop_max_rel_err REAL, mop_mean_rel_err "
+    "REAL, mop_loo_mean_rel_err REAL);"
+    "CREATE TABLE bench_heldout(run_id INTEGER REFERENCES bench_runs(id), loop TEXT, threads "
+    "INTEGER, measured_s REAL, predicted_s REAL, rel_err REAL, insample_s REAL);"
+    "INSERT INTO bench_runs(host) VALUES('old');";
+
+/* bench --db into an older dcsim's database: proved dcsim's by its tables, the added columns
+ * appended, the old run kept, the new one recorded, dcsim's application id and WAL set */
+static void test_db_old_schema(void) {
+  char dir[] = "/tmp/dcsim-test-bench-XXXXXX", db[4096], cmd[4200];
+  CHECK(mkdtemp(dir) != NULL);
+  snprintf(db, sizeof db, "%s/r.db", dir);
+  sqlite3 *sdb = NULL;
+  CHECK(sqlite3_open(db, &sdb) == SQLITE_OK);
+  CHECK(sqlite3_exec(sdb, old_bench_schema, NULL, NULL, NULL) == SQLITE_OK);
+  sqlite3_close(sdb);
+  fake_machine m = { 0, 0, 0, 0, 0 };
+  char *rep = NULL;
+  CHECK(fake_run(dir, 2, 0, 1, &m, &rep) == 0);
+  free(rep);
+  CHECK(sqlite3_open(db, &sdb) == SQLITE_OK);
+  CHECK_INT(query_int(sdb, "select count(*) from bench_runs"), 2);
+  CHECK_INT(query_int(sdb, "select count(*) from bench_runs where host = 'old' and id = 1"), 1);
+  CHECK(query_int(sdb, "select count(*) from bench_points where run_id = 2 and status <> ''") > 10);
+  CHECK_INT(query_int(sdb, "select count(*) from bench_points where run_id <> 2"), 0);
+  CHECK_INT(query_int(sdb, "select flagged_points is not null from bench_runs where id = 2"), 1);
+  CHECK_INT(query_int(sdb, "pragma application_id"), 0x6463736d);
+  CHECK_INT(query_int(sdb, "select journal_mode = 'wal' from pragma_journal_mode"), 1);
+  sqlite3_close(sdb);
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  CHECK(system(cmd) == 0);
+}
+
+/* concurrent bench --db writers (processes) into one new database all record (issue 35: the
+ * tables created in one locked transaction, util/db.c dcsim__db_migrate). Run before any other
+ * test, while this process has started no OpenMP thread (a forked child could not use them). */
+static void test_db_concurrent(void) {
+  enum { N = 4 };
+  char dir[] = "/tmp/dcsim-test-bench-XXXXXX", db[4096], sub[4200], cmd[4200];
+  CHECK(mkdtemp(dir) != NULL);
+  snprintf(db, sizeof db, "%s/r.db", dir);
+  pid_t pids[N];
+  for (int i = 0; i < N; i++) {
+    snprintf(sub, sizeof sub, "%s/w%d", dir, i);
+    CHECK(mkdir(sub, 0700) == 0);
+    pids[i] = fork();
+    CHECK(pids[i] >= 0);
+    if (pids[i] == 0) {
+      fake_machine m = { 0, 0, 0, 0, 0 };
+      char *rep = NULL;
+      dcsim_error err = { 0 };
+      int rc = fake_run_with(sub, 2, 0, db, &m, fake_timer, &m, 0, &rep, &err);
+      if (rc) fprintf(stderr, "bench writer %d: %s\n", i, err.msg);
+      _exit(rc ? 1 : 0);
+    }
+  }
+  for (int i = 0; i < N; i++) {
+    int status = 0;
+    CHECK(pids[i] > 0 && waitpid(pids[i], &status, 0) == pids[i]);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  sqlite3 *sdb = NULL;
+  CHECK(sqlite3_open(db, &sdb) == SQLITE_OK);
+  CHECK_INT(query_int(sdb, "select count(*) from bench_runs"), N);
+  CHECK_INT(query_int(sdb, "select count(distinct run_id) from bench_points"), N);
+  CHECK_INT(query_int(sdb, "select count(distinct run_id) from bench_fits"), N);
+  sqlite3_close(sdb);
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  CHECK(system(cmd) == 0);
+}
+
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
+  test_db_concurrent();
   test_fma();
   test_load();
   test_loops();
   test_sysfs();
   test_cache_fallback();
   test_noisy_timer();
+  test_db_old_schema();
   test_many_cores();
   test_interference();
   test_rapl();

@@ -48,7 +48,8 @@ static void make_dag(dag_buf *b, size_t n, const double *run_s, int chain, uint3
   }
   b->nodes[0] = machines;
   b->cores[0] = cores;
-  b->d = (dcsim_wms_dag){ "test", n, b->t, b->dep_start, b->deps, 1, b->nodes, b->cores, 0, 0 };
+  b->d = (dcsim_wms_dag){ "test",   n, b->t, b->dep_start, b->deps, 1, b->nodes,
+                          b->cores, 0, 0,    NULL,         NULL };
 }
 
 static int run(const dcsim_wms_params *p, const dag_buf *b, dcsim_wms_result *r) {
@@ -408,6 +409,44 @@ static void test_conf_bad(void) {
   rmdir(dir);
 }
 
+/* stop_planning's counterpart (SIGTERM while planning, doc/robustness.md): asked before each job
+ * starts; answers 1 from its stop_at-th call on (0: never) */
+typedef struct stop_counter {
+  unsigned calls, stop_at;
+} stop_counter;
+
+static int count_stop(void *ctx) {
+  stop_counter *c = ctx;
+  return ++c->calls >= c->stop_at && c->stop_at;
+}
+
+/* The chain of test_chain asks before each of its 2 tasks starts on a machine (create_dir and
+ * cleanup run on the submit host, not matched) and gives the same timeline when never told to
+ * stop; told to stop at the 2nd (T1), it returns DCSIM_EINTR at once, naming the DAG. */
+static void test_stop(void) {
+  dag_buf b;
+  const double run_s[] = { 12.5, 7.25 };
+  make_dag(&b, 2, run_s, 1, 1, 4);
+  dcsim_wms_params p = base_params();
+  dcsim_wms_result r;
+  stop_counter never = { 0, 0 }, second = { 0, 2 };
+  b.d.stop = count_stop;
+  b.d.stop_ctx = &never;
+  CHECK(run(&p, &b, &r) == 0);
+  CHECK_INT(never.calls, 2);
+  CHECK_INT(r.start_ns[0], 20 * S);
+  CHECK_INT(r.start_ns[1], 45 * S);
+  CHECK_INT(r.end_ns, 73 * S);
+  dcsim_wms_result_release(&r);
+  b.d.stop_ctx = &second;
+  dcsim_error err = { 0 };
+  CHECK_INT(dcsim_wms_simulate(&p, &b.d, &r, &err), DCSIM_EINTR);
+  CHECK_INT(second.calls, 2);
+  CHECK_STR(err.msg, "planning stopped on request");
+  CHECK_STR(err.file, "test");
+  dcsim_wms_result_release(&r);
+}
+
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
   test_chain();
@@ -418,6 +457,7 @@ int main(void) {
   test_transfers();
   test_aux();
   test_errors();
+  test_stop();
   test_conf();
   test_conf_bad();
   CHECK_DONE();

@@ -73,6 +73,10 @@ typedef struct dcsim_wms_dag {
   const uint32_t *group_cores; /* cores of each machine of the group */
   double stage_in_byte;        /* the workflow's input files (moved by stage_in) */
   double stage_out_byte;       /* its final outputs (moved by stage_out) */
+  /* asked before each job starts on a machine (NULL: never): nonzero stops the simulation with
+   * DCSIM_EINTR (dcsim_scenario_opts.stop_planning, as the list scheduler asks it per task) */
+  int (*stop)(void *ctx);
+  void *stop_ctx;
 } dcsim_wms_dag;
 
 typedef struct dcsim_wms_result {
@@ -86,7 +90,8 @@ typedef struct dcsim_wms_result {
 } dcsim_wms_result;
 
 /* Simulates the workflow under the WMS of p. Errors (naming dag->name): a task that needs more
- * cores than a machine of its group has, a group without machines, a run past 10^9 s. */
+ * cores than a machine of its group has, a group without machines, a run past 10^9 s;
+ * DCSIM_EINTR "planning stopped on request" when dag->stop says so. */
 int dcsim_wms_simulate(const dcsim_wms_params *p, const dcsim_wms_dag *dag, dcsim_wms_result *out,
                        dcsim_error *err);
 void dcsim_wms_result_release(dcsim_wms_result *r);

@@ -677,15 +677,22 @@ static int record_task(plan_ctx *c, uint32_t t, uint32_t pick, const dcsim_optio
   return 0;
 }
 
+/* DCSIM_EINTR when the scenario's stop_planning asks to stop (asked before each task either
+ * planner handles: SIGTERM while planning, doc/robustness.md), else 0 */
+static int planning_stopped(const plan_ctx *c, dcsim_error *err) {
+  if (c->s->stop_planning && c->s->stop_planning(c->s->stop_planning_ctx))
+    return DCSIM_ERR(err, DCSIM_EINTR, c->wf->path, 0, "planning stopped on request");
+  return 0;
+}
+
 /* Places ready task t: the earliest finish of each option, the policy's pick, then its start. */
 static int place_task(plan_ctx *c, uint32_t t, dcsim_error *err) {
   const dcsim_workflow *wf = c->wf;
-  if (c->s->stop_planning && c->s->stop_planning(c->s->stop_planning_ctx))
-    return DCSIM_ERR(err, DCSIM_EINTR, wf->path, 0, "planning stopped on request");
+  int rc = planning_stopped(c, err);
+  if (rc) return rc;
   const dcsim_tmpl_rt *tr = &c->w->tmpls[wf->tasks[t].tmpl];
   int64_t est = 0, st = 0, fin[2] = { 0, 0 };
   uint32_t slot[2] = { 0, 0 };
-  int rc = 0;
   for (uint32_t d = wf->dep_start[t]; d < wf->dep_start[t + 1]; d++)
     est = max64(est, c->end[wf->deps[d]]);
   est += delay_ns(wf, t); /* workflow-system latency */
@@ -849,11 +856,22 @@ static int plan_wms(plan_ctx *c, dcsim_error *err) {
     gn[g] = c->p->alloc[g];
     gc[g] = c->s->groups[g].cores_per_node;
   }
-  for (size_t t = 0; t < n && !rc; t++) rc = wms_task(c, (uint32_t)t, &tk[t], &pick[t], err);
+  for (size_t t = 0; t < n && !rc; t++)
+    if (!(rc = planning_stopped(c, err))) rc = wms_task(c, (uint32_t)t, &tk[t], &pick[t], err);
   if (!rc) rc = flat_deps(c->wf, &dep_start, &deps, err);
-  dcsim_wms_dag d = {
-    c->wf->path, n, tk, dep_start, deps, ng, gn, gc, c->wf->stage_in_byte, c->wf->stage_out_byte
-  };
+  /* the WMS simulation asks stop_planning again before each job it starts */
+  dcsim_wms_dag d = { c->wf->path,
+                      n,
+                      tk,
+                      dep_start,
+                      deps,
+                      ng,
+                      gn,
+                      gc,
+                      c->wf->stage_in_byte,
+                      c->wf->stage_out_byte,
+                      c->s->stop_planning,
+                      c->s->stop_planning_ctx };
   if (rc || (rc = dcsim_wms_simulate(&c->w->wms->p, &d, &r, err))) goto out;
   for (size_t t = 0; t < n && !rc; t++) {
     const dcsim_option *op = &c->w->tmpls[c->wf->tasks[t].tmpl].opts[pick[t]];

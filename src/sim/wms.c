@@ -526,6 +526,8 @@ static int submitted(wms_sim *s, uint32_t j) {
 /* A job matched to machine m (by the negotiator, or on a reused claim made at claim_ns): its
  * wrapper starts. */
 static int start_on(wms_sim *s, uint32_t j, uint32_t m, int64_t claim_ns) {
+  if (s->d->stop && s->d->stop(s->d->stop_ctx))
+    return DCSIM_ERR(s->err, DCSIM_EINTR, s->d->name, 0, "planning stopped on request");
   job *jb = &s->jobs[j];
   jb->claim_ns = claim_ns;
   s->free_cores[m] -= jb->cores;

@@ -84,5 +84,43 @@ static const dcsim__db_column sweeps_added[] = {
 const dcsim__db_schema dcsim__db_sweeps_schema = { sweeps_sql, sweeps_added,
                                                    sizeof sweeps_added / sizeof *sweeps_added };
 
+/* doc/calibration.md ("--db"). The CREATE statement has every column; an older database gains the
+ * added ones (NULL in its old rows). */
+static const char bench_sql[] =
+    "CREATE TABLE IF NOT EXISTS bench_runs(id INTEGER PRIMARY KEY, created_utc TEXT,"
+    " dcsim_version TEXT, host TEXT, cpu_model TEXT, profile_name TEXT, out_dir TEXT,"
+    " profile_path TEXT, isa TEXT, threads INTEGER, quick INTEGER, reps INTEGER, budget INTEGER,"
+    " clock_ghz REAL, clock_note TEXT, l1d_byte REAL, l2_byte REAL, l3_byte REAL, energy_note TEXT,"
+    " gpu_note TEXT, heldout_mean_abs_err REAL, heldout_max_abs_err REAL, time_budget_s REAL,"
+    " elapsed_s REAL, reps_max INTEGER, cache_source TEXT, thread_counts TEXT,"
+    " loop_thread_counts TEXT, warmup_note TEXT, flagged_points INTEGER);"
+    "CREATE TABLE IF NOT EXISTS bench_points(run_id INTEGER REFERENCES bench_runs(id), phase TEXT,"
+    " kernel TEXT, level TEXT, ws_byte REAL, threads INTEGER, reps INTEGER, min REAL, median REAL,"
+    " max REAL, unit TEXT, clock_ghz REAL, passes INTEGER, traffic_byte REAL, work_flop REAL,"
+    " disp REAL, remeasured INTEGER, flag TEXT, weight REAL, redone INTEGER, disturbed INTEGER,"
+    " cpu_share REAL, clock_min_ghz REAL, clock_max_ghz REAL, steal REAL, status TEXT);"
+    "CREATE TABLE IF NOT EXISTS bench_fits(run_id INTEGER REFERENCES bench_runs(id), loop TEXT,"
+    " states INTEGER, V REAL, X REAL, Y REAL, Z REAL, U REAL, S_flops REAL, mop_max_rel_err REAL,"
+    " mop_mean_rel_err REAL, mop_loo_mean_rel_err REAL);"
+    "CREATE TABLE IF NOT EXISTS bench_heldout(run_id INTEGER REFERENCES bench_runs(id), loop TEXT,"
+    " threads INTEGER, measured_s REAL, predicted_s REAL, rel_err REAL, insample_s REAL);";
+
+static const dcsim__db_column bench_added[] = {
+  { "bench_runs", "time_budget_s", "REAL" },   { "bench_runs", "elapsed_s", "REAL" },
+  { "bench_runs", "reps_max", "INTEGER" },     { "bench_runs", "cache_source", "TEXT" },
+  { "bench_runs", "thread_counts", "TEXT" },   { "bench_runs", "loop_thread_counts", "TEXT" },
+  { "bench_runs", "warmup_note", "TEXT" },     { "bench_runs", "flagged_points", "INTEGER" },
+  { "bench_points", "disp", "REAL" },          { "bench_points", "remeasured", "INTEGER" },
+  { "bench_points", "flag", "TEXT" },          { "bench_points", "weight", "REAL" },
+  { "bench_points", "redone", "INTEGER" }, /* issue 38: what the interference checks saw */
+  { "bench_points", "disturbed", "INTEGER" },  { "bench_points", "cpu_share", "REAL" },
+  { "bench_points", "clock_min_ghz", "REAL" }, { "bench_points", "clock_max_ghz", "REAL" },
+  { "bench_points", "steal", "REAL" },         { "bench_points", "status", "TEXT" },
+};
+
+const dcsim__db_schema dcsim__db_bench_schema = { bench_sql, bench_added,
+                                                  sizeof bench_added / sizeof *bench_added };
+
 const dcsim__db_schema *const dcsim__db_schemas[] = { &dcsim__db_results_schema,
-                                                      &dcsim__db_sweeps_schema, NULL };
+                                                      &dcsim__db_sweeps_schema,
+                                                      &dcsim__db_bench_schema, NULL };

@@ -1,7 +1,7 @@
-/* util/dbschema.h — the tables and columns of dcsim's databases (run results, sweeps), in one
- * place: what `run --db` and `sweep --db` create, what later versions added to older databases,
- * and therefore what a database must hold to be proved dcsim's (dcsim__db_check_owner) before
- * anything is written to it (doc/results.md, doc/robustness.md).
+/* util/dbschema.h — the tables and columns of dcsim's databases (run results, sweeps, bench
+ * runs), in one place: what `run --db`, `sweep --db` and `bench --db` create, what later versions
+ * added to older databases, and therefore what a database must hold to be proved dcsim's
+ * (dcsim__db_check_owner) before anything is written to it (doc/results.md, doc/robustness.md).
  *
  * Ownership: static data; nothing here allocates. */
 #ifndef DCSIM_DBSCHEMA_H
@@ -27,8 +27,11 @@ typedef struct dcsim__db_schema {
 extern const dcsim__db_schema dcsim__db_results_schema;
 /* The sweeps of `dcsim sweep --db` and `dcsim merge` (src/sweep/sweepdb.c). */
 extern const dcsim__db_schema dcsim__db_sweeps_schema;
+/* The measured runs of `dcsim bench --db` (src/calib/measure/bench_db.c). */
+extern const dcsim__db_schema dcsim__db_bench_schema;
 
-/* Every schema a dcsim database may hold (one file may hold runs and sweeps), NULL-terminated. */
+/* Every schema a dcsim database may hold (one file may hold runs, sweeps and
+ * bench runs), NULL-terminated. */
 extern const dcsim__db_schema *const dcsim__db_schemas[];
 
 #endif

@@ -1,5 +1,6 @@
 /* bench_db.c — `dcsim bench --db`: the run, every point with its spread and flags, the loop fits
- * and the held-out predictions into SQLite, one transaction per run (doc/calibration.md). */
+ * and the held-out predictions into SQLite, one transaction per run (doc/calibration.md); the
+ * tables are util/dbschema.c's dcsim__db_bench_schema. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,72 +11,8 @@
 #include "dcsim/repro.h"
 #include "util/db.h"
 
-static const char *const bench_schema_sql =
-    "CREATE TABLE IF NOT EXISTS bench_runs(id INTEGER PRIMARY KEY, created_utc TEXT, "
-    "dcsim_version TEXT, host TEXT,"
-    " cpu_model TEXT, profile_name TEXT, out_dir TEXT, profile_path TEXT, isa TEXT, threads "
-    "INTEGER, quick INTEGER,"
-    " reps INTEGER, budget INTEGER, clock_ghz REAL, clock_note TEXT, l1d_byte REAL, l2_byte "
-    "REAL, l3_byte REAL,"
-    " energy_note TEXT, gpu_note TEXT, heldout_mean_abs_err REAL, heldout_max_abs_err REAL);"
-    "CREATE TABLE IF NOT EXISTS bench_points(run_id INTEGER REFERENCES bench_runs(id), phase "
-    "TEXT, kernel TEXT, level TEXT,"
-    " ws_byte REAL, threads INTEGER, reps INTEGER, min REAL, median REAL, max REAL, unit TEXT, "
-    "clock_ghz REAL,"
-    " passes INTEGER, traffic_byte REAL, work_flop REAL);"
-    "CREATE TABLE IF NOT EXISTS bench_fits(run_id INTEGER REFERENCES bench_runs(id), loop TEXT, "
-    "states INTEGER,"
-    " V REAL, X REAL, Y REAL, Z REAL, U REAL, S_flops REAL, mop_max_rel_err REAL, "
-    "mop_mean_rel_err REAL,"
-    " mop_loo_mean_rel_err REAL);"
-    "CREATE TABLE IF NOT EXISTS bench_heldout(run_id INTEGER REFERENCES bench_runs(id), loop "
-    "TEXT, threads INTEGER,"
-    " measured_s REAL, predicted_s REAL, rel_err REAL, insample_s REAL);";
-
-/* columns added after the first schema: created on a new database, added to an old one */
-static const char *const bench_added[][3] = {
-  { "bench_runs", "time_budget_s", "REAL" },
-  { "bench_runs", "elapsed_s", "REAL" },
-  { "bench_runs", "reps_max", "INTEGER" },
-  { "bench_runs", "cache_source", "TEXT" },
-  { "bench_runs", "thread_counts", "TEXT" },
-  { "bench_runs", "loop_thread_counts", "TEXT" },
-  { "bench_runs", "warmup_note", "TEXT" },
-  { "bench_runs", "flagged_points", "INTEGER" },
-  { "bench_points", "disp", "REAL" },
-  { "bench_points", "remeasured", "INTEGER" },
-  { "bench_points", "flag", "TEXT" },
-  { "bench_points", "weight", "REAL" },
-  /* issue 38: what the interference checks saw (raw.csv's columns) */
-  { "bench_points", "redone", "INTEGER" },
-  { "bench_points", "disturbed", "INTEGER" },
-  { "bench_points", "cpu_share", "REAL" },
-  { "bench_points", "clock_min_ghz", "REAL" },
-  { "bench_points", "clock_max_ghz", "REAL" },
-  { "bench_points", "steal", "REAL" },
-  { "bench_points", "status", "TEXT" },
-};
-
 /* what every failure after the schema says */
 static const char bench_db_fail[] = "cannot record the bench run";
-
-static int add_columns(sqlite3 *db, const char *path, dcsim_error *err) {
-  int rc = 0;
-  for (size_t i = 0; i < sizeof bench_added / sizeof *bench_added && !rc; i++) {
-    char sql[256];
-    sqlite3_stmt *st = NULL;
-    snprintf(sql, sizeof sql, "SELECT 1 FROM pragma_table_info('%s') WHERE name = '%s'",
-             bench_added[i][0], bench_added[i][1]);
-    if ((rc = dcsim__db_prepare(db, path, sql, &st, bench_db_fail, err))) break;
-    int have = sqlite3_step(st) == SQLITE_ROW;
-    sqlite3_finalize(st);
-    if (have) continue;
-    snprintf(sql, sizeof sql, "ALTER TABLE %s ADD COLUMN %s %s", bench_added[i][0],
-             bench_added[i][1], bench_added[i][2]);
-    rc = dcsim__db_exec(db, path, sql, err);
-  }
-  return rc;
-}
 
 /* the bench_runs row: the machine, the options and the held-out errors; *run_id its id */
 static int insert_run(sqlite3 *db, const bench_run *R, const char *profile_path,
@@ -259,28 +196,39 @@ static int insert_heldout(sqlite3 *db, const bench_run *R, const bench_heldout *
   return rc;
 }
 
-/* the whole bench run into --db, in one transaction */
+/* --db before anything is measured: opened, proved dcsim's (a foreign database is refused and
+ * left as it was), given the bench tables in one locked transaction (util/db.h,
+ * dcsim__db_migrate; as `run --db` and `sweep --db`) */
+int dcsim__bench_open_db(bench_run *R, dcsim_error *err) {
+  const char *path = R->o->db_path;
+  int rc = dcsim__db_open(path, NULL, DCSIM_DB_WAL | DCSIM_DB_OWNED, &R->db, err);
+  if (!rc) rc = dcsim__db_migrate(R->db, path, &dcsim__db_bench_schema, err);
+  return rc;
+}
+
+void dcsim__bench_close_db(bench_run *R) {
+  sqlite3_close(R->db);
+  R->db = NULL;
+}
+
+/* the whole bench run into --db (opened by dcsim__bench_open_db), in one transaction */
 int dcsim__bench_write_db(bench_run *R, const char *profile_path, const bench_heldout *ho,
                           size_t nho, const dcsim_loop_fit *fits, size_t nf, int64_t *run_id,
                           dcsim_error *err) {
   const char *path = R->o->db_path;
-  sqlite3 *db = NULL;
-  int rc = dcsim__db_open(path, NULL, 0, &db, err);
-  if (rc || (rc = dcsim__db_begin(db, path, err)) ||
-      (rc = dcsim__db_exec(db, path, bench_schema_sql, err)) || (rc = add_columns(db, path, err)))
-    goto out;
+  sqlite3 *db = R->db;
+  int rc = dcsim__db_begin(db, path, err);
+  if (rc) return rc;
   if ((rc = insert_run(db, R, profile_path, ho, nho, run_id, err)) ||
       (rc = insert_points(db, R, *run_id, err)) ||
       (rc = insert_fits(db, R, fits, nf, *run_id, err)) ||
       (rc = insert_heldout(db, R, ho, nho, *run_id, err))) {
     dcsim__db_rollback(db);
-    goto out;
+    return rc;
   }
   if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
     rc = dcsim__db_fail(db, path, bench_db_fail, err);
     dcsim__db_rollback(db);
   }
-out:
-  sqlite3_close(db);
   return rc;
 }

@@ -7,7 +7,8 @@
  *   bench_db.c      the SQLite record (--db)
  *   bench_report.c  the report and --compare
  *   bench_check.c   --check WORKFLOW
- * Ownership: a bench_run owns its points and clock probes (freed by dcsim_bench_run). */
+ * Ownership: a bench_run owns its points, clock probes and --db connection (freed by
+ * dcsim_bench_run). */
 #ifndef DCSIM_CALIB_BENCH_INTERNAL_H
 #define DCSIM_CALIB_BENCH_INTERNAL_H
 
@@ -99,6 +100,7 @@ typedef struct bench_run {
    * repetitions), and the plain triad loop at the L1 and DRAM sizes (best), GB/s */
   double probe_best[4], probe_med[4], probe_triad[2];
   int probed;
+  struct sqlite3 *db; /* --db, open from the start (dcsim__bench_open_db), or NULL */
 } bench_run;
 
 /* ---- bench_measure.c ---- */
@@ -163,6 +165,11 @@ int dcsim__bench_fit_heldout(bench_run *R, const dcsim_cpu_profile_t *cpu, const
 void dcsim__bench_loop_weights(bench_run *R);
 
 /* ---- bench_db.c ---- */
+/* Opens --db into R->db before anything is measured (a database not dcsim's is refused, left
+ * byte-identical) and gives it the bench tables; dcsim__bench_close_db closes it (NULL-safe). */
+int dcsim__bench_open_db(bench_run *R, dcsim_error *err);
+void dcsim__bench_close_db(bench_run *R);
+/* The run into R->db in one transaction; *run_id its bench_runs id. */
 int dcsim__bench_write_db(bench_run *R, const char *profile_path, const bench_heldout *ho,
                           size_t nho, const dcsim_loop_fit *fits, size_t nf, int64_t *run_id,
                           dcsim_error *err);

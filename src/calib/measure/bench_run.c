@@ -282,7 +282,8 @@ int dcsim_bench_run(const dcsim_bench_opts *o, dcsim_error *err) {
   if (rc) return rc;
   R.t0_s = dcsim__clock_s();
   R.load_start = o->timer ? 0 : dcsim__bench_loadavg();
-  if ((rc = dcsim__mkdir_p(o->out_dir, err)) ||
+  if ((o->db_path && (rc = dcsim__bench_open_db(&R, err))) ||
+      (rc = dcsim__mkdir_p(o->out_dir, err)) ||
       (rc = dcsim_bench_find_caches(o->sysfs_cpu ? o->sysfs_cpu : "/sys/devices/system/cpu",
                                     o->caches, &R.c, err)))
     goto out;
@@ -297,6 +298,7 @@ int dcsim_bench_run(const dcsim_bench_opts *o, dcsim_error *err) {
 out:
   sched_setaffinity(0, sizeof saved, &saved);
   dcsim_rapl_close(R.rapl);
+  dcsim__bench_close_db(&R);
   free(R.pts);
   free(R.clk);
   return rc;

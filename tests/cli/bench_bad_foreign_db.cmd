@@ -1,0 +1,2 @@
+# another program's database (no application id, its own table): refused by bench before anything is measured or written (the file byte-identical, no -wal, no output directory)
+python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()" $TMPDIR/f.db "CREATE TABLE orders(id INTEGER PRIMARY KEY, item TEXT); INSERT INTO orders(item) VALUES('disk');" && cp $TMPDIR/f.db $TMPDIR/orig.db && cd $TMPDIR && dcsim bench --quick --quiet --db f.db -o b; echo "bench: exit $?"; cmp f.db orig.db && [ ! -e b ] && ls f.db*

@@ -1,0 +1,2 @@
+# dcsim's application id and a table named as dcsim bench's without its columns: refused by bench before anything is measured or written (the file byte-identical, no -wal, no output directory)
+python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()" $TMPDIR/f.db "PRAGMA application_id=1684239213; CREATE TABLE bench_runs(id INTEGER PRIMARY KEY, host TEXT, owner TEXT);" && cp $TMPDIR/f.db $TMPDIR/orig.db && cd $TMPDIR && dcsim bench --quick --quiet --db f.db -o b; echo "bench: exit $?"; cmp f.db orig.db && [ ! -e b ] && ls f.db*
