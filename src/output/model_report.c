@@ -1,0 +1,605 @@
+/* model_report.c — a model's prediction, a node scan and an energy written as text, JSON, CSV. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcsim/bands.h"
+#include "dcsim/json.h"
+#include "dcsim/model.h"
+#include "dcsim/model_comm.h"
+#include "dcsim/model_report.h"
+#include "dcsim/numfmt.h"
+#include "dcsim/repro.h"
+#include "dcsim/strutil.h"
+#include "util/csv.h"
+
+/* What limits a loop: a loop with no work and no traffic (W = Q = 0) is empty, not bound. */
+static const char *bound_name(const dcsim_loop_part *lp) {
+  if (lp->work_flop == 0 && lp->traffic_byte == 0) return "empty";
+  return lp->compute_bound ? "compute" : "memory";
+}
+
+/* How the CPU time scaled with cores (doc/models.md "Thread scaling"): in the default mode on
+ * more than one core, the dwarf's measured law or the per-loop model's ideal scaling. */
+static void print_threads(const dcsim_model_req *rq, const dcsim_prediction *p) {
+  const dcsim_thread_info *ti = &p->threads;
+  unsigned n = rq->state.threads;
+  if (!p->cpu || n <= 1 || (rq->flags & DCSIM_MODEL_D35)) return;
+  if (!ti->law && (rq->flags & DCSIM_MODEL_HW_THREADS)) {
+    printf("threads   %u cores: ideal scaling, the per-loop model alone (--threading ideal)\n", n);
+    return;
+  }
+  if (!ti->law) {
+    printf(
+        "threads   %u cores: ideal scaling, the per-loop model alone (no measured thread "
+        "scaling of %s)\n",
+        n, dcsim_dwarf_name(rq->ev->dwarf));
+    return;
+  }
+  char tp[600], how[200] = "";
+  dcsim_prov_format(ti->prov, tp, sizeof tp);
+  double law = dcsim_threads_time_bounded(ti->law, n, ti->one_time_s, ti->hw_time_s);
+  if (n > ti->law->cores_max) /* dcsim/model_threads.h: no faster than the law's own curve */
+    snprintf(how, sizeof how,
+             "; beyond %u cores no faster than the law allows (its coherence cost held at %u "
+             "cores; the law continued unchanged, %sx, bounds the band)",
+             ti->law->cores_max, ti->law->cores_max, DCSIM_SIG(ti->law_time_s / ti->one_time_s));
+  printf(
+      "threads   %u cores: %sx the 1-core time by the measured scaling of %s (sigma %s, "
+      "kappa %s, fitted on %s up to %u cores%s%s); per-loop model alone %sx  %s\n",
+      n, DCSIM_SIG(law / ti->one_time_s), dcsim_dwarf_name(rq->ev->dwarf),
+      DCSIM_SIG(ti->law->sigma), DCSIM_SIG(ti->law->kappa), ti->law->cpu, ti->law->cores_max,
+      ti->exact ? "" : ", transferred to this CPU as a function of the thread count", how,
+      DCSIM_SIG(ti->hw_time_s / ti->one_time_s), tp);
+}
+
+/* "thread_scaling": the law used (or "ideal") and the per-loop model's own computation time. */
+static void json_threads(dcsim_json *j, const dcsim_model_req *rq, const dcsim_prediction *p) {
+  const dcsim_thread_info *ti = &p->threads;
+  dcsim_json_key(j, "thread_scaling");
+  dcsim_json_obj_begin(j);
+  dcsim_json_key_str(j, "law", ti->law ? "measured" : "ideal");
+  dcsim_json_key_num(j, "per_loop_s", ti->hw_time_s);
+  if (ti->law) {
+    dcsim_json_key_num(j, "sigma", ti->law->sigma);
+    dcsim_json_key_num(j, "kappa", ti->law->kappa);
+    dcsim_json_key_str(j, "fitted_on", ti->law->cpu);
+    dcsim_json_key_int(j, "cores_max", ti->law->cores_max);
+    int beyond = rq->state.threads > ti->law->cores_max;
+    dcsim_json_key_str(j, "rule",
+                       !ti->exact ? (beyond ? "transferred from another CPU; bounded by the "
+                                              "law beyond cores_max"
+                                            : "transferred from another CPU")
+                       : beyond   ? "bounded by the law beyond cores_max"
+                                  : "measured range");
+    if (beyond) dcsim_json_key_num(j, "law_continued_s", ti->law_time_s);
+    dcsim_json_key_num(j, "one_core_s", ti->one_time_s);
+    dcsim_json_key(j, "provenance");
+    dcsim_prov_json(j, ti->prov);
+  } else {
+    dcsim_json_key_str(j, "reason",
+                       rq->state.threads <= 1        ? "one core"
+                       : rq->flags & DCSIM_MODEL_D35 ? "D3.5 model (--d35)"
+                                                     : "no measurements");
+  }
+  dcsim_json_obj_end(j);
+}
+
+
+int dcsim_model_report_bands(const dcsim_model_req *rq, const dcsim_prediction *p, int gpu, dcsim_model_bands *mb,
+                    dcsim_error *err) {
+  dcsim_bands_t *b = NULL;
+  int rc = dcsim_bands_load_default(&b, err);
+  if (rc) return rc;
+  int cpu = gpu ? 0 : 1 + dcsim_bands_cpu_transferred(rq->cpu);
+  dcsim_bands_apply(b, cpu, gpu, p->time_prov.kind, p->energy_prov.kind, p->time_s,
+                    p->has_energy ? p->energy_j : 0, mb->time, mb->energy);
+  dcsim_bands_cover(p->time_s, p->time_cover_s, mb->time, mb->energy);
+  dcsim_bands_free(b);
+  return 0;
+}
+
+static void json_bands(dcsim_json *j, int has_energy, const dcsim_model_bands *mb) {
+  dcsim_json_key(j, "time_band");
+  dcsim_json_arr_begin(j);
+  dcsim_json_num(j, mb->time[0]);
+  dcsim_json_num(j, mb->time[1]);
+  dcsim_json_arr_end(j);
+  dcsim_json_key(j, "energy_band");
+  if (!has_energy) {
+    dcsim_json_null(j);
+    return;
+  }
+  dcsim_json_arr_begin(j);
+  dcsim_json_num(j, mb->energy[0]);
+  dcsim_json_num(j, mb->energy[1]);
+  dcsim_json_arr_end(j);
+}
+
+void dcsim_model_report_text(const dcsim_model_req *rq, const dcsim_prediction *p, const char *case_name,
+                       const char *why, const dcsim_repro *rp, const dcsim_model_bands *mb) {
+  const dcsim_dwarf_eval *ev = rq->ev;
+  printf("dwarf     %s%s%s\n", dcsim_dwarf_name(ev->dwarf), case_name ? " case " : "",
+         case_name ? case_name : "");
+  if (p->cpu) {
+    char fs[32];
+    dcsim_cpu_state_freq_str(&rq->state, fs, sizeof fs);
+    if (rq->gpu) /* irregular loops on a GPU (dcsim/model_irregular.h) */
+      printf("gpu       %s (cache-line model of irregular accesses)\n",
+             dcsim_gpu_profile_name(rq->gpu));
+    else /* a labelled state prints as "at turbo" */
+      printf("cpu       %s, %u %s x %u %s at %s%s\n", dcsim_cpu_profile_name(rq->cpu), rq->nodes,
+             dcsim_plural(rq->nodes, "node", "nodes"), rq->state.threads,
+             dcsim_plural(rq->state.threads, "core", "cores"), fs, rq->state.label ? "" : " GHz");
+    printf("\n%-36s %14s %14s %12s %12s %12s %s\n", "loop (per node)", "W [flop]", "Q [byte]",
+           "W*Tflop [s]", "Q*Tmop [s]", "T [s]", "bound");
+    for (size_t l = 0; l < p->cpu->n_loops; l++) {
+      const dcsim_loop_part *lp = &p->cpu->parts[l];
+      printf("%-36s %14s %14s %12s %12s %12s %s%s%s\n", lp->name, DCSIM_SIG(lp->work_flop),
+             DCSIM_SIG(lp->traffic_byte), DCSIM_SIG(lp->flop_time_s), DCSIM_SIG(lp->mem_time_s),
+             DCSIM_SIG(lp->time_s), bound_name(lp), lp->level ? " " : "",
+             lp->level ? lp->level : "");
+    }
+    if (p->cpu->node_comm_s[0] > 0)
+      printf("%-36s %68s %12s\n", "communication (§4.3)", "", DCSIM_SIG(p->cpu->node_comm_s[0]));
+  } else {
+    printf("gpu       %s%s%s\n", dcsim_gpu_profile_name(rq->gpu), rq->host_cpu ? ", host " : "",
+           rq->host_cpu ? dcsim_cpu_profile_name(rq->host_cpu) : "");
+    printf("domain    N = %s, %u %s per kernel per call\n", DCSIM_SIG(ev->domain_size),
+           ev->invocations, dcsim_plural(ev->invocations, "invocation", "invocations"));
+    if (p->multigpu)
+      printf("split     %u %s x %s points, %s of GPU memory each (at least %u %s needed)\n",
+             p->multigpu->gpus, dcsim_plural(p->multigpu->gpus, "GPU", "GPUs"),
+             DCSIM_SIG(p->multigpu->domain_per_gpu),
+             DCSIM_SI(p->multigpu->memory_per_gpu_byte, "B"), p->multigpu->min_gpus,
+             dcsim_plural(p->multigpu->min_gpus, "GPU", "GPUs"));
+    printf("\n%-28s %12s %12s %12s %12s\n", "kernel", "compute [s]", "transfer [s]", "inactive [s]",
+           "total [s]");
+    for (size_t k = 0; k < p->gpu->n_kernels; k++) {
+      const dcsim_kernel_part *kp = &p->gpu->parts[k];
+      printf("%-28s %12s %12s %12s %12s\n", kp->name, DCSIM_SIG(kp->compute_s),
+             DCSIM_SIG(kp->transfer_s), DCSIM_SIG(kp->inactive_s), DCSIM_SIG(kp->time_s));
+    }
+    if (rq->gpu_small_domain)
+      printf("%-28s %38s %12s  (occupancy %s, launches and ramp)\n", "small-domain overhead", "",
+             DCSIM_SIG(p->gpu->overhead_s),
+             DCSIM_SIG(p->gpu->n_kernels ? p->gpu->parts[0].occupancy : 1));
+    else if (p->gpu->overhead_s > 0)
+      printf("%-28s %38s %12s  (achieved %s of the bulk rate)\n", "launch, waves, occupancy", "",
+             DCSIM_SIG(p->gpu->overhead_s),
+             DCSIM_SIG(p->gpu->n_kernels ? p->gpu->parts[0].occupancy : 1));
+    printf("%-28s %12s %12s %12s %12s\n", p->multigpu ? "dwarf (one GPU's part)" : "dwarf",
+           DCSIM_SIG(p->gpu->compute_s), DCSIM_SIG(p->gpu->transfer_s),
+           DCSIM_SIG(p->gpu->inactive_s), DCSIM_SIG(p->gpu->time_s));
+    if (p->multigpu)
+      printf("%-28s %38s %12s\n%-28s %38s %12s\n", "host-device transfer", "",
+             DCSIM_SIG(p->multigpu->transfer_s), "halo exchange", "",
+             DCSIM_SIG(p->multigpu->halo_s));
+  }
+  char tp[600], ep[600];
+  dcsim_prov_format(p->time_prov, tp, sizeof tp);
+  dcsim_prov_format(p->energy_prov, ep, sizeof ep);
+  printf("\nmodel     %s%s\n",
+         rq->flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default",
+         rq->flags & DCSIM_MODEL_HW_THREADS ? ", --threading ideal" : "");
+  print_threads(rq, p);
+  if (p->gpu && (rq->flags & DCSIM_MODEL_HW_THREADS) && !(rq->flags & DCSIM_MODEL_D35))
+    printf(
+        "kernels   the algorithm done well (--threading ideal): D3.5-form kernels with their "
+        "active lanes in full warps at the issue width and only the requested bytes moved "
+        "(doc/models.md)\n");
+  char tb[160], eb[160];
+  dcsim_fmt_band(tb, sizeof tb, p->time_s, mb->time, NULL);
+  dcsim_fmt_band(eb, sizeof eb, p->energy_j, mb->energy, "J");
+  printf("time      %s s  %s\n", tb, tp);
+  if (p->has_energy) {
+    if (p->node_power_w > 0 && p->cpu)
+      printf("energy    %s (PKG %s, DRAM %s, node base and losses %s; %s per node, %s idle)  %s\n",
+             eb, DCSIM_SI(p->pkg_j, "J"), DCSIM_SI(p->dram_j, "J"), DCSIM_SI(p->base_j, "J"),
+             DCSIM_SI(p->node_power_w, "W"), DCSIM_SI(p->node_idle_w, "W"), ep);
+    else if (p->node_power_w > 0)
+      printf(
+          "energy    %s (%s %s, host PKG %s, DRAM %s, node base and losses %s; %s, %s idle)  "
+          "%s\n",
+          eb, p->multigpu && p->multigpu->gpus > 1 ? "GPUs" : "GPU", DCSIM_SI(p->gpu_j, "J"),
+          DCSIM_SI(p->pkg_j, "J"), DCSIM_SI(p->dram_j, "J"), DCSIM_SI(p->base_j, "J"),
+          DCSIM_SI(p->node_power_w, "W"), DCSIM_SI(p->node_idle_w, "W"), ep);
+    else if (p->cpu)
+      printf("energy    %s (PKG %s, DRAM %s)  %s\n", eb, DCSIM_SI(p->pkg_j, "J"),
+             DCSIM_SI(p->dram_j, "J"), ep);
+    else
+      printf("energy    %s (%s %s at S = %s of the power limit%s, host package %s)%s  %s\n", eb,
+             p->multigpu && p->multigpu->gpus > 1 ? "GPUs" : "GPU", DCSIM_SI(p->gpu_j, "J"),
+             DCSIM_SIG(p->gpu_fraction), p->multigpu && p->multigpu->gpus > 1 ? " each" : "",
+             DCSIM_SI(p->pkg_j, "J"), rq->host_cpu ? "" : " [no --host-cpu: host excluded]", ep);
+    printf("covers    %s\n", p->energy_scope);
+  } else if (why) {
+    printf("energy    unavailable: %s (the time above stands; --strict refuses)\n", why);
+  } else {
+    printf("energy    not computed (--energy-form none)\n");
+  }
+  dcsim_repro_text(stdout, rp);
+}
+
+/* The node wall power model's figures (dcsim/cpu_power.h), when it made the energy. */
+static void json_wall(dcsim_json *j, const dcsim_prediction *p) {
+  if (!(p->node_power_w > 0)) return;
+  dcsim_json_key_num(j, "base_j", p->base_j);
+  dcsim_json_key_num(j, "node_power_w", p->node_power_w);
+  dcsim_json_key_num(j, "node_idle_w", p->node_idle_w);
+}
+
+/* The CPU model's figures: state, energy split, communication. */
+static void json_cpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
+                                const dcsim_prediction *p) {
+  char fs[32];
+  dcsim_cpu_state_freq_str(&rq->state, fs, sizeof fs);
+  if (rq->gpu) { /* irregular loops on a GPU (dcsim/model_irregular.h) */
+    dcsim_json_key_str(j, "gpu", dcsim_gpu_profile_name(rq->gpu));
+  } else {
+    dcsim_json_key_str(j, "cpu", dcsim_cpu_profile_name(rq->cpu));
+    dcsim_json_key_int(j, "nodes", rq->nodes);
+    dcsim_json_key_int(j, "cores", rq->state.threads);
+    dcsim_json_key_str(j, "freq", fs);
+  }
+  if (p->has_energy) {
+    dcsim_json_key_num(j, "pkg_j", p->pkg_j);
+    dcsim_json_key_num(j, "dram_j", p->dram_j);
+    dcsim_json_key_num(j, "node_energy_j", p->node_energy_j);
+    json_wall(j, p);
+  }
+  dcsim_json_key_num(j, "comm_s", p->cpu->node_comm_s[0]);
+  json_threads(j, rq, p);
+}
+
+/* "parts": one object per loop (CPU) or kernel (GPU), named and timed first. */
+static void json_parts(dcsim_json *j, const dcsim_prediction *p) {
+  size_t n = p->cpu ? p->cpu->n_loops : p->gpu->n_kernels;
+  dcsim_json_key(j, "parts");
+  dcsim_json_arr_begin(j);
+  for (size_t i = 0; i < n; i++) {
+    const dcsim_loop_part *lp = p->cpu ? &p->cpu->parts[i] : NULL;
+    const dcsim_kernel_part *kp = p->cpu ? NULL : &p->gpu->parts[i];
+    dcsim_json_obj_begin(j);
+    dcsim_json_key_str(j, "name", lp ? lp->name : kp->name);
+    dcsim_json_key_num(j, "time_s", lp ? lp->time_s : kp->time_s);
+    if (lp) {
+      dcsim_json_key_num(j, "work_flop", lp->work_flop);
+      dcsim_json_key_num(j, "traffic_byte", lp->traffic_byte);
+      dcsim_json_key_num(j, "flop_time_s", lp->flop_time_s);
+      dcsim_json_key_num(j, "mem_time_s", lp->mem_time_s);
+      dcsim_json_key_str(j, "bound", bound_name(lp));
+      if (lp->level) dcsim_json_key_str(j, "level", lp->level);
+    } else {
+      dcsim_json_key_num(j, "compute_s", kp->compute_s);
+      dcsim_json_key_num(j, "transfer_s", kp->transfer_s);
+      dcsim_json_key_num(j, "inactive_s", kp->inactive_s);
+      dcsim_json_key_num(j, "G_e_used", kp->G_e_used);
+    }
+    dcsim_json_obj_end(j);
+  }
+  dcsim_json_arr_end(j);
+}
+
+/* The GPU model's figures: GPU and host, domain, energy split, times, several GPUs. */
+static void json_gpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
+                                const dcsim_prediction *p) {
+  dcsim_json_key_str(j, "gpu", dcsim_gpu_profile_name(rq->gpu));
+  dcsim_json_key(j, "host_cpu");
+  if (rq->host_cpu)
+    dcsim_json_str(j, dcsim_cpu_profile_name(rq->host_cpu));
+  else
+    dcsim_json_null(j);
+  dcsim_json_key_num(j, "domain_size", rq->ev->domain_size);
+  dcsim_json_key_int(j, "invocations_per_call", rq->ev->invocations);
+  if (p->has_energy) {
+    dcsim_json_key_num(j, "gpu_j", p->gpu_j);
+    dcsim_json_key_num(j, "host_pkg_j", p->pkg_j);
+    dcsim_json_key_num(j, "gpu_fraction", p->gpu_fraction);
+    if (p->node_power_w > 0) dcsim_json_key_num(j, "dram_j", p->dram_j);
+    json_wall(j, p);
+  }
+  dcsim_json_key_num(j, "compute_s", p->gpu->compute_s);
+  dcsim_json_key_num(j, "transfer_s", p->gpu->transfer_s);
+  dcsim_json_key_num(j, "inactive_s", p->gpu->inactive_s);
+  if (rq->gpu_small_domain)
+    dcsim_json_key_num(j, "small_domain_overhead_s", p->gpu->overhead_s);
+  else if (!(rq->flags & DCSIM_MODEL_D35)) /* the architecture model's launch and waves */
+    dcsim_json_key_num(j, "launch_occupancy_s", p->gpu->overhead_s);
+  if (p->multigpu) {
+    dcsim_json_key_int(j, "gpus", p->multigpu->gpus);
+    dcsim_json_key_int(j, "min_gpus", p->multigpu->min_gpus);
+    dcsim_json_key_num(j, "domain_per_gpu", p->multigpu->domain_per_gpu);
+    dcsim_json_key_num(j, "memory_per_gpu_byte", p->multigpu->memory_per_gpu_byte);
+    dcsim_json_key_num(j, "kernel_s", p->multigpu->kernel_s);
+    dcsim_json_key_num(j, "host_transfer_s", p->multigpu->transfer_s);
+    dcsim_json_key_num(j, "halo_s", p->multigpu->halo_s);
+  }
+}
+
+/* Opens the JSON document on stdout with the dwarf and its case (null without one). */
+static void json_begin(dcsim_json *j, const dcsim_model_req *rq, const char *case_name) {
+  dcsim_json_init(j, stdout, 1);
+  dcsim_json_obj_begin(j);
+  dcsim_json_key_str(j, "dwarf", dcsim_dwarf_name(rq->ev->dwarf));
+  dcsim_json_key(j, "case");
+  if (case_name)
+    dcsim_json_str(j, case_name);
+  else
+    dcsim_json_null(j);
+}
+
+void dcsim_model_report_json(const dcsim_model_req *rq, const dcsim_prediction *p, const char *case_name,
+                       const char *why, const dcsim_repro *rp, const dcsim_model_bands *mb) {
+  dcsim_json j;
+  json_begin(&j, rq, case_name);
+  dcsim_json_key_str(&j, "device", rq->gpu ? "gpu" : "cpu");
+  dcsim_json_key_num(&j, "time_s", p->time_s);
+  dcsim_json_key(&j, "energy_j");
+  if (p->has_energy)
+    dcsim_json_num(&j, p->energy_j);
+  else
+    dcsim_json_null(&j);
+  dcsim_json_key_str(&j, "model", rq->flags & DCSIM_MODEL_D35 ? "d35" : "default");
+  if (rq->flags & DCSIM_MODEL_HW_THREADS) /* only then: earlier outputs unchanged */
+    dcsim_json_key_str(&j, "threading", "ideal");
+  dcsim_json_key(&j, "energy_covers");
+  if (p->has_energy)
+    dcsim_json_str(&j, p->energy_scope);
+  else
+    dcsim_json_null(&j);
+  dcsim_prov_json_member(&j, p->time_prov, p->has_energy ? &p->energy_prov : NULL);
+  if (why) dcsim_json_key_str(&j, "energy_unavailable", why);
+  json_bands(&j, p->has_energy, mb);
+  if (p->cpu)
+    json_cpu_prediction(&j, rq, p);
+  else
+    json_gpu_prediction(&j, rq, p);
+  json_parts(&j, p);
+  dcsim_repro_json(&j, rp);
+  dcsim_json_obj_end(&j);
+  dcsim_json_end(&j);
+}
+
+
+int dcsim_node_scan_bands(const dcsim_model_req *rq, dcsim_node_scan *S, dcsim_error *err) {
+  dcsim_bands_t *b = NULL;
+  int rc = dcsim_bands_load_default(&b, err);
+  if (rc) return rc;
+  dcsim_bands_apply(b, 1 + dcsim_bands_cpu_transferred(rq->cpu), 0, S->time_prov.kind,
+                    S->energy_prov.kind, 1, 1, S->band_t, S->band_e);
+  dcsim_bands_free(b);
+  return 0;
+}
+
+/* The bands of node count i in seconds and joules. */
+static dcsim_model_bands scan_band(const dcsim_node_scan *S, size_t i) {
+  dcsim_model_bands mb = { { S->t[i] * S->band_t[0], S->t[i] * S->band_t[1] },
+                     { S->e[i] * S->band_e[0], S->e[i] * S->band_e[1] } };
+  dcsim_bands_cover(S->t[i], S->cover[i], mb.time, mb.energy);
+  return mb;
+}
+
+/* "time_band" and "energy_band" of one node count (energy null without energies) */
+static void scan_json_bands(dcsim_json *j, const dcsim_node_scan *S, size_t i) {
+  const dcsim_model_bands mb = scan_band(S, i);
+  json_bands(j, S->has_e, &mb);
+}
+
+/* The model at each node count of the scan. */
+int dcsim_node_scan_models(dcsim_model_req *rq, dcsim_node_scan *S, dcsim_error *err) {
+  int rc;
+  for (size_t i = 0; i < S->n; i++) {
+    dcsim_prediction p;
+    rq->nodes = S->nodes[i];
+    if ((rc = dcsim_model_run(rq, &p, err))) return rc;
+    S->t[i] = p.time_s;
+    S->cover[i][0] = p.time_cover_s[0];
+    S->cover[i][1] = p.time_cover_s[1];
+    S->comm[i] = p.cpu->node_comm_s[0];
+    S->comp[i] = 0;
+    for (size_t l = 0; l < p.cpu->n_loops; l++) S->comp[i] += p.cpu->parts[l].time_s;
+    S->e[i] = p.has_energy ? p.energy_j : 0;
+    S->time_prov = i ? dcsim_prov_weakest(S->time_prov, p.time_prov) : p.time_prov;
+    S->energy_prov = i ? dcsim_prov_weakest(S->energy_prov, p.energy_prov) : p.energy_prov;
+    dcsim_prediction_release(&p);
+  }
+  return 0;
+}
+
+void dcsim_node_scan_json(const dcsim_model_req *rq, const dcsim_node_scan *S, const char *case_name,
+                      const dcsim_repro *rp) {
+  dcsim_json j;
+  json_begin(&j, rq, case_name);
+  dcsim_json_key_str(&j, "cpu", dcsim_cpu_profile_name(rq->cpu));
+  dcsim_json_key_int(&j, "cores", rq->state.threads);
+  dcsim_json_key_str(&j, "freq", S->fs);
+  dcsim_json_key_num(&j, "net_s_per_byte", rq->net_s_per_byte);
+  dcsim_json_key_num(&j, "net_latency_s", rq->net_latency_s);
+  dcsim_json_key_num(&j, "overlap", S->overlap);
+  dcsim_json_key_str(&j, "model", rq->flags & DCSIM_MODEL_D35 ? "d35" : "default");
+  if (rq->flags & DCSIM_MODEL_HW_THREADS) /* only then: earlier outputs unchanged */
+    dcsim_json_key_str(&j, "threading", "ideal");
+  dcsim_prov_json_member(&j, S->time_prov, S->has_e ? &S->energy_prov : NULL);
+  dcsim_json_key(&j, "scan");
+  dcsim_json_arr_begin(&j);
+  for (size_t i = 0; i < S->n; i++) {
+    dcsim_json_obj_begin(&j);
+    dcsim_json_key_int(&j, "nodes", S->nodes[i]);
+    dcsim_json_key_num(&j, "time_s", S->t[i]);
+    dcsim_json_key_num(&j, "compute_s", S->comp[i]);
+    dcsim_json_key_num(&j, "comm_s", S->comm[i]);
+    dcsim_json_key(&j, "energy_j");
+    if (S->has_e)
+      dcsim_json_num(&j, S->e[i]);
+    else
+      dcsim_json_null(&j);
+    scan_json_bands(&j, S, i);
+    dcsim_json_obj_end(&j);
+  }
+  dcsim_json_arr_end(&j);
+  dcsim_json_key_int(&j, "balance_nodes", S->nodes[S->b.balance]);
+  dcsim_json_key(&j, "balance_reached");
+  dcsim_json_bool(&j, S->b.reached);
+  dcsim_json_key_int(&j, "time_min_nodes", S->nodes[S->b.time_min]);
+  dcsim_json_key(&j, "energy_min_nodes");
+  if (S->has_e)
+    dcsim_json_int(&j, S->nodes[S->b.energy_min]);
+  else
+    dcsim_json_null(&j);
+  dcsim_repro_json(&j, rp);
+  dcsim_json_obj_end(&j);
+  dcsim_json_end(&j);
+}
+
+void dcsim_node_scan_text(const dcsim_model_req *rq, const dcsim_node_scan *S, const char *case_name,
+                      const dcsim_repro *rp) {
+  const dcsim_balance *b = &S->b;
+  printf("dwarf     %s%s%s\n", dcsim_dwarf_name(rq->ev->dwarf), case_name ? " case " : "",
+         case_name ? case_name : "");
+  printf("cpu       %s, %u %s per node at %s%s\n", dcsim_cpu_profile_name(rq->cpu),
+         rq->state.threads, dcsim_plural(rq->state.threads, "core", "cores"), S->fs,
+         rq->state.label ? "" : " GHz");
+  if (rq->net_s_per_byte > 0)
+    printf("network   %s, latency %s s, overlap %s%s\n", DCSIM_SI(1 / rq->net_s_per_byte, "B/s"),
+           DCSIM_SIG(rq->net_latency_s), DCSIM_SIG(S->overlap),
+           rq->overlap_set ? "" : " (the dwarf's)");
+  else
+    printf("network   none given: communication costs nothing (D3.5's perfect overlap)\n");
+  printf("\n%8s %24s %14s %14s %28s\n", "nodes", "time [s] [band]", "compute [s]", "comm [s]",
+         "energy [J] [band]");
+  for (size_t i = 0; i < S->n; i++) {
+    char tb[96], eb[96] = "-";
+    const dcsim_model_bands mb = scan_band(S, i);
+    dcsim_fmt_band(tb, sizeof tb, S->t[i], mb.time, NULL);
+    if (S->has_e) dcsim_fmt_band(eb, sizeof eb, S->e[i], mb.energy, NULL);
+    printf("%8u %24s %14s %14s %28s%s%s\n", S->nodes[i], tb, DCSIM_SIG(S->comp[i]),
+           DCSIM_SIG(S->comm[i]), eb,
+           b->reached && i == b->balance ? "  <- balance point: more nodes are not faster" : "",
+           S->has_e && i == b->energy_min ? "  <- least energy" : "");
+  }
+  char tp[600], ep[600];
+  dcsim_prov_format(S->time_prov, tp, sizeof tp);
+  dcsim_prov_format(S->energy_prov, ep, sizeof ep);
+  printf("\nmodel     %s; times %s%s%s\n",
+         rq->flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default", tp,
+         S->has_e ? ", energies " : "", S->has_e ? ep : "");
+  if (!b->reached)
+    printf("\nno balance point in this scan: the time still falls at %u nodes\n",
+           S->nodes[S->n - 1]);
+  dcsim_repro_text(stdout, rp);
+}
+
+/* --format csv: one line per loop or kernel (the JSON "parts"), then the extra terms and the total;
+ * cells that do not apply are empty. */
+void dcsim_model_report_csv(const dcsim_model_req *rq, const dcsim_prediction *p, const char *why,
+                      const dcsim_repro *rp, const dcsim_model_bands *mb) {
+  dcsim_repro_csv(stdout, rp);
+  if (why) printf("# energy unavailable: %s\n", why);
+  puts(
+      "kind,name,time_s,work_flop,traffic_byte,flop_time_s,mem_time_s,bound,compute_s,"
+      "transfer_s,inactive_s,energy_j,time_band_low_s,time_band_high_s,energy_band_low_j,"
+      "energy_band_high_j");
+  size_t n = p->cpu ? p->cpu->n_loops : p->gpu->n_kernels;
+  for (size_t i = 0; i < n; i++) {
+    const dcsim_loop_part *lp = p->cpu ? &p->cpu->parts[i] : NULL;
+    const dcsim_kernel_part *kp = p->cpu ? NULL : &p->gpu->parts[i];
+    printf("%s,", lp ? "loop" : "kernel");
+    dcsim__csv_write_cell(stdout, lp ? lp->name : kp->name);
+    if (lp)
+      printf(",%.10g,%.10g,%.10g,%.10g,%.10g,%s,,,,,,,,\n", lp->time_s, lp->work_flop,
+             lp->traffic_byte, lp->flop_time_s, lp->mem_time_s, bound_name(lp));
+    else
+      printf(",%.10g,,,,,,%.10g,%.10g,%.10g,,,,,\n", kp->time_s, kp->compute_s, kp->transfer_s,
+             kp->inactive_s);
+  }
+  if (p->cpu && p->cpu->node_comm_s[0] > 0)
+    printf("communication,§4.3,%.10g,,,,,,,,,,,,,\n", p->cpu->node_comm_s[0]);
+  if (!p->cpu && p->gpu->overhead_s > 0)
+    printf("overhead,%s,%.10g,,,,,,,,,,,,,\n",
+           rq->gpu_small_domain ? "small-domain launches and ramp" : "launch waves occupancy",
+           p->gpu->overhead_s);
+  if (p->multigpu)
+    printf("transfer,host-device,%.10g,,,,,,,,,,,,,\nhalo,halo exchange,%.10g,,,,,,,,,,,,,\n",
+           p->multigpu->transfer_s, p->multigpu->halo_s);
+  printf("total,%s,%.10g,,,,,,,,,", dcsim_dwarf_name(rq->ev->dwarf), p->time_s);
+  if (p->has_energy) printf("%.10g", p->energy_j);
+  printf(",%.10g,%.10g,", mb->time[0], mb->time[1]);
+  if (p->has_energy) printf("%.10g,%.10g", mb->energy[0], mb->energy[1]);
+  putchar('\n');
+}
+
+/* --nodes-scan --format csv: one line per node count. */
+void dcsim_node_scan_csv(const dcsim_node_scan *S, const dcsim_repro *rp) {
+  dcsim_repro_csv(stdout, rp);
+  puts(
+      "nodes,time_s,compute_s,comm_s,energy_j,balance_point,least_energy,time_band_low_s,"
+      "time_band_high_s,energy_band_low_j,energy_band_high_j");
+  for (size_t i = 0; i < S->n; i++) {
+    printf("%u,%.10g,%.10g,%.10g,", S->nodes[i], S->t[i], S->comp[i], S->comm[i]);
+    if (S->has_e) printf("%.10g", S->e[i]);
+    const dcsim_model_bands mb = scan_band(S, i);
+    printf(",%d,%d,%.10g,%.10g,", S->b.reached && i == S->b.balance,
+           S->has_e && i == S->b.energy_min, mb.time[0], mb.time[1]);
+    if (S->has_e) printf("%.10g,%.10g", mb.energy[0], mb.energy[1]);
+    putchar('\n');
+  }
+}
+
+
+void dcsim_energy_report_json(int d35, unsigned nodes, unsigned cores, double t, const dcsim_energy_report *o,
+                        const dcsim_repro *rp) {
+  dcsim_json j;
+  dcsim_json_init(&j, stdout, 1);
+  dcsim_json_obj_begin(&j);
+  dcsim_json_key_num(&j, "pkg_j", o->pkg_j);
+  dcsim_json_key_num(&j, "dram_j", o->dram_j);
+  if (!d35) {
+    dcsim_json_key_num(&j, "base_j", o->base_j);
+    dcsim_json_key_num(&j, "node_power_w", o->node_w);
+  }
+  dcsim_json_key_num(&j, "energy_j", o->energy_j);
+  dcsim_json_key_num(&j, "time_s", t);
+  dcsim_json_key_int(&j, "nodes", nodes);
+  dcsim_json_key_int(&j, "cores", cores);
+  dcsim_json_key_str(&j, "model", d35 ? "d35" : "default");
+  dcsim_json_key_str(&j, "energy_covers", o->covers);
+  dcsim_json_key(&j, "provenance");
+  dcsim_prov_json(&j, o->prov);
+  dcsim_repro_json(&j, rp);
+  dcsim_json_obj_end(&j);
+  dcsim_json_end(&j);
+}
+
+/* `dcsim energy` as CSV: one header line and one row. */
+void dcsim_energy_report_csv(int d35, unsigned nodes, unsigned cores, double t,
+                             const dcsim_energy_report *o, const dcsim_repro *rp) {
+    dcsim_repro_csv(stdout, rp);
+    puts("pkg_j,dram_j,energy_j,time_s,nodes,cores,base_j,node_power_w,model,provenance,source");
+    printf("%.10g,%.10g,%.10g,%.10g,%u,%u,", o->pkg_j, o->dram_j, o->energy_j, t, nodes, cores);
+    if (!d35)
+      printf("%.10g,%.10g", o->base_j, o->node_w);
+    else
+      putchar(',');
+    printf(",%s,%s,", d35 ? "d35" : "default", dcsim_prov_name(o->prov.kind));
+    dcsim__csv_write_cell(stdout, o->prov.source ? o->prov.source : "");
+    putchar('\n');
+}
+
+/* `dcsim energy` as text. */
+void dcsim_energy_report_text(int d35, const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu,
+                              unsigned nodes, unsigned cores, double t,
+                              const dcsim_energy_report *o, const dcsim_repro *rp) {
+    char ep[600];
+    dcsim_prov_format(o->prov, ep, sizeof ep);
+    printf("%s on %s, %u %s x %u %s, %s s\n", dcsim_dwarf_name(d), dcsim_cpu_profile_name(cpu),
+           nodes, dcsim_plural(nodes, "node", "nodes"), cores, dcsim_plural(cores, "core", "cores"),
+           DCSIM_SIG(t));
+    printf("PKG     %s\nDRAM    %s\n", DCSIM_SI(o->pkg_j, "J"), DCSIM_SI(o->dram_j, "J"));
+    if (!d35)
+      printf("base    %s (node base power and losses; %s per node)\n", DCSIM_SI(o->base_j, "J"),
+             DCSIM_SI(o->node_w, "W"));
+    printf("energy  %s  %s\ncovers  %s\n", DCSIM_SI(o->energy_j, "J"), ep, o->covers);
+    dcsim_repro_text(stdout, rp);
+}
