@@ -13,6 +13,7 @@
 #include "dcsim/dwarf.h"
 #include "dcsim/engine.h"
 #include "dcsim/error.h"
+#include "dcsim/format.h"
 #include "dcsim/hwprofile.h"
 
 typedef struct dcsim_opt_spec {
@@ -82,17 +83,6 @@ int dcsim_arg_quantity(const dcsim_args *a, const char *name, const char *unit, 
  * model, energy and roofline. */
 int dcsim_arg_cores(const dcsim_args *a, const dcsim_cpu_profile_t *cpu, unsigned *threads,
                     dcsim_error *err);
-/* The output formats of --format, one set for every command (each accepts some of them). */
-typedef enum {
-  DCSIM_FMT_TEXT,
-  DCSIM_FMT_JSON,
-  DCSIM_FMT_CSV,
-  DCSIM_FMT_PNG,
-  DCSIM_FMT_SVG,
-  DCSIM_FMT_END /* ends a list of formats */
-} dcsim_format;
-/* The format's --format name ("text", "json", ...). */
-const char *dcsim_format_name(dcsim_format f);
 /* --format among allowed (a list ended by DCSIM_FMT_END, in the order the error lists them);
  * *out untouched when the option is absent. A name not allowed is DCSIM_EUSAGE, "did you mean". */
 int dcsim_arg_format(const dcsim_args *a, const dcsim_format *allowed, dcsim_format *out,
@@ -101,10 +91,6 @@ int dcsim_arg_format(const dcsim_args *a, const dcsim_format *allowed, dcsim_for
  * extension names, else text; a picture (PNG, SVG) needs --out, which must be writable. */
 int dcsim_arg_out_format(const dcsim_args *a, const dcsim_format *allowed, dcsim_format *out,
                          dcsim_error *err);
-/* Whether f is a picture drawn through gnuplot (PNG, SVG). */
-int dcsim_format_is_picture(dcsim_format f);
-/* The allowed format named by path's extension (report.json: DCSIM_FMT_JSON), else dflt. */
-dcsim_format dcsim_format_of_path(const char *path, const dcsim_format *allowed, dcsim_format dflt);
 /* --set NAME=NUMBER (repeatable) as bindings of dwarf parameters: names[i] holds the name (NAME at
  * most 63 bytes), the location is "command line" at the argument's index; at most max. */
 int dcsim_arg_sets(const dcsim_args *a, dcsim_binding *b, char (*names)[64], size_t max, size_t *n,

@@ -606,22 +606,6 @@ int dcsim_arg_sets(const dcsim_args *a, dcsim_binding *b, char (*names)[64], siz
   return 0;
 }
 
-static const char *const format_names[DCSIM_FMT_END] = { "text", "json", "csv", "png", "svg" };
-
-const char *dcsim_format_name(dcsim_format f) {
-  return f >= 0 && f < DCSIM_FMT_END ? format_names[f] : "?";
-}
-
-dcsim_format dcsim_format_of_path(const char *path, const dcsim_format *allowed,
-                                  dcsim_format dflt) {
-  const char *dot = path ? strrchr(path, '.') : NULL;
-  for (size_t k = 0; dot && allowed[k] != DCSIM_FMT_END; k++)
-    if (strcmp(dot + 1, format_names[allowed[k]]) == 0) return allowed[k];
-  return dflt;
-}
-
-int dcsim_format_is_picture(dcsim_format f) { return f == DCSIM_FMT_PNG || f == DCSIM_FMT_SVG; }
-
 int dcsim_arg_out_format(const dcsim_args *a, const dcsim_format *allowed, dcsim_format *fmt,
                          dcsim_error *err) {
   const char *out = dcsim_arg(a, "out");
@@ -641,7 +625,7 @@ int dcsim_arg_format(const dcsim_args *a, const dcsim_format *allowed, dcsim_for
   const char *names[DCSIM_FMT_END + 1];
   size_t n = 0;
   for (; allowed[n] != DCSIM_FMT_END && n < DCSIM_FMT_END; n++) {
-    names[n] = format_names[allowed[n]];
+    names[n] = dcsim_format_name(allowed[n]);
     if (strcmp(names[n], v) == 0) {
       *out = allowed[n];
       return 0;

@@ -86,9 +86,8 @@ static void json_threads(dcsim_json *j, const dcsim_model_req *rq, const dcsim_p
   dcsim_json_obj_end(j);
 }
 
-
-int dcsim_model_report_bands(const dcsim_model_req *rq, const dcsim_prediction *p, int gpu, dcsim_model_bands *mb,
-                    dcsim_error *err) {
+int dcsim_model_report_bands(const dcsim_model_req *rq, const dcsim_prediction *p, int gpu,
+                             dcsim_model_bands *mb, dcsim_error *err) {
   dcsim_bands_t *b = NULL;
   int rc = dcsim_bands_load_default(&b, err);
   if (rc) return rc;
@@ -117,8 +116,9 @@ static void json_bands(dcsim_json *j, int has_energy, const dcsim_model_bands *m
   dcsim_json_arr_end(j);
 }
 
-void dcsim_model_report_text(const dcsim_model_req *rq, const dcsim_prediction *p, const char *case_name,
-                       const char *why, const dcsim_repro *rp, const dcsim_model_bands *mb) {
+void dcsim_model_report_text(const dcsim_model_req *rq, const dcsim_prediction *p,
+                             const char *case_name, const char *why, const dcsim_repro *rp,
+                             const dcsim_model_bands *mb) {
   const dcsim_dwarf_eval *ev = rq->ev;
   printf("dwarf     %s%s%s\n", dcsim_dwarf_name(ev->dwarf), case_name ? " case " : "",
          case_name ? case_name : "");
@@ -330,8 +330,9 @@ static void json_begin(dcsim_json *j, const dcsim_model_req *rq, const char *cas
     dcsim_json_null(j);
 }
 
-void dcsim_model_report_json(const dcsim_model_req *rq, const dcsim_prediction *p, const char *case_name,
-                       const char *why, const dcsim_repro *rp, const dcsim_model_bands *mb) {
+void dcsim_model_report_json(const dcsim_model_req *rq, const dcsim_prediction *p,
+                             const char *case_name, const char *why, const dcsim_repro *rp,
+                             const dcsim_model_bands *mb) {
   dcsim_json j;
   json_begin(&j, rq, case_name);
   dcsim_json_key_str(&j, "device", rq->gpu ? "gpu" : "cpu");
@@ -362,7 +363,6 @@ void dcsim_model_report_json(const dcsim_model_req *rq, const dcsim_prediction *
   dcsim_json_end(&j);
 }
 
-
 int dcsim_node_scan_bands(const dcsim_model_req *rq, dcsim_node_scan *S, dcsim_error *err) {
   dcsim_bands_t *b = NULL;
   int rc = dcsim_bands_load_default(&b, err);
@@ -376,7 +376,7 @@ int dcsim_node_scan_bands(const dcsim_model_req *rq, dcsim_node_scan *S, dcsim_e
 /* The bands of node count i in seconds and joules. */
 static dcsim_model_bands scan_band(const dcsim_node_scan *S, size_t i) {
   dcsim_model_bands mb = { { S->t[i] * S->band_t[0], S->t[i] * S->band_t[1] },
-                     { S->e[i] * S->band_e[0], S->e[i] * S->band_e[1] } };
+                           { S->e[i] * S->band_e[0], S->e[i] * S->band_e[1] } };
   dcsim_bands_cover(S->t[i], S->cover[i], mb.time, mb.energy);
   return mb;
 }
@@ -408,8 +408,8 @@ int dcsim_node_scan_models(dcsim_model_req *rq, dcsim_node_scan *S, dcsim_error 
   return 0;
 }
 
-void dcsim_node_scan_json(const dcsim_model_req *rq, const dcsim_node_scan *S, const char *case_name,
-                      const dcsim_repro *rp) {
+void dcsim_node_scan_json(const dcsim_model_req *rq, const dcsim_node_scan *S,
+                          const char *case_name, const dcsim_repro *rp) {
   dcsim_json j;
   json_begin(&j, rq, case_name);
   dcsim_json_key_str(&j, "cpu", dcsim_cpu_profile_name(rq->cpu));
@@ -453,8 +453,8 @@ void dcsim_node_scan_json(const dcsim_model_req *rq, const dcsim_node_scan *S, c
   dcsim_json_end(&j);
 }
 
-void dcsim_node_scan_text(const dcsim_model_req *rq, const dcsim_node_scan *S, const char *case_name,
-                      const dcsim_repro *rp) {
+void dcsim_node_scan_text(const dcsim_model_req *rq, const dcsim_node_scan *S,
+                          const char *case_name, const dcsim_repro *rp) {
   const dcsim_balance *b = &S->b;
   printf("dwarf     %s%s%s\n", dcsim_dwarf_name(rq->ev->dwarf), case_name ? " case " : "",
          case_name ? case_name : "");
@@ -494,7 +494,7 @@ void dcsim_node_scan_text(const dcsim_model_req *rq, const dcsim_node_scan *S, c
 /* --format csv: one line per loop or kernel (the JSON "parts"), then the extra terms and the total;
  * cells that do not apply are empty. */
 void dcsim_model_report_csv(const dcsim_model_req *rq, const dcsim_prediction *p, const char *why,
-                      const dcsim_repro *rp, const dcsim_model_bands *mb) {
+                            const dcsim_repro *rp, const dcsim_model_bands *mb) {
   dcsim_repro_csv(stdout, rp);
   if (why) printf("# energy unavailable: %s\n", why);
   puts(
@@ -547,9 +547,8 @@ void dcsim_node_scan_csv(const dcsim_node_scan *S, const dcsim_repro *rp) {
   }
 }
 
-
-void dcsim_energy_report_json(int d35, unsigned nodes, unsigned cores, double t, const dcsim_energy_report *o,
-                        const dcsim_repro *rp) {
+void dcsim_energy_report_json(int d35, unsigned nodes, unsigned cores, double t,
+                              const dcsim_energy_report *o, const dcsim_repro *rp) {
   dcsim_json j;
   dcsim_json_init(&j, stdout, 1);
   dcsim_json_obj_begin(&j);
@@ -575,31 +574,31 @@ void dcsim_energy_report_json(int d35, unsigned nodes, unsigned cores, double t,
 /* `dcsim energy` as CSV: one header line and one row. */
 void dcsim_energy_report_csv(int d35, unsigned nodes, unsigned cores, double t,
                              const dcsim_energy_report *o, const dcsim_repro *rp) {
-    dcsim_repro_csv(stdout, rp);
-    puts("pkg_j,dram_j,energy_j,time_s,nodes,cores,base_j,node_power_w,model,provenance,source");
-    printf("%.10g,%.10g,%.10g,%.10g,%u,%u,", o->pkg_j, o->dram_j, o->energy_j, t, nodes, cores);
-    if (!d35)
-      printf("%.10g,%.10g", o->base_j, o->node_w);
-    else
-      putchar(',');
-    printf(",%s,%s,", d35 ? "d35" : "default", dcsim_prov_name(o->prov.kind));
-    dcsim__csv_write_cell(stdout, o->prov.source ? o->prov.source : "");
-    putchar('\n');
+  dcsim_repro_csv(stdout, rp);
+  puts("pkg_j,dram_j,energy_j,time_s,nodes,cores,base_j,node_power_w,model,provenance,source");
+  printf("%.10g,%.10g,%.10g,%.10g,%u,%u,", o->pkg_j, o->dram_j, o->energy_j, t, nodes, cores);
+  if (!d35)
+    printf("%.10g,%.10g", o->base_j, o->node_w);
+  else
+    putchar(',');
+  printf(",%s,%s,", d35 ? "d35" : "default", dcsim_prov_name(o->prov.kind));
+  dcsim__csv_write_cell(stdout, o->prov.source ? o->prov.source : "");
+  putchar('\n');
 }
 
 /* `dcsim energy` as text. */
 void dcsim_energy_report_text(int d35, const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu,
                               unsigned nodes, unsigned cores, double t,
                               const dcsim_energy_report *o, const dcsim_repro *rp) {
-    char ep[600];
-    dcsim_prov_format(o->prov, ep, sizeof ep);
-    printf("%s on %s, %u %s x %u %s, %s s\n", dcsim_dwarf_name(d), dcsim_cpu_profile_name(cpu),
-           nodes, dcsim_plural(nodes, "node", "nodes"), cores, dcsim_plural(cores, "core", "cores"),
-           DCSIM_SIG(t));
-    printf("PKG     %s\nDRAM    %s\n", DCSIM_SI(o->pkg_j, "J"), DCSIM_SI(o->dram_j, "J"));
-    if (!d35)
-      printf("base    %s (node base power and losses; %s per node)\n", DCSIM_SI(o->base_j, "J"),
-             DCSIM_SI(o->node_w, "W"));
-    printf("energy  %s  %s\ncovers  %s\n", DCSIM_SI(o->energy_j, "J"), ep, o->covers);
-    dcsim_repro_text(stdout, rp);
+  char ep[600];
+  dcsim_prov_format(o->prov, ep, sizeof ep);
+  printf("%s on %s, %u %s x %u %s, %s s\n", dcsim_dwarf_name(d), dcsim_cpu_profile_name(cpu), nodes,
+         dcsim_plural(nodes, "node", "nodes"), cores, dcsim_plural(cores, "core", "cores"),
+         DCSIM_SIG(t));
+  printf("PKG     %s\nDRAM    %s\n", DCSIM_SI(o->pkg_j, "J"), DCSIM_SI(o->dram_j, "J"));
+  if (!d35)
+    printf("base    %s (node base power and losses; %s per node)\n", DCSIM_SI(o->base_j, "J"),
+           DCSIM_SI(o->node_w, "W"));
+  printf("energy  %s  %s\ncovers  %s\n", DCSIM_SI(o->energy_j, "J"), ep, o->covers);
+  dcsim_repro_text(stdout, rp);
 }
