@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/layers.sh — tools/check-layers.sh passes on the tree and fails on planted violations
 # (a lower layer including a higher one; calib and sim knowing each other; a public header going up;
-# a calib job including a higher job; a public header including a src/ header, exposing sqlite3 or
+# a calib job including a higher job or calling a function of one; a public header including a src/ header, exposing sqlite3 or
 # libxml2, or declaring a dcsim__ function; a src/ header declaring a dcsim_ function; library
 # code changing process-wide state outside dcsim_lib_init; a source folder without README.md).
 set -euo pipefail
@@ -23,6 +23,8 @@ plant include/dcsim/dwarf.h '#include "dcsim/sweep.h"' "layer 'input' includes \
 plant src/calib/fit/fit.c '#include "dcsim/bench.h"' "job 'calib/fit' includes \"dcsim/bench.h\" of job 'calib/measure'"
 plant src/calib/sample/gbm.c '#include "dcsim/fit.h"' "job 'calib/sample' includes \"dcsim/fit.h\" of job 'calib/fit'"
 plant include/dcsim/perf_fit.h '#include "dcsim/calib.h"' "job 'calib/fit' includes \"dcsim/calib.h\" of job 'calib/import'"
+plant src/calib/fit/fit.c 'static int g(void) { return dcsim__calib_write_table(0, 0, 0, 0, 0, 0, 0, 0); }' "src/calib/fit/fit.c:$(($(wc -l <src/calib/fit/fit.c) + 1)): job 'calib/fit' calls dcsim__calib_write_table of job 'calib/import'"
+plant src/calib/sample/hvs.c 'static int g(void) { return dcsim_fit_method_parse(0, 0); }' "job 'calib/sample' calls dcsim_fit_method_parse of job 'calib/fit'"
 plant include/dcsim/dwarf.h '#include "util/csv.h"' "include/dcsim/dwarf.h:$(($(wc -l <include/dcsim/dwarf.h) + 1)): public header includes \"util/csv.h\", a header of src/ (internal)"
 plant include/dcsim/dwarf.h 'int dcsim_dwarf_db(sqlite3 *db);' "include/dcsim/dwarf.h:$(($(wc -l <include/dcsim/dwarf.h) + 1)): a public header exposes a library type"
 plant include/dcsim/dwarf.h 'int dcsim__dwarf_x(void);' "include/dcsim/dwarf.h:$(($(wc -l <include/dcsim/dwarf.h) + 1)): a public header declares an internal function"
@@ -33,4 +35,4 @@ rm -rf "$tmp/t"; mkdir "$tmp/t"; cp -r src include "$tmp/t/"; rm "$tmp/t/src/cal
 if out=$("$check" "$tmp/t" 2>&1); then echo "FAIL: a folder without README.md was not caught"; exit 1; fi
 grep -qF "src/calib/sample:1: a source folder without README.md" <<<"$out" || { echo "FAIL: unexpected report: $out"; exit 1; }
 echo "caught: $out"
-echo "layers: 14 planted violations caught, tree clean"
+echo "layers: 16 planted violations caught, tree clean"

@@ -4,7 +4,8 @@
 # Layers, lowest first: util < input < model < {calib, sim} < sweep < output < cli; calib and sim
 # do not know each other. A file's layer is its folder under src/. A layer may hold job
 # subfolders (src/calib/fit/...): within calib, fit | sample < import < measure (fit and sample do
-# not know each other); a job's file includes no header of a higher job of its layer. Every folder
+# not know each other); a job's file includes no header of a higher job of its layer, and calls no
+# function defined in a higher job (a call through calib/internal.h, which every job includes). Every folder
 # under src/ that holds sources has a README.md (its one job). A public header
 # include/dcsim/X.h belongs to the folder that holds X.c; a header without a .c of its own
 # (scenario_types.h) to the module named by its name up to the last '_' (scenario), repeatedly.
@@ -31,6 +32,12 @@ hdrs=(include/dcsim/*.h)
   grep -H -n -E '^[A-Za-z_].*[ *]dcsim_[A-Za-z0-9][A-Za-z0-9_]*\(' src/*/*.h src/*/*/*.h | cut -d: -f1,2 | sed 's/^/INTDECL /' || true
   # process-wide state of the linked libraries is set up in one place, dcsim_lib_init (dcsim/lib.h)
   grep -H -n -E '\b(gsl_set_error_handler(_off)?|xmlInitParser|sqlite3_initialize|sqlite3_config|setlocale|xmlSetGenericErrorFunc|xmlSetStructuredErrorFunc|glp_term_hook)\(' "${srcs[@]}" | grep -v '^src/util/lib\.c:' | cut -d: -f1,2 | sed 's/^/GLOBAL /' || true
+  # calls across calib's job folders: every function defined in a job (DEF), every call (CALL)
+  for c in src/calib/*/*.c; do
+    awk -v f="$c" '/^[A-Za-z_][^;(=]*[ *]dcsim_[A-Za-z0-9_]+\(/ && !/^static / {
+      n = $0; sub(/\(.*/, "", n); sub(/.*[ *]/, "", n); print "DEF " f " " n }' "$c"
+  done
+  grep -H -n -o -E '\<dcsim_[A-Za-z0-9_]+\(' src/calib/*/*.c | sed 's/^/CALL /' || true
 } | awk -v nsrc="$(ls src/*/*.c src/*/*/*.c | wc -l)" -v nhdr="${#hdrs[@]}" '
 function base(p,  b) { b = p; sub(/.*\//, "", b); sub(/\.[ch]$/, "", b); return b }
 function module_of(m) { # the module of name m, or "" (strip "_suffix" until a module matches)
@@ -66,6 +73,15 @@ BEGIN {
 /^PUBDECL / { printf "%s: a public header declares an internal function (dcsim__*)\n", $2; bad = 1; next }
 /^INTDECL / { printf "%s: a header of src/ declares a public name (internal functions are dcsim__*)\n", $2; bad = 1; next }
 /^GLOBAL / { printf "%s: library code changes process-wide state: only dcsim_lib_init (src/util/lib.c) may\n", $2; bad = 1; next }
+/^DEF / { n = split($2, parts, "/"); defjob[$3] = parts[3]; deffile[$3] = $2; next }
+/^CALL / { # CALL FILE:LINE:name(
+  split($2, cp, ":"); n = split(cp[1], parts, "/"); fn = cp[3]; sub(/\($/, "", fn)
+  if ((fn in defjob) && !job_ok(parts[3], defjob[fn])) {
+    printf "%s:%s: job '\''calib/%s'\'' calls %s of job '\''calib/%s'\'' (%s)\n", cp[1], cp[2],
+           parts[3], fn, defjob[fn], jorder; bad = 1
+  }
+  next
+}
 /^NOREADME / { printf "%s:1: a source folder without README.md (its one job)\n", $2; bad = 1; next }
 /^MOD / {
   f = $2; n = split(f, parts, "/"); d = parts[2]

@@ -32,7 +32,8 @@ int dcsim__calib_write_table(const char *dir, const char *quantity, const char *
                              const char *comment, dcsim_error *err);
 
 /* The RAPL power table of a calibration directory (machine.xml <energy>, its CSV) as numbers:
- * idle PKG and DRAM, then one row per core count, ascending. For the power-model fits. */
+ * idle PKG and DRAM, then one row per core count, ascending. Read by import/calib.c, which hands
+ * it to the power-model fits of fit/calib_power.c (a lower job: fit/ never calls import/). */
 typedef struct dcsim_calib_power_table {
   char *path; /* the CSV read (malloc'd) */
   double pkg_idle_w, dram_idle_w;
@@ -40,13 +41,12 @@ typedef struct dcsim_calib_power_table {
   unsigned cores[64];
   double pkg_w[64], dram_w[64];
 } dcsim_calib_power_table;
-int dcsim__calib_power_rows(const char *dir, const dcsim_xml_doc_t *doc, xmlNode *en,
-                            dcsim_calib_power_table *out, dcsim_error *err);
 
 /* <power-spec> and <power-model> of the profile from machine.xml (calib_power.c): copied, or with
- * fit="energy" fitted to the directory's power table (doc/calibration.md, "Power model"). */
+ * fit="energy" fitted to the directory's power table T (doc/calibration.md, "Power model"); T is
+ * NULL when machine.xml has no <energy>. */
 int dcsim__calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *root,
-                            dcsim_error *err);
+                            const dcsim_calib_power_table *T, dcsim_error *err);
 
 /* The plausible range of every calibration time (a sample, a kernel, a replay): 10^-9 to 10^9 s. */
 #define DCSIM_CALIB_TIME_MIN_S 1e-9

@@ -242,7 +242,7 @@ static int emit_dram(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNo
 }
 
 int dcsim__calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *root,
-                            dcsim_error *err) {
+                            const dcsim_calib_power_table *T, dcsim_error *err) {
   xmlNode *ps = dcsim__xml_child(root, "power-spec"), *pm = dcsim__xml_child(root, "power-model");
   xmlNode *en = dcsim__xml_child(root, "energy");
   if (ps) {
@@ -252,24 +252,19 @@ int dcsim__calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc
     fputs("/>\n", f);
   }
   if (!pm) return 0;
-  dcsim_calib_power_table T;
-  memset(&T, 0, sizeof T);
-  int rc = en ? dcsim__calib_power_rows(dir, doc, en, &T, err) : 0;
-  if (rc) goto out;
+  int rc;
   fputs("  <power-model", f);
   dcsim__xml_copy_attr(f, doc, pm, "basis");
   dcsim__xml_copy_attr(f, doc, pm, "source");
   fputs(">\n", f);
   xmlNode *nd = dcsim__xml_child(pm, "node");
-  if ((rc = emit_package(f, doc, dcsim__xml_child(pm, "package"), en ? &T : NULL, err)) ||
-      (rc = emit_dram(f, dir, doc, dcsim__xml_child(pm, "dram"), en, en ? &T : NULL, err)))
-    goto out;
+  if ((rc = emit_package(f, doc, dcsim__xml_child(pm, "package"), en ? T : NULL, err)) ||
+      (rc = emit_dram(f, dir, doc, dcsim__xml_child(pm, "dram"), en, en ? T : NULL, err)))
+    return rc;
   fputs("    <node", f);
   dcsim__xml_copy_attr(f, doc, nd, "base-w");
   dcsim__xml_copy_attr(f, doc, nd, "load-overhead");
   dcsim__xml_copy_attr(f, doc, nd, "source");
   fputs("/>\n  </power-model>\n", f);
-out:
-  free(T.path);
-  return rc;
+  return 0;
 }

@@ -566,8 +566,10 @@ out:
   return rc;
 }
 
-int dcsim__calib_power_rows(const char *dir, const dcsim_xml_doc_t *doc, xmlNode *en,
-                            dcsim_calib_power_table *out, dcsim_error *err) {
+/* The power table as numbers, for the power-model fits (dcsim__calib_emit_power): idle PKG and
+ * DRAM, then one row per core count, ascending. */
+static int power_rows(const char *dir, const dcsim_xml_doc_t *doc, xmlNode *en,
+                      dcsim_calib_power_table *out, dcsim_error *err) {
   power_csv P = { .freq = dcsim__xml_attr(doc, en, "freq") };
   memset(out, 0, sizeof *out);
   int rc = 0;
@@ -751,7 +753,13 @@ static int profile_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, 
     int rc = emit_energy(f, dir, doc, en, lim, err);
     if (rc) return rc;
   }
-  return dcsim__calib_emit_power(f, dir, doc, root, err);
+  /* the fits of fit/calib_power.c get the table read here: fit/ never calls import/ */
+  dcsim_calib_power_table T;
+  memset(&T, 0, sizeof T);
+  int rc = en && dcsim__xml_child(root, "power-model") ? power_rows(dir, doc, en, &T, err) : 0;
+  if (!rc) rc = dcsim__calib_emit_power(f, dir, doc, root, en ? &T : NULL, err);
+  free(T.path);
+  return rc;
 }
 
 /* The bounds of the cells from <spec>, <datasheet>, <frequencies> and <perf-fit placement>. */
