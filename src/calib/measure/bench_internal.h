@@ -25,9 +25,6 @@
 enum { BENCH_MAXT = 256, BENCH_MAXREP = 32, BENCH_NQ = 5 /* peak, L1, L2, L3, DRAM */ };
 enum { BENCH_PROBE_REPS = 31 }; /* --probe: calls per level */
 
-/* "L1", "L2", "L3", "DRAM" */
-const char *dcsim__bench_level_name(int lv);
-
 typedef struct bench_point {
   char phase[8], kernel[32], level[8];
   double ws_byte;
@@ -103,7 +100,12 @@ typedef struct bench_run {
   struct sqlite3 *db; /* --db, open from the start (dcsim__bench_open_db), or NULL */
 } bench_run;
 
-/* ---- bench_measure.c ---- */
+/* ---- bench_measure.c (the lowest file: the others call it and it calls none of them) ---- */
+/* "L1", "L2", "L3", "DRAM" */
+const char *dcsim__bench_level_name(int lv);
+/* DIR/file of the run's output directory opened for writing (its path in path), else NULL */
+FILE *dcsim__bench_open_out(const bench_run *R, const char *file, char *path, size_t size,
+                            dcsim_error *err);
 double dcsim__bench_elapsed_s(const bench_run *R); /* since the start (injected: its seconds) */
 double dcsim__bench_left_s(const bench_run *R);
 void dcsim__bench_progress(bench_run *R, const char *fmt, ...)
@@ -149,8 +151,6 @@ const bench_point *dcsim__bench_find(const bench_run *R, const char *phase, cons
                                      unsigned n);
 
 /* ---- bench_tables.c ---- */
-FILE *dcsim__bench_open_out(const bench_run *R, const char *file, char *path, size_t size,
-                            dcsim_error *err);
 int dcsim__bench_write_tables(bench_run *R, int have_energy, dcsim_error *err);
 int dcsim__bench_write_loops(bench_run *R, dcsim_error *err);
 /* raw.csv: every point measured, accepted or not, with what the interference checks saw */

@@ -2,10 +2,12 @@
  * repetitions of one point until its spread is small, outlying repetitions measured again, and the
  * budget clock (doc/calibration.md "dcsim bench"). */
 #define _GNU_SOURCE /* sched_setaffinity, CPU_SET */
+#include <errno.h>
 #include <math.h>
 #include <omp.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -14,6 +16,22 @@
 #include "dcsim/stats.h"
 #include "dcsim/strutil.h"
 #include "util/clock.h"
+
+const char *dcsim__bench_level_name(int lv) {
+  static const char *const levels[4] = { "L1", "L2", "L3", "DRAM" };
+  return lv >= 0 && lv < 4 ? levels[lv] : "";
+}
+
+FILE *dcsim__bench_open_out(const bench_run *R, const char *file, char *path, size_t size,
+                            dcsim_error *err) {
+  if (dcsim_bufprintf(path, size, "%s/%s", R->o->out_dir, file)) {
+    DCSIM_ERR(err, DCSIM_ERANGE, R->o->out_dir, 0, "path too long");
+    return NULL;
+  }
+  FILE *f = fopen(path, "w");
+  if (!f) DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot write: %s", strerror(errno));
+  return f;
+}
 
 double dcsim__bench_elapsed_s(const bench_run *R) {
   return R->o->timer ? R->fake_s : dcsim__clock_s() - R->t0_s;

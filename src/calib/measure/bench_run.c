@@ -22,11 +22,6 @@
 #include "util/clock.h"
 #include "util/fileio.h"
 
-const char *dcsim__bench_level_name(int lv) {
-  static const char *const levels[4] = { "L1", "L2", "L3", "DRAM" };
-  return lv >= 0 && lv < 4 ? levels[lv] : "";
-}
-
 /* ---- machine facts ---- */
 
 static void machine_info(bench_run *R) {

@@ -1,7 +1,6 @@
 /* bench_tables.c — `dcsim bench`'s calibration directory: the table CSVs (median, min, max,
  * dispersion, re-measured repetitions and flags), machine.xml, loops.csv (with the fit weights)
  * and the bench-kernels dwarf (doc/calibration.md "dcsim bench"). */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,17 +10,6 @@
 #include "dcsim/strutil.h"
 #include "util/csv.h"
 #include "util/xmledit.h"
-
-FILE *dcsim__bench_open_out(const bench_run *R, const char *file, char *path, size_t size,
-                            dcsim_error *err) {
-  if (dcsim_bufprintf(path, size, "%s/%s", R->o->out_dir, file)) {
-    DCSIM_ERR(err, DCSIM_ERANGE, R->o->out_dir, 0, "path too long");
-    return NULL;
-  }
-  FILE *f = fopen(path, "w");
-  if (!f) DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot write: %s", strerror(errno));
-  return f;
-}
 
 static int is_table(const bench_point *p, int q) {
   return q == 0
