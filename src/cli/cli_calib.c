@@ -12,6 +12,7 @@
 #include "dcsim/calib_gpu.h"
 #include "dcsim/calib_gpubench.h"
 #include "dcsim/calib_import.h"
+#include "dcsim/calib_report.h"
 #include "dcsim/calib_scaling.h"
 #include "dcsim/calib_template.h"
 #include "dcsim/catalog.h"
@@ -187,40 +188,6 @@ out:
   return rc;
 }
 
-/* The fitted <energy-coefficients> and <power-activity> elements: every text (the CSV's path, the
- * profile's name, --source) through the one XML escaping (dcsim__xml_escape). */
-static void energy_xml(FILE *f, const dcsim_args *a, const dcsim_energy_fit *ef, dcsim_fit_method m,
-                       const char *cpu) {
-  const char *user = dcsim_arg(a, "source");
-  fprintf(f,
-          "<energy-coefficients pkg-U=\"%.7g\" pkg-S=\"%.7g\" dram-X=\"%.7g\" dram-Y=\"%.7g\" "
-          "source=\"",
-          ef->pkg_U, ef->pkg_S, ef->dram_X, ef->dram_Y);
-  if (user)
-    dcsim__xml_escape(f, user);
-  else {
-    fputs("fitted: dcsim calibrate energy ", f);
-    dcsim__xml_escape(f, a->positional[1]);
-    fprintf(f, " (%s) on ", dcsim_fit_method_name(m));
-    dcsim__xml_escape(f, cpu);
-  }
-  fputs("\"/>\n", f);
-  if (!ef->has_activity) return;
-  fprintf(f, "<power-activity first-core=\"%.4g\" extra-core=\"%.4g\" source=\"", ef->act_first,
-          ef->act_extra);
-  if (user)
-    dcsim__xml_escape(f, user);
-  else {
-    fputs("fitted: dcsim calibrate energy ", f);
-    dcsim__xml_escape(f, a->positional[1]);
-    fputs(" (least squares) against the full-load table of ", f);
-    dcsim__xml_escape(f, cpu);
-    fprintf(f, "; rms %.3g W, leave-one-out worst %.2f%%", ef->act_stats.rms_w,
-            100 * ef->act_stats.loo_max_rel_err);
-  }
-  fputs("\"/>\n", f);
-}
-
 /* `dcsim calibrate energy CSV --cpu P`: the fit's report, then its elements on stdout or to -o
  * (atomically). */
 static int cal_energy(const dcsim_args *a, dcsim_error *err) {
@@ -238,7 +205,8 @@ static int cal_energy(const dcsim_args *a, dcsim_error *err) {
   FILE *f = rc ? NULL : open_memstream(&text, &len);
   if (!rc && !f) rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   if (f) {
-    energy_xml(f, a, &ef, m, dcsim_cpu_profile_name(cpu));
+    dcsim_energy_fit_xml(f, &ef, m, a->positional[1], dcsim_cpu_profile_name(cpu),
+                         dcsim_arg(a, "source"));
     if (fclose(f) != 0) rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   }
   const char *outp = dcsim_arg(a, "output");
