@@ -1,7 +1,8 @@
 /* output/internal.h — what the chart files of src/output share (plot.c and plot_*.c): the gnuplot
  * script's plumbing, the colours and units of every chart, and the run recorder the Gantt and
- * power charts read. Not a public header. Ownership: a dcsim_plot_gp is the caller's; its files
- * are removed by dcsim__plot_run or dcsim__plot_cleanup. */
+ * power charts read; and what the report writers share (run_report.c, model_report.c). Not a public
+ * header. Ownership: a dcsim_plot_gp is the caller's; its files are removed by dcsim__plot_run or
+ * dcsim__plot_cleanup. */
 #ifndef DCSIM_OUTPUT_INTERNAL_H
 #define DCSIM_OUTPUT_INTERNAL_H
 
@@ -11,6 +12,7 @@
 #include <stdio.h>
 
 #include "dcsim/error.h"
+#include "dcsim/json.h"
 #include "dcsim/plot.h"
 
 /* A gnuplot script being written in a temporary directory (dcsim__plot_open .. _run). */
@@ -79,5 +81,10 @@ const char *dcsim__plot_energy_unit(double emax, double *scale);
 const char *dcsim__plot_time_unit(double t_s, double *scale);
 /* The node group of a global node number. */
 size_t dcsim__plot_group_of(const dcsim_scenario *s, uint32_t node);
+
+/* The JSON members naming the model mode of flags (DCSIM_MODEL_*, dcsim/model.h): "model" ("d35"
+ * or "default"), then "threading": "ideal" only under DCSIM_MODEL_HW_THREADS (earlier outputs
+ * unchanged). One rule for a run, a prediction and a node scan (model_report.c). */
+void dcsim__json_model_mode(dcsim_json *j, unsigned flags);
 
 #endif

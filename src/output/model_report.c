@@ -12,7 +12,14 @@
 #include "dcsim/numfmt.h"
 #include "dcsim/repro.h"
 #include "dcsim/strutil.h"
+#include "output/internal.h"
 #include "util/csv.h"
+
+void dcsim__json_model_mode(dcsim_json *j, unsigned flags) {
+  dcsim_json_key_str(j, "model", flags & DCSIM_MODEL_D35 ? "d35" : "default");
+  if (flags & DCSIM_MODEL_HW_THREADS) /* only then: earlier outputs unchanged */
+    dcsim_json_key_str(j, "threading", "ideal");
+}
 
 /* What limits a loop: a loop with no work and no traffic (W = Q = 0) is empty, not bound. */
 static const char *bound_name(const dcsim_loop_part *lp) {
@@ -342,9 +349,7 @@ void dcsim_model_report_json(const dcsim_model_req *rq, const dcsim_prediction *
     dcsim_json_num(&j, p->energy_j);
   else
     dcsim_json_null(&j);
-  dcsim_json_key_str(&j, "model", rq->flags & DCSIM_MODEL_D35 ? "d35" : "default");
-  if (rq->flags & DCSIM_MODEL_HW_THREADS) /* only then: earlier outputs unchanged */
-    dcsim_json_key_str(&j, "threading", "ideal");
+  dcsim__json_model_mode(&j, rq->flags);
   dcsim_json_key(&j, "energy_covers");
   if (p->has_energy)
     dcsim_json_str(&j, p->energy_scope);
@@ -418,9 +423,7 @@ void dcsim_node_scan_json(const dcsim_model_req *rq, const dcsim_node_scan *S,
   dcsim_json_key_num(&j, "net_s_per_byte", rq->net_s_per_byte);
   dcsim_json_key_num(&j, "net_latency_s", rq->net_latency_s);
   dcsim_json_key_num(&j, "overlap", S->overlap);
-  dcsim_json_key_str(&j, "model", rq->flags & DCSIM_MODEL_D35 ? "d35" : "default");
-  if (rq->flags & DCSIM_MODEL_HW_THREADS) /* only then: earlier outputs unchanged */
-    dcsim_json_key_str(&j, "threading", "ideal");
+  dcsim__json_model_mode(&j, rq->flags);
   dcsim_prov_json_member(&j, S->time_prov, S->has_e ? &S->energy_prov : NULL);
   dcsim_json_key(&j, "scan");
   dcsim_json_arr_begin(&j);

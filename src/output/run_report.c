@@ -18,6 +18,7 @@
 #include "dcsim/strutil.h"
 #include "dcsim/trace.h"
 #include "dcsim/wmsconf.h"
+#include "output/internal.h"
 #include "util/csv.h"
 
 static void json_task_types(dcsim_json *j, const dcsim_scenario *s);
@@ -112,9 +113,7 @@ static void json_totals(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
   dcsim_json_key_num(j, "utilisation", busy_fraction(st));
   if (run_id > 0) dcsim_json_key_int(j, "run_id", run_id);
   dcsim_json_key_num(j, "allocated", ms->allocated);
-  dcsim_json_key_str(j, "model", s->model_flags & DCSIM_MODEL_D35 ? "d35" : "default");
-  if (s->model_flags & DCSIM_MODEL_HW_THREADS) /* only then: earlier outputs unchanged */
-    dcsim_json_key_str(j, "threading", "ideal");
+  dcsim__json_model_mode(j, s->model_flags);
   dcsim_json_key_str(j, "energy_covers", dcsim_scenario_energy_scope(s));
   dcsim_prov tprov, eprov;
   dcsim_scenario_provenance(s, &tprov, &eprov);
