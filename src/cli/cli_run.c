@@ -42,7 +42,22 @@ typedef struct run_out {
   int kwh_default;      /* no --kwh-price: the tariff is printed with its year and source */
   dcsim_cost held, centre;
   double band_t[2], band_e[2]; /* uncertainty bands as factors of a time and an energy (bands.h) */
+  size_t *order;               /* --sort: the jobs' order in the tables (NULL: as simulated) */
 } run_out;
+
+/* the k-th job of the tables (--sort) */
+#define JOB_AT(o, k) ((o)->order ? (o)->order[k] : (k))
+
+/* --sort KEY (dcsim/metrics.h): checked before the run (o->st NULL), the order after it */
+static int run_sort(const dcsim_args *a, run_out *o, dcsim_error *err) {
+  const char *key = dcsim_arg(a, "sort");
+  if (!key) return 0;
+  if (o->st && !(o->order = malloc((o->st->n_jobs ? o->st->n_jobs : 1) * sizeof *o->order)))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, NULL, 0, "out of memory sorting the workflows");
+  int rc = dcsim_run_job_order(o->s, o->st, &o->cost, key, o->order, err);
+  if (rc) dcsim_error_at(err, NULL, dcsim_arg_index(a, "sort"));
+  return rc;
+}
 
 static void json_task_types(dcsim_json *j, const dcsim_scenario *s);
 
@@ -89,7 +104,7 @@ static int run_bands(run_out *o, dcsim_error *err) {
 /* v with the digits its band (factors f) supports, in a buffer living to the end of the block */
 static char *banded(char *buf, size_t size, double v, const double f[2]) {
   const double band[2] = { v * f[0], v * f[1] };
-  return dcsim_fmt_sig(buf, size, v, dcsim_band_digits(v, band));
+  return dcsim_fmt_value(buf, size, v, band, NULL);
 }
 #define BANDED(v, f) banded((char[48]){ 0 }, 48, (v), (f))
 
@@ -540,7 +555,8 @@ static void print_csv(const run_out *o) {
       "task_energy_j,held_idle_j,tasks,flow_s,slowdown,bounded_slowdown,boot_wait_s,"
       "trace_job,procs,cost_usd,cost_note,kind,time_band_low_s,time_band_high_s,energy_band_low_j,"
       "energy_band_high_j\n");
-  for (size_t k = 0; k < st->n_jobs; k++) {
+  for (size_t i = 0; i < st->n_jobs; i++) {
+    size_t k = JOB_AT(o, i);
     const dcsim_job_stats *js = &st->jobs[k];
     const dcsim_job *jb = &s->jobs[k];
     dcsim_job_metrics m = dcsim_metrics_job(js);
@@ -622,12 +638,14 @@ static void text_cost(const run_out *o) {
   /* the default tariff with its year and source (dcsim/cost.h), issue 40 */
   const char *tariff_src = o->kwh_default ? " (default: US industrial average of 2011, EIA)" : "";
   if (o->held.known) {
+    const double parts[] = { o->held.energy_usd, o->held.hardware_usd };
+    char pt[2][48]; /* the parts add up to the cost as printed (numfmt.h) */
     run_cost_band(o, o->held.usd, band);
+    dcsim_fmt_band_sum(cb, sizeof cb, o->held.usd, band, NULL, parts, 2, pt[0], 48);
     printf(
         "cost                %s USD of what the jobs held (energy %s, hardware %s, at %s USD/kWh%s "
         "over %s years)",
-        dcsim_fmt_band(cb, sizeof cb, o->held.usd, band, NULL), DCSIM_SIG(o->held.energy_usd),
-        DCSIM_SIG(o->held.hardware_usd), DCSIM_SIG(o->cost.kwh_usd), tariff_src,
+        cb, pt[0], pt[1], DCSIM_SIG(o->cost.kwh_usd), tariff_src,
         DCSIM_SIG(o->cost.lifetime_years));
   } else {
     dcsim_cost_reason(&o->held, note, sizeof note);
@@ -664,8 +682,8 @@ static void text_summary(const run_out *o) {
   else
     printf("energy-to-solution  %s (%s kWh), of which %s idle on nodes no job held\n",
            dcsim_fmt_band(ebs, sizeof ebs, st->energy_j, eb, "J"),
-           dcsim_fmt_sig((char[48]){ 0 }, 48, st->energy_j / 3.6e6,
-                         dcsim_band_digits(st->energy_j, eb)),
+           dcsim_fmt_value((char[48]){ 0 }, 48, st->energy_j / 3.6e6,
+                           (const double[2]){ eb[0] / 3.6e6, eb[1] / 3.6e6 }, NULL),
            DCSIM_SI(st->unallocated_idle_j, "J"));
   printf("energy covers       %s\n", dcsim_scenario_energy_scope(s));
   text_cost(o);
@@ -697,28 +715,47 @@ static void text_tables(const run_out *o) {
   printf("%-20s %4s %10s %10s %12s %14s %14s %14s\n", "workflow", "inst", "submit [s]", "wait [s]",
          "TTS [s]", "energy [J]", "tasks [J]", "held idle [J]");
   size_t shown = st->n_jobs > 50 ? 50 : st->n_jobs;
-  for (size_t k = 0; k < shown; k++) {
+  for (size_t i = 0; i < shown; i++) {
+    size_t k = JOB_AT(o, i);
     const dcsim_job_stats *js = &st->jobs[k];
+    /* energy = tasks + held idle, as printed (numfmt.h) */
+    const double eband[2] = { js->energy_j * o->band_e[0], js->energy_j * o->band_e[1] },
+                 parts[] = { js->task_energy_j, dcsim_num_diff(js->energy_j, js->task_energy_j) };
+    double r[2];
+    int pe;
+    double e =
+        dcsim_round_sum(js->energy_j, dcsim_band_digits(js->energy_j, eband), parts, 2, r, &pe);
     printf("%-20s %4u %10s %10s %12s %14s %14s %14s\n", s->wfs[s->jobs[k].wf].wf->name,
            s->jobs[k].instance, DCSIM_SIG((double)js->submit_ns * 1e-9),
            DCSIM_SIG((double)(js->start_ns - js->submit_ns) * 1e-9),
            BANDED((double)(js->end_ns - js->submit_ns) * 1e-9, o->band_t),
-           BANDED(js->energy_j, o->band_e), BANDED(js->task_energy_j, o->band_e),
-           BANDED(dcsim_num_diff(js->energy_j, js->task_energy_j), o->band_e));
+           dcsim_fmt_place((char[48]){ 0 }, 48, e, pe, NULL),
+           dcsim_fmt_place((char[48]){ 0 }, 48, r[0], pe, NULL),
+           dcsim_fmt_place((char[48]){ 0 }, 48, r[1], pe, NULL));
   }
   if (shown < st->n_jobs)
     printf("... %zu more (see --format json or csv, or the database)\n", st->n_jobs - shown);
   printf("\n%-12s %6s %14s %14s %12s %12s %14s\n", "node group", "nodes", "energy [J]",
          "busy [node-s]", "utilisation", "held", "mean [W/node]");
+  /* the groups' energies add up to the energy-to-solution as printed (numfmt.h) */
+  double *ge = malloc(2 * (st->n_groups ? st->n_groups : 1) * sizeof *ge),
+         *gr = ge ? ge + st->n_groups : NULL;
+  int gp = 0;
+  for (size_t g = 0; ge && g < st->n_groups; g++) ge[g] = st->groups[g].energy_j;
+  const double eb[2] = { st->energy_j * o->band_e[0], st->energy_j * o->band_e[1] };
+  if (ge)
+    dcsim_round_sum(st->energy_j, dcsim_band_digits(st->energy_j, eb), ge, st->n_groups, gr, &gp);
   for (size_t g = 0; g < st->n_groups; g++) {
     const dcsim_node_group *ng = s->groups[g].g;
     const dcsim_group_stats *gs = &st->groups[g];
     printf("%-12s %6u %14s %14s %11.1f%% %11.1f%% %14s\n", ng->name, ng->count,
-           BANDED(gs->energy_j, o->band_e), DCSIM_SIG(gs->busy_node_s),
-           mk > 0 ? 100 * gs->busy_node_s / (mk * ng->count) : 0,
+           ge ? dcsim_fmt_place((char[48]){ 0 }, 48, gr[g], gp, NULL)
+              : BANDED(gs->energy_j, o->band_e),
+           DCSIM_SIG(gs->busy_node_s), mk > 0 ? 100 * gs->busy_node_s / (mk * ng->count) : 0,
            mk > 0 ? 100 * gs->alloc_node_s / (mk * ng->count) : 0,
            DCSIM_SIG(mk > 0 ? gs->energy_j / (mk * ng->count) : 0));
   }
+  free(ge);
   if (o->db) printf("\nresults     %s, run %lld\n", o->db, (long long)o->run_id);
 }
 
@@ -981,7 +1018,7 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   char price_names[16][64];
   if ((rc = dcsim_arg_format(a, formats, &fmt, err)) || (rc = check_outputs(a, &rf, err)) ||
       (rc = run_policy(a, &o.jp, &o.tp, err)) || (rc = run_options(a, o.tp, &so, &eo, err)) ||
-      (rc = dcsim_cli_budget(a, &budget, err)))
+      (rc = dcsim_cli_budget(a, &budget, err)) || (rc = run_sort(a, &o, err)))
     goto out;
   so.budget = &budget;
   o.kwh_default = !dcsim_arg(a, "kwh-price");
@@ -1026,7 +1063,8 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   dcsim_cost_of_run(s, o.st, &o.cost, DCSIM_COST_HELD, &o.held);
   dcsim_cost_of_run(s, o.st, &o.cost, DCSIM_COST_CENTRE, &o.centre);
   if ((rc = dcsim_cost_check_figures(s, o.st, &o.held, a->positional[0], err)) ||
-      (rc = dcsim_cost_check_figures(s, o.st, &o.centre, a->positional[0], err)))
+      (rc = dcsim_cost_check_figures(s, o.st, &o.centre, a->positional[0], err)) ||
+      (rc = run_sort(a, &o, err)))
     goto out;
   dcsim_cli_stage(&ld, DCSIM_CLI_STAGE_OUTPUT);
   const char *saved =
@@ -1060,6 +1098,7 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
     rc = DCSIM_CLI_DEADLINE_MISSED;
   }
 out:
+  free(o.order);
   dcsim_repro_release(&o.rp);
   dcsim_plot_trace_free(k.trace);
   dcsim_taskcsv_close(k.tasks);
