@@ -113,7 +113,12 @@ static void test_sum(void) {
   CHECK_STR(b, "2.66 MJ [1.5 MJ, 4 MJ]");
   CHECK_STR(pt[0], "2.66 MJ");
   CHECK_STR(pt[1], "0 J");
-  /* parts that are not the total's parts are not forced onto it */
+  /* parts that are not the total's parts are not forced onto it: printed as any number */
+  const double lb[2] = { 250, 350 };
+  dcsim_fmt_band_sum(b, sizeof b, 300.4, lb, NULL, (const double[]){ 100.123456, 50 }, 2, pt[0],
+                     sizeof pt[0]);
+  CHECK_STR(b, "300 [250, 350]");
+  CHECK_STR(pt[0], "100.123");
   const double wrong[] = { 100, 50 };
   CHECK_REL(dcsim_round_sum(300.4, 3, wrong, 2, r, &pe), 300.0, 1e-12);
   CHECK_REL(r[0], 100, 1e-12);
@@ -125,10 +130,38 @@ static void test_sum(void) {
   CHECK(isnan(dcsim_round_sum(NAN, 3, two, 2, r, &pe)));
 }
 
+/* the property on 2000 made-up sums (a fixed LCG: the same every run): the rounded parts sum to
+ * the returned total, which is the total rounded to its place; each part moved by less than one
+ * unit of the place */
+static void test_sum_property(void) {
+  unsigned long long s = 2385;
+  int bad = 0;
+  for (int k = 0; k < 2000; k++) {
+    double parts[5], r[5], total = 0;
+    size_t n = 2 + (size_t)(k % 4);
+    for (size_t i = 0; i < n; i++) {
+      s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+      double u = (double)(s >> 11) / 9007199254740992.0; /* [0, 1) */
+      parts[i] = pow(10, 6 * u - 2) * (1 + u);           /* 0.01 .. 2e4 */
+      total += parts[i];
+    }
+    int digits = 3 + k % 4, pe;
+    double t = dcsim_round_sum(total, digits, parts, n, r, &pe), place = pow(10, pe), sum = 0;
+    for (size_t i = 0; i < n; i++) {
+      sum += r[i];
+      bad += fabs(r[i] - parts[i]) >= place * (1 + 1e-9);
+    }
+    bad += fabs(sum - t) > 1e-9 * place * (double)n;              /* the parts add up */
+    bad += fabs(t - round(total / place) * place) > 1e-6 * place; /* the total is rounded */
+  }
+  CHECK(bad == 0);
+}
+
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
   test_band();
   test_sum();
+  test_sum_property();
   test_sig();
   test_si();
   test_noise_plural();

@@ -66,7 +66,9 @@ double dcsim_round_sum(double total, int digits, const double *parts, size_t n, 
 char *dcsim_fmt_place(char *buf, size_t size, double x, int place_exp, const char *unit);
 /* dcsim_fmt_band for a total of n parts (n <= DCSIM_MAX_PARTS): the total is the sum of the parts
  * as dcsim_round_sum rounds them to the total's place, and part i is written, as dcsim_fmt_place
- * writes it, to part_buf + i * part_size: "267 J [130 J, 590 J]" of "115 J", "22 J", "130 J". */
+ * writes it, to part_buf + i * part_size: "267 J [130 J, 590 J]" of "115 J", "22 J", "130 J".
+ * Parts that do not sum to the total (beyond 10^-9) are not its parts: the total is printed as
+ * dcsim_fmt_band prints it and each part with DCSIM_NUM_DIGITS, as dcsim_fmt_si / _sig. */
 char *dcsim_fmt_band_sum(char *buf, size_t size, double total, const double band[2],
                          const char *unit, const double *parts, size_t n, char *part_buf,
                          size_t part_size);

@@ -570,12 +570,13 @@ static void scan_text(const dcsim_model_req *rq, const node_scan *S, const char 
   printf("\n%8s %24s %14s %14s %28s\n", "nodes", "time [s] [band]", "compute [s]", "comm [s]",
          "energy [J] [band]");
   for (size_t i = 0; i < S->n; i++) {
-    char tb[96], eb[96] = "-";
+    char tb[96], eb[96] = "-",
+                 pt[2][48]; /* time = compute + comm (no overlap) adds up as printed */
     const model_bands mb = scan_band(S, i);
-    dcsim_fmt_band(tb, sizeof tb, S->t[i], mb.time, NULL);
+    const double parts[] = { S->comp[i], S->comm[i] };
+    dcsim_fmt_band_sum(tb, sizeof tb, S->t[i], mb.time, NULL, parts, 2, pt[0], 48);
     if (S->has_e) dcsim_fmt_band(eb, sizeof eb, S->e[i], mb.energy, NULL);
-    printf("%8u %24s %14s %14s %28s%s%s\n", S->nodes[i], tb, DCSIM_SIG(S->comp[i]),
-           DCSIM_SIG(S->comm[i]), eb,
+    printf("%8u %24s %14s %14s %28s%s%s\n", S->nodes[i], tb, pt[0], pt[1], eb,
            b->reached && i == b->balance ? "  <- balance point: more nodes are not faster" : "",
            S->has_e && i == b->energy_min ? "  <- least energy" : "");
   }

@@ -130,14 +130,19 @@ static double scale(double units, int e) {
   return e >= 0 ? units * pow(10, e) : units / pow(10, -e);
 }
 
+/* whether the parts sum to the total, to 10^-9 of the largest */
+static int is_sum(double total, const double *parts, size_t n) {
+  double sum = 0, size = fabs(total);
+  for (size_t i = 0; i < n; i++) sum += parts[i], size = fmax(size, fabs(parts[i]));
+  return isfinite(total) && n > 0 && fabs(sum - total) <= 1e-9 * size;
+}
+
 double dcsim_round_sum(double total, int digits, const double *parts, size_t n, double *out,
                        int *place_exp) {
   digits = digits < 1 ? 1 : digits > 17 ? 17 : digits;
   int p = total != 0 && isfinite(total) ? (int)floor(log10(fabs(total))) - digits + 1 : 0;
   if (place_exp) *place_exp = p;
-  double sum = 0, size = fabs(total);
-  for (size_t i = 0; i < n; i++) sum += parts[i], size = fmax(size, fabs(parts[i]));
-  if (!isfinite(total) || n == 0 || fabs(sum - total) > 1e-9 * size) {
+  if (!is_sum(total, parts, n)) {
     /* not a sum of these parts: nothing to share out; each rounded to the place on its own */
     for (size_t i = 0; i < n; i++)
       out[i] =
@@ -180,6 +185,14 @@ char *dcsim_fmt_band_sum(char *buf, size_t size, double total, const double band
   double r[DCSIM_MAX_PARTS];
   int p;
   if (n > DCSIM_MAX_PARTS) n = DCSIM_MAX_PARTS;
+  if (!is_sum(total, parts, n)) { /* not its parts: each printed as any number */
+    for (size_t i = 0; i < n; i++)
+      if (unit)
+        dcsim_fmt_si(part_buf + i * part_size, part_size, parts[i], DCSIM_NUM_DIGITS, unit);
+      else
+        dcsim_fmt_sig(part_buf + i * part_size, part_size, parts[i], DCSIM_NUM_DIGITS);
+    return dcsim_fmt_band(buf, size, total, band, unit);
+  }
   double t = dcsim_round_sum(total, dcsim_band_digits(total, band), parts, n, r, &p);
   for (size_t i = 0; i < n; i++)
     dcsim_fmt_place(part_buf + i * part_size, part_size, r[i], p, unit);
