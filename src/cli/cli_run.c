@@ -675,16 +675,20 @@ static void text_summary(const run_out *o) {
          unknown ? "unknown" : epb);
   double mk = (double)st->makespan_ns * 1e-9, tb[2] = { mk * o->band_t[0], mk * o->band_t[1] },
          eb[2] = { st->energy_j * o->band_e[0], st->energy_j * o->band_e[1] };
-  char tbs[160], ebs[160];
+  char tbs[160], ebs[160], idle[2][64];
   printf("time-to-solution    %s s\n", dcsim_fmt_band(tbs, sizeof tbs, mk, tb, NULL));
   if (unknown && !isfinite(st->energy_j)) /* issue 38: the time alone */
     printf("energy-to-solution  unknown: %s\n", unknown);
-  else
-    printf("energy-to-solution  %s (%s kWh), of which %s idle on nodes no job held\n",
-           dcsim_fmt_band(ebs, sizeof ebs, st->energy_j, eb, "J"),
-           dcsim_fmt_value((char[48]){ 0 }, 48, st->energy_j / 3.6e6,
-                           (const double[2]){ eb[0] / 3.6e6, eb[1] / 3.6e6 }, NULL),
-           DCSIM_SI(st->unallocated_idle_j, "J"));
+  else /* held + idle on nodes no job held, the part at the total's place (numfmt.h) */
+    printf(
+        "energy-to-solution  %s (%s kWh), of which %s idle on nodes no job held\n",
+        dcsim_fmt_band_sum(ebs, sizeof ebs, st->energy_j, eb, "J",
+                           (const double[]){ dcsim_num_diff(st->energy_j, st->unallocated_idle_j),
+                                             st->unallocated_idle_j },
+                           2, idle[0], sizeof idle[0]),
+        dcsim_fmt_value((char[48]){ 0 }, 48, st->energy_j / 3.6e6,
+                        (const double[2]){ eb[0] / 3.6e6, eb[1] / 3.6e6 }, NULL),
+        idle[1]);
   printf("energy covers       %s\n", dcsim_scenario_energy_scope(s));
   text_cost(o);
   printf("utilisation         %.1f %% of node time running tasks\n", 100 * busy_fraction(st));
