@@ -48,26 +48,120 @@ static void test_noise_plural(void) {
   CHECK_STR(dcsim_plural(8, "point", "points"), "points");
 }
 
-/* a value with a band prints no more digits than the band supports (dcsim/bands.h) */
+/* a value with a band prints at least 3 significant digits; the band's ends no more than the band
+ * supports, rounded outwards (dcsim/bands.h, issue 40) */
 static void test_band(void) {
   char b[160];
   const double t[2] = { 115.6, 124.98 }, e[2] = { 1.6e6, 4.7e6 }, none[2] = { 117.72, 117.72 };
   CHECK(dcsim_band_digits(120.101, t) == 3);   /* half-width 4.7: the units digit */
-  CHECK(dcsim_band_digits(3.05e6, e) == 1);    /* half-width 1.55e6: the millions */
+  CHECK(dcsim_band_digits(3.05e6, e) == 3);    /* half-width 1.55e6 supports 1: at least 3 */
   CHECK(dcsim_band_digits(117.72, none) == 6); /* no band: the usual 6 */
+  const double n[2] = { 117.70, 117.74 };
+  CHECK(dcsim_band_digits(117.7234, n) == 5); /* half-width 0.02: the hundredths */
   CHECK_STR(dcsim_fmt_band(b, sizeof b, 120.101, t, NULL), "120 [115, 125]"); /* ends outwards */
   CHECK_STR(dcsim_fmt_band(b, sizeof b, 3.05e6, e, "J"),
-            "3 MJ [1.6 MJ, 4.7 MJ]"); /* ends: 2 digits */
+            "3.05 MJ [1.6 MJ, 4.7 MJ]"); /* ends: 2 digits */
   const double g[2] = { 9.59, 14.53 };
-  CHECK_STR(dcsim_fmt_band(b, sizeof b, 11.8637, g, NULL), "12 [9.5, 15]");
-  /* an end rounded to the nearest would say 400 [400, 600]: the band's low end is 354 */
+  CHECK_STR(dcsim_fmt_band(b, sizeof b, 11.8637, g, NULL), "11.9 [9.5, 15]");
+  /* an end rounded to the nearest would say 438 [400, 600]: the band's low end is 354 */
   const double k[2] = { 354.2506637, 583.8121086 };
-  CHECK_STR(dcsim_fmt_band(b, sizeof b, 438.4290392, k, NULL), "400 [350, 590]");
+  CHECK_STR(dcsim_fmt_band(b, sizeof b, 438.4290392, k, NULL), "438 [350, 590]");
+  /* the issue's example: ectrans-lam alaro on one Gold 6148 core */
+  const double tl[2] = { 1.8, 2.9 }, el[2] = { 133.4, 583.1 };
+  CHECK_STR(dcsim_fmt_band(b, sizeof b, 2.4875, tl, NULL), "2.49 [1.8, 2.9]");
+  CHECK_STR(dcsim_fmt_band(b, sizeof b, 266.9291, el, "J"), "267 J [130 J, 590 J]");
+  CHECK_STR(dcsim_fmt_band(b, sizeof b, 2.603867, tl, NULL), "2.60 [1.8, 2.9]"); /* 3 digits */
+  CHECK_STR(dcsim_fmt_value(b, sizeof b, 2.603867, tl, NULL), "2.60");
+  const double wide[2] = { 0.6e6, 2.3e6 };
+  CHECK_STR(dcsim_fmt_value(b, sizeof b, 1.2e6, wide, "J"), "1.20 MJ");
+}
+
+/* a total printed with its parts equals the sum of the printed parts (largest remainder) */
+static void test_sum(void) {
+  char b[160], pt[4][64];
+  double r[4];
+  int pe;
+  /* 266.9291 J = PKG 115.36 + DRAM 21.8971 + base 129.672: each rounded to the nearest would say
+   * 115 + 22 + 130 = 267; here the remainders decide nothing new */
+  const double el[2] = { 133.4, 583.1 }, parts[] = { 115.36, 21.8971, 129.6720 };
+  dcsim_fmt_band_sum(b, sizeof b, 266.9291, el, "J", parts, 3, pt[0], sizeof pt[0]);
+  CHECK_STR(b, "267 J [130 J, 590 J]");
+  CHECK_STR(pt[0], "115 J");
+  CHECK_STR(pt[1], "22 J");
+  CHECK_STR(pt[2], "130 J");
+  /* three parts of 1.4 each: to the nearest 1 + 1 + 1 = 3 against a total of 4.2 -> 4; largest
+   * remainder gives one part the unit (the first of equal remainders) */
+  const double thirds[] = { 1.4, 1.4, 1.4 };
+  CHECK_REL(dcsim_round_sum(4.2, 1, thirds, 3, r, &pe), 4.0, 1e-12);
+  CHECK(pe == 0);
+  CHECK_REL(r[0], 2.0, 1e-12);
+  CHECK_REL(r[1], 1.0, 1e-12);
+  CHECK_REL(r[2], 1.0, 1e-12);
+  /* to a decimal place: 12.345 + 0.0551 + 7.6199 = 20.02 at 3 digits -> 20.0 = 12.3 + 0.1 + 7.6 */
+  const double small[] = { 12.345, 0.0551, 7.6199 };
+  double t = dcsim_round_sum(12.345 + 0.0551 + 7.6199, 3, small, 3, r, &pe);
+  CHECK(pe == -1);
+  CHECK_REL(t, 20.0, 1e-12);
+  CHECK_STR(dcsim_fmt_place(b, sizeof b, r[0], pe, NULL), "12.3");
+  CHECK_STR(dcsim_fmt_place(b, sizeof b, r[1], pe, NULL), "0.1");
+  CHECK_STR(dcsim_fmt_place(b, sizeof b, r[2], pe, NULL), "7.6");
+  CHECK_STR(dcsim_fmt_place(b, sizeof b, t, pe, NULL), "20.0"); /* the zero is a digit */
+  CHECK_REL(r[0] + r[1] + r[2], t, 1e-12);
+  /* a part that rounds to nothing prints 0; SI prefixes as dcsim_fmt_si */
+  const double big[] = { 2.6634e6, 1234.5 }, bb[2] = { 1.5e6, 4e6 };
+  dcsim_fmt_band_sum(b, sizeof b, 2.6634e6 + 1234.5, bb, "J", big, 2, pt[0], sizeof pt[0]);
+  CHECK_STR(b, "2.66 MJ [1.5 MJ, 4 MJ]");
+  CHECK_STR(pt[0], "2.66 MJ");
+  CHECK_STR(pt[1], "0 J");
+  /* parts that are not the total's parts are not forced onto it: printed as any number */
+  const double lb[2] = { 250, 350 };
+  dcsim_fmt_band_sum(b, sizeof b, 300.4, lb, NULL, (const double[]){ 100.123456, 50 }, 2, pt[0],
+                     sizeof pt[0]);
+  CHECK_STR(b, "300 [250, 350]");
+  CHECK_STR(pt[0], "100.123");
+  const double wrong[] = { 100, 50 };
+  CHECK_REL(dcsim_round_sum(300.4, 3, wrong, 2, r, &pe), 300.0, 1e-12);
+  CHECK_REL(r[0], 100, 1e-12);
+  /* no band: 6 digits, and a total of NaN stays NaN */
+  const double none[2] = { 42.123456, 42.123456 }, two[] = { 40.1000004, 2.0234556 };
+  dcsim_fmt_band_sum(b, sizeof b, 42.123456, none, NULL, two, 2, pt[0], sizeof pt[0]);
+  CHECK_STR(pt[0], "40.1000"); /* to the total's place: 40.1000 + 2.0235 = 42.1235 */
+  CHECK_STR(pt[1], "2.0235");  /* 40.1000004 + 2.0234556: the unit to the larger remainder */
+  CHECK(isnan(dcsim_round_sum(NAN, 3, two, 2, r, &pe)));
+}
+
+/* the property on 2000 made-up sums (a fixed LCG: the same every run): the rounded parts sum to
+ * the returned total, which is the total rounded to its place; each part moved by less than one
+ * unit of the place */
+static void test_sum_property(void) {
+  unsigned long long s = 2385;
+  int bad = 0;
+  for (int k = 0; k < 2000; k++) {
+    double parts[5], r[5], total = 0;
+    size_t n = 2 + (size_t)(k % 4);
+    for (size_t i = 0; i < n; i++) {
+      s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+      double u = (double)(s >> 11) / 9007199254740992.0; /* [0, 1) */
+      parts[i] = pow(10, 6 * u - 2) * (1 + u);           /* 0.01 .. 2e4 */
+      total += parts[i];
+    }
+    int digits = 3 + k % 4, pe;
+    double t = dcsim_round_sum(total, digits, parts, n, r, &pe), place = pow(10, pe), sum = 0;
+    for (size_t i = 0; i < n; i++) {
+      sum += r[i];
+      bad += fabs(r[i] - parts[i]) >= place * (1 + 1e-9);
+    }
+    bad += fabs(sum - t) > 1e-9 * place * (double)n;              /* the parts add up */
+    bad += fabs(t - round(total / place) * place) > 1e-6 * place; /* the total is rounded */
+  }
+  CHECK(bad == 0);
 }
 
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
   test_band();
+  test_sum();
+  test_sum_property();
   test_sig();
   test_si();
   test_noise_plural();

@@ -3,12 +3,29 @@
 #include "check.h"
 #include "dcsim/stats.h"
 
+#include <math.h>
+
 /* n errors -0.19, -0.17, ..., spread so that each rank is a distinct value */
 static void fill(double *lo, double *hi, size_t n) {
   for (size_t i = 0; i < n; i++) lo[i] = hi[i] = 0.0237 * (double)((i * 7) % n) - 0.19;
 }
 
+/* the one sort of the printed tables (--sort): increasing, ties in row order, NaN last */
+static void test_sort_order(void) {
+  const double key[7] = { 2.385, NAN, -1.25, 2.385, 0.5, NAN, -7.75 };
+  size_t order[7];
+  CHECK(dcsim_sort_order(key, 7, order) == 0);
+  const size_t want[7] = { 6, 2, 4, 0, 3, 1, 5 };
+  for (size_t i = 0; i < 7; i++) CHECK(order[i] == want[i]);
+  CHECK(dcsim_sort_order(key, 0, order) == 0);
+  static const char *const names[] = { "time", "energy", "cost" };
+  CHECK(dcsim_sort_key_index("energy", names, 3) == 1);
+  CHECK(dcsim_sort_key_index("Energy", names, 3) == -1);
+  CHECK(dcsim_sort_key_index(NULL, names, 3) == -1);
+}
+
 int main(void) {
+  test_sort_order();
   double v[5] = { 3.1, -2.2, 7.7, 0.4, 1.9 };
   CHECK_REL(dcsim_median(v, 5), 1.9, 1e-15);
   double w[4] = { 4, 1, 3, 2 };

@@ -36,12 +36,13 @@ _dcsim() {
     help) _dcsim_words "run model energy list calibrate bench validate sweep pareto heatmap merge roofline --man"; return ;;
     completion) _dcsim_words bash; return ;;
     run)
-      opts="--platform --policy --db --format --deadline-s --tasks-csv --gantt --power --power-off-after --dvfs-slowdown --swf-map --wms-delay-s --wms-dispatch-s --io-bw-bps --wms --wms-file --bucket-s --threading --d35 --strict --max-tasks --max-memory --quiet --price --kwh-price --lifetime-years --help"
+      opts="--platform --policy --db --format --deadline-s --tasks-csv --gantt --power --power-off-after --dvfs-slowdown --swf-map --wms-delay-s --wms-dispatch-s --io-bw-bps --wms --wms-file --bucket-s --threading --d35 --strict --max-tasks --max-memory --quiet --price --kwh-price --lifetime-years --sort --help"
       case $prev in
         --policy) _dcsim_words "fcfs easy sjf heft energy fcfs+heft fcfs+energy easy+heft easy+energy sjf+heft sjf+energy"; return ;;
         --format) _dcsim_words "text json csv"; return ;;
         --wms) _dcsim_words "none pegasus"; return ;;
         --threading) _dcsim_words "measured ideal"; return ;;
+        --sort) _dcsim_words "submit wait time energy cost"; return ;;
       esac ;;
     model)
       opts="--dwarf --case --set --cpu --nodes --cores --freq --net-bw-bps --net-latency-s --overlap --nodes-scan --gpu --host-cpu --small-domain --gpu-power-activity --gpus --energy-form --format --threading --d35 --strict --help"
@@ -93,7 +94,7 @@ _dcsim() {
       case $prev in
       esac ;;
     sweep)
-      opts="--cpu --gpu --gpus --host-cpu --nodes --cores --freq --set --platform --policy --deadline-s --db --format --threads --plot --heatmap --title --quiet --stop-after --max-tasks --max-memory --shard --threading --d35 --strict --price --kwh-price --lifetime-years --objectives --help"
+      opts="--cpu --gpu --gpus --host-cpu --nodes --cores --freq --set --platform --policy --deadline-s --db --format --threads --plot --heatmap --title --quiet --stop-after --max-tasks --max-memory --shard --threading --d35 --strict --price --kwh-price --lifetime-years --objectives --sort --help"
       case $prev in
         --cpu) _dcsim_names cpu; return ;;
         --gpu) _dcsim_names gpu; return ;;
@@ -102,12 +103,14 @@ _dcsim() {
         --policy) _dcsim_words "fcfs easy sjf heft energy fcfs+heft fcfs+energy easy+heft easy+energy sjf+heft sjf+energy"; return ;;
         --format) _dcsim_words "text json csv"; return ;;
         --objectives) _dcsim_words "time,energy time,cost energy,cost time,energy,cost"; return ;;
+        --sort) _dcsim_words "point time energy cost"; return ;;
       esac ;;
     pareto)
-      opts="--format --out --sweep --title --objectives --help"
+      opts="--format --out --sweep --title --objectives --sort --help"
       case $prev in
         --format) _dcsim_words "text csv json svg png"; return ;;
         --objectives) _dcsim_words "time,energy time,cost energy,cost time,energy,cost"; return ;;
+        --sort) _dcsim_words "point time energy cost"; return ;;
       esac ;;
     heatmap)
       opts="--out --color --sweep --cpu --gpu --freq --title --help"

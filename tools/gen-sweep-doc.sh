@@ -20,8 +20,11 @@ cpus=xeon-e5-2697v3,xeon-gold-6148,xeon-platinum-8480+,epyc-7763,epyc-9654,nvidi
   --quiet --format csv | grep -v '^#' >"$tmp/csv"
 # one row per CPU: its 1-core point, then its whole-node point (the sweep's order: cpu, cores)
 awk -F, -v text="$tmp/text" '
-  # "3000000 [1400000, 6000000]" (J, to the digits its band supports) as "3 [1.4, 6]" (MJ)
-  function mj(s,   a) { gsub(/[][,]/, " ", s); split(s, a, " "); return sprintf("%g [%g, %g]", a[1] / 1e6, a[2] / 1e6, a[3] / 1e6) }
+  # "2580000 [1200000, 6000000]" (J; the value with at least 3 significant digits, doc/cli.md
+  # "Numbers") as "2.58 [1.2, 6]" (MJ): the value keeps its digits, trailing zeros included
+  function sig(s,   t) { t = s; sub(/^[-0.]+/, "", t); if (t !~ /\./) sub(/0+$/, "", t); gsub(/\./, "", t); return length(t) }
+  function mj(s,   a, d) { gsub(/[][,]/, " ", s); split(s, a, " "); d = sig(a[1]); if (d < 3) d = 3
+    return sprintf("%#." d "g [%g, %g]", a[1] / 1e6, a[2] / 1e6, a[3] / 1e6) }
   BEGIN {
     # the banded values of each point as dcsim prints them: "2900 [2300, 3600]"
     while ((getline l < text) > 0) {

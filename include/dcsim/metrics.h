@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 
+#include "dcsim/cost.h"
 #include "dcsim/engine.h"
 #include "dcsim/error.h"
 
@@ -44,6 +45,16 @@ typedef struct dcsim_metrics_summary {
 
 int dcsim_metrics_summarise(const dcsim_run_stats *st, dcsim_metrics_summary *out,
                             dcsim_error *err);
+
+/* --sort KEY of dcsim run's per-workflow table (text and CSV; doc/cli.md "Sorting"): fills
+ * order[0..st->n_jobs-1] with the job indices by increasing KEY: "submit" (the scenario's job
+ * order, by submission), "wait", "time" (time-to-solution, end - submit), "energy" (energy of the
+ * nodes the job held) or "cost" (dcsim_cost_of_job with `co`; unknown costs last); equal keys keep
+ * the job order. An unknown KEY is a DCSIM_EUSAGE error naming the keys (st may then be NULL: a
+ * check before the run). */
+int dcsim_run_job_order(const dcsim_scenario *s, const dcsim_run_stats *st,
+                        const dcsim_cost_opts *co, const char *key, size_t *order,
+                        dcsim_error *err);
 
 /* Fractions of bucket k of the utilisation-over-time series (its length is bucket_s, the last
  * one ends at the makespan). */

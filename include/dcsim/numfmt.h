@@ -8,7 +8,11 @@
  *   - table columns name their unit in the header and print dcsim_fmt_sig values;
  *   - counts agree with their noun: 1 node, 8 nodes (dcsim_plural);
  *   - rounding noise is zero: a difference of two nearly equal numbers (held idle energy = energy
- *     - task energy) is 0 when it is below 10^-9 of their size (dcsim_num_diff), and -0 is 0.
+ *     - task energy) is 0 when it is below 10^-9 of their size (dcsim_num_diff), and -0 is 0;
+ *   - a value with its uncertainty band has at least 3 significant digits, the band's ends the
+ *     precision the band supports (dcsim_fmt_band, issue 40);
+ *   - a total printed with its parts equals the sum of the printed parts: the parts go to the
+ *     total's decimal place by largest remainder (dcsim_round_sum, dcsim_fmt_band_sum).
  * Machine output (JSON, CSV) keeps %.10g; it only clamps the noise (dcsim_num_diff, -0).
  *
  * The formatters write into a caller buffer and return it; DCSIM_SIG(x) and DCSIM_SI(x, unit)
@@ -33,16 +37,45 @@ char *dcsim_fmt_si(char *buf, size_t size, double x, int digits, const char *uni
 /* `one` when n is 1, else `many`: printf("%u %s", n, dcsim_plural(n, "node", "nodes")). */
 const char *dcsim_plural(unsigned long long n, const char *one, const char *many);
 
-/* The significant digits a value with an uncertainty band [low, high] supports (dcsim/bands.h):
- * its last digit at the order of the band's half-width, 1..DCSIM_NUM_DIGITS (6 when the band is
- * empty). */
+/* The significant digits a central value with an uncertainty band [low, high] (dcsim/bands.h)
+ * prints with: at least DCSIM_MIN_DIGITS (the band beside it carries the uncertainty, issue 40),
+ * more when the band supports more (its last digit at the order of the band's half-width), at most
+ * DCSIM_NUM_DIGITS (6 when the band is empty). */
 int dcsim_band_digits(double x, const double band[2]);
-/* "x [low, high]": x with dcsim_band_digits() digits, each end to the same decimal place (at least
- * 2 significant digits), rounded outwards; with a unit (not NULL), each in SI form as dcsim_fmt_si:
- * "2.4 MJ [1.9 MJ, 3.5 MJ]". */
+/* "x [low, high]": x with dcsim_band_digits() digits, trailing zeros kept ("2.60": they are
+ * digits); each end to the decimal place the band
+ * supports (at least 2 significant digits), rounded outwards; with a unit (not NULL), each in SI
+ * form as dcsim_fmt_si: "2.41 MJ [1.9 MJ, 3.5 MJ]". */
 char *dcsim_fmt_band(char *buf, size_t size, double x, const double band[2], const char *unit);
 
+/* x alone as dcsim_fmt_band prints it (a table column whose band is said elsewhere): "2.60". */
+char *dcsim_fmt_value(char *buf, size_t size, double x, const double band[2], const char *unit);
+
+/* A total printed with its parts (energy = PKG + DRAM + base): the decimal place is the one of
+ * `total` printed with `digits` significant digits (its exponent in *place_exp, may be NULL); the
+ * parts are rounded to it by largest remainder, so that the rounded parts sum to the rounded total
+ * and each is within one unit of the place of its own value (doc/cli.md, "Numbers"). Writes the
+ * rounded parts to out[0..n-1] and returns their sum, the total to print. When the parts do not
+ * sum to the total (beyond 10^-9 of it), or the total is not finite, nothing is shared out: each
+ * part and the total are rounded to the place on their own (NaN and infinities stay). */
+double dcsim_round_sum(double total, int digits, const double *parts, size_t n, double *out,
+                       int *place_exp);
+/* x (a value on the place) printed to the decimal place 10^place_exp, trailing zeros kept: plain
+ * as dcsim_fmt_sig, or in SI form with a unit (not NULL): "115 J", "22 J" and "130 J" at place 0,
+ * "20.0" at place -1. */
+char *dcsim_fmt_place(char *buf, size_t size, double x, int place_exp, const char *unit);
+/* dcsim_fmt_band for a total of n parts (n <= DCSIM_MAX_PARTS): the total is the sum of the parts
+ * as dcsim_round_sum rounds them to the total's place, and part i is written, as dcsim_fmt_place
+ * writes it, to part_buf + i * part_size: "267 J [130 J, 590 J]" of "115 J", "22 J", "130 J".
+ * Parts that do not sum to the total (beyond 10^-9) are not its parts: the total is printed as
+ * dcsim_fmt_band prints it and each part with DCSIM_NUM_DIGITS, as dcsim_fmt_si / _sig. */
+char *dcsim_fmt_band_sum(char *buf, size_t size, double total, const double band[2],
+                         const char *unit, const double *parts, size_t n, char *part_buf,
+                         size_t part_size);
+
 #define DCSIM_NUM_DIGITS 6 /* the significant digits of text output */
+#define DCSIM_MIN_DIGITS 3 /* the least digits of a value printed with its band */
+#define DCSIM_MAX_PARTS  8 /* the most parts dcsim_fmt_band_sum shares a total among */
 #define DCSIM_SIG(x)     dcsim_fmt_sig((char[48]){ 0 }, 48, (x), DCSIM_NUM_DIGITS)
 #define DCSIM_SI(x, u)   dcsim_fmt_si((char[64]){ 0 }, 64, (x), DCSIM_NUM_DIGITS, (u))
 

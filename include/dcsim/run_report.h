@@ -30,6 +30,7 @@ typedef struct dcsim_run_report {
   int kwh_default;      /* no --kwh-price: the tariff is printed with its year and source */
   dcsim_cost held, centre;
   double band_t[2], band_e[2]; /* uncertainty bands as factors of a time and an energy (bands.h) */
+  size_t *order;               /* --sort: the jobs' order in the tables (NULL: as simulated) */
 } dcsim_run_report;
 
 /* The bands of the run's times and energies as factors (band_t, band_e): from the provenance of

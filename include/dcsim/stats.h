@@ -14,6 +14,14 @@ int dcsim_cmp_uint(const void *a, const void *b);
 /* The median of v[0..n), n >= 1 (the mean of the middle two for an even n); sorts v. */
 double dcsim_median(double *v, size_t n);
 
+/* The one sort of the printed tables (--sort of run, sweep and pareto; doc/cli.md "Sorting"):
+ * fills order[0..n-1] with the row indices 0..n-1 by increasing key[row]; equal keys keep their
+ * row order, and NaN keys (unknown, infeasible) come last. Returns 0, or -1 when out of memory
+ * (order is then 0..n-1). */
+int dcsim_sort_order(const double *key, size_t n, size_t *order);
+/* The index of `name` among the `n` names of a table's sort keys, or -1 when it is not one. */
+int dcsim_sort_key_index(const char *name, const char *const *names, size_t n);
+
 /* The quantile band of n >= 1 errors (issue 36, doc/models.md "Uncertainty bands"): with n
  * exchangeable errors, a new one falls between the k-th smallest and the k-th largest with
  * probability at least 1 - 2k/(n + 1) (order statistics: each of the n + 1 ranks of the new error

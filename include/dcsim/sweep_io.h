@@ -73,6 +73,13 @@ int dcsim_sweep_check_objectives(const dcsim_sweep_point *pts, size_t n, unsigne
  * NULL: no "dcsim" key, no comment lines. */
 void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n, const dcsim_repro *rp);
 void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, const dcsim_repro *rp);
+/* --sort KEY (doc/cli.md "Sorting"): a new array (the caller frees the array, not the points: they
+ * stay the caller's) of the n points in the order of KEY, "point" (the point index), "time",
+ * "energy" or "cost": increasing, equal keys by point index, unknown values (an unknown energy or
+ * cost, an infeasible point's time) last (dcsim_sort_order). An unknown KEY is a DCSIM_EUSAGE error
+ * naming the keys (n = 0 checks KEY alone). */
+int dcsim_sweep_sorted(const dcsim_sweep_point *pts, size_t n, const char *key,
+                       dcsim_sweep_point **out, dcsim_error *err);
 /* summary: a last line "N points: F feasible, I infeasible; P on the Pareto front", then a line
  * for the points whose cost is unknown and why */
 void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int summary);

@@ -150,6 +150,8 @@ static const dcsim_opt_spec run_opts[] = {
   OPT_MAX_MEMORY,
   { "quiet", NULL, 0, "no progress line on stderr" },
   OPT_COST,
+  { "sort", "submit|wait|time|energy|cost", 0,
+    "order of the workflow table, text and csv (default submit; unknown values last)" },
 };
 static const dcsim_opt_spec sweep_opts[] = {
   { "cpu", "P1,P2,...", 0, "CPU profiles for the node groups without GPU" },
@@ -189,6 +191,8 @@ static const dcsim_opt_spec sweep_opts[] = {
   OPT_COST,
   { "objectives", "time,energy|time,cost|energy,cost|time,energy,cost", 0,
     "what the Pareto front is taken over (default time,energy)" },
+  { "sort", "point|time|energy|cost", 0,
+    "order of the points in the table (default point; unknown values last)" },
 };
 static const dcsim_opt_spec merge_opts[] = {
   { "output", "PATH", 0, "the merged database to write (must not exist)" },
@@ -201,6 +205,8 @@ static const dcsim_opt_spec pareto_opts[] = {
   { "title", "TEXT", 0, "title of the picture" },
   { "objectives", "time,energy|time,cost|energy,cost|time,energy,cost", 0,
     "what the Pareto front is taken over (default time,energy)" },
+  { "sort", "point|time|energy|cost", 0,
+    "order of the points in the table (default time; unknown values last)" },
 };
 static const dcsim_opt_spec heatmap_opts[] = {
   { "out", "FILE.png|svg", 0, "the picture to write (required)" },

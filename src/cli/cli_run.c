@@ -184,6 +184,17 @@ static int run_options(const dcsim_args *a, dcsim_task_policy tp, dcsim_scenario
   return 0;
 }
 
+/* --sort KEY (dcsim/metrics.h): checked before the run (o->st NULL), the order after it */
+static int run_sort(const dcsim_args *a, dcsim_run_report *o, dcsim_error *err) {
+  const char *key = dcsim_arg(a, "sort");
+  if (!key) return 0;
+  if (o->st && !(o->order = malloc((o->st->n_jobs ? o->st->n_jobs : 1) * sizeof *o->order)))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, NULL, 0, "out of memory sorting the workflows");
+  int rc = dcsim_run_job_order(o->s, o->st, &o->cost, key, o->order, err);
+  if (rc) dcsim_error_at(err, NULL, dcsim_arg_index(a, "sort"));
+  return rc;
+}
+
 /* What a run writes besides stdout: the database, the task trace, the recorder of the pictures;
  * each passes the engine's records on to the next. */
 typedef struct run_sinks {
@@ -270,7 +281,7 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   char price_names[16][64];
   if ((rc = dcsim_arg_format(a, formats, &fmt, err)) || (rc = check_outputs(a, &rf, err)) ||
       (rc = run_policy(a, &o.jp, &o.tp, err)) || (rc = run_options(a, o.tp, &so, &eo, err)) ||
-      (rc = dcsim_cli_budget(a, &budget, err)))
+      (rc = dcsim_cli_budget(a, &budget, err)) || (rc = run_sort(a, &o, err)))
     goto out;
   so.budget = &budget;
   o.kwh_default = !dcsim_arg(a, "kwh-price");
@@ -316,7 +327,8 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   dcsim_cost_of_run(s, o.st, &o.cost, DCSIM_COST_HELD, &o.held);
   dcsim_cost_of_run(s, o.st, &o.cost, DCSIM_COST_CENTRE, &o.centre);
   if ((rc = dcsim_cost_check_figures(s, o.st, &o.held, a->positional[0], err)) ||
-      (rc = dcsim_cost_check_figures(s, o.st, &o.centre, a->positional[0], err)))
+      (rc = dcsim_cost_check_figures(s, o.st, &o.centre, a->positional[0], err)) ||
+      (rc = run_sort(a, &o, err)))
     goto out;
   dcsim_cli_stage(&ld, DCSIM_CLI_STAGE_OUTPUT);
   const char *saved =
@@ -350,6 +362,7 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
     rc = DCSIM_CLI_DEADLINE_MISSED;
   }
 out:
+  free(o.order);
   dcsim_repro_release(&o.rp);
   dcsim_plot_trace_free(k.trace);
   dcsim_taskcsv_close(k.tasks);

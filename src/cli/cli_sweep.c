@@ -65,6 +65,19 @@ static int parse_sets(const dcsim_args *a, dcsim_param_set *sets, char (*names)[
   return rc;
 }
 
+/* --sort KEY: a new array of the points in that order (dcsim/sweep_io.h; the caller frees the
+ * array); NULL without --sort. With n = 0 it checks KEY before anything runs. */
+static int sort_points(const dcsim_args *a, const dcsim_sweep_point *pts, size_t n,
+                       dcsim_sweep_point **out, dcsim_error *err) {
+  const char *key = dcsim_arg(a, "sort");
+  *out = NULL;
+  if (!key) return 0;
+  int rc = dcsim_sweep_sorted(pts, n, key, out, err);
+  if (rc) dcsim_error_at(err, NULL, dcsim_arg_index(a, "sort"));
+  if (!n) free(*out), *out = NULL;
+  return rc;
+}
+
 /* --objectives: time,energy (default), time,cost, energy,cost or all three */
 static int parse_objectives(const dcsim_args *a, unsigned *obj, dcsim_error *err) {
   const char *s = dcsim_arg(a, "objectives");
@@ -354,6 +367,8 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
       (rc = dcsim_arg_cost(a, &cost, prices, price_names, err)) ||
       (rc = parse_objectives(a, &objectives, err)))
     return rc;
+  dcsim_sweep_point *none;
+  if ((rc = sort_points(a, NULL, 0, &none, err))) return rc; /* before sweeping */
   c->plot = dcsim_arg(a, "plot");
   c->pf = DCSIM_PLOT_PNG;
   if (c->plot && (rc = dcsim_plot_format_of(c->plot, NULL, &c->pf, err))) {
@@ -494,6 +509,7 @@ static int output_stop(const dcsim_args *a, const sweep_cmd *c, const char *done
 int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
   int rank = 0, started = 0, rc;
   sweep_cmd c;
+  dcsim_sweep_point *sorted = NULL; /* --sort: the points as printed */
   memset(&c, 0, sizeof c);
   dcsim_repro_init(&c.rp, a->positional[0]);
   if ((rc = dist_begin(&rank, &started, err))) {
@@ -547,12 +563,14 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
     goto out;
   dcsim_cli_stage(&c.ld, DCSIM_CLI_STAGE_OUTPUT);
   if ((rc = output_stop(a, &c, "nothing was printed", err))) goto out;
+  if ((rc = sort_points(a, pts, n, &sorted, err))) goto out;
+  const dcsim_sweep_point *shown = sorted ? sorted : pts;
   if (c.fmt == DCSIM_FMT_JSON)
-    dcsim_sweep_write_json(stdout, pts, n, &c.rp);
+    dcsim_sweep_write_json(stdout, shown, n, &c.rp);
   else if (c.fmt == DCSIM_FMT_CSV)
-    dcsim_sweep_write_csv(stdout, pts, n, &c.rp);
+    dcsim_sweep_write_csv(stdout, shown, n, &c.rp);
   else {
-    dcsim_sweep_write_text(stdout, pts, n, 1);
+    dcsim_sweep_write_text(stdout, shown, n, 1);
     print_knee(pts, n, dcsim_sweep_objectives(c.sw));
     print_cores_available(dcsim_sweep_base(c.sw), pts, n);
     print_gpu_host(a, pts, n);
@@ -592,6 +610,7 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
     rc = dcsim_plot_heatmap(pts, n, 0, dcsim_arg(a, "title"), caption, c.heat, c.hf,
                             dcsim_cli_catch_interrupts(), err);
 out:
+  free(sorted);
   dcsim_repro_release(&c.rp);
   dcsim_sweepdb_close(c.ctx.db);
   dcsim_sweep_free(c.sw);
@@ -715,6 +734,9 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   if (!picture && dcsim_arg(a, "title")) /* no option silently ignored (issue 35) */
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "title"),
                      "--title is the title of a picture: --format png|svg or --out FILE.png|svg");
+  if (picture && dcsim_arg(a, "sort"))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "sort"),
+                     "--sort orders the table of --format text|csv|json; a picture has none");
   const char *in = a->positional[0];
   dcsim_sweep_point *pts = NULL;
   size_t n = 0;
@@ -722,7 +744,10 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   dcsim_repro rp;
   dcsim_repro_init(&rp, in);
   unsigned obj;
-  if ((rc = parse_objectives(a, &obj, err)) || (rc = read_points(a, &pts, &n, &rp, err))) goto out;
+  dcsim_sweep_point *sorted = NULL;
+  if ((rc = parse_objectives(a, &obj, err)) || (rc = sort_points(a, NULL, 0, &sorted, err)) ||
+      (rc = read_points(a, &pts, &n, &rp, err)))
+    goto out;
   dcsim_sweep_mark_front_on(pts, n, obj);
   if ((rc = dcsim_sweep_check_objectives(pts, n, obj, in, err))) {
     dcsim_error_suffix(err, "; --price is an option of dcsim sweep: run the sweep again with it");
@@ -749,7 +774,9 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
       pts[i] = t;
       m++;
     }
-  qsort(pts, m, sizeof *pts, cmp_time);
+  if (!dcsim_arg(a, "sort")) qsort(pts, m, sizeof *pts, cmp_time); /* the default: by time */
+  if ((rc = sort_points(a, pts, m, &sorted, err))) goto out;
+  if (sorted) memcpy(pts, sorted, m * sizeof *pts); /* the same points, in the order asked */
   f = out ? fopen(out, "w") : stdout;
   if (!f) {
     rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot write");
@@ -765,9 +792,10 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
     fprintf(f,
             "%zu %s read, %zu of them feasible; the Pareto front over %s has %zu of them, and %zu "
             "more are indistinguishable from it (their uncertainty bands meet a front point's on "
-            "every objective), listed below by time (knee: closest to the utopia point after "
+            "every objective), listed below by %s (knee: closest to the utopia point after "
             "scaling each objective to [0,1]%s)\n\n",
             n, dcsim_plural(n, "point", "points"), feas, dcsim_objectives_name(obj), m - near, near,
+            dcsim_arg(a, "sort") ? dcsim_arg(a, "sort") : "time",
             obj & DCSIM_OBJ_COST ? "; a point of unknown cost is on no front" : "");
     dcsim_sweep_write_text(f, pts, m, 0);
     dcsim_repro_text(f, &rp);
@@ -776,6 +804,7 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   f = NULL;
 out:
   if (f && f != stdout) fclose(f);
+  free(sorted);
   dcsim_repro_release(&rp);
   dcsim_sweep_points_free(pts, n);
   return rc;

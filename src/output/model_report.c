@@ -196,30 +196,36 @@ void dcsim_model_report_text(const dcsim_model_req *rq, const dcsim_prediction *
         "kernels   the algorithm done well (--threading ideal): D3.5-form kernels with their "
         "active lanes in full warps at the issue width and only the requested bytes moved "
         "(doc/models.md)\n");
-  char tb[160], eb[160];
+  char tb[160], eb[160], pt[4][64]; /* the energy's parts add up to it as printed (numfmt.h) */
   dcsim_fmt_band(tb, sizeof tb, p->time_s, mb->time, NULL);
-  dcsim_fmt_band(eb, sizeof eb, p->energy_j, mb->energy, "J");
   printf("time      %s s  %s\n", tb, tp);
   if (p->has_energy) {
-    if (p->node_power_w > 0 && p->cpu)
+    if (p->node_power_w > 0 && p->cpu) {
+      const double parts[] = { p->pkg_j, p->dram_j, p->base_j };
+      dcsim_fmt_band_sum(eb, sizeof eb, p->energy_j, mb->energy, "J", parts, 3, pt[0], 64);
       printf("energy    %s (PKG %s, DRAM %s, node base and losses %s; %s per node, %s idle)  %s\n",
-             eb, DCSIM_SI(p->pkg_j, "J"), DCSIM_SI(p->dram_j, "J"), DCSIM_SI(p->base_j, "J"),
-             DCSIM_SI(p->node_power_w, "W"), DCSIM_SI(p->node_idle_w, "W"), ep);
-    else if (p->node_power_w > 0)
+             eb, pt[0], pt[1], pt[2], DCSIM_SI(p->node_power_w, "W"), DCSIM_SI(p->node_idle_w, "W"),
+             ep);
+    } else if (p->node_power_w > 0) {
+      const double parts[] = { p->gpu_j, p->pkg_j, p->dram_j, p->base_j };
+      dcsim_fmt_band_sum(eb, sizeof eb, p->energy_j, mb->energy, "J", parts, 4, pt[0], 64);
       printf(
           "energy    %s (%s %s, host PKG %s, DRAM %s, node base and losses %s; %s, %s idle)  "
           "%s\n",
-          eb, p->multigpu && p->multigpu->gpus > 1 ? "GPUs" : "GPU", DCSIM_SI(p->gpu_j, "J"),
-          DCSIM_SI(p->pkg_j, "J"), DCSIM_SI(p->dram_j, "J"), DCSIM_SI(p->base_j, "J"),
+          eb, p->multigpu && p->multigpu->gpus > 1 ? "GPUs" : "GPU", pt[0], pt[1], pt[2], pt[3],
           DCSIM_SI(p->node_power_w, "W"), DCSIM_SI(p->node_idle_w, "W"), ep);
-    else if (p->cpu)
-      printf("energy    %s (PKG %s, DRAM %s)  %s\n", eb, DCSIM_SI(p->pkg_j, "J"),
-             DCSIM_SI(p->dram_j, "J"), ep);
-    else
+    } else if (p->cpu) {
+      const double parts[] = { p->pkg_j, p->dram_j };
+      dcsim_fmt_band_sum(eb, sizeof eb, p->energy_j, mb->energy, "J", parts, 2, pt[0], 64);
+      printf("energy    %s (PKG %s, DRAM %s)  %s\n", eb, pt[0], pt[1], ep);
+    } else {
+      const double parts[] = { p->gpu_j, p->pkg_j };
+      dcsim_fmt_band_sum(eb, sizeof eb, p->energy_j, mb->energy, "J", parts, 2, pt[0], 64);
       printf("energy    %s (%s %s at S = %s of the power limit%s, host package %s)%s  %s\n", eb,
-             p->multigpu && p->multigpu->gpus > 1 ? "GPUs" : "GPU", DCSIM_SI(p->gpu_j, "J"),
-             DCSIM_SIG(p->gpu_fraction), p->multigpu && p->multigpu->gpus > 1 ? " each" : "",
-             DCSIM_SI(p->pkg_j, "J"), rq->host_cpu ? "" : " [no --host-cpu: host excluded]", ep);
+             p->multigpu && p->multigpu->gpus > 1 ? "GPUs" : "GPU", pt[0],
+             DCSIM_SIG(p->gpu_fraction), p->multigpu && p->multigpu->gpus > 1 ? " each" : "", pt[1],
+             rq->host_cpu ? "" : " [no --host-cpu: host excluded]", ep);
+    }
     printf("covers    %s\n", p->energy_scope);
   } else if (why) {
     printf("energy    unavailable: %s (the time above stands; --strict refuses)\n", why);
@@ -473,12 +479,13 @@ void dcsim_node_scan_text(const dcsim_model_req *rq, const dcsim_node_scan *S,
   printf("\n%8s %24s %14s %14s %28s\n", "nodes", "time [s] [band]", "compute [s]", "comm [s]",
          "energy [J] [band]");
   for (size_t i = 0; i < S->n; i++) {
-    char tb[96], eb[96] = "-";
+    char tb[96], eb[96] = "-",
+                 pt[2][48]; /* time = compute + comm (no overlap) adds up as printed */
     const dcsim_model_bands mb = scan_band(S, i);
-    dcsim_fmt_band(tb, sizeof tb, S->t[i], mb.time, NULL);
+    const double parts[] = { S->comp[i], S->comm[i] };
+    dcsim_fmt_band_sum(tb, sizeof tb, S->t[i], mb.time, NULL, parts, 2, pt[0], 48);
     if (S->has_e) dcsim_fmt_band(eb, sizeof eb, S->e[i], mb.energy, NULL);
-    printf("%8u %24s %14s %14s %28s%s%s\n", S->nodes[i], tb, DCSIM_SIG(S->comp[i]),
-           DCSIM_SIG(S->comm[i]), eb,
+    printf("%8u %24s %14s %14s %28s%s%s\n", S->nodes[i], tb, pt[0], pt[1], eb,
            b->reached && i == b->balance ? "  <- balance point: more nodes are not faster" : "",
            S->has_e && i == b->energy_min ? "  <- least energy" : "");
   }

@@ -21,6 +21,9 @@
 #include "output/internal.h"
 #include "util/csv.h"
 
+/* the k-th job of the tables (--sort) */
+#define JOB_AT(o, k) ((o)->order ? (o)->order[k] : (k))
+
 static void json_task_types(dcsim_json *j, const dcsim_scenario *s);
 
 /* A workflow run under a WMS whose makespan has its own band (doc/wms.md, out of sample on
@@ -66,7 +69,7 @@ int dcsim_run_report_bands(dcsim_run_report *o, dcsim_error *err) {
 /* v with the digits its band (factors f) supports, in a buffer living to the end of the block */
 static char *banded(char *buf, size_t size, double v, const double f[2]) {
   const double band[2] = { v * f[0], v * f[1] };
-  return dcsim_fmt_sig(buf, size, v, dcsim_band_digits(v, band));
+  return dcsim_fmt_value(buf, size, v, band, NULL);
 }
 #define BANDED(v, f) banded((char[48]){ 0 }, 48, (v), (f))
 
@@ -515,7 +518,8 @@ void dcsim_run_report_csv(const dcsim_run_report *o) {
       "task_energy_j,held_idle_j,tasks,flow_s,slowdown,bounded_slowdown,boot_wait_s,"
       "trace_job,procs,cost_usd,cost_note,kind,time_band_low_s,time_band_high_s,energy_band_low_j,"
       "energy_band_high_j\n");
-  for (size_t k = 0; k < st->n_jobs; k++) {
+  for (size_t i = 0; i < st->n_jobs; i++) {
+    size_t k = JOB_AT(o, i);
     const dcsim_job_stats *js = &st->jobs[k];
     const dcsim_job *jb = &s->jobs[k];
     dcsim_job_metrics m = dcsim_metrics_job(js);
@@ -597,12 +601,14 @@ static void text_cost(const dcsim_run_report *o) {
   /* the default tariff with its year and source (dcsim/cost.h), issue 40 */
   const char *tariff_src = o->kwh_default ? " (default: US industrial average of 2011, EIA)" : "";
   if (o->held.known) {
+    const double parts[] = { o->held.energy_usd, o->held.hardware_usd };
+    char pt[2][48]; /* the parts add up to the cost as printed (numfmt.h) */
     run_cost_band(o, o->held.usd, band);
+    dcsim_fmt_band_sum(cb, sizeof cb, o->held.usd, band, NULL, parts, 2, pt[0], 48);
     printf(
         "cost                %s USD of what the jobs held (energy %s, hardware %s, at %s USD/kWh%s "
         "over %s years)",
-        dcsim_fmt_band(cb, sizeof cb, o->held.usd, band, NULL), DCSIM_SIG(o->held.energy_usd),
-        DCSIM_SIG(o->held.hardware_usd), DCSIM_SIG(o->cost.kwh_usd), tariff_src,
+        cb, pt[0], pt[1], DCSIM_SIG(o->cost.kwh_usd), tariff_src,
         DCSIM_SIG(o->cost.lifetime_years));
   } else {
     dcsim_cost_reason(&o->held, note, sizeof note);
@@ -632,16 +638,20 @@ static void text_summary(const dcsim_run_report *o) {
          unknown ? "unknown" : epb);
   double mk = (double)st->makespan_ns * 1e-9, tb[2] = { mk * o->band_t[0], mk * o->band_t[1] },
          eb[2] = { st->energy_j * o->band_e[0], st->energy_j * o->band_e[1] };
-  char tbs[160], ebs[160];
+  char tbs[160], ebs[160], idle[2][64];
   printf("time-to-solution    %s s\n", dcsim_fmt_band(tbs, sizeof tbs, mk, tb, NULL));
   if (unknown && !isfinite(st->energy_j)) /* issue 38: the time alone */
     printf("energy-to-solution  unknown: %s\n", unknown);
-  else
-    printf("energy-to-solution  %s (%s kWh), of which %s idle on nodes no job held\n",
-           dcsim_fmt_band(ebs, sizeof ebs, st->energy_j, eb, "J"),
-           dcsim_fmt_sig((char[48]){ 0 }, 48, st->energy_j / 3.6e6,
-                         dcsim_band_digits(st->energy_j, eb)),
-           DCSIM_SI(st->unallocated_idle_j, "J"));
+  else /* held + idle on nodes no job held, the part at the total's place (numfmt.h) */
+    printf(
+        "energy-to-solution  %s (%s kWh), of which %s idle on nodes no job held\n",
+        dcsim_fmt_band_sum(ebs, sizeof ebs, st->energy_j, eb, "J",
+                           (const double[]){ dcsim_num_diff(st->energy_j, st->unallocated_idle_j),
+                                             st->unallocated_idle_j },
+                           2, idle[0], sizeof idle[0]),
+        dcsim_fmt_value((char[48]){ 0 }, 48, st->energy_j / 3.6e6,
+                        (const double[2]){ eb[0] / 3.6e6, eb[1] / 3.6e6 }, NULL),
+        idle[1]);
   printf("energy covers       %s\n", dcsim_scenario_energy_scope(s));
   text_cost(o);
   printf("utilisation         %.1f %% of node time running tasks\n", 100 * busy_fraction(st));
@@ -672,28 +682,47 @@ static void text_tables(const dcsim_run_report *o) {
   printf("%-20s %4s %10s %10s %12s %14s %14s %14s\n", "workflow", "inst", "submit [s]", "wait [s]",
          "TTS [s]", "energy [J]", "tasks [J]", "held idle [J]");
   size_t shown = st->n_jobs > 50 ? 50 : st->n_jobs;
-  for (size_t k = 0; k < shown; k++) {
+  for (size_t i = 0; i < shown; i++) {
+    size_t k = JOB_AT(o, i);
     const dcsim_job_stats *js = &st->jobs[k];
+    /* energy = tasks + held idle, as printed (numfmt.h) */
+    const double eband[2] = { js->energy_j * o->band_e[0], js->energy_j * o->band_e[1] },
+                 parts[] = { js->task_energy_j, dcsim_num_diff(js->energy_j, js->task_energy_j) };
+    double r[2];
+    int pe;
+    double e =
+        dcsim_round_sum(js->energy_j, dcsim_band_digits(js->energy_j, eband), parts, 2, r, &pe);
     printf("%-20s %4u %10s %10s %12s %14s %14s %14s\n", s->wfs[s->jobs[k].wf].wf->name,
            s->jobs[k].instance, DCSIM_SIG((double)js->submit_ns * 1e-9),
            DCSIM_SIG((double)(js->start_ns - js->submit_ns) * 1e-9),
            BANDED((double)(js->end_ns - js->submit_ns) * 1e-9, o->band_t),
-           BANDED(js->energy_j, o->band_e), BANDED(js->task_energy_j, o->band_e),
-           BANDED(dcsim_num_diff(js->energy_j, js->task_energy_j), o->band_e));
+           dcsim_fmt_place((char[48]){ 0 }, 48, e, pe, NULL),
+           dcsim_fmt_place((char[48]){ 0 }, 48, r[0], pe, NULL),
+           dcsim_fmt_place((char[48]){ 0 }, 48, r[1], pe, NULL));
   }
   if (shown < st->n_jobs)
     printf("... %zu more (see --format json or csv, or the database)\n", st->n_jobs - shown);
   printf("\n%-12s %6s %14s %14s %12s %12s %14s\n", "node group", "nodes", "energy [J]",
          "busy [node-s]", "utilisation", "held", "mean [W/node]");
+  /* the groups' energies add up to the energy-to-solution as printed (numfmt.h) */
+  double *ge = malloc(2 * (st->n_groups ? st->n_groups : 1) * sizeof *ge),
+         *gr = ge ? ge + st->n_groups : NULL;
+  int gp = 0;
+  for (size_t g = 0; ge && g < st->n_groups; g++) ge[g] = st->groups[g].energy_j;
+  const double eb[2] = { st->energy_j * o->band_e[0], st->energy_j * o->band_e[1] };
+  if (ge)
+    dcsim_round_sum(st->energy_j, dcsim_band_digits(st->energy_j, eb), ge, st->n_groups, gr, &gp);
   for (size_t g = 0; g < st->n_groups; g++) {
     const dcsim_node_group *ng = s->groups[g].g;
     const dcsim_group_stats *gs = &st->groups[g];
     printf("%-12s %6u %14s %14s %11.1f%% %11.1f%% %14s\n", ng->name, ng->count,
-           BANDED(gs->energy_j, o->band_e), DCSIM_SIG(gs->busy_node_s),
-           mk > 0 ? 100 * gs->busy_node_s / (mk * ng->count) : 0,
+           ge ? dcsim_fmt_place((char[48]){ 0 }, 48, gr[g], gp, NULL)
+              : BANDED(gs->energy_j, o->band_e),
+           DCSIM_SIG(gs->busy_node_s), mk > 0 ? 100 * gs->busy_node_s / (mk * ng->count) : 0,
            mk > 0 ? 100 * gs->alloc_node_s / (mk * ng->count) : 0,
            DCSIM_SIG(mk > 0 ? gs->energy_j / (mk * ng->count) : 0));
   }
+  free(ge);
   if (o->db) printf("\nresults     %s, run %lld\n", o->db, (long long)o->run_id);
 }
 

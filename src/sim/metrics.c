@@ -137,3 +137,37 @@ dcsim_deadline_report dcsim_metrics_deadline(const dcsim_run_stats *st, double d
   }
   return r;
 }
+
+static const char *const job_keys[] = { "submit", "wait", "time", "energy", "cost" };
+
+/* the value job k is sorted by (key: an index into job_keys); NaN: unknown */
+static double job_value(const dcsim_scenario *s, const dcsim_run_stats *st,
+                        const dcsim_cost_opts *co, size_t k, int key) {
+  const dcsim_job_stats *js = &st->jobs[k];
+  dcsim_cost c;
+  switch (key) {
+    case 0: return (double)k; /* the scenario's order */
+    case 1: return (double)(js->start_ns - js->submit_ns);
+    case 2: return (double)(js->end_ns - js->submit_ns);
+    case 3: return js->energy_j;
+    default: dcsim_cost_of_job(s, st, k, co, &c); return c.known ? c.usd : NAN;
+  }
+}
+
+int dcsim_run_job_order(const dcsim_scenario *s, const dcsim_run_stats *st,
+                        const dcsim_cost_opts *co, const char *key, size_t *order,
+                        dcsim_error *err) {
+  int k = dcsim_sort_key_index(key, job_keys, 5);
+  if (k < 0)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "--sort %s: the workflows sort by submit, wait, time, energy or cost", key);
+  if (!st) return 0;
+  double *v = malloc((st->n_jobs ? st->n_jobs : 1) * sizeof *v);
+  if (!v)
+    return DCSIM_ERR(err, DCSIM_ENOMEM, NULL, 0, "out of memory sorting %zu jobs", st->n_jobs);
+  for (size_t i = 0; i < st->n_jobs; i++) v[i] = job_value(s, st, co, i, k);
+  int rc = dcsim_sort_order(v, st->n_jobs, order);
+  free(v);
+  return rc ? DCSIM_ERR(err, DCSIM_ENOMEM, NULL, 0, "out of memory sorting %zu jobs", st->n_jobs)
+            : 0;
+}

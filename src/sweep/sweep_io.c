@@ -12,6 +12,7 @@
 #include "dcsim/json.h"
 #include "dcsim/numfmt.h"
 #include "dcsim/provenance.h"
+#include "dcsim/stats.h"
 #include "dcsim/strutil.h"
 #include "util/csv.h"
 #include "util/fileio.h"
@@ -336,6 +337,45 @@ static void text_values(const dcsim_sweep_point *p, char *tb, size_t ts, char *e
     dcsim_fmt_sig(eb, es, p->energy_j, DCSIM_NUM_DIGITS);
   }
   if (!isfinite(p->energy_j)) snprintf(eb, es, "unknown"); /* the note under the table: why */
+}
+
+static const char *const sort_keys[] = { "point", "time", "energy", "cost" };
+
+/* the value a point is sorted by (key: an index into sort_keys); NaN: unknown */
+static double sort_value(const dcsim_sweep_point *p, int key) {
+  if (key == 0) return p->index;
+  if (!p->feasible) return NAN;
+  return key == 1 ? p->time_s : key == 2 ? p->energy_j : p->cost_usd;
+}
+
+int dcsim_sweep_sorted(const dcsim_sweep_point *pts, size_t n, const char *key,
+                       dcsim_sweep_point **out, dcsim_error *err) {
+  int k = dcsim_sort_key_index(key, sort_keys, 4), rc = -1;
+  *out = NULL;
+  if (k < 0)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "--sort %s: the points sort by point, time, energy or cost", key);
+  double *v = malloc((n ? n : 1) * sizeof *v);
+  size_t *by_index = malloc((n ? n : 1) * sizeof *by_index),
+         *order = malloc((n ? n : 1) * sizeof *order);
+  dcsim_sweep_point *r = malloc((n ? n : 1) * sizeof *r);
+  if (!v || !by_index || !order || !r) goto out;
+  /* first by point index, then by the key: equal keys keep the index order */
+  for (size_t i = 0; i < n; i++) v[i] = pts[i].index;
+  if (dcsim_sort_order(v, n, by_index)) goto out;
+  for (size_t i = 0; i < n; i++) v[i] = sort_value(&pts[by_index[i]], k);
+  if (dcsim_sort_order(v, n, order)) goto out;
+  for (size_t i = 0; i < n; i++) r[i] = pts[by_index[order[i]]];
+  *out = r;
+  r = NULL;
+  rc = 0;
+out:
+  if (rc) rc = DCSIM_ERR(err, DCSIM_ENOMEM, NULL, 0, "out of memory sorting %zu points", n);
+  free(v);
+  free(by_index);
+  free(order);
+  free(r);
+  return rc;
 }
 
 void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int summary) {
