@@ -3,7 +3,6 @@
 #include "dcsim/sweep.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -93,36 +92,6 @@ size_t dcsim_sweep_n_points(const dcsim_sweep_t *sw) { return sw->n_points; }
 dcsim_sweep_point *dcsim_sweep_points(dcsim_sweep_t *sw) { return sw->points; }
 const char *dcsim_sweep_hash(const dcsim_sweep_t *sw) { return sw->hash; }
 const char *dcsim_sweep_definition(const dcsim_sweep_t *sw) { return sw->definition; }
-
-/* A growing string for the definition text. */
-typedef struct sbuf {
-  char *s;
-  size_t n, cap;
-  int oom;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_add(sbuf *b, const char *fmt, ...) {
-  if (b->oom) return;
-  for (;;) {
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
-    va_end(ap);
-    if (k < 0) {
-      b->oom = 1;
-      return;
-    }
-    if (b->s && b->n + (size_t)k < b->cap) {
-      b->n += (size_t)k;
-      return;
-    }
-    if (DCSIM_GROW(b->s, b->cap, b->n + (size_t)k + 1)) {
-      b->oom = 1;
-      return;
-    }
-  }
-}
 
 /* --set NAME=VALUE: each name a parameter of the dwarf of some task, given once */
 static int take_sets(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_error *err) {
@@ -499,74 +468,74 @@ static int make_points(dcsim_sweep_t *sw, const char *input, dcsim_error *err) {
  * read identifies its content (doc/sweep.md). */
 static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_task_policy tp,
                            dcsim_error *err) {
-  sbuf b = { 0 };
+  dcsim_str b = DCSIM_STR_INIT;
   char pol[32], n1[4096], n2[4096];
   snprintf(pol, sizeof pol, "%s+%s", dcsim_sched_job_name(sw->job_policy),
            dcsim_sched_task_name(tp));
   /* version 2: model modes and provenance; 4: frequency names and `all` cores resolved per CPU,
    * nominal without --freq (issue 13) and location-independent names (issue 17), each of which
    * was a version 3 on its own branch (a sweep of an older version never resumes into these) */
-  sb_add(&b, "dcsim sweep 4\ninput %s\nplatform %s\npolicy %s\ndeadline_s %.17g\nmodel %s%s%s\n",
-         dcsim_catalog_relname(def->input, def->input, n1, sizeof n1),
-         dcsim_catalog_relname(sw->base->platform->path, def->input, n2, sizeof n2), pol,
-         def->deadline_s, def->model_flags & DCSIM_MODEL_D35 ? "d35" : "default",
-         def->model_flags & DCSIM_MODEL_STRICT ? " strict" : "",
-         def->model_flags & DCSIM_MODEL_HW_THREADS ? " ideal-threads" : "");
-  sb_add(&b, "cpu");
+  dcsim_str_addf(
+      &b, "dcsim sweep 4\ninput %s\nplatform %s\npolicy %s\ndeadline_s %.17g\nmodel %s%s%s\n",
+      dcsim_catalog_relname(def->input, def->input, n1, sizeof n1),
+      dcsim_catalog_relname(sw->base->platform->path, def->input, n2, sizeof n2), pol,
+      def->deadline_s, def->model_flags & DCSIM_MODEL_D35 ? "d35" : "default",
+      def->model_flags & DCSIM_MODEL_STRICT ? " strict" : "",
+      def->model_flags & DCSIM_MODEL_HW_THREADS ? " ideal-threads" : "");
+  dcsim_str_addf(&b, "cpu");
   for (size_t k = 0; k < sw->n_cpus; k++)
-    sb_add(&b, " %s",
-           dcsim_catalog_relname(dcsim_cpu_profile_path(sw->cpus[k]), def->input, n1, sizeof n1));
-  sb_add(&b, "\ngpu");
+    dcsim_str_addf(
+        &b, " %s",
+        dcsim_catalog_relname(dcsim_cpu_profile_path(sw->cpus[k]), def->input, n1, sizeof n1));
+  dcsim_str_addf(&b, "\ngpu");
   for (size_t k = 0; k < sw->n_gpus; k++)
-    sb_add(&b, " %s",
-           dcsim_catalog_relname(dcsim_gpu_profile_path(sw->gpus[k]), def->input, n1, sizeof n1));
-  sb_add(&b, "\nnodes");
-  for (size_t k = 0; k < sw->n_nodes; k++) sb_add(&b, " %u", sw->nodes[k]);
-  sb_add(&b, "\ncores");
+    dcsim_str_addf(
+        &b, " %s",
+        dcsim_catalog_relname(dcsim_gpu_profile_path(sw->gpus[k]), def->input, n1, sizeof n1));
+  dcsim_str_addf(&b, "\nnodes");
+  for (size_t k = 0; k < sw->n_nodes; k++) dcsim_str_addf(&b, " %u", sw->nodes[k]);
+  dcsim_str_addf(&b, "\ncores");
   for (size_t k = 0; k < sw->n_cores; k++)
-    sw->cores[k] ? sb_add(&b, " %u", sw->cores[k]) : sb_add(&b, " all");
-  sb_add(&b, "\nfreq");
-  for (size_t k = 0; k < sw->n_freqs; k++) sb_add(&b, " %s", sw->freqs[k]);
+    sw->cores[k] ? dcsim_str_addf(&b, " %u", sw->cores[k]) : dcsim_str_addf(&b, " all");
+  dcsim_str_addf(&b, "\nfreq");
+  for (size_t k = 0; k < sw->n_freqs; k++) dcsim_str_addf(&b, " %s", sw->freqs[k]);
   if (sw->n_threadings) { /* only when given, like --set */
-    sb_add(&b, "\nthreading");
+    dcsim_str_addf(&b, "\nthreading");
     for (size_t k = 0; k < sw->n_threadings; k++)
-      sb_add(&b, " %s", sw->threadings[k] & DCSIM_MODEL_HW_THREADS ? "ideal" : "measured");
+      dcsim_str_addf(&b, " %s", sw->threadings[k] & DCSIM_MODEL_HW_THREADS ? "ideal" : "measured");
   }
   if (sw->n_sets) { /* only when given: the hashes of sweeps without --set stay as they were */
-    sb_add(&b, "\nset");
+    dcsim_str_addf(&b, "\nset");
     for (size_t k = 0; k < sw->n_sets; k++)
-      sb_add(&b, " %s=%.17g", sw->sets[k].name, sw->sets[k].value);
+      dcsim_str_addf(&b, " %s=%.17g", sw->sets[k].name, sw->sets[k].value);
   }
   if (sw->cost.kwh_usd != DCSIM_COST_KWH_USD ||
       sw->cost.lifetime_years != DCSIM_COST_LIFETIME_YEARS || sw->cost.n_prices) {
     /* only when not the defaults: the hashes of earlier sweeps stay as they were */
-    sb_add(&b, "\ncost kwh_usd=%.17g lifetime_years=%.17g", sw->cost.kwh_usd,
-           sw->cost.lifetime_years);
+    dcsim_str_addf(&b, "\ncost kwh_usd=%.17g lifetime_years=%.17g", sw->cost.kwh_usd,
+                   sw->cost.lifetime_years);
     for (size_t k = 0; k < sw->cost.n_prices; k++)
-      sb_add(&b, " price %s=%.17g", sw->cost.prices[k].name, sw->cost.prices[k].usd);
+      dcsim_str_addf(&b, " price %s=%.17g", sw->cost.prices[k].name, sw->cost.prices[k].usd);
   }
   if (sw->objectives != DCSIM_OBJ_DEFAULT)
-    sb_add(&b, "\nobjectives %s", dcsim_objectives_name(sw->objectives));
+    dcsim_str_addf(&b, "\nobjectives %s", dcsim_objectives_name(sw->objectives));
   if (sw->n_gcounts) { /* only when given, as --set */
-    sb_add(&b, "\ngpus");
-    for (size_t k = 0; k < sw->n_gcounts; k++) sb_add(&b, " %u", sw->gcounts[k]);
+    dcsim_str_addf(&b, "\ngpus");
+    for (size_t k = 0; k < sw->n_gcounts; k++) dcsim_str_addf(&b, " %u", sw->gcounts[k]);
   }
   if (sw->n_hosts) {
-    sb_add(&b, "\nhost_cpu");
+    dcsim_str_addf(&b, "\nhost_cpu");
     for (size_t k = 0; k < sw->n_hosts; k++)
-      sb_add(
+      dcsim_str_addf(
           &b, " %s",
           dcsim_catalog_relname(dcsim_cpu_profile_path(sw->hosts[k]), def->input, n1, sizeof n1));
   }
-  sb_add(&b, "\npoints %zu\n", sw->n_points);
+  dcsim_str_addf(&b, "\npoints %zu\n", sw->n_points);
   for (size_t k = 0; k < sw->base->n_inputs; k++)
-    sb_add(&b, "file %s %s\n", sw->base->inputs[k].sha256,
-           dcsim_catalog_relname(sw->base->inputs[k].path, def->input, n1, sizeof n1));
-  if (b.oom) {
-    free(b.s);
+    dcsim_str_addf(&b, "file %s %s\n", sw->base->inputs[k].sha256,
+                   dcsim_catalog_relname(sw->base->inputs[k].path, def->input, n1, sizeof n1));
+  if (!(sw->definition = dcsim_str_take(&b)))
     return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
-  }
-  sw->definition = b.s;
   dcsim_sha256 h;
   dcsim__sha256_init(&h);
   dcsim__sha256_update(&h, sw->definition, strlen(sw->definition));

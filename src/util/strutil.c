@@ -64,6 +64,42 @@ int dcsim_bufprintf(char *buf, size_t size, const char *fmt, ...) {
   return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
+int dcsim_str_addf(dcsim_str *b, const char *fmt, ...) {
+  if (b->oom) return -1;
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
+    va_end(ap);
+    if (k < 0) break;
+    if (b->s && b->len + (size_t)k < b->cap) {
+      b->len += (size_t)k;
+      return 0;
+    }
+    if ((size_t)k > SIZE_MAX / 2 - b->len || DCSIM_GROW(b->s, b->cap, b->len + (size_t)k + 1))
+      break;
+  }
+  b->oom = 1;
+  return -1;
+}
+
+int dcsim_str_add(dcsim_str *b, const char *s) { return dcsim_str_addf(b, "%s", s); }
+
+const char *dcsim_str_cstr(const dcsim_str *b) { return b->s ? b->s : ""; }
+
+char *dcsim_str_take(dcsim_str *b) {
+  char *s = b->oom ? NULL : b->s ? b->s : dcsim_strdup("");
+  if (b->oom) free(b->s);
+  *b = (dcsim_str)DCSIM_STR_INIT;
+  return s;
+}
+
+void dcsim_str_release(dcsim_str *b) {
+  if (!b) return;
+  free(b->s);
+  *b = (dcsim_str)DCSIM_STR_INIT;
+}
+
 enum { GROW_FIRST = 8 };
 
 int dcsim_resize(void **arr, size_t n, size_t elem_size) {
