@@ -34,17 +34,17 @@ int dcsim_objectives_parse(const char *s, unsigned *out, dcsim_error *err) {
     int k = 0;
     while (k < 3 && !(strlen(names[k]) == l && strncmp(p, names[k], l) == 0)) k++;
     if (k == 3 || (obj & (1u << k)))
-      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                       "--objectives '%s': expected two or three of time, energy, cost, each once "
-                       "(time,energy; time,cost; energy,cost; time,energy,cost)",
-                       s);
+      return DCSIM_PERR(err, DCSIM_EUSAGE, "objectives", -1,
+                        "'%s': expected two or three of time, energy, cost, each once "
+                        "(time,energy; time,cost; energy,cost; time,energy,cost)",
+                        s);
     obj |= 1u << k;
     n++;
     p = c ? c + 1 : NULL;
   }
   if (n < 2)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                     "--objectives '%s': a front needs two or three of time, energy, cost", s);
+    return DCSIM_PERR(err, DCSIM_EUSAGE, "objectives", -1,
+                      "'%s': a front needs two or three of time, energy, cost", s);
   *out = obj;
   return 0;
 }

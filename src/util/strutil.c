@@ -221,7 +221,7 @@ char *dcsim_path_in(const char *dir, const char *file) {
 
 int dcsim_path_check_writable(const char *path, const char *what, dcsim_error *err) {
   struct stat st;
-  if (!path || !*path) return DCSIM_ERR(err, DCSIM_EIO, "command line", 0, "%s: empty path", what);
+  if (!path || !*path) return DCSIM_PERR(err, DCSIM_EIO, "path", -1, "%s: empty path", what);
   if (stat(path, &st) == 0) {
     if (S_ISDIR(st.st_mode))
       return DCSIM_ERR(err, DCSIM_EIO, path, 0, "%s: is a directory, not a file", what);
