@@ -293,6 +293,35 @@ static int check_freq(const dcsim_sweep_t *sw, const char *f, dcsim_error *err) 
                     f);
 }
 
+/* A profile name a sweep point holds whole (dcsim_sweep_point.cpu, .gpu, .host_cpu: 63 bytes),
+ * refused when longer: cut, it would be looked up as another profile (issue 39). */
+static int name_fits(const char *name, const char *path, dcsim_error *err) {
+  size_t max = sizeof((dcsim_sweep_point *)0)->cpu - 1;
+  if (strlen(name) <= max) return 0;
+  return DCSIM_ERR(err, DCSIM_ERANGE, path, 0,
+                   "profile name '%.40s...' is longer than %zu bytes, the most a sweep point holds",
+                   name, max);
+}
+
+/* every profile a point may name: the base's groups and the lists' */
+static int check_names(const dcsim_sweep_t *sw, dcsim_error *err) {
+  int rc = 0;
+  const dcsim_scenario *s = sw->base;
+  for (size_t g = 0; g < s->n_groups && !rc; g++)
+    if (!(rc = name_fits(dcsim_cpu_profile_name(s->groups[g].cpu),
+                         dcsim_cpu_profile_path(s->groups[g].cpu), err)) &&
+        s->groups[g].gpu)
+      rc = name_fits(dcsim_gpu_profile_name(s->groups[g].gpu),
+                     dcsim_gpu_profile_path(s->groups[g].gpu), err);
+  for (size_t i = 0; i < sw->n_cpus && !rc; i++)
+    rc = name_fits(dcsim_cpu_profile_name(sw->cpus[i]), dcsim_cpu_profile_path(sw->cpus[i]), err);
+  for (size_t i = 0; i < sw->n_hosts && !rc; i++)
+    rc = name_fits(dcsim_cpu_profile_name(sw->hosts[i]), dcsim_cpu_profile_path(sw->hosts[i]), err);
+  for (size_t i = 0; i < sw->n_gpus && !rc; i++)
+    rc = name_fits(dcsim_gpu_profile_name(sw->gpus[i]), dcsim_gpu_profile_path(sw->gpus[i]), err);
+  return rc;
+}
+
 /* the CPU and GPU profiles of the lists, loaded into the base; each once */
 static int take_profiles(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_error *err) {
   int rc, has_gpu_group = 0;
@@ -633,7 +662,8 @@ int dcsim_sweep_new_within(const dcsim_sweep_def *def, const dcsim_budget *budge
       (rc = take_freqs(sw, def, err)))
     goto out;
   if ((rc = take_sets(sw, def, err)) || (rc = take_threadings(sw, def, err)) ||
-      (rc = take_cost(sw, def, err)) || (rc = take_gpu_axes(sw, def, err)))
+      (rc = take_cost(sw, def, err)) || (rc = take_gpu_axes(sw, def, err)) ||
+      (rc = check_names(sw, err)))
     goto out;
   own_values(sw);
   make_note(sw);

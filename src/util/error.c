@@ -99,14 +99,17 @@ void dcsim_error_suffix(dcsim_error *err, const char *fmt, ...) {
   append(err->msg, sizeof err->msg, &m, text);
 }
 
+/* as much as fits, cut on purpose (no snprintf that may cut: -Wformat-truncation=2) */
 void dcsim_error_format(const dcsim_error *err, char *buf, unsigned long size) {
   if (!err || !buf || size == 0) return;
-  if (err->file[0] && err->line > 0)
-    snprintf(buf, size, "%s:%d: %s", err->file, err->line, err->msg);
-  else if (err->file[0])
-    snprintf(buf, size, "%s: %s", err->file, err->msg);
-  else if (err->param[0])
-    snprintf(buf, size, "%s: %s", err->param, err->msg);
-  else
-    snprintf(buf, size, "%s", err->msg);
+  size_t len = 0;
+  char ln[16];
+  buf[0] = '\0';
+  append(buf, size, &len, err->file[0] ? err->file : err->param);
+  if (err->file[0] && err->line > 0) {
+    snprintf(ln, sizeof ln, ":%d", err->line);
+    append(buf, size, &len, ln);
+  }
+  if (err->file[0] || err->param[0]) append(buf, size, &len, ": ");
+  append(buf, size, &len, err->msg);
 }

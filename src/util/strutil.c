@@ -235,19 +235,19 @@ int dcsim_path_check_writable(const char *path, const char *what, dcsim_error *e
     return 0;
   }
   const char *slash = strrchr(path, '/');
-  char dir[4096];
-  if (!slash)
-    snprintf(dir, sizeof dir, ".");
-  else if (slash == path)
-    snprintf(dir, sizeof dir, "/");
-  else
-    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-    return DCSIM_ERR(err, DCSIM_EIO, path, 0, "%s: no directory %s", what, dir);
-  if (access(dir, W_OK) != 0)
-    return DCSIM_ERR(err, DCSIM_EIO, path, 0, "%s: cannot write in %s: %s", what, dir,
-                     strerror(errno));
-  return 0;
+  char *dir = !slash          ? dcsim_strdup(".")
+              : slash == path ? dcsim_strdup("/")
+                              : strndup(path, (size_t)(slash - path));
+  int rc = 0;
+  if (!dir)
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  else if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "%s: no directory %s", what, dir);
+  else if (access(dir, W_OK) != 0)
+    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "%s: cannot write in %s: %s", what, dir,
+                   strerror(errno));
+  free(dir);
+  return rc;
 }
 
 size_t dcsim_edit_distance(const char *a, const char *b) {
