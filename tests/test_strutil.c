@@ -192,6 +192,9 @@ static void test_str(void) {
   CHECK(b.len == 6 + 2999 + 2 && strlen(dcsim_str_cstr(&b)) == b.len);
   CHECK(strncmp(dcsim_str_cstr(&b), "a=2.38x", 7) == 0);
   CHECK_STR(dcsim_str_cstr(&b) + b.len - 3, "x;7");
+  char small[8];
+  CHECK_INT(dcsim_str_copy_to(&b, small, sizeof small), -1); /* cut, and says so */
+  CHECK_STR(small, "a=2.38x");
   char *s = dcsim_str_take(&b);
   CHECK(s && strlen(s) == 6 + 2999 + 2 && b.s == NULL && b.len == 0);
   free(s);

@@ -45,6 +45,9 @@ int dcsim_str_add(dcsim_str *b, const char *s);
 const char *dcsim_str_cstr(const dcsim_str *b);
 /* The text as a malloc'd string the caller frees (NULL when out of memory); b is empty again. */
 char *dcsim_str_take(dcsim_str *b);
+/* The text into a fixed buffer of size bytes (> 0), as much as fits: 0, or -1 when it was cut (the
+ * caller decides what a cut text says: "..."). */
+int dcsim_str_copy_to(const dcsim_str *b, char *buf, size_t size);
 /* Frees the text; b is empty again. NULL-safe. */
 void dcsim_str_release(dcsim_str *b);
 

@@ -94,6 +94,13 @@ char *dcsim_str_take(dcsim_str *b) {
   return s;
 }
 
+int dcsim_str_copy_to(const dcsim_str *b, char *buf, size_t size) {
+  size_t n = b->len < size ? b->len : size - 1;
+  memcpy(buf, dcsim_str_cstr(b), n);
+  buf[n] = '\0';
+  return n < b->len ? -1 : 0;
+}
+
 void dcsim_str_release(dcsim_str *b) {
   if (!b) return;
   free(b->s);
