@@ -81,9 +81,36 @@ static void test_prefix_suffix(void) {
   CHECK(err.msg[0] == 'm');
 }
 
+/* an error about a value the caller passed names its parameter, not an option (issue 39) */
+static void test_param(void) {
+  dcsim_error err;
+  char buf[2048];
+  memset(&err, 0, sizeof err);
+  CHECK_INT(DCSIM_PERR(&err, DCSIM_EUSAGE, "cpu_profiles", 2, "%s given twice", "xeon"),
+            DCSIM_EUSAGE);
+  CHECK_STR(err.param, "cpu_profiles");
+  CHECK_INT(err.index, 2);
+  CHECK_STR(err.file, "");
+  dcsim_error_format(&err, buf, sizeof buf);
+  CHECK_STR(buf, "cpu_profiles: xeon given twice");
+  dcsim_error_param(&err, "gpu_profiles", 0); /* already named: kept */
+  CHECK_STR(err.param, "cpu_profiles");
+  DCSIM_ERR(&err, DCSIM_EREF, "", 0, "unknown CPU profile 'x'"); /* a new error forgets it */
+  CHECK_STR(err.param, "");
+  CHECK_INT(err.index, -1);
+  dcsim_error_param(&err, "host_cpus", 1); /* a caller adds it */
+  CHECK_STR(err.param, "host_cpus");
+  CHECK_INT(err.index, 1);
+  DCSIM_ERR(&err, DCSIM_EREF, "p.xml", 4, "unknown level");
+  dcsim_error_param(&err, "cpu_profiles", 0); /* an input's error: no parameter */
+  CHECK_STR(err.param, "");
+  dcsim_error_param(NULL, "x", 0);
+}
+
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
   test_set_and_format();
+  test_param();
   test_location();
   test_prefix_suffix();
   CHECK_DONE();

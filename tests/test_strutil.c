@@ -179,8 +179,39 @@ static void test_suggest(void) {
   CHECK_STR(ties[0], "xeon-e5-2697v3");
 }
 
+/* the one growable string (dcsim_str) */
+static void test_str(void) {
+  dcsim_str b = DCSIM_STR_INIT;
+  CHECK_STR(dcsim_str_cstr(&b), "");
+  char big[3000];
+  memset(big, 'x', sizeof big - 1);
+  big[sizeof big - 1] = '\0';
+  CHECK_INT(dcsim_str_addf(&b, "%s=%.3g", "a", 2.385), 0);
+  CHECK_INT(dcsim_str_add(&b, big), 0); /* grows past any fixed size */
+  CHECK_INT(dcsim_str_addf(&b, ";%d", 7), 0);
+  CHECK(b.len == 6 + 2999 + 2 && strlen(dcsim_str_cstr(&b)) == b.len);
+  CHECK(strncmp(dcsim_str_cstr(&b), "a=2.38x", 7) == 0);
+  CHECK_STR(dcsim_str_cstr(&b) + b.len - 3, "x;7");
+  char small[8];
+  CHECK_INT(dcsim_str_copy_to(&b, small, sizeof small), -1); /* cut, and says so */
+  CHECK_STR(small, "a=2.38x");
+  char *s = dcsim_str_take(&b);
+  CHECK(s && strlen(s) == 6 + 2999 + 2 && b.s == NULL && b.len == 0);
+  free(s);
+  s = dcsim_str_take(&b); /* nothing added: "" */
+  CHECK(s && s[0] == '\0');
+  free(s);
+  dcsim_str_addf(&b, "x");
+  b.oom = 1; /* after a failed allocation, nothing more is added and take says so */
+  CHECK_INT(dcsim_str_add(&b, "y"), -1);
+  CHECK(dcsim_str_take(&b) == NULL);
+  dcsim_str_release(&b);
+  dcsim_str_release(NULL);
+}
+
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
+  test_str();
   test_writable();
   test_suggest();
   test_strdup();

@@ -105,13 +105,16 @@ int dcsim_threading_parse(const char *name, unsigned *flags);
 /* The variant's name of model flags: "ideal" with DCSIM_MODEL_HW_THREADS, else "measured". */
 const char *dcsim_threading_name(unsigned model_flags);
 /* --price NAME=USD (repeatable, at most 16), --kwh-price, --lifetime-years into o (dcsim/cost.h);
- * prices and names are the caller's buffers of 16 entries. The argv index of the option a
- * dcsim_cost_check() message names (0 when none). */
+ * prices and names are the caller's buffers of 16 entries. */
 struct dcsim_cost_opts;
 struct dcsim_price_set;
 int dcsim_arg_cost(const dcsim_args *a, struct dcsim_cost_opts *o, struct dcsim_price_set *prices,
                    char names[][64], dcsim_error *err);
-int dcsim_arg_cost_index(const dcsim_args *a, const char *msg);
+/* An error about a parameter (err->param, set by the library: "kwh_usd", "cpu_profiles") located
+ * on the command line: "command line:N: --OPTION: msg", N the argv index of the option (of its
+ * index-th value where the option is repeated value by value). The one table from parameter to
+ * option is in cli.c; a parameter it lacks keeps its name. Other errors are left as they are. */
+void dcsim_cli_locate_param(const dcsim_args *a, dcsim_error *err);
 
 /* SIGINT/SIGTERM: installs (once) a handler that stores the signal number in a flag and returns
  * the flag, for the command to hand to dcsim_engine_set_interrupt()/dcsim_sweep_set_interrupt().

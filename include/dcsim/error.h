@@ -26,6 +26,9 @@ typedef struct dcsim_error {
   int code;             /* one of DCSIM_E* */
   char file[512];       /* input that is wrong ("" when the error is not about an input) */
   int line;             /* line in that input, 0 if unknown */
+  char param[48];       /* the parameter that is wrong, by its library name ("cpus", "kwh_usd");
+                           "" when the error is about an input or nothing the caller passed */
+  int index;            /* which value of that parameter (0-based), -1 for the whole parameter */
   char msg[1024];       /* what is wrong, one line, no trailing newline */
   const char *src_file; /* C source location that raised it (for debugging) */
   int src_line;
@@ -42,12 +45,25 @@ int dcsim_error_vset(dcsim_error *err, const char *src_file, int src_line, int c
 #define DCSIM_ERR(err, code, in_file, in_line, ...) \
   dcsim_error_set((err), __FILE__, __LINE__, (code), (in_file), (in_line), __VA_ARGS__)
 
+/* DCSIM_PERR(err, code, param, index, "fmt", ...): an error in a value the caller passed, named by
+ * its parameter (no input file). The message says what is wrong without naming a command-line
+ * option: the CLI maps the parameter to its option through its option table (cli.c) and prints
+ * "command line:N: --OPTION: msg"; dcsim_error_format writes "PARAM: msg". */
+#define DCSIM_PERR(err, code, param, index, ...) \
+  dcsim_error_set_param((err), __FILE__, __LINE__, (code), (param), (index), __VA_ARGS__)
+int dcsim_error_set_param(dcsim_error *err, const char *src_file, int src_line, int code,
+                          const char *param, int index, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+
 /* Context for an error a callee has recorded, on its way up (err may be NULL: nothing happens).
  * The code and the C source location stay those of the callee. */
 /* The input the error is about: file (NULL keeps the one recorded) and line. */
 void dcsim_error_at(dcsim_error *err, const char *file, int line);
 /* The same, only when the error names no input yet (its file is ""). */
 void dcsim_error_at_if_unset(dcsim_error *err, const char *file, int line);
+/* The parameter a callee's error is about (a profile name the callee could not resolve), only when
+ * the error names no input and no parameter yet. */
+void dcsim_error_param(dcsim_error *err, const char *param, int index);
 /* "CONTEXT: msg": the formatted context goes before the message; the context is kept whole, the
  * message is cut when both do not fit. */
 void dcsim_error_prefix(dcsim_error *err, const char *fmt, ...)
@@ -57,7 +73,7 @@ void dcsim_error_prefix(dcsim_error *err, const char *fmt, ...)
 void dcsim_error_suffix(dcsim_error *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Writes "FILE:LINE: msg" (or "FILE: msg", or "msg") into buf. */
+/* Writes "FILE:LINE: msg" (or "FILE: msg", "PARAM: msg", or "msg") into buf. */
 void dcsim_error_format(const dcsim_error *err, char *buf, unsigned long size);
 
 #endif

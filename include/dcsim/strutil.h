@@ -3,7 +3,8 @@
  *
  * Ownership: dcsim_strdup(), dcsim_path_join() and dcsim_path_in() return malloc'd strings the
  * caller frees (NULL when out of memory). dcsim_grow() reallocates an array the caller owns and
- * frees; on failure the array and its capacity are left as they were. Nothing here keeps state. */
+ * frees; on failure the array and its capacity are left as they were. A dcsim_str owns its text
+ * (dcsim_str_release frees it, dcsim_str_take hands it over). Nothing here keeps state. */
 #ifndef DCSIM_STRUTIL_H
 #define DCSIM_STRUTIL_H
 
@@ -25,6 +26,30 @@ char *dcsim_trim(char *s);
  * file, so every caller handles -1. */
 int dcsim_bufprintf(char *buf, size_t size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* The one growable string (git's strbuf, Redis's sds): text of any length built piece by piece.
+ * `dcsim_str b = DCSIM_STR_INIT;` then dcsim_str_addf()/dcsim_str_add(); an allocation that fails
+ * sets `oom` and every later add does nothing, so a caller checks once, at the end. */
+typedef struct dcsim_str {
+  char *s;         /* the text, NUL-terminated; NULL until the first add (dcsim_str_cstr: "") */
+  size_t len, cap; /* bytes of text, bytes allocated */
+  int oom;         /* an add failed: the text is incomplete */
+} dcsim_str;
+#define DCSIM_STR_INIT \
+  { NULL, 0, 0, 0 }
+/* Appends the formatted text; 0, or -1 when out of memory (b->oom set). */
+int dcsim_str_addf(dcsim_str *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends s; 0 or -1 as dcsim_str_addf. */
+int dcsim_str_add(dcsim_str *b, const char *s);
+/* The text ("" when nothing was added). */
+const char *dcsim_str_cstr(const dcsim_str *b);
+/* The text as a malloc'd string the caller frees (NULL when out of memory); b is empty again. */
+char *dcsim_str_take(dcsim_str *b);
+/* The text into a fixed buffer of size bytes (> 0), as much as fits: 0, or -1 when it was cut (the
+ * caller decides what a cut text says: "..."). */
+int dcsim_str_copy_to(const dcsim_str *b, char *buf, size_t size);
+/* Frees the text; b is empty again. NULL-safe. */
+void dcsim_str_release(dcsim_str *b);
 
 /* The length in bytes (1 to 4) of the well-formed UTF-8 character s begins with (RFC 3629,
  * section 4: no overlong form, no surrogate, nothing above U+10FFFF), or 0 when s begins with a

@@ -472,16 +472,65 @@ int dcsim_arg_cost(const dcsim_args *a, struct dcsim_cost_opts *o, dcsim_price_s
   return 0;
 }
 
-/* the argv index of the option an error from dcsim_cost_check() is about */
-int dcsim_arg_cost_index(const dcsim_args *a, const char *msg) {
-  static const char *const names[] = { "price", "kwh-price", "lifetime-years" };
-  for (int k = 0; k < 3; k++) {
-    char opt[32];
-    snprintf(opt, sizeof opt, "--%s", names[k]);
-    if (strncmp(msg, opt, strlen(opt)) == 0 && (msg[strlen(opt)] == ' ' || msg[strlen(opt)] == ':'))
-      return dcsim_arg_index(a, names[k]);
-  }
-  return 0;
+/* The library's parameter names (dcsim_error.param) and the options that give them. by_value: the
+ * option is repeated once per value, so an error's index is the occurrence it is about. */
+static const struct {
+  const char *param, *option;
+  int by_value;
+} param_options[] = {
+  { "cpu", "cpu", 0 },         /* dcsim_model_req.cpu */
+  { "gpu", "gpu", 0 },         /* dcsim_model_req.gpu */
+  { "gpus", "gpus", 0 },       /* dcsim_model_req.gpus */
+  { "nodes", "nodes", 0 },     /* dcsim_model_req.nodes, dcsim_sweep_def.nodes */
+  { "cores", "cores", 0 },     /* dcsim_model_req.state.threads, dcsim_sweep_def.cores */
+  { "overlap", "overlap", 0 }, /* dcsim_model_req.overlap */
+  { "time_s", "time", 0 },     /* dcsim_model_energy_at */
+  { "gpu_small_domain", "small-domain", 0 },
+  { "gpu_power_activity", "gpu-power-activity", 0 },
+  { "threading", "threading", 0 },   /* DCSIM_MODEL_HW_THREADS */
+  { "threadings", "threading", 0 },  /* dcsim_sweep_def.threadings */
+  { "cpu_profiles", "cpu", 0 },      /* dcsim_sweep_def.cpus */
+  { "gpu_profiles", "gpu", 0 },      /* dcsim_sweep_def.gpus */
+  { "gpu_counts", "gpus", 0 },       /* dcsim_sweep_def.gpu_counts */
+  { "host_cpus", "host-cpu", 0 },    /* dcsim_sweep_def.host_cpus */
+  { "freqs", "freq", 0 },            /* dcsim_sweep_def.freqs */
+  { "sets", "set", 1 },              /* dcsim_sweep_def.sets */
+  { "shard", "shard", 0 },           /* dcsim_sweep_set_shard */
+  { "objectives", "objectives", 0 }, /* dcsim_sweep_parse_objectives */
+  { "policy", "policy", 0 },         /* dcsim_sched_parse_policy */
+  { "kwh_usd", "kwh-price", 0 },     /* dcsim_cost_opts */
+  { "lifetime_years", "lifetime-years", 0 },
+  { "prices", "price", 1 },
+  { "quantity", "quantity", 0 },       /* dcsim_sampling_profile_problem */
+  { "domain_size", "domain-size", 0 }, /* dcsim_gpu_calib_* */
+  { "cache", "cache", 0 },             /* dcsim_bench_parse_cache_spec */
+  { "compare_cpu", "compare", 0 },     /* dcsim_bench_opts.compare_cpu */
+  /* the message names the option (the caller passed it) or the command locates it itself */
+  { "picture", NULL, 0 }, /* dcsim_plot_format_of */
+  { "path", NULL, 0 },    /* dcsim_path_check_writable */
+  { "paths", NULL, 0 },   /* dcsim_gpu_calib_from_exports: the positional exports */
+  { "inputs", NULL, 0 },  /* dcsim_sweepdb_merge: the positional databases */
+};
+
+void dcsim_cli_locate_param(const dcsim_args *a, dcsim_error *err) {
+  if (!err || err->file[0] || !err->param[0]) return;
+  const char *opt = err->param;
+  int by_value = 0;
+  for (size_t i = 0; i < sizeof param_options / sizeof *param_options; i++)
+    if (strcmp(param_options[i].param, err->param) == 0) {
+      opt = param_options[i].option;
+      by_value = param_options[i].by_value;
+    }
+  int at = 0, k = opt && opt != err->param ? spec_index(a, opt) : -1;
+  if (k >= 0 && by_value && err->index >= 0 && err->index < a->count[k])
+    at = a->argi[k][err->index];
+  else if (k >= 0)
+    at = dcsim_arg_index(a, opt);
+  if (opt == err->param) /* not in the table: the parameter's own name */
+    dcsim_error_prefix(err, "%s", err->param);
+  else if (opt)
+    dcsim_error_prefix(err, "--%s", opt);
+  dcsim_error_at(err, "command line", at);
 }
 
 unsigned dcsim_arg_model_flags(const dcsim_args *a) {
@@ -882,6 +931,7 @@ int dcsim_cli_main(int argc, char **argv) {
     return 0;
   }
   if (!status) status = c->run(args, &err);
+  if (status < 0) dcsim_cli_locate_param(args, &err);
   free(args);
   if (fflush(stdout) != 0 || ferror(stdout)) {
     if (status >= 0)

@@ -50,8 +50,8 @@ static int load_cpu(const dcsim_args *a, dcsim_cpu_profile_t **p, dcsim_error *e
   const char *ref = dcsim_arg(a, "cpu");
   if (!ref) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--cpu PROFILE is required");
   char path[4096];
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, ref, NULL, dcsim_arg_index(a, "cpu"), path,
-                                 sizeof path, err);
+  int rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, ref, "command line", dcsim_arg_index(a, "cpu"),
+                                 path, sizeof path, err);
   return rc ? rc : dcsim_cpu_profile_load(path, p, err);
 }
 
@@ -399,8 +399,8 @@ static int scaling_resolve(const dcsim_args *a, dcsim_dwarf_t **d, dcsim_cpu_pro
     snprintf(in->dwarf, sizeof in->dwarf, "%.*s", (int)(l - sfx), base);
   }
   char path[4096];
-  if ((rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, in->dwarf, NULL, dcsim_arg_index(a, "dwarf"),
-                                  path, sizeof path, err)) ||
+  if ((rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, in->dwarf, "command line",
+                                  dcsim_arg_index(a, "dwarf"), path, sizeof path, err)) ||
       (rc = dcsim_dwarf_load(path, d, err)))
     return rc;
   snprintf(in->dwarf, sizeof in->dwarf, "%s", path);
@@ -409,7 +409,8 @@ static int scaling_resolve(const dcsim_args *a, dcsim_dwarf_t **d, dcsim_cpu_pro
     return DCSIM_ERR(err, DCSIM_ERANGE, pos, 0, "path too long");
   if (dcsim_arg(a, "cpu")) return load_cpu(a, cpu, err);
   if ((rc = machine_name(in->dir, in->cpu, sizeof in->cpu, err)) ||
-      (rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, in->cpu, NULL, 0, path, sizeof path, err)))
+      (rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, in->cpu, "command line", 0, path, sizeof path,
+                                  err)))
     return rc;
   return dcsim_cpu_profile_load(path, cpu, err);
 }
@@ -546,8 +547,8 @@ static int cal_sampling(const dcsim_args *a, dcsim_error *err) {
   int rc;
   if ((rc = need_pos(a, 2, "a CPU profile", err)) || (rc = sampling_opts(a, &o, err)) ||
       (rc = plan_sampler(a, NULL, 0, &ps, err)) ||
-      (rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, a->positional[1], NULL, 2, path, sizeof path,
-                                  err)) ||
+      (rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, a->positional[1], "command line", 2, path,
+                                  sizeof path, err)) ||
       (rc = dcsim_cpu_profile_load(path, &cpu, err)) ||
       (rc = dcsim_sampling_profile_problem(cpu, q, &x, &y, &n, err)))
     goto out;
@@ -718,10 +719,7 @@ int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err) {
   dcsim_bench_caches hand = { -1, -1, -1, 0, 0, "" };
   const char *cs = dcsim_arg(a, "cache");
   if (cs) {
-    if ((rc = dcsim_bench_parse_cache_spec(cs, &hand, err))) {
-      dcsim_error_at(err, "command line", dcsim_arg_index(a, "cache"));
-      return rc;
-    }
+    if ((rc = dcsim_bench_parse_cache_spec(cs, &hand, err))) return rc;
     o.caches = &hand;
   }
   if (dcsim_arg(a, "sampler") && !budget) /* no option silently ignored (issue 35) */

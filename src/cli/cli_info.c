@@ -23,8 +23,8 @@
 static int list_cases(const dcsim_args *a, dcsim_format fmt, dcsim_error *err) {
   char path[4096];
   dcsim_dwarf_t *d = NULL;
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, a->positional[0], NULL, a->positional_argi[0],
-                                 path, sizeof path, err);
+  int rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, a->positional[0], "command line",
+                                 a->positional_argi[0], path, sizeof path, err);
   if (rc || (rc = dcsim_dwarf_load(path, &d, err))) return rc;
   dcsim_json j;
   dcsim_json_init(&j, stdout, 1);

@@ -16,22 +16,22 @@ static int load_dwarf_arg(const dcsim_args *a, dcsim_dwarf_t **d, dcsim_error *e
   const char *ref = dcsim_arg(a, "dwarf");
   if (!ref) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--dwarf is required");
   char path[4096];
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, ref, NULL, dcsim_arg_index(a, "dwarf"), path,
-                                 sizeof path, err);
+  int rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, ref, "command line", dcsim_arg_index(a, "dwarf"),
+                                 path, sizeof path, err);
   return rc ? rc : dcsim_dwarf_load(path, d, err);
 }
 
 static int load_cpu_arg(const dcsim_args *a, const char *opt, dcsim_cpu_profile_t **p,
                         dcsim_error *err) {
   char path[4096];
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, dcsim_arg(a, opt), NULL, dcsim_arg_index(a, opt),
-                                 path, sizeof path, err);
+  int rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, dcsim_arg(a, opt), "command line",
+                                 dcsim_arg_index(a, opt), path, sizeof path, err);
   return rc ? rc : dcsim_cpu_profile_load(path, p, err);
 }
 
 static int load_gpu_arg(const dcsim_args *a, dcsim_gpu_profile_t **p, dcsim_error *err) {
   char path[4096];
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, dcsim_arg(a, "gpu"), NULL,
+  int rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, dcsim_arg(a, "gpu"), "command line",
                                  dcsim_arg_index(a, "gpu"), path, sizeof path, err);
   return rc ? rc : dcsim_gpu_profile_load(path, p, err);
 }

@@ -47,17 +47,20 @@ int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
   dcsim_repro rp;
   dcsim_repro_init(&rp, NULL);
   if (cpu) {
-    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, cpu, NULL, 0, path, sizeof path, err)) ||
+    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, cpu, "command line", 0, path, sizeof path,
+                                    err)) ||
         (rc = dcsim_cpu_profile_load(path, &cp, err)))
       goto out;
   } else {
-    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, gpu, NULL, 0, path, sizeof path, err)) ||
+    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, gpu, "command line", 0, path, sizeof path,
+                                    err)) ||
         (rc = dcsim_gpu_profile_load(path, &gp, err)))
       goto out;
   }
   char label[96] = "";
   if (dwarf) {
-    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, dwarf, NULL, 0, path, sizeof path, err)) ||
+    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, dwarf, "command line", 0, path, sizeof path,
+                                    err)) ||
         (rc = dcsim_dwarf_load(path, &d, err)))
       goto out;
     const char *cs = dcsim_arg(a, "case");

@@ -36,8 +36,7 @@ static int check_outputs(const dcsim_args *a, run_files *rf, dcsim_error *err) {
     if (!(*path[k] = dcsim_arg(a, opt[k]))) continue;
     if ((pf[k] && (rc = dcsim_plot_format_of(*path[k], NULL, pf[k], err))) ||
         (rc = dcsim_path_check_writable(*path[k], what, err))) {
-      if (err && strcmp(err->file, "command line") == 0)
-        dcsim_error_at(err, NULL, dcsim_arg_index(a, opt[k]));
+      if (err && !err->file[0]) dcsim_error_at(err, "command line", dcsim_arg_index(a, opt[k]));
       return rc;
     }
   }
@@ -286,11 +285,8 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   so.budget = &budget;
   o.kwh_default = !dcsim_arg(a, "kwh-price");
   if ((rc = dcsim_arg_cost(a, &o.cost, prices, price_names, err)) ||
-      (rc = dcsim_cost_check(&o.cost, NULL, err))) {
-    if (err && strcmp(err->file, "command line") == 0 && err->line == 0)
-      dcsim_error_at(err, NULL, dcsim_arg_cost_index(a, err->msg));
+      (rc = dcsim_cost_check(&o.cost, NULL, err)))
     goto out;
-  }
   eo.job_policy = o.jp;
   o.deadline_s = so.deadline_s;
   o.db = dcsim_arg(a, "db");
@@ -311,10 +307,8 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   }
   if (rc) goto out;
   o.s = s;
-  if ((rc = dcsim_cost_check(&o.cost, s, err))) { /* the --price names, now the profiles are read */
-    dcsim_error_at(err, NULL, dcsim_arg_cost_index(a, err->msg));
-    goto out;
-  }
+  if ((rc = dcsim_cost_check(&o.cost, s, err)))
+    goto out; /* the --price names, now profiles are read */
   for (size_t i = 0; i < s->n_notes; i++) fprintf(stderr, "dcsim: note: %s\n", s->notes[i]);
   if ((rc = check_run_size(&budget, s, &eo, rf.gantt || rf.power, err)) ||
       (rc = dcsim_scenario_repro(s, &o.rp, err)) || (rc = open_sinks(a, &rf, &o, &eo, &k, err)) ||

@@ -372,7 +372,7 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   c->plot = dcsim_arg(a, "plot");
   c->pf = DCSIM_PLOT_PNG;
   if (c->plot && (rc = dcsim_plot_format_of(c->plot, NULL, &c->pf, err))) {
-    dcsim_error_at(err, NULL, dcsim_arg_index(a, "plot"));
+    dcsim_error_at(err, "command line", dcsim_arg_index(a, "plot"));
     return rc;
   }
   if (root && c->plot && (rc = dcsim_path_check_writable(c->plot, "--plot", err)))
@@ -381,8 +381,7 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   c->hf = DCSIM_PLOT_PNG;
   if (c->heat && ((rc = dcsim_plot_format_of(c->heat, NULL, &c->hf, err)) ||
                   (root && (rc = dcsim_path_check_writable(c->heat, "--heatmap", err))))) {
-    if (err && strcmp(err->file, "command line") == 0)
-      dcsim_error_at(err, NULL, dcsim_arg_index(a, "heatmap"));
+    if (err && !err->file[0]) dcsim_error_at(err, "command line", dcsim_arg_index(a, "heatmap"));
     return rc;
   }
   if (!c->plot && !c->heat && dcsim_arg(a, "title")) /* no option silently ignored (issue 35) */
@@ -443,23 +442,7 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
     return DCSIM_ERR(err, DCSIM_EINTR, a->positional[0], 0,
                      "sweep stopped by %s while loading its inputs; nothing was evaluated or saved",
                      dcsim_cli_interrupted_by());
-  if (rc) {
-    if (err && strcmp(err->file, "command line") == 0 && err->line == 0)
-      dcsim_error_at(err, NULL, dcsim_arg_cost_index(a, err->msg));
-    if (err && strcmp(err->file, "command line") == 0 && err->line == 0) { /* point at the option */
-      static const char *const names[] = { "cpu",  "gpu", "nodes", "cores",
-                                           "freq", "set", "gpus",  "host-cpu" };
-      for (int k = 0; k < 8; k++) {
-        char opt[16];
-        snprintf(opt, sizeof opt, "--%s", names[k]);
-        if (strncmp(err->msg, opt, strlen(opt)) == 0 ||
-            (k == 0 && strstr(err->msg, "CPU profile")) ||
-            (k == 1 && strstr(err->msg, "GPU profile")))
-          dcsim_error_at(err, NULL, dcsim_arg_index(a, names[k]));
-      }
-    }
-    return rc;
-  }
+  if (rc) return rc; /* an error about a parameter is located by dcsim_cli_locate_param */
   if (root && !dcsim_arg_flag(a, "quiet")) sweep_notes(a, c->sw, nodes, n_nodes, def.deadline_s);
   if ((rc = dcsim_sweep_set_shard(c->sw, c->shard_i, c->shard_n, err)) ||
       (rc = dcsim_sweep_repro(c->sw, &c->rp, err)))

@@ -14,7 +14,7 @@ static int copy_str(const dcsim_xml_doc_t *doc, xmlNode *n, const char *attr, ch
   if (strlen(v) >= size)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, n, "<gpu-arch %s>: longer than %zu characters",
                          attr, size - 1);
-  snprintf(dst, size, "%s", v);
+  memcpy(dst, v, strlen(v) + 1); /* fits: checked above */
   return 0;
 }
 

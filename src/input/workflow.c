@@ -265,14 +265,15 @@ static int check_cycles(ctx *c, node *nd, size_t n) {
       } else if (color[w] == 1) {
         size_t k = top - 1;
         while (stack[k] != w) k--;
-        char msg[600];
-        size_t len = 0;
-        for (size_t i = k; i <= top && len < sizeof msg; i++)
-          len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%s", i > k ? " after " : "",
-                                  item_name(c, nd[i < top ? stack[i] : w].it));
-        if (len >= sizeof msg) /* cut: say so */
-          memcpy(msg + sizeof msg - 4, "...", 4);
-        rc = item_err(c, DCSIM_ESCHEMA, nd[w].it, "dependency cycle: %s", msg);
+        dcsim_str m = DCSIM_STR_INIT; /* the cycle, cut after 596 bytes with "..." */
+        for (size_t i = k; i <= top && m.len < 600; i++)
+          dcsim_str_addf(&m, "%s%s", i > k ? " after " : "",
+                         item_name(c, nd[i < top ? stack[i] : w].it));
+        if (m.len >= 600) memcpy(m.s + 596, "...", 4);
+        rc = m.oom
+                 ? item_err(c, DCSIM_ENOMEM, nd[w].it, "out of memory")
+                 : item_err(c, DCSIM_ESCHEMA, nd[w].it, "dependency cycle: %s", dcsim_str_cstr(&m));
+        dcsim_str_release(&m);
         goto out;
       }
     }

@@ -135,11 +135,10 @@ static int apply_threads(const dcsim_model_req *req, const dcsim_cpu_node_spec *
 
 static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {
   if (!req->cpu)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a CPU dwarf needs a CPU profile");
-  if (req->nodes == 0)
-    return DCSIM_ERR(err, DCSIM_ERANGE, "command line", 0, "node count must be >= 1");
+    return DCSIM_PERR(err, DCSIM_EUSAGE, "cpu", -1, "missing: a CPU dwarf needs a CPU profile");
+  if (req->nodes == 0) return DCSIM_PERR(err, DCSIM_ERANGE, "nodes", -1, "node count must be >= 1");
   if (req->state.threads == 0)
-    return DCSIM_ERR(err, DCSIM_ERANGE, "command line", 0, "core count must be >= 1");
+    return DCSIM_PERR(err, DCSIM_ERANGE, "cores", -1, "core count must be >= 1");
   unsigned cores_node =
       dcsim_cpu_profile_cores_per_socket(req->cpu) * dcsim_cpu_profile_sockets(req->cpu);
   if (req->state.threads > cores_node)
@@ -153,8 +152,8 @@ static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
   if (rc || (rc = apply_threads(req, &ns, out, err))) return rc;
   const double comp = out->cpu->node_time_s[0];
   if (req->overlap_set && !(req->overlap >= 0 && req->overlap <= 1))
-    return DCSIM_ERR(err, DCSIM_ERANGE, "command line", 0,
-                     "communication overlap %g must be in 0..1", req->overlap);
+    return DCSIM_PERR(err, DCSIM_ERANGE, "overlap", -1, "communication overlap %g must be in 0..1",
+                      req->overlap);
   if (req->ev->has_comm && req->nodes > 1) { /* §4.3 T_comm only exists with more than one node */
     dcsim_network net = { req->net_latency_s, req->net_s_per_byte };
     double comm = 0, f = req->overlap_set ? req->overlap : req->ev->comm_overlap;
@@ -304,17 +303,17 @@ static int gpu_board_fraction(const dcsim_model_req *req, const dcsim_prediction
 
 static int run_gpu_as(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {
   if (!req->gpu)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a GPU dwarf needs a GPU profile");
+    return DCSIM_PERR(err, DCSIM_EUSAGE, "gpu", -1, "missing: a GPU dwarf needs a GPU profile");
   int rc;
   const int arch = !(req->flags & DCSIM_MODEL_D35);
   if (arch && req->gpu_small_domain)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                     "--small-domain is D3.5's model with a GTX 970 correction: the default "
-                     "model has launch and occupancy terms for every GPU; add --d35 to use it");
+    return DCSIM_PERR(err, DCSIM_EUSAGE, "gpu_small_domain", -1,
+                      "D3.5's model with a GTX 970 correction: the default "
+                      "model has launch and occupancy terms for every GPU; add --d35 to use it");
   if (!arch && req->gpu_power_activity)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                     "--gpu-power-activity is dcsim's default GPU power model; --d35 keeps "
-                     "§5.5's measured fraction S");
+    return DCSIM_PERR(err, DCSIM_EUSAGE, "gpu_power_activity", -1,
+                      "dcsim's default GPU power model; --d35 keeps "
+                      "§5.5's measured fraction S");
   dcsim_gpu_opts mode = { req->gpu_small_domain, 0, arch };
   const int irregular = req->ev->n_kernels == 0;
   /* One model per GPU count (issue 37): in the default model one GPU is the split at G = 1, so the
@@ -323,9 +322,9 @@ static int run_gpu_as(const dcsim_model_req *req, dcsim_prediction *out, dcsim_e
   const unsigned gpus = req->gpus >= 1 ? req->gpus : arch && req->ev->has_multi_gpu ? 1 : 0;
   if (irregular) { /* irregular loops on a GPU (dcsim/model_irregular.h, FV §7) */
     if (req->gpus > 1)
-      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                       "dwarf %s has no GPU kernels: it runs on one GPU",
-                       dcsim_dwarf_name(req->ev->dwarf));
+      return DCSIM_PERR(err, DCSIM_EUSAGE, "gpus", -1,
+                        "dwarf %s has no GPU kernels: it runs on one GPU",
+                        dcsim_dwarf_name(req->ev->dwarf));
     if ((rc = dcsim_model_irregular_gpu(req->ev, req->gpu, &out->cpu, err))) return rc;
     out->time_s = out->cpu->time_s;
   } else if (gpus >= 1) { /* the domain split over G GPUs (dcsim/model_multigpu.h) */
@@ -385,10 +384,10 @@ static int gpu_ideal_kernels(const dcsim_dwarf_eval *ev, const dcsim_gpu_profile
     if (k[i].roofline) continue;
     if (!(g->arch.issue_width > 0)) {
       free(k);
-      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                       "--threading ideal on GPU %s needs its architecture's <issue-width> (%s "
-                       "has none): use --threading measured",
-                       dcsim_gpu_profile_name(gpu), g->arch.name);
+      return DCSIM_PERR(err, DCSIM_EUSAGE, "threading", -1,
+                        "ideal on GPU %s needs its architecture's <issue-width> (%s has none): use "
+                        "measured",
+                        dcsim_gpu_profile_name(gpu), g->arch.name);
     }
     k[i].I_e = (1 - k[i].P_inactive) * k[i].I_e;
     k[i].IPC_e = g->arch.issue_width;
@@ -447,8 +446,8 @@ int dcsim_model_energy_at(const dcsim_model_req *req, double time_s, dcsim_predi
   memset(out, 0, sizeof *out);
   out->time_prov = out->energy_prov = dcsim_prov_make(DCSIM_PROV_TABLE, "");
   if (req->gpu || !(time_s >= 0) || !isfinite(time_s))
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                     "the energy of a measured run needs a CPU dwarf and a time >= 0");
+    return DCSIM_PERR(err, DCSIM_EUSAGE, "time_s", -1,
+                      "the energy of a measured run needs a CPU dwarf and a time >= 0");
   dcsim_model_req r = *req;
   r.energy_form = DCSIM_ENERGY_NONE; /* the model for the bytes the run moves, not its time */
   int rc = run_cpu(&r, out, err);

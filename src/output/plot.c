@@ -44,8 +44,8 @@ int dcsim_plot_format_of(const char *path, const char *fmt, dcsim_plot_format *o
     *out = DCSIM_PLOT_SVG;
     return 0;
   }
-  return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "%s: a picture is .png or .svg",
-                   path ? path : "(no file)");
+  return DCSIM_PERR(err, DCSIM_EUSAGE, "picture", -1, "%s: a picture is .png or .svg",
+                    path ? path : "(no file)");
 }
 
 static int executable(const char *p) { return access(p, X_OK) == 0; }
@@ -146,7 +146,7 @@ static void gp_caption(FILE *f, const char *caption, int height) {
  * reader would block (issue 35). Checked before any work. */
 static int plot_target_ok(const char *out, dcsim_error *err) {
   struct stat st;
-  if (!out || !*out) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "empty picture path");
+  if (!out || !*out) return DCSIM_PERR(err, DCSIM_EUSAGE, "picture", -1, "empty picture path");
   if (stat(out, &st) == 0 && !S_ISREG(st.st_mode))
     return DCSIM_ERR(err, DCSIM_EIO, out, 0,
                      "is not a regular file (a FIFO, device, socket or directory): a picture is "

@@ -25,35 +25,34 @@ static size_t profile_names(const dcsim_scenario *s, const char **names, size_t 
 
 int dcsim_cost_check(const dcsim_cost_opts *o, const dcsim_scenario *s, dcsim_error *err) {
   if (!(o->kwh_usd >= 0 && o->kwh_usd <= DCSIM_COST_KWH_MAX_USD))
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                     "--kwh-price %g: expected 0 to %g USD per kWh", o->kwh_usd,
-                     DCSIM_COST_KWH_MAX_USD);
+    return DCSIM_PERR(err, DCSIM_EUSAGE, "kwh_usd", -1, "%g: expected 0 to %g USD per kWh",
+                      o->kwh_usd, DCSIM_COST_KWH_MAX_USD);
   if (!(o->lifetime_years >= DCSIM_COST_LIFETIME_MIN_YEARS &&
         o->lifetime_years <= DCSIM_COST_LIFETIME_MAX_YEARS))
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                     "--lifetime-years %g: expected %g to %g years", o->lifetime_years,
-                     DCSIM_COST_LIFETIME_MIN_YEARS, DCSIM_COST_LIFETIME_MAX_YEARS);
+    return DCSIM_PERR(err, DCSIM_EUSAGE, "lifetime_years", -1, "%g: expected %g to %g years",
+                      o->lifetime_years, DCSIM_COST_LIFETIME_MIN_YEARS,
+                      DCSIM_COST_LIFETIME_MAX_YEARS);
   if (o->n_prices > DCSIM_COST_MAX_PRICES)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--price: more than %d prices",
-                     DCSIM_COST_MAX_PRICES);
+    return DCSIM_PERR(err, DCSIM_EUSAGE, "prices", -1, "more than %d prices",
+                      DCSIM_COST_MAX_PRICES);
   const char *names[256];
   size_t nn = s ? profile_names(s, names, 256) : 0;
   for (size_t i = 0; i < o->n_prices; i++) {
     const dcsim_price_set *p = &o->prices[i];
     if (!(p->usd >= DCSIM_PRICE_MIN_USD && p->usd <= DCSIM_PRICE_MAX_USD))
-      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                       "--price %s: expected a unit price of %g to %g USD", p->name,
-                       DCSIM_PRICE_MIN_USD, DCSIM_PRICE_MAX_USD);
+      return DCSIM_PERR(err, DCSIM_EUSAGE, "prices", (int)i,
+                        "%s: expected a unit price of %g to %g USD", p->name, DCSIM_PRICE_MIN_USD,
+                        DCSIM_PRICE_MAX_USD);
     for (size_t k = 0; k < i; k++)
       if (strcmp(o->prices[k].name, p->name) == 0)
-        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--price %s given twice", p->name);
+        return DCSIM_PERR(err, DCSIM_EUSAGE, "prices", (int)i, "%s given twice", p->name);
     size_t k = 0;
     while (k < nn && strcmp(names[k], p->name) != 0) k++;
     if (s && k == nn) {
       const char *sug = dcsim_suggest(p->name, names, nn);
-      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                       "--price %s: no CPU or GPU profile of this run is named %s%s%s%s", p->name,
-                       p->name, sug ? " (did you mean " : "", sug ? sug : "", sug ? "?)" : "");
+      return DCSIM_PERR(err, DCSIM_EUSAGE, "prices", (int)i,
+                        "%s: no CPU or GPU profile of this run is named %s%s%s%s", p->name, p->name,
+                        sug ? " (did you mean " : "", sug ? sug : "", sug ? "?)" : "");
     }
   }
   return 0;

@@ -268,8 +268,7 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf,
   for (size_t i = 0; i < s->n_extra_sets; i++)
     for (size_t k = 0; k < dcsim_dwarf_n_params(d); k++)
       if (strcmp(dcsim_dwarf_param(d, k), s->extra_sets[i].name) == 0)
-        b[nb++] =
-            (dcsim_binding){ s->extra_sets[i].name, s->extra_sets[i].value, "command line", 0 };
+        b[nb++] = (dcsim_binding){ s->extra_sets[i].name, s->extra_sets[i].value, NULL, 0 };
   dcsim_dwarf_eval *ev = NULL;
   if ((rc = dcsim_dwarf_evaluate(d, t->case_name, b, nb, &ev, err))) {
     dcsim_error_at_if_unset(err, wf->path, t->line);
@@ -889,13 +888,13 @@ int dcsim_scenario_load_inputs(const char *path, const dcsim_scenario_opts *o, d
 int dcsim_scenario_cpu_profile(dcsim_scenario *s, const char *ref, const dcsim_cpu_profile_t **out,
                                dcsim_error *err) {
   if (s->base) return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "a derived scenario loads no profile");
-  return get_cpu(s, ref, "command line", 0, out, err);
+  return get_cpu(s, ref, NULL, 0, out, err);
 }
 
 int dcsim_scenario_gpu_profile(dcsim_scenario *s, const char *ref, const dcsim_gpu_profile_t **out,
                                dcsim_error *err) {
   if (s->base) return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "a derived scenario loads no profile");
-  return get_gpu(s, ref, "command line", 0, out, err);
+  return get_gpu(s, ref, NULL, 0, out, err);
 }
 
 /* The template as a point of a sweep sees it: CPU tasks take the override's nodes, cores and

@@ -49,10 +49,10 @@ int dcsim_sched_parse_policy(const char *name, dcsim_job_policy *job, dcsim_task
     } else {
       static const char *const words[] = { "fcfs", "easy", "sjf", "heft", "energy" };
       const char *best = dcsim_suggest(w, words, sizeof words / sizeof *words);
-      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                       "unknown policy '%s'%s%s%s (fcfs, easy, sjf, heft, energy, or JOB+TASK "
-                       "such as easy+energy)",
-                       name, best ? "; did you mean " : "", best ? best : "", best ? "?" : "");
+      return DCSIM_PERR(err, DCSIM_EUSAGE, "policy", -1,
+                        "unknown policy '%s'%s%s%s (fcfs, easy, sjf, heft, energy, or JOB+TASK "
+                        "such as easy+energy)",
+                        name, best ? "; did you mean " : "", best ? best : "", best ? "?" : "");
     }
   }
   return 0;

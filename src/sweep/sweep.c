@@ -3,7 +3,6 @@
 #include "dcsim/sweep.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -94,42 +93,12 @@ dcsim_sweep_point *dcsim_sweep_points(dcsim_sweep_t *sw) { return sw->points; }
 const char *dcsim_sweep_hash(const dcsim_sweep_t *sw) { return sw->hash; }
 const char *dcsim_sweep_definition(const dcsim_sweep_t *sw) { return sw->definition; }
 
-/* A growing string for the definition text. */
-typedef struct sbuf {
-  char *s;
-  size_t n, cap;
-  int oom;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_add(sbuf *b, const char *fmt, ...) {
-  if (b->oom) return;
-  for (;;) {
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
-    va_end(ap);
-    if (k < 0) {
-      b->oom = 1;
-      return;
-    }
-    if (b->s && b->n + (size_t)k < b->cap) {
-      b->n += (size_t)k;
-      return;
-    }
-    if (DCSIM_GROW(b->s, b->cap, b->n + (size_t)k + 1)) {
-      b->oom = 1;
-      return;
-    }
-  }
-}
-
 /* --set NAME=VALUE: each name a parameter of the dwarf of some task, given once */
 static int take_sets(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_error *err) {
   if (def->n_sets == 0) return 0;
   if (def->n_sets > DCSIM_SWEEP_MAX_LIST)
-    return DCSIM_ERR(err, DCSIM_ERANGE, "command line", 0, "--set: more than %d parameters",
-                     DCSIM_SWEEP_MAX_LIST);
+    return DCSIM_PERR(err, DCSIM_ERANGE, "sets", -1, "more than %d parameters",
+                      DCSIM_SWEEP_MAX_LIST);
   if (!(sw->sets = calloc(def->n_sets, sizeof *sw->sets)))
     return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
   const dcsim_scenario *s = sw->base;
@@ -144,14 +113,14 @@ static int take_sets(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_error 
       }
     for (size_t j = 0; j < i; j++)
       if (strcmp(def->sets[j].name, ps->name) == 0)
-        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--set %s given twice", ps->name);
+        return DCSIM_PERR(err, DCSIM_EUSAGE, "sets", (int)i, "%s given twice", ps->name);
     if (!known)
-      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                       "--set %s: no task of %s has a dwarf with the parameter %s", ps->name,
-                       def->input, ps->name);
+      return DCSIM_PERR(err, DCSIM_EUSAGE, "sets", (int)i,
+                        "%s: no task of %s has a dwarf with the parameter %s", ps->name, def->input,
+                        ps->name);
     if (!isfinite(ps->value) || ps->value < 0)
-      return DCSIM_ERR(err, DCSIM_ERANGE, "command line", 0,
-                       "--set %s: value must be a finite number >= 0", ps->name);
+      return DCSIM_PERR(err, DCSIM_ERANGE, "sets", (int)i, "%s: value must be a finite number >= 0",
+                        ps->name);
     if (!(sw->sets[i].name = dcsim_strdup(ps->name)))
       return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
     sw->sets[i].value = ps->value;
@@ -191,26 +160,28 @@ static int take_gpu_axes(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_er
   int rc, has_gpu_group = 0;
   for (size_t g = 0; g < sw->base->n_groups; g++) has_gpu_group |= sw->base->groups[g].gpu != NULL;
   if ((def->n_gpu_counts || def->n_host_cpus) && !has_gpu_group)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                     "--%s: platform %s has no node group with GPUs",
-                     def->n_gpu_counts ? "gpus" : "host-cpu", sw->base->platform->path);
+    return DCSIM_PERR(err, DCSIM_EUSAGE, def->n_gpu_counts ? "gpu_counts" : "host_cpus", -1,
+                      "platform %s has no node group with GPUs", sw->base->platform->path);
   if (def->n_gpu_counts > DCSIM_SWEEP_MAX_LIST || def->n_host_cpus > DCSIM_SWEEP_MAX_LIST)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a sweep list has more than %d values",
-                     DCSIM_SWEEP_MAX_LIST);
+    return DCSIM_PERR(err, DCSIM_EUSAGE,
+                      def->n_gpu_counts > DCSIM_SWEEP_MAX_LIST ? "gpu_counts" : "host_cpus", -1,
+                      "a sweep list has more than %d values", DCSIM_SWEEP_MAX_LIST);
   sw->gcounts = calloc(def->n_gpu_counts + 1, sizeof *sw->gcounts);
   sw->hosts = calloc(def->n_host_cpus + 1, sizeof *sw->hosts);
   if (!sw->gcounts || !sw->hosts)
     return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
-  if ((rc = take_counts("gpus", def->gpu_counts, def->n_gpu_counts, 64, sw->gcounts, &sw->n_gcounts,
-                        err)))
+  if ((rc = take_counts("gpu_counts", def->gpu_counts, def->n_gpu_counts, 64, sw->gcounts,
+                        &sw->n_gcounts, err)))
     return rc;
   for (size_t i = 0; i < def->n_host_cpus; i++, sw->n_hosts++) {
-    if ((rc = dcsim_scenario_cpu_profile(sw->base, def->host_cpus[i], &sw->hosts[i], err)))
+    if ((rc = dcsim_scenario_cpu_profile(sw->base, def->host_cpus[i], &sw->hosts[i], err))) {
+      dcsim_error_param(err, "host_cpus", (int)i);
       return rc;
+    }
     for (size_t k = 0; k < i; k++)
       if (sw->hosts[k] == sw->hosts[i])
-        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--host-cpu: %s given twice",
-                         def->host_cpus[i]);
+        return DCSIM_PERR(err, DCSIM_EUSAGE, "host_cpus", (int)i, "%s given twice",
+                          def->host_cpus[i]);
   }
   return 0;
 }
@@ -307,8 +278,8 @@ static int check_freq(const dcsim_sweep_t *sw, const char *f, dcsim_error *err) 
   double g;
   if (dcsim_parse_ghz(f, &g) == 0) {
     if (g > 0 && g < 100) return 0;
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                     "--freq '%s': expected a frequency in GHz (0 < f < 100)", f);
+    return DCSIM_PERR(err, DCSIM_EUSAGE, "freqs", -1,
+                      "'%s': expected a frequency in GHz (0 < f < 100)", f);
   }
   size_t n = sw->n_cpus;
   for (size_t i = 0; i < (n ? n : sw->base->n_groups); i++) {
@@ -316,10 +287,39 @@ static int check_freq(const dcsim_sweep_t *sw, const char *f, dcsim_error *err) 
     dcsim_cpu_state st;
     if (dcsim_cpu_profile_freq(c, f, &st, NULL) == 0) return 0;
   }
-  return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                   "--freq '%s': neither a number of GHz, nominal, min, max, nor a state label "
-                   "of the sweep's CPU profiles",
-                   f);
+  return DCSIM_PERR(err, DCSIM_EUSAGE, "freqs", -1,
+                    "'%s': neither a number of GHz, nominal, min, max, nor a state label "
+                    "of the sweep's CPU profiles",
+                    f);
+}
+
+/* A profile name a sweep point holds whole (dcsim_sweep_point.cpu, .gpu, .host_cpu: 63 bytes),
+ * refused when longer: cut, it would be looked up as another profile (issue 39). */
+static int name_fits(const char *name, const char *path, dcsim_error *err) {
+  size_t max = sizeof((dcsim_sweep_point *)0)->cpu - 1;
+  if (strlen(name) <= max) return 0;
+  return DCSIM_ERR(err, DCSIM_ERANGE, path, 0,
+                   "profile name '%.40s...' is longer than %zu bytes, the most a sweep point holds",
+                   name, max);
+}
+
+/* every profile a point may name: the base's groups and the lists' */
+static int check_names(const dcsim_sweep_t *sw, dcsim_error *err) {
+  int rc = 0;
+  const dcsim_scenario *s = sw->base;
+  for (size_t g = 0; g < s->n_groups && !rc; g++)
+    if (!(rc = name_fits(dcsim_cpu_profile_name(s->groups[g].cpu),
+                         dcsim_cpu_profile_path(s->groups[g].cpu), err)) &&
+        s->groups[g].gpu)
+      rc = name_fits(dcsim_gpu_profile_name(s->groups[g].gpu),
+                     dcsim_gpu_profile_path(s->groups[g].gpu), err);
+  for (size_t i = 0; i < sw->n_cpus && !rc; i++)
+    rc = name_fits(dcsim_cpu_profile_name(sw->cpus[i]), dcsim_cpu_profile_path(sw->cpus[i]), err);
+  for (size_t i = 0; i < sw->n_hosts && !rc; i++)
+    rc = name_fits(dcsim_cpu_profile_name(sw->hosts[i]), dcsim_cpu_profile_path(sw->hosts[i]), err);
+  for (size_t i = 0; i < sw->n_gpus && !rc; i++)
+    rc = name_fits(dcsim_gpu_profile_name(sw->gpus[i]), dcsim_gpu_profile_path(sw->gpus[i]), err);
+  return rc;
 }
 
 /* the CPU and GPU profiles of the lists, loaded into the base; each once */
@@ -327,36 +327,41 @@ static int take_profiles(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_er
   int rc, has_gpu_group = 0;
   for (size_t g = 0; g < sw->base->n_groups; g++) has_gpu_group |= sw->base->groups[g].gpu != NULL;
   if (def->n_gpus && !has_gpu_group)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                     "--gpu: platform %s has no node group with GPUs", sw->base->platform->path);
+    return DCSIM_PERR(err, DCSIM_EUSAGE, "gpu_profiles", -1,
+                      "platform %s has no node group with GPUs", sw->base->platform->path);
   for (size_t i = 0; i < def->n_cpus; i++, sw->n_cpus++) {
-    if ((rc = dcsim_scenario_cpu_profile(sw->base, def->cpus[i], &sw->cpus[i], err))) return rc;
+    if ((rc = dcsim_scenario_cpu_profile(sw->base, def->cpus[i], &sw->cpus[i], err))) {
+      dcsim_error_param(err, "cpu_profiles", (int)i);
+      return rc;
+    }
     for (size_t k = 0; k < i; k++)
       if (sw->cpus[k] == sw->cpus[i])
-        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--cpu: %s given twice",
-                         def->cpus[i]);
+        return DCSIM_PERR(err, DCSIM_EUSAGE, "cpu_profiles", (int)i, "%s given twice",
+                          def->cpus[i]);
   }
   for (size_t i = 0; i < def->n_gpus; i++, sw->n_gpus++) {
-    if ((rc = dcsim_scenario_gpu_profile(sw->base, def->gpus[i], &sw->gpus[i], err))) return rc;
+    if ((rc = dcsim_scenario_gpu_profile(sw->base, def->gpus[i], &sw->gpus[i], err))) {
+      dcsim_error_param(err, "gpu_profiles", (int)i);
+      return rc;
+    }
     for (size_t k = 0; k < i; k++)
       if (sw->gpus[k] == sw->gpus[i])
-        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--gpu: %s given twice",
-                         def->gpus[i]);
+        return DCSIM_PERR(err, DCSIM_EUSAGE, "gpu_profiles", (int)i, "%s given twice",
+                          def->gpus[i]);
   }
   return 0;
 }
 
-/* a list of counts (--nodes, --cores): each from 1 to max (0 = all, for --cores), each once */
-static int take_counts(const char *opt, const unsigned *v, size_t n, unsigned max, unsigned *dst,
+/* a list of counts (nodes, cores, gpu_counts): each from 1 to max (0 = all, for cores), each once
+ */
+static int take_counts(const char *param, const unsigned *v, size_t n, unsigned max, unsigned *dst,
                        size_t *count, dcsim_error *err) {
-  int all_ok = strcmp(opt, "cores") == 0;
+  int all_ok = strcmp(param, "cores") == 0;
   for (size_t i = 0; i < n; i++, (*count)++) {
     if ((v[i] < 1 && !(all_ok && v[i] == 0)) || v[i] > max)
-      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--%s: %u is not from 1 to %u", opt,
-                       v[i], max);
+      return DCSIM_PERR(err, DCSIM_EUSAGE, param, (int)i, "%u is not from 1 to %u", v[i], max);
     for (size_t k = 0; k < i; k++)
-      if (v[k] == v[i])
-        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--%s: %u given twice", opt, v[i]);
+      if (v[k] == v[i]) return DCSIM_PERR(err, DCSIM_EUSAGE, param, (int)i, "%u given twice", v[i]);
     dst[i] = v[i];
   }
   return 0;
@@ -367,13 +372,15 @@ static int take_freqs(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_error
   int rc;
   for (size_t i = 0; i < def->n_freqs; i++) {
     if (strlen(def->freqs[i]) >= sizeof sw->points->freq)
-      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--freq: '%.40s...' is too long",
-                       def->freqs[i]);
-    if ((rc = check_freq(sw, def->freqs[i], err))) return rc;
+      return DCSIM_PERR(err, DCSIM_EUSAGE, "freqs", (int)i, "'%.40s...' is too long",
+                        def->freqs[i]);
+    if ((rc = check_freq(sw, def->freqs[i], err))) {
+      if (err) err->index = (int)i;
+      return rc;
+    }
     for (size_t k = 0; k < i; k++)
       if (strcmp(def->freqs[k], def->freqs[i]) == 0)
-        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--freq: %s given twice",
-                         def->freqs[i]);
+        return DCSIM_PERR(err, DCSIM_EUSAGE, "freqs", (int)i, "%s given twice", def->freqs[i]);
     if (!(sw->freqs[i] = dcsim_strdup(def->freqs[i])))
       return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
     sw->n_freqs++;
@@ -431,8 +438,8 @@ static int take_threadings(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_
   for (size_t i = 0; i < def->n_threadings; i++) {
     unsigned f = def->threadings[i];
     if ((f & ~(unsigned)DCSIM_MODEL_HW_THREADS) || i >= 2 || (i == 1 && sw->threadings[0] == f))
-      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                       "--threading: measured and ideal, each at most once");
+      return DCSIM_PERR(err, DCSIM_EUSAGE, "threadings", (int)i,
+                        "measured and ideal, each at most once");
     sw->threadings[sw->n_threadings++] = f;
   }
   return 0;
@@ -448,7 +455,7 @@ static int make_points(dcsim_sweep_t *sw, const char *input, dcsim_error *err) {
   size_t nt = sw->n_threadings ? sw->n_threadings : 1;
   double total = (double)nc * ng * nh * nq * nn * nk * nf * nt;
   if (total > DCSIM_SWEEP_MAX_POINTS)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "%g points: at most %u", total,
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "", 0, "the lists give %g points: at most %u", total,
                      DCSIM_SWEEP_MAX_POINTS);
   sw->points = calloc((size_t)total, sizeof *sw->points);
   sw->keys = calloc((size_t)total, sizeof *sw->keys);
@@ -462,8 +469,8 @@ static int make_points(dcsim_sweep_t *sw, const char *input, dcsim_error *err) {
     size_t rk = resolve_cores(sw, cp, cores), rf = resolve_freqs(sw, cp, freqs);
     for (size_t k = 0; k < rk && sw->n_cores; k++)
       if (cores[k] == 0)
-        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                         "--cores all: the workflow's CPU tasks run on different CPUs; give --cpu");
+        return DCSIM_PERR(err, DCSIM_EUSAGE, "cores", (int)k,
+                          "all: the workflow's CPU tasks run on different CPUs; name the CPU");
     for (size_t g = 0; g < ng; g++)
       for (size_t h = 0; h < nh; h++)
         for (size_t q = 0; q < nq; q++)
@@ -499,74 +506,74 @@ static int make_points(dcsim_sweep_t *sw, const char *input, dcsim_error *err) {
  * read identifies its content (doc/sweep.md). */
 static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_task_policy tp,
                            dcsim_error *err) {
-  sbuf b = { 0 };
+  dcsim_str b = DCSIM_STR_INIT;
   char pol[32], n1[4096], n2[4096];
   snprintf(pol, sizeof pol, "%s+%s", dcsim_sched_job_name(sw->job_policy),
            dcsim_sched_task_name(tp));
   /* version 2: model modes and provenance; 4: frequency names and `all` cores resolved per CPU,
    * nominal without --freq (issue 13) and location-independent names (issue 17), each of which
    * was a version 3 on its own branch (a sweep of an older version never resumes into these) */
-  sb_add(&b, "dcsim sweep 4\ninput %s\nplatform %s\npolicy %s\ndeadline_s %.17g\nmodel %s%s%s\n",
-         dcsim_catalog_relname(def->input, def->input, n1, sizeof n1),
-         dcsim_catalog_relname(sw->base->platform->path, def->input, n2, sizeof n2), pol,
-         def->deadline_s, def->model_flags & DCSIM_MODEL_D35 ? "d35" : "default",
-         def->model_flags & DCSIM_MODEL_STRICT ? " strict" : "",
-         def->model_flags & DCSIM_MODEL_HW_THREADS ? " ideal-threads" : "");
-  sb_add(&b, "cpu");
+  dcsim_str_addf(
+      &b, "dcsim sweep 4\ninput %s\nplatform %s\npolicy %s\ndeadline_s %.17g\nmodel %s%s%s\n",
+      dcsim_catalog_relname(def->input, def->input, n1, sizeof n1),
+      dcsim_catalog_relname(sw->base->platform->path, def->input, n2, sizeof n2), pol,
+      def->deadline_s, def->model_flags & DCSIM_MODEL_D35 ? "d35" : "default",
+      def->model_flags & DCSIM_MODEL_STRICT ? " strict" : "",
+      def->model_flags & DCSIM_MODEL_HW_THREADS ? " ideal-threads" : "");
+  dcsim_str_addf(&b, "cpu");
   for (size_t k = 0; k < sw->n_cpus; k++)
-    sb_add(&b, " %s",
-           dcsim_catalog_relname(dcsim_cpu_profile_path(sw->cpus[k]), def->input, n1, sizeof n1));
-  sb_add(&b, "\ngpu");
+    dcsim_str_addf(
+        &b, " %s",
+        dcsim_catalog_relname(dcsim_cpu_profile_path(sw->cpus[k]), def->input, n1, sizeof n1));
+  dcsim_str_addf(&b, "\ngpu");
   for (size_t k = 0; k < sw->n_gpus; k++)
-    sb_add(&b, " %s",
-           dcsim_catalog_relname(dcsim_gpu_profile_path(sw->gpus[k]), def->input, n1, sizeof n1));
-  sb_add(&b, "\nnodes");
-  for (size_t k = 0; k < sw->n_nodes; k++) sb_add(&b, " %u", sw->nodes[k]);
-  sb_add(&b, "\ncores");
+    dcsim_str_addf(
+        &b, " %s",
+        dcsim_catalog_relname(dcsim_gpu_profile_path(sw->gpus[k]), def->input, n1, sizeof n1));
+  dcsim_str_addf(&b, "\nnodes");
+  for (size_t k = 0; k < sw->n_nodes; k++) dcsim_str_addf(&b, " %u", sw->nodes[k]);
+  dcsim_str_addf(&b, "\ncores");
   for (size_t k = 0; k < sw->n_cores; k++)
-    sw->cores[k] ? sb_add(&b, " %u", sw->cores[k]) : sb_add(&b, " all");
-  sb_add(&b, "\nfreq");
-  for (size_t k = 0; k < sw->n_freqs; k++) sb_add(&b, " %s", sw->freqs[k]);
+    sw->cores[k] ? dcsim_str_addf(&b, " %u", sw->cores[k]) : dcsim_str_addf(&b, " all");
+  dcsim_str_addf(&b, "\nfreq");
+  for (size_t k = 0; k < sw->n_freqs; k++) dcsim_str_addf(&b, " %s", sw->freqs[k]);
   if (sw->n_threadings) { /* only when given, like --set */
-    sb_add(&b, "\nthreading");
+    dcsim_str_addf(&b, "\nthreading");
     for (size_t k = 0; k < sw->n_threadings; k++)
-      sb_add(&b, " %s", sw->threadings[k] & DCSIM_MODEL_HW_THREADS ? "ideal" : "measured");
+      dcsim_str_addf(&b, " %s", sw->threadings[k] & DCSIM_MODEL_HW_THREADS ? "ideal" : "measured");
   }
   if (sw->n_sets) { /* only when given: the hashes of sweeps without --set stay as they were */
-    sb_add(&b, "\nset");
+    dcsim_str_addf(&b, "\nset");
     for (size_t k = 0; k < sw->n_sets; k++)
-      sb_add(&b, " %s=%.17g", sw->sets[k].name, sw->sets[k].value);
+      dcsim_str_addf(&b, " %s=%.17g", sw->sets[k].name, sw->sets[k].value);
   }
   if (sw->cost.kwh_usd != DCSIM_COST_KWH_USD ||
       sw->cost.lifetime_years != DCSIM_COST_LIFETIME_YEARS || sw->cost.n_prices) {
     /* only when not the defaults: the hashes of earlier sweeps stay as they were */
-    sb_add(&b, "\ncost kwh_usd=%.17g lifetime_years=%.17g", sw->cost.kwh_usd,
-           sw->cost.lifetime_years);
+    dcsim_str_addf(&b, "\ncost kwh_usd=%.17g lifetime_years=%.17g", sw->cost.kwh_usd,
+                   sw->cost.lifetime_years);
     for (size_t k = 0; k < sw->cost.n_prices; k++)
-      sb_add(&b, " price %s=%.17g", sw->cost.prices[k].name, sw->cost.prices[k].usd);
+      dcsim_str_addf(&b, " price %s=%.17g", sw->cost.prices[k].name, sw->cost.prices[k].usd);
   }
   if (sw->objectives != DCSIM_OBJ_DEFAULT)
-    sb_add(&b, "\nobjectives %s", dcsim_objectives_name(sw->objectives));
+    dcsim_str_addf(&b, "\nobjectives %s", dcsim_objectives_name(sw->objectives));
   if (sw->n_gcounts) { /* only when given, as --set */
-    sb_add(&b, "\ngpus");
-    for (size_t k = 0; k < sw->n_gcounts; k++) sb_add(&b, " %u", sw->gcounts[k]);
+    dcsim_str_addf(&b, "\ngpus");
+    for (size_t k = 0; k < sw->n_gcounts; k++) dcsim_str_addf(&b, " %u", sw->gcounts[k]);
   }
   if (sw->n_hosts) {
-    sb_add(&b, "\nhost_cpu");
+    dcsim_str_addf(&b, "\nhost_cpu");
     for (size_t k = 0; k < sw->n_hosts; k++)
-      sb_add(
+      dcsim_str_addf(
           &b, " %s",
           dcsim_catalog_relname(dcsim_cpu_profile_path(sw->hosts[k]), def->input, n1, sizeof n1));
   }
-  sb_add(&b, "\npoints %zu\n", sw->n_points);
+  dcsim_str_addf(&b, "\npoints %zu\n", sw->n_points);
   for (size_t k = 0; k < sw->base->n_inputs; k++)
-    sb_add(&b, "file %s %s\n", sw->base->inputs[k].sha256,
-           dcsim_catalog_relname(sw->base->inputs[k].path, def->input, n1, sizeof n1));
-  if (b.oom) {
-    free(b.s);
+    dcsim_str_addf(&b, "file %s %s\n", sw->base->inputs[k].sha256,
+                   dcsim_catalog_relname(sw->base->inputs[k].path, def->input, n1, sizeof n1));
+  if (!(sw->definition = dcsim_str_take(&b)))
     return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
-  }
-  sw->definition = b.s;
   dcsim_sha256 h;
   dcsim__sha256_init(&h);
   dcsim__sha256_update(&h, sw->definition, strlen(sw->definition));
@@ -617,8 +624,13 @@ int dcsim_sweep_new_within(const dcsim_sweep_def *def, const dcsim_budget *budge
   if (def->n_cpus > DCSIM_SWEEP_MAX_LIST || def->n_gpus > DCSIM_SWEEP_MAX_LIST ||
       def->n_nodes > DCSIM_SWEEP_MAX_LIST || def->n_cores > DCSIM_SWEEP_MAX_LIST ||
       def->n_freqs > DCSIM_SWEEP_MAX_LIST) {
-    rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "a sweep list has more than %d values",
-                   DCSIM_SWEEP_MAX_LIST);
+    rc = DCSIM_PERR(err, DCSIM_EUSAGE,
+                    def->n_cpus > DCSIM_SWEEP_MAX_LIST    ? "cpu_profiles"
+                    : def->n_gpus > DCSIM_SWEEP_MAX_LIST  ? "gpu_profiles"
+                    : def->n_nodes > DCSIM_SWEEP_MAX_LIST ? "nodes"
+                    : def->n_cores > DCSIM_SWEEP_MAX_LIST ? "cores"
+                                                          : "freqs",
+                    -1, "a sweep list has more than %d values", DCSIM_SWEEP_MAX_LIST);
     goto out;
   }
   dcsim_scenario_opts so = { .platform_path = def->platform,
@@ -650,7 +662,8 @@ int dcsim_sweep_new_within(const dcsim_sweep_def *def, const dcsim_budget *budge
       (rc = take_freqs(sw, def, err)))
     goto out;
   if ((rc = take_sets(sw, def, err)) || (rc = take_threadings(sw, def, err)) ||
-      (rc = take_cost(sw, def, err)) || (rc = take_gpu_axes(sw, def, err)))
+      (rc = take_cost(sw, def, err)) || (rc = take_gpu_axes(sw, def, err)) ||
+      (rc = check_names(sw, err)))
     goto out;
   own_values(sw);
   make_note(sw);
@@ -896,9 +909,8 @@ unsigned dcsim_sweep_shard_of(size_t index, unsigned n) {
 
 int dcsim_sweep_set_shard(dcsim_sweep_t *sw, unsigned i, unsigned n, dcsim_error *err) {
   if (n > DCSIM_SWEEP_MAX_SHARDS || (n > 0 && i >= n))
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                     "--shard %u/%u: expected I/N with 0 <= I < N <= %u", i, n,
-                     DCSIM_SWEEP_MAX_SHARDS);
+    return DCSIM_PERR(err, DCSIM_EUSAGE, "shard", -1, "%u/%u: expected I/N with 0 <= I < N <= %u",
+                      i, n, DCSIM_SWEEP_MAX_SHARDS);
   sw->shard_i = n > 1 ? i : 0;
   sw->shard_n = n > 1 ? n : 0;
   return 0;

@@ -35,17 +35,17 @@ int dcsim_objectives_parse(const char *s, unsigned *out, dcsim_error *err) {
     int k = 0;
     while (k < 3 && !(strlen(names[k]) == l && strncmp(p, names[k], l) == 0)) k++;
     if (k == 3 || (obj & (1u << k)))
-      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                       "--objectives '%s': expected two or three of time, energy, cost, each once "
-                       "(time,energy; time,cost; energy,cost; time,energy,cost)",
-                       s);
+      return DCSIM_PERR(err, DCSIM_EUSAGE, "objectives", -1,
+                        "'%s': expected two or three of time, energy, cost, each once "
+                        "(time,energy; time,cost; energy,cost; time,energy,cost)",
+                        s);
     obj |= 1u << k;
     n++;
     p = c ? c + 1 : NULL;
   }
   if (n < 2)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                     "--objectives '%s': a front needs two or three of time, energy, cost", s);
+    return DCSIM_PERR(err, DCSIM_EUSAGE, "objectives", -1,
+                      "'%s': a front needs two or three of time, energy, cost", s);
   *out = obj;
   return 0;
 }
@@ -319,11 +319,12 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, cons
 
 /* the gpu column: the GPU, "x N" per node with --gpus, "on HOST" with --host-cpu (issue 26) */
 static void gpu_text(const dcsim_sweep_point *p, char *buf, size_t size) {
-  int k = snprintf(buf, size, "%s", p->gpu[0] ? p->gpu : "-");
-  if (p->gpus && k >= 0 && (size_t)k < size)
-    k += snprintf(buf + k, size - (size_t)k, " x%u", p->gpus);
-  if (p->host_cpu[0] && k >= 0 && (size_t)k < size)
-    snprintf(buf + k, size - (size_t)k, " on %s", p->host_cpu);
+  dcsim_str b = DCSIM_STR_INIT;
+  dcsim_str_add(&b, p->gpu[0] ? p->gpu : "-");
+  if (p->gpus) dcsim_str_addf(&b, " x%u", p->gpus);
+  if (p->host_cpu[0]) dcsim_str_addf(&b, " on %s", p->host_cpu);
+  dcsim_str_copy_to(&b, buf, size); /* the column's width: cut as before */
+  dcsim_str_release(&b);
 }
 
 /* a point's time and energy for the text table: with their bands when marked, each to the digits

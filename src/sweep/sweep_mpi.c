@@ -46,11 +46,12 @@ void dcsim_sweep_mpi_finalize(int started) {
   if (started && !done) MPI_Finalize();
 }
 
-/* ---- an error on the wire: code, line, file, message ---- */
+/* ---- an error on the wire: code, line, file, parameter, message ---- */
 
 typedef struct wire_err {
-  int32_t code, line;
+  int32_t code, line, index;
   char file[512];
+  char param[48];
   char msg[1024];
 } wire_err;
 
@@ -59,15 +60,21 @@ static void to_wire(const dcsim_error *e, int code, wire_err *w) {
   w->code = code;
   if (!code || !e) return;
   w->line = e->line;
+  w->index = e->index;
   snprintf(w->file, sizeof w->file, "%s", e->file);
+  snprintf(w->param, sizeof w->param, "%s", e->param);
   snprintf(w->msg, sizeof w->msg, "%s", e->msg);
 }
 
 /* the error of rank `from` into err, naming the rank when it is not 0 */
 static int from_wire(const wire_err *w, int from, dcsim_error *err) {
   if (!w->code) return 0;
-  if (from) return DCSIM_ERR(err, w->code, w->file, w->line, "%.900s (rank %d)", w->msg, from);
-  return DCSIM_ERR(err, w->code, w->file, w->line, "%s", w->msg);
+  if (from)
+    DCSIM_ERR(err, w->code, w->file, w->line, "%.900s (rank %d)", w->msg, from);
+  else
+    DCSIM_ERR(err, w->code, w->file, w->line, "%s", w->msg);
+  dcsim_error_param(err, w->param[0] ? w->param : NULL, w->index);
+  return w->code;
 }
 
 /* rank 0's status to every rank */
@@ -76,7 +83,7 @@ static int share_status(MPI_Comm comm, int rank, int rc, dcsim_error *err) {
   to_wire(err, rank == 0 ? rc : 0, &w);
   MPI_Bcast(&w, (int)sizeof w, MPI_BYTE, 0, comm);
   if (rank == 0 || !w.code) return rank == 0 ? rc : 0;
-  return DCSIM_ERR(err, w.code, w.file, w.line, "%s", w.msg);
+  return from_wire(&w, 0, err);
 }
 
 /* Every rank built its sweep (and its buffers), from the same definition and input files — the

@@ -819,7 +819,7 @@ int dcsim_sweepdb_merge(const char *const *inputs, size_t n, const char *out,
                         const char *hash_prefix, dcsim_sweepdb_merge_report *rep, size_t *per_input,
                         dcsim_error *err) {
   memset(rep, 0, sizeof *rep);
-  if (!n) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "no database to merge");
+  if (!n) return DCSIM_PERR(err, DCSIM_EUSAGE, "inputs", -1, "no database to merge");
   if (access(out, F_OK) == 0)
     return DCSIM_ERR(
         err, DCSIM_EUSAGE, out, 0,

@@ -35,7 +35,7 @@ static void suggest_name(dcsim_kind kind, const char *ref, char *hint, size_t si
 
 int dcsim_catalog_resolve(dcsim_kind kind, const char *ref, const char *ref_file, int ref_line,
                           char *out, size_t size, dcsim_error *err) {
-  const char *where = ref_file ? ref_file : "command line";
+  const char *where = ref_file ? ref_file : "";
   if (!ref || !*ref)
     return DCSIM_ERR(err, DCSIM_EREF, where, ref_line, "empty %s reference", kind_words[kind]);
   size_t l = strlen(ref);

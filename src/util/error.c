@@ -18,6 +18,8 @@ int dcsim_error_vset(dcsim_error *err, const char *src_file, int src_line, int c
   err->src_line = src_line;
   err->line = in_line;
   snprintf(err->file, sizeof err->file, "%s", in_file ? in_file : "");
+  err->param[0] = '\0';
+  err->index = -1;
   vsnprintf(err->msg, sizeof err->msg, fmt, ap);
   one_line(err->msg);
   return code;
@@ -30,6 +32,22 @@ int dcsim_error_set(dcsim_error *err, const char *src_file, int src_line, int co
   int rc = dcsim_error_vset(err, src_file, src_line, code, in_file, in_line, fmt, ap);
   va_end(ap);
   return rc;
+}
+
+int dcsim_error_set_param(dcsim_error *err, const char *src_file, int src_line, int code,
+                          const char *param, int index, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int rc = dcsim_error_vset(err, src_file, src_line, code, "", 0, fmt, ap);
+  va_end(ap);
+  dcsim_error_param(err, param, index);
+  return rc;
+}
+
+void dcsim_error_param(dcsim_error *err, const char *param, int index) {
+  if (!err || err->file[0] || err->param[0] || !param) return;
+  snprintf(err->param, sizeof err->param, "%s", param);
+  err->index = index;
 }
 
 void dcsim_error_at(dcsim_error *err, const char *file, int line) {
@@ -81,12 +99,17 @@ void dcsim_error_suffix(dcsim_error *err, const char *fmt, ...) {
   append(err->msg, sizeof err->msg, &m, text);
 }
 
+/* as much as fits, cut on purpose (no snprintf that may cut: -Wformat-truncation=2) */
 void dcsim_error_format(const dcsim_error *err, char *buf, unsigned long size) {
   if (!err || !buf || size == 0) return;
-  if (err->file[0] && err->line > 0)
-    snprintf(buf, size, "%s:%d: %s", err->file, err->line, err->msg);
-  else if (err->file[0])
-    snprintf(buf, size, "%s: %s", err->file, err->msg);
-  else
-    snprintf(buf, size, "%s", err->msg);
+  size_t len = 0;
+  char ln[16];
+  buf[0] = '\0';
+  append(buf, size, &len, err->file[0] ? err->file : err->param);
+  if (err->file[0] && err->line > 0) {
+    snprintf(ln, sizeof ln, ":%d", err->line);
+    append(buf, size, &len, ln);
+  }
+  if (err->file[0] || err->param[0]) append(buf, size, &len, ": ");
+  append(buf, size, &len, err->msg);
 }

@@ -102,14 +102,14 @@ void dcsim_repro_csv(FILE *f, const dcsim_repro *r) {
 void dcsim_repro_caption(const dcsim_repro *r, char *buf, size_t size) {
   if (!size) return;
   const char *c = dcsim_commit();
-  size_t n = (size_t)snprintf(buf, size, "dcsim %s (%.12s%s)", dcsim_version(), c,
-                              strstr(c, "-dirty") ? "-dirty" : "");
-  if (r->sweep_sha256[0] && n < size)
-    n += (size_t)snprintf(buf + n, size - n, ", sweep %.12s", r->sweep_sha256);
-  for (size_t i = 0; i < r->n_inputs && n < size; i++) {
+  dcsim_str b = DCSIM_STR_INIT;
+  dcsim_str_addf(&b, "dcsim %s (%.12s%s)", dcsim_version(), c, strstr(c, "-dirty") ? "-dirty" : "");
+  if (r->sweep_sha256[0]) dcsim_str_addf(&b, ", sweep %.12s", r->sweep_sha256);
+  for (size_t i = 0; i < r->n_inputs && b.len < size; i++) {
     const char *base = strrchr(r->inputs[i].path, '/');
-    n += (size_t)snprintf(buf + n, size - n, "%s %s %.12s", i ? "," : ";",
-                          base ? base + 1 : r->inputs[i].path, r->inputs[i].sha256);
+    dcsim_str_addf(&b, "%s %s %.12s", i ? "," : ";", base ? base + 1 : r->inputs[i].path,
+                   r->inputs[i].sha256);
   }
-  if (n >= size && size > 4) memcpy(buf + size - 4, "...", 4);
+  if ((dcsim_str_copy_to(&b, buf, size) || b.oom) && size > 4) memcpy(buf + size - 4, "...", 4);
+  dcsim_str_release(&b);
 }

@@ -64,6 +64,49 @@ int dcsim_bufprintf(char *buf, size_t size, const char *fmt, ...) {
   return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
+int dcsim_str_addf(dcsim_str *b, const char *fmt, ...) {
+  if (b->oom) return -1;
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
+    va_end(ap);
+    if (k < 0) break;
+    if (b->s && b->len + (size_t)k < b->cap) {
+      b->len += (size_t)k;
+      return 0;
+    }
+    if ((size_t)k > SIZE_MAX / 2 - b->len || DCSIM_GROW(b->s, b->cap, b->len + (size_t)k + 1))
+      break;
+  }
+  b->oom = 1;
+  return -1;
+}
+
+int dcsim_str_add(dcsim_str *b, const char *s) { return dcsim_str_addf(b, "%s", s); }
+
+const char *dcsim_str_cstr(const dcsim_str *b) { return b->s ? b->s : ""; }
+
+char *dcsim_str_take(dcsim_str *b) {
+  char *s = b->oom ? NULL : b->s ? b->s : dcsim_strdup("");
+  if (b->oom) free(b->s);
+  *b = (dcsim_str)DCSIM_STR_INIT;
+  return s;
+}
+
+int dcsim_str_copy_to(const dcsim_str *b, char *buf, size_t size) {
+  size_t n = b->len < size ? b->len : size - 1;
+  memcpy(buf, dcsim_str_cstr(b), n);
+  buf[n] = '\0';
+  return n < b->len ? -1 : 0;
+}
+
+void dcsim_str_release(dcsim_str *b) {
+  if (!b) return;
+  free(b->s);
+  *b = (dcsim_str)DCSIM_STR_INIT;
+}
+
 enum { GROW_FIRST = 8 };
 
 int dcsim_resize(void **arr, size_t n, size_t elem_size) {
@@ -185,7 +228,7 @@ char *dcsim_path_in(const char *dir, const char *file) {
 
 int dcsim_path_check_writable(const char *path, const char *what, dcsim_error *err) {
   struct stat st;
-  if (!path || !*path) return DCSIM_ERR(err, DCSIM_EIO, "command line", 0, "%s: empty path", what);
+  if (!path || !*path) return DCSIM_PERR(err, DCSIM_EIO, "path", -1, "%s: empty path", what);
   if (stat(path, &st) == 0) {
     if (S_ISDIR(st.st_mode))
       return DCSIM_ERR(err, DCSIM_EIO, path, 0, "%s: is a directory, not a file", what);
@@ -199,19 +242,19 @@ int dcsim_path_check_writable(const char *path, const char *what, dcsim_error *e
     return 0;
   }
   const char *slash = strrchr(path, '/');
-  char dir[4096];
-  if (!slash)
-    snprintf(dir, sizeof dir, ".");
-  else if (slash == path)
-    snprintf(dir, sizeof dir, "/");
-  else
-    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-    return DCSIM_ERR(err, DCSIM_EIO, path, 0, "%s: no directory %s", what, dir);
-  if (access(dir, W_OK) != 0)
-    return DCSIM_ERR(err, DCSIM_EIO, path, 0, "%s: cannot write in %s: %s", what, dir,
-                     strerror(errno));
-  return 0;
+  char *dir = !slash          ? dcsim_strdup(".")
+              : slash == path ? dcsim_strdup("/")
+                              : strndup(path, (size_t)(slash - path));
+  int rc = 0;
+  if (!dir)
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  else if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "%s: no directory %s", what, dir);
+  else if (access(dir, W_OK) != 0)
+    rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "%s: cannot write in %s: %s", what, dir,
+                   strerror(errno));
+  free(dir);
+  return rc;
 }
 
 size_t dcsim_edit_distance(const char *a, const char *b) {

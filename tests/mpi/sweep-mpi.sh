@@ -42,7 +42,7 @@ check cmp <(rows "$tmp/one.db") <(rows "$tmp/all.db")
 "${mpi[@]}" -n 1 "$bin" sweep "${S[@]}" : -n 1 "$bin" sweep "${S[@]/xeon-e5-2697v3,xeon-gold-6148/pentium-4}" >"$tmp/e1.out" 2>"$tmp/e1.err"
 check [ $? -ne 0 ]
 check [ "$(grep -c '^dcsim:' "$tmp/e1.err")" = 1 ]
-check grep -q "^dcsim: command line:[0-9]*: unknown CPU profile 'pentium-4' .* (rank 1)$" "$tmp/e1.err"
+check grep -q "^dcsim: command line:[0-9]*: --cpu: unknown CPU profile 'pentium-4' .* (rank 1)$" "$tmp/e1.err"
 check [ ! -s "$tmp/e1.out" ]
 "${mpi[@]}" -n 1 "$bin" sweep "${S[@]}" : -n 1 "$bin" sweep "${S[@]/1,2,4,8,16/1,2}" >/dev/null 2>"$tmp/e2.err"
 check [ $? -ne 0 ]

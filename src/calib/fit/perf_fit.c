@@ -5,13 +5,13 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multifit_nlinear.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dcsim/cpu_rates.h"
 #include "dcsim/numfmt.h"
+#include "dcsim/strutil.h"
 #include "util/xmledit.h"
 
 /* Defaults without a reference (assumptions, doc/calibration.md): per-core cache rates follow the
@@ -36,17 +36,6 @@ typedef struct lvl_ctx {
   int free_delta, free_sat, free_gamma, free_knee;
   dcsim_cpu_perf_model pm; /* the level being fitted sits in pm.q[q]; fixed values preset */
 } lvl_ctx;
-
-static void appendf(char *buf, size_t size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void appendf(char *buf, size_t size, const char *fmt, ...) {
-  size_t l = strlen(buf);
-  if (l + 1 >= size) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf + l, size - l, fmt, ap);
-  va_end(ap);
-}
 
 static dcsim_cpu_shape shape_of(const dcsim_perf_machine *m) {
   dcsim_cpu_shape sh = { m->cores_per_socket, m->sockets, m->nominal_ghz, 0 };
@@ -215,7 +204,7 @@ static double assumed_ceiling(const dcsim_perf_machine *m, const dcsim_perf_fit 
 }
 
 /* fixed values before the fit: the reference's where it has the level, else the defaults */
-static void preset(lvl_ctx *c, const dcsim_perf_fit *ref, char *assumed, size_t asz) {
+static void preset(lvl_ctx *c, const dcsim_perf_fit *ref, dcsim_str *assumed) {
   dcsim_cpu_perf_level *lv = &c->pm.q[c->q];
   const dcsim_cpu_perf_level *r = ref ? &ref->model.q[c->q] : NULL;
   int use_ref = r && r->present;
@@ -225,14 +214,14 @@ static void preset(lvl_ctx *c, const dcsim_perf_fit *ref, char *assumed, size_t 
   lv->knee = use_ref && r->saturates ? r->knee : DEFAULT_KNEE;
   const char *from = use_ref ? ref->machine.name : "default";
   if (c->q != DCSIM_CPU_FLOPS && !c->free_delta)
-    appendf(assumed, asz, "%sfreq-exp %.3g (%s: one frequency)", *assumed ? "; " : "", lv->freq_exp,
-            from);
+    dcsim_str_addf(assumed, "%sfreq-exp %.3g (%s: one frequency)", assumed->len ? "; " : "",
+                   lv->freq_exp, from);
   if (c->free_sat && !c->free_gamma)
-    appendf(assumed, asz, "%ssat-freq-exp %.3g (%s: one frequency)", *assumed ? "; " : "",
-            lv->sat_freq_exp, from);
+    dcsim_str_addf(assumed, "%ssat-freq-exp %.3g (%s: one frequency)", assumed->len ? "; " : "",
+                   lv->sat_freq_exp, from);
   if (c->free_sat && !c->free_knee)
-    appendf(assumed, asz, "%sknee %.3g (%s: fewer than 4 thread counts per socket)",
-            *assumed ? "; " : "", lv->knee, from);
+    dcsim_str_addf(assumed, "%sknee %.3g (%s: fewer than 4 thread counts per socket)",
+                   assumed->len ? "; " : "", lv->knee, from);
 }
 
 /* thread counts per socket the cells show (distinct), and distinct plain frequencies */
@@ -275,8 +264,7 @@ static void level_errors(lvl_ctx *c, dcsim_perf_level_report *rep) {
 
 /* A ceiling the cells do not determine (shared levels): assumed, never below the highest measured
  * socket rate, with the knee still fitted when the cells have the thread counts for it. */
-static int fixed_ceiling(lvl_ctx *c, const dcsim_perf_fit *ref, size_t nt, char *assumed,
-                         size_t asz) {
+static int fixed_ceiling(lvl_ctx *c, const dcsim_perf_fit *ref, size_t nt, dcsim_str *assumed) {
   dcsim_cpu_perf_level *lv = &c->pm.q[c->q];
   char why[320];
   double smax = max_socket_rate(c), s = assumed_ceiling(c->m, ref, c->q, smax, why, sizeof why);
@@ -288,15 +276,16 @@ static int fixed_ceiling(lvl_ctx *c, const dcsim_perf_fit *ref, size_t nt, char 
   }
   c->free_sat = c->free_gamma = 0;
   c->free_knee = nt >= 4;
-  assumed[0] = '\0';
-  preset(c, ref, assumed, asz);
+  dcsim_str_release(assumed);
+  preset(c, ref, assumed);
   lv->saturates = 1;
   lv->sat_bps = s;
-  appendf(assumed, asz, "%s%s; sat-freq-exp %.3g (%s)", *assumed ? "; " : "", why, lv->sat_freq_exp,
-          ref && ref->model.q[c->q].present ? ref->machine.name : "default");
+  dcsim_str_addf(assumed, "%s%s; sat-freq-exp %.3g (%s)", assumed->len ? "; " : "", why,
+                 lv->sat_freq_exp,
+                 ref && ref->model.q[c->q].present ? ref->machine.name : "default");
   if (!c->free_knee)
-    appendf(assumed, asz, "; knee %.3g (%s)", lv->knee,
-            ref && ref->model.q[c->q].present ? ref->machine.name : "default");
+    dcsim_str_addf(assumed, "; knee %.3g (%s)", lv->knee,
+                   ref && ref->model.q[c->q].present ? ref->machine.name : "default");
   return fit_free(c);
 }
 
@@ -327,21 +316,25 @@ static int fit_level(lvl_ctx *c, const dcsim_perf_fit *ref, dcsim_perf_fit *out,
   c->free_sat = shared && nt >= 3;
   c->free_gamma = c->free_sat && nf >= 2;
   c->free_knee = c->free_sat && nt >= 4;
-  char assumed[1024] = "";
+  dcsim_str assumed = DCSIM_STR_INIT;
   dcsim_cpu_perf_level *lv = &c->pm.q[q];
-  preset(c, ref, assumed, sizeof assumed);
+  preset(c, ref, &assumed);
   double smax = max_socket_rate(c);
   lv->saturates = c->free_sat;
   lv->sat_bps = 1.1 * smax;
   int rc = fit_free(c);
   /* a fitted ceiling beyond twice the highest socket rate: the cells never reach it */
   if (!rc && shared && (!c->free_sat || lv->sat_bps > 2 * smax))
-    rc = fixed_ceiling(c, ref, nt, assumed, sizeof assumed);
+    rc = fixed_ceiling(c, ref, nt, &assumed);
   if (rc)
-    return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "%s: the fit of %s did not converge", c->m->name,
-                     dcsim_cpu_qty_name(q));
-  level_source(c, assumed, out);
-  return 0;
+    rc = DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "%s: the fit of %s did not converge", c->m->name,
+                   dcsim_cpu_qty_name(q));
+  else if (assumed.oom)
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "%s: out of memory", c->m->name);
+  else
+    level_source(c, dcsim_str_cstr(&assumed), out);
+  dcsim_str_release(&assumed);
+  return rc;
 }
 
 /* A provenance text that did not fit its buffer ends in "..." rather than mid-word unmarked. */

@@ -599,10 +599,10 @@ out:
 static int add_export(gexport **ex, size_t *n, size_t *cap, const char *path, double N, int N_line,
                       const char *manifest, dcsim_error *err) {
   if (!(N > 0))
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                     "%s: no domain size N for this export: give --domain-size N or list it in a "
-                     "manifest (export,domain_size)",
-                     path);
+    return DCSIM_PERR(err, DCSIM_EUSAGE, "domain_size", -1,
+                      "%s: no domain size N for this export: give one or list it in a manifest "
+                      "(export,domain_size)",
+                      path);
   if (DCSIM_GROW(*ex, *cap, *n + 1)) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   gexport *g = &(*ex)[(*n)++];
   memset(g, 0, sizeof *g);
@@ -731,8 +731,7 @@ int dcsim_calib_gpu(const char *const *paths, size_t n_paths, double domain_size
   size_t nex = 0, cap = 0;
   dcsim_gpu_calib *c = NULL;
   int rc = 0;
-  if (n_paths == 0)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "no profiler export given");
+  if (n_paths == 0) return DCSIM_PERR(err, DCSIM_EUSAGE, "paths", -1, "no profiler export given");
   for (size_t i = 0; i < n_paths; i++)
     if ((rc = parse_file(&ex, &nex, &cap, paths[i], domain_size, 0, NULL, err))) goto out;
   if (nex == 0) {

@@ -210,8 +210,8 @@ int dcsim_bench_caches_sysconf(dcsim_bench_caches *out) {
 int dcsim_bench_parse_cache_spec(const char *spec, dcsim_bench_caches *out, dcsim_error *err) {
   const char *p = spec;
   if (!*p)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                     "--cache '': expected L1=SIZE,L2=SIZE,L3=SIZE (for example L1=48K,L2=1M)");
+    return DCSIM_PERR(err, DCSIM_EUSAGE, "cache", -1,
+                      "'': expected L1=SIZE,L2=SIZE,L3=SIZE (for example L1=48K,L2=1M)");
   while (*p) {
     size_t len = strcspn(p, ",");
     char item[64];
@@ -222,10 +222,10 @@ int dcsim_bench_parse_cache_spec(const char *spec, dcsim_bench_caches *out, dcsi
     double v = eq ? dcsim_bench_parse_size(eq + 1) : -1;
     int lv = eq && eq - item == 2 && (item[0] == 'L' || item[0] == 'l') ? item[1] - '0' : 0;
     if (lv < 1 || lv > 3 || v < 0 || (lv < 3 && v < 1024) || v > 64e9)
-      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                       "--cache '%s': item '%s': expected L1=, L2= or L3= and a size from 1K "
-                       "to 64G with K, M or G (L3=0: none)",
-                       spec, item);
+      return DCSIM_PERR(err, DCSIM_EUSAGE, "cache", -1,
+                        "'%s': item '%s': expected L1=, L2= or L3= and a size from 1K "
+                        "to 64G with K, M or G (L3=0: none)",
+                        spec, item);
     if (lv == 1) out->l1d_byte = v;
     if (lv == 2) {
       out->l2_byte = v;

@@ -247,6 +247,7 @@ int dcsim_bench_compare(const char *dir, const char *cpu_ref, FILE *out, dcsim_e
   char path[4096];
   dcsim_cpu_profile_t *p = NULL;
   int rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, cpu_ref, NULL, 0, path, sizeof path, err);
+  if (rc) dcsim_error_param(err, "compare_cpu", -1); /* dcsim_bench_opts.compare_cpu */
   if (rc || (rc = dcsim_cpu_profile_load(path, &p, err))) return rc;
   measured_table m;
   dcsim_cpu_state st = { 0, NULL, 0 };

@@ -162,8 +162,8 @@ int dcsim_sampling_profile_problem(const dcsim_cpu_profile_t *cpu, const char *q
   for (int i = 0; i < 5; i++)
     if (strcmp(quantity, q[i]) == 0) k = i;
   if (k < 0)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                     "--quantity '%s': flops, L1, L2, L3 or DRAM", quantity);
+    return DCSIM_PERR(err, DCSIM_EUSAGE, "quantity", -1, "'%s': flops, L1, L2, L3 or DRAM",
+                      quantity);
   size_t nf = dcsim_cpu_profile_n_freqs(cpu), cap = nf * dcsim_cpu_profile_max_threads(cpu);
   *n = 0;
   *x = malloc((cap ? cap : 1) * 2 * sizeof **x);
