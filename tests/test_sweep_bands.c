@@ -97,6 +97,19 @@ int main(void) {
   CHECK_REL(p[0].time_band[0], 75, 1e-12);
   CHECK_REL(p[0].time_band[1], 150, 1e-12);
   CHECK_REL(p[1].time_band[1], 110 * 1.2, 1e-12);
+  /* issue 37 item 1: a point whose task ran beyond its thread law's measured cores (time_cover
+   * 2.385: the law continued over the time) has its time band reach 2.385 x its time with the
+   * class band's relative width, and its energy band stretched by the same factor (the rule of
+   * dcsim model, dcsim_bands_cover); 0 and 1 mean none */
+  p[1].time_cover = 2.385;
+  p[5].time_cover = 1;
+  dcsim_sweep_bands_mark(p, 6, b, NULL, DCSIM_OBJ_DEFAULT);
+  CHECK_REL(p[1].time_band[0], 110 * 0.9, 1e-12);
+  CHECK_REL(p[1].time_band[1], 110 * 2.385 * 1.2, 1e-12);
+  CHECK_REL(p[1].energy_band[0], 1100 * 0.9 * 0.7, 1e-12);
+  CHECK_REL(p[1].energy_band[1], 1100 * 2.385 * 1.2 * 1.4, 1e-12);
+  CHECK_REL(p[5].time_band[1], p[5].time_s * 1.2, 1e-12);
+  CHECK_REL(p[0].time_band[1], 120, 1e-12);
   dcsim_bands_free(b);
   CHECK_DONE();
 }

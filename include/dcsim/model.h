@@ -96,8 +96,14 @@ typedef struct dcsim_prediction {
   dcsim_thread_info threads; /* CPU: measured thread scaling or not */
   /* a range of times the time's band must reach besides its class band (dcsim/bands.h,
    * dcsim_bands_cover): beyond a thread law's measured cores, [time, the law continued]
-   * (doc/models.md "Thread scaling"); {0, 0}: none */
+   * (doc/models.md "Thread scaling"); under a turbo clock not measured at this core count
+   * (turbo_unmeasured), also the time at the nominal clock; {0, 0}: none */
   double time_cover_s[2];
+  /* CPU under its turbo state on more than one core whose turbo clock is the vendor's maximum
+   * boost, not a clock measured at that many active cores (no <turbo> bins, no turbo column):
+   * the time at the nominal clock, nominal_time_s, bounds the band (doc/models.md "Turbo") */
+  int turbo_unmeasured;
+  double nominal_time_s;
 } dcsim_prediction;
 
 /* The prediction; with DCSIM_MODEL_STRICT, DCSIM_ERANGE when its time or energy is not table or

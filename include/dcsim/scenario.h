@@ -56,6 +56,12 @@ int dcsim_scenario_gpu_profile(dcsim_scenario *s, const char *ref, const dcsim_g
 /* The weakest provenance of the durations and of the energies of the options the plans chose
  * (dcsim/provenance.h); table with source "" when nothing is planned. */
 void dcsim_scenario_provenance(const dcsim_scenario *s, dcsim_prov *time, dcsim_prov *energy);
+/* The largest time_cover of the options the plans chose (dcsim_option.time_cover), 1 when none
+ * reaches beyond its time: the factor a run's time band must reach (dcsim_bands_cover with
+ * {time, time x this}; doc/models.md "Thread scaling"). Each task's duration may stretch to its
+ * law continued; under the same plan no task stretches by more than this factor, so neither does
+ * the makespan. */
+double dcsim_scenario_time_cover(const dcsim_scenario *s);
 
 /* What the energies of a run cover, one sentence (static text). */
 const char *dcsim_scenario_energy_scope(const dcsim_scenario *s);

@@ -47,6 +47,9 @@ typedef struct dcsim_option {
                         * other such tasks (recorded-runtime tasks); 0: it holds its nodes */
   double ghz;          /* CPU frequency it runs at (0 for GPU options) */
   dcsim_prov time_prov, energy_prov; /* where its duration and energy come from (provenance.h) */
+  /* > 1: the duration's band must reach this multiple of it (a thread law continued beyond its
+   * measured cores: dcsim_prediction.time_cover_s over time_s); 0 or 1: no such range */
+  double time_cover;
 } dcsim_option;
 
 typedef struct dcsim_tmpl_rt {

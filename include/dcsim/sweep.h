@@ -177,5 +177,7 @@ unsigned dcsim_sweep_objectives(const dcsim_sweep_t *sw);
  * unknown). */
 void dcsim_sweep_restore_cost(dcsim_sweep_t *sw, size_t index, double cost_usd,
                               const char *missing);
+/* Records the time_cover of a point read back (dcsim_sweep_point.time_cover; 0: none stored). */
+void dcsim_sweep_restore_cover(dcsim_sweep_t *sw, size_t index, double time_cover);
 
 #endif

@@ -32,6 +32,9 @@ typedef struct dcsim_sweep_point {
   /* feasible: where its time and energy come from, the weakest task of its workflow
    * (dcsim_prov_kind of dcsim/provenance.h; the sources: dcsim run or model on that point) */
   unsigned char time_prov, energy_prov;
+  /* feasible: > 1 when a task ran beyond its thread law's measured cores: the time band reaches
+   * this multiple of the time (dcsim_scenario_time_cover); 0 or 1: no such range */
+  double time_cover;
   /* the CPU thread-scaling variant (sweep --threading): "measured" or "ideal" (dcsim/model.h) */
   char threading[12];
   /* feasible: its cost in USD (dcsim/cost.h: the energy of the nodes held at the kWh price plus

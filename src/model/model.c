@@ -133,6 +133,45 @@ static int apply_threads(const dcsim_model_req *req, const dcsim_cpu_node_spec *
   return 0;
 }
 
+/* Whether the request runs the turbo state on more than one core of a CPU whose turbo clock at
+ * that many active cores is not measured: no <turbo> bins in its parametric model and no turbo
+ * column in its flops table, so the clock used is the vendor's maximum boost, an upper bound
+ * (doc/models.md "Turbo"). */
+static int turbo_unmeasured(const dcsim_model_req *req) {
+  if (!req->state.label || strcmp(req->state.label, "turbo") != 0 || req->state.threads <= 1 ||
+      (req->flags & DCSIM_MODEL_D35))
+    return 0;
+  const dcsim_cpu_perf_model *pm = dcsim_cpu_profile_perf_model(req->cpu);
+  dcsim_cpu_table_info ti;
+  dcsim_cpu_profile_table_info(req->cpu, DCSIM_CPU_FLOPS, &ti);
+  return !(pm && pm->n_turbo) && !(ti.present && ti.has_turbo);
+}
+
+static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err);
+
+/* Under an unmeasured turbo clock the sustained all-core clock lies somewhere between the nominal
+ * clock and the maximum boost: the time's band reaches the time at the nominal clock (its own
+ * thread-law range included), through time_cover_s like a thread law's (dcsim_bands_cover). */
+static int cover_nominal(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {
+  dcsim_model_req nom = *req;
+  nom.state.label = NULL;
+  nom.state.ghz = dcsim_cpu_profile_nominal_ghz(req->cpu);
+  nom.energy_form = DCSIM_ENERGY_NONE; /* its time alone */
+  dcsim_prediction pn;
+  memset(&pn, 0, sizeof pn);
+  int rc = run_cpu(&nom, &pn, err);
+  if (!rc) {
+    double hi = fmax(pn.time_s, pn.time_cover_s[1]);
+    if (!(out->time_cover_s[1] > 0)) out->time_cover_s[0] = out->time_cover_s[1] = out->time_s;
+    out->time_cover_s[0] = fmin(out->time_cover_s[0], pn.time_s);
+    out->time_cover_s[1] = fmax(out->time_cover_s[1], hi);
+    out->turbo_unmeasured = 1;
+    out->nominal_time_s = pn.time_s;
+  }
+  dcsim_prediction_release(&pn);
+  return rc;
+}
+
 static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_error *err) {
   if (!req->cpu)
     return DCSIM_PERR(err, DCSIM_EUSAGE, "cpu", -1, "missing: a CPU dwarf needs a CPU profile");
@@ -169,6 +208,7 @@ static int run_cpu(const dcsim_model_req *req, dcsim_prediction *out, dcsim_erro
     out->time_cover_s[0] = out->time_s;
     out->time_cover_s[1] = out->time_s + out->threads.law_time_s - comp;
   }
+  if (turbo_unmeasured(req) && (rc = cover_nominal(req, out, err))) return rc;
   if (req->energy_form == DCSIM_ENERGY_NONE) return 0;
   return cpu_energy(req, out->cpu->node_time_s[0], comp, out, err);
 }

@@ -191,6 +191,13 @@ void dcsim_model_report_text(const dcsim_model_req *rq, const dcsim_prediction *
          rq->flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default",
          rq->flags & DCSIM_MODEL_HW_THREADS ? ", --threading ideal" : "");
   print_threads(rq, p);
+  if (p->turbo_unmeasured) /* doc/models.md "Turbo": the clock under load is not measured */
+    printf(
+        "clock     turbo %s GHz is %s's maximum boost, not a clock measured on %u active cores: "
+        "the band reaches the time at the nominal %s GHz, %s s\n",
+        DCSIM_SIG(dcsim_cpu_profile_turbo_ghz(rq->cpu)), dcsim_cpu_profile_name(rq->cpu),
+        rq->state.threads, DCSIM_SIG(dcsim_cpu_profile_nominal_ghz(rq->cpu)),
+        DCSIM_SIG(p->nominal_time_s));
   if (p->gpu && (rq->flags & DCSIM_MODEL_HW_THREADS) && !(rq->flags & DCSIM_MODEL_D35))
     printf(
         "kernels   the algorithm done well (--threading ideal): D3.5-form kernels with their "
@@ -264,6 +271,8 @@ static void json_cpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
   }
   dcsim_json_key_num(j, "comm_s", p->cpu->node_comm_s[0]);
   json_threads(j, rq, p);
+  if (p->turbo_unmeasured) /* the band's other end (doc/models.md "Turbo") */
+    dcsim_json_key_num(j, "turbo_unmeasured_nominal_s", p->nominal_time_s);
 }
 
 /* "parts": one object per loop (CPU) or kernel (GPU), named and timed first. */

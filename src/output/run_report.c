@@ -62,6 +62,10 @@ int dcsim_run_report_bands(dcsim_run_report *o, dcsim_error *err) {
   if (rc) return rc;
   dcsim_bands_apply(b, cpu, gpu, tprov.kind, eprov.kind, 1, 1, o->band_t, o->band_e);
   dcsim_bands_free(b);
+  /* a task beyond its thread law's measured cores: the band reaches the law continued, by the
+   * rule of dcsim model (dcsim_bands_cover, on factors of the time) */
+  const double cover[2] = { 1, dcsim_scenario_time_cover(s) };
+  dcsim_bands_cover(1, cover, o->band_t, o->band_e);
   wms_widen(o);
   return 0;
 }

@@ -321,6 +321,8 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf,
   o->energy_j = p.energy_j;
   o->time_prov = p.time_prov;
   o->energy_prov = p.energy_prov;
+  /* beyond a thread law's measured cores: the law continued, as a multiple of the duration */
+  o->time_cover = p.time_s > 0 && p.time_cover_s[1] > p.time_s ? p.time_cover_s[1] / p.time_s : 1;
   o->ghz = gpu ? 0 : rq.state.ghz;
   if (!(s->model_flags & DCSIM_MODEL_D35)) /* node wall power while it runs, minus idle */
     o->node_delta_w = p.node_power_w - p.node_idle_w;
@@ -1079,6 +1081,19 @@ void dcsim_scenario_provenance(const dcsim_scenario *s, dcsim_prov *time, dcsim_
       first = 0;
     }
   }
+}
+
+double dcsim_scenario_time_cover(const dcsim_scenario *s) {
+  double f = 1;
+  for (size_t w = 0; w < s->n_wfs; w++) {
+    const dcsim_wf_rt *wr = &s->wfs[w];
+    if (!wr->plan.opt) continue; /* not planned (dcsim_scenario_load_inputs) */
+    for (size_t i = 0; i < wr->wf->n_tasks; i++) {
+      const dcsim_option *o = &wr->tmpls[wr->wf->tasks[i].tmpl].opts[wr->plan.opt[i]];
+      if (o->time_cover > f) f = o->time_cover;
+    }
+  }
+  return f;
 }
 
 const char *dcsim_scenario_energy_unknown(const dcsim_scenario *s) {

@@ -698,6 +698,10 @@ int dcsim_sweep_restore(dcsim_sweep_t *sw, size_t index, int feasible, double ti
   return 0;
 }
 
+void dcsim_sweep_restore_cover(dcsim_sweep_t *sw, size_t index, double time_cover) {
+  if (index < sw->n_points) sw->points[index].time_cover = time_cover;
+}
+
 void dcsim_sweep_restore_cost(dcsim_sweep_t *sw, size_t index, double cost_usd,
                               const char *missing) {
   if (index >= sw->n_points) return;
@@ -780,6 +784,7 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
     dcsim_scenario_provenance(s, &tp, &ep);
     pt->time_prov = (unsigned char)tp.kind;
     pt->energy_prov = (unsigned char)ep.kind;
+    pt->time_cover = dcsim_scenario_time_cover(s);
     dcsim_cost c;
     dcsim_cost_of_run(s, st, &sw->cost, DCSIM_COST_HELD, &c);
     if ((rc = dcsim_cost_check_figures(s, st, &c, sw->base->input_path, &perr)) && err) *err = perr;

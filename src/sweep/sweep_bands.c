@@ -64,6 +64,10 @@ void dcsim_sweep_bands_mark(dcsim_sweep_point *pts, size_t n, const dcsim_bands_
     if (cpu && transferred && transferred[i]) cpu = 2;
     dcsim_bands_apply(b, cpu, gpu, (dcsim_prov_kind)p->time_prov, (dcsim_prov_kind)p->energy_prov,
                       p->time_s, p->energy_j, p->time_band, p->energy_band);
+    if (p->time_cover > 1) { /* beyond a thread law's measured cores: dcsim model's rule */
+      const double cover[2] = { p->time_s, p->time_s * p->time_cover };
+      dcsim_bands_cover(p->time_s, cover, p->time_band, p->energy_band);
+    }
     cost_band(p);
   }
   /* indistinguishable: off the front, its bands meet a front point's on every objective, and no

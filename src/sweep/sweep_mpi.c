@@ -128,7 +128,7 @@ static void put(bytes *b, const void *v, size_t n) {
 
 /* header: threads of the sender, status, count; the error when status != 0; then per point its
  * index, feasible, time_s and energy_j (bit for bit), the two provenance kinds, the cost and the
- * profile it lacks a price for (issue 26), and reason. (The
+ * profile it lacks a price for (issue 26), the time cover (issue 37) and reason. (The
  * ranks run one binary on one kind of node: no conversion.) */
 static void pack(bytes *b, int32_t threads, int status, const dcsim_error *e,
                  const dcsim_sweep_point *pts, const size_t *idx, size_t n) {
@@ -154,6 +154,7 @@ static void pack(bytes *b, int32_t threads, int status, const dcsim_error *e,
     put(b, &p->energy_prov, 1);
     put(b, &p->cost_usd, sizeof p->cost_usd);
     put(b, p->cost_missing, sizeof p->cost_missing);
+    put(b, &p->time_cover, sizeof p->time_cover);
     put(b, &rl, sizeof rl);
     if (rl) put(b, p->reason, rl);
   }
@@ -315,7 +316,7 @@ static void root_serve_one(root *r, const MPI_Status *st) {
   for (; got < n && !rd.bad; got++) {
     uint32_t i, rl;
     unsigned char f, tp, ep;
-    double t, e, cost;
+    double t, e, cost, cover;
     char missing[sizeof((dcsim_sweep_point *)0)->cost_missing];
     get(&rd, &i, sizeof i);
     get(&rd, &f, 1);
@@ -326,6 +327,7 @@ static void root_serve_one(root *r, const MPI_Status *st) {
     get(&rd, &cost, sizeof cost);
     get(&rd, missing, sizeof missing);
     missing[sizeof missing - 1] = '\0';
+    get(&rd, &cover, sizeof cover);
     get(&rd, &rl, sizeof rl);
     if (rd.bad || i >= r->total || rl > rd.n - rd.at) {
       rd.bad = 1;
@@ -345,6 +347,7 @@ static void root_serve_one(root *r, const MPI_Status *st) {
       break;
     }
     dcsim_sweep_restore_cost(r->sw, i, cost, missing);
+    dcsim_sweep_restore_cover(r->sw, i, cover);
     b->idx[got] = i;
   }
   if (rd.bad) {

@@ -71,8 +71,8 @@ int dcsim_sweepdb_open(const char *path, dcsim_sweepdb_t **out, dcsim_error *err
       (rc = dcsim__db_migrate(d->db, path, &dcsim__db_sweeps_schema, err)) ||
       (rc = dcsim__db_prepare(
            d->db, path,
-           "INSERT OR IGNORE INTO sweep_points VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &d->ins,
-           "cannot prepare statements", err)))
+           "INSERT OR IGNORE INTO sweep_points VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+           &d->ins, "cannot prepare statements", err)))
     goto out;
   *out = d;
   d = NULL;
@@ -133,7 +133,7 @@ find:
   st = NULL;
   if ((rc = dcsim__db_prepare(d->db, d->path,
                               "SELECT idx, feasible, time_s, energy_j, reason, time_prov, "
-                              "energy_prov, cost_usd, cost_note FROM sweep_points "
+                              "energy_prov, cost_usd, cost_note, time_cover FROM sweep_points "
                               "WHERE sweep_id = ? ORDER BY idx",
                               &st, "cannot read the sweep's points", err)))
     return rc;
@@ -154,6 +154,7 @@ find:
     char missing[64];
     cost_missing_of(st, 8, missing, sizeof missing);
     dcsim_sweep_restore_cost(sw, (size_t)idx, cost_of(st, 7), missing);
+    dcsim_sweep_restore_cover(sw, (size_t)idx, sqlite3_column_double(st, 9)); /* NULL: 0 */
     n_rest++;
   }
   if (s != SQLITE_DONE) {
@@ -234,6 +235,10 @@ int dcsim_sweepdb_store(dcsim_sweepdb_t *d, const dcsim_sweep_point *pts, const 
       sqlite3_bind_text(st, 17, p->host_cpu, -1, SQLITE_STATIC);
     else
       sqlite3_bind_null(st, 17);
+    if (p->feasible && p->time_cover > 1) /* NULL: no task beyond its thread law's cores */
+      sqlite3_bind_double(st, 18, p->time_cover);
+    else
+      sqlite3_bind_null(st, 18);
     rc = dcsim__db_step_done(d->db, d->path, st, "cannot store a sweep point", err);
     sqlite3_clear_bindings(st);
   }
@@ -315,7 +320,7 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
   if ((rc = dcsim__db_prepare(
            db, path,
            "SELECT idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, "
-           "energy_j, time_prov, energy_prov, cost_usd, cost_note, gpus, host_cpu "
+           "energy_j, time_prov, energy_prov, cost_usd, cost_note, gpus, host_cpu, time_cover "
            "FROM sweep_points WHERE sweep_id = ? ORDER BY idx",
            &st, "cannot read the sweep's points", err)))
     goto out;
@@ -355,6 +360,7 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
       p->energy_j = cost_of(st, 9); /* NULL: unknown */
       p->time_prov = (unsigned char)prov_of(st, 10);
       p->energy_prov = (unsigned char)prov_of(st, 11);
+      p->time_cover = sqlite3_column_double(st, 16); /* NULL: 0, no cover */
     }
     p->cost_usd = p->feasible ? cost_of(st, 12) : NAN;
     if (p->feasible) cost_missing_of(st, 13, p->cost_missing, sizeof p->cost_missing);
@@ -530,7 +536,7 @@ static void describe_value(sqlite3_stmt *st, int col, char *buf, size_t size) {
 #define POINT_COLS                                                                     \
   "idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, energy_j, time_prov, " \
   "energy_prov, "                                                                      \
-  "cost_usd, cost_note, gpus, host_cpu"
+  "cost_usd, cost_note, gpus, host_cpu, time_cover"
 
 /* input k: refuse rows that differ from those already merged, then add its new rows */
 static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sweep *ref,
@@ -692,8 +698,8 @@ static int create_merge_db(const char *out, char **tmp, sqlite3 **db, dcsim_erro
       *db, out,
       "CREATE TEMP TABLE m(idx INTEGER PRIMARY KEY, cpu TEXT, gpu TEXT, nodes INTEGER, cores "
       "INTEGER, freq TEXT, feasible INTEGER, reason TEXT, time_s REAL, energy_j REAL, time_prov "
-      "TEXT, energy_prov TEXT, cost_usd REAL, cost_note TEXT, gpus INTEGER, host_cpu TEXT, src "
-      "INTEGER)",
+      "TEXT, energy_prov TEXT, cost_usd REAL, cost_note TEXT, gpus INTEGER, host_cpu TEXT, "
+      "time_cover REAL, src INTEGER)",
       err);
 }
 
