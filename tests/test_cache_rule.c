@@ -116,11 +116,13 @@ static void test_unknown_l3(void) {
 
 static dcsim_cpu_result *run(const dcsim_dwarf_eval *ev, const dcsim_cpu_profile_t *cpu,
                              unsigned threads, int table_only) {
-  dcsim_cpu_node_spec ns = { cpu, { dcsim_cpu_profile_nominal_ghz(cpu), NULL, threads }, 1,
-                             table_only };
+  dcsim_cpu_node_spec ns = {
+    cpu, { dcsim_cpu_profile_nominal_ghz(cpu), NULL, threads }, 1, table_only
+  };
   dcsim_cpu_result *r = NULL;
   dcsim_error err = { 0 };
-  if (dcsim_model_cpu(ev, &ns, 1, 0, &r, &err)) fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
+  if (dcsim_model_cpu(ev, &ns, 1, 0, &r, &err))
+    fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
   CHECK(r != NULL);
   return r;
 }
@@ -160,9 +162,10 @@ static void test_epyc(dcsim_dwarf_eval *ev, const dcsim_cpu_profile_t *epyc) {
   dcsim_cpu_result *on, *off;
   with_without(ev, epyc, 192, 0, &on, &off);
   if (on && off) {
-    printf("bifft alaro, epyc-9654 full node: %.4g s with the cache rule, %.4g s with the "
-           "E5-2697 v3's weights (%.3gx)\n%s\n",
-           on->time_s, off->time_s, off->time_s / on->time_s, on->weights_note);
+    printf(
+        "bifft alaro, epyc-9654 full node: %.4g s with the cache rule, %.4g s with the "
+        "E5-2697 v3's weights (%.3gx)\n%s\n",
+        on->time_s, off->time_s, off->time_s / on->time_s, on->weights_note);
     double dram = 0, dram_off = 0;
     for (size_t l = 0; l < on->n_loops; l++) {
       dram += on->parts[l].dram_byte;

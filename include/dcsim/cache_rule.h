@@ -29,7 +29,7 @@ unsigned dcsim_cache_sockets_used(const dcsim_cpu_caches *c, unsigned threads);
 
 /* What the rule decided for one node. */
 typedef struct dcsim_cache_move {
-  double ws_byte;                  /* the working set of the node */
+  double ws_byte; /* the working set of the node */
   unsigned src_sockets, dst_sockets;
   double src_l3_byte, dst_l3_byte; /* per socket */
   double src_share, dst_share;     /* h_s, h_t */
