@@ -55,28 +55,22 @@ static int node_cache_move(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec
   dcsim_cache_rule(ev->working_set_byte * ns->share, ev->weights_caches, dst, ns->state.threads,
                    mv);
   if (r->weights_note) return 0;
-  char buf[512];
-  if (!(dst->l3_byte > 0)) { /* say why nothing moved where the rule cannot decide */
-    if (dcsim_bufprintf(buf, sizeof buf,
-                        "level weights as measured on %s: %s gives no L3 size, the cache rule "
-                        "cannot place the working set (%.4g MiB)",
-                        ev->weights_cpu, dcsim_cpu_profile_name(ns->cpu), mv->ws_byte / MIB) ||
-        !(r->weights_note = dcsim_strdup(buf)))
-      return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  if (!(dst->l3_byte > 0)) /* say why nothing moved where the rule cannot decide */
+    r->weights_note = dcsim_strdup_printf(
+        "level weights as measured on %s: %s gives no L3 size, the cache rule cannot place the "
+        "working set (%.4g MiB)",
+        ev->weights_cpu, dcsim_cpu_profile_name(ns->cpu), mv->ws_byte / MIB);
+  else if (mv->fraction > 0)
+    r->weights_note = dcsim_strdup_printf(
+        "level weights moved by the cache rule: working set %.4g MiB in %u x %.4g MiB L3 (%.3g %% "
+        "resident; %u x %.4g MiB on %s, where they were measured: %.3g %%): %.3g %% of the %s "
+        "weight to %s",
+        mv->ws_byte / MIB, mv->dst_sockets, mv->dst_l3_byte / MIB, 100 * mv->dst_share,
+        mv->src_sockets, mv->src_l3_byte / MIB, ev->weights_cpu, 100 * mv->src_share,
+        100 * mv->fraction, mv->inward ? "DRAM" : "L3", mv->inward ? "L3" : "DRAM");
+  else
     return 0;
-  }
-  if (!(mv->fraction > 0)) return 0;
-  if (dcsim_bufprintf(
-          buf, sizeof buf,
-          "level weights moved by the cache rule: working set %.4g MiB in %u x %.4g MiB "
-          "L3 (%.3g %% resident; %u x %.4g MiB on %s, where they were measured: "
-          "%.3g %%): %.3g %% of the %s weight to %s",
-          mv->ws_byte / MIB, mv->dst_sockets, mv->dst_l3_byte / MIB, 100 * mv->dst_share,
-          mv->src_sockets, mv->src_l3_byte / MIB, ev->weights_cpu, 100 * mv->src_share,
-          100 * mv->fraction, mv->inward ? "DRAM" : "L3", mv->inward ? "L3" : "DRAM") ||
-      !(r->weights_note = dcsim_strdup(buf)))
-    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
-  return 0;
+  return r->weights_note ? 0 : DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
 }
 
 int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes, size_t n_nodes,

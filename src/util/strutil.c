@@ -64,6 +64,19 @@ int dcsim_bufprintf(char *buf, size_t size, const char *fmt, ...) {
   return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
+char *dcsim_strdup_printf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *out = n < 0 ? NULL : malloc((size_t)n + 1);
+  if (!out) return NULL;
+  va_start(ap, fmt);
+  vsnprintf(out, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return out;
+}
+
 enum { GROW_FIRST = 8 };
 
 int dcsim_resize(void **arr, size_t n, size_t elem_size) {
