@@ -23,6 +23,20 @@ typedef struct item {
   uint32_t node;
 } item;
 
+/* a text longer than any fixed buffer comes back whole */
+static void test_strdup_printf(void) {
+  char name[700];
+  memset(name, 'x', sizeof name - 1);
+  name[sizeof name - 1] = 0;
+  char *t = dcsim_strdup_printf("%s: %.4g MiB", name, 175.78125);
+  CHECK(t != NULL);
+  if (t) {
+    CHECK_INT(strlen(t), sizeof name - 1 + strlen(": 175.8 MiB"));
+    CHECK(strcmp(t + sizeof name - 1, ": 175.8 MiB") == 0);
+  }
+  free(t);
+}
+
 static void test_grow(void) {
   item *a = NULL;
   size_t cap = 0, n = 0;
@@ -215,6 +229,7 @@ int main(void) {
   test_writable();
   test_suggest();
   test_strdup();
+  test_strdup_printf();
   test_grow();
   test_parse_double();
   test_parse_uint();

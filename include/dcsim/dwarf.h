@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "dcsim/error.h"
+#include "dcsim/hwprofile.h"
 
 typedef struct dcsim_dwarf dcsim_dwarf_t;
 
@@ -104,6 +105,14 @@ typedef struct dcsim_dwarf_eval {
    * decomposition of its grid), 0 when the dwarf gives none; its source (borrowed) */
   double comm_max_nodes;
   const char *comm_max_nodes_source;
+  /* <loops><working-set> (the cache rule, dcsim/cache_rule.h): the bytes the dwarf's data occupies
+   * for these values (all nodes together), the CPU profile the <mop> weights were measured on and
+   * its caches (borrowed from the dwarf). has_working_set 0: the weights are used as they are on
+   * every CPU. */
+  int has_working_set;
+  double working_set_byte;
+  const char *weights_cpu, *working_set_source;
+  const dcsim_cpu_caches *weights_caches;
   double *values; /* the parameter values used, in dcsim_dwarf_param() order (owned) */
 } dcsim_dwarf_eval;
 

@@ -50,6 +50,15 @@ typedef struct dcsim_cpu_power {
   dcsim_prov prov; /* table, interpolated, or extrapolated (other-frequencies="same" elsewhere) */
 } dcsim_cpu_power;
 
+/* The cache capacities of <spec> (doc/calibration.md, "Level of a run"): L1 and L2 per core, L3
+ * per socket; 0 when the profile does not give the size. With the node's shape, for the cache
+ * rule (dcsim/cache_rule.h). */
+typedef struct dcsim_cpu_caches {
+  unsigned cores_per_socket, sockets;
+  double l1_byte, l2_byte, l3_byte;
+  int scatter; /* thread placement of the <perf-model> (0: compact, also without one) */
+} dcsim_cpu_caches;
+
 int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_error *err);
 void dcsim_cpu_profile_free(dcsim_cpu_profile_t *p);
 const char *dcsim_cpu_profile_name(const dcsim_cpu_profile_t *p);
@@ -57,6 +66,8 @@ const char *dcsim_cpu_profile_model(const dcsim_cpu_profile_t *p);
 const char *dcsim_cpu_profile_path(const dcsim_cpu_profile_t *p);
 unsigned dcsim_cpu_profile_cores_per_socket(const dcsim_cpu_profile_t *p);
 unsigned dcsim_cpu_profile_sockets(const dcsim_cpu_profile_t *p);
+/* Borrowed from the profile. */
+const dcsim_cpu_caches *dcsim_cpu_profile_caches(const dcsim_cpu_profile_t *p);
 double dcsim_cpu_profile_nominal_ghz(const dcsim_cpu_profile_t *p);
 int dcsim_cpu_profile_has_energy(const dcsim_cpu_profile_t *p);
 /* Largest thread count of the performance tables (0 if there are none). */

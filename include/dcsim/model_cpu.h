@@ -7,6 +7,8 @@
  *   T_comm_i = T_single*(Q_in + Q_out)*iters when the dwarf declares communication: more generally
  *   the patterns of dcsim/model_comm.h on this network (latency 0 here) with the dwarf's overlap.
  *   P, L1..DRAM at the node's state come from dcsim/cpu_rates.h (tables, the model beneath them).
+ *   The dwarf's L3 and DRAM weights move with its working set on a CPU whose L3 holds more or
+ *   less of it than the CPU they were measured on (dcsim/cache_rule.h; not with table_only).
  *   A loop with <irregular> accesses replaces Q*Tmop by the slowest level of the cache-line
  *   over-fetch model (dcsim/model_irregular.h, finite-volume paper Eq. 4-6).
  *
@@ -49,6 +51,11 @@ typedef struct dcsim_cpu_result {
   double *node_comm_s;
   double time_s;   /* slowest node */
   dcsim_prov prov; /* of the rates used: the weakest over the nodes (dcsim/provenance.h) */
+  /* the cache rule (dcsim/cache_rule.h): why the level weights differ from the dwarf's, for the
+   * first node whose weights moved ("level weights moved by the cache rule: working set ...") or
+   * that the rule could not judge (a CPU without an L3 size); NULL when the rule left the dwarf's
+   * weights as they are (or did not run: --d35, no <working-set>). Owned. */
+  char *weights_note;
 } dcsim_cpu_result;
 
 /* net_s_per_byte: T_single of §4.3 (0 = perfect overlap, the assumption of D3.5 §4.3/§6). */

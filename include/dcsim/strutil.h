@@ -51,6 +51,10 @@ int dcsim_str_copy_to(const dcsim_str *b, char *buf, size_t size);
 /* Frees the text; b is empty again. NULL-safe. */
 void dcsim_str_release(dcsim_str *b);
 
+/* The formatted text in a new string of its own length (the caller frees it); NULL when out of
+ * memory or the text could not be formatted. For texts of no fixed bound (names from inputs). */
+char *dcsim_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* The length in bytes (1 to 4) of the well-formed UTF-8 character s begins with (RFC 3629,
  * section 4: no overlong form, no surrogate, nothing above U+10FFFF), or 0 when s begins with a
  * byte that does not start one (or with the NUL byte). The one check of every writer that must

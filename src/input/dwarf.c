@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/catalog.h"
 #include "dcsim/expr.h"
 #include "input/internal.h"
 #include "util/xmlio.h"
@@ -91,11 +92,17 @@ struct dcsim_dwarf {
   char *gpu_activity_source; /* its source */
   size_t n_scaling;
   dcsim_thread_scaling *scaling; /* cpu and source owned */
+  formula wset_byte;             /* <loops><working-set byte>; .e NULL when absent */
+  char *weights_cpu, *wset_source;
+  dcsim_cpu_caches weights_caches; /* of the profile weights_cpu names, read at load */
 };
 
 void dcsim_dwarf_free(dcsim_dwarf_t *d) {
   if (!d) return;
   free(d->measured_on);
+  dcsim_expr_free(d->wset_byte.e);
+  free(d->weights_cpu);
+  free(d->wset_source);
   free(d->launch_fitted_on);
   free(d->launch_source);
   for (size_t i = 0; i < d->n_params; i++) free(d->params[i]);
@@ -288,6 +295,35 @@ static int load_loops(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ls,
     }
   }
   return 0;
+}
+
+/* <loops><working-set>: the working-set formula and the caches of the CPU the weights were
+ * measured on, read from its profile (resolved like every CPU reference, dcsim/catalog.h). */
+static int load_working_set(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ws,
+                            dcsim_error *err) {
+  const char *cpu = NULL, *src = NULL;
+  char path[4096];
+  dcsim_cpu_profile_t *p = NULL;
+  int rc;
+  if ((rc = parse_formula(d, doc, ws, "byte", &d->wset_byte, err)) ||
+      (rc = dcsim__xml_str(doc, ws, "weights-cpu", 1, &cpu, err)) ||
+      (rc = dcsim__xml_str(doc, ws, "source", 1, &src, err)))
+    return rc;
+  if ((rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, cpu, d->path, (int)xmlGetLineNo(ws), path,
+                                  sizeof path, err)) ||
+      (rc = dcsim_cpu_profile_load(path, &p, err))) {
+    dcsim_error_prefix(err, "<working-set weights-cpu=\"%s\">", cpu);
+    return rc;
+  }
+  d->weights_caches = *dcsim_cpu_profile_caches(p);
+  if (!(d->weights_caches.l3_byte > 0))
+    rc = DCSIM_XML_ERR(err, DCSIM_EREF, doc, ws,
+                       "<working-set weights-cpu=\"%s\">: the profile gives no l3-byte", cpu);
+  else if (!(d->weights_cpu = dcsim_strdup(dcsim_cpu_profile_name(p))) ||
+           !(d->wset_source = dcsim_strdup(src)))
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+  dcsim_cpu_profile_free(p);
+  return rc;
 }
 
 /* <launch>: the default GPU model's launch and occupancy parameters. */
@@ -632,6 +668,8 @@ int dcsim_dwarf_load(const char *path, dcsim_dwarf_t **out, dcsim_error *err) {
     goto out;
   }
   if (ls && (rc = load_loops(d, doc, ls, err))) goto out;
+  xmlNode *ws = ls ? dcsim__xml_child(ls, "working-set") : NULL;
+  if (ws && (rc = load_working_set(d, doc, ws, err))) goto out;
   if (ks && (rc = load_kernels(d, doc, ks, err))) goto out;
   if ((rc = load_cases(d, doc, root, err))) goto out;
   xmlNode *cm = dcsim__xml_child(root, "communication");
@@ -910,6 +948,15 @@ int dcsim_dwarf_evaluate(const dcsim_dwarf_t *d, const char *case_name, const dc
   for (size_t i = 0; i < d->n_loops; i++)
     if ((rc = eval_loop(d, use_over ? cd : NULL, i, vals, &e->loops[i], err))) goto out;
   if ((rc = eval_gpu_comm(d, vals, e, err))) goto out;
+  if (d->wset_byte.e) {
+    if ((rc =
+             eval_formula(d, &d->wset_byte, vals, "<working-set byte>", &e->working_set_byte, err)))
+      goto out;
+    e->has_working_set = 1;
+    e->weights_cpu = d->weights_cpu;
+    e->working_set_source = d->wset_source;
+    e->weights_caches = &d->weights_caches;
+  }
   e->values = vals; /* kept for formulas evaluated later (dcsim_dwarf_comm) */
   vals = NULL;
   *out = e;

@@ -54,6 +54,7 @@ struct dcsim_cpu_profile {
   char *path, *name, *model;
   unsigned cores_per_socket, sockets;
   double nominal_ghz;
+  dcsim_cpu_caches caches; /* <spec l1-byte l2-byte l3-byte>, 0 when not given */
   size_t n_freqs;
   freq_col *freqs;
   table tables[Q_COUNT];
@@ -551,6 +552,12 @@ int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_er
   if ((rc = dcsim__xml_u32(doc, spec, "cores-per-socket", 1, &p->cores_per_socket, err))) goto out;
   if ((rc = dcsim__xml_u32(doc, spec, "sockets", 1, &p->sockets, err))) goto out;
   if ((rc = dcsim__xml_double(doc, spec, "nominal-ghz", 1, &p->nominal_ghz, err))) goto out;
+  if ((rc = dcsim__xml_double(doc, spec, "l1-byte", 0, &p->caches.l1_byte, err)) ||
+      (rc = dcsim__xml_double(doc, spec, "l2-byte", 0, &p->caches.l2_byte, err)) ||
+      (rc = dcsim__xml_double(doc, spec, "l3-byte", 0, &p->caches.l3_byte, err)))
+    goto out;
+  p->caches.cores_per_socket = p->cores_per_socket;
+  p->caches.sockets = p->sockets;
   if (!(p->nominal_ghz > 0)) {
     rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, spec, "<spec>: nominal-ghz must be positive");
     goto out;
@@ -610,6 +617,7 @@ int dcsim_cpu_profile_load(const char *path, dcsim_cpu_profile_t **out, dcsim_er
   if ((rc =
            dcsim__cpu_power_model_load(doc, root, p->cores_per_socket, p->n_etabs, &p->power, err)))
     goto out;
+  p->caches.scatter = p->has_perf && p->pm.scatter;
   *out = p;
   p = NULL;
 out:
@@ -625,6 +633,9 @@ unsigned dcsim_cpu_profile_cores_per_socket(const dcsim_cpu_profile_t *p) {
   return p->cores_per_socket;
 }
 unsigned dcsim_cpu_profile_sockets(const dcsim_cpu_profile_t *p) { return p->sockets; }
+const dcsim_cpu_caches *dcsim_cpu_profile_caches(const dcsim_cpu_profile_t *p) {
+  return &p->caches;
+}
 double dcsim_cpu_profile_socket_link_bps(const dcsim_cpu_profile_t *p) {
   return p->socket_link_bps;
 }

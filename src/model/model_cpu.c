@@ -1,6 +1,7 @@
 /* model_cpu.c — CPU per-loop model and multinode split (see dcsim/model_cpu.h, D3.5 §4.3). */
 #include "dcsim/model_cpu.h"
 
+#include "dcsim/cache_rule.h"
 #include "dcsim/model_comm.h"
 #include "dcsim/model_irregular.h"
 
@@ -8,22 +9,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/strutil.h"
+
 void dcsim_cpu_result_free(dcsim_cpu_result *r) {
   if (!r) return;
   free(r->parts);
   free(r->node_time_s);
   free(r->node_comm_s);
+  free(r->weights_note);
   free(r);
 }
 
 /* The evidence a loop's time rests on: the peak's when it is compute-bound, else the levels its
  * memory term uses (a nonzero V, X, Y, Z of D3.5 §4.3); a rate the loop does not use does not
  * weaken it (doc/models.md "Provenance"). Irregular loops: every rate. */
-static dcsim_prov loop_prov(const dcsim_cpu_loop *lp, const dcsim_loop_part *p,
-                            const dcsim_cpu_rates *rt) {
+static dcsim_prov loop_prov(const dcsim_cpu_loop *lp, const double coef[5],
+                            const dcsim_loop_part *p, const dcsim_cpu_rates *rt) {
   if (lp->irregular) return rt->prov;
   if (p->compute_bound) return rt->qprov[DCSIM_CPU_FLOPS];
-  const double coef[] = { 0, lp->V, lp->X, lp->Y, lp->Z };
   dcsim_prov w = dcsim_prov_make(DCSIM_PROV_TABLE, "");
   int any = 0;
   for (int q = DCSIM_CPU_L1; q <= DCSIM_CPU_DRAM; q++) {
@@ -32,6 +35,42 @@ static dcsim_prov loop_prov(const dcsim_cpu_loop *lp, const dcsim_loop_part *p,
     any = 1;
   }
   return any ? w : rt->prov;
+}
+
+#define MIB 1048576.0 /* bytes, for the note: caches are sized in binary units */
+
+/* static: a provenance outlives the result it came from (the weights_note says the numbers) */
+#define CACHE_RULE_SRC                                                                        \
+  "level weights moved by the cache rule from the CPU they were measured on (doc/models.md, " \
+  "Level weights on another CPU)"
+
+/* The cache rule's move for node ns (dcsim/cache_rule.h): none under --d35 (D3.5's weights), for
+ * a dwarf without a working set, or on a CPU without an L3 size. Writes the reason text of the
+ * first node whose weights moved (or could not be placed: no L3 size) into r->weights_note. */
+static int node_cache_move(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *ns,
+                           dcsim_cpu_result *r, dcsim_cache_move *mv, dcsim_error *err) {
+  *mv = (dcsim_cache_move){ 0 };
+  if (ns->table_only || !ev->has_working_set) return 0;
+  const dcsim_cpu_caches *dst = dcsim_cpu_profile_caches(ns->cpu);
+  dcsim_cache_rule(ev->working_set_byte * ns->share, ev->weights_caches, dst, ns->state.threads,
+                   mv);
+  if (r->weights_note) return 0;
+  if (!(dst->l3_byte > 0)) /* say why nothing moved where the rule cannot decide */
+    r->weights_note = dcsim_strdup_printf(
+        "level weights as measured on %s: %s gives no L3 size, the cache rule cannot place the "
+        "working set (%.4g MiB)",
+        ev->weights_cpu, dcsim_cpu_profile_name(ns->cpu), mv->ws_byte / MIB);
+  else if (mv->fraction > 0)
+    r->weights_note = dcsim_strdup_printf(
+        "level weights moved by the cache rule: working set %.4g MiB in %u x %.4g MiB L3 (%.3g %% "
+        "resident; %u x %.4g MiB on %s, where they were measured: %.3g %%): %.3g %% of the %s "
+        "weight to %s",
+        mv->ws_byte / MIB, mv->dst_sockets, mv->dst_l3_byte / MIB, 100 * mv->dst_share,
+        mv->src_sockets, mv->src_l3_byte / MIB, ev->weights_cpu, 100 * mv->src_share,
+        100 * mv->fraction, mv->inward ? "DRAM" : "L3", mv->inward ? "L3" : "DRAM");
+  else
+    return 0;
+  return r->weights_note ? 0 : DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
 }
 
 int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes, size_t n_nodes,
@@ -68,12 +107,17 @@ int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes
     dcsim_irregular_machine im;
     int have_im = 0;
     if ((rc = dcsim_cpu_rates_at(ns->cpu, &ns->state, ns->table_only, &rt, err))) goto out;
+    dcsim_cache_move mv;
+    if ((rc = node_cache_move(ev, ns, r, &mv, err))) goto out;
     double t = 0;
     dcsim_prov used = dcsim_prov_make(DCSIM_PROV_TABLE, "");
     int any_used = 0;
     for (size_t l = 0; l < ev->n_loops; l++) {
       const dcsim_cpu_loop *lp = &ev->loops[l];
       dcsim_loop_part *p = &r->parts[i * ev->n_loops + l];
+      double coef[5] = { 0, lp->V, lp->X, lp->Y, lp->Z }; /* §4.3's V, X, Y, Z on this node */
+      dcsim_cache_rule_apply(&mv, &coef[DCSIM_CPU_L3], &coef[DCSIM_CPU_DRAM]);
+      int moved = mv.fraction > 0 && (lp->Y > 0 || lp->Z > 0);
       p->name = lp->name;
       p->work_flop = lp->work_flop * ns->share;       /* §4.3: node i processes W/n */
       p->traffic_byte = lp->traffic_byte * ns->share; /* §4.3: and Q/n */
@@ -94,10 +138,10 @@ int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes
         for (size_t k = 0; k < nlv; k++)
           if (strcmp(lv[k].name, "DRAM") == 0) p->dram_byte = lv[k].traffic_byte;
       } else if (p->traffic_byte > 0) {
-        const char *miss = lp->V > 0 && !rt.has_l1   ? "L1"
-                           : lp->X > 0 && !rt.has_l2 ? "L2"
-                           : lp->Y > 0 && !rt.has_l3 ? "L3"
-                                                     : NULL;
+        const char *miss = coef[DCSIM_CPU_L1] > 0 && !rt.has_l1   ? "L1"
+                           : coef[DCSIM_CPU_L2] > 0 && !rt.has_l2 ? "L2"
+                           : coef[DCSIM_CPU_L3] > 0 && !rt.has_l3 ? "L3"
+                                                                  : NULL;
         if (miss) {
           rc = DCSIM_ERR(err, DCSIM_EREF, dcsim_cpu_profile_path(ns->cpu), 0,
                          "loop %s uses the %s bandwidth, profile %s has no %s table%s", lp->name,
@@ -105,10 +149,10 @@ int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes
                          ns->table_only ? "" : " and no model of it");
           goto out;
         }
-        double bps = rt.l1_bps * lp->V + rt.l2_bps * lp->X + rt.l3_bps * lp->Y +
-                     rt.dram_bps * lp->Z;                           /* §4.3: 1/Tmop */
-        p->mem_time_s = p->traffic_byte / bps;                      /* Q*Tmop */
-        p->dram_byte = p->traffic_byte * rt.dram_bps * lp->Z / bps; /* DRAM's share */
+        double bps = rt.l1_bps * coef[DCSIM_CPU_L1] + rt.l2_bps * coef[DCSIM_CPU_L2] +
+                     rt.l3_bps * coef[DCSIM_CPU_L3] + rt.dram_bps * coef[DCSIM_CPU_DRAM]; /* §4.3 */
+        p->mem_time_s = p->traffic_byte / bps;                                     /* Q*Tmop */
+        p->dram_byte = p->traffic_byte * rt.dram_bps * coef[DCSIM_CPU_DRAM] / bps; /* DRAM's */
       }
       /* a loop on the ridge (equal times, as BiFFT's fitted loops are) counts as memory-bound */
       p->compute_bound = p->flop_time_s > p->mem_time_s * (1 + 1e-9);
@@ -116,7 +160,10 @@ int dcsim_model_cpu(const dcsim_dwarf_eval *ev, const dcsim_cpu_node_spec *nodes
                                    : p->mem_time_s; /* §4.3: T_func = max(W*Tflop, Q*Tmop) */
       t += p->time_s;                               /* §4.3: T = sum of T_func */
       if (p->work_flop > 0 || p->traffic_byte > 0) {
-        dcsim_prov lpv = loop_prov(lp, p, &rt);
+        dcsim_prov lpv = loop_prov(lp, coef, p, &rt);
+        /* weights the cache rule moved are a model beyond D3.5's fit: extrapolated at best */
+        if (moved && !p->compute_bound)
+          lpv = dcsim_prov_weakest(lpv, dcsim_prov_make(DCSIM_PROV_EXTRAPOLATED, CACHE_RULE_SRC));
         used = any_used ? dcsim_prov_weakest(used, lpv) : lpv;
         any_used = 1;
       }

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/cache_rule.h"
+
 static double level_bw(const dcsim_cpu_rates *rt, const char *name) {
   if (strcmp(name, "L1") == 0) return rt->l1_bps;
   if (strcmp(name, "L2") == 0) return rt->l2_bps;
@@ -73,9 +75,7 @@ static void one_level(const dcsim_cpu_loop *loop, double share, const dcsim_irre
   lv->name = cl->name;
   lv->bw_bps = m->bw_bps[i];
   /* FV §9: cache hit rate min(1, C_i/W); an empty working set always hits */
-  lv->hit_rate = loop->working_set_word > 0 && cap_word < loop->working_set_word
-                     ? cap_word / loop->working_set_word
-                     : 1;
+  lv->hit_rate = dcsim_cache_resident_share(cap_word, loop->working_set_word);
   double per_irregular =
       loop->hit_word * lv->hit_rate + (1 - lv->hit_rate) * line_word; /* FV Eq. 4 (H = 1), 6 */
   double words = (loop->regular_word + loop->irregular_word * per_irregular) * share;

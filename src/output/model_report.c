@@ -61,6 +61,20 @@ static void print_threads(const dcsim_model_req *rq, const dcsim_prediction *p) 
       DCSIM_SIG(ti->hw_time_s / ti->one_time_s), tp);
 }
 
+/* Which level weights the CPU model used (doc/models.md "Level weights on another CPU"): the
+ * cache rule's note when it moved them or could not place the working set; the dwarf's own when
+ * it gives no working set. Nothing under --d35 (D3.5's weights) or when the rule left them. */
+static const char *weights_text(const dcsim_model_req *rq, const dcsim_prediction *p) {
+  if (!p->cpu || (rq->flags & DCSIM_MODEL_D35)) return NULL;
+  if (p->cpu->weights_note) return p->cpu->weights_note;
+  int any_mop = 0; /* <irregular> loops have no level weights */
+  for (size_t l = 0; l < rq->ev->n_loops; l++) any_mop |= !rq->ev->loops[l].irregular;
+  if (!rq->ev->has_working_set && any_mop)
+    return "level weights as in the dwarf: it gives no working set, so the cache rule does not "
+           "carry them to this CPU";
+  return NULL;
+}
+
 /* "thread_scaling": the law used (or "ideal") and the per-loop model's own computation time. */
 static void json_threads(dcsim_json *j, const dcsim_model_req *rq, const dcsim_prediction *p) {
   const dcsim_thread_info *ti = &p->threads;
@@ -191,6 +205,8 @@ void dcsim_model_report_text(const dcsim_model_req *rq, const dcsim_prediction *
          rq->flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default",
          rq->flags & DCSIM_MODEL_HW_THREADS ? ", --threading ideal" : "");
   print_threads(rq, p);
+  const char *wt = weights_text(rq, p);
+  if (wt) printf("weights   %s\n", wt);
   if (p->turbo_unmeasured) /* doc/models.md "Turbo": the clock under load is not measured */
     printf(
         "clock     turbo %s GHz is %s's maximum boost, not a clock measured on %u active cores: "
@@ -365,6 +381,8 @@ void dcsim_model_report_json(const dcsim_model_req *rq, const dcsim_prediction *
   else
     dcsim_json_null(&j);
   dcsim__json_model_mode(&j, rq->flags);
+  const char *wt = weights_text(rq, p);
+  if (wt) dcsim_json_key_str(&j, "weights", wt);
   dcsim_json_key(&j, "energy_covers");
   if (p->has_energy)
     dcsim_json_str(&j, p->energy_scope);

@@ -105,6 +105,18 @@ void dcsim_str_release(dcsim_str *b) {
   if (!b) return;
   free(b->s);
   *b = (dcsim_str)DCSIM_STR_INIT;
+
+char *dcsim_strdup_printf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *out = n < 0 ? NULL : malloc((size_t)n + 1);
+  if (!out) return NULL;
+  va_start(ap, fmt);
+  vsnprintf(out, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return out;
 }
 
 enum { GROW_FIRST = 8 };
