@@ -8,11 +8,15 @@
  *        realcode report MANIFEST                the report (markdown) on stdout
  *
  * MANIFEST (calibration/realcode/machines.csv) lists the machines: `machine,cpu,ghz,source`, the
- * CPU profile and clock dcsim predicts each with; the rows are MACHINE/measurements.csv beside it
+ * fit profile dcsim predicts and fits each with (the machine's own `dcsim bench --quick` profile;
+ * ghz empty: the clock it measured), and optionally `catalogue_cpu,catalogue_ghz` (a catalogue
+ * profile of a similar chip) and `check_profiles` (independent bench profiles, not fitted), which
+ * the report predicts the same rows with; the rows are MACHINE/measurements.csv beside it
  * (tools/realcode, header in doc/validation-realcode.md).
  *
- * The model of a row is `dcsim model --dwarf CODE --set ... --cpu CPU --freq GHZ --cores THREADS`
- * (dcsim_model_run in the default mode). The file says which coefficient of a loop is fitted: its
+ * The model of a row is `dcsim model --dwarf CODE --set ... --cpu PROFILE --freq GHZ --cores
+ * THREADS` (dcsim_model_run in the default mode), so a fitted coefficient is a fraction of the fit
+ * profile's rates. The file says which coefficient of a loop is fitted: its
  * <flop U> when that element's source starts with "fitted", else its <mop Z> when that one's does
  * (DRAM only), else none (the loop is counted as it is); the other term of a loop keeps the file's
  * coefficients. With x_k the time of loop k's fitted term at c_k = 1, a row's time is
