@@ -74,10 +74,71 @@ static int load_rows(rc_ctx *c, rc_machine *m, dcsim_error *err) {
   return 0;
 }
 
+/* A profile named by the manifest (a path relative to it or a catalogue name) at ghz_cell's clock;
+ * an empty cell: the profile's first frequency state, the clock `dcsim bench` measured */
+static int load_profile(const char *manifest, int line, const char *ref, const char *ghz_cell,
+                        dcsim_cpu_profile_t **cpu, double *ghz, dcsim_error *err) {
+  char path[4096];
+  if (dcsim_catalog_resolve(DCSIM_KIND_CPU, ref, manifest, line, path, sizeof path, err) ||
+      dcsim_cpu_profile_load(path, cpu, err))
+    return -1;
+  if (*ghz_cell) {
+    char *end;
+    *ghz = strtod(ghz_cell, &end);
+    if (*end || !(*ghz > 0))
+      return DCSIM_ERR(err, DCSIM_EPARSE, manifest, line, "clock '%s': a positive GHz value",
+                       ghz_cell);
+    return 0;
+  }
+  dcsim_cpu_state st;
+  if (dcsim_cpu_profile_freq_at(*cpu, 0, &st))
+    return DCSIM_ERR(err, DCSIM_EREF, path, 0, "profile has no frequency state");
+  *ghz = st.ghz;
+  return 0;
+}
+
+static const char *opt_cell(const dcsim_csv_t *t, size_t r, const char *col) {
+  size_t c;
+  dcsim_error e;
+  return dcsim__csv_col(t, col, &c, &e) ? "" : dcsim__csv_cell(t, r, c);
+}
+
+/* the optional columns catalogue_cpu, catalogue_ghz and check_profiles of one machine */
+static int load_other_profiles(rc_machine *m, const dcsim_csv_t *t, size_t r, const char *manifest,
+                               dcsim_error *err) {
+  int line = dcsim__csv_line(t, r);
+  const char *cat = opt_cell(t, r, "catalogue_cpu"), *cg = opt_cell(t, r, "catalogue_ghz");
+  if (dcsim_bufprintf(m->cat_cpu, sizeof m->cat_cpu, "%s", cat))
+    return DCSIM_ERR(err, DCSIM_ERANGE, manifest, line, "catalogue_cpu too long");
+  if (*cat) {
+    char *end;
+    m->cat_ghz = strtod(cg, &end);
+    if (!*cg || *end || !(m->cat_ghz > 0))
+      return DCSIM_ERR(err, DCSIM_EPARSE, manifest, line,
+                       "catalogue_ghz '%s': the clock of catalogue_cpu, a positive GHz value", cg);
+  }
+  const char *s = opt_cell(t, r, "check_profiles");
+  while (*s) {
+    size_t n = strcspn(s, " ");
+    if (n) {
+      if (m->n_check == RC_MAX_CHECK || n >= sizeof m->check[0])
+        return DCSIM_ERR(err, DCSIM_ERANGE, manifest, line,
+                         "check_profiles: at most %d paths of at most %zu characters", RC_MAX_CHECK,
+                         sizeof m->check[0] - 1);
+      memcpy(m->check[m->n_check], s, n);
+      m->check[m->n_check++][n] = 0;
+    }
+    s += n + (s[n] == ' ');
+  }
+  return 0;
+}
+
 int rc_ctx_load(rc_ctx *c, const char *manifest, dcsim_error *err) {
   dcsim_csv_t *t = NULL;
   int rc = -1;
   size_t cm, cc, cg;
+  if (dcsim_bufprintf(c->manifest, sizeof c->manifest, "%s", manifest))
+    return DCSIM_ERR(err, DCSIM_ERANGE, manifest, 0, "path too long");
   if (dcsim__csv_load(manifest, &t, err) || dcsim__csv_col(t, "machine", &cm, err) ||
       dcsim__csv_col(t, "cpu", &cc, err) || dcsim__csv_col(t, "ghz", &cg, err))
     goto out;
@@ -92,11 +153,10 @@ int rc_ctx_load(rc_ctx *c, const char *manifest, dcsim_error *err) {
       rc = DCSIM_ERR(err, DCSIM_ERANGE, manifest, dcsim__csv_line(t, r), "name too long");
       goto out;
     }
-    char cpath[4096];
-    if (dcsim__csv_num(t, r, cg, &m->ghz, err) ||
-        dcsim_catalog_resolve(DCSIM_KIND_CPU, m->cpu_name, manifest, dcsim__csv_line(t, r), cpath,
-                              sizeof cpath, err) ||
-        dcsim_cpu_profile_load(cpath, &m->cpu, err))
+    m->line = dcsim__csv_line(t, r);
+    if (load_profile(manifest, dcsim__csv_line(t, r), m->cpu_name, dcsim__csv_cell(t, r, cg),
+                     &m->cpu, &m->ghz, err) ||
+        load_other_profiles(m, t, r, manifest, err))
       goto out;
     char rel[200];
     if (dcsim_bufprintf(rel, sizeof rel, "%s/measurements.csv", m->name)) goto out;
@@ -107,18 +167,6 @@ int rc_ctx_load(rc_ctx *c, const char *manifest, dcsim_error *err) {
       goto out;
     }
     free(p);
-    size_t cb;
-    dcsim_error e2;
-    const char *bp = dcsim__csv_col(t, "bench_profile", &cb, &e2) ? "" : dcsim__csv_cell(t, r, cb);
-    if (*bp) {
-      char *q = dcsim_path_join(manifest, bp);
-      if (!q || dcsim_bufprintf(m->bench_path, sizeof m->bench_path, "%s", q)) {
-        free(q);
-        rc = DCSIM_ERR(err, DCSIM_ENOMEM, manifest, 0, "path");
-        goto out;
-      }
-      free(q);
-    }
     if (load_rows(c, m, err)) goto out;
   }
   rc = dcsim_bands_load_default(&c->bands, err);
@@ -127,23 +175,25 @@ out:
   return rc;
 }
 
-int rc_ctx_bench(const rc_ctx *c, rc_ctx *b, dcsim_error *err) {
+int rc_ctx_profile(const rc_ctx *c, int which, rc_ctx *b, dcsim_error *err) {
   memset(b, 0, sizeof *b);
   b->bands = c->bands;
   for (size_t i = 0; i < c->n_m; i++) {
-    if (!c->m[i].bench_path[0]) continue;
+    const rc_machine *o = &c->m[i];
+    const char *ref = which == RC_PROFILE_CATALOGUE ? o->cat_cpu
+                      : (size_t)which < o->n_check  ? o->check[which]
+                                                    : "";
+    if (!*ref) continue;
     rc_machine *m = &b->m[b->n_m];
-    *m = c->m[i];
+    *m = *o;
     m->cpu = NULL;
-    dcsim_cpu_state st;
-    if (dcsim_cpu_profile_load(m->bench_path, &m->cpu, err)) return -1;
-    b->n_m++;
-    if (dcsim_cpu_profile_freq_at(m->cpu, 0, &st))
-      return DCSIM_ERR(err, DCSIM_EREF, m->bench_path, 0, "profile has no frequency state");
-    m->ghz = st.ghz;
-    snprintf(m->cpu_name, sizeof m->cpu_name, "%s", dcsim_cpu_profile_name(m->cpu));
+    char ghz[32] = "";
+    if (which == RC_PROFILE_CATALOGUE) snprintf(ghz, sizeof ghz, "%.17g", o->cat_ghz);
+    snprintf(m->cpu_name, sizeof m->cpu_name, "%s", ref);
+    b->n_m++; /* rc_ctx_profile_free frees its profile even when loading it fails */
+    if (load_profile(c->manifest, o->line, ref, ghz, &m->cpu, &m->ghz, err)) return -1;
     for (size_t r = 0; r < c->n_rows; r++)
-      if (c->rows[r].m == &c->m[i]) {
+      if (c->rows[r].m == o) {
         b->rows[b->n_rows] = c->rows[r];
         b->rows[b->n_rows++].m = m;
       }
@@ -151,7 +201,7 @@ int rc_ctx_bench(const rc_ctx *c, rc_ctx *b, dcsim_error *err) {
   return 0;
 }
 
-void rc_ctx_bench_free(rc_ctx *b) {
+void rc_ctx_profile_free(rc_ctx *b) {
   for (size_t i = 0; i < b->n_m; i++) dcsim_cpu_profile_free(b->m[i].cpu);
 }
 
@@ -248,7 +298,12 @@ int rc_predict(const rc_ctx *c, const dcsim_dwarf_t *d, const rc_row *w, const d
   if (dcsim_model_run(&rq, &p1, err)) goto out;
   out->fixed_s = 0;
   out->unbound = 0;
+  out->flop_bound_s = out->mem_bound_s = 0;
   for (size_t k = 0; k < ev->n_loops; k++) {
+    if (p.cpu->parts[k].compute_bound)
+      out->flop_bound_s += p.cpu->parts[k].time_s;
+    else
+      out->mem_bound_s += p.cpu->parts[k].time_s;
     const dcsim_loop_part *q = &p1.cpu->parts[k];
     /* the fitted term's time at coefficient 1; a loop without one is counted as it is */
     if (x) x[k] = kind[k] == 'U' ? q->flop_time_s : kind[k] == 'Z' ? q->mem_time_s : 0;

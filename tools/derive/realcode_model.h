@@ -16,6 +16,7 @@
 #define RC_MAX_MACHINES 16
 #define RC_MAX_ROWS     1024
 #define RC_MAX_LOOPS    8
+#define RC_MAX_CHECK    4
 
 /* the dwarfs of the real codes, in report order: a row belongs to the dwarf named by its variant
  * when the catalogue holds one (cloudsc-c: the C translation of CLOUDSC, another code with other
@@ -25,14 +26,23 @@ extern const char *const RC_CODES[4];
 #define RC_N_CODES 4
 
 typedef struct rc_machine {
-  char name[64], cpu_name[64];
-  double ghz;
+  char name[64];
+  /* the profile the rows are predicted and fitted with: the manifest's `cpu` as written (a path
+   * relative to the manifest or a catalogue name) */
+  char cpu_name[256];
+  double ghz; /* the manifest's `ghz`; empty there: the profile's first frequency state */
   dcsim_cpu_profile_t *cpu;
   dcsim_csv_t *rows;
   char path[4096];
-  /* the manifest's optional column bench_profile: the profile `dcsim bench --quick` wrote on this
-   * machine (path relative to the manifest; "" when none), loaded by rc_ctx_bench */
-  char bench_path[4096];
+  /* the manifest's optional columns: catalogue_cpu and catalogue_ghz, a catalogue profile of a
+   * similar chip ("" when none); check_profiles, independent `dcsim bench --quick` profiles of
+   * the same machine (paths relative to the manifest, separated by spaces), not used for fitting.
+   * rc_ctx_profile loads them. */
+  char cat_cpu[256];
+  double cat_ghz;
+  char check[RC_MAX_CHECK][256];
+  size_t n_check;
+  int line; /* of the manifest */
 } rc_machine;
 
 typedef struct rc_row {
@@ -53,6 +63,7 @@ typedef struct rc_ctx {
   rc_row rows[RC_MAX_ROWS];
   size_t n_rows;
   dcsim_bands_t *bands;
+  char manifest[4096]; /* its path: the profiles' references are relative to it */
 } rc_ctx;
 
 /* One prediction: the time, its band as dcsim prints it, the provenance class of the time, and
@@ -61,17 +72,22 @@ typedef struct rc_pred {
   double time_s, band[2];
   double fixed_s; /* the loops without a fitted coefficient */
   int unbound;    /* loops whose fitted term is not the one that binds */
+  /* the time of the loops bound by the peak flop rate and by their memory traffic (these dwarfs
+   * move it from DRAM only): which of the profile's rates the prediction rests on */
+  double flop_bound_s, mem_bound_s;
   dcsim_prov_kind kind;
   int transferred;
 } rc_pred;
 
 int rc_ctx_load(rc_ctx *c, const char *manifest, dcsim_error *err);
-/* The rows of the machines with a bench profile (rc_machine.bench_path) copied into b, each
- * machine's CPU profile replaced by the bench profile at its first frequency state (the clock the
- * bench measured); b borrows c's rows and must be freed by rc_ctx_bench_free, not rc_ctx_free.
- * b->n_m = 0 when no machine has one. */
-int rc_ctx_bench(const rc_ctx *c, rc_ctx *b, dcsim_error *err);
-void rc_ctx_bench_free(rc_ctx *b);
+/* The rows of the machines with another profile copied into b, each machine's profile replaced:
+ * which = RC_PROFILE_CATALOGUE, its catalogue profile at catalogue_ghz; which = j >= 0, its j-th
+ * check profile at that profile's first frequency state (the clock the bench measured). b borrows
+ * c's rows and must be freed by rc_ctx_profile_free, not rc_ctx_free. b->n_m = 0 when no machine
+ * has one. */
+#define RC_PROFILE_CATALOGUE (-1)
+int rc_ctx_profile(const rc_ctx *c, int which, rc_ctx *b, dcsim_error *err);
+void rc_ctx_profile_free(rc_ctx *b);
 void rc_ctx_free(rc_ctx *c);
 int rc_is_gpu_variant(const char *variant);
 int rc_load_dwarf(const char *name, dcsim_dwarf_t **d, dcsim_error *err);

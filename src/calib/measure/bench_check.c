@@ -405,9 +405,9 @@ static int realcode_compare(const char *dir, const char *machine, const char *fi
     fprintf(out, "%s %s %.1f %% (%zu rows)", k ? "," : "", codes[k],
             100 * dcsim_median(e[k], ne[k]), ne[k]);
   fprintf(out,
-          "%s\nthe dwarfs' fitted efficiencies are relative to the profile they were fitted with "
-          "(%s, calibration/realcode/machines.csv);\nthe same rows refitted on this profile: "
-          "doc/validation-realcode.md\n",
+          "%s\nthe dwarfs' fitted efficiencies are fractions of the rates of the profile they were "
+          "fitted with\n(%s, calibration/realcode/machines.csv);\nthe same rows from that profile, "
+          "from independent bench profiles and a catalogue one: doc/validation-realcode.md\n",
           nc ? "" : " no test row", fitted_on);
 out:
   free(e);
