@@ -201,6 +201,12 @@ static const dcsim_opt_spec pareto_opts[] = {
   { "title", "TEXT", 0, "title of the picture" },
   { "objectives", "time,energy|time,cost|energy,cost|time,energy,cost", 0,
     "what the Pareto front is taken over (default time,energy)" },
+  { "gpus", "N1,N2,...", 0, "only the points of these GPUs per GPU node (of sweep --gpus)" },
+  { "host-cpu", "P1,P2,...", 0,
+    "only the points whose GPU nodes have these CPUs (sweep --host-cpu)" },
+  { "threading", "measured|ideal", 0, "only the points of this thread-scaling variant" },
+  { "facet", "gpus|host-cpu|threading", 0,
+    "one picture per value of the axis: OUT-AXIS-VALUE.png|svg beside OUT" },
 };
 static const dcsim_opt_spec heatmap_opts[] = {
   { "out", "FILE.png|svg", 0, "the picture to write (required)" },
@@ -209,6 +215,12 @@ static const dcsim_opt_spec heatmap_opts[] = {
   { "cpu", "P1,P2,...", 0, "draw only the panels of these CPU profiles" },
   { "gpu", "G1,G2,...", 0, "draw only the panels of these GPU profiles" },
   { "freq", "F1,F2,...", 0, "draw only the panels of these frequencies" },
+  { "gpus", "N1,N2,...", 0, "only the points of these GPUs per GPU node (of sweep --gpus)" },
+  { "host-cpu", "P1,P2,...", 0,
+    "only the points whose GPU nodes have these CPUs (sweep --host-cpu)" },
+  { "threading", "measured|ideal", 0, "only the points of this thread-scaling variant" },
+  { "facet", "gpus|host-cpu|threading", 0,
+    "one picture per value of the axis: OUT-AXIS-VALUE.png|svg beside OUT" },
   { "title", "TEXT", 0, "title of the picture" },
 };
 static const dcsim_opt_spec roofline_opts[] = {
@@ -326,7 +338,7 @@ static const dcsim_command commands[] = {
   { "pareto", dcsim_cmd_pareto, "Pareto front (time vs energy) of sweep results, with its knee",
     "INPUT", pareto_opts, N_OF(pareto_opts), 1, 1 },
   { "heatmap", dcsim_cmd_heatmap,
-    "heat map of sweep results: energy or time over nodes x cores, per CPU + GPU + frequency",
+    "heat map of sweep results: energy or time over nodes x cores, per hardware + frequency",
     "INPUT", heatmap_opts, N_OF(heatmap_opts), 1, 1 },
   { "merge", dcsim_cmd_merge, "join the databases of a sweep's shards into one", "DB...",
     merge_opts, N_OF(merge_opts), 1, DCSIM_MAX_POSITIONAL },

@@ -71,8 +71,8 @@ int dcsim_sweepdb_open(const char *path, dcsim_sweepdb_t **out, dcsim_error *err
       (rc = dcsim__db_migrate(d->db, path, &dcsim__db_sweeps_schema, err)) ||
       (rc = dcsim__db_prepare(
            d->db, path,
-           "INSERT OR IGNORE INTO sweep_points VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &d->ins,
-           "cannot prepare statements", err)))
+           "INSERT OR IGNORE INTO sweep_points VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+           &d->ins, "cannot prepare statements", err)))
     goto out;
   *out = d;
   d = NULL;
@@ -234,6 +234,10 @@ int dcsim_sweepdb_store(dcsim_sweepdb_t *d, const dcsim_sweep_point *pts, const 
       sqlite3_bind_text(st, 17, p->host_cpu, -1, SQLITE_STATIC);
     else
       sqlite3_bind_null(st, 17);
+    if (strcmp(p->threading, "ideal") == 0) /* --threading (issue 40); NULL: measured */
+      sqlite3_bind_text(st, 18, p->threading, -1, SQLITE_STATIC);
+    else
+      sqlite3_bind_null(st, 18);
     rc = dcsim__db_step_done(d->db, d->path, st, "cannot store a sweep point", err);
     sqlite3_clear_bindings(st);
   }
@@ -315,7 +319,7 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
   if ((rc = dcsim__db_prepare(
            db, path,
            "SELECT idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, "
-           "energy_j, time_prov, energy_prov, cost_usd, cost_note, gpus, host_cpu "
+           "energy_j, time_prov, energy_prov, cost_usd, cost_note, gpus, host_cpu, threading "
            "FROM sweep_points WHERE sweep_id = ? ORDER BY idx",
            &st, "cannot read the sweep's points", err)))
     goto out;
@@ -361,6 +365,8 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
     p->gpus = (unsigned)sqlite3_column_int64(st, 14);
     if ((c = sqlite3_column_text(st, 15)))
       snprintf(p->host_cpu, sizeof p->host_cpu, "%s", (const char *)c);
+    if ((c = sqlite3_column_text(st, 16)))
+      snprintf(p->threading, sizeof p->threading, "%s", (const char *)c);
   }
   if (s != SQLITE_DONE) {
     rc = dcsim__db_fail(db, path, "cannot read the sweep's points", err);
@@ -530,7 +536,7 @@ static void describe_value(sqlite3_stmt *st, int col, char *buf, size_t size) {
 #define POINT_COLS                                                                     \
   "idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, energy_j, time_prov, " \
   "energy_prov, "                                                                      \
-  "cost_usd, cost_note, gpus, host_cpu"
+  "cost_usd, cost_note, gpus, host_cpu, threading"
 
 /* input k: refuse rows that differ from those already merged, then add its new rows */
 static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sweep *ref,
@@ -692,8 +698,8 @@ static int create_merge_db(const char *out, char **tmp, sqlite3 **db, dcsim_erro
       *db, out,
       "CREATE TEMP TABLE m(idx INTEGER PRIMARY KEY, cpu TEXT, gpu TEXT, nodes INTEGER, cores "
       "INTEGER, freq TEXT, feasible INTEGER, reason TEXT, time_s REAL, energy_j REAL, time_prov "
-      "TEXT, energy_prov TEXT, cost_usd REAL, cost_note TEXT, gpus INTEGER, host_cpu TEXT, src "
-      "INTEGER)",
+      "TEXT, energy_prov TEXT, cost_usd REAL, cost_note TEXT, gpus INTEGER, host_cpu TEXT, "
+      "threading TEXT, src INTEGER)",
       err);
 }
 
