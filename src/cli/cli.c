@@ -40,15 +40,15 @@
   }
 #define OPT_D35 \
   { "d35", NULL, 0, "D3.5's published models exactly (table-only states, the paper's energy data)" }
-#define OPT_COST                                                                                  \
-  { "price", "NAME=USD", 1,                                                                       \
-    "list price of one CPU or GPU of that profile, setting or replacing its own (repeatable)" },  \
-      { "kwh-price", "USD", 0,                                                                    \
-        "energy price per kWh, 0.01 to 1 USD/kWh, or with its unit: 150USD/MWh (default 0.0688: " \
-        "US industrial average of 2011, EIA)" },                                                  \
-  {                                                                                               \
-    "lifetime-years", "YEARS", 0,                                                                 \
-        "lifetime the purchase is amortised over, in years (5 or 5y; default 5)"                  \
+#define OPT_COST                                                                                 \
+  { "price", "NAME=USD", 1,                                                                      \
+    "list price of one CPU or GPU of that profile, setting or replacing its own (repeatable)" }, \
+      { "kwh-price", "USD", 0,                                                                   \
+        "energy price per kWh, 0.01 to 1 USD/kWh, or with its unit: 150USD/MWh (default "        \
+        "0.0688: " DCSIM_COST_KWH_SOURCE ")" },                                                  \
+  {                                                                                              \
+    "lifetime-years", "YEARS", 0,                                                                \
+        "lifetime the purchase is amortised over, in years (5 or 5y; default 5)"                 \
   }
 #define OPT_STRICT \
   { "strict", NULL, 0, "refuse extrapolated and datasheet-only values (provenance, doc/models.md)" }

@@ -312,8 +312,22 @@ static void print_gpu_host(const dcsim_args *a, const dcsim_sweep_point *pts, si
     }
 }
 
+/* Issue 40 item 3: the tariff and lifetime a cost column is at, the default tariff with its year
+ * and source (dcsim/cost.h), when a point's cost is known. */
+static void print_tariff(const dcsim_cost_opts *o, int kwh_default, const dcsim_sweep_point *pts,
+                         size_t n) {
+  size_t i = 0;
+  while (i < n && !(pts[i].done && pts[i].feasible && isfinite(pts[i].cost_usd))) i++;
+  if (i == n) return;
+  printf("cost at %s USD/kWh (%s) and list prices amortised over %s years\n", DCSIM_SIG(o->kwh_usd),
+         kwh_default ? "default: " DCSIM_COST_KWH_SOURCE : "--kwh-price",
+         DCSIM_SIG(o->lifetime_years));
+}
+
 typedef struct sweep_cmd {
   dcsim_repro rp;
+  dcsim_cost_opts cost; /* the tariff and lifetime the costs are at */
+  int kwh_default;      /* no --kwh-price: the tariff is printed with its year and source */
   dcsim_format fmt;
   unsigned threads, stop_after, shard_i, shard_n;
   const char *plot, *heat, *dbpath;
@@ -355,6 +369,8 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
       (rc = dcsim_arg_cost(a, &cost, prices, price_names, err)) ||
       (rc = parse_objectives(a, &objectives, err)))
     return rc;
+  c->cost = cost;
+  c->kwh_default = !dcsim_arg(a, "kwh-price");
   c->plot = dcsim_arg(a, "plot");
   c->pf = DCSIM_PLOT_PNG;
   if (c->plot && (rc = dcsim_plot_format_of(c->plot, NULL, &c->pf, err))) {
@@ -557,6 +573,7 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
     print_knee(pts, n, dcsim_sweep_objectives(c.sw));
     print_cores_available(dcsim_sweep_base(c.sw), pts, n);
     print_gpu_host(a, pts, n);
+    print_tariff(&c.cost, c.kwh_default, pts, n);
     if (c.dbpath) printf("results: %s, sweep %lld\n", c.dbpath, (long long)c.sweep_id);
     dcsim_repro_text(stdout, &c.rp);
   }
