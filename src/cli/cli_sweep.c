@@ -785,7 +785,7 @@ static int draw_facets(const dcsim_args *a, dcsim_sweep_point *pts, size_t n, co
   unsigned char *was = malloc(n ? n : 1);
   char(*paths)[4096] = calloc(n ? n : 1, sizeof *paths);
   int rc = 0;
-  size_t np = 0;
+  size_t np = 0, drawn = 0;
   if (!was || !paths) rc = DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory");
   for (size_t i = 0; !rc && i < n; i++) was[i] = (unsigned char)(pts[i].done != 0);
   for (size_t i = 0; !rc && i < n; i++) {
@@ -803,18 +803,27 @@ static int draw_facets(const dcsim_args *a, dcsim_sweep_point *pts, size_t n, co
         rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "facet"),
                        "--facet %s: two values are both written as %s", fa, paths[np]);
     if (rc || (rc = dcsim_path_check_writable(paths[np], "--out", err))) break;
-    size_t m = 0;
+    size_t m = 0, feasible = 0;
     for (size_t j = 0; j < n; j++) {
       dcsim_sweep_axis_value(&pts[j], ax, w, sizeof w);
       pts[j].done = was[j] && strcmp(v, w) == 0;
       m += pts[j].done != 0;
+      feasible += pts[j].done && pts[j].feasible;
     }
-    rc = draw(a, pts, n, paths[np], ctx, err);
-    if (!rc)
+    /* a value none of whose points is feasible has nothing to draw: said, and the others drawn */
+    if (!feasible)
+      printf("%s: not drawn: %s %s, none of its %zu %s feasible\n", paths[np], fa,
+             v[0] ? v : "(the platform's)", m, m == 1 ? "point is" : "points are");
+    else if (!(rc = draw(a, pts, n, paths[np], ctx, err))) {
       printf("%s: %s %s, %zu %s\n", paths[np], fa, v[0] ? v : "(the platform's)", m,
              dcsim_plural(m, "point", "points"));
+      drawn++;
+    }
     np++;
   }
+  if (!rc && !drawn)
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "--facet %s: no value has a feasible point to draw",
+                   fa);
   for (size_t i = 0; was && i < n; i++) pts[i].done = was[i];
   free(was);
   free(paths);
