@@ -86,9 +86,15 @@ static int heat_scan(heat_view *h, dcsim_error *err) {
   return 0;
 }
 
-/* "xeon-gold-6148 + tesla-k20m x4 on xeon-e5-2697v3 @ 2.4 GHz", what names a panel */
+/* "xeon-gold-6148 + tesla-k20m x4 on xeon-e5-2697v3 @ 2.4 GHz", what names a panel; a long one
+ * with the frequency (and threading variant) on a second line */
 static void panel_name(const dcsim_sweep_point *p, char *buf, size_t size) {
   dcsim__plot_hw_name(p, 1, buf, size);
+  char *at = strstr(buf, " @ "); /* the frequency on a second line: two panels' names overlapped */
+  if (at && strlen(buf) > 40) {
+    memmove(at + 1, at + 3, strlen(at + 3) + 1);
+    at[0] = '\n';
+  }
 }
 
 /* tics that name the counts at their positions 0..n-1 */

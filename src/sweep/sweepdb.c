@@ -17,6 +17,13 @@
 #include "util/fileio.h"
 
 /* the profile an unknown cost lacks a price for, from its note ("" when none) */
+/* the columns of a point, in the order dcsim_sweepdb_read and merge read them; _OLD: those of a
+ * database written before issue 40, which has no threading column */
+#define POINT_COLS_OLD                                                                 \
+  "idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, energy_j, time_prov, " \
+  "energy_prov, cost_usd, cost_note, gpus, host_cpu"
+#define POINT_COLS POINT_COLS_OLD ", threading"
+
 static void cost_missing_of(sqlite3_stmt *st, int col, char *out, size_t size) {
   const char *note = (const char *)sqlite3_column_text(st, col);
   char name[64] = "";
@@ -316,12 +323,14 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  if ((rc = dcsim__db_prepare(
-           db, path,
-           "SELECT idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, "
-           "energy_j, time_prov, energy_prov, cost_usd, cost_note, gpus, host_cpu, threading "
-           "FROM sweep_points WHERE sweep_id = ? ORDER BY idx",
-           &st, "cannot read the sweep's points", err)))
+  /* a database written before issue 40 has no threading column (read, not migrated): measured */
+  if (dcsim__db_try_prepare(
+          db, "SELECT " POINT_COLS " FROM sweep_points WHERE sweep_id = ? ORDER BY idx", &st) !=
+          0 &&
+      (rc = dcsim__db_prepare(db, path,
+                              "SELECT " POINT_COLS_OLD
+                              ", NULL FROM sweep_points WHERE sweep_id = ? ORDER BY idx",
+                              &st, "cannot read the sweep's points", err)))
     goto out;
   sqlite3_bind_int64(st, 1, sweep_id);
   int s;
@@ -533,11 +542,6 @@ static void describe_value(sqlite3_stmt *st, int col, char *buf, size_t size) {
   }
 }
 
-#define POINT_COLS                                                                     \
-  "idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, energy_j, time_prov, " \
-  "energy_prov, "                                                                      \
-  "cost_usd, cost_note, gpus, host_cpu, threading"
-
 /* input k: refuse rows that differ from those already merged, then add its new rows */
 static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sweep *ref,
                      size_t *rows, size_t *added, dcsim_error *err) {
@@ -625,6 +629,10 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
   if (dcsim__db_try_prepare(db,
                             "INSERT OR IGNORE INTO temp.m SELECT " POINT_COLS
                             ", ?2 FROM src.sweep_points WHERE sweep_id = ?1",
+                            &st) != 0 &&
+      dcsim__db_try_prepare(db,
+                            "INSERT OR IGNORE INTO temp.m SELECT " POINT_COLS_OLD
+                            ", NULL, ?2 FROM src.sweep_points WHERE sweep_id = ?1",
                             &st) != 0) {
     rc = dcsim__db_fail(db, in->path, "cannot read the sweep's points", err);
     goto out;
