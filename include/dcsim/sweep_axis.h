@@ -25,8 +25,14 @@ int dcsim_sweep_axis_parse(const char *s, dcsim_sweep_axis *ax);
 /* A point's value on the axis as text into buf ("" when the sweep did not set it). */
 void dcsim_sweep_axis_value(const dcsim_sweep_point *p, dcsim_sweep_axis ax, char *buf,
                             size_t size);
+/* A value on an axis as text: a CPU profile name (at most 63 characters), a count or a variant. */
+typedef char dcsim_sweep_axis_text[64];
+/* The distinct values of the done points on the axis, in point order, the first max of them into
+ * vals; returns how many it kept, plus 1 when there were more than max. O(n x max). */
+size_t dcsim_sweep_axis_distinct(const dcsim_sweep_point *pts, size_t n, dcsim_sweep_axis ax,
+                                 dcsim_sweep_axis_text *vals, size_t max);
 /* The distinct values of the done points on the axis, in point order, as "4, 8" into buf (an unset
- * value reads "(the platform's)"); returns how many there are. */
+ * value reads "(the platform's)"; after 64 values, "..."); returns how many there are. */
 size_t dcsim_sweep_axis_values(const dcsim_sweep_point *pts, size_t n, dcsim_sweep_axis ax,
                                char *buf, size_t size);
 /* Keeps done only the points whose value on the axis is one of the comma-separated vals; returns

@@ -782,29 +782,29 @@ static int draw_facets(const dcsim_args *a, dcsim_sweep_point *pts, size_t n, co
   if (dcsim_sweep_axis_parse(fa, &ax))
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "facet"),
                      "--facet '%s': gpus, host-cpu or threading", fa);
+  enum { MAX_FACETS = DCSIM_SWEEP_MAX_LIST };
+  dcsim_sweep_axis_text vals[MAX_FACETS];
+  size_t nv = dcsim_sweep_axis_distinct(pts, n, ax, vals, MAX_FACETS);
+  if (nv > MAX_FACETS)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "facet"),
+                     "--facet %s: more than %d values; choose some with --%s", fa, MAX_FACETS, fa);
   unsigned char *was = malloc(n ? n : 1);
-  char(*paths)[4096] = calloc(n ? n : 1, sizeof *paths);
+  char(*paths)[4096] = calloc(nv ? nv : 1, sizeof *paths);
   int rc = 0;
-  size_t np = 0, drawn = 0;
+  size_t drawn = 0;
   if (!was || !paths) rc = DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory");
   for (size_t i = 0; !rc && i < n; i++) was[i] = (unsigned char)(pts[i].done != 0);
-  for (size_t i = 0; !rc && i < n; i++) {
-    char v[64], w[64];
-    dcsim_sweep_axis_value(&pts[i], ax, v, sizeof v);
-    size_t seen = 0;
-    for (size_t j = 0; j < i && !seen; j++) {
-      dcsim_sweep_axis_value(&pts[j], ax, w, sizeof w);
-      seen = was[j] && strcmp(v, w) == 0;
-    }
-    if (!was[i] || seen) continue;
-    if ((rc = facet_path(out, fa, v, paths[np], sizeof paths[np], err))) break;
-    for (size_t k = 0; k < np; k++)
-      if (strcmp(paths[k], paths[np]) == 0)
+  for (size_t k = 0; !rc && k < nv; k++) {
+    const char *v = vals[k];
+    if ((rc = facet_path(out, fa, v, paths[k], sizeof paths[k], err))) break;
+    for (size_t q = 0; q < k; q++)
+      if (strcmp(paths[q], paths[k]) == 0)
         rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "facet"),
-                       "--facet %s: two values are both written as %s", fa, paths[np]);
-    if (rc || (rc = dcsim_path_check_writable(paths[np], "--out", err))) break;
+                       "--facet %s: two values are both written as %s", fa, paths[k]);
+    if (rc || (rc = dcsim_path_check_writable(paths[k], "--out", err))) break;
     size_t m = 0, feasible = 0;
     for (size_t j = 0; j < n; j++) {
+      dcsim_sweep_axis_text w;
       dcsim_sweep_axis_value(&pts[j], ax, w, sizeof w);
       pts[j].done = was[j] && strcmp(v, w) == 0;
       m += pts[j].done != 0;
@@ -812,14 +812,13 @@ static int draw_facets(const dcsim_args *a, dcsim_sweep_point *pts, size_t n, co
     }
     /* a value none of whose points is feasible has nothing to draw: said, and the others drawn */
     if (!feasible)
-      printf("%s: not drawn: %s %s, none of its %zu %s feasible\n", paths[np], fa,
+      printf("%s: not drawn: %s %s, none of its %zu %s feasible\n", paths[k], fa,
              v[0] ? v : "(the platform's)", m, m == 1 ? "point is" : "points are");
-    else if (!(rc = draw(a, pts, n, paths[np], ctx, err))) {
-      printf("%s: %s %s, %zu %s\n", paths[np], fa, v[0] ? v : "(the platform's)", m,
+    else if (!(rc = draw(a, pts, n, paths[k], ctx, err))) {
+      printf("%s: %s %s, %zu %s\n", paths[k], fa, v[0] ? v : "(the platform's)", m,
              dcsim_plural(m, "point", "points"));
       drawn++;
     }
-    np++;
   }
   if (!rc && !drawn)
     rc = DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "--facet %s: no value has a feasible point to draw",

@@ -40,31 +40,34 @@ static int listed(const char *vals, const char *v) {
   return 0;
 }
 
-/* whether the done point i is the first with its value on the axis */
-static int first_with_value(const dcsim_sweep_point *pts, size_t i, dcsim_sweep_axis ax) {
-  char v[64], w[64];
-  dcsim_sweep_axis_value(&pts[i], ax, v, sizeof v);
-  for (size_t j = 0; j < i; j++) {
-    if (!pts[j].done) continue;
-    dcsim_sweep_axis_value(&pts[j], ax, w, sizeof w);
-    if (strcmp(v, w) == 0) return 0;
+size_t dcsim_sweep_axis_distinct(const dcsim_sweep_point *pts, size_t n, dcsim_sweep_axis ax,
+                                 dcsim_sweep_axis_text *vals, size_t max) {
+  size_t k = 0, more = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!pts[i].done) continue;
+    dcsim_sweep_axis_text v;
+    dcsim_sweep_axis_value(&pts[i], ax, v, sizeof v);
+    size_t j = 0;
+    while (j < k && strcmp(vals[j], v) != 0) j++;
+    if (j < k) continue;
+    if (k < max)
+      memcpy(vals[k++], v, sizeof v);
+    else
+      more = 1;
   }
-  return 1;
+  return k + more;
 }
 
 size_t dcsim_sweep_axis_values(const dcsim_sweep_point *pts, size_t n, dcsim_sweep_axis ax,
                                char *buf, size_t size) {
-  size_t k = 0, len = 0;
+  enum { MAX = 64 };
+  dcsim_sweep_axis_text vals[MAX];
+  size_t k = dcsim_sweep_axis_distinct(pts, n, ax, vals, MAX), len = 0;
   if (size) buf[0] = '\0';
-  for (size_t i = 0; i < n; i++) {
-    if (!pts[i].done || !first_with_value(pts, i, ax)) continue;
-    char v[64];
-    dcsim_sweep_axis_value(&pts[i], ax, v, sizeof v);
-    if (len < size)
-      len += (size_t)snprintf(buf + len, size - len, "%s%s", k ? ", " : "",
-                              v[0] ? v : "(the platform's)");
-    k++;
-  }
+  for (size_t i = 0; i < k && i < MAX && len < size; i++)
+    len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "",
+                            vals[i][0] ? vals[i] : "(the platform's)");
+  if (k > MAX && len < size) snprintf(buf + len, size - len, ", ...");
   return k;
 }
 
