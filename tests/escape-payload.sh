@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # escape-payload.sh DCSIM — issue 35: no text from an input or an option reaches a shell. Every
 # channel through which text reaches a chart (the SWF "; Computer:" header, the input file name,
-# the cpu/gpu names of a sweep CSV and database given to pareto and heatmap, sweep/pareto/heatmap
+# the cpu/gpu names of a sweep CSV and database given to pareto and heatmap, the host CPU name of
+# a sweep CSV (heat-map panels, Pareto keys, and the file names of --facet host-cpu), sweep/pareto/heatmap
 # --title, the picture's path, workflow, task, platform, group, profile and dwarf names) is fed
 # the payload below, for PNG and SVG; the test fails when a command of it ran (the files P or Q
 # appear in the working directory, which is gnuplot's), when a picture that should be drawn is
@@ -84,6 +85,22 @@ for ext in png svg; do
   drawn "sweep database cpu/gpu names: pareto" $? "pa.$ext"
   "$bin" heatmap s.db --out "h.$ext" >/dev/null 2>&1
   drawn "sweep database cpu/gpu names: heatmap" $? "h.$ext"
+
+  # the GPU nodes' host CPU of a sweep CSV (issue 40 item 2): panel titles and keys, filtered by
+  # it, and --facet host-cpu, whose file names take the value with its odd characters as _
+  "$bin" sweep "$src/workflows/alaro-operational.xml" --cpu epyc-7763 --gpu geforce-gtx970 \
+    --gpus 4,8 --host-cpu epyc-7763 --nodes 8,16 --quiet --format csv >g.csv 2>/dev/null
+  CSV_PAY=$csv_pay awk -F, -v OFS=, 'BEGIN { p = ENVIRON["CSV_PAY"] } /^#/ { print; next }
+    /^index,/ { for (c = 1; c <= NF; c++) if ($c == "host_cpu") h = c; print; next }
+    { $h = p; print }' g.csv >gpay.csv
+  "$bin" pareto gpay.csv --out "pa.$ext" >/dev/null 2>&1
+  drawn "sweep CSV host CPU name: pareto" $? "pa.$ext"
+  "$bin" heatmap gpay.csv --out "h.$ext" >/dev/null 2>&1
+  drawn "sweep CSV host CPU name: heatmap" $? "h.$ext"
+  "$bin" heatmap gpay.csv --host-cpu "$PAY" --out "h.$ext" >/dev/null 2>&1
+  drawn "sweep CSV host CPU name: heatmap --host-cpu" $? "h.$ext"
+  "$bin" pareto gpay.csv --facet host-cpu --out "pa.$ext" >/dev/null 2>&1
+  drawn "sweep CSV host CPU name: pareto --facet host-cpu" $? "pa-host-cpu-x_touch_P_____touch_Q__.$ext"
 
   # titles
   "$bin" sweep "$src/workflows/alaro.xml" --nodes 1,2 --quiet --title "$PAY" --plot "pl.$ext" \

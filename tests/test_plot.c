@@ -134,7 +134,7 @@ int main(void) {
     CHECK_INT(dcsim_plot_heatmap(many, DCSIM_PLOT_HEAT_MAX_PANELS + 1, 0, NULL, NULL,
                                  "/tmp/never.png", DCSIM_PLOT_PNG, NULL, &err),
               DCSIM_ERANGE);
-    CHECK(strstr(err.msg, "--cpu, --gpu or --freq") != NULL);
+    CHECK(strstr(err.msg, "--cpu, --gpu, --freq, --gpus, --host-cpu or --threading") != NULL);
   }
   dcsim_sweep_free(sw);
 

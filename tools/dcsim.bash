@@ -113,12 +113,15 @@ _dcsim() {
         --sort) _dcsim_words "point time energy cost"; return ;;
       esac ;;
     heatmap)
-      opts="--out --color --sweep --cpu --gpu --freq --title --help"
+      opts="--out --color --sweep --cpu --gpu --freq --gpus --host-cpu --threading --facet --title --help"
       case $prev in
         --color) _dcsim_words "energy time"; return ;;
         --cpu) _dcsim_names cpu; return ;;
         --gpu) _dcsim_names gpu; return ;;
         --freq) _dcsim_words "nominal min max turbo"; return ;;
+        --host-cpu) _dcsim_names cpu; return ;;
+        --threading) _dcsim_words "measured ideal"; return ;;
+        --facet) _dcsim_words "gpus host-cpu threading"; return ;;
       esac ;;
     merge)
       opts="--output --sweep --help"

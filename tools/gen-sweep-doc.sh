@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates the tables of doc/sweep.md that show dcsim's numbers (issue 37: the page once said
 # whole EPYC 7763 nodes take 4544 s and 6.63 MJ on ALARO while the binary gave about 1300 s and
-# 1 MJ): the block between the markers <!-- gen-sweep-doc: catalogue --> and <!-- end gen-sweep-doc -->
-# is replaced by what `dcsim sweep` prints now, each time and energy with its band.
+# 1 MJ): each block between the markers <!-- gen-sweep-doc: NAME --> and <!-- end gen-sweep-doc -->
+# is replaced by what dcsim prints now: catalogue, the CPU table (each time and energy with its
+# band); walk-noprice and walk-answer, the new-user walk-through's unpriced sweep and ranked front.
 # usage: tools/gen-sweep-doc.sh [BUILD_DIR] [--stdout]
 #   BUILD_DIR  where dcsim was built (default build); --stdout prints the page instead of writing it
 #   (ctest doc_sweep_current diffs that with doc/sweep.md). tools/gen-doc-images.sh runs it.
@@ -50,9 +51,23 @@ awk -F, -v text="$tmp/text" '
     print "| CPU | 1 core/node: time, energy [band] | whole node: cores, time, energy [band] |"
     print "|---|---|---|"
     for (k = 1; k <= n; k++) print "| " order[k] " | " first[order[k]] " | " row[order[k]] " |"
-  }' "$tmp/csv" >"$tmp/table"
-awk -v table="$tmp/table" '
-  /^<!-- gen-sweep-doc: catalogue -->$/ { print; while ((getline l < table) > 0) print l; skip = 1; next }
+  }' "$tmp/csv" >"$tmp/catalogue"
+# the new-user walk-through (issue 40): a node for the operational 60 h ALARO forecast within its
+# 40-minute window, first without prices (what dcsim says), then priced (the buyer's quotes are
+# placeholders), and the ranked front with its bands; the same sweep as tools/gen-doc-images.sh's
+walk=(workflows/alaro-2.5km-60h.xml --cpu epyc-7763 --gpu a100-sxm4-80gb,h100-sxm5 --gpus 4,8
+      --host-cpu epyc-7763,epyc-9654 --threading measured,ideal --nodes 32,128,512 --cores all
+      --deadline-s 40m --objectives time,cost --quiet)
+"$build"/dcsim sweep "${walk[@]}" >"$tmp/noprice" 2>&1 || true
+{ echo '```'; grep -Ev '^ *[0-9]+  |^ point |^reproduce|^  sha256|^$' "$tmp/noprice"; echo '```'; } >"$tmp/walk-noprice"
+"$build"/dcsim sweep "${walk[@]}" --price a100-sxm4-80gb=15000 --price h100-sxm5=30000 \
+  --price epyc-9654=10000 --db "$tmp/alaro-60h.db" >/dev/null 2>&1
+{ echo '```'; "$build"/dcsim pareto "$tmp/alaro-60h.db" --objectives time,cost |
+  awk '/^reproduce/ { exit } { print }' | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'; echo '```'; } >"$tmp/walk-answer"
+# each block between <!-- gen-sweep-doc: NAME --> and <!-- end gen-sweep-doc --> from $tmp/NAME
+awk -v dir="$tmp" '
+  /^<!-- gen-sweep-doc: [a-z-]+ -->$/ {
+    print; f = dir "/" $3; while ((getline l < f) > 0) print l; close(f); skip = 1; next }
   /^<!-- end gen-sweep-doc -->$/ { skip = 0 }
   !skip' doc/sweep.md >"$tmp/page"
 cat "$tmp/page" >"$out"

@@ -31,6 +31,8 @@
 #include "dcsim/scenario.h"
 
 #define DCSIM_COST_KWH_USD 0.0688 /* EIA Electric Power Monthly Table 5.3, industrial, 2011 */
+/* what the default tariff is, as printed beside it (issue 40 item 3: its year and source) */
+#define DCSIM_COST_KWH_SOURCE "US industrial average of 2011, EIA"
 /* The tariffs --kwh-price accepts (issue 40: 150 was taken silently, 106.6 USD per run): a factor
  * of about 5 below and 2 above the average retail prices of the US states in 2023, from 0.0575
  * USD/kWh (New Mexico, industrial) to 0.4239 (Hawaii, residential) (EIA, Electric Power Annual

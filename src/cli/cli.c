@@ -40,15 +40,15 @@
   }
 #define OPT_D35 \
   { "d35", NULL, 0, "D3.5's published models exactly (table-only states, the paper's energy data)" }
-#define OPT_COST                                                                                  \
-  { "price", "NAME=USD", 1,                                                                       \
-    "list price of one CPU or GPU of that profile, setting or replacing its own (repeatable)" },  \
-      { "kwh-price", "USD", 0,                                                                    \
-        "energy price per kWh, 0.01 to 1 USD/kWh, or with its unit: 150USD/MWh (default 0.0688: " \
-        "US industrial average of 2011, EIA)" },                                                  \
-  {                                                                                               \
-    "lifetime-years", "YEARS", 0,                                                                 \
-        "lifetime the purchase is amortised over, in years (5 or 5y; default 5)"                  \
+#define OPT_COST                                                                                 \
+  { "price", "NAME=USD", 1,                                                                      \
+    "list price of one CPU or GPU of that profile, setting or replacing its own (repeatable)" }, \
+      { "kwh-price", "USD", 0,                                                                   \
+        "energy price per kWh, 0.01 to 1 USD/kWh, or with its unit: 150USD/MWh (default "        \
+        "0.0688: " DCSIM_COST_KWH_SOURCE ")" },                                                  \
+  {                                                                                              \
+    "lifetime-years", "YEARS", 0,                                                                \
+        "lifetime the purchase is amortised over, in years (5 or 5y; default 5)"                 \
   }
 #define OPT_STRICT \
   { "strict", NULL, 0, "refuse extrapolated and datasheet-only values (provenance, doc/models.md)" }
@@ -207,6 +207,13 @@ static const dcsim_opt_spec pareto_opts[] = {
     "what the Pareto front is taken over (default time,energy)" },
   { "sort", "point|time|energy|cost", 0,
     "order of the points in the table (default time; unknown values last)" },
+
+  { "gpus", "N1,N2,...", 0, "only the points of these GPUs per GPU node (of sweep --gpus)" },
+  { "host-cpu", "P1,P2,...", 0,
+    "only the points whose GPU nodes have these CPUs (sweep --host-cpu)" },
+  { "threading", "measured|ideal", 0, "only the points of this thread-scaling variant" },
+  { "facet", "gpus|host-cpu|threading", 0,
+    "one picture per value of the axis: OUT-AXIS-VALUE.png|svg beside OUT" },
 };
 static const dcsim_opt_spec heatmap_opts[] = {
   { "out", "FILE.png|svg", 0, "the picture to write (required)" },
@@ -215,6 +222,12 @@ static const dcsim_opt_spec heatmap_opts[] = {
   { "cpu", "P1,P2,...", 0, "draw only the panels of these CPU profiles" },
   { "gpu", "G1,G2,...", 0, "draw only the panels of these GPU profiles" },
   { "freq", "F1,F2,...", 0, "draw only the panels of these frequencies" },
+  { "gpus", "N1,N2,...", 0, "only the points of these GPUs per GPU node (of sweep --gpus)" },
+  { "host-cpu", "P1,P2,...", 0,
+    "only the points whose GPU nodes have these CPUs (sweep --host-cpu)" },
+  { "threading", "measured|ideal", 0, "only the points of this thread-scaling variant" },
+  { "facet", "gpus|host-cpu|threading", 0,
+    "one picture per value of the axis: OUT-AXIS-VALUE.png|svg beside OUT" },
   { "title", "TEXT", 0, "title of the picture" },
 };
 static const dcsim_opt_spec roofline_opts[] = {
@@ -332,7 +345,7 @@ static const dcsim_command commands[] = {
   { "pareto", dcsim_cmd_pareto, "Pareto front (time vs energy) of sweep results, with its knee",
     "INPUT", pareto_opts, N_OF(pareto_opts), 1, 1 },
   { "heatmap", dcsim_cmd_heatmap,
-    "heat map of sweep results: energy or time over nodes x cores, per CPU + GPU + frequency",
+    "heat map of sweep results: energy or time over nodes x cores, per hardware + frequency",
     "INPUT", heatmap_opts, N_OF(heatmap_opts), 1, 1 },
   { "merge", dcsim_cmd_merge, "join the databases of a sweep's shards into one", "DB...",
     merge_opts, N_OF(merge_opts), 1, DCSIM_MAX_POSITIONAL },

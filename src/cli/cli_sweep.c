@@ -21,6 +21,7 @@
 #include "dcsim/sched.h"
 #include "dcsim/strutil.h"
 #include "dcsim/sweep.h"
+#include "dcsim/sweep_axis.h"
 #include "dcsim/sweep_bands.h"
 #include "dcsim/sweepdb.h"
 #include "util/clock.h"
@@ -324,8 +325,22 @@ static void print_gpu_host(const dcsim_args *a, const dcsim_sweep_point *pts, si
     }
 }
 
+/* Issue 40 item 3: the tariff and lifetime a cost column is at, the default tariff with its year
+ * and source (dcsim/cost.h), when a point's cost is known. */
+static void print_tariff(const dcsim_cost_opts *o, int kwh_default, const dcsim_sweep_point *pts,
+                         size_t n) {
+  size_t i = 0;
+  while (i < n && !(pts[i].done && pts[i].feasible && isfinite(pts[i].cost_usd))) i++;
+  if (i == n) return;
+  printf("cost at %s USD/kWh (%s) and list prices amortised over %s years\n", DCSIM_SIG(o->kwh_usd),
+         kwh_default ? "default: " DCSIM_COST_KWH_SOURCE : "--kwh-price",
+         DCSIM_SIG(o->lifetime_years));
+}
+
 typedef struct sweep_cmd {
   dcsim_repro rp;
+  dcsim_cost_opts cost; /* the tariff and lifetime the costs are at */
+  int kwh_default;      /* no --kwh-price: the tariff is printed with its year and source */
   dcsim_format fmt;
   unsigned threads, stop_after, shard_i, shard_n;
   const char *plot, *heat, *dbpath;
@@ -369,6 +384,8 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
     return rc;
   dcsim_sweep_point *none;
   if ((rc = sort_points(a, NULL, 0, &none, err))) return rc; /* before sweeping */
+  c->cost = cost;
+  c->kwh_default = !dcsim_arg(a, "kwh-price");
   c->plot = dcsim_arg(a, "plot");
   c->pf = DCSIM_PLOT_PNG;
   if (c->plot && (rc = dcsim_plot_format_of(c->plot, NULL, &c->pf, err))) {
@@ -557,6 +574,7 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
     print_knee(pts, n, dcsim_sweep_objectives(c.sw));
     print_cores_available(dcsim_sweep_base(c.sw), pts, n);
     print_gpu_host(a, pts, n);
+    print_tariff(&c.cost, c.kwh_default, pts, n);
     if (c.dbpath) printf("results: %s, sweep %lld\n", c.dbpath, (long long)c.sweep_id);
     dcsim_repro_text(stdout, &c.rp);
   }
@@ -706,6 +724,129 @@ static int read_points(const dcsim_args *a, dcsim_sweep_point **pts, size_t *n, 
   return 0;
 }
 
+/* ---- the axes pictures filter and facet by (issue 40 item 2; dcsim/sweep_axis.h) ---- */
+
+/* --gpus, --host-cpu, --threading (the options are named as the axes): keeps done only the points
+ * of the values they list; an option that leaves no point is an error naming the values there */
+static int filter_axes(const dcsim_args *a, dcsim_sweep_point *pts, size_t n, const char *in,
+                       dcsim_error *err) {
+  const char *th = dcsim_arg(a, "threading");
+  if (th && strcmp(th, "measured") != 0 && strcmp(th, "ideal") != 0)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "threading"),
+                     "--threading '%s': measured or ideal", th);
+  for (int k = 0; k < DCSIM_AXIS_N; k++) {
+    const char *name = dcsim_sweep_axis_name((dcsim_sweep_axis)k), *vals = dcsim_arg(a, name);
+    if (!vals) continue;
+    char present[1024];
+    dcsim_sweep_axis_values(pts, n, (dcsim_sweep_axis)k, present, sizeof present);
+    if (dcsim_sweep_axis_keep(pts, n, (dcsim_sweep_axis)k, vals) == 0)
+      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
+                       "--%s %s: no point of %s has it (its points have %s %s)", name, vals, in,
+                       name, present[0] ? present : "none: no point left");
+  }
+  return 0;
+}
+
+/* The file of one facet: out with "-AXIS-VALUE" before its extension, the value's characters
+ * other than letters, digits and . + _ - written as '_' (an unset value: "platform"). */
+static int facet_path(const char *out, const char *axis, const char *v, char *buf, size_t size,
+                      dcsim_error *err) {
+  const char *slash = strrchr(out, '/'), *dot = strrchr(out, '.');
+  if (!dot || (slash && dot < slash)) dot = out + strlen(out);
+  int k =
+      snprintf(buf, size, "%.*s-%s-%s%s", (int)(dot - out), out, axis, v[0] ? v : "platform", dot);
+  if (k < 0 || (size_t)k >= size)
+    return DCSIM_ERR(err, DCSIM_ERANGE, out, 0, "--facet: the picture's path is too long");
+  for (char *c = buf + (dot - out) + 1; *c && c < buf + k - strlen(dot); c++)
+    if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.+_-", *c)) *c = '_';
+  return 0;
+}
+
+/* what a picture of pareto or heatmap is drawn with: pareto's objectives, heatmap's metric, and
+ * what made the points (the caption) */
+typedef struct draw_ctx {
+  unsigned obj;
+  int time;
+  const dcsim_repro *rp;
+} draw_ctx;
+
+/* draws the done points of pts into out */
+typedef int (*draw_fn)(const dcsim_args *a, dcsim_sweep_point *pts, size_t n, const char *out,
+                       const draw_ctx *ctx, dcsim_error *err);
+
+/* --facet AXIS: one picture per value of the axis among the done points (in point order), each
+ * announced on stdout; without it, the one picture out */
+static int draw_facets(const dcsim_args *a, dcsim_sweep_point *pts, size_t n, const char *out,
+                       draw_fn draw, const draw_ctx *ctx, dcsim_error *err) {
+  const char *fa = dcsim_arg(a, "facet");
+  dcsim_sweep_axis ax;
+  if (!fa) return draw(a, pts, n, out, ctx, err);
+  if (dcsim_sweep_axis_parse(fa, &ax))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "facet"),
+                     "--facet '%s': gpus, host-cpu or threading", fa);
+  enum { MAX_FACETS = DCSIM_SWEEP_MAX_LIST };
+  dcsim_sweep_axis_text vals[MAX_FACETS];
+  size_t nv = dcsim_sweep_axis_distinct(pts, n, ax, vals, MAX_FACETS);
+  if (nv > MAX_FACETS)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "facet"),
+                     "--facet %s: more than %d values; choose some with --%s", fa, MAX_FACETS, fa);
+  unsigned char *was = malloc(n ? n : 1);
+  char(*paths)[4096] = calloc(nv ? nv : 1, sizeof *paths);
+  int rc = 0;
+  size_t drawn = 0;
+  if (!was || !paths) rc = DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory");
+  for (size_t i = 0; !rc && i < n; i++) was[i] = (unsigned char)(pts[i].done != 0);
+  for (size_t k = 0; !rc && k < nv; k++) {
+    const char *v = vals[k];
+    if ((rc = facet_path(out, fa, v, paths[k], sizeof paths[k], err))) break;
+    for (size_t q = 0; q < k; q++)
+      if (strcmp(paths[q], paths[k]) == 0)
+        rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "facet"),
+                       "--facet %s: two values are both written as %s", fa, paths[k]);
+    if (rc || (rc = dcsim_path_check_writable(paths[k], "--out", err))) break;
+    size_t m = 0, feasible = 0;
+    for (size_t j = 0; j < n; j++) {
+      dcsim_sweep_axis_text w;
+      dcsim_sweep_axis_value(&pts[j], ax, w, sizeof w);
+      pts[j].done = was[j] && strcmp(v, w) == 0;
+      m += pts[j].done != 0;
+      feasible += pts[j].done && pts[j].feasible;
+    }
+    /* a value none of whose points is feasible has nothing to draw: said, and the others drawn */
+    if (!feasible)
+      printf("%s: not drawn: %s %s, none of its %zu %s feasible\n", paths[k], fa,
+             v[0] ? v : "(the platform's)", m, m == 1 ? "point is" : "points are");
+    else if (!(rc = draw(a, pts, n, paths[k], ctx, err))) {
+      printf("%s: %s %s, %zu %s\n", paths[k], fa, v[0] ? v : "(the platform's)", m,
+             dcsim_plural(m, "point", "points"));
+      drawn++;
+    }
+  }
+  if (!rc && !drawn)
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "--facet %s: no value has a feasible point to draw",
+                   fa);
+  for (size_t i = 0; was && i < n; i++) pts[i].done = was[i];
+  free(was);
+  free(paths);
+  return rc;
+}
+
+/* a Pareto picture of the done points: their front over obj (ctx), its knee and their bands */
+static int draw_pareto(const dcsim_args *a, dcsim_sweep_point *pts, size_t n, const char *out,
+                       const draw_ctx *ctx, dcsim_error *err) {
+  const unsigned obj = ctx->obj;
+  dcsim_sweep_mark_front_on(pts, n, obj);
+  /* points read from a file: the platform of a point without a CPU name is unknown here */
+  int rc = dcsim_sweep_bands_mark_default(pts, n, 1, obj, err);
+  if (rc) return rc;
+  dcsim_plot_format pf = DCSIM_PLOT_PNG;
+  if ((rc = dcsim_plot_format_of(out, dcsim_arg(a, "format"), &pf, err))) return rc;
+  char caption[512];
+  dcsim_repro_caption(ctx->rp, caption, sizeof caption);
+  return dcsim_plot_pareto_on(pts, n, obj, dcsim_arg(a, "title"), caption, out, pf,
+                              dcsim_cli_catch_interrupts(), err);
+}
+
 int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   static const dcsim_format formats[] = { DCSIM_FMT_CSV, DCSIM_FMT_JSON, DCSIM_FMT_SVG,
                                           DCSIM_FMT_PNG, DCSIM_FMT_TEXT, DCSIM_FMT_END };
@@ -729,27 +870,37 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   unsigned obj;
   dcsim_sweep_point *sorted = NULL;
   if ((rc = parse_objectives(a, &obj, err)) || (rc = sort_points(a, NULL, 0, &sorted, err)) ||
-      (rc = read_points(a, &pts, &n, &rp, err)))
+      (rc = read_points(a, &pts, &n, &rp, err)) || (rc = filter_axes(a, pts, n, in, err)))
     goto out;
+  if (dcsim_arg(a, "facet") && !picture) {
+    rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "facet"),
+                   "--facet draws one picture per value: --format png|svg or --out FILE.png|svg");
+    goto out;
+  }
   dcsim_sweep_mark_front_on(pts, n, obj);
   if ((rc = dcsim_sweep_check_objectives(pts, n, obj, in, err))) {
     dcsim_error_suffix(err, "; --price is an option of dcsim sweep: run the sweep again with it");
     goto out;
   }
-  /* points read from a file: the platform of a point without a CPU name is unknown here */
-  if ((rc = dcsim_sweep_bands_mark_default(pts, n, 1, obj, err))) goto out;
   if (picture) {
-    char caption[512];
-    dcsim_repro_caption(&rp, caption, sizeof caption);
-    rc = dcsim_plot_pareto_on(pts, n, obj, dcsim_arg(a, "title"), caption, out,
-                              fmt == DCSIM_FMT_SVG ? DCSIM_PLOT_SVG : DCSIM_PLOT_PNG,
-                              dcsim_cli_catch_interrupts(), err);
+    draw_ctx ctx = { obj, 0, &rp };
+    rc = draw_facets(a, pts, n, out, draw_pareto, &ctx, err);
     goto out;
   }
+  /* points read from a file: the platform of a point without a CPU name is unknown here */
+  if ((rc = dcsim_sweep_bands_mark_default(pts, n, 1, obj, err))) goto out;
+  /* the points the filters dropped are neither read nor listed */
+  size_t kept = 0;
+  for (size_t i = 0; i < n; i++)
+    if (pts[i].done) {
+      dcsim_sweep_point t = pts[kept];
+      pts[kept++] = pts[i];
+      pts[i] = t;
+    }
   /* the front, and the points indistinguishable from it (dcsim/sweep_bands.h), by increasing
    * time */
   size_t m = 0, near = 0;
-  for (size_t i = 0; i < n; i++)
+  for (size_t i = 0; i < kept; i++)
     if (pts[i].pareto || pts[i].near_front) {
       near += !pts[i].pareto;
       dcsim_sweep_point t = pts[m];
@@ -771,15 +922,19 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
     dcsim_sweep_write_json(f, pts, m, &rp);
   else {
     size_t feas = 0;
-    for (size_t i = 0; i < n; i++) feas += pts[i].feasible != 0;
-    fprintf(f,
-            "%zu %s read, %zu of them feasible; the Pareto front over %s has %zu of them, and %zu "
-            "more are indistinguishable from it (their uncertainty bands meet a front point's on "
-            "every objective), listed below by %s (knee: closest to the utopia point after "
-            "scaling each objective to [0,1]%s)\n\n",
-            n, dcsim_plural(n, "point", "points"), feas, dcsim_objectives_name(obj), m - near, near,
-            dcsim_arg(a, "sort") ? dcsim_arg(a, "sort") : "time",
-            obj & DCSIM_OBJ_COST ? "; a point of unknown cost is on no front" : "");
+    char sel[96] = "";
+    if (kept < n)
+      snprintf(sel, sizeof sel, ", %zu of them chosen by --gpus, --host-cpu, --threading", kept);
+    for (size_t i = 0; i < kept; i++) feas += pts[i].feasible != 0;
+    fprintf(
+        f,
+        "%zu %s read%s, %zu of them feasible; the Pareto front over %s has %zu of them, and %zu "
+        "more are indistinguishable from it (their uncertainty bands meet a front point's on "
+        "every objective), listed below by %s (knee: closest to the utopia point after "
+        "scaling each objective to [0,1]%s)\n\n",
+        n, dcsim_plural(n, "point", "points"), sel, feas, dcsim_objectives_name(obj), m - near,
+        near, dcsim_arg(a, "sort") ? dcsim_arg(a, "sort") : "time",
+        obj & DCSIM_OBJ_COST ? "; a point of unknown cost is on no front" : "");
     dcsim_sweep_write_text(f, pts, m, 0);
     dcsim_repro_text(f, &rp);
   }
@@ -815,6 +970,18 @@ static int heat_metric(const dcsim_args *a, int *time, dcsim_error *err) {
   return 0;
 }
 
+/* a heat map of the done points */
+static int draw_heatmap(const dcsim_args *a, dcsim_sweep_point *pts, size_t n, const char *out,
+                        const draw_ctx *ctx, dcsim_error *err) {
+  dcsim_plot_format pf = DCSIM_PLOT_PNG;
+  int rc = dcsim_plot_format_of(out, NULL, &pf, err);
+  if (rc) return rc;
+  char caption[512];
+  dcsim_repro_caption(ctx->rp, caption, sizeof caption);
+  return dcsim_plot_heatmap(pts, n, ctx->time, dcsim_arg(a, "title"), caption, out, pf,
+                            dcsim_cli_catch_interrupts(), err);
+}
+
 int dcsim_cmd_heatmap(const dcsim_args *a, dcsim_error *err) {
   const char *out = dcsim_arg(a, "out");
   dcsim_plot_format pf = DCSIM_PLOT_PNG;
@@ -836,12 +1003,11 @@ int dcsim_cmd_heatmap(const dcsim_args *a, dcsim_error *err) {
       pts[i].done = pts[i].done && selected(a, "cpu", pts[i].cpu) &&
                     selected(a, "gpu", pts[i].gpu) && selected(a, "freq", pts[i].freq);
     for (size_t i = 0; i < n; i++) m += pts[i].done != 0;
-    char caption[512];
-    dcsim_repro_caption(&rp, caption, sizeof caption);
-    rc = m ? dcsim_plot_heatmap(pts, n, time, dcsim_arg(a, "title"), caption, out, pf,
-                                dcsim_cli_catch_interrupts(), err)
-           : DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                       "no point of %s matches --cpu, --gpu and --freq", a->positional[0]);
+    draw_ctx ctx = { 0, time, &rp };
+    rc = !m ? DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                        "no point of %s matches --cpu, --gpu and --freq", a->positional[0])
+            : filter_axes(a, pts, n, a->positional[0], err);
+    if (!rc) rc = draw_facets(a, pts, n, out, draw_heatmap, &ctx, err);
   }
   dcsim_repro_release(&rp);
   dcsim_sweep_points_free(pts, n);

@@ -421,6 +421,17 @@ const char *dcsim__plot_freq_text(const char *freq, char *buf, size_t size) {
   return buf;
 }
 
+/* the one rule for naming a point's hardware in a picture (issue 40 item 2) */
+const char *dcsim__plot_hw_name(const dcsim_sweep_point *p, int with_freq, char *buf, size_t size) {
+  char gpus[16] = "", fq[40] = "";
+  if (p->gpu[0] && p->gpus) snprintf(gpus, sizeof gpus, " x%u", p->gpus);
+  if (with_freq && p->freq[0]) dcsim__plot_freq_text(p->freq, fq, sizeof fq);
+  snprintf(buf, size, "%s%s%s%s%s%s%s%s%s", p->cpu, p->cpu[0] && p->gpu[0] ? " + " : "", p->gpu,
+           gpus, p->gpu[0] && p->host_cpu[0] ? " on " : "", p->gpu[0] ? p->host_cpu : "",
+           fq[0] ? " @ " : "", fq, strcmp(p->threading, "ideal") == 0 ? ", ideal threads" : "");
+  return buf;
+}
+
 const char *dcsim__plot_energy_unit(double emax, double *scale) {
   if (emax >= 1e7) {
     *scale = 1e-6;

@@ -13,7 +13,7 @@
 #include "output/internal.h"
 
 /* The panels and axes of a heat map: the distinct node and core counts, and one panel per
- * CPU + GPU + frequency combination, in point order. */
+ * hardware (CPU, GPU x count, host CPU), frequency and threading variant, in point order. */
 typedef struct heat_view {
   const dcsim_sweep_point *pts;
   size_t n;
@@ -33,7 +33,8 @@ static double heat_value(const heat_view *h, const dcsim_sweep_point *p) {
 
 static int same_panel(const dcsim_sweep_point *a, const dcsim_sweep_point *b) {
   return strcmp(a->cpu, b->cpu) == 0 && strcmp(a->gpu, b->gpu) == 0 &&
-         strcmp(a->freq, b->freq) == 0;
+         strcmp(a->freq, b->freq) == 0 && a->gpus == b->gpus &&
+         strcmp(a->host_cpu, b->host_cpu) == 0 && strcmp(a->threading, b->threading) == 0;
 }
 
 static void add_sorted(unsigned *v, size_t *n, unsigned x) {
@@ -65,8 +66,9 @@ static int heat_scan(heat_view *h, dcsim_error *err) {
     if (k == h->np) {
       if (h->np == DCSIM_PLOT_HEAT_MAX_PANELS)
         return DCSIM_ERR(err, DCSIM_ERANGE, "", 0,
-                         "more than %d CPU + GPU + frequency combinations: a heat map draws one "
-                         "panel each; choose some with --cpu, --gpu or --freq",
+                         "more than %d hardware, frequency and threading combinations: a heat map "
+                         "draws one panel each; choose some with --cpu, --gpu, --freq, --gpus, "
+                         "--host-cpu or --threading, or draw one picture per value with --facet",
                          DCSIM_PLOT_HEAT_MAX_PANELS);
       h->panel_of[h->np++] = i;
     }
@@ -84,11 +86,15 @@ static int heat_scan(heat_view *h, dcsim_error *err) {
   return 0;
 }
 
-/* "xeon-gold-6148 + tesla-k20m @ 2.4 GHz", what names a panel */
+/* "xeon-gold-6148 + tesla-k20m x4 on xeon-e5-2697v3 @ 2.4 GHz", what names a panel; a long one
+ * with the frequency (and threading variant) on a second line */
 static void panel_name(const dcsim_sweep_point *p, char *buf, size_t size) {
-  char fq[40];
-  snprintf(buf, size, "%s%s%s%s%s", p->cpu[0] ? p->cpu : "", p->cpu[0] && p->gpu[0] ? " + " : "",
-           p->gpu, p->freq[0] ? " @ " : "", dcsim__plot_freq_text(p->freq, fq, sizeof fq));
+  dcsim__plot_hw_name(p, 1, buf, size);
+  char *at = strstr(buf, " @ "); /* the frequency on a second line: two panels' names overlapped */
+  if (at && strlen(buf) > 40) {
+    memmove(at + 1, at + 3, strlen(at + 3) + 1);
+    at[0] = '\n';
+  }
 }
 
 /* tics that name the counts at their positions 0..n-1 */
@@ -102,7 +108,7 @@ static void count_tics(FILE *f, char axis, const unsigned *v, size_t n) {
  * palette), infeasible cells crossed, the panel's best cell framed. */
 static void heat_panel(FILE *f, const heat_view *h, size_t k, int last) {
   const dcsim_sweep_point *ref = &h->pts[h->panel_of[k]];
-  char name[200];
+  char name[300];
   panel_name(ref, name, sizeof name);
   fputs("set title ", f);
   dcsim__plot_str(f, name);

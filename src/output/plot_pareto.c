@@ -28,7 +28,7 @@ static void log_axis(FILE *f, char axis, double lo, double hi) {
 }
 
 typedef struct series {
-  char key[224];
+  char key[320]; /* the hardware (dcsim__plot_hw_name), and the nodes */
 } series;
 
 /* The points of a Pareto plot and what the phases of dcsim_plot_pareto() learn about them. */
@@ -91,7 +91,8 @@ static void pareto_scan(pareto_view *v) {
     if (v->first == n) v->first = i;
     const dcsim_sweep_point *q = &pts[v->first];
     v->var_cpu |= strcmp(p->cpu, q->cpu) != 0;
-    v->var_gpu |= strcmp(p->gpu, q->gpu) != 0 || strcmp(p->host_cpu, q->host_cpu) != 0;
+    v->var_gpu |= strcmp(p->gpu, q->gpu) != 0 || strcmp(p->host_cpu, q->host_cpu) != 0 ||
+                  p->gpus != q->gpus || strcmp(p->threading, q->threading) != 0;
     v->var_nodes |= p->nodes != q->nodes;
     v->var_cores |= p->cores != q->cores;
     v->var_freq |= strcmp(p->freq, q->freq) != 0;
@@ -103,7 +104,8 @@ static void pareto_scan(pareto_view *v) {
   }
 }
 
-/* series: one per CPU+GPU when they vary (D3.5 Figure 30), else one per node count (Figure 28) */
+/* series: one per hardware (CPU, GPU x count, host CPU, threading) when it varies (D3.5 Figure
+ * 30), else one per node count (Figure 28); a key names the full hardware (issue 40 item 2) */
 static int pareto_series(pareto_view *v, dcsim_error *err) {
   int by_hw = v->var_cpu || v->var_gpu;
   v->ser = calloc(v->n, sizeof *v->ser);
@@ -112,16 +114,15 @@ static int pareto_series(pareto_view *v, dcsim_error *err) {
   for (size_t i = 0; i < v->n; i++) {
     const dcsim_sweep_point *p = &v->pts[i];
     if (!p->done || !p->feasible) continue;
-    char key[224];
-    if (by_hw) /* a GPU names its node's host CPU (issue 37) */
-      snprintf(key, sizeof key, "%s%s%s%s%s", v->var_cpu ? p->cpu : "",
-               v->var_cpu && v->var_gpu ? " + " : "", v->var_gpu ? p->gpu : "",
-               v->var_gpu && p->gpu[0] && p->host_cpu[0] ? " on " : "",
-               v->var_gpu && p->gpu[0] ? p->host_cpu : "");
+    char key[320], hw[300];
+    dcsim__plot_hw_name(p, 0, hw, sizeof hw); /* a GPU names its node's host CPU (issue 37) */
+    if (by_hw)
+      snprintf(key, sizeof key, "%s", hw);
     else if (v->var_nodes)
-      snprintf(key, sizeof key, "%u node%s", p->nodes, p->nodes == 1 ? "" : "s");
+      snprintf(key, sizeof key, "%s%s%u node%s", hw, hw[0] ? ", " : "", p->nodes,
+               p->nodes == 1 ? "" : "s");
     else
-      snprintf(key, sizeof key, "configurations");
+      snprintf(key, sizeof key, "%s", hw[0] ? hw : "configurations");
     size_t k = 0;
     while (k < v->n_ser && strcmp(v->ser[k].key, key) != 0) k++;
     if (k == v->n_ser) snprintf(v->ser[v->n_ser++].key, sizeof v->ser->key, "%s", key);
@@ -134,15 +135,15 @@ static int pareto_series(pareto_view *v, dcsim_error *err) {
 static void pareto_header(FILE *f, const pareto_view *v, const char *title) {
   int logx = v->tmax > 10 * v->tmin, logy = v->emax > 10 * v->emin;
   fprintf(f, "set title ");
-  char t2[1024], kd[400] = "";
+  char t2[1200], kd[600] = "";
   if (v->knee >= 0) {
     const dcsim_sweep_point *p = &v->pts[v->knee];
     char nodes[16] = "-", cores[16] = "-";
     if (p->nodes) snprintf(nodes, sizeof nodes, "%u", p->nodes);
     if (p->cores) snprintf(cores, sizeof cores, "%u", p->cores);
-    char fq[40];
-    snprintf(kd, sizeof kd, "\nknee: %s%s%s, %s node%s x %s core%s @ %s: %.4g %s, %.4g %s", p->cpu,
-             p->cpu[0] && p->gpu[0] ? " + " : "", p->gpu, nodes, p->nodes == 1 ? "" : "s", cores,
+    char fq[40], hw[300];
+    snprintf(kd, sizeof kd, "\nknee: %s, %s node%s x %s core%s @ %s: %.4g %s, %.4g %s",
+             dcsim__plot_hw_name(p, 0, hw, sizeof hw), nodes, p->nodes == 1 ? "" : "s", cores,
              p->cores == 1 ? "" : "s",
              p->freq[0] ? dcsim__plot_freq_text(p->freq, fq, sizeof fq) : "-", p->time_s, v->xu,
              p->energy_j * v->es, v->eu);

@@ -662,7 +662,8 @@ int dcsim_sweep_new_within(const dcsim_sweep_def *def, const dcsim_budget *budge
       (rc = take_freqs(sw, def, err)))
     goto out;
   if ((rc = take_sets(sw, def, err)) || (rc = take_threadings(sw, def, err)) ||
-      (rc = take_cost(sw, def, err)) || (rc = take_gpu_axes(sw, def, err)) ||
+      /* the host CPUs first: a --price may name one (issue 40: it was refused) */
+      (rc = take_gpu_axes(sw, def, err)) || (rc = take_cost(sw, def, err)) ||
       (rc = check_names(sw, err)))
     goto out;
   own_values(sw);

@@ -17,6 +17,13 @@
 #include "util/fileio.h"
 
 /* the profile an unknown cost lacks a price for, from its note ("" when none) */
+/* the columns of a point, in the order dcsim_sweepdb_read and merge read them; _OLD: those of a
+ * database written before issue 40, which has no threading column */
+#define POINT_COLS_OLD                                                                 \
+  "idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, energy_j, time_prov, " \
+  "energy_prov, cost_usd, cost_note, gpus, host_cpu"
+#define POINT_COLS POINT_COLS_OLD ", time_cover, threading"
+
 static void cost_missing_of(sqlite3_stmt *st, int col, char *out, size_t size) {
   const char *note = (const char *)sqlite3_column_text(st, col);
   char name[64] = "";
@@ -71,7 +78,7 @@ int dcsim_sweepdb_open(const char *path, dcsim_sweepdb_t **out, dcsim_error *err
       (rc = dcsim__db_migrate(d->db, path, &dcsim__db_sweeps_schema, err)) ||
       (rc = dcsim__db_prepare(
            d->db, path,
-           "INSERT OR IGNORE INTO sweep_points VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+           "INSERT OR IGNORE INTO sweep_points VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
            &d->ins, "cannot prepare statements", err)))
     goto out;
   *out = d;
@@ -239,6 +246,10 @@ int dcsim_sweepdb_store(dcsim_sweepdb_t *d, const dcsim_sweep_point *pts, const 
       sqlite3_bind_double(st, 18, p->time_cover);
     else
       sqlite3_bind_null(st, 18);
+    if (strcmp(p->threading, "ideal") == 0) /* --threading (issue 40); NULL: measured */
+      sqlite3_bind_text(st, 19, p->threading, -1, SQLITE_STATIC);
+    else
+      sqlite3_bind_null(st, 18);
     rc = dcsim__db_step_done(d->db, d->path, st, "cannot store a sweep point", err);
     sqlite3_clear_bindings(st);
   }
@@ -317,12 +328,14 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  if ((rc = dcsim__db_prepare(
-           db, path,
-           "SELECT idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, "
-           "energy_j, time_prov, energy_prov, cost_usd, cost_note, gpus, host_cpu, time_cover "
-           "FROM sweep_points WHERE sweep_id = ? ORDER BY idx",
-           &st, "cannot read the sweep's points", err)))
+  /* a database written before issue 40 has no threading column (read, not migrated): measured */
+  if (dcsim__db_try_prepare(
+          db, "SELECT " POINT_COLS " FROM sweep_points WHERE sweep_id = ? ORDER BY idx", &st) !=
+          0 &&
+      (rc = dcsim__db_prepare(db, path,
+                              "SELECT " POINT_COLS_OLD
+                              ", NULL, NULL FROM sweep_points WHERE sweep_id = ? ORDER BY idx",
+                              &st, "cannot read the sweep's points", err)))
     goto out;
   sqlite3_bind_int64(st, 1, sweep_id);
   int s;
@@ -367,6 +380,8 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
     p->gpus = (unsigned)sqlite3_column_int64(st, 14);
     if ((c = sqlite3_column_text(st, 15)))
       snprintf(p->host_cpu, sizeof p->host_cpu, "%s", (const char *)c);
+    if ((c = sqlite3_column_text(st, 17)))
+      snprintf(p->threading, sizeof p->threading, "%s", (const char *)c);
   }
   if (s != SQLITE_DONE) {
     rc = dcsim__db_fail(db, path, "cannot read the sweep's points", err);
@@ -533,11 +548,6 @@ static void describe_value(sqlite3_stmt *st, int col, char *buf, size_t size) {
   }
 }
 
-#define POINT_COLS                                                                     \
-  "idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, energy_j, time_prov, " \
-  "energy_prov, "                                                                      \
-  "cost_usd, cost_note, gpus, host_cpu, time_cover"
-
 /* input k: refuse rows that differ from those already merged, then add its new rows */
 static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sweep *ref,
                      size_t *rows, size_t *added, dcsim_error *err) {
@@ -625,6 +635,10 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
   if (dcsim__db_try_prepare(db,
                             "INSERT OR IGNORE INTO temp.m SELECT " POINT_COLS
                             ", ?2 FROM src.sweep_points WHERE sweep_id = ?1",
+                            &st) != 0 &&
+      dcsim__db_try_prepare(db,
+                            "INSERT OR IGNORE INTO temp.m SELECT " POINT_COLS_OLD
+                            ", NULL, NULL, ?2 FROM src.sweep_points WHERE sweep_id = ?1",
                             &st) != 0) {
     rc = dcsim__db_fail(db, in->path, "cannot read the sweep's points", err);
     goto out;
@@ -699,7 +713,7 @@ static int create_merge_db(const char *out, char **tmp, sqlite3 **db, dcsim_erro
       "CREATE TEMP TABLE m(idx INTEGER PRIMARY KEY, cpu TEXT, gpu TEXT, nodes INTEGER, cores "
       "INTEGER, freq TEXT, feasible INTEGER, reason TEXT, time_s REAL, energy_j REAL, time_prov "
       "TEXT, energy_prov TEXT, cost_usd REAL, cost_note TEXT, gpus INTEGER, host_cpu TEXT, "
-      "time_cover REAL, src INTEGER)",
+      "time_cover REAL, threading TEXT, src INTEGER)",
       err);
 }
 

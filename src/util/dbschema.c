@@ -68,7 +68,7 @@ static const char sweeps_sql[] =
     " idx INTEGER NOT NULL, cpu TEXT, gpu TEXT, nodes INTEGER, cores INTEGER, freq TEXT,"
     " feasible INTEGER NOT NULL, reason TEXT, time_s REAL, energy_j REAL, time_prov TEXT,"
     " energy_prov TEXT, cost_usd REAL, cost_note TEXT, gpus INTEGER, host_cpu TEXT,"
-    " time_cover REAL, PRIMARY KEY(sweep_id, idx));";
+    " time_cover REAL, threading TEXT, PRIMARY KEY(sweep_id, idx));";
 
 static const dcsim__db_column sweeps_added[] = {
   { "sweep_points", "time_prov", "TEXT" }, /* provenance (doc/results.md) */
@@ -80,6 +80,7 @@ static const dcsim__db_column sweeps_added[] = {
   { "sweep_points", "gpus", "INTEGER" },
   { "sweep_points", "host_cpu", "TEXT" },
   { "sweep_points", "time_cover", "REAL" }, /* the thread law continued (issue 37) */
+  { "sweep_points", "threading", "TEXT" }, /* --threading ideal (issue 40); NULL: measured */
 };
 
 const dcsim__db_schema dcsim__db_sweeps_schema = { sweeps_sql, sweeps_added,

@@ -1,0 +1,2 @@
+# issue 40: a sweep database written before the threading column (here: the column dropped) is still read by pareto and heatmap (its points measured), and merged
+dcsim sweep workflows/bifft.xml --nodes 1,2 --quiet --db $TMPDIR/o.db > /dev/null; sqlite3 $TMPDIR/o.db "ALTER TABLE sweep_points DROP COLUMN threading"; dcsim pareto $TMPDIR/o.db --threading measured | head -1; dcsim heatmap $TMPDIR/o.db --threading ideal --out $TMPDIR/h.png 2>&1 | sed "s#$TMPDIR#TMP#"; dcsim merge $TMPDIR/o.db -o $TMPDIR/m.db | sed "s#$TMPDIR#TMP#"

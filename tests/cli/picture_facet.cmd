@@ -1,0 +1,2 @@
+# issue 40 item 2: --facet draws one picture per value beside --out (OUT-AXIS-VALUE.EXT), in point order, and names each; needs gnuplot
+dcsim sweep workflows/alaro-operational.xml --cpu epyc-7763 --gpu geforce-gtx970 --gpus 4,8 --host-cpu epyc-7763,xeon-gold-6148 --nodes 8 --quiet --format csv > $TMPDIR/s.csv; mkdir $TMPDIR/w; mv $TMPDIR/s.csv $TMPDIR/w; cd $TMPDIR/w; dcsim pareto s.csv --facet gpus --out p.svg; dcsim heatmap s.csv --facet host-cpu --out h.svg; ls; grep -c "x8 on" p-gpus-4.svg p-gpus-8.svg h-host-cpu-epyc-7763.svg

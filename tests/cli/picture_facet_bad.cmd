@@ -1,0 +1,2 @@
+# issue 40 item 2: --facet is gpus, host-cpu or threading, and draws pictures (not a text or CSV front); nothing is written
+dcsim sweep workflows/alaro-operational.xml --cpu epyc-7763 --gpu geforce-gtx970 --gpus 4,8 --host-cpu epyc-7763,xeon-gold-6148 --nodes 8 --quiet --format csv > $TMPDIR/s.csv; mkdir $TMPDIR/w; mv $TMPDIR/s.csv $TMPDIR/w; cd $TMPDIR/w; dcsim heatmap s.csv --out h.png --facet cores; dcsim pareto s.csv --facet gpus; dcsim pareto s.csv --facet gpus --format csv; ls

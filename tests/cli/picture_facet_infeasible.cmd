@@ -1,0 +1,2 @@
+# issue 40 item 2: --facet skips, and says so, a value none of whose points is feasible (one K20m cannot hold ACRANEB2's operational domain, four can), and draws the others; when no value has a feasible point it is an error
+dcsim sweep workflows/alaro-operational.xml --cpu epyc-7763 --gpu tesla-k20m --gpus 1,4 --nodes 8,16 --quiet --format csv > $TMPDIR/s.csv; mkdir $TMPDIR/w; mv $TMPDIR/s.csv $TMPDIR/w; cd $TMPDIR/w; dcsim heatmap s.csv --facet gpus --out h.svg; dcsim pareto s.csv --gpus 1 --facet gpus --out p.svg; ls

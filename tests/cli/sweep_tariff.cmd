@@ -1,0 +1,2 @@
+# issue 40 item 3: a sweep whose costs are known says the tariff they are at; the default one with its year and source (dcsim/cost.h DCSIM_COST_KWH_SOURCE, the one home of that text), a given one as --kwh-price
+dcsim sweep workflows/bifft.xml --cpu epyc-7763 --nodes 1,2 --quiet | grep '^cost'; dcsim sweep workflows/bifft.xml --cpu epyc-7763 --nodes 1,2 --kwh-price 150USD/MWh --lifetime-years 4 --quiet | grep '^cost'; dcsim sweep workflows/bifft.xml --cpu xeon-gold-6148 --nodes 1,2 --quiet | grep -c '^cost at'

@@ -1,0 +1,53 @@
+/* test_sweep_axis.c — a sweep point's value on the GPU-count, host-CPU and threading axes, their
+ * distinct values and the filter of pareto and heatmap (dcsim/sweep_axis.h, issue 40 item 2). */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "dcsim/lib.h"
+#include "dcsim/sweep_axis.h"
+
+static void set(dcsim_sweep_point *p, unsigned gpus, const char *host, const char *thr) {
+  memset(p, 0, sizeof *p);
+  p->done = 1;
+  p->gpus = gpus;
+  snprintf(p->host_cpu, sizeof p->host_cpu, "%s", host);
+  snprintf(p->threading, sizeof p->threading, "%s", thr);
+}
+
+int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
+  dcsim_sweep_axis ax;
+  CHECK_INT(dcsim_sweep_axis_parse("host-cpu", &ax), 0);
+  CHECK_INT(ax, DCSIM_AXIS_HOST_CPU);
+  CHECK_INT(dcsim_sweep_axis_parse("cores", &ax), -1);
+  CHECK_STR(dcsim_sweep_axis_name(DCSIM_AXIS_THREADING), "threading");
+  /* 6 points: GPU counts 8, 4, 8, 0 (the platform's), 4, 12; the fifth not done */
+  dcsim_sweep_point p[6];
+  set(&p[0], 8, "epyc-9654", "ideal");
+  set(&p[1], 4, "epyc-7763", "");
+  set(&p[2], 8, "epyc-7763", "measured");
+  set(&p[3], 0, "", "ideal");
+  set(&p[4], 4, "epyc-9654", "ideal");
+  p[4].done = 0;
+  set(&p[5], 12, "epyc-9654", "measured");
+  char buf[256];
+  dcsim_sweep_axis_value(&p[1], DCSIM_AXIS_THREADING, buf, sizeof buf);
+  CHECK_STR(buf, "measured"); /* unset: measured */
+  dcsim_sweep_axis_value(&p[3], DCSIM_AXIS_GPUS, buf, sizeof buf);
+  CHECK_STR(buf, ""); /* the platform's */
+  CHECK_INT(dcsim_sweep_axis_values(p, 6, DCSIM_AXIS_GPUS, buf, sizeof buf), 4);
+  CHECK_STR(buf, "8, 4, (the platform's), 12");
+  CHECK_INT(dcsim_sweep_axis_values(p, 6, DCSIM_AXIS_HOST_CPU, buf, sizeof buf), 3);
+  CHECK_STR(buf, "epyc-9654, epyc-7763, (the platform's)");
+  dcsim_sweep_axis_text v[2];
+  CHECK_INT(dcsim_sweep_axis_distinct(p, 6, DCSIM_AXIS_GPUS, v, 2), 3); /* 2 kept, more exist */
+  CHECK_STR(v[1], "4");
+  /* the filter: a list of values; "1" does not match "12"; the point not done stays not done */
+  CHECK_INT(dcsim_sweep_axis_keep(p, 6, DCSIM_AXIS_GPUS, "1,8"), 2);
+  CHECK_INT(p[0].done && p[2].done && !p[1].done && !p[3].done && !p[4].done && !p[5].done, 1);
+  CHECK_INT(dcsim_sweep_axis_keep(p, 6, DCSIM_AXIS_THREADING, "measured"), 1);
+  CHECK_INT(p[2].done, 1);
+  CHECK_INT(dcsim_sweep_axis_keep(p, 6, DCSIM_AXIS_HOST_CPU, "epyc-9654"), 0);
+  CHECK_DONE();
+}
