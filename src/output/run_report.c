@@ -603,7 +603,7 @@ static void text_cost(const dcsim_run_report *o) {
   char cb[96];
   double band[2];
   /* the default tariff with its year and source (dcsim/cost.h), issue 40 */
-  const char *tariff_src = o->kwh_default ? " (default: US industrial average of 2011, EIA)" : "";
+  const char *tariff_src = o->kwh_default ? " (default: " DCSIM_COST_KWH_SOURCE ")" : "";
   if (o->held.known) {
     const double parts[] = { o->held.energy_usd, o->held.hardware_usd };
     char pt[2][48]; /* the parts add up to the cost as printed (numfmt.h) */

@@ -80,7 +80,7 @@ static const dcsim__db_column sweeps_added[] = {
   { "sweep_points", "gpus", "INTEGER" },
   { "sweep_points", "host_cpu", "TEXT" },
   { "sweep_points", "time_cover", "REAL" }, /* the thread law continued (issue 37) */
-  { "sweep_points", "threading", "TEXT" }, /* --threading ideal (issue 40); NULL: measured */
+  { "sweep_points", "threading", "TEXT" },  /* --threading ideal (issue 40); NULL: measured */
 };
 
 const dcsim__db_schema dcsim__db_sweeps_schema = { sweeps_sql, sweeps_added,

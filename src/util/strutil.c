@@ -105,6 +105,7 @@ void dcsim_str_release(dcsim_str *b) {
   if (!b) return;
   free(b->s);
   *b = (dcsim_str)DCSIM_STR_INIT;
+}
 
 char *dcsim_strdup_printf(const char *fmt, ...) {
   va_list ap;
