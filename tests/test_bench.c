@@ -95,6 +95,36 @@ static void test_loops(void) {
   CHECK(dcsim_bench_loop_alloc(DCSIM_LOOP_COPY, 3, 1, &d, &err) == DCSIM_ERANGE);
 }
 
+/* 4K aliasing (bench.c): every loop kernel's streams, at sizes from 8 elements to past glibc's
+ * mmap threshold (where separate allocations all began at the same page offset), are 64-byte
+ * aligned and pairwise not congruent modulo 4096; the written stream starts a page, each read
+ * stream 64 or 128 bytes into one, so that a load never trails a store by less than 4096 - 128
+ * bytes within the page; the kernels still compute what test_loops checks. */
+static void test_stream_placement(void) {
+  dcsim_error err = { 0 };
+  const size_t sizes[] = { 8, 100, 683, 4096, 65536 + 3, 1u << 20 };
+  for (int k = 0; k < DCSIM_LOOP_COUNT; k++)
+    for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+      dcsim_bench_loop_data *d = NULL;
+      CHECK(dcsim_bench_loop_alloc((dcsim_bench_loop_kind)k, sizes[z], 3, &d, &err) == 0);
+      if (!d) continue;
+      const double *st[3];
+      int w = -2, ns = dcsim_bench_loop_streams(d, st, &w);
+      CHECK_INT(ns, k == DCSIM_LOOP_TRIAD ? 3 : 2);
+      CHECK_INT(w, k == DCSIM_LOOP_TRIAD                              ? 0
+                   : k == DCSIM_LOOP_COPY || k == DCSIM_LOOP_STENCIL7 ? 1
+                                                                      : -1);
+      if (ns < 3) CHECK(st[2] == NULL);
+      for (int i = 0; i < ns; i++) {
+        size_t off = (size_t)((uintptr_t)st[i] % 4096);
+        CHECK_INT(off % 64, 0);
+        if (w >= 0) CHECK_INT(off, i == w ? 0 : i < w ? 64 * (i + 1) : 64 * i);
+        for (int j = 0; j < i; j++) CHECK((uintptr_t)st[i] % 4096 != (uintptr_t)st[j] % 4096);
+      }
+      dcsim_bench_loop_free(d);
+    }
+}
+
 static void test_sysfs(void) {
   dcsim_bench_caches c;
   dcsim_error err = { 0 };
@@ -664,6 +694,7 @@ int main(void) {
   test_fma();
   test_load();
   test_loops();
+  test_stream_placement();
   test_sysfs();
   test_cache_fallback();
   test_noisy_timer();
