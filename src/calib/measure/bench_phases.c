@@ -971,8 +971,8 @@ int dcsim__bench_phase_probe(bench_run *R, dcsim_error *err) {
   if (!f) return err ? err->code : DCSIM_EIO;
   fputs(
       "# --probe: 1-thread bandwidth of the harness (median, OpenMP region, pinned) against the\n"
-      "# same load kernel called directly (best and median of 7) and the plain triad loop (best\n"
-      "# of 7, STREAM's 24 B per element); ratio = harness / direct best\n"
+      "# same load kernel called directly (best and median of 31) and the plain triad loop (best\n"
+      "# of 31, STREAM's 24 B per element); ratio = harness / direct best\n"
       "level,ws_byte,harness_gbps,direct_best_gbps,direct_median_gbps,triad_best_gbps,ratio\n",
       f);
   for (int lv = 0; lv < 4; lv++) {
