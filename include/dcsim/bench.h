@@ -83,6 +83,11 @@ size_t dcsim_bench_loop_n(const dcsim_bench_loop_data *d); /* elements actually 
 double dcsim_bench_loop_run(dcsim_bench_loop_data *d, uint64_t passes);
 /* element i of the output array (copy: b, triad: a, stencil: out), for tests */
 double dcsim_bench_loop_out(const dcsim_bench_loop_data *d, size_t i);
+/* The kernel's streams a, b (and c) into s[0..2] (s[2] NULL where there is none); returns how
+ * many; *written (may be NULL): the index of the one the kernel stores to, or -1. They lie in one
+ * block, each on its own pages: the written stream at page offset 0, the read ones 64 and 128
+ * bytes above it (4K aliasing, bench.c). */
+int dcsim_bench_loop_streams(const dcsim_bench_loop_data *d, const double *s[3], int *written);
 
 /* The core clock measured on the calling thread: n dependent integer additions (one cycle each on
  * x86-64) timed with CLOCK_MONOTONIC. GHz, or 0 where no probe exists for this architecture. */

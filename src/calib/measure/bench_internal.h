@@ -88,6 +88,8 @@ typedef struct bench_run {
   dcsim_rapl_t *rapl;
   /* interference: limits, and what the run saw (doc/calibration.md "Interference") */
   double min_share, max_steal, max_disp_accept, clk_drop;
+  double look_tol;     /* second look: a 1-thread cell's looks agree within this (relative) */
+  char look_note[512]; /* what the second looks found, for the report ("" before them) */
   double load_start, load_max, steal_max, share_min; /* share_min: lowest of any repetition */
   unsigned n_disturbed, n_redone, n_rejected;
   unsigned cover_n;   /* every table keeps a cell at this many threads or more: the loops, their
