@@ -249,7 +249,7 @@ int dcsim_sweepdb_store(dcsim_sweepdb_t *d, const dcsim_sweep_point *pts, const 
     if (strcmp(p->threading, "ideal") == 0) /* --threading (issue 40); NULL: measured */
       sqlite3_bind_text(st, 19, p->threading, -1, SQLITE_STATIC);
     else
-      sqlite3_bind_null(st, 18);
+      sqlite3_bind_null(st, 19);
     rc = dcsim__db_step_done(d->db, d->path, st, "cannot store a sweep point", err);
     sqlite3_clear_bindings(st);
   }
