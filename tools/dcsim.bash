@@ -106,11 +106,14 @@ _dcsim() {
         --sort) _dcsim_words "point time energy cost"; return ;;
       esac ;;
     pareto)
-      opts="--format --out --sweep --title --objectives --sort --help"
+      opts="--format --out --sweep --title --objectives --sort --gpus --host-cpu --threading --facet --help"
       case $prev in
         --format) _dcsim_words "text csv json svg png"; return ;;
         --objectives) _dcsim_words "time,energy time,cost energy,cost time,energy,cost"; return ;;
         --sort) _dcsim_words "point time energy cost"; return ;;
+        --host-cpu) _dcsim_names cpu; return ;;
+        --threading) _dcsim_words "measured ideal"; return ;;
+        --facet) _dcsim_words "gpus host-cpu threading"; return ;;
       esac ;;
     heatmap)
       opts="--out --color --sweep --cpu --gpu --freq --gpus --host-cpu --threading --facet --title --help"
