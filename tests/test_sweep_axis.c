@@ -36,15 +36,18 @@ int main(void) {
   CHECK_STR(buf, "measured"); /* unset: measured */
   dcsim_sweep_axis_value(&p[3], DCSIM_AXIS_GPUS, buf, sizeof buf);
   CHECK_STR(buf, ""); /* the platform's */
-  CHECK_INT(dcsim_sweep_axis_values(p, 6, DCSIM_AXIS_GPUS, buf, sizeof buf), 4);
-  CHECK_STR(buf, "8, 4, (the platform's), 12");
-  CHECK_INT(dcsim_sweep_axis_values(p, 6, DCSIM_AXIS_HOST_CPU, buf, sizeof buf), 3);
-  CHECK_STR(buf, "epyc-9654, epyc-7763, (the platform's)");
+  dcsim_str s = DCSIM_STR_INIT;
+  CHECK_INT(dcsim_sweep_axis_values(p, 6, DCSIM_AXIS_GPUS, &s), 4);
+  CHECK_STR(dcsim_str_cstr(&s), "8, 4, (the platform's), 12");
+  dcsim_str_release(&s);
+  CHECK_INT(dcsim_sweep_axis_values(p, 6, DCSIM_AXIS_HOST_CPU, &s), 3);
+  CHECK_STR(dcsim_str_cstr(&s), "epyc-9654, epyc-7763, (the platform's)");
+  dcsim_str_release(&s);
   dcsim_sweep_axis_text v[2];
   CHECK_INT(dcsim_sweep_axis_distinct(p, 6, DCSIM_AXIS_GPUS, v, 2), 3); /* 2 kept, more exist */
   CHECK_STR(v[1], "4");
   /* the filter: a list of values; "1" does not match "12"; the point not done stays not done */
-  CHECK_INT(dcsim_sweep_axis_keep(p, 6, DCSIM_AXIS_GPUS, "1,8"), 2);
+  CHECK_INT(dcsim_sweep_axis_keep(p, 6, DCSIM_AXIS_GPUS, "1,08,8"), 2); /* "08" is not 8 */
   CHECK_INT(p[0].done && p[2].done && !p[1].done && !p[3].done && !p[4].done && !p[5].done, 1);
   CHECK_INT(dcsim_sweep_axis_keep(p, 6, DCSIM_AXIS_THREADING, "measured"), 1);
   CHECK_INT(p[2].done, 1);

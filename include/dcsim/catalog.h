@@ -4,8 +4,8 @@
  * that makes it (or to the working directory for the command line), or a bare name resolved as
  * <data root>/<kind dir>/<name>.xml. The data root is $DCSIM_DATA if set, else the source tree
  * the binary was built from. Kind dirs: "hw-profiles/cpu", "hw-profiles/gpu", "dwarfs",
- * "workflows", "hw-profiles/gpu-arch". Results are written into caller buffers; nothing is
- * allocated. */
+ * "workflows", "hw-profiles/gpu-arch". Results are written into caller buffers, except
+ * dcsim_catalog_find()'s, a malloc'd path. */
 #ifndef DCSIM_CATALOG_H
 #define DCSIM_CATALOG_H
 
@@ -27,6 +27,10 @@ const char *dcsim_catalog_dir(dcsim_kind kind); /* "hw-profiles/cpu", ... */
  * caller passes a name of its own (the error then names no input: the caller adds where). */
 int dcsim_catalog_resolve(dcsim_kind kind, const char *ref, const char *ref_file, int ref_line,
                           char *out, size_t size, dcsim_error *err);
+/* The same, the path in a malloc'd string of its own length (*out, which the caller frees; NULL
+ * on error): no reference is too long. dcsim_catalog_resolve() is this copied into a buffer. */
+int dcsim_catalog_find(dcsim_kind kind, const char *ref, const char *ref_file, int ref_line,
+                       char **out, dcsim_error *err);
 /* The name of the file `path` that does not depend on where the checkout or the working directory
  * is: its path relative to the data root when it lies inside it, else relative to the directory of
  * the file `input` (may be NULL) when it lies there, else its base name (symbolic links resolved).

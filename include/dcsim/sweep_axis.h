@@ -3,12 +3,14 @@
  * thread-scaling variant (--threading). One rule for a point's value on an axis, used by `dcsim
  * pareto` and `dcsim heatmap` alike (doc/sweep.md "Pictures of every axis").
  *
- * Ownership: nothing is allocated; the functions read or mark the caller's points. */
+ * Ownership: nothing is allocated but the text dcsim_sweep_axis_values() appends to the caller's
+ * dcsim_str; the functions read or mark the caller's points. */
 #ifndef DCSIM_SWEEP_AXIS_H
 #define DCSIM_SWEEP_AXIS_H
 
 #include <stddef.h>
 
+#include "dcsim/strutil.h"
 #include "dcsim/sweep_io.h"
 
 typedef enum dcsim_sweep_axis {
@@ -31,10 +33,11 @@ typedef char dcsim_sweep_axis_text[64];
  * vals; returns how many it kept, plus 1 when there were more than max. O(n x max). */
 size_t dcsim_sweep_axis_distinct(const dcsim_sweep_point *pts, size_t n, dcsim_sweep_axis ax,
                                  dcsim_sweep_axis_text *vals, size_t max);
-/* The distinct values of the done points on the axis, in point order, as "4, 8" into buf (an unset
- * value reads "(the platform's)"; after 64 values, "..."); returns how many there are. */
+/* The distinct values of the done points on the axis, in point order, as "4, 8" appended to out
+ * (an unset value reads "(the platform's)"; after 64 values, "..."; out->oom set when out of
+ * memory); returns how many there are. */
 size_t dcsim_sweep_axis_values(const dcsim_sweep_point *pts, size_t n, dcsim_sweep_axis ax,
-                               char *buf, size_t size);
+                               dcsim_str *out);
 /* Keeps done only the points whose value on the axis is one of the comma-separated vals; returns
  * how many done points are left. */
 size_t dcsim_sweep_axis_keep(dcsim_sweep_point *pts, size_t n, dcsim_sweep_axis ax,

@@ -737,12 +737,17 @@ static int filter_axes(const dcsim_args *a, dcsim_sweep_point *pts, size_t n, co
   for (int k = 0; k < DCSIM_AXIS_N; k++) {
     const char *name = dcsim_sweep_axis_name((dcsim_sweep_axis)k), *vals = dcsim_arg(a, name);
     if (!vals) continue;
-    char present[1024];
-    dcsim_sweep_axis_values(pts, n, (dcsim_sweep_axis)k, present, sizeof present);
-    if (dcsim_sweep_axis_keep(pts, n, (dcsim_sweep_axis)k, vals) == 0)
-      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
-                       "--%s %s: no point of %s has it (its points have %s %s)", name, vals, in,
-                       name, present[0] ? present : "none: no point left");
+    dcsim_str present = DCSIM_STR_INIT;
+    dcsim_sweep_axis_values(pts, n, (dcsim_sweep_axis)k, &present);
+    int rc = 0;
+    if (present.oom)
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    else if (dcsim_sweep_axis_keep(pts, n, (dcsim_sweep_axis)k, vals) == 0)
+      rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
+                     "--%s %s: no point of %s has it (its points have %s %s)", name, vals, in, name,
+                     present.len ? dcsim_str_cstr(&present) : "none: no point left");
+    dcsim_str_release(&present);
+    if (rc) return rc;
   }
   return 0;
 }
@@ -922,19 +927,17 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
     dcsim_sweep_write_json(f, pts, m, &rp);
   else {
     size_t feas = 0;
-    char sel[96] = "";
-    if (kept < n)
-      snprintf(sel, sizeof sel, ", %zu of them chosen by --gpus, --host-cpu, --threading", kept);
+    fprintf(f, "%zu %s read", n, dcsim_plural(n, "point", "points"));
+    if (kept < n) fprintf(f, ", %zu of them chosen by --gpus, --host-cpu, --threading", kept);
     for (size_t i = 0; i < kept; i++) feas += pts[i].feasible != 0;
-    fprintf(
-        f,
-        "%zu %s read%s, %zu of them feasible; the Pareto front over %s has %zu of them, and %zu "
-        "more are indistinguishable from it (their uncertainty bands meet a front point's on "
-        "every objective), listed below by %s (knee: closest to the utopia point after "
-        "scaling each objective to [0,1]%s)\n\n",
-        n, dcsim_plural(n, "point", "points"), sel, feas, dcsim_objectives_name(obj), m - near,
-        near, dcsim_arg(a, "sort") ? dcsim_arg(a, "sort") : "time",
-        obj & DCSIM_OBJ_COST ? "; a point of unknown cost is on no front" : "");
+    fprintf(f,
+            ", %zu of them feasible; the Pareto front over %s has %zu of them, and %zu "
+            "more are indistinguishable from it (their uncertainty bands meet a front point's on "
+            "every objective), listed below by %s (knee: closest to the utopia point after "
+            "scaling each objective to [0,1]%s)\n\n",
+            feas, dcsim_objectives_name(obj), m - near, near,
+            dcsim_arg(a, "sort") ? dcsim_arg(a, "sort") : "time",
+            obj & DCSIM_OBJ_COST ? "; a point of unknown cost is on no front" : "");
     dcsim_sweep_write_text(f, pts, m, 0);
     dcsim_repro_text(f, &rp);
   }

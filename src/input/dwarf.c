@@ -302,19 +302,20 @@ static int load_loops(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ls,
 static int load_working_set(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *ws,
                             dcsim_error *err) {
   const char *cpu = NULL, *src = NULL;
-  char path[4096];
+  char *path = NULL;
   dcsim_cpu_profile_t *p = NULL;
   int rc;
   if ((rc = parse_formula(d, doc, ws, "byte", &d->wset_byte, err)) ||
       (rc = dcsim__xml_str(doc, ws, "weights-cpu", 1, &cpu, err)) ||
       (rc = dcsim__xml_str(doc, ws, "source", 1, &src, err)))
     return rc;
-  if ((rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, cpu, d->path, (int)xmlGetLineNo(ws), path,
-                                  sizeof path, err)) ||
+  if ((rc = dcsim_catalog_find(DCSIM_KIND_CPU, cpu, d->path, (int)xmlGetLineNo(ws), &path, err)) ||
       (rc = dcsim_cpu_profile_load(path, &p, err))) {
     dcsim_error_prefix(err, "<working-set weights-cpu=\"%s\">", cpu);
+    free(path);
     return rc;
   }
+  free(path);
   d->weights_caches = *dcsim_cpu_profile_caches(p);
   if (!(d->weights_caches.l3_byte > 0))
     rc = DCSIM_XML_ERR(err, DCSIM_EREF, doc, ws,
@@ -801,15 +802,16 @@ static int bind_case(const dcsim_dwarf_t *d, const char *case_name, double *vals
   for (size_t i = 0; i < d->n_cases; i++)
     if (strcmp(d->cases[i].name, case_name) == 0) cd = &d->cases[i];
   if (!cd) {
-    char list[512] = "";
-    for (size_t i = 0; i < d->n_cases; i++) {
-      strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
-      strncat(list, d->cases[i].name, sizeof list - strlen(list) - 1);
-    }
+    dcsim_str list = DCSIM_STR_INIT;
+    for (size_t i = 0; i < d->n_cases; i++)
+      dcsim_str_addf(&list, "%s%s", i ? ", " : "", d->cases[i].name);
+    if (list.oom) return DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
     const char *best = dcsim_dwarf_suggest_case(d, case_name);
-    return DCSIM_ERR(err, DCSIM_EREF, d->path, 0, "dwarf %s has no case '%s'%s%s%s (cases: %s)",
-                     d->name, case_name, best ? "; did you mean " : "", best ? best : "",
-                     best ? "?" : "", list);
+    int rc = DCSIM_ERR(err, DCSIM_EREF, d->path, 0, "dwarf %s has no case '%s'%s%s%s (cases: %s)",
+                       d->name, case_name, best ? "; did you mean " : "", best ? best : "",
+                       best ? "?" : "", dcsim_str_cstr(&list));
+    dcsim_str_release(&list);
+    return rc;
   }
   for (size_t i = 0; i < d->n_params; i++)
     if (cd->set[i]) {

@@ -14,6 +14,7 @@
 #include "dcsim/error.h"
 #include "dcsim/json.h"
 #include "dcsim/plot.h"
+#include "dcsim/strutil.h"
 #include "dcsim/sweep_io.h"
 
 /* A gnuplot script being written in a temporary directory (dcsim__plot_open .. _run). */
@@ -78,8 +79,9 @@ const char *dcsim__plot_color(size_t i);
 const char *dcsim__plot_freq_text(const char *freq, char *buf, size_t size);
 /* A point's hardware as pictures name it (issue 40 item 2): "CPU + GPU xN on HOST", with " @ 2.4
  * GHz" when with_freq, and ", ideal threads" for the ideal thread-scaling variant (the measured
- * one, the default, is not named); parts the point leaves unset ("" / 0) are left out. */
-const char *dcsim__plot_hw_name(const dcsim_sweep_point *p, int with_freq, char *buf, size_t size);
+ * one, the default, is not named); parts the point leaves unset ("" / 0) are left out. Appended to
+ * out, which the caller releases: 0, or -1 when out of memory. */
+int dcsim__plot_hw_name(const dcsim_sweep_point *p, int with_freq, dcsim_str *out);
 /* The unit (J, kJ, MJ) energies up to emax are drawn in, and its scale. */
 const char *dcsim__plot_energy_unit(double emax, double *scale);
 /* The unit (s, h, d) times up to t_s are drawn in, and its scale. */

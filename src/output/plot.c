@@ -422,14 +422,15 @@ const char *dcsim__plot_freq_text(const char *freq, char *buf, size_t size) {
 }
 
 /* the one rule for naming a point's hardware in a picture (issue 40 item 2) */
-const char *dcsim__plot_hw_name(const dcsim_sweep_point *p, int with_freq, char *buf, size_t size) {
-  char gpus[16] = "", fq[40] = "";
-  if (p->gpu[0] && p->gpus) snprintf(gpus, sizeof gpus, " x%u", p->gpus);
+int dcsim__plot_hw_name(const dcsim_sweep_point *p, int with_freq, dcsim_str *out) {
+  char fq[40] = "";
   if (with_freq && p->freq[0]) dcsim__plot_freq_text(p->freq, fq, sizeof fq);
-  snprintf(buf, size, "%s%s%s%s%s%s%s%s%s", p->cpu, p->cpu[0] && p->gpu[0] ? " + " : "", p->gpu,
-           gpus, p->gpu[0] && p->host_cpu[0] ? " on " : "", p->gpu[0] ? p->host_cpu : "",
-           fq[0] ? " @ " : "", fq, strcmp(p->threading, "ideal") == 0 ? ", ideal threads" : "");
-  return buf;
+  dcsim_str_addf(out, "%s%s%s", p->cpu, p->cpu[0] && p->gpu[0] ? " + " : "", p->gpu);
+  if (p->gpu[0] && p->gpus) dcsim_str_addf(out, " x%u", p->gpus);
+  dcsim_str_addf(out, "%s%s%s%s%s", p->gpu[0] && p->host_cpu[0] ? " on " : "",
+                 p->gpu[0] ? p->host_cpu : "", fq[0] ? " @ " : "", fq,
+                 strcmp(p->threading, "ideal") == 0 ? ", ideal threads" : "");
+  return out->oom ? -1 : 0;
 }
 
 const char *dcsim__plot_energy_unit(double emax, double *scale) {

@@ -88,13 +88,16 @@ static int heat_scan(heat_view *h, dcsim_error *err) {
 
 /* "xeon-gold-6148 + tesla-k20m x4 on xeon-e5-2697v3 @ 2.4 GHz", what names a panel; a long one
  * with the frequency (and threading variant) on a second line */
-static void panel_name(const dcsim_sweep_point *p, char *buf, size_t size) {
-  dcsim__plot_hw_name(p, 1, buf, size);
-  char *at = strstr(buf, " @ "); /* the frequency on a second line: two panels' names overlapped */
-  if (at && strlen(buf) > 40) {
+static int panel_name(const dcsim_sweep_point *p, dcsim_str *name) {
+  if (dcsim__plot_hw_name(p, 1, name)) return -1;
+  char *at = name->s ? strstr(name->s, " @ ") : NULL; /* the frequency on a second line: two
+                                                         panels' names overlapped */
+  if (at && name->len > 40) {
     memmove(at + 1, at + 3, strlen(at + 3) + 1);
     at[0] = '\n';
+    name->len -= 2;
   }
+  return 0;
 }
 
 /* tics that name the counts at their positions 0..n-1 */
@@ -106,12 +109,16 @@ static void count_tics(FILE *f, char axis, const unsigned *v, size_t n) {
 
 /* One panel: the cells of its points, their values written in them (white on the dark end of the
  * palette), infeasible cells crossed, the panel's best cell framed. */
-static void heat_panel(FILE *f, const heat_view *h, size_t k, int last) {
+static int heat_panel(FILE *f, const heat_view *h, size_t k, int last, dcsim_error *err) {
   const dcsim_sweep_point *ref = &h->pts[h->panel_of[k]];
-  char name[300];
-  panel_name(ref, name, sizeof name);
+  dcsim_str name = DCSIM_STR_INIT;
+  if (panel_name(ref, &name)) {
+    dcsim_str_release(&name);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  }
   fputs("set title ", f);
-  dcsim__plot_str(f, name);
+  dcsim__plot_str(f, dcsim_str_cstr(&name));
+  dcsim_str_release(&name);
   fputc('\n', f);
   long best = -1;
   fprintf(f, "$h%zu << EOD\n", k);
@@ -162,6 +169,7 @@ static void heat_panel(FILE *f, const heat_view *h, size_t k, int last) {
           k);
   fputc('\n', f);
   fputs("unset label 999\nunset object 1\n", f); /* the caption is drawn once */
+  return 0;
 }
 
 int dcsim_plot_heatmap(const dcsim_sweep_point *pts, size_t n, int time, const char *title,
@@ -184,12 +192,16 @@ int dcsim_plot_heatmap(const dcsim_sweep_point *pts, size_t n, int time, const c
     return rc;
   }
   FILE *f = g.f;
-  char t[600];
-  snprintf(t, sizeof t,
-           "%s\n%s of every point [%s]%s, the least of each panel framed; x: not feasible",
-           title && *title ? title : "Sweep heat map: nodes x cores",
-           time ? "time-to-solution" : "energy-to-solution", h->unit,
-           h->logc ? " (log colour scale)" : "");
+  char *t = dcsim_strdup_printf(
+      "%s\n%s of every point [%s]%s, the least of each panel framed; x: not feasible",
+      title && *title ? title : "Sweep heat map: nodes x cores",
+      time ? "time-to-solution" : "energy-to-solution", h->unit,
+      h->logc ? " (log colour scale)" : "");
+  if (!t) {
+    dcsim__plot_cleanup(&g);
+    free(h);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  }
   fprintf(f,
           "set palette defined (0 '#440154', 0.25 '#3b528b', 0.5 '#21918c', 0.75 '#5ec962', 1 "
           "'#fde725')\n%sset format cb '%%g'\n",
@@ -205,8 +217,14 @@ int dcsim_plot_heatmap(const dcsim_sweep_point *pts, size_t n, int time, const c
   fprintf(f, "set multiplot layout %zu,%zu margins 0.08,0.85,%.3f,%.3f spacing 0.07,%.3f title ",
           rows, cols, 105 / height, 1 - 95 / height, 115 / height);
   dcsim__plot_str(f, t);
+  free(t);
   fputc('\n', f);
-  for (size_t k = 0; k < h->np; k++) heat_panel(f, h, k, k + 1 == h->np);
+  for (size_t k = 0; k < h->np; k++)
+    if ((rc = heat_panel(f, h, k, k + 1 == h->np, err))) {
+      dcsim__plot_cleanup(&g);
+      free(h);
+      return rc;
+    }
   fputs("unset multiplot\n", f);
   free(h);
   return dcsim__plot_run(&g, out, err);

@@ -28,7 +28,7 @@ static void log_axis(FILE *f, char axis, double lo, double hi) {
 }
 
 typedef struct series {
-  char key[320]; /* the hardware (dcsim__plot_hw_name), and the nodes */
+  char *key; /* the hardware (dcsim__plot_hw_name), and the nodes; malloc'd */
 } series;
 
 /* The points of a Pareto plot and what the phases of dcsim_plot_pareto() learn about them. */
@@ -114,46 +114,49 @@ static int pareto_series(pareto_view *v, dcsim_error *err) {
   for (size_t i = 0; i < v->n; i++) {
     const dcsim_sweep_point *p = &v->pts[i];
     if (!p->done || !p->feasible) continue;
-    char key[320], hw[300];
-    dcsim__plot_hw_name(p, 0, hw, sizeof hw); /* a GPU names its node's host CPU (issue 37) */
-    if (by_hw)
-      snprintf(key, sizeof key, "%s", hw);
-    else if (v->var_nodes)
-      snprintf(key, sizeof key, "%s%s%u node%s", hw, hw[0] ? ", " : "", p->nodes,
-               p->nodes == 1 ? "" : "s");
-    else
-      snprintf(key, sizeof key, "%s", hw[0] ? hw : "configurations");
+    dcsim_str key = DCSIM_STR_INIT;
+    dcsim__plot_hw_name(p, 0, &key); /* a GPU names its node's host CPU (issue 37) */
+    if (!by_hw && v->var_nodes)
+      dcsim_str_addf(&key, "%s%u node%s", key.len ? ", " : "", p->nodes, p->nodes == 1 ? "" : "s");
+    else if (!by_hw && !key.len)
+      dcsim_str_add(&key, "configurations");
+    if (key.oom) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
     size_t k = 0;
-    while (k < v->n_ser && strcmp(v->ser[k].key, key) != 0) k++;
-    if (k == v->n_ser) snprintf(v->ser[v->n_ser++].key, sizeof v->ser->key, "%s", key);
+    while (k < v->n_ser && strcmp(v->ser[k].key, dcsim_str_cstr(&key)) != 0) k++;
+    if (k == v->n_ser && !(v->ser[v->n_ser++].key = dcsim_str_take(&key)))
+      return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    dcsim_str_release(&key);
     v->sid[i] = k;
   }
   return 0;
 }
 
 /* The title (counts, what the labels show, the knee), axes, grid and margins. */
-static void pareto_header(FILE *f, const pareto_view *v, const char *title) {
+static int pareto_header(FILE *f, const pareto_view *v, const char *title, dcsim_error *err) {
   int logx = v->tmax > 10 * v->tmin, logy = v->emax > 10 * v->emin;
-  fprintf(f, "set title ");
-  char t2[1200], kd[600] = "";
+  dcsim_str t2 = DCSIM_STR_INIT;
+  dcsim_str_addf(&t2,
+                 "%s\n%zu feasible point%s of %zu%s; A, B, C...: the front's extremes, knee and a "
+                 "few more (see the key)",
+                 title && *title ? title : v->deftitle, v->nf, v->nf == 1 ? "" : "s", v->n_done,
+                 v->n_done > v->nf ? " (infeasible ones not shown)" : "");
   if (v->knee >= 0) {
     const dcsim_sweep_point *p = &v->pts[v->knee];
     char nodes[16] = "-", cores[16] = "-";
     if (p->nodes) snprintf(nodes, sizeof nodes, "%u", p->nodes);
     if (p->cores) snprintf(cores, sizeof cores, "%u", p->cores);
-    char fq[40], hw[300];
-    snprintf(kd, sizeof kd, "\nknee: %s, %s node%s x %s core%s @ %s: %.4g %s, %.4g %s",
-             dcsim__plot_hw_name(p, 0, hw, sizeof hw), nodes, p->nodes == 1 ? "" : "s", cores,
-             p->cores == 1 ? "" : "s",
-             p->freq[0] ? dcsim__plot_freq_text(p->freq, fq, sizeof fq) : "-", p->time_s, v->xu,
-             p->energy_j * v->es, v->eu);
+    char fq[40];
+    dcsim_str_add(&t2, "\nknee: ");
+    dcsim__plot_hw_name(p, 0, &t2);
+    dcsim_str_addf(&t2, ", %s node%s x %s core%s @ %s: %.4g %s, %.4g %s", nodes,
+                   p->nodes == 1 ? "" : "s", cores, p->cores == 1 ? "" : "s",
+                   p->freq[0] ? dcsim__plot_freq_text(p->freq, fq, sizeof fq) : "-", p->time_s,
+                   v->xu, p->energy_j * v->es, v->eu);
   }
-  snprintf(t2, sizeof t2,
-           "%s\n%zu feasible point%s of %zu%s; A, B, C...: the front's extremes, knee and a "
-           "few more (see the key)%s",
-           title && *title ? title : v->deftitle, v->nf, v->nf == 1 ? "" : "s", v->n_done,
-           v->n_done > v->nf ? " (infeasible ones not shown)" : "", kd);
-  dcsim__plot_str(f, t2);
+  if (t2.oom) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  fprintf(f, "set title ");
+  dcsim__plot_str(f, dcsim_str_cstr(&t2));
+  dcsim_str_release(&t2);
   fprintf(f, "\nset xlabel '%s [%s]%s'\nset ylabel '%s [%s]%s'\n", v->xq, v->xu,
           logx ? " (log scale)" : "", v->yq, v->eu, logy ? " (log scale)" : "");
   if (logx) {
@@ -171,6 +174,7 @@ static void pareto_header(FILE *f, const pareto_view *v, const char *title) {
       f);
   fprintf(f, "set offsets graph %g, graph %g, graph %g, graph %g\n", logx ? 0 : 0.04,
           logx ? 0 : 0.06, logy ? 0 : 0.06, logy ? 0 : 0.04);
+  return 0;
 }
 
 /* front in time order (points are in index order; the front is sorted by time) */
@@ -409,15 +413,16 @@ int dcsim_plot_pareto_on(const dcsim_sweep_point *pts0, size_t n, unsigned obj, 
   if ((rc = pareto_series(&v, err)) ||
       (rc = dcsim__plot_open(&g, out, fmt, 1100, 760, caption, stop, err)))
     goto out;
-  pareto_header(g.f, &v, title);
   char keys[1600];
-  if ((rc = pareto_data(g.f, &v, keys, sizeof keys, err))) {
+  if ((rc = pareto_header(g.f, &v, title, err)) ||
+      (rc = pareto_data(g.f, &v, keys, sizeof keys, err))) {
     dcsim__plot_cleanup(&g);
     goto out;
   }
   pareto_plot_cmd(g.f, &v, keys);
   rc = dcsim__plot_run(&g, out, err);
 out:
+  for (size_t k = 0; k < v.n_ser; k++) free(v.ser[k].key);
   free(v.ser);
   free(v.sid);
   free(copy);

@@ -32,11 +32,29 @@ void dcsim_sweep_axis_value(const dcsim_sweep_point *p, dcsim_sweep_axis ax, cha
     snprintf(buf, size, "%s", p->threading[0] ? p->threading : "measured");
 }
 
-/* whether v is one of the comma-separated values of vals */
-static int listed(const char *vals, const char *v) {
-  size_t l = strlen(v);
-  for (const char *p = vals; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-    if (strncmp(p, v, l) == 0 && (p[l] == ',' || p[l] == '\0')) return 1;
+/* whether the point's value on the axis (dcsim_sweep_axis_value) is the l bytes at s, compared as
+ * text without copying it: a GPU count written in decimal without leading zeros */
+static int value_is(const dcsim_sweep_point *p, dcsim_sweep_axis ax, const char *s, size_t l) {
+  if (ax == DCSIM_AXIS_GPUS) {
+    if (!p->gpus) return l == 0;
+    unsigned long long g = 0;
+    for (size_t i = 0; i < l; i++) {
+      if (s[i] < '0' || s[i] > '9' || (i == 0 && s[i] == '0') || g > 0xFFFFFFFFull) return 0;
+      g = g * 10 + (unsigned)(s[i] - '0');
+    }
+    return l > 0 && g == p->gpus;
+  }
+  const char *v = ax == DCSIM_AXIS_HOST_CPU    ? p->host_cpu
+                  : ax == DCSIM_AXIS_THREADING ? (p->threading[0] ? p->threading : "measured")
+                                               : "";
+  return strlen(v) == l && strncmp(v, s, l) == 0;
+}
+
+/* whether the point has a value on the axis that is one of the comma-separated values of vals */
+static int listed(const dcsim_sweep_point *p, dcsim_sweep_axis ax, const char *vals) {
+  if (value_is(p, ax, "", 0)) return 0; /* an unset value is never chosen */
+  for (const char *s = vals; s; s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL)
+    if (value_is(p, ax, s, strcspn(s, ","))) return 1;
   return 0;
 }
 
@@ -59,15 +77,13 @@ size_t dcsim_sweep_axis_distinct(const dcsim_sweep_point *pts, size_t n, dcsim_s
 }
 
 size_t dcsim_sweep_axis_values(const dcsim_sweep_point *pts, size_t n, dcsim_sweep_axis ax,
-                               char *buf, size_t size) {
+                               dcsim_str *out) {
   enum { MAX = 64 };
   dcsim_sweep_axis_text vals[MAX];
-  size_t k = dcsim_sweep_axis_distinct(pts, n, ax, vals, MAX), len = 0;
-  if (size) buf[0] = '\0';
-  for (size_t i = 0; i < k && i < MAX && len < size; i++)
-    len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "",
-                            vals[i][0] ? vals[i] : "(the platform's)");
-  if (k > MAX && len < size) snprintf(buf + len, size - len, ", ...");
+  size_t k = dcsim_sweep_axis_distinct(pts, n, ax, vals, MAX);
+  for (size_t i = 0; i < k && i < MAX; i++)
+    dcsim_str_addf(out, "%s%s", i ? ", " : "", vals[i][0] ? vals[i] : "(the platform's)");
+  if (k > MAX) dcsim_str_add(out, ", ...");
   return k;
 }
 
@@ -76,9 +92,7 @@ size_t dcsim_sweep_axis_keep(dcsim_sweep_point *pts, size_t n, dcsim_sweep_axis 
   size_t kept = 0;
   for (size_t i = 0; i < n; i++) {
     if (!pts[i].done) continue;
-    char v[64];
-    dcsim_sweep_axis_value(&pts[i], ax, v, sizeof v);
-    pts[i].done = v[0] && listed(vals, v);
+    pts[i].done = listed(&pts[i], ax, vals);
     kept += pts[i].done != 0;
   }
   return kept;

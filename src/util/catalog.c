@@ -33,34 +33,45 @@ static int is_file(const char *p) {
 
 static void suggest_name(dcsim_kind kind, const char *ref, char *hint, size_t size);
 
-int dcsim_catalog_resolve(dcsim_kind kind, const char *ref, const char *ref_file, int ref_line,
-                          char *out, size_t size, dcsim_error *err) {
+int dcsim_catalog_find(dcsim_kind kind, const char *ref, const char *ref_file, int ref_line,
+                       char **out, dcsim_error *err) {
   const char *where = ref_file ? ref_file : "";
+  *out = NULL;
   if (!ref || !*ref)
     return DCSIM_ERR(err, DCSIM_EREF, where, ref_line, "empty %s reference", kind_words[kind]);
   size_t l = strlen(ref);
   int is_path = strchr(ref, '/') || (l > 4 && strcmp(ref + l - 4, ".xml") == 0);
-  int n;
+  char *path;
   if (is_path) {
-    if (ref[0] == '/' || !ref_file) {
-      n = snprintf(out, size, "%s", ref);
-    } else {
-      const char *slash = strrchr(ref_file, '/');
-      int dl = slash ? (int)(slash - ref_file) : 0;
-      n = dl ? snprintf(out, size, "%.*s/%s", dl, ref_file, ref) : snprintf(out, size, "%s", ref);
-    }
+    const char *slash = ref[0] == '/' || !ref_file ? NULL : strrchr(ref_file, '/');
+    int dl = slash ? (int)(slash - ref_file) : 0;
+    path = dl ? dcsim_strdup_printf("%.*s/%s", dl, ref_file, ref) : dcsim_strdup(ref);
   } else {
-    n = snprintf(out, size, "%s/%s/%s.xml", dcsim_catalog_root(), kind_dirs[kind], ref);
+    path = dcsim_strdup_printf("%s/%s/%s.xml", dcsim_catalog_root(), kind_dirs[kind], ref);
   }
-  if (n < 0 || (size_t)n >= size)
-    return DCSIM_ERR(err, DCSIM_ERANGE, where, ref_line, "%s reference too long", kind_words[kind]);
-  if (!is_file(out)) {
+  if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, where, ref_line, "out of memory");
+  if (!is_file(path)) {
     char hint[160] = "";
     if (!is_path) suggest_name(kind, ref, hint, sizeof hint);
-    return DCSIM_ERR(err, DCSIM_EREF, where, ref_line, "unknown %s '%s' (no file %s)%s",
-                     kind_words[kind], ref, out, hint);
+    int rc = DCSIM_ERR(err, DCSIM_EREF, where, ref_line, "unknown %s '%s' (no file %s)%s",
+                       kind_words[kind], ref, path, hint);
+    free(path);
+    return rc;
   }
+  *out = path;
   return 0;
+}
+
+int dcsim_catalog_resolve(dcsim_kind kind, const char *ref, const char *ref_file, int ref_line,
+                          char *out, size_t size, dcsim_error *err) {
+  char *path;
+  int rc = dcsim_catalog_find(kind, ref, ref_file, ref_line, &path, err);
+  if (rc) return rc;
+  if (dcsim_bufprintf(out, size, "%s", path))
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, ref_file ? ref_file : "", ref_line, "%s reference too long",
+                   kind_words[kind]);
+  free(path);
+  return rc;
 }
 
 static int xml_entry(const struct dirent *e) {

@@ -21,6 +21,7 @@
 #include "dcsim/energymeter.h"
 #include "dcsim/error.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/strutil.h"
 
 enum { BENCH_MAXT = 256, BENCH_MAXREP = 32, BENCH_NQ = 5 /* peak, L1, L2, L3, DRAM */ };
 enum { BENCH_PROBE_REPS = 31 }; /* --probe: calls per level */
@@ -89,7 +90,7 @@ typedef struct bench_run {
   /* interference: limits, and what the run saw (doc/calibration.md "Interference") */
   double min_share, max_steal, max_disp_accept, clk_drop;
   double look_tol;     /* second look: a 1-thread cell's looks agree within this (relative) */
-  char look_note[512]; /* what the second looks found, for the report ("" before them) */
+  dcsim_str look_note; /* what the second looks found, for the report (empty before them) */
   double load_start, load_max, steal_max, share_min; /* share_min: lowest of any repetition */
   unsigned n_disturbed, n_redone, n_rejected;
   unsigned cover_n;   /* every table keeps a cell at this many threads or more: the loops, their

@@ -378,6 +378,11 @@ int dcsim__bench_phase_tables(bench_run *R, dcsim_error *err) {
 
 /* why table cell p cannot be stood behind, into why ("" when it can): interference first, then
  * the spread, then a fall (doc/calibration.md "Interference") */
+/* whether the cell fails a check cell_fault() names */
+static int cell_faulty(const bench_run *R, const bench_point *p) {
+  return p->disturbed || p->steal > R->max_steal || p->disp > R->max_disp_accept || p->flag[0];
+}
+
 static void cell_fault(const bench_run *R, const bench_point *p, char *why, size_t size) {
   why[0] = '\0';
   if (p->disturbed)
@@ -410,9 +415,7 @@ static int remeasure_cell(bench_run *R, size_t i, int q, double allowance_s, dcs
   int rc = table_point(R, q, R->pts[i].threads, allowance_s, &again, err);
   if (rc) return rc;
   R->np--; /* the new measurement is not a point of its own */
-  char why2[256];
-  cell_fault(R, &again, why2, sizeof why2);
-  int better = !why2[0] || again.disturbed < R->pts[i].disturbed ||
+  int better = !cell_faulty(R, &again) || again.disturbed < R->pts[i].disturbed ||
                (again.disturbed == R->pts[i].disturbed && again.disp < R->pts[i].disp);
   unsigned old = R->pts[i].reps + R->pts[i].remeasured + R->pts[i].redone;
   if (better) {
@@ -468,9 +471,7 @@ static int one_look(bench_run *R, int q, double allowance_s, bench_point *look, 
   int rc = table_point(R, q, 1, allowance_s, look, err);
   if (rc) return rc;
   R->np--;
-  char why[256];
-  cell_fault(R, look, why, sizeof why);
-  *clean = !why[0];
+  *clean = !cell_faulty(R, look);
   return 0;
 }
 
@@ -481,13 +482,12 @@ static int one_look(bench_run *R, int q, double allowance_s, bench_point *look, 
  * into lv[0..*nl). */
 static int look_again(bench_run *R, size_t i, int q, double allowance_s, double *lv, unsigned *nl,
                       dcsim_error *err) {
-  char why[256];
-  cell_fault(R, &R->pts[i], why, sizeof why);
+  int faulty = cell_faulty(R, &R->pts[i]);
   double clean_v[4];
   unsigned nclean = 0, reps = 0;
   *nl = 1;
   lv[0] = R->pts[i].med;
-  if (why[0]) return 0;
+  if (faulty) return 0;
   clean_v[nclean++] = R->pts[i].med;
   for (int k = 0; k < 3 && dcsim__bench_left_s(R) > 0; k++) {
     bench_point look;
@@ -522,9 +522,10 @@ static int look_again(bench_run *R, size_t i, int q, double allowance_s, double 
  * to the next (doc/calibration.md "Second look"), a state that outlasts a cell's back-to-back
  * repetitions, so their spread cannot show it. */
 static int second_look(bench_run *R, dcsim_error *err) {
-  size_t k = 0;
   unsigned at_once = 0, later = 0, unstable = 0, skipped = 0;
-  k += (size_t)snprintf(R->look_note, sizeof R->look_note, "1-thread cells looked at again:");
+  dcsim_str *note = &R->look_note, vals = DCSIM_STR_INIT;
+  dcsim_str_release(note);
+  dcsim_str_add(note, "1-thread cells looked at again:");
   for (int q = 0; q < BENCH_NQ; q++) {
     const bench_point *p = dcsim__bench_find(R, q_phase(q), q_level(q), 1);
     if (!p) continue;
@@ -532,30 +533,31 @@ static int second_look(bench_run *R, dcsim_error *err) {
     double lv[4];
     unsigned nl = 0;
     int rc = look_again(R, i, q, fmax(R->target_s * R->reps_min, 0.1), lv, &nl, err);
-    if (rc) return rc;
+    if (rc) {
+      dcsim_str_release(&vals);
+      return rc;
+    }
     int bad = strncmp(R->pts[i].flag, "unstable", 8) == 0;
     unstable += bad;
     at_once += !bad && nl == 2;
     later += !bad && nl > 2;
     skipped += nl == 1;
-    char vals[128] = "";
-    for (unsigned j = 0, m = 0; j < nl && m < sizeof vals; j++)
-      m += (size_t)snprintf(vals + m, sizeof vals - m, "%s%.4g", j ? "/" : "", lv[j]);
+    dcsim_str_release(&vals);
+    for (unsigned j = 0; j < nl; j++) dcsim_str_addf(&vals, "%s%.4g", j ? "/" : "", lv[j]);
     dcsim__bench_progress(R, "second look %s%s%s at 1 thread: %s %s%s", q_phase(q), q ? " " : "",
-                          q_level(q), vals, q_unit(q),
+                          q_level(q), dcsim_str_cstr(&vals), q_unit(q),
                           bad       ? " (unstable)"
                           : nl == 1 ? " (not looked at again)"
                                     : "");
-    if (k < sizeof R->look_note)
-      k += (size_t)snprintf(R->look_note + k, sizeof R->look_note - k, "%s %s %s", q ? "," : "",
-                            q ? q_level(q) : "peak", vals);
+    dcsim_str_addf(note, "%s %s %s", q ? "," : "", q ? q_level(q) : "peak", dcsim_str_cstr(&vals));
   }
-  if (k < sizeof R->look_note)
-    snprintf(R->look_note + k, sizeof R->look_note - k,
-             "; within %.0f %%: %u at the second look, %u at a third or fourth; %u unstable; %u "
-             "not looked at (left out already, or no budget left)",
-             100 * R->look_tol, at_once, later, unstable, skipped);
-  return 0;
+  dcsim_str_addf(note,
+                 "; within %.0f %%: %u at the second look, %u at a third or fourth; %u unstable; "
+                 "%u not looked at (left out already, or no budget left)",
+                 100 * R->look_tol, at_once, later, unstable, skipped);
+  int oom = vals.oom || note->oom;
+  dcsim_str_release(&vals);
+  return oom ? DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory") : 0;
 }
 
 int dcsim__bench_accept_tables(bench_run *R, dcsim_error *err) {

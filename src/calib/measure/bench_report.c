@@ -87,7 +87,7 @@ void dcsim__bench_report(bench_run *R, const char *profile_path, const bench_hel
           "%.1f %%; %u cell(s) left out\n",
           R->load_start, R->ncpu, 100 * R->share_min, R->n_redone, R->n_disturbed,
           100 * R->steal_max, R->n_rejected);
-  if (R->look_note[0]) fprintf(f, "looks     %s\n", R->look_note);
+  if (R->look_note.len) fprintf(f, "looks     %s\n", dcsim_str_cstr(&R->look_note));
   if (R->probed) {
     fprintf(f,
             "probe     1 thread, GB/s: harness median / load kernel called directly (best of 31, "

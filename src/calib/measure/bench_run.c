@@ -299,5 +299,6 @@ out:
   dcsim__bench_close_db(&R);
   free(R.pts);
   free(R.clk);
+  dcsim_str_release(&R.look_note);
   return rc;
 }
