@@ -79,7 +79,6 @@ static int draw_power(const void *c, const char *out, dcsim_plot_format fmt, dcs
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
   dcsim_error err;
-  char gp[1024];
   /* issue 26: 25 series get 25 distinct colours (the palette has 10) */
   {
     char cols[25][8], buf[8];
@@ -92,14 +91,25 @@ int main(void) {
   }
   /* a gnuplot that is not there: a clear error, not a crash */
   setenv("DCSIM_GNUPLOT", "/nonexistent/gnuplot", 1);
-  CHECK_INT(dcsim_plot_find_gnuplot(gp, sizeof gp, &err), DCSIM_EIO);
+  char *gp_path = (char *)"untouched";
+  CHECK_INT(dcsim_plot_find_gnuplot(&gp_path, &err), DCSIM_EIO);
+  CHECK(gp_path == NULL); /* NULL on error */
   CHECK(strstr(err.msg, "gnuplot") != NULL);
+  /* a $DCSIM_GNUPLOT longer than the 1024 bytes it was once copied into (issue 39 item 5):
+   * "/bin/./././.../sh", 2807 characters, an executable, comes back whole */
+  char long_gp[2808] = "/bin";
+  for (int i = 0; i < 1400; i++) strcat(long_gp, "/.");
+  strcat(long_gp, "/sh");
+  setenv("DCSIM_GNUPLOT", long_gp, 1);
+  CHECK_INT(dcsim_plot_find_gnuplot(&gp_path, &err), 0);
+  CHECK_INT(gp_path && strcmp(gp_path, long_gp) == 0, 1);
+  free(gp_path);
   unsetenv("DCSIM_GNUPLOT");
   dcsim_plot_format fmt;
   CHECK_INT(dcsim_plot_format_of("a/b.svg", NULL, &fmt, &err), 0);
   CHECK_INT(fmt, DCSIM_PLOT_SVG);
   CHECK_INT(dcsim_plot_format_of("a/b.pdf", NULL, &fmt, &err), DCSIM_EUSAGE);
-  if (dcsim_plot_find_gnuplot(gp, sizeof gp, &err)) {
+  if (dcsim_plot_find_gnuplot(NULL, &err)) {
     fprintf(stderr, "SKIPPED the pictures: %s\n", err.msg);
     CHECK_DONE();
   }

@@ -31,10 +31,10 @@ int main(void) {
   set(&p[4], 4, "epyc-9654", "ideal");
   p[4].done = 0;
   set(&p[5], 12, "epyc-9654", "measured");
-  char buf[256];
-  dcsim_sweep_axis_value(&p[1], DCSIM_AXIS_THREADING, buf, sizeof buf);
+  dcsim_sweep_axis_text buf;
+  dcsim_sweep_axis_value(&p[1], DCSIM_AXIS_THREADING, buf);
   CHECK_STR(buf, "measured"); /* unset: measured */
-  dcsim_sweep_axis_value(&p[3], DCSIM_AXIS_GPUS, buf, sizeof buf);
+  dcsim_sweep_axis_value(&p[3], DCSIM_AXIS_GPUS, buf);
   CHECK_STR(buf, ""); /* the platform's */
   dcsim_str s = DCSIM_STR_INIT;
   CHECK_INT(dcsim_sweep_axis_values(p, 6, DCSIM_AXIS_GPUS, &s), 4);

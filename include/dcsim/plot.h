@@ -34,8 +34,10 @@ typedef enum { DCSIM_PLOT_PNG = 0, DCSIM_PLOT_SVG = 1 } dcsim_plot_format;
 /* The format named by `fmt` ("png"/"svg"), else by the extension of `path`. */
 int dcsim_plot_format_of(const char *path, const char *fmt, dcsim_plot_format *out,
                          dcsim_error *err);
-/* Writes the path of the gnuplot that would run into buf; DCSIM_EIO when there is none. */
-int dcsim_plot_find_gnuplot(char *buf, size_t size, dcsim_error *err);
+/* The gnuplot that would run: $DCSIM_GNUPLOT, else /usr/bin/gnuplot, else the first on $PATH.
+ * DCSIM_EIO when there is none. *path (when path is not NULL): its path, malloc'd, which the
+ * caller frees (NULL on error); path NULL only checks that there is one. */
+int dcsim_plot_find_gnuplot(char **path, dcsim_error *err);
 
 /* `caption` (may be NULL): a small line at the bottom of every picture, what made it
  * (dcsim_repro_caption of dcsim/repro.h: version, commit, input hashes). `stop` (may be NULL): the

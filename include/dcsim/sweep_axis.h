@@ -24,11 +24,12 @@ typedef enum dcsim_sweep_axis {
 const char *dcsim_sweep_axis_name(dcsim_sweep_axis ax);
 /* The axis named s (its name above); -1 when s names none. */
 int dcsim_sweep_axis_parse(const char *s, dcsim_sweep_axis *ax);
-/* A point's value on the axis as text into buf ("" when the sweep did not set it). */
-void dcsim_sweep_axis_value(const dcsim_sweep_point *p, dcsim_sweep_axis ax, char *buf,
-                            size_t size);
-/* A value on an axis as text: a CPU profile name (at most 63 characters), a count or a variant. */
+/* A value on an axis as text: a CPU profile name (at most 63 characters, the width of
+ * dcsim_sweep_point.host_cpu), a count or a variant: it always fits. */
 typedef char dcsim_sweep_axis_text[64];
+/* A point's value on the axis as text into out ("" when the sweep did not set it). */
+void dcsim_sweep_axis_value(const dcsim_sweep_point *p, dcsim_sweep_axis ax,
+                            dcsim_sweep_axis_text out);
 /* The distinct values of the done points on the axis, in point order, the first max of them into
  * vals; returns how many it kept, plus 1 when there were more than max. O(n x max). */
 size_t dcsim_sweep_axis_distinct(const dcsim_sweep_point *pts, size_t n, dcsim_sweep_axis ax,

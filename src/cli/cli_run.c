@@ -40,8 +40,7 @@ static int check_outputs(const dcsim_args *a, run_files *rf, dcsim_error *err) {
       return rc;
     }
   }
-  char gnuplot[1024];
-  if (rf->gantt || rf->power) return dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err);
+  if (rf->gantt || rf->power) return dcsim_plot_find_gnuplot(NULL, err);
   return 0;
 }
 

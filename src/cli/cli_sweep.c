@@ -404,8 +404,7 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   if (!c->plot && !c->heat && dcsim_arg(a, "title")) /* no option silently ignored (issue 35) */
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "title"),
                      "--title names the pictures of --plot and --heatmap; there is none");
-  char gnuplot[1024];
-  if (root && (c->plot || c->heat) && (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err)))
+  if (root && (c->plot || c->heat) && (rc = dcsim_plot_find_gnuplot(NULL, err)))
     return rc; /* before sweeping */
   dcsim_sweep_def def = { .input = a->positional[0],
                           .platform = dcsim_arg(a, "platform"),
@@ -812,7 +811,7 @@ static int draw_facets(const dcsim_args *a, dcsim_sweep_point *pts, size_t n, co
     size_t m = 0, feasible = 0;
     for (size_t j = 0; j < n; j++) {
       dcsim_sweep_axis_text w;
-      dcsim_sweep_axis_value(&pts[j], ax, w, sizeof w);
+      dcsim_sweep_axis_value(&pts[j], ax, w);
       pts[j].done = was[j] && strcmp(v, w) == 0;
       m += pts[j].done != 0;
       feasible += pts[j].done && pts[j].feasible;
@@ -989,13 +988,12 @@ int dcsim_cmd_heatmap(const dcsim_args *a, dcsim_error *err) {
   const char *out = dcsim_arg(a, "out");
   dcsim_plot_format pf = DCSIM_PLOT_PNG;
   int time = 0, rc;
-  char gnuplot[1024];
   if (!out)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
                      "dcsim heatmap needs --out FILE.png|svg");
   if ((rc = heat_metric(a, &time, err)) || (rc = dcsim_plot_format_of(out, NULL, &pf, err)) ||
       (rc = dcsim_path_check_writable(out, "--out", err)) ||
-      (rc = dcsim_plot_find_gnuplot(gnuplot, sizeof gnuplot, err)))
+      (rc = dcsim_plot_find_gnuplot(NULL, err)))
     return rc;
   dcsim_sweep_point *pts = NULL;
   size_t n = 0, m = 0;

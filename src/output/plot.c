@@ -50,38 +50,52 @@ int dcsim_plot_format_of(const char *path, const char *fmt, dcsim_plot_format *o
 
 static int executable(const char *p) { return access(p, X_OK) == 0; }
 
-int dcsim_plot_find_gnuplot(char *buf, size_t size, dcsim_error *err) {
-  const char *env = getenv("DCSIM_GNUPLOT");
-  if (env && *env) {
-    if (executable(env)) {
-      snprintf(buf, size, "%s", env);
-      return 0;
-    }
-    return DCSIM_ERR(err, DCSIM_EIO, env, 0,
-                     "DCSIM_GNUPLOT names no executable gnuplot; install gnuplot (Debian: apt-get "
-                     "install gnuplot-nox)");
-  }
-  if (executable("/usr/bin/gnuplot")) {
-    snprintf(buf, size, "/usr/bin/gnuplot");
-    return 0;
-  }
-  const char *path = getenv("PATH");
-  if (path) {
-    const char *p = path;
-    while (*p) {
-      const char *c = strchr(p, ':');
-      size_t l = c ? (size_t)(c - p) : strlen(p);
-      if (l > 0 && l + 10 < size) {
-        snprintf(buf, size, "%.*s/gnuplot", (int)l, p);
-        if (executable(buf)) return 0;
+/* the first executable "DIR/gnuplot" of the directories of $PATH, malloc'd (*found NULL when
+ * there is none); -1 when out of memory */
+static int gnuplot_on_path(char **found) {
+  *found = NULL;
+  for (const char *p = getenv("PATH"); p && *p;) {
+    size_t l = strcspn(p, ":");
+    if (l > 0) {
+      char *c = dcsim_strdup_printf("%.*s/gnuplot", (int)l, p);
+      if (!c) return -1;
+      if (executable(c)) {
+        *found = c;
+        return 0;
       }
-      p += l;
-      if (*p == ':') p++;
+      free(c);
     }
+    p += l;
+    if (*p == ':') p++;
   }
-  return DCSIM_ERR(err, DCSIM_EIO, "", 0,
-                   "gnuplot not found (not /usr/bin/gnuplot, not on PATH): install it (Debian: "
-                   "apt-get install gnuplot-nox) to draw pictures");
+  return 0;
+}
+
+int dcsim_plot_find_gnuplot(char **path, dcsim_error *err) {
+  const char *env = getenv("DCSIM_GNUPLOT");
+  char *found = NULL;
+  if (path) *path = NULL;
+  if (env && *env) {
+    if (!executable(env))
+      return DCSIM_ERR(err, DCSIM_EIO, env, 0,
+                       "DCSIM_GNUPLOT names no executable gnuplot; install gnuplot (Debian: "
+                       "apt-get install gnuplot-nox)");
+    found = dcsim_strdup(env);
+  } else if (executable("/usr/bin/gnuplot")) {
+    found = dcsim_strdup("/usr/bin/gnuplot");
+  } else {
+    if (gnuplot_on_path(&found)) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    if (!found)
+      return DCSIM_ERR(err, DCSIM_EIO, "", 0,
+                       "gnuplot not found (not /usr/bin/gnuplot, not on PATH): install it "
+                       "(Debian: apt-get install gnuplot-nox) to draw pictures");
+  }
+  if (!found) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  if (path)
+    *path = found;
+  else
+    free(found);
+  return 0;
 }
 
 const char *dcsim__plot_color(size_t i) {
@@ -109,8 +123,8 @@ const char *dcsim__plot_color_n(size_t i, size_t n, char buf[8]) {
     r = x, b = c;
   else
     r = c, b = x;
-  snprintf(buf, 8, "#%02x%02x%02x", (unsigned)lround((r + m) * 255),
-           (unsigned)lround((g + m) * 255), (unsigned)lround((b + m) * 255));
+  snprintf(buf, 8, "#%02x%02x%02x", (unsigned char)lround((r + m) * 255), /* 0..255: r + m <= 1 */
+           (unsigned char)lround((g + m) * 255), (unsigned char)lround((b + m) * 255));
   return buf;
 }
 
@@ -369,10 +383,9 @@ static int wait_gnuplot(pid_t pid, const volatile sig_atomic_t *stop, int *st, d
 }
 
 /* the finished picture read back: malloc'd, NUL-terminated (an SVG is searched as text) */
-static int read_picture(const dcsim_plot_gp *g, const char *out, const char *exe,
+static int read_picture(const dcsim_plot_gp *g, const char *out, const char *exe, const char *log,
                         unsigned char **data, size_t *len, dcsim_error *err) {
-  char log[600], msg[512];
-  snprintf(log, sizeof log, "%s/gnuplot.log", g->dir);
+  char msg[512];
   char *text = NULL;
   dcsim_error e;
   if (dcsim__file_read(g->picture, NULL, &text, len, &e) != 0 || *len == 0) {
@@ -386,12 +399,15 @@ static int read_picture(const dcsim_plot_gp *g, const char *out, const char *exe
 }
 
 int dcsim__plot_run(dcsim_plot_gp *g, const char *out, dcsim_error *err) {
-  char exe[1024], log[600];
-  int rc = dcsim_plot_find_gnuplot(exe, sizeof exe, err);
-  if (!rc && (fputs("unset output\n", g->f) < 0 || fclose(g->f) != 0))
-    rc = DCSIM_ERR(err, DCSIM_EIO, g->script, 0, "cannot write the gnuplot script");
-  g->f = NULL;
-  snprintf(log, sizeof log, "%s/gnuplot.log", g->dir);
+  char *exe = NULL, *log = dcsim_path_in(g->dir, "gnuplot.log");
+  int rc = log ? dcsim_plot_find_gnuplot(&exe, err)
+               : DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  if (!rc) { /* else dcsim__plot_cleanup closes the script */
+    int bad = fputs("unset output\n", g->f) < 0;
+    bad |= fclose(g->f) != 0;
+    g->f = NULL;
+    if (bad) rc = DCSIM_ERR(err, DCSIM_EIO, g->script, 0, "cannot write the gnuplot script");
+  }
   pid_t pid = -1;
   int st = 0;
   if (!rc) rc = spawn_gnuplot(exe, g->script, log, &pid, err);
@@ -403,9 +419,11 @@ int dcsim__plot_run(dcsim_plot_gp *g, const char *out, dcsim_error *err) {
     first_complaint(log, msg, sizeof msg);
     rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "gnuplot (%s) failed%s%s", exe, msg[0] ? ": " : "", msg);
   }
-  if (!rc) rc = read_picture(g, out, exe, &data, &len, err);
+  if (!rc) rc = read_picture(g, out, exe, log, &data, &len, err);
   if (!rc) rc = publish_picture(out, g->fmt, data, len, g->meta, err);
   free(data);
+  free(exe);
+  free(log);
   dcsim__plot_cleanup(g);
   return rc;
 }

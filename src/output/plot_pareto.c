@@ -204,18 +204,17 @@ static int pareto_front(FILE *f, const pareto_view *v, dcsim_error *err) {
 }
 
 /* What varies among the points, for a label: "8 nodes", "4 nodes x 2 cores", "x2 @ 2.4 GHz". */
-static void point_words(const pareto_view *v, const dcsim_sweep_point *p, char *lab, size_t size) {
-  size_t n = 0;
-  lab[0] = '\0';
+static void point_words(const pareto_view *v, const dcsim_sweep_point *p, dcsim_str *lab) {
+  size_t n = lab->len;
   if (v->var_nodes || (!v->var_cores && !v->var_freq))
-    n += (size_t)snprintf(lab + n, size - n, "%u %s", p->nodes, p->nodes == 1 ? "node" : "nodes");
-  if (v->var_cores && n < size)
-    n += (size_t)snprintf(lab + n, size - n, "%s%u %s", n ? " x " : "", p->cores,
-                          p->cores == 1 ? "core" : "cores");
+    dcsim_str_addf(lab, "%u %s", p->nodes, p->nodes == 1 ? "node" : "nodes");
+  if (v->var_cores)
+    dcsim_str_addf(lab, "%s%u %s", lab->len > n ? " x " : "", p->cores,
+                   p->cores == 1 ? "core" : "cores");
   char fq[40];
-  if (v->var_freq && n < size)
-    snprintf(lab + n, size - n, "%s@ %s", n ? " " : "",
-             dcsim__plot_freq_text(p->freq, fq, sizeof fq));
+  if (v->var_freq)
+    dcsim_str_addf(lab, "%s@ %s", lab->len > n ? " " : "",
+                   dcsim__plot_freq_text(p->freq, fq, sizeof fq));
 }
 
 /* Labels where they help (issue 17: a label on every point smeared on large fronts): the fastest
@@ -223,9 +222,9 @@ static void point_words(const pareto_view *v, const dcsim_sweep_point *p, char *
  * it, marked A, B, C... beside the point and explained in the key ("A  16 nodes: fastest, 1705 s");
  * a front of at most 5 points is marked whole. Writes the marks and *keys (one per line) for the
  * plot command. */
-static int pareto_labels(FILE *f, const pareto_view *v, char *keys, size_t size, dcsim_error *err) {
+static int pareto_labels(FILE *f, const pareto_view *v, dcsim_str *keys, dcsim_error *err) {
   const dcsim_sweep_point *pts = v->pts;
-  size_t m = 0, len = 0;
+  size_t m = 0;
   size_t *fi = malloc((v->n ? v->n : 1) * sizeof *fi);
   if (!fi) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   for (size_t i = 0; i < v->n; i++)
@@ -255,35 +254,33 @@ static int pareto_labels(FILE *f, const pareto_view *v, char *keys, size_t size,
                 fabs(pts[fi[a]].energy_j - pts[fi[b]].energy_j) * v->es / dy < 0.04;
       take[a] = !near;
     }
-  char w[96], lab[200], mark = 'A';
-  keys[0] = '\0';
+  char mark = 'A';
   for (size_t a = 0; a < m && mark <= 'Z'; a++) {
     const dcsim_sweep_point *p = &pts[fi[a]];
     int first = a == 0, last = a + 1 == m && m > 1, knee = (long)fi[a] == v->knee;
     if (!take[a]) continue;
-    point_words(v, p, w, sizeof w);
+    dcsim_str_addf(keys, "%c  ", mark); /* "A  8 nodes: fastest, 1705 s", one a line */
+    point_words(v, p, keys);
     if (first)
-      snprintf(lab, sizeof lab, "%c  %s: %s, %.4g %s", mark, w, v->xbest, p->time_s, v->xu);
+      dcsim_str_addf(keys, ": %s, %.4g %s\n", v->xbest, p->time_s, v->xu);
     else if (last)
-      snprintf(lab, sizeof lab, "%c  %s: %s, %.4g %s", mark, w, v->ybest, p->energy_j * v->es,
-               v->eu);
+      dcsim_str_addf(keys, ": %s, %.4g %s\n", v->ybest, p->energy_j * v->es, v->eu);
     else
-      snprintf(lab, sizeof lab, "%c  %s%s, %.4g %s, %.4g %s", mark, w, knee ? " (the knee)" : "",
-               p->time_s, v->xu, p->energy_j * v->es, v->eu);
+      dcsim_str_addf(keys, "%s, %.4g %s, %.4g %s\n", knee ? " (the knee)" : "", p->time_s, v->xu,
+                     p->energy_j * v->es, v->eu);
     fprintf(f,
             "set label '%c' at %.10g, %.10g left offset char %s font ',10' tc rgb '#000000' "
             "front\n",
             mark, p->time_s, p->energy_j * v->es, knee ? "1.9,-0.9" : "0.8,0.7");
-    len += (size_t)snprintf(keys + len, len < size ? size - len : 0, "%s\n", lab);
     mark++;
   }
   free(take);
   free(fi);
-  return 0;
+  return keys->oom ? DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory") : 0;
 }
 
 /* the data: one block per series, the front, the labels, the knee */
-static int pareto_data(FILE *f, const pareto_view *v, char *keys, size_t ksize, dcsim_error *err) {
+static int pareto_data(FILE *f, const pareto_view *v, dcsim_str *keys, dcsim_error *err) {
   int rc;
   pareto_bands(f, v);
   for (size_t k = 0; k < v->n_ser; k++) {
@@ -293,21 +290,19 @@ static int pareto_data(FILE *f, const pareto_view *v, char *keys, size_t ksize, 
         fprintf(f, "%.10g %.10g\n", v->pts[i].time_s, v->pts[i].energy_j * v->es);
     fputs("EOD\n", f);
   }
-  if ((rc = pareto_front(f, v, err)) || (rc = pareto_labels(f, v, keys, ksize, err))) return rc;
+  if ((rc = pareto_front(f, v, err)) || (rc = pareto_labels(f, v, keys, err))) return rc;
   if (v->knee >= 0) {
     const dcsim_sweep_point *p = &v->pts[v->knee];
-    char lab[200];
-    snprintf(lab, sizeof lab, "knee (closest to the utopia point)");
     fprintf(f, "$knee << EOD\n%.10g %.10g\nEOD\n", p->time_s, p->energy_j * v->es);
     fputs("knee_title = ", f);
-    dcsim__plot_str(f, lab);
+    dcsim__plot_str(f, "knee (closest to the utopia point)");
     fputc('\n', f);
   }
   return 0;
 }
 
 /* The plot command: the series, the front, the knee, the labels. */
-static void pareto_plot_cmd(FILE *f, const pareto_view *v, const char *keys) {
+static void pareto_plot_cmd(FILE *f, const pareto_view *v, dcsim_str *keys) {
   fputs("plot ", f);
   if (v->n_band)
     fputs(
@@ -332,12 +327,11 @@ static void pareto_plot_cmd(FILE *f, const pareto_view *v, const char *keys) {
         "     $knee using 1:2 with points pt 6 ps 3.5 lw 2.5 lc rgb '#d62728' title knee_title, "
         "\\\n",
         f);
-  for (const char *k = keys; *k;) { /* the marked points, explained in the key */
-    const char *e = strchr(k, '\n');
-    char one[200];
-    snprintf(one, sizeof one, "%.*s", (int)(e ? e - k : (long)strlen(k)), k);
+  for (char *k = keys->s; k && *k;) { /* the marked points, explained in the key: each line */
+    char *e = strchr(k, '\n');
+    if (e) *e = '\0';
     fputs("     NaN with points ps 0 lc rgb '#ffffff' title ", f);
-    dcsim__plot_str(f, one);
+    dcsim__plot_str(f, k);
     fputs(", \\\n", f);
     k = e ? e + 1 : k + strlen(k);
   }
@@ -396,6 +390,7 @@ int dcsim_plot_pareto_on(const dcsim_sweep_point *pts0, size_t n, unsigned obj, 
                     .ybest = yc ? "least cost" : "least energy",
                     .deftitle = chart_title(obj) };
   dcsim_plot_gp g;
+  dcsim_str keys = DCSIM_STR_INIT; /* the key of the marked points, one a line */
   int rc = 0;
   pareto_scan(&v);
   if (v.nf == 0) {
@@ -413,15 +408,14 @@ int dcsim_plot_pareto_on(const dcsim_sweep_point *pts0, size_t n, unsigned obj, 
   if ((rc = pareto_series(&v, err)) ||
       (rc = dcsim__plot_open(&g, out, fmt, 1100, 760, caption, stop, err)))
     goto out;
-  char keys[1600];
-  if ((rc = pareto_header(g.f, &v, title, err)) ||
-      (rc = pareto_data(g.f, &v, keys, sizeof keys, err))) {
+  if ((rc = pareto_header(g.f, &v, title, err)) || (rc = pareto_data(g.f, &v, &keys, err))) {
     dcsim__plot_cleanup(&g);
     goto out;
   }
-  pareto_plot_cmd(g.f, &v, keys);
+  pareto_plot_cmd(g.f, &v, &keys);
   rc = dcsim__plot_run(&g, out, err);
 out:
+  dcsim_str_release(&keys);
   for (size_t k = 0; k < v.n_ser; k++) free(v.ser[k].key);
   free(v.ser);
   free(v.sid);

@@ -20,16 +20,17 @@ int dcsim_sweep_axis_parse(const char *s, dcsim_sweep_axis *ax) {
   return -1;
 }
 
-void dcsim_sweep_axis_value(const dcsim_sweep_point *p, dcsim_sweep_axis ax, char *buf,
-                            size_t size) {
-  if (!size) return;
-  buf[0] = '\0';
+void dcsim_sweep_axis_value(const dcsim_sweep_point *p, dcsim_sweep_axis ax,
+                            dcsim_sweep_axis_text out) {
+  _Static_assert(sizeof p->host_cpu <= sizeof(dcsim_sweep_axis_text), "a host CPU name fits");
+  enum { SIZE = sizeof(dcsim_sweep_axis_text) };
+  out[0] = '\0';
   if (ax == DCSIM_AXIS_GPUS && p->gpus)
-    snprintf(buf, size, "%u", p->gpus);
+    snprintf(out, SIZE, "%u", p->gpus);
   else if (ax == DCSIM_AXIS_HOST_CPU)
-    snprintf(buf, size, "%s", p->host_cpu);
+    snprintf(out, SIZE, "%s", p->host_cpu);
   else if (ax == DCSIM_AXIS_THREADING) /* unset: measured (dcsim/sweep_io.h) */
-    snprintf(buf, size, "%s", p->threading[0] ? p->threading : "measured");
+    snprintf(out, SIZE, "%s", p->threading[0] ? p->threading : "measured");
 }
 
 /* whether the point's value on the axis (dcsim_sweep_axis_value) is the l bytes at s, compared as
@@ -64,7 +65,7 @@ size_t dcsim_sweep_axis_distinct(const dcsim_sweep_point *pts, size_t n, dcsim_s
   for (size_t i = 0; i < n; i++) {
     if (!pts[i].done) continue;
     dcsim_sweep_axis_text v;
-    dcsim_sweep_axis_value(&pts[i], ax, v, sizeof v);
+    dcsim_sweep_axis_value(&pts[i], ax, v);
     size_t j = 0;
     while (j < k && strcmp(vals[j], v) != 0) j++;
     if (j < k) continue;

@@ -429,15 +429,10 @@ static int manifest_row(gfile *F, char **cells, dcsim_error *err) {
   char *ref = NULL;
   if (ep[0] == '/' || !slash)
     ref = dcsim_strdup(ep); /* relative to the manifest's directory */
-  else {
-    size_t sz = (size_t)(slash - path) + strlen(ep) + 2;
-    ref = malloc(sz);
-    if (ref) snprintf(ref, sz, "%.*s/%s", (int)(slash - path), path, ep);
-  }
+  else
+    ref = dcsim_strdup_printf("%.*s/%s", (int)(slash - path), path, ep);
   if (!ref) return DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory");
-  char mref[1100];
-  snprintf(mref, sizeof mref, "%s", path);
-  rc = parse_file(F->ex, F->nex, F->cap, ref, n, line, mref, err);
+  rc = parse_file(F->ex, F->nex, F->cap, ref, n, line, path, err);
   free(ref);
   return rc;
 }

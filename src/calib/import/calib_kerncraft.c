@@ -226,18 +226,20 @@ static int find_kernel(kc *k, int li, yaml_node_t *m, yaml_node_t **thr, yaml_no
                      "measurements %s: no 'threads:' (or 'cores:') list", kc_levels[li]);
   *kern = get(k, res, k->test);
   if (!*kern) {
-    char have[256] = "";
+    dcsim_str have = DCSIM_STR_INIT;
     if (res->type == YAML_MAPPING_NODE)
       for (yaml_node_pair_t *p = res->data.mapping.pairs.start; p < res->data.mapping.pairs.top;
            p++) {
-        size_t l = strlen(have);
         const char *kt = text_of(node(k, p->key));
-        snprintf(have + l, sizeof have - l, "%s%s", l ? ", " : "", kt ? kt : "?");
+        dcsim_str_addf(&have, "%s%s", have.len ? ", " : "", kt ? kt : "?");
       }
-    return DCSIM_ERR(
+    if (have.oom) return DCSIM_ERR(err, DCSIM_ENOMEM, k->path, yline(res), "out of memory");
+    rc = DCSIM_ERR(
         err, DCSIM_EREF, k->path, yline(res),
         "measurements %s: no results for kernel '%s' (there are: %s); choose one with --test",
-        kc_levels[li], k->test, have);
+        kc_levels[li], k->test, dcsim_str_cstr(&have));
+    dcsim_str_release(&have);
+    return rc;
   }
   size_t nt = (size_t)((*thr)->data.sequence.items.top - (*thr)->data.sequence.items.start);
   if ((*kern)->type != YAML_SEQUENCE_NODE ||
