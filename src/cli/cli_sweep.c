@@ -265,35 +265,36 @@ static void sweep_notes(const dcsim_args *a, const dcsim_sweep_t *sw, const unsi
  * objectives and giving the cost. */
 /* A value of the knee line with its band when it has one (issue 37: bands wherever a number is
  * printed), in SI form (si) or plain, then its unit. */
-static void knee_value(char *buf, size_t size, double x, const double *band, int si,
-                       const char *unit) {
+static void print_knee_value(const char *before, double x, const double *band, int si,
+                             const char *unit) {
+  char num[96];
   if (si)
-    band ? dcsim_fmt_band(buf, size, x, band, unit) : dcsim_fmt_si(buf, size, x, 6, unit);
-  else {
-    band ? dcsim_fmt_band(buf, size, x, band, NULL) : dcsim_fmt_sig(buf, size, x, 6);
-    size_t k = strlen(buf);
-    if (k + 1 < size) snprintf(buf + k, size - k, " %s", unit);
-  }
+    band ? dcsim_fmt_band(num, sizeof num, x, band, unit)
+         : dcsim_fmt_si(num, sizeof num, x, 6, unit);
+  else
+    band ? dcsim_fmt_band(num, sizeof num, x, band, NULL) : dcsim_fmt_sig(num, sizeof num, x, 6);
+  printf("%s%s%s%s", before, num, si ? "" : " ", si ? "" : unit);
 }
 
 static void print_knee(const dcsim_sweep_point *pts, size_t n, unsigned obj) {
   for (size_t i = 0; i < n; i++) {
     if (!pts[i].knee) continue;
     const dcsim_sweep_point *p = &pts[i];
-    char tb[96], eb[96], cb[96];
-    knee_value(tb, sizeof tb, p->time_s, p->has_band ? p->time_band : NULL, 0, "s");
-    knee_value(eb, sizeof eb, p->energy_j, p->has_band ? p->energy_band : NULL, 1, "J");
-    knee_value(cb, sizeof cb, p->cost_usd, p->has_cost_band ? p->cost_band : NULL, 0, "USD");
     if (obj == DCSIM_OBJ_DEFAULT)
       printf(
           "knee (closest to the utopia point, both axes scaled to [0,1] over the front): point "
-          "%u, %s, %s\n",
-          p->index, tb, eb);
+          "%u",
+          p->index);
     else
       printf(
           "knee (closest to the utopia point, %s each scaled to [0,1] over the front): point "
-          "%u, %s, %s, %s\n",
-          dcsim_objectives_name(obj), p->index, tb, eb, cb);
+          "%u",
+          dcsim_objectives_name(obj), p->index);
+    print_knee_value(", ", p->time_s, p->has_band ? p->time_band : NULL, 0, "s");
+    print_knee_value(", ", p->energy_j, p->has_band ? p->energy_band : NULL, 1, "J");
+    if (obj != DCSIM_OBJ_DEFAULT)
+      print_knee_value(", ", p->cost_usd, p->has_cost_band ? p->cost_band : NULL, 0, "USD");
+    putchar('\n');
   }
 }
 
@@ -753,14 +754,14 @@ static int filter_axes(const dcsim_args *a, dcsim_sweep_point *pts, size_t n, co
 
 /* The file of one facet: out with "-AXIS-VALUE" before its extension, the value's characters
  * other than letters, digits and . + _ - written as '_' (an unset value: "platform"). */
-static int facet_path(const char *out, const char *axis, const char *v, char *buf, size_t size,
+static int facet_path(const char *out, const char *axis, const char *v, char **path,
                       dcsim_error *err) {
   const char *slash = strrchr(out, '/'), *dot = strrchr(out, '.');
   if (!dot || (slash && dot < slash)) dot = out + strlen(out);
-  int k =
-      snprintf(buf, size, "%.*s-%s-%s%s", (int)(dot - out), out, axis, v[0] ? v : "platform", dot);
-  if (k < 0 || (size_t)k >= size)
-    return DCSIM_ERR(err, DCSIM_ERANGE, out, 0, "--facet: the picture's path is too long");
+  char *buf =
+      dcsim_strdup_printf("%.*s-%s-%s%s", (int)(dot - out), out, axis, v[0] ? v : "platform", dot);
+  if (!(*path = buf)) return DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory");
+  size_t k = strlen(buf);
   for (char *c = buf + (dot - out) + 1; *c && c < buf + k - strlen(dot); c++)
     if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.+_-", *c)) *c = '_';
   return 0;
@@ -795,14 +796,14 @@ static int draw_facets(const dcsim_args *a, dcsim_sweep_point *pts, size_t n, co
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "facet"),
                      "--facet %s: more than %d values; choose some with --%s", fa, MAX_FACETS, fa);
   unsigned char *was = malloc(n ? n : 1);
-  char(*paths)[4096] = calloc(nv ? nv : 1, sizeof *paths);
+  char **paths = calloc(nv ? nv : 1, sizeof *paths); /* malloc'd, each */
   int rc = 0;
   size_t drawn = 0;
   if (!was || !paths) rc = DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory");
   for (size_t i = 0; !rc && i < n; i++) was[i] = (unsigned char)(pts[i].done != 0);
   for (size_t k = 0; !rc && k < nv; k++) {
     const char *v = vals[k];
-    if ((rc = facet_path(out, fa, v, paths[k], sizeof paths[k], err))) break;
+    if ((rc = facet_path(out, fa, v, &paths[k], err))) break;
     for (size_t q = 0; q < k; q++)
       if (strcmp(paths[q], paths[k]) == 0)
         rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "facet"),
@@ -831,6 +832,7 @@ static int draw_facets(const dcsim_args *a, dcsim_sweep_point *pts, size_t n, co
                    fa);
   for (size_t i = 0; was && i < n; i++) pts[i].done = was[i];
   free(was);
+  for (size_t k = 0; paths && k < nv; k++) free(paths[k]);
   free(paths);
   return rc;
 }
