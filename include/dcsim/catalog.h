@@ -34,8 +34,9 @@ int dcsim_catalog_find(dcsim_kind kind, const char *ref, const char *ref_file, i
 /* The name of the file `path` that does not depend on where the checkout or the working directory
  * is: its path relative to the data root when it lies inside it, else relative to the directory of
  * the file `input` (may be NULL) when it lies there, else its base name (symbolic links resolved).
- * Sweep definitions and the input lists of every output use it (doc/sweep.md). Returns buf. */
-char *dcsim_catalog_relname(const char *path, const char *input, char *buf, size_t size);
+ * Sweep definitions and the input lists of every output use it (doc/sweep.md). A malloc'd string
+ * the caller frees; NULL when out of memory. */
+char *dcsim_catalog_relname(const char *path, const char *input);
 /* The names of the existing data files of a kind (<data root>/<kind dir>/NAME.xml), sorted, for
  * suggestions and completion: fills up to `max` malloc'd names into names[] and returns how many
  * (0 when the directory cannot be read). The caller frees each name. */

@@ -237,9 +237,11 @@ static int run_time_first(dcsim_model_req *rq, dcsim_prediction *p, int *lost, c
     if (err) *err = first;
     return rc;
   }
-  char rel[sizeof first.file];
-  dcsim_catalog_relname(first.file, first.file, rel, sizeof rel); /* location-independent */
-  snprintf(first.file, sizeof first.file, "%s", rel);
+  char *rel = dcsim_catalog_relname(first.file, first.file); /* location-independent */
+  if (!rel) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  if (strlen(rel) < sizeof first.file) /* else the path as the error gave it stays */
+    memcpy(first.file, rel, strlen(rel) + 1);
+  free(rel);
   dcsim_error_format(&first, why, size);
   *lost = 1;
   return 0;

@@ -467,12 +467,15 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   c->dbpath = dcsim_arg(a, "db");
   if (!root) return 0;
   size_t restored = 0;
-  char in_name[4096]; /* the workflow as the definition names it (location-independent) */
-  dcsim_catalog_relname(a->positional[0], a->positional[0], in_name, sizeof in_name);
-  if (c->dbpath &&
-      ((rc = dcsim_sweepdb_open(c->dbpath, &c->ctx.db, err)) ||
-       (rc = dcsim_sweepdb_attach(c->ctx.db, c->sw, in_name, &c->sweep_id, &restored, err))))
-    return rc;
+  if (c->dbpath) {
+    /* the workflow as the definition names it (location-independent) */
+    char *in_name = dcsim_catalog_relname(a->positional[0], a->positional[0]);
+    if (!in_name) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    if (!(rc = dcsim_sweepdb_open(c->dbpath, &c->ctx.db, err)))
+      rc = dcsim_sweepdb_attach(c->ctx.db, c->sw, in_name, &c->sweep_id, &restored, err);
+    free(in_name);
+    if (rc) return rc;
+  }
   if (c->dbpath && dcsim_sweepdb_read_only(c->ctx.db)) { /* complete, or nowhere to store */
     size_t todo = 0, n = dcsim_sweep_n_points(c->sw);
     const dcsim_sweep_point *pts = dcsim_sweep_points(c->sw);

@@ -133,14 +133,22 @@ int dcsim_results_begin(dcsim_results_t *r, const dcsim_scenario *s, const dcsim
                               "platform, job_policy, task_policy) VALUES(?,?,?,?,?,?,?)",
                               &st, "cannot record the run", err)))
     return rc;
-  char in_name[4096], pl_name[4096]; /* location-independent names (dcsim/repro.h) */
-  dcsim_catalog_relname(info->input, info->input, in_name, sizeof in_name);
-  dcsim_catalog_relname(s->platform->path, info->input, pl_name, sizeof pl_name);
+  /* location-independent names (dcsim/repro.h) */
+  char *in_name = dcsim_catalog_relname(info->input, info->input),
+       *pl_name = dcsim_catalog_relname(s->platform->path, info->input);
+  if (!in_name || !pl_name) {
+    free(in_name);
+    free(pl_name);
+    sqlite3_finalize(st);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, r->path, 0, "out of memory");
+  }
   sqlite3_bind_text(st, 1, stamp, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 2, dcsim_version(), -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 3, dcsim_commit(), -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 4, in_name, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 5, pl_name, -1, SQLITE_TRANSIENT);
+  free(in_name); /* SQLITE_TRANSIENT: SQLite copied them */
+  free(pl_name);
   sqlite3_bind_text(st, 6, info->job_policy, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 7, info->task_policy, -1, SQLITE_TRANSIENT);
   rc = dcsim__db_step_done(r->db, r->path, st, "cannot record the run", err);
@@ -204,10 +212,14 @@ static int record_inputs(dcsim_results_t *r, dcsim_error *err) {
   int rc = dcsim__db_prepare(r->db, r->path, "INSERT INTO inputs VALUES(?,?,?)", &st,
                              "cannot record inputs", err);
   for (size_t i = 0; i < s->n_inputs && !rc; i++) {
-    char name[4096];
-    dcsim_catalog_relname(s->inputs[i].path, s->input_path, name, sizeof name);
+    char *name = dcsim_catalog_relname(s->inputs[i].path, s->input_path);
+    if (!name) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, r->path, 0, "out of memory");
+      break;
+    }
     sqlite3_bind_int64(st, 1, r->run_id);
     sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
+    free(name);
     sqlite3_bind_text(st, 3, s->inputs[i].sha256, -1, SQLITE_STATIC);
     rc = dcsim__db_step_done(r->db, r->path, st, "cannot record inputs", err);
   }

@@ -500,6 +500,17 @@ static int make_points(dcsim_sweep_t *sw, const char *input, dcsim_error *err) {
   return 0;
 }
 
+/* path's location-independent name (dcsim_catalog_relname) appended to b (b->oom when out of
+ * memory) */
+static void add_relname(dcsim_str *b, const char *path, const char *input) {
+  char *name = dcsim_catalog_relname(path, input);
+  if (name)
+    dcsim_str_add(b, name);
+  else
+    b->oom = 1;
+  free(name);
+}
+
 /* The definition and its hash: everything that decides the results. Format 4: files are named by
  * dcsim_catalog_relname() (relative to the data root, else to the input's directory), so the hash
  * does not depend on where the checkout or the working directory is; the SHA-256 of every file
@@ -507,29 +518,30 @@ static int make_points(dcsim_sweep_t *sw, const char *input, dcsim_error *err) {
 static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_task_policy tp,
                            dcsim_error *err) {
   dcsim_str b = DCSIM_STR_INIT;
-  char pol[32], n1[4096], n2[4096];
+  char pol[32];
   snprintf(pol, sizeof pol, "%s+%s", dcsim_sched_job_name(sw->job_policy),
            dcsim_sched_task_name(tp));
   /* version 2: model modes and provenance; 4: frequency names and `all` cores resolved per CPU,
    * nominal without --freq (issue 13) and location-independent names (issue 17), each of which
    * was a version 3 on its own branch (a sweep of an older version never resumes into these) */
-  dcsim_str_addf(
-      &b, "dcsim sweep 4\ninput %s\nplatform %s\npolicy %s\ndeadline_s %.17g\nmodel %s%s%s\n",
-      dcsim_catalog_relname(def->input, def->input, n1, sizeof n1),
-      dcsim_catalog_relname(sw->base->platform->path, def->input, n2, sizeof n2), pol,
-      def->deadline_s, def->model_flags & DCSIM_MODEL_D35 ? "d35" : "default",
-      def->model_flags & DCSIM_MODEL_STRICT ? " strict" : "",
-      def->model_flags & DCSIM_MODEL_HW_THREADS ? " ideal-threads" : "");
+  dcsim_str_add(&b, "dcsim sweep 4\ninput ");
+  add_relname(&b, def->input, def->input);
+  dcsim_str_add(&b, "\nplatform ");
+  add_relname(&b, sw->base->platform->path, def->input);
+  dcsim_str_addf(&b, "\npolicy %s\ndeadline_s %.17g\nmodel %s%s%s\n", pol, def->deadline_s,
+                 def->model_flags & DCSIM_MODEL_D35 ? "d35" : "default",
+                 def->model_flags & DCSIM_MODEL_STRICT ? " strict" : "",
+                 def->model_flags & DCSIM_MODEL_HW_THREADS ? " ideal-threads" : "");
   dcsim_str_addf(&b, "cpu");
-  for (size_t k = 0; k < sw->n_cpus; k++)
-    dcsim_str_addf(
-        &b, " %s",
-        dcsim_catalog_relname(dcsim_cpu_profile_path(sw->cpus[k]), def->input, n1, sizeof n1));
+  for (size_t k = 0; k < sw->n_cpus; k++) {
+    dcsim_str_add(&b, " ");
+    add_relname(&b, dcsim_cpu_profile_path(sw->cpus[k]), def->input);
+  }
   dcsim_str_addf(&b, "\ngpu");
-  for (size_t k = 0; k < sw->n_gpus; k++)
-    dcsim_str_addf(
-        &b, " %s",
-        dcsim_catalog_relname(dcsim_gpu_profile_path(sw->gpus[k]), def->input, n1, sizeof n1));
+  for (size_t k = 0; k < sw->n_gpus; k++) {
+    dcsim_str_add(&b, " ");
+    add_relname(&b, dcsim_gpu_profile_path(sw->gpus[k]), def->input);
+  }
   dcsim_str_addf(&b, "\nnodes");
   for (size_t k = 0; k < sw->n_nodes; k++) dcsim_str_addf(&b, " %u", sw->nodes[k]);
   dcsim_str_addf(&b, "\ncores");
@@ -563,15 +575,17 @@ static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_
   }
   if (sw->n_hosts) {
     dcsim_str_addf(&b, "\nhost_cpu");
-    for (size_t k = 0; k < sw->n_hosts; k++)
-      dcsim_str_addf(
-          &b, " %s",
-          dcsim_catalog_relname(dcsim_cpu_profile_path(sw->hosts[k]), def->input, n1, sizeof n1));
+    for (size_t k = 0; k < sw->n_hosts; k++) {
+      dcsim_str_add(&b, " ");
+      add_relname(&b, dcsim_cpu_profile_path(sw->hosts[k]), def->input);
+    }
   }
   dcsim_str_addf(&b, "\npoints %zu\n", sw->n_points);
-  for (size_t k = 0; k < sw->base->n_inputs; k++)
-    dcsim_str_addf(&b, "file %s %s\n", sw->base->inputs[k].sha256,
-                   dcsim_catalog_relname(sw->base->inputs[k].path, def->input, n1, sizeof n1));
+  for (size_t k = 0; k < sw->base->n_inputs; k++) {
+    dcsim_str_addf(&b, "file %s ", sw->base->inputs[k].sha256);
+    add_relname(&b, sw->base->inputs[k].path, def->input);
+    dcsim_str_add(&b, "\n");
+  }
   if (!(sw->definition = dcsim_str_take(&b)))
     return DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
   dcsim_sha256 h;

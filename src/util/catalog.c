@@ -2,6 +2,7 @@
 #include "dcsim/catalog.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,22 +119,31 @@ static const char *below(const char *path, const char *dir) {
   return strncmp(path, dir, l) == 0 && path[l] == '/' ? path + l + 1 : NULL;
 }
 
-char *dcsim_catalog_relname(const char *path, const char *input, char *buf, size_t size) {
-  char rp[PATH_MAX], rr[PATH_MAX], ri[PATH_MAX];
-  const char *rel = NULL;
-  if (!realpath(path, rp)) snprintf(rp, sizeof rp, "%s", path);
-  if (realpath(dcsim_catalog_root(), rr)) rel = below(rp, rr);
-  if (!rel && input && realpath(input, ri)) {
-    char *slash = strrchr(ri, '/');
+/* realpath() into a malloc'd string (NULL when p cannot be resolved); -1 when out of memory */
+static int resolved(const char *p, char **out) {
+  errno = 0;
+  *out = p ? realpath(p, NULL) : NULL;
+  return !*out && errno == ENOMEM ? -1 : 0;
+}
+
+char *dcsim_catalog_relname(const char *path, const char *input) {
+  char *rp = NULL, *rr = NULL, *ri = NULL, *out = NULL;
+  if (resolved(path, &rp) == 0 && resolved(dcsim_catalog_root(), &rr) == 0 &&
+      resolved(input, &ri) == 0) {
+    const char *p = rp ? rp : path, *rel = rr ? below(p, rr) : NULL;
+    char *slash = !rel && ri ? strrchr(ri, '/') : NULL;
     if (slash) {
       *slash = '\0';
-      rel = below(rp, ri);
+      rel = below(p, ri);
     }
+    if (!rel) {
+      const char *base = strrchr(p, '/');
+      rel = base ? base + 1 : p;
+    }
+    out = dcsim_strdup(rel);
   }
-  if (!rel) {
-    const char *slash = strrchr(rp, '/');
-    rel = slash ? slash + 1 : rp;
-  }
-  snprintf(buf, size, "%s", rel);
-  return buf;
+  free(rp);
+  free(rr);
+  free(ri);
+  return out;
 }

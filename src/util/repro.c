@@ -28,14 +28,17 @@ void dcsim_repro_release(dcsim_repro *r) {
 }
 
 int dcsim_repro_add(dcsim_repro *r, const char *path, const char *sha256, dcsim_error *err) {
-  char hex[65], name[4096];
+  char hex[65];
   if (!sha256) {
     int rc = dcsim__sha256_file(path, hex, err);
     if (rc) return rc;
     sha256 = hex;
   }
-  return dcsim_repro_add_name(r, dcsim_catalog_relname(path, r->main_input, name, sizeof name),
-                              sha256, err);
+  char *name = dcsim_catalog_relname(path, r->main_input);
+  int rc = name ? dcsim_repro_add_name(r, name, sha256, err)
+                : DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  free(name);
+  return rc;
 }
 
 int dcsim_repro_add_name(dcsim_repro *r, const char *name, const char *sha256, dcsim_error *err) {
