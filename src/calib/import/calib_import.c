@@ -28,9 +28,12 @@ static int is_single(const char *test) { return strstr(test, "_sp") != NULL; }
 
 /* family of a test: the name up to the first '_' (load_avx -> load, stream_mem_avx_fma -> stream)
  */
-static void family(const char *test, char *out, size_t n) {
-  size_t l = strcspn(test, "_");
-  snprintf(out, n, "%.*s", (int)l, test);
+static int family_len(const char *test) { return (int)strcspn(test, "_"); }
+
+/* whether tests a and b are of one family, or (b_whole) b is a's family itself */
+static int same_family(const char *a, const char *b, int b_whole) {
+  int l = family_len(a);
+  return strncmp(a, b, (size_t)l) == 0 && (b_whole ? b[l] == '\0' : family_len(b) == l);
 }
 
 /* "Key:<blanks>value" -> value, or NULL when the line does not start with key + ':' */
@@ -283,20 +286,18 @@ static int read_machine(likwid_import *L, dcsim_error *err) {
 
 /* which bandwidth test: without --test, the files must hold one family */
 static int check_families(const likwid_import *L, dcsim_error *err) {
-  char fam[64] = "", first_fam[64] = "";
   const lrun *first = NULL, *runs = L->runs;
   for (size_t i = 0; i < L->nr; i++) {
     if (is_peakflops(runs[i].test)) continue;
-    family(runs[i].test, fam, sizeof fam);
     if (L->test) continue;
     if (!first) {
       first = &runs[i];
-      snprintf(first_fam, sizeof first_fam, "%s", fam);
-    } else if (strcmp(fam, first_fam) != 0) {
+    } else if (!same_family(runs[i].test, first->test, 0)) {
       return DCSIM_ERR(err, DCSIM_EUSAGE, runs[i].file, runs[i].line,
-                       "test %s: the files hold bandwidth tests of two families (%s, %s at %s:%d): "
-                       "choose one with --test NAME",
-                       runs[i].test, fam, first_fam, first->file, first->line);
+                       "test %s: the files hold bandwidth tests of two families (%.*s, %.*s at "
+                       "%s:%d): choose one with --test NAME",
+                       runs[i].test, family_len(runs[i].test), runs[i].test,
+                       family_len(first->test), first->test, first->file, first->line);
     }
   }
   return 0;
@@ -316,7 +317,6 @@ static int check_run(const likwid_import *L, const lrun *r, int flops, dcsim_err
 /* Each run into the table of what it measures: peakflops (double precision) to flops, bandwidth
  * runs of the chosen test to the level their working set fits. */
 static int sort_runs(likwid_import *L, dcsim_error *err) {
-  char fam[64];
   for (size_t i = 0; i < L->nr; i++) {
     const lrun *r = &L->runs[i];
     if (is_peakflops(r->test)) {
@@ -331,8 +331,7 @@ static int sort_runs(likwid_import *L, dcsim_error *err) {
       L->used++;
       continue;
     }
-    family(r->test, fam, sizeof fam);
-    if (L->test && strcmp(L->test, r->test) != 0 && strcmp(L->test, fam) != 0) {
+    if (L->test && strcmp(L->test, r->test) != 0 && !same_family(r->test, L->test, 1)) {
       L->ignored++;
       continue;
     }
