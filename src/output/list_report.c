@@ -41,7 +41,7 @@ static const char *model_kind(const dcsim_cpu_profile_t *p) {
 }
 
 /* The frequency states: "1.2-2.6 GHz (7 states, nominal 2.6, turbo 3.6)". */
-static void freq_summary(const dcsim_cpu_profile_t *p, char *buf, size_t size) {
+static void freq_summary(const dcsim_cpu_profile_t *p, dcsim_str *b) {
   size_t plain = 0;
   for (size_t i = 0; i < dcsim_cpu_profile_n_freqs(p); i++) {
     dcsim_cpu_state st;
@@ -49,22 +49,21 @@ static void freq_summary(const dcsim_cpu_profile_t *p, char *buf, size_t size) {
   }
   double lo = dcsim_cpu_profile_min_ghz(p), hi = dcsim_cpu_profile_max_ghz(p),
          tu = dcsim_cpu_profile_turbo_ghz(p);
-  int n = lo < hi ? snprintf(buf, size, "%s-%s GHz (%zu %s, ", DCSIM_SIG(lo), DCSIM_SIG(hi), plain,
-                             dcsim_plural(plain, "state", "states"))
-                  : snprintf(buf, size, "%s GHz (", DCSIM_SIG(lo));
-  if (n < 0 || (size_t)n >= size) return;
-  int m = snprintf(buf + n, size - (size_t)n, "nominal %s",
-                   DCSIM_SIG(dcsim_cpu_profile_nominal_ghz(p)));
-  if (m < 0 || (size_t)(n + m) >= size) return;
-  if (tu > 0)
-    snprintf(buf + n + m, size - (size_t)(n + m), ", turbo %s)", DCSIM_SIG(tu));
+  if (lo < hi)
+    dcsim_str_addf(b, "%s-%s GHz (%zu %s, ", DCSIM_SIG(lo), DCSIM_SIG(hi), plain,
+                   dcsim_plural(plain, "state", "states"));
   else
-    snprintf(buf + n + m, size - (size_t)(n + m), ")");
+    dcsim_str_addf(b, "%s GHz (", DCSIM_SIG(lo));
+  dcsim_str_addf(b, "nominal %s", DCSIM_SIG(dcsim_cpu_profile_nominal_ghz(p)));
+  if (tu > 0)
+    dcsim_str_addf(b, ", turbo %s)", DCSIM_SIG(tu));
+  else
+    dcsim_str_add(b, ")");
 }
 
 /* The tables' coverage: "flops L1 L2 L3 DRAM: 1..14 threads x 8 frequencies", per table when
  * they differ. */
-static void table_summary(const dcsim_cpu_profile_t *p, char *buf, size_t size) {
+static void table_summary(const dcsim_cpu_profile_t *p, dcsim_str *b) {
   dcsim_cpu_table_info t[DCSIM_CPU_NQTY];
   int same = 1, any = 0, first = -1;
   for (int q = 0; q < DCSIM_CPU_NQTY; q++) {
@@ -75,27 +74,26 @@ static void table_summary(const dcsim_cpu_profile_t *p, char *buf, size_t size) 
     same &= t[q].min_threads == t[first].min_threads && t[q].max_threads == t[first].max_threads &&
             t[q].n_rows == t[first].n_rows && t[q].n_cols == t[first].n_cols;
   }
-  buf[0] = '\0';
   if (!any) {
-    snprintf(buf, size, "no performance tables");
+    dcsim_str_add(b, "no performance tables");
     return;
   }
-  size_t n = 0;
-  for (int q = 0; q < DCSIM_CPU_NQTY && n < size; q++) {
+  size_t start = b->len;
+  for (int q = 0; q < DCSIM_CPU_NQTY; q++) {
     if (!t[q].present) continue;
-    int k = same ? snprintf(buf + n, size - n, "%s%s", n ? " " : "tables ",
-                            dcsim_cpu_qty_name((dcsim_cpu_qty)q))
-                 : snprintf(buf + n, size - n, "%s%s %u..%u x %zu", n ? ", " : "tables ",
-                            dcsim_cpu_qty_name((dcsim_cpu_qty)q), t[q].min_threads,
-                            t[q].max_threads, t[q].n_cols);
-    if (k < 0) return;
-    n += (size_t)k;
+    int more = b->len > start;
+    if (same)
+      dcsim_str_addf(b, "%s%s", more ? " " : "tables ", dcsim_cpu_qty_name((dcsim_cpu_qty)q));
+    else
+      dcsim_str_addf(b, "%s%s %u..%u x %zu", more ? ", " : "tables ",
+                     dcsim_cpu_qty_name((dcsim_cpu_qty)q), t[q].min_threads, t[q].max_threads,
+                     t[q].n_cols);
   }
-  if (same && n < size)
-    snprintf(buf + n, size - n, ": %zu %s %u..%u threads x %zu %s", t[first].n_rows,
-             dcsim_plural(t[first].n_rows, "row", "rows"), t[first].min_threads,
-             t[first].max_threads, t[first].n_cols,
-             dcsim_plural(t[first].n_cols, "frequency", "frequencies"));
+  if (same)
+    dcsim_str_addf(b, ": %zu %s %u..%u threads x %zu %s", t[first].n_rows,
+                   dcsim_plural(t[first].n_rows, "row", "rows"), t[first].min_threads,
+                   t[first].max_threads, t[first].n_cols,
+                   dcsim_plural(t[first].n_cols, "frequency", "frequencies"));
 }
 
 /* The profile's frequencies and tables as JSON members. */
@@ -175,16 +173,23 @@ static int list_cpu(const char *path, dcsim_json *j, dcsim_format json, dcsim_er
     cpu_json_power(j, pw);
     dcsim_json_obj_end(j);
   } else {
-    char freqs[160], tables[200], tdp[80] = "";
-    freq_summary(p, freqs, sizeof freqs);
-    table_summary(p, tables, sizeof tables);
+    char tdp[80] = "";
+    dcsim_str freqs = DCSIM_STR_INIT, tables = DCSIM_STR_INIT;
+    freq_summary(p, &freqs);
+    table_summary(p, &tables);
+    if (freqs.oom || tables.oom) {
+      dcsim_str_release(&freqs);
+      dcsim_str_release(&tables);
+      dcsim_cpu_profile_free(p);
+      return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    }
     const char *mk = model_kind(p), *pk = power_kind(pw);
     if (pw->has_spec) snprintf(tdp, sizeof tdp, ", TDP %s", DCSIM_SI(pw->tdp_w, "W"));
     printf("  %-18s %-26s %2u x %2u cores, %s%s%s\n", dcsim_cpu_profile_name(p),
            dcsim_cpu_profile_model(p), dcsim_cpu_profile_sockets(p),
-           dcsim_cpu_profile_cores_per_socket(p), freqs,
+           dcsim_cpu_profile_cores_per_socket(p), dcsim_str_cstr(&freqs),
            dcsim_cpu_profile_has_energy(p) ? ", energy table" : "", tdp);
-    printf("  %-18s %s%s%s%s\n", "", tables,
+    printf("  %-18s %s%s%s%s\n", "", dcsim_str_cstr(&tables),
            mk ? (strcmp(mk, "spec") == 0 ? "; performance model from the datasheet (spec)"
                  : strncmp(mk, "published", 9) == 0
                      ? "; performance model anchored on published measurements"
@@ -194,6 +199,8 @@ static int list_cpu(const char *path, dcsim_json *j, dcsim_format json, dcsim_er
            pk ? (strcmp(pk, "spec") == 0 ? "; power model from the datasheet (spec)"
                                          : "; power model fitted to its energy table")
               : "");
+    dcsim_str_release(&freqs);
+    dcsim_str_release(&tables);
   }
   dcsim_cpu_profile_free(p);
   return 0;
