@@ -476,7 +476,9 @@ int dcsim_arg_cost(const dcsim_args *a, struct dcsim_cost_opts *o, dcsim_price_s
     if (!eq || eq == s || (size_t)(eq - s) >= 64 || dcsim_parse_double(eq + 1, &v) != 0)
       return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", a->argi[k][i],
                        "--price '%s': expected NAME=USD (a CPU or GPU profile and its price)", s);
-    snprintf(names[i], 64, "%.*s", (int)(eq - s), s);
+    size_t len = (size_t)(eq - s); /* < 64, checked above */
+    memcpy(names[i], s, len);
+    names[i][len] = '\0';
     prices[i] = (dcsim_price_set){ names[i], v };
     o->n_prices++;
   }
