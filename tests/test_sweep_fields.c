@@ -28,8 +28,9 @@ static void check_schema(void) {
   sqlite3 *db = mem_db();
   CHECK_INT(sqlite3_exec(db, dcsim__db_sweeps_schema.create_sql, NULL, NULL, NULL), SQLITE_OK);
   sqlite3_stmt *st = NULL;
-  CHECK_INT(sqlite3_prepare_v2(db, "SELECT name, type, \"notnull\" FROM pragma_table_info('sweep_points')", -1,
-                               &st, NULL),
+  CHECK_INT(sqlite3_prepare_v2(
+                db, "SELECT name, type, \"notnull\" FROM pragma_table_info('sweep_points')", -1,
+                &st, NULL),
             SQLITE_OK);
   CHECK_INT(sqlite3_step(st), SQLITE_ROW);
   CHECK_STR((const char *)sqlite3_column_text(st, 0), "sweep_id");
@@ -54,24 +55,34 @@ static void check_schema(void) {
   CHECK_INT((int)dcsim__n_sweep_fields, 18);
 }
 
+/* the list's text, or "" when out of memory (a failed check) */
+static const char *text(dcsim_str *b, int rc) {
+  CHECK_INT(rc, 0);
+  return dcsim_str_cstr(b);
+}
+
 static void check_lists(void) {
-  char buf[2048];
-  CHECK_INT(dcsim__sweep_fields_list(buf, sizeof buf, "m.", 1, NULL, NULL), 0);
-  CHECK_STR(buf, "m.cpu, m.gpu, m.nodes, m.cores, m.freq, m.feasible, m.reason, m.time_s, "
-                 "m.energy_j, m.time_prov, m.energy_prov");
-  CHECK_INT(dcsim__sweep_fields_list(buf, sizeof buf, "", 0, NULL, NULL), 0);
-  CHECK_STR(buf, "idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, energy_j, "
-                 "time_prov, energy_prov, cost_usd, cost_note, gpus, host_cpu, time_cover, "
-                 "threading");
-  CHECK_INT(dcsim__sweep_fields_params(buf, sizeof buf, 2), 0);
-  CHECK_STR(buf, "?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, "
-                 "?19");
-  CHECK_INT(dcsim__sweep_fields_defs(buf, sizeof buf), 0);
-  CHECK(strncmp(buf, "idx INTEGER, cpu TEXT, gpu TEXT, nodes INTEGER", 46) == 0);
-  CHECK(strstr(buf, "time_cover REAL, threading TEXT") != NULL);
-  /* a buffer too small is refused, not cut */
-  CHECK_INT(dcsim__sweep_fields_list(buf, 40, "", 0, NULL, NULL), DCSIM_ERANGE);
-  CHECK_INT(dcsim__sweep_fields_params(buf, 10, 1), DCSIM_ERANGE);
+  dcsim_str b = DCSIM_STR_INIT;
+  CHECK_STR(text(&b, dcsim__sweep_fields_list(&b, "m.", 1, NULL, NULL)),
+            "m.cpu, m.gpu, m.nodes, m.cores, m.freq, m.feasible, m.reason, m.time_s, "
+            "m.energy_j, m.time_prov, m.energy_prov");
+  dcsim_str_release(&b);
+  CHECK_STR(text(&b, dcsim__sweep_fields_list(&b, "", 0, NULL, NULL)),
+            "idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, energy_j, "
+            "time_prov, energy_prov, cost_usd, cost_note, gpus, host_cpu, time_cover, "
+            "threading");
+  dcsim_str_release(&b);
+  CHECK_STR(text(&b, dcsim__sweep_fields_params(&b, 2)),
+            "?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19");
+  dcsim_str_release(&b);
+  const char *defs = text(&b, dcsim__sweep_fields_defs(&b));
+  CHECK(strncmp(defs, "idx INTEGER, cpu TEXT, gpu TEXT, nodes INTEGER", 46) == 0);
+  CHECK(strstr(defs, "time_cover REAL, threading TEXT") != NULL);
+  dcsim_str_release(&b);
+  /* the merged fields one by one, then none */
+  CHECK_STR(dcsim__sweep_fields_merged(0), "cpu");
+  CHECK_STR(dcsim__sweep_fields_merged(10), "energy_prov");
+  CHECK(dcsim__sweep_fields_merged(11) == NULL);
 }
 
 static void point(dcsim_sweep_point *p, uint32_t idx, int feasible) {
@@ -92,14 +103,18 @@ static void point(dcsim_sweep_point *p, uint32_t idx, int feasible) {
 }
 
 /* stores pts through the generated INSERT into db, reads them back through the generated SELECT */
+/* stores pts through the generated INSERT into db, reads them back through the generated SELECT */
 static void round_trip(sqlite3 *db, const dcsim_sweep_point *pts, size_t n, dcsim_sweep_point *got,
                        const char *want_cols) {
-  char cols[2048], params[2048], sql[8192];
-  CHECK_INT(dcsim__sweep_fields_list(cols, sizeof cols, "", 0, NULL, NULL), 0);
-  CHECK_INT(dcsim__sweep_fields_params(params, sizeof params, 2), 0);
-  snprintf(sql, sizeof sql, "INSERT INTO sweep_points(sweep_id, %s) VALUES(?1, %s)", cols, params);
+  dcsim_str q = DCSIM_STR_INIT;
+  dcsim_str_add(&q, "INSERT INTO sweep_points(sweep_id, ");
+  dcsim__sweep_fields_list(&q, "", 0, NULL, NULL);
+  dcsim_str_add(&q, ") VALUES(?1, ");
+  dcsim__sweep_fields_params(&q, 2);
+  CHECK_INT(dcsim_str_add(&q, ")"), 0);
   sqlite3_stmt *st = NULL;
-  CHECK_INT(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+  CHECK_INT(sqlite3_prepare_v2(db, dcsim_str_cstr(&q), -1, &st, NULL), SQLITE_OK);
+  dcsim_str_release(&q);
   for (size_t k = 0; k < n; k++) {
     sqlite3_bind_int(st, 1, 1);
     dcsim__sweep_fields_bind(st, 2, &pts[k]);
@@ -108,10 +123,13 @@ static void round_trip(sqlite3 *db, const dcsim_sweep_point *pts, size_t n, dcsi
     sqlite3_clear_bindings(st);
   }
   sqlite3_finalize(st);
-  CHECK_INT(dcsim__sweep_fields_list(cols, sizeof cols, "", 0, db, NULL), 0);
-  CHECK_STR(cols, want_cols);
-  snprintf(sql, sizeof sql, "SELECT %s FROM sweep_points ORDER BY idx", cols);
-  CHECK_INT(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+  CHECK_STR(text(&q, dcsim__sweep_fields_list(&q, "", 0, db, NULL)), want_cols);
+  dcsim_str_release(&q);
+  dcsim_str_add(&q, "SELECT ");
+  dcsim__sweep_fields_list(&q, "", 0, db, NULL);
+  CHECK_INT(dcsim_str_add(&q, " FROM sweep_points ORDER BY idx"), 0);
+  CHECK_INT(sqlite3_prepare_v2(db, dcsim_str_cstr(&q), -1, &st, NULL), SQLITE_OK);
+  dcsim_str_release(&q);
   for (size_t k = 0; k < n; k++) {
     CHECK_INT(sqlite3_step(st), SQLITE_ROW);
     memset(&got[k], 0, sizeof got[k]);
@@ -128,9 +146,9 @@ static void check_round_trip(void) {
   pts[1].energy_j = NAN;
   pts[1].cost_usd = NAN;
   pts[1].reason = "no power table";
-  pts[1].time_cover = 1; /* no cover: NULL */
+  pts[1].time_cover = 1;                                           /* no cover: NULL */
   snprintf(pts[1].threading, sizeof pts[1].threading, "measured"); /* NULL */
-  point(&pts[2], 7, 0); /* infeasible */
+  point(&pts[2], 7, 0);                                            /* infeasible */
   pts[2].reason = "frequency 2.4 not in the table";
   snprintf(pts[2].threading, sizeof pts[2].threading, "measured");
   sqlite3 *db = mem_db();
@@ -194,12 +212,13 @@ static void check_old_database(void) {
                          "NULL, 9.5, 100)",
                          NULL, NULL, NULL),
             SQLITE_OK);
-  char cols[2048];
-  CHECK_INT(dcsim__sweep_fields_list(cols, sizeof cols, "", 0, db, NULL), 0);
-  CHECK_STR(cols, "idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, energy_j, "
-                  "NULL AS time_prov, NULL AS energy_prov, NULL AS cost_usd, NULL AS cost_note, "
-                  "NULL AS gpus, NULL AS host_cpu, NULL AS time_cover, NULL AS threading");
-  snprintf(sql, sizeof sql, "SELECT %s FROM sweep_points", cols);
+  dcsim_str q = DCSIM_STR_INIT;
+  CHECK_STR(text(&q, dcsim__sweep_fields_list(&q, "", 0, db, NULL)),
+            "idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, energy_j, "
+            "NULL AS time_prov, NULL AS energy_prov, NULL AS cost_usd, NULL AS cost_note, "
+            "NULL AS gpus, NULL AS host_cpu, NULL AS time_cover, NULL AS threading");
+  snprintf(sql, sizeof sql, "SELECT %s FROM sweep_points", dcsim_str_cstr(&q));
+  dcsim_str_release(&q);
   sqlite3_stmt *st = NULL;
   CHECK_INT(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
   CHECK_INT(sqlite3_step(st), SQLITE_ROW);
@@ -218,11 +237,78 @@ static void check_old_database(void) {
   sqlite3_close(db);
 }
 
+/* the results on the MPI wire: written and read back bit for bit; a message cut short refused */
+typedef struct buf {
+  unsigned char b[4096];
+  size_t n;
+} buf;
+
+static void put_buf(void *ctx, const void *v, size_t n) {
+  buf *b = ctx;
+  CHECK(b->n + n <= sizeof b->b);
+  if (b->n + n > sizeof b->b) return;
+  memcpy(b->b + b->n, v, n);
+  b->n += n;
+}
+
+static void check_wire(void) {
+  dcsim_sweep_point p, q;
+  point(&p, 5, 1);
+  p.reason = "energy unknown";
+  snprintf(p.cost_missing, sizeof p.cost_missing, "a100");
+  buf b = { .n = 0 };
+  dcsim__sweep_fields_wire_put(&p, put_buf, &b);
+  memset(&q, 0, sizeof q);
+  size_t at = 0;
+  CHECK_INT(dcsim__sweep_fields_wire_get(&q, b.b, b.n, &at), 0);
+  CHECK_INT((int)at, (int)b.n);
+  CHECK_INT(q.feasible, 1);
+  CHECK_ABS(q.time_s, 12.5, 0);
+  CHECK_ABS(q.energy_j, 3000.25, 0);
+  CHECK_INT(q.time_prov, 2);
+  CHECK_ABS(q.cost_usd, 0.75, 0);
+  CHECK_STR(q.cost_missing, "a100");
+  CHECK_ABS(q.time_cover, 1.5, 0);
+  CHECK_STR(q.reason, "energy unknown");
+  CHECK_STR(q.cpu, ""); /* not a result: not sent */
+  CHECK_STR(q.threading, "");
+  /* restored into a point of the sweep: the results only */
+  dcsim_sweep_point r;
+  memset(&r, 0, sizeof r);
+  snprintf(r.cpu, sizeof r.cpu, "kept");
+  CHECK_INT(dcsim__sweep_fields_copy_results(&r, &q), 0);
+  CHECK_INT(r.done, 1);
+  CHECK_STR(r.cpu, "kept");
+  CHECK_STR(r.reason, "energy unknown");
+  CHECK_ABS(r.time_s, 12.5, 0);
+  free(r.reason);
+  free(q.reason);
+  /* every length short of the whole message is refused */
+  for (size_t n = 0; n < b.n; n++) {
+    memset(&q, 0, sizeof q);
+    at = 0;
+    if (dcsim__sweep_fields_wire_get(&q, b.b, n, &at) != DCSIM_EINTERNAL) {
+      CHECK_INT((int)n, -1);
+      break;
+    }
+    free(q.reason);
+  }
+  /* a provenance out of range is refused */
+  memset(&q, 0, sizeof q);
+  p.time_prov = 9;
+  b.n = 0;
+  dcsim__sweep_fields_wire_put(&p, put_buf, &b);
+  at = 0;
+  CHECK_INT(dcsim__sweep_fields_wire_get(&q, b.b, b.n, &at), DCSIM_EINTERNAL);
+  free(q.reason);
+}
+
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
   check_schema();
   check_lists();
   check_round_trip();
   check_old_database();
+  check_wire();
   CHECK_DONE();
 }

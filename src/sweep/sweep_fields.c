@@ -3,6 +3,7 @@
 #include "sweep/sweep_fields.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,7 @@
 #include "util/db.h"
 #include "util/dbschema_sweep.h"
 
-#define FIELD(name, member, kind, sql, constraint, unit, nulls, merge, since, added)          \
+#define FIELD(name, member, kind, sql, constraint, unit, nulls, merge, result, since, added) \
   { #name,                                                                                   \
     offsetof(dcsim_sweep_point, member),                                                     \
     sizeof(((dcsim_sweep_point *)0)->member),                                                \
@@ -23,64 +24,45 @@
     unit,                                                                                    \
     DCSIM__SPN_##nulls,                                                                      \
     merge,                                                                                   \
+    result,                                                                                  \
     since,                                                                                   \
     added },
 const dcsim__sweep_field dcsim__sweep_fields[] = { DCSIM_SWEEP_POINT_FIELDS(FIELD) };
 const size_t dcsim__n_sweep_fields = sizeof dcsim__sweep_fields / sizeof *dcsim__sweep_fields;
 
-/* appends s to buf at *len; -1 when it does not fit */
-static int append(char *buf, size_t size, size_t *len, const char *s) {
-  size_t n = strlen(s);
-  if (*len + n >= size) return -1;
-  memcpy(buf + *len, s, n + 1);
-  *len += n;
-  return 0;
-}
-
-static int too_long(void) { return DCSIM_ERANGE; }
-
-int dcsim__sweep_fields_list(char *buf, size_t size, const char *prefix, int merge_only,
-                             sqlite3 *db, const char *schema) {
-  size_t len = 0;
+int dcsim__sweep_fields_list(dcsim_str *b, const char *prefix, int merge_only, sqlite3 *db,
+                             const char *schema) {
   int first = 1;
-  if (size) buf[0] = '\0';
   for (size_t i = 0; i < dcsim__n_sweep_fields; i++) {
     const dcsim__sweep_field *f = &dcsim__sweep_fields[i];
     if (merge_only && !f->merge) continue;
     int present = !db || dcsim__db_has_column(db, schema, "sweep_points", f->name);
-    if ((!first && append(buf, size, &len, ", ")) ||
-        (!present && append(buf, size, &len, "NULL AS ")) ||
-        (present && append(buf, size, &len, prefix)) || append(buf, size, &len, f->name))
-      return too_long();
+    dcsim_str_addf(b, "%s%s%s", first ? "" : ", ", present ? prefix : "NULL AS ", f->name);
     first = 0;
   }
-  return 0;
+  return b->oom ? -1 : 0;
 }
 
-int dcsim__sweep_fields_defs(char *buf, size_t size) {
-  size_t len = 0;
-  if (size) buf[0] = '\0';
-  for (size_t i = 0; i < dcsim__n_sweep_fields; i++) {
-    const dcsim__sweep_field *f = &dcsim__sweep_fields[i];
-    if ((i && append(buf, size, &len, ", ")) || append(buf, size, &len, f->name) ||
-        append(buf, size, &len, " ") || append(buf, size, &len, f->sql))
-      return too_long();
-  }
-  return 0;
+int dcsim__sweep_fields_defs(dcsim_str *b) {
+  for (size_t i = 0; i < dcsim__n_sweep_fields; i++)
+    dcsim_str_addf(b, "%s%s %s", i ? ", " : "", dcsim__sweep_fields[i].name,
+                   dcsim__sweep_fields[i].sql);
+  return b->oom ? -1 : 0;
 }
 
-int dcsim__sweep_fields_params(char *buf, size_t size, int first) {
-  size_t len = 0;
-  if (size) buf[0] = '\0';
-  for (size_t i = 0; i < dcsim__n_sweep_fields; i++) {
-    char p[24];
-    snprintf(p, sizeof p, "%s?%d", i ? ", " : "", first + (int)i);
-    if (append(buf, size, &len, p)) return too_long();
-  }
-  return 0;
+int dcsim__sweep_fields_params(dcsim_str *b, int first) {
+  for (size_t i = 0; i < dcsim__n_sweep_fields; i++)
+    dcsim_str_addf(b, "%s?%d", i ? ", " : "", first + (int)i);
+  return b->oom ? -1 : 0;
 }
 
-#define MEMBER(p, f, type) ((type *)(void *)((char *)(p) + (f)->offset))
+const char *dcsim__sweep_fields_merged(size_t k) {
+  for (size_t i = 0; i < dcsim__n_sweep_fields; i++)
+    if (dcsim__sweep_fields[i].merge && k-- == 0) return dcsim__sweep_fields[i].name;
+  return NULL;
+}
+
+#define MEMBER(p, f, type)  ((type *)(void *)((char *)(p) + (f)->offset))
 #define CMEMBER(p, f, type) ((const type *)(const void *)((const char *)(p) + (f)->offset))
 
 /* 1 when the field of p is stored as a value, 0 when NULL (its rule) */
@@ -88,13 +70,8 @@ static int stored(const dcsim__sweep_field *f, const dcsim_sweep_point *p) {
   switch (f->nulls) {
     case DCSIM__SPN_ALWAYS: return 1;
     case DCSIM__SPN_ZERO: return *CMEMBER(p, f, unsigned) != 0;
-    case DCSIM__SPN_EMPTY: /* a char array; the cost note is made from the point */
-      if (f->kind == DCSIM__SPF_COST_NOTE) {
-        char note[256];
-        dcsim_sweep_cost_note(p, note, sizeof note);
-        return note[0] != '\0';
-      }
-      return CMEMBER(p, f, char)[0] != '\0';
+    case DCSIM__SPN_EMPTY: /* a char array (the cost note: bound NULL when empty, below) */
+      return f->kind == DCSIM__SPF_COST_NOTE || CMEMBER(p, f, char)[0] != '\0';
     case DCSIM__SPN_REASON: return !p->feasible || p->reason;
     case DCSIM__SPN_FEASIBLE: return p->feasible;
     case DCSIM__SPN_FINITE: return p->feasible && isfinite(*CMEMBER(p, f, double));
@@ -126,10 +103,13 @@ void dcsim__sweep_fields_bind(sqlite3_stmt *st, int first, const dcsim_sweep_poi
         sqlite3_bind_text(st, k, dcsim_prov_name((dcsim_prov_kind)*CMEMBER(p, f, unsigned char)),
                           -1, SQLITE_STATIC);
         break;
-      case DCSIM__SPF_COST_NOTE: {
+      case DCSIM__SPF_COST_NOTE: { /* made from the point; NULL when empty */
         char note[256];
         dcsim_sweep_cost_note(p, note, sizeof note);
-        sqlite3_bind_text(st, k, note, -1, SQLITE_TRANSIENT);
+        if (note[0])
+          sqlite3_bind_text(st, k, note, -1, SQLITE_TRANSIENT);
+        else
+          sqlite3_bind_null(st, k);
         break;
       }
     }
@@ -173,8 +153,8 @@ int dcsim__sweep_fields_read(sqlite3_stmt *st, int first, dcsim_sweep_point *p) 
           rc = DCSIM_ENOMEM;
         break;
       case DCSIM__SPF_REAL: /* NULL: NaN (unknown), or 0 for the time cover (no cover) */
-        *MEMBER(p, f, double) = null ? (f->nulls == DCSIM__SPN_COVER ? 0 : NAN)
-                                     : sqlite3_column_double(st, k);
+        *MEMBER(p, f, double) =
+            null ? (f->nulls == DCSIM__SPN_COVER ? 0 : NAN) : sqlite3_column_double(st, k);
         break;
       case DCSIM__SPF_PROV: {
         dcsim_prov_kind kind = DCSIM_PROV_TABLE;
@@ -183,12 +163,80 @@ int dcsim__sweep_fields_read(sqlite3_stmt *st, int first, dcsim_sweep_point *p) 
         break;
       }
       case DCSIM__SPF_COST_NOTE: { /* "no price for NAME (...)": NAME; else "" */
-        char *out = MEMBER(p, f, char), name[64] = "";
-        if (text && sscanf(text, "no price for %63s", name) != 1) name[0] = '\0';
-        snprintf(out, f->size, "%s", name);
+        static const char lead[] = "no price for ";
+        const char *name =
+            text && strncmp(text, lead, sizeof lead - 1) == 0 ? text + sizeof lead - 1 : "";
+        size_t len = strcspn(name, " \t\n");
+        if (len >= f->size) len = f->size - 1; /* as the 63 bytes of the "%63s" before */
+        memcpy(MEMBER(p, f, char), name, len);
+        MEMBER(p, f, char)[len] = '\0';
         break;
       }
     }
   }
   return rc;
+}
+
+void dcsim__sweep_fields_wire_put(const dcsim_sweep_point *p,
+                                  void (*put)(void *ctx, const void *v, size_t n), void *ctx) {
+  for (size_t i = 0; i < dcsim__n_sweep_fields; i++) {
+    const dcsim__sweep_field *f = &dcsim__sweep_fields[i];
+    if (!f->result) continue;
+    if (f->kind == DCSIM__SPF_REASON) {
+      uint32_t len = p->reason ? (uint32_t)strlen(p->reason) + 1 : 0;
+      put(ctx, &len, sizeof len);
+      if (len > 1) put(ctx, p->reason, len - 1);
+    } else {
+      put(ctx, CMEMBER(p, f, char), f->size);
+    }
+  }
+}
+
+int dcsim__sweep_fields_wire_get(dcsim_sweep_point *p, const unsigned char *buf, size_t n,
+                                 size_t *at) {
+  for (size_t i = 0; i < dcsim__n_sweep_fields; i++) {
+    const dcsim__sweep_field *f = &dcsim__sweep_fields[i];
+    if (!f->result) continue;
+    if (f->kind == DCSIM__SPF_REASON) {
+      uint32_t len;
+      if (n - *at < sizeof len) return DCSIM_EINTERNAL;
+      memcpy(&len, buf + *at, sizeof len);
+      *at += sizeof len;
+      if (!len) continue;
+      if (n - *at < (size_t)len - 1) return DCSIM_EINTERNAL;
+      char *r = malloc(len);
+      if (!r) return DCSIM_ENOMEM;
+      memcpy(r, buf + *at, len - 1);
+      r[len - 1] = '\0';
+      *at += len - 1;
+      free(p->reason);
+      p->reason = r;
+      continue;
+    }
+    if (n - *at < f->size) return DCSIM_EINTERNAL;
+    memcpy(MEMBER(p, f, char), buf + *at, f->size);
+    *at += f->size;
+    if (f->kind == DCSIM__SPF_TEXT || f->kind == DCSIM__SPF_COST_NOTE)
+      MEMBER(p, f, char)[f->size - 1] = '\0';
+    if (f->kind == DCSIM__SPF_PROV && *MEMBER(p, f, unsigned char) >= DCSIM_PROV_N)
+      return DCSIM_EINTERNAL;
+  }
+  return 0;
+}
+
+int dcsim__sweep_fields_copy_results(dcsim_sweep_point *dst, const dcsim_sweep_point *src) {
+  for (size_t i = 0; i < dcsim__n_sweep_fields; i++) {
+    const dcsim__sweep_field *f = &dcsim__sweep_fields[i];
+    if (!f->result) continue;
+    if (f->kind == DCSIM__SPF_REASON) {
+      char *r = NULL;
+      if (src->reason && !(r = dcsim_strdup(src->reason))) return DCSIM_ENOMEM;
+      free(dst->reason);
+      dst->reason = r;
+    } else {
+      memcpy(MEMBER(dst, f, char), CMEMBER(src, f, char), f->size);
+    }
+  }
+  dst->done = 1;
+  return 0;
 }

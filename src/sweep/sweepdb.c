@@ -13,13 +13,24 @@
 #include "dcsim/provenance.h"
 #include "dcsim/repro.h"
 #include "dcsim/strutil.h"
+#include "sweep/internal.h"
 #include "sweep/sweep_fields.h"
 #include "util/db.h"
 #include "util/fileio.h"
 
 /* A point's columns are those of its field table (util/dbschema_sweep.h): every column list,
  * placeholder list and bind below is made from it (sweep/sweep_fields.h). */
-enum { COLS_SIZE = 2048, SQL_SIZE = 8192 };
+
+/* "SELECT <the point's columns> FROM sweep_points WHERE sweep_id = ? ORDER BY idx", a column that
+ * db lacks read as NULL (a malloc'd text; NULL when out of memory) */
+static char *select_points(sqlite3 *db) {
+  dcsim_str q = DCSIM_STR_INIT;
+  dcsim_str_add(&q, "SELECT ");
+  dcsim__sweep_fields_list(&q, "", 0, db, NULL);
+  dcsim_str_add(&q, " FROM sweep_points WHERE sweep_id = ? ORDER BY idx");
+  if (q.oom) dcsim_str_release(&q);
+  return dcsim_str_take(&q);
+}
 
 struct dcsim_sweepdb {
   sqlite3 *db;
@@ -45,12 +56,13 @@ int dcsim_sweepdb_open(const char *path, dcsim_sweepdb_t **out, dcsim_error *err
     return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   }
   int rc = 0;
-  char cols[COLS_SIZE], params[COLS_SIZE], sql[SQL_SIZE];
-  if (dcsim__sweep_fields_list(cols, sizeof cols, "", 0, NULL, NULL) ||
-      dcsim__sweep_fields_params(params, sizeof params, 2) ||
-      snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO sweep_points(sweep_id, %s) VALUES(?1, %s)",
-               cols, params) >= (int)sizeof sql) {
-    rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "the sweep point's columns do not fit");
+  dcsim_str ins = DCSIM_STR_INIT; /* the INSERT of a point: its columns named, ?2... bound */
+  dcsim_str_add(&ins, "INSERT OR IGNORE INTO sweep_points(sweep_id, ");
+  dcsim__sweep_fields_list(&ins, "", 0, NULL, NULL);
+  dcsim_str_add(&ins, ") VALUES(?1, ");
+  dcsim__sweep_fields_params(&ins, 2);
+  if (dcsim_str_add(&ins, ")")) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
   if (access(path, F_OK) == 0 && dcsim__db_read_only_location(path)) {
@@ -58,15 +70,18 @@ int dcsim_sweepdb_open(const char *path, dcsim_sweepdb_t **out, dcsim_error *err
     if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_READONLY | DCSIM_DB_OWNED, &d->db, err)))
       goto out;
     *out = d;
+    dcsim_str_release(&ins);
     return 0;
   }
   if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_WAL | DCSIM_DB_OWNED, &d->db, err)) ||
       (rc = dcsim__db_migrate(d->db, path, &dcsim__db_sweeps_schema, err)) ||
-      (rc = dcsim__db_prepare(d->db, path, sql, &d->ins, "cannot prepare statements", err)))
+      (rc = dcsim__db_prepare(d->db, path, dcsim_str_cstr(&ins), &d->ins,
+                              "cannot prepare statements", err)))
     goto out;
   *out = d;
   d = NULL;
 out:
+  dcsim_str_release(&ins);
   dcsim_sweepdb_close(d);
   return rc;
 }
@@ -122,15 +137,11 @@ find:
   sqlite3_finalize(st);
   st = NULL;
   /* a read-only database may be older (not migrated): a column it lacks is read as NULL */
-  char cols[COLS_SIZE], sql[SQL_SIZE];
-  if (dcsim__sweep_fields_list(cols, sizeof cols, "", 0, d->db, NULL) ||
-      snprintf(sql, sizeof sql, "SELECT %s FROM sweep_points WHERE sweep_id = ? ORDER BY idx",
-               cols) >= (int)sizeof sql) {
-    rc = DCSIM_ERR(err, DCSIM_ERANGE, d->path, 0, "the sweep point's columns do not fit");
-    goto out;
-  }
-  if ((rc = dcsim__db_prepare(d->db, d->path, sql, &st, "cannot read the sweep's points", err)))
-    return rc;
+  char *sql = select_points(d->db);
+  rc = sql ? dcsim__db_prepare(d->db, d->path, sql, &st, "cannot read the sweep's points", err)
+           : DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+  free(sql);
+  if (rc) return rc;
   sqlite3_bind_int64(st, 1, d->sweep_id);
   int s;
   while ((s = sqlite3_step(st)) == SQLITE_ROW) {
@@ -143,12 +154,9 @@ find:
     dcsim_sweep_point p = { 0 };
     rc = dcsim__sweep_fields_read(st, 0, &p)
              ? DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory")
-             : dcsim_sweep_restore(sw, (size_t)idx, p.feasible, p.time_s, p.energy_j, p.time_prov,
-                                   p.energy_prov, p.reason, err);
+             : dcsim__sweep_restore_point(sw, (size_t)idx, &p, err);
     free(p.reason);
     if (rc) goto out;
-    dcsim_sweep_restore_cost(sw, (size_t)idx, p.cost_usd, p.cost_missing);
-    dcsim_sweep_restore_cover(sw, (size_t)idx, p.time_cover); /* NULL: 0 */
     n_rest++;
   }
   if (s != SQLITE_DONE) {
@@ -255,14 +263,11 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
     goto out;
   }
   /* read, not migrated: a column an older database lacks is read as NULL */
-  char cols[COLS_SIZE], sql[SQL_SIZE];
-  if (dcsim__sweep_fields_list(cols, sizeof cols, "", 0, db, NULL) ||
-      snprintf(sql, sizeof sql, "SELECT %s FROM sweep_points WHERE sweep_id = ? ORDER BY idx",
-               cols) >= (int)sizeof sql) {
-    rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "the sweep point's columns do not fit");
-    goto out;
-  }
-  if ((rc = dcsim__db_prepare(db, path, sql, &st, "cannot read the sweep's points", err))) goto out;
+  char *sql = select_points(db);
+  rc = sql ? dcsim__db_prepare(db, path, sql, &st, "cannot read the sweep's points", err)
+           : DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  free(sql);
+  if (rc) goto out;
   sqlite3_bind_int64(st, 1, sweep_id);
   int s;
   while ((s = sqlite3_step(st)) == SQLITE_ROW) {
@@ -475,31 +480,27 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
   st = NULL;
   /* a point merged already must come back with the same bytes in every column the field table
    * marks (util/dbschema_sweep.h); b: the input's points, a column an older input lacks as NULL */
-  const char *names[64];
+  dcsim_str q = DCSIM_STR_INIT;
   size_t nc = 0;
-  char mcols[COLS_SIZE], bcols[COLS_SIZE], srccols[COLS_SIZE], same[SQL_SIZE / 2], sql[SQL_SIZE];
-  size_t len = 0;
-  same[0] = '\0';
-  for (size_t i = 0; i < dcsim__n_sweep_fields && nc < 64; i++) {
-    const char *c = dcsim__sweep_fields[i].name;
-    if (!dcsim__sweep_fields[i].merge) continue;
-    int m = snprintf(same + len, sizeof same - len, "%sm.%s IS b.%s", nc ? " AND " : "", c, c);
-    if (m < 0 || (size_t)m >= sizeof same - len) break;
-    len += (size_t)m;
-    names[nc++] = c;
+  dcsim_str_add(&q, "SELECT b.idx, m.src, ");
+  dcsim__sweep_fields_list(&q, "m.", 1, NULL, NULL);
+  dcsim_str_add(&q, ", ");
+  dcsim__sweep_fields_list(&q, "b.", 1, NULL, NULL);
+  dcsim_str_add(&q, " FROM (SELECT sweep_id, ");
+  dcsim__sweep_fields_list(&q, "", 0, db, "src");
+  dcsim_str_add(&q,
+                " FROM src.sweep_points) b JOIN temp.m m ON m.idx = b.idx"
+                " WHERE b.sweep_id = ?1 AND NOT (");
+  for (const char *c; (c = dcsim__sweep_fields_merged(nc)); nc++)
+    dcsim_str_addf(&q, "%sm.%s IS b.%s", nc ? " AND " : "", c, c);
+  dcsim_str_add(&q, ") ORDER BY b.idx LIMIT 1");
+  if (q.oom) {
+    dcsim_str_release(&q);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, in->path, 0, "out of memory");
   }
-  if (dcsim__sweep_fields_list(mcols, sizeof mcols, "m.", 1, NULL, NULL) ||
-      dcsim__sweep_fields_list(bcols, sizeof bcols, "b.", 1, NULL, NULL) ||
-      dcsim__sweep_fields_list(srccols, sizeof srccols, "", 0, db, "src") ||
-      snprintf(sql, sizeof sql,
-               "SELECT b.idx, m.src, %s, %s FROM (SELECT sweep_id, %s FROM src.sweep_points) b"
-               " JOIN temp.m m ON m.idx = b.idx WHERE b.sweep_id = ?1 AND NOT (%s)"
-               " ORDER BY b.idx LIMIT 1",
-               mcols, bcols, srccols, same) >= (int)sizeof sql) {
-    rc = DCSIM_ERR(err, DCSIM_ERANGE, in->path, 0, "the sweep point's columns do not fit");
-    goto out;
-  }
-  if (dcsim__db_try_prepare(db, sql, &st) != 0) {
+  int bad = dcsim__db_try_prepare(db, dcsim_str_cstr(&q), &st);
+  dcsim_str_release(&q);
+  if (bad) {
     rc = dcsim__db_fail(db, in->path, "cannot compare the sweep's points", err);
     goto out;
   }
@@ -526,7 +527,8 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
                    "point %lld differs from the one in %s (%s: %s here, %s there): were they run "
                    "by different dcsim"
                    " builds or on different kinds of CPU?",
-                   (long long)sqlite3_column_int64(st, 0), ins[src].path, names[c], here, there);
+                   (long long)sqlite3_column_int64(st, 0), ins[src].path,
+                   dcsim__sweep_fields_merged((size_t)c), here, there);
     goto out;
   }
   if (s != SQLITE_DONE) {
@@ -535,16 +537,19 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
   }
   sqlite3_finalize(st);
   st = NULL;
-  char cols[COLS_SIZE];
-  if (dcsim__sweep_fields_list(cols, sizeof cols, "", 0, NULL, NULL) ||
-      snprintf(sql, sizeof sql,
-               "INSERT OR IGNORE INTO temp.m(%s, src) SELECT %s, ?2 FROM src.sweep_points"
-               " WHERE sweep_id = ?1",
-               cols, srccols) >= (int)sizeof sql) {
-    rc = DCSIM_ERR(err, DCSIM_ERANGE, in->path, 0, "the sweep point's columns do not fit");
+  dcsim_str_add(&q, "INSERT OR IGNORE INTO temp.m(");
+  dcsim__sweep_fields_list(&q, "", 0, NULL, NULL);
+  dcsim_str_add(&q, ", src) SELECT ");
+  dcsim__sweep_fields_list(&q, "", 0, db, "src");
+  dcsim_str_add(&q, ", ?2 FROM src.sweep_points WHERE sweep_id = ?1");
+  if (q.oom) {
+    dcsim_str_release(&q);
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, in->path, 0, "out of memory");
     goto out;
   }
-  if (dcsim__db_try_prepare(db, sql, &st) != 0) {
+  bad = dcsim__db_try_prepare(db, dcsim_str_cstr(&q), &st);
+  dcsim_str_release(&q);
+  if (bad) {
     rc = dcsim__db_fail(db, in->path, "cannot read the sweep's points", err);
     goto out;
   }
@@ -614,12 +619,14 @@ static int create_merge_db(const char *out, char **tmp, sqlite3 **db, dcsim_erro
       (rc = dcsim__db_exec(*db, out, dcsim__db_sweeps_schema.create_sql, err)))
     return rc;
   /* the points' columns (idx, an INTEGER, is the key) and the input each came from */
-  char defs[COLS_SIZE], sql[SQL_SIZE];
-  if (dcsim__sweep_fields_defs(defs, sizeof defs) ||
-      snprintf(sql, sizeof sql, "CREATE TEMP TABLE m(%s, src INTEGER, PRIMARY KEY(idx))", defs) >=
-          (int)sizeof sql)
-    return DCSIM_ERR(err, DCSIM_ERANGE, out, 0, "the sweep point's columns do not fit");
-  return dcsim__db_exec(*db, out, sql, err);
+  dcsim_str q = DCSIM_STR_INIT;
+  dcsim_str_add(&q, "CREATE TEMP TABLE m(");
+  dcsim__sweep_fields_defs(&q);
+  rc = dcsim_str_add(&q, ", src INTEGER, PRIMARY KEY(idx))")
+           ? DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory")
+           : dcsim__db_exec(*db, out, dcsim_str_cstr(&q), err);
+  dcsim_str_release(&q);
+  return rc;
 }
 
 /* which sweeps each input holds */
@@ -718,15 +725,16 @@ static int store_merged(sqlite3 *db, const char *out, const stored_sweep *ref, c
   if ((rc = dcsim__db_step_done(db, out, st, "cannot record the sweep", err))) goto out;
   sqlite3_finalize(st);
   st = NULL;
-  char cols[COLS_SIZE], sql[SQL_SIZE];
-  if (dcsim__sweep_fields_list(cols, sizeof cols, "", 0, NULL, NULL) ||
-      snprintf(sql, sizeof sql,
-               "INSERT INTO main.sweep_points(sweep_id, %s) SELECT ?1, %s FROM temp.m ORDER BY idx",
-               cols, cols) >= (int)sizeof sql) {
-    rc = DCSIM_ERR(err, DCSIM_ERANGE, out, 0, "the sweep point's columns do not fit");
-    goto out;
-  }
-  if ((rc = dcsim__db_prepare(db, out, sql, &st, "cannot store the points", err))) goto out;
+  dcsim_str q = DCSIM_STR_INIT;
+  dcsim_str_add(&q, "INSERT INTO main.sweep_points(sweep_id, ");
+  dcsim__sweep_fields_list(&q, "", 0, NULL, NULL);
+  dcsim_str_add(&q, ") SELECT ?1, ");
+  dcsim__sweep_fields_list(&q, "", 0, NULL, NULL);
+  dcsim_str_add(&q, " FROM temp.m ORDER BY idx");
+  rc = q.oom ? DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory")
+             : dcsim__db_prepare(db, out, dcsim_str_cstr(&q), &st, "cannot store the points", err);
+  dcsim_str_release(&q);
+  if (rc) goto out;
   sqlite3_bind_int64(st, 1, sqlite3_last_insert_rowid(db));
   if ((rc = dcsim__db_step_done(db, out, st, "cannot store the points", err))) goto out;
   rc = dcsim__db_commit(db, out, err);

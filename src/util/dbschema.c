@@ -65,9 +65,11 @@ const dcsim__db_schema dcsim__db_results_schema = { results_sql, results_added,
 /* doc/sweep.md. The CREATE statement has every column; an older database gains the added ones
  * (NULL in its old rows; old sweeps never resume into new ones: the definition's format version
  * differs). The columns of sweep_points are its field table's (util/dbschema_sweep.h). */
-#define SWEEP_COLUMN_DEF(name, member, kind, sql, constraint, unit, nulls, merge, since, added) \
+#define SWEEP_COLUMN_DEF(name, member, kind, sql, constraint, unit, nulls, merge, result, since, \
+                         added)                                                                  \
   " " #name " " sql constraint ","
-#define SWEEP_COLUMN(name, member, kind, sql, constraint, unit, nulls, merge, since, added) \
+#define SWEEP_COLUMN(name, member, kind, sql, constraint, unit, nulls, merge, result, since, \
+                     added)                                                                  \
   { "sweep_points", #name, sql, added },
 static const char sweeps_sql[] =
     "CREATE TABLE IF NOT EXISTS sweeps(id INTEGER PRIMARY KEY, def_sha256 TEXT NOT NULL UNIQUE,"
