@@ -28,7 +28,10 @@ static char *select_points(sqlite3 *db) {
   dcsim_str_add(&q, "SELECT ");
   dcsim__sweep_fields_list(&q, "", 0, db, NULL);
   dcsim_str_add(&q, " FROM sweep_points WHERE sweep_id = ? ORDER BY idx");
-  if (q.oom) dcsim_str_release(&q);
+  if (q.oom) {
+    dcsim_str_release(&q);
+    return NULL;
+  }
   return dcsim_str_take(&q);
 }
 
