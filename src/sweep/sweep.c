@@ -22,6 +22,7 @@
 #include "dcsim/sched.h"
 #include "dcsim/strutil.h"
 #include "sweep/internal.h"
+#include "sweep/sweep_fields.h"
 #include "util/sha256.h"
 
 /* Which profiles of the lists a point uses (its sizes and frequency are in the point itself:
@@ -701,6 +702,16 @@ int dcsim_sweep_restore(dcsim_sweep_t *sw, size_t index, int feasible, double ti
 
 void dcsim_sweep_restore_cover(dcsim_sweep_t *sw, size_t index, double time_cover) {
   if (index < sw->n_points) sw->points[index].time_cover = time_cover;
+}
+
+int dcsim__sweep_restore_point(dcsim_sweep_t *sw, size_t index, const dcsim_sweep_point *r,
+                               dcsim_error *err) {
+  if (index >= sw->n_points)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "point %zu of a sweep of %zu points", index,
+                     sw->n_points);
+  if (dcsim__sweep_fields_copy_results(&sw->points[index], r))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  return 0;
 }
 
 void dcsim_sweep_restore_cost(dcsim_sweep_t *sw, size_t index, double cost_usd,
