@@ -245,7 +245,7 @@ static void sweep_notes(const dcsim_args *a, const dcsim_sweep_t *sw, const unsi
   for (size_t i = 0; i < n_nodes; i++)
     if (nodes[i] > most) most = nodes[i];
   for (size_t g = 0; g < s->n_groups && most; g++)
-    if (!s->groups[g].gpu && s->groups[g].g->count < most)
+    if (dcsim_scenario_cpu_group_used(s, g) && s->groups[g].g->count < most)
       fprintf(stderr,
               "dcsim: note: --nodes up to %u: the points size CPU group '%s' (%u %s in %s) to "
               "their node count; dcsim run uses the platform as written\n",
