@@ -91,8 +91,21 @@ void dcsim_sweep_bands_mark(dcsim_sweep_point *pts, size_t n, const dcsim_bands_
   }
 }
 
-int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, int unnamed_transferred,
-                                   unsigned obj, dcsim_error *err) {
+int dcsim_sweep_bands_mark_run(dcsim_sweep_t *sw, dcsim_error *err) {
+  size_t n = dcsim_sweep_n_points(sw);
+  unsigned char *tr = calloc(n ? n : 1, 1);
+  if (!tr) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  for (size_t i = 0; i < n; i++) tr[i] = (unsigned char)dcsim_sweep_point_transferred(sw, i);
+  dcsim_bands_t *b = NULL;
+  int rc = dcsim_bands_load_default(&b, err);
+  if (!rc) dcsim_sweep_bands_mark(dcsim_sweep_points(sw), n, b, tr, dcsim_sweep_objectives(sw));
+  dcsim_bands_free(b);
+  free(tr);
+  return rc;
+}
+
+int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, unsigned obj,
+                                   dcsim_error *err) {
   dcsim_bands_t *b = NULL;
   int rc = dcsim_bands_load_default(&b, err);
   if (rc) return rc;
@@ -111,7 +124,7 @@ int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, int unnamed
   for (size_t i = 0; i < n && !rc; i++) {
     if (!(pts[i].done && pts[i].feasible)) continue;
     if (!pts[i].cpu[0]) {
-      tr[i] = (unsigned char)(unnamed_transferred != 0);
+      tr[i] = 1; /* the platform it ran on is not known here */
       continue;
     }
     size_t k = 0;
