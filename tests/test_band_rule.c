@@ -11,6 +11,7 @@
 #include "check.h"
 #include "dcsim/lib.h"
 #include "dcsim/scenario.h"
+#include "dcsim/sweep.h"
 
 /* [part][class] -> {low, high}; every number distinct */
 static const double BAND[3][4][2] = {
@@ -164,9 +165,28 @@ static void test_scenario(void) {
   dcsim_scenario_free(s);
 }
 
+/* a sweep's point takes the class of the profile it ran on, also one given by a path that the
+ * catalogue does not hold (a recorded bench profile with its own tables), never a name looked up */
+static void test_sweep_point(void) {
+  static const char *const cpus[] = { "tests/data/bench/recorded/intel-r-xeon-r-processor.xml",
+                                      "epyc-9654", "xeon-e5-2697v3" };
+  dcsim_sweep_def d = { .input = "workflows/bifft.xml", .n_cpus = 3, .cpus = cpus };
+  dcsim_sweep_t *sw = NULL;
+  dcsim_error e;
+  CHECK(dcsim_sweep_new(&d, &sw, &e) == 0);
+  if (!sw) return;
+  CHECK(dcsim_sweep_n_points(sw) == 3);
+  for (size_t i = 0; i < dcsim_sweep_n_points(sw); i++) {
+    const dcsim_sweep_point *p = &dcsim_sweep_points(sw)[i];
+    CHECK(dcsim_sweep_point_transferred(sw, i) == (strcmp(p->cpu, "epyc-9654") == 0));
+  }
+  dcsim_sweep_free(sw);
+}
+
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
   test_scenario();
+  test_sweep_point();
   dcsim_bands_t *b = load_bands();
   CHECK(b != NULL);
   if (b) {
