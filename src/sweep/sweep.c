@@ -10,6 +10,7 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include "dcsim/bands.h"
 #include "dcsim/budget.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cost.h"
@@ -21,6 +22,7 @@
 #include "dcsim/scenario.h"
 #include "dcsim/sched.h"
 #include "dcsim/strutil.h"
+#include "dcsim/sweep_bands.h"
 #include "sweep/internal.h"
 #include "sweep/sweep_fields.h"
 #include "util/sha256.h"
@@ -583,6 +585,12 @@ static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_
 }
 
 const dcsim_scenario *dcsim_sweep_base(const dcsim_sweep_t *sw) { return sw->base; }
+
+int dcsim_sweep_point_transferred(const dcsim_sweep_t *sw, size_t i) {
+  if (sw->n_cpus) return dcsim_bands_cpu_transferred(sw->cpus[sw->keys[i].c]);
+  if (sw->own_cpu_profile) return dcsim_bands_cpu_transferred(sw->own_cpu_profile);
+  return dcsim_sweep_scenario_transferred(sw->base);
+}
 
 int dcsim_sweep_repro(const dcsim_sweep_t *sw, dcsim_repro *r, dcsim_error *err) {
   snprintf(r->sweep_sha256, sizeof r->sweep_sha256, "%s", sw->hash);
