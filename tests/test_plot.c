@@ -127,10 +127,7 @@ int main(void) {
     pts p = { dcsim_sweep_points(sw), dcsim_sweep_n_points(sw) };
     both("pareto", draw_pareto, &p);
     /* with every point's uncertainty band drawn (dcsim/sweep_bands.h) */
-    CHECK_INT(dcsim_sweep_bands_mark_default(p.p, p.n,
-                                             dcsim_sweep_scenario_transferred(dcsim_sweep_base(sw)),
-                                             DCSIM_OBJ_DEFAULT, &err),
-              0);
+    CHECK_INT(dcsim_sweep_bands_mark_run(sw, &err), 0);
     both("pareto-bands", draw_pareto, &p);
     both("heatmap", draw_heat, &p); /* 2 panels over 4 node counts x 1 core count */
     /* more panels than a heat map draws: refused with the filters to use */

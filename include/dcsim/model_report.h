@@ -41,7 +41,7 @@ typedef struct dcsim_node_scan {
   char fs[32];                       /* the frequency */
   double overlap;                    /* the communication overlap used */
   dcsim_prov time_prov, energy_prov; /* the weakest over the node counts */
-  double band_t[2], band_e[2];       /* their bands as factors of a time, an energy (bands.h) */
+  dcsim_model_bands band[64];        /* each node count's bands (dcsim_band_rule) */
 } dcsim_node_scan;
 
 /* The model at each node count of the scan (rq->nodes is changed), then the scan's bands. */

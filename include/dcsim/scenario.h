@@ -29,6 +29,10 @@ void dcsim_scenario_free(dcsim_scenario *s);
 int dcsim_scenario_task_group(const dcsim_scenario *s, const dcsim_workflow *wf,
                               const dcsim_task_template *t, int gpu, uint32_t *group,
                               dcsim_error *err);
+/* Whether a task that may run on a CPU (its template's device not GPU) runs in group g by
+ * dcsim_scenario_task_group: the groups a sweep point sizes to its node count and whose CPUs the
+ * sweep's points without a CPU of their own run on (dcsim_sweep_scenario_transferred). */
+int dcsim_scenario_cpu_group_used(const dcsim_scenario *s, size_t g);
 
 /* ---- one set of inputs, many variants (dcsim sweep, doc/sweep.md) ----
  *
@@ -62,6 +66,11 @@ void dcsim_scenario_provenance(const dcsim_scenario *s, dcsim_prov *time, dcsim_
  * law continued; under the same plan no task stretches by more than this factor, so neither does
  * the makespan. */
 double dcsim_scenario_time_cover(const dcsim_scenario *s);
+/* The basis of a run's bands (dcsim/band_rule.h) as factors (time 1 s, energy 1 J): the devices
+ * the plans' tasks run on (a CPU task's group's CPU, transferred or not; any GPU task), the weakest
+ * provenance (dcsim_scenario_provenance) and the cover (dcsim_scenario_time_cover). */
+struct dcsim_band_basis;
+void dcsim_scenario_band_basis(const dcsim_scenario *s, struct dcsim_band_basis *q);
 
 /* What the energies of a run cover, one sentence (static text). */
 const char *dcsim_scenario_energy_scope(const dcsim_scenario *s);

@@ -110,6 +110,11 @@ const char *dcsim_sweep_hash(const dcsim_sweep_t *sw);
 const char *dcsim_sweep_definition(const dcsim_sweep_t *sw);
 /* The loaded inputs every point derives from (read only). */
 const struct dcsim_scenario *dcsim_sweep_base(const dcsim_sweep_t *sw);
+/* Whether point i's CPU work ran on a CPU whose rates were carried from another
+ * (dcsim_bands_cpu_transferred): its --cpu profile, else the CPU the workflow's CPU tasks run on
+ * (dcsim_sweep_scenario_transferred) — the profiles the sweep loaded, never a name looked up
+ * again. */
+int dcsim_sweep_point_transferred(const dcsim_sweep_t *sw, size_t i);
 /* The sweep's hash and every input file with its SHA-256, added to r (dcsim/repro.h). */
 int dcsim_sweep_repro(const dcsim_sweep_t *sw, dcsim_repro *r, dcsim_error *err);
 

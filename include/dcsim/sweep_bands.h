@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "dcsim/bands.h"
+#include "dcsim/sweep.h"
 #include "dcsim/sweep_io.h"
 
 struct dcsim_scenario;
@@ -25,14 +26,17 @@ struct dcsim_scenario;
  * point's CPU had its rates carried from another CPU (dcsim_bands_cpu_transferred). */
 void dcsim_sweep_bands_mark(dcsim_sweep_point *pts, size_t n, const dcsim_bands_t *b,
                             const unsigned char *transferred, unsigned obj);
-/* The same with calibration/bands.csv (dcsim_bands_load_default), each named CPU's profile read
- * from the catalogue to tell whether it is transferred (a name the catalogue does not hold counts
- * as transferred: no tables of its own can be vouched for). A point without a CPU name ran on the
- * workflow's own platform: unnamed_transferred says whether that platform's CPU work ran on a
- * transferred CPU (dcsim sweep: from its scenario, dcsim_sweep_scenario_transferred; dcsim
- * pareto, whose points come from a file: unknown, so 1). */
-int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, int unnamed_transferred,
-                                   unsigned obj, dcsim_error *err);
+/* The same with calibration/bands.csv (dcsim_bands_load_default) for the points of a sweep just
+ * run, each point's CPU told by the profile it ran on (dcsim_sweep_point_transferred), over the
+ * sweep's objectives. */
+int dcsim_sweep_bands_mark_run(dcsim_sweep_t *sw, dcsim_error *err);
+/* The same for points read back from a finished sweep (a file or a database: dcsim pareto,
+ * heatmap), whose profiles are known only by name: each named CPU's profile is read from the
+ * catalogue to tell whether it is transferred (a name the catalogue does not hold counts as
+ * transferred: no tables of its own can be vouched for), and a point without a CPU name (it ran
+ * on the workflow's own platform, unknown here) counts as transferred too. */
+int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, unsigned obj,
+                                   dcsim_error *err);
 /* Whether a CPU group of the scenario (its platform as written) is on a transferred CPU
  * (dcsim_bands_cpu_transferred). */
 int dcsim_sweep_scenario_transferred(const struct dcsim_scenario *s);

@@ -198,6 +198,16 @@ static const dcsim_opt_spec merge_opts[] = {
   { "output", "PATH", 0, "the merged database to write (must not exist)" },
   { "sweep", "HASH", 0, "the sweep to merge when the inputs hold several (its hash or a prefix)" },
 };
+/* the filters and facets of pareto and heatmap over a sweep's axes (dcsim/sweep_axis.h) */
+// clang-format off
+#define SWEEP_AXIS_OPTS                                                                         \
+  { "gpus", "N1,N2,...", 0, "only the points of these GPUs per GPU node (of sweep --gpus)" },   \
+  { "host-cpu", "P1,P2,...", 0,                                                                 \
+    "only the points whose GPU nodes have these CPUs (sweep --host-cpu)" },                     \
+  { "threading", "measured|ideal", 0, "only the points of this thread-scaling variant" },       \
+  { "facet", "gpus|host-cpu|threading", 0,                                                      \
+    "one picture per value of the axis: OUT-AXIS-VALUE.png|svg beside OUT" }
+// clang-format on
 static const dcsim_opt_spec pareto_opts[] = {
   { "format", "text|csv|json|svg|png", 0, "output (default text, or the --out file's extension)" },
   { "out", "FILE", 0, "write to FILE instead of stdout (required for svg and png)" },
@@ -207,13 +217,7 @@ static const dcsim_opt_spec pareto_opts[] = {
     "what the Pareto front is taken over (default time,energy)" },
   { "sort", "point|time|energy|cost", 0,
     "order of the points in the table (default time; unknown values last)" },
-
-  { "gpus", "N1,N2,...", 0, "only the points of these GPUs per GPU node (of sweep --gpus)" },
-  { "host-cpu", "P1,P2,...", 0,
-    "only the points whose GPU nodes have these CPUs (sweep --host-cpu)" },
-  { "threading", "measured|ideal", 0, "only the points of this thread-scaling variant" },
-  { "facet", "gpus|host-cpu|threading", 0,
-    "one picture per value of the axis: OUT-AXIS-VALUE.png|svg beside OUT" },
+  SWEEP_AXIS_OPTS,
 };
 static const dcsim_opt_spec heatmap_opts[] = {
   { "out", "FILE.png|svg", 0, "the picture to write (required)" },
@@ -222,12 +226,7 @@ static const dcsim_opt_spec heatmap_opts[] = {
   { "cpu", "P1,P2,...", 0, "draw only the panels of these CPU profiles" },
   { "gpu", "G1,G2,...", 0, "draw only the panels of these GPU profiles" },
   { "freq", "F1,F2,...", 0, "draw only the panels of these frequencies" },
-  { "gpus", "N1,N2,...", 0, "only the points of these GPUs per GPU node (of sweep --gpus)" },
-  { "host-cpu", "P1,P2,...", 0,
-    "only the points whose GPU nodes have these CPUs (sweep --host-cpu)" },
-  { "threading", "measured|ideal", 0, "only the points of this thread-scaling variant" },
-  { "facet", "gpus|host-cpu|threading", 0,
-    "one picture per value of the axis: OUT-AXIS-VALUE.png|svg beside OUT" },
+  SWEEP_AXIS_OPTS,
   { "title", "TEXT", 0, "title of the picture" },
 };
 static const dcsim_opt_spec roofline_opts[] = {
@@ -477,8 +476,9 @@ int dcsim_arg_cost(const dcsim_args *a, struct dcsim_cost_opts *o, dcsim_price_s
     if (!eq || eq == s || (size_t)(eq - s) >= 64 || dcsim_parse_double(eq + 1, &v) != 0)
       return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", a->argi[k][i],
                        "--price '%s': expected NAME=USD (a CPU or GPU profile and its price)", s);
-    memcpy(names[i], s, (size_t)(eq - s)); /* shorter than 64: checked above */
-    names[i][eq - s] = '\0';
+    size_t len = (size_t)(eq - s); /* < 64, checked above */
+    memcpy(names[i], s, len);
+    names[i][len] = '\0';
     prices[i] = (dcsim_price_set){ names[i], v };
     o->n_prices++;
   }

@@ -245,7 +245,7 @@ static void sweep_notes(const dcsim_args *a, const dcsim_sweep_t *sw, const unsi
   for (size_t i = 0; i < n_nodes; i++)
     if (nodes[i] > most) most = nodes[i];
   for (size_t g = 0; g < s->n_groups && most; g++)
-    if (!s->groups[g].gpu && s->groups[g].g->count < most)
+    if (dcsim_scenario_cpu_group_used(s, g) && s->groups[g].g->count < most)
       fprintf(stderr,
               "dcsim: note: --nodes up to %u: the points size CPU group '%s' (%u %s in %s) to "
               "their node count; dcsim run uses the platform as written\n",
@@ -560,10 +560,7 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
     goto out;
   }
   /* the bands and the points indistinguishable from a time-energy front (dcsim/sweep_bands.h) */
-  if ((rc = dcsim_sweep_bands_mark_default(pts, n,
-                                           dcsim_sweep_scenario_transferred(dcsim_sweep_base(c.sw)),
-                                           dcsim_sweep_objectives(c.sw), err)))
-    goto out;
+  if ((rc = dcsim_sweep_bands_mark_run(c.sw, err))) goto out;
   dcsim_cli_stage(&c.ld, DCSIM_CLI_STAGE_OUTPUT);
   if ((rc = output_stop(a, &c, "nothing was printed", err))) goto out;
   if ((rc = sort_points(a, pts, n, &sorted, err))) goto out;
@@ -846,7 +843,7 @@ static int draw_pareto(const dcsim_args *a, dcsim_sweep_point *pts, size_t n, co
   const unsigned obj = ctx->obj;
   dcsim_sweep_mark_front_on(pts, n, obj);
   /* points read from a file: the platform of a point without a CPU name is unknown here */
-  int rc = dcsim_sweep_bands_mark_default(pts, n, 1, obj, err);
+  int rc = dcsim_sweep_bands_mark_default(pts, n, obj, err);
   if (rc) return rc;
   dcsim_plot_format pf = DCSIM_PLOT_PNG;
   if ((rc = dcsim_plot_format_of(out, dcsim_arg(a, "format"), &pf, err))) return rc;
@@ -897,7 +894,7 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
     goto out;
   }
   /* points read from a file: the platform of a point without a CPU name is unknown here */
-  if ((rc = dcsim_sweep_bands_mark_default(pts, n, 1, obj, err))) goto out;
+  if ((rc = dcsim_sweep_bands_mark_default(pts, n, obj, err))) goto out;
   /* the points the filters dropped are neither read nor listed */
   size_t kept = 0;
   for (size_t i = 0; i < n; i++)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/band_rule.h"
 #include "dcsim/bands.h"
 #include "dcsim/json.h"
 #include "dcsim/model.h"
@@ -109,15 +110,14 @@ static void json_threads(dcsim_json *j, const dcsim_model_req *rq, const dcsim_p
 
 int dcsim_model_report_bands(const dcsim_model_req *rq, const dcsim_prediction *p, int gpu,
                              dcsim_model_bands *mb, dcsim_error *err) {
-  dcsim_bands_t *b = NULL;
-  int rc = dcsim_bands_load_default(&b, err);
-  if (rc) return rc;
-  int cpu = gpu ? 0 : 1 + dcsim_bands_cpu_transferred(rq->cpu);
-  dcsim_bands_apply(b, cpu, gpu, p->time_prov.kind, p->energy_prov.kind, p->time_s,
-                    p->has_energy ? p->energy_j : 0, mb->time, mb->energy);
-  dcsim_bands_cover(p->time_s, p->time_cover_s, mb->time, mb->energy);
-  dcsim_bands_free(b);
-  return 0;
+  dcsim_band_basis q = { .cpu = gpu ? DCSIM_BAND_CPU_NONE : dcsim_band_cpu_of(rq->cpu),
+                         .gpu = gpu,
+                         .time_kind = p->time_prov.kind,
+                         .energy_kind = p->energy_prov.kind,
+                         .time_s = p->time_s,
+                         .energy_j = p->has_energy ? p->energy_j : 0,
+                         .cover_s = { p->time_cover_s[0], p->time_cover_s[1] } };
+  return dcsim_band_rule_default(&q, mb->time, mb->energy, err);
 }
 
 static void json_bands(dcsim_json *j, int has_energy, const dcsim_model_bands *mb) {
@@ -405,24 +405,22 @@ int dcsim_node_scan_bands(const dcsim_model_req *rq, dcsim_node_scan *S, dcsim_e
   dcsim_bands_t *b = NULL;
   int rc = dcsim_bands_load_default(&b, err);
   if (rc) return rc;
-  dcsim_bands_apply(b, 1 + dcsim_bands_cpu_transferred(rq->cpu), 0, S->time_prov.kind,
-                    S->energy_prov.kind, 1, 1, S->band_t, S->band_e);
+  for (size_t i = 0; i < S->n; i++) {
+    const dcsim_band_basis q = { .cpu = dcsim_band_cpu_of(rq->cpu),
+                                 .time_kind = S->time_prov.kind,
+                                 .energy_kind = S->energy_prov.kind,
+                                 .time_s = S->t[i],
+                                 .energy_j = S->e[i],
+                                 .cover_s = { S->cover[i][0], S->cover[i][1] } };
+    dcsim_band_rule(b, &q, S->band[i].time, S->band[i].energy);
+  }
   dcsim_bands_free(b);
   return 0;
 }
 
-/* The bands of node count i in seconds and joules. */
-static dcsim_model_bands scan_band(const dcsim_node_scan *S, size_t i) {
-  dcsim_model_bands mb = { { S->t[i] * S->band_t[0], S->t[i] * S->band_t[1] },
-                           { S->e[i] * S->band_e[0], S->e[i] * S->band_e[1] } };
-  dcsim_bands_cover(S->t[i], S->cover[i], mb.time, mb.energy);
-  return mb;
-}
-
 /* "time_band" and "energy_band" of one node count (energy null without energies) */
 static void scan_json_bands(dcsim_json *j, const dcsim_node_scan *S, size_t i) {
-  const dcsim_model_bands mb = scan_band(S, i);
-  json_bands(j, S->has_e, &mb);
+  json_bands(j, S->has_e, &S->band[i]);
 }
 
 /* The model at each node count of the scan. */
@@ -508,7 +506,7 @@ void dcsim_node_scan_text(const dcsim_model_req *rq, const dcsim_node_scan *S,
   for (size_t i = 0; i < S->n; i++) {
     char tb[96], eb[96] = "-",
                  pt[2][48]; /* time = compute + comm (no overlap) adds up as printed */
-    const dcsim_model_bands mb = scan_band(S, i);
+    const dcsim_model_bands mb = S->band[i];
     const double parts[] = { S->comp[i], S->comm[i] };
     dcsim_fmt_band_sum(tb, sizeof tb, S->t[i], mb.time, NULL, parts, 2, pt[0], 48);
     if (S->has_e) dcsim_fmt_band(eb, sizeof eb, S->e[i], mb.energy, NULL);
@@ -576,7 +574,7 @@ void dcsim_node_scan_csv(const dcsim_node_scan *S, const dcsim_repro *rp) {
   for (size_t i = 0; i < S->n; i++) {
     printf("%u,%.10g,%.10g,%.10g,", S->nodes[i], S->t[i], S->comp[i], S->comm[i]);
     if (S->has_e) printf("%.10g", S->e[i]);
-    const dcsim_model_bands mb = scan_band(S, i);
+    const dcsim_model_bands mb = S->band[i];
     printf(",%d,%d,%.10g,%.10g,", S->b.reached && i == S->b.balance,
            S->has_e && i == S->b.energy_min, mb.time[0], mb.time[1]);
     if (S->has_e) printf("%.10g,%.10g", mb.energy[0], mb.energy[1]);

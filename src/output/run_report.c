@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/band_rule.h"
 #include "dcsim/bands.h"
 #include "dcsim/cost.h"
 #include "dcsim/engine.h"
@@ -40,32 +41,13 @@ static void wms_widen(dcsim_run_report *o) {
   }
 }
 
-/* The bands of this run's times and energies as factors: from the provenance of its planned
- * tasks and the devices they run on (dcsim/bands.h). */
+/* The bands of this run's times and energies as factors: the band rule (dcsim/band_rule.h) on
+ * the run's basis (dcsim_scenario_band_basis), then a WMS's makespan band. */
 int dcsim_run_report_bands(dcsim_run_report *o, dcsim_error *err) {
-  const dcsim_scenario *s = o->s;
-  int cpu = 0, gpu = 0;
-  for (size_t w = 0; w < s->n_wfs; w++) {
-    const dcsim_wf_rt *wr = &s->wfs[w];
-    if (!wr->plan.opt) continue;
-    for (size_t i = 0; i < wr->wf->n_tasks; i++) {
-      const dcsim_option *op = &wr->tmpls[wr->wf->tasks[i].tmpl].opts[wr->plan.opt[i]];
-      gpu |= op->gpus > 0;
-      if (op->gpus == 0) /* 2: on a CPU whose rates were carried from another (dcsim/bands.h) */
-        cpu = cpu == 2 ? 2 : 1 + dcsim_bands_cpu_transferred(s->groups[op->group].cpu);
-    }
-  }
-  dcsim_prov tprov, eprov;
-  dcsim_scenario_provenance(s, &tprov, &eprov);
-  dcsim_bands_t *b = NULL;
-  int rc = dcsim_bands_load_default(&b, err);
+  dcsim_band_basis q;
+  dcsim_scenario_band_basis(o->s, &q);
+  int rc = dcsim_band_rule_default(&q, o->band_t, o->band_e, err);
   if (rc) return rc;
-  dcsim_bands_apply(b, cpu, gpu, tprov.kind, eprov.kind, 1, 1, o->band_t, o->band_e);
-  dcsim_bands_free(b);
-  /* a task beyond its thread law's measured cores: the band reaches the law continued, by the
-   * rule of dcsim model (dcsim_bands_cover, on factors of the time) */
-  const double cover[2] = { 1, dcsim_scenario_time_cover(s) };
-  dcsim_bands_cover(1, cover, o->band_t, o->band_e);
   wms_widen(o);
   return 0;
 }

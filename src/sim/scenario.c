@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/band_rule.h"
 #include "dcsim/budget.h"
 #include "dcsim/catalog.h"
 #include "dcsim/engine.h"
@@ -233,6 +234,19 @@ int dcsim_scenario_task_group(const dcsim_scenario *s, const dcsim_workflow *wf,
                      "<task name=\"%s\">: needs a GPU, platform %s has none", t->name,
                      s->platform->path);
   *out = (uint32_t)g;
+  return 0;
+}
+
+int dcsim_scenario_cpu_group_used(const dcsim_scenario *s, size_t g) {
+  for (size_t w = 0; w < s->n_wfs; w++) {
+    const dcsim_workflow *wf = s->wfs[w].wf;
+    for (size_t k = 0; k < wf->n_templates; k++) {
+      uint32_t tg = 0;
+      if (wf->templates[k].device != DCSIM_DEV_GPU &&
+          !dcsim_scenario_task_group(s, wf, &wf->templates[k], 0, &tg, NULL) && tg == g)
+        return 1;
+    }
+  }
   return 0;
 }
 
@@ -1094,6 +1108,24 @@ double dcsim_scenario_time_cover(const dcsim_scenario *s) {
     }
   }
   return f;
+}
+
+void dcsim_scenario_band_basis(const dcsim_scenario *s, dcsim_band_basis *q) {
+  dcsim_prov tprov, eprov;
+  dcsim_scenario_provenance(s, &tprov, &eprov);
+  *q = (dcsim_band_basis){
+    .time_kind = tprov.kind, .energy_kind = eprov.kind, .time_s = 1, .energy_j = 1
+  };
+  for (size_t w = 0; w < s->n_wfs; w++) {
+    const dcsim_wf_rt *wr = &s->wfs[w];
+    if (!wr->plan.opt) continue; /* not planned (dcsim_scenario_load_inputs) */
+    for (size_t i = 0; i < wr->wf->n_tasks; i++) {
+      const dcsim_option *op = &wr->tmpls[wr->wf->tasks[i].tmpl].opts[wr->plan.opt[i]];
+      q->gpu |= op->gpus > 0;
+      if (op->gpus == 0) dcsim_band_basis_add_cpu(q, dcsim_band_cpu_of(s->groups[op->group].cpu));
+    }
+  }
+  dcsim_band_basis_cover_factor(q, dcsim_scenario_time_cover(s));
 }
 
 const char *dcsim_scenario_energy_unknown(const dcsim_scenario *s) {

@@ -22,4 +22,10 @@ int dcsim__sweep_threads(const dcsim_sweep_run_opts *o);
 int dcsim__sweep_eval_batch(dcsim_sweep_t *sw, const size_t *idx, size_t n, int nt,
                             void (*tick)(void *ctx, size_t k), void *ctx, dcsim_error *err);
 
+/* Records a point's results (the fields of its field table marked RESULT, util/dbschema_sweep.h)
+ * from r, read back from a database or received from an MPI worker: done. DCSIM_ERANGE for an
+ * index outside the sweep, DCSIM_ENOMEM. */
+int dcsim__sweep_restore_point(dcsim_sweep_t *sw, size_t index, const dcsim_sweep_point *r,
+                               dcsim_error *err);
+
 #endif

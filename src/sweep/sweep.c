@@ -10,6 +10,7 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include "dcsim/bands.h"
 #include "dcsim/budget.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cost.h"
@@ -21,7 +22,9 @@
 #include "dcsim/scenario.h"
 #include "dcsim/sched.h"
 #include "dcsim/strutil.h"
+#include "dcsim/sweep_bands.h"
 #include "sweep/internal.h"
+#include "sweep/sweep_fields.h"
 #include "util/sha256.h"
 
 /* Which profiles of the lists a point uses (its sizes and frequency are in the point itself:
@@ -597,6 +600,12 @@ static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_
 
 const dcsim_scenario *dcsim_sweep_base(const dcsim_sweep_t *sw) { return sw->base; }
 
+int dcsim_sweep_point_transferred(const dcsim_sweep_t *sw, size_t i) {
+  if (sw->n_cpus) return dcsim_bands_cpu_transferred(sw->cpus[sw->keys[i].c]);
+  if (sw->own_cpu_profile) return dcsim_bands_cpu_transferred(sw->own_cpu_profile);
+  return dcsim_sweep_scenario_transferred(sw->base);
+}
+
 int dcsim_sweep_repro(const dcsim_sweep_t *sw, dcsim_repro *r, dcsim_error *err) {
   snprintf(r->sweep_sha256, sizeof r->sweep_sha256, "%s", sw->hash);
   return dcsim_scenario_repro(sw->base, r, err);
@@ -715,6 +724,16 @@ int dcsim_sweep_restore(dcsim_sweep_t *sw, size_t index, int feasible, double ti
 
 void dcsim_sweep_restore_cover(dcsim_sweep_t *sw, size_t index, double time_cover) {
   if (index < sw->n_points) sw->points[index].time_cover = time_cover;
+}
+
+int dcsim__sweep_restore_point(dcsim_sweep_t *sw, size_t index, const dcsim_sweep_point *r,
+                               dcsim_error *err) {
+  if (index >= sw->n_points)
+    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "point %zu of a sweep of %zu points", index,
+                     sw->n_points);
+  if (dcsim__sweep_fields_copy_results(&sw->points[index], r))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  return 0;
 }
 
 void dcsim_sweep_restore_cost(dcsim_sweep_t *sw, size_t index, double cost_usd,

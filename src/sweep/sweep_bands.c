@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/band_rule.h"
 #include "dcsim/catalog.h"
-#include "dcsim/scenario_types.h"
+#include "dcsim/scenario.h"
 
 /* The band of a point's objective k (0 time, 1 energy, 2 cost) as [lo, hi]. */
 static void band_of(const dcsim_sweep_point *p, int k, double b[2]) {
@@ -60,14 +61,18 @@ void dcsim_sweep_bands_mark(dcsim_sweep_point *pts, size_t n, const dcsim_bands_
     p->has_band = p->done && p->feasible;
     p->near_front = p->has_cost_band = 0;
     if (!p->has_band) continue;
-    int gpu = p->gpu[0] != '\0', cpu = p->cpu[0] != '\0' || !gpu;
-    if (cpu && transferred && transferred[i]) cpu = 2;
-    dcsim_bands_apply(b, cpu, gpu, (dcsim_prov_kind)p->time_prov, (dcsim_prov_kind)p->energy_prov,
-                      p->time_s, p->energy_j, p->time_band, p->energy_band);
-    if (p->time_cover > 1) { /* beyond a thread law's measured cores: dcsim model's rule */
-      const double cover[2] = { p->time_s, p->time_s * p->time_cover };
-      dcsim_bands_cover(p->time_s, cover, p->time_band, p->energy_band);
-    }
+    /* the point's basis for the band rule (dcsim/band_rule.h): the devices it names, its
+     * provenance, its thread law's cover */
+    dcsim_band_basis q = { .gpu = p->gpu[0] != '\0',
+                           .time_kind = (dcsim_prov_kind)p->time_prov,
+                           .energy_kind = (dcsim_prov_kind)p->energy_prov,
+                           .time_s = p->time_s,
+                           .energy_j = p->energy_j };
+    if (p->cpu[0] != '\0' || !q.gpu)
+      dcsim_band_basis_add_cpu(
+          &q, transferred && transferred[i] ? DCSIM_BAND_CPU_TRANSFERRED : DCSIM_BAND_CPU_OWN);
+    dcsim_band_basis_cover_factor(&q, p->time_cover);
+    dcsim_band_rule(b, &q, p->time_band, p->energy_band);
     cost_band(p);
   }
   /* indistinguishable: off the front, its bands meet a front point's on every objective, and no
@@ -86,8 +91,21 @@ void dcsim_sweep_bands_mark(dcsim_sweep_point *pts, size_t n, const dcsim_bands_
   }
 }
 
-int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, int unnamed_transferred,
-                                   unsigned obj, dcsim_error *err) {
+int dcsim_sweep_bands_mark_run(dcsim_sweep_t *sw, dcsim_error *err) {
+  size_t n = dcsim_sweep_n_points(sw);
+  unsigned char *tr = calloc(n ? n : 1, 1);
+  if (!tr) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  for (size_t i = 0; i < n; i++) tr[i] = (unsigned char)dcsim_sweep_point_transferred(sw, i);
+  dcsim_bands_t *b = NULL;
+  int rc = dcsim_bands_load_default(&b, err);
+  if (!rc) dcsim_sweep_bands_mark(dcsim_sweep_points(sw), n, b, tr, dcsim_sweep_objectives(sw));
+  dcsim_bands_free(b);
+  free(tr);
+  return rc;
+}
+
+int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, unsigned obj,
+                                   dcsim_error *err) {
   dcsim_bands_t *b = NULL;
   int rc = dcsim_bands_load_default(&b, err);
   if (rc) return rc;
@@ -106,7 +124,7 @@ int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, int unnamed
   for (size_t i = 0; i < n && !rc; i++) {
     if (!(pts[i].done && pts[i].feasible)) continue;
     if (!pts[i].cpu[0]) {
-      tr[i] = (unsigned char)(unnamed_transferred != 0);
+      tr[i] = 1; /* the platform it ran on is not known here */
       continue;
     }
     size_t k = 0;
@@ -133,12 +151,10 @@ int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, int unnamed
   return rc;
 }
 
-/* CPU tasks run on the first group without GPUs, else on the first group
- * (dcsim_scenario_task_group; a group= may name another: any group without GPUs counts) */
+/* the groups the CPU tasks run on (dcsim_scenario_cpu_group_used, by the one group rule) */
 int dcsim_sweep_scenario_transferred(const struct dcsim_scenario *s) {
-  int cpu_groups = 0, tr = 0;
+  int tr = 0;
   for (size_t g = 0; g < s->n_groups; g++)
-    if (!s->groups[g].gpu) cpu_groups = 1, tr |= dcsim_bands_cpu_transferred(s->groups[g].cpu);
-  if (!cpu_groups && s->n_groups) tr = dcsim_bands_cpu_transferred(s->groups[0].cpu);
+    if (dcsim_scenario_cpu_group_used(s, g)) tr |= dcsim_bands_cpu_transferred(s->groups[g].cpu);
   return tr;
 }

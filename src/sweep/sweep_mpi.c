@@ -18,6 +18,7 @@
 
 #include "dcsim/strutil.h"
 #include "sweep/internal.h"
+#include "sweep/sweep_fields.h"
 
 enum { TAG_WORK = 7101, TAG_RESULT = 7102, DEPTH = 2 };
 
@@ -126,10 +127,12 @@ static void put(bytes *b, const void *v, size_t n) {
   b->n += n;
 }
 
+static void put_cb(void *b, const void *v, size_t n) { put(b, v, n); }
+
 /* header: threads of the sender, status, count; the error when status != 0; then per point its
- * index, feasible, time_s and energy_j (bit for bit), the two provenance kinds, the cost and the
- * profile it lacks a price for (issue 26), the time cover (issue 37) and reason. (The
- * ranks run one binary on one kind of node: no conversion.) */
+ * index and its results, the fields of its field table marked RESULT (util/dbschema_sweep.h:
+ * feasible, reason, time and energy bit for bit, provenance, cost, ...), by
+ * dcsim__sweep_fields_wire_put. (The ranks run one binary on one kind of node: no conversion.) */
 static void pack(bytes *b, int32_t threads, int status, const dcsim_error *e,
                  const dcsim_sweep_point *pts, const size_t *idx, size_t n) {
   int32_t h[3] = { threads, status, status ? 0 : (int32_t)n };
@@ -144,19 +147,9 @@ static void pack(bytes *b, int32_t threads, int status, const dcsim_error *e,
   }
   for (size_t k = 0; k < n; k++) {
     const dcsim_sweep_point *p = &pts[idx[k]];
-    uint32_t i = (uint32_t)idx[k], rl = p->reason ? (uint32_t)strlen(p->reason) : 0;
-    unsigned char f = (unsigned char)(p->feasible != 0);
+    uint32_t i = (uint32_t)idx[k];
     put(b, &i, sizeof i);
-    put(b, &f, 1);
-    put(b, &p->time_s, sizeof p->time_s);
-    put(b, &p->energy_j, sizeof p->energy_j);
-    put(b, &p->time_prov, 1);
-    put(b, &p->energy_prov, 1);
-    put(b, &p->cost_usd, sizeof p->cost_usd);
-    put(b, p->cost_missing, sizeof p->cost_missing);
-    put(b, &p->time_cover, sizeof p->time_cover);
-    put(b, &rl, sizeof rl);
-    if (rl) put(b, p->reason, rl);
+    dcsim__sweep_fields_wire_put(p, put_cb, b);
   }
 }
 
@@ -186,8 +179,6 @@ typedef struct bufs {
   MPI_Request *req; /* per worker, DEPTH answers in flight */
   unsigned *sent;   /* answers sent per worker */
   bytes in;         /* a received message (grown when needed) */
-  char *reason;     /* a received reason */
-  size_t reason_cap;
   /* the other ranks */
   uint32_t *chunk; /* a received chunk (room for every point) */
   size_t *widx;
@@ -201,7 +192,6 @@ static void bufs_release(bufs *b) {
   free(b->req);
   free(b->sent);
   free(b->in.p);
-  free(b->reason);
   free(b->chunk);
   free(b->widx);
   for (int k = 0; k < DEPTH; k++) free(b->out[k].p);
@@ -219,9 +209,7 @@ static int bufs_init(bufs *b, int rank, int size, size_t np, dcsim_error *err) {
     b->sent = calloc((size_t)size, sizeof *b->sent);
     b->in.cap = 1 << 16;
     b->in.p = malloc(b->in.cap);
-    b->reason_cap = 4096;
-    b->reason = malloc(b->reason_cap);
-    ok = b->pending && b->pend32 && b->idx && b->req && b->sent && b->in.p && b->reason;
+    ok = b->pending && b->pend32 && b->idx && b->req && b->sent && b->in.p;
     for (int k = 0; ok && k < size * DEPTH; k++) b->req[k] = MPI_REQUEST_NULL;
   } else {
     b->chunk = malloc(np * sizeof *b->chunk);
@@ -314,40 +302,23 @@ static void root_serve_one(root *r, const MPI_Status *st) {
   }
   size_t n = h[1] || h[2] < 0 ? 0 : (size_t)h[2], got = 0;
   for (; got < n && !rd.bad; got++) {
-    uint32_t i, rl;
-    unsigned char f, tp, ep;
-    double t, e, cost, cover;
-    char missing[sizeof((dcsim_sweep_point *)0)->cost_missing];
+    uint32_t i;
+    dcsim_sweep_point pt = { 0 };
     get(&rd, &i, sizeof i);
-    get(&rd, &f, 1);
-    get(&rd, &t, sizeof t);
-    get(&rd, &e, sizeof e);
-    get(&rd, &tp, 1);
-    get(&rd, &ep, 1);
-    get(&rd, &cost, sizeof cost);
-    get(&rd, missing, sizeof missing);
-    missing[sizeof missing - 1] = '\0';
-    get(&rd, &cover, sizeof cover);
-    get(&rd, &rl, sizeof rl);
-    if (rd.bad || i >= r->total || rl > rd.n - rd.at) {
+    int w = rd.bad ? DCSIM_EINTERNAL : dcsim__sweep_fields_wire_get(&pt, rd.p, rd.n, &rd.at);
+    if (w == DCSIM_EINTERNAL || i >= r->total) {
+      free(pt.reason);
       rd.bad = 1;
       break;
     }
-    if (DCSIM_GROW(b->reason, b->reason_cap, rl + 1)) {
-      dcsim_error e2;
-      root_fail(r, DCSIM_ERR(&e2, DCSIM_ENOMEM, "", 0, "out of memory"), &e2, 0);
-      break;
-    }
-    get(&rd, b->reason, rl);
-    b->reason[rl] = '\0';
     dcsim_error e2;
-    int rc = dcsim_sweep_restore(r->sw, i, f, t, e, tp, ep, b->reason, &e2);
+    int rc = w ? DCSIM_ERR(&e2, DCSIM_ENOMEM, "", 0, "out of memory")
+               : dcsim__sweep_restore_point(r->sw, i, &pt, &e2);
+    free(pt.reason);
     if (rc) {
       root_fail(r, rc, &e2, 0);
       break;
     }
-    dcsim_sweep_restore_cost(r->sw, i, cost, missing);
-    dcsim_sweep_restore_cover(r->sw, i, cover);
     b->idx[got] = i;
   }
   if (rd.bad) {

@@ -13,34 +13,26 @@
 #include "dcsim/provenance.h"
 #include "dcsim/repro.h"
 #include "dcsim/strutil.h"
+#include "sweep/internal.h"
+#include "sweep/sweep_fields.h"
 #include "util/db.h"
 #include "util/fileio.h"
 
-/* the profile an unknown cost lacks a price for, from its note ("" when none) */
-/* the columns of a point, in the order dcsim_sweepdb_read and merge read them; _OLD: those of a
- * database written before issue 40, which has no threading column */
-#define POINT_COLS_OLD                                                                 \
-  "idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, energy_j, time_prov, " \
-  "energy_prov, cost_usd, cost_note, gpus, host_cpu"
-#define POINT_COLS POINT_COLS_OLD ", time_cover, threading"
+/* A point's columns are those of its field table (util/dbschema_sweep.h): every column list,
+ * placeholder list and bind below is made from it (sweep/sweep_fields.h). */
 
-static void cost_missing_of(sqlite3_stmt *st, int col, char *out, size_t size) {
-  const char *note = (const char *)sqlite3_column_text(st, col);
-  char name[64] = "";
-  if (note && sscanf(note, "no price for %63s", name) != 1) name[0] = '\0';
-  snprintf(out, size, "%s", name);
-}
-
-/* a cost column: NULL is unknown */
-static double cost_of(sqlite3_stmt *st, int col) {
-  return sqlite3_column_type(st, col) == SQLITE_NULL ? NAN : sqlite3_column_double(st, col);
-}
-
-static int prov_of(sqlite3_stmt *st, int col) {
-  const char *s = (const char *)sqlite3_column_text(st, col);
-  dcsim_prov_kind k = DCSIM_PROV_TABLE;
-  if (s) dcsim_prov_parse(s, &k);
-  return (int)k;
+/* "SELECT <the point's columns> FROM sweep_points WHERE sweep_id = ? ORDER BY idx", a column that
+ * db lacks read as NULL (a malloc'd text; NULL when out of memory) */
+static char *select_points(sqlite3 *db) {
+  dcsim_str q = DCSIM_STR_INIT;
+  dcsim_str_add(&q, "SELECT ");
+  dcsim__sweep_fields_list(&q, "", 0, db, NULL);
+  dcsim_str_add(&q, " FROM sweep_points WHERE sweep_id = ? ORDER BY idx");
+  if (q.oom) {
+    dcsim_str_release(&q);
+    return NULL;
+  }
+  return dcsim_str_take(&q);
 }
 
 struct dcsim_sweepdb {
@@ -67,23 +59,32 @@ int dcsim_sweepdb_open(const char *path, dcsim_sweepdb_t **out, dcsim_error *err
     return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   }
   int rc = 0;
+  dcsim_str ins = DCSIM_STR_INIT; /* the INSERT of a point: its columns named, ?2... bound */
+  dcsim_str_add(&ins, "INSERT OR IGNORE INTO sweep_points(sweep_id, ");
+  dcsim__sweep_fields_list(&ins, "", 0, NULL, NULL);
+  dcsim_str_add(&ins, ") VALUES(?1, ");
+  dcsim__sweep_fields_params(&ins, 2);
+  if (dcsim_str_add(&ins, ")")) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
   if (access(path, F_OK) == 0 && dcsim__db_read_only_location(path)) {
     d->read_only = 1; /* resuming a sweep it holds whole needs nothing written */
     if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_READONLY | DCSIM_DB_OWNED, &d->db, err)))
       goto out;
     *out = d;
+    dcsim_str_release(&ins);
     return 0;
   }
   if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_WAL | DCSIM_DB_OWNED, &d->db, err)) ||
       (rc = dcsim__db_migrate(d->db, path, &dcsim__db_sweeps_schema, err)) ||
-      (rc = dcsim__db_prepare(
-           d->db, path,
-           "INSERT OR IGNORE INTO sweep_points VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-           &d->ins, "cannot prepare statements", err)))
+      (rc = dcsim__db_prepare(d->db, path, dcsim_str_cstr(&ins), &d->ins,
+                              "cannot prepare statements", err)))
     goto out;
   *out = d;
   d = NULL;
 out:
+  dcsim_str_release(&ins);
   dcsim_sweepdb_close(d);
   return rc;
 }
@@ -138,30 +139,27 @@ find:
   }
   sqlite3_finalize(st);
   st = NULL;
-  if ((rc = dcsim__db_prepare(d->db, d->path,
-                              "SELECT idx, feasible, time_s, energy_j, reason, time_prov, "
-                              "energy_prov, cost_usd, cost_note, time_cover FROM sweep_points "
-                              "WHERE sweep_id = ? ORDER BY idx",
-                              &st, "cannot read the sweep's points", err)))
-    return rc;
+  /* a read-only database may be older (not migrated): a column it lacks is read as NULL */
+  char *sql = select_points(d->db);
+  rc = sql ? dcsim__db_prepare(d->db, d->path, sql, &st, "cannot read the sweep's points", err)
+           : DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory");
+  free(sql);
+  if (rc) return rc;
   sqlite3_bind_int64(st, 1, d->sweep_id);
   int s;
   while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-    sqlite3_int64 idx = sqlite3_column_int64(st, 0);
-    int feasible = sqlite3_column_int(st, 1);
+    sqlite3_int64 idx = sqlite3_column_int64(st, 0); /* idx: the table's first field */
     if (idx < 0 || (size_t)idx >= dcsim_sweep_n_points(sw)) {
       rc = DCSIM_ERR(err, DCSIM_EDB, d->path, 0, "sweep %lld: stored point %lld out of range",
                      (long long)d->sweep_id, (long long)idx);
       goto out;
     }
-    if ((rc = dcsim_sweep_restore(sw, (size_t)idx, feasible, sqlite3_column_double(st, 2),
-                                  cost_of(st, 3), prov_of(st, 5), prov_of(st, 6),
-                                  (const char *)sqlite3_column_text(st, 4), err)))
-      goto out;
-    char missing[64];
-    cost_missing_of(st, 8, missing, sizeof missing);
-    dcsim_sweep_restore_cost(sw, (size_t)idx, cost_of(st, 7), missing);
-    dcsim_sweep_restore_cover(sw, (size_t)idx, sqlite3_column_double(st, 9)); /* NULL: 0 */
+    dcsim_sweep_point p = { 0 };
+    rc = dcsim__sweep_fields_read(st, 0, &p)
+             ? DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory")
+             : dcsim__sweep_restore_point(sw, (size_t)idx, &p, err);
+    free(p.reason);
+    if (rc) goto out;
     n_rest++;
   }
   if (s != SQLITE_DONE) {
@@ -188,68 +186,7 @@ int dcsim_sweepdb_store(dcsim_sweepdb_t *d, const dcsim_sweep_point *pts, const 
     const dcsim_sweep_point *p = &pts[idx[k]];
     if (!p->done) continue;
     sqlite3_bind_int64(st, 1, d->sweep_id);
-    sqlite3_bind_int64(st, 2, p->index);
-    sqlite3_bind_text(st, 3, p->cpu, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 4, p->gpu, -1, SQLITE_STATIC);
-    if (p->nodes)
-      sqlite3_bind_int64(st, 5, p->nodes);
-    else
-      sqlite3_bind_null(st, 5);
-    if (p->cores)
-      sqlite3_bind_int64(st, 6, p->cores);
-    else
-      sqlite3_bind_null(st, 6);
-    sqlite3_bind_text(st, 7, p->freq, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 8, p->feasible);
-    if (p->feasible) {
-      if (p->reason) /* why its energy is unknown (issue 38); the energy is then NULL */
-        sqlite3_bind_text(st, 9, p->reason, -1, SQLITE_STATIC);
-      else
-        sqlite3_bind_null(st, 9);
-      sqlite3_bind_double(st, 10, p->time_s);
-      if (isfinite(p->energy_j))
-        sqlite3_bind_double(st, 11, p->energy_j);
-      else
-        sqlite3_bind_null(st, 11);
-      sqlite3_bind_text(st, 12, dcsim_prov_name((dcsim_prov_kind)p->time_prov), -1, SQLITE_STATIC);
-      if (isfinite(p->energy_j))
-        sqlite3_bind_text(st, 13, dcsim_prov_name((dcsim_prov_kind)p->energy_prov), -1,
-                          SQLITE_STATIC);
-      else
-        sqlite3_bind_null(st, 13);
-    } else {
-      sqlite3_bind_text(st, 9, p->reason ? p->reason : "", -1, SQLITE_STATIC);
-      sqlite3_bind_null(st, 10);
-      sqlite3_bind_null(st, 11);
-      sqlite3_bind_null(st, 12);
-      sqlite3_bind_null(st, 13);
-    }
-    char note[256];
-    dcsim_sweep_cost_note(p, note, sizeof note);
-    if (p->feasible && isfinite(p->cost_usd))
-      sqlite3_bind_double(st, 14, p->cost_usd);
-    else
-      sqlite3_bind_null(st, 14);
-    if (note[0])
-      sqlite3_bind_text(st, 15, note, -1, SQLITE_TRANSIENT);
-    else
-      sqlite3_bind_null(st, 15);
-    if (p->gpus) /* --gpus, --host-cpu (issue 26); NULL when the sweep does not set them */
-      sqlite3_bind_int64(st, 16, p->gpus);
-    else
-      sqlite3_bind_null(st, 16);
-    if (p->host_cpu[0])
-      sqlite3_bind_text(st, 17, p->host_cpu, -1, SQLITE_STATIC);
-    else
-      sqlite3_bind_null(st, 17);
-    if (p->feasible && p->time_cover > 1) /* NULL: no task beyond its thread law's cores */
-      sqlite3_bind_double(st, 18, p->time_cover);
-    else
-      sqlite3_bind_null(st, 18);
-    if (strcmp(p->threading, "ideal") == 0) /* --threading (issue 40); NULL: measured */
-      sqlite3_bind_text(st, 19, p->threading, -1, SQLITE_STATIC);
-    else
-      sqlite3_bind_null(st, 19);
+    dcsim__sweep_fields_bind(st, 2, p);
     rc = dcsim__db_step_done(d->db, d->path, st, "cannot store a sweep point", err);
     sqlite3_clear_bindings(st);
   }
@@ -328,60 +265,25 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     goto out;
   }
-  /* a database written before issue 40 has no threading column (read, not migrated): measured */
-  if (dcsim__db_try_prepare(
-          db, "SELECT " POINT_COLS " FROM sweep_points WHERE sweep_id = ? ORDER BY idx", &st) !=
-          0 &&
-      (rc = dcsim__db_prepare(db, path,
-                              "SELECT " POINT_COLS_OLD
-                              ", NULL, NULL FROM sweep_points WHERE sweep_id = ? ORDER BY idx",
-                              &st, "cannot read the sweep's points", err)))
-    goto out;
+  /* read, not migrated: a column an older database lacks is read as NULL */
+  char *sql = select_points(db);
+  rc = sql ? dcsim__db_prepare(db, path, sql, &st, "cannot read the sweep's points", err)
+           : DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  free(sql);
+  if (rc) goto out;
   sqlite3_bind_int64(st, 1, sweep_id);
   int s;
   while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-    sqlite3_int64 idx = sqlite3_column_int64(st, 0);
+    sqlite3_int64 idx = sqlite3_column_int64(st, 0); /* idx: the table's first field */
     if (idx < 0 || idx >= np || (size_t)idx < n) {
       rc = DCSIM_ERR(err, DCSIM_EDB, path, 0, "sweep %lld: bad point index %lld",
                      (long long)sweep_id, (long long)idx);
       goto out;
     }
-    dcsim_sweep_point *p = &pts[n++];
-    p->index = (uint32_t)idx;
-    const unsigned char *c;
-    if ((c = sqlite3_column_text(st, 1))) snprintf(p->cpu, sizeof p->cpu, "%s", (const char *)c);
-    if ((c = sqlite3_column_text(st, 2))) snprintf(p->gpu, sizeof p->gpu, "%s", (const char *)c);
-    p->nodes = (unsigned)sqlite3_column_int64(st, 3);
-    p->cores = (unsigned)sqlite3_column_int64(st, 4);
-    if ((c = sqlite3_column_text(st, 5))) snprintf(p->freq, sizeof p->freq, "%s", (const char *)c);
-    p->done = 1;
-    p->feasible = sqlite3_column_int(st, 6) != 0;
-    if (!p->feasible) {
-      const char *r = (const char *)sqlite3_column_text(st, 7);
-      if (!(p->reason = dcsim_strdup(r ? r : "infeasible"))) {
-        rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-        goto out;
-      }
-      p->time_s = p->energy_j = NAN;
-    } else {
-      const char *r = (const char *)sqlite3_column_text(st, 7);
-      if (r && r[0] && !(p->reason = dcsim_strdup(r))) { /* energy unknown (issue 38) */
-        rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-        goto out;
-      }
-      p->time_s = sqlite3_column_double(st, 8);
-      p->energy_j = cost_of(st, 9); /* NULL: unknown */
-      p->time_prov = (unsigned char)prov_of(st, 10);
-      p->energy_prov = (unsigned char)prov_of(st, 11);
-      p->time_cover = sqlite3_column_double(st, 16); /* NULL: 0, no cover */
+    if (dcsim__sweep_fields_read(st, 0, &pts[n++])) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+      goto out;
     }
-    p->cost_usd = p->feasible ? cost_of(st, 12) : NAN;
-    if (p->feasible) cost_missing_of(st, 13, p->cost_missing, sizeof p->cost_missing);
-    p->gpus = (unsigned)sqlite3_column_int64(st, 14);
-    if ((c = sqlite3_column_text(st, 15)))
-      snprintf(p->host_cpu, sizeof p->host_cpu, "%s", (const char *)c);
-    if ((c = sqlite3_column_text(st, 17)))
-      snprintf(p->threading, sizeof p->threading, "%s", (const char *)c);
   }
   if (s != SQLITE_DONE) {
     rc = dcsim__db_fail(db, path, "cannot read the sweep's points", err);
@@ -551,9 +453,6 @@ static void describe_value(sqlite3_stmt *st, int col, char *buf, size_t size) {
 /* input k: refuse rows that differ from those already merged, then add its new rows */
 static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sweep *ref,
                      size_t *rows, size_t *added, dcsim_error *err) {
-  static const char *const names[] = { "cpu",      "gpu",       "nodes",      "cores",
-                                       "freq",     "feasible",  "reason",     "time_s",
-                                       "energy_j", "time_prov", "energy_prov" };
   const input_db *in = &ins[k];
   const stored_sweep *w = find_sweep(in, ref->hash);
   sqlite3_stmt *st = NULL;
@@ -582,21 +481,29 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
   }
   sqlite3_finalize(st);
   st = NULL;
-  /* a point merged already must come back with the same bytes in every column */
-  if (dcsim__db_try_prepare(
-          db,
-          "SELECT b.idx, m.src, m.cpu, m.gpu, m.nodes, m.cores, m.freq, m.feasible, m.reason, "
-          "m.time_s, m.energy_j, m.time_prov, m.energy_prov,"
-          " b.cpu, b.gpu, b.nodes, b.cores, b.freq, b.feasible, b.reason, b.time_s, b.energy_j,"
-          " b.time_prov, b.energy_prov"
-          " FROM src.sweep_points b JOIN temp.m m ON m.idx = b.idx WHERE b.sweep_id = ?1 AND NOT ("
-          " m.cpu IS b.cpu AND m.gpu IS b.gpu AND m.nodes IS b.nodes AND m.cores IS b.cores AND "
-          "m.freq IS b.freq AND"
-          " m.feasible IS b.feasible AND m.reason IS b.reason AND m.time_s IS b.time_s AND "
-          "m.energy_j IS b.energy_j AND m.time_prov IS b.time_prov AND m.energy_prov IS "
-          "b.energy_prov)"
-          " ORDER BY b.idx LIMIT 1",
-          &st) != 0) {
+  /* a point merged already must come back with the same bytes in every column the field table
+   * marks (util/dbschema_sweep.h); b: the input's points, a column an older input lacks as NULL */
+  dcsim_str q = DCSIM_STR_INIT;
+  size_t nc = 0;
+  dcsim_str_add(&q, "SELECT b.idx, m.src, ");
+  dcsim__sweep_fields_list(&q, "m.", 1, NULL, NULL);
+  dcsim_str_add(&q, ", ");
+  dcsim__sweep_fields_list(&q, "b.", 1, NULL, NULL);
+  dcsim_str_add(&q, " FROM (SELECT sweep_id, ");
+  dcsim__sweep_fields_list(&q, "", 0, db, "src");
+  dcsim_str_add(&q,
+                " FROM src.sweep_points) b JOIN temp.m m ON m.idx = b.idx"
+                " WHERE b.sweep_id = ?1 AND NOT (");
+  for (const char *c; (c = dcsim__sweep_fields_merged(nc)); nc++)
+    dcsim_str_addf(&q, "%sm.%s IS b.%s", nc ? " AND " : "", c, c);
+  dcsim_str_add(&q, ") ORDER BY b.idx LIMIT 1");
+  if (q.oom) {
+    dcsim_str_release(&q);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, in->path, 0, "out of memory");
+  }
+  int bad = dcsim__db_try_prepare(db, dcsim_str_cstr(&q), &st);
+  dcsim_str_release(&q);
+  if (bad) {
     rc = dcsim__db_fail(db, in->path, "cannot compare the sweep's points", err);
     goto out;
   }
@@ -604,8 +511,8 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
   int s = sqlite3_step(st);
   if (s == SQLITE_ROW) {
     int c = 0;
-    enum { NC = sizeof names / sizeof names[0], B = 2 + NC }; /* m's columns at 2, b's at B */
-    for (; c < NC - 1; c++) {
+    int B = 2 + (int)nc; /* m's columns at 2, b's at B */
+    for (; c < (int)nc - 1; c++) {
       int ta = sqlite3_column_type(st, 2 + c), tb = sqlite3_column_type(st, B + c);
       if (ta != tb) break;
       if (ta == SQLITE_FLOAT ? sqlite3_column_double(st, 2 + c) != sqlite3_column_double(st, B + c)
@@ -623,7 +530,8 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
                    "point %lld differs from the one in %s (%s: %s here, %s there): were they run "
                    "by different dcsim"
                    " builds or on different kinds of CPU?",
-                   (long long)sqlite3_column_int64(st, 0), ins[src].path, names[c], here, there);
+                   (long long)sqlite3_column_int64(st, 0), ins[src].path,
+                   dcsim__sweep_fields_merged((size_t)c), here, there);
     goto out;
   }
   if (s != SQLITE_DONE) {
@@ -632,14 +540,19 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
   }
   sqlite3_finalize(st);
   st = NULL;
-  if (dcsim__db_try_prepare(db,
-                            "INSERT OR IGNORE INTO temp.m SELECT " POINT_COLS
-                            ", ?2 FROM src.sweep_points WHERE sweep_id = ?1",
-                            &st) != 0 &&
-      dcsim__db_try_prepare(db,
-                            "INSERT OR IGNORE INTO temp.m SELECT " POINT_COLS_OLD
-                            ", NULL, NULL, ?2 FROM src.sweep_points WHERE sweep_id = ?1",
-                            &st) != 0) {
+  dcsim_str_add(&q, "INSERT OR IGNORE INTO temp.m(");
+  dcsim__sweep_fields_list(&q, "", 0, NULL, NULL);
+  dcsim_str_add(&q, ", src) SELECT ");
+  dcsim__sweep_fields_list(&q, "", 0, db, "src");
+  dcsim_str_add(&q, ", ?2 FROM src.sweep_points WHERE sweep_id = ?1");
+  if (q.oom) {
+    dcsim_str_release(&q);
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, in->path, 0, "out of memory");
+    goto out;
+  }
+  bad = dcsim__db_try_prepare(db, dcsim_str_cstr(&q), &st);
+  dcsim_str_release(&q);
+  if (bad) {
     rc = dcsim__db_fail(db, in->path, "cannot read the sweep's points", err);
     goto out;
   }
@@ -708,13 +621,15 @@ static int create_merge_db(const char *out, char **tmp, sqlite3 **db, dcsim_erro
   if ((rc = dcsim__db_open(t, out, DCSIM_DB_NEW | DCSIM_DB_URI | DCSIM_DB_WAL, db, err)) ||
       (rc = dcsim__db_exec(*db, out, dcsim__db_sweeps_schema.create_sql, err)))
     return rc;
-  return dcsim__db_exec(
-      *db, out,
-      "CREATE TEMP TABLE m(idx INTEGER PRIMARY KEY, cpu TEXT, gpu TEXT, nodes INTEGER, cores "
-      "INTEGER, freq TEXT, feasible INTEGER, reason TEXT, time_s REAL, energy_j REAL, time_prov "
-      "TEXT, energy_prov TEXT, cost_usd REAL, cost_note TEXT, gpus INTEGER, host_cpu TEXT, "
-      "time_cover REAL, threading TEXT, src INTEGER)",
-      err);
+  /* the points' columns (idx, an INTEGER, is the key) and the input each came from */
+  dcsim_str q = DCSIM_STR_INIT;
+  dcsim_str_add(&q, "CREATE TEMP TABLE m(");
+  dcsim__sweep_fields_defs(&q);
+  rc = dcsim_str_add(&q, ", src INTEGER, PRIMARY KEY(idx))")
+           ? DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory")
+           : dcsim__db_exec(*db, out, dcsim_str_cstr(&q), err);
+  dcsim_str_release(&q);
+  return rc;
 }
 
 /* which sweeps each input holds */
@@ -813,11 +728,16 @@ static int store_merged(sqlite3 *db, const char *out, const stored_sweep *ref, c
   if ((rc = dcsim__db_step_done(db, out, st, "cannot record the sweep", err))) goto out;
   sqlite3_finalize(st);
   st = NULL;
-  if ((rc = dcsim__db_prepare(db, out,
-                              "INSERT INTO main.sweep_points SELECT ?1, " POINT_COLS
-                              " FROM temp.m ORDER BY idx",
-                              &st, "cannot store the points", err)))
-    goto out;
+  dcsim_str q = DCSIM_STR_INIT;
+  dcsim_str_add(&q, "INSERT INTO main.sweep_points(sweep_id, ");
+  dcsim__sweep_fields_list(&q, "", 0, NULL, NULL);
+  dcsim_str_add(&q, ") SELECT ?1, ");
+  dcsim__sweep_fields_list(&q, "", 0, NULL, NULL);
+  dcsim_str_add(&q, " FROM temp.m ORDER BY idx");
+  rc = q.oom ? DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory")
+             : dcsim__db_prepare(db, out, dcsim_str_cstr(&q), &st, "cannot store the points", err);
+  dcsim_str_release(&q);
+  if (rc) goto out;
   sqlite3_bind_int64(st, 1, sqlite3_last_insert_rowid(db));
   if ((rc = dcsim__db_step_done(db, out, st, "cannot store the points", err))) goto out;
   rc = dcsim__db_commit(db, out, err);

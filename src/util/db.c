@@ -66,6 +66,18 @@ int dcsim__db_read_only_location(const char *path) {
   return access(dir, W_OK) != 0;
 }
 
+int dcsim__db_has_column(sqlite3 *db, const char *schema, const char *table, const char *column) {
+  sqlite3_stmt *st = NULL;
+  if (dcsim__db_try_prepare(db, "SELECT 1 FROM pragma_table_info(?1, ?3) WHERE name = ?2", &st))
+    return 0;
+  sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 3, schema ? schema : "main", -1, SQLITE_STATIC);
+  int has = sqlite3_step(st) == SQLITE_ROW;
+  sqlite3_finalize(st);
+  return has;
+}
+
 /* 1 when table of db has column (0 also when it cannot be read: the caller refuses then). */
 static int has_column(sqlite3 *db, const char *table, const char *column) {
   sqlite3_stmt *st = NULL;
@@ -81,9 +93,7 @@ static int has_column(sqlite3 *db, const char *table, const char *column) {
 /* 1 when column of table is one a later version added (not required of an older database) */
 static int added_column(const char *table, const char *column) {
   for (const dcsim__db_schema *const *s = dcsim__db_schemas; *s; s++)
-    for (size_t i = 0; i < (*s)->n_added; i++)
-      if (strcmp((*s)->added[i].table, table) == 0 && strcmp((*s)->added[i].column, column) == 0)
-        return 1;
+    if (dcsim__db_schema_added(*s, table, column, NULL)) return 1;
   return 0;
 }
 
@@ -256,11 +266,19 @@ int dcsim__db_migrate(sqlite3 *db, const char *name, const dcsim__db_schema *sch
   if ((rc = dcsim__db_check_owner(db, name, err)) ||
       (rc = dcsim__db_exec(db, name, schema->create_sql, err)))
     goto fail;
-  for (size_t i = 0; i < schema->n_added && !rc; i++) {
-    const dcsim__db_column *c = &schema->added[i];
-    if (has_column(db, c->table, c->column)) continue;
-    char *sql =
-        sqlite3_mprintf("ALTER TABLE \"%w\" ADD COLUMN \"%w\" %s", c->table, c->column, c->type);
+  /* the added columns in their lists' order: those of `added`, then those of `fields` */
+  for (size_t i = 0; i < schema->n_added + schema->n_fields && !rc; i++) {
+    const char *table, *column, *type;
+    if (i < schema->n_added) {
+      table = schema->added[i].table, column = schema->added[i].column;
+      type = schema->added[i].type;
+    } else {
+      const dcsim__db_field *f = &schema->fields[i - schema->n_added];
+      if (!f->added[0]) continue; /* in the table's first version */
+      table = f->table, column = f->column, type = f->type;
+    }
+    if (has_column(db, table, column)) continue;
+    char *sql = sqlite3_mprintf("ALTER TABLE \"%w\" ADD COLUMN \"%w\" %s", table, column, type);
     rc = sql ? dcsim__db_exec(db, name, sql, err)
              : DCSIM_ERR(err, DCSIM_ENOMEM, name, 0, "out of memory");
     sqlite3_free(sql);

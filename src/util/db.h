@@ -56,6 +56,9 @@ int dcsim__db_migrate(sqlite3 *db, const char *name, const dcsim__db_schema *sch
 int dcsim__db_check_owner(sqlite3 *db, const char *name, dcsim_error *err);
 /* 1 when dcsim cannot write path's file or, for a file still to be created, its directory. */
 int dcsim__db_read_only_location(const char *path);
+/* 1 when table of the database schema ("main", "temp" or an attached name; NULL: "main") of db has
+ * column (PRAGMA table_info); 0 also when it cannot be read. */
+int dcsim__db_has_column(sqlite3 *db, const char *schema, const char *table, const char *column);
 /* "file:PATH" with the URI delimiters of PATH escaped, then "?QUERY" when query is not NULL
  * (malloc'd; NULL when out of memory). */
 char *dcsim__db_uri(const char *path, const char *query);

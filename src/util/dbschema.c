@@ -1,6 +1,10 @@
 /* dbschema.c — the tables and columns of dcsim's databases (see util/dbschema.h). */
 #include "util/dbschema.h"
 
+#include <string.h>
+
+#include "util/dbschema_sweep.h"
+
 /* doc/results.md */
 static const char results_sql[] =
     "CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY, created_utc TEXT, dcsim_version TEXT,"
@@ -55,36 +59,36 @@ static const dcsim__db_column results_added[] = {
 };
 
 const dcsim__db_schema dcsim__db_results_schema = { results_sql, results_added,
-                                                    sizeof results_added / sizeof *results_added };
+                                                    sizeof results_added / sizeof *results_added,
+                                                    NULL, 0 };
 
 /* doc/sweep.md. The CREATE statement has every column; an older database gains the added ones
  * (NULL in its old rows; old sweeps never resume into new ones: the definition's format version
- * differs). */
+ * differs). The columns of sweep_points are its field table's (util/dbschema_sweep.h). */
+#define SWEEP_COLUMN_DEF(name, member, kind, sql, constraint, unit, nulls, merge, result, since, \
+                         added)                                                                  \
+  " " #name " " sql constraint ","
+#define SWEEP_COLUMN(name, member, kind, sql, constraint, unit, nulls, merge, result, since, \
+                     added)                                                                  \
+  { "sweep_points", #name, sql, added },
 static const char sweeps_sql[] =
     "CREATE TABLE IF NOT EXISTS sweeps(id INTEGER PRIMARY KEY, def_sha256 TEXT NOT NULL UNIQUE,"
     " created_utc TEXT, input TEXT, definition TEXT NOT NULL, n_points INTEGER NOT NULL,"
     " dcsim_version TEXT, dcsim_commit TEXT);"
-    "CREATE TABLE IF NOT EXISTS sweep_points(sweep_id INTEGER NOT NULL REFERENCES sweeps(id),"
-    " idx INTEGER NOT NULL, cpu TEXT, gpu TEXT, nodes INTEGER, cores INTEGER, freq TEXT,"
-    " feasible INTEGER NOT NULL, reason TEXT, time_s REAL, energy_j REAL, time_prov TEXT,"
-    " energy_prov TEXT, cost_usd REAL, cost_note TEXT, gpus INTEGER, host_cpu TEXT,"
-    " time_cover REAL, threading TEXT, PRIMARY KEY(sweep_id, idx));";
+    "CREATE TABLE IF NOT EXISTS sweep_points(sweep_id INTEGER NOT NULL REFERENCES "
+    "sweeps(id)," DCSIM_SWEEP_POINT_FIELDS(SWEEP_COLUMN_DEF) " PRIMARY KEY(sweep_id, idx));";
 
 static const dcsim__db_column sweeps_added[] = {
-  { "sweep_points", "time_prov", "TEXT" }, /* provenance (doc/results.md) */
-  { "sweep_points", "energy_prov", "TEXT" },
   { "sweeps", "dcsim_version", "TEXT" }, /* the build identity (issue 17) */
   { "sweeps", "dcsim_commit", "TEXT" },
-  { "sweep_points", "cost_usd", "REAL" }, /* cost (issue 26) */
-  { "sweep_points", "cost_note", "TEXT" },
-  { "sweep_points", "gpus", "INTEGER" },
-  { "sweep_points", "host_cpu", "TEXT" },
-  { "sweep_points", "time_cover", "REAL" }, /* the thread law continued (issue 37) */
-  { "sweep_points", "threading", "TEXT" },  /* --threading ideal (issue 40); NULL: measured */
 };
 
-const dcsim__db_schema dcsim__db_sweeps_schema = { sweeps_sql, sweeps_added,
-                                                   sizeof sweeps_added / sizeof *sweeps_added };
+static const dcsim__db_field sweep_point_columns[] = { DCSIM_SWEEP_POINT_FIELDS(SWEEP_COLUMN) };
+
+const dcsim__db_schema dcsim__db_sweeps_schema = {
+  sweeps_sql, sweeps_added, sizeof sweeps_added / sizeof *sweeps_added, sweep_point_columns,
+  sizeof sweep_point_columns / sizeof *sweep_point_columns
+};
 
 /* doc/calibration.md ("--db"). The CREATE statement has every column; an older database gains the
  * added ones (NULL in its old rows). */
@@ -121,7 +125,25 @@ static const dcsim__db_column bench_added[] = {
 };
 
 const dcsim__db_schema dcsim__db_bench_schema = { bench_sql, bench_added,
-                                                  sizeof bench_added / sizeof *bench_added };
+                                                  sizeof bench_added / sizeof *bench_added, NULL,
+                                                  0 };
+
+int dcsim__db_schema_added(const dcsim__db_schema *schema, const char *table, const char *column,
+                           const char **type) {
+  for (size_t i = 0; i < schema->n_added; i++)
+    if (strcmp(schema->added[i].table, table) == 0 &&
+        strcmp(schema->added[i].column, column) == 0) {
+      if (type) *type = schema->added[i].type;
+      return 1;
+    }
+  for (size_t i = 0; i < schema->n_fields; i++)
+    if (schema->fields[i].added[0] && strcmp(schema->fields[i].table, table) == 0 &&
+        strcmp(schema->fields[i].column, column) == 0) {
+      if (type) *type = schema->fields[i].type;
+      return 1;
+    }
+  return 0;
+}
 
 const dcsim__db_schema *const dcsim__db_schemas[] = { &dcsim__db_results_schema,
                                                       &dcsim__db_sweeps_schema,
