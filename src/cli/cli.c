@@ -519,6 +519,7 @@ static const struct {
   { "domain_size", "domain-size", 0 }, /* dcsim_gpu_calib_* */
   { "cache", "cache", 0 },             /* dcsim_bench_parse_cache_spec */
   { "compare_cpu", "compare", 0 },     /* dcsim_bench_opts.compare_cpu */
+  { "sort_key", "sort", 0 },           /* dcsim_run_job_order, dcsim_sweep_sorted */
   /* the message names the option (the caller passed it) or the command locates it itself */
   { "picture", NULL, 0 }, /* dcsim_plot_format_of */
   { "path", NULL, 0 },    /* dcsim_path_check_writable */

@@ -159,8 +159,8 @@ int dcsim_run_job_order(const dcsim_scenario *s, const dcsim_run_stats *st,
                         dcsim_error *err) {
   int k = dcsim_sort_key_index(key, job_keys, 5);
   if (k < 0)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                     "--sort %s: the workflows sort by submit, wait, time, energy or cost", key);
+    return DCSIM_PERR(err, DCSIM_EUSAGE, "sort_key", -1,
+                      "'%s': the workflows sort by submit, wait, time, energy or cost", key);
   if (!st) return 0;
   double *v = malloc((st->n_jobs ? st->n_jobs : 1) * sizeof *v);
   if (!v)

@@ -354,8 +354,8 @@ int dcsim_sweep_sorted(const dcsim_sweep_point *pts, size_t n, const char *key,
   int k = dcsim_sort_key_index(key, sort_keys, 4), rc = -1;
   *out = NULL;
   if (k < 0)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                     "--sort %s: the points sort by point, time, energy or cost", key);
+    return DCSIM_PERR(err, DCSIM_EUSAGE, "sort_key", -1,
+                      "'%s': the points sort by point, time, energy or cost", key);
   double *v = malloc((n ? n : 1) * sizeof *v);
   size_t *by_index = malloc((n ? n : 1) * sizeof *by_index),
          *order = malloc((n ? n : 1) * sizeof *order);
