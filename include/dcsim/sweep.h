@@ -128,11 +128,6 @@ int dcsim_sweep_set_shard(dcsim_sweep_t *sw, unsigned i, unsigned n, dcsim_error
 unsigned dcsim_sweep_shard_of(size_t index, unsigned n);
 int dcsim_sweep_in_shard(const dcsim_sweep_t *sw, size_t index);
 
-/* Records a point read back from a database: done, with its result. */
-int dcsim_sweep_restore(dcsim_sweep_t *sw, size_t index, int feasible, double time_s,
-                        double energy_j, int time_prov, int energy_prov, const char *reason,
-                        dcsim_error *err);
-
 typedef struct dcsim_sweep_sink {
   void *ctx;
   /* called on the calling thread after each batch of newly evaluated points (e.g. one database
@@ -178,11 +173,5 @@ void dcsim_sweep_mark_front(dcsim_sweep_point *pts, size_t n);
 void dcsim_sweep_mark_front_on(dcsim_sweep_point *pts, size_t n, unsigned obj);
 /* The objectives the sweep's front is taken over. */
 unsigned dcsim_sweep_objectives(const dcsim_sweep_t *sw);
-/* Records the cost of a point read back from a database (NaN and the profile without a price when
- * unknown). */
-void dcsim_sweep_restore_cost(dcsim_sweep_t *sw, size_t index, double cost_usd,
-                              const char *missing);
-/* Records the time_cover of a point read back (dcsim_sweep_point.time_cover; 0: none stored). */
-void dcsim_sweep_restore_cover(dcsim_sweep_t *sw, size_t index, double time_cover);
 
 #endif

@@ -699,33 +699,6 @@ out:
   return rc;
 }
 
-int dcsim_sweep_restore(dcsim_sweep_t *sw, size_t index, int feasible, double time_s,
-                        double energy_j, int time_prov, int energy_prov, const char *reason,
-                        dcsim_error *err) {
-  if (index >= sw->n_points)
-    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "point %zu of a sweep of %zu points", index,
-                     sw->n_points);
-  dcsim_sweep_point *p = &sw->points[index];
-  free(p->reason);
-  p->reason = NULL;
-  /* a feasible point keeps a reason when its energy is unknown (issue 38) */
-  if ((!feasible || (reason && reason[0])) &&
-      !(p->reason = dcsim_strdup(reason ? reason : "infeasible")))
-    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
-  p->done = 1;
-  p->feasible = feasible != 0;
-  p->time_s = feasible ? time_s : NAN;
-  p->energy_j = feasible ? energy_j : NAN;
-  p->time_prov = (unsigned char)(time_prov >= 0 && time_prov < DCSIM_PROV_N ? time_prov : 0);
-  p->energy_prov =
-      (unsigned char)(energy_prov >= 0 && energy_prov < DCSIM_PROV_N ? energy_prov : 0);
-  return 0;
-}
-
-void dcsim_sweep_restore_cover(dcsim_sweep_t *sw, size_t index, double time_cover) {
-  if (index < sw->n_points) sw->points[index].time_cover = time_cover;
-}
-
 int dcsim__sweep_restore_point(dcsim_sweep_t *sw, size_t index, const dcsim_sweep_point *r,
                                dcsim_error *err) {
   if (index >= sw->n_points)
@@ -734,14 +707,6 @@ int dcsim__sweep_restore_point(dcsim_sweep_t *sw, size_t index, const dcsim_swee
   if (dcsim__sweep_fields_copy_results(&sw->points[index], r))
     return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   return 0;
-}
-
-void dcsim_sweep_restore_cost(dcsim_sweep_t *sw, size_t index, double cost_usd,
-                              const char *missing) {
-  if (index >= sw->n_points) return;
-  dcsim_sweep_point *p = &sw->points[index];
-  p->cost_usd = p->feasible ? cost_usd : NAN;
-  snprintf(p->cost_missing, sizeof p->cost_missing, "%s", p->feasible && missing ? missing : "");
 }
 
 void dcsim_sweep_set_interrupt(dcsim_sweep_t *sw, const volatile sig_atomic_t *flag) {
