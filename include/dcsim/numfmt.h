@@ -73,6 +73,13 @@ char *dcsim_fmt_band_sum(char *buf, size_t size, double total, const double band
                          const char *unit, const double *parts, size_t n, char *part_buf,
                          size_t part_size);
 
+/* Room for one double as text, the one caller-owned buffer of the formatters (instead of char
+ * arrays of guessed sizes in each caller): "%.16e" of any double is at most 24 bytes
+ * ("-1.7976931348623157e+308"), a number with an SI prefix and a short unit well under 64. */
+typedef struct dcsim_num_text {
+  char s[64];
+} dcsim_num_text;
+
 #define DCSIM_NUM_DIGITS 6 /* the significant digits of text output */
 #define DCSIM_MIN_DIGITS 3 /* the least digits of a value printed with its band */
 #define DCSIM_MAX_PARTS  8 /* the most parts dcsim_fmt_band_sum shares a total among */

@@ -8,6 +8,7 @@
 #ifndef DCSIM_STRUTIL_H
 #define DCSIM_STRUTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "dcsim/error.h"
@@ -39,6 +40,9 @@ typedef struct dcsim_str {
   { NULL, 0, 0, 0 }
 /* Appends the formatted text; 0, or -1 when out of memory (b->oom set). */
 int dcsim_str_addf(dcsim_str *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same with a va_list (for functions that take a format themselves). */
+int dcsim_str_vaddf(dcsim_str *b, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 /* Appends s; 0 or -1 as dcsim_str_addf. */
 int dcsim_str_add(dcsim_str *b, const char *s);
 /* The text ("" when nothing was added). */
@@ -95,9 +99,9 @@ int dcsim_parse_double(const char *s, double *out);
  * "4.0" are whole numbers). 0 ok, -1 bad or out of range. */
 int dcsim_parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out);
 
-/* A frequency as a number of GHz, the unit optionally written after it ("2.6", "2.6GHz", "2.6ghz";
- * only the first 63 characters are read). 0, or -1 when it is not such a number (a state label
- * such as "turbo"); its range is the caller's to check. */
+/* A frequency as a number of GHz, the unit optionally written after it ("2.6", "2.6GHz", "2.6ghz").
+ * 0, or -1 when it is not such a number (a state label such as "turbo"); its range is the caller's
+ * to check. */
 int dcsim_parse_ghz(const char *s, double *ghz);
 
 /* ---- paths ---- */

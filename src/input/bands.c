@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "dcsim/catalog.h"
+#include "dcsim/strutil.h"
 #include "util/csv.h"
 
 #ifndef DCSIM_SOURCE_DIR
@@ -81,15 +82,17 @@ out:
 }
 
 int dcsim_bands_load_default(dcsim_bands_t **out, dcsim_error *err) {
-  char path[4096];
-  int n = snprintf(path, sizeof path, "%s/calibration/bands.csv", dcsim_catalog_root());
-  if (n < 0 || (size_t)n >= sizeof path)
-    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "data root path too long");
+  char *path = dcsim_path_in(dcsim_catalog_root(), "calibration/bands.csv");
   /* a data root of the user's own profiles without the file: the bands describe dcsim's models,
    * validated in the tree it was built from (dcsim/bands.h) */
-  if (access(path, F_OK) != 0)
-    snprintf(path, sizeof path, "%s/calibration/bands.csv", DCSIM_SOURCE_DIR);
-  return dcsim_bands_load(path, out, err);
+  if (path && access(path, F_OK) != 0) {
+    free(path);
+    path = dcsim_path_in(DCSIM_SOURCE_DIR, "calibration/bands.csv");
+  }
+  int rc = path ? dcsim_bands_load(path, out, err)
+                : DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  free(path);
+  return rc;
 }
 
 void dcsim_bands_free(dcsim_bands_t *b) { free(b); }

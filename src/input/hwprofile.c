@@ -713,6 +713,10 @@ void dcsim_cpu_state_freq_str(const dcsim_cpu_state *s, char *buf, size_t size) 
     snprintf(buf, size, "%g", s->ghz);
 }
 
+char *dcsim_cpu_state_freq_text(const dcsim_cpu_state *s) {
+  return s->label ? dcsim_strdup(s->label) : dcsim_strdup_printf("%g", s->ghz);
+}
+
 /* Finds the frequency columns bracketing the state: exact label match, or two plain columns. */
 static int freq_bracket(const dcsim_cpu_profile_t *p, const table *t, const dcsim_cpu_state *s,
                         size_t *c0, size_t *c1, double *w, const char *what, dcsim_error *err) {
@@ -743,12 +747,16 @@ static int freq_bracket(const dcsim_cpu_profile_t *p, const table *t, const dcsi
       ihi = (long)j;
     }
   }
-  char fs[32];
-  dcsim_cpu_state_freq_str(s, fs, sizeof fs);
-  if (s->label || ilo < 0 || ihi < 0)
-    return DCSIM_ERR(err, DCSIM_ERANGE, p->path, t->line,
-                     "state outside table: frequency %s%s is not covered by the %s table of %s", fs,
-                     s->label ? "" : " GHz", what, p->name);
+  if (s->label || ilo < 0 || ihi < 0) {
+    char *fs = dcsim_cpu_state_freq_text(s);
+    int rc = !fs ? DCSIM_ERR(err, DCSIM_ENOMEM, p->path, t->line, "out of memory")
+                 : DCSIM_ERR(err, DCSIM_ERANGE, p->path, t->line,
+                             "state outside table: frequency %s%s is not covered by the %s table "
+                             "of %s",
+                             fs, s->label ? "" : " GHz", what, p->name);
+    free(fs);
+    return rc;
+  }
   *c0 = (size_t)ilo;
   *c1 = (size_t)ihi;
   *w = (s->ghz - lo) / (hi - lo);
@@ -965,16 +973,20 @@ int dcsim_cpu_profile_power(const dcsim_cpu_profile_t *p, const dcsim_cpu_state 
   if (near < 0) near = 0; /* a labelled state, or only labelled tables: the first table */
   const energy_table *t = &p->etabs[near];
   if (!t->same_all_freqs) {
-    char fs[32];
-    dcsim_cpu_state_freq_str(s, fs, sizeof fs);
-    if (p->n_etabs == 1)
-      return DCSIM_ERR(
-          err, DCSIM_ERANGE, p->path, t->line,
-          "state outside table: the energy table of %s was measured at %s GHz only, not at %s",
-          p->name, p->freqs[t->freq].id, fs);
-    return DCSIM_ERR(err, DCSIM_ERANGE, p->path, t->line,
-                     "state outside table: frequency %s is not covered by the energy tables of %s",
-                     fs, p->name);
+    char *fs = dcsim_cpu_state_freq_text(s);
+    int rc =
+        !fs ? DCSIM_ERR(err, DCSIM_ENOMEM, p->path, t->line, "out of memory")
+        : p->n_etabs == 1
+            ? DCSIM_ERR(err, DCSIM_ERANGE, p->path, t->line,
+                        "state outside table: the energy table of %s was measured at %s GHz only, "
+                        "not at %s",
+                        p->name, p->freqs[t->freq].id, fs)
+            : DCSIM_ERR(err, DCSIM_ERANGE, p->path, t->line,
+                        "state outside table: frequency %s is not covered by the energy tables "
+                        "of %s",
+                        fs, p->name);
+    free(fs);
+    return rc;
   }
   int rc = table_power(p, t, s->threads, out, err);
   /* other-frequencies="same" at another frequency: the table carried beyond what it measured */

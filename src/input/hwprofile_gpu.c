@@ -128,7 +128,7 @@ static int gpu_device(const dcsim_xml_doc_t *doc, xmlNode *dv, dcsim_gpu_profile
                       dcsim_error *err) {
   dcsim_gpu_spec *s = &p->spec;
   const char *arch = NULL, *src = NULL;
-  char apath[4096];
+  char *apath = NULL;
   int rc;
   if ((rc = dcsim__xml_str(doc, dv, "arch", 1, &arch, err)) ||
       (rc = dcsim__xml_str(doc, dv, "source", 1, &src, err)) ||
@@ -141,10 +141,12 @@ static int gpu_device(const dcsim_xml_doc_t *doc, xmlNode *dv, dcsim_gpu_profile
                          "<device>: sm, clock-hz and memory-bw-bps must be positive");
   if (!(p->dev_source = dcsim_strdup(src)))
     return DCSIM_XML_ERR(err, DCSIM_ENOMEM, doc, dv, "out of memory");
-  if ((rc = dcsim_catalog_resolve(DCSIM_KIND_GPU_ARCH, arch, dcsim__xml_path(doc),
-                                  (int)xmlGetLineNo(dv), apath, sizeof apath, err)))
+  if ((rc = dcsim_catalog_find(DCSIM_KIND_GPU_ARCH, arch, dcsim__xml_path(doc),
+                               (int)xmlGetLineNo(dv), &apath, err)))
     return rc;
-  return dcsim_gpu_arch_load(apath, &s->arch, err);
+  rc = dcsim_gpu_arch_load(apath, &s->arch, err);
+  free(apath);
+  return rc;
 }
 
 /* No <characteristics>: D3.5 Table 10's values from the device (O = SM x ops x 2 x C_G). */

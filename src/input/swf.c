@@ -314,9 +314,10 @@ static int count_jobs(const char *path, const dcsim_budget *b, size_t *jobs, dcs
     if ((rc = dcsim_budget_work(b, n, "the trace has at least", "jobs", path, (int)r.line, err)))
       break;
     if (b && b->max_bytes && n * per_job > b->max_bytes) { /* refused at once, not at the end */
-      char prefix[64];
-      snprintf(prefix, sizeof prefix, "its %llu jobs so far would", (unsigned long long)n);
-      rc = dcsim_budget_bytes(b, n * per_job, prefix, path, (int)r.line, err);
+      char *prefix = dcsim_strdup_printf("its %llu jobs so far would", (unsigned long long)n);
+      rc = prefix ? dcsim_budget_bytes(b, n * per_job, prefix, path, (int)r.line, err)
+                  : DCSIM_ERR(err, DCSIM_ENOMEM, path, (int)r.line, "out of memory");
+      free(prefix);
       break;
     }
   }

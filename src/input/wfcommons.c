@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <jansson.h>
 
 #include "dcsim/budget.h"
+#include "dcsim/numfmt.h"
 #include "dcsim/stats.h"
 #include "dcsim/strutil.h"
 #include "util/fileio.h"
@@ -68,22 +70,53 @@ typedef struct ctx {
   dcsim_error *err;
 } ctx;
 
-static int bad(const ctx *c, const char *where, const char *what) {
-  return DCSIM_ERR(c->err, DCSIM_ESCHEMA, c->path, 0, "%s: %s (WfFormat, doc/workloads.md)", where,
-                   what);
+/* The JSON path of a value, for messages ("workflow.tasks[3].cpu"), written out only when a
+ * message names it: each level on the stack names the one above it. */
+typedef struct jpath {
+  const struct jpath *up; /* NULL: key is the whole path so far ("workflow.execution") */
+  const char *key;        /* ".key" after up; NULL: none */
+  long index;             /* "[index]" after the key; -1: none */
+} jpath;
+#define JP(text) (&(const jpath){ NULL, (text), -1 })
+
+static void jpath_add(dcsim_str *b, const jpath *p) {
+  if (p->up) jpath_add(b, p->up);
+  if (p->key) dcsim_str_addf(b, "%s%s", p->up ? "." : "", p->key);
+  if (p->index >= 0) dcsim_str_addf(b, "[%ld]", p->index);
 }
 
-static int get_num(const ctx *c, json_t *o, const char *k1, const char *k2, const char *where,
+/* An error at JSON path `where` in the instance: DCSIM_ESCHEMA, or `code`. */
+__attribute__((format(printf, 4, 5))) static int bad_code(const ctx *c, int code,
+                                                          const jpath *where, const char *fmt,
+                                                          ...) {
+  dcsim_str w = DCSIM_STR_INIT, what = DCSIM_STR_INIT;
+  jpath_add(&w, where);
+  va_list ap;
+  va_start(ap, fmt);
+  dcsim_str_vaddf(&what, fmt, ap);
+  va_end(ap);
+  int rc = w.oom || what.oom ? DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory")
+           : code == DCSIM_ESCHEMA
+               ? DCSIM_ERR(c->err, code, c->path, 0, "%s: %s (WfFormat, doc/workloads.md)",
+                           dcsim_str_cstr(&w), dcsim_str_cstr(&what))
+               : DCSIM_ERR(c->err, code, c->path, 0, "%s: %s", dcsim_str_cstr(&w),
+                           dcsim_str_cstr(&what));
+  dcsim_str_release(&w);
+  dcsim_str_release(&what);
+  return rc;
+}
+#define bad(c, where, ...) bad_code((c), DCSIM_ESCHEMA, (where), __VA_ARGS__)
+
+static int get_num(const ctx *c, json_t *o, const char *k1, const char *k2, const jpath *where,
                    int required, double *out) {
   json_t *v = json_object_get(o, k1);
   if (!v && k2) v = json_object_get(o, k2);
-  char w[512];
-  snprintf(w, sizeof w, "%s.%s", where, k1);
-  if (!v || json_is_null(v)) return required ? bad(c, w, "missing") : 0;
-  if (!json_is_number(v)) return bad(c, w, "not a number");
+  const jpath w = { where, k1, -1 };
+  if (!v || json_is_null(v)) return required ? bad(c, &w, "missing") : 0;
+  if (!json_is_number(v)) return bad(c, &w, "not a number");
   double x = json_number_value(v);
   if (!isfinite(x) || x < 0 || x > 1e15)
-    return DCSIM_ERR(c->err, DCSIM_ERANGE, c->path, 0, "%s: %g is out of range", w, x);
+    return bad_code(c, DCSIM_ERANGE, &w, "%g is out of range", x);
   *out = x;
   return 0;
 }
@@ -102,7 +135,7 @@ static char *task_name(const char *s) {
   return d;
 }
 
-static int load_machines(const ctx *c, dcsim_wfc *w, json_t *arr, const char *where) {
+static int load_machines(const ctx *c, dcsim_wfc *w, json_t *arr, const jpath *where) {
   if (!arr) return 0;
   if (!json_is_array(arr)) return bad(c, where, "not an array");
   size_t n = json_array_size(arr);
@@ -110,8 +143,7 @@ static int load_machines(const ctx *c, dcsim_wfc *w, json_t *arr, const char *wh
     return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
   for (size_t i = 0; i < n; i++) {
     json_t *m = json_array_get(arr, i);
-    char wi[256];
-    snprintf(wi, sizeof wi, "%s[%zu]", where, i);
+    const jpath at = { where, NULL, (long)i }, *wi = &at;
     const char *name = get_str(m, "nodeName");
     if (!json_is_object(m) || !name || !*name) return bad(c, wi, "a machine needs a nodeName");
     dcsim_wfc_machine *mc = &w->machines[w->n_machines++];
@@ -124,8 +156,7 @@ static int load_machines(const ctx *c, dcsim_wfc *w, json_t *arr, const char *wh
     int rc;
     if ((rc = get_num(c, m, "memoryInBytes", "memory", wi, 0, &mc->memory_byte))) return rc;
     if (cpu) {
-      char wc[300];
-      snprintf(wc, sizeof wc, "%s.cpu", wi);
+      const jpath wcpu = { wi, "cpu", -1 }, *wc = &wcpu;
       if ((rc = get_num(c, cpu, "coreCount", "count", wc, 0, &cores)) ||
           (rc = get_num(c, cpu, "speedInMHz", "speed", wc, 0, &mc->speed_mhz)))
         return rc;
@@ -144,7 +175,7 @@ static long find_machine(const dcsim_wfc *w, const char *name) {
 }
 
 /* Execution data of one task: runtime, cores, machine. */
-static int load_exec(const ctx *c, dcsim_wfc *w, dcsim_wfc_task *t, json_t *o, const char *where,
+static int load_exec(const ctx *c, dcsim_wfc *w, dcsim_wfc_task *t, json_t *o, const jpath *where,
                      int flat) {
   double cores = 1;
   int rc;
@@ -154,9 +185,8 @@ static int load_exec(const ctx *c, dcsim_wfc *w, dcsim_wfc_task *t, json_t *o, c
       (rc = get_num(c, o, "priority", NULL, where, 0, &t->priority)))
     return rc;
   if (cores < 1 || cores != floor(cores) || cores > 1e6) {
-    char wc[300];
-    snprintf(wc, sizeof wc, "%s.coreCount", where);
-    return bad(c, wc, "not a whole number >= 1");
+    const jpath wc = { where, "coreCount", -1 };
+    return bad(c, &wc, "not a whole number >= 1");
   }
   t->cores = (unsigned)cores;
   const char *m = NULL;
@@ -169,11 +199,8 @@ static int load_exec(const ctx *c, dcsim_wfc *w, dcsim_wfc_task *t, json_t *o, c
     if (!mn) return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
     t->machine = find_machine(w, mn);
     free(mn);
-    if (t->machine < 0) {
-      char msg[300];
-      snprintf(msg, sizeof msg, "machine '%.200s' is not among the recorded machines", m);
-      return bad(c, where, msg);
-    }
+    if (t->machine < 0)
+      return bad(c, where, "machine '%.200s' is not among the recorded machines", m);
   }
   return 0;
 }
@@ -205,22 +232,19 @@ static int note_use(file_uses *u, const char *key, double size, size_t task, int
 
 /* Sum of the sizes of the files named in list (1.5: ids into files), each use noted. */
 static int file_bytes(const ctx *c, json_t *list, const index_t *files, json_t *farr,
-                      const char *where, file_uses *uses, size_t task, int output, double *out,
+                      const jpath *where, file_uses *uses, size_t task, int output, double *out,
                       unsigned *count) {
   if (!list) return 0;
   if (!json_is_array(list)) return bad(c, where, "not an array");
   for (size_t i = 0; i < json_array_size(list); i++) {
     const char *id = json_string_value(json_array_get(list, i));
     long f = id ? index_find(files, id) : -1;
-    if (f < 0) {
-      char msg[300];
-      snprintf(msg, sizeof msg, "file '%.200s' is not in workflow.specification.files",
-               id ? id : "(not a string)");
-      return bad(c, where, msg);
-    }
+    if (f < 0)
+      return bad(c, where, "file '%.200s' is not in workflow.specification.files",
+                 id ? id : "(not a string)");
     double sz = 0;
     int rc = get_num(c, json_array_get(farr, (size_t)f), "sizeInBytes", "size",
-                     "workflow.specification.files[]", 0, &sz);
+                     JP("workflow.specification.files[]"), 0, &sz);
     if (rc) return rc;
     if (note_use(uses, id, sz, task, output))
       return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
@@ -253,7 +277,7 @@ static int read_header(wfc_load *L, json_t *root) {
   json_t *wf = json_object_get(root, "workflow");
   const char *name = get_str(root, "name"), *ver = get_str(root, "schemaVersion");
   if (!json_is_object(root) || !json_is_object(wf))
-    return bad(c, "workflow", "missing: not a WfCommons instance");
+    return bad(c, JP("workflow"), "missing: not a WfCommons instance");
   if (!(w->name = task_name(name && *name ? name : "wfcommons")) ||
       !(w->schema_version = dcsim_strdup(ver ? ver : "?")))
     return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
@@ -263,18 +287,18 @@ static int read_header(wfc_load *L, json_t *root) {
   L->tasks = L->flat ? json_object_get(wf, "tasks") : json_object_get(L->spec, "tasks");
   L->tw = L->flat ? "workflow.tasks" : "workflow.specification.tasks";
   if (!json_is_array(L->tasks))
-    return bad(c, L->tw, "missing or not an array (neither the 1.4 nor the 1.5 layout)");
+    return bad(c, JP(L->tw), "missing or not an array (neither the 1.4 nor the 1.5 layout)");
   if (!L->flat && !json_is_object(L->exe))
-    return bad(c, "workflow.execution", "missing (1.5 layout)");
+    return bad(c, JP("workflow.execution"), "missing (1.5 layout)");
   json_t *mk = L->flat ? wf : L->exe; /* holds the makespan and the machines */
   if ((rc = get_num(c, mk, "makespanInSeconds", "makespan",
-                    L->flat ? "workflow" : "workflow.execution", 0, &w->makespan_s)))
+                    JP(L->flat ? "workflow" : "workflow.execution"), 0, &w->makespan_s)))
     return rc;
   if ((rc = load_machines(c, w, json_object_get(mk, "machines"),
-                          L->flat ? "workflow.machines" : "workflow.execution.machines")))
+                          JP(L->flat ? "workflow.machines" : "workflow.execution.machines"))))
     return rc;
   L->n = json_array_size(L->tasks);
-  if (!L->n) return bad(c, L->tw, "no task");
+  if (!L->n) return bad(c, JP(L->tw), "no task");
   if (L->n > DCSIM_WORKFLOW_MAX_TASKS)
     return DCSIM_ERR(c->err, DCSIM_ERANGE, c->path, 0, "%s: more than %u tasks", L->tw,
                      DCSIM_WORKFLOW_MAX_TASKS);
@@ -294,10 +318,9 @@ static int index_tasks(wfc_load *L) {
   for (size_t i = 0; i < n; i++) {
     json_t *t = json_array_get(L->tasks, i);
     const char *id = get_str(t, "id"), *nm = get_str(t, "name");
-    char wi[128];
-    snprintf(wi, sizeof wi, "%s[%zu]", L->tw, i);
+    const jpath wi = { JP(L->tw), NULL, (long)i };
     if (!json_is_object(t) || !(L->flat ? (nm != NULL || id != NULL) : id != NULL))
-      return bad(c, wi, L->flat ? "a task needs a name" : "a task needs an id");
+      return bad(c, &wi, "%s", L->flat ? "a task needs a name" : "a task needs an id");
     if (!(w->tasks[i].id = task_name(L->flat ? (nm ? nm : id) : id)))
       return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
     w->n_tasks++;
@@ -307,10 +330,8 @@ static int index_tasks(wfc_load *L) {
   qsort(L->ix.a, L->ix.n, sizeof *L->ix.a, cmp_key);
   for (size_t i = 1; i < L->ix.n; i++)
     if (strcmp(L->ix.a[i - 1].key, L->ix.a[i].key) == 0 && L->ix.a[i - 1].ix != L->ix.a[i].ix) {
-      char wi[128], msg[300];
-      snprintf(wi, sizeof wi, "%s[%u]", L->tw, L->ix.a[i].ix);
-      snprintf(msg, sizeof msg, "'%.200s' names two tasks", L->ix.a[i].key);
-      return bad(c, wi, msg);
+      const jpath wi = { JP(L->tw), NULL, (long)L->ix.a[i].ix };
+      return bad(c, &wi, "'%.200s' names two tasks", L->ix.a[i].key);
     }
   return 0;
 }
@@ -320,12 +341,12 @@ static int index_files(wfc_load *L) {
   const ctx *c = &L->c;
   json_t *farr = L->farr = L->flat ? NULL : json_object_get(L->spec, "files");
   if (!farr) return 0;
-  if (!json_is_array(farr)) return bad(c, "workflow.specification.files", "not an array");
+  if (!json_is_array(farr)) return bad(c, JP("workflow.specification.files"), "not an array");
   if (!(L->fx.a = calloc(json_array_size(farr) + 1, sizeof *L->fx.a)))
     return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
   for (size_t i = 0; i < json_array_size(farr); i++) {
     const char *id = get_str(json_array_get(farr, i), "id");
-    if (!id) return bad(c, "workflow.specification.files[]", "a file needs an id");
+    if (!id) return bad(c, JP("workflow.specification.files[]"), "a file needs an id");
     L->fx.a[L->fx.n++] = (key_ix){ id, (uint32_t)i };
   }
   qsort(L->fx.a, L->fx.n, sizeof *L->fx.a, cmp_key);
@@ -340,7 +361,7 @@ static int load_executions(wfc_load *L) {
   unsigned char *seen = NULL;
   json_t *etasks = flat ? NULL : json_object_get(L->exe, "tasks");
   if (!flat && !json_is_array(etasks)) {
-    rc = bad(c, "workflow.execution.tasks", "missing or not an array");
+    rc = bad(c, JP("workflow.execution.tasks"), "missing or not an array");
     goto out;
   }
   if (!(seen = calloc(n, 1))) {
@@ -349,8 +370,7 @@ static int load_executions(wfc_load *L) {
   }
   for (size_t i = 0; i < (flat ? n : json_array_size(etasks)) && !rc; i++) {
     json_t *t = json_array_get(flat ? L->tasks : etasks, i);
-    char wi[128];
-    snprintf(wi, sizeof wi, "%s[%zu]", flat ? L->tw : "workflow.execution.tasks", i);
+    const jpath at = { JP(flat ? L->tw : "workflow.execution.tasks"), NULL, (long)i }, *wi = &at;
     long k = (long)i;
     if (!flat) {
       const char *id = get_str(t, "id");
@@ -369,9 +389,8 @@ static int load_executions(wfc_load *L) {
   }
   for (size_t i = 0; i < n && !rc; i++)
     if (!seen[i]) {
-      char wi[128];
-      snprintf(wi, sizeof wi, "%s[%zu]", L->tw, i);
-      rc = bad(c, wi, "no execution record (runtimeInSeconds)");
+      const jpath wi = { JP(L->tw), NULL, (long)i };
+      rc = bad(c, &wi, "no execution record (runtimeInSeconds)");
     }
 out:
   free(seen);
@@ -379,22 +398,19 @@ out:
 }
 
 /* The parents and children of task i (t, at JSON path wi) as parent links. */
-static int task_links(wfc_load *L, size_t i, json_t *t, const char *wi) {
+static int task_links(wfc_load *L, size_t i, json_t *t, const jpath *wi) {
   const ctx *c = &L->c;
   for (int side = 0; side < 2; side++) {
     json_t *l = json_object_get(t, side ? "children" : "parents");
     if (!l) continue;
     if (!json_is_array(l))
-      return bad(c, wi, side ? "children is not an array" : "parents is not an array");
+      return bad(c, wi, "%s", side ? "children is not an array" : "parents is not an array");
     for (size_t k = 0; k < json_array_size(l); k++) {
       const char *ref = json_string_value(json_array_get(l, k));
       long o = ref ? index_find(&L->ix, ref) : -1;
-      if (o < 0) {
-        char msg[300];
-        snprintf(msg, sizeof msg, "%s '%.200s' is not a task", side ? "child" : "parent",
-                 ref ? ref : "(not a string)");
-        return bad(c, wi, msg);
-      }
+      if (o < 0)
+        return bad(c, wi, "%s '%.200s' is not a task", side ? "child" : "parent",
+                   ref ? ref : "(not a string)");
       if ((size_t)o == i) return bad(c, wi, "a task depends on itself");
       uint32_t child = side ? (uint32_t)o : (uint32_t)i, parent = side ? (uint32_t)i : (uint32_t)o;
       if (add_parent(&L->w->tasks[child], parent, &L->pcap[child]))
@@ -405,7 +421,7 @@ static int task_links(wfc_load *L, size_t i, json_t *t, const char *wi) {
 }
 
 /* Bytes task i (t, at JSON path wi) reads and writes: 1.4 files in the task, 1.5 ids of files. */
-static int task_files(wfc_load *L, size_t i, json_t *t, const char *wi) {
+static int task_files(wfc_load *L, size_t i, json_t *t, const jpath *wi) {
   const ctx *c = &L->c;
   dcsim_wfc_task *tk = &L->w->tasks[i];
   int rc;
@@ -443,9 +459,8 @@ static int load_links(wfc_load *L) {
   int rc;
   for (size_t i = 0; i < L->n; i++) {
     json_t *t = json_array_get(L->tasks, i);
-    char wi[128];
-    snprintf(wi, sizeof wi, "%s[%zu]", L->tw, i);
-    if ((rc = task_links(L, i, t, wi)) || (rc = task_files(L, i, t, wi))) return rc;
+    const jpath wi = { JP(L->tw), NULL, (long)i };
+    if ((rc = task_links(L, i, t, &wi)) || (rc = task_files(L, i, t, &wi))) return rc;
   }
   return 0;
 }
@@ -488,14 +503,11 @@ static int read_wms(const ctx *c, dcsim_wfc *w, json_t *root) {
   if (!json_is_object(rs)) rs = json_object_get(root, "wms");
   if (!json_is_object(rs)) return 0;
   const char *name = get_str(rs, "name"), *ver = get_str(rs, "version");
-  char num[64];
   json_t *v = json_object_get(rs, "version");
-  if (!ver && json_is_number(v)) { /* a version written as a number: 5.0 */
-    snprintf(num, sizeof num, "%g", json_number_value(v));
-    ver = num;
-  }
   if ((name && !(w->wms_name = dcsim_strdup(name))) ||
-      (ver && !(w->wms_version = dcsim_strdup(ver))))
+      (ver && !(w->wms_version = dcsim_strdup(ver))) ||
+      (!ver && json_is_number(v) && /* a version written as a number: 5.0 */
+       !(w->wms_version = dcsim_strdup_printf("%g", json_number_value(v)))))
     return DCSIM_ERR(c->err, DCSIM_ENOMEM, c->path, 0, "out of memory");
   return 0;
 }
@@ -558,11 +570,11 @@ static int check_size(const char *path, const dcsim_budget *b, dcsim_error *err)
   if (stat(path, &st) != 0) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "%s", strerror(errno));
   const uint64_t size = (uint64_t)st.st_size;
   if (!b && size > DCSIM_WFC_MAX_FILE_BYTE) {
-    char h[32], m[32];
-    dcsim_human_bytes(size, h, sizeof h);
-    dcsim_human_bytes(DCSIM_WFC_MAX_FILE_BYTE, m, sizeof m);
+    dcsim_num_text h, m;
+    dcsim_human_bytes(size, h.s, sizeof h.s);
+    dcsim_human_bytes(DCSIM_WFC_MAX_FILE_BYTE, m.s, sizeof m.s);
     return DCSIM_ERR(err, DCSIM_ERANGE, path, 0,
-                     "a WfCommons instance of %s: more than the %s this command reads", h, m);
+                     "a WfCommons instance of %s: more than the %s this command reads", h.s, m.s);
   }
   if (b && size > UINT64_MAX / DCSIM_WFC_BYTES_PER_BYTE)
     return DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "a WfCommons instance of %llu bytes",
@@ -570,11 +582,13 @@ static int check_size(const char *path, const dcsim_budget *b, dcsim_error *err)
   int rc = dcsim_budget_bytes(b, size * DCSIM_WFC_BYTES_PER_BYTE,
                               "reading the WfCommons instance would", path, 0, err);
   if (rc) return rc;
-  char prefix[96];
-  snprintf(prefix, sizeof prefix, "reading the WfCommons instance (%llu bytes) takes as long as",
-           (unsigned long long)size);
-  return dcsim_budget_work(b, size * DCSIM_WFC_WORK_PER_BYTE, prefix, "simulated tasks", path, 0,
-                           err);
+  char *prefix = dcsim_strdup_printf("reading the WfCommons instance (%llu bytes) takes as long as",
+                                     (unsigned long long)size);
+  rc = prefix ? dcsim_budget_work(b, size * DCSIM_WFC_WORK_PER_BYTE, prefix, "simulated tasks",
+                                  path, 0, err)
+              : DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  free(prefix);
+  return rc;
 }
 
 int dcsim_wfc_load_budget(const char *path, const dcsim_budget *budget, dcsim_wfc **out,
@@ -694,8 +708,11 @@ int dcsim_wfc_platform(const dcsim_wfc *w, const dcsim_node_group *node, dcsim_p
   size_t ng = w->n_machines ? w->n_machines : 1;
   dcsim_node_group *g = calloc(ng, sizeof *g);
   if (!g) return DCSIM_ERR(err, DCSIM_ENOMEM, w->path, 0, "out of memory");
-  char pname[256];
-  snprintf(pname, sizeof pname, "%s (recorded machines)", w->name);
+  char *pname = dcsim_strdup_printf("%s (recorded machines)", w->name);
+  if (!pname) {
+    free(g);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, w->path, 0, "out of memory");
+  }
   unsigned widest = 1;
   for (size_t i = 0; i < w->n_tasks; i++)
     if (w->tasks[i].cores > widest) widest = w->tasks[i].cores;
@@ -715,6 +732,7 @@ int dcsim_wfc_platform(const dcsim_wfc *w, const dcsim_node_group *node, dcsim_p
     g[i].gpus_per_node = 0;
   }
   int rc = dcsim_platform_build(pname, g, ng, 0, 0, out, err);
+  free(pname);
   free(g);
   return rc;
 }

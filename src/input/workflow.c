@@ -74,29 +74,33 @@ static const char *item_name(const ctx *c, const dcsim_wf_item *it) {
   return it->name;
 }
 
-/* "<task name="x">", "<steps name="fc">", "<ensemble>" */
-static const char *describe(const ctx *c, const dcsim_wf_item *it, char *buf, size_t size) {
+/* appends "<task name="x">", "<steps name="fc">", "<ensemble>" */
+static void describe(const ctx *c, const dcsim_wf_item *it, dcsim_str *out) {
   static const char *const kinds[] = { "task", "steps", "ensemble" };
   const char *name =
       it->kind != DCSIM_WF_TASK || it->tmpl < c->wf->n_templates ? item_name(c, it) : NULL;
   if (name)
-    snprintf(buf, size, "<%s name=\"%s\">", kinds[it->kind], name);
+    dcsim_str_addf(out, "<%s name=\"%s\">", kinds[it->kind], name);
   else
-    snprintf(buf, size, "<%s>", kinds[it->kind]);
-  return buf;
+    dcsim_str_addf(out, "<%s>", kinds[it->kind]);
 }
 
 /* An error about an item: "file:line: <steps name="fc">: msg". Returns code. */
 static int item_err(const ctx *c, int code, const dcsim_wf_item *it, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static int item_err(const ctx *c, int code, const dcsim_wf_item *it, const char *fmt, ...) {
-  char what[320], msg[900];
+  dcsim_str msg = DCSIM_STR_INIT;
+  describe(c, it, &msg);
+  dcsim_str_add(&msg, ": ");
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  dcsim_str_vaddf(&msg, fmt, ap);
   va_end(ap);
-  return DCSIM_ERR(c->err, code, c->wf->path, item_line(c, it), "%s: %s",
-                   describe(c, it, what, sizeof what), msg);
+  int rc = msg.oom
+               ? DCSIM_ERR(c->err, DCSIM_ENOMEM, c->wf->path, 0, "out of memory")
+               : DCSIM_ERR(c->err, code, c->wf->path, item_line(c, it), "%s", dcsim_str_cstr(&msg));
+  dcsim_str_release(&msg);
+  return rc;
 }
 
 typedef struct {
@@ -430,12 +434,15 @@ static int check_size(ctx *c, const node *top, size_t n, uint64_t tasks, uint64_
       (rc = dcsim_budget_work(c->budget, edges, "the workflow expands to", "dependency edges",
                               c->wf->path, line, c->err)))
     return rc;
-  char prefix[96];
-  snprintf(prefix, sizeof prefix, "expanding and planning its %llu tasks and %llu edges would",
-           (unsigned long long)tasks, (unsigned long long)edges);
-  return dcsim_budget_bytes(
-      c->budget, (tasks + bars) * WF_PEAK_BYTES_PER_TASK + edges * WF_PEAK_BYTES_PER_EDGE, prefix,
-      c->wf->path, line, c->err);
+  char *prefix = dcsim_strdup_printf("expanding and planning its %llu tasks and %llu edges would",
+                                     (unsigned long long)tasks, (unsigned long long)edges);
+  rc = prefix ? dcsim_budget_bytes(
+                    c->budget,
+                    (tasks + bars) * WF_PEAK_BYTES_PER_TASK + edges * WF_PEAK_BYTES_PER_EDGE,
+                    prefix, c->wf->path, line, c->err)
+              : DCSIM_ERR(c->err, DCSIM_ENOMEM, c->wf->path, line, "out of memory");
+  free(prefix);
+  return rc;
 }
 
 /* Builds the node tree of items[0..n-1] (children of parent, NULL at the top) into *out. */
@@ -706,10 +713,10 @@ out:
 int dcsim_workflow_task_name(const dcsim_workflow *wf, size_t i, char *buf, size_t size) {
   if (i >= wf->n_tasks) return DCSIM_ERANGE;
   const dcsim_task_inst *t = &wf->tasks[i];
-  char m[16] = "", s[16] = "";
-  if (t->member) snprintf(m, sizeof m, "m%u.", (unsigned)t->member);
-  if (t->step) snprintf(s, sizeof s, "s%u.", (unsigned)t->step);
-  return snprintf(buf, size, "%s%s%s", m, s, wf->templates[t->tmpl].name);
+  unsigned m = (unsigned)t->member, s = (unsigned)t->step;
+  /* "m3.s2.name": "%.0u" of 0 writes nothing (C11 7.21.6.1p8), so a 0 member or step drops out */
+  return snprintf(buf, size, "%s%.0u%s%s%.0u%s%s", m ? "m" : "", m, m ? "." : "", s ? "s" : "", s,
+                  s ? "." : "", wf->templates[t->tmpl].name);
 }
 
 /* ---- workflow XML ---- */

@@ -58,10 +58,14 @@ int dcsim_roofline_cpu(const dcsim_cpu_profile_t *cpu, const dcsim_cpu_state *st
   dcsim_roofline *r = roofline_new(ev ? ev->n_loops : 0);
   if (!r) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   snprintf(r->device, sizeof r->device, "%s", dcsim_cpu_profile_name(cpu));
-  char f[32];
-  dcsim_cpu_state_freq_str(st, f, sizeof f);
+  char *f = dcsim_cpu_state_freq_text(st);
+  if (!f) {
+    dcsim_roofline_free(r);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  }
   snprintf(r->state, sizeof r->state, "%s%s, %u core%s", f, st->label ? "" : " GHz", st->threads,
            st->threads == 1 ? "" : "s");
+  free(f);
   snprintf(r->dwarf, sizeof r->dwarf, "%s", dwarf_label ? dwarf_label : "");
   r->peak_flops = rt.flops;
   if (rt.has_l1) add_ceiling(r, "L1", rt.l1_bps); /* a roofline machine has DRAM only */

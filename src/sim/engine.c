@@ -8,6 +8,7 @@
 
 #include "dcsim/budget.h"
 #include "dcsim/evq.h"
+#include "dcsim/numfmt.h"
 #include "dcsim/strutil.h"
 
 /* event kinds; the priority orders simultaneous events: a node that finishes booting or shutting
@@ -1002,17 +1003,17 @@ void dcsim_engine_size(const dcsim_scenario *s, const dcsim_engine_opts *o, dcsi
 
 int dcsim_engine_check_size(const dcsim_run_size *sz, const dcsim_run_limits *lim,
                             dcsim_error *err) {
-  char need[32], most[32];
-  dcsim_human_bytes(sz->bytes, need, sizeof need);
-  dcsim_human_bytes(lim->max_bytes, most, sizeof most);
+  dcsim_num_text need, most;
+  dcsim_human_bytes(sz->bytes, need.s, sizeof need.s);
+  dcsim_human_bytes(lim->max_bytes, most.s, sizeof most.s);
 #define RUN_SIZE "the run would simulate %llu tasks of %llu jobs and need about %s of memory"
   if (lim->max_tasks && sz->tasks > lim->max_tasks)
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, RUN_SIZE "; the limit is %llu tasks",
-                     (unsigned long long)sz->tasks, (unsigned long long)sz->jobs, need,
+                     (unsigned long long)sz->tasks, (unsigned long long)sz->jobs, need.s,
                      (unsigned long long)lim->max_tasks);
   if (lim->max_bytes && sz->bytes > lim->max_bytes)
     return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, RUN_SIZE "; the limit is %s of memory",
-                     (unsigned long long)sz->tasks, (unsigned long long)sz->jobs, need, most);
+                     (unsigned long long)sz->tasks, (unsigned long long)sz->jobs, need.s, most.s);
 #undef RUN_SIZE
   return 0;
 }

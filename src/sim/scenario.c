@@ -2,6 +2,7 @@
 #include "dcsim/scenario.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "dcsim/model.h"
 #include "dcsim/recorded.h"
 #include "dcsim/sched.h"
+#include "dcsim/strutil.h"
 #include "dcsim/trace.h"
 #include "dcsim/wfcommons.h"
 #include "dcsim/wmsconf.h"
@@ -78,25 +80,30 @@ void dcsim_scenario_free(dcsim_scenario *s) {
  * in a CPU or GPU reference is taken as written (from the working directory), in a dwarf
  * reference from the directory of the referring file (BESIDE). get_cpu, get_gpu and get_dwarf
  * differ only in these names. */
-#define DEFINE_GET(NAME, T, KIND, BESIDE, ARR, N, PATH_OF, LOAD)                                   \
-  static int NAME(dcsim_scenario *s, const char *ref, const char *file, int line, const T **out,   \
-                  dcsim_error *err) {                                                              \
-    char path[4096];                                                                               \
-    int rc = dcsim_catalog_resolve(KIND, ref, BESIDE ? file : NULL, line, path, sizeof path, err); \
-    if (rc) {                                                                                      \
-      dcsim_error_at(err, file, line);                                                             \
-      return rc;                                                                                   \
-    }                                                                                              \
-    for (size_t i = 0; i < s->N; i++)                                                              \
-      if (strcmp(PATH_OF(s->ARR[i]), path) == 0) {                                                 \
-        *out = s->ARR[i];                                                                          \
-        return 0;                                                                                  \
-      }                                                                                            \
-    if (DCSIM_GROW_N(s->ARR, s->N))                                                                \
-      return DCSIM_ERR(err, DCSIM_ENOMEM, file, line, "out of memory");                            \
-    if ((rc = LOAD(path, &s->ARR[s->N], err))) return rc;                                          \
-    *out = s->ARR[s->N++];                                                                         \
-    return add_input(s, path, err);                                                                \
+#define DEFINE_GET(NAME, T, KIND, BESIDE, ARR, N, PATH_OF, LOAD)                                 \
+  static int NAME(dcsim_scenario *s, const char *ref, const char *file, int line, const T **out, \
+                  dcsim_error *err) {                                                            \
+    char *path = NULL;                                                                           \
+    int rc = dcsim_catalog_find(KIND, ref, BESIDE ? file : NULL, line, &path, err);              \
+    if (rc) {                                                                                    \
+      dcsim_error_at(err, file, line);                                                           \
+      return rc;                                                                                 \
+    }                                                                                            \
+    for (size_t i = 0; i < s->N; i++)                                                            \
+      if (strcmp(PATH_OF(s->ARR[i]), path) == 0) {                                               \
+        *out = s->ARR[i];                                                                        \
+        goto out;                                                                                \
+      }                                                                                          \
+    if (DCSIM_GROW_N(s->ARR, s->N)) {                                                            \
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, file, line, "out of memory");                            \
+      goto out;                                                                                  \
+    }                                                                                            \
+    if ((rc = LOAD(path, &s->ARR[s->N], err))) goto out;                                         \
+    *out = s->ARR[s->N++];                                                                       \
+    rc = add_input(s, path, err);                                                                \
+  out:                                                                                           \
+    free(path);                                                                                  \
+    return rc;                                                                                   \
   }
 
 DEFINE_GET(get_cpu, dcsim_cpu_profile_t, DCSIM_KIND_CPU, 0, cpus, n_cpus, dcsim_cpu_profile_path,
@@ -176,7 +183,8 @@ static int group_rt_init(dcsim_group_rt *g, const dcsim_node_group *ng,
                                        : group_idle_wall(g, ng, path, err);
 }
 
-static int add_note_text(dcsim_scenario *s, const char *text, dcsim_error *err);
+static int add_notef(dcsim_scenario *s, dcsim_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 static int load_platform(dcsim_scenario *s, const char *path, dcsim_error *err) {
   int preset = s->platform != NULL; /* built in memory by a trace import (dcsim/trace.h) */
@@ -196,11 +204,10 @@ static int load_platform(dcsim_scenario *s, const char *path, dcsim_error *err) 
     if ((rc = group_rt_init(&s->groups[i], &p->groups[i], cpu, gpu, s->model_flags, path, err)))
       return rc;
     if (s->groups[i].energy_unknown[0]) { /* said once, by run (dcsim: note: ...) */
-      char note[700];
-      snprintf(note, sizeof note,
-               "node group '%s': energy unknown, the times are modelled alone: %s",
-               p->groups[i].name, s->groups[i].energy_unknown);
-      if ((rc = add_note_text(s, note, err))) return rc;
+      if ((rc = add_notef(s, err,
+                          "node group '%s': energy unknown, the times are modelled alone: %s",
+                          p->groups[i].name, s->groups[i].energy_unknown)))
+        return rc;
     }
   }
   return 0;
@@ -418,22 +425,28 @@ static int dvfs_option(const dcsim_scenario *s, const dcsim_workflow *wf,
 
 static int add_note(dcsim_scenario *s, char *note, dcsim_error *err);
 
-static int add_note_text(dcsim_scenario *s, const char *text, dcsim_error *err) {
-  char *d = dcsim_strdup(text);
+/* A note of the formatted text (dcsim_scenario.notes). */
+static int add_notef(dcsim_scenario *s, dcsim_error *err, const char *fmt, ...) {
+  dcsim_str b = DCSIM_STR_INIT;
+  va_list ap;
+  va_start(ap, fmt);
+  dcsim_str_vaddf(&b, fmt, ap);
+  va_end(ap);
+  char *d = dcsim_str_take(&b);
   return d ? add_note(s, d, err) : DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
 }
 
 /* The scenario's WMS description, loaded once: o->wms_file or the shipped one. */
 static int wms_conf(dcsim_scenario *s, const dcsim_scenario_opts *o, dcsim_error *err) {
   if (s->wms_conf) return 0;
-  char path[4096];
-  int n = o->wms_file ? snprintf(path, sizeof path, "%s", o->wms_file)
-                      : snprintf(path, sizeof path, "%s/workflows/wms/pegasus-htcondor.xml",
-                                 dcsim_catalog_root());
-  if (n < 0 || (size_t)n >= sizeof path)
-    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "WMS description path too long");
+  char *path = o->wms_file
+                   ? dcsim_strdup(o->wms_file)
+                   : dcsim_path_in(dcsim_catalog_root(), "workflows/wms/pegasus-htcondor.xml");
+  if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   int rc = dcsim_wms_conf_load(path, &s->wms_conf, err);
-  return rc ? rc : add_input(s, path, err);
+  if (!rc) rc = add_input(s, path, err);
+  free(path);
+  return rc;
 }
 
 /* What the run's options, the workflow, then the platform say: "none", "pegasus", or "recorded"
@@ -452,25 +465,21 @@ static const char *wms_kind(const dcsim_scenario *s, const dcsim_workflow *wf,
 static int wms_note(dcsim_scenario *s, const dcsim_wf_rt *w, const dcsim_scenario_opts *o,
                     dcsim_error *err) {
   const dcsim_workflow *wf = w->wf;
-  char note[1024];
   int files = wf->stage_in_byte > 0 || wf->stage_out_byte > 0;
   for (size_t i = 0; i < wf->n_templates && !files; i++)
     files = wf->templates[i].input_byte > 0 || wf->templates[i].output_byte > 0;
-  if (w->wms) {
-    snprintf(note, sizeof note,
-             "%s: workflow management system %s, profile %s%s%s (%s, data %s); --wms none "
-             "runs without it",
-             wf->path, s->wms_conf->name, w->wms->name, w->wms->description ? " for " : "",
-             w->wms->description ? w->wms->description : "", s->wms_conf->path,
-             dcsim_wms_data_name(w->wms->p.data));
-    return add_note_text(s, note, err);
-  }
+  if (w->wms)
+    return add_notef(s, err,
+                     "%s: workflow management system %s, profile %s%s%s (%s, data %s); --wms none "
+                     "runs without it",
+                     wf->path, s->wms_conf->name, w->wms->name, w->wms->description ? " for " : "",
+                     w->wms->description ? w->wms->description : "", s->wms_conf->path,
+                     dcsim_wms_data_name(w->wms->p.data));
   if (!files || o->io_bw_bps > 0) return 0;
-  snprintf(note, sizeof note,
-           "%s: file sizes ignored: the recorded runtimes include each task's own I/O "
-           "(--io-bw-bps BPS adds (inputs + outputs) / BPS to every task)",
-           wf->path);
-  return add_note_text(s, note, err);
+  return add_notef(s, err,
+                   "%s: file sizes ignored: the recorded runtimes include each task's own I/O "
+                   "(--io-bw-bps BPS adds (inputs + outputs) / BPS to every task)",
+                   wf->path);
 }
 
 /* The cores of every node of the platform, 0 when they differ (the node type a WMS profile may
@@ -841,6 +850,7 @@ static int load(const char *path, const dcsim_scenario_opts *o, int options, dcs
   dcsim_scenario *s = calloc(1, sizeof *s);
   dcsim_workload *wl = NULL;
   swf_pending pend = { 0, NULL, NULL, 0 };
+  char *root = NULL; /* the XML input's root element */
   int rc = 0;
   if (!s || !(s->input_path = dcsim_strdup(path))) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
@@ -851,10 +861,9 @@ static int load(const char *path, const dcsim_scenario_opts *o, int options, dcs
     rc = DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "deadline %g s: expected 0 to 10^9 s", o->deadline_s);
     goto out;
   }
-  char root[64] = "";
   dcsim_trace_kind tk =
       dcsim_trace_detect(path); /* an SWF trace or a WfCommons instance (dcsim/trace.h) */
-  if (!tk && (rc = dcsim__xml_peek_root(path, root, sizeof root, err))) goto out;
+  if (!tk && (rc = dcsim__xml_peek_root_dup(path, &root, err))) goto out;
   const char *platform = o->platform_path;
   if (tk)
     rc = load_trace_input(s, path, tk, o, &pend, &platform, err);
@@ -885,6 +894,7 @@ static int load(const char *path, const dcsim_scenario_opts *o, int options, dcs
   *out = s;
   s = NULL;
 out:
+  free(root);
   swf_pending_release(&pend);
   dcsim_workload_free(wl);
   dcsim_scenario_free(s);

@@ -2,6 +2,7 @@
  * (see dcsim/sched.h, doc/engine.md). */
 #include "dcsim/sched.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,41 +20,39 @@ int dcsim_sched_parse_policy(const char *name, dcsim_job_policy *job, dcsim_task
   *job = DCSIM_JOB_FCFS;
   *task = DCSIM_TASK_HEFT;
   if (!name) return 0;
-  char buf[64];
-  snprintf(buf, sizeof buf, "%s", name);
-  char *plus = strchr(buf, '+');
-  const char *a = buf, *b = NULL;
-  if (plus) {
-    *plus = '\0';
-    b = plus + 1;
-  }
+  const char *plus = strchr(name, '+'); /* JOB+TASK: the words read in place */
   int seen_job = 0, seen_task = 0;
   for (int k = 0; k < 2; k++) {
-    const char *w = k ? b : a;
+    const char *w = k ? (plus ? plus + 1 : NULL) : name;
     if (!w) continue;
-    if (strcmp(w, "fcfs") == 0 && !seen_job) {
+    size_t n = !k && plus ? (size_t)(plus - name) : strlen(w);
+#define IS(word) (n == strlen(word) && strncmp(w, word, n) == 0)
+    if (IS("fcfs") && !seen_job) {
       *job = DCSIM_JOB_FCFS;
       seen_job = 1;
-    } else if (strcmp(w, "easy") == 0 && !seen_job) {
+    } else if (IS("easy") && !seen_job) {
       *job = DCSIM_JOB_EASY;
       seen_job = 1;
-    } else if (strcmp(w, "sjf") == 0 && !seen_job) {
+    } else if (IS("sjf") && !seen_job) {
       *job = DCSIM_JOB_SJF;
       seen_job = 1;
-    } else if (strcmp(w, "heft") == 0 && !seen_task) {
+    } else if (IS("heft") && !seen_task) {
       *task = DCSIM_TASK_HEFT;
       seen_task = 1;
-    } else if (strcmp(w, "energy") == 0 && !seen_task) {
+    } else if (IS("energy") && !seen_task) {
       *task = DCSIM_TASK_ENERGY;
       seen_task = 1;
     } else {
       static const char *const words[] = { "fcfs", "easy", "sjf", "heft", "energy" };
-      const char *best = dcsim_suggest(w, words, sizeof words / sizeof *words);
+      char *word = dcsim_strdup_printf("%.*s", n < INT_MAX ? (int)n : INT_MAX, w);
+      const char *best = word ? dcsim_suggest(word, words, sizeof words / sizeof *words) : NULL;
+      free(word);
       return DCSIM_PERR(err, DCSIM_EUSAGE, "policy", -1,
                         "unknown policy '%s'%s%s%s (fcfs, easy, sjf, heft, energy, or JOB+TASK "
                         "such as easy+energy)",
                         name, best ? "; did you mean " : "", best ? best : "", best ? "?" : "");
     }
+#undef IS
   }
   return 0;
 }

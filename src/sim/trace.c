@@ -37,11 +37,8 @@ static long long job_procs(const dcsim_swf_job *j) {
 }
 
 int dcsim_trace_node_load(dcsim_platform **out, char **path_out, dcsim_error *err) {
-  char path[4096];
-  int n =
-      snprintf(path, sizeof path, "%s/workflows/platforms/trace-node.xml", dcsim_catalog_root());
-  if (n < 0 || (size_t)n >= sizeof path)
-    return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "data root path too long");
+  char *path = dcsim_path_in(dcsim_catalog_root(), "workflows/platforms/trace-node.xml");
+  if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   int rc = dcsim_platform_load(path, out, err);
   if (!rc && (*out)->n_groups != 1) {
     rc = DCSIM_ERR(err, DCSIM_ESCHEMA, path, 0,
@@ -49,11 +46,11 @@ int dcsim_trace_node_load(dcsim_platform **out, char **path_out, dcsim_error *er
     dcsim_platform_free(*out);
     *out = NULL;
   }
-  if (!rc && path_out && !(*path_out = dcsim_strdup(path))) {
-    dcsim_platform_free(*out);
-    *out = NULL;
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  if (!rc && path_out) {
+    *path_out = path; /* handed over */
+    path = NULL;
   }
+  free(path);
   return rc;
 }
 
@@ -70,10 +67,11 @@ int dcsim_trace_swf_platform(const dcsim_swf *t, const dcsim_node_group *node, d
   if (nodes > DCSIM_PLATFORM_MAX_NODES || ppn > 100000)
     return DCSIM_ERR(err, DCSIM_ERANGE, t->path, 0,
                      "header: %lld nodes of %lld processors is out of range", nodes, ppn);
-  char name[256];
   const char *base = strrchr(t->path, '/');
-  snprintf(name, sizeof name, "%s (%s)", t->computer && *t->computer ? t->computer : "SWF trace",
-           base ? base + 1 : t->path);
+  char *name =
+      dcsim_strdup_printf("%s (%s)", t->computer && *t->computer ? t->computer : "SWF trace",
+                          base ? base + 1 : t->path);
+  if (!name) return DCSIM_ERR(err, DCSIM_ENOMEM, t->path, 0, "out of memory");
   dcsim_node_group g = *node; /* its CPU profile and power states */
   g.name = "nodes";
   g.count = (unsigned)nodes;
@@ -83,7 +81,9 @@ int dcsim_trace_swf_platform(const dcsim_swf *t, const dcsim_node_group *node, d
   g.gpus_per_node = 0;
   g.rack = NULL;
   g.memory_byte = 0;
-  return dcsim_platform_build(name, &g, 1, 0, 0, out, err);
+  int rc = dcsim_platform_build(name, &g, 1, 0, 0, out, err);
+  free(name);
+  return rc;
 }
 
 void dcsim_trace_jobs_release(dcsim_trace_jobs *j) {
@@ -144,7 +144,7 @@ static int build_shape(const dcsim_swf *t, const dcsim_swf_map *map, long rule, 
                              .nodes = nodes,
                              .cores_per_node = cores,
                              .runtime_s = 1.0 };
-  char name[256];
+  char *name = NULL;
   const char *file = t->path;
   if (rule >= 0) {
     const dcsim_swf_rule *r = &map->rules[rule];
@@ -159,18 +159,23 @@ static int build_shape(const dcsim_swf *t, const dcsim_swf_map *map, long rule, 
                                 .n_sets = r->n_sets,
                                 .sets = r->sets,
                                 .line = r->line };
-    snprintf(name, sizeof name, "swf-%s-%ux%u", r->name, nodes, cores);
+    name = dcsim_strdup_printf("swf-%s-%ux%u", r->name, nodes, cores);
     file = map->path; /* messages about the call point at the rule */
   } else {
-    snprintf(name, sizeof name, "swf-%ux%u", nodes, cores);
+    name = dcsim_strdup_printf("swf-%ux%u", nodes, cores);
   }
+  if (!name) return DCSIM_ERR(err, DCSIM_ENOMEM, t->path, 0, "out of memory");
   dcsim_wf_item it = { .kind = DCSIM_WF_TASK, .tmpl = 0, .line = tt.line };
   int rc = dcsim_workflow_build(file, &tt, 1, &it, 1, out, err);
-  if (rc) return rc;
+  if (rc) {
+    free(name);
+    return rc;
+  }
   free((*out)->name);
+  (*out)->name = name; /* handed over */
   /* a batch job, submitted to the batch system itself: no workflow management system unless
    * the run asks for one (doc/wms.md) */
-  if (!((*out)->name = dcsim_strdup(name)) || !((*out)->wms = dcsim_strdup("none")))
+  if (!((*out)->wms = dcsim_strdup("none")))
     return DCSIM_ERR(err, DCSIM_ENOMEM, t->path, 0, "out of memory");
   return 0;
 }
@@ -341,12 +346,10 @@ char *dcsim_trace_swf_note(const dcsim_trace_info *in, const char *path) {
   size_t skipped =
       in->skipped_partial + in->skipped_unknown + in->skipped_cancelled + in->skipped_unmatched;
   if (!skipped) return NULL;
-  char buf[1024];
-  snprintf(buf, sizeof buf,
-           "%s: %zu of %zu jobs left out: %zu cancelled before they ran, %zu with an unknown run "
-           "time, processor count or "
-           "submit time, %zu partial-execution lines, %zu matched no map rule",
-           path, skipped, in->jobs_read, in->skipped_cancelled, in->skipped_unknown,
-           in->skipped_partial, in->skipped_unmatched);
-  return dcsim_strdup(buf);
+  return dcsim_strdup_printf(
+      "%s: %zu of %zu jobs left out: %zu cancelled before they ran, %zu with an unknown run "
+      "time, processor count or "
+      "submit time, %zu partial-execution lines, %zu matched no map rule",
+      path, skipped, in->jobs_read, in->skipped_cancelled, in->skipped_unknown, in->skipped_partial,
+      in->skipped_unmatched);
 }

@@ -54,8 +54,8 @@ static int validate_dwarf(const char *path, dcsim_error *err) {
  * already resolved paths against the platform file; bare names go to the data root. */
 static int validate_profile_ref(dcsim_kind kind, const char *ref, const char *file, int line,
                                 dcsim_error *err) {
-  char path[4096];
-  int rc = dcsim_catalog_resolve(kind, ref, NULL, line, path, sizeof path, err);
+  char *path = NULL;
+  int rc = dcsim_catalog_find(kind, ref, NULL, line, &path, err);
   if (rc) {
     dcsim_error_at(err, file, line);
     return rc;
@@ -69,6 +69,7 @@ static int validate_profile_ref(dcsim_kind kind, const char *ref, const char *fi
     rc = dcsim_gpu_profile_load(path, &p, err);
     dcsim_gpu_profile_free(p);
   }
+  free(path);
   return rc;
 }
 
@@ -93,14 +94,14 @@ static int validate_workflow(const char *path, int depth, vctx *v, dcsim_error *
   for (size_t t = 0; !rc && t < wf->n_templates; t++) {
     const dcsim_task_template *tt = &wf->templates[t];
     if (!tt->dwarf) continue; /* a recorded runtime: no dwarf */
-    char dpath[4096];
+    char *dpath = NULL;
     dcsim_dwarf_t *d = NULL;
     dcsim_dwarf_eval *ev = NULL;
     dcsim_binding b[64];
-    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, tt->dwarf, path, tt->line, dpath,
-                                    sizeof dpath, err)))
-      break;
-    if ((rc = dcsim_dwarf_load(dpath, &d, err))) break;
+    if ((rc = dcsim_catalog_find(DCSIM_KIND_DWARF, tt->dwarf, path, tt->line, &dpath, err))) break;
+    rc = dcsim_dwarf_load(dpath, &d, err);
+    free(dpath);
+    if (rc) break;
     int cpu_ok = dcsim_dwarf_has_cpu_model(d), gpu_ok = dcsim_dwarf_has_gpu_model(d);
     if ((tt->device == DCSIM_DEV_CPU && !cpu_ok) || (tt->device == DCSIM_DEV_GPU && !gpu_ok) ||
         (tt->device == DCSIM_DEV_ANY && !(cpu_ok && gpu_ok))) {
@@ -183,12 +184,15 @@ static int validate_trace(const char *path, dcsim_trace_kind kind, vctx *v, dcsi
 
 /* Dispatches on the root element to the module's loader, which checks the schema first. */
 static int validate_file(const char *path, int depth, vctx *v, dcsim_error *err) {
-  char root[64];
+  char *root = NULL;
   dcsim_trace_kind tk = dcsim_trace_detect(path);
   if (tk) return validate_trace(path, tk, v, err);
-  int rc = dcsim__xml_peek_root(path, root, sizeof root, err);
+  int rc = dcsim__xml_peek_root_dup(path, &root, err);
   if (rc) return rc;
-  if (depth > 4) return DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "references nested too deeply");
+  if (depth > 4) {
+    free(root);
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, 0, "references nested too deeply");
+  }
   if (strcmp(root, "cpu-profile") == 0) {
     dcsim_cpu_profile_t *p = NULL;
     rc = dcsim_cpu_profile_load(path, &p, err);
@@ -219,6 +223,7 @@ static int validate_file(const char *path, int depth, vctx *v, dcsim_error *err)
   } else {
     rc = dcsim__xml_validate_file(path, err); /* names the unknown root */
   }
+  free(root);
   return rc;
 }
 

@@ -3,6 +3,8 @@
 
 #include <stdio.h>
 
+#include "dcsim/numfmt.h"
+
 void dcsim_human_bytes(uint64_t bytes, char *buf, size_t size) {
   static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB", "TiB", "PiB" };
   double v = (double)bytes;
@@ -36,11 +38,11 @@ int dcsim_budget_work(const dcsim_budget *b, uint64_t work, const char *prefix, 
 int dcsim_budget_bytes(const dcsim_budget *b, uint64_t bytes, const char *prefix, const char *path,
                        int line, dcsim_error *err) {
   if (!b || !b->max_bytes || bytes <= b->max_bytes) return 0;
-  char need[32], most[32];
-  dcsim_human_bytes(bytes, need, sizeof need);
-  dcsim_human_bytes(b->max_bytes, most, sizeof most);
+  dcsim_num_text need, most;
+  dcsim_human_bytes(bytes, need.s, sizeof need.s);
+  dcsim_human_bytes(b->max_bytes, most.s, sizeof most.s);
   int rc = DCSIM_ERR(err, DCSIM_ERANGE, path, line, "%s need about %s of memory; the limit is %s",
-                     prefix, need, most);
+                     prefix, need.s, most.s);
   dcsim_budget_hint(b, 1, err);
   return rc;
 }

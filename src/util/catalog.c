@@ -32,7 +32,7 @@ static int is_file(const char *p) {
   return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static void suggest_name(dcsim_kind kind, const char *ref, char *hint, size_t size);
+static char *suggest_name(dcsim_kind kind, const char *ref);
 
 int dcsim_catalog_find(dcsim_kind kind, const char *ref, const char *ref_file, int ref_line,
                        char **out, dcsim_error *err) {
@@ -52,10 +52,10 @@ int dcsim_catalog_find(dcsim_kind kind, const char *ref, const char *ref_file, i
   }
   if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, where, ref_line, "out of memory");
   if (!is_file(path)) {
-    char hint[160] = "";
-    if (!is_path) suggest_name(kind, ref, hint, sizeof hint);
+    char *hint = is_path ? NULL : suggest_name(kind, ref);
     int rc = DCSIM_ERR(err, DCSIM_EREF, where, ref_line, "unknown %s '%s' (no file %s)%s",
-                       kind_words[kind], ref, path, hint);
+                       kind_words[kind], ref, path, hint ? hint : "");
+    free(hint);
     free(path);
     return rc;
   }
@@ -81,10 +81,11 @@ static int xml_entry(const struct dirent *e) {
 }
 
 size_t dcsim_catalog_names(dcsim_kind kind, char **names, size_t max) {
-  char dir[4096];
-  if (dcsim_bufprintf(dir, sizeof dir, "%s/%s", dcsim_catalog_root(), kind_dirs[kind])) return 0;
+  char *dir = dcsim_path_in(dcsim_catalog_root(), kind_dirs[kind]);
+  if (!dir) return 0;
   struct dirent **ents = NULL;
   int n = scandir(dir, &ents, xml_entry, alphasort);
+  free(dir);
   size_t k = 0;
   for (int i = 0; i < n; i++) {
     size_t l = strlen(ents[i]->d_name) - 4;
@@ -100,16 +101,20 @@ size_t dcsim_catalog_names(dcsim_kind kind, char **names, size_t max) {
   return k;
 }
 
-/* "; did you mean xeon-e5-2697v3?" when a data file of that kind has a close name */
-static void suggest_name(dcsim_kind kind, const char *ref, char *hint, size_t size) {
+/* "; did you mean xeon-e5-2697v3?" when a data file of that kind has a close name (malloc'd), else
+ * NULL */
+static char *suggest_name(dcsim_kind kind, const char *ref) {
   char *names[512];
   size_t n = dcsim_catalog_names(kind, names, 512);
   const char *best[3];
   size_t k = dcsim_suggest_n(ref, (const char *const *)names, n, best, 3);
-  if (k == 1) snprintf(hint, size, "; did you mean %s?", best[0]);
-  if (k == 2) snprintf(hint, size, "; did you mean %s or %s?", best[0], best[1]);
-  if (k == 3) snprintf(hint, size, "; did you mean %s, %s or %s?", best[0], best[1], best[2]);
+  char *hint = k == 1   ? dcsim_strdup_printf("; did you mean %s?", best[0])
+               : k == 2 ? dcsim_strdup_printf("; did you mean %s or %s?", best[0], best[1])
+               : k == 3
+                   ? dcsim_strdup_printf("; did you mean %s, %s or %s?", best[0], best[1], best[2])
+                   : NULL;
   for (size_t i = 0; i < n; i++) free(names[i]);
+  return hint;
 }
 
 /* the part of `path` (a resolved absolute path) below directory `dir` (resolved), or NULL */

@@ -3,6 +3,8 @@
 
 #include "util/dbschema.h"
 
+#include "dcsim/strutil.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,22 +50,20 @@ char *dcsim__db_uri(const char *path, const char *query) {
   return u;
 }
 
-/* The directory of path ("." for a bare name), written into buf. */
-static void dir_of(const char *path, char *buf, size_t size) {
+/* The directory of path ("." for a bare name), malloc'd (NULL when out of memory). */
+static char *dir_of(const char *path) {
   const char *slash = strrchr(path, '/');
-  if (!slash)
-    snprintf(buf, size, ".");
-  else if (slash == path)
-    snprintf(buf, size, "/");
-  else
-    snprintf(buf, size, "%.*s", (int)(slash - path), path);
+  if (!slash) return dcsim_strdup(".");
+  if (slash == path) return dcsim_strdup("/");
+  return dcsim_strdup_printf("%.*s", (int)(slash - path), path);
 }
 
 int dcsim__db_read_only_location(const char *path) {
-  char dir[4096];
-  dir_of(path, dir, sizeof dir);
   if (access(path, F_OK) == 0 && access(path, W_OK) != 0) return 1;
-  return access(dir, W_OK) != 0;
+  char *dir = dir_of(path);
+  int ro = !dir || access(dir, W_OK) != 0; /* out of memory: not known to be writable */
+  free(dir);
+  return ro;
 }
 
 int dcsim__db_has_column(sqlite3 *db, const char *schema, const char *table, const char *column) {
@@ -261,6 +261,7 @@ static int use_wal(sqlite3 *db, const char *name, dcsim_error *err) {
 
 int dcsim__db_migrate(sqlite3 *db, const char *name, const dcsim__db_schema *schema,
                       dcsim_error *err) {
+  char *id_sql = NULL;
   int rc = dcsim__db_begin(db, name, err);
   if (rc) return rc;
   if ((rc = dcsim__db_check_owner(db, name, err)) ||
@@ -283,15 +284,18 @@ int dcsim__db_migrate(sqlite3 *db, const char *name, const dcsim__db_schema *sch
              : DCSIM_ERR(err, DCSIM_ENOMEM, name, 0, "out of memory");
     sqlite3_free(sql);
   }
-  char sql[64]; /* written only when it differs: a database that needs nothing stays unchanged */
-  snprintf(sql, sizeof sql, "PRAGMA application_id = %d", DCSIM_DB_APPLICATION_ID);
+  /* written only when it differs: a database that needs nothing stays unchanged */
+  id_sql = sqlite3_mprintf("PRAGMA application_id = %d", DCSIM_DB_APPLICATION_ID);
+  if (!rc && !id_sql) rc = DCSIM_ERR(err, DCSIM_ENOMEM, name, 0, "out of memory");
   if (rc ||
       (application_id(db) != DCSIM_DB_APPLICATION_ID &&
-       (rc = dcsim__db_exec(db, name, sql, err))) ||
+       (rc = dcsim__db_exec(db, name, id_sql, err))) ||
       (rc = dcsim__db_commit(db, name, err)))
     goto fail;
+  sqlite3_free(id_sql);
   return use_wal(db, name, err);
 fail:
+  sqlite3_free(id_sql);
   dcsim__db_rollback(db);
   return rc;
 }

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dcsim/strutil.h"
+
 /* keeps a message on one line */
 static void one_line(char *s) {
   for (char *p = s; *p; p++)
@@ -60,6 +62,17 @@ void dcsim_error_at_if_unset(dcsim_error *err, const char *file, int line) {
   if (err && !err->file[0]) dcsim_error_at(err, file, line);
 }
 
+/* appends the decimal digits of v, as much of them as fits */
+static void append_uint(char *buf, size_t size, size_t *len, unsigned v) {
+  unsigned div = 1;
+  while (v / div >= 10) div *= 10;
+  for (; div; div /= 10) {
+    if (*len + 1 >= size) return;
+    buf[(*len)++] = (char)('0' + v / div % 10);
+    buf[*len] = '\0';
+  }
+}
+
 /* appends s to the string of length *len in buf (size bytes), as much of it as fits */
 static void append(char *buf, size_t size, size_t *len, const char *s) {
   size_t n = strlen(s);
@@ -69,46 +82,51 @@ static void append(char *buf, size_t size, size_t *len, const char *s) {
   buf[*len] = '\0';
 }
 
+/* the formatted text on one line, appended to b */
+static void add_one_line(dcsim_str *b, const char *fmt, va_list ap) {
+  size_t from = b->len;
+  dcsim_str_vaddf(b, fmt, ap);
+  if (!b->oom) one_line(b->s + from);
+}
+
 void dcsim_error_prefix(dcsim_error *err, const char *fmt, ...) {
   if (!err) return;
-  char msg[sizeof err->msg], old[sizeof err->msg];
+  dcsim_str msg = DCSIM_STR_INIT;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  add_one_line(&msg, fmt, ap);
   va_end(ap);
-  one_line(msg);
-  memcpy(old, err->msg, sizeof old);
-  old[sizeof old - 1] = '\0';
-  size_t len = strlen(msg);
-  append(msg, sizeof msg, &len, ": ");
-  append(msg, sizeof msg, &len, old);
-  memcpy(err->msg, msg, len + 1);
+  dcsim_str_addf(&msg, ": %.*s", (int)strnlen(err->msg, sizeof err->msg - 1), err->msg);
+  if (!msg.oom) dcsim_str_copy_to(&msg, err->msg, sizeof err->msg); /* as much as fits */
+  dcsim_str_release(&msg);
 }
 
 void dcsim_error_suffix(dcsim_error *err, const char *fmt, ...) {
   if (!err) return;
-  char text[sizeof err->msg];
+  dcsim_str text = DCSIM_STR_INIT;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(text, sizeof text, fmt, ap);
+  add_one_line(&text, fmt, ap);
   va_end(ap);
-  one_line(text);
-  size_t t = strlen(text), m = strnlen(err->msg, sizeof err->msg - 1);
-  if (m > sizeof err->msg - 1 - t) m = sizeof err->msg - 1 - t;
-  err->msg[m] = '\0';
-  append(err->msg, sizeof err->msg, &m, text);
+  if (!text.oom) { /* the suffix whole (as much as fits), the message cut to make room */
+    size_t t = text.len < sizeof err->msg - 1 ? text.len : sizeof err->msg - 1;
+    size_t m = strnlen(err->msg, sizeof err->msg - 1);
+    if (m > sizeof err->msg - 1 - t) m = sizeof err->msg - 1 - t;
+    memcpy(err->msg + m, text.s, t);
+    err->msg[m + t] = '\0';
+  }
+  dcsim_str_release(&text);
 }
 
 /* as much as fits, cut on purpose (no snprintf that may cut: -Wformat-truncation=2) */
 void dcsim_error_format(const dcsim_error *err, char *buf, unsigned long size) {
   if (!err || !buf || size == 0) return;
   size_t len = 0;
-  char ln[16];
   buf[0] = '\0';
   append(buf, size, &len, err->file[0] ? err->file : err->param);
   if (err->file[0] && err->line > 0) {
-    snprintf(ln, sizeof ln, ":%d", err->line);
-    append(buf, size, &len, ln);
+    append(buf, size, &len, ":");
+    append_uint(buf, size, &len, (unsigned)err->line);
   }
   if (err->file[0] || err->param[0]) append(buf, size, &len, ": ");
   append(buf, size, &len, err->msg);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/strutil.h"
+
 #define STACK_MAX 256 /* values pending at once; the depth limit keeps programs well below it */
 #define QUOTE     "'%.256s'" /* how messages show the formula */
 
@@ -83,16 +85,11 @@ static char peek(parser *p) {
 /* Syntax error at the current token: "unexpected 'x' at column 3 in formula '...' (expected y)". */
 static int syntax(parser *p, const char *expected) {
   char c = peek(p);
-  char tok[16];
-  if (c == '\0')
-    strcpy(tok, "end");
-  else if (c > ' ' && c < 127)
-    tok[0] = '\'', tok[1] = c, tok[2] = '\'', tok[3] = '\0';
-  else
-    strcpy(tok, "character");
+  int shown = c > ' ' && c < 127; /* the character itself, quoted: 'x' */
+  const char *tok = c == '\0' ? "end" : shown ? "'" : "character";
   return DCSIM_ERR(p->err, DCSIM_EPARSE, "", 0,
-                   "unexpected %s at column %zu in formula " QUOTE " (expected %s)", tok,
-                   p->pos + 1, p->text, expected);
+                   "unexpected %s%.*s%s at column %zu in formula " QUOTE " (expected %s)", tok,
+                   shown, p->text + p->pos, shown ? "'" : "", p->pos + 1, p->text, expected);
 }
 
 static int emit(parser *p, enum op op, size_t pos, size_t len, size_t var, double num) {
@@ -276,13 +273,15 @@ out:
 
 __attribute__((format(printf, 4, 5))) static int range(const dcsim_expr_t *e, const insn *in,
                                                        dcsim_error *err, const char *fmt, ...) {
-  char what[128];
+  dcsim_str what = DCSIM_STR_INIT;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(what, sizeof what, fmt, ap);
+  dcsim_str_vaddf(&what, fmt, ap);
   va_end(ap);
-  return DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "%s at column %zu in formula " QUOTE, what,
-                   in->pos + 1, e->text);
+  int rc = DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "%s at column %zu in formula " QUOTE,
+                     dcsim_str_cstr(&what), in->pos + 1, e->text);
+  dcsim_str_release(&what);
+  return rc;
 }
 
 int dcsim_expr_eval(const dcsim_expr_t *e, const double *values, double *out, dcsim_error *err) {

@@ -24,12 +24,15 @@ static void strip_zeros(char *s) {
 
 /* x rounded to `digits` significant digits and its decimal exponent */
 static double round_sig(double x, int digits, int *exp10) {
-  char e[64];
-  snprintf(e, sizeof e, "%.*e", digits - 1, x);
-  const char *ep = strchr(e, 'e');
+  dcsim_num_text e; /* "%.16e" of any double fits (dcsim/numfmt.h): nothing is cut */
+  snprintf(e.s, sizeof e.s, "%.*e", digits < 1 ? 0 : digits > 17 ? 16 : digits - 1, x);
+  const char *ep = strchr(e.s, 'e');
   *exp10 = ep ? atoi(ep + 1) : 0;
-  return strtod(e, NULL);
+  return strtod(e.s, NULL);
 }
+
+/* the length of the text in buf (size bytes, terminated) */
+static size_t text_len(const char *buf, size_t size) { return strnlen(buf, size - 1); }
 
 /* x with `digits` significant digits; trailing zeros kept when `keep` (they are digits then) */
 static char *sig_text(char *buf, size_t size, double x, int digits, int keep) {
@@ -97,21 +100,26 @@ static double outward(double y, int digits, int up) {
  * [354, 584] has ends 350 and 590) */
 static char *band_text(char *buf, size_t size, double v, int dv, double x, const double band[2],
                        const char *unit) {
-  char vs[64], lo[64], hi[64];
   int s = supported_digits(x, band), dl = same_place(x, s, band[0]), dh = same_place(x, s, band[1]);
   dl = dl < 2 ? 2 : dl;
   dh = dh < 2 ? 2 : dh;
   double l = outward(band[0], dl, 0), h = outward(band[1], dh, 1);
-  if (unit) {
-    si_text(vs, sizeof vs, v, dv, unit, 1);
-    dcsim_fmt_si(lo, sizeof lo, l, dl, unit);
-    dcsim_fmt_si(hi, sizeof hi, h, dh, unit);
-  } else {
-    sig_text(vs, sizeof vs, v, dv, 1);
-    dcsim_fmt_sig(lo, sizeof lo, l, dl);
-    dcsim_fmt_sig(hi, sizeof hi, h, dh);
+  /* "v [lo, hi]", each piece written in place after the one before (cut when buf is short) */
+  const double val[3] = { v, l, h };
+  const int dig[3] = { dv, dl, dh };
+  static const char *const after[3] = { " [", ", ", "]" };
+  size_t len = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < 3 && len + 1 < size; i++) {
+    if (unit)
+      si_text(buf + len, size - len, val[i], dig[i], unit, i == 0);
+    else
+      sig_text(buf + len, size - len, val[i], dig[i], i == 0);
+    len = text_len(buf, size);
+    size_t a = strlen(after[i]) < size - 1 - len ? strlen(after[i]) : size - 1 - len;
+    memcpy(buf + len, after[i], a);
+    buf[len += a] = '\0';
   }
-  snprintf(buf, size, "%s [%s, %s]", vs, lo, hi);
   return buf;
 }
 
@@ -211,21 +219,24 @@ static char *si_text(char *buf, size_t size, double x, int digits, const char *u
   if (!unit) unit = "";
   digits = digits < 1 ? 1 : digits > 17 ? 17 : digits;
   x = dcsim_num_clean(x);
-  if (!isfinite(x) || x == 0) {
-    char v[48];
-    snprintf(buf, size, "%s %s", sig_text(v, sizeof v, x, digits, 0), unit);
-    return buf;
-  }
-  int k = (int)floor(log10(fabs(x)) / 3); /* powers of 1000 */
-  k = k < -4 ? -4 : k > 6 ? 6 : k;
-  double m = x / pow(1000, k);
-  int e10;
-  if (fabs(round_sig(m, digits, &e10)) >= 1000 && k < 6) { /* 999.9999 rounds up to 1000 */
-    k++;
-    m = x / pow(1000, k);
-  }
-  char v[48];
-  snprintf(buf, size, "%s %s%s", sig_text(v, sizeof v, m, digits, keep), prefix[k + 4], unit);
+  const char *pre = "";
+  if (isfinite(x) && x != 0) {
+    int k = (int)floor(log10(fabs(x)) / 3); /* powers of 1000 */
+    k = k < -4 ? -4 : k > 6 ? 6 : k;
+    double m = x / pow(1000, k);
+    int e10;
+    if (fabs(round_sig(m, digits, &e10)) >= 1000 && k < 6) { /* 999.9999 rounds up to 1000 */
+      k++;
+      m = x / pow(1000, k);
+    }
+    x = m;
+    pre = prefix[k + 4];
+  } else
+    keep = 0;
+  /* the mantissa in place, then " PREFIXUNIT" after it (cut when buf is short) */
+  sig_text(buf, size, x, digits, keep);
+  size_t len = text_len(buf, size);
+  snprintf(buf + len, size - len, " %s%s", pre, unit);
   return buf;
 }
 

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -65,12 +66,20 @@ int dcsim_bufprintf(char *buf, size_t size, const char *fmt, ...) {
 }
 
 int dcsim_str_addf(dcsim_str *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int rc = dcsim_str_vaddf(b, fmt, ap);
+  va_end(ap);
+  return rc;
+}
+
+int dcsim_str_vaddf(dcsim_str *b, const char *fmt, va_list ap) {
   if (b->oom) return -1;
   for (;;) {
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
-    va_end(ap);
+    va_list aq;
+    va_copy(aq, ap);
+    int k = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, aq);
+    va_end(aq);
     if (k < 0) break;
     if (b->s && b->len + (size_t)k < b->cap) {
       b->len += (size_t)k;
@@ -181,12 +190,12 @@ int dcsim_parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out) {
 }
 
 int dcsim_parse_ghz(const char *s, double *ghz) {
-  char buf[64];
-  snprintf(buf, sizeof buf, "%s", s);
-  size_t l = strlen(buf);
-  if (l > 3 && (strcmp(buf + l - 3, "GHz") == 0 || strcmp(buf + l - 3, "ghz") == 0))
-    buf[l - 3] = '\0';
-  return dcsim_parse_double(buf, ghz);
+  size_t l = strlen(s);
+  if (l > 3 && (strcmp(s + l - 3, "GHz") == 0 || strcmp(s + l - 3, "ghz") == 0)) l -= 3;
+  char *num = dcsim_strdup_printf("%.*s", (int)(l < INT_MAX ? l : INT_MAX), s);
+  int rc = num ? dcsim_parse_double(num, ghz) : -1;
+  free(num);
+  return rc;
 }
 
 char *dcsim_path_join(const char *base_file, const char *ref) {

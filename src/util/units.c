@@ -75,19 +75,21 @@ int dcsim__parse_unit(const char *u, dcsim_unit_kind *kind, double *scale) {
 }
 
 int dcsim__parse_quantity(const char *s, double *value, dcsim_unit_kind *kind) {
-  char buf[128];
-  size_t n = 0;
   while (*s == ' ' || *s == '\t') s++;
-  for (; *s && n + 1 < sizeof buf; s++) /* drop thousands separators (ncu writes "1,234,567") */
+  char *buf = malloc(strlen(s) + 1);
+  if (!buf) return -1;
+  size_t n = 0;
+  for (; *s; s++) /* drop thousands separators (ncu writes "1,234,567") */
     if (*s != ',') buf[n++] = *s;
-  if (*s) return -1;
   buf[n] = '\0';
   char *end;
   errno = 0;
-  double v = strtod(buf, &end);
-  if (end == buf || errno == ERANGE || !isfinite(v)) return -1;
-  double scale;
-  if (dcsim__parse_unit(end, kind, &scale) != 0) return -1;
+  double v = strtod(buf, &end), scale;
+  int rc = end == buf || errno == ERANGE || !isfinite(v) || dcsim__parse_unit(end, kind, &scale)
+               ? -1
+               : 0;
+  free(buf);
+  if (rc) return -1;
   *value = v * scale;
   return isfinite(*value) ? 0 : -1;
 }

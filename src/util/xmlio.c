@@ -58,17 +58,20 @@ static void on_structured_error(void *ctx, xmlErrorPtr e) {
   verr_state *st = ctx;
   if (!e || e->level < XML_ERR_ERROR) return;
   if (st->set && !st->report) return;
-  char msg[900];
-  dcsim__xml_plain_message(e->message ? e->message : "invalid", msg, sizeof msg);
+  const char *raw = e->message ? e->message : "invalid";
+  char *plain = dcsim__xml_plain_message(raw);
+  const char *msg = plain ? plain : raw; /* out of memory: libxml2's own words */
   if (st->report) {
     dcsim_error one;
     memset(&one, 0, sizeof one);
     DCSIM_ERR(&one, st->code, st->path, e->line, "%s", msg);
     if (st->n_reported++ < st->max_report) st->report(st->report_ctx, &one);
   }
-  if (st->set) return;
-  st->set = 1;
-  DCSIM_ERR(st->err, st->code, st->path, e->line, "%s", msg);
+  if (!st->set) {
+    st->set = 1;
+    DCSIM_ERR(st->err, st->code, st->path, e->line, "%s", msg);
+  }
+  free(plain);
 }
 
 /* Structured error callback of the parser: libxml2 passes the parser context as data. */
@@ -247,19 +250,29 @@ void dcsim__xml_free(dcsim_xml_doc_t *d) {
 xmlNode *dcsim__xml_root(const dcsim_xml_doc_t *d) { return xmlDocGetRootElement(d->doc); }
 const char *dcsim__xml_path(const dcsim_xml_doc_t *d) { return d ? d->path : ""; }
 
-int dcsim__xml_peek_root(const char *path, char *root, size_t size, dcsim_error *err) {
+int dcsim__xml_peek_root_dup(const char *path, char **root, dcsim_error *err) {
   char *buf = NULL;
   size_t len = 0;
   xmlDocPtr doc = NULL;
+  *root = NULL;
   int rc = read_file(path, &buf, &len, err);
   if (rc) goto out;
   rc = parse_buffer(path, buf, len, &doc, err);
   if (rc) goto out;
   xmlNode *r = xmlDocGetRootElement(doc);
-  snprintf(root, size, "%s", r ? (const char *)r->name : "");
+  if (!(*root = dcsim_strdup(r ? (const char *)r->name : "")))
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
 out:
   xmlFreeDoc(doc);
   free(buf);
+  return rc;
+}
+
+int dcsim__xml_peek_root(const char *path, char *root, size_t size, dcsim_error *err) {
+  char *r = NULL;
+  int rc = dcsim__xml_peek_root_dup(path, &r, err);
+  if (!rc) snprintf(root, size, "%s", r);
+  free(r);
   return rc;
 }
 

@@ -7,14 +7,14 @@
  * The common messages are translated (a value outside a set, a pattern of a dcsim type, a length,
  * a bound, a type, a missing or unknown attribute, an element out of place or missing, text where
  * only elements belong, an unknown root); any other message is kept as libxml2 wrote it.
- * Pure string work: nothing is allocated, no state is kept. */
+ * Pure string work: no state is kept, no length limit (the pieces are read in place). */
 #ifndef DCSIM_XMLMSG_H
 #define DCSIM_XMLMSG_H
 
 #include <stddef.h>
 
-/* Writes the plain form of libxml2's message `msg` (trailing blanks and newline ignored) into
- * out (size bytes, always terminated). */
-void dcsim__xml_plain_message(const char *msg, char *out, size_t size);
+/* The plain form of libxml2's message `msg` (trailing blanks and newline ignored; NULL reads as
+ * ""), as a malloc'd string the caller frees; NULL when out of memory. */
+char *dcsim__xml_plain_message(const char *msg);
 
 #endif
