@@ -210,15 +210,13 @@ out:
 /* A read-only connection to a database whose directory dcsim cannot write: immutable (SQLite
  * cannot make the -shm file), unless a -wal file holds changes the database lacks. */
 static int open_immutable(const char *path, const char *name, sqlite3 **db, dcsim_error *err) {
-  size_t size = strlen(path) + 5;
-  char *wal = malloc(size), *uri = dcsim__db_uri(path, "immutable=1");
+  char *wal = dcsim_strdup_printf("%s-wal", path), *uri = dcsim__db_uri(path, "immutable=1");
   struct stat st;
   int rc = 0;
   if (!wal || !uri) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, name, 0, "out of memory");
     goto out;
   }
-  snprintf(wal, size, "%s-wal", path);
   if (stat(wal, &st) == 0 && st.st_size > 0) {
     rc = DCSIM_ERR(err, DCSIM_EDB, name, 0,
                    "cannot open the results database: its directory is read-only and %s holds "
@@ -359,15 +357,12 @@ int dcsim__db_step_done(sqlite3 *db, const char *name, sqlite3_stmt *st, const c
 }
 
 void dcsim__db_remove(const char *path) {
-  size_t size = strlen(path) + 5;
-  char *side = malloc(size);
   unlink(path);
-  if (!side) return;
-  snprintf(side, size, "%s-wal", path);
-  unlink(side);
-  snprintf(side, size, "%s-shm", path);
-  unlink(side);
-  free(side);
+  for (int k = 0; k < 2; k++) { /* its -wal and -shm files */
+    char *side = dcsim_strdup_printf("%s-%s", path, k ? "shm" : "wal");
+    if (side) unlink(side);
+    free(side);
+  }
 }
 
 void dcsim__db_utc_now(char stamp[32]) {
