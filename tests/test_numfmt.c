@@ -72,6 +72,10 @@ static void test_band(void) {
   CHECK_STR(dcsim_fmt_band(b, sizeof b, 266.9291, el, "J"), "267 J [130 J, 590 J]");
   CHECK_STR(dcsim_fmt_band(b, sizeof b, 2.603867, tl, NULL), "2.60 [1.8, 2.9]"); /* 3 digits */
   CHECK_STR(dcsim_fmt_value(b, sizeof b, 2.603867, tl, NULL), "2.60");
+  /* the pieces are written in place: a short buffer is cut, terminated, never overrun */
+  char cut[12];
+  CHECK_STR(dcsim_fmt_band(cut, sizeof cut, 266.9291, el, "J"), "267 J [130 ");
+  CHECK_STR(dcsim_fmt_si(cut, 6, 1.17e12, 6, "FLOP/s"), "1.17 ");
   const double wide[2] = { 0.6e6, 2.3e6 };
   CHECK_STR(dcsim_fmt_value(b, sizeof b, 1.2e6, wide, "J"), "1.20 MJ");
 }

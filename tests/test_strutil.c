@@ -2,6 +2,7 @@
 #include "dcsim/lib.h"
 #include "dcsim/strutil.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +140,14 @@ static void test_parse_ghz(void) {
   CHECK_INT(dcsim_parse_ghz("2.6 MHz", &g), -1);
   CHECK_INT(dcsim_parse_ghz("-1.2GHz", &g), 0); /* the range is the caller's */
   CHECK_REL(g, -1.2, 1e-15);
+  /* read whole, not from a copy cut at 63 bytes: 70 digits then the unit */
+  char longnum[80];
+  memset(longnum, '0', 70);
+  memcpy(longnum + 69, "3GHz", 5);
+  CHECK_INT(dcsim_parse_ghz(longnum, &g), 0);
+  CHECK_REL(g, 3.0, 1e-15);
+  longnum[10] = 'x'; /* and refused when any of it is not a number */
+  CHECK_INT(dcsim_parse_ghz(longnum, &g), -1);
 }
 
 static void test_paths(void) {
@@ -193,6 +202,20 @@ static void test_suggest(void) {
   CHECK_STR(ties[0], "xeon-e5-2697v3");
 }
 
+/* a function taking a format, built on dcsim_str_vaddf: the text, kept in a static buffer */
+__attribute__((format(printf, 1, 2))) static const char *vaddf_text(const char *fmt, ...) {
+  static char out[64];
+  dcsim_str b = DCSIM_STR_INIT;
+  dcsim_str_add(&b, "");
+  va_list ap;
+  va_start(ap, fmt);
+  dcsim_str_vaddf(&b, fmt, ap);
+  va_end(ap);
+  dcsim_str_copy_to(&b, out, sizeof out);
+  dcsim_str_release(&b);
+  return out;
+}
+
 /* the one growable string (dcsim_str) */
 static void test_str(void) {
   dcsim_str b = DCSIM_STR_INIT;
@@ -221,6 +244,7 @@ static void test_str(void) {
   CHECK(dcsim_str_take(&b) == NULL);
   dcsim_str_release(&b);
   dcsim_str_release(NULL);
+  CHECK_STR(vaddf_text("%s-%d-%.2f", "v", 42, 2.385), "v-42-2.38"); /* dcsim_str_vaddf */
 }
 
 int main(void) {

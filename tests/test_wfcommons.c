@@ -145,6 +145,9 @@ static void test_bad(void) {
   bad("tests/data/traces/wfc-bad-runtime.json", DCSIM_ESCHEMA, 0,
       "workflow.execution.tasks[0].runtimeInSeconds: not a number");
   bad("tests/data/traces/small.swf", DCSIM_EPARSE, 1, "column");
+  /* a path three levels deep, an out-of-range value (its own code, no WfFormat note) */
+  bad("tests/data/traces/wfc-bad-machine.json", DCSIM_ERANGE, 0,
+      "workflow.execution.machines[1].cpu.speedInMHz: -2600 is out of range");
 }
 
 /* The shipped instances: task counts and recorded makespans (../shared/data, when present). */
