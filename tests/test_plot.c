@@ -126,6 +126,36 @@ int main(void) {
   if (sw && dcsim_sweep_run(sw, NULL, &err) == 0) {
     pts p = { dcsim_sweep_points(sw), dcsim_sweep_n_points(sw) };
     both("pareto", draw_pareto, &p);
+    /* a TMPDIR longer than the 512 bytes the temporary directory was once built in, and a
+     * caption longer than the 1024 bytes it was once cut to (issue 39 item 5): the picture is
+     * drawn, and the SVG's <desc> holds the whole caption */
+    {
+      const char *old_tmp = getenv("TMPDIR");
+      char *keep = old_tmp ? strdup(old_tmp) : NULL;
+      char tmp[1024], cap[1501], out[256];
+      snprintf(tmp, sizeof tmp, "%s", dir);
+      for (int i = 0; i < 300; i++) strcat(tmp, "/."); /* 627 bytes, the directory itself */
+      for (int i = 0; i < 1497; i++) cap[i] = (char)('a' + i % 26);
+      memcpy(cap + 1497, "END", 4);
+      snprintf(out, sizeof out, "%s/long.svg", dir);
+      setenv("TMPDIR", tmp, 1);
+      int rc = dcsim_plot_pareto(p.p, p.n, "test", cap, out, DCSIM_PLOT_SVG, NULL, &err);
+      if (keep)
+        setenv("TMPDIR", keep, 1);
+      else
+        unsetenv("TMPDIR");
+      free(keep);
+      if (rc) fprintf(stderr, "%s: %s\n", out, err.msg);
+      CHECK_INT(rc, 0);
+      FILE *f = fopen(out, "rb");
+      char *text = calloc(1, 1 << 20);
+      size_t n = f && text ? fread(text, 1, (1 << 20) - 1, f) : 0;
+      if (f) fclose(f);
+      CHECK(n > 2000);
+      CHECK(text && strstr(text, cap) != NULL);
+      free(text);
+      unlink(out);
+    }
     /* with every point's uncertainty band drawn (dcsim/sweep_bands.h) */
     CHECK_INT(dcsim_sweep_bands_mark_run(sw, &err), 0);
     both("pareto-bands", draw_pareto, &p);

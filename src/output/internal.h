@@ -1,8 +1,8 @@
 /* output/internal.h — what the chart files of src/output share (plot.c and plot_*.c): the gnuplot
  * script's plumbing, the colours and units of every chart, and the run recorder the Gantt and
  * power charts read; and what the report writers share (run_report.c, model_report.c). Not a public
- * header. Ownership: a dcsim_plot_gp is the caller's; its files are removed by dcsim__plot_run or
- * dcsim__plot_cleanup. */
+ * header. Ownership: a dcsim_plot_gp is the caller's; its files are removed and its strings freed
+ * by dcsim__plot_run or dcsim__plot_cleanup (a failed dcsim__plot_open leaves nothing to free). */
 #ifndef DCSIM_OUTPUT_INTERNAL_H
 #define DCSIM_OUTPUT_INTERNAL_H
 
@@ -19,14 +19,14 @@
 
 /* A gnuplot script being written in a temporary directory (dcsim__plot_open .. _run). */
 typedef struct dcsim_plot_gp {
-  char dir[512];
-  char script[600];
-  char picture[600]; /* what gnuplot draws into, in dir; published to the output by _run */
+  char *dir;     /* the temporary directory (malloc'd, as are script, picture and meta) */
+  char *script;  /* dir/plot.gp */
+  char *picture; /* what gnuplot draws into, in dir; published to the output by _run */
   const volatile sig_atomic_t *stop; /* SIGINT/SIGTERM flag polled while gnuplot runs (or NULL) */
   FILE *f;                           /* the script */
   int oom;
   dcsim_plot_format fmt; /* issue 26: what made the picture goes into its metadata */
-  char meta[1024];       /* the caption: version, commit, input hashes */
+  char *meta;            /* the caption: version, commit, input hashes */
 } dcsim_plot_gp;
 
 /* What dcsim_plot_trace records of a run: a bar per (task, node), a power segment per node. */
@@ -66,7 +66,7 @@ int dcsim__plot_open(dcsim_plot_gp *g, const char *out, dcsim_plot_format fmt, i
  * when anything fails) and removes the temporary files; an error quotes gnuplot's first
  * complaint. */
 int dcsim__plot_run(dcsim_plot_gp *g, const char *out, dcsim_error *err);
-/* Removes the temporary files (the script not run). */
+/* Removes the temporary files (the script not run) and frees g's strings; may be called again. */
 void dcsim__plot_cleanup(dcsim_plot_gp *g);
 /* s as a gnuplot string expression in which nothing is substituted (single-quoted lines): every
  * text that reaches a script (names, titles, paths) goes through it, and nothing else does. */
@@ -75,8 +75,9 @@ void dcsim__plot_str(FILE *f, const char *s);
 const char *dcsim__plot_color_n(size_t i, size_t n, char buf[8]);
 /* The i-th colour of the charts' palette (it repeats). */
 const char *dcsim__plot_color(size_t i);
-/* A point's frequency for a picture: GHz with its unit ("2.4 GHz"), a state label as it is. */
-const char *dcsim__plot_freq_text(const char *freq, char *buf, size_t size);
+/* A point's frequency for a picture: GHz with its unit ("2.4 GHz"), a state label as it is;
+ * appended to out (out->oom when out of memory). */
+void dcsim__plot_freq_text(const char *freq, dcsim_str *out);
 /* A point's hardware as pictures name it (issue 40 item 2): "CPU + GPU xN on HOST", with " @ 2.4
  * GHz" when with_freq, and ", ideal threads" for the ideal thread-scaling variant (the measured
  * one, the default, is not named); parts the point leaves unset ("" / 0) are left out. Appended to

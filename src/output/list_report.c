@@ -173,7 +173,6 @@ static int list_cpu(const char *path, dcsim_json *j, dcsim_format json, dcsim_er
     cpu_json_power(j, pw);
     dcsim_json_obj_end(j);
   } else {
-    char tdp[80] = "";
     dcsim_str freqs = DCSIM_STR_INIT, tables = DCSIM_STR_INIT;
     freq_summary(p, &freqs);
     table_summary(p, &tables);
@@ -184,11 +183,11 @@ static int list_cpu(const char *path, dcsim_json *j, dcsim_format json, dcsim_er
       return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
     }
     const char *mk = model_kind(p), *pk = power_kind(pw);
-    if (pw->has_spec) snprintf(tdp, sizeof tdp, ", TDP %s", DCSIM_SI(pw->tdp_w, "W"));
-    printf("  %-18s %-26s %2u x %2u cores, %s%s%s\n", dcsim_cpu_profile_name(p),
+    printf("  %-18s %-26s %2u x %2u cores, %s%s%s%s\n", dcsim_cpu_profile_name(p),
            dcsim_cpu_profile_model(p), dcsim_cpu_profile_sockets(p),
            dcsim_cpu_profile_cores_per_socket(p), dcsim_str_cstr(&freqs),
-           dcsim_cpu_profile_has_energy(p) ? ", energy table" : "", tdp);
+           dcsim_cpu_profile_has_energy(p) ? ", energy table" : "", pw->has_spec ? ", TDP " : "",
+           pw->has_spec ? DCSIM_SI(pw->tdp_w, "W") : "");
     printf("  %-18s %s%s%s%s\n", "", dcsim_str_cstr(&tables),
            mk ? (strcmp(mk, "spec") == 0 ? "; performance model from the datasheet (spec)"
                  : strncmp(mk, "published", 9) == 0
@@ -286,15 +285,17 @@ static int list_workflow(const char *path, const char *name, dcsim_json *j, dcsi
 
 /* Lists one kind directory; every file must load (a broken data file is an error). */
 int dcsim_list_kind(dcsim_kind kind, dcsim_json *j, dcsim_format json, dcsim_error *err) {
-  char dir[4096];
-  if (dcsim_bufprintf(dir, sizeof dir, "%s/%s", dcsim_catalog_root(), dcsim_catalog_dir(kind)))
-    return DCSIM_ERR(err, DCSIM_ERANGE, dcsim_catalog_root(), 0, "data directory path too long");
+  char *dir = dcsim_path_in(dcsim_catalog_root(), dcsim_catalog_dir(kind));
+  if (!dir) return DCSIM_ERR(err, DCSIM_ENOMEM, dcsim_catalog_root(), 0, "out of memory");
   struct dirent **ents = NULL;
   int n = scandir(dir, &ents, xml_filter, alphasort);
-  if (n < 0 && errno == ENOENT && kind == DCSIM_KIND_WORKFLOW)
+  if (n < 0 && errno == ENOENT && kind == DCSIM_KIND_WORKFLOW) {
     n = 0; /* workflows/ is optional */
-  else if (n < 0)
-    return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot read directory: %s", strerror(errno));
+  } else if (n < 0) {
+    int rc = DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot read directory: %s", strerror(errno));
+    free(dir);
+    return rc;
+  }
   static const char *const titles[] = { "CPU profiles", "GPU profiles", "dwarfs", "workflows" };
   int rc = 0;
   if (json == DCSIM_FMT_JSON) {
@@ -306,9 +307,9 @@ int dcsim_list_kind(dcsim_kind kind, dcsim_json *j, dcsim_format json, dcsim_err
   } else if (json == DCSIM_FMT_TEXT)
     printf("%s (%s):\n", titles[kind], dir);
   for (int i = 0; i < n && !rc; i++) {
-    char path[4600];
-    if (dcsim_bufprintf(path, sizeof path, "%s/%s", dir, ents[i]->d_name))
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, dir, 0, "%s: path too long", ents[i]->d_name);
+    char *path = dcsim_path_in(dir, ents[i]->d_name);
+    if (!path)
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
     else if (kind == DCSIM_KIND_CPU)
       rc = list_cpu(path, j, json, err);
     else if (kind == DCSIM_KIND_GPU)
@@ -317,9 +318,11 @@ int dcsim_list_kind(dcsim_kind kind, dcsim_json *j, dcsim_format json, dcsim_err
       rc = list_dwarf(path, j, json, err);
     else
       rc = list_workflow(path, ents[i]->d_name, j, json, err);
+    free(path);
   }
   for (int i = 0; i < n; i++) free(ents[i]);
   free(ents);
+  free(dir);
   if (json == DCSIM_FMT_JSON)
     dcsim_json_arr_end(j);
   else if (json == DCSIM_FMT_TEXT)

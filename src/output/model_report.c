@@ -28,6 +28,16 @@ static const char *bound_name(const dcsim_loop_part *lp) {
   return lp->compute_bound ? "compute" : "memory";
 }
 
+/* p as dcsim_prov_format writes it ("[kind: source]"), whole: a malloc'd string the caller frees,
+ * NULL when out of memory (the report then says so in its place, prov_or_oom). */
+static char *prov_text(dcsim_prov p) {
+  size_t size = strlen(dcsim_prov_name(p.kind)) + (p.source ? strlen(p.source) : 0) + 8;
+  char *buf = malloc(size); /* "[" kind ": " source "]" and the NUL */
+  if (buf) dcsim_prov_format(p, buf, size);
+  return buf;
+}
+static const char *prov_or_oom(const char *t) { return t ? t : "[provenance: out of memory]"; }
+
 /* How the CPU time scaled with cores (doc/models.md "Thread scaling"): in the default mode on
  * more than one core, the dwarf's measured law or the per-loop model's ideal scaling. */
 static void print_threads(const dcsim_model_req *rq, const dcsim_prediction *p) {
@@ -45,21 +55,22 @@ static void print_threads(const dcsim_model_req *rq, const dcsim_prediction *p) 
         n, dcsim_dwarf_name(rq->ev->dwarf));
     return;
   }
-  char tp[600], how[200] = "";
-  dcsim_prov_format(ti->prov, tp, sizeof tp);
+  char *tp = prov_text(ti->prov);
   double law = dcsim_threads_time_bounded(ti->law, n, ti->one_time_s, ti->hw_time_s);
-  if (n > ti->law->cores_max) /* dcsim/model_threads.h: no faster than the law's own curve */
-    snprintf(how, sizeof how,
-             "; beyond %u cores no faster than the law allows (its coherence cost held at %u "
-             "cores; the law continued unchanged, %sx, bounds the band)",
-             ti->law->cores_max, ti->law->cores_max, DCSIM_SIG(ti->law_time_s / ti->one_time_s));
   printf(
       "threads   %u cores: %sx the 1-core time by the measured scaling of %s (sigma %s, "
-      "kappa %s, fitted on %s up to %u cores%s%s); per-loop model alone %sx  %s\n",
+      "kappa %s, fitted on %s up to %u cores%s",
       n, DCSIM_SIG(law / ti->one_time_s), dcsim_dwarf_name(rq->ev->dwarf),
       DCSIM_SIG(ti->law->sigma), DCSIM_SIG(ti->law->kappa), ti->law->cpu, ti->law->cores_max,
-      ti->exact ? "" : ", transferred to this CPU as a function of the thread count", how,
-      DCSIM_SIG(ti->hw_time_s / ti->one_time_s), tp);
+      ti->exact ? "" : ", transferred to this CPU as a function of the thread count");
+  if (n > ti->law->cores_max) /* dcsim/model_threads.h: no faster than the law's own curve */
+    printf(
+        "; beyond %u cores no faster than the law allows (its coherence cost held at %u "
+        "cores; the law continued unchanged, %sx, bounds the band)",
+        ti->law->cores_max, ti->law->cores_max, DCSIM_SIG(ti->law_time_s / ti->one_time_s));
+  printf("); per-loop model alone %sx  %s\n", DCSIM_SIG(ti->hw_time_s / ti->one_time_s),
+         prov_or_oom(tp));
+  free(tp);
 }
 
 /* Which level weights the CPU model used (doc/models.md "Level weights on another CPU"): the
@@ -198,9 +209,7 @@ void dcsim_model_report_text(const dcsim_model_req *rq, const dcsim_prediction *
              DCSIM_SIG(p->multigpu->transfer_s), "halo exchange", "",
              DCSIM_SIG(p->multigpu->halo_s));
   }
-  char tp[600], ep[600];
-  dcsim_prov_format(p->time_prov, tp, sizeof tp);
-  dcsim_prov_format(p->energy_prov, ep, sizeof ep);
+  char *tp = prov_text(p->time_prov), *ep = prov_text(p->energy_prov);
   printf("\nmodel     %s%s\n",
          rq->flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default",
          rq->flags & DCSIM_MODEL_HW_THREADS ? ", --threading ideal" : "");
@@ -221,14 +230,14 @@ void dcsim_model_report_text(const dcsim_model_req *rq, const dcsim_prediction *
         "(doc/models.md)\n");
   char tb[160], eb[160], pt[4][64]; /* the energy's parts add up to it as printed (numfmt.h) */
   dcsim_fmt_band(tb, sizeof tb, p->time_s, mb->time, NULL);
-  printf("time      %s s  %s\n", tb, tp);
+  printf("time      %s s  %s\n", tb, prov_or_oom(tp));
   if (p->has_energy) {
     if (p->node_power_w > 0 && p->cpu) {
       const double parts[] = { p->pkg_j, p->dram_j, p->base_j };
       dcsim_fmt_band_sum(eb, sizeof eb, p->energy_j, mb->energy, "J", parts, 3, pt[0], 64);
       printf("energy    %s (PKG %s, DRAM %s, node base and losses %s; %s per node, %s idle)  %s\n",
              eb, pt[0], pt[1], pt[2], DCSIM_SI(p->node_power_w, "W"), DCSIM_SI(p->node_idle_w, "W"),
-             ep);
+             prov_or_oom(ep));
     } else if (p->node_power_w > 0) {
       const double parts[] = { p->gpu_j, p->pkg_j, p->dram_j, p->base_j };
       dcsim_fmt_band_sum(eb, sizeof eb, p->energy_j, mb->energy, "J", parts, 4, pt[0], 64);
@@ -236,18 +245,18 @@ void dcsim_model_report_text(const dcsim_model_req *rq, const dcsim_prediction *
           "energy    %s (%s %s, host PKG %s, DRAM %s, node base and losses %s; %s, %s idle)  "
           "%s\n",
           eb, p->multigpu && p->multigpu->gpus > 1 ? "GPUs" : "GPU", pt[0], pt[1], pt[2], pt[3],
-          DCSIM_SI(p->node_power_w, "W"), DCSIM_SI(p->node_idle_w, "W"), ep);
+          DCSIM_SI(p->node_power_w, "W"), DCSIM_SI(p->node_idle_w, "W"), prov_or_oom(ep));
     } else if (p->cpu) {
       const double parts[] = { p->pkg_j, p->dram_j };
       dcsim_fmt_band_sum(eb, sizeof eb, p->energy_j, mb->energy, "J", parts, 2, pt[0], 64);
-      printf("energy    %s (PKG %s, DRAM %s)  %s\n", eb, pt[0], pt[1], ep);
+      printf("energy    %s (PKG %s, DRAM %s)  %s\n", eb, pt[0], pt[1], prov_or_oom(ep));
     } else {
       const double parts[] = { p->gpu_j, p->pkg_j };
       dcsim_fmt_band_sum(eb, sizeof eb, p->energy_j, mb->energy, "J", parts, 2, pt[0], 64);
       printf("energy    %s (%s %s at S = %s of the power limit%s, host package %s)%s  %s\n", eb,
              p->multigpu && p->multigpu->gpus > 1 ? "GPUs" : "GPU", pt[0],
              DCSIM_SIG(p->gpu_fraction), p->multigpu && p->multigpu->gpus > 1 ? " each" : "", pt[1],
-             rq->host_cpu ? "" : " [no --host-cpu: host excluded]", ep);
+             rq->host_cpu ? "" : " [no --host-cpu: host excluded]", prov_or_oom(ep));
     }
     printf("covers    %s\n", p->energy_scope);
   } else if (why) {
@@ -255,6 +264,8 @@ void dcsim_model_report_text(const dcsim_model_req *rq, const dcsim_prediction *
   } else {
     printf("energy    not computed (--energy-form none)\n");
   }
+  free(tp);
+  free(ep);
   dcsim_repro_text(stdout, rp);
 }
 
@@ -514,12 +525,12 @@ void dcsim_node_scan_text(const dcsim_model_req *rq, const dcsim_node_scan *S,
            b->reached && i == b->balance ? "  <- balance point: more nodes are not faster" : "",
            S->has_e && i == b->energy_min ? "  <- least energy" : "");
   }
-  char tp[600], ep[600];
-  dcsim_prov_format(S->time_prov, tp, sizeof tp);
-  dcsim_prov_format(S->energy_prov, ep, sizeof ep);
+  char *tp = prov_text(S->time_prov), *ep = prov_text(S->energy_prov);
   printf("\nmodel     %s; times %s%s%s\n",
-         rq->flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default", tp,
-         S->has_e ? ", energies " : "", S->has_e ? ep : "");
+         rq->flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default", prov_or_oom(tp),
+         S->has_e ? ", energies " : "", S->has_e ? prov_or_oom(ep) : "");
+  free(tp);
+  free(ep);
   if (!b->reached)
     printf("\nno balance point in this scan: the time still falls at %u nodes\n",
            S->nodes[S->n - 1]);
@@ -625,8 +636,7 @@ void dcsim_energy_report_csv(int d35, unsigned nodes, unsigned cores, double t,
 void dcsim_energy_report_text(int d35, const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu,
                               unsigned nodes, unsigned cores, double t,
                               const dcsim_energy_report *o, const dcsim_repro *rp) {
-  char ep[600];
-  dcsim_prov_format(o->prov, ep, sizeof ep);
+  char *ep = prov_text(o->prov);
   printf("%s on %s, %u %s x %u %s, %s s\n", dcsim_dwarf_name(d), dcsim_cpu_profile_name(cpu), nodes,
          dcsim_plural(nodes, "node", "nodes"), cores, dcsim_plural(cores, "core", "cores"),
          DCSIM_SIG(t));
@@ -634,6 +644,7 @@ void dcsim_energy_report_text(int d35, const dcsim_dwarf_t *d, const dcsim_cpu_p
   if (!d35)
     printf("base    %s (node base power and losses; %s per node)\n", DCSIM_SI(o->base_j, "J"),
            DCSIM_SI(o->node_w, "W"));
-  printf("energy  %s  %s\ncovers  %s\n", DCSIM_SI(o->energy_j, "J"), ep, o->covers);
+  printf("energy  %s  %s\ncovers  %s\n", DCSIM_SI(o->energy_j, "J"), prov_or_oom(ep), o->covers);
+  free(ep);
   dcsim_repro_text(stdout, rp);
 }

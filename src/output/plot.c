@@ -131,12 +131,14 @@ const char *dcsim__plot_color_n(size_t i, size_t n, char buf[8]) {
 /* ---- a temporary directory with the script and data ---- */
 
 /* What made the picture, small and grey along the bottom edge, under the plot (which moves up to
- * leave it room): wrapped at a comma or semicolon into lines of at most 190 characters. */
-static void gp_caption(FILE *f, const char *caption, int height) {
-  if (!caption || !*caption) return;
-  char text[1024];
+ * leave it room): wrapped at a comma or semicolon into lines of at most 190 characters. 0, or -1
+ * when out of memory. */
+static int gp_caption(FILE *f, const char *caption, int height) {
+  if (!caption || !*caption) return 0;
+  char *text = malloc(strlen(caption) + 1); /* a line break takes a blank's place */
+  if (!text) return -1;
   size_t n = 0, line = 0, lines = 1;
-  for (const char *c = caption; *c && n + 2 < sizeof text; c++) {
+  for (const char *c = caption; *c; c++) {
     text[n++] = *c;
     line++;
     if ((*c == ',' || *c == ';') && c[1] == ' ' && line > 150 && lines < 3) {
@@ -151,8 +153,10 @@ static void gp_caption(FILE *f, const char *caption, int height) {
   fprintf(f, "set origin 0, %.4f\nset size 1, %.4f\nset label 999 ", lines * lh + 0.01,
           1 - lines * lh - 0.01);
   dcsim__plot_str(f, text);
+  free(text);
   fprintf(f, " at screen 0.005, screen %.4f left front font ',7' tc rgb '#888888'\n",
           (lines - 0.5) * lh + 0.004);
+  return 0;
 }
 
 /* Refuses an output path that exists and is not a regular file (a FIFO, a device, a socket, a
@@ -176,17 +180,26 @@ int dcsim__plot_open(dcsim_plot_gp *g, const char *out, dcsim_plot_format fmt, i
   int rc = plot_target_ok(out, err);
   if (rc) return rc;
   const char *tmp = getenv("TMPDIR");
-  if (dcsim_bufprintf(g->dir, sizeof g->dir, "%s/dcsim-plot-XXXXXX", tmp && *tmp ? tmp : "/tmp"))
-    return DCSIM_ERR(err, DCSIM_EIO, tmp, 0, "TMPDIR: too long a path");
-  if (!mkdtemp(g->dir))
-    return DCSIM_ERR(err, DCSIM_EIO, g->dir, 0, "cannot create a temporary directory: %s",
-                     strerror(errno));
-  snprintf(g->script, sizeof g->script, "%s/plot.gp", g->dir);
-  snprintf(g->picture, sizeof g->picture, "%s/picture.%s", g->dir,
-           fmt == DCSIM_PLOT_PNG ? "png" : "svg");
+  if (!(g->dir = dcsim_path_in(tmp && *tmp ? tmp : "/tmp", "dcsim-plot-XXXXXX")))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  if (!mkdtemp(g->dir)) {
+    rc = DCSIM_ERR(err, DCSIM_EIO, g->dir, 0, "cannot create a temporary directory: %s",
+                   strerror(errno));
+    free(g->dir);
+    g->dir = NULL;
+    return rc;
+  }
+  g->script = dcsim_path_in(g->dir, "plot.gp");
+  g->picture = dcsim_path_in(g->dir, fmt == DCSIM_PLOT_PNG ? "picture.png" : "picture.svg");
+  g->meta = dcsim_strdup(caption ? caption : "");
+  if (!g->script || !g->picture || !g->meta) {
+    dcsim__plot_cleanup(g);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  }
   if (!(g->f = fopen(g->script, "w"))) {
-    rmdir(g->dir);
-    return DCSIM_ERR(err, DCSIM_EIO, g->script, 0, "cannot write: %s", strerror(errno));
+    rc = DCSIM_ERR(err, DCSIM_EIO, g->script, 0, "cannot write: %s", strerror(errno));
+    dcsim__plot_cleanup(g);
+    return rc;
   }
   if (fmt == DCSIM_PLOT_PNG)
     fprintf(g->f, "set terminal pngcairo size %d,%d font 'DejaVu Sans,11' noenhanced\n", width,
@@ -201,9 +214,11 @@ int dcsim__plot_open(dcsim_plot_gp *g, const char *out, dcsim_plot_format fmt, i
   fputs("set output ", g->f);
   dcsim__plot_str(g->f, g->picture);
   fputs("\nset encoding utf8\nset termoption noenhanced\n", g->f);
-  gp_caption(g->f, caption, height);
   g->fmt = fmt;
-  snprintf(g->meta, sizeof g->meta, "%s", caption ? caption : "");
+  if (gp_caption(g->f, caption, height)) {
+    dcsim__plot_cleanup(g);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  }
   return 0;
 }
 
@@ -266,23 +281,37 @@ static char *svg_meta(const char *soft, const char *meta, size_t *len) {
  * its <title> and <desc> in place of gnuplot's. */
 static int publish_picture(const char *out, dcsim_plot_format fmt, const unsigned char *data,
                            size_t len, const char *meta, dcsim_error *err) {
-  char soft[256];
-  snprintf(soft, sizeof soft, "dcsim %s, commit %s", dcsim_version(), dcsim_commit());
+  int rc;
+  char *soft = dcsim_strdup_printf("dcsim %s, commit %s", dcsim_version(), dcsim_commit());
+  if (!soft) return DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory");
   if (fmt == DCSIM_PLOT_PNG && len > 33 && memcmp(data + 12, "IHDR", 4) == 0) {
-    unsigned char ins[2 * 1400];
+    /* two chunks: 12 bytes of length, type and CRC, the keyword and its NUL, the text */
+    unsigned char *ins =
+        malloc(2 * 12 + sizeof "Software" + sizeof "Comment" + strlen(soft) + strlen(meta));
+    if (!ins) {
+      free(soft);
+      return DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory");
+    }
     size_t n = png_text_chunk(ins, "Software", soft);
     n += png_text_chunk(ins + n, "Comment", meta);
-    return publish_spliced(out, data, len, 33, ins, n, 0, err); /* 8 signature + 25 IHDR */
+    rc = publish_spliced(out, data, len, 33, ins, n, 0, err); /* 8 signature + 25 IHDR */
+    free(ins);
+    free(soft);
+    return rc;
   }
   const char *t =
       fmt == DCSIM_PLOT_SVG ? strstr((const char *)data, "<title>Gnuplot</title>") : NULL;
   const char *d = t ? strstr(t, "</desc>") : NULL;
-  if (!t || !d) return dcsim__file_write_atomic_bytes(out, data, len, err);
+  if (!t || !d) {
+    free(soft);
+    return dcsim__file_write_atomic_bytes(out, data, len, err);
+  }
   size_t il = 0;
   char *ins = svg_meta(soft, meta, &il);
+  free(soft);
   if (!ins) return DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory");
   size_t at = (size_t)(t - (const char *)data), skip = (size_t)(d + 7 - t);
-  int rc = publish_spliced(out, data, len, at, ins, il, skip, err);
+  rc = publish_spliced(out, data, len, at, ins, il, skip, err);
   free(ins);
   return rc;
 }
@@ -316,28 +345,38 @@ void dcsim__plot_str(FILE *f, const char *s) {
 void dcsim__plot_cleanup(dcsim_plot_gp *g) {
   if (g->f) fclose(g->f);
   g->f = NULL;
-  if (g->picture[0]) unlink(g->picture);
-  char p[700];
-  static const char *const files[] = { "plot.gp", "gnuplot.log" };
-  for (size_t i = 0; i < 2; i++) {
-    if (dcsim_bufprintf(p, sizeof p, "%s/%s", g->dir, files[i]) == 0) unlink(p);
-  }
-  rmdir(g->dir);
+  if (g->picture) unlink(g->picture);
+  if (g->script) unlink(g->script);
+  char *log = g->dir ? dcsim_path_in(g->dir, "gnuplot.log") : NULL;
+  if (log) unlink(log);
+  free(log);
+  if (g->dir) rmdir(g->dir);
+  free(g->dir);
+  free(g->script);
+  free(g->picture);
+  free(g->meta);
+  g->dir = g->script = g->picture = g->meta = NULL;
 }
 
-/* gnuplot's first complaint in its log ("" when none) */
-static void first_complaint(const char *log, char *msg, size_t size) {
-  msg[0] = '\0';
+/* gnuplot failed: the error quotes its first complaint in its log (the first error, else the
+ * last warning, else the first line; nothing when the log is empty or unreadable) */
+static int gnuplot_failed(const char *out, const char *exe, const char *log, dcsim_error *err) {
+  char *msg = NULL, *line = NULL;
+  size_t cap = 0;
   FILE *l = fopen(log, "r");
-  if (!l) return;
-  char line[512];
-  while (fgets(line, sizeof line, l))
-    if (strstr(line, "rror") || strstr(line, "arning") || !msg[0]) {
-      snprintf(msg, size, "%s", line);
+  while (l && getline(&line, &cap, l) != -1)
+    if (strstr(line, "rror") || strstr(line, "arning") || !msg) {
+      free(msg);
+      msg = dcsim_strdup(line); /* out of memory: quoted as nothing */
       if (strstr(line, "rror")) break;
     }
-  fclose(l);
-  msg[strcspn(msg, "\n")] = '\0';
+  if (l) fclose(l);
+  free(line);
+  if (msg) msg[strcspn(msg, "\n")] = '\0';
+  int rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "gnuplot (%s) failed%s%s", exe,
+                     msg && msg[0] ? ": " : "", msg ? msg : "");
+  free(msg);
+  return rc;
 }
 
 /* Starts gnuplot on the script, its output in log: fork and exec, so that the child can ask the
@@ -385,14 +424,11 @@ static int wait_gnuplot(pid_t pid, const volatile sig_atomic_t *stop, int *st, d
 /* the finished picture read back: malloc'd, NUL-terminated (an SVG is searched as text) */
 static int read_picture(const dcsim_plot_gp *g, const char *out, const char *exe, const char *log,
                         unsigned char **data, size_t *len, dcsim_error *err) {
-  char msg[512];
   char *text = NULL;
   dcsim_error e;
   if (dcsim__file_read(g->picture, NULL, &text, len, &e) != 0 || *len == 0) {
     free(text);
-    first_complaint(log, msg, sizeof msg);
-    return DCSIM_ERR(err, DCSIM_EIO, out, 0, "gnuplot (%s) failed%s%s", exe, msg[0] ? ": " : "",
-                     msg);
+    return gnuplot_failed(out, exe, log, err);
   }
   *data = (unsigned char *)text;
   return 0;
@@ -414,11 +450,7 @@ int dcsim__plot_run(dcsim_plot_gp *g, const char *out, dcsim_error *err) {
   if (!rc) rc = wait_gnuplot(pid, g->stop, &st, err);
   unsigned char *data = NULL;
   size_t len = 0;
-  if (!rc && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
-    char msg[512];
-    first_complaint(log, msg, sizeof msg);
-    rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "gnuplot (%s) failed%s%s", exe, msg[0] ? ": " : "", msg);
-  }
+  if (!rc && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) rc = gnuplot_failed(out, exe, log, err);
   if (!rc) rc = read_picture(g, out, exe, log, &data, &len, err);
   if (!rc) rc = publish_picture(out, g->fmt, data, len, g->meta, err);
   free(data);
@@ -430,24 +462,22 @@ int dcsim__plot_run(dcsim_plot_gp *g, const char *out, dcsim_error *err) {
 
 /* A point's frequency for a picture: GHz with its unit ("2.4 GHz"), a state label as it is
  * ("turbo"); a sweep point holds the GHz a name resolved to (doc/sweep.md). */
-const char *dcsim__plot_freq_text(const char *freq, char *buf, size_t size) {
+void dcsim__plot_freq_text(const char *freq, dcsim_str *out) {
   double ghz;
-  if (dcsim_parse_ghz(freq, &ghz) == 0)
-    snprintf(buf, size, "%s GHz", freq);
-  else
-    snprintf(buf, size, "%s", freq);
-  return buf;
+  dcsim_str_addf(out, "%s%s", freq, dcsim_parse_ghz(freq, &ghz) == 0 ? " GHz" : "");
 }
 
 /* the one rule for naming a point's hardware in a picture (issue 40 item 2) */
 int dcsim__plot_hw_name(const dcsim_sweep_point *p, int with_freq, dcsim_str *out) {
-  char fq[40] = "";
-  if (with_freq && p->freq[0]) dcsim__plot_freq_text(p->freq, fq, sizeof fq);
   dcsim_str_addf(out, "%s%s%s", p->cpu, p->cpu[0] && p->gpu[0] ? " + " : "", p->gpu);
   if (p->gpu[0] && p->gpus) dcsim_str_addf(out, " x%u", p->gpus);
-  dcsim_str_addf(out, "%s%s%s%s%s", p->gpu[0] && p->host_cpu[0] ? " on " : "",
-                 p->gpu[0] ? p->host_cpu : "", fq[0] ? " @ " : "", fq,
-                 strcmp(p->threading, "ideal") == 0 ? ", ideal threads" : "");
+  dcsim_str_addf(out, "%s%s", p->gpu[0] && p->host_cpu[0] ? " on " : "",
+                 p->gpu[0] ? p->host_cpu : "");
+  if (with_freq && p->freq[0]) {
+    dcsim_str_add(out, " @ ");
+    dcsim__plot_freq_text(p->freq, out);
+  }
+  dcsim_str_add(out, strcmp(p->threading, "ideal") == 0 ? ", ideal threads" : "");
   return out->oom ? -1 : 0;
 }
 

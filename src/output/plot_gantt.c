@@ -34,12 +34,17 @@ int dcsim_plot_gantt(const dcsim_plot_trace_t *t, const char *caption, const cha
     return rc;
   }
   FILE *f = g.f;
-  char title[512];
-  snprintf(title, sizeof title,
-           "Tasks per node: %s on %s (%zu task-node bars, %d of %u nodes used)",
-           s->n_wfs == 1 ? s->wfs[0].wf->name : "workload", s->platform->name, t->n_bars, rows, nn);
+  char *title = dcsim_strdup_printf(
+      "Tasks per node: %s on %s (%zu task-node bars, %d of %u nodes used)",
+      s->n_wfs == 1 ? s->wfs[0].wf->name : "workload", s->platform->name, t->n_bars, rows, nn);
+  if (!title) {
+    dcsim__plot_cleanup(&g);
+    free(row);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  }
   fputs("set title ", f);
   dcsim__plot_str(f, title);
+  free(title);
   fprintf(f,
           "\nset xlabel 'time [%s]'\nset ylabel 'node'\nset yrange [-0.7:%d]\nset xrange "
           "[0:*]\nset grid xtics back lc rgb '#e8e8e8'\n"

@@ -142,16 +142,24 @@ static int pareto_header(FILE *f, const pareto_view *v, const char *title, dcsim
                  v->n_done > v->nf ? " (infeasible ones not shown)" : "");
   if (v->knee >= 0) {
     const dcsim_sweep_point *p = &v->pts[v->knee];
-    char nodes[16] = "-", cores[16] = "-";
-    if (p->nodes) snprintf(nodes, sizeof nodes, "%u", p->nodes);
-    if (p->cores) snprintf(cores, sizeof cores, "%u", p->cores);
-    char fq[40];
     dcsim_str_add(&t2, "\nknee: ");
     dcsim__plot_hw_name(p, 0, &t2);
-    dcsim_str_addf(&t2, ", %s node%s x %s core%s @ %s: %.4g %s, %.4g %s", nodes,
-                   p->nodes == 1 ? "" : "s", cores, p->cores == 1 ? "" : "s",
-                   p->freq[0] ? dcsim__plot_freq_text(p->freq, fq, sizeof fq) : "-", p->time_s,
-                   v->xu, p->energy_j * v->es, v->eu);
+    dcsim_str_add(&t2, ", "); /* "-" for a count or frequency the point leaves unset */
+    if (p->nodes)
+      dcsim_str_addf(&t2, "%u", p->nodes);
+    else
+      dcsim_str_add(&t2, "-");
+    dcsim_str_addf(&t2, " node%s x ", p->nodes == 1 ? "" : "s");
+    if (p->cores)
+      dcsim_str_addf(&t2, "%u", p->cores);
+    else
+      dcsim_str_add(&t2, "-");
+    dcsim_str_addf(&t2, " core%s @ ", p->cores == 1 ? "" : "s");
+    if (p->freq[0])
+      dcsim__plot_freq_text(p->freq, &t2);
+    else
+      dcsim_str_add(&t2, "-");
+    dcsim_str_addf(&t2, ": %.4g %s, %.4g %s", p->time_s, v->xu, p->energy_j * v->es, v->eu);
   }
   if (t2.oom) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   fprintf(f, "set title ");
@@ -211,10 +219,10 @@ static void point_words(const pareto_view *v, const dcsim_sweep_point *p, dcsim_
   if (v->var_cores)
     dcsim_str_addf(lab, "%s%u %s", lab->len > n ? " x " : "", p->cores,
                    p->cores == 1 ? "core" : "cores");
-  char fq[40];
-  if (v->var_freq)
-    dcsim_str_addf(lab, "%s@ %s", lab->len > n ? " " : "",
-                   dcsim__plot_freq_text(p->freq, fq, sizeof fq));
+  if (v->var_freq) {
+    dcsim_str_addf(lab, "%s@ ", lab->len > n ? " " : "");
+    dcsim__plot_freq_text(p->freq, lab);
+  }
 }
 
 /* Labels where they help (issue 17: a label on every point smeared on large fronts): the fastest

@@ -22,21 +22,25 @@ static int cmp_pev(const void *a, const void *b) {
   return (x->t > y->t) - (x->t < y->t);
 }
 
-/* Title, axes, one filled band per group (stacked, with its energy) and the centre's outline. */
-static void power_plot(FILE *f, const dcsim_plot_trace_t *t, const double *gj, double energy,
-                       double pmax, double ts, const char *tu) {
+/* Title, axes, one filled band per group (stacked, with its energy) and the centre's outline. 0, or
+ * -1 when out of memory. */
+static int power_plot(FILE *f, const dcsim_plot_trace_t *t, const double *gj, double energy,
+                      double pmax, double ts, const char *tu) {
   const dcsim_scenario *s = t->s;
   size_t ng = s->n_groups;
   double ps = pmax >= 2e4 ? 1e-3 : 1;
-  char title[512], et[64], kwh[48];
-  snprintf(et, sizeof et, "%s = %s kWh", dcsim_fmt_si(kwh, sizeof kwh, energy, 4, "J"),
-           dcsim_fmt_sig((char[48]){ 0 }, 48, energy / 3.6e6, 4));
-  snprintf(title, sizeof title,
-           "Power of the centre, stacked by node group: %s on %s (energy %s over %.4g %s)",
-           s->n_wfs == 1 ? s->wfs[0].wf->name : "workload", s->platform->name, et,
-           (double)t->end_ns * 1e-9 * ts, tu);
+  dcsim_str title = DCSIM_STR_INIT;
+  dcsim_str_addf(&title,
+                 "Power of the centre, stacked by node group: %s on %s (energy %s = %s kWh over "
+                 "%.4g %s)",
+                 s->n_wfs == 1 ? s->wfs[0].wf->name : "workload", s->platform->name,
+                 dcsim_fmt_si((char[48]){ 0 }, 48, energy, 4, "J"),
+                 dcsim_fmt_sig((char[48]){ 0 }, 48, energy / 3.6e6, 4),
+                 (double)t->end_ns * 1e-9 * ts, tu);
+  if (title.oom) return -1;
   fputs("set title ", f);
-  dcsim__plot_str(f, title);
+  dcsim__plot_str(f, dcsim_str_cstr(&title));
+  dcsim_str_release(&title);
   fprintf(f,
           "\nset xlabel 'time [%s]'\nset ylabel 'power [%s]'\nset yrange [0:*]\nset xrange [0:*]\n"
           "set grid front lc rgb '#cccccc'\nset key outside right top Left reverse samplen 2\n"
@@ -44,18 +48,23 @@ static void power_plot(FILE *f, const dcsim_plot_trace_t *t, const double *gj, d
           "set style fill solid 0.8 noborder\nplot ",
           tu, ps >= 1 ? "W" : "kW");
   for (size_t gi = 0; gi < ng; gi++) {
-    char lt[200], lo[48] = "(0)";
-    if (gi) snprintf(lo, sizeof lo, "($%zu*%g)", gi + 1, ps);
-    fprintf(f, "$p using 1:%s:($%zu*%g) with filledcurves lc rgb '%s' title ", lo, gi + 2, ps,
-            dcsim__plot_color(gi));
-    char ej[48];
-    snprintf(lt, sizeof lt, "%s (%u node%s): %s", s->groups[gi].g->name, s->groups[gi].g->count,
-             s->groups[gi].g->count == 1 ? "" : "s", dcsim_fmt_si(ej, sizeof ej, gj[gi], 4, "J"));
+    if (gi) /* the band between the groups below and this one */
+      fprintf(f, "$p using 1:($%zu*%g):($%zu*%g) with filledcurves lc rgb '%s' title ", gi + 1, ps,
+              gi + 2, ps, dcsim__plot_color(gi));
+    else
+      fprintf(f, "$p using 1:(0):($%zu*%g) with filledcurves lc rgb '%s' title ", gi + 2, ps,
+              dcsim__plot_color(gi));
+    char *lt = dcsim_strdup_printf("%s (%u node%s): %s", s->groups[gi].g->name,
+                                   s->groups[gi].g->count, s->groups[gi].g->count == 1 ? "" : "s",
+                                   dcsim_fmt_si((char[48]){ 0 }, 48, gj[gi], 4, "J"));
+    if (!lt) return -1;
     dcsim__plot_str(f, lt);
+    free(lt);
     fputs(", \\\n     ", f);
   }
   fprintf(f, "$p using 1:($%zu*%g) with lines lw 1.5 lc rgb '#000000' title 'centre (all nodes)'\n",
           ng + 1, ps);
+  return 0;
 }
 
 /* The power of every group as stairs: at each instant with changes, one row with the levels
@@ -111,8 +120,12 @@ int dcsim_plot_power(const dcsim_plot_trace_t *t, const char *caption, const cha
   int rc = dcsim__plot_open(&g, out, fmt, 1200, 640, caption, stop, err);
   if (!rc) {
     power_stairs(g.f, ev, ne, ng, ts, cur, &pmax);
-    power_plot(g.f, t, gj, energy, pmax, ts, tu);
-    rc = dcsim__plot_run(&g, out, err);
+    if (power_plot(g.f, t, gj, energy, pmax, ts, tu)) {
+      dcsim__plot_cleanup(&g);
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    } else {
+      rc = dcsim__plot_run(&g, out, err);
+    }
   }
   free(ev);
   free(cur);

@@ -38,28 +38,32 @@ int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *ca
   double y0 = pow(10, floor(log10(ylo * 1e-9 / 2))),
          y1 = pow(10, ceil(log10(r->peak_flops * 1e-9 * 3)));
   if (r->peak_sp_flops > 0) y1 = pow(10, ceil(log10(r->peak_sp_flops * 1e-9 * 2)));
-  char t[512];
-  snprintf(t, sizeof t, "%s roofline: %s%s%s%s%s",
-           cache_aware && r->n_ceilings > 1 ? "Cache-aware" : "", r->device,
-           r->state[0] ? " at " : "", r->state, r->dwarf[0] ? ", " : "", r->dwarf);
-  if (t[0] == ' ') memmove(t, t + 1, strlen(t));
-  if (!(cache_aware && r->n_ceilings > 1)) t[0] = 'R';
+  dcsim_str t = DCSIM_STR_INIT;
+  dcsim_str_addf(&t, "%s: %s%s%s%s%s",
+                 cache_aware && r->n_ceilings > 1 ? "Cache-aware roofline" : "Roofline", r->device,
+                 r->state[0] ? " at " : "", r->state, r->dwarf[0] ? ", " : "", r->dwarf);
   if (r->dwarf[0]) {
-    size_t l = strlen(t);
     if (r->peak_sp_flops > 0)
-      snprintf(t + l, sizeof t - l,
-               "\nkernels at (W/Q, W/T): W = 2 x DP instructions (Table 11), Q = requested global "
-               "bytes, T = model time");
+      dcsim_str_add(
+          &t,
+          "\nkernels at (W/Q, W/T): W = 2 x DP instructions (Table 11), Q = requested global "
+          "bytes, T = model time");
     else
-      snprintf(
-          t + l, sizeof t - l, "\nloops at (W/Q, W/T), T = the §4.3 model time of the loop%s%s",
+      dcsim_str_addf(
+          &t, "\nloops at (W/Q, W/T), T = the §4.3 model time of the loop%s%s",
           r->n_unplaced ? "; loops without flops not shown" : "",
           cache_aware
               ? ""
               : "\nclassic roofline (DRAM only): loops served from the caches can lie above it");
   }
+  if (t.oom) {
+    dcsim_str_release(&t);
+    dcsim__plot_cleanup(&g);
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  }
   fputs("set title ", f);
-  dcsim__plot_str(f, t);
+  dcsim__plot_str(f, dcsim_str_cstr(&t));
+  dcsim_str_release(&t);
   fprintf(f, "\nset logscale xy 10\nset xrange [%g:%g]\nset yrange [%g:%g]\n", x0, x1, y0, y1);
   fputs(
       "set xlabel 'operational intensity W/Q [flop/byte] (log scale)'\n"
@@ -103,10 +107,14 @@ int dcsim_plot_roofline(const dcsim_roofline *r, int cache_aware, const char *ca
     else
       fprintf(f, "(x*b%zu < %.10g ? x*b%zu : %.10g) with lines lw 1.2 dt 4 lc rgb '#1f77b4' title ",
               r->n_ceilings - 1, v, r->n_ceilings - 1, v);
-    char lab[112];
-    snprintf(lab, sizeof lab, "%s %.3g %s", r->optim[c].name, v,
-             r->optim[c].memory ? "GB/s" : "GFLOP/s");
+    char *lab = dcsim_strdup_printf("%s %.3g %s", r->optim[c].name, v,
+                                    r->optim[c].memory ? "GB/s" : "GFLOP/s");
+    if (!lab) {
+      dcsim__plot_cleanup(&g);
+      return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    }
     dcsim__plot_str(f, lab);
+    free(lab);
     fputs(", \\\n     ", f);
   }
   static const int ptypes[] = { 5, 7, 9, 11, 13, 4, 6, 8, 10, 12 };

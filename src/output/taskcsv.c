@@ -24,12 +24,15 @@ static int on_task(void *ctx, const dcsim_task_record *t, dcsim_error *err) {
   dcsim_taskcsv_t *c = ctx;
   const dcsim_workflow *wf = t->wf->wf;
   const dcsim_task_template *tt = &wf->templates[wf->tasks[t->task].tmpl];
-  char name[256];
-  dcsim_workflow_task_name(wf, t->task, name, sizeof name);
+  int len = dcsim_workflow_task_name(wf, t->task, NULL, 0); /* the whole name, of any length */
+  char *name = len >= 0 ? malloc((size_t)len + 1) : NULL;
+  if (!name) return DCSIM_ERR(err, DCSIM_ENOMEM, c->path, 0, "out of memory");
+  dcsim_workflow_task_name(wf, t->task, name, (size_t)len + 1);
   fprintf(c->f, "%u,", t->job);
   dcsim__csv_write_cell(c->f, wf->name);
   fprintf(c->f, ",%u,%u,", c->s->jobs[t->job].instance, t->task);
   dcsim__csv_write_cell(c->f, name);
+  free(name);
   fputc(',', c->f);
   dcsim__csv_write_cell(c->f, tt->dwarf);
   fprintf(c->f, ",%s,", t->opt->gpus ? "gpu" : "cpu");

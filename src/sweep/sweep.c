@@ -47,13 +47,14 @@ struct dcsim_sweep {
   size_t n_sets;
   dcsim_param_set *sets; /* --set, names owned */
   /* the workflow's own values, shown for lists left empty */
-  char own_cpu[64], own_gpu[64];
-  char own_host[64]; /* the CPU of the GPU nodes the GPU tasks run on (issue 37) */
+  /* (names of the base's profiles, which the base owns; "" when none or not one) */
+  const char *own_cpu, *own_gpu;
+  const char *own_host; /* the CPU of the GPU nodes the GPU tasks run on (issue 37) */
   const dcsim_cpu_profile_t *own_cpu_profile; /* the one CPU of the CPU tasks, or NULL */
   unsigned own_nodes, own_cores;
   size_t n_cpu_tasks;   /* CPU task templates of the workflows */
   int cpu_tasks_differ; /* ... in nodes, cores per node or frequency */
-  char note[2048];      /* dcsim_sweep_note(); "" = none */
+  dcsim_str note;       /* dcsim_sweep_note(); empty = none */
   size_t n_points;
   dcsim_sweep_point *points;
   point_key *keys; /* per point: its CPU and GPU in the lists */
@@ -82,6 +83,7 @@ void dcsim_sweep_free(dcsim_sweep_t *sw) {
   free(sw->nodes);
   free(sw->cores);
   free(sw->definition);
+  dcsim_str_release(&sw->note);
   for (size_t i = 0; sw->cost_prices && i < sw->cost.n_prices; i++)
     free((char *)sw->cost_prices[i].name);
   free(sw->cost_prices);
@@ -193,50 +195,60 @@ static int take_gpu_axes(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_er
  * (workflows/bifft-scaling.xml: twelve configurations one after the other) a point's time is
  * their makespan, not one configuration's, and a list would set them all alike: say so. */
 static void make_note(dcsim_sweep_t *sw) {
-  sw->note[0] = '\0';
   if (!sw->cpu_tasks_differ) return;
-  snprintf(sw->note, sizeof sw->note,
-           "the workflow's %zu CPU tasks differ in nodes, cores or frequency, and every point "
-           "runs all of them: a point's time is their makespan and its energy that of every node "
-           "held, not one configuration's, and --nodes, --cores and --freq set all the tasks "
-           "alike; to compare configurations, sweep a workflow with one task (such as "
-           "workflows/bifft.xml)",
-           sw->n_cpu_tasks);
+  dcsim_str_addf(
+      &sw->note,
+      "the workflow's %zu CPU tasks differ in nodes, cores or frequency, and every point "
+      "runs all of them: a point's time is their makespan and its energy that of every node "
+      "held, not one configuration's, and --nodes, --cores and --freq set all the tasks "
+      "alike; to compare configurations, sweep a workflow with one task (such as "
+      "workflows/bifft.xml)",
+      sw->n_cpu_tasks);
 }
 
-const char *dcsim_sweep_note(const dcsim_sweep_t *sw) { return sw->note[0] ? sw->note : NULL; }
+const char *dcsim_sweep_note(const dcsim_sweep_t *sw) {
+  return sw->note.len ? dcsim_str_cstr(&sw->note) : NULL;
+}
+
+/* A CPU task's frequency as the sweep compares them: its state label, its GHz ("%g"), or
+ * "nominal"; malloc'd (NULL when out of memory). */
+static char *task_freq(const dcsim_task_template *t) {
+  if (t->freq_label) return dcsim_strdup(t->freq_label);
+  if (t->freq_ghz > 0) return dcsim_strdup_printf("%g", t->freq_ghz);
+  return dcsim_strdup("nominal");
+}
 
 /* The value every CPU task shares (for lists left empty), or 0 when they differ; whether the CPU
- * tasks differ in nodes, cores or frequency at all (make_note). */
-static void own_values(dcsim_sweep_t *sw) {
+ * tasks differ in nodes, cores or frequency at all (make_note). 0, or DCSIM_ENOMEM. */
+static int own_values(dcsim_sweep_t *sw, const char *input, dcsim_error *err) {
   const dcsim_scenario *s = sw->base;
   int first = 1, same_nodes = 1, same_cores = 1, same_freq = 1;
-  char f[24] = "";
+  char *f = NULL; /* the first CPU task's frequency */
   for (size_t w = 0; w < s->n_wfs; w++) {
     const dcsim_workflow *wf = s->wfs[w].wf;
     for (size_t k = 0; k < wf->n_templates; k++) {
       const dcsim_task_template *t = &wf->templates[k];
       if (t->device == DCSIM_DEV_GPU) continue;
       sw->n_cpu_tasks++;
-      char tf[24];
-      if (t->freq_label)
-        snprintf(tf, sizeof tf, "%s", t->freq_label);
-      else if (t->freq_ghz > 0)
-        snprintf(tf, sizeof tf, "%g", t->freq_ghz);
-      else
-        snprintf(tf, sizeof tf, "nominal");
       if (first) {
         sw->own_nodes = t->nodes;
         sw->own_cores = t->cores_per_node;
-        snprintf(f, sizeof f, "%s", tf);
+        if (!(f = task_freq(t))) return DCSIM_ERR(err, DCSIM_ENOMEM, input, 0, "out of memory");
         first = 0;
         continue;
       }
       if (t->nodes != sw->own_nodes) same_nodes = 0;
       if (t->cores_per_node != sw->own_cores) same_cores = 0;
+      char *tf = task_freq(t);
+      if (!tf) {
+        free(f);
+        return DCSIM_ERR(err, DCSIM_ENOMEM, input, 0, "out of memory");
+      }
       if (strcmp(tf, f) != 0) same_freq = 0;
+      free(tf);
     }
   }
+  free(f);
   sw->cpu_tasks_differ = !same_nodes || !same_cores || !same_freq;
   if (!same_nodes) sw->own_nodes = 0;
   if (!same_cores) sw->own_cores = 0;
@@ -254,9 +266,8 @@ static void own_values(dcsim_sweep_t *sw) {
         if (dcsim_scenario_task_group(s, wf, t, dev, &g, NULL)) continue; /* the scenario said */
         if (dev == 1 && s->groups[g].gpu) {
           const char *n = dcsim_gpu_profile_name(s->groups[g].gpu);
-          if (!sw->own_host[0]) /* the first GPU group's host: where the GPU tasks run */
-            snprintf(sw->own_host, sizeof sw->own_host, "%s",
-                     dcsim_cpu_profile_name(s->groups[g].cpu));
+          if (!sw->own_host) /* the first GPU group's host: where the GPU tasks run */
+            sw->own_host = dcsim_cpu_profile_name(s->groups[g].cpu);
           if (gpu && strcmp(gpu, n) != 0) gpu_same = 0;
           if (!gpu) gpu = n;
         } else if (dev == 0) {
@@ -267,11 +278,13 @@ static void own_values(dcsim_sweep_t *sw) {
       }
     }
   }
-  snprintf(sw->own_cpu, sizeof sw->own_cpu, "%s", cpu && cpu_same ? cpu : "");
+  sw->own_cpu = cpu && cpu_same ? cpu : "";
   for (size_t g = 0; cpu && cpu_same && g < s->n_groups; g++)
     if (!strcmp(dcsim_cpu_profile_name(s->groups[g].cpu), cpu))
       sw->own_cpu_profile = s->groups[g].cpu;
-  snprintf(sw->own_gpu, sizeof sw->own_gpu, "%s", gpu && gpu_same ? gpu : "");
+  sw->own_gpu = gpu && gpu_same ? gpu : "";
+  if (!sw->own_host) sw->own_host = "";
+  return 0;
 }
 
 /* A --freq value: nominal, min, max, a positive number of GHz (optionally suffixed GHz), or a
@@ -406,15 +419,15 @@ static size_t resolve_cores(const dcsim_sweep_t *sw, const dcsim_cpu_profile_t *
 }
 
 /* The frequencies of the list (nominal without one; none for a workflow without CPU tasks) for one
- * CPU, as the GHz (or state label) they resolve to; names that resolve to the same state are one.
- * A name the CPU cannot resolve is kept as written: its points fail with the reason. */
-static size_t resolve_freqs(dcsim_sweep_t *sw, const dcsim_cpu_profile_t *cp,
-                            char out[][sizeof sw->points->freq]) {
+ * CPU, as the GHz (or state label) they resolve to, into out[] (malloc'd; the caller frees them,
+ * also on error); names that resolve to the same state are one. A name the CPU cannot resolve is
+ * kept as written: its points fail with the reason. How many, or -1 when out of memory. */
+static long resolve_freqs(dcsim_sweep_t *sw, const dcsim_cpu_profile_t *cp, char **out) {
   size_t n = 0;
   const char *first[DCSIM_SWEEP_MAX_LIST + 1];
   for (size_t k = 0; k < (sw->n_freqs ? sw->n_freqs : 1); k++) {
     const char *f = sw->n_freqs ? sw->freqs[k] : sw->n_cpu_tasks ? "nominal" : "";
-    char r[24];
+    char r[24]; /* the resolved state, as a point holds it (dcsim_sweep_point.freq) */
     dcsim_cpu_state st;
     if (cp && *f && dcsim_cpu_profile_freq(cp, f, &st, NULL) == 0)
       dcsim_cpu_state_freq_str(&st, r, sizeof r);
@@ -424,15 +437,13 @@ static size_t resolve_freqs(dcsim_sweep_t *sw, const dcsim_cpu_profile_t *cp,
     while (j < n && strcmp(out[j], r) != 0) j++;
     if (j == n) {
       first[n] = f;
-      snprintf(out[n++], sizeof out[0], "%s", r);
+      if (!(out[n++] = dcsim_strdup(r))) return -1;
     } else if (cp) { /* said, not done silently: two names, one state of this CPU */
-      size_t len = strlen(sw->note);
-      snprintf(sw->note + len, sizeof sw->note - len,
-               "%s--freq %s and %s are the same state of %s (%s GHz): one point", len ? "; " : "",
-               first[j], f, dcsim_cpu_profile_name(cp), r);
+      dcsim_str_addf(&sw->note, "%s--freq %s and %s are the same state of %s (%s GHz): one point",
+                     sw->note.len ? "; " : "", first[j], f, dcsim_cpu_profile_name(cp), r);
     }
   }
-  return n;
+  return (long)n;
 }
 
 /* the thread-scaling variants: measured and ideal at most once each */
@@ -466,14 +477,19 @@ static int make_points(dcsim_sweep_t *sw, const char *input, dcsim_error *err) {
     return DCSIM_ERR(err, DCSIM_ENOMEM, input, 0, "out of memory for %g points", total);
   size_t i = 0;
   unsigned cores[DCSIM_SWEEP_MAX_LIST + 1];
-  char freqs[DCSIM_SWEEP_MAX_LIST + 1][sizeof sw->points->freq];
-  for (size_t c = 0; c < nc; c++) {
+  char *freqs[DCSIM_SWEEP_MAX_LIST + 1] = { NULL };
+  int rc = 0;
+  for (size_t c = 0; c < nc && !rc; c++) {
     const dcsim_cpu_profile_t *cp = sw->n_cpus ? sw->cpus[c] : sw->own_cpu_profile;
-    size_t rk = resolve_cores(sw, cp, cores), rf = resolve_freqs(sw, cp, freqs);
-    for (size_t k = 0; k < rk && sw->n_cores; k++)
+    size_t rk = resolve_cores(sw, cp, cores);
+    long nrf = resolve_freqs(sw, cp, freqs);
+    size_t rf = nrf < 0 ? 0 : (size_t)nrf;
+    if (nrf < 0) rc = DCSIM_ERR(err, DCSIM_ENOMEM, input, 0, "out of memory");
+    for (size_t k = 0; k < rk && sw->n_cores && !rc; k++)
       if (cores[k] == 0)
-        return DCSIM_PERR(err, DCSIM_EUSAGE, "cores", (int)k,
-                          "all: the workflow's CPU tasks run on different CPUs; name the CPU");
+        rc = DCSIM_PERR(err, DCSIM_EUSAGE, "cores", (int)k,
+                        "all: the workflow's CPU tasks run on different CPUs; name the CPU");
+    if (rc) rf = 0;
     for (size_t g = 0; g < ng; g++)
       for (size_t h = 0; h < nh; h++)
         for (size_t q = 0; q < nq; q++)
@@ -493,14 +509,19 @@ static int make_points(dcsim_sweep_t *sw, const char *input, dcsim_error *err) {
                            sw->n_gpus ? dcsim_gpu_profile_name(sw->gpus[g]) : sw->own_gpu);
                   p->nodes = sw->n_nodes ? sw->nodes[n] : sw->own_nodes;
                   p->cores = cores[k];
-                  memcpy(p->freq, freqs[f], sizeof p->freq); /* both 24 bytes, NUL-terminated */
+                  snprintf(p->freq, sizeof p->freq, "%s", freqs[f]); /* resolve_freqs: fits */
                   unsigned tf = sw->n_threadings ? sw->threadings[t] : sw->model_flags;
                   snprintf(p->threading, sizeof p->threading, "%s",
                            tf & DCSIM_MODEL_HW_THREADS ? "ideal" : "measured");
                 }
+    for (size_t f = 0; f <= DCSIM_SWEEP_MAX_LIST && freqs[f]; f++) {
+      free(freqs[f]);
+      freqs[f] = NULL;
+    }
   }
   sw->n_points = i;
-  return 0;
+  if (!rc && sw->note.oom) rc = DCSIM_ERR(err, DCSIM_ENOMEM, input, 0, "out of memory");
+  return rc;
 }
 
 /* path's location-independent name (dcsim_catalog_relname) appended to b (b->oom when out of
@@ -521,9 +542,6 @@ static void add_relname(dcsim_str *b, const char *path, const char *input) {
 static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_task_policy tp,
                            dcsim_error *err) {
   dcsim_str b = DCSIM_STR_INIT;
-  char pol[32];
-  snprintf(pol, sizeof pol, "%s+%s", dcsim_sched_job_name(sw->job_policy),
-           dcsim_sched_task_name(tp));
   /* version 2: model modes and provenance; 4: frequency names and `all` cores resolved per CPU,
    * nominal without --freq (issue 13) and location-independent names (issue 17), each of which
    * was a version 3 on its own branch (a sweep of an older version never resumes into these) */
@@ -531,7 +549,8 @@ static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_
   add_relname(&b, def->input, def->input);
   dcsim_str_add(&b, "\nplatform ");
   add_relname(&b, sw->base->platform->path, def->input);
-  dcsim_str_addf(&b, "\npolicy %s\ndeadline_s %.17g\nmodel %s%s%s\n", pol, def->deadline_s,
+  dcsim_str_addf(&b, "\npolicy %s+%s\ndeadline_s %.17g\nmodel %s%s%s\n",
+                 dcsim_sched_job_name(sw->job_policy), dcsim_sched_task_name(tp), def->deadline_s,
                  def->model_flags & DCSIM_MODEL_D35 ? "d35" : "default",
                  def->model_flags & DCSIM_MODEL_STRICT ? " strict" : "",
                  def->model_flags & DCSIM_MODEL_HW_THREADS ? " ideal-threads" : "");
@@ -625,10 +644,12 @@ static int check_point_size(const dcsim_scenario *base, const dcsim_sweep_def *d
   uint64_t nt = (uint64_t)dcsim__sweep_threads(&ro);
   int rc = dcsim_budget_work(b, sz.tasks, "each point of the sweep would simulate", "tasks",
                              def->input, 0, err);
-  char prefix[96];
-  snprintf(prefix, sizeof prefix, "%llu points at once (one per thread) would",
-           (unsigned long long)nt);
+  char *prefix = rc ? NULL
+                    : dcsim_strdup_printf("%llu points at once (one per thread) would",
+                                          (unsigned long long)nt);
+  if (!rc && !prefix) rc = DCSIM_ERR(err, DCSIM_ENOMEM, def->input, 0, "out of memory");
   if (!rc) rc = dcsim_budget_bytes(b, sz.bytes * nt, prefix, def->input, 0, err);
+  free(prefix);
   return rc;
 }
 
@@ -689,7 +710,7 @@ int dcsim_sweep_new_within(const dcsim_sweep_def *def, const dcsim_budget *budge
       (rc = take_gpu_axes(sw, def, err)) || (rc = take_cost(sw, def, err)) ||
       (rc = check_names(sw, err)))
     goto out;
-  own_values(sw);
+  if ((rc = own_values(sw, def->input, err))) goto out;
   make_note(sw);
   if ((rc = make_points(sw, def->input, err)) || (rc = make_definition(sw, def, tp, err))) goto out;
   *out = sw;
@@ -760,10 +781,9 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
   dcsim_deadline_report dl = { 0, 0, 0 };
   if (!rc) dl = dcsim_metrics_deadline(dcsim_engine_stats(e), sw->base->deadline_s);
   if (!rc && dl.missed) { /* --deadline-s is a constraint: a point that misses it is no option */
-    char buf[160];
-    snprintf(buf, sizeof buf, "misses the deadline: a workflow ran %.6g s, the deadline is %.6g s",
-             dl.longest_s, sw->base->deadline_s);
-    if (!(pt->reason = dcsim_strdup(buf)))
+    if (!(pt->reason = dcsim_strdup_printf(
+              "misses the deadline: a workflow ran %.6g s, the deadline is %.6g s", dl.longest_s,
+              sw->base->deadline_s)))
       rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   } else if (!rc) {
     const dcsim_run_stats *st = dcsim_engine_stats(e);
@@ -774,9 +794,7 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
     pt->energy_j = ej;
     const char *why = dcsim_scenario_energy_unknown(s);
     if (why) {
-      char buf[700];
-      snprintf(buf, sizeof buf, "energy unknown: %.600s", why);
-      if (!(pt->reason = dcsim_strdup(buf)))
+      if (!(pt->reason = dcsim_strdup_printf("energy unknown: %s", why)))
         rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
     }
     dcsim_prov tp, ep;
@@ -791,12 +809,13 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
     snprintf(pt->cost_missing, sizeof pt->cost_missing, "%s", c.known ? "" : c.missing);
   } else if (rc == DCSIM_ERANGE || rc == DCSIM_EREF) {
     /* a state outside a profile's tables, a profile unusable for a dwarf: a result, not an error */
-    char buf[sizeof perr.msg + sizeof perr.file + 32];
-    dcsim_error_format(&perr, buf, sizeof buf);
-    if (!(pt->reason = dcsim_strdup(buf)))
+    size_t size = sizeof perr.msg + sizeof perr.file + 32; /* the whole error: file, line, msg */
+    if (!(pt->reason = malloc(size))) {
       rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
-    else
+    } else {
+      dcsim_error_format(&perr, pt->reason, size);
       rc = 0;
+    }
   } else if (err) {
     *err = perr;
   }

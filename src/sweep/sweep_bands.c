@@ -133,15 +133,16 @@ int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, unsigned ob
       tr[i] = seen[k].tr;
       continue;
     }
-    char path[4096];
+    char *path = NULL;
     dcsim_cpu_profile_t *cpu = NULL;
     dcsim_error none;
     /* a CPU the catalogue does not hold (points read from a file of another data root): no
      * tables of its own can be vouched for, so the wider band of a transferred CPU */
-    if (dcsim_catalog_resolve(DCSIM_KIND_CPU, pts[i].cpu, NULL, 0, path, sizeof path, &none))
+    if (dcsim_catalog_find(DCSIM_KIND_CPU, pts[i].cpu, NULL, 0, &path, &none))
       tr[i] = 1;
     else if (!(rc = dcsim_cpu_profile_load(path, &cpu, err)))
       tr[i] = (unsigned char)dcsim_bands_cpu_transferred(cpu);
+    free(path);
     dcsim_cpu_profile_free(cpu);
     if (!rc && n_seen < SEEN_MAX) seen[n_seen].cpu = pts[i].cpu, seen[n_seen++].tr = tr[i];
   }

@@ -47,34 +47,32 @@ void dcsim_sweep_mpi_finalize(int started) {
   if (started && !done) MPI_Finalize();
 }
 
-/* ---- an error on the wire: code, line, file, parameter, message ---- */
+/* ---- an error on the wire: its status and the dcsim_error itself (input, line, parameter,
+ * index, message: the same bytes on every rank, nothing cut), less its C source location (a
+ * pointer into the sending rank) ---- */
 
 typedef struct wire_err {
-  int32_t code, line, index;
-  char file[512];
-  char param[48];
-  char msg[1024];
+  int32_t code;
+  dcsim_error e;
 } wire_err;
 
 static void to_wire(const dcsim_error *e, int code, wire_err *w) {
   memset(w, 0, sizeof *w);
   w->code = code;
   if (!code || !e) return;
-  w->line = e->line;
-  w->index = e->index;
-  snprintf(w->file, sizeof w->file, "%s", e->file);
-  snprintf(w->param, sizeof w->param, "%s", e->param);
-  snprintf(w->msg, sizeof w->msg, "%s", e->msg);
+  memcpy(&w->e, e, sizeof *e);
+  w->e.src_file = NULL;
+  w->e.src_line = 0;
 }
 
 /* the error of rank `from` into err, naming the rank when it is not 0 */
 static int from_wire(const wire_err *w, int from, dcsim_error *err) {
   if (!w->code) return 0;
   if (from)
-    DCSIM_ERR(err, w->code, w->file, w->line, "%.900s (rank %d)", w->msg, from);
+    DCSIM_ERR(err, w->code, w->e.file, w->e.line, "%.900s (rank %d)", w->e.msg, from);
   else
-    DCSIM_ERR(err, w->code, w->file, w->line, "%s", w->msg);
-  dcsim_error_param(err, w->param[0] ? w->param : NULL, w->index);
+    DCSIM_ERR(err, w->code, w->e.file, w->e.line, "%s", w->e.msg);
+  dcsim_error_param(err, w->e.param[0] ? w->e.param : NULL, w->e.index);
   return w->code;
 }
 
@@ -243,7 +241,7 @@ static void root_fail(root *r, int rc, const dcsim_error *e, int from) {
   if (r->rc) return;
   wire_err w;
   to_wire(e, rc, &w);
-  if (!e) snprintf(w.msg, sizeof w.msg, "failed");
+  if (!e) snprintf(w.e.msg, sizeof w.e.msg, "failed");
   r->rc = from_wire(&w, from, &r->err);
   r->next = r->n_pending; /* hand out nothing more */
 }

@@ -204,19 +204,17 @@ static int definition_repro(const char *hash, const char *def, dcsim_repro *rp, 
   for (const char *l = def; l && *l;) {
     const char *e = strchr(l, '\n');
     size_t len = e ? (size_t)(e - l) : strlen(l);
-    char line[4200], sha[65];
-    if (len < sizeof line && strncmp(l, "file ", 5) == 0) {
-      memcpy(line, l, len);
-      line[len] = '\0';
-      char *name = strchr(line + 5, ' ');
-      if (name && name - (line + 5) == 64) {
-        memcpy(sha, line + 5, 64);
-        sha[64] = '\0';
-        int rc = dcsim_repro_add_name(rp, name + 1, sha, err);
-        if (rc) {
-          dcsim_error_at(err, path, 0);
-          return rc;
-        }
+    /* "file " SHA (64 hex digits) " " NAME */
+    if (len > 5 + 64 && strncmp(l, "file ", 5) == 0 && memchr(l + 5, ' ', len - 5) == l + 5 + 64) {
+      char *sha = dcsim_strdup_printf("%.64s", l + 5),
+           *name = dcsim_strdup_printf("%.*s", (int)(len - 70), l + 70);
+      int rc = sha && name ? dcsim_repro_add_name(rp, name, sha, err)
+                           : DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+      free(sha);
+      free(name);
+      if (rc) {
+        dcsim_error_at(err, path, 0);
+        return rc;
       }
     }
     l = e ? e + 1 : NULL;
@@ -347,7 +345,7 @@ static int attach_input(sqlite3 *db, const char *path, dcsim_error *err) {
   /* a path that is no SQLite file is refused before SQLite sees it (ATTACH would create it) */
   FILE *f = fopen(path, "rb");
   if (!f) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot open: %s", strerror(errno));
-  char h[16] = { 0 };
+  unsigned char h[16] = { 0 }; /* the file's first bytes: SQLite's magic header */
   size_t k = fread(h, 1, sizeof h, f);
   fclose(f);
   if (k != sizeof h || memcmp(h, "SQLite format 3", 16) != 0)
@@ -425,28 +423,27 @@ static const stored_sweep *find_sweep(const input_db *in, const char *hash) {
 }
 
 /* "sweep 1 3f2a9c1b2d3e (workflows/alaro.xml, 3360 points)" for the first few sweeps of an input */
-static void describe_sweeps(const input_db *in, char *buf, size_t size) {
-  size_t k = 0, len = 0;
-  buf[0] = '\0';
+/* (appended to b; b->oom when out of memory) */
+static void describe_sweeps(const input_db *in, dcsim_str *b) {
+  size_t k = 0;
   if (!in->n) {
-    snprintf(buf, size, "no sweep");
+    dcsim_str_add(b, "no sweep");
     return;
   }
-  for (; k < in->n && k < 3 && len < size; k++)
-    len += (size_t)snprintf(buf + len, size - len, "%ssweep %lld %.12s (%s, %lld points)",
-                            k ? "; " : "", (long long)in->sweeps[k].id, in->sweeps[k].hash,
-                            in->sweeps[k].input, (long long)in->sweeps[k].n_points);
-  if (k < in->n && len < size) snprintf(buf + len, size - len, "; %zu more", in->n - k);
+  for (; k < in->n && k < 3; k++)
+    dcsim_str_addf(b, "%ssweep %lld %.12s (%s, %lld points)", k ? "; " : "",
+                   (long long)in->sweeps[k].id, in->sweeps[k].hash, in->sweeps[k].input,
+                   (long long)in->sweeps[k].n_points);
+  if (k < in->n) dcsim_str_addf(b, "; %zu more", in->n - k);
 }
 
-static void describe_value(sqlite3_stmt *st, int col, char *buf, size_t size) {
+/* a column's value for a message (a text: its first 200 bytes, quoted), appended to b */
+static void describe_value(sqlite3_stmt *st, int col, dcsim_str *b) {
   switch (sqlite3_column_type(st, col)) {
-    case SQLITE_NULL: snprintf(buf, size, "NULL"); break;
-    case SQLITE_INTEGER:
-      snprintf(buf, size, "%lld", (long long)sqlite3_column_int64(st, col));
-      break;
-    case SQLITE_FLOAT: snprintf(buf, size, "%.17g", sqlite3_column_double(st, col)); break;
-    default: snprintf(buf, size, "'%.200s'", (const char *)sqlite3_column_text(st, col)); break;
+    case SQLITE_NULL: dcsim_str_add(b, "NULL"); break;
+    case SQLITE_INTEGER: dcsim_str_addf(b, "%lld", (long long)sqlite3_column_int64(st, col)); break;
+    case SQLITE_FLOAT: dcsim_str_addf(b, "%.17g", sqlite3_column_double(st, col)); break;
+    default: dcsim_str_addf(b, "'%.200s'", (const char *)sqlite3_column_text(st, col)); break;
   }
 }
 
@@ -522,16 +519,22 @@ static int merge_one(sqlite3 *db, const input_db *ins, size_t k, const stored_sw
                                             (const char *)sqlite3_column_text(st, B + c)) != 0)
         break;
     }
-    char here[256], there[256];
-    describe_value(st, B + c, here, sizeof here);
-    describe_value(st, 2 + c, there, sizeof there);
+    dcsim_str here = DCSIM_STR_INIT, there = DCSIM_STR_INIT;
+    describe_value(st, B + c, &here);
+    describe_value(st, 2 + c, &there);
     int64_t src = sqlite3_column_int64(st, 1);
-    rc = DCSIM_ERR(err, DCSIM_EDB, in->path, 0,
-                   "point %lld differs from the one in %s (%s: %s here, %s there): were they run "
-                   "by different dcsim"
-                   " builds or on different kinds of CPU?",
-                   (long long)sqlite3_column_int64(st, 0), ins[src].path,
-                   dcsim__sweep_fields_merged((size_t)c), here, there);
+    if (here.oom || there.oom)
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, in->path, 0, "out of memory");
+    else
+      rc = DCSIM_ERR(err, DCSIM_EDB, in->path, 0,
+                     "point %lld differs from the one in %s (%s: %s here, %s there): were they "
+                     "run by different dcsim"
+                     " builds or on different kinds of CPU?",
+                     (long long)sqlite3_column_int64(st, 0), ins[src].path,
+                     dcsim__sweep_fields_merged((size_t)c), dcsim_str_cstr(&here),
+                     dcsim_str_cstr(&there));
+    dcsim_str_release(&here);
+    dcsim_str_release(&there);
     goto out;
   }
   if (s != SQLITE_DONE) {
@@ -575,21 +578,24 @@ static int find_missing(sqlite3 *db, const char *path, dcsim_sweepdb_merge_repor
   if (dcsim__db_try_prepare(db, "SELECT idx FROM temp.m ORDER BY idx", &st) != 0)
     return dcsim__db_fail(db, path, "cannot list the merged points", err);
   size_t next = 0, len = 0, cap = sizeof rep->missing - 8;
-  int s, full = 0;
+  int s, full = 0, oom = 0;
   rep->missing[0] = '\0';
   for (;;) {
     s = sqlite3_step(st);
     size_t idx = s == SQLITE_ROW ? (size_t)sqlite3_column_int64(st, 0) : rep->n_points;
     if (idx > next && !full) { /* next .. idx-1 are missing */
-      char r[48];
+      dcsim_str r = DCSIM_STR_INIT;
       if (idx - 1 > next)
-        snprintf(r, sizeof r, "%s%zu-%zu", len ? ", " : "", next, idx - 1);
+        dcsim_str_addf(&r, "%s%zu-%zu", len ? ", " : "", next, idx - 1);
       else
-        snprintf(r, sizeof r, "%s%zu", len ? ", " : "", next);
-      if (len + strlen(r) < cap) {
-        memcpy(rep->missing + len, r, strlen(r) + 1);
-        len += strlen(r);
+        dcsim_str_addf(&r, "%s%zu", len ? ", " : "", next);
+      oom |= r.oom;
+      if (!r.oom && len + r.len < cap) {
+        memcpy(rep->missing + len, r.s, r.len + 1);
+        len += r.len;
+        dcsim_str_release(&r);
       } else {
+        dcsim_str_release(&r);
         snprintf(rep->missing + len, sizeof rep->missing - len, ", ...");
         full = 1;
       }
@@ -598,6 +604,7 @@ static int find_missing(sqlite3 *db, const char *path, dcsim_sweepdb_merge_repor
     next = idx + 1;
   }
   sqlite3_finalize(st);
+  if (s == SQLITE_DONE && oom) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   return s == SQLITE_DONE ? 0 : dcsim__db_fail(db, path, "cannot list the merged points", err);
 }
 
@@ -663,22 +670,30 @@ static int choose_sweep(const input_db *ins, size_t n, const char *hash_prefix,
     }
   }
   if (n_common == 1) return 0;
-  char a[600], b[600];
-  describe_sweeps(&ins[0], a, sizeof a);
-  if (n_common > 1)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, ins[0].path, 0,
-                     "%zu sweeps are in every input (%s): choose one with --sweep HASH", n_common,
-                     a);
-  if (hash_prefix && !missing_in)
-    return DCSIM_ERR(err, DCSIM_EREF, ins[0].path, 0, "no sweep whose hash starts with '%s' (%s)",
-                     hash_prefix, a);
-  if (!missing_in) return DCSIM_ERR(err, DCSIM_EREF, ins[0].path, 0, "holds no sweep");
-  describe_sweeps(&ins[lacking], b, sizeof b);
-  return DCSIM_ERR(err, DCSIM_EREF, ins[lacking].path, 0,
+  int rc;
+  dcsim_str a = DCSIM_STR_INIT, b = DCSIM_STR_INIT;
+  describe_sweeps(&ins[0], &a);
+  if (missing_in) describe_sweeps(&ins[lacking], &b);
+  if (a.oom || b.oom)
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, ins[0].path, 0, "out of memory");
+  else if (n_common > 1)
+    rc = DCSIM_ERR(err, DCSIM_EUSAGE, ins[0].path, 0,
+                   "%zu sweeps are in every input (%s): choose one with --sweep HASH", n_common,
+                   dcsim_str_cstr(&a));
+  else if (hash_prefix && !missing_in)
+    rc = DCSIM_ERR(err, DCSIM_EREF, ins[0].path, 0, "no sweep whose hash starts with '%s' (%s)",
+                   hash_prefix, dcsim_str_cstr(&a));
+  else if (!missing_in)
+    rc = DCSIM_ERR(err, DCSIM_EREF, ins[0].path, 0, "holds no sweep");
+  else
+    rc = DCSIM_ERR(err, DCSIM_EREF, ins[lacking].path, 0,
                    "not the sweep of %s (%s here; %s there): shards of one sweep come from the "
                    "same command and the same"
                    " input files",
-                   ins[0].path, b, a);
+                   ins[0].path, dcsim_str_cstr(&b), dcsim_str_cstr(&a));
+  dcsim_str_release(&a);
+  dcsim_str_release(&b);
+  return rc;
 }
 
 /* every input's points of sweep ref into temp.m; the report's counts; *created: the earliest
