@@ -1,0 +1,100 @@
+/* sweep_report.c — reports on a finished sweep's points: the front listing as text and one picture
+ * per value of an axis (dcsim/sweep_report.h). */
+#include "dcsim/sweep_report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcsim/numfmt.h"
+#include "dcsim/strutil.h"
+#include "dcsim/sweep.h"
+
+void dcsim_sweep_front_text(FILE *f, const dcsim_sweep_point *pts, size_t n_read, size_t kept,
+                            const char *filters, size_t listed, size_t near, unsigned obj,
+                            const char *order, const dcsim_repro *rp) {
+  size_t feas = 0;
+  fprintf(f, "%zu %s read", n_read, dcsim_plural(n_read, "point", "points"));
+  if (kept < n_read) fprintf(f, ", %zu of them chosen by %s", kept, filters);
+  for (size_t i = 0; i < kept; i++) feas += pts[i].feasible != 0;
+  fprintf(f,
+          ", %zu of them feasible; the Pareto front over %s has %zu of them, and %zu "
+          "more are indistinguishable from it (their uncertainty bands meet a front point's on "
+          "every objective), listed below by %s (knee: closest to the utopia point after "
+          "scaling each objective to [0,1]%s)\n\n",
+          feas, dcsim_objectives_name(obj), listed - near, near, order,
+          obj & DCSIM_OBJ_COST ? "; a point of unknown cost is on no front" : "");
+  dcsim_sweep_write_text(f, pts, listed, 0);
+  dcsim_repro_text(f, rp);
+}
+
+int dcsim_sweep_facet_path(const char *out, const char *axis, const char *v, char **path,
+                           dcsim_error *err) {
+  const char *slash = strrchr(out, '/'), *dot = strrchr(out, '.');
+  if (!dot || (slash && dot < slash)) dot = out + strlen(out);
+  char *buf =
+      dcsim_strdup_printf("%.*s-%s-%s%s", (int)(dot - out), out, axis, v[0] ? v : "platform", dot);
+  if (!(*path = buf)) return DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory");
+  size_t k = strlen(buf);
+  for (char *c = buf + (dot - out) + 1; *c && c < buf + k - strlen(dot); c++)
+    if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.+_-", *c)) *c = '_';
+  return 0;
+}
+
+/* Marks done only the points (of those done before, was) whose value on ax is v; *m: how many,
+ * *feasible: how many of them are feasible. */
+static void keep_value(dcsim_sweep_point *pts, size_t n, const unsigned char *was,
+                       dcsim_sweep_axis ax, const char *v, size_t *m, size_t *feasible) {
+  *m = *feasible = 0;
+  for (size_t j = 0; j < n; j++) {
+    dcsim_sweep_axis_text w;
+    dcsim_sweep_axis_value(&pts[j], ax, w);
+    pts[j].done = was[j] && strcmp(v, w) == 0;
+    *m += pts[j].done != 0;
+    *feasible += pts[j].done && pts[j].feasible;
+  }
+}
+
+int dcsim_sweep_draw_facets(dcsim_sweep_point *pts, size_t n, const char *out,
+                            const dcsim_sweep_facets *fc, dcsim_error *err) {
+  enum { MAX_FACETS = DCSIM_SWEEP_MAX_LIST };
+  dcsim_sweep_axis_text vals[MAX_FACETS];
+  const char *axis = dcsim_sweep_axis_name(fc->axis);
+  size_t nv = dcsim_sweep_axis_distinct(pts, n, fc->axis, vals, MAX_FACETS);
+  if (nv > MAX_FACETS)
+    return DCSIM_PERR(err, DCSIM_EUSAGE, "facet", -1,
+                     "%s: more than %d values, one picture each; keep at most %d of them", fc->what,
+                     MAX_FACETS, MAX_FACETS);
+  unsigned char *was = malloc(n ? n : 1);
+  char **paths = calloc(nv ? nv : 1, sizeof *paths); /* malloc'd, each */
+  int rc = 0;
+  size_t drawn = 0;
+  if (!was || !paths) rc = DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory");
+  for (size_t i = 0; !rc && i < n; i++) was[i] = (unsigned char)(pts[i].done != 0);
+  for (size_t k = 0; !rc && k < nv; k++) {
+    const char *v = vals[k];
+    if ((rc = dcsim_sweep_facet_path(out, axis, v, &paths[k], err))) break;
+    for (size_t q = 0; q < k; q++)
+      if (strcmp(paths[q], paths[k]) == 0)
+        rc = DCSIM_PERR(err, DCSIM_EUSAGE, "facet", -1, "%s: two values are both written as %s",
+                       fc->what, paths[k]);
+    if (rc || (rc = dcsim_path_check_writable(paths[k], fc->out_what, err))) break;
+    size_t m, feasible;
+    keep_value(pts, n, was, fc->axis, v, &m, &feasible);
+    /* a value none of whose points is feasible has nothing to draw: said, and the others drawn */
+    if (!feasible)
+      fprintf(fc->report, "%s: not drawn: %s %s, none of its %zu %s feasible\n", paths[k], axis,
+              v[0] ? v : "(the platform's)", m, m == 1 ? "point is" : "points are");
+    else if (!(rc = fc->draw(fc->ctx, pts, n, paths[k], err))) {
+      fprintf(fc->report, "%s: %s %s, %zu %s\n", paths[k], axis, v[0] ? v : "(the platform's)", m,
+              dcsim_plural(m, "point", "points"));
+      drawn++;
+    }
+  }
+  if (!rc && !drawn)
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "%s: no value has a feasible point to draw", fc->what);
+  for (size_t i = 0; was && i < n; i++) pts[i].done = was[i];
+  free(was);
+  for (size_t k = 0; paths && k < nv; k++) free(paths[k]);
+  free(paths);
+  return rc;
+}
