@@ -6,12 +6,31 @@
 #ifndef DCSIM_SWEEP_REPORT_H
 #define DCSIM_SWEEP_REPORT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
+#include "dcsim/cost.h"
 #include "dcsim/error.h"
 #include "dcsim/repro.h"
+#include "dcsim/scenario.h"
 #include "dcsim/sweep_axis.h"
 #include "dcsim/sweep_io.h"
+
+/* What the text output of a sweep says after its table. */
+typedef struct dcsim_sweep_text_notes {
+  const dcsim_cost_opts *cost; /* the tariff and lifetime the costs are at */
+  int kwh_default;             /* the tariff is the default: said with its year and source */
+  int host_cpu_chosen;         /* the sweep chose the GPU nodes' CPU: the platform's is not said */
+  const char *db_path;         /* the results database (NULL: none) and the sweep's id in it */
+  int64_t sweep_id;
+  const dcsim_repro *rp; /* what made the points */
+} dcsim_sweep_text_notes;
+
+/* After a sweep's text table (dcsim_sweep_write_text of dcsim/sweep_io.h): the knee over obj,
+ * the cores each CPU's node has (base: the sweep's scenario), the GPU nodes' host CPU, the tariff,
+ * the results database and what made the points. */
+void dcsim_sweep_summary_text(FILE *f, const dcsim_scenario *base, const dcsim_sweep_point *pts,
+                              size_t n, unsigned obj, const dcsim_sweep_text_notes *tn);
 
 /* The text listing of a front (dcsim_sweep_front_listing of dcsim/sweep_results.h made it): a
  * paragraph saying how many of the n_read points were kept by the filters (kept; `filters` names
@@ -46,8 +65,9 @@ int dcsim_sweep_facet_path(const char *out, const char *axis, const char *v, cha
 /* One picture per value of the facets' axis among the done points of pts (in point order, at
  * most DCSIM_SWEEP_MAX_LIST values), each drawn with only that value's points done into its
  * dcsim_sweep_facet_path and said on report; a value none of whose points is feasible is said and
- * not drawn. DCSIM_EUSAGE about parameter "facet" when there are too many values or two values would
- * write one file; DCSIM_ERANGE when no value has a feasible point. The done flags are restored. */
+ * not drawn. DCSIM_EUSAGE about parameter "facet" when there are too many values or two values
+ * would write one file; DCSIM_ERANGE when no value has a feasible point. The done flags are
+ * restored. */
 int dcsim_sweep_draw_facets(dcsim_sweep_point *pts, size_t n, const char *out,
                             const dcsim_sweep_facets *fc, dcsim_error *err);
 

@@ -1,5 +1,4 @@
 /* cli_sweep.c — `dcsim sweep`, `dcsim merge`, `dcsim pareto` and `dcsim heatmap` (doc/sweep.md). */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,83 +260,6 @@ static void sweep_notes(const dcsim_args *a, const dcsim_sweep_t *sw, const unsi
             dcsim_sched_task_name(tp));
 }
 
-/* The knee line of the text output: over time and energy as before issue 26, else naming the
- * objectives and giving the cost. */
-/* A value of the knee line with its band when it has one (issue 37: bands wherever a number is
- * printed), in SI form (si) or plain, then its unit. */
-static void print_knee_value(const char *before, double x, const double *band, int si,
-                             const char *unit) {
-  char num[96];
-  if (si)
-    band ? dcsim_fmt_band(num, sizeof num, x, band, unit)
-         : dcsim_fmt_si(num, sizeof num, x, 6, unit);
-  else
-    band ? dcsim_fmt_band(num, sizeof num, x, band, NULL) : dcsim_fmt_sig(num, sizeof num, x, 6);
-  printf("%s%s%s%s", before, num, si ? "" : " ", si ? "" : unit);
-}
-
-static void print_knee(const dcsim_sweep_point *pts, size_t n, unsigned obj) {
-  for (size_t i = 0; i < n; i++) {
-    if (!pts[i].knee) continue;
-    const dcsim_sweep_point *p = &pts[i];
-    if (obj == DCSIM_OBJ_DEFAULT)
-      printf(
-          "knee (closest to the utopia point, both axes scaled to [0,1] over the front): point "
-          "%u",
-          p->index);
-    else
-      printf(
-          "knee (closest to the utopia point, %s each scaled to [0,1] over the front): point "
-          "%u",
-          dcsim_objectives_name(obj), p->index);
-    print_knee_value(", ", p->time_s, p->has_band ? p->time_band : NULL, 0, "s");
-    print_knee_value(", ", p->energy_j, p->has_band ? p->energy_band : NULL, 1, "J");
-    if (obj != DCSIM_OBJ_DEFAULT)
-      print_knee_value(", ", p->cost_usd, p->has_cost_band ? p->cost_band : NULL, 0, "USD");
-    putchar('\n');
-  }
-}
-
-/* Issue 26: the cores column is what a point's CPU tasks use per node; say what each CPU's node
- * has (its profile's cores per socket x sockets, as `--cores all`). */
-static void print_cores_available(const dcsim_scenario *s, const dcsim_sweep_point *pts, size_t n) {
-  int first = 1;
-  for (size_t c = 0; c < s->n_cpus; c++) {
-    const char *name = dcsim_cpu_profile_name(s->cpus[c]);
-    size_t i = 0;
-    while (i < n && !(pts[i].done && strcmp(pts[i].cpu, name) == 0)) i++;
-    if (i == n) continue;
-    printf("%s%s %u", first ? "cores per node available (the cores column: in use): " : ", ", name,
-           dcsim_cpu_profile_cores_per_socket(s->cpus[c]) * dcsim_cpu_profile_sockets(s->cpus[c]));
-    first = 0;
-  }
-  if (!first) putchar('\n');
-}
-
-/* Issue 37: a sweep over GPU nodes without --host-cpu says which CPU those nodes have (the
- * platform's), since it weighs in their power and cost. */
-static void print_gpu_host(const dcsim_args *a, const dcsim_sweep_point *pts, size_t n) {
-  if (dcsim_arg(a, "host-cpu")) return;
-  for (size_t i = 0; i < n; i++)
-    if (pts[i].done && pts[i].gpu[0] && pts[i].host_cpu[0]) {
-      printf("GPU nodes' host CPU: %s, the platform's (--host-cpu chooses others)\n",
-             pts[i].host_cpu);
-      return;
-    }
-}
-
-/* Issue 40 item 3: the tariff and lifetime a cost column is at, the default tariff with its year
- * and source (dcsim/cost.h), when a point's cost is known. */
-static void print_tariff(const dcsim_cost_opts *o, int kwh_default, const dcsim_sweep_point *pts,
-                         size_t n) {
-  size_t i = 0;
-  while (i < n && !(pts[i].done && pts[i].feasible && isfinite(pts[i].cost_usd))) i++;
-  if (i == n) return;
-  printf("cost at %s USD/kWh (%s) and list prices amortised over %s years\n", DCSIM_SIG(o->kwh_usd),
-         kwh_default ? "default: " DCSIM_COST_KWH_SOURCE : "--kwh-price",
-         DCSIM_SIG(o->lifetime_years));
-}
-
 typedef struct sweep_cmd {
   dcsim_repro rp;
   dcsim_cost_opts cost; /* the tariff and lifetime the costs are at */
@@ -570,13 +492,11 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
   else if (c.fmt == DCSIM_FMT_CSV)
     dcsim_sweep_write_csv(stdout, shown, n, &c.rp);
   else {
+    dcsim_sweep_text_notes tn = { &c.cost,  c.kwh_default, dcsim_arg(a, "host-cpu") != NULL,
+                                  c.dbpath, c.sweep_id,    &c.rp };
     dcsim_sweep_write_text(stdout, shown, n, 1);
-    print_knee(pts, n, dcsim_sweep_objectives(c.sw));
-    print_cores_available(dcsim_sweep_base(c.sw), pts, n);
-    print_gpu_host(a, pts, n);
-    print_tariff(&c.cost, c.kwh_default, pts, n);
-    if (c.dbpath) printf("results: %s, sweep %lld\n", c.dbpath, (long long)c.sweep_id);
-    dcsim_repro_text(stdout, &c.rp);
+    dcsim_sweep_summary_text(stdout, dcsim_sweep_base(c.sw), pts, n, dcsim_sweep_objectives(c.sw),
+                             &tn);
   }
   if (done < n && !dcsim_arg_flag(a, "quiet")) /* a shard: the front needs every point */
     fprintf(stderr,

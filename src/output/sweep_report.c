@@ -2,12 +2,102 @@
  * per value of an axis (dcsim/sweep_report.h). */
 #include "dcsim/sweep_report.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/cost.h"
+#include "dcsim/hwprofile.h"
 #include "dcsim/numfmt.h"
 #include "dcsim/strutil.h"
 #include "dcsim/sweep.h"
+
+/* A value of the knee line with its band when it has one (issue 37: bands wherever a number is
+ * printed), in SI form (si) or plain, then its unit. */
+static void knee_value(FILE *f, const char *before, double x, const double *band, int si,
+                       const char *unit) {
+  char *num = (char[96]){ 0 }; /* a number and its band: bounded, as DCSIM_SIG */
+  if (si)
+    band ? dcsim_fmt_band(num, 96, x, band, unit) : dcsim_fmt_si(num, 96, x, 6, unit);
+  else
+    band ? dcsim_fmt_band(num, 96, x, band, NULL) : dcsim_fmt_sig(num, 96, x, 6);
+  fprintf(f, "%s%s%s%s", before, num, si ? "" : " ", si ? "" : unit);
+}
+
+/* The knee line of the text output: over time and energy as before issue 26, else naming the
+ * objectives and giving the cost. */
+static void knee_text(FILE *f, const dcsim_sweep_point *pts, size_t n, unsigned obj) {
+  for (size_t i = 0; i < n; i++) {
+    if (!pts[i].knee) continue;
+    const dcsim_sweep_point *p = &pts[i];
+    if (obj == DCSIM_OBJ_DEFAULT)
+      fprintf(f,
+              "knee (closest to the utopia point, both axes scaled to [0,1] over the front): "
+              "point %u",
+              p->index);
+    else
+      fprintf(f,
+              "knee (closest to the utopia point, %s each scaled to [0,1] over the front): point "
+              "%u",
+              dcsim_objectives_name(obj), p->index);
+    knee_value(f, ", ", p->time_s, p->has_band ? p->time_band : NULL, 0, "s");
+    knee_value(f, ", ", p->energy_j, p->has_band ? p->energy_band : NULL, 1, "J");
+    if (obj != DCSIM_OBJ_DEFAULT)
+      knee_value(f, ", ", p->cost_usd, p->has_cost_band ? p->cost_band : NULL, 0, "USD");
+    fputc('\n', f);
+  }
+}
+
+/* Issue 26: the cores column is what a point's CPU tasks use per node; say what each CPU's node
+ * has (its profile's cores per socket x sockets, as `--cores all`). */
+static void cores_available_text(FILE *f, const dcsim_scenario *s, const dcsim_sweep_point *pts,
+                                 size_t n) {
+  int first = 1;
+  for (size_t c = 0; c < s->n_cpus; c++) {
+    const char *name = dcsim_cpu_profile_name(s->cpus[c]);
+    size_t i = 0;
+    while (i < n && !(pts[i].done && strcmp(pts[i].cpu, name) == 0)) i++;
+    if (i == n) continue;
+    fprintf(f, "%s%s %u", first ? "cores per node available (the cores column: in use): " : ", ",
+            name,
+            dcsim_cpu_profile_cores_per_socket(s->cpus[c]) * dcsim_cpu_profile_sockets(s->cpus[c]));
+    first = 0;
+  }
+  if (!first) fputc('\n', f);
+}
+
+/* Issue 37: a sweep over GPU nodes without a choice of host CPU says which CPU those nodes have
+ * (the platform's), since it weighs in their power and cost. */
+static void gpu_host_text(FILE *f, const dcsim_sweep_point *pts, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (pts[i].done && pts[i].gpu[0] && pts[i].host_cpu[0]) {
+      fprintf(f, "GPU nodes' host CPU: %s, the platform's (--host-cpu chooses others)\n",
+              pts[i].host_cpu);
+      return;
+    }
+}
+
+/* Issue 40 item 3: the tariff and lifetime a cost column is at, the default tariff with its year
+ * and source (dcsim/cost.h), when a point's cost is known. */
+static void tariff_text(FILE *f, const dcsim_cost_opts *o, int kwh_default,
+                        const dcsim_sweep_point *pts, size_t n) {
+  size_t i = 0;
+  while (i < n && !(pts[i].done && pts[i].feasible && isfinite(pts[i].cost_usd))) i++;
+  if (i == n) return;
+  fprintf(f, "cost at %s USD/kWh (%s) and list prices amortised over %s years\n",
+          DCSIM_SIG(o->kwh_usd), kwh_default ? "default: " DCSIM_COST_KWH_SOURCE : "--kwh-price",
+          DCSIM_SIG(o->lifetime_years));
+}
+
+void dcsim_sweep_summary_text(FILE *f, const dcsim_scenario *base, const dcsim_sweep_point *pts,
+                              size_t n, unsigned obj, const dcsim_sweep_text_notes *tn) {
+  knee_text(f, pts, n, obj);
+  cores_available_text(f, base, pts, n);
+  if (!tn->host_cpu_chosen) gpu_host_text(f, pts, n);
+  tariff_text(f, tn->cost, tn->kwh_default, pts, n);
+  if (tn->db_path) fprintf(f, "results: %s, sweep %lld\n", tn->db_path, (long long)tn->sweep_id);
+  dcsim_repro_text(f, tn->rp);
+}
 
 void dcsim_sweep_front_text(FILE *f, const dcsim_sweep_point *pts, size_t n_read, size_t kept,
                             const char *filters, size_t listed, size_t near, unsigned obj,
@@ -62,8 +152,8 @@ int dcsim_sweep_draw_facets(dcsim_sweep_point *pts, size_t n, const char *out,
   size_t nv = dcsim_sweep_axis_distinct(pts, n, fc->axis, vals, MAX_FACETS);
   if (nv > MAX_FACETS)
     return DCSIM_PERR(err, DCSIM_EUSAGE, "facet", -1,
-                     "%s: more than %d values, one picture each; keep at most %d of them", fc->what,
-                     MAX_FACETS, MAX_FACETS);
+                      "%s: more than %d values, one picture each; keep at most %d of them",
+                      fc->what, MAX_FACETS, MAX_FACETS);
   unsigned char *was = malloc(n ? n : 1);
   char **paths = calloc(nv ? nv : 1, sizeof *paths); /* malloc'd, each */
   int rc = 0;
@@ -76,7 +166,7 @@ int dcsim_sweep_draw_facets(dcsim_sweep_point *pts, size_t n, const char *out,
     for (size_t q = 0; q < k; q++)
       if (strcmp(paths[q], paths[k]) == 0)
         rc = DCSIM_PERR(err, DCSIM_EUSAGE, "facet", -1, "%s: two values are both written as %s",
-                       fc->what, paths[k]);
+                        fc->what, paths[k]);
     if (rc || (rc = dcsim_path_check_writable(paths[k], fc->out_what, err))) break;
     size_t m, feasible;
     keep_value(pts, n, was, fc->axis, v, &m, &feasible);
