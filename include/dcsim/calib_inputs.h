@@ -9,8 +9,9 @@
 
 #include "dcsim/error.h"
 
-/* The one DIR/NAME-runs.csv with a threads column (*csv, its path) and its NAME (*dwarf): DCSIM_EREF
- * when there is none, DCSIM_EUSAGE when there are several (the caller names the dwarf). */
+/* The one DIR/NAME-runs.csv with a threads column (*csv, its path) and its NAME (*dwarf):
+ * DCSIM_EREF when there is none, DCSIM_EUSAGE when there are several (the caller names the dwarf).
+ */
 int dcsim_calib_find_runs_csv(const char *dir, char **csv, char **dwarf, dcsim_error *err);
 
 /* The name= of DIR/machine.xml: the CPU profile the directory calibrates. */

@@ -307,26 +307,17 @@ out:
   return rc;
 }
 
-/* --d35: §5.3 on the profile's <energy> table (D3.5 §5.3, §5.6). */
+/* --d35: §5.3 on the profile's <energy> table (D3.5 §5.3, §5.6), refused by --strict when its
+ * power values are not measured or published ones. */
 static int energy_d35(const dcsim_args *a, const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu,
                       const dcsim_cpu_state *st, unsigned nodes, double t, dcsim_energy_report *o,
                       dcsim_error *err) {
-  dcsim_energy_coeffs ec;
-  dcsim_cpu_power pw;
-  int rc;
-  if ((rc = dcsim_dwarf_energy_coeffs(d, &ec, err))) return rc;
-  if ((rc = dcsim_cpu_profile_power(cpu, st, &pw, err))) return rc;
-  if ((dcsim_arg_model_flags(a) & DCSIM_MODEL_STRICT) && !dcsim_prov_strict_ok(pw.prov.kind))
-    return DCSIM_ERR(err, DCSIM_ERANGE, dcsim_cpu_profile_path(cpu), 0,
-                     "--strict: the power of %s at this state rests on %s values (%s)",
-                     dcsim_cpu_profile_name(cpu), dcsim_prov_name(pw.prov.kind), pw.prov.source);
-  dcsim_cpu_energy e = dcsim_energy_cpu_53(&ec, &pw, t); /* §5.3 */
-  o->pkg_j = e.pkg_j * nodes;                            /* §5.6 */
-  o->dram_j = e.dram_j * nodes;
-  o->energy_j = o->pkg_j + o->dram_j;
-  o->prov = pw.prov;
-  o->covers = "CPU packages and DRAM of the nodes used (RAPL domains, D3.5 §5)";
-  return 0;
+  int rc = dcsim_energy_run_d35(d, cpu, st, nodes, t, o, err);
+  if (!rc && (dcsim_arg_model_flags(a) & DCSIM_MODEL_STRICT) && !dcsim_prov_strict_ok(o->prov.kind))
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, dcsim_cpu_profile_path(cpu), 0,
+                   "--strict: the power of %s at this state rests on %s values (%s)",
+                   dcsim_cpu_profile_name(cpu), dcsim_prov_name(o->prov.kind), o->prov.source);
+  return rc;
 }
 
 /* Default: node wall power (dcsim/cpu_power.h); the CPU model gives the bytes the run moves. */
@@ -334,35 +325,15 @@ static int energy_wall(const dcsim_args *a, const dcsim_dwarf_t *d, const dcsim_
                        const dcsim_cpu_state *st, unsigned nodes, double t, dcsim_energy_report *o,
                        dcsim_error *err) {
   dcsim_dwarf_eval *ev = NULL;
-  dcsim_prediction p;
-  memset(&p, 0, sizeof p);
   int rc = dcsim_dwarf_evaluate(d, dcsim_arg(a, "case"), NULL, 0, &ev, err);
-  if (rc) {
+  if (rc)
     dcsim_error_prefix(err,
                        "the default model needs the bytes the run moves (give --case, or "
                        "--d35 for D3.5's §5.3 form)");
-    return rc;
-  }
-  dcsim_model_req rq = { .ev = ev,
-                         .cpu = cpu,
-                         .nodes = nodes,
-                         .state = *st,
-                         .energy_form = DCSIM_ENERGY_MODE,
-                         .flags = dcsim_arg_model_flags(a) };
-  if ((rc = dcsim_model_energy_at(&rq, t, &p, err))) {
+  else if ((rc = dcsim_energy_run_wall(ev, cpu, st, nodes, t, dcsim_arg_model_flags(a), o, err)))
     dcsim_error_prefix(err,
                        "the default model takes the bytes the run moves from the CPU's "
                        "performance model (or --d35 for D3.5's §5.3 form)");
-  } else {
-    o->pkg_j = p.pkg_j;
-    o->dram_j = p.dram_j;
-    o->base_j = p.base_j;
-    o->energy_j = p.energy_j;
-    o->node_w = p.node_power_w;
-    o->prov = p.energy_prov;
-    o->covers = p.energy_scope;
-  }
-  dcsim_prediction_release(&p);
   dcsim_dwarf_eval_free(ev);
   return rc;
 }
