@@ -11,10 +11,12 @@
 
 #include "dcsim/cost.h"
 #include "dcsim/error.h"
+#include "dcsim/format.h"
 #include "dcsim/repro.h"
 #include "dcsim/scenario.h"
 #include "dcsim/sweep_axis.h"
 #include "dcsim/sweep_io.h"
+#include "dcsim/sweepdb.h"
 
 /* What the text output of a sweep says after its table. */
 typedef struct dcsim_sweep_text_notes {
@@ -41,6 +43,19 @@ void dcsim_sweep_summary_text(FILE *f, const dcsim_scenario *base, const dcsim_s
 void dcsim_sweep_front_text(FILE *f, const dcsim_sweep_point *pts, size_t n_read, size_t kept,
                             const char *filters, size_t listed, size_t near, unsigned obj,
                             const char *order, const dcsim_repro *rp);
+
+/* The listed points of a front into out (NULL: stdout) as CSV, JSON or (else) the text of
+ * dcsim_sweep_front_text; DCSIM_EIO naming out when it cannot be written. */
+int dcsim_sweep_front_write(const char *out, dcsim_format fmt, const dcsim_sweep_point *pts,
+                            size_t n_read, size_t kept, const char *filters, size_t listed,
+                            size_t near, unsigned obj, const char *order, const dcsim_repro *rp,
+                            dcsim_error *err);
+
+/* What `dcsim merge` says on f: the sweep merged, each of the n inputs with its rows (per_input),
+ * and what the database out holds. */
+void dcsim_sweepdb_merge_text(FILE *f, const dcsim_sweepdb_merge_report *rep,
+                              const char *const *inputs, const size_t *per_input, size_t n,
+                              const char *out);
 
 /* Draws the done points of pts into out (a picture); ctx is the caller's. */
 typedef int (*dcsim_facet_draw_fn)(void *ctx, dcsim_sweep_point *pts, size_t n, const char *out,

@@ -24,6 +24,11 @@
 int dcsim_sweep_results_read(const char *path, int64_t sweep_id, dcsim_sweep_point **pts, size_t *n,
                              size_t *total, dcsim_repro *rp, dcsim_error *err);
 
+/* Keeps done only the done points whose CPU, GPU and frequency are each one of the comma-separated
+ * names of cpus, gpus and freqs (NULL: any); returns how many done points are left. */
+size_t dcsim_sweep_keep_named(dcsim_sweep_point *pts, size_t n, const char *cpus, const char *gpus,
+                              const char *freqs);
+
 /* How a front listing is made of the done points of pts (their pareto and near_front marks set,
  * dcsim/sweep_bands.h): the done points are moved first (*kept of them, in their order), and of
  * them the front points and the points indistinguishable from it first again (*listed, *near of

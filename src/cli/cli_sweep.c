@@ -552,10 +552,7 @@ int dcsim_cmd_merge(const dcsim_args *a, dcsim_error *err) {
   dcsim_sweepdb_merge_report rep;
   int rc = dcsim_sweepdb_merge(a->positional, n, out, dcsim_arg(a, "sweep"), &rep, rows, err);
   if (!rc) {
-    printf("sweep %.12s (%s): %zu points\n", rep.def_sha256, rep.input, rep.n_points);
-    for (size_t k = 0; k < n; k++) printf("  %s: %zu points\n", a->positional[k], rows[k]);
-    printf("%s: %zu of %zu points (%zu identical duplicate%s dropped)\n", out, rep.n_stored,
-           rep.n_points, rep.n_duplicates, rep.n_duplicates == 1 ? "" : "s");
+    dcsim_sweepdb_merge_text(stdout, &rep, (const char *const *)a->positional, rows, n, out);
     if (rep.n_missing)
       fprintf(stderr,
               "dcsim: %s: %zu point%s missing (%s): run the sweep with --db %s to evaluate them\n",
@@ -677,7 +674,6 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   const char *in = a->positional[0];
   dcsim_sweep_point *pts = NULL;
   size_t n = 0;
-  FILE *f = NULL;
   dcsim_repro rp;
   dcsim_repro_init(&rp, in);
   unsigned obj;
@@ -706,22 +702,9 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   dcsim_sweep_front_listing(pts, n, !dcsim_arg(a, "sort"), &kept, &m, &near);
   if ((rc = sort_points(a, pts, m, &sorted, err))) goto out;
   if (sorted) memcpy(pts, sorted, m * sizeof *pts); /* the same points, in the order asked */
-  f = out ? fopen(out, "w") : stdout;
-  if (!f) {
-    rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot write");
-    goto out;
-  }
-  if (fmt == DCSIM_FMT_CSV)
-    dcsim_sweep_write_csv(f, pts, m, &rp);
-  else if (fmt == DCSIM_FMT_JSON)
-    dcsim_sweep_write_json(f, pts, m, &rp);
-  else
-    dcsim_sweep_front_text(f, pts, n, kept, "--gpus, --host-cpu, --threading", m, near, obj,
-                           dcsim_arg(a, "sort") ? dcsim_arg(a, "sort") : "time", &rp);
-  if (out && fclose(f) != 0) rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "write error");
-  f = NULL;
+  rc = dcsim_sweep_front_write(out, fmt, pts, n, kept, "--gpus, --host-cpu, --threading", m, near,
+                               obj, dcsim_arg(a, "sort") ? dcsim_arg(a, "sort") : "time", &rp, err);
 out:
-  if (f && f != stdout) fclose(f);
   free(sorted);
   dcsim_repro_release(&rp);
   dcsim_sweep_points_free(pts, n);
@@ -729,16 +712,6 @@ out:
 }
 
 /* ---- dcsim heatmap ---- */
-
-/* whether v is one of the comma-separated values of option `name` (or the option is absent) */
-static int selected(const dcsim_args *a, const char *name, const char *v) {
-  const char *vals = dcsim_arg(a, name);
-  if (!vals) return 1;
-  size_t l = strlen(v);
-  for (const char *p = vals; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-    if (strncmp(p, v, l) == 0 && (p[l] == ',' || p[l] == '\0')) return 1;
-  return 0;
-}
 
 /* --color energy|time: 1 for time */
 static int heat_metric(const dcsim_args *a, int *time, dcsim_error *err) {
@@ -776,14 +749,12 @@ int dcsim_cmd_heatmap(const dcsim_args *a, dcsim_error *err) {
       (rc = dcsim_plot_find_gnuplot(NULL, err)))
     return rc;
   dcsim_sweep_point *pts = NULL;
-  size_t n = 0, m = 0;
+  size_t n = 0;
   dcsim_repro rp;
   dcsim_repro_init(&rp, a->positional[0]);
   if (!(rc = read_points(a, &pts, &n, &rp, err))) {
-    for (size_t i = 0; i < n; i++) /* --cpu, --gpu, --freq: the panels to draw */
-      pts[i].done = pts[i].done && selected(a, "cpu", pts[i].cpu) &&
-                    selected(a, "gpu", pts[i].gpu) && selected(a, "freq", pts[i].freq);
-    for (size_t i = 0; i < n; i++) m += pts[i].done != 0;
+    size_t m = dcsim_sweep_keep_named(pts, n, dcsim_arg(a, "cpu"), dcsim_arg(a, "gpu"),
+                                      dcsim_arg(a, "freq")); /* the panels to draw */
     draw_ctx ctx = { a, 0, time, &rp };
     rc = !m ? DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
                         "no point of %s matches --cpu, --gpu and --freq", a->positional[0])

@@ -117,6 +117,31 @@ void dcsim_sweep_front_text(FILE *f, const dcsim_sweep_point *pts, size_t n_read
   dcsim_repro_text(f, rp);
 }
 
+int dcsim_sweep_front_write(const char *out, dcsim_format fmt, const dcsim_sweep_point *pts,
+                            size_t n_read, size_t kept, const char *filters, size_t listed,
+                            size_t near, unsigned obj, const char *order, const dcsim_repro *rp,
+                            dcsim_error *err) {
+  FILE *f = out ? fopen(out, "w") : stdout;
+  if (!f) return DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot write");
+  if (fmt == DCSIM_FMT_CSV)
+    dcsim_sweep_write_csv(f, pts, listed, rp);
+  else if (fmt == DCSIM_FMT_JSON)
+    dcsim_sweep_write_json(f, pts, listed, rp);
+  else
+    dcsim_sweep_front_text(f, pts, n_read, kept, filters, listed, near, obj, order, rp);
+  if (out && fclose(f) != 0) return DCSIM_ERR(err, DCSIM_EIO, out, 0, "write error");
+  return 0;
+}
+
+void dcsim_sweepdb_merge_text(FILE *f, const dcsim_sweepdb_merge_report *rep,
+                              const char *const *inputs, const size_t *per_input, size_t n,
+                              const char *out) {
+  fprintf(f, "sweep %.12s (%s): %zu points\n", rep->def_sha256, rep->input, rep->n_points);
+  for (size_t k = 0; k < n; k++) fprintf(f, "  %s: %zu points\n", inputs[k], per_input[k]);
+  fprintf(f, "%s: %zu of %zu points (%zu identical duplicate%s dropped)\n", out, rep->n_stored,
+          rep->n_points, rep->n_duplicates, rep->n_duplicates == 1 ? "" : "s");
+}
+
 int dcsim_sweep_facet_path(const char *out, const char *axis, const char *v, char **path,
                            dcsim_error *err) {
   const char *slash = strrchr(out, '/'), *dot = strrchr(out, '.');

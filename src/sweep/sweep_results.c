@@ -92,6 +92,26 @@ int dcsim_sweep_results_read(const char *path, int64_t sweep_id, dcsim_sweep_poi
   return file_repro(path, rp, err);
 }
 
+/* whether v is one of the comma-separated names of vals (or vals is NULL) */
+static int named(const char *vals, const char *v) {
+  if (!vals) return 1;
+  size_t l = strlen(v);
+  for (const char *p = vals; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+    if (strncmp(p, v, l) == 0 && (p[l] == ',' || p[l] == '\0')) return 1;
+  return 0;
+}
+
+size_t dcsim_sweep_keep_named(dcsim_sweep_point *pts, size_t n, const char *cpus, const char *gpus,
+                              const char *freqs) {
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    pts[i].done = pts[i].done && named(cpus, pts[i].cpu) && named(gpus, pts[i].gpu) &&
+                  named(freqs, pts[i].freq);
+    m += pts[i].done != 0;
+  }
+  return m;
+}
+
 /* by increasing time, then energy, then index: one order on every machine */
 static int cmp_time(const void *a, const void *b) {
   const dcsim_sweep_point *x = a, *y = b;
