@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "dcsim/energy_run.h"
 #include "dcsim/error.h"
 #include "dcsim/model.h"
 #include "dcsim/model_comm.h"
@@ -53,12 +54,7 @@ void dcsim_node_scan_json(const dcsim_model_req *rq, const dcsim_node_scan *S,
                           const char *case_name, const dcsim_repro *rp);
 void dcsim_node_scan_csv(const dcsim_node_scan *S, const dcsim_repro *rp);
 
-/* What `dcsim energy` prints: PKG, DRAM and (node wall power model) the node base power. */
-typedef struct dcsim_energy_report {
-  double pkg_j, dram_j, base_j, energy_j, node_w;
-  dcsim_prov prov;
-  const char *covers;
-} dcsim_energy_report;
+/* What `dcsim energy` prints: a dcsim_energy_report (dcsim/energy_run.h). */
 
 /* d35: D3.5's §5.3 form (no node base power); t: the time in seconds. */
 void dcsim_energy_report_text(int d35, const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu,

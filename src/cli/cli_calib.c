@@ -1,10 +1,8 @@
 /* cli_calib.c — `dcsim calibrate` (tables, fits, GPU counters, imports) and `dcsim bench`. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "dcsim/bench.h"
 #include "dcsim/calib.h"
@@ -12,6 +10,7 @@
 #include "dcsim/calib_gpu.h"
 #include "dcsim/calib_gpubench.h"
 #include "dcsim/calib_import.h"
+#include "dcsim/calib_inputs.h"
 #include "dcsim/calib_report.h"
 #include "dcsim/calib_scaling.h"
 #include "dcsim/calib_template.h"
@@ -24,10 +23,8 @@
 #include "dcsim/repro.h"
 #include "dcsim/sampling.h"
 #include "dcsim/strutil.h"
-#include "util/csv.h"
 #include "util/fileio.h"
 #include "util/xmledit.h"
-#include "util/xmlio.h"
 
 /* Output: -o PATH (written atomically) or stdout. */
 static int emit(const dcsim_args *a, const char *text, dcsim_error *err) {
@@ -49,61 +46,12 @@ static int need_pos(const dcsim_args *a, int n, const char *what, dcsim_error *e
 static int load_cpu(const dcsim_args *a, dcsim_cpu_profile_t **p, dcsim_error *err) {
   const char *ref = dcsim_arg(a, "cpu");
   if (!ref) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--cpu PROFILE is required");
-  char path[4096];
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, ref, "command line", dcsim_arg_index(a, "cpu"),
-                                 path, sizeof path, err);
-  return rc ? rc : dcsim_cpu_profile_load(path, p, err);
-}
-
-/* The schema errors of a made profile, every one (issue 26: all missing items at once). */
-typedef struct made_errors {
-  char text[3000];
-  size_t len;
-} made_errors;
-
-static void on_made_error(void *ctx, const dcsim_error *e) {
-  made_errors *m = ctx;
-  if (m->len >= sizeof m->text) return;
-  int k = snprintf(m->text + m->len, sizeof m->text - m->len, "%sline %d: %s", m->len ? "; " : "",
-                   e->line, e->msg);
-  if (k > 0) m->len += (size_t)k;
-}
-
-/* Issue 26: `calibrate cpu` never writes a profile that `validate` would reject. The text is
- * checked against the profile schema (every error reported, up to 20) and then loaded as dcsim
- * loads a profile, from a temporary file; a failure names the calibration directory's
- * machine.xml to fix and the lines of the made profile, and nothing is written. */
-static int check_made_profile(const char *dir, const char *text, dcsim_error *err) {
-  char tmp[4096];
-  const char *td = getenv("TMPDIR");
-  snprintf(tmp, sizeof tmp, "%s/dcsim-calibrate-XXXXXX", td && *td ? td : "/tmp");
-  int fd = mkstemp(tmp);
-  if (fd < 0) return DCSIM_ERR(err, DCSIM_EIO, tmp, 0, "cannot create a temporary file");
-  size_t len = strlen(text);
-  int ok = write(fd, text, len) == (ssize_t)len;
-  close(fd);
-  dcsim_cpu_profile_t *p = NULL;
-  dcsim_error e;
-  memset(&e, 0, sizeof e);
-  made_errors me = { "", 0 };
-  size_t n_schema = 0;
-  int rc = ok ? dcsim__xml_check_file(tmp, on_made_error, &me, 20, &n_schema, &e)
-              : DCSIM_ERR(&e, DCSIM_EIO, tmp, 0, "write error");
-  if (!rc) rc = dcsim_cpu_profile_load(tmp, &p, &e);
-  dcsim_cpu_profile_free(p);
-  unlink(tmp);
-  if (!rc) return 0;
-  char mpath[4096];
-  snprintf(mpath, sizeof mpath, "%s/machine.xml", dir);
-  if (n_schema)
-    return DCSIM_ERR(err, DCSIM_ESCHEMA, mpath, 0,
-                     "the profile made from it would not load: %zu %s (%s); fix this file, "
-                     "nothing was written",
-                     n_schema, n_schema == 1 ? "error" : "errors", me.text);
-  return DCSIM_ERR(err, rc == DCSIM_EIO ? DCSIM_EIO : DCSIM_ESCHEMA, mpath, 0,
-                   "the profile made from it would not load (its line %d: %s); fix this file, "
-                   "nothing was written",
-                   e.line, e.msg);
+  char *path = NULL;
+  int rc = dcsim_catalog_find(DCSIM_KIND_CPU, ref, "command line", dcsim_arg_index(a, "cpu"), &path,
+                              err);
+  if (!rc) rc = dcsim_cpu_profile_load(path, p, err);
+  free(path);
+  return rc;
 }
 
 /* `dcsim calibrate cpu --template DIR`: the skeleton to fill (dcsim/calib_template.h) */
@@ -134,7 +82,7 @@ static int cal_cpu(const dcsim_args *a, dcsim_error *err) {
   if (!rf) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   rc = dcsim_calib_cpu_profile_report(a->positional[1], &text, rf, err);
   fclose(rf);
-  if (!rc) rc = check_made_profile(a->positional[1], text, err);
+  if (!rc) rc = dcsim_calib_check_made_profile(a->positional[1], text, err);
   if (!rc) rc = emit(a, text, err);
   /* what was fitted and assumed: beside the profile on stdout, or on stderr when it is stdout */
   const char *out = dcsim_arg(a, "output");
@@ -173,12 +121,15 @@ static int cal_loops(const dcsim_args *a, dcsim_error *err) {
                      "--dwarf needs -o OUT.xml (the dwarf with the fitted coefficients)");
       goto out;
     }
-    char src[1024];
-    snprintf(src, sizeof src, "fitted: dcsim calibrate loops %s (%s/%s) on %s", a->positional[1],
-             dcsim_fit_method_name(o.mop_method), dcsim_fit_method_name(o.flop_method),
-             dcsim_cpu_profile_name(cpu));
+    char *src =
+        dcsim_strdup_printf("fitted: dcsim calibrate loops %s (%s/%s) on %s", a->positional[1],
+                            dcsim_fit_method_name(o.mop_method),
+                            dcsim_fit_method_name(o.flop_method), dcsim_cpu_profile_name(cpu));
     const char *user = dcsim_arg(a, "source");
-    if ((rc = dcsim_calib_update_dwarf(dw, outp, fits, nf, user ? user : src, err))) goto out;
+    rc = !src ? DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory")
+              : dcsim_calib_update_dwarf(dw, outp, fits, nf, user ? user : src, err);
+    free(src);
+    if (rc) goto out;
     if (!o.report) goto out;
     printf("wrote %s\n", outp);
   }
@@ -218,22 +169,6 @@ static int cal_energy(const dcsim_args *a, dcsim_error *err) {
   return rc;
 }
 
-/* A profile name from a device name: lower case, runs of other characters become '-'. */
-static void profile_name(const char *dev, char *out, size_t size) {
-  size_t n = 0;
-  for (const char *p = dev; *p && n + 1 < size; p++) {
-    char c = *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p;
-    int ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-    if (ok)
-      out[n++] = c;
-    else if (n && out[n - 1] != '-')
-      out[n++] = '-';
-  }
-  while (n && out[n - 1] == '-') n--;
-  out[n] = 0;
-  if (!n) snprintf(out, size, "gpu");
-}
-
 /* `dcsim calibrate gpu BENCH.csv [POWER.csv]`: a GPU profile from tools/gpu-bench. */
 static int cal_gpu_bench(const dcsim_args *a, dcsim_error *err) {
   if (a->n_positional > 3)
@@ -242,26 +177,28 @@ static int cal_gpu_bench(const dcsim_args *a, dcsim_error *err) {
   dcsim_gpubench b;
   dcsim_gpu_power_fit pw;
   dcsim_gpu_phase_fit ph;
-  char name[128], *text = NULL;
+  enum { PROFILE_NAME_MAX = 127 }; /* the longest --name */
+  char *name = NULL, *text = NULL;
   const char *nm = dcsim_arg(a, "name");
-  if (nm && (!*nm || strlen(nm) >= sizeof name ||
+  if (nm && (!*nm || strlen(nm) > PROFILE_NAME_MAX ||
              strspn(nm, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:>+-") !=
                  strlen(nm)))
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "name"),
-                     "--name: a profile name is 1 to %zu letters, digits and _ . : > + -",
-                     sizeof name - 1);
+                     "--name: a profile name is 1 to %d letters, digits and _ . : > + -",
+                     PROFILE_NAME_MAX);
   int rc = dcsim_gpubench_load(a->positional[1], &b, err);
   if (!rc) rc = dcsim_gpubench_check_peaks(&b, err);
   if (!rc && a->n_positional == 3) rc = dcsim_gpu_power_fit_csv(a->positional[2], &pw, err);
   if (!rc && b.n_phases) rc = dcsim_gpubench_fit_phases(&b, &ph, err);
   if (rc) return rc;
-  if (nm) /* checked above: the profile schema's name, so that the profile loads */
-    snprintf(name, sizeof name, "%s", nm);
-  else
-    profile_name(b.name, name, sizeof name);
+  /* --name is checked above: the profile schema's name, so that the profile loads */
+  if (!(name = nm ? dcsim_strdup(nm) : dcsim_calib_gpu_profile_name(b.name)))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   const dcsim_gpu_power_fit *pp = a->n_positional == 3 ? &pw : NULL;
   const dcsim_gpu_phase_fit *php = b.n_phases ? &ph : NULL;
-  if ((rc = dcsim_gpubench_profile_xml(&b, pp, php, name, &text, err))) return rc;
+  rc = dcsim_gpubench_profile_xml(&b, pp, php, name, &text, err);
+  free(name);
+  if (rc) return rc;
   int quiet = dcsim_arg_flag(a, "quiet");
   const char *outp = dcsim_arg(a, "output");
   if (!quiet) dcsim_gpubench_report(stdout, &b, pp, php);
@@ -288,14 +225,16 @@ static int cal_gpu(const dcsim_args *a, dcsim_error *err) {
   dcsim_gpu_calib *c = NULL;
   char *text = NULL;
   if ((rc = dcsim_calib_gpu(a->positional + 1, (size_t)a->n_positional - 1, N, &c, err))) return rc;
-  char src[1024];
-  size_t l = (size_t)snprintf(src, sizeof src, "calibrated: dcsim calibrate gpu");
-  for (int i = 1; i < a->n_positional && l < sizeof src; i++)
-    l += (size_t)snprintf(src + l, sizeof src - l, " %s", a->positional[i]);
-  if (l < sizeof src)
-    snprintf(src + l, sizeof src - l, " (D3.5 Table 8, mean over %zu GPU%s)", c->n_gpus,
-             c->n_gpus == 1 ? "" : "s");
-  const char *source = dcsim_arg(a, "source") ? dcsim_arg(a, "source") : src;
+  dcsim_str src = DCSIM_STR_INIT; /* the source= of the kernels: the command that made them */
+  dcsim_str_add(&src, "calibrated: dcsim calibrate gpu");
+  for (int i = 1; i < a->n_positional; i++) dcsim_str_addf(&src, " %s", a->positional[i]);
+  dcsim_str_addf(&src, " (D3.5 Table 8, mean over %zu GPU%s)", c->n_gpus,
+                 c->n_gpus == 1 ? "" : "s");
+  if (src.oom) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    goto out;
+  }
+  const char *source = dcsim_arg(a, "source") ? dcsim_arg(a, "source") : dcsim_str_cstr(&src);
   int quiet = dcsim_arg_flag(a, "quiet");
   if (!quiet) dcsim_calib_gpu_report(stdout, c);
   const char *dw = dcsim_arg(a, "dwarf"), *outp = dcsim_arg(a, "output");
@@ -317,119 +256,92 @@ static int cal_gpu(const dcsim_args *a, dcsim_error *err) {
     fputs(text, stdout);
   }
 out:
+  dcsim_str_release(&src);
   free(text);
   dcsim_gpu_calib_free(c);
   return rc;
 }
 
-/* What `calibrate scaling` fits: the runs CSV, the dwarf and the CPU profile. */
+/* What `calibrate scaling` fits: the runs CSV, the calibration directory, the dwarf (its name,
+ * then its path) and the CPU profile's name; malloc'd, each. */
 typedef struct scaling_inputs {
-  char csv[4096], dir[4096], dwarf[4096], cpu[4096];
+  char *csv, *dir, *dwarf, *cpu;
 } scaling_inputs;
 
-/* The one DIR/NAME-runs.csv with a threads column; its NAME into dwarf (when none was given). */
-static int find_runs_csv(const char *dir, scaling_inputs *in, dcsim_error *err) {
-  struct dirent **ents = NULL;
-  int n = scandir(dir, &ents, NULL, alphasort), found = 0, rc = 0;
-  if (n < 0) return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot read the directory");
-  for (int i = 0; i < n; i++) {
-    const char *nm = ents[i]->d_name;
-    size_t l = strlen(nm), sfx = strlen("-runs.csv");
-    char *path = l > sfx && strcmp(nm + l - sfx, "-runs.csv") == 0 ? dcsim_path_in(dir, nm) : NULL;
-    dcsim_csv_t *t = NULL;
-    size_t col;
-    if (path && dcsim__csv_load(path, &t, NULL) == 0 &&
-        dcsim__csv_col(t, "threads", &col, NULL) == 0) {
-      if (found++ == 0) {
-        snprintf(in->csv, sizeof in->csv, "%s", path);
-        snprintf(in->dwarf, sizeof in->dwarf, "%.*s", (int)(l - sfx), nm);
-      }
-    }
-    dcsim__csv_free(t);
-    free(path);
-  }
-  for (int i = 0; i < n; i++) free(ents[i]);
-  free(ents);
-  if (found == 0)
-    rc = DCSIM_ERR(err, DCSIM_EREF, dir, 0, "no DWARF-runs.csv with a threads column here");
-  else if (found > 1)
-    rc = DCSIM_ERR(err, DCSIM_EUSAGE, dir, 0,
-                   "%d DWARF-runs.csv files with a threads column: name the dwarf with --dwarf",
-                   found);
-  return rc;
+static void scaling_inputs_release(scaling_inputs *in) {
+  free(in->csv);
+  free(in->dir);
+  free(in->dwarf);
+  free(in->cpu);
 }
 
-/* The name= of DIR/machine.xml: the CPU profile the directory calibrates. */
-static int machine_name(const char *dir, char *out, size_t size, dcsim_error *err) {
-  char *mpath = dcsim_path_in(dir, "machine.xml");
-  if (!mpath) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
-  dcsim_xml_doc_t *doc = NULL;
-  const char *name = NULL;
-  int rc = dcsim__xml_load(mpath, "calibration-machine", &doc, err);
-  if (!rc && !(rc = dcsim__xml_str(doc, dcsim__xml_root(doc), "name", 1, &name, err)))
-    snprintf(out, size, "%s", name);
-  dcsim__xml_free(doc);
-  free(mpath);
-  return rc;
+/* in->dwarf named by --dwarf, by the directory's one DWARF-runs.csv, or by the CSV's name */
+static int scaling_names(const dcsim_args *a, const char *pos, int is_dir, scaling_inputs *in,
+                         dcsim_error *err) {
+  const char *dw = dcsim_arg(a, "dwarf");
+  const char *base = strrchr(pos, '/') ? strrchr(pos, '/') + 1 : pos;
+  size_t l = strlen(base), sfx = strlen("-runs.csv");
+  if (is_dir && !dw) return dcsim_calib_find_runs_csv(pos, &in->csv, &in->dwarf, err);
+  if (!is_dir && !(in->csv = dcsim_strdup(pos)))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  if (!is_dir && !dw && (l <= sfx || strcmp(base + l - sfx, "-runs.csv") != 0))
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
+                     "%s: name the dwarf with --dwarf (or call the file DWARF-runs.csv)", pos);
+  in->dwarf = dw ? dcsim_strdup(dw) : dcsim_strdup_printf("%.*s", (int)(l - sfx), base);
+  return in->dwarf ? 0 : DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
 }
 
-/* DIR (NAME-runs.csv, machine.xml) or a CSV; --dwarf and --cpu name them otherwise. */
+/* DIR (NAME-runs.csv, machine.xml) or a CSV (its directory holds machine.xml); --dwarf and --cpu
+ * name them otherwise. */
 static int scaling_resolve(const dcsim_args *a, dcsim_dwarf_t **d, dcsim_cpu_profile_t **cpu,
                            scaling_inputs *in, dcsim_error *err) {
-  const char *pos = a->positional[1], *dw = dcsim_arg(a, "dwarf");
+  const char *pos = a->positional[1];
   struct stat sb;
   int rc, is_dir = stat(pos, &sb) == 0 && S_ISDIR(sb.st_mode);
-  snprintf(in->dir, sizeof in->dir, "%s", pos);
-  if (!is_dir) { /* a CSV: its directory holds machine.xml */
-    char *slash = strrchr(in->dir, '/');
-    if (slash)
-      *slash = '\0';
-    else
-      snprintf(in->dir, sizeof in->dir, ".");
-    snprintf(in->csv, sizeof in->csv, "%s", pos);
-  }
-  if (dw) snprintf(in->dwarf, sizeof in->dwarf, "%s", dw);
-  if (is_dir && !dw && (rc = find_runs_csv(pos, in, err))) return rc;
-  if (!is_dir && !dw) { /* NAME-runs.csv names the dwarf */
-    const char *base = strrchr(pos, '/') ? strrchr(pos, '/') + 1 : pos;
-    size_t l = strlen(base), sfx = strlen("-runs.csv");
-    if (l <= sfx || strcmp(base + l - sfx, "-runs.csv") != 0)
-      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
-                       "%s: name the dwarf with --dwarf (or call the file DWARF-runs.csv)", pos);
-    snprintf(in->dwarf, sizeof in->dwarf, "%.*s", (int)(l - sfx), base);
-  }
-  char path[4096];
-  if ((rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, in->dwarf, "command line",
-                                  dcsim_arg_index(a, "dwarf"), path, sizeof path, err)) ||
-      (rc = dcsim_dwarf_load(path, d, err)))
+  const char *slash = strrchr(pos, '/');
+  in->dir = is_dir  ? dcsim_strdup(pos)
+            : slash ? dcsim_strdup_printf("%.*s", (int)(slash - pos), pos)
+                    : dcsim_strdup(".");
+  if (!in->dir) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  if ((rc = scaling_names(a, pos, is_dir, in, err))) return rc;
+  char *path = NULL;
+  if ((rc = dcsim_catalog_find(DCSIM_KIND_DWARF, in->dwarf, "command line",
+                               dcsim_arg_index(a, "dwarf"), &path, err)) ||
+      (rc = dcsim_dwarf_load(path, d, err))) {
+    free(path);
     return rc;
-  snprintf(in->dwarf, sizeof in->dwarf, "%s", path);
-  if (is_dir && dw &&
-      dcsim_bufprintf(in->csv, sizeof in->csv, "%s/%s-runs.csv", pos, dcsim_dwarf_name(*d)))
-    return DCSIM_ERR(err, DCSIM_ERANGE, pos, 0, "path too long");
+  }
+  free(in->dwarf);
+  in->dwarf = path;
+  if (is_dir && !in->csv &&
+      !(in->csv = dcsim_strdup_printf("%s/%s-runs.csv", pos, dcsim_dwarf_name(*d))))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   if (dcsim_arg(a, "cpu")) return load_cpu(a, cpu, err);
-  if ((rc = machine_name(in->dir, in->cpu, sizeof in->cpu, err)) ||
-      (rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, in->cpu, "command line", 0, path, sizeof path,
-                                  err)))
+  if ((rc = dcsim_calib_machine_name(in->dir, &in->cpu, err)) ||
+      (rc = dcsim_catalog_find(DCSIM_KIND_CPU, in->cpu, "command line", 0, &path, err)))
     return rc;
-  return dcsim_cpu_profile_load(path, cpu, err);
+  rc = dcsim_cpu_profile_load(path, cpu, err);
+  free(path);
+  return rc;
 }
 
 static int cal_scaling(const dcsim_args *a, dcsim_error *err) {
   int rc = need_pos(a, 2, "a calibration directory or a CSV of runs (case,threads,freq_ghz,time_s)",
                     err);
   if (rc) return rc;
-  scaling_inputs in;
-  memset(&in, 0, sizeof in);
+  scaling_inputs in = { NULL, NULL, NULL, NULL };
   dcsim_dwarf_t *d = NULL;
   dcsim_cpu_profile_t *cpu = NULL;
   dcsim_scaling_fit fit = { 0 };
+  char *src = NULL; /* the source= of the fitted elements */
   if ((rc = scaling_resolve(a, &d, &cpu, &in, err)) ||
       (rc = dcsim_calib_fit_scaling(in.csv, d, cpu, &fit, err)))
     goto out;
   const char *cname = dcsim_cpu_profile_name(cpu), *outp = dcsim_arg(a, "output");
-  char src[8192];
-  snprintf(src, sizeof src, "fitted: dcsim calibrate scaling %s on %s", in.csv, cname);
+  if (!(src = dcsim_strdup_printf("fitted: dcsim calibrate scaling %s on %s", in.csv, cname))) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    goto out;
+  }
   const char *source = dcsim_arg(a, "source") ? dcsim_arg(a, "source") : src;
   int quiet = dcsim_arg_flag(a, "quiet");
   if (!quiet) {
@@ -443,6 +355,8 @@ static int cal_scaling(const dcsim_args *a, dcsim_error *err) {
     dcsim_calib_scaling_xml(stdout, &fit, cname, source);
   }
 out:
+  free(src);
+  scaling_inputs_release(&in);
   dcsim_scaling_fit_release(&fit);
   dcsim_cpu_profile_free(cpu);
   dcsim_dwarf_free(d);
@@ -536,7 +450,7 @@ static int sampling_plot(const dcsim_sampling_curve *c, const char *what, double
 static int cal_sampling(const dcsim_args *a, dcsim_error *err) {
   static const dcsim_sampler all[] = { DCSIM_SAMPLER_RANDOM, DCSIM_SAMPLER_LHS, DCSIM_SAMPLER_HVS,
                                        DCSIM_SAMPLER_HVS_RELATIVE, DCSIM_SAMPLER_QBC };
-  char path[4096], what[256];
+  char *path = NULL, *what = NULL; /* the profile's path; what the study is of */
   const char *q = dcsim_arg(a, "quantity") ? dcsim_arg(a, "quantity") : "DRAM";
   dcsim_cpu_profile_t *cpu = NULL;
   double *x = NULL, *y = NULL;
@@ -547,8 +461,7 @@ static int cal_sampling(const dcsim_args *a, dcsim_error *err) {
   int rc;
   if ((rc = need_pos(a, 2, "a CPU profile", err)) || (rc = sampling_opts(a, &o, err)) ||
       (rc = plan_sampler(a, NULL, 0, &ps, err)) ||
-      (rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, a->positional[1], "command line", 2, path,
-                                  sizeof path, err)) ||
+      (rc = dcsim_catalog_find(DCSIM_KIND_CPU, a->positional[1], "command line", 2, &path, err)) ||
       (rc = dcsim_cpu_profile_load(path, &cpu, err)) ||
       (rc = dcsim_sampling_profile_problem(cpu, q, &x, &y, &n, err)))
     goto out;
@@ -565,11 +478,17 @@ static int cal_sampling(const dcsim_args *a, dcsim_error *err) {
     goto out;
   }
   if ((rc = dcsim_sampling_plan(&p, ps, &po, plan, &n_plan, err))) goto out;
-  snprintf(what, sizeof what, "%s %s over (frequency, cores)", dcsim_cpu_profile_name(cpu), q);
+  if (!(what =
+            dcsim_strdup_printf("%s %s over (frequency, cores)", dcsim_cpu_profile_name(cpu), q))) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    goto out;
+  }
   dcsim_sampling_write_text(stdout, what, &p, &o, c, 5, plan, n_plan, ps);
   const char *pf = dcsim_arg(a, "plot");
   if (pf) rc = sampling_plot(c, what, o.target, path, pf, err);
 out:
+  free(what);
+  free(path);
   free(plan);
   free(x);
   free(y);
@@ -588,15 +507,18 @@ static int only_options(const dcsim_args *a, const char *cmd, const char *opts, 
     for (const char *p = opts; *p && !listed; p += strcspn(p, ",") + (p[strcspn(p, ",")] != 0))
       listed = strncmp(p, name, l) == 0 && (p[l] == ',' || p[l] == 0);
     if (a->count[i] == 0 || listed) continue;
-    char list[400] = "";
-    size_t n = 0;
-    for (const char *p = opts; *p && n < sizeof list;) {
+    dcsim_str list = DCSIM_STR_INIT; /* "--a, --b" */
+    for (const char *p = opts; *p;) {
       size_t k = strcspn(p, ",");
-      n += (size_t)snprintf(list + n, sizeof list - n, "%s--%.*s", n ? ", " : "", (int)k, p);
+      dcsim_str_addf(&list, "%s--%.*s", list.len ? ", " : "", (int)k, p);
       p += k + (p[k] != 0);
     }
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", a->argi[i][0],
-                     "--%s is not an option of 'dcsim %s', which reads %s", name, cmd, list);
+    int rc = list.oom ? DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory")
+                      : DCSIM_ERR(err, DCSIM_EUSAGE, "command line", a->argi[i][0],
+                                  "--%s is not an option of 'dcsim %s', which reads %s", name, cmd,
+                                  dcsim_str_cstr(&list));
+    dcsim_str_release(&list);
+    return rc;
   }
   return 0;
 }
@@ -628,9 +550,10 @@ int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err) {
       return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
                        "'dcsim calibrate %s' takes one argument, not %d", what,
                        a->n_positional - 1);
-    char cmd[64];
-    snprintf(cmd, sizeof cmd, "calibrate %s", what);
-    int rc = only_options(a, cmd, subs[i].opts, err);
+    char *cmd = dcsim_strdup_printf("calibrate %s", what);
+    int rc = cmd ? only_options(a, cmd, subs[i].opts, err)
+                 : DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    free(cmd);
     if (rc) return rc;
     if (subs[i].out_file && out && strcmp(out, "-") != 0 &&
         (rc = dcsim_path_check_writable(out, "-o", err)))
@@ -656,21 +579,17 @@ static int bench_from(const dcsim_args *a, const char *dir, dcsim_error *err) {
   int rc = 0;
   if (cmp && (rc = dcsim_bench_compare(dir, cmp, stdout, err))) return rc;
   if (!chk) return 0;
-  char name[256], ppath[4096];
-  if (dcsim_arg(a, "name")) {
-    snprintf(name, sizeof name, "%s", dcsim_arg(a, "name"));
-  } else {
-    char mpath[4096];
-    dcsim_xml_doc_t *doc = NULL;
-    snprintf(mpath, sizeof mpath, "%s/machine.xml", dir);
-    if ((rc = dcsim__xml_load(mpath, "calibration-machine", &doc, err))) return rc;
-    const char *nm = dcsim__xml_attr(doc, dcsim__xml_root(doc), "name");
-    snprintf(name, sizeof name, "%s", nm ? nm : "");
-    dcsim__xml_free(doc);
-  }
-  snprintf(ppath, sizeof ppath, "%s/%s.xml", dir, name);
-  if (cmp) fputc('\n', stdout);
-  return dcsim_bench_check(dir, chk, ppath, stdout, err);
+  char *name = NULL, *ppath = NULL;
+  if (dcsim_arg(a, "name") ? !(name = dcsim_strdup(dcsim_arg(a, "name")))
+                           : (rc = dcsim_calib_machine_name(dir, &name, err)) != 0)
+    return rc ? rc : DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  if (!(ppath = dcsim_strdup_printf("%s/%s.xml", dir, name)))
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  if (!rc && cmp) fputc('\n', stdout);
+  if (!rc) rc = dcsim_bench_check(dir, chk, ppath, stdout, err);
+  free(name);
+  free(ppath);
+  return rc;
 }
 
 int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err) {

@@ -7,56 +7,25 @@
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
 #include "dcsim/dwarf.h"
-#include "dcsim/json.h"
-#include "dcsim/list_report.h"
-#include "dcsim/numfmt.h"
+#include "dcsim/list_cases.h"
 #include "dcsim/scenario.h"
 #include "dcsim/sched.h"
 #include "dcsim/strutil.h"
 #include "dcsim/trace.h"
 #include "dcsim/validate.h"
-#include "util/csv.h"
 #include "util/xmlio.h"
 
 /* dcsim list DWARF: the cases of one dwarf (a name of the data root or a path, as --dwarf takes
  * it) with the parameter values each sets; the bash completion of --case reads its CSV. */
 static int list_cases(const dcsim_args *a, dcsim_format fmt, dcsim_error *err) {
-  char path[4096];
+  char *path = NULL;
   dcsim_dwarf_t *d = NULL;
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, a->positional[0], "command line",
-                                 a->positional_argi[0], path, sizeof path, err);
-  if (rc || (rc = dcsim_dwarf_load(path, &d, err))) return rc;
-  dcsim_json j;
-  dcsim_json_init(&j, stdout, 1);
-  size_t np = dcsim_dwarf_n_params(d), nc = dcsim_dwarf_n_cases(d);
-  if (fmt == DCSIM_FMT_JSON) {
-    dcsim_json_obj_begin(&j);
-    dcsim_json_key_str(&j, "dwarf", dcsim_dwarf_name(d));
-    dcsim_json_key_str(&j, "file", path);
-    dcsim_json_key(&j, "parameters");
-    dcsim_json_arr_begin(&j);
-    for (size_t k = 0; k < np; k++) dcsim_json_str(&j, dcsim_dwarf_param(d, k));
-    dcsim_json_arr_end(&j);
-    dcsim_json_key(&j, "cases");
-    dcsim_json_arr_begin(&j);
-  } else if (fmt == DCSIM_FMT_CSV) {
-    printf("case");
-    for (size_t k = 0; k < np; k++) {
-      putchar(',');
-      dcsim__csv_write_cell(stdout, dcsim_dwarf_param(d, k));
-    }
-    putchar('\n');
-  } else
-    printf("dwarf %s (%s): %zu %s\n", dcsim_dwarf_name(d), path, nc,
-           dcsim_plural(nc, "case", "cases"));
-  for (size_t i = 0; i < nc; i++) dcsim_list_case(d, dcsim_dwarf_case(d, i), &j, fmt);
-  if (fmt == DCSIM_FMT_JSON) {
-    dcsim_json_arr_end(&j);
-    dcsim_json_obj_end(&j);
-    dcsim_json_end(&j);
-  }
+  int rc = dcsim_catalog_find(DCSIM_KIND_DWARF, a->positional[0], "command line",
+                              a->positional_argi[0], &path, err);
+  if (!rc && !(rc = dcsim_dwarf_load(path, &d, err))) dcsim_list_dwarf_cases(d, path, fmt);
   dcsim_dwarf_free(d);
-  return 0;
+  free(path);
+  return rc;
 }
 
 int dcsim_cmd_list(const dcsim_args *a, dcsim_error *err) {
@@ -65,19 +34,7 @@ int dcsim_cmd_list(const dcsim_args *a, dcsim_error *err) {
   dcsim_format fmt = DCSIM_FMT_TEXT;
   int rc = dcsim_arg_format(a, formats, &fmt, err);
   if (rc) return rc;
-  if (a->n_positional) return list_cases(a, fmt, err);
-  dcsim_json j;
-  dcsim_json_init(&j, stdout, 1);
-  if (fmt == DCSIM_FMT_JSON) dcsim_json_obj_begin(&j);
-  if (fmt == DCSIM_FMT_CSV)
-    puts("kind,name,model,device,max_threads,power_limit_w,parameters,cases");
-  for (int k = DCSIM_KIND_CPU; k <= DCSIM_KIND_WORKFLOW && !rc; k++)
-    rc = dcsim_list_kind((dcsim_kind)k, &j, fmt, err);
-  if (fmt == DCSIM_FMT_JSON && !rc) {
-    dcsim_json_obj_end(&j);
-    dcsim_json_end(&j);
-  }
-  return rc;
+  return a->n_positional ? list_cases(a, fmt, err) : dcsim_list_data_root(fmt, err);
 }
 
 /* ---- dcsim validate: the full semantic load of each file, not only its schema ---- */

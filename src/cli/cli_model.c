@@ -7,33 +7,41 @@
 #include "dcsim/cli.h"
 #include "dcsim/model.h"
 #include "dcsim/model_comm.h"
+#include "dcsim/model_fallback.h"
 #include "dcsim/model_report.h"
 #include "dcsim/numfmt.h"
 #include "dcsim/repro.h"
+#include "dcsim/strutil.h"
 #include "util/xmlio.h"
 
 static int load_dwarf_arg(const dcsim_args *a, dcsim_dwarf_t **d, dcsim_error *err) {
   const char *ref = dcsim_arg(a, "dwarf");
   if (!ref) return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0, "--dwarf is required");
-  char path[4096];
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, ref, "command line", dcsim_arg_index(a, "dwarf"),
-                                 path, sizeof path, err);
-  return rc ? rc : dcsim_dwarf_load(path, d, err);
+  char *path = NULL;
+  int rc = dcsim_catalog_find(DCSIM_KIND_DWARF, ref, "command line", dcsim_arg_index(a, "dwarf"),
+                              &path, err);
+  if (!rc) rc = dcsim_dwarf_load(path, d, err);
+  free(path);
+  return rc;
 }
 
 static int load_cpu_arg(const dcsim_args *a, const char *opt, dcsim_cpu_profile_t **p,
                         dcsim_error *err) {
-  char path[4096];
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, dcsim_arg(a, opt), "command line",
-                                 dcsim_arg_index(a, opt), path, sizeof path, err);
-  return rc ? rc : dcsim_cpu_profile_load(path, p, err);
+  char *path = NULL;
+  int rc = dcsim_catalog_find(DCSIM_KIND_CPU, dcsim_arg(a, opt), "command line",
+                              dcsim_arg_index(a, opt), &path, err);
+  if (!rc) rc = dcsim_cpu_profile_load(path, p, err);
+  free(path);
+  return rc;
 }
 
 static int load_gpu_arg(const dcsim_args *a, dcsim_gpu_profile_t **p, dcsim_error *err) {
-  char path[4096];
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, dcsim_arg(a, "gpu"), "command line",
-                                 dcsim_arg_index(a, "gpu"), path, sizeof path, err);
-  return rc ? rc : dcsim_gpu_profile_load(path, p, err);
+  char *path = NULL;
+  int rc = dcsim_catalog_find(DCSIM_KIND_GPU, dcsim_arg(a, "gpu"), "command line",
+                              dcsim_arg_index(a, "gpu"), &path, err);
+  if (!rc) rc = dcsim_gpu_profile_load(path, p, err);
+  free(path);
+  return rc;
 }
 
 static int parse_energy_form(const dcsim_args *a, dcsim_energy_form *f, dcsim_error *err) {
@@ -60,29 +68,33 @@ static void freq_merged_note(const dcsim_cpu_profile_t *cpu, const char *text,
       st->ghz != dcsim_cpu_profile_nominal_ghz(cpu))
     return;
   double tu = dcsim_cpu_profile_turbo_ghz(cpu);
-  char t[64] = " and no turbo state";
-  if (tu > 0) snprintf(t, sizeof t, "; its turbo (%s GHz) is --freq turbo", DCSIM_SIG(tu));
-  fprintf(stderr, "dcsim: note: --freq %s is the nominal %s GHz: %s has one non-turbo state%s\n",
-          text, DCSIM_SIG(st->ghz), dcsim_cpu_profile_name(cpu), t);
+  fprintf(stderr, "dcsim: note: --freq %s is the nominal %s GHz: %s has one non-turbo state", text,
+          DCSIM_SIG(st->ghz), dcsim_cpu_profile_name(cpu));
+  if (tu > 0)
+    fprintf(stderr, "; its turbo (%s GHz) is --freq turbo\n", DCSIM_SIG(tu));
+  else
+    fputs(" and no turbo state\n", stderr);
 }
 
 /* --nodes-scan "1,2,4": strictly increasing whole numbers (at most 64). */
 static int parse_scan(const dcsim_args *a, unsigned *nodes, size_t *n, dcsim_error *err) {
   const char *v = dcsim_arg(a, "nodes-scan");
-  int ai = dcsim_arg_index(a, "nodes-scan");
-  char buf[1024];
-  snprintf(buf, sizeof buf, "%s", v);
+  int ai = dcsim_arg_index(a, "nodes-scan"), rc = 0;
+  char *buf = dcsim_strdup(v), *save = NULL;
+  if (!buf) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   *n = 0;
-  char *save = NULL;
-  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+  for (char *tok = strtok_r(buf, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
     unsigned x;
     if (dcsim_parse_uint(tok, 1, 1000000, &x) != 0 || *n == 64 || (*n && x <= nodes[*n - 1]))
-      return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", ai,
-                       "--nodes-scan '%s': expected up to 64 increasing whole numbers from 1 to "
-                       "1000000, comma-separated",
-                       v);
-    nodes[(*n)++] = x;
+      rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", ai,
+                     "--nodes-scan '%s': expected up to 64 increasing whole numbers from 1 to "
+                     "1000000, comma-separated",
+                     v);
+    else
+      nodes[(*n)++] = x;
   }
+  free(buf);
+  if (rc) return rc;
   if (*n == 0)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", ai, "--nodes-scan '%s': no node count", v);
   return 0;
@@ -212,41 +224,6 @@ static void model_notes(const dcsim_args *a, const dcsim_model_req *rq, const ch
   (void)a;
 }
 
-/* Issue 26, item 4: a time answer is not blocked by a missing energy model. When the model fails
- * and the same request without energy succeeds, the failure was the energy's (a CPU without power
- * data, a state outside D3.5's energy table): the time is kept, the energy marked unavailable with
- * that reason (*lost, why). --strict refuses instead, as does --energy-form none's own failure. */
-static int run_time_first(dcsim_model_req *rq, dcsim_prediction *p, int *lost, char *why,
-                          size_t size, dcsim_error *err) {
-  dcsim_error first;
-  memset(&first, 0, sizeof first);
-  int rc = dcsim_model_run(rq, p, &first);
-  *lost = 0;
-  if (!rc) return 0;
-  dcsim_energy_form form = rq->energy_form;
-  if (form == DCSIM_ENERGY_NONE || (rq->flags & DCSIM_MODEL_STRICT)) {
-    if (err) *err = first;
-    return rc;
-  }
-  dcsim_prediction_release(p);
-  memset(p, 0, sizeof *p);
-  rq->energy_form = DCSIM_ENERGY_NONE;
-  int rc2 = dcsim_model_run(rq, p, NULL);
-  rq->energy_form = form;
-  if (rc2) {
-    if (err) *err = first;
-    return rc;
-  }
-  char *rel = dcsim_catalog_relname(first.file, first.file); /* location-independent */
-  if (!rel) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
-  if (strlen(rel) < sizeof first.file) /* else the path as the error gave it stays */
-    memcpy(first.file, rel, strlen(rel) + 1);
-  free(rel);
-  dcsim_error_format(&first, why, size);
-  *lost = 1;
-  return 0;
-}
-
 /* The input files of a model: the dwarf and the profiles, with their hashes. */
 static int model_repro(const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu,
                        const dcsim_gpu_profile_t *gpu, const dcsim_cpu_profile_t *host,
@@ -276,6 +253,7 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
   memset(&rq, 0, sizeof rq);
   dcsim_repro rp;
   dcsim_repro_init(&rp, NULL);
+  char *why = NULL; /* why the energy is unavailable, when only the time is kept */
   int rc;
   if ((rc = dcsim_arg_format(a, formats, &fmt, err))) goto out;
   if ((rc = parse_energy_form(a, &rq.energy_form, err))) goto out;
@@ -306,19 +284,19 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
     rc = run_scan(a, &rq, case_name, fmt, &rp, err);
     goto out;
   }
-  char why[sizeof err->msg + sizeof err->file + 32];
-  int energy_lost = 0;
-  if ((rc = run_time_first(&rq, &pred, &energy_lost, why, sizeof why, err))) goto out;
+  /* issue 26, item 4: the time is kept when only the energy fails (dcsim/model_fallback.h) */
+  if ((rc = dcsim_model_run_time_first(&rq, &pred, &why, err))) goto out;
   if (!use_gpu) model_notes(a, &rq, dcsim_dwarf_name(d));
   dcsim_model_bands mb;
   if ((rc = dcsim_model_report_bands(&rq, &pred, use_gpu, &mb, err))) goto out;
   if (fmt == DCSIM_FMT_JSON)
-    dcsim_model_report_json(&rq, &pred, case_name, energy_lost ? why : NULL, &rp, &mb);
+    dcsim_model_report_json(&rq, &pred, case_name, why, &rp, &mb);
   else if (fmt == DCSIM_FMT_CSV)
-    dcsim_model_report_csv(&rq, &pred, energy_lost ? why : NULL, &rp, &mb);
+    dcsim_model_report_csv(&rq, &pred, why, &rp, &mb);
   else
-    dcsim_model_report_text(&rq, &pred, case_name, energy_lost ? why : NULL, &rp, &mb);
+    dcsim_model_report_text(&rq, &pred, case_name, why, &rp, &mb);
 out:
+  free(why);
   dcsim_repro_release(&rp);
   dcsim_prediction_release(&pred);
   dcsim_dwarf_eval_free(ev);
@@ -329,26 +307,17 @@ out:
   return rc;
 }
 
-/* --d35: §5.3 on the profile's <energy> table (D3.5 §5.3, §5.6). */
+/* --d35: §5.3 on the profile's <energy> table (D3.5 §5.3, §5.6), refused by --strict when its
+ * power values are not measured or published ones. */
 static int energy_d35(const dcsim_args *a, const dcsim_dwarf_t *d, const dcsim_cpu_profile_t *cpu,
                       const dcsim_cpu_state *st, unsigned nodes, double t, dcsim_energy_report *o,
                       dcsim_error *err) {
-  dcsim_energy_coeffs ec;
-  dcsim_cpu_power pw;
-  int rc;
-  if ((rc = dcsim_dwarf_energy_coeffs(d, &ec, err))) return rc;
-  if ((rc = dcsim_cpu_profile_power(cpu, st, &pw, err))) return rc;
-  if ((dcsim_arg_model_flags(a) & DCSIM_MODEL_STRICT) && !dcsim_prov_strict_ok(pw.prov.kind))
-    return DCSIM_ERR(err, DCSIM_ERANGE, dcsim_cpu_profile_path(cpu), 0,
-                     "--strict: the power of %s at this state rests on %s values (%s)",
-                     dcsim_cpu_profile_name(cpu), dcsim_prov_name(pw.prov.kind), pw.prov.source);
-  dcsim_cpu_energy e = dcsim_energy_cpu_53(&ec, &pw, t); /* §5.3 */
-  o->pkg_j = e.pkg_j * nodes;                            /* §5.6 */
-  o->dram_j = e.dram_j * nodes;
-  o->energy_j = o->pkg_j + o->dram_j;
-  o->prov = pw.prov;
-  o->covers = "CPU packages and DRAM of the nodes used (RAPL domains, D3.5 §5)";
-  return 0;
+  int rc = dcsim_energy_run_d35(d, cpu, st, nodes, t, o, err);
+  if (!rc && (dcsim_arg_model_flags(a) & DCSIM_MODEL_STRICT) && !dcsim_prov_strict_ok(o->prov.kind))
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, dcsim_cpu_profile_path(cpu), 0,
+                   "--strict: the power of %s at this state rests on %s values (%s)",
+                   dcsim_cpu_profile_name(cpu), dcsim_prov_name(o->prov.kind), o->prov.source);
+  return rc;
 }
 
 /* Default: node wall power (dcsim/cpu_power.h); the CPU model gives the bytes the run moves. */
@@ -356,35 +325,15 @@ static int energy_wall(const dcsim_args *a, const dcsim_dwarf_t *d, const dcsim_
                        const dcsim_cpu_state *st, unsigned nodes, double t, dcsim_energy_report *o,
                        dcsim_error *err) {
   dcsim_dwarf_eval *ev = NULL;
-  dcsim_prediction p;
-  memset(&p, 0, sizeof p);
   int rc = dcsim_dwarf_evaluate(d, dcsim_arg(a, "case"), NULL, 0, &ev, err);
-  if (rc) {
+  if (rc)
     dcsim_error_prefix(err,
                        "the default model needs the bytes the run moves (give --case, or "
                        "--d35 for D3.5's §5.3 form)");
-    return rc;
-  }
-  dcsim_model_req rq = { .ev = ev,
-                         .cpu = cpu,
-                         .nodes = nodes,
-                         .state = *st,
-                         .energy_form = DCSIM_ENERGY_MODE,
-                         .flags = dcsim_arg_model_flags(a) };
-  if ((rc = dcsim_model_energy_at(&rq, t, &p, err))) {
+  else if ((rc = dcsim_energy_run_wall(ev, cpu, st, nodes, t, dcsim_arg_model_flags(a), o, err)))
     dcsim_error_prefix(err,
                        "the default model takes the bytes the run moves from the CPU's "
                        "performance model (or --d35 for D3.5's §5.3 form)");
-  } else {
-    o->pkg_j = p.pkg_j;
-    o->dram_j = p.dram_j;
-    o->base_j = p.base_j;
-    o->energy_j = p.energy_j;
-    o->node_w = p.node_power_w;
-    o->prov = p.energy_prov;
-    o->covers = p.energy_scope;
-  }
-  dcsim_prediction_release(&p);
   dcsim_dwarf_eval_free(ev);
   return rc;
 }

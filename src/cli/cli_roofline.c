@@ -1,6 +1,7 @@
 /* cli_roofline.c — `dcsim roofline`: a CPU state's or a GPU's roofline with a dwarf's loops or
  * kernels on it, as text, JSON, CSV or a picture (doc/sweep.md). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dcsim/catalog.h"
@@ -11,6 +12,7 @@
 #include "dcsim/repro.h"
 #include "dcsim/roofline.h"
 #include "dcsim/roofline_report.h"
+#include "dcsim/strutil.h"
 
 int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
   static const dcsim_format formats[] = { DCSIM_FMT_TEXT, DCSIM_FMT_JSON, DCSIM_FMT_CSV,
@@ -37,7 +39,7 @@ int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
   if (dcsim_arg(a, "case") && !dwarf)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "case"),
                      "--case needs --dwarf");
-  char path[4096];
+  char *path = NULL, *label = NULL; /* the loops' label: the dwarf and its case */
   dcsim_cpu_profile_t *cp = NULL;
   dcsim_gpu_profile_t *gp = NULL;
   dcsim_dwarf_t *d = NULL;
@@ -46,40 +48,37 @@ int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
   FILE *f = NULL;
   dcsim_repro rp;
   dcsim_repro_init(&rp, NULL);
-  if (cpu) {
-    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, cpu, "command line", 0, path, sizeof path,
-                                    err)) ||
-        (rc = dcsim_cpu_profile_load(path, &cp, err)))
-      goto out;
-  } else {
-    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, gpu, "command line", 0, path, sizeof path,
-                                    err)) ||
-        (rc = dcsim_gpu_profile_load(path, &gp, err)))
-      goto out;
-  }
-  char label[96] = "";
+  if ((rc = dcsim_catalog_find(cpu ? DCSIM_KIND_CPU : DCSIM_KIND_GPU, cpu ? cpu : gpu,
+                               "command line", 0, &path, err)) ||
+      (rc = cpu ? dcsim_cpu_profile_load(path, &cp, err) : dcsim_gpu_profile_load(path, &gp, err)))
+    goto out;
   if (dwarf) {
-    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, dwarf, "command line", 0, path, sizeof path,
-                                    err)) ||
-        (rc = dcsim_dwarf_load(path, &d, err)))
-      goto out;
     const char *cs = dcsim_arg(a, "case");
-    if ((rc = dcsim_dwarf_evaluate(d, cs, NULL, 0, &ev, err))) goto out;
-    snprintf(label, sizeof label, "%s%s%s", dcsim_dwarf_name(d), cs ? " " : "", cs ? cs : "");
+    free(path);
+    path = NULL;
+    if ((rc = dcsim_catalog_find(DCSIM_KIND_DWARF, dwarf, "command line", 0, &path, err)) ||
+        (rc = dcsim_dwarf_load(path, &d, err)) ||
+        (rc = dcsim_dwarf_evaluate(d, cs, NULL, 0, &ev, err)))
+      goto out;
+    label = dcsim_strdup_printf("%s%s%s", dcsim_dwarf_name(d), cs ? " " : "", cs ? cs : "");
+    if (!label) {
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+      goto out;
+    }
   }
   if (cp) {
     unsigned cores = 1;
     if ((rc = dcsim_arg_cores(a, cp, &cores, err))) goto out;
     dcsim_cpu_state st = { 0, NULL, cores };
     if ((rc = dcsim_cpu_profile_freq(cp, dcsim_arg(a, "freq"), &st, err))) goto out;
-    rc = dcsim_roofline_cpu(cp, &st, ev, label, &r, err);
+    rc = dcsim_roofline_cpu(cp, &st, ev, label ? label : "", &r, err);
   } else {
     if (dcsim_arg(a, "cores") || dcsim_arg(a, "freq")) {
       rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
                      "--cores and --freq apply to a CPU roofline only");
       goto out;
     }
-    rc = dcsim_roofline_gpu(gp, ev, label, &r, err);
+    rc = dcsim_roofline_gpu(gp, ev, label ? label : "", &r, err);
   }
   if (rc ||
       (rc = dcsim_repro_add(&rp, cp ? dcsim_cpu_profile_path(cp) : dcsim_gpu_profile_path(gp), NULL,
@@ -109,6 +108,8 @@ int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
   f = NULL;
 out:
   if (f && f != stdout) fclose(f);
+  free(label);
+  free(path);
   dcsim_repro_release(&rp);
   dcsim_roofline_free(r);
   dcsim_dwarf_eval_free(ev);

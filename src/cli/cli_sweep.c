@@ -1,12 +1,9 @@
 /* cli_sweep.c — `dcsim sweep`, `dcsim merge`, `dcsim pareto` and `dcsim heatmap` (doc/sweep.md). */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-#include <jansson.h>
 
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
@@ -23,6 +20,8 @@
 #include "dcsim/sweep.h"
 #include "dcsim/sweep_axis.h"
 #include "dcsim/sweep_bands.h"
+#include "dcsim/sweep_report.h"
+#include "dcsim/sweep_results.h"
 #include "dcsim/sweepdb.h"
 #include "util/clock.h"
 #include "util/xmlio.h"
@@ -261,83 +260,6 @@ static void sweep_notes(const dcsim_args *a, const dcsim_sweep_t *sw, const unsi
             dcsim_sched_task_name(tp));
 }
 
-/* The knee line of the text output: over time and energy as before issue 26, else naming the
- * objectives and giving the cost. */
-/* A value of the knee line with its band when it has one (issue 37: bands wherever a number is
- * printed), in SI form (si) or plain, then its unit. */
-static void print_knee_value(const char *before, double x, const double *band, int si,
-                             const char *unit) {
-  char num[96];
-  if (si)
-    band ? dcsim_fmt_band(num, sizeof num, x, band, unit)
-         : dcsim_fmt_si(num, sizeof num, x, 6, unit);
-  else
-    band ? dcsim_fmt_band(num, sizeof num, x, band, NULL) : dcsim_fmt_sig(num, sizeof num, x, 6);
-  printf("%s%s%s%s", before, num, si ? "" : " ", si ? "" : unit);
-}
-
-static void print_knee(const dcsim_sweep_point *pts, size_t n, unsigned obj) {
-  for (size_t i = 0; i < n; i++) {
-    if (!pts[i].knee) continue;
-    const dcsim_sweep_point *p = &pts[i];
-    if (obj == DCSIM_OBJ_DEFAULT)
-      printf(
-          "knee (closest to the utopia point, both axes scaled to [0,1] over the front): point "
-          "%u",
-          p->index);
-    else
-      printf(
-          "knee (closest to the utopia point, %s each scaled to [0,1] over the front): point "
-          "%u",
-          dcsim_objectives_name(obj), p->index);
-    print_knee_value(", ", p->time_s, p->has_band ? p->time_band : NULL, 0, "s");
-    print_knee_value(", ", p->energy_j, p->has_band ? p->energy_band : NULL, 1, "J");
-    if (obj != DCSIM_OBJ_DEFAULT)
-      print_knee_value(", ", p->cost_usd, p->has_cost_band ? p->cost_band : NULL, 0, "USD");
-    putchar('\n');
-  }
-}
-
-/* Issue 26: the cores column is what a point's CPU tasks use per node; say what each CPU's node
- * has (its profile's cores per socket x sockets, as `--cores all`). */
-static void print_cores_available(const dcsim_scenario *s, const dcsim_sweep_point *pts, size_t n) {
-  int first = 1;
-  for (size_t c = 0; c < s->n_cpus; c++) {
-    const char *name = dcsim_cpu_profile_name(s->cpus[c]);
-    size_t i = 0;
-    while (i < n && !(pts[i].done && strcmp(pts[i].cpu, name) == 0)) i++;
-    if (i == n) continue;
-    printf("%s%s %u", first ? "cores per node available (the cores column: in use): " : ", ", name,
-           dcsim_cpu_profile_cores_per_socket(s->cpus[c]) * dcsim_cpu_profile_sockets(s->cpus[c]));
-    first = 0;
-  }
-  if (!first) putchar('\n');
-}
-
-/* Issue 37: a sweep over GPU nodes without --host-cpu says which CPU those nodes have (the
- * platform's), since it weighs in their power and cost. */
-static void print_gpu_host(const dcsim_args *a, const dcsim_sweep_point *pts, size_t n) {
-  if (dcsim_arg(a, "host-cpu")) return;
-  for (size_t i = 0; i < n; i++)
-    if (pts[i].done && pts[i].gpu[0] && pts[i].host_cpu[0]) {
-      printf("GPU nodes' host CPU: %s, the platform's (--host-cpu chooses others)\n",
-             pts[i].host_cpu);
-      return;
-    }
-}
-
-/* Issue 40 item 3: the tariff and lifetime a cost column is at, the default tariff with its year
- * and source (dcsim/cost.h), when a point's cost is known. */
-static void print_tariff(const dcsim_cost_opts *o, int kwh_default, const dcsim_sweep_point *pts,
-                         size_t n) {
-  size_t i = 0;
-  while (i < n && !(pts[i].done && pts[i].feasible && isfinite(pts[i].cost_usd))) i++;
-  if (i == n) return;
-  printf("cost at %s USD/kWh (%s) and list prices amortised over %s years\n", DCSIM_SIG(o->kwh_usd),
-         kwh_default ? "default: " DCSIM_COST_KWH_SOURCE : "--kwh-price",
-         DCSIM_SIG(o->lifetime_years));
-}
-
 typedef struct sweep_cmd {
   dcsim_repro rp;
   dcsim_cost_opts cost; /* the tariff and lifetime the costs are at */
@@ -570,13 +492,11 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
   else if (c.fmt == DCSIM_FMT_CSV)
     dcsim_sweep_write_csv(stdout, shown, n, &c.rp);
   else {
+    dcsim_sweep_text_notes tn = { &c.cost,  c.kwh_default, dcsim_arg(a, "host-cpu") != NULL,
+                                  c.dbpath, c.sweep_id,    &c.rp };
     dcsim_sweep_write_text(stdout, shown, n, 1);
-    print_knee(pts, n, dcsim_sweep_objectives(c.sw));
-    print_cores_available(dcsim_sweep_base(c.sw), pts, n);
-    print_gpu_host(a, pts, n);
-    print_tariff(&c.cost, c.kwh_default, pts, n);
-    if (c.dbpath) printf("results: %s, sweep %lld\n", c.dbpath, (long long)c.sweep_id);
-    dcsim_repro_text(stdout, &c.rp);
+    dcsim_sweep_summary_text(stdout, dcsim_sweep_base(c.sw), pts, n, dcsim_sweep_objectives(c.sw),
+                             &tn);
   }
   if (done < n && !dcsim_arg_flag(a, "quiet")) /* a shard: the front needs every point */
     fprintf(stderr,
@@ -632,10 +552,7 @@ int dcsim_cmd_merge(const dcsim_args *a, dcsim_error *err) {
   dcsim_sweepdb_merge_report rep;
   int rc = dcsim_sweepdb_merge(a->positional, n, out, dcsim_arg(a, "sweep"), &rep, rows, err);
   if (!rc) {
-    printf("sweep %.12s (%s): %zu points\n", rep.def_sha256, rep.input, rep.n_points);
-    for (size_t k = 0; k < n; k++) printf("  %s: %zu points\n", a->positional[k], rows[k]);
-    printf("%s: %zu of %zu points (%zu identical duplicate%s dropped)\n", out, rep.n_stored,
-           rep.n_points, rep.n_duplicates, rep.n_duplicates == 1 ? "" : "s");
+    dcsim_sweepdb_merge_text(stdout, &rep, (const char *const *)a->positional, rows, n, out);
     if (rep.n_missing)
       fprintf(stderr,
               "dcsim: %s: %zu point%s missing (%s): run the sweep with --db %s to evaluate them\n",
@@ -647,59 +564,6 @@ int dcsim_cmd_merge(const dcsim_args *a, dcsim_error *err) {
 
 /* ---- dcsim pareto ---- */
 
-static int is_sqlite(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return 0;
-  char h[16] = { 0 };
-  size_t k = fread(h, 1, 16, f);
-  fclose(f);
-  return k == 16 && memcmp(h, "SQLite format 3", 16) == 0;
-}
-
-static int cmp_time(const void *a, const void *b) {
-  const dcsim_sweep_point *x = a, *y = b;
-  if (x->time_s != y->time_s) return x->time_s < y->time_s ? -1 : 1;
-  if (x->energy_j != y->energy_j) return x->energy_j < y->energy_j ? -1 : 1;
-  return (x->index > y->index) - (x->index < y->index);
-}
-
-/* What made a sweep's JSON or CSV file (issue 26): its "# sweep HASH" and "# input SHA256 PATH"
- * comment lines, or its "dcsim" object's sweep_sha256 and inputs, kept in rp (so that `dcsim
- * pareto FILE.csv` lists the sweep's inputs, not only the file). A file without them adds nothing.
- */
-static int file_repro(const char *path, dcsim_repro *rp, dcsim_error *err) {
-  FILE *f = fopen(path, "r");
-  if (!f) return 0; /* read_points has said what is wrong with it */
-  char line[8192];
-  int rc = 0, first = 1, json = 0;
-  while (!rc && fgets(line, sizeof line, f)) {
-    char sha[65], name[4096];
-    if (first && (line[0] == '{' || line[0] == '[')) json = 1;
-    first = 0;
-    if (json) break;
-    if (line[0] != '#') break; /* the comments come before the header */
-    if (sscanf(line, "# sweep %64s", sha) == 1)
-      snprintf(rp->sweep_sha256, sizeof rp->sweep_sha256, "%s", sha);
-    else if (sscanf(line, "# input %64s %4095[^\n]", sha, name) == 2)
-      rc = dcsim_repro_add_name(rp, name, sha, err);
-  }
-  fclose(f);
-  if (rc || !json) return rc;
-  json_error_t je;
-  json_t *root = json_load_file(path, 0, &je), *d = json_object_get(root, "dcsim");
-  const char *sw = json_string_value(json_object_get(d, "sweep_sha256"));
-  if (sw) snprintf(rp->sweep_sha256, sizeof rp->sweep_sha256, "%s", sw);
-  json_t *ins = json_object_get(d, "inputs");
-  for (size_t i = 0; !rc && i < json_array_size(ins); i++) {
-    json_t *in = json_array_get(ins, i);
-    const char *p = json_string_value(json_object_get(in, "path")),
-               *h = json_string_value(json_object_get(in, "sha256"));
-    if (p && h) rc = dcsim_repro_add_name(rp, p, h, err);
-  }
-  json_decref(root);
-  return rc;
-}
-
 /* The points of a sweep's results (INPUT: its JSON or CSV output, or a database, --sweep ID) and
  * what made them: a database gives the sweep's inputs, a file that file and the sweep's inputs it
  * lists. */
@@ -709,13 +573,8 @@ static int read_points(const dcsim_args *a, dcsim_sweep_point **pts, size_t *n, 
   double sweep_d = 0;
   size_t total = 0;
   int rc = dcsim_arg_double(a, "sweep", 0, &sweep_d, err);
-  if (rc) return rc;
-  if (!is_sqlite(in))
-    return (rc = dcsim_sweep_points_read(in, pts, n, err)) ||
-                   (rc = dcsim_repro_add(rp, in, NULL, err))
-               ? rc
-               : file_repro(in, rp, err);
-  if ((rc = dcsim_sweepdb_read(in, (int64_t)sweep_d, pts, n, &total, rp, err))) return rc;
+  if (rc || (rc = dcsim_sweep_results_read(in, (int64_t)sweep_d, pts, n, &total, rp, err)))
+    return rc;
   if (*n < total)
     fprintf(stderr,
             "dcsim: %s: the sweep has %zu of its %zu points (interrupted, or one shard: run it "
@@ -752,94 +611,39 @@ static int filter_axes(const dcsim_args *a, dcsim_sweep_point *pts, size_t n, co
   return 0;
 }
 
-/* The file of one facet: out with "-AXIS-VALUE" before its extension, the value's characters
- * other than letters, digits and . + _ - written as '_' (an unset value: "platform"). */
-static int facet_path(const char *out, const char *axis, const char *v, char **path,
-                      dcsim_error *err) {
-  const char *slash = strrchr(out, '/'), *dot = strrchr(out, '.');
-  if (!dot || (slash && dot < slash)) dot = out + strlen(out);
-  char *buf =
-      dcsim_strdup_printf("%.*s-%s-%s%s", (int)(dot - out), out, axis, v[0] ? v : "platform", dot);
-  if (!(*path = buf)) return DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory");
-  size_t k = strlen(buf);
-  for (char *c = buf + (dot - out) + 1; *c && c < buf + k - strlen(dot); c++)
-    if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.+_-", *c)) *c = '_';
-  return 0;
-}
-
-/* what a picture of pareto or heatmap is drawn with: pareto's objectives, heatmap's metric, and
- * what made the points (the caption) */
+/* what a picture of pareto or heatmap is drawn with: the command line, pareto's objectives,
+ * heatmap's metric, and what made the points (the caption) */
 typedef struct draw_ctx {
+  const dcsim_args *a;
   unsigned obj;
   int time;
   const dcsim_repro *rp;
 } draw_ctx;
 
-/* draws the done points of pts into out */
-typedef int (*draw_fn)(const dcsim_args *a, dcsim_sweep_point *pts, size_t n, const char *out,
-                       const draw_ctx *ctx, dcsim_error *err);
-
-/* --facet AXIS: one picture per value of the axis among the done points (in point order), each
- * announced on stdout; without it, the one picture out */
+/* --facet AXIS: one picture per value of the axis among the done points (dcsim/sweep_report.h),
+ * each announced on stdout; without it, the one picture out */
 static int draw_facets(const dcsim_args *a, dcsim_sweep_point *pts, size_t n, const char *out,
-                       draw_fn draw, const draw_ctx *ctx, dcsim_error *err) {
+                       dcsim_facet_draw_fn draw, draw_ctx *ctx, dcsim_error *err) {
   const char *fa = dcsim_arg(a, "facet");
-  dcsim_sweep_axis ax;
-  if (!fa) return draw(a, pts, n, out, ctx, err);
-  if (dcsim_sweep_axis_parse(fa, &ax))
+  dcsim_sweep_facets fc = { DCSIM_AXIS_GPUS, NULL, "--out", stdout, draw, ctx };
+  if (!fa) return draw(ctx, pts, n, out, err);
+  if (dcsim_sweep_axis_parse(fa, &fc.axis))
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "facet"),
                      "--facet '%s': gpus, host-cpu or threading", fa);
-  enum { MAX_FACETS = DCSIM_SWEEP_MAX_LIST };
-  dcsim_sweep_axis_text vals[MAX_FACETS];
-  size_t nv = dcsim_sweep_axis_distinct(pts, n, ax, vals, MAX_FACETS);
-  if (nv > MAX_FACETS)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "facet"),
-                     "--facet %s: more than %d values; choose some with --%s", fa, MAX_FACETS, fa);
-  unsigned char *was = malloc(n ? n : 1);
-  char **paths = calloc(nv ? nv : 1, sizeof *paths); /* malloc'd, each */
-  int rc = 0;
-  size_t drawn = 0;
-  if (!was || !paths) rc = DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory");
-  for (size_t i = 0; !rc && i < n; i++) was[i] = (unsigned char)(pts[i].done != 0);
-  for (size_t k = 0; !rc && k < nv; k++) {
-    const char *v = vals[k];
-    if ((rc = facet_path(out, fa, v, &paths[k], err))) break;
-    for (size_t q = 0; q < k; q++)
-      if (strcmp(paths[q], paths[k]) == 0)
-        rc = DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "facet"),
-                       "--facet %s: two values are both written as %s", fa, paths[k]);
-    if (rc || (rc = dcsim_path_check_writable(paths[k], "--out", err))) break;
-    size_t m = 0, feasible = 0;
-    for (size_t j = 0; j < n; j++) {
-      dcsim_sweep_axis_text w;
-      dcsim_sweep_axis_value(&pts[j], ax, w);
-      pts[j].done = was[j] && strcmp(v, w) == 0;
-      m += pts[j].done != 0;
-      feasible += pts[j].done && pts[j].feasible;
-    }
-    /* a value none of whose points is feasible has nothing to draw: said, and the others drawn */
-    if (!feasible)
-      printf("%s: not drawn: %s %s, none of its %zu %s feasible\n", paths[k], fa,
-             v[0] ? v : "(the platform's)", m, m == 1 ? "point is" : "points are");
-    else if (!(rc = draw(a, pts, n, paths[k], ctx, err))) {
-      printf("%s: %s %s, %zu %s\n", paths[k], fa, v[0] ? v : "(the platform's)", m,
-             dcsim_plural(m, "point", "points"));
-      drawn++;
-    }
-  }
-  if (!rc && !drawn)
-    rc = DCSIM_ERR(err, DCSIM_ERANGE, "", 0, "--facet %s: no value has a feasible point to draw",
-                   fa);
-  for (size_t i = 0; was && i < n; i++) pts[i].done = was[i];
-  free(was);
-  for (size_t k = 0; paths && k < nv; k++) free(paths[k]);
-  free(paths);
+  char *what = dcsim_strdup_printf("--facet %s", fa);
+  if (!(fc.what = what)) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  int rc = dcsim_sweep_draw_facets(pts, n, out, &fc, err);
+  if (rc && err && !err->file[0] && strcmp(err->param, "facet") == 0)
+    dcsim_error_at(err, "command line", dcsim_arg_index(a, "facet"));
+  free(what);
   return rc;
 }
 
 /* a Pareto picture of the done points: their front over obj (ctx), its knee and their bands */
-static int draw_pareto(const dcsim_args *a, dcsim_sweep_point *pts, size_t n, const char *out,
-                       const draw_ctx *ctx, dcsim_error *err) {
+static int draw_pareto(void *vctx, dcsim_sweep_point *pts, size_t n, const char *out,
+                       dcsim_error *err) {
+  const draw_ctx *ctx = vctx;
+  const dcsim_args *a = ctx->a;
   const unsigned obj = ctx->obj;
   dcsim_sweep_mark_front_on(pts, n, obj);
   /* points read from a file: the platform of a point without a CPU name is unknown here */
@@ -870,7 +674,6 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   const char *in = a->positional[0];
   dcsim_sweep_point *pts = NULL;
   size_t n = 0;
-  FILE *f = NULL;
   dcsim_repro rp;
   dcsim_repro_init(&rp, in);
   unsigned obj;
@@ -889,63 +692,19 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
     goto out;
   }
   if (picture) {
-    draw_ctx ctx = { obj, 0, &rp };
+    draw_ctx ctx = { a, obj, 0, &rp };
     rc = draw_facets(a, pts, n, out, draw_pareto, &ctx, err);
     goto out;
   }
   /* points read from a file: the platform of a point without a CPU name is unknown here */
   if ((rc = dcsim_sweep_bands_mark_default(pts, n, obj, err))) goto out;
-  /* the points the filters dropped are neither read nor listed */
-  size_t kept = 0;
-  for (size_t i = 0; i < n; i++)
-    if (pts[i].done) {
-      dcsim_sweep_point t = pts[kept];
-      pts[kept++] = pts[i];
-      pts[i] = t;
-    }
-  /* the front, and the points indistinguishable from it (dcsim/sweep_bands.h), by increasing
-   * time */
-  size_t m = 0, near = 0;
-  for (size_t i = 0; i < kept; i++)
-    if (pts[i].pareto || pts[i].near_front) {
-      near += !pts[i].pareto;
-      dcsim_sweep_point t = pts[m];
-      pts[m] = pts[i];
-      pts[i] = t;
-      m++;
-    }
-  if (!dcsim_arg(a, "sort")) qsort(pts, m, sizeof *pts, cmp_time); /* the default: by time */
+  size_t kept, m, near;
+  dcsim_sweep_front_listing(pts, n, !dcsim_arg(a, "sort"), &kept, &m, &near);
   if ((rc = sort_points(a, pts, m, &sorted, err))) goto out;
   if (sorted) memcpy(pts, sorted, m * sizeof *pts); /* the same points, in the order asked */
-  f = out ? fopen(out, "w") : stdout;
-  if (!f) {
-    rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "cannot write");
-    goto out;
-  }
-  if (fmt == DCSIM_FMT_CSV)
-    dcsim_sweep_write_csv(f, pts, m, &rp);
-  else if (fmt == DCSIM_FMT_JSON)
-    dcsim_sweep_write_json(f, pts, m, &rp);
-  else {
-    size_t feas = 0;
-    fprintf(f, "%zu %s read", n, dcsim_plural(n, "point", "points"));
-    if (kept < n) fprintf(f, ", %zu of them chosen by --gpus, --host-cpu, --threading", kept);
-    for (size_t i = 0; i < kept; i++) feas += pts[i].feasible != 0;
-    fprintf(f,
-            ", %zu of them feasible; the Pareto front over %s has %zu of them, and %zu "
-            "more are indistinguishable from it (their uncertainty bands meet a front point's on "
-            "every objective), listed below by %s (knee: closest to the utopia point after "
-            "scaling each objective to [0,1]%s)\n\n",
-            feas, dcsim_objectives_name(obj), m - near, near,
-            dcsim_arg(a, "sort") ? dcsim_arg(a, "sort") : "time",
-            obj & DCSIM_OBJ_COST ? "; a point of unknown cost is on no front" : "");
-    dcsim_sweep_write_text(f, pts, m, 0);
-    dcsim_repro_text(f, &rp);
-  }
-  if (out && fclose(f) != 0) rc = DCSIM_ERR(err, DCSIM_EIO, out, 0, "write error");
-  f = NULL;
+  rc = dcsim_sweep_front_write(out, fmt, pts, n, kept, "--gpus, --host-cpu, --threading", m, near,
+                               obj, dcsim_arg(a, "sort") ? dcsim_arg(a, "sort") : "time", &rp, err);
 out:
-  if (f && f != stdout) fclose(f);
   free(sorted);
   dcsim_repro_release(&rp);
   dcsim_sweep_points_free(pts, n);
@@ -953,16 +712,6 @@ out:
 }
 
 /* ---- dcsim heatmap ---- */
-
-/* whether v is one of the comma-separated values of option `name` (or the option is absent) */
-static int selected(const dcsim_args *a, const char *name, const char *v) {
-  const char *vals = dcsim_arg(a, name);
-  if (!vals) return 1;
-  size_t l = strlen(v);
-  for (const char *p = vals; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-    if (strncmp(p, v, l) == 0 && (p[l] == ',' || p[l] == '\0')) return 1;
-  return 0;
-}
 
 /* --color energy|time: 1 for time */
 static int heat_metric(const dcsim_args *a, int *time, dcsim_error *err) {
@@ -975,8 +724,10 @@ static int heat_metric(const dcsim_args *a, int *time, dcsim_error *err) {
 }
 
 /* a heat map of the done points */
-static int draw_heatmap(const dcsim_args *a, dcsim_sweep_point *pts, size_t n, const char *out,
-                        const draw_ctx *ctx, dcsim_error *err) {
+static int draw_heatmap(void *vctx, dcsim_sweep_point *pts, size_t n, const char *out,
+                        dcsim_error *err) {
+  const draw_ctx *ctx = vctx;
+  const dcsim_args *a = ctx->a;
   dcsim_plot_format pf = DCSIM_PLOT_PNG;
   int rc = dcsim_plot_format_of(out, NULL, &pf, err);
   if (rc) return rc;
@@ -998,15 +749,13 @@ int dcsim_cmd_heatmap(const dcsim_args *a, dcsim_error *err) {
       (rc = dcsim_plot_find_gnuplot(NULL, err)))
     return rc;
   dcsim_sweep_point *pts = NULL;
-  size_t n = 0, m = 0;
+  size_t n = 0;
   dcsim_repro rp;
   dcsim_repro_init(&rp, a->positional[0]);
   if (!(rc = read_points(a, &pts, &n, &rp, err))) {
-    for (size_t i = 0; i < n; i++) /* --cpu, --gpu, --freq: the panels to draw */
-      pts[i].done = pts[i].done && selected(a, "cpu", pts[i].cpu) &&
-                    selected(a, "gpu", pts[i].gpu) && selected(a, "freq", pts[i].freq);
-    for (size_t i = 0; i < n; i++) m += pts[i].done != 0;
-    draw_ctx ctx = { 0, time, &rp };
+    size_t m = dcsim_sweep_keep_named(pts, n, dcsim_arg(a, "cpu"), dcsim_arg(a, "gpu"),
+                                      dcsim_arg(a, "freq")); /* the panels to draw */
+    draw_ctx ctx = { a, 0, time, &rp };
     rc = !m ? DCSIM_ERR(err, DCSIM_EUSAGE, "command line", 0,
                         "no point of %s matches --cpu, --gpu and --freq", a->positional[0])
             : filter_axes(a, pts, n, a->positional[0], err);

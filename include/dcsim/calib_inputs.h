@@ -1,0 +1,31 @@
+/* dcsim/calib_inputs.h — finding and checking what `dcsim calibrate` reads and writes: the runs
+ * CSV and the machine of a calibration directory, the name of a GPU profile made from a device,
+ * and the check that a made CPU profile loads (issue 26).
+ *
+ * Ownership: the strings returned through char ** are malloc'd; the caller frees them (they are
+ * NULL on error). */
+#ifndef DCSIM_CALIB_INPUTS_H
+#define DCSIM_CALIB_INPUTS_H
+
+#include "dcsim/error.h"
+
+/* The one DIR/NAME-runs.csv with a threads column (*csv, its path) and its NAME (*dwarf):
+ * DCSIM_EREF when there is none, DCSIM_EUSAGE when there are several (the caller names the dwarf).
+ */
+int dcsim_calib_find_runs_csv(const char *dir, char **csv, char **dwarf, dcsim_error *err);
+
+/* The name= of DIR/machine.xml: the CPU profile the directory calibrates. */
+int dcsim_calib_machine_name(const char *dir, char **name, dcsim_error *err);
+
+/* A profile name from a device name: lower case, runs of other characters than letters and digits
+ * become one '-', none at either end ("gpu" when nothing is left); NULL when out of memory. */
+char *dcsim_calib_gpu_profile_name(const char *device);
+
+/* Issue 26: `calibrate cpu` never writes a profile that `validate` would reject. The profile text
+ * made from the calibration directory dir is checked against the profile schema (every error
+ * reported, up to 20) and then loaded as dcsim loads a profile, from a temporary file in $TMPDIR
+ * (else /tmp) that is removed; a failure names dir's machine.xml to fix and the lines of the made
+ * profile. */
+int dcsim_calib_check_made_profile(const char *dir, const char *text, dcsim_error *err);
+
+#endif

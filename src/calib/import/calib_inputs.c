@@ -1,0 +1,150 @@
+/* calib_inputs.c — what `dcsim calibrate` finds in a calibration directory and the check of a made
+ * profile (dcsim/calib_inputs.h). */
+#include "dcsim/calib_inputs.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dcsim/hwprofile.h"
+#include "dcsim/strutil.h"
+#include "util/csv.h"
+#include "util/xmlio.h"
+
+/* whether name ends with "-runs.csv" after at least one character; its length before it */
+static int runs_csv_name(const char *name, size_t *stem) {
+  static const char sfx[] = "-runs.csv";
+  size_t l = strlen(name), k = sizeof sfx - 1;
+  *stem = l > k ? l - k : 0;
+  return l > k && strcmp(name + l - k, sfx) == 0;
+}
+
+int dcsim_calib_find_runs_csv(const char *dir, char **csv, char **dwarf, dcsim_error *err) {
+  struct dirent **ents = NULL;
+  int n = scandir(dir, &ents, NULL, alphasort), found = 0, rc = 0;
+  *csv = *dwarf = NULL;
+  if (n < 0) return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot read the directory");
+  for (int i = 0; i < n && !rc; i++) {
+    const char *nm = ents[i]->d_name;
+    size_t stem;
+    char *path = runs_csv_name(nm, &stem) ? dcsim_path_in(dir, nm) : NULL;
+    dcsim_csv_t *t = NULL;
+    size_t col;
+    if (path && dcsim__csv_load(path, &t, NULL) == 0 &&
+        dcsim__csv_col(t, "threads", &col, NULL) == 0 && found++ == 0) {
+      *csv = path;
+      path = NULL;
+      if (!(*dwarf = dcsim_strdup_printf("%.*s", (int)stem, nm)))
+        rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+    }
+    dcsim__csv_free(t);
+    free(path);
+  }
+  for (int i = 0; i < n; i++) free(ents[i]);
+  free(ents);
+  if (!rc && found == 0)
+    rc = DCSIM_ERR(err, DCSIM_EREF, dir, 0, "no DWARF-runs.csv with a threads column here");
+  else if (!rc && found > 1)
+    rc = DCSIM_ERR(err, DCSIM_EUSAGE, dir, 0,
+                   "%d DWARF-runs.csv files with a threads column: name the dwarf with --dwarf",
+                   found);
+  if (rc) {
+    free(*csv);
+    free(*dwarf);
+    *csv = *dwarf = NULL;
+  }
+  return rc;
+}
+
+int dcsim_calib_machine_name(const char *dir, char **name, dcsim_error *err) {
+  char *mpath = dcsim_path_in(dir, "machine.xml");
+  *name = NULL;
+  if (!mpath) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+  dcsim_xml_doc_t *doc = NULL;
+  const char *nm = NULL;
+  int rc = dcsim__xml_load(mpath, "calibration-machine", &doc, err);
+  if (!rc && !(rc = dcsim__xml_str(doc, dcsim__xml_root(doc), "name", 1, &nm, err)) &&
+      !(*name = dcsim_strdup(nm)))
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory");
+  dcsim__xml_free(doc);
+  free(mpath);
+  return rc;
+}
+
+char *dcsim_calib_gpu_profile_name(const char *device) {
+  char *out = malloc(strlen(device) + 4); /* the name is never longer than the device, or "gpu" */
+  size_t n = 0;
+  if (!out) return NULL;
+  for (const char *p = device; *p; p++) {
+    char c = *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p;
+    int ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    if (ok)
+      out[n++] = c;
+    else if (n && out[n - 1] != '-')
+      out[n++] = '-';
+  }
+  while (n && out[n - 1] == '-') n--;
+  out[n] = 0;
+  if (!n) memcpy(out, "gpu", 4);
+  return out;
+}
+
+/* the schema errors of a made profile, every one, as "line N: msg; line M: msg" */
+static void on_made_error(void *ctx, const dcsim_error *e) {
+  dcsim_str *m = ctx;
+  dcsim_str_addf(m, "%sline %d: %s", m->len ? "; " : "", e->line, e->msg);
+}
+
+/* text into a new temporary file (*tmp, its path, malloc'd); the caller removes and frees it */
+static int write_temp(const char *text, char **tmp, dcsim_error *err) {
+  const char *td = getenv("TMPDIR");
+  if (!(*tmp = dcsim_strdup_printf("%s/dcsim-calibrate-XXXXXX", td && *td ? td : "/tmp")))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  int fd = mkstemp(*tmp);
+  if (fd < 0) {
+    DCSIM_ERR(err, DCSIM_EIO, *tmp, 0, "cannot create a temporary file");
+    free(*tmp);
+    *tmp = NULL;
+    return DCSIM_EIO;
+  }
+  size_t len = strlen(text);
+  int ok = write(fd, text, len) == (ssize_t)len;
+  close(fd);
+  return ok ? 0 : DCSIM_ERR(err, DCSIM_EIO, *tmp, 0, "write error");
+}
+
+int dcsim_calib_check_made_profile(const char *dir, const char *text, dcsim_error *err) {
+  char *tmp = NULL;
+  dcsim_cpu_profile_t *p = NULL;
+  dcsim_error e;
+  memset(&e, 0, sizeof e);
+  dcsim_str me = DCSIM_STR_INIT;
+  size_t n_schema = 0;
+  int rc = write_temp(text, &tmp, &e);
+  if (!tmp) { /* nothing to check: the temporary file's error is the caller's */
+    if (err) *err = e;
+    return rc;
+  }
+  if (!rc) rc = dcsim__xml_check_file(tmp, on_made_error, &me, 20, &n_schema, &e);
+  if (!rc) rc = dcsim_cpu_profile_load(tmp, &p, &e);
+  dcsim_cpu_profile_free(p);
+  unlink(tmp);
+  free(tmp);
+  char *mpath = rc ? dcsim_path_in(dir, "machine.xml") : NULL;
+  if (rc && !mpath)
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+  else if (rc && n_schema)
+    rc = DCSIM_ERR(err, DCSIM_ESCHEMA, mpath, 0,
+                   "the profile made from it would not load: %zu %s (%s); fix this file, "
+                   "nothing was written",
+                   n_schema, n_schema == 1 ? "error" : "errors", dcsim_str_cstr(&me));
+  else if (rc)
+    rc = DCSIM_ERR(err, rc == DCSIM_EIO ? DCSIM_EIO : DCSIM_ESCHEMA, mpath, 0,
+                   "the profile made from it would not load (its line %d: %s); fix this file, "
+                   "nothing was written",
+                   e.line, e.msg);
+  free(mpath);
+  dcsim_str_release(&me);
+  return rc;
+}
