@@ -102,6 +102,8 @@ typedef enum dcsim_cpu_qty {
 #define DCSIM_CPU_NQTY 5
 /* "flops", "L1", "L2", "L3", "DRAM" */
 const char *dcsim_cpu_qty_name(dcsim_cpu_qty q);
+/* The quantity named NAME (as dcsim_cpu_qty_name spells it), or -1 when NAME is none (or NULL). */
+int dcsim_cpu_qty_parse(const char *name);
 
 /* What one table covers: its thread rows, its plain frequency columns (lowest, highest), how many
  * columns, and whether it has a labelled turbo column. */

@@ -18,8 +18,6 @@
 #include "util/fileio.h"
 #include "util/xmlio.h"
 
-static const char *const quantities[] = { "flops", "L1", "L2", "L3", "DRAM" };
-
 typedef struct freq_state {
   const char *id;
 } freq_state;
@@ -728,10 +726,11 @@ static int profile_tables(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, 
   for (int q = 0; q < 5; q++) {
     xmlNode *found = NULL;
     for (xmlNode *tn = dcsim__xml_child(root, "table"); tn; tn = dcsim__xml_next(tn, "table")) {
-      if (strcmp(dcsim__xml_attr(doc, tn, "quantity"), quantities[q]) != 0) continue;
+      if (strcmp(dcsim__xml_attr(doc, tn, "quantity"), dcsim_cpu_qty_name((dcsim_cpu_qty)q)) != 0)
+        continue;
       if (found)
         return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, tn, "<table quantity=\"%s\">: given twice",
-                             quantities[q]);
+                             dcsim_cpu_qty_name((dcsim_cpu_qty)q));
       found = tn;
     }
     if (found && (rc = emit_table(f, dir, doc, found, q, fr, lim, sink, err))) return rc;

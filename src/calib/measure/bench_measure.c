@@ -18,8 +18,7 @@
 #include "util/clock.h"
 
 const char *dcsim__bench_level_name(int lv) {
-  static const char *const levels[4] = { "L1", "L2", "L3", "DRAM" };
-  return lv >= 0 && lv < 4 ? levels[lv] : "";
+  return lv >= 0 && lv < 4 ? dcsim_cpu_qty_name((dcsim_cpu_qty)(DCSIM_CPU_L1 + lv)) : "";
 }
 
 FILE *dcsim__bench_open_out(const bench_run *R, const char *file, char *path, size_t size,
