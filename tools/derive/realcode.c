@@ -43,15 +43,11 @@
 #include "dcsim/stats.h"
 #include "dcsim/strutil.h"
 #include "realcode_model.h"
+#include "toolutil.h"
 #include "util/csv.h"
 #include "util/xmledit.h"
 
-static int die(const dcsim_error *e) {
-  char b[2048];
-  dcsim_error_format(e, b, sizeof b);
-  fprintf(stderr, "realcode: %s\n", b);
-  return 2;
-}
+static int die(const dcsim_error *e) { return tool_die("realcode", e, 2); }
 
 static const char *cell(const dcsim_csv_t *t, size_t r, const char *col) {
   size_t c;

@@ -30,6 +30,7 @@
 #include "dcsim/provenance.h"
 #include "dcsim/stats.h"
 #include "realcode_model.h"
+#include "toolutil.h"
 #include "validate.h"
 
 static const val_checker *const CHECKERS[] = { &val_d35,         &val_papers,   &val_small_domain,
@@ -118,12 +119,7 @@ int val_num(const val_row *w, const char *name, double *out, dcsim_error *err) {
   return rc ? rc : dcsim__csv_num(w->t, w->r, c, out, err);
 }
 
-static int die(const dcsim_error *e) {
-  char b[2048];
-  dcsim_error_format(e, b, sizeof b);
-  fprintf(stderr, "validate: %s\n", b);
-  return 2;
-}
+static int die(const dcsim_error *e) { return tool_die("validate", e, 2); }
 
 static int lookup(const char *s, const char *const *names, int n) {
   for (int i = 0; i < n; i++)
