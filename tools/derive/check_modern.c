@@ -172,4 +172,14 @@ static int extra(void *state, FILE *f, dcsim_error *err) {
   return rc;
 }
 
-const val_checker val_modern = { "modern", init, fini, label, compute, extra, NULL };
+const val_checker val_modern = {
+  "modern",
+  init,
+  fini,
+  label,
+  compute,
+  extra,
+  NULL,
+  "the catalogue's post-2020 CPUs against the published measurements their profiles cite "
+  "(bandwidths per level, BiFFT against the E5-2697 v3)"
+};

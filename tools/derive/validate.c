@@ -7,6 +7,7 @@
  *                                            row's status is not its `expect`
  *        validate MANIFEST --bands           calibration/bands.csv: the uncertainty bands of
  *                                            dcsim's outputs, from the out-of-sample rows
+ *        validate --checkers                 doc/design.md's list of checkers
  *
  * Manifest lines (# comments):
  *   paper KEY TITLE...                      a paper: a top-level heading of the page
@@ -933,11 +934,30 @@ static int do_manifest(run *R, dcsim_error *err) {
   return rc;
 }
 
+/* doc/design.md's list of checkers (tools/gen-design-checkers.sh): one item per checker of the
+ * table, in its order, with its file and what it checks. */
+static void print_checkers(void) {
+  printf(
+      "Checkers (`tools/derive/check_*.c`, listed in validate.c's table `CHECKERS` and "
+      "tools/CMakeLists.txt; this list is printed by `validate --checkers`):\n\n");
+  for (size_t i = 0; i < sizeof CHECKERS / sizeof *CHECKERS; i++) {
+    printf("- `%s` (check_", CHECKERS[i]->name);
+    for (const char *c = CHECKERS[i]->name; *c; c++) putchar(*c == '-' ? '_' : *c);
+    printf(".c): %s.\n", CHECKERS[i]->what);
+  }
+}
+
 int main(int argc, char **argv) {
   if (dcsim_lib_init() != 0) return 1;
+  if (argc == 2 && strcmp(argv[1], "--checkers") == 0) {
+    print_checkers();
+    return fflush(stdout) != 0;
+  }
   if (argc < 3 ||
       (strcmp(argv[2], "--markdown") && strcmp(argv[2], "--check") && strcmp(argv[2], "--bands"))) {
-    fprintf(stderr, "usage: validate MANIFEST (--markdown | --check [CSV...] | --bands)\n");
+    fprintf(stderr,
+            "usage: validate MANIFEST (--markdown | --check [CSV...] | --bands) | validate "
+            "--checkers\n");
     return 2;
   }
   run R;
