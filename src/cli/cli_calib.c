@@ -55,7 +55,7 @@ static int load_cpu(const dcsim_args *a, dcsim_cpu_profile_t **p, dcsim_error *e
   return rc ? rc : dcsim_cpu_profile_load(path, p, err);
 }
 
-/* The schema errors of a made profile, every one (issue 26: all missing items at once). */
+/* The schema errors of a made profile, every one (all missing items at once). */
 typedef struct made_errors {
   char text[3000];
   size_t len;
@@ -69,7 +69,7 @@ static void on_made_error(void *ctx, const dcsim_error *e) {
   if (k > 0) m->len += (size_t)k;
 }
 
-/* Issue 26: `calibrate cpu` never writes a profile that `validate` would reject. The text is
+/* `calibrate cpu` never writes a profile that `validate` would reject. The text is
  * checked against the profile schema (every error reported, up to 20) and then loaded as dcsim
  * loads a profile, from a temporary file; a failure names the calibration directory's
  * machine.xml to fix and the lines of the made profile, and nothing is written. */
@@ -579,7 +579,7 @@ out:
 
 /* An option given that the command `cmd` ("calibrate cpu", "bench --from") does not read (not in
  * the comma-separated `opts`) is refused, naming the ones it reads: no option is silently ignored
- * (issue 35: calibrate energy dropped -o and --source). */
+ * (calibrate energy once dropped -o and --source silently). */
 static int only_options(const dcsim_args *a, const char *cmd, const char *opts, dcsim_error *err) {
   for (size_t i = 0; i < a->n_specs; i++) {
     const char *name = a->specs[i].name;
@@ -607,7 +607,7 @@ int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err) {
     int (*run)(const dcsim_args *, dcsim_error *);
     int many;
     int out_file;     /* -o names a file (checked before the work), else a directory */
-    const char *opts; /* the options it reads: any other is refused (issue 35) */
+    const char *opts; /* the options it reads: any other is refused */
   } subs[] = {
     { "cpu", cal_cpu, 0, 1, "template,output,quiet" },
     { "loops", cal_loops, 0, 1, "cpu,dwarf,method,flop-method,source,output,quiet" },
@@ -722,7 +722,7 @@ int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err) {
     if ((rc = dcsim_bench_parse_cache_spec(cs, &hand, err))) return rc;
     o.caches = &hand;
   }
-  if (dcsim_arg(a, "sampler") && !budget) /* no option silently ignored (issue 35) */
+  if (dcsim_arg(a, "sampler") && !budget) /* no option silently ignored */
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "sampler"),
                      "--sampler chooses the points of --budget N; there is no --budget");
   const char *from = dcsim_arg(a, "from");

@@ -193,7 +193,7 @@ static int gpu_request(const dcsim_args *a, const dcsim_dwarf_t *d, dcsim_model_
   return 0;
 }
 
-/* Issue 26, item 5: what makes `dcsim model` differ from the same task in `dcsim run` or `sweep`,
+/* What makes `dcsim model` differ from the same task in `dcsim run` or `sweep`,
  * said on stderr: communication left out for want of a network (run and sweep take their
  * platform's <network>), and a node count beyond the finest split of the domain. */
 static void model_notes(const dcsim_args *a, const dcsim_model_req *rq, const char *dwarf) {
@@ -212,7 +212,7 @@ static void model_notes(const dcsim_args *a, const dcsim_model_req *rq, const ch
   (void)a;
 }
 
-/* Issue 26, item 4: a time answer is not blocked by a missing energy model. When the model fails
+/* A time answer is not blocked by a missing energy model. When the model fails
  * and the same request without energy succeeds, the failure was the energy's (a CPU without power
  * data, a state outside D3.5's energy table): the time is kept, the energy marked unavailable with
  * that reason (*lost, why). --strict refuses instead, as does --energy-form none's own failure. */

@@ -261,9 +261,9 @@ static void sweep_notes(const dcsim_args *a, const dcsim_sweep_t *sw, const unsi
             dcsim_sched_task_name(tp));
 }
 
-/* The knee line of the text output: over time and energy as before issue 26, else naming the
+/* The knee line of the text output: over time and energy by default, else naming the
  * objectives and giving the cost. */
-/* A value of the knee line with its band when it has one (issue 37: bands wherever a number is
+/* A value of the knee line with its band when it has one (bands wherever a number is
  * printed), in SI form (si) or plain, then its unit. */
 static void print_knee_value(const char *before, double x, const double *band, int si,
                              const char *unit) {
@@ -298,7 +298,7 @@ static void print_knee(const dcsim_sweep_point *pts, size_t n, unsigned obj) {
   }
 }
 
-/* Issue 26: the cores column is what a point's CPU tasks use per node; say what each CPU's node
+/* The cores column is what a point's CPU tasks use per node; say what each CPU's node
  * has (its profile's cores per socket x sockets, as `--cores all`). */
 static void print_cores_available(const dcsim_scenario *s, const dcsim_sweep_point *pts, size_t n) {
   int first = 1;
@@ -314,7 +314,7 @@ static void print_cores_available(const dcsim_scenario *s, const dcsim_sweep_poi
   if (!first) putchar('\n');
 }
 
-/* Issue 37: a sweep over GPU nodes without --host-cpu says which CPU those nodes have (the
+/* A sweep over GPU nodes without --host-cpu says which CPU those nodes have (the
  * platform's), since it weighs in their power and cost. */
 static void print_gpu_host(const dcsim_args *a, const dcsim_sweep_point *pts, size_t n) {
   if (dcsim_arg(a, "host-cpu")) return;
@@ -326,7 +326,7 @@ static void print_gpu_host(const dcsim_args *a, const dcsim_sweep_point *pts, si
     }
 }
 
-/* Issue 40 item 3: the tariff and lifetime a cost column is at, the default tariff with its year
+/* The tariff and lifetime a cost column is at, the default tariff with its year
  * and source (dcsim/cost.h), when a point's cost is known. */
 static void print_tariff(const dcsim_cost_opts *o, int kwh_default, const dcsim_sweep_point *pts,
                          size_t n) {
@@ -402,7 +402,7 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
     if (err && !err->file[0]) dcsim_error_at(err, "command line", dcsim_arg_index(a, "heatmap"));
     return rc;
   }
-  if (!c->plot && !c->heat && dcsim_arg(a, "title")) /* no option silently ignored (issue 35) */
+  if (!c->plot && !c->heat && dcsim_arg(a, "title")) /* no option silently ignored */
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "title"),
                      "--title names the pictures of --plot and --heatmap; there is none");
   if (root && (c->plot || c->heat) && (rc = dcsim_plot_find_gnuplot(NULL, err)))
@@ -422,7 +422,7 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
                           .freqs = freqs.v,
                           .n_sets = n_sets,
                           .sets = sets };
-  def.cost = &cost; /* issue 26 */
+  def.cost = &cost; /* the cost axis: prices, tariff, lifetime */
   def.objectives = objectives;
   def.n_gpu_counts = n_gcounts;
   def.gpu_counts = gcounts;
@@ -447,8 +447,8 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   }
   def.n_threadings = n_threadings;
   def.threadings = threadings;
-  /* SIGINT/SIGTERM while loading stop it at its next step (issue 26), while planning a point
-   * before its next task (issue 35) */
+  /* SIGINT/SIGTERM while loading stop it at its next step, while planning a point
+   * before its next task */
   if ((rc = dcsim_cli_loading_init(&c->ld, err))) return rc;
   def.stop_loading = dcsim_cli_loading_stop;
   def.stop_loading_ctx = &c->ld;
@@ -497,7 +497,7 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   return 0;
 }
 
-/* SIGINT/SIGTERM in the output stage (issue 35): DCSIM_EINTR before the next output, saying what
+/* SIGINT/SIGTERM in the output stage: DCSIM_EINTR before the next output, saying what
  * was written (`done`) and where the points are. */
 static int output_stop(const dcsim_args *a, const sweep_cmd *c, const char *done,
                        dcsim_error *err) {
@@ -586,7 +586,7 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
             c.shard_i, c.shard_n, c.dbpath, done, n);
   size_t feasible = 0;
   for (size_t i = 0; i < n; i++) feasible += pts[i].done && pts[i].feasible;
-  if (!feasible && done == n) { /* issue 26: nothing to choose from is a failure, not a result */
+  if (!feasible && done == n) { /* nothing to choose from is a failure, not a result */
     if (n == 1)
       rc =
           DCSIM_ERR(err, DCSIM_ERANGE, a->positional[0], 0,
@@ -663,7 +663,7 @@ static int cmp_time(const void *a, const void *b) {
   return (x->index > y->index) - (x->index < y->index);
 }
 
-/* What made a sweep's JSON or CSV file (issue 26): its "# sweep HASH" and "# input SHA256 PATH"
+/* What made a sweep's JSON or CSV file: its "# sweep HASH" and "# input SHA256 PATH"
  * comment lines, or its "dcsim" object's sweep_sha256 and inputs, kept in rp (so that `dcsim
  * pareto FILE.csv` lists the sweep's inputs, not only the file). A file without them adds nothing.
  */
@@ -724,7 +724,7 @@ static int read_points(const dcsim_args *a, dcsim_sweep_point **pts, size_t *n, 
   return 0;
 }
 
-/* ---- the axes pictures filter and facet by (issue 40 item 2; dcsim/sweep_axis.h) ---- */
+/* ---- the axes pictures filter and facet by (dcsim/sweep_axis.h) ---- */
 
 /* --gpus, --host-cpu, --threading (the options are named as the axes): keeps done only the points
  * of the values they list; an option that leaves no point is an error naming the values there */
@@ -861,7 +861,7 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   if (rc) return rc;
   const char *out = dcsim_arg(a, "out");
   const int picture = dcsim_format_is_picture(fmt);
-  if (!picture && dcsim_arg(a, "title")) /* no option silently ignored (issue 35) */
+  if (!picture && dcsim_arg(a, "title")) /* no option silently ignored */
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "title"),
                      "--title is the title of a picture: --format png|svg or --out FILE.png|svg");
   if (picture && dcsim_arg(a, "sort"))

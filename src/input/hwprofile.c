@@ -72,7 +72,7 @@ struct dcsim_cpu_profile {
   dcsim_cpu_perf_model pm;
   char *pm_src, *pm_level_src[Q_COUNT];
   dcsim_cpu_power_model power; /* <power-spec>, <power-model> (dcsim/hwprofile_power.h) */
-  dcsim__price price;          /* <price>, issue 26 */
+  dcsim__price price;          /* <price> */
 };
 
 void dcsim_cpu_profile_free(dcsim_cpu_profile_t *p) {
@@ -1039,7 +1039,7 @@ dcsim_hw_price dcsim_cpu_profile_price(const dcsim_cpu_profile_t *p) {
   return dcsim__price_public(&p->price);
 }
 
-/* ---- <price> of CPU and GPU profiles (issue 26) ---- */
+/* ---- <price> of CPU and GPU profiles ---- */
 
 int dcsim__price_load(const dcsim_xml_doc_t *doc, xmlNode *root, dcsim__price *pr,
                       dcsim_error *err) {

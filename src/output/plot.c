@@ -157,7 +157,7 @@ static void gp_caption(FILE *f, const char *caption, int height) {
 
 /* Refuses an output path that exists and is not a regular file (a FIFO, a device, a socket, a
  * directory): a picture is written by renaming a finished file over it, and a FIFO without a
- * reader would block (issue 35). Checked before any work. */
+ * reader would block. Checked before any work. */
 static int plot_target_ok(const char *out, dcsim_error *err) {
   struct stat st;
   if (!out || !*out) return DCSIM_PERR(err, DCSIM_EUSAGE, "picture", -1, "empty picture path");
@@ -207,7 +207,7 @@ int dcsim__plot_open(dcsim_plot_gp *g, const char *out, dcsim_plot_format fmt, i
   return 0;
 }
 
-/* ---- provenance in the picture's own metadata (issue 26) ---- */
+/* ---- provenance in the picture's own metadata ---- */
 
 static void put_be32(unsigned char *p, uint32_t v) {
   p[0] = (unsigned char)(v >> 24);
@@ -261,7 +261,7 @@ static char *svg_meta(const char *soft, const char *meta, size_t *len) {
   return text;
 }
 
-/* Publishes gnuplot's picture (data, len bytes) at out with its provenance (issue 26): PNG, tEXt
+/* Publishes gnuplot's picture (data, len bytes) at out with its provenance: PNG, tEXt
  * "Software" (dcsim and its commit) and "Comment" (the caption) after IHDR; SVG, the caption as
  * its <title> and <desc> in place of gnuplot's. */
 static int publish_picture(const char *out, dcsim_plot_format fmt, const unsigned char *data,
@@ -342,7 +342,7 @@ static void first_complaint(const char *log, char *msg, size_t size) {
 
 /* Starts gnuplot on the script, its output in log: fork and exec, so that the child can ask the
  * kernel (Linux prctl PR_SET_PDEATHSIG) to kill it when dcsim dies: no gnuplot outlives dcsim
- * (issue 35: a second signal orphaned it). Only async-signal-safe calls in the child. */
+ * (a second signal orphaned it). Only async-signal-safe calls in the child. */
 static int spawn_gnuplot(const char *exe, const char *script, const char *log, pid_t *pid,
                          dcsim_error *err) {
   pid_t parent = getpid();
@@ -439,7 +439,7 @@ const char *dcsim__plot_freq_text(const char *freq, char *buf, size_t size) {
   return buf;
 }
 
-/* the one rule for naming a point's hardware in a picture (issue 40 item 2) */
+/* the one rule for naming a point's hardware in a picture */
 int dcsim__plot_hw_name(const dcsim_sweep_point *p, int with_freq, dcsim_str *out) {
   char fq[40] = "";
   if (with_freq && p->freq[0]) dcsim__plot_freq_text(p->freq, fq, sizeof fq);

@@ -48,7 +48,7 @@ struct dcsim_sweep {
   dcsim_param_set *sets; /* --set, names owned */
   /* the workflow's own values, shown for lists left empty */
   char own_cpu[64], own_gpu[64];
-  char own_host[64]; /* the CPU of the GPU nodes the GPU tasks run on (issue 37) */
+  char own_host[64];                          /* the CPU of the GPU nodes the GPU tasks run on */
   const dcsim_cpu_profile_t *own_cpu_profile; /* the one CPU of the CPU tasks, or NULL */
   unsigned own_nodes, own_cores;
   size_t n_cpu_tasks;   /* CPU task templates of the workflows */
@@ -61,7 +61,7 @@ struct dcsim_sweep {
   char hash[65];
   const volatile sig_atomic_t *interrupt; /* polled before each point and by its engine */
   unsigned shard_i, shard_n; /* this process evaluates the points of shard i of n (n = 0: all) */
-  dcsim_cost_opts cost;      /* issue 26: its price names owned (cost_names) */
+  dcsim_cost_opts cost;      /* its price names owned (cost_names) */
   dcsim_price_set *cost_prices;
   unsigned objectives;
   size_t n_gcounts, n_hosts; /* --gpus, --host-cpu */
@@ -297,7 +297,7 @@ static int check_freq(const dcsim_sweep_t *sw, const char *f, dcsim_error *err) 
 }
 
 /* A profile name a sweep point holds whole (dcsim_sweep_point.cpu, .gpu, .host_cpu: 63 bytes),
- * refused when longer: cut, it would be looked up as another profile (issue 39). */
+ * refused when longer: cut, it would be looked up as another profile. */
 static int name_fits(const char *name, const char *path, dcsim_error *err) {
   size_t max = sizeof((dcsim_sweep_point *)0)->cpu - 1;
   if (strlen(name) <= max) return 0;
@@ -525,7 +525,7 @@ static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_
   snprintf(pol, sizeof pol, "%s+%s", dcsim_sched_job_name(sw->job_policy),
            dcsim_sched_task_name(tp));
   /* version 2: model modes and provenance; 4: frequency names and `all` cores resolved per CPU,
-   * nominal without --freq (issue 13) and location-independent names (issue 17), each of which
+   * nominal without --freq and location-independent names, each of which
    * was a version 3 on its own branch (a sweep of an older version never resumes into these) */
   dcsim_str_add(&b, "dcsim sweep 4\ninput ");
   add_relname(&b, def->input, def->input);
@@ -685,7 +685,7 @@ int dcsim_sweep_new_within(const dcsim_sweep_def *def, const dcsim_budget *budge
       (rc = take_freqs(sw, def, err)))
     goto out;
   if ((rc = take_sets(sw, def, err)) || (rc = take_threadings(sw, def, err)) ||
-      /* the host CPUs first: a --price may name one (issue 40: it was refused) */
+      /* the host CPUs first: a --price may name one (were they later, it would be refused) */
       (rc = take_gpu_axes(sw, def, err)) || (rc = take_cost(sw, def, err)) ||
       (rc = check_names(sw, err)))
     goto out;

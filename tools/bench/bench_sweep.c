@@ -1,5 +1,5 @@
 /* bench_sweep — configurations evaluated per second by `dcsim sweep` on the full ALARO design space
- * of D3.5 §6.2 as issue 18 states it (2 CPUs x 3 GPUs x nodes 1..16 x cores 1..14 x the 8 frequency
+ * of D3.5 §6.2 (2 CPUs x 3 GPUs x nodes 1..16 x cores 1..14 x the 8 frequency
  * states of the E5-2697v3 = 10752 points, every one simulated by the engine), at 1 thread and at N
  * threads, and the speed-up. Each measurement is the best of REPEAT runs of a fresh sweep (inputs
  * loaded once per sweep, as the command does; loading is reported apart). The outputs of all runs

@@ -71,7 +71,7 @@ static int model_time(const dcsim_dwarf_t *d, const char *cs, const dcsim_gpu_pr
   dcsim_prediction p;
   if (!(rc = dcsim_model_run(&rq, &p, err))) {
     /* the kernels of one call, as D3.5 Table 4 measured them: without the host transfer that
-     * the default model adds to a dwarf with <multi-gpu> (issue 37) */
+     * the default model adds to a dwarf with <multi-gpu> */
     *t = p.gpu->time_s;
     if (busy) *busy = (p.gpu->compute_s + p.gpu->transfer_s) / p.gpu->time_s;
     dcsim_prediction_release(&p);

@@ -1,5 +1,5 @@
 /* check_modern.c — the `modern` checker of validate (validate.h): the catalogue's post-2020 CPUs
- * against the published measurements their profiles cite (issue 24; doc/models.md "Anchored on
+ * against the published measurements their profiles cite (doc/models.md "Anchored on
  * published measurements", doc/validation/modern-cpus.md).
  *
  * Columns: cpu (a CPU profile), ghz (empty: nominal), cores, level (L1, L2, L3, DRAM), quantity:

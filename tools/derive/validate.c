@@ -14,7 +14,7 @@
  *   section KEY CSV CHECKER INTRO           a section of paper KEY: the CSV (next to the
  *                                           manifest), its checker, and the hand-written prose
  *                                           printed before its table (doc/validation/INTRO)
- *   realcode MANIFEST                       the real codes' test rows (issue 36: ectrans and
+ *   realcode MANIFEST                       the real codes' test rows (ectrans and
  *                                           CLOUDSC measured, tools/derive/realcode.c; MANIFEST
  *                                           relative to the working directory) as held-out rows
  *                                           of the CPU-time class of their prediction
@@ -621,7 +621,7 @@ typedef struct band {
   char basis[768];
 } band;
 
-/* The band of one class from its rows (issue 36 item 6): replicates of one condition
+/* The band of one class from its rows: replicates of one condition
  * (same_condition: one prediction measured several times, the H100 boards of measured-gpus.csv)
  * count once, with the median of their errors; the band is the
  * quantile interval of the conditions' errors (dcsim/stats.h dcsim_quantile_band_of: the k-th
@@ -847,7 +847,7 @@ static void summary(FILE *f, const run *R) {
           "fitted: they add no evidence.\n\n");
 }
 
-/* The real codes' test rows (issue 36): each a held-out prediction of a measured driver iteration,
+/* The real codes' test rows: each a held-out prediction of a measured driver iteration,
  * evidence for the CPU-time band of its class (cpu-time spec when the CPU's rates were transferred,
  * as dcsim/bands.h gives it). Reproduced: within 20 %, the issue's target for the median. Fit rows
  * are not evidence. */

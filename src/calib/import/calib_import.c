@@ -302,7 +302,7 @@ static int check_families(const likwid_import *L, dcsim_error *err) {
 }
 
 /* A run's figure against the per-cycle rule of every calibration cell (calib/internal.h), naming
- * the likwid-bench file and line (issue 35). */
+ * the likwid-bench file and line. */
 static int check_run(const likwid_import *L, const lrun *r, int flops, dcsim_error *err) {
   char cell[64];
   snprintf(cell, sizeof cell, "%g", flops ? r->mflop_s : r->mbyte_s);

@@ -160,7 +160,7 @@ typedef struct measured_table {
   char freq[32];
 } measured_table;
 
-/* Issue 35: a recorded cell is a measurement (the rule of calibrate cpu, per core and cycle of the
+/* A recorded cell is a measurement (the rule of calibrate cpu, per core and cycle of the
  * recorded clock, each thread counted as a core) and its dispersion 0 to MAX_DISP (10^5 %: a
  * median absolute deviation 10^3 x the median cannot come from repetitions of one kernel). */
 #define MAX_DISP 1e3
