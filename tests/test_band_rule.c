@@ -1,4 +1,4 @@
-/* test_band_rule.c — the one band rule (dcsim/band_rule.h, issue 39 item 2): each provenance
+/* test_band_rule.c — the one band rule (dcsim/band_rule.h): each provenance
  * class, a transferred CPU, a GPU, both devices, the cover of a thread law's continuation, and
  * the basis helpers. A bands file with a different band for every part and class, so that a
  * class or a part taken for another shows. */

@@ -1,5 +1,5 @@
 /* test_bands.c — the uncertainty bands of dcsim/bands.h: calibration/bands.csv as validate derives
- * it (issue 24 item 4, issue 29), their use on a prediction, and bad files. */
+ * it, their use on a prediction, and bad files. */
 #include "dcsim/bands.h"
 
 #include <stdio.h>
@@ -127,7 +127,7 @@ static void test_transferred(void) {
   dcsim_bands_free(b);
 }
 
-/* A range the time band must reach (a thread law continued, issue 37): each end with the class
+/* A range the time band must reach (a thread law continued): each end with the class
  * band's relative width, the energy band stretched by the same factors; none leaves both alone. */
 static void test_cover(void) {
   const double t = 2.385, e = 97.1;

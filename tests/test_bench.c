@@ -351,7 +351,7 @@ static void test_noisy_timer(void) {
   CHECK(rem >= 1);
   CHECK_REL(v, 100, 0.005);
   CHECK_STR(flag, "");
-  /* the falling L2 curve: measured twice, then left out of the table (issue 38: a cell that
+  /* the falling L2 curve: measured twice, then left out of the table (a cell that
    * stays non-monotone is not written), kept in raw.csv; the tables' cover ends at 7 threads */
   snprintf(path, sizeof path, "%s/L2.csv", out);
   CHECK(!table_row(path, 8, &v, &rem, flag, sizeof flag));
@@ -409,7 +409,7 @@ static void test_noisy_timer(void) {
 }
 
 /* A synthetic 192-CPU node (2 sockets of 96): the budget, not the core count, bounds the run
- * (issue #31: every count 1..N at every level would take an hour); 1, 96 and 192 are measured. */
+ * (every count 1..N at every level would take an hour); 1, 96 and 192 are measured. */
 static void test_many_cores(void) {
   char dir[] = "/tmp/dcsim-test-bench-XXXXXX";
   CHECK(mkdtemp(dir) != NULL);
@@ -435,7 +435,7 @@ static void test_many_cores(void) {
   CHECK(system(cmd) == 0);
 }
 
-/* Interference replayed through the timer (issue 38). The disturbances are those recorded by the
+/* Interference replayed through the timer. The disturbances are those recorded by the
  * issue's runs on a shared 2-vCPU VM: repetitions at less than half their CPU time (L1 50.7
  * against 113-139 GB/s, peak 22.8 against 46.5 GFLOP/s: 2.2x the time), clock probes of 0.07
  * to 3.0 GHz, 2-thread cells at a fraction of the 1-thread value; plus hypervisor steal.
@@ -689,7 +689,7 @@ static void test_db_old_schema(void) {
   CHECK(system(cmd) == 0);
 }
 
-/* concurrent bench --db writers (processes) into one new database all record (issue 35: the
+/* concurrent bench --db writers (processes) into one new database all record (the
  * tables created in one locked transaction, util/db.c dcsim__db_migrate). Run before any other
  * test, while this process has started no OpenMP thread (a forked child could not use them). */
 static void test_db_concurrent(void) {

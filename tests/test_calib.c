@@ -184,7 +184,7 @@ static void test_units(void) {
     { "2.7 GHz", 2.7e9, DCSIM_UNIT_FREQ },
     { "3 Minst", 3e6, DCSIM_UNIT_COUNT },
     { "0.61 inst/cycle", 0.61, DCSIM_UNIT_RATIO },
-    /* as people type them on the command line (issue 40) */
+    /* as people type them on the command line */
     { "100Gb/s", 1.25e10, DCSIM_UNIT_RATE }, /* bits: 100e9 / 8 bytes per second */
     { "25 Gbit/s", 3.125e9, DCSIM_UNIT_RATE },
     { "12.5GB/s", 1.25e10, DCSIM_UNIT_RATE },

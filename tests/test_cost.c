@@ -1,4 +1,4 @@
-/* test_cost.c — issue 35 item 5: the plausible ranges of the cost options and the check that no
+/* test_cost.c — the plausible ranges of the cost options and the check that no
  * derived figure of a run (the energy of a node group, of a job, of the run; a known cost) is
  * printed as inf or null: each overflow is an error naming what overflowed and its input. */
 #include <math.h>
@@ -20,9 +20,9 @@ static void check_ranges(void) {
   o.prices = &p;
   o.n_prices = 1;
   CHECK_INT(dcsim_cost_check(&o, NULL, &err), 0);
-  o.lifetime_years = 1e-300; /* issue 35: accepted before */
+  o.lifetime_years = 1e-300; /* accepted before */
   CHECK_INT(dcsim_cost_check(&o, NULL, &err), DCSIM_EUSAGE);
-  /* the error names the parameter, not an option (issue 39) */
+  /* the error names the parameter, not an option */
   CHECK_STR(err.param, "lifetime_years");
   CHECK_STR(err.msg, "1e-300: expected 0.01 to 100 years");
   CHECK_STR(err.file, "");

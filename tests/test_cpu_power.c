@@ -130,8 +130,8 @@ static const double T35_PKG[] = { 44.89, 54.23, 73.93, 101.23 },
                     T35_DRAM[] = { 11.1, 14.51, 18.36, 19.89 };
 static const double T29_BW[] = { 13.436e9, 29.159e9, 50.998e9, 58.486e9 };
 
-/* The fit on every row is the shipped profile's; fit on 1, 2, 4 cores and predict 8 (issue 13
- * item 6: within 15 %). */
+/* The fit on every row is the shipped profile's; fit on 1, 2, 4 cores and predict 8 (within 15 %).
+ */
 static void test_leave_out_table35(void) {
   double awake, core, e;
   dcsim_power_fit_stats st;
@@ -161,7 +161,7 @@ static void test_leave_out_table35(void) {
   printf("  DRAM %.4g nJ/B x %.3f GB/s: %.2f W (%+.1f%%), measured 19.89 W\n", e * 1e9,
          T29_BW[3] * 1e-9, dram, 100 * ed);
   printf("  PKG + DRAM %.2f W (%+.1f%%), measured 121.12 W\n", capped + dram, 100 * et);
-  CHECK(fabs(ep) <= 0.15 && fabs(el) <= 0.15); /* issue 13 item 6 */
+  CHECK(fabs(ep) <= 0.15 && fabs(el) <= 0.15); /* within 15 % */
   CHECK(fabs(ed) <= 0.15);
   CHECK(fabs(et) <= 0.15);
   CHECK_REL(line, 112.6743, 1e-4); /* 31.82 + 3.22 + 8 x 9.7043 */
@@ -295,7 +295,7 @@ out:
   dcsim_cpu_profile_free(p);
 }
 
-/* `dcsim run workflows/alaro.xml` (issue 13, done when): the Haswell nodes' average power lies
+/* `dcsim run workflows/alaro.xml`: the Haswell nodes' average power lies
  * between a 2-socket node's idle and full load at the wall, and the GPU node includes its host. */
 static void test_alaro_nodes(void) {
   dcsim_scenario_opts so = { 0 };

@@ -164,7 +164,7 @@ static void test_spec(void) {
   double dram = rate(p, DCSIM_CPU_DRAM, 2.4, NULL, 192, DCSIM_PROV_EXTRAPOLATED);
   CHECK(pm && dram <= 2 * pm->q[DCSIM_CPU_DRAM].sat_bps * (1 + 1e-12) &&
         dram > 1.5 * pm->q[DCSIM_CPU_DRAM].sat_bps);
-  /* the turbo state with published bins (issue 37): 3.7 GHz on one core, the measured 3.18 GHz
+  /* the turbo state with published bins: 3.7 GHz on one core, the measured 3.18 GHz
    * up to 48 and 2.86 GHz up to 96 active cores of a socket; compact: 192 = two full sockets */
   CHECK_REL(rate(p, DCSIM_CPU_FLOPS, 3.7, "turbo", 1, DCSIM_PROV_SPEC), 3.7e9 * 16, 1e-12);
   CHECK_REL(rate(p, DCSIM_CPU_FLOPS, 3.7, "turbo", 20, DCSIM_PROV_SPEC), 20 * 3.18e9 * 16, 1e-12);

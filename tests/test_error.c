@@ -81,7 +81,7 @@ static void test_prefix_suffix(void) {
   CHECK(err.msg[0] == 'm');
 }
 
-/* an error about a value the caller passed names its parameter, not an option (issue 39) */
+/* an error about a value the caller passed names its parameter, not an option */
 static void test_param(void) {
   dcsim_error err;
   char buf[2048];

@@ -1,4 +1,4 @@
-/* test_escape.c — issue 35: every writer of a document escapes what it is given. Names holding
+/* test_escape.c — every writer of a document escapes what it is given. Names holding
  * < & " ', tab, line feed and carriage return, other control characters, invalid UTF-8 and a
  * 10^5-byte name go through the XML escaping (dcsim__xml_escape, dcsim__xml_comment_text), the
  * gpu-bench profile writer, the JSON writer, the CSV cell writer and an SVG chart; each output is

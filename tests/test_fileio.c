@@ -120,7 +120,7 @@ static void test_pipe(void) {
 }
 
 /* inputs must be regular files: a FIFO (which would block the open), a directory, a device are
- * refused with the reason, before any open (issue 27) */
+ * refused with the reason, before any open */
 static void test_not_regular(const char *tmp) {
   char p[512], *text = NULL;
   dcsim_error err = { 0 };
@@ -151,7 +151,7 @@ static int n_entries(const char *d) {
   return n;
 }
 
-/* dcsim__dir_write_atomic (issue 26, calibrate cpu --template): a new or empty directory gets all
+/* dcsim__dir_write_atomic (calibrate cpu --template): a new or empty directory gets all
  * the files; a directory with something in it, or a failure while writing (the third file's name
  * names a missing subfolder), leaves nothing behind: no target, no temporary directory. */
 static void test_dir_atomic(const char *tmp) {

@@ -140,18 +140,18 @@ static void test_d35_energy_tables(void) {
   energy_fit(e43, m43, 3, 1.31, DCSIM_FIT_ENDPOINTS, x);
   CHECK_REL(x[0], 0.1814516, 1e-6);
   CHECK_REL(x[1] * 1.31 / 5.53, 0.4144184, 1e-6);
-  CHECK_REL(x[1], 1.749415, 1e-6); /* the consistent Y (issue 19: "refits to 1.75") */
+  CHECK_REL(x[1], 1.749415, 1e-6); /* the consistent Y ("refits to 1.75") */
   energy_fit(e43, m43, 3, 1.31, DCSIM_FIT_LSQ, x);
   CHECK_REL(x[0], 0.1507029, 1e-6); /* least squares over the three rows: X 0.151, Y 1.955 */
   CHECK_REL(x[1], 1.955165, 1e-6);
-  /* so the printed X, Y put BiFFT's DRAM at 1.40 W on one core and 1.85 W on four (issue 19),
+  /* so the printed X, Y put BiFFT's DRAM at 1.40 W on one core and 1.85 W on four,
    * against 3.15 W and 3.6 W measured; with the consistent Y the endpoints are met exactly */
   CHECK_REL(0.1814516 * 4.73 + 0.4144184 * 1.31, 1.401154, 1e-6);
   CHECK_REL(0.1814516 * 7.21 + 0.4144184 * 1.31, 1.851154, 1e-6);
   CHECK_REL(0.1814516 * 4.73 + 1.749415 * 1.31, 3.15, 1e-6);
   CHECK_REL(0.1814516 * 7.21 + 1.749415 * 1.31, 3.6, 1e-6);
   /* Table 33 (SH PKG): printed U 0.58309038, S 0.50242954 are not reproduced; OLS gives U 0.509,
-   * S 1.235 (issue 19). U is 4.00 / 6.86 to 8 digits: the slope between the 3- and 4-core rows
+   * S 1.235. U is 4.00 / 6.86 to 8 digits: the slope between the 3- and 4-core rows
    * (E_pkg 42.85 -> 49.71) if their measured step were 4.00 W instead of the printed 3.95 W */
   const double e33[] = { 23.28, 35.12, 42.85, 49.71 }, m33[] = { 18.6, 25.04, 28.31, 32.26 };
   energy_fit(e33, m33, 4, 5.53, DCSIM_FIT_LSQ, x);
@@ -162,7 +162,7 @@ static void test_d35_energy_tables(void) {
   CHECK_REL(x[0], 0.5758017, 1e-6); /* the printed rows' own 3-4 slope: 3.95 / 6.86 */
   /* Table 34 (SH DRAM): printed X 0.37420719 = 1.77 / 4.73, the 1-core ratio; Y = 0.5 comes from
    * no fit. OLS gives X 0.654 and Y -0.944 with the 1.31 W idle that Table 34 prints, -0.90 with
-   * Table 32's 1.37 W (issue 19's "-0.90") */
+   * Table 32's 1.37 W */
   CHECK_REL(1.77 / 4.73, 0.37420719, 1e-7);
   const double e34[] = { 4.73, 5.42, 5.89, 7.21 }, m34[] = { 1.77, 2.3, 2.8, 3.4 };
   energy_fit(e34, m34, 4, 1.31, DCSIM_FIT_LSQ, x);

@@ -76,7 +76,7 @@ static void test_bulk_matches_d35(const dcsim_dwarf_eval *ev, const dcsim_gpu_pr
     CHECK_REL(a.gpu->inactive_s, d.gpu->inactive_s, 1e-12);
     CHECK(a.gpu->overhead_s > 0 && a.gpu->overhead_s < 0.002 * a.time_s);
     CHECK_REL(a.gpu->time_s, 11.8, 0.01); /* Table 4 profiled the kernels: 11.8 s */
-    /* one model per GPU count (issue 37): the call adds the host transfer of the split model at
+    /* one model per GPU count: the call adds the host transfer of the split model at
      * G = 1, x = 2m = 1998 B per point over the 12 GB/s link */
     CHECK(a.multigpu != NULL);
     CHECK_REL(a.time_s - a.gpu->time_s, 1998 * 3.2e6 / 12e9, 1e-9);
@@ -120,7 +120,7 @@ static void test_small_domains(const dcsim_dwarf_t *dw, const dcsim_gpu_profile_
   dcsim_dwarf_eval_free(ev);
 }
 
-/* Issue 14: an A100 is 2..20 times faster than a K20m on 200x200x80; ALARO's operational domain
+/* An A100 is 2..20 times faster than a K20m on 200x200x80; ALARO's operational domain
  * fits one A100 80 GB, not one GTX 970; the projections are not table and --strict refuses
  * them; a dwarf without <launch> is a datasheet-only (spec) projection. */
 static void test_modern(const dcsim_dwarf_t *dw, const dcsim_gpu_profile_t *gtx,
@@ -146,7 +146,7 @@ static void test_modern(const dcsim_dwarf_t *dw, const dcsim_gpu_profile_t *gtx,
     dcsim_prediction_release(&po);
     CHECK_INT(run(op, gtx, 0, 0, &po, &err), DCSIM_ERANGE);
     CHECK(strstr(err.msg, "at least 4 GPUs") != NULL);
-    /* the A100's own <launch> (published, issue 37) with counters measured on no GPU: spec */
+    /* the A100's own <launch> (published) with counters measured on no GPU: spec */
     dcsim_dwarf_eval e2 = *ev;
     e2.launch.present = 0;
     e2.measured_on = "";
@@ -214,7 +214,7 @@ static void test_errors(void) {
   CHECK_INT(dcsim_gpu_arch_load("hw-profiles/gpu/geforce-gtx970.xml", &a, &err), DCSIM_ESCHEMA);
 }
 
-/* Issue 37: one model per GPU count (no count and --gpus 1 are the same call, host transfer
+/* One model per GPU count (no count and --gpus 1 are the same call, host transfer
  * included; --d35 keeps D3.5's single-GPU model without it) and each GPU's own launch cost: the
  * A100's published <launch> puts ACRANEB2 5x5x80 within 2x of the H100 (it was 12.6 ms against
  * 2.5 ms with the GTX 970's fitted term). */

@@ -102,7 +102,7 @@ static int predict(const ctx *c, const dcsim_cpu_profile_t *cpu, double ghz, uns
   return rc;
 }
 
-/* The "done when" of issue 15: 1, 2, 4, 8 cores of the E5-2697v3 are not faster than one (Table
+/* 1, 2, 4, 8 cores of the E5-2697v3 are not faster than one (Table
  * 39 against 38), and the time grows with cores; the per-loop model alone (--d35, or without the
  * law) speeds up 3.3x on 4 cores. Energy at 1, 2, 4 cores (the borrowed table's range) grows too:
  * more active cores for a longer time. */

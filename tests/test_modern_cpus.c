@@ -1,5 +1,5 @@
-/* test_modern_cpus.c — the catalogue's post-2020 CPUs against their cited measurements (issue 24,
- * doc/models.md "Parametric CPU model" and "Thread scaling", doc/validation.md "Modern hardware"):
+/* test_modern_cpus.c — the catalogue's post-2020 CPUs against their cited measurements
+ * (doc/models.md "Parametric CPU model" and "Thread scaling", doc/validation.md "Modern hardware"):
  *   - BiFFT (case alaro) on a full node with --threading ideal is faster on the Xeon Platinum
  *     8480+, EPYC 9654 and EPYC 7763 than on the E5-2697 v3 by a factor within 0.65-1.5x of the
  *     ratio of the published full-node bandwidths of the level that carries most of BiFFT's
@@ -74,7 +74,7 @@ static double power_of(const ctx *c, const dcsim_cpu_profile_t *cpu, unsigned co
   return w;
 }
 
-/* Ideal threading charges busy cores (issue 37 item 2): a full 2 x EPYC 9654 node draws at least
+/* Ideal threading charges busy cores: a full 2 x EPYC 9654 node draws at least
  * 550 W (the power model at full load about 960 W, SPECpower_ssj2008 res2022q4-01203 full load
  * about 800 W), not the 281 W of BiFFT's waiting threads; on one core both variants draw alike;
  * measured mode keeps the dwarf's fitted extra-core activity (below ideal). */
@@ -217,7 +217,7 @@ one_core:;
   dcsim_cpu_profile_free(cpu);
 }
 
-/* The E5-2697 v3's law transferred to the EPYC 9654 (issue 37 item 1): within 14 threads as
+/* The E5-2697 v3's law transferred to the EPYC 9654: within 14 threads as
  * measured; beyond them no faster than the law allows (sigma = 1: no further speed-up), so 192
  * cores are not faster than 0.9x 14 cores; extrapolated; the band reaches the law continued. */
 static void test_epyc_measured(const ctx *c) {

@@ -49,7 +49,7 @@ static void test_noise_plural(void) {
 }
 
 /* a value with a band prints at least 3 significant digits; the band's ends no more than the band
- * supports, rounded outwards (dcsim/bands.h, issue 40) */
+ * supports, rounded outwards (dcsim/bands.h) */
 static void test_band(void) {
   char b[160];
   const double t[2] = { 115.6, 124.98 }, e[2] = { 1.6e6, 4.7e6 }, none[2] = { 117.72, 117.72 };

@@ -78,7 +78,7 @@ int main(void) {
   CHECK_INT(dcsim_pareto_front(3, t3, e3, none, f5), 0);
   CHECK_INT(dcsim_pareto_knee(3, t3, e3, f5), -1);
 
-  /* three objectives (issue 26, time, energy, cost), worked by hand: point 3 is beaten by 0 in all
+  /* three objectives (time, energy, cost), worked by hand: point 3 is beaten by 0 in all
    * three; 1 is the fastest, 2 the cheapest, 0 the least energy; 4 equals 0 (both stay); 5 is
    * dominated by 1 only through its cost (same time and energy, cost higher) */
   double ta[] = { 30.5, 10.25, 50.75, 31.5, 30.5, 10.25 },

@@ -79,7 +79,7 @@ static int draw_power(const void *c, const char *out, dcsim_plot_format fmt, dcs
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
   dcsim_error err;
-  /* issue 26: 25 series get 25 distinct colours (the palette has 10) */
+  /* 25 series get 25 distinct colours (the palette has 10) */
   {
     char cols[25][8], buf[8];
     int same = 0;
@@ -95,7 +95,7 @@ int main(void) {
   CHECK_INT(dcsim_plot_find_gnuplot(&gp_path, &err), DCSIM_EIO);
   CHECK(gp_path == NULL); /* NULL on error */
   CHECK(strstr(err.msg, "gnuplot") != NULL);
-  /* a $DCSIM_GNUPLOT longer than the 1024 bytes it was once copied into (issue 39 item 5):
+  /* a $DCSIM_GNUPLOT longer than the 1024 bytes it was once copied into:
    * "/bin/./././.../sh", 2807 characters, an executable, comes back whole */
   char long_gp[2808] = "/bin";
   for (int i = 0; i < 1400; i++) strcat(long_gp, "/.");

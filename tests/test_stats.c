@@ -1,5 +1,5 @@
 /* test_stats — the order statistics of dcsim/stats.h: the median and the quantile band with its
- * stated coverage (issue 36 item 6). */
+ * stated coverage. */
 #include "check.h"
 #include "dcsim/stats.h"
 

@@ -177,7 +177,7 @@ static void test_writable(void) {
   CHECK_INT(dcsim_path_check_writable("", "--out", &err), DCSIM_EIO);
 }
 
-/* "did you mean": the typos of issue 17 find their word, unrelated words find nothing */
+/* "did you mean": typos people make find their word, unrelated words find nothing */
 static void test_suggest(void) {
   static const char *const cmds[] = { "run",   "model",  "energy", "list",    "validate",
                                       "sweep", "pareto", "merge",  "roofline" };

@@ -1,5 +1,5 @@
 /* test_sweep_axis.c — a sweep point's value on the GPU-count, host-CPU and threading axes, their
- * distinct values and the filter of pareto and heatmap (dcsim/sweep_axis.h, issue 40 item 2). */
+ * distinct values and the filter of pareto and heatmap (dcsim/sweep_axis.h). */
 #include <stdio.h>
 #include <string.h>
 

@@ -65,7 +65,7 @@ int main(void) {
   CHECK(!p[0].near_front); /* on the front: not "near" it */
   CHECK(p[1].near_front);
   CHECK(!p[2].near_front);
-  CHECK(!p[3].near_front); /* issue 37: not surely dominated, but its bands meet no front point's */
+  CHECK(!p[3].near_front); /* not surely dominated, but its bands meet no front point's */
   CHECK(!p[4].near_front);
   CHECK(p[5].near_front);
   CHECK(!p[0].has_cost_band); /* no cost: no cost band */
@@ -97,7 +97,7 @@ int main(void) {
   CHECK_REL(p[0].time_band[0], 75, 1e-12);
   CHECK_REL(p[0].time_band[1], 150, 1e-12);
   CHECK_REL(p[1].time_band[1], 110 * 1.2, 1e-12);
-  /* issue 37 item 1: a point whose task ran beyond its thread law's measured cores (time_cover
+  /* a point whose task ran beyond its thread law's measured cores (time_cover
    * 2.385: the law continued over the time) has its time band reach 2.385 x its time with the
    * class band's relative width, and its energy band stretched by the same factor (the rule of
    * dcsim model, dcsim_bands_cover); 0 and 1 mean none */

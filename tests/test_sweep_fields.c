@@ -1,5 +1,5 @@
 /* test_sweep_fields.c — the field table of a sweep point (util/dbschema_sweep.h) and the SQL made
- * from it (sweep/sweep_fields.h, issue 39 item 1): the sweep_points table the schema creates has
+ * from it (sweep/sweep_fields.h): the sweep_points table the schema creates has
  * exactly the table's columns, types and NOT NULLs in its order; the added columns are the
  * migration's; the generated column, placeholder and definition lists; a feasible, an
  * energy-unknown and an infeasible point stored and read back through the generated INSERT and
@@ -142,7 +142,7 @@ static void round_trip(sqlite3 *db, const dcsim_sweep_point *pts, size_t n, dcsi
 static void check_round_trip(void) {
   dcsim_sweep_point pts[3], got[3];
   point(&pts[0], 0, 1);
-  point(&pts[1], 1, 1); /* energy unknown (issue 38): energy, its provenance and cost NULL */
+  point(&pts[1], 1, 1); /* energy unknown: energy, its provenance and cost NULL */
   pts[1].energy_j = NAN;
   pts[1].cost_usd = NAN;
   pts[1].reason = "no power table";

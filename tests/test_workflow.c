@@ -367,7 +367,7 @@ static void test_workload(void) {
   }
 }
 
-/* Issue 27: the expansion's size is known from the counts before anything is expanded (the
+/* The expansion's size is known from the counts before anything is expanded (the
  * budget's refusals, exact figures), and a long cycle's message says where it was cut. */
 static void test_budget_and_cycle(void) {
   dcsim_budget b = { 100000000, 0, 0, 0 };

@@ -1,5 +1,5 @@
-/* dcsim/band_rule.h — the one band rule: which band a predicted time and energy get (issue 39
- * item 2). dcsim run (output/run_report.c), dcsim model and its node scan (output/model_report.c)
+/* dcsim/band_rule.h — the one band rule: which band a predicted time and energy get.
+ * dcsim run (output/run_report.c), dcsim model and its node scan (output/model_report.c)
  * and dcsim sweep and pareto (sweep/sweep_bands.c) each describe what they predicted as a
  * dcsim_band_basis and call dcsim_band_rule; none of them picks a class or a device itself.
  *

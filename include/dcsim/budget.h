@@ -16,7 +16,7 @@
 #include "dcsim/error.h"
 
 /* Default of --max-tasks: about 8 s of simulation at the engine's measured rate (10^8 tasks of a
- * workload took 7.6 s, issue 27; doc/engine.md). */
+ * workload took 7.6 s; doc/engine.md). */
 #define DCSIM_BUDGET_DEFAULT_WORK 100000000ull
 
 typedef struct dcsim_budget {

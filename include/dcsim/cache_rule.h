@@ -1,5 +1,5 @@
 /* dcsim/cache_rule.h — the level weights of a loop carried to another CPU by where its working set
- * is resident (doc/models.md, "Level weights on another CPU"; issue 37 item 3).
+ * is resident (doc/models.md, "Level weights on another CPU").
  *
  * D3.5 fitted each loop's weights V, X, Y, Z (L1, L2, L3, DRAM; §4.3) on one CPU, the dwarf's
  * <working-set weights-cpu>. On a node of another CPU the dwarf's working set per node ws lies in

@@ -1,4 +1,4 @@
-/* dcsim/calib_gpubench.h — a GPU profile from measurements on this GPU (issues 14 and 25):
+/* dcsim/calib_gpubench.h — a GPU profile from measurements on this GPU:
  * the CSV of tools/gpu-bench and, optionally, a power log in nvidia-smi's CSV layout
  * (`nvidia-smi --query-gpu=timestamp,power.draw,utilization.gpu,power.limit,pstate
  * --format=csv`). doc/calibration.md "GPU profile from gpu-bench".
@@ -117,7 +117,7 @@ typedef struct dcsim_gpu_phase_fit {
 /* 1 when path starts with the bench CSV's first line (either layout). */
 int dcsim_gpubench_is_bench(const char *path);
 int dcsim_gpubench_load(const char *path, dcsim_gpubench *out, dcsim_error *err);
-/* Issue 35: the measured FP64 and FP32 FMA rates and integer rate of b against its architecture's
+/* The measured FP64 and FP32 FMA rates and integer rate of b against its architecture's
  * peak (SMs x operations per clock per SM x 2 for an FMA x clock; the architecture resolved from
  * the catalogue): at most 1.10 x (the rule of calibrate cpu's flops cells) and at least 10^-3 x
  * that peak; an error naming the metric otherwise. */

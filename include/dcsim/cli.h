@@ -73,7 +73,7 @@ int dcsim_arg_uint(const dcsim_args *a, const char *name, unsigned dflt, unsigne
                    dcsim_error *err);
 int dcsim_arg_double(const dcsim_args *a, const char *name, double dflt, double *out,
                      dcsim_error *err);
-/* --NAME with a unit a person types (issue 40, doc/cli.md "Units"): a bare number is in the
+/* --NAME with a unit a person types (doc/cli.md "Units"): a bare number is in the
  * option's own unit `unit` (as util/units.h spells it: "B/s", "s", "y", "USD/kWh"); a number with a
  * unit of the same kind ("100Gb/s", "48h", "5y", "150USD/MWh") is converted to it, and the value
  * as understood is noted on stderr. Finite and >= 0, else an error naming the option. */

@@ -1,4 +1,4 @@
-/* dcsim/cost.h — the cost of a run (issue 26, doc/sweep.md "Cost"), the axis a purchase is decided
+/* dcsim/cost.h — the cost of a run (doc/sweep.md "Cost"), the axis a purchase is decided
  * on: the energy the nodes drew at a price per kWh, plus the purchase price of every node kind
  * amortised over the hardware's lifetime in proportion to the node-seconds used:
  *
@@ -31,9 +31,9 @@
 #include "dcsim/scenario.h"
 
 #define DCSIM_COST_KWH_USD 0.0688 /* EIA Electric Power Monthly Table 5.3, industrial, 2011 */
-/* what the default tariff is, as printed beside it (issue 40 item 3: its year and source) */
+/* what the default tariff is, as printed beside it (its year and source) */
 #define DCSIM_COST_KWH_SOURCE "US industrial average of 2011, EIA"
-/* The tariffs --kwh-price accepts (issue 40: 150 was taken silently, 106.6 USD per run): a factor
+/* The tariffs --kwh-price accepts (150 was taken silently, 106.6 USD per run): a factor
  * of about 5 below and 2 above the average retail prices of the US states in 2023, from 0.0575
  * USD/kWh (New Mexico, industrial) to 0.4239 (Hawaii, residential) (EIA, Electric Power Annual
  * 2023, "Average revenue per kilowatthour", released 17 October 2024). Outside them the value is
@@ -42,7 +42,7 @@
 #define DCSIM_COST_KWH_USD_MAX    1.0
 #define DCSIM_COST_LIFETIME_YEARS 5.0 /* Tom's Hardware 2014-09-08: servers live 3 to 5 years */
 #define DCSIM_COST_MAX_PRICES     32
-/* Plausible ranges (issue 35): a tariff up to 100 USD/kWh (10^3 x the default's order of
+/* Plausible ranges: a tariff up to 100 USD/kWh (10^3 x the default's order of
  * magnitude, 0.0688: no grid has charged that); a lifetime from 0.01 year (3.65 days, the shortest
  * span a purchase is written off over is months) to 100 years. */
 #define DCSIM_COST_KWH_MAX_USD        100.0
@@ -91,7 +91,7 @@ int dcsim_cost_unit_price(const dcsim_cost_opts *o, const char *name, dcsim_hw_p
 void dcsim_cost_of_run(const dcsim_scenario *s, const dcsim_run_stats *st, const dcsim_cost_opts *o,
                        dcsim_cost_scope scope, dcsim_cost *out);
 
-/* Issue 35: every derived figure of a finished run finite — its makespan, the energy of each node
+/* Every derived figure of a finished run finite — its makespan, the energy of each node
  * group (naming the group and its CPU and GPU profiles, whose power figures are the input), of each
  * job, and a known cost c (naming --price, --kwh-price and --lifetime-years) — or an error saying
  * which figure overflowed; never inf or null in an output. c may be NULL. file: the run's input. */

@@ -105,6 +105,8 @@ typedef enum dcsim_cpu_qty {
 #define DCSIM_CPU_NQTY 5
 /* "flops", "L1", "L2", "L3", "DRAM" */
 const char *dcsim_cpu_qty_name(dcsim_cpu_qty q);
+/* The quantity named NAME (as dcsim_cpu_qty_name spells it), or -1 when NAME is none (or NULL). */
+int dcsim_cpu_qty_parse(const char *name);
 
 /* What one table covers: its thread rows, its plain frequency columns (lowest, highest), how many
  * columns, and whether it has a labelled turbo column. */
@@ -261,7 +263,7 @@ typedef struct dcsim_gpu_spec {
   double launch_sync_s;  /* one launch followed by a device synchronisation, wall seconds */
   double launch_async_s; /* back-to-back launches, seconds each (0 if not given) */
   /* <launch borrowed-from="GPU">: no figure of this GPU's own nor a published one, the nearest
-   * architecture's measured one (issue 37): the time's provenance is then spec (the widest band)
+   * architecture's measured one: the time's provenance is then spec (the widest band)
    * and its source says whose figure it is */
   int launch_borrowed;
   /* <power-model>: board power by activity (doc/models.md "GPU power by activity"), watts above
@@ -276,17 +278,17 @@ int dcsim_gpu_profile_load(const char *path, dcsim_gpu_profile_t **out, dcsim_er
 void dcsim_gpu_profile_free(dcsim_gpu_profile_t *p);
 const char *dcsim_gpu_profile_name(const dcsim_gpu_profile_t *p);
 
-/* A profile's list price (<price usd date source>, issue 26, doc/sweep.md "Cost"): the price of
+/* A profile's list price (<price usd date source>, doc/sweep.md "Cost"): the price of
  * one unit (a CPU package, a GPU board) in US dollars, when and where it was published. known = 0
  * when the profile has none (no price is invented). Strings borrowed from the profile. */
-/* The plausible power of one figure of a profile or a calibration table (issue 35): at most 10^6 W,
+/* The plausible power of one figure of a profile or a calibration table: at most 10^6 W,
  * 10^3 x the 1 kW of a node's two CPU packages at the highest TDP (500 W: AMD EPYC 9965, Intel
  * Xeon 6980P) or of a GPU board (B200: 1000 W). With it (and the bounds of counts and times) the
  * energy of a run stays far from overflowing; dcsim_run_stats_check() still refuses one that does.
  */
 #define DCSIM_POWER_MAX_W 1e6
 
-/* The plausible unit price (issue 35): 0.01 USD to 10^8 USD, beyond 10^-3 x the cheapest and 10^3 x
+/* The plausible unit price: 0.01 USD to 10^8 USD, beyond 10^-3 x the cheapest and 10^3 x
  * the dearest CPU package or GPU board (tens of dollars to about 40 000 USD for an H100 board); a
  * price outside is refused, in a profile and in --price. */
 #define DCSIM_PRICE_MIN_USD 0.01

@@ -55,8 +55,8 @@ typedef struct dcsim_model_req {
   int gpu_power_activity; /* 1: board power by activity even where D3.5 measured S (Table 36) */
   unsigned gpus;          /* >= 1: the domain split over that many GPUs of one node with host-device
                              transfer and halo (dcsim/model_multigpu.h); 0: one GPU, which the default model
-                             takes as the split at 1 for a dwarf with <multi-gpu> (one model per GPU count,
-                             issue 37) and --d35 as D3.5's single-GPU model without host transfer */
+                             takes as the split at 1 for a dwarf with <multi-gpu> (one model per GPU count)
+                             and --d35 as D3.5's single-GPU model without host transfer */
   dcsim_energy_form energy_form;
   unsigned flags; /* DCSIM_MODEL_* */
   /* default power model (dcsim/cpu_power.h): CPU sockets of a node (0 = the profile's) and the

@@ -10,7 +10,7 @@
  *   - rounding noise is zero: a difference of two nearly equal numbers (held idle energy = energy
  *     - task energy) is 0 when it is below 10^-9 of their size (dcsim_num_diff), and -0 is 0;
  *   - a value with its uncertainty band has at least 3 significant digits, the band's ends the
- *     precision the band supports (dcsim_fmt_band, issue 40);
+ *     precision the band supports (dcsim_fmt_band);
  *   - a total printed with its parts equals the sum of the printed parts: the parts go to the
  *     total's decimal place by largest remainder (dcsim_round_sum, dcsim_fmt_band_sum).
  * Machine output (JSON, CSV) keeps %.10g; it only clamps the noise (dcsim_num_diff, -0).
@@ -38,7 +38,7 @@ char *dcsim_fmt_si(char *buf, size_t size, double x, int digits, const char *uni
 const char *dcsim_plural(unsigned long long n, const char *one, const char *many);
 
 /* The significant digits a central value with an uncertainty band [low, high] (dcsim/bands.h)
- * prints with: at least DCSIM_MIN_DIGITS (the band beside it carries the uncertainty, issue 40),
+ * prints with: at least DCSIM_MIN_DIGITS (the band beside it carries the uncertainty),
  * more when the band supports more (its last digit at the order of the band's half-width), at most
  * DCSIM_NUM_DIGITS (6 when the band is empty). */
 int dcsim_band_digits(double x, const double band[2]);

@@ -43,11 +43,11 @@ int dcsim_plot_find_gnuplot(char **path, dcsim_error *err);
  * (dcsim_repro_caption of dcsim/repro.h: version, commit, input hashes). `stop` (may be NULL): the
  * command's SIGINT/SIGTERM flag (dcsim_cli_catch_interrupts), polled every 10 ms while gnuplot
  * draws: when it is set gnuplot is killed and reaped, nothing is written and the function returns
- * DCSIM_EINTR (issue 35: a signal was not answered while gnuplot ran). */
+ * DCSIM_EINTR (a signal was not answered while gnuplot ran). */
 int dcsim_plot_pareto(const dcsim_sweep_point *pts, size_t n, const char *title,
                       const char *caption, const char *out, dcsim_plot_format fmt,
                       const volatile sig_atomic_t *stop, dcsim_error *err);
-/* The front over the objectives obj (DCSIM_OBJ_* of dcsim/sweep_io.h, issue 26): time against
+/* The front over the objectives obj (DCSIM_OBJ_* of dcsim/sweep_io.h): time against
  * energy (as dcsim_plot_pareto), time or energy against cost (USD), or, for all three, time against
  * cost with the three-objective front marked. Points without a cost are not drawn. */
 int dcsim_plot_pareto_on(const dcsim_sweep_point *pts, size_t n, unsigned obj, const char *title,

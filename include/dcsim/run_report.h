@@ -26,7 +26,7 @@ typedef struct dcsim_run_report {
   dcsim_repro rp;
   double deadline_s; /* --deadline-s, 0 = none */
   dcsim_deadline_report dl;
-  dcsim_cost_opts cost; /* issue 26: --price, --kwh-price, --lifetime-years */
+  dcsim_cost_opts cost; /* --price, --kwh-price, --lifetime-years */
   int kwh_default;      /* no --kwh-price: the tariff is printed with its year and source */
   dcsim_cost held, centre;
   double band_t[2], band_e[2]; /* uncertainty bands as factors of a time and an energy (bands.h) */

@@ -76,7 +76,7 @@ void dcsim_scenario_band_basis(const dcsim_scenario *s, struct dcsim_band_basis 
 const char *dcsim_scenario_energy_scope(const dcsim_scenario *s);
 /* NULL when every node group's power is known; else why the first one's is not (a profile
  * without a <power-model> or <energy> table): its times are modelled alone and its energies are
- * NaN, "unknown" in the outputs (issue 38). Borrowed from s. */
+ * NaN, "unknown" in the outputs. Borrowed from s. */
 const char *dcsim_scenario_energy_unknown(const dcsim_scenario *s);
 /* Adds every input file the scenario read, with its SHA-256, to r (dcsim/repro.h). */
 int dcsim_scenario_repro(const dcsim_scenario *s, dcsim_repro *r, dcsim_error *err);

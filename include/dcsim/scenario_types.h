@@ -29,7 +29,7 @@ typedef struct dcsim_group_rt {
   double base_w, load_overhead; /* default model: its node base power (platform or profile) */
   /* "" when the group's power is known; else why it is not (a profile without a <power-model>
    * or <energy> table, such as one written by dcsim bench): its tasks' times are modelled alone
-   * and every energy it contributes is NaN, "unknown" in the outputs (issue 38) */
+   * and every energy it contributes is NaN, "unknown" in the outputs */
   char energy_unknown[512];
 } dcsim_group_rt;
 
@@ -174,7 +174,7 @@ typedef struct dcsim_scenario_opts {
   void *stop_loading_ctx;
   /* Asked by the planner (dcsim_sched_plan) before each task it places, in loading and in every
    * scenario derived from this one (a sweep's points, from several threads at once: it must be
-   * thread-safe): a non-zero answer stops planning with DCSIM_EINTR (issue 35: a sweep point of
+   * thread-safe): a non-zero answer stops planning with DCSIM_EINTR (a sweep point of
    * 10^6 nodes planned for minutes deaf to SIGTERM). NULL = never stop. */
   int (*stop_planning)(void *ctx);
   void *stop_planning_ctx;
@@ -192,7 +192,7 @@ typedef struct dcsim_scenario_override {
   const dcsim_param_set *sets;    /* the task's own <set>s (dcsim sweep --set) */
   unsigned
       threading; /* 0 = keep; 1 = measured, 2 = ideal (DCSIM_MODEL_HW_THREADS, dcsim/model.h) */
-  /* issue 26 (dcsim sweep --gpus, --host-cpu): GPUs per node of the GPU node groups, each GPU task
+  /* dcsim sweep --gpus, --host-cpu: GPUs per node of the GPU node groups, each GPU task
    * split over all of them (the multi-GPU model with its memory check), 0 = keep; the CPU of the
    * GPU node groups, NULL = keep */
   unsigned gpus;

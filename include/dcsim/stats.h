@@ -22,7 +22,7 @@ int dcsim_sort_order(const double *key, size_t n, size_t *order);
 /* The index of `name` among the `n` names of a table's sort keys, or -1 when it is not one. */
 int dcsim_sort_key_index(const char *name, const char *const *names, size_t n);
 
-/* The quantile band of n >= 1 errors (issue 36, doc/models.md "Uncertainty bands"): with n
+/* The quantile band of n >= 1 errors (doc/models.md "Uncertainty bands"): with n
  * exchangeable errors, a new one falls between the k-th smallest and the k-th largest with
  * probability at least 1 - 2k/(n + 1) (order statistics: each of the n + 1 ranks of the new error
  * is equally likely). k is the largest giving at least DCSIM_BAND_COVERAGE, and at least 1 (the
@@ -30,7 +30,8 @@ int dcsim_sort_key_index(const char *name, const char *const *names, size_t n);
  * upper ends (equal for a plain error; -|e| and +|e| for a statistic of errors); both are sorted.
  * Fills *low = the k-th smallest lo, *high = the k-th largest hi, *k and the coverage that n and k
  * support (below DCSIM_BAND_COVERAGE: too few rows for it). */
-/* 90 %: the share of new errors inside scatters around the probability; issue 36 asks 80 % */
+/* 90 %: the share of new errors inside scatters around the probability; the target is 80 %
+ * (doc/validation.md) */
 #define DCSIM_BAND_COVERAGE 0.9
 typedef struct dcsim_quantile_band {
   double low, high, coverage;

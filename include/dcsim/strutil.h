@@ -114,9 +114,9 @@ char *dcsim_path_join(const char *base_file, const char *ref);
 char *dcsim_path_in(const char *dir, const char *file);
 /* Whether `path` can be written before any work is done (outputs are checked before inputs are
  * simulated, doc/cli.md): its directory exists and is writable, and the path is not a directory,
- * not anything else but a regular file (a FIFO, a device: issue 35) nor an existing file that
- * cannot be written. 0 ok, else DCSIM_EIO with *err naming the path
- * and what is wrong ("what" names it: "--plot", "-o"). Nothing is created. */
+ * not anything else but a regular file (a FIFO, a device, which would block) nor an existing file
+ * that cannot be written. 0 ok, else DCSIM_EIO with *err naming the path and what is wrong ("what"
+ * names it: "--plot", "-o"). Nothing is created. */
 int dcsim_path_check_writable(const char *path, const char *what, dcsim_error *err);
 
 /* ---- suggestions ("did you mean") ---- */

@@ -30,9 +30,9 @@
 #define DCSIM_SWEEP_MAX_LIST   64 /* values per list */
 #define DCSIM_SWEEP_MAX_POINTS 10000000u
 #define DCSIM_SWEEP_MAX_SHARDS 1000000u
-/* one limit per list, the same in the option parser and the sweep (issue 26: --nodes said "at most
- * 10000000" and then "not from 1 to 1000000"); a point's node count must fit a platform. Issue 35:
- * the planner places a task on k of N nodes in O(k log N), so a point of alaro.xml at 10^6 nodes
+/* one limit per list, the same in the option parser and the sweep (--nodes said "at most
+ * 10000000" and then "not from 1 to 1000000"); a point's node count must fit a platform. The
+ * planner places a task on k of N nodes in O(k log N), so a point of alaro.xml at 10^6 nodes
  * planned for 10 min and 849 MB; at 10^5, 5.8 s of CPU and 93 MB (doc/robustness.md). */
 #define DCSIM_SWEEP_MAX_NODES 100000u
 #define DCSIM_SWEEP_MAX_CORES 100000u
@@ -62,11 +62,11 @@ typedef struct dcsim_sweep_def {
    * or DCSIM_MODEL_HW_THREADS (ideal); empty = the model_flags' own */
   size_t n_threadings;
   const unsigned *threadings;
-  /* cost (issue 26, dcsim/cost.h): NULL = the defaults; what the front is taken over
+  /* cost (dcsim/cost.h): NULL = the defaults; what the front is taken over
    * (DCSIM_OBJ_*; 0 = time and energy) */
   const struct dcsim_cost_opts *cost;
   unsigned objectives;
-  /* issue 26: GPUs per GPU node (each GPU task split over them, the multi-GPU model) and the CPU
+  /* GPUs per GPU node (each GPU task split over them, the multi-GPU model) and the CPU
    * profiles of the GPU node groups; each list may be empty (the platform's) */
   size_t n_gpu_counts;
   const unsigned *gpu_counts;
@@ -153,7 +153,7 @@ int dcsim_sweep_run(dcsim_sweep_t *sw, const dcsim_sweep_run_opts *o, dcsim_erro
 
 /* Makes dcsim_sweep_run() poll *flag before each point and the engines of the points poll it as
  * they simulate: once it is non-zero no new point starts, the points in progress stop and stay
- * undone (issue 35: a point could simulate for minutes), the batch's finished points go to the sink
+ * undone (a point could simulate for minutes), the batch's finished points go to the sink
  * (one last transaction) and the run returns DCSIM_EINTR. The flag is the caller's (the CLI's
  * signal flag, doc/design.md); NULL = never stop. */
 void dcsim_sweep_set_interrupt(dcsim_sweep_t *sw, const volatile sig_atomic_t *flag);

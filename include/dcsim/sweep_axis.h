@@ -1,5 +1,5 @@
-/* dcsim/sweep_axis.h — the axes of a finished sweep that its pictures filter and facet by (issue 40
- * item 2): the GPUs per GPU node (--gpus), the GPU nodes' CPU (--host-cpu) and the CPU
+/* dcsim/sweep_axis.h — the axes of a finished sweep that its pictures filter and facet by: the
+ * GPUs per GPU node (--gpus), the GPU nodes' CPU (--host-cpu) and the CPU
  * thread-scaling variant (--threading). One rule for a point's value on an axis, used by `dcsim
  * pareto` and `dcsim heatmap` alike (doc/sweep.md "Pictures of every axis").
  *

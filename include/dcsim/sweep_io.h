@@ -42,7 +42,7 @@ typedef struct dcsim_sweep_point {
    * names the CPU or GPU profile without a price ("" when known or infeasible) */
   double cost_usd;
   char cost_missing[64];
-  /* issue 26 (--gpus, --host-cpu): GPUs per GPU node and the GPU nodes' CPU when the sweep sets
+  /* --gpus, --host-cpu: GPUs per GPU node and the GPU nodes' CPU when the sweep sets
    * them (0 and "" when it does not: the platform's) */
   unsigned gpus;
   char host_cpu[64];
@@ -64,7 +64,7 @@ int dcsim_objectives_parse(const char *s, unsigned *out, dcsim_error *err);
 const char *dcsim_objectives_name(unsigned obj);
 /* the sentence of an unknown cost: "no price for NAME (give --price NAME=USD)" into buf */
 void dcsim_sweep_cost_note(const dcsim_sweep_point *p, char *buf, size_t size);
-/* Issue 35: a front over obj that can hold no point, though feasible points were done, because
+/* A front over obj that can hold no point, though feasible points were done, because
  * every one has an unknown objective (cost without a price) is an error naming what is missing
  * and the option that gives it (file: the input the error names); 0 otherwise. */
 int dcsim_sweep_check_objectives(const dcsim_sweep_point *pts, size_t n, unsigned obj,
@@ -88,7 +88,7 @@ int dcsim_sweep_sorted(const dcsim_sweep_point *pts, size_t n, const char *key,
 void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int summary);
 
 /* Reads points written by dcsim_sweep_write_json or _csv (the format is recognised by the first
- * character: '{' or '[' is JSON, the bare array of points that dcsim wrote before issue 17 being
+ * character: '{' or '[' is JSON, the bare array of points that older versions wrote being
  * read too); errors name the file and line, and the field or column. JSON keys and values are
  * decoded by jansson, CSV lines cut by dcsim__csv_split(); CSV lines starting with '#' are
  * comments. */

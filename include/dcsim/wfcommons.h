@@ -76,7 +76,7 @@ typedef struct dcsim_wfc {
  * 153 MB file took 23.6 s of CPU (jansson's parse and free, the index, the plan: linear, 2.2 s at
  * 10^5), 0.154 us per byte, where the engine takes 0.076 us per task (DCSIM_BUDGET_DEFAULT_WORK).
  * So loading is charged to --max-tasks as DCSIM_WFC_WORK_PER_BYTE tasks per byte of the file,
- * before jansson reads a byte: the default budget reads about 50 MB (~8 s), issue 35. */
+ * before jansson reads a byte: the default budget reads about 50 MB (~8 s). */
 #define DCSIM_WFC_WORK_PER_BYTE 2u
 /* Without a budget, a file larger than this is refused (about 14 GiB of memory). */
 #define DCSIM_WFC_MAX_FILE_BYTE (1ull << 30)

@@ -33,7 +33,7 @@
  * more edges than going through one node (sources x sinks > sources + sinks, e.g. overlap="true"
  * with two or more tasks), the sinks of step k are the predecessors of a barrier node (no work,
  * no resource: it ends when the last of them ends) and the barrier is the one predecessor of each
- * source of step k+1 (issue 27: O(tasks) edges, not O(tasks^2)). Barriers are numbered in
+ * source of step k+1 (O(tasks) edges, not O(tasks^2)). Barriers are numbered in
  * expansion order; a barrier never waits for a barrier.
  * Memory: 16 bytes per task and 4 per barrier, plus 4 per dependency edge. */
 #ifndef DCSIM_WORKFLOW_H

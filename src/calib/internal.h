@@ -52,7 +52,7 @@ int dcsim__calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc
 #define DCSIM_CALIB_TIME_MIN_S 1e-9
 #define DCSIM_CALIB_TIME_MAX_S 1e9
 
-/* Issue 35: a table cell (qty flops, L1, L2, L3 or DRAM; v in flop/s or B/s; cell and unit its text
+/* A table cell (qty flops, L1, L2, L3 or DRAM; v in flop/s or B/s; cell and unit its text
  * for the message) per core in use , min(threads, cores), and per cycle at ghz must lie within
  * 10^-3 to 10^3 flop or byte (import/calib.c gives the figures); ghz_from says where ghz comes
  * from. The one rule of calibrate cpu and bench --from; an error naming path:line otherwise. */

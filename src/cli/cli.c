@@ -634,7 +634,7 @@ int dcsim_arg_quantity(const dcsim_args *a, const char *name, const char *unit, 
                      "--%s '%s': expected a finite, non-negative number (%s, or with its unit: %s)",
                      name, v, unit, unit_examples(want));
   *out = plain ? x : x / unit_scale;
-  if (!plain) /* the value as understood (issue 40): 100Gb/s is 1.25e10 B/s, not 1e11 */
+  if (!plain) /* the value as understood: 100Gb/s is 1.25e10 B/s, not 1e11 */
     fprintf(stderr, "dcsim: note: --%s %s read as %s %s\n", name, v, DCSIM_SIG(*out), unit);
   return 0;
 }

@@ -498,7 +498,7 @@ out:
 
 /* An option given that the command `cmd` ("calibrate cpu", "bench --from") does not read (not in
  * the comma-separated `opts`) is refused, naming the ones it reads: no option is silently ignored
- * (issue 35: calibrate energy dropped -o and --source). */
+ * (calibrate energy once dropped -o and --source silently). */
 static int only_options(const dcsim_args *a, const char *cmd, const char *opts, dcsim_error *err) {
   for (size_t i = 0; i < a->n_specs; i++) {
     const char *name = a->specs[i].name;
@@ -529,7 +529,7 @@ int dcsim_cmd_calibrate(const dcsim_args *a, dcsim_error *err) {
     int (*run)(const dcsim_args *, dcsim_error *);
     int many;
     int out_file;     /* -o names a file (checked before the work), else a directory */
-    const char *opts; /* the options it reads: any other is refused (issue 35) */
+    const char *opts; /* the options it reads: any other is refused */
   } subs[] = {
     { "cpu", cal_cpu, 0, 1, "template,output,quiet" },
     { "loops", cal_loops, 0, 1, "cpu,dwarf,method,flop-method,source,output,quiet" },
@@ -641,7 +641,7 @@ int dcsim_cmd_bench(const dcsim_args *a, dcsim_error *err) {
     if ((rc = dcsim_bench_parse_cache_spec(cs, &hand, err))) return rc;
     o.caches = &hand;
   }
-  if (dcsim_arg(a, "sampler") && !budget) /* no option silently ignored (issue 35) */
+  if (dcsim_arg(a, "sampler") && !budget) /* no option silently ignored */
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "sampler"),
                      "--sampler chooses the points of --budget N; there is no --budget");
   const char *from = dcsim_arg(a, "from");

@@ -155,9 +155,9 @@ static void completion_command(FILE *f, const dcsim_command *c) {
           "        --policy) _dcsim_words \"fcfs easy sjf heft energy fcfs+heft fcfs+energy "
           "easy+heft easy+energy sjf+heft sjf+energy\"; return ;;\n",
           f);
-    else if (strcmp(o->name, "case") == 0) /* the cases of the --dwarf given (issue 26) */
+    else if (strcmp(o->name, "case") == 0) /* the cases of the --dwarf given */
       fputs("        --case) _dcsim_cases; return ;;\n", f);
-    else if (strcmp(o->name, "freq") == 0) /* the names every CPU resolves (issue 26) */
+    else if (strcmp(o->name, "freq") == 0) /* the names every CPU resolves */
       fputs("        --freq) _dcsim_words \"nominal min max turbo\"; return ;;\n", f);
     else if (o->arg && strcmp(o->arg, "DIR") == 0) /* --template DIR, --from DIR: directories */
       fprintf(f, "        --%s) COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n", o->name);

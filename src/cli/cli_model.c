@@ -205,7 +205,7 @@ static int gpu_request(const dcsim_args *a, const dcsim_dwarf_t *d, dcsim_model_
   return 0;
 }
 
-/* Issue 26, item 5: what makes `dcsim model` differ from the same task in `dcsim run` or `sweep`,
+/* What makes `dcsim model` differ from the same task in `dcsim run` or `sweep`,
  * said on stderr: communication left out for want of a network (run and sweep take their
  * platform's <network>), and a node count beyond the finest split of the domain. */
 static void model_notes(const dcsim_args *a, const dcsim_model_req *rq, const char *dwarf) {

@@ -30,7 +30,7 @@ int dcsim_cmd_roofline(const dcsim_args *a, dcsim_error *err) {
   else if (kind && strcmp(kind, "cache-aware") != 0)
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "kind"),
                      "--kind '%s': classic or cache-aware", kind);
-  if (kind && !picture) /* no option silently ignored (issue 35) */
+  if (kind && !picture) /* no option silently ignored */
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "kind"),
                      "--kind chooses the picture: --format png|svg or --out FILE.png|svg");
   if (!!cpu == !!gpu)

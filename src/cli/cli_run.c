@@ -246,7 +246,7 @@ static int simulate(dcsim_run_report *o, const dcsim_engine_opts *eo, int progre
   return rc;
 }
 
-/* SIGINT/SIGTERM in the output stage (issue 35: it exited 0 with every output): DCSIM_EINTR
+/* SIGINT/SIGTERM in the output stage (it exited 0 with every output): DCSIM_EINTR
  * before the next output, saying what was written (`done`); every output is whole or absent (the
  * database's transaction, the task CSV's and the pictures' temporary files). */
 static int output_stop(const dcsim_run_report *o, const char *done, dcsim_error *err) {
@@ -290,7 +290,7 @@ int dcsim_cmd_run(const dcsim_args *a, dcsim_error *err) {
   o.deadline_s = so.deadline_s;
   o.db = dcsim_arg(a, "db");
   /* every input is read and checked before the database is touched; SIGINT/SIGTERM while loading
-   * (a big trace) stops it at its next step and ends the run with a message (issue 26) */
+   * (a big trace) stops it at its next step and ends the run with a message */
   dcsim_cli_loading ld;
   if ((rc = dcsim_cli_loading_init(&ld, err))) goto out;
   so.stop_loading = dcsim_cli_loading_stop;

@@ -324,7 +324,7 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
     if (err && !err->file[0]) dcsim_error_at(err, "command line", dcsim_arg_index(a, "heatmap"));
     return rc;
   }
-  if (!c->plot && !c->heat && dcsim_arg(a, "title")) /* no option silently ignored (issue 35) */
+  if (!c->plot && !c->heat && dcsim_arg(a, "title")) /* no option silently ignored */
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "title"),
                      "--title names the pictures of --plot and --heatmap; there is none");
   if (root && (c->plot || c->heat) && (rc = dcsim_plot_find_gnuplot(NULL, err)))
@@ -344,7 +344,7 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
                           .freqs = freqs.v,
                           .n_sets = n_sets,
                           .sets = sets };
-  def.cost = &cost; /* issue 26 */
+  def.cost = &cost; /* the cost axis: prices, tariff, lifetime */
   def.objectives = objectives;
   def.n_gpu_counts = n_gcounts;
   def.gpu_counts = gcounts;
@@ -369,8 +369,8 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   }
   def.n_threadings = n_threadings;
   def.threadings = threadings;
-  /* SIGINT/SIGTERM while loading stop it at its next step (issue 26), while planning a point
-   * before its next task (issue 35) */
+  /* SIGINT/SIGTERM while loading stop it at its next step, while planning a point
+   * before its next task */
   if ((rc = dcsim_cli_loading_init(&c->ld, err))) return rc;
   def.stop_loading = dcsim_cli_loading_stop;
   def.stop_loading_ctx = &c->ld;
@@ -419,7 +419,7 @@ static int sweep_setup(const dcsim_args *a, int root, sweep_cmd *c, dcsim_error 
   return 0;
 }
 
-/* SIGINT/SIGTERM in the output stage (issue 35): DCSIM_EINTR before the next output, saying what
+/* SIGINT/SIGTERM in the output stage: DCSIM_EINTR before the next output, saying what
  * was written (`done`) and where the points are. */
 static int output_stop(const dcsim_args *a, const sweep_cmd *c, const char *done,
                        dcsim_error *err) {
@@ -506,7 +506,7 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
             c.shard_i, c.shard_n, c.dbpath, done, n);
   size_t feasible = 0;
   for (size_t i = 0; i < n; i++) feasible += pts[i].done && pts[i].feasible;
-  if (!feasible && done == n) { /* issue 26: nothing to choose from is a failure, not a result */
+  if (!feasible && done == n) { /* nothing to choose from is a failure, not a result */
     if (n == 1)
       rc =
           DCSIM_ERR(err, DCSIM_ERANGE, a->positional[0], 0,
@@ -583,7 +583,7 @@ static int read_points(const dcsim_args *a, dcsim_sweep_point **pts, size_t *n, 
   return 0;
 }
 
-/* ---- the axes pictures filter and facet by (issue 40 item 2; dcsim/sweep_axis.h) ---- */
+/* ---- the axes pictures filter and facet by (dcsim/sweep_axis.h) ---- */
 
 /* --gpus, --host-cpu, --threading (the options are named as the axes): keeps done only the points
  * of the values they list; an option that leaves no point is an error naming the values there */
@@ -665,7 +665,7 @@ int dcsim_cmd_pareto(const dcsim_args *a, dcsim_error *err) {
   if (rc) return rc;
   const char *out = dcsim_arg(a, "out");
   const int picture = dcsim_format_is_picture(fmt);
-  if (!picture && dcsim_arg(a, "title")) /* no option silently ignored (issue 35) */
+  if (!picture && dcsim_arg(a, "title")) /* no option silently ignored */
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "title"),
                      "--title is the title of a picture: --format png|svg or --out FILE.png|svg");
   if (picture && dcsim_arg(a, "sort"))

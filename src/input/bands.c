@@ -148,7 +148,7 @@ void dcsim_bands_cost(double cost_usd, double time_s, const double time_band[2],
                       const double energy_band[2], double cost_band[2]) {
   /* cost = a E + b T (a: the tariff, b: the prices over their lifetime; both >= 0, inputs taken
    * as exact), so (a E' + b T') / (a E + b T) lies between the smaller and the larger of E'/E and
-   * T'/T whatever a and b are (issue 37; doc/sweep.md "The cost band") */
+   * T'/T whatever a and b are (doc/sweep.md "The cost band") */
   double lo = 1, hi = 1;
   if (time_s > 0 && energy_j > 0) {
     lo = fmin(time_band[0] / time_s, energy_band[0] / energy_j);

@@ -76,7 +76,7 @@ struct dcsim_dwarf {
   formula mg_halo; /* names: the parameters, then GPUS */
   int has_comm, has_comm_attrs;
   formula comm_in, comm_out, comm_iters;
-  formula comm_max_nodes; /* <communication max-nodes>, issue 26; .e NULL when absent */
+  formula comm_max_nodes; /* <communication max-nodes>; .e NULL when absent */
   char *comm_max_nodes_src;
   double comm_overlap;
   size_t n_patterns;
@@ -543,7 +543,7 @@ static int load_comm(dcsim_dwarf_t *d, const dcsim_xml_doc_t *doc, xmlNode *cm, 
         (rc = parse_formula(d, doc, cm, "iterations", &d->comm_iters, err)))
       return rc;
   }
-  if (dcsim__xml_attr(doc, cm, "max-nodes")) { /* the finest split of the domain (issue 26) */
+  if (dcsim__xml_attr(doc, cm, "max-nodes")) { /* the finest split of the domain */
     const char *src = dcsim__xml_attr(doc, cm, "max-nodes-source");
     if (!src)
       return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, cm,

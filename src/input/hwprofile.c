@@ -72,7 +72,7 @@ struct dcsim_cpu_profile {
   dcsim_cpu_perf_model pm;
   char *pm_src, *pm_level_src[Q_COUNT];
   dcsim_cpu_power_model power; /* <power-spec>, <power-model> (dcsim/hwprofile_power.h) */
-  dcsim__price price;          /* <price>, issue 26 */
+  dcsim__price price;          /* <price> */
 };
 
 void dcsim_cpu_profile_free(dcsim_cpu_profile_t *p) {
@@ -122,9 +122,7 @@ static int load_table(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNod
   if ((rc = dcsim__xml_str(doc, tn, "quantity", 1, &qty, err))) return rc;
   if ((rc = dcsim__xml_str(doc, tn, "unit", 1, &unit, err))) return rc;
   if ((rc = dcsim__xml_str(doc, tn, "freqs", 1, &freqs, err))) return rc;
-  int q = -1;
-  for (int i = 0; i < Q_COUNT; i++)
-    if (strcmp(qty, quantity_names[i]) == 0) q = i;
+  int q = dcsim_cpu_qty_parse(qty);
   if (q < 0)
     return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, tn, "<table>: unknown quantity '%s'", qty);
   table *t = &p->tables[q];
@@ -285,10 +283,8 @@ static int load_cache_levels(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc,
   for (xmlNode *l = dcsim__xml_child(ch, "level"); l; l = dcsim__xml_next(l, "level")) {
     const char *name = NULL;
     if ((rc = dcsim__xml_str(doc, l, "name", 1, &name, err))) return rc;
-    int q = -1;
-    for (int i = Q_L1; i < Q_COUNT; i++)
-      if (strcmp(name, quantity_names[i]) == 0) q = i;
-    if (q < 0 || p->n_levels >= Q_COUNT - 1)
+    int q = dcsim_cpu_qty_parse(name);
+    if (q < Q_L1 || p->n_levels >= Q_COUNT - 1)
       return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l, "<level name=\"%s\">: not a memory level",
                            name);
     for (size_t i = 0; i < p->n_levels; i++)
@@ -381,10 +377,8 @@ int dcsim__cpu_measured_parse(const dcsim_xml_doc_t *doc, xmlNode *m,
                               dcsim_cpu_measured_bw measured[Q_COUNT], int *q_out,
                               dcsim_error *err) {
   const char *lv = dcsim__xml_attr(doc, m, "level");
-  int q = -1, rc;
-  for (int i = Q_L1; i < Q_COUNT; i++)
-    if (lv && strcmp(lv, quantity_names[i]) == 0) q = i;
-  if (q < 0 || measured[q].one_core_bps > 0)
+  int q = dcsim_cpu_qty_parse(lv), rc;
+  if (q < Q_L1 || measured[q].one_core_bps > 0)
     return DCSIM_XML_ERR(
         err, DCSIM_EPARSE, doc, m, "<measured level=\"%s\">: %s", lv ? lv : "",
         q < 0 ? "level must be L1, L2, L3 or DRAM" : "a second one for this level");
@@ -422,10 +416,9 @@ static int load_socket_link(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, 
 static int load_perf_level(dcsim_cpu_profile_t *p, const dcsim_xml_doc_t *doc, xmlNode *l,
                            dcsim_error *err) {
   const char *name = NULL;
-  int rc = dcsim__xml_str(doc, l, "name", 1, &name, err), q = -1;
+  int rc = dcsim__xml_str(doc, l, "name", 1, &name, err);
   if (rc) return rc;
-  for (int i = 0; i < Q_COUNT; i++)
-    if (strcmp(name, quantity_names[i]) == 0) q = i;
+  int q = dcsim_cpu_qty_parse(name);
   if (q < 0)
     return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, l, "<level name=\"%s\">: unknown quantity", name);
   dcsim_cpu_perf_level *v = &p->pm.q[q];
@@ -845,6 +838,12 @@ const char *dcsim_cpu_qty_name(dcsim_cpu_qty q) {
   return (int)q >= 0 && (int)q < Q_COUNT ? quantity_names[q] : "?";
 }
 
+int dcsim_cpu_qty_parse(const char *name) {
+  for (int i = 0; name && i < Q_COUNT; i++)
+    if (strcmp(name, quantity_names[i]) == 0) return i;
+  return -1;
+}
+
 int dcsim_cpu_profile_lookup(const dcsim_cpu_profile_t *p, dcsim_cpu_qty q,
                              const dcsim_cpu_state *s, double *out, dcsim_prov *prov,
                              dcsim_error *err) {
@@ -1052,7 +1051,7 @@ dcsim_hw_price dcsim_cpu_profile_price(const dcsim_cpu_profile_t *p) {
   return dcsim__price_public(&p->price);
 }
 
-/* ---- <price> of CPU and GPU profiles (issue 26) ---- */
+/* ---- <price> of CPU and GPU profiles ---- */
 
 int dcsim__price_load(const dcsim_xml_doc_t *doc, xmlNode *root, dcsim__price *pr,
                       dcsim_error *err) {

@@ -21,7 +21,7 @@ struct dcsim_gpu_profile {
   dcsim_gpu_spec spec;
   size_t n_levels;
   dcsim_cache_level levels[2]; /* <cache-hierarchy>: L2, DRAM */
-  dcsim__price price;          /* <price>, issue 26 */
+  dcsim__price price;          /* <price> */
 };
 
 void dcsim_gpu_profile_free(dcsim_gpu_profile_t *p) {

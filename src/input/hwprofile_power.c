@@ -25,7 +25,7 @@ static int copy_source(const dcsim_xml_doc_t *doc, xmlNode *n, char **out, dcsim
   return 0;
 }
 
-/* Issue 35: DRAM energy per byte is about 3e-10 J (D3.5 Tables 35 and 29: 2.989e-10); 10^-6 J is
+/* DRAM energy per byte is about 3e-10 J (D3.5 Tables 35 and 29: 2.989e-10); 10^-6 J is
  * 10^3 x beyond any memory. The factors (voltage-slope 0.5, load-overhead 0.207 in the shipped
  * profiles) at most 10^3. */
 #define MAX_J_PER_BYTE 1e-6
@@ -123,7 +123,7 @@ int dcsim__cpu_power_model_load(const dcsim_xml_doc_t *doc, xmlNode *root,
   if (!pm) return 0;
   if (cores_per_socket == 0)
     return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, pm, "<power-model>: the profile has no cores");
-  /* the label follows the data (issue 40): a model labelled fitted is printed as a RAPL fit with
+  /* the label follows the data: a model labelled fitted is printed as a RAPL fit with
    * its band, so it must carry the measured power it was fitted on, the profile's <energy> tables
    * (as calibrate cpu writes them beside the fit); a model written by hand from datasheet
    * figures is basis="spec" */

@@ -17,7 +17,7 @@ int dcsim__input_open(const char *path, const char *root_name, dcsim_xml_doc_t *
 
 /* Reads <power-spec> and <power-model> under the profile's root (either may be absent) and checks
  * them against the profile's core count per socket and, for basis="fitted", against the measured
- * power it was fitted on (n_energy_tables: the profile's <energy> tables; issue 40). */
+ * power it was fitted on (n_energy_tables: the profile's <energy> tables). */
 int dcsim__cpu_power_model_load(const dcsim_xml_doc_t *doc, xmlNode *root,
                                 unsigned cores_per_socket, size_t n_energy_tables,
                                 dcsim_cpu_power_model *m, dcsim_error *err);
@@ -40,7 +40,7 @@ int dcsim__profile_dup_source(const dcsim_xml_doc_t *doc, xmlNode *n, char **out
 int dcsim__profile_level_sizes(const dcsim_xml_doc_t *doc, xmlNode *l, const char *name,
                                dcsim_cache_level *cl, dcsim_error *err);
 
-/* A profile's <price usd date source> (issue 26, dcsim/hwprofile.h): usd <= 0 when absent. */
+/* A profile's <price usd date source> (dcsim/hwprofile.h): usd <= 0 when absent. */
 typedef struct dcsim__price {
   double usd;
   char *date, *source;

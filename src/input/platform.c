@@ -95,6 +95,24 @@ static int load_group(const dcsim_xml_doc_t *doc, xmlNode *node, dcsim_node_grou
   return 0;
 }
 
+/* The rules a platform's groups obey, whether loaded or built: g (the last of p's groups so far)
+ * takes the next g->count node numbers, and the platform has at most DCSIM_PLATFORM_MAX_NODES
+ * nodes (an error at file:line). *dup: the index of an earlier group named as g (then nothing is
+ * numbered, the caller reports it), else -1. */
+static int place_group(dcsim_platform *p, dcsim_node_group *g, uint64_t *nodes, long *dup,
+                       const char *file, int line, dcsim_error *err) {
+  *dup = -1;
+  for (size_t k = 0; k + 1 < p->n_groups && *dup < 0; k++)
+    if (strcmp(p->groups[k].name, g->name) == 0) *dup = (long)k;
+  if (*dup >= 0) return 0;
+  g->first_node = (unsigned)*nodes;
+  *nodes += g->count;
+  if (*nodes > DCSIM_PLATFORM_MAX_NODES)
+    return DCSIM_ERR(err, DCSIM_ERANGE, file, line, "more than %u nodes in the platform",
+                     DCSIM_PLATFORM_MAX_NODES);
+  return 0;
+}
+
 int dcsim_platform_load(const char *path, dcsim_platform **out, dcsim_error *err) {
   dcsim_xml_doc_t *doc = NULL;
   dcsim_platform *p = NULL;
@@ -141,13 +159,6 @@ int dcsim_platform_load(const char *path, dcsim_platform **out, dcsim_error *err
        gn = dcsim__xml_next(gn, "node-group")) {
     dcsim_node_group *g = &p->groups[p->n_groups++];
     if ((rc = load_group(doc, gn, g, err))) goto out;
-    for (size_t i = 0; i + 1 < p->n_groups; i++)
-      if (strcmp(p->groups[i].name, g->name) == 0) {
-        rc = DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, gn,
-                           "<node-group name=\"%s\">: duplicate name (line %d)", g->name,
-                           p->groups[i].line);
-        goto out;
-      }
     if (g->rack) {
       xmlNode *r = dcsim__xml_child(root, "rack");
       while (r && strcmp(dcsim__xml_attr(doc, r, "name"), g->rack) != 0)
@@ -158,11 +169,13 @@ int dcsim_platform_load(const char *path, dcsim_platform **out, dcsim_error *err
         goto out;
       }
     }
-    g->first_node = (unsigned)nodes;
-    nodes += g->count;
-    if (nodes > DCSIM_PLATFORM_MAX_NODES) {
-      rc = DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, gn, "more than %u nodes in the platform",
-                         DCSIM_PLATFORM_MAX_NODES);
+    long dup;
+    if ((rc = place_group(p, g, &nodes, &dup, dcsim__xml_path(doc), (int)xmlGetLineNo(gn), err)))
+      goto out;
+    if (dup >= 0) {
+      rc = DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, gn,
+                         "<node-group name=\"%s\">: duplicate name (line %d)", g->name,
+                         p->groups[dup].line);
       goto out;
     }
   }
@@ -220,17 +233,11 @@ int dcsim_platform_build(const char *name, const dcsim_node_group *groups, size_
                      g->name);
       goto out;
     }
-    for (size_t k = 0; k + 1 < p->n_groups; k++)
-      if (strcmp(p->groups[k].name, g->name) == 0) {
-        rc = DCSIM_ERR(err, DCSIM_ESCHEMA, name, src->line,
-                       "<node-group name=\"%s\">: duplicate name", g->name);
-        goto out;
-      }
-    g->first_node = (unsigned)nodes;
-    nodes += g->count;
-    if (nodes > DCSIM_PLATFORM_MAX_NODES) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, name, src->line, "more than %u nodes in the platform",
-                     DCSIM_PLATFORM_MAX_NODES);
+    long dup;
+    if ((rc = place_group(p, g, &nodes, &dup, name, src->line, err))) goto out;
+    if (dup >= 0) {
+      rc = DCSIM_ERR(err, DCSIM_ESCHEMA, name, src->line,
+                     "<node-group name=\"%s\">: duplicate name", g->name);
       goto out;
     }
   }

@@ -277,8 +277,8 @@ static int classify(reader *r, char *text, size_t n, char **body, dcsim_error *e
 }
 
 /* The decompressed text read so far: at most the memory budget (charged as if it were kept: the
- * time to read a trace grows with it, and a gzip of padded members inflates a thousandfold,
- * issue 35), and SWF_MAX_TEXT_BYTES without one. */
+ * time to read a trace grows with it, and a gzip of padded members inflates a thousandfold),
+ * and SWF_MAX_TEXT_BYTES without one. */
 static int charge_text(const reader *r, const dcsim_budget *b, dcsim_error *err) {
   if (b && b->max_bytes)
     return r->text_bytes > b->max_bytes

@@ -536,7 +536,7 @@ static const char *find_quoted(const char *p, const char *end, const char *id, s
 /* The line of each task for messages: its quoted name searched for in the file's text, in task
  * order, from the first "tasks" key on (the order of the specification). Best effort: a name the
  * file escapes is not found (line 0); after 16 such names the rest get no line, since each miss
- * reads the rest of the file (issue 35: a search per task of the whole rest is quadratic). */
+ * reads the rest of the file (a search per task of the whole rest is quadratic). */
 static void task_lines(dcsim_wfc *w) {
   static const dcsim_file_rules rules = { 256u * 1024 * 1024, "too large", NULL, 1 };
   char *text = NULL;

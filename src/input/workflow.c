@@ -734,7 +734,7 @@ static void items_free(dcsim_wf_item *items, size_t n) {
   free(items);
 }
 
-/* cores-per-node: a whole number, or all (0: the node's cores, as --cores all; issue 26) */
+/* cores-per-node: a whole number, or all (0: the node's cores, as --cores all) */
 static int cores_attr(const dcsim_xml_doc_t *doc, xmlNode *x, unsigned *out, dcsim_error *err) {
   const char *v = dcsim__xml_attr(doc, x, "cores-per-node");
   if (v && strcmp(v, "all") == 0) {

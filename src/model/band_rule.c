@@ -17,7 +17,7 @@ void dcsim_band_basis_cover_factor(dcsim_band_basis *q, double factor) {
 void dcsim_band_rule(const dcsim_bands_t *b, const dcsim_band_basis *q, double time_band[2],
                      double energy_band[2]) {
   /* the class bands of the devices that ran (doc/models.md "Uncertainty bands"), then the range a
-   * thread law's continuation reaches (doc/models.md, issue 37) */
+   * thread law's continuation reaches (doc/models.md) */
   dcsim_bands_apply(b, (int)q->cpu, q->gpu, q->time_kind, q->energy_kind, q->time_s, q->energy_j,
                     time_band, energy_band);
   dcsim_bands_cover(q->time_s, q->cover_s, time_band, energy_band);

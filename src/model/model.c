@@ -259,7 +259,7 @@ static int in_list(const char *list, const char *name) {
  * architecture model elsewhere is extrapolated when it uses fitted launch terms, else spec. On a
  * GPU with its own <launch>: table where the dwarf's counters were measured on it, else
  * extrapolated (counts measured elsewhere), or spec without the dwarf's <launch>; with a launch
- * figure borrowed from another GPU (<launch borrowed-from>, issue 37) spec, its source the reason.
+ * figure borrowed from another GPU (<launch borrowed-from>) spec, its source the reason.
  */
 static dcsim_prov gpu_time_prov(const dcsim_model_req *req, int arch) {
   const dcsim_dwarf_eval *ev = req->ev;
@@ -356,7 +356,7 @@ static int run_gpu_as(const dcsim_model_req *req, dcsim_prediction *out, dcsim_e
                       "§5.5's measured fraction S");
   dcsim_gpu_opts mode = { req->gpu_small_domain, 0, arch };
   const int irregular = req->ev->n_kernels == 0;
-  /* One model per GPU count (issue 37): in the default model one GPU is the split at G = 1, so the
+  /* One model per GPU count: in the default model one GPU is the split at G = 1, so the
    * host transfer of a dwarf with <multi-gpu> is counted for one GPU as for several; --d35 keeps
    * D3.5's single-GPU model, which leaves it out (§3.3), when no count is given. */
   const unsigned gpus = req->gpus >= 1 ? req->gpus : arch && req->ev->has_multi_gpu ? 1 : 0;

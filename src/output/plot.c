@@ -161,7 +161,7 @@ static int gp_caption(FILE *f, const char *caption, int height) {
 
 /* Refuses an output path that exists and is not a regular file (a FIFO, a device, a socket, a
  * directory): a picture is written by renaming a finished file over it, and a FIFO without a
- * reader would block (issue 35). Checked before any work. */
+ * reader would block. Checked before any work. */
 static int plot_target_ok(const char *out, dcsim_error *err) {
   struct stat st;
   if (!out || !*out) return DCSIM_PERR(err, DCSIM_EUSAGE, "picture", -1, "empty picture path");
@@ -222,7 +222,7 @@ int dcsim__plot_open(dcsim_plot_gp *g, const char *out, dcsim_plot_format fmt, i
   return 0;
 }
 
-/* ---- provenance in the picture's own metadata (issue 26) ---- */
+/* ---- provenance in the picture's own metadata ---- */
 
 static void put_be32(unsigned char *p, uint32_t v) {
   p[0] = (unsigned char)(v >> 24);
@@ -276,7 +276,7 @@ static char *svg_meta(const char *soft, const char *meta, size_t *len) {
   return text;
 }
 
-/* Publishes gnuplot's picture (data, len bytes) at out with its provenance (issue 26): PNG, tEXt
+/* Publishes gnuplot's picture (data, len bytes) at out with its provenance: PNG, tEXt
  * "Software" (dcsim and its commit) and "Comment" (the caption) after IHDR; SVG, the caption as
  * its <title> and <desc> in place of gnuplot's. */
 static int publish_picture(const char *out, dcsim_plot_format fmt, const unsigned char *data,
@@ -381,7 +381,7 @@ static int gnuplot_failed(const char *out, const char *exe, const char *log, dcs
 
 /* Starts gnuplot on the script, its output in log: fork and exec, so that the child can ask the
  * kernel (Linux prctl PR_SET_PDEATHSIG) to kill it when dcsim dies: no gnuplot outlives dcsim
- * (issue 35: a second signal orphaned it). Only async-signal-safe calls in the child. */
+ * (a second signal orphaned it). Only async-signal-safe calls in the child. */
 static int spawn_gnuplot(const char *exe, const char *script, const char *log, pid_t *pid,
                          dcsim_error *err) {
   pid_t parent = getpid();
@@ -467,7 +467,7 @@ void dcsim__plot_freq_text(const char *freq, dcsim_str *out) {
   dcsim_str_addf(out, "%s%s", freq, dcsim_parse_ghz(freq, &ghz) == 0 ? " GHz" : "");
 }
 
-/* the one rule for naming a point's hardware in a picture (issue 40 item 2) */
+/* the one rule for naming a point's hardware in a picture */
 int dcsim__plot_hw_name(const dcsim_sweep_point *p, int with_freq, dcsim_str *out) {
   dcsim_str_addf(out, "%s%s%s", p->cpu, p->cpu[0] && p->gpu[0] ? " + " : "", p->gpu);
   if (p->gpu[0] && p->gpus) dcsim_str_addf(out, " x%u", p->gpus);

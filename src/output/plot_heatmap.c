@@ -151,7 +151,7 @@ static int heat_panel(FILE *f, const heat_view *h, size_t k, int last, dcsim_err
   else
     fputs("unset colorbox\n", f);
   /* cells as boxes, not `with image` (gnuplot needs 2 x 2 pixels for an image: a sweep with one
-   * value on an axis drew empty panels, issue 26): a strip or a bar row draws as well as a grid */
+   * value on an axis drew empty panels): a strip or a bar row draws as well as a grid */
   fprintf(f,
           "plot $h%zu using 1:2:(0.5):(0.5):($4 == 2 ? NaN : $3) with boxxyerror fs solid 1.0 "
           "noborder lc palette notitle",
@@ -206,7 +206,7 @@ int dcsim_plot_heatmap(const dcsim_sweep_point *pts, size_t n, int time, const c
           "set palette defined (0 '#440154', 0.25 '#3b528b', 0.5 '#21918c', 0.75 '#5ec962', 1 "
           "'#fde725')\n%sset format cb '%%g'\n",
           h->logc ? "set logscale cb\n" : "");
-  /* the label clear of the tick labels (issue 26: they overlapped) */
+  /* the label clear of the tick labels (they overlapped) */
   fprintf(f, "set cbrange [%.10g:%.10g]\nset cblabel '%s [%s]' offset char 2,0\n",
           h->vmin * h->scale, h->vmax * h->scale * (h->vmax > h->vmin ? 1 : 1.01),
           time ? "time" : "energy", h->unit);

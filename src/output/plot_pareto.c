@@ -41,7 +41,7 @@ typedef struct pareto_view {
   int var_cpu, var_gpu, var_nodes, var_cores, var_freq; /* what varies among feasible points */
   double es;                                            /* energy scale to unit eu */
   const char *eu;
-  /* the axes (issue 26, --objectives): x holds time_s, y energy_j of the points drawn */
+  /* the axes (--objectives): x holds time_s, y energy_j of the points drawn */
   const char *xq, *xu, *yq, *xbest, *ybest, *deftitle;
   series *ser; /* n_ser series; sid: each feasible point's series */
   size_t *sid, n_ser;
@@ -105,7 +105,7 @@ static void pareto_scan(pareto_view *v) {
 }
 
 /* series: one per hardware (CPU, GPU x count, host CPU, threading) when it varies (D3.5 Figure
- * 30), else one per node count (Figure 28); a key names the full hardware (issue 40 item 2) */
+ * 30), else one per node count (Figure 28); a key names the full hardware */
 static int pareto_series(pareto_view *v, dcsim_error *err) {
   int by_hw = v->var_cpu || v->var_gpu;
   v->ser = calloc(v->n, sizeof *v->ser);
@@ -115,7 +115,7 @@ static int pareto_series(pareto_view *v, dcsim_error *err) {
     const dcsim_sweep_point *p = &v->pts[i];
     if (!p->done || !p->feasible) continue;
     dcsim_str key = DCSIM_STR_INIT;
-    dcsim__plot_hw_name(p, 0, &key); /* a GPU names its node's host CPU (issue 37) */
+    dcsim__plot_hw_name(p, 0, &key); /* a GPU names its node's host CPU */
     if (!by_hw && v->var_nodes)
       dcsim_str_addf(&key, "%s%u node%s", key.len ? ", " : "", p->nodes, p->nodes == 1 ? "" : "s");
     else if (!by_hw && !key.len)
@@ -225,7 +225,7 @@ static void point_words(const pareto_view *v, const dcsim_sweep_point *p, dcsim_
   }
 }
 
-/* Labels where they help (issue 17: a label on every point smeared on large fronts): the fastest
+/* Labels where they help (a label on every point smeared on large fronts): the fastest
  * and the least-energy points of the front, the knee, and up to two more front points spread along
  * it, marked A, B, C... beside the point and explained in the key ("A  16 nodes: fastest, 1705 s");
  * a front of at most 5 points is marked whole. Writes the marks and *keys (one per line) for the
@@ -320,7 +320,7 @@ static void pareto_plot_cmd(FILE *f, const pareto_view *v, dcsim_str *keys) {
   static const int shapes[] = { 7, 5, 9, 11, 13 }; /* circle, square, triangles, diamond */
   for (size_t k = 0; k < v->n_ser; k++) {
     char col[8];
-    /* issue 26: more series than the palette's 10 colours get distinct colours and shapes */
+    /* more series than the palette's 10 colours get distinct colours and shapes */
     fprintf(f, "$s%zu using 1:2 with points pt %d ps 1.1 lc rgb '%s' title ", k,
             v->n_ser > 10 ? shapes[k % 5] : 7, dcsim__plot_color_n(k, v->n_ser, col));
     dcsim__plot_str(f, v->ser[k].key);

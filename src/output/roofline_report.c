@@ -150,7 +150,7 @@ void dcsim_roofline_write_csv(FILE *f, const dcsim_roofline *r, const dcsim_repr
     dcsim__csv_write_cell(f, r->ceilings[c].name);
     fprintf(f, ",,,,%.10g,,%.10g\n", r->peak_flops / r->ceilings[c].bw_bps, r->ceilings[c].bw_bps);
   }
-  for (size_t c = 0; c < r->n_optim; c++) { /* names through the one CSV quoting (issue 35) */
+  for (size_t c = 0; c < r->n_optim; c++) { /* names through the one CSV quoting */
     fputs(r->optim[c].memory ? "memory ceiling," : "in-core ceiling,", f);
     dcsim__csv_write_cell(f, r->optim[c].name);
     if (r->optim[c].memory)

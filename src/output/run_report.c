@@ -108,7 +108,7 @@ static void json_totals(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
   dcsim_scenario_provenance(s, &tprov, &eprov);
   const char *unknown = dcsim_scenario_energy_unknown(s);
   dcsim_prov_json_member(j, tprov, unknown ? NULL : &eprov);
-  if (unknown) dcsim_json_key_str(j, "energy_unknown", unknown); /* why it is null (issue 38) */
+  if (unknown) dcsim_json_key_str(j, "energy_unknown", unknown); /* why it is null */
 }
 
 /* The band of a cost of this run (dcsim_bands_cost): band_t and band_e are factors of a time and
@@ -118,7 +118,7 @@ static void run_cost_band(const dcsim_run_report *o, double usd, double cb[2]) {
 }
 
 /* "cost": of what the jobs held and of the whole centre, the tariff, the lifetime, the prices of
- * the profiles used (issue 26, dcsim/cost.h) */
+ * the profiles used (dcsim/cost.h) */
 static void json_cost(dcsim_json *j, const dcsim_run_report *o) {
   char note[200];
   dcsim_cost_reason(&o->held, note, sizeof note);
@@ -126,7 +126,7 @@ static void json_cost(dcsim_json *j, const dcsim_run_report *o) {
   dcsim_json_obj_begin(j);
   dcsim_json_key(j, "usd");
   o->held.known ? dcsim_json_num(j, o->held.usd) : dcsim_json_null(j);
-  if (o->held.known) { /* issue 37: the cost's band from the time's and the energy's */
+  if (o->held.known) { /* the cost's band from the time's and the energy's */
     double cb[2];
     run_cost_band(o, o->held.usd, cb);
     dcsim_json_key(j, "usd_band");
@@ -281,7 +281,7 @@ static void json_groups(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
     dcsim_json_obj_begin(j);
     dcsim_json_key_str(j, "name", ng->name);
     dcsim_json_key_int(j, "nodes", ng->count);
-    /* issue 37: what the nodes are; a GPU node's CPU is its host */
+    /* what the nodes are; a GPU node's CPU is its host */
     dcsim_json_key_str(j, "cpu", dcsim_cpu_profile_name(s->groups[g].cpu));
     if (s->groups[g].gpu) {
       dcsim_json_key_str(j, "gpu", dcsim_gpu_profile_name(s->groups[g].gpu));
@@ -333,7 +333,7 @@ void dcsim_run_report_json(const dcsim_run_report *o) {
   dcsim_json_end(&j);
 }
 
-/* ---- what was simulated (issue 26): cores in use per node kind, time and energy per task type */
+/* ---- what was simulated: cores in use per node kind, time and energy per task type */
 
 typedef struct task_type {
   size_t wf, tmpl, opt;    /* the workflow, its template, the option the plan chose */
@@ -343,7 +343,7 @@ typedef struct task_type {
 
 /* The task types of the run: per workflow, template and chosen option, how many calls and their
  * summed time and energy over every job (a trace job's times are scaled by its time scale), in
- * the order of their first task. Linear in jobs and tasks (issue 35: a search of the types found
+ * the order of their first task. Linear in jobs and tasks (a search of the types found
  * so far made 10^5 independent WfCommons tasks take 8.5 s): the jobs are counted per workflow in
  * one pass, and each (template, option) of a workflow has its slot (a template has at most two
  * options). NULL when out of memory. */
@@ -447,7 +447,7 @@ static void text_simulated(const dcsim_run_report *o) {
 
 /* The task types as JSON: "task_types": [{"workflow", "task", "device", "group", "nodes", "cores",
  * "gpus", "calls", "time_per_call_s", "energy_per_call_j"}]; "groups" gain cores_per_node and
- * cores_in_use (issue 26). */
+ * cores_in_use. */
 static void json_task_types(dcsim_json *j, const dcsim_scenario *s) {
   size_t n = 0;
   task_type *tt = task_types(s, &n);
@@ -473,7 +473,7 @@ static void json_task_types(dcsim_json *j, const dcsim_scenario *s) {
   free(tt);
 }
 
-/* The whole centre after the jobs (issue 26): the nodes the jobs held (the sum of the job rows),
+/* The whole centre after the jobs: the nodes the jobs held (the sum of the job rows),
  * the idle energy of the nodes no job held, and the total (the JSON's energy_to_solution_j): the
  * job rows and the idle row add up to the total row. kind: subtotal, idle, total. */
 static void csv_totals(const dcsim_run_report *o) {
@@ -579,12 +579,12 @@ static void text_header(const dcsim_run_report *o) {
   putchar('\n');
 }
 
-/* cost of what the jobs held, and of the whole centre (issue 26) */
+/* cost of what the jobs held, and of the whole centre */
 static void text_cost(const dcsim_run_report *o) {
   char note[200];
   char cb[96];
   double band[2];
-  /* the default tariff with its year and source (dcsim/cost.h), issue 40 */
+  /* the default tariff with its year and source (dcsim/cost.h) */
   const char *tariff_src = o->kwh_default ? " (default: " DCSIM_COST_KWH_SOURCE ")" : "";
   if (o->held.known) {
     const double parts[] = { o->held.energy_usd, o->held.hardware_usd };
@@ -626,7 +626,7 @@ static void text_summary(const dcsim_run_report *o) {
          eb[2] = { st->energy_j * o->band_e[0], st->energy_j * o->band_e[1] };
   char tbs[160], ebs[160], idle[2][64];
   printf("time-to-solution    %s s\n", dcsim_fmt_band(tbs, sizeof tbs, mk, tb, NULL));
-  if (unknown && !isfinite(st->energy_j)) /* issue 38: the time alone */
+  if (unknown && !isfinite(st->energy_j)) /* the time alone */
     printf("energy-to-solution  unknown: %s\n", unknown);
   else /* held + idle on nodes no job held, the part at the total's place (numfmt.h) */
     printf(

@@ -61,7 +61,7 @@ int dcsim_recorded_option(const dcsim_group_rt *g, const dcsim_task_template *t,
   if (g->model_flags & DCSIM_MODEL_D35)
     rc = dcsim_recorded_core_power(g->cpu, f, &core_w, &power_prov, err);
   else if (g->energy_unknown[0])
-    core_w = NAN; /* the group's power is unknown: the time alone (issue 38) */
+    core_w = NAN; /* the group's power is unknown: the time alone */
   else
     rc = wall_core_power(g, f, &core_w, &power_prov, err);
   if (rc) {

@@ -139,7 +139,7 @@ static int group_idle_wall(dcsim_group_rt *g, const dcsim_node_group *ng, const 
   dcsim_error pe;
   memset(&pe, 0, sizeof pe);
   int rc = dcsim_cpu_power_check(g->cpu, &pe);
-  if (rc == DCSIM_EREF) { /* no power data: the times alone, the energy unknown (issue 38) */
+  if (rc == DCSIM_EREF) { /* no power data: the times alone, the energy unknown */
     snprintf(g->energy_unknown, sizeof g->energy_unknown, "%.500s", pe.msg);
     g->base_w = g->idle_w = g->pkg_idle_w = g->dram_idle_w = NAN;
     g->load_overhead = 0;

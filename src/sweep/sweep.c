@@ -62,7 +62,7 @@ struct dcsim_sweep {
   char hash[65];
   const volatile sig_atomic_t *interrupt; /* polled before each point and by its engine */
   unsigned shard_i, shard_n; /* this process evaluates the points of shard i of n (n = 0: all) */
-  dcsim_cost_opts cost;      /* issue 26: its price names owned (cost_names) */
+  dcsim_cost_opts cost;      /* its price names owned (cost_names) */
   dcsim_price_set *cost_prices;
   unsigned objectives;
   size_t n_gcounts, n_hosts; /* --gpus, --host-cpu */
@@ -310,7 +310,7 @@ static int check_freq(const dcsim_sweep_t *sw, const char *f, dcsim_error *err) 
 }
 
 /* A profile name a sweep point holds whole (dcsim_sweep_point.cpu, .gpu, .host_cpu: 63 bytes),
- * refused when longer: cut, it would be looked up as another profile (issue 39). */
+ * refused when longer: cut, it would be looked up as another profile. */
 static int name_fits(const char *name, const char *path, dcsim_error *err) {
   size_t max = sizeof((dcsim_sweep_point *)0)->cpu - 1;
   if (strlen(name) <= max) return 0;
@@ -543,7 +543,7 @@ static int make_definition(dcsim_sweep_t *sw, const dcsim_sweep_def *def, dcsim_
                            dcsim_error *err) {
   dcsim_str b = DCSIM_STR_INIT;
   /* version 2: model modes and provenance; 4: frequency names and `all` cores resolved per CPU,
-   * nominal without --freq (issue 13) and location-independent names (issue 17), each of which
+   * nominal without --freq and location-independent names, each of which
    * was a version 3 on its own branch (a sweep of an older version never resumes into these) */
   dcsim_str_add(&b, "dcsim sweep 4\ninput ");
   add_relname(&b, def->input, def->input);
@@ -706,7 +706,7 @@ int dcsim_sweep_new_within(const dcsim_sweep_def *def, const dcsim_budget *budge
       (rc = take_freqs(sw, def, err)))
     goto out;
   if ((rc = take_sets(sw, def, err)) || (rc = take_threadings(sw, def, err)) ||
-      /* the host CPUs first: a --price may name one (issue 40: it was refused) */
+      /* the host CPUs first: a --price may name one (were they later, it would be refused) */
       (rc = take_gpu_axes(sw, def, err)) || (rc = take_cost(sw, def, err)) ||
       (rc = check_names(sw, err)))
     goto out;

@@ -147,7 +147,7 @@ int dcsim__sweep_fields_read(sqlite3_stmt *st, int first, dcsim_sweep_point *p) 
         if (text) snprintf(MEMBER(p, f, char), f->size, "%s", text);
         break;
       case DCSIM__SPF_REASON: /* infeasible: why ("infeasible" when not stored); feasible: why
-                                 its energy is unknown (issue 38), when stored */
+                                 its energy is unknown, when stored */
         if ((!p->feasible || (text && text[0])) &&
             !(p->reason = dcsim_strdup(!p->feasible && !text ? "infeasible" : text)))
           rc = DCSIM_ENOMEM;

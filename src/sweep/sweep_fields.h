@@ -36,7 +36,7 @@ typedef enum dcsim__spn_rule {
   DCSIM__SPN_FINITE,   /* when infeasible or not finite (read back as NaN) */
   DCSIM__SPN_ENERGY,   /* when infeasible or the energy is unknown (energy_prov) */
   DCSIM__SPN_COVER,    /* when infeasible or not above 1 (no task beyond its thread law) */
-  DCSIM__SPN_IDEAL     /* unless "ideal" (--threading, issue 40: NULL is measured) */
+  DCSIM__SPN_IDEAL     /* unless "ideal" (--threading: NULL is measured) */
 } dcsim__spn_rule;
 
 typedef struct dcsim__sweep_field {

@@ -127,7 +127,7 @@ static void json_flag(dcsim_json *j, const char *key, int v) {
   dcsim_json_bool(j, v);
 }
 
-/* "cost_usd": the cost, or null with "cost_note" saying why (issue 26; appended keys) */
+/* "cost_usd": the cost, or null with "cost_note" saying why (appended keys) */
 static void json_cost(dcsim_json *j, const dcsim_sweep_point *p) {
   json_result(j, "cost_usd", p->feasible && isfinite(p->cost_usd), p->cost_usd);
   char note[256];
@@ -191,7 +191,7 @@ static void json_point(dcsim_json *j, const dcsim_sweep_point *p, int variants) 
     else
       dcsim_json_null(j);
     json_bands(j, p);
-    if (p->reason) { /* why the energy is unknown (issue 38) */
+    if (p->reason) { /* why the energy is unknown */
       dcsim_json_key(j, "reason");
       dcsim_json_str(j, p->reason);
     }
@@ -199,7 +199,7 @@ static void json_point(dcsim_json *j, const dcsim_sweep_point *p, int variants) 
   dcsim_json_key(j, "index");
   dcsim_json_int(j, p->index);
   json_cost(j, p);
-  if (p->gpus) { /* --gpus, --host-cpu (issue 26): only in sweeps that set them */
+  if (p->gpus) { /* --gpus, --host-cpu: only in sweeps that set them */
     dcsim_json_key(j, "gpus");
     dcsim_json_int(j, p->gpus);
   }
@@ -238,13 +238,13 @@ void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n,
 }
 
 /* ",COST,NOTE[,GPUS,HOST]\n": the cost (empty when unknown or infeasible) and why it is unknown;
- * with axes, the GPUs per node and the host CPU (issue 26) */
+ * with axes, the GPUs per node and the host CPU */
 /* the band columns of a point (empty cells when not marked) */
 static void csv_bands(FILE *f, const dcsim_sweep_point *p) {
   if (p->has_band && isfinite(p->energy_j))
     fprintf(f, ",%.10g,%.10g,%.10g,%.10g,%d", p->time_band[0], p->time_band[1], p->energy_band[0],
             p->energy_band[1], p->near_front);
-  else if (p->has_band) /* energy unknown: its band too (issue 38) */
+  else if (p->has_band) /* energy unknown: its band too */
     fprintf(f, ",%.10g,%.10g,,,%d", p->time_band[0], p->time_band[1], p->near_front);
   else
     fputs(",,,,,", f);
@@ -281,7 +281,7 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, cons
       "energy_band_low_j,energy_band_high_j,indistinguishable_from_front,cost_band_low_usd,"
       "cost_band_high_usd",
       f);
-  int axes = 0; /* --gpus, --host-cpu: two more columns in sweeps that set them (issue 26) */
+  int axes = 0; /* --gpus, --host-cpu: two more columns in sweeps that set them */
   for (size_t i = 0; i < n && !axes; i++) axes = pts[i].gpus || pts[i].host_cpu[0];
   fputs(axes ? ",gpus,host_cpu" : "", f);
   fputs(variants ? ",threading\n" : "\n", f);
@@ -317,7 +317,7 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, cons
   }
 }
 
-/* the gpu column: the GPU, "x N" per node with --gpus, "on HOST" with --host-cpu (issue 26) */
+/* the gpu column: the GPU, "x N" per node with --gpus, "on HOST" with --host-cpu */
 static void gpu_text(const dcsim_sweep_point *p, char *buf, size_t size) {
   dcsim_str b = DCSIM_STR_INIT;
   dcsim_str_add(&b, p->gpu[0] ? p->gpu : "-");
@@ -445,7 +445,7 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
             dcsim_plural(no_cost, "point", "points"), note,
             no_cost > 1 ? " (the first; see the cost_note column of --format csv)" : "");
   }
-  if (summary && no_energy) { /* issue 38: the times stand, the energies are not made up */
+  if (summary && no_energy) { /* the times stand, the energies are not made up */
     const char *why = first_no_energy->reason ? first_no_energy->reason : "";
     if (strncmp(why, "energy unknown: ", 16) == 0) why += 16;
     fprintf(f, "energy unknown for %zu feasible %s (on no Pareto front): %s%s\n", no_energy,
@@ -513,7 +513,7 @@ static dcsim_sweep_point *new_point(dcsim_sweep_point **pts, size_t *n, size_t *
 }
 
 /* a feasible point: finite, non-negative time; energy the same, or empty/null = unknown (a
- * profile without power data, issue 38: on no front) */
+ * profile without power data: on no front) */
 static int check_feasible(const dcsim_sweep_point *pt) {
   return !pt->feasible || (isfinite(pt->time_s) && pt->time_s >= 0 &&
                            (isnan(pt->energy_j) || (isfinite(pt->energy_j) && pt->energy_j >= 0)));

@@ -374,7 +374,7 @@ static int list_sweeps(sqlite3 *db, input_db *in, dcsim_error *err) {
   sqlite3_stmt *st = NULL;
   int rc = 0, s;
   size_t cap = 0;
-  /* the build columns exist since issue 17: an older database is read without them */
+  /* the build columns were added later: an older database is read without them */
   int build =
       dcsim__db_try_prepare(db,
                             "SELECT id, def_sha256, n_points, definition, input, created_utc, "

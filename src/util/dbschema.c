@@ -79,7 +79,7 @@ static const char sweeps_sql[] =
     "sweeps(id)," DCSIM_SWEEP_POINT_FIELDS(SWEEP_COLUMN_DEF) " PRIMARY KEY(sweep_id, idx));";
 
 static const dcsim__db_column sweeps_added[] = {
-  { "sweeps", "dcsim_version", "TEXT" }, /* the build identity (issue 17) */
+  { "sweeps", "dcsim_version", "TEXT" }, /* the build identity */
   { "sweeps", "dcsim_commit", "TEXT" },
 };
 
@@ -118,7 +118,7 @@ static const dcsim__db_column bench_added[] = {
   { "bench_runs", "warmup_note", "TEXT" },     { "bench_runs", "flagged_points", "INTEGER" },
   { "bench_points", "disp", "REAL" },          { "bench_points", "remeasured", "INTEGER" },
   { "bench_points", "flag", "TEXT" },          { "bench_points", "weight", "REAL" },
-  { "bench_points", "redone", "INTEGER" }, /* issue 38: what the interference checks saw */
+  { "bench_points", "redone", "INTEGER" }, /* what the interference checks saw */
   { "bench_points", "disturbed", "INTEGER" },  { "bench_points", "cpu_share", "REAL" },
   { "bench_points", "clock_min_ghz", "REAL" }, { "bench_points", "clock_max_ghz", "REAL" },
   { "bench_points", "steal", "REAL" },         { "bench_points", "status", "TEXT" },

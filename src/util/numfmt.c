@@ -77,7 +77,7 @@ static char *si_text(char *buf, size_t size, double x, int digits, const char *u
 
 int dcsim_band_digits(double x, const double band[2]) {
   int d = supported_digits(x, band);
-  return d < DCSIM_MIN_DIGITS ? DCSIM_MIN_DIGITS : d; /* issue 40: the band carries the doubt */
+  return d < DCSIM_MIN_DIGITS ? DCSIM_MIN_DIGITS : d; /* the band carries the doubt */
 }
 
 /* the digits that print y to the same decimal place as x printed with d digits */

@@ -97,7 +97,7 @@ void dcsim_repro_csv(FILE *f, const dcsim_repro *r) {
   for (size_t i = 0; i < r->n_inputs; i++) {
     fprintf(f, "# input %s ", r->inputs[i].sha256);
     for (const char *c = r->inputs[i].path; *c; c++) /* a line break would end the comment and */
-      fputc((unsigned char)*c < 0x20 ? '?' : *c, f); /* start a row (issue 35): shown as '?' */
+      fputc((unsigned char)*c < 0x20 ? '?' : *c, f); /* start a row: shown as '?' */
     fputc('\n', f);
   }
 }

@@ -306,7 +306,7 @@ size_t dcsim_suggest_n(const char *word, const char *const *cands, size_t n, con
     if (!cands[i] || strcmp(cands[i], word) == 0) continue;
     size_t d = dcsim_edit_distance(word, cands[i]);
     if (lw >= 3 && strncmp(cands[i], word, lw) == 0 && d > 1) d = 1; /* the beginning of it */
-    /* a part of it (issue 26: v100 -> tesla-v100-sxm2, 8480 -> xeon-platinum-8480+) */
+    /* a part of it (v100 -> tesla-v100-sxm2, 8480 -> xeon-platinum-8480+) */
     if (lw >= 3 && d > 1 && strstr(cands[i], word)) d = 1;
     if (d > limit || d > best_d) continue;
     if (d < best_d) k = 0; /* a closer one: the ties so far are out */

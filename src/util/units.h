@@ -1,6 +1,6 @@
 /* util/units.h — units and quantities as profilers and benchmark tools write them (nvprof, ncu,
  * likwid-bench, Kerncraft): "GB/s", "Gbyte/second", "kB", "usecond", "GHz", "Kinst", "%", and as
- * people type them on the command line (issue 40): "100Gb/s" (bits: 1.25e10 B/s), "12.5GB/s",
+ * people type them on the command line: "100Gb/s" (bits: 1.25e10 B/s), "12.5GB/s",
  * "2m", "48h", "5y", "0.15USD/kWh", "2.5MJ".
  * Nothing here allocates or keeps state. */
 #ifndef DCSIM_UNITS_H

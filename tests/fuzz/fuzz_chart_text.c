@@ -1,4 +1,4 @@
-/* fuzz_chart_text.c — issue 35: any text a chart is given (a name, a title, a path) becomes a
+/* fuzz_chart_text.c — any text a chart is given (a name, a title, a path) becomes a
  * gnuplot string expression in which nothing is substituted (dcsim__plot_str). The input is one
  * text; the harness checks what gnuplot would read: only single-quoted strings ('' a quote)
  * joined by ."\n". — so no backquote, @macro or other token stands outside quotes — on one

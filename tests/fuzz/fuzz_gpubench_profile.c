@@ -1,6 +1,6 @@
 /* fuzz_gpubench_profile.c — `dcsim calibrate gpu BENCH.csv`: a tools/gpu-bench CSV read and, when
  * it is accepted, written as a <gpu-profile> (dcsim_gpubench_profile_xml) under a name from the
- * input. Issue 35: whatever the CSV's device_name and the path hold, the profile is well-formed
+ * input. Whatever the CSV's device_name and the path hold, the profile is well-formed
  * XML with no element but the writer's (device, memory, host-link, power, launch, power-model)
  * and its model attribute reads back as the device name (with what XML cannot hold as U+FFFD). */
 // seeds: tests/data/gpubench/*.csv

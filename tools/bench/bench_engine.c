@@ -13,32 +13,14 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "benchutil.h"
 #include "dcsim/engine.h"
 #include "dcsim/lib.h"
 #include "dcsim/scenario.h"
-
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* CPU seconds of this process: unlike wall time, not inflated by other processes on the machine */
-static double cpu_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static long peak_rss_kib(void) {
-  struct rusage ru;
-  getrusage(RUSAGE_SELF, &ru);
-  return ru.ru_maxrss;
-}
+#include "util/clock.h"
 
 static int write_file(const char *path, const char *text) {
   FILE *f = fopen(path, "w");
@@ -116,7 +98,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bad arguments\n");
     return 2;
   }
-  long rss_start = peak_rss_kib(); /* the process before any input: libraries, schemas */
+  long rss_start = bench_peak_rss_kib(); /* the process before any input: libraries, schemas */
   char dir[] = "/tmp/dcsim-bench-XXXXXX", load[512];
   if (!mkdtemp(dir)) {
     perror("mkdtemp");
@@ -129,7 +111,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   dcsim_error err;
-  double t0 = now_s();
+  double t0 = dcsim__clock_s();
   dcsim_scenario *s = NULL;
   dcsim_scenario_opts o = { .task_policy = DCSIM_TASK_HEFT };
   int rc = dcsim_scenario_load(load, &o, &s, &err);
@@ -138,17 +120,17 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
     return 1;
   }
-  double t1 = now_s(), c1 = cpu_s();
-  long rss_loaded = peak_rss_kib();
+  double t1 = dcsim__clock_s(), c1 = dcsim__clock_cpu_s();
+  long rss_loaded = bench_peak_rss_kib();
   dcsim_engine_opts eo = { .job_policy = DCSIM_JOB_FCFS };
   dcsim_engine_t *e = dcsim_engine_new(s, &eo, &err);
   if (!e || dcsim_engine_run(e, &err)) {
     fprintf(stderr, "engine: %s\n", err.msg);
     return 1;
   }
-  double t2 = now_s(), c2 = cpu_s();
+  double t2 = dcsim__clock_s(), c2 = dcsim__clock_cpu_s();
   const dcsim_run_stats *st = dcsim_engine_stats(e);
-  long rss = peak_rss_kib();
+  long rss = bench_peak_rss_kib();
   double n = (double)st->tasks;
   printf("workload      %ld jobs x %ld tasks = %llu tasks on %u nodes, %llu events\n", jobs, tasks,
          (unsigned long long)st->tasks, st->n_nodes, (unsigned long long)st->events);

@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c11 */
 #include "dcsim/evq.h"
 #include "dcsim/lib.h"
+#include "util/clock.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -26,13 +27,8 @@ static uint64_t rng_next(void) { /* xorshift64* */
   return rng_state * UINT64_C(2685821657736338717);
 }
 
-/* CPU seconds of this process: on a shared machine, less inflated by other processes than wall
- * time (the benchmark is single-threaded) */
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+/* Times are CPU seconds of this process (dcsim__clock_cpu_s): on a shared machine, less inflated
+ * by other processes than wall time (the benchmark is single-threaded). */
 
 /* increments uniform in [0, 2 ms): mean 1 ms */
 #define INC_NS() ((int64_t)(rng_next() >> 43))
@@ -47,11 +43,11 @@ static int report(const char *what, dcsim_error *err) {
 /* N events (with handles in hs when hs is not NULL); the time of the fill in *t. */
 static int fill(dcsim_evq_t *q, long n, dcsim_evh *hs, double *t) {
   dcsim_error err = { 0 };
-  double t0 = now_s();
+  double t0 = dcsim__clock_cpu_s();
   for (long i = 0; i < n; i++)
     if (dcsim_evq_push(q, INC_NS(), 0, 1, (uint32_t)i, 0, hs ? &hs[i] : NULL, &err))
       return report("push", &err);
-  *t = now_s() - t0;
+  *t = dcsim__clock_cpu_s() - t0;
   return 0;
 }
 
@@ -59,7 +55,7 @@ static int fill(dcsim_evq_t *q, long n, dcsim_evh *hs, double *t) {
 static int hold(dcsim_evq_t *q, long pairs, uint64_t *check, double *t) {
   dcsim_error err = { 0 };
   dcsim_event e;
-  double t0 = now_s();
+  double t0 = dcsim__clock_cpu_s();
   for (long i = 0; i < pairs; i++) {
     if (dcsim_evq_pop(q, &e) != 1) return report("pop", &err);
     *check += (uint64_t)e.time_ns;
@@ -67,7 +63,7 @@ static int hold(dcsim_evq_t *q, long pairs, uint64_t *check, double *t) {
                        e.payload, NULL, &err))
       return report("push", &err);
   }
-  *t = now_s() - t0;
+  *t = dcsim__clock_cpu_s() - t0;
   return 0;
 }
 
@@ -77,7 +73,7 @@ static int resched(dcsim_evq_t *q, long n, long rounds, dcsim_evh *hs, double *t
   dcsim_event e;
   dcsim_evq_peek(q, &e);
   int64_t tnow = e.time_ns;
-  double t0 = now_s();
+  double t0 = dcsim__clock_cpu_s();
   for (long i = 0; i < rounds; i++) {
     uint32_t target = (uint32_t)(rng_next() % (uint64_t)n);
     if (dcsim_evq_reschedule(q, hs[target], tnow + INC_NS(), &err))
@@ -87,7 +83,7 @@ static int resched(dcsim_evq_t *q, long n, long rounds, dcsim_evh *hs, double *t
     if (dcsim_evq_push(q, tnow + INC_NS(), 0, e.kind, e.target, 0, &hs[e.target], &err))
       return report("push", &err);
   }
-  *t = now_s() - t0;
+  *t = dcsim__clock_cpu_s() - t0;
   return 0;
 }
 

@@ -16,20 +16,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "benchutil.h"
 #include "dcsim/lib.h"
 #include "dcsim/sweep.h"
+#include "util/clock.h"
 
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static const char *const CPUS[] = { "xeon-e5-2697v3", "xeon-gold-6148" };
-static const char *const GPUS[] = { "geforce-gtx970", "tesla-k20m", "tesla-m2070q" };
 static const unsigned NODES5[] = { 1, 2, 4, 8, 16 };
-static const unsigned CORES14[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 };
-static const char *const FREQS[] = { "1.2", "1.4", "1.6", "1.8", "2.0", "2.4", "2.6", "turbo" };
 static const char *const NOMINAL[] = { "nominal" };
 
 static unsigned long long splitmix64(unsigned long long z) {
@@ -55,12 +47,12 @@ static int one(const char *name, const dcsim_sweep_def *d, int rep) {
   for (size_t i = 0; i < n; i++) {
     cost[i] = 1e30;
     for (int r = 0; r < rep; r++) {
-      double t0 = now_s();
+      double t0 = dcsim__clock_s();
       if (dcsim_sweep_eval(sw, i, &dcsim_sweep_points(sw)[i], &err)) {
         fprintf(stderr, "point %zu: %s\n", i, err.msg);
         return 1;
       }
-      double t = now_s() - t0;
+      double t = dcsim__clock_s() - t0;
       if (t < cost[i]) cost[i] = t;
     }
     total += cost[i];
@@ -97,22 +89,12 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: bench_shards [REPEAT]\n");
     return 2;
   }
-  dcsim_sweep_def alaro = { .input = "workflows/alaro.xml",
-                            .n_cpus = 2,
-                            .cpus = CPUS,
-                            .n_gpus = 3,
-                            .gpus = GPUS,
-                            .n_nodes = 5,
-                            .nodes = NODES5,
-                            .n_cores = 14,
-                            .cores = CORES14,
-                            .n_freqs = 8,
-                            .freqs = FREQS };
+  dcsim_sweep_def alaro = bench_alaro_def(NODES5, 5);
   unsigned nodes64[64], cores4[] = { 1, 2, 3, 4 };
   for (unsigned k = 0; k < 64; k++) nodes64[k] = k + 1;
   dcsim_sweep_def day = { .input = "workflows/datacentre-day.xml",
                           .n_gpus = 3,
-                          .gpus = GPUS,
+                          .gpus = bench_alaro_gpus,
                           .n_nodes = 64,
                           .nodes = nodes64,
                           .n_cores = 4,
@@ -121,7 +103,7 @@ int main(int argc, char **argv) {
                           .freqs = NOMINAL };
   dcsim_sweep_def day8 = day; /* at 8 frequencies */
   day8.n_freqs = 8;
-  day8.freqs = FREQS;
+  day8.freqs = bench_alaro_freqs;
   return one("ALARO, nodes 1-16 in powers of 2", &alaro, rep) ||
          one("data-centre day (doc/scaling.md)", &day, rep) ||
          one("data-centre day at 8 frequencies", &day8, rep);

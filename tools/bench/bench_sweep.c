@@ -1,5 +1,5 @@
 /* bench_sweep — configurations evaluated per second by `dcsim sweep` on the full ALARO design space
- * of D3.5 §6.2 as issue 18 states it (2 CPUs x 3 GPUs x nodes 1..16 x cores 1..14 x the 8 frequency
+ * of D3.5 §6.2 (2 CPUs x 3 GPUs x nodes 1..16 x cores 1..14 x the 8 frequency
  * states of the E5-2697v3 = 10752 points, every one simulated by the engine), at 1 thread and at N
  * threads, and the speed-up. Each measurement is the best of REPEAT runs of a fresh sweep (inputs
  * loaded once per sweep, as the command does; loading is reported apart). The outputs of all runs
@@ -13,50 +13,32 @@
 #include <string.h>
 #include <time.h>
 
+#include "benchutil.h"
 #include "dcsim/lib.h"
 #include "dcsim/sweep.h"
+#include "util/clock.h"
 
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static const char *const CPUS[] = { "xeon-e5-2697v3", "xeon-gold-6148" };
-static const char *const GPUS[] = { "geforce-gtx970", "tesla-k20m", "tesla-m2070q" };
 static const unsigned NODES[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
-static const unsigned CORES[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 };
-static const char *const FREQS[] = { "1.2", "1.4", "1.6", "1.8", "2.0", "2.4", "2.6", "turbo" };
 
 /* one sweep: returns the run time (excluding the load), the load time, and the JSON output */
 static int one(int threads, size_t batch, double *run_s, double *load_s, size_t *points,
                size_t *feasible, char **json) {
-  dcsim_sweep_def d = { .input = "workflows/alaro.xml",
-                        .n_cpus = 2,
-                        .cpus = CPUS,
-                        .n_gpus = 3,
-                        .gpus = GPUS,
-                        .n_nodes = 16,
-                        .nodes = NODES,
-                        .n_cores = 14,
-                        .cores = CORES,
-                        .n_freqs = 8,
-                        .freqs = FREQS };
+  dcsim_sweep_def d = bench_alaro_def(NODES, 16);
   dcsim_sweep_t *sw = NULL;
   dcsim_error err;
-  double t0 = now_s();
+  double t0 = dcsim__clock_s();
   if (dcsim_sweep_new(&d, &sw, &err)) {
     fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
     return 1;
   }
-  double t1 = now_s();
+  double t1 = dcsim__clock_s();
   dcsim_sweep_run_opts o = { threads, 0, batch, NULL };
   if (dcsim_sweep_run(sw, &o, &err)) {
     fprintf(stderr, "sweep: %s\n", err.msg);
     dcsim_sweep_free(sw);
     return 1;
   }
-  double t2 = now_s();
+  double t2 = dcsim__clock_s();
   *load_s = t1 - t0;
   *run_s = t2 - t1;
   *points = dcsim_sweep_n_points(sw);

@@ -15,36 +15,18 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <zlib.h>
 
+#include "benchutil.h"
 #include "dcsim/engine.h"
 #include "dcsim/lib.h"
 #include "dcsim/metrics.h"
 #include "dcsim/scenario.h"
 #include "dcsim/swf.h"
-
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* CPU seconds of this process: unlike wall time, not inflated by other processes on the machine */
-static double cpu_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static long peak_rss_kib(void) {
-  struct rusage ru;
-  getrusage(RUSAGE_SELF, &ru);
-  return ru.ru_maxrss;
-}
+#include "util/clock.h"
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 static double uniform(void) { /* xorshift64*, in (0, 1) */
@@ -94,32 +76,32 @@ static int write_trace(const char *path, long jobs, long procs, long nodes, doub
 
 static int bench(const char *label, const char *path) {
   dcsim_error err;
-  double t0 = now_s();
+  double t0 = dcsim__clock_s();
   dcsim_swf *t = NULL;
   if (dcsim_swf_load(path, &t, &err)) {
     fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
     return 1;
   }
-  double t1 = now_s();
+  double t1 = dcsim__clock_s();
   printf("%s: %zu jobs, parse %.3f s\n", label, t->n_jobs, t1 - t0);
   dcsim_swf_free(t);
   static const dcsim_job_policy pol[] = { DCSIM_JOB_FCFS, DCSIM_JOB_EASY, DCSIM_JOB_SJF };
   for (int k = 0; k < 3; k++) {
-    double a = now_s(), ca = cpu_s();
+    double a = dcsim__clock_s(), ca = dcsim__clock_cpu_s();
     dcsim_scenario *s = NULL;
     dcsim_scenario_opts so = { .task_policy = DCSIM_TASK_HEFT };
     if (dcsim_scenario_load(path, &so, &s, &err)) {
       fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
       return 1;
     }
-    double b = now_s();
+    double b = dcsim__clock_s();
     dcsim_engine_opts eo = { .job_policy = pol[k] };
     dcsim_engine_t *e = dcsim_engine_new(s, &eo, &err);
     if (!e || dcsim_engine_run(e, &err)) {
       fprintf(stderr, "engine: %s\n", err.msg);
       return 1;
     }
-    double c = now_s(), cc = cpu_s();
+    double c = dcsim__clock_s(), cc = dcsim__clock_cpu_s();
     const dcsim_run_stats *st = dcsim_engine_stats(e);
     dcsim_metrics_summary ms;
     dcsim_metrics_summarise(st, &ms, &err);
@@ -157,19 +139,19 @@ int main(int argc, char **argv) {
     return 1;
   }
   close(fd);
-  double t0 = now_s();
+  double t0 = dcsim__clock_s();
   if (write_trace(path, jobs, procs, nodes, load) ||
       (keep && write_trace(keep, jobs, procs, nodes, load))) {
     fprintf(stderr, "cannot write %s\n", path);
     unlink(path);
     return 1;
   }
-  printf("synthetic trace written in %.2f s\n", now_s() - t0);
+  printf("synthetic trace written in %.2f s\n", dcsim__clock_s() - t0);
   char label[128];
   snprintf(label, sizeof label, "synthetic %ld jobs on %ld processors (%ld nodes)", jobs, procs,
            nodes);
   if (!rc) rc = bench(label, path);
   unlink(path);
-  printf("peak memory %.1f MiB\n", peak_rss_kib() / 1024.0);
+  printf("peak memory %.1f MiB\n", bench_peak_rss_kib() / 1024.0);
   return rc;
 }

@@ -328,4 +328,7 @@ static int extra(void *st, FILE *f, dcsim_error *err) {
   return 0;
 }
 
-const val_checker val_d35 = { "d35", init, fini, label, compute, extra, NULL };
+const val_checker val_d35 = { "d35",   init,
+                              fini,    label,
+                              compute, extra,
+                              NULL,    "D3.5's model tables and GPU work counts, in --d35 mode" };

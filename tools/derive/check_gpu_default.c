@@ -71,7 +71,7 @@ static int model_time(const dcsim_dwarf_t *d, const char *cs, const dcsim_gpu_pr
   dcsim_prediction p;
   if (!(rc = dcsim_model_run(&rq, &p, err))) {
     /* the kernels of one call, as D3.5 Table 4 measured them: without the host transfer that
-     * the default model adds to a dwarf with <multi-gpu> (issue 37) */
+     * the default model adds to a dwarf with <multi-gpu> */
     *t = p.gpu->time_s;
     if (busy) *busy = (p.gpu->compute_s + p.gpu->transfer_s) / p.gpu->time_s;
     dcsim_prediction_release(&p);
@@ -282,4 +282,12 @@ static int note(void *st, const val_row *w, char *buf, size_t size, dcsim_error 
   return 0;
 }
 
-const val_checker val_gpu_default = { "gpu-default", init, fini, label, compute, extra, note };
+const val_checker val_gpu_default = { "gpu-default",
+                                      init,
+                                      fini,
+                                      label,
+                                      compute,
+                                      extra,
+                                      note,
+                                      "the default GPU model next to D3.5's, a `mode` column: in "
+                                      "sample, leave-one-out, predictions, power" };

@@ -1,5 +1,5 @@
 /* check_leaveout.c — the `leaveout` checker of validate (validate.h): leave-out validation of the
- * parametric CPU performance model (issue 13; doc/models.md, "Parametric CPU model"). Measured
+ * parametric CPU performance model (doc/models.md, "Parametric CPU model"). Measured
  * cells are left out of a calibration directory, the profile is re-made by `dcsim calibrate cpu`
  * from what remains, and the left-out cells (and the BiFFT and Spherical Harmonics model times
  * that rest on them) are predicted and compared with the full tables:
@@ -16,7 +16,7 @@
  *               spherical-harmonics TL159) | flops | L1 | L2 | L3 | DRAM (the rate as dcsim
  *               answers: tables where they remain, the model beneath them elsewhere)
  *   statistic   worst (the signed error of largest magnitude) | median (of |error|)
- *   bound       optional: a regression bound (issue 13's transfer C: not accuracy claims); a
+ *   bound       optional: a regression bound (doc/validation.md: not an accuracy claim); a
  *               statistic beyond it is an error, not a status, so that a change of rule or
  *               data for the worse shows even on a not-reproduced row
  * The extra tables print every statistic of the three experiments with the worst cell named,
@@ -444,4 +444,15 @@ static int extra(void *st, FILE *f, dcsim_error *err) {
   return 0;
 }
 
-const val_checker val_leaveout = { "leaveout", init, fini, label, compute, extra, NULL };
+const val_checker val_leaveout = {
+  "leaveout",
+  init,
+  fini,
+  label,
+  compute,
+  extra,
+  NULL,
+  "the parametric CPU model: cells of D3.5's benchmark tables left out of `dcsim calibrate cpu` "
+  "and predicted; a row is a statistic of one experiment, `published` 0, `numbers` 0, with an "
+  "optional regression `bound`"
+};

@@ -1,5 +1,5 @@
 /* check_modern.c — the `modern` checker of validate (validate.h): the catalogue's post-2020 CPUs
- * against the published measurements their profiles cite (issue 24; doc/models.md "Anchored on
+ * against the published measurements their profiles cite (doc/models.md "Anchored on
  * published measurements", doc/validation/modern-cpus.md).
  *
  * Columns: cpu (a CPU profile), ghz (empty: nominal), cores, level (L1, L2, L3, DRAM), quantity:
@@ -83,13 +83,6 @@ static int bifft_s(const modern *m, const dcsim_cpu_profile_t *cpu, unsigned cor
   return rc;
 }
 
-static int level_of(const char *name) {
-  static const char *const names[] = { "flops", "L1", "L2", "L3", "DRAM" };
-  for (int q = 0; q < 5; q++)
-    if (strcmp(name, names[q]) == 0) return q;
-  return -1;
-}
-
 static int compute(void *state, const val_row *w, double *out, dcsim_error *err) {
   const modern *m = state;
   dcsim_cpu_profile_t *cpu = NULL, *e5 = NULL;
@@ -103,7 +96,7 @@ static int compute(void *state, const val_row *w, double *out, dcsim_error *err)
         !(rc = bifft_s(m, cpu, node_cores(cpu), DCSIM_MODEL_HW_THREADS, &tc, err)))
       *out = te5 / tc;
   } else if (strcmp(qty, "bw") == 0) {
-    int q = level_of(val_col(w, "level"));
+    int q = dcsim_cpu_qty_parse(val_col(w, "level"));
     double cores = 0, ghz = dcsim_cpu_profile_nominal_ghz(cpu), v = 0;
     dcsim_prov pv;
     if (q < 1) {
@@ -179,4 +172,14 @@ static int extra(void *state, FILE *f, dcsim_error *err) {
   return rc;
 }
 
-const val_checker val_modern = { "modern", init, fini, label, compute, extra, NULL };
+const val_checker val_modern = {
+  "modern",
+  init,
+  fini,
+  label,
+  compute,
+  extra,
+  NULL,
+  "the catalogue's post-2020 CPUs against the published measurements their profiles cite "
+  "(bandwidths per level, BiFFT against the E5-2697 v3)"
+};

@@ -1,6 +1,6 @@
 /* check_power.c — the `power` checker of validate (validate.h): D3.5's measured power and energy
  * against the default power model (doc/models.md, "Power model"), and D3.5's §5.3 coefficients
- * against refits of the columns they were fitted on (issue 19).
+ * against refits of the columns they were fitted on.
  *
  * Columns: cpu (a CPU profile), dwarf, case, cores, time_s, power (a power CSV: a calibration
  * directory's power.csv, or a dcsim calibrate energy CSV), bandwidth (a DRAM table CSV), method
@@ -253,4 +253,14 @@ static int compute(void *state, const val_row *w, double *out, dcsim_error *err)
   return DCSIM_ERR(err, DCSIM_EPARSE, w->path, 0, "unknown quantity '%s'", q);
 }
 
-const val_checker val_power = { "power", NULL, NULL, label, compute, NULL, NULL };
+const val_checker val_power = {
+  "power",
+  NULL,
+  NULL,
+  label,
+  compute,
+  NULL,
+  NULL,
+  "D3.5's measured power and energy against the default power model, and its §5.3 coefficients "
+  "against refits of the columns they were fitted on"
+};

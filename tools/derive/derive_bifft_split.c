@@ -14,16 +14,12 @@
 #include "dcsim/fit.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/lib.h"
+#include "toolutil.h"
 #include "util/csv.h"
 
 #define FORMULA_CASE "200x180_525"
 
-static int die(const dcsim_error *e) {
-  char b[2048];
-  dcsim_error_format(e, b, sizeof b);
-  fprintf(stderr, "derive-bifft-split: %s\n", b);
-  return 1;
-}
+static int die(const dcsim_error *e) { return tool_die("derive-bifft-split", e, 1); }
 
 int main(int argc, char **argv) {
   if (dcsim_lib_init() != 0) return 1;

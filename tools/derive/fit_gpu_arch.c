@@ -16,6 +16,7 @@
 #include "dcsim/fit_gpu.h"
 #include "dcsim/lib.h"
 #include "dcsim/model.h"
+#include "toolutil.h"
 #include "util/csv.h"
 
 #define MAX_RUNS 64
@@ -27,12 +28,7 @@ typedef struct runs {
   dcsim_dwarf_eval *ev; /* of the first case (kernels and launch are the same for all) */
 } runs;
 
-static int die(const dcsim_error *e) {
-  char b[2048];
-  dcsim_error_format(e, b, sizeof b);
-  fprintf(stderr, "fit-gpu-arch: %s\n", b);
-  return 2;
-}
+static int die(const dcsim_error *e) { return tool_die("fit-gpu-arch", e, 2); }
 
 static int load_gpu(const char *ref, dcsim_gpu_profile_t **g, dcsim_error *err) {
   char path[4096];
@@ -92,18 +88,10 @@ int main(int argc, char **argv) {
         tpb, fit.launch_s, fit.inflight_byte_per_thread, dcsim_gpu_profile_name(gpu), r.n,
         dcsim_gpu_profile_name(gpu), 100 * fit.mean_abs_rel);
   } else {
-    if (!have->present || fabs(have->launch_s - fit.launch_s) > 1e-3 * fit.launch_s ||
-        fabs(have->inflight_byte_per_thread - fit.inflight_byte_per_thread) >
-            1e-3 * fit.inflight_byte_per_thread) {
-      fprintf(stderr,
-              "%s: <launch> holds launch-s %g, inflight %g; the fit gives %.4g, %.4g "
-              "(rerun with --xml)\n",
-              dpath, have->launch_s, have->inflight_byte_per_thread, fit.launch_s,
-              fit.inflight_byte_per_thread);
-      status = 1;
-    } else {
-      printf("%s holds the fitted launch terms\n", dpath);
-    }
+    static const char *const names[2] = { "launch-s", "inflight" };
+    double held[2] = { have->launch_s, have->inflight_byte_per_thread };
+    double fitted[2] = { fit.launch_s, fit.inflight_byte_per_thread };
+    status = tool_check_fitted(dpath, "launch", "launch terms", have->present, names, held, fitted);
   }
   dcsim_dwarf_eval_free(r.ev);
   dcsim__csv_free(csv);

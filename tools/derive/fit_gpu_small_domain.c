@@ -15,16 +15,12 @@
 #include "dcsim/fit_gpu.h"
 #include "dcsim/lib.h"
 #include "dcsim/model.h"
+#include "toolutil.h"
 #include "util/csv.h"
 
 #define MAX_RUNS 64
 
-static int die(const dcsim_error *e) {
-  char b[2048];
-  dcsim_error_format(e, b, sizeof b);
-  fprintf(stderr, "fit-gpu-small-domain: %s\n", b);
-  return 2;
-}
+static int die(const dcsim_error *e) { return tool_die("fit-gpu-small-domain", e, 2); }
 
 int main(int argc, char **argv) {
   if (dcsim_lib_init() != 0) return 1;
@@ -71,18 +67,11 @@ int main(int argc, char **argv) {
         fit.launch_s, fit.saturation_threads_per_sm, dcsim_dwarf_name(d),
         dcsim_gpu_profile_name(gpu), n, 100 * fit.mean_abs_rel);
   } else if (strcmp(argv[4], "--check") == 0) {
-    if (!g->has_small_domain || fabs(g->launch_s - fit.launch_s) > 1e-3 * fit.launch_s ||
-        fabs(g->saturation_threads_per_sm - fit.saturation_threads_per_sm) >
-            1e-3 * fit.saturation_threads_per_sm) {
-      fprintf(stderr,
-              "%s: <small-domain> holds launch-s %g, saturation %g; the fit gives %.4g, %.4g "
-              "(rerun with --xml)\n",
-              gpath, g->launch_s, g->saturation_threads_per_sm, fit.launch_s,
-              fit.saturation_threads_per_sm);
-      status = 1;
-    } else {
-      printf("%s holds the fitted small-domain parameters\n", gpath);
-    }
+    static const char *const names[2] = { "launch-s", "saturation" };
+    double held[2] = { g->launch_s, g->saturation_threads_per_sm };
+    double fitted[2] = { fit.launch_s, fit.saturation_threads_per_sm };
+    status = tool_check_fitted(gpath, "small-domain", "small-domain parameters",
+                               g->has_small_domain, names, held, fitted);
   }
   dcsim__csv_free(csv);
   dcsim_dwarf_free(d);

@@ -27,14 +27,10 @@
 
 #include "dcsim/lib.h"
 
+#include "toolutil.h"
 #include "wmsfit.h"
 
-static int die(const dcsim_error *e) {
-  char b[2048];
-  dcsim_error_format(e, b, sizeof b);
-  fprintf(stderr, "fit-wms: %s\n", b);
-  return 2;
-}
+static int die(const dcsim_error *e) { return tool_die("fit-wms", e, 2); }
 
 /* --check-record: the record's values against the description's, and its makespans against the
  * simulation of the instances of f (with the file's values). */

@@ -1,4 +1,4 @@
-/* realcode — the real NWP codes (issue 36): fits the efficiencies of the dwarfs ectrans-global,
+/* realcode — the real NWP codes: fits the efficiencies of the dwarfs ectrans-global,
  * ectrans-lam and cloudsc on the measured rows marked role=fit, checks the fit, and writes the
  * report doc/validation-realcode.md (predicted [band] against measured for every row).
  *
@@ -43,15 +43,11 @@
 #include "dcsim/stats.h"
 #include "dcsim/strutil.h"
 #include "realcode_model.h"
+#include "toolutil.h"
 #include "util/csv.h"
 #include "util/xmledit.h"
 
-static int die(const dcsim_error *e) {
-  char b[2048];
-  dcsim_error_format(e, b, sizeof b);
-  fprintf(stderr, "realcode: %s\n", b);
-  return 2;
-}
+static int die(const dcsim_error *e) { return tool_die("realcode", e, 2); }
 
 static const char *cell(const dcsim_csv_t *t, size_t r, const char *col) {
   size_t c;
@@ -338,7 +334,7 @@ static int report_d35(const rc_ctx *c, const res *R, size_t n, const char *code,
   return 0;
 }
 
-/* the targets of issue 36 on the test share, per code and machine */
+/* the targets on the test share (doc/validation-realcode.md), per code and machine */
 typedef struct target {
   const char *code;
   const rc_machine *m;
@@ -536,7 +532,7 @@ out:
   return rc;
 }
 
-/* ---- the same rows from other profiles (issue 36's last criterion) ---- */
+/* ---- the same rows from other profiles (the last of the targets) ---- */
 
 /* One code's test rows on one other profile: the dwarf as shipped and refitted on that profile's
  * fit rows (rc_fit on b); fills the summary figures. */
@@ -584,7 +580,7 @@ out:
   return rc;
 }
 
-/* the targets row of one code on one other profile (30 % and 70 %: issue 36's figures within 10
+/* the targets row of one code on one other profile (30 % and 70 %: the targets' figures within 10
  * points) */
 static void other_target_row(const char *code, const char *profile, const bench_fig *f,
                              const target *T, size_t n_t, const char *machine, int refit) {

@@ -218,7 +218,7 @@ static int bindings(const dcsim_dwarf_t *d, const rc_row *w, dcsim_binding *b, s
   return dcsim__realcode_bindings(d, w->m->rows, w->r, w->m->path, b, MAX_BIND, n, err);
 }
 
-/* Which coefficient of each loop is fitted, as the file says (issue 36: "the file says which"):
+/* Which coefficient of each loop is fitted, as the file says ("the file says which"):
  * the <flop U> whose source starts with "fitted", else the <mop Z> whose source does; 0 when
  * neither (the loop is counted with the file's coefficients). */
 int rc_fitted_terms(const dcsim_dwarf_t *d, char *kind, size_t *n, dcsim_error *err) {

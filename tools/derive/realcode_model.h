@@ -1,4 +1,4 @@
-/* realcode_model.h — the real NWP codes (issue 36) for the tools realcode and validate: the
+/* realcode_model.h — the real NWP codes for the tools realcode and validate: the
  * measured rows of calibration/realcode/MACHINE/measurements.csv, dcsim's prediction of each with
  * its band, and the fit of the dwarfs' efficiencies on the role=fit rows (tools/derive/realcode.c
  * says how). Ownership: rc_ctx_load fills a caller-owned context freed by rc_ctx_free; row strings

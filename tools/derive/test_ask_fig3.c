@@ -1,6 +1,6 @@
 /* test_ask_fig3 — ASK Fig. 3's samples reach every region: R1 (0, 20] every 1, R2 (20, 40]
- * every 0.1, R3 (40, 100] every 1 (a buffer of 200 once stopped at x = 38 and never sampled R3,
- * issue 29). */
+ * every 0.1, R3 (40, 100] every 1 (a buffer of 200 once stopped at x = 38 and never sampled R3).
+ */
 #include <stdio.h>
 
 #include "validate.h"

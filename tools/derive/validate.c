@@ -7,13 +7,14 @@
  *                                            row's status is not its `expect`
  *        validate MANIFEST --bands           calibration/bands.csv: the uncertainty bands of
  *                                            dcsim's outputs, from the out-of-sample rows
+ *        validate --checkers                 doc/design.md's list of checkers
  *
  * Manifest lines (# comments):
  *   paper KEY TITLE...                      a paper: a top-level heading of the page
  *   section KEY CSV CHECKER INTRO           a section of paper KEY: the CSV (next to the
  *                                           manifest), its checker, and the hand-written prose
  *                                           printed before its table (doc/validation/INTRO)
- *   realcode MANIFEST                       the real codes' test rows (issue 36: ectrans and
+ *   realcode MANIFEST                       the real codes' test rows (ectrans and
  *                                           CLOUDSC measured, tools/derive/realcode.c; MANIFEST
  *                                           relative to the working directory) as held-out rows
  *                                           of the CPU-time class of their prediction
@@ -30,6 +31,7 @@
 #include "dcsim/provenance.h"
 #include "dcsim/stats.h"
 #include "realcode_model.h"
+#include "toolutil.h"
 #include "validate.h"
 
 static const val_checker *const CHECKERS[] = { &val_d35,         &val_papers,   &val_small_domain,
@@ -118,12 +120,7 @@ int val_num(const val_row *w, const char *name, double *out, dcsim_error *err) {
   return rc ? rc : dcsim__csv_num(w->t, w->r, c, out, err);
 }
 
-static int die(const dcsim_error *e) {
-  char b[2048];
-  dcsim_error_format(e, b, sizeof b);
-  fprintf(stderr, "validate: %s\n", b);
-  return 2;
-}
+static int die(const dcsim_error *e) { return tool_die("validate", e, 2); }
 
 static int lookup(const char *s, const char *const *names, int n) {
   for (int i = 0; i < n; i++)
@@ -624,7 +621,7 @@ typedef struct band {
   char basis[768];
 } band;
 
-/* The band of one class from its rows (issue 36 item 6): replicates of one condition
+/* The band of one class from its rows: replicates of one condition
  * (same_condition: one prediction measured several times, the H100 boards of measured-gpus.csv)
  * count once, with the median of their errors; the band is the
  * quantile interval of the conditions' errors (dcsim/stats.h dcsim_quantile_band_of: the k-th
@@ -850,7 +847,7 @@ static void summary(FILE *f, const run *R) {
           "fitted: they add no evidence.\n\n");
 }
 
-/* The real codes' test rows (issue 36): each a held-out prediction of a measured driver iteration,
+/* The real codes' test rows: each a held-out prediction of a measured driver iteration,
  * evidence for the CPU-time band of its class (cpu-time spec when the CPU's rates were transferred,
  * as dcsim/bands.h gives it). Reproduced: within 20 %, the issue's target for the median. Fit rows
  * are not evidence. */
@@ -937,11 +934,30 @@ static int do_manifest(run *R, dcsim_error *err) {
   return rc;
 }
 
+/* doc/design.md's list of checkers (tools/gen-design-checkers.sh): one item per checker of the
+ * table, in its order, with its file and what it checks. */
+static void print_checkers(void) {
+  printf(
+      "Checkers (`tools/derive/check_*.c`, listed in validate.c's table `CHECKERS` and "
+      "tools/CMakeLists.txt; this list is printed by `validate --checkers`):\n\n");
+  for (size_t i = 0; i < sizeof CHECKERS / sizeof *CHECKERS; i++) {
+    printf("- `%s` (check_", CHECKERS[i]->name);
+    for (const char *c = CHECKERS[i]->name; *c; c++) putchar(*c == '-' ? '_' : *c);
+    printf(".c): %s.\n", CHECKERS[i]->what);
+  }
+}
+
 int main(int argc, char **argv) {
   if (dcsim_lib_init() != 0) return 1;
+  if (argc == 2 && strcmp(argv[1], "--checkers") == 0) {
+    print_checkers();
+    return fflush(stdout) != 0;
+  }
   if (argc < 3 ||
       (strcmp(argv[2], "--markdown") && strcmp(argv[2], "--check") && strcmp(argv[2], "--bands"))) {
-    fprintf(stderr, "usage: validate MANIFEST (--markdown | --check [CSV...] | --bands)\n");
+    fprintf(stderr,
+            "usage: validate MANIFEST (--markdown | --check [CSV...] | --bands) | validate "
+            "--checkers\n");
     return 2;
   }
   run R;

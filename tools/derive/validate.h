@@ -37,8 +37,9 @@
  * status (within tolerance: reproduced) and fails a row whose status is not its `expect`, so a
  * number that stops (or starts) being reproduced changes the CSV deliberately.
  *
- * Adding a checker: write check_<name>.c with a `const val_checker val_<name>` and list it in
- * validate.c's table and tools/CMakeLists.txt. */
+ * Adding a checker: write check_<name>.c with a `const val_checker val_<name>` (its `what` says
+ * what it checks), list it in validate.c's table and tools/CMakeLists.txt, and regenerate
+ * doc/design.md's list (tools/gen-design-checkers.sh). */
 #ifndef DCSIM_TOOLS_VALIDATE_H
 #define DCSIM_TOOLS_VALIDATE_H
 
@@ -74,6 +75,9 @@ typedef struct val_checker {
    * after compute): what moves and by how much, a verdict under the other model. Leaves buf
    * empty when it has nothing to say. */
   int (*note)(void *state, const val_row *w, char *buf, size_t size, dcsim_error *err);
+  /* what it checks, one sentence without the final full stop: doc/design.md's list of checkers
+   * is made of these (`validate --checkers`, tools/gen-design-checkers.sh) */
+  const char *what;
 } val_checker;
 
 /* ASK Fig. 3's sampled function (check_sampling.c): fills at most cap points of s(x), R2 ten

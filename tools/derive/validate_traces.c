@@ -31,14 +31,10 @@
 #include "dcsim/swf.h"
 #include "dcsim/trace.h"
 #include "dcsim/wfcommons.h"
+#include "toolutil.h"
 #include "wmsfit.h"
 
-static int die(const dcsim_error *e) {
-  char b[2048];
-  dcsim_error_format(e, b, sizeof b);
-  fprintf(stderr, "validate-traces: %s\n", b);
-  return 2;
-}
+static int die(const dcsim_error *e) { return tool_die("validate-traces", e, 2); }
 
 static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);

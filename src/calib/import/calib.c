@@ -18,8 +18,6 @@
 #include "util/fileio.h"
 #include "util/xmlio.h"
 
-static const char *const quantities[] = { "flops", "L1", "L2", "L3", "DRAM" };
-
 typedef struct freq_state {
   const char *id;
 } freq_state;
@@ -101,7 +99,7 @@ typedef struct freq_ids {
   size_t n;
 } freq_ids;
 
-/* What machine.xml's datasheet allows a table cell (issue 26, doc/calibration.md "Plausibility"):
+/* What machine.xml's datasheet allows a table cell (doc/calibration.md "Plausibility"):
  * a figure that is 0 is absent and its check is not made. */
 typedef struct cell_limits {
   unsigned cores_per_socket, sockets, threads_per_core; /* threads_per_core 0: not given (1) */
@@ -132,7 +130,7 @@ static int check_threads(const char *path, int line, unsigned threads, const cel
                    lim->sockets > 1 ? "s" : "");
 }
 
-/* Issue 35: a cell below a thousandth of the datasheet peak cannot be a measurement of it (a unit
+/* A cell below a thousandth of the datasheet peak cannot be a measurement of it (a unit
  * off by 10^3 or more, a garbled digit); and any cell, with or without a datasheet figure, per core
  * in use and per cycle of the highest clock lies within [CELL_MIN_PER_CYCLE, CELL_MAX_PER_CYCLE]
  * flop or byte: the widest cores issue 32 double-precision flop/cycle (AVX-512 or SVE-512 with two
@@ -443,7 +441,7 @@ typedef struct power_csv {
   size_t nr;
 } power_csv;
 
-/* Issue 35: a power cell (all packages or all DRAM of the node) is at most DCSIM_POWER_MAX_W, the
+/* A power cell (all packages or all DRAM of the node) is at most DCSIM_POWER_MAX_W, the
  * bound of every power figure of a profile (dcsim/hwprofile.h). */
 #define POWER_MAX_W DCSIM_POWER_MAX_W
 
@@ -536,7 +534,7 @@ static void energy_xml(FILE *f, const power_csv *P, const dcsim_xml_doc_t *doc, 
       fputs("    <idle pkg-w=\"", f);
     else
       fprintf(f, "    <state cores=\"%u\" pkg-w=\"", rows[k].cores);
-    dcsim__xml_escape(f, rows[k].pkg); /* the cells as written (issue 35: one escaping) */
+    dcsim__xml_escape(f, rows[k].pkg); /* the cells as written (one escaping) */
     fputs("\" dram-w=\"", f);
     dcsim__xml_escape(f, rows[k].dram);
     fputc('"', f);
@@ -650,7 +648,7 @@ static void copy_element(FILE *f, const char *indent, const char *name, const dc
 static const char *const meas_attrs[] = { "level",      "one-core-bps", "ghz",
                                           "socket-bps", "socket-cores", "source" };
 
-/* <price> (issue 26) copied as it is, after <spec>, when the machine has one. */
+/* <price> copied as it is, after <spec>, when the machine has one. */
 static void profile_price(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *root) {
   static const char *const price_attrs[] = { "usd", "date", "source" };
   xmlNode *pn = dcsim__xml_child(root, "price");
@@ -728,10 +726,11 @@ static int profile_tables(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, 
   for (int q = 0; q < 5; q++) {
     xmlNode *found = NULL;
     for (xmlNode *tn = dcsim__xml_child(root, "table"); tn; tn = dcsim__xml_next(tn, "table")) {
-      if (strcmp(dcsim__xml_attr(doc, tn, "quantity"), quantities[q]) != 0) continue;
+      if (strcmp(dcsim__xml_attr(doc, tn, "quantity"), dcsim_cpu_qty_name((dcsim_cpu_qty)q)) != 0)
+        continue;
       if (found)
         return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, tn, "<table quantity=\"%s\">: given twice",
-                             quantities[q]);
+                             dcsim_cpu_qty_name((dcsim_cpu_qty)q));
       found = tn;
     }
     if (found && (rc = emit_table(f, dir, doc, found, q, fr, lim, sink, err))) return rc;
@@ -836,7 +835,7 @@ static int gen_reference(const char *dir, int depth, cpu_gen *g, xmlNode *pf, in
   } else if ((rc = gen_run(rdir, depth + 1, sink, NULL, g->ref, err))) {
     if (ref[0] == '/')
       dcsim_error_prefix(err, "reference %s of %s", ref, g->mpath);
-    else /* issue 26: a copied directory breaks relative references; say which path to fix */
+    else /* a copied directory breaks relative references; say which path to fix */
       dcsim_error_prefix(err,
                          "reference %s of %s (a relative reference= is resolved against the "
                          "directory of that machine.xml, %s: fix <perf-fit reference> there)",
@@ -851,7 +850,7 @@ static int gen_reference(const char *dir, int depth, cpu_gen *g, xmlNode *pf, in
   return rc;
 }
 
-/* <perf-fit><turbo>: published clocks per active cores of a socket (issue 37), the model's turbo
+/* <perf-fit><turbo>: published clocks per active cores of a socket, the model's turbo
  * bins with their own sources; refused beside bins read off a turbo column of the peak table. */
 static int published_turbo(cpu_gen *g, xmlNode *pf, dcsim_error *err) {
   dcsim_cpu_perf_model *pm = &g->fit->model;

@@ -148,7 +148,7 @@ static int read_machine(kc *k, yaml_node_t *root, dcsim_error *err) {
                      "FLOPs per cycle: DP: total: '%s' is not a positive number",
                      ft ? ft : "(missing)");
   k->flops_line = yline(tot);
-  /* issue 35: the flops of one core per cycle within the range of every calibration cell */
+  /* the flops of one core per cycle within the range of every calibration cell */
   return dcsim__calib_cell_per_cycle(k->path, k->flops_line, "flops", ft, "flop/cycle (DP total)",
                                      1, 1, k->ghz, "the file's clock", k->flops_cy * k->ghz * 1e9,
                                      err);
@@ -268,7 +268,7 @@ static int bandwidth_rows(kc *k, int li, yaml_node_t *thr, yaml_node_t *kern, dc
     if ((rc = qty_of(k, bn, "bandwidth", DCSIM_UNIT_RATE, "B/s (e.g. 24.15 GB/s)", &bw, err)))
       return rc;
     const char *bt = text_of(bn);
-    /* issue 35: the rule of every calibration cell, at the file's clock */
+    /* the rule of every calibration cell, at the file's clock */
     if ((rc =
              dcsim__calib_cell_per_cycle(k->path, yline(bn), dc_levels[li], bt, "", rows[i].threads,
                                          k->cps * k->sockets, k->ghz, "the file's clock", bw, err)))

@@ -11,7 +11,7 @@
  * time of a loop is the larger of Q Tmop and W Tflop, dcsim/model_cpu.h). The replays are written
  * to DIR/check.csv; the comparison is made from that file, so `--from DIR` re-reports it.
  *
- * Then the real codes (issue 38 item 6): when calibration/realcode/MACHINE/ holds the codes
+ * Then the real codes: when calibration/realcode/MACHINE/ holds the codes
  * measured on a machine whose machine.csv names the profile's CPU model (the clock suffix
  * " @ 2.50GHz" aside) and as many logical CPUs as the profile has cores (a VM's model string
  * alone names no host), their test rows are predicted with the bench profile (as
@@ -251,7 +251,8 @@ int dcsim_bench_check(const char *dir, const char *workflow, const char *profile
   for (size_t i = 0; i < rows; i++) {
     double r;
     if ((rc = dcsim__csv_num(csv, i, cr, &r, err))) goto out;
-    if (r != 0 && !(r >= DCSIM_CALIB_TIME_MIN_S && r <= DCSIM_CALIB_TIME_MAX_S)) { /* issue 35 */
+    if (r != 0 &&
+        !(r >= DCSIM_CALIB_TIME_MIN_S && r <= DCSIM_CALIB_TIME_MAX_S)) { /* a plausible time */
       rc = DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim__csv_line(csv, i),
                      "replay_s %s: 0 (a loop not run) or a time of %g to %g s",
                      dcsim__csv_cell(csv, i, cr), DCSIM_CALIB_TIME_MIN_S, DCSIM_CALIB_TIME_MAX_S);

@@ -180,7 +180,7 @@ int dcsim__bench_write_db(bench_run *R, const char *profile_path, const bench_he
 /* ---- bench_check.c ---- */
 /* The real codes measured on a machine of the profile's CPU (calibration/realcode/MACHINE/, its
  * machine.csv): their test rows predicted with the profile, printed to out; nothing when the data
- * root holds none (issue 38 item 6). */
+ * root holds none. */
 int dcsim__bench_check_realcode(const char *profile_path, FILE *out, dcsim_error *err);
 /* --check: the loops of the workflow's first CPU task replayed here into DIR/check.csv */
 int dcsim__bench_check_replay(bench_run *R, const char *workflow, const char *profile_path,

@@ -18,8 +18,7 @@
 #include "util/clock.h"
 
 const char *dcsim__bench_level_name(int lv) {
-  static const char *const levels[4] = { "L1", "L2", "L3", "DRAM" };
-  return lv >= 0 && lv < 4 ? levels[lv] : "";
+  return lv >= 0 && lv < 4 ? dcsim_cpu_qty_name((dcsim_cpu_qty)(DCSIM_CPU_L1 + lv)) : "";
 }
 
 FILE *dcsim__bench_open_out(const bench_run *R, const char *file, char *path, size_t size,
@@ -60,12 +59,6 @@ static void pin(bench_run *R, unsigned tid) {
   sched_setaffinity(0, sizeof s, &s);
 }
 
-static double thread_cpu_s(void) {
-  struct timespec ts;
-  return clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0 ? (double)ts.tv_sec + 1e-9 * ts.tv_nsec
-                                                          : 0;
-}
-
 double dcsim__bench_loadavg(void) {
   FILE *f = fopen("/proc/loadavg", "r");
   double l = -1;
@@ -96,9 +89,9 @@ double dcsim__bench_timed(bench_run *R, const dcsim_bench_region *what, bench_re
     unsigned tid = (unsigned)omp_get_thread_num();
     pin(R, tid);
     if (probe) {
-      double w0 = dcsim__clock_s(), p0 = thread_cpu_s();
+      double w0 = dcsim__clock_s(), p0 = dcsim__clock_thread_cpu_s();
       double g = dcsim_bench_clock_probe_ghz(1u << 21);
-      double w = dcsim__clock_s() - w0, c = thread_cpu_s() - p0;
+      double w = dcsim__clock_s() - w0, c = dcsim__clock_thread_cpu_s() - p0;
       csum += g;
       crun += c > 0 && w > 0 ? g * w / c : g; /* the same cycles over the CPU time */
     }
@@ -109,9 +102,9 @@ double dcsim__bench_timed(bench_run *R, const dcsim_bench_region *what, bench_re
       t0 = dcsim__clock_s();
     }
 #pragma omp barrier
-    double c0 = thread_cpu_s();
+    double c0 = dcsim__clock_thread_cpu_s();
     fn(ctx, tid, passes);
-    cpu += thread_cpu_s() - c0; /* this thread's CPU time in the kernel */
+    cpu += dcsim__clock_thread_cpu_s() - c0; /* this thread's CPU time in the kernel */
 #pragma omp barrier
 #pragma omp master
     t1 = dcsim__clock_s();

@@ -124,7 +124,7 @@ const bench_point *dcsim__bench_find(const bench_run *R, const char *phase, cons
 
 /* The FMA kernel on every thread until the probed clock stops rising (two chunks within 1 %),
  * for at least 0.2 s and at most 4 % of the budget: the clock ramps up from idle and the first
- * measurement would otherwise be slow (issue #31: 37 against 75 GFLOP/s at 1 thread). */
+ * measurement would otherwise be slow (37 against 75 GFLOP/s at 1 thread). */
 int dcsim__bench_warmup(bench_run *R, dcsim_error *err) {
   (void)err;
   fma_ctx fc;

@@ -160,7 +160,7 @@ typedef struct measured_table {
   char freq[32];
 } measured_table;
 
-/* Issue 35: a recorded cell is a measurement (the rule of calibrate cpu, per core and cycle of the
+/* A recorded cell is a measurement (the rule of calibrate cpu, per core and cycle of the
  * recorded clock, each thread counted as a core) and its dispersion 0 to MAX_DISP (10^5 %: a
  * median absolute deviation 10^3 x the median cannot come from repetitions of one kernel). */
 #define MAX_DISP 1e3
@@ -196,10 +196,10 @@ static int read_cell(const dcsim_csv_t *t, size_t r, const char *path, const cha
   return 0;
 }
 
-static int read_table(const char *dir, const char *file, const char *qty, measured_table *m,
-                      dcsim_error *err) {
+/* DIR/<qty>.csv */
+static int read_table(const char *dir, const char *qty, measured_table *m, dcsim_error *err) {
   char path[4096];
-  if (dcsim_bufprintf(path, sizeof path, "%s/%s", dir, file))
+  if (dcsim_bufprintf(path, sizeof path, "%s/%s.csv", dir, qty))
     return DCSIM_ERR(err, DCSIM_ERANGE, dir, 0, "path too long");
   dcsim_csv_t *t = NULL;
   size_t col[5]; /* threads, value, frequency, disp and unit (both optional: (size_t)-1) */
@@ -240,9 +240,6 @@ static int nearest_state(const dcsim_cpu_profile_t *p, double ghz, dcsim_cpu_sta
 }
 
 int dcsim_bench_compare(const char *dir, const char *cpu_ref, FILE *out, dcsim_error *err) {
-  static const char *const files[BENCH_NQ] = { "flops.csv", "L1.csv", "L2.csv", "L3.csv",
-                                               "DRAM.csv" };
-  static const char *const qtys[BENCH_NQ] = { "flops", "L1", "L2", "L3", "DRAM" };
   static const char *const heads[BENCH_NQ] = { "peak GFLOP/s", "L1 GB/s", "L2 GB/s", "L3 GB/s",
                                                "DRAM GB/s" };
   char path[4096];
@@ -254,7 +251,7 @@ int dcsim_bench_compare(const char *dir, const char *cpu_ref, FILE *out, dcsim_e
   dcsim_cpu_state st = { 0, NULL, 0 };
   unsigned cores = dcsim_cpu_profile_cores_per_socket(p) * dcsim_cpu_profile_sockets(p);
   for (int q = 0; q < BENCH_NQ && !rc; q++) {
-    if ((rc = read_table(dir, files[q], qtys[q], &m, err))) break;
+    if ((rc = read_table(dir, dcsim_cpu_qty_name((dcsim_cpu_qty)q), &m, err))) break;
     double ghz = atof(m.freq);
     if (q == 0) {
       if (nearest_state(p, ghz, &st) != 0) {

@@ -159,7 +159,7 @@ static int run_init(bench_run *R, const dcsim_bench_opts *o, cpu_set_t *saved, d
   R->clk_drop = 0.10;
   R->max_disp_accept = 0.05;
   R->max_steal = 0.05;
-  /* issue 38 item 4: two looks at a 1-thread cell agree within 5 % (doc/calibration.md
+  /* two looks at a 1-thread cell agree within 5 % (doc/calibration.md
    * "Second look") */
   R->look_tol = 0.05;
   R->share_min = 1;

@@ -157,10 +157,7 @@ int dcsim_sampling_plan(const dcsim_sampling_problem *p, dcsim_sampler s,
 
 int dcsim_sampling_profile_problem(const dcsim_cpu_profile_t *cpu, const char *quantity, double **x,
                                    double **y, size_t *n, dcsim_error *err) {
-  static const char *const q[] = { "flops", "L1", "L2", "L3", "DRAM" };
-  int k = -1;
-  for (int i = 0; i < 5; i++)
-    if (strcmp(quantity, q[i]) == 0) k = i;
+  int k = dcsim_cpu_qty_parse(quantity);
   if (k < 0)
     return DCSIM_PERR(err, DCSIM_EUSAGE, "quantity", -1, "'%s': flops, L1, L2, L3 or DRAM",
                       quantity);
