@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "dcsim/bands.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
 #include "dcsim/cost.h"
@@ -314,6 +315,25 @@ static void print_cores_available(const dcsim_scenario *s, const dcsim_sweep_poi
   if (!first) putchar('\n');
 }
 
+/* Issue 37 item 4: why some points' bands are wider — the CPUs whose per-core rates are a
+ * sibling's or an estimate (dcsim_bands_cpu_transferred 2, doc/models.md "Per-core rates"). */
+static void print_rates_borrowed(const dcsim_scenario *s, const dcsim_sweep_point *pts, size_t n) {
+  int first = 1;
+  for (size_t c = 0; c < s->n_cpus; c++) {
+    const char *name = dcsim_cpu_profile_name(s->cpus[c]);
+    size_t i = 0;
+    while (i < n && !(pts[i].done && strcmp(pts[i].cpu, name) == 0)) i++;
+    if (i == n || dcsim_bands_cpu_transferred(s->cpus[c]) < 2) continue;
+    printf("%s%s (%s)",
+           first ? "per-core rates borrowed, their time bands the cpu-time spec band twice "
+                   "(doc/models.md \"Per-core rates\"): "
+                 : ", ",
+           name, dcsim_rates_basis_name(dcsim_cpu_profile_rates_basis(s->cpus[c], NULL)));
+    first = 0;
+  }
+  if (!first) putchar('\n');
+}
+
 /* Issue 37: a sweep over GPU nodes without --host-cpu says which CPU those nodes have (the
  * platform's), since it weighs in their power and cost. */
 static void print_gpu_host(const dcsim_args *a, const dcsim_sweep_point *pts, size_t n) {
@@ -573,6 +593,7 @@ int dcsim_cmd_sweep(const dcsim_args *a, dcsim_error *err) {
     dcsim_sweep_write_text(stdout, shown, n, 1);
     print_knee(pts, n, dcsim_sweep_objectives(c.sw));
     print_cores_available(dcsim_sweep_base(c.sw), pts, n);
+    print_rates_borrowed(dcsim_sweep_base(c.sw), pts, n);
     print_gpu_host(a, pts, n);
     print_tariff(&c.cost, c.kwh_default, pts, n);
     if (c.dbpath) printf("results: %s, sweep %lld\n", c.dbpath, (long long)c.sweep_id);
