@@ -65,6 +65,17 @@ static void test_classes(const dcsim_bands_t *b) {
     expect(b, &q, BAND[0][k], BAND[2][2]);
     q.cpu = DCSIM_BAND_CPU_TRANSFERRED;
     expect(b, &q, BAND[0][3], BAND[2][2]);
+    /* borrowed per-core rates (a sibling's or an estimate): the spec band twice, (1 + low)^2 and
+     * (1 + high)^2 (doc/models.md "Per-core rates") */
+    q.cpu = DCSIM_BAND_CPU_BORROWED;
+    const double twice[2] = { (1 + BAND[0][3][0]) * (1 + BAND[0][3][0]) - 1,
+                              (1 + BAND[0][3][1]) * (1 + BAND[0][3][1]) - 1 };
+    expect(b, &q, twice, BAND[2][2]);
+    double tb[2], tt[2];
+    dcsim_band_rule(b, &q, tb, NULL);
+    q.cpu = DCSIM_BAND_CPU_TRANSFERRED;
+    dcsim_band_rule(b, &q, tt, NULL);
+    CHECK(tb[0] < tt[0] && tb[1] > tt[1]); /* strictly wider than the transferred band */
   }
 }
 
@@ -79,6 +90,9 @@ static void test_add_cpu(void) {
   CHECK(r.cpu == DCSIM_BAND_CPU_OWN);
   dcsim_band_basis_add_cpu(&r, DCSIM_BAND_CPU_TRANSFERRED);
   CHECK(r.cpu == DCSIM_BAND_CPU_TRANSFERRED);
+  dcsim_band_basis_add_cpu(&r, DCSIM_BAND_CPU_BORROWED);
+  dcsim_band_basis_add_cpu(&r, DCSIM_BAND_CPU_TRANSFERRED);
+  CHECK(r.cpu == DCSIM_BAND_CPU_BORROWED);
 }
 
 /* a GPU alone: the gpu-time band; a GPU and a CPU: the union of both; neither: the CPU's */
@@ -130,18 +144,42 @@ static void test_cover(const dcsim_bands_t *b) {
   CHECK_REL(eb[0], 0.5 * E * (1 + BAND[0][0][0]) * (1 + BAND[2][0][0]), 1e-14);
 }
 
-/* the CPU class of real profiles: the EPYC 9654 (no measured tables) is transferred, the
- * E5-2697 v3 (D3.5's tables) has its own */
+/* the CPU class of real profiles (doc/models.md "Per-core rates"): the E5-2697 v3 and the Gold
+ * 6148 (measured tables) have their own; the 8480+ (no tables, a close variant's figures) and the
+ * A64FX (its own published figures) are transferred; the EPYCs (a Zen 2 sibling's one-core
+ * figures) and Grace (none: an estimate) are transferred on borrowed rates */
 static void test_cpu_of(void) {
-  dcsim_cpu_profile_t *genoa = NULL, *e5 = NULL;
-  dcsim_error e;
-  CHECK(dcsim_cpu_profile_load(DCSIM_SOURCE_DIR "/hw-profiles/cpu/epyc-9654.xml", &genoa, &e) == 0);
-  CHECK(dcsim_cpu_profile_load(DCSIM_SOURCE_DIR "/hw-profiles/cpu/xeon-e5-2697v3.xml", &e5, &e) ==
-        0);
-  CHECK(dcsim_band_cpu_of(genoa) == DCSIM_BAND_CPU_TRANSFERRED);
-  CHECK(dcsim_band_cpu_of(e5) == DCSIM_BAND_CPU_OWN);
-  dcsim_cpu_profile_free(genoa);
-  dcsim_cpu_profile_free(e5);
+  static const struct {
+    const char *name;
+    dcsim_band_cpu cls;
+    dcsim_rates_basis basis;
+  } cases[] = {
+    { "xeon-e5-2697v3", DCSIM_BAND_CPU_OWN, DCSIM_RATES_OWN },
+    { "xeon-gold-6148", DCSIM_BAND_CPU_OWN, DCSIM_RATES_OWN },
+    { "xeon-platinum-8480+", DCSIM_BAND_CPU_TRANSFERRED, DCSIM_RATES_VARIANT },
+    { "fujitsu-a64fx", DCSIM_BAND_CPU_TRANSFERRED, DCSIM_RATES_OWN },
+    { "epyc-9654", DCSIM_BAND_CPU_BORROWED, DCSIM_RATES_SIBLING },
+    { "epyc-7763", DCSIM_BAND_CPU_BORROWED, DCSIM_RATES_SIBLING },
+    { "nvidia-grace", DCSIM_BAND_CPU_BORROWED, DCSIM_RATES_ESTIMATE },
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/hw-profiles/cpu/%s.xml", DCSIM_SOURCE_DIR, cases[i].name);
+    dcsim_cpu_profile_t *p = NULL;
+    dcsim_error e;
+    CHECK(dcsim_cpu_profile_load(path, &p, &e) == 0);
+    if (!p) continue;
+    unsigned levels = 0;
+    CHECK(dcsim_band_cpu_of(p) == cases[i].cls);
+    CHECK(dcsim_cpu_profile_rates_basis(p, &levels) == cases[i].basis);
+    /* the levels resting on the weakest basis: none for its own tables, all four here else */
+    CHECK(levels == (cases[i].cls == DCSIM_BAND_CPU_OWN ? 0u
+                     : cases[i].basis == DCSIM_RATES_OWN
+                         ? (1u << DCSIM_CPU_L1 | 1u << DCSIM_CPU_L2 | 1u << DCSIM_CPU_DRAM)
+                         : (1u << DCSIM_CPU_L1 | 1u << DCSIM_CPU_L2 | 1u << DCSIM_CPU_L3 |
+                            1u << DCSIM_CPU_DRAM)));
+    dcsim_cpu_profile_free(p);
+  }
 }
 
 /* a run's basis (dcsim_scenario_band_basis): ALARO's operational grid with ACRANEB2 on an A100
@@ -178,7 +216,8 @@ static void test_sweep_point(void) {
   CHECK(dcsim_sweep_n_points(sw) == 3);
   for (size_t i = 0; i < dcsim_sweep_n_points(sw); i++) {
     const dcsim_sweep_point *p = &dcsim_sweep_points(sw)[i];
-    CHECK(dcsim_sweep_point_transferred(sw, i) == (strcmp(p->cpu, "epyc-9654") == 0));
+    /* the EPYC 9654: transferred on a sibling's per-core rates (2) */
+    CHECK(dcsim_sweep_point_transferred(sw, i) == (strcmp(p->cpu, "epyc-9654") == 0 ? 2 : 0));
   }
   dcsim_sweep_free(sw);
 }

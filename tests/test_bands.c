@@ -95,34 +95,47 @@ static void test_bad(void) {
   CHECK(load_text(bad, &e) != 0 && strstr(e.msg, "low must lie in (-1, 0]"));
 }
 
-/* A CPU whose rates were carried from another (no measured tables: the EPYC 9654, anchored on a
- * Zen 2 sibling's published figures) takes the cpu-time spec band, the band of a model carried
- * to another CPU, even at extrapolated; the E5-2697 v3 (its own D3.5 tables) keeps the
- * extrapolated band of its leave-out experiments, which is narrower. */
+/* A CPU whose rates were carried from another (no measured tables) takes the cpu-time spec band,
+ * the band of a model carried to another CPU, even at extrapolated: the Xeon Platinum 8480+,
+ * anchored on a close variant's (the 8470's) published figures; the EPYC 9654, whose one-core
+ * figures are a Zen 2 sibling's, takes that band twice (doc/models.md "Per-core rates"); the
+ * E5-2697 v3 (its own D3.5 tables) keeps the extrapolated band of its leave-out experiments,
+ * which is narrower. */
 static void test_transferred(void) {
   dcsim_bands_t *b = NULL;
   dcsim_error e;
   CHECK(dcsim_bands_load(DCSIM_SOURCE_DIR "/calibration/bands.csv", &b, &e) == 0);
   if (!b) return;
-  dcsim_cpu_profile_t *genoa = NULL, *e5 = NULL;
+  dcsim_cpu_profile_t *genoa = NULL, *spr = NULL, *e5 = NULL;
   CHECK(dcsim_cpu_profile_load(DCSIM_SOURCE_DIR "/hw-profiles/cpu/epyc-9654.xml", &genoa, &e) == 0);
+  CHECK(dcsim_cpu_profile_load(DCSIM_SOURCE_DIR "/hw-profiles/cpu/xeon-platinum-8480+.xml", &spr,
+                               &e) == 0);
   CHECK(dcsim_cpu_profile_load(DCSIM_SOURCE_DIR "/hw-profiles/cpu/xeon-e5-2697v3.xml", &e5, &e) ==
         0);
-  CHECK(dcsim_bands_cpu_transferred(genoa));
-  CHECK(!dcsim_bands_cpu_transferred(e5));
-  double own[2], moved[2], ext[2], spec[2];
+  if (!genoa || !spr || !e5) goto out;
+  CHECK(dcsim_bands_cpu_transferred(genoa) == 2);
+  CHECK(dcsim_bands_cpu_transferred(spr) == 1);
+  CHECK(dcsim_bands_cpu_transferred(e5) == 0);
+  double own[2], moved[2], borrowed[2], ext[2], spec[2];
   dcsim_bands_apply(b, 1 + dcsim_bands_cpu_transferred(e5), 0, DCSIM_PROV_EXTRAPOLATED,
                     DCSIM_PROV_SPEC, 1, 1, own, NULL);
-  dcsim_bands_apply(b, 1 + dcsim_bands_cpu_transferred(genoa), 0, DCSIM_PROV_EXTRAPOLATED,
+  dcsim_bands_apply(b, 1 + dcsim_bands_cpu_transferred(spr), 0, DCSIM_PROV_EXTRAPOLATED,
                     DCSIM_PROV_SPEC, 1, 1, moved, NULL);
+  dcsim_bands_apply(b, 1 + dcsim_bands_cpu_transferred(genoa), 0, DCSIM_PROV_EXTRAPOLATED,
+                    DCSIM_PROV_SPEC, 1, 1, borrowed, NULL);
   dcsim_bands_rel(b, DCSIM_BAND_CPU_TIME, DCSIM_PROV_EXTRAPOLATED, ext);
   dcsim_bands_rel(b, DCSIM_BAND_CPU_TIME, DCSIM_PROV_SPEC, spec);
   CHECK_REL(own[0], 1 + ext[0], 1e-12);
   CHECK_REL(own[1], 1 + ext[1], 1e-12);
   CHECK_REL(moved[0], 1 + spec[0], 1e-12);
   CHECK_REL(moved[1], 1 + spec[1], 1e-12);
+  CHECK_REL(borrowed[0], (1 + spec[0]) * (1 + spec[0]), 1e-12);
+  CHECK_REL(borrowed[1], (1 + spec[1]) * (1 + spec[1]), 1e-12);
   CHECK(moved[0] < own[0] && moved[1] > own[1]);
+  CHECK(borrowed[0] < moved[0] && borrowed[1] > moved[1]);
+out:
   dcsim_cpu_profile_free(genoa);
+  dcsim_cpu_profile_free(spr);
   dcsim_cpu_profile_free(e5);
   dcsim_bands_free(b);
 }

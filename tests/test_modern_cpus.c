@@ -257,6 +257,56 @@ static void test_epyc_measured(const ctx *c) {
   dcsim_cpu_profile_free(cpu);
 }
 
+/* doc/models.md "Per-core rates": each published figure of the table as its source prints it
+ * (GB/s, the clock it was measured at), against the profile within 0.1 % (the profiles carry 4-5
+ * significant digits), and whose measurement it is (<measured basis>) against the profile's. */
+static void test_rates_table(void) {
+  static const struct {
+    const char *cpu;
+    int q;                   /* dcsim_cpu_qty */
+    double one_gbps, ghz;    /* one core, as published */
+    double socket_gbps;      /* one socket (0: none) */
+    unsigned socket_cores;   /* at so many active cores */
+    dcsim_rates_basis basis; /* whose */
+  } rows[] = {
+    /* Xeon Platinum 8470 (a close variant), kerncraft SapphireRapids_Platinum-8470.yml */
+    { "xeon-platinum-8480+", DCSIM_CPU_L1, 316.66, 2.0, 14071.9, 52, DCSIM_RATES_VARIANT },
+    { "xeon-platinum-8480+", DCSIM_CPU_L2, 77.52, 2.0, 2963.65, 52, DCSIM_RATES_VARIANT },
+    { "xeon-platinum-8480+", DCSIM_CPU_L3, 18.84, 2.0, 3070.83, 52, DCSIM_RATES_VARIANT },
+    { "xeon-platinum-8480+", DCSIM_CPU_DRAM, 16.29, 2.0, 247.15, 52, DCSIM_RATES_VARIANT },
+    /* EPYC 7452 (Zen 2, a sibling), kerncraft Zen2_EPYC-7452.yml; sockets: Azure HBv4/HBv3 */
+    { "epyc-9654", DCSIM_CPU_L1, 144.04, 2.35, 0, 0, DCSIM_RATES_SIBLING },
+    { "epyc-9654", DCSIM_CPU_L2, 73.12, 2.35, 0, 0, DCSIM_RATES_SIBLING },
+    { "epyc-9654", DCSIM_CPU_L3, 58.3, 2.35, 0, 0, DCSIM_RATES_SIBLING },
+    { "epyc-9654", DCSIM_CPU_DRAM, 22.06, 2.35, 357.5, 88, DCSIM_RATES_SIBLING },
+    { "epyc-7763", DCSIM_CPU_L1, 144.04, 2.35, 0, 0, DCSIM_RATES_SIBLING },
+    { "epyc-7763", DCSIM_CPU_L2, 73.12, 2.35, 0, 0, DCSIM_RATES_SIBLING },
+    { "epyc-7763", DCSIM_CPU_L3, 58.3, 2.35, 0, 0, DCSIM_RATES_SIBLING },
+    { "epyc-7763", DCSIM_CPU_DRAM, 22.06, 2.35, 170, 60, DCSIM_RATES_SIBLING },
+    /* A64FX itself, kerncraft A64FX.yml (QPACE4 FX700) */
+    { "fujitsu-a64fx", DCSIM_CPU_L1, 135.02, 1.8, 0, 0, DCSIM_RATES_OWN },
+    { "fujitsu-a64fx", DCSIM_CPU_L2, 61.44, 1.8, 0, 0, DCSIM_RATES_OWN },
+    { "fujitsu-a64fx", DCSIM_CPU_DRAM, 45.75, 1.8, 634.68, 48, DCSIM_RATES_OWN },
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    char path[256];
+    snprintf(path, sizeof path, "hw-profiles/cpu/%s.xml", rows[i].cpu);
+    dcsim_cpu_profile_t *p = load_cpu(path);
+    if (!p) continue;
+    const dcsim_cpu_measured_bw *m = &dcsim_cpu_profile_datasheet(p)->measured[rows[i].q];
+    CHECK_REL(m->one_core_bps, rows[i].one_gbps * 1e9, 1e-3);
+    CHECK_REL(m->ghz, rows[i].ghz, 1e-3);
+    CHECK_REL(m->socket_bps, rows[i].socket_gbps * 1e9, 1e-3);
+    CHECK(m->socket_cores == rows[i].socket_cores);
+    CHECK(m->basis == rows[i].basis);
+    dcsim_cpu_profile_free(p);
+  }
+  /* Grace: no published one-core figure, so no <measured>: an estimate */
+  dcsim_cpu_profile_t *g = load_cpu("hw-profiles/cpu/nvidia-grace.xml");
+  if (g) CHECK(dcsim_cpu_profile_rates_basis(g, NULL) == DCSIM_RATES_ESTIMATE);
+  dcsim_cpu_profile_free(g);
+}
+
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
   ctx c = { 0 };
@@ -266,6 +316,7 @@ int main(void) {
     fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
     return 1;
   }
+  test_rates_table();
   c.e5 = load_cpu(E5);
   if (c.e5) {
     test_full_node_ratio(&c, "xeon-platinum-8480+");

@@ -23,7 +23,10 @@
 typedef enum dcsim_band_cpu {
   DCSIM_BAND_CPU_NONE = 0,
   DCSIM_BAND_CPU_OWN = 1,
-  DCSIM_BAND_CPU_TRANSFERRED = 2
+  DCSIM_BAND_CPU_TRANSFERRED = 2,
+  /* transferred, and its per-core rates are a sibling's or an estimate, not its own nor a close
+   * variant's (dcsim_cpu_profile_rates_basis): the cpu-time spec band twice (dcsim_bands_apply) */
+  DCSIM_BAND_CPU_BORROWED = 3
 } dcsim_band_cpu;
 
 /* What a prediction's bands depend on. time_s and energy_j: the values banded (1 and 1 give the
@@ -36,7 +39,8 @@ typedef struct dcsim_band_basis {
   double cover_s[2];
 } dcsim_band_basis;
 
-/* The CPU class of work on cpu: transferred or its own tables (dcsim_bands_cpu_transferred). */
+/* The CPU class of work on cpu: its own tables, transferred, or transferred on borrowed per-core
+ * rates (1 + dcsim_bands_cpu_transferred). */
 dcsim_band_cpu dcsim_band_cpu_of(const dcsim_cpu_profile_t *cpu);
 /* Adds CPU work of class c to the basis: the widest class of the CPUs that ran wins. */
 void dcsim_band_basis_add_cpu(dcsim_band_basis *q, dcsim_band_cpu c);

@@ -36,11 +36,13 @@ void dcsim_bands_free(dcsim_bands_t *b);
 void dcsim_bands_rel(const dcsim_bands_t *b, dcsim_band_part part, dcsim_prov_kind kind,
                      double rel[2]);
 
-/* Whether the CPU's rates were carried from another CPU: a profile without measured performance
- * tables (dcsim_cpu_profile_max_threads 0), whose levels are anchored on a sibling's published
- * figure, carried per cycle from the reference CPU or taken from its datasheet
- * (src/calib/fit/perf_fit.c anchored_level). Its own tables' leave-out rows say nothing of such a
- * transfer (doc/models.md, "Uncertainty bands"). */
+/* Whether the CPU's rates were carried from another CPU: 0 for a profile with measured
+ * performance tables, else (dcsim_cpu_profile_max_threads 0: levels anchored on a published
+ * figure, carried per cycle from the reference CPU or taken from its datasheet,
+ * src/calib/fit/perf_fit.c anchored_level) 1 when its per-core rates are its own or a close
+ * variant's measurements, 2 when they rest on a sibling's or on none (dcsim_cpu_profile_rates_basis
+ * sibling or estimate: doc/models.md "Per-core rates"). Its own tables' leave-out rows say nothing
+ * of such a transfer (doc/models.md, "Uncertainty bands"). */
 int dcsim_bands_cpu_transferred(const dcsim_cpu_profile_t *cpu);
 
 /* The bands of a prediction in seconds and joules: the time's from the parts that ran (cpu, gpu:
@@ -48,8 +50,10 @@ int dcsim_bands_cpu_transferred(const dcsim_cpu_profile_t *cpu);
  * that time band and the power band at energy_kind, multiplied: an energy is a power times a
  * time, each off by its own band. cpu == 2: the CPU that ran is transferred
  * (dcsim_bands_cpu_transferred): its CPU time takes the cpu-time spec band, the band of a model
- * carried to another CPU, at every class (its provenance class is unchanged). energy_band may be
- * NULL (no energy). */
+ * carried to another CPU, at every class (its provenance class is unchanged). cpu == 3: transferred
+ * on borrowed per-core rates: that band twice, (1 + low)^2 and (1 + high)^2 — the rates crossed
+ * one more transfer of the kind the spec band was measured on (doc/models.md "Per-core rates").
+ * energy_band may be NULL (no energy). */
 void dcsim_bands_apply(const dcsim_bands_t *b, int cpu, int gpu, dcsim_prov_kind time_kind,
                        dcsim_prov_kind energy_kind, double time_s, double energy_j,
                        double time_band[2], double energy_band[2]);

@@ -132,12 +132,27 @@ int dcsim_cpu_profile_lookup(const dcsim_cpu_profile_t *p, dcsim_cpu_qty q,
 int dcsim_cpu_profile_anchor(const dcsim_cpu_profile_t *p, dcsim_cpu_qty q,
                              const dcsim_cpu_state *s, dcsim_cpu_state *anchor, dcsim_error *err);
 
+/* Whose measurement a per-core rate rests on (<measured basis>, doc/models.md "Per-core rates"),
+ * weakest last: this CPU's own; a close variant's (the same die and memory system, another core
+ * count or clock: the Xeon Platinum 8470 for the 8480+); a sibling's (another part or generation:
+ * a Zen 2 EPYC 7452 for a Zen 3 or Zen 4 core); none (an estimate: the reference CPU's per-cycle
+ * rates carried by the datasheet). */
+typedef enum dcsim_rates_basis {
+  DCSIM_RATES_OWN = 0,
+  DCSIM_RATES_VARIANT = 1,
+  DCSIM_RATES_SIBLING = 2,
+  DCSIM_RATES_ESTIMATE = 3
+} dcsim_rates_basis;
+/* "own", "variant", "sibling", "estimate". */
+const char *dcsim_rates_basis_name(dcsim_rates_basis b);
+
 /* <datasheet><measured>: a published bandwidth of one level (0 / NULL when absent). */
 typedef struct dcsim_cpu_measured_bw {
   double one_core_bps; /* one core */
   double ghz;          /* the clock it was measured at */
   double socket_bps;   /* one socket with socket_cores active (0: not given) */
   unsigned socket_cores;
+  dcsim_rates_basis basis; /* whose measurement it is (attribute basis, required) */
   const char *source;
 } dcsim_cpu_measured_bw;
 
@@ -150,6 +165,11 @@ typedef struct dcsim_cpu_datasheet {
   dcsim_cpu_measured_bw measured[5]; /* by dcsim_cpu_qty; [0] (flops) unused */
 } dcsim_cpu_datasheet;
 const dcsim_cpu_datasheet *dcsim_cpu_profile_datasheet(const dcsim_cpu_profile_t *p);
+/* What the CPU's per-core rates rest on: DCSIM_RATES_OWN for a profile with its own measured
+ * tables; else the weakest basis of its <datasheet><measured> figures, DCSIM_RATES_ESTIMATE when
+ * it has none (the reference's per-cycle rates). levels (may be NULL): the bit 1 << q of each
+ * level (dcsim_cpu_qty) that rests on that weakest basis, every memory level for an estimate. */
+dcsim_rates_basis dcsim_cpu_profile_rates_basis(const dcsim_cpu_profile_t *p, unsigned *levels);
 
 /* One quantity of <perf-model> (doc/models.md, "Parametric CPU model"): with f in GHz and n_s
  * active cores on a socket, rate of one core r(f) = per_cycle * f_nom * (f/f_nom)^freq_exp * 1e9

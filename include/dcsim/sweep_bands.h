@@ -23,7 +23,8 @@ struct dcsim_scenario;
 /* Sets has_band, time_band, energy_band, has_cost_band, cost_band and near_front of every done
  * point; the front (pareto) over the objectives obj (DCSIM_OBJ_*, dcsim/sweep_io.h) must be
  * marked already (dcsim_sweep_mark_front_on). transferred (n entries, or NULL for none): the
- * point's CPU had its rates carried from another CPU (dcsim_bands_cpu_transferred). */
+ * point's CPU had its rates carried from another CPU, 2 when its per-core rates are borrowed too
+ * (dcsim_bands_cpu_transferred). */
 void dcsim_sweep_bands_mark(dcsim_sweep_point *pts, size_t n, const dcsim_bands_t *b,
                             const unsigned char *transferred, unsigned obj);
 /* The same with calibration/bands.csv (dcsim_bands_load_default) for the points of a sweep just

@@ -104,7 +104,8 @@ void dcsim_bands_rel(const dcsim_bands_t *b, dcsim_band_part part, dcsim_prov_ki
 }
 
 int dcsim_bands_cpu_transferred(const dcsim_cpu_profile_t *cpu) {
-  return cpu && dcsim_cpu_profile_max_threads(cpu) == 0;
+  if (!cpu || dcsim_cpu_profile_max_threads(cpu) != 0) return 0;
+  return dcsim_cpu_profile_rates_basis(cpu, NULL) >= DCSIM_RATES_SIBLING ? 2 : 1;
 }
 
 void dcsim_bands_apply(const dcsim_bands_t *b, int cpu, int gpu, dcsim_prov_kind time_kind,
@@ -114,7 +115,10 @@ void dcsim_bands_apply(const dcsim_bands_t *b, int cpu, int gpu, dcsim_prov_kind
   if (cpu || !gpu) { /* a prediction without either device still gets the CPU's band */
     /* a transferred CPU: the rows of a model carried to another CPU (experiment C, the lent
      * Emerald Rapids host) are the cpu-time spec band's (doc/validation/head.md) */
-    dcsim_bands_rel(b, DCSIM_BAND_CPU_TIME, cpu == 2 ? DCSIM_PROV_SPEC : time_kind, r);
+    dcsim_bands_rel(b, DCSIM_BAND_CPU_TIME, cpu >= 2 ? DCSIM_PROV_SPEC : time_kind, r);
+    if (cpu == 3) /* per-core rates borrowed from a sibling or estimated: one more such transfer,
+                   * compounded (doc/models.md "Per-core rates") */
+      r[0] = (1 + r[0]) * (1 + r[0]) - 1, r[1] = (1 + r[1]) * (1 + r[1]) - 1;
     t[0] = fmin(t[0], r[0]), t[1] = fmax(t[1], r[1]);
   }
   if (gpu) {

@@ -393,6 +393,17 @@ int dcsim__cpu_measured_parse(const dcsim_xml_doc_t *doc, xmlNode *m,
                          "<measured level=\"%s\">: one-core-bps and ghz must be > 0, and "
                          "socket-bps and socket-cores given together",
                          lv);
+  /* basis: whose measurement it is (doc/models.md "Per-core rates"); required, never guessed */
+  const char *bs = dcsim__xml_attr(doc, m, "basis");
+  int basis = -1;
+  for (int i = DCSIM_RATES_OWN; i <= DCSIM_RATES_ESTIMATE; i++)
+    if (bs && strcmp(bs, dcsim_rates_basis_name((dcsim_rates_basis)i)) == 0) basis = i;
+  if (basis < 0)
+    return DCSIM_XML_ERR(err, DCSIM_EPARSE, doc, m,
+                         "<measured level=\"%s\">: basis \"%s\" must be own, variant, sibling or "
+                         "estimate (whose measurement it is)",
+                         lv, bs ? bs : "");
+  b->basis = (dcsim_rates_basis)basis;
   b->source = dcsim__xml_attr(doc, m, "source");
   *q_out = q;
   return 0;
@@ -904,6 +915,30 @@ int dcsim_cpu_profile_anchor(const dcsim_cpu_profile_t *p, dcsim_cpu_qty q,
 
 const dcsim_cpu_datasheet *dcsim_cpu_profile_datasheet(const dcsim_cpu_profile_t *p) {
   return &p->ds;
+}
+
+const char *dcsim_rates_basis_name(dcsim_rates_basis b) {
+  static const char *const names[] = { "own", "variant", "sibling", "estimate" };
+  return b >= DCSIM_RATES_OWN && b <= DCSIM_RATES_ESTIMATE ? names[b] : "?";
+}
+
+dcsim_rates_basis dcsim_cpu_profile_rates_basis(const dcsim_cpu_profile_t *p, unsigned *levels) {
+  dcsim_rates_basis worst = DCSIM_RATES_OWN;
+  unsigned mask = 0;
+  int any = 0;
+  if (dcsim_cpu_profile_max_threads(p) == 0) {
+    for (int q = Q_L1; q < Q_COUNT; q++) {
+      const dcsim_cpu_measured_bw *b = &p->ds.measured[q];
+      if (!(b->one_core_bps > 0)) continue;
+      if (!any || b->basis > worst) worst = b->basis, mask = 0;
+      if (b->basis == worst) mask |= 1u << q;
+      any = 1;
+    }
+    if (!any) /* no measurement at all: the reference's per-cycle rates, by the datasheet */
+      for (int q = Q_L1; q < Q_COUNT; q++) worst = DCSIM_RATES_ESTIMATE, mask |= 1u << q;
+  }
+  if (levels) *levels = mask;
+  return worst;
 }
 
 const dcsim_cpu_perf_model *dcsim_cpu_profile_perf_model(const dcsim_cpu_profile_t *p) {

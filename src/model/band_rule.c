@@ -2,7 +2,7 @@
 #include "dcsim/band_rule.h"
 
 dcsim_band_cpu dcsim_band_cpu_of(const dcsim_cpu_profile_t *cpu) {
-  return dcsim_bands_cpu_transferred(cpu) ? DCSIM_BAND_CPU_TRANSFERRED : DCSIM_BAND_CPU_OWN;
+  return (dcsim_band_cpu)(DCSIM_BAND_CPU_OWN + dcsim_bands_cpu_transferred(cpu));
 }
 
 void dcsim_band_basis_add_cpu(dcsim_band_basis *q, dcsim_band_cpu c) {

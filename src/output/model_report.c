@@ -119,6 +119,37 @@ static void json_threads(dcsim_json *j, const dcsim_model_req *rq, const dcsim_p
   dcsim_json_obj_end(j);
 }
 
+/* The reason a borrowed CPU's band is wider (doc/models.md "Per-core rates"): the basis of its
+ * per-core rates and the levels resting on it, on the line the band is printed after. */
+static void print_rates(const dcsim_model_req *rq) {
+  if (rq->gpu || dcsim_band_cpu_of(rq->cpu) != DCSIM_BAND_CPU_BORROWED) return;
+  unsigned levels;
+  dcsim_rates_basis b = dcsim_cpu_profile_rates_basis(rq->cpu, &levels);
+  printf("rates     per-core rates of %s rest on %s (", dcsim_cpu_profile_name(rq->cpu),
+         b == DCSIM_RATES_SIBLING
+             ? "a sibling part's measurements"
+             : "no measurement: the reference CPU's per-cycle rates, an estimate");
+  const char *sep = "";
+  for (int q = DCSIM_CPU_L1; q < DCSIM_CPU_NQTY; q++)
+    if (levels & 1u << q) printf("%s%s", sep, dcsim_cpu_qty_name((dcsim_cpu_qty)q)), sep = " ";
+  printf(
+      "; sources in its profile): the time band takes the cpu-time spec band twice "
+      "(doc/models.md \"Per-core rates\")\n");
+}
+
+/* "rates_basis" of a CPU prediction and, unless its own, the levels resting on it. */
+static void json_rates(dcsim_json *j, const dcsim_model_req *rq) {
+  unsigned levels;
+  dcsim_rates_basis b = dcsim_cpu_profile_rates_basis(rq->cpu, &levels);
+  dcsim_json_key_str(j, "rates_basis", dcsim_rates_basis_name(b));
+  if (b == DCSIM_RATES_OWN) return;
+  dcsim_json_key(j, "rates_levels");
+  dcsim_json_arr_begin(j);
+  for (int q = DCSIM_CPU_L1; q < DCSIM_CPU_NQTY; q++)
+    if (levels & 1u << q) dcsim_json_str(j, dcsim_cpu_qty_name((dcsim_cpu_qty)q));
+  dcsim_json_arr_end(j);
+}
+
 int dcsim_model_report_bands(const dcsim_model_req *rq, const dcsim_prediction *p, int gpu,
                              dcsim_model_bands *mb, dcsim_error *err) {
   dcsim_band_basis q = { .cpu = gpu ? DCSIM_BAND_CPU_NONE : dcsim_band_cpu_of(rq->cpu),
@@ -230,6 +261,7 @@ void dcsim_model_report_text(const dcsim_model_req *rq, const dcsim_prediction *
         "(doc/models.md)\n");
   char tb[160], eb[160], pt[4][64]; /* the energy's parts add up to it as printed (numfmt.h) */
   dcsim_fmt_band(tb, sizeof tb, p->time_s, mb->time, NULL);
+  print_rates(rq);
   printf("time      %s s  %s\n", tb, prov_or_oom(tp));
   if (p->has_energy) {
     if (p->node_power_w > 0 && p->cpu) {
@@ -289,6 +321,7 @@ static void json_cpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
     dcsim_json_key_int(j, "nodes", rq->nodes);
     dcsim_json_key_int(j, "cores", rq->state.threads);
     dcsim_json_key_str(j, "freq", fs);
+    json_rates(j, rq);
   }
   if (p->has_energy) {
     dcsim_json_key_num(j, "pkg_j", p->pkg_j);

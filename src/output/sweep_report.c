@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/bands.h"
 #include "dcsim/cost.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/numfmt.h"
@@ -66,7 +67,27 @@ static void cores_available_text(FILE *f, const dcsim_scenario *s, const dcsim_s
   if (!first) fputc('\n', f);
 }
 
-/* Issue 37: a sweep over GPU nodes without a choice of host CPU says which CPU those nodes have
+/* Why some points' bands are wider: the CPUs whose per-core rates are a sibling's or an estimate
+ * (dcsim_bands_cpu_transferred 2, doc/models.md "Per-core rates"). */
+static void rates_borrowed_text(FILE *f, const dcsim_scenario *s, const dcsim_sweep_point *pts,
+                                size_t n) {
+  int first = 1;
+  for (size_t c = 0; c < s->n_cpus; c++) {
+    const char *name = dcsim_cpu_profile_name(s->cpus[c]);
+    size_t i = 0;
+    while (i < n && !(pts[i].done && strcmp(pts[i].cpu, name) == 0)) i++;
+    if (i == n || dcsim_bands_cpu_transferred(s->cpus[c]) < 2) continue;
+    fprintf(f, "%s%s (%s)",
+            first ? "per-core rates borrowed, their time bands the cpu-time spec band twice "
+                    "(doc/models.md \"Per-core rates\"): "
+                  : ", ",
+            name, dcsim_rates_basis_name(dcsim_cpu_profile_rates_basis(s->cpus[c], NULL)));
+    first = 0;
+  }
+  if (!first) fputc('\n', f);
+}
+
+/* A sweep over GPU nodes without a choice of host CPU says which CPU those nodes have
  * (the platform's), since it weighs in their power and cost. */
 static void gpu_host_text(FILE *f, const dcsim_sweep_point *pts, size_t n) {
   for (size_t i = 0; i < n; i++)
@@ -93,6 +114,7 @@ void dcsim_sweep_summary_text(FILE *f, const dcsim_scenario *base, const dcsim_s
                               size_t n, unsigned obj, const dcsim_sweep_text_notes *tn) {
   knee_text(f, pts, n, obj);
   cores_available_text(f, base, pts, n);
+  rates_borrowed_text(f, base, pts, n);
   if (!tn->host_cpu_chosen) gpu_host_text(f, pts, n);
   tariff_text(f, tn->cost, tn->kwh_default, pts, n);
   if (tn->db_path) fprintf(f, "results: %s, sweep %lld\n", tn->db_path, (long long)tn->sweep_id);

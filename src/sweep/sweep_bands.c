@@ -70,7 +70,7 @@ void dcsim_sweep_bands_mark(dcsim_sweep_point *pts, size_t n, const dcsim_bands_
                            .energy_j = p->energy_j };
     if (p->cpu[0] != '\0' || !q.gpu)
       dcsim_band_basis_add_cpu(
-          &q, transferred && transferred[i] ? DCSIM_BAND_CPU_TRANSFERRED : DCSIM_BAND_CPU_OWN);
+          &q, (dcsim_band_cpu)(DCSIM_BAND_CPU_OWN + (transferred ? transferred[i] : 0)));
     dcsim_band_basis_cover_factor(&q, p->time_cover);
     dcsim_band_rule(b, &q, p->time_band, p->energy_band);
     cost_band(p);
@@ -156,6 +156,9 @@ int dcsim_sweep_bands_mark_default(dcsim_sweep_point *pts, size_t n, unsigned ob
 int dcsim_sweep_scenario_transferred(const struct dcsim_scenario *s) {
   int tr = 0;
   for (size_t g = 0; g < s->n_groups; g++)
-    if (dcsim_scenario_cpu_group_used(s, g)) tr |= dcsim_bands_cpu_transferred(s->groups[g].cpu);
+    if (dcsim_scenario_cpu_group_used(s, g)) {
+      int t = dcsim_bands_cpu_transferred(s->groups[g].cpu);
+      if (t > tr) tr = t; /* the weakest group's */
+    }
   return tr;
 }

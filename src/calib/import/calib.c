@@ -645,8 +645,8 @@ static void copy_element(FILE *f, const char *indent, const char *name, const dc
   fputs("/>\n", f);
 }
 
-static const char *const meas_attrs[] = { "level",      "one-core-bps", "ghz",
-                                          "socket-bps", "socket-cores", "source" };
+static const char *const meas_attrs[] = { "level",        "one-core-bps", "ghz",   "socket-bps",
+                                          "socket-cores", "basis",        "source" };
 
 /* <price> copied as it is, after <spec>, when the machine has one. */
 static void profile_price(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *root) {
@@ -683,7 +683,7 @@ static int profile_datasheet(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *root,
     if (m->type != XML_ELEMENT_NODE || !xmlStrEqual(m->name, BAD_CAST "measured")) continue;
     int q;
     if ((rc = dcsim__cpu_measured_parse(doc, m, ds->measured, &q, err))) return rc;
-    copy_element(f, "    ", "measured", doc, m, meas_attrs, 6);
+    copy_element(f, "    ", "measured", doc, m, meas_attrs, 7);
   }
   fputs("  </datasheet>\n", f);
   return 0;
