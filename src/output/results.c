@@ -26,8 +26,8 @@ struct dcsim_results {
   double deadline_s; /* 0 = none */
   sqlite3_stmt *ins_task, *ins_power;
   dcsim_engine_sink sink;
-  char *buf;
-  size_t buf_cap;
+  char *buf, *name; /* a task's node list and its name, grown as needed */
+  size_t buf_cap, name_cap;
 };
 
 /* ---- the run's records (util/record.h; doc/results.md, doc/design.md "Result records") ---- */
@@ -141,6 +141,7 @@ void dcsim_results_close(dcsim_results_t *r) {
   sqlite3_close(r->db);
   free(r->path);
   free(r->buf);
+  free(r->name);
   free(r);
 }
 
@@ -175,8 +176,12 @@ out:
 
 static int on_task(void *ctx, const dcsim_task_record *t, dcsim_error *err) {
   dcsim_results_t *r = ctx;
-  char name[256];
-  dcsim_workflow_task_name(t->wf->wf, t->task, name, sizeof name);
+  int len = dcsim_workflow_task_name(t->wf->wf, t->task, NULL, 0); /* snprintf: its length */
+  if (len < 0)
+    return DCSIM_ERR(err, DCSIM_EINTERNAL, r->path, 0, "task %u: no such task", (unsigned)t->task);
+  if (DCSIM_GROW(r->name, r->name_cap, (size_t)len + 1))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, r->path, 0, "out of memory");
+  dcsim_workflow_task_name(t->wf->wf, t->task, r->name, r->name_cap);
   const dcsim_task_template *tt = &t->wf->wf->templates[t->wf->wf->tasks[t->task].tmpl];
   if (DCSIM_GROW(r->buf, r->buf_cap, (size_t)t->n_nodes * 11 + 1))
     return DCSIM_ERR(err, DCSIM_ENOMEM, r->path, 0, "out of memory");
@@ -188,7 +193,7 @@ static int on_task(void *ctx, const dcsim_task_record *t, dcsim_error *err) {
   sqlite3_bind_int64(st, 1, r->run_id);
   sqlite3_bind_int64(st, 2, t->job);
   sqlite3_bind_int64(st, 3, t->task);
-  sqlite3_bind_text(st, 4, name, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 4, r->name, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 5, tt->dwarf, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 6, t->opt->gpus ? "gpu" : "cpu", -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 7, r->s->groups[t->opt->group].g->name, -1, SQLITE_STATIC);
