@@ -155,6 +155,7 @@ static void check_results_records(void) {
   check_schema_record(db, &dcsim__run_totals_record);
   check_schema_record(db, &dcsim__job_record);
   check_schema_record(db, &dcsim__node_record);
+  check_schema_record(db, &dcsim__bucket_record);
   CHECK_INT((int)dcsim__job_record.n_fields, 18);
   sqlite3_close(db);
 }

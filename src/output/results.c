@@ -129,6 +129,25 @@ static const dcsim__record_field node_fields[] = {
 const dcsim__record dcsim__node_record = { "nodes", node_fields,
                                            sizeof node_fields / sizeof *node_fields };
 
+/* a bucket of the utilisation timeline: its row of the utilisation table */
+typedef struct bucket_row {
+  long long bucket;
+  double t0_s, t1_s, busy, allocated;
+} bucket_row;
+
+/* clang-format off */
+#define BUCKET_FIELD(m, kind, unit, sql, nulls) DCSIM__RECORD_FIELD(bucket_row, m, kind, unit, sql, nulls, "0.1.0")
+static const dcsim__record_field bucket_fields[] = {
+  BUCKET_FIELD(bucket,    INT64, "",  "INTEGER", NEVER),
+  BUCKET_FIELD(t0_s,      REAL,  "s", "REAL",    NEVER),
+  BUCKET_FIELD(t1_s,      REAL,  "s", "REAL",    NEVER),
+  BUCKET_FIELD(busy,      REAL,  "",  "REAL",    NEVER),
+  BUCKET_FIELD(allocated, REAL,  "",  "REAL",    NEVER),
+};
+/* clang-format on */
+const dcsim__record dcsim__bucket_record = { "utilisation", bucket_fields,
+                                             sizeof bucket_fields / sizeof *bucket_fields };
+
 static int db_err(dcsim_results_t *r, dcsim_error *err, const char *what) {
   return dcsim__db_fail(r->db, r->path, what, err);
 }
@@ -412,19 +431,12 @@ static int record_nodes(dcsim_results_t *r, const dcsim_run_stats *stt, dcsim_er
 /* the utilisation timeline, one row per bucket */
 static int record_utilisation(dcsim_results_t *r, const dcsim_run_stats *stt, dcsim_error *err) {
   sqlite3_stmt *st = NULL;
-  int rc = dcsim__db_prepare(r->db, r->path,
-                             "INSERT INTO utilisation(run_id, bucket, t0_s, t1_s, busy, allocated) "
-                             "VALUES(?,?,?,?,?,?)",
-                             &st, "cannot record utilisation", err);
+  int rc = prepare_insert(r, &dcsim__bucket_record, &st, "cannot record utilisation", err);
   for (size_t k = 0; k < stt->n_buckets && !rc; k++) {
-    double t0, t1, bbusy, alloc;
-    dcsim_metrics_bucket(stt, k, &t0, &t1, &bbusy, &alloc);
+    bucket_row row = { (long long)k, 0, 0, 0, 0 };
+    dcsim_metrics_bucket(stt, k, &row.t0_s, &row.t1_s, &row.busy, &row.allocated);
     sqlite3_bind_int64(st, 1, r->run_id);
-    sqlite3_bind_int64(st, 2, (sqlite3_int64)k);
-    sqlite3_bind_double(st, 3, t0);
-    sqlite3_bind_double(st, 4, t1);
-    sqlite3_bind_double(st, 5, bbusy);
-    sqlite3_bind_double(st, 6, alloc);
+    dcsim__record_sql_bind(&dcsim__bucket_record, st, 2, &row);
     rc = dcsim__db_step_done(r->db, r->path, st, "cannot record utilisation", err);
   }
   sqlite3_finalize(st);
