@@ -13,7 +13,9 @@
 #include "dcsim/metrics.h"
 #include "dcsim/repro.h"
 #include "dcsim/strutil.h"
+#include "output/results_records.h"
 #include "util/db.h"
+#include "util/record.h"
 
 struct dcsim_results {
   sqlite3 *db;
@@ -24,9 +26,127 @@ struct dcsim_results {
   double deadline_s; /* 0 = none */
   sqlite3_stmt *ins_task, *ins_power;
   dcsim_engine_sink sink;
-  char *buf;
-  size_t buf_cap;
+  char *buf, *name; /* a task's node list and its name, grown as needed */
+  size_t buf_cap, name_cap;
 };
+
+/* ---- the run's records (util/record.h; doc/results.md, doc/design.md "Result records") ---- */
+
+/* the run's totals and metrics: its row of the runs table, set when it ends */
+typedef struct run_totals {
+  double time_to_solution_s, energy_to_solution_j, unallocated_idle_j;
+  long long nodes, jobs, tasks, events;
+  double utilisation, allocated, mean_wait_s, max_wait_s, mean_flow_s;
+  double mean_slowdown; /* NaN (NULL) when no job has a slowdown */
+  double mean_bounded_slowdown, max_bounded_slowdown;
+  long long boots, shutdowns;
+} run_totals;
+
+/* clang-format off */
+#define RUN_FIELD(m, kind, unit, sql, nulls) DCSIM__RECORD_FIELD(run_totals, m, kind, unit, sql, nulls, "0.1.0")
+static const dcsim__record_field run_totals_fields[] = {
+  RUN_FIELD(time_to_solution_s,    REAL,  "s", "REAL",    NEVER),
+  RUN_FIELD(energy_to_solution_j,  REAL,  "J", "REAL",    NEVER),
+  RUN_FIELD(unallocated_idle_j,    REAL,  "J", "REAL",    NEVER),
+  RUN_FIELD(nodes,                 INT64, "",  "INTEGER", NEVER),
+  RUN_FIELD(jobs,                  INT64, "",  "INTEGER", NEVER),
+  RUN_FIELD(tasks,                 INT64, "",  "INTEGER", NEVER),
+  RUN_FIELD(events,                INT64, "",  "INTEGER", NEVER),
+  RUN_FIELD(utilisation,           REAL,  "",  "REAL",    NEVER),
+  RUN_FIELD(allocated,             REAL,  "",  "REAL",    NEVER),
+  RUN_FIELD(mean_wait_s,           REAL,  "s", "REAL",    NEVER),
+  RUN_FIELD(max_wait_s,            REAL,  "s", "REAL",    NEVER),
+  RUN_FIELD(mean_flow_s,           REAL,  "s", "REAL",    NEVER),
+  RUN_FIELD(mean_slowdown,         REAL,  "",  "REAL",    UNDEF),
+  RUN_FIELD(mean_bounded_slowdown, REAL,  "",  "REAL",    NEVER),
+  RUN_FIELD(max_bounded_slowdown,  REAL,  "",  "REAL",    NEVER),
+  RUN_FIELD(boots,                 INT64, "",  "INTEGER", NEVER),
+  RUN_FIELD(shutdowns,             INT64, "",  "INTEGER", NEVER),
+};
+/* clang-format on */
+const dcsim__record dcsim__run_totals_record = {
+  "runs", run_totals_fields, sizeof run_totals_fields / sizeof *run_totals_fields
+};
+
+/* a job (workflow instance): its row of the workflows table */
+typedef struct job_row {
+  long long job;
+  const char *name;
+  long long instance;
+  double submit_s, start_s, end_s, wait_s, time_to_solution_s, energy_to_solution_j, task_energy_j,
+      held_idle_j;
+  long long tasks;
+  double flow_s, slowdown, bounded_slowdown, boot_wait_s; /* slowdown: NaN (NULL) when undefined */
+  long long trace_job, procs;                             /* 0 (NULL): not from a trace */
+} job_row;
+
+/* clang-format off */
+#define JOB_FIELD(m, kind, unit, sql, nulls) DCSIM__RECORD_FIELD(job_row, m, kind, unit, sql, nulls, "0.1.0")
+static const dcsim__record_field job_fields[] = {
+  JOB_FIELD(job,                  INT64, "",  "INTEGER", NEVER),
+  JOB_FIELD(name,                 TEXT,  "",  "TEXT",    NEVER),
+  JOB_FIELD(instance,             INT64, "",  "INTEGER", NEVER),
+  JOB_FIELD(submit_s,             REAL,  "s", "REAL",    NEVER),
+  JOB_FIELD(start_s,              REAL,  "s", "REAL",    NEVER),
+  JOB_FIELD(end_s,                REAL,  "s", "REAL",    NEVER),
+  JOB_FIELD(wait_s,               REAL,  "s", "REAL",    NEVER),
+  JOB_FIELD(time_to_solution_s,   REAL,  "s", "REAL",    NEVER),
+  JOB_FIELD(energy_to_solution_j, REAL,  "J", "REAL",    NEVER),
+  JOB_FIELD(task_energy_j,        REAL,  "J", "REAL",    NEVER),
+  JOB_FIELD(held_idle_j,          REAL,  "J", "REAL",    NEVER),
+  JOB_FIELD(tasks,                INT64, "",  "INTEGER", NEVER),
+  JOB_FIELD(flow_s,               REAL,  "s", "REAL",    NEVER),
+  JOB_FIELD(slowdown,             REAL,  "",  "REAL",    UNDEF),
+  JOB_FIELD(bounded_slowdown,     REAL,  "",  "REAL",    NEVER),
+  JOB_FIELD(boot_wait_s,          REAL,  "s", "REAL",    NEVER),
+  JOB_FIELD(trace_job,            INT64, "",  "INTEGER", ZERO),
+  JOB_FIELD(procs,                INT64, "",  "INTEGER", ZERO),
+};
+/* clang-format on */
+const dcsim__record dcsim__job_record = { "workflows", job_fields,
+                                          sizeof job_fields / sizeof *job_fields };
+
+/* a node: its row of the nodes table */
+typedef struct node_row {
+  long long node;
+  const char *node_group;
+  double energy_j, busy_s, utilisation, off_s;
+  long long boots;
+} node_row;
+
+/* clang-format off */
+#define NODE_FIELD(m, kind, unit, sql, nulls) DCSIM__RECORD_FIELD(node_row, m, kind, unit, sql, nulls, "0.1.0")
+static const dcsim__record_field node_fields[] = {
+  NODE_FIELD(node,        INT64, "",  "INTEGER", NEVER),
+  NODE_FIELD(node_group,  TEXT,  "",  "TEXT",    NEVER),
+  NODE_FIELD(energy_j,    REAL,  "J", "REAL",    NEVER),
+  NODE_FIELD(busy_s,      REAL,  "s", "REAL",    NEVER),
+  NODE_FIELD(utilisation, REAL,  "",  "REAL",    NEVER),
+  NODE_FIELD(off_s,       REAL,  "s", "REAL",    NEVER),
+  NODE_FIELD(boots,       INT64, "",  "INTEGER", NEVER),
+};
+/* clang-format on */
+const dcsim__record dcsim__node_record = { "nodes", node_fields,
+                                           sizeof node_fields / sizeof *node_fields };
+
+/* a bucket of the utilisation timeline: its row of the utilisation table */
+typedef struct bucket_row {
+  long long bucket;
+  double t0_s, t1_s, busy, allocated;
+} bucket_row;
+
+/* clang-format off */
+#define BUCKET_FIELD(m, kind, unit, sql, nulls) DCSIM__RECORD_FIELD(bucket_row, m, kind, unit, sql, nulls, "0.1.0")
+static const dcsim__record_field bucket_fields[] = {
+  BUCKET_FIELD(bucket,    INT64, "",  "INTEGER", NEVER),
+  BUCKET_FIELD(t0_s,      REAL,  "s", "REAL",    NEVER),
+  BUCKET_FIELD(t1_s,      REAL,  "s", "REAL",    NEVER),
+  BUCKET_FIELD(busy,      REAL,  "",  "REAL",    NEVER),
+  BUCKET_FIELD(allocated, REAL,  "",  "REAL",    NEVER),
+};
+/* clang-format on */
+const dcsim__record dcsim__bucket_record = { "utilisation", bucket_fields,
+                                             sizeof bucket_fields / sizeof *bucket_fields };
 
 static int db_err(dcsim_results_t *r, dcsim_error *err, const char *what) {
   return dcsim__db_fail(r->db, r->path, what, err);
@@ -40,6 +160,7 @@ void dcsim_results_close(dcsim_results_t *r) {
   sqlite3_close(r->db);
   free(r->path);
   free(r->buf);
+  free(r->name);
   free(r);
 }
 
@@ -74,8 +195,12 @@ out:
 
 static int on_task(void *ctx, const dcsim_task_record *t, dcsim_error *err) {
   dcsim_results_t *r = ctx;
-  char name[256];
-  dcsim_workflow_task_name(t->wf->wf, t->task, name, sizeof name);
+  int len = dcsim_workflow_task_name(t->wf->wf, t->task, NULL, 0); /* snprintf: its length */
+  if (len < 0)
+    return DCSIM_ERR(err, DCSIM_EINTERNAL, r->path, 0, "task %u: no such task", (unsigned)t->task);
+  if (DCSIM_GROW(r->name, r->name_cap, (size_t)len + 1))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, r->path, 0, "out of memory");
+  dcsim_workflow_task_name(t->wf->wf, t->task, r->name, r->name_cap);
   const dcsim_task_template *tt = &t->wf->wf->templates[t->wf->wf->tasks[t->task].tmpl];
   if (DCSIM_GROW(r->buf, r->buf_cap, (size_t)t->n_nodes * 11 + 1))
     return DCSIM_ERR(err, DCSIM_ENOMEM, r->path, 0, "out of memory");
@@ -87,7 +212,7 @@ static int on_task(void *ctx, const dcsim_task_record *t, dcsim_error *err) {
   sqlite3_bind_int64(st, 1, r->run_id);
   sqlite3_bind_int64(st, 2, t->job);
   sqlite3_bind_int64(st, 3, t->task);
-  sqlite3_bind_text(st, 4, name, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 4, r->name, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 5, tt->dwarf, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 6, t->opt->gpus ? "gpu" : "cpu", -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 7, r->s->groups[t->opt->group].g->name, -1, SQLITE_STATIC);
@@ -168,38 +293,36 @@ static int record_run(dcsim_results_t *r, const dcsim_run_stats *stt, dcsim_erro
   double busy = 0;
   for (unsigned i = 0; i < stt->n_nodes; i++) busy += stt->node_busy_s[i];
   double mk = (double)stt->makespan_ns * 1e-9;
-  double util = mk > 0 && stt->n_nodes ? busy / (mk * stt->n_nodes) : 0;
   dcsim_metrics_summary ms;
   int rc = dcsim_metrics_summarise(stt, &ms, err);
-  if (rc || (rc = dcsim__db_prepare(r->db, r->path,
-                                    "UPDATE runs SET time_to_solution_s=?, energy_to_solution_j=?, "
-                                    "unallocated_idle_j=?, nodes=?, jobs=?, tasks=?, events=?, "
-                                    "utilisation=?, allocated=?, mean_wait_s=?, max_wait_s=?, "
-                                    "mean_flow_s=?, mean_slowdown=?, mean_bounded_slowdown=?,"
-                                    " max_bounded_slowdown=?, boots=?, shutdowns=? WHERE id=?",
-                                    &st, "cannot record the run", err)))
-    return rc;
-  sqlite3_bind_double(st, 1, mk);
-  sqlite3_bind_double(st, 2, stt->energy_j);
-  sqlite3_bind_double(st, 3, stt->unallocated_idle_j);
-  sqlite3_bind_int64(st, 4, stt->n_nodes);
-  sqlite3_bind_int64(st, 5, (sqlite3_int64)stt->n_jobs);
-  sqlite3_bind_int64(st, 6, (sqlite3_int64)stt->tasks);
-  sqlite3_bind_int64(st, 7, (sqlite3_int64)stt->events);
-  sqlite3_bind_double(st, 8, util);
-  sqlite3_bind_double(st, 9, ms.allocated);
-  sqlite3_bind_double(st, 10, ms.wait_s.mean);
-  sqlite3_bind_double(st, 11, ms.wait_s.max);
-  sqlite3_bind_double(st, 12, ms.flow_s.mean);
-  if (ms.slowdown.n)
-    sqlite3_bind_double(st, 13, ms.slowdown.mean);
+  if (rc) return rc;
+  run_totals t = { mk,
+                   stt->energy_j,
+                   stt->unallocated_idle_j,
+                   stt->n_nodes,
+                   (long long)stt->n_jobs,
+                   (long long)stt->tasks,
+                   (long long)stt->events,
+                   mk > 0 && stt->n_nodes ? busy / (mk * stt->n_nodes) : 0,
+                   ms.allocated,
+                   ms.wait_s.mean,
+                   ms.wait_s.max,
+                   ms.flow_s.mean,
+                   ms.slowdown.n ? ms.slowdown.mean : NAN,
+                   ms.bounded_slowdown.mean,
+                   ms.bounded_slowdown.max,
+                   (long long)stt->boots,
+                   (long long)stt->shutdowns };
+  const dcsim__record *rec = &dcsim__run_totals_record;
+  dcsim_str sql = DCSIM_STR_INIT;
+  if (dcsim__record_sql_update(rec, "id", &sql))
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, r->path, 0, "out of memory");
   else
-    sqlite3_bind_null(st, 13);
-  sqlite3_bind_double(st, 14, ms.bounded_slowdown.mean);
-  sqlite3_bind_double(st, 15, ms.bounded_slowdown.max);
-  sqlite3_bind_int64(st, 16, (sqlite3_int64)stt->boots);
-  sqlite3_bind_int64(st, 17, (sqlite3_int64)stt->shutdowns);
-  sqlite3_bind_int64(st, 18, r->run_id);
+    rc = dcsim__db_prepare(r->db, r->path, sql.s, &st, "cannot record the run", err);
+  dcsim_str_release(&sql);
+  if (rc) return rc;
+  dcsim__record_sql_bind(rec, st, 1, &t);
+  sqlite3_bind_int64(st, (int)rec->n_fields + 1, r->run_id);
   rc = dcsim__db_step_done(r->db, r->path, st, "cannot record the run", err);
   sqlite3_finalize(st);
   return rc;
@@ -227,56 +350,52 @@ static int record_inputs(dcsim_results_t *r, dcsim_error *err) {
   return rc;
 }
 
-static void bind_workflow(sqlite3_stmt *st, const dcsim_results_t *r, const dcsim_run_stats *stt,
-                          size_t j) {
+/* job j's row */
+static job_row job_row_of(const dcsim_results_t *r, const dcsim_run_stats *stt, size_t j) {
   const dcsim_scenario *s = r->s;
   const dcsim_job_stats *js = &stt->jobs[j];
   double sub = (double)js->submit_ns * 1e-9, sta = (double)js->start_ns * 1e-9,
          en = (double)js->end_ns * 1e-9;
-  sqlite3_bind_int64(st, 1, r->run_id);
-  sqlite3_bind_int64(st, 2, (sqlite3_int64)j);
-  sqlite3_bind_text(st, 3, s->wfs[s->jobs[j].wf].wf->name, -1, SQLITE_STATIC);
-  sqlite3_bind_int64(st, 4, s->jobs[j].instance);
-  sqlite3_bind_double(st, 5, sub);
-  sqlite3_bind_double(st, 6, sta);
-  sqlite3_bind_double(st, 7, en);
-  sqlite3_bind_double(st, 8, sta - sub);
-  sqlite3_bind_double(st, 9, en - sub);
-  sqlite3_bind_double(st, 10, js->energy_j);
-  sqlite3_bind_double(st, 11, js->task_energy_j);
-  sqlite3_bind_double(st, 12, js->energy_j - js->task_energy_j);
-  sqlite3_bind_int64(st, 13, js->tasks);
   dcsim_job_metrics m = dcsim_metrics_job(js);
-  sqlite3_bind_double(st, 14, m.flow_s);
-  if (isnan(m.slowdown))
-    sqlite3_bind_null(st, 15);
-  else
-    sqlite3_bind_double(st, 15, m.slowdown);
-  sqlite3_bind_double(st, 16, m.bounded_slowdown);
-  sqlite3_bind_double(st, 17, (double)(js->start_ns - js->alloc_ns) * 1e-9);
-  if (s->jobs[j].trace_job)
-    sqlite3_bind_int64(st, 18, s->jobs[j].trace_job);
-  else
-    sqlite3_bind_null(st, 18);
-  if (s->jobs[j].trace_procs)
-    sqlite3_bind_int64(st, 19, s->jobs[j].trace_procs);
-  else
-    sqlite3_bind_null(st, 19);
+  return (job_row){ (long long)j,
+                    s->wfs[s->jobs[j].wf].wf->name,
+                    s->jobs[j].instance,
+                    sub,
+                    sta,
+                    en,
+                    sta - sub,
+                    en - sub,
+                    js->energy_j,
+                    js->task_energy_j,
+                    js->energy_j - js->task_energy_j,
+                    js->tasks,
+                    m.flow_s,
+                    m.slowdown,
+                    m.bounded_slowdown,
+                    (double)(js->start_ns - js->alloc_ns) * 1e-9,
+                    s->jobs[j].trace_job,
+                    s->jobs[j].trace_procs };
+}
+
+/* "INSERT INTO table(run_id, ...)" of a record, prepared into *st */
+static int prepare_insert(dcsim_results_t *r, const dcsim__record *rec, sqlite3_stmt **st,
+                          const char *what, dcsim_error *err) {
+  dcsim_str sql = DCSIM_STR_INIT;
+  int rc = dcsim__record_sql_insert(rec, "run_id", 1, &sql)
+               ? DCSIM_ERR(err, DCSIM_ENOMEM, r->path, 0, "out of memory")
+               : dcsim__db_prepare(r->db, r->path, sql.s, st, what, err);
+  dcsim_str_release(&sql);
+  return rc;
 }
 
 /* one row per job (workflow instance) */
 static int record_workflows(dcsim_results_t *r, const dcsim_run_stats *stt, dcsim_error *err) {
   sqlite3_stmt *st = NULL;
-  int rc =
-      dcsim__db_prepare(r->db, r->path,
-                        "INSERT INTO workflows(run_id, job, name, instance, submit_s, start_s, "
-                        "end_s, wait_s, time_to_solution_s,"
-                        " energy_to_solution_j, task_energy_j, held_idle_j, tasks, flow_s, "
-                        "slowdown, bounded_slowdown, boot_wait_s,"
-                        " trace_job, procs) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                        &st, "cannot record workflows", err);
+  int rc = prepare_insert(r, &dcsim__job_record, &st, "cannot record workflows", err);
   for (size_t j = 0; j < stt->n_jobs && !rc; j++) {
-    bind_workflow(st, r, stt, j);
+    job_row row = job_row_of(r, stt, j);
+    sqlite3_bind_int64(st, 1, r->run_id);
+    dcsim__record_sql_bind(&dcsim__job_record, st, 2, &row);
     rc = dcsim__db_step_done(r->db, r->path, st, "cannot record workflows", err);
   }
   sqlite3_finalize(st);
@@ -288,23 +407,20 @@ static int record_nodes(dcsim_results_t *r, const dcsim_run_stats *stt, dcsim_er
   const dcsim_scenario *s = r->s;
   double mk = (double)stt->makespan_ns * 1e-9;
   sqlite3_stmt *st = NULL;
-  int rc = dcsim__db_prepare(
-      r->db, r->path,
-      "INSERT INTO nodes(run_id, node, node_group, energy_j, busy_s, utilisation, off_s, boots)"
-      " VALUES(?,?,?,?,?,?,?,?)",
-      &st, "cannot record nodes", err);
+  int rc = prepare_insert(r, &dcsim__node_record, &st, "cannot record nodes", err);
   for (size_t g = 0; g < s->n_groups && !rc; g++) {
     const dcsim_node_group *ng = s->groups[g].g;
     for (unsigned k = 0; k < ng->count && !rc; k++) {
       unsigned id = ng->first_node + k;
+      node_row row = { id,
+                       ng->name,
+                       stt->node_energy_j[id],
+                       stt->node_busy_s[id],
+                       mk > 0 ? stt->node_busy_s[id] / mk : 0,
+                       stt->node_off_s[id],
+                       stt->node_boots[id] };
       sqlite3_bind_int64(st, 1, r->run_id);
-      sqlite3_bind_int64(st, 2, id);
-      sqlite3_bind_text(st, 3, ng->name, -1, SQLITE_STATIC);
-      sqlite3_bind_double(st, 4, stt->node_energy_j[id]);
-      sqlite3_bind_double(st, 5, stt->node_busy_s[id]);
-      sqlite3_bind_double(st, 6, mk > 0 ? stt->node_busy_s[id] / mk : 0);
-      sqlite3_bind_double(st, 7, stt->node_off_s[id]);
-      sqlite3_bind_int64(st, 8, stt->node_boots[id]);
+      dcsim__record_sql_bind(&dcsim__node_record, st, 2, &row);
       rc = dcsim__db_step_done(r->db, r->path, st, "cannot record nodes", err);
     }
   }
@@ -315,19 +431,12 @@ static int record_nodes(dcsim_results_t *r, const dcsim_run_stats *stt, dcsim_er
 /* the utilisation timeline, one row per bucket */
 static int record_utilisation(dcsim_results_t *r, const dcsim_run_stats *stt, dcsim_error *err) {
   sqlite3_stmt *st = NULL;
-  int rc = dcsim__db_prepare(r->db, r->path,
-                             "INSERT INTO utilisation(run_id, bucket, t0_s, t1_s, busy, allocated) "
-                             "VALUES(?,?,?,?,?,?)",
-                             &st, "cannot record utilisation", err);
+  int rc = prepare_insert(r, &dcsim__bucket_record, &st, "cannot record utilisation", err);
   for (size_t k = 0; k < stt->n_buckets && !rc; k++) {
-    double t0, t1, bbusy, alloc;
-    dcsim_metrics_bucket(stt, k, &t0, &t1, &bbusy, &alloc);
+    bucket_row row = { (long long)k, 0, 0, 0, 0 };
+    dcsim_metrics_bucket(stt, k, &row.t0_s, &row.t1_s, &row.busy, &row.allocated);
     sqlite3_bind_int64(st, 1, r->run_id);
-    sqlite3_bind_int64(st, 2, (sqlite3_int64)k);
-    sqlite3_bind_double(st, 3, t0);
-    sqlite3_bind_double(st, 4, t1);
-    sqlite3_bind_double(st, 5, bbusy);
-    sqlite3_bind_double(st, 6, alloc);
+    dcsim__record_sql_bind(&dcsim__bucket_record, st, 2, &row);
     rc = dcsim__db_step_done(r->db, r->path, st, "cannot record utilisation", err);
   }
   sqlite3_finalize(st);

@@ -162,19 +162,21 @@ int dcsim__sweep_fields_read(sqlite3_stmt *st, int first, dcsim_sweep_point *p) 
         *MEMBER(p, f, unsigned char) = (unsigned char)kind;
         break;
       }
-      case DCSIM__SPF_COST_NOTE: { /* "no price for NAME (...)": NAME; else "" */
-        static const char lead[] = "no price for ";
-        const char *name =
-            text && strncmp(text, lead, sizeof lead - 1) == 0 ? text + sizeof lead - 1 : "";
-        size_t len = strcspn(name, " \t\n");
-        if (len >= f->size) len = f->size - 1; /* as the 63 bytes of the "%63s" before */
-        memcpy(MEMBER(p, f, char), name, len);
-        MEMBER(p, f, char)[len] = '\0';
+      case DCSIM__SPF_COST_NOTE:
+        dcsim__sweep_cost_missing_parse(text, MEMBER(p, f, char), f->size);
         break;
-      }
     }
   }
   return rc;
+}
+
+void dcsim__sweep_cost_missing_parse(const char *note, char *name, size_t size) {
+  static const char lead[] = "no price for ";
+  const char *s = note && strncmp(note, lead, sizeof lead - 1) == 0 ? note + sizeof lead - 1 : "";
+  size_t len = strcspn(s, " \t\n");
+  if (len >= size) len = size - 1; /* as the 63 bytes of the "%63s" before */
+  memcpy(name, s, len);
+  name[len] = '\0';
 }
 
 void dcsim__sweep_fields_wire_put(const dcsim_sweep_point *p,

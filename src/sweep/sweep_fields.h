@@ -75,6 +75,11 @@ void dcsim__sweep_fields_bind(sqlite3_stmt *st, int first, const dcsim_sweep_poi
  * its member is cut. DCSIM_ENOMEM when the reason cannot be copied (p->reason then NULL). */
 int dcsim__sweep_fields_read(sqlite3_stmt *st, int first, dcsim_sweep_point *p);
 
+/* The profile a cost note names ("no price for NAME (...)", dcsim_sweep_cost_note) into name
+ * (size bytes, cut to fit); "" for another note or NULL. The one rule for the SQLite column and the
+ * CSV and JSON cost_note (sweep_io.c). */
+void dcsim__sweep_cost_missing_parse(const char *note, char *name, size_t size);
+
 /* The results of p (the fields marked RESULT, in table order) as bytes for the MPI wire, each
  * through put(ctx, bytes, n): a fixed-size member as it is in memory (the ranks run one binary on
  * one kind of node), the reason as a uint32_t (0: none, else its length + 1) and its bytes. */

@@ -14,6 +14,8 @@
 #include "dcsim/provenance.h"
 #include "dcsim/stats.h"
 #include "dcsim/strutil.h"
+#include "sweep/sweep_fields.h"
+#include "sweep/sweep_file_fields.h"
 #include "util/csv.h"
 #include "util/fileio.h"
 
@@ -59,17 +61,23 @@ const char *dcsim_objectives_name(unsigned obj) {
   }
 }
 
-void dcsim_sweep_cost_note(const dcsim_sweep_point *p, char *buf, size_t size) {
+/* the cost note of p (dcsim_sweep_cost_note) appended to b */
+static void cost_note_add(dcsim_str *b, const dcsim_sweep_point *p) {
   if (p->feasible && p->cost_missing[0] && p->gpu[0] && !strcmp(p->cost_missing, p->host_cpu))
-    snprintf(buf, size,
-             "no price for %s (give --price %s=USD, or choose the GPU nodes' CPU with --host-cpu)",
-             p->cost_missing, p->cost_missing);
+    dcsim_str_addf(
+        b, "no price for %s (give --price %s=USD, or choose the GPU nodes' CPU with --host-cpu)",
+        p->cost_missing, p->cost_missing);
   else if (p->feasible && p->cost_missing[0])
-    snprintf(buf, size, "no price for %s (give --price %s=USD)", p->cost_missing, p->cost_missing);
+    dcsim_str_addf(b, "no price for %s (give --price %s=USD)", p->cost_missing, p->cost_missing);
   else if (p->feasible && !isfinite(p->energy_j))
-    snprintf(buf, size, "%s", "energy unknown, so its electricity cost is");
-  else
-    snprintf(buf, size, "%s", "");
+    dcsim_str_add(b, "energy unknown, so its electricity cost is");
+}
+
+void dcsim_sweep_cost_note(const dcsim_sweep_point *p, char *buf, size_t size) {
+  dcsim_str b = DCSIM_STR_INIT;
+  cost_note_add(&b, p);
+  dcsim_str_copy_to(&b, buf, size); /* cut to the caller's buffer, as before */
+  dcsim_str_release(&b);
 }
 
 int dcsim_sweep_check_objectives(const dcsim_sweep_point *pts, size_t n, unsigned obj,
@@ -84,66 +92,131 @@ int dcsim_sweep_check_objectives(const dcsim_sweep_point *pts, size_t n, unsigne
     if (!first) first = &pts[i];
   }
   if (!first) return 0; /* no feasible point: the caller's own error */
-  char note[160];
-  dcsim_sweep_cost_note(first, note, sizeof note);
-  return DCSIM_ERR(err, DCSIM_ERANGE, file, 0,
-                   "--objectives %s: the cost of every feasible point (%zu) is unknown, so the "
-                   "front is empty: %s%s",
-                   dcsim_objectives_name(obj), feasible, note[0] ? note : "no cost recorded",
-                   feasible > 1 ? " (the first; see the cost_note column of --format csv)" : "");
+  dcsim_str note = DCSIM_STR_INIT;
+  cost_note_add(&note, first);
+  int rc = DCSIM_ERR(err, DCSIM_ERANGE, file, 0,
+                     "--objectives %s: the cost of every feasible point (%zu) is unknown, so the "
+                     "front is empty: %s%s",
+                     dcsim_objectives_name(obj), feasible, note.len ? note.s : "no cost recorded",
+                     feasible > 1 ? " (the first; see the cost_note column of --format csv)" : "");
+  dcsim_str_release(&note);
+  return rc;
 }
 
-/* ---- writing ---- */
+/* ---- the file field table (sweep/sweep_file_fields.h) ---- */
 
-/* "key": the string, or null when it is empty */
-static void json_str_or_null(dcsim_json *j, const char *key, const char *s) {
-  dcsim_json_key(j, key);
-  if (s[0])
-    dcsim_json_str(j, s);
-  else
-    dcsim_json_null(j);
-}
+/* how a file field's value is written and read (KIND) */
+typedef enum sfk {
+  DCSIM__SFK_INDEX,  /* uint32_t: a number; read when 0 <= it < 4e9, else 0 */
+  DCSIM__SFK_TEXT,   /* a char array: a CSV cell, a JSON string; read as it is (cut to fit) */
+  DCSIM__SFK_COUNT,  /* unsigned: a number; read when 1 <= it <= MAX, else 0 */
+  DCSIM__SFK_REAL,   /* double: %.10g; read: empty or null is NaN (unknown) */
+  DCSIM__SFK_FLAG,   /* int 0/1: CSV 0 or 1, JSON false or true; read: 1 or true is 1 */
+  DCSIM__SFK_REASON, /* the point's char *reason (JSON: "" when NULL); read when not empty */
+  DCSIM__SFK_PROV,   /* unsigned char dcsim_prov_kind: its name; read: the name, or table when
+                        empty; another word is an error */
+  DCSIM__SFK_NOTE,   /* written: dcsim_sweep_cost_note(); read: the profile it names into the char
+                        array cost_missing */
+  DCSIM__SFK_BAND,   /* double[2]: two CSV cells, a JSON [low, high]; never read (recomputed) */
+  DCSIM__SFK_VARIANT /* a char array, "" written as "measured" (--threading); read as TEXT */
+} sfk;
 
-/* "key": the count, or null when it is 0 (the workflow's values differ) */
-static void json_count_or_null(dcsim_json *j, const char *key, unsigned v) {
-  dcsim_json_key(j, key);
-  if (v)
-    dcsim_json_int(j, v);
-  else
-    dcsim_json_null(j);
-}
+/* when a CSV column, and the JSON key, is in the file (COLUMN) */
+typedef enum sfc { DCSIM__SFC_ALL, DCSIM__SFC_AXES, DCSIM__SFC_VARIANTS } sfc;
 
-/* "key": the number when the point is feasible, else null */
-static void json_result(dcsim_json *j, const char *key, int feasible, double v) {
-  dcsim_json_key(j, key);
-  if (feasible)
-    dcsim_json_num(j, v);
-  else
-    dcsim_json_null(j);
-}
+/* when a cell holds the value, a key is there, a JSON value is not null (CSV_WHEN, KEY_WHEN,
+ * JSON_WHEN), by the point */
+typedef enum sfw {
+  DCSIM__SFW_ALWAYS,
+  DCSIM__SFW_NONZERO,        /* the count is not 0 */
+  DCSIM__SFW_NONEMPTY,       /* the text is not "" */
+  DCSIM__SFW_FEASIBLE,       /* the point is feasible */
+  DCSIM__SFW_FINITE,         /* feasible and the value is finite */
+  DCSIM__SFW_ENERGY,         /* feasible and its energy is known */
+  DCSIM__SFW_REASON,         /* the point has a reason */
+  DCSIM__SFW_WHY,            /* infeasible, or feasible with a reason (why its energy is unknown) */
+  DCSIM__SFW_NOTE,           /* its cost note is not "" */
+  DCSIM__SFW_BAND,           /* its bands are marked */
+  DCSIM__SFW_BAND_FEAS,      /* feasible and its bands marked */
+  DCSIM__SFW_BAND_ENERGY,    /* its bands marked and its energy known */
+  DCSIM__SFW_COST_BAND,      /* its cost band is marked */
+  DCSIM__SFW_COST_BAND_FEAS, /* feasible, its bands and its cost band marked */
+} sfw;
 
-static void json_flag(dcsim_json *j, const char *key, int v) {
-  dcsim_json_key(j, key);
-  dcsim_json_bool(j, v);
-}
+typedef struct file_field {
+  const char *csv, *json;
+  int rank;
+  size_t offset, size;
+  sfk kind;
+  double max;
+  sfc column;
+  sfw csv_when, key_when, json_when;
+  int read;
+  const char *unit, *since;
+} file_field;
 
-/* "cost_usd": the cost, or null with "cost_note" saying why (appended keys) */
-static void json_cost(dcsim_json *j, const dcsim_sweep_point *p) {
-  json_result(j, "cost_usd", p->feasible && isfinite(p->cost_usd), p->cost_usd);
-  char note[256];
-  dcsim_sweep_cost_note(p, note, sizeof note);
-  if (note[0]) {
-    dcsim_json_key(j, "cost_note");
-    dcsim_json_str(j, note);
+#define FILE_FIELD(csv, json, rank, member, kind, max, column, csv_when, key_when, json_when, \
+                   read, unit, since)                                                         \
+  { csv,                                                                                      \
+    json,                                                                                     \
+    rank,                                                                                     \
+    offsetof(dcsim_sweep_point, member),                                                      \
+    sizeof(((dcsim_sweep_point *)0)->member),                                                 \
+    DCSIM__SFK_##kind,                                                                        \
+    max,                                                                                      \
+    DCSIM__SFC_##column,                                                                      \
+    DCSIM__SFW_##csv_when,                                                                    \
+    DCSIM__SFW_##key_when,                                                                    \
+    DCSIM__SFW_##json_when,                                                                   \
+    read,                                                                                     \
+    unit,                                                                                     \
+    since },
+static const file_field file_fields[] = { DCSIM_SWEEP_POINT_FILE_FIELDS(FILE_FIELD) };
+#define N_FILE_FIELDS (sizeof file_fields / sizeof *file_fields)
+
+#define MEMBER(p, f, type)  ((type *)(void *)((char *)(p) + (f)->offset))
+#define CMEMBER(p, f, type) ((const type *)(const void *)((const char *)(p) + (f)->offset))
+
+/* which columns an array of points has (COLUMN) */
+typedef struct file_columns {
+  int axes;     /* a point sets --gpus or --host-cpu (issue 26) */
+  int variants; /* a point runs the ideal thread-scaling variant (issue 40): only then do the
+                   writers name each point's variant, so that the outputs of sweeps without
+                   `--threading ideal` stay as they were; a missing column means measured */
+} file_columns;
+
+static file_columns columns_of(const dcsim_sweep_point *pts, size_t n) {
+  file_columns c = { 0, 0 };
+  for (size_t i = 0; i < n; i++) {
+    c.axes |= pts[i].gpus || pts[i].host_cpu[0];
+    c.variants |= pts[i].done && strcmp(pts[i].threading, "ideal") == 0;
   }
+  return c;
 }
 
-/* Whether a point of the array runs the ideal thread-scaling variant: only then do the writers
- * name each point's variant (a column at the end), so that the outputs of sweeps without
- * `--threading ideal` stay as they were; a missing column means measured (doc/sweep.md). */
-static int any_ideal(const dcsim_sweep_point *pts, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (pts[i].done && strcmp(pts[i].threading, "ideal") == 0) return 1;
+static int has_column(const file_field *f, const file_columns *c) {
+  return f->column == DCSIM__SFC_ALL || (f->column == DCSIM__SFC_AXES && c->axes) ||
+         (f->column == DCSIM__SFC_VARIANTS && c->variants);
+}
+
+/* whether the condition w holds for field f of p (note: p's cost note) */
+static int holds(sfw w, const file_field *f, const dcsim_sweep_point *p, const char *note) {
+  switch (w) {
+    case DCSIM__SFW_ALWAYS: return 1;
+    case DCSIM__SFW_NONZERO: return *CMEMBER(p, f, unsigned) != 0;
+    case DCSIM__SFW_NONEMPTY: return CMEMBER(p, f, char)[0] != '\0';
+    case DCSIM__SFW_FEASIBLE: return p->feasible;
+    case DCSIM__SFW_FINITE: return p->feasible && isfinite(*CMEMBER(p, f, double));
+    case DCSIM__SFW_ENERGY: return p->feasible && isfinite(p->energy_j);
+    case DCSIM__SFW_REASON: return p->reason != NULL;
+    case DCSIM__SFW_WHY: return !p->feasible || p->reason;
+    case DCSIM__SFW_NOTE: return note[0] != '\0';
+    case DCSIM__SFW_BAND: return p->has_band;
+    case DCSIM__SFW_BAND_FEAS: return p->feasible && p->has_band;
+    case DCSIM__SFW_BAND_ENERGY: return p->has_band && isfinite(p->energy_j);
+    case DCSIM__SFW_COST_BAND: return p->has_cost_band;
+    case DCSIM__SFW_COST_BAND_FEAS: return p->feasible && p->has_band && p->has_cost_band;
+  }
   return 0;
 }
 
@@ -151,67 +224,71 @@ static const char *threading_of(const dcsim_sweep_point *p) {
   return p->threading[0] ? p->threading : "measured";
 }
 
-/* the bands of a marked point (dcsim/sweep_bands.h) */
-static void json_bands(dcsim_json *j, const dcsim_sweep_point *p) {
-  if (!p->has_band) return;
-  const char *key[3] = { "time_band", "energy_band", "cost_band" };
-  const double *band[3] = { p->time_band, p->energy_band, p->cost_band };
-  for (int k = 0; k < 2 + (p->has_cost_band != 0); k++) {
-    dcsim_json_key(j, key[k]);
-    dcsim_json_arr_begin(j);
-    dcsim_json_num(j, band[k][0]);
-    dcsim_json_num(j, band[k][1]);
-    dcsim_json_arr_end(j);
+/* ---- writing ---- */
+
+/* the value of field f of p as JSON (note: p's cost note) */
+static void json_value(dcsim_json *j, const file_field *f, const dcsim_sweep_point *p,
+                       const char *note) {
+  switch (f->kind) {
+    case DCSIM__SFK_INDEX: dcsim_json_int(j, *CMEMBER(p, f, uint32_t)); break;
+    case DCSIM__SFK_TEXT: dcsim_json_str(j, CMEMBER(p, f, char)); break;
+    case DCSIM__SFK_COUNT: dcsim_json_int(j, *CMEMBER(p, f, unsigned)); break;
+    case DCSIM__SFK_REAL: dcsim_json_num(j, *CMEMBER(p, f, double)); break;
+    case DCSIM__SFK_FLAG: dcsim_json_bool(j, *CMEMBER(p, f, int)); break;
+    case DCSIM__SFK_REASON: dcsim_json_str(j, p->reason ? p->reason : ""); break;
+    case DCSIM__SFK_PROV:
+      dcsim_json_str(j, dcsim_prov_name((dcsim_prov_kind)*CMEMBER(p, f, unsigned char)));
+      break;
+    case DCSIM__SFK_NOTE: dcsim_json_str(j, note); break;
+    case DCSIM__SFK_BAND:
+      dcsim_json_arr_begin(j);
+      dcsim_json_num(j, CMEMBER(p, f, double)[0]);
+      dcsim_json_num(j, CMEMBER(p, f, double)[1]);
+      dcsim_json_arr_end(j);
+      break;
+    case DCSIM__SFK_VARIANT: dcsim_json_str(j, threading_of(p)); break;
   }
-  json_flag(j, "indistinguishable_from_front", p->near_front);
 }
 
-static void json_point(dcsim_json *j, const dcsim_sweep_point *p, int variants) {
+/* the CSV cell of field f of p (a band: two cells) */
+static void csv_value(FILE *out, const file_field *f, const dcsim_sweep_point *p,
+                      const char *note) {
+  switch (f->kind) {
+    case DCSIM__SFK_INDEX: fprintf(out, "%u", (unsigned)*CMEMBER(p, f, uint32_t)); break;
+    case DCSIM__SFK_TEXT: dcsim__csv_write_cell(out, CMEMBER(p, f, char)); break;
+    case DCSIM__SFK_COUNT: fprintf(out, "%u", *CMEMBER(p, f, unsigned)); break;
+    case DCSIM__SFK_REAL: fprintf(out, "%.10g", *CMEMBER(p, f, double)); break;
+    case DCSIM__SFK_FLAG: fprintf(out, "%d", *CMEMBER(p, f, int)); break;
+    case DCSIM__SFK_REASON: dcsim__csv_write_cell(out, p->reason ? p->reason : ""); break;
+    case DCSIM__SFK_PROV:
+      dcsim__csv_write_cell(out, dcsim_prov_name((dcsim_prov_kind)*CMEMBER(p, f, unsigned char)));
+      break;
+    case DCSIM__SFK_NOTE: dcsim__csv_write_cell(out, note); break;
+    case DCSIM__SFK_BAND:
+      fprintf(out, "%.10g,%.10g", CMEMBER(p, f, double)[0], CMEMBER(p, f, double)[1]);
+      break;
+    case DCSIM__SFK_VARIANT: dcsim__csv_write_cell(out, threading_of(p)); break;
+  }
+}
+
+/* a point's JSON object: its keys in RANK order */
+static void json_point(dcsim_json *j, const dcsim_sweep_point *p, const file_columns *c) {
+  dcsim_str note = DCSIM_STR_INIT;
+  cost_note_add(&note, p);
+  const char *nt = dcsim_str_cstr(&note);
   dcsim_json_obj_begin(j);
-  json_str_or_null(j, "cpu", p->cpu);
-  json_str_or_null(j, "gpu", p->gpu);
-  json_count_or_null(j, "nodes", p->nodes);
-  json_count_or_null(j, "cores", p->cores);
-  json_str_or_null(j, "freq", p->freq);
-  json_result(j, "time_s", p->feasible, p->time_s);
-  json_result(j, "energy_j", p->feasible, p->energy_j);
-  json_flag(j, "pareto", p->pareto);
-  json_flag(j, "knee", p->knee);
-  json_flag(j, "balance", p->balance);
-  json_flag(j, "feasible", p->feasible);
-  if (!p->feasible) {
-    dcsim_json_key(j, "reason");
-    dcsim_json_str(j, p->reason ? p->reason : "");
-  } else {
-    dcsim_json_key(j, "time_provenance");
-    dcsim_json_str(j, dcsim_prov_name((dcsim_prov_kind)p->time_prov));
-    dcsim_json_key(j, "energy_provenance");
-    if (isfinite(p->energy_j))
-      dcsim_json_str(j, dcsim_prov_name((dcsim_prov_kind)p->energy_prov));
-    else
-      dcsim_json_null(j);
-    json_bands(j, p);
-    if (p->reason) { /* why the energy is unknown */
-      dcsim_json_key(j, "reason");
-      dcsim_json_str(j, p->reason);
+  for (int rank = 1; rank <= (int)N_FILE_FIELDS; rank++)
+    for (size_t i = 0; i < N_FILE_FIELDS; i++) {
+      const file_field *f = &file_fields[i];
+      if (f->rank != rank || !has_column(f, c) || !holds(f->key_when, f, p, nt)) continue;
+      dcsim_json_key(j, f->json);
+      if (holds(f->json_when, f, p, nt))
+        json_value(j, f, p, nt);
+      else
+        dcsim_json_null(j);
     }
-  }
-  dcsim_json_key(j, "index");
-  dcsim_json_int(j, p->index);
-  json_cost(j, p);
-  if (p->gpus) { /* --gpus, --host-cpu: only in sweeps that set them */
-    dcsim_json_key(j, "gpus");
-    dcsim_json_int(j, p->gpus);
-  }
-  if (p->host_cpu[0]) {
-    dcsim_json_key(j, "host_cpu");
-    dcsim_json_str(j, p->host_cpu);
-  }
-  if (variants) {
-    dcsim_json_key(j, "threading");
-    dcsim_json_str(j, threading_of(p));
-  }
   dcsim_json_obj_end(j);
+  dcsim_str_release(&note);
 }
 
 void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n,
@@ -225,106 +302,60 @@ void dcsim_sweep_write_json(FILE *f, const dcsim_sweep_point *pts, size_t n,
     fputc(',', f);
   }
   fputs("\n\"points\": [", f);
-  int first = 1, variants = any_ideal(pts, n);
+  file_columns c = columns_of(pts, n);
+  int first = 1;
   for (size_t i = 0; i < n; i++) {
     if (!pts[i].done) continue;
     fputs(first ? "\n  " : ",\n  ", f);
     first = 0;
     dcsim_json j;
     dcsim_json_init(&j, f, 0);
-    json_point(&j, &pts[i], variants);
+    json_point(&j, &pts[i], &c);
   }
   fputs(first ? "]\n}\n" : "\n]\n}\n", f);
 }
 
-/* ",COST,NOTE[,GPUS,HOST]\n": the cost (empty when unknown or infeasible) and why it is unknown;
- * with axes, the GPUs per node and the host CPU */
-/* the band columns of a point (empty cells when not marked) */
-static void csv_bands(FILE *f, const dcsim_sweep_point *p) {
-  if (p->has_band && isfinite(p->energy_j))
-    fprintf(f, ",%.10g,%.10g,%.10g,%.10g,%d", p->time_band[0], p->time_band[1], p->energy_band[0],
-            p->energy_band[1], p->near_front);
-  else if (p->has_band) /* energy unknown: its band too */
-    fprintf(f, ",%.10g,%.10g,,,%d", p->time_band[0], p->time_band[1], p->near_front);
-  else
-    fputs(",,,,,", f);
-  if (p->has_cost_band)
-    fprintf(f, ",%.10g,%.10g", p->cost_band[0], p->cost_band[1]);
-  else
-    fputs(",,", f);
-}
-
-static void csv_cost(FILE *f, const dcsim_sweep_point *p, int axes, const char *threading) {
-  char note[256];
-  dcsim_sweep_cost_note(p, note, sizeof note);
-  fputc(',', f);
-  if (p->feasible && isfinite(p->cost_usd)) fprintf(f, "%.10g", p->cost_usd);
-  fputc(',', f);
-  dcsim__csv_write_cell(f, note);
-  csv_bands(f, p);
-  if (axes) {
-    fputc(',', f);
-    if (p->gpus) fprintf(f, "%u", p->gpus);
-    fputc(',', f);
-    dcsim__csv_write_cell(f, p->host_cpu);
+/* a point's CSV line: its cells in table order, empty when CSV_WHEN does not hold */
+static void csv_point(FILE *out, const dcsim_sweep_point *p, const file_columns *c) {
+  dcsim_str note = DCSIM_STR_INIT;
+  cost_note_add(&note, p);
+  const char *nt = dcsim_str_cstr(&note);
+  int first = 1;
+  for (size_t i = 0; i < N_FILE_FIELDS; i++) {
+    const file_field *f = &file_fields[i];
+    if (!has_column(f, c)) continue;
+    if (!first) fputc(',', out);
+    first = 0;
+    if (holds(f->csv_when, f, p, nt))
+      csv_value(out, f, p, nt);
+    else if (f->kind == DCSIM__SFK_BAND)
+      fputc(',', out); /* its two cells */
   }
-  if (threading) fprintf(f, ",%s", threading);
-  fputc('\n', f);
+  fputc('\n', out);
+  dcsim_str_release(&note);
 }
 
 void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, const dcsim_repro *rp) {
   if (rp) dcsim_repro_csv(f, rp);
-  int variants = any_ideal(pts, n);
-  fputs(
-      "index,cpu,gpu,nodes,cores,freq,time_s,energy_j,pareto,knee,feasible,reason,balance,"
-      "time_provenance,energy_provenance,cost_usd,cost_note,time_band_low_s,time_band_high_s,"
-      "energy_band_low_j,energy_band_high_j,indistinguishable_from_front,cost_band_low_usd,"
-      "cost_band_high_usd",
-      f);
-  int axes = 0; /* --gpus, --host-cpu: two more columns in sweeps that set them */
-  for (size_t i = 0; i < n && !axes; i++) axes = pts[i].gpus || pts[i].host_cpu[0];
-  fputs(axes ? ",gpus,host_cpu" : "", f);
-  fputs(variants ? ",threading\n" : "\n", f);
-  for (size_t i = 0; i < n; i++) {
-    const dcsim_sweep_point *p = &pts[i];
-    if (!p->done) continue;
-    fprintf(f, "%u,", p->index);
-    dcsim__csv_write_cell(f, p->cpu);
-    fputc(',', f);
-    dcsim__csv_write_cell(f, p->gpu);
-    fputc(',', f);
-    if (p->nodes) fprintf(f, "%u", p->nodes);
-    fputc(',', f);
-    if (p->cores) fprintf(f, "%u", p->cores);
-    fputc(',', f);
-    dcsim__csv_write_cell(f, p->freq);
-    if (p->feasible) {
-      fprintf(f, ",%.10g,", p->time_s);
-      if (isfinite(p->energy_j)) fprintf(f, "%.10g", p->energy_j); /* empty: unknown */
-      fputc(',', f);
-    } else {
-      fputs(",,,", f);
-    }
-    fprintf(f, "%d,%d,%d,", p->pareto, p->knee, p->feasible);
-    if (p->reason) dcsim__csv_write_cell(f, p->reason); /* feasible: why the energy is unknown */
-    fprintf(f, ",%d", p->balance);
-    if (p->feasible)
-      fprintf(f, ",%s,%s", dcsim_prov_name((dcsim_prov_kind)p->time_prov),
-              isfinite(p->energy_j) ? dcsim_prov_name((dcsim_prov_kind)p->energy_prov) : "");
-    else
-      fputs(",,", f);
-    csv_cost(f, p, axes, variants ? threading_of(p) : NULL);
+  file_columns c = columns_of(pts, n);
+  int first = 1;
+  for (size_t i = 0; i < N_FILE_FIELDS; i++) {
+    if (!has_column(&file_fields[i], &c)) continue;
+    fprintf(f, "%s%s", first ? "" : ",", file_fields[i].csv);
+    first = 0;
   }
+  fputc('\n', f);
+  for (size_t i = 0; i < n; i++)
+    if (pts[i].done) csv_point(f, &pts[i], &c);
 }
 
-/* the gpu column: the GPU, "x N" per node with --gpus, "on HOST" with --host-cpu */
-static void gpu_text(const dcsim_sweep_point *p, char *buf, size_t size) {
-  dcsim_str b = DCSIM_STR_INIT;
-  dcsim_str_add(&b, p->gpu[0] ? p->gpu : "-");
-  if (p->gpus) dcsim_str_addf(&b, " x%u", p->gpus);
-  if (p->host_cpu[0]) dcsim_str_addf(&b, " on %s", p->host_cpu);
-  dcsim_str_copy_to(&b, buf, size); /* the column's width: cut as before */
-  dcsim_str_release(&b);
+/* the gpu column: the GPU, "x N" per node with --gpus, "on HOST" with --host-cpu (issue 26) */
+static const char *gpu_text(const dcsim_sweep_point *p, dcsim_str *b) {
+  dcsim_str_release(b);
+  dcsim_str_add(b, p->gpu[0] ? p->gpu : "-");
+  if (p->gpus) dcsim_str_addf(b, " x%u", p->gpus);
+  if (p->host_cpu[0]) dcsim_str_addf(b, " on %s", p->host_cpu);
+  return dcsim_str_cstr(b);
 }
 
 /* a point's time and energy for the text table: with their bands when marked, each to the digits
@@ -382,14 +413,14 @@ out:
 void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int summary) {
   size_t feasible = 0, front = 0, shown = 0;
   int cw = 16, gw = 14; /* the name columns widen for longer names (xeon-platinum-8480+) */
-  char gname[160];
+  dcsim_str gname = DCSIM_STR_INIT;
   for (size_t i = 0; i < n; i++) {
     if (!pts[i].done) continue;
     if ((int)strlen(pts[i].cpu) > cw) cw = (int)strlen(pts[i].cpu);
-    gpu_text(&pts[i], gname, sizeof gname);
-    if ((int)strlen(gname) > gw) gw = (int)strlen(gname);
+    int len = (int)strlen(gpu_text(&pts[i], &gname));
+    if (len > gw) gw = len;
   }
-  int variants = any_ideal(pts, n);
+  int variants = columns_of(pts, n).variants;
   fprintf(f, "%6s  %-*s %-*s %5s %5s %-8s %s%24s %30s %26s  %-12s %-12s  %s\n", "point", cw, "cpu",
           gw, "gpu", "nodes", "cores", "freq", variants ? "threading " : "", "time [s] [band]",
           "energy [J] [band]", "cost [USD] [band]", "time from", "energy from", "pareto");
@@ -402,9 +433,8 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
     char nodes[16] = "-", cores[16] = "-";
     if (p->nodes) snprintf(nodes, sizeof nodes, "%u", p->nodes);
     if (p->cores) snprintf(cores, sizeof cores, "%u", p->cores);
-    gpu_text(p, gname, sizeof gname);
-    fprintf(f, "%6u  %-*s %-*s %5s %5s %-8s ", p->index, cw, p->cpu[0] ? p->cpu : "-", gw, gname,
-            nodes, cores, p->freq[0] ? p->freq : "-");
+    fprintf(f, "%6u  %-*s %-*s %5s %5s %-8s ", p->index, cw, p->cpu[0] ? p->cpu : "-", gw,
+            gpu_text(p, &gname), nodes, cores, p->freq[0] ? p->freq : "-");
     if (variants) fprintf(f, "%-9s ", threading_of(p));
     if (p->feasible) {
       feasible++;
@@ -439,63 +469,71 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
     fputc('\n', f);
   }
   if (summary && no_cost) {
-    char note[256];
-    dcsim_sweep_cost_note(first_no_cost, note, sizeof note);
+    dcsim_str note = DCSIM_STR_INIT;
+    cost_note_add(&note, first_no_cost);
     fprintf(f, "cost unknown for %zu feasible %s: %s%s\n", no_cost,
-            dcsim_plural(no_cost, "point", "points"), note,
+            dcsim_plural(no_cost, "point", "points"), dcsim_str_cstr(&note),
             no_cost > 1 ? " (the first; see the cost_note column of --format csv)" : "");
+    dcsim_str_release(&note);
   }
-  if (summary && no_energy) { /* the times stand, the energies are not made up */
+  if (summary && no_energy) { /* issue 38: the times stand, the energies are not made up */
     const char *why = first_no_energy->reason ? first_no_energy->reason : "";
     if (strncmp(why, "energy unknown: ", 16) == 0) why += 16;
     fprintf(f, "energy unknown for %zu feasible %s (on no Pareto front): %s%s\n", no_energy,
             dcsim_plural(no_energy, "point", "points"), why,
             no_energy > 1 ? " (the first's reason; each point's is in the reason column)" : "");
   }
+  dcsim_str_release(&gname);
 }
 
 /* ---- reading points back (dcsim pareto) ---- */
 
-static int set_field(dcsim_sweep_point *pt, const char *key, const char *str, double num,
+/* the field read back under a CSV column name or a JSON key (json: 1), NULL when none is */
+static const file_field *field_named(const char *name, int json) {
+  for (size_t i = 0; i < N_FILE_FIELDS; i++)
+    if (strcmp(json ? file_fields[i].json : file_fields[i].csv, name) == 0) return &file_fields[i];
+  return NULL;
+}
+
+/* whether a CSV cell of field f is text (else a number, as an unknown column's cells are) */
+static int csv_text(const file_field *f) {
+  return f &&
+         (f->kind == DCSIM__SFK_TEXT || f->kind == DCSIM__SFK_VARIANT ||
+          f->kind == DCSIM__SFK_REASON || f->kind == DCSIM__SFK_PROV || f->kind == DCSIM__SFK_NOTE);
+}
+
+/* Sets field f of pt from a cell or a JSON scalar (str: its text, "" for a number or null; num:
+ * its number, NaN for a text; is_null: empty or null). 0; -2 for a provenance that is none; -1
+ * when out of memory. Fields not read back (READ 0) are left as they are. */
+static int set_field(dcsim_sweep_point *pt, const file_field *f, const char *str, double num,
                      int is_null) {
-  if (strcmp(key, "cpu") == 0)
-    snprintf(pt->cpu, sizeof pt->cpu, "%s", str);
-  else if (strcmp(key, "gpu") == 0)
-    snprintf(pt->gpu, sizeof pt->gpu, "%s", str);
-  else if (strcmp(key, "freq") == 0)
-    snprintf(pt->freq, sizeof pt->freq, "%s", str);
-  else if (strcmp(key, "threading") == 0)
-    snprintf(pt->threading, sizeof pt->threading, "%s", str);
-  else if (strcmp(key, "nodes") == 0)
-    pt->nodes = is_null || !(num >= 1 && num < 4e9) ? 0 : (unsigned)num;
-  else if (strcmp(key, "cores") == 0)
-    pt->cores = is_null || !(num >= 1 && num < 4e9) ? 0 : (unsigned)num;
-  else if (strcmp(key, "time_s") == 0)
-    pt->time_s = is_null ? NAN : num;
-  else if (strcmp(key, "energy_j") == 0)
-    pt->energy_j = is_null ? NAN : num;
-  else if (strcmp(key, "feasible") == 0)
-    pt->feasible = num == 1;
-  else if (strcmp(key, "time_provenance") == 0 || strcmp(key, "energy_provenance") == 0) {
-    dcsim_prov_kind k = DCSIM_PROV_TABLE;
-    if (!is_null && str[0] && dcsim_prov_parse(str, &k) != 0) return -2;
-    if (key[0] == 't')
-      pt->time_prov = (unsigned char)k;
-    else
-      pt->energy_prov = (unsigned char)k;
-  } else if (strcmp(key, "index") == 0)
-    pt->index = num >= 0 && num < 4e9 ? (uint32_t)num : 0;
-  else if (strcmp(key, "gpus") == 0)
-    pt->gpus = is_null || !(num >= 1 && num <= 64) ? 0 : (unsigned)num;
-  else if (strcmp(key, "host_cpu") == 0)
-    snprintf(pt->host_cpu, sizeof pt->host_cpu, "%s", str);
-  else if (strcmp(key, "cost_usd") == 0)
-    pt->cost_usd = is_null ? NAN : num;
-  else if (strcmp(key, "cost_note") == 0 && str[0]) {
-    if (sscanf(str, "no price for %63s", pt->cost_missing) != 1) pt->cost_missing[0] = '\0';
-  } else if (strcmp(key, "reason") == 0 && str[0]) {
-    free(pt->reason);
-    if (!(pt->reason = dcsim_strdup(str))) return -1;
+  if (!f || !f->read) return 0;
+  switch (f->kind) {
+    case DCSIM__SFK_INDEX:
+      *MEMBER(pt, f, uint32_t) = num >= 0 && num < 4e9 ? (uint32_t)num : 0;
+      break;
+    case DCSIM__SFK_TEXT:
+    case DCSIM__SFK_VARIANT: snprintf(MEMBER(pt, f, char), f->size, "%s", str); break;
+    case DCSIM__SFK_COUNT:
+      *MEMBER(pt, f, unsigned) = is_null || !(num >= 1 && num <= f->max) ? 0 : (unsigned)num;
+      break;
+    case DCSIM__SFK_REAL: *MEMBER(pt, f, double) = is_null ? NAN : num; break;
+    case DCSIM__SFK_FLAG: *MEMBER(pt, f, int) = num == 1; break;
+    case DCSIM__SFK_REASON:
+      if (!str[0]) break;
+      free(pt->reason);
+      if (!(pt->reason = dcsim_strdup(str))) return -1;
+      break;
+    case DCSIM__SFK_PROV: {
+      dcsim_prov_kind k = DCSIM_PROV_TABLE;
+      if (!is_null && str[0] && dcsim_prov_parse(str, &k) != 0) return -2;
+      *MEMBER(pt, f, unsigned char) = (unsigned char)k;
+      break;
+    }
+    case DCSIM__SFK_NOTE:
+      if (str[0]) dcsim__sweep_cost_missing_parse(str, MEMBER(pt, f, char), f->size);
+      break;
+    case DCSIM__SFK_BAND: break; /* recomputed from the provenance (dcsim/sweep_bands.h) */
   }
   return 0;
 }
@@ -513,7 +551,7 @@ static dcsim_sweep_point *new_point(dcsim_sweep_point **pts, size_t *n, size_t *
 }
 
 /* a feasible point: finite, non-negative time; energy the same, or empty/null = unknown (a
- * profile without power data: on no front) */
+ * profile without power data, issue 38: on no front) */
 static int check_feasible(const dcsim_sweep_point *pt) {
   return !pt->feasible || (isfinite(pt->time_s) && pt->time_s >= 0 &&
                            (isnan(pt->energy_j) || (isfinite(pt->energy_j) && pt->energy_j >= 0)));
@@ -551,13 +589,14 @@ static json_t *jw_value(jwalk *w) {
   return v;
 }
 
-/* a string, number, true/false (*num 1/0) or null (*is_null); -1 for an array or object */
-static int scalar_of(const json_t *v, char *str, size_t size, double *num, int *is_null) {
+/* a string, number, true/false (*num 1/0) or null (*is_null) as set_field takes it (*str: the
+ * string, valid while v is, or ""); -1 for an array or object */
+static int scalar_of(const json_t *v, const char **str, double *num, int *is_null) {
   *is_null = 0;
-  str[0] = '\0';
+  *str = "";
   *num = NAN;
   if (json_is_string(v))
-    snprintf(str, size, "%s", json_string_value(v));
+    *str = json_string_value(v);
   else if (json_is_number(v))
     *num = json_number_value(v);
   else if (json_is_boolean(v))
@@ -569,37 +608,60 @@ static int scalar_of(const json_t *v, char *str, size_t size, double *num, int *
   return 0;
 }
 
+/* the key at the cursor (a JSON string) in a new string, or NULL (*oom 1 when out of memory) */
+static char *jw_key(jwalk *w, int *oom) {
+  json_t *v = jw_value(w);
+  char *key = json_is_string(v) ? dcsim_strdup(json_string_value(v)) : NULL;
+  *oom = json_is_string(v) && !key;
+  json_decref(v);
+  return key;
+}
+
+/* one "key": value of a point, at the cursor */
+static int read_json_field(jwalk *w, const char *path, dcsim_sweep_point *pt, dcsim_error *err) {
+  int line = w->line, oom, rc = 0;
+  char *key = jw_key(w, &oom);
+  json_t *v = NULL;
+  if (!key)
+    return DCSIM_ERR(err, oom ? DCSIM_ENOMEM : DCSIM_EPARSE, path, line,
+                     oom ? "out of memory" : "expected a key");
+  if (!jw_is(w, ':')) {
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "expected ':' after \"%s\"", key);
+    goto out;
+  }
+  jw_ws(w);
+  line = w->line;
+  v = jw_value(w);
+  const file_field *f = field_named(key, 1);
+  const char *str;
+  double num;
+  int is_null;
+  /* a band is an array, recomputed from the provenance (dcsim/sweep_bands.h): skipped */
+  int skip = v && json_is_array(v) && f && f->kind == DCSIM__SFK_BAND;
+  if (!v || (!skip && scalar_of(v, &str, &num, &is_null) != 0)) {
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line,
+                   "\"%s\": expected a string, number, true, false or null", key);
+    goto out;
+  }
+  int sf = skip ? 0 : set_field(pt, f, str, num, is_null);
+  if (sf == -2)
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line,
+                   "\"%s\": '%s' is not table, interpolated, extrapolated or spec", key, str);
+  else if (sf)
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, w->line, "out of memory");
+out:
+  json_decref(v);
+  free(key);
+  return rc;
+}
+
 /* the fields of one point, after its '{' */
 static int read_json_fields(jwalk *w, const char *path, dcsim_sweep_point *pt, dcsim_error *err) {
   if (jw_is(w, '}')) return 0;
   for (;;) {
-    char key[64], str[2048];
-    double num;
-    int is_null;
     jw_ws(w);
-    int line = w->line;
-    json_t *v = jw_value(w);
-    int ok = json_is_string(v);
-    if (ok) snprintf(key, sizeof key, "%s", json_string_value(v));
-    json_decref(v);
-    if (!ok) return DCSIM_ERR(err, DCSIM_EPARSE, path, line, "expected a key");
-    if (!jw_is(w, ':'))
-      return DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "expected ':' after \"%s\"", key);
-    jw_ws(w);
-    line = w->line;
-    v = jw_value(w);
-    /* bands are arrays, recomputed from the provenance (dcsim/sweep_bands.h): skipped */
-    int skip = v && json_is_array(v) && (!strcmp(key, "time_band") || !strcmp(key, "energy_band"));
-    ok = v && (skip || scalar_of(v, str, sizeof str, &num, &is_null) == 0);
-    json_decref(v);
-    if (!ok)
-      return DCSIM_ERR(err, DCSIM_EPARSE, path, line,
-                       "\"%s\": expected a string, number, true, false or null", key);
-    int sf = skip ? 0 : set_field(pt, key, str, num, is_null);
-    if (sf == -2)
-      return DCSIM_ERR(err, DCSIM_EPARSE, path, line,
-                       "\"%s\": '%s' is not table, interpolated, extrapolated or spec", key, str);
-    if (sf) return DCSIM_ERR(err, DCSIM_ENOMEM, path, w->line, "out of memory");
+    int rc = read_json_field(w, path, pt, err);
+    if (rc) return rc;
     if (jw_is(w, ',')) continue;
     if (jw_is(w, '}')) return 0;
     return DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "expected ',' or '}'");
@@ -629,31 +691,38 @@ static int read_json_points(jwalk *w, const char *path, dcsim_sweep_point **pts,
   }
 }
 
+/* one "key": value of {"dcsim": {...}, "points": [...]}, at the cursor: the points (*seen 1);
+ * other keys are skipped */
+static int read_json_member(jwalk *w, const char *path, dcsim_sweep_point **pts, size_t *n,
+                            int *seen, dcsim_error *err) {
+  int line = w->line, oom, rc = 0;
+  char *key = jw_key(w, &oom);
+  if (!key)
+    return DCSIM_ERR(err, oom ? DCSIM_ENOMEM : DCSIM_EPARSE, path, line,
+                     oom ? "out of memory" : "expected a key");
+  if (!jw_is(w, ':')) {
+    rc = DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "expected ':' after \"%s\"", key);
+  } else if (strcmp(key, "points") == 0) {
+    if (!jw_is(w, '['))
+      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "\"points\": expected an array");
+    else if (!(rc = read_json_points(w, path, pts, n, err)))
+      *seen = 1;
+  } else {
+    json_t *v = jw_value(w); /* "dcsim" and keys of later versions */
+    if (!v) rc = DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "\"%s\": bad value", key);
+    json_decref(v);
+  }
+  free(key);
+  return rc;
+}
+
 /* {"dcsim": {...}, "points": [...]}, after its '{': the points; other keys are skipped */
 static int read_json_object(jwalk *w, const char *path, dcsim_sweep_point **pts, size_t *n,
                             dcsim_error *err) {
   int seen = 0, rc;
   for (;;) {
     jw_ws(w);
-    int line = w->line;
-    json_t *k = jw_value(w);
-    char key[64] = "";
-    int ok = json_is_string(k);
-    if (ok) snprintf(key, sizeof key, "%s", json_string_value(k));
-    json_decref(k);
-    if (!ok) return DCSIM_ERR(err, DCSIM_EPARSE, path, line, "expected a key");
-    if (!jw_is(w, ':'))
-      return DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "expected ':' after \"%s\"", key);
-    if (strcmp(key, "points") == 0) {
-      if (!jw_is(w, '['))
-        return DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "\"points\": expected an array");
-      if ((rc = read_json_points(w, path, pts, n, err))) return rc;
-      seen = 1;
-    } else {
-      json_t *v = jw_value(w); /* "dcsim" and keys of later versions */
-      if (!v) return DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "\"%s\": bad value", key);
-      json_decref(v);
-    }
+    if ((rc = read_json_member(w, path, pts, n, &seen, err))) return rc;
     if (jw_is(w, ',')) continue;
     if (jw_is(w, '}')) break;
     return DCSIM_ERR(err, DCSIM_EPARSE, path, w->line, "expected ',' or '}'");
@@ -707,15 +776,12 @@ static int read_csv_point(const char *path, int line, char *const *hdr, size_t n
                           char *const *cells, size_t nc, dcsim_sweep_point *pt, dcsim_error *err) {
   for (size_t k = 0; k < nh && k < nc; k++) {
     const char *key = hdr[k], *v = cells[k];
+    const file_field *f = field_named(key, 0);
     double num = NAN;
     int is_null = !*v;
-    int text = !strcmp(key, "cpu") || !strcmp(key, "gpu") || !strcmp(key, "freq") ||
-               !strcmp(key, "reason") || !strcmp(key, "time_provenance") ||
-               !strcmp(key, "energy_provenance") || !strcmp(key, "cost_note") ||
-               !strcmp(key, "host_cpu") || !strcmp(key, "threading");
-    if (!is_null && !text && dcsim_parse_double(v, &num) != 0)
+    if (!is_null && !csv_text(f) && dcsim_parse_double(v, &num) != 0)
       return DCSIM_ERR(err, DCSIM_EPARSE, path, line, "column %s: '%s' is not a number", key, v);
-    int sf = set_field(pt, key, v, num, is_null);
+    int sf = set_field(pt, f, v, num, is_null);
     if (sf == -2)
       return DCSIM_ERR(err, DCSIM_EPARSE, path, line,
                        "column %s: '%s' is not table, interpolated, extrapolated or spec", key, v);

@@ -1,0 +1,2 @@
+# issue 39 item 1: dcsim pareto reads back a cost-mode sweep's JSON, whose points carry a "cost_band" array beside time_band and energy_band (every band is skipped and recomputed; before, the cost band was refused as "expected a string, number, true, false or null")
+dcsim sweep workflows/alaro.xml --cpu xeon-e5-2697v3 --gpu geforce-gtx970 --nodes 1,2 --price xeon-e5-2697v3=2700 --objectives time,cost --quiet --format json > $TMPDIR/c.json && grep -c '"cost_band":\[' $TMPDIR/c.json && dcsim pareto $TMPDIR/c.json --objectives time,cost --format csv | grep -v '^#'

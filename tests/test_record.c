@@ -1,0 +1,170 @@
+/* test_record.c — result records driven by field tables (util/record.h, issue 39 item 1): the
+ * generated INSERT, UPDATE and column definitions; a row bound, stored and read back through them
+ * with the NULL rules; its JSON object and CSV lines; and the run's records of the results
+ * database (output/results_records.h) against the schema's tables, column by column. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "check.h"
+#include "dcsim/error.h"
+#include "dcsim/lib.h"
+#include "output/results_records.h"
+#include "util/dbschema.h"
+#include "util/record.h"
+
+typedef struct row {
+  long long id;
+  const char *name;
+  double time_s, ratio;
+  long long trace;
+  int ok;
+} row;
+
+static const dcsim__record_field fields[] = {
+  DCSIM__RECORD_FIELD(row, id, INT64, "", "INTEGER", NEVER, "0.1.0"),
+  DCSIM__RECORD_FIELD(row, name, TEXT, "", "TEXT", NEVER, "0.1.0"),
+  DCSIM__RECORD_FIELD(row, time_s, REAL, "s", "REAL", NEVER, "0.1.0"),
+  DCSIM__RECORD_FIELD(row, ratio, REAL, "", "REAL", UNDEF, "0.1.0"),
+  DCSIM__RECORD_FIELD(row, trace, INT64, "", "INTEGER", ZERO, "0.1.0"),
+  DCSIM__RECORD_FIELD(row, ok, BOOL, "", "INTEGER", NEVER, "0.1.0"),
+};
+static const dcsim__record rec = { "rows", fields, sizeof fields / sizeof *fields };
+
+static void check_sql(void) {
+  dcsim_str b = DCSIM_STR_INIT;
+  CHECK_INT(dcsim__record_sql_insert(&rec, "run_id", 1, &b), 0);
+  CHECK_STR(dcsim_str_cstr(&b),
+            "INSERT INTO rows(run_id, id, name, time_s, ratio, trace, ok) VALUES(?,?,?,?,?,?,?)");
+  dcsim_str_release(&b);
+  CHECK_INT(dcsim__record_sql_insert(&rec, "", 0, &b), 0);
+  CHECK_STR(dcsim_str_cstr(&b),
+            "INSERT INTO rows(id, name, time_s, ratio, trace, ok) VALUES(?,?,?,?,?,?)");
+  dcsim_str_release(&b);
+  CHECK_INT(dcsim__record_sql_update(&rec, "id", &b), 0);
+  CHECK_STR(dcsim_str_cstr(&b),
+            "UPDATE rows SET id=?, name=?, time_s=?, ratio=?, trace=?, ok=? WHERE id=?");
+  dcsim_str_release(&b);
+  CHECK_INT(dcsim__record_sql_defs(&rec, &b), 0);
+  CHECK_STR(dcsim_str_cstr(&b),
+            "id INTEGER, name TEXT, time_s REAL, ratio REAL, trace INTEGER, ok INTEGER");
+  dcsim_str_release(&b);
+}
+
+/* two rows stored and read back: every value, and every NULL rule */
+static void check_round_trip(void) {
+  sqlite3 *db = NULL;
+  CHECK_INT(sqlite3_open(":memory:", &db), SQLITE_OK);
+  dcsim_str b = DCSIM_STR_INIT;
+  dcsim_str_add(&b, "CREATE TABLE rows(");
+  dcsim__record_sql_defs(&rec, &b);
+  dcsim_str_add(&b, ")");
+  CHECK_INT(sqlite3_exec(db, b.s, NULL, NULL, NULL), SQLITE_OK);
+  dcsim_str_release(&b);
+  dcsim__record_sql_insert(&rec, "", 0, &b);
+  sqlite3_stmt *st = NULL;
+  CHECK_INT(sqlite3_prepare_v2(db, b.s, -1, &st, NULL), SQLITE_OK);
+  dcsim_str_release(&b);
+  row in[2] = { { 7, "alaro, \"60h\"", 2.385, 1.75, 4123, 1 }, { 8, "x", 0.5, NAN, 0, 0 } };
+  for (int i = 0; i < 2; i++) {
+    dcsim__record_sql_bind(&rec, st, 1, &in[i]);
+    CHECK_INT(sqlite3_step(st), SQLITE_DONE);
+    sqlite3_reset(st);
+  }
+  sqlite3_finalize(st);
+  CHECK_INT(sqlite3_prepare_v2(db,
+                               "SELECT id, name, time_s, ratio, trace, ok, ratio IS NULL, "
+                               "trace IS NULL FROM rows ORDER BY id",
+                               -1, &st, NULL),
+            SQLITE_OK);
+  for (int i = 0; i < 2; i++) {
+    CHECK_INT(sqlite3_step(st), SQLITE_ROW);
+    row out;
+    dcsim__record_sql_read(&rec, st, 0, &out);
+    CHECK_INT(out.id, in[i].id);
+    CHECK_STR(out.name, in[i].name);
+    CHECK_REL(out.time_s, in[i].time_s, 1e-15);
+    if (i == 0) CHECK_REL(out.ratio, 1.75, 1e-15);
+    if (i == 1) CHECK(isnan(out.ratio));
+    CHECK_INT(out.trace, in[i].trace);
+    CHECK_INT(out.ok, in[i].ok);
+    CHECK_INT(sqlite3_column_int(st, 6), i == 1); /* NaN stored as NULL */
+    CHECK_INT(sqlite3_column_int(st, 7), i == 1); /* 0 stored as NULL */
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+}
+
+/* the row as JSON and CSV */
+static void check_text(void) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  row r[2] = { { 7, "alaro, \"60h\"", 2.385, 1.75, 4123, 1 }, { 8, "x", 0.5, NAN, 0, 0 } };
+  dcsim_json j;
+  dcsim_json_init(&j, f, 0);
+  dcsim__record_json(&rec, &j, &r[0]);
+  fputc('\n', f);
+  dcsim_json_init(&j, f, 0);
+  dcsim__record_json(&rec, &j, &r[1]);
+  fputc('\n', f);
+  dcsim__record_csv_header(&rec, f);
+  dcsim__record_csv_row(&rec, f, &r[0]);
+  dcsim__record_csv_row(&rec, f, &r[1]);
+  fclose(f);
+  CHECK_STR(buf,
+            "{\"id\":7,\"name\":\"alaro, \\\"60h\\\"\",\"time_s\":2.385,\"ratio\":1.75,"
+            "\"trace\":4123,\"ok\":true}\n"
+            "{\"id\":8,\"name\":\"x\",\"time_s\":0.5,\"ratio\":null,\"trace\":null,\"ok\":false}\n"
+            "id,name,time_s,ratio,trace,ok\n"
+            "7,\"alaro, \"\"60h\"\"\",2.385,1.75,4123,1\n"
+            "8,x,0.5,,,0\n");
+  free(buf);
+}
+
+/* every field of a record is a column of its table in the results schema, with its type: one
+ * the CREATE statement makes, or one the migration adds to an older database */
+static void check_schema_record(sqlite3 *db, const dcsim__record *r) {
+  for (size_t i = 0; i < r->n_fields; i++) {
+    const char *name = r->fields[i].name, *type = NULL;
+    sqlite3_stmt *st = NULL;
+    CHECK_INT(sqlite3_prepare_v2(db, "SELECT type FROM pragma_table_info(?1) WHERE name = ?2", -1,
+                                 &st, NULL),
+              SQLITE_OK);
+    sqlite3_bind_text(st, 1, r->table, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW)
+      CHECK_STR((const char *)sqlite3_column_text(st, 0), r->fields[i].sql);
+    else if (dcsim__db_schema_added(&dcsim__db_results_schema, r->table, name, &type))
+      CHECK_STR(type, r->fields[i].sql);
+    else {
+      fprintf(stderr, "%s.%s: not in the schema\n", r->table, name);
+      CHECK(0);
+    }
+    sqlite3_finalize(st);
+  }
+}
+
+static void check_results_records(void) {
+  sqlite3 *db = NULL;
+  CHECK_INT(sqlite3_open(":memory:", &db), SQLITE_OK);
+  CHECK_INT(sqlite3_exec(db, dcsim__db_results_schema.create_sql, NULL, NULL, NULL), SQLITE_OK);
+  check_schema_record(db, &dcsim__run_totals_record);
+  check_schema_record(db, &dcsim__job_record);
+  check_schema_record(db, &dcsim__node_record);
+  check_schema_record(db, &dcsim__bucket_record);
+  CHECK_INT((int)dcsim__job_record.n_fields, 18);
+  sqlite3_close(db);
+}
+
+int main(void) {
+  if (dcsim_lib_init() != 0) return 1;
+  check_sql();
+  check_round_trip();
+  check_text();
+  check_results_records();
+  CHECK_DONE();
+}
