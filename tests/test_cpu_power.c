@@ -1,5 +1,5 @@
 /* test_cpu_power.c — the default power model (dcsim/cpu_power.h) worked out by hand on the shipped
- * profiles, its fits (dcsim/calib_power.h) with their leave-out validation against D3.5 Table 35,
+ * profiles, its fits (dcsim/fit_power.h) with their leave-out validation against D3.5 Table 35,
  * the dwarfs' activity against `dcsim calibrate energy`, and the node power of `dcsim run
  * workflows/alaro.xml`. The leave-out and validation figures are printed (doc/validation.md,
  * "Power model"). */
@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "check.h"
-#include "dcsim/calib_fit.h"
-#include "dcsim/calib_power.h"
 #include "dcsim/cpu_power.h"
 #include "dcsim/engine.h"
+#include "dcsim/fit_coeffs.h"
+#include "dcsim/fit_power.h"
 #include "dcsim/lib.h"
 #include "dcsim/model.h"
 #include "dcsim/scenario.h"

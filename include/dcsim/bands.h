@@ -39,7 +39,7 @@ void dcsim_bands_rel(const dcsim_bands_t *b, dcsim_band_part part, dcsim_prov_ki
 /* Whether the CPU's rates were carried from another CPU: a profile without measured performance
  * tables (dcsim_cpu_profile_max_threads 0), whose levels are anchored on a sibling's published
  * figure, carried per cycle from the reference CPU or taken from its datasheet
- * (src/calib/fit/perf_fit.c anchored_level). Its own tables' leave-out rows say nothing of such a
+ * (src/calib/fit/fit_perf.c anchored_level). Its own tables' leave-out rows say nothing of such a
  * transfer (doc/models.md, "Uncertainty bands"). */
 int dcsim_bands_cpu_transferred(const dcsim_cpu_profile_t *cpu);
 

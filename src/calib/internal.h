@@ -1,5 +1,5 @@
 /* calib/internal.h — what the calib jobs share: the calibration tables written by the importers
- * (import/calib.c) and the power table and model of fit/calib_power.c. Not a public header.
+ * (import/import_cpu.c) and the power table and model of fit/fit_power.c. Not a public header.
  * Ownership: functions returning char * give malloc'd strings the caller frees. */
 #ifndef DCSIM_CALIB_INTERNAL_H
 #define DCSIM_CALIB_INTERNAL_H
@@ -32,8 +32,8 @@ int dcsim__calib_write_table(const char *dir, const char *quantity, const char *
                              const char *comment, dcsim_error *err);
 
 /* The RAPL power table of a calibration directory (machine.xml <energy>, its CSV) as numbers:
- * idle PKG and DRAM, then one row per core count, ascending. Read by import/calib.c, which hands
- * it to the power-model fits of fit/calib_power.c (a lower job: fit/ never calls import/). */
+ * idle PKG and DRAM, then one row per core count, ascending. Read by import/import_cpu.c, which
+ * hands it to the power-model fits of fit/fit_power.c (a lower job: fit/ never calls import/). */
 typedef struct dcsim_calib_power_table {
   char *path; /* the CSV read (malloc'd) */
   double pkg_idle_w, dram_idle_w;
@@ -42,7 +42,7 @@ typedef struct dcsim_calib_power_table {
   double pkg_w[64], dram_w[64];
 } dcsim_calib_power_table;
 
-/* <power-spec> and <power-model> of the profile from machine.xml (calib_power.c): copied, or with
+/* <power-spec> and <power-model> of the profile from machine.xml (fit_power.c): copied, or with
  * fit="energy" fitted to the directory's power table T (doc/calibration.md, "Power model"); T is
  * NULL when machine.xml has no <energy>. */
 int dcsim__calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *root,
@@ -54,17 +54,18 @@ int dcsim__calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc
 
 /* Issue 35: a table cell (qty flops, L1, L2, L3 or DRAM; v in flop/s or B/s; cell and unit its text
  * for the message) per core in use , min(threads, cores), and per cycle at ghz must lie within
- * 10^-3 to 10^3 flop or byte (import/calib.c gives the figures); ghz_from says where ghz comes
+ * 10^-3 to 10^3 flop or byte (import/import_cpu.c gives the figures); ghz_from says where ghz comes
  * from. The one rule of calibrate cpu and bench --from; an error naming path:line otherwise. */
 int dcsim__calib_cell_per_cycle(const char *path, int line, const char *qty, const char *cell,
                                 const char *unit, unsigned threads, unsigned cores, double ghz,
                                 const char *ghz_from, double v, dcsim_error *err);
 
-/* The real codes' measured rows (fit/realcode.c; calibration/realcode/MACHINE/measurements.csv):
- * whether a row's variant ran on a GPU (no dwarf predicts it); the dwarf that predicts a row: its
- * variant when the catalogue holds a dwarf of that name (cloudsc-c, the C translation), else its
- * code (returns one of the two pointers); row r's values of the dwarf's parameters, each from the
- * column of its name or of its name in lower case (path and the row's line go into b). */
+/* The real codes' measured rows (fit/fit_realcode.c;
+ * calibration/realcode/MACHINE/measurements.csv): whether a row's variant ran on a GPU (no dwarf
+ * predicts it); the dwarf that predicts a row: its variant when the catalogue holds a dwarf of that
+ * name (cloudsc-c, the C translation), else its code (returns one of the two pointers); row r's
+ * values of the dwarf's parameters, each from the column of its name or of its name in lower case
+ * (path and the row's line go into b). */
 int dcsim__realcode_gpu_variant(const char *variant);
 const char *dcsim__realcode_dwarf(const char *code, const char *variant);
 int dcsim__realcode_bindings(const dcsim_dwarf_t *d, const dcsim_csv_t *t, size_t r,

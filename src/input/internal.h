@@ -1,6 +1,6 @@
 /* input/internal.h — helpers shared by the files of the input layer (dwarf.c, hwprofile.c,
  * hwprofile_gpu.c, hwprofile_power.c), and the one parser of a CPU datasheet's <measured>, which
- * calib/import/calib.c uses too. Not a public header. Ownership: the caller frees the document
+ * calib/import/import_cpu.c uses too. Not a public header. Ownership: the caller frees the document
  * (dcsim__xml_free) and the strings. */
 #ifndef DCSIM_INPUT_INTERNAL_H
 #define DCSIM_INPUT_INTERNAL_H
@@ -31,7 +31,7 @@ int dcsim__profile_open(const char *path, const char *root_name, dcsim_xml_doc_t
  * <datasheet> into measured[level] (indexed by dcsim_cpu_qty: L1 = 1 .. DRAM = 4), its level in
  * *q_out. Refuses an unknown level, a second one for a level (measured[] starts zeroed), a rate or
  * clock not positive and a socket figure without its core count. The source is borrowed from the
- * document. The one parser of the element: hwprofile.c and calib/import/calib.c use it. */
+ * document. The one parser of the element: hwprofile.c and calib/import/import_cpu.c use it. */
 int dcsim__cpu_measured_parse(const dcsim_xml_doc_t *doc, xmlNode *m,
                               dcsim_cpu_measured_bw measured[5], int *q_out, dcsim_error *err);
 /* above-byte and line-byte of a profile's cache <level> (line size positive). */

@@ -6,7 +6,7 @@
  * directory's power.csv, or a dcsim calibrate energy CSV), bandwidth (a DRAM table CSV), method
  * (lsq or endpoints), quantity:
  *   pkg_loo      the package power at `cores` of the full-load table `power` predicted by the
- *                package fit on its other rows (dcsim/calib_power.h), at most the profile's TDP
+ *                package fit on its other rows (dcsim/fit_power.h), at most the profile's TDP
  *   dram_loo     the DRAM power at `cores` predicted by the DRAM fit on the other rows, traffic
  *                from `bandwidth` at the table's frequency
  *   pkg_j        the default model's package energy of `dwarf` on `cores` cores over the measured
@@ -22,10 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcsim/calib_fit.h"
-#include "dcsim/calib_power.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cpu_power.h"
+#include "dcsim/fit_coeffs.h"
+#include "dcsim/fit_power.h"
 #include "dcsim/model.h"
 #include "validate.h"
 

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "calib/measure/bench_internal.h"
-#include "dcsim/calib_fit.h"
 #include "dcsim/dwarf.h"
+#include "dcsim/fit_coeffs.h"
 #include "dcsim/model.h"
 
 /* Predicted time of the loop point p with the dwarf file dw: the same path as `dcsim model`. */

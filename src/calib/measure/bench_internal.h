@@ -17,9 +17,9 @@
 #include <stdio.h>
 
 #include "dcsim/bench.h"
-#include "dcsim/calib_fit.h"
 #include "dcsim/energymeter.h"
 #include "dcsim/error.h"
+#include "dcsim/fit_coeffs.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/strutil.h"
 

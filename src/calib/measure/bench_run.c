@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "calib/measure/bench_internal.h"
-#include "dcsim/calib.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/import_cpu.h"
 #include "dcsim/stats.h"
 #include "dcsim/strutil.h"
 #include "util/clock.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "calib/measure/bench_internal.h"
-#include "dcsim/calib.h"
+#include "dcsim/import_cpu.h"
 #include "dcsim/repro.h"
 #include "dcsim/strutil.h"
 #include "util/csv.h"

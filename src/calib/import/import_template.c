@@ -1,6 +1,6 @@
-/* calib_template.c — the calibration directory skeleton and its FILL placeholders (see
- * dcsim/calib_template.h, doc/calibration.md "A directory to fill"). */
-#include "dcsim/calib_template.h"
+/* import_template.c — the calibration directory skeleton and its FILL placeholders (see
+ * dcsim/import_template.h, doc/calibration.md "A directory to fill"). */
+#include "dcsim/import_template.h"
 
 #include <stddef.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* realcode.c — the rows of the real codes measured on a machine (issue 36,
+/* fit_realcode.c — the rows of the real codes measured on a machine (issue 36,
  * calibration/realcode/MACHINE/measurements.csv, doc/validation-realcode.md): which dwarf predicts
  * a row and with which parameter values. One home for the rules that tools/derive/realcode.c (the
  * fit and the report) and `dcsim bench --check` (calib/measure/bench_check.c) both apply. */

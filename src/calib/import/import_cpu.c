@@ -1,5 +1,6 @@
-/* calib.c — calibration directories to CPU profiles (see dcsim/calib.h, doc/calibration.md). */
-#include "dcsim/calib.h"
+/* import_cpu.c — calibration directories to CPU profiles (see dcsim/import_cpu.h,
+ * doc/calibration.md). */
+#include "dcsim/import_cpu.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,8 +11,8 @@
 #include <unistd.h>
 
 #include "calib/internal.h"
-#include "dcsim/calib_template.h"
-#include "dcsim/perf_fit.h"
+#include "dcsim/fit_perf.h"
+#include "dcsim/import_template.h"
 #include "dcsim/stats.h"
 #include "input/internal.h"
 #include "util/csv.h"
@@ -753,7 +754,7 @@ static int profile_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, 
     int rc = emit_energy(f, dir, doc, en, lim, err);
     if (rc) return rc;
   }
-  /* the fits of fit/calib_power.c get the table read here: fit/ never calls import/ */
+  /* the fits of fit/fit_power.c get the table read here: fit/ never calls import/ */
   dcsim_calib_power_table T;
   memset(&T, 0, sizeof T);
   int rc = en && dcsim__xml_child(root, "power-model") ? power_rows(dir, doc, en, &T, err) : 0;
@@ -879,7 +880,7 @@ static int published_turbo(cpu_gen *g, xmlNode *pf, dcsim_error *err) {
 }
 
 /* The parametric model of the directory: fitted to its cells, the rest from its datasheet and
- * reference (dcsim/perf_fit.h); none for an energy-only directory. */
+ * reference (dcsim/fit_perf.h); none for an energy-only directory. */
 static int gen_fit(const char *dir, int depth, cpu_gen *g, FILE *f, FILE *report,
                    dcsim_error *err) {
   xmlNode *root = dcsim__xml_root(g->doc), *pf = dcsim__xml_child(root, "perf-fit");

@@ -1,5 +1,5 @@
-/* calib_kerncraft.c — a Kerncraft machine file (YAML, read with libyaml) into a calibration
- * directory: machine.xml, flops.csv, L1..DRAM.csv (dcsim/calib.h, doc/calibration.md
+/* import_kerncraft.c — a Kerncraft machine file (YAML, read with libyaml) into a calibration
+ * directory: machine.xml, flops.csv, L1..DRAM.csv (dcsim/import_cpu.h, doc/calibration.md
  * "Importing a Kerncraft machine file"). */
 #include <math.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <yaml.h>
 
 #include "calib/internal.h"
-#include "dcsim/calib_import.h"
+#include "dcsim/import_kerncraft.h"
 #include "util/xmlio.h"
 
 /* One import: the options, the YAML document, and what the phases read from it. */

@@ -1,6 +1,6 @@
-/* calib_gpubench.c — a GPU profile from tools/gpu-bench and nvidia-smi CSVs (see
- * dcsim/calib_gpubench.h). */
-#include "dcsim/calib_gpubench.h"
+/* import_gpubench.c — a GPU profile from tools/gpu-bench and nvidia-smi CSVs (see
+ * dcsim/import_gpubench.h). */
+#include "dcsim/import_gpubench.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -133,7 +133,7 @@ static int series_row(const dcsim_csv_t *t, size_t r, size_t cs, dcsim_gpubench_
  * (calibration/h100-sxm5 and h200-run1: 3.4 and 8.4 us); dependent FMA issue 4 to 48 cycles;
  * host links 1 GB/s (PCIe 2 x4) to 450 GB/s (NVLink-C2C); L2 copies 0.1 to 20 TB/s; board power 5
  * W idle to 1.2 kW (B200's 1000 W limit). Kernel and series times are calibration times,
- * 10^-9 to 10^9 s, as every calibration measurement (calib_fit.c). Each bound: the figure over or
+ * 10^-9 to 10^9 s, as every calibration measurement (fit_coeffs.c). Each bound: the figure over or
  * times 10^3, rounded out to a power of ten. Phase rows: power as above, durations and busy time
  * calibration times, start times up to 10^11 s (seconds since 1970, as gpu-bench writes them:
  * the year 5138), counts and launches up to 10^30 (the calibration rule for traffic and work). */

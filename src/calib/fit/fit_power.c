@@ -1,5 +1,5 @@
-/* calib_power.c — fits of the default power model (see dcsim/calib_power.h). */
-#include "dcsim/calib_power.h"
+/* fit_power.c — fits of the default power model (see dcsim/fit_power.h). */
+#include "dcsim/fit_power.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* calib_import.c — likwid-bench text output into a calibration directory (dcsim/calib.h,
+/* import_likwid.c — likwid-bench text output into a calibration directory (dcsim/import_cpu.h,
  * doc/calibration.md "Importing likwid-bench output"). */
 #include <math.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <libxml/tree.h>
 
 #include "calib/internal.h"
-#include "dcsim/calib_import.h"
+#include "dcsim/import_likwid.h"
 #include "util/xmlio.h"
 
 /* One likwid-bench run: the block from "Test:" to the next "Test:" or the end of the file. */
