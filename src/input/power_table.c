@@ -41,10 +41,9 @@ static int power_row(dcsim__power_table *T, const power_cols *c, size_t r,
   int line = dcsim__csv_line(t, r), rc;
   if (!T->freq) T->freq = dcsim__csv_cell(t, r, c->cf);
   if (strcmp(dcsim__csv_cell(t, r, c->cf), T->freq) != 0)
-    return DCSIM_ERR(
-        err, DCSIM_ERANGE, path, line,
-        "frequency '%s': the power table is measured at one frequency, %s says %s",
-        dcsim__csv_cell(t, r, c->cf), c->freq_from, T->freq);
+    return DCSIM_ERR(err, DCSIM_ERANGE, path, line,
+                     "frequency '%s': the power table is measured at one frequency, %s says %s",
+                     dcsim__csv_cell(t, r, c->cf), c->freq_from, T->freq);
   if (strcmp(dcsim__csv_cell(t, r, c->cu), "W") != 0)
     return DCSIM_ERR(err, DCSIM_ERANGE, path, line, "unit '%s': expected W",
                      dcsim__csv_cell(t, r, c->cu));
@@ -123,8 +122,7 @@ int dcsim__power_table_load(const char *path, const char *freq, dcsim__power_cor
   if ((rc = dcsim__csv_col(t, "frequency", &c.cf, err)) ||
       (rc = dcsim__csv_col(t, "threads", &c.ct, err)) ||
       (rc = dcsim__csv_col(t, "domain", &c.cd, err)) ||
-      (rc = dcsim__csv_col(t, "value", &c.cv, err)) ||
-      (rc = dcsim__csv_col(t, "unit", &c.cu, err)))
+      (rc = dcsim__csv_col(t, "value", &c.cv, err)) || (rc = dcsim__csv_col(t, "unit", &c.cu, err)))
     return rc;
   size_t n = dcsim__csv_rows(t);
   if (!(T->states = calloc(n ? n : 1, sizeof *T->states)))
