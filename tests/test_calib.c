@@ -1,5 +1,5 @@
-/* test_calib.c — the calibration importers of dcsim/calib.h: GPU profiler exports (nvprof and ncu)
- * give back D3.5 Table 9, likwid-bench output and a Kerncraft machine file give calibration
+/* test_calib.c — the calibration importers of dcsim/import_cpu.h: GPU profiler exports (nvprof and
+ * ncu) give back D3.5 Table 9, likwid-bench output and a Kerncraft machine file give calibration
  * directories whose profiles hold the D3.5 Table 25-29 values, and every bad input names its file
  * and line. Sample files: tests/data/calibration/README.md. */
 #include <stdlib.h>
@@ -8,11 +8,12 @@
 
 #include "calib/internal.h"
 #include "check.h"
-#include "dcsim/calib.h"
-#include "dcsim/calib_gpu.h"
-#include "dcsim/calib_import.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/import_cpu.h"
+#include "dcsim/import_gpu.h"
+#include "dcsim/import_kerncraft.h"
+#include "dcsim/import_likwid.h"
 #include "dcsim/lib.h"
 
 #define GPU_DIR "tests/data/calibration/gpu/"

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "dcsim/calib_scaling.h"
+#include "dcsim/fit_scaling.h"
 #include "dcsim/lib.h"
 #include "dcsim/model.h"
 

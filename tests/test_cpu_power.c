@@ -1,5 +1,5 @@
 /* test_cpu_power.c — the default power model (dcsim/cpu_power.h) worked out by hand on the shipped
- * profiles, its fits (dcsim/calib_power.h) with their leave-out validation against D3.5 Table 35,
+ * profiles, its fits (dcsim/fit_power.h) with their leave-out validation against D3.5 Table 35,
  * the dwarfs' activity against `dcsim calibrate energy`, and the node power of `dcsim run
  * workflows/alaro.xml`. The leave-out and validation figures are printed (doc/validation.md,
  * "Power model"). */
@@ -8,14 +8,16 @@
 #include <string.h>
 
 #include "check.h"
-#include "dcsim/calib_fit.h"
-#include "dcsim/calib_power.h"
 #include "dcsim/cpu_power.h"
 #include "dcsim/engine.h"
+#include "dcsim/fit_coeffs.h"
+#include "dcsim/fit_power.h"
 #include "dcsim/lib.h"
 #include "dcsim/model.h"
 #include "dcsim/scenario.h"
 #include "dcsim/stats.h"
+#include "dcsim/strutil.h"
+#include "input/internal.h"
 
 static dcsim_cpu_profile_t *cpu(const char *name) {
   char path[256];
@@ -166,6 +168,90 @@ static void test_leave_out_table35(void) {
   CHECK(fabs(et) <= 0.15);
   CHECK_REL(line, 112.6743, 1e-4); /* 31.82 + 3.22 + 8 x 9.7043 */
   CHECK_REL(dram, 22.41308, 1e-5); /* 3.71 + 0.319788 nJ/B x 58.486 GB/s */
+}
+
+/* The one reader of a calibration directory's RAPL power table (input/power_table.c): D3.5 Table 35
+ * as shipped, a table of 70 core counts read whole (the copy in tools/ dropped rows past 64), and
+ * each class of bad table refused at its line. */
+static void test_power_table(void) {
+  dcsim__power_table T;
+  dcsim_error err;
+  CHECK_INT(dcsim__power_table_load(DCSIM_SOURCE_DIR "/calibration/xeon-e5-2640v3/power.csv", "2.6",
+                                    NULL, NULL, &T, &err),
+            0);
+  CHECK_INT((int)T.n, 4);
+  CHECK_REL(T.pkg_idle_w, 31.82, 1e-12);
+  CHECK_REL(T.dram_idle_w, 3.71, 1e-12);
+  for (size_t i = 0; i < T.n && i < 4; i++) {
+    CHECK_INT((int)T.cores[i], (int)T35_CORES[i]);
+    CHECK_REL(T.pkg_w[i], T35_PKG[i], 1e-12);
+    CHECK_REL(T.dram_w[i], T35_DRAM[i], 1e-12);
+  }
+  CHECK_STR(T.states[4].pkg, "101.23"); /* the cell as written, for the profile's <energy> */
+  CHECK_STR(T.states[4].source, "D3.5 Table 35");
+  dcsim__power_table_free(&T);
+
+  char dir[] = "/tmp/dcsim-power-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char *path = dcsim_path_in(dir, "power.csv");
+  dcsim_str big = DCSIM_STR_INIT;
+  dcsim_str_addf(&big,
+                 "frequency,threads,domain,value,unit\n2.0,idle,PKG,30,W\n"
+                 "2.0,idle,DRAM,3,W\n");
+  for (unsigned c = 70; c >= 1; c--) /* descending: the reader sorts */
+    dcsim_str_addf(&big, "2.0,%u,PKG,%u,W\n2.0,%u,DRAM,%u.5,W\n", c, 40 + c, c, 4 + c / 10);
+  CHECK(!big.oom);
+  check_write_file(path, dcsim_str_cstr(&big));
+  CHECK_INT(dcsim__power_table_load(path, NULL, NULL, NULL, &T, &err), 0);
+  CHECK_INT((int)T.n, 70);
+  if (T.n == 70) {
+    CHECK_INT((int)T.cores[0], 1);
+    CHECK_INT((int)T.cores[69], 70);
+    CHECK_REL(T.pkg_w[69], 110, 1e-12);
+    CHECK_REL(T.dram_w[64], 10.5, 1e-12); /* 65 cores: past the old cap */
+  }
+  CHECK_STR(T.freq, "2.0");
+  dcsim__power_table_free(&T);
+
+  static const struct {
+    const char *csv, *msg;
+    int rc, line;
+  } bad[] = {
+    { "frequency,threads,domain,value,unit\n2.0,idle,PKG,30,W\n2.0,idle,DRAM,3,W\n"
+      "2.1,1,PKG,40,W\n2.0,1,DRAM,4,W\n",
+      "measured at one frequency", DCSIM_ERANGE, 4 },
+    { "frequency,threads,domain,value,unit\n2.0,idle,PKG,30,W\n2.0,idle,DRAM,3,W\n"
+      "2.0,1,PKG,40,kW\n",
+      "unit 'kW': expected W", DCSIM_ERANGE, 4 },
+    { "frequency,threads,domain,value,unit\n2.0,idle,PKG,2e6,W\n", "must be 0 to", DCSIM_ERANGE,
+      2 },
+    { "frequency,threads,domain,value,unit\n2.0,0,PKG,30,W\n", "threads '0'", DCSIM_ERANGE, 2 },
+    { "frequency,threads,domain,value,unit\n2.0,idle,CPU,30,W\n", "domain 'CPU'", DCSIM_ERANGE, 2 },
+    { "frequency,threads,domain,value,unit\n2.0,idle,PKG,30,W\n2.0,idle,PKG,31,W\n",
+      "second PKG value", DCSIM_EPARSE, 3 },
+    { "frequency,threads,domain,value,unit\n2.0,idle,PKG,30,W\n2.0,idle,DRAM,3,W\n"
+      "2.0,1,PKG,40,W\n",
+      "needs both a PKG and a DRAM value", DCSIM_EPARSE, 4 },
+    { "frequency,threads,domain,value,unit\n2.0,idle,PKG,30,W\n2.0,idle,DRAM,3,W\n",
+      "need an idle row and at least one core count", DCSIM_EPARSE, 0 },
+    { "frequency,threads,domain,value\n2.0,idle,PKG,30\n", "unit", DCSIM_EPARSE, -1 },
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    check_write_file(path, bad[i].csv);
+    int rc = dcsim__power_table_load(path, NULL, NULL, NULL, &T, &err);
+    if (bad[i].rc == DCSIM_EPARSE && bad[i].line < 0) {
+      CHECK(rc != 0); /* a missing column: the CSV reader's own error */
+    } else {
+      CHECK_INT(rc, bad[i].rc);
+      CHECK_INT(err.line, bad[i].line);
+    }
+    CHECK(strstr(err.msg, bad[i].msg) != NULL);
+    dcsim__power_table_free(&T);
+  }
+  remove(path);
+  remove(dir);
+  free(path);
+  dcsim_str_release(&big);
 }
 
 /* Leave-one-out over the four rows of Table 35: each row refitted without itself, then predicted.
@@ -413,6 +499,7 @@ int main(void) {
   test_table_cells();
   test_between_tables();
   test_leave_out_table35();
+  test_power_table();
   test_loo_table35();
   test_bifft_dram();
   test_activity();

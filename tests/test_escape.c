@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "dcsim/calib_gpubench.h"
+#include "dcsim/import_gpubench.h"
 #include "dcsim/json.h"
 #include "dcsim/lib.h"
 #include "dcsim/plot.h"

@@ -1,4 +1,4 @@
-/* test_perf_fit.c - fitting the parametric CPU model (dcsim/perf_fit.h): parameters recovered
+/* test_perf_fit.c - fitting the parametric CPU model (dcsim/fit_perf.h): parameters recovered
  * from cells the model itself generated (every one fitted with three frequencies and 1..10
  * threads), what one frequency cannot determine taken from the reference, a datasheet-only
  * machine derived from the reference, turbo bins from a turbo column, and the errors when a
@@ -7,8 +7,8 @@
 
 #include "check.h"
 #include "dcsim/cpu_rates.h"
+#include "dcsim/fit_perf.h"
 #include "dcsim/lib.h"
-#include "dcsim/perf_fit.h"
 
 static const dcsim_cpu_perf_level TRUTH[DCSIM_CPU_NQTY] = {
   { 1, 16, 1, 0, 0, 0, 0, "spec: truth", 0 },             /* peak */

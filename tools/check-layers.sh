@@ -5,7 +5,9 @@
 # do not know each other. A file's layer is its folder under src/. A layer may hold job
 # subfolders (src/calib/fit/...): within calib, fit | sample < import < measure (fit and sample do
 # not know each other); a job's file includes no header of a higher job of its layer, and calls no
-# function defined in a higher job (a call through calib/internal.h, which every job includes). Every folder
+# function defined in a higher job (a call through calib/internal.h, which every job includes).
+# Where a job's README.md gives its files' order ("Files, lowest first: a.c b.c < c.c"), a file
+# calls functions of lower files of its folder only (src/calib/measure: no circle between them). Every folder
 # under src/ that holds sources has a README.md (its one job). A public header
 # include/dcsim/X.h belongs to the folder that holds X.c; a header without a .c of its own
 # (scenario_types.h) to the module named by its name up to the last '_' (scenario), repeatedly.
@@ -32,6 +34,12 @@ hdrs=(include/dcsim/*.h)
   grep -H -n -E '^[A-Za-z_].*[ *]dcsim_[A-Za-z0-9][A-Za-z0-9_]*\(' src/*/*.h src/*/*/*.h | cut -d: -f1,2 | sed 's/^/INTDECL /' || true
   # process-wide state of the linked libraries is set up in one place, dcsim_lib_init (dcsim/lib.h)
   grep -H -n -E '\b(gsl_set_error_handler(_off)?|xmlInitParser|sqlite3_initialize|sqlite3_config|setlocale|xmlSetGenericErrorFunc|xmlSetStructuredErrorFunc|glp_term_hook)\(' "${srcs[@]}" | grep -v '^src/util/lib\.c:' | cut -d: -f1,2 | sed 's/^/GLOBAL /' || true
+  # the order of the files of a job folder, where its README.md gives one ("Files, lowest first:
+  # a.c b.c < c.c < d.c"): a file calls functions of lower files only, so they form a chain
+  for r in src/calib/*/README.md; do
+    o=$(sed -n 's/^Files, lowest first: //p' "$r")
+    if [ -n "$o" ]; then echo "ORDER ${r%/README.md} $o"; fi
+  done
   # calls across calib's job folders: every function defined in a job (DEF), every call (CALL)
   for c in src/calib/*/*.c; do
     awk -v f="$c" '/^[A-Za-z_][^;(=]*[ *]dcsim_[A-Za-z0-9_]+\(/ && !/^static / {
@@ -74,11 +82,31 @@ BEGIN {
 /^INTDECL / { printf "%s: a header of src/ declares a public name (internal functions are dcsim__*)\n", $2; bad = 1; next }
 /^GLOBAL / { printf "%s: library code changes process-wide state: only dcsim_lib_init (src/util/lib.c) may\n", $2; bad = 1; next }
 /^DEF / { n = split($2, parts, "/"); defjob[$3] = parts[3]; deffile[$3] = $2; next }
+/^ORDER / { # ORDER DIR a.c b.c < c.c < ...: the rank of each file in its folder
+  d = $2; rk = 0; ordered[d] = 1; ordtext[d] = $3
+  for (i = 4; i <= NF; i++) ordtext[d] = ordtext[d] " " $i
+  for (i = 3; i <= NF; i++) {
+    if ($i == "<") { rk++; continue }
+    frank[d "/" $i] = rk
+  }
+  next
+}
 /^CALL / { # CALL FILE:LINE:name(
   split($2, cp, ":"); n = split(cp[1], parts, "/"); fn = cp[3]; sub(/\($/, "", fn)
   if ((fn in defjob) && !job_ok(parts[3], defjob[fn])) {
     printf "%s:%s: job '\''calib/%s'\'' calls %s of job '\''calib/%s'\'' (%s)\n", cp[1], cp[2],
            parts[3], fn, defjob[fn], jorder; bad = 1
+  }
+  d = cp[1]; sub(/\/[^\/]*$/, "", d); df = (fn in deffile) ? deffile[fn] : ""
+  if ((d in ordered) && df != "" && df != cp[1] && index(df, d "/") == 1) {
+    if (!(cp[1] in frank) || !(df in frank))
+      printf "%s:1: %s is not in the file order of %s/README.md\n", (cp[1] in frank) ? df : cp[1],
+             (cp[1] in frank) ? df : cp[1], d
+    else if (frank[df] >= frank[cp[1]])
+      printf "%s:%s: calls %s of %s, which is not lower in the file order of %s/README.md (%s)\n",
+             cp[1], cp[2], fn, df, d, ordtext[d]
+    else next
+    bad = 1
   }
   next
 }

@@ -1,5 +1,5 @@
 # Turns every file of calibration/template-cpu/ into a C string, so that `dcsim calibrate cpu
-# --template DIR` writes the skeleton from any directory (src/calib/import/calib_template.c).
+# --template DIR` writes the skeleton from any directory (src/calib/import/import_template.c).
 # The files stay data files of the tree: edit them there, not in C.
 include(${CMAKE_CURRENT_LIST_DIR}/embed-bytes.cmake)
 file(GLOB files ${TEMPLATE_DIR}/*)

@@ -39,7 +39,7 @@ void dcsim_bands_rel(const dcsim_bands_t *b, dcsim_band_part part, dcsim_prov_ki
 /* Whether the CPU's rates were carried from another CPU: 0 for a profile with measured
  * performance tables, else (dcsim_cpu_profile_max_threads 0: levels anchored on a published
  * figure, carried per cycle from the reference CPU or taken from its datasheet,
- * src/calib/fit/perf_fit.c anchored_level) 1 when its per-core rates are its own or a close
+ * src/calib/fit/fit_perf.c anchored_level) 1 when its per-core rates are its own or a close
  * variant's measurements, 2 when they rest on a sibling's or on none (dcsim_cpu_profile_rates_basis
  * sibling or estimate: doc/models.md "Per-core rates"). Its own tables' leave-out rows say nothing
  * of such a transfer (doc/models.md, "Uncertainty bands"). */

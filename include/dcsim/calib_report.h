@@ -1,12 +1,12 @@
-/* dcsim/calib_report.h — what `dcsim calibrate` writes of a fit (dcsim/calib_fit.h) for a profile:
+/* dcsim/calib_report.h — what `dcsim calibrate` writes of a fit (dcsim/fit_coeffs.h) for a profile:
  * XML elements to paste into it. Nothing is allocated for the caller. */
 #ifndef DCSIM_CALIB_REPORT_H
 #define DCSIM_CALIB_REPORT_H
 
 #include <stdio.h>
 
-#include "dcsim/calib_fit.h"
 #include "dcsim/fit.h"
+#include "dcsim/fit_coeffs.h"
 
 /* <energy-coefficients> and, when fitted, <power-activity> of `dcsim calibrate energy`: csv the
  * measurements fitted, cpu the profile's name, user the source= given by the user (--source; NULL:

@@ -1,5 +1,6 @@
 /* calib/internal.h — what the calib jobs share: the calibration tables written by the importers
- * (import/calib.c) and the power table and model of fit/calib_power.c. Not a public header.
+ * (import/import_cpu.c) and the power model of fit/fit_power.c (its table is read by the input
+ * layer, input/power_table.c). Not a public header.
  * Ownership: functions returning char * give malloc'd strings the caller frees. */
 #ifndef DCSIM_CALIB_INTERNAL_H
 #define DCSIM_CALIB_INTERNAL_H
@@ -31,22 +32,12 @@ int dcsim__calib_write_table(const char *dir, const char *quantity, const char *
                              const char *unit, dcsim_calib_row *rows, size_t n_rows,
                              const char *comment, dcsim_error *err);
 
-/* The RAPL power table of a calibration directory (machine.xml <energy>, its CSV) as numbers:
- * idle PKG and DRAM, then one row per core count, ascending. Read by import/calib.c, which hands
- * it to the power-model fits of fit/calib_power.c (a lower job: fit/ never calls import/). */
-typedef struct dcsim_calib_power_table {
-  char *path; /* the CSV read (malloc'd) */
-  double pkg_idle_w, dram_idle_w;
-  size_t n;
-  unsigned cores[64];
-  double pkg_w[64], dram_w[64];
-} dcsim_calib_power_table;
-
-/* <power-spec> and <power-model> of the profile from machine.xml (calib_power.c): copied, or with
- * fit="energy" fitted to the directory's power table T (doc/calibration.md, "Power model"); T is
- * NULL when machine.xml has no <energy>. */
+/* <power-spec> and <power-model> of the profile from machine.xml (fit/fit_power.c): copied, or with
+ * fit="energy" fitted to the directory's power table, machine.xml's <energy file>, which it reads
+ * through the input layer (dcsim__power_table_load, input/internal.h; doc/calibration.md, "Power
+ * model"). */
 int dcsim__calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *root,
-                            const dcsim_calib_power_table *T, dcsim_error *err);
+                            dcsim_error *err);
 
 /* The plausible range of every calibration time (a sample, a kernel, a replay): 10^-9 to 10^9 s. */
 #define DCSIM_CALIB_TIME_MIN_S 1e-9
@@ -54,17 +45,18 @@ int dcsim__calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc
 
 /* A table cell (qty flops, L1, L2, L3 or DRAM; v in flop/s or B/s; cell and unit its text
  * for the message) per core in use , min(threads, cores), and per cycle at ghz must lie within
- * 10^-3 to 10^3 flop or byte (import/calib.c gives the figures); ghz_from says where ghz comes
+ * 10^-3 to 10^3 flop or byte (import/import_cpu.c gives the figures); ghz_from says where ghz comes
  * from. The one rule of calibrate cpu and bench --from; an error naming path:line otherwise. */
 int dcsim__calib_cell_per_cycle(const char *path, int line, const char *qty, const char *cell,
                                 const char *unit, unsigned threads, unsigned cores, double ghz,
                                 const char *ghz_from, double v, dcsim_error *err);
 
-/* The real codes' measured rows (fit/realcode.c; calibration/realcode/MACHINE/measurements.csv):
- * whether a row's variant ran on a GPU (no dwarf predicts it); the dwarf that predicts a row: its
- * variant when the catalogue holds a dwarf of that name (cloudsc-c, the C translation), else its
- * code (returns one of the two pointers); row r's values of the dwarf's parameters, each from the
- * column of its name or of its name in lower case (path and the row's line go into b). */
+/* The real codes' measured rows (fit/fit_realcode.c;
+ * calibration/realcode/MACHINE/measurements.csv): whether a row's variant ran on a GPU (no dwarf
+ * predicts it); the dwarf that predicts a row: its variant when the catalogue holds a dwarf of that
+ * name (cloudsc-c, the C translation), else its code (returns one of the two pointers); row r's
+ * values of the dwarf's parameters, each from the column of its name or of its name in lower case
+ * (path and the row's line go into b). */
 int dcsim__realcode_gpu_variant(const char *variant);
 const char *dcsim__realcode_dwarf(const char *code, const char *variant);
 int dcsim__realcode_bindings(const dcsim_dwarf_t *d, const dcsim_csv_t *t, size_t r,

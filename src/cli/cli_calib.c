@@ -5,20 +5,21 @@
 #include <sys/stat.h>
 
 #include "dcsim/bench.h"
-#include "dcsim/calib.h"
-#include "dcsim/calib_fit.h"
-#include "dcsim/calib_gpu.h"
-#include "dcsim/calib_gpubench.h"
-#include "dcsim/calib_import.h"
-#include "dcsim/calib_inputs.h"
+#include "dcsim/import_inputs.h"
 #include "dcsim/calib_report.h"
-#include "dcsim/calib_scaling.h"
-#include "dcsim/calib_template.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
 #include "dcsim/dwarf.h"
+#include "dcsim/fit_coeffs.h"
+#include "dcsim/fit_scaling.h"
 #include "dcsim/hvs.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/import_cpu.h"
+#include "dcsim/import_gpu.h"
+#include "dcsim/import_gpubench.h"
+#include "dcsim/import_kerncraft.h"
+#include "dcsim/import_likwid.h"
+#include "dcsim/import_template.h"
 #include "dcsim/plot.h"
 #include "dcsim/repro.h"
 #include "dcsim/sampling.h"
@@ -54,7 +55,7 @@ static int load_cpu(const dcsim_args *a, dcsim_cpu_profile_t **p, dcsim_error *e
   return rc;
 }
 
-/* `dcsim calibrate cpu --template DIR`: the skeleton to fill (dcsim/calib_template.h) */
+/* `dcsim calibrate cpu --template DIR`: the skeleton to fill (dcsim/import_template.h) */
 static int cal_cpu_template(const dcsim_args *a, const char *dir, dcsim_error *err) {
   if (a->n_positional > 1 || dcsim_arg(a, "output"))
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, "template"),

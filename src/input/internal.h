@@ -1,13 +1,15 @@
 /* input/internal.h — helpers shared by the files of the input layer (dwarf.c, hwprofile.c,
- * hwprofile_gpu.c, hwprofile_power.c), and the one parser of a CPU datasheet's <measured>, which
- * calib/import/calib.c uses too. Not a public header. Ownership: the caller frees the document
- * (dcsim__xml_free) and the strings. */
+ * hwprofile_gpu.c, hwprofile_power.c), the one parser of a CPU datasheet's <measured>, which
+ * calib/import/import_cpu.c uses too, and the RAPL power table of a calibration directory
+ * (power_table.c), which calib/ and tools/derive read through it. Not a public header. Ownership:
+ * the caller frees the document (dcsim__xml_free) and the strings. */
 #ifndef DCSIM_INPUT_INTERNAL_H
 #define DCSIM_INPUT_INTERNAL_H
 
 #include "dcsim/error.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/hwprofile_power.h"
+#include "util/csv.h"
 #include "util/xmlio.h"
 
 /* What a profile or dwarf loader starts with: the document at path (root element root_name,
@@ -31,7 +33,7 @@ int dcsim__profile_open(const char *path, const char *root_name, dcsim_xml_doc_t
  * <datasheet> into measured[level] (indexed by dcsim_cpu_qty: L1 = 1 .. DRAM = 4), its level in
  * *q_out. Refuses an unknown level, a second one for a level (measured[] starts zeroed), a rate or
  * clock not positive and a socket figure without its core count. The source is borrowed from the
- * document. The one parser of the element: hwprofile.c and calib/import/calib.c use it. */
+ * document. The one parser of the element: hwprofile.c and calib/import/import_cpu.c use it. */
 int dcsim__cpu_measured_parse(const dcsim_xml_doc_t *doc, xmlNode *m,
                               dcsim_cpu_measured_bw measured[5], int *q_out, dcsim_error *err);
 /* above-byte and line-byte of a profile's cache <level> (line size positive). */
@@ -49,5 +51,56 @@ int dcsim__price_load(const dcsim_xml_doc_t *doc, xmlNode *root, dcsim__price *p
                       dcsim_error *err);
 dcsim_hw_price dcsim__price_public(const dcsim__price *pr);
 void dcsim__price_release(dcsim__price *pr);
+
+/* ---- the RAPL power table of a calibration directory (power_table.c) ----
+ * A CSV with columns frequency, threads ("idle" or a core count), domain (PKG or DRAM), value, unit
+ * (W) and optionally source: one row per state and domain, every row at one frequency, at most
+ * DCSIM_POWER_MAX_W; an idle state and at least one core count, each with both domains
+ * (doc/calibration.md "Power model"). No limit on the number of states. */
+
+/* One state: idle or a core count; its cells as written and as numbers (W), its source (text
+ * borrowed from the table's CSV), the CSV line of its first row. */
+typedef struct dcsim__power_state {
+  int idle;
+  unsigned cores;
+  int line;
+  const char *pkg, *dram, *source;
+  double pkg_w, dram_w;
+} dcsim__power_state;
+
+typedef struct dcsim__power_table {
+  char *path;                 /* the CSV read (malloc'd) */
+  const char *freq;           /* the one frequency of every row */
+  dcsim__power_state *states; /* idle first, then the core counts ascending */
+  size_t n_states;
+  double pkg_idle_w, dram_idle_w; /* the idle state */
+  size_t n;                       /* the loaded states (n_states - 1), as arrays for the fits: */
+  unsigned *cores;
+  double *pkg_w, *dram_w;
+  dcsim_csv_t *csv; /* holds the text */
+} dcsim__power_table;
+
+/* An extra check of a state's core count (the calibration directory's hardware threads), called
+ * on each row in order; 0 or an error naming path:line. */
+typedef int (*dcsim__power_cores_check)(const void *ctx, const char *path, int line, unsigned cores,
+                                        dcsim_error *err);
+
+/* Reads the table at path into *T. freq: the frequency every row must have (machine.xml's
+ * <energy freq>), or NULL for the first row's; check (may be NULL) gets ctx. Free *T with
+ * dcsim__power_table_free whatever the result. */
+int dcsim__power_table_load(const char *path, const char *freq, dcsim__power_cores_check check,
+                            const void *ctx, dcsim__power_table *T, dcsim_error *err);
+void dcsim__power_table_free(dcsim__power_table *T);
+
+/* The DRAM bandwidth (B/s) at each of T's core counts at T's frequency (bw_bps[i] for T->cores[i],
+ * 0 where none), from the table CSV at path (columns frequency, threads, value, unit: a rate such
+ * as GB/s): the traffic the DRAM power fits divide by. */
+int dcsim__power_table_bandwidths(const dcsim__power_table *T, const char *path, double *bw_bps,
+                                  dcsim_error *err);
+
+/* Row row's thread count in column col: a whole number 1 to 10^6, else an error naming path:line
+ * (the one rule of the calibration tables and the power table). */
+int dcsim__csv_threads(const dcsim_csv_t *t, size_t row, size_t col, const char *path,
+                       unsigned *out, dcsim_error *err);
 
 #endif

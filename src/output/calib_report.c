@@ -1,9 +1,9 @@
 /* calib_report.c — what `dcsim calibrate` writes of a fit: the fitted profile elements. */
 #include <stdio.h>
 
-#include "dcsim/calib_fit.h"
 #include "dcsim/calib_report.h"
 #include "dcsim/fit.h"
+#include "dcsim/fit_coeffs.h"
 #include "util/xmledit.h"
 
 /* The fitted <energy-coefficients> and <power-activity> elements: every text (the CSV's path, the

@@ -1,7 +1,7 @@
 /* fuzz_calib_fit.c — measurement CSVs of `dcsim calibrate loops|energy`: the input is fitted both
  * as loop measurements (LAD and least squares) and as energy measurements against the E5-2697v3. */
 // seeds: tests/data/calib/*.csv calibration/xeon-e5-2697v3/bifft-runs.csv
-#include "dcsim/calib_fit.h"
+#include "dcsim/fit_coeffs.h"
 #include "dcsim/hwprofile.h"
 #include "fuzz.h"
 

@@ -1,7 +1,7 @@
 /* fuzz_calib_gpu.c — `dcsim calibrate gpu`: an nvprof/Nsight Compute metrics export or a manifest
  * of them (next to the test exports) turned into kernel characteristics, then into dwarf XML. */
 // seeds: tests/data/calibration/gpu/*.csv
-#include "dcsim/calib_gpu.h"
+#include "dcsim/import_gpu.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

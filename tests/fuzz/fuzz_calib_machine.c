@@ -2,8 +2,8 @@
  * machine.xml of a directory holding the E5-2697v3 tables; `dcsim calibrate cpu` turns it into a
  * CPU profile, which must then load (the generator never writes an invalid profile silently). */
 // seeds: calibration/*/machine.xml
-#include "dcsim/calib.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/import_cpu.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

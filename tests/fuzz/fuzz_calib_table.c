@@ -2,7 +2,7 @@
  * source): the input replaces one table of the E5-2697v3 directory (chosen by its size), then
  * `dcsim calibrate cpu` builds the profile. */
 // seeds: calibration/*/*.csv
-#include "dcsim/calib.h"
+#include "dcsim/import_cpu.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

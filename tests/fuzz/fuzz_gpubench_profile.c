@@ -7,7 +7,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
-#include "dcsim/calib_gpubench.h"
+#include "dcsim/import_gpubench.h"
 #include "dcsim/strutil.h"
 #include "fuzz.h"
 

@@ -2,8 +2,8 @@
  * calibration directory (machine.xml and tables), which `dcsim calibrate cpu` must then accept or
  * refuse with an error. */
 // seeds: tests/data/calibration/kerncraft/*.yml
-#include "dcsim/calib.h"
-#include "dcsim/calib_import.h"
+#include "dcsim/import_cpu.h"
+#include "dcsim/import_kerncraft.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

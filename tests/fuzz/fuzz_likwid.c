@@ -1,7 +1,7 @@
 /* fuzz_likwid.c — `dcsim calibrate import-likwid`: likwid-bench output into a calibration directory
  * (a fresh copy of the test machine.xml each time: the importer rewrites it). */
 // seeds: tests/data/calibration/likwid/*.txt
-#include "dcsim/calib_import.h"
+#include "dcsim/import_likwid.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -31,9 +31,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dcsim/calib.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cpu_rates.h"
+#include "dcsim/import_cpu.h"
 #include "dcsim/model_cpu.h"
 #include "util/fileio.h"
 #include "validate.h"

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcsim/calib_gpubench.h"
 #include "dcsim/catalog.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/import_gpubench.h"
 #include "dcsim/model.h"
 #include "validate.h"
 

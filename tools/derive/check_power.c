@@ -6,7 +6,7 @@
  * directory's power.csv, or a dcsim calibrate energy CSV), bandwidth (a DRAM table CSV), method
  * (lsq or endpoints), quantity:
  *   pkg_loo      the package power at `cores` of the full-load table `power` predicted by the
- *                package fit on its other rows (dcsim/calib_power.h), at most the profile's TDP
+ *                package fit on its other rows (dcsim/fit_power.h), at most the profile's TDP
  *   dram_loo     the DRAM power at `cores` predicted by the DRAM fit on the other rows, traffic
  *                from `bandwidth` at the table's frequency
  *   pkg_j        the default model's package energy of `dwarf` on `cores` cores over the measured
@@ -22,14 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcsim/calib_fit.h"
-#include "dcsim/calib_power.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cpu_power.h"
+#include "dcsim/fit_coeffs.h"
+#include "dcsim/fit_power.h"
 #include "dcsim/model.h"
+#include "input/internal.h"
 #include "validate.h"
-
-#define MAX_ROWS 64
 
 static int load_cpu(const val_row *w, dcsim_cpu_profile_t **cpu, dcsim_error *err) {
   char path[4096];
@@ -45,103 +44,46 @@ static int load_dwarf(const val_row *w, dcsim_dwarf_t **d, dcsim_error *err) {
   return rc ? rc : dcsim_dwarf_load(path, d, err);
 }
 
-/* A RAPL table CSV (frequency, threads, domain, value): idle and per core count, PKG and DRAM. */
-typedef struct rapl {
-  char freq[32];
-  double pkg_idle, dram_idle;
-  size_t n;
-  unsigned cores[MAX_ROWS];
-  double pkg[MAX_ROWS], dram[MAX_ROWS], bw[MAX_ROWS];
-} rapl;
-
-static int read_rapl(const char *path, rapl *R, dcsim_error *err) {
-  dcsim_csv_t *t = NULL;
-  size_t cf, ct, cd, cv;
-  memset(R, 0, sizeof *R);
-  int rc = dcsim__csv_load(path, &t, err);
-  if (rc || (rc = dcsim__csv_col(t, "frequency", &cf, err)) ||
-      (rc = dcsim__csv_col(t, "threads", &ct, err)) ||
-      (rc = dcsim__csv_col(t, "domain", &cd, err)) || (rc = dcsim__csv_col(t, "value", &cv, err)))
-    goto out;
-  for (size_t r = 0; r < dcsim__csv_rows(t) && !rc; r++) {
-    double v, c = 0;
-    if ((rc = dcsim__csv_num(t, r, cv, &v, err))) break;
-    snprintf(R->freq, sizeof R->freq, "%s", dcsim__csv_cell(t, r, cf));
-    int pkg = strcmp(dcsim__csv_cell(t, r, cd), "PKG") == 0;
-    if (strcmp(dcsim__csv_cell(t, r, ct), "idle") == 0) {
-      *(pkg ? &R->pkg_idle : &R->dram_idle) = v;
-      continue;
-    }
-    if ((rc = dcsim__csv_num(t, r, ct, &c, err))) break;
-    size_t k = 0;
-    while (k < R->n && R->cores[k] != (unsigned)c) k++;
-    if (k == R->n && R->n < MAX_ROWS) R->cores[R->n++] = (unsigned)c;
-    if (k < MAX_ROWS) *(pkg ? &R->pkg[k] : &R->dram[k]) = v;
-  }
-out:
-  dcsim__csv_free(t);
-  return rc;
-}
-
-/* The DRAM bandwidth (B/s) of each of R's core counts at R's frequency, from a table CSV in GB/s.
- */
-static int read_bw(const char *path, rapl *R, dcsim_error *err) {
-  dcsim_csv_t *t = NULL;
-  size_t cf, ct, cv;
-  int rc = dcsim__csv_load(path, &t, err);
-  if (rc || (rc = dcsim__csv_col(t, "frequency", &cf, err)) ||
-      (rc = dcsim__csv_col(t, "threads", &ct, err)) || (rc = dcsim__csv_col(t, "value", &cv, err)))
-    goto out;
-  for (size_t r = 0; r < dcsim__csv_rows(t) && !rc; r++) {
-    double th, v;
-    if (strcmp(dcsim__csv_cell(t, r, cf), R->freq) != 0) continue;
-    if ((rc = dcsim__csv_num(t, r, ct, &th, err)) || (rc = dcsim__csv_num(t, r, cv, &v, err)))
-      break;
-    for (size_t k = 0; k < R->n; k++)
-      if ((double)R->cores[k] == th) R->bw[k] = v * 1e9;
-  }
-out:
-  dcsim__csv_free(t);
-  return rc;
-}
-
 /* pkg_loo, dram_loo: refit without the held-out core count, predict it. */
 static int leave_out(const val_row *w, int dram, double *out, dcsim_error *err) {
-  rapl R;
-  double cores = 0;
-  int rc;
-  if ((rc = val_num(w, "cores", &cores, err)) || (rc = read_rapl(val_col(w, "power"), &R, err)) ||
-      (dram && (rc = read_bw(val_col(w, "bandwidth"), &R, err))))
-    return rc;
-  unsigned c[MAX_ROWS];
-  double p[MAX_ROWS], b[MAX_ROWS], held_bw = 0;
-  size_t m = 0;
-  for (size_t k = 0; k < R.n; k++) {
+  dcsim__power_table R = { 0 }; /* the library's reader (input/power_table.c): every row, no cap */
+  double cores = 0, held_bw = 0, awake, core, e;
+  unsigned *c = NULL;
+  double *p = NULL, *b = NULL, *bw = NULL;
+  dcsim_power_fit_stats st;
+  dcsim_cpu_profile_t *cpu = NULL;
+  int rc = val_num(w, "cores", &cores, err);
+  if (!rc) rc = dcsim__power_table_load(val_col(w, "power"), NULL, NULL, NULL, &R, err);
+  size_t n = rc ? 1 : R.n + 1, m = 0;
+  if (!rc && (!(c = calloc(n, sizeof *c)) || !(p = calloc(n, sizeof *p)) ||
+              !(b = calloc(n, sizeof *b)) || !(bw = calloc(n, sizeof *bw))))
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, w->path, 0, "out of memory");
+  if (!rc && dram) rc = dcsim__power_table_bandwidths(&R, val_col(w, "bandwidth"), bw, err);
+  for (size_t k = 0; !rc && k < R.n; k++) {
     if (R.cores[k] == (unsigned)cores) {
-      held_bw = R.bw[k];
+      held_bw = bw[k];
       continue;
     }
     c[m] = R.cores[k];
-    b[m] = R.bw[k];
-    p[m++] = dram ? R.dram[k] : R.pkg[k];
+    b[m] = bw[k];
+    p[m++] = dram ? R.dram_w[k] : R.pkg_w[k];
   }
-  if (m == R.n) return DCSIM_ERR(err, DCSIM_EREF, w->path, 0, "no row of %g cores", cores);
-  dcsim_power_fit_stats st;
-  if (dram) {
-    double e;
-    if ((rc = dcsim_fit_dram(R.dram_idle, b, p, m, &e, &st, err))) return rc;
-    *out = R.dram_idle + e * held_bw;
-    return 0;
+  if (!rc && m == R.n) rc = DCSIM_ERR(err, DCSIM_EREF, w->path, 0, "no row of %g cores", cores);
+  if (!rc && dram && !(rc = dcsim_fit_dram(R.dram_idle_w, b, p, m, &e, &st, err)))
+    *out = R.dram_idle_w + e * held_bw;
+  if (!rc && !dram && !(rc = dcsim_fit_package(R.pkg_idle_w, c, p, m, &awake, &core, &st, err)) &&
+      !(rc = load_cpu(w, &cpu, err))) {
+    const dcsim_cpu_power_model *pm = dcsim_cpu_profile_power_model(cpu);
+    *out = R.pkg_idle_w + awake + cores * core;
+    if (pm->has_spec && *out > pm->tdp_w) *out = pm->tdp_w; /* as the model evaluates it */
   }
-  double awake, core;
-  if ((rc = dcsim_fit_package(R.pkg_idle, c, p, m, &awake, &core, &st, err))) return rc;
-  dcsim_cpu_profile_t *cpu = NULL;
-  if ((rc = load_cpu(w, &cpu, err))) return rc;
-  const dcsim_cpu_power_model *pm = dcsim_cpu_profile_power_model(cpu);
-  *out = R.pkg_idle + awake + cores * core;
-  if (pm->has_spec && *out > pm->tdp_w) *out = pm->tdp_w; /* as the model evaluates it */
   dcsim_cpu_profile_free(cpu);
-  return 0;
+  dcsim__power_table_free(&R);
+  free(c);
+  free(p);
+  free(b);
+  free(bw);
+  return rc;
 }
 
 /* pkg_j: the default package power of the dwarf on its own full-load table, over time_s. */

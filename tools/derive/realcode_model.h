@@ -21,7 +21,7 @@
 /* the dwarfs of the real codes, in report order: a row belongs to the dwarf named by its variant
  * when the catalogue holds one (cloudsc-c: the C translation of CLOUDSC, another code with other
  * efficiencies), else to the dwarf named by its code (rc_row.dwarf; dcsim__realcode_dwarf of
- * src/calib/fit/realcode.c, the rule `dcsim bench --check` applies too) */
+ * src/calib/fit/fit_realcode.c, the rule `dcsim bench --check` applies too) */
 extern const char *const RC_CODES[4];
 #define RC_N_CODES 4
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # tools/gpu-bench/device-run.sh OUTDIR — builds tools/gpu-bench on a Linux box with CUDA (13) and
 # one NVIDIA GPU, runs it, and writes into OUTDIR (at most 7 files, about 3 minutes):
-#   bench.csv      gpu-bench's CSV, layout 2 (include/dcsim/calib_gpubench.h)
+#   bench.csv      gpu-bench's CSV, layout 2 (include/dcsim/import_gpubench.h)
 #   power.csv      its NVML power log, every 100 ms, each sample labelled with its phase
 #   smi-log.csv    nvidia-smi every 100 ms over the whole run (first rows: before any context)
 #   smi-info.csv   the board: name, serial, limits, clocks, driver

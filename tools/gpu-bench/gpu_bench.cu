@@ -1,6 +1,6 @@
 // gpu-bench — measures what dcsim's default GPU model needs on this GPU and writes
 // tools/gpu-bench's CSV, layout 2 (read by `dcsim calibrate gpu BENCH.csv [POWER.csv]`;
-// the layout is in include/dcsim/calib_gpubench.h and tools/gpu-bench/README.md):
+// the layout is in include/dcsim/import_gpubench.h and tools/gpu-bench/README.md):
 //   device query (name, compute capability, SMs, clock, memory), STREAM triad bandwidth,
 //   FP64 and FP32 FMA peaks, launch overhead (back-to-back and synchronous), the dependent-issue
 //   latency of one warp (FP32 and FP64 FMA chains, in cycles), host-to-device copy (pinned),

@@ -49,10 +49,11 @@ static int first_cpu_task(const char *workflow, dcsim_workflow **wf, const dcsim
 /* the task's dwarf evaluated at its case and <set>s */
 static int task_eval(const dcsim_task_template *t, const char *workflow, dcsim_dwarf_t **d,
                      dcsim_dwarf_eval **ev, dcsim_error *err) {
-  char path[4096];
-  int rc =
-      dcsim_catalog_resolve(DCSIM_KIND_DWARF, t->dwarf, workflow, t->line, path, sizeof path, err);
-  if (rc || (rc = dcsim_dwarf_load(path, d, err))) return rc;
+  char *path = NULL;
+  int rc = dcsim_catalog_find(DCSIM_KIND_DWARF, t->dwarf, workflow, t->line, &path, err);
+  if (!rc) rc = dcsim_dwarf_load(path, d, err);
+  free(path);
+  if (rc) return rc;
   dcsim_binding b[64];
   size_t nb = t->n_sets < 64 ? t->n_sets : 64;
   for (size_t i = 0; i < nb; i++) {
@@ -127,7 +128,6 @@ int dcsim__bench_check_replay(bench_run *R, const char *workflow, const char *pr
                               dcsim_error *err) {
   check_task c;
   FILE *f = NULL;
-  char path[4096];
   double s_per_byte[NSTAND] = { 0 }, disp_of[NSTAND] = { 0 };
   int rc = check_task_init(&c, workflow, profile_path, err);
   if (rc) return rc;
@@ -140,7 +140,7 @@ int dcsim__bench_check_replay(bench_run *R, const char *workflow, const char *pr
   if ((rc = dcsim_cpu_profile_rates(c.cpu, &st, &rt, err))) goto out;
   const bench_point *peak = dcsim__bench_find(R, "peak", "", n);
   double peak_flops = peak ? peak->med * 1e9 : rt.flops;
-  if (!(f = dcsim__bench_open_out(R, "check.csv", path, sizeof path, err))) {
+  if (!(f = dcsim__bench_open_out(R, "check.csv", err))) {
     rc = err ? err->code : DCSIM_EIO;
     goto out;
   }
@@ -186,7 +186,7 @@ int dcsim__bench_check_replay(bench_run *R, const char *workflow, const char *pr
     fprintf(f, "%u,%.6g,%.6g,%.6g,%.4f\n", n, l->traffic_byte, l->work_flop, fmax(mem_s, flop_s),
             disp);
   }
-  if (fclose(f) != 0 && !rc) rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
+  rc = dcsim__bench_close_out(R, "check.csv", f, rc, err);
 out:
   check_task_release(&c);
   return rc;
@@ -200,11 +200,14 @@ int dcsim_bench_check(const char *dir, const char *workflow, const char *profile
   dcsim_csv_t *csv = NULL;
   dcsim_prediction pr;
   memset(&pr, 0, sizeof pr);
-  char path[4096];
   size_t cd, cl, cs, ct, cr;
-  snprintf(path, sizeof path, "%s/check.csv", dir);
+  char *path = dcsim_path_in(dir, "check.csv");
+  if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
   int rc = check_task_init(&c, workflow, profile_path, err);
-  if (rc) return rc;
+  if (rc) {
+    free(path);
+    return rc;
+  }
   if ((rc = dcsim__csv_load(path, &csv, err)) || (rc = dcsim__csv_col(csv, "dwarf", &cd, err)) ||
       (rc = dcsim__csv_col(csv, "loop", &cl, err)) ||
       (rc = dcsim__csv_col(csv, "standin", &cs, err)) ||
@@ -283,6 +286,7 @@ out:
   dcsim_prediction_release(&pr);
   dcsim__csv_free(csv);
   check_task_release(&c);
+  free(path);
   return rc;
 }
 
@@ -295,13 +299,14 @@ static size_t model_len(const char *m) {
 
 /* 1 when DIR/machine.csv (key,value) describes the profile's CPU, 0 when not or unreadable */
 static int same_machine(const char *dir, const dcsim_cpu_profile_t *cpu) {
-  char path[4096];
   dcsim_csv_t *t = NULL;
   dcsim_error e;
   size_t ck, cv;
   int model = 0, cpus = 0;
-  if (dcsim_bufprintf(path, sizeof path, "%s/machine.csv", dir) || dcsim__csv_load(path, &t, &e))
-    return 0;
+  char *path = dcsim_path_in(dir, "machine.csv");
+  int unread = !path || dcsim__csv_load(path, &t, &e);
+  free(path);
+  if (unread) return 0;
   if (!dcsim__csv_col(t, "key", &ck, &e) && !dcsim__csv_col(t, "value", &cv, &e))
     for (size_t r = 0; r < dcsim__csv_rows(t); r++) {
       const char *k = dcsim__csv_cell(t, r, ck), *v = dcsim__csv_cell(t, r, cv);
@@ -320,15 +325,14 @@ static int same_machine(const char *dir, const dcsim_cpu_profile_t *cpu) {
 static int realcode_row(const dcsim_csv_t *t, size_t r, const char *path, const char *dwarf,
                         const dcsim_cpu_profile_t *cpu, unsigned threads, double *time_s,
                         dcsim_error *err) {
-  char dpath[4096];
+  char *dpath = NULL;
   dcsim_dwarf_t *d = NULL;
   dcsim_dwarf_eval *ev = NULL;
   dcsim_prediction p;
   dcsim_binding b[16];
   size_t nb;
   memset(&p, 0, sizeof p);
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, dwarf, path, dcsim__csv_line(t, r), dpath,
-                                 sizeof dpath, err);
+  int rc = dcsim_catalog_find(DCSIM_KIND_DWARF, dwarf, path, dcsim__csv_line(t, r), &dpath, err);
   if (rc || (rc = dcsim_dwarf_load(dpath, &d, err)) ||
       (rc = dcsim__realcode_bindings(d, t, r, path, b, 16, &nb, err)) ||
       (rc = dcsim_dwarf_evaluate(d, NULL, b, nb, &ev, err)))
@@ -347,6 +351,7 @@ out:
   dcsim_prediction_release(&p);
   dcsim_dwarf_eval_free(ev);
   dcsim_dwarf_free(d);
+  free(dpath);
   return rc;
 }
 
@@ -355,7 +360,7 @@ enum { RC_CODES_MAX = 8, RC_ROWS_MAX = 1024 };
 /* the test rows of DIR/measurements.csv predicted and printed, then the median |error| per dwarf */
 static int realcode_compare(const char *dir, const char *machine, const char *fitted_on,
                             const dcsim_cpu_profile_t *cpu, FILE *out, dcsim_error *err) {
-  char path[4096];
+  char *path = NULL;
   dcsim_csv_t *t = NULL;
   size_t cc, ccase, cth, ccpu, crole, cvar;
   const char *codes[RC_CODES_MAX];
@@ -363,9 +368,9 @@ static int realcode_compare(const char *dir, const char *machine, const char *fi
   size_t ne[RC_CODES_MAX] = { 0 }, nc = 0;
   int rc;
   if (!e) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
-  if (dcsim_bufprintf(path, sizeof path, "%s/measurements.csv", dir)) {
+  if (!(path = dcsim_path_in(dir, "measurements.csv"))) {
     free(e);
-    return DCSIM_ERR(err, DCSIM_ERANGE, dir, 0, "path too long");
+    return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
   }
   if ((rc = dcsim__csv_load(path, &t, err)) || (rc = dcsim__csv_col(t, "code", &cc, err)) ||
       (rc = dcsim__csv_col(t, "case", &ccase, err)) ||
@@ -383,7 +388,7 @@ static int realcode_compare(const char *dir, const char *machine, const char *fi
     if (strcmp(dcsim__csv_cell(t, r, crole), "test") || dcsim__realcode_gpu_variant(variant))
       continue;
     const char *dwarf = dcsim__realcode_dwarf(dcsim__csv_cell(t, r, cc), variant);
-    double th, cpu_s, pred_s;
+    double th, cpu_s, pred_s = 0;
     if ((rc = dcsim__csv_num(t, r, cth, &th, err)) ||
         (rc = dcsim__csv_num(t, r, ccpu, &cpu_s, err)))
       goto out;
@@ -412,35 +417,37 @@ static int realcode_compare(const char *dir, const char *machine, const char *fi
           nc ? "" : " no test row", fitted_on);
 out:
   free(e);
+  free(path);
   dcsim__csv_free(t);
   return rc;
 }
 
 int dcsim__bench_check_realcode(const char *profile_path, FILE *out, dcsim_error *err) {
-  char manifest[4096], dir[4096];
   dcsim_csv_t *t = NULL;
   dcsim_cpu_profile_t *cpu = NULL;
   size_t cm, cc;
   int rc = 0;
   dcsim_error e;
-  if (dcsim_bufprintf(manifest, sizeof manifest, "%s/calibration/realcode/machines.csv",
-                      dcsim_catalog_root()) ||
-      dcsim__csv_load(manifest, &t, &e) || dcsim__csv_col(t, "machine", &cm, &e) ||
+  char *manifest =
+      dcsim_strdup_printf("%s/calibration/realcode/machines.csv", dcsim_catalog_root());
+  if (!manifest) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+  if (dcsim__csv_load(manifest, &t, &e) || dcsim__csv_col(t, "machine", &cm, &e) ||
       dcsim__csv_col(t, "cpu", &cc, &e))
     goto out; /* no real-code data: nothing to compare */
   if ((rc = dcsim_cpu_profile_load(profile_path, &cpu, err))) goto out;
   for (size_t r = 0; r < dcsim__csv_rows(t) && !rc; r++) {
-    if (dcsim_bufprintf(dir, sizeof dir, "%s/calibration/realcode/%s", dcsim_catalog_root(),
-                        dcsim__csv_cell(t, r, cm)))
-      continue;
-    if (same_machine(dir, cpu)) {
-      char rel[300];
-      snprintf(rel, sizeof rel, "calibration/realcode/%s", dcsim__csv_cell(t, r, cm));
+    char *rel = dcsim_strdup_printf("calibration/realcode/%s", dcsim__csv_cell(t, r, cm));
+    char *dir = rel ? dcsim_path_in(dcsim_catalog_root(), rel) : NULL;
+    if (!dir)
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, manifest, 0, "out of memory");
+    else if (same_machine(dir, cpu))
       rc = realcode_compare(dir, rel, dcsim__csv_cell(t, r, cc), cpu, out, err);
-    }
+    free(rel);
+    free(dir);
   }
 out:
   dcsim_cpu_profile_free(cpu);
   dcsim__csv_free(t);
+  free(manifest);
   return rc;
 }

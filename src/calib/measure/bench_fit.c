@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "calib/measure/bench_internal.h"
-#include "dcsim/calib_fit.h"
 #include "dcsim/dwarf.h"
+#include "dcsim/fit_coeffs.h"
 #include "dcsim/model.h"
 
 /* Predicted time of the loop point p with the dwarf file dw: the same path as `dcsim model`. */
@@ -48,21 +48,14 @@ out:
   return rc;
 }
 
-int dcsim__bench_fit_heldout(bench_run *R, const dcsim_cpu_profile_t *cpu, const char *profile_path,
-                             bench_heldout **ho, size_t *nho, dcsim_loop_fit **fits_out,
-                             size_t *nfits, dcsim_error *err) {
-  char loops[4096], dw[4096], fold[4096];
-  snprintf(loops, sizeof loops, "%s/loops.csv", R->o->out_dir);
-  snprintf(dw, sizeof dw, "%s/bench-kernels.xml", R->o->out_dir);
-  snprintf(fold, sizeof fold, "%s/.heldout-fold.xml", R->o->out_dir);
+/* dcsim__bench_fit_heldout with the run's files: loops.csv, the dwarf dw, the fold's dwarf and the
+ * source= of the fit on every thread count */
+static int fit_heldout(bench_run *R, const dcsim_cpu_profile_t *cpu, const char *loops,
+                       const char *dw, const char *fold, const char *src, bench_heldout **ho,
+                       size_t *nho, dcsim_loop_fit **fits_out, size_t *nfits, dcsim_error *err) {
   dcsim_loop_fit *fits = NULL;
   size_t nf = 0;
   dcsim_loop_fit_opts o = { DCSIM_FIT_LAD, DCSIM_FIT_LSQ, NULL, 0 };
-  char src[4608];
-  snprintf(src, sizeof src,
-           "fitted: dcsim bench (LAD V,X,Y,Z; least-squares U,S; weights 1/spread) on all thread "
-           "counts against %s",
-           profile_path);
   int rc = dcsim_calib_fit_loops(loops, cpu, &o, &fits, &nf, err);
   if (!rc) rc = dcsim_calib_update_dwarf(dw, dw, fits, nf, src, err);
   if (rc) {
@@ -79,13 +72,15 @@ int dcsim__bench_fit_heldout(bench_run *R, const dcsim_cpu_profile_t *cpu, const
     dcsim_loop_fit *ff = NULL;
     size_t nff = 0;
     dcsim_loop_fit_opts of = { DCSIM_FIT_LAD, DCSIM_FIT_LSQ, NULL, t };
-    snprintf(src, sizeof src, "fitted without the %u-thread measurements (held-out test)", t);
-    if ((rc = dcsim_calib_fit_loops(loops, cpu, &of, &ff, &nff, err)) ||
-        (rc = dcsim_calib_update_dwarf(dw, fold, ff, nff, src, err))) {
-      free(ff);
-      break;
-    }
+    char *fsrc =
+        dcsim_strdup_printf("fitted without the %u-thread measurements (held-out test)", t);
+    if (!fsrc)
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+    else if (!(rc = dcsim_calib_fit_loops(loops, cpu, &of, &ff, &nff, err)))
+      rc = dcsim_calib_update_dwarf(dw, fold, ff, nff, fsrc, err);
+    free(fsrc);
     free(ff);
+    if (rc) break;
     for (size_t i = 0; i < R->np && !rc; i++) {
       const bench_point *p = &R->pts[i];
       if (strcmp(p->phase, "loop") != 0 || p->threads != t) continue;
@@ -107,6 +102,26 @@ int dcsim__bench_fit_heldout(bench_run *R, const dcsim_cpu_profile_t *cpu, const
   *ho = h;
   *nho = n;
   return 0;
+}
+
+int dcsim__bench_fit_heldout(bench_run *R, const dcsim_cpu_profile_t *cpu, const char *profile_path,
+                             bench_heldout **ho, size_t *nho, dcsim_loop_fit **fits_out,
+                             size_t *nfits, dcsim_error *err) {
+  const char *out = R->o->out_dir;
+  char *loops = dcsim_path_in(out, "loops.csv"), *dw = dcsim_path_in(out, "bench-kernels.xml"),
+       *fold = dcsim_path_in(out, ".heldout-fold.xml");
+  char *src = dcsim_strdup_printf(
+      "fitted: dcsim bench (LAD V,X,Y,Z; least-squares U,S; weights 1/spread) on all thread "
+      "counts against %s",
+      profile_path);
+  int rc = loops && dw && fold && src
+               ? fit_heldout(R, cpu, loops, dw, fold, src, ho, nho, fits_out, nfits, err)
+               : DCSIM_ERR(err, DCSIM_ENOMEM, out, 0, "out of memory");
+  free(loops);
+  free(dw);
+  free(fold);
+  free(src);
+  return rc;
 }
 
 /* Each loop point's fit weight: 1/max(disp, 0.5 %) — a point whose repetitions spread twice as

@@ -17,9 +17,9 @@
 #include <stdio.h>
 
 #include "dcsim/bench.h"
-#include "dcsim/calib_fit.h"
 #include "dcsim/energymeter.h"
 #include "dcsim/error.h"
+#include "dcsim/fit_coeffs.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/strutil.h"
 
@@ -106,9 +106,11 @@ typedef struct bench_run {
 /* ---- bench_measure.c (the lowest file: the others call it and it calls none of them) ---- */
 /* "L1", "L2", "L3", "DRAM" */
 const char *dcsim__bench_level_name(int lv);
-/* DIR/file of the run's output directory opened for writing (its path in path), else NULL */
-FILE *dcsim__bench_open_out(const bench_run *R, const char *file, char *path, size_t size,
-                            dcsim_error *err);
+/* DIR/file of the run's output directory opened for writing, else NULL (err set); closed by
+ * dcsim__bench_close_out(R, file, f, rc, err): rc, or an error naming DIR/file when the close
+ * fails and rc is 0 (the file is closed either way) */
+FILE *dcsim__bench_open_out(const bench_run *R, const char *file, dcsim_error *err);
+int dcsim__bench_close_out(const bench_run *R, const char *file, FILE *f, int rc, dcsim_error *err);
 double dcsim__bench_elapsed_s(const bench_run *R); /* since the start (injected: its seconds) */
 double dcsim__bench_left_s(const bench_run *R);
 void dcsim__bench_progress(bench_run *R, const char *fmt, ...)

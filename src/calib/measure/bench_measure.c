@@ -21,15 +21,25 @@ const char *dcsim__bench_level_name(int lv) {
   return lv >= 0 && lv < 4 ? dcsim_cpu_qty_name((dcsim_cpu_qty)(DCSIM_CPU_L1 + lv)) : "";
 }
 
-FILE *dcsim__bench_open_out(const bench_run *R, const char *file, char *path, size_t size,
-                            dcsim_error *err) {
-  if (dcsim_bufprintf(path, size, "%s/%s", R->o->out_dir, file)) {
-    DCSIM_ERR(err, DCSIM_ERANGE, R->o->out_dir, 0, "path too long");
+FILE *dcsim__bench_open_out(const bench_run *R, const char *file, dcsim_error *err) {
+  char *path = dcsim_path_in(R->o->out_dir, file);
+  if (!path) {
+    DCSIM_ERR(err, DCSIM_ENOMEM, R->o->out_dir, 0, "out of memory");
     return NULL;
   }
   FILE *f = fopen(path, "w");
   if (!f) DCSIM_ERR(err, DCSIM_EIO, path, 0, "cannot write: %s", strerror(errno));
+  free(path);
   return f;
+}
+
+int dcsim__bench_close_out(const bench_run *R, const char *file, FILE *f, int rc,
+                           dcsim_error *err) {
+  if (fclose(f) == 0 || rc) return rc;
+  char *path = dcsim_path_in(R->o->out_dir, file);
+  rc = DCSIM_ERR(err, DCSIM_EIO, path ? path : R->o->out_dir, 0, "write error");
+  free(path);
+  return rc;
 }
 
 double dcsim__bench_elapsed_s(const bench_run *R) {

@@ -222,9 +222,9 @@ static unsigned socket_cpus(const bench_run *R) {
   int first = -1;
   unsigned n = 0;
   for (unsigned i = 0; i < R->nthreads; i++) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/cpu%u/topology/physical_package_id", dir, R->cpus[i]);
-    FILE *f = fopen(path, "r");
+    char *path = dcsim_strdup_printf("%s/cpu%u/topology/physical_package_id", dir, R->cpus[i]);
+    FILE *f = path ? fopen(path, "r") : NULL;
+    free(path);
     int id = -1;
     if (!f) return 0;
     if (fscanf(f, "%d", &id) != 1) id = -1;
@@ -772,7 +772,6 @@ int dcsim__bench_phase_hvs(bench_run *R, dcsim_error *err) {
   size_t *pts = malloc(np * sizeof *pts);
   dcsim_hvs_t *h = NULL;
   FILE *f = NULL;
-  char path[4096];
   int rc = 0;
   if (!xy || !pts) {
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
@@ -803,7 +802,7 @@ int dcsim__bench_phase_hvs(bench_run *R, dcsim_error *err) {
     done += k;
   }
   if ((rc = dcsim_hvs_fit(h, err))) goto out;
-  if (!(f = dcsim__bench_open_out(R, "bandwidth-map.csv", path, sizeof path, err))) {
+  if (!(f = dcsim__bench_open_out(R, "bandwidth-map.csv", err))) {
     rc = err ? err->code : DCSIM_EIO;
     goto out;
   }
@@ -824,7 +823,7 @@ int dcsim__bench_phase_hvs(bench_run *R, dcsim_error *err) {
     else
       fprintf(f, "%.4g,%.4g\n", meas, dcsim_hvs_predict(h, i));
   }
-  if (fclose(f) != 0) rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
+  rc = dcsim__bench_close_out(R, "bandwidth-map.csv", f, rc, err);
   if (!rc)
     dcsim__bench_progress(R, "HVS: %zu points measured, %zu regions", dcsim_hvs_n_measured(h),
                           dcsim_hvs_n_regions(h));
@@ -968,8 +967,8 @@ int dcsim__bench_phase_probe(bench_run *R, dcsim_error *err) {
     dcsim_bench_loop_free(tc.d);
   }
   R->probed = 1;
-  char path[4096];
-  FILE *f = dcsim__bench_open_out(R, "probe.csv", path, sizeof path, err);
+  int rc;
+  FILE *f = dcsim__bench_open_out(R, "probe.csv", err);
   if (!f) return err ? err->code : DCSIM_EIO;
   fputs(
       "# --probe: 1-thread bandwidth of the harness (median, OpenMP region, pinned) against the\n"
@@ -988,6 +987,6 @@ int dcsim__bench_phase_probe(bench_run *R, dcsim_error *err) {
                           dcsim__bench_level_name(lv), h, R->probe_best[lv], R->probe_med[lv],
                           h / R->probe_best[lv]);
   }
-  if (fclose(f) != 0) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
+  if ((rc = dcsim__bench_close_out(R, "probe.csv", f, 0, err))) return rc;
   return 0;
 }

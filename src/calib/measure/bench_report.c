@@ -198,9 +198,8 @@ static int read_cell(const dcsim_csv_t *t, size_t r, const char *path, const cha
 
 /* DIR/<qty>.csv */
 static int read_table(const char *dir, const char *qty, measured_table *m, dcsim_error *err) {
-  char path[4096];
-  if (dcsim_bufprintf(path, sizeof path, "%s/%s.csv", dir, qty))
-    return DCSIM_ERR(err, DCSIM_ERANGE, dir, 0, "path too long");
+  char *path = dcsim_strdup_printf("%s/%s.csv", dir, qty);
+  if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
   dcsim_csv_t *t = NULL;
   size_t col[5]; /* threads, value, frequency, disp and unit (both optional: (size_t)-1) */
   int rc = dcsim__csv_load(path, &t, err);
@@ -223,6 +222,7 @@ static int read_table(const char *dir, const char *qty, measured_table *m, dcsim
   }
 out:
   dcsim__csv_free(t);
+  free(path);
   return rc;
 }
 
@@ -242,11 +242,14 @@ static int nearest_state(const dcsim_cpu_profile_t *p, double ghz, dcsim_cpu_sta
 int dcsim_bench_compare(const char *dir, const char *cpu_ref, FILE *out, dcsim_error *err) {
   static const char *const heads[BENCH_NQ] = { "peak GFLOP/s", "L1 GB/s", "L2 GB/s", "L3 GB/s",
                                                "DRAM GB/s" };
-  char path[4096];
+  char *path = NULL;
   dcsim_cpu_profile_t *p = NULL;
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, cpu_ref, NULL, 0, path, sizeof path, err);
+  int rc = dcsim_catalog_find(DCSIM_KIND_CPU, cpu_ref, NULL, 0, &path, err);
   if (rc) dcsim_error_param(err, "compare_cpu", -1); /* dcsim_bench_opts.compare_cpu */
-  if (rc || (rc = dcsim_cpu_profile_load(path, &p, err))) return rc;
+  if (rc || (rc = dcsim_cpu_profile_load(path, &p, err))) {
+    free(path);
+    return rc;
+  }
   measured_table m;
   dcsim_cpu_state st = { 0, NULL, 0 };
   unsigned cores = dcsim_cpu_profile_cores_per_socket(p) * dcsim_cpu_profile_sockets(p);
@@ -265,10 +268,10 @@ int dcsim_bench_compare(const char *dir, const char *cpu_ref, FILE *out, dcsim_e
               "(extrapolated beyond its states; - without a model)\n",
               dir, m.freq, dcsim_cpu_profile_name(p), st.ghz, m.freq);
     }
-    char at[48];
-    snprintf(at, sizeof at, "at %s GHz", m.freq);
+    char *at = dcsim_strdup_printf("at %s GHz", m.freq);
     fprintf(out, "\n%s\n%7s %12s %8s %12s %8s %14s %12s %8s\n", heads[q], "threads", "measured",
-            "+-", "catalogue", "ratio", "provenance", at, "ratio");
+            "+-", "catalogue", "ratio", "provenance", at ? at : "", "ratio");
+    free(at);
     for (size_t i = 0; i < m.n; i++) {
       char disp[16] = "-";
       if (!isnan(m.disp[i])) snprintf(disp, sizeof disp, "%.1f%%", 100 * m.disp[i]);
@@ -297,5 +300,6 @@ int dcsim_bench_compare(const char *dir, const char *cpu_ref, FILE *out, dcsim_e
     }
   }
   dcsim_cpu_profile_free(p);
+  free(path);
   return rc;
 }

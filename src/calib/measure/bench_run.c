@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "calib/measure/bench_internal.h"
-#include "dcsim/calib.h"
 #include "dcsim/hwprofile.h"
+#include "dcsim/import_cpu.h"
 #include "dcsim/stats.h"
 #include "dcsim/strutil.h"
 #include "util/clock.h"
@@ -211,14 +211,13 @@ static int run_phases(bench_run *R, dcsim_error *err) {
 static int measure_energy(bench_run *R, int *have_energy, dcsim_error *err) {
   *have_energy = 0;
   if (!R->rapl) return 0;
-  char path[4096];
-  FILE *pc = dcsim__bench_open_out(R, "power.csv", path, sizeof path, err);
+  FILE *pc = dcsim__bench_open_out(R, "power.csv", err);
   if (!pc) return err ? err->code : DCSIM_EIO;
   fprintf(pc,
           "# RAPL power (energy over the sample / its duration) measured by dcsim "
           "bench\nfrequency,threads,domain,value,unit,source\n");
   int rc = dcsim__bench_phase_energy(R, pc, err);
-  if (fclose(pc) != 0 && !rc) rc = DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
+  rc = dcsim__bench_close_out(R, "power.csv", pc, rc, err);
   *have_energy = rc == 0;
   return rc;
 }
@@ -233,10 +232,9 @@ static int write_results(bench_run *R, int have_energy, dcsim_error *err) {
   dcsim_loop_fit *fits = NULL;
   size_t nho = 0, nf = 0;
   int64_t run_id = 0;
-  char ppath[4096];
   int rc;
-  if (dcsim_bufprintf(ppath, sizeof ppath, "%s/%s.xml", o->out_dir, R->name))
-    return DCSIM_ERR(err, DCSIM_ERANGE, o->out_dir, 0, "path too long");
+  char *ppath = dcsim_strdup_printf("%s/%s.xml", o->out_dir, R->name);
+  if (!ppath) return DCSIM_ERR(err, DCSIM_ENOMEM, o->out_dir, 0, "out of memory");
   qsort(R->pts, R->np, sizeof *R->pts, cmp_point);
   dcsim__bench_loop_weights(R);
   if ((rc = dcsim__bench_write_raw(R, err)) ||
@@ -268,6 +266,7 @@ out:
   free(text);
   free(ho);
   free(fits);
+  free(ppath);
   dcsim_cpu_profile_free(cpu);
   return rc;
 }

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "calib/measure/bench_internal.h"
-#include "dcsim/calib.h"
+#include "dcsim/import_cpu.h"
 #include "dcsim/repro.h"
 #include "dcsim/strutil.h"
 #include "util/csv.h"
@@ -32,8 +32,8 @@ static unsigned covered(const bench_run *R, int q, int rejected, FILE *f) {
 }
 
 int dcsim__bench_write_raw(bench_run *R, dcsim_error *err) {
-  char path[4096];
-  FILE *f = dcsim__bench_open_out(R, "raw.csv", path, sizeof path, err);
+  int rc;
+  FILE *f = dcsim__bench_open_out(R, "raw.csv", err);
   if (!f) return err ? err->code : DCSIM_EIO;
   fputs(
       "# every point dcsim bench measured, kept or not (doc/calibration.md \"Interference\");\n"
@@ -56,15 +56,15 @@ int dcsim__bench_write_raw(bench_run *R, dcsim_error *err) {
     dcsim__csv_write_cell(f, p->flag);
     fputc('\n', f);
   }
-  if (fclose(f) != 0) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
+  if ((rc = dcsim__bench_close_out(R, "raw.csv", f, 0, err))) return rc;
   return 0;
 }
 
 int dcsim__bench_write_tables(bench_run *R, int have_energy, dcsim_error *err) {
-  char path[4096];
+  int rc;
   const char *files[5] = { "flops.csv", "L1.csv", "L2.csv", "L3.csv", "DRAM.csv" };
   for (int q = 0; q < 5; q++) {
-    FILE *f = dcsim__bench_open_out(R, files[q], path, sizeof path, err);
+    FILE *f = dcsim__bench_open_out(R, files[q], err);
     if (!f) return err ? err->code : DCSIM_EIO;
     fprintf(
         f,
@@ -87,9 +87,9 @@ int dcsim__bench_write_tables(bench_run *R, int have_energy, dcsim_error *err) {
       dcsim__csv_write_cell(f, p->flag);
       fputc('\n', f);
     }
-    if (fclose(f) != 0) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
+    if ((rc = dcsim__bench_close_out(R, files[q], f, 0, err))) return rc;
   }
-  FILE *f = dcsim__bench_open_out(R, "machine.xml", path, sizeof path, err);
+  FILE *f = dcsim__bench_open_out(R, "machine.xml", err);
   if (!f) return err ? err->code : DCSIM_EIO;
   fprintf(f,
           "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- Calibration manifest written by dcsim "
@@ -143,13 +143,13 @@ int dcsim__bench_write_tables(bench_run *R, int have_energy, dcsim_error *err) {
             "source=\"measured: dcsim bench, RAPL (powercap)\"/>\n",
             R->freq_id);
   fputs("</calibration-machine>\n", f);
-  if (fclose(f) != 0) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
+  if ((rc = dcsim__bench_close_out(R, "machine.xml", f, 0, err))) return rc;
   return 0;
 }
 
 int dcsim__bench_write_loops(bench_run *R, dcsim_error *err) {
-  char path[4096];
-  FILE *f = dcsim__bench_open_out(R, "loops.csv", path, sizeof path, err);
+  int rc;
+  FILE *f = dcsim__bench_open_out(R, "loops.csv", err);
   if (!f) return err ? err->code : DCSIM_EIO;
   fputs(
       "# loop kernels measured by dcsim bench: time_s is the median of the repetitions of `passes` "
@@ -169,9 +169,9 @@ int dcsim__bench_write_loops(bench_run *R, dcsim_error *err) {
             p->n_elem, (unsigned long long)p->passes, p->clock_ghz, p->disp, p->remeasured,
             p->weight);
   }
-  if (fclose(f) != 0) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
+  if ((rc = dcsim__bench_close_out(R, "loops.csv", f, 0, err))) return rc;
   /* the dwarf: W and Q formulas per loop, placeholder coefficients replaced by the fit */
-  f = dcsim__bench_open_out(R, "bench-kernels.xml", path, sizeof path, err);
+  f = dcsim__bench_open_out(R, "bench-kernels.xml", err);
   if (!f) return err ? err->code : DCSIM_EIO;
   fputs(
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- The loop kernels of dcsim bench as a "
@@ -218,6 +218,6 @@ int dcsim__bench_write_loops(bench_run *R, dcsim_error *err) {
       fputs("    </loop>\n", f);
     }
   fputs("  </loops>\n</dwarf>\n", f);
-  if (fclose(f) != 0) return DCSIM_ERR(err, DCSIM_EIO, path, 0, "write error");
+  if ((rc = dcsim__bench_close_out(R, "bench-kernels.xml", f, 0, err))) return rc;
   return 0;
 }

@@ -11,8 +11,8 @@
 #include "dcsim/strutil.h"
 
 typedef struct zone {
-  char name[64];
-  char path[1024]; /* .../energy_uj */
+  char *name; /* malloc'd */
+  char *path; /* .../energy_uj, malloc'd */
   dcsim_rapl_domain domain;
   uint64_t max_uj;
 } zone;
@@ -40,7 +40,14 @@ static int cmp_zone(const void *a, const void *b) {
   return strcmp(((const zone *)a)->path, ((const zone *)b)->path);
 }
 
-void dcsim_rapl_close(dcsim_rapl_t *r) { free(r); }
+void dcsim_rapl_close(dcsim_rapl_t *r) {
+  if (!r) return;
+  for (size_t i = 0; i < r->n; i++) {
+    free(r->z[i].name);
+    free(r->z[i].path);
+  }
+  free(r);
+}
 
 int dcsim_rapl_open(const char *dir, dcsim_rapl_t **out, dcsim_error *err) {
   DIR *d = opendir(dir);
@@ -56,12 +63,13 @@ int dcsim_rapl_open(const char *dir, dcsim_rapl_t **out, dcsim_error *err) {
   struct dirent *e;
   while ((e = readdir(d)) && r->n < 32) {
     if (strncmp(e->d_name, "intel-rapl:", 11) != 0)
-      continue; /* AMD's RAPL uses this driver name too */
-    char p[1024], name[64], v[64];
+      continue;           /* AMD's RAPL uses this driver name too */
+    char name[64], v[64]; /* a zone's name ("package-0", "dram") and a counter */
     int eno = 0;
-    if (dcsim_bufprintf(p, sizeof p, "%s/%s/name", dir, e->d_name) ||
-        read_text(p, name, sizeof name, &eno) != 0)
-      continue;
+    char *p = dcsim_strdup_printf("%s/%s/name", dir, e->d_name);
+    int unread = !p || read_text(p, name, sizeof name, &eno) != 0;
+    free(p);
+    if (unread) continue;
     dcsim_rapl_domain dom;
     if (strncmp(name, "package-", 8) == 0)
       dom = DCSIM_RAPL_PKG;
@@ -70,23 +78,34 @@ int dcsim_rapl_open(const char *dir, dcsim_rapl_t **out, dcsim_error *err) {
     else
       continue; /* core, uncore, psys: not used (D3.5 §5.2: PKG and DRAM only) */
     zone *z = &r->z[r->n];
-    snprintf(z->name, sizeof z->name, "%s", name);
     z->domain = dom;
-    if (dcsim_bufprintf(z->path, sizeof z->path, "%s/%s/energy_uj", dir, e->d_name) ||
-        dcsim_bufprintf(p, sizeof p, "%s/%s/max_energy_range_uj", dir, e->d_name))
-      continue;
-    if (read_text(p, v, sizeof v, &eno) != 0) {
-      if (eno == EACCES || eno == EPERM) denied = 1;
+    z->name = dcsim_strdup(name);
+    z->path = dcsim_strdup_printf("%s/%s/energy_uj", dir, e->d_name);
+    p = dcsim_strdup_printf("%s/%s/max_energy_range_uj", dir, e->d_name);
+    if (!z->name || !z->path || !p) {
+      free(p);
+      rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+      break;
+    }
+    int ok = read_text(p, v, sizeof v, &eno) == 0;
+    free(p);
+    if (ok) z->max_uj = strtoull(v, NULL, 10);
+    if (ok && (ok = read_text(z->path, v, sizeof v, &eno) == 0)) {
+      r->n++;
       continue;
     }
-    z->max_uj = strtoull(v, NULL, 10);
-    if (read_text(z->path, v, sizeof v, &eno) != 0) {
-      if (eno == EACCES || eno == EPERM) denied = 1;
-      continue;
-    }
-    r->n++;
+    if (eno == EACCES || eno == EPERM) denied = 1;
+    free(z->name);
+    free(z->path);
+    z->name = z->path = NULL;
   }
   closedir(d);
+  if (rc) { /* out of memory: the zone being read is not counted in r->n */
+    free(r->z[r->n].name);
+    free(r->z[r->n].path);
+    dcsim_rapl_close(r);
+    return rc;
+  }
   if (r->n == 0) {
     rc = denied ? DCSIM_ERR(err, DCSIM_EIO, dir, 0,
                             "RAPL zones present but energy_uj is not readable: permission denied "

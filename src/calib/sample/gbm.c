@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calib/sample/internal.h"
 #include "dcsim/strutil.h"
 
 /* one node of a tree: a leaf (dim < 0) with its value, or a split x[dim] <= thr */
@@ -60,53 +61,16 @@ static double leaf_value(const fit_ctx *c, const size_t *idx, size_t n) {
   return sw > 0 ? s / sw : 0;
 }
 
-static void sort_by_key(size_t *idx, size_t n, const double *key) { /* insertion: n is small */
-  for (size_t i = 1; i < n; i++) {
-    size_t v = idx[i], j = i;
-    while (j > 0 && key[idx[j - 1]] > key[v]) {
-      idx[j] = idx[j - 1];
-      j--;
-    }
-    idx[j] = v;
-  }
-}
-
-/* the split of idx that lowers the weighted squared error most: *dim < 0 when none */
-static void best_split(fit_ctx *c, size_t *idx, size_t n, int *dim, double *thr) {
-  double best = 0;
-  *dim = -1;
-  size_t ml = c->p->min_leaf ? c->p->min_leaf : 1;
-  for (size_t d = 0; d < c->dim; d++) {
-    for (size_t i = 0; i < n; i++) c->key[idx[i]] = c->x[idx[i] * c->dim + d];
-    sort_by_key(idx, n, c->key);
-    double sw = 0, s = 0, lw = 0, ls = 0;
-    for (size_t i = 0; i < n; i++) {
-      sw += c->w[idx[i]];
-      s += c->w[idx[i]] * c->r[idx[i]];
-    }
-    for (size_t k = 1; k < n; k++) {
-      lw += c->w[idx[k - 1]];
-      ls += c->w[idx[k - 1]] * c->r[idx[k - 1]];
-      double a = c->key[idx[k - 1]], b = c->key[idx[k]];
-      if (k < ml || n - k < ml || a == b || !(lw > 0) || !(sw - lw > 0)) continue;
-      /* reduction of the weighted SSE: ls^2/lw + rs^2/rw - s^2/sw */
-      double gain = ls * ls / lw + (s - ls) * (s - ls) / (sw - lw) - s * s / sw;
-      if (gain > best * (1 + 1e-12) + 1e-300) {
-        best = gain;
-        *dim = (int)d;
-        *thr = 0.5 * (a + b);
-      }
-    }
-  }
-}
-
 static int grow(fit_ctx *c, size_t *idx, size_t n, unsigned depth) {
   int id = new_node(c->m);
   if (id < 0) return -1;
   int dim = -1;
   double thr = 0;
-  if (depth < c->p->depth && n >= 2 * (c->p->min_leaf ? c->p->min_leaf : 1))
-    best_split(c, idx, n, &dim, &thr);
+  if (depth < c->p->depth && n >= 2 * (c->p->min_leaf ? c->p->min_leaf : 1)) {
+    dcsim__tree_data t = { c->dim, c->x, NULL, c->r, c->w, c->key };
+    double gain;
+    dcsim__tree_best_split(&t, idx, n, c->p->min_leaf, &dim, &thr, &gain);
+  }
   if (dim < 0) {
     c->m->nodes[id].value = leaf_value(c, idx, n);
     return id;

@@ -8,6 +8,7 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "calib/sample/internal.h"
 #include "dcsim/strutil.h"
 
 typedef struct region {
@@ -142,54 +143,17 @@ static int add_region(dcsim_hvs_t *h, const double *lo, const double *hi, const 
   return 0;
 }
 
-static void sort_by(size_t *idx, size_t n, const double *key) { /* insertion sort: n is small */
-  for (size_t i = 1; i < n; i++) {
-    size_t v = idx[i];
-    size_t j = i;
-    while (j > 0 && key[idx[j - 1]] > key[v]) {
-      idx[j] = idx[j - 1];
-      j--;
-    }
-    idx[j] = v;
-  }
-}
-
 /* idx: sample indices in this node */
 static int grow(build *b, size_t *idx, size_t n, double *lo, double *hi, int depth) {
   dcsim_hvs_t *h = b->h;
-  double total = sse(h->sy, idx, n, NULL);
-  size_t best_d = 0, best_k = 0;
-  double best = total, best_thr = 0;
+  int dim = -1;
+  double best_thr = 0, gain = 0;
   if (n >= 4 && depth < 12) {
-    for (size_t d = 0; d < h->dim; d++) {
-      for (size_t i = 0; i < n; i++) b->key[idx[i]] = h->x[h->sp[idx[i]] * h->dim + d];
-      sort_by(idx, n, b->key);
-      double sl = 0, sl2 = 0, sr = 0, sr2 = 0;
-      for (size_t i = 0; i < n; i++) {
-        double y = h->sy[idx[i]];
-        sr += y;
-        sr2 += y * y;
-      }
-      for (size_t k = 1; k < n; k++) { /* left = first k */
-        double y = h->sy[idx[k - 1]];
-        sl += y;
-        sl2 += y * y;
-        sr -= y;
-        sr2 -= y * y;
-        if (k < 2 || n - k < 2) continue;
-        double a = b->key[idx[k - 1]], c = b->key[idx[k]];
-        if (a == c) continue;
-        double cost = (sl2 - sl * sl / (double)k) + (sr2 - sr * sr / (double)(n - k));
-        if (cost < best - 1e-12 * fabs(best)) {
-          best = cost;
-          best_d = d;
-          best_k = k;
-          best_thr = 0.5 * (a + c);
-        }
-      }
-    }
+    dcsim__tree_data t = { h->dim, h->x, h->sp, h->sy, NULL, b->key };
+    dcsim__tree_best_split(&t, idx, n, 2, &dim, &best_thr, &gain);
   }
-  if (best_k == 0 || total - best < b->min_gain) return add_region(h, lo, hi, idx, n);
+  if (dim < 0 || gain < b->min_gain) return add_region(h, lo, hi, idx, n);
+  size_t best_d = (size_t)dim;
   /* partition idx by the threshold on best_d */
   size_t nl = 0;
   for (size_t i = 0; i < n; i++)

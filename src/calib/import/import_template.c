@@ -1,11 +1,12 @@
-/* calib_template.c — the calibration directory skeleton and its FILL placeholders (see
- * dcsim/calib_template.h, doc/calibration.md "A directory to fill"). */
-#include "dcsim/calib_template.h"
+/* import_template.c — the calibration directory skeleton and its FILL placeholders (see
+ * dcsim/import_template.h, doc/calibration.md "A directory to fill"). */
+#include "dcsim/import_template.h"
 
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcsim/strutil.h"
 #include "util/csv.h"
 #include "util/fileio.h"
 #include "util/xmlio.h"
@@ -49,43 +50,43 @@ typedef struct unfilled {
 static void add_item(unfilled *u, size_t count, const char *path, int line, const char *what) {
   u->n += count;
   if (u->list) fprintf(u->list, "%s:%d: %s\n", path, line, what);
-  char item[600];
-  snprintf(item, sizeof item, "%s%s:%d %s", u->first_len ? "; " : "", path, line, what);
-  size_t l = strlen(item);
-  if (!u->first_full && u->first_len + l < sizeof u->first) {
+  char *item = dcsim_strdup_printf("%s%s:%d %s", u->first_len ? "; " : "", path, line, what);
+  size_t l = item ? strlen(item) : 0;
+  if (item && !u->first_full && u->first_len + l < sizeof u->first) {
     memcpy(u->first + u->first_len, item, l + 1);
     u->first_len += l;
   } else {
     u->first_full = 1;
   }
+  free(item);
 }
 
 /* One line per element: "<table quantity="L1"> FILL in source, ..." (the element named by its
  * quantity, id or level when that is filled), its text too; then its children, in document order.
  */
 static void scan_element(unfilled *u, const dcsim_xml_doc_t *doc, xmlNode *n) {
-  char what[512];
-  size_t wl = 0, count = 0;
-  wl += (size_t)snprintf(what, sizeof what, "<%s", (const char *)n->name);
+  dcsim_str what = DCSIM_STR_INIT;
+  size_t count = 0;
+  dcsim_str_addf(&what, "<%s", (const char *)n->name);
   static const char *const keys[] = { "quantity", "id", "level" };
   for (size_t k = 0; k < 3; k++) {
     const char *v = dcsim__xml_attr(doc, n, keys[k]);
-    if (v && !is_placeholder(v) && wl + strlen(v) + 32 < sizeof what) {
-      wl += (size_t)snprintf(what + wl, sizeof what - wl, " %s=\"%s\"", keys[k], v);
+    if (v && !is_placeholder(v)) {
+      dcsim_str_addf(&what, " %s=\"%s\"", keys[k], v);
       break;
     }
   }
-  wl += (size_t)snprintf(what + wl, sizeof what - wl, "> FILL in");
-  for (xmlAttr *a = n->properties; a && wl + 64 < sizeof what; a = a->next) {
+  dcsim_str_add(&what, "> FILL in");
+  for (xmlAttr *a = n->properties; a; a = a->next) {
     const char *v = dcsim__xml_attr(doc, n, (const char *)a->name);
     if (!v || !is_placeholder(v)) continue;
-    wl += (size_t)snprintf(what + wl, sizeof what - wl, "%s %s", count++ ? "," : "",
-                           (const char *)a->name);
+    dcsim_str_addf(&what, "%s %s", count++ ? "," : "", (const char *)a->name);
   }
-  for (xmlNode *c = n->children; c && wl + 64 < sizeof what; c = c->next)
+  for (xmlNode *c = n->children; c; c = c->next)
     if (c->type == XML_TEXT_NODE && c->content && is_placeholder((const char *)c->content))
-      wl += (size_t)snprintf(what + wl, sizeof what - wl, "%s its text", count++ ? "," : "");
-  if (count) add_item(u, count, dcsim__xml_path(doc), (int)xmlGetLineNo(n), what);
+      dcsim_str_addf(&what, "%s its text", count++ ? "," : "");
+  if (count) add_item(u, count, dcsim__xml_path(doc), (int)xmlGetLineNo(n), dcsim_str_cstr(&what));
+  dcsim_str_release(&what);
   for (xmlNode *c = n->children; c; c = c->next)
     if (c->type == XML_ELEMENT_NODE) scan_element(u, doc, c);
 }
@@ -108,15 +109,16 @@ static void scan_csv(unfilled *u, const char *path) {
       continue;
     }
     if (dcsim__csv_split(p, &cells, &cap, &nc) != 0) continue; /* the table reader says why */
-    char what[512];
-    size_t wl = 0, count = 0;
-    for (size_t i = 0; i < nc && wl + 64 < sizeof what; i++)
+    dcsim_str what = DCSIM_STR_INIT;
+    size_t count = 0;
+    for (size_t i = 0; i < nc; i++)
       if (is_placeholder(cells[i])) {
         count++;
-        wl += (size_t)snprintf(what + wl, sizeof what - wl, "%s%s", wl ? ", " : "FILL in ",
-                               i < nh ? head[i] : "a cell beyond the header");
+        dcsim_str_addf(&what, "%s%s", what.len ? ", " : "FILL in ",
+                       i < nh ? head[i] : "a cell beyond the header");
       }
-    if (count) add_item(u, count, path, line, what);
+    if (count) add_item(u, count, path, line, dcsim_str_cstr(&what));
+    dcsim_str_release(&what);
   }
   free(cells);
   free(head);

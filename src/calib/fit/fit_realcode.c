@@ -1,7 +1,8 @@
-/* realcode.c — the rows of the real codes measured on a machine
+/* fit_realcode.c — the rows of the real codes measured on a machine
  * (calibration/realcode/MACHINE/measurements.csv, doc/validation-realcode.md): which dwarf predicts
  * a row and with which parameter values. One home for the rules that tools/derive/realcode.c (the
  * fit and the report) and `dcsim bench --check` (calib/measure/bench_check.c) both apply. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "calib/internal.h"
@@ -12,12 +13,11 @@ int dcsim__realcode_gpu_variant(const char *variant) {
 }
 
 const char *dcsim__realcode_dwarf(const char *code, const char *variant) {
-  char path[4096];
+  char *path = NULL;
   dcsim_error e;
-  if (*variant &&
-      dcsim_catalog_resolve(DCSIM_KIND_DWARF, variant, NULL, 0, path, sizeof path, &e) == 0)
-    return variant;
-  return code;
+  int found = *variant && dcsim_catalog_find(DCSIM_KIND_DWARF, variant, NULL, 0, &path, &e) == 0;
+  free(path);
+  return found ? variant : code;
 }
 
 /* Each parameter of the dwarf from the column of its name, else of its name in lower case (the

@@ -1,7 +1,7 @@
-/* dcsim/calib_gpu.h — GPU kernel characteristics (D3.5 §3.4, Tables 7-9) from profiler exports
+/* dcsim/import_gpu.h — GPU kernel characteristics (D3.5 §3.4, Tables 7-9) from profiler exports
  * (nvprof, ncu). Ownership: dcsim_gpu_calib_free() frees a result; *text is malloc'd. */
-#ifndef DCSIM_CALIB_GPU_H
-#define DCSIM_CALIB_GPU_H
+#ifndef DCSIM_IMPORT_GPU_H
+#define DCSIM_IMPORT_GPU_H
 
 #include <stddef.h>
 #include <stdio.h>

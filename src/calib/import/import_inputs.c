@@ -1,6 +1,6 @@
-/* calib_inputs.c — what `dcsim calibrate` finds in a calibration directory and the check of a made
- * profile (dcsim/calib_inputs.h). */
-#include "dcsim/calib_inputs.h"
+/* import_inputs.c — what `dcsim calibrate` finds in a calibration directory and the check of a made
+ * profile (dcsim/import_inputs.h). */
+#include "dcsim/import_inputs.h"
 
 #include <dirent.h>
 #include <stdlib.h>

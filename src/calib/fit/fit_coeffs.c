@@ -1,5 +1,5 @@
-/* calib_fit.c — loop (§4.3, §6.1.2) and energy (§5.3) coefficients from measurements, and writing
- * them into dwarf files (see dcsim/calib.h, doc/calibration.md). */
+/* fit_coeffs.c — loop (§4.3, §6.1.2) and energy (§5.3) coefficients from measurements, and writing
+ * them into dwarf files (see dcsim/import_cpu.h, doc/calibration.md). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,8 +8,8 @@
 #include <libxml/tree.h>
 
 #include "calib/internal.h"
-#include "dcsim/calib_fit.h"
-#include "dcsim/calib_power.h"
+#include "dcsim/fit_coeffs.h"
+#include "dcsim/fit_power.h"
 #include "dcsim/hwprofile.h"
 #include "util/csv.h"
 #include "util/xmlio.h"
@@ -297,7 +297,7 @@ out:
   return rc;
 }
 
-/* The default model's <power-activity> (dcsim/calib_power.h) from the same measured PKG column
+/* The default model's <power-activity> (dcsim/fit_power.h) from the same measured PKG column
  * against the same full-load table: needs the 1-core state first; skipped (has_activity 0,
  * a line in the report) without it. A: rows [E_pkg(n), E_pkg(idle)]. */
 static int fit_activity(const dcsim_csv_t *t, size_t cc, const double *A, const double *mp,

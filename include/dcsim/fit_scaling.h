@@ -1,7 +1,7 @@
-/* dcsim/calib_scaling.h — a dwarf's thread scaling law fitted on measured time-vs-threads runs
+/* dcsim/fit_scaling.h — a dwarf's thread scaling law fitted on measured time-vs-threads runs
  * (doc/models.md "Thread scaling"). Ownership: dcsim_scaling_fit_release() frees a fit's points. */
-#ifndef DCSIM_CALIB_SCALING_H
-#define DCSIM_CALIB_SCALING_H
+#ifndef DCSIM_FIT_SCALING_H
+#define DCSIM_FIT_SCALING_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
-/* calib_gpubench.c — a GPU profile from tools/gpu-bench and nvidia-smi CSVs (see
- * dcsim/calib_gpubench.h). */
-#include "dcsim/calib_gpubench.h"
+/* import_gpubench.c — a GPU profile from tools/gpu-bench and nvidia-smi CSVs (see
+ * dcsim/import_gpubench.h). */
+#include "dcsim/import_gpubench.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -133,7 +133,7 @@ static int series_row(const dcsim_csv_t *t, size_t r, size_t cs, dcsim_gpubench_
  * (calibration/h100-sxm5 and h200-run1: 3.4 and 8.4 us); dependent FMA issue 4 to 48 cycles;
  * host links 1 GB/s (PCIe 2 x4) to 450 GB/s (NVLink-C2C); L2 copies 0.1 to 20 TB/s; board power 5
  * W idle to 1.2 kW (B200's 1000 W limit). Kernel and series times are calibration times,
- * 10^-9 to 10^9 s, as every calibration measurement (calib_fit.c). Each bound: the figure over or
+ * 10^-9 to 10^9 s, as every calibration measurement (fit_coeffs.c). Each bound: the figure over or
  * times 10^3, rounded out to a power of ten. Phase rows: power as above, durations and busy time
  * calibration times, start times up to 10^11 s (seconds since 1970, as gpu-bench writes them:
  * the year 5138), counts and launches up to 10^30 (the calibration rule for traffic and work). */
@@ -314,12 +314,20 @@ int dcsim_gpubench_load(const char *path, dcsim_gpubench *b, dcsim_error *err) {
   return 0;
 }
 
+/* The GPU architecture the bench CSV names (its arch column, from the catalogue or beside the
+ * CSV) loaded into *a. */
+static int load_arch(const dcsim_gpubench *b, dcsim_gpu_arch *a, dcsim_error *err) {
+  char *apath = NULL;
+  int rc = dcsim_catalog_find(DCSIM_KIND_GPU_ARCH, b->arch, b->path, 0, &apath, err);
+  if (!rc) rc = dcsim_gpu_arch_load(apath, a, err);
+  free(apath);
+  return rc;
+}
+
 int dcsim_gpubench_check_peaks(const dcsim_gpubench *b, dcsim_error *err) {
-  char apath[2048];
   dcsim_gpu_arch a;
-  int rc =
-      dcsim_catalog_resolve(DCSIM_KIND_GPU_ARCH, b->arch, b->path, 0, apath, sizeof apath, err);
-  if (rc || (rc = dcsim_gpu_arch_load(apath, &a, err))) return rc;
+  int rc = load_arch(b, &a, err);
+  if (rc) return rc;
   const struct {
     const char *metric;
     double v, per_clock; /* measured; operations per clock per SM */
@@ -583,11 +591,9 @@ int dcsim_gpubench_fit_phases(const dcsim_gpubench *b, dcsim_gpu_phase_fit *o, d
   memset(o, 0, sizeof *o);
   if (!b->n_phases)
     return DCSIM_ERR(err, DCSIM_EPARSE, b->path, 0, "no phase rows (tools/gpu-bench layout 2)");
-  char apath[2048];
   dcsim_gpu_arch a;
-  int rc =
-      dcsim_catalog_resolve(DCSIM_KIND_GPU_ARCH, b->arch, b->path, 0, apath, sizeof apath, err);
-  if (rc || (rc = dcsim_gpu_arch_load(apath, &a, err)) || (rc = phase_idles(b, o, err))) return rc;
+  int rc = load_arch(b, &a, err);
+  if (rc || (rc = phase_idles(b, o, err))) return rc;
   o->n_phases = b->n_phases;
   double A[DCSIM_GPUBENCH_MAX_PHASES * DCSIM_GPU_PM_TERMS], y[DCSIM_GPUBENCH_MAX_PHASES];
   size_t rows[DCSIM_GPUBENCH_MAX_PHASES];
@@ -737,9 +743,9 @@ static int profile_doc(FILE *f, const dcsim_gpubench *b, const dcsim_gpu_power_f
 int dcsim_gpubench_profile_xml(const dcsim_gpubench *b, const dcsim_gpu_power_fit *pw,
                                const dcsim_gpu_phase_fit *ph, const char *name, char **text,
                                dcsim_error *err) {
-  char apath[2048];
-  int rc =
-      dcsim_catalog_resolve(DCSIM_KIND_GPU_ARCH, b->arch, b->path, 0, apath, sizeof apath, err);
+  char *apath = NULL; /* the architecture must be known */
+  int rc = dcsim_catalog_find(DCSIM_KIND_GPU_ARCH, b->arch, b->path, 0, &apath, err);
+  free(apath);
   if (rc) return rc;
   char *s = NULL;
   size_t len = 0;
@@ -785,12 +791,8 @@ void dcsim_gpubench_report(FILE *f, const dcsim_gpubench *b, const dcsim_gpu_pow
   fprintf(f, "GPU %s (%s, %.0f SM at %.4g GHz): STREAM triad %.4g GB/s", b->name, b->arch, b->sm,
           b->clock_hz * 1e-9, b->stream_bps * 1e-9);
   dcsim_gpu_arch a;
-  char apath[2048];
   dcsim_error e;
-  if (b->fp64_flops > 0 &&
-      dcsim_catalog_resolve(DCSIM_KIND_GPU_ARCH, b->arch, b->path, 0, apath, sizeof apath, &e) ==
-          0 &&
-      dcsim_gpu_arch_load(apath, &a, &e) == 0) /* peak = SM x fp64 x 2 x clock */
+  if (b->fp64_flops > 0 && load_arch(b, &a, &e) == 0) /* peak = SM x fp64 x 2 x clock */
     fprintf(f, ", FP64 FMA %.4g GFLOP/s (%.1f %% of %s's %.4g)", b->fp64_flops * 1e-9,
             100 * b->fp64_flops / (b->sm * a.fp64 * 2 * b->clock_hz), a.name,
             b->sm * a.fp64 * 2 * b->clock_hz * 1e-9);

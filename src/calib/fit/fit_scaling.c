@@ -1,5 +1,6 @@
-/* calib_scaling.c — a dwarf's thread scaling law fitted on measured time-vs-cores runs, and written
- * into its dwarf file (see dcsim/calib.h, dcsim/model_threads.h, doc/models.md "Thread scaling").
+/* fit_scaling.c — a dwarf's thread scaling law fitted on measured time-vs-cores runs, and written
+ * into its dwarf file (see dcsim/import_cpu.h, dcsim/model_threads.h, doc/models.md "Thread
+ * scaling").
  */
 #include <math.h>
 #include <stdint.h>
@@ -10,9 +11,9 @@
 #include <libxml/tree.h>
 
 #include "calib/internal.h"
-#include "dcsim/calib_scaling.h"
 #include "dcsim/dwarf.h"
 #include "dcsim/fit.h"
+#include "dcsim/fit_scaling.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/model.h"
 #include "util/csv.h"

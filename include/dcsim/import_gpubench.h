@@ -1,4 +1,4 @@
-/* dcsim/calib_gpubench.h — a GPU profile from measurements on this GPU:
+/* dcsim/import_gpubench.h — a GPU profile from measurements on this GPU:
  * the CSV of tools/gpu-bench and, optionally, a power log in nvidia-smi's CSV layout
  * (`nvidia-smi --query-gpu=timestamp,power.draw,utilization.gpu,power.limit,pstate
  * --format=csv`). doc/calibration.md "GPU profile from gpu-bench".
@@ -35,8 +35,8 @@
  * (an upper bound, said in the profile's source).
  *
  * Ownership: plain structs filled by the caller's call; the XML text is malloc'd. */
-#ifndef DCSIM_CALIB_GPUBENCH_H
-#define DCSIM_CALIB_GPUBENCH_H
+#ifndef DCSIM_IMPORT_GPUBENCH_H
+#define DCSIM_IMPORT_GPUBENCH_H
 
 #include <stddef.h>
 #include <stdio.h>

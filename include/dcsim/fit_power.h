@@ -1,4 +1,4 @@
-/* dcsim/calib_power.h — fitting the default power model (dcsim/cpu_power.h) to measured power
+/* dcsim/fit_power.h — fitting the default power model (dcsim/cpu_power.h) to measured power
  * (doc/calibration.md, "Power model"). Least squares with GSL (dcsim_fit_linear, coefficients kept
  * >= 0); every fit reports its errors on the measured powers themselves and its leave-one-out
  * errors (refit without a row, predict it).
@@ -9,8 +9,8 @@
  *             power M against the full-load F of the same processor, D3.5 Tables 33 and 42)
  *
  * Ownership: inputs are caller arrays of n entries; nothing is kept. */
-#ifndef DCSIM_CALIB_POWER_H
-#define DCSIM_CALIB_POWER_H
+#ifndef DCSIM_FIT_POWER_H
+#define DCSIM_FIT_POWER_H
 
 #include <stddef.h>
 #include <stdio.h>

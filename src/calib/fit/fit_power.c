@@ -1,5 +1,5 @@
-/* calib_power.c — fits of the default power model (see dcsim/calib_power.h). */
-#include "dcsim/calib_power.h"
+/* fit_power.c — fits of the default power model (see dcsim/fit_power.h). */
+#include "dcsim/fit_power.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 
 #include "calib/internal.h"
 #include "dcsim/fit.h"
-#include "util/csv.h"
+#include "input/internal.h"
 
 enum { MAX_ROWS = 64 };
 
@@ -143,42 +143,8 @@ static void fit_source(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const ch
           st->rms_w, 100 * st->max_rel_err, 100 * st->loo_max_rel_err);
 }
 
-/* DRAM bandwidth (B/s) at the power table's frequency per core count, from a table CSV (columns
- * frequency, threads, value, unit); 0 where the CSV has no row. */
-static int bandwidths(const char *dir, const char *file, const char *freq,
-                      const dcsim_calib_power_table *T, double *bw, char **path_out,
-                      dcsim_error *err) {
-  dcsim_csv_t *t = NULL;
-  char *path = *path_out = dcsim_path_in(dir, file);
-  if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
-  size_t cf, ct, cv, cu;
-  int rc = dcsim__csv_load(path, &t, err);
-  if (rc || (rc = dcsim__csv_col(t, "frequency", &cf, err)) ||
-      (rc = dcsim__csv_col(t, "threads", &ct, err)) ||
-      (rc = dcsim__csv_col(t, "value", &cv, err)) || (rc = dcsim__csv_col(t, "unit", &cu, err)))
-    goto out;
-  for (size_t i = 0; i < T->n; i++) bw[i] = 0;
-  for (size_t r = 0; r < dcsim__csv_rows(t); r++) {
-    if (strcmp(dcsim__csv_cell(t, r, cf), freq) != 0) continue;
-    double th, v, scale;
-    dcsim_unit_kind kind;
-    if ((rc = dcsim__csv_num(t, r, ct, &th, err)) || (rc = dcsim__csv_num(t, r, cv, &v, err)))
-      goto out;
-    if (dcsim__parse_unit(dcsim__csv_cell(t, r, cu), &kind, &scale) || kind != DCSIM_UNIT_RATE) {
-      rc = DCSIM_ERR(err, DCSIM_EPARSE, path, dcsim__csv_line(t, r), "unit '%s': expected GB/s",
-                     dcsim__csv_cell(t, r, cu));
-      goto out;
-    }
-    for (size_t i = 0; i < T->n; i++)
-      if ((double)T->cores[i] == th) bw[i] = v * scale;
-  }
-out:
-  dcsim__csv_free(t);
-  return rc;
-}
-
 static int emit_package(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *pk,
-                        const dcsim_calib_power_table *T, dcsim_error *err) {
+                        const dcsim__power_table *T, dcsim_error *err) {
   fputs("    <package", f);
   const char *fit = dcsim__xml_attr(doc, pk, "fit");
   if (!fit) {
@@ -205,8 +171,8 @@ static int emit_package(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *pk,
   return 0;
 }
 
-static int emit_dram(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *dr, xmlNode *en,
-                     const dcsim_calib_power_table *T, dcsim_error *err) {
+static int emit_dram(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *dr,
+                     const dcsim__power_table *T, dcsim_error *err) {
   fputs("    <dram", f);
   if (!dcsim__xml_attr(doc, dr, "fit")) {
     dcsim__xml_copy_attr(f, doc, dr, "idle-w");
@@ -220,9 +186,12 @@ static int emit_dram(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNo
     return DCSIM_XML_ERR(err, DCSIM_EREF, doc, dr,
                          "<dram fit=\"energy\">: needs machine.xml's <energy> table and "
                          "bandwidth=\"CSV\" (the DRAM bandwidth of the measured states)");
-  double bw[64], meas[64], e = 0;
+  double *bw = calloc(T->n ? T->n : 1, sizeof *bw), *meas = calloc(T->n ? T->n : 1, sizeof *meas);
+  double e = 0;
   char *bpath = NULL;
-  int rc = bandwidths(dir, bwf, dcsim__xml_attr(doc, en, "freq"), T, bw, &bpath, err);
+  int rc = !bw || !meas || !(bpath = dcsim_path_in(dir, bwf))
+               ? DCSIM_ERR(err, DCSIM_ENOMEM, T->path, 0, "out of memory")
+               : dcsim__power_table_bandwidths(T, bpath, bw, err);
   size_t m = 0;
   for (size_t i = 0; !rc && i < T->n; i++)
     if (bw[i] > 0) {
@@ -237,12 +206,14 @@ static int emit_dram(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNo
     fit_source(f, doc, dr, T->path, &st);
     fputs("/>\n", f);
   }
+  free(bw);
+  free(meas);
   free(bpath);
   return rc;
 }
 
 int dcsim__calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *root,
-                            const dcsim_calib_power_table *T, dcsim_error *err) {
+                            dcsim_error *err) {
   xmlNode *ps = dcsim__xml_child(root, "power-spec"), *pm = dcsim__xml_child(root, "power-model");
   xmlNode *en = dcsim__xml_child(root, "energy");
   if (ps) {
@@ -258,9 +229,18 @@ int dcsim__calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc
   dcsim__xml_copy_attr(f, doc, pm, "source");
   fputs(">\n", f);
   xmlNode *nd = dcsim__xml_child(pm, "node");
-  if ((rc = emit_package(f, doc, dcsim__xml_child(pm, "package"), en ? T : NULL, err)) ||
-      (rc = emit_dram(f, dir, doc, dcsim__xml_child(pm, "dram"), en, en ? T : NULL, err)))
-    return rc;
+  /* the table of <energy file>, read by the input layer (input/power_table.c) */
+  dcsim__power_table T;
+  memset(&T, 0, sizeof T);
+  char *path = en ? dcsim_path_in(dir, dcsim__xml_attr(doc, en, "file")) : NULL;
+  if (en && !path) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+  rc =
+      en ? dcsim__power_table_load(path, dcsim__xml_attr(doc, en, "freq"), NULL, NULL, &T, err) : 0;
+  if (!rc) rc = emit_package(f, doc, dcsim__xml_child(pm, "package"), en ? &T : NULL, err);
+  if (!rc) rc = emit_dram(f, dir, doc, dcsim__xml_child(pm, "dram"), en ? &T : NULL, err);
+  dcsim__power_table_free(&T);
+  free(path);
+  if (rc) return rc;
   fputs("    <node", f);
   dcsim__xml_copy_attr(f, doc, nd, "base-w");
   dcsim__xml_copy_attr(f, doc, nd, "load-overhead");

@@ -1,4 +1,4 @@
-/* dcsim/perf_fit.h — fitting the parametric CPU performance model (dcsim/cpu_rates.h) to whatever
+/* dcsim/fit_perf.h — fitting the parametric CPU performance model (dcsim/cpu_rates.h) to whatever
  * table cells a machine has, and deriving it from datasheet figures where it has none
  * (doc/calibration.md, "The parametric model").
  *
@@ -20,8 +20,8 @@
  * peak table's turbo column (turbo cell / (cores x flop per cycle)).
  *
  * Ownership: results are caller-owned values; their strings are copies inside them. */
-#ifndef DCSIM_PERF_FIT_H
-#define DCSIM_PERF_FIT_H
+#ifndef DCSIM_FIT_PERF_H
+#define DCSIM_FIT_PERF_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* dcsim/calib_template.h — the skeleton of a CPU calibration directory and its placeholders.
+/* dcsim/import_template.h — the skeleton of a CPU calibration directory and its placeholders.
  *
  * `dcsim calibrate cpu --template DIR` writes the files of calibration/template-cpu/ (embedded in
  * the library) into DIR: machine.xml, the tables and the power table with every value to give
@@ -8,8 +8,8 @@
  * machine.xml names, that is FILL or starts with "FILL:".
  *
  * Ownership: nothing is returned to free; lists are written to a caller FILE. */
-#ifndef DCSIM_CALIB_TEMPLATE_H
-#define DCSIM_CALIB_TEMPLATE_H
+#ifndef DCSIM_IMPORT_TEMPLATE_H
+#define DCSIM_IMPORT_TEMPLATE_H
 
 #include <stdio.h>
 

@@ -1,11 +1,11 @@
-/* dcsim/calib_inputs.h — finding and checking what `dcsim calibrate` reads and writes: the runs
+/* dcsim/import_inputs.h — finding and checking what `dcsim calibrate` reads and writes: the runs
  * CSV and the machine of a calibration directory, the name of a GPU profile made from a device,
  * and the check that a made CPU profile loads (issue 26).
  *
  * Ownership: the strings returned through char ** are malloc'd; the caller frees them (they are
  * NULL on error). */
-#ifndef DCSIM_CALIB_INPUTS_H
-#define DCSIM_CALIB_INPUTS_H
+#ifndef DCSIM_IMPORT_INPUTS_H
+#define DCSIM_IMPORT_INPUTS_H
 
 #include "dcsim/error.h"
 

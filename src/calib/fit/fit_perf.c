@@ -1,6 +1,6 @@
-/* perf_fit.c — the parametric CPU model fitted to table cells, or derived from a datasheet and a
- * reference fit (see dcsim/perf_fit.h, doc/calibration.md "The parametric model"). */
-#include "dcsim/perf_fit.h"
+/* fit_perf.c — the parametric CPU model fitted to table cells, or derived from a datasheet and a
+ * reference fit (see dcsim/fit_perf.h, doc/calibration.md "The parametric model"). */
+#include "dcsim/fit_perf.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multifit_nlinear.h>

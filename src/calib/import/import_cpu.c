@@ -1,5 +1,6 @@
-/* calib.c — calibration directories to CPU profiles (see dcsim/calib.h, doc/calibration.md). */
-#include "dcsim/calib.h"
+/* import_cpu.c — calibration directories to CPU profiles (see dcsim/import_cpu.h,
+ * doc/calibration.md). */
+#include "dcsim/import_cpu.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,8 +11,8 @@
 #include <unistd.h>
 
 #include "calib/internal.h"
-#include "dcsim/calib_template.h"
-#include "dcsim/perf_fit.h"
+#include "dcsim/fit_perf.h"
+#include "dcsim/import_template.h"
 #include "dcsim/stats.h"
 #include "input/internal.h"
 #include "util/csv.h"
@@ -80,15 +81,6 @@ out:
 static size_t opt_col(const dcsim_csv_t *t, const char *name) {
   size_t c;
   return dcsim__csv_col(t, name, &c, NULL) == 0 ? c : (size_t)-1;
-}
-
-static int parse_threads(const dcsim_csv_t *t, size_t row, size_t col, const char *path,
-                         unsigned *out, dcsim_error *err) {
-  const char *s = dcsim__csv_cell(t, row, col);
-  if (dcsim_parse_uint(s, 1, 1000000, out) != 0)
-    return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim__csv_line(t, row),
-                     "threads '%s': expected a whole number >= 1", s);
-  return 0;
 }
 
 /* The frequency states of machine.xml in order: ids, GHz, labels (borrowed from its document). */
@@ -275,7 +267,7 @@ static int table_rows(table_csv *T, dcsim_error *err) {
       return DCSIM_ERR(err, DCSIM_ERANGE, path, dcsim__csv_line(t, r),
                        "unit '%s' differs from the first row's '%s'", dcsim__csv_cell(t, r, T->cu),
                        unit);
-    if ((rc = parse_threads(t, r, T->ct, path, &T->threads[r], err)) ||
+    if ((rc = dcsim__csv_threads(t, r, T->ct, path, &T->threads[r], err)) ||
         (rc = check_threads(path, dcsim__csv_line(t, r), T->threads[r], T->lim, err)))
       return rc;
     double v;
@@ -418,118 +410,17 @@ out:
   return rc;
 }
 
-typedef struct power_row {
-  int idle;
-  unsigned cores;
-  const char *pkg, *dram, *source;
-  int line;
-} power_row;
-
-static int cmp_power(const void *a, const void *b) {
-  const power_row *x = a, *y = b;
-  if (x->idle != y->idle) return x->idle ? -1 : 1;
-  return x->cores < y->cores ? -1 : x->cores > y->cores;
-}
-
-/* The power CSV read by emit_energy(): one row per state (idle or a core count). */
-typedef struct power_csv {
-  const char *path, *freq; /* freq: <energy freq>, the one frequency of every row */
-  const cell_limits *lim;  /* NULL: core counts not checked */
-  dcsim_csv_t *t;
-  size_t cf, ct, cd, cv, cu, cs; /* columns; cs (source) is optional: (size_t)-1 */
-  power_row *rows;
-  size_t nr;
-} power_csv;
-
-/* A power cell (all packages or all DRAM of the node) is at most DCSIM_POWER_MAX_W, the
- * bound of every power figure of a profile (dcsim/hwprofile.h). */
-#define POWER_MAX_W DCSIM_POWER_MAX_W
-
-/* CSV row r into the PKG or DRAM value of its state. */
-static int power_csv_row(power_csv *P, size_t r, dcsim_error *err) {
-  dcsim_csv_t *t = P->t;
-  const char *path = P->path, *freq = P->freq;
-  int line = dcsim__csv_line(t, r), rc;
-  if (strcmp(dcsim__csv_cell(t, r, P->cf), freq) != 0)
-    return DCSIM_ERR(
-        err, DCSIM_ERANGE, path, line,
-        "frequency '%s': the power table is measured at one frequency, machine.xml says %s",
-        dcsim__csv_cell(t, r, P->cf), freq);
-  if (strcmp(dcsim__csv_cell(t, r, P->cu), "W") != 0)
-    return DCSIM_ERR(err, DCSIM_ERANGE, path, line, "unit '%s': expected W",
-                     dcsim__csv_cell(t, r, P->cu));
-  double v;
-  if ((rc = dcsim__csv_num(t, r, P->cv, &v, err))) return rc;
-  if (!(v >= 0 && v <= POWER_MAX_W))
-    return DCSIM_ERR(err, DCSIM_ERANGE, path, line,
-                     "power %s W: must be 0 to %g W (10^3 x the 1 kW of a two-socket node's "
-                     "packages at the highest TDP, 500 W; a wrong unit or column?)",
-                     dcsim__csv_cell(t, r, P->cv), POWER_MAX_W);
-  power_row key = { 0 };
-  key.idle = strcmp(dcsim__csv_cell(t, r, P->ct), "idle") == 0;
-  if (!key.idle && ((rc = parse_threads(t, r, P->ct, path, &key.cores, err)) ||
-                    (rc = check_threads(path, line, key.cores, P->lim, err))))
-    return rc;
-  const char *dom = dcsim__csv_cell(t, r, P->cd);
-  int is_pkg = strcmp(dom, "PKG") == 0;
-  if (!is_pkg && strcmp(dom, "DRAM") != 0)
-    return DCSIM_ERR(err, DCSIM_ERANGE, path, line, "domain '%s': expected PKG or DRAM", dom);
-  const char *src = P->cs != (size_t)-1 ? dcsim__csv_cell(t, r, P->cs) : "";
-  power_row *rows = P->rows;
-  size_t k = 0;
-  while (k < P->nr && !(rows[k].idle == key.idle && rows[k].cores == key.cores)) k++;
-  if (k == P->nr) {
-    rows[P->nr] = key;
-    rows[P->nr].source = src;
-    rows[P->nr].line = line;
-    P->nr++;
-  }
-  power_row *pr = &rows[k];
-  const char **slot = is_pkg ? &pr->pkg : &pr->dram;
-  if (*slot) return DCSIM_ERR(err, DCSIM_EPARSE, path, line, "second %s value for this state", dom);
-  if (strcmp(pr->source, src) != 0)
-    return DCSIM_ERR(err, DCSIM_EPARSE, path, line,
-                     "source differs from the other domain of this state");
-  *slot = dcsim__csv_cell(t, r, P->cv);
-  return 0;
-}
-
-/* Columns, every row, then the states sorted (idle first) and complete. */
-static int power_csv_read(power_csv *P, dcsim_error *err) {
-  dcsim_csv_t *t = P->t;
-  int rc;
-  P->cs = opt_col(t, "source");
-  if ((rc = dcsim__csv_col(t, "frequency", &P->cf, err)) ||
-      (rc = dcsim__csv_col(t, "threads", &P->ct, err)) ||
-      (rc = dcsim__csv_col(t, "domain", &P->cd, err)) ||
-      (rc = dcsim__csv_col(t, "value", &P->cv, err)) ||
-      (rc = dcsim__csv_col(t, "unit", &P->cu, err)))
-    return rc;
-  size_t n = dcsim__csv_rows(t);
-  P->rows = calloc(n ? n : 1, sizeof *P->rows);
-  if (!P->rows) return DCSIM_ERR(err, DCSIM_ENOMEM, P->path, 0, "out of memory");
-  for (size_t r = 0; r < n; r++)
-    if ((rc = power_csv_row(P, r, err))) return rc;
-  qsort(P->rows, P->nr, sizeof *P->rows, cmp_power);
-  if (P->nr < 2 || !P->rows[0].idle)
-    return DCSIM_ERR(err, DCSIM_EPARSE, P->path, 0, "need an idle row and at least one core count");
-  for (size_t k = 0; k < P->nr; k++)
-    if (!P->rows[k].pkg || !P->rows[k].dram)
-      return DCSIM_ERR(err, DCSIM_EPARSE, P->path, P->rows[k].line,
-                       "state needs both a PKG and a DRAM value");
-  return 0;
-}
-
 /* The <energy> element of the states. */
-static void energy_xml(FILE *f, const power_csv *P, const dcsim_xml_doc_t *doc, xmlNode *en) {
-  const power_row *rows = P->rows;
+static void energy_xml(FILE *f, const dcsim__power_table *P, const dcsim_xml_doc_t *doc,
+                       xmlNode *en) {
+  const dcsim__power_state *rows = P->states;
   fputs("  <energy", f);
   attr(f, doc, en, "freq");
   attr(f, doc, en, "other-frequencies");
   attr(f, doc, en, "borrowed-from");
   attr(f, doc, en, "source");
   fputs(">\n", f);
-  for (size_t k = 0; k < P->nr; k++) {
+  for (size_t k = 0; k < P->n_states; k++) {
     if (rows[k].idle)
       fputs("    <idle pkg-w=\"", f);
     else
@@ -548,51 +439,23 @@ static void energy_xml(FILE *f, const power_csv *P, const dcsim_xml_doc_t *doc, 
   fputs("  </energy>\n", f);
 }
 
-static int emit_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *en,
-                       const cell_limits *lim, dcsim_error *err) {
-  power_csv P = { .freq = dcsim__xml_attr(doc, en, "freq"), .lim = lim };
-  int rc = 0;
-  char *path = dcsim_path_in(dir, dcsim__xml_attr(doc, en, "file"));
-  if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
-  P.path = path;
-  if ((rc = dcsim__csv_load(path, &P.t, err)) || (rc = power_csv_read(&P, err))) goto out;
-  energy_xml(f, &P, doc, en);
-out:
-  free(P.rows);
-  dcsim__csv_free(P.t);
-  free(path);
-  return rc;
+/* A power state's core count within the hardware threads of machine.xml (ctx: its cell_limits). */
+static int power_cores_ok(const void *ctx, const char *path, int line, unsigned cores,
+                          dcsim_error *err) {
+  return check_threads(path, line, cores, ctx, err);
 }
 
-/* The power table as numbers, for the power-model fits (dcsim__calib_emit_power): idle PKG and
- * DRAM, then one row per core count, ascending. */
-static int power_rows(const char *dir, const dcsim_xml_doc_t *doc, xmlNode *en,
-                      dcsim_calib_power_table *out, dcsim_error *err) {
-  power_csv P = { .freq = dcsim__xml_attr(doc, en, "freq") };
-  memset(out, 0, sizeof *out);
-  int rc = 0;
-  if (!(out->path = dcsim_path_in(dir, dcsim__xml_attr(doc, en, "file"))))
-    return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
-  P.path = out->path;
-  if ((rc = dcsim__csv_load(P.path, &P.t, err)) || (rc = power_csv_read(&P, err))) goto out;
-  for (size_t k = 0; k < P.nr && !rc; k++) {
-    double pk = 0, dr = 0;
-    if (dcsim_parse_double(P.rows[k].pkg, &pk) || dcsim_parse_double(P.rows[k].dram, &dr))
-      rc = DCSIM_ERR(err, DCSIM_EPARSE, P.path, P.rows[k].line, "power: not a number");
-    else if (P.rows[k].idle) {
-      out->pkg_idle_w = pk;
-      out->dram_idle_w = dr;
-    } else if (out->n >= 64) {
-      rc = DCSIM_ERR(err, DCSIM_ERANGE, P.path, P.rows[k].line, "more than 64 core counts");
-    } else {
-      out->cores[out->n] = P.rows[k].cores;
-      out->pkg_w[out->n] = pk;
-      out->dram_w[out->n++] = dr;
-    }
-  }
-out:
-  free(P.rows);
-  dcsim__csv_free(P.t);
+/* The power table (input/power_table.c, checked against the limits) as <energy>. */
+static int emit_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *en,
+                       const cell_limits *lim, dcsim_error *err) {
+  char *path = dcsim_path_in(dir, dcsim__xml_attr(doc, en, "file"));
+  if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+  dcsim__power_table P;
+  int rc =
+      dcsim__power_table_load(path, dcsim__xml_attr(doc, en, "freq"), power_cores_ok, lim, &P, err);
+  if (!rc) energy_xml(f, &P, doc, en);
+  dcsim__power_table_free(&P);
+  free(path);
   return rc;
 }
 
@@ -752,13 +615,7 @@ static int profile_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, 
     int rc = emit_energy(f, dir, doc, en, lim, err);
     if (rc) return rc;
   }
-  /* the fits of fit/calib_power.c get the table read here: fit/ never calls import/ */
-  dcsim_calib_power_table T;
-  memset(&T, 0, sizeof T);
-  int rc = en && dcsim__xml_child(root, "power-model") ? power_rows(dir, doc, en, &T, err) : 0;
-  if (!rc) rc = dcsim__calib_emit_power(f, dir, doc, root, en ? &T : NULL, err);
-  free(T.path);
-  return rc;
+  return dcsim__calib_emit_power(f, dir, doc, root, err); /* reads the table itself (input/) */
 }
 
 /* The bounds of the cells from <spec>, <datasheet>, <frequencies> and <perf-fit placement>. */
@@ -878,7 +735,7 @@ static int published_turbo(cpu_gen *g, xmlNode *pf, dcsim_error *err) {
 }
 
 /* The parametric model of the directory: fitted to its cells, the rest from its datasheet and
- * reference (dcsim/perf_fit.h); none for an energy-only directory. */
+ * reference (dcsim/fit_perf.h); none for an energy-only directory. */
 static int gen_fit(const char *dir, int depth, cpu_gen *g, FILE *f, FILE *report,
                    dcsim_error *err) {
   xmlNode *root = dcsim__xml_root(g->doc), *pf = dcsim__xml_child(root, "perf-fit");

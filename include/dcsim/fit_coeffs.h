@@ -1,15 +1,15 @@
-/* dcsim/calib_fit.h — loop (D3.5 §4.3, §6.1.2) and energy (§5.3) coefficients fitted on
+/* dcsim/fit_coeffs.h — loop (D3.5 §4.3, §6.1.2) and energy (§5.3) coefficients fitted on
  * measurements against a CPU profile's tables, and written back into dwarf files
  * (doc/calibration.md). Ownership: *fits is malloc'd, the caller frees it. */
-#ifndef DCSIM_CALIB_FIT_H
-#define DCSIM_CALIB_FIT_H
+#ifndef DCSIM_FIT_COEFFS_H
+#define DCSIM_FIT_COEFFS_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-#include "dcsim/calib_power.h"
 #include "dcsim/error.h"
 #include "dcsim/fit.h"
+#include "dcsim/fit_power.h"
 
 /* ---- loop coefficients (§4.3, §6.1.2) ----
  * Measurements: CSV with columns loop, frequency (GHz or a state label), threads, traffic_byte,
@@ -50,7 +50,7 @@ typedef struct dcsim_energy_fit {
   double pkg_U, pkg_S, dram_X, dram_Y;
   size_t n_states;
   dcsim_fit_stats pkg_stats, dram_stats;
-  /* the default power model's <power-activity> from the same PKG column (dcsim/calib_power.h);
+  /* the default power model's <power-activity> from the same PKG column (dcsim/fit_power.h);
    * has_activity 0 when the states do not start with 1 core */
   int has_activity;
   double act_first, act_extra;

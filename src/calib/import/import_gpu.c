@@ -1,6 +1,7 @@
-/* calib_gpu.c — GPU kernel characteristics (D3.5 §3.4, Table 8) from profiler exports: nvprof
+/* import_gpu.c — GPU kernel characteristics (D3.5 §3.4, Table 8) from profiler exports: nvprof
  * --csv (metric, event, summary and GPU-trace tables) and Nsight Compute (ncu --csv). See
- * dcsim/calib.h and doc/calibration.md ("GPU kernel characteristics") for the counter mapping. */
+ * dcsim/import_cpu.h and doc/calibration.md ("GPU kernel characteristics") for the counter mapping.
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,7 @@
 #include <libxml/tree.h>
 
 #include "calib/internal.h"
-#include "dcsim/calib_gpu.h"
+#include "dcsim/import_gpu.h"
 #include "dcsim/strutil.h"
 #include "util/csv.h"
 #include "util/xmlio.h"
