@@ -129,7 +129,10 @@ int dcsim__bench_write_tables(bench_run *R, int have_energy, dcsim_error *err) {
     fprintf(f,
             "  <table quantity=\"%s\" file=\"%s\" source=\"measured: dcsim bench, %s kernel; "
             "thread counts",
-            q ? dcsim__bench_level_name(q - 1) : "flops", files[q], q ? "load" : "FMA");
+            q ? dcsim__bench_level_name(q - 1) : "flops", files[q],
+            q == 0   ? "FMA"
+            : q == 4 ? "triad (24 B per element)"
+                     : "load");
     covered(R, q, 0, f);
     if (covered(R, q, 1, NULL)) {
       fputs("; left out (interference, spread or a fall; raw.csv):", f);
