@@ -4,6 +4,7 @@
  * once (a fake powercap tree), and nvidia-smi output parses. No timing is asserted. */
 #define _GNU_SOURCE /* mkdtemp */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -32,18 +33,48 @@ static void test_fma(void) {
   }
 }
 
+/* every ISA path (AVX-512 at n a multiple of 64, AVX2 at a multiple of 32, scalar otherwise) reads
+ * each element exactly once per pass */
 static void test_load(void) {
-  size_t n = 4096;
-  double *x = aligned_alloc(64, n * sizeof *x), s = 0;
-  for (size_t i = 0; i < n; i++) x[i] = (double)(i % 9) * 0.25;
-  double want = 0;
-  for (size_t i = 0; i < n; i++) want += x[i];
-  for (int isa = 0; isa < 2; isa++) {
-    if (!dcsim_bench_isa_available((dcsim_bench_isa)isa)) continue;
-    double bytes = dcsim_bench_load((dcsim_bench_isa)isa, x, n, 3, &s);
-    CHECK_REL(bytes, 3.0 * 8 * (double)n, 1e-15);
-    CHECK_REL(s, 3 * want, 1e-12);
+  const size_t sizes[] = { 4096, 320, 4096 + 32, 4099, 8 };
+  double *x = aligned_alloc(64, 4160 * sizeof *x);
+  for (size_t i = 0; i < 4160; i++) x[i] = (double)(i % 9) * 0.25 + (double)(i / 9) * 1e-3;
+  for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+    size_t n = sizes[k];
+    double want = 0;
+    for (size_t i = 0; i < n; i++) want += x[i];
+    for (int isa = 0; isa < 3; isa++) {
+      if (!dcsim_bench_isa_available((dcsim_bench_isa)isa)) continue;
+      double s = 0, bytes = dcsim_bench_load((dcsim_bench_isa)isa, x, n, 3, &s);
+      CHECK_REL(bytes, 3.0 * dcsim_bench_load_info()->byte_per_elem * (double)n, 1e-15);
+      CHECK_REL(s, 3 * want, 1e-12);
+    }
   }
+  free(x);
+}
+
+/* Issue 38: the bandwidth cells (load kernel) and --probe's plain triad count bytes the same way:
+ * what the code loads plus what it stores, 8 B per double, no write-allocate (STREAM counts its
+ * triad as 3 x 8 B), the convention of the loop kernels' Q (doc/calibration.md) */
+static void test_byte_convention(void) {
+  const dcsim_bench_loop_info *ld = dcsim_bench_load_info();
+  CHECK(strcmp(ld->name, "load") == 0);
+  CHECK_REL(ld->load_byte_per_elem, 8, 0);
+  CHECK_REL(ld->store_byte_per_elem, 0, 0);
+  CHECK_REL(ld->byte_per_elem, ld->load_byte_per_elem + ld->store_byte_per_elem, 0);
+  const dcsim_bench_loop_info *tr = dcsim_bench_loop(DCSIM_LOOP_TRIAD);
+  CHECK_REL(tr->load_byte_per_elem, 2 * 8, 0);
+  CHECK_REL(tr->store_byte_per_elem, 8, 0);
+  CHECK_REL(tr->byte_per_elem, 3 * 8, 0);
+  for (int k = 0; k < DCSIM_LOOP_COUNT; k++) {
+    const dcsim_bench_loop_info *li = dcsim_bench_loop((dcsim_bench_loop_kind)k);
+    CHECK_REL(li->byte_per_elem, li->load_byte_per_elem + li->store_byte_per_elem, 0);
+  }
+  /* the bytes the load kernel reports per pass are its description's */
+  size_t n = 1024;
+  double *x = aligned_alloc(64, n * sizeof *x), s = 0;
+  for (size_t i = 0; i < n; i++) x[i] = 1;
+  CHECK_REL(dcsim_bench_load(dcsim_bench_isa_best(), x, n, 2, &s), 2 * ld->byte_per_elem * n, 0);
   free(x);
 }
 
@@ -732,6 +763,7 @@ int main(void) {
   test_db_concurrent();
   test_fma();
   test_load();
+  test_byte_convention();
   test_loops();
   test_stream_placement();
   test_sysfs();

@@ -50,8 +50,10 @@ dcsim_bench_isa dcsim_bench_isa_best(void);
  * AVX-512). Returns the flop count (2 per lane per FMA); *sum = sum of all accumulator lanes,
  * which start at 1, 2, 3, ... */
 double dcsim_bench_fma(dcsim_bench_isa isa, uint64_t iters, double a, double b, double *sum);
-/* passes over n doubles (n a multiple of 32) summing them, with 512-bit loads where isa is AVX-512,
- * x 64-byte aligned and n a multiple of 64 (else 256-bit); returns bytes read; *sum = the total */
+/* passes over n doubles summing them: 512-bit loads where isa is AVX-512, x 64-byte aligned and n
+ * a multiple of 64, else 256-bit loads where x is 32-byte aligned and n a multiple of 32, else
+ * scalar; returns the bytes read, dcsim_bench_load_info()->byte_per_elem per element; *sum = the
+ * total */
 double dcsim_bench_load(dcsim_bench_isa isa, const double *x, size_t n, uint64_t passes,
                         double *sum);
 
@@ -66,12 +68,16 @@ typedef enum {
 } dcsim_bench_loop_kind;
 typedef struct dcsim_bench_loop_info {
   const char *name;
-  const char *code;          /* what it computes */
-  double byte_per_elem;      /* Q per element: bytes loaded + stored by the code */
-  double flop_per_elem;      /* W per element */
-  double footprint_per_elem; /* bytes of arrays per element (working set) */
+  const char *code;           /* what it computes */
+  double byte_per_elem;       /* Q per element: bytes loaded + stored by the code */
+  double flop_per_elem;       /* W per element */
+  double footprint_per_elem;  /* bytes of arrays per element (working set) */
+  double load_byte_per_elem;  /* of Q: bytes loaded */
+  double store_byte_per_elem; /* of Q: bytes stored (a store's write-allocate read not counted) */
 } dcsim_bench_loop_info;
 const dcsim_bench_loop_info *dcsim_bench_loop(dcsim_bench_loop_kind k);
+/* the bandwidth cells' kernel (dcsim_bench_load) described in the loop kernels' terms */
+const dcsim_bench_loop_info *dcsim_bench_load_info(void);
 /* Per-thread data of a loop kernel: n elements (stencil: n interior points rounded down to a cube).
  */
 typedef struct dcsim_bench_loop_data dcsim_bench_loop_data;

@@ -300,7 +300,7 @@ static const dcsim_opt_spec bench_opts[] = {
   { "budget", "N", 0,
     "also map bandwidth over (threads, working set) with N adaptively chosen points (HVS)" },
   { "probe", NULL, 0,
-    "also time the load kernel called directly and a plain triad at 1 thread: probe.csv, ratio" },
+    "also time each kernel called directly (load L1-L3, plain triad DRAM), 1 thread: probe.csv" },
   { "keep-suspect", NULL, 0,
     "keep cells that fail the interference checks (flagged) instead of leaving them out" },
   { "seed", "N", 0, "seed of the adaptive sampling and the gather kernel (default 1)" },

@@ -98,7 +98,7 @@ typedef struct bench_run {
   char refusal[1024]; /* "" or why no profile was written */
   /* --probe at 1 thread: L1..DRAM with the load kernel called directly (best and median of its
    * repetitions), and the plain triad loop at the L1 and DRAM sizes (best), GB/s */
-  double probe_best[4], probe_med[4], probe_triad[2];
+  double probe_best[4], probe_med[4], probe_triad[2], probe_read_dram;
   int probed;
   struct sqlite3 *db; /* --db, open from the start (dcsim__bench_open_db), or NULL */
 } bench_run;

@@ -73,8 +73,10 @@ int dcsim__bench_write_tables(bench_run *R, int have_energy, dcsim_error *err) {
         "# again (outliers, or the whole point where the curve fell); flag: why a point is\n"
         "# suspect; clock_ghz = core clock probed on every thread before each repetition (mean)\n"
         "frequency,threads,value,unit,min,max,reps,clock_ghz,ws_byte,disp,remeasured,flag\n",
-        q == 0 ? "vectorised FMA kernel, pinned OpenMP threads"
-               : "read (load) kernel, working set per thread sized from the caches");
+        q == 0   ? "vectorised FMA kernel, pinned OpenMP threads"
+        : q == 4 ? "STREAM triad a = b + s*c, 24 B per element (no write-allocate), working set "
+                   "per thread sized from the caches"
+                 : "read (load) kernel, working set per thread sized from the caches");
     for (size_t i = 0; i < R->np; i++) {
       const bench_point *p = &R->pts[i];
       if (p->rejected || (q == 0 ? strcmp(p->phase, "peak") != 0
@@ -129,7 +131,10 @@ int dcsim__bench_write_tables(bench_run *R, int have_energy, dcsim_error *err) {
     fprintf(f,
             "  <table quantity=\"%s\" file=\"%s\" source=\"measured: dcsim bench, %s kernel; "
             "thread counts",
-            q ? dcsim__bench_level_name(q - 1) : "flops", files[q], q ? "load" : "FMA");
+            q ? dcsim__bench_level_name(q - 1) : "flops", files[q],
+            q == 0   ? "FMA"
+            : q == 4 ? "triad (24 B per element)"
+                     : "load");
     covered(R, q, 0, f);
     if (covered(R, q, 1, NULL)) {
       fputs("; left out (interference, spread or a fall; raw.csv):", f);
