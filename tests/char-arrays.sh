@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/char-arrays.sh — the fixed char arrays of src/ stay at or under tools/check-char-arrays.sh's
 # ceiling, the check counts each declarator (a planted array fails it), and no error below src/cli
-# is worded for the command line (issue 39 items 4 and 5: the library names a parameter,
+# is worded for the command line (the library names a parameter,
 # dcsim_error.param; cli.c's table maps it to its option).
 set -euo pipefail
 check=$PWD/tools/check-char-arrays.sh

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # db-concurrent.sh DCSIM — several dcsim processes writing one new --db at once all succeed and
-# are all recorded (doc/robustness.md, issue 35): 8 concurrent `run --db` give 8 runs; 2 concurrent
+# are all recorded (doc/robustness.md): 8 concurrent `run --db` give 8 runs; 2 concurrent
 # sweeps of one definition give one sweep with every point once, and 2 sweeps of different
 # definitions give both. The schema is created and migrated in one BEGIN IMMEDIATE transaction
 # with a busy timeout, checked again under the lock (util/db.c, dcsim__db_migrate). Repeated, since

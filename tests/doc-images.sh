@@ -2,8 +2,8 @@
 # doc-images.sh BUILD_DIR — the pictures of doc/img are drawn by dcsim: tools/gen-doc-images.sh
 # draws each of them again into a temporary directory; every one must come out as a PNG picture,
 # doc/img must hold exactly those pictures, and each must be shown by a page of doc/ or README.md;
-# each carries dcsim's version, commit and input hashes in its PNG text chunks (issue 26), and each
-# picture of doc/img has its provenance beside it (NAME.png.json, issue 40 item 6): valid JSON naming
+# each carries dcsim's version, commit and input hashes in its PNG text chunks, and each
+# picture of doc/img has its provenance beside it (NAME.png.json): valid JSON naming
 # the picture, the dcsim (version and 40-hex commit) that drew it, a dcsim command that writes it,
 # and inputs that exist with the SHA-256 they have now (else the picture is stale: run
 # tools/gen-doc-images.sh).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# escape-payload.sh DCSIM — issue 35: no text from an input or an option reaches a shell. Every
+# escape-payload.sh DCSIM — no text from an input or an option reaches a shell. Every
 # channel through which text reaches a chart (the SWF "; Computer:" header, the input file name,
 # the cpu/gpu names of a sweep CSV and database given to pareto and heatmap, the host CPU name of
 # a sweep CSV (heat-map panels, Pareto keys, and the file names of --facet host-cpu), sweep/pareto/heatmap
@@ -86,7 +86,7 @@ for ext in png svg; do
   "$bin" heatmap s.db --out "h.$ext" >/dev/null 2>&1
   drawn "sweep database cpu/gpu names: heatmap" $? "h.$ext"
 
-  # the GPU nodes' host CPU of a sweep CSV (issue 40 item 2): panel titles and keys, filtered by
+  # the GPU nodes' host CPU of a sweep CSV: panel titles and keys, filtered by
   # it, and --facet host-cpu, whose file names take the value with its odd characters as _
   "$bin" sweep "$src/workflows/alaro-operational.xml" --cpu epyc-7763 --gpu geforce-gtx970 \
     --gpus 4,8 --host-cpu epyc-7763 --nodes 8,16 --quiet --format csv >g.csv 2>/dev/null

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# picture-data.sh BUILD_DIR — issue 40 item 2: the pictures `dcsim heatmap` and `dcsim pareto` draw
+# picture-data.sh BUILD_DIR — the pictures `dcsim heatmap` and `dcsim pareto` draw
 # with --gpus, --host-cpu, --threading and --facet are looked at, not only found: each is drawn as
 # SVG and its text (panel titles, keys, the value written in every heat-map cell, the point count of
 # a Pareto title) is compared with the points of the sweep's own CSV that the filter or facet

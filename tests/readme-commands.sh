@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # readme-commands.sh DCSIM — runs every dcsim command line of README.md as a reader would paste it
-# (issue 40): the indented lines that start with `dcsim`, `build/dcsim` or `source <(dcsim`, joined
+#: the indented lines that start with `dcsim`, `build/dcsim` or `source <(dcsim`, joined
 # over their trailing backslashes, the part before ` && ` dropped (tools/setup.sh), comments cut.
 # They run in a scratch folder that links every top-level entry of the source tree, so the files
 # they write (pareto.png, sweep.db, /tmp/... made scratch paths) land there; `dcsim` is DCSIM.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # sigterm-stages.sh DCSIM — SIGTERM in the planning, simulation and output stages of `dcsim run`
-# and `dcsim sweep` ends them cleanly (doc/robustness.md, issue 35): exit 143, one line on stderr
+# and `dcsim sweep` ends them cleanly (doc/robustness.md): exit 143, one line on stderr
 # saying what was saved, nothing on stdout, the --db database holding a finished result and the
 # --tasks-csv file untouched (a sweep keeps the points it finished); the planning stage also for a
 # WfCommons instance under its recorded WMS (plan_wms). The signal comes from the

@@ -53,7 +53,7 @@ static void test_load(void) {
   free(x);
 }
 
-/* Issue 38: the bandwidth cells (load kernel) and --probe's plain triad count bytes the same way:
+/* the bandwidth cells (load kernel) and --probe's plain triad count bytes the same way:
  * what the code loads plus what it stores, 8 B per double, no write-allocate (STREAM counts its
  * triad as 3 x 8 B), the convention of the loop kernels' Q (doc/calibration.md) */
 static void test_byte_convention(void) {

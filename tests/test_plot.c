@@ -127,7 +127,7 @@ int main(void) {
     pts p = { dcsim_sweep_points(sw), dcsim_sweep_n_points(sw) };
     both("pareto", draw_pareto, &p);
     /* a TMPDIR longer than the 512 bytes the temporary directory was once built in, and a
-     * caption longer than the 1024 bytes it was once cut to (issue 39 item 5): the picture is
+     * caption longer than the 1024 bytes it was once cut to: the picture is
      * drawn, and the SVG's <desc> holds the whole caption */
     {
       const char *old_tmp = getenv("TMPDIR");

@@ -1,4 +1,4 @@
-/* test_record.c — result records driven by field tables (util/record.h, issue 39 item 1): the
+/* test_record.c — result records driven by field tables (util/record.h): the
  * generated INSERT, UPDATE and column definitions; a row bound, stored and read back through them
  * with the NULL rules; its JSON object and CSV lines; and the run's records of the results
  * database (output/results_records.h) against the schema's tables, column by column. */

@@ -1,5 +1,5 @@
-/* test_sweep_file_fields.c — the file field table of a sweep point (sweep/sweep_file_fields.h,
- * issue 39 item 1) and the CSV and JSON writers and readers made from it (dcsim/sweep_io.h): the
+/* test_sweep_file_fields.c — the file field table of a sweep point (sweep/sweep_file_fields.h)
+ * and the CSV and JSON writers and readers made from it (dcsim/sweep_io.h): the
  * table's JSON ranks are 1..N once each, its names unique; a write -> read -> write round trip is
  * byte-identical in both formats for points with every read-back field set and with every optional
  * field empty; the derived fields (front flags, bands) are written and not read back, a cost band

@@ -4,10 +4,10 @@
 # doc/sweep.md's tables of dcsim's numbers by tools/gen-sweep-doc.sh. Needs gnuplot
 # (tools/setup.sh).
 # usage: tools/gen-doc-images.sh [BUILD_DIR] [OUT_DIR]   (defaults: build, doc/img)
-# Beside each picture NAME.png it writes NAME.png.json, its provenance (issue 40 item 6): the dcsim
+# Beside each picture NAME.png it writes NAME.png.json, its provenance: the dcsim
 # that drew it (version and commit), the command, and every input file with its SHA-256 (from the
 # "reproduce" lines dcsim prints, or the profile and dwarf files a roofline reads); the picture
-# itself carries the same in its PNG text chunks (issue 26).
+# itself carries the same in its PNG text chunks.
 # ctest doc_images runs it into a temporary directory and checks that every picture is drawn, is a
 # PNG, and is one of doc/img (and that doc/img holds no picture the script does not draw), and that
 # the provenance of each picture in doc/img names inputs whose SHA-256 are those of the files now.
@@ -50,7 +50,7 @@ alaro_space=(--cpu xeon-e5-2697v3,xeon-gold-6148 --gpu geforce-gtx970,tesla-k20m
 c=(sweep workflows/alaro.xml "${alaro_space[@]}" --quiet --plot "$out/pareto-alaro.png"
    --title "ALARO, 100 steps: BiFFT on 1-16 CPU nodes + ACRANEB2 on one GPU (D3.5 Figure 30)")
 draw "${c[@]}"; provenance "$tmp/stdout" "$(shown "${c[@]}")" "$out/pareto-alaro.png"
-# the README's headline picture must draw every point's band (issue 37): the same chart as SVG,
+# the README's headline picture must draw every point's band: the same chart as SVG,
 # whose text says so in its key, else the script (and ctest doc_images) fails
 dcsim sweep workflows/alaro.xml "${alaro_space[@]}" --quiet --plot "$tmp/headline.svg" >/dev/null
 grep -q 'uncertainty band' "$tmp/headline.svg" ||
@@ -68,7 +68,7 @@ c=(heatmap "$tmp/alaro.db" --out "$out/heatmap-alaro.png"
 draw "${c[@]}"
 provenance "$tmp/alaro-sweep" "$(shown "${s[@]}" | sed "s#$tmp/##") && $(shown "${c[@]}" | sed "s#$tmp/##")" \
   "$out/heatmap-alaro.png"
-# the cost axis (issue 26): BiFFT on EPYC 7763 nodes, time against cost (its list price, EIA's kWh)
+# the cost axis: BiFFT on EPYC 7763 nodes, time against cost (its list price, EIA's kWh)
 c=(sweep workflows/bifft.xml --cpu epyc-7763 --nodes 1,2,4,8,16 --cores 8,16,32,64,128
    --objectives time,cost --quiet --plot "$out/pareto-cost-bifft.png"
    --title "BiFFT 200x180 on EPYC 7763 nodes: time vs cost (list price amortised over 5 years + energy)")
@@ -94,7 +94,7 @@ c=(run workflows/alaro.xml --gantt "$out/gantt-alaro.png" --power "$out/power-al
 draw "${c[@]}"; provenance "$tmp/stdout" "$(shown "${c[@]}")" "$out/gantt-alaro.png" "$out/power-alaro.png"
 c=(run workflows/datacentre-day.xml --policy easy --power-off-after 600 --power "$out/power-datacentre-day.png")
 draw "${c[@]}"; provenance "$tmp/stdout" "$(shown "${c[@]}")" "$out/power-datacentre-day.png"
-# the new-user walk-through of doc/sweep.md (issue 40): a node for the operational 60 h ALARO
+# the new-user walk-through of doc/sweep.md: a node for the operational 60 h ALARO
 # forecast within its 40-minute window, priced (the buyer's quotes are placeholders), one picture
 # per axis: GPU count, host CPU, threading variant
 s=(sweep workflows/alaro-2.5km-60h.xml --cpu epyc-7763 --gpu a100-sxm4-80gb,h100-sxm5 --gpus 4,8
@@ -117,5 +117,5 @@ walk=(heatmap "$tmp/alaro-60h.db" --host-cpu epyc-9654 --gpus 8 --color time
       --out "$out/alaro-60h-threading.png")
 draw "${walk[@]}"
 provenance "$tmp/alaro-60h-sweep" "$made && $(shown "${walk[@]}" | sed "s#$tmp/##")" "$out/alaro-60h-threading.png"
-# the tables of doc/sweep.md with dcsim's numbers (issue 37), when the pictures go to doc/img
+# the tables of doc/sweep.md with dcsim's numbers, when the pictures go to doc/img
 if [ "$out" = doc/img ]; then bash tools/gen-sweep-doc.sh "$build"; fi

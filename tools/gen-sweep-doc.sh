@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the tables of doc/sweep.md that show dcsim's numbers (issue 37: the page once said
+# Regenerates the tables of doc/sweep.md that show dcsim's numbers (the page once said
 # whole EPYC 7763 nodes take 4544 s and 6.63 MJ on ALARO while the binary gave about 1300 s and
 # 1 MJ): each block between the markers <!-- gen-sweep-doc: NAME --> and <!-- end gen-sweep-doc -->
 # is replaced by what dcsim prints now: catalogue, the CPU table (each time and energy with its
@@ -52,7 +52,7 @@ awk -F, -v text="$tmp/text" '
     print "|---|---|---|"
     for (k = 1; k <= n; k++) print "| " order[k] " | " first[order[k]] " | " row[order[k]] " |"
   }' "$tmp/csv" >"$tmp/catalogue"
-# the new-user walk-through (issue 40): a node for the operational 60 h ALARO forecast within its
+# the new-user walk-through: a node for the operational 60 h ALARO forecast within its
 # 40-minute window, first without prices (what dcsim says), then priced (the buyer's quotes are
 # placeholders), and the ranked front with its bands; the same sweep as tools/gen-doc-images.sh's
 walk=(workflows/alaro-2.5km-60h.xml --cpu epyc-7763 --gpu a100-sxm4-80gb,h100-sxm5 --gpus 4,8

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates doc/validation-realcode.md (run after a build): what `realcode report
-# calibration/realcode/machines.csv` prints — every measured row of the real codes (issue 36) with
+# calibration/realcode/machines.csv` prints — every measured row of the real codes with
 # dcsim's prediction, its band and the error, fit and test rows apart (tools/derive/realcode.c).
 # usage: tools/gen-validation-realcode-doc.sh [BUILD_DIR] [--stdout]
 #   BUILD_DIR  where the tools were built (default build); --stdout prints instead of writing the

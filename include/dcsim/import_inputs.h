@@ -1,6 +1,6 @@
 /* dcsim/import_inputs.h — finding and checking what `dcsim calibrate` reads and writes: the runs
  * CSV and the machine of a calibration directory, the name of a GPU profile made from a device,
- * and the check that a made CPU profile loads (issue 26).
+ * and the check that a made CPU profile loads.
  *
  * Ownership: the strings returned through char ** are malloc'd; the caller frees them (they are
  * NULL on error). */
@@ -21,7 +21,7 @@ int dcsim_calib_machine_name(const char *dir, char **name, dcsim_error *err);
  * become one '-', none at either end ("gpu" when nothing is left); NULL when out of memory. */
 char *dcsim_calib_gpu_profile_name(const char *device);
 
-/* Issue 26: `calibrate cpu` never writes a profile that `validate` would reject. The profile text
+/* `calibrate cpu` never writes a profile that `validate` would reject. The profile text
  * made from the calibration directory dir is checked against the profile schema (every error
  * reported, up to 20) and then loaded as dcsim loads a profile, from a temporary file in $TMPDIR
  * (else /tmp) that is removed; a failure names dir's machine.xml to fix and the lines of the made

@@ -1,4 +1,4 @@
-/* dcsim/model_fallback.h — a time answer not blocked by a missing energy model (issue 26, item 4).
+/* dcsim/model_fallback.h — a time answer not blocked by a missing energy model.
  *
  * Ownership: *why is malloc'd (NULL when the energy was kept); the caller frees it and releases
  * the prediction (dcsim_prediction_release of dcsim/model.h). */

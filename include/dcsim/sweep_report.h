@@ -1,5 +1,5 @@
 /* dcsim/sweep_report.h — reports on a finished sweep's points (doc/sweep.md): the listing of its
- * Pareto front as text, and one picture per value of an axis (--facet, issue 40 item 2).
+ * Pareto front as text, and one picture per value of an axis (--facet).
  *
  * Ownership: nothing is kept; the functions borrow the caller's points (the facets mark and then
  * restore their done flags) and write to the caller's stream. */

@@ -19,7 +19,7 @@
  * `sweep_id` of it, 0 for the most recent) or a sweep's JSON or CSV output. What made them goes
  * into rp: a database gives the sweep's inputs; a file adds itself and the sweep's hash and inputs
  * it lists (its "# sweep HASH" and "# input SHA256 PATH" comment lines, or its "dcsim" object's
- * sweep_sha256 and inputs, issue 26). *total: how many points the sweep has (more than *n when a
+ * sweep_sha256 and inputs). *total: how many points the sweep has (more than *n when a
  * database holds an interrupted sweep or one shard; *n for a file). */
 int dcsim_sweep_results_read(const char *path, int64_t sweep_id, dcsim_sweep_point **pts, size_t *n,
                              size_t *total, dcsim_repro *rp, dcsim_error *err);

@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 
 #include "dcsim/bench.h"
-#include "dcsim/import_inputs.h"
 #include "dcsim/calib_report.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
@@ -17,6 +16,7 @@
 #include "dcsim/import_cpu.h"
 #include "dcsim/import_gpu.h"
 #include "dcsim/import_gpubench.h"
+#include "dcsim/import_inputs.h"
 #include "dcsim/import_kerncraft.h"
 #include "dcsim/import_likwid.h"
 #include "dcsim/import_template.h"

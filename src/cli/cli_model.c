@@ -284,7 +284,7 @@ int dcsim_cmd_model(const dcsim_args *a, dcsim_error *err) {
     rc = run_scan(a, &rq, case_name, fmt, &rp, err);
     goto out;
   }
-  /* issue 26, item 4: the time is kept when only the energy fails (dcsim/model_fallback.h) */
+  /* the time is kept when only the energy fails (dcsim/model_fallback.h) */
   if ((rc = dcsim_model_run_time_first(&rq, &pred, &why, err))) goto out;
   if (!use_gpu) model_notes(a, &rq, dcsim_dwarf_name(d));
   dcsim_model_bands mb;

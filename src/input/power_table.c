@@ -32,7 +32,7 @@ typedef struct power_cols {
   const char *freq_from; /* who names the one frequency, for the message */
 } power_cols;
 
-/* CSV row r into the PKG or DRAM value of its state (issue 35: a power cell, all packages or all
+/* CSV row r into the PKG or DRAM value of its state (a power cell, all packages or all
  * DRAM of the node, is at most DCSIM_POWER_MAX_W, the bound of every power figure of a profile). */
 static int power_row(dcsim__power_table *T, const power_cols *c, size_t r,
                      dcsim__power_cores_check check, const void *ctx, dcsim_error *err) {

@@ -25,7 +25,7 @@ typedef struct dcsim_plot_gp {
   const volatile sig_atomic_t *stop; /* SIGINT/SIGTERM flag polled while gnuplot runs (or NULL) */
   FILE *f;                           /* the script */
   int oom;
-  dcsim_plot_format fmt; /* issue 26: what made the picture goes into its metadata */
+  dcsim_plot_format fmt; /* what made the picture goes into its metadata */
   char *meta;            /* the caption: version, commit, input hashes */
 } dcsim_plot_gp;
 
@@ -78,7 +78,7 @@ const char *dcsim__plot_color(size_t i);
 /* A point's frequency for a picture: GHz with its unit ("2.4 GHz"), a state label as it is;
  * appended to out (out->oom when out of memory). */
 void dcsim__plot_freq_text(const char *freq, dcsim_str *out);
-/* A point's hardware as pictures name it (issue 40 item 2): "CPU + GPU xN on HOST", with " @ 2.4
+/* A point's hardware as pictures name it: "CPU + GPU xN on HOST", with " @ 2.4
  * GHz" when with_freq, and ", ideal threads" for the ideal thread-scaling variant (the measured
  * one, the default, is not named); parts the point leaves unset ("" / 0) are left out. Appended to
  * out, which the caller releases: 0, or -1 when out of memory. */

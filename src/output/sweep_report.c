@@ -13,7 +13,7 @@
 #include "dcsim/strutil.h"
 #include "dcsim/sweep.h"
 
-/* A value of the knee line with its band when it has one (issue 37: bands wherever a number is
+/* A value of the knee line with its band when it has one (bands wherever a number is
  * printed), in SI form (si) or plain, then its unit. */
 static void knee_value(FILE *f, const char *before, double x, const double *band, int si,
                        const char *unit) {
@@ -25,7 +25,7 @@ static void knee_value(FILE *f, const char *before, double x, const double *band
   fprintf(f, "%s%s%s%s", before, num, si ? "" : " ", si ? "" : unit);
 }
 
-/* The knee line of the text output: over time and energy as before issue 26, else naming the
+/* The knee line of the text output: over time and energy by default, else naming the
  * objectives and giving the cost. */
 static void knee_text(FILE *f, const dcsim_sweep_point *pts, size_t n, unsigned obj) {
   for (size_t i = 0; i < n; i++) {
@@ -49,7 +49,7 @@ static void knee_text(FILE *f, const dcsim_sweep_point *pts, size_t n, unsigned 
   }
 }
 
-/* Issue 26: the cores column is what a point's CPU tasks use per node; say what each CPU's node
+/* The cores column is what a point's CPU tasks use per node; say what each CPU's node
  * has (its profile's cores per socket x sockets, as `--cores all`). */
 static void cores_available_text(FILE *f, const dcsim_scenario *s, const dcsim_sweep_point *pts,
                                  size_t n) {
@@ -98,7 +98,7 @@ static void gpu_host_text(FILE *f, const dcsim_sweep_point *pts, size_t n) {
     }
 }
 
-/* Issue 40 item 3: the tariff and lifetime a cost column is at, the default tariff with its year
+/* The tariff and lifetime a cost column is at, the default tariff with its year
  * and source (dcsim/cost.h), when a point's cost is known. */
 static void tariff_text(FILE *f, const dcsim_cost_opts *o, int kwh_default,
                         const dcsim_sweep_point *pts, size_t n) {

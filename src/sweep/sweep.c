@@ -49,7 +49,7 @@ struct dcsim_sweep {
   /* the workflow's own values, shown for lists left empty */
   /* (names of the base's profiles, which the base owns; "" when none or not one) */
   const char *own_cpu, *own_gpu;
-  const char *own_host; /* the CPU of the GPU nodes the GPU tasks run on (issue 37) */
+  const char *own_host;                       /* the CPU of the GPU nodes the GPU tasks run on */
   const dcsim_cpu_profile_t *own_cpu_profile; /* the one CPU of the CPU tasks, or NULL */
   unsigned own_nodes, own_cores;
   size_t n_cpu_tasks;   /* CPU task templates of the workflows */

@@ -179,8 +179,8 @@ static const file_field file_fields[] = { DCSIM_SWEEP_POINT_FILE_FIELDS(FILE_FIE
 
 /* which columns an array of points has (COLUMN) */
 typedef struct file_columns {
-  int axes;     /* a point sets --gpus or --host-cpu (issue 26) */
-  int variants; /* a point runs the ideal thread-scaling variant (issue 40): only then do the
+  int axes;     /* a point sets --gpus or --host-cpu */
+  int variants; /* a point runs the ideal thread-scaling variant: only then do the
                    writers name each point's variant, so that the outputs of sweeps without
                    `--threading ideal` stay as they were; a missing column means measured */
 } file_columns;
@@ -349,7 +349,7 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, cons
     if (pts[i].done) csv_point(f, &pts[i], &c);
 }
 
-/* the gpu column: the GPU, "x N" per node with --gpus, "on HOST" with --host-cpu (issue 26) */
+/* the gpu column: the GPU, "x N" per node with --gpus, "on HOST" with --host-cpu */
 static const char *gpu_text(const dcsim_sweep_point *p, dcsim_str *b) {
   dcsim_str_release(b);
   dcsim_str_add(b, p->gpu[0] ? p->gpu : "-");
@@ -476,7 +476,7 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
             no_cost > 1 ? " (the first; see the cost_note column of --format csv)" : "");
     dcsim_str_release(&note);
   }
-  if (summary && no_energy) { /* issue 38: the times stand, the energies are not made up */
+  if (summary && no_energy) { /* the times stand, the energies are not made up */
     const char *why = first_no_energy->reason ? first_no_energy->reason : "";
     if (strncmp(why, "energy unknown: ", 16) == 0) why += 16;
     fprintf(f, "energy unknown for %zu feasible %s (on no Pareto front): %s%s\n", no_energy,
@@ -551,7 +551,7 @@ static dcsim_sweep_point *new_point(dcsim_sweep_point **pts, size_t *n, size_t *
 }
 
 /* a feasible point: finite, non-negative time; energy the same, or empty/null = unknown (a
- * profile without power data, issue 38: on no front) */
+ * profile without power data: on no front) */
 static int check_feasible(const dcsim_sweep_point *pt) {
   return !pt->feasible || (isfinite(pt->time_s) && pt->time_s >= 0 &&
                            (isnan(pt->energy_j) || (isfinite(pt->energy_j) && pt->energy_j >= 0)));

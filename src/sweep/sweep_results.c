@@ -68,7 +68,7 @@ static int json_repro(const char *path, dcsim_repro *rp, dcsim_error *err) {
   return rc;
 }
 
-/* What made a sweep's JSON or CSV file (issue 26), kept in rp (so that `dcsim pareto FILE.csv`
+/* What made a sweep's JSON or CSV file, kept in rp (so that `dcsim pareto FILE.csv`
  * lists the sweep's inputs, not only the file). A file without it adds nothing. */
 static int file_repro(const char *path, dcsim_repro *rp, dcsim_error *err) {
   FILE *f = fopen(path, "r");

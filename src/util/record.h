@@ -1,4 +1,4 @@
-/* util/record.h — result records driven by field tables (issue 39 item 1, doc/design.md "Result
+/* util/record.h — result records driven by field tables (doc/design.md "Result
  * records"): a record is a plain row struct and a table of its fields, {name, kind, offset, unit,
  * SQL type, NULL rule, since}; the generic code here writes a row as a JSON object, a CSV header
  * and line, and binds it to an SQLite INSERT whose column list it makes. A result column is then

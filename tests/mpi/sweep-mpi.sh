@@ -47,7 +47,7 @@ check [ ! -s "$tmp/e1.out" ]
 "${mpi[@]}" -n 1 "$bin" sweep "${S[@]}" : -n 1 "$bin" sweep "${S[@]/1,2,4,8,16/1,2}" >/dev/null 2>"$tmp/e2.err"
 check [ $? -ne 0 ]
 check grep -q "^dcsim: this rank's sweep is not rank 0's (definition or input files differ: .*); every rank must run the same command on the same files (rank 1)$" "$tmp/e2.err"
-# a point beyond its thread law's measured cores carries its time cover over the wire (issue 37):
+# a point beyond its thread law's measured cores carries its time cover over the wire:
 # the widened band of the 192-core point comes back the same from rank 1
 T=(workflows/bifft.xml --cpu epyc-9654 --nodes 1,2 --cores 14,all --quiet --format csv)
 "$bin" sweep "${T[@]}" >"$tmp/cover-one.csv"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bounds.sh [DCSIM] — the hostile inputs of issue 27, generated here (never checked in), each run
+# bounds.sh [DCSIM] — the hostile inputs of doc/robustness.md, generated here (never checked in), each run
 # under /usr/bin/time with a 60-s timeout and a 6 GiB address-space limit: exit status, wall time
 # and peak resident memory per reproducer (doc/robustness.md, "One budget"). DCSIM defaults to
 # build/dcsim; run from the source root; BOUNDS_ONLY=REGEX runs only the reproducers it matches. Needs python3 and about 30 MB of temporary disk.

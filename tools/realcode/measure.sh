@@ -19,7 +19,7 @@
 #   --only CODE          run only the plan's rows of CODE (ectrans-global|ectrans-lam|cloudsc)
 #   --case REGEX         run only the plan's rows whose case name matches REGEX (grep -E, whole name)
 #   --max-gib N          skip (and say so) a CLOUDSC condition needing more than N GiB
-#                        (about 105 KiB per column, as measured in issue 36's first trial;
+#                        (about 105 KiB per column, as measured in the first trial;
 #                        default: half of MemTotal)
 #   --no-machine         keep machine.csv as it is (a second campaign on the same machine)
 # A condition already in measurements.csv (same code, case, parameters, threads and variant) is

@@ -376,8 +376,8 @@ static int write_quantity(const likwid_import *L, int q, dcsim_error *err) {
       dcsim_cpu_qty_name((dcsim_cpu_qty)q),
       q == 0 ? "from peakflops (MFlops/s / 1000)"
              : "from the working sets that fit it (MByte/s / 1000)");
-  rc = comment ? dcsim__calib_write_table(L->dir, dcsim_cpu_qty_name((dcsim_cpu_qty)q), L->fid, q == 0 ? "GFLOP/s" : "GB/s", rows,
-                                          b->n, comment, err)
+  rc = comment ? dcsim__calib_write_table(L->dir, dcsim_cpu_qty_name((dcsim_cpu_qty)q), L->fid,
+                                          q == 0 ? "GFLOP/s" : "GB/s", rows, b->n, comment, err)
                : DCSIM_ERR(err, DCSIM_ENOMEM, L->dir, 0, "out of memory");
   free(comment);
   if (rc) goto out;

@@ -981,8 +981,8 @@ static double probe_triad(void *c, uint64_t passes) {
 /* The harness's 1-thread bandwidth cells against the same kernel called directly (one thread, no
  * OpenMP region, no pinning, no clock probe) over the same working set — the load kernel at L1,
  * L2 and L3, the plain C triad loop (the loop kernel `triad`) at DRAM — and the triad at the L1
- * size; at the DRAM size also the load kernel, the DRAM cells' kernel before issue 38's fix:
- * probe.csv and the report (doc/calibration.md "--probe"). */
+ * size; at the DRAM size also the load kernel, the DRAM cells' kernel before they measured the
+ * triad: probe.csv and the report (doc/calibration.md "--probe"). */
 int dcsim__bench_phase_probe(bench_run *R, dcsim_error *err) {
   if (R->o->timer) return 0; /* nothing to compare a synthetic machine with */
   for (int lv = 0; lv < 4; lv++) {
