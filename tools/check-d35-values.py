@@ -313,6 +313,16 @@ def check_acraneb2(seed):
     ok(abs(float(ge["tesla-m2070q"].get("fraction")) - mean) < 5e-4, "M2070-Q fraction = mean")
 
 
+def check_energy_coefficients(seed, root, who, pkg_table, dram_table):
+    """A dwarf's <energy-coefficients> against D3.5's two tables of them: pkg-U and pkg-S the 4th
+    and 5th cells of the first fitted row of pkg_table, dram-X and dram-Y those of dram_table."""
+    ec = root.find("energy-coefficients")
+    for table, attrs in ((pkg_table, ("pkg-U", "pkg-S")), (dram_table, ("dram-X", "dram-Y"))):
+        row = [r for r in seed.rows(table) if len(r) >= 5 and r[0].isdigit() and r[3]][0]
+        for attr, cell in zip(attrs, row[3:5]):
+            same(ec.get(attr), cell, f"{who} {attr} vs Table {table}")
+
+
 def check_sh(seed):
     root = load("dwarfs/spherical-harmonics.xml")
     # cases vs Table 22
@@ -386,13 +396,7 @@ def check_sh(seed):
         ok(abs(q / t31["Q"][name] - 1) < 0.005, f"SH {name}: Q {q:.6g} vs Table 31 {t31['Q'][name]:.6g}")
         # the per-iteration constant of the formula is the one printed in Table 24
         ok(l.get("traffic-byte").endswith("*" + qpi), f"SH {name}: Q per iter {qpi} in formula")
-    ec = root.find("energy-coefficients")
-    r33 = [r for r in seed.rows(33) if len(r) >= 5 and r[0].isdigit() and r[3]][0]
-    r34 = [r for r in seed.rows(34) if len(r) >= 5 and r[0].isdigit() and r[3]][0]
-    same(ec.get("pkg-U"), r33[3], "SH pkg-U vs Table 33")
-    same(ec.get("pkg-S"), r33[4], "SH pkg-S vs Table 33")
-    same(ec.get("dram-X"), r34[3], "SH dram-X vs Table 34")
-    same(ec.get("dram-Y"), r34[4], "SH dram-Y vs Table 34")
+    check_energy_coefficients(seed, root, "SH", 33, 34)
 
 
 def check_bifft(seed):
@@ -424,13 +428,7 @@ def check_bifft(seed):
                 num_eq(f.get("s-flops"), str(Decimal(t41[name][1]).scaleb(9)), f"BiFFT {name} S x 1e9")
         else:
             ok(f is None, f"BiFFT {name}: no <flop>")
-    ec = root.find("energy-coefficients")
-    r42 = [r for r in seed.rows(42) if len(r) >= 5 and r[0].isdigit() and r[3]][0]
-    r43 = [r for r in seed.rows(43) if len(r) >= 5 and r[0].isdigit() and r[3]][0]
-    same(ec.get("pkg-U"), r42[3], "BiFFT pkg-U vs Table 42")
-    same(ec.get("pkg-S"), r42[4], "BiFFT pkg-S vs Table 42")
-    same(ec.get("dram-X"), r43[3], "BiFFT dram-X vs Table 43")
-    same(ec.get("dram-Y"), r43[4], "BiFFT dram-Y vs Table 43")
+    check_energy_coefficients(seed, root, "BiFFT", 42, 43)
     cases = {c.get("name"): {s.get("name"): s.get("value") for s in c.findall("set")}
              for c in root.findall("case")}
     for r in seed.rows(38)[1:]:

@@ -76,7 +76,8 @@ int dcsim_arg_double(const dcsim_args *a, const char *name, double dflt, double 
 /* --NAME with a unit a person types (doc/cli.md "Units"): a bare number is in the
  * option's own unit `unit` (as util/units.h spells it: "B/s", "s", "y", "USD/kWh"); a number with a
  * unit of the same kind ("100Gb/s", "48h", "5y", "150USD/MWh") is converted to it, and the value
- * as understood is noted on stderr. Finite and >= 0, else an error naming the option. */
+ * as understood is noted on stderr. Finite and >= 0, else an error naming the option. unit NULL:
+ * a plain number only (dcsim_arg_double). */
 int dcsim_arg_quantity(const dcsim_args *a, const char *name, const char *unit, double dflt,
                        double *out, dcsim_error *err);
 /* --cores N or `all` (the CPU's full node: cores per socket x sockets), default 1: one rule for

@@ -59,6 +59,15 @@
         "algorithm done well (per-loop model; GPU kernels in full warps, requested bytes "   \
         "only); default measured (doc/models.md \"Thread scaling\")"                         \
   }
+#define OPT_OBJECTIVES                                                     \
+  {                                                                        \
+    "objectives", "time,energy|time,cost|energy,cost|time,energy,cost", 0, \
+        "what the Pareto front is taken over (default time,energy)"        \
+  }
+#define OPT_SWEEP_ID \
+  { "sweep", "ID", 0, "with a database: the sweep to read (default the latest)" }
+#define OPT_TITLE \
+  { "title", "TEXT", 0, "title of the picture" }
 
 static const dcsim_opt_spec model_opts[] = {
   { "dwarf", "FILE|NAME", 0, "dwarf to model (dwarfs/NAME.xml or a path)" },
@@ -189,8 +198,7 @@ static const dcsim_opt_spec sweep_opts[] = {
   OPT_D35,
   OPT_STRICT,
   OPT_COST,
-  { "objectives", "time,energy|time,cost|energy,cost|time,energy,cost", 0,
-    "what the Pareto front is taken over (default time,energy)" },
+  OPT_OBJECTIVES,
   { "sort", "point|time|energy|cost", 0,
     "order of the points in the table (default point; unknown values last)" },
 };
@@ -211,10 +219,9 @@ static const dcsim_opt_spec merge_opts[] = {
 static const dcsim_opt_spec pareto_opts[] = {
   { "format", "text|csv|json|svg|png", 0, "output (default text, or the --out file's extension)" },
   { "out", "FILE", 0, "write to FILE instead of stdout (required for svg and png)" },
-  { "sweep", "ID", 0, "with a database: the sweep to read (default the latest)" },
-  { "title", "TEXT", 0, "title of the picture" },
-  { "objectives", "time,energy|time,cost|energy,cost|time,energy,cost", 0,
-    "what the Pareto front is taken over (default time,energy)" },
+  OPT_SWEEP_ID,
+  OPT_TITLE,
+  OPT_OBJECTIVES,
   { "sort", "point|time|energy|cost", 0,
     "order of the points in the table (default time; unknown values last)" },
   SWEEP_AXIS_OPTS,
@@ -222,12 +229,12 @@ static const dcsim_opt_spec pareto_opts[] = {
 static const dcsim_opt_spec heatmap_opts[] = {
   { "out", "FILE.png|svg", 0, "the picture to write (required)" },
   { "color", "energy|time", 0, "what the colour shows (default energy)" },
-  { "sweep", "ID", 0, "with a database: the sweep to read (default the latest)" },
+  OPT_SWEEP_ID,
   { "cpu", "P1,P2,...", 0, "draw only the panels of these CPU profiles" },
   { "gpu", "G1,G2,...", 0, "draw only the panels of these GPU profiles" },
   { "freq", "F1,F2,...", 0, "draw only the panels of these frequencies" },
   SWEEP_AXIS_OPTS,
-  { "title", "TEXT", 0, "title of the picture" },
+  OPT_TITLE,
 };
 static const dcsim_opt_spec roofline_opts[] = {
   { "cpu", "PROFILE", 0, "CPU profile: peak and L1/L2/L3/DRAM ceilings of its tables" },
@@ -577,19 +584,10 @@ int dcsim_arg_threading(const dcsim_args *a, unsigned *flags, dcsim_error *err) 
   return 0;
 }
 
+/* a plain number: dcsim_arg_quantity without a unit (one reader of non-negative numbers) */
 int dcsim_arg_double(const dcsim_args *a, const char *name, double dflt, double *out,
                      dcsim_error *err) {
-  const char *v = dcsim_arg(a, name);
-  if (!v) {
-    *out = dflt;
-    return 0;
-  }
-  double x;
-  if (dcsim_parse_double(v, &x) != 0 || x < 0)
-    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
-                     "--%s '%s': expected a finite, non-negative number", name, v);
-  *out = x;
-  return 0;
+  return dcsim_arg_quantity(a, name, NULL, dflt, out, err);
 }
 
 /* --cores N or all (the CPU's full node: cores per socket x sockets); model, energy and roofline
@@ -623,12 +621,15 @@ int dcsim_arg_quantity(const dcsim_args *a, const char *name, const char *unit, 
     *out = dflt;
     return 0;
   }
-  dcsim_unit_kind want, got;
-  double unit_scale, x;
-  if (dcsim__parse_unit(unit, &want, &unit_scale) != 0)
+  dcsim_unit_kind want = DCSIM_UNIT_PLAIN, got;
+  double unit_scale = 1, x;
+  if (unit && dcsim__parse_unit(unit, &want, &unit_scale) != 0)
     return DCSIM_ERR(err, DCSIM_EINTERNAL, "command line", 0, "--%s: unknown unit %s", name, unit);
   int plain = dcsim_parse_double(v, &x) == 0;
-  if (!plain && (dcsim__parse_quantity(v, &x, &got) != 0 || got != want)) x = -1;
+  if (!plain && (!unit || dcsim__parse_quantity(v, &x, &got) != 0 || got != want)) x = -1;
+  if (!(x >= 0) && !unit)
+    return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
+                     "--%s '%s': expected a finite, non-negative number", name, v);
   if (!(x >= 0))
     return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", dcsim_arg_index(a, name),
                      "--%s '%s': expected a finite, non-negative number (%s, or with its unit: %s)",

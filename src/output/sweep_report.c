@@ -49,6 +49,13 @@ static void knee_text(FILE *f, const dcsim_sweep_point *pts, size_t n, unsigned 
   }
 }
 
+/* whether a finished point ran on the CPU called name: the CPUs the two notes below speak of */
+static int cpu_swept(const dcsim_sweep_point *pts, size_t n, const char *name) {
+  for (size_t i = 0; i < n; i++)
+    if (pts[i].done && strcmp(pts[i].cpu, name) == 0) return 1;
+  return 0;
+}
+
 /* The cores column is what a point's CPU tasks use per node; say what each CPU's node
  * has (its profile's cores per socket x sockets, as `--cores all`). */
 static void cores_available_text(FILE *f, const dcsim_scenario *s, const dcsim_sweep_point *pts,
@@ -56,9 +63,7 @@ static void cores_available_text(FILE *f, const dcsim_scenario *s, const dcsim_s
   int first = 1;
   for (size_t c = 0; c < s->n_cpus; c++) {
     const char *name = dcsim_cpu_profile_name(s->cpus[c]);
-    size_t i = 0;
-    while (i < n && !(pts[i].done && strcmp(pts[i].cpu, name) == 0)) i++;
-    if (i == n) continue;
+    if (!cpu_swept(pts, n, name)) continue;
     fprintf(f, "%s%s %u", first ? "cores per node available (the cores column: in use): " : ", ",
             name,
             dcsim_cpu_profile_cores_per_socket(s->cpus[c]) * dcsim_cpu_profile_sockets(s->cpus[c]));
@@ -74,9 +79,7 @@ static void rates_borrowed_text(FILE *f, const dcsim_scenario *s, const dcsim_sw
   int first = 1;
   for (size_t c = 0; c < s->n_cpus; c++) {
     const char *name = dcsim_cpu_profile_name(s->cpus[c]);
-    size_t i = 0;
-    while (i < n && !(pts[i].done && strcmp(pts[i].cpu, name) == 0)) i++;
-    if (i == n || dcsim_bands_cpu_transferred(s->cpus[c]) < 2) continue;
+    if (!cpu_swept(pts, n, name) || dcsim_bands_cpu_transferred(s->cpus[c]) < 2) continue;
     fprintf(f, "%s%s (%s)",
             first ? "per-core rates borrowed, their time bands the cpu-time spec band twice "
                     "(doc/models.md \"Per-core rates\"): "

@@ -1,6 +1,7 @@
 /* xmledit.c — editing XML documents in place and writing XML text (see util/xmledit.h). */
 #include "util/xmledit.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,6 +79,12 @@ xmlNode *dcsim__xml_named(xmlNode *parent, const char *elem, const char *name) {
     xmlFree(nm);
   }
   return found;
+}
+
+void dcsim__xml_set_num(xmlNode *node, const char *name, double v, int digits) {
+  char buf[32]; /* %.17g of any double is at most 24 characters */
+  snprintf(buf, sizeof buf, "%.*g", digits, v);
+  xmlSetProp(node, BAD_CAST name, BAD_CAST buf);
 }
 
 int dcsim__xml_save(xmlDoc *doc, const char *path, dcsim_error *err) {

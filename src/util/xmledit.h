@@ -20,6 +20,10 @@ int dcsim__xml_edit_open(const char *path, xmlDoc **doc, dcsim_error *err);
 /* The first <elem name="name"> child of parent (a document being edited), or NULL. */
 xmlNode *dcsim__xml_named(xmlNode *parent, const char *elem, const char *name);
 
+/* Sets node's attribute name to v with `digits` significant digits (printf's %.*g): the one way
+ * the calibration commands write a fitted number into a document they edit. */
+void dcsim__xml_set_num(xmlNode *node, const char *name, double v, int digits);
+
 /* Writes doc to path as libxml2 prints it (UTF-8), atomically (dcsim__file_write_atomic). */
 int dcsim__xml_save(xmlDoc *doc, const char *path, dcsim_error *err);
 

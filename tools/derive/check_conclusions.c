@@ -386,13 +386,6 @@ static int extra(void *st, FILE *f, dcsim_error *err) {
   return 0;
 }
 
-const val_checker val_conclusions = {
-  "conclusions",
-  init,
-  fini,
-  label,
-  compute,
-  extra,
-  note,
-  "D3.5 §6's conclusions by sweeps, in --d35 mode or (a `mode` column) the default models"
-};
+const val_checker val_conclusions = VAL_CHECKER(
+    "conclusions", init, fini, label, compute, extra, note,
+    "D3.5 §6's conclusions by sweeps, in --d35 mode or (a `mode` column) the default models");

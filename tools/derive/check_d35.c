@@ -328,7 +328,5 @@ static int extra(void *st, FILE *f, dcsim_error *err) {
   return 0;
 }
 
-const val_checker val_d35 = { "d35",   init,
-                              fini,    label,
-                              compute, extra,
-                              NULL,    "D3.5's model tables and GPU work counts, in --d35 mode" };
+const val_checker val_d35 = VAL_CHECKER("d35", init, fini, label, compute, extra, NULL,
+                                        "D3.5's model tables and GPU work counts, in --d35 mode");

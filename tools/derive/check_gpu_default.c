@@ -282,12 +282,7 @@ static int note(void *st, const val_row *w, char *buf, size_t size, dcsim_error 
   return 0;
 }
 
-const val_checker val_gpu_default = { "gpu-default",
-                                      init,
-                                      fini,
-                                      label,
-                                      compute,
-                                      extra,
-                                      note,
-                                      "the default GPU model next to D3.5's, a `mode` column: in "
-                                      "sample, leave-one-out, predictions, power" };
+const val_checker val_gpu_default =
+    VAL_CHECKER("gpu-default", init, fini, label, compute, extra, note,
+                "the default GPU model next to D3.5's, a `mode` column: in "
+                "sample, leave-one-out, predictions, power");

@@ -444,15 +444,8 @@ static int extra(void *st, FILE *f, dcsim_error *err) {
   return 0;
 }
 
-const val_checker val_leaveout = {
-  "leaveout",
-  init,
-  fini,
-  label,
-  compute,
-  extra,
-  NULL,
-  "the parametric CPU model: cells of D3.5's benchmark tables left out of `dcsim calibrate cpu` "
-  "and predicted; a row is a statistic of one experiment, `published` 0, `numbers` 0, with an "
-  "optional regression `bound`"
-};
+const val_checker val_leaveout = VAL_CHECKER(
+    "leaveout", init, fini, label, compute, extra, NULL,
+    "the parametric CPU model: cells of D3.5's benchmark tables left out of `dcsim calibrate cpu` "
+    "and predicted; a row is a statistic of one experiment, `published` 0, `numbers` 0, with an "
+    "optional regression `bound`");

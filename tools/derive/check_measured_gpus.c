@@ -99,14 +99,8 @@ static void label(const val_row *w, char *buf, size_t size) {
            strcmp(q, "time_s") == 0 ? "one synchronous call" : "board power (activity model)");
 }
 
-const val_checker val_measured_gpus = {
-  "measured-gpus",
-  NULL,
-  NULL,
-  label,
-  compute,
-  NULL,
-  NULL,
-  "the default GPU model against GPUs measured for this project (time of a call, board power, and "
-  "what `dcsim calibrate gpu` writes into `<power>`)"
-};
+const val_checker val_measured_gpus =
+    VAL_CHECKER("measured-gpus", NULL, NULL, label, compute, NULL, NULL,
+                "the default GPU model against GPUs measured for this project (time of a call, "
+                "board power, and "
+                "what `dcsim calibrate gpu` writes into `<power>`)");

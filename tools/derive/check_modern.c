@@ -172,14 +172,7 @@ static int extra(void *state, FILE *f, dcsim_error *err) {
   return rc;
 }
 
-const val_checker val_modern = {
-  "modern",
-  init,
-  fini,
-  label,
-  compute,
-  extra,
-  NULL,
-  "the catalogue's post-2020 CPUs against the published measurements their profiles cite "
-  "(bandwidths per level, BiFFT against the E5-2697 v3)"
-};
+const val_checker val_modern = VAL_CHECKER(
+    "modern", init, fini, label, compute, extra, NULL,
+    "the catalogue's post-2020 CPUs against the published measurements their profiles cite "
+    "(bandwidths per level, BiFFT against the E5-2697 v3)");

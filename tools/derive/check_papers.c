@@ -330,12 +330,7 @@ static int note(void *st, const val_row *w, char *buf, size_t size, dcsim_error 
   return binding_level(&in, buf, size, err);
 }
 
-const val_checker val_papers = { "papers",
-                                 NULL,
-                                 NULL,
-                                 label,
-                                 compute_row,
-                                 NULL,
-                                 note,
-                                 "dwarfs on CPU or GPU profiles: intensities, roofs, levels of the "
-                                 "cache-line model, profile figures" };
+const val_checker val_papers =
+    VAL_CHECKER("papers", NULL, NULL, label, compute_row, NULL, note,
+                "dwarfs on CPU or GPU profiles: intensities, roofs, levels of the "
+                "cache-line model, profile figures");

@@ -195,14 +195,7 @@ static int compute(void *state, const val_row *w, double *out, dcsim_error *err)
   return DCSIM_ERR(err, DCSIM_EPARSE, w->path, 0, "unknown quantity '%s'", q);
 }
 
-const val_checker val_power = {
-  "power",
-  NULL,
-  NULL,
-  label,
-  compute,
-  NULL,
-  NULL,
-  "D3.5's measured power and energy against the default power model, and its §5.3 coefficients "
-  "against refits of the columns they were fitted on"
-};
+const val_checker val_power = VAL_CHECKER(
+    "power", NULL, NULL, label, compute, NULL, NULL,
+    "D3.5's measured power and energy against the default power model, and its §5.3 coefficients "
+    "against refits of the columns they were fitted on");

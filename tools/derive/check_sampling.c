@@ -152,14 +152,7 @@ out:
   return rc;
 }
 
-const val_checker val_sampling = {
-  "sampling",
-  init,
-  fini,
-  label,
-  compute,
-  extra,
-  note,
-  "the adaptive sampling kit (ASK) on its synthetic examples, and ASK's protocol applied to which "
-  "(frequency, cores) states of a CPU to measure"
-};
+const val_checker val_sampling = VAL_CHECKER("sampling", init, fini, label, compute, extra, note,
+                                             "the adaptive sampling kit (ASK) on its synthetic "
+                                             "examples, and ASK's protocol applied to which "
+                                             "(frequency, cores) states of a CPU to measure");

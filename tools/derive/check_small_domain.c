@@ -182,14 +182,7 @@ static int note(void *st, const val_row *w, char *buf, size_t size, dcsim_error 
   return 0;
 }
 
-const val_checker val_small_domain = {
-  "small-domain",
-  init,
-  fini,
-  label,
-  compute,
-  extra,
-  note,
-  "the profiled GPU times of D3.5 Table 4 against D3.5's GPU model and the small-domain "
-  "correction, in sample and leave-one-out"
-};
+const val_checker val_small_domain = VAL_CHECKER(
+    "small-domain", init, fini, label, compute, extra, note,
+    "the profiled GPU times of D3.5 Table 4 against D3.5's GPU model and the small-domain "
+    "correction, in sample and leave-one-out");

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcsim/catalog.h"
 #include "dcsim/fit_gpu.h"
 #include "dcsim/lib.h"
 #include "dcsim/model.h"
@@ -30,13 +29,7 @@ typedef struct runs {
 
 static int die(const dcsim_error *e) { return tool_die("fit-gpu-arch", e, 2); }
 
-static int load_gpu(const char *ref, dcsim_gpu_profile_t **g, dcsim_error *err) {
-  char path[4096];
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, ref, NULL, 0, path, sizeof path, err);
-  return rc ? rc : dcsim_gpu_profile_load(path, g, err);
-}
-
-static int load_runs(const dcsim_dwarf_t *d, dcsim_csv_t *csv, runs *r, dcsim_error *err) {
+static int load_runs(const dcsim_dwarf_t *d, const dcsim_csv_t *csv, runs *r, dcsim_error *err) {
   size_t c_case, c_t;
   int rc;
   if ((rc = dcsim__csv_col(csv, "case", &c_case, err)) ||
@@ -60,26 +53,20 @@ static int load_runs(const dcsim_dwarf_t *d, dcsim_csv_t *csv, runs *r, dcsim_er
 
 int main(int argc, char **argv) {
   if (dcsim_lib_init() != 0) return 1;
-  if (argc != 5 || (strcmp(argv[4], "--xml") && strcmp(argv[4], "--check"))) {
-    fprintf(stderr, "usage: fit-gpu-arch DWARF GPU RUNS.csv (--xml | --check)\n");
-    return 2;
-  }
+  tool_gpu_fit_in in;
+  int rc = tool_gpu_fit_in_load("fit-gpu-arch", argc, argv, &in);
+  if (rc) return rc;
   dcsim_error err;
-  char dpath[4096];
-  dcsim_dwarf_t *d = NULL;
-  dcsim_gpu_profile_t *gpu = NULL;
-  dcsim_csv_t *csv = NULL;
+  const dcsim_dwarf_t *d = in.dwarf;
+  const dcsim_gpu_profile_t *gpu = in.gpu;
   runs r = { 0 };
-  if (dcsim_catalog_resolve(DCSIM_KIND_DWARF, argv[1], NULL, 0, dpath, sizeof dpath, &err) ||
-      dcsim_dwarf_load(dpath, &d, &err) || load_gpu(argv[2], &gpu, &err) ||
-      dcsim__csv_load(argv[3], &csv, &err) || load_runs(d, csv, &r, &err))
-    return die(&err);
+  if (load_runs(d, in.runs, &r, &err)) return die(&err);
   const dcsim_gpu_launch *have = &r.ev->launch;
   unsigned tpb = have->present ? have->threads_per_block : 128;
   dcsim_gpu_launch_fit fit;
   if (dcsim_fit_gpu_launch(r.ev, gpu, r.N, r.t, r.n, tpb, &fit, &err)) return die(&err);
   int status = 0;
-  if (strcmp(argv[4], "--xml") == 0) {
+  if (!in.check) {
     printf(
         "    <launch threads-per-block=\"%u\" launch-s=\"%.4g\" inflight-byte-per-thread=\"%.4g\" "
         "fitted-on=\"%s\" source=\"fitted: tools/derive/fit_gpu_arch.c on the %zu profiled "
@@ -91,11 +78,10 @@ int main(int argc, char **argv) {
     static const char *const names[2] = { "launch-s", "inflight" };
     double held[2] = { have->launch_s, have->inflight_byte_per_thread };
     double fitted[2] = { fit.launch_s, fit.inflight_byte_per_thread };
-    status = tool_check_fitted(dpath, "launch", "launch terms", have->present, names, held, fitted);
+    status = tool_check_fitted(in.dwarf_path, "launch", "launch terms", have->present, names, held,
+                               fitted);
   }
   dcsim_dwarf_eval_free(r.ev);
-  dcsim__csv_free(csv);
-  dcsim_dwarf_free(d);
-  dcsim_gpu_profile_free(gpu);
+  tool_gpu_fit_in_free(&in);
   return status;
 }

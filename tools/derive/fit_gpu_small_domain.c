@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcsim/catalog.h"
 #include "dcsim/fit_gpu.h"
 #include "dcsim/lib.h"
 #include "dcsim/model.h"
@@ -24,20 +23,13 @@ static int die(const dcsim_error *e) { return tool_die("fit-gpu-small-domain", e
 
 int main(int argc, char **argv) {
   if (dcsim_lib_init() != 0) return 1;
-  if (argc != 5 || (strcmp(argv[4], "--xml") && strcmp(argv[4], "--check"))) {
-    fprintf(stderr, "usage: fit-gpu-small-domain DWARF GPU RUNS.csv (--xml | --check)\n");
-    return 2;
-  }
+  tool_gpu_fit_in in;
+  int rc = tool_gpu_fit_in_load("fit-gpu-small-domain", argc, argv, &in);
+  if (rc) return rc;
   dcsim_error err;
-  char dpath[4096], gpath[4096];
-  dcsim_dwarf_t *d = NULL;
-  dcsim_gpu_profile_t *gpu = NULL;
-  dcsim_csv_t *csv = NULL;
-  if (dcsim_catalog_resolve(DCSIM_KIND_DWARF, argv[1], NULL, 0, dpath, sizeof dpath, &err) ||
-      dcsim_dwarf_load(dpath, &d, &err) ||
-      dcsim_catalog_resolve(DCSIM_KIND_GPU, argv[2], NULL, 0, gpath, sizeof gpath, &err) ||
-      dcsim_gpu_profile_load(gpath, &gpu, &err) || dcsim__csv_load(argv[3], &csv, &err))
-    return die(&err);
+  const dcsim_dwarf_t *d = in.dwarf;
+  const dcsim_gpu_profile_t *gpu = in.gpu;
+  const dcsim_csv_t *csv = in.runs;
   size_t c_case, c_t;
   if (dcsim__csv_col(csv, "case", &c_case, &err) || dcsim__csv_col(csv, "time_s", &c_t, &err))
     return die(&err);
@@ -58,7 +50,7 @@ int main(int argc, char **argv) {
   dcsim_gpu_small_fit fit;
   if (dcsim_fit_gpu_small_domain(obs, n, g->sm, launches, &fit, &err)) return die(&err);
   int status = 0;
-  if (strcmp(argv[4], "--xml") == 0) {
+  if (!in.check) {
     printf(
         "  <small-domain launch-s=\"%.4g\" saturation-threads-per-sm=\"%.4g\" source=\"fitted: "
         "tools/derive/fit_gpu_small_domain.c, %s on %s, the %zu profiled times of D3.5 Table 4 (= "
@@ -66,15 +58,13 @@ int main(int argc, char **argv) {
         "least squares of the relative errors, mean |error| %.2f %%\"/>\n",
         fit.launch_s, fit.saturation_threads_per_sm, dcsim_dwarf_name(d),
         dcsim_gpu_profile_name(gpu), n, 100 * fit.mean_abs_rel);
-  } else if (strcmp(argv[4], "--check") == 0) {
+  } else {
     static const char *const names[2] = { "launch-s", "saturation" };
     double held[2] = { g->launch_s, g->saturation_threads_per_sm };
     double fitted[2] = { fit.launch_s, fit.saturation_threads_per_sm };
-    status = tool_check_fitted(gpath, "small-domain", "small-domain parameters",
+    status = tool_check_fitted(in.gpu_path, "small-domain", "small-domain parameters",
                                g->has_small_domain, names, held, fitted);
   }
-  dcsim__csv_free(csv);
-  dcsim_dwarf_free(d);
-  dcsim_gpu_profile_free(gpu);
+  tool_gpu_fit_in_free(&in);
   return status;
 }

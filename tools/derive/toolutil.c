@@ -3,6 +3,9 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "dcsim/catalog.h"
 
 int tool_die(const char *prog, const dcsim_error *e, int status) {
   char b[2048];
@@ -22,4 +25,32 @@ int tool_check_fitted(const char *path, const char *element, const char *what, i
   fprintf(stderr, "%s: <%s> holds %s %g, %s %g; the fit gives %.4g, %.4g (rerun with --xml)\n",
           path, element, name[0], have[0], name[1], have[1], fit[0], fit[1]);
   return 1;
+}
+
+int tool_gpu_fit_in_load(const char *prog, int argc, char **argv, tool_gpu_fit_in *in) {
+  memset(in, 0, sizeof *in);
+  if (argc != 5 || (strcmp(argv[4], "--xml") && strcmp(argv[4], "--check"))) {
+    fprintf(stderr, "usage: %s DWARF GPU RUNS.csv (--xml | --check)\n", prog);
+    return 2;
+  }
+  in->check = strcmp(argv[4], "--check") == 0;
+  dcsim_error err;
+  if (dcsim_catalog_resolve(DCSIM_KIND_DWARF, argv[1], NULL, 0, in->dwarf_path,
+                            sizeof in->dwarf_path, &err) ||
+      dcsim_dwarf_load(in->dwarf_path, &in->dwarf, &err) ||
+      dcsim_catalog_resolve(DCSIM_KIND_GPU, argv[2], NULL, 0, in->gpu_path, sizeof in->gpu_path,
+                            &err) ||
+      dcsim_gpu_profile_load(in->gpu_path, &in->gpu, &err) ||
+      dcsim__csv_load(argv[3], &in->runs, &err)) {
+    tool_gpu_fit_in_free(in);
+    return tool_die(prog, &err, 2);
+  }
+  return 0;
+}
+
+void tool_gpu_fit_in_free(tool_gpu_fit_in *in) {
+  dcsim__csv_free(in->runs);
+  dcsim_dwarf_free(in->dwarf);
+  dcsim_gpu_profile_free(in->gpu);
+  memset(in, 0, sizeof *in);
 }

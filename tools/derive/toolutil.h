@@ -3,7 +3,10 @@
 #ifndef DCSIM_TOOLUTIL_H
 #define DCSIM_TOOLUTIL_H
 
+#include "dcsim/dwarf.h"
 #include "dcsim/error.h"
+#include "dcsim/hwprofile.h"
+#include "util/csv.h"
 
 /* Prints "PROG: <the error, formatted as the CLI does>" on stderr and returns status (the exit
  * status the program gives for it). */
@@ -16,5 +19,22 @@ int tool_die(const char *prog, const dcsim_error *e, int status);
  * is not present). */
 int tool_check_fitted(const char *path, const char *element, const char *what, int present,
                       const char *const name[2], const double have[2], const double fit[2]);
+
+/* The inputs of a GPU fitting program, `PROG DWARF GPU RUNS.csv (--xml | --check)` (fit-gpu-arch,
+ * fit-gpu-small-domain): the dwarf and the GPU profile (catalogue names or paths) as loaded, the
+ * paths they were loaded from (what --check names), and the profiled runs' CSV. */
+typedef struct tool_gpu_fit_in {
+  char dwarf_path[4096], gpu_path[4096];
+  dcsim_dwarf_t *dwarf;
+  dcsim_gpu_profile_t *gpu;
+  dcsim_csv_t *runs;
+  int check; /* --check (else --xml) */
+} tool_gpu_fit_in;
+
+/* Reads argv into in: prints the usage and returns 2 when the arguments are off, prints the
+ * error as tool_die does and returns 2 (nothing left loaded) when an input does not load, else
+ * returns 0 and what it loaded is freed by tool_gpu_fit_in_free. */
+int tool_gpu_fit_in_load(const char *prog, int argc, char **argv, tool_gpu_fit_in *in);
+void tool_gpu_fit_in_free(tool_gpu_fit_in *in);
 
 #endif

@@ -37,9 +37,9 @@
  * status (within tolerance: reproduced) and fails a row whose status is not its `expect`, so a
  * number that stops (or starts) being reproduced changes the CSV deliberately.
  *
- * Adding a checker: write check_<name>.c with a `const val_checker val_<name>` (its `what` says
- * what it checks), list it in validate.c's table and tools/CMakeLists.txt, and regenerate
- * doc/design.md's list (tools/gen-design-checkers.sh). */
+ * Adding a checker: write check_<name>.c with a `const val_checker val_<name> = VAL_CHECKER(...)`
+ * (its `what` says what it checks), list it in validate.c's table and tools/CMakeLists.txt, and
+ * regenerate doc/design.md's list (tools/gen-design-checkers.sh). */
 #ifndef DCSIM_TOOLS_VALIDATE_H
 #define DCSIM_TOOLS_VALIDATE_H
 
@@ -79,6 +79,11 @@ typedef struct val_checker {
    * is made of these (`validate --checkers`, tools/gen-design-checkers.sh) */
   const char *what;
 } val_checker;
+
+/* A checker's entry, its fields in val_checker's order (NULL where it has no such function): one
+ * call instead of the eight-line initialiser clang-format would spread each entry into. */
+#define VAL_CHECKER(name, init, fini, label, compute, extra, note, what) \
+  { name, init, fini, label, compute, extra, note, what }
 
 /* ASK Fig. 3's sampled function (check_sampling.c): fills at most cap points of s(x), R2 ten
  * times denser, and counts the points of each region (R1 (0, 20], R2 (20, 40], R3 (40, 100]).

@@ -250,10 +250,9 @@ out:
   return rc;
 }
 
+/* a fitted coefficient: ten significant digits, a negative fit written as 0 */
 static void set_num(xmlNode *n, const char *name, double v) {
-  char buf[64];
-  snprintf(buf, sizeof buf, "%.10g", v < 0 ? 0 : v);
-  xmlSetProp(n, BAD_CAST name, BAD_CAST buf);
+  dcsim__xml_set_num(n, name, v < 0 ? 0 : v, 10);
 }
 
 int dcsim_calib_update_dwarf(const char *in_path, const char *out_path, const dcsim_loop_fit *fits,

@@ -904,11 +904,8 @@ int dcsim_calib_gpu_kernels_xml(const dcsim_gpu_calib *c, const char *source, ch
   return 0;
 }
 
-static void set_num(xmlNode *n, const char *attr, double v) {
-  char buf[64];
-  snprintf(buf, sizeof buf, "%.6g", v);
-  xmlSetProp(n, BAD_CAST attr, BAD_CAST buf);
-}
+/* a measured kernel quantity: six significant digits, as the profiler reports them */
+static void set_num(xmlNode *n, const char *attr, double v) { dcsim__xml_set_num(n, attr, v, 6); }
 
 int dcsim_calib_update_dwarf_kernels(const char *in_path, const char *out_path,
                                      const dcsim_gpu_calib *c, const char *source,

@@ -351,6 +351,11 @@ __attribute__((target("avx512f"))) static double fma_avx512(uint64_t iters, doub
   return 2.0 * 8 * NACC * (double)iters;
 }
 
+/* The L1 load kernel once per ISA, like the FMA kernels above: load_avx2 and load_avx512 have the
+ * same shape but are two kernels, not one rule written twice. Each is compiled for its own
+ * target (the attribute), with its own vector type, width (4 or 8 doubles, so its own stride and
+ * alignment) and intrinsics; a macro making both would hide the very instructions the bench
+ * exists to measure, and dcsim_bench_load picks one at run time (doc/design.md, "Helpers once"). */
 __attribute__((target("avx2"))) static double load_avx2(const double *x, size_t n, uint64_t passes,
                                                         double *sum) {
   __m256d s0 = _mm256_setzero_pd(), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
