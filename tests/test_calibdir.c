@@ -1,12 +1,14 @@
 /* test_calibdir.c — the reader of a calibration directory's per-quantity tables
  * (input/calibdir.c, input/internal.h): a shipped table as a grid, the bad inputs of
  * tests/data/calibration (one per plausibility check), and one written CSV per other class of bad
- * input, each with its error code, line and message. */
+ * input, each with its error code, line and message; the runs CSV and the machine name that
+ * dcsim/calibdir.h finds in a directory. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "dcsim/calibdir.h"
 #include "dcsim/lib.h"
 #include "dcsim/strutil.h"
 #include "input/internal.h"
@@ -43,11 +45,12 @@ static void test_good(void) {
   char dir[] = "/tmp/dcsim-calibdir-XXXXXX";
   CHECK(mkdtemp(dir) != NULL);
   char *path = dcsim_path_in(dir, "flops.csv");
-  check_write_file(path, "frequency,threads,value,unit,source\n"
-                         "turbo,4,90.5,flop/s,row b\n"
-                         "2.4,2,41.25,flop/s,row a\n"
-                         "2.4,4,80.125,flop/s,row b\n"
-                         "turbo,2,47.75,flop/s,row a\n");
+  check_write_file(path,
+                   "frequency,threads,value,unit,source\n"
+                   "turbo,4,90.5,flop/s,row b\n"
+                   "2.4,2,41.25,flop/s,row a\n"
+                   "2.4,4,80.125,flop/s,row b\n"
+                   "turbo,2,47.75,flop/s,row a\n");
   CHECK_INT(dcsim__calibdir_table_load(path, "flops", GOLD_IDS, 2, NULL, &T, &err), 0);
   CHECK_INT((int)T.nt, 2);
   CHECK_INT((int)T.nf, 2);
@@ -111,8 +114,8 @@ static void test_bad(void) {
     { "L2", "frequency,threads,value,unit\n2.4,1,50,GB/s\n2.4,2,100,B/s\n",
       "differs from the first row's 'GB/s'", DCSIM_ERANGE, 3 },
     { "L2", "frequency,threads,value,unit\n2.4,0,50,GB/s\n", "threads '0'", DCSIM_ERANGE, 2 },
-    { "L2", "frequency,threads,value,unit\n2.4,1,-5,GB/s\n", "value must be positive",
-      DCSIM_ERANGE, 2 },
+    { "L2", "frequency,threads,value,unit\n2.4,1,-5,GB/s\n", "value must be positive", DCSIM_ERANGE,
+      2 },
     { "L2", "frequency,threads,value,unit\n2.6,1,50,GB/s\n",
       "frequency '2.6' is not a <freq id> of machine.xml", DCSIM_EREF, 2 },
     { "L2", "frequency,threads,value,unit\n2.4,1,50,GB/s\n2.4,1,51,GB/s\n",
@@ -145,10 +148,46 @@ static void test_bad(void) {
   free(path);
 }
 
+/* The runs CSV and the machine's name of a directory (dcsim/calibdir.h). */
+static void test_finds(void) {
+  char *name = NULL, *csv = NULL, *dwarf = NULL;
+  dcsim_error err;
+  CHECK_INT(
+      dcsim_calibdir_machine_name(DCSIM_SOURCE_DIR "/calibration/xeon-gold-6148", &name, &err), 0);
+  CHECK_STR(name, "xeon-gold-6148");
+  free(name);
+  char dir[] = "/tmp/dcsim-calibdir-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  CHECK(dcsim_calibdir_machine_name(dir, &name, &err) != 0); /* no machine.xml */
+  CHECK(name == NULL);
+  CHECK_INT(dcsim_calibdir_find_runs_csv(dir, &csv, &dwarf, &err), DCSIM_EREF);
+  char *a = dcsim_path_in(dir, "bifft-runs.csv"), *b = dcsim_path_in(dir, "loops-runs.csv");
+  char *c = dcsim_path_in(dir, "other-runs.csv");
+  check_write_file(a, "threads,time_s\n1,2.5\n");
+  check_write_file(c, "size,time_s\n1,2.5\n"); /* no threads column: not a runs CSV */
+  CHECK_INT(dcsim_calibdir_find_runs_csv(dir, &csv, &dwarf, &err), 0);
+  CHECK_STR(csv, a);
+  CHECK_STR(dwarf, "bifft");
+  free(csv);
+  free(dwarf);
+  check_write_file(b, "threads,time_s\n1,2.5\n");
+  CHECK_INT(dcsim_calibdir_find_runs_csv(dir, &csv, &dwarf, &err), DCSIM_EUSAGE);
+  CHECK(strstr(err.msg, "2 DWARF-runs.csv files") != NULL);
+  CHECK(csv == NULL && dwarf == NULL);
+  remove(a);
+  remove(b);
+  remove(c);
+  remove(dir);
+  free(a);
+  free(b);
+  free(c);
+}
+
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
   test_good();
   test_shipped_bad();
   test_bad();
+  test_finds();
   CHECK_DONE();
 }

@@ -1,15 +1,21 @@
-/* calibdir.c — the per-quantity tables of a calibration directory (flops.csv, L1.csv .. DRAM.csv,
+/* calibdir.c — what `dcsim calibrate` finds in a calibration directory (its one DWARF-runs.csv,
+ * its machine's name: dcsim/calibdir.h) and its per-quantity tables (flops.csv, L1.csv .. DRAM.csv,
  * named by machine.xml's <table file>) read and checked against machine.xml's datasheet (see
  * input/internal.h, doc/calibration.md "Plausibility"). The one reader of the tables:
  * calib/import/import_cpu.c composes a profile's <table> and the parametric fit's cells from what
  * it returns; the per-cycle rule is shared with the importers of likwid-bench and Kerncraft output
  * and with `bench --from`. */
+#include "dcsim/calibdir.h"
+
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dcsim/stats.h"
 #include "dcsim/strutil.h"
 #include "input/internal.h"
+#include "util/csv.h"
+#include "util/xmlio.h"
 
 /* A flops cell may exceed threads x flop/cycle x the highest clock by this factor (timer and clock
  * rounding); a DRAM cell the memory peak of the sockets in use by FAR_DRAM (published tables pass
@@ -245,7 +251,8 @@ int dcsim__calibdir_table_load(const char *path, const char *qty, const char *co
                                dcsim__calibdir_table *T, dcsim_error *err) {
   memset(T, 0, sizeof *T);
   T->qty = qty;
-  if (!(T->path = dcsim_strdup(path))) return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+  if (!(T->path = dcsim_strdup(path)))
+    return DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
   table_read R = { .T = T, .ids = ids, .n_ids = n_ids, .lim = lim };
   int rc = dcsim__csv_load(path, &T->csv, err);
   if (!rc && !(rc = table_rows(&R, err))) rc = table_grid(&R, err);
@@ -264,4 +271,64 @@ void dcsim__calibdir_table_free(dcsim__calibdir_table *T) {
   free(T->row_source);
   dcsim__csv_free(T->csv);
   memset(T, 0, sizeof *T);
+}
+
+/* whether name ends with "-runs.csv" after at least one character; its length before it */
+static int runs_csv_name(const char *name, size_t *stem) {
+  static const char sfx[] = "-runs.csv";
+  size_t l = strlen(name), k = sizeof sfx - 1;
+  *stem = l > k ? l - k : 0;
+  return l > k && strcmp(name + l - k, sfx) == 0;
+}
+
+int dcsim_calibdir_find_runs_csv(const char *dir, char **csv, char **dwarf, dcsim_error *err) {
+  struct dirent **ents = NULL;
+  int n = scandir(dir, &ents, NULL, alphasort), found = 0, rc = 0;
+  *csv = *dwarf = NULL;
+  if (n < 0) return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot read the directory");
+  for (int i = 0; i < n && !rc; i++) {
+    const char *nm = ents[i]->d_name;
+    size_t stem;
+    char *path = runs_csv_name(nm, &stem) ? dcsim_path_in(dir, nm) : NULL;
+    dcsim_csv_t *t = NULL;
+    size_t col;
+    if (path && dcsim__csv_load(path, &t, NULL) == 0 &&
+        dcsim__csv_col(t, "threads", &col, NULL) == 0 && found++ == 0) {
+      *csv = path;
+      path = NULL;
+      if (!(*dwarf = dcsim_strdup_printf("%.*s", (int)stem, nm)))
+        rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+    }
+    dcsim__csv_free(t);
+    free(path);
+  }
+  for (int i = 0; i < n; i++) free(ents[i]);
+  free(ents);
+  if (!rc && found == 0)
+    rc = DCSIM_ERR(err, DCSIM_EREF, dir, 0, "no DWARF-runs.csv with a threads column here");
+  else if (!rc && found > 1)
+    rc = DCSIM_ERR(err, DCSIM_EUSAGE, dir, 0,
+                   "%d DWARF-runs.csv files with a threads column: name the dwarf with --dwarf",
+                   found);
+  if (rc) {
+    free(*csv);
+    free(*dwarf);
+    *csv = *dwarf = NULL;
+  }
+  return rc;
+}
+
+int dcsim_calibdir_machine_name(const char *dir, char **name, dcsim_error *err) {
+  char *mpath = dcsim_path_in(dir, "machine.xml");
+  *name = NULL;
+  if (!mpath) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
+  dcsim_xml_doc_t *doc = NULL;
+  const char *nm = NULL;
+  int rc = dcsim__xml_load(mpath, "calibration-machine", &doc, err);
+  if (!rc && !(rc = dcsim__xml_str(doc, dcsim__xml_root(doc), "name", 1, &nm, err)) &&
+      !(*name = dcsim_strdup(nm)))
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory");
+  dcsim__xml_free(doc);
+  free(mpath);
+  return rc;
 }
