@@ -2,7 +2,7 @@
  * (input/calibdir.c, input/internal.h): a shipped table as a grid, the bad inputs of
  * tests/data/calibration (one per plausibility check), and one written CSV per other class of bad
  * input, each with its error code, line and message; the runs CSV and the machine name that
- * dcsim/calibdir.h finds in a directory. */
+ * dcsim/calibdir.h finds in a directory; machine.xml's frequencies and the bounds of the cells. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +12,8 @@
 #include "dcsim/lib.h"
 #include "dcsim/strutil.h"
 #include "input/internal.h"
+#include "util/fileio.h"
+#include "util/xmlio.h"
 
 /* The Xeon Gold 6148 of calibration/xeon-gold-6148/machine.xml: 20 cores x 2 sockets, no
  * threads-per-core, 32 flop/cycle, 127.97 GB/s per socket, turbo 3.7 GHz, scatter placement. */
@@ -183,11 +185,67 @@ static void test_finds(void) {
   free(c);
 }
 
+/* machine.xml at path with the first `from` replaced by `to`, written to dir/machine.xml; its
+ * <frequencies> and limits read (*rc_f, *rc_l: their results, 1 when not reached). */
+static void read_machine(const char *dir, const char *from, const char *to, int *rc_f, int *rc_l,
+                         dcsim__calibdir_limits *lim, dcsim_error *err) {
+  char *text = NULL, *mpath = dcsim_path_in(dir, "machine.xml");
+  dcsim_str t = DCSIM_STR_INIT;
+  *rc_f = *rc_l = 1;
+  CHECK_INT(
+      dcsim__file_read_text(DCSIM_SOURCE_DIR "/calibration/xeon-gold-6148/machine.xml", &text, err),
+      0);
+  const char *at = text ? strstr(text, from) : NULL;
+  CHECK(at != NULL);
+  if (at) {
+    dcsim_str_addf(&t, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    check_write_file(mpath, dcsim_str_cstr(&t));
+    dcsim_xml_doc_t *doc = NULL;
+    CHECK_INT(dcsim__xml_load(mpath, "calibration-machine", &doc, err), 0);
+    dcsim__calibdir_freqs fr = { 0 };
+    if (doc && !(*rc_f = dcsim__calibdir_freqs_read(mpath, doc, dcsim__xml_root(doc), &fr, err))) {
+      CHECK_INT((int)fr.n, 2);
+      *rc_l = dcsim__calibdir_limits_read(doc, dcsim__xml_root(doc), &fr, 32, 127.97e9, lim, err);
+    }
+    dcsim__calibdir_freqs_release(&fr);
+    dcsim__xml_free(doc);
+  }
+  remove(mpath);
+  dcsim_str_release(&t);
+  free(text);
+  free(mpath);
+}
+
+/* machine.xml's <frequencies> and the cells' bounds: the Gold 6148's are GOLD; an id given twice
+ * and too many hardware threads refused. */
+static void test_machine(void) {
+  char dir[] = "/tmp/dcsim-calibdir-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  dcsim__calibdir_limits lim;
+  dcsim_error err;
+  int rf, rl;
+  read_machine(dir, "<frequencies>", "<frequencies>", &rf, &rl, &lim, &err);
+  CHECK_INT(rf, 0);
+  CHECK_INT(rl, 0);
+  CHECK(rl == 0 && memcmp(&lim, &GOLD, sizeof lim) == 0);
+  CHECK_REL(lim.max_ghz, 3.7, 1e-15);
+  CHECK_INT((int)lim.hw_threads, 40);
+  read_machine(dir, "id=\"turbo\"", "id=\"2.4\"", &rf, &rl, &lim, &err);
+  CHECK_INT(rf, DCSIM_ESCHEMA);
+  CHECK(strstr(err.msg, "<freq id=\"2.4\">: id given twice") != NULL);
+  read_machine(dir, "sockets=\"2\"", "sockets=\"60000\"", &rf, &rl, &lim, &err);
+  CHECK_INT(rf, 0);
+  CHECK_INT(rl, DCSIM_ERANGE);
+  CHECK(strstr(err.msg, "= 1200000 hardware threads (1 to 1000000)") != NULL);
+  remove(dir);
+}
+
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
   test_good();
   test_shipped_bad();
   test_bad();
   test_finds();
+  test_machine();
   CHECK_DONE();
 }

@@ -122,6 +122,28 @@ typedef struct dcsim__calibdir_limits {
   int scatter;           /* <perf-fit placement="scatter"> */
 } dcsim__calibdir_limits;
 
+/* machine.xml's <frequencies> in order: ids, GHz, labels (NULL for a plain state; the strings
+ * borrowed from its document). */
+typedef struct dcsim__calibdir_freqs {
+  const char **ids;
+  double *ghz;
+  const char **labels;
+  size_t n;
+} dcsim__calibdir_freqs;
+
+/* The <freq> states under root (machine.xml at mpath, its document doc): each id once, ghz a
+ * number. Release *fr with dcsim__calibdir_freqs_release whatever the result. */
+int dcsim__calibdir_freqs_read(const char *mpath, const dcsim_xml_doc_t *doc, xmlNode *root,
+                               dcsim__calibdir_freqs *fr, dcsim_error *err);
+void dcsim__calibdir_freqs_release(dcsim__calibdir_freqs *fr);
+
+/* The bounds of the cells from machine.xml's <spec> (cores, sockets, threads per core: 1 to 10^6
+ * hardware threads), fr's highest clock, <perf-fit placement> and the datasheet's figures
+ * (flop_per_cycle, mem_peak_bps; 0 when absent). */
+int dcsim__calibdir_limits_read(const dcsim_xml_doc_t *doc, xmlNode *root,
+                                const dcsim__calibdir_freqs *fr, double flop_per_cycle,
+                                double mem_peak_bps, dcsim__calibdir_limits *lim, dcsim_error *err);
+
 /* threads within lim's hardware threads (lim may be NULL: no check); an error naming path:line. */
 int dcsim__calibdir_threads_ok(const char *path, int line, unsigned threads,
                                const dcsim__calibdir_limits *lim, dcsim_error *err);

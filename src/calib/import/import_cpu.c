@@ -77,14 +77,7 @@ out:
   return rc;
 }
 
-/* The frequency states of machine.xml in order: ids, GHz, labels (borrowed from its document). */
-typedef struct freq_ids {
-  const char **ids;
-  double *ghz;
-  const char **labels; /* NULL for a plain state */
-  size_t n;
-} freq_ids;
-
+typedef dcsim__calibdir_freqs freq_ids;
 typedef dcsim__calibdir_limits cell_limits;
 
 /* The tables' cells collected for the parametric fit, and each table's source=. */
@@ -302,31 +295,16 @@ static int profile_datasheet(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *root,
   return 0;
 }
 
-/* <frequencies>, and their ids, GHz and labels into fr (caller frees the arrays). */
+/* <frequencies> (read by the input layer, input/calibdir.c, into fr; the caller releases it). */
 static int profile_freqs(FILE *f, const char *mpath, const dcsim_xml_doc_t *doc, xmlNode *root,
                          freq_ids *fr, dcsim_error *err) {
+  static const char *const freq_attrs[] = { "id", "ghz", "label", "source" };
+  int rc = dcsim__calibdir_freqs_read(mpath, doc, root, fr, err);
+  if (rc) return rc;
   fputs("  <frequencies>\n", f);
   xmlNode *fq = dcsim__xml_child(root, "frequencies");
-  size_t nf = dcsim__xml_count(fq, "freq");
-  fr->ids = calloc(nf ? nf : 1, sizeof *fr->ids);
-  fr->labels = calloc(nf ? nf : 1, sizeof *fr->labels);
-  fr->ghz = calloc(nf ? nf : 1, sizeof *fr->ghz);
-  if (!fr->ids || !fr->labels || !fr->ghz)
-    return DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory");
-  int rc;
-  for (xmlNode *q = dcsim__xml_child(fq, "freq"); q; q = dcsim__xml_next(q, "freq")) {
-    size_t k = fr->n;
-    fr->ids[k] = dcsim__xml_attr(doc, q, "id");
-    fr->labels[k] = dcsim__xml_attr(doc, q, "label");
-    if ((rc = dcsim__xml_double(doc, q, "ghz", 1, &fr->ghz[k], err))) return rc;
-    for (size_t j = 0; j < k; j++)
-      if (strcmp(fr->ids[j], fr->ids[k]) == 0)
-        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, q, "<freq id=\"%s\">: id given twice",
-                             fr->ids[k]);
-    fr->n++;
-    static const char *const freq_attrs[] = { "id", "ghz", "label", "source" };
+  for (xmlNode *q = dcsim__xml_child(fq, "freq"); q; q = dcsim__xml_next(q, "freq"))
     copy_element(f, "    ", "freq", doc, q, freq_attrs, 4);
-  }
   fputs("  </frequencies>\n", f);
   return 0;
 }
@@ -368,33 +346,6 @@ static int profile_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, 
   return dcsim__calib_emit_power(f, dir, doc, root, err); /* reads the table itself (input/) */
 }
 
-/* The bounds of the cells from <spec>, <datasheet>, <frequencies> and <perf-fit placement>. */
-static int gen_limits(const dcsim_xml_doc_t *doc, xmlNode *root, const freq_ids *fr,
-                      const dcsim_cpu_datasheet *ds, cell_limits *lim, dcsim_error *err) {
-  xmlNode *spec = dcsim__xml_child(root, "spec"), *pf = dcsim__xml_child(root, "perf-fit");
-  memset(lim, 0, sizeof *lim);
-  int rc;
-  if ((rc = dcsim__xml_u32(doc, spec, "cores-per-socket", 1, &lim->cores_per_socket, err)) ||
-      (rc = dcsim__xml_u32(doc, spec, "sockets", 1, &lim->sockets, err)) ||
-      (rc = dcsim__xml_u32(doc, spec, "threads-per-core", 0, &lim->threads_per_core, err)))
-    return rc;
-  double hw = (double)lim->cores_per_socket * lim->sockets *
-              (lim->threads_per_core ? lim->threads_per_core : 1);
-  if (hw < 1 || hw > 1000000)
-    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, spec,
-                         "<spec>: cores-per-socket x threads-per-core x sockets = %.0f hardware "
-                         "threads (1 to 1000000)",
-                         hw);
-  lim->hw_threads = (unsigned)hw;
-  lim->flop_per_cycle = ds->isa_flop_per_cycle;
-  lim->mem_peak_bps = ds->mem_peak_bps;
-  for (size_t k = 0; k < fr->n; k++)
-    if (fr->ghz[k] > lim->max_ghz) lim->max_ghz = fr->ghz[k];
-  const char *pl = pf ? dcsim__xml_attr(doc, pf, "placement") : NULL;
-  lim->scatter = pl && strcmp(pl, "scatter") == 0;
-  return 0;
-}
-
 /* One calibration directory turned into a profile: its document, cells, fit and reference. */
 typedef struct cpu_gen {
   char *mpath;
@@ -414,9 +365,7 @@ static void gen_release(cpu_gen *g) {
   }
   free(g->fit);
   free(g->sink.obs);
-  free(g->fr.ids);
-  free(g->fr.labels);
-  free(g->fr.ghz);
+  dcsim__calibdir_freqs_release(&g->fr);
   dcsim__xml_free(g->doc);
   free(g->mpath);
 }
@@ -532,7 +481,8 @@ static int gen_run(const char *dir, int depth, FILE *f, FILE *report, cpu_gen *g
       (profile_price(f, g->doc, root), 0) ||
       (rc = profile_datasheet(f, g->doc, root, &g->ds, err)) ||
       (rc = profile_freqs(f, g->mpath, g->doc, root, &g->fr, err)) ||
-      (rc = gen_limits(g->doc, root, &g->fr, &g->ds, &lim, err)) ||
+      (rc = dcsim__calibdir_limits_read(g->doc, root, &g->fr, g->ds.isa_flop_per_cycle,
+                                        g->ds.mem_peak_bps, &lim, err)) ||
       (rc = profile_tables(f, dir, g->doc, root, &g->fr, &lim, &g->sink, err)) ||
       (rc = gen_fit(dir, depth, g, f, report, err)) ||
       (rc = profile_energy(f, dir, g->doc, root, &g->fr, &lim, err)))
