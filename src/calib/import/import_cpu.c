@@ -13,7 +13,6 @@
 #include "calib/internal.h"
 #include "dcsim/fit_perf.h"
 #include "dcsim/import_template.h"
-#include "dcsim/stats.h"
 #include "input/internal.h"
 #include "util/csv.h"
 #include "util/fileio.h"
@@ -77,9 +76,6 @@ out:
   return rc;
 }
 
-typedef dcsim__calibdir_freqs freq_ids;
-typedef dcsim__calibdir_limits cell_limits;
-
 /* The tables' cells collected for the parametric fit, and each table's source=. */
 typedef struct cell_sink {
   dcsim_perf_obs *obs;
@@ -114,8 +110,8 @@ static void table_xml(FILE *f, const dcsim__calibdir_table *T, const char *const
 
 /* The grid's cells as numbers for the parametric fit: plain frequencies and the turbo state (other
  * labelled states have no clock to fit against). */
-static int table_cells(const dcsim__calibdir_table *T, int q, const freq_ids *fr, cell_sink *sink,
-                       dcsim_error *err) {
+static int table_cells(const dcsim__calibdir_table *T, int q, const dcsim__calibdir_freqs *fr,
+                       cell_sink *sink, dcsim_error *err) {
   for (size_t ti = 0; ti < T->nt; ti++)
     for (size_t ci = 0; ci < T->nf; ci++) {
       size_t k = T->freq_of[ci];
@@ -136,8 +132,8 @@ static int table_cells(const dcsim__calibdir_table *T, int q, const freq_ids *fr
 /* One <table> from its CSV (read by the input layer, input/calibdir.c), its cells into sink.
  * fr: the frequency states of the manifest. */
 static int emit_table(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *tn, int q,
-                      const freq_ids *fr, const cell_limits *lim, cell_sink *sink,
-                      dcsim_error *err) {
+                      const dcsim__calibdir_freqs *fr, const dcsim__calibdir_limits *lim,
+                      cell_sink *sink, dcsim_error *err) {
   char *path = dcsim_path_in(dir, dcsim__xml_attr(doc, tn, "file"));
   if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
   dcsim__calibdir_table T;
@@ -182,7 +178,8 @@ static void energy_xml(FILE *f, const dcsim__power_table *P, const dcsim_xml_doc
   fputs("  </energy>\n", f);
 }
 
-/* A power state's core count within the hardware threads of machine.xml (ctx: its cell_limits). */
+/* A power state's core count within the hardware threads of machine.xml (ctx: its
+ * dcsim__calibdir_limits). */
 static int power_cores_ok(const void *ctx, const char *path, int line, unsigned cores,
                           dcsim_error *err) {
   return dcsim__calibdir_threads_ok(path, line, cores, ctx, err);
@@ -190,7 +187,7 @@ static int power_cores_ok(const void *ctx, const char *path, int line, unsigned 
 
 /* The power table (input/power_table.c, checked against the limits) as <energy>. */
 static int emit_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *en,
-                       const cell_limits *lim, dcsim_error *err) {
+                       const dcsim__calibdir_limits *lim, dcsim_error *err) {
   char *path = dcsim_path_in(dir, dcsim__xml_attr(doc, en, "file"));
   if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
   dcsim__power_table P;
@@ -297,7 +294,7 @@ static int profile_datasheet(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *root,
 
 /* <frequencies> (read by the input layer, input/calibdir.c, into fr; the caller releases it). */
 static int profile_freqs(FILE *f, const char *mpath, const dcsim_xml_doc_t *doc, xmlNode *root,
-                         freq_ids *fr, dcsim_error *err) {
+                         dcsim__calibdir_freqs *fr, dcsim_error *err) {
   static const char *const freq_attrs[] = { "id", "ghz", "label", "source" };
   int rc = dcsim__calibdir_freqs_read(mpath, doc, root, fr, err);
   if (rc) return rc;
@@ -311,8 +308,8 @@ static int profile_freqs(FILE *f, const char *mpath, const dcsim_xml_doc_t *doc,
 
 /* The tables (flops, L1..DRAM, each at most once), their cells into sink. */
 static int profile_tables(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *root,
-                          const freq_ids *fr, const cell_limits *lim, cell_sink *sink,
-                          dcsim_error *err) {
+                          const dcsim__calibdir_freqs *fr, const dcsim__calibdir_limits *lim,
+                          cell_sink *sink, dcsim_error *err) {
   int rc;
   for (int q = 0; q < 5; q++) {
     xmlNode *found = NULL;
@@ -331,7 +328,8 @@ static int profile_tables(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, 
 
 /* The power table of the profile. */
 static int profile_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *root,
-                          const freq_ids *fr, const cell_limits *lim, dcsim_error *err) {
+                          const dcsim__calibdir_freqs *fr, const dcsim__calibdir_limits *lim,
+                          dcsim_error *err) {
   xmlNode *en = dcsim__xml_child(root, "energy");
   if (en) {
     const char *ef = dcsim__xml_attr(doc, en, "freq");
@@ -350,7 +348,7 @@ static int profile_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, 
 typedef struct cpu_gen {
   char *mpath;
   dcsim_xml_doc_t *doc;
-  freq_ids fr;
+  dcsim__calibdir_freqs fr;
   cell_sink sink;
   dcsim_cpu_datasheet ds;
   struct cpu_gen *ref;
@@ -470,7 +468,7 @@ static int gen_fit(const char *dir, int depth, cpu_gen *g, FILE *f, FILE *report
 static int gen_run(const char *dir, int depth, FILE *f, FILE *report, cpu_gen *g,
                    dcsim_error *err) {
   int rc;
-  cell_limits lim;
+  dcsim__calibdir_limits lim;
   if (!(g->mpath = dcsim_path_in(dir, "machine.xml")))
     return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
   /* a skeleton of `calibrate cpu --template` still holding FILL makes no profile */
