@@ -1,6 +1,6 @@
-/* dcsim/import_inputs.h — finding and checking what `dcsim calibrate` reads and writes: the runs
- * CSV and the machine of a calibration directory, the name of a GPU profile made from a device,
- * and the check that a made CPU profile loads.
+/* dcsim/import_inputs.h — what `dcsim calibrate` writes: the name of a GPU profile made from a
+ * device, and the check that a made CPU profile loads (what it finds in a calibration directory:
+ * dcsim/calibdir.h).
  *
  * Ownership: the strings returned through char ** are malloc'd; the caller frees them (they are
  * NULL on error). */
@@ -8,14 +8,6 @@
 #define DCSIM_IMPORT_INPUTS_H
 
 #include "dcsim/error.h"
-
-/* The one DIR/NAME-runs.csv with a threads column (*csv, its path) and its NAME (*dwarf):
- * DCSIM_EREF when there is none, DCSIM_EUSAGE when there are several (the caller names the dwarf).
- */
-int dcsim_calib_find_runs_csv(const char *dir, char **csv, char **dwarf, dcsim_error *err);
-
-/* The name= of DIR/machine.xml: the CPU profile the directory calibrates. */
-int dcsim_calib_machine_name(const char *dir, char **name, dcsim_error *err);
 
 /* A profile name from a device name: lower case, runs of other characters than letters and digits
  * become one '-', none at either end ("gpu" when nothing is left); NULL when out of memory. */

@@ -13,6 +13,7 @@
 #include "dcsim/dwarf.h"
 #include "dcsim/error.h"
 #include "dcsim/strutil.h"
+#include "input/internal.h" /* the calibration directory's reader and its cell rule (calibdir.c) */
 #include "util/csv.h"
 #include "util/fileio.h"
 #include "util/units.h"
@@ -42,14 +43,6 @@ int dcsim__calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc
 /* The plausible range of every calibration time (a sample, a kernel, a replay): 10^-9 to 10^9 s. */
 #define DCSIM_CALIB_TIME_MIN_S 1e-9
 #define DCSIM_CALIB_TIME_MAX_S 1e9
-
-/* A table cell (qty flops, L1, L2, L3 or DRAM; v in flop/s or B/s; cell and unit its text
- * for the message) per core in use , min(threads, cores), and per cycle at ghz must lie within
- * 10^-3 to 10^3 flop or byte (import/import_cpu.c gives the figures); ghz_from says where ghz comes
- * from. The one rule of calibrate cpu and bench --from; an error naming path:line otherwise. */
-int dcsim__calib_cell_per_cycle(const char *path, int line, const char *qty, const char *cell,
-                                const char *unit, unsigned threads, unsigned cores, double ghz,
-                                const char *ghz_from, double v, dcsim_error *err);
 
 /* The real codes' measured rows (fit/fit_realcode.c;
  * calibration/realcode/MACHINE/measurements.csv): whether a row's variant ran on a GPU (no dwarf

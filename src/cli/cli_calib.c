@@ -6,6 +6,7 @@
 
 #include "dcsim/bench.h"
 #include "dcsim/calib_report.h"
+#include "dcsim/calibdir.h"
 #include "dcsim/catalog.h"
 #include "dcsim/cli.h"
 #include "dcsim/dwarf.h"
@@ -282,7 +283,7 @@ static int scaling_names(const dcsim_args *a, const char *pos, int is_dir, scali
   const char *dw = dcsim_arg(a, "dwarf");
   const char *base = strrchr(pos, '/') ? strrchr(pos, '/') + 1 : pos;
   size_t l = strlen(base), sfx = strlen("-runs.csv");
-  if (is_dir && !dw) return dcsim_calib_find_runs_csv(pos, &in->csv, &in->dwarf, err);
+  if (is_dir && !dw) return dcsim_calibdir_find_runs_csv(pos, &in->csv, &in->dwarf, err);
   if (!is_dir && !(in->csv = dcsim_strdup(pos)))
     return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   if (!is_dir && !dw && (l <= sfx || strcmp(base + l - sfx, "-runs.csv") != 0))
@@ -318,7 +319,7 @@ static int scaling_resolve(const dcsim_args *a, dcsim_dwarf_t **d, dcsim_cpu_pro
       !(in->csv = dcsim_strdup_printf("%s/%s-runs.csv", pos, dcsim_dwarf_name(*d))))
     return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   if (dcsim_arg(a, "cpu")) return load_cpu(a, cpu, err);
-  if ((rc = dcsim_calib_machine_name(in->dir, &in->cpu, err)) ||
+  if ((rc = dcsim_calibdir_machine_name(in->dir, &in->cpu, err)) ||
       (rc = dcsim_catalog_find(DCSIM_KIND_CPU, in->cpu, "command line", 0, &path, err)))
     return rc;
   rc = dcsim_cpu_profile_load(path, cpu, err);
@@ -582,7 +583,7 @@ static int bench_from(const dcsim_args *a, const char *dir, dcsim_error *err) {
   if (!chk) return 0;
   char *name = NULL, *ppath = NULL;
   if (dcsim_arg(a, "name") ? !(name = dcsim_strdup(dcsim_arg(a, "name")))
-                           : (rc = dcsim_calib_machine_name(dir, &name, err)) != 0)
+                           : (rc = dcsim_calibdir_machine_name(dir, &name, err)) != 0)
     return rc ? rc : DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   if (!(ppath = dcsim_strdup_printf("%s/%s.xml", dir, name)))
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");

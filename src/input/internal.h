@@ -1,7 +1,9 @@
 /* input/internal.h — helpers shared by the files of the input layer (dwarf.c, hwprofile.c,
  * hwprofile_gpu.c, hwprofile_power.c), the one parser of a CPU datasheet's <measured>, which
- * calib/import/import_cpu.c uses too, and the RAPL power table of a calibration directory
- * (power_table.c), which calib/ and tools/derive read through it. Not a public header. Ownership:
+ * calib/import/import_cpu.c uses too, the RAPL power table of a calibration directory
+ * (power_table.c), which calib/ and tools/derive read through it, and the directory's
+ * per-quantity tables with their plausibility rules (calibdir.c), which calib/ reads through
+ * it. Not a public header. Ownership:
  * the caller frees the document (dcsim__xml_free) and the strings. */
 #ifndef DCSIM_INPUT_INTERNAL_H
 #define DCSIM_INPUT_INTERNAL_H
@@ -102,5 +104,81 @@ int dcsim__power_table_bandwidths(const dcsim__power_table *T, const char *path,
  * (the one rule of the calibration tables and the power table). */
 int dcsim__csv_threads(const dcsim_csv_t *t, size_t row, size_t col, const char *path,
                        unsigned *out, dcsim_error *err);
+
+/* ---- the per-quantity tables of a calibration directory (calibdir.c) ----
+ * flops.csv, L1.csv .. DRAM.csv (machine.xml's <table quantity file>): columns frequency, threads,
+ * value, unit (GFLOP/s or flop/s for flops, GB/s or B/s for the others, one unit for every row) and
+ * optionally source; one value per thread count and frequency, every thread count at every
+ * frequency used, one source per thread count (doc/calibration.md "Calibration tables"). */
+
+/* What machine.xml's datasheet allows a table cell (doc/calibration.md "Plausibility"):
+ * a figure that is 0 is absent and its check is not made. */
+typedef struct dcsim__calibdir_limits {
+  unsigned cores_per_socket, sockets, threads_per_core; /* threads_per_core 0: not given (1) */
+  unsigned hw_threads;   /* cores_per_socket x threads per core x sockets */
+  double flop_per_cycle; /* <isa flop-per-cycle> of one core */
+  double max_ghz;        /* the highest clock of <frequencies>, turbo included */
+  double mem_peak_bps;   /* <memory peak-bps> of one socket */
+  int scatter;           /* <perf-fit placement="scatter"> */
+} dcsim__calibdir_limits;
+
+/* machine.xml's <frequencies> in order: ids, GHz, labels (NULL for a plain state; the strings
+ * borrowed from its document). */
+typedef struct dcsim__calibdir_freqs {
+  const char **ids;
+  double *ghz;
+  const char **labels;
+  size_t n;
+} dcsim__calibdir_freqs;
+
+/* The <freq> states under root (machine.xml at mpath, its document doc): each id once, ghz a
+ * number. Release *fr with dcsim__calibdir_freqs_release whatever the result. */
+int dcsim__calibdir_freqs_read(const char *mpath, const dcsim_xml_doc_t *doc, xmlNode *root,
+                               dcsim__calibdir_freqs *fr, dcsim_error *err);
+void dcsim__calibdir_freqs_release(dcsim__calibdir_freqs *fr);
+
+/* The bounds of the cells from machine.xml's <spec> (cores, sockets, threads per core: 1 to 10^6
+ * hardware threads), fr's highest clock, <perf-fit placement> and the datasheet's figures
+ * (flop_per_cycle, mem_peak_bps; 0 when absent). */
+int dcsim__calibdir_limits_read(const dcsim_xml_doc_t *doc, xmlNode *root,
+                                const dcsim__calibdir_freqs *fr, double flop_per_cycle,
+                                double mem_peak_bps, dcsim__calibdir_limits *lim, dcsim_error *err);
+
+/* threads within lim's hardware threads (lim may be NULL: no check); an error naming path:line. */
+int dcsim__calibdir_threads_ok(const char *path, int line, unsigned threads,
+                               const dcsim__calibdir_limits *lim, dcsim_error *err);
+
+/* A table cell (qty flops, L1, L2, L3 or DRAM; v in flop/s or B/s; cell and unit its text
+ * for the message) per core in use, min(threads, cores), and per cycle at ghz must lie within
+ * 10^-3 to 10^3 flop or byte (calibdir.c gives the figures); ghz_from says where ghz comes from.
+ * The one rule of calibrate cpu, the likwid-bench and Kerncraft importers and bench --from; an
+ * error naming path:line otherwise. */
+int dcsim__calibdir_cell_per_cycle(const char *path, int line, const char *qty, const char *cell,
+                                   const char *unit, unsigned threads, unsigned cores, double ghz,
+                                   const char *ghz_from, double v, dcsim_error *err);
+
+/* One table as a grid: the distinct thread counts ascending x the frequencies some row uses. */
+typedef struct dcsim__calibdir_table {
+  char *path;       /* the CSV read (malloc'd) */
+  const char *qty;  /* the caller's */
+  const char *unit; /* the first row's, the same in every row */
+  double scale;     /* unit to flop/s or B/s: 1e9 for GFLOP/s and GB/s, else 1 */
+  unsigned *th;     /* nt thread counts, ascending */
+  size_t nt;
+  size_t *freq_of; /* nf frequency columns: the index into the caller's ids of each */
+  size_t nf;
+  const char **cells;      /* nt x nf values as written (row-major by thread count) */
+  const char **row_source; /* per thread count: the source of its rows ("" if none) */
+  dcsim_csv_t *csv;        /* holds the text */
+} dcsim__calibdir_table;
+
+/* Reads the table of quantity qty at path into *T: every row's unit, thread count (within lim),
+ * value (positive, plausible against lim; lim may be NULL) and frequency (one of the n_ids ids of
+ * machine.xml's <frequencies>), then the grid. Errors name path:line with the messages of
+ * doc/calibration.md. Free *T with dcsim__calibdir_table_free whatever the result. */
+int dcsim__calibdir_table_load(const char *path, const char *qty, const char *const *ids,
+                               size_t n_ids, const dcsim__calibdir_limits *lim,
+                               dcsim__calibdir_table *T, dcsim_error *err);
+void dcsim__calibdir_table_free(dcsim__calibdir_table *T);
 
 #endif

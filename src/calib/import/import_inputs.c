@@ -1,76 +1,15 @@
-/* import_inputs.c — what `dcsim calibrate` finds in a calibration directory and the check of a made
- * profile (dcsim/import_inputs.h). */
+/* import_inputs.c — the name of a GPU profile made from a device and the check of a made CPU
+ * profile (dcsim/import_inputs.h); what `dcsim calibrate` finds in a calibration directory is read
+ * by the input layer (input/calibdir.c, dcsim/calibdir.h). */
 #include "dcsim/import_inputs.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "dcsim/hwprofile.h"
 #include "dcsim/strutil.h"
-#include "util/csv.h"
 #include "util/xmlio.h"
-
-/* whether name ends with "-runs.csv" after at least one character; its length before it */
-static int runs_csv_name(const char *name, size_t *stem) {
-  static const char sfx[] = "-runs.csv";
-  size_t l = strlen(name), k = sizeof sfx - 1;
-  *stem = l > k ? l - k : 0;
-  return l > k && strcmp(name + l - k, sfx) == 0;
-}
-
-int dcsim_calib_find_runs_csv(const char *dir, char **csv, char **dwarf, dcsim_error *err) {
-  struct dirent **ents = NULL;
-  int n = scandir(dir, &ents, NULL, alphasort), found = 0, rc = 0;
-  *csv = *dwarf = NULL;
-  if (n < 0) return DCSIM_ERR(err, DCSIM_EIO, dir, 0, "cannot read the directory");
-  for (int i = 0; i < n && !rc; i++) {
-    const char *nm = ents[i]->d_name;
-    size_t stem;
-    char *path = runs_csv_name(nm, &stem) ? dcsim_path_in(dir, nm) : NULL;
-    dcsim_csv_t *t = NULL;
-    size_t col;
-    if (path && dcsim__csv_load(path, &t, NULL) == 0 &&
-        dcsim__csv_col(t, "threads", &col, NULL) == 0 && found++ == 0) {
-      *csv = path;
-      path = NULL;
-      if (!(*dwarf = dcsim_strdup_printf("%.*s", (int)stem, nm)))
-        rc = DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
-    }
-    dcsim__csv_free(t);
-    free(path);
-  }
-  for (int i = 0; i < n; i++) free(ents[i]);
-  free(ents);
-  if (!rc && found == 0)
-    rc = DCSIM_ERR(err, DCSIM_EREF, dir, 0, "no DWARF-runs.csv with a threads column here");
-  else if (!rc && found > 1)
-    rc = DCSIM_ERR(err, DCSIM_EUSAGE, dir, 0,
-                   "%d DWARF-runs.csv files with a threads column: name the dwarf with --dwarf",
-                   found);
-  if (rc) {
-    free(*csv);
-    free(*dwarf);
-    *csv = *dwarf = NULL;
-  }
-  return rc;
-}
-
-int dcsim_calib_machine_name(const char *dir, char **name, dcsim_error *err) {
-  char *mpath = dcsim_path_in(dir, "machine.xml");
-  *name = NULL;
-  if (!mpath) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
-  dcsim_xml_doc_t *doc = NULL;
-  const char *nm = NULL;
-  int rc = dcsim__xml_load(mpath, "calibration-machine", &doc, err);
-  if (!rc && !(rc = dcsim__xml_str(doc, dcsim__xml_root(doc), "name", 1, &nm, err)) &&
-      !(*name = dcsim_strdup(nm)))
-    rc = DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory");
-  dcsim__xml_free(doc);
-  free(mpath);
-  return rc;
-}
 
 char *dcsim_calib_gpu_profile_name(const char *device) {
   char *out = malloc(strlen(device) + 4); /* the name is never longer than the device, or "gpu" */

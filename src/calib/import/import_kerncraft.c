@@ -149,9 +149,9 @@ static int read_machine(kc *k, yaml_node_t *root, dcsim_error *err) {
                      ft ? ft : "(missing)");
   k->flops_line = yline(tot);
   /* the flops of one core per cycle within the range of every calibration cell */
-  return dcsim__calib_cell_per_cycle(k->path, k->flops_line, "flops", ft, "flop/cycle (DP total)",
-                                     1, 1, k->ghz, "the file's clock", k->flops_cy * k->ghz * 1e9,
-                                     err);
+  return dcsim__calibdir_cell_per_cycle(k->path, k->flops_line, "flops", ft,
+                                        "flop/cycle (DP total)", 1, 1, k->ghz, "the file's clock",
+                                        k->flops_cy * k->ghz * 1e9, err);
 }
 
 /* Size of cache level lv (named name, index li: 0..2) from 'size per group:' or 'cache per
@@ -269,9 +269,9 @@ static int bandwidth_rows(kc *k, int li, yaml_node_t *thr, yaml_node_t *kern, dc
       return rc;
     const char *bt = text_of(bn);
     /* the rule of every calibration cell, at the file's clock */
-    if ((rc =
-             dcsim__calib_cell_per_cycle(k->path, yline(bn), dc_levels[li], bt, "", rows[i].threads,
-                                         k->cps * k->sockets, k->ghz, "the file's clock", bw, err)))
+    if ((rc = dcsim__calibdir_cell_per_cycle(k->path, yline(bn), dc_levels[li], bt, "",
+                                             rows[i].threads, k->cps * k->sockets, k->ghz,
+                                             "the file's clock", bw, err)))
       return rc;
     size_t num = strspn(bt, "0123456789.");
     if (num && strcmp(bt + num, " GB/s") == 0 &&

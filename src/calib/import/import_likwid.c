@@ -306,7 +306,7 @@ static int check_families(const likwid_import *L, dcsim_error *err) {
 static int check_run(const likwid_import *L, const lrun *r, int flops, dcsim_error *err) {
   char cell[64];
   snprintf(cell, sizeof cell, "%g", flops ? r->mflop_s : r->mbyte_s);
-  return dcsim__calib_cell_per_cycle(
+  return dcsim__calibdir_cell_per_cycle(
       r->file, flops ? r->mflop_line : r->mbyte_line, flops ? "flops" : "L1", cell,
       flops ? "MFlops/s" : "MByte/s", r->threads, L->cores, L->ghz,
       "the frequency state of machine.xml", (flops ? r->mflop_s : r->mbyte_s) * 1e6, err);

@@ -186,9 +186,9 @@ static int read_cell(const dcsim_csv_t *t, size_t r, const char *path, const cha
     return DCSIM_ERR(err, DCSIM_ERANGE, path, line, "value %s: must be positive",
                      dcsim__csv_cell(t, r, col[CV]));
   if (dcsim_parse_double(dcsim__csv_cell(t, r, col[CF]), &ghz) == 0 &&
-      (rc = dcsim__calib_cell_per_cycle(path, line, qty, dcsim__csv_cell(t, r, col[CV]),
-                                        *unit ? unit : "G/s", (unsigned)*th, (unsigned)*th, ghz,
-                                        "the recorded clock", *v * (giga ? 1e9 : 1), err)))
+      (rc = dcsim__calibdir_cell_per_cycle(path, line, qty, dcsim__csv_cell(t, r, col[CV]),
+                                           *unit ? unit : "G/s", (unsigned)*th, (unsigned)*th, ghz,
+                                           "the recorded clock", *v * (giga ? 1e9 : 1), err)))
     return rc;
   if (!isnan(*d) && !(*d >= 0 && *d <= MAX_DISP))
     return DCSIM_ERR(err, DCSIM_ERANGE, path, line,
