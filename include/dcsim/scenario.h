@@ -71,6 +71,9 @@ double dcsim_scenario_time_cover(const dcsim_scenario *s);
  * provenance (dcsim_scenario_provenance) and the cover (dcsim_scenario_time_cover). */
 struct dcsim_band_basis;
 void dcsim_scenario_band_basis(const dcsim_scenario *s, struct dcsim_band_basis *q);
+/* Whether a planned CPU task (no GPU) runs on node group g: then g's CPU enters the run's band
+ * (dcsim_scenario_band_basis) and the reports name it when its rates are borrowed. */
+int dcsim_scenario_group_runs_cpu(const dcsim_scenario *s, size_t g);
 
 /* What the energies of a run cover, one sentence (static text). */
 const char *dcsim_scenario_energy_scope(const dcsim_scenario *s);

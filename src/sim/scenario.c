@@ -1126,16 +1126,28 @@ void dcsim_scenario_band_basis(const dcsim_scenario *s, dcsim_band_basis *q) {
   *q = (dcsim_band_basis){
     .time_kind = tprov.kind, .energy_kind = eprov.kind, .time_s = 1, .energy_j = 1
   };
+  for (size_t w = 0; w < s->n_wfs && !q->gpu; w++) {
+    const dcsim_wf_rt *wr = &s->wfs[w];
+    if (!wr->plan.opt) continue; /* not planned (dcsim_scenario_load_inputs) */
+    for (size_t i = 0; i < wr->wf->n_tasks; i++)
+      q->gpu |= wr->tmpls[wr->wf->tasks[i].tmpl].opts[wr->plan.opt[i]].gpus > 0;
+  }
+  for (size_t g = 0; g < s->n_groups; g++)
+    if (dcsim_scenario_group_runs_cpu(s, g))
+      dcsim_band_basis_add_cpu(q, dcsim_band_cpu_of(s->groups[g].cpu));
+  dcsim_band_basis_cover_factor(q, dcsim_scenario_time_cover(s));
+}
+
+int dcsim_scenario_group_runs_cpu(const dcsim_scenario *s, size_t g) {
   for (size_t w = 0; w < s->n_wfs; w++) {
     const dcsim_wf_rt *wr = &s->wfs[w];
     if (!wr->plan.opt) continue; /* not planned (dcsim_scenario_load_inputs) */
     for (size_t i = 0; i < wr->wf->n_tasks; i++) {
       const dcsim_option *op = &wr->tmpls[wr->wf->tasks[i].tmpl].opts[wr->plan.opt[i]];
-      q->gpu |= op->gpus > 0;
-      if (op->gpus == 0) dcsim_band_basis_add_cpu(q, dcsim_band_cpu_of(s->groups[op->group].cpu));
+      if (op->gpus == 0 && op->group == g) return 1;
     }
   }
-  dcsim_band_basis_cover_factor(q, dcsim_scenario_time_cover(s));
+  return 0;
 }
 
 const char *dcsim_scenario_energy_unknown(const dcsim_scenario *s) {
