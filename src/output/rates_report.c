@@ -22,8 +22,7 @@ static void levels_text(FILE *f, unsigned levels) {
 static int first_borrowed(const dcsim_cpu_profile_t *const *cpus, size_t i) {
   if (!dcsim__rates_borrowed(cpus[i])) return 0;
   for (size_t k = 0; k < i; k++)
-    if (cpus[k] &&
-        strcmp(dcsim_cpu_profile_name(cpus[k]), dcsim_cpu_profile_name(cpus[i])) == 0)
+    if (cpus[k] && strcmp(dcsim_cpu_profile_name(cpus[k]), dcsim_cpu_profile_name(cpus[i])) == 0)
       return 0;
   return 1;
 }

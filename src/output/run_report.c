@@ -275,7 +275,8 @@ static void run_rates(const dcsim_run_report *o, FILE *f, int csv) {
   const dcsim_scenario *s = o->s;
   const dcsim_cpu_profile_t **c = calloc(s->n_groups ? s->n_groups : 1, sizeof *c);
   if (!c) {
-    fprintf(f, "%sper-core rates: out of memory naming the CPUs\n", csv ? "# " : "rates               ");
+    fprintf(f, "%sper-core rates: out of memory naming the CPUs\n",
+            csv ? "# " : "rates               ");
     return;
   }
   for (size_t g = 0; g < s->n_groups; g++)
