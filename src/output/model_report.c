@@ -456,6 +456,8 @@ int dcsim_node_scan_models(dcsim_model_req *rq, dcsim_node_scan *S, dcsim_error 
     S->comp[i] = 0;
     for (size_t l = 0; l < p.cpu->n_loops; l++) S->comp[i] += p.cpu->parts[l].time_s;
     S->e[i] = p.has_energy ? p.energy_j : 0;
+    S->turbo_unmeasured |= p.turbo_unmeasured;
+    S->nominal_s[i] = p.turbo_unmeasured ? p.nominal_time_s : 0;
     S->time_prov = i ? dcsim_prov_weakest(S->time_prov, p.time_prov) : p.time_prov;
     S->energy_prov = i ? dcsim_prov_weakest(S->energy_prov, p.energy_prov) : p.energy_prov;
     dcsim_prediction_release(&p);
@@ -490,6 +492,7 @@ void dcsim_node_scan_json(const dcsim_model_req *rq, const dcsim_node_scan *S,
     else
       dcsim_json_null(&j);
     scan_json_bands(&j, S, i);
+    if (S->nominal_s[i] > 0) dcsim_json_key_num(&j, "turbo_unmeasured_nominal_s", S->nominal_s[i]);
     dcsim_json_obj_end(&j);
   }
   dcsim_json_arr_end(&j);
@@ -521,7 +524,13 @@ void dcsim_node_scan_text(const dcsim_model_req *rq, const dcsim_node_scan *S,
            rq->overlap_set ? "" : " (the dwarf's)");
   else
     printf("network   none given: communication costs nothing (D3.5's perfect overlap)\n");
-  print_rates(rq); /* why the bands below are wider */
+  print_rates(rq);         /* why the bands below are wider */
+  if (S->turbo_unmeasured) /* doc/models.md "Turbo", as print_prediction's clock line */
+    printf(
+        "clock     turbo %s GHz is %s's maximum boost, not a clock measured on %u active cores: "
+        "each band reaches the time at the nominal %s GHz\n",
+        DCSIM_SIG(dcsim_cpu_profile_turbo_ghz(rq->cpu)), dcsim_cpu_profile_name(rq->cpu),
+        rq->state.threads, DCSIM_SIG(dcsim_cpu_profile_nominal_ghz(rq->cpu)));
   printf("\n%8s %24s %14s %14s %28s\n", "nodes", "time [s] [band]", "compute [s]", "comm [s]",
          "energy [J] [band]");
   for (size_t i = 0; i < S->n; i++) {
