@@ -43,6 +43,10 @@ typedef struct dcsim_node_scan {
   double overlap;                    /* the communication overlap used */
   dcsim_prov time_prov, energy_prov; /* the weakest over the node counts */
   dcsim_model_bands band[64];        /* each node count's bands (dcsim_band_rule) */
+  /* a turbo clock not measured at the cores asked (dcsim_prediction.turbo_unmeasured): each
+   * node count's band reaches its time at the nominal clock, nominal_s */
+  int turbo_unmeasured;
+  double nominal_s[64];
 } dcsim_node_scan;
 
 /* The model at each node count of the scan (rq->nodes is changed), then the scan's bands. */

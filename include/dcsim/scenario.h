@@ -71,6 +71,12 @@ double dcsim_scenario_time_cover(const dcsim_scenario *s);
  * provenance (dcsim_scenario_provenance) and the cover (dcsim_scenario_time_cover). */
 struct dcsim_band_basis;
 void dcsim_scenario_band_basis(const dcsim_scenario *s, struct dcsim_band_basis *q);
+/* Whether a planned CPU task (no GPU) runs on node group g (DCSIM_GROUP_RUNS_CPU: then g's CPU
+ * enters the run's band, dcsim_scenario_band_basis, and the reports name it when its rates are
+ * borrowed), and whether one of them runs at a turbo clock not measured at its active cores
+ * (DCSIM_GROUP_TURBO_UNMEASURED, dcsim_option.turbo_unmeasured); 0: neither. */
+enum { DCSIM_GROUP_RUNS_CPU = 1, DCSIM_GROUP_TURBO_UNMEASURED = 2 };
+int dcsim_scenario_group_runs_cpu(const dcsim_scenario *s, size_t g);
 
 /* What the energies of a run cover, one sentence (static text). */
 const char *dcsim_scenario_energy_scope(const dcsim_scenario *s);

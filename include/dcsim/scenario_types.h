@@ -50,6 +50,9 @@ typedef struct dcsim_option {
   /* > 1: the duration's band must reach this multiple of it (a thread law continued beyond its
    * measured cores: dcsim_prediction.time_cover_s over time_s); 0 or 1: no such range */
   double time_cover;
+  /* its CPU clock is a turbo not measured at its active cores (dcsim_prediction.turbo_unmeasured):
+   * time_cover reaches its time at the nominal clock */
+  int turbo_unmeasured;
 } dcsim_option;
 
 typedef struct dcsim_tmpl_rt {

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "dcsim/error.h"
+#include "dcsim/hwprofile.h"
 #include "dcsim/json.h"
 #include "dcsim/plot.h"
 #include "dcsim/strutil.h"
@@ -94,5 +95,20 @@ size_t dcsim__plot_group_of(const dcsim_scenario *s, uint32_t node);
  * or "default"), then "threading": "ideal" only under DCSIM_MODEL_HW_THREADS (earlier outputs
  * unchanged). One rule for a run, a prediction and a node scan (model_report.c). */
 void dcsim__json_model_mode(dcsim_json *j, unsigned flags);
+
+/* Borrowed per-core rates, the reason a CPU's time band takes the cpu-time spec band twice
+ * (doc/models.md "Per-core rates", dcsim_band_cpu_of): one wording for a prediction, a node scan
+ * and a run (rates_report.c). dcsim__rates_borrowed: whether cpu's band is so widened (0 for NULL).
+ * dcsim__rates_text: one line, label then "per-core rates of A rest on ... (L1 L2 L3 DRAM), of B on
+ * ... (...; sources in their profiles): the time band takes the cpu-time spec band twice (...)",
+ * naming each borrowed CPU of cpus once (NULL entries skipped); nothing when none is borrowed.
+ * dcsim__rates_csv: a "# rates_basis CPU BASIS LEVELS" comment line per borrowed CPU, likewise.
+ * dcsim__rates_json: the members "rates_basis" (own, variant, sibling, estimate) and, unless own,
+ * "rates_levels" (the levels resting on that basis). */
+int dcsim__rates_borrowed(const dcsim_cpu_profile_t *cpu);
+void dcsim__rates_text(FILE *f, const char *label, const dcsim_cpu_profile_t *const *cpus,
+                       size_t n);
+void dcsim__rates_csv(FILE *f, const dcsim_cpu_profile_t *const *cpus, size_t n);
+void dcsim__rates_json(dcsim_json *j, const dcsim_cpu_profile_t *cpu);
 
 #endif

@@ -122,32 +122,7 @@ static void json_threads(dcsim_json *j, const dcsim_model_req *rq, const dcsim_p
 /* The reason a borrowed CPU's band is wider (doc/models.md "Per-core rates"): the basis of its
  * per-core rates and the levels resting on it, on the line the band is printed after. */
 static void print_rates(const dcsim_model_req *rq) {
-  if (rq->gpu || dcsim_band_cpu_of(rq->cpu) != DCSIM_BAND_CPU_BORROWED) return;
-  unsigned levels;
-  dcsim_rates_basis b = dcsim_cpu_profile_rates_basis(rq->cpu, &levels);
-  printf("rates     per-core rates of %s rest on %s (", dcsim_cpu_profile_name(rq->cpu),
-         b == DCSIM_RATES_SIBLING
-             ? "a sibling part's measurements"
-             : "no measurement: the reference CPU's per-cycle rates, an estimate");
-  const char *sep = "";
-  for (int q = DCSIM_CPU_L1; q < DCSIM_CPU_NQTY; q++)
-    if (levels & 1u << q) printf("%s%s", sep, dcsim_cpu_qty_name((dcsim_cpu_qty)q)), sep = " ";
-  printf(
-      "; sources in its profile): the time band takes the cpu-time spec band twice "
-      "(doc/models.md \"Per-core rates\")\n");
-}
-
-/* "rates_basis" of a CPU prediction and, unless its own, the levels resting on it. */
-static void json_rates(dcsim_json *j, const dcsim_model_req *rq) {
-  unsigned levels;
-  dcsim_rates_basis b = dcsim_cpu_profile_rates_basis(rq->cpu, &levels);
-  dcsim_json_key_str(j, "rates_basis", dcsim_rates_basis_name(b));
-  if (b == DCSIM_RATES_OWN) return;
-  dcsim_json_key(j, "rates_levels");
-  dcsim_json_arr_begin(j);
-  for (int q = DCSIM_CPU_L1; q < DCSIM_CPU_NQTY; q++)
-    if (levels & 1u << q) dcsim_json_str(j, dcsim_cpu_qty_name((dcsim_cpu_qty)q));
-  dcsim_json_arr_end(j);
+  if (!rq->gpu) dcsim__rates_text(stdout, "rates     ", &rq->cpu, 1);
 }
 
 int dcsim_model_report_bands(const dcsim_model_req *rq, const dcsim_prediction *p, int gpu,
@@ -321,7 +296,7 @@ static void json_cpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
     dcsim_json_key_int(j, "nodes", rq->nodes);
     dcsim_json_key_int(j, "cores", rq->state.threads);
     dcsim_json_key_str(j, "freq", fs);
-    json_rates(j, rq);
+    dcsim__rates_json(j, rq->cpu);
   }
   if (p->has_energy) {
     dcsim_json_key_num(j, "pkg_j", p->pkg_j);
@@ -481,6 +456,8 @@ int dcsim_node_scan_models(dcsim_model_req *rq, dcsim_node_scan *S, dcsim_error 
     S->comp[i] = 0;
     for (size_t l = 0; l < p.cpu->n_loops; l++) S->comp[i] += p.cpu->parts[l].time_s;
     S->e[i] = p.has_energy ? p.energy_j : 0;
+    S->turbo_unmeasured |= p.turbo_unmeasured;
+    S->nominal_s[i] = p.turbo_unmeasured ? p.nominal_time_s : 0;
     S->time_prov = i ? dcsim_prov_weakest(S->time_prov, p.time_prov) : p.time_prov;
     S->energy_prov = i ? dcsim_prov_weakest(S->energy_prov, p.energy_prov) : p.energy_prov;
     dcsim_prediction_release(&p);
@@ -495,6 +472,7 @@ void dcsim_node_scan_json(const dcsim_model_req *rq, const dcsim_node_scan *S,
   dcsim_json_key_str(&j, "cpu", dcsim_cpu_profile_name(rq->cpu));
   dcsim_json_key_int(&j, "cores", rq->state.threads);
   dcsim_json_key_str(&j, "freq", S->fs);
+  dcsim__rates_json(&j, rq->cpu);
   dcsim_json_key_num(&j, "net_s_per_byte", rq->net_s_per_byte);
   dcsim_json_key_num(&j, "net_latency_s", rq->net_latency_s);
   dcsim_json_key_num(&j, "overlap", S->overlap);
@@ -514,6 +492,7 @@ void dcsim_node_scan_json(const dcsim_model_req *rq, const dcsim_node_scan *S,
     else
       dcsim_json_null(&j);
     scan_json_bands(&j, S, i);
+    if (S->nominal_s[i] > 0) dcsim_json_key_num(&j, "turbo_unmeasured_nominal_s", S->nominal_s[i]);
     dcsim_json_obj_end(&j);
   }
   dcsim_json_arr_end(&j);
@@ -545,6 +524,13 @@ void dcsim_node_scan_text(const dcsim_model_req *rq, const dcsim_node_scan *S,
            rq->overlap_set ? "" : " (the dwarf's)");
   else
     printf("network   none given: communication costs nothing (D3.5's perfect overlap)\n");
+  print_rates(rq);         /* why the bands below are wider */
+  if (S->turbo_unmeasured) /* doc/models.md "Turbo", as print_prediction's clock line */
+    printf(
+        "clock     turbo %s GHz is %s's maximum boost, not a clock measured on %u active cores: "
+        "each band reaches the time at the nominal %s GHz\n",
+        DCSIM_SIG(dcsim_cpu_profile_turbo_ghz(rq->cpu)), dcsim_cpu_profile_name(rq->cpu),
+        rq->state.threads, DCSIM_SIG(dcsim_cpu_profile_nominal_ghz(rq->cpu)));
   printf("\n%8s %24s %14s %14s %28s\n", "nodes", "time [s] [band]", "compute [s]", "comm [s]",
          "energy [J] [band]");
   for (size_t i = 0; i < S->n; i++) {

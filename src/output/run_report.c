@@ -269,6 +269,44 @@ static void json_job(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_sta
   dcsim_json_obj_end(j);
 }
 
+/* The CPUs of the groups CPU tasks ran on whose per-core rates are borrowed, the reason the run's
+ * time band is widened (doc/models.md "Per-core rates"): a line of text, or CSV comment lines. */
+static void run_rates(const dcsim_run_report *o, FILE *f, int csv) {
+  const dcsim_scenario *s = o->s;
+  const dcsim_cpu_profile_t **c = calloc(s->n_groups ? s->n_groups : 1, sizeof *c);
+  if (!c) {
+    fprintf(f, "%sper-core rates: out of memory naming the CPUs\n",
+            csv ? "# " : "rates               ");
+    return;
+  }
+  for (size_t g = 0; g < s->n_groups; g++)
+    if (dcsim_scenario_group_runs_cpu(s, g)) c[g] = s->groups[g].cpu;
+  if (csv)
+    dcsim__rates_csv(f, c, s->n_groups);
+  else
+    dcsim__rates_text(f, "rates               ", c, s->n_groups);
+  free(c);
+}
+
+/* The groups whose CPU tasks run at a turbo clock not measured at their active cores, the other
+ * reason a run's time band is wider (doc/models.md "Turbo"): a line each, or a CSV comment. */
+static void run_turbo(const dcsim_run_report *o, FILE *f, int csv) {
+  const dcsim_scenario *s = o->s;
+  for (size_t g = 0; g < s->n_groups; g++) {
+    if (!(dcsim_scenario_group_runs_cpu(s, g) & DCSIM_GROUP_TURBO_UNMEASURED)) continue;
+    const dcsim_cpu_profile_t *cpu = s->groups[g].cpu;
+    if (csv)
+      fprintf(f, "# turbo_unmeasured %s %s\n", s->groups[g].g->name, dcsim_cpu_profile_name(cpu));
+    else
+      fprintf(f,
+              "clock               turbo %s GHz is %s's maximum boost, not a clock measured on the "
+              "cores a task of %s uses: the band reaches the time at the nominal %s GHz "
+              "(doc/models.md \"Turbo\")\n",
+              DCSIM_SIG(dcsim_cpu_profile_turbo_ghz(cpu)), dcsim_cpu_profile_name(cpu),
+              s->groups[g].g->name, DCSIM_SIG(dcsim_cpu_profile_nominal_ghz(cpu)));
+  }
+}
+
 /* Per node group: its CPU (and GPU and host CPU), energy, busy node-seconds, utilisation,
  * allocated fraction. */
 static void json_groups(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_stats *st) {
@@ -283,6 +321,9 @@ static void json_groups(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
     dcsim_json_key_int(j, "nodes", ng->count);
     /* what the nodes are; a GPU node's CPU is its host */
     dcsim_json_key_str(j, "cpu", dcsim_cpu_profile_name(s->groups[g].cpu));
+    dcsim__rates_json(j, s->groups[g].cpu);
+    if (dcsim_scenario_group_runs_cpu(s, g) & DCSIM_GROUP_TURBO_UNMEASURED)
+      dcsim_json_key(j, "turbo_unmeasured"), dcsim_json_bool(j, 1);
     if (s->groups[g].gpu) {
       dcsim_json_key_str(j, "gpu", dcsim_gpu_profile_name(s->groups[g].gpu));
       dcsim_json_key_str(j, "host_cpu", dcsim_cpu_profile_name(s->groups[g].cpu));
@@ -499,6 +540,8 @@ void dcsim_run_report_csv(const dcsim_run_report *o) {
   const dcsim_scenario *s = o->s;
   const dcsim_run_stats *st = o->st;
   dcsim_repro_csv(stdout, &o->rp);
+  run_rates(o, stdout, 1);
+  run_turbo(o, stdout, 1);
   printf(
       "name,instance,submit_s,start_s,end_s,wait_s,time_to_solution_s,energy_to_solution_j,"
       "task_energy_j,held_idle_j,tasks,flow_s,slowdown,bounded_slowdown,boot_wait_s,"
@@ -624,6 +667,8 @@ static void text_summary(const dcsim_run_report *o) {
          unknown ? "unknown" : epb);
   double mk = (double)st->makespan_ns * 1e-9, tb[2] = { mk * o->band_t[0], mk * o->band_t[1] },
          eb[2] = { st->energy_j * o->band_e[0], st->energy_j * o->band_e[1] };
+  run_turbo(o, stdout, 0);
+  run_rates(o, stdout, 0);
   char tbs[160], ebs[160], idle[2][64];
   printf("time-to-solution    %s s\n", dcsim_fmt_band(tbs, sizeof tbs, mk, tb, NULL));
   if (unknown && !isfinite(st->energy_j)) /* the time alone */

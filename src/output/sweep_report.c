@@ -12,6 +12,7 @@
 #include "dcsim/numfmt.h"
 #include "dcsim/strutil.h"
 #include "dcsim/sweep.h"
+#include "output/internal.h"
 
 /* A value of the knee line with its band when it has one (bands wherever a number is
  * printed), in SI form (si) or plain, then its unit. */
@@ -73,13 +74,13 @@ static void cores_available_text(FILE *f, const dcsim_scenario *s, const dcsim_s
 }
 
 /* Why some points' bands are wider: the CPUs whose per-core rates are a sibling's or an estimate
- * (dcsim_bands_cpu_transferred 2, doc/models.md "Per-core rates"). */
+ * (dcsim__rates_borrowed, doc/models.md "Per-core rates"). */
 static void rates_borrowed_text(FILE *f, const dcsim_scenario *s, const dcsim_sweep_point *pts,
                                 size_t n) {
   int first = 1;
   for (size_t c = 0; c < s->n_cpus; c++) {
     const char *name = dcsim_cpu_profile_name(s->cpus[c]);
-    if (!cpu_swept(pts, n, name) || dcsim_bands_cpu_transferred(s->cpus[c]) < 2) continue;
+    if (!cpu_swept(pts, n, name) || !dcsim__rates_borrowed(s->cpus[c])) continue;
     fprintf(f, "%s%s (%s)",
             first ? "per-core rates borrowed, their time bands the cpu-time spec band twice "
                     "(doc/models.md \"Per-core rates\"): "

@@ -344,6 +344,7 @@ static int make_option(const dcsim_scenario *s, const dcsim_workflow *wf,
   o->energy_prov = p.energy_prov;
   /* beyond a thread law's measured cores: the law continued, as a multiple of the duration */
   o->time_cover = p.time_s > 0 && p.time_cover_s[1] > p.time_s ? p.time_cover_s[1] / p.time_s : 1;
+  o->turbo_unmeasured = p.turbo_unmeasured;
   o->ghz = gpu ? 0 : rq.state.ghz;
   if (!(s->model_flags & DCSIM_MODEL_D35)) /* node wall power while it runs, minus idle */
     o->node_delta_w = p.node_power_w - p.node_idle_w;
@@ -1126,16 +1127,30 @@ void dcsim_scenario_band_basis(const dcsim_scenario *s, dcsim_band_basis *q) {
   *q = (dcsim_band_basis){
     .time_kind = tprov.kind, .energy_kind = eprov.kind, .time_s = 1, .energy_j = 1
   };
+  for (size_t w = 0; w < s->n_wfs && !q->gpu; w++) {
+    const dcsim_wf_rt *wr = &s->wfs[w];
+    if (!wr->plan.opt) continue; /* not planned (dcsim_scenario_load_inputs) */
+    for (size_t i = 0; i < wr->wf->n_tasks; i++)
+      q->gpu |= wr->tmpls[wr->wf->tasks[i].tmpl].opts[wr->plan.opt[i]].gpus > 0;
+  }
+  for (size_t g = 0; g < s->n_groups; g++)
+    if (dcsim_scenario_group_runs_cpu(s, g))
+      dcsim_band_basis_add_cpu(q, dcsim_band_cpu_of(s->groups[g].cpu));
+  dcsim_band_basis_cover_factor(q, dcsim_scenario_time_cover(s));
+}
+
+int dcsim_scenario_group_runs_cpu(const dcsim_scenario *s, size_t g) {
+  int r = 0;
   for (size_t w = 0; w < s->n_wfs; w++) {
     const dcsim_wf_rt *wr = &s->wfs[w];
     if (!wr->plan.opt) continue; /* not planned (dcsim_scenario_load_inputs) */
     for (size_t i = 0; i < wr->wf->n_tasks; i++) {
       const dcsim_option *op = &wr->tmpls[wr->wf->tasks[i].tmpl].opts[wr->plan.opt[i]];
-      q->gpu |= op->gpus > 0;
-      if (op->gpus == 0) dcsim_band_basis_add_cpu(q, dcsim_band_cpu_of(s->groups[op->group].cpu));
+      if (op->gpus == 0 && op->group == g)
+        r |= DCSIM_GROUP_RUNS_CPU | (op->turbo_unmeasured ? DCSIM_GROUP_TURBO_UNMEASURED : 0);
     }
   }
-  dcsim_band_basis_cover_factor(q, dcsim_scenario_time_cover(s));
+  return r;
 }
 
 const char *dcsim_scenario_energy_unknown(const dcsim_scenario *s) {
