@@ -1046,9 +1046,10 @@ int dcsim__bench_phase_probe(bench_run *R, dcsim_error *err) {
       "triad\n"
       "# at DRAM (STREAM's 24 B per element); triad_best_gbps: the plain triad at the L1 and DRAM\n"
       "# sizes; read_best_gbps: the load kernel at the DRAM size (best of 31); ratio = harness /\n"
-      "# direct best\n"
+      "# direct best; ratio_median = harness median / direct median (like with like: on a shared\n"
+      "# host the best of 31 sits above any median; doc/calibration.md \"--probe\")\n"
       "level,ws_byte,kernel,harness_gbps,direct_best_gbps,direct_median_gbps,triad_best_gbps,"
-      "read_best_gbps,ratio\n",
+      "read_best_gbps,ratio,ratio_median\n",
       f);
   for (int lv = 0; lv < 4; lv++) {
     const bench_point *p = dcsim__bench_find(R, "bw", dcsim__bench_level_name(lv), 1);
@@ -1059,11 +1060,13 @@ int dcsim__bench_phase_probe(bench_run *R, dcsim_error *err) {
     if (lv == 0 || lv == 3) fprintf(f, "%.4g", R->probe_triad[lv ? 1 : 0]);
     fputc(',', f);
     if (lv == 3) fprintf(f, "%.4g", R->probe_read_dram);
-    fprintf(f, ",%.3f\n", h / R->probe_best[lv]);
+    fprintf(f, ",%.3f,%.3f\n", h / R->probe_best[lv], h / R->probe_med[lv]);
     dcsim__bench_progress(R,
-                          "probe %s: harness %.2f GB/s, direct %s %.2f (median %.2f), ratio %.2f",
+                          "probe %s: harness %.2f GB/s, direct %s %.2f (median %.2f), ratio %.2f "
+                          "(to the median %.2f)",
                           dcsim__bench_level_name(lv), h, lv < 3 ? "load" : "triad",
-                          R->probe_best[lv], R->probe_med[lv], h / R->probe_best[lv]);
+                          R->probe_best[lv], R->probe_med[lv], h / R->probe_best[lv],
+                          h / R->probe_med[lv]);
   }
   dcsim__bench_progress(R, "probe DRAM: the load kernel reads %.2f GB/s (best of 31)",
                         R->probe_read_dram);
