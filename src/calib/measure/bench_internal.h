@@ -25,6 +25,7 @@
 
 enum { BENCH_MAXT = 256, BENCH_MAXREP = 32, BENCH_NQ = 5 /* peak, L1, L2, L3, DRAM */ };
 enum { BENCH_PROBE_REPS = 31 }; /* --probe: calls per level */
+enum { BENCH_MAXLOOK = 400 };   /* second look: looks at one 1-thread cell, the first included */
 
 typedef struct bench_point {
   char phase[8], kernel[32], level[8];
@@ -72,9 +73,10 @@ typedef struct bench_run {
   dcsim_bench_caches c;
   double budget_s, t0_s, fake_s; /* the budget; its start; seconds spent by an injected timer */
   double deadline_tables_s, deadline_loops_s; /* elapsed seconds at which the phase stops */
-  unsigned tc[BENCH_MAXT], ntc;               /* thread counts measured in the tables, ascending */
-  unsigned tc_loops[BENCH_MAXT], ntc_loops;   /* ... and for the loops */
-  unsigned n_mandatory;                       /* tc[0..] includes 1, a socket, the node */
+  double deadline_looks_s;      /* an unstable 1-thread cell takes more looks until then */
+  unsigned tc[BENCH_MAXT], ntc; /* thread counts measured in the tables, ascending */
+  unsigned tc_loops[BENCH_MAXT], ntc_loops; /* ... and for the loops */
+  unsigned n_mandatory;                     /* tc[0..] includes 1, a socket, the node */
   double loop_dram_total_byte; /* > 0: the loops' DRAM-sized working set (all threads) capped */
   char loop_ws_note[256];      /* why, or "" */
   bench_point *pts;

@@ -462,11 +462,13 @@ static int remeasure_cell(bench_run *R, size_t i, int q, double allowance_s, dcs
   return 0;
 }
 
-/* Every cell that fails for interference or spread measured again, in up to 3 rounds, while the
- * tables' share and the first half of the loops' last (a shared machine has quiet moments). */
+/* Every cell that fails for interference or spread measured again, round after round (at most
+ * BENCH_RETRY_ROUNDS), while the tables' share and the first half of the loops' last (a shared
+ * machine has quiet moments: the budget is there to wait for them). */
+enum { BENCH_RETRY_ROUNDS = 12 };
 static int retry_noisy(bench_run *R, dcsim_error *err) {
   double until = 0.5 * (R->deadline_tables_s + R->deadline_loops_s);
-  for (int round = 0; round < 3; round++) {
+  for (int round = 0; round < BENCH_RETRY_ROUNDS; round++) {
     unsigned failing = 0;
     for (size_t i = 0; i < R->np; i++) {
       char why[256];
@@ -510,21 +512,50 @@ static int one_look(bench_run *R, int q, double allowance_s, bench_point *look, 
   return 0;
 }
 
-/* The second look at the 1-thread cell R->pts[i] of quantity q, seconds after the first: up to
- * three more looks until two clean ones (the first included) agree within R->look_tol; the cell
- * becomes the later of them, else it is flagged "unstable" (and left out: the run refuses). A
- * cell that already fails the checks is not looked at (it is left out anyway). The looks' values
- * into lv[0..*nl). */
+/* the looks lv[0..nl) into s, separated by sep: all of them up to six, else the first three and
+ * the last two around "..." */
+static void looks_text(dcsim_str *s, const double *lv, unsigned nl, const char *sep) {
+  for (unsigned j = 0; j < nl; j++) {
+    if (nl > 6 && j == 3) {
+      dcsim_str_addf(s, "%s...", sep);
+      j = nl - 3;
+      continue;
+    }
+    dcsim_str_addf(s, "%s%.4g", j ? sep : "", lv[j]);
+  }
+}
+
+/* The flag of an unstable cell: the looks, how many over how long, the target */
+static void unstable_flag(bench_run *R, size_t i, int q, const double *lv, unsigned nl,
+                          double tried_s) {
+  dcsim_str f = DCSIM_STR_INIT;
+  dcsim_str_add(&f, "unstable: looks of ");
+  looks_text(&f, lv, nl, ", ");
+  dcsim_str_addf(&f, " %s (%u looks over %.1f s), no two clean ones within %.0f %%", q_unit(q), nl,
+                 tried_s, 100 * R->look_tol);
+  snprintf(R->pts[i].flag, sizeof R->pts[i].flag, "%s", f.oom ? "unstable" : dcsim_str_cstr(&f));
+  dcsim_str_release(&f);
+}
+
+/* The second look at the 1-thread cell R->pts[i] of quantity q, seconds after the first: more
+ * looks until two clean ones (the first included) agree within R->look_tol — up to three while
+ * the budget lasts, and more (at most BENCH_MAXLOOK in all) until R->deadline_looks_s, so that a
+ * host switching states has the looks' share of the budget to settle in. The cell becomes the
+ * later of the two agreeing looks, else it is flagged "unstable" (and left out: the run refuses,
+ * saying how long it tried). A cell that already fails the checks is not looked at (it is left
+ * out anyway). The looks' values into lv[0..*nl). */
 static int look_again(bench_run *R, size_t i, int q, double allowance_s, double *lv, unsigned *nl,
                       dcsim_error *err) {
   int faulty = cell_faulty(R, &R->pts[i]);
-  double clean_v[4];
+  double clean_v[BENCH_MAXLOOK], start = dcsim__bench_elapsed_s(R);
   unsigned nclean = 0, reps = 0;
   *nl = 1;
   lv[0] = R->pts[i].med;
   if (faulty) return 0;
   clean_v[nclean++] = R->pts[i].med;
-  for (int k = 0; k < 3 && dcsim__bench_left_s(R) > 0; k++) {
+  for (unsigned k = 0; *nl < BENCH_MAXLOOK && dcsim__bench_left_s(R) > 0 &&
+                       (k < 3 || dcsim__bench_elapsed_s(R) < R->deadline_looks_s);
+       k++) {
     bench_point look;
     int clean = 0, rc = one_look(R, q, allowance_s, &look, &clean, err);
     if (rc) return rc;
@@ -542,13 +573,7 @@ static int look_again(bench_run *R, size_t i, int q, double allowance_s, double 
   }
   R->pts[i].remeasured += reps;
   if (*nl == 1) return 0; /* the budget is spent: one look only (the report says so) */
-  int n = snprintf(R->pts[i].flag, sizeof R->pts[i].flag, "unstable: looks of");
-  for (unsigned j = 0; j < *nl && n > 0 && (size_t)n < sizeof R->pts[i].flag; j++)
-    n += snprintf(R->pts[i].flag + n, sizeof R->pts[i].flag - (size_t)n, "%s %.4g", j ? "," : "",
-                  lv[j]);
-  if (n > 0 && (size_t)n < sizeof R->pts[i].flag)
-    snprintf(R->pts[i].flag + n, sizeof R->pts[i].flag - (size_t)n,
-             " %s, no two clean ones within %.0f %%", q_unit(q), 100 * R->look_tol);
+  unstable_flag(R, i, q, lv, *nl, dcsim__bench_elapsed_s(R) - start);
   return 0;
 }
 
@@ -565,7 +590,7 @@ static int second_look(bench_run *R, dcsim_error *err) {
     const bench_point *p = dcsim__bench_find(R, q_phase(q), q_level(q), 1);
     if (!p) continue;
     size_t i = (size_t)(p - R->pts);
-    double lv[4];
+    double lv[BENCH_MAXLOOK];
     unsigned nl = 0;
     int rc = look_again(R, i, q, fmax(R->target_s * R->reps_min, 0.1), lv, &nl, err);
     if (rc) {
@@ -578,7 +603,7 @@ static int second_look(bench_run *R, dcsim_error *err) {
     later += !bad && nl > 2;
     skipped += nl == 1;
     dcsim_str_release(&vals);
-    for (unsigned j = 0; j < nl; j++) dcsim_str_addf(&vals, "%s%.4g", j ? "/" : "", lv[j]);
+    looks_text(&vals, lv, nl, "/");
     dcsim__bench_progress(R, "second look %s%s%s at 1 thread: %s %s%s", q_phase(q), q ? " " : "",
                           q_level(q), dcsim_str_cstr(&vals), q_unit(q),
                           bad       ? " (unstable)"
@@ -587,7 +612,7 @@ static int second_look(bench_run *R, dcsim_error *err) {
     dcsim_str_addf(note, "%s %s %s", q ? "," : "", q ? q_level(q) : "peak", dcsim_str_cstr(&vals));
   }
   dcsim_str_addf(note,
-                 "; within %.0f %%: %u at the second look, %u at a third or fourth; %u unstable; "
+                 "; within %.0f %%: %u at the second look, %u at a later one; %u unstable; "
                  "%u not looked at (left out already, or no budget left)",
                  100 * R->look_tol, at_once, later, unstable, skipped);
   int oom = vals.oom || note->oom;
@@ -1021,9 +1046,10 @@ int dcsim__bench_phase_probe(bench_run *R, dcsim_error *err) {
       "triad\n"
       "# at DRAM (STREAM's 24 B per element); triad_best_gbps: the plain triad at the L1 and DRAM\n"
       "# sizes; read_best_gbps: the load kernel at the DRAM size (best of 31); ratio = harness /\n"
-      "# direct best\n"
+      "# direct best; ratio_median = harness median / direct median (like with like: on a shared\n"
+      "# host the best of 31 sits above any median; doc/calibration.md \"--probe\")\n"
       "level,ws_byte,kernel,harness_gbps,direct_best_gbps,direct_median_gbps,triad_best_gbps,"
-      "read_best_gbps,ratio\n",
+      "read_best_gbps,ratio,ratio_median\n",
       f);
   for (int lv = 0; lv < 4; lv++) {
     const bench_point *p = dcsim__bench_find(R, "bw", dcsim__bench_level_name(lv), 1);
@@ -1034,11 +1060,13 @@ int dcsim__bench_phase_probe(bench_run *R, dcsim_error *err) {
     if (lv == 0 || lv == 3) fprintf(f, "%.4g", R->probe_triad[lv ? 1 : 0]);
     fputc(',', f);
     if (lv == 3) fprintf(f, "%.4g", R->probe_read_dram);
-    fprintf(f, ",%.3f\n", h / R->probe_best[lv]);
+    fprintf(f, ",%.3f,%.3f\n", h / R->probe_best[lv], h / R->probe_med[lv]);
     dcsim__bench_progress(R,
-                          "probe %s: harness %.2f GB/s, direct %s %.2f (median %.2f), ratio %.2f",
+                          "probe %s: harness %.2f GB/s, direct %s %.2f (median %.2f), ratio %.2f "
+                          "(to the median %.2f)",
                           dcsim__bench_level_name(lv), h, lv < 3 ? "load" : "triad",
-                          R->probe_best[lv], R->probe_med[lv], h / R->probe_best[lv]);
+                          R->probe_best[lv], R->probe_med[lv], h / R->probe_best[lv],
+                          h / R->probe_med[lv]);
   }
   dcsim__bench_progress(R, "probe DRAM: the load kernel reads %.2f GB/s (best of 31)",
                         R->probe_read_dram);

@@ -91,12 +91,13 @@ void dcsim__bench_report(bench_run *R, const char *profile_path, const bench_hel
   if (R->probed) {
     fprintf(f,
             "probe     1 thread, GB/s: harness median / its kernel called directly (best of 31, "
-            "median) = ratio; load kernel at L1-L3, plain triad at DRAM\n");
+            "median) = ratio to the best (to the median: like with like); load kernel at L1-L3, "
+            "plain triad at DRAM\n");
     for (int lv = 0; lv < 4; lv++) {
       const bench_point *p = dcsim__bench_find(R, "bw", dcsim__bench_level_name(lv), 1);
       double h = p ? p->med : NAN;
-      fprintf(f, "  %-4s %8.2f / %8.2f (%8.2f) = %.2f", dcsim__bench_level_name(lv), h,
-              R->probe_best[lv], R->probe_med[lv], h / R->probe_best[lv]);
+      fprintf(f, "  %-4s %8.2f / %8.2f (%8.2f) = %.2f (%.2f)", dcsim__bench_level_name(lv), h,
+              R->probe_best[lv], R->probe_med[lv], h / R->probe_best[lv], h / R->probe_med[lv]);
       if (lv == 0) fprintf(f, "; plain triad %.2f", R->probe_triad[0]);
       if (lv == 3) fprintf(f, "; load kernel %.2f", R->probe_read_dram);
       fputc('\n', f);
