@@ -1,7 +1,9 @@
 /* test_record.c — result records driven by field tables (util/record.h): the
  * generated INSERT, UPDATE and column definitions; a row bound, stored and read back through them
  * with the NULL rules; its JSON object and CSV lines; and the run's records of the results
- * database (output/results_records.h) against the schema's tables, column by column. */
+ * database (output/results_records.h) against the schema's tables, column by column; a record
+ * whose fields are in some outputs only (SQL, JSON, a JSON key only with a value, CSV, the text
+ * table with a derived cell). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,6 +131,7 @@ static void check_text(void) {
  * the CREATE statement makes, or one the migration adds to an older database */
 static void check_schema_record(sqlite3 *db, const dcsim__record *r) {
   for (size_t i = 0; i < r->n_fields; i++) {
+    if (!(r->fields[i].out & DCSIM__RO_SQL)) continue; /* a field of the report only */
     const char *name = r->fields[i].name, *type = NULL;
     sqlite3_stmt *st = NULL;
     CHECK_INT(sqlite3_prepare_v2(db, "SELECT type FROM pragma_table_info(?1) WHERE name = ?2", -1,
@@ -156,8 +159,122 @@ static void check_results_records(void) {
   check_schema_record(db, &dcsim__job_record);
   check_schema_record(db, &dcsim__node_record);
   check_schema_record(db, &dcsim__bucket_record);
-  CHECK_INT((int)dcsim__job_record.n_fields, 18);
+  CHECK_INT((int)dcsim__record_count(&dcsim__job_record, DCSIM__RO_SQL), 18);
+  /* the report's job columns: every JSON key but the database's job number */
+  CHECK_INT((int)dcsim__record_count(&dcsim__job_record, DCSIM__RO_JSON | DCSIM__RO_JSON_OPT), 18);
+  CHECK_INT((int)dcsim__record_count(&dcsim__job_record, DCSIM__RO_CSV), 24);
+  CHECK_INT((int)dcsim__record_count(&dcsim__job_record, DCSIM__RO_TEXT), 8);
   sqlite3_close(db);
+}
+
+/* a record with fields in some outputs only: a database-only key, a JSON key present only with
+ * a value, report-only columns, a text table with a derived cell */
+typedef struct mixed {
+  long long key;
+  const char *name;
+  double time_s, band_s[2];
+  long long trace;
+  const char *note;
+} mixed;
+
+static const char *cell_band(const void *r, char *buf, size_t size) {
+  const mixed *m = r;
+  snprintf(buf, size, "%g..%g", m->band_s[0], m->band_s[1]);
+  return buf;
+}
+
+/* clang-format off */
+static const dcsim__record_field mixed_fields[] = {
+  DCSIM__RECORD_FIELD_OUT(mixed, key,    INT64, "",  "INTEGER", NEVER, "0.1.0", DCSIM__RO_SQL, NULL, 0, PLAIN, NULL),
+  DCSIM__RECORD_FIELD_OUT(mixed, name,   TEXT,  "",  "TEXT",    NEVER, "0.1.0", DCSIM__RO_ALL | DCSIM__RO_TEXT, "what", -6, PLAIN, NULL),
+  DCSIM__RECORD_FIELD_OUT(mixed, time_s, REAL,  "s", "REAL",    NEVER, "0.1.0", DCSIM__RO_ALL | DCSIM__RO_TEXT, "time [s]", 9, SIG, NULL),
+  DCSIM__RECORD_FIELD_OUT(mixed, trace,  INT64, "",  "INTEGER", ZERO,  "0.1.0", DCSIM__RO_SQL | DCSIM__RO_JSON_OPT | DCSIM__RO_CSV, NULL, 0, PLAIN, NULL),
+  DCSIM__RECORD_FIELD_OUT(mixed, note,   TEXT,  "",  "",        NEVER, "0.1.0", DCSIM__RO_JSON | DCSIM__RO_CSV, NULL, 0, PLAIN, NULL),
+  DCSIM__RECORD_FIELD_OUT(mixed, band_s, REAL,  "s", "",        NEVER, "0.1.0", DCSIM__RO_TEXT, "band [s]", 10, PLAIN, cell_band),
+};
+/* clang-format on */
+static const dcsim__record mixed_rec = { "mixed", mixed_fields,
+                                         sizeof mixed_fields / sizeof *mixed_fields };
+
+static void check_outputs(void) {
+  CHECK_INT((int)dcsim__record_count(&mixed_rec, DCSIM__RO_SQL), 4);
+  CHECK_INT((int)dcsim__record_find(&mixed_rec, "trace"), 3);
+  CHECK_INT((int)dcsim__record_find(&mixed_rec, "absent"), 6);
+  /* SQL: the SQL fields alone, bound and read back in their order */
+  dcsim_str b = DCSIM_STR_INIT;
+  CHECK_INT(dcsim__record_sql_defs(&mixed_rec, &b), 0);
+  CHECK_STR(dcsim_str_cstr(&b), "key INTEGER, name TEXT, time_s REAL, trace INTEGER");
+  dcsim_str_release(&b);
+  CHECK_INT(dcsim__record_sql_update(&mixed_rec, "key", &b), 0);
+  CHECK_STR(dcsim_str_cstr(&b), "UPDATE mixed SET key=?, name=?, time_s=?, trace=? WHERE key=?");
+  dcsim_str_release(&b);
+  sqlite3 *db = NULL;
+  CHECK_INT(sqlite3_open(":memory:", &db), SQLITE_OK);
+  CHECK_INT(sqlite3_exec(db,
+                         "CREATE TABLE mixed(run_id INTEGER, key INTEGER, name TEXT, "
+                         "time_s REAL, trace INTEGER)",
+                         NULL, NULL, NULL),
+            SQLITE_OK);
+  CHECK_INT(dcsim__record_sql_insert(&mixed_rec, "run_id", 1, &b), 0);
+  CHECK_STR(dcsim_str_cstr(&b),
+            "INSERT INTO mixed(run_id, key, name, time_s, trace) VALUES(?,?,?,?,?)");
+  sqlite3_stmt *st = NULL;
+  CHECK_INT(sqlite3_prepare_v2(db, b.s, -1, &st, NULL), SQLITE_OK);
+  dcsim_str_release(&b);
+  mixed in = { 3, "ab", 1234.5678, { 1000, 1500 }, 0, "no price" };
+  sqlite3_bind_int(st, 1, 9);
+  dcsim__record_sql_bind(&mixed_rec, st, 2, &in);
+  CHECK_INT(sqlite3_step(st), SQLITE_DONE);
+  sqlite3_finalize(st);
+  CHECK_INT(sqlite3_prepare_v2(db, "SELECT key, name, time_s, trace, trace IS NULL FROM mixed", -1,
+                               &st, NULL),
+            SQLITE_OK);
+  CHECK_INT(sqlite3_step(st), SQLITE_ROW);
+  mixed out = { 0, NULL, 0, { -1, -1 }, -1, "kept" };
+  dcsim__record_sql_read(&mixed_rec, st, 0, &out);
+  CHECK_INT(out.key, 3);
+  CHECK_STR(out.name, "ab");
+  CHECK_REL(out.time_s, 1234.5678, 1e-15);
+  CHECK_INT(out.trace, 0);
+  CHECK_INT(sqlite3_column_int(st, 4), 1);
+  CHECK_STR(out.note, "kept"); /* not a column: left alone */
+  CHECK_REL(out.band_s[0], -1, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  /* JSON (trace absent while 0), CSV, the text table */
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  mixed r2 = { 4, "longer name", 0.000123456, { 0.0001, 0.0002 }, 77, "a, b" };
+  dcsim_json j;
+  dcsim_json_init(&j, f, 0);
+  dcsim__record_json(&mixed_rec, &j, &in);
+  fputc('\n', f);
+  dcsim_json_init(&j, f, 0);
+  dcsim_json_obj_begin(&j);
+  dcsim__record_json_members(&mixed_rec, &j, &r2, 0, 3);
+  dcsim_json_key_int(&j, "between", 1);
+  dcsim__record_json_members(&mixed_rec, &j, &r2, 3, mixed_rec.n_fields);
+  dcsim_json_obj_end(&j);
+  fputc('\n', f);
+  dcsim__record_csv_header(&mixed_rec, f);
+  dcsim__record_csv_row(&mixed_rec, f, &in);
+  dcsim__record_csv_row(&mixed_rec, f, &r2);
+  dcsim__record_text_header(&mixed_rec, f);
+  dcsim__record_text_row(&mixed_rec, f, &in);
+  dcsim__record_text_row(&mixed_rec, f, &r2);
+  fclose(f);
+  CHECK_STR(buf,
+            "{\"name\":\"ab\",\"time_s\":1234.5678,\"note\":\"no price\"}\n"
+            "{\"name\":\"longer name\",\"time_s\":0.000123456,\"between\":1,\"trace\":77,"
+            "\"note\":\"a, b\"}\n"
+            "name,time_s,trace,note\n"
+            "ab,1234.5678,,no price\n"
+            "longer name,0.000123456,77,\"a, b\"\n"
+            "what    time [s]   band [s]\n"
+            "ab       1234.57 1000..1500\n"
+            "longer name 0.000123456 0.0001..0.0002\n");
+  free(buf);
 }
 
 int main(void) {
@@ -165,6 +282,7 @@ int main(void) {
   check_sql();
   check_round_trip();
   check_text();
+  check_outputs();
   check_results_records();
   CHECK_DONE();
 }
