@@ -15,6 +15,7 @@
 #include "dcsim/error.h"
 #include "dcsim/lib.h"
 #include "output/results_records.h"
+#include "util/db.h"
 #include "util/dbschema.h"
 #include "util/record.h"
 
@@ -151,6 +152,28 @@ static void check_schema_record(sqlite3 *db, const dcsim__record *r) {
   }
 }
 
+/* the CREATE statement makes r's table with run_id (when lead) and then the record's SQL fields,
+ * in the table's order, with their types: the schema is generated from the same lines
+ * (util/dbschema_run.h) */
+static void check_created_order(sqlite3 *db, const dcsim__record *r, int lead, size_t n_after) {
+  sqlite3_stmt *st = NULL;
+  CHECK_INT(sqlite3_prepare_v2(db, "SELECT name, type FROM pragma_table_info(?1) ORDER BY cid", -1,
+                               &st, NULL),
+            SQLITE_OK);
+  sqlite3_bind_text(st, 1, r->table, -1, SQLITE_STATIC);
+  for (int k = 0; k < lead; k++) CHECK_INT(sqlite3_step(st), SQLITE_ROW); /* run_id, id, ... */
+  for (size_t i = 0; i < r->n_fields; i++) {
+    if (!(r->fields[i].out & DCSIM__RO_SQL)) continue;
+    CHECK_INT(sqlite3_step(st), SQLITE_ROW);
+    CHECK_STR((const char *)sqlite3_column_text(st, 0), r->fields[i].name);
+    CHECK_STR((const char *)sqlite3_column_text(st, 1), r->fields[i].sql);
+  }
+  size_t after = 0;
+  while (sqlite3_step(st) == SQLITE_ROW) after++;
+  CHECK_INT((int)after, (int)n_after);
+  sqlite3_finalize(st);
+}
+
 static void check_results_records(void) {
   sqlite3 *db = NULL;
   CHECK_INT(sqlite3_open(":memory:", &db), SQLITE_OK);
@@ -159,6 +182,11 @@ static void check_results_records(void) {
   check_schema_record(db, &dcsim__job_record);
   check_schema_record(db, &dcsim__node_record);
   check_schema_record(db, &dcsim__bucket_record);
+  /* runs: id .. task_policy before the totals, the build identity and deadline after */
+  check_created_order(db, &dcsim__run_totals_record, 7, 3);
+  check_created_order(db, &dcsim__job_record, 1, 0);
+  check_created_order(db, &dcsim__node_record, 1, 0);
+  check_created_order(db, &dcsim__bucket_record, 1, 0);
   CHECK_INT((int)dcsim__record_count(&dcsim__job_record, DCSIM__RO_SQL), 18);
   /* the report's job columns: every JSON key but the database's job number */
   CHECK_INT((int)dcsim__record_count(&dcsim__job_record, DCSIM__RO_JSON | DCSIM__RO_JSON_OPT), 18);
@@ -277,6 +305,102 @@ static void check_outputs(void) {
   free(buf);
 }
 
+/* the columns of table in db, comma-separated in their order, into b */
+static void columns_of(sqlite3 *db, const char *table, dcsim_str *b) {
+  sqlite3_stmt *st = NULL;
+  CHECK_INT(
+      sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info(?1) ORDER BY cid", -1, &st, NULL),
+      SQLITE_OK);
+  sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+  for (int n = 0; sqlite3_step(st) == SQLITE_ROW; n++)
+    dcsim_str_addf(b, "%s%s", n ? "," : "", (const char *)sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+}
+
+/* A results database of the first version (the CREATE statements before any column was added)
+ * gains the added columns by the migration, in the order a new database has them, and keeps its
+ * rows (NULL in the new columns); a new one gets the same columns from the CREATE statement. */
+static void check_results_migration(void) {
+  static const char first_version[] =
+      "CREATE TABLE runs(id INTEGER PRIMARY KEY, created_utc TEXT, dcsim_version TEXT, input TEXT,"
+      " platform TEXT, job_policy TEXT, task_policy TEXT, time_to_solution_s REAL,"
+      " energy_to_solution_j REAL, unallocated_idle_j REAL, nodes INTEGER, jobs INTEGER,"
+      " tasks INTEGER, events INTEGER, utilisation REAL);"
+      "CREATE TABLE inputs(run_id INTEGER REFERENCES runs(id), path TEXT, sha256 TEXT);"
+      "CREATE TABLE workflows(run_id INTEGER REFERENCES runs(id), job INTEGER, name TEXT,"
+      " instance INTEGER, submit_s REAL, start_s REAL, end_s REAL, wait_s REAL,"
+      " time_to_solution_s REAL, energy_to_solution_j REAL, task_energy_j REAL, held_idle_j REAL,"
+      " tasks INTEGER);"
+      "CREATE TABLE tasks(run_id INTEGER REFERENCES runs(id), job INTEGER, task INTEGER,"
+      " name TEXT, dwarf TEXT, device TEXT, node_group TEXT, start_ns INTEGER, end_ns INTEGER,"
+      " start_s REAL, end_s REAL, nodes TEXT, gpu INTEGER, energy_j REAL);"
+      "CREATE TABLE nodes(run_id INTEGER REFERENCES runs(id), node INTEGER, node_group TEXT,"
+      " energy_j REAL, busy_s REAL, utilisation REAL);"
+      "CREATE TABLE power(run_id INTEGER REFERENCES runs(id), node INTEGER, t0_ns INTEGER,"
+      " t1_ns INTEGER, power_w REAL);"
+      "CREATE TABLE utilisation(run_id INTEGER REFERENCES runs(id), bucket INTEGER, t0_s REAL,"
+      " t1_s REAL, busy REAL, allocated REAL);"
+      "INSERT INTO runs(id, input) VALUES(1, 'old.xml');"
+      "INSERT INTO workflows(run_id, job, name) VALUES(1, 0, 'w');";
+  static const char *const tables[] = { "runs", "workflows", "tasks", "nodes", "utilisation" };
+  sqlite3 *old = NULL, *fresh = NULL;
+  dcsim_error err = { 0 };
+  /* files (the migration turns WAL on, which an in-memory database cannot) */
+  char dir[] = "/tmp/test_record_XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  dcsim_str old_path = DCSIM_STR_INIT, new_path = DCSIM_STR_INIT;
+  dcsim_str_addf(&old_path, "%s/old.db", dir);
+  dcsim_str_addf(&new_path, "%s/new.db", dir);
+  CHECK_INT(sqlite3_open(old_path.s, &old), SQLITE_OK);
+  CHECK_INT(sqlite3_exec(old, first_version, NULL, NULL, NULL), SQLITE_OK);
+  CHECK_INT(dcsim__db_migrate(old, "old.db", &dcsim__db_results_schema, &err), 0);
+  CHECK_INT(sqlite3_open(new_path.s, &fresh), SQLITE_OK);
+  CHECK_INT(dcsim__db_migrate(fresh, "new.db", &dcsim__db_results_schema, &err), 0);
+  for (size_t t = 0; t < sizeof tables / sizeof *tables; t++) {
+    dcsim_str a = DCSIM_STR_INIT, b = DCSIM_STR_INIT;
+    columns_of(old, tables[t], &a);
+    columns_of(fresh, tables[t], &b);
+    CHECK_STR(dcsim_str_cstr(&a), dcsim_str_cstr(&b));
+    dcsim_str_release(&a);
+    dcsim_str_release(&b);
+  }
+  dcsim_str a = DCSIM_STR_INIT;
+  columns_of(old, "runs", &a);
+  CHECK_STR(dcsim_str_cstr(&a),
+            "id,created_utc,dcsim_version,input,platform,job_policy,task_policy,"
+            "time_to_solution_s,energy_to_solution_j,unallocated_idle_j,nodes,jobs,tasks,events,"
+            "utilisation,allocated,mean_wait_s,max_wait_s,mean_flow_s,mean_slowdown,"
+            "mean_bounded_slowdown,max_bounded_slowdown,boots,shutdowns,dcsim_commit,deadline_s,"
+            "deadline_met");
+  dcsim_str_release(&a);
+  sqlite3_stmt *st = NULL;
+  CHECK_INT(sqlite3_prepare_v2(old,
+                               "SELECT r.input, r.allocated IS NULL, w.name, w.procs IS NULL "
+                               "FROM runs r JOIN workflows w ON w.run_id = r.id",
+                               -1, &st, NULL),
+            SQLITE_OK);
+  CHECK_INT(sqlite3_step(st), SQLITE_ROW);
+  CHECK_STR((const char *)sqlite3_column_text(st, 0), "old.xml");
+  CHECK_INT(sqlite3_column_int(st, 1), 1);
+  CHECK_STR((const char *)sqlite3_column_text(st, 2), "w");
+  CHECK_INT(sqlite3_column_int(st, 3), 1);
+  sqlite3_finalize(st);
+  sqlite3_close(old);
+  sqlite3_close(fresh);
+  for (int k = 0; k < 2; k++) { /* the files and their WAL companions */
+    dcsim_str *p = k ? &new_path : &old_path;
+    size_t len = p->len;
+    remove(p->s);
+    dcsim_str_add(p, "-wal");
+    remove(p->s);
+    p->len = len, p->s[len] = 0;
+    dcsim_str_add(p, "-shm");
+    remove(p->s);
+    dcsim_str_release(p);
+  }
+  remove(dir);
+}
+
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
   check_sql();
@@ -284,5 +408,6 @@ int main(void) {
   check_text();
   check_outputs();
   check_results_records();
+  check_results_migration();
   CHECK_DONE();
 }

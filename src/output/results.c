@@ -15,6 +15,7 @@
 #include "dcsim/strutil.h"
 #include "output/results_records.h"
 #include "util/db.h"
+#include "util/dbschema_run.h"
 #include "util/record.h"
 
 struct dcsim_results {
@@ -30,7 +31,8 @@ struct dcsim_results {
   size_t buf_cap, name_cap;
 };
 
-/* ---- the run's records (util/record.h; doc/results.md, doc/design.md "Result records") ---- */
+/* ---- the run's records (util/record.h; doc/results.md, doc/design.md "Result records"): their
+ * columns are util/dbschema_run.h's, as the schema's ---- */
 
 /* the run's totals and metrics: its row of the runs table, set when it ends */
 typedef struct run_totals {
@@ -43,26 +45,8 @@ typedef struct run_totals {
 } run_totals;
 
 /* clang-format off */
-#define RUN_FIELD(m, kind, unit, sql, nulls) DCSIM__RECORD_FIELD(run_totals, m, kind, unit, sql, nulls, "0.1.0")
-static const dcsim__record_field run_totals_fields[] = {
-  RUN_FIELD(time_to_solution_s,    REAL,  "s", "REAL",    NEVER),
-  RUN_FIELD(energy_to_solution_j,  REAL,  "J", "REAL",    NEVER),
-  RUN_FIELD(unallocated_idle_j,    REAL,  "J", "REAL",    NEVER),
-  RUN_FIELD(nodes,                 INT64, "",  "INTEGER", NEVER),
-  RUN_FIELD(jobs,                  INT64, "",  "INTEGER", NEVER),
-  RUN_FIELD(tasks,                 INT64, "",  "INTEGER", NEVER),
-  RUN_FIELD(events,                INT64, "",  "INTEGER", NEVER),
-  RUN_FIELD(utilisation,           REAL,  "",  "REAL",    NEVER),
-  RUN_FIELD(allocated,             REAL,  "",  "REAL",    NEVER),
-  RUN_FIELD(mean_wait_s,           REAL,  "s", "REAL",    NEVER),
-  RUN_FIELD(max_wait_s,            REAL,  "s", "REAL",    NEVER),
-  RUN_FIELD(mean_flow_s,           REAL,  "s", "REAL",    NEVER),
-  RUN_FIELD(mean_slowdown,         REAL,  "",  "REAL",    UNDEF),
-  RUN_FIELD(mean_bounded_slowdown, REAL,  "",  "REAL",    NEVER),
-  RUN_FIELD(max_bounded_slowdown,  REAL,  "",  "REAL",    NEVER),
-  RUN_FIELD(boots,                 INT64, "",  "INTEGER", NEVER),
-  RUN_FIELD(shutdowns,             INT64, "",  "INTEGER", NEVER),
-};
+#define RUN_FIELD(m, kind, unit, sql, nulls, added) DCSIM__RECORD_FIELD(run_totals, m, kind, unit, sql, nulls, "0.1.0"),
+static const dcsim__record_field run_totals_fields[] = { DCSIM_RUN_TOTALS_COLUMNS(RUN_FIELD) };
 /* clang-format on */
 const dcsim__record dcsim__run_totals_record = {
   "runs", run_totals_fields, sizeof run_totals_fields / sizeof *run_totals_fields
@@ -77,16 +61,8 @@ typedef struct node_row {
 } node_row;
 
 /* clang-format off */
-#define NODE_FIELD(m, kind, unit, sql, nulls) DCSIM__RECORD_FIELD(node_row, m, kind, unit, sql, nulls, "0.1.0")
-static const dcsim__record_field node_fields[] = {
-  NODE_FIELD(node,        INT64, "",  "INTEGER", NEVER),
-  NODE_FIELD(node_group,  TEXT,  "",  "TEXT",    NEVER),
-  NODE_FIELD(energy_j,    REAL,  "J", "REAL",    NEVER),
-  NODE_FIELD(busy_s,      REAL,  "s", "REAL",    NEVER),
-  NODE_FIELD(utilisation, REAL,  "",  "REAL",    NEVER),
-  NODE_FIELD(off_s,       REAL,  "s", "REAL",    NEVER),
-  NODE_FIELD(boots,       INT64, "",  "INTEGER", NEVER),
-};
+#define NODE_FIELD(m, kind, unit, sql, nulls, added) DCSIM__RECORD_FIELD(node_row, m, kind, unit, sql, nulls, "0.1.0"),
+static const dcsim__record_field node_fields[] = { DCSIM_NODE_COLUMNS(NODE_FIELD) };
 /* clang-format on */
 const dcsim__record dcsim__node_record = { "nodes", node_fields,
                                            sizeof node_fields / sizeof *node_fields };
@@ -98,14 +74,8 @@ typedef struct bucket_row {
 } bucket_row;
 
 /* clang-format off */
-#define BUCKET_FIELD(m, kind, unit, sql, nulls) DCSIM__RECORD_FIELD(bucket_row, m, kind, unit, sql, nulls, "0.1.0")
-static const dcsim__record_field bucket_fields[] = {
-  BUCKET_FIELD(bucket,    INT64, "",  "INTEGER", NEVER),
-  BUCKET_FIELD(t0_s,      REAL,  "s", "REAL",    NEVER),
-  BUCKET_FIELD(t1_s,      REAL,  "s", "REAL",    NEVER),
-  BUCKET_FIELD(busy,      REAL,  "",  "REAL",    NEVER),
-  BUCKET_FIELD(allocated, REAL,  "",  "REAL",    NEVER),
-};
+#define BUCKET_FIELD(m, kind, unit, sql, nulls, added) DCSIM__RECORD_FIELD(bucket_row, m, kind, unit, sql, nulls, "0.1.0"),
+static const dcsim__record_field bucket_fields[] = { DCSIM_BUCKET_COLUMNS(BUCKET_FIELD) };
 /* clang-format on */
 const dcsim__record dcsim__bucket_record = { "utilisation", bucket_fields,
                                              sizeof bucket_fields / sizeof *bucket_fields };

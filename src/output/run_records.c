@@ -8,6 +8,7 @@
 #include "dcsim/metrics.h"
 #include "dcsim/numfmt.h"
 #include "output/results_records.h"
+#include "util/dbschema_run.h"
 
 /* the time-to-solution with the digits its band supports (numfmt.h) */
 static const char *cell_tts(const void *row, char *buf, size_t size) {
@@ -41,30 +42,16 @@ enum {
 };
 
 /* A line: member, kind, unit, SQL type, NULL rule, the outputs, the text column's header, width
- * (negative: left-aligned), format and cell getter. SQLite columns in the workflows table's order
- * (a new one at the end of them); the CSV's and JSON's in the report's order. */
+ * (negative: left-aligned), format and cell getter. The SQLite columns are util/dbschema_run.h's
+ * (the schema's, in the workflows table's order); then the report's own lines, in the CSV's and
+ * JSON's order. */
 /* clang-format off */
 #define JOB_FIELD(m, kind, unit, sql, nulls, out, hdr, w, fmt, cell) \
   DCSIM__RECORD_FIELD_OUT(dcsim__job_row, m, kind, unit, sql, nulls, "0.1.0", out, hdr, w, fmt, cell)
+#define JOB_COLUMN(m, kind, unit, sql, nulls, out, hdr, w, fmt, cell, added) \
+  JOB_FIELD(m, kind, unit, sql, nulls, out, hdr, w, fmt, cell),
 static const dcsim__record_field job_fields[] = {
-  JOB_FIELD(job,                  INT64, "",    "INTEGER", NEVER, SQL,        NULL,            0,   PLAIN, NULL),
-  JOB_FIELD(name,                 TEXT,  "",    "TEXT",    NEVER, ALL | TEXT, "workflow",      -20, PLAIN, NULL),
-  JOB_FIELD(instance,             INT64, "",    "INTEGER", NEVER, ALL | TEXT, "inst",          4,   PLAIN, NULL),
-  JOB_FIELD(submit_s,             REAL,  "s",   "REAL",    NEVER, ALL | TEXT, "submit [s]",    10,  SIG,   NULL),
-  JOB_FIELD(start_s,              REAL,  "s",   "REAL",    NEVER, ALL,        NULL,            0,   PLAIN, NULL),
-  JOB_FIELD(end_s,                REAL,  "s",   "REAL",    NEVER, ALL,        NULL,            0,   PLAIN, NULL),
-  JOB_FIELD(wait_s,               REAL,  "s",   "REAL",    NEVER, ALL | TEXT, "wait [s]",      10,  SIG,   NULL),
-  JOB_FIELD(time_to_solution_s,   REAL,  "s",   "REAL",    NEVER, ALL | TEXT, "TTS [s]",       12,  PLAIN, cell_tts),
-  JOB_FIELD(energy_to_solution_j, REAL,  "J",   "REAL",    NEVER, ALL | TEXT, "energy [J]",    14,  PLAIN, cell_energy),
-  JOB_FIELD(task_energy_j,        REAL,  "J",   "REAL",    NEVER, ALL | TEXT, "tasks [J]",     14,  PLAIN, cell_task_energy),
-  JOB_FIELD(held_idle_j,          REAL,  "J",   "REAL",    NEVER, ALL | TEXT, "held idle [J]", 14,  PLAIN, cell_held_idle),
-  JOB_FIELD(tasks,                INT64, "",    "INTEGER", NEVER, ALL,        NULL,            0,   PLAIN, NULL),
-  JOB_FIELD(flow_s,               REAL,  "s",   "REAL",    NEVER, ALL,        NULL,            0,   PLAIN, NULL),
-  JOB_FIELD(slowdown,             REAL,  "",    "REAL",    UNDEF, ALL,        NULL,            0,   PLAIN, NULL),
-  JOB_FIELD(bounded_slowdown,     REAL,  "",    "REAL",    NEVER, ALL,        NULL,            0,   PLAIN, NULL),
-  JOB_FIELD(boot_wait_s,          REAL,  "s",   "REAL",    NEVER, ALL,        NULL,            0,   PLAIN, NULL),
-  JOB_FIELD(trace_job,            INT64, "",    "INTEGER", ZERO,  OPT,        NULL,            0,   PLAIN, NULL),
-  JOB_FIELD(procs,                INT64, "",    "INTEGER", ZERO,  OPT,        NULL,            0,   PLAIN, NULL),
+  DCSIM_JOB_COLUMNS(JOB_COLUMN)
   /* the report's: (the JSON's "wms" object goes before cost_usd) */
   JOB_FIELD(cost_usd,             REAL,  "USD", "",        UNDEF, JSON | CSV, NULL,            0,   PLAIN, NULL),
   JOB_FIELD(cost_note,            TEXT,  "",    "",        NEVER, CSV,        NULL,            0,   PLAIN, NULL),
