@@ -1,7 +1,9 @@
 /* test_record.c — result records driven by field tables (util/record.h): the
  * generated INSERT, UPDATE and column definitions; a row bound, stored and read back through them
  * with the NULL rules; its JSON object and CSV lines; and the run's records of the results
- * database (output/results_records.h) against the schema's tables, column by column. */
+ * database (output/results_records.h) against the schema's tables, column by column; a record
+ * whose fields are in some outputs only (SQL, JSON, a JSON key only with a value, CSV, the text
+ * table with a derived cell). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@
 #include "dcsim/error.h"
 #include "dcsim/lib.h"
 #include "output/results_records.h"
+#include "util/db.h"
 #include "util/dbschema.h"
 #include "util/record.h"
 
@@ -129,6 +132,7 @@ static void check_text(void) {
  * the CREATE statement makes, or one the migration adds to an older database */
 static void check_schema_record(sqlite3 *db, const dcsim__record *r) {
   for (size_t i = 0; i < r->n_fields; i++) {
+    if (!(r->fields[i].out & DCSIM__RO_SQL)) continue; /* a field of the report only */
     const char *name = r->fields[i].name, *type = NULL;
     sqlite3_stmt *st = NULL;
     CHECK_INT(sqlite3_prepare_v2(db, "SELECT type FROM pragma_table_info(?1) WHERE name = ?2", -1,
@@ -148,6 +152,28 @@ static void check_schema_record(sqlite3 *db, const dcsim__record *r) {
   }
 }
 
+/* the CREATE statement makes r's table with run_id (when lead) and then the record's SQL fields,
+ * in the table's order, with their types: the schema is generated from the same lines
+ * (util/dbschema_run.h) */
+static void check_created_order(sqlite3 *db, const dcsim__record *r, int lead, size_t n_after) {
+  sqlite3_stmt *st = NULL;
+  CHECK_INT(sqlite3_prepare_v2(db, "SELECT name, type FROM pragma_table_info(?1) ORDER BY cid", -1,
+                               &st, NULL),
+            SQLITE_OK);
+  sqlite3_bind_text(st, 1, r->table, -1, SQLITE_STATIC);
+  for (int k = 0; k < lead; k++) CHECK_INT(sqlite3_step(st), SQLITE_ROW); /* run_id, id, ... */
+  for (size_t i = 0; i < r->n_fields; i++) {
+    if (!(r->fields[i].out & DCSIM__RO_SQL)) continue;
+    CHECK_INT(sqlite3_step(st), SQLITE_ROW);
+    CHECK_STR((const char *)sqlite3_column_text(st, 0), r->fields[i].name);
+    CHECK_STR((const char *)sqlite3_column_text(st, 1), r->fields[i].sql);
+  }
+  size_t after = 0;
+  while (sqlite3_step(st) == SQLITE_ROW) after++;
+  CHECK_INT((int)after, (int)n_after);
+  sqlite3_finalize(st);
+}
+
 static void check_results_records(void) {
   sqlite3 *db = NULL;
   CHECK_INT(sqlite3_open(":memory:", &db), SQLITE_OK);
@@ -156,8 +182,223 @@ static void check_results_records(void) {
   check_schema_record(db, &dcsim__job_record);
   check_schema_record(db, &dcsim__node_record);
   check_schema_record(db, &dcsim__bucket_record);
-  CHECK_INT((int)dcsim__job_record.n_fields, 18);
+  /* runs: id .. task_policy before the totals, the build identity and deadline after */
+  check_created_order(db, &dcsim__run_totals_record, 7, 3);
+  check_created_order(db, &dcsim__job_record, 1, 0);
+  check_created_order(db, &dcsim__node_record, 1, 0);
+  check_created_order(db, &dcsim__bucket_record, 1, 0);
+  CHECK_INT((int)dcsim__record_count(&dcsim__job_record, DCSIM__RO_SQL), 18);
+  /* the report's job columns: every JSON key but the database's job number */
+  CHECK_INT((int)dcsim__record_count(&dcsim__job_record, DCSIM__RO_JSON | DCSIM__RO_JSON_OPT), 18);
+  CHECK_INT((int)dcsim__record_count(&dcsim__job_record, DCSIM__RO_CSV), 24);
+  CHECK_INT((int)dcsim__record_count(&dcsim__job_record, DCSIM__RO_TEXT), 8);
   sqlite3_close(db);
+}
+
+/* a record with fields in some outputs only: a database-only key, a JSON key present only with
+ * a value, report-only columns, a text table with a derived cell */
+typedef struct mixed {
+  long long key;
+  const char *name;
+  double time_s, band_s[2];
+  long long trace;
+  const char *note;
+} mixed;
+
+static const char *cell_band(const void *r, char *buf, size_t size) {
+  const mixed *m = r;
+  snprintf(buf, size, "%g..%g", m->band_s[0], m->band_s[1]);
+  return buf;
+}
+
+/* clang-format off */
+static const dcsim__record_field mixed_fields[] = {
+  DCSIM__RECORD_FIELD_OUT(mixed, key,    INT64, "",  "INTEGER", NEVER, "0.1.0", DCSIM__RO_SQL, NULL, 0, PLAIN, NULL),
+  DCSIM__RECORD_FIELD_OUT(mixed, name,   TEXT,  "",  "TEXT",    NEVER, "0.1.0", DCSIM__RO_ALL | DCSIM__RO_TEXT, "what", -6, PLAIN, NULL),
+  DCSIM__RECORD_FIELD_OUT(mixed, time_s, REAL,  "s", "REAL",    NEVER, "0.1.0", DCSIM__RO_ALL | DCSIM__RO_TEXT, "time [s]", 9, SIG, NULL),
+  DCSIM__RECORD_FIELD_OUT(mixed, trace,  INT64, "",  "INTEGER", ZERO,  "0.1.0", DCSIM__RO_SQL | DCSIM__RO_JSON_OPT | DCSIM__RO_CSV, NULL, 0, PLAIN, NULL),
+  DCSIM__RECORD_FIELD_OUT(mixed, note,   TEXT,  "",  "",        NEVER, "0.1.0", DCSIM__RO_JSON | DCSIM__RO_CSV, NULL, 0, PLAIN, NULL),
+  DCSIM__RECORD_FIELD_OUT(mixed, band_s, REAL,  "s", "",        NEVER, "0.1.0", DCSIM__RO_TEXT, "band [s]", 10, PLAIN, cell_band),
+};
+/* clang-format on */
+static const dcsim__record mixed_rec = { "mixed", mixed_fields,
+                                         sizeof mixed_fields / sizeof *mixed_fields };
+
+static void check_outputs(void) {
+  CHECK_INT((int)dcsim__record_count(&mixed_rec, DCSIM__RO_SQL), 4);
+  CHECK_INT((int)dcsim__record_find(&mixed_rec, "trace"), 3);
+  CHECK_INT((int)dcsim__record_find(&mixed_rec, "absent"), 6);
+  /* SQL: the SQL fields alone, bound and read back in their order */
+  dcsim_str b = DCSIM_STR_INIT;
+  CHECK_INT(dcsim__record_sql_defs(&mixed_rec, &b), 0);
+  CHECK_STR(dcsim_str_cstr(&b), "key INTEGER, name TEXT, time_s REAL, trace INTEGER");
+  dcsim_str_release(&b);
+  CHECK_INT(dcsim__record_sql_update(&mixed_rec, "key", &b), 0);
+  CHECK_STR(dcsim_str_cstr(&b), "UPDATE mixed SET key=?, name=?, time_s=?, trace=? WHERE key=?");
+  dcsim_str_release(&b);
+  sqlite3 *db = NULL;
+  CHECK_INT(sqlite3_open(":memory:", &db), SQLITE_OK);
+  CHECK_INT(sqlite3_exec(db,
+                         "CREATE TABLE mixed(run_id INTEGER, key INTEGER, name TEXT, "
+                         "time_s REAL, trace INTEGER)",
+                         NULL, NULL, NULL),
+            SQLITE_OK);
+  CHECK_INT(dcsim__record_sql_insert(&mixed_rec, "run_id", 1, &b), 0);
+  CHECK_STR(dcsim_str_cstr(&b),
+            "INSERT INTO mixed(run_id, key, name, time_s, trace) VALUES(?,?,?,?,?)");
+  sqlite3_stmt *st = NULL;
+  CHECK_INT(sqlite3_prepare_v2(db, b.s, -1, &st, NULL), SQLITE_OK);
+  dcsim_str_release(&b);
+  mixed in = { 3, "ab", 1234.5678, { 1000, 1500 }, 0, "no price" };
+  sqlite3_bind_int(st, 1, 9);
+  dcsim__record_sql_bind(&mixed_rec, st, 2, &in);
+  CHECK_INT(sqlite3_step(st), SQLITE_DONE);
+  sqlite3_finalize(st);
+  CHECK_INT(sqlite3_prepare_v2(db, "SELECT key, name, time_s, trace, trace IS NULL FROM mixed", -1,
+                               &st, NULL),
+            SQLITE_OK);
+  CHECK_INT(sqlite3_step(st), SQLITE_ROW);
+  mixed out = { 0, NULL, 0, { -1, -1 }, -1, "kept" };
+  dcsim__record_sql_read(&mixed_rec, st, 0, &out);
+  CHECK_INT(out.key, 3);
+  CHECK_STR(out.name, "ab");
+  CHECK_REL(out.time_s, 1234.5678, 1e-15);
+  CHECK_INT(out.trace, 0);
+  CHECK_INT(sqlite3_column_int(st, 4), 1);
+  CHECK_STR(out.note, "kept"); /* not a column: left alone */
+  CHECK_REL(out.band_s[0], -1, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  /* JSON (trace absent while 0), CSV, the text table */
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  mixed r2 = { 4, "longer name", 0.000123456, { 0.0001, 0.0002 }, 77, "a, b" };
+  dcsim_json j;
+  dcsim_json_init(&j, f, 0);
+  dcsim__record_json(&mixed_rec, &j, &in);
+  fputc('\n', f);
+  dcsim_json_init(&j, f, 0);
+  dcsim_json_obj_begin(&j);
+  dcsim__record_json_members(&mixed_rec, &j, &r2, 0, 3);
+  dcsim_json_key_int(&j, "between", 1);
+  dcsim__record_json_members(&mixed_rec, &j, &r2, 3, mixed_rec.n_fields);
+  dcsim_json_obj_end(&j);
+  fputc('\n', f);
+  dcsim__record_csv_header(&mixed_rec, f);
+  dcsim__record_csv_row(&mixed_rec, f, &in);
+  dcsim__record_csv_row(&mixed_rec, f, &r2);
+  dcsim__record_text_header(&mixed_rec, f);
+  dcsim__record_text_row(&mixed_rec, f, &in);
+  dcsim__record_text_row(&mixed_rec, f, &r2);
+  fclose(f);
+  CHECK_STR(buf,
+            "{\"name\":\"ab\",\"time_s\":1234.5678,\"note\":\"no price\"}\n"
+            "{\"name\":\"longer name\",\"time_s\":0.000123456,\"between\":1,\"trace\":77,"
+            "\"note\":\"a, b\"}\n"
+            "name,time_s,trace,note\n"
+            "ab,1234.5678,,no price\n"
+            "longer name,0.000123456,77,\"a, b\"\n"
+            "what    time [s]   band [s]\n"
+            "ab       1234.57 1000..1500\n"
+            "longer name 0.000123456 0.0001..0.0002\n");
+  free(buf);
+}
+
+/* the columns of table in db, comma-separated in their order, into b */
+static void columns_of(sqlite3 *db, const char *table, dcsim_str *b) {
+  sqlite3_stmt *st = NULL;
+  CHECK_INT(
+      sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info(?1) ORDER BY cid", -1, &st, NULL),
+      SQLITE_OK);
+  sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+  for (int n = 0; sqlite3_step(st) == SQLITE_ROW; n++)
+    dcsim_str_addf(b, "%s%s", n ? "," : "", (const char *)sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+}
+
+/* A results database of the first version (the CREATE statements before any column was added)
+ * gains the added columns by the migration, in the order a new database has them, and keeps its
+ * rows (NULL in the new columns); a new one gets the same columns from the CREATE statement. */
+static void check_results_migration(void) {
+  static const char first_version[] =
+      "CREATE TABLE runs(id INTEGER PRIMARY KEY, created_utc TEXT, dcsim_version TEXT, input TEXT,"
+      " platform TEXT, job_policy TEXT, task_policy TEXT, time_to_solution_s REAL,"
+      " energy_to_solution_j REAL, unallocated_idle_j REAL, nodes INTEGER, jobs INTEGER,"
+      " tasks INTEGER, events INTEGER, utilisation REAL);"
+      "CREATE TABLE inputs(run_id INTEGER REFERENCES runs(id), path TEXT, sha256 TEXT);"
+      "CREATE TABLE workflows(run_id INTEGER REFERENCES runs(id), job INTEGER, name TEXT,"
+      " instance INTEGER, submit_s REAL, start_s REAL, end_s REAL, wait_s REAL,"
+      " time_to_solution_s REAL, energy_to_solution_j REAL, task_energy_j REAL, held_idle_j REAL,"
+      " tasks INTEGER);"
+      "CREATE TABLE tasks(run_id INTEGER REFERENCES runs(id), job INTEGER, task INTEGER,"
+      " name TEXT, dwarf TEXT, device TEXT, node_group TEXT, start_ns INTEGER, end_ns INTEGER,"
+      " start_s REAL, end_s REAL, nodes TEXT, gpu INTEGER, energy_j REAL);"
+      "CREATE TABLE nodes(run_id INTEGER REFERENCES runs(id), node INTEGER, node_group TEXT,"
+      " energy_j REAL, busy_s REAL, utilisation REAL);"
+      "CREATE TABLE power(run_id INTEGER REFERENCES runs(id), node INTEGER, t0_ns INTEGER,"
+      " t1_ns INTEGER, power_w REAL);"
+      "CREATE TABLE utilisation(run_id INTEGER REFERENCES runs(id), bucket INTEGER, t0_s REAL,"
+      " t1_s REAL, busy REAL, allocated REAL);"
+      "INSERT INTO runs(id, input) VALUES(1, 'old.xml');"
+      "INSERT INTO workflows(run_id, job, name) VALUES(1, 0, 'w');";
+  static const char *const tables[] = { "runs", "workflows", "tasks", "nodes", "utilisation" };
+  sqlite3 *old = NULL, *fresh = NULL;
+  dcsim_error err = { 0 };
+  /* files (the migration turns WAL on, which an in-memory database cannot) */
+  char dir[] = "/tmp/test_record_XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  dcsim_str old_path = DCSIM_STR_INIT, new_path = DCSIM_STR_INIT;
+  dcsim_str_addf(&old_path, "%s/old.db", dir);
+  dcsim_str_addf(&new_path, "%s/new.db", dir);
+  CHECK_INT(sqlite3_open(old_path.s, &old), SQLITE_OK);
+  CHECK_INT(sqlite3_exec(old, first_version, NULL, NULL, NULL), SQLITE_OK);
+  CHECK_INT(dcsim__db_migrate(old, "old.db", &dcsim__db_results_schema, &err), 0);
+  CHECK_INT(sqlite3_open(new_path.s, &fresh), SQLITE_OK);
+  CHECK_INT(dcsim__db_migrate(fresh, "new.db", &dcsim__db_results_schema, &err), 0);
+  for (size_t t = 0; t < sizeof tables / sizeof *tables; t++) {
+    dcsim_str a = DCSIM_STR_INIT, b = DCSIM_STR_INIT;
+    columns_of(old, tables[t], &a);
+    columns_of(fresh, tables[t], &b);
+    CHECK_STR(dcsim_str_cstr(&a), dcsim_str_cstr(&b));
+    dcsim_str_release(&a);
+    dcsim_str_release(&b);
+  }
+  dcsim_str a = DCSIM_STR_INIT;
+  columns_of(old, "runs", &a);
+  CHECK_STR(dcsim_str_cstr(&a),
+            "id,created_utc,dcsim_version,input,platform,job_policy,task_policy,"
+            "time_to_solution_s,energy_to_solution_j,unallocated_idle_j,nodes,jobs,tasks,events,"
+            "utilisation,allocated,mean_wait_s,max_wait_s,mean_flow_s,mean_slowdown,"
+            "mean_bounded_slowdown,max_bounded_slowdown,boots,shutdowns,dcsim_commit,deadline_s,"
+            "deadline_met");
+  dcsim_str_release(&a);
+  sqlite3_stmt *st = NULL;
+  CHECK_INT(sqlite3_prepare_v2(old,
+                               "SELECT r.input, r.allocated IS NULL, w.name, w.procs IS NULL "
+                               "FROM runs r JOIN workflows w ON w.run_id = r.id",
+                               -1, &st, NULL),
+            SQLITE_OK);
+  CHECK_INT(sqlite3_step(st), SQLITE_ROW);
+  CHECK_STR((const char *)sqlite3_column_text(st, 0), "old.xml");
+  CHECK_INT(sqlite3_column_int(st, 1), 1);
+  CHECK_STR((const char *)sqlite3_column_text(st, 2), "w");
+  CHECK_INT(sqlite3_column_int(st, 3), 1);
+  sqlite3_finalize(st);
+  sqlite3_close(old);
+  sqlite3_close(fresh);
+  for (int k = 0; k < 2; k++) { /* the files and their WAL companions */
+    dcsim_str *p = k ? &new_path : &old_path;
+    size_t len = p->len;
+    remove(p->s);
+    dcsim_str_add(p, "-wal");
+    remove(p->s);
+    p->len = len, p->s[len] = 0;
+    dcsim_str_add(p, "-shm");
+    remove(p->s);
+    dcsim_str_release(p);
+  }
+  remove(dir);
 }
 
 int main(void) {
@@ -165,6 +406,8 @@ int main(void) {
   check_sql();
   check_round_trip();
   check_text();
+  check_outputs();
   check_results_records();
+  check_results_migration();
   CHECK_DONE();
 }

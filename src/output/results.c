@@ -15,6 +15,7 @@
 #include "dcsim/strutil.h"
 #include "output/results_records.h"
 #include "util/db.h"
+#include "util/dbschema_run.h"
 #include "util/record.h"
 
 struct dcsim_results {
@@ -30,7 +31,8 @@ struct dcsim_results {
   size_t buf_cap, name_cap;
 };
 
-/* ---- the run's records (util/record.h; doc/results.md, doc/design.md "Result records") ---- */
+/* ---- the run's records (util/record.h; doc/results.md, doc/design.md "Result records"): their
+ * columns are util/dbschema_run.h's, as the schema's ---- */
 
 /* the run's totals and metrics: its row of the runs table, set when it ends */
 typedef struct run_totals {
@@ -43,68 +45,12 @@ typedef struct run_totals {
 } run_totals;
 
 /* clang-format off */
-#define RUN_FIELD(m, kind, unit, sql, nulls) DCSIM__RECORD_FIELD(run_totals, m, kind, unit, sql, nulls, "0.1.0")
-static const dcsim__record_field run_totals_fields[] = {
-  RUN_FIELD(time_to_solution_s,    REAL,  "s", "REAL",    NEVER),
-  RUN_FIELD(energy_to_solution_j,  REAL,  "J", "REAL",    NEVER),
-  RUN_FIELD(unallocated_idle_j,    REAL,  "J", "REAL",    NEVER),
-  RUN_FIELD(nodes,                 INT64, "",  "INTEGER", NEVER),
-  RUN_FIELD(jobs,                  INT64, "",  "INTEGER", NEVER),
-  RUN_FIELD(tasks,                 INT64, "",  "INTEGER", NEVER),
-  RUN_FIELD(events,                INT64, "",  "INTEGER", NEVER),
-  RUN_FIELD(utilisation,           REAL,  "",  "REAL",    NEVER),
-  RUN_FIELD(allocated,             REAL,  "",  "REAL",    NEVER),
-  RUN_FIELD(mean_wait_s,           REAL,  "s", "REAL",    NEVER),
-  RUN_FIELD(max_wait_s,            REAL,  "s", "REAL",    NEVER),
-  RUN_FIELD(mean_flow_s,           REAL,  "s", "REAL",    NEVER),
-  RUN_FIELD(mean_slowdown,         REAL,  "",  "REAL",    UNDEF),
-  RUN_FIELD(mean_bounded_slowdown, REAL,  "",  "REAL",    NEVER),
-  RUN_FIELD(max_bounded_slowdown,  REAL,  "",  "REAL",    NEVER),
-  RUN_FIELD(boots,                 INT64, "",  "INTEGER", NEVER),
-  RUN_FIELD(shutdowns,             INT64, "",  "INTEGER", NEVER),
-};
+#define RUN_FIELD(m, kind, unit, sql, nulls, added) DCSIM__RECORD_FIELD(run_totals, m, kind, unit, sql, nulls, "0.1.0"),
+static const dcsim__record_field run_totals_fields[] = { DCSIM_RUN_TOTALS_COLUMNS(RUN_FIELD) };
 /* clang-format on */
 const dcsim__record dcsim__run_totals_record = {
   "runs", run_totals_fields, sizeof run_totals_fields / sizeof *run_totals_fields
 };
-
-/* a job (workflow instance): its row of the workflows table */
-typedef struct job_row {
-  long long job;
-  const char *name;
-  long long instance;
-  double submit_s, start_s, end_s, wait_s, time_to_solution_s, energy_to_solution_j, task_energy_j,
-      held_idle_j;
-  long long tasks;
-  double flow_s, slowdown, bounded_slowdown, boot_wait_s; /* slowdown: NaN (NULL) when undefined */
-  long long trace_job, procs;                             /* 0 (NULL): not from a trace */
-} job_row;
-
-/* clang-format off */
-#define JOB_FIELD(m, kind, unit, sql, nulls) DCSIM__RECORD_FIELD(job_row, m, kind, unit, sql, nulls, "0.1.0")
-static const dcsim__record_field job_fields[] = {
-  JOB_FIELD(job,                  INT64, "",  "INTEGER", NEVER),
-  JOB_FIELD(name,                 TEXT,  "",  "TEXT",    NEVER),
-  JOB_FIELD(instance,             INT64, "",  "INTEGER", NEVER),
-  JOB_FIELD(submit_s,             REAL,  "s", "REAL",    NEVER),
-  JOB_FIELD(start_s,              REAL,  "s", "REAL",    NEVER),
-  JOB_FIELD(end_s,                REAL,  "s", "REAL",    NEVER),
-  JOB_FIELD(wait_s,               REAL,  "s", "REAL",    NEVER),
-  JOB_FIELD(time_to_solution_s,   REAL,  "s", "REAL",    NEVER),
-  JOB_FIELD(energy_to_solution_j, REAL,  "J", "REAL",    NEVER),
-  JOB_FIELD(task_energy_j,        REAL,  "J", "REAL",    NEVER),
-  JOB_FIELD(held_idle_j,          REAL,  "J", "REAL",    NEVER),
-  JOB_FIELD(tasks,                INT64, "",  "INTEGER", NEVER),
-  JOB_FIELD(flow_s,               REAL,  "s", "REAL",    NEVER),
-  JOB_FIELD(slowdown,             REAL,  "",  "REAL",    UNDEF),
-  JOB_FIELD(bounded_slowdown,     REAL,  "",  "REAL",    NEVER),
-  JOB_FIELD(boot_wait_s,          REAL,  "s", "REAL",    NEVER),
-  JOB_FIELD(trace_job,            INT64, "",  "INTEGER", ZERO),
-  JOB_FIELD(procs,                INT64, "",  "INTEGER", ZERO),
-};
-/* clang-format on */
-const dcsim__record dcsim__job_record = { "workflows", job_fields,
-                                          sizeof job_fields / sizeof *job_fields };
 
 /* a node: its row of the nodes table */
 typedef struct node_row {
@@ -115,16 +61,8 @@ typedef struct node_row {
 } node_row;
 
 /* clang-format off */
-#define NODE_FIELD(m, kind, unit, sql, nulls) DCSIM__RECORD_FIELD(node_row, m, kind, unit, sql, nulls, "0.1.0")
-static const dcsim__record_field node_fields[] = {
-  NODE_FIELD(node,        INT64, "",  "INTEGER", NEVER),
-  NODE_FIELD(node_group,  TEXT,  "",  "TEXT",    NEVER),
-  NODE_FIELD(energy_j,    REAL,  "J", "REAL",    NEVER),
-  NODE_FIELD(busy_s,      REAL,  "s", "REAL",    NEVER),
-  NODE_FIELD(utilisation, REAL,  "",  "REAL",    NEVER),
-  NODE_FIELD(off_s,       REAL,  "s", "REAL",    NEVER),
-  NODE_FIELD(boots,       INT64, "",  "INTEGER", NEVER),
-};
+#define NODE_FIELD(m, kind, unit, sql, nulls, added) DCSIM__RECORD_FIELD(node_row, m, kind, unit, sql, nulls, "0.1.0"),
+static const dcsim__record_field node_fields[] = { DCSIM_NODE_COLUMNS(NODE_FIELD) };
 /* clang-format on */
 const dcsim__record dcsim__node_record = { "nodes", node_fields,
                                            sizeof node_fields / sizeof *node_fields };
@@ -136,14 +74,8 @@ typedef struct bucket_row {
 } bucket_row;
 
 /* clang-format off */
-#define BUCKET_FIELD(m, kind, unit, sql, nulls) DCSIM__RECORD_FIELD(bucket_row, m, kind, unit, sql, nulls, "0.1.0")
-static const dcsim__record_field bucket_fields[] = {
-  BUCKET_FIELD(bucket,    INT64, "",  "INTEGER", NEVER),
-  BUCKET_FIELD(t0_s,      REAL,  "s", "REAL",    NEVER),
-  BUCKET_FIELD(t1_s,      REAL,  "s", "REAL",    NEVER),
-  BUCKET_FIELD(busy,      REAL,  "",  "REAL",    NEVER),
-  BUCKET_FIELD(allocated, REAL,  "",  "REAL",    NEVER),
-};
+#define BUCKET_FIELD(m, kind, unit, sql, nulls, added) DCSIM__RECORD_FIELD(bucket_row, m, kind, unit, sql, nulls, "0.1.0"),
+static const dcsim__record_field bucket_fields[] = { DCSIM_BUCKET_COLUMNS(BUCKET_FIELD) };
 /* clang-format on */
 const dcsim__record dcsim__bucket_record = { "utilisation", bucket_fields,
                                              sizeof bucket_fields / sizeof *bucket_fields };
@@ -350,33 +282,6 @@ static int record_inputs(dcsim_results_t *r, dcsim_error *err) {
   return rc;
 }
 
-/* job j's row */
-static job_row job_row_of(const dcsim_results_t *r, const dcsim_run_stats *stt, size_t j) {
-  const dcsim_scenario *s = r->s;
-  const dcsim_job_stats *js = &stt->jobs[j];
-  double sub = (double)js->submit_ns * 1e-9, sta = (double)js->start_ns * 1e-9,
-         en = (double)js->end_ns * 1e-9;
-  dcsim_job_metrics m = dcsim_metrics_job(js);
-  return (job_row){ (long long)j,
-                    s->wfs[s->jobs[j].wf].wf->name,
-                    s->jobs[j].instance,
-                    sub,
-                    sta,
-                    en,
-                    sta - sub,
-                    en - sub,
-                    js->energy_j,
-                    js->task_energy_j,
-                    js->energy_j - js->task_energy_j,
-                    js->tasks,
-                    m.flow_s,
-                    m.slowdown,
-                    m.bounded_slowdown,
-                    (double)(js->start_ns - js->alloc_ns) * 1e-9,
-                    s->jobs[j].trace_job,
-                    s->jobs[j].trace_procs };
-}
-
 /* "INSERT INTO table(run_id, ...)" of a record, prepared into *st */
 static int prepare_insert(dcsim_results_t *r, const dcsim__record *rec, sqlite3_stmt **st,
                           const char *what, dcsim_error *err) {
@@ -393,7 +298,8 @@ static int record_workflows(dcsim_results_t *r, const dcsim_run_stats *stt, dcsi
   sqlite3_stmt *st = NULL;
   int rc = prepare_insert(r, &dcsim__job_record, &st, "cannot record workflows", err);
   for (size_t j = 0; j < stt->n_jobs && !rc; j++) {
-    job_row row = job_row_of(r, stt, j);
+    dcsim__job_row row;
+    dcsim__job_row_of(r->s, stt, j, NULL, &row);
     sqlite3_bind_int64(st, 1, r->run_id);
     dcsim__record_sql_bind(&dcsim__job_record, st, 2, &row);
     rc = dcsim__db_step_done(r->db, r->path, st, "cannot record workflows", err);

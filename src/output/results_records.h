@@ -1,15 +1,54 @@
 /* output/results_records.h — the records of a run in its SQLite results database (results.c,
- * util/record.h; doc/results.md): the run's totals (table runs), a job's row (workflows), a node's
- * row (nodes) and a bucket of the utilisation timeline (utilisation). Their columns must be the
+ * util/record.h; doc/results.md): the run's totals (table runs), a job's row (workflows; also
+ * the job rows of `dcsim run`'s reports), a node's row (nodes) and a bucket of the utilisation
+ * timeline (utilisation). Their columns must be the
  * schema's (util/dbschema.c, checked by tests/test_record.c). Static data. */
 #ifndef DCSIM_OUTPUT_RESULTS_RECORDS_H
 #define DCSIM_OUTPUT_RESULTS_RECORDS_H
 
+#include "dcsim/cost.h"
+#include "dcsim/engine.h"
+#include "dcsim/scenario.h"
 #include "util/record.h"
 
 extern const dcsim__record dcsim__run_totals_record;
-extern const dcsim__record dcsim__job_record;
 extern const dcsim__record dcsim__node_record;
 extern const dcsim__record dcsim__bucket_record;
+
+/* a job (workflow instance): its row of the workflows table and of `dcsim run`'s reports (JSON
+ * "workflows", CSV, the text table), one field table for both (output/run_records.c) */
+typedef struct dcsim__job_row {
+  long long job;
+  const char *name;
+  long long instance;
+  double submit_s, start_s, end_s, wait_s, time_to_solution_s, energy_to_solution_j, task_energy_j,
+      held_idle_j;
+  long long tasks;
+  double flow_s, slowdown, bounded_slowdown, boot_wait_s; /* slowdown: NaN (NULL) when undefined */
+  long long trace_job, procs;                             /* 0 (NULL): not from a trace */
+  /* the report's: the cost (NaN: unknown) and why, the row's kind, the bands (NaN: none) */
+  double cost_usd;
+  const char *cost_note, *kind;
+  double time_band_low_s, time_band_high_s, energy_band_low_j, energy_band_high_j;
+  /* the text table's energy, task energy and held idle energy rounded to the energy's place
+   * (10^shown_place) so that they add up as printed */
+  double shown_j[3];
+  int shown_place;
+} dcsim__job_row;
+
+extern const dcsim__record dcsim__job_record;
+
+/* what the report adds to a job's row: the cost (cost NULL: none), its note written into note
+ * (note_size bytes; NULL: none) (factors of the time and the energy; NULL: none) */
+typedef struct dcsim__job_row_opts {
+  const dcsim_cost_opts *cost;
+  char *note;
+  size_t note_size;
+  const double *band_t, *band_e;
+} dcsim__job_row_opts;
+
+/* Job k's row of the run: o NULL for the database's columns alone. */
+void dcsim__job_row_of(const dcsim_scenario *s, const dcsim_run_stats *st, size_t k,
+                       const dcsim__job_row_opts *o, dcsim__job_row *row);
 
 #endif

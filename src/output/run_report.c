@@ -20,7 +20,7 @@
 #include "dcsim/trace.h"
 #include "dcsim/wmsconf.h"
 #include "output/internal.h"
-#include "util/csv.h"
+#include "output/results_records.h"
 
 /* the k-th job of the tables (--sort) */
 #define JOB_AT(o, k) ((o)->order ? (o)->order[k] : (k))
@@ -89,9 +89,10 @@ static void json_totals(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
                         int64_t run_id) {
   dcsim_json_key_str(j, "input", s->input_path);
   dcsim_json_key_str(j, "platform", s->platform->name);
-  char pol[32];
-  snprintf(pol, sizeof pol, "%s+%s", dcsim_sched_job_name(jp), dcsim_sched_task_name(tp));
-  dcsim_json_key_str(j, "policy", pol);
+  dcsim_str pol = DCSIM_STR_INIT;
+  dcsim_str_addf(&pol, "%s+%s", dcsim_sched_job_name(jp), dcsim_sched_task_name(tp));
+  dcsim_json_key_str(j, "policy", dcsim_str_cstr(&pol));
+  dcsim_str_release(&pol);
   dcsim_json_key_num(j, "time_to_solution_s", (double)st->makespan_ns * 1e-9);
   dcsim_json_key_num(j, "energy_to_solution_j", st->energy_j);
   dcsim_json_key_num(j, "unallocated_idle_j", st->unallocated_idle_j);
@@ -219,29 +220,17 @@ static void json_trace(dcsim_json *j, const dcsim_trace_info *tr) {
   dcsim_json_obj_end(j);
 }
 
-/* One job (workflow instance) k: times, energies, metrics, its trace job. */
-static void json_job(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_stats *st, size_t k,
-                     const dcsim_cost_opts *co) {
-  const dcsim_job_stats *js = &st->jobs[k];
+/* One job (workflow instance) k: its record's fields (output/results_records.h), the WMS it ran
+ * under before its cost. */
+static void json_job(dcsim_json *j, const dcsim_run_report *o, size_t k) {
+  const dcsim_scenario *s = o->s;
+  const dcsim__record *rec = &dcsim__job_record;
+  dcsim__job_row row;
+  const dcsim__job_row_opts ro = { &o->cost, NULL, 0, NULL, NULL }; /* no note: not a key */
+  dcsim__job_row_of(s, o->st, k, &ro, &row);
+  size_t cost = dcsim__record_find(rec, "cost_usd");
   dcsim_json_obj_begin(j);
-  dcsim_json_key_str(j, "name", s->wfs[s->jobs[k].wf].wf->name);
-  dcsim_json_key_int(j, "instance", s->jobs[k].instance);
-  dcsim_json_key_num(j, "submit_s", (double)js->submit_ns * 1e-9);
-  dcsim_json_key_num(j, "start_s", (double)js->start_ns * 1e-9);
-  dcsim_json_key_num(j, "end_s", (double)js->end_ns * 1e-9);
-  dcsim_json_key_num(j, "wait_s", (double)(js->start_ns - js->submit_ns) * 1e-9);
-  dcsim_json_key_num(j, "time_to_solution_s", (double)(js->end_ns - js->submit_ns) * 1e-9);
-  dcsim_json_key_num(j, "energy_to_solution_j", js->energy_j);
-  dcsim_json_key_num(j, "task_energy_j", js->task_energy_j);
-  dcsim_json_key_num(j, "held_idle_j", dcsim_num_diff(js->energy_j, js->task_energy_j));
-  dcsim_json_key_int(j, "tasks", js->tasks);
-  dcsim_job_metrics m = dcsim_metrics_job(js);
-  dcsim_json_key_num(j, "flow_s", m.flow_s);
-  dcsim_json_key_num(j, "slowdown", m.slowdown);
-  dcsim_json_key_num(j, "bounded_slowdown", m.bounded_slowdown);
-  dcsim_json_key_num(j, "boot_wait_s", (double)(js->start_ns - js->alloc_ns) * 1e-9);
-  if (s->jobs[k].trace_job) dcsim_json_key_int(j, "trace_job", s->jobs[k].trace_job);
-  if (s->jobs[k].trace_procs) dcsim_json_key_int(j, "procs", s->jobs[k].trace_procs);
+  dcsim__record_json_members(rec, j, &row, 0, cost);
   const dcsim_wf_rt *w = &s->wfs[s->jobs[k].wf];
   if (w->wms) { /* the workflow management system it ran under (doc/wms.md) */
     dcsim_json_key(j, "wms");
@@ -262,10 +251,7 @@ static void json_job(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_sta
     dcsim_json_key_num(j, "negotiation_wait_s", w->plan.wms_idle_s);
     dcsim_json_obj_end(j);
   }
-  dcsim_cost c;
-  dcsim_cost_of_job(s, st, k, co, &c);
-  dcsim_json_key(j, "cost_usd");
-  c.known ? dcsim_json_num(j, c.usd) : dcsim_json_null(j);
+  dcsim__record_json_members(rec, j, &row, cost, rec->n_fields);
   dcsim_json_obj_end(j);
 }
 
@@ -364,7 +350,7 @@ void dcsim_run_report_json(const dcsim_run_report *o) {
   if (s->trace) json_trace(&j, s->trace);
   dcsim_json_key(&j, "workflows");
   dcsim_json_arr_begin(&j);
-  for (size_t k = 0; k < st->n_jobs; k++) json_job(&j, s, st, k, &o->cost);
+  for (size_t k = 0; k < st->n_jobs; k++) json_job(&j, o, k);
   dcsim_json_arr_end(&j);
   json_groups(&j, s, st);
   json_cost(&j, o);
@@ -440,6 +426,64 @@ static unsigned task_cores(const dcsim_scenario *s, const task_type *t) {
   return tp->cores_per_node ? tp->cores_per_node : s->groups[o->group].cores_per_node;
 }
 
+/* A task type's record in the report (util/record.h): its JSON object of "task_types" and its
+ * line of the text table. */
+typedef struct task_type_row {
+  const char *workflow, *task, *device, *group;
+  long long nodes, cores, gpus; /* cores: 0 on a GPU */
+  double calls, time_per_call_s, energy_per_call_j;
+} task_type_row;
+
+/* the text's shape: "nodes x cores", or "1 x N GPUs" on a GPU */
+static const char *cell_shape(const void *row, char *buf, size_t size) {
+  const task_type_row *r = row;
+  if (r->gpus)
+    snprintf(buf, size, "1 x %lld %s", r->gpus, r->gpus == 1 ? "GPU" : "GPUs");
+  else
+    snprintf(buf, size, "%lld x %lld", r->nodes, r->cores);
+  return buf;
+}
+
+/* clang-format off */
+#define TT_FIELD(m, kind, unit, out, hdr, w, fmt, cell) \
+  DCSIM__RECORD_FIELD_OUT(task_type_row, m, kind, unit, "", NEVER, "0.1.0", out, hdr, w, fmt, cell)
+#define TT_J DCSIM__RO_JSON
+#define TT_T DCSIM__RO_TEXT
+static const dcsim__record_field task_type_fields[] = {
+  TT_FIELD(workflow,          TEXT,  "",  TT_J,        NULL,              0,   PLAIN, NULL),
+  TT_FIELD(task,              TEXT,  "",  TT_J | TT_T, "task type",       -20, PLAIN, NULL),
+  TT_FIELD(device,            TEXT,  "",  TT_J | TT_T, "device",          -6,  PLAIN, NULL),
+  TT_FIELD(group,             TEXT,  "",  TT_J | TT_T, "group",           -10, PLAIN, NULL),
+  TT_FIELD(nodes,             INT64, "",  TT_J,        NULL,              0,   PLAIN, NULL),
+  TT_FIELD(cores,             INT64, "",  TT_J,        NULL,              0,   PLAIN, NULL),
+  TT_FIELD(gpus,              INT64, "",  TT_J,        NULL,              0,   PLAIN, NULL),
+  DCSIM__RECORD_DERIVED("shape", "0.1.0", "nodes x cores", -13, cell_shape),
+  TT_FIELD(calls,             REAL,  "",  TT_J | TT_T, "calls",           10,  SIG, NULL),
+  TT_FIELD(time_per_call_s,   REAL,  "s", TT_J | TT_T, "time/call [s]",   14,  SIG, NULL),
+  TT_FIELD(energy_per_call_j, REAL,  "J", TT_J | TT_T, "energy/call [J]", 16,  SIG, NULL),
+};
+/* clang-format on */
+#undef TT_J
+#undef TT_T
+static const dcsim__record task_type_record = {
+  "", task_type_fields, sizeof task_type_fields / sizeof *task_type_fields
+};
+
+/* t's row */
+static void task_type_row_of(const dcsim_scenario *s, const task_type *t, task_type_row *row) {
+  const dcsim_option *op = &s->wfs[t->wf].tmpls[t->tmpl].opts[t->opt];
+  *row = (task_type_row){ s->wfs[t->wf].wf->name,
+                          s->wfs[t->wf].wf->templates[t->tmpl].name,
+                          op->gpus ? "gpu" : "cpu",
+                          s->groups[op->group].g->name,
+                          op->nodes,
+                          op->gpus ? 0 : task_cores(s, t),
+                          op->gpus,
+                          t->calls,
+                          t->time_s / t->calls,
+                          t->energy_j / t->calls };
+}
+
 /* per node group: the most cores (GPUs) per node a task of the run uses, of those available */
 static void text_simulated(const dcsim_run_report *o) {
   const dcsim_scenario *s = o->s;
@@ -463,20 +507,12 @@ static void text_simulated(const dcsim_run_report *o) {
              gr->g->gpus_per_node == 1 ? "GPU" : "GPUs");
     printf(" per node%s\n", cores || gpus ? "" : " (no task ran here)");
   }
-  printf("\n%-20s %-6s %-10s %-13s %10s %14s %16s\n", "task type", "device", "group",
-         "nodes x cores", "calls", "time/call [s]", "energy/call [J]");
+  putchar('\n');
+  dcsim__record_text_header(&task_type_record, stdout);
   for (size_t k = 0; k < n; k++) {
-    const task_type *t = &tt[k];
-    const dcsim_option *op = &s->wfs[t->wf].tmpls[t->tmpl].opts[t->opt];
-    const dcsim_task_template *tp = &s->wfs[t->wf].wf->templates[t->tmpl];
-    char shape[32];
-    if (op->gpus)
-      snprintf(shape, sizeof shape, "1 x %u %s", op->gpus, op->gpus == 1 ? "GPU" : "GPUs");
-    else
-      snprintf(shape, sizeof shape, "%u x %u", op->nodes, task_cores(s, t));
-    printf("%-20s %-6s %-10s %-13s %10s %14s %16s\n", tp->name, op->gpus ? "gpu" : "cpu",
-           s->groups[op->group].g->name, shape, DCSIM_SIG(t->calls),
-           DCSIM_SIG(t->time_s / t->calls), DCSIM_SIG(t->energy_j / t->calls));
+    task_type_row row;
+    task_type_row_of(s, &tt[k], &row);
+    dcsim__record_text_row(&task_type_record, stdout, &row);
     if (k == 49 && n > 50) {
       printf("... %zu more task types (see --format json)\n", n - 50);
       break;
@@ -487,28 +523,16 @@ static void text_simulated(const dcsim_run_report *o) {
 }
 
 /* The task types as JSON: "task_types": [{"workflow", "task", "device", "group", "nodes", "cores",
- * "gpus", "calls", "time_per_call_s", "energy_per_call_j"}]; "groups" gain cores_per_node and
- * cores_in_use. */
+ * "gpus", "calls", "time_per_call_s", "energy_per_call_j"}] (task_type_record's JSON fields). */
 static void json_task_types(dcsim_json *j, const dcsim_scenario *s) {
   size_t n = 0;
   task_type *tt = task_types(s, &n);
   dcsim_json_key(j, "task_types");
   dcsim_json_arr_begin(j);
   for (size_t k = 0; k < n; k++) {
-    const task_type *t = &tt[k];
-    const dcsim_option *op = &s->wfs[t->wf].tmpls[t->tmpl].opts[t->opt];
-    dcsim_json_obj_begin(j);
-    dcsim_json_key_str(j, "workflow", s->wfs[t->wf].wf->name);
-    dcsim_json_key_str(j, "task", s->wfs[t->wf].wf->templates[t->tmpl].name);
-    dcsim_json_key_str(j, "device", op->gpus ? "gpu" : "cpu");
-    dcsim_json_key_str(j, "group", s->groups[op->group].g->name);
-    dcsim_json_key_int(j, "nodes", op->nodes);
-    dcsim_json_key_int(j, "cores", op->gpus ? 0 : task_cores(s, t));
-    dcsim_json_key_int(j, "gpus", op->gpus);
-    dcsim_json_key_num(j, "calls", t->calls);
-    dcsim_json_key_num(j, "time_per_call_s", t->time_s / t->calls);
-    dcsim_json_key_num(j, "energy_per_call_j", t->energy_j / t->calls);
-    dcsim_json_obj_end(j);
+    task_type_row row;
+    task_type_row_of(s, &tt[k], &row);
+    dcsim__record_json(&task_type_record, j, &row);
   }
   dcsim_json_arr_end(j);
   free(tt);
@@ -535,46 +559,20 @@ static void csv_totals(const dcsim_run_report *o) {
          st->energy_j * o->band_e[0], st->energy_j * o->band_e[1]);
 }
 
-/* --format csv: one line per workflow instance, the keys of the JSON "workflows" objects. */
+/* --format csv: one line per workflow instance, the job record's CSV fields (its JSON keys, the
+ * cost's note, the kind and the bands), then the centre's rows. */
 void dcsim_run_report_csv(const dcsim_run_report *o) {
-  const dcsim_scenario *s = o->s;
   const dcsim_run_stats *st = o->st;
   dcsim_repro_csv(stdout, &o->rp);
   run_rates(o, stdout, 1);
   run_turbo(o, stdout, 1);
-  printf(
-      "name,instance,submit_s,start_s,end_s,wait_s,time_to_solution_s,energy_to_solution_j,"
-      "task_energy_j,held_idle_j,tasks,flow_s,slowdown,bounded_slowdown,boot_wait_s,"
-      "trace_job,procs,cost_usd,cost_note,kind,time_band_low_s,time_band_high_s,energy_band_low_j,"
-      "energy_band_high_j\n");
+  dcsim__record_csv_header(&dcsim__job_record, stdout);
+  char note[200];
+  const dcsim__job_row_opts ro = { &o->cost, note, sizeof note, o->band_t, o->band_e };
   for (size_t i = 0; i < st->n_jobs; i++) {
-    size_t k = JOB_AT(o, i);
-    const dcsim_job_stats *js = &st->jobs[k];
-    const dcsim_job *jb = &s->jobs[k];
-    dcsim_job_metrics m = dcsim_metrics_job(js);
-    const char *name = s->wfs[jb->wf].wf->name;
-    dcsim__csv_write_cell(stdout, name); /* RFC 4180 (util/csv.h) */
-    putchar(',');
-    printf("%u,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%u,%.10g,", jb->instance,
-           (double)js->submit_ns * 1e-9, (double)js->start_ns * 1e-9, (double)js->end_ns * 1e-9,
-           (double)(js->start_ns - js->submit_ns) * 1e-9,
-           (double)(js->end_ns - js->submit_ns) * 1e-9, js->energy_j, js->task_energy_j,
-           dcsim_num_diff(js->energy_j, js->task_energy_j), js->tasks, m.flow_s);
-    if (m.slowdown == m.slowdown) printf("%.10g", m.slowdown); /* NaN: empty */
-    printf(",%.10g,%.10g,", m.bounded_slowdown, (double)(js->start_ns - js->alloc_ns) * 1e-9);
-    if (jb->trace_job) printf("%u", jb->trace_job);
-    putchar(',');
-    if (jb->trace_procs) printf("%u", jb->trace_procs);
-    dcsim_cost c;
-    char note[200];
-    dcsim_cost_of_job(s, st, k, &o->cost, &c);
-    dcsim_cost_reason(&c, note, sizeof note);
-    putchar(',');
-    if (c.known) printf("%.10g", c.usd);
-    printf(",%s,job", note); /* the note holds no comma or quote */
-    double tts = (double)(js->end_ns - js->submit_ns) * 1e-9;
-    printf(",%.10g,%.10g,%.10g,%.10g\n", tts * o->band_t[0], tts * o->band_t[1],
-           js->energy_j * o->band_e[0], js->energy_j * o->band_e[1]);
+    dcsim__job_row row;
+    dcsim__job_row_of(o->s, st, JOB_AT(o, i), &ro, &row);
+    dcsim__record_csv_row(&dcsim__job_record, stdout, &row);
   }
   csv_totals(o);
 }
@@ -710,26 +708,13 @@ static void text_tables(const dcsim_run_report *o) {
   const dcsim_scenario *s = o->s;
   const dcsim_run_stats *st = o->st;
   double mk = (double)st->makespan_ns * 1e-9;
-  printf("%-20s %4s %10s %10s %12s %14s %14s %14s\n", "workflow", "inst", "submit [s]", "wait [s]",
-         "TTS [s]", "energy [J]", "tasks [J]", "held idle [J]");
+  dcsim__record_text_header(&dcsim__job_record, stdout);
   size_t shown = st->n_jobs > 50 ? 50 : st->n_jobs;
+  const dcsim__job_row_opts ro = { NULL, NULL, 0, o->band_t, o->band_e };
   for (size_t i = 0; i < shown; i++) {
-    size_t k = JOB_AT(o, i);
-    const dcsim_job_stats *js = &st->jobs[k];
-    /* energy = tasks + held idle, as printed (numfmt.h) */
-    const double eband[2] = { js->energy_j * o->band_e[0], js->energy_j * o->band_e[1] },
-                 parts[] = { js->task_energy_j, dcsim_num_diff(js->energy_j, js->task_energy_j) };
-    double r[2];
-    int pe;
-    double e =
-        dcsim_round_sum(js->energy_j, dcsim_band_digits(js->energy_j, eband), parts, 2, r, &pe);
-    printf("%-20s %4u %10s %10s %12s %14s %14s %14s\n", s->wfs[s->jobs[k].wf].wf->name,
-           s->jobs[k].instance, DCSIM_SIG((double)js->submit_ns * 1e-9),
-           DCSIM_SIG((double)(js->start_ns - js->submit_ns) * 1e-9),
-           BANDED((double)(js->end_ns - js->submit_ns) * 1e-9, o->band_t),
-           dcsim_fmt_place((char[48]){ 0 }, 48, e, pe, NULL),
-           dcsim_fmt_place((char[48]){ 0 }, 48, r[0], pe, NULL),
-           dcsim_fmt_place((char[48]){ 0 }, 48, r[1], pe, NULL));
+    dcsim__job_row row;
+    dcsim__job_row_of(s, st, JOB_AT(o, i), &ro, &row);
+    dcsim__record_text_row(&dcsim__job_record, stdout, &row);
   }
   if (shown < st->n_jobs)
     printf("... %zu more (see --format json or csv, or the database)\n", st->n_jobs - shown);

@@ -265,14 +265,16 @@ int dcsim__db_migrate(sqlite3 *db, const char *name, const dcsim__db_schema *sch
   if ((rc = dcsim__db_check_owner(db, name, err)) ||
       (rc = dcsim__db_exec(db, name, schema->create_sql, err)))
     goto fail;
-  /* the added columns in their lists' order: those of `added`, then those of `fields` */
-  for (size_t i = 0; i < schema->n_added + schema->n_fields && !rc; i++) {
+  /* the added columns in their lists' order: those of `fields` (the records' columns), then
+   * those of `added` (a table's columns after its record's, as the runs table's build identity
+   * and deadline) */
+  for (size_t i = 0; i < schema->n_fields + schema->n_added && !rc; i++) {
     const char *table, *column, *type;
-    if (i < schema->n_added) {
-      table = schema->added[i].table, column = schema->added[i].column;
-      type = schema->added[i].type;
+    if (i >= schema->n_fields) {
+      const dcsim__db_column *c = &schema->added[i - schema->n_fields];
+      table = c->table, column = c->column, type = c->type;
     } else {
-      const dcsim__db_field *f = &schema->fields[i - schema->n_added];
+      const dcsim__db_field *f = &schema->fields[i];
       if (!f->added[0]) continue; /* in the table's first version */
       table = f->table, column = f->column, type = f->type;
     }

@@ -3,64 +3,57 @@
 
 #include <string.h>
 
+#include "util/dbschema_run.h"
 #include "util/dbschema_sweep.h"
 
-/* doc/results.md */
+/* doc/results.md. The CREATE statement has every column; an older database gains the added ones
+ * (NULL in its old rows). The columns of the run's records (its totals, a job's, a node's and a
+ * bucket's row) are their field tables' (util/dbschema_run.h); the others are listed here. */
+#define RUN_COLUMN_DEF(m, kind, unit, sql, nulls, added) ", " #m " " sql
+#define JOB_COLUMN_DEF(m, kind, unit, sql, nulls, out, header, width, fmt, cell, added) \
+  ", " #m " " sql
+#define RUN_COLUMN(m, kind, unit, sql, nulls, added) { "runs", #m, sql, added },
+#define JOB_COLUMN(m, kind, unit, sql, nulls, out, header, width, fmt, cell, added) \
+  { "workflows", #m, sql, added },
+#define NODE_COLUMN(m, kind, unit, sql, nulls, added)   { "nodes", #m, sql, added },
+#define BUCKET_COLUMN(m, kind, unit, sql, nulls, added) { "utilisation", #m, sql, added },
 static const char results_sql[] =
     "CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY, created_utc TEXT, dcsim_version TEXT,"
-    " input TEXT, platform TEXT, job_policy TEXT, task_policy TEXT, time_to_solution_s REAL,"
-    " energy_to_solution_j REAL, unallocated_idle_j REAL, nodes INTEGER, jobs INTEGER, tasks "
-    "INTEGER,"
-    " events INTEGER, utilisation REAL);"
+    " input TEXT, platform TEXT, job_policy TEXT, task_policy TEXT" DCSIM_RUN_TOTALS_COLUMNS(
+        RUN_COLUMN_DEF) ", dcsim_commit TEXT, deadline_s REAL, deadline_met INTEGER);"
     "CREATE TABLE IF NOT EXISTS inputs(run_id INTEGER REFERENCES runs(id), path TEXT, sha256 TEXT);"
-    "CREATE TABLE IF NOT EXISTS workflows(run_id INTEGER REFERENCES runs(id), job INTEGER, name "
-    "TEXT,"
-    " instance INTEGER, submit_s REAL, start_s REAL, end_s REAL, wait_s REAL, time_to_solution_s "
-    "REAL,"
-    " energy_to_solution_j REAL, task_energy_j REAL, held_idle_j REAL, tasks INTEGER);"
+    "CREATE TABLE IF NOT EXISTS workflows(run_id INTEGER REFERENCES runs(id)" DCSIM_JOB_COLUMNS(
+        JOB_COLUMN_DEF) ");"
     "CREATE TABLE IF NOT EXISTS tasks(run_id INTEGER REFERENCES runs(id), job INTEGER, task "
     "INTEGER,"
     " name TEXT, dwarf TEXT, device TEXT, node_group TEXT, start_ns INTEGER, end_ns INTEGER,"
-    " start_s REAL, end_s REAL, nodes TEXT, gpu INTEGER, energy_j REAL);"
-    "CREATE TABLE IF NOT EXISTS nodes(run_id INTEGER REFERENCES runs(id), node INTEGER, node_group "
-    "TEXT,"
-    " energy_j REAL, busy_s REAL, utilisation REAL);"
+    " start_s REAL, end_s REAL, nodes TEXT, gpu INTEGER, energy_j REAL, freq_ghz REAL);"
+    "CREATE TABLE IF NOT EXISTS nodes(run_id INTEGER REFERENCES runs(id)" DCSIM_NODE_COLUMNS(
+        RUN_COLUMN_DEF) ");"
     "CREATE TABLE IF NOT EXISTS power(run_id INTEGER REFERENCES runs(id), node INTEGER, t0_ns "
     "INTEGER,"
     " t1_ns INTEGER, power_w REAL);"
     "CREATE INDEX IF NOT EXISTS tasks_run ON tasks(run_id, job);"
     "CREATE INDEX IF NOT EXISTS power_run ON power(run_id, node);"
-    "CREATE TABLE IF NOT EXISTS utilisation(run_id INTEGER REFERENCES runs(id), bucket INTEGER, "
-    "t0_s REAL, t1_s REAL,"
-    " busy REAL, allocated REAL);";
+    "CREATE TABLE IF NOT EXISTS utilisation(run_id INTEGER REFERENCES runs(id)" DCSIM_BUCKET_COLUMNS(
+        RUN_COLUMN_DEF) ");";
 
+/* the added columns that are not a record's (those are in results_columns) */
 static const dcsim__db_column results_added[] = {
-  { "runs", "allocated", "REAL" },
-  { "runs", "mean_wait_s", "REAL" },
-  { "runs", "max_wait_s", "REAL" },
-  { "runs", "mean_flow_s", "REAL" },
-  { "runs", "mean_slowdown", "REAL" },
-  { "runs", "mean_bounded_slowdown", "REAL" },
-  { "runs", "max_bounded_slowdown", "REAL" },
-  { "runs", "boots", "INTEGER" },
-  { "runs", "shutdowns", "INTEGER" },
-  { "workflows", "flow_s", "REAL" },
-  { "workflows", "slowdown", "REAL" },
-  { "workflows", "bounded_slowdown", "REAL" },
-  { "workflows", "boot_wait_s", "REAL" },
-  { "workflows", "trace_job", "INTEGER" },
-  { "workflows", "procs", "INTEGER" },
   { "tasks", "freq_ghz", "REAL" },
-  { "nodes", "off_s", "REAL" },
-  { "nodes", "boots", "INTEGER" },
   { "runs", "dcsim_commit", "TEXT" },
   { "runs", "deadline_s", "REAL" },
   { "runs", "deadline_met", "INTEGER" },
 };
 
-const dcsim__db_schema dcsim__db_results_schema = { results_sql, results_added,
-                                                    sizeof results_added / sizeof *results_added,
-                                                    NULL, 0 };
+static const dcsim__db_field results_columns[] = { DCSIM_RUN_TOTALS_COLUMNS(
+    RUN_COLUMN) DCSIM_JOB_COLUMNS(JOB_COLUMN) DCSIM_NODE_COLUMNS(NODE_COLUMN)
+                                                       DCSIM_BUCKET_COLUMNS(BUCKET_COLUMN) };
+
+const dcsim__db_schema dcsim__db_results_schema = {
+  results_sql, results_added, sizeof results_added / sizeof *results_added, results_columns,
+  sizeof results_columns / sizeof *results_columns
+};
 
 /* doc/sweep.md. The CREATE statement has every column; an older database gains the added ones
  * (NULL in its old rows; old sweeps never resume into new ones: the definition's format version

@@ -2,7 +2,9 @@
 #include "util/record.h"
 
 #include <math.h>
+#include <string.h>
 
+#include "dcsim/numfmt.h"
 #include "util/csv.h"
 
 #define MEMBER(p, f, type)  ((type *)(void *)((char *)(p) + (f)->offset))
@@ -18,34 +20,57 @@ static int has_value(const dcsim__record_field *f, const void *row) {
   return f->kind != DCSIM__RF_TEXT || *CMEMBER(row, f, const char *) != NULL;
 }
 
+/* 1 when field f is in one of the outputs of mask out */
+static int in(const dcsim__record_field *f, unsigned out) { return (f->out & out) != 0; }
+
+size_t dcsim__record_count(const dcsim__record *r, unsigned out) {
+  size_t n = 0;
+  for (size_t i = 0; i < r->n_fields; i++) n += in(&r->fields[i], out);
+  return n;
+}
+
+size_t dcsim__record_find(const dcsim__record *r, const char *name) {
+  size_t i = 0;
+  while (i < r->n_fields && strcmp(r->fields[i].name, name)) i++;
+  return i;
+}
+
 int dcsim__record_sql_insert(const dcsim__record *r, const char *lead, int n_lead, dcsim_str *b) {
   dcsim_str_addf(b, "INSERT INTO %s(%s", r->table, lead);
+  size_t n = (size_t)n_lead;
   for (size_t i = 0; i < r->n_fields; i++)
-    dcsim_str_addf(b, "%s%s", i || n_lead ? ", " : "", r->fields[i].name);
+    if (in(&r->fields[i], DCSIM__RO_SQL))
+      dcsim_str_addf(b, "%s%s", n++ ? ", " : "", r->fields[i].name);
   dcsim_str_add(b, ") VALUES(");
-  for (size_t i = 0; i < r->n_fields + (size_t)n_lead; i++) dcsim_str_add(b, i ? ",?" : "?");
+  for (size_t i = 0; i < n; i++) dcsim_str_add(b, i ? ",?" : "?");
   dcsim_str_add(b, ")");
   return b->oom ? -1 : 0;
 }
 
 int dcsim__record_sql_update(const dcsim__record *r, const char *key, dcsim_str *b) {
   dcsim_str_addf(b, "UPDATE %s SET ", r->table);
+  size_t n = 0;
   for (size_t i = 0; i < r->n_fields; i++)
-    dcsim_str_addf(b, "%s%s=?", i ? ", " : "", r->fields[i].name);
+    if (in(&r->fields[i], DCSIM__RO_SQL))
+      dcsim_str_addf(b, "%s%s=?", n++ ? ", " : "", r->fields[i].name);
   dcsim_str_addf(b, " WHERE %s=?", key);
   return b->oom ? -1 : 0;
 }
 
 int dcsim__record_sql_defs(const dcsim__record *r, dcsim_str *b) {
+  size_t n = 0;
   for (size_t i = 0; i < r->n_fields; i++)
-    dcsim_str_addf(b, "%s%s %s", i ? ", " : "", r->fields[i].name, r->fields[i].sql);
+    if (in(&r->fields[i], DCSIM__RO_SQL))
+      dcsim_str_addf(b, "%s%s %s", n++ ? ", " : "", r->fields[i].name, r->fields[i].sql);
   return b->oom ? -1 : 0;
 }
 
 void dcsim__record_sql_bind(const dcsim__record *r, sqlite3_stmt *st, int first, const void *row) {
+  int k = first - 1;
   for (size_t i = 0; i < r->n_fields; i++) {
     const dcsim__record_field *f = &r->fields[i];
-    int k = first + (int)i;
+    if (!in(f, DCSIM__RO_SQL)) continue;
+    k++;
     if (!has_value(f, row)) {
       sqlite3_bind_null(st, k);
       continue;
@@ -62,9 +87,12 @@ void dcsim__record_sql_bind(const dcsim__record *r, sqlite3_stmt *st, int first,
 }
 
 void dcsim__record_sql_read(const dcsim__record *r, sqlite3_stmt *st, int first, void *row) {
+  int k = first - 1;
   for (size_t i = 0; i < r->n_fields; i++) {
     const dcsim__record_field *f = &r->fields[i];
-    int k = first + (int)i, null = sqlite3_column_type(st, k) == SQLITE_NULL;
+    if (!in(f, DCSIM__RO_SQL)) continue;
+    k++;
+    int null = sqlite3_column_type(st, k) == SQLITE_NULL;
     switch (f->kind) {
       case DCSIM__RF_INT64: *MEMBER(row, f, long long) = sqlite3_column_int64(st, k); break;
       case DCSIM__RF_REAL:
@@ -80,10 +108,19 @@ void dcsim__record_sql_read(const dcsim__record *r, sqlite3_stmt *st, int first,
 
 void dcsim__record_json(const dcsim__record *r, dcsim_json *j, const void *row) {
   dcsim_json_obj_begin(j);
-  for (size_t i = 0; i < r->n_fields; i++) {
+  dcsim__record_json_members(r, j, row, 0, r->n_fields);
+  dcsim_json_obj_end(j);
+}
+
+void dcsim__record_json_members(const dcsim__record *r, dcsim_json *j, const void *row, size_t from,
+                                size_t to) {
+  for (size_t i = from; i < to && i < r->n_fields; i++) {
     const dcsim__record_field *f = &r->fields[i];
+    int has = has_value(f, row);
+    if (!in(f, DCSIM__RO_JSON | DCSIM__RO_JSON_OPT) || (!has && in(f, DCSIM__RO_JSON_OPT)))
+      continue;
     dcsim_json_key(j, f->name);
-    if (!has_value(f, row)) {
+    if (!has) {
       dcsim_json_null(j);
       continue;
     }
@@ -94,18 +131,21 @@ void dcsim__record_json(const dcsim__record *r, dcsim_json *j, const void *row) 
       case DCSIM__RF_BOOL: dcsim_json_bool(j, *CMEMBER(row, f, int)); break;
     }
   }
-  dcsim_json_obj_end(j);
 }
 
 void dcsim__record_csv_header(const dcsim__record *r, FILE *f) {
-  for (size_t i = 0; i < r->n_fields; i++) fprintf(f, "%s%s", i ? "," : "", r->fields[i].name);
+  size_t n = 0;
+  for (size_t i = 0; i < r->n_fields; i++)
+    if (in(&r->fields[i], DCSIM__RO_CSV)) fprintf(f, "%s%s", n++ ? "," : "", r->fields[i].name);
   fputc('\n', f);
 }
 
 void dcsim__record_csv_row(const dcsim__record *r, FILE *out, const void *row) {
+  size_t n = 0;
   for (size_t i = 0; i < r->n_fields; i++) {
     const dcsim__record_field *f = &r->fields[i];
-    if (i) fputc(',', out);
+    if (!in(f, DCSIM__RO_CSV)) continue;
+    if (n++) fputc(',', out);
     if (!has_value(f, row)) continue;
     switch (f->kind) {
       case DCSIM__RF_INT64: fprintf(out, "%lld", *CMEMBER(row, f, long long)); break;
@@ -113,6 +153,51 @@ void dcsim__record_csv_row(const dcsim__record *r, FILE *out, const void *row) {
       case DCSIM__RF_TEXT: dcsim__csv_write_cell(out, *CMEMBER(row, f, const char *)); break;
       case DCSIM__RF_BOOL: fprintf(out, "%d", *CMEMBER(row, f, int) != 0); break;
     }
+  }
+  fputc('\n', out);
+}
+
+/* one cell of a text column, padded to its width (negative: left-aligned), a space before all
+ * but the first */
+static void text_cell(FILE *out, size_t *n, int width, const char *s) {
+  if ((*n)++) fputc(' ', out);
+  fprintf(out, "%*s", width, s);
+}
+
+void dcsim__record_text_header(const dcsim__record *r, FILE *out) {
+  size_t n = 0;
+  for (size_t i = 0; i < r->n_fields; i++)
+    if (in(&r->fields[i], DCSIM__RO_TEXT))
+      text_cell(out, &n, r->fields[i].width, r->fields[i].header);
+  fputc('\n', out);
+}
+
+void dcsim__record_text_row(const dcsim__record *r, FILE *out, const void *row) {
+  size_t n = 0;
+  for (size_t i = 0; i < r->n_fields; i++) {
+    const dcsim__record_field *f = &r->fields[i];
+    if (!in(f, DCSIM__RO_TEXT)) continue;
+    char buf[64];
+    const char *s = buf;
+    if (f->cell)
+      s = f->cell(row, buf, sizeof buf);
+    else if (!has_value(f, row))
+      s = "";
+    else
+      switch (f->kind) {
+        case DCSIM__RF_INT64: snprintf(buf, sizeof buf, "%lld", *CMEMBER(row, f, long long)); break;
+        case DCSIM__RF_REAL: {
+          double v = *CMEMBER(row, f, double);
+          if (f->fmt == DCSIM__RT_SIG)
+            dcsim_fmt_sig(buf, sizeof buf, v, DCSIM_NUM_DIGITS);
+          else
+            snprintf(buf, sizeof buf, "%.10g", v);
+          break;
+        }
+        case DCSIM__RF_TEXT: s = *CMEMBER(row, f, const char *); break;
+        case DCSIM__RF_BOOL: s = *CMEMBER(row, f, int) ? "1" : "0"; break;
+      }
+    text_cell(out, &n, f->width, s);
   }
   fputc('\n', out);
 }

@@ -1,8 +1,9 @@
 /* util/record.h — result records driven by field tables (doc/design.md "Result
  * records"): a record is a plain row struct and a table of its fields, {name, kind, offset, unit,
- * SQL type, NULL rule, since}; the generic code here writes a row as a JSON object, a CSV header
- * and line, and binds it to an SQLite INSERT whose column list it makes. A result column is then
- * one line of its record's table (plus the member that holds it).
+ * SQL type, NULL rule, since, the outputs it is in, its text column}; the generic code here
+ * writes a row as a JSON object, a CSV header and line, a text table's header and line, and binds
+ * it to an SQLite INSERT whose column list it makes. A result column is then one line of its
+ * record's table (plus the member that holds it).
  *
  * Ownership: tables are static data; the SQL lists are appended to the caller's dcsim_str. This
  * header is internal (it names sqlite3 types): not part of the public API. */
@@ -32,13 +33,39 @@ typedef enum dcsim__rf_null {
   DCSIM__RN_UNDEF /* a real NaN (an undefined value: a ratio without a base) */
 } dcsim__rf_null;
 
+/* the outputs a field is in (a mask): a field of the report only has no SQL column, a column of
+ * the database only has no JSON key */
+enum {
+  DCSIM__RO_SQL = 1,      /* a column of the record's SQLite table */
+  DCSIM__RO_JSON = 2,     /* a key of the JSON object */
+  DCSIM__RO_JSON_OPT = 4, /* a key of the JSON object only when the field holds a value */
+  DCSIM__RO_CSV = 8,      /* a CSV column */
+  DCSIM__RO_TEXT = 16,    /* a column of the text table (its header, width, format below) */
+  DCSIM__RO_ALL = DCSIM__RO_SQL | DCSIM__RO_JSON | DCSIM__RO_CSV
+};
+
+/* how a text cell writes the value (a cell getter, when there is one, writes it instead) */
+typedef enum dcsim__rt_fmt {
+  DCSIM__RT_PLAIN, /* a TEXT as it is, an INT64 %lld, a REAL %.10g */
+  DCSIM__RT_SIG    /* a REAL with DCSIM_NUM_DIGITS significant digits (dcsim/numfmt.h) */
+} dcsim__rt_fmt;
+
+/* a derived text cell: the row's value (a band, a share, a part rounded to its total's place)
+ * written into buf (size bytes, the cell's width is enough), returned */
+typedef const char *(*dcsim__rt_cell)(const void *row, char *buf, size_t size);
+
 typedef struct dcsim__record_field {
   const char *name; /* the SQLite column, the JSON key and the CSV header cell */
   dcsim__rf_kind kind;
   size_t offset; /* of the member in the row struct */
   const char *unit, *sql;
   dcsim__rf_null nulls;
-  const char *since; /* the dcsim version the field appeared in */
+  const char *since;  /* the dcsim version the field appeared in */
+  unsigned out;       /* DCSIM__RO_*: the outputs it is in */
+  const char *header; /* the text table's column header */
+  int width;          /* of the text column; negative: left-aligned */
+  dcsim__rt_fmt fmt;
+  dcsim__rt_cell cell; /* NULL: the value by fmt */
 } dcsim__record_field;
 
 typedef struct dcsim__record {
@@ -47,16 +74,38 @@ typedef struct dcsim__record {
   size_t n_fields;
 } dcsim__record;
 
+/* clang-format off */
 /* A table line: DCSIM__RECORD_FIELD(row_type, member, KIND, unit, sql, NULLS, since), the column
- * named as the member. */
-#define DCSIM__RECORD_FIELD(type, member, kind, unit, sql, nulls, since) \
-  { #member, DCSIM__RF_##kind, offsetof(type, member), unit, sql, DCSIM__RN_##nulls, since }
+ * named as the member, in SQLite, JSON and CSV. */
+#define DCSIM__RECORD_FIELD(type, member, kind, unit, sql, nulls, since)                        \
+  { #member, DCSIM__RF_##kind, offsetof(type, member), unit, sql, DCSIM__RN_##nulls, since,     \
+    DCSIM__RO_ALL, NULL, 0, DCSIM__RT_PLAIN, NULL }
+/* A line with its outputs (out: a mask of DCSIM__RO_*) and text column (header, width, FMT, a
+ * cell getter or NULL). */
+#define DCSIM__RECORD_FIELD_OUT(type, member, kind, unit, sql, nulls, since, out, header, width, \
+                                fmt, cell)                                                     \
+  { #member, DCSIM__RF_##kind, offsetof(type, member), unit, sql, DCSIM__RN_##nulls, since,     \
+    out, header, width, DCSIM__RT_##fmt, cell }
+/* A derived column of the text table alone, written by its cell getter from the row's other
+ * members (a shape "2 x 64" from the nodes and the cores): no member, no other output. */
+#define DCSIM__RECORD_DERIVED(name, since, header, width, cell)                                 \
+  { name, DCSIM__RF_TEXT, 0, "", "", DCSIM__RN_NEVER, since, DCSIM__RO_TEXT, header, width,     \
+    DCSIM__RT_PLAIN, cell }
+/* clang-format on */
+
+/* The SQL functions take the fields in DCSIM__RO_SQL, in table order; the JSON, CSV and text
+ * ones those in their output. */
+
+/* the number of fields in the outputs of mask out */
+size_t dcsim__record_count(const dcsim__record *r, unsigned out);
+/* the index of the field named name, or r->n_fields */
+size_t dcsim__record_find(const dcsim__record *r, const char *name);
 
 /* "INSERT INTO table(lead, f1, f2, ...) VALUES(?, ?, ...)" into b: lead is "" or the columns
  * the caller binds first ("run_id"), n_lead of them. 0, or -1 when out of memory. */
 int dcsim__record_sql_insert(const dcsim__record *r, const char *lead, int n_lead, dcsim_str *b);
 /* "UPDATE table SET f1=?, f2=?, ... WHERE key=?" into b: the fields bind from 1, the key last
- * (n_fields + 1). 0, or -1 when out of memory. */
+ * (the number of SQL fields + 1). 0, or -1 when out of memory. */
 int dcsim__record_sql_update(const dcsim__record *r, const char *key, dcsim_str *b);
 /* "f1 TYPE, f2 TYPE, ..." (for a CREATE TABLE) into b. 0, or -1 when out of memory. */
 int dcsim__record_sql_defs(const dcsim__record *r, dcsim_str *b);
@@ -68,8 +117,16 @@ void dcsim__record_sql_read(const dcsim__record *r, sqlite3_stmt *st, int first,
 
 /* The row as a JSON object of its fields in table order. */
 void dcsim__record_json(const dcsim__record *r, dcsim_json *j, const void *row);
+/* The keys and values of fields from .. to - 1 into the object open in j (the caller writes
+ * nested objects between two ranges). */
+void dcsim__record_json_members(const dcsim__record *r, dcsim_json *j, const void *row, size_t from,
+                                size_t to);
 /* The CSV header line (names, comma-separated, '\n') and one row's line. */
 void dcsim__record_csv_header(const dcsim__record *r, FILE *f);
 void dcsim__record_csv_row(const dcsim__record *r, FILE *f, const void *row);
+/* The text table's header line (each header in its column's width, one space between) and one
+ * row's line; a row's cells are no wider than 64 bytes. */
+void dcsim__record_text_header(const dcsim__record *r, FILE *f);
+void dcsim__record_text_row(const dcsim__record *r, FILE *f, const void *row);
 
 #endif

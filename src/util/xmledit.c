@@ -7,6 +7,7 @@
 
 #include <libxml/parser.h>
 
+#include "dcsim/numfmt.h"
 #include "dcsim/strutil.h"
 #include "util/fileio.h"
 
@@ -82,9 +83,9 @@ xmlNode *dcsim__xml_named(xmlNode *parent, const char *elem, const char *name) {
 }
 
 void dcsim__xml_set_num(xmlNode *node, const char *name, double v, int digits) {
-  char buf[32]; /* %.17g of any double is at most 24 characters */
-  snprintf(buf, sizeof buf, "%.*g", digits, v);
-  xmlSetProp(node, BAD_CAST name, BAD_CAST buf);
+  dcsim_num_text t; /* %.17g of any double is at most 24 characters: it is never cut */
+  (void)dcsim_bufprintf(t.s, sizeof t.s, "%.*g", digits < 1 ? 1 : digits > 17 ? 17 : digits, v);
+  xmlSetProp(node, BAD_CAST name, BAD_CAST t.s);
 }
 
 int dcsim__xml_save(xmlDoc *doc, const char *path, dcsim_error *err) {
