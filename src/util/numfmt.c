@@ -1,6 +1,8 @@
 /* numfmt.c — the one rule for numbers people read (see dcsim/numfmt.h). */
 #include "dcsim/numfmt.h"
 
+#include "dcsim/strutil.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,29 +36,32 @@ static double round_sig(double x, int digits, int *exp10) {
 /* the length of the text in buf (size bytes, terminated) */
 static size_t text_len(const char *buf, size_t size) { return strnlen(buf, size - 1); }
 
-/* x with `digits` significant digits; trailing zeros kept when `keep` (they are digits then) */
+/* x with `digits` significant digits; trailing zeros kept when `keep` (they are digits then).
+ * Every form fits in 40 bytes (dcsim/numfmt.h): "%.17g" is at most 24 bytes; the plain form has
+ * at most a sign, 15 integer digits, a point and 20 decimals (digits <= 17, e10 >= -4). A smaller
+ * buffer gets the text cut as the header says. */
 static char *sig_text(char *buf, size_t size, double x, int digits, int keep) {
   if (!buf || !size) return buf;
   digits = digits < 1 ? 1 : digits > 17 ? 17 : digits;
   if (isnan(x)) {
-    snprintf(buf, size, "-");
+    (void)dcsim_bufprintf(buf, size, "-");
     return buf;
   }
   if (isinf(x)) {
-    snprintf(buf, size, "%s", x > 0 ? "inf" : "-inf");
+    (void)dcsim_bufprintf(buf, size, "%s", x > 0 ? "inf" : "-inf");
     return buf;
   }
   x = dcsim_num_clean(x);
   int e10;
   double r = round_sig(x, digits, &e10);
   if (x == 0 || e10 < -4 || e10 >= 15) {
-    snprintf(buf, size, "%.*g", digits, x);
+    (void)dcsim_bufprintf(buf, size, "%.*g", digits, x);
     return buf;
   }
   int dec = digits - 1 - e10;
-  snprintf(buf, size, "%.*f", dec > 0 ? dec : 0, r);
+  (void)dcsim_bufprintf(buf, size, "%.*f", dec > 0 ? dec : 0, r);
   if (!keep) strip_zeros(buf);
-  if (strcmp(buf, "-0") == 0) snprintf(buf, size, "0");
+  if (strcmp(buf, "-0") == 0) (void)dcsim_bufprintf(buf, size, "0");
   return buf;
 }
 

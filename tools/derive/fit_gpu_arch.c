@@ -30,12 +30,6 @@ typedef struct runs {
 
 static int die(const dcsim_error *e) { return tool_die("fit-gpu-arch", e, 2); }
 
-static int load_gpu(const char *ref, dcsim_gpu_profile_t **g, dcsim_error *err) {
-  char path[4096];
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, ref, NULL, 0, path, sizeof path, err);
-  return rc ? rc : dcsim_gpu_profile_load(path, g, err);
-}
-
 static int load_runs(const dcsim_dwarf_t *d, dcsim_csv_t *csv, runs *r, dcsim_error *err) {
   size_t c_case, c_t;
   int rc;
@@ -65,13 +59,11 @@ int main(int argc, char **argv) {
     return 2;
   }
   dcsim_error err;
-  char dpath[4096];
   dcsim_dwarf_t *d = NULL;
   dcsim_gpu_profile_t *gpu = NULL;
   dcsim_csv_t *csv = NULL;
   runs r = { 0 };
-  if (dcsim_catalog_resolve(DCSIM_KIND_DWARF, argv[1], NULL, 0, dpath, sizeof dpath, &err) ||
-      dcsim_dwarf_load(dpath, &d, &err) || load_gpu(argv[2], &gpu, &err) ||
+  if (tool_load_dwarf(argv[1], &d, &err) || tool_load_gpu(argv[2], &gpu, &err) ||
       dcsim__csv_load(argv[3], &csv, &err) || load_runs(d, csv, &r, &err))
     return die(&err);
   const dcsim_gpu_launch *have = &r.ev->launch;
@@ -91,7 +83,8 @@ int main(int argc, char **argv) {
     static const char *const names[2] = { "launch-s", "inflight" };
     double held[2] = { have->launch_s, have->inflight_byte_per_thread };
     double fitted[2] = { fit.launch_s, fit.inflight_byte_per_thread };
-    status = tool_check_fitted(dpath, "launch", "launch terms", have->present, names, held, fitted);
+    status = tool_check_fitted(dcsim_dwarf_path(d), "launch", "launch terms", have->present, names,
+                               held, fitted);
   }
   dcsim_dwarf_eval_free(r.ev);
   dcsim__csv_free(csv);

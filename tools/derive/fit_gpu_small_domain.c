@@ -29,14 +29,11 @@ int main(int argc, char **argv) {
     return 2;
   }
   dcsim_error err;
-  char dpath[4096], gpath[4096];
   dcsim_dwarf_t *d = NULL;
   dcsim_gpu_profile_t *gpu = NULL;
   dcsim_csv_t *csv = NULL;
-  if (dcsim_catalog_resolve(DCSIM_KIND_DWARF, argv[1], NULL, 0, dpath, sizeof dpath, &err) ||
-      dcsim_dwarf_load(dpath, &d, &err) ||
-      dcsim_catalog_resolve(DCSIM_KIND_GPU, argv[2], NULL, 0, gpath, sizeof gpath, &err) ||
-      dcsim_gpu_profile_load(gpath, &gpu, &err) || dcsim__csv_load(argv[3], &csv, &err))
+  if (tool_load_dwarf(argv[1], &d, &err) || tool_load_gpu(argv[2], &gpu, &err) ||
+      dcsim__csv_load(argv[3], &csv, &err))
     return die(&err);
   size_t c_case, c_t;
   if (dcsim__csv_col(csv, "case", &c_case, &err) || dcsim__csv_col(csv, "time_s", &c_t, &err))
@@ -70,8 +67,8 @@ int main(int argc, char **argv) {
     static const char *const names[2] = { "launch-s", "saturation" };
     double held[2] = { g->launch_s, g->saturation_threads_per_sm };
     double fitted[2] = { fit.launch_s, fit.saturation_threads_per_sm };
-    status = tool_check_fitted(gpath, "small-domain", "small-domain parameters",
-                               g->has_small_domain, names, held, fitted);
+    status = tool_check_fitted(dcsim_gpu_profile_path(gpu), "small-domain",
+                               "small-domain parameters", g->has_small_domain, names, held, fitted);
   }
   dcsim__csv_free(csv);
   dcsim_dwarf_free(d);

@@ -3,6 +3,33 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+
+#include "dcsim/catalog.h"
+
+int tool_load_dwarf(const char *ref, dcsim_dwarf_t **out, dcsim_error *err) {
+  char *path = NULL;
+  int rc = dcsim_catalog_find(DCSIM_KIND_DWARF, ref, NULL, 0, &path, err);
+  if (!rc) rc = dcsim_dwarf_load(path, out, err);
+  free(path);
+  return rc;
+}
+
+int tool_load_cpu(const char *ref, dcsim_cpu_profile_t **out, dcsim_error *err) {
+  char *path = NULL;
+  int rc = dcsim_catalog_find(DCSIM_KIND_CPU, ref, NULL, 0, &path, err);
+  if (!rc) rc = dcsim_cpu_profile_load(path, out, err);
+  free(path);
+  return rc;
+}
+
+int tool_load_gpu(const char *ref, dcsim_gpu_profile_t **out, dcsim_error *err) {
+  char *path = NULL;
+  int rc = dcsim_catalog_find(DCSIM_KIND_GPU, ref, NULL, 0, &path, err);
+  if (!rc) rc = dcsim_gpu_profile_load(path, out, err);
+  free(path);
+  return rc;
+}
 
 int tool_die(const char *prog, const dcsim_error *e, int status) {
   char b[2048];

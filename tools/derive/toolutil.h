@@ -1,9 +1,16 @@
 /* toolutil.h — what the derivation and validation programs of tools/derive share. Nothing here
- * allocates or keeps state. */
+ * keeps state; the loaders hand the caller an object it frees with the type's _free. */
 #ifndef DCSIM_TOOLUTIL_H
 #define DCSIM_TOOLUTIL_H
 
+#include "dcsim/dwarf.h"
 #include "dcsim/error.h"
+#include "dcsim/hwprofile.h"
+
+/* Loads the data file that ref names (a catalogue name or a path, dcsim_catalog_find) into *out. */
+int tool_load_dwarf(const char *ref, dcsim_dwarf_t **out, dcsim_error *err);
+int tool_load_cpu(const char *ref, dcsim_cpu_profile_t **out, dcsim_error *err);
+int tool_load_gpu(const char *ref, dcsim_gpu_profile_t **out, dcsim_error *err);
 
 /* Prints "PROG: <the error, formatted as the CLI does>" on stderr and returns status (the exit
  * status the program gives for it). */
