@@ -105,12 +105,29 @@ static void test_open_errors(const char *dir) {
   CHECK_INT(dcsim__db_open(path, NULL, DCSIM_DB_READONLY, &db, &err), DCSIM_EDB);
 }
 
+/* the created_utc stamp, bound to a statement: "2024-05-01T12:00:00Z" */
 static void test_stamp(void) {
-  char stamp[32];
-  dcsim__db_utc_now(stamp);
-  CHECK_INT(strlen(stamp), 20);
-  CHECK(stamp[4] == '-' && stamp[7] == '-' && stamp[10] == 'T' && stamp[13] == ':' &&
-        stamp[16] == ':' && stamp[19] == 'Z');
+  sqlite3 *db = NULL;
+  sqlite3_stmt *st = NULL;
+  dcsim_error err = { 0 };
+  CHECK_INT(sqlite3_open(":memory:", &db), SQLITE_OK);
+  CHECK_INT(dcsim__db_prepare(db, "mem", "SELECT ?", &st, "stamp", &err), 0);
+  CHECK_INT(dcsim__db_bind_utc_now(db, "mem", st, 1, "stamp", &err), 0);
+  CHECK_INT(sqlite3_step(st), SQLITE_ROW);
+  const char *stamp = (const char *)sqlite3_column_text(st, 0);
+  CHECK(stamp != NULL);
+  if (stamp) {
+    CHECK_INT(strlen(stamp), 20);
+    CHECK(stamp[4] == '-' && stamp[7] == '-' && stamp[10] == 'T' && stamp[13] == ':' &&
+          stamp[16] == ':' && stamp[19] == 'Z');
+  }
+  /* a parameter the statement does not have fails, naming what was being done */
+  sqlite3_reset(st);
+  CHECK_INT(dcsim__db_bind_utc_now(db, "mem", st, 2, "stamp", &err), DCSIM_EDB);
+  CHECK_STR(err.file, "mem");
+  CHECK_STR(err.msg, "stamp: column index out of range");
+  sqlite3_finalize(st);
+  sqlite3_close(db);
 }
 
 int main(void) {

@@ -19,8 +19,9 @@
 typedef struct dcsim_bench_caches {
   double l1d_byte, l2_byte, l3_byte; /* per instance; 0 = unknown (L3: none) */
   unsigned l2_shared_cpus, l3_shared_cpus;
-  char source[64]; /* where the sizes came from: "sysfs", "CPUID", "sysconf", "by hand" (--cache),
-                      ... */
+  /* where the sizes came from, a literal: "sysfs", "CPUID", "sysconf", "by hand" (--cache), or one
+   * of the first three followed by " and by hand"; NULL until a reader sets it */
+  const char *source;
 } dcsim_bench_caches;
 /* cpu_dir: normally "/sys/devices/system/cpu"; reads cpu0/cache/index*. */
 int dcsim_bench_read_caches(const char *cpu_dir, dcsim_bench_caches *out, dcsim_error *err);

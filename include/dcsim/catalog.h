@@ -23,12 +23,10 @@ typedef enum {
 
 const char *dcsim_catalog_root(void);
 const char *dcsim_catalog_dir(dcsim_kind kind); /* "hw-profiles/cpu", ... */
-/* ref_file/ref_line: where the reference is written (for errors and relative paths); NULL when the
+/* The path of the data file that ref names (a catalogue name or a path), in a malloc'd string of
+ * its own length (*out, which the caller frees; NULL on error): no reference is too long.
+ * ref_file/ref_line: where the reference is written (for errors and relative paths); NULL when the
  * caller passes a name of its own (the error then names no input: the caller adds where). */
-int dcsim_catalog_resolve(dcsim_kind kind, const char *ref, const char *ref_file, int ref_line,
-                          char *out, size_t size, dcsim_error *err);
-/* The same, the path in a malloc'd string of its own length (*out, which the caller frees; NULL
- * on error): no reference is too long. dcsim_catalog_resolve() is this copied into a buffer. */
 int dcsim_catalog_find(dcsim_kind kind, const char *ref, const char *ref_file, int ref_line,
                        char **out, dcsim_error *err);
 /* The name of the file `path` that does not depend on where the checkout or the working directory

@@ -81,10 +81,8 @@ unsigned dcsim_cpu_profile_max_threads(const dcsim_cpu_profile_t *p);
  * The label pointer stored in the state is borrowed from the profile. */
 int dcsim_cpu_profile_freq(const dcsim_cpu_profile_t *p, const char *text, dcsim_cpu_state *state,
                            dcsim_error *err);
-/* Formats a state's frequency ("2.6" or "turbo") into buf. */
-void dcsim_cpu_state_freq_str(const dcsim_cpu_state *s, char *buf, size_t size);
-/* The same text as a malloc'd string the caller frees (a label of any length); NULL when out of
- * memory. */
+/* A state's frequency as text ("2.6" or "turbo"): a malloc'd string the caller frees (a label of
+ * any length); NULL when out of memory. */
 char *dcsim_cpu_state_freq_text(const dcsim_cpu_state *s);
 
 /* The lowest and highest plain (unlabelled) frequency states, nominal included; the turbo state's

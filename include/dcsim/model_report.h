@@ -39,7 +39,6 @@ typedef struct dcsim_node_scan {
   size_t n;
   int has_e; /* energies computed */
   dcsim_balance b;
-  char fs[32];                       /* the frequency */
   double overlap;                    /* the communication overlap used */
   dcsim_prov time_prov, energy_prov; /* the weakest over the node counts */
   dcsim_model_bands band[64];        /* each node count's bands (dcsim_band_rule) */

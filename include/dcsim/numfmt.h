@@ -29,7 +29,8 @@ double dcsim_num_clean(double x);
 double dcsim_num_diff(double a, double b);
 
 /* x with `digits` significant digits (1..17), plain notation for 10^-4 <= |x| < 10^15, else
- * d.ddde+NN; "-" for NaN, "inf"/"-inf" for infinities. */
+ * d.ddde+NN; "-" for NaN, "inf"/"-inf" for infinities. Every text fits in 40 bytes (DCSIM_SIG and
+ * dcsim_num_text have room); a smaller buffer gets it cut as snprintf cuts. */
 char *dcsim_fmt_sig(char *buf, size_t size, double x, int digits);
 /* x scaled by an SI prefix (p, n, µ, m, k, M, G, T, P, E) so that 1 <= mantissa < 1000, with
  * `digits` significant digits, a blank and the unit: "12.897 GJ". 0 is "0 UNIT". */

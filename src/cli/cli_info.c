@@ -78,7 +78,7 @@ static int validate_as_run(const char *path, const dcsim_budget *b, dcsim_error 
 static int validate_one(const char *path, int quiet, const dcsim_budget *b) {
   dcsim_error e;
   memset(&e, 0, sizeof e);
-  char root[64];
+  char *root = NULL;
   dcsim_trace_kind tk = dcsim_trace_detect(path);
   size_t n = 0;
   int rc = tk ? 0 : dcsim__xml_check_file(path, print_error, NULL, MAX_SCHEMA_ERRORS, &n, &e);
@@ -91,15 +91,15 @@ static int validate_one(const char *path, int quiet, const dcsim_budget *b) {
   int runnable = 0;
   if (!(rc = dcsim_validate_file(path, b, &runnable, &e)) && runnable)
     rc = validate_as_run(path, b, &e);
-  if (!rc && tk)
-    snprintf(root, sizeof root, "%s", tk == DCSIM_TRACE_SWF ? "SWF trace" : "WfCommons instance");
-  else if (!rc)
-    rc = dcsim__xml_peek_root(path, root, sizeof root, &e);
+  if (!rc && !tk) rc = dcsim__xml_peek_root_dup(path, &root, &e);
   if (rc) {
     print_error(NULL, &e);
     return rc;
   }
-  if (!quiet) printf("%s: valid %s\n", path, root);
+  if (!quiet)
+    printf("%s: valid %s\n", path,
+           tk ? (tk == DCSIM_TRACE_SWF ? "SWF trace" : "WfCommons instance") : root);
+  free(root);
   return 0;
 }
 

@@ -112,7 +112,6 @@ static int run_scan(const dcsim_args *a, dcsim_model_req *rq, const char *case_n
     return rc;
   S.has_e = rq->energy_form != DCSIM_ENERGY_NONE;
   if ((rc = dcsim_balance_point(S.nodes, S.t, S.has_e ? S.e : NULL, S.n, &S.b, err))) return rc;
-  dcsim_cpu_state_freq_str(&rq->state, S.fs, sizeof S.fs);
   S.overlap = rq->overlap_set ? rq->overlap : rq->ev->comm_overlap;
   if (fmt == DCSIM_FMT_JSON)
     dcsim_node_scan_json(rq, &S, case_name, rp);

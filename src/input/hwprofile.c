@@ -710,13 +710,6 @@ double dcsim_cpu_profile_turbo_ghz(const dcsim_cpu_profile_t *p) {
   return 0;
 }
 
-void dcsim_cpu_state_freq_str(const dcsim_cpu_state *s, char *buf, size_t size) {
-  if (s->label)
-    snprintf(buf, size, "%s", s->label);
-  else
-    snprintf(buf, size, "%g", s->ghz);
-}
-
 char *dcsim_cpu_state_freq_text(const dcsim_cpu_state *s) {
   return s->label ? dcsim_strdup(s->label) : dcsim_strdup_printf("%g", s->ghz);
 }

@@ -37,6 +37,8 @@ static char *prov_text(dcsim_prov p) {
   return buf;
 }
 static const char *prov_or_oom(const char *t) { return t ? t : "[provenance: out of memory]"; }
+/* the state as dcsim_cpu_state_freq_text wrote it, or a visible mark when that ran out of memory */
+static const char *freq_or_oom(const char *t) { return t ? t : "[frequency: out of memory]"; }
 
 /* How the CPU time scaled with cores (doc/models.md "Thread scaling"): in the default mode on
  * more than one core, the dwarf's measured law or the per-loop model's ideal scaling. */
@@ -161,15 +163,16 @@ void dcsim_model_report_text(const dcsim_model_req *rq, const dcsim_prediction *
   printf("dwarf     %s%s%s\n", dcsim_dwarf_name(ev->dwarf), case_name ? " case " : "",
          case_name ? case_name : "");
   if (p->cpu) {
-    char fs[32];
-    dcsim_cpu_state_freq_str(&rq->state, fs, sizeof fs);
+    char *fs = dcsim_cpu_state_freq_text(&rq->state);
     if (rq->gpu) /* irregular loops on a GPU (dcsim/model_irregular.h) */
       printf("gpu       %s (cache-line model of irregular accesses)\n",
              dcsim_gpu_profile_name(rq->gpu));
     else /* a labelled state prints as "at turbo" */
       printf("cpu       %s, %u %s x %u %s at %s%s\n", dcsim_cpu_profile_name(rq->cpu), rq->nodes,
              dcsim_plural(rq->nodes, "node", "nodes"), rq->state.threads,
-             dcsim_plural(rq->state.threads, "core", "cores"), fs, rq->state.label ? "" : " GHz");
+             dcsim_plural(rq->state.threads, "core", "cores"), freq_or_oom(fs),
+             rq->state.label ? "" : " GHz");
+    free(fs);
     printf("\n%-36s %14s %14s %12s %12s %12s %s\n", "loop (per node)", "W [flop]", "Q [byte]",
            "W*Tflop [s]", "Q*Tmop [s]", "T [s]", "bound");
     for (size_t l = 0; l < p->cpu->n_loops; l++) {
@@ -287,15 +290,15 @@ static void json_wall(dcsim_json *j, const dcsim_prediction *p) {
 /* The CPU model's figures: state, energy split, communication. */
 static void json_cpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
                                 const dcsim_prediction *p) {
-  char fs[32];
-  dcsim_cpu_state_freq_str(&rq->state, fs, sizeof fs);
   if (rq->gpu) { /* irregular loops on a GPU (dcsim/model_irregular.h) */
     dcsim_json_key_str(j, "gpu", dcsim_gpu_profile_name(rq->gpu));
   } else {
     dcsim_json_key_str(j, "cpu", dcsim_cpu_profile_name(rq->cpu));
     dcsim_json_key_int(j, "nodes", rq->nodes);
     dcsim_json_key_int(j, "cores", rq->state.threads);
-    dcsim_json_key_str(j, "freq", fs);
+    char *fs = dcsim_cpu_state_freq_text(&rq->state);
+    dcsim_json_key_str(j, "freq", freq_or_oom(fs));
+    free(fs);
     dcsim__rates_json(j, rq->cpu);
   }
   if (p->has_energy) {
@@ -471,7 +474,9 @@ void dcsim_node_scan_json(const dcsim_model_req *rq, const dcsim_node_scan *S,
   json_begin(&j, rq, case_name);
   dcsim_json_key_str(&j, "cpu", dcsim_cpu_profile_name(rq->cpu));
   dcsim_json_key_int(&j, "cores", rq->state.threads);
-  dcsim_json_key_str(&j, "freq", S->fs);
+  char *fs = dcsim_cpu_state_freq_text(&rq->state);
+  dcsim_json_key_str(&j, "freq", freq_or_oom(fs));
+  free(fs);
   dcsim__rates_json(&j, rq->cpu);
   dcsim_json_key_num(&j, "net_s_per_byte", rq->net_s_per_byte);
   dcsim_json_key_num(&j, "net_latency_s", rq->net_latency_s);
@@ -515,9 +520,11 @@ void dcsim_node_scan_text(const dcsim_model_req *rq, const dcsim_node_scan *S,
   const dcsim_balance *b = &S->b;
   printf("dwarf     %s%s%s\n", dcsim_dwarf_name(rq->ev->dwarf), case_name ? " case " : "",
          case_name ? case_name : "");
+  char *fs = dcsim_cpu_state_freq_text(&rq->state);
   printf("cpu       %s, %u %s per node at %s%s\n", dcsim_cpu_profile_name(rq->cpu),
-         rq->state.threads, dcsim_plural(rq->state.threads, "core", "cores"), S->fs,
+         rq->state.threads, dcsim_plural(rq->state.threads, "core", "cores"), freq_or_oom(fs),
          rq->state.label ? "" : " GHz");
+  free(fs);
   if (rq->net_s_per_byte > 0)
     printf("network   %s, latency %s s, overlap %s%s\n", DCSIM_SI(1 / rq->net_s_per_byte, "B/s"),
            DCSIM_SIG(rq->net_latency_s), DCSIM_SIG(S->overlap),

@@ -182,8 +182,6 @@ int dcsim_results_begin(dcsim_results_t *r, const dcsim_scenario *s, const dcsim
   if (rc) return rc;
   r->in_tx = 1;
   r->s = s;
-  char stamp[32];
-  dcsim__db_utc_now(stamp);
   sqlite3_stmt *st = NULL;
   if ((rc = dcsim__db_prepare(r->db, r->path,
                               "INSERT INTO runs(created_utc, dcsim_version, dcsim_commit, input, "
@@ -199,7 +197,6 @@ int dcsim_results_begin(dcsim_results_t *r, const dcsim_scenario *s, const dcsim
     sqlite3_finalize(st);
     return DCSIM_ERR(err, DCSIM_ENOMEM, r->path, 0, "out of memory");
   }
-  sqlite3_bind_text(st, 1, stamp, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 2, dcsim_version(), -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 3, dcsim_commit(), -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 4, in_name, -1, SQLITE_TRANSIENT);
@@ -208,7 +205,8 @@ int dcsim_results_begin(dcsim_results_t *r, const dcsim_scenario *s, const dcsim
   free(pl_name);
   sqlite3_bind_text(st, 6, info->job_policy, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 7, info->task_policy, -1, SQLITE_TRANSIENT);
-  rc = dcsim__db_step_done(r->db, r->path, st, "cannot record the run", err);
+  if (!(rc = dcsim__db_bind_utc_now(r->db, r->path, st, 1, "cannot record the run", err)))
+    rc = dcsim__db_step_done(r->db, r->path, st, "cannot record the run", err);
   sqlite3_finalize(st);
   if (rc) return rc;
   r->run_id = sqlite3_last_insert_rowid(r->db);

@@ -427,21 +427,22 @@ static long resolve_freqs(dcsim_sweep_t *sw, const dcsim_cpu_profile_t *cp, char
   const char *first[DCSIM_SWEEP_MAX_LIST + 1];
   for (size_t k = 0; k < (sw->n_freqs ? sw->n_freqs : 1); k++) {
     const char *f = sw->n_freqs ? sw->freqs[k] : sw->n_cpu_tasks ? "nominal" : "";
-    char r[24]; /* the resolved state, as a point holds it (dcsim_sweep_point.freq) */
     dcsim_cpu_state st;
-    if (cp && *f && dcsim_cpu_profile_freq(cp, f, &st, NULL) == 0)
-      dcsim_cpu_state_freq_str(&st, r, sizeof r);
-    else
-      snprintf(r, sizeof r, "%s", f);
+    char *r = cp && *f && dcsim_cpu_profile_freq(cp, f, &st, NULL) == 0
+                  ? dcsim_cpu_state_freq_text(&st)
+                  : dcsim_strdup(f);
+    if (!r) return -1;
     size_t j = 0;
     while (j < n && strcmp(out[j], r) != 0) j++;
     if (j == n) {
       first[n] = f;
-      if (!(out[n++] = dcsim_strdup(r))) return -1;
-    } else if (cp) { /* said, not done silently: two names, one state of this CPU */
+      out[n++] = r;
+      continue;
+    }
+    if (cp) /* said, not done silently: two names, one state of this CPU */
       dcsim_str_addf(&sw->note, "%s--freq %s and %s are the same state of %s (%s GHz): one point",
                      sw->note.len ? "; " : "", first[j], f, dcsim_cpu_profile_name(cp), r);
-    }
+    free(r);
   }
   return (long)n;
 }

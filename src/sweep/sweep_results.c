@@ -38,7 +38,8 @@ static int csv_repro(FILE *f, dcsim_repro *rp, dcsim_error *err) {
   while (!rc && getline(&line, &cap, f) > 0 && line[0] == '#') {
     line[strcspn(line, "\n")] = '\0';
     if (strncmp(line, "# sweep ", 8) == 0 && (k = word_at(line + 8, &w)) > 0) {
-      snprintf(rp->sweep_sha256, sizeof rp->sweep_sha256, "%.*s", (int)k, w);
+      memcpy(rp->sweep_sha256, w, k); /* k <= 64 (word_at): the 64 hex digits and the NUL fit */
+      rp->sweep_sha256[k] = '\0';
     } else if (strncmp(line, "# input ", 8) == 0 && (k = word_at(line + 8, &w)) > 0) {
       name = w + k + strspn(w + k, " \t\v\f\r");
       if (name == w + k || !*name) continue; /* a hash and no path: nothing to add */

@@ -96,8 +96,6 @@ int dcsim_sweepdb_attach(dcsim_sweepdb_t *d, dcsim_sweep_t *sw, const char *inpu
   size_t n_rest = 0;
   const char *hash = dcsim_sweep_hash(sw);
   /* create the sweep unless it exists (a concurrent creator is harmless: UNIQUE + OR IGNORE) */
-  char stamp[32];
-  dcsim__db_utc_now(stamp);
   if (!d->read_only &&
       (rc = dcsim__db_prepare(d->db, d->path,
                               "INSERT OR IGNORE INTO sweeps(def_sha256, created_utc, input, "
@@ -109,11 +107,11 @@ int dcsim_sweepdb_attach(dcsim_sweepdb_t *d, dcsim_sweep_t *sw, const char *inpu
   sqlite3_bind_text(st, 6, dcsim_version(), -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 7, dcsim_commit(), -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 2, stamp, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 3, input, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 4, dcsim_sweep_definition(sw), -1, SQLITE_STATIC);
   sqlite3_bind_int64(st, 5, (sqlite3_int64)dcsim_sweep_n_points(sw));
-  rc = dcsim__db_step_done(d->db, d->path, st, "cannot record the sweep", err);
+  if (!(rc = dcsim__db_bind_utc_now(d->db, d->path, st, 2, "cannot record the sweep", err)))
+    rc = dcsim__db_step_done(d->db, d->path, st, "cannot record the sweep", err);
   sqlite3_finalize(st);
   st = NULL;
   if (rc) return rc;

@@ -63,18 +63,6 @@ int dcsim_catalog_find(dcsim_kind kind, const char *ref, const char *ref_file, i
   return 0;
 }
 
-int dcsim_catalog_resolve(dcsim_kind kind, const char *ref, const char *ref_file, int ref_line,
-                          char *out, size_t size, dcsim_error *err) {
-  char *path;
-  int rc = dcsim_catalog_find(kind, ref, ref_file, ref_line, &path, err);
-  if (rc) return rc;
-  if (dcsim_bufprintf(out, size, "%s", path))
-    rc = DCSIM_ERR(err, DCSIM_ERANGE, ref_file ? ref_file : "", ref_line, "%s reference too long",
-                   kind_words[kind]);
-  free(path);
-  return rc;
-}
-
 static int xml_entry(const struct dirent *e) {
   size_t l = strlen(e->d_name);
   return l > 4 && strcmp(e->d_name + l - 4, ".xml") == 0 && e->d_name[0] != '.';

@@ -367,8 +367,19 @@ void dcsim__db_remove(const char *path) {
   }
 }
 
-void dcsim__db_utc_now(char stamp[32]) {
+int dcsim__db_bind_utc_now(sqlite3 *db, const char *name, sqlite3_stmt *st, int col,
+                           const char *what, dcsim_error *err) {
+  enum { STAMP_SIZE = 32 }; /* "YYYY-MM-DDTHH:MM:SSZ" is 20 bytes up to the year 9999 */
+  char *stamp = malloc(STAMP_SIZE);
   time_t now = time(NULL);
   struct tm tmv;
-  strftime(stamp, 32, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tmv));
+  if (!stamp) return DCSIM_ERR(err, DCSIM_ENOMEM, name, 0, "%s: out of memory", what);
+  if (!gmtime_r(&now, &tmv) || strftime(stamp, STAMP_SIZE, "%Y-%m-%dT%H:%M:%SZ", &tmv) == 0) {
+    free(stamp);
+    return DCSIM_ERR(err, DCSIM_EIO, name, 0, "%s: cannot read the UTC clock", what);
+  }
+  /* SQLite frees the stamp with free(), also when binding fails */
+  if (sqlite3_bind_text(st, col, stamp, -1, free) != SQLITE_OK)
+    return dcsim__db_fail(db, name, what, err);
+  return 0;
 }

@@ -86,7 +86,9 @@ int dcsim__db_step_done(sqlite3 *db, const char *name, sqlite3_stmt *st, const c
 /* Removes the database file path and its -wal and -shm files (missing ones are no error). */
 void dcsim__db_remove(const char *path);
 
-/* The current UTC time as stored in created_utc columns: "2024-05-01T12:00:00Z". */
-void dcsim__db_utc_now(char stamp[32]);
+/* Binds the current UTC time, as stored in created_utc columns ("2024-05-01T12:00:00Z"), to
+ * parameter col of st; a failure (out of memory) fails as dcsim__db_fail(what). */
+int dcsim__db_bind_utc_now(sqlite3 *db, const char *name, sqlite3_stmt *st, int col,
+                           const char *what, dcsim_error *err);
 
 #endif

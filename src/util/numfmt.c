@@ -36,9 +36,10 @@ static double round_sig(double x, int digits, int *exp10) {
 /* the length of the text in buf (size bytes, terminated) */
 static size_t text_len(const char *buf, size_t size) { return strnlen(buf, size - 1); }
 
-/* x with `digits` significant digits; trailing zeros kept when `keep` (they are digits then). The
- * caller's buffer holds any number when it is a dcsim_num_text (numfmt.h); a smaller one gets the
- * number cut, as every function of this file documents, so the writes do not check for a cut. */
+/* x with `digits` significant digits; trailing zeros kept when `keep` (they are digits then).
+ * Every form fits in 40 bytes (dcsim/numfmt.h): "%.17g" is at most 24 bytes; the plain form has
+ * at most a sign, 15 integer digits, a point and 20 decimals (digits <= 17, e10 >= -4). A smaller
+ * buffer gets the text cut as the header says. */
 static char *sig_text(char *buf, size_t size, double x, int digits, int keep) {
   if (!buf || !size) return buf;
   digits = digits < 1 ? 1 : digits > 17 ? 17 : digits;
@@ -240,7 +241,7 @@ static char *si_text(char *buf, size_t size, double x, int digits, const char *u
   /* the mantissa in place, then " PREFIXUNIT" after it (cut when buf is short) */
   sig_text(buf, size, x, digits, keep);
   size_t len = text_len(buf, size);
-  (void)dcsim_bufprintf(buf + len, size - len, " %s%s", pre, unit);
+  snprintf(buf + len, size - len, " %s%s", pre, unit);
   return buf;
 }
 

@@ -268,14 +268,6 @@ out:
   return rc;
 }
 
-int dcsim__xml_peek_root(const char *path, char *root, size_t size, dcsim_error *err) {
-  char *r = NULL;
-  int rc = dcsim__xml_peek_root_dup(path, &r, err);
-  if (!rc) snprintf(root, size, "%s", r);
-  free(r);
-  return rc;
-}
-
 int dcsim__xml_validate_file(const char *path, dcsim_error *err) {
   dcsim_xml_doc_t *d = NULL;
   int rc = dcsim__xml_load(path, NULL, &d, err);

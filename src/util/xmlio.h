@@ -29,10 +29,8 @@ int dcsim__xml_parse(const char *path, dcsim_xml_doc_t **out, dcsim_error *err);
 
 xmlNode *dcsim__xml_root(const dcsim_xml_doc_t *doc);
 const char *dcsim__xml_path(const dcsim_xml_doc_t *doc);
-/* Root element name of a file without validating it (for `dcsim validate` / dispatch). */
-int dcsim__xml_peek_root(const char *path, char *root, size_t size, dcsim_error *err);
-/* The same into *root, a malloc'd name the caller frees ("" when the document has none; NULL on
- * error). */
+/* Root element name of a file without validating it (for `dcsim validate` / dispatch), into *root,
+ * a malloc'd name the caller frees ("" when the document has none; NULL on error). */
 int dcsim__xml_peek_root_dup(const char *path, char **root, dcsim_error *err);
 /* Validates any file against the schema of its root element. */
 int dcsim__xml_validate_file(const char *path, dcsim_error *err);

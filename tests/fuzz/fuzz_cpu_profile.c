@@ -1,6 +1,8 @@
 /* fuzz_cpu_profile.c — CPU hardware profiles (schemas/cpu-profile.xsd): load, then look up every
  * frequency state the profile names and the tables at a few thread counts. */
 // seeds: hw-profiles/cpu/*.xml tests/data/hwprofile/*.xml tests/data/bad/cpu-*.xml
+#include <stdlib.h>
+
 #include "dcsim/hwprofile.h"
 #include "fuzz.h"
 
@@ -17,8 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     rc = dcsim_cpu_profile_freq(p, freqs[f], &st, &err);
     fuzz_check_error(rc, &err);
     if (rc) continue;
-    char buf[32];
-    dcsim_cpu_state_freq_str(&st, buf, sizeof buf);
+    free(dcsim_cpu_state_freq_text(&st));
     const unsigned threads[] = { 1, 2, max, max + 1, 0 };
     for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
       st.threads = threads[t];

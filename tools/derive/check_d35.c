@@ -37,6 +37,7 @@
 #include "dcsim/catalog.h"
 #include "dcsim/model.h"
 #include "dcsim/roofline.h"
+#include "toolutil.h"
 #include "validate.h"
 
 typedef struct d35_state {
@@ -146,7 +147,6 @@ static int is_gpu_work(const char *qty) {
 
 /* dcsim's value of one run's quantity */
 static int compute_run(const d35_in *in, double *out, dcsim_error *err) {
-  char dpath[4096], hpath[4096];
   dcsim_dwarf_t *d = NULL;
   dcsim_dwarf_eval *ev = NULL;
   dcsim_cpu_profile_t *cpu = NULL;
@@ -154,16 +154,9 @@ static int compute_run(const d35_in *in, double *out, dcsim_error *err) {
   dcsim_prediction p;
   memset(&p, 0, sizeof p);
   int rc;
-  if ((rc =
-           dcsim_catalog_resolve(DCSIM_KIND_DWARF, in->dwarf, NULL, 0, dpath, sizeof dpath, err)) ||
-      (rc = dcsim_dwarf_load(dpath, &d, err)))
-    goto out;
+  if ((rc = tool_load_dwarf(in->dwarf, &d, err))) goto out;
   int is_gpu = dcsim_dwarf_device_of(d) == DCSIM_DWARF_GPU;
-  if ((rc = dcsim_catalog_resolve(is_gpu ? DCSIM_KIND_GPU : DCSIM_KIND_CPU, in->hw, NULL, 0, hpath,
-                                  sizeof hpath, err)) ||
-      (rc = is_gpu ? dcsim_gpu_profile_load(hpath, &gpu, err)
-                   : dcsim_cpu_profile_load(hpath, &cpu, err)))
-    goto out;
+  if ((rc = is_gpu ? tool_load_gpu(in->hw, &gpu, err) : tool_load_cpu(in->hw, &cpu, err))) goto out;
   if (strcmp(in->qty, "pkg_j") == 0 || strcmp(in->qty, "dram_j") == 0 ||
       strcmp(in->qty, "energy_j") == 0) {
     rc = energy(d, cpu, in, out, err);

@@ -24,6 +24,7 @@
 #include "dcsim/energy.h"
 #include "dcsim/fit_gpu.h"
 #include "dcsim/model.h"
+#include "toolutil.h"
 #include "validate.h"
 
 #define MAX_RUNS 64
@@ -46,13 +47,8 @@ typedef struct gd_state {
 
 static int load(const char *dwarf, const char *hw, dcsim_dwarf_t **d, dcsim_gpu_profile_t **g,
                 dcsim_error *err) {
-  char path[4096];
-  int rc;
-  if ((rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, dwarf, NULL, 0, path, sizeof path, err)) ||
-      (rc = dcsim_dwarf_load(path, d, err)) ||
-      (rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, hw, NULL, 0, path, sizeof path, err)))
-    return rc;
-  return dcsim_gpu_profile_load(path, g, err);
+  int rc = tool_load_dwarf(dwarf, d, err);
+  return rc ? rc : tool_load_gpu(hw, g, err);
 }
 
 /* the time of the dwarf's case on gpu in the mode given; busy: the share of it spent computing or
@@ -176,11 +172,9 @@ static int fastest(const dcsim_dwarf_t *d, const val_row *w, double t, double *o
   *out = 1;
   int rc = 0;
   for (char *sp = NULL, *o = strtok_r(others, " ", &sp); o && !rc; o = strtok_r(NULL, " ", &sp)) {
-    char path[4096];
     dcsim_gpu_profile_t *g = NULL;
     double to = 0;
-    if (!(rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, o, NULL, 0, path, sizeof path, err)) &&
-        !(rc = dcsim_gpu_profile_load(path, &g, err)) &&
+    if (!(rc = tool_load_gpu(o, &g, err)) &&
         !(rc = model_time(d, val_col(w, "case"), g, mode_flags(w), &to, NULL, err)) && !(t < to))
       *out = 0;
     dcsim_gpu_profile_free(g);

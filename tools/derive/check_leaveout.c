@@ -35,6 +35,7 @@
 #include "dcsim/cpu_rates.h"
 #include "dcsim/import_cpu.h"
 #include "dcsim/model_cpu.h"
+#include "toolutil.h"
 #include "util/fileio.h"
 #include "validate.h"
 
@@ -168,10 +169,8 @@ static const char *const CASE[2] = { CASE0, CASE1 };
 
 static int load_dwarfs(dwarfs *w, dcsim_error *err) {
   for (int i = 0; i < 2; i++) {
-    char path[4096];
     int rc;
-    if ((rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, DWARF[i], NULL, 0, path, sizeof path, err)) ||
-        (rc = dcsim_dwarf_load(path, &w->d[i], err)) ||
+    if ((rc = tool_load_dwarf(DWARF[i], &w->d[i], err)) ||
         (rc = dcsim_dwarf_evaluate(w->d[i], CASE[i], NULL, 0, &w->ev[i], err)))
       return rc;
   }
@@ -207,12 +206,10 @@ typedef struct experiment {
   int has_alone;
 } experiment;
 
-/* one state: the left-out profile `lo` against the measured cells of `full` */
-static int compare_state(experiment *x, const dwarfs *w, const dcsim_cpu_profile_t *lo,
-                         const dcsim_cpu_profile_t *full, const dcsim_cpu_state *s,
-                         dcsim_error *err) {
-  char at[64];
-  dcsim_cpu_state_freq_str(s, at, sizeof at);
+/* one state, written `at`: the left-out profile `lo` against the measured cells of `full` */
+static int compare_state_at(experiment *x, const dwarfs *w, const dcsim_cpu_profile_t *lo,
+                            const dcsim_cpu_profile_t *full, const dcsim_cpu_state *s,
+                            const char *at, dcsim_error *err) {
   for (int q = 0; q < DCSIM_CPU_NQTY; q++) {
     double got, want, alone;
     dcsim_prov pg, pw;
@@ -234,6 +231,16 @@ static int compare_state(experiment *x, const dwarfs *w, const dcsim_cpu_profile
     add(&x->time[i], got, want, "%u threads, %s%s", s->threads, at, s->label ? "" : " GHz");
   }
   return 0;
+}
+
+static int compare_state(experiment *x, const dwarfs *w, const dcsim_cpu_profile_t *lo,
+                         const dcsim_cpu_profile_t *full, const dcsim_cpu_state *s,
+                         dcsim_error *err) {
+  char *at = dcsim_cpu_state_freq_text(s);
+  int rc = at ? compare_state_at(x, w, lo, full, s, at, err)
+              : DCSIM_ERR(err, DCSIM_ENOMEM, "check_leaveout", 0, "out of memory");
+  free(at);
+  return rc;
 }
 
 static int keep_1_7(const char *freq, unsigned threads) {

@@ -17,18 +17,12 @@
 #include "dcsim/hwprofile.h"
 #include "dcsim/import_gpubench.h"
 #include "dcsim/model.h"
+#include "toolutil.h"
 #include "validate.h"
 
 static int load(const val_row *w, dcsim_dwarf_t **d, dcsim_gpu_profile_t **g, dcsim_error *err) {
-  char path[4096];
-  int rc;
-  if ((rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, val_col(w, "dwarf"), NULL, 0, path, sizeof path,
-                                  err)) ||
-      (rc = dcsim_dwarf_load(path, d, err)) ||
-      (rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, val_col(w, "hw"), NULL, 0, path, sizeof path,
-                                  err)))
-    return rc;
-  return dcsim_gpu_profile_load(path, g, err);
+  int rc = tool_load_dwarf(val_col(w, "dwarf"), d, err);
+  return rc ? rc : tool_load_gpu(val_col(w, "hw"), g, err);
 }
 
 /* The default model's time and board power of one call of the row's case. */

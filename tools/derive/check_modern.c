@@ -15,6 +15,7 @@
 
 #include "dcsim/catalog.h"
 #include "dcsim/model.h"
+#include "toolutil.h"
 #include "validate.h"
 
 static const char *const CATALOGUE[] = { "xeon-e5-2697v3", "xeon-gold-6148", "xeon-platinum-8480+",
@@ -28,17 +29,13 @@ typedef struct modern {
 } modern;
 
 static int load_cpu(const char *name, dcsim_cpu_profile_t **cpu, dcsim_error *err) {
-  char path[4096];
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, name, NULL, 0, path, sizeof path, err);
-  return rc ? rc : dcsim_cpu_profile_load(path, cpu, err);
+  return tool_load_cpu(name, cpu, err);
 }
 
 static int init(void **state, dcsim_error *err) {
   modern *m = calloc(1, sizeof *m);
   if (!m) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
-  char path[4096];
-  int rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, "bifft", NULL, 0, path, sizeof path, err);
-  if (!rc) rc = dcsim_dwarf_load(path, &m->d, err);
+  int rc = tool_load_dwarf("bifft", &m->d, err);
   if (!rc) rc = dcsim_dwarf_evaluate(m->d, "alaro", NULL, 0, &m->ev, err);
   *state = m;
   return rc;

@@ -37,6 +37,7 @@
 #include "dcsim/catalog.h"
 #include "dcsim/model.h"
 #include "dcsim/model_irregular.h"
+#include "toolutil.h"
 #include "util/csv.h"
 #include "validate.h"
 
@@ -96,16 +97,15 @@ static void release(run_ctx *c) {
 
 /* the dwarf, the profile (CPU if the catalog has one of that name, else GPU), the bindings */
 static int load(run_ctx *c, const row_in *r, dcsim_error *err) {
-  char dpath[4096], hpath[4096];
+  char *hpath = NULL;
   dcsim_error ignored;
   int rc;
-  if ((rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, r->dwarf, NULL, 0, dpath, sizeof dpath, err)) ||
-      (rc = dcsim_dwarf_load(dpath, &c->d, err)))
-    return rc;
-  if (dcsim_catalog_resolve(DCSIM_KIND_CPU, r->hw, NULL, 0, hpath, sizeof hpath, &ignored) == 0)
+  if ((rc = tool_load_dwarf(r->dwarf, &c->d, err))) return rc;
+  if (dcsim_catalog_find(DCSIM_KIND_CPU, r->hw, NULL, 0, &hpath, &ignored) == 0)
     rc = dcsim_cpu_profile_load(hpath, &c->cpu, err);
-  else if (!(rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, r->hw, NULL, 0, hpath, sizeof hpath, err)))
-    rc = dcsim_gpu_profile_load(hpath, &c->gpu, err);
+  else
+    rc = tool_load_gpu(r->hw, &c->gpu, err);
+  free(hpath);
   return rc ? rc : parse_set(r->set, c->setbuf, sizeof c->setbuf, c->b, 8, &c->nb, err);
 }
 

@@ -28,20 +28,15 @@
 #include "dcsim/fit_power.h"
 #include "dcsim/model.h"
 #include "input/internal.h"
+#include "toolutil.h"
 #include "validate.h"
 
 static int load_cpu(const val_row *w, dcsim_cpu_profile_t **cpu, dcsim_error *err) {
-  char path[4096];
-  int rc =
-      dcsim_catalog_resolve(DCSIM_KIND_CPU, val_col(w, "cpu"), NULL, 0, path, sizeof path, err);
-  return rc ? rc : dcsim_cpu_profile_load(path, cpu, err);
+  return tool_load_cpu(val_col(w, "cpu"), cpu, err);
 }
 
 static int load_dwarf(const val_row *w, dcsim_dwarf_t **d, dcsim_error *err) {
-  char path[4096];
-  int rc =
-      dcsim_catalog_resolve(DCSIM_KIND_DWARF, val_col(w, "dwarf"), NULL, 0, path, sizeof path, err);
-  return rc ? rc : dcsim_dwarf_load(path, d, err);
+  return tool_load_dwarf(val_col(w, "dwarf"), d, err);
 }
 
 /* pkg_loo, dram_loo: refit without the held-out core count, predict it. */

@@ -20,6 +20,7 @@
 #include "dcsim/gbm.h"
 #include "dcsim/hvs.h"
 #include "dcsim/sampling.h"
+#include "toolutil.h"
 #include "validate.h"
 
 static const double PI = 3.14159265358979323846;
@@ -126,7 +127,7 @@ static int extra(void *st, FILE *f, dcsim_error *err) {
                                        DCSIM_SAMPLER_HVS_RELATIVE, DCSIM_SAMPLER_QBC };
   sp_state *s = st;
   if (!s->cpu[0]) return 0;
-  char path[4096], what[256];
+  char what[256];
   dcsim_cpu_profile_t *cpu = NULL;
   double *x = NULL, *y = NULL;
   size_t n = 0;
@@ -134,8 +135,7 @@ static int extra(void *st, FILE *f, dcsim_error *err) {
   dcsim_sampling_curve c[5];
   dcsim_sampling_default_opts(&o);
   int rc;
-  if ((rc = dcsim_catalog_resolve(DCSIM_KIND_CPU, s->cpu, NULL, 0, path, sizeof path, err)) ||
-      (rc = dcsim_cpu_profile_load(path, &cpu, err)) ||
+  if ((rc = tool_load_cpu(s->cpu, &cpu, err)) ||
       (rc = dcsim_sampling_profile_problem(cpu, s->quantity, &x, &y, &n, err)))
     goto out;
   dcsim_sampling_problem p = { n, 2, x, y };

@@ -18,6 +18,7 @@
 #include "dcsim/catalog.h"
 #include "dcsim/fit_gpu.h"
 #include "dcsim/model.h"
+#include "toolutil.h"
 #include "validate.h"
 
 #define MAX_RUNS 64
@@ -66,7 +67,7 @@ static int fit_all(sd_state *s, const dcsim_dwarf_t *d, const dcsim_gpu_profile_
 }
 
 static int load(sd_state *s, const val_row *w, dcsim_error *err) {
-  char key[1024], dpath[4096], gpath[4096];
+  char key[1024];
   snprintf(key, sizeof key, "%s|%s|%s", val_col(w, "dwarf"), val_col(w, "hw"), val_col(w, "runs"));
   if (s->have && strcmp(key, s->key) == 0) return 0;
   dcsim_dwarf_t *d = NULL;
@@ -74,12 +75,8 @@ static int load(sd_state *s, const val_row *w, dcsim_error *err) {
   dcsim_csv_t *csv = NULL;
   size_t c_case, c_t;
   int rc;
-  if ((rc = dcsim_catalog_resolve(DCSIM_KIND_DWARF, val_col(w, "dwarf"), NULL, 0, dpath,
-                                  sizeof dpath, err)) ||
-      (rc = dcsim_dwarf_load(dpath, &d, err)) ||
-      (rc = dcsim_catalog_resolve(DCSIM_KIND_GPU, val_col(w, "hw"), NULL, 0, gpath, sizeof gpath,
-                                  err)) ||
-      (rc = dcsim_gpu_profile_load(gpath, &gpu, err)) ||
+  if ((rc = tool_load_dwarf(val_col(w, "dwarf"), &d, err)) ||
+      (rc = tool_load_gpu(val_col(w, "hw"), &gpu, err)) ||
       (rc = dcsim__csv_load(val_col(w, "runs"), &csv, err)) ||
       (rc = dcsim__csv_col(csv, "case", &c_case, err)) ||
       (rc = dcsim__csv_col(csv, "time_s", &c_t, err)))

@@ -78,8 +78,8 @@ int main(int argc, char **argv) {
     static const char *const names[2] = { "launch-s", "inflight" };
     double held[2] = { have->launch_s, have->inflight_byte_per_thread };
     double fitted[2] = { fit.launch_s, fit.inflight_byte_per_thread };
-    status = tool_check_fitted(in.dwarf_path, "launch", "launch terms", have->present, names, held,
-                               fitted);
+    status = tool_check_fitted(dcsim_dwarf_path(in.dwarf), "launch", "launch terms", have->present,
+                               names, held, fitted);
   }
   dcsim_dwarf_eval_free(r.ev);
   tool_gpu_fit_in_free(&in);

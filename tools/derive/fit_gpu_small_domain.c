@@ -62,8 +62,8 @@ int main(int argc, char **argv) {
     static const char *const names[2] = { "launch-s", "saturation" };
     double held[2] = { g->launch_s, g->saturation_threads_per_sm };
     double fitted[2] = { fit.launch_s, fit.saturation_threads_per_sm };
-    status = tool_check_fitted(in.gpu_path, "small-domain", "small-domain parameters",
-                               g->has_small_domain, names, held, fitted);
+    status = tool_check_fitted(dcsim_gpu_profile_path(in.gpu), "small-domain",
+                               "small-domain parameters", g->has_small_domain, names, held, fitted);
   }
   tool_gpu_fit_in_free(&in);
   return status;

@@ -13,6 +13,7 @@
 #include "dcsim/fit.h"
 #include "dcsim/model.h"
 #include "dcsim/strutil.h"
+#include "toolutil.h"
 #include "util/xmledit.h"
 
 #define MAX_BIND 8
@@ -78,10 +79,11 @@ static int load_rows(rc_ctx *c, rc_machine *m, dcsim_error *err) {
  * an empty cell: the profile's first frequency state, the clock `dcsim bench` measured */
 static int load_profile(const char *manifest, int line, const char *ref, const char *ghz_cell,
                         dcsim_cpu_profile_t **cpu, double *ghz, dcsim_error *err) {
-  char path[4096];
-  if (dcsim_catalog_resolve(DCSIM_KIND_CPU, ref, manifest, line, path, sizeof path, err) ||
-      dcsim_cpu_profile_load(path, cpu, err))
-    return -1;
+  char *path = NULL;
+  int rc = dcsim_catalog_find(DCSIM_KIND_CPU, ref, manifest, line, &path, err);
+  if (!rc) rc = dcsim_cpu_profile_load(path, cpu, err);
+  free(path);
+  if (rc) return -1;
   if (*ghz_cell) {
     char *end;
     *ghz = strtod(ghz_cell, &end);
@@ -391,7 +393,5 @@ int rc_fit(const rc_ctx *c, const dcsim_dwarf_t *d, double *coef, size_t *n_loop
 }
 
 int rc_load_dwarf(const char *name, dcsim_dwarf_t **d, dcsim_error *err) {
-  char path[4096];
-  if (dcsim_catalog_resolve(DCSIM_KIND_DWARF, name, NULL, 0, path, sizeof path, err)) return -1;
-  return dcsim_dwarf_load(path, d, err);
+  return tool_load_dwarf(name, d, err);
 }

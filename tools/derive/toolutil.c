@@ -3,9 +3,34 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dcsim/catalog.h"
+
+int tool_load_dwarf(const char *ref, dcsim_dwarf_t **out, dcsim_error *err) {
+  char *path = NULL;
+  int rc = dcsim_catalog_find(DCSIM_KIND_DWARF, ref, NULL, 0, &path, err);
+  if (!rc) rc = dcsim_dwarf_load(path, out, err);
+  free(path);
+  return rc;
+}
+
+int tool_load_cpu(const char *ref, dcsim_cpu_profile_t **out, dcsim_error *err) {
+  char *path = NULL;
+  int rc = dcsim_catalog_find(DCSIM_KIND_CPU, ref, NULL, 0, &path, err);
+  if (!rc) rc = dcsim_cpu_profile_load(path, out, err);
+  free(path);
+  return rc;
+}
+
+int tool_load_gpu(const char *ref, dcsim_gpu_profile_t **out, dcsim_error *err) {
+  char *path = NULL;
+  int rc = dcsim_catalog_find(DCSIM_KIND_GPU, ref, NULL, 0, &path, err);
+  if (!rc) rc = dcsim_gpu_profile_load(path, out, err);
+  free(path);
+  return rc;
+}
 
 int tool_die(const char *prog, const dcsim_error *e, int status) {
   char b[2048];
@@ -35,12 +60,7 @@ int tool_gpu_fit_in_load(const char *prog, int argc, char **argv, tool_gpu_fit_i
   }
   in->check = strcmp(argv[4], "--check") == 0;
   dcsim_error err;
-  if (dcsim_catalog_resolve(DCSIM_KIND_DWARF, argv[1], NULL, 0, in->dwarf_path,
-                            sizeof in->dwarf_path, &err) ||
-      dcsim_dwarf_load(in->dwarf_path, &in->dwarf, &err) ||
-      dcsim_catalog_resolve(DCSIM_KIND_GPU, argv[2], NULL, 0, in->gpu_path, sizeof in->gpu_path,
-                            &err) ||
-      dcsim_gpu_profile_load(in->gpu_path, &in->gpu, &err) ||
+  if (tool_load_dwarf(argv[1], &in->dwarf, &err) || tool_load_gpu(argv[2], &in->gpu, &err) ||
       dcsim__csv_load(argv[3], &in->runs, &err)) {
     tool_gpu_fit_in_free(in);
     return tool_die(prog, &err, 2);

@@ -1,5 +1,5 @@
 /* toolutil.h — what the derivation and validation programs of tools/derive share. Nothing here
- * allocates or keeps state. */
+ * keeps state; the loaders hand the caller an object it frees with the type's _free. */
 #ifndef DCSIM_TOOLUTIL_H
 #define DCSIM_TOOLUTIL_H
 
@@ -7,6 +7,11 @@
 #include "dcsim/error.h"
 #include "dcsim/hwprofile.h"
 #include "util/csv.h"
+
+/* Loads the data file that ref names (a catalogue name or a path, dcsim_catalog_find) into *out. */
+int tool_load_dwarf(const char *ref, dcsim_dwarf_t **out, dcsim_error *err);
+int tool_load_cpu(const char *ref, dcsim_cpu_profile_t **out, dcsim_error *err);
+int tool_load_gpu(const char *ref, dcsim_gpu_profile_t **out, dcsim_error *err);
 
 /* Prints "PROG: <the error, formatted as the CLI does>" on stderr and returns status (the exit
  * status the program gives for it). */
@@ -21,10 +26,10 @@ int tool_check_fitted(const char *path, const char *element, const char *what, i
                       const char *const name[2], const double have[2], const double fit[2]);
 
 /* The inputs of a GPU fitting program, `PROG DWARF GPU RUNS.csv (--xml | --check)` (fit-gpu-arch,
- * fit-gpu-small-domain): the dwarf and the GPU profile (catalogue names or paths) as loaded, the
- * paths they were loaded from (what --check names), and the profiled runs' CSV. */
+ * fit-gpu-small-domain): the dwarf and the GPU profile (catalogue names or paths) as loaded (the
+ * paths they were loaded from, what --check names, are dcsim_dwarf_path and
+ * dcsim_gpu_profile_path), and the profiled runs' CSV. */
 typedef struct tool_gpu_fit_in {
-  char dwarf_path[4096], gpu_path[4096];
   dcsim_dwarf_t *dwarf;
   dcsim_gpu_profile_t *gpu;
   dcsim_csv_t *runs;

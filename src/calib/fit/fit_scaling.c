@@ -103,13 +103,16 @@ static int make_point(const char *path, const dcsim_dwarf_t *d, const dcsim_cpu_
   const run *x = &r[i], *ref = NULL;
   for (size_t j = 0; j < n && !ref; j++)
     if (r[j].threads == 1 && same_group(&r[j], x)) ref = &r[j];
-  char fs[32];
-  dcsim_cpu_state_freq_str(&x->st, fs, sizeof fs);
-  if (!ref)
-    return DCSIM_ERR(err, DCSIM_EREF, path, x->line,
-                     "no 1-thread run of case %s on %u node(s) at %s GHz: thread scaling is fitted "
-                     "on time ratios to it",
-                     x->case_name, x->nodes, fs);
+  if (!ref) {
+    char *fs = dcsim_cpu_state_freq_text(&x->st);
+    int rc = fs ? DCSIM_ERR(err, DCSIM_EREF, path, x->line,
+                            "no 1-thread run of case %s on %u node(s) at %s GHz: thread scaling is "
+                            "fitted on time ratios to it",
+                            x->case_name, x->nodes, fs)
+                : DCSIM_ERR(err, DCSIM_ENOMEM, path, x->line, "out of memory");
+    free(fs);
+    return rc;
+  }
   double t1, tn;
   int rc;
   if ((rc = hw_time(d, cpu, x, 1, path, &t1, err)) ||

@@ -123,7 +123,7 @@ int dcsim_bench_read_caches(const char *cpu_dir, dcsim_bench_caches *out, dcsim_
         err, DCSIM_EIO, path, 0,
         "no L1 data and L2 cache description found (sysfs cache directory missing or unreadable)");
   }
-  snprintf(c.source, sizeof c.source, "sysfs");
+  c.source = "sysfs";
   *out = c;
   return 0;
 }
@@ -180,7 +180,7 @@ int dcsim_bench_caches_cpuid(dcsim_bench_caches *out) {
     }
   }
   if (c.l1d_byte <= 0 || c.l2_byte <= 0) return -1;
-  snprintf(c.source, sizeof c.source, "CPUID");
+  c.source = "CPUID";
   *out = c;
   return 0;
 #else
@@ -202,7 +202,7 @@ int dcsim_bench_caches_sysconf(dcsim_bench_caches *out) {
 #endif
 #endif
   if (c.l1d_byte <= 0 || c.l2_byte <= 0) return -1;
-  snprintf(c.source, sizeof c.source, "sysconf");
+  c.source = "sysconf";
   *out = c;
   return 0;
 }
@@ -264,12 +264,12 @@ int dcsim_bench_find_caches(const char *cpu_dir, const dcsim_bench_caches *hand,
                      "cache sizes unknown: %s; CPUID and sysconf give no L1d and L2 size either; "
                      "give them with --cache L1=48K,L2=2M,L3=32M",
                      sys.msg[0] ? sys.msg : "no sysfs cache description");
-  if (by_hand && found) {
-    size_t k = strlen(c.source);
-    snprintf(c.source + k, sizeof c.source - k, " and by hand");
-  } else if (by_hand) {
-    snprintf(c.source, sizeof c.source, "by hand");
-  }
+  if (by_hand && found) /* the sizes read, some of them replaced by --cache */
+    c.source = strcmp(c.source, "sysfs") == 0   ? "sysfs and by hand"
+               : strcmp(c.source, "CPUID") == 0 ? "CPUID and by hand"
+                                                : "sysconf and by hand";
+  else if (by_hand)
+    c.source = "by hand";
   *out = c;
   return 0;
 }

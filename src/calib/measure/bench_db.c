@@ -25,8 +25,6 @@ static int insert_run(sqlite3 *db, const bench_run *R, const char *profile_path,
     emean += e / (double)nho;
     if (e > emax) emax = e;
   }
-  char stamp[32];
-  dcsim__db_utc_now(stamp);
   int rc = dcsim__db_prepare(db, path,
                              "INSERT INTO bench_runs(created_utc, dcsim_version, host, cpu_model, "
                              "profile_name, out_dir, profile_path, isa,"
@@ -38,7 +36,6 @@ static int insert_run(sqlite3 *db, const bench_run *R, const char *profile_path,
                              "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                              &st, bench_db_fail, err);
   if (rc) return rc;
-  sqlite3_bind_text(st, 1, stamp, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 2, dcsim_version(), -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 3, R->host, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 4, R->model, -1, SQLITE_STATIC);
@@ -51,35 +48,38 @@ static int insert_run(sqlite3 *db, const bench_run *R, const char *profile_path,
   sqlite3_bind_int(st, 11, (int)R->reps_min);
   sqlite3_bind_int(st, 12, (int)R->o->budget);
   sqlite3_bind_double(st, 13, R->ghz);
-  sqlite3_bind_text(st, 14, R->freq_note, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 14, dcsim_str_cstr(&R->freq_note), -1, SQLITE_STATIC);
   sqlite3_bind_double(st, 15, R->c.l1d_byte);
   sqlite3_bind_double(st, 16, R->c.l2_byte);
   sqlite3_bind_double(st, 17, R->c.l3_byte);
-  sqlite3_bind_text(st, 18, R->energy_note, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 19, R->gpu_note, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 18, dcsim_str_cstr(&R->energy_note), -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 19, dcsim_str_cstr(&R->gpu_note), -1, SQLITE_STATIC);
   if (nho) {
     sqlite3_bind_double(st, 20, emean);
     sqlite3_bind_double(st, 21, emax);
   }
-  char tcs[2][1024];
+  dcsim_str tcs[2] = { DCSIM_STR_INIT, DCSIM_STR_INIT }; /* the thread counts, "1,2,4" */
   const unsigned *lists[2] = { R->tc, R->tc_loops }, counts[2] = { R->ntc, R->ntc_loops };
-  for (int l = 0; l < 2; l++) {
-    size_t k = 0;
-    tcs[l][0] = '\0';
-    for (unsigned i = 0; i < counts[l] && k < sizeof tcs[l]; i++)
-      k += (size_t)snprintf(tcs[l] + k, sizeof tcs[l] - k, "%s%u", i ? "," : "", lists[l][i]);
-  }
+  for (int l = 0; l < 2; l++)
+    for (unsigned i = 0; i < counts[l]; i++)
+      dcsim_str_addf(&tcs[l], "%s%u", i ? "," : "", lists[l][i]);
   unsigned flagged = 0;
   for (size_t i = 0; i < R->np; i++) flagged += R->pts[i].flag[0] != '\0';
   sqlite3_bind_double(st, 22, R->budget_s);
   sqlite3_bind_double(st, 23, dcsim__bench_elapsed_s(R));
   sqlite3_bind_int(st, 24, (int)R->reps_max);
   sqlite3_bind_text(st, 25, R->c.source, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 26, tcs[0], -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st, 27, tcs[1], -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st, 28, R->warm_note, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 26, dcsim_str_cstr(&tcs[0]), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 27, dcsim_str_cstr(&tcs[1]), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 28, dcsim_str_cstr(&R->warm_note), -1, SQLITE_STATIC);
   sqlite3_bind_int(st, 29, (int)flagged);
-  rc = dcsim__db_step_done(db, path, st, bench_db_fail, err);
+  if (tcs[0].oom || tcs[1].oom || R->freq_note.oom || R->warm_note.oom || R->energy_note.oom ||
+      R->gpu_note.oom || R->loop_ws_note.oom)
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "%s: out of memory", bench_db_fail);
+  else if (!(rc = dcsim__db_bind_utc_now(db, path, st, 1, bench_db_fail, err)))
+    rc = dcsim__db_step_done(db, path, st, bench_db_fail, err);
+  dcsim_str_release(&tcs[0]);
+  dcsim_str_release(&tcs[1]);
   sqlite3_finalize(st);
   if (!rc) *run_id = sqlite3_last_insert_rowid(db);
   return rc;

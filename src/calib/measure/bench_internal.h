@@ -78,16 +78,17 @@ typedef struct bench_run {
   unsigned tc_loops[BENCH_MAXT], ntc_loops; /* ... and for the loops */
   unsigned n_mandatory;                     /* tc[0..] includes 1, a socket, the node */
   double loop_dram_total_byte; /* > 0: the loops' DRAM-sized working set (all threads) capped */
-  char loop_ws_note[256];      /* why, or "" */
+  dcsim_str loop_ws_note;      /* why, or "" */
   bench_point *pts;
   size_t np, cap;
   double *clk;
   size_t nclk, capclk;
   int short_team, tty;
   int quick; /* --quick or a budget of at most 60 s: smaller DRAM sets, shorter repetitions */
-  char model[256], name[128], host[128], freq_id[32], freq_note[512], warm_note[256];
+  char model[256], name[128], host[128], freq_id[32];
+  dcsim_str freq_note, warm_note; /* how the clock was found; what the warm-up saw */
   double ghz, cpuinfo_mhz;
-  char energy_note[1400], gpu_note[1200];
+  dcsim_str energy_note, gpu_note; /* the energy meters found, or why none */
   dcsim_rapl_t *rapl;
   /* interference: limits, and what the run saw (doc/calibration.md "Interference") */
   double min_share, max_steal, max_disp_accept, clk_drop;

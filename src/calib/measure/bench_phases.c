@@ -2,6 +2,7 @@
  * node and what HVS picks in between), the peak and bandwidth tables with their monotonicity
  * check, the loop kernels, the HVS bandwidth map and RAPL (doc/calibration.md "dcsim bench"). */
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -149,11 +150,13 @@ int dcsim__bench_warmup(bench_run *R, dcsim_error *err) {
     if ((steady && spent >= 0.2) || spent >= cap) break;
     prev = clk;
   }
-  snprintf(R->warm_note, sizeof R->warm_note,
-           "%.2f s of the FMA kernel on %u thread(s) (%u chunks), clock %.3f GHz at the end%s",
-           dcsim__bench_elapsed_s(R) - start, R->nthreads, chunks, clk,
-           prev > 0 && fabs(clk - prev) <= 0.01 * prev ? " (steady)" : " (still changing)");
-  dcsim__bench_progress(R, "warm-up: %s", R->warm_note);
+  dcsim_str_release(&R->warm_note);
+  dcsim_str_addf(
+      &R->warm_note,
+      "%.2f s of the FMA kernel on %u thread(s) (%u chunks), clock %.3f GHz at the end%s",
+      dcsim__bench_elapsed_s(R) - start, R->nthreads, chunks, clk,
+      prev > 0 && fabs(clk - prev) <= 0.01 * prev ? " (steady)" : " (still changing)");
+  dcsim__bench_progress(R, "warm-up: %s", dcsim_str_cstr(&R->warm_note));
   return 0;
 }
 
@@ -296,6 +299,21 @@ static double fall_tolerance(const bench_point *p, const bench_point *prev) {
   return fmin(0.25, fmax(0.05, 3 * fmax(p->disp, prev->disp)));
 }
 
+/* p->flag set to the formatted text; a text longer than the field ends in "..." */
+static void set_flag(bench_point *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_flag(bench_point *p, const char *fmt, ...) {
+  dcsim_str b = DCSIM_STR_INIT;
+  va_list ap;
+  va_start(ap, fmt);
+  dcsim_str_vaddf(&b, fmt, ap);
+  va_end(ap);
+  if (b.oom) /* still flagged: a flagged cell is looked at, whatever its text */
+    memcpy(p->flag, "(out of memory)", sizeof "(out of memory)");
+  else if (dcsim_str_copy_to(&b, p->flag, sizeof p->flag))
+    memcpy(p->flag + sizeof p->flag - 4, "...", 4);
+  dcsim_str_release(&b);
+}
+
 static int check_monotone(bench_run *R, dcsim_error *err, unsigned *flagged) {
   *flagged = 0;
   for (int q = 0; q < BENCH_NQ; q++) {
@@ -316,9 +334,8 @@ static int check_monotone(bench_run *R, dcsim_error *err, unsigned *flagged) {
         bench_point *np = &R->pts[idx];
         const bench_point *pp = &R->pts[pidx];
         if (np->med < pp->med * (1 - fall_tolerance(np, pp))) {
-          snprintf(np->flag, sizeof np->flag,
-                   "non-monotone: %.4g %s; %.0f %% below %.4g at %u thread(s)", np->med, q_unit(q),
-                   100 * (1 - np->med / pp->med), pp->med, pp->threads);
+          set_flag(np, "non-monotone: %.4g %s; %.0f %% below %.4g at %u thread(s)", np->med,
+                   q_unit(q), 100 * (1 - np->med / pp->med), pp->med, pp->threads);
           (*flagged)++;
           dcsim__bench_progress(R, "%s%s%s at %u thread(s): %s", q_phase(q), q ? " " : "",
                                 q_level(q), np->threads, np->flag);
@@ -418,21 +435,21 @@ static int cell_faulty(const bench_run *R, const bench_point *p) {
   return p->disturbed || p->steal > R->max_steal || p->disp > R->max_disp_accept || p->flag[0];
 }
 
-static void cell_fault(const bench_run *R, const bench_point *p, char *why, size_t size) {
-  why[0] = '\0';
+static void cell_fault(const bench_run *R, const bench_point *p, dcsim_str *why) {
+  dcsim_str_release(why);
   if (p->disturbed)
-    snprintf(why, size,
-             "interference: %u of %u repetitions disturbed (CPU share down to %.0f %%, clock "
-             "probes %.2f-%.2f GHz)",
-             p->disturbed, p->reps, 100 * p->cpu_share, p->clk_min, p->clk_max);
+    dcsim_str_addf(why,
+                   "interference: %u of %u repetitions disturbed (CPU share down to %.0f %%, clock "
+                   "probes %.2f-%.2f GHz)",
+                   p->disturbed, p->reps, 100 * p->cpu_share, p->clk_min, p->clk_max);
   else if (p->steal > R->max_steal)
-    snprintf(why, size, "interference: %.0f %% of the CPUs' time stolen by the hypervisor",
-             100 * p->steal);
+    dcsim_str_addf(why, "interference: %.0f %% of the CPUs' time stolen by the hypervisor",
+                   100 * p->steal);
   else if (p->disp > R->max_disp_accept)
-    snprintf(why, size, "spread +-%.1f %% (limit %.0f %%)", 100 * p->disp,
-             100 * R->max_disp_accept);
+    dcsim_str_addf(why, "spread +-%.1f %% (limit %.0f %%)", 100 * p->disp,
+                   100 * R->max_disp_accept);
   else if (p->flag[0])
-    snprintf(why, size, "%.200s", p->flag);
+    dcsim_str_addf(why, "%.200s", p->flag);
 }
 
 static int table_q(const bench_point *p) {
@@ -471,17 +488,20 @@ static int retry_noisy(bench_run *R, dcsim_error *err) {
   for (int round = 0; round < BENCH_RETRY_ROUNDS; round++) {
     unsigned failing = 0;
     for (size_t i = 0; i < R->np; i++) {
-      char why[256];
       int q = table_q(&R->pts[i]);
       if (q < 0) continue;
-      cell_fault(R, &R->pts[i], why, sizeof why);
-      if (!why[0] || strncmp(why, "non-monotone", 12) == 0) continue;
-      failing++;
+      dcsim_str why = DCSIM_STR_INIT;
+      cell_fault(R, &R->pts[i], &why);
+      int skip = !why.len || strncmp(why.s, "non-monotone", 12) == 0;
       double left = until - dcsim__bench_elapsed_s(R);
+      if (!skip && !(left < R->target_s * R->reps_min))
+        dcsim__bench_progress(R, "%s%s%s at %u thread(s): %s; measuring it again (round %d)",
+                              q_phase(q), q ? " " : "", q_level(q), R->pts[i].threads,
+                              dcsim_str_cstr(&why), round + 1);
+      dcsim_str_release(&why);
+      if (skip) continue;
+      failing++;
       if (left < R->target_s * R->reps_min) return 0;
-      dcsim__bench_progress(R, "%s%s%s at %u thread(s): %s; measuring it again (round %d)",
-                            q_phase(q), q ? " " : "", q_level(q), R->pts[i].threads, why,
-                            round + 1);
       /* shorter repetitions each round (a quarter, at least 2 ms): on a shared machine a short
        * one more often runs in one scheduler slice (CFS gives a few ms), as STREAM's best-of */
       double keep_target = R->target_s;
@@ -533,7 +553,7 @@ static void unstable_flag(bench_run *R, size_t i, int q, const double *lv, unsig
   looks_text(&f, lv, nl, ", ");
   dcsim_str_addf(&f, " %s (%u looks over %.1f s), no two clean ones within %.0f %%", q_unit(q), nl,
                  tried_s, 100 * R->look_tol);
-  snprintf(R->pts[i].flag, sizeof R->pts[i].flag, "%s", f.oom ? "unstable" : dcsim_str_cstr(&f));
+  set_flag(&R->pts[i], "%s", f.oom ? "unstable" : dcsim_str_cstr(&f));
   dcsim_str_release(&f);
 }
 
@@ -626,23 +646,25 @@ int dcsim__bench_accept_tables(bench_run *R, dcsim_error *err) {
   if ((rc = retry_noisy(R, err)) || (rc = second_look(R, err)) ||
       (rc = check_monotone(R, err, &flagged)))
     return rc;
-  const char *missing = NULL;
-  char first_why[256] = "";
+  const char *missing = NULL, *first_why = NULL; /* first_why: in a point's flag */
+  dcsim_str why = DCSIM_STR_INIT;
   for (size_t i = 0; i < R->np; i++) {
     bench_point *p = &R->pts[i];
-    char why[256];
     if (table_q(p) < 0) continue;
-    cell_fault(R, p, why, sizeof why);
-    if (!why[0]) continue;
+    cell_fault(R, p, &why);
+    if (!why.len) continue;
     if (R->o->keep_suspect) {
-      if (!p->flag[0]) snprintf(p->flag, sizeof p->flag, "kept (--keep-suspect): %s", why);
+      if (!p->flag[0]) set_flag(p, "kept (--keep-suspect): %s", dcsim_str_cstr(&why));
       continue;
     }
     p->rejected = 1;
     R->n_rejected++;
-    snprintf(p->flag, sizeof p->flag, "left out: %s", why);
+    set_flag(p, "left out: %s", dcsim_str_cstr(&why));
     dcsim__bench_progress(R, "%s %s at %u thread(s) %s", p->phase, p->level, p->threads, p->flag);
   }
+  int oom = why.oom;
+  dcsim_str_release(&why);
+  if (oom) return DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
   /* the counts every table covers: 1 up to the lowest of their highest kept counts */
   R->cover_n = R->nthreads;
   for (int q = 0; q < BENCH_NQ; q++) {
@@ -658,7 +680,7 @@ int dcsim__bench_accept_tables(bench_run *R, dcsim_error *err) {
     const bench_point *p = dcsim__bench_find(R, q_phase(q), q_level(q), 1);
     if (!p || p->rejected) {
       missing = q ? q_level(q) : "peak";
-      if (p) snprintf(first_why, sizeof first_why, "%s", p->flag + strlen("left out: "));
+      if (p) first_why = p->flag + strlen("left out: ");
     }
   }
   if (missing) {
@@ -672,7 +694,7 @@ int dcsim__bench_accept_tables(bench_run *R, dcsim_error *err) {
              "no profile written: %s at 1 thread cannot be stood behind (%s); interference seen: "
              "load average %.1f-%.1f on %u CPU(s), CPU share down to %.0f %%, steal up to %.0f %%, "
              "clock probes %.2f-%.2f GHz; raw data in %s/raw.csv",
-             missing, first_why[0] ? first_why : "not measured", R->load_start,
+             missing, first_why && *first_why ? first_why : "not measured", R->load_start,
              fmax(load, R->load_start), R->ncpu, 100 * R->share_min, 100 * R->steal_max, lo, hi,
              R->o->out_dir);
   }
@@ -733,11 +755,12 @@ static void cap_loop_dram(bench_run *R) {
   double full = (double)dcsim__bench_level_ws(R, 3, 1);
   if (afford >= full) return;
   R->loop_dram_total_byte = fmax(afford, 64e6);
-  snprintf(R->loop_ws_note, sizeof R->loop_ws_note,
-           "the loops' DRAM-sized working set is %.0f MB in all, not %.0f: the budget cannot "
-           "afford more at %.2f GB/s (L3 %.0f MB)",
-           R->loop_dram_total_byte / 1e6, full / 1e6, d->med, R->c.l3_byte / 1e6);
-  dcsim__bench_progress(R, "%s", R->loop_ws_note);
+  dcsim_str_release(&R->loop_ws_note);
+  dcsim_str_addf(&R->loop_ws_note,
+                 "the loops' DRAM-sized working set is %.0f MB in all, not %.0f: the budget cannot "
+                 "afford more at %.2f GB/s (L3 %.0f MB)",
+                 R->loop_dram_total_byte / 1e6, full / 1e6, d->med, R->c.l3_byte / 1e6);
+  dcsim__bench_progress(R, "%s", dcsim_str_cstr(&R->loop_ws_note));
 }
 
 /* Before the node's loops: the 1-thread DRAM-sized points cost s_per_byte seconds per byte of
@@ -753,11 +776,12 @@ static void recap_loop_dram(bench_run *R, double s_per_byte) {
   if (afford >= now) return;
   double old = now;
   R->loop_dram_total_byte = fmax(afford, 64e6);
-  snprintf(R->loop_ws_note, sizeof R->loop_ws_note,
-           "the loops' DRAM-sized working set is %.0f MB in all at %u threads, not %.0f: the "
-           "1-thread points took %.2f s per GB and the budget cannot afford more",
-           R->loop_dram_total_byte / 1e6, R->nthreads, old / 1e6, s_per_byte * 1e9);
-  dcsim__bench_progress(R, "%s", R->loop_ws_note);
+  dcsim_str_release(&R->loop_ws_note);
+  dcsim_str_addf(&R->loop_ws_note,
+                 "the loops' DRAM-sized working set is %.0f MB in all at %u threads, not %.0f: the "
+                 "1-thread points took %.2f s per GB and the budget cannot afford more",
+                 R->loop_dram_total_byte / 1e6, R->nthreads, old / 1e6, s_per_byte * 1e9);
+  dcsim__bench_progress(R, "%s", dcsim_str_cstr(&R->loop_ws_note));
 }
 
 int dcsim__bench_phase_loops(bench_run *R, dcsim_error *err) {

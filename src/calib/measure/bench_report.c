@@ -21,8 +21,8 @@ void dcsim__bench_report(bench_run *R, const char *profile_path, const bench_hel
           dcsim_bench_isa_name(R->isa));
   fprintf(f, "caches    L1d %.0f KiB, L2 %.0f KiB, L3 %.0f KiB (%s)\n", R->c.l1d_byte / 1024,
           R->c.l2_byte / 1024, R->c.l3_byte / 1024, R->c.source);
-  fprintf(f, "clock     %s GHz: %s\n", R->freq_id, R->freq_note);
-  fprintf(f, "warm-up   %s\n", R->warm_note);
+  fprintf(f, "clock     %s GHz: %s\n", R->freq_id, dcsim_str_cstr(&R->freq_note));
+  fprintf(f, "warm-up   %s\n", dcsim_str_cstr(&R->warm_note));
   fprintf(f, "budget    %.0f s, %.1f s used by the measurements and fits; thread counts",
           R->budget_s, dcsim__bench_elapsed_s(R));
   for (unsigned i = 0; i < R->ntc; i++) fprintf(f, "%s%u", i ? "," : " ", R->tc[i]);
@@ -35,9 +35,9 @@ void dcsim__bench_report(bench_run *R, const char *profile_path, const bench_hel
             "cover     every table keeps a cell up to %u thread(s) of %u; the loops, their fits "
             "and --check stay within that (the profile has no value beyond it)\n",
             R->cover_n, R->nthreads);
-  if (R->loop_ws_note[0]) fprintf(f, "loops     %s\n", R->loop_ws_note);
-  fprintf(f, "energy    %s\n", R->energy_note);
-  fprintf(f, "gpu       %s\n", R->gpu_note);
+  if (R->loop_ws_note.len) fprintf(f, "loops     %s\n", dcsim_str_cstr(&R->loop_ws_note));
+  fprintf(f, "energy    %s\n", dcsim_str_cstr(&R->energy_note));
+  fprintf(f, "gpu       %s\n", dcsim_str_cstr(&R->gpu_note));
   fprintf(f,
           "\nmedian [min-max] +-dispersion (1.4826 MAD/median) of %u-%u repetitions; * outliers "
           "or disturbed repetitions re-measured, ! flagged, x left out\n%7s %30s",
@@ -54,16 +54,15 @@ void dcsim__bench_report(bench_run *R, const char *profile_path, const bench_hel
     for (int q = 0; q < BENCH_NQ; q++) {
       const bench_point *p =
           dcsim__bench_find(R, q ? "bw" : "peak", q ? dcsim__bench_level_name(q - 1) : "", n);
-      char cell[96];
+      dcsim_str cell = DCSIM_STR_INIT;
       if (p)
-        snprintf(cell, sizeof cell, "%.2f [%.2f-%.2f] +-%.1f%%%s%s", p->med, p->min, p->max,
-                 100 * p->disp, p->remeasured || p->redone ? "*" : "",
-                 p->rejected  ? "x"
-                 : p->flag[0] ? "!"
-                              : "");
-      else
-        snprintf(cell, sizeof cell, "-");
-      fprintf(f, " %30s", cell);
+        dcsim_str_addf(&cell, "%.2f [%.2f-%.2f] +-%.1f%%%s%s", p->med, p->min, p->max,
+                       100 * p->disp, p->remeasured || p->redone ? "*" : "",
+                       p->rejected  ? "x"
+                       : p->flag[0] ? "!"
+                                    : "");
+      fprintf(f, " %30s", cell.len ? cell.s : "-");
+      dcsim_str_release(&cell);
     }
     fputc('\n', f);
   }
@@ -275,9 +274,11 @@ int dcsim_bench_compare(const char *dir, const char *cpu_ref, FILE *out, dcsim_e
             "+-", "catalogue", "ratio", "provenance", at ? at : "", "ratio");
     free(at);
     for (size_t i = 0; i < m.n; i++) {
-      char disp[16] = "-";
-      if (!isnan(m.disp[i])) snprintf(disp, sizeof disp, "%.1f%%", 100 * m.disp[i]);
-      fprintf(out, "%7u %12.2f %8s", m.threads[i], m.value[i], disp);
+      fprintf(out, "%7u %12.2f ", m.threads[i], m.value[i]);
+      if (isnan(m.disp[i]))
+        fprintf(out, "%8s", "-");
+      else /* "%8s" of "12.3%": the number right-aligned in 7 */
+        fprintf(out, "%7.1f%%", 100 * m.disp[i]);
       dcsim_cpu_state s = st;
       s.threads = m.threads[i];
       double v = 0;

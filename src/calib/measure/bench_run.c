@@ -71,57 +71,62 @@ static void probe_meters(bench_run *R) {
   dcsim_error e2;
   memset(&e2, 0, sizeof e2);
   if (dcsim_rapl_open(o->powercap ? o->powercap : "/sys/class/powercap", &R->rapl, &e2) == 0) {
-    snprintf(R->energy_note, sizeof R->energy_note, "RAPL through powercap: %zu zone(s)",
-             dcsim_rapl_n_zones(R->rapl));
+    dcsim_str_addf(&R->energy_note, "RAPL through powercap: %zu zone(s)",
+                   dcsim_rapl_n_zones(R->rapl));
   } else {
     char b[1200];
     dcsim_error_format(&e2, b, sizeof b);
-    snprintf(R->energy_note, sizeof R->energy_note, "not measured: %s", b);
+    dcsim_str_addf(&R->energy_note, "not measured: %s", b);
   }
-  dcsim__bench_progress(R, "energy: %s", R->energy_note);
+  dcsim__bench_progress(R, "energy: %s", dcsim_str_cstr(&R->energy_note));
   dcsim_gpu_power g[8];
   size_t ng = 0;
   if (dcsim_nvsmi_query(g, 8, &ng, &e2) == 0 && ng) {
-    size_t k = (size_t)snprintf(R->gpu_note, sizeof R->gpu_note, "%zu NVIDIA GPU(s):", ng);
-    for (size_t i = 0; i < ng && k < sizeof R->gpu_note; i++)
-      k += (size_t)snprintf(R->gpu_note + k, sizeof R->gpu_note - k,
-                            " %s %.1f W of %.0f W at %.0f MHz (idle, nvidia-smi);", g[i].name,
-                            g[i].power_w, g[i].limit_w, g[i].sm_clock_mhz);
+    dcsim_str_addf(&R->gpu_note, "%zu NVIDIA GPU(s):", ng);
+    for (size_t i = 0; i < ng; i++)
+      dcsim_str_addf(&R->gpu_note, " %s %.1f W of %.0f W at %.0f MHz (idle, nvidia-smi);",
+                     g[i].name, g[i].power_w, g[i].limit_w, g[i].sm_clock_mhz);
   } else {
-    snprintf(R->gpu_note, sizeof R->gpu_note, "%s", e2.msg);
+    dcsim_str_add(&R->gpu_note, e2.msg);
   }
 }
 
 /* The clock the measurements ran at: the median of the probes taken before each repetition, else
  * /proc/cpuinfo's (said to be an assumption); never a guess (doc/calibration.md). */
 static int settle_clock(bench_run *R, double idle_clk, dcsim_error *err) {
-  char cpufreq[64] = "absent";
+  dcsim_str cpufreq = DCSIM_STR_INIT;
   FILE *cf = fopen("/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq", "r");
-  if (cf) {
-    long khz = 0;
-    if (fscanf(cf, "%ld", &khz) == 1) snprintf(cpufreq, sizeof cpufreq, "%.0f MHz", khz / 1e3);
-    fclose(cf);
-  }
+  long khz = 0;
+  if (cf && fscanf(cf, "%ld", &khz) == 1)
+    dcsim_str_addf(&cpufreq, "%.0f MHz", khz / 1e3);
+  else
+    dcsim_str_add(&cpufreq, "absent");
+  if (cf) fclose(cf);
   if (R->nclk) {
     qsort(R->clk, R->nclk, sizeof *R->clk, dcsim_cmp_double);
     R->ghz = R->clk[R->nclk / 2];
-    snprintf(
-        R->freq_note, sizeof R->freq_note,
+    dcsim_str_addf(
+        &R->freq_note,
         "measured: dependent-add clock probe on every thread before each repetition, median of %zu "
         "probes %.3f GHz (range %.3f-%.3f; idle %.3f); /proc/cpuinfo %.0f MHz; cpufreq %s",
-        R->nclk, R->ghz, R->clk[0], R->clk[R->nclk - 1], idle_clk, R->cpuinfo_mhz, cpufreq);
+        R->nclk, R->ghz, R->clk[0], R->clk[R->nclk - 1], idle_clk, R->cpuinfo_mhz,
+        dcsim_str_cstr(&cpufreq));
   } else if (R->cpuinfo_mhz > 0) {
     R->ghz = R->cpuinfo_mhz / 1e3;
-    snprintf(
-        R->freq_note, sizeof R->freq_note,
+    dcsim_str_addf(
+        &R->freq_note,
         "assumption: /proc/cpuinfo cpu MHz %.0f (no clock probe on this architecture); cpufreq %s",
-        R->cpuinfo_mhz, cpufreq);
+        R->cpuinfo_mhz, dcsim_str_cstr(&cpufreq));
   } else {
+    dcsim_str_release(&cpufreq);
     return DCSIM_ERR(
         err, DCSIM_EINTERNAL, "", 0,
         "cannot determine the CPU clock (no probe, no /proc/cpuinfo MHz); refusing to assume one");
   }
-  snprintf(R->freq_id, sizeof R->freq_id, "%.2f", R->ghz);
+  dcsim_str_release(&cpufreq);
+  /* the frequency state's id: a clock of more than 29 digits is no clock */
+  if (dcsim_bufprintf(R->freq_id, sizeof R->freq_id, "%.2f", R->ghz))
+    return DCSIM_ERR(err, DCSIM_EINTERNAL, "", 0, "clock %g GHz: not a clock", R->ghz);
   return 0;
 }
 
@@ -304,5 +309,10 @@ out:
   free(R.pts);
   free(R.clk);
   dcsim_str_release(&R.look_note);
+  dcsim_str_release(&R.loop_ws_note);
+  dcsim_str_release(&R.freq_note);
+  dcsim_str_release(&R.warm_note);
+  dcsim_str_release(&R.energy_note);
+  dcsim_str_release(&R.gpu_note);
   return rc;
 }

@@ -111,9 +111,9 @@ int dcsim__bench_write_tables(bench_run *R, int have_energy, dcsim_error *err) {
           dcsim__bench_level_ws(R, 2, 1), dcsim__bench_level_ws(R, 3, 1));
   dcsim__xml_escape(f, R->c.source);
   fputs(").\n     * Frequency: ", f);
-  dcsim__xml_escape(f, R->freq_note);
+  dcsim__xml_escape(f, dcsim_str_cstr(&R->freq_note));
   fputs("\n     * Energy: ", f);
-  dcsim__xml_escape(f, R->energy_note);
+  dcsim__xml_escape(f, dcsim_str_cstr(&R->energy_note));
   fputs("</comment>\n", f);
   fprintf(f,
           "  <spec cores-per-socket=\"%u\" sockets=\"1\" nominal-ghz=\"%s\" l1-byte=\"%.0f\" "
@@ -125,7 +125,7 @@ int dcsim__bench_write_tables(bench_run *R, int have_energy, dcsim_error *err) {
           "clock probe)\"/>\n",
           dcsim_bench_isa_name(R->isa), R->c.source);
   fprintf(f, "  <frequencies>\n    <freq id=\"%s\" ghz=\"%s\" source=\"", R->freq_id, R->freq_id);
-  dcsim__xml_escape(f, R->freq_note);
+  dcsim__xml_escape(f, dcsim_str_cstr(&R->freq_note));
   fputs("\"/>\n  </frequencies>\n", f);
   for (int q = 0; q < 5; q++) {
     fprintf(f,
