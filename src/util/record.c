@@ -17,7 +17,7 @@ static int has_value(const dcsim__record_field *f, const void *row) {
     case DCSIM__RN_ZERO: return *CMEMBER(row, f, long long) != 0;
     case DCSIM__RN_UNDEF: return !isnan(*CMEMBER(row, f, double));
   }
-  return f->kind != DCSIM__RF_TEXT || *CMEMBER(row, f, const char *) != NULL;
+  return f->kind != DCSIM__RF_TEXT || *CMEMBER(row, f, char *) != NULL;
 }
 
 /* 1 when field f is in one of the outputs of mask out */
@@ -79,7 +79,7 @@ void dcsim__record_sql_bind(const dcsim__record *r, sqlite3_stmt *st, int first,
       case DCSIM__RF_INT64: sqlite3_bind_int64(st, k, *CMEMBER(row, f, long long)); break;
       case DCSIM__RF_REAL: sqlite3_bind_double(st, k, *CMEMBER(row, f, double)); break;
       case DCSIM__RF_TEXT:
-        sqlite3_bind_text(st, k, *CMEMBER(row, f, const char *), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, k, *CMEMBER(row, f, char *), -1, SQLITE_TRANSIENT);
         break;
       case DCSIM__RF_BOOL: sqlite3_bind_int(st, k, *CMEMBER(row, f, int) != 0); break;
     }
@@ -127,7 +127,7 @@ void dcsim__record_json_members(const dcsim__record *r, dcsim_json *j, const voi
     switch (f->kind) {
       case DCSIM__RF_INT64: dcsim_json_int(j, *CMEMBER(row, f, long long)); break;
       case DCSIM__RF_REAL: dcsim_json_num(j, *CMEMBER(row, f, double)); break;
-      case DCSIM__RF_TEXT: dcsim_json_str(j, *CMEMBER(row, f, const char *)); break;
+      case DCSIM__RF_TEXT: dcsim_json_str(j, *CMEMBER(row, f, char *)); break;
       case DCSIM__RF_BOOL: dcsim_json_bool(j, *CMEMBER(row, f, int)); break;
     }
   }
@@ -150,7 +150,7 @@ void dcsim__record_csv_row(const dcsim__record *r, FILE *out, const void *row) {
     switch (f->kind) {
       case DCSIM__RF_INT64: fprintf(out, "%lld", *CMEMBER(row, f, long long)); break;
       case DCSIM__RF_REAL: fprintf(out, "%.10g", *CMEMBER(row, f, double)); break;
-      case DCSIM__RF_TEXT: dcsim__csv_write_cell(out, *CMEMBER(row, f, const char *)); break;
+      case DCSIM__RF_TEXT: dcsim__csv_write_cell(out, *CMEMBER(row, f, char *)); break;
       case DCSIM__RF_BOOL: fprintf(out, "%d", *CMEMBER(row, f, int) != 0); break;
     }
   }
@@ -194,7 +194,7 @@ void dcsim__record_text_row(const dcsim__record *r, FILE *out, const void *row) 
             snprintf(buf, sizeof buf, "%.10g", v);
           break;
         }
-        case DCSIM__RF_TEXT: s = *CMEMBER(row, f, const char *); break;
+        case DCSIM__RF_TEXT: s = *CMEMBER(row, f, char *); break;
         case DCSIM__RF_BOOL: s = *CMEMBER(row, f, int) ? "1" : "0"; break;
       }
     text_cell(out, &n, f->width, s);
