@@ -25,7 +25,7 @@
 
 enum { BENCH_MAXT = 256, BENCH_MAXREP = 32, BENCH_NQ = 5 /* peak, L1, L2, L3, DRAM */ };
 enum { BENCH_PROBE_REPS = 31 }; /* --probe: calls per level */
-enum { BENCH_MAXLOOK = 400 };   /* second look: looks at one 1-thread cell, the first included */
+enum { BENCH_MAXLOOK = 400 };   /* second look: looks at one table cell, the first included */
 
 typedef struct bench_point {
   char phase[8], kernel[32], level[8];
@@ -73,8 +73,8 @@ typedef struct bench_run {
   dcsim_bench_caches c;
   double budget_s, t0_s, fake_s; /* the budget; its start; seconds spent by an injected timer */
   double deadline_tables_s, deadline_loops_s; /* elapsed seconds at which the phase stops */
-  double deadline_looks_s;      /* an unstable 1-thread cell takes more looks until then */
-  unsigned tc[BENCH_MAXT], ntc; /* thread counts measured in the tables, ascending */
+  double deadline_looks_s;                  /* an unstable table cell takes more looks until then */
+  unsigned tc[BENCH_MAXT], ntc;             /* thread counts measured in the tables, ascending */
   unsigned tc_loops[BENCH_MAXT], ntc_loops; /* ... and for the loops */
   unsigned n_mandatory;                     /* tc[0..] includes 1, a socket, the node */
   double loop_dram_total_byte; /* > 0: the loops' DRAM-sized working set (all threads) capped */
@@ -92,8 +92,9 @@ typedef struct bench_run {
   dcsim_rapl_t *rapl;
   /* interference: limits, and what the run saw (doc/calibration.md "Interference") */
   double min_share, max_steal, max_disp_accept, clk_drop;
-  double look_tol;     /* second look: a 1-thread cell's looks agree within this (relative) */
-  dcsim_str look_note; /* what the second looks found, for the report (empty before them) */
+  double look_tol; /* second look: a 1-thread cell's look agrees with the highest within this */
+  double look_tol_multi; /* ... a cell's at more threads (relative) */
+  dcsim_str look_note;   /* what the second looks found, for the report (empty before them) */
   double load_start, load_max, steal_max, share_min; /* share_min: lowest of any repetition */
   unsigned n_disturbed, n_redone, n_rejected;
   unsigned cover_n;   /* every table keeps a cell at this many threads or more: the loops, their
