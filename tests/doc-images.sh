@@ -20,7 +20,7 @@ for f in "$tmp"/img/*.png; do
     echo "$name: not a PNG picture"; fails=$((fails + 1))
   fi
   grep -aq 'tEXtSoftware.dcsim ' "$f" && grep -aq 'tEXtComment.dcsim ' "$f" ||
-    { echo "$name: no dcsim provenance in its PNG text chunks (issue 26)"; fails=$((fails + 1)); }
+    { echo "$name: no dcsim provenance in its PNG text chunks"; fails=$((fails + 1)); }
   [ -f "doc/img/$name" ] || { echo "$name: drawn but not in doc/img (run tools/gen-doc-images.sh)"; fails=$((fails + 1)); }
   grep -q "img/$name" README.md doc/*.md || { echo "$name: shown by no page of doc/ or README.md"; fails=$((fails + 1)); }
 done

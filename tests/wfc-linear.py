@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """wfc-linear.py DCSIM — `dcsim run` of a WfCommons instance of independent tasks, each its own
-task type, takes time linear in its tasks (issue 35: the task types were searched linearly per
-task, 10^5 tasks took 8.5 s and 10^6 did not end in 300 s; under ASan a search of the file's
+task type, takes time linear in its tasks (doc/robustness.md: the task types were once searched
+linearly per task, 10^5 tasks took 8.5 s and 10^6 did not end in 300 s; under ASan a search of the file's
 text per task was quadratic too). Runs 2*10^4 and 8*10^4 tasks and compares the CPU time (user +
 system of the child, less sensitive to a loaded machine than the wall clock): linear is 4x, the
 quadratic search was 13.5x; fails above 8x, or past 60 s of CPU (a hang; 10^5 tasks take 2.8 s

@@ -15,7 +15,7 @@ archive commit, its sha256, family, site, runtime system and version, recorded m
 and share. --check FILE extracts again and fails unless the result is FILE byte for byte.
 
 Held-out instances. The four instances named in HELD_OUT are skipped by file name before their
-content is read: they are never opened, hashed, fitted or tuned on (issue 28).
+content is read: they are never opened, hashed, fitted or tuned on (doc/wms.md, "Training set").
 
 The split (doc/wms.md, "Training set"). A stratum is (family, site, runtime system, version,
 cores per machine): the campaigns of the archive differ in all of these. The family is the file

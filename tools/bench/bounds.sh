@@ -32,11 +32,11 @@ write("blank-lines.swf.gz", gz(b"\n" * (1 << 26)) * 33)
 plat = os.path.join(root, "workflows/platforms/centre.xml")
 bif = '<task name="%s" dwarf="bifft" case="200x180_20" device="cpu" group="hsw"/>'
 def wf(name, body):
-    write(name, ('<?xml version="1.0"?>\n<workflow name="w" source="issue 27 reproducer" platform="%s">%s</workflow>\n' % (plat, body)).encode())
+    write(name, ('<?xml version="1.0"?>\n<workflow name="w" source="bounds reproducer" platform="%s">%s</workflow>\n' % (plat, body)).encode())
 # 2. 1e9 and 1e10 tasks: steps of two BiFFT tasks x count x members
 wf("steps2.xml", '<steps count="100000" overlap="false">%s%s</steps>' % (bif % "a", bif % "b"))
 for n, c in (("1e9", 100), ("1e10", 1000)):
-    write("workload-%s.xml" % n, ('<?xml version="1.0"?>\n<workload name="w" source="issue 27 reproducer" platform="%s"><submit workflow="steps2.xml" at-s="0" count="%d" interval-s="60" members="50"/></workload>\n' % (plat, c)).encode())
+    write("workload-%s.xml" % n, ('<?xml version="1.0"?>\n<workload name="w" source="bounds reproducer" platform="%s"><submit workflow="steps2.xml" at-s="0" count="%d" interval-s="60" members="50"/></workload>\n' % (plat, c)).encode())
 # 3. 100 tasks x 49000 overlapping steps = 4.9e8 edges; 4e7 steps of one task
 wf("edges-4.9e8.xml", '<steps count="49000" overlap="true">%s</steps>' % "".join(bif % ("t%d" % i) for i in range(100)))
 wf("steps-4e7.xml", '<steps count="40000000" overlap="false">%s</steps>' % (bif % "a"))
