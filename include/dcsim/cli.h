@@ -24,13 +24,15 @@ typedef struct dcsim_opt_spec {
 } dcsim_opt_spec;
 
 #define DCSIM_MAX_POSITIONAL 4096 /* dcsim merge takes the databases of every shard */
+#define DCSIM_MAX_OPTS       32 /* options of one command (checked at build time: cli.c's OPTS_FIT) */
+#define DCSIM_MAX_REPEAT     16 /* values of one repeatable option (more: a usage error) */
 
 typedef struct dcsim_args {
   const dcsim_opt_spec *specs;
   size_t n_specs;
-  const char *values[32][16]; /* values per spec (repeatable up to 16) */
-  int argi[32][16];           /* argv index of each value, for error locations */
-  int count[32];
+  const char *values[DCSIM_MAX_OPTS][DCSIM_MAX_REPEAT]; /* values per spec */
+  int argi[DCSIM_MAX_OPTS][DCSIM_MAX_REPEAT]; /* argv index of each value, for error locations */
+  int count[DCSIM_MAX_OPTS];
   const char *positional[DCSIM_MAX_POSITIONAL];
   int positional_argi[DCSIM_MAX_POSITIONAL]; /* argv index of each, for error locations */
   int n_positional;

@@ -324,6 +324,23 @@ static const dcsim_opt_spec bench_opts[] = {
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
+/* dcsim_args holds DCSIM_MAX_OPTS options of a command: one more option than that in a table is
+ * a build error, not an overrun */
+#define OPTS_FIT(o) \
+  _Static_assert(N_OF(o) <= DCSIM_MAX_OPTS, #o " has more options than dcsim_args holds")
+OPTS_FIT(run_opts);
+OPTS_FIT(model_opts);
+OPTS_FIT(energy_opts);
+OPTS_FIT(list_opts);
+OPTS_FIT(calibrate_opts);
+OPTS_FIT(bench_opts);
+OPTS_FIT(validate_opts);
+OPTS_FIT(sweep_opts);
+OPTS_FIT(pareto_opts);
+OPTS_FIT(heatmap_opts);
+OPTS_FIT(merge_opts);
+OPTS_FIT(roofline_opts);
+
 static const dcsim_command commands[] = {
   { "run", dcsim_cmd_run, "simulate a workflow or workload on a platform", "FILE", run_opts,
     N_OF(run_opts), 1, 1 },
@@ -380,9 +397,9 @@ static void suggest_command(const char *name, char *hint, size_t size) {
 
 /* "; did you mean --policy?" for a mistyped option of command c, else "" */
 static void suggest_option(const dcsim_command *c, const char *name, char *hint, size_t size) {
-  const char *names[32];
+  const char *names[DCSIM_MAX_OPTS];
   size_t n = 0;
-  for (size_t i = 0; i < c->n_opts && n < 32; i++) names[n++] = c->opts[i].name;
+  for (size_t i = 0; i < c->n_opts && n < DCSIM_MAX_OPTS; i++) names[n++] = c->opts[i].name;
   const char *best = dcsim_suggest(name, names, n);
   snprintf(hint, size, "%s%s%s", best ? "; did you mean --" : "", best ? best : "",
            best ? "?" : "");
@@ -772,9 +789,10 @@ static int parse_args(const dcsim_command *c, int argc, char **argv, int first, 
       }
       if (a->count[k] > 0 && !c->opts[k].repeatable)
         return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "option '--%s' given twice", name);
-      if (a->count[k] >= 16)
-        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i, "option '--%s' given too often",
-                         name);
+      if (a->count[k] >= DCSIM_MAX_REPEAT)
+        return DCSIM_ERR(err, DCSIM_EUSAGE, "command line", i,
+                         "option '--%s' given too often (at most %d times)", name,
+                         DCSIM_MAX_REPEAT);
       a->values[k][a->count[k]] = val;
       a->argi[k][a->count[k]] = vi;
       a->count[k]++;

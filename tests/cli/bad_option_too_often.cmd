@@ -1,0 +1,1 @@
+DCSIM_DATA=. dcsim model --dwarf spherical-harmonics --case TL159 --cpu xeon-e5-2697v3 --set p1=1 --set p2=1 --set p3=1 --set p4=1 --set p5=1 --set p6=1 --set p7=1 --set p8=1 --set p9=1 --set p10=1 --set p11=1 --set p12=1 --set p13=1 --set p14=1 --set p15=1 --set p16=1 --set p17=1
