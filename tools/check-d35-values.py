@@ -4,8 +4,8 @@
 Independent of the writers of those files: re-reads the tables of the seed text (body captions,
 never the table of contents) and compares them cell by cell with the XML, plus:
   * the Spherical Harmonics W/Q formulas, evaluated for TCO639, against Tables 24 and 31 (0.5 %);
-  * every numeric element carries a source (its own or its parent's), and every "D3.5 Table N"
-    it cites exists as a body caption.
+  * every numeric element carries a source (its own or its parent's), and every table a source
+    citing D3.5 names ("Table N") exists as a body caption.
 
 Usage: tools/check-d35-values.py [--seed PATH]      exit status 0 = all checks passed
 """
@@ -467,9 +467,9 @@ def check_provenance(seed):
             if (nums or (el.text and el.text.strip())) and el.tag not in ("param", "set"):
                 ok(has_source(el), f"{rel}: <{el.tag} {el.attrib.get('name', '')}> has no source")
             for k, v in el.attrib.items():
-                if k == "source" or k.endswith("-source"):
-                    ok(re.match(r"^(D3\.5 |assumption: |derived: |split of Table)", v) is not None,
-                       f"{rel}: source '{v[:40]}' has no known form")
+                if (k == "source" or k.endswith("-source")) and "D3.5" in v:
+                    # a source that cites D3.5 cites tables that exist (its wording is free:
+                    # "D3.5 Table 25", "fitted to D3.5 Table 37 (...)", "idle: ... (D3.5 Table 35)")
                     for m in re.finditer(r"Tables? (\d+)(?:-(\d+))?", v):
                         a = int(m.group(1))
                         b = int(m.group(2)) if m.group(2) else a
