@@ -20,20 +20,29 @@
 
 typedef struct row {
   const char *csv, *json;
-  int rank, read;
+  int rank, read, trank;
 } row;
 
-#define ROW(csv, json, rank, member, kind, max, column, cw, kw, jw, read, unit, since) \
-  { csv, json, rank, read },
+#define TRANK(trank, header, width, gap, fit, cell) trank
+#define ROW(csv, json, rank, member, kind, max, column, cw, kw, jw, read, unit, since, text) \
+  { csv, json, rank, read, TRANK text },
 static const row rows[] = { DCSIM_SWEEP_POINT_FILE_FIELDS(ROW) };
 #define N_ROWS (sizeof rows / sizeof *rows)
 
-/* ranks 1..N once each; CSV names and JSON keys unique */
+/* ranks 1..N once each; text ranks 1..the number of text columns once each; CSV names and JSON
+ * keys unique */
 static void check_table(void) {
+  int text_columns = 0;
+  for (size_t i = 0; i < N_ROWS; i++) text_columns += rows[i].trank != 0;
+  CHECK(text_columns >= 13);
   for (size_t r = 1; r <= N_ROWS; r++) {
-    int seen = 0;
-    for (size_t i = 0; i < N_ROWS; i++) seen += rows[i].rank == (int)r;
+    int seen = 0, tseen = 0;
+    for (size_t i = 0; i < N_ROWS; i++) {
+      seen += rows[i].rank == (int)r;
+      tseen += rows[i].trank == (int)r;
+    }
     CHECK_INT(seen, 1);
+    CHECK_INT(tseen, (int)r <= text_columns);
   }
   for (size_t i = 0; i < N_ROWS; i++)
     for (size_t k = i + 1; k < N_ROWS; k++) {
