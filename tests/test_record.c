@@ -312,24 +312,24 @@ typedef struct lrow {
   double v;
 } lrow;
 
-static const char *cell_name(const dcsim__text_col *c, const void *row, dcsim_str *b, int *rest) {
+static const char *cell_name(const dcsim__text_col *c, const void *lr, dcsim_str *b, int *rest) {
   (void)c;
   (void)b;
   (void)rest;
-  return ((const lrow *)row)->name;
+  return ((const lrow *)lr)->name;
 }
 
-static const char *cell_v(const dcsim__text_col *c, const void *row, dcsim_str *b, int *rest) {
+static const char *cell_v(const dcsim__text_col *c, const void *lr, dcsim_str *b, int *rest) {
   (void)c;
   (void)rest;
-  dcsim_str_addf(b, "%.3f", ((const lrow *)row)->v);
+  dcsim_str_addf(b, "%.3f", ((const lrow *)lr)->v);
   return dcsim_str_cstr(b);
 }
 
 /* the note column: "fine", or for a row not ok a cell taking the rest of the line */
-static const char *cell_note(const dcsim__text_col *c, const void *row, dcsim_str *b, int *rest) {
+static const char *cell_note(const dcsim__text_col *c, const void *lr, dcsim_str *b, int *rest) {
   (void)c;
-  const lrow *r = row;
+  const lrow *r = lr;
   if (r->ok) return "fine";
   *rest = 1;
   dcsim_str_addf(b, "failed: %s", r->name);
@@ -337,10 +337,10 @@ static const char *cell_note(const dcsim__text_col *c, const void *row, dcsim_st
 }
 
 /* the last column: the column's arg ("yes") or "no" */
-static const char *cell_last(const dcsim__text_col *c, const void *row, dcsim_str *b, int *rest) {
+static const char *cell_last(const dcsim__text_col *c, const void *lr, dcsim_str *b, int *rest) {
   (void)b;
   (void)rest;
-  return ((const lrow *)row)->ok ? (const char *)c->arg : "no";
+  return ((const lrow *)lr)->ok ? (const char *)c->arg : "no";
 }
 
 /* A table laid out at run time: the fit column widens to its longest cell (and keeps its least

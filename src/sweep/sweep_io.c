@@ -515,16 +515,18 @@ static const char *text_front(const dcsim__text_col *c, const void *row, dcsim_s
   return dcsim_str_cstr(b);
 }
 
-/* The text table's columns shown for points of columns c, in their TEXT order, into cols (room for
- * every field); their number. */
+/* The text table's columns shown for points of columns c, in increasing TRANK, into cols (room
+ * for every field); their number. */
 static size_t text_columns(dcsim__text_col *cols, const file_columns *c) {
   size_t n = 0;
-  for (int rank = 1; rank <= (int)N_FILE_FIELDS; rank++)
-    for (size_t i = 0; i < N_FILE_FIELDS; i++) {
-      const file_field *f = &file_fields[i];
-      if (f->trank != rank || !has_column(f, c)) continue;
-      cols[n++] = (dcsim__text_col){ f->theader, f->twidth, f->tgap, f->tfit, f->tcell, f };
-    }
+  for (size_t i = 0; i < N_FILE_FIELDS; i++) {
+    const file_field *f = &file_fields[i];
+    if (!f->trank || !has_column(f, c)) continue;
+    size_t k = n++; /* insertion: the table is short, its TRANKs distinct */
+    for (; k > 0 && ((const file_field *)cols[k - 1].arg)->trank > f->trank; k--)
+      cols[k] = cols[k - 1];
+    cols[k] = (dcsim__text_col){ f->theader, f->twidth, f->tgap, f->tfit, f->tcell, f };
+  }
   return n;
 }
 
