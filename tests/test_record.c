@@ -305,6 +305,81 @@ static void check_outputs(void) {
   free(buf);
 }
 
+/* a row of the run-time text table below */
+typedef struct lrow {
+  const char *name;
+  int ok;
+  double v;
+} lrow;
+
+static const char *cell_name(const dcsim__text_col *c, const void *lr, dcsim_str *b, int *rest) {
+  (void)c;
+  (void)b;
+  (void)rest;
+  return ((const lrow *)lr)->name;
+}
+
+static const char *cell_v(const dcsim__text_col *c, const void *lr, dcsim_str *b, int *rest) {
+  (void)c;
+  (void)rest;
+  dcsim_str_addf(b, "%.3f", ((const lrow *)lr)->v);
+  return dcsim_str_cstr(b);
+}
+
+/* the note column: "fine", or for a row not ok a cell taking the rest of the line */
+static const char *cell_note(const dcsim__text_col *c, const void *lr, dcsim_str *b, int *rest) {
+  (void)c;
+  const lrow *r = lr;
+  if (r->ok) return "fine";
+  *rest = 1;
+  dcsim_str_addf(b, "failed: %s", r->name);
+  return dcsim_str_cstr(b);
+}
+
+/* the last column: the column's arg ("yes") or "no" */
+static const char *cell_last(const dcsim__text_col *c, const void *lr, dcsim_str *b, int *rest) {
+  (void)b;
+  (void)rest;
+  return ((const lrow *)lr)->ok ? (const char *)c->arg : "no";
+}
+
+/* A table laid out at run time: the fit column widens to its longest cell (and keeps its least
+ * width when its cells are shorter), gaps of 0, 1 and 2 spaces, a cell that takes the rest of the
+ * line, an unpadded last column. */
+static void check_text_layout(void) {
+  lrow rows[] = { { "a", 1, 2.385 }, { "a much longer name", 0, -17.25 }, { "b", 1, 1e3 } };
+  dcsim__text_col cols[] = { { "name", -6, 0, 1, cell_name, NULL },
+                             { "value", 10, 2, 0, cell_v, NULL },
+                             { "note", -5, 1, 0, cell_note, NULL },
+                             { "ok", 0, 0, 0, cell_last, "yes" } };
+  char *buf = NULL;
+  size_t len = 0;
+  for (int fit_rows = 0; fit_rows <= 3; fit_rows += 3) {
+    dcsim__text_col c[4];
+    memcpy(c, cols, sizeof c);
+    for (int i = 0; i < fit_rows; i++) dcsim__text_fit(c, 4, &rows[i]);
+    FILE *f = open_memstream(&buf, &len);
+    dcsim__text_header(c, 4, f);
+    for (int i = 0; i < 3; i++) dcsim__text_row(c, 4, f, &rows[i]);
+    fclose(f);
+    if (fit_rows)
+      CHECK_STR(buf,
+                "name                     value note ok\n"
+                "a                        2.385 fine yes\n"
+                "a much longer name     -17.250 failed: a much longer name\n"
+                "b                     1000.000 fine yes\n");
+    else
+      CHECK_STR(buf,
+                "name         value note ok\n"
+                "a            2.385 fine yes\n"
+                "a much longer name     -17.250 failed: a much longer name\n"
+                "b         1000.000 fine yes\n");
+    free(buf);
+    buf = NULL;
+  }
+  CHECK_INT(cols[0].width, -6); /* the caller's table is left as it was */
+}
+
 /* the columns of table in db, comma-separated in their order, into b */
 static void columns_of(sqlite3 *db, const char *table, dcsim_str *b) {
   sqlite3_stmt *st = NULL;
@@ -406,6 +481,7 @@ int main(void) {
   check_sql();
   check_round_trip();
   check_text();
+  check_text_layout();
   check_outputs();
   check_results_records();
   check_results_migration();

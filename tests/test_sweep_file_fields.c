@@ -20,16 +20,26 @@
 
 typedef struct row {
   const char *csv, *json;
-  int rank, read;
+  int rank, read, trank;
 } row;
 
-#define ROW(csv, json, rank, member, kind, max, column, cw, kw, jw, read, unit, since) \
-  { csv, json, rank, read },
+#define TRANK(trank, header, width, gap, fit, cell) trank
+#define ROW(csv, json, rank, member, kind, max, column, cw, kw, jw, read, unit, since, text) \
+  { csv, json, rank, read, TRANK text },
 static const row rows[] = { DCSIM_SWEEP_POINT_FILE_FIELDS(ROW) };
 #define N_ROWS (sizeof rows / sizeof *rows)
 
-/* ranks 1..N once each; CSV names and JSON keys unique */
+/* ranks 1..N once each; text ranks positive (or 0: no text column) and distinct, the point's
+ * index first; CSV names and JSON keys unique */
 static void check_table(void) {
+  int text_columns = 0;
+  for (size_t i = 0; i < N_ROWS; i++) {
+    CHECK(rows[i].trank >= 0);
+    text_columns += rows[i].trank > 0;
+    for (size_t k = i + 1; k < N_ROWS; k++) CHECK(!rows[i].trank || rows[i].trank != rows[k].trank);
+    CHECK(!rows[i].trank || rows[i].trank >= rows[0].trank);
+  }
+  CHECK(text_columns >= 13);
   for (size_t r = 1; r <= N_ROWS; r++) {
     int seen = 0;
     for (size_t i = 0; i < N_ROWS; i++) seen += rows[i].rank == (int)r;
@@ -160,6 +170,50 @@ static void check_derived(int json) {
   free(p[2].reason);
 }
 
+/* The text table (dcsim_sweep_write_text): a GPU cell merged from three members and longer than
+ * any fixed cell (133 bytes) is written whole and widens its column, the columns after it staying
+ * aligned; threading shown (a point runs ideal) after freq; an infeasible point's "infeasible:"
+ * takes the rest of its line; an unknown energy reads "unknown". */
+static void check_text(void) {
+  dcsim_sweep_point p[3];
+  fill(p);
+  memset(p[0].gpu, 'g', 63);
+  p[0].gpu[63] = '\0';
+  memset(p[0].host_cpu, 'h', 63);
+  p[0].host_cpu[63] = '\0';
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  dcsim_sweep_write_text(f, p, 3, 0);
+  fclose(f);
+  char cell[160];
+  snprintf(cell, sizeof cell, "%s x8 on %s", p[0].gpu, p[0].host_cpu);
+  CHECK_INT((int)strlen(cell), 133);
+  CHECK(strstr(buf, cell) != NULL);
+  /* point (6), 2 spaces, cpu (16), a space, gpu (133), a space: nodes (5) */
+  size_t at = 6 + 2 + 16 + 1 + 133 + 1;
+  const char *line[4] = { buf, NULL, NULL, NULL };
+  for (int i = 1; i < 4; i++) {
+    line[i] = line[i - 1] ? strchr(line[i - 1], '\n') : NULL;
+    CHECK(line[i] != NULL);
+    if (line[i]) line[i]++;
+  }
+  if (!line[3]) goto out;
+  CHECK(strncmp(line[0] + at, "nodes cores freq     threading ", 31) == 0);
+  CHECK(strncmp(line[1] + at, "    4    56 2.1      ideal     ", 31) == 0);
+  CHECK(strncmp(line[2] + at, "    -     - -        measured  ", 31) == 0);
+  CHECK(strstr(line[2],
+               "                       -                              -                "
+               "          -  infeasible: \n") != NULL);
+  CHECK(strstr(line[3],
+               "3.5                        unknown                          -  table"
+               "        unknown       \n") != NULL);
+out:
+  free(buf);
+  free(p[0].reason);
+  free(p[2].reason);
+}
+
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
   check_table();
@@ -167,5 +221,6 @@ int main(void) {
   check_round_trip(1);
   check_derived(0);
   check_derived(1);
+  check_text();
   CHECK_DONE();
 }

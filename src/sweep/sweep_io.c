@@ -18,6 +18,7 @@
 #include "sweep/sweep_file_fields.h"
 #include "util/csv.h"
 #include "util/fileio.h"
+#include "util/record.h"
 
 void dcsim_sweep_points_free(dcsim_sweep_point *pts, size_t n) {
   if (!pts) return;
@@ -143,6 +144,13 @@ typedef enum sfw {
   DCSIM__SFW_COST_BAND_FEAS, /* feasible, its bands and its cost band marked */
 } sfw;
 
+/* the cell getters of the text table's columns (TEXT's CELL; written below) */
+typedef const char *text_cell_fn(const dcsim__text_col *c, const void *row, dcsim_str *b,
+                                 int *rest);
+static text_cell_fn text_value, text_gpu, text_time, text_energy, text_cost, text_time_from,
+    text_energy_from, text_front;
+#define text_none NULL
+
 typedef struct file_field {
   const char *csv, *json;
   int rank;
@@ -153,10 +161,17 @@ typedef struct file_field {
   sfw csv_when, key_when, json_when;
   int read;
   const char *unit, *since;
+  /* the text table's column (dcsim__text_col): its place (0: none), header, least width, the
+   * spaces before it, whether it widens to its cells, its cell getter */
+  int trank;
+  const char *theader;
+  int twidth, tgap, tfit;
+  text_cell_fn *tcell;
 } file_field;
 
+#define FILE_TEXT(trank, header, width, gap, fit, cell) trank, header, width, gap, fit, text_##cell
 #define FILE_FIELD(csv, json, rank, member, kind, max, column, csv_when, key_when, json_when, \
-                   read, unit, since)                                                         \
+                   read, unit, since, text)                                                   \
   { csv,                                                                                      \
     json,                                                                                     \
     rank,                                                                                     \
@@ -170,7 +185,8 @@ typedef struct file_field {
     DCSIM__SFW_##json_when,                                                                   \
     read,                                                                                     \
     unit,                                                                                     \
-    since },
+    since,                                                                                    \
+    FILE_TEXT text },
 static const file_field file_fields[] = { DCSIM_SWEEP_POINT_FILE_FIELDS(FILE_FIELD) };
 #define N_FILE_FIELDS (sizeof file_fields / sizeof *file_fields)
 
@@ -349,28 +365,6 @@ void dcsim_sweep_write_csv(FILE *f, const dcsim_sweep_point *pts, size_t n, cons
     if (pts[i].done) csv_point(f, &pts[i], &c);
 }
 
-/* the gpu column: the GPU, "x N" per node with --gpus, "on HOST" with --host-cpu */
-static const char *gpu_text(const dcsim_sweep_point *p, dcsim_str *b) {
-  dcsim_str_release(b);
-  dcsim_str_add(b, p->gpu[0] ? p->gpu : "-");
-  if (p->gpus) dcsim_str_addf(b, " x%u", p->gpus);
-  if (p->host_cpu[0]) dcsim_str_addf(b, " on %s", p->host_cpu);
-  return dcsim_str_cstr(b);
-}
-
-/* a point's time and energy for the text table: with their bands when marked, each to the digits
- * its band supports (dcsim/numfmt.h) */
-static void text_values(const dcsim_sweep_point *p, char *tb, size_t ts, char *eb, size_t es) {
-  if (p->has_band) {
-    dcsim_fmt_band(tb, ts, p->time_s, p->time_band, NULL);
-    dcsim_fmt_band(eb, es, p->energy_j, p->energy_band, NULL);
-  } else {
-    dcsim_fmt_sig(tb, ts, p->time_s, DCSIM_NUM_DIGITS);
-    dcsim_fmt_sig(eb, es, p->energy_j, DCSIM_NUM_DIGITS);
-  }
-  if (!isfinite(p->energy_j)) snprintf(eb, es, "unknown"); /* the note under the table: why */
-}
-
 static const char *const sort_keys[] = { "point", "time", "energy", "cost" };
 
 /* the value a point is sorted by (key: an index into sort_keys); NaN: unknown */
@@ -410,54 +404,152 @@ out:
   return rc;
 }
 
+/* ---- the text table: its columns from the file field table's TEXT ---- */
+
+/* a column's point and field */
+#define TEXT_POINT(row) ((const dcsim_sweep_point *)(row))
+#define TEXT_FIELD(col) ((const file_field *)(col)->arg)
+
+static const char *banded(dcsim_str *b, double x, const double *band);
+
+/* CELL value: the field by its KIND; an empty text, a 0 count, an unknown or infeasible point's
+ * number is "-" */
+static const char *text_value(const dcsim__text_col *c, const void *row, dcsim_str *b, int *rest) {
+  (void)rest;
+  const file_field *f = TEXT_FIELD(c);
+  const dcsim_sweep_point *p = TEXT_POINT(row);
+  switch (f->kind) {
+    case DCSIM__SFK_INDEX: dcsim_str_addf(b, "%u", (unsigned)*CMEMBER(p, f, uint32_t)); break;
+    case DCSIM__SFK_TEXT: return CMEMBER(p, f, char)[0] ? CMEMBER(p, f, char) : "-";
+    case DCSIM__SFK_COUNT:
+      if (!*CMEMBER(p, f, unsigned)) return "-";
+      dcsim_str_addf(b, "%u", *CMEMBER(p, f, unsigned));
+      break;
+    case DCSIM__SFK_REAL: /* a feasible point's finite value, DCSIM_NUM_DIGITS digits */
+      if (!p->feasible || !isfinite(*CMEMBER(p, f, double))) return "-";
+      return banded(b, *CMEMBER(p, f, double), NULL);
+    case DCSIM__SFK_VARIANT: return threading_of(p);
+    case DCSIM__SFK_PROV: return dcsim_prov_name((dcsim_prov_kind)*CMEMBER(p, f, unsigned char));
+    default: return ""; /* a kind no text column has by value */
+  }
+  return dcsim_str_cstr(b);
+}
+
+/* CELL gpu: the GPU, "x N" per node with --gpus, "on HOST" with --host-cpu */
+static const char *text_gpu(const dcsim__text_col *c, const void *row, dcsim_str *b, int *rest) {
+  (void)c;
+  (void)rest;
+  const dcsim_sweep_point *p = TEXT_POINT(row);
+  dcsim_str_add(b, p->gpu[0] ? p->gpu : "-");
+  if (p->gpus) dcsim_str_addf(b, " x%u", p->gpus);
+  if (p->host_cpu[0]) dcsim_str_addf(b, " on %s", p->host_cpu);
+  return dcsim_str_cstr(b);
+}
+
+/* a feasible point's value with its band when marked (band: NULL when not), each to the digits
+ * its band supports (dcsim/numfmt.h), into b */
+static const char *banded(dcsim_str *b, double x, const double *band) {
+  char num[96]; /* a number and its band: bounded, as DCSIM_SIG */
+  if (band)
+    dcsim_fmt_band(num, sizeof num, x, band, NULL);
+  else
+    dcsim_fmt_sig(num, sizeof num, x, DCSIM_NUM_DIGITS);
+  dcsim_str_add(b, num);
+  return dcsim_str_cstr(b);
+}
+
+/* CELL time, energy, cost: "-" for an infeasible point; an unknown energy is "unknown" (the note
+ * under the table says why), an unknown cost "-" */
+static const char *text_time(const dcsim__text_col *c, const void *row, dcsim_str *b, int *rest) {
+  (void)c;
+  (void)rest;
+  const dcsim_sweep_point *p = TEXT_POINT(row);
+  if (!p->feasible) return "-";
+  return banded(b, p->time_s, p->has_band ? p->time_band : NULL);
+}
+
+static const char *text_energy(const dcsim__text_col *c, const void *row, dcsim_str *b, int *rest) {
+  (void)c;
+  (void)rest;
+  const dcsim_sweep_point *p = TEXT_POINT(row);
+  if (!p->feasible) return "-";
+  if (!isfinite(p->energy_j)) return "unknown";
+  return banded(b, p->energy_j, p->has_band ? p->energy_band : NULL);
+}
+
+static const char *text_cost(const dcsim__text_col *c, const void *row, dcsim_str *b, int *rest) {
+  (void)c;
+  (void)rest;
+  const dcsim_sweep_point *p = TEXT_POINT(row);
+  if (!p->feasible) return "-";
+  if (p->has_cost_band) return banded(b, p->cost_usd, p->cost_band);
+  return isfinite(p->cost_usd) ? banded(b, p->cost_usd, NULL) : "-";
+}
+
+/* CELL time_from: where the time comes from; an infeasible point's "infeasible: why" instead,
+ * taking the rest of the line */
+static const char *text_time_from(const dcsim__text_col *c, const void *row, dcsim_str *b,
+                                  int *rest) {
+  const dcsim_sweep_point *p = TEXT_POINT(row);
+  if (p->feasible) return text_value(c, row, b, rest);
+  *rest = 1;
+  dcsim_str_addf(b, "infeasible: %s", p->reason ? p->reason : "");
+  return dcsim_str_cstr(b);
+}
+
+/* CELL energy_from: where the energy comes from, "unknown" when it is */
+static const char *text_energy_from(const dcsim__text_col *c, const void *row, dcsim_str *b,
+                                    int *rest) {
+  return isfinite(TEXT_POINT(row)->energy_j) ? text_value(c, row, b, rest) : "unknown";
+}
+
+/* CELL front: the point's place on the front (knee, yes, indistinguishable) and whether it is the
+ * balance point of its series */
+static const char *text_front(const dcsim__text_col *c, const void *row, dcsim_str *b, int *rest) {
+  (void)c;
+  (void)rest;
+  const dcsim_sweep_point *p = TEXT_POINT(row);
+  dcsim_str_add(b, p->knee ? "knee" : p->pareto ? "yes" : p->near_front ? "indistinguishable" : "");
+  if (p->balance)
+    dcsim_str_add(b, p->pareto || p->near_front ? ", balance point" : "balance point");
+  return dcsim_str_cstr(b);
+}
+
+/* The text table's columns shown for points of columns c, in increasing TRANK, into cols (room
+ * for every field); their number. */
+static size_t text_columns(dcsim__text_col *cols, const file_columns *c) {
+  size_t n = 0;
+  for (size_t i = 0; i < N_FILE_FIELDS; i++) {
+    const file_field *f = &file_fields[i];
+    if (!f->trank || !has_column(f, c)) continue;
+    size_t k = n++; /* insertion: the table is short, its TRANKs distinct */
+    for (; k > 0 && ((const file_field *)cols[k - 1].arg)->trank > f->trank; k--)
+      cols[k] = cols[k - 1];
+    cols[k] = (dcsim__text_col){ f->theader, f->twidth, f->tgap, f->tfit, f->tcell, f };
+  }
+  return n;
+}
+
 void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int summary) {
   size_t feasible = 0, front = 0, shown = 0;
-  int cw = 16, gw = 14; /* the name columns widen for longer names (xeon-platinum-8480+) */
-  dcsim_str gname = DCSIM_STR_INIT;
-  for (size_t i = 0; i < n; i++) {
-    if (!pts[i].done) continue;
-    if ((int)strlen(pts[i].cpu) > cw) cw = (int)strlen(pts[i].cpu);
-    int len = (int)strlen(gpu_text(&pts[i], &gname));
-    if (len > gw) gw = len;
-  }
-  int variants = columns_of(pts, n).variants;
-  fprintf(f, "%6s  %-*s %-*s %5s %5s %-8s %s%24s %30s %26s  %-12s %-12s  %s\n", "point", cw, "cpu",
-          gw, "gpu", "nodes", "cores", "freq", variants ? "threading " : "", "time [s] [band]",
-          "energy [J] [band]", "cost [USD] [band]", "time from", "energy from", "pareto");
+  file_columns c = columns_of(pts, n);
+  dcsim__text_col cols[N_FILE_FIELDS];
+  size_t nc = text_columns(cols, &c);
+  for (size_t i = 0; i < n; i++) /* the name columns widen for longer names */
+    if (pts[i].done) dcsim__text_fit(cols, nc, &pts[i]);
+  dcsim__text_header(cols, nc, f);
   size_t no_cost = 0, no_energy = 0;
   const dcsim_sweep_point *first_no_cost = NULL, *first_no_energy = NULL;
   for (size_t i = 0; i < n; i++) {
     const dcsim_sweep_point *p = &pts[i];
     if (!p->done) continue;
     shown++;
-    char nodes[16] = "-", cores[16] = "-";
-    if (p->nodes) snprintf(nodes, sizeof nodes, "%u", p->nodes);
-    if (p->cores) snprintf(cores, sizeof cores, "%u", p->cores);
-    fprintf(f, "%6u  %-*s %-*s %5s %5s %-8s ", p->index, cw, p->cpu[0] ? p->cpu : "-", gw,
-            gpu_text(p, &gname), nodes, cores, p->freq[0] ? p->freq : "-");
-    if (variants) fprintf(f, "%-9s ", threading_of(p));
-    if (p->feasible) {
-      feasible++;
-      front += p->pareto != 0;
-      if (!isfinite(p->cost_usd) && !no_cost++) first_no_cost = p;
-      if (!isfinite(p->energy_j) && !no_energy++) first_no_energy = p;
-      char tb[96], eb[96], cb[96];
-      text_values(p, tb, sizeof tb, eb, sizeof eb);
-      if (p->has_cost_band)
-        dcsim_fmt_band(cb, sizeof cb, p->cost_usd, p->cost_band, NULL);
-      else
-        snprintf(cb, sizeof cb, "%s", isfinite(p->cost_usd) ? DCSIM_SIG(p->cost_usd) : "-");
-      fprintf(f, "%24s %30s %26s  %-12s %-12s  %s%s\n", tb, eb, cb,
-              dcsim_prov_name((dcsim_prov_kind)p->time_prov),
-              isfinite(p->energy_j) ? dcsim_prov_name((dcsim_prov_kind)p->energy_prov) : "unknown",
-              p->knee         ? "knee"
-              : p->pareto     ? "yes"
-              : p->near_front ? "indistinguishable"
-                              : "",
-              p->balance ? (p->pareto || p->near_front ? ", balance point" : "balance point") : "");
-    } else {
-      fprintf(f, "%24s %30s %26s  infeasible: %s\n", "-", "-", "-", p->reason ? p->reason : "");
-    }
+    dcsim__text_row(cols, nc, f, p);
+    if (!p->feasible) continue;
+    feasible++;
+    front += p->pareto != 0;
+    if (!isfinite(p->cost_usd) && !no_cost++) first_no_cost = p;
+    if (!isfinite(p->energy_j) && !no_energy++) first_no_energy = p;
   }
   if (summary) {
     size_t near = 0;
@@ -483,7 +575,6 @@ void dcsim_sweep_write_text(FILE *f, const dcsim_sweep_point *pts, size_t n, int
             dcsim_plural(no_energy, "point", "points"), why,
             no_energy > 1 ? " (the first's reason; each point's is in the reason column)" : "");
   }
-  dcsim_str_release(&gname);
 }
 
 /* ---- reading points back (dcsim pareto) ---- */

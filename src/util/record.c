@@ -1,6 +1,7 @@
 /* record.c — result records driven by field tables (see util/record.h). */
 #include "util/record.h"
 
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -157,11 +158,52 @@ void dcsim__record_csv_row(const dcsim__record *r, FILE *out, const void *row) {
   fputc('\n', out);
 }
 
-/* one cell of a text column, padded to its width (negative: left-aligned), a space before all
- * but the first */
-static void text_cell(FILE *out, size_t *n, int width, const char *s) {
-  if ((*n)++) fputc(' ', out);
+/* one cell of a text column, padded to its width (negative: left-aligned), gap spaces before all
+ * but the first (*n: the cells written so far) */
+static void layout_cell(FILE *out, size_t *n, int gap, int width, const char *s) {
+  if ((*n)++) fprintf(out, "%*s", gap, "");
   fprintf(out, "%*s", width, s);
+}
+
+/* a cell of a record's text table: one space apart */
+static void text_cell(FILE *out, size_t *n, int width, const char *s) {
+  layout_cell(out, n, 1, width, s);
+}
+
+/* ---- text tables laid out at run time ---- */
+
+void dcsim__text_fit(dcsim__text_col *cols, size_t n, const void *row) {
+  dcsim_str b = DCSIM_STR_INIT;
+  for (size_t i = 0; i < n; i++) {
+    if (!cols[i].fit) continue;
+    int rest = 0, w = cols[i].width < 0 ? -cols[i].width : cols[i].width;
+    dcsim_str_release(&b);
+    size_t len = strlen(cols[i].cell(&cols[i], row, &b, &rest)), hlen = strlen(cols[i].header);
+    if (len < hlen) len = hlen;
+    if (len > (size_t)w) w = len < INT_MAX ? (int)len : INT_MAX;
+    cols[i].width = cols[i].width < 0 ? -w : w;
+  }
+  dcsim_str_release(&b);
+}
+
+void dcsim__text_header(const dcsim__text_col *cols, size_t n, FILE *out) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) layout_cell(out, &k, cols[i].gap, cols[i].width, cols[i].header);
+  fputc('\n', out);
+}
+
+void dcsim__text_row(const dcsim__text_col *cols, size_t n, FILE *out, const void *row) {
+  dcsim_str b = DCSIM_STR_INIT;
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    int rest = 0;
+    dcsim_str_release(&b);
+    const char *s = cols[i].cell(&cols[i], row, &b, &rest);
+    layout_cell(out, &k, cols[i].gap, rest ? 0 : cols[i].width, s);
+    if (rest) break;
+  }
+  fputc('\n', out);
+  dcsim_str_release(&b);
 }
 
 void dcsim__record_text_header(const dcsim__record *r, FILE *out) {

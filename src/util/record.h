@@ -129,4 +129,28 @@ void dcsim__record_csv_row(const dcsim__record *r, FILE *f, const void *row);
 void dcsim__record_text_header(const dcsim__record *r, FILE *f);
 void dcsim__record_text_row(const dcsim__record *r, FILE *f, const void *row);
 
+/* ---- text tables laid out at run time ----
+ * The text layout under the record's: a column with a header, a width, the spaces before it, and a
+ * cell getter writing a cell of any length into a dcsim_str. For tables whose columns widen to
+ * their longest cell, sit two spaces apart, or whose row may end in one cell that takes the rest
+ * of the line (a sweep point's "infeasible: why"); the caller leaves out a column it does not
+ * show. */
+typedef struct dcsim__text_col dcsim__text_col;
+struct dcsim__text_col {
+  const char *header;
+  int width; /* the least width; negative: left-aligned; 0: unpadded (a last column) */
+  int gap;   /* spaces before the column (none before the first) */
+  int fit;   /* 1: widened to the longest cell (dcsim__text_fit) and to its header */
+  /* the row's cell, added to b (empty on entry) or a string of its own; *rest set to 1: the cell
+   * takes the rest of the line, unpadded, and the columns after it are left out */
+  const char *(*cell)(const dcsim__text_col *col, const void *row, dcsim_str *b, int *rest);
+  const void *arg; /* the caller's, for the getter (a field of its own table) */
+};
+
+/* Widens each fit column of cols[0..n) to its header and to row's cell (call once per row). */
+void dcsim__text_fit(dcsim__text_col *cols, size_t n, const void *row);
+/* The header line and one row's line. */
+void dcsim__text_header(const dcsim__text_col *cols, size_t n, FILE *f);
+void dcsim__text_row(const dcsim__text_col *cols, size_t n, FILE *f, const void *row);
+
 #endif
