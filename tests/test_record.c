@@ -16,6 +16,7 @@
 #include "dcsim/error.h"
 #include "dcsim/lib.h"
 #include "output/results_records.h"
+#include "output/run_totals.h"
 #include "util/db.h"
 #include "util/dbschema.h"
 #include "util/record.h"
@@ -350,6 +351,26 @@ static void check_csv_under(void) {
   free(buf);
 }
 
+/* a printed total read from the runs table's row (output/run_totals.h: a member of `db`) is the
+ * runs record's field of the same name: the same member, kind and unit */
+static void check_printed_totals(const dcsim__record *r) {
+  const dcsim__record *runs = &dcsim__run_totals_record;
+  size_t db = offsetof(dcsim__totals_row, db), n_db = 0;
+  for (size_t i = 0; i < r->n_fields; i++) {
+    const dcsim__record_field *f = &r->fields[i];
+    if (f->offset < db || f->offset >= db + sizeof(dcsim__run_totals)) continue;
+    n_db++;
+    size_t k = dcsim__record_find(runs, f->name);
+    if (k == runs->n_fields) fprintf(stderr, "printed total %s: not a runs column\n", f->name);
+    CHECK(k < runs->n_fields);
+    if (k == runs->n_fields) continue;
+    CHECK_INT((long long)(f->offset - db), (long long)runs->fields[k].offset);
+    CHECK_INT(f->kind, runs->fields[k].kind);
+    CHECK_STR(f->unit, runs->fields[k].unit);
+  }
+  CHECK(n_db > 0);
+}
+
 /* the columns of table in db, comma-separated in their order, into b */
 static void columns_of(sqlite3 *db, const char *table, dcsim_str *b) {
   sqlite3_stmt *st = NULL;
@@ -453,6 +474,8 @@ int main(void) {
   check_text();
   check_outputs();
   check_csv_under();
+  check_printed_totals(&dcsim__totals_record);
+  check_printed_totals(&dcsim__totals_power_record);
   check_results_records();
   check_results_migration();
   CHECK_DONE();
