@@ -150,7 +150,9 @@ static const dcsim__record_field cost_fields[] = {
 static const dcsim__record_field stat_fields[] = { STAT(mean), STAT(median), STAT(p95), STAT(max) };
 #undef STAT
 
-/* a centre's row of the CSV, named as the job record's columns it fills (output/run_records.c) */
+/* a centre's row of the CSV, named as the job record's columns it fills (output/run_records.c):
+ * the bands are the total row's alone (centre_total_record; its NaN band of an unknown energy is
+ * `nan`, as a job row's) */
 typedef struct centre_row {
   const char *name, *cost_note, *kind;
   double start_s, end_s, energy_to_solution_j, cost_usd;
@@ -158,30 +160,37 @@ typedef struct centre_row {
 } centre_row;
 #define CENTRE(m, kind, unit, nulls) \
   DCSIM__RECORD_FIELD_OUT(centre_row, m, kind, unit, "", nulls, "0.1.0", CSV, NULL, 0, PLAIN, NULL)
-static const dcsim__record_field centre_fields[] = {
-  CENTRE(name,                 TEXT, "",    NEVER),
-  CENTRE(start_s,              REAL, "s",   NEVER),
-  CENTRE(end_s,                REAL, "s",   NEVER),
-  CENTRE(energy_to_solution_j, REAL, "J",   NEVER),
-  CENTRE(cost_usd,             REAL, "USD", UNDEF),
-  CENTRE(cost_note,            TEXT, "",    NEVER),
-  CENTRE(kind,                 TEXT, "",    NEVER),
-  CENTRE(time_band_low_s,      REAL, "s",   UNDEF),
-  CENTRE(time_band_high_s,     REAL, "s",   UNDEF),
-  CENTRE(energy_band_low_j,    REAL, "J",   UNDEF),
-  CENTRE(energy_band_high_j,   REAL, "J",   UNDEF),
+/* the subtotal's and the idle row's: name to kind; the total's: then its bands */
+#define CENTRE_FIELDS                           \
+  CENTRE(name,                 TEXT, "",    NEVER), \
+  CENTRE(start_s,              REAL, "s",   NEVER), \
+  CENTRE(end_s,                REAL, "s",   NEVER), \
+  CENTRE(energy_to_solution_j, REAL, "J",   NEVER), \
+  CENTRE(cost_usd,             REAL, "USD", UNDEF), \
+  CENTRE(cost_note,            TEXT, "",    NEVER), \
+  CENTRE(kind,                 TEXT, "",    NEVER)
+static const dcsim__record_field centre_fields[] = { CENTRE_FIELDS };
+static const dcsim__record_field centre_total_fields[] = {
+  CENTRE_FIELDS,
+  CENTRE(time_band_low_s,      REAL, "s",   NEVER),
+  CENTRE(time_band_high_s,     REAL, "s",   NEVER),
+  CENTRE(energy_band_low_j,    REAL, "J",   NEVER),
+  CENTRE(energy_band_high_j,   REAL, "J",   NEVER),
 };
+#undef CENTRE_FIELDS
 /* clang-format on */
 #undef CENTRE
 #undef TOTAL
 
-#define RECORD(fields) { "", fields, sizeof fields / sizeof *fields }
+#define RECORD(fields) \
+  { "", fields, sizeof fields / sizeof *fields }
 const dcsim__record dcsim__totals_record = RECORD(totals_fields);
 const dcsim__record dcsim__totals_deadline_record = RECORD(deadline_fields);
 const dcsim__record dcsim__totals_power_record = RECORD(power_fields);
 const dcsim__record dcsim__totals_cost_record = RECORD(cost_fields);
 const dcsim__record dcsim__stat_record = RECORD(stat_fields);
 static const dcsim__record centre_record = RECORD(centre_fields);
+static const dcsim__record centre_total_record = RECORD(centre_total_fields);
 #undef RECORD
 
 /* The job rows and the idle row add up to the total row: held + unallocated idle = the
@@ -196,5 +205,6 @@ void dcsim__totals_csv_centre(const dcsim__totals_row *t, FILE *f) {
       t->time_band_low_s, t->time_band_high_s, t->energy_band_low_j, t->energy_band_high_j },
   };
   for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
-    dcsim__record_csv_row_under(&dcsim__job_record, &centre_record, f, &rows[i]);
+    dcsim__record_csv_row_under(&dcsim__job_record, i == 2 ? &centre_total_record : &centre_record,
+                                f, &rows[i]);
 }
