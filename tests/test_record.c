@@ -5,6 +5,7 @@
  * whose fields are in some outputs only (SQL, JSON, a JSON key only with a value, CSV, the text
  * table with a derived cell). */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "dcsim/error.h"
 #include "dcsim/lib.h"
 #include "output/results_records.h"
+#include "output/run_totals.h"
 #include "util/db.h"
 #include "util/dbschema.h"
 #include "util/record.h"
@@ -378,6 +380,68 @@ static void check_text_layout(void) {
     buf = NULL;
   }
   CHECK_INT(cols[0].width, -6); /* the caller's table is left as it was */
+/* a row of another record under mixed's CSV columns: its fields by name (one named apart from
+ * its member, inside an embedded row), empty cells for the columns it lacks, a field of the same
+ * name but not in CSV left out, a field mixed has not ignored */
+typedef struct total {
+  struct {
+    double time_s;
+  } in;
+  const char *what;
+  const char *note;
+  long long trace, extra;
+} total;
+
+/* clang-format off */
+static const dcsim__record_field total_fields[] = {
+  DCSIM__RECORD_FIELD_AT("name", total, what, TEXT, "", "", NEVER, "0.1.0", DCSIM__RO_CSV, NULL, 0, PLAIN, NULL),
+  DCSIM__RECORD_FIELD_AT("time_s", total, in.time_s, REAL, "s", "", UNDEF, "0.1.0", DCSIM__RO_CSV | DCSIM__RO_JSON, NULL, 0, PLAIN, NULL),
+  DCSIM__RECORD_FIELD_OUT(total, note, TEXT, "", "", NEVER, "0.1.0", DCSIM__RO_JSON, NULL, 0, PLAIN, NULL),
+  DCSIM__RECORD_FIELD_OUT(total, trace, INT64, "", "", ZERO, "0.1.0", DCSIM__RO_CSV, NULL, 0, PLAIN, NULL),
+  DCSIM__RECORD_FIELD_OUT(total, extra, INT64, "", "", NEVER, "0.1.0", DCSIM__RO_CSV, NULL, 0, PLAIN, NULL),
+};
+/* clang-format on */
+static const dcsim__record total_rec = { "", total_fields,
+                                         sizeof total_fields / sizeof *total_fields };
+
+static void check_csv_under(void) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  const total t[2] = { { { 2.385 }, "centre:total", "a, b", 0, 5 },
+                       { { NAN }, "centre, idle", NULL, 41, 6 } };
+  dcsim__record_csv_header(&mixed_rec, f);
+  for (int i = 0; i < 2; i++) dcsim__record_csv_row_under(&mixed_rec, &total_rec, f, &t[i]);
+  dcsim_json j;
+  dcsim_json_init(&j, f, 0);
+  dcsim__record_json(&total_rec, &j, &t[0]);
+  fclose(f);
+  CHECK_STR(buf,
+            "name,time_s,trace,note\n"
+            "centre:total,2.385,,\n"
+            "\"centre, idle\",,41,\n"
+            "{\"time_s\":2.385,\"note\":\"a, b\"}");
+  free(buf);
+}
+
+/* a printed total read from the runs table's row (output/run_totals.h: a member of `db`) is the
+ * runs record's field of the same name: the same member, kind and unit */
+static void check_printed_totals(const dcsim__record *r) {
+  const dcsim__record *runs = &dcsim__run_totals_record;
+  size_t db = offsetof(dcsim__totals_row, db), n_db = 0;
+  for (size_t i = 0; i < r->n_fields; i++) {
+    const dcsim__record_field *f = &r->fields[i];
+    if (f->offset < db || f->offset >= db + sizeof(dcsim__run_totals)) continue;
+    n_db++;
+    size_t k = dcsim__record_find(runs, f->name);
+    if (k == runs->n_fields) fprintf(stderr, "printed total %s: not a runs column\n", f->name);
+    CHECK(k < runs->n_fields);
+    if (k == runs->n_fields) continue;
+    CHECK_INT((long long)(f->offset - db), (long long)runs->fields[k].offset);
+    CHECK_INT(f->kind, runs->fields[k].kind);
+    CHECK_STR(f->unit, runs->fields[k].unit);
+  }
+  CHECK(n_db > 0);
 }
 
 /* the columns of table in db, comma-separated in their order, into b */
@@ -483,6 +547,9 @@ int main(void) {
   check_text();
   check_text_layout();
   check_outputs();
+  check_csv_under();
+  check_printed_totals(&dcsim__totals_record);
+  check_printed_totals(&dcsim__totals_power_record);
   check_results_records();
   check_results_migration();
   CHECK_DONE();

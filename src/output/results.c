@@ -34,18 +34,8 @@ struct dcsim_results {
 /* ---- the run's records (util/record.h; doc/results.md, doc/design.md "Result records"): their
  * columns are util/dbschema_run.h's, as the schema's ---- */
 
-/* the run's totals and metrics: its row of the runs table, set when it ends */
-typedef struct run_totals {
-  double time_to_solution_s, energy_to_solution_j, unallocated_idle_j;
-  long long nodes, jobs, tasks, events;
-  double utilisation, allocated, mean_wait_s, max_wait_s, mean_flow_s;
-  double mean_slowdown; /* NaN (NULL) when no job has a slowdown */
-  double mean_bounded_slowdown, max_bounded_slowdown;
-  long long boots, shutdowns;
-} run_totals;
-
 /* clang-format off */
-#define RUN_FIELD(m, kind, unit, sql, nulls, added) DCSIM__RECORD_FIELD(run_totals, m, kind, unit, sql, nulls, "0.1.0"),
+#define RUN_FIELD(m, kind, unit, sql, nulls, added) DCSIM__RECORD_FIELD(dcsim__run_totals, m, kind, unit, sql, nulls, "0.1.0"),
 static const dcsim__record_field run_totals_fields[] = { DCSIM_RUN_TOTALS_COLUMNS(RUN_FIELD) };
 /* clang-format on */
 const dcsim__record dcsim__run_totals_record = {
@@ -220,29 +210,11 @@ const dcsim_engine_sink *dcsim_results_sink(dcsim_results_t *r) { return &r->sin
 /* the run's row: its totals and metrics */
 static int record_run(dcsim_results_t *r, const dcsim_run_stats *stt, dcsim_error *err) {
   sqlite3_stmt *st = NULL;
-  double busy = 0;
-  for (unsigned i = 0; i < stt->n_nodes; i++) busy += stt->node_busy_s[i];
-  double mk = (double)stt->makespan_ns * 1e-9;
   dcsim_metrics_summary ms;
   int rc = dcsim_metrics_summarise(stt, &ms, err);
   if (rc) return rc;
-  run_totals t = { mk,
-                   stt->energy_j,
-                   stt->unallocated_idle_j,
-                   stt->n_nodes,
-                   (long long)stt->n_jobs,
-                   (long long)stt->tasks,
-                   (long long)stt->events,
-                   mk > 0 && stt->n_nodes ? busy / (mk * stt->n_nodes) : 0,
-                   ms.allocated,
-                   ms.wait_s.mean,
-                   ms.wait_s.max,
-                   ms.flow_s.mean,
-                   ms.slowdown.n ? ms.slowdown.mean : NAN,
-                   ms.bounded_slowdown.mean,
-                   ms.bounded_slowdown.max,
-                   (long long)stt->boots,
-                   (long long)stt->shutdowns };
+  dcsim__run_totals t;
+  dcsim__run_totals_of(stt, &ms, &t);
   const dcsim__record *rec = &dcsim__run_totals_record;
   dcsim_str sql = DCSIM_STR_INIT;
   if (dcsim__record_sql_update(rec, "id", &sql))

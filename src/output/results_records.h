@@ -8,10 +8,27 @@
 
 #include "dcsim/cost.h"
 #include "dcsim/engine.h"
+#include "dcsim/metrics.h"
 #include "dcsim/scenario.h"
 #include "util/record.h"
 
+/* the run's totals: its row of the runs table (util/dbschema_run.h's DCSIM_RUN_TOTALS_COLUMNS),
+ * set when the run ends, and the values `dcsim run`'s reports print of them (output/run_totals.h)
+ */
+typedef struct dcsim__run_totals {
+  double time_to_solution_s, energy_to_solution_j, unallocated_idle_j;
+  long long nodes, jobs, tasks, events;
+  double utilisation, allocated, mean_wait_s, max_wait_s, mean_flow_s;
+  double mean_slowdown; /* NaN (NULL) when no job has a slowdown */
+  double mean_bounded_slowdown, max_bounded_slowdown;
+  long long boots, shutdowns;
+} dcsim__run_totals;
+
 extern const dcsim__record dcsim__run_totals_record;
+
+/* The run's totals from its stats and their job metrics (dcsim_metrics_summarise). */
+void dcsim__run_totals_of(const dcsim_run_stats *st, const dcsim_metrics_summary *ms,
+                          dcsim__run_totals *t);
 extern const dcsim__record dcsim__node_record;
 extern const dcsim__record dcsim__bucket_record;
 

@@ -21,6 +21,7 @@
 #include "dcsim/wmsconf.h"
 #include "output/internal.h"
 #include "output/results_records.h"
+#include "output/run_totals.h"
 
 /* the k-th job of the tables (--sort) */
 #define JOB_AT(o, k) ((o)->order ? (o)->order[k] : (k))
@@ -59,101 +60,48 @@ static char *banded(char *buf, size_t size, double v, const double f[2]) {
 }
 #define BANDED(v, f) banded((char[48]){ 0 }, 48, (v), (f))
 
-static void json_band(dcsim_json *j, const char *key, double v, const double f[2]) {
-  dcsim_json_key(j, key);
-  dcsim_json_arr_begin(j);
-  dcsim_json_num(j, v * f[0]);
-  dcsim_json_num(j, v * f[1]);
-  dcsim_json_arr_end(j);
-}
-
 static void json_stat(dcsim_json *j, const char *key, const dcsim_stat *st) {
   dcsim_json_key(j, key);
-  dcsim_json_obj_begin(j);
-  dcsim_json_key_num(j, "mean", st->mean);
-  dcsim_json_key_num(j, "median", st->median);
-  dcsim_json_key_num(j, "p95", st->p95);
-  dcsim_json_key_num(j, "max", st->max);
-  dcsim_json_obj_end(j);
+  dcsim__record_json(&dcsim__stat_record, j, st);
 }
 
-static double busy_fraction(const dcsim_run_stats *st) {
-  double busy = 0, mk = (double)st->makespan_ns * 1e-9;
-  for (unsigned i = 0; i < st->n_nodes; i++) busy += st->node_busy_s[i];
-  return mk > 0 && st->n_nodes ? busy / (mk * st->n_nodes) : 0;
-}
-
-/* The run's totals: input, platform, policy, time, energy, counts, utilisation. */
-static void json_totals(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_stats *st,
-                        const dcsim_metrics_summary *ms, dcsim_job_policy jp, dcsim_task_policy tp,
-                        int64_t run_id) {
-  dcsim_json_key_str(j, "input", s->input_path);
-  dcsim_json_key_str(j, "platform", s->platform->name);
-  dcsim_str pol = DCSIM_STR_INIT;
-  dcsim_str_addf(&pol, "%s+%s", dcsim_sched_job_name(jp), dcsim_sched_task_name(tp));
-  dcsim_json_key_str(j, "policy", dcsim_str_cstr(&pol));
-  dcsim_str_release(&pol);
-  dcsim_json_key_num(j, "time_to_solution_s", (double)st->makespan_ns * 1e-9);
-  dcsim_json_key_num(j, "energy_to_solution_j", st->energy_j);
-  dcsim_json_key_num(j, "unallocated_idle_j", st->unallocated_idle_j);
-  dcsim_json_key_int(j, "tasks", (long long)st->tasks);
-  dcsim_json_key_int(j, "jobs", (long long)st->n_jobs);
-  dcsim_json_key_int(j, "events", (long long)st->events);
-  dcsim_json_key_int(j, "nodes", st->n_nodes);
-  dcsim_json_key_num(j, "utilisation", busy_fraction(st));
-  if (run_id > 0) dcsim_json_key_int(j, "run_id", run_id);
-  dcsim_json_key_num(j, "allocated", ms->allocated);
-  dcsim__json_model_mode(j, s->model_flags);
-  dcsim_json_key_str(j, "energy_covers", dcsim_scenario_energy_scope(s));
+/* The run's totals: input, platform, policy, time, energy, counts, utilisation (the totals
+ * record, output/run_totals.h), the model mode and the provenance between them. */
+static void json_totals(dcsim_json *j, const dcsim_run_report *o, const dcsim__totals_row *t) {
+  const dcsim__record *rec = &dcsim__totals_record;
+  size_t covers = dcsim__record_find(rec, "energy_covers"),
+         unknown = dcsim__record_find(rec, "energy_unknown");
+  dcsim__record_json_members(rec, j, t, 0, covers);
+  dcsim__json_model_mode(j, o->s->model_flags);
+  dcsim__record_json_members(rec, j, t, covers, unknown);
   dcsim_prov tprov, eprov;
-  dcsim_scenario_provenance(s, &tprov, &eprov);
-  const char *unknown = dcsim_scenario_energy_unknown(s);
-  dcsim_prov_json_member(j, tprov, unknown ? NULL : &eprov);
-  if (unknown) dcsim_json_key_str(j, "energy_unknown", unknown); /* why it is null */
+  dcsim_scenario_provenance(o->s, &tprov, &eprov);
+  dcsim_prov_json_member(j, tprov, t->energy_unknown ? NULL : &eprov);
+  dcsim__record_json_members(rec, j, t, unknown, rec->n_fields); /* why the energy is null */
 }
 
-/* The band of a cost of this run (dcsim_bands_cost): band_t and band_e are factors of a time and
- * an energy of 1. */
-static void run_cost_band(const dcsim_run_report *o, double usd, double cb[2]) {
-  dcsim_bands_cost(usd, 1, o->band_t, 1, o->band_e, cb);
-}
-
-/* "cost": of what the jobs held and of the whole centre, the tariff, the lifetime, the prices of
- * the profiles used (dcsim/cost.h) */
-static void json_cost(dcsim_json *j, const dcsim_run_report *o) {
-  char note[200];
-  dcsim_cost_reason(&o->held, note, sizeof note);
+/* "cost": of what the jobs held and of the whole centre, the tariff, the lifetime (the cost
+ * record, output/run_totals.h), the held cost's band after its value */
+static void json_cost(dcsim_json *j, const dcsim__totals_row *t) {
+  const dcsim__record *rec = &dcsim__totals_cost_record;
+  size_t usd = dcsim__record_find(rec, "usd") + 1;
   dcsim_json_key(j, "cost");
   dcsim_json_obj_begin(j);
-  dcsim_json_key(j, "usd");
-  o->held.known ? dcsim_json_num(j, o->held.usd) : dcsim_json_null(j);
-  if (o->held.known) { /* the cost's band from the time's and the energy's */
-    double cb[2];
-    run_cost_band(o, o->held.usd, cb);
+  dcsim__record_json_members(rec, j, t, 0, usd);
+  if (t->known) { /* the cost's band from the time's and the energy's */
     dcsim_json_key(j, "usd_band");
     dcsim_json_arr_begin(j);
-    dcsim_json_num(j, cb[0]);
-    dcsim_json_num(j, cb[1]);
+    dcsim_json_num(j, t->usd_band_low);
+    dcsim_json_num(j, t->usd_band_high);
     dcsim_json_arr_end(j);
   }
-  dcsim_json_key_num(j, "energy_usd", o->held.energy_usd);
-  dcsim_json_key(j, "hardware_usd");
-  o->held.known ? dcsim_json_num(j, o->held.hardware_usd) : dcsim_json_null(j);
-  dcsim_json_key(j, "centre_usd");
-  o->centre.known ? dcsim_json_num(j, o->centre.usd) : dcsim_json_null(j);
-  dcsim_json_key_num(j, "centre_energy_usd", o->centre.energy_usd);
-  if (!o->held.known || !o->centre.known) {
-    dcsim_cost_reason(o->held.known ? &o->centre : &o->held, note, sizeof note);
-    dcsim_json_key_str(j, "note", note);
-  }
-  dcsim_json_key_num(j, "kwh_usd", o->cost.kwh_usd);
-  dcsim_json_key_num(j, "lifetime_years", o->cost.lifetime_years);
+  dcsim__record_json_members(rec, j, t, usd, rec->n_fields);
   dcsim_json_obj_end(j);
 }
 
 /* Job statistics (doc/workloads.md), power management, utilisation over time. */
 static void json_statistics(dcsim_json *j, const dcsim_run_stats *st,
-                            const dcsim_metrics_summary *ms) {
+                            const dcsim_metrics_summary *ms, const dcsim__totals_row *t) {
   dcsim_json_key(j, "statistics"); /* doc/workloads.md */
   dcsim_json_obj_begin(j);
   json_stat(j, "wait_s", &ms->wait_s);
@@ -162,13 +110,7 @@ static void json_statistics(dcsim_json *j, const dcsim_run_stats *st,
   json_stat(j, "bounded_slowdown", &ms->bounded_slowdown);
   dcsim_json_obj_end(j);
   dcsim_json_key(j, "power_management");
-  dcsim_json_obj_begin(j);
-  dcsim_json_key_int(j, "boots", (long long)st->boots);
-  dcsim_json_key_int(j, "shutdowns", (long long)st->shutdowns);
-  double off = 0;
-  for (unsigned i = 0; i < st->n_nodes; i++) off += st->node_off_s[i];
-  dcsim_json_key_num(j, "off_node_s", off);
-  dcsim_json_obj_end(j);
+  dcsim__record_json(&dcsim__totals_power_record, j, t);
   dcsim_json_key(j, "utilisation_over_time");
   dcsim_json_obj_begin(j);
   dcsim_json_key_num(j, "bucket_s", st->bucket_s);
@@ -324,40 +266,43 @@ static void json_groups(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_
   dcsim_json_arr_end(j);
 }
 
-/* --deadline-s: met or missed, and by how many jobs (doc/engine.md). */
-static void json_deadline(dcsim_json *j, const dcsim_run_report *o) {
-  dcsim_json_key(j, "deadline");
-  dcsim_json_obj_begin(j);
-  dcsim_json_key_num(j, "deadline_s", o->deadline_s);
-  dcsim_json_key(j, "met");
-  dcsim_json_bool(j, o->dl.missed == 0);
-  dcsim_json_key_int(j, "jobs_missed", (long long)o->dl.missed);
-  dcsim_json_key_num(j, "longest_run_s", o->dl.longest_s);
-  dcsim_json_obj_end(j);
+/* the band of value v as a JSON array [low, high] */
+static void json_band(dcsim_json *j, const char *key, double low, double high) {
+  dcsim_json_key(j, key);
+  dcsim_json_arr_begin(j);
+  dcsim_json_num(j, low);
+  dcsim_json_num(j, high);
+  dcsim_json_arr_end(j);
 }
 
 void dcsim_run_report_json(const dcsim_run_report *o) {
   const dcsim_scenario *s = o->s;
   const dcsim_run_stats *st = o->st;
+  dcsim__totals_row t;
+  dcsim__totals_row_of(o, &t); /* out of memory: an empty policy */
   dcsim_json j;
   dcsim_json_init(&j, stdout, 1);
   dcsim_json_obj_begin(&j);
-  json_totals(&j, s, st, &o->ms, o->jp, o->tp, o->run_id);
-  json_band(&j, "time_band", (double)st->makespan_ns * 1e-9, o->band_t);
-  json_band(&j, "energy_band", st->energy_j, o->band_e);
-  if (o->deadline_s > 0) json_deadline(&j, o);
-  json_statistics(&j, st, &o->ms);
+  json_totals(&j, o, &t);
+  json_band(&j, "time_band", t.time_band_low_s, t.time_band_high_s);
+  json_band(&j, "energy_band", t.energy_band_low_j, t.energy_band_high_j);
+  if (o->deadline_s > 0) { /* --deadline-s: met or missed, and by how many jobs (doc/engine.md) */
+    dcsim_json_key(&j, "deadline");
+    dcsim__record_json(&dcsim__totals_deadline_record, &j, &t);
+  }
+  json_statistics(&j, st, &o->ms, &t);
   if (s->trace) json_trace(&j, s->trace);
   dcsim_json_key(&j, "workflows");
   dcsim_json_arr_begin(&j);
   for (size_t k = 0; k < st->n_jobs; k++) json_job(&j, o, k);
   dcsim_json_arr_end(&j);
   json_groups(&j, s, st);
-  json_cost(&j, o);
+  json_cost(&j, &t);
   json_task_types(&j, s);
   dcsim_repro_json(&j, &o->rp);
   dcsim_json_obj_end(&j);
   dcsim_json_end(&j);
+  dcsim__totals_row_release(&t);
 }
 
 /* ---- what was simulated: cores in use per node kind, time and energy per task type */
@@ -538,27 +483,6 @@ static void json_task_types(dcsim_json *j, const dcsim_scenario *s) {
   free(tt);
 }
 
-/* The whole centre after the jobs: the nodes the jobs held (the sum of the job rows),
- * the idle energy of the nodes no job held, and the total (the JSON's energy_to_solution_j): the
- * job rows and the idle row add up to the total row. kind: subtotal, idle, total. */
-static void csv_totals(const dcsim_run_report *o) {
-  const dcsim_run_stats *st = o->st;
-  double held = 0, mk = (double)st->makespan_ns * 1e-9;
-  for (size_t k = 0; k < st->n_jobs; k++) held += st->jobs[k].energy_j;
-  char note[200];
-  dcsim_cost_reason(&o->held, note, sizeof note);
-  printf("centre:allocated,,,0,%.10g,,,%.10g,,,,,,,,,,", mk, held);
-  if (o->held.known) printf("%.10g", o->held.usd);
-  printf(",%s,subtotal,,,,\n", note);
-  printf("centre:idle-unallocated,,,0,%.10g,,,%.10g,,,,,,,,,,,,idle,,,,\n", mk,
-         st->unallocated_idle_j);
-  dcsim_cost_reason(&o->centre, note, sizeof note);
-  printf("centre:total,,,0,%.10g,,,%.10g,,,,,,,,,,", mk, st->energy_j);
-  if (o->centre.known) printf("%.10g", o->centre.usd);
-  printf(",%s,total,%.10g,%.10g,%.10g,%.10g\n", note, mk * o->band_t[0], mk * o->band_t[1],
-         st->energy_j * o->band_e[0], st->energy_j * o->band_e[1]);
-}
-
 /* --format csv: one line per workflow instance, the job record's CSV fields (its JSON keys, the
  * cost's note, the kind and the bands), then the centre's rows. */
 void dcsim_run_report_csv(const dcsim_run_report *o) {
@@ -574,15 +498,17 @@ void dcsim_run_report_csv(const dcsim_run_report *o) {
     dcsim__job_row_of(o->s, st, JOB_AT(o, i), &ro, &row);
     dcsim__record_csv_row(&dcsim__job_record, stdout, &row);
   }
-  csv_totals(o);
+  dcsim__totals_row t; /* the whole centre after the jobs (output/run_totals.h) */
+  dcsim__totals_row_of(o, &t);
+  dcsim__totals_csv_centre(&t, stdout);
+  dcsim__totals_row_release(&t);
 }
 
 /* Input, platform and its groups, policy, counts, a WfCommons recording's makespan. */
-static void text_header(const dcsim_run_report *o) {
+static void text_header(const dcsim_run_report *o, const dcsim__totals_row *t) {
   const dcsim_scenario *s = o->s;
-  const dcsim_run_stats *st = o->st;
-  printf("input       %s\nplatform    %s (%u %s)\n", s->input_path, s->platform->name, st->n_nodes,
-         dcsim_plural(st->n_nodes, "node", "nodes"));
+  printf("input       %s\nplatform    %s (%lld %s)\n", t->input, t->platform, t->db.nodes,
+         dcsim_plural((unsigned long long)t->db.nodes, "node", "nodes"));
   for (size_t g = 0; g < s->n_groups; g++) {
     const dcsim_group_rt *gr = &s->groups[g];
     printf("  %-10s %5u x %u-socket %s", gr->g->name, gr->g->count, gr->g->sockets,
@@ -590,7 +516,7 @@ static void text_header(const dcsim_run_report *o) {
     if (gr->gpu) printf(" + %u x %s", gr->g->gpus_per_node, dcsim_gpu_profile_name(gr->gpu));
     printf(", idle %s/node\n", DCSIM_SI(gr->idle_w, "W"));
   }
-  printf("policy      %s+%s\n", dcsim_sched_job_name(o->jp), dcsim_sched_task_name(o->tp));
+  printf("policy      %s\n", t->policy);
   for (size_t i = 0; i < s->n_wfs; i++)
     if (s->wfs[i].wms) {
       const dcsim_wms_profile *p = s->wfs[i].wms;
@@ -607,13 +533,14 @@ static void text_header(const dcsim_run_report *o) {
             DCSIM_SI(mk * (1 + p->band_rel), "s"), 1 + p->band_rel, p->name);
       }
     }
-  printf("simulated   %zu %s, %llu %s, %llu %s\n", st->n_jobs,
-         dcsim_plural(st->n_jobs, "job", "jobs"), (unsigned long long)st->tasks,
-         dcsim_plural(st->tasks, "task", "tasks"), (unsigned long long)st->events,
-         dcsim_plural(st->events, "event", "events"));
+  const dcsim__run_totals *db = &t->db;
+  printf("simulated   %lld %s, %lld %s, %lld %s\n", db->jobs,
+         dcsim_plural((unsigned long long)db->jobs, "job", "jobs"), db->tasks,
+         dcsim_plural((unsigned long long)db->tasks, "task", "tasks"), db->events,
+         dcsim_plural((unsigned long long)db->events, "event", "events"));
   const dcsim_trace_info *tr = s->trace;
   if (tr && tr->kind == DCSIM_TRACE_WFCOMMONS && tr->recorded_makespan_s > 0) {
-    double mk = (double)st->makespan_ns * 1e-9, rec = tr->recorded_makespan_s;
+    double mk = db->time_to_solution_s, rec = tr->recorded_makespan_s;
     printf("recorded    makespan %s s in the instance; simulated %s s (%+.1f %%)\n", DCSIM_SIG(rec),
            DCSIM_SIG(mk), 100 * (mk - rec) / rec);
   }
@@ -621,84 +548,80 @@ static void text_header(const dcsim_run_report *o) {
 }
 
 /* cost of what the jobs held, and of the whole centre */
-static void text_cost(const dcsim_run_report *o) {
-  char note[200];
+static void text_cost(const dcsim_run_report *o, const dcsim__totals_row *t) {
   char cb[96];
-  double band[2];
   /* the default tariff with its year and source (dcsim/cost.h) */
   const char *tariff_src = o->kwh_default ? " (default: " DCSIM_COST_KWH_SOURCE ")" : "";
-  if (o->held.known) {
-    const double parts[] = { o->held.energy_usd, o->held.hardware_usd };
+  if (t->known) {
+    const double parts[] = { t->energy_usd, t->hardware_usd },
+                 band[2] = { t->usd_band_low, t->usd_band_high };
     char pt[2][48]; /* the parts add up to the cost as printed (numfmt.h) */
-    run_cost_band(o, o->held.usd, band);
-    dcsim_fmt_band_sum(cb, sizeof cb, o->held.usd, band, NULL, parts, 2, pt[0], 48);
+    dcsim_fmt_band_sum(cb, sizeof cb, t->usd, band, NULL, parts, 2, pt[0], 48);
     printf(
         "cost                %s USD of what the jobs held (energy %s, hardware %s, at %s USD/kWh%s "
         "over %s years)",
-        cb, pt[0], pt[1], DCSIM_SIG(o->cost.kwh_usd), tariff_src,
-        DCSIM_SIG(o->cost.lifetime_years));
-  } else {
-    dcsim_cost_reason(&o->held, note, sizeof note);
-    printf("cost                unknown: %s; the energy alone costs %s USD at %s USD/kWh%s", note,
-           DCSIM_SIG(o->held.energy_usd), DCSIM_SIG(o->cost.kwh_usd), tariff_src);
-  }
-  if (o->centre.known) {
-    run_cost_band(o, o->centre.usd, band);
-    printf("; whole centre %s USD\n", dcsim_fmt_band(cb, sizeof cb, o->centre.usd, band, NULL));
+        cb, pt[0], pt[1], DCSIM_SIG(t->kwh_usd), tariff_src, DCSIM_SIG(t->lifetime_years));
+  } else
+    printf("cost                unknown: %s; the energy alone costs %s USD at %s USD/kWh%s",
+           t->held_note, DCSIM_SIG(t->energy_usd), DCSIM_SIG(t->kwh_usd), tariff_src);
+  if (t->centre_known) {
+    const double band[2] = { t->centre_usd_band_low, t->centre_usd_band_high };
+    printf("; whole centre %s USD\n", dcsim_fmt_band(cb, sizeof cb, t->centre_usd, band, NULL));
   } else
     putchar('\n');
 }
 
-/* Model, time, energy, what it covers, utilisation, job statistics, power management, deadline. */
-static void text_summary(const dcsim_run_report *o) {
+/* Model, time, energy, what it covers, utilisation, job statistics, power management, deadline:
+ * prose around the totals (output/run_totals.h), by hand. */
+static void text_summary(const dcsim_run_report *o, const dcsim__totals_row *t) {
   const dcsim_scenario *s = o->s;
-  const dcsim_run_stats *st = o->st;
+  const dcsim__run_totals *db = &t->db;
   dcsim_prov tprov, eprov;
   dcsim_scenario_provenance(s, &tprov, &eprov);
   char tpb[600], epb[600];
   dcsim_prov_format(tprov, tpb, sizeof tpb);
   dcsim_prov_format(eprov, epb, sizeof epb);
-  const char *unknown = dcsim_scenario_energy_unknown(s);
+  const char *unknown = t->energy_unknown;
   printf("model               %s%s; task times %s, task energies %s\n",
          s->model_flags & DCSIM_MODEL_D35 ? "D3.5 as published (--d35)" : "default",
          s->model_flags & DCSIM_MODEL_HW_THREADS ? ", --threading ideal" : "", tpb,
          unknown ? "unknown" : epb);
-  double mk = (double)st->makespan_ns * 1e-9, tb[2] = { mk * o->band_t[0], mk * o->band_t[1] },
-         eb[2] = { st->energy_j * o->band_e[0], st->energy_j * o->band_e[1] };
+  double mk = db->time_to_solution_s, e = db->energy_to_solution_j,
+         tb[2] = { t->time_band_low_s, t->time_band_high_s },
+         eb[2] = { t->energy_band_low_j, t->energy_band_high_j };
   run_turbo(o, stdout, 0);
   run_rates(o, stdout, 0);
   char tbs[160], ebs[160], idle[2][64];
   printf("time-to-solution    %s s\n", dcsim_fmt_band(tbs, sizeof tbs, mk, tb, NULL));
-  if (unknown && !isfinite(st->energy_j)) /* the time alone */
+  if (unknown && !isfinite(e)) /* the time alone */
     printf("energy-to-solution  unknown: %s\n", unknown);
   else /* held + idle on nodes no job held, the part at the total's place (numfmt.h) */
-    printf(
-        "energy-to-solution  %s (%s kWh), of which %s idle on nodes no job held\n",
-        dcsim_fmt_band_sum(ebs, sizeof ebs, st->energy_j, eb, "J",
-                           (const double[]){ dcsim_num_diff(st->energy_j, st->unallocated_idle_j),
-                                             st->unallocated_idle_j },
-                           2, idle[0], sizeof idle[0]),
-        dcsim_fmt_value((char[48]){ 0 }, 48, st->energy_j / 3.6e6,
-                        (const double[2]){ eb[0] / 3.6e6, eb[1] / 3.6e6 }, NULL),
-        idle[1]);
-  printf("energy covers       %s\n", dcsim_scenario_energy_scope(s));
-  text_cost(o);
-  printf("utilisation         %.1f %% of node time running tasks\n", 100 * busy_fraction(st));
-  if (st->n_jobs > 1)
+    printf("energy-to-solution  %s (%s kWh), of which %s idle on nodes no job held\n",
+           dcsim_fmt_band_sum(ebs, sizeof ebs, e, eb, "J",
+                              (const double[]){ dcsim_num_diff(e, db->unallocated_idle_j),
+                                                db->unallocated_idle_j },
+                              2, idle[0], sizeof idle[0]),
+           dcsim_fmt_value((char[48]){ 0 }, 48, e / 3.6e6,
+                           (const double[2]){ eb[0] / 3.6e6, eb[1] / 3.6e6 }, NULL),
+           idle[1]);
+  printf("energy covers       %s\n", t->energy_covers);
+  text_cost(o, t);
+  printf("utilisation         %.1f %% of node time running tasks\n", 100 * db->utilisation);
+  if (db->jobs > 1)
     printf("jobs                wait mean %s s (max %s s), bounded slowdown mean %s (max %s)\n",
-           DCSIM_SIG(o->ms.wait_s.mean), DCSIM_SIG(o->ms.wait_s.max),
-           DCSIM_SIG(o->ms.bounded_slowdown.mean), DCSIM_SIG(o->ms.bounded_slowdown.max));
-  if (st->boots || st->shutdowns)
-    printf("power management    %llu %s, %llu %s\n", (unsigned long long)st->shutdowns,
-           dcsim_plural(st->shutdowns, "shutdown", "shutdowns"), (unsigned long long)st->boots,
-           dcsim_plural(st->boots, "boot", "boots"));
-  if (o->deadline_s > 0 && !o->dl.missed)
+           DCSIM_SIG(db->mean_wait_s), DCSIM_SIG(db->max_wait_s),
+           DCSIM_SIG(db->mean_bounded_slowdown), DCSIM_SIG(db->max_bounded_slowdown));
+  if (db->boots || db->shutdowns)
+    printf("power management    %lld %s, %lld %s\n", db->shutdowns,
+           dcsim_plural((unsigned long long)db->shutdowns, "shutdown", "shutdowns"), db->boots,
+           dcsim_plural((unsigned long long)db->boots, "boot", "boots"));
+  if (t->deadline_s > 0 && t->met)
     printf("deadline            %s s: met by every job (the longest ran %s s)\n",
-           DCSIM_SIG(o->deadline_s), DCSIM_SIG(o->dl.longest_s));
-  else if (o->deadline_s > 0)
-    printf("deadline            %s s: MISSED by %zu of %zu %s (the longest ran %s s, %s #%u)\n",
-           DCSIM_SIG(o->deadline_s), o->dl.missed, st->n_jobs,
-           dcsim_plural(st->n_jobs, "job", "jobs"), DCSIM_SIG(o->dl.longest_s),
+           DCSIM_SIG(t->deadline_s), DCSIM_SIG(t->longest_run_s));
+  else if (t->deadline_s > 0)
+    printf("deadline            %s s: MISSED by %lld of %lld %s (the longest ran %s s, %s #%u)\n",
+           DCSIM_SIG(t->deadline_s), t->jobs_missed, db->jobs,
+           dcsim_plural((unsigned long long)db->jobs, "job", "jobs"), DCSIM_SIG(t->longest_run_s),
            s->wfs[s->jobs[o->dl.longest].wf].wf->name, s->jobs[o->dl.longest].instance);
   putchar('\n');
 }
@@ -743,8 +666,11 @@ static void text_tables(const dcsim_run_report *o) {
 }
 
 void dcsim_run_report_text(const dcsim_run_report *o) {
-  text_header(o);
-  text_summary(o);
+  dcsim__totals_row t; /* the totals the header and the summary print (output/run_totals.h) */
+  dcsim__totals_row_of(o, &t);
+  text_header(o, &t);
+  text_summary(o, &t);
+  dcsim__totals_row_release(&t);
   text_simulated(o);
   text_tables(o);
   dcsim_repro_text(stdout, &o->rp);

@@ -141,19 +141,39 @@ void dcsim__record_csv_header(const dcsim__record *r, FILE *f) {
   fputc('\n', f);
 }
 
+/* field f of row as a CSV cell (nothing when it is NULL) */
+static void csv_cell(FILE *out, const dcsim__record_field *f, const void *row) {
+  if (!has_value(f, row)) return;
+  switch (f->kind) {
+    case DCSIM__RF_INT64: fprintf(out, "%lld", *CMEMBER(row, f, long long)); break;
+    case DCSIM__RF_REAL: fprintf(out, "%.10g", *CMEMBER(row, f, double)); break;
+    case DCSIM__RF_TEXT: dcsim__csv_write_cell(out, *CMEMBER(row, f, char *)); break;
+    case DCSIM__RF_BOOL: fprintf(out, "%d", *CMEMBER(row, f, int) != 0); break;
+  }
+}
+
 void dcsim__record_csv_row(const dcsim__record *r, FILE *out, const void *row) {
   size_t n = 0;
   for (size_t i = 0; i < r->n_fields; i++) {
     const dcsim__record_field *f = &r->fields[i];
     if (!in(f, DCSIM__RO_CSV)) continue;
     if (n++) fputc(',', out);
-    if (!has_value(f, row)) continue;
-    switch (f->kind) {
-      case DCSIM__RF_INT64: fprintf(out, "%lld", *CMEMBER(row, f, long long)); break;
-      case DCSIM__RF_REAL: fprintf(out, "%.10g", *CMEMBER(row, f, double)); break;
-      case DCSIM__RF_TEXT: dcsim__csv_write_cell(out, *CMEMBER(row, f, char *)); break;
-      case DCSIM__RF_BOOL: fprintf(out, "%d", *CMEMBER(row, f, int) != 0); break;
-    }
+    csv_cell(out, f, row);
+  }
+  fputc('\n', out);
+}
+
+void dcsim__record_csv_row_under(const dcsim__record *cols, const dcsim__record *r, FILE *out,
+                                 const void *row) {
+  size_t n = 0;
+  for (size_t i = 0; i < cols->n_fields; i++) {
+    if (!in(&cols->fields[i], DCSIM__RO_CSV)) continue;
+    if (n++) fputc(',', out);
+    for (size_t k = 0; k < r->n_fields; k++)
+      if (in(&r->fields[k], DCSIM__RO_CSV) && !strcmp(r->fields[k].name, cols->fields[i].name)) {
+        csv_cell(out, &r->fields[k], row);
+        break;
+      }
   }
   fputc('\n', out);
 }

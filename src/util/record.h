@@ -86,6 +86,12 @@ typedef struct dcsim__record {
                                 fmt, cell)                                                     \
   { #member, DCSIM__RF_##kind, offsetof(type, member), unit, sql, DCSIM__RN_##nulls, since,     \
     out, header, width, DCSIM__RT_##fmt, cell }
+/* A line named apart from its member: name, then as DCSIM__RECORD_FIELD_OUT, member a member
+ * designator (a member of an embedded row: `db.tasks`, named "tasks"). */
+#define DCSIM__RECORD_FIELD_AT(name, type, member, kind, unit, sql, nulls, since, out, header,  \
+                               width, fmt, cell)                                               \
+  { name, DCSIM__RF_##kind, offsetof(type, member), unit, sql, DCSIM__RN_##nulls, since,        \
+    out, header, width, DCSIM__RT_##fmt, cell }
 /* A derived column of the text table alone, written by its cell getter from the row's other
  * members (a shape "2 x 64" from the nodes and the cores): no member, no other output. */
 #define DCSIM__RECORD_DERIVED(name, since, header, width, cell)                                 \
@@ -124,6 +130,11 @@ void dcsim__record_json_members(const dcsim__record *r, dcsim_json *j, const voi
 /* The CSV header line (names, comma-separated, '\n') and one row's line. */
 void dcsim__record_csv_header(const dcsim__record *r, FILE *f);
 void dcsim__record_csv_row(const dcsim__record *r, FILE *f, const void *row);
+/* One line of a row of record r under the CSV columns of record cols (another record's header):
+ * each CSV column of cols is r's CSV field of the same name, or an empty cell when r has none (a
+ * total's row among the job rows). */
+void dcsim__record_csv_row_under(const dcsim__record *cols, const dcsim__record *r, FILE *f,
+                                 const void *row);
 /* The text table's header line (each header in its column's width, one space between) and one
  * row's line; a row's cells are no wider than 64 bytes. */
 void dcsim__record_text_header(const dcsim__record *r, FILE *f);

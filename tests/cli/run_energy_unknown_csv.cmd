@@ -1,0 +1,2 @@
+# a run whose energy is unknown (a profile written by dcsim bench) as CSV: the job row and the centre's rows (output/run_totals.c, under the job record's columns) keep the time and its band; the energy and its band are nan in the job row and the total row alike, the cost notes go through the one CSV writer
+dcsim run workflows/bifft.xml --platform tests/data/bench/platform/bench-node.xml --quiet --format csv | sed -n '/^name,/,$p'
