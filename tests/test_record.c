@@ -380,6 +380,8 @@ static void check_text_layout(void) {
     buf = NULL;
   }
   CHECK_INT(cols[0].width, -6); /* the caller's table is left as it was */
+}
+
 /* a row of another record under mixed's CSV columns: its fields by name (one named apart from
  * its member, inside an embedded row), empty cells for the columns it lacks, a field of the same
  * name but not in CSV left out, a field mixed has not ignored */
