@@ -265,6 +265,11 @@ static void check_results_records(void) {
   check_created_order(db, &dcsim__power_record, 1, 0);
   check_created_order(db, &dcsim__input_record, 1, 0);
   CHECK_INT((int)dcsim__record_count(&dcsim__task_record, DCSIM__RO_SQL), 14);
+  /* a node group: a record of the report alone (no SQL, no CSV); the text table's 7 columns */
+  CHECK_INT((int)dcsim__record_count(&dcsim__group_record, DCSIM__RO_SQL | DCSIM__RO_CSV), 0);
+  CHECK_INT((int)dcsim__record_count(&dcsim__group_record, DCSIM__RO_JSON | DCSIM__RO_JSON_OPT),
+            11);
+  CHECK_INT((int)dcsim__record_count(&dcsim__group_record, DCSIM__RO_TEXT), 7);
   CHECK_INT((int)dcsim__record_count(&dcsim__job_record, DCSIM__RO_SQL), 18);
   /* the report's job columns: every JSON key but the database's job number */
   CHECK_INT((int)dcsim__record_count(&dcsim__job_record, DCSIM__RO_JSON | DCSIM__RO_JSON_OPT), 18);
