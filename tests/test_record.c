@@ -130,6 +130,77 @@ static void check_text(void) {
   free(buf);
 }
 
+/* the NULL rules of a GPU slot (a negative integer: NULL; slot 0 is a value) and of a flag shown
+ * only when set (a BOOL 0 with the ZERO rule: NULL, so a JSON_OPT key is left out); a share in the
+ * text table as a percentage */
+typedef struct slot_row {
+  long long slot;
+  int flag;
+  double share;
+} slot_row;
+
+/* clang-format off */
+static const dcsim__record_field slot_fields[] = {
+  DCSIM__RECORD_FIELD_OUT(slot_row, slot,  INT64, "", "INTEGER", NEG,   "0.1.0", DCSIM__RO_ALL | DCSIM__RO_TEXT, "slot", 4, PLAIN, NULL),
+  DCSIM__RECORD_FIELD_OUT(slot_row, flag,  BOOL,  "", "INTEGER", ZERO,  "0.1.0", DCSIM__RO_SQL | DCSIM__RO_JSON_OPT | DCSIM__RO_CSV, NULL, 0, PLAIN, NULL),
+  DCSIM__RECORD_FIELD_OUT(slot_row, share, REAL,  "", "",        NEVER, "0.1.0", DCSIM__RO_TEXT, "share", 7, PERCENT, NULL),
+};
+/* clang-format on */
+static const dcsim__record slot_rec = { "slots", slot_fields,
+                                        sizeof slot_fields / sizeof *slot_fields };
+
+static void check_null_rules(void) {
+  const slot_row in[3] = { { -1, 0, 0.0423 }, { 0, 1, 1 }, { 3, 0, 0.5 } };
+  sqlite3 *db = NULL;
+  CHECK_INT(sqlite3_open(":memory:", &db), SQLITE_OK);
+  CHECK_INT(sqlite3_exec(db, "CREATE TABLE slots(slot INTEGER, flag INTEGER)", NULL, NULL, NULL),
+            SQLITE_OK);
+  dcsim_str b = DCSIM_STR_INIT;
+  CHECK_INT(dcsim__record_sql_insert(&slot_rec, "", 0, &b), 0);
+  sqlite3_stmt *st = NULL;
+  CHECK_INT(sqlite3_prepare_v2(db, b.s, -1, &st, NULL), SQLITE_OK);
+  dcsim_str_release(&b);
+  for (int i = 0; i < 3; i++) {
+    dcsim__record_sql_bind(&slot_rec, st, 1, &in[i]);
+    CHECK_INT(sqlite3_step(st), SQLITE_DONE);
+    sqlite3_reset(st);
+  }
+  sqlite3_finalize(st);
+  CHECK_INT(sqlite3_prepare_v2(db,
+                               "SELECT coalesce(slot, 'null') || '/' || coalesce(flag, 'null') "
+                               "FROM slots ORDER BY rowid",
+                               -1, &st, NULL),
+            SQLITE_OK);
+  static const char *const stored[3] = { "null/null", "0/1", "3/null" };
+  for (int i = 0; i < 3; i++) {
+    CHECK_INT(sqlite3_step(st), SQLITE_ROW);
+    CHECK_STR((const char *)sqlite3_column_text(st, 0), stored[i]);
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  for (int i = 0; i < 3; i++) {
+    dcsim_json j;
+    dcsim_json_init(&j, f, 0);
+    dcsim__record_json(&slot_rec, &j, &in[i]);
+    fputc('\n', f);
+  }
+  for (int i = 0; i < 3; i++) dcsim__record_csv_row(&slot_rec, f, &in[i]);
+  dcsim__record_text_header(&slot_rec, f);
+  for (int i = 0; i < 3; i++) dcsim__record_text_row(&slot_rec, f, &in[i]);
+  fclose(f);
+  CHECK_STR(buf,
+            "{\"slot\":null}\n{\"slot\":0,\"flag\":true}\n{\"slot\":3}\n"
+            ",\n0,1\n3,\n"
+            "slot   share\n"
+            "        4.2%\n"
+            "   0  100.0%\n"
+            "   3   50.0%\n");
+  free(buf);
+}
+
 /* every field of a record is a column of its table in the results schema, with its type: one
  * the CREATE statement makes, or one the migration adds to an older database */
 static void check_schema_record(sqlite3 *db, const dcsim__record *r) {
@@ -184,11 +255,23 @@ static void check_results_records(void) {
   check_schema_record(db, &dcsim__job_record);
   check_schema_record(db, &dcsim__node_record);
   check_schema_record(db, &dcsim__bucket_record);
+  check_schema_record(db, &dcsim__task_record);
+  check_schema_record(db, &dcsim__power_record);
+  check_schema_record(db, &dcsim__input_record);
   /* runs: id .. task_policy before the totals, the build identity and deadline after */
   check_created_order(db, &dcsim__run_totals_record, 7, 3);
   check_created_order(db, &dcsim__job_record, 1, 0);
   check_created_order(db, &dcsim__node_record, 1, 0);
   check_created_order(db, &dcsim__bucket_record, 1, 0);
+  check_created_order(db, &dcsim__task_record, 1, 0);
+  check_created_order(db, &dcsim__power_record, 1, 0);
+  check_created_order(db, &dcsim__input_record, 1, 0);
+  CHECK_INT((int)dcsim__record_count(&dcsim__task_record, DCSIM__RO_SQL), 14);
+  /* a node group: a record of the report alone (no SQL, no CSV); the text table's 7 columns */
+  CHECK_INT((int)dcsim__record_count(&dcsim__group_record, DCSIM__RO_SQL | DCSIM__RO_CSV), 0);
+  CHECK_INT((int)dcsim__record_count(&dcsim__group_record, DCSIM__RO_JSON | DCSIM__RO_JSON_OPT),
+            11);
+  CHECK_INT((int)dcsim__record_count(&dcsim__group_record, DCSIM__RO_TEXT), 7);
   CHECK_INT((int)dcsim__record_count(&dcsim__job_record, DCSIM__RO_SQL), 18);
   /* the report's job columns: every JSON key but the database's job number */
   CHECK_INT((int)dcsim__record_count(&dcsim__job_record, DCSIM__RO_JSON | DCSIM__RO_JSON_OPT), 18);
@@ -483,7 +566,8 @@ static void check_results_migration(void) {
       " t1_s REAL, busy REAL, allocated REAL);"
       "INSERT INTO runs(id, input) VALUES(1, 'old.xml');"
       "INSERT INTO workflows(run_id, job, name) VALUES(1, 0, 'w');";
-  static const char *const tables[] = { "runs", "workflows", "tasks", "nodes", "utilisation" };
+  static const char *const tables[] = { "runs",  "inputs", "workflows",  "tasks",
+                                        "nodes", "power",  "utilisation" };
   sqlite3 *old = NULL, *fresh = NULL;
   dcsim_error err = { 0 };
   /* files (the migration turns WAL on, which an in-memory database cannot) */
@@ -548,6 +632,7 @@ int main(void) {
   check_round_trip();
   check_text();
   check_text_layout();
+  check_null_rules();
   check_outputs();
   check_csv_under();
   check_printed_totals(&dcsim__totals_record);

@@ -70,9 +70,49 @@ static const dcsim__record_field bucket_fields[] = { DCSIM_BUCKET_COLUMNS(BUCKET
 const dcsim__record dcsim__bucket_record = { "utilisation", bucket_fields,
                                              sizeof bucket_fields / sizeof *bucket_fields };
 
-static int db_err(dcsim_results_t *r, dcsim_error *err, const char *what) {
-  return dcsim__db_fail(r->db, r->path, what, err);
-}
+/* a task: its row of the tasks table, written as it ends */
+typedef struct task_row {
+  long long job, task;
+  const char *name, *dwarf, *device, *node_group; /* dwarf NULL (NULL): a recorded runtime */
+  long long start_ns, end_ns;
+  double start_s, end_s;
+  const char *nodes; /* comma-separated node numbers */
+  long long gpu;     /* the GPU slot; negative (NULL): a CPU task */
+  double energy_j;
+  double freq_ghz; /* NaN (NULL): a GPU task */
+} task_row;
+
+/* clang-format off */
+#define TASK_FIELD(m, kind, unit, sql, nulls, added) DCSIM__RECORD_FIELD(task_row, m, kind, unit, sql, nulls, "0.1.0"),
+static const dcsim__record_field task_fields[] = { DCSIM_TASK_COLUMNS(TASK_FIELD) };
+/* clang-format on */
+const dcsim__record dcsim__task_record = { "tasks", task_fields,
+                                           sizeof task_fields / sizeof *task_fields };
+
+/* a step of a node's power timeline: its row of the power table, written during the run */
+typedef struct power_row {
+  long long node, t0_ns, t1_ns;
+  double power_w;
+} power_row;
+
+/* clang-format off */
+#define POWER_FIELD(m, kind, unit, sql, nulls, added) DCSIM__RECORD_FIELD(power_row, m, kind, unit, sql, nulls, "0.1.0"),
+static const dcsim__record_field power_fields[] = { DCSIM_POWER_COLUMNS(POWER_FIELD) };
+/* clang-format on */
+const dcsim__record dcsim__power_record = { "power", power_fields,
+                                            sizeof power_fields / sizeof *power_fields };
+
+/* a file the run read, with its hash: its row of the inputs table */
+typedef struct input_row {
+  const char *path, *sha256;
+} input_row;
+
+/* clang-format off */
+#define INPUT_FIELD(m, kind, unit, sql, nulls, added) DCSIM__RECORD_FIELD(input_row, m, kind, unit, sql, nulls, "0.1.0"),
+static const dcsim__record_field input_fields[] = { DCSIM_INPUT_COLUMNS(INPUT_FIELD) };
+/* clang-format on */
+const dcsim__record dcsim__input_record = { "inputs", input_fields,
+                                            sizeof input_fields / sizeof *input_fields };
 
 void dcsim_results_close(dcsim_results_t *r) {
   if (!r) return;
@@ -86,6 +126,17 @@ void dcsim_results_close(dcsim_results_t *r) {
   free(r);
 }
 
+/* "INSERT INTO table(run_id, ...)" of a record, prepared into *st */
+static int prepare_insert(dcsim_results_t *r, const dcsim__record *rec, sqlite3_stmt **st,
+                          const char *what, dcsim_error *err) {
+  dcsim_str sql = DCSIM_STR_INIT;
+  int rc = dcsim__record_sql_insert(rec, "run_id", 1, &sql)
+               ? DCSIM_ERR(err, DCSIM_ENOMEM, r->path, 0, "out of memory")
+               : dcsim__db_prepare(r->db, r->path, sql.s, st, what, err);
+  dcsim_str_release(&sql);
+  return rc;
+}
+
 int dcsim_results_open(const char *path, dcsim_results_t **out, dcsim_error *err) {
   dcsim_results_t *r = calloc(1, sizeof *r);
   if (!r || !(r->path = dcsim_strdup(path))) {
@@ -96,18 +147,11 @@ int dcsim_results_open(const char *path, dcsim_results_t **out, dcsim_error *err
   if ((rc = dcsim__db_open(path, NULL, DCSIM_DB_WAL | DCSIM_DB_OWNED, &r->db, err)) ||
       (rc = dcsim__db_migrate(r->db, path, &dcsim__db_results_schema, err)))
     goto out;
-  if (dcsim__db_try_prepare(
-          r->db,
-          "INSERT INTO tasks(run_id, job, task, name, dwarf, device, node_group, start_ns, end_ns, "
-          "start_s,"
-          " end_s, nodes, gpu, energy_j, freq_ghz) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-          &r->ins_task) != 0 ||
-      dcsim__db_try_prepare(
-          r->db, "INSERT INTO power(run_id, node, t0_ns, t1_ns, power_w) VALUES(?,?,?,?,?)",
-          &r->ins_power) != 0) {
-    rc = db_err(r, err, "cannot prepare statements");
+  if ((rc = prepare_insert(r, &dcsim__task_record, &r->ins_task, "cannot prepare statements",
+                           err)) ||
+      (rc = prepare_insert(r, &dcsim__power_record, &r->ins_power, "cannot prepare statements",
+                           err)))
     goto out;
-  }
   *out = r;
   r = NULL;
 out:
@@ -130,39 +174,32 @@ static int on_task(void *ctx, const dcsim_task_record *t, dcsim_error *err) {
   for (uint32_t i = 0; i < t->n_nodes; i++)
     pos += (size_t)sprintf(r->buf + pos, i ? ",%u" : "%u", t->nodes[i]);
   r->buf[pos] = '\0';
+  task_row row = { t->job,
+                   t->task,
+                   r->name,
+                   tt->dwarf,
+                   t->opt->gpus ? "gpu" : "cpu",
+                   r->s->groups[t->opt->group].g->name,
+                   t->start_ns,
+                   t->end_ns,
+                   (double)t->start_ns * 1e-9,
+                   (double)t->end_ns * 1e-9,
+                   r->buf,
+                   t->gpu_slot,
+                   t->energy_j,
+                   t->opt->ghz > 0 ? t->opt->ghz : NAN };
   sqlite3_stmt *st = r->ins_task;
   sqlite3_bind_int64(st, 1, r->run_id);
-  sqlite3_bind_int64(st, 2, t->job);
-  sqlite3_bind_int64(st, 3, t->task);
-  sqlite3_bind_text(st, 4, r->name, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st, 5, tt->dwarf, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 6, t->opt->gpus ? "gpu" : "cpu", -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 7, r->s->groups[t->opt->group].g->name, -1, SQLITE_STATIC);
-  sqlite3_bind_int64(st, 8, t->start_ns);
-  sqlite3_bind_int64(st, 9, t->end_ns);
-  sqlite3_bind_double(st, 10, (double)t->start_ns * 1e-9);
-  sqlite3_bind_double(st, 11, (double)t->end_ns * 1e-9);
-  sqlite3_bind_text(st, 12, r->buf, -1, SQLITE_TRANSIENT);
-  if (t->gpu_slot >= 0)
-    sqlite3_bind_int(st, 13, t->gpu_slot);
-  else
-    sqlite3_bind_null(st, 13);
-  sqlite3_bind_double(st, 14, t->energy_j);
-  if (t->opt->ghz > 0)
-    sqlite3_bind_double(st, 15, t->opt->ghz);
-  else
-    sqlite3_bind_null(st, 15);
+  dcsim__record_sql_bind(&dcsim__task_record, st, 2, &row);
   return dcsim__db_step_done(r->db, r->path, st, "cannot write a task", err);
 }
 
 static int on_power(void *ctx, uint32_t node, int64_t t0, int64_t t1, double w, dcsim_error *err) {
   dcsim_results_t *r = ctx;
+  power_row row = { node, t0, t1, w };
   sqlite3_stmt *st = r->ins_power;
   sqlite3_bind_int64(st, 1, r->run_id);
-  sqlite3_bind_int64(st, 2, node);
-  sqlite3_bind_int64(st, 3, t0);
-  sqlite3_bind_int64(st, 4, t1);
-  sqlite3_bind_double(st, 5, w);
+  dcsim__record_sql_bind(&dcsim__power_record, st, 2, &row);
   return dcsim__db_step_done(r->db, r->path, st, "cannot write the power timeline", err);
 }
 
@@ -234,32 +271,20 @@ static int record_run(dcsim_results_t *r, const dcsim_run_stats *stt, dcsim_erro
 static int record_inputs(dcsim_results_t *r, dcsim_error *err) {
   const dcsim_scenario *s = r->s;
   sqlite3_stmt *st = NULL;
-  int rc = dcsim__db_prepare(r->db, r->path, "INSERT INTO inputs VALUES(?,?,?)", &st,
-                             "cannot record inputs", err);
+  int rc = prepare_insert(r, &dcsim__input_record, &st, "cannot record inputs", err);
   for (size_t i = 0; i < s->n_inputs && !rc; i++) {
-    char *name = dcsim_catalog_relname(s->inputs[i].path, s->input_path);
-    if (!name) {
+    input_row row = { dcsim_catalog_relname(s->inputs[i].path, s->input_path),
+                      s->inputs[i].sha256 };
+    if (!row.path) {
       rc = DCSIM_ERR(err, DCSIM_ENOMEM, r->path, 0, "out of memory");
       break;
     }
     sqlite3_bind_int64(st, 1, r->run_id);
-    sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
-    free(name);
-    sqlite3_bind_text(st, 3, s->inputs[i].sha256, -1, SQLITE_STATIC);
+    dcsim__record_sql_bind(&dcsim__input_record, st, 2, &row); /* SQLite copies the text */
+    free((char *)row.path);
     rc = dcsim__db_step_done(r->db, r->path, st, "cannot record inputs", err);
   }
   sqlite3_finalize(st);
-  return rc;
-}
-
-/* "INSERT INTO table(run_id, ...)" of a record, prepared into *st */
-static int prepare_insert(dcsim_results_t *r, const dcsim__record *rec, sqlite3_stmt **st,
-                          const char *what, dcsim_error *err) {
-  dcsim_str sql = DCSIM_STR_INIT;
-  int rc = dcsim__record_sql_insert(rec, "run_id", 1, &sql)
-               ? DCSIM_ERR(err, DCSIM_ENOMEM, r->path, 0, "out of memory")
-               : dcsim__db_prepare(r->db, r->path, sql.s, st, what, err);
-  dcsim_str_release(&sql);
   return rc;
 }
 

@@ -1,7 +1,8 @@
 /* output/results_records.h — the records of a run in its SQLite results database (results.c,
  * util/record.h; doc/results.md): the run's totals (table runs), a job's row (workflows; also
- * the job rows of `dcsim run`'s reports), a node's row (nodes) and a bucket of the utilisation
- * timeline (utilisation). Their columns must be the
+ * the job rows of `dcsim run`'s reports), a node's row (nodes), a bucket of the utilisation
+ * timeline (utilisation), a task's row (tasks), a step of the power timeline (power) and an input
+ * file (inputs); and the record of a node group in `dcsim run`'s reports. Their columns must be the
  * schema's (util/dbschema.c, checked by tests/test_record.c). Static data. */
 #ifndef DCSIM_OUTPUT_RESULTS_RECORDS_H
 #define DCSIM_OUTPUT_RESULTS_RECORDS_H
@@ -31,6 +32,9 @@ void dcsim__run_totals_of(const dcsim_run_stats *st, const dcsim_metrics_summary
                           dcsim__run_totals *t);
 extern const dcsim__record dcsim__node_record;
 extern const dcsim__record dcsim__bucket_record;
+extern const dcsim__record dcsim__task_record;  /* tasks: a task as it ends */
+extern const dcsim__record dcsim__power_record; /* power: a step of a node's power timeline */
+extern const dcsim__record dcsim__input_record; /* inputs: a file the run read, its hash */
 
 /* a job (workflow instance): its row of the workflows table and of `dcsim run`'s reports (JSON
  * "workflows", CSV, the text table), one field table for both (output/run_records.c) */
@@ -67,5 +71,30 @@ typedef struct dcsim__job_row_opts {
 /* Job k's row of the run: o NULL for the database's columns alone. */
 void dcsim__job_row_of(const dcsim_scenario *s, const dcsim_run_stats *st, size_t k,
                        const dcsim__job_row_opts *o, dcsim__job_row *row);
+
+/* a node group of the run: its object of `dcsim run`'s JSON "groups" and its line of the text
+ * report's node-group table (output/run_records.c; no SQLite table: the database keeps the
+ * nodes). The JSON writer puts the CPU's rates (dcsim__rates_json) before turbo_unmeasured. */
+typedef struct dcsim__group_row {
+  const char *name;
+  long long nodes;
+  const char *cpu;            /* a GPU node's CPU is its host */
+  int turbo_unmeasured;       /* DCSIM_GROUP_TURBO_UNMEASURED: a JSON key only when set */
+  const char *gpu, *host_cpu; /* NULL (no key): not a GPU group */
+  double energy_j, busy_node_s, utilisation, allocated, mean_node_power_w;
+  /* the text table's energy: rounded to the run's energy's place (10^shown_place) when shown,
+   * so that the groups add up as printed; else with the digits of its band */
+  int shown;
+  double shown_j;
+  int shown_place;
+  double energy_band_low_j, energy_band_high_j;
+} dcsim__group_row;
+
+extern const dcsim__record dcsim__group_record;
+
+/* Group g's row of the run: band_e the factors of the energy band (NULL: none); the text's
+ * rounded energy is the caller's (shown, shown_j, shown_place; 0 here). */
+void dcsim__group_row_of(const dcsim_scenario *s, const dcsim_run_stats *st, size_t g,
+                         const double *band_e, dcsim__group_row *row);
 
 #endif

@@ -5,8 +5,10 @@
 #include <stddef.h>
 
 #include "dcsim/cost.h"
+#include "dcsim/hwprofile.h"
 #include "dcsim/metrics.h"
 #include "dcsim/numfmt.h"
+#include "dcsim/scenario.h"
 #include "output/results_records.h"
 #include "util/dbschema_run.h"
 
@@ -113,4 +115,62 @@ void dcsim__job_row_of(const dcsim_scenario *s, const dcsim_run_stats *st, size_
     row->shown_j[0] = dcsim_round_sum(e, dcsim_band_digits(e, eband), parts, 2, row->shown_j + 1,
                                       &row->shown_place);
   }
+}
+
+/* ---- a node group's record: `dcsim run`'s JSON "groups" and the text table of node groups */
+
+/* the group's energy: at the run's energy's place when the groups' parts were rounded to it
+ * (numfmt.h dcsim_round_sum), else with the digits its band supports */
+static const char *cell_group_energy(const void *row, char *buf, size_t size) {
+  const dcsim__group_row *r = row;
+  const double band[2] = { r->energy_band_low_j, r->energy_band_high_j };
+  return r->shown ? dcsim_fmt_place(buf, size, r->shown_j, r->shown_place, NULL)
+                  : dcsim_fmt_value(buf, size, r->energy_j, band, NULL);
+}
+
+/* A line: member, kind, unit, NULL rule, the outputs, the text column's header, width (negative:
+ * left-aligned), format and cell getter; in the JSON's order. No SQL, no CSV (the run's CSV has
+ * no group lines). */
+/* clang-format off */
+#define GROUP_FIELD(m, kind, unit, nulls, out, hdr, w, fmt, cell) \
+  DCSIM__RECORD_FIELD_OUT(dcsim__group_row, m, kind, unit, "", nulls, "0.1.0", out, hdr, w, fmt, cell)
+static const dcsim__record_field group_fields[] = {
+  GROUP_FIELD(name,              TEXT,  "",  NEVER, JSON | TEXT,         "node group",    -12, PLAIN,   NULL),
+  GROUP_FIELD(nodes,             INT64, "",  NEVER, JSON | TEXT,         "nodes",         6,   PLAIN,   NULL),
+  GROUP_FIELD(cpu,               TEXT,  "",  NEVER, JSON,                NULL,            0,   PLAIN,   NULL),
+  /* (the CPU's rates_basis and rates_levels, written by hand) */
+  GROUP_FIELD(turbo_unmeasured,  BOOL,  "",  ZERO,  DCSIM__RO_JSON_OPT,  NULL,            0,   PLAIN,   NULL),
+  GROUP_FIELD(gpu,               TEXT,  "",  NEVER, DCSIM__RO_JSON_OPT,  NULL,            0,   PLAIN,   NULL),
+  GROUP_FIELD(host_cpu,          TEXT,  "",  NEVER, DCSIM__RO_JSON_OPT,  NULL,            0,   PLAIN,   NULL),
+  GROUP_FIELD(energy_j,          REAL,  "J", NEVER, JSON | TEXT,         "energy [J]",    14,  PLAIN,   cell_group_energy),
+  GROUP_FIELD(busy_node_s,       REAL,  "s", NEVER, JSON | TEXT,         "busy [node-s]", 14,  SIG,     NULL),
+  GROUP_FIELD(utilisation,       REAL,  "",  NEVER, JSON | TEXT,         "utilisation",   12,  PERCENT, NULL),
+  GROUP_FIELD(allocated,         REAL,  "",  NEVER, JSON | TEXT,         "held",          12,  PERCENT, NULL),
+  GROUP_FIELD(mean_node_power_w, REAL,  "W", NEVER, JSON | TEXT,         "mean [W/node]", 14,  SIG,     NULL),
+};
+/* clang-format on */
+const dcsim__record dcsim__group_record = { "", group_fields,
+                                            sizeof group_fields / sizeof *group_fields };
+
+void dcsim__group_row_of(const dcsim_scenario *s, const dcsim_run_stats *st, size_t g,
+                         const double *band_e, dcsim__group_row *row) {
+  const dcsim_group_rt *gr = &s->groups[g];
+  const dcsim_group_stats *gs = &st->groups[g];
+  double mk = (double)st->makespan_ns * 1e-9, node_s = mk * gr->g->count; /* node-seconds */
+  *row = (dcsim__group_row){
+    .name = gr->g->name,
+    .nodes = gr->g->count,
+    .cpu = dcsim_cpu_profile_name(gr->cpu),
+    .turbo_unmeasured = (dcsim_scenario_group_runs_cpu(s, g) & DCSIM_GROUP_TURBO_UNMEASURED) != 0,
+    .gpu = gr->gpu ? dcsim_gpu_profile_name(gr->gpu) : NULL,
+    .host_cpu = gr->gpu ? dcsim_cpu_profile_name(gr->cpu) : NULL,
+    .energy_j = gs->energy_j,
+    .busy_node_s = gs->busy_node_s,
+    /* fractions of the group's node-seconds over the makespan (0 for an empty run) */
+    .utilisation = mk > 0 ? gs->busy_node_s / node_s : 0,
+    .allocated = mk > 0 ? gs->alloc_node_s / node_s : 0,
+    .mean_node_power_w = mk > 0 ? gs->energy_j / node_s : 0,
+    .energy_band_low_j = band_e ? gs->energy_j * band_e[0] : NAN,
+    .energy_band_high_j = band_e ? gs->energy_j * band_e[1] : NAN,
+  };
 }

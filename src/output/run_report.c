@@ -53,12 +53,6 @@ int dcsim_run_report_bands(dcsim_run_report *o, dcsim_error *err) {
   return 0;
 }
 
-/* v with the digits its band (factors f) supports, in a buffer living to the end of the block */
-static char *banded(char *buf, size_t size, double v, const double f[2]) {
-  const double band[2] = { v * f[0], v * f[1] };
-  return dcsim_fmt_value(buf, size, v, band, NULL);
-}
-#define BANDED(v, f) banded((char[48]){ 0 }, 48, (v), (f))
 
 static void json_stat(dcsim_json *j, const char *key, const dcsim_stat *st) {
   dcsim_json_key(j, key);
@@ -235,32 +229,21 @@ static void run_turbo(const dcsim_run_report *o, FILE *f, int csv) {
   }
 }
 
-/* Per node group: its CPU (and GPU and host CPU), energy, busy node-seconds, utilisation,
- * allocated fraction. */
+/* Per node group: its record's fields (output/results_records.h: its CPU, and GPU and host CPU,
+ * energy, busy node-seconds, utilisation, allocated fraction, mean power), the CPU's rates basis
+ * before turbo_unmeasured. */
 static void json_groups(dcsim_json *j, const dcsim_scenario *s, const dcsim_run_stats *st) {
+  const dcsim__record *rec = &dcsim__group_record;
+  size_t rates = dcsim__record_find(rec, "turbo_unmeasured");
   dcsim_json_key(j, "groups");
   dcsim_json_arr_begin(j);
-  double mk = (double)st->makespan_ns * 1e-9;
   for (size_t g = 0; g < st->n_groups; g++) {
-    const dcsim_node_group *ng = s->groups[g].g;
-    const dcsim_group_stats *gs = &st->groups[g];
+    dcsim__group_row row;
+    dcsim__group_row_of(s, st, g, NULL, &row);
     dcsim_json_obj_begin(j);
-    dcsim_json_key_str(j, "name", ng->name);
-    dcsim_json_key_int(j, "nodes", ng->count);
-    /* what the nodes are; a GPU node's CPU is its host */
-    dcsim_json_key_str(j, "cpu", dcsim_cpu_profile_name(s->groups[g].cpu));
+    dcsim__record_json_members(rec, j, &row, 0, rates);
     dcsim__rates_json(j, s->groups[g].cpu);
-    if (dcsim_scenario_group_runs_cpu(s, g) & DCSIM_GROUP_TURBO_UNMEASURED)
-      dcsim_json_key(j, "turbo_unmeasured"), dcsim_json_bool(j, 1);
-    if (s->groups[g].gpu) {
-      dcsim_json_key_str(j, "gpu", dcsim_gpu_profile_name(s->groups[g].gpu));
-      dcsim_json_key_str(j, "host_cpu", dcsim_cpu_profile_name(s->groups[g].cpu));
-    }
-    dcsim_json_key_num(j, "energy_j", gs->energy_j);
-    dcsim_json_key_num(j, "busy_node_s", gs->busy_node_s);
-    dcsim_json_key_num(j, "utilisation", mk > 0 ? gs->busy_node_s / (mk * ng->count) : 0);
-    dcsim_json_key_num(j, "allocated", mk > 0 ? gs->alloc_node_s / (mk * ng->count) : 0);
-    dcsim_json_key_num(j, "mean_node_power_w", mk > 0 ? gs->energy_j / (mk * ng->count) : 0);
+    dcsim__record_json_members(rec, j, &row, rates, rec->n_fields);
     dcsim_json_obj_end(j);
   }
   dcsim_json_arr_end(j);
@@ -630,7 +613,6 @@ static void text_summary(const dcsim_run_report *o, const dcsim__totals_row *t) 
 static void text_tables(const dcsim_run_report *o) {
   const dcsim_scenario *s = o->s;
   const dcsim_run_stats *st = o->st;
-  double mk = (double)st->makespan_ns * 1e-9;
   dcsim__record_text_header(&dcsim__job_record, stdout);
   size_t shown = st->n_jobs > 50 ? 50 : st->n_jobs;
   const dcsim__job_row_opts ro = { NULL, NULL, 0, o->band_t, o->band_e };
@@ -641,8 +623,8 @@ static void text_tables(const dcsim_run_report *o) {
   }
   if (shown < st->n_jobs)
     printf("... %zu more (see --format json or csv, or the database)\n", st->n_jobs - shown);
-  printf("\n%-12s %6s %14s %14s %12s %12s %14s\n", "node group", "nodes", "energy [J]",
-         "busy [node-s]", "utilisation", "held", "mean [W/node]");
+  putchar('\n');
+  dcsim__record_text_header(&dcsim__group_record, stdout);
   /* the groups' energies add up to the energy-to-solution as printed (numfmt.h) */
   double *ge = malloc(2 * (st->n_groups ? st->n_groups : 1) * sizeof *ge),
          *gr = ge ? ge + st->n_groups : NULL;
@@ -652,14 +634,10 @@ static void text_tables(const dcsim_run_report *o) {
   if (ge)
     dcsim_round_sum(st->energy_j, dcsim_band_digits(st->energy_j, eb), ge, st->n_groups, gr, &gp);
   for (size_t g = 0; g < st->n_groups; g++) {
-    const dcsim_node_group *ng = s->groups[g].g;
-    const dcsim_group_stats *gs = &st->groups[g];
-    printf("%-12s %6u %14s %14s %11.1f%% %11.1f%% %14s\n", ng->name, ng->count,
-           ge ? dcsim_fmt_place((char[48]){ 0 }, 48, gr[g], gp, NULL)
-              : BANDED(gs->energy_j, o->band_e),
-           DCSIM_SIG(gs->busy_node_s), mk > 0 ? 100 * gs->busy_node_s / (mk * ng->count) : 0,
-           mk > 0 ? 100 * gs->alloc_node_s / (mk * ng->count) : 0,
-           DCSIM_SIG(mk > 0 ? gs->energy_j / (mk * ng->count) : 0));
+    dcsim__group_row row;
+    dcsim__group_row_of(s, st, g, o->band_e, &row);
+    if (ge) row.shown = 1, row.shown_j = gr[g], row.shown_place = gp;
+    dcsim__record_text_row(&dcsim__group_record, stdout, &row);
   }
   free(ge);
   if (o->db) printf("\nresults     %s, run %lld\n", o->db, (long long)o->run_id);

@@ -7,8 +7,10 @@
 #include "util/dbschema_sweep.h"
 
 /* doc/results.md. The CREATE statement has every column; an older database gains the added ones
- * (NULL in its old rows). The columns of the run's records (its totals, a job's, a node's and a
- * bucket's row) are their field tables' (util/dbschema_run.h); the others are listed here. */
+ * (NULL in its old rows). The columns of the run's records (its totals, a job's, a node's, a
+ * bucket's, a task's, a power step's and an input's row) are their field tables'
+ * (util/dbschema_run.h); the others (the run's identity, build identity and deadline) are listed
+ * here. */
 #define RUN_COLUMN_DEF(m, kind, unit, sql, nulls, added) ", " #m " " sql
 #define JOB_COLUMN_DEF(m, kind, unit, sql, nulls, out, header, width, fmt, cell, added) \
   ", " #m " " sql
@@ -17,38 +19,41 @@
   { "workflows", #m, sql, added },
 #define NODE_COLUMN(m, kind, unit, sql, nulls, added)   { "nodes", #m, sql, added },
 #define BUCKET_COLUMN(m, kind, unit, sql, nulls, added) { "utilisation", #m, sql, added },
+#define TASK_COLUMN(m, kind, unit, sql, nulls, added)   { "tasks", #m, sql, added },
+#define POWER_COLUMN(m, kind, unit, sql, nulls, added)  { "power", #m, sql, added },
+#define INPUT_COLUMN(m, kind, unit, sql, nulls, added)  { "inputs", #m, sql, added },
 static const char results_sql[] =
     "CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY, created_utc TEXT, dcsim_version TEXT,"
     " input TEXT, platform TEXT, job_policy TEXT, task_policy TEXT" DCSIM_RUN_TOTALS_COLUMNS(
         RUN_COLUMN_DEF) ", dcsim_commit TEXT, deadline_s REAL, deadline_met INTEGER);"
-    "CREATE TABLE IF NOT EXISTS inputs(run_id INTEGER REFERENCES runs(id), path TEXT, sha256 TEXT);"
+    "CREATE TABLE IF NOT EXISTS inputs(run_id INTEGER REFERENCES runs(id)" DCSIM_INPUT_COLUMNS(
+        RUN_COLUMN_DEF) ");"
     "CREATE TABLE IF NOT EXISTS workflows(run_id INTEGER REFERENCES runs(id)" DCSIM_JOB_COLUMNS(
         JOB_COLUMN_DEF) ");"
-    "CREATE TABLE IF NOT EXISTS tasks(run_id INTEGER REFERENCES runs(id), job INTEGER, task "
-    "INTEGER,"
-    " name TEXT, dwarf TEXT, device TEXT, node_group TEXT, start_ns INTEGER, end_ns INTEGER,"
-    " start_s REAL, end_s REAL, nodes TEXT, gpu INTEGER, energy_j REAL, freq_ghz REAL);"
+    "CREATE TABLE IF NOT EXISTS tasks(run_id INTEGER REFERENCES runs(id)" DCSIM_TASK_COLUMNS(
+        RUN_COLUMN_DEF) ");"
     "CREATE TABLE IF NOT EXISTS nodes(run_id INTEGER REFERENCES runs(id)" DCSIM_NODE_COLUMNS(
         RUN_COLUMN_DEF) ");"
-    "CREATE TABLE IF NOT EXISTS power(run_id INTEGER REFERENCES runs(id), node INTEGER, t0_ns "
-    "INTEGER,"
-    " t1_ns INTEGER, power_w REAL);"
+    "CREATE TABLE IF NOT EXISTS power(run_id INTEGER REFERENCES runs(id)" DCSIM_POWER_COLUMNS(
+        RUN_COLUMN_DEF) ");"
     "CREATE INDEX IF NOT EXISTS tasks_run ON tasks(run_id, job);"
     "CREATE INDEX IF NOT EXISTS power_run ON power(run_id, node);"
     "CREATE TABLE IF NOT EXISTS utilisation(run_id INTEGER REFERENCES runs(id)" DCSIM_BUCKET_COLUMNS(
         RUN_COLUMN_DEF) ");";
 
-/* the added columns that are not a record's (those are in results_columns) */
+/* the added columns that are not a record's (those are in results_columns): the runs table's
+ * build identity and deadline, after its totals */
 static const dcsim__db_column results_added[] = {
-  { "tasks", "freq_ghz", "REAL" },
   { "runs", "dcsim_commit", "TEXT" },
   { "runs", "deadline_s", "REAL" },
   { "runs", "deadline_met", "INTEGER" },
 };
 
-static const dcsim__db_field results_columns[] = { DCSIM_RUN_TOTALS_COLUMNS(
-    RUN_COLUMN) DCSIM_JOB_COLUMNS(JOB_COLUMN) DCSIM_NODE_COLUMNS(NODE_COLUMN)
-                                                       DCSIM_BUCKET_COLUMNS(BUCKET_COLUMN) };
+static const dcsim__db_field results_columns[] = {
+  DCSIM_RUN_TOTALS_COLUMNS(RUN_COLUMN) DCSIM_JOB_COLUMNS(JOB_COLUMN) DCSIM_NODE_COLUMNS(NODE_COLUMN)
+      DCSIM_BUCKET_COLUMNS(BUCKET_COLUMN) DCSIM_TASK_COLUMNS(TASK_COLUMN)
+          DCSIM_POWER_COLUMNS(POWER_COLUMN) DCSIM_INPUT_COLUMNS(INPUT_COLUMN)
+};
 
 const dcsim__db_schema dcsim__db_results_schema = {
   results_sql, results_added, sizeof results_added / sizeof *results_added, results_columns,

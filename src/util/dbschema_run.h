@@ -1,9 +1,10 @@
 /* util/dbschema_run.h — the field tables of a run's records as stored in the results database of
  * `dcsim run --db` (doc/results.md, doc/design.md "Result records"): one line per column, in
- * column order, of the runs table's totals, the workflows table (a job's row), the nodes table and
- * the utilisation table. The schema (util/dbschema.c) expands them into the CREATE statements and
- * the migration's added columns; the records (output/results.c, output/run_records.c) into their
- * util/record.h field tables, where a job's row also carries the report's lines.
+ * column order, of the runs table's totals, the workflows table (a job's row), the nodes table, the
+ * utilisation table, the tasks table, the power table and the inputs table. The schema
+ * (util/dbschema.c) expands them into the CREATE statements and the migration's added columns; the
+ * records (output/results.c, output/run_records.c) into their util/record.h field tables, where a
+ * job's row also carries the report's lines.
  *
  * Each X(MEMBER, KIND, UNIT, SQL, NULLS, ..., ADDED):
  *   MEMBER  the column, and the member of the row struct that holds it
@@ -77,6 +78,37 @@
   X(t1_s,      REAL,  "s", "REAL",    NEVER, "") \
   X(busy,      REAL,  "",  "REAL",    NEVER, "") \
   X(allocated, REAL,  "",  "REAL",    NEVER, "")
+
+/* the tasks table: a task's run, after run_id, written as the task ends (gpu: NULL for a CPU
+ * task, a negative slot in the row; dwarf: NULL for a recorded-runtime task; freq_ghz: NULL for a
+ * GPU task, NaN in the row) */
+#define DCSIM_TASK_COLUMNS(X) \
+  X(job,        INT64, "",    "INTEGER", NEVER, "")     \
+  X(task,       INT64, "",    "INTEGER", NEVER, "")     \
+  X(name,       TEXT,  "",    "TEXT",    NEVER, "")     \
+  X(dwarf,      TEXT,  "",    "TEXT",    NEVER, "")     \
+  X(device,     TEXT,  "",    "TEXT",    NEVER, "")     \
+  X(node_group, TEXT,  "",    "TEXT",    NEVER, "")     \
+  X(start_ns,   INT64, "ns",  "INTEGER", NEVER, "")     \
+  X(end_ns,     INT64, "ns",  "INTEGER", NEVER, "")     \
+  X(start_s,    REAL,  "s",   "REAL",    NEVER, "")     \
+  X(end_s,      REAL,  "s",   "REAL",    NEVER, "")     \
+  X(nodes,      TEXT,  "",    "TEXT",    NEVER, "")     \
+  X(gpu,        INT64, "",    "INTEGER", NEG,   "")     \
+  X(energy_j,   REAL,  "J",   "REAL",    NEVER, "")     \
+  X(freq_ghz,   REAL,  "GHz", "REAL",    UNDEF, "DVFS")
+
+/* the power table: a step of a node's power timeline, after run_id, written during the run */
+#define DCSIM_POWER_COLUMNS(X) \
+  X(node,    INT64, "",   "INTEGER", NEVER, "") \
+  X(t0_ns,   INT64, "ns", "INTEGER", NEVER, "") \
+  X(t1_ns,   INT64, "ns", "INTEGER", NEVER, "") \
+  X(power_w, REAL,  "W",  "REAL",    NEVER, "")
+
+/* the inputs table: a file the run read, after run_id */
+#define DCSIM_INPUT_COLUMNS(X) \
+  X(path,   TEXT, "", "TEXT", NEVER, "") \
+  X(sha256, TEXT, "", "TEXT", NEVER, "")
 /* clang-format on */
 
 #endif

@@ -15,8 +15,11 @@
 static int has_value(const dcsim__record_field *f, const void *row) {
   switch (f->nulls) {
     case DCSIM__RN_NEVER: break;
-    case DCSIM__RN_ZERO: return *CMEMBER(row, f, long long) != 0;
+    case DCSIM__RN_ZERO:
+      return f->kind == DCSIM__RF_BOOL ? *CMEMBER(row, f, int) != 0
+                                       : *CMEMBER(row, f, long long) != 0;
     case DCSIM__RN_UNDEF: return !isnan(*CMEMBER(row, f, double));
+    case DCSIM__RN_NEG: return *CMEMBER(row, f, long long) >= 0;
   }
   return f->kind != DCSIM__RF_TEXT || *CMEMBER(row, f, char *) != NULL;
 }
@@ -252,6 +255,9 @@ void dcsim__record_text_row(const dcsim__record *r, FILE *out, const void *row) 
           double v = *CMEMBER(row, f, double);
           if (f->fmt == DCSIM__RT_SIG)
             dcsim_fmt_sig(buf, sizeof buf, v, DCSIM_NUM_DIGITS);
+          else if (f->fmt == DCSIM__RT_PERCENT &&
+                   dcsim_bufprintf(buf, sizeof buf, "%.1f%%", 100 * v) != 0)
+            s = "?%"; /* a fraction of more than 10^60 %: no share a run produces */
           else
             snprintf(buf, sizeof buf, "%.10g", v);
           break;

@@ -29,8 +29,9 @@ typedef enum dcsim__rf_kind {
 /* when a field is NULL (SQLite), null (JSON), an empty cell (CSV) */
 typedef enum dcsim__rf_null {
   DCSIM__RN_NEVER,
-  DCSIM__RN_ZERO, /* an integer 0 (an absent trace job number) */
-  DCSIM__RN_UNDEF /* a real NaN (an undefined value: a ratio without a base) */
+  DCSIM__RN_ZERO,  /* an integer 0 (an absent trace job number), a BOOL 0 (a flag set only) */
+  DCSIM__RN_UNDEF, /* a real NaN (an undefined value: a ratio without a base) */
+  DCSIM__RN_NEG    /* a negative integer (no GPU slot) */
 } dcsim__rf_null;
 
 /* the outputs a field is in (a mask): a field of the report only has no SQL column, a column of
@@ -46,8 +47,9 @@ enum {
 
 /* how a text cell writes the value (a cell getter, when there is one, writes it instead) */
 typedef enum dcsim__rt_fmt {
-  DCSIM__RT_PLAIN, /* a TEXT as it is, an INT64 %lld, a REAL %.10g */
-  DCSIM__RT_SIG    /* a REAL with DCSIM_NUM_DIGITS significant digits (dcsim/numfmt.h) */
+  DCSIM__RT_PLAIN,  /* a TEXT as it is, an INT64 %lld, a REAL %.10g */
+  DCSIM__RT_SIG,    /* a REAL with DCSIM_NUM_DIGITS significant digits (dcsim/numfmt.h) */
+  DCSIM__RT_PERCENT /* a REAL fraction as a percentage with one decimal: 0.1234 -> "12.3%" */
 } dcsim__rt_fmt;
 
 /* a derived text cell: the row's value (a band, a share, a part rounded to its total's place)
