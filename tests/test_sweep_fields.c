@@ -133,7 +133,8 @@ static void round_trip(sqlite3 *db, const dcsim_sweep_point *pts, size_t n, dcsi
   for (size_t k = 0; k < n; k++) {
     CHECK_INT(sqlite3_step(st), SQLITE_ROW);
     memset(&got[k], 0, sizeof got[k]);
-    CHECK_INT(dcsim__sweep_fields_read(st, 0, &got[k]), 0);
+    dcsim_error e = { 0 };
+    CHECK_INT(dcsim__sweep_fields_read(st, 0, &got[k], "mem.db", &e), 0);
   }
   CHECK_INT(sqlite3_step(st), SQLITE_DONE);
   sqlite3_finalize(st);
@@ -224,7 +225,8 @@ static void check_old_database(void) {
   CHECK_INT(sqlite3_step(st), SQLITE_ROW);
   dcsim_sweep_point p;
   memset(&p, 0, sizeof p);
-  CHECK_INT(dcsim__sweep_fields_read(st, 0, &p), 0);
+  dcsim_error e = { 0 };
+  CHECK_INT(dcsim__sweep_fields_read(st, 0, &p, "old.db", &e), 0);
   CHECK_INT((int)p.index, 3);
   CHECK_STR(p.cpu, "a64fx");
   CHECK_INT((int)p.cores, 48);
@@ -303,12 +305,47 @@ static void check_wire(void) {
   free(q.reason);
 }
 
+/* a stored CPU name longer than the point's member is refused, not cut (a cut name would be
+ * looked up as another profile and given another profile's band) */
+static void check_long_name(void) {
+  sqlite3 *db = mem_db();
+  CHECK_INT(sqlite3_exec(db, "CREATE TABLE t(idx INTEGER, cpu TEXT)", NULL, NULL, NULL), SQLITE_OK);
+  char name[101];
+  memset(name, 'x', 100);
+  name[100] = '\0';
+  char sql[300];
+  snprintf(sql, sizeof sql, "INSERT INTO t VALUES(0, '%s')", name);
+  CHECK_INT(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+  /* the table's columns in order (idx, cpu, ...), NULL for those t lacks */
+  CHECK(strcmp(dcsim__sweep_fields[0].name, "idx") == 0 &&
+        strcmp(dcsim__sweep_fields[1].name, "cpu") == 0);
+  dcsim_str sel = DCSIM_STR_INIT;
+  dcsim_str_addf(&sel, "SELECT idx, cpu");
+  for (size_t i = 2; i < dcsim__n_sweep_fields; i++) dcsim_str_add(&sel, ", NULL");
+  dcsim_str_add(&sel, " FROM t");
+  sqlite3_stmt *st = NULL;
+  CHECK_INT(sqlite3_prepare_v2(db, dcsim_str_cstr(&sel), -1, &st, NULL), SQLITE_OK);
+  dcsim_str_release(&sel);
+  CHECK_INT(sqlite3_step(st), SQLITE_ROW);
+  dcsim_sweep_point p;
+  memset(&p, 0, sizeof p);
+  dcsim_error e = { 0 };
+  CHECK_INT(dcsim__sweep_fields_read(st, 0, &p, "long.db", &e), DCSIM_ERANGE);
+  CHECK(strstr(e.msg,
+               "stored point: cpu 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' is longer "
+               "than 63 bytes, the most a sweep point holds") != NULL);
+  free(p.reason);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+}
+
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
   check_schema();
   check_lists();
   check_round_trip();
   check_old_database();
+  check_long_name();
   check_wire();
   CHECK_DONE();
 }

@@ -53,7 +53,6 @@ int dcsim_run_report_bands(dcsim_run_report *o, dcsim_error *err) {
   return 0;
 }
 
-
 static void json_stat(dcsim_json *j, const char *key, const dcsim_stat *st) {
   dcsim_json_key(j, key);
   dcsim__record_json(&dcsim__stat_record, j, st);

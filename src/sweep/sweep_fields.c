@@ -123,7 +123,8 @@ static int feasible_only(const dcsim__sweep_field *f) {
          f->kind == DCSIM__SPF_COST_NOTE;
 }
 
-int dcsim__sweep_fields_read(sqlite3_stmt *st, int first, dcsim_sweep_point *p) {
+int dcsim__sweep_fields_read(sqlite3_stmt *st, int first, dcsim_sweep_point *p, const char *path,
+                             dcsim_error *err) {
   int rc = 0;
   p->done = 1;
   /* the feasible flag first: other fields are read by it */
@@ -143,14 +144,18 @@ int dcsim__sweep_fields_read(sqlite3_stmt *st, int first, dcsim_sweep_point *p) 
       case DCSIM__SPF_U32: *MEMBER(p, f, uint32_t) = (uint32_t)sqlite3_column_int64(st, k); break;
       case DCSIM__SPF_UINT: *MEMBER(p, f, unsigned) = (unsigned)sqlite3_column_int64(st, k); break;
       case DCSIM__SPF_BOOL: *MEMBER(p, f, int) = sqlite3_column_int(st, k) != 0; break;
-      case DCSIM__SPF_TEXT:
-        if (text) snprintf(MEMBER(p, f, char), f->size, "%s", text);
+      case DCSIM__SPF_TEXT: /* a name cut to fit would be looked up as another profile */
+        if (text && dcsim_bufprintf(MEMBER(p, f, char), f->size, "%s", text) != 0 && !rc)
+          rc = DCSIM_ERR(err, DCSIM_ERANGE, path, 0,
+                         "stored point: %s '%.40s...' is longer than %zu bytes, the most a sweep "
+                         "point holds",
+                         f->name, text, f->size - 1);
         break;
       case DCSIM__SPF_REASON: /* infeasible: why ("infeasible" when not stored); feasible: why
                                  its energy is unknown, when stored */
         if ((!p->feasible || (text && text[0])) &&
-            !(p->reason = dcsim_strdup(!p->feasible && !text ? "infeasible" : text)))
-          rc = DCSIM_ENOMEM;
+            !(p->reason = dcsim_strdup(!p->feasible && !text ? "infeasible" : text)) && !rc)
+          rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
         break;
       case DCSIM__SPF_REAL: /* NULL: NaN (unknown), or 0 for the time cover (no cover) */
         *MEMBER(p, f, double) =

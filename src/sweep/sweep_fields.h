@@ -71,9 +71,12 @@ const char *dcsim__sweep_fields_merged(size_t k);
 
 /* Binds every field of p to parameters first, first+1, ... of st by its NULL rule. */
 void dcsim__sweep_fields_bind(sqlite3_stmt *st, int first, const dcsim_sweep_point *p);
-/* Reads every field of columns first, first+1, ... of st into p (done = 1); a text longer than
- * its member is cut. DCSIM_ENOMEM when the reason cannot be copied (p->reason then NULL). */
-int dcsim__sweep_fields_read(sqlite3_stmt *st, int first, dcsim_sweep_point *p);
+/* Reads every field of columns first, first+1, ... of st into p (done = 1). DCSIM_ERANGE (err
+ * naming the database path) for a text longer than its member (a profile name cut to fit would be
+ * looked up as another profile), DCSIM_ENOMEM when the reason cannot be copied (p->reason then
+ * NULL). */
+int dcsim__sweep_fields_read(sqlite3_stmt *st, int first, dcsim_sweep_point *p, const char *path,
+                             dcsim_error *err);
 
 /* The profile a cost note names ("no price for NAME (...)", dcsim_sweep_cost_note) into name
  * (size bytes, cut to fit); "" for another note or NULL. The one rule for the SQLite column and the

@@ -594,8 +594,9 @@ static int csv_text(const file_field *f) {
 }
 
 /* Sets field f of pt from a cell or a JSON scalar (str: its text, "" for a number or null; num:
- * its number, NaN for a text; is_null: empty or null). 0; -2 for a provenance that is none; -1
- * when out of memory. Fields not read back (READ 0) are left as they are. */
+ * its number, NaN for a text; is_null: empty or null). 0; -2 for a provenance that is none; -3
+ * for a text longer than its member holds; -1 when out of memory. Fields not read back (READ 0) are
+ * left as they are. */
 static int set_field(dcsim_sweep_point *pt, const file_field *f, const char *str, double num,
                      int is_null) {
   if (!f || !f->read) return 0;
@@ -604,7 +605,9 @@ static int set_field(dcsim_sweep_point *pt, const file_field *f, const char *str
       *MEMBER(pt, f, uint32_t) = num >= 0 && num < 4e9 ? (uint32_t)num : 0;
       break;
     case DCSIM__SFK_TEXT:
-    case DCSIM__SFK_VARIANT: snprintf(MEMBER(pt, f, char), f->size, "%s", str); break;
+    case DCSIM__SFK_VARIANT: /* a name cut to fit would be looked up as another profile */
+      if (dcsim_bufprintf(MEMBER(pt, f, char), f->size, "%s", str) != 0) return -3;
+      break;
     case DCSIM__SFK_COUNT:
       *MEMBER(pt, f, unsigned) = is_null || !(num >= 1 && num <= f->max) ? 0 : (unsigned)num;
       break;
@@ -738,6 +741,10 @@ static int read_json_field(jwalk *w, const char *path, dcsim_sweep_point *pt, dc
   if (sf == -2)
     rc = DCSIM_ERR(err, DCSIM_EPARSE, path, line,
                    "\"%s\": '%s' is not table, interpolated, extrapolated or spec", key, str);
+  else if (sf == -3)
+    rc = DCSIM_ERR(err, DCSIM_ERANGE, path, line,
+                   "\"%s\": '%.40s...' is longer than %zu bytes, the most a sweep point holds", key,
+                   str, f->size - 1);
   else if (sf)
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, w->line, "out of memory");
 out:
@@ -876,6 +883,11 @@ static int read_csv_point(const char *path, int line, char *const *hdr, size_t n
     if (sf == -2)
       return DCSIM_ERR(err, DCSIM_EPARSE, path, line,
                        "column %s: '%s' is not table, interpolated, extrapolated or spec", key, v);
+    if (sf == -3)
+      return DCSIM_ERR(
+          err, DCSIM_ERANGE, path, line,
+          "column %s: '%.40s...' is longer than %zu bytes, the most a sweep point holds", key, v,
+          f->size - 1);
     if (sf) return DCSIM_ERR(err, DCSIM_ENOMEM, path, line, "out of memory");
   }
   if (!check_feasible(pt))

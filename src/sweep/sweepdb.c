@@ -153,9 +153,8 @@ find:
       goto out;
     }
     dcsim_sweep_point p = { 0 };
-    rc = dcsim__sweep_fields_read(st, 0, &p)
-             ? DCSIM_ERR(err, DCSIM_ENOMEM, d->path, 0, "out of memory")
-             : dcsim__sweep_restore_point(sw, (size_t)idx, &p, err);
+    rc = dcsim__sweep_fields_read(st, 0, &p, d->path, err);
+    if (!rc) rc = dcsim__sweep_restore_point(sw, (size_t)idx, &p, err);
     free(p.reason);
     if (rc) goto out;
     n_rest++;
@@ -276,10 +275,7 @@ int dcsim_sweepdb_read(const char *path, int64_t sweep_id, dcsim_sweep_point **o
                      (long long)sweep_id, (long long)idx);
       goto out;
     }
-    if (dcsim__sweep_fields_read(st, 0, &pts[n++])) {
-      rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
-      goto out;
-    }
+    if ((rc = dcsim__sweep_fields_read(st, 0, &pts[n++], path, err))) goto out;
   }
   if (s != SQLITE_DONE) {
     rc = dcsim__db_fail(db, path, "cannot read the sweep's points", err);

@@ -1,0 +1,2 @@
+# A sweep file read back by pareto: a CPU name longer than a sweep point holds (63 bytes) is refused with the file and line, in CSV and JSON, rather than cut and looked up as another profile.
+n=$(printf 'x%.0s' $(seq 1 80)); printf 'point,cpu,time_s,energy_j\n0,%s,1,2\n' $n > $TMPDIR/l.csv && dcsim pareto $TMPDIR/l.csv 2>&1 | sed "s#$TMPDIR#TMP#"; echo "status ${PIPESTATUS[0]}"; printf '[{"point": 0, "cpu": "%s", "time_s": 1, "energy_j": 2}]' $n > $TMPDIR/l.json && dcsim pareto $TMPDIR/l.json 2>&1 | sed "s#$TMPDIR#TMP#"; echo "status ${PIPESTATUS[0]}"
