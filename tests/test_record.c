@@ -3,7 +3,8 @@
  * with the NULL rules; its JSON object and CSV lines; and the run's records of the results
  * database (output/results_records.h) against the schema's tables, column by column; a record
  * whose fields are in some outputs only (SQL, JSON, a JSON key only with a value, CSV, the text
- * table with a derived cell). */
+ * table with a derived cell); a band as a JSON pair and two CSV columns, a note after a text row.
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -305,6 +306,92 @@ static void check_outputs(void) {
   free(buf);
 }
 
+/* a band as a JSON pair and as two CSV columns of its ends (DCSIM__RECORD_ELEM); a note after
+ * the text row (DCSIM__RT_NOTE) */
+typedef struct banded {
+  long long nodes;
+  double time_s, band_s[2];
+  const char *note;
+} banded;
+
+/* clang-format off */
+static const dcsim__record_field banded_fields[] = {
+  DCSIM__RECORD_FIELD_OUT(banded, nodes, INT64, "", "INTEGER", NEVER, "0.1.0", DCSIM__RO_ALL | DCSIM__RO_TEXT, "nodes", 5, PLAIN, NULL),
+  DCSIM__RECORD_FIELD_OUT(banded, time_s, REAL, "s", "REAL", NEVER, "0.1.0", DCSIM__RO_ALL | DCSIM__RO_TEXT, "time [s]", 8, SIG, NULL),
+  /* the mask names SQL and CSV: a PAIR is in neither all the same */
+  DCSIM__RECORD_FIELD_OUT(banded, band_s, PAIR, "s", "REAL", UNDEF, "0.1.0", DCSIM__RO_ALL | DCSIM__RO_TEXT, "band [s]", -14, SIG, NULL),
+  DCSIM__RECORD_ELEM(banded, "band_low_s", band_s, 0, REAL, "s", "REAL", UNDEF, "0.1.0", DCSIM__RO_SQL | DCSIM__RO_CSV, NULL, 0, PLAIN, NULL),
+  DCSIM__RECORD_ELEM(banded, "band_high_s", band_s, 1, REAL, "s", "REAL", UNDEF, "0.1.0", DCSIM__RO_SQL | DCSIM__RO_CSV, NULL, 0, PLAIN, NULL),
+  DCSIM__RECORD_FIELD_OUT(banded, note, TEXT, "", "", NEVER, "0.1.0", DCSIM__RO_TEXT, NULL, 0, NOTE, NULL),
+};
+/* clang-format on */
+static const dcsim__record banded_rec = { "banded", banded_fields,
+                                          sizeof banded_fields / sizeof *banded_fields };
+
+static void check_pairs_notes(void) {
+  CHECK_INT((int)dcsim__record_count(&banded_rec, DCSIM__RO_CSV), 4);
+  CHECK_INT((int)dcsim__record_count(&banded_rec, DCSIM__RO_SQL), 4);
+  CHECK_INT((int)dcsim__record_count(&banded_rec, DCSIM__RO_JSON), 3);
+  dcsim_str b = DCSIM_STR_INIT;
+  CHECK_INT(dcsim__record_sql_defs(&banded_rec, &b), 0);
+  CHECK_STR(dcsim_str_cstr(&b), "nodes INTEGER, time_s REAL, band_low_s REAL, band_high_s REAL");
+  dcsim_str_release(&b);
+  /* the ends bound and read back through their elements */
+  sqlite3 *db = NULL;
+  CHECK_INT(sqlite3_open(":memory:", &db), SQLITE_OK);
+  dcsim_str_add(&b, "CREATE TABLE banded(");
+  CHECK_INT(dcsim__record_sql_defs(&banded_rec, &b), 0);
+  dcsim_str_add(&b, ")");
+  CHECK_INT(sqlite3_exec(db, b.s, NULL, NULL, NULL), SQLITE_OK);
+  dcsim_str_release(&b);
+  CHECK_INT(dcsim__record_sql_insert(&banded_rec, "", 0, &b), 0);
+  sqlite3_stmt *st = NULL;
+  CHECK_INT(sqlite3_prepare_v2(db, b.s, -1, &st, NULL), SQLITE_OK);
+  dcsim_str_release(&b);
+  banded in = { 4, 10.0133332, { 7.396849238, 11.56539985 }, NULL };
+  dcsim__record_sql_bind(&banded_rec, st, 1, &in);
+  CHECK_INT(sqlite3_step(st), SQLITE_DONE);
+  sqlite3_finalize(st);
+  CHECK_INT(sqlite3_prepare_v2(db, "SELECT * FROM banded", -1, &st, NULL), SQLITE_OK);
+  CHECK_INT(sqlite3_step(st), SQLITE_ROW);
+  banded out = { 0, 0, { 0, 0 }, "kept" };
+  dcsim__record_sql_read(&banded_rec, st, 0, &out);
+  CHECK_INT(out.nodes, 4);
+  CHECK_REL(out.band_s[0], 7.396849238, 1e-15);
+  CHECK_REL(out.band_s[1], 11.56539985, 1e-15);
+  CHECK_STR(out.note, "kept");
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  banded r2 = { 64, 0.7175839378, { NAN, NAN }, "  <- least energy" };
+  dcsim_json j;
+  dcsim_json_init(&j, f, 0);
+  dcsim__record_json(&banded_rec, &j, &in);
+  fputc('\n', f);
+  dcsim_json_init(&j, f, 0);
+  dcsim__record_json(&banded_rec, &j, &r2);
+  fputc('\n', f);
+  dcsim__record_csv_header(&banded_rec, f);
+  dcsim__record_csv_row(&banded_rec, f, &in);
+  dcsim__record_csv_row(&banded_rec, f, &r2);
+  dcsim__record_text_header(&banded_rec, f);
+  dcsim__record_text_row(&banded_rec, f, &in);
+  dcsim__record_text_row(&banded_rec, f, &r2);
+  fclose(f);
+  CHECK_STR(buf,
+            "{\"nodes\":4,\"time_s\":10.0133332,\"band_s\":[7.396849238,11.56539985]}\n"
+            "{\"nodes\":64,\"time_s\":0.7175839378,\"band_s\":null}\n"
+            "nodes,time_s,band_low_s,band_high_s\n"
+            "4,10.0133332,7.396849238,11.56539985\n"
+            "64,0.7175839378,,\n"
+            "nodes time [s] band [s]      \n"
+            "    4  10.0133 7.39685..11.5654\n"
+            "   64 0.717584                 <- least energy\n");
+  free(buf);
+}
+
 /* the columns of table in db, comma-separated in their order, into b */
 static void columns_of(sqlite3 *db, const char *table, dcsim_str *b) {
   sqlite3_stmt *st = NULL;
@@ -407,6 +494,7 @@ int main(void) {
   check_round_trip();
   check_text();
   check_outputs();
+  check_pairs_notes();
   check_results_records();
   check_results_migration();
   CHECK_DONE();
