@@ -14,18 +14,13 @@
 #include "dcsim/repro.h"
 #include "dcsim/strutil.h"
 #include "output/internal.h"
+#include "output/model_records.h"
 #include "util/csv.h"
 
 void dcsim__json_model_mode(dcsim_json *j, unsigned flags) {
   dcsim_json_key_str(j, "model", flags & DCSIM_MODEL_D35 ? "d35" : "default");
   if (flags & DCSIM_MODEL_HW_THREADS) /* only then: earlier outputs unchanged */
     dcsim_json_key_str(j, "threading", "ideal");
-}
-
-/* What limits a loop: a loop with no work and no traffic (W = Q = 0) is empty, not bound. */
-static const char *bound_name(const dcsim_loop_part *lp) {
-  if (lp->work_flop == 0 && lp->traffic_byte == 0) return "empty";
-  return lp->compute_bound ? "compute" : "memory";
 }
 
 /* p as dcsim_prov_format writes it ("[kind: source]"), whole: a malloc'd string the caller frees,
@@ -156,6 +151,53 @@ static void json_bands(dcsim_json *j, int has_energy, const dcsim_model_bands *m
   dcsim_json_arr_end(j);
 }
 
+/* The GPU's table (dcsim__kernel_text_record): its kernels, the overhead with its occupancy, the
+ * dwarf's total, and over several GPUs the host-device transfer and the halo exchange. */
+static void text_kernels(const dcsim_model_req *rq, const dcsim_prediction *p) {
+  const dcsim_gpu_result *g = p->gpu;
+  dcsim__model_part_row row;
+  putchar('\n');
+  dcsim__record_text_header(&dcsim__kernel_text_record, stdout);
+  for (size_t k = 0; k < g->n_kernels; k++) {
+    dcsim__model_kernel_row(&g->parts[k], &row);
+    dcsim__record_text_row(&dcsim__kernel_text_record, stdout, &row);
+  }
+  if (rq->gpu_small_domain || g->overhead_s > 0) {
+    dcsim_str note = DCSIM_STR_INIT;
+    const char *occ = DCSIM_SIG(g->n_kernels ? g->parts[0].occupancy : 1);
+    if (rq->gpu_small_domain)
+      dcsim_str_addf(&note, "  (occupancy %s, launches and ramp)", occ);
+    else
+      dcsim_str_addf(&note, "  (achieved %s of the bulk rate)", occ);
+    dcsim__model_part_term(
+        "overhead", rq->gpu_small_domain ? "small-domain overhead" : "launch, waves, occupancy",
+        g->overhead_s, &row);
+    row.note = note.oom ? "  (the note: out of memory)" : dcsim_str_cstr(&note);
+    dcsim__record_text_row(&dcsim__kernel_text_record, stdout, &row);
+    dcsim_str_release(&note);
+  }
+  dcsim__model_part_term("total", p->multigpu ? "dwarf (one GPU's part)" : "dwarf", g->time_s,
+                         &row);
+  row.compute_s = g->compute_s;
+  row.transfer_s = g->transfer_s;
+  row.inactive_s = g->inactive_s;
+  dcsim__record_text_row(&dcsim__kernel_text_record, stdout, &row);
+  if (p->multigpu) {
+    dcsim__model_part_term("transfer", "host-device transfer", p->multigpu->transfer_s, &row);
+    dcsim__record_text_row(&dcsim__kernel_text_record, stdout, &row);
+    dcsim__model_part_term("halo", "halo exchange", p->multigpu->halo_s, &row);
+    dcsim__record_text_row(&dcsim__kernel_text_record, stdout, &row);
+  }
+}
+
+/* A loop's (CPU) or kernel's (GPU) row, i-th of the prediction. */
+static void part_row(const dcsim_prediction *p, size_t i, dcsim__model_part_row *row) {
+  if (p->cpu)
+    dcsim__model_loop_row(&p->cpu->parts[i], row);
+  else
+    dcsim__model_kernel_row(&p->gpu->parts[i], row);
+}
+
 void dcsim_model_report_text(const dcsim_model_req *rq, const dcsim_prediction *p,
                              const char *case_name, const char *why, const dcsim_repro *rp,
                              const dcsim_model_bands *mb) {
@@ -173,15 +215,14 @@ void dcsim_model_report_text(const dcsim_model_req *rq, const dcsim_prediction *
              dcsim_plural(rq->state.threads, "core", "cores"), freq_or_oom(fs),
              rq->state.label ? "" : " GHz");
     free(fs);
-    printf("\n%-36s %14s %14s %12s %12s %12s %s\n", "loop (per node)", "W [flop]", "Q [byte]",
-           "W*Tflop [s]", "Q*Tmop [s]", "T [s]", "bound");
+    putchar('\n');
+    dcsim__record_text_header(&dcsim__loop_text_record, stdout);
     for (size_t l = 0; l < p->cpu->n_loops; l++) {
-      const dcsim_loop_part *lp = &p->cpu->parts[l];
-      printf("%-36s %14s %14s %12s %12s %12s %s%s%s\n", lp->name, DCSIM_SIG(lp->work_flop),
-             DCSIM_SIG(lp->traffic_byte), DCSIM_SIG(lp->flop_time_s), DCSIM_SIG(lp->mem_time_s),
-             DCSIM_SIG(lp->time_s), bound_name(lp), lp->level ? " " : "",
-             lp->level ? lp->level : "");
+      dcsim__model_part_row row;
+      dcsim__model_loop_row(&p->cpu->parts[l], &row);
+      dcsim__record_text_row(&dcsim__loop_text_record, stdout, &row);
     }
+    /* not a row of the table: its time stands right of the loops' */
     if (p->cpu->node_comm_s[0] > 0)
       printf("%-36s %68s %12s\n", "communication (§4.3)", "", DCSIM_SIG(p->cpu->node_comm_s[0]));
   } else {
@@ -195,28 +236,7 @@ void dcsim_model_report_text(const dcsim_model_req *rq, const dcsim_prediction *
              DCSIM_SIG(p->multigpu->domain_per_gpu),
              DCSIM_SI(p->multigpu->memory_per_gpu_byte, "B"), p->multigpu->min_gpus,
              dcsim_plural(p->multigpu->min_gpus, "GPU", "GPUs"));
-    printf("\n%-28s %12s %12s %12s %12s\n", "kernel", "compute [s]", "transfer [s]", "inactive [s]",
-           "total [s]");
-    for (size_t k = 0; k < p->gpu->n_kernels; k++) {
-      const dcsim_kernel_part *kp = &p->gpu->parts[k];
-      printf("%-28s %12s %12s %12s %12s\n", kp->name, DCSIM_SIG(kp->compute_s),
-             DCSIM_SIG(kp->transfer_s), DCSIM_SIG(kp->inactive_s), DCSIM_SIG(kp->time_s));
-    }
-    if (rq->gpu_small_domain)
-      printf("%-28s %38s %12s  (occupancy %s, launches and ramp)\n", "small-domain overhead", "",
-             DCSIM_SIG(p->gpu->overhead_s),
-             DCSIM_SIG(p->gpu->n_kernels ? p->gpu->parts[0].occupancy : 1));
-    else if (p->gpu->overhead_s > 0)
-      printf("%-28s %38s %12s  (achieved %s of the bulk rate)\n", "launch, waves, occupancy", "",
-             DCSIM_SIG(p->gpu->overhead_s),
-             DCSIM_SIG(p->gpu->n_kernels ? p->gpu->parts[0].occupancy : 1));
-    printf("%-28s %12s %12s %12s %12s\n", p->multigpu ? "dwarf (one GPU's part)" : "dwarf",
-           DCSIM_SIG(p->gpu->compute_s), DCSIM_SIG(p->gpu->transfer_s),
-           DCSIM_SIG(p->gpu->inactive_s), DCSIM_SIG(p->gpu->time_s));
-    if (p->multigpu)
-      printf("%-28s %38s %12s\n%-28s %38s %12s\n", "host-device transfer", "",
-             DCSIM_SIG(p->multigpu->transfer_s), "halo exchange", "",
-             DCSIM_SIG(p->multigpu->halo_s));
+    text_kernels(rq, p);
   }
   char *tp = prov_text(p->time_prov), *ep = prov_text(p->energy_prov);
   printf("\nmodel     %s%s\n",
@@ -319,25 +339,9 @@ static void json_parts(dcsim_json *j, const dcsim_prediction *p) {
   dcsim_json_key(j, "parts");
   dcsim_json_arr_begin(j);
   for (size_t i = 0; i < n; i++) {
-    const dcsim_loop_part *lp = p->cpu ? &p->cpu->parts[i] : NULL;
-    const dcsim_kernel_part *kp = p->cpu ? NULL : &p->gpu->parts[i];
-    dcsim_json_obj_begin(j);
-    dcsim_json_key_str(j, "name", lp ? lp->name : kp->name);
-    dcsim_json_key_num(j, "time_s", lp ? lp->time_s : kp->time_s);
-    if (lp) {
-      dcsim_json_key_num(j, "work_flop", lp->work_flop);
-      dcsim_json_key_num(j, "traffic_byte", lp->traffic_byte);
-      dcsim_json_key_num(j, "flop_time_s", lp->flop_time_s);
-      dcsim_json_key_num(j, "mem_time_s", lp->mem_time_s);
-      dcsim_json_key_str(j, "bound", bound_name(lp));
-      if (lp->level) dcsim_json_key_str(j, "level", lp->level);
-    } else {
-      dcsim_json_key_num(j, "compute_s", kp->compute_s);
-      dcsim_json_key_num(j, "transfer_s", kp->transfer_s);
-      dcsim_json_key_num(j, "inactive_s", kp->inactive_s);
-      dcsim_json_key_num(j, "G_e_used", kp->G_e_used);
-    }
-    dcsim_json_obj_end(j);
+    dcsim__model_part_row row;
+    part_row(p, i, &row);
+    dcsim__record_json(&dcsim__model_part_record, j, &row);
   }
   dcsim_json_arr_end(j);
 }
@@ -440,11 +444,6 @@ int dcsim_node_scan_bands(const dcsim_model_req *rq, dcsim_node_scan *S, dcsim_e
   return 0;
 }
 
-/* "time_band" and "energy_band" of one node count (energy null without energies) */
-static void scan_json_bands(dcsim_json *j, const dcsim_node_scan *S, size_t i) {
-  json_bands(j, S->has_e, &S->band[i]);
-}
-
 /* The model at each node count of the scan. */
 int dcsim_node_scan_models(dcsim_model_req *rq, dcsim_node_scan *S, dcsim_error *err) {
   int rc;
@@ -486,19 +485,9 @@ void dcsim_node_scan_json(const dcsim_model_req *rq, const dcsim_node_scan *S,
   dcsim_json_key(&j, "scan");
   dcsim_json_arr_begin(&j);
   for (size_t i = 0; i < S->n; i++) {
-    dcsim_json_obj_begin(&j);
-    dcsim_json_key_int(&j, "nodes", S->nodes[i]);
-    dcsim_json_key_num(&j, "time_s", S->t[i]);
-    dcsim_json_key_num(&j, "compute_s", S->comp[i]);
-    dcsim_json_key_num(&j, "comm_s", S->comm[i]);
-    dcsim_json_key(&j, "energy_j");
-    if (S->has_e)
-      dcsim_json_num(&j, S->e[i]);
-    else
-      dcsim_json_null(&j);
-    scan_json_bands(&j, S, i);
-    if (S->nominal_s[i] > 0) dcsim_json_key_num(&j, "turbo_unmeasured_nominal_s", S->nominal_s[i]);
-    dcsim_json_obj_end(&j);
+    dcsim__scan_row row;
+    dcsim__scan_row_of(S, i, &row);
+    dcsim__record_json(&dcsim__scan_record, &j, &row);
   }
   dcsim_json_arr_end(&j);
   dcsim_json_key_int(&j, "balance_nodes", S->nodes[S->b.balance]);
@@ -538,18 +527,12 @@ void dcsim_node_scan_text(const dcsim_model_req *rq, const dcsim_node_scan *S,
         "each band reaches the time at the nominal %s GHz\n",
         DCSIM_SIG(dcsim_cpu_profile_turbo_ghz(rq->cpu)), dcsim_cpu_profile_name(rq->cpu),
         rq->state.threads, DCSIM_SIG(dcsim_cpu_profile_nominal_ghz(rq->cpu)));
-  printf("\n%8s %24s %14s %14s %28s\n", "nodes", "time [s] [band]", "compute [s]", "comm [s]",
-         "energy [J] [band]");
+  putchar('\n');
+  dcsim__record_text_header(&dcsim__scan_record, stdout);
   for (size_t i = 0; i < S->n; i++) {
-    char tb[96], eb[96] = "-",
-                 pt[2][48]; /* time = compute + comm (no overlap) adds up as printed */
-    const dcsim_model_bands mb = S->band[i];
-    const double parts[] = { S->comp[i], S->comm[i] };
-    dcsim_fmt_band_sum(tb, sizeof tb, S->t[i], mb.time, NULL, parts, 2, pt[0], 48);
-    if (S->has_e) dcsim_fmt_band(eb, sizeof eb, S->e[i], mb.energy, NULL);
-    printf("%8u %24s %14s %14s %28s%s%s\n", S->nodes[i], tb, pt[0], pt[1], eb,
-           b->reached && i == b->balance ? "  <- balance point: more nodes are not faster" : "",
-           S->has_e && i == b->energy_min ? "  <- least energy" : "");
+    dcsim__scan_row row;
+    dcsim__scan_row_of(S, i, &row);
+    dcsim__record_text_row(&dcsim__scan_record, stdout, &row);
   }
   char *tp = prov_text(S->time_prov), *ep = prov_text(S->energy_prov);
   printf("\nmodel     %s; times %s%s%s\n",
@@ -569,53 +552,50 @@ void dcsim_model_report_csv(const dcsim_model_req *rq, const dcsim_prediction *p
                             const dcsim_repro *rp, const dcsim_model_bands *mb) {
   dcsim_repro_csv(stdout, rp);
   if (why) printf("# energy unavailable: %s\n", why);
-  puts(
-      "kind,name,time_s,work_flop,traffic_byte,flop_time_s,mem_time_s,bound,compute_s,"
-      "transfer_s,inactive_s,energy_j,time_band_low_s,time_band_high_s,energy_band_low_j,"
-      "energy_band_high_j");
+  const dcsim__record *r = &dcsim__model_part_record;
+  dcsim__record_csv_header(r, stdout);
+  dcsim__model_part_row row;
   size_t n = p->cpu ? p->cpu->n_loops : p->gpu->n_kernels;
   for (size_t i = 0; i < n; i++) {
-    const dcsim_loop_part *lp = p->cpu ? &p->cpu->parts[i] : NULL;
-    const dcsim_kernel_part *kp = p->cpu ? NULL : &p->gpu->parts[i];
-    printf("%s,", lp ? "loop" : "kernel");
-    dcsim__csv_write_cell(stdout, lp ? lp->name : kp->name);
-    if (lp)
-      printf(",%.10g,%.10g,%.10g,%.10g,%.10g,%s,,,,,,,,\n", lp->time_s, lp->work_flop,
-             lp->traffic_byte, lp->flop_time_s, lp->mem_time_s, bound_name(lp));
-    else
-      printf(",%.10g,,,,,,%.10g,%.10g,%.10g,,,,,\n", kp->time_s, kp->compute_s, kp->transfer_s,
-             kp->inactive_s);
+    part_row(p, i, &row);
+    dcsim__record_csv_row(r, stdout, &row);
   }
-  if (p->cpu && p->cpu->node_comm_s[0] > 0)
-    printf("communication,§4.3,%.10g,,,,,,,,,,,,,\n", p->cpu->node_comm_s[0]);
-  if (!p->cpu && p->gpu->overhead_s > 0)
-    printf("overhead,%s,%.10g,,,,,,,,,,,,,\n",
-           rq->gpu_small_domain ? "small-domain launches and ramp" : "launch waves occupancy",
-           p->gpu->overhead_s);
-  if (p->multigpu)
-    printf("transfer,host-device,%.10g,,,,,,,,,,,,,\nhalo,halo exchange,%.10g,,,,,,,,,,,,,\n",
-           p->multigpu->transfer_s, p->multigpu->halo_s);
-  printf("total,%s,%.10g,,,,,,,,,", dcsim_dwarf_name(rq->ev->dwarf), p->time_s);
-  if (p->has_energy) printf("%.10g", p->energy_j);
-  printf(",%.10g,%.10g,", mb->time[0], mb->time[1]);
-  if (p->has_energy) printf("%.10g,%.10g", mb->energy[0], mb->energy[1]);
-  putchar('\n');
+  if (p->cpu && p->cpu->node_comm_s[0] > 0) {
+    dcsim__model_part_term("communication", "§4.3", p->cpu->node_comm_s[0], &row);
+    dcsim__record_csv_row(r, stdout, &row);
+  }
+  if (!p->cpu && p->gpu->overhead_s > 0) {
+    dcsim__model_part_term(
+        "overhead",
+        rq->gpu_small_domain ? "small-domain launches and ramp" : "launch waves occupancy",
+        p->gpu->overhead_s, &row);
+    dcsim__record_csv_row(r, stdout, &row);
+  }
+  if (p->multigpu) {
+    dcsim__model_part_term("transfer", "host-device", p->multigpu->transfer_s, &row);
+    dcsim__record_csv_row(r, stdout, &row);
+    dcsim__model_part_term("halo", "halo exchange", p->multigpu->halo_s, &row);
+    dcsim__record_csv_row(r, stdout, &row);
+  }
+  dcsim__model_part_term("total", dcsim_dwarf_name(rq->ev->dwarf), p->time_s, &row);
+  row.time_band[0] = mb->time[0];
+  row.time_band[1] = mb->time[1];
+  if (p->has_energy) {
+    row.energy_j = p->energy_j;
+    row.energy_band[0] = mb->energy[0];
+    row.energy_band[1] = mb->energy[1];
+  }
+  dcsim__record_csv_row(r, stdout, &row);
 }
 
 /* --nodes-scan --format csv: one line per node count. */
 void dcsim_node_scan_csv(const dcsim_node_scan *S, const dcsim_repro *rp) {
   dcsim_repro_csv(stdout, rp);
-  puts(
-      "nodes,time_s,compute_s,comm_s,energy_j,balance_point,least_energy,time_band_low_s,"
-      "time_band_high_s,energy_band_low_j,energy_band_high_j");
+  dcsim__record_csv_header(&dcsim__scan_record, stdout);
   for (size_t i = 0; i < S->n; i++) {
-    printf("%u,%.10g,%.10g,%.10g,", S->nodes[i], S->t[i], S->comp[i], S->comm[i]);
-    if (S->has_e) printf("%.10g", S->e[i]);
-    const dcsim_model_bands mb = S->band[i];
-    printf(",%d,%d,%.10g,%.10g,", S->b.reached && i == S->b.balance,
-           S->has_e && i == S->b.energy_min, mb.time[0], mb.time[1]);
-    if (S->has_e) printf("%.10g,%.10g", mb.energy[0], mb.energy[1]);
-    putchar('\n');
+    dcsim__scan_row row;
+    dcsim__scan_row_of(S, i, &row);
+    dcsim__record_csv_row(&dcsim__scan_record, stdout, &row);
   }
 }
 

@@ -1,0 +1,52 @@
+/* output/model_records.h — the records of `dcsim model`'s outputs (util/record.h; doc/design.md
+ * "Result records"): a prediction's values (the JSON's top-level keys), a part of it (a loop, a
+ * kernel, an extra term or the total: the JSON "parts", the CSV's lines, the text tables) and a
+ * node count of a node scan (the JSON "scan", the CSV's lines, the text table). Each is a plain row
+ * struct and one field table (output/model_records.c); model_report.c fills rows and writes them
+ * through util/record's generic writers. No SQLite table: the records have no SQL fields. Static
+ * data. */
+#ifndef DCSIM_OUTPUT_MODEL_RECORDS_H
+#define DCSIM_OUTPUT_MODEL_RECORDS_H
+
+#include "dcsim/model.h"
+#include "dcsim/model_report.h"
+#include "util/record.h"
+
+/* A part of a prediction: a loop (CPU), a kernel (GPU), an extra term (communication, overhead,
+ * transfer, halo) or the total. NaN (NULL): the value does not apply to this part (an empty CSV
+ * cell, no JSON key, an empty text cell). */
+typedef struct dcsim__model_part_row {
+  const char *kind, *name; /* "loop", "kernel", "communication", ..., "total" */
+  double time_s, work_flop, traffic_byte, flop_time_s, mem_time_s;
+  const char *bound, *level; /* a loop's: what limits it, the cache level it runs from */
+  double compute_s, transfer_s, inactive_s, G_e_used; /* a kernel's */
+  double energy_j, time_band[2], energy_band[2];      /* the total's */
+  const char *note; /* the text table's remark after the row (an overhead's occupancy) */
+} dcsim__model_part_row;
+
+/* JSON "parts" objects and the CSV's lines */
+extern const dcsim__record dcsim__model_part_record;
+/* the text tables of a CPU's loops and of a GPU's kernels (the same rows, their own columns) */
+extern const dcsim__record dcsim__loop_text_record;
+extern const dcsim__record dcsim__kernel_text_record;
+
+/* a row of nothing but kind, name and time (every other value NaN or NULL) */
+void dcsim__model_part_term(const char *kind, const char *name, double time_s,
+                            dcsim__model_part_row *row);
+void dcsim__model_loop_row(const dcsim_loop_part *lp, dcsim__model_part_row *row);
+void dcsim__model_kernel_row(const dcsim_kernel_part *kp, dcsim__model_part_row *row);
+
+/* A node count of a node scan (dcsim_node_scan): energy and its band NaN without energies, the
+ * nominal-clock time NaN unless the turbo clock is unmeasured there. */
+typedef struct dcsim__scan_row {
+  long long nodes;
+  double time_s, compute_s, comm_s, energy_j, time_band[2], energy_band[2];
+  double turbo_unmeasured_nominal_s;
+  int balance_point, least_energy;
+  const char *note; /* the text table's remark: "  <- least energy" */
+} dcsim__scan_row;
+
+extern const dcsim__record dcsim__scan_record;
+void dcsim__scan_row_of(const dcsim_node_scan *S, size_t i, dcsim__scan_row *row);
+
+#endif
