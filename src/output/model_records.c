@@ -16,6 +16,106 @@ enum {
   TEXT = DCSIM__RO_TEXT
 };
 
+/* A line of a prediction: member, kind, unit, NULL rule, outputs (JSON: null without a value;
+ * OPT: no key). The hand-written nested objects of the JSON (the model's mode, the provenance,
+ * the rates, the thread scaling, the parts) go between fields named in model_report.c. */
+/* clang-format off */
+#define PRED(m, kind, unit, nulls, out) \
+  DCSIM__RECORD_FIELD_OUT(dcsim__prediction_row, m, kind, unit, "", nulls, "0.1.0", out, NULL, 0, PLAIN, NULL)
+static const dcsim__record_field prediction_fields[] = {
+  PRED(device,             TEXT,  "",  NEVER, JSON),
+  PRED(time_s,             REAL,  "s", NEVER, JSON),
+  PRED(energy_j,           REAL,  "J", UNDEF, JSON),
+  /* the model's mode */
+  PRED(weights,            TEXT,  "",  NEVER, OPT),
+  PRED(energy_covers,      TEXT,  "",  NEVER, JSON),
+  /* the provenance */
+  PRED(energy_unavailable, TEXT,  "",  NEVER, OPT),
+  PRED(time_band,          PAIR,  "s", NEVER, JSON),
+  PRED(energy_band,        PAIR,  "J", UNDEF, JSON),
+};
+static const dcsim__record_field prediction_cpu_fields[] = {
+  PRED(gpu,                        TEXT,  "",  NEVER, OPT),
+  PRED(cpu,                        TEXT,  "",  NEVER, OPT),
+  PRED(nodes,                      INT64, "",  ZERO,  OPT),
+  PRED(cores,                      INT64, "",  ZERO,  OPT),
+  PRED(freq,                       TEXT,  "",  NEVER, OPT),
+  /* the per-core rates */
+  PRED(pkg_j,                      REAL,  "J", UNDEF, OPT),
+  PRED(dram_j,                     REAL,  "J", UNDEF, OPT),
+  PRED(node_energy_j,              REAL,  "J", UNDEF, OPT),
+  PRED(base_j,                     REAL,  "J", UNDEF, OPT),
+  PRED(node_power_w,               REAL,  "W", UNDEF, OPT),
+  PRED(node_idle_w,                REAL,  "W", UNDEF, OPT),
+  PRED(comm_s,                     REAL,  "s", NEVER, JSON),
+  /* the thread scaling */
+  PRED(turbo_unmeasured_nominal_s, REAL,  "s", UNDEF, OPT),
+};
+static const dcsim__record_field prediction_gpu_fields[] = {
+  PRED(gpu,                     TEXT,  "",     NEVER, JSON),
+  PRED(host_cpu,                TEXT,  "",     NEVER, JSON),
+  PRED(domain_size,             REAL,  "",     NEVER, JSON),
+  PRED(invocations_per_call,    INT64, "",     NEVER, JSON),
+  PRED(gpu_j,                   REAL,  "J",    UNDEF, OPT),
+  PRED(host_pkg_j,              REAL,  "J",    UNDEF, OPT),
+  PRED(gpu_fraction,            REAL,  "",     UNDEF, OPT),
+  PRED(dram_j,                  REAL,  "J",    UNDEF, OPT),
+  PRED(base_j,                  REAL,  "J",    UNDEF, OPT),
+  PRED(node_power_w,            REAL,  "W",    UNDEF, OPT),
+  PRED(node_idle_w,             REAL,  "W",    UNDEF, OPT),
+  PRED(compute_s,               REAL,  "s",    NEVER, JSON),
+  PRED(transfer_s,              REAL,  "s",    NEVER, JSON),
+  PRED(inactive_s,              REAL,  "s",    NEVER, JSON),
+  PRED(small_domain_overhead_s, REAL,  "s",    UNDEF, OPT),
+  PRED(launch_occupancy_s,      REAL,  "s",    UNDEF, OPT),
+  PRED(gpus,                    INT64, "",     ZERO,  OPT),
+  PRED(min_gpus,                INT64, "",     ZERO,  OPT),
+  PRED(domain_per_gpu,          REAL,  "",     UNDEF, OPT),
+  PRED(memory_per_gpu_byte,     REAL,  "byte", UNDEF, OPT),
+  PRED(kernel_s,                REAL,  "s",    UNDEF, OPT),
+  PRED(host_transfer_s,         REAL,  "s",    UNDEF, OPT),
+  PRED(halo_s,                  REAL,  "s",    UNDEF, OPT),
+};
+/* clang-format on */
+const dcsim__record dcsim__prediction_record = {
+  "", prediction_fields, sizeof prediction_fields / sizeof *prediction_fields
+};
+const dcsim__record dcsim__prediction_cpu_record = {
+  "", prediction_cpu_fields, sizeof prediction_cpu_fields / sizeof *prediction_cpu_fields
+};
+const dcsim__record dcsim__prediction_gpu_record = {
+  "", prediction_gpu_fields, sizeof prediction_gpu_fields / sizeof *prediction_gpu_fields
+};
+
+void dcsim__prediction_row_init(dcsim__prediction_row *row) {
+  *row = (dcsim__prediction_row){ .time_s = NAN,
+                                  .energy_j = NAN,
+                                  .time_band = { NAN, NAN },
+                                  .energy_band = { NAN, NAN },
+                                  .pkg_j = NAN,
+                                  .dram_j = NAN,
+                                  .node_energy_j = NAN,
+                                  .base_j = NAN,
+                                  .node_power_w = NAN,
+                                  .node_idle_w = NAN,
+                                  .comm_s = NAN,
+                                  .turbo_unmeasured_nominal_s = NAN,
+                                  .domain_size = NAN,
+                                  .gpu_j = NAN,
+                                  .host_pkg_j = NAN,
+                                  .gpu_fraction = NAN,
+                                  .compute_s = NAN,
+                                  .transfer_s = NAN,
+                                  .inactive_s = NAN,
+                                  .small_domain_overhead_s = NAN,
+                                  .launch_occupancy_s = NAN,
+                                  .domain_per_gpu = NAN,
+                                  .memory_per_gpu_byte = NAN,
+                                  .kernel_s = NAN,
+                                  .host_transfer_s = NAN,
+                                  .halo_s = NAN };
+}
+
 /* What limits a loop: a loop with no work and no traffic (W = Q = 0) is empty, not bound. */
 static const char *bound_name(const dcsim_loop_part *lp) {
   if (lp->work_flop == 0 && lp->traffic_byte == 0) return "empty";
@@ -84,8 +184,9 @@ static const dcsim__record_field kernel_text_fields[] = {
   DCSIM__RECORD_FIELD_OUT(dcsim__model_part_row, note, TEXT, "", "", NEVER, "0.1.0", TEXT, NULL, 0, NOTE, NULL),
 };
 /* clang-format on */
-const dcsim__record dcsim__loop_text_record = { "", loop_text_fields,
-                                                sizeof loop_text_fields / sizeof *loop_text_fields };
+const dcsim__record dcsim__loop_text_record = {
+  "", loop_text_fields, sizeof loop_text_fields / sizeof *loop_text_fields
+};
 const dcsim__record dcsim__kernel_text_record = {
   "", kernel_text_fields, sizeof kernel_text_fields / sizeof *kernel_text_fields
 };

@@ -12,6 +12,36 @@
 #include "dcsim/model_report.h"
 #include "util/record.h"
 
+/* A prediction's values: the JSON's top-level keys after the dwarf and its case. NaN (NULL, 0
+ * for a count): no value, the key left out, or null where the table says JSON rather than OPT.
+ * The CPU's and the GPU's keys are two records of the same row (their orders differ); a CPU
+ * model of irregular loops on a GPU names the GPU and no CPU. */
+typedef struct dcsim__prediction_row {
+  const char *device;
+  double time_s, energy_j;
+  const char *weights, *energy_covers, *energy_unavailable;
+  double time_band[2], energy_band[2];
+  const char *gpu, *cpu;
+  long long nodes, cores;
+  const char *freq;
+  double pkg_j, dram_j, node_energy_j, base_j, node_power_w, node_idle_w, comm_s;
+  double turbo_unmeasured_nominal_s;
+  const char *host_cpu;
+  double domain_size;
+  long long invocations_per_call;
+  double gpu_j, host_pkg_j, gpu_fraction, compute_s, transfer_s, inactive_s;
+  double small_domain_overhead_s, launch_occupancy_s;
+  long long gpus, min_gpus;
+  double domain_per_gpu, memory_per_gpu_byte, kernel_s, host_transfer_s, halo_s;
+} dcsim__prediction_row;
+
+/* the keys of every prediction, of a CPU model's, of a GPU model's (in the JSON's order) */
+extern const dcsim__record dcsim__prediction_record;
+extern const dcsim__record dcsim__prediction_cpu_record;
+extern const dcsim__record dcsim__prediction_gpu_record;
+/* a row with no values (NaN, NULL, 0) */
+void dcsim__prediction_row_init(dcsim__prediction_row *row);
+
 /* A part of a prediction: a loop (CPU), a kernel (GPU), an extra term (communication, overhead,
  * transfer, halo) or the total. NaN (NULL): the value does not apply to this part (an empty CSV
  * cell, no JSON key, an empty text cell). */

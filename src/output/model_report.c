@@ -134,23 +134,6 @@ int dcsim_model_report_bands(const dcsim_model_req *rq, const dcsim_prediction *
   return dcsim_band_rule_default(&q, mb->time, mb->energy, err);
 }
 
-static void json_bands(dcsim_json *j, int has_energy, const dcsim_model_bands *mb) {
-  dcsim_json_key(j, "time_band");
-  dcsim_json_arr_begin(j);
-  dcsim_json_num(j, mb->time[0]);
-  dcsim_json_num(j, mb->time[1]);
-  dcsim_json_arr_end(j);
-  dcsim_json_key(j, "energy_band");
-  if (!has_energy) {
-    dcsim_json_null(j);
-    return;
-  }
-  dcsim_json_arr_begin(j);
-  dcsim_json_num(j, mb->energy[0]);
-  dcsim_json_num(j, mb->energy[1]);
-  dcsim_json_arr_end(j);
-}
-
 /* The GPU's table (dcsim__kernel_text_record): its kernels, the overhead with its occupancy, the
  * dwarf's total, and over several GPUs the host-device transfer and the halo exchange. */
 static void text_kernels(const dcsim_model_req *rq, const dcsim_prediction *p) {
@@ -299,40 +282,6 @@ void dcsim_model_report_text(const dcsim_model_req *rq, const dcsim_prediction *
   dcsim_repro_text(stdout, rp);
 }
 
-/* The node wall power model's figures (dcsim/cpu_power.h), when it made the energy. */
-static void json_wall(dcsim_json *j, const dcsim_prediction *p) {
-  if (!(p->node_power_w > 0)) return;
-  dcsim_json_key_num(j, "base_j", p->base_j);
-  dcsim_json_key_num(j, "node_power_w", p->node_power_w);
-  dcsim_json_key_num(j, "node_idle_w", p->node_idle_w);
-}
-
-/* The CPU model's figures: state, energy split, communication. */
-static void json_cpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
-                                const dcsim_prediction *p) {
-  if (rq->gpu) { /* irregular loops on a GPU (dcsim/model_irregular.h) */
-    dcsim_json_key_str(j, "gpu", dcsim_gpu_profile_name(rq->gpu));
-  } else {
-    dcsim_json_key_str(j, "cpu", dcsim_cpu_profile_name(rq->cpu));
-    dcsim_json_key_int(j, "nodes", rq->nodes);
-    dcsim_json_key_int(j, "cores", rq->state.threads);
-    char *fs = dcsim_cpu_state_freq_text(&rq->state);
-    dcsim_json_key_str(j, "freq", freq_or_oom(fs));
-    free(fs);
-    dcsim__rates_json(j, rq->cpu);
-  }
-  if (p->has_energy) {
-    dcsim_json_key_num(j, "pkg_j", p->pkg_j);
-    dcsim_json_key_num(j, "dram_j", p->dram_j);
-    dcsim_json_key_num(j, "node_energy_j", p->node_energy_j);
-    json_wall(j, p);
-  }
-  dcsim_json_key_num(j, "comm_s", p->cpu->node_comm_s[0]);
-  json_threads(j, rq, p);
-  if (p->turbo_unmeasured) /* the band's other end (doc/models.md "Turbo") */
-    dcsim_json_key_num(j, "turbo_unmeasured_nominal_s", p->nominal_time_s);
-}
-
 /* "parts": one object per loop (CPU) or kernel (GPU), named and timed first. */
 static void json_parts(dcsim_json *j, const dcsim_prediction *p) {
   size_t n = p->cpu ? p->cpu->n_loops : p->gpu->n_kernels;
@@ -344,42 +293,6 @@ static void json_parts(dcsim_json *j, const dcsim_prediction *p) {
     dcsim__record_json(&dcsim__model_part_record, j, &row);
   }
   dcsim_json_arr_end(j);
-}
-
-/* The GPU model's figures: GPU and host, domain, energy split, times, several GPUs. */
-static void json_gpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
-                                const dcsim_prediction *p) {
-  dcsim_json_key_str(j, "gpu", dcsim_gpu_profile_name(rq->gpu));
-  dcsim_json_key(j, "host_cpu");
-  if (rq->host_cpu)
-    dcsim_json_str(j, dcsim_cpu_profile_name(rq->host_cpu));
-  else
-    dcsim_json_null(j);
-  dcsim_json_key_num(j, "domain_size", rq->ev->domain_size);
-  dcsim_json_key_int(j, "invocations_per_call", rq->ev->invocations);
-  if (p->has_energy) {
-    dcsim_json_key_num(j, "gpu_j", p->gpu_j);
-    dcsim_json_key_num(j, "host_pkg_j", p->pkg_j);
-    dcsim_json_key_num(j, "gpu_fraction", p->gpu_fraction);
-    if (p->node_power_w > 0) dcsim_json_key_num(j, "dram_j", p->dram_j);
-    json_wall(j, p);
-  }
-  dcsim_json_key_num(j, "compute_s", p->gpu->compute_s);
-  dcsim_json_key_num(j, "transfer_s", p->gpu->transfer_s);
-  dcsim_json_key_num(j, "inactive_s", p->gpu->inactive_s);
-  if (rq->gpu_small_domain)
-    dcsim_json_key_num(j, "small_domain_overhead_s", p->gpu->overhead_s);
-  else if (!(rq->flags & DCSIM_MODEL_D35)) /* the architecture model's launch and waves */
-    dcsim_json_key_num(j, "launch_occupancy_s", p->gpu->overhead_s);
-  if (p->multigpu) {
-    dcsim_json_key_int(j, "gpus", p->multigpu->gpus);
-    dcsim_json_key_int(j, "min_gpus", p->multigpu->min_gpus);
-    dcsim_json_key_num(j, "domain_per_gpu", p->multigpu->domain_per_gpu);
-    dcsim_json_key_num(j, "memory_per_gpu_byte", p->multigpu->memory_per_gpu_byte);
-    dcsim_json_key_num(j, "kernel_s", p->multigpu->kernel_s);
-    dcsim_json_key_num(j, "host_transfer_s", p->multigpu->transfer_s);
-    dcsim_json_key_num(j, "halo_s", p->multigpu->halo_s);
-  }
 }
 
 /* Opens the JSON document on stdout with the dwarf and its case (null without one). */
@@ -394,33 +307,111 @@ static void json_begin(dcsim_json *j, const dcsim_model_req *rq, const char *cas
     dcsim_json_null(j);
 }
 
+/* The prediction's values as a row of its records (output/model_records.h). The row points at
+ * *freq, the frequency's allocated text (NULL without a CPU), which the caller frees. */
+static void prediction_row(const dcsim_model_req *rq, const dcsim_prediction *p, const char *why,
+                           const dcsim_model_bands *mb, dcsim__prediction_row *row, char **freq) {
+  dcsim__prediction_row_init(row);
+  *freq = NULL;
+  row->device = rq->gpu ? "gpu" : "cpu";
+  row->time_s = p->time_s;
+  row->weights = weights_text(rq, p);
+  row->energy_unavailable = why;
+  row->time_band[0] = mb->time[0];
+  row->time_band[1] = mb->time[1];
+  int wall = p->has_energy && p->node_power_w > 0; /* the node wall power model made the energy */
+  if (p->has_energy) {
+    row->energy_j = p->energy_j;
+    row->energy_covers = p->energy_scope;
+    row->energy_band[0] = mb->energy[0];
+    row->energy_band[1] = mb->energy[1];
+  }
+  if (wall) { /* dcsim/cpu_power.h */
+    row->base_j = p->base_j;
+    row->node_power_w = p->node_power_w;
+    row->node_idle_w = p->node_idle_w;
+  }
+  if (p->cpu) {
+    if (rq->gpu) { /* irregular loops on a GPU (dcsim/model_irregular.h) */
+      row->gpu = dcsim_gpu_profile_name(rq->gpu);
+    } else {
+      row->cpu = dcsim_cpu_profile_name(rq->cpu);
+      row->nodes = rq->nodes;
+      row->cores = rq->state.threads;
+      row->freq = freq_or_oom(*freq = dcsim_cpu_state_freq_text(&rq->state));
+    }
+    if (p->has_energy) {
+      row->pkg_j = p->pkg_j;
+      row->dram_j = p->dram_j;
+      row->node_energy_j = p->node_energy_j;
+    }
+    row->comm_s = p->cpu->node_comm_s[0];
+    if (p->turbo_unmeasured) /* the band's other end (doc/models.md "Turbo") */
+      row->turbo_unmeasured_nominal_s = p->nominal_time_s;
+    return;
+  }
+  row->gpu = dcsim_gpu_profile_name(rq->gpu);
+  row->host_cpu = rq->host_cpu ? dcsim_cpu_profile_name(rq->host_cpu) : NULL;
+  row->domain_size = rq->ev->domain_size;
+  row->invocations_per_call = rq->ev->invocations;
+  if (p->has_energy) {
+    row->gpu_j = p->gpu_j;
+    row->host_pkg_j = p->pkg_j;
+    row->gpu_fraction = p->gpu_fraction;
+  }
+  if (wall) row->dram_j = p->dram_j;
+  row->compute_s = p->gpu->compute_s;
+  row->transfer_s = p->gpu->transfer_s;
+  row->inactive_s = p->gpu->inactive_s;
+  if (rq->gpu_small_domain)
+    row->small_domain_overhead_s = p->gpu->overhead_s;
+  else if (!(rq->flags & DCSIM_MODEL_D35)) /* the architecture model's launch and waves */
+    row->launch_occupancy_s = p->gpu->overhead_s;
+  if (p->multigpu) {
+    const dcsim_multigpu_result *m = p->multigpu;
+    row->gpus = m->gpus;
+    row->min_gpus = m->min_gpus;
+    row->domain_per_gpu = m->domain_per_gpu;
+    row->memory_per_gpu_byte = m->memory_per_gpu_byte;
+    row->kernel_s = m->kernel_s;
+    row->host_transfer_s = m->transfer_s;
+    row->halo_s = m->halo_s;
+  }
+}
+
+/* The fields of r from the one named first to the one named last into the object open in j. */
+static void json_fields(dcsim_json *j, const dcsim__record *r, const void *row, const char *first,
+                        const char *last) {
+  dcsim__record_json_members(r, j, row, dcsim__record_find(r, first),
+                             dcsim__record_find(r, last) + 1);
+}
+
 void dcsim_model_report_json(const dcsim_model_req *rq, const dcsim_prediction *p,
                              const char *case_name, const char *why, const dcsim_repro *rp,
                              const dcsim_model_bands *mb) {
+  dcsim__prediction_row row;
+  char *fs;
+  prediction_row(rq, p, why, mb, &row, &fs);
+  const dcsim__record *r = &dcsim__prediction_record;
   dcsim_json j;
   json_begin(&j, rq, case_name);
-  dcsim_json_key_str(&j, "device", rq->gpu ? "gpu" : "cpu");
-  dcsim_json_key_num(&j, "time_s", p->time_s);
-  dcsim_json_key(&j, "energy_j");
-  if (p->has_energy)
-    dcsim_json_num(&j, p->energy_j);
-  else
-    dcsim_json_null(&j);
+  json_fields(&j, r, &row, "device", "energy_j");
   dcsim__json_model_mode(&j, rq->flags);
-  const char *wt = weights_text(rq, p);
-  if (wt) dcsim_json_key_str(&j, "weights", wt);
-  dcsim_json_key(&j, "energy_covers");
-  if (p->has_energy)
-    dcsim_json_str(&j, p->energy_scope);
-  else
-    dcsim_json_null(&j);
+  json_fields(&j, r, &row, "weights", "energy_covers");
   dcsim_prov_json_member(&j, p->time_prov, p->has_energy ? &p->energy_prov : NULL);
-  if (why) dcsim_json_key_str(&j, "energy_unavailable", why);
-  json_bands(&j, p->has_energy, mb);
-  if (p->cpu)
-    json_cpu_prediction(&j, rq, p);
-  else
-    json_gpu_prediction(&j, rq, p);
+  json_fields(&j, r, &row, "energy_unavailable", "energy_band");
+  if (p->cpu) {
+    r = &dcsim__prediction_cpu_record;
+    json_fields(&j, r, &row, "gpu", "freq");
+    if (!rq->gpu) dcsim__rates_json(&j, rq->cpu);
+    json_fields(&j, r, &row, "pkg_j", "comm_s");
+    json_threads(&j, rq, p);
+    json_fields(&j, r, &row, "turbo_unmeasured_nominal_s", "turbo_unmeasured_nominal_s");
+  } else {
+    r = &dcsim__prediction_gpu_record;
+    dcsim__record_json_members(r, &j, &row, 0, r->n_fields);
+  }
+  free(fs);
   json_parts(&j, p);
   dcsim_repro_json(&j, rp);
   dcsim_json_obj_end(&j);
