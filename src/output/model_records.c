@@ -232,7 +232,8 @@ void dcsim__model_kernel_row(const dcsim_kernel_part *kp, dcsim__model_part_row 
 static const char *scan_sum(const dcsim__scan_row *r, char *buf, size_t size, int which) {
   dcsim_num_text pt[2];
   const double parts[] = { r->compute_s, r->comm_s };
-  dcsim_fmt_band_sum(buf, size, r->time_s, r->time_band, NULL, parts, 2, pt[0].s, sizeof pt[0].s);
+  dcsim_fmt_band_sum(buf, size, r->time_s, r->time_band, NULL, parts, 2, (char *)(void *)pt,
+                     sizeof *pt);
   /* a part (under 64 bytes) fits a text cell (64 bytes, util/record.h) whole */
   if (which && dcsim_bufprintf(buf, size, "%s", pt[which - 1].s)) return "[cell: cut]";
   return buf;

@@ -240,36 +240,42 @@ void dcsim_model_report_text(const dcsim_model_req *rq, const dcsim_prediction *
         "kernels   the algorithm done well (--threading ideal): D3.5-form kernels with their "
         "active lanes in full warps at the issue width and only the requested bytes moved "
         "(doc/models.md)\n");
-  char tb[160], eb[160], pt[4][64]; /* the energy's parts add up to it as printed (numfmt.h) */
-  dcsim_fmt_band(tb, sizeof tb, p->time_s, mb->time, NULL);
+  /* a band (three numbers with units) fits 64 bytes (numfmt.h); the energy's parts add up to it
+   * as printed */
+  dcsim_num_text tb, eb, pt[4];
+  dcsim_fmt_band(tb.s, sizeof tb.s, p->time_s, mb->time, NULL);
   print_rates(rq);
-  printf("time      %s s  %s\n", tb, prov_or_oom(tp));
+  printf("time      %s s  %s\n", tb.s, prov_or_oom(tp));
   if (p->has_energy) {
     if (p->node_power_w > 0 && p->cpu) {
       const double parts[] = { p->pkg_j, p->dram_j, p->base_j };
-      dcsim_fmt_band_sum(eb, sizeof eb, p->energy_j, mb->energy, "J", parts, 3, pt[0], 64);
+      dcsim_fmt_band_sum(eb.s, sizeof eb.s, p->energy_j, mb->energy, "J", parts, 3,
+                         (char *)(void *)pt, sizeof *pt);
       printf("energy    %s (PKG %s, DRAM %s, node base and losses %s; %s per node, %s idle)  %s\n",
-             eb, pt[0], pt[1], pt[2], DCSIM_SI(p->node_power_w, "W"), DCSIM_SI(p->node_idle_w, "W"),
-             prov_or_oom(ep));
+             eb.s, pt[0].s, pt[1].s, pt[2].s, DCSIM_SI(p->node_power_w, "W"),
+             DCSIM_SI(p->node_idle_w, "W"), prov_or_oom(ep));
     } else if (p->node_power_w > 0) {
       const double parts[] = { p->gpu_j, p->pkg_j, p->dram_j, p->base_j };
-      dcsim_fmt_band_sum(eb, sizeof eb, p->energy_j, mb->energy, "J", parts, 4, pt[0], 64);
+      dcsim_fmt_band_sum(eb.s, sizeof eb.s, p->energy_j, mb->energy, "J", parts, 4,
+                         (char *)(void *)pt, sizeof *pt);
       printf(
           "energy    %s (%s %s, host PKG %s, DRAM %s, node base and losses %s; %s, %s idle)  "
           "%s\n",
-          eb, p->multigpu && p->multigpu->gpus > 1 ? "GPUs" : "GPU", pt[0], pt[1], pt[2], pt[3],
-          DCSIM_SI(p->node_power_w, "W"), DCSIM_SI(p->node_idle_w, "W"), prov_or_oom(ep));
+          eb.s, p->multigpu && p->multigpu->gpus > 1 ? "GPUs" : "GPU", pt[0].s, pt[1].s, pt[2].s,
+          pt[3].s, DCSIM_SI(p->node_power_w, "W"), DCSIM_SI(p->node_idle_w, "W"), prov_or_oom(ep));
     } else if (p->cpu) {
       const double parts[] = { p->pkg_j, p->dram_j };
-      dcsim_fmt_band_sum(eb, sizeof eb, p->energy_j, mb->energy, "J", parts, 2, pt[0], 64);
-      printf("energy    %s (PKG %s, DRAM %s)  %s\n", eb, pt[0], pt[1], prov_or_oom(ep));
+      dcsim_fmt_band_sum(eb.s, sizeof eb.s, p->energy_j, mb->energy, "J", parts, 2,
+                         (char *)(void *)pt, sizeof *pt);
+      printf("energy    %s (PKG %s, DRAM %s)  %s\n", eb.s, pt[0].s, pt[1].s, prov_or_oom(ep));
     } else {
       const double parts[] = { p->gpu_j, p->pkg_j };
-      dcsim_fmt_band_sum(eb, sizeof eb, p->energy_j, mb->energy, "J", parts, 2, pt[0], 64);
-      printf("energy    %s (%s %s at S = %s of the power limit%s, host package %s)%s  %s\n", eb,
-             p->multigpu && p->multigpu->gpus > 1 ? "GPUs" : "GPU", pt[0],
-             DCSIM_SIG(p->gpu_fraction), p->multigpu && p->multigpu->gpus > 1 ? " each" : "", pt[1],
-             rq->host_cpu ? "" : " [no --host-cpu: host excluded]", prov_or_oom(ep));
+      dcsim_fmt_band_sum(eb.s, sizeof eb.s, p->energy_j, mb->energy, "J", parts, 2,
+                         (char *)(void *)pt, sizeof *pt);
+      printf("energy    %s (%s %s at S = %s of the power limit%s, host package %s)%s  %s\n", eb.s,
+             p->multigpu && p->multigpu->gpus > 1 ? "GPUs" : "GPU", pt[0].s,
+             DCSIM_SIG(p->gpu_fraction), p->multigpu && p->multigpu->gpus > 1 ? " each" : "",
+             pt[1].s, rq->host_cpu ? "" : " [no --host-cpu: host excluded]", prov_or_oom(ep));
     }
     printf("covers    %s\n", p->energy_scope);
   } else if (why) {
