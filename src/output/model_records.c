@@ -302,3 +302,49 @@ void dcsim__scan_row_of(const dcsim_node_scan *S, size_t i, dcsim__scan_row *row
                              : NULL
   };
 }
+
+/* clang-format off */
+#define SUM(m, kind, unit, nulls) \
+  DCSIM__RECORD_FIELD_OUT(dcsim__scan_summary_row, m, kind, unit, "", nulls, "0.1.0", JSON, NULL, 0, PLAIN, NULL)
+static const dcsim__record_field scan_summary_fields[] = {
+  SUM(cpu,              TEXT,  "",       NEVER),
+  SUM(cores,            INT64, "",       NEVER),
+  SUM(freq,             TEXT,  "",       NEVER),
+  /* the per-core rates */
+  SUM(net_s_per_byte,   REAL,  "s/byte", NEVER),
+  SUM(net_latency_s,    REAL,  "s",      NEVER),
+  SUM(overlap,          REAL,  "",       NEVER),
+  /* the model's mode, the provenance, the node counts */
+  SUM(balance_nodes,    INT64, "",       NEVER),
+  SUM(balance_reached,  BOOL,  "",       NEVER),
+  SUM(time_min_nodes,   INT64, "",       NEVER),
+  SUM(energy_min_nodes, INT64, "",       ZERO),
+};
+/* clang-format on */
+const dcsim__record dcsim__scan_summary_record = {
+  "", scan_summary_fields, sizeof scan_summary_fields / sizeof *scan_summary_fields
+};
+
+/* clang-format off */
+#define ENERGY(m, kind, unit, nulls, out) \
+  DCSIM__RECORD_FIELD_OUT(dcsim__energy_row, m, kind, unit, "", nulls, "0.1.0", out, NULL, 0, PLAIN, NULL)
+static const dcsim__record_field energy_fields[] = {
+  ENERGY(pkg_j,         REAL,  "J", NEVER, JSON | CSV),
+  ENERGY(dram_j,        REAL,  "J", NEVER, JSON | CSV),
+  ENERGY(base_j,        REAL,  "J", UNDEF, OPT),
+  ENERGY(node_power_w,  REAL,  "W", UNDEF, OPT),
+  ENERGY(energy_j,      REAL,  "J", NEVER, JSON | CSV),
+  ENERGY(time_s,        REAL,  "s", NEVER, JSON | CSV),
+  ENERGY(nodes,         INT64, "",  NEVER, JSON | CSV),
+  ENERGY(cores,         INT64, "",  NEVER, JSON | CSV),
+  ENERGY(base_j,        REAL,  "J", UNDEF, CSV),
+  ENERGY(node_power_w,  REAL,  "W", UNDEF, CSV),
+  ENERGY(model,         TEXT,  "",  NEVER, JSON | CSV),
+  ENERGY(energy_covers, TEXT,  "",  NEVER, JSON),
+  /* the JSON's provenance object */
+  ENERGY(provenance,    TEXT,  "",  NEVER, CSV),
+  ENERGY(source,        TEXT,  "",  NEVER, CSV),
+};
+/* clang-format on */
+const dcsim__record dcsim__energy_record = { "", energy_fields,
+                                             sizeof energy_fields / sizeof *energy_fields };

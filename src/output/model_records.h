@@ -79,4 +79,31 @@ typedef struct dcsim__scan_row {
 extern const dcsim__record dcsim__scan_record;
 void dcsim__scan_row_of(const dcsim_node_scan *S, size_t i, dcsim__scan_row *row);
 
+/* A node scan's own values: the JSON's top-level keys after the dwarf and its case (the CPU, the
+ * network, and, after the node counts, where the scan balances and its least time and energy:
+ * energy_min_nodes 0, null, without energies). */
+typedef struct dcsim__scan_summary_row {
+  const char *cpu;
+  long long cores;
+  const char *freq;
+  double net_s_per_byte, net_latency_s, overlap;
+  long long balance_nodes;
+  int balance_reached;
+  long long time_min_nodes, energy_min_nodes;
+} dcsim__scan_summary_row;
+
+extern const dcsim__record dcsim__scan_summary_record;
+
+/* What `dcsim energy` prints (dcsim_energy_report): base_j and node_power_w NaN under --d35
+ * (no node base power). The JSON's and the CSV's orders differ: the two are fields of their own
+ * (the same member) at their places. */
+typedef struct dcsim__energy_row {
+  double pkg_j, dram_j, base_j, node_power_w, energy_j, time_s;
+  long long nodes, cores;
+  const char *model, *energy_covers;
+  const char *provenance, *source; /* the CSV's: the provenance's kind and source */
+} dcsim__energy_row;
+
+extern const dcsim__record dcsim__energy_record;
+
 #endif

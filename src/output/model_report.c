@@ -468,15 +468,23 @@ void dcsim_node_scan_json(const dcsim_model_req *rq, const dcsim_node_scan *S,
                           const char *case_name, const dcsim_repro *rp) {
   dcsim_json j;
   json_begin(&j, rq, case_name);
-  dcsim_json_key_str(&j, "cpu", dcsim_cpu_profile_name(rq->cpu));
-  dcsim_json_key_int(&j, "cores", rq->state.threads);
   char *fs = dcsim_cpu_state_freq_text(&rq->state);
-  dcsim_json_key_str(&j, "freq", freq_or_oom(fs));
-  free(fs);
+  const dcsim__scan_summary_row sum = { .cpu = dcsim_cpu_profile_name(rq->cpu),
+                                        .cores = rq->state.threads,
+                                        .freq = freq_or_oom(fs),
+                                        .net_s_per_byte = rq->net_s_per_byte,
+                                        .net_latency_s = rq->net_latency_s,
+                                        .overlap = S->overlap,
+                                        .balance_nodes = S->nodes[S->b.balance],
+                                        .balance_reached = S->b.reached,
+                                        .time_min_nodes = S->nodes[S->b.time_min],
+                                        .energy_min_nodes =
+                                            S->has_e ? S->nodes[S->b.energy_min] : 0 };
+  const dcsim__record *r = &dcsim__scan_summary_record;
+  json_fields(&j, r, &sum, "cpu", "freq");
   dcsim__rates_json(&j, rq->cpu);
-  dcsim_json_key_num(&j, "net_s_per_byte", rq->net_s_per_byte);
-  dcsim_json_key_num(&j, "net_latency_s", rq->net_latency_s);
-  dcsim_json_key_num(&j, "overlap", S->overlap);
+  json_fields(&j, r, &sum, "net_s_per_byte", "overlap");
+  free(fs);
   dcsim__json_model_mode(&j, rq->flags);
   dcsim_prov_json_member(&j, S->time_prov, S->has_e ? &S->energy_prov : NULL);
   dcsim_json_key(&j, "scan");
@@ -487,15 +495,7 @@ void dcsim_node_scan_json(const dcsim_model_req *rq, const dcsim_node_scan *S,
     dcsim__record_json(&dcsim__scan_record, &j, &row);
   }
   dcsim_json_arr_end(&j);
-  dcsim_json_key_int(&j, "balance_nodes", S->nodes[S->b.balance]);
-  dcsim_json_key(&j, "balance_reached");
-  dcsim_json_bool(&j, S->b.reached);
-  dcsim_json_key_int(&j, "time_min_nodes", S->nodes[S->b.time_min]);
-  dcsim_json_key(&j, "energy_min_nodes");
-  if (S->has_e)
-    dcsim_json_int(&j, S->nodes[S->b.energy_min]);
-  else
-    dcsim_json_null(&j);
+  json_fields(&j, r, &sum, "balance_nodes", "energy_min_nodes");
   dcsim_repro_json(&j, rp);
   dcsim_json_obj_end(&j);
   dcsim_json_end(&j);
@@ -596,23 +596,30 @@ void dcsim_node_scan_csv(const dcsim_node_scan *S, const dcsim_repro *rp) {
   }
 }
 
+/* `dcsim energy`'s values as a row of its record (output/model_records.h) */
+static dcsim__energy_row energy_row(int d35, unsigned nodes, unsigned cores, double t,
+                                    const dcsim_energy_report *o) {
+  return (dcsim__energy_row){ .pkg_j = o->pkg_j,
+                              .dram_j = o->dram_j,
+                              .base_j = d35 ? NAN : o->base_j,
+                              .node_power_w = d35 ? NAN : o->node_w,
+                              .energy_j = o->energy_j,
+                              .time_s = t,
+                              .nodes = nodes,
+                              .cores = cores,
+                              .model = d35 ? "d35" : "default",
+                              .energy_covers = o->covers,
+                              .provenance = dcsim_prov_name(o->prov.kind),
+                              .source = o->prov.source };
+}
+
 void dcsim_energy_report_json(int d35, unsigned nodes, unsigned cores, double t,
                               const dcsim_energy_report *o, const dcsim_repro *rp) {
+  const dcsim__energy_row row = energy_row(d35, nodes, cores, t, o);
   dcsim_json j;
   dcsim_json_init(&j, stdout, 1);
   dcsim_json_obj_begin(&j);
-  dcsim_json_key_num(&j, "pkg_j", o->pkg_j);
-  dcsim_json_key_num(&j, "dram_j", o->dram_j);
-  if (!d35) {
-    dcsim_json_key_num(&j, "base_j", o->base_j);
-    dcsim_json_key_num(&j, "node_power_w", o->node_w);
-  }
-  dcsim_json_key_num(&j, "energy_j", o->energy_j);
-  dcsim_json_key_num(&j, "time_s", t);
-  dcsim_json_key_int(&j, "nodes", nodes);
-  dcsim_json_key_int(&j, "cores", cores);
-  dcsim_json_key_str(&j, "model", d35 ? "d35" : "default");
-  dcsim_json_key_str(&j, "energy_covers", o->covers);
+  dcsim__record_json_members(&dcsim__energy_record, &j, &row, 0, dcsim__energy_record.n_fields);
   dcsim_json_key(&j, "provenance");
   dcsim_prov_json(&j, o->prov);
   dcsim_repro_json(&j, rp);
@@ -623,16 +630,10 @@ void dcsim_energy_report_json(int d35, unsigned nodes, unsigned cores, double t,
 /* `dcsim energy` as CSV: one header line and one row. */
 void dcsim_energy_report_csv(int d35, unsigned nodes, unsigned cores, double t,
                              const dcsim_energy_report *o, const dcsim_repro *rp) {
+  const dcsim__energy_row row = energy_row(d35, nodes, cores, t, o);
   dcsim_repro_csv(stdout, rp);
-  puts("pkg_j,dram_j,energy_j,time_s,nodes,cores,base_j,node_power_w,model,provenance,source");
-  printf("%.10g,%.10g,%.10g,%.10g,%u,%u,", o->pkg_j, o->dram_j, o->energy_j, t, nodes, cores);
-  if (!d35)
-    printf("%.10g,%.10g", o->base_j, o->node_w);
-  else
-    putchar(',');
-  printf(",%s,%s,", d35 ? "d35" : "default", dcsim_prov_name(o->prov.kind));
-  dcsim__csv_write_cell(stdout, o->prov.source ? o->prov.source : "");
-  putchar('\n');
+  dcsim__record_csv_header(&dcsim__energy_record, stdout);
+  dcsim__record_csv_row(&dcsim__energy_record, stdout, &row);
 }
 
 /* `dcsim energy` as text. */
