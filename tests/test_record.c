@@ -15,6 +15,7 @@
 #include "check.h"
 #include "dcsim/error.h"
 #include "dcsim/lib.h"
+#include "output/model_records.h"
 #include "output/results_records.h"
 #include "util/db.h"
 #include "util/dbschema.h"
@@ -392,6 +393,106 @@ static void check_pairs_notes(void) {
   free(buf);
 }
 
+/* 1 when field f is in an output of mask out (a PAIR is never in SQLite or CSV: util/record.h) */
+static int in_out(const dcsim__record_field *f, unsigned out) {
+  unsigned m = f->out;
+  if (f->kind == DCSIM__RF_PAIR) m &= ~(unsigned)(DCSIM__RO_SQL | DCSIM__RO_CSV);
+  return (m & out) != 0;
+}
+
+/* 1 when two fields of r in the outputs of mask out have the same name (a JSON key or a CSV
+ * column written twice) */
+static int has_twice(const dcsim__record *r, unsigned out) {
+  for (size_t i = 0; i < r->n_fields; i++)
+    for (size_t k = 0; k < i && in_out(&r->fields[i], out); k++)
+      if (in_out(&r->fields[k], out) && !strcmp(r->fields[k].name, r->fields[i].name)) return 1;
+  return 0;
+}
+
+/* row's CSV line as a string (the caller frees it) */
+static char *csv_line(const dcsim__record *r, const void *line_row) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  dcsim__record_csv_row(r, f, line_row);
+  fclose(f);
+  return buf;
+}
+
+/* the cells of a CSV line without quotes: its commas + 1 */
+static int cells(const char *line) {
+  int n = 1;
+  for (const char *c = line; *c; c++) n += *c == ',';
+  return n;
+}
+
+/* the records of dcsim model and dcsim energy (output/model_records.h): no JSON key and no CSV
+ * column twice, no SQL field; a total without an energy and a node count without energies have a
+ * cell for every column of their header (they were one short); a scan row's JSON, CSV and remark */
+static void check_model_records(void) {
+  const dcsim__record *all[] = { &dcsim__model_part_record,     &dcsim__loop_text_record,
+                                 &dcsim__kernel_text_record,    &dcsim__prediction_record,
+                                 &dcsim__prediction_cpu_record, &dcsim__prediction_gpu_record,
+                                 &dcsim__scan_record,           &dcsim__scan_summary_record,
+                                 &dcsim__energy_record };
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+    CHECK_INT(has_twice(all[i], DCSIM__RO_JSON | DCSIM__RO_JSON_OPT), 0);
+    CHECK_INT(has_twice(all[i], DCSIM__RO_CSV), 0);
+    CHECK_INT((int)dcsim__record_count(all[i], DCSIM__RO_SQL), 0);
+  }
+  dcsim__model_part_row total;
+  dcsim__model_part_term("total", "bifft", 143.5062857, &total);
+  total.time_band[0] = 106.0080932;
+  total.time_band[1] = 165.74976;
+  char *line = csv_line(&dcsim__model_part_record, &total);
+  CHECK_STR(line, "total,bifft,143.5062857,,,,,,,,,,106.0080932,165.74976,,\n");
+  CHECK_INT(cells(line), (int)dcsim__record_count(&dcsim__model_part_record, DCSIM__RO_CSV));
+  CHECK_INT((int)dcsim__record_count(&dcsim__model_part_record, DCSIM__RO_CSV), 16);
+  free(line);
+
+  dcsim_node_scan *S = calloc(1, sizeof *S);
+  CHECK(S != NULL);
+  S->n = 2;
+  S->nodes[0] = 1;
+  S->nodes[1] = 4;
+  S->t[1] = 3.309573148;
+  S->comp[1] = 2.965856481;
+  S->comm[1] = 0.3437166667;
+  S->band[1].time[0] = 2.444781685;
+  S->band[1].time[1] = 3.822556986;
+  S->b.reached = 1;
+  S->b.balance = 1;
+  dcsim__scan_row sr;
+  dcsim__scan_row_of(S, 1, &sr);
+  line = csv_line(&dcsim__scan_record, &sr);
+  CHECK_STR(line, "4,3.309573148,2.965856481,0.3437166667,,1,0,2.444781685,3.822556986,,\n");
+  CHECK_INT(cells(line), (int)dcsim__record_count(&dcsim__scan_record, DCSIM__RO_CSV));
+  free(line);
+  CHECK_STR(sr.note, "  <- balance point: more nodes are not faster");
+  /* with energies: the least energy at the balance point too */
+  S->has_e = 1;
+  S->e[1] = 5229.299786;
+  S->band[1].energy[0] = 2598.948188;
+  S->band[1].energy[1] = 11756.551;
+  S->b.energy_min = 1;
+  S->nominal_s[1] = 4.5;
+  dcsim__scan_row_of(S, 1, &sr);
+  CHECK_STR(sr.note, "  <- balance point: more nodes are not faster  <- least energy");
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  dcsim_json j;
+  dcsim_json_init(&j, f, 0);
+  dcsim__record_json(&dcsim__scan_record, &j, &sr);
+  fclose(f);
+  CHECK_STR(buf,
+            "{\"nodes\":4,\"time_s\":3.309573148,\"compute_s\":2.965856481,\"comm_s\":0.3437166667,"
+            "\"energy_j\":5229.299786,\"time_band\":[2.444781685,3.822556986],"
+            "\"energy_band\":[2598.948188,11756.551],\"turbo_unmeasured_nominal_s\":4.5}");
+  free(buf);
+  free(S);
+}
+
 /* the columns of table in db, comma-separated in their order, into b */
 static void columns_of(sqlite3 *db, const char *table, dcsim_str *b) {
   sqlite3_stmt *st = NULL;
@@ -495,6 +596,7 @@ int main(void) {
   check_text();
   check_outputs();
   check_pairs_notes();
+  check_model_records();
   check_results_records();
   check_results_migration();
   CHECK_DONE();
