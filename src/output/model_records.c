@@ -4,7 +4,6 @@
 
 #include <math.h>
 #include <stddef.h>
-#include <string.h>
 
 #include "dcsim/numfmt.h"
 #include "dcsim/strutil.h"
@@ -159,8 +158,8 @@ static const char *cell_bound(const void *row, char *buf, size_t size) {
   const dcsim__model_part_row *r = row;
   if (!r->bound) return "";
   if (!r->level) return r->bound;
-  if (dcsim_bufprintf(buf, size, "%s %s", r->bound, r->level)) return r->bound;
-  return buf;
+  /* a bound and a level name ("memory L2") fit a text cell (64 bytes, util/record.h) */
+  return dcsim_bufprintf(buf, size, "%s %s", r->bound, r->level) ? "[bound: cut]" : buf;
 }
 
 /* clang-format off */

@@ -1,4 +1,5 @@
-/* model_report.c — a model's prediction, a node scan and an energy written as text, JSON, CSV. */
+/* model_report.c — a model's prediction, a node scan and an energy written as text, JSON, CSV:
+ * rows of their records (output/model_records.h) through util/record, the prose by hand. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,6 @@
 #include "dcsim/strutil.h"
 #include "output/internal.h"
 #include "output/model_records.h"
-#include "util/csv.h"
 
 void dcsim__json_model_mode(dcsim_json *j, unsigned flags) {
   dcsim_json_key_str(j, "model", flags & DCSIM_MODEL_D35 ? "d35" : "default");
