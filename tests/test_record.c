@@ -3,7 +3,8 @@
  * with the NULL rules; its JSON object and CSV lines; and the run's records of the results
  * database (output/results_records.h) against the schema's tables, column by column; a record
  * whose fields are in some outputs only (SQL, JSON, a JSON key only with a value, CSV, the text
- * table with a derived cell). */
+ * table with a derived cell); a band as a JSON pair and two CSV columns, a note after a text row.
+ */
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "check.h"
 #include "dcsim/error.h"
 #include "dcsim/lib.h"
+#include "output/model_records.h"
 #include "output/results_records.h"
 #include "output/run_totals.h"
 #include "util/db.h"
@@ -529,6 +531,192 @@ static void check_printed_totals(const dcsim__record *r) {
   CHECK(n_db > 0);
 }
 
+/* a band as a JSON pair and as two CSV columns of its ends (DCSIM__RECORD_ELEM); a note after
+ * the text row (DCSIM__RT_NOTE) */
+typedef struct banded {
+  long long nodes;
+  double time_s, band_s[2];
+  const char *note;
+} banded;
+
+/* clang-format off */
+static const dcsim__record_field banded_fields[] = {
+  DCSIM__RECORD_FIELD_OUT(banded, nodes, INT64, "", "INTEGER", NEVER, "0.1.0", DCSIM__RO_ALL | DCSIM__RO_TEXT, "nodes", 5, PLAIN, NULL),
+  DCSIM__RECORD_FIELD_OUT(banded, time_s, REAL, "s", "REAL", NEVER, "0.1.0", DCSIM__RO_ALL | DCSIM__RO_TEXT, "time [s]", 8, SIG, NULL),
+  /* the mask names SQL and CSV: a PAIR is in neither all the same */
+  DCSIM__RECORD_FIELD_OUT(banded, band_s, PAIR, "s", "REAL", UNDEF, "0.1.0", DCSIM__RO_ALL | DCSIM__RO_TEXT, "band [s]", -14, SIG, NULL),
+  DCSIM__RECORD_ELEM(banded, "band_low_s", band_s, 0, REAL, "s", "REAL", UNDEF, "0.1.0", DCSIM__RO_SQL | DCSIM__RO_CSV, NULL, 0, PLAIN, NULL),
+  DCSIM__RECORD_ELEM(banded, "band_high_s", band_s, 1, REAL, "s", "REAL", UNDEF, "0.1.0", DCSIM__RO_SQL | DCSIM__RO_CSV, NULL, 0, PLAIN, NULL),
+  DCSIM__RECORD_FIELD_OUT(banded, note, TEXT, "", "", NEVER, "0.1.0", DCSIM__RO_TEXT, NULL, 0, NOTE, NULL),
+};
+/* clang-format on */
+static const dcsim__record banded_rec = { "banded", banded_fields,
+                                          sizeof banded_fields / sizeof *banded_fields };
+
+static void check_pairs_notes(void) {
+  CHECK_INT((int)dcsim__record_count(&banded_rec, DCSIM__RO_CSV), 4);
+  CHECK_INT((int)dcsim__record_count(&banded_rec, DCSIM__RO_SQL), 4);
+  CHECK_INT((int)dcsim__record_count(&banded_rec, DCSIM__RO_JSON), 3);
+  dcsim_str b = DCSIM_STR_INIT;
+  CHECK_INT(dcsim__record_sql_defs(&banded_rec, &b), 0);
+  CHECK_STR(dcsim_str_cstr(&b), "nodes INTEGER, time_s REAL, band_low_s REAL, band_high_s REAL");
+  dcsim_str_release(&b);
+  /* the ends bound and read back through their elements */
+  sqlite3 *db = NULL;
+  CHECK_INT(sqlite3_open(":memory:", &db), SQLITE_OK);
+  dcsim_str_add(&b, "CREATE TABLE banded(");
+  CHECK_INT(dcsim__record_sql_defs(&banded_rec, &b), 0);
+  dcsim_str_add(&b, ")");
+  CHECK_INT(sqlite3_exec(db, b.s, NULL, NULL, NULL), SQLITE_OK);
+  dcsim_str_release(&b);
+  CHECK_INT(dcsim__record_sql_insert(&banded_rec, "", 0, &b), 0);
+  sqlite3_stmt *st = NULL;
+  CHECK_INT(sqlite3_prepare_v2(db, b.s, -1, &st, NULL), SQLITE_OK);
+  dcsim_str_release(&b);
+  banded in = { 4, 10.0133332, { 7.396849238, 11.56539985 }, NULL };
+  dcsim__record_sql_bind(&banded_rec, st, 1, &in);
+  CHECK_INT(sqlite3_step(st), SQLITE_DONE);
+  sqlite3_finalize(st);
+  CHECK_INT(sqlite3_prepare_v2(db, "SELECT * FROM banded", -1, &st, NULL), SQLITE_OK);
+  CHECK_INT(sqlite3_step(st), SQLITE_ROW);
+  banded out = { 0, 0, { 0, 0 }, "kept" };
+  dcsim__record_sql_read(&banded_rec, st, 0, &out);
+  CHECK_INT(out.nodes, 4);
+  CHECK_REL(out.band_s[0], 7.396849238, 1e-15);
+  CHECK_REL(out.band_s[1], 11.56539985, 1e-15);
+  CHECK_STR(out.note, "kept");
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  banded r2 = { 64, 0.7175839378, { NAN, NAN }, "  <- least energy" };
+  dcsim_json j;
+  dcsim_json_init(&j, f, 0);
+  dcsim__record_json(&banded_rec, &j, &in);
+  fputc('\n', f);
+  dcsim_json_init(&j, f, 0);
+  dcsim__record_json(&banded_rec, &j, &r2);
+  fputc('\n', f);
+  dcsim__record_csv_header(&banded_rec, f);
+  dcsim__record_csv_row(&banded_rec, f, &in);
+  dcsim__record_csv_row(&banded_rec, f, &r2);
+  dcsim__record_text_header(&banded_rec, f);
+  dcsim__record_text_row(&banded_rec, f, &in);
+  dcsim__record_text_row(&banded_rec, f, &r2);
+  fclose(f);
+  CHECK_STR(buf,
+            "{\"nodes\":4,\"time_s\":10.0133332,\"band_s\":[7.396849238,11.56539985]}\n"
+            "{\"nodes\":64,\"time_s\":0.7175839378,\"band_s\":null}\n"
+            "nodes,time_s,band_low_s,band_high_s\n"
+            "4,10.0133332,7.396849238,11.56539985\n"
+            "64,0.7175839378,,\n"
+            "nodes time [s] band [s]      \n"
+            "    4  10.0133 7.39685..11.5654\n"
+            "   64 0.717584                 <- least energy\n");
+  free(buf);
+}
+
+/* 1 when field f is in an output of mask out (a PAIR is never in SQLite or CSV: util/record.h) */
+static int in_out(const dcsim__record_field *f, unsigned out) {
+  unsigned m = f->out;
+  if (f->kind == DCSIM__RF_PAIR) m &= ~(unsigned)(DCSIM__RO_SQL | DCSIM__RO_CSV);
+  return (m & out) != 0;
+}
+
+/* 1 when two fields of r in the outputs of mask out have the same name (a JSON key or a CSV
+ * column written twice) */
+static int has_twice(const dcsim__record *r, unsigned out) {
+  for (size_t i = 0; i < r->n_fields; i++)
+    for (size_t k = 0; k < i && in_out(&r->fields[i], out); k++)
+      if (in_out(&r->fields[k], out) && !strcmp(r->fields[k].name, r->fields[i].name)) return 1;
+  return 0;
+}
+
+/* row's CSV line as a string (the caller frees it) */
+static char *csv_line(const dcsim__record *r, const void *line_row) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  dcsim__record_csv_row(r, f, line_row);
+  fclose(f);
+  return buf;
+}
+
+/* the cells of a CSV line without quotes: its commas + 1 */
+static int cells(const char *line) {
+  int n = 1;
+  for (const char *c = line; *c; c++) n += *c == ',';
+  return n;
+}
+
+/* the records of dcsim model and dcsim energy (output/model_records.h): no JSON key and no CSV
+ * column twice, no SQL field; a total without an energy and a node count without energies have a
+ * cell for every column of their header (they were one short); a scan row's JSON, CSV and remark */
+static void check_model_records(void) {
+  const dcsim__record *all[] = { &dcsim__model_part_record,     &dcsim__loop_text_record,
+                                 &dcsim__kernel_text_record,    &dcsim__prediction_record,
+                                 &dcsim__prediction_cpu_record, &dcsim__prediction_gpu_record,
+                                 &dcsim__scan_record,           &dcsim__scan_summary_record,
+                                 &dcsim__energy_record };
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+    CHECK_INT(has_twice(all[i], DCSIM__RO_JSON | DCSIM__RO_JSON_OPT), 0);
+    CHECK_INT(has_twice(all[i], DCSIM__RO_CSV), 0);
+    CHECK_INT((int)dcsim__record_count(all[i], DCSIM__RO_SQL), 0);
+  }
+  dcsim__model_part_row tot;
+  dcsim__model_part_term("total", "bifft", 143.5062857, &tot);
+  tot.time_band[0] = 106.0080932;
+  tot.time_band[1] = 165.74976;
+  char *line = csv_line(&dcsim__model_part_record, &tot);
+  CHECK_STR(line, "total,bifft,143.5062857,,,,,,,,,,106.0080932,165.74976,,\n");
+  CHECK_INT(cells(line), (int)dcsim__record_count(&dcsim__model_part_record, DCSIM__RO_CSV));
+  CHECK_INT((int)dcsim__record_count(&dcsim__model_part_record, DCSIM__RO_CSV), 16);
+  free(line);
+
+  dcsim_node_scan *S = calloc(1, sizeof *S);
+  CHECK(S != NULL);
+  S->n = 2;
+  S->nodes[0] = 1;
+  S->nodes[1] = 4;
+  S->t[1] = 3.309573148;
+  S->comp[1] = 2.965856481;
+  S->comm[1] = 0.3437166667;
+  S->band[1].time[0] = 2.444781685;
+  S->band[1].time[1] = 3.822556986;
+  S->b.reached = 1;
+  S->b.balance = 1;
+  dcsim__scan_row sr;
+  dcsim__scan_row_of(S, 1, &sr);
+  line = csv_line(&dcsim__scan_record, &sr);
+  CHECK_STR(line, "4,3.309573148,2.965856481,0.3437166667,,1,0,2.444781685,3.822556986,,\n");
+  CHECK_INT(cells(line), (int)dcsim__record_count(&dcsim__scan_record, DCSIM__RO_CSV));
+  free(line);
+  CHECK_STR(sr.note, "  <- balance point: more nodes are not faster");
+  /* with energies: the least energy at the balance point too */
+  S->has_e = 1;
+  S->e[1] = 5229.299786;
+  S->band[1].energy[0] = 2598.948188;
+  S->band[1].energy[1] = 11756.551;
+  S->b.energy_min = 1;
+  S->nominal_s[1] = 4.5;
+  dcsim__scan_row_of(S, 1, &sr);
+  CHECK_STR(sr.note, "  <- balance point: more nodes are not faster  <- least energy");
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  dcsim_json j;
+  dcsim_json_init(&j, f, 0);
+  dcsim__record_json(&dcsim__scan_record, &j, &sr);
+  fclose(f);
+  CHECK_STR(buf,
+            "{\"nodes\":4,\"time_s\":3.309573148,\"compute_s\":2.965856481,\"comm_s\":0.3437166667,"
+            "\"energy_j\":5229.299786,\"time_band\":[2.444781685,3.822556986],"
+            "\"energy_band\":[2598.948188,11756.551],\"turbo_unmeasured_nominal_s\":4.5}");
+  free(buf);
+  free(S);
+}
+
 /* the columns of table in db, comma-separated in their order, into b */
 static void columns_of(sqlite3 *db, const char *table, dcsim_str *b) {
   sqlite3_stmt *st = NULL;
@@ -637,6 +825,8 @@ int main(void) {
   check_csv_under();
   check_printed_totals(&dcsim__totals_record);
   check_printed_totals(&dcsim__totals_power_record);
+  check_pairs_notes();
+  check_model_records();
   check_results_records();
   check_results_migration();
   CHECK_DONE();

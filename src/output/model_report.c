@@ -1,4 +1,5 @@
-/* model_report.c — a model's prediction, a node scan and an energy written as text, JSON, CSV. */
+/* model_report.c — a model's prediction, a node scan and an energy written as text, JSON, CSV:
+ * rows of their records (output/model_records.h) through util/record, the prose by hand. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,18 +15,12 @@
 #include "dcsim/repro.h"
 #include "dcsim/strutil.h"
 #include "output/internal.h"
-#include "util/csv.h"
+#include "output/model_records.h"
 
 void dcsim__json_model_mode(dcsim_json *j, unsigned flags) {
   dcsim_json_key_str(j, "model", flags & DCSIM_MODEL_D35 ? "d35" : "default");
   if (flags & DCSIM_MODEL_HW_THREADS) /* only then: earlier outputs unchanged */
     dcsim_json_key_str(j, "threading", "ideal");
-}
-
-/* What limits a loop: a loop with no work and no traffic (W = Q = 0) is empty, not bound. */
-static const char *bound_name(const dcsim_loop_part *lp) {
-  if (lp->work_flop == 0 && lp->traffic_byte == 0) return "empty";
-  return lp->compute_bound ? "compute" : "memory";
 }
 
 /* p as dcsim_prov_format writes it ("[kind: source]"), whole: a malloc'd string the caller frees,
@@ -139,21 +134,51 @@ int dcsim_model_report_bands(const dcsim_model_req *rq, const dcsim_prediction *
   return dcsim_band_rule_default(&q, mb->time, mb->energy, err);
 }
 
-static void json_bands(dcsim_json *j, int has_energy, const dcsim_model_bands *mb) {
-  dcsim_json_key(j, "time_band");
-  dcsim_json_arr_begin(j);
-  dcsim_json_num(j, mb->time[0]);
-  dcsim_json_num(j, mb->time[1]);
-  dcsim_json_arr_end(j);
-  dcsim_json_key(j, "energy_band");
-  if (!has_energy) {
-    dcsim_json_null(j);
-    return;
+/* The GPU's table (dcsim__kernel_text_record): its kernels, the overhead with its occupancy, the
+ * dwarf's total, and over several GPUs the host-device transfer and the halo exchange. */
+static void text_kernels(const dcsim_model_req *rq, const dcsim_prediction *p) {
+  const dcsim_gpu_result *g = p->gpu;
+  dcsim__model_part_row row;
+  putchar('\n');
+  dcsim__record_text_header(&dcsim__kernel_text_record, stdout);
+  for (size_t k = 0; k < g->n_kernels; k++) {
+    dcsim__model_kernel_row(&g->parts[k], &row);
+    dcsim__record_text_row(&dcsim__kernel_text_record, stdout, &row);
   }
-  dcsim_json_arr_begin(j);
-  dcsim_json_num(j, mb->energy[0]);
-  dcsim_json_num(j, mb->energy[1]);
-  dcsim_json_arr_end(j);
+  if (rq->gpu_small_domain || g->overhead_s > 0) {
+    dcsim_str note = DCSIM_STR_INIT;
+    const char *occ = DCSIM_SIG(g->n_kernels ? g->parts[0].occupancy : 1);
+    if (rq->gpu_small_domain)
+      dcsim_str_addf(&note, "  (occupancy %s, launches and ramp)", occ);
+    else
+      dcsim_str_addf(&note, "  (achieved %s of the bulk rate)", occ);
+    dcsim__model_part_term(
+        "overhead", rq->gpu_small_domain ? "small-domain overhead" : "launch, waves, occupancy",
+        g->overhead_s, &row);
+    row.note = note.oom ? "  (the note: out of memory)" : dcsim_str_cstr(&note);
+    dcsim__record_text_row(&dcsim__kernel_text_record, stdout, &row);
+    dcsim_str_release(&note);
+  }
+  dcsim__model_part_term("total", p->multigpu ? "dwarf (one GPU's part)" : "dwarf", g->time_s,
+                         &row);
+  row.compute_s = g->compute_s;
+  row.transfer_s = g->transfer_s;
+  row.inactive_s = g->inactive_s;
+  dcsim__record_text_row(&dcsim__kernel_text_record, stdout, &row);
+  if (p->multigpu) {
+    dcsim__model_part_term("transfer", "host-device transfer", p->multigpu->transfer_s, &row);
+    dcsim__record_text_row(&dcsim__kernel_text_record, stdout, &row);
+    dcsim__model_part_term("halo", "halo exchange", p->multigpu->halo_s, &row);
+    dcsim__record_text_row(&dcsim__kernel_text_record, stdout, &row);
+  }
+}
+
+/* A loop's (CPU) or kernel's (GPU) row, i-th of the prediction. */
+static void part_row(const dcsim_prediction *p, size_t i, dcsim__model_part_row *row) {
+  if (p->cpu)
+    dcsim__model_loop_row(&p->cpu->parts[i], row);
+  else
+    dcsim__model_kernel_row(&p->gpu->parts[i], row);
 }
 
 void dcsim_model_report_text(const dcsim_model_req *rq, const dcsim_prediction *p,
@@ -173,15 +198,14 @@ void dcsim_model_report_text(const dcsim_model_req *rq, const dcsim_prediction *
              dcsim_plural(rq->state.threads, "core", "cores"), freq_or_oom(fs),
              rq->state.label ? "" : " GHz");
     free(fs);
-    printf("\n%-36s %14s %14s %12s %12s %12s %s\n", "loop (per node)", "W [flop]", "Q [byte]",
-           "W*Tflop [s]", "Q*Tmop [s]", "T [s]", "bound");
+    putchar('\n');
+    dcsim__record_text_header(&dcsim__loop_text_record, stdout);
     for (size_t l = 0; l < p->cpu->n_loops; l++) {
-      const dcsim_loop_part *lp = &p->cpu->parts[l];
-      printf("%-36s %14s %14s %12s %12s %12s %s%s%s\n", lp->name, DCSIM_SIG(lp->work_flop),
-             DCSIM_SIG(lp->traffic_byte), DCSIM_SIG(lp->flop_time_s), DCSIM_SIG(lp->mem_time_s),
-             DCSIM_SIG(lp->time_s), bound_name(lp), lp->level ? " " : "",
-             lp->level ? lp->level : "");
+      dcsim__model_part_row row;
+      dcsim__model_loop_row(&p->cpu->parts[l], &row);
+      dcsim__record_text_row(&dcsim__loop_text_record, stdout, &row);
     }
+    /* not a row of the table: its time stands right of the loops' */
     if (p->cpu->node_comm_s[0] > 0)
       printf("%-36s %68s %12s\n", "communication (§4.3)", "", DCSIM_SIG(p->cpu->node_comm_s[0]));
   } else {
@@ -195,28 +219,7 @@ void dcsim_model_report_text(const dcsim_model_req *rq, const dcsim_prediction *
              DCSIM_SIG(p->multigpu->domain_per_gpu),
              DCSIM_SI(p->multigpu->memory_per_gpu_byte, "B"), p->multigpu->min_gpus,
              dcsim_plural(p->multigpu->min_gpus, "GPU", "GPUs"));
-    printf("\n%-28s %12s %12s %12s %12s\n", "kernel", "compute [s]", "transfer [s]", "inactive [s]",
-           "total [s]");
-    for (size_t k = 0; k < p->gpu->n_kernels; k++) {
-      const dcsim_kernel_part *kp = &p->gpu->parts[k];
-      printf("%-28s %12s %12s %12s %12s\n", kp->name, DCSIM_SIG(kp->compute_s),
-             DCSIM_SIG(kp->transfer_s), DCSIM_SIG(kp->inactive_s), DCSIM_SIG(kp->time_s));
-    }
-    if (rq->gpu_small_domain)
-      printf("%-28s %38s %12s  (occupancy %s, launches and ramp)\n", "small-domain overhead", "",
-             DCSIM_SIG(p->gpu->overhead_s),
-             DCSIM_SIG(p->gpu->n_kernels ? p->gpu->parts[0].occupancy : 1));
-    else if (p->gpu->overhead_s > 0)
-      printf("%-28s %38s %12s  (achieved %s of the bulk rate)\n", "launch, waves, occupancy", "",
-             DCSIM_SIG(p->gpu->overhead_s),
-             DCSIM_SIG(p->gpu->n_kernels ? p->gpu->parts[0].occupancy : 1));
-    printf("%-28s %12s %12s %12s %12s\n", p->multigpu ? "dwarf (one GPU's part)" : "dwarf",
-           DCSIM_SIG(p->gpu->compute_s), DCSIM_SIG(p->gpu->transfer_s),
-           DCSIM_SIG(p->gpu->inactive_s), DCSIM_SIG(p->gpu->time_s));
-    if (p->multigpu)
-      printf("%-28s %38s %12s\n%-28s %38s %12s\n", "host-device transfer", "",
-             DCSIM_SIG(p->multigpu->transfer_s), "halo exchange", "",
-             DCSIM_SIG(p->multigpu->halo_s));
+    text_kernels(rq, p);
   }
   char *tp = prov_text(p->time_prov), *ep = prov_text(p->energy_prov);
   printf("\nmodel     %s%s\n",
@@ -237,36 +240,42 @@ void dcsim_model_report_text(const dcsim_model_req *rq, const dcsim_prediction *
         "kernels   the algorithm done well (--threading ideal): D3.5-form kernels with their "
         "active lanes in full warps at the issue width and only the requested bytes moved "
         "(doc/models.md)\n");
-  char tb[160], eb[160], pt[4][64]; /* the energy's parts add up to it as printed (numfmt.h) */
-  dcsim_fmt_band(tb, sizeof tb, p->time_s, mb->time, NULL);
+  /* a band (three numbers with units) fits 64 bytes (numfmt.h); the energy's parts add up to it
+   * as printed */
+  dcsim_num_text tb, eb, pt[4];
+  dcsim_fmt_band(tb.s, sizeof tb.s, p->time_s, mb->time, NULL);
   print_rates(rq);
-  printf("time      %s s  %s\n", tb, prov_or_oom(tp));
+  printf("time      %s s  %s\n", tb.s, prov_or_oom(tp));
   if (p->has_energy) {
     if (p->node_power_w > 0 && p->cpu) {
       const double parts[] = { p->pkg_j, p->dram_j, p->base_j };
-      dcsim_fmt_band_sum(eb, sizeof eb, p->energy_j, mb->energy, "J", parts, 3, pt[0], 64);
+      dcsim_fmt_band_sum(eb.s, sizeof eb.s, p->energy_j, mb->energy, "J", parts, 3,
+                         (char *)(void *)pt, sizeof *pt);
       printf("energy    %s (PKG %s, DRAM %s, node base and losses %s; %s per node, %s idle)  %s\n",
-             eb, pt[0], pt[1], pt[2], DCSIM_SI(p->node_power_w, "W"), DCSIM_SI(p->node_idle_w, "W"),
-             prov_or_oom(ep));
+             eb.s, pt[0].s, pt[1].s, pt[2].s, DCSIM_SI(p->node_power_w, "W"),
+             DCSIM_SI(p->node_idle_w, "W"), prov_or_oom(ep));
     } else if (p->node_power_w > 0) {
       const double parts[] = { p->gpu_j, p->pkg_j, p->dram_j, p->base_j };
-      dcsim_fmt_band_sum(eb, sizeof eb, p->energy_j, mb->energy, "J", parts, 4, pt[0], 64);
+      dcsim_fmt_band_sum(eb.s, sizeof eb.s, p->energy_j, mb->energy, "J", parts, 4,
+                         (char *)(void *)pt, sizeof *pt);
       printf(
           "energy    %s (%s %s, host PKG %s, DRAM %s, node base and losses %s; %s, %s idle)  "
           "%s\n",
-          eb, p->multigpu && p->multigpu->gpus > 1 ? "GPUs" : "GPU", pt[0], pt[1], pt[2], pt[3],
-          DCSIM_SI(p->node_power_w, "W"), DCSIM_SI(p->node_idle_w, "W"), prov_or_oom(ep));
+          eb.s, p->multigpu && p->multigpu->gpus > 1 ? "GPUs" : "GPU", pt[0].s, pt[1].s, pt[2].s,
+          pt[3].s, DCSIM_SI(p->node_power_w, "W"), DCSIM_SI(p->node_idle_w, "W"), prov_or_oom(ep));
     } else if (p->cpu) {
       const double parts[] = { p->pkg_j, p->dram_j };
-      dcsim_fmt_band_sum(eb, sizeof eb, p->energy_j, mb->energy, "J", parts, 2, pt[0], 64);
-      printf("energy    %s (PKG %s, DRAM %s)  %s\n", eb, pt[0], pt[1], prov_or_oom(ep));
+      dcsim_fmt_band_sum(eb.s, sizeof eb.s, p->energy_j, mb->energy, "J", parts, 2,
+                         (char *)(void *)pt, sizeof *pt);
+      printf("energy    %s (PKG %s, DRAM %s)  %s\n", eb.s, pt[0].s, pt[1].s, prov_or_oom(ep));
     } else {
       const double parts[] = { p->gpu_j, p->pkg_j };
-      dcsim_fmt_band_sum(eb, sizeof eb, p->energy_j, mb->energy, "J", parts, 2, pt[0], 64);
-      printf("energy    %s (%s %s at S = %s of the power limit%s, host package %s)%s  %s\n", eb,
-             p->multigpu && p->multigpu->gpus > 1 ? "GPUs" : "GPU", pt[0],
-             DCSIM_SIG(p->gpu_fraction), p->multigpu && p->multigpu->gpus > 1 ? " each" : "", pt[1],
-             rq->host_cpu ? "" : " [no --host-cpu: host excluded]", prov_or_oom(ep));
+      dcsim_fmt_band_sum(eb.s, sizeof eb.s, p->energy_j, mb->energy, "J", parts, 2,
+                         (char *)(void *)pt, sizeof *pt);
+      printf("energy    %s (%s %s at S = %s of the power limit%s, host package %s)%s  %s\n", eb.s,
+             p->multigpu && p->multigpu->gpus > 1 ? "GPUs" : "GPU", pt[0].s,
+             DCSIM_SIG(p->gpu_fraction), p->multigpu && p->multigpu->gpus > 1 ? " each" : "",
+             pt[1].s, rq->host_cpu ? "" : " [no --host-cpu: host excluded]", prov_or_oom(ep));
     }
     printf("covers    %s\n", p->energy_scope);
   } else if (why) {
@@ -279,103 +288,17 @@ void dcsim_model_report_text(const dcsim_model_req *rq, const dcsim_prediction *
   dcsim_repro_text(stdout, rp);
 }
 
-/* The node wall power model's figures (dcsim/cpu_power.h), when it made the energy. */
-static void json_wall(dcsim_json *j, const dcsim_prediction *p) {
-  if (!(p->node_power_w > 0)) return;
-  dcsim_json_key_num(j, "base_j", p->base_j);
-  dcsim_json_key_num(j, "node_power_w", p->node_power_w);
-  dcsim_json_key_num(j, "node_idle_w", p->node_idle_w);
-}
-
-/* The CPU model's figures: state, energy split, communication. */
-static void json_cpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
-                                const dcsim_prediction *p) {
-  if (rq->gpu) { /* irregular loops on a GPU (dcsim/model_irregular.h) */
-    dcsim_json_key_str(j, "gpu", dcsim_gpu_profile_name(rq->gpu));
-  } else {
-    dcsim_json_key_str(j, "cpu", dcsim_cpu_profile_name(rq->cpu));
-    dcsim_json_key_int(j, "nodes", rq->nodes);
-    dcsim_json_key_int(j, "cores", rq->state.threads);
-    char *fs = dcsim_cpu_state_freq_text(&rq->state);
-    dcsim_json_key_str(j, "freq", freq_or_oom(fs));
-    free(fs);
-    dcsim__rates_json(j, rq->cpu);
-  }
-  if (p->has_energy) {
-    dcsim_json_key_num(j, "pkg_j", p->pkg_j);
-    dcsim_json_key_num(j, "dram_j", p->dram_j);
-    dcsim_json_key_num(j, "node_energy_j", p->node_energy_j);
-    json_wall(j, p);
-  }
-  dcsim_json_key_num(j, "comm_s", p->cpu->node_comm_s[0]);
-  json_threads(j, rq, p);
-  if (p->turbo_unmeasured) /* the band's other end (doc/models.md "Turbo") */
-    dcsim_json_key_num(j, "turbo_unmeasured_nominal_s", p->nominal_time_s);
-}
-
 /* "parts": one object per loop (CPU) or kernel (GPU), named and timed first. */
 static void json_parts(dcsim_json *j, const dcsim_prediction *p) {
   size_t n = p->cpu ? p->cpu->n_loops : p->gpu->n_kernels;
   dcsim_json_key(j, "parts");
   dcsim_json_arr_begin(j);
   for (size_t i = 0; i < n; i++) {
-    const dcsim_loop_part *lp = p->cpu ? &p->cpu->parts[i] : NULL;
-    const dcsim_kernel_part *kp = p->cpu ? NULL : &p->gpu->parts[i];
-    dcsim_json_obj_begin(j);
-    dcsim_json_key_str(j, "name", lp ? lp->name : kp->name);
-    dcsim_json_key_num(j, "time_s", lp ? lp->time_s : kp->time_s);
-    if (lp) {
-      dcsim_json_key_num(j, "work_flop", lp->work_flop);
-      dcsim_json_key_num(j, "traffic_byte", lp->traffic_byte);
-      dcsim_json_key_num(j, "flop_time_s", lp->flop_time_s);
-      dcsim_json_key_num(j, "mem_time_s", lp->mem_time_s);
-      dcsim_json_key_str(j, "bound", bound_name(lp));
-      if (lp->level) dcsim_json_key_str(j, "level", lp->level);
-    } else {
-      dcsim_json_key_num(j, "compute_s", kp->compute_s);
-      dcsim_json_key_num(j, "transfer_s", kp->transfer_s);
-      dcsim_json_key_num(j, "inactive_s", kp->inactive_s);
-      dcsim_json_key_num(j, "G_e_used", kp->G_e_used);
-    }
-    dcsim_json_obj_end(j);
+    dcsim__model_part_row row;
+    part_row(p, i, &row);
+    dcsim__record_json(&dcsim__model_part_record, j, &row);
   }
   dcsim_json_arr_end(j);
-}
-
-/* The GPU model's figures: GPU and host, domain, energy split, times, several GPUs. */
-static void json_gpu_prediction(dcsim_json *j, const dcsim_model_req *rq,
-                                const dcsim_prediction *p) {
-  dcsim_json_key_str(j, "gpu", dcsim_gpu_profile_name(rq->gpu));
-  dcsim_json_key(j, "host_cpu");
-  if (rq->host_cpu)
-    dcsim_json_str(j, dcsim_cpu_profile_name(rq->host_cpu));
-  else
-    dcsim_json_null(j);
-  dcsim_json_key_num(j, "domain_size", rq->ev->domain_size);
-  dcsim_json_key_int(j, "invocations_per_call", rq->ev->invocations);
-  if (p->has_energy) {
-    dcsim_json_key_num(j, "gpu_j", p->gpu_j);
-    dcsim_json_key_num(j, "host_pkg_j", p->pkg_j);
-    dcsim_json_key_num(j, "gpu_fraction", p->gpu_fraction);
-    if (p->node_power_w > 0) dcsim_json_key_num(j, "dram_j", p->dram_j);
-    json_wall(j, p);
-  }
-  dcsim_json_key_num(j, "compute_s", p->gpu->compute_s);
-  dcsim_json_key_num(j, "transfer_s", p->gpu->transfer_s);
-  dcsim_json_key_num(j, "inactive_s", p->gpu->inactive_s);
-  if (rq->gpu_small_domain)
-    dcsim_json_key_num(j, "small_domain_overhead_s", p->gpu->overhead_s);
-  else if (!(rq->flags & DCSIM_MODEL_D35)) /* the architecture model's launch and waves */
-    dcsim_json_key_num(j, "launch_occupancy_s", p->gpu->overhead_s);
-  if (p->multigpu) {
-    dcsim_json_key_int(j, "gpus", p->multigpu->gpus);
-    dcsim_json_key_int(j, "min_gpus", p->multigpu->min_gpus);
-    dcsim_json_key_num(j, "domain_per_gpu", p->multigpu->domain_per_gpu);
-    dcsim_json_key_num(j, "memory_per_gpu_byte", p->multigpu->memory_per_gpu_byte);
-    dcsim_json_key_num(j, "kernel_s", p->multigpu->kernel_s);
-    dcsim_json_key_num(j, "host_transfer_s", p->multigpu->transfer_s);
-    dcsim_json_key_num(j, "halo_s", p->multigpu->halo_s);
-  }
 }
 
 /* Opens the JSON document on stdout with the dwarf and its case (null without one). */
@@ -390,33 +313,111 @@ static void json_begin(dcsim_json *j, const dcsim_model_req *rq, const char *cas
     dcsim_json_null(j);
 }
 
+/* The prediction's values as a row of its records (output/model_records.h). The row points at
+ * *freq, the frequency's allocated text (NULL without a CPU), which the caller frees. */
+static void prediction_row(const dcsim_model_req *rq, const dcsim_prediction *p, const char *why,
+                           const dcsim_model_bands *mb, dcsim__prediction_row *row, char **freq) {
+  dcsim__prediction_row_init(row);
+  *freq = NULL;
+  row->device = rq->gpu ? "gpu" : "cpu";
+  row->time_s = p->time_s;
+  row->weights = weights_text(rq, p);
+  row->energy_unavailable = why;
+  row->time_band[0] = mb->time[0];
+  row->time_band[1] = mb->time[1];
+  int wall = p->has_energy && p->node_power_w > 0; /* the node wall power model made the energy */
+  if (p->has_energy) {
+    row->energy_j = p->energy_j;
+    row->energy_covers = p->energy_scope;
+    row->energy_band[0] = mb->energy[0];
+    row->energy_band[1] = mb->energy[1];
+  }
+  if (wall) { /* dcsim/cpu_power.h */
+    row->base_j = p->base_j;
+    row->node_power_w = p->node_power_w;
+    row->node_idle_w = p->node_idle_w;
+  }
+  if (p->cpu) {
+    if (rq->gpu) { /* irregular loops on a GPU (dcsim/model_irregular.h) */
+      row->gpu = dcsim_gpu_profile_name(rq->gpu);
+    } else {
+      row->cpu = dcsim_cpu_profile_name(rq->cpu);
+      row->nodes = rq->nodes;
+      row->cores = rq->state.threads;
+      row->freq = freq_or_oom(*freq = dcsim_cpu_state_freq_text(&rq->state));
+    }
+    if (p->has_energy) {
+      row->pkg_j = p->pkg_j;
+      row->dram_j = p->dram_j;
+      row->node_energy_j = p->node_energy_j;
+    }
+    row->comm_s = p->cpu->node_comm_s[0];
+    if (p->turbo_unmeasured) /* the band's other end (doc/models.md "Turbo") */
+      row->turbo_unmeasured_nominal_s = p->nominal_time_s;
+    return;
+  }
+  row->gpu = dcsim_gpu_profile_name(rq->gpu);
+  row->host_cpu = rq->host_cpu ? dcsim_cpu_profile_name(rq->host_cpu) : NULL;
+  row->domain_size = rq->ev->domain_size;
+  row->invocations_per_call = rq->ev->invocations;
+  if (p->has_energy) {
+    row->gpu_j = p->gpu_j;
+    row->host_pkg_j = p->pkg_j;
+    row->gpu_fraction = p->gpu_fraction;
+  }
+  if (wall) row->dram_j = p->dram_j;
+  row->compute_s = p->gpu->compute_s;
+  row->transfer_s = p->gpu->transfer_s;
+  row->inactive_s = p->gpu->inactive_s;
+  if (rq->gpu_small_domain)
+    row->small_domain_overhead_s = p->gpu->overhead_s;
+  else if (!(rq->flags & DCSIM_MODEL_D35)) /* the architecture model's launch and waves */
+    row->launch_occupancy_s = p->gpu->overhead_s;
+  if (p->multigpu) {
+    const dcsim_multigpu_result *m = p->multigpu;
+    row->gpus = m->gpus;
+    row->min_gpus = m->min_gpus;
+    row->domain_per_gpu = m->domain_per_gpu;
+    row->memory_per_gpu_byte = m->memory_per_gpu_byte;
+    row->kernel_s = m->kernel_s;
+    row->host_transfer_s = m->transfer_s;
+    row->halo_s = m->halo_s;
+  }
+}
+
+/* The fields of r from the one named first to the one named last into the object open in j. */
+static void json_fields(dcsim_json *j, const dcsim__record *r, const void *row, const char *first,
+                        const char *last) {
+  dcsim__record_json_members(r, j, row, dcsim__record_find(r, first),
+                             dcsim__record_find(r, last) + 1);
+}
+
 void dcsim_model_report_json(const dcsim_model_req *rq, const dcsim_prediction *p,
                              const char *case_name, const char *why, const dcsim_repro *rp,
                              const dcsim_model_bands *mb) {
+  dcsim__prediction_row row;
+  char *fs;
+  prediction_row(rq, p, why, mb, &row, &fs);
+  const dcsim__record *r = &dcsim__prediction_record;
   dcsim_json j;
   json_begin(&j, rq, case_name);
-  dcsim_json_key_str(&j, "device", rq->gpu ? "gpu" : "cpu");
-  dcsim_json_key_num(&j, "time_s", p->time_s);
-  dcsim_json_key(&j, "energy_j");
-  if (p->has_energy)
-    dcsim_json_num(&j, p->energy_j);
-  else
-    dcsim_json_null(&j);
+  json_fields(&j, r, &row, "device", "energy_j");
   dcsim__json_model_mode(&j, rq->flags);
-  const char *wt = weights_text(rq, p);
-  if (wt) dcsim_json_key_str(&j, "weights", wt);
-  dcsim_json_key(&j, "energy_covers");
-  if (p->has_energy)
-    dcsim_json_str(&j, p->energy_scope);
-  else
-    dcsim_json_null(&j);
+  json_fields(&j, r, &row, "weights", "energy_covers");
   dcsim_prov_json_member(&j, p->time_prov, p->has_energy ? &p->energy_prov : NULL);
-  if (why) dcsim_json_key_str(&j, "energy_unavailable", why);
-  json_bands(&j, p->has_energy, mb);
-  if (p->cpu)
-    json_cpu_prediction(&j, rq, p);
-  else
-    json_gpu_prediction(&j, rq, p);
+  json_fields(&j, r, &row, "energy_unavailable", "energy_band");
+  if (p->cpu) {
+    r = &dcsim__prediction_cpu_record;
+    json_fields(&j, r, &row, "gpu", "freq");
+    if (!rq->gpu) dcsim__rates_json(&j, rq->cpu);
+    json_fields(&j, r, &row, "pkg_j", "comm_s");
+    json_threads(&j, rq, p);
+    json_fields(&j, r, &row, "turbo_unmeasured_nominal_s", "turbo_unmeasured_nominal_s");
+  } else {
+    r = &dcsim__prediction_gpu_record;
+    dcsim__record_json_members(r, &j, &row, 0, r->n_fields);
+  }
+  free(fs);
   json_parts(&j, p);
   dcsim_repro_json(&j, rp);
   dcsim_json_obj_end(&j);
@@ -438,11 +439,6 @@ int dcsim_node_scan_bands(const dcsim_model_req *rq, dcsim_node_scan *S, dcsim_e
   }
   dcsim_bands_free(b);
   return 0;
-}
-
-/* "time_band" and "energy_band" of one node count (energy null without energies) */
-static void scan_json_bands(dcsim_json *j, const dcsim_node_scan *S, size_t i) {
-  json_bands(j, S->has_e, &S->band[i]);
 }
 
 /* The model at each node count of the scan. */
@@ -472,44 +468,34 @@ void dcsim_node_scan_json(const dcsim_model_req *rq, const dcsim_node_scan *S,
                           const char *case_name, const dcsim_repro *rp) {
   dcsim_json j;
   json_begin(&j, rq, case_name);
-  dcsim_json_key_str(&j, "cpu", dcsim_cpu_profile_name(rq->cpu));
-  dcsim_json_key_int(&j, "cores", rq->state.threads);
   char *fs = dcsim_cpu_state_freq_text(&rq->state);
-  dcsim_json_key_str(&j, "freq", freq_or_oom(fs));
-  free(fs);
+  const dcsim__scan_summary_row sum = { .cpu = dcsim_cpu_profile_name(rq->cpu),
+                                        .cores = rq->state.threads,
+                                        .freq = freq_or_oom(fs),
+                                        .net_s_per_byte = rq->net_s_per_byte,
+                                        .net_latency_s = rq->net_latency_s,
+                                        .overlap = S->overlap,
+                                        .balance_nodes = S->nodes[S->b.balance],
+                                        .balance_reached = S->b.reached,
+                                        .time_min_nodes = S->nodes[S->b.time_min],
+                                        .energy_min_nodes =
+                                            S->has_e ? S->nodes[S->b.energy_min] : 0 };
+  const dcsim__record *r = &dcsim__scan_summary_record;
+  json_fields(&j, r, &sum, "cpu", "freq");
   dcsim__rates_json(&j, rq->cpu);
-  dcsim_json_key_num(&j, "net_s_per_byte", rq->net_s_per_byte);
-  dcsim_json_key_num(&j, "net_latency_s", rq->net_latency_s);
-  dcsim_json_key_num(&j, "overlap", S->overlap);
+  json_fields(&j, r, &sum, "net_s_per_byte", "overlap");
+  free(fs);
   dcsim__json_model_mode(&j, rq->flags);
   dcsim_prov_json_member(&j, S->time_prov, S->has_e ? &S->energy_prov : NULL);
   dcsim_json_key(&j, "scan");
   dcsim_json_arr_begin(&j);
   for (size_t i = 0; i < S->n; i++) {
-    dcsim_json_obj_begin(&j);
-    dcsim_json_key_int(&j, "nodes", S->nodes[i]);
-    dcsim_json_key_num(&j, "time_s", S->t[i]);
-    dcsim_json_key_num(&j, "compute_s", S->comp[i]);
-    dcsim_json_key_num(&j, "comm_s", S->comm[i]);
-    dcsim_json_key(&j, "energy_j");
-    if (S->has_e)
-      dcsim_json_num(&j, S->e[i]);
-    else
-      dcsim_json_null(&j);
-    scan_json_bands(&j, S, i);
-    if (S->nominal_s[i] > 0) dcsim_json_key_num(&j, "turbo_unmeasured_nominal_s", S->nominal_s[i]);
-    dcsim_json_obj_end(&j);
+    dcsim__scan_row row;
+    dcsim__scan_row_of(S, i, &row);
+    dcsim__record_json(&dcsim__scan_record, &j, &row);
   }
   dcsim_json_arr_end(&j);
-  dcsim_json_key_int(&j, "balance_nodes", S->nodes[S->b.balance]);
-  dcsim_json_key(&j, "balance_reached");
-  dcsim_json_bool(&j, S->b.reached);
-  dcsim_json_key_int(&j, "time_min_nodes", S->nodes[S->b.time_min]);
-  dcsim_json_key(&j, "energy_min_nodes");
-  if (S->has_e)
-    dcsim_json_int(&j, S->nodes[S->b.energy_min]);
-  else
-    dcsim_json_null(&j);
+  json_fields(&j, r, &sum, "balance_nodes", "energy_min_nodes");
   dcsim_repro_json(&j, rp);
   dcsim_json_obj_end(&j);
   dcsim_json_end(&j);
@@ -538,18 +524,12 @@ void dcsim_node_scan_text(const dcsim_model_req *rq, const dcsim_node_scan *S,
         "each band reaches the time at the nominal %s GHz\n",
         DCSIM_SIG(dcsim_cpu_profile_turbo_ghz(rq->cpu)), dcsim_cpu_profile_name(rq->cpu),
         rq->state.threads, DCSIM_SIG(dcsim_cpu_profile_nominal_ghz(rq->cpu)));
-  printf("\n%8s %24s %14s %14s %28s\n", "nodes", "time [s] [band]", "compute [s]", "comm [s]",
-         "energy [J] [band]");
+  putchar('\n');
+  dcsim__record_text_header(&dcsim__scan_record, stdout);
   for (size_t i = 0; i < S->n; i++) {
-    char tb[96], eb[96] = "-",
-                 pt[2][48]; /* time = compute + comm (no overlap) adds up as printed */
-    const dcsim_model_bands mb = S->band[i];
-    const double parts[] = { S->comp[i], S->comm[i] };
-    dcsim_fmt_band_sum(tb, sizeof tb, S->t[i], mb.time, NULL, parts, 2, pt[0], 48);
-    if (S->has_e) dcsim_fmt_band(eb, sizeof eb, S->e[i], mb.energy, NULL);
-    printf("%8u %24s %14s %14s %28s%s%s\n", S->nodes[i], tb, pt[0], pt[1], eb,
-           b->reached && i == b->balance ? "  <- balance point: more nodes are not faster" : "",
-           S->has_e && i == b->energy_min ? "  <- least energy" : "");
+    dcsim__scan_row row;
+    dcsim__scan_row_of(S, i, &row);
+    dcsim__record_text_row(&dcsim__scan_record, stdout, &row);
   }
   char *tp = prov_text(S->time_prov), *ep = prov_text(S->energy_prov);
   printf("\nmodel     %s; times %s%s%s\n",
@@ -569,73 +549,77 @@ void dcsim_model_report_csv(const dcsim_model_req *rq, const dcsim_prediction *p
                             const dcsim_repro *rp, const dcsim_model_bands *mb) {
   dcsim_repro_csv(stdout, rp);
   if (why) printf("# energy unavailable: %s\n", why);
-  puts(
-      "kind,name,time_s,work_flop,traffic_byte,flop_time_s,mem_time_s,bound,compute_s,"
-      "transfer_s,inactive_s,energy_j,time_band_low_s,time_band_high_s,energy_band_low_j,"
-      "energy_band_high_j");
+  const dcsim__record *r = &dcsim__model_part_record;
+  dcsim__record_csv_header(r, stdout);
+  dcsim__model_part_row row;
   size_t n = p->cpu ? p->cpu->n_loops : p->gpu->n_kernels;
   for (size_t i = 0; i < n; i++) {
-    const dcsim_loop_part *lp = p->cpu ? &p->cpu->parts[i] : NULL;
-    const dcsim_kernel_part *kp = p->cpu ? NULL : &p->gpu->parts[i];
-    printf("%s,", lp ? "loop" : "kernel");
-    dcsim__csv_write_cell(stdout, lp ? lp->name : kp->name);
-    if (lp)
-      printf(",%.10g,%.10g,%.10g,%.10g,%.10g,%s,,,,,,,,\n", lp->time_s, lp->work_flop,
-             lp->traffic_byte, lp->flop_time_s, lp->mem_time_s, bound_name(lp));
-    else
-      printf(",%.10g,,,,,,%.10g,%.10g,%.10g,,,,,\n", kp->time_s, kp->compute_s, kp->transfer_s,
-             kp->inactive_s);
+    part_row(p, i, &row);
+    dcsim__record_csv_row(r, stdout, &row);
   }
-  if (p->cpu && p->cpu->node_comm_s[0] > 0)
-    printf("communication,§4.3,%.10g,,,,,,,,,,,,,\n", p->cpu->node_comm_s[0]);
-  if (!p->cpu && p->gpu->overhead_s > 0)
-    printf("overhead,%s,%.10g,,,,,,,,,,,,,\n",
-           rq->gpu_small_domain ? "small-domain launches and ramp" : "launch waves occupancy",
-           p->gpu->overhead_s);
-  if (p->multigpu)
-    printf("transfer,host-device,%.10g,,,,,,,,,,,,,\nhalo,halo exchange,%.10g,,,,,,,,,,,,,\n",
-           p->multigpu->transfer_s, p->multigpu->halo_s);
-  printf("total,%s,%.10g,,,,,,,,,", dcsim_dwarf_name(rq->ev->dwarf), p->time_s);
-  if (p->has_energy) printf("%.10g", p->energy_j);
-  printf(",%.10g,%.10g,", mb->time[0], mb->time[1]);
-  if (p->has_energy) printf("%.10g,%.10g", mb->energy[0], mb->energy[1]);
-  putchar('\n');
+  if (p->cpu && p->cpu->node_comm_s[0] > 0) {
+    dcsim__model_part_term("communication", "§4.3", p->cpu->node_comm_s[0], &row);
+    dcsim__record_csv_row(r, stdout, &row);
+  }
+  if (!p->cpu && p->gpu->overhead_s > 0) {
+    dcsim__model_part_term(
+        "overhead",
+        rq->gpu_small_domain ? "small-domain launches and ramp" : "launch waves occupancy",
+        p->gpu->overhead_s, &row);
+    dcsim__record_csv_row(r, stdout, &row);
+  }
+  if (p->multigpu) {
+    dcsim__model_part_term("transfer", "host-device", p->multigpu->transfer_s, &row);
+    dcsim__record_csv_row(r, stdout, &row);
+    dcsim__model_part_term("halo", "halo exchange", p->multigpu->halo_s, &row);
+    dcsim__record_csv_row(r, stdout, &row);
+  }
+  dcsim__model_part_term("total", dcsim_dwarf_name(rq->ev->dwarf), p->time_s, &row);
+  row.time_band[0] = mb->time[0];
+  row.time_band[1] = mb->time[1];
+  if (p->has_energy) {
+    row.energy_j = p->energy_j;
+    row.energy_band[0] = mb->energy[0];
+    row.energy_band[1] = mb->energy[1];
+  }
+  dcsim__record_csv_row(r, stdout, &row);
 }
 
 /* --nodes-scan --format csv: one line per node count. */
 void dcsim_node_scan_csv(const dcsim_node_scan *S, const dcsim_repro *rp) {
   dcsim_repro_csv(stdout, rp);
-  puts(
-      "nodes,time_s,compute_s,comm_s,energy_j,balance_point,least_energy,time_band_low_s,"
-      "time_band_high_s,energy_band_low_j,energy_band_high_j");
+  dcsim__record_csv_header(&dcsim__scan_record, stdout);
   for (size_t i = 0; i < S->n; i++) {
-    printf("%u,%.10g,%.10g,%.10g,", S->nodes[i], S->t[i], S->comp[i], S->comm[i]);
-    if (S->has_e) printf("%.10g", S->e[i]);
-    const dcsim_model_bands mb = S->band[i];
-    printf(",%d,%d,%.10g,%.10g,", S->b.reached && i == S->b.balance,
-           S->has_e && i == S->b.energy_min, mb.time[0], mb.time[1]);
-    if (S->has_e) printf("%.10g,%.10g", mb.energy[0], mb.energy[1]);
-    putchar('\n');
+    dcsim__scan_row row;
+    dcsim__scan_row_of(S, i, &row);
+    dcsim__record_csv_row(&dcsim__scan_record, stdout, &row);
   }
+}
+
+/* `dcsim energy`'s values as a row of its record (output/model_records.h) */
+static dcsim__energy_row energy_row(int d35, unsigned nodes, unsigned cores, double t,
+                                    const dcsim_energy_report *o) {
+  return (dcsim__energy_row){ .pkg_j = o->pkg_j,
+                              .dram_j = o->dram_j,
+                              .base_j = d35 ? NAN : o->base_j,
+                              .node_power_w = d35 ? NAN : o->node_w,
+                              .energy_j = o->energy_j,
+                              .time_s = t,
+                              .nodes = nodes,
+                              .cores = cores,
+                              .model = d35 ? "d35" : "default",
+                              .energy_covers = o->covers,
+                              .provenance = dcsim_prov_name(o->prov.kind),
+                              .source = o->prov.source };
 }
 
 void dcsim_energy_report_json(int d35, unsigned nodes, unsigned cores, double t,
                               const dcsim_energy_report *o, const dcsim_repro *rp) {
+  const dcsim__energy_row row = energy_row(d35, nodes, cores, t, o);
   dcsim_json j;
   dcsim_json_init(&j, stdout, 1);
   dcsim_json_obj_begin(&j);
-  dcsim_json_key_num(&j, "pkg_j", o->pkg_j);
-  dcsim_json_key_num(&j, "dram_j", o->dram_j);
-  if (!d35) {
-    dcsim_json_key_num(&j, "base_j", o->base_j);
-    dcsim_json_key_num(&j, "node_power_w", o->node_w);
-  }
-  dcsim_json_key_num(&j, "energy_j", o->energy_j);
-  dcsim_json_key_num(&j, "time_s", t);
-  dcsim_json_key_int(&j, "nodes", nodes);
-  dcsim_json_key_int(&j, "cores", cores);
-  dcsim_json_key_str(&j, "model", d35 ? "d35" : "default");
-  dcsim_json_key_str(&j, "energy_covers", o->covers);
+  dcsim__record_json_members(&dcsim__energy_record, &j, &row, 0, dcsim__energy_record.n_fields);
   dcsim_json_key(&j, "provenance");
   dcsim_prov_json(&j, o->prov);
   dcsim_repro_json(&j, rp);
@@ -646,16 +630,10 @@ void dcsim_energy_report_json(int d35, unsigned nodes, unsigned cores, double t,
 /* `dcsim energy` as CSV: one header line and one row. */
 void dcsim_energy_report_csv(int d35, unsigned nodes, unsigned cores, double t,
                              const dcsim_energy_report *o, const dcsim_repro *rp) {
+  const dcsim__energy_row row = energy_row(d35, nodes, cores, t, o);
   dcsim_repro_csv(stdout, rp);
-  puts("pkg_j,dram_j,energy_j,time_s,nodes,cores,base_j,node_power_w,model,provenance,source");
-  printf("%.10g,%.10g,%.10g,%.10g,%u,%u,", o->pkg_j, o->dram_j, o->energy_j, t, nodes, cores);
-  if (!d35)
-    printf("%.10g,%.10g", o->base_j, o->node_w);
-  else
-    putchar(',');
-  printf(",%s,%s,", d35 ? "d35" : "default", dcsim_prov_name(o->prov.kind));
-  dcsim__csv_write_cell(stdout, o->prov.source ? o->prov.source : "");
-  putchar('\n');
+  dcsim__record_csv_header(&dcsim__energy_record, stdout);
+  dcsim__record_csv_row(&dcsim__energy_record, stdout, &row);
 }
 
 /* `dcsim energy` as text. */

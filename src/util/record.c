@@ -24,8 +24,12 @@ static int has_value(const dcsim__record_field *f, const void *row) {
   return f->kind != DCSIM__RF_TEXT || *CMEMBER(row, f, char *) != NULL;
 }
 
-/* 1 when field f is in one of the outputs of mask out */
-static int in(const dcsim__record_field *f, unsigned out) { return (f->out & out) != 0; }
+/* 1 when field f is in one of the outputs of mask out (a PAIR never in SQLite or CSV) */
+static int in(const dcsim__record_field *f, unsigned out) {
+  unsigned mask = f->out;
+  if (f->kind == DCSIM__RF_PAIR) mask &= ~(unsigned)(DCSIM__RO_SQL | DCSIM__RO_CSV);
+  return (mask & out) != 0;
+}
 
 size_t dcsim__record_count(const dcsim__record *r, unsigned out) {
   size_t n = 0;
@@ -86,6 +90,7 @@ void dcsim__record_sql_bind(const dcsim__record *r, sqlite3_stmt *st, int first,
         sqlite3_bind_text(st, k, *CMEMBER(row, f, char *), -1, SQLITE_TRANSIENT);
         break;
       case DCSIM__RF_BOOL: sqlite3_bind_int(st, k, *CMEMBER(row, f, int) != 0); break;
+      case DCSIM__RF_PAIR: break; /* never an SQL field (in) */
     }
   }
 }
@@ -106,6 +111,7 @@ void dcsim__record_sql_read(const dcsim__record *r, sqlite3_stmt *st, int first,
         *MEMBER(row, f, const char *) = (const char *)sqlite3_column_text(st, k);
         break;
       case DCSIM__RF_BOOL: *MEMBER(row, f, int) = sqlite3_column_int(st, k) != 0; break;
+      case DCSIM__RF_PAIR: break; /* never an SQL field (in) */
     }
   }
 }
@@ -133,6 +139,14 @@ void dcsim__record_json_members(const dcsim__record *r, dcsim_json *j, const voi
       case DCSIM__RF_REAL: dcsim_json_num(j, *CMEMBER(row, f, double)); break;
       case DCSIM__RF_TEXT: dcsim_json_str(j, *CMEMBER(row, f, char *)); break;
       case DCSIM__RF_BOOL: dcsim_json_bool(j, *CMEMBER(row, f, int)); break;
+      case DCSIM__RF_PAIR: {
+        const double *v = CMEMBER(row, f, double);
+        dcsim_json_arr_begin(j);
+        dcsim_json_num(j, v[0]);
+        dcsim_json_num(j, v[1]);
+        dcsim_json_arr_end(j);
+        break;
+      }
     }
   }
 }
@@ -152,6 +166,7 @@ static void csv_cell(FILE *out, const dcsim__record_field *f, const void *row) {
     case DCSIM__RF_REAL: fprintf(out, "%.10g", *CMEMBER(row, f, double)); break;
     case DCSIM__RF_TEXT: dcsim__csv_write_cell(out, *CMEMBER(row, f, char *)); break;
     case DCSIM__RF_BOOL: fprintf(out, "%d", *CMEMBER(row, f, int) != 0); break;
+    case DCSIM__RF_PAIR: break; /* never a CSV field (in) */
   }
 }
 
@@ -229,10 +244,22 @@ void dcsim__text_row(const dcsim__text_col *cols, size_t n, FILE *out, const voi
   dcsim_str_release(&b);
 }
 
+/* a REAL as a text cell by fmt (at most 17 bytes "%.10g", as dcsim_fmt_sig, or a percentage): buf */
+static char *text_real(char *buf, size_t size, double v, dcsim__rt_fmt fmt) {
+  if (fmt == DCSIM__RT_SIG) return dcsim_fmt_sig(buf, size, v, DCSIM_NUM_DIGITS);
+  if (fmt == DCSIM__RT_PERCENT) {
+    if (dcsim_bufprintf(buf, size, "%.1f%%", 100 * v) != 0)
+      snprintf(buf, size, "?%%"); /* a fraction of more than 10^60 %: no share a run produces */
+    return buf;
+  }
+  snprintf(buf, size, "%.10g", v);
+  return buf;
+}
+
 void dcsim__record_text_header(const dcsim__record *r, FILE *out) {
   size_t n = 0;
   for (size_t i = 0; i < r->n_fields; i++)
-    if (in(&r->fields[i], DCSIM__RO_TEXT))
+    if (in(&r->fields[i], DCSIM__RO_TEXT) && r->fields[i].fmt != DCSIM__RT_NOTE)
       text_cell(out, &n, r->fields[i].width, r->fields[i].header);
   fputc('\n', out);
 }
@@ -251,21 +278,20 @@ void dcsim__record_text_row(const dcsim__record *r, FILE *out, const void *row) 
     else
       switch (f->kind) {
         case DCSIM__RF_INT64: snprintf(buf, sizeof buf, "%lld", *CMEMBER(row, f, long long)); break;
-        case DCSIM__RF_REAL: {
-          double v = *CMEMBER(row, f, double);
-          if (f->fmt == DCSIM__RT_SIG)
-            dcsim_fmt_sig(buf, sizeof buf, v, DCSIM_NUM_DIGITS);
-          else if (f->fmt == DCSIM__RT_PERCENT &&
-                   dcsim_bufprintf(buf, sizeof buf, "%.1f%%", 100 * v) != 0)
-            s = "?%"; /* a fraction of more than 10^60 %: no share a run produces */
-          else
-            snprintf(buf, sizeof buf, "%.10g", v);
-          break;
-        }
+        case DCSIM__RF_REAL: text_real(buf, sizeof buf, *CMEMBER(row, f, double), f->fmt); break;
         case DCSIM__RF_TEXT: s = *CMEMBER(row, f, char *); break;
         case DCSIM__RF_BOOL: s = *CMEMBER(row, f, int) ? "1" : "0"; break;
+        case DCSIM__RF_PAIR: { /* "low..high", each end in under half the cell */
+          size_t k = strlen(text_real(buf, sizeof buf / 2 - 2, CMEMBER(row, f, double)[0], f->fmt));
+          memcpy(buf + k, "..", 3);
+          text_real(buf + k + 2, sizeof buf - k - 2, CMEMBER(row, f, double)[1], f->fmt);
+          break;
+        }
       }
-    text_cell(out, &n, f->width, s);
+    if (f->fmt == DCSIM__RT_NOTE)
+      fputs(s, out);
+    else
+      text_cell(out, &n, f->width, s);
   }
   fputc('\n', out);
 }

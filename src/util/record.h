@@ -23,7 +23,12 @@ typedef enum dcsim__rf_kind {
   DCSIM__RF_INT64, /* long long: INTEGER, a JSON integer, %lld */
   DCSIM__RF_REAL,  /* double: REAL, a JSON number (%.10g, dcsim_json_num), CSV %.10g */
   DCSIM__RF_TEXT,  /* const char *: TEXT, a JSON string, a CSV cell (NULL: empty) */
-  DCSIM__RF_BOOL   /* int 0/1: INTEGER, JSON true/false, CSV 0/1 */
+  DCSIM__RF_BOOL,  /* int 0/1: INTEGER, JSON true/false, CSV 0/1 */
+  /* double[2] (a band: low, high): a JSON array of the two numbers, a text cell "low..high";
+   * never an SQLite column or a CSV cell (a mask with those outputs has no effect): its two
+   * ends go there as two REAL fields of their own (DCSIM__RECORD_ELEM). Its NULL rule reads
+   * the low end (UNDEF: NaN, JSON null). */
+  DCSIM__RF_PAIR
 } dcsim__rf_kind;
 
 /* when a field is NULL (SQLite), null (JSON), an empty cell (CSV) */
@@ -47,9 +52,12 @@ enum {
 
 /* how a text cell writes the value (a cell getter, when there is one, writes it instead) */
 typedef enum dcsim__rt_fmt {
-  DCSIM__RT_PLAIN,  /* a TEXT as it is, an INT64 %lld, a REAL %.10g */
-  DCSIM__RT_SIG,    /* a REAL with DCSIM_NUM_DIGITS significant digits (dcsim/numfmt.h) */
-  DCSIM__RT_PERCENT /* a REAL fraction as a percentage with one decimal: 0.1234 -> "12.3%" */
+  DCSIM__RT_PLAIN,   /* a TEXT as it is, an INT64 %lld, a REAL %.10g */
+  DCSIM__RT_SIG,     /* a REAL with DCSIM_NUM_DIGITS significant digits (dcsim/numfmt.h) */
+  DCSIM__RT_PERCENT, /* a REAL fraction as a percentage with one decimal: 0.1234 -> "12.3%" */
+  /* a note after the row's last column ("  <- least energy"): no header cell, no separating
+   * space, no padding; nothing when the field holds no value or its cell getter returns "" */
+  DCSIM__RT_NOTE
 } dcsim__rt_fmt;
 
 /* a derived text cell: the row's value (a band, a share, a part rounded to its total's place)
@@ -94,6 +102,12 @@ typedef struct dcsim__record {
                                width, fmt, cell)                                               \
   { name, DCSIM__RF_##kind, offsetof(type, member), unit, sql, DCSIM__RN_##nulls, since,        \
     out, header, width, DCSIM__RT_##fmt, cell }
+/* A field named other than its member: element index of the array member (a band's low end
+ * `time_band[0]` as the CSV's `time_band_low_s`), with its outputs and text column as above. */
+#define DCSIM__RECORD_ELEM(type, name, member, index, kind, unit, sql, nulls, since, out,      \
+                           header, width, fmt, cell)                                           \
+  { name, DCSIM__RF_##kind, offsetof(type, member) + (index) * sizeof(((type *)0)->member[0]), \
+    unit, sql, DCSIM__RN_##nulls, since, out, header, width, DCSIM__RT_##fmt, cell }
 /* A derived column of the text table alone, written by its cell getter from the row's other
  * members (a shape "2 x 64" from the nodes and the cores): no member, no other output. */
 #define DCSIM__RECORD_DERIVED(name, since, header, width, cell)                                 \
