@@ -3,7 +3,7 @@
  * with the NULL rules; its JSON object and CSV lines; and the run's records of the results
  * database (output/results_records.h) against the schema's tables, column by column; a record
  * whose fields are in some outputs only (SQL, JSON, a JSON key only with a value, CSV, the text
- * table with a derived cell). */
+ * table with a derived cell); a CSV in its own column order and number formats. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -401,12 +401,57 @@ static void check_results_migration(void) {
   remove(dir);
 }
 
+/* A CSV in its own order and number formats (DCSIM__RECORD_COLUMN: csv_at, F, G), a column
+ * named apart from its member, a field of SQL only; the SQL keeps table order. */
+typedef struct cell {
+  const char *phase, *flag;
+  long long threads;
+  double ws_byte, med, disp;
+} cell;
+/* clang-format off */
+static const dcsim__record_field cell_fields[] = {
+  DCSIM__RECORD_COLUMN(cell, "phase",   phase,   TEXT,  "",  "TEXT",    NEVER, "0.1.0", DCSIM__RO_SQL | DCSIM__RO_CSV, 1, PLAIN),
+  DCSIM__RECORD_COLUMN(cell, "ws_byte", ws_byte, REAL,  "B", "REAL",    NEVER, "0.1.0", DCSIM__RO_SQL | DCSIM__RO_CSV, 3, F(0)),
+  DCSIM__RECORD_COLUMN(cell, "threads", threads, INT64, "",  "INTEGER", NEVER, "0.1.0", DCSIM__RO_SQL | DCSIM__RO_CSV, 2, PLAIN),
+  DCSIM__RECORD_COLUMN(cell, "median",  med,     REAL,  "",  "REAL",    NEVER, "0.1.0", DCSIM__RO_SQL | DCSIM__RO_CSV, 4, G(6)),
+  DCSIM__RECORD_COLUMN(cell, "flag",    flag,    TEXT,  "",  "TEXT",    NEVER, "0.1.0", DCSIM__RO_SQL | DCSIM__RO_CSV, 6, PLAIN),
+  DCSIM__RECORD_COLUMN(cell, "disp",    disp,    REAL,  "",  "REAL",    NEVER, "0.1.0", DCSIM__RO_SQL | DCSIM__RO_CSV, 5, F(4)),
+  DCSIM__RECORD_COLUMN(cell, "hidden",  disp,    REAL,  "",  "REAL",    NEVER, "0.1.0", DCSIM__RO_SQL, 0, PLAIN),
+};
+/* clang-format on */
+static const dcsim__record cell_rec = { "cells", cell_fields,
+                                        sizeof cell_fields / sizeof *cell_fields };
+
+static void check_csv_order(void) {
+  dcsim_str b = DCSIM_STR_INIT;
+  CHECK_INT(dcsim__record_sql_defs(&cell_rec, &b), 0);
+  CHECK_STR(dcsim_str_cstr(&b),
+            "phase TEXT, ws_byte REAL, threads INTEGER, median REAL, "
+            "flag TEXT, disp REAL, hidden REAL");
+  dcsim_str_release(&b);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  cell a = { "bw", NULL, 12, 32767.5, 123.456789, 0.0123456 };
+  cell c = { "loop", "non-monotone: 2, 3", 3, 1e9, 2.5e-7, 0 };
+  dcsim__record_csv_header(&cell_rec, f);
+  dcsim__record_csv_row(&cell_rec, f, &a);
+  dcsim__record_csv_row(&cell_rec, f, &c);
+  fclose(f);
+  CHECK_STR(buf,
+            "phase,threads,ws_byte,median,disp,flag\n"
+            "bw,12,32768,123.457,0.0123,\n"
+            "loop,3,1000000000,2.5e-07,0.0000,\"non-monotone: 2, 3\"\n");
+  free(buf);
+}
+
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
   check_sql();
   check_round_trip();
   check_text();
   check_outputs();
+  check_csv_order();
   check_results_records();
   check_results_migration();
   CHECK_DONE();

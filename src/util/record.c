@@ -133,23 +133,40 @@ void dcsim__record_json_members(const dcsim__record *r, dcsim_json *j, const voi
   }
 }
 
-void dcsim__record_csv_header(const dcsim__record *r, FILE *f) {
+/* the CSV's column k (0, 1, ...): the CSV field whose csv_at is k + 1, else the k-th CSV field
+ * in table order; NULL past the last */
+static const dcsim__record_field *csv_field(const dcsim__record *r, size_t k) {
   size_t n = 0;
   for (size_t i = 0; i < r->n_fields; i++)
-    if (in(&r->fields[i], DCSIM__RO_CSV)) fprintf(f, "%s%s", n++ ? "," : "", r->fields[i].name);
+    if (in(&r->fields[i], DCSIM__RO_CSV) && r->fields[i].csv_at == k + 1) return &r->fields[i];
+  for (size_t i = 0; i < r->n_fields; i++)
+    if (in(&r->fields[i], DCSIM__RO_CSV) && !r->fields[i].csv_at && n++ == k) return &r->fields[i];
+  return NULL;
+}
+
+void dcsim__record_csv_header(const dcsim__record *r, FILE *f) {
+  const dcsim__record_field *c;
+  for (size_t k = 0; (c = csv_field(r, k)) != NULL; k++) fprintf(f, "%s%s", k ? "," : "", c->name);
   fputc('\n', f);
 }
 
 void dcsim__record_csv_row(const dcsim__record *r, FILE *out, const void *row) {
-  size_t n = 0;
-  for (size_t i = 0; i < r->n_fields; i++) {
-    const dcsim__record_field *f = &r->fields[i];
-    if (!in(f, DCSIM__RO_CSV)) continue;
-    if (n++) fputc(',', out);
+  const dcsim__record_field *f;
+  for (size_t k = 0; (f = csv_field(r, k)) != NULL; k++) {
+    if (k) fputc(',', out);
     if (!has_value(f, row)) continue;
     switch (f->kind) {
       case DCSIM__RF_INT64: fprintf(out, "%lld", *CMEMBER(row, f, long long)); break;
-      case DCSIM__RF_REAL: fprintf(out, "%.10g", *CMEMBER(row, f, double)); break;
+      case DCSIM__RF_REAL: {
+        double v = *CMEMBER(row, f, double);
+        if (f->csv_conv == 'f')
+          fprintf(out, "%.*f", f->csv_prec, v);
+        else if (f->csv_conv == 'g')
+          fprintf(out, "%.*g", f->csv_prec, v);
+        else
+          fprintf(out, "%.10g", v);
+        break;
+      }
       case DCSIM__RF_TEXT: dcsim__csv_write_cell(out, *CMEMBER(row, f, char *)); break;
       case DCSIM__RF_BOOL: fprintf(out, "%d", *CMEMBER(row, f, int) != 0); break;
     }
