@@ -3,7 +3,8 @@
  * with the NULL rules; its JSON object and CSV lines; and the run's records of the results
  * database (output/results_records.h) against the schema's tables, column by column; a record
  * whose fields are in some outputs only (SQL, JSON, a JSON key only with a value, CSV, the text
- * table with a derived cell); a CSV in its own column order and number formats. */
+ * table with a derived cell); a CSV in its own column order and number formats; a bench cell's
+ * records against the bench_points table. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include <sqlite3.h>
 
+#include "calib/measure/bench_internal.h"
 #include "check.h"
 #include "dcsim/error.h"
 #include "dcsim/lib.h"
@@ -193,6 +195,43 @@ static void check_results_records(void) {
   CHECK_INT((int)dcsim__record_count(&dcsim__job_record, DCSIM__RO_CSV), 24);
   CHECK_INT((int)dcsim__record_count(&dcsim__job_record, DCSIM__RO_TEXT), 8);
   sqlite3_close(db);
+}
+
+/* a bench cell (calib/measure/bench_cells.c, util/dbschema_bench.h): the bench_points table is
+ * made from its SQL fields in table order, after run_id; raw.csv has 20 of its 25 columns, in
+ * their own order 1..20; the table CSVs and loops.csv have their own headers */
+static void check_bench_records(void) {
+  sqlite3 *db = NULL;
+  CHECK_INT(sqlite3_open(":memory:", &db), SQLITE_OK);
+  CHECK_INT(sqlite3_exec(db, dcsim__db_bench_schema.create_sql, NULL, NULL, NULL), SQLITE_OK);
+  check_schema_record(db, &dcsim__bench_points_record);
+  check_created_order(db, &dcsim__bench_points_record, 1, 0);
+  sqlite3_close(db);
+  const dcsim__record *r = &dcsim__bench_points_record;
+  CHECK_INT((int)dcsim__record_count(r, DCSIM__RO_SQL), 25);
+  CHECK_INT((int)dcsim__record_count(r, DCSIM__RO_CSV), 20);
+  unsigned seen = 0; /* every raw.csv column 1..20 once */
+  for (size_t i = 0; i < r->n_fields; i++)
+    if (r->fields[i].out & DCSIM__RO_CSV) {
+      CHECK(r->fields[i].csv_at >= 1 && r->fields[i].csv_at <= 20);
+      CHECK((seen & (1u << r->fields[i].csv_at)) == 0);
+      seen |= 1u << r->fields[i].csv_at;
+    }
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  dcsim__record_csv_header(r, f);
+  dcsim__record_csv_header(&dcsim__bench_table_record, f);
+  dcsim__record_csv_header(&dcsim__bench_loops_record, f);
+  fclose(f);
+  CHECK_STR(buf,
+            "phase,kernel,level,threads,ws_byte,reps,median,min,max,unit,disp,remeasured,"
+            "redone,disturbed,cpu_share,clock_min_ghz,clock_max_ghz,steal,status,flag\n"
+            "frequency,threads,value,unit,min,max,reps,clock_ghz,ws_byte,disp,remeasured,"
+            "flag\n"
+            "loop,frequency,threads,traffic_byte,work_flop,time_s,time_min_s,time_max_s,"
+            "n_elem,passes,clock_ghz,disp,remeasured,weight\n");
+  free(buf);
 }
 
 /* a record with fields in some outputs only: a database-only key, a JSON key present only with
@@ -453,6 +492,7 @@ int main(void) {
   check_outputs();
   check_csv_order();
   check_results_records();
+  check_bench_records();
   check_results_migration();
   CHECK_DONE();
 }

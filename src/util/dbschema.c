@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "util/dbschema_bench.h"
 #include "util/dbschema_run.h"
 #include "util/dbschema_sweep.h"
 
@@ -84,7 +85,11 @@ const dcsim__db_schema dcsim__db_sweeps_schema = {
 };
 
 /* doc/calibration.md ("--db"). The CREATE statement has every column; an older database gains the
- * added ones (NULL in its old rows). */
+ * added ones (NULL in its old rows). The columns of bench_points are a bench cell's field table
+ * (util/dbschema_bench.h); the others are listed here. */
+#define BENCH_POINT_DEF(m, kind, unit, sql, nulls, raw, rawfmt, added) ", " #m " " sql
+#define BENCH_POINT(m, kind, unit, sql, nulls, raw, rawfmt, added) \
+  { "bench_points", #m, sql, added },
 static const char bench_sql[] =
     "CREATE TABLE IF NOT EXISTS bench_runs(id INTEGER PRIMARY KEY, created_utc TEXT,"
     " dcsim_version TEXT, host TEXT, cpu_model TEXT, profile_name TEXT, out_dir TEXT,"
@@ -93,11 +98,8 @@ static const char bench_sql[] =
     " gpu_note TEXT, heldout_mean_abs_err REAL, heldout_max_abs_err REAL, time_budget_s REAL,"
     " elapsed_s REAL, reps_max INTEGER, cache_source TEXT, thread_counts TEXT,"
     " loop_thread_counts TEXT, warmup_note TEXT, flagged_points INTEGER);"
-    "CREATE TABLE IF NOT EXISTS bench_points(run_id INTEGER REFERENCES bench_runs(id), phase TEXT,"
-    " kernel TEXT, level TEXT, ws_byte REAL, threads INTEGER, reps INTEGER, min REAL, median REAL,"
-    " max REAL, unit TEXT, clock_ghz REAL, passes INTEGER, traffic_byte REAL, work_flop REAL,"
-    " disp REAL, remeasured INTEGER, flag TEXT, weight REAL, redone INTEGER, disturbed INTEGER,"
-    " cpu_share REAL, clock_min_ghz REAL, clock_max_ghz REAL, steal REAL, status TEXT);"
+    "CREATE TABLE IF NOT EXISTS bench_points(run_id INTEGER REFERENCES bench_runs(id)"
+    DCSIM_BENCH_POINT_COLUMNS(BENCH_POINT_DEF) ");"
     "CREATE TABLE IF NOT EXISTS bench_fits(run_id INTEGER REFERENCES bench_runs(id), loop TEXT,"
     " states INTEGER, V REAL, X REAL, Y REAL, Z REAL, U REAL, S_flops REAL, mop_max_rel_err REAL,"
     " mop_mean_rel_err REAL, mop_loo_mean_rel_err REAL);"
@@ -105,21 +107,18 @@ static const char bench_sql[] =
     " threads INTEGER, measured_s REAL, predicted_s REAL, rel_err REAL, insample_s REAL);";
 
 static const dcsim__db_column bench_added[] = {
-  { "bench_runs", "time_budget_s", "REAL" },   { "bench_runs", "elapsed_s", "REAL" },
-  { "bench_runs", "reps_max", "INTEGER" },     { "bench_runs", "cache_source", "TEXT" },
-  { "bench_runs", "thread_counts", "TEXT" },   { "bench_runs", "loop_thread_counts", "TEXT" },
-  { "bench_runs", "warmup_note", "TEXT" },     { "bench_runs", "flagged_points", "INTEGER" },
-  { "bench_points", "disp", "REAL" },          { "bench_points", "remeasured", "INTEGER" },
-  { "bench_points", "flag", "TEXT" },          { "bench_points", "weight", "REAL" },
-  { "bench_points", "redone", "INTEGER" }, /* what the interference checks saw */
-  { "bench_points", "disturbed", "INTEGER" },  { "bench_points", "cpu_share", "REAL" },
-  { "bench_points", "clock_min_ghz", "REAL" }, { "bench_points", "clock_max_ghz", "REAL" },
-  { "bench_points", "steal", "REAL" },         { "bench_points", "status", "TEXT" },
+  { "bench_runs", "time_budget_s", "REAL" }, { "bench_runs", "elapsed_s", "REAL" },
+  { "bench_runs", "reps_max", "INTEGER" },   { "bench_runs", "cache_source", "TEXT" },
+  { "bench_runs", "thread_counts", "TEXT" }, { "bench_runs", "loop_thread_counts", "TEXT" },
+  { "bench_runs", "warmup_note", "TEXT" },   { "bench_runs", "flagged_points", "INTEGER" },
 };
 
-const dcsim__db_schema dcsim__db_bench_schema = { bench_sql, bench_added,
-                                                  sizeof bench_added / sizeof *bench_added, NULL,
-                                                  0 };
+static const dcsim__db_field bench_point_columns[] = { DCSIM_BENCH_POINT_COLUMNS(BENCH_POINT) };
+
+const dcsim__db_schema dcsim__db_bench_schema = {
+  bench_sql, bench_added, sizeof bench_added / sizeof *bench_added, bench_point_columns,
+  sizeof bench_point_columns / sizeof *bench_point_columns
+};
 
 int dcsim__db_schema_added(const dcsim__db_schema *schema, const char *table, const char *column,
                            const char **type) {

@@ -10,6 +10,7 @@
 #include "calib/measure/bench_internal.h"
 #include "dcsim/repro.h"
 #include "util/db.h"
+#include "util/record.h"
 
 /* what every failure after the schema says */
 static const char bench_db_fail[] = "cannot record the bench run";
@@ -85,55 +86,22 @@ static int insert_run(sqlite3 *db, const bench_run *R, const char *profile_path,
   return rc;
 }
 
-/* every measured point */
+/* every measured point: its cell's record (bench_cells.c, util/dbschema_bench.h) after run_id */
 static int insert_points(sqlite3 *db, const bench_run *R, int64_t run_id, dcsim_error *err) {
   const char *path = R->o->db_path;
   sqlite3_stmt *st = NULL;
-  int rc = dcsim__db_prepare(
-      db, path,
-      "INSERT INTO bench_points(run_id, phase, kernel, level, ws_byte, threads, "
-      "reps, min, median, max, unit, clock_ghz, passes, traffic_byte, work_flop, "
-      "disp, remeasured, flag, weight, redone, disturbed, cpu_share, clock_min_ghz, "
-      "clock_max_ghz, steal, status) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-      &st, bench_db_fail, err);
+  dcsim_str sql = DCSIM_STR_INIT;
+  int rc = dcsim__record_sql_insert(&dcsim__bench_points_record, "run_id", 1, &sql);
+  if (rc)
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "%s: out of memory", bench_db_fail);
+  else
+    rc = dcsim__db_prepare(db, path, sql.s, &st, bench_db_fail, err);
+  dcsim_str_release(&sql);
   for (size_t i = 0; i < R->np && !rc; i++) {
-    const bench_point *p = &R->pts[i];
+    bench_cell c;
+    dcsim__bench_cell_of(R, &R->pts[i], &c);
     sqlite3_bind_int64(st, 1, run_id);
-    sqlite3_bind_text(st, 2, p->phase, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, p->kernel, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 4, p->level, -1, SQLITE_STATIC);
-    sqlite3_bind_double(st, 5, p->ws_byte);
-    sqlite3_bind_int(st, 6, (int)p->threads);
-    sqlite3_bind_int(st, 7, (int)p->reps);
-    sqlite3_bind_double(st, 8, p->min);
-    sqlite3_bind_double(st, 9, p->med);
-    sqlite3_bind_double(st, 10, p->max);
-    sqlite3_bind_text(st, 11, p->unit, -1, SQLITE_STATIC);
-    sqlite3_bind_double(st, 12, p->clock_ghz);
-    sqlite3_bind_int64(st, 13, (sqlite3_int64)p->passes);
-    sqlite3_bind_double(st, 14, p->traffic_byte);
-    sqlite3_bind_double(st, 15, p->work_flop);
-    sqlite3_bind_double(st, 16, p->disp);
-    sqlite3_bind_int(st, 17, (int)p->remeasured);
-    if (p->flag[0])
-      sqlite3_bind_text(st, 18, p->flag, -1, SQLITE_STATIC);
-    else
-      sqlite3_bind_null(st, 18);
-    if (strcmp(p->phase, "loop") == 0)
-      sqlite3_bind_double(st, 19, p->weight);
-    else
-      sqlite3_bind_null(st, 19);
-    sqlite3_bind_int(st, 20, (int)p->redone);
-    sqlite3_bind_int(st, 21, (int)p->disturbed);
-    sqlite3_bind_double(st, 22, p->cpu_share);
-    sqlite3_bind_double(st, 23, p->clk_min);
-    sqlite3_bind_double(st, 24, p->clk_max);
-    sqlite3_bind_double(st, 25, p->steal);
-    sqlite3_bind_text(st, 26,
-                      p->rejected  ? "left-out"
-                      : p->flag[0] ? "flagged"
-                                   : "kept",
-                      -1, SQLITE_STATIC);
+    dcsim__record_sql_bind(&dcsim__bench_points_record, st, 2, &c);
     rc = dcsim__db_step_done(db, path, st, bench_db_fail, err);
   }
   sqlite3_finalize(st);

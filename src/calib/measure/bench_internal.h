@@ -2,6 +2,7 @@
  *   bench_run.c     the run: set-up, the phases in order, the results
  *   bench_measure.c timed regions, repetitions, robust statistics, outliers, the budget clock
  *   bench_phases.c  warm-up, thread counts, peak and bandwidth tables, loops, HVS map, RAPL
+ *   bench_cells.c   a point as a record: its field tables and its row
  *   bench_tables.c  the calibration directory: table CSVs, machine.xml, loops.csv, the dwarf
  *   bench_fit.c     loop fits (weighted by spread) and the held-out test
  *   bench_db.c      the SQLite record (--db)
@@ -47,6 +48,21 @@ typedef struct bench_point {
   unsigned disturbed, redone;
   int rejected; /* left out of the tables (flag says why) */
 } bench_point;
+
+/* A point as its outputs write it (bench_cells.c): the bench_points row of --db and raw.csv
+ * (the field table of util/dbschema_bench.h), the table CSVs and loops.csv. Made from a point by
+ * dcsim__bench_cell_of; its text members point into the point and the run. */
+typedef struct bench_cell {
+  const char *phase, *kernel, *level, *unit;
+  const char *flag;      /* NULL when the point is not suspect */
+  const char *status;    /* "kept", "flagged", "left-out" */
+  const char *frequency; /* the run's frequency id */
+  long long threads, reps, passes, n_elem, remeasured, redone, disturbed;
+  long long remeasured_all; /* remeasured + redone: the table CSVs' remeasured */
+  double ws_byte, min, median, max, clock_ghz, traffic_byte, work_flop, disp;
+  double weight; /* NaN but for a loop */
+  double cpu_share, clock_min_ghz, clock_max_ghz, steal;
+} bench_cell;
 
 /* what one timed region saw besides its time */
 typedef struct bench_obs {
@@ -105,6 +121,14 @@ typedef struct bench_run {
   int probed;
   struct sqlite3 *db; /* --db, open from the start (dcsim__bench_open_db), or NULL */
 } bench_run;
+
+/* ---- bench_cells.c (calls no other file of the bench) ---- */
+/* the field tables of a cell (util/record.h): the bench_points table of --db and raw.csv (one
+ * table, util/dbschema_bench.h), a table CSV (flops.csv, L1.csv ..., DRAM.csv), loops.csv */
+extern const struct dcsim__record dcsim__bench_points_record, dcsim__bench_table_record,
+    dcsim__bench_loops_record;
+/* the cell of point p of run R */
+void dcsim__bench_cell_of(const bench_run *R, const bench_point *p, bench_cell *c);
 
 /* ---- bench_measure.c (the lowest file: the others call it and it calls none of them) ---- */
 /* "L1", "L2", "L3", "DRAM" */

@@ -1,0 +1,52 @@
+/* util/dbschema_bench.h — the field table of a bench cell (a point `dcsim bench` measured) as
+ * stored in the bench_points table of `dcsim bench --db` and written to raw.csv
+ * (doc/calibration.md "--db" and "Interference", doc/design.md "Result records"): one line per
+ * column, in column order. The schema (util/dbschema.c) expands it into the CREATE statement and
+ * the migration's added columns; the bench (calib/measure/bench_cells.c) into the record that
+ * makes the INSERT, binds a cell and writes raw.csv (util/record.h).
+ *
+ * Each X(MEMBER, KIND, UNIT, SQL, NULLS, RAW, RAWFMT, ADDED):
+ *   MEMBER  the column (SQLite and raw.csv), and the member of bench_cell that holds it
+ *   KIND    its DCSIM__RF_* kind, UNIT its unit ("" when none; min, median and max are in the
+ *           cell's unit column: GFLOP/s, GB/s, or s for a loop), SQL its SQLite type
+ *   NULLS   its DCSIM__RN_* NULL rule (a TEXT is NULL when the cell's pointer is)
+ *   RAW     its column in raw.csv (1, 2, ...), 0 when raw.csv does not have it
+ *   RAWFMT  how raw.csv writes a REAL: F(digits) %.*f, G(digits) %.*g (DCSIM__RC_*)
+ *   ADDED   "" for a column of the table's first version; else the change that added it: an older
+ *           database gains it by ALTER TABLE ... ADD COLUMN (NULL in its old rows)
+ * A new column goes at the end (an older database gains it at the end) and, when raw.csv has it,
+ * takes the next free RAW number. No type, no include: data that util and calib both expand. */
+#ifndef DCSIM_UTIL_DBSCHEMA_BENCH_H
+#define DCSIM_UTIL_DBSCHEMA_BENCH_H
+
+/* clang-format off */
+/* the bench_points table: a cell's row, after run_id */
+#define DCSIM_BENCH_POINT_COLUMNS(X) \
+  X(phase,         TEXT,  "",     "TEXT",    NEVER, 1,  PLAIN, "")             \
+  X(kernel,        TEXT,  "",     "TEXT",    NEVER, 2,  PLAIN, "")             \
+  X(level,         TEXT,  "",     "TEXT",    NEVER, 3,  PLAIN, "")             \
+  X(ws_byte,       REAL,  "B",    "REAL",    NEVER, 5,  F(0),  "")             \
+  X(threads,       INT64, "",     "INTEGER", NEVER, 4,  PLAIN, "")             \
+  X(reps,          INT64, "",     "INTEGER", NEVER, 6,  PLAIN, "")             \
+  X(min,           REAL,  "",     "REAL",    NEVER, 8,  G(6),  "")             \
+  X(median,        REAL,  "",     "REAL",    NEVER, 7,  G(6),  "")             \
+  X(max,           REAL,  "",     "REAL",    NEVER, 9,  G(6),  "")             \
+  X(unit,          TEXT,  "",     "TEXT",    NEVER, 10, PLAIN, "")             \
+  X(clock_ghz,     REAL,  "GHz",  "REAL",    NEVER, 0,  PLAIN, "")             \
+  X(passes,        INT64, "",     "INTEGER", NEVER, 0,  PLAIN, "")             \
+  X(traffic_byte,  REAL,  "B",    "REAL",    NEVER, 0,  PLAIN, "")             \
+  X(work_flop,     REAL,  "flop", "REAL",    NEVER, 0,  PLAIN, "")             \
+  X(disp,          REAL,  "",     "REAL",    NEVER, 11, F(4),  "spread")       \
+  X(remeasured,    INT64, "",     "INTEGER", NEVER, 12, PLAIN, "spread")       \
+  X(flag,          TEXT,  "",     "TEXT",    NEVER, 20, PLAIN, "spread")       \
+  X(weight,        REAL,  "",     "REAL",    UNDEF, 0,  PLAIN, "spread")       \
+  X(redone,        INT64, "",     "INTEGER", NEVER, 13, PLAIN, "interference") \
+  X(disturbed,     INT64, "",     "INTEGER", NEVER, 14, PLAIN, "interference") \
+  X(cpu_share,     REAL,  "",     "REAL",    NEVER, 15, F(3),  "interference") \
+  X(clock_min_ghz, REAL,  "GHz",  "REAL",    NEVER, 16, F(3),  "interference") \
+  X(clock_max_ghz, REAL,  "GHz",  "REAL",    NEVER, 17, F(3),  "interference") \
+  X(steal,         REAL,  "",     "REAL",    NEVER, 18, F(4),  "interference") \
+  X(status,        TEXT,  "",     "TEXT",    NEVER, 19, PLAIN, "interference")
+/* clang-format on */
+
+#endif
