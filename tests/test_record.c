@@ -477,6 +477,10 @@ static void check_csv_order(void) {
   dcsim__record_csv_row(&cell_rec, f, &a);
   dcsim__record_csv_row(&cell_rec, f, &c);
   fclose(f);
+  /* a reader finds a member's column: "hidden" fills disp too, but is no CSV column */
+  CHECK_STR(dcsim__record_member(&cell_rec, offsetof(cell, med), DCSIM__RO_CSV)->name, "median");
+  CHECK_STR(dcsim__record_member(&cell_rec, offsetof(cell, disp), DCSIM__RO_SQL)->name, "disp");
+  CHECK(dcsim__record_member(&cell_rec, offsetof(cell, disp) + 1, DCSIM__RO_CSV) == NULL);
   CHECK_STR(buf,
             "phase,threads,ws_byte,median,disp,flag\n"
             "bw,12,32768,123.457,0.0123,\n"

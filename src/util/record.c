@@ -35,6 +35,13 @@ size_t dcsim__record_find(const dcsim__record *r, const char *name) {
   return i;
 }
 
+const dcsim__record_field *dcsim__record_member(const dcsim__record *r, size_t offset,
+                                                unsigned out) {
+  for (size_t i = 0; i < r->n_fields; i++)
+    if (r->fields[i].offset == offset && in(&r->fields[i], out)) return &r->fields[i];
+  return NULL;
+}
+
 int dcsim__record_sql_insert(const dcsim__record *r, const char *lead, int n_lead, dcsim_str *b) {
   dcsim_str_addf(b, "INSERT INTO %s(%s", r->table, lead);
   size_t n = (size_t)n_lead;

@@ -115,6 +115,10 @@ typedef struct dcsim__record {
 size_t dcsim__record_count(const dcsim__record *r, unsigned out);
 /* the index of the field named name, or r->n_fields */
 size_t dcsim__record_find(const dcsim__record *r, const char *name);
+/* the first field of r in the outputs of mask out whose member is at offset (offsetof(row_type,
+ * member)), or NULL: a reader finds the column that fills a member by the record's name for it */
+const dcsim__record_field *dcsim__record_member(const dcsim__record *r, size_t offset,
+                                                unsigned out);
 
 /* "INSERT INTO table(lead, f1, f2, ...) VALUES(?, ?, ...)" into b: lead is "" or the columns
  * the caller binds first ("run_id"), n_lead of them. 0, or -1 when out of memory. */

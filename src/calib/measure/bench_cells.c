@@ -13,8 +13,8 @@
 
 /* the bench_points table and raw.csv: one line of util/dbschema_bench.h each; a column with a RAW
  * number is also a raw.csv column, written by its RAWFMT */
-#define POINT_FIELD(m, kind, unit, sql, nulls, raw, rawfmt, added)                               \
-  DCSIM__RECORD_COLUMN(bench_cell, #m, m, kind, unit, sql, nulls, "0.1.0",                       \
+#define POINT_FIELD(m, kind, unit, sql, nulls, raw, rawfmt, added)         \
+  DCSIM__RECORD_COLUMN(bench_cell, #m, m, kind, unit, sql, nulls, "0.1.0", \
                        DCSIM__RO_SQL | ((raw) ? DCSIM__RO_CSV : 0u), raw, rawfmt),
 static const dcsim__record_field point_fields[] = { DCSIM_BENCH_POINT_COLUMNS(POINT_FIELD) };
 const dcsim__record dcsim__bench_points_record = { "bench_points", point_fields,
