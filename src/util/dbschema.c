@@ -85,11 +85,14 @@ const dcsim__db_schema dcsim__db_sweeps_schema = {
 };
 
 /* doc/calibration.md ("--db"). The CREATE statement has every column; an older database gains the
- * added ones (NULL in its old rows). The columns of bench_points are a bench cell's field table
- * (util/dbschema_bench.h); the others are listed here. */
+ * added ones (NULL in its old rows). The columns of bench_points, bench_fits and bench_heldout are
+ * their records' field tables (util/dbschema_bench.h); those of bench_runs are listed here. */
 #define BENCH_POINT_DEF(m, kind, unit, sql, nulls, raw, rawfmt, added) ", " #m " " sql
 #define BENCH_POINT(m, kind, unit, sql, nulls, raw, rawfmt, added) \
   { "bench_points", #m, sql, added },
+#define BENCH_DEF(m, kind, unit, sql, nulls, added)     ", " #m " " sql
+#define BENCH_FIT(m, kind, unit, sql, nulls, added)     { "bench_fits", #m, sql, added },
+#define BENCH_HELDOUT(m, kind, unit, sql, nulls, added) { "bench_heldout", #m, sql, added },
 static const char bench_sql[] =
     "CREATE TABLE IF NOT EXISTS bench_runs(id INTEGER PRIMARY KEY, created_utc TEXT,"
     " dcsim_version TEXT, host TEXT, cpu_model TEXT, profile_name TEXT, out_dir TEXT,"
@@ -100,11 +103,10 @@ static const char bench_sql[] =
     " loop_thread_counts TEXT, warmup_note TEXT, flagged_points INTEGER);"
     "CREATE TABLE IF NOT EXISTS bench_points(run_id INTEGER REFERENCES bench_runs(id)"
     DCSIM_BENCH_POINT_COLUMNS(BENCH_POINT_DEF) ");"
-    "CREATE TABLE IF NOT EXISTS bench_fits(run_id INTEGER REFERENCES bench_runs(id), loop TEXT,"
-    " states INTEGER, V REAL, X REAL, Y REAL, Z REAL, U REAL, S_flops REAL, mop_max_rel_err REAL,"
-    " mop_mean_rel_err REAL, mop_loo_mean_rel_err REAL);"
-    "CREATE TABLE IF NOT EXISTS bench_heldout(run_id INTEGER REFERENCES bench_runs(id), loop TEXT,"
-    " threads INTEGER, measured_s REAL, predicted_s REAL, rel_err REAL, insample_s REAL);";
+    "CREATE TABLE IF NOT EXISTS bench_fits(run_id INTEGER REFERENCES bench_runs(id)"
+    DCSIM_BENCH_FIT_COLUMNS(BENCH_DEF) ");"
+    "CREATE TABLE IF NOT EXISTS bench_heldout(run_id INTEGER REFERENCES bench_runs(id)"
+    DCSIM_BENCH_HELDOUT_COLUMNS(BENCH_DEF) ");";
 
 static const dcsim__db_column bench_added[] = {
   { "bench_runs", "time_budget_s", "REAL" }, { "bench_runs", "elapsed_s", "REAL" },
@@ -113,11 +115,12 @@ static const dcsim__db_column bench_added[] = {
   { "bench_runs", "warmup_note", "TEXT" },   { "bench_runs", "flagged_points", "INTEGER" },
 };
 
-static const dcsim__db_field bench_point_columns[] = { DCSIM_BENCH_POINT_COLUMNS(BENCH_POINT) };
+static const dcsim__db_field bench_record_columns[] = { DCSIM_BENCH_POINT_COLUMNS(
+    BENCH_POINT) DCSIM_BENCH_FIT_COLUMNS(BENCH_FIT) DCSIM_BENCH_HELDOUT_COLUMNS(BENCH_HELDOUT) };
 
 const dcsim__db_schema dcsim__db_bench_schema = {
-  bench_sql, bench_added, sizeof bench_added / sizeof *bench_added, bench_point_columns,
-  sizeof bench_point_columns / sizeof *bench_point_columns
+  bench_sql, bench_added, sizeof bench_added / sizeof *bench_added, bench_record_columns,
+  sizeof bench_record_columns / sizeof *bench_record_columns
 };
 
 int dcsim__db_schema_added(const dcsim__db_schema *schema, const char *table, const char *column,

@@ -1,5 +1,6 @@
 /* util/dbschema_bench.h — the field table of a bench cell (a point `dcsim bench` measured) as
- * stored in the bench_points table of `dcsim bench --db` and written to raw.csv
+ * stored in the bench_points table of `dcsim bench --db` and written to raw.csv, and those of a
+ * loop fit (bench_fits) and a held-out prediction (bench_heldout)
  * (doc/calibration.md "--db" and "Interference", doc/design.md "Result records"): one line per
  * column, in column order. The schema (util/dbschema.c) expands it into the CREATE statement and
  * the migration's added columns; the bench (calib/measure/bench_cells.c) into the record that
@@ -47,6 +48,33 @@
   X(clock_max_ghz, REAL,  "GHz",  "REAL",    NEVER, 17, F(3),  "interference") \
   X(steal,         REAL,  "",     "REAL",    NEVER, 18, F(4),  "interference") \
   X(status,        TEXT,  "",     "TEXT",    NEVER, 19, PLAIN, "interference")
+
+/* the bench_fits table: a loop's fitted coefficients, after run_id (NULL: a value the fit could
+ * not give, U and S_flops of a loop without flops); COL(MEMBER, KIND, UNIT, SQL, NULLS, ADDED),
+ * the parameter is not X, which is a column */
+#define DCSIM_BENCH_FIT_COLUMNS(COL) \
+  COL(loop,                 TEXT,  "",        "TEXT",    NEVER, "") \
+  COL(states,               INT64, "",        "INTEGER", NEVER, "") \
+  COL(V,                    REAL,  "",        "REAL",    UNDEF, "") \
+  COL(X,                    REAL,  "",        "REAL",    UNDEF, "") \
+  COL(Y,                    REAL,  "",        "REAL",    UNDEF, "") \
+  COL(Z,                    REAL,  "",        "REAL",    UNDEF, "") \
+  COL(U,                    REAL,  "",        "REAL",    UNDEF, "") \
+  COL(S_flops,              REAL,  "flop/s",  "REAL",    UNDEF, "") \
+  COL(mop_max_rel_err,      REAL,  "",        "REAL",    UNDEF, "") \
+  COL(mop_mean_rel_err,     REAL,  "",        "REAL",    UNDEF, "") \
+  COL(mop_loo_mean_rel_err, REAL,  "",        "REAL",    UNDEF, "")
+
+/* the bench_heldout table: a loop time predicted at a thread count left out of its fit, after
+ * run_id; rel_err = (predicted_s - measured_s) / measured_s; COL(MEMBER, KIND, UNIT, SQL, NULLS,
+ * ADDED) */
+#define DCSIM_BENCH_HELDOUT_COLUMNS(COL) \
+  COL(loop,        TEXT,  "",  "TEXT",    NEVER, "") \
+  COL(threads,     INT64, "",  "INTEGER", NEVER, "") \
+  COL(measured_s,  REAL,  "s", "REAL",    UNDEF, "") \
+  COL(predicted_s, REAL,  "s", "REAL",    UNDEF, "") \
+  COL(rel_err,     REAL,  "",  "REAL",    UNDEF, "") \
+  COL(insample_s,  REAL,  "s", "REAL",    UNDEF, "")
 /* clang-format on */
 
 #endif

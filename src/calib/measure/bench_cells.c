@@ -1,4 +1,5 @@
-/* bench_cells.c — a point of `dcsim bench` as a result record (doc/design.md "Result records"):
+/* bench_cells.c — a point of `dcsim bench` as a result record (doc/design.md "Result records"),
+ * and its loop fits and held-out predictions as the bench_fits and bench_heldout records of --db:
  * its row (bench_cell) and the field tables its writers are driven by (util/record.h): the
  * bench_points table of --db with raw.csv (util/dbschema_bench.h, one table: the CREATE statement
  * and the migration come from the same lines), the table CSVs (flops.csv, L1.csv ..., DRAM.csv,
@@ -61,6 +62,21 @@ const dcsim__record dcsim__bench_table_record = { "", table_fields,
                                                   sizeof table_fields / sizeof *table_fields };
 const dcsim__record dcsim__bench_loops_record = { "", loop_fields,
                                                   sizeof loop_fields / sizeof *loop_fields };
+
+/* the bench_fits and bench_heldout tables: one line of util/dbschema_bench.h each */
+#define FIT_FIELD(m, kind, unit, sql, nulls, added)                                             \
+  DCSIM__RECORD_COLUMN(bench_fit_row, #m, m, kind, unit, sql, nulls, "0.1.0", DCSIM__RO_SQL, 0, \
+                       PLAIN),
+#define HELDOUT_FIELD(m, kind, unit, sql, nulls, added)                                          \
+  DCSIM__RECORD_COLUMN(bench_heldout_row, #m, m, kind, unit, sql, nulls, "0.1.0", DCSIM__RO_SQL, \
+                       0, PLAIN),
+static const dcsim__record_field fit_fields[] = { DCSIM_BENCH_FIT_COLUMNS(FIT_FIELD) };
+static const dcsim__record_field heldout_fields[] = { DCSIM_BENCH_HELDOUT_COLUMNS(HELDOUT_FIELD) };
+const dcsim__record dcsim__bench_fit_record = { "bench_fits", fit_fields,
+                                                sizeof fit_fields / sizeof *fit_fields };
+const dcsim__record dcsim__bench_heldout_record = {
+  "bench_heldout", heldout_fields, sizeof heldout_fields / sizeof *heldout_fields
+};
 
 void dcsim__bench_cell_of(const bench_run *R, const bench_point *p, bench_cell *c) {
   c->phase = p->phase;

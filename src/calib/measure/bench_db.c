@@ -86,79 +86,79 @@ static int insert_run(sqlite3 *db, const bench_run *R, const char *profile_path,
   return rc;
 }
 
-/* every measured point: its cell's record (bench_cells.c, util/dbschema_bench.h) after run_id */
-static int insert_points(sqlite3 *db, const bench_run *R, int64_t run_id, dcsim_error *err) {
+/* the INSERT of record r's row after run_id, prepared into *st */
+static int prepare_insert(sqlite3 *db, const bench_run *R, const dcsim__record *r,
+                          sqlite3_stmt **st, dcsim_error *err) {
   const char *path = R->o->db_path;
-  sqlite3_stmt *st = NULL;
   dcsim_str sql = DCSIM_STR_INIT;
-  int rc = dcsim__record_sql_insert(&dcsim__bench_points_record, "run_id", 1, &sql);
+  int rc = dcsim__record_sql_insert(r, "run_id", 1, &sql);
   if (rc)
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "%s: out of memory", bench_db_fail);
   else
-    rc = dcsim__db_prepare(db, path, sql.s, &st, bench_db_fail, err);
+    rc = dcsim__db_prepare(db, path, sql.s, st, bench_db_fail, err);
   dcsim_str_release(&sql);
+  return rc;
+}
+
+/* one row of record r after run_id through st */
+static int insert_row(sqlite3 *db, const bench_run *R, const dcsim__record *r, sqlite3_stmt *st,
+                      int64_t run_id, const void *row, dcsim_error *err) {
+  sqlite3_bind_int64(st, 1, run_id);
+  dcsim__record_sql_bind(r, st, 2, row);
+  return dcsim__db_step_done(db, R->o->db_path, st, bench_db_fail, err);
+}
+
+/* every measured point: its cell's record (bench_cells.c, util/dbschema_bench.h) */
+static int insert_points(sqlite3 *db, const bench_run *R, int64_t run_id, dcsim_error *err) {
+  sqlite3_stmt *st = NULL;
+  int rc = prepare_insert(db, R, &dcsim__bench_points_record, &st, err);
   for (size_t i = 0; i < R->np && !rc; i++) {
     bench_cell c;
     dcsim__bench_cell_of(R, &R->pts[i], &c);
-    sqlite3_bind_int64(st, 1, run_id);
-    dcsim__record_sql_bind(&dcsim__bench_points_record, st, 2, &c);
-    rc = dcsim__db_step_done(db, path, st, bench_db_fail, err);
+    rc = insert_row(db, R, &dcsim__bench_points_record, st, run_id, &c, err);
   }
   sqlite3_finalize(st);
   return rc;
 }
 
-/* the loop coefficients (NULL where a loop has no flop term or a value is unknown) */
+/* the loop coefficients (NaN, so NULL, where a loop has no flop term or a value is unknown) */
 static int insert_fits(sqlite3 *db, const bench_run *R, const dcsim_loop_fit *fits, size_t nf,
                        int64_t run_id, dcsim_error *err) {
-  const char *path = R->o->db_path;
   sqlite3_stmt *st = NULL;
-  int rc = dcsim__db_prepare(db, path, "INSERT INTO bench_fits VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
-                             &st, bench_db_fail, err);
+  int rc = prepare_insert(db, R, &dcsim__bench_fit_record, &st, err);
   for (size_t i = 0; i < nf && !rc; i++) {
     const dcsim_loop_fit *f = &fits[i];
-    sqlite3_bind_int64(st, 1, run_id);
-    sqlite3_bind_text(st, 2, f->name, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 3, (int)f->n_states);
-    double v[9] = { f->V,
-                    f->X,
-                    f->Y,
-                    f->Z,
-                    f->U,
-                    f->S_flops,
-                    f->mop_stats.max_rel_err,
-                    f->mop_stats.mean_rel_err,
-                    f->mop_stats.loo_mean_rel_err };
-    for (int k = 0; k < 9; k++) {
-      if ((k == 4 || k == 5) && !f->has_flop)
-        sqlite3_bind_null(st, 4 + k);
-      else if (isnan(v[k]))
-        sqlite3_bind_null(st, 4 + k);
-      else
-        sqlite3_bind_double(st, 4 + k, v[k]);
-    }
-    rc = dcsim__db_step_done(db, path, st, bench_db_fail, err);
+    bench_fit_row row = { f->name,
+                          (long long)f->n_states,
+                          f->V,
+                          f->X,
+                          f->Y,
+                          f->Z,
+                          f->has_flop ? f->U : NAN,
+                          f->has_flop ? f->S_flops : NAN,
+                          f->mop_stats.max_rel_err,
+                          f->mop_stats.mean_rel_err,
+                          f->mop_stats.loo_mean_rel_err };
+    rc = insert_row(db, R, &dcsim__bench_fit_record, st, run_id, &row, err);
   }
   sqlite3_finalize(st);
   return rc;
 }
 
-/* the held-out predictions */
+/* the held-out predictions with their relative errors */
 static int insert_heldout(sqlite3 *db, const bench_run *R, const bench_heldout *ho, size_t nho,
                           int64_t run_id, dcsim_error *err) {
-  const char *path = R->o->db_path;
   sqlite3_stmt *st = NULL;
-  int rc = dcsim__db_prepare(db, path, "INSERT INTO bench_heldout VALUES(?,?,?,?,?,?,?)", &st,
-                             bench_db_fail, err);
+  int rc = prepare_insert(db, R, &dcsim__bench_heldout_record, &st, err);
   for (size_t i = 0; i < nho && !rc; i++) {
-    sqlite3_bind_int64(st, 1, run_id);
-    sqlite3_bind_text(st, 2, ho[i].loop, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 3, (int)ho[i].threads);
-    sqlite3_bind_double(st, 4, ho[i].measured_s);
-    sqlite3_bind_double(st, 5, ho[i].predicted_s);
-    sqlite3_bind_double(st, 6, (ho[i].predicted_s - ho[i].measured_s) / ho[i].measured_s);
-    sqlite3_bind_double(st, 7, ho[i].insample_s);
-    rc = dcsim__db_step_done(db, path, st, bench_db_fail, err);
+    const bench_heldout *h = &ho[i];
+    bench_heldout_row row = { h->loop,
+                              h->threads,
+                              h->measured_s,
+                              h->predicted_s,
+                              (h->predicted_s - h->measured_s) / h->measured_s,
+                              h->insample_s };
+    rc = insert_row(db, R, &dcsim__bench_heldout_record, st, run_id, &row, err);
   }
   sqlite3_finalize(st);
   return rc;

@@ -2,7 +2,7 @@
  *   bench_run.c     the run: set-up, the phases in order, the results
  *   bench_measure.c timed regions, repetitions, robust statistics, outliers, the budget clock
  *   bench_phases.c  warm-up, thread counts, peak and bandwidth tables, loops, HVS map, RAPL
- *   bench_cells.c   a point as a record: its field tables and its row
+ *   bench_cells.c   a point, a loop fit, a held-out prediction as records: rows, field tables
  *   bench_tables.c  the calibration directory: table CSVs, machine.xml, loops.csv, the dwarf
  *   bench_fit.c     loop fits (weighted by spread) and the held-out test
  *   bench_db.c      the SQLite record (--db)
@@ -63,6 +63,20 @@ typedef struct bench_cell {
   double weight; /* NaN but for a loop */
   double cpu_share, clock_min_ghz, clock_max_ghz, steal;
 } bench_cell;
+
+/* a loop's fit as bench_fits stores it (NaN: NULL; U and S_flops NaN for a loop without flops) */
+typedef struct bench_fit_row {
+  const char *loop;
+  long long states;
+  double V, X, Y, Z, U, S_flops, mop_max_rel_err, mop_mean_rel_err, mop_loo_mean_rel_err;
+} bench_fit_row;
+
+/* a held-out prediction as bench_heldout stores it */
+typedef struct bench_heldout_row {
+  const char *loop;
+  long long threads;
+  double measured_s, predicted_s, rel_err, insample_s;
+} bench_heldout_row;
 
 /* what one timed region saw besides its time */
 typedef struct bench_obs {
@@ -127,6 +141,8 @@ typedef struct bench_run {
  * table, util/dbschema_bench.h), a table CSV (flops.csv, L1.csv ..., DRAM.csv), loops.csv */
 extern const struct dcsim__record dcsim__bench_points_record, dcsim__bench_table_record,
     dcsim__bench_loops_record;
+/* the bench_fits and bench_heldout tables of --db (util/dbschema_bench.h) */
+extern const struct dcsim__record dcsim__bench_fit_record, dcsim__bench_heldout_record;
 /* the cell of point p of run R */
 void dcsim__bench_cell_of(const bench_run *R, const bench_point *p, bench_cell *c);
 
