@@ -198,8 +198,8 @@ static void check_results_records(void) {
 }
 
 /* a bench cell (calib/measure/bench_cells.c, util/dbschema_bench.h): the bench_points table is
- * made from its SQL fields in table order, after run_id, as bench_fits and bench_heldout from
- * theirs; raw.csv has 20 of its 25 columns, in
+ * made from its SQL fields in table order, after run_id, as bench_runs, bench_fits and
+ * bench_heldout from theirs; raw.csv has 20 of its 25 columns, in
  * their own order 1..20; the table CSVs and loops.csv have their own headers */
 static void check_bench_records(void) {
   sqlite3 *db = NULL;
@@ -207,6 +207,7 @@ static void check_bench_records(void) {
   CHECK_INT(sqlite3_exec(db, dcsim__db_bench_schema.create_sql, NULL, NULL, NULL), SQLITE_OK);
   check_schema_record(db, &dcsim__bench_points_record);
   check_created_order(db, &dcsim__bench_points_record, 1, 0);
+  check_created_order(db, &dcsim__bench_run_record, 2, 0); /* after id and created_utc */
   check_created_order(db, &dcsim__bench_fit_record, 1, 0);
   check_created_order(db, &dcsim__bench_heldout_record, 1, 0);
   sqlite3_close(db);

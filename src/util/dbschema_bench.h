@@ -1,6 +1,6 @@
 /* util/dbschema_bench.h — the field table of a bench cell (a point `dcsim bench` measured) as
  * stored in the bench_points table of `dcsim bench --db` and written to raw.csv, and those of a
- * loop fit (bench_fits) and a held-out prediction (bench_heldout)
+ * run (bench_runs), a loop fit (bench_fits) and a held-out prediction (bench_heldout)
  * (doc/calibration.md "--db" and "Interference", doc/design.md "Result records"): one line per
  * column, in column order. The schema (util/dbschema.c) expands it into the CREATE statement and
  * the migration's added columns; the bench (calib/measure/bench_cells.c) into the record that
@@ -37,10 +37,10 @@
   X(passes,        INT64, "",     "INTEGER", NEVER, 0,  PLAIN, "")             \
   X(traffic_byte,  REAL,  "B",    "REAL",    NEVER, 0,  PLAIN, "")             \
   X(work_flop,     REAL,  "flop", "REAL",    NEVER, 0,  PLAIN, "")             \
-  X(disp,          REAL,  "",     "REAL",    NEVER, 11, F(4),  "spread")       \
-  X(remeasured,    INT64, "",     "INTEGER", NEVER, 12, PLAIN, "spread")       \
-  X(flag,          TEXT,  "",     "TEXT",    NEVER, 20, PLAIN, "spread")       \
-  X(weight,        REAL,  "",     "REAL",    UNDEF, 0,  PLAIN, "spread")       \
+  X(disp,          REAL,  "",     "REAL",    NEVER, 11, F(4),  "time budget")  \
+  X(remeasured,    INT64, "",     "INTEGER", NEVER, 12, PLAIN, "time budget")  \
+  X(flag,          TEXT,  "",     "TEXT",    NEVER, 20, PLAIN, "time budget")  \
+  X(weight,        REAL,  "",     "REAL",    UNDEF, 0,  PLAIN, "time budget")  \
   X(redone,        INT64, "",     "INTEGER", NEVER, 13, PLAIN, "interference") \
   X(disturbed,     INT64, "",     "INTEGER", NEVER, 14, PLAIN, "interference") \
   X(cpu_share,     REAL,  "",     "REAL",    NEVER, 15, F(3),  "interference") \
@@ -48,6 +48,39 @@
   X(clock_max_ghz, REAL,  "GHz",  "REAL",    NEVER, 17, F(3),  "interference") \
   X(steal,         REAL,  "",     "REAL",    NEVER, 18, F(4),  "interference") \
   X(status,        TEXT,  "",     "TEXT",    NEVER, 19, PLAIN, "interference")
+
+/* the bench_runs table: a run's row, after id and created_utc (bound by the database's clock):
+ * the machine, the options, the notes and the held-out errors (NULL without a held-out test);
+ * COL(MEMBER, KIND, UNIT, SQL, NULLS, ADDED) */
+#define DCSIM_BENCH_RUN_COLUMNS(COL) \
+  COL(dcsim_version,        TEXT,  "",    "TEXT",    NEVER, "")            \
+  COL(host,                 TEXT,  "",    "TEXT",    NEVER, "")            \
+  COL(cpu_model,            TEXT,  "",    "TEXT",    NEVER, "")            \
+  COL(profile_name,         TEXT,  "",    "TEXT",    NEVER, "")            \
+  COL(out_dir,              TEXT,  "",    "TEXT",    NEVER, "")            \
+  COL(profile_path,         TEXT,  "",    "TEXT",    NEVER, "")            \
+  COL(isa,                  TEXT,  "",    "TEXT",    NEVER, "")            \
+  COL(threads,              INT64, "",    "INTEGER", NEVER, "")            \
+  COL(quick,                INT64, "",    "INTEGER", NEVER, "")            \
+  COL(reps,                 INT64, "",    "INTEGER", NEVER, "")            \
+  COL(budget,               INT64, "",    "INTEGER", NEVER, "")            \
+  COL(clock_ghz,            REAL,  "GHz", "REAL",    NEVER, "")            \
+  COL(clock_note,           TEXT,  "",    "TEXT",    NEVER, "")            \
+  COL(l1d_byte,             REAL,  "B",   "REAL",    NEVER, "")            \
+  COL(l2_byte,              REAL,  "B",   "REAL",    NEVER, "")            \
+  COL(l3_byte,              REAL,  "B",   "REAL",    NEVER, "")            \
+  COL(energy_note,          TEXT,  "",    "TEXT",    NEVER, "")            \
+  COL(gpu_note,             TEXT,  "",    "TEXT",    NEVER, "")            \
+  COL(heldout_mean_abs_err, REAL,  "",    "REAL",    UNDEF, "")            \
+  COL(heldout_max_abs_err,  REAL,  "",    "REAL",    UNDEF, "")            \
+  COL(time_budget_s,        REAL,  "s",   "REAL",    NEVER, "time budget") \
+  COL(elapsed_s,            REAL,  "s",   "REAL",    NEVER, "time budget") \
+  COL(reps_max,             INT64, "",    "INTEGER", NEVER, "time budget") \
+  COL(cache_source,         TEXT,  "",    "TEXT",    NEVER, "time budget") \
+  COL(thread_counts,        TEXT,  "",    "TEXT",    NEVER, "time budget") \
+  COL(loop_thread_counts,   TEXT,  "",    "TEXT",    NEVER, "time budget") \
+  COL(warmup_note,          TEXT,  "",    "TEXT",    NEVER, "time budget") \
+  COL(flagged_points,       INT64, "",    "INTEGER", NEVER, "time budget")
 
 /* the bench_fits table: a loop's fitted coefficients, after run_id (NULL: a value the fit could
  * not give, U and S_flops of a loop without flops); COL(MEMBER, KIND, UNIT, SQL, NULLS, ADDED),

@@ -63,7 +63,13 @@ const dcsim__record dcsim__bench_table_record = { "", table_fields,
 const dcsim__record dcsim__bench_loops_record = { "", loop_fields,
                                                   sizeof loop_fields / sizeof *loop_fields };
 
-/* the bench_fits and bench_heldout tables: one line of util/dbschema_bench.h each */
+/* the bench_runs, bench_fits and bench_heldout tables: one line of util/dbschema_bench.h each */
+#define RUN_FIELD(m, kind, unit, sql, nulls, added)                                             \
+  DCSIM__RECORD_COLUMN(bench_run_row, #m, m, kind, unit, sql, nulls, "0.1.0", DCSIM__RO_SQL, 0, \
+                       PLAIN),
+static const dcsim__record_field run_fields[] = { DCSIM_BENCH_RUN_COLUMNS(RUN_FIELD) };
+const dcsim__record dcsim__bench_run_record = { "bench_runs", run_fields,
+                                                sizeof run_fields / sizeof *run_fields };
 #define FIT_FIELD(m, kind, unit, sql, nulls, added)                                             \
   DCSIM__RECORD_COLUMN(bench_fit_row, #m, m, kind, unit, sql, nulls, "0.1.0", DCSIM__RO_SQL, 0, \
                        PLAIN),

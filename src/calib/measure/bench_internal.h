@@ -64,6 +64,21 @@ typedef struct bench_cell {
   double cpu_share, clock_min_ghz, clock_max_ghz, steal;
 } bench_cell;
 
+/* a run as bench_runs stores it (after id and created_utc); heldout_*: NaN (NULL) without a
+ * held-out test; the texts point into the run (thread counts: the caller's strings) */
+typedef struct bench_run_row {
+  const char *dcsim_version, *host, *cpu_model, *profile_name, *out_dir, *profile_path, *isa;
+  long long threads, quick, reps, budget;
+  double clock_ghz;
+  const char *clock_note;
+  double l1d_byte, l2_byte, l3_byte;
+  const char *energy_note, *gpu_note;
+  double heldout_mean_abs_err, heldout_max_abs_err, time_budget_s, elapsed_s;
+  long long reps_max;
+  const char *cache_source, *thread_counts, *loop_thread_counts, *warmup_note;
+  long long flagged_points;
+} bench_run_row;
+
 /* a loop's fit as bench_fits stores it (NaN: NULL; U and S_flops NaN for a loop without flops) */
 typedef struct bench_fit_row {
   const char *loop;
@@ -141,8 +156,9 @@ typedef struct bench_run {
  * table, util/dbschema_bench.h), a table CSV (flops.csv, L1.csv ..., DRAM.csv), loops.csv */
 extern const struct dcsim__record dcsim__bench_points_record, dcsim__bench_table_record,
     dcsim__bench_loops_record;
-/* the bench_fits and bench_heldout tables of --db (util/dbschema_bench.h) */
-extern const struct dcsim__record dcsim__bench_fit_record, dcsim__bench_heldout_record;
+/* the bench_runs, bench_fits and bench_heldout tables of --db (util/dbschema_bench.h) */
+extern const struct dcsim__record dcsim__bench_run_record, dcsim__bench_fit_record,
+    dcsim__bench_heldout_record;
 /* the cell of point p of run R */
 void dcsim__bench_cell_of(const bench_run *R, const bench_point *p, bench_cell *c);
 
