@@ -3,8 +3,9 @@
  * with the NULL rules; its JSON object and CSV lines; and the run's records of the results
  * database (output/results_records.h) against the schema's tables, column by column; a record
  * whose fields are in some outputs only (SQL, JSON, a JSON key only with a value, CSV, the text
- * table with a derived cell); a band as a JSON pair and two CSV columns, a note after a text row.
- */
+ * table with a derived cell); a band as a JSON pair and two CSV columns, a note after a text row;
+ * a CSV in its own column order and number formats; a bench cell's records against the
+ * bench_points table. */
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 
 #include <sqlite3.h>
 
+#include "calib/measure/bench_internal.h"
 #include "check.h"
 #include "dcsim/error.h"
 #include "dcsim/lib.h"
@@ -280,6 +282,47 @@ static void check_results_records(void) {
   CHECK_INT((int)dcsim__record_count(&dcsim__job_record, DCSIM__RO_CSV), 24);
   CHECK_INT((int)dcsim__record_count(&dcsim__job_record, DCSIM__RO_TEXT), 8);
   sqlite3_close(db);
+}
+
+/* a bench cell (calib/measure/bench_cells.c, util/dbschema_bench.h): the bench_points table is
+ * made from its SQL fields in table order, after run_id, as bench_runs, bench_fits and
+ * bench_heldout from theirs; raw.csv has 20 of its 25 columns, in
+ * their own order 1..20; the table CSVs and loops.csv have their own headers */
+static void check_bench_records(void) {
+  sqlite3 *db = NULL;
+  CHECK_INT(sqlite3_open(":memory:", &db), SQLITE_OK);
+  CHECK_INT(sqlite3_exec(db, dcsim__db_bench_schema.create_sql, NULL, NULL, NULL), SQLITE_OK);
+  check_schema_record(db, &dcsim__bench_points_record);
+  check_created_order(db, &dcsim__bench_points_record, 1, 0);
+  check_created_order(db, &dcsim__bench_run_record, 2, 0); /* after id and created_utc */
+  check_created_order(db, &dcsim__bench_fit_record, 1, 0);
+  check_created_order(db, &dcsim__bench_heldout_record, 1, 0);
+  sqlite3_close(db);
+  const dcsim__record *r = &dcsim__bench_points_record;
+  CHECK_INT((int)dcsim__record_count(r, DCSIM__RO_SQL), 25);
+  CHECK_INT((int)dcsim__record_count(r, DCSIM__RO_CSV), 20);
+  unsigned seen = 0; /* every raw.csv column 1..20 once */
+  for (size_t i = 0; i < r->n_fields; i++)
+    if (r->fields[i].out & DCSIM__RO_CSV) {
+      CHECK(r->fields[i].csv_at >= 1 && r->fields[i].csv_at <= 20);
+      CHECK((seen & (1u << r->fields[i].csv_at)) == 0);
+      seen |= 1u << r->fields[i].csv_at;
+    }
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  dcsim__record_csv_header(r, f);
+  dcsim__record_csv_header(&dcsim__bench_table_record, f);
+  dcsim__record_csv_header(&dcsim__bench_loops_record, f);
+  fclose(f);
+  CHECK_STR(buf,
+            "phase,kernel,level,threads,ws_byte,reps,median,min,max,unit,disp,remeasured,"
+            "redone,disturbed,cpu_share,clock_min_ghz,clock_max_ghz,steal,status,flag\n"
+            "frequency,threads,value,unit,min,max,reps,clock_ghz,ws_byte,disp,remeasured,"
+            "flag\n"
+            "loop,frequency,threads,traffic_byte,work_flop,time_s,time_min_s,time_max_s,"
+            "n_elem,passes,clock_ghz,disp,remeasured,weight\n");
+  free(buf);
 }
 
 /* a record with fields in some outputs only: a database-only key, a JSON key present only with
@@ -814,6 +857,54 @@ static void check_results_migration(void) {
   remove(dir);
 }
 
+/* A CSV in its own order and number formats (DCSIM__RECORD_COLUMN: csv_at, F, G), a column
+ * named apart from its member, a field of SQL only; the SQL keeps table order. */
+typedef struct cell {
+  const char *phase, *flag;
+  long long threads;
+  double ws_byte, med, disp;
+} cell;
+/* clang-format off */
+static const dcsim__record_field cell_fields[] = {
+  DCSIM__RECORD_COLUMN(cell, "phase",   phase,   TEXT,  "",  "TEXT",    NEVER, "0.1.0", DCSIM__RO_SQL | DCSIM__RO_CSV, 1, PLAIN),
+  DCSIM__RECORD_COLUMN(cell, "ws_byte", ws_byte, REAL,  "B", "REAL",    NEVER, "0.1.0", DCSIM__RO_SQL | DCSIM__RO_CSV, 3, F(0)),
+  DCSIM__RECORD_COLUMN(cell, "threads", threads, INT64, "",  "INTEGER", NEVER, "0.1.0", DCSIM__RO_SQL | DCSIM__RO_CSV, 2, PLAIN),
+  DCSIM__RECORD_COLUMN(cell, "median",  med,     REAL,  "",  "REAL",    NEVER, "0.1.0", DCSIM__RO_SQL | DCSIM__RO_CSV, 4, G(6)),
+  DCSIM__RECORD_COLUMN(cell, "flag",    flag,    TEXT,  "",  "TEXT",    NEVER, "0.1.0", DCSIM__RO_SQL | DCSIM__RO_CSV, 6, PLAIN),
+  DCSIM__RECORD_COLUMN(cell, "disp",    disp,    REAL,  "",  "REAL",    NEVER, "0.1.0", DCSIM__RO_SQL | DCSIM__RO_CSV, 5, F(4)),
+  DCSIM__RECORD_COLUMN(cell, "hidden",  disp,    REAL,  "",  "REAL",    NEVER, "0.1.0", DCSIM__RO_SQL, 0, PLAIN),
+};
+/* clang-format on */
+static const dcsim__record cell_rec = { "cells", cell_fields,
+                                        sizeof cell_fields / sizeof *cell_fields };
+
+static void check_csv_order(void) {
+  dcsim_str b = DCSIM_STR_INIT;
+  CHECK_INT(dcsim__record_sql_defs(&cell_rec, &b), 0);
+  CHECK_STR(dcsim_str_cstr(&b),
+            "phase TEXT, ws_byte REAL, threads INTEGER, median REAL, "
+            "flag TEXT, disp REAL, hidden REAL");
+  dcsim_str_release(&b);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  cell a = { "bw", NULL, 12, 32767.5, 123.456789, 0.0123456 };
+  cell c = { "loop", "non-monotone: 2, 3", 3, 1e9, 2.5e-7, 0 };
+  dcsim__record_csv_header(&cell_rec, f);
+  dcsim__record_csv_row(&cell_rec, f, &a);
+  dcsim__record_csv_row(&cell_rec, f, &c);
+  fclose(f);
+  /* a reader finds a member's column: "hidden" fills disp too, but is no CSV column */
+  CHECK_STR(dcsim__record_member(&cell_rec, offsetof(cell, med), DCSIM__RO_CSV)->name, "median");
+  CHECK_STR(dcsim__record_member(&cell_rec, offsetof(cell, disp), DCSIM__RO_SQL)->name, "disp");
+  CHECK(dcsim__record_member(&cell_rec, offsetof(cell, disp) + 1, DCSIM__RO_CSV) == NULL);
+  CHECK_STR(buf,
+            "phase,threads,ws_byte,median,disp,flag\n"
+            "bw,12,32768,123.457,0.0123,\n"
+            "loop,3,1000000000,2.5e-07,0.0000,\"non-monotone: 2, 3\"\n");
+  free(buf);
+}
+
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
   check_sql();
@@ -827,7 +918,9 @@ int main(void) {
   check_printed_totals(&dcsim__totals_power_record);
   check_pairs_notes();
   check_model_records();
+  check_csv_order();
   check_results_records();
+  check_bench_records();
   check_results_migration();
   CHECK_DONE();
 }

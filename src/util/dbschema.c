@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "util/dbschema_bench.h"
 #include "util/dbschema_run.h"
 #include "util/dbschema_sweep.h"
 
@@ -89,42 +90,34 @@ const dcsim__db_schema dcsim__db_sweeps_schema = {
 };
 
 /* doc/calibration.md ("--db"). The CREATE statement has every column; an older database gains the
- * added ones (NULL in its old rows). */
+ * added ones (NULL in its old rows). The columns of its four tables (after id and created_utc,
+ * or run_id) are their records' field tables (util/dbschema_bench.h). */
+#define BENCH_POINT_DEF(m, kind, unit, sql, nulls, raw, rawfmt, added) ", " #m " " sql
+#define BENCH_POINT(m, kind, unit, sql, nulls, raw, rawfmt, added) \
+  { "bench_points", #m, sql, added },
+#define BENCH_DEF(m, kind, unit, sql, nulls, added)     ", " #m " " sql
+#define BENCH_FIT(m, kind, unit, sql, nulls, added)     { "bench_fits", #m, sql, added },
+#define BENCH_HELDOUT(m, kind, unit, sql, nulls, added) { "bench_heldout", #m, sql, added },
 static const char bench_sql[] =
-    "CREATE TABLE IF NOT EXISTS bench_runs(id INTEGER PRIMARY KEY, created_utc TEXT,"
-    " dcsim_version TEXT, host TEXT, cpu_model TEXT, profile_name TEXT, out_dir TEXT,"
-    " profile_path TEXT, isa TEXT, threads INTEGER, quick INTEGER, reps INTEGER, budget INTEGER,"
-    " clock_ghz REAL, clock_note TEXT, l1d_byte REAL, l2_byte REAL, l3_byte REAL, energy_note TEXT,"
-    " gpu_note TEXT, heldout_mean_abs_err REAL, heldout_max_abs_err REAL, time_budget_s REAL,"
-    " elapsed_s REAL, reps_max INTEGER, cache_source TEXT, thread_counts TEXT,"
-    " loop_thread_counts TEXT, warmup_note TEXT, flagged_points INTEGER);"
-    "CREATE TABLE IF NOT EXISTS bench_points(run_id INTEGER REFERENCES bench_runs(id), phase TEXT,"
-    " kernel TEXT, level TEXT, ws_byte REAL, threads INTEGER, reps INTEGER, min REAL, median REAL,"
-    " max REAL, unit TEXT, clock_ghz REAL, passes INTEGER, traffic_byte REAL, work_flop REAL,"
-    " disp REAL, remeasured INTEGER, flag TEXT, weight REAL, redone INTEGER, disturbed INTEGER,"
-    " cpu_share REAL, clock_min_ghz REAL, clock_max_ghz REAL, steal REAL, status TEXT);"
-    "CREATE TABLE IF NOT EXISTS bench_fits(run_id INTEGER REFERENCES bench_runs(id), loop TEXT,"
-    " states INTEGER, V REAL, X REAL, Y REAL, Z REAL, U REAL, S_flops REAL, mop_max_rel_err REAL,"
-    " mop_mean_rel_err REAL, mop_loo_mean_rel_err REAL);"
-    "CREATE TABLE IF NOT EXISTS bench_heldout(run_id INTEGER REFERENCES bench_runs(id), loop TEXT,"
-    " threads INTEGER, measured_s REAL, predicted_s REAL, rel_err REAL, insample_s REAL);";
+    "CREATE TABLE IF NOT EXISTS bench_runs(id INTEGER PRIMARY KEY, created_utc TEXT"
+    DCSIM_BENCH_RUN_COLUMNS(BENCH_DEF) ");"
+    "CREATE TABLE IF NOT EXISTS bench_points(run_id INTEGER REFERENCES bench_runs(id)"
+    DCSIM_BENCH_POINT_COLUMNS(BENCH_POINT_DEF) ");"
+    "CREATE TABLE IF NOT EXISTS bench_fits(run_id INTEGER REFERENCES bench_runs(id)"
+    DCSIM_BENCH_FIT_COLUMNS(BENCH_DEF) ");"
+    "CREATE TABLE IF NOT EXISTS bench_heldout(run_id INTEGER REFERENCES bench_runs(id)"
+    DCSIM_BENCH_HELDOUT_COLUMNS(BENCH_DEF) ");";
 
-static const dcsim__db_column bench_added[] = {
-  { "bench_runs", "time_budget_s", "REAL" },   { "bench_runs", "elapsed_s", "REAL" },
-  { "bench_runs", "reps_max", "INTEGER" },     { "bench_runs", "cache_source", "TEXT" },
-  { "bench_runs", "thread_counts", "TEXT" },   { "bench_runs", "loop_thread_counts", "TEXT" },
-  { "bench_runs", "warmup_note", "TEXT" },     { "bench_runs", "flagged_points", "INTEGER" },
-  { "bench_points", "disp", "REAL" },          { "bench_points", "remeasured", "INTEGER" },
-  { "bench_points", "flag", "TEXT" },          { "bench_points", "weight", "REAL" },
-  { "bench_points", "redone", "INTEGER" }, /* what the interference checks saw */
-  { "bench_points", "disturbed", "INTEGER" },  { "bench_points", "cpu_share", "REAL" },
-  { "bench_points", "clock_min_ghz", "REAL" }, { "bench_points", "clock_max_ghz", "REAL" },
-  { "bench_points", "steal", "REAL" },         { "bench_points", "status", "TEXT" },
+#define BENCH_RUN(m, kind, unit, sql, nulls, added) { "bench_runs", #m, sql, added },
+/* in the order of the tables: an older database gains bench_runs' columns, then bench_points' */
+static const dcsim__db_field bench_record_columns[] = {
+  DCSIM_BENCH_RUN_COLUMNS(BENCH_RUN) DCSIM_BENCH_POINT_COLUMNS(BENCH_POINT)
+      DCSIM_BENCH_FIT_COLUMNS(BENCH_FIT) DCSIM_BENCH_HELDOUT_COLUMNS(BENCH_HELDOUT)
 };
 
-const dcsim__db_schema dcsim__db_bench_schema = { bench_sql, bench_added,
-                                                  sizeof bench_added / sizeof *bench_added, NULL,
-                                                  0 };
+const dcsim__db_schema dcsim__db_bench_schema = { bench_sql, NULL, 0, bench_record_columns,
+                                                  sizeof bench_record_columns /
+                                                      sizeof *bench_record_columns };
 
 int dcsim__db_schema_added(const dcsim__db_schema *schema, const char *table, const char *column,
                            const char **type) {

@@ -43,6 +43,13 @@ size_t dcsim__record_find(const dcsim__record *r, const char *name) {
   return i;
 }
 
+const dcsim__record_field *dcsim__record_member(const dcsim__record *r, size_t offset,
+                                                unsigned out) {
+  for (size_t i = 0; i < r->n_fields; i++)
+    if (r->fields[i].offset == offset && in(&r->fields[i], out)) return &r->fields[i];
+  return NULL;
+}
+
 int dcsim__record_sql_insert(const dcsim__record *r, const char *lead, int n_lead, dcsim_str *b) {
   dcsim_str_addf(b, "INSERT INTO %s(%s", r->table, lead);
   size_t n = (size_t)n_lead;
@@ -151,10 +158,20 @@ void dcsim__record_json_members(const dcsim__record *r, dcsim_json *j, const voi
   }
 }
 
-void dcsim__record_csv_header(const dcsim__record *r, FILE *f) {
+/* the CSV's column k (0, 1, ...): the CSV field whose csv_at is k + 1, else the k-th CSV field
+ * in table order; NULL past the last */
+static const dcsim__record_field *csv_field(const dcsim__record *r, size_t k) {
   size_t n = 0;
   for (size_t i = 0; i < r->n_fields; i++)
-    if (in(&r->fields[i], DCSIM__RO_CSV)) fprintf(f, "%s%s", n++ ? "," : "", r->fields[i].name);
+    if (in(&r->fields[i], DCSIM__RO_CSV) && r->fields[i].csv_at == k + 1) return &r->fields[i];
+  for (size_t i = 0; i < r->n_fields; i++)
+    if (in(&r->fields[i], DCSIM__RO_CSV) && !r->fields[i].csv_at && n++ == k) return &r->fields[i];
+  return NULL;
+}
+
+void dcsim__record_csv_header(const dcsim__record *r, FILE *f) {
+  const dcsim__record_field *c;
+  for (size_t k = 0; (c = csv_field(r, k)) != NULL; k++) fprintf(f, "%s%s", k ? "," : "", c->name);
   fputc('\n', f);
 }
 
@@ -163,7 +180,16 @@ static void csv_cell(FILE *out, const dcsim__record_field *f, const void *row) {
   if (!has_value(f, row)) return;
   switch (f->kind) {
     case DCSIM__RF_INT64: fprintf(out, "%lld", *CMEMBER(row, f, long long)); break;
-    case DCSIM__RF_REAL: fprintf(out, "%.10g", *CMEMBER(row, f, double)); break;
+    case DCSIM__RF_REAL: {
+      double v = *CMEMBER(row, f, double);
+      if (f->csv_conv == 'f')
+        fprintf(out, "%.*f", f->csv_prec, v);
+      else if (f->csv_conv == 'g')
+        fprintf(out, "%.*g", f->csv_prec, v);
+      else
+        fprintf(out, "%.10g", v);
+      break;
+    }
     case DCSIM__RF_TEXT: dcsim__csv_write_cell(out, *CMEMBER(row, f, char *)); break;
     case DCSIM__RF_BOOL: fprintf(out, "%d", *CMEMBER(row, f, int) != 0); break;
     case DCSIM__RF_PAIR: break; /* never a CSV field (in) */
@@ -171,11 +197,9 @@ static void csv_cell(FILE *out, const dcsim__record_field *f, const void *row) {
 }
 
 void dcsim__record_csv_row(const dcsim__record *r, FILE *out, const void *row) {
-  size_t n = 0;
-  for (size_t i = 0; i < r->n_fields; i++) {
-    const dcsim__record_field *f = &r->fields[i];
-    if (!in(f, DCSIM__RO_CSV)) continue;
-    if (n++) fputc(',', out);
+  const dcsim__record_field *f;
+  for (size_t k = 0; (f = csv_field(r, k)) != NULL; k++) {
+    if (k) fputc(',', out);
     csv_cell(out, f, row);
   }
   fputc('\n', out);
@@ -183,13 +207,12 @@ void dcsim__record_csv_row(const dcsim__record *r, FILE *out, const void *row) {
 
 void dcsim__record_csv_row_under(const dcsim__record *cols, const dcsim__record *r, FILE *out,
                                  const void *row) {
-  size_t n = 0;
-  for (size_t i = 0; i < cols->n_fields; i++) {
-    if (!in(&cols->fields[i], DCSIM__RO_CSV)) continue;
-    if (n++) fputc(',', out);
-    for (size_t k = 0; k < r->n_fields; k++)
-      if (in(&r->fields[k], DCSIM__RO_CSV) && !strcmp(r->fields[k].name, cols->fields[i].name)) {
-        csv_cell(out, &r->fields[k], row);
+  const dcsim__record_field *c;
+  for (size_t k = 0; (c = csv_field(cols, k)) != NULL; k++) {
+    if (k) fputc(',', out);
+    for (size_t i = 0; i < r->n_fields; i++)
+      if (in(&r->fields[i], DCSIM__RO_CSV) && !strcmp(r->fields[i].name, c->name)) {
+        csv_cell(out, &r->fields[i], row);
         break;
       }
   }

@@ -76,6 +76,10 @@ typedef struct dcsim__record_field {
   int width;          /* of the text column; negative: left-aligned */
   dcsim__rt_fmt fmt;
   dcsim__rt_cell cell; /* NULL: the value by fmt */
+  unsigned csv_at;     /* its column in the CSV (1, 2, ...) when the CSV's order is not the
+                          table's; 0: in table order (a record gives it to every CSV field or none) */
+  char csv_conv;       /* a REAL in the CSV: 'f' or 'g' with csv_prec digits; 0: %.10g */
+  int csv_prec;
 } dcsim__record_field;
 
 typedef struct dcsim__record {
@@ -89,30 +93,41 @@ typedef struct dcsim__record {
  * named as the member, in SQLite, JSON and CSV. */
 #define DCSIM__RECORD_FIELD(type, member, kind, unit, sql, nulls, since)                        \
   { #member, DCSIM__RF_##kind, offsetof(type, member), unit, sql, DCSIM__RN_##nulls, since,     \
-    DCSIM__RO_ALL, NULL, 0, DCSIM__RT_PLAIN, NULL }
+    DCSIM__RO_ALL, NULL, 0, DCSIM__RT_PLAIN, NULL, 0, 0, 0 }
 /* A line with its outputs (out: a mask of DCSIM__RO_*) and text column (header, width, FMT, a
  * cell getter or NULL). */
 #define DCSIM__RECORD_FIELD_OUT(type, member, kind, unit, sql, nulls, since, out, header, width, \
                                 fmt, cell)                                                     \
   { #member, DCSIM__RF_##kind, offsetof(type, member), unit, sql, DCSIM__RN_##nulls, since,     \
-    out, header, width, DCSIM__RT_##fmt, cell }
+    out, header, width, DCSIM__RT_##fmt, cell, 0, 0, 0 }
 /* A line named apart from its member: name, then as DCSIM__RECORD_FIELD_OUT, member a member
  * designator (a member of an embedded row: `db.tasks`, named "tasks"). */
 #define DCSIM__RECORD_FIELD_AT(name, type, member, kind, unit, sql, nulls, since, out, header,  \
                                width, fmt, cell)                                               \
   { name, DCSIM__RF_##kind, offsetof(type, member), unit, sql, DCSIM__RN_##nulls, since,        \
-    out, header, width, DCSIM__RT_##fmt, cell }
+    out, header, width, DCSIM__RT_##fmt, cell, 0, 0, 0 }
 /* A field named other than its member: element index of the array member (a band's low end
  * `time_band[0]` as the CSV's `time_band_low_s`), with its outputs and text column as above. */
 #define DCSIM__RECORD_ELEM(type, name, member, index, kind, unit, sql, nulls, since, out,      \
                            header, width, fmt, cell)                                           \
   { name, DCSIM__RF_##kind, offsetof(type, member) + (index) * sizeof(((type *)0)->member[0]), \
-    unit, sql, DCSIM__RN_##nulls, since, out, header, width, DCSIM__RT_##fmt, cell }
+    unit, sql, DCSIM__RN_##nulls, since, out, header, width, DCSIM__RT_##fmt, cell, 0, 0, 0 }
 /* A derived column of the text table alone, written by its cell getter from the row's other
  * members (a shape "2 x 64" from the nodes and the cores): no member, no other output. */
 #define DCSIM__RECORD_DERIVED(name, since, header, width, cell)                                 \
   { name, DCSIM__RF_TEXT, 0, "", "", DCSIM__RN_NEVER, since, DCSIM__RO_TEXT, header, width,     \
-    DCSIM__RT_PLAIN, cell }
+    DCSIM__RT_PLAIN, cell, 0, 0, 0 }
+/* A line of a record whose CSV has its own order and number formats: the column name (SQLite,
+ * JSON, CSV) apart from the member, its outputs (no text column), its CSV column csv_at (0: none
+ * or table order) and the CSV format of a REAL: PLAIN (%.10g), F(digits) (%.*f) or G(digits)
+ * (%.*g), e.g. DCSIM__RECORD_COLUMN(row, "median", med, REAL, "", "REAL", NEVER, "0.1.0",
+ * DCSIM__RO_SQL | DCSIM__RO_CSV, 7, G(6)). */
+#define DCSIM__RECORD_COLUMN(type, name, member, kind, unit, sql, nulls, since, out, csv_at, csv) \
+  { name, DCSIM__RF_##kind, offsetof(type, member), unit, sql, DCSIM__RN_##nulls, since, out,      \
+    NULL, 0, DCSIM__RT_PLAIN, NULL, csv_at, DCSIM__RC_##csv }
+#define DCSIM__RC_PLAIN 0, 0
+#define DCSIM__RC_F(digits) 'f', digits
+#define DCSIM__RC_G(digits) 'g', digits
 /* clang-format on */
 
 /* The SQL functions take the fields in DCSIM__RO_SQL, in table order; the JSON, CSV and text
@@ -122,6 +137,10 @@ typedef struct dcsim__record {
 size_t dcsim__record_count(const dcsim__record *r, unsigned out);
 /* the index of the field named name, or r->n_fields */
 size_t dcsim__record_find(const dcsim__record *r, const char *name);
+/* the first field of r in the outputs of mask out whose member is at offset (offsetof(row_type,
+ * member)), or NULL: a reader finds the column that fills a member by the record's name for it */
+const dcsim__record_field *dcsim__record_member(const dcsim__record *r, size_t offset,
+                                                unsigned out);
 
 /* "INSERT INTO table(lead, f1, f2, ...) VALUES(?, ?, ...)" into b: lead is "" or the columns
  * the caller binds first ("run_id"), n_lead of them. 0, or -1 when out of memory. */
@@ -143,7 +162,8 @@ void dcsim__record_json(const dcsim__record *r, dcsim_json *j, const void *row);
  * nested objects between two ranges). */
 void dcsim__record_json_members(const dcsim__record *r, dcsim_json *j, const void *row, size_t from,
                                 size_t to);
-/* The CSV header line (names, comma-separated, '\n') and one row's line. */
+/* The CSV header line (names, comma-separated, '\n') and one row's line, the columns in table
+ * order or by their csv_at. */
 void dcsim__record_csv_header(const dcsim__record *r, FILE *f);
 void dcsim__record_csv_row(const dcsim__record *r, FILE *f, const void *row);
 /* One line of a row of record r under the CSV columns of record cols (another record's header):

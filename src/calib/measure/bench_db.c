@@ -10,11 +10,27 @@
 #include "calib/measure/bench_internal.h"
 #include "dcsim/repro.h"
 #include "util/db.h"
+#include "util/record.h"
 
 /* what every failure after the schema says */
 static const char bench_db_fail[] = "cannot record the bench run";
 
-/* the bench_runs row: the machine, the options and the held-out errors; *run_id its id */
+/* the INSERT of record r's row after its lead column (run_id, created_utc), prepared into *st */
+static int prepare_insert(sqlite3 *db, const bench_run *R, const dcsim__record *r, const char *lead,
+                          sqlite3_stmt **st, dcsim_error *err) {
+  const char *path = R->o->db_path;
+  dcsim_str sql = DCSIM_STR_INIT;
+  int rc = dcsim__record_sql_insert(r, lead, 1, &sql);
+  if (rc)
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "%s: out of memory", bench_db_fail);
+  else
+    rc = dcsim__db_prepare(db, path, sql.s, st, bench_db_fail, err);
+  dcsim_str_release(&sql);
+  return rc;
+}
+
+/* the bench_runs row: the machine, the options and the held-out errors (its record,
+ * util/dbschema_bench.h, after created_utc); *run_id its id */
 static int insert_run(sqlite3 *db, const bench_run *R, const char *profile_path,
                       const bench_heldout *ho, size_t nho, int64_t *run_id, dcsim_error *err) {
   const char *path = R->o->db_path;
@@ -25,39 +41,6 @@ static int insert_run(sqlite3 *db, const bench_run *R, const char *profile_path,
     emean += e / (double)nho;
     if (e > emax) emax = e;
   }
-  int rc = dcsim__db_prepare(db, path,
-                             "INSERT INTO bench_runs(created_utc, dcsim_version, host, cpu_model, "
-                             "profile_name, out_dir, profile_path, isa,"
-                             " threads, quick, reps, budget, clock_ghz, clock_note, l1d_byte, "
-                             "l2_byte, l3_byte, energy_note, gpu_note,"
-                             " heldout_mean_abs_err, heldout_max_abs_err, time_budget_s, elapsed_s,"
-                             " reps_max, cache_source, thread_counts, loop_thread_counts, "
-                             "warmup_note, flagged_points) "
-                             "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                             &st, bench_db_fail, err);
-  if (rc) return rc;
-  sqlite3_bind_text(st, 2, dcsim_version(), -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 3, R->host, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 4, R->model, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 5, R->name, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 6, R->o->out_dir, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 7, profile_path, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 8, dcsim_bench_isa_name(R->isa), -1, SQLITE_STATIC);
-  sqlite3_bind_int(st, 9, (int)R->nthreads);
-  sqlite3_bind_int(st, 10, R->quick);
-  sqlite3_bind_int(st, 11, (int)R->reps_min);
-  sqlite3_bind_int(st, 12, (int)R->o->budget);
-  sqlite3_bind_double(st, 13, R->ghz);
-  sqlite3_bind_text(st, 14, dcsim_str_cstr(&R->freq_note), -1, SQLITE_STATIC);
-  sqlite3_bind_double(st, 15, R->c.l1d_byte);
-  sqlite3_bind_double(st, 16, R->c.l2_byte);
-  sqlite3_bind_double(st, 17, R->c.l3_byte);
-  sqlite3_bind_text(st, 18, dcsim_str_cstr(&R->energy_note), -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 19, dcsim_str_cstr(&R->gpu_note), -1, SQLITE_STATIC);
-  if (nho) {
-    sqlite3_bind_double(st, 20, emean);
-    sqlite3_bind_double(st, 21, emax);
-  }
   dcsim_str tcs[2] = { DCSIM_STR_INIT, DCSIM_STR_INIT }; /* the thread counts, "1,2,4" */
   const unsigned *lists[2] = { R->tc, R->tc_loops }, counts[2] = { R->ntc, R->ntc_loops };
   for (int l = 0; l < 2; l++)
@@ -65,19 +48,43 @@ static int insert_run(sqlite3 *db, const bench_run *R, const char *profile_path,
       dcsim_str_addf(&tcs[l], "%s%u", i ? "," : "", lists[l][i]);
   unsigned flagged = 0;
   for (size_t i = 0; i < R->np; i++) flagged += R->pts[i].flag[0] != '\0';
-  sqlite3_bind_double(st, 22, R->budget_s);
-  sqlite3_bind_double(st, 23, dcsim__bench_elapsed_s(R));
-  sqlite3_bind_int(st, 24, (int)R->reps_max);
-  sqlite3_bind_text(st, 25, R->c.source, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 26, dcsim_str_cstr(&tcs[0]), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st, 27, dcsim_str_cstr(&tcs[1]), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st, 28, dcsim_str_cstr(&R->warm_note), -1, SQLITE_STATIC);
-  sqlite3_bind_int(st, 29, (int)flagged);
+  bench_run_row row = { dcsim_version(),
+                        R->host,
+                        R->model,
+                        R->name,
+                        R->o->out_dir,
+                        profile_path,
+                        dcsim_bench_isa_name(R->isa),
+                        (int)R->nthreads,
+                        R->quick,
+                        (int)R->reps_min,
+                        (int)R->o->budget,
+                        R->ghz,
+                        dcsim_str_cstr(&R->freq_note),
+                        R->c.l1d_byte,
+                        R->c.l2_byte,
+                        R->c.l3_byte,
+                        dcsim_str_cstr(&R->energy_note),
+                        dcsim_str_cstr(&R->gpu_note),
+                        nho ? emean : NAN,
+                        nho ? emax : NAN,
+                        R->budget_s,
+                        dcsim__bench_elapsed_s(R),
+                        (int)R->reps_max,
+                        R->c.source,
+                        dcsim_str_cstr(&tcs[0]),
+                        dcsim_str_cstr(&tcs[1]),
+                        dcsim_str_cstr(&R->warm_note),
+                        (int)flagged };
+  int rc = 0;
   if (tcs[0].oom || tcs[1].oom || R->freq_note.oom || R->warm_note.oom || R->energy_note.oom ||
       R->gpu_note.oom || R->loop_ws_note.oom)
     rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "%s: out of memory", bench_db_fail);
-  else if (!(rc = dcsim__db_bind_utc_now(db, path, st, 1, bench_db_fail, err)))
-    rc = dcsim__db_step_done(db, path, st, bench_db_fail, err);
+  else if (!(rc = prepare_insert(db, R, &dcsim__bench_run_record, "created_utc", &st, err))) {
+    dcsim__record_sql_bind(&dcsim__bench_run_record, st, 2, &row);
+    if (!(rc = dcsim__db_bind_utc_now(db, path, st, 1, bench_db_fail, err)))
+      rc = dcsim__db_step_done(db, path, st, bench_db_fail, err);
+  }
   dcsim_str_release(&tcs[0]);
   dcsim_str_release(&tcs[1]);
   sqlite3_finalize(st);
@@ -85,112 +92,65 @@ static int insert_run(sqlite3 *db, const bench_run *R, const char *profile_path,
   return rc;
 }
 
-/* every measured point */
+/* one row of record r after run_id through st */
+static int insert_row(sqlite3 *db, const bench_run *R, const dcsim__record *r, sqlite3_stmt *st,
+                      int64_t run_id, const void *row, dcsim_error *err) {
+  sqlite3_bind_int64(st, 1, run_id);
+  dcsim__record_sql_bind(r, st, 2, row);
+  return dcsim__db_step_done(db, R->o->db_path, st, bench_db_fail, err);
+}
+
+/* every measured point: its cell's record (bench_cells.c, util/dbschema_bench.h) */
 static int insert_points(sqlite3 *db, const bench_run *R, int64_t run_id, dcsim_error *err) {
-  const char *path = R->o->db_path;
   sqlite3_stmt *st = NULL;
-  int rc = dcsim__db_prepare(
-      db, path,
-      "INSERT INTO bench_points(run_id, phase, kernel, level, ws_byte, threads, "
-      "reps, min, median, max, unit, clock_ghz, passes, traffic_byte, work_flop, "
-      "disp, remeasured, flag, weight, redone, disturbed, cpu_share, clock_min_ghz, "
-      "clock_max_ghz, steal, status) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-      &st, bench_db_fail, err);
+  int rc = prepare_insert(db, R, &dcsim__bench_points_record, "run_id", &st, err);
   for (size_t i = 0; i < R->np && !rc; i++) {
-    const bench_point *p = &R->pts[i];
-    sqlite3_bind_int64(st, 1, run_id);
-    sqlite3_bind_text(st, 2, p->phase, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, p->kernel, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 4, p->level, -1, SQLITE_STATIC);
-    sqlite3_bind_double(st, 5, p->ws_byte);
-    sqlite3_bind_int(st, 6, (int)p->threads);
-    sqlite3_bind_int(st, 7, (int)p->reps);
-    sqlite3_bind_double(st, 8, p->min);
-    sqlite3_bind_double(st, 9, p->med);
-    sqlite3_bind_double(st, 10, p->max);
-    sqlite3_bind_text(st, 11, p->unit, -1, SQLITE_STATIC);
-    sqlite3_bind_double(st, 12, p->clock_ghz);
-    sqlite3_bind_int64(st, 13, (sqlite3_int64)p->passes);
-    sqlite3_bind_double(st, 14, p->traffic_byte);
-    sqlite3_bind_double(st, 15, p->work_flop);
-    sqlite3_bind_double(st, 16, p->disp);
-    sqlite3_bind_int(st, 17, (int)p->remeasured);
-    if (p->flag[0])
-      sqlite3_bind_text(st, 18, p->flag, -1, SQLITE_STATIC);
-    else
-      sqlite3_bind_null(st, 18);
-    if (strcmp(p->phase, "loop") == 0)
-      sqlite3_bind_double(st, 19, p->weight);
-    else
-      sqlite3_bind_null(st, 19);
-    sqlite3_bind_int(st, 20, (int)p->redone);
-    sqlite3_bind_int(st, 21, (int)p->disturbed);
-    sqlite3_bind_double(st, 22, p->cpu_share);
-    sqlite3_bind_double(st, 23, p->clk_min);
-    sqlite3_bind_double(st, 24, p->clk_max);
-    sqlite3_bind_double(st, 25, p->steal);
-    sqlite3_bind_text(st, 26,
-                      p->rejected  ? "left-out"
-                      : p->flag[0] ? "flagged"
-                                   : "kept",
-                      -1, SQLITE_STATIC);
-    rc = dcsim__db_step_done(db, path, st, bench_db_fail, err);
+    bench_cell c;
+    dcsim__bench_cell_of(R, &R->pts[i], &c);
+    rc = insert_row(db, R, &dcsim__bench_points_record, st, run_id, &c, err);
   }
   sqlite3_finalize(st);
   return rc;
 }
 
-/* the loop coefficients (NULL where a loop has no flop term or a value is unknown) */
+/* the loop coefficients (NaN, so NULL, where a loop has no flop term or a value is unknown) */
 static int insert_fits(sqlite3 *db, const bench_run *R, const dcsim_loop_fit *fits, size_t nf,
                        int64_t run_id, dcsim_error *err) {
-  const char *path = R->o->db_path;
   sqlite3_stmt *st = NULL;
-  int rc = dcsim__db_prepare(db, path, "INSERT INTO bench_fits VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
-                             &st, bench_db_fail, err);
+  int rc = prepare_insert(db, R, &dcsim__bench_fit_record, "run_id", &st, err);
   for (size_t i = 0; i < nf && !rc; i++) {
     const dcsim_loop_fit *f = &fits[i];
-    sqlite3_bind_int64(st, 1, run_id);
-    sqlite3_bind_text(st, 2, f->name, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 3, (int)f->n_states);
-    double v[9] = { f->V,
-                    f->X,
-                    f->Y,
-                    f->Z,
-                    f->U,
-                    f->S_flops,
-                    f->mop_stats.max_rel_err,
-                    f->mop_stats.mean_rel_err,
-                    f->mop_stats.loo_mean_rel_err };
-    for (int k = 0; k < 9; k++) {
-      if ((k == 4 || k == 5) && !f->has_flop)
-        sqlite3_bind_null(st, 4 + k);
-      else if (isnan(v[k]))
-        sqlite3_bind_null(st, 4 + k);
-      else
-        sqlite3_bind_double(st, 4 + k, v[k]);
-    }
-    rc = dcsim__db_step_done(db, path, st, bench_db_fail, err);
+    bench_fit_row row = { f->name,
+                          (long long)f->n_states,
+                          f->V,
+                          f->X,
+                          f->Y,
+                          f->Z,
+                          f->has_flop ? f->U : NAN,
+                          f->has_flop ? f->S_flops : NAN,
+                          f->mop_stats.max_rel_err,
+                          f->mop_stats.mean_rel_err,
+                          f->mop_stats.loo_mean_rel_err };
+    rc = insert_row(db, R, &dcsim__bench_fit_record, st, run_id, &row, err);
   }
   sqlite3_finalize(st);
   return rc;
 }
 
-/* the held-out predictions */
+/* the held-out predictions with their relative errors */
 static int insert_heldout(sqlite3 *db, const bench_run *R, const bench_heldout *ho, size_t nho,
                           int64_t run_id, dcsim_error *err) {
-  const char *path = R->o->db_path;
   sqlite3_stmt *st = NULL;
-  int rc = dcsim__db_prepare(db, path, "INSERT INTO bench_heldout VALUES(?,?,?,?,?,?,?)", &st,
-                             bench_db_fail, err);
+  int rc = prepare_insert(db, R, &dcsim__bench_heldout_record, "run_id", &st, err);
   for (size_t i = 0; i < nho && !rc; i++) {
-    sqlite3_bind_int64(st, 1, run_id);
-    sqlite3_bind_text(st, 2, ho[i].loop, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 3, (int)ho[i].threads);
-    sqlite3_bind_double(st, 4, ho[i].measured_s);
-    sqlite3_bind_double(st, 5, ho[i].predicted_s);
-    sqlite3_bind_double(st, 6, (ho[i].predicted_s - ho[i].measured_s) / ho[i].measured_s);
-    sqlite3_bind_double(st, 7, ho[i].insample_s);
-    rc = dcsim__db_step_done(db, path, st, bench_db_fail, err);
+    const bench_heldout *h = &ho[i];
+    bench_heldout_row row = { h->loop,
+                              h->threads,
+                              h->measured_s,
+                              h->predicted_s,
+                              (h->predicted_s - h->measured_s) / h->measured_s,
+                              h->insample_s };
+    rc = insert_row(db, R, &dcsim__bench_heldout_record, st, run_id, &row, err);
   }
   sqlite3_finalize(st);
   return rc;

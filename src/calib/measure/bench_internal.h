@@ -2,6 +2,7 @@
  *   bench_run.c     the run: set-up, the phases in order, the results
  *   bench_measure.c timed regions, repetitions, robust statistics, outliers, the budget clock
  *   bench_phases.c  warm-up, thread counts, peak and bandwidth tables, loops, HVS map, RAPL
+ *   bench_cells.c   a point, a loop fit, a held-out prediction as records: rows, field tables
  *   bench_tables.c  the calibration directory: table CSVs, machine.xml, loops.csv, the dwarf
  *   bench_fit.c     loop fits (weighted by spread) and the held-out test
  *   bench_db.c      the SQLite record (--db)
@@ -47,6 +48,50 @@ typedef struct bench_point {
   unsigned disturbed, redone;
   int rejected; /* left out of the tables (flag says why) */
 } bench_point;
+
+/* A point as its outputs write it (bench_cells.c): the bench_points row of --db and raw.csv
+ * (the field table of util/dbschema_bench.h), the table CSVs and loops.csv. Made from a point by
+ * dcsim__bench_cell_of; its text members point into the point and the run. */
+typedef struct bench_cell {
+  const char *phase, *kernel, *level, *unit;
+  const char *flag;      /* NULL when the point is not suspect */
+  const char *status;    /* "kept", "flagged", "left-out" */
+  const char *frequency; /* the run's frequency id */
+  long long threads, reps, passes, n_elem, remeasured, redone, disturbed;
+  long long remeasured_all; /* remeasured + redone: the table CSVs' remeasured */
+  double ws_byte, min, median, max, clock_ghz, traffic_byte, work_flop, disp;
+  double weight; /* NaN but for a loop */
+  double cpu_share, clock_min_ghz, clock_max_ghz, steal;
+} bench_cell;
+
+/* a run as bench_runs stores it (after id and created_utc); heldout_*: NaN (NULL) without a
+ * held-out test; the texts point into the run (thread counts: the caller's strings) */
+typedef struct bench_run_row {
+  const char *dcsim_version, *host, *cpu_model, *profile_name, *out_dir, *profile_path, *isa;
+  long long threads, quick, reps, budget;
+  double clock_ghz;
+  const char *clock_note;
+  double l1d_byte, l2_byte, l3_byte;
+  const char *energy_note, *gpu_note;
+  double heldout_mean_abs_err, heldout_max_abs_err, time_budget_s, elapsed_s;
+  long long reps_max;
+  const char *cache_source, *thread_counts, *loop_thread_counts, *warmup_note;
+  long long flagged_points;
+} bench_run_row;
+
+/* a loop's fit as bench_fits stores it (NaN: NULL; U and S_flops NaN for a loop without flops) */
+typedef struct bench_fit_row {
+  const char *loop;
+  long long states;
+  double V, X, Y, Z, U, S_flops, mop_max_rel_err, mop_mean_rel_err, mop_loo_mean_rel_err;
+} bench_fit_row;
+
+/* a held-out prediction as bench_heldout stores it */
+typedef struct bench_heldout_row {
+  const char *loop;
+  long long threads;
+  double measured_s, predicted_s, rel_err, insample_s;
+} bench_heldout_row;
 
 /* what one timed region saw besides its time */
 typedef struct bench_obs {
@@ -106,6 +151,17 @@ typedef struct bench_run {
   int probed;
   struct sqlite3 *db; /* --db, open from the start (dcsim__bench_open_db), or NULL */
 } bench_run;
+
+/* ---- bench_cells.c (calls no other file of the bench) ---- */
+/* the field tables of a cell (util/record.h): the bench_points table of --db and raw.csv (one
+ * table, util/dbschema_bench.h), a table CSV (flops.csv, L1.csv ..., DRAM.csv), loops.csv */
+extern const struct dcsim__record dcsim__bench_points_record, dcsim__bench_table_record,
+    dcsim__bench_loops_record;
+/* the bench_runs, bench_fits and bench_heldout tables of --db (util/dbschema_bench.h) */
+extern const struct dcsim__record dcsim__bench_run_record, dcsim__bench_fit_record,
+    dcsim__bench_heldout_record;
+/* the cell of point p of run R */
+void dcsim__bench_cell_of(const bench_run *R, const bench_point *p, bench_cell *c);
 
 /* ---- bench_measure.c (the lowest file: the others call it and it calls none of them) ---- */
 /* "L1", "L2", "L3", "DRAM" */

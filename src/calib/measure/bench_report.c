@@ -2,6 +2,7 @@
  * held-out error) and `--compare CPU`: the measured ceilings beside a catalogue profile's
  * (doc/calibration.md "dcsim bench"). */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "dcsim/cpu_rates.h"
 #include "dcsim/strutil.h"
 #include "util/csv.h"
+#include "util/record.h"
 
 void dcsim__bench_report(bench_run *R, const char *profile_path, const bench_heldout *ho,
                          size_t nho, const dcsim_loop_fit *fits, size_t nf, int64_t run_id) {
@@ -42,11 +44,8 @@ void dcsim__bench_report(bench_run *R, const char *profile_path, const bench_hel
           "\nmedian [min-max] +-dispersion (1.4826 MAD/median) of %u-%u repetitions; * outliers "
           "or disturbed repetitions re-measured, ! flagged, x left out\n%7s %30s",
           R->reps_min, R->reps_max, "threads", "peak GFLOP/s");
-  for (int lv = 0; lv < 4; lv++) {
-    char h[32];
-    snprintf(h, sizeof h, "%s GB/s", dcsim__bench_level_name(lv));
-    fprintf(f, " %30s", h);
-  }
+  for (int lv = 0; lv < 4; lv++) /* "L1 GB/s" right-aligned in 30 */
+    fprintf(f, " %25s GB/s", dcsim__bench_level_name(lv));
   fputc('\n', f);
   for (unsigned i = 0; i < R->ntc; i++) {
     unsigned n = R->tc[i];
@@ -153,12 +152,13 @@ void dcsim__bench_report(bench_run *R, const char *profile_path, const bench_hel
 /* ---- --compare ---- */
 
 /* one measured table of a bench directory: thread counts, medians and dispersions (NAN where
- * the CSV has no disp column), and its frequency id */
+ * the CSV has no disp column), and its frequency id (allocated, "" when the table has no row;
+ * freed by the caller) */
 typedef struct measured_table {
   size_t n;
   unsigned threads[BENCH_MAXT];
   double value[BENCH_MAXT], disp[BENCH_MAXT];
-  char freq[32];
+  char *freq;
 } measured_table;
 
 /* A recorded cell is a measurement (the rule of calibrate cpu, per core and cycle of the
@@ -197,25 +197,37 @@ static int read_cell(const dcsim_csv_t *t, size_t r, const char *path, const cha
   return 0;
 }
 
-/* DIR/<qty>.csv */
+/* DIR/<qty>.csv, its columns found by the names the table CSVs' field table gives the members
+ * they fill (bench_cells.c, dcsim__bench_table_record) */
 static int read_table(const char *dir, const char *qty, measured_table *m, dcsim_error *err) {
+  /* threads, value, frequency (required), disp and unit (optional: (size_t)-1 when absent) */
+  static const size_t members[5] = { offsetof(bench_cell, threads), offsetof(bench_cell, median),
+                                     offsetof(bench_cell, frequency), offsetof(bench_cell, disp),
+                                     offsetof(bench_cell, unit) };
   char *path = dcsim_strdup_printf("%s/%s.csv", dir, qty);
   if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
   dcsim_csv_t *t = NULL;
-  size_t col[5]; /* threads, value, frequency, disp and unit (both optional: (size_t)-1) */
+  size_t col[5];
   int rc = dcsim__csv_load(path, &t, err);
-  if (rc || (rc = dcsim__csv_col(t, "threads", &col[0], err)) ||
-      (rc = dcsim__csv_col(t, "value", &col[1], err)) ||
-      (rc = dcsim__csv_col(t, "frequency", &col[2], err)))
-    goto out;
-  dcsim_error none;
-  if (dcsim__csv_col(t, "disp", &col[3], &none) != 0) col[3] = (size_t)-1;
-  if (dcsim__csv_col(t, "unit", &col[4], &none) != 0) col[4] = (size_t)-1;
+  for (int k = 0; k < 5 && !rc; k++) {
+    const char *name =
+        dcsim__record_member(&dcsim__bench_table_record, members[k], DCSIM__RO_CSV)->name;
+    dcsim_error none;
+    if (k < 3)
+      rc = dcsim__csv_col(t, name, &col[k], err);
+    else if (dcsim__csv_col(t, name, &col[k], &none) != 0)
+      col[k] = (size_t)-1;
+  }
+  if (rc) goto out;
   m->n = 0;
+  free(m->freq);
+  if (!(m->freq = dcsim_strdup(dcsim__csv_rows(t) ? dcsim__csv_cell(t, 0, col[2]) : ""))) {
+    rc = DCSIM_ERR(err, DCSIM_ENOMEM, path, 0, "out of memory");
+    goto out;
+  }
   for (size_t r = 0; r < dcsim__csv_rows(t) && m->n < BENCH_MAXT; r++) {
     double th, v, d;
     if ((rc = read_cell(t, r, path, qty, col, &th, &v, &d, err))) goto out;
-    if (r == 0) snprintf(m->freq, sizeof m->freq, "%s", dcsim__csv_cell(t, r, col[2]));
     m->threads[m->n] = (unsigned)th;
     m->value[m->n] = v;
     m->disp[m->n] = d;
@@ -251,7 +263,7 @@ int dcsim_bench_compare(const char *dir, const char *cpu_ref, FILE *out, dcsim_e
     free(path);
     return rc;
   }
-  measured_table m;
+  measured_table m = { 0 };
   dcsim_cpu_state st = { 0, NULL, 0 };
   unsigned cores = dcsim_cpu_profile_cores_per_socket(p) * dcsim_cpu_profile_sockets(p);
   for (int q = 0; q < BENCH_NQ && !rc; q++) {
@@ -303,6 +315,7 @@ int dcsim_bench_compare(const char *dir, const char *cpu_ref, FILE *out, dcsim_e
     }
   }
   dcsim_cpu_profile_free(p);
+  free(m.freq);
   free(path);
   return rc;
 }

@@ -8,7 +8,7 @@
 #include "dcsim/import_cpu.h"
 #include "dcsim/repro.h"
 #include "dcsim/strutil.h"
-#include "util/csv.h"
+#include "util/record.h"
 #include "util/xmledit.h"
 
 static int is_table(const bench_point *p, int q) {
@@ -31,6 +31,21 @@ static unsigned covered(const bench_run *R, int q, int rejected, FILE *f) {
   return k;
 }
 
+/* The header line of record r and the line of each point of R that it holds: every point
+ * (which NULL: raw.csv), the kept cells of quantity *which (0 peak, 1..4 L1..DRAM: a table CSV)
+ * or the loop points (*which -1: loops.csv). */
+static void write_cells(const bench_run *R, const dcsim__record *r, FILE *f, const int *which) {
+  dcsim__record_csv_header(r, f);
+  for (size_t i = 0; i < R->np; i++) {
+    const bench_point *p = &R->pts[i];
+    if (which && (*which < 0 ? strcmp(p->phase, "loop") != 0 : p->rejected || !is_table(p, *which)))
+      continue;
+    bench_cell c;
+    dcsim__bench_cell_of(R, p, &c);
+    dcsim__record_csv_row(r, f, &c);
+  }
+}
+
 int dcsim__bench_write_raw(bench_run *R, dcsim_error *err) {
   int rc;
   FILE *f = dcsim__bench_open_out(R, "raw.csv", err);
@@ -40,22 +55,9 @@ int dcsim__bench_write_raw(bench_run *R, dcsim_error *err) {
       "# cpu_share: the lowest of the repetitions kept (threads' CPU time in the kernel / threads\n"
       "# x wall time); clock_min/max_ghz: their clock probes; steal: the CPUs' stolen share over\n"
       "# the point (/proc/stat); disturbed: repetitions kept although disturbed; redone:\n"
-      "# disturbed repetitions measured again; status: kept, left-out, or flagged\n"
-      "phase,kernel,level,threads,ws_byte,reps,median,min,max,unit,disp,remeasured,redone,"
-      "disturbed,cpu_share,clock_min_ghz,clock_max_ghz,steal,status,flag\n",
+      "# disturbed repetitions measured again; status: kept, left-out, or flagged\n",
       f);
-  for (size_t i = 0; i < R->np; i++) {
-    const bench_point *p = &R->pts[i];
-    fprintf(f, "%s,%s,%s,%u,%.0f,%u,%.6g,%.6g,%.6g,%s,%.4f,%u,%u,%u,%.3f,%.3f,%.3f,%.4f,%s,",
-            p->phase, p->kernel, p->level, p->threads, p->ws_byte, p->reps, p->med, p->min, p->max,
-            p->unit, p->disp, p->remeasured, p->redone, p->disturbed, p->cpu_share, p->clk_min,
-            p->clk_max, p->steal,
-            p->rejected  ? "left-out"
-            : p->flag[0] ? "flagged"
-                         : "kept");
-    dcsim__csv_write_cell(f, p->flag);
-    fputc('\n', f);
-  }
+  write_cells(R, &dcsim__bench_points_record, f, NULL);
   if ((rc = dcsim__bench_close_out(R, "raw.csv", f, 0, err))) return rc;
   return 0;
 }
@@ -71,24 +73,12 @@ int dcsim__bench_write_tables(bench_run *R, int have_energy, dcsim_error *err) {
         "# measured by dcsim bench: %s; value = median of the repetitions, min and max kept;\n"
         "# disp = 1.4826 x median absolute deviation / median; remeasured = repetitions measured\n"
         "# again (outliers, or the whole point where the curve fell); flag: why a point is\n"
-        "# suspect; clock_ghz = core clock probed on every thread before each repetition (mean)\n"
-        "frequency,threads,value,unit,min,max,reps,clock_ghz,ws_byte,disp,remeasured,flag\n",
+        "# suspect; clock_ghz = core clock probed on every thread before each repetition (mean)\n",
         q == 0   ? "vectorised FMA kernel, pinned OpenMP threads"
         : q == 4 ? "STREAM triad a = b + s*c, 24 B per element (no write-allocate), working set "
                    "per thread sized from the caches"
                  : "read (load) kernel, working set per thread sized from the caches");
-    for (size_t i = 0; i < R->np; i++) {
-      const bench_point *p = &R->pts[i];
-      if (p->rejected || (q == 0 ? strcmp(p->phase, "peak") != 0
-                                 : (strcmp(p->phase, "bw") != 0 ||
-                                    strcmp(p->level, dcsim__bench_level_name(q - 1)) != 0)))
-        continue;
-      fprintf(f, "%s,%u,%.4f,%s,%.4f,%.4f,%u,%.3f,%.0f,%.4f,%u,", R->freq_id, p->threads, p->med,
-              p->unit, p->min, p->max, p->reps, p->clock_ghz, p->ws_byte, p->disp,
-              p->remeasured + p->redone);
-      dcsim__csv_write_cell(f, p->flag);
-      fputc('\n', f);
-    }
+    write_cells(R, &dcsim__bench_table_record, f, &q);
     if ((rc = dcsim__bench_close_out(R, files[q], f, 0, err))) return rc;
   }
   FILE *f = dcsim__bench_open_out(R, "machine.xml", err);
@@ -162,18 +152,10 @@ int dcsim__bench_write_loops(bench_run *R, dcsim_error *err) {
       "# over n_elem elements per thread; Q counts the bytes loaded and stored by the code, W its "
       "flops;\n"
       "# disp: robust relative spread of the repetitions; weight: the fit's weight, 1/max(disp, "
-      "0.5 %), mean 1 per loop\n"
-      "loop,frequency,threads,traffic_byte,work_flop,time_s,time_min_s,time_max_s,n_elem,passes,"
-      "clock_ghz,disp,remeasured,weight\n",
+      "0.5 %), mean 1 per loop\n",
       f);
-  for (size_t i = 0; i < R->np; i++) {
-    const bench_point *p = &R->pts[i];
-    if (strcmp(p->phase, "loop") != 0) continue;
-    fprintf(f, "%s,%s,%u,%.6g,%.6g,%.6g,%.6g,%.6g,%zu,%llu,%.3f,%.4f,%u,%.4f\n", p->kernel,
-            R->freq_id, p->threads, p->traffic_byte, p->work_flop, p->med, p->min, p->max,
-            p->n_elem, (unsigned long long)p->passes, p->clock_ghz, p->disp, p->remeasured,
-            p->weight);
-  }
+  const int loops = -1;
+  write_cells(R, &dcsim__bench_loops_record, f, &loops);
   if ((rc = dcsim__bench_close_out(R, "loops.csv", f, 0, err))) return rc;
   /* the dwarf: W and Q formulas per loop, placeholder coefficients replaced by the fit */
   f = dcsim__bench_open_out(R, "bench-kernels.xml", err);
