@@ -33,11 +33,11 @@ int dcsim__calib_write_table(const char *dir, const char *quantity, const char *
                              const char *unit, dcsim_calib_row *rows, size_t n_rows,
                              const char *comment, dcsim_error *err);
 
-/* <power-spec> and <power-model> of the profile from machine.xml (fit/fit_power.c): copied, or with
- * fit="energy" fitted to the directory's power table, machine.xml's <energy file>, which it reads
- * through the input layer (dcsim__power_table_load, input/internal.h; doc/calibration.md, "Power
- * model"). */
-int dcsim__calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *root,
+/* <power-spec> and <power-model> of the profile from machine.xml as the input layer read it
+ * (dcsim__calib_machine_load, input/internal.h; fit/fit_power.c): copied, or with fit="energy"
+ * fitted to the directory's power table, machine.xml's <energy file>, which it reads through the
+ * input layer too (dcsim__power_table_load; doc/calibration.md, "Power model"). */
+int dcsim__calib_emit_power(FILE *f, const char *dir, const dcsim__calib_machine *m,
                             dcsim_error *err);
 
 /* The plausible range of every calibration time (a sample, a kernel, a replay): 10^-9 to 10^9 s. */

@@ -52,8 +52,7 @@ void dcsim__xml_comment_text(FILE *f, const char *s) {
   }
 }
 
-void dcsim__xml_copy_attr(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *name) {
-  const char *v = dcsim__xml_attr(doc, n, name);
+void dcsim__xml_put_attr(FILE *f, const char *name, const char *v) {
   if (!v) return;
   fprintf(f, " %s=\"", name);
   dcsim__xml_escape(f, v);

@@ -38,7 +38,8 @@ void dcsim__xml_escape(FILE *f, const char *s);
  * hold becomes U+FFFD as in dcsim__xml_escape. */
 void dcsim__xml_comment_text(FILE *f, const char *s);
 
-/* ` NAME="value"` of node's attribute NAME, XML-escaped; nothing when it is absent. */
-void dcsim__xml_copy_attr(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *name);
+/* ` NAME="value"` with value XML-escaped; nothing when value is NULL (an attribute that is absent):
+ * how a profile copies an attribute of its calibration directory's machine.xml as written. */
+void dcsim__xml_put_attr(FILE *f, const char *name, const char *value);
 
 #endif
