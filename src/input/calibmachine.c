@@ -40,7 +40,10 @@ static int read_spec(dcsim__calib_machine *m, xmlNode *root, dcsim_error *err) {
   if ((rc = dcsim__xml_u32(doc, spec, "cores-per-socket", 1, &s->cores_per_socket, err)) ||
       (rc = dcsim__xml_u32(doc, spec, "sockets", 1, &s->sockets, err)) ||
       (rc = dcsim__xml_u32(doc, spec, "threads-per-core", 0, &s->threads_per_core, err)) ||
-      (rc = dcsim__xml_double(doc, spec, "nominal-ghz", 1, &s->nominal_ghz, err)))
+      (rc = dcsim__xml_double(doc, spec, "nominal-ghz", 1, &s->nominal_ghz, err)) ||
+      (rc = dcsim__xml_double(doc, spec, "l1-byte", 0, &s->cache_byte[0], err)) ||
+      (rc = dcsim__xml_double(doc, spec, "l2-byte", 0, &s->cache_byte[1], err)) ||
+      (rc = dcsim__xml_double(doc, spec, "l3-byte", 0, &s->cache_byte[2], err)))
     return rc;
   s->cores_per_socket_text = dcsim__xml_attr(doc, spec, "cores-per-socket");
   s->sockets_text = dcsim__xml_attr(doc, spec, "sockets");
@@ -68,11 +71,11 @@ static int read_datasheet(dcsim__calib_machine *m, xmlNode *root, dcsim_error *e
   d->line = line_of(dn);
   xmlNode *isa = dcsim__xml_child(dn, "isa"), *mem = dcsim__xml_child(dn, "memory");
   int rc;
-  if ((isa && (rc = dcsim__xml_double(doc, isa, "flop-per-cycle", 1, &m->ds.isa_flop_per_cycle,
-                                      err))) ||
-      (mem && ((rc = dcsim__xml_double(doc, mem, "peak-bps", 1, &m->ds.mem_peak_bps, err)) ||
-               (rc = dcsim__xml_double(doc, mem, "sustained-bps", 0, &m->ds.mem_sustained_bps,
-                                       err)))))
+  if ((isa &&
+       (rc = dcsim__xml_double(doc, isa, "flop-per-cycle", 1, &m->ds.isa_flop_per_cycle, err))) ||
+      (mem &&
+       ((rc = dcsim__xml_double(doc, mem, "peak-bps", 1, &m->ds.mem_peak_bps, err)) ||
+        (rc = dcsim__xml_double(doc, mem, "sustained-bps", 0, &m->ds.mem_sustained_bps, err)))))
     return rc;
   if (isa) {
     d->isa_flop_per_cycle = dcsim__xml_attr(doc, isa, "flop-per-cycle");
@@ -110,7 +113,9 @@ static int read_freqs(dcsim__calib_machine *m, xmlNode *root, dcsim_error *err) 
   fr->ghz = calloc(cap, sizeof *fr->ghz);
   fr->ghz_text = calloc(cap, sizeof *fr->ghz_text);
   fr->sources = calloc(cap, sizeof *fr->sources);
-  if (!fr->ids || !fr->labels || !fr->ghz || !fr->ghz_text || !fr->sources)
+  fr->lines = calloc(cap, sizeof *fr->lines);
+  fr->line = line_of(fq);
+  if (!fr->ids || !fr->labels || !fr->ghz || !fr->ghz_text || !fr->sources || !fr->lines)
     return DCSIM_ERR(err, DCSIM_ENOMEM, m->path, 0, "out of memory");
   int rc;
   for (xmlNode *q = dcsim__xml_child(fq, "freq"); q; q = dcsim__xml_next(q, "freq")) {
@@ -119,6 +124,7 @@ static int read_freqs(dcsim__calib_machine *m, xmlNode *root, dcsim_error *err) 
     fr->labels[k] = dcsim__xml_attr(doc, q, "label");
     fr->ghz_text[k] = dcsim__xml_attr(doc, q, "ghz");
     fr->sources[k] = dcsim__xml_attr(doc, q, "source");
+    fr->lines[k] = line_of(q);
     if ((rc = dcsim__xml_double(doc, q, "ghz", 1, &fr->ghz[k], err))) return rc;
     for (size_t j = 0; j < k; j++)
       if (strcmp(fr->ids[j], fr->ids[k]) == 0)
@@ -230,8 +236,8 @@ static int read_limits(dcsim__calib_machine *m, dcsim_error *err) {
   lim->cores_per_socket = s->cores_per_socket;
   lim->sockets = s->sockets;
   lim->threads_per_core = s->threads_per_core;
-  double hw = (double)s->cores_per_socket * s->sockets *
-              (s->threads_per_core ? s->threads_per_core : 1);
+  double hw =
+      (double)s->cores_per_socket * s->sockets * (s->threads_per_core ? s->threads_per_core : 1);
   if (hw < 1 || hw > 1000000)
     return DCSIM_ERR(err, DCSIM_ERANGE, m->path, s->line,
                      "<spec>: cores-per-socket x threads-per-core x sockets = %.0f hardware "
@@ -270,6 +276,7 @@ void dcsim__calib_machine_release(dcsim__calib_machine *m) {
   free(m->fr.ghz);
   free(m->fr.ghz_text);
   free(m->fr.sources);
+  free(m->fr.lines);
   dcsim__xml_free(m->doc);
   memset(m, 0, sizeof *m);
 }

@@ -125,6 +125,8 @@ typedef struct dcsim__calibdir_limits {
 /* machine.xml's <frequencies> in order: ids, GHz (as numbers and as written), labels (NULL for a
  * plain state), sources (NULL when absent); the strings borrowed from its document. */
 typedef struct dcsim__calibdir_freqs {
+  int line;   /* <frequencies>' */
+  int *lines; /* each <freq>'s */
   const char **ids;
   double *ghz;
   const char **ghz_text;
@@ -164,6 +166,7 @@ typedef struct dcsim__cm_spec {
   int line;
   unsigned cores_per_socket, sockets, threads_per_core; /* threads_per_core 0: not given (one) */
   double nominal_ghz;
+  double cache_byte[3]; /* l1-byte, l2-byte, l3-byte; 0: not given */
   const char *cores_per_socket_text, *sockets_text, *nominal_ghz_text, *l1_byte, *l2_byte, *l3_byte,
       *isa, *source;
 } dcsim__cm_spec;

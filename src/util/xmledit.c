@@ -71,6 +71,20 @@ int dcsim__xml_edit_open(const char *path, xmlDoc **doc, dcsim_error *err) {
   return 0;
 }
 
+/* The last <elem key="value"> child of parent, or NULL; *last: parent's last <elem> child. */
+static xmlNode *keyed_child(xmlNode *parent, const char *elem, const char *key, const char *value,
+                            xmlNode **last) {
+  xmlNode *found = NULL;
+  *last = NULL;
+  for (xmlNode *n = dcsim__xml_child(parent, elem); n; n = dcsim__xml_next(n, elem)) {
+    xmlChar *v = xmlGetProp(n, BAD_CAST key);
+    if (v && strcmp((const char *)v, value) == 0) found = n;
+    xmlFree(v);
+    *last = n;
+  }
+  return found;
+}
+
 xmlNode *dcsim__xml_named(xmlNode *parent, const char *elem, const char *name) {
   xmlNode *found = NULL;
   for (xmlNode *n = dcsim__xml_child(parent, elem); n && !found; n = dcsim__xml_next(n, elem)) {
@@ -79,6 +93,30 @@ xmlNode *dcsim__xml_named(xmlNode *parent, const char *elem, const char *name) {
     xmlFree(nm);
   }
   return found;
+}
+
+/* One set: the keyed child found or added after the last of its kind (or the first <after>). */
+static void set_child(xmlNode *root, const dcsim__xml_child_set *c) {
+  xmlNode *last = NULL, *found = keyed_child(root, c->elem, c->key, c->key_value, &last);
+  if (!last) last = dcsim__xml_child(root, c->after);
+  if (!found) {
+    found = xmlNewNode(NULL, BAD_CAST c->elem);
+    xmlNode *ws = xmlNewText(BAD_CAST "\n  ");
+    xmlAddNextSibling(last, ws);
+    xmlAddNextSibling(ws, found);
+    xmlSetProp(found, BAD_CAST c->key, BAD_CAST c->key_value);
+  }
+  for (size_t i = 0; i < c->n; i++) xmlSetProp(found, BAD_CAST c->names[i], BAD_CAST c->values[i]);
+}
+
+int dcsim__xml_edit_children(const char *path, const dcsim__xml_child_set *sets, size_t n,
+                             dcsim_error *err) {
+  xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  if (!doc) return DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "cannot parse");
+  for (size_t i = 0; i < n; i++) set_child(xmlDocGetRootElement(doc), &sets[i]);
+  int rc = dcsim__xml_save(doc, path, err);
+  xmlFreeDoc(doc);
+  return rc;
 }
 
 void dcsim__xml_set_num(xmlNode *node, const char *name, double v, int digits) {

@@ -24,6 +24,21 @@ xmlNode *dcsim__xml_named(xmlNode *parent, const char *elem, const char *name);
  * the calibration commands write a fitted number into a document they edit. */
 void dcsim__xml_set_num(xmlNode *node, const char *name, double v, int digits);
 
+/* One child of the root element to set in a document being edited: the last <elem key="key_value">
+ * child gets the attributes names[i] = values[i] (set or replaced); when the root has none, a new
+ * <elem key="key_value" ...> goes on a line of its own after the root's last <elem> child, else
+ * after its first <after> child. */
+typedef struct dcsim__xml_child_set {
+  const char *elem, *key, *key_value, *after;
+  const char *const *names, *const *values;
+  size_t n;
+} dcsim__xml_child_set;
+
+/* The document at path (comments and layout kept) with the n sets applied in order, written back
+ * atomically (dcsim__xml_save): how an importer records in machine.xml the tables it wrote. */
+int dcsim__xml_edit_children(const char *path, const dcsim__xml_child_set *sets, size_t n,
+                             dcsim_error *err);
+
 /* Writes doc to path as libxml2 prints it (UTF-8), atomically (dcsim__file_write_atomic). */
 int dcsim__xml_save(xmlDoc *doc, const char *path, dcsim_error *err);
 
