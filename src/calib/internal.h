@@ -1,14 +1,14 @@
 /* calib/internal.h — what the calib jobs share: the calibration tables written by the importers
- * (import/import_cpu.c) and the power model of fit/fit_power.c (its table is read by the input
- * layer, input/power_table.c). Not a public header.
+ * (import/import_cpu.c) and the power model of fit/fit_power.c. The calibration directory itself
+ * (machine.xml, its tables, its power table, its placeholders) is read by the input layer
+ * (input/internal.h: calibmachine.c, calibdir.c, power_table.c, calibtemplate.c). Not a public
+ * header.
  * Ownership: functions returning char * give malloc'd strings the caller frees. */
 #ifndef DCSIM_CALIB_INTERNAL_H
 #define DCSIM_CALIB_INTERNAL_H
 
 #include <stddef.h>
 #include <stdio.h>
-
-#include <libxml/tree.h>
 
 #include "dcsim/dwarf.h"
 #include "dcsim/error.h"

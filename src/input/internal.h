@@ -244,6 +244,19 @@ typedef struct dcsim__calib_machine {
 int dcsim__calib_machine_load(const char *path, dcsim__calib_machine *m, dcsim_error *err);
 void dcsim__calib_machine_release(dcsim__calib_machine *m);
 
+/* ---- the FILL placeholders of a directory made from the template (calibtemplate.c) ----
+ * A placeholder is a machine.xml attribute value or element text, or a cell of a CSV file
+ * machine.xml names (<table file>, <energy file>, <dram bandwidth>, each once), that is FILL or
+ * starts with "FILL:" (dcsim/import_template.h). fn gets each element or CSV line holding any:
+ * their count there, path:line and what to fill ("<table quantity=\"L1\"> FILL in source" or
+ * "FILL in value, source"), in file order. machine.xml (mpath, in dir) is parsed without its
+ * schema; nothing is reported when it cannot be read or parsed (its loader says why), nor for a
+ * CSV file that cannot be read (its table reader says why). */
+typedef void (*dcsim__calibdir_placeholder_fn)(void *ctx, size_t count, const char *path, int line,
+                                               const char *what);
+void dcsim__calibdir_placeholders(const char *dir, const char *mpath,
+                                  dcsim__calibdir_placeholder_fn fn, void *ctx);
+
 /* threads within lim's hardware threads (lim may be NULL: no check); an error naming path:line. */
 int dcsim__calibdir_threads_ok(const char *path, int line, unsigned threads,
                                const dcsim__calibdir_limits *lim, dcsim_error *err);
