@@ -46,7 +46,8 @@ static void scan_element(const sink *u, const dcsim_xml_doc_t *doc, xmlNode *n) 
   for (xmlNode *c = n->children; c; c = c->next)
     if (c->type == XML_TEXT_NODE && c->content && is_placeholder((const char *)c->content))
       dcsim_str_addf(&what, "%s its text", count++ ? "," : "");
-  if (count) u->fn(u->ctx, count, dcsim__xml_path(doc), (int)xmlGetLineNo(n), dcsim_str_cstr(&what));
+  if (count)
+    u->fn(u->ctx, count, dcsim__xml_path(doc), (int)xmlGetLineNo(n), dcsim_str_cstr(&what));
   dcsim_str_release(&what);
   for (xmlNode *c = n->children; c; c = c->next)
     if (c->type == XML_ELEMENT_NODE) scan_element(u, doc, c);

@@ -30,9 +30,8 @@ static int cmp_row(const void *a, const void *b) {
 int dcsim__calib_write_table(const char *dir, const char *quantity, const char *freq_id,
                              const char *unit, dcsim_calib_row *rows, size_t n_rows,
                              const char *comment, dcsim_error *err) {
-  char file[64];
-  snprintf(file, sizeof file, "%s.csv", quantity);
-  char *path = dcsim_path_in(dir, file), *buf = NULL;
+  char *file = dcsim_strdup_printf("%s.csv", quantity);
+  char *path = file ? dcsim_path_in(dir, file) : NULL, *buf = NULL;
   size_t len = 0;
   int rc = 0;
   FILE *f = path ? open_memstream(&buf, &len) : NULL;
@@ -69,6 +68,7 @@ out:
   if (f) fclose(f);
   free(buf);
   free(path);
+  free(file);
   return rc;
 }
 

@@ -7,6 +7,7 @@
 
 #include "calib/internal.h"
 #include "dcsim/import_likwid.h"
+#include "dcsim/numfmt.h"
 
 /* One likwid-bench run: the block from "Test:" to the next "Test:" or the end of the file. */
 typedef struct lrun {
@@ -273,10 +274,10 @@ static int check_families(const likwid_import *L, dcsim_error *err) {
 /* A run's figure against the per-cycle rule of every calibration cell (calib/internal.h), naming
  * the likwid-bench file and line. */
 static int check_run(const likwid_import *L, const lrun *r, int flops, dcsim_error *err) {
-  char cell[64];
-  snprintf(cell, sizeof cell, "%g", flops ? r->mflop_s : r->mbyte_s);
+  dcsim_num_text cell; /* "%g" of a double: at most 13 bytes, never cut */
+  (void)dcsim_bufprintf(cell.s, sizeof cell.s, "%g", flops ? r->mflop_s : r->mbyte_s);
   return dcsim__calibdir_cell_per_cycle(
-      r->file, flops ? r->mflop_line : r->mbyte_line, flops ? "flops" : "L1", cell,
+      r->file, flops ? r->mflop_line : r->mbyte_line, flops ? "flops" : "L1", cell.s,
       flops ? "MFlops/s" : "MByte/s", r->threads, L->cores, L->ghz,
       "the frequency state of machine.xml", (flops ? r->mflop_s : r->mbyte_s) * 1e6, err);
 }

@@ -31,12 +31,14 @@ int dcsim_calib_cpu_template(const char *dir, dcsim_error *err) {
   return rc;
 }
 
+/* The message names the first placeholders in at most this many bytes, cut at whole items. */
+#define FIRST_MAX 600
+
 /* The placeholders found: their count, each as a line of text, the first few for the message. */
 typedef struct unfilled {
   size_t n;
   FILE *list;      /* every item, NULL: none */
-  char first[600]; /* the first items, "; "-separated, cut at whole items */
-  size_t first_len;
+  dcsim_str first; /* the first items, "; "-separated, under FIRST_MAX bytes */
   int first_full;
 } unfilled;
 
@@ -45,14 +47,10 @@ static void add_item(void *ctx, size_t count, const char *path, int line, const 
   unfilled *u = ctx;
   u->n += count;
   if (u->list) fprintf(u->list, "%s:%d: %s\n", path, line, what);
-  char *item = dcsim_strdup_printf("%s%s:%d %s", u->first_len ? "; " : "", path, line, what);
+  char *item = dcsim_strdup_printf("%s%s:%d %s", u->first.len ? "; " : "", path, line, what);
   size_t l = item ? strlen(item) : 0;
-  if (item && !u->first_full && u->first_len + l < sizeof u->first) {
-    memcpy(u->first + u->first_len, item, l + 1);
-    u->first_len += l;
-  } else {
+  if (!item || u->first_full || u->first.len + l >= FIRST_MAX || dcsim_str_add(&u->first, item))
     u->first_full = 1;
-  }
   free(item);
 }
 
@@ -73,7 +71,8 @@ int dcsim_calib_cpu_unfilled(const char *dir, FILE *list, dcsim_error *err) {
     rc = DCSIM_ERR(err, DCSIM_ESCHEMA, mpath, 0,
                    "not filled in: %zu placeholder%s FILL left (%s%s); give each its figure and "
                    "source, nothing was written",
-                   u.n, u.n == 1 ? "" : "s", u.first, u.first_full ? "; ..." : "");
+                   u.n, u.n == 1 ? "" : "s", dcsim_str_cstr(&u.first), u.first_full ? "; ..." : "");
+  dcsim_str_release(&u.first);
   free(mpath);
   return rc;
 }
