@@ -1,9 +1,9 @@
 /* input/internal.h — helpers shared by the files of the input layer (dwarf.c, hwprofile.c,
- * hwprofile_gpu.c, hwprofile_power.c), the one parser of a CPU datasheet's <measured>, which
- * calib/import/import_cpu.c uses too, the RAPL power table of a calibration directory
- * (power_table.c), which calib/ and tools/derive read through it, and the directory's
- * per-quantity tables with their plausibility rules (calibdir.c), which calib/ reads through
- * it. Not a public header. Ownership:
+ * hwprofile_gpu.c, hwprofile_power.c), the one parser of a CPU datasheet's <measured>, and what
+ * calib/ reads a calibration directory through: its machine.xml in typed members
+ * (calibmachine.c), its RAPL power table (power_table.c, also read by tools/derive), its
+ * per-quantity tables with their plausibility rules (calibdir.c) and the FILL placeholders of a
+ * template-made directory (calibtemplate.c). Not a public header. Ownership:
  * the caller frees the document (dcsim__xml_free) and the strings. */
 #ifndef DCSIM_INPUT_INTERNAL_H
 #define DCSIM_INPUT_INTERNAL_H
