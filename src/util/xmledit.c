@@ -71,28 +71,25 @@ int dcsim__xml_edit_open(const char *path, xmlDoc **doc, dcsim_error *err) {
   return 0;
 }
 
-/* The last <elem key="value"> child of parent, or NULL; *last: parent's last <elem> child. */
+/* The first <elem key="value"> child of parent, or NULL; *last (when last is not NULL): parent's
+ * last <elem> child. */
 static xmlNode *keyed_child(xmlNode *parent, const char *elem, const char *key, const char *value,
                             xmlNode **last) {
   xmlNode *found = NULL;
-  *last = NULL;
-  for (xmlNode *n = dcsim__xml_child(parent, elem); n; n = dcsim__xml_next(n, elem)) {
-    xmlChar *v = xmlGetProp(n, BAD_CAST key);
-    if (v && strcmp((const char *)v, value) == 0) found = n;
-    xmlFree(v);
-    *last = n;
+  for (xmlNode *n = dcsim__xml_child(parent, elem); n && (!found || last);
+       n = dcsim__xml_next(n, elem)) {
+    if (!found) {
+      xmlChar *v = xmlGetProp(n, BAD_CAST key);
+      if (v && strcmp((const char *)v, value) == 0) found = n;
+      xmlFree(v);
+    }
+    if (last) *last = n;
   }
   return found;
 }
 
 xmlNode *dcsim__xml_named(xmlNode *parent, const char *elem, const char *name) {
-  xmlNode *found = NULL;
-  for (xmlNode *n = dcsim__xml_child(parent, elem); n && !found; n = dcsim__xml_next(n, elem)) {
-    xmlChar *nm = xmlGetProp(n, BAD_CAST "name");
-    if (nm && strcmp((const char *)nm, name) == 0) found = n;
-    xmlFree(nm);
-  }
-  return found;
+  return keyed_child(parent, elem, "name", name, NULL);
 }
 
 /* One set: the keyed child found or added after the last of its kind (or the first <after>). */

@@ -24,7 +24,7 @@ xmlNode *dcsim__xml_named(xmlNode *parent, const char *elem, const char *name);
  * the calibration commands write a fitted number into a document they edit. */
 void dcsim__xml_set_num(xmlNode *node, const char *name, double v, int digits);
 
-/* One child of the root element to set in a document being edited: the last <elem key="key_value">
+/* One child of the root element to set in a document being edited: the first <elem key="key_value">
  * child gets the attributes names[i] = values[i] (set or replaced); when the root has none, a new
  * <elem key="key_value" ...> goes on a line of its own after the root's last <elem> child, else
  * after its first <after> child. */
