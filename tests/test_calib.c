@@ -304,6 +304,52 @@ static void test_likwid(const char *tmp) {
   CHECK(dcsim_calib_import_likwid(cp, 1, nodir, NULL, NULL, NULL, &err) == DCSIM_EIO);
 }
 
+/* The likwid test directory's machine.xml with its spec's cache attributes, extra <freq> lines
+ * and what follows </frequencies> given, written to dir/machine.xml; then one import of the copy
+ * runs at --freq freq (NULL: none), which must fail at machine.xml:line saying msg. Lines: 3 spec,
+ * 4 frequencies, 5 the first freq, 6 the next line. */
+static void likwid_bad_manifest(const char *dir, const char *caches, const char *freqs,
+                                const char *after, const char *freq, int line, const char *msg) {
+  char *text = dcsim_strdup_printf(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<calibration-machine name=\"lk\" model=\"Intel Xeon E5-2697 v3\">\n"
+      "  <spec cores-per-socket=\"14\" sockets=\"2\" nominal-ghz=\"2.6\"%s source=\"D3.5 Table "
+      "21\"/>\n"
+      "  <frequencies>\n"
+      "    <freq id=\"2.6\" ghz=\"2.6\"/>\n%s"
+      "  </frequencies>\n%s"
+      "</calibration-machine>\n",
+      caches, freqs, after);
+  char *mx = dcsim_path_in(dir, "machine.xml");
+  if (text && mx) check_write_file(mx, text);
+  const char *cp[] = { LK "copy_avx-L1.txt" };
+  dcsim_error err = { 0 };
+  expect_err(dcsim_calib_import_likwid(cp, 1, dir, NULL, freq, NULL, &err), &err, "machine.xml",
+             line, msg);
+  free(mx);
+  free(text);
+}
+
+/* machine.xml refused by import-likwid, each naming its element's line (input/calibmachine.c
+ * reads it): a cache size missing, two frequency states and no --freq, an unknown --freq, and a
+ * manifest `calibrate cpu` would refuse (an <energy freq> that names no state). */
+static void test_likwid_manifest(const char *tmp) {
+  dcsim_error err = { 0 };
+  char *dir = dcsim_strdup_printf("%s/lkbad", tmp);
+  CHECK(dir && dcsim__mkdir_p(dir, &err) == 0);
+  const char *caches = " l1-byte=\"32768\" l2-byte=\"262144\" l3-byte=\"36700160\"";
+  likwid_bad_manifest(dir, " l1-byte=\"32768\" l3-byte=\"36700160\"", "", "", NULL, 3,
+                      "<spec>: l2-byte is needed to tell which cache");
+  likwid_bad_manifest(dir, caches, "    <freq id=\"turbo\" ghz=\"3.6\" label=\"turbo\"/>\n", "",
+                      NULL, 6, "several frequency states: say which one");
+  likwid_bad_manifest(dir, caches, "", "", "1.2", 4, "<frequencies>: no <freq id=\"1.2\">");
+  likwid_bad_manifest(
+      dir, caches, "",
+      "  <energy file=\"power.csv\" freq=\"9.9\" other-frequencies=\"error\" source=\"RAPL\"/>\n",
+      "2.6", 7, "<energy freq=\"9.9\">: unknown frequency id");
+  free(dir);
+}
+
 #define KC "tests/data/calibration/kerncraft/"
 
 static void test_kerncraft(const char *tmp) {
@@ -338,6 +384,7 @@ int main(void) {
   test_gpu_table9();
   test_gpu_errors(tmp);
   test_likwid(tmp);
+  test_likwid_manifest(tmp);
   test_kerncraft(tmp);
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);

@@ -185,13 +185,14 @@ static void test_finds(void) {
   free(c);
 }
 
-/* machine.xml at path with the first `from` replaced by `to`, written to dir/machine.xml; its
- * <frequencies> and limits read (*rc_f, *rc_l: their results, 1 when not reached). */
-static void read_machine(const char *dir, const char *from, const char *to, int *rc_f, int *rc_l,
-                         dcsim__calibdir_limits *lim, dcsim_error *err) {
+/* The Gold 6148's machine.xml with the first `from` replaced by `to`, written to dir/machine.xml
+ * and read by the input layer into *m (the caller releases it); the load's result. */
+static int read_machine(const char *dir, const char *from, const char *to, dcsim__calib_machine *m,
+                        dcsim_error *err) {
   char *text = NULL, *mpath = dcsim_path_in(dir, "machine.xml");
   dcsim_str t = DCSIM_STR_INIT;
-  *rc_f = *rc_l = 1;
+  int rc = 1;
+  memset(m, 0, sizeof *m);
   CHECK_INT(
       dcsim__file_read_text(DCSIM_SOURCE_DIR "/calibration/xeon-gold-6148/machine.xml", &text, err),
       0);
@@ -200,43 +201,86 @@ static void read_machine(const char *dir, const char *from, const char *to, int 
   if (at) {
     dcsim_str_addf(&t, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
     check_write_file(mpath, dcsim_str_cstr(&t));
-    dcsim_xml_doc_t *doc = NULL;
-    CHECK_INT(dcsim__xml_load(mpath, "calibration-machine", &doc, err), 0);
-    dcsim__calibdir_freqs fr = { 0 };
-    if (doc && !(*rc_f = dcsim__calibdir_freqs_read(mpath, doc, dcsim__xml_root(doc), &fr, err))) {
-      CHECK_INT((int)fr.n, 2);
-      *rc_l = dcsim__calibdir_limits_read(doc, dcsim__xml_root(doc), &fr, 32, 127.97e9, lim, err);
-    }
-    dcsim__calibdir_freqs_release(&fr);
-    dcsim__xml_free(doc);
+    rc = dcsim__calib_machine_load(mpath, m, err);
   }
   remove(mpath);
   dcsim_str_release(&t);
   free(text);
   free(mpath);
+  return rc;
 }
 
-/* machine.xml's <frequencies> and the cells' bounds: the Gold 6148's are GOLD; an id given twice
- * and too many hardware threads refused. */
+/* What one refused machine.xml says: its status and a part of its message. */
+static void check_refused(const char *dir, const char *from, const char *to, int code,
+                          const char *msg) {
+  dcsim__calib_machine m;
+  dcsim_error err;
+  CHECK_INT(read_machine(dir, from, to, &m, &err), code);
+  CHECK(strstr(err.msg, msg) != NULL);
+  dcsim__calib_machine_release(&m);
+}
+
+/* machine.xml read into typed members: the Gold 6148's figures, frequencies, tables, fit and power
+ * elements as written, and its cells' bounds GOLD; each bad case refused naming its element. */
 static void test_machine(void) {
   char dir[] = "/tmp/dcsim-calibdir-XXXXXX";
   CHECK(mkdtemp(dir) != NULL);
-  dcsim__calibdir_limits lim;
+  dcsim__calib_machine m;
   dcsim_error err;
-  int rf, rl;
-  read_machine(dir, "<frequencies>", "<frequencies>", &rf, &rl, &lim, &err);
-  CHECK_INT(rf, 0);
-  CHECK_INT(rl, 0);
-  CHECK(rl == 0 && memcmp(&lim, &GOLD, sizeof lim) == 0);
-  CHECK_REL(lim.max_ghz, 3.7, 1e-15);
-  CHECK_INT((int)lim.hw_threads, 40);
-  read_machine(dir, "id=\"turbo\"", "id=\"2.4\"", &rf, &rl, &lim, &err);
-  CHECK_INT(rf, DCSIM_ESCHEMA);
-  CHECK(strstr(err.msg, "<freq id=\"2.4\">: id given twice") != NULL);
-  read_machine(dir, "sockets=\"2\"", "sockets=\"60000\"", &rf, &rl, &lim, &err);
-  CHECK_INT(rf, 0);
-  CHECK_INT(rl, DCSIM_ERANGE);
-  CHECK(strstr(err.msg, "= 1200000 hardware threads (1 to 1000000)") != NULL);
+  CHECK_INT(read_machine(dir, "<frequencies>", "<frequencies>", &m, &err), 0);
+  CHECK(memcmp(&m.lim, &GOLD, sizeof m.lim) == 0);
+  CHECK_REL(m.lim.max_ghz, 3.7, 1e-15);
+  CHECK_INT((int)m.lim.hw_threads, 40);
+  CHECK_STR(m.name, "xeon-gold-6148");
+  CHECK_STR(m.microarch, "Skylake-SP");
+  CHECK(m.comment != NULL && strncmp(m.comment, "Intel Xeon Gold 6148 (Skylake-SP)", 33) == 0);
+  CHECK_INT((int)m.spec.cores_per_socket, 20);
+  CHECK_INT((int)m.spec.threads_per_core, 0);
+  CHECK_REL(m.spec.nominal_ghz, 2.4, 1e-15);
+  CHECK_STR(m.spec.l3_byte, "28835840");
+  CHECK(m.spec.line > m.line && m.price_usd == NULL);
+  CHECK_REL(m.ds.isa_flop_per_cycle, 32, 1e-15);
+  CHECK_REL(m.ds.mem_peak_bps, 127.97e9, 1e-15);
+  CHECK_STR(m.datasheet.mem_peak_bps, "127.97e9");
+  CHECK(m.datasheet.mem_sustained_bps == NULL && m.datasheet.n_measured == 0);
+  CHECK_INT((int)m.fr.n, 2);
+  CHECK_STR(m.fr.ghz_text[1], "3.7");
+  CHECK_STR(m.fr.labels[1], "turbo");
+  CHECK(m.fr.labels[0] == NULL);
+  CHECK_STR(m.fr.sources[0], "D3.5 Table 37");
+  CHECK_STR(m.table[DCSIM_CPU_DRAM].file, "DRAM.csv");
+  CHECK(m.table[DCSIM_CPU_L3].line > m.table[DCSIM_CPU_L2].line);
+  CHECK_STR(m.perf_fit.reference, "../xeon-e5-2697v3");
+  CHECK_INT(m.perf_fit.scatter, 1);
+  CHECK_INT((int)m.perf_fit.n_turbo, 0);
+  CHECK_STR(m.energy.borrowed_from, "core-i7-4700eq");
+  CHECK_STR(m.tdp_w, "150");
+  CHECK_STR(m.power_model.basis, "spec");
+  CHECK(m.power_model.package.core_w == NULL);
+  CHECK(m.power_model.package.fit == NULL && m.power_model.dram.bandwidth == NULL);
+  CHECK_STR(m.power_model.node.base_w, "41.3");
+  dcsim__calib_machine_release(&m);
+  CHECK_INT(read_machine(dir, "\"/>\n  <energy file=",
+                         "\"><turbo cores=\"20\" ghz=\"2.9375\" source=\"bin 20\"/></perf-fit>\n"
+                         "  <energy file=",
+                         &m, &err),
+            0);
+  CHECK_INT((int)m.perf_fit.n_turbo, 1);
+  CHECK_INT((int)m.perf_fit.turbo[0].cores, 20);
+  CHECK_REL(m.perf_fit.turbo[0].ghz, 2.9375, 1e-15);
+  CHECK_STR(m.perf_fit.turbo[0].source, "bin 20");
+  CHECK(m.perf_fit.turbo[0].line == m.perf_fit.line);
+  dcsim__calib_machine_release(&m);
+  check_refused(dir, "id=\"turbo\"", "id=\"2.4\"", DCSIM_ESCHEMA,
+                "<freq id=\"2.4\">: id given twice");
+  check_refused(dir, "sockets=\"2\"", "sockets=\"60000\"", DCSIM_ERANGE,
+                "= 1200000 hardware threads (1 to 1000000)");
+  check_refused(dir, "quantity=\"L2\"", "quantity=\"L1\"", DCSIM_ESCHEMA,
+                "<table quantity=\"L1\">: given twice");
+  check_refused(dir, "freq=\"2.4\"", "freq=\"2.6\"", DCSIM_EREF,
+                "<energy freq=\"2.6\">: unknown frequency id");
+  check_refused(dir, "ASSUMPTION -", "ASSUMPTION --", DCSIM_EPARSE,
+                "<comment>: must not contain \"--\"");
   remove(dir);
 }
 

@@ -1,14 +1,14 @@
 /* calib/internal.h — what the calib jobs share: the calibration tables written by the importers
- * (import/import_cpu.c) and the power model of fit/fit_power.c (its table is read by the input
- * layer, input/power_table.c). Not a public header.
+ * (import/import_cpu.c) and the power model of fit/fit_power.c. The calibration directory itself
+ * (machine.xml, its tables, its power table, its placeholders) is read by the input layer
+ * (input/internal.h: calibmachine.c, calibdir.c, power_table.c, calibtemplate.c). Not a public
+ * header.
  * Ownership: functions returning char * give malloc'd strings the caller frees. */
 #ifndef DCSIM_CALIB_INTERNAL_H
 #define DCSIM_CALIB_INTERNAL_H
 
 #include <stddef.h>
 #include <stdio.h>
-
-#include <libxml/tree.h>
 
 #include "dcsim/dwarf.h"
 #include "dcsim/error.h"
@@ -33,11 +33,11 @@ int dcsim__calib_write_table(const char *dir, const char *quantity, const char *
                              const char *unit, dcsim_calib_row *rows, size_t n_rows,
                              const char *comment, dcsim_error *err);
 
-/* <power-spec> and <power-model> of the profile from machine.xml (fit/fit_power.c): copied, or with
- * fit="energy" fitted to the directory's power table, machine.xml's <energy file>, which it reads
- * through the input layer (dcsim__power_table_load, input/internal.h; doc/calibration.md, "Power
- * model"). */
-int dcsim__calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *root,
+/* <power-spec> and <power-model> of the profile from machine.xml as the input layer read it
+ * (dcsim__calib_machine_load, input/internal.h; fit/fit_power.c): copied, or with fit="energy"
+ * fitted to the directory's power table, machine.xml's <energy file>, which it reads through the
+ * input layer too (dcsim__power_table_load; doc/calibration.md, "Power model"). */
+int dcsim__calib_emit_power(FILE *f, const char *dir, const dcsim__calib_machine *m,
                             dcsim_error *err);
 
 /* The plausible range of every calibration time (a sample, a kernel, a replay): 10^-9 to 10^9 s. */

@@ -129,67 +129,6 @@ static int check_cell(const char *path, int line, const char *qty, const char *c
   return rc;
 }
 
-int dcsim__calibdir_freqs_read(const char *mpath, const dcsim_xml_doc_t *doc, xmlNode *root,
-                               dcsim__calibdir_freqs *fr, dcsim_error *err) {
-  memset(fr, 0, sizeof *fr);
-  xmlNode *fq = dcsim__xml_child(root, "frequencies");
-  size_t nf = dcsim__xml_count(fq, "freq");
-  fr->ids = calloc(nf ? nf : 1, sizeof *fr->ids);
-  fr->labels = calloc(nf ? nf : 1, sizeof *fr->labels);
-  fr->ghz = calloc(nf ? nf : 1, sizeof *fr->ghz);
-  if (!fr->ids || !fr->labels || !fr->ghz)
-    return DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory");
-  int rc;
-  for (xmlNode *q = dcsim__xml_child(fq, "freq"); q; q = dcsim__xml_next(q, "freq")) {
-    size_t k = fr->n;
-    fr->ids[k] = dcsim__xml_attr(doc, q, "id");
-    fr->labels[k] = dcsim__xml_attr(doc, q, "label");
-    if ((rc = dcsim__xml_double(doc, q, "ghz", 1, &fr->ghz[k], err))) return rc;
-    for (size_t j = 0; j < k; j++)
-      if (strcmp(fr->ids[j], fr->ids[k]) == 0)
-        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, q, "<freq id=\"%s\">: id given twice",
-                             fr->ids[k]);
-    fr->n++;
-  }
-  return 0;
-}
-
-void dcsim__calibdir_freqs_release(dcsim__calibdir_freqs *fr) {
-  if (!fr) return;
-  free(fr->ids);
-  free(fr->labels);
-  free(fr->ghz);
-  memset(fr, 0, sizeof *fr);
-}
-
-int dcsim__calibdir_limits_read(const dcsim_xml_doc_t *doc, xmlNode *root,
-                                const dcsim__calibdir_freqs *fr, double flop_per_cycle,
-                                double mem_peak_bps, dcsim__calibdir_limits *lim,
-                                dcsim_error *err) {
-  xmlNode *spec = dcsim__xml_child(root, "spec"), *pf = dcsim__xml_child(root, "perf-fit");
-  memset(lim, 0, sizeof *lim);
-  int rc;
-  if ((rc = dcsim__xml_u32(doc, spec, "cores-per-socket", 1, &lim->cores_per_socket, err)) ||
-      (rc = dcsim__xml_u32(doc, spec, "sockets", 1, &lim->sockets, err)) ||
-      (rc = dcsim__xml_u32(doc, spec, "threads-per-core", 0, &lim->threads_per_core, err)))
-    return rc;
-  double hw = (double)lim->cores_per_socket * lim->sockets *
-              (lim->threads_per_core ? lim->threads_per_core : 1);
-  if (hw < 1 || hw > 1000000)
-    return DCSIM_XML_ERR(err, DCSIM_ERANGE, doc, spec,
-                         "<spec>: cores-per-socket x threads-per-core x sockets = %.0f hardware "
-                         "threads (1 to 1000000)",
-                         hw);
-  lim->hw_threads = (unsigned)hw;
-  lim->flop_per_cycle = flop_per_cycle;
-  lim->mem_peak_bps = mem_peak_bps;
-  for (size_t k = 0; k < fr->n; k++)
-    if (fr->ghz[k] > lim->max_ghz) lim->max_ghz = fr->ghz[k];
-  const char *pl = pf ? dcsim__xml_attr(doc, pf, "placement") : NULL;
-  lim->scatter = pl && strcmp(pl, "scatter") == 0;
-  return 0;
-}
-
 /* What the reader needs besides the table: its columns and, per row, its thread count and
  * frequency (the index of its id). */
 typedef struct table_read {

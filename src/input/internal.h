@@ -1,9 +1,9 @@
 /* input/internal.h — helpers shared by the files of the input layer (dwarf.c, hwprofile.c,
- * hwprofile_gpu.c, hwprofile_power.c), the one parser of a CPU datasheet's <measured>, which
- * calib/import/import_cpu.c uses too, the RAPL power table of a calibration directory
- * (power_table.c), which calib/ and tools/derive read through it, and the directory's
- * per-quantity tables with their plausibility rules (calibdir.c), which calib/ reads through
- * it. Not a public header. Ownership:
+ * hwprofile_gpu.c, hwprofile_power.c), the one parser of a CPU datasheet's <measured>, and what
+ * calib/ reads a calibration directory through: its machine.xml in typed members
+ * (calibmachine.c), its RAPL power table (power_table.c, also read by tools/derive), its
+ * per-quantity tables with their plausibility rules (calibdir.c) and the FILL placeholders of a
+ * template-made directory (calibtemplate.c). Not a public header. Ownership:
  * the caller frees the document (dcsim__xml_free) and the strings. */
 #ifndef DCSIM_INPUT_INTERNAL_H
 #define DCSIM_INPUT_INTERNAL_H
@@ -122,27 +122,140 @@ typedef struct dcsim__calibdir_limits {
   int scatter;           /* <perf-fit placement="scatter"> */
 } dcsim__calibdir_limits;
 
-/* machine.xml's <frequencies> in order: ids, GHz, labels (NULL for a plain state; the strings
- * borrowed from its document). */
+/* machine.xml's <frequencies> in order: ids, GHz (as numbers and as written), labels (NULL for a
+ * plain state), sources (NULL when absent); the strings borrowed from its document. */
 typedef struct dcsim__calibdir_freqs {
+  int line;   /* <frequencies>' */
+  int *lines; /* each <freq>'s */
   const char **ids;
   double *ghz;
+  const char **ghz_text;
   const char **labels;
+  const char **sources;
   size_t n;
 } dcsim__calibdir_freqs;
 
-/* The <freq> states under root (machine.xml at mpath, its document doc): each id once, ghz a
- * number. Release *fr with dcsim__calibdir_freqs_release whatever the result. */
-int dcsim__calibdir_freqs_read(const char *mpath, const dcsim_xml_doc_t *doc, xmlNode *root,
-                               dcsim__calibdir_freqs *fr, dcsim_error *err);
-void dcsim__calibdir_freqs_release(dcsim__calibdir_freqs *fr);
+/* ---- machine.xml of a calibration directory (calibmachine.c) ----
+ * The whole manifest (schemas/calibration-machine.xsd) read once and checked into typed members:
+ * what calib/import/import_cpu.c and calib/fit/fit_power.c compose a profile from; calib/ walks
+ * no XML of it. Strings are borrowed from the document the struct holds and are NULL where an
+ * optional attribute or element is absent; a "_text" or unsuffixed attribute string is the value
+ * as written, which the profile copies unchanged. line: the element's line in machine.xml (0: the
+ * element is absent). */
 
-/* The bounds of the cells from machine.xml's <spec> (cores, sockets, threads per core: 1 to 10^6
- * hardware threads), fr's highest clock, <perf-fit placement> and the datasheet's figures
- * (flop_per_cycle, mem_peak_bps; 0 when absent). */
-int dcsim__calibdir_limits_read(const dcsim_xml_doc_t *doc, xmlNode *root,
-                                const dcsim__calibdir_freqs *fr, double flop_per_cycle,
-                                double mem_peak_bps, dcsim__calibdir_limits *lim, dcsim_error *err);
+/* <datasheet><measured>, as written (its figures are in dcsim__calib_machine.ds). */
+typedef struct dcsim__cm_measured {
+  const char *level, *one_core_bps, *ghz, *socket_bps, *socket_cores, *basis, *source;
+} dcsim__cm_measured;
+
+/* <table quantity file source>: file NULL when the quantity has no table. */
+typedef struct dcsim__cm_table {
+  const char *file, *source;
+  int line;
+} dcsim__cm_table;
+
+/* <perf-fit><turbo cores ghz source>: a published clock at cores active cores of a socket. */
+typedef struct dcsim__cm_turbo {
+  unsigned cores;
+  double ghz;
+  const char *source;
+  int line;
+} dcsim__cm_turbo;
+
+typedef struct dcsim__cm_spec {
+  int line;
+  unsigned cores_per_socket, sockets, threads_per_core; /* threads_per_core 0: not given (one) */
+  double nominal_ghz;
+  double cache_byte[3]; /* l1-byte, l2-byte, l3-byte; 0: not given */
+  const char *cores_per_socket_text, *sockets_text, *nominal_ghz_text, *l1_byte, *l2_byte, *l3_byte,
+      *isa, *source;
+} dcsim__cm_spec;
+
+typedef struct dcsim__cm_datasheet {
+  int line;                                    /* 0: no <datasheet> */
+  const char *isa_flop_per_cycle, *isa_source; /* <isa>; isa_flop_per_cycle NULL: none */
+  const char *mem_peak_bps, *mem_sustained_bps, *mem_source; /* <memory>; peak NULL: none */
+  dcsim__cm_measured *measured;                              /* in document order */
+  size_t n_measured;
+} dcsim__cm_datasheet;
+
+typedef struct dcsim__cm_perf_fit {
+  int line; /* 0: no <perf-fit> */
+  int scatter;
+  const char *placement, *reference, *source;
+  dcsim__cm_turbo *turbo; /* in document order */
+  size_t n_turbo;
+} dcsim__cm_perf_fit;
+
+typedef struct dcsim__cm_energy {
+  int line; /* 0: no <energy> */
+  const char *file, *freq, *other_frequencies, *borrowed_from, *source;
+} dcsim__cm_energy;
+
+/* <power-model>'s <package>, <dram> and <node> (fit NULL: copied, "energy": fitted). */
+typedef struct dcsim__cm_package {
+  int line;
+  const char *idle_w, *awake_w, *core_w, *voltage_slope, *fit, *source;
+} dcsim__cm_package;
+
+typedef struct dcsim__cm_dram {
+  int line;
+  const char *idle_w, *j_per_byte, *fit, *bandwidth, *source;
+} dcsim__cm_dram;
+
+typedef struct dcsim__cm_node {
+  const char *base_w, *load_overhead, *source;
+} dcsim__cm_node;
+
+typedef struct dcsim__cm_power_model {
+  int line; /* 0: no <power-model> */
+  const char *basis, *source;
+  dcsim__cm_package package;
+  dcsim__cm_dram dram;
+  dcsim__cm_node node;
+} dcsim__cm_power_model;
+
+typedef struct dcsim__calib_machine {
+  const char *path;     /* machine.xml as given (borrowed from doc) */
+  dcsim_xml_doc_t *doc; /* holds every string below */
+  int line;             /* the root element's */
+  const char *name, *model, *microarch;
+  char *comment; /* <comment>'s text (malloc'd; no "--" in it), NULL: none */
+  dcsim__cm_spec spec;
+  const char *price_usd, *price_date, *price_source; /* <price>; price_usd NULL: none */
+  dcsim__cm_datasheet datasheet;
+  dcsim_cpu_datasheet ds; /* the datasheet's figures (0 where absent), sources borrowed */
+  dcsim__calibdir_freqs fr;
+  dcsim__cm_table table[DCSIM_CPU_NQTY]; /* by dcsim_cpu_qty */
+  dcsim__cm_perf_fit perf_fit;
+  dcsim__cm_energy energy;
+  const char *tdp_w, *power_spec_source; /* <power-spec>; tdp_w NULL: none */
+  dcsim__cm_power_model power_model;
+  dcsim__calibdir_limits lim; /* what the datasheet allows the tables' cells */
+} dcsim__calib_machine;
+
+/* Reads machine.xml at path (checked against its schema) into *m: the root's name, model and
+ * microarch; <comment> (refused with "--" in it); <spec>'s counts (1 to 10^6 hardware threads);
+ * the datasheet's figures (dcsim__cpu_measured_parse for each <measured>); the frequencies (each
+ * id once); the tables (each quantity once); <perf-fit> and its turbo bins; <energy freq> (one of
+ * the frequency ids); power-spec and power-model as written; and the cells' limits. Errors name
+ * machine.xml:LINE and the element. Release *m with dcsim__calib_machine_release whatever the
+ * result. */
+int dcsim__calib_machine_load(const char *path, dcsim__calib_machine *m, dcsim_error *err);
+void dcsim__calib_machine_release(dcsim__calib_machine *m);
+
+/* ---- the FILL placeholders of a directory made from the template (calibtemplate.c) ----
+ * A placeholder is a machine.xml attribute value or element text, or a cell of a CSV file
+ * machine.xml names (<table file>, <energy file>, <dram bandwidth>, each once), that is FILL or
+ * starts with "FILL:" (dcsim/import_template.h). fn gets each element or CSV line holding any:
+ * their count there, path:line and what to fill ("<table quantity=\"L1\"> FILL in source" or
+ * "FILL in value, source"), in file order. machine.xml (mpath, in dir) is parsed without its
+ * schema; nothing is reported when it cannot be read or parsed (its loader says why), nor for a
+ * CSV file that cannot be read (its table reader says why). */
+typedef void (*dcsim__calibdir_placeholder_fn)(void *ctx, size_t count, const char *path, int line,
+                                               const char *what);
+void dcsim__calibdir_placeholders(const char *dir, const char *mpath,
+                                  dcsim__calibdir_placeholder_fn fn, void *ctx);
 
 /* threads within lim's hardware threads (lim may be NULL: no check); an error naming path:line. */
 int dcsim__calibdir_threads_ok(const char *path, int line, unsigned threads,

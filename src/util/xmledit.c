@@ -52,8 +52,7 @@ void dcsim__xml_comment_text(FILE *f, const char *s) {
   }
 }
 
-void dcsim__xml_copy_attr(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *name) {
-  const char *v = dcsim__xml_attr(doc, n, name);
+void dcsim__xml_put_attr(FILE *f, const char *name, const char *v) {
   if (!v) return;
   fprintf(f, " %s=\"", name);
   dcsim__xml_escape(f, v);
@@ -72,14 +71,49 @@ int dcsim__xml_edit_open(const char *path, xmlDoc **doc, dcsim_error *err) {
   return 0;
 }
 
-xmlNode *dcsim__xml_named(xmlNode *parent, const char *elem, const char *name) {
+/* The first <elem key="value"> child of parent, or NULL; *last (when last is not NULL): parent's
+ * last <elem> child. */
+static xmlNode *keyed_child(xmlNode *parent, const char *elem, const char *key, const char *value,
+                            xmlNode **last) {
   xmlNode *found = NULL;
-  for (xmlNode *n = dcsim__xml_child(parent, elem); n && !found; n = dcsim__xml_next(n, elem)) {
-    xmlChar *nm = xmlGetProp(n, BAD_CAST "name");
-    if (nm && strcmp((const char *)nm, name) == 0) found = n;
-    xmlFree(nm);
+  for (xmlNode *n = dcsim__xml_child(parent, elem); n && (!found || last);
+       n = dcsim__xml_next(n, elem)) {
+    if (!found) {
+      xmlChar *v = xmlGetProp(n, BAD_CAST key);
+      if (v && strcmp((const char *)v, value) == 0) found = n;
+      xmlFree(v);
+    }
+    if (last) *last = n;
   }
   return found;
+}
+
+xmlNode *dcsim__xml_named(xmlNode *parent, const char *elem, const char *name) {
+  return keyed_child(parent, elem, "name", name, NULL);
+}
+
+/* One set: the keyed child found or added after the last of its kind (or the first <after>). */
+static void set_child(xmlNode *root, const dcsim__xml_child_set *c) {
+  xmlNode *last = NULL, *found = keyed_child(root, c->elem, c->key, c->key_value, &last);
+  if (!last) last = dcsim__xml_child(root, c->after);
+  if (!found) {
+    found = xmlNewNode(NULL, BAD_CAST c->elem);
+    xmlNode *ws = xmlNewText(BAD_CAST "\n  ");
+    xmlAddNextSibling(last, ws);
+    xmlAddNextSibling(ws, found);
+    xmlSetProp(found, BAD_CAST c->key, BAD_CAST c->key_value);
+  }
+  for (size_t i = 0; i < c->n; i++) xmlSetProp(found, BAD_CAST c->names[i], BAD_CAST c->values[i]);
+}
+
+int dcsim__xml_edit_children(const char *path, const dcsim__xml_child_set *sets, size_t n,
+                             dcsim_error *err) {
+  xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  if (!doc) return DCSIM_ERR(err, DCSIM_EPARSE, path, 0, "cannot parse");
+  for (size_t i = 0; i < n; i++) set_child(xmlDocGetRootElement(doc), &sets[i]);
+  int rc = dcsim__xml_save(doc, path, err);
+  xmlFreeDoc(doc);
+  return rc;
 }
 
 void dcsim__xml_set_num(xmlNode *node, const char *name, double v, int digits) {

@@ -24,6 +24,21 @@ xmlNode *dcsim__xml_named(xmlNode *parent, const char *elem, const char *name);
  * the calibration commands write a fitted number into a document they edit. */
 void dcsim__xml_set_num(xmlNode *node, const char *name, double v, int digits);
 
+/* One child of the root element to set in a document being edited: the first <elem key="key_value">
+ * child gets the attributes names[i] = values[i] (set or replaced); when the root has none, a new
+ * <elem key="key_value" ...> goes on a line of its own after the root's last <elem> child, else
+ * after its first <after> child. */
+typedef struct dcsim__xml_child_set {
+  const char *elem, *key, *key_value, *after;
+  const char *const *names, *const *values;
+  size_t n;
+} dcsim__xml_child_set;
+
+/* The document at path (comments and layout kept) with the n sets applied in order, written back
+ * atomically (dcsim__xml_save): how an importer records in machine.xml the tables it wrote. */
+int dcsim__xml_edit_children(const char *path, const dcsim__xml_child_set *sets, size_t n,
+                             dcsim_error *err);
+
 /* Writes doc to path as libxml2 prints it (UTF-8), atomically (dcsim__file_write_atomic). */
 int dcsim__xml_save(xmlDoc *doc, const char *path, dcsim_error *err);
 
@@ -38,7 +53,8 @@ void dcsim__xml_escape(FILE *f, const char *s);
  * hold becomes U+FFFD as in dcsim__xml_escape. */
 void dcsim__xml_comment_text(FILE *f, const char *s);
 
-/* ` NAME="value"` of node's attribute NAME, XML-escaped; nothing when it is absent. */
-void dcsim__xml_copy_attr(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *name);
+/* ` NAME="value"` with value XML-escaped; nothing when value is NULL (an attribute that is absent):
+ * how a profile copies an attribute of its calibration directory's machine.xml as written. */
+void dcsim__xml_put_attr(FILE *f, const char *name, const char *value);
 
 #endif

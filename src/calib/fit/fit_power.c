@@ -133,30 +133,32 @@ void dcsim_power_fit_report(FILE *f, const char *what, const unsigned *cores, co
 /* ---- the profile's <power-spec> and <power-model> (dcsim calibrate cpu) ---- */
 
 /* source= of a fitted element: machine.xml's words, then what the fit did and how well. */
-static void fit_source(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *csv,
+static void fit_source(FILE *f, const char *source, const char *csv,
                        const dcsim_power_fit_stats *st) {
   fputs(" source=\"", f);
-  dcsim__xml_escape(f, dcsim__xml_attr(doc, n, "source"));
+  dcsim__xml_escape(f, source);
   fputs("; fitted by dcsim calibrate cpu (least squares) on ", f);
   dcsim__xml_escape(f, csv);
   fprintf(f, ", %zu states: rms %.3g W, worst %.2f%%, leave-one-out worst %.2f%%\"", st->n,
           st->rms_w, 100 * st->max_rel_err, 100 * st->loo_max_rel_err);
 }
 
-static int emit_package(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *pk,
-                        const dcsim__power_table *T, dcsim_error *err) {
+static int emit_package(FILE *f, const dcsim__calib_machine *m, const dcsim__power_table *T,
+                        dcsim_error *err) {
+  const dcsim__cm_package *pk = &m->power_model.package;
   fputs("    <package", f);
-  const char *fit = dcsim__xml_attr(doc, pk, "fit");
-  if (!fit) {
-    const char *names[] = { "idle-w", "awake-w", "core-w", "voltage-slope", "source" };
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-      dcsim__xml_copy_attr(f, doc, pk, names[i]);
+  if (!pk->fit) {
+    dcsim__xml_put_attr(f, "idle-w", pk->idle_w);
+    dcsim__xml_put_attr(f, "awake-w", pk->awake_w);
+    dcsim__xml_put_attr(f, "core-w", pk->core_w);
+    dcsim__xml_put_attr(f, "voltage-slope", pk->voltage_slope);
+    dcsim__xml_put_attr(f, "source", pk->source);
     fputs("/>\n", f);
     return 0;
   }
   if (!T)
-    return DCSIM_XML_ERR(err, DCSIM_EREF, doc, pk,
-                         "<package fit=\"energy\">: machine.xml has no <energy> table to fit");
+    return DCSIM_ERR(err, DCSIM_EREF, m->path, pk->line,
+                     "<package fit=\"energy\">: machine.xml has no <energy> table to fit");
   double awake, core;
   dcsim_power_fit_stats st;
   int rc = dcsim_fit_package(T->pkg_idle_w, T->cores, T->pkg_w, T->n, &awake, &core, &st, err);
@@ -165,45 +167,45 @@ static int emit_package(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *pk,
     return rc;
   }
   fprintf(f, " idle-w=\"%.6g\" awake-w=\"%.4g\" core-w=\"%.4g\"", T->pkg_idle_w, awake, core);
-  dcsim__xml_copy_attr(f, doc, pk, "voltage-slope");
-  fit_source(f, doc, pk, T->path, &st);
+  dcsim__xml_put_attr(f, "voltage-slope", pk->voltage_slope);
+  fit_source(f, pk->source, T->path, &st);
   fputs("/>\n", f);
   return 0;
 }
 
-static int emit_dram(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *dr,
+static int emit_dram(FILE *f, const char *dir, const dcsim__calib_machine *m,
                      const dcsim__power_table *T, dcsim_error *err) {
+  const dcsim__cm_dram *dr = &m->power_model.dram;
   fputs("    <dram", f);
-  if (!dcsim__xml_attr(doc, dr, "fit")) {
-    dcsim__xml_copy_attr(f, doc, dr, "idle-w");
-    dcsim__xml_copy_attr(f, doc, dr, "j-per-byte");
-    dcsim__xml_copy_attr(f, doc, dr, "source");
+  if (!dr->fit) {
+    dcsim__xml_put_attr(f, "idle-w", dr->idle_w);
+    dcsim__xml_put_attr(f, "j-per-byte", dr->j_per_byte);
+    dcsim__xml_put_attr(f, "source", dr->source);
     fputs("/>\n", f);
     return 0;
   }
-  const char *bwf = dcsim__xml_attr(doc, dr, "bandwidth");
-  if (!T || !bwf)
-    return DCSIM_XML_ERR(err, DCSIM_EREF, doc, dr,
-                         "<dram fit=\"energy\">: needs machine.xml's <energy> table and "
-                         "bandwidth=\"CSV\" (the DRAM bandwidth of the measured states)");
+  if (!T || !dr->bandwidth)
+    return DCSIM_ERR(err, DCSIM_EREF, m->path, dr->line,
+                     "<dram fit=\"energy\">: needs machine.xml's <energy> table and "
+                     "bandwidth=\"CSV\" (the DRAM bandwidth of the measured states)");
   double *bw = calloc(T->n ? T->n : 1, sizeof *bw), *meas = calloc(T->n ? T->n : 1, sizeof *meas);
   double e = 0;
   char *bpath = NULL;
-  int rc = !bw || !meas || !(bpath = dcsim_path_in(dir, bwf))
+  int rc = !bw || !meas || !(bpath = dcsim_path_in(dir, dr->bandwidth))
                ? DCSIM_ERR(err, DCSIM_ENOMEM, T->path, 0, "out of memory")
                : dcsim__power_table_bandwidths(T, bpath, bw, err);
-  size_t m = 0;
+  size_t n = 0;
   for (size_t i = 0; !rc && i < T->n; i++)
     if (bw[i] > 0) {
-      bw[m] = bw[i];
-      meas[m++] = T->dram_w[i];
+      bw[n] = bw[i];
+      meas[n++] = T->dram_w[i];
     }
   dcsim_power_fit_stats st;
-  if (!rc && m == 0)
+  if (!rc && n == 0)
     rc = DCSIM_ERR(err, DCSIM_ERANGE, bpath, 0, "no bandwidth at the power table's core counts");
-  if (!rc && !(rc = dcsim_fit_dram(T->dram_idle_w, bw, meas, m, &e, &st, err))) {
+  if (!rc && !(rc = dcsim_fit_dram(T->dram_idle_w, bw, meas, n, &e, &st, err))) {
     fprintf(f, " idle-w=\"%.6g\" j-per-byte=\"%.4g\"", T->dram_idle_w, e);
-    fit_source(f, doc, dr, T->path, &st);
+    fit_source(f, dr->source, T->path, &st);
     fputs("/>\n", f);
   }
   free(bw);
@@ -212,39 +214,37 @@ static int emit_dram(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNo
   return rc;
 }
 
-int dcsim__calib_emit_power(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *root,
+int dcsim__calib_emit_power(FILE *f, const char *dir, const dcsim__calib_machine *m,
                             dcsim_error *err) {
-  xmlNode *ps = dcsim__xml_child(root, "power-spec"), *pm = dcsim__xml_child(root, "power-model");
-  xmlNode *en = dcsim__xml_child(root, "energy");
-  if (ps) {
+  const dcsim__cm_power_model *pm = &m->power_model;
+  if (m->tdp_w) {
     fputs("  <power-spec", f);
-    dcsim__xml_copy_attr(f, doc, ps, "tdp-w");
-    dcsim__xml_copy_attr(f, doc, ps, "source");
+    dcsim__xml_put_attr(f, "tdp-w", m->tdp_w);
+    dcsim__xml_put_attr(f, "source", m->power_spec_source);
     fputs("/>\n", f);
   }
-  if (!pm) return 0;
+  if (!pm->line) return 0;
   int rc;
   fputs("  <power-model", f);
-  dcsim__xml_copy_attr(f, doc, pm, "basis");
-  dcsim__xml_copy_attr(f, doc, pm, "source");
+  dcsim__xml_put_attr(f, "basis", pm->basis);
+  dcsim__xml_put_attr(f, "source", pm->source);
   fputs(">\n", f);
-  xmlNode *nd = dcsim__xml_child(pm, "node");
   /* the table of <energy file>, read by the input layer (input/power_table.c) */
+  int en = m->energy.line != 0;
   dcsim__power_table T;
   memset(&T, 0, sizeof T);
-  char *path = en ? dcsim_path_in(dir, dcsim__xml_attr(doc, en, "file")) : NULL;
+  char *path = en ? dcsim_path_in(dir, m->energy.file) : NULL;
   if (en && !path) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
-  rc =
-      en ? dcsim__power_table_load(path, dcsim__xml_attr(doc, en, "freq"), NULL, NULL, &T, err) : 0;
-  if (!rc) rc = emit_package(f, doc, dcsim__xml_child(pm, "package"), en ? &T : NULL, err);
-  if (!rc) rc = emit_dram(f, dir, doc, dcsim__xml_child(pm, "dram"), en ? &T : NULL, err);
+  rc = en ? dcsim__power_table_load(path, m->energy.freq, NULL, NULL, &T, err) : 0;
+  if (!rc) rc = emit_package(f, m, en ? &T : NULL, err);
+  if (!rc) rc = emit_dram(f, dir, m, en ? &T : NULL, err);
   dcsim__power_table_free(&T);
   free(path);
   if (rc) return rc;
   fputs("    <node", f);
-  dcsim__xml_copy_attr(f, doc, nd, "base-w");
-  dcsim__xml_copy_attr(f, doc, nd, "load-overhead");
-  dcsim__xml_copy_attr(f, doc, nd, "source");
+  dcsim__xml_put_attr(f, "base-w", pm->node.base_w);
+  dcsim__xml_put_attr(f, "load-overhead", pm->node.load_overhead);
+  dcsim__xml_put_attr(f, "source", pm->node.source);
   fputs("/>\n  </power-model>\n", f);
   return 0;
 }

@@ -16,14 +16,10 @@
 #include "input/internal.h"
 #include "util/csv.h"
 #include "util/fileio.h"
-#include "util/xmlio.h"
 
-typedef struct freq_state {
-  const char *id;
-} freq_state;
-
-static void attr(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *n, const char *name) {
-  dcsim__xml_copy_attr(f, doc, n, name);
+/* ` NAME="value"` as written in machine.xml; nothing when absent. */
+static void attr(FILE *f, const char *name, const char *value) {
+  dcsim__xml_put_attr(f, name, value);
 }
 
 static int cmp_row(const void *a, const void *b) {
@@ -34,9 +30,8 @@ static int cmp_row(const void *a, const void *b) {
 int dcsim__calib_write_table(const char *dir, const char *quantity, const char *freq_id,
                              const char *unit, dcsim_calib_row *rows, size_t n_rows,
                              const char *comment, dcsim_error *err) {
-  char file[64];
-  snprintf(file, sizeof file, "%s.csv", quantity);
-  char *path = dcsim_path_in(dir, file), *buf = NULL;
+  char *file = dcsim_strdup_printf("%s.csv", quantity);
+  char *path = file ? dcsim_path_in(dir, file) : NULL, *buf = NULL;
   size_t len = 0;
   int rc = 0;
   FILE *f = path ? open_memstream(&buf, &len) : NULL;
@@ -73,6 +68,7 @@ out:
   if (f) fclose(f);
   free(buf);
   free(path);
+  free(file);
   return rc;
 }
 
@@ -85,14 +81,14 @@ typedef struct cell_sink {
 
 /* The <table> element of the grid (T's frequency columns name ids). */
 static void table_xml(FILE *f, const dcsim__calibdir_table *T, const char *const *ids,
-                      const dcsim_xml_doc_t *doc, xmlNode *tn) {
+                      const dcsim__cm_table *tn) {
   size_t nf = T->nf;
   fprintf(f, "  <table quantity=\"%s\" unit=\"", T->qty);
   dcsim__xml_escape(f, T->unit);
   fputs("\" freqs=\"", f);
   for (size_t ci = 0; ci < nf; ci++) fprintf(f, "%s%s", ci ? " " : "", ids[T->freq_of[ci]]);
   fputc('"', f);
-  attr(f, doc, tn, "source");
+  attr(f, "source", tn->source);
   fputs(">\n", f);
   for (size_t ti = 0; ti < T->nt; ti++) {
     fprintf(f, "    <row threads=\"%u\"", T->th[ti]);
@@ -129,20 +125,20 @@ static int table_cells(const dcsim__calibdir_table *T, int q, const dcsim__calib
   return 0;
 }
 
-/* One <table> from its CSV (read by the input layer, input/calibdir.c), its cells into sink.
- * fr: the frequency states of the manifest. */
-static int emit_table(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *tn, int q,
-                      const dcsim__calibdir_freqs *fr, const dcsim__calibdir_limits *lim,
+/* Quantity q's <table> from its CSV (read by the input layer, input/calibdir.c), its cells into
+ * sink. */
+static int emit_table(FILE *f, const char *dir, const dcsim__calib_machine *m, int q,
                       cell_sink *sink, dcsim_error *err) {
-  char *path = dcsim_path_in(dir, dcsim__xml_attr(doc, tn, "file"));
+  const dcsim__cm_table *tn = &m->table[q];
+  char *path = dcsim_path_in(dir, tn->file);
   if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
   dcsim__calibdir_table T;
-  int rc = dcsim__calibdir_table_load(path, dcsim__xml_attr(doc, tn, "quantity"), fr->ids, fr->n,
-                                      lim, &T, err);
-  if (!rc) rc = table_cells(&T, q, fr, sink, err);
+  int rc = dcsim__calibdir_table_load(path, dcsim_cpu_qty_name((dcsim_cpu_qty)q), m->fr.ids,
+                                      m->fr.n, &m->lim, &T, err);
+  if (!rc) rc = table_cells(&T, q, &m->fr, sink, err);
   if (!rc) {
-    table_xml(f, &T, fr->ids, doc, tn);
-    sink->tsrc[q] = dcsim__xml_attr(doc, tn, "source");
+    table_xml(f, &T, m->fr.ids, tn);
+    sink->tsrc[q] = tn->source;
   }
   dcsim__calibdir_table_free(&T);
   free(path);
@@ -150,14 +146,13 @@ static int emit_table(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlN
 }
 
 /* The <energy> element of the states. */
-static void energy_xml(FILE *f, const dcsim__power_table *P, const dcsim_xml_doc_t *doc,
-                       xmlNode *en) {
+static void energy_xml(FILE *f, const dcsim__power_table *P, const dcsim__cm_energy *en) {
   const dcsim__power_state *rows = P->states;
   fputs("  <energy", f);
-  attr(f, doc, en, "freq");
-  attr(f, doc, en, "other-frequencies");
-  attr(f, doc, en, "borrowed-from");
-  attr(f, doc, en, "source");
+  attr(f, "freq", en->freq);
+  attr(f, "other-frequencies", en->other_frequencies);
+  attr(f, "borrowed-from", en->borrowed_from);
+  attr(f, "source", en->source);
   fputs(">\n", f);
   for (size_t k = 0; k < P->n_states; k++) {
     if (rows[k].idle)
@@ -186,27 +181,24 @@ static int power_cores_ok(const void *ctx, const char *path, int line, unsigned 
 }
 
 /* The power table (input/power_table.c, checked against the limits) as <energy>. */
-static int emit_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *en,
-                       const dcsim__calibdir_limits *lim, dcsim_error *err) {
-  char *path = dcsim_path_in(dir, dcsim__xml_attr(doc, en, "file"));
+static int emit_energy(FILE *f, const char *dir, const dcsim__calib_machine *m, dcsim_error *err) {
+  char *path = dcsim_path_in(dir, m->energy.file);
   if (!path) return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
   dcsim__power_table P;
-  int rc =
-      dcsim__power_table_load(path, dcsim__xml_attr(doc, en, "freq"), power_cores_ok, lim, &P, err);
-  if (!rc) energy_xml(f, &P, doc, en);
+  int rc = dcsim__power_table_load(path, m->energy.freq, power_cores_ok, &m->lim, &P, err);
+  if (!rc) energy_xml(f, &P, &m->energy);
   dcsim__power_table_free(&P);
   free(path);
   return rc;
 }
 
 /* The generated-file comment (with machine.xml's <comment>), <cpu-profile> and its <spec>. */
-static int profile_head(FILE *f, const char *dir, const char *mpath, const dcsim_xml_doc_t *doc,
-                        xmlNode *root, dcsim_error *err) {
+static int profile_head(FILE *f, const char *dir, const dcsim__calib_machine *m, dcsim_error *err) {
   fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
   size_t dl = strlen(dir);
   while (dl > 1 && dir[dl - 1] == '/') dl--; /* the directory as it was given */
   char *shown = strndup(dir, dl);
-  if (!shown) return DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory");
+  if (!shown) return DCSIM_ERR(err, DCSIM_ENOMEM, m->path, 0, "out of memory");
   fputs("<!-- GENERATED by \"dcsim calibrate cpu ", f);
   dcsim__xml_comment_text(f, shown); /* the directory used, "--" made safe for a comment */
   free(shown);
@@ -214,143 +206,104 @@ static int profile_head(FILE *f, const char *dir, const char *mpath, const dcsim
       "\" from the tables of that directory\n"
       "     (doc/calibration.md); do not edit by hand: edit them and re-run it.",
       f);
-  xmlNode *cm = dcsim__xml_child(root, "comment");
-  if (cm) {
-    xmlChar *c = xmlNodeGetContent(cm);
-    if (!c) return DCSIM_ERR(err, DCSIM_ENOMEM, mpath, 0, "out of memory");
-    if (strstr((const char *)c, "--")) {
-      xmlFree(c);
-      return DCSIM_XML_ERR(err, DCSIM_EPARSE, doc, cm,
-                           "<comment>: must not contain \"--\" (it becomes an XML comment)");
-    }
-    fprintf(f, "\n\n     %s", (const char *)c);
-    xmlFree(c);
-  }
+  if (m->comment) fprintf(f, "\n\n     %s", m->comment); /* without "--" (input/calibmachine.c) */
   fputs(" -->\n<cpu-profile", f);
-  attr(f, doc, root, "name");
-  attr(f, doc, root, "model");
-  attr(f, doc, root, "microarch");
+  attr(f, "name", m->name);
+  attr(f, "model", m->model);
+  attr(f, "microarch", m->microarch);
   fputs(">\n  <spec", f);
-  xmlNode *spec = dcsim__xml_child(root, "spec");
-  const char *spec_attrs[] = { "cores-per-socket", "sockets", "nominal-ghz", "l1-byte",
-                               "l2-byte",          "l3-byte", "isa",         "source" };
-  for (size_t i = 0; i < sizeof spec_attrs / sizeof *spec_attrs; i++)
-    attr(f, doc, spec, spec_attrs[i]);
+  const dcsim__cm_spec *s = &m->spec;
+  attr(f, "cores-per-socket", s->cores_per_socket_text);
+  attr(f, "sockets", s->sockets_text);
+  attr(f, "nominal-ghz", s->nominal_ghz_text);
+  attr(f, "l1-byte", s->l1_byte);
+  attr(f, "l2-byte", s->l2_byte);
+  attr(f, "l3-byte", s->l3_byte);
+  attr(f, "isa", s->isa);
+  attr(f, "source", s->source);
   fputs("/>\n", f);
   return 0;
 }
-
-/* "<name a1=... a2=.../>" with the attributes node has among attrs, on a line of its own. */
-static void copy_element(FILE *f, const char *indent, const char *name, const dcsim_xml_doc_t *doc,
-                         xmlNode *node, const char *const *attrs, size_t n) {
-  fprintf(f, "%s<%s", indent, name);
-  for (size_t i = 0; i < n; i++) attr(f, doc, node, attrs[i]);
-  fputs("/>\n", f);
-}
-
-static const char *const meas_attrs[] = { "level",        "one-core-bps", "ghz",   "socket-bps",
-                                          "socket-cores", "basis",        "source" };
 
 /* <price> copied as it is, after <spec>, when the machine has one. */
-static void profile_price(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *root) {
-  static const char *const price_attrs[] = { "usd", "date", "source" };
-  xmlNode *pn = dcsim__xml_child(root, "price");
-  if (pn) copy_element(f, "  ", "price", doc, pn, price_attrs, 3);
+static void profile_price(FILE *f, const dcsim__calib_machine *m) {
+  if (!m->price_usd) return;
+  fputs("  <price", f);
+  attr(f, "usd", m->price_usd);
+  attr(f, "date", m->price_date);
+  attr(f, "source", m->price_source);
+  fputs("/>\n", f);
 }
 
-/* <datasheet> copied as it is; its figures into ds (sources borrowed from the document). */
-static int profile_datasheet(FILE *f, const dcsim_xml_doc_t *doc, xmlNode *root,
-                             dcsim_cpu_datasheet *ds, dcsim_error *err) {
-  static const char *const isa_attrs[] = { "flop-per-cycle", "source" };
-  static const char *const mem_attrs[] = { "peak-bps", "sustained-bps", "source" };
-  xmlNode *dn = dcsim__xml_child(root, "datasheet");
-  if (!dn) return 0;
-  xmlNode *isa = dcsim__xml_child(dn, "isa"), *mem = dcsim__xml_child(dn, "memory");
-  int rc;
-  if ((isa &&
-       (rc = dcsim__xml_double(doc, isa, "flop-per-cycle", 1, &ds->isa_flop_per_cycle, err))) ||
-      (mem &&
-       ((rc = dcsim__xml_double(doc, mem, "peak-bps", 1, &ds->mem_peak_bps, err)) ||
-        (rc = dcsim__xml_double(doc, mem, "sustained-bps", 0, &ds->mem_sustained_bps, err)))))
-    return rc;
+/* <datasheet> copied as it is (its figures are in m->ds). */
+static void profile_datasheet(FILE *f, const dcsim__calib_machine *m) {
+  const dcsim__cm_datasheet *d = &m->datasheet;
+  if (!d->line) return;
   fputs("  <datasheet>\n", f);
-  if (isa) {
-    ds->isa_source = dcsim__xml_attr(doc, isa, "source");
-    copy_element(f, "    ", "isa", doc, isa, isa_attrs, 2);
+  if (d->isa_flop_per_cycle) {
+    fputs("    <isa", f);
+    attr(f, "flop-per-cycle", d->isa_flop_per_cycle);
+    attr(f, "source", d->isa_source);
+    fputs("/>\n", f);
   }
-  if (mem) {
-    ds->mem_source = dcsim__xml_attr(doc, mem, "source");
-    copy_element(f, "    ", "memory", doc, mem, mem_attrs, 3);
+  if (d->mem_peak_bps) {
+    fputs("    <memory", f);
+    attr(f, "peak-bps", d->mem_peak_bps);
+    attr(f, "sustained-bps", d->mem_sustained_bps);
+    attr(f, "source", d->mem_source);
+    fputs("/>\n", f);
   }
-  for (xmlNode *m = dn->children; m; m = m->next) {
-    if (m->type != XML_ELEMENT_NODE || !xmlStrEqual(m->name, BAD_CAST "measured")) continue;
-    int q;
-    if ((rc = dcsim__cpu_measured_parse(doc, m, ds->measured, &q, err))) return rc;
-    copy_element(f, "    ", "measured", doc, m, meas_attrs, 7);
+  for (size_t i = 0; i < d->n_measured; i++) {
+    const dcsim__cm_measured *e = &d->measured[i];
+    fputs("    <measured", f);
+    attr(f, "level", e->level);
+    attr(f, "one-core-bps", e->one_core_bps);
+    attr(f, "ghz", e->ghz);
+    attr(f, "socket-bps", e->socket_bps);
+    attr(f, "socket-cores", e->socket_cores);
+    attr(f, "basis", e->basis);
+    attr(f, "source", e->source);
+    fputs("/>\n", f);
   }
   fputs("  </datasheet>\n", f);
-  return 0;
 }
 
-/* <frequencies> (read by the input layer, input/calibdir.c, into fr; the caller releases it). */
-static int profile_freqs(FILE *f, const char *mpath, const dcsim_xml_doc_t *doc, xmlNode *root,
-                         dcsim__calibdir_freqs *fr, dcsim_error *err) {
-  static const char *const freq_attrs[] = { "id", "ghz", "label", "source" };
-  int rc = dcsim__calibdir_freqs_read(mpath, doc, root, fr, err);
-  if (rc) return rc;
+/* <frequencies> as written. */
+static void profile_freqs(FILE *f, const dcsim__calibdir_freqs *fr) {
   fputs("  <frequencies>\n", f);
-  xmlNode *fq = dcsim__xml_child(root, "frequencies");
-  for (xmlNode *q = dcsim__xml_child(fq, "freq"); q; q = dcsim__xml_next(q, "freq"))
-    copy_element(f, "    ", "freq", doc, q, freq_attrs, 4);
+  for (size_t k = 0; k < fr->n; k++) {
+    fputs("    <freq", f);
+    attr(f, "id", fr->ids[k]);
+    attr(f, "ghz", fr->ghz_text[k]);
+    attr(f, "label", fr->labels[k]);
+    attr(f, "source", fr->sources[k]);
+    fputs("/>\n", f);
+  }
   fputs("  </frequencies>\n", f);
-  return 0;
 }
 
-/* The tables (flops, L1..DRAM, each at most once), their cells into sink. */
-static int profile_tables(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *root,
-                          const dcsim__calibdir_freqs *fr, const dcsim__calibdir_limits *lim,
-                          cell_sink *sink, dcsim_error *err) {
-  int rc;
-  for (int q = 0; q < 5; q++) {
-    xmlNode *found = NULL;
-    for (xmlNode *tn = dcsim__xml_child(root, "table"); tn; tn = dcsim__xml_next(tn, "table")) {
-      if (strcmp(dcsim__xml_attr(doc, tn, "quantity"), dcsim_cpu_qty_name((dcsim_cpu_qty)q)) != 0)
-        continue;
-      if (found)
-        return DCSIM_XML_ERR(err, DCSIM_ESCHEMA, doc, tn, "<table quantity=\"%s\">: given twice",
-                             dcsim_cpu_qty_name((dcsim_cpu_qty)q));
-      found = tn;
-    }
-    if (found && (rc = emit_table(f, dir, doc, found, q, fr, lim, sink, err))) return rc;
-  }
-  return 0;
-}
-
-/* The power table of the profile. */
-static int profile_energy(FILE *f, const char *dir, const dcsim_xml_doc_t *doc, xmlNode *root,
-                          const dcsim__calibdir_freqs *fr, const dcsim__calibdir_limits *lim,
+/* The tables (flops, L1..DRAM, each at most once: input/calibmachine.c), their cells into sink. */
+static int profile_tables(FILE *f, const char *dir, const dcsim__calib_machine *m, cell_sink *sink,
                           dcsim_error *err) {
-  xmlNode *en = dcsim__xml_child(root, "energy");
-  if (en) {
-    const char *ef = dcsim__xml_attr(doc, en, "freq");
-    size_t j = 0;
-    while (j < fr->n && strcmp(fr->ids[j], ef) != 0) j++;
-    if (j == fr->n)
-      return DCSIM_XML_ERR(err, DCSIM_EREF, doc, en, "<energy freq=\"%s\">: unknown frequency id",
-                           ef);
-    int rc = emit_energy(f, dir, doc, en, lim, err);
-    if (rc) return rc;
-  }
-  return dcsim__calib_emit_power(f, dir, doc, root, err); /* reads the table itself (input/) */
+  int rc;
+  for (int q = 0; q < DCSIM_CPU_NQTY; q++)
+    if (m->table[q].file && (rc = emit_table(f, dir, m, q, sink, err))) return rc;
+  return 0;
+}
+
+/* The power table of the profile (its freq= one of the frequency ids: input/calibmachine.c). */
+static int profile_energy(FILE *f, const char *dir, const dcsim__calib_machine *m,
+                          dcsim_error *err) {
+  int rc;
+  if (m->energy.line && (rc = emit_energy(f, dir, m, err))) return rc;
+  return dcsim__calib_emit_power(f, dir, m, err); /* reads the table itself (input/) */
 }
 
 /* One calibration directory turned into a profile: its document, cells, fit and reference. */
 typedef struct cpu_gen {
   char *mpath;
-  dcsim_xml_doc_t *doc;
-  dcsim__calibdir_freqs fr;
+  dcsim__calib_machine m; /* machine.xml as read by the input layer */
   cell_sink sink;
-  dcsim_cpu_datasheet ds;
   struct cpu_gen *ref;
   dcsim_perf_fit *fit; /* NULL: no parametric model */
 } cpu_gen;
@@ -363,23 +316,20 @@ static void gen_release(cpu_gen *g) {
   }
   free(g->fit);
   free(g->sink.obs);
-  dcsim__calibdir_freqs_release(&g->fr);
-  dcsim__xml_free(g->doc);
+  dcsim__calib_machine_release(&g->m);
   free(g->mpath);
 }
 
 static int gen_run(const char *dir, int depth, FILE *f, FILE *report, cpu_gen *g, dcsim_error *err);
 
 /* <perf-fit>: placement and the reference directory (generated first, depth-limited). */
-static int gen_reference(const char *dir, int depth, cpu_gen *g, xmlNode *pf, int *scatter,
-                         dcsim_error *err) {
-  const char *pl = dcsim__xml_attr(g->doc, pf, "placement"), *ref = NULL;
-  *scatter = pl && strcmp(pl, "scatter") == 0;
-  ref = dcsim__xml_attr(g->doc, pf, "reference");
+static int gen_reference(const char *dir, int depth, cpu_gen *g, dcsim_error *err) {
+  const dcsim__cm_perf_fit *pf = &g->m.perf_fit;
+  const char *ref = pf->reference;
   if (!ref) return 0;
   if (depth >= 4)
-    return DCSIM_XML_ERR(err, DCSIM_ERANGE, g->doc, pf,
-                         "<perf-fit reference>: more than 4 references in a chain");
+    return DCSIM_ERR(err, DCSIM_ERANGE, g->m.path, pf->line,
+                     "<perf-fit reference>: more than 4 references in a chain");
   char *rdir = ref[0] == '/' ? dcsim_strdup(ref) : dcsim_path_in(dir, ref), *buf = NULL;
   size_t len = 0;
   FILE *sink = open_memstream(&buf, &len);
@@ -395,8 +345,8 @@ static int gen_reference(const char *dir, int depth, cpu_gen *g, xmlNode *pf, in
                          "directory of that machine.xml, %s: fix <perf-fit reference> there)",
                          ref, g->mpath, dir);
   } else if (!g->ref->fit) {
-    rc = DCSIM_XML_ERR(err, DCSIM_EREF, g->doc, pf,
-                       "<perf-fit reference=\"%s\">: that directory has no parametric model", ref);
+    rc = DCSIM_ERR(err, DCSIM_EREF, g->m.path, pf->line,
+                   "<perf-fit reference=\"%s\">: that directory has no parametric model", ref);
   }
   if (sink) fclose(sink);
   free(buf);
@@ -406,26 +356,24 @@ static int gen_reference(const char *dir, int depth, cpu_gen *g, xmlNode *pf, in
 
 /* <perf-fit><turbo>: published clocks per active cores of a socket, the model's turbo
  * bins with their own sources; refused beside bins read off a turbo column of the peak table. */
-static int published_turbo(cpu_gen *g, xmlNode *pf, dcsim_error *err) {
+static int published_turbo(cpu_gen *g, dcsim_error *err) {
   dcsim_cpu_perf_model *pm = &g->fit->model;
-  for (xmlNode *t = dcsim__xml_child(pf, "turbo"); t; t = dcsim__xml_next(t, "turbo")) {
+  const dcsim__cm_perf_fit *pf = &g->m.perf_fit;
+  for (size_t i = 0; i < pf->n_turbo; i++) {
+    const dcsim__cm_turbo *t = &pf->turbo[i];
     if (pm->n_turbo && !g->fit->turbo_bin_src[0])
-      return DCSIM_XML_ERR(err, DCSIM_EREF, g->doc, t,
-                           "<turbo>: the peak table's turbo column already gives the clock per "
-                           "active cores; give one or the other");
-    dcsim_cpu_turbo_bin b;
-    int rc;
-    if ((rc = dcsim__xml_u32(g->doc, t, "cores", 1, &b.cores, err)) ||
-        (rc = dcsim__xml_double(g->doc, t, "ghz", 1, &b.ghz, err)))
-      return rc;
+      return DCSIM_ERR(err, DCSIM_EREF, g->m.path, t->line,
+                       "<turbo>: the peak table's turbo column already gives the clock per "
+                       "active cores; give one or the other");
+    dcsim_cpu_turbo_bin b = { .cores = t->cores, .ghz = t->ghz };
     if (pm->n_turbo == DCSIM_CPU_MAX_TURBO_BINS || !(b.ghz > 0) ||
         b.cores > g->fit->machine.cores_per_socket ||
         (pm->n_turbo && b.cores <= pm->turbo[pm->n_turbo - 1].cores))
-      return DCSIM_XML_ERR(err, DCSIM_ERANGE, g->doc, t,
-                           "<turbo cores=\"%u\">: cores must increase from bin to bin up to the "
-                           "cores of a socket (%u), ghz be positive, at most %d bins",
-                           b.cores, g->fit->machine.cores_per_socket, DCSIM_CPU_MAX_TURBO_BINS);
-    g->fit->turbo_bin_src[pm->n_turbo] = dcsim__xml_attr(g->doc, t, "source");
+      return DCSIM_ERR(err, DCSIM_ERANGE, g->m.path, t->line,
+                       "<turbo cores=\"%u\">: cores must increase from bin to bin up to the "
+                       "cores of a socket (%u), ghz be positive, at most %d bins",
+                       b.cores, g->fit->machine.cores_per_socket, DCSIM_CPU_MAX_TURBO_BINS);
+    g->fit->turbo_bin_src[pm->n_turbo] = t->source;
     pm->turbo[pm->n_turbo++] = b;
   }
   return 0;
@@ -435,30 +383,29 @@ static int published_turbo(cpu_gen *g, xmlNode *pf, dcsim_error *err) {
  * reference (dcsim/fit_perf.h); none for an energy-only directory. */
 static int gen_fit(const char *dir, int depth, cpu_gen *g, FILE *f, FILE *report,
                    dcsim_error *err) {
-  xmlNode *root = dcsim__xml_root(g->doc), *pf = dcsim__xml_child(root, "perf-fit");
-  xmlNode *spec = dcsim__xml_child(root, "spec");
-  int scatter = 0, rc;
-  if (!g->sink.n && !dcsim__xml_child(root, "datasheet") && !pf) return 0; /* energy only */
-  if (pf && (rc = gen_reference(dir, depth, g, pf, &scatter, err))) return rc;
-  dcsim_perf_machine m = { .name = dcsim__xml_attr(g->doc, root, "name"),
-                           .scatter = scatter,
-                           .ds = g->ds };
-  if ((rc = dcsim__xml_u32(g->doc, spec, "cores-per-socket", 1, &m.cores_per_socket, err)) ||
-      (rc = dcsim__xml_u32(g->doc, spec, "sockets", 1, &m.sockets, err)) ||
-      (rc = dcsim__xml_double(g->doc, spec, "nominal-ghz", 1, &m.nominal_ghz, err)))
-    return rc;
+  const dcsim__calib_machine *cm = &g->m;
+  const dcsim__cm_perf_fit *pf = &cm->perf_fit;
+  int rc;
+  if (!g->sink.n && !cm->datasheet.line && !pf->line) return 0; /* energy only */
+  if (pf->line && (rc = gen_reference(dir, depth, g, err))) return rc;
+  dcsim_perf_machine m = { .name = cm->name,
+                           .cores_per_socket = cm->spec.cores_per_socket,
+                           .sockets = cm->spec.sockets,
+                           .nominal_ghz = cm->spec.nominal_ghz,
+                           .scatter = pf->scatter,
+                           .ds = cm->ds };
   if (m.cores_per_socket == 0 || m.sockets == 0 || !(m.nominal_ghz > 0))
-    return DCSIM_XML_ERR(err, DCSIM_ERANGE, g->doc, spec,
-                         "<spec>: cores-per-socket, sockets and nominal-ghz must be positive");
+    return DCSIM_ERR(err, DCSIM_ERANGE, cm->path, cm->spec.line,
+                     "<spec>: cores-per-socket, sockets and nominal-ghz must be positive");
   memcpy(m.table_source, g->sink.tsrc, sizeof m.table_source);
   if (!(g->fit = malloc(sizeof *g->fit)))
     return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
   if ((rc = dcsim_perf_fit_run(&m, g->sink.obs, g->sink.n, g->ref ? g->ref->fit : NULL, g->fit,
                                err))) {
-    dcsim_error_at(err, g->mpath, (int)xmlGetLineNo(pf ? pf : root));
+    dcsim_error_at(err, g->mpath, pf->line ? pf->line : cm->line);
     return rc;
   }
-  if (pf && (rc = published_turbo(g, pf, err))) return rc;
+  if (pf->line && (rc = published_turbo(g, err))) return rc;
   dcsim_perf_fit_xml(f, g->fit);
   if (report) dcsim_perf_fit_report(g->fit, report);
   return 0;
@@ -468,22 +415,18 @@ static int gen_fit(const char *dir, int depth, cpu_gen *g, FILE *f, FILE *report
 static int gen_run(const char *dir, int depth, FILE *f, FILE *report, cpu_gen *g,
                    dcsim_error *err) {
   int rc;
-  dcsim__calibdir_limits lim;
   if (!(g->mpath = dcsim_path_in(dir, "machine.xml")))
     return DCSIM_ERR(err, DCSIM_ENOMEM, dir, 0, "out of memory");
   /* a skeleton of `calibrate cpu --template` still holding FILL makes no profile */
   if ((rc = dcsim_calib_cpu_unfilled(dir, NULL, err))) return rc;
-  if ((rc = dcsim__xml_load(g->mpath, "calibration-machine", &g->doc, err))) return rc;
-  xmlNode *root = dcsim__xml_root(g->doc);
-  if ((rc = profile_head(f, dir, g->mpath, g->doc, root, err)) ||
-      (profile_price(f, g->doc, root), 0) ||
-      (rc = profile_datasheet(f, g->doc, root, &g->ds, err)) ||
-      (rc = profile_freqs(f, g->mpath, g->doc, root, &g->fr, err)) ||
-      (rc = dcsim__calibdir_limits_read(g->doc, root, &g->fr, g->ds.isa_flop_per_cycle,
-                                        g->ds.mem_peak_bps, &lim, err)) ||
-      (rc = profile_tables(f, dir, g->doc, root, &g->fr, &lim, &g->sink, err)) ||
-      (rc = gen_fit(dir, depth, g, f, report, err)) ||
-      (rc = profile_energy(f, dir, g->doc, root, &g->fr, &lim, err)))
+  if ((rc = dcsim__calib_machine_load(g->mpath, &g->m, err)) ||
+      (rc = profile_head(f, dir, &g->m, err)))
+    return rc;
+  profile_price(f, &g->m);
+  profile_datasheet(f, &g->m);
+  profile_freqs(f, &g->m.fr);
+  if ((rc = profile_tables(f, dir, &g->m, &g->sink, err)) ||
+      (rc = gen_fit(dir, depth, g, f, report, err)) || (rc = profile_energy(f, dir, &g->m, err)))
     return rc;
   fputs("</cpu-profile>\n", f);
   return 0;

@@ -5,12 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libxml/parser.h>
-#include <libxml/tree.h>
-
 #include "calib/internal.h"
 #include "dcsim/import_likwid.h"
-#include "util/xmlio.h"
+#include "dcsim/numfmt.h"
 
 /* One likwid-bench run: the block from "Test:" to the next "Test:" or the end of the file. */
 typedef struct lrun {
@@ -198,28 +195,6 @@ static void best_free(best *b) {
   free(b->run);
 }
 
-/* Adds or replaces <table quantity="q" file="q.csv" source="..."> in the machine.xml document. */
-static void set_table(xmlNode *root, const char *q, const char *source) {
-  xmlNode *last = dcsim__xml_child(root, "frequencies"), *found = NULL;
-  for (xmlNode *t = dcsim__xml_child(root, "table"); t; t = dcsim__xml_next(t, "table")) {
-    xmlChar *qq = xmlGetProp(t, BAD_CAST "quantity");
-    if (qq && strcmp((const char *)qq, q) == 0) found = t;
-    xmlFree(qq);
-    last = t;
-  }
-  char file[32];
-  snprintf(file, sizeof file, "%s.csv", q);
-  if (!found) {
-    found = xmlNewNode(NULL, BAD_CAST "table");
-    xmlNode *ws = xmlNewText(BAD_CAST "\n  ");
-    xmlAddNextSibling(last, ws);
-    xmlAddNextSibling(ws, found);
-    xmlSetProp(found, BAD_CAST "quantity", BAD_CAST q);
-  }
-  xmlSetProp(found, BAD_CAST "file", BAD_CAST file);
-  xmlSetProp(found, BAD_CAST "source", BAD_CAST source);
-}
-
 /* One import: the runs read, the machine file, and the best value per thread count of each
  * quantity (by dcsim_cpu_qty). */
 typedef struct likwid_import {
@@ -228,16 +203,17 @@ typedef struct likwid_import {
   char *mpath; /* DIR/machine.xml */
   lrun *runs;
   size_t nr, cap;
-  dcsim_xml_doc_t *mdoc; /* machine.xml as read */
-  double cache[3];       /* L1, L2, L3 bytes */
-  const char *fid;       /* the frequency state (in mdoc) */
-  unsigned cores;        /* cores-per-socket x sockets of <spec> */
-  double ghz;            /* the clock of that state */
+  dcsim__calib_machine m; /* machine.xml as read */
+  double cache[3];        /* L1, L2, L3 bytes */
+  const char *fid;        /* the frequency state (in m) */
+  unsigned cores;         /* cores-per-socket x sockets of <spec> */
+  double ghz;             /* the clock of that state */
   best tab[5];
   size_t used, ignored; /* runs */
 } likwid_import;
 
-/* cache sizes and the frequency state come from DIR/machine.xml */
+/* cache sizes and the frequency state come from DIR/machine.xml (read by the input layer,
+ * input/calibmachine.c) */
 static int read_machine(likwid_import *L, dcsim_error *err) {
   int rc;
   FILE *probe = fopen(L->mpath, "rb");
@@ -247,38 +223,32 @@ static int read_machine(likwid_import *L, dcsim_error *err) {
         "needed for the cache sizes and the frequency state: write one "
         "(schemas/calibration-machine.xsd) or make it with dcsim calibrate import-kerncraft");
   fclose(probe);
-  if ((rc = dcsim__xml_load(L->mpath, "calibration-machine", &L->mdoc, err))) return rc;
-  dcsim_xml_doc_t *mdoc = L->mdoc;
-  xmlNode *root = dcsim__xml_root(mdoc), *spec = dcsim__xml_child(root, "spec");
+  if ((rc = dcsim__calib_machine_load(L->mpath, &L->m, err))) return rc;
+  const dcsim__calib_machine *m = &L->m;
   static const char *const cattr[3] = { "l1-byte", "l2-byte", "l3-byte" };
   for (int c = 0; c < 3; c++) {
-    if ((rc = dcsim__xml_double(mdoc, spec, cattr[c], 0, &L->cache[c], err))) return rc;
+    L->cache[c] = m->spec.cache_byte[c];
     if (!(L->cache[c] > 0))
-      return DCSIM_XML_ERR(
-          err, DCSIM_EREF, mdoc, spec,
+      return DCSIM_ERR(
+          err, DCSIM_EREF, m->path, m->spec.line,
           "<spec>: %s is needed to tell which cache a likwid-bench working set measures", cattr[c]);
   }
-  xmlNode *fr = dcsim__xml_child(root, "frequencies");
-  for (xmlNode *q = dcsim__xml_child(fr, "freq"); q; q = dcsim__xml_next(q, "freq")) {
-    const char *id = dcsim__xml_attr(mdoc, q, "id");
-    if (L->freq ? strcmp(id, L->freq) == 0 : !L->fid)
-      L->fid = id;
+  const dcsim__calibdir_freqs *fr = &m->fr;
+  size_t k = fr->n;
+  for (size_t i = 0; i < fr->n; i++) {
+    if (L->freq ? strcmp(fr->ids[i], L->freq) == 0 : k == fr->n)
+      k = i;
     else if (!L->freq)
-      return DCSIM_XML_ERR(err, DCSIM_EUSAGE, mdoc, q,
-                           "machine.xml has several frequency states: say which one the "
-                           "likwid-bench runs used with --freq ID");
+      return DCSIM_ERR(err, DCSIM_EUSAGE, m->path, fr->lines[i],
+                       "machine.xml has several frequency states: say which one the "
+                       "likwid-bench runs used with --freq ID");
   }
-  if (!L->fid)
-    return DCSIM_XML_ERR(err, DCSIM_EREF, mdoc, fr, "<frequencies>: no <freq id=\"%s\">", L->freq);
-  unsigned cps = 0, sockets = 0;
-  for (xmlNode *q = dcsim__xml_child(fr, "freq"); q; q = dcsim__xml_next(q, "freq"))
-    if (strcmp(dcsim__xml_attr(mdoc, q, "id"), L->fid) == 0 &&
-        (rc = dcsim__xml_double(mdoc, q, "ghz", 1, &L->ghz, err)))
-      return rc;
-  if ((rc = dcsim__xml_u32(mdoc, spec, "cores-per-socket", 1, &cps, err)) ||
-      (rc = dcsim__xml_u32(mdoc, spec, "sockets", 1, &sockets, err)))
-    return rc;
-  L->cores = cps * sockets;
+  if (k == fr->n)
+    return DCSIM_ERR(err, DCSIM_EREF, m->path, fr->line, "<frequencies>: no <freq id=\"%s\">",
+                     L->freq);
+  L->fid = fr->ids[k];
+  L->ghz = fr->ghz[k];
+  L->cores = m->spec.cores_per_socket * m->spec.sockets;
   return 0;
 }
 
@@ -304,10 +274,10 @@ static int check_families(const likwid_import *L, dcsim_error *err) {
 /* A run's figure against the per-cycle rule of every calibration cell (calib/internal.h), naming
  * the likwid-bench file and line. */
 static int check_run(const likwid_import *L, const lrun *r, int flops, dcsim_error *err) {
-  char cell[64];
-  snprintf(cell, sizeof cell, "%g", flops ? r->mflop_s : r->mbyte_s);
+  dcsim_num_text cell; /* "%g" of a double: at most 13 bytes, never cut */
+  (void)dcsim_bufprintf(cell.s, sizeof cell.s, "%g", flops ? r->mflop_s : r->mbyte_s);
   return dcsim__calibdir_cell_per_cycle(
-      r->file, flops ? r->mflop_line : r->mbyte_line, flops ? "flops" : "L1", cell,
+      r->file, flops ? r->mflop_line : r->mbyte_line, flops ? "flops" : "L1", cell.s,
       flops ? "MFlops/s" : "MByte/s", r->threads, L->cores, L->ghz,
       "the frequency state of machine.xml", (flops ? r->mflop_s : r->mbyte_s) * 1e6, err);
 }
@@ -393,19 +363,26 @@ out:
   return rc;
 }
 
-/* machine.xml: one <table> per written quantity */
+/* machine.xml: one <table quantity="q" file="q.csv" source="..."> per written quantity, added
+ * after the tables (or <frequencies>) or replacing that quantity's */
 static int update_machine(const likwid_import *L, dcsim_error *err) {
-  xmlDoc *doc =
-      xmlReadFile(L->mpath, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-  if (!doc) return DCSIM_ERR(err, DCSIM_EPARSE, L->mpath, 0, "cannot parse");
+  static const char *const names[2] = { "file", "source" };
+  static const char *const files[5] = { "flops.csv", "L1.csv", "L2.csv", "L3.csv", "DRAM.csv" };
+  const char *values[5][2];
+  dcsim__xml_child_set sets[5];
+  size_t n = 0;
   for (int q = 0; q < 5; q++)
-    if (L->tab[q].n)
-      set_table(xmlDocGetRootElement(doc), dcsim_cpu_qty_name((dcsim_cpu_qty)q),
-                q == 0 ? "likwid-bench peakflops (dcsim calibrate import-likwid)"
-                       : "likwid-bench (dcsim calibrate import-likwid)");
-  int rc = dcsim__xml_save(doc, L->mpath, err);
-  xmlFreeDoc(doc);
-  return rc;
+    if (L->tab[q].n) {
+      values[n][0] = files[q];
+      values[n][1] = q == 0 ? "likwid-bench peakflops (dcsim calibrate import-likwid)"
+                            : "likwid-bench (dcsim calibrate import-likwid)";
+      sets[n] = (dcsim__xml_child_set){
+        "table",   "quantity", dcsim_cpu_qty_name((dcsim_cpu_qty)q), "frequencies", names,
+        values[n], 2
+      };
+      n++;
+    }
+  return dcsim__xml_edit_children(L->mpath, sets, n, err);
 }
 
 int dcsim_calib_import_likwid(const char *const *paths, size_t n_paths, const char *dir,
@@ -430,7 +407,7 @@ int dcsim_calib_import_likwid(const char *const *paths, size_t n_paths, const ch
     fprintf(report, "%zu run%s imported, %zu ignored (other tests, single precision); updated %s\n",
             L.used, L.used == 1 ? "" : "s", L.ignored, L.mpath);
 out:
-  dcsim__xml_free(L.mdoc);
+  dcsim__calib_machine_release(&L.m);
   for (int q = 0; q < 5; q++) best_free(&L.tab[q]);
   free(L.runs);
   free(L.mpath);
