@@ -170,7 +170,7 @@ static int run_init(bench_run *R, const dcsim_bench_opts *o, cpu_set_t *saved, d
   R->max_disp_accept = 0.05;
   R->max_steal = 0.05;
   /* a look at a table cell agrees with the highest clean one within 5 % at 1 thread, 10 % at
-   * more (issue 38 item 4's bars; doc/calibration.md "Second look") */
+   * more (the repeatability bars of doc/calibration.md "Second look") */
   R->look_tol = 0.05;
   R->look_tol_multi = 0.10;
   R->share_min = 1;
