@@ -267,7 +267,7 @@ void dcsim__text_row(const dcsim__text_col *cols, size_t n, FILE *out, const voi
   dcsim_str_release(&b);
 }
 
-/* a REAL as a text cell by fmt (at most 17 bytes "%.10g", as dcsim_fmt_sig, or a percentage): buf */
+/* a REAL as a text cell by fmt ("%.10g", dcsim_fmt_sig or a percentage) into buf */
 static char *text_real(char *buf, size_t size, double v, dcsim__rt_fmt fmt) {
   if (fmt == DCSIM__RT_SIG) return dcsim_fmt_sig(buf, size, v, DCSIM_NUM_DIGITS);
   if (fmt == DCSIM__RT_PERCENT) {
