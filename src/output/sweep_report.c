@@ -91,6 +91,51 @@ static void rates_borrowed_text(FILE *f, const dcsim_scenario *s, const dcsim_sw
   if (!first) fputc('\n', f);
 }
 
+/* the indices of the points of pts whose CPU is cpu ("" : any) and whose time band reaches the
+ * nominal clock's time, as "point 3" or "points 0, 2" (the first ten, then how many more) */
+static void turbo_points(dcsim_str *b, const dcsim_sweep_point *pts, size_t n, const char *cpu,
+                         size_t count) {
+  size_t shown = 0;
+  dcsim_str_add(b, count > 1 ? "points " : "point ");
+  for (size_t i = 0; i < n && shown < 10; i++)
+    if (pts[i].done && pts[i].feasible && pts[i].turbo_unmeasured && strcmp(pts[i].cpu, cpu) == 0)
+      dcsim_str_addf(b, "%s%u", shown++ ? ", " : "", pts[i].index);
+  if (count > shown) dcsim_str_addf(b, " and %zu more", count - shown);
+}
+
+/* Why some points' time bands are wider: a CPU at a turbo clock not measured at their active
+ * cores (dcsim_sweep_point.turbo_unmeasured; doc/models.md "Turbo"), a line per CPU in the
+ * wording of dcsim model and dcsim run, naming the points. */
+static void turbo_text(FILE *f, const dcsim_scenario *s, const dcsim_sweep_point *pts, size_t n) {
+  for (size_t c = 0; c < s->n_cpus; c++) {
+    const char *name = dcsim_cpu_profile_name(s->cpus[c]);
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++)
+      count += pts[i].done && pts[i].feasible && pts[i].turbo_unmeasured &&
+               strcmp(pts[i].cpu, name) == 0;
+    if (!count) continue;
+    dcsim_str on = DCSIM_STR_INIT;
+    dcsim_str_add(&on, "the cores of ");
+    turbo_points(&on, pts, n, name, count);
+    dcsim__turbo_text(f, "clock: ", s->cpus[c], 0, dcsim_str_cstr(&on),
+                      count > 1 ? "their time bands reach" : "its time band reaches");
+    fputs(" (doc/models.md \"Turbo\")\n", f);
+    dcsim_str_release(&on);
+  }
+  /* points without one CPU (their tasks' CPUs differ: the cpu column is empty) */
+  size_t count = 0;
+  for (size_t i = 0; i < n; i++)
+    count += pts[i].done && pts[i].feasible && pts[i].turbo_unmeasured && !pts[i].cpu[0];
+  if (!count) return;
+  dcsim_str b = DCSIM_STR_INIT;
+  turbo_points(&b, pts, n, "", count);
+  fprintf(f,
+          "clock: a CPU of %s runs at a turbo clock not measured on its active cores: %s the "
+          "time at the nominal clock (doc/models.md \"Turbo\")\n",
+          dcsim_str_cstr(&b), count > 1 ? "their time bands reach" : "its time band reaches");
+  dcsim_str_release(&b);
+}
+
 /* A sweep over GPU nodes without a choice of host CPU says which CPU those nodes have
  * (the platform's), since it weighs in their power and cost. */
 static void gpu_host_text(FILE *f, const dcsim_sweep_point *pts, size_t n) {
@@ -119,6 +164,7 @@ void dcsim_sweep_summary_text(FILE *f, const dcsim_scenario *base, const dcsim_s
   knee_text(f, pts, n, obj);
   cores_available_text(f, base, pts, n);
   rates_borrowed_text(f, base, pts, n);
+  turbo_text(f, base, pts, n);
   if (!tn->host_cpu_chosen) gpu_host_text(f, pts, n);
   tariff_text(f, tn->cost, tn->kwh_default, pts, n);
   if (tn->db_path) fprintf(f, "results: %s, sweep %lld\n", tn->db_path, (long long)tn->sweep_id);

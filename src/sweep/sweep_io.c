@@ -123,7 +123,7 @@ typedef enum sfk {
 } sfk;
 
 /* when a CSV column, and the JSON key, is in the file (COLUMN) */
-typedef enum sfc { DCSIM__SFC_ALL, DCSIM__SFC_AXES, DCSIM__SFC_VARIANTS } sfc;
+typedef enum sfc { DCSIM__SFC_ALL, DCSIM__SFC_AXES, DCSIM__SFC_VARIANTS, DCSIM__SFC_TURBO } sfc;
 
 /* when a cell holds the value, a key is there, a JSON value is not null (CSV_WHEN, KEY_WHEN,
  * JSON_WHEN), by the point */
@@ -199,20 +199,24 @@ typedef struct file_columns {
   int variants; /* a point runs the ideal thread-scaling variant: only then do the
                    writers name each point's variant, so that the outputs of sweeps without
                    `--threading ideal` stay as they were; a missing column means measured */
+  int turbo;    /* a point's time band reaches the nominal clock's time (turbo_unmeasured): only
+                   then is the column there, likewise; a missing column means 0 */
 } file_columns;
 
 static file_columns columns_of(const dcsim_sweep_point *pts, size_t n) {
-  file_columns c = { 0, 0 };
+  file_columns c = { 0, 0, 0 };
   for (size_t i = 0; i < n; i++) {
     c.axes |= pts[i].gpus || pts[i].host_cpu[0];
     c.variants |= pts[i].done && strcmp(pts[i].threading, "ideal") == 0;
+    c.turbo |= pts[i].done && pts[i].feasible && pts[i].turbo_unmeasured;
   }
   return c;
 }
 
 static int has_column(const file_field *f, const file_columns *c) {
   return f->column == DCSIM__SFC_ALL || (f->column == DCSIM__SFC_AXES && c->axes) ||
-         (f->column == DCSIM__SFC_VARIANTS && c->variants);
+         (f->column == DCSIM__SFC_VARIANTS && c->variants) ||
+         (f->column == DCSIM__SFC_TURBO && c->turbo);
 }
 
 /* whether the condition w holds for field f of p (note: p's cost note) */
