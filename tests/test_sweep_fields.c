@@ -50,9 +50,9 @@ static void check_schema(void) {
   CHECK_INT((int)i, (int)dcsim__n_sweep_fields); /* and no other column */
   sqlite3_finalize(st);
   sqlite3_close(db);
-  /* the first field is idx (read first to check the index), and 18 fields today */
+  /* the first field is idx (read first to check the index), and 19 fields today */
   CHECK_STR(dcsim__sweep_fields[0].name, "idx");
-  CHECK_INT((int)dcsim__n_sweep_fields, 18);
+  CHECK_INT((int)dcsim__n_sweep_fields, 19);
 }
 
 /* the list's text, or "" when out of memory (a failed check) */
@@ -70,14 +70,15 @@ static void check_lists(void) {
   CHECK_STR(text(&b, dcsim__sweep_fields_list(&b, "", 0, NULL, NULL)),
             "idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, energy_j, "
             "time_prov, energy_prov, cost_usd, cost_note, gpus, host_cpu, time_cover, "
-            "threading");
+            "threading, turbo_unmeasured");
   dcsim_str_release(&b);
   CHECK_STR(text(&b, dcsim__sweep_fields_params(&b, 2)),
-            "?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19");
+            "?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, "
+            "?20");
   dcsim_str_release(&b);
   const char *defs = text(&b, dcsim__sweep_fields_defs(&b));
   CHECK(strncmp(defs, "idx INTEGER, cpu TEXT, gpu TEXT, nodes INTEGER", 46) == 0);
-  CHECK(strstr(defs, "time_cover REAL, threading TEXT") != NULL);
+  CHECK(strstr(defs, "time_cover REAL, threading TEXT, turbo_unmeasured INTEGER") != NULL);
   dcsim_str_release(&b);
   /* the merged fields one by one, then none */
   CHECK_STR(dcsim__sweep_fields_merged(0), "cpu");
@@ -100,6 +101,7 @@ static void point(dcsim_sweep_point *p, uint32_t idx, int feasible) {
   p->cost_usd = 0.75;
   p->time_cover = 1.5;
   snprintf(p->threading, sizeof p->threading, "ideal");
+  p->turbo_unmeasured = 1;
 }
 
 /* stores pts through the generated INSERT into db, reads them back through the generated SELECT */
@@ -148,6 +150,7 @@ static void check_round_trip(void) {
   pts[1].cost_usd = NAN;
   pts[1].reason = "no power table";
   pts[1].time_cover = 1;                                           /* no cover: NULL */
+  pts[1].turbo_unmeasured = 0;                                     /* 0, not NULL */
   snprintf(pts[1].threading, sizeof pts[1].threading, "measured"); /* NULL */
   point(&pts[2], 7, 0);                                            /* infeasible */
   pts[2].reason = "frequency 2.4 not in the table";
@@ -156,7 +159,8 @@ static void check_round_trip(void) {
   CHECK_INT(sqlite3_exec(db, dcsim__db_sweeps_schema.create_sql, NULL, NULL, NULL), SQLITE_OK);
   round_trip(db, pts, 3, got,
              "idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, energy_j, time_prov, "
-             "energy_prov, cost_usd, cost_note, gpus, host_cpu, time_cover, threading");
+             "energy_prov, cost_usd, cost_note, gpus, host_cpu, time_cover, threading, "
+             "turbo_unmeasured");
   CHECK_INT((int)got[0].index, 0);
   CHECK_STR(got[0].cpu, "epyc-9654");
   CHECK_STR(got[0].gpu, "");
@@ -172,16 +176,19 @@ static void check_round_trip(void) {
   CHECK_ABS(got[0].cost_usd, 0.75, 0);
   CHECK_ABS(got[0].time_cover, 1.5, 0);
   CHECK_STR(got[0].threading, "ideal");
+  CHECK_INT(got[0].turbo_unmeasured, 1);
   CHECK(isnan(got[1].energy_j) && isnan(got[1].cost_usd));
   CHECK_INT(got[1].energy_prov, 0);
   CHECK_STR(got[1].reason, "no power table");
   CHECK_ABS(got[1].time_cover, 0, 0);
   CHECK_STR(got[1].threading, ""); /* NULL: measured */
+  CHECK_INT(got[1].turbo_unmeasured, 0);
   CHECK_INT((int)got[2].index, 7);
   CHECK_INT(got[2].feasible, 0);
   CHECK_STR(got[2].reason, "frequency 2.4 not in the table");
   CHECK(isnan(got[2].time_s) && isnan(got[2].energy_j) && isnan(got[2].cost_usd));
   CHECK_ABS(got[2].time_cover, 0, 0);
+  CHECK_INT(got[2].turbo_unmeasured, 0); /* infeasible: NULL, not read */
   /* the NULLs as stored */
   sqlite3_stmt *st = NULL;
   CHECK_INT(sqlite3_prepare_v2(db,
@@ -192,6 +199,15 @@ static void check_round_trip(void) {
             SQLITE_OK);
   CHECK_INT(sqlite3_step(st), SQLITE_ROW);
   CHECK_INT(sqlite3_column_int(st, 0), 2); /* points 1 and 7 */
+  sqlite3_finalize(st);
+  /* turbo_unmeasured: 1, 0 and NULL (infeasible) */
+  CHECK_INT(sqlite3_prepare_v2(db,
+                               "SELECT group_concat(quote(turbo_unmeasured)) FROM (SELECT "
+                               "turbo_unmeasured FROM sweep_points ORDER BY idx)",
+                               -1, &st, NULL),
+            SQLITE_OK);
+  CHECK_INT(sqlite3_step(st), SQLITE_ROW);
+  CHECK_STR((const char *)sqlite3_column_text(st, 0), "1,0,NULL");
   sqlite3_finalize(st);
   sqlite3_close(db);
   for (int k = 0; k < 3; k++) free(got[k].reason);
@@ -217,7 +233,8 @@ static void check_old_database(void) {
   CHECK_STR(text(&q, dcsim__sweep_fields_list(&q, "", 0, db, NULL)),
             "idx, cpu, gpu, nodes, cores, freq, feasible, reason, time_s, energy_j, "
             "NULL AS time_prov, NULL AS energy_prov, NULL AS cost_usd, NULL AS cost_note, "
-            "NULL AS gpus, NULL AS host_cpu, NULL AS time_cover, NULL AS threading");
+            "NULL AS gpus, NULL AS host_cpu, NULL AS time_cover, NULL AS threading, "
+            "NULL AS turbo_unmeasured");
   snprintf(sql, sizeof sql, "SELECT %s FROM sweep_points", dcsim_str_cstr(&q));
   dcsim_str_release(&q);
   sqlite3_stmt *st = NULL;
@@ -235,6 +252,7 @@ static void check_old_database(void) {
   CHECK(isnan(p.cost_usd));
   CHECK_INT((int)p.gpus, 0);
   CHECK_STR(p.threading, "");
+  CHECK_INT(p.turbo_unmeasured, 0); /* NULL: no unmeasured turbo */
   sqlite3_finalize(st);
   sqlite3_close(db);
 }
@@ -271,6 +289,7 @@ static void check_wire(void) {
   CHECK_ABS(q.cost_usd, 0.75, 0);
   CHECK_STR(q.cost_missing, "a100");
   CHECK_ABS(q.time_cover, 1.5, 0);
+  CHECK_INT(q.turbo_unmeasured, 1); /* a result: sent (point() sets it) */
   CHECK_STR(q.reason, "energy unknown");
   CHECK_STR(q.cpu, ""); /* not a result: not sent */
   CHECK_STR(q.threading, "");

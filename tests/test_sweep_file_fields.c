@@ -51,7 +51,7 @@ static void check_table(void) {
       CHECK(strcmp(rows[i].json, rows[k].json) != 0);
     }
   CHECK_STR(rows[0].csv, "index");
-  CHECK_INT((int)N_ROWS, 24);
+  CHECK_INT((int)N_ROWS, 26);
 }
 
 /* the bytes written by the writer (json: 1) into a temporary file, whose path goes to path */
@@ -93,6 +93,8 @@ static void fill(dcsim_sweep_point p[3]) {
   p[0].gpus = 8;
   strcpy(p[0].host_cpu, "epyc-7763");
   strcpy(p[0].threading, "ideal");
+  p[0].turbo_unmeasured = 1;
+  p[0].time_cover = 1.25;
   p[1].index = 8;
   p[1].done = 1;
   p[1].time_s = p[1].energy_j = p[1].cost_usd = NAN;
@@ -122,6 +124,10 @@ static void check_round_trip(int json) {
     CHECK_INT(back[1].feasible, 0);
     CHECK(back[1].reason == NULL);
     CHECK(isnan(back[2].energy_j));
+    CHECK_INT(back[0].turbo_unmeasured, 1);
+    CHECK_INT(back[2].turbo_unmeasured, 0);
+    CHECK_ABS(back[0].time_cover, 1.25, 0);
+    CHECK(!(back[2].time_cover > 1)); /* no cover: an empty cell, a key left out */
     char *second = write_points(back, n, json, path2);
     CHECK_STR(second, first);
     free(second);
@@ -214,6 +220,33 @@ out:
   free(p[2].reason);
 }
 
+/* the time_cover and turbo_unmeasured columns and keys (doc/sweep.md "Uncertainty bands"): there
+ * only when a feasible point's time band reaches beyond its class band, or its nominal clock's
+ * time, so that other sweeps' files stay as they were; then the cover (empty or no key when none)
+ * and 1/true or 0/false per feasible point */
+static void check_turbo_column(int json) {
+  dcsim_sweep_point p[3];
+  fill(p);
+  char path[64];
+  p[0].turbo_unmeasured = 0;
+  p[0].time_cover = 1;
+  char *none = write_points(p, 3, json, path);
+  CHECK(strstr(none, "turbo_unmeasured") == NULL);
+  CHECK(strstr(none, "time_cover") == NULL);
+  p[0].time_cover = 1.25;
+  free(none);
+  unlink(path);
+  p[2].turbo_unmeasured = 1;
+  char *some = write_points(p, 3, json, path);
+  CHECK(strstr(some, json ? "\"time_cover\":1.25,\"turbo_unmeasured\":false}"
+                          : ",ideal,1.25,0\n") != NULL);
+  CHECK(strstr(some, json ? "\"threading\":\"measured\",\"turbo_unmeasured\":true}"
+                          : ",measured,,1\n") != NULL);
+  free(some);
+  unlink(path);
+  for (int k = 0; k < 3; k++) free(p[k].reason);
+}
+
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
   check_table();
@@ -221,6 +254,8 @@ int main(void) {
   check_round_trip(1);
   check_derived(0);
   check_derived(1);
+  check_turbo_column(0);
+  check_turbo_column(1);
   check_text();
   CHECK_DONE();
 }

@@ -35,6 +35,10 @@ typedef struct dcsim_sweep_point {
   /* feasible: > 1 when a task ran beyond its thread law's measured cores: the time band reaches
    * this multiple of the time (dcsim_scenario_time_cover); 0 or 1: no such range */
   double time_cover;
+  /* feasible: 1 when a CPU task ran at a turbo clock not measured at its active cores (the
+   * vendor's maximum boost: DCSIM_GROUP_TURBO_UNMEASURED of dcsim/scenario.h): its time band
+   * reaches the time at the nominal clock (doc/models.md "Turbo"); 0: none did */
+  int turbo_unmeasured;
   /* the CPU thread-scaling variant (sweep --threading): "measured" or "ideal" (dcsim/model.h) */
   char threading[12];
   /* feasible: its cost in USD (dcsim/cost.h: the energy of the nodes held at the kWh price plus

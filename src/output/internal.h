@@ -110,5 +110,13 @@ void dcsim__rates_text(FILE *f, const char *label, const dcsim_cpu_profile_t *co
                        size_t n);
 void dcsim__rates_csv(FILE *f, const dcsim_cpu_profile_t *const *cpus, size_t n);
 void dcsim__rates_json(dcsim_json *j, const dcsim_cpu_profile_t *cpu);
+/* An unmeasured turbo clock, the other reason a CPU's time band is wider (doc/models.md "Turbo",
+ * dcsim_prediction.turbo_unmeasured): one wording for a prediction, a node scan, a run and a
+ * sweep (rates_report.c). Writes label, then "turbo T GHz is CPU's maximum boost, not a clock
+ * measured on ON: BANDS the time at the nominal N GHz", without an end of line: ON is "K active
+ * cores" when cores > 0, else the text on ("the cores a task of G uses"); BANDS the subject and
+ * its verb ("the band reaches", "each band reaches", "their time bands reach"). */
+void dcsim__turbo_text(FILE *f, const char *label, const dcsim_cpu_profile_t *cpu, unsigned cores,
+                       const char *on, const char *bands);
 
 #endif

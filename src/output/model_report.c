@@ -229,12 +229,10 @@ void dcsim_model_report_text(const dcsim_model_req *rq, const dcsim_prediction *
   const char *wt = weights_text(rq, p);
   if (wt) printf("weights   %s\n", wt);
   if (p->turbo_unmeasured) /* doc/models.md "Turbo": the clock under load is not measured */
-    printf(
-        "clock     turbo %s GHz is %s's maximum boost, not a clock measured on %u active cores: "
-        "the band reaches the time at the nominal %s GHz, %s s\n",
-        DCSIM_SIG(dcsim_cpu_profile_turbo_ghz(rq->cpu)), dcsim_cpu_profile_name(rq->cpu),
-        rq->state.threads, DCSIM_SIG(dcsim_cpu_profile_nominal_ghz(rq->cpu)),
-        DCSIM_SIG(p->nominal_time_s));
+  {
+    dcsim__turbo_text(stdout, "clock     ", rq->cpu, rq->state.threads, NULL, "the band reaches");
+    printf(", %s s\n", DCSIM_SIG(p->nominal_time_s));
+  }
   if (p->gpu && (rq->flags & DCSIM_MODEL_HW_THREADS) && !(rq->flags & DCSIM_MODEL_D35))
     printf(
         "kernels   the algorithm done well (--threading ideal): D3.5-form kernels with their "
@@ -519,11 +517,10 @@ void dcsim_node_scan_text(const dcsim_model_req *rq, const dcsim_node_scan *S,
     printf("network   none given: communication costs nothing (D3.5's perfect overlap)\n");
   print_rates(rq);         /* why the bands below are wider */
   if (S->turbo_unmeasured) /* doc/models.md "Turbo", as print_prediction's clock line */
-    printf(
-        "clock     turbo %s GHz is %s's maximum boost, not a clock measured on %u active cores: "
-        "each band reaches the time at the nominal %s GHz\n",
-        DCSIM_SIG(dcsim_cpu_profile_turbo_ghz(rq->cpu)), dcsim_cpu_profile_name(rq->cpu),
-        rq->state.threads, DCSIM_SIG(dcsim_cpu_profile_nominal_ghz(rq->cpu)));
+  {
+    dcsim__turbo_text(stdout, "clock     ", rq->cpu, rq->state.threads, NULL, "each band reaches");
+    putchar('\n');
+  }
   putchar('\n');
   dcsim__record_text_header(&dcsim__scan_record, stdout);
   for (size_t i = 0; i < S->n; i++) {

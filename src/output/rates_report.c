@@ -1,10 +1,12 @@
-/* rates_report.c — why a CPU's time band is widened by borrowed per-core rates, one wording for
- * `dcsim model`, its node scan and `dcsim run` (doc/models.md "Per-core rates"). */
+/* rates_report.c — why a CPU's time band is widened, by borrowed per-core rates or by an
+ * unmeasured turbo clock: one wording for `dcsim model`, its node scan, `dcsim run` and `dcsim
+ * sweep` (doc/models.md "Per-core rates", "Turbo"). */
 #include <stdio.h>
 #include <string.h>
 #include "dcsim/band_rule.h"
 #include "dcsim/hwprofile.h"
 #include "dcsim/json.h"
+#include "dcsim/numfmt.h"
 #include "output/internal.h"
 
 int dcsim__rates_borrowed(const dcsim_cpu_profile_t *cpu) {
@@ -73,4 +75,16 @@ void dcsim__rates_json(dcsim_json *j, const dcsim_cpu_profile_t *cpu) {
   for (int q = DCSIM_CPU_L1; q < DCSIM_CPU_NQTY; q++)
     if (levels & 1u << q) dcsim_json_str(j, dcsim_cpu_qty_name((dcsim_cpu_qty)q));
   dcsim_json_arr_end(j);
+}
+
+void dcsim__turbo_text(FILE *f, const char *label, const dcsim_cpu_profile_t *cpu, unsigned cores,
+                       const char *on, const char *bands) {
+  fprintf(f, "%sturbo %s GHz is %s's maximum boost, not a clock measured on ", label,
+          DCSIM_SIG(dcsim_cpu_profile_turbo_ghz(cpu)), dcsim_cpu_profile_name(cpu));
+  if (cores)
+    fprintf(f, "%u active cores", cores);
+  else
+    fputs(on, f);
+  fprintf(f, ": %s the time at the nominal %s GHz", bands,
+          DCSIM_SIG(dcsim_cpu_profile_nominal_ghz(cpu)));
 }

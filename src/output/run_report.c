@@ -218,13 +218,13 @@ static void run_turbo(const dcsim_run_report *o, FILE *f, int csv) {
     const dcsim_cpu_profile_t *cpu = s->groups[g].cpu;
     if (csv)
       fprintf(f, "# turbo_unmeasured %s %s\n", s->groups[g].g->name, dcsim_cpu_profile_name(cpu));
-    else
-      fprintf(f,
-              "clock               turbo %s GHz is %s's maximum boost, not a clock measured on the "
-              "cores a task of %s uses: the band reaches the time at the nominal %s GHz "
-              "(doc/models.md \"Turbo\")\n",
-              DCSIM_SIG(dcsim_cpu_profile_turbo_ghz(cpu)), dcsim_cpu_profile_name(cpu),
-              s->groups[g].g->name, DCSIM_SIG(dcsim_cpu_profile_nominal_ghz(cpu)));
+    else {
+      dcsim_str on = DCSIM_STR_INIT;
+      dcsim_str_addf(&on, "the cores a task of %s uses", s->groups[g].g->name);
+      dcsim__turbo_text(f, "clock               ", cpu, 0, dcsim_str_cstr(&on), "the band reaches");
+      fputs(" (doc/models.md \"Turbo\")\n", f);
+      dcsim_str_release(&on);
+    }
   }
 }
 

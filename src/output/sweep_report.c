@@ -91,6 +91,54 @@ static void rates_borrowed_text(FILE *f, const dcsim_scenario *s, const dcsim_sw
   if (!first) fputc('\n', f);
 }
 
+/* whether a done point's time band reaches the nominal clock's time (turbo_unmeasured) */
+static int turbo_point(const dcsim_sweep_point *p) {
+  return p->done && p->feasible && p->turbo_unmeasured;
+}
+
+/* the indices of such points of pts whose CPU is cpu, as "point 3" or "points 0, 2" (the first
+ * ten, then how many more) */
+static size_t turbo_points(dcsim_str *b, const dcsim_sweep_point *pts, size_t n, const char *cpu) {
+  size_t count = 0, shown = 0;
+  for (size_t i = 0; i < n; i++) count += turbo_point(&pts[i]) && strcmp(pts[i].cpu, cpu) == 0;
+  dcsim_str_add(b, count > 1 ? "points " : "point ");
+  for (size_t i = 0; i < n && shown < 10; i++)
+    if (turbo_point(&pts[i]) && strcmp(pts[i].cpu, cpu) == 0)
+      dcsim_str_addf(b, "%s%u", shown++ ? ", " : "", pts[i].index);
+  if (count > shown) dcsim_str_addf(b, " and %zu more", count - shown);
+  return count;
+}
+
+/* Why some points' time bands are wider: a CPU at a turbo clock not measured at their active
+ * cores (dcsim_sweep_point.turbo_unmeasured; doc/models.md "Turbo"), a line per CPU naming its
+ * points, in the wording of dcsim model and dcsim run (dcsim__turbo_text) when s, the sweep's
+ * scenario, holds the CPU's profile; else (dcsim pareto: points read back, s NULL; a point whose
+ * tasks' CPUs differ, its cpu "") by the CPU's name alone. */
+static void turbo_text(FILE *f, const dcsim_scenario *s, const dcsim_sweep_point *pts, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (!turbo_point(&pts[i])) continue;
+    size_t k = 0; /* each CPU once, at its first point */
+    while (k < i && !(turbo_point(&pts[k]) && strcmp(pts[k].cpu, pts[i].cpu) == 0)) k++;
+    if (k < i) continue;
+    const dcsim_cpu_profile_t *cpu = NULL;
+    for (size_t c = 0; s && c < s->n_cpus && !cpu; c++)
+      if (strcmp(dcsim_cpu_profile_name(s->cpus[c]), pts[i].cpu) == 0) cpu = s->cpus[c];
+    dcsim_str on = DCSIM_STR_INIT;
+    dcsim_str_add(&on, "the cores of ");
+    const char *bands = turbo_points(&on, pts, n, pts[i].cpu) > 1 ? "their time bands reach"
+                                                                  : "its time band reaches";
+    if (cpu)
+      dcsim__turbo_text(f, "clock: ", cpu, 0, dcsim_str_cstr(&on), bands);
+    else
+      fprintf(f,
+              "clock: the turbo clock of %s is not measured on %s: %s the time at the nominal "
+              "clock",
+              pts[i].cpu[0] ? pts[i].cpu : "their CPUs", dcsim_str_cstr(&on), bands);
+    fputs(" (doc/models.md \"Turbo\")\n", f);
+    dcsim_str_release(&on);
+  }
+}
+
 /* A sweep over GPU nodes without a choice of host CPU says which CPU those nodes have
  * (the platform's), since it weighs in their power and cost. */
 static void gpu_host_text(FILE *f, const dcsim_sweep_point *pts, size_t n) {
@@ -119,6 +167,7 @@ void dcsim_sweep_summary_text(FILE *f, const dcsim_scenario *base, const dcsim_s
   knee_text(f, pts, n, obj);
   cores_available_text(f, base, pts, n);
   rates_borrowed_text(f, base, pts, n);
+  turbo_text(f, base, pts, n);
   if (!tn->host_cpu_chosen) gpu_host_text(f, pts, n);
   tariff_text(f, tn->cost, tn->kwh_default, pts, n);
   if (tn->db_path) fprintf(f, "results: %s, sweep %lld\n", tn->db_path, (long long)tn->sweep_id);
@@ -140,6 +189,7 @@ void dcsim_sweep_front_text(FILE *f, const dcsim_sweep_point *pts, size_t n_read
           feas, dcsim_objectives_name(obj), listed - near, near, order,
           obj & DCSIM_OBJ_COST ? "; a point of unknown cost is on no front" : "");
   dcsim_sweep_write_text(f, pts, listed, 0);
+  turbo_text(f, NULL, pts, listed);
   dcsim_repro_text(f, rp);
 }
 

@@ -760,7 +760,7 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
   memset(&perr, 0, sizeof perr);
   free(pt->reason);
   pt->reason = NULL;
-  pt->feasible = 0;
+  pt->feasible = pt->turbo_unmeasured = 0;
   pt->time_s = pt->energy_j = pt->cost_usd = NAN;
   pt->cost_missing[0] = '\0';
   int rc = dcsim_scenario_derive(sw->base, &ov, &s, &perr);
@@ -803,6 +803,10 @@ int dcsim_sweep_eval(const dcsim_sweep_t *sw, size_t index, dcsim_sweep_point *p
     pt->time_prov = (unsigned char)tp.kind;
     pt->energy_prov = (unsigned char)ep.kind;
     pt->time_cover = dcsim_scenario_time_cover(s);
+    /* its time band reaches the nominal clock's time as a run's does (doc/models.md "Turbo") */
+    for (size_t g = 0; g < s->n_groups; g++)
+      if (dcsim_scenario_group_runs_cpu(s, g) & DCSIM_GROUP_TURBO_UNMEASURED)
+        pt->turbo_unmeasured = 1;
     dcsim_cost c;
     dcsim_cost_of_run(s, st, &sw->cost, DCSIM_COST_HELD, &c);
     if ((rc = dcsim_cost_check_figures(s, st, &c, sw->base->input_path, &perr)) && err) *err = perr;

@@ -15,7 +15,10 @@
  *   KIND       how the value is written and read (DCSIM__SFK_* of sweep_io.c)
  *   MAX        a count's largest value read back (a larger one, or below 1, reads as 0); else 0
  *   COLUMN     when the CSV column (and the JSON key) is in the file at all: ALL, AXES (a point of
- *              the array sets --gpus or --host-cpu), VARIANTS (a point runs --threading ideal)
+ *              the array sets --gpus or --host-cpu), VARIANTS (a point runs --threading ideal),
+ *              TURBO (a feasible point's time band reaches the nominal clock's time: an unmeasured
+ *              turbo clock, doc/models.md "Turbo"), COVER (a feasible point's time cover is
+ *              above 1: a thread law continued or an unmeasured turbo widens its time band)
  *   CSV_WHEN   when the CSV cell holds the value (else it is empty)    } DCSIM__SFW_* of
  *   KEY_WHEN   when the JSON key is in the point's object              } sweep_io.c, by the
  *   JSON_WHEN  when the JSON value is the value (else null)            } point
@@ -66,7 +69,9 @@
   X("cost_band_low_usd,cost_band_high_usd",   "cost_band",   16, cost_band,   BAND, 0, ALL, COST_BAND,   COST_BAND_FEAS, ALWAYS, 0, "USD", "0.1.0", DCSIM__SFT_NONE) \
   X("gpus",              "gpus",              22, gpus,         COUNT,   64,         AXES,     NONZERO,     NONZERO,   ALWAYS,   1, "",  "0.1.0", DCSIM__SFT_NONE) \
   X("host_cpu",          "host_cpu",          23, host_cpu,     TEXT,    0,          AXES,     ALWAYS,      NONEMPTY,  ALWAYS,   1, "",  "0.1.0", DCSIM__SFT_NONE) \
-  X("threading",         "threading",         24, threading,    VARIANT, 0,          VARIANTS, ALWAYS,      ALWAYS,    ALWAYS,   1, "",  "0.1.0", (70, "threading", -9, 1, 0, value))
+  X("threading",         "threading",         24, threading,    VARIANT, 0,          VARIANTS, ALWAYS,      ALWAYS,    ALWAYS,   1, "",  "0.1.0", (70, "threading", -9, 1, 0, value)) \
+  X("time_cover",        "time_cover",        25, time_cover,   REAL,    0,          COVER,    COVER,       COVER,     ALWAYS,   1, "",  "0.1.0", DCSIM__SFT_NONE) \
+  X("turbo_unmeasured",  "turbo_unmeasured",  26, turbo_unmeasured, FLAG, 0,        TURBO,    FEASIBLE,    FEASIBLE,  ALWAYS,   1, "",  "0.1.0", DCSIM__SFT_NONE)
 /* clang-format on */
 
 #endif

@@ -123,7 +123,13 @@ typedef enum sfk {
 } sfk;
 
 /* when a CSV column, and the JSON key, is in the file (COLUMN) */
-typedef enum sfc { DCSIM__SFC_ALL, DCSIM__SFC_AXES, DCSIM__SFC_VARIANTS } sfc;
+typedef enum sfc {
+  DCSIM__SFC_ALL,
+  DCSIM__SFC_AXES,
+  DCSIM__SFC_VARIANTS,
+  DCSIM__SFC_TURBO,
+  DCSIM__SFC_COVER
+} sfc;
 
 /* when a cell holds the value, a key is there, a JSON value is not null (CSV_WHEN, KEY_WHEN,
  * JSON_WHEN), by the point */
@@ -142,6 +148,7 @@ typedef enum sfw {
   DCSIM__SFW_BAND_ENERGY,    /* its bands marked and its energy known */
   DCSIM__SFW_COST_BAND,      /* its cost band is marked */
   DCSIM__SFW_COST_BAND_FEAS, /* feasible, its bands and its cost band marked */
+  DCSIM__SFW_COVER,          /* feasible and its time cover above 1 */
 } sfw;
 
 /* the cell getters of the text table's columns (TEXT's CELL; written below) */
@@ -199,20 +206,27 @@ typedef struct file_columns {
   int variants; /* a point runs the ideal thread-scaling variant: only then do the
                    writers name each point's variant, so that the outputs of sweeps without
                    `--threading ideal` stay as they were; a missing column means measured */
+  int turbo;    /* a point's time band reaches the nominal clock's time (turbo_unmeasured): only
+                   then is the column there, likewise; a missing column means 0 */
+  int cover;    /* a point's time band reaches beyond its class band (time_cover > 1): only
+                   then is the column there, likewise; a missing column means no cover */
 } file_columns;
 
 static file_columns columns_of(const dcsim_sweep_point *pts, size_t n) {
-  file_columns c = { 0, 0 };
+  file_columns c = { 0, 0, 0, 0 };
   for (size_t i = 0; i < n; i++) {
     c.axes |= pts[i].gpus || pts[i].host_cpu[0];
     c.variants |= pts[i].done && strcmp(pts[i].threading, "ideal") == 0;
+    c.turbo |= pts[i].done && pts[i].feasible && pts[i].turbo_unmeasured;
+    c.cover |= pts[i].done && pts[i].feasible && pts[i].time_cover > 1;
   }
   return c;
 }
 
 static int has_column(const file_field *f, const file_columns *c) {
   return f->column == DCSIM__SFC_ALL || (f->column == DCSIM__SFC_AXES && c->axes) ||
-         (f->column == DCSIM__SFC_VARIANTS && c->variants);
+         (f->column == DCSIM__SFC_VARIANTS && c->variants) ||
+         (f->column == DCSIM__SFC_TURBO && c->turbo) || (f->column == DCSIM__SFC_COVER && c->cover);
 }
 
 /* whether the condition w holds for field f of p (note: p's cost note) */
@@ -232,6 +246,7 @@ static int holds(sfw w, const file_field *f, const dcsim_sweep_point *p, const c
     case DCSIM__SFW_BAND_ENERGY: return p->has_band && isfinite(p->energy_j);
     case DCSIM__SFW_COST_BAND: return p->has_cost_band;
     case DCSIM__SFW_COST_BAND_FEAS: return p->feasible && p->has_band && p->has_cost_band;
+    case DCSIM__SFW_COVER: return p->feasible && p->time_cover > 1;
   }
   return 0;
 }

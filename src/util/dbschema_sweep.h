@@ -45,7 +45,8 @@
   X(gpus,        gpus,         UINT,      "INTEGER", "",         "",    ZERO,     0, 0, "0.1.0", "issue 26")   \
   X(host_cpu,    host_cpu,     TEXT,      "TEXT",    "",         "",    EMPTY,    0, 0, "0.1.0", "issue 26")   \
   X(time_cover,  time_cover,   REAL,      "REAL",    "",         "",    COVER,    0, 1, "0.1.0", "issue 37")   \
-  X(threading,   threading,    TEXT,      "TEXT",    "",         "",    IDEAL,    0, 0, "0.1.0", "issue 40")
+  X(threading,   threading,    TEXT,      "TEXT",    "",         "",    IDEAL,    0, 0, "0.1.0", "issue 40")   \
+  X(turbo_unmeasured, turbo_unmeasured, BOOL, "INTEGER", "",    "",    FEASIBLE, 0, 1, "0.1.0", "issue 37")
 /* clang-format on */
 
 #endif
