@@ -64,6 +64,17 @@ typedef struct bench_cell {
   double cpu_share, clock_min_ghz, clock_max_ghz, steal;
 } bench_cell;
 
+/* a level's line of probe.csv (--probe, doc/calibration.md): the harness's 1-thread bandwidth
+ * against its kernel called directly, in GB/s; triad_best_gbps (L1, DRAM) and read_best_gbps
+ * (DRAM): NaN (an empty cell) at the other levels; ratio = harness / direct best, ratio_median =
+ * harness median / direct median */
+typedef struct bench_probe_row {
+  const char *level, *kernel;
+  long long ws_byte;
+  double harness_gbps, direct_best_gbps, direct_median_gbps, triad_best_gbps, read_best_gbps;
+  double ratio, ratio_median;
+} bench_probe_row;
+
 /* a run as bench_runs stores it (after id and created_utc); heldout_*: NaN (NULL) without a
  * held-out test; the texts point into the run (thread counts: the caller's strings) */
 typedef struct bench_run_row {
@@ -160,6 +171,8 @@ extern const struct dcsim__record dcsim__bench_points_record, dcsim__bench_table
 /* the bench_runs, bench_fits and bench_heldout tables of --db (util/dbschema_bench.h) */
 extern const struct dcsim__record dcsim__bench_run_record, dcsim__bench_fit_record,
     dcsim__bench_heldout_record;
+/* probe.csv's columns (bench_probe_row) */
+extern const struct dcsim__record dcsim__bench_probe_record;
 /* the cell of point p of run R */
 void dcsim__bench_cell_of(const bench_run *R, const bench_point *p, bench_cell *c);
 
