@@ -113,8 +113,9 @@ typedef struct bench_obs {
   double steal;       /* injected timer: stolen share; real runs: 0 (read per point) */
 } bench_obs;
 
+/* a held-out prediction (bench_fit.c): loop allocated, freed by dcsim__bench_heldout_free */
 typedef struct bench_heldout {
-  char loop[32];
+  char *loop;
   unsigned threads;
   double measured_s, predicted_s, insample_s;
 } bench_heldout;
@@ -238,6 +239,8 @@ int dcsim__bench_write_raw(bench_run *R, dcsim_error *err);
 int dcsim__bench_fit_heldout(bench_run *R, const dcsim_cpu_profile_t *cpu, const char *profile_path,
                              bench_heldout **ho, size_t *nho, dcsim_loop_fit **fits, size_t *nfits,
                              dcsim_error *err);
+/* frees the n held-out predictions ho (their loop names) and ho; NULL-safe */
+void dcsim__bench_heldout_free(bench_heldout *ho, size_t n);
 
 /* each loop point's fit weight from its spread (mean 1 per loop) */
 void dcsim__bench_loop_weights(bench_run *R);
