@@ -432,6 +432,19 @@ static void test_noisy_timer(void) {
   sqlite3_close(sdb);
   /* the budget: the synthetic seconds of the measurements stay within it */
   CHECK(m.seconds <= 60 * 1.1);
+  /* the report's three tables (bench_report.c's column tables): headers, a cell left out */
+  CHECK(rep && strstr(rep,
+                      "\nthreads                   peak GFLOP/s                        L1 GB/s"
+                      "                        L2 GB/s                        L3 GB/s"
+                      "                      DRAM GB/s\n      1 ") != NULL);
+  CHECK(rep && strstr(rep, "%*x ") != NULL); /* L2 at 8 threads: re-measured, left out */
+  CHECK(rep && strstr(rep,
+                      "\nloop                      V          X          Y          Z"
+                      "          U   S [flop/s]   fit err\ncopy.DRAM  ") != NULL);
+  CHECK(rep && strstr(rep, "          -            -     ") != NULL); /* copy: no flops */
+  CHECK(rep && strstr(rep,
+                      "\nloop             threads   measured s  predicted s     error  "
+                      "in-sample s     error\ncopy.DRAM              1 ") != NULL);
   if (rep && check_failures) fputs(rep, stderr);
   free(rep);
   char cmd[8400];

@@ -905,6 +905,87 @@ static void check_csv_order(void) {
   free(buf);
 }
 
+/* rows as JSON arrays by column (dcsim__record_json_columns): a range of fields, each an array
+ * of its value in every row, a NULL value as null; the utilisation timeline's busy and allocated
+ * (the bucket record's fields from "busy" on) */
+static const void *row_of(const void *ctx, size_t k, void *buf) {
+  (void)buf;
+  return (const row *)ctx + k;
+}
+static const void *bucket_of(const void *ctx, size_t k, void *buf) {
+  dcsim__bucket_row *b = buf;
+  const double *alloc = ctx;
+  *b = (dcsim__bucket_row){ (long long)k, 0, 0, 0.25 * (double)k + 0.125, alloc[k] };
+  return b;
+}
+static void check_json_columns(void) {
+  const row rows[] = { { 7, "a", 2.385, 0.5, 0, 1 }, { 8, "b\"c", 1e-3, NAN, 12, 0 } };
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  dcsim_json j;
+  dcsim_json_init(&j, f, 0);
+  dcsim_json_obj_begin(&j);
+  dcsim__record_json_columns(&rec, &j, 1, 5, 2, row_of, rows, NULL); /* name .. trace */
+  dcsim__record_json_columns(&rec, &j, 5, 5, 2, row_of, rows, NULL); /* an empty range */
+  dcsim_json_obj_end(&j);
+  const dcsim__record *br = &dcsim__bucket_record;
+  const double alloc[] = { 0.5, 0.75, 1 };
+  dcsim__bucket_row b;
+  dcsim_json_obj_begin(&j);
+  dcsim__record_json_columns(br, &j, dcsim__record_find(br, "busy"), br->n_fields, 3, bucket_of,
+                             alloc, &b);
+  dcsim_json_obj_end(&j);
+  dcsim_json_obj_begin(&j);
+  dcsim__record_json_columns(br, &j, dcsim__record_find(br, "busy"), br->n_fields, 0, bucket_of,
+                             alloc, &b); /* no bucket: empty arrays */
+  dcsim_json_obj_end(&j);
+  fclose(f);
+  CHECK(strstr(buf, "\"name\"") != NULL);
+  CHECK(strstr(buf, "\"time_s\"") != NULL);
+  CHECK(strstr(buf, "\"ratio\"") != NULL);
+  CHECK(strstr(buf, "\"id\"") == NULL);
+  CHECK(strstr(buf, "\"ok\"") == NULL);
+  CHECK_STR(buf,
+            "{\"name\":[\"a\",\"b\\\"c\"],\"time_s\":[2.385,0.001],\"ratio\":[0.5,null],"
+            "\"trace\":[null,12]},"
+            "{\"busy\":[0.125,0.375,0.625],\"allocated\":[0.5,0.75,1]},"
+            "{\"busy\":[],\"allocated\":[]}");
+  free(buf);
+}
+
+/* probe.csv's header and lines (bench_cells.c) in the format of a recorded --probe run
+ * (probe.csv of the runs in calibration/cascadelake-2vcpu-bench-dram/): a GB/s with 4 significant
+ * digits, a ratio with 3 decimals, the triad and read cells empty where not measured, a missing
+ * harness point as nan */
+static void check_probe_record(void) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  const dcsim__record *r = &dcsim__bench_probe_record;
+  const bench_probe_row l1 = { "L1",  "load", 16384, 224.7,         265.3,
+                               261.4, 46.85,  NAN,   224.7 / 265.3, 224.7 / 261.4 };
+  const bench_probe_row l2 = { "L2",  "load", 524288, 88.78,         100.0,
+                               95.51, NAN,    NAN,    88.78 / 100.0, 88.78 / 95.51 };
+  const bench_probe_row dram = { "DRAM", "triad", 74973184, 2.741,        6.02,
+                                 3.197,  6.02,    6.516,    2.741 / 6.02, 2.741 / 3.197 };
+  const bench_probe_row none = { "L3", "load", 9371648, NAN, 11.16, 8.516, NAN, NAN, NAN, NAN };
+  dcsim__record_csv_header(r, f);
+  dcsim__record_csv_row(r, f, &l1);
+  dcsim__record_csv_row(r, f, &l2);
+  dcsim__record_csv_row(r, f, &dram);
+  dcsim__record_csv_row(r, f, &none);
+  fclose(f);
+  CHECK_STR(buf,
+            "level,ws_byte,kernel,harness_gbps,direct_best_gbps,direct_median_gbps,"
+            "triad_best_gbps,read_best_gbps,ratio,ratio_median\n"
+            "L1,16384,load,224.7,265.3,261.4,46.85,,0.847,0.860\n"
+            "L2,524288,load,88.78,100,95.51,,,0.888,0.930\n"
+            "DRAM,74973184,triad,2.741,6.02,3.197,6.02,6.516,0.455,0.857\n"
+            "L3,9371648,load,nan,11.16,8.516,,,nan,nan\n");
+  free(buf);
+}
+
 int main(void) {
   if (dcsim_lib_init() != 0) return 1;
   check_sql();
@@ -919,6 +1000,8 @@ int main(void) {
   check_pairs_notes();
   check_model_records();
   check_csv_order();
+  check_json_columns();
+  check_probe_record();
   check_results_records();
   check_bench_records();
   check_results_migration();

@@ -57,18 +57,19 @@ static const dcsim__record_field node_fields[] = { DCSIM_NODE_COLUMNS(NODE_FIELD
 const dcsim__record dcsim__node_record = { "nodes", node_fields,
                                            sizeof node_fields / sizeof *node_fields };
 
-/* a bucket of the utilisation timeline: its row of the utilisation table */
-typedef struct bucket_row {
-  long long bucket;
-  double t0_s, t1_s, busy, allocated;
-} bucket_row;
-
 /* clang-format off */
-#define BUCKET_FIELD(m, kind, unit, sql, nulls, added) DCSIM__RECORD_FIELD(bucket_row, m, kind, unit, sql, nulls, "0.1.0"),
+#define BUCKET_FIELD(m, kind, unit, sql, nulls, added) DCSIM__RECORD_FIELD(dcsim__bucket_row, m, kind, unit, sql, nulls, "0.1.0"),
 static const dcsim__record_field bucket_fields[] = { DCSIM_BUCKET_COLUMNS(BUCKET_FIELD) };
 /* clang-format on */
 const dcsim__record dcsim__bucket_record = { "utilisation", bucket_fields,
                                              sizeof bucket_fields / sizeof *bucket_fields };
+
+const void *dcsim__bucket_row_at(const void *stats, size_t k, void *buf) {
+  dcsim__bucket_row *row = buf;
+  row->bucket = (long long)k;
+  dcsim_metrics_bucket(stats, k, &row->t0_s, &row->t1_s, &row->busy, &row->allocated);
+  return row;
+}
 
 /* a task: its row of the tasks table, written as it ends */
 typedef struct task_row {
@@ -334,10 +335,9 @@ static int record_utilisation(dcsim_results_t *r, const dcsim_run_stats *stt, dc
   sqlite3_stmt *st = NULL;
   int rc = prepare_insert(r, &dcsim__bucket_record, &st, "cannot record utilisation", err);
   for (size_t k = 0; k < stt->n_buckets && !rc; k++) {
-    bucket_row row = { (long long)k, 0, 0, 0, 0 };
-    dcsim_metrics_bucket(stt, k, &row.t0_s, &row.t1_s, &row.busy, &row.allocated);
+    dcsim__bucket_row row;
     sqlite3_bind_int64(st, 1, r->run_id);
-    dcsim__record_sql_bind(&dcsim__bucket_record, st, 2, &row);
+    dcsim__record_sql_bind(&dcsim__bucket_record, st, 2, dcsim__bucket_row_at(stt, k, &row));
     rc = dcsim__db_step_done(r->db, r->path, st, "cannot record utilisation", err);
   }
   sqlite3_finalize(st);

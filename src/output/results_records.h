@@ -31,7 +31,17 @@ extern const dcsim__record dcsim__run_totals_record;
 void dcsim__run_totals_of(const dcsim_run_stats *st, const dcsim_metrics_summary *ms,
                           dcsim__run_totals *t);
 extern const dcsim__record dcsim__node_record;
+/* a bucket of the utilisation timeline: its row of the utilisation table and of the JSON's
+ * "utilisation_over_time" arrays (busy, allocated: the fields from "busy" on) */
+typedef struct dcsim__bucket_row {
+  long long bucket;
+  double t0_s, t1_s, busy, allocated;
+} dcsim__bucket_row;
+
 extern const dcsim__record dcsim__bucket_record;
+/* Bucket k of the run's stats (a const dcsim_run_stats *) into buf (a dcsim__bucket_row),
+ * returned: a dcsim__record_row_at (dcsim_metrics_bucket). */
+const void *dcsim__bucket_row_at(const void *stats, size_t k, void *buf);
 extern const dcsim__record dcsim__task_record;  /* tasks: a task as it ends */
 extern const dcsim__record dcsim__power_record; /* power: a step of a node's power timeline */
 extern const dcsim__record dcsim__input_record; /* inputs: a file the run read, its hash */

@@ -107,52 +107,74 @@ static void json_statistics(dcsim_json *j, const dcsim_run_stats *st,
   dcsim_json_key(j, "utilisation_over_time");
   dcsim_json_obj_begin(j);
   dcsim_json_key_num(j, "bucket_s", st->bucket_s);
-  for (int which = 0; which < 2; which++) {
-    dcsim_json_key(j, which ? "allocated" : "busy");
-    dcsim_json_arr_begin(j);
-    for (size_t k = 0; k < st->n_buckets; k++) {
-      double t0, t1, busy, alloc;
-      dcsim_metrics_bucket(st, k, &t0, &t1, &busy, &alloc);
-      dcsim_json_num(j, which ? alloc : busy);
-    }
-    dcsim_json_arr_end(j);
-  }
+  const dcsim__record *rec = &dcsim__bucket_record; /* its busy and allocated fields */
+  dcsim__bucket_row row;
+  dcsim__record_json_columns(rec, j, dcsim__record_find(rec, "busy"), rec->n_fields, st->n_buckets,
+                             dcsim__bucket_row_at, st, &row);
   dcsim_json_obj_end(j);
 }
 
-/* The replayed trace: its kind and, for SWF, what was kept and skipped. */
+/* The replayed trace in the JSON's "trace" object (util/record.h): its kind and, for WfCommons,
+ * the instance's recorded makespan (null: none); for SWF, what was kept and skipped and the
+ * header's sizes (null: absent). */
+typedef struct trace_row {
+  const char *kind;
+  double recorded_makespan_s; /* NaN (null): the instance records none */
+  long long jobs_read, jobs_replayed, mapped_to_dwarfs, failed_replayed, skipped_cancelled,
+      skipped_unknown, skipped_partial, skipped_unmatched, processors_per_node;
+  long long max_nodes, max_procs, unix_start_time; /* negative (null): not in the header */
+} trace_row;
+
+/* clang-format off */
+#define TRACE_FIELD(m, kind, unit, nulls) \
+  DCSIM__RECORD_FIELD_OUT(trace_row, m, kind, unit, "", nulls, "0.1.0", DCSIM__RO_JSON, NULL, 0, PLAIN, NULL)
+static const dcsim__record_field trace_wfcommons_fields[] = {
+  TRACE_FIELD(kind, TEXT, "", NEVER),
+  TRACE_FIELD(recorded_makespan_s, REAL, "s", UNDEF),
+};
+static const dcsim__record_field trace_swf_fields[] = {
+  TRACE_FIELD(kind, TEXT, "", NEVER),
+  TRACE_FIELD(jobs_read, INT64, "", NEVER),
+  TRACE_FIELD(jobs_replayed, INT64, "", NEVER),
+  TRACE_FIELD(mapped_to_dwarfs, INT64, "", NEVER),
+  TRACE_FIELD(failed_replayed, INT64, "", NEVER),
+  TRACE_FIELD(skipped_cancelled, INT64, "", NEVER),
+  TRACE_FIELD(skipped_unknown, INT64, "", NEVER),
+  TRACE_FIELD(skipped_partial, INT64, "", NEVER),
+  TRACE_FIELD(skipped_unmatched, INT64, "", NEVER),
+  TRACE_FIELD(processors_per_node, INT64, "", NEVER),
+  TRACE_FIELD(max_nodes, INT64, "", NEG),
+  TRACE_FIELD(max_procs, INT64, "", NEG),
+  TRACE_FIELD(unix_start_time, INT64, "s", NEG),
+};
+/* clang-format on */
+static const dcsim__record trace_wfcommons_record = {
+  "", trace_wfcommons_fields, sizeof trace_wfcommons_fields / sizeof *trace_wfcommons_fields
+};
+static const dcsim__record trace_swf_record = {
+  "", trace_swf_fields, sizeof trace_swf_fields / sizeof *trace_swf_fields
+};
+
 static void json_trace(dcsim_json *j, const dcsim_trace_info *tr) {
+  const trace_row row = {
+    tr->kind == DCSIM_TRACE_SWF ? "swf" : "wfcommons",
+    tr->recorded_makespan_s >= 0 ? tr->recorded_makespan_s : NAN,
+    (long long)tr->jobs_read,
+    (long long)tr->jobs_kept,
+    (long long)tr->mapped,
+    (long long)tr->failed,
+    (long long)tr->skipped_cancelled,
+    (long long)tr->skipped_unknown,
+    (long long)tr->skipped_partial,
+    (long long)tr->skipped_unmatched,
+    (long long)tr->procs_per_node,
+    tr->max_nodes,
+    tr->max_procs,
+    tr->unix_start_time,
+  };
   dcsim_json_key(j, "trace");
-  dcsim_json_obj_begin(j);
-  dcsim_json_key_str(j, "kind", tr->kind == DCSIM_TRACE_SWF ? "swf" : "wfcommons");
-  if (tr->kind == DCSIM_TRACE_WFCOMMONS) {
-    dcsim_json_key(j, "recorded_makespan_s");
-    if (tr->recorded_makespan_s >= 0)
-      dcsim_json_num(j, tr->recorded_makespan_s);
-    else
-      dcsim_json_null(j);
-  } else {
-    dcsim_json_key_int(j, "jobs_read", (long long)tr->jobs_read);
-    dcsim_json_key_int(j, "jobs_replayed", (long long)tr->jobs_kept);
-    dcsim_json_key_int(j, "mapped_to_dwarfs", (long long)tr->mapped);
-    dcsim_json_key_int(j, "failed_replayed", (long long)tr->failed);
-    dcsim_json_key_int(j, "skipped_cancelled", (long long)tr->skipped_cancelled);
-    dcsim_json_key_int(j, "skipped_unknown", (long long)tr->skipped_unknown);
-    dcsim_json_key_int(j, "skipped_partial", (long long)tr->skipped_partial);
-    dcsim_json_key_int(j, "skipped_unmatched", (long long)tr->skipped_unmatched);
-    dcsim_json_key_int(j, "processors_per_node", tr->procs_per_node);
-    static const char *const hk[] = { "max_nodes", "max_procs",
-                                      "unix_start_time" }; /* SWF header, null if absent */
-    long long hv[] = { tr->max_nodes, tr->max_procs, tr->unix_start_time };
-    for (int k = 0; k < 3; k++) {
-      dcsim_json_key(j, hk[k]);
-      if (hv[k] >= 0)
-        dcsim_json_int(j, hv[k]);
-      else
-        dcsim_json_null(j);
-    }
-  }
-  dcsim_json_obj_end(j);
+  int wfcommons = tr->kind == DCSIM_TRACE_WFCOMMONS;
+  dcsim__record_json(wfcommons ? &trace_wfcommons_record : &trace_swf_record, j, &row);
 }
 
 /* One job (workflow instance) k: its record's fields (output/results_records.h), the WMS it ran

@@ -129,32 +129,49 @@ void dcsim__record_json(const dcsim__record *r, dcsim_json *j, const void *row) 
   dcsim_json_obj_end(j);
 }
 
+/* field f of row as a JSON value (null when it is NULL by its rule) */
+static void json_value(const dcsim__record_field *f, dcsim_json *j, const void *row) {
+  if (!has_value(f, row)) {
+    dcsim_json_null(j);
+    return;
+  }
+  switch (f->kind) {
+    case DCSIM__RF_INT64: dcsim_json_int(j, *CMEMBER(row, f, long long)); break;
+    case DCSIM__RF_REAL: dcsim_json_num(j, *CMEMBER(row, f, double)); break;
+    case DCSIM__RF_TEXT: dcsim_json_str(j, *CMEMBER(row, f, char *)); break;
+    case DCSIM__RF_BOOL: dcsim_json_bool(j, *CMEMBER(row, f, int)); break;
+    case DCSIM__RF_PAIR: {
+      const double *v = CMEMBER(row, f, double);
+      dcsim_json_arr_begin(j);
+      dcsim_json_num(j, v[0]);
+      dcsim_json_num(j, v[1]);
+      dcsim_json_arr_end(j);
+      break;
+    }
+  }
+}
+
 void dcsim__record_json_members(const dcsim__record *r, dcsim_json *j, const void *row, size_t from,
                                 size_t to) {
   for (size_t i = from; i < to && i < r->n_fields; i++) {
     const dcsim__record_field *f = &r->fields[i];
-    int has = has_value(f, row);
-    if (!in(f, DCSIM__RO_JSON | DCSIM__RO_JSON_OPT) || (!has && in(f, DCSIM__RO_JSON_OPT)))
+    if (!in(f, DCSIM__RO_JSON | DCSIM__RO_JSON_OPT) ||
+        (!has_value(f, row) && in(f, DCSIM__RO_JSON_OPT)))
       continue;
     dcsim_json_key(j, f->name);
-    if (!has) {
-      dcsim_json_null(j);
-      continue;
-    }
-    switch (f->kind) {
-      case DCSIM__RF_INT64: dcsim_json_int(j, *CMEMBER(row, f, long long)); break;
-      case DCSIM__RF_REAL: dcsim_json_num(j, *CMEMBER(row, f, double)); break;
-      case DCSIM__RF_TEXT: dcsim_json_str(j, *CMEMBER(row, f, char *)); break;
-      case DCSIM__RF_BOOL: dcsim_json_bool(j, *CMEMBER(row, f, int)); break;
-      case DCSIM__RF_PAIR: {
-        const double *v = CMEMBER(row, f, double);
-        dcsim_json_arr_begin(j);
-        dcsim_json_num(j, v[0]);
-        dcsim_json_num(j, v[1]);
-        dcsim_json_arr_end(j);
-        break;
-      }
-    }
+    json_value(f, j, row);
+  }
+}
+
+void dcsim__record_json_columns(const dcsim__record *r, dcsim_json *j, size_t from, size_t to,
+                                size_t n, dcsim__record_row_at at, const void *ctx, void *buf) {
+  for (size_t i = from; i < to && i < r->n_fields; i++) {
+    const dcsim__record_field *f = &r->fields[i];
+    if (!in(f, DCSIM__RO_JSON | DCSIM__RO_JSON_OPT)) continue;
+    dcsim_json_key(j, f->name);
+    dcsim_json_arr_begin(j);
+    for (size_t k = 0; k < n; k++) json_value(f, j, at(ctx, k, buf));
+    dcsim_json_arr_end(j);
   }
 }
 

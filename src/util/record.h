@@ -162,6 +162,13 @@ void dcsim__record_json(const dcsim__record *r, dcsim_json *j, const void *row);
  * nested objects between two ranges). */
 void dcsim__record_json_members(const dcsim__record *r, dcsim_json *j, const void *row, size_t from,
                                 size_t to);
+/* Rows 0..n-1 as JSON members by column (a timeline's arrays): for each field from .. to - 1 in
+ * the JSON, its key and an array of its value in every row, a NULL value as null. at(ctx, k,
+ * buf) returns row k: an element of the caller's array, or a row it fills into buf (a row of the
+ * record's type). */
+typedef const void *(*dcsim__record_row_at)(const void *ctx, size_t k, void *buf);
+void dcsim__record_json_columns(const dcsim__record *r, dcsim_json *j, size_t from, size_t to,
+                                size_t n, dcsim__record_row_at at, const void *ctx, void *buf);
 /* The CSV header line (names, comma-separated, '\n') and one row's line, the columns in table
  * order or by their csv_at. */
 void dcsim__record_csv_header(const dcsim__record *r, FILE *f);

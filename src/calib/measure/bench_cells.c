@@ -4,7 +4,7 @@
  * bench_points table of --db with raw.csv (util/dbschema_bench.h, one table: the CREATE statement
  * and the migration come from the same lines), the table CSVs (flops.csv, L1.csv ..., DRAM.csv,
  * the calibration directory's tables that `calibrate cpu` and `bench --compare` read back by their
- * header) and loops.csv. */
+ * header), loops.csv and probe.csv. */
 #include <math.h>
 #include <string.h>
 
@@ -57,7 +57,25 @@ static const dcsim__record_field loop_fields[] = {
   CSV_FIELD("remeasured",   remeasured,   INT64, "",     PLAIN),
   CSV_FIELD("weight",       weight,       REAL,  "",     F(4)),
 };
+/* probe.csv (--probe): a level's line; a GB/s with 4 significant digits, a ratio with 3
+ * decimals, a NaN harness (no 1-thread point) as "nan" */
+#define PROBE_FIELD(m, kind, unit, nulls, fmt) \
+  DCSIM__RECORD_COLUMN(bench_probe_row, #m, m, kind, unit, "", nulls, "0.1.0", DCSIM__RO_CSV, 0, fmt)
+static const dcsim__record_field probe_fields[] = {
+  PROBE_FIELD(level,              TEXT,  "",     NEVER, PLAIN),
+  PROBE_FIELD(ws_byte,            INT64, "B",    NEVER, PLAIN),
+  PROBE_FIELD(kernel,             TEXT,  "",     NEVER, PLAIN),
+  PROBE_FIELD(harness_gbps,       REAL,  "GB/s", NEVER, G(4)),
+  PROBE_FIELD(direct_best_gbps,   REAL,  "GB/s", NEVER, G(4)),
+  PROBE_FIELD(direct_median_gbps, REAL,  "GB/s", NEVER, G(4)),
+  PROBE_FIELD(triad_best_gbps,    REAL,  "GB/s", UNDEF, G(4)),
+  PROBE_FIELD(read_best_gbps,     REAL,  "GB/s", UNDEF, G(4)),
+  PROBE_FIELD(ratio,              REAL,  "",     NEVER, F(3)),
+  PROBE_FIELD(ratio_median,       REAL,  "",     NEVER, F(3)),
+};
 /* clang-format on */
+const dcsim__record dcsim__bench_probe_record = { "", probe_fields,
+                                                  sizeof probe_fields / sizeof *probe_fields };
 const dcsim__record dcsim__bench_table_record = { "", table_fields,
                                                   sizeof table_fields / sizeof *table_fields };
 const dcsim__record dcsim__bench_loops_record = { "", loop_fields,

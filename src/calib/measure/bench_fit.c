@@ -85,23 +85,30 @@ static int fit_heldout(bench_run *R, const dcsim_cpu_profile_t *cpu, const char 
       const bench_point *p = &R->pts[i];
       if (strcmp(p->phase, "loop") != 0 || p->threads != t) continue;
       bench_heldout *x = &h[n];
-      snprintf(x->loop, sizeof x->loop, "%s", p->kernel);
-      x->threads = t;
-      x->measured_s = p->med;
-      if (!(rc = predict(fold, cpu, R, p, &x->predicted_s, err)) &&
-          !(rc = predict(dw, cpu, R, p, &x->insample_s, err)))
+      *x = (bench_heldout){ dcsim_strdup(p->kernel), t, p->med, 0, 0 };
+      if (!x->loop)
+        rc = DCSIM_ERR(err, DCSIM_ENOMEM, "", 0, "out of memory");
+      else if (!(rc = predict(fold, cpu, R, p, &x->predicted_s, err)) &&
+               !(rc = predict(dw, cpu, R, p, &x->insample_s, err)))
         n++;
+      else
+        free(x->loop);
     }
     remove(fold);
     if (rc) break;
   }
   if (rc) {
-    free(h);
+    dcsim__bench_heldout_free(h, n);
     return rc;
   }
   *ho = h;
   *nho = n;
   return 0;
+}
+
+void dcsim__bench_heldout_free(bench_heldout *ho, size_t n) {
+  for (size_t i = 0; ho && i < n; i++) free(ho[i].loop);
+  free(ho);
 }
 
 int dcsim__bench_fit_heldout(bench_run *R, const dcsim_cpu_profile_t *cpu, const char *profile_path,

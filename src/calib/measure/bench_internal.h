@@ -64,6 +64,17 @@ typedef struct bench_cell {
   double cpu_share, clock_min_ghz, clock_max_ghz, steal;
 } bench_cell;
 
+/* a level's line of probe.csv (--probe, doc/calibration.md): the harness's 1-thread bandwidth
+ * against its kernel called directly, in GB/s; triad_best_gbps (L1, DRAM) and read_best_gbps
+ * (DRAM): NaN (an empty cell) at the other levels; ratio = harness / direct best, ratio_median =
+ * harness median / direct median */
+typedef struct bench_probe_row {
+  const char *level, *kernel;
+  long long ws_byte;
+  double harness_gbps, direct_best_gbps, direct_median_gbps, triad_best_gbps, read_best_gbps;
+  double ratio, ratio_median;
+} bench_probe_row;
+
 /* a run as bench_runs stores it (after id and created_utc); heldout_*: NaN (NULL) without a
  * held-out test; the texts point into the run (thread counts: the caller's strings) */
 typedef struct bench_run_row {
@@ -102,8 +113,9 @@ typedef struct bench_obs {
   double steal;       /* injected timer: stolen share; real runs: 0 (read per point) */
 } bench_obs;
 
+/* a held-out prediction (bench_fit.c): loop allocated, freed by dcsim__bench_heldout_free */
 typedef struct bench_heldout {
-  char loop[32];
+  char *loop;
   unsigned threads;
   double measured_s, predicted_s, insample_s;
 } bench_heldout;
@@ -160,6 +172,8 @@ extern const struct dcsim__record dcsim__bench_points_record, dcsim__bench_table
 /* the bench_runs, bench_fits and bench_heldout tables of --db (util/dbschema_bench.h) */
 extern const struct dcsim__record dcsim__bench_run_record, dcsim__bench_fit_record,
     dcsim__bench_heldout_record;
+/* probe.csv's columns (bench_probe_row) */
+extern const struct dcsim__record dcsim__bench_probe_record;
 /* the cell of point p of run R */
 void dcsim__bench_cell_of(const bench_run *R, const bench_point *p, bench_cell *c);
 
@@ -225,6 +239,8 @@ int dcsim__bench_write_raw(bench_run *R, dcsim_error *err);
 int dcsim__bench_fit_heldout(bench_run *R, const dcsim_cpu_profile_t *cpu, const char *profile_path,
                              bench_heldout **ho, size_t *nho, dcsim_loop_fit **fits, size_t *nfits,
                              dcsim_error *err);
+/* frees the n held-out predictions ho (their loop names) and ho; NULL-safe */
+void dcsim__bench_heldout_free(bench_heldout *ho, size_t n);
 
 /* each loop point's fit weight from its spread (mean 1 per loop) */
 void dcsim__bench_loop_weights(bench_run *R);

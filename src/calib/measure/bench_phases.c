@@ -10,6 +10,7 @@
 #include "calib/measure/bench_internal.h"
 #include "dcsim/hvs.h"
 #include "util/clock.h"
+#include "util/record.h"
 
 /* ---- kernel contexts ---- */
 
@@ -1103,20 +1104,23 @@ int dcsim__bench_phase_probe(bench_run *R, dcsim_error *err) {
       "# at DRAM (STREAM's 24 B per element); triad_best_gbps: the plain triad at the L1 and DRAM\n"
       "# sizes; read_best_gbps: the load kernel at the DRAM size (best of 31); ratio = harness /\n"
       "# direct best; ratio_median = harness median / direct median (like with like: on a shared\n"
-      "# host the best of 31 sits above any median; doc/calibration.md \"--probe\")\n"
-      "level,ws_byte,kernel,harness_gbps,direct_best_gbps,direct_median_gbps,triad_best_gbps,"
-      "read_best_gbps,ratio,ratio_median\n",
+      "# host the best of 31 sits above any median; doc/calibration.md \"--probe\")\n",
       f);
+  dcsim__record_csv_header(&dcsim__bench_probe_record, f);
   for (int lv = 0; lv < 4; lv++) {
     const bench_point *p = dcsim__bench_find(R, "bw", dcsim__bench_level_name(lv), 1);
     double h = p ? p->med : NAN;
-    fprintf(f, "%s,%zu,%s,%.4g,%.4g,%.4g,", dcsim__bench_level_name(lv),
-            dcsim__bench_level_ws(R, lv, 1), lv < 3 ? "load" : "triad", h, R->probe_best[lv],
-            R->probe_med[lv]);
-    if (lv == 0 || lv == 3) fprintf(f, "%.4g", R->probe_triad[lv ? 1 : 0]);
-    fputc(',', f);
-    if (lv == 3) fprintf(f, "%.4g", R->probe_read_dram);
-    fprintf(f, ",%.3f,%.3f\n", h / R->probe_best[lv], h / R->probe_med[lv]);
+    const bench_probe_row row = { dcsim__bench_level_name(lv),
+                                  lv < 3 ? "load" : "triad",
+                                  (long long)dcsim__bench_level_ws(R, lv, 1),
+                                  h,
+                                  R->probe_best[lv],
+                                  R->probe_med[lv],
+                                  lv == 0 || lv == 3 ? R->probe_triad[lv ? 1 : 0] : NAN,
+                                  lv == 3 ? R->probe_read_dram : NAN,
+                                  h / R->probe_best[lv],
+                                  h / R->probe_med[lv] };
+    dcsim__record_csv_row(&dcsim__bench_probe_record, f, &row);
     dcsim__bench_progress(R,
                           "probe %s: harness %.2f GB/s, direct %s %.2f (median %.2f), ratio %.2f "
                           "(to the median %.2f)",

@@ -15,6 +15,105 @@
 #include "util/csv.h"
 #include "util/record.h"
 
+/* ---- the report's tables: util/record.h's run-time text table, one line per column ---- */
+
+/* the cells by thread count and quantity: a row is a thread count of the run */
+typedef struct cells_line {
+  const bench_run *R;
+  unsigned threads;
+} cells_line;
+static const char *cell_threads(const dcsim__text_col *c, const void *row, dcsim_str *b,
+                                int *rest) {
+  (void)c, (void)rest;
+  dcsim_str_addf(b, "%u", ((const cells_line *)row)->threads);
+  return dcsim_str_cstr(b);
+}
+/* median [min-max] +-dispersion, * re-measured, x left out, ! flagged; "-" without a cell */
+static const char *cell_point(const dcsim__text_col *c, const void *row, dcsim_str *b, int *rest) {
+  (void)rest;
+  const cells_line *l = row;
+  int q = *(const int *)c->arg;
+  const bench_point *p = dcsim__bench_find(l->R, q ? "bw" : "peak",
+                                           q ? dcsim__bench_level_name(q - 1) : "", l->threads);
+  if (!p) return "-";
+  dcsim_str_addf(b, "%.2f [%.2f-%.2f] +-%.1f%%%s%s", p->med, p->min, p->max, 100 * p->disp,
+                 p->remeasured || p->redone ? "*" : "",
+                 p->rejected  ? "x"
+                 : p->flag[0] ? "!"
+                              : "");
+  return dcsim_str_cstr(b);
+}
+static const int qty_at[BENCH_NQ] = { 0, 1, 2, 3, 4 }; /* peak, L1, L2, L3, DRAM */
+/* the columns; their headers also head --compare's tables (1 + quantity) */
+static const dcsim__text_col cell_cols[1 + BENCH_NQ] = {
+  { "threads", 7, 1, 0, cell_threads, NULL },
+  { "peak GFLOP/s", 30, 1, 0, cell_point, &qty_at[0] },
+  { "L1 GB/s", 30, 1, 0, cell_point, &qty_at[1] },
+  { "L2 GB/s", 30, 1, 0, cell_point, &qty_at[2] },
+  { "L3 GB/s", 30, 1, 0, cell_point, &qty_at[3] },
+  { "DRAM GB/s", 30, 1, 0, cell_point, &qty_at[4] },
+};
+
+/* a double member of the row at offset *c->arg */
+static double member_at(const dcsim__text_col *c, const void *row) {
+  return *(const double *)(const void *)((const char *)row + *(const size_t *)c->arg);
+}
+static const char *cell_g4(const dcsim__text_col *c, const void *row, dcsim_str *b, int *rest) {
+  (void)rest;
+  dcsim_str_addf(b, "%.4g", member_at(c, row));
+  return dcsim_str_cstr(b);
+}
+
+/* the loop fits: a row is a dcsim_loop_fit; U and S "-" for a loop without flops */
+static const char *fit_name(const dcsim__text_col *c, const void *row, dcsim_str *b, int *rest) {
+  (void)c, (void)b, (void)rest;
+  return ((const dcsim_loop_fit *)row)->name;
+}
+static const char *fit_flop(const dcsim__text_col *c, const void *row, dcsim_str *b, int *rest) {
+  return ((const dcsim_loop_fit *)row)->has_flop ? cell_g4(c, row, b, rest) : "-";
+}
+static const char *fit_err(const dcsim__text_col *c, const void *row, dcsim_str *b, int *rest) {
+  (void)c, (void)rest;
+  dcsim_str_addf(b, "%.2f%%", 100 * ((const dcsim_loop_fit *)row)->mop_stats.max_rel_err);
+  return dcsim_str_cstr(b);
+}
+static const size_t fit_v = offsetof(dcsim_loop_fit, V), fit_x = offsetof(dcsim_loop_fit, X),
+                    fit_y = offsetof(dcsim_loop_fit, Y), fit_z = offsetof(dcsim_loop_fit, Z),
+                    fit_u = offsetof(dcsim_loop_fit, U), fit_s = offsetof(dcsim_loop_fit, S_flops);
+static const dcsim__text_col fit_cols[] = {
+  { "loop", -16, 1, 0, fit_name, NULL },        { "V", 10, 1, 0, cell_g4, &fit_v },
+  { "X", 10, 1, 0, cell_g4, &fit_x },           { "Y", 10, 1, 0, cell_g4, &fit_y },
+  { "Z", 10, 1, 0, cell_g4, &fit_z },           { "U", 10, 1, 0, fit_flop, &fit_u },
+  { "S [flop/s]", 12, 1, 0, fit_flop, &fit_s }, { "fit err", 9, 1, 0, fit_err, NULL },
+};
+
+/* the held-out test: a row is a bench_heldout; each error relative to the measured time */
+static const char *ho_loop(const dcsim__text_col *c, const void *row, dcsim_str *b, int *rest) {
+  (void)c, (void)b, (void)rest;
+  return ((const bench_heldout *)row)->loop;
+}
+static const char *ho_threads(const dcsim__text_col *c, const void *row, dcsim_str *b, int *rest) {
+  (void)c, (void)rest;
+  dcsim_str_addf(b, "%u", ((const bench_heldout *)row)->threads);
+  return dcsim_str_cstr(b);
+}
+static const char *ho_err(const dcsim__text_col *c, const void *row, dcsim_str *b, int *rest) {
+  (void)rest;
+  double m = ((const bench_heldout *)row)->measured_s;
+  dcsim_str_addf(b, "%.1f%%", 100 * ((member_at(c, row) - m) / m));
+  return dcsim_str_cstr(b);
+}
+static const size_t ho_meas = offsetof(bench_heldout, measured_s),
+                    ho_pred = offsetof(bench_heldout, predicted_s),
+                    ho_ins = offsetof(bench_heldout, insample_s);
+static const dcsim__text_col ho_cols[] = {
+  { "loop", -16, 1, 0, ho_loop, NULL },          { "threads", 7, 1, 0, ho_threads, NULL },
+  { "measured s", 12, 1, 0, cell_g4, &ho_meas }, { "predicted s", 12, 1, 0, cell_g4, &ho_pred },
+  { "error", 9, 1, 0, ho_err, &ho_pred },        { "in-sample s", 12, 1, 0, cell_g4, &ho_ins },
+  { "error", 9, 1, 0, ho_err, &ho_ins },
+};
+#define NCOLS(a) (sizeof(a) / sizeof *(a))
+
 void dcsim__bench_report(bench_run *R, const char *profile_path, const bench_heldout *ho,
                          size_t nho, const dcsim_loop_fit *fits, size_t nf, int64_t run_id) {
   FILE *f = R->o->report;
@@ -42,28 +141,12 @@ void dcsim__bench_report(bench_run *R, const char *profile_path, const bench_hel
   fprintf(f, "gpu       %s\n", dcsim_str_cstr(&R->gpu_note));
   fprintf(f,
           "\nmedian [min-max] +-dispersion (1.4826 MAD/median) of %u-%u repetitions; * outliers "
-          "or disturbed repetitions re-measured, ! flagged, x left out\n%7s %30s",
-          R->reps_min, R->reps_max, "threads", "peak GFLOP/s");
-  for (int lv = 0; lv < 4; lv++) /* "L1 GB/s" right-aligned in 30 */
-    fprintf(f, " %25s GB/s", dcsim__bench_level_name(lv));
-  fputc('\n', f);
+          "or disturbed repetitions re-measured, ! flagged, x left out\n",
+          R->reps_min, R->reps_max);
+  dcsim__text_header(cell_cols, NCOLS(cell_cols), f);
   for (unsigned i = 0; i < R->ntc; i++) {
-    unsigned n = R->tc[i];
-    fprintf(f, "%7u", n);
-    for (int q = 0; q < BENCH_NQ; q++) {
-      const bench_point *p =
-          dcsim__bench_find(R, q ? "bw" : "peak", q ? dcsim__bench_level_name(q - 1) : "", n);
-      dcsim_str cell = DCSIM_STR_INIT;
-      if (p)
-        dcsim_str_addf(&cell, "%.2f [%.2f-%.2f] +-%.1f%%%s%s", p->med, p->min, p->max,
-                       100 * p->disp, p->remeasured || p->redone ? "*" : "",
-                       p->rejected  ? "x"
-                       : p->flag[0] ? "!"
-                                    : "");
-      fprintf(f, " %30s", cell.len ? cell.s : "-");
-      dcsim_str_release(&cell);
-    }
-    fputc('\n', f);
+    const cells_line line = { R, R->tc[i] };
+    dcsim__text_row(cell_cols, NCOLS(cell_cols), f, &line);
   }
   unsigned flagged = 0;
   for (size_t i = 0; i < R->np; i++)
@@ -105,29 +188,18 @@ void dcsim__bench_report(bench_run *R, const char *profile_path, const bench_hel
       f,
       "\nloop coefficients (fitted on all thread counts, weighted by 1/spread; Tmop = 1/(L1 V + "
       "L2 X + L3 Y + DRAM Z), Tflop = 1/(P U + S))\n");
-  fprintf(f, "%-16s %10s %10s %10s %10s %10s %12s %9s\n", "loop", "V", "X", "Y", "Z", "U",
-          "S [flop/s]", "fit err");
-  for (size_t i = 0; i < nf; i++) {
-    fprintf(f, "%-16s %10.4g %10.4g %10.4g %10.4g", fits[i].name, fits[i].V, fits[i].X, fits[i].Y,
-            fits[i].Z);
-    if (fits[i].has_flop)
-      fprintf(f, " %10.4g %12.4g", fits[i].U, fits[i].S_flops);
-    else
-      fprintf(f, " %10s %12s", "-", "-");
-    fprintf(f, " %8.2f%%\n", 100 * fits[i].mop_stats.max_rel_err);
-  }
+  dcsim__text_header(fit_cols, NCOLS(fit_cols), f);
+  for (size_t i = 0; i < nf; i++) dcsim__text_row(fit_cols, NCOLS(fit_cols), f, &fits[i]);
   if (nho) {
     fprintf(f,
             "\nheld-out test: each thread count predicted by `dcsim model` with coefficients "
             "fitted without it\n");
-    fprintf(f, "%-16s %7s %12s %12s %9s %12s %9s\n", "loop", "threads", "measured s", "predicted s",
-            "error", "in-sample s", "error");
+    dcsim__text_header(ho_cols, NCOLS(ho_cols), f);
     double emean = 0, emax = 0, imean = 0;
     for (size_t i = 0; i < nho; i++) {
       double e = (ho[i].predicted_s - ho[i].measured_s) / ho[i].measured_s,
              ei = (ho[i].insample_s - ho[i].measured_s) / ho[i].measured_s;
-      fprintf(f, "%-16s %7u %12.4g %12.4g %8.1f%% %12.4g %8.1f%%\n", ho[i].loop, ho[i].threads,
-              ho[i].measured_s, ho[i].predicted_s, 100 * e, ho[i].insample_s, 100 * ei);
+      dcsim__text_row(ho_cols, NCOLS(ho_cols), f, &ho[i]);
       emean += fabs(e) / (double)nho;
       imean += fabs(ei) / (double)nho;
       if (fabs(e) > emax) emax = fabs(e);
@@ -253,8 +325,6 @@ static int nearest_state(const dcsim_cpu_profile_t *p, double ghz, dcsim_cpu_sta
 }
 
 int dcsim_bench_compare(const char *dir, const char *cpu_ref, FILE *out, dcsim_error *err) {
-  static const char *const heads[BENCH_NQ] = { "peak GFLOP/s", "L1 GB/s", "L2 GB/s", "L3 GB/s",
-                                               "DRAM GB/s" };
   char *path = NULL;
   dcsim_cpu_profile_t *p = NULL;
   int rc = dcsim_catalog_find(DCSIM_KIND_CPU, cpu_ref, NULL, 0, &path, err);
@@ -282,8 +352,8 @@ int dcsim_bench_compare(const char *dir, const char *cpu_ref, FILE *out, dcsim_e
               dir, m.freq, dcsim_cpu_profile_name(p), st.ghz, m.freq);
     }
     char *at = dcsim_strdup_printf("at %s GHz", m.freq);
-    fprintf(out, "\n%s\n%7s %12s %8s %12s %8s %14s %12s %8s\n", heads[q], "threads", "measured",
-            "+-", "catalogue", "ratio", "provenance", at ? at : "", "ratio");
+    fprintf(out, "\n%s\n%7s %12s %8s %12s %8s %14s %12s %8s\n", cell_cols[1 + q].header, "threads",
+            "measured", "+-", "catalogue", "ratio", "provenance", at ? at : "", "ratio");
     free(at);
     for (size_t i = 0; i < m.n; i++) {
       fprintf(out, "%7u %12.2f ", m.threads[i], m.value[i]);

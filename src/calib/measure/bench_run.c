@@ -275,7 +275,7 @@ static int write_results(bench_run *R, int have_energy, dcsim_error *err) {
   }
 out:
   free(text);
-  free(ho);
+  dcsim__bench_heldout_free(ho, nho);
   free(fits);
   free(ppath);
   dcsim_cpu_profile_free(cpu);
