@@ -615,6 +615,7 @@ typedef struct look_counts {
  * *vals (emptied first; left empty when there is no such cell) */
 static int look_cell(bench_run *R, int q, unsigned n, look_counts *lc, dcsim_str *vals,
                      dcsim_error *err) {
+  dcsim_str_release(vals);
   const bench_point *p = dcsim__bench_find(R, q_phase(q), q_level(q), n);
   if (!p) return 0;
   size_t i = (size_t)(p - R->pts);
@@ -627,7 +628,6 @@ static int look_cell(bench_run *R, int q, unsigned n, look_counts *lc, dcsim_str
   lc->at_once += !bad && nl == 2;
   lc->later += !bad && nl > 2;
   lc->skipped += nl == 1;
-  dcsim_str_release(vals);
   looks_text(vals, lv, nl, "/");
   dcsim__bench_progress(R, "second look %s%s%s at %u thread(s): %s %s%s", q_phase(q), q ? " " : "",
                         q_level(q), n, dcsim_str_cstr(vals), q_unit(q),
@@ -650,7 +650,6 @@ static int second_look(bench_run *R, dcsim_error *err) {
   dcsim_str_add(note, "1-thread cells looked at again:");
   int rc = 0;
   for (int q = 0; q < BENCH_NQ && !rc; q++) {
-    dcsim_str_release(&vals);
     rc = look_cell(R, q, 1, &one, &vals, err);
     if (!rc && vals.len) /* the cell exists: its looks' values */
       dcsim_str_addf(note, "%s %s %s", q ? "," : "", q ? q_level(q) : "peak",
